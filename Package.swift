@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "gh-users",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "gh-users", targets: ["gh-users"]),
+        .executable(name: "github-standin", targets: ["github-standin"]),
+    ],
+    targets: [
+        // Terminal plumbing shared by every command: IOStreams, display width, sanitising, view state.
+        .target(name: "AtomicCore"),
+        // Leveled, redacting logging to stderr.
+        .target(name: "AtomicLogger"),
+        // Entities, repository protocols, use cases and domain errors. Imports nothing of ours.
+        .target(name: "Domain"),
+        // HTTP client over a transport seam; the only home of FoundationNetworking.
+        .target(name: "Networking", dependencies: ["AtomicLogger"]),
+        // GitHub endpoints, DTOs, repositories.
+        .target(name: "Data", dependencies: ["Domain", "Networking", "AtomicLogger", "AtomicCore"]),
+        .executableTarget(
+            name: "gh-users",
+            dependencies: ["AtomicCore", "AtomicLogger", "Domain", "Data", "Networking"]
+        ),
+        // The loopback GitHub stand-in used by end-to-end tests and benchmarks.
+        .target(name: "GitHubStandIn"),
+        .executableTarget(name: "github-standin", dependencies: ["GitHubStandIn"]),
+
+        // Test doubles shared by the unit tests: a stub transport and a fake repository.
+        .target(name: "TestSupport", dependencies: ["Domain", "Networking"], path: "Tests/TestSupport"),
+        .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore"]),
+        .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "AtomicLogger", "TestSupport"]),
+        .testTarget(
+            name: "DataTests",
+            dependencies: ["Data", "Domain", "Networking", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "GhUsersTests",
+            dependencies: ["gh-users", "AtomicCore", "AtomicLogger", "Domain", "TestSupport"]
+        ),
+        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

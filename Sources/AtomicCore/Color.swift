@@ -1,0 +1,61 @@
+/// What the environment says about colour, before the command line has its say.
+package enum ColorPolicy: Sendable, Equatable {
+    /// Colour on a terminal only.
+    case auto
+    /// `NO_COLOR` is set: never colour.
+    case disabled
+    /// `CLICOLOR_FORCE` is set and not `0`: colour even when piped.
+    case forced
+
+    package init(environment: [String: String]) {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
+            self = .disabled
+        } else if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" {
+            self = .forced
+        } else {
+            self = .auto
+        }
+    }
+}
+
+/// The `--color` flag.
+package enum ColorChoice: String, Sendable, CaseIterable {
+    case auto
+    case always
+    case never
+
+    /// `--color always|never` wins; otherwise the environment's policy decides, then whether it is a terminal.
+    package func isEnabled(policy: ColorPolicy, isTTY: Bool) -> Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            switch policy {
+            case .disabled: return false
+            case .forced: return true
+            case .auto: return isTTY
+            }
+        }
+    }
+}
+
+/// ANSI styling that becomes a no-op when colour is off, so renderers never branch on it.
+package struct ColorScheme: Sendable {
+    package let enabled: Bool
+
+    package init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    package func bold(_ text: String) -> String { wrap(text, "1") }
+    package func dim(_ text: String) -> String { wrap(text, "2") }
+    package func green(_ text: String) -> String { wrap(text, "32") }
+    package func yellow(_ text: String) -> String { wrap(text, "33") }
+    package func cyan(_ text: String) -> String { wrap(text, "36") }
+    package func red(_ text: String) -> String { wrap(text, "31") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        guard enabled, !text.isEmpty else { return text }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a command's bytes go. Writes are whole chunks: callers build a page of output and write it once.
+package protocol OutputSink: Sendable {
+    /// Throws `OutputClosedError` when the reader has gone away (a closed pipe).
+    func write(_ bytes: [UInt8]) throws
+}
+
+/// The reader of stdout went away (EPIPE). Commands stop quietly when they see it.
+package struct OutputClosedError: Error, Equatable {
+    package init() {}
+}
+
+/// The standard streams and what is known about the terminal behind them, after `cli/cli`'s iostreams.
+/// Data goes to `out`; logs, progress, hints and errors go to `err`.
+package struct IOStreams: Sendable {
+    package let out: any OutputSink
+    package let err: any OutputSink
+    package let stdoutIsTTY: Bool
+    package let stderrIsTTY: Bool
+    /// Columns of the terminal behind stdout; meaningful only when `stdoutIsTTY`.
+    package let terminalWidth: Int
+    /// Colour as the environment asks for it, before any `--color` flag.
+    package let colorPolicy: ColorPolicy
+
+    package init(
+        out: any OutputSink,
+        err: any OutputSink,
+        stdoutIsTTY: Bool,
+        stderrIsTTY: Bool,
+        terminalWidth: Int,
+        colorPolicy: ColorPolicy
+    ) {
+        self.out = out
+        self.err = err
+        self.stdoutIsTTY = stdoutIsTTY
+        self.stderrIsTTY = stderrIsTTY
+        self.terminalWidth = terminalWidth
+        self.colorPolicy = colorPolicy
+    }
+
+    package func writeOut(_ text: String) throws {
+        try out.write(Array(text.utf8))
+    }
+
+    /// Diagnostics must never fail a command, so a closed stderr is ignored.
+    package func writeErr(_ text: String) {
+        try? err.write(Array(text.utf8))
+    }
+
+    /// The real process streams. `TERM=dumb` counts as no terminal, as in `gh`.
+    package static func system(environment: [String: String]) -> IOStreams {
+        let dumb = environment["TERM"] == "dumb"
+        let outTTY = isatty(STDOUT_FILENO) == 1 && !dumb
+        let errTTY = isatty(STDERR_FILENO) == 1 && !dumb
+        return IOStreams(
+            out: FileDescriptorSink(descriptor: STDOUT_FILENO),
+            err: FileDescriptorSink(descriptor: STDERR_FILENO),
+            stdoutIsTTY: outTTY,
+            stderrIsTTY: errTTY,
+            terminalWidth: TerminalSize.columns(environment: environment),
+            colorPolicy: ColorPolicy(environment: environment)
+        )
+    }
+
+    /// Captures both streams in memory, for tests.
+    package static func test(
+        stdoutTTY: Bool = false,
+        stderrTTY: Bool = false,
+        width: Int = 80,
+        colorPolicy: ColorPolicy = .auto
+    ) -> (IOStreams, out: CapturedOutput, err: CapturedOutput) {
+        let out = CapturedOutput()
+        let err = CapturedOutput()
+        let io = IOStreams(
+            out: out,
+            err: err,
+            stdoutIsTTY: stdoutTTY,
+            stderrIsTTY: stderrTTY,
+            terminalWidth: width,
+            colorPolicy: colorPolicy
+        )
+        return (io, out, err)
+    }
+}
+
+/// Writes straight to a file descriptor with `write(2)`, retrying short writes and EINTR.
+/// Needs SIGPIPE ignored so that a closed pipe surfaces as EPIPE instead of killing the process.
+package struct FileDescriptorSink: OutputSink {
+    let descriptor: Int32
+
+    package init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    package func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw OutputClosedError()
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.write(descriptor, pointer, count)
+    #else
+        return Darwin.write(descriptor, pointer, count)
+    #endif
+}
+
+/// An in-memory sink for tests. It can simulate a reader that closes after some bytes.
+package final class CapturedOutput: OutputSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer: [UInt8] = []
+    private var closeAfterBytes: Int?
+    private var writeCount = 0
+
+    package init() {}
+
+    /// After `bytes` have been accepted, every further write throws `OutputClosedError`, as a closed pipe would.
+    package func closeAfter(bytes: Int) {
+        lock.withLock { closeAfterBytes = bytes }
+    }
+
+    package func write(_ bytes: [UInt8]) throws {
+        try lock.withLock {
+            writeCount += 1
+            if let limit = closeAfterBytes, buffer.count >= limit {
+                throw OutputClosedError()
+            }
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    package var text: String {
+        lock.withLock { String(decoding: buffer, as: UTF8.self) }
+    }
+
+    package var writes: Int {
+        lock.withLock { writeCount }
+    }
+}
+
+/// Terminal width: the ioctl first, then `$COLUMNS`, then 80 (a pty may report 0 columns).
+package enum TerminalSize {
+    package static func columns(environment: [String: String]) -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 {
+            return columns
+        }
+        return 80
+    }
+}

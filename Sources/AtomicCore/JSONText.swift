@@ -1,0 +1,190 @@
+/// Byte-level JSON mechanics that keep a document exactly as it was written: splitting a top-level array into
+/// its elements, and re-spacing a document (compact or indented) without re-encoding any value.
+/// The input is expected to be syntactically valid JSON (a decoder has already checked it); the splitter still
+/// refuses anything whose brackets or strings do not balance.
+package enum JSONText {
+    package struct StructureError: Error, Equatable {
+        package let offset: Int
+        package let reason: String
+    }
+
+    /// Byte ranges of the elements of a top-level JSON array.
+    package static func arrayElements(_ bytes: [UInt8]) throws(StructureError) -> [Range<Int>] {
+        var index = skipWhitespace(bytes, from: 0)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else {
+            throw StructureError(offset: index, reason: "expected '['")
+        }
+        index += 1
+        var elements: [Range<Int>] = []
+        var depth = 0
+        var start: Int?
+        var lastSignificant = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                if start == nil { start = index }
+                index = try endOfString(bytes, openingQuote: index)
+                lastSignificant = index
+                continue
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                if start == nil { start = index }
+                depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if depth == 0 {
+                    guard byte == UInt8(ascii: "]") else {
+                        throw StructureError(offset: index, reason: "unbalanced '}'")
+                    }
+                    if let start { elements.append(start..<lastSignificant) }
+                    let trailing = skipWhitespace(bytes, from: index + 1)
+                    guard trailing == bytes.count else {
+                        throw StructureError(offset: trailing, reason: "data after the array")
+                    }
+                    return elements
+                }
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 0 {
+                    guard let elementStart = start else {
+                        throw StructureError(offset: index, reason: "empty element")
+                    }
+                    elements.append(elementStart..<lastSignificant)
+                    start = nil
+                    index += 1
+                    continue
+                }
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                index += 1
+                continue
+            default:
+                if start == nil { start = index }
+            }
+            index += 1
+            lastSignificant = index
+        }
+        throw StructureError(offset: bytes.count, reason: "unterminated array")
+    }
+
+    /// The document without insignificant whitespace: one line, as ndjson needs.
+    package static func compact(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) {
+        var strings = StringTracker()
+        for byte in bytes {
+            if strings.consume(byte) {
+                output.append(byte)
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                continue
+            default:
+                output.append(byte)
+            }
+        }
+    }
+
+    /// Follows string literals byte by byte, so callers can tell structure from string content.
+    private struct StringTracker {
+        private var inString = false
+        private var escaped = false
+
+        /// True when `byte` belongs to a string literal, its quotes included.
+        mutating func consume(_ byte: UInt8) -> Bool {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                return true
+            }
+            if byte == UInt8(ascii: "\"") {
+                inString = true
+                return true
+            }
+            return false
+        }
+    }
+
+    /// The document indented by `indent` spaces per level, starting at `level`, with `": "` after keys.
+    /// Empty objects and arrays stay `{}` and `[]`.
+    package static func pretty(
+        _ bytes: some Collection<UInt8>,
+        indent: Int = 2,
+        level: Int = 0,
+        into output: inout [UInt8]
+    ) {
+        var compacted: [UInt8] = []
+        compacted.reserveCapacity(bytes.count)
+        compact(bytes, into: &compacted)
+        var depth = level
+        var strings = StringTracker()
+        var index = 0
+        func newline() {
+            output.append(UInt8(ascii: "\n"))
+            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * indent))
+        }
+        while index < compacted.count {
+            let byte = compacted[index]
+            if strings.consume(byte) {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                output.append(byte)
+                let closing = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if index + 1 < compacted.count, compacted[index + 1] == closing {
+                    output.append(closing)
+                    index += 2
+                    continue
+                }
+                depth += 1
+                newline()
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                newline()
+                output.append(byte)
+            case UInt8(ascii: ","):
+                output.append(byte)
+                newline()
+            case UInt8(ascii: ":"):
+                output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+            default:
+                output.append(byte)
+            }
+            index += 1
+        }
+    }
+
+    private static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                index += 1
+            default:
+                return index
+            }
+        }
+        return index
+    }
+
+    /// The index just past the closing quote of the string that opens at `openingQuote`.
+    private static func endOfString(_ bytes: [UInt8], openingQuote: Int) throws(StructureError) -> Int {
+        var index = openingQuote + 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"):
+                index += 2
+            case UInt8(ascii: "\""):
+                return index + 1
+            default:
+                index += 1
+            }
+        }
+        throw StructureError(offset: openingQuote, reason: "unterminated string")
+    }
+}

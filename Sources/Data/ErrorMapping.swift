@@ -1,0 +1,46 @@
+import Domain
+import Foundation
+import Networking
+
+/// The one translation of HTTP outcomes into `DomainError`, so nothing above Data sees an HTTP type.
+enum ErrorMapping {
+    static func domainError(for error: TransportError) -> DomainError {
+        switch error {
+        case .cannotConnect(let detail): return .network("cannot connect: \(detail)")
+        case .timedOut: return .network("the request timed out")
+        case .connectionLost: return .network("the connection was lost")
+        case .truncatedBody: return .network("the response was cut short")
+        case .cancelled: return .cancelled
+        case .other(let detail): return .network(detail)
+        }
+    }
+
+    /// nil for a success status.
+    static func domainError(for response: HTTPResponse, resource: String) -> DomainError? {
+        let status = response.status
+        if (200..<300).contains(status) { return nil }
+        let message = githubMessage(response) ?? "HTTP \(status)"
+        let remaining = response.headers["x-ratelimit-remaining"]?.trimmingCharacters(in: .whitespaces)
+        let primaryLimitSpent = (status == 403 || status == 429) && remaining == "0"
+        switch status {
+        case _ where primaryLimitSpent:
+            let reset = response.headers["x-ratelimit-reset"].flatMap {
+                TimeInterval($0.trimmingCharacters(in: .whitespaces))
+            }
+            return .rateLimited(resetAt: reset.map(Date.init(timeIntervalSince1970:)), message: message)
+        case 404:
+            return .notFound(resource: resource)
+        case 401, 403:
+            return .unauthorized(status: status, message: message)
+        default:
+            return .server(status: status, message: message)
+        }
+    }
+
+    private static func githubMessage(_ response: HTTPResponse) -> String? {
+        guard let dto = try? JSONDecoder().decode(GitHubErrorDTO.self, from: response.body),
+            let message = dto.message, !message.isEmpty
+        else { return nil }
+        return message
+    }
+}

@@ -1,0 +1,36 @@
+/// A GitHub login that has passed validation, so it can be put in a URL path without surprises:
+/// letters, digits, `-` and `_`, 1 to 39 of them, not starting with `-`, optionally followed by `[bot]`.
+package struct Login: Sendable, Hashable, CustomStringConvertible {
+    package let value: String
+
+    package static let maximumLength = 39
+
+    package init(validating text: String) throws(DomainError) {
+        guard Login.isValid(text) else {
+            throw DomainError.invalidInput(Login.problem(with: text))
+        }
+        self.value = text
+    }
+
+    package var description: String { value }
+
+    package static func isValid(_ text: String) -> Bool {
+        let base = text.hasSuffix("[bot]") ? String(text.dropLast(5)) : text
+        guard (1...maximumLength).contains(base.count), base.first != "-" else { return false }
+        return base.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_": return true
+            default: return false
+            }
+        }
+    }
+
+    private static func problem(with text: String) -> String {
+        let shown =
+            text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            ? "(with control characters)" : "'\(text)'"
+        if text.isEmpty { return "a login cannot be empty" }
+        return "invalid login \(shown): a login has 1 to \(maximumLength) letters, digits, '-' or '_', "
+            + "does not start with '-', and may end in '[bot]'"
+    }
+}

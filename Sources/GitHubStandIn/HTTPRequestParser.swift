@@ -1,0 +1,200 @@
+import Foundation
+
+/// A request read off a connection, before routing.
+struct ParsedHTTPRequest {
+    var method: String
+    var target: String
+    var version: String
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+
+    /// HTTP/1.1 keeps the connection unless told otherwise; HTTP/1.0 closes unless asked to keep it.
+    var wantsConnectionClosed: Bool {
+        let tokens = (header("Connection") ?? "").lowercased().split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        if tokens.contains("close") {
+            return true
+        }
+        if version == "HTTP/1.0" {
+            return !tokens.contains("keep-alive")
+        }
+        return false
+    }
+}
+
+/// What a parse attempt over the bytes received so far yielded.
+enum HTTPParseOutcome {
+    case needMoreData
+    case request(ParsedHTTPRequest, consumedBytes: Int)
+    /// The connection cannot be trusted any further; answer with `status` and close.
+    case invalid(status: Int, reason: String)
+}
+
+/// Incremental HTTP/1.x request framing: call again with more bytes whenever it asks for them.
+enum HTTPRequestParser {
+    static let maximumHeadBytes = 64 * 1_024
+    static let maximumBodyBytes = 1_024 * 1_024
+
+    static func parse(_ buffer: [UInt8]) -> HTTPParseOutcome {
+        var start = 0
+        // RFC 9112 asks servers to ignore blank lines before a request line (some clients send a stray CRLF).
+        while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A {
+            start += 1
+        }
+        guard let headEnd = endOfHead(in: buffer, from: start) else {
+            if buffer.count - start > maximumHeadBytes {
+                return .invalid(status: 431, reason: "request head too large")
+            }
+            return .needMoreData
+        }
+        if headEnd.bodyStart - start > maximumHeadBytes {
+            return .invalid(status: 431, reason: "request head too large")
+        }
+        // Split on bytes: as Characters, "\r\n" is a single grapheme and would never match "\n".
+        var lines = buffer[start..<headEnd.headEnd].split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+        }
+        while let last = lines.last, last.isEmpty {
+            lines.removeLast()
+        }
+        guard let requestLine = lines.first else {
+            return .invalid(status: 400, reason: "missing request line")
+        }
+        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else {
+            return .invalid(status: 400, reason: "malformed request line")
+        }
+        var headers: [(name: String, value: String)] = []
+        for line in lines.dropFirst() {
+            if let first = line.first, first == " " || first == "\t", !headers.isEmpty {
+                // Obsolete line folding: treat the continuation as part of the previous value.
+                headers[headers.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+                continue
+            }
+            guard let colon = line.firstIndex(of: ":") else {
+                return .invalid(status: 400, reason: "malformed header line")
+            }
+            let name = String(line[..<colon])
+            guard !name.isEmpty, !name.contains(" ") else {
+                return .invalid(status: 400, reason: "malformed header name")
+            }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers.append((name: name, value: value))
+        }
+        var request = ParsedHTTPRequest(
+            method: String(parts[0]), target: String(parts[1]), version: String(parts[2]), headers: headers, body: [])
+        if request.header("Transfer-Encoding") != nil {
+            // Nothing the stand-in serves takes a request body, so chunked uploads are refused outright.
+            return .invalid(status: 501, reason: "chunked request bodies are not supported")
+        }
+        var bodyLength = 0
+        if let lengthText = request.header("Content-Length") {
+            guard let length = Int(lengthText), length >= 0 else {
+                return .invalid(status: 400, reason: "invalid Content-Length")
+            }
+            guard length <= maximumBodyBytes else {
+                return .invalid(status: 413, reason: "request body too large")
+            }
+            bodyLength = length
+        }
+        let bodyEnd = headEnd.bodyStart + bodyLength
+        guard buffer.count >= bodyEnd else {
+            return .needMoreData
+        }
+        request.body = Array(buffer[headEnd.bodyStart..<bodyEnd])
+        return .request(request, consumedBytes: bodyEnd)
+    }
+
+    /// Finds the blank line ending the head; bare LF line endings are accepted alongside CRLF.
+    private static func endOfHead(in buffer: [UInt8], from start: Int) -> (headEnd: Int, bodyStart: Int)? {
+        var index = start
+        while index < buffer.count {
+            if buffer[index] == 0x0A {
+                if index + 1 < buffer.count, buffer[index + 1] == 0x0A {
+                    return (index + 1, index + 2)
+                }
+                if index + 2 < buffer.count, buffer[index + 1] == 0x0D, buffer[index + 2] == 0x0A {
+                    return (index + 1, index + 3)
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// Splits a request-target into a decoded path and decoded query items.
+enum RequestTargetDecoding {
+    static func split(_ target: String) -> (path: String, query: [String: String]) {
+        var remainder = Substring(target)
+        // Absolute-form targets (`http://host/path`) are legal from proxies; keep only the path onwards.
+        if let schemeRange = remainder.range(of: "://") {
+            let afterScheme = remainder[schemeRange.upperBound...]
+            remainder = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
+        }
+        if let hash = remainder.firstIndex(of: "#") {
+            remainder = remainder[..<hash]
+        }
+        let rawPath: Substring
+        let rawQuery: Substring
+        if let questionMark = remainder.firstIndex(of: "?") {
+            rawPath = remainder[..<questionMark]
+            rawQuery = remainder[remainder.index(after: questionMark)...]
+        } else {
+            rawPath = remainder
+            rawQuery = ""
+        }
+        var query: [String: String] = [:]
+        for item in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = percentDecoded(pieces[0], plusIsSpace: true)
+            let value = pieces.count > 1 ? percentDecoded(pieces[1], plusIsSpace: true) : ""
+            query[name] = value
+        }
+        return (percentDecoded(rawPath, plusIsSpace: false), query)
+    }
+
+    /// Decodes `%XX` escapes; malformed escapes are kept literally rather than rejecting the request.
+    static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
+        let source = Array(text.utf8)
+        guard source.contains(UInt8(ascii: "%")) || (plusIsSpace && source.contains(UInt8(ascii: "+"))) else {
+            return String(text)
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(source.count)
+        var index = 0
+        while index < source.count {
+            let byte = source[index]
+            if byte == UInt8(ascii: "%"), index + 2 < source.count,
+                let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2])
+            {
+                output.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            output.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"):
+            return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"):
+            return byte - UInt8(ascii: "A") + 10
+        default:
+            return nil
+        }
+    }
+}

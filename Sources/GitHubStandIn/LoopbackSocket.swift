@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Thin wrappers over the POSIX socket calls the server needs, isolating the Glibc/Darwin spelling differences.
+enum LoopbackSocket {
+    #if canImport(Glibc)
+        private static let streamType = Int32(SOCK_STREAM.rawValue)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+        private static let streamType = SOCK_STREAM
+        private static let sendFlags: Int32 = 0
+    #endif
+
+    /// Binds 127.0.0.1 only: the stand-in must never be reachable from other machines.
+    static func makeListener(port: Int) throws -> (descriptor: Int32, port: Int) {
+        let descriptor = socket(AF_INET, streamType, 0)
+        guard descriptor >= 0 else {
+            throw StandInServerError.socketFailure(operation: "socket", errno: errno)
+        }
+        var enabled: Int32 = 1
+        // Lets a restarted benchmark server reuse a port whose previous connections are still in TIME_WAIT.
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &enabled, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &enabled, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            let code = errno
+            close(descriptor)
+            throw StandInServerError.socketFailure(operation: "bind 127.0.0.1:\(port)", errno: code)
+        }
+        guard listen(descriptor, 128) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw StandInServerError.socketFailure(operation: "listen", errno: code)
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &actual) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else {
+            let code = errno
+            close(descriptor)
+            throw StandInServerError.socketFailure(operation: "getsockname", errno: code)
+        }
+        return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
+    }
+
+    /// Waits up to `timeoutMilliseconds` for a connection; nil on timeout or a transient error.
+    static func acceptConnection(on listener: Int32, timeoutMilliseconds: Int32) -> AcceptOutcome {
+        var pollEntry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&pollEntry, 1, timeoutMilliseconds)
+        guard ready > 0 else {
+            return .nothingYet
+        }
+        let descriptor = accept(listener, nil, nil)
+        guard descriptor >= 0 else {
+            switch errno {
+            case EINTR, EAGAIN, ECONNABORTED:
+                return .nothingYet
+            default:
+                return .failed
+            }
+        }
+        var enabled: Int32 = 1
+        // Responses go out in one send, but disabling Nagle keeps keep-alive round trips free of 40 ms stalls.
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &enabled, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        return .accepted(descriptor)
+    }
+
+    /// Result of one accept attempt.
+    enum AcceptOutcome {
+        case accepted(Int32)
+        case nothingYet
+        case failed
+    }
+
+    /// Appends whatever arrives; returns false on EOF or error.
+    static func receive(from descriptor: Int32, into buffer: inout [UInt8], scratch: inout [UInt8]) -> Bool {
+        while true {
+            let count = scratch.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer.append(contentsOf: scratch[0..<count])
+                return true
+            }
+            if count < 0, errno == EINTR {
+                continue
+            }
+            return false
+        }
+    }
+
+    /// Sends every byte, coping with partial writes; MSG_NOSIGNAL turns a vanished peer into EPIPE, not SIGPIPE.
+    static func sendAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let sent = send(descriptor, raw.baseAddress! + offset, raw.count - offset, sendFlags)
+                if sent < 0 {
+                    if errno == EINTR {
+                        continue
+                    }
+                    return false
+                }
+                offset += sent
+            }
+            return true
+        }
+    }
+
+    /// Wakes any thread blocked in accept/recv on this descriptor without freeing the descriptor number.
+    static func shutdownBothDirections(_ descriptor: Int32) {
+        #if canImport(Glibc)
+            _ = shutdown(descriptor, Int32(SHUT_RDWR))
+        #else
+            _ = shutdown(descriptor, SHUT_RDWR)
+        #endif
+    }
+
+    static func closeDescriptor(_ descriptor: Int32) {
+        _ = close(descriptor)
+    }
+}

@@ -1,0 +1,31 @@
+/// One request as the server received it, kept so tests can assert on what a client actually sent.
+package struct RecordedRequest: Sendable {
+    package let method: String
+    /// The raw request-target, e.g. `/users?since=0&per_page=100`.
+    package let target: String
+    /// Percent-decoded path without the query, e.g. `/users/dependabot[bot]`.
+    package let path: String
+    /// Percent-decoded query items; when a name repeats, the last value wins.
+    package let query: [String: String]
+    /// Header fields in the order and spelling they arrived.
+    package let headers: [(name: String, value: String)]
+    package let body: [UInt8]
+
+    package init(
+        method: String, target: String, path: String, query: [String: String],
+        headers: [(name: String, value: String)], body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header; names compare case-insensitively as HTTP requires.
+    package func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+}

@@ -1,0 +1,29 @@
+/// Knobs for a stand-in server instance.
+package struct StandInConfiguration: Sendable {
+    /// How many accounts the population holds.
+    package var userCount: Int
+    /// Delay before every response, applied per request on the connection's own thread so that concurrent
+    /// connections overlap their latency the way real network round trips do.
+    package var latencyMilliseconds: Int
+    /// Requests per hour granted to each token; anonymous callers always get GitHub's 60.
+    package var rateLimit: Int
+    /// nil accepts any token; otherwise a presented token outside the set gets 401. Anonymous requests are
+    /// always allowed, with the anonymous rate limit.
+    package var validTokens: Set<String>?
+    /// 0 picks a free port.
+    package var port: Int
+
+    package init(
+        userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000, validTokens: Set<String>? = nil,
+        port: Int = 0
+    ) {
+        self.userCount = userCount
+        self.latencyMilliseconds = latencyMilliseconds
+        self.rateLimit = rateLimit
+        self.validTokens = validTokens
+        self.port = port
+    }
+
+    /// GitHub's limit for unauthenticated REST calls.
+    package static let anonymousRateLimit = 60
+}

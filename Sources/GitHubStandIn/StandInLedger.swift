@@ -1,0 +1,145 @@
+import Foundation
+
+/// Rate-limit figures for one caller at one moment, as sent in the `x-ratelimit-*` headers.
+struct RateLimitSnapshot: Equatable {
+    var limit: Int
+    var remaining: Int
+    var reset: Int
+
+    var used: Int { limit - remaining }
+}
+
+/// Outcome of charging a request against its caller's rate limit.
+struct RateLimitCharge {
+    var snapshot: RateLimitSnapshot
+    /// False once the caller had nothing left: the request must be answered with the primary-limit 403.
+    var allowed: Bool
+}
+
+/// Mutable state every connection thread shares: the request journal, queued faults and rate-limit buckets.
+///
+/// One lock guards all of it; each operation is short, so contention stays negligible even with many connections.
+final class StandInLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    private var journal: [RecordedRequest] = []
+    private var faultQueues: [String: [StandInFault]] = [:]
+    private var usedByBucket: [String: Int] = [:]
+    private var windowReset: Int
+    private var requestSerial = 0
+    private let startedAt: Int
+
+    init(now: Int) {
+        startedAt = now
+        windowReset = now + 3_600
+    }
+
+    private var recording = true
+
+    /// Off for long benchmark runs, where an ever-growing journal would only cost memory.
+    var isRecording: Bool {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return recording
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            recording = newValue
+        }
+    }
+
+    func record(_ request: RecordedRequest) {
+        lock.lock()
+        defer { lock.unlock() }
+        if recording {
+            journal.append(request)
+        }
+    }
+
+    var recordedRequests: [RecordedRequest] {
+        lock.lock()
+        defer { lock.unlock() }
+        return journal
+    }
+
+    func clearRecordedRequests() {
+        lock.lock()
+        defer { lock.unlock() }
+        journal.removeAll()
+    }
+
+    func enqueue(_ faults: [StandInFault], forPath path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        faultQueues[path, default: []].append(contentsOf: faults)
+    }
+
+    func takeFault(forPath path: String) -> StandInFault? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var queue = faultQueues[path], !queue.isEmpty else {
+            return nil
+        }
+        let fault = queue.removeFirst()
+        faultQueues[path] = queue.isEmpty ? nil : queue
+        return fault
+    }
+
+    /// Looks without spending, for responses that GitHub does not count (401s, injected faults).
+    func peek(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
+        lock.lock()
+        defer { lock.unlock() }
+        rollWindowIfDue(now: now)
+        return snapshot(bucket: bucket, limit: limit)
+    }
+
+    /// Spends one request unless `exempt` (a 304 revalidation) or the bucket is already empty.
+    func charge(bucket: String, limit: Int, now: Int, exempt: Bool) -> RateLimitCharge {
+        lock.lock()
+        defer { lock.unlock() }
+        rollWindowIfDue(now: now)
+        let before = snapshot(bucket: bucket, limit: limit)
+        guard before.remaining > 0 else {
+            return RateLimitCharge(snapshot: before, allowed: false)
+        }
+        if exempt {
+            return RateLimitCharge(snapshot: before, allowed: true)
+        }
+        usedByBucket[bucket, default: 0] += 1
+        return RateLimitCharge(snapshot: snapshot(bucket: bucket, limit: limit), allowed: true)
+    }
+
+    /// Shaped like GitHub's `X-GitHub-Request-Id` (five hex groups); unique per server.
+    func nextRequestID() -> String {
+        lock.lock()
+        requestSerial += 1
+        let serial = requestSerial
+        lock.unlock()
+        return [
+            hex(0xC000 | (serial & 0xFFF), width: 4), hex((serial &* 7_919) & 0xFF_FFFF, width: 6),
+            hex(serial, width: 7), hex((serial &* 31) & 0xFFF_FFFF, width: 7), hex(startedAt & 0xFFFF_FFFF, width: 8),
+        ].joined(separator: ":")
+    }
+
+    private func snapshot(bucket: String, limit: Int) -> RateLimitSnapshot {
+        let used = min(limit, usedByBucket[bucket] ?? 0)
+        return RateLimitSnapshot(limit: limit, remaining: limit - used, reset: windowReset)
+    }
+
+    /// A fixed hourly window, as GitHub's primary limit uses: when it ends every bucket refills.
+    private func rollWindowIfDue(now: Int) {
+        guard now >= windowReset else {
+            return
+        }
+        usedByBucket.removeAll()
+        while windowReset <= now {
+            windowReset += 3_600
+        }
+    }
+
+    private func hex(_ value: Int, width: Int) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}

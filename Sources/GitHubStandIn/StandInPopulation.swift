@@ -1,0 +1,403 @@
+// The JSON shapes below (key names, key order, URL templates) and octocat's profile values are modelled on the
+// `simple-user-items` and `public-user-default-response` examples of GitHub's OpenAPI description,
+// github/rest-api-description (MIT License, Copyright (c) 2020 GitHub), as saved under
+// /work/shared/fixtures/github-rest/. Everything else in the population is synthetic.
+
+/// The deterministic set of accounts a stand-in server serves, in id order.
+///
+/// Built purely from `userCount`, so two populations of the same size are equal and tests can predict every
+/// login, id and profile field.
+package struct StandInPopulation: Sendable, Equatable {
+    package let users: [StandInUser]
+    private let ordinalByLowercasedLogin: [String: Int]
+
+    package init(userCount: Int) {
+        let count = max(0, userCount)
+        var users: [StandInUser] = []
+        users.reserveCapacity(count)
+        var index: [String: Int] = [:]
+        index.reserveCapacity(count)
+        for ordinal in stride(from: 1, through: count, by: 1) {
+            let user = StandInUser(ordinal: ordinal)
+            index[user.login.lowercased()] = ordinal
+            users.append(user)
+        }
+        self.users = users
+        ordinalByLowercasedLogin = index
+    }
+
+    /// Ids grow by one, skipping two after every fifth account, so clients cannot assume `id == position`.
+    package static func id(forOrdinal ordinal: Int) -> Int {
+        ordinal + 2 * ((ordinal - 1) / 5)
+    }
+
+    /// GitHub logins are case-insensitive, so lookups are too.
+    package func user(login: String) -> StandInUser? {
+        guard let ordinal = ordinalByLowercasedLogin[login.lowercased()] else {
+            return nil
+        }
+        return users[ordinal - 1]
+    }
+
+    package func user(id: Int) -> StandInUser? {
+        let position = firstPosition(withIDAbove: id - 1)
+        guard position < users.count, users[position].id == id else {
+            return nil
+        }
+        return users[position]
+    }
+
+    /// The accounts `GET /users?since=&per_page=` returns: ids strictly above `since`, at most `perPage` of them.
+    package func listPage(since: Int, perPage: Int) -> ArraySlice<StandInUser> {
+        let start = firstPosition(withIDAbove: since)
+        let end = min(users.count, start + max(0, perPage))
+        return users[start..<end]
+    }
+
+    /// Whether any account has an id above `id`, i.e. whether a `rel="next"` link is due after it.
+    package func hasUsers(withIDAbove id: Int) -> Bool {
+        guard let last = users.last else {
+            return false
+        }
+        return last.id > id
+    }
+
+    /// The compact JSON array body of a `GET /users` page.
+    package func listPageJSON(since: Int, perPage: Int) -> [UInt8] {
+        let page = listPage(since: since, perPage: perPage)
+        var writer = JSONByteWriter(reservingCapacity: 2 + page.count * 1_000)
+        writer.raw("[")
+        var first = true
+        for user in page {
+            if !first {
+                writer.raw(",")
+            }
+            first = false
+            user.writeSimpleUser(into: &writer)
+        }
+        writer.raw("]")
+        return writer.bytes
+    }
+
+    private func firstPosition(withIDAbove id: Int) -> Int {
+        var low = 0
+        var high = users.count
+        while low < high {
+            let middle = (low + high) / 2
+            if users[middle].id <= id {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+}
+
+/// One account of the population, with the fields the `GET /users` list form needs.
+///
+/// Profile fields are derived on demand from `ordinal` so a 100,000-account population stays small in memory.
+package struct StandInUser: Sendable, Equatable {
+    /// 1-based position in id order.
+    package let ordinal: Int
+    package let id: Int
+    package let login: String
+    /// `User`, `Organization` or `Bot`, as in GitHub's `type` field.
+    package let type: String
+    package let siteAdmin: Bool
+
+    init(ordinal: Int) {
+        self.ordinal = ordinal
+        id = StandInPopulation.id(forOrdinal: ordinal)
+        let special = StandInSpecialAccounts.byOrdinal[ordinal]
+        if ordinal % 10 == 7 {
+            type = "Organization"
+        } else {
+            type = special?.type ?? "User"
+        }
+        login =
+            special?.login ?? StandInNameParts(ordinal: ordinal).generatedLogin(isOrganization: type == "Organization")
+        siteAdmin = ordinal == 2
+    }
+
+    package var profile: StandInUserProfile {
+        StandInUserProfile(user: self)
+    }
+
+    /// The login as it appears in a URL path; only the bot's brackets need escaping.
+    package var loginPathComponent: String {
+        guard login.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) else {
+            return login
+        }
+        return login.replacingBrackets()
+    }
+
+    /// The `simple-user` object GitHub puts in list responses.
+    package func simpleUserJSON() -> String {
+        var writer = JSONByteWriter()
+        writeSimpleUser(into: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The `public-user` object of `GET /users/{username}`.
+    package func publicUserJSON() -> String {
+        String(decoding: publicUserJSONBytes(), as: UTF8.self)
+    }
+
+    package func publicUserJSONBytes() -> [UInt8] {
+        var writer = JSONByteWriter(reservingCapacity: 1_600)
+        writeSimpleUserFields(into: &writer, closing: false)
+        let profile = self.profile
+        writer.raw(",\"name\":")
+        writer.optionalString(profile.name)
+        writer.raw(",\"company\":")
+        writer.optionalString(profile.company)
+        writer.raw(",\"blog\":")
+        writer.string(profile.blog)
+        writer.raw(",\"location\":")
+        writer.optionalString(profile.location)
+        writer.raw(",\"email\":")
+        writer.optionalString(profile.email)
+        writer.raw(",\"hireable\":")
+        writer.optionalBoolean(profile.hireable)
+        writer.raw(",\"bio\":")
+        writer.optionalString(profile.bio)
+        writer.raw(",\"twitter_username\":")
+        writer.optionalString(profile.twitterUsername)
+        writer.raw(",\"public_repos\":")
+        writer.integer(profile.publicRepos)
+        writer.raw(",\"public_gists\":")
+        writer.integer(profile.publicGists)
+        writer.raw(",\"followers\":")
+        writer.integer(profile.followers)
+        writer.raw(",\"following\":")
+        writer.integer(profile.following)
+        writer.raw(",\"created_at\":")
+        writer.string(UTCTimestamp.iso8601(profile.createdAt))
+        writer.raw(",\"updated_at\":")
+        writer.string(UTCTimestamp.iso8601(profile.updatedAt))
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    func writeSimpleUser(into writer: inout JSONByteWriter) {
+        writeSimpleUserFields(into: &writer, closing: true)
+    }
+
+    /// Keys follow the fixture order; `user_view_type` closes the simple-user part because the public-user
+    /// schema discriminates on it and current GitHub responses carry it.
+    private func writeSimpleUserFields(into writer: inout JSONByteWriter, closing: Bool) {
+        let pathLogin = loginPathComponent
+        writer.raw("{\"login\":")
+        writer.string(login)
+        writer.raw(",\"id\":")
+        writer.integer(id)
+        writer.raw(",\"node_id\":\"")
+        Base64Text.append(nodeIDSource, to: &writer.bytes)
+        writer.raw("\",\"avatar_url\":\"")
+        writer.unescaped(avatarURL)
+        writer.raw("\",\"gravatar_id\":\"\",\"url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("\",\"html_url\":\"")
+        writer.unescaped(htmlURL)
+        writer.raw("\",\"followers_url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("/followers\",\"following_url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("/following{/other_user}\",\"gists_url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("/gists{/gist_id}\",\"starred_url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("/starred{/owner}{/repo}\",\"subscriptions_url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("/subscriptions\",\"organizations_url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("/orgs\",\"repos_url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("/repos\",\"events_url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("/events{/privacy}\",\"received_events_url\":\"https://api.github.com/users/")
+        writer.unescaped(pathLogin)
+        writer.raw("/received_events\",\"type\":\"")
+        writer.unescaped(type)
+        writer.raw("\",\"site_admin\":")
+        writer.boolean(siteAdmin)
+        writer.raw(",\"user_view_type\":\"public\"")
+        if closing {
+            writer.raw("}")
+        }
+    }
+
+    /// GitHub's node ids are base64 of `0<length of type>:<type><id>`, e.g. `04:User1` → `MDQ6VXNlcjE=`.
+    private var nodeIDSource: String {
+        "0\(type.utf8.count):\(type)\(id)"
+    }
+
+    package var nodeID: String {
+        var bytes: [UInt8] = []
+        Base64Text.append(nodeIDSource, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    package var avatarURL: String {
+        if ordinal == 1 {
+            return "https://github.com/images/error/octocat_happy.gif"
+        }
+        if type == "Bot" {
+            // Bots are GitHub Apps; their avatars live under /in/<app id>.
+            return "https://avatars.githubusercontent.com/in/\(id)?v=4"
+        }
+        return "https://avatars.githubusercontent.com/u/\(id)?v=4"
+    }
+
+    package var htmlURL: String {
+        if type == "Bot", login.hasSuffix("[bot]") {
+            return "https://github.com/apps/\(login.dropLast(5))"
+        }
+        return "https://github.com/\(login)"
+    }
+}
+
+/// The public-profile fields `GET /users/{username}` adds to the list form.
+package struct StandInUserProfile: Sendable, Equatable {
+    package var name: String?
+    package var company: String?
+    /// GitHub sends an empty string, not null, when no blog is set.
+    package var blog: String
+    package var location: String?
+    package var email: String?
+    /// GitHub sends `true` or null, never `false`, for most accounts; octocat's fixture has `false`.
+    package var hireable: Bool?
+    package var bio: String?
+    package var twitterUsername: String?
+    package var publicRepos: Int
+    package var publicGists: Int
+    package var followers: Int
+    package var following: Int
+    /// Unix seconds.
+    package var createdAt: Int
+    /// Unix seconds.
+    package var updatedAt: Int
+
+    init(user: StandInUser) {
+        let n = user.ordinal
+        let parts = StandInNameParts(ordinal: n)
+        // 2008-01-14T04:33:35Z, octocat's creation time in the fixture; later accounts are created after it.
+        let octocatCreatedAt = 1_200_285_215
+        createdAt = octocatCreatedAt + (n - 1) * 2_593 + (n > 1 ? (n * 7_919) % 3_600 : 0)
+        updatedAt = n == 1 ? createdAt : createdAt + (n * 104_729) % 300_000_000
+        let isOrganization = user.type == "Organization"
+        name = n % 3 == 0 ? nil : (isOrganization ? "\(parts.capitalizedNoun) Labs" : parts.displayName)
+        company = n % 4 == 0 && !isOrganization ? "@\(parts.noun)-works" : nil
+        blog = n % 5 == 0 ? "https://\(parts.adjective)-\(parts.noun).example.com" : ""
+        location = n % 3 == 1 ? StandInNameParts.cities[n % StandInNameParts.cities.count] : nil
+        email = n % 6 == 0 ? "\(user.login.lowercased())@example.com" : nil
+        hireable = n % 8 == 0 && !isOrganization ? true : nil
+        bio = n % 5 == 2 ? "\(parts.capitalizedAdjective) maintainer of \(parts.noun) things." : nil
+        twitterUsername = n % 9 == 0 ? "\(parts.adjective)_\(parts.noun)" : nil
+        publicRepos = (n * 37) % 250
+        publicGists = (n * 13) % 40
+        followers = (n % 100_003) * (n % 100_003) % 10_007
+        following = (n * 11) % 300
+        if let special = StandInSpecialAccounts.byOrdinal[n] {
+            special.apply(to: &self)
+        }
+    }
+}
+
+/// Words that generated logins and names are built from; indexed by ordinal so output is reproducible.
+struct StandInNameParts {
+    static let adjectives = [
+        "brave", "calm", "eager", "fancy", "gentle", "happy", "jolly", "kind", "lively", "mighty", "nimble", "proud",
+        "quiet", "rapid", "silly", "tidy", "witty", "zesty",
+    ]
+    static let nouns = [
+        "otter", "falcon", "badger", "lynx", "walrus", "heron", "panda", "koala", "gecko", "marmot", "puffin",
+        "quokka", "bison", "ibis", "newt", "yak", "raven", "squid", "tapir", "wombat",
+    ]
+    static let cities = [
+        "Berlin", "Lagos", "Lima", "Osaka", "Toronto", "Wellington", "Nairobi", "Reykjavík", "Kraków", "São Paulo",
+        "Montréal",
+    ]
+
+    let ordinal: Int
+    let adjective: String
+    let noun: String
+
+    init(ordinal: Int) {
+        self.ordinal = ordinal
+        adjective = Self.adjectives[ordinal % Self.adjectives.count]
+        noun = Self.nouns[(ordinal / Self.adjectives.count) % Self.nouns.count]
+    }
+
+    var capitalizedAdjective: String { adjective.prefix(1).uppercased() + adjective.dropFirst() }
+    var capitalizedNoun: String { noun.prefix(1).uppercased() + noun.dropFirst() }
+    var displayName: String { "\(capitalizedAdjective) \(capitalizedNoun)" }
+
+    /// Every generated login ends in its decimal ordinal right after a letter or hyphen, which keeps them unique
+    /// (even ignoring case) and distinct from the hand-written special logins, none of which ends in a digit.
+    func generatedLogin(isOrganization: Bool) -> String {
+        if isOrganization {
+            return "\(capitalizedNoun)-Labs-\(ordinal)"
+        }
+        switch ordinal % 4 {
+        case 0:
+            return "\(adjective)-\(noun)-\(ordinal)"
+        case 1:
+            return "\(capitalizedAdjective)-\(capitalizedNoun)-\(ordinal)"
+        case 2:
+            return "\(adjective)\(noun)\(ordinal)"
+        default:
+            return "\(capitalizedAdjective)\(capitalizedNoun)\(ordinal)"
+        }
+    }
+}
+
+/// Minimal base64 encoder for node ids; avoids a Data round trip per account on hot list pages.
+enum Base64Text {
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func append(_ text: String, to output: inout [UInt8]) {
+        let input = Array(text.utf8)
+        var index = 0
+        while index + 2 < input.count {
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+            output.append(alphabet[Int(chunk >> 6 & 63)])
+            output.append(alphabet[Int(chunk & 63)])
+            index += 3
+        }
+        let remaining = input.count - index
+        if remaining == 1 {
+            let chunk = UInt32(input[index]) << 16
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+            output.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "=")])
+        } else if remaining == 2 {
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+            output.append(alphabet[Int(chunk >> 6 & 63)])
+            output.append(UInt8(ascii: "="))
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacingBrackets() -> String {
+        var result = ""
+        for character in unicodeScalars {
+            switch character {
+            case "[":
+                result += "%5B"
+            case "]":
+                result += "%5D"
+            default:
+                result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+}

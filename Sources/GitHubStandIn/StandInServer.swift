@@ -1,0 +1,255 @@
+import Dispatch
+import Foundation
+
+/// A loopback HTTP/1.1 server that imitates the parts of GitHub's REST API that gh-users uses.
+///
+/// Blocking sockets with one thread for accepting and one per connection: simple to reason about, and plenty for
+/// tests and single-machine benchmarks. Threads keep the server alive until `stop()` is called.
+package final class StandInServer: @unchecked Sendable {
+    package let population: StandInPopulation
+    package let configuration: StandInConfiguration
+
+    private let ledger: StandInLedger
+    private let stateLock = NSLock()
+    private var phase = Phase.idle
+    private var listener: Int32 = -1
+    private var boundPort = 0
+    private var openConnections: Set<Int32> = []
+    private var acceptedConnections = 0
+    private let shutdownLatch = ShutdownLatch()
+    private let acceptLoopFinished = DispatchSemaphore(value: 0)
+    private let connectionThreads = DispatchGroup()
+
+    private enum Phase {
+        case idle
+        case running
+        case stopped
+    }
+
+    package init(configuration: StandInConfiguration = StandInConfiguration()) throws {
+        guard configuration.userCount >= 0 else {
+            throw StandInServerError.invalidConfiguration("userCount must not be negative")
+        }
+        guard (0...65_535).contains(configuration.port) else {
+            throw StandInServerError.invalidConfiguration("port must be within 0...65535")
+        }
+        guard configuration.rateLimit >= 0, configuration.latencyMilliseconds >= 0 else {
+            throw StandInServerError.invalidConfiguration("rateLimit and latencyMilliseconds must not be negative")
+        }
+        self.configuration = configuration
+        population = StandInPopulation(userCount: configuration.userCount)
+        ledger = StandInLedger(now: Int(Date().timeIntervalSince1970))
+    }
+
+    /// Binds and starts accepting; `port` and `baseURL` are valid once this returns.
+    package func start() throws {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        guard phase == .idle else {
+            throw StandInServerError.alreadyStarted
+        }
+        let (descriptor, port) = try LoopbackSocket.makeListener(port: configuration.port)
+        listener = descriptor
+        boundPort = port
+        phase = .running
+        let router = StandInRouter(
+            population: population, configuration: configuration, baseURL: "http://127.0.0.1:\(port)", ledger: ledger)
+        let thread = Thread { [self] in
+            acceptLoop(listener: descriptor, router: router)
+        }
+        thread.name = "github-standin accept"
+        thread.start()
+    }
+
+    package var port: Int {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        return boundPort
+    }
+
+    package var baseURL: String {
+        "http://127.0.0.1:\(port)"
+    }
+
+    /// Connections accepted so far, so tests can tell whether a client reused its keep-alive connection.
+    package var acceptedConnectionCount: Int {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        return acceptedConnections
+    }
+
+    /// Closes the listener and every connection, interrupts latency sleeps and hangs, and waits (bounded) for the
+    /// server's threads to finish. Safe to call more than once.
+    package func stop() {
+        stateLock.lock()
+        guard phase == .running else {
+            phase = .stopped
+            stateLock.unlock()
+            return
+        }
+        phase = .stopped
+        let listenerToClose = listener
+        for descriptor in openConnections {
+            LoopbackSocket.shutdownBothDirections(descriptor)
+        }
+        stateLock.unlock()
+
+        shutdownLatch.trigger()
+        LoopbackSocket.shutdownBothDirections(listenerToClose)
+        // Closing only after the accept loop has left avoids closing a descriptor number another thread reused.
+        if acceptLoopFinished.wait(timeout: .now() + 5) == .success {
+            LoopbackSocket.closeDescriptor(listenerToClose)
+        }
+        _ = connectionThreads.wait(timeout: .now() + 5)
+    }
+
+    package var requests: [RecordedRequest] {
+        ledger.recordedRequests
+    }
+
+    /// On by default; the standalone executable turns it off so a long benchmark does not grow memory per request.
+    package var isRecordingRequests: Bool {
+        get { ledger.isRecording }
+        set { ledger.isRecording = newValue }
+    }
+
+    package func resetRequests() {
+        ledger.clearRecordedRequests()
+    }
+
+    /// Queue faults for requests whose decoded path equals `path` (query ignored); each matching request consumes
+    /// the next fault; when the queue is empty normal service resumes.
+    package func injectFaults(_ faults: [StandInFault], forPath path: String) {
+        ledger.enqueue(faults, forPath: path)
+    }
+
+    private func acceptLoop(listener: Int32, router: StandInRouter) {
+        defer { acceptLoopFinished.signal() }
+        while !shutdownLatch.isTriggered {
+            // The poll timeout bounds how long stop() can wait where shutdown() does not wake accept().
+            switch LoopbackSocket.acceptConnection(on: listener, timeoutMilliseconds: 200) {
+            case .nothingYet:
+                continue
+            case .failed:
+                if shutdownLatch.isTriggered {
+                    return
+                }
+                // Out of descriptors or similar: back off instead of spinning on a listener that stays readable.
+                _ = shutdownLatch.sleep(seconds: 0.01)
+            case .accepted(let descriptor):
+                register(descriptor, router: router)
+            }
+        }
+    }
+
+    private func register(_ descriptor: Int32, router: StandInRouter) {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        guard phase == .running else {
+            LoopbackSocket.closeDescriptor(descriptor)
+            return
+        }
+        openConnections.insert(descriptor)
+        acceptedConnections += 1
+        connectionThreads.enter()
+        let thread = Thread { [self] in
+            serve(descriptor, router: router)
+        }
+        thread.name = "github-standin connection"
+        thread.start()
+    }
+
+    private func finish(_ descriptor: Int32) {
+        stateLock.lock()
+        // Closing under the lock guarantees stop() never shuts down a recycled descriptor number.
+        openConnections.remove(descriptor)
+        LoopbackSocket.closeDescriptor(descriptor)
+        stateLock.unlock()
+        connectionThreads.leave()
+    }
+
+    private func serve(_ descriptor: Int32, router: StandInRouter) {
+        defer { finish(descriptor) }
+        var pending: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 64 * 1_024)
+        while !shutdownLatch.isTriggered {
+            switch HTTPRequestParser.parse(pending) {
+            case .needMoreData:
+                guard LoopbackSocket.receive(from: descriptor, into: &pending, scratch: &scratch) else {
+                    return
+                }
+            case .invalid(let status, let reason):
+                let body = "{\"message\":\"\(reason)\",\"documentation_url\":\"https://docs.github.com/rest\"}"
+                var response = StandInHTTPResponse(status: status, json: body)
+                response.setHeader("Content-Type", "application/json; charset=utf-8")
+                _ = LoopbackSocket.sendAll(response.serialized(omitBody: false, closeConnection: true), to: descriptor)
+                return
+            case .request(let request, let consumedBytes):
+                pending.removeFirst(consumedBytes)
+                let reply = router.reply(to: request)
+                if configuration.latencyMilliseconds > 0,
+                    !shutdownLatch.sleep(seconds: Double(configuration.latencyMilliseconds) / 1_000)
+                {
+                    return
+                }
+                guard perform(reply, for: request, on: descriptor) else {
+                    return
+                }
+            }
+        }
+    }
+
+    /// Returns whether the connection stays open for another request.
+    private func perform(_ reply: StandInReply, for request: ParsedHTTPRequest, on descriptor: Int32) -> Bool {
+        let omitBody = request.method == "HEAD"
+        switch reply {
+        case .respond(let response, let closeAfterwards):
+            let bytes = response.serialized(omitBody: omitBody, closeConnection: closeAfterwards)
+            return LoopbackSocket.sendAll(bytes, to: descriptor) && !closeAfterwards
+        case .truncate(let response):
+            // Always at least one byte short, so the client sees a premature EOF even for tiny bodies.
+            let bytes = response.serialized(
+                omitBody: false, closeConnection: true, declaredLength: max(response.body.count, 1),
+                bodyPrefix: max(0, response.body.count / 2))
+            _ = LoopbackSocket.sendAll(bytes, to: descriptor)
+            return false
+        case .hang(let seconds):
+            _ = shutdownLatch.sleep(seconds: seconds)
+            return false
+        case .close:
+            return false
+        }
+    }
+}
+
+/// A one-way stop flag that sleeping threads can wait on, so stop() interrupts latency delays and hangs at once.
+final class ShutdownLatch: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var triggered = false
+
+    var isTriggered: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return triggered
+    }
+
+    func trigger() {
+        condition.lock()
+        triggered = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Returns true if the full time elapsed, false if the latch was triggered first.
+    func sleep(seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: max(0, seconds))
+        condition.lock()
+        defer { condition.unlock() }
+        while !triggered {
+            if !condition.wait(until: deadline) {
+                return !triggered
+            }
+        }
+        return false
+    }
+}

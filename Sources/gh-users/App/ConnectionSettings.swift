@@ -1,0 +1,54 @@
+import Foundation
+import Networking
+
+/// Which API root to talk to and with which token, resolved from flags and the environment without side
+/// effects (the token file, when it arrives, is read by the caller and passed in).
+struct ConnectionSettings: Sendable, Equatable {
+    static let githubAPI = "https://api.github.com"
+
+    let apiRoot: URL
+    let token: String?
+
+    /// `--api-url`, else `GH_USERS_API_URL`, else `GH_HOST` (github.com means the public API; any other host
+    /// is GitHub Enterprise at `https://HOST/api/v3`), else api.github.com. The token is `GH_TOKEN`, else
+    /// `GITHUB_TOKEN`; for a host other than github.com, `GH_ENTERPRISE_TOKEN` comes first.
+    static func resolve(apiURL: String?, environment: [String: String]) throws(UsageError) -> ConnectionSettings {
+        let text: String
+        if let apiURL = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
+            text = apiURL
+        } else if let host = nonEmpty(environment["GH_HOST"]) {
+            let bare = host.lowercased()
+            text = (bare == "github.com" || bare == "api.github.com") ? githubAPI : "https://\(host)/api/v3"
+        } else {
+            text = githubAPI
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+        else {
+            throw UsageError(
+                message: "invalid API URL '\(text)': expected http(s)://HOST[:PORT][/PATH]",
+                command: nil
+            )
+        }
+        let isGitHubDotCom = host.lowercased() == "api.github.com"
+        var candidates = [environment["GH_TOKEN"], environment["GITHUB_TOKEN"]]
+        if !isGitHubDotCom {
+            candidates.insert(
+                contentsOf: [environment["GH_ENTERPRISE_TOKEN"], environment["GITHUB_ENTERPRISE_TOKEN"]], at: 0)
+        }
+        let token = candidates.lazy.compactMap { nonEmpty($0?.trimmingCharacters(in: .whitespacesAndNewlines)) }.first
+        if token != nil, !OriginPolicy.isSecureOrLoopback(url) {
+            throw UsageError(
+                message:
+                    "refusing to send a token over plain http to \(host): use https (plain http is allowed for loopback only)",
+                command: nil
+            )
+        }
+        return ConnectionSettings(apiRoot: url, token: token)
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}

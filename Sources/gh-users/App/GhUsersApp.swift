@@ -1,0 +1,83 @@
+import AtomicCore
+import AtomicLogger
+import Domain
+
+/// Routes argv, builds the coordinator for the route, and returns the exit status.
+struct GhUsersApp: Sendable {
+    let environment: AppEnvironment
+
+    func run(_ arguments: [String]) async -> Int32 {
+        let io = environment.io
+        switch CommandRouter().route(arguments) {
+        case .help(let text):
+            return write(text)
+        case .version:
+            return write("gh-users \(AppEnvironment.version)\n")
+        case .usageError(let error):
+            io.writeErr(error.rendered)
+            return ExitCode.usage
+        case .listUsers(let options, let global):
+            return await withSession(global) { repository, context, presenter in
+                await ListUsersCoordinator(
+                    options: options,
+                    useCase: ListUsersUseCase(repository: repository),
+                    io: io,
+                    context: context,
+                    presenter: presenter
+                ).run()
+            }
+        case .showUsers(let options, let global):
+            return await withSession(global, concurrency: options.concurrency) { repository, context, presenter in
+                await ShowUsersCoordinator(
+                    options: options,
+                    useCase: GetUsersUseCase(repository: repository),
+                    io: io,
+                    context: context,
+                    presenter: presenter
+                ).run()
+            }
+        }
+    }
+
+    /// Resolves host, token, logging and output for a command that talks to GitHub, then runs it.
+    private func withSession(
+        _ global: GlobalOptions,
+        concurrency: Int = 1,
+        _ body: (any UsersRepository, RenderContext, ErrorPresenter) async -> Int32
+    ) async -> Int32 {
+        let io = environment.io
+        let connection: ConnectionSettings
+        do {
+            connection = try ConnectionSettings.resolve(apiURL: global.apiURL, environment: environment.environment)
+        } catch {
+            io.writeErr(error.rendered)
+            return ExitCode.usage
+        }
+        var logger = environment.logger
+        logger.redactor = Redactor(secrets: connection.token.map { [$0] } ?? [])
+        if let level = global.logLevel ?? environment.environment["GH_USERS_LOG_LEVEL"].flatMap(LogLevel.init(name:)) {
+            logger.level = level
+        }
+        let repository = environment.makeUsersRepository(
+            AppEnvironment.RepositoryRequest(connection: connection, concurrency: concurrency, logger: logger)
+        )
+        let context = RenderContext.resolve(
+            requested: global.format,
+            isTTY: io.stdoutIsTTY,
+            colorEnabled: global.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
+            width: io.terminalWidth,
+            now: environment.now()
+        )
+        let presenter = ErrorPresenter(now: environment.now(), hasToken: connection.token != nil)
+        return await body(repository, context, presenter)
+    }
+
+    private func write(_ text: String) -> Int32 {
+        do {
+            try environment.io.writeOut(text)
+        } catch {
+            return ExitCode.success
+        }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,80 @@
+import AtomicCore
+import Domain
+import Foundation
+
+/// The one place where a failure becomes words on stderr and an exit status. Text that came from GitHub is
+/// sanitised before it is shown.
+struct ErrorPresenter: Sendable {
+    let now: Date
+    let hasToken: Bool
+
+    struct Presentation: Equatable {
+        let message: String
+        let exitCode: Int32
+    }
+
+    func present(_ error: DomainError) -> Presentation {
+        switch error {
+        case .invalidInput(let message):
+            return Presentation(message: "Error: \(message)\n", exitCode: ExitCode.usage)
+        case .notFound(let resource):
+            return Presentation(
+                message: "gh-users: \(clean(resource)) not found (HTTP 404)\n", exitCode: ExitCode.notFound)
+        case .unauthorized(let status, let message):
+            let hint =
+                status == 401
+                ? (hasToken
+                    ? "The token was refused: check GH_TOKEN or GITHUB_TOKEN; it may be expired or revoked."
+                    : "This needs a token: set GH_TOKEN or GITHUB_TOKEN.")
+                : "The token may lack a scope or access to this resource."
+            return Presentation(
+                message: "gh-users: authentication failed (HTTP \(status): \(clean(message)))\n\(hint)\n",
+                exitCode: ExitCode.authentication
+            )
+        case .rateLimited(let resetAt, let message):
+            var text = "gh-users: API rate limit exceeded (\(clean(message)))"
+            if let resetAt {
+                text += "\nIt resets at \(localTime(resetAt)), in \(duration(resetAt.timeIntervalSince(now)))."
+            }
+            if !hasToken { text += "\nRequests without a token get 60 an hour: set GH_TOKEN for 5,000." }
+            return Presentation(message: text + "\n", exitCode: ExitCode.rateLimited)
+        case .network(let detail):
+            return Presentation(message: "gh-users: network error: \(clean(detail))\n", exitCode: ExitCode.failure)
+        case .server(let status, let message):
+            return Presentation(
+                message: "gh-users: GitHub answered HTTP \(status): \(clean(message))\n",
+                exitCode: ExitCode.failure
+            )
+        case .malformedResponse(let endpoint, let detail):
+            return Presentation(
+                message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n",
+                exitCode: ExitCode.failure
+            )
+        case .cancelled:
+            return Presentation(message: "gh-users: interrupted\n", exitCode: ExitCode.interrupted)
+        }
+    }
+
+    func present(_ error: UsageError) -> Presentation {
+        Presentation(message: error.rendered, exitCode: ExitCode.usage)
+    }
+
+    /// GitHub's messages are data, not trusted text: keep them to one printable line of sane length.
+    private func clean(_ text: String) -> String {
+        DisplayWidth.truncate(TerminalSanitizer.sanitize(text), toWidth: 300)
+    }
+
+    private func localTime(_ date: Date) -> String {
+        date.formatted(date: .omitted, time: .standard)
+    }
+
+    func duration(_ interval: TimeInterval) -> String {
+        let total = max(0, Int(interval.rounded(.up)))
+        let hours = total / 3600
+        let minutes = (total % 3600) / 60
+        let seconds = total % 60
+        if hours > 0 { return "\(hours)h \(minutes)m" }
+        if minutes > 0 { return "\(minutes)m \(seconds)s" }
+        return "\(seconds)s"
+    }
+}

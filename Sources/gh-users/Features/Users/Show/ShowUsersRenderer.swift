@@ -1,0 +1,86 @@
+import AtomicCore
+import Domain
+import Foundation
+
+/// How `show` looks: a labelled profile on a terminal, one row per account in tsv and csv, and GitHub's own
+/// object (or an array of them) in JSON.
+enum ShowUsersRenderer {
+    private static func count(_ value: Int?) -> String { value.map(String.init) ?? "" }
+
+    private static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    static let columns: [Column<User>] = [
+        Column("login") { $0.login },
+        Column("id") { String($0.id) },
+        Column("type") { $0.type.name },
+        Column("name") { $0.name ?? "" },
+        Column("company") { $0.company ?? "" },
+        Column("location") { $0.location ?? "" },
+        Column("email") { $0.email ?? "" },
+        Column("blog") { $0.blog ?? "" },
+        Column("bio") { $0.bio ?? "" },
+        Column("public_repos") { count($0.publicRepos) },
+        Column("public_gists") { count($0.publicGists) },
+        Column("followers") { count($0.followers) },
+        Column("following") { count($0.following) },
+        Column("created_at") { $0.createdAt.map(RelativeTime.rfc3339) ?? "" },
+        Column("html_url") { $0.htmlURL ?? "" },
+    ]
+
+    /// The whole output for the profiles found, in the order asked. `asArray` is true when several logins were given.
+    static func render(_ users: [User], asArray: Bool, context: RenderContext) -> [UInt8] {
+        switch context.format {
+        case .json where !asArray:
+            guard let user = users.first else { return [] }
+            var output: [UInt8] = []
+            JSONText.pretty(user.raw.bytes, into: &output)
+            output.append(UInt8(ascii: "\n"))
+            return output
+        case .table:
+            return Array(users.map { profile($0, context: context) }.joined(separator: "\n").utf8)
+        default:
+            var writer = RecordStreamWriter(context: context, columns: columns, raw: \.raw)
+            return writer.render(users) + writer.finish(completed: true)
+        }
+    }
+
+    /// A vertical profile, labels on the left, values cut to the terminal width.
+    static func profile(_ user: User, context: RenderContext) -> String {
+        let colors = ColorScheme(enabled: context.colorEnabled)
+        func clean(_ text: String) -> String { TerminalSanitizer.sanitize(text) }
+        var title = colors.bold(clean(user.login))
+        if let name = user.name, !name.isEmpty {
+            title = colors.bold(DisplayWidth.truncate(clean(name), toWidth: context.width / 2)) + " (" + title + ")"
+        }
+        var fields: [(String, String)] = [
+            ("Type", user.type.name + (user.siteAdmin ? ", site admin" : "")), ("ID", String(user.id)),
+        ]
+        let optional: [(String, String?)] = [
+            ("Company", user.company), ("Location", user.location), ("Email", user.email),
+            ("Blog", user.blog.flatMap { $0.isEmpty ? nil : $0 }), ("Twitter", user.twitterUsername.map { "@" + $0 }),
+            ("Bio", user.bio),
+        ]
+        for (label, value) in optional {
+            if let value, !value.isEmpty { fields.append((label, value)) }
+        }
+        if let repos = user.publicRepos {
+            fields.append(("Repos", "\(repos) public" + (user.publicGists.map { ", " + plural($0, "gist") } ?? "")))
+        }
+        if let followers = user.followers {
+            fields.append(("Followers", "\(followers)" + (user.following.map { ", following \($0)" } ?? "")))
+        }
+        if let created = user.createdAt {
+            let when = context.isTTY ? RelativeTime.describe(created, now: context.now) : RelativeTime.rfc3339(created)
+            fields.append(("Joined", when))
+        }
+        if let url = user.htmlURL { fields.append(("URL", url)) }
+        let labelWidth = fields.map { $0.0.count }.max() ?? 0
+        var text = title + "\n"
+        for (label, value) in fields {
+            let room = max(10, context.width - labelWidth - 4)
+            let cell = DisplayWidth.truncate(clean(value), toWidth: room)
+            text += "  " + colors.dim(DisplayWidth.pad(label, toWidth: labelWidth)) + "  " + cell + "\n"
+        }
+        return text
+    }
+}

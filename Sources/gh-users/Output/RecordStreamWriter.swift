@@ -1,0 +1,89 @@
+import AtomicCore
+import Domain
+
+/// Turns batches of records into output bytes for any format, one batch at a time, so a crawl streams.
+/// JSON is an array that is opened with the first batch and closed by `finish`, so stdout always holds one
+/// valid document, even after a failure half-way; a failure before any record leaves stdout empty.
+struct RecordStreamWriter<Item>: Sendable {
+    let context: RenderContext
+    let columns: [Column<Item>]
+    let raw: @Sendable (Item) -> RawJSON
+    private var written = 0
+    private var tableLayout: TableLayout?
+
+    init(context: RenderContext, columns: [Column<Item>], raw: @escaping @Sendable (Item) -> RawJSON) {
+        self.context = context
+        self.columns = columns
+        self.raw = raw
+    }
+
+    var recordsWritten: Int { written }
+
+    mutating func render(_ items: [Item]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(items.count * 512)
+        switch context.format {
+        case .json:
+            for item in items {
+                output.append(contentsOf: Array((written == 0 ? "[\n  " : ",\n  ").utf8))
+                JSONText.pretty(raw(item).bytes, indent: 2, level: 1, into: &output)
+                written += 1
+            }
+        case .ndjson:
+            for item in items {
+                JSONText.compact(raw(item).bytes, into: &output)
+                output.append(UInt8(ascii: "\n"))
+                written += 1
+            }
+        case .tsv:
+            for item in items {
+                let cells = columns.map { TerminalSanitizer.sanitize($0.value(item), escapeBackslash: true) }
+                output.append(contentsOf: Array((cells.joined(separator: "\t") + "\n").utf8))
+                written += 1
+            }
+        case .csv:
+            if written == 0 && !items.isEmpty {
+                output.append(contentsOf: Array(CSV.row(columns.map(\.header)).utf8))
+            }
+            for item in items {
+                output.append(
+                    contentsOf: Array(CSV.row(columns.map { TerminalSanitizer.sanitize($0.value(item)) }).utf8))
+                written += 1
+            }
+        case .table:
+            let rows = items.map { item in columns.map { TerminalSanitizer.sanitize($0.value(item)) } }
+            if tableLayout == nil, !rows.isEmpty {
+                let layout = TableLayout(
+                    columns: columns.map { ($0.header, $0.shrinkable) }, rows: rows, width: context.width)
+                tableLayout = layout
+                output.append(contentsOf: Array(layout.header(ColorScheme(enabled: context.colorEnabled)).utf8))
+            }
+            if let layout = tableLayout {
+                for row in rows {
+                    output.append(contentsOf: Array(layout.line(row).utf8))
+                    written += 1
+                }
+            }
+        }
+        return output
+    }
+
+    /// The bytes that complete the document. `completed` is false when the command failed.
+    func finish(completed: Bool) -> [UInt8] {
+        guard context.format == .json else { return [] }
+        if written > 0 { return Array("\n]\n".utf8) }
+        return completed ? Array("[]\n".utf8) : []
+    }
+}
+
+/// RFC 4180 fields: quoted when they hold a comma, a quote or a line break, with quotes doubled.
+enum CSV {
+    static func row(_ fields: [String]) -> String {
+        fields.map(field).joined(separator: ",") + "\r\n"
+    }
+
+    static func field(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

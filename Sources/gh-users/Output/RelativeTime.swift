@@ -1,0 +1,28 @@
+import Foundation
+
+/// Dates as a person reads them on a terminal ("3 days ago"), and as RFC 3339 for scripts.
+enum RelativeTime {
+    static func describe(_ date: Date, now: Date) -> String {
+        let seconds = now.timeIntervalSince(date)
+        if seconds < 0 { return "in the future" }
+        let minute = 60.0
+        let hour = 60 * minute
+        let day = 24 * hour
+        switch seconds {
+        case ..<minute: return "just now"
+        case ..<hour: return plural(Int(seconds / minute), "minute")
+        case ..<day: return plural(Int(seconds / hour), "hour")
+        case ..<(30 * day): return plural(Int(seconds / day), "day")
+        case ..<(365 * day): return plural(Int(seconds / (30 * day)), "month")
+        default: return plural(Int(seconds / (365 * day)), "year")
+        }
+    }
+
+    static func rfc3339(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    private static func plural(_ count: Int, _ unit: String) -> String {
+        "\(count) \(unit)\(count == 1 ? "" : "s") ago"
+    }
+}

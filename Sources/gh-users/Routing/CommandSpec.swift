@@ -1,0 +1,92 @@
+import AtomicLogger
+
+/// One option as the scanner, the help text and (later) shell completion see it.
+struct OptionSpec: Sendable, Equatable {
+    let name: String
+    let short: Character?
+    /// nil for a flag; otherwise what the value is called in help (`N`, `FORMAT`).
+    let valueName: String?
+    let help: String
+    let defaultValue: String?
+    /// The closed set of values, when there is one.
+    let choices: [String]
+
+    init(
+        _ name: String,
+        short: Character? = nil,
+        value valueName: String? = nil,
+        help: String,
+        default defaultValue: String? = nil,
+        choices: [String] = []
+    ) {
+        self.name = name
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.defaultValue = defaultValue
+        self.choices = choices
+    }
+
+    var takesValue: Bool { valueName != nil }
+
+    var flagText: String {
+        let long = "--\(name)" + (valueName.map { " \($0)" } ?? "")
+        return short.map { "-\($0), " + long } ?? "    " + long
+    }
+}
+
+/// A command's help and accepted options, kept beside the command's options type.
+struct CommandSpec: Sendable {
+    let name: String
+    let abstract: String
+    let usage: String
+    let discussion: String?
+    let arguments: [(name: String, help: String)]
+    let options: [OptionSpec]
+    let examples: [(command: String, comment: String)]
+
+    /// Options every command accepts, after its own.
+    static let globalOptions: [OptionSpec] = [
+        OptionSpec(
+            "format",
+            value: "FORMAT",
+            help: "Output format: table, tsv, csv, json or ndjson.",
+            default: "table on a terminal, tsv when piped",
+            choices: OutputFormat.allCases.map(\.rawValue)
+        ),
+        OptionSpec("json", help: "Short for --format json."),
+        OptionSpec(
+            "color",
+            value: "WHEN",
+            help: "Colour output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured).",
+            default: "auto",
+            choices: ["auto", "always", "never"]
+        ),
+        OptionSpec(
+            "api-url",
+            value: "URL",
+            help: "API root to talk to (or GH_USERS_API_URL; GH_HOST means https://HOST/api/v3).",
+            default: "https://api.github.com"
+        ),
+        OptionSpec("verbose", help: "Log what happens on stderr (same as --log-level info)."),
+        OptionSpec(
+            "log-level",
+            value: "LEVEL",
+            help: "Log level on stderr: trace, debug, info, notice, warning or error (or GH_USERS_LOG_LEVEL).",
+            default: "warning",
+            choices: LogLevel.allCases.map(\.name)
+        ),
+        OptionSpec("debug", help: "Trace every HTTP request and response on stderr (the token is never shown)."),
+        OptionSpec("help", short: "h", help: "Show help for this command."),
+    ]
+
+    var allOptions: [OptionSpec] { options + CommandSpec.globalOptions }
+
+    func option(named name: String) -> OptionSpec? {
+        allOptions.first { $0.name == name }
+    }
+
+    func option(short: Character) -> OptionSpec? {
+        allOptions.first { $0.short == short }
+    }
+}

@@ -1,0 +1,80 @@
+import AtomicCore
+import AtomicLogger
+
+/// The options every command shares, validated.
+struct GlobalOptions: Sendable, Equatable {
+    /// nil: table on a terminal, tsv otherwise.
+    var format: OutputFormat?
+    var color: ColorChoice = .auto
+    var apiURL: String?
+    var logLevel: LogLevel?
+    var debug = false
+
+    static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> GlobalOptions {
+        var options = GlobalOptions()
+        if let text = parsed.value("format") {
+            guard let format = OutputFormat(rawValue: text) else {
+                throw UsageError.invalidChoice("format", text, spec: spec)
+            }
+            options.format = format
+        }
+        if parsed.has("json") {
+            if let format = options.format, format != .json {
+                throw UsageError(
+                    message: "--json and --format \(format.rawValue) cannot be used together", command: spec)
+            }
+            options.format = .json
+        }
+        if let text = parsed.value("color") {
+            guard let color = ColorChoice(rawValue: text) else {
+                throw UsageError.invalidChoice("color", text, spec: spec)
+            }
+            options.color = color
+        }
+        options.apiURL = parsed.value("api-url")
+        if parsed.has("verbose") { options.logLevel = .info }
+        if let text = parsed.value("log-level") {
+            guard let level = LogLevel(name: text) else {
+                throw UsageError.invalidChoice("log-level", text, spec: spec)
+            }
+            options.logLevel = level
+        }
+        if parsed.has("debug") {
+            options.debug = true
+            options.logLevel = min(options.logLevel ?? .debug, .debug)
+        }
+        return options
+    }
+}
+
+extension UsageError {
+    static func invalidChoice(_ option: String, _ value: String, spec: CommandSpec) -> UsageError {
+        let choices = spec.option(named: option)?.choices ?? []
+        var message = "invalid value '\(value)' for '--\(option)': choose one of \(choices.joined(separator: ", "))"
+        if let suggestion = Suggestions.nearest(to: value, among: choices) {
+            message += "\nDid you mean '\(suggestion)'?"
+        }
+        return UsageError(message: message, command: spec)
+    }
+
+    static func invalidNumber(_ option: String, _ value: String, rule: String, spec: CommandSpec) -> UsageError {
+        UsageError(message: "invalid value '\(value)' for '--\(option)': \(rule)", command: spec)
+    }
+}
+
+/// Reads an integer option within bounds, with a message that says what was expected.
+enum NumberOption {
+    static func parse(
+        _ parsed: ParsedArguments,
+        _ name: String,
+        range: ClosedRange<Int64>,
+        rule: String,
+        spec: CommandSpec
+    ) throws(UsageError) -> Int64? {
+        guard let text = parsed.value(name) else { return nil }
+        guard let number = Int64(text), range.contains(number) else {
+            throw UsageError.invalidNumber(name, text, rule: rule, spec: spec)
+        }
+        return number
+    }
+}

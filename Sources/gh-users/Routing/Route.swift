@@ -1,0 +1,36 @@
+/// Everything the command line can ask for, decided before anything runs.
+enum Route: Sendable, Equatable {
+    case listUsers(ListUsersOptions, GlobalOptions)
+    case showUsers(ShowUsersOptions, GlobalOptions)
+    /// Help text for stdout, exit 0.
+    case help(String)
+    case version
+    case usageError(UsageError)
+}
+
+/// The commands that exist, by name, with their help.
+enum CommandCatalog {
+    static let commands: [CommandSpec] = [ListUsersOptions.spec, ShowUsersOptions.spec, helpSpec]
+
+    static let helpSpec = CommandSpec(
+        name: "help",
+        abstract: "Show help for gh-users or one of its commands.",
+        usage: "gh-users help [COMMAND]",
+        discussion: nil,
+        arguments: [("COMMAND", "The command to explain.")],
+        options: [],
+        examples: [("gh-users help list", "The same text as 'gh-users list --help'.")]
+    )
+
+    static func command(named name: String) -> CommandSpec? {
+        commands.first { $0.name == name }
+    }
+
+    static func unknownCommand(_ name: String) -> UsageError {
+        var message = "unknown command '\(name)'"
+        if let suggestion = Suggestions.nearest(to: name, among: commands.map(\.name)) {
+            message += "\nDid you mean '\(suggestion)'?"
+        }
+        return UsageError(message: message, command: nil)
+    }
+}

@@ -1,0 +1,69 @@
+/// Bad input caught before any request: exit 64 with `Error:`, `Usage:` and a pointer to the help.
+struct UsageError: Error, Sendable, Equatable {
+    let message: String
+    /// The command whose usage to show; nil for problems before a command was known.
+    let commandName: String?
+    let usage: String?
+
+    init(message: String, command: CommandSpec?) {
+        self.message = message
+        self.commandName = command?.name
+        self.usage = command?.usage
+    }
+
+    static func unknownOption(_ option: String, spec: CommandSpec) -> UsageError {
+        let names = spec.allOptions.map { "--\($0.name)" }
+        var message = "unknown option '\(option)'"
+        if let suggestion = Suggestions.nearest(to: option, among: names) {
+            message += "\nDid you mean '\(suggestion)'?"
+        }
+        return UsageError(message: message, command: spec)
+    }
+
+    /// The text for stderr, after swift-argument-parser's layout.
+    var rendered: String {
+        var text = "Error: \(message)\n"
+        if let usage { text += "Usage: \(usage)\n" }
+        if let commandName {
+            text += "See 'gh-users \(commandName) --help'.\n"
+        } else {
+            text += "See 'gh-users --help'.\n"
+        }
+        return text
+    }
+}
+
+/// "Did you mean" for commands and options: the closest candidate by edit distance, when it is close enough.
+enum Suggestions {
+    static func nearest(to input: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(input.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        let allowed = max(1, min(3, input.count / 3))
+        if best.1 <= allowed { return best.0 }
+        // A unique prefix ("--lim") is a good guess too.
+        let prefixed = candidates.filter { $0.hasPrefix(input) && input.count >= 3 }
+        return prefixed.count == 1 ? prefixed[0] : nil
+    }
+
+    /// Edit distance counting an adjacent transposition as one edit ("hlep" is one edit from "help"),
+    /// the optimal-string-alignment variant of Damerau-Levenshtein.
+    static func distance(_ lhs: String, _ rhs: String) -> Int {
+        let left = Array(lhs)
+        let right = Array(rhs)
+        if left.isEmpty { return right.count }
+        if right.isEmpty { return left.count }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: right.count + 1), count: left.count + 1)
+        for i in 0...left.count { table[i][0] = i }
+        for j in 0...right.count { table[0][j] = j }
+        for i in 1...left.count {
+            for j in 1...right.count {
+                let cost = left[i - 1] == right[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, left[i - 1] == right[j - 2], left[i - 2] == right[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[left.count][right.count]
+    }
+}

@@ -1,0 +1,12 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// A closed stdout must surface as EPIPE from write(2), so the command can stop quietly instead of dying.
+signal(SIGPIPE, SIG_IGN)
+let status = await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+import GitHubStandIn
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+let usage = """
+    usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N]
+
+    Serves a loopback stand-in for GitHub's REST API (GET /users, GET /users/{login}) on 127.0.0.1.
+    Prints "github-standin listening on http://127.0.0.1:PORT (N users)" once ready and runs until
+    SIGINT or SIGTERM.
+
+      --users N        accounts in the population (default 1000)
+      --latency-ms M   delay before every response, in milliseconds (default 0)
+      --port P         port to bind, 0 for any free port (default 0)
+      --rate-limit N   requests per hour per token; anonymous callers get 60 (default 5000)
+      -h, --help       show this help
+    """
+
+/// sysexits.h EX_USAGE, which wrapper scripts can tell apart from runtime failures.
+let usageExitCode: Int32 = 64
+
+func failUsage(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("github-standin: \(message)\n\n\(usage)\n".utf8))
+    exit(usageExitCode)
+}
+
+func parseConfiguration(_ arguments: [String]) -> StandInConfiguration {
+    var configuration = StandInConfiguration()
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+        if argument == "-h" || argument == "--help" {
+            print(usage)
+            exit(0)
+        }
+        // Both `--flag value` and `--flag=value` are accepted, as most CLIs do.
+        var flag = argument
+        var inlineValue: String?
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            flag = String(argument[..<equals])
+            inlineValue = String(argument[argument.index(after: equals)...])
+        }
+        guard ["--users", "--latency-ms", "--port", "--rate-limit"].contains(flag) else {
+            failUsage("unknown argument '\(argument)'")
+        }
+        guard let text = inlineValue ?? remaining.popFirst() else {
+            failUsage("\(flag) needs a value")
+        }
+        guard let value = Int(text), value >= 0 else {
+            failUsage("\(flag) needs a non-negative integer, got '\(text)'")
+        }
+        switch flag {
+        case "--users":
+            configuration.userCount = value
+        case "--latency-ms":
+            configuration.latencyMilliseconds = value
+        case "--port":
+            guard value <= 65_535 else {
+                failUsage("--port must be at most 65535, got \(value)")
+            }
+            configuration.port = value
+        default:
+            configuration.rateLimit = value
+        }
+    }
+    return configuration
+}
+
+let configuration = parseConfiguration(Array(CommandLine.arguments.dropFirst()))
+let server: StandInServer
+do {
+    server = try StandInServer(configuration: configuration)
+    // Nobody reads the journal of a standalone server, and benchmarks would otherwise grow it without bound.
+    server.isRecordingRequests = false
+    try server.start()
+} catch {
+    FileHandle.standardError.write(Data("github-standin: \(error)\n".utf8))
+    exit(1)
+}
+
+// A client that disconnects mid-write must not kill the server; sends already use MSG_NOSIGNAL, this is a backstop.
+signal(SIGPIPE, SIG_IGN)
+// Default dispositions would kill the process before the dispatch sources see the signals.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let signalSources = [SIGINT, SIGTERM].map { number in
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler {
+        server.stop()
+        exit(0)
+    }
+    source.resume()
+    return source
+}
+
+print("github-standin listening on \(server.baseURL) (\(configuration.userCount) users)")
+// fflush(nil) flushes every stream; naming `stdout` is rejected as shared mutable state in Swift 6.
+fflush(nil)
+withExtendedLifetime(signalSources) {
+    dispatchMain()
+}

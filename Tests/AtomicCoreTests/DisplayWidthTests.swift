@@ -1,0 +1,97 @@
+import Testing
+
+@testable import AtomicCore
+
+struct DisplayWidthTests {
+    @Test(arguments: [
+        ("octocat", 7),
+        ("山田太郎", 8),
+        ("🦊 Fox", 6),
+        // A ZWJ sequence counts as the sum of its parts: 2 + 0 + 2.
+        ("👩\u{200D}💻", 4),
+        // Combining marks take no column.
+        ("Jose\u{0301}", 4),
+        ("ＡＢ", 4),
+        ("\u{1B}[31m", 4),
+        ("", 0),
+    ])
+    func widths(text: String, expected: Int) {
+        #expect(DisplayWidth.of(text) == expected)
+    }
+
+    @Test func truncationKeepsWithinWidthAndMarksTheCut() {
+        let cut = DisplayWidth.truncate("山田太郎さん", toWidth: 7)
+        #expect(cut == "山田太…")
+        #expect(DisplayWidth.of(cut) <= 7)
+        #expect(DisplayWidth.truncate("short", toWidth: 10) == "short")
+        #expect(DisplayWidth.truncate("abcdef", toWidth: 0) == "")
+    }
+
+    @Test func truncationNeverSplitsACombiningMarkFromItsBase() {
+        let cut = DisplayWidth.truncate("e\u{0301}e\u{0301}e\u{0301}e\u{0301}", toWidth: 3)
+        #expect(cut == "e\u{0301}e\u{0301}…")
+    }
+
+    @Test func paddingCountsDisplayColumns() {
+        #expect(DisplayWidth.pad("山", toWidth: 4) == "山  ")
+        #expect(DisplayWidth.pad("abcd", toWidth: 2) == "abcd")
+    }
+}
+
+struct TerminalSanitizerTests {
+    @Test(arguments: [
+        ("plain", "plain"),
+        ("\u{1B}[31mred\u{1B}[0m", "\\e[31mred\\e[0m"),
+        ("bell\u{07}", "bell\\a"),
+        ("csi\u{9B}31m", "csi\\u{9b}31m"),
+        ("rtl\u{202E}txt", "rtl\u{FFFD}txt"),
+        ("nul\u{0}del\u{7F}", "nul\\0del\\x7f"),
+        ("line\nbreak\ttab\r", "line\\nbreak\\ttab\\r"),
+        ("\u{1B}]8;;https://evil.example\u{07}click\u{1B}]8;;\u{07}", "\\e]8;;https://evil.example\\aclick\\e]8;;\\a"),
+        ("山田 🦊 Jose\u{0301}", "山田 🦊 Jose\u{0301}"),
+    ])
+    func sanitizes(input: String, expected: String) {
+        let output = TerminalSanitizer.sanitize(input)
+        #expect(output == expected)
+        #expect(!output.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+
+    @Test func backslashesAreDoubledOnlyWhenAsked() {
+        #expect(TerminalSanitizer.sanitize("C:\\path") == "C:\\path")
+        #expect(TerminalSanitizer.sanitize("C:\\path\n", escapeBackslash: true) == "C:\\\\path\\n")
+    }
+}
+
+struct ColorTests {
+    @Test func environmentPolicy() {
+        #expect(ColorPolicy(environment: [:]) == .auto)
+        #expect(ColorPolicy(environment: ["NO_COLOR": "1"]) == .disabled)
+        #expect(ColorPolicy(environment: ["CLICOLOR_FORCE": "1"]) == .forced)
+        #expect(ColorPolicy(environment: ["CLICOLOR_FORCE": "0"]) == .auto)
+        #expect(ColorPolicy(environment: ["NO_COLOR": "1", "CLICOLOR_FORCE": "1"]) == .disabled)
+    }
+
+    @Test func choiceWinsOverPolicyAndTerminal() {
+        #expect(ColorChoice.auto.isEnabled(policy: .auto, isTTY: true))
+        #expect(!ColorChoice.auto.isEnabled(policy: .auto, isTTY: false))
+        #expect(!ColorChoice.auto.isEnabled(policy: .disabled, isTTY: true))
+        #expect(ColorChoice.auto.isEnabled(policy: .forced, isTTY: false))
+        #expect(ColorChoice.always.isEnabled(policy: .disabled, isTTY: false))
+        #expect(!ColorChoice.never.isEnabled(policy: .forced, isTTY: true))
+    }
+
+    @Test func schemeIsANoOpWhenDisabled() {
+        #expect(ColorScheme(enabled: false).bold("x") == "x")
+        #expect(ColorScheme(enabled: true).bold("x") == "\u{1B}[1mx\u{1B}[0m")
+    }
+}
+
+struct CapturedOutputTests {
+    @Test func closedReaderThrowsAfterTheLimit() throws {
+        let sink = CapturedOutput()
+        sink.closeAfter(bytes: 3)
+        try sink.write(Array("abc".utf8))
+        #expect(throws: OutputClosedError.self) { try sink.write(Array("d".utf8)) }
+        #expect(sink.text == "abc")
+    }
+}

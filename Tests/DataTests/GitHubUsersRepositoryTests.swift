@@ -1,0 +1,166 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import Data
+@testable import Domain
+
+private func fixture(_ name: String) throws -> String {
+    let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil))
+    return try String(contentsOf: url, encoding: .utf8)
+}
+
+private func repository(_ stub: StubTransport, base: String = "https://api.github.com") -> GitHubUsersRepository {
+    GitHubUsersRepository(
+        client: HTTPClient(
+            configuration: HTTPClientConfiguration(baseURL: URL(string: base)!, userAgent: "gh-users/test"),
+            transport: stub.transport,
+            logger: .disabled
+        )
+    )
+}
+
+struct GitHubUsersRepositoryTests {
+    @Test func decodesGitHubsDocumentedListAndFollowsItsLink() async throws {
+        let stub = StubTransport()
+        stub.stub(
+            "https://api.github.com/users?since=0&per_page=1",
+            headers: [("Link", #"<https://api.github.com/users?since=1>; rel="next""#)],
+            body: try fixture("users-list.json")
+        )
+        let page = try await repository(stub).listUsers(since: 0, perPage: 1)
+        #expect(page.users.map(\.login) == ["octocat"])
+        #expect(page.users.first?.type == .user)
+        #expect(page.users.first?.htmlURL == "https://github.com/octocat")
+        #expect(page.next == PageCursor(url: "https://api.github.com/users?since=1"))
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    @Test func keepsEachElementsExactBytes() async throws {
+        let body =
+            #"[{"login":"a","id":1,"extra":{"nested":[1,2]},"name":null} , {"login":"b","id":3,"type":"Organization"}]"#
+        let stub = StubTransport()
+        stub.stub("https://api.github.com/users?since=0&per_page=2", body: body)
+        let users = try await repository(stub).listUsers(since: 0, perPage: 2).users
+        #expect(
+            users.map { String(decoding: $0.raw.bytes, as: UTF8.self) } == [
+                #"{"login":"a","id":1,"extra":{"nested":[1,2]},"name":null}"#,
+                #"{"login":"b","id":3,"type":"Organization"}"#,
+            ])
+        #expect(users[1].type == .organization)
+        #expect(users.count == 2)
+    }
+
+    @Test func decodesAProfileWithEveryField() async throws {
+        let stub = StubTransport()
+        stub.stub(
+            "https://api.github.com/users/octocat",
+            body: try fixture("users-get-by-username.public-user-with-plan.json"))
+        let user = try await repository(stub).user(login: try Login(validating: "octocat"))
+        #expect(user.name == "monalisa octocat")
+        #expect(user.followers == 20)
+        #expect(user.createdAt == Date(timeIntervalSince1970: 1_200_285_215))
+        // The raw object keeps fields the entity does not model, such as "plan".
+        let raw = try JSONSerialization.jsonObject(with: Data(user.raw.bytes)) as? [String: Any]
+        #expect(raw?["plan"] != nil)
+        #expect(raw?.count == 33)
+    }
+
+    @Test func encodesTheLoginAsOnePathSegment() async throws {
+        let stub = StubTransport()
+        stub.stub(
+            "https://ghe.example/api/v3/users/dependabot%5Bbot%5D",
+            body: #"{"login":"dependabot[bot]","id":49699333,"type":"Bot"}"#)
+        let user = try await repository(stub, base: "https://ghe.example/api/v3/").user(
+            login: try Login(validating: "dependabot[bot]"))
+        #expect(user.type == .bot)
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    @Test(arguments: [
+        (404, [(String, String)](), #"{"message":"Not Found"}"#, DomainError.notFound(resource: "user 'ghost'")),
+        (401, [], #"{"message":"Bad credentials"}"#, .unauthorized(status: 401, message: "Bad credentials")),
+        (
+            403, [], #"{"message":"Resource not accessible"}"#,
+            .unauthorized(status: 403, message: "Resource not accessible")
+        ),
+        (
+            403, [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "1700000000")],
+            #"{"message":"API rate limit exceeded"}"#,
+            .rateLimited(resetAt: Date(timeIntervalSince1970: 1_700_000_000), message: "API rate limit exceeded")
+        ),
+        (
+            429, [("x-ratelimit-remaining", "0")], #"{"message":"API rate limit exceeded"}"#,
+            .rateLimited(resetAt: nil, message: "API rate limit exceeded")
+        ),
+        (
+            403, [("x-ratelimit-remaining", "4000")], #"{"message":"Must have admin rights"}"#,
+            .unauthorized(status: 403, message: "Must have admin rights")
+        ),
+        (502, [], "<html>Bad gateway</html>", .server(status: 502, message: "HTTP 502")),
+    ])
+    func mapsStatusesToDomainErrors(status: Int, headers: [(String, String)], body: String, expected: DomainError)
+        async throws
+    {
+        let stub = StubTransport()
+        stub.stub("https://api.github.com/users/ghost", status: status, headers: headers, body: body)
+        await #expect(throws: expected) {
+            try await repository(stub).user(login: try Login(validating: "ghost"))
+        }
+    }
+
+    @Test(arguments: [
+        #"[{"login": "broken","#, #"{"login":"not-an-array","id":1}"#, #"[{"login":"no-id"}]"#,
+        #"[{"login":"a","id":"one"}]"#,
+    ])
+    func refusesMalformedPages(body: String) async throws {
+        let stub = StubTransport()
+        stub.stub("https://api.github.com/users?since=0&per_page=30", body: body)
+        do {
+            _ = try await repository(stub).listUsers(since: 0, perPage: 30)
+            Issue.record("a malformed page was accepted")
+        } catch {
+            guard case .malformedResponse(let endpoint, _) = error else {
+                Issue.record("expected malformedResponse, got \(error)")
+                return
+            }
+            #expect(endpoint == "GET /users")
+        }
+    }
+
+    @Test func mapsTransportFailuresToNetworkErrors() async throws {
+        let stub = StubTransport()
+        stub.fail("https://api.github.com/users?since=0&per_page=30", with: .connectionLost)
+        await #expect(throws: DomainError.network("the connection was lost")) {
+            try await repository(stub).listUsers(since: 0, perPage: 30)
+        }
+    }
+
+    @Test func refusesANextLinkThatIsNotHTTP() async throws {
+        let stub = StubTransport()
+        await #expect(throws: DomainError.self) {
+            try await repository(stub).users(at: PageCursor(url: "file:///etc/passwd"))
+        }
+        #expect(stub.received.isEmpty)
+    }
+}
+
+struct UsersEndpointTests {
+    @Test(arguments: [
+        ("octocat", "octocat"), ("dependabot[bot]", "dependabot%5Bbot%5D"), ("../x", "%2E%2E%2Fx"),
+        ("a?b#c", "a%3Fb%23c"),
+        ("é", "%C3%A9"),
+    ])
+    func encodesPathSegments(raw: String, encoded: String) {
+        #expect(UsersEndpoint.encodePathSegment(raw) == encoded)
+    }
+
+    @Test func buildsListURLsUnderAnyRoot() {
+        #expect(
+            UsersEndpoint(apiRoot: URL(string: "https://ghe.example/api/v3")!).list(since: 7, perPage: 100)
+                .absoluteString
+                == "https://ghe.example/api/v3/users?since=7&per_page=100"
+        )
+    }
+}

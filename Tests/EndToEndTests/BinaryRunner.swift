@@ -1,0 +1,102 @@
+import Foundation
+
+/// What one run of the binary produced.
+struct RunResult: Sendable {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs the built `gh-users` with a clean environment (nothing of the caller's tokens leaks in), capturing
+/// stdout and stderr separately through files so that large outputs cannot deadlock a pipe.
+enum BinaryRunner {
+    static let binary: URL = {
+        let besideBundle = Bundle.main.bundleURL.appendingPathComponent("gh-users")
+        if FileManager.default.isExecutableFile(atPath: besideBundle.path) { return besideBundle }
+        // Fall back to the package's own debug build folder.
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent(".build/debug/gh-users")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return besideBundle
+    }()
+
+    static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) async throws -> RunResult {
+        try await runProcess(executable: binary, arguments: arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs a bash snippet with `$GH_USERS` set to the binary, for pipelines such as `| head -1`.
+    static func shell(_ script: String, environment: [String: String] = [:], timeout: TimeInterval = 60) async throws
+        -> RunResult
+    {
+        var environment = environment
+        environment["GH_USERS"] = binary.path
+        return try await runProcess(
+            executable: URL(fileURLWithPath: "/bin/bash"),
+            arguments: ["-c", script],
+            environment: environment,
+            timeout: timeout
+        )
+    }
+
+    private static func runProcess(
+        executable: URL,
+        arguments: [String],
+        environment: [String: String],
+        timeout: TimeInterval
+    ) async throws -> RunResult {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        // Files a shell snippet writes (`2>stderr.txt`) land in the scratch folder, never in the checkout.
+        process.currentDirectoryURL = scratch
+        var base = [
+            "PATH": "/usr/bin:/bin",
+            "HOME": scratch.path,
+            "XDG_CACHE_HOME": scratch.appendingPathComponent("cache").path,
+            "LANG": "C.UTF-8",
+        ]
+        base.merge(environment) { $1 }
+        process.environment = base
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { finished in
+                continuation.resume(returning: finished.terminationStatus)
+            }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+                return
+            }
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                if process.isRunning { kill(pid, SIGKILL) }
+            }
+        }
+        try outHandle.close()
+        try errHandle.close()
+        let stdout = try String(contentsOf: outURL, encoding: .utf8)
+        let stderr = try String(contentsOf: errURL, encoding: .utf8)
+        return RunResult(status: status, stdout: stdout, stderr: stderr)
+    }
+}

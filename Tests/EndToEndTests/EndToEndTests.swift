@@ -1,0 +1,231 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// The built binary against the GitHub stand-in on 127.0.0.1. Each test starts its own server on port 0.
+struct EndToEndTests {
+    private func withServer<T>(
+        users: Int = 1000,
+        _ body: (StandInServer) async throws -> T
+    ) async throws -> T {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: users))
+        try server.start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    private func api(_ server: StandInServer) -> [String] { ["--api-url", server.baseURL] }
+
+    private func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    @Test func listReturnsExactlyTheRightIdsAcrossPages() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(["list", "--limit", "250"] + api(server))
+            #expect(result.status == 0)
+            #expect(result.stderr.isEmpty)
+            let ids = result.stdout.split(separator: "\n").map { Int($0.split(separator: "\t")[0]) }
+            #expect(ids == server.population.users.prefix(250).map(\.id))
+            let requests = server.requests
+            #expect(requests.count == 3)
+            #expect(requests.allSatisfy { $0.query["per_page"] == "100" })
+            // The second and third requests follow the Link header, whose cursor is the last id of the page before.
+            #expect(requests[1].query["since"] == String(server.population.users[99].id))
+        }
+    }
+
+    @Test func listOfAThousandTakesTenRequests() async throws {
+        try await withServer(users: 1500) { server in
+            let result = try await BinaryRunner.run(["list", "--limit", "1000", "--format", "ndjson"] + api(server))
+            #expect(result.status == 0)
+            #expect(result.stdout.split(separator: "\n").count == 1000)
+            #expect(server.requests.count == 10)
+        }
+    }
+
+    @Test func listSinceResumesAfterTheGivenId() async throws {
+        try await withServer { server in
+            let after = server.population.users[41].id
+            let result = try await BinaryRunner.run(["list", "--since", String(after), "--limit", "3"] + api(server))
+            let ids = result.stdout.split(separator: "\n").map { Int($0.split(separator: "\t")[0]) }
+            #expect(ids == server.population.users[42..<45].map(\.id))
+            #expect(server.requests.first?.query["per_page"] == "3")
+        }
+    }
+
+    @Test func listAllReachesTheEnd() async throws {
+        try await withServer(users: 345) { server in
+            let result = try await BinaryRunner.run(["list", "--all", "--json"] + api(server))
+            #expect(result.status == 0)
+            let array = try #require(try json(result.stdout) as? [[String: Any]])
+            #expect(array.compactMap { $0["id"] as? Int } == server.population.users.map(\.id))
+            #expect(server.requests.count == 4)
+        }
+    }
+
+    @Test func everyRequestCarriesGitHubsHeaders() async throws {
+        try await withServer { server in
+            let token = "ghp_e2eTokenValue0123456789"
+            let result = try await BinaryRunner.run(
+                ["list", "--limit", "150", "--debug"] + api(server),
+                environment: ["GH_TOKEN": token]
+            )
+            #expect(result.status == 0)
+            let requests = server.requests
+            #expect(requests.count == 2)
+            for request in requests {
+                #expect(request.header("user-agent") == "gh-users/0.1.0")
+                #expect(request.header("accept") == "application/vnd.github+json")
+                #expect(request.header("x-github-api-version") == "2022-11-28")
+                #expect(request.header("authorization") == "Bearer \(token)")
+            }
+            // The debug trace shows the requests but never the token.
+            #expect(result.stderr.contains("GET \(server.baseURL)/users"))
+            #expect(!result.stderr.contains(token))
+            #expect(!result.stdout.contains(token))
+        }
+    }
+
+    @Test func jsonIsGitHubsOwnObjects() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(["list", "--limit", "20", "--json"] + api(server))
+            #expect(result.status == 0)
+            let ours = try #require(try json(result.stdout) as? NSArray)
+            let github = try json(
+                String(decoding: server.population.listPageJSON(since: 0, perPage: 20), as: UTF8.self))
+            #expect(ours == github as? NSArray)
+        }
+    }
+
+    @Test func showJSONIsTheWholeProfile() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(["show", "OCTOCAT", "--json"] + api(server))
+            #expect(result.status == 0)
+            let ours = try #require(try json(result.stdout) as? NSDictionary)
+            let octocat = try #require(server.population.user(login: "octocat"))
+            #expect(ours == (try json(octocat.publicUserJSON()) as? NSDictionary))
+            #expect(ours["twitter_username"] as? String == "monatheoctocat")
+        }
+    }
+
+    @Test func showSeveralInTheOrderGivenIncludingABot() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(
+                ["show", "kitsune-fox", "dependabot[bot]", "octocat", "--format", "ndjson"] + api(server)
+            )
+            #expect(result.status == 0)
+            let logins = try result.stdout.split(separator: "\n").map {
+                try #require(try json(String($0)) as? [String: Any])["login"] as? String
+            }
+            #expect(logins == ["kitsune-fox", "dependabot[bot]", "octocat"])
+            #expect(server.requests.contains { $0.target == "/users/dependabot%5Bbot%5D" })
+        }
+    }
+
+    @Test func tsvIsThePipedDefaultAndNeverCarriesControlCharacters() async throws {
+        try await withServer { server in
+            let logins = [
+                "ansi-red", "bell-ringer", "c1-csi", "bidi-override", "osc8-link", "tabby-newline", "nul-byte",
+                "del-char",
+            ]
+            let result = try await BinaryRunner.run(["show"] + logins + api(server))
+            #expect(result.status == 0)
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(lines.count == logins.count)
+            #expect(lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 15 })
+            let forbidden = result.stdout.unicodeScalars.filter {
+                ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E
+            }
+            #expect(forbidden.isEmpty, "control characters reached stdout: \(forbidden.map(\.value))")
+        }
+    }
+
+    @Test func tableAndCSVFormats() async throws {
+        try await withServer { server in
+            let table = try await BinaryRunner.run(["list", "--limit", "12", "--format", "table"] + api(server))
+            let tableLines = table.stdout.split(separator: "\n")
+            #expect(tableLines.first?.hasPrefix("ID") == true)
+            #expect(tableLines.count == 13)
+            let csv = try await BinaryRunner.run(["list", "--limit", "3", "--format", "csv"] + api(server))
+            #expect(csv.stdout.hasPrefix("ID,LOGIN,TYPE,URL\r\n"))
+            #expect(csv.stdout.split(separator: "\r\n").count == 4)
+        }
+    }
+
+    @Test func missingLoginIsExitThreeAndPartialFailureIsOne() async throws {
+        try await withServer { server in
+            let missing = try await BinaryRunner.run(["show", "no-such-user"] + api(server))
+            #expect(missing.status == 3)
+            #expect(missing.stdout.isEmpty)
+            #expect(missing.stderr == "gh-users: user 'no-such-user' not found (HTTP 404)\n")
+
+            let partial = try await BinaryRunner.run(["show", "octocat", "no-such-user", "--json"] + api(server))
+            #expect(partial.status == 1)
+            let array = try #require(try json(partial.stdout) as? [[String: Any]])
+            #expect(array.map { $0["login"] as? String } == ["octocat"])
+            #expect(partial.stderr.contains("no-such-user"))
+        }
+    }
+
+    @Test func serverErrorMidCrawlKeepsJSONValidAndNamesTheResumePoint() async throws {
+        try await withServer { server in
+            // The first page is served; the second gets a 500.
+            server.injectFaults([.passThrough, .status(500, body: #"{"message":"Server Error"}"#)], forPath: "/users")
+            let result = try await BinaryRunner.run(["list", "--limit", "300", "--json"] + api(server))
+            #expect(result.status == 1)
+            let array = try #require(try json(result.stdout) as? [[String: Any]])
+            #expect(array.compactMap { $0["id"] as? Int } == server.population.users.prefix(100).map(\.id))
+            #expect(result.stderr.contains("HTTP 500"))
+            #expect(result.stderr.contains("gh-users list --since \(server.population.users[99].id)"))
+        }
+    }
+
+    @Test func usageErrorsSendNothing() async throws {
+        try await withServer { server in
+            let invocations: [[String]] = [
+                ["list", "--since", "-1"], ["list", "--limit", "0"], ["list", "--per-page", "101"],
+                ["show", "../etc/passwd"],
+                ["show", "octocat", "--concurrency", "11"], ["lsit"], ["list", "--bogus"], ["show"],
+            ]
+            for arguments in invocations {
+                let result = try await BinaryRunner.run(arguments + api(server))
+                #expect(result.status == 64, "\(arguments)")
+                #expect(result.stdout.isEmpty)
+                #expect(result.stderr.hasPrefix("Error: "), "\(arguments): \(result.stderr)")
+            }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func aClosedStdoutEndsQuietlyAndStopsFetching() async throws {
+        try await withServer(users: 30000) { server in
+            let result = try await BinaryRunner.shell(
+                #""$GH_USERS" list --all --api-url "$API" 2>stderr.txt | head -n 1; echo "status=${PIPESTATUS[0]}"; cat stderr.txt"#,
+                environment: ["API": server.baseURL]
+            )
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 2, "\(result.stdout)")
+            #expect(lines.first?.hasPrefix(String(server.population.users[0].id)) == true)
+            #expect(lines.last == "status=0" || lines.last == "status=141")
+            #expect(server.requests.count < 300)
+        }
+    }
+
+    @Test func helpAndVersionNeedNoServer() async throws {
+        let help = try await BinaryRunner.run(["help", "list"])
+        let flag = try await BinaryRunner.run(["list", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout == flag.stdout)
+        #expect(help.stdout.contains("USAGE"))
+        let version = try await BinaryRunner.run(["--version"])
+        #expect(version.stdout == "gh-users 0.1.0\n")
+    }
+
+    @Test func aRefusedConnectionIsANetworkError() async throws {
+        let result = try await BinaryRunner.run(["show", "octocat", "--api-url", "http://127.0.0.1:1"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("gh-users: network error"))
+    }
+}

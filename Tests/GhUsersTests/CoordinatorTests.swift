@@ -1,0 +1,208 @@
+import AtomicCore
+import AtomicLogger
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+extension AppEnvironment {
+    /// An environment with captured streams and the given repository; nothing touches the network.
+    static func test(
+        repository: any UsersRepository,
+        stdoutTTY: Bool = false,
+        width: Int = 80,
+        environment: [String: String] = [:]
+    ) -> (AppEnvironment, out: CapturedOutput, err: CapturedOutput) {
+        let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, width: width)
+        let env = AppEnvironment(
+            io: io,
+            environment: environment,
+            logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
+            now: { Date(timeIntervalSince1970: 1_800_000_000) },
+            makeUsersRepository: { _ in repository }
+        )
+        return (env, out, err)
+    }
+}
+
+private func pages(_ repository: FakeUsersRepository, ids: [[Int64]], since: Int64 = 0, perPage: Int) {
+    for (index, pageIDs) in ids.enumerated() {
+        let next = index + 1 < ids.count ? PageCursor(url: "https://api.github.com/users?page=\(index + 2)") : nil
+        let page = UserPage(users: pageIDs.map { makeUser($0) }, next: next)
+        if index == 0 {
+            repository.firstPages["since=\(since)&per_page=\(perPage)"] = .success(page)
+        } else {
+            repository.pages["https://api.github.com/users?page=\(index + 1)"] = .success(page)
+        }
+    }
+}
+
+private func run(_ arguments: String, _ env: AppEnvironment) async -> Int32 {
+    await GhUsersApp(environment: env).run(arguments.split(separator: " ").map(String.init))
+}
+
+struct ListUsersCoordinatorTests {
+    @Test func pagesUntilTheLimitAndTrimsTheLastPage() async {
+        let repository = FakeUsersRepository()
+        pages(repository, ids: [[1, 2, 4], [5, 7, 8], [9]], perPage: 3)
+        let (env, out, err) = AppEnvironment.test(repository: repository)
+        let status = await run("list --limit 5 --per-page 3", env)
+        #expect(status == 0)
+        #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["1", "2", "4", "5", "7"])
+        #expect(err.text.isEmpty)
+        #expect(repository.calls.count == 2)
+    }
+
+    @Test func allGoesToTheEnd() async {
+        let repository = FakeUsersRepository()
+        pages(repository, ids: [[1, 2], [3, 4], [6]], perPage: 100)
+        let (env, out, _) = AppEnvironment.test(repository: repository)
+        #expect(await run("list --all", env) == 0)
+        #expect(out.text.split(separator: "\n").count == 5)
+        #expect(repository.calls.count == 3)
+    }
+
+    @Test func neverWritesAnAccountTwice() async {
+        let repository = FakeUsersRepository()
+        pages(repository, ids: [[1, 2, 3], [3, 2, 4]], perPage: 100)
+        let (env, out, _) = AppEnvironment.test(repository: repository)
+        #expect(await run("list --all", env) == 0)
+        #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["1", "2", "3", "4"])
+    }
+
+    @Test func aFailureHalfWayKeepsJSONValidAndNamesWhereToResume() async throws {
+        let repository = FakeUsersRepository()
+        pages(repository, ids: [[1, 2], [3, 4]], perPage: 100)
+        repository.pages["https://api.github.com/users?page=2"] = .failure(.server(status: 502, message: "Bad Gateway"))
+        let (env, out, err) = AppEnvironment.test(repository: repository)
+        let status = await run("list --all --json", env)
+        #expect(status == 1)
+        let parsed = try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]]
+        #expect(parsed?.compactMap { $0["id"] as? Int } == [1, 2])
+        #expect(err.text.contains("HTTP 502"))
+        #expect(err.text.contains("gh-users list --since 2"))
+    }
+
+    @Test func aFailureBeforeAnyDataLeavesStdoutEmpty() async {
+        let repository = FakeUsersRepository()
+        repository.firstPages["since=0&per_page=30"] = .failure(
+            .rateLimited(resetAt: nil, message: "API rate limit exceeded"))
+        let (env, out, err) = AppEnvironment.test(repository: repository)
+        #expect(await run("list --json", env) == 5)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("rate limit"))
+        #expect(!err.text.contains("--since"))
+    }
+
+    @Test func aClosedStdoutStopsFetchingQuietly() async {
+        let repository = FakeUsersRepository()
+        pages(repository, ids: [[1, 2], [3, 4], [5, 6], [7, 8]], perPage: 100)
+        let (env, out, err) = AppEnvironment.test(repository: repository)
+        out.closeAfter(bytes: 1)
+        #expect(await run("list --all", env) == 0)
+        #expect(err.text.isEmpty)
+        #expect(repository.calls.count == 2)
+    }
+
+    @Test func onATerminalALimitStopSaysHowToGoOn() async {
+        let repository = FakeUsersRepository()
+        pages(repository, ids: [[1, 2], [3]], perPage: 2)
+        let (env, _, err) = AppEnvironment.test(repository: repository, stdoutTTY: true)
+        #expect(await run("list --limit 2", env) == 0)
+        #expect(err.text.contains("Showing 2 accounts. To continue from here: gh-users list --since 2"))
+    }
+
+    @Test func whenPipedALimitStopSaysNothing() async {
+        let repository = FakeUsersRepository()
+        pages(repository, ids: [[1, 2], [3]], perPage: 2)
+        let (env, _, err) = AppEnvironment.test(repository: repository)
+        #expect(await run("list --limit 2", env) == 0)
+        #expect(err.text.isEmpty)
+    }
+
+    @Test func anEmptyResultIsSuccess() async {
+        let repository = FakeUsersRepository()
+        repository.firstPages["since=999&per_page=30"] = .success(UserPage(users: [], next: nil))
+        let (env, out, _) = AppEnvironment.test(repository: repository)
+        #expect(await run("list --since 999 --json", env) == 0)
+        #expect(out.text == "[]\n")
+    }
+}
+
+struct ShowUsersCoordinatorTests {
+    private func repository(_ outcomes: [String: Result<User, DomainError>]) -> FakeUsersRepository {
+        let repository = FakeUsersRepository()
+        repository.profiles = outcomes
+        return repository
+    }
+
+    @Test func printsFoundProfilesInOrderAndReportsTheMissing() async {
+        let fake = repository([
+            "b": .success(makeUser(2, "b")), "a": .success(makeUser(1, "a")),
+            "ghost": .failure(.notFound(resource: "user 'ghost'")),
+        ])
+        let (env, out, err) = AppEnvironment.test(repository: fake)
+        #expect(await run("show b ghost a", env) == 1)
+        #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["b", "a"])
+        #expect(err.text == "gh-users: user 'ghost' not found (HTTP 404)\n")
+    }
+
+    @Test func aSingleMissingLoginIsExitThree() async {
+        let (env, out, err) = AppEnvironment.test(
+            repository: repository(["ghost": .failure(.notFound(resource: "user 'ghost'"))]))
+        #expect(await run("show ghost", env) == 3)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("not found"))
+    }
+
+    @Test(arguments: [
+        ([Int32](), 2, Int32(0)), ([3], 0, 3), ([3, 3], 0, 3), ([3], 1, 1), ([3, 4], 0, 1), ([4], 0, 4),
+        ([5, 5], 0, 5),
+    ])
+    func combinesExitStatuses(failures: [Int32], successes: Int, expected: Int32) {
+        #expect(ShowUsersCoordinator.exitCode(failures: failures, successes: successes) == expected)
+    }
+
+    @Test func usageErrorsNeverReachTheRepository() async {
+        let fake = FakeUsersRepository()
+        for arguments in ["show ../x", "list --limit 0", "nosuch", "list --api-url ftp://x"] {
+            let (env, out, err) = AppEnvironment.test(repository: fake)
+            #expect(await run(arguments, env) == 64, "\(arguments)")
+            #expect(out.text.isEmpty)
+            #expect(err.text.hasPrefix("Error: "))
+        }
+        #expect(fake.calls.isEmpty)
+    }
+}
+
+struct ErrorPresenterTests {
+    private let presenter = ErrorPresenter(now: Date(timeIntervalSince1970: 1_000), hasToken: false)
+
+    @Test(arguments: [
+        (DomainError.notFound(resource: "user 'x'"), Int32(3)),
+        (.unauthorized(status: 401, message: "Bad credentials"), 4),
+        (.unauthorized(status: 403, message: "no"), 4), (.rateLimited(resetAt: nil, message: "m"), 5),
+        (.network("down"), 1),
+        (.server(status: 500, message: "m"), 1), (.malformedResponse(endpoint: "GET /users", detail: "d"), 1),
+        (.cancelled, 130),
+        (.invalidInput("bad"), 64),
+    ])
+    func mapsEveryErrorToItsExitStatus(error: DomainError, code: Int32) {
+        #expect(presenter.present(error).exitCode == code)
+    }
+
+    @Test func rateLimitSaysWhenItResets() {
+        let message = presenter.present(
+            .rateLimited(resetAt: Date(timeIntervalSince1970: 1_000 + 754), message: "API rate limit exceeded")
+        ).message
+        #expect(message.contains("in 12m 34s"))
+        #expect(message.contains("GH_TOKEN"))
+    }
+
+    @Test func githubsMessagesCannotDriveTheTerminal() {
+        let message = presenter.present(.server(status: 500, message: "\u{1B}[2J\u{1B}]0;pwned\u{07}")).message
+        #expect(!message.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+}

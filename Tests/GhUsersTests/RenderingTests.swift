@@ -1,0 +1,134 @@
+import AtomicCore
+import Domain
+import Foundation
+import Testing
+
+@testable import gh_users
+
+private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+private func context(_ format: OutputFormat, tty: Bool = false, width: Int = 80, color: Bool = false) -> RenderContext {
+    RenderContext(format: format, isTTY: tty, colorEnabled: color, width: width, now: now)
+}
+
+private func user(_ id: Int64, _ login: String, type: AccountType = .user, name: String? = nil, bio: String? = nil)
+    -> User
+{
+    var raw =
+        #"{"login":"\#(login)","id":\#(id),"type":"\#(type.name)","html_url":"https://github.com/\#(login)","name":null}"#
+    if let name { raw = raw.replacingOccurrences(of: #""name":null"#, with: #""name":"\#(name)""#) }
+    return User(
+        id: id, login: login, type: type, htmlURL: "https://github.com/\(login)", name: name, bio: bio,
+        raw: RawJSON(raw))
+}
+
+struct RecordStreamWriterTests {
+    @Test func jsonIsOneDocumentAcrossBatches() throws {
+        var writer = ListUsersRenderer.writer(context(.json))
+        let bytes =
+            writer.render([user(1, "a"), user(2, "b")]) + writer.render([user(5, "c")]) + writer.finish(completed: true)
+        let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]]
+        #expect(parsed?.map { $0["login"] as? String } == ["a", "b", "c"])
+        #expect(parsed?.first?.keys.contains("name") == true)
+        #expect(parsed?.first?["name"] is NSNull)
+    }
+
+    @Test func jsonStaysValidWhenTheCommandFailsHalfWay() throws {
+        var writer = ListUsersRenderer.writer(context(.json))
+        let bytes = writer.render([user(1, "a")]) + writer.finish(completed: false)
+        #expect((try JSONSerialization.jsonObject(with: Data(bytes)) as? [Any])?.count == 1)
+    }
+
+    @Test func jsonIsEmptyOnAnEarlyFailureAndAnEmptyArrayOnEmptySuccess() {
+        let writer = ListUsersRenderer.writer(context(.json))
+        #expect(writer.finish(completed: false).isEmpty)
+        #expect(String(decoding: writer.finish(completed: true), as: UTF8.self) == "[]\n")
+    }
+
+    @Test func ndjsonIsOneCompactObjectPerLine() throws {
+        var writer = ListUsersRenderer.writer(context(.ndjson))
+        let pretty = User(id: 9, login: "p", raw: RawJSON("{\n  \"login\": \"p\",\n  \"id\": 9\n}"))
+        let text = String(decoding: writer.render([user(1, "a"), pretty]), as: UTF8.self)
+        #expect(
+            text == #"{"login":"a","id":1,"type":"User","html_url":"https://github.com/a","name":null}"# + "\n"
+                + #"{"login":"p","id":9}"# + "\n")
+    }
+
+    @Test func tsvHasNoHeaderAndOneLinePerRecordWhateverTheData() {
+        var writer = ShowUsersRenderer.writerForTests(context(.tsv))
+        let nasty = user(3, "n", bio: "line1\nline2\ttab \u{1B}[31mred\\")
+        let text = String(decoding: writer.render([nasty]), as: UTF8.self)
+        #expect(text.split(separator: "\n").count == 1)
+        #expect(text.hasPrefix("n\t3\tUser\t"))
+        #expect(text.contains("line1\\nline2\\ttab \\e[31mred\\\\"))
+        #expect(!text.contains("\u{1B}"))
+    }
+
+    @Test func csvHasAHeaderAndQuotesPerRFC4180() {
+        var writer = ListUsersRenderer.writer(context(.csv))
+        let text = String(decoding: writer.render([user(1, "a")]), as: UTF8.self)
+        #expect(text == "ID,LOGIN,TYPE,URL\r\n1,a,User,https://github.com/a\r\n")
+        #expect(CSV.field("say \"hi\", ok") == "\"say \"\"hi\"\", ok\"")
+    }
+
+    @Test func tableFitsTheTerminalAndAlignsLaterPages() {
+        var writer = ListUsersRenderer.writer(context(.table, tty: true, width: 30))
+        let first = String(decoding: writer.render([user(1, "octocat"), user(22, "山田")]), as: UTF8.self)
+        let later = String(decoding: writer.render([user(333, "a-much-longer-login-than-before")]), as: UTF8.self)
+        let lines = (first + later).split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("ID"))
+        for line in lines {
+            #expect(DisplayWidth.of(line) <= 30, "too wide: \(line)")
+        }
+        #expect(lines.contains { $0.contains("…") })
+        // Every row puts LOGIN at the same column as the header.
+        let loginColumn = DisplayWidth.of(String(lines[0].prefix(upTo: lines[0].range(of: "LOGIN")!.lowerBound)))
+        #expect(DisplayWidth.of(String(lines[3].prefix(loginColumn))) == loginColumn)
+        #expect(lines[3].dropFirst(loginColumn).hasPrefix("a-much"))
+    }
+
+    @Test func tableHeaderIsBoldOnlyWithColour() {
+        var plain = ListUsersRenderer.writer(context(.table, tty: true))
+        var colored = ListUsersRenderer.writer(context(.table, tty: true, color: true))
+        #expect(!String(decoding: plain.render([user(1, "a")]), as: UTF8.self).contains("\u{1B}"))
+        #expect(String(decoding: colored.render([user(1, "a")]), as: UTF8.self).hasPrefix("\u{1B}[1mID"))
+    }
+}
+
+struct ShowRendererTests {
+    @Test func oneLoginInJSONIsGitHubsObject() throws {
+        let bytes = ShowUsersRenderer.render([user(1, "a")], asArray: false, context: context(.json))
+        let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        #expect(parsed?["login"] as? String == "a")
+    }
+
+    @Test func severalLoginsInJSONAreAnArray() throws {
+        let bytes = ShowUsersRenderer.render([user(1, "a"), user(2, "b")], asArray: true, context: context(.json))
+        #expect((try JSONSerialization.jsonObject(with: Data(bytes)) as? [Any])?.count == 2)
+    }
+
+    @Test func profileOnATerminalIsSanitisedRelativeAndFitsTheWidth() {
+        var profile = user(
+            1, "octocat", name: "Mona \u{1B}]8;;https://evil\u{07}Lisa", bio: String(repeating: "長い", count: 50))
+        profile.createdAt = now.addingTimeInterval(-3 * 86_400)
+        let text = ShowUsersRenderer.profile(profile, context: context(.table, tty: true, width: 40))
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        #expect(text.contains("3 days ago"))
+        for line in text.split(separator: "\n") {
+            #expect(DisplayWidth.of(String(line)) <= 40, "too wide: \(line)")
+        }
+    }
+
+    @Test func profileWhenPipedUsesRFC3339() {
+        var profile = user(1, "octocat")
+        profile.createdAt = Date(timeIntervalSince1970: 1_200_285_215)
+        #expect(ShowUsersRenderer.profile(profile, context: context(.table)).contains("2008-01-14T04:33:35Z"))
+    }
+}
+
+extension ShowUsersRenderer {
+    static func writerForTests(_ context: RenderContext) -> RecordStreamWriter<User> {
+        RecordStreamWriter(context: context, columns: columns, raw: \.raw)
+    }
+}

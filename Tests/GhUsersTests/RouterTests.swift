@@ -1,0 +1,180 @@
+import Domain
+import Testing
+
+@testable import gh_users
+
+struct RouterTests {
+    private func route(_ arguments: String) -> Route {
+        CommandRouter().route(arguments.split(separator: " ").map(String.init))
+    }
+
+    private func usageMessage(_ arguments: String) -> String? {
+        if case .usageError(let error) = route(arguments) { return error.message }
+        return nil
+    }
+
+    @Test func listDefaults() {
+        #expect(route("list") == .listUsers(ListUsersOptions(), GlobalOptions()))
+    }
+
+    @Test func listWithEveryOption() {
+        var options = ListUsersOptions()
+        options.since = 46
+        options.limit = .count(150)
+        options.perPage = 50
+        var global = GlobalOptions()
+        global.format = .ndjson
+        global.apiURL = "http://127.0.0.1:9"
+        #expect(
+            route("list --since 46 -L 150 --per-page=50 --format ndjson --api-url http://127.0.0.1:9")
+                == .listUsers(options, global)
+        )
+    }
+
+    @Test func globalOptionsMayPrecedeTheCommand() {
+        var global = GlobalOptions()
+        global.format = .json
+        global.apiURL = "http://x"
+        #expect(route("--api-url http://x --json list") == .listUsers(ListUsersOptions(), global))
+    }
+
+    @Test func listAll() {
+        var options = ListUsersOptions()
+        options.limit = .all
+        #expect(route("list --all") == .listUsers(options, GlobalOptions()))
+    }
+
+    @Test func showSeveralLogins() throws {
+        let logins = try ["octocat", "dependabot[bot]"].map { try Login(validating: $0) }
+        var options = ShowUsersOptions(logins: logins)
+        options.concurrency = 8
+        #expect(route("show octocat dependabot[bot] --concurrency 8") == .showUsers(options, GlobalOptions()))
+    }
+
+    @Test(arguments: [
+        ("list --since -1", "invalid value '-1' for '--since'"),
+        ("list --since abc", "invalid value 'abc' for '--since'"),
+        ("list --limit 0", "invalid value '0' for '--limit'"),
+        ("list --per-page 101", "invalid value '101' for '--per-page'"),
+        ("list --per-page 0", "invalid value '0' for '--per-page'"),
+        ("list --limit 5 --all", "--limit and --all cannot be used together"),
+        ("list extra", "unexpected argument 'extra'"),
+        ("list --limit", "option '--limit' needs a value"),
+        ("list --all=yes", "option '--all' takes no value"),
+        ("list --format xml", "invalid value 'xml' for '--format'"),
+        ("list --json --format tsv", "--json and --format tsv cannot be used together"),
+        ("show", "show needs at least one LOGIN"),
+        ("show -bad", "unknown option '-bad'"),
+        ("show -- -bad", "invalid login '-bad'"),
+        ("show ok ../etc", "invalid login '../etc'"),
+        ("show octocat --concurrency 11", "invalid value '11' for '--concurrency'"),
+        ("show octocat --concurrency 0", "invalid value '0' for '--concurrency'"),
+        ("help nosuch", "unknown command 'nosuch'"),
+    ])
+    func usageErrors(arguments: String, messageStart: String) throws {
+        let message = try #require(usageMessage(arguments), "expected a usage error for \(arguments)")
+        #expect(message.hasPrefix(messageStart), "got: \(message)")
+    }
+
+    @Test(arguments: [("lst", "list"), ("shw", "show"), ("hlep", "help")])
+    func unknownCommandsSuggestTheNearest(typo: String, suggestion: String) throws {
+        let message = try #require(usageMessage(typo))
+        #expect(message.contains("Did you mean '\(suggestion)'?"))
+    }
+
+    @Test(arguments: [
+        ("help", "hlep", 1), ("list", "lsit", 1), ("list", "list", 0), ("show", "xyz", 4), ("", "abc", 3),
+    ])
+    func editDistanceCountsATranspositionOnce(lhs: String, rhs: String, expected: Int) {
+        #expect(Suggestions.distance(lhs, rhs) == expected)
+    }
+
+    @Test func farOffWordsGetNoSuggestion() throws {
+        #expect(!(try #require(usageMessage("frobnicate"))).contains("Did you mean"))
+    }
+
+    @Test func unknownOptionsSuggestTheNearest() throws {
+        #expect(try #require(usageMessage("list --limt 3")).contains("Did you mean '--limit'?"))
+        #expect(try #require(usageMessage("list --jsn")).contains("Did you mean '--json'?"))
+    }
+
+    @Test func helpForACommandIsTheSameEverywhere() {
+        let viaFlag = route("list --help")
+        #expect(viaFlag == route("help list"))
+        #expect(viaFlag == route("list -h"))
+        if case .help(let text) = viaFlag {
+            #expect(text.contains("--since ID"))
+            #expect(text.contains("EXAMPLES"))
+        } else {
+            Issue.record("expected help")
+        }
+    }
+
+    @Test func topLevelHelpAndVersion() {
+        #expect(route("--version") == .version)
+        for arguments in ["", "--help", "-h", "help"] {
+            guard case .help(let text) = route(arguments) else {
+                Issue.record("expected help for '\(arguments)'")
+                continue
+            }
+            #expect(text.contains("COMMANDS"))
+        }
+    }
+
+    @Test func usageErrorTextHasErrorUsageAndHint() throws {
+        guard case .usageError(let error) = route("list --limit x") else {
+            Issue.record("expected a usage error")
+            return
+        }
+        let lines = error.rendered.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Error: ") == true)
+        #expect(lines.contains { $0.hasPrefix("Usage: gh-users list") })
+        #expect(lines.last == "See 'gh-users list --help'.")
+    }
+}
+
+struct ConnectionSettingsTests {
+    @Test func defaultsToGitHubDotCom() throws {
+        let settings = try ConnectionSettings.resolve(apiURL: nil, environment: ["GITHUB_TOKEN": "tok1234"])
+        #expect(settings.apiRoot.absoluteString == "https://api.github.com")
+        #expect(settings.token == "tok1234")
+    }
+
+    @Test func precedenceOfHostsAndTokens() throws {
+        let environment = [
+            "GH_USERS_API_URL": "https://env.example/api", "GH_HOST": "ghe.example", "GH_TOKEN": "gh-token",
+            "GITHUB_TOKEN": "github-token", "GH_ENTERPRISE_TOKEN": "enterprise-token",
+        ]
+        let flag = try ConnectionSettings.resolve(apiURL: "https://flag.example", environment: environment)
+        #expect(flag.apiRoot.absoluteString == "https://flag.example")
+        #expect(flag.token == "enterprise-token")
+        let env = try ConnectionSettings.resolve(apiURL: nil, environment: environment)
+        #expect(env.apiRoot.absoluteString == "https://env.example/api")
+        let host = try ConnectionSettings.resolve(
+            apiURL: nil, environment: ["GH_HOST": "ghe.example", "GH_TOKEN": "gh-token"])
+        #expect(host.apiRoot.absoluteString == "https://ghe.example/api/v3")
+        let dotcom = try ConnectionSettings.resolve(
+            apiURL: nil,
+            environment: [
+                "GH_HOST": "github.com", "GH_ENTERPRISE_TOKEN": "enterprise-token", "GITHUB_TOKEN": "github-token",
+            ]
+        )
+        #expect(dotcom.apiRoot.absoluteString == "https://api.github.com")
+        #expect(dotcom.token == "github-token")
+    }
+
+    @Test func refusesATokenOverPlainHTTPExceptToLoopback() throws {
+        #expect(throws: UsageError.self) {
+            try ConnectionSettings.resolve(apiURL: "http://example.com", environment: ["GH_TOKEN": "tok1234"])
+        }
+        #expect(try ConnectionSettings.resolve(apiURL: "http://example.com", environment: [:]).token == nil)
+        #expect(
+            try ConnectionSettings.resolve(apiURL: "http://127.0.0.1:8080", environment: ["GH_TOKEN": "t"]).token == "t"
+        )
+    }
+
+    @Test(arguments: ["ftp://x", "not a url", "https://", "https://x/?q=1", "https://user@x"])
+    func refusesUnusableURLs(text: String) {
+        #expect(throws: UsageError.self) { try ConnectionSettings.resolve(apiURL: text, environment: [:]) }
+    }
+}

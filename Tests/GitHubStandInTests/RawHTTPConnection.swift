@@ -1,0 +1,214 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+
+    private let sendFlags = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+    import Darwin
+
+    private let sendFlags: Int32 = 0
+#endif
+
+/// Failures the raw test client can observe; the fault tests assert on these.
+enum RawHTTPError: Error, Equatable {
+    case connectFailed(Int32)
+    case sendFailed(Int32)
+    /// The peer closed (or stopped answering) before a complete response head arrived.
+    case closedBeforeHead(received: [UInt8])
+    /// The head promised `expected` body bytes but the connection ended after `received`.
+    case truncatedBody(expected: Int, received: Int)
+    case malformedHead(String)
+}
+
+/// A response as read off the wire, with headers kept in arrival order.
+struct RawHTTPResponse {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    func jsonObject() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+    }
+
+    func jsonArray() throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]])
+    }
+}
+
+/// A minimal blocking HTTP/1.1 client over one socket.
+///
+/// Tests use it instead of URLSession where they need to control connection reuse, send requests in fragments,
+/// or see broken framing that a real client would hide behind a generic error.
+final class RawHTTPConnection {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var closed = false
+
+    init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+        #if canImport(Glibc)
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        // A test must fail, not hang, if the server never answers.
+        var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            _ = close(descriptor)
+            throw RawHTTPError.connectFailed(code)
+        }
+    }
+
+    deinit {
+        disconnect()
+    }
+
+    func disconnect() {
+        if !closed {
+            closed = true
+            _ = close(descriptor)
+        }
+    }
+
+    func write(_ text: String) throws {
+        try write(Array(text.utf8))
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { raw in
+                send(descriptor, raw.baseAddress, raw.count, sendFlags)
+            }
+            guard sent > 0 else {
+                throw RawHTTPError.sendFailed(errno)
+            }
+            offset += sent
+        }
+    }
+
+    static func requestText(method: String = "GET", target: String, headers: [(String, String)] = []) -> String {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: standin-tests\r\n"
+        for (name, value) in headers {
+            text += "\(name): \(value)\r\n"
+        }
+        return text + "\r\n"
+    }
+
+    func request(
+        _ method: String = "GET", _ target: String, headers: [(String, String)] = []
+    ) throws -> RawHTTPResponse {
+        try write(Self.requestText(method: method, target: target, headers: headers))
+        return try readResponse(bodyExpected: method != "HEAD")
+    }
+
+    /// Reads one response framed by Content-Length (or bodiless for 304/204/HEAD).
+    func readResponse(bodyExpected: Bool = true) throws -> RawHTTPResponse {
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = Self.endOfHead(buffer)
+            if headEnd == nil, !receiveMore() {
+                throw RawHTTPError.closedBeforeHead(received: buffer)
+            }
+        }
+        let end = headEnd!
+        let headText = String(decoding: buffer[0..<end], as: UTF8.self)
+        let lines = headText.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        guard let statusLine = lines.first else {
+            throw RawHTTPError.malformedHead(headText)
+        }
+        let statusParts = statusLine.split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw RawHTTPError.malformedHead(statusLine)
+        }
+        var headers: [(name: String, value: String)] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else {
+                throw RawHTTPError.malformedHead(line)
+            }
+            headers.append(
+                (
+                    name: String(line[..<colon]),
+                    value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                ))
+        }
+        buffer.removeFirst(end)
+        var response = RawHTTPResponse(status: status, headers: headers, body: [])
+        let length = Int(response.header("Content-Length") ?? "0") ?? 0
+        guard bodyExpected, status != 304, status != 204 else {
+            return response
+        }
+        while buffer.count < length {
+            if !receiveMore() {
+                throw RawHTTPError.truncatedBody(expected: length, received: buffer.count)
+            }
+        }
+        response.body = Array(buffer[0..<length])
+        buffer.removeFirst(length)
+        return response
+    }
+
+    /// True if the server closed the connection (EOF) within the timeout, rather than leaving it open or sending more.
+    func peerClosed() -> Bool {
+        buffer.isEmpty && !receiveMore()
+    }
+
+    private func receiveMore() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else {
+            return false
+        }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
+    }
+
+    private static func endOfHead(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else {
+            return nil
+        }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 0x0D && bytes[index + 1] == 0x0A && bytes[index + 2] == 0x0D && bytes[index + 3] == 0x0A {
+            return index + 4
+        }
+        return nil
+    }
+}
+
+/// Starts a server for one test and guarantees it is stopped afterwards, even when the test throws.
+func withStandInServer<T>(
+    _ configuration: StandInConfiguration = StandInConfiguration(userCount: 250),
+    _ body: (StandInServer) throws -> T
+) throws -> T {
+    let server = try StandInServer(configuration: configuration)
+    try server.start()
+    defer { server.stop() }
+    return try body(server)
+}
+
+/// One request on a fresh connection.
+func fetch(
+    _ server: StandInServer, _ target: String, method: String = "GET", headers: [(String, String)] = []
+) throws -> RawHTTPResponse {
+    let connection = try RawHTTPConnection(port: server.port)
+    return try connection.request(method, target, headers: headers)
+}

@@ -1,0 +1,269 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+private let firstLink = #"<https://api.github.com/users{?since}>; rel="first""#
+private let userNotFound =
+    #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/users/users#get-a-user","status":"404"}"#
+private let routeNotFound =
+    #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#
+
+/// The URL of the `Link` entry with the given rel, if present.
+private func linkURL(_ header: String?, rel: String) -> String? {
+    guard let header else {
+        return nil
+    }
+    for entry in header.components(separatedBy: ", <") {
+        let trimmed = entry.hasPrefix("<") ? String(entry.dropFirst()) : entry
+        guard let close = trimmed.firstIndex(of: ">") else {
+            continue
+        }
+        if trimmed[close...].contains("rel=\"\(rel)\"") {
+            return String(trimmed[..<close])
+        }
+    }
+    return nil
+}
+
+@Suite struct StandInRoutingTests {
+    @Test func pagingVisitsEveryAccountOnceInIdOrder() throws {
+        try withStandInServer(StandInConfiguration(userCount: 250)) { server throws in
+            let connection = try RawHTTPConnection(port: server.port)
+            var target: String? = "/users?per_page=100"
+            var ids: [Int] = []
+            var pages = 0
+            while let current = target, pages < 10 {
+                let response = try connection.request("GET", current)
+                #expect(response.status == 200)
+                let link = try #require(response.header("Link"))
+                #expect(link.hasSuffix(firstLink))
+                ids += try response.jsonArray().compactMap { $0["id"] as? Int }
+                target = nil
+                if let next = linkURL(link, rel: "next") {
+                    #expect(next == "\(server.baseURL)/users?per_page=100&since=\(ids.last ?? -1)")
+                    target = String(next.dropFirst(server.baseURL.count))
+                }
+                pages += 1
+            }
+            #expect(pages == 3)
+            #expect(ids == server.population.users.map(\.id))
+            #expect(Set(ids).count == 250)
+        }
+    }
+
+    @Test func pageEndingOnTheLastAccountHasNoNextLink() throws {
+        try withStandInServer(StandInConfiguration(userCount: 250)) { server throws in
+            let since = server.population.users[199].id
+            let response = try fetch(server, "/users?since=\(since)&per_page=50")
+            let page = try response.jsonArray()
+            #expect(page.count == 50)
+            #expect(page.last?["id"] as? Int == server.population.users.last?.id)
+            #expect(response.header("Link") == firstLink)
+            let beyond = try fetch(server, "/users?since=\(server.population.users.last!.id)")
+            #expect(beyond.status == 200 && beyond.text == "[]")
+            #expect(beyond.header("Link") == firstLink)
+        }
+    }
+
+    @Test func perPageDefaultsToThirtyAndIsCappedAtOneHundred() throws {
+        try withStandInServer(StandInConfiguration(userCount: 500)) { server throws in
+            let defaulted = try fetch(server, "/users")
+            #expect(try defaulted.jsonArray().count == 30)
+            let thirtieth = server.population.users[29].id
+            // Without per_page in the request, GitHub's next link has none either.
+            #expect(linkURL(defaulted.header("Link"), rel: "next") == "\(server.baseURL)/users?since=\(thirtieth)")
+            let capped = try fetch(server, "/users?per_page=500")
+            #expect(try capped.jsonArray().count == 100)
+            #expect(linkURL(capped.header("Link"), rel: "next")?.contains("per_page=100&") == true)
+            #expect(try fetch(server, "/users?per_page=abc").jsonArray().count == 30)
+            #expect(try fetch(server, "/users?per_page=0").jsonArray().count == 30)
+            let nonNumericSince = try fetch(server, "/users?since=abc&per_page=2").jsonArray()
+            #expect(nonNumericSince.compactMap { $0["login"] as? String } == ["octocat", "Yamada-Taro"])
+            let afterGap = try fetch(server, "/users?since=6&per_page=1").jsonArray()
+            #expect(afterGap.first?["id"] as? Int == 8)
+        }
+    }
+
+    @Test func loginLookupIgnoresCaseAndDecodesThePath() throws {
+        try withStandInServer { server throws in
+            let mixed = try fetch(server, "/users/OctoCat")
+            #expect(mixed.status == 200)
+            #expect(try mixed.jsonObject()["login"] as? String == "octocat")
+            for target in ["/users/dependabot%5Bbot%5D", "/users/DEPENDABOT%5bBOT%5d", "/users/dependabot[bot]"] {
+                let bot = try fetch(server, target)
+                #expect(bot.status == 200, "\(target)")
+                #expect(try bot.jsonObject()["type"] as? String == "Bot")
+            }
+            let encodedLetters = try fetch(server, "/users/%6Fctocat")
+            #expect(encodedLetters.status == 200)
+        }
+    }
+
+    @Test func unknownLoginsAndRoutesGetGitHubsNotFoundBodies() throws {
+        try withStandInServer { server throws in
+            let missing = try fetch(server, "/users/no-such-user")
+            #expect(missing.status == 404)
+            #expect(missing.text == userNotFound)
+            #expect(missing.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(missing.header("ETag") == nil)
+            for target in ["/", "/user", "/users/octocat/repos", "/rate_limit"] {
+                let response = try fetch(server, target)
+                #expect(response.status == 404 && response.text == routeNotFound, "\(target)")
+            }
+            let post = try fetch(server, "/users", method: "POST")
+            #expect(post.status == 404 && post.text == routeNotFound)
+        }
+    }
+
+    @Test func everyResponseCarriesGitHubsHeaders() throws {
+        try withStandInServer { server throws in
+            var requestIDs = Set<String>()
+            for target in ["/users", "/users/octocat", "/users/nobody", "/elsewhere"] {
+                let response = try fetch(server, target)
+                #expect(response.header("content-type") == "application/json; charset=utf-8")
+                #expect(response.header("x-github-api-version-selected") == "2022-11-28")
+                #expect(response.header("x-ratelimit-resource") == "core")
+                #expect(response.header("Content-Length") == String(response.body.count))
+                for name in ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset"] {
+                    #expect(response.header(name).flatMap { Int($0) } != nil, "\(name) on \(target)")
+                }
+                requestIDs.insert(try #require(response.header("X-GitHub-Request-Id")))
+                if response.status == 200 {
+                    #expect(response.header("Cache-Control") == "private, max-age=60, s-maxage=60")
+                    #expect(response.header("Vary") == "Accept, Authorization, Cookie, X-GitHub-OTP")
+                }
+            }
+            #expect(requestIDs.count == 4)
+        }
+    }
+
+    @Test func headSendsTheHeadersWithoutTheBody() throws {
+        try withStandInServer { server throws in
+            let connection = try RawHTTPConnection(port: server.port)
+            let get = try connection.request("GET", "/users/octocat")
+            let head = try connection.request("HEAD", "/users/octocat")
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == String(get.body.count))
+            #expect(head.body.isEmpty)
+            // If HEAD had leaked a body, this response would be parsed out of it and fail.
+            let after = try connection.request("GET", "/users/nobody")
+            #expect(after.status == 404)
+        }
+    }
+
+    @Test func matchingIfNoneMatchGets304WithoutSpendingRateLimit() throws {
+        try withStandInServer { server throws in
+            let auth = [("Authorization", "Bearer etag-token")]
+            let first = try fetch(server, "/users?per_page=5", headers: auth)
+            let etag = try #require(first.header("ETag"))
+            #expect(etag.hasPrefix("W/\"") && etag.hasSuffix("\""))
+            #expect(first.header("x-ratelimit-remaining") == "4999")
+            for candidate in [etag, String(etag.dropFirst(2)), "\"other\", \(etag)"] {
+                let revalidated = try fetch(
+                    server, "/users?per_page=5", headers: auth + [("If-None-Match", candidate)])
+                #expect(revalidated.status == 304, "\(candidate)")
+                #expect(revalidated.body.isEmpty)
+                #expect(revalidated.header("ETag") == etag)
+                #expect(revalidated.header("x-ratelimit-remaining") == "4999")
+            }
+            let stale = try fetch(server, "/users?per_page=5", headers: auth + [("If-None-Match", "W/\"stale\"")])
+            #expect(stale.status == 200)
+            #expect(stale.header("x-ratelimit-remaining") == "4998")
+            let otherPage = try fetch(server, "/users?per_page=6", headers: auth + [("If-None-Match", etag)])
+            #expect(otherPage.status == 200 && otherPage.header("ETag") != etag)
+            let profile = try fetch(server, "/users/octocat")
+            let profileTag = try #require(profile.header("ETag"))
+            #expect(try fetch(server, "/users/octocat", headers: [("If-None-Match", profileTag)]).status == 304)
+        }
+    }
+
+    @Test func rateLimitIsCountedPerTokenAndExhaustionGets403() throws {
+        let configuration = StandInConfiguration(userCount: 50, rateLimit: 3)
+        try withStandInServer(configuration) { server throws in
+            let token = [("Authorization", "token alpha")]
+            var resets = Set<String>()
+            for expectedRemaining in [2, 1, 0] {
+                let response = try fetch(server, "/users/octocat", headers: token)
+                #expect(response.status == 200)
+                #expect(response.header("x-ratelimit-limit") == "3")
+                #expect(response.header("x-ratelimit-remaining") == String(expectedRemaining))
+                #expect(response.header("x-ratelimit-used") == String(3 - expectedRemaining))
+                resets.insert(try #require(response.header("x-ratelimit-reset")))
+            }
+            #expect(resets.count == 1)
+            let reset = try #require(resets.first.flatMap { Int($0) })
+            let now = Int(Date().timeIntervalSince1970)
+            #expect(reset > now && reset <= now + 3_600)
+            let exhausted = try fetch(server, "/users/octocat", headers: token)
+            #expect(exhausted.status == 403)
+            #expect(exhausted.header("x-ratelimit-remaining") == "0")
+            let body = try exhausted.jsonObject()
+            #expect((body["message"] as? String)?.hasPrefix("API rate limit exceeded for user ID 1.") == true)
+            #expect(
+                body["documentation_url"] as? String
+                    == "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting")
+            #expect(body["status"] as? String == "403")
+            let otherToken = try fetch(server, "/users/octocat", headers: [("Authorization", "Bearer beta")])
+            #expect(otherToken.status == 200 && otherToken.header("x-ratelimit-remaining") == "2")
+            let anonymous = try fetch(server, "/users/octocat")
+            #expect(anonymous.header("x-ratelimit-limit") == "60")
+            #expect(anonymous.header("x-ratelimit-remaining") == "59")
+        }
+    }
+
+    @Test func anonymousCallersRunOutAfterSixty() throws {
+        try withStandInServer(StandInConfiguration(userCount: 10)) { server throws in
+            let connection = try RawHTTPConnection(port: server.port)
+            for _ in 0..<60 {
+                #expect(try connection.request("GET", "/users/nobody").status == 404)
+            }
+            let limited = try connection.request("GET", "/users")
+            #expect(limited.status == 403)
+            #expect(limited.text.contains("API rate limit exceeded for 127.0.0.1."))
+        }
+    }
+
+    @Test func unknownTokensGet401WhenTokensAreRestricted() throws {
+        let configuration = StandInConfiguration(userCount: 10, validTokens: ["good"])
+        try withStandInServer(configuration) { server throws in
+            let rejected = try fetch(server, "/users", headers: [("Authorization", "Bearer bad")])
+            #expect(rejected.status == 401)
+            #expect(
+                rejected.text
+                    == #"{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest","status":"401"}"#
+            )
+            let accepted = try fetch(server, "/users", headers: [("Authorization", "token good")])
+            #expect(accepted.status == 200 && accepted.header("x-ratelimit-limit") == "5000")
+            let anonymous = try fetch(server, "/users")
+            #expect(anonymous.status == 200 && anonymous.header("x-ratelimit-limit") == "60")
+        }
+    }
+
+    @Test func requestsAreRecordedWithDecodedPartsAndHeaders() throws {
+        try withStandInServer { server throws in
+            _ = try fetch(
+                server, "/users/dependabot%5Bbot%5D?note=a%20b+c&x=1",
+                headers: [("Authorization", "Bearer rec"), ("X-Custom-Thing", "value: with colon")])
+            _ = try fetch(server, "/users?since=0&per_page=100", method: "HEAD")
+            let recorded = server.requests
+            #expect(recorded.count == 2)
+            let first = try #require(recorded.first)
+            #expect(first.method == "GET")
+            #expect(first.target == "/users/dependabot%5Bbot%5D?note=a%20b+c&x=1")
+            #expect(first.path == "/users/dependabot[bot]")
+            #expect(first.query == ["note": "a b c", "x": "1"])
+            #expect(first.header("authorization") == "Bearer rec")
+            #expect(first.header("x-custom-thing") == "value: with colon")
+            #expect(first.headers.contains { $0.name == "X-Custom-Thing" })
+            #expect(first.header("Missing") == nil)
+            #expect(recorded[1].method == "HEAD" && recorded[1].query == ["since": "0", "per_page": "100"])
+            server.resetRequests()
+            #expect(server.requests.isEmpty)
+            _ = try fetch(server, "/users")
+            #expect(server.requests.map(\.path) == ["/users"])
+            server.isRecordingRequests = false
+            _ = try fetch(server, "/users/octocat")
+            #expect(server.requests.count == 1)
+        }
+    }
+}
