@@ -40,7 +40,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GhUsersTests",
-            dependencies: ["gh-users", "AtomicCore", "AtomicLogger", "Domain", "TestSupport"]
+            dependencies: ["gh-users", "AtomicCore", "AtomicLogger", "Domain", "Networking", "TestSupport"]
         ),
         .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users"]),

@@ -22,17 +22,56 @@ package struct HTTPClientConfiguration: Sendable {
     }
 }
 
-/// Sends requests through a transport with GitHub's required headers. It is the only place a token is attached,
-/// and it attaches it only to the configured origin, so a `Link` URL that points elsewhere never carries it.
+/// Time, chance and sleep for the retry loop, injected so tests run the schedule without waiting.
+/// `sleep` receives the reason too, so the presentation layer can say why it waits (and count down).
+package struct RetryClock: Sendable {
+    package var now: @Sendable () -> Date
+    package var random: @Sendable () -> Double
+    package var sleep: @Sendable (Duration, RetryReason) async throws -> Void
+
+    package init(
+        now: @escaping @Sendable () -> Date,
+        random: @escaping @Sendable () -> Double,
+        sleep: @escaping @Sendable (Duration, RetryReason) async throws -> Void
+    ) {
+        self.now = now
+        self.random = random
+        self.sleep = sleep
+    }
+
+    package static let live = RetryClock(
+        now: { Date() },
+        random: { Double.random(in: 0..<1) },
+        sleep: { duration, _ in try await Task.sleep(for: duration) }
+    )
+}
+
+/// Sends requests through a transport with GitHub's required headers, retrying what is worth retrying.
+/// It is the only place a token is attached, and it attaches it only to the configured origin, so a `Link`
+/// URL that points elsewhere never carries it.
 package struct HTTPClient: Sendable {
     package let configuration: HTTPClientConfiguration
     private let transport: HTTPTransport
     private let logger: Logger
+    private let schedule: RetrySchedule
+    private let clock: RetryClock
 
-    package init(configuration: HTTPClientConfiguration, transport: @escaping HTTPTransport, logger: Logger) {
+    /// Waits for a primary-limit reset are not bounded by `--retries`, but a server that never resets must
+    /// not keep the client forever.
+    static let maximumPrimaryLimitWaits = 10
+
+    package init(
+        configuration: HTTPClientConfiguration,
+        transport: @escaping HTTPTransport,
+        logger: Logger,
+        retryPolicy: RetryPolicy = .standard,
+        clock: RetryClock = .live
+    ) {
         self.configuration = configuration
         self.transport = transport
         self.logger = logger
+        self.schedule = RetrySchedule(policy: retryPolicy)
+        self.clock = clock
     }
 
     package func get(_ url: URL) async throws(TransportError) -> HTTPResponse {
@@ -50,24 +89,113 @@ package struct HTTPClient: Sendable {
         return HTTPRequest(method: method, url: url, headers: headers)
     }
 
+    /// Sends `request`, retrying transient failures, 5xx and secondary rate limits up to the policy's budget,
+    /// and waiting out a spent primary limit when the policy says so. What is left is the caller's to judge.
     package func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        var retriesUsed = 0
+        var primaryWaits = 0
+        while true {
+            if Task.isCancelled { throw .cancelled }
+            let outcome = await attempt(request)
+            let decision = schedule.decide(
+                outcome,
+                method: request.method,
+                retriesUsed: retriesUsed,
+                random: clock.random(),
+                now: clock.now()
+            )
+            guard case .retry(let delay, let reason) = decision else { return try outcome.get() }
+            if case .primaryRateLimit = reason {
+                primaryWaits += 1
+                if primaryWaits > HTTPClient.maximumPrimaryLimitWaits { return try outcome.get() }
+            } else {
+                retriesUsed += 1
+                logger.info(
+                    "\(request.method.rawValue) \(request.url.absoluteString): \(describe(reason)); "
+                        + "retry \(retriesUsed) of \(schedule.policy.maxRetries) in \(describe(delay))"
+                )
+            }
+            do {
+                try await clock.sleep(delay, reason)
+            } catch {
+                throw .cancelled
+            }
+        }
+    }
+
+    /// One try with a true deadline: the transport races a timer, and the loser is cancelled.
+    private func attempt(_ request: HTTPRequest) async -> Result<HTTPResponse, TransportError> {
         let started = ContinuousClock.now
-        logger.debug("→ \(request.method.rawValue) \(request.url.absoluteString)")
-        do {
-            let response = try await transport(request)
+        traceRequest(request)
+        let transport = self.transport
+        let timeout = schedule.policy.attemptTimeout
+        let outcome = await withTaskGroup(of: Result<HTTPResponse, TransportError>?.self) { group in
+            group.addTask {
+                do {
+                    return .success(try await transport(request))
+                } catch let error as TransportError {
+                    return .failure(error)
+                } catch is CancellationError {
+                    return .failure(.cancelled)
+                } catch {
+                    return .failure(.other(String(describing: error)))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : .failure(.timedOut)
+            }
+            var first: Result<HTTPResponse, TransportError>?
+            for await result in group {
+                if let result {
+                    first = result
+                    break
+                }
+            }
+            group.cancelAll()
+            return first ?? .failure(.cancelled)
+        }
+        let elapsed = milliseconds(since: started)
+        switch outcome {
+        case .success(let response):
             logger.debug(
-                "← \(response.status) \(request.method.rawValue) \(request.url.absoluteString) in \(milliseconds(since: started)) ms",
+                "← \(response.status) \(request.method.rawValue) \(request.url.absoluteString) in \(elapsed) ms",
                 metadata: rateLimitMetadata(response.headers)
             )
-            return response
-        } catch let error as TransportError {
-            logger.debug("✗ \(request.url.absoluteString): \(error) after \(milliseconds(since: started)) ms")
-            throw error
-        } catch is CancellationError {
-            throw .cancelled
-        } catch {
-            throw .other(String(describing: error))
+        case .failure(let error):
+            logger.debug("✗ \(request.method.rawValue) \(request.url.absoluteString): \(error) after \(elapsed) ms")
         }
+        return outcome
+    }
+
+    /// The request line and headers, with the Authorization value masked whatever else redaction catches.
+    private func traceRequest(_ request: HTTPRequest) {
+        guard logger.isEnabled(.debug) else { return }
+        var lines = ["→ \(request.method.rawValue) \(request.url.absoluteString)"]
+        for field in request.headers {
+            let value = field.name.lowercased() == "authorization" ? Self.maskCredentials(field.value) : field.value
+            lines.append("    \(field.name): \(value)")
+        }
+        logger.debug(lines.joined(separator: "\n"))
+    }
+
+    static func maskCredentials(_ value: String) -> String {
+        guard let space = value.firstIndex(of: " ") else { return "***" }
+        return value[..<space] + " ***"
+    }
+
+    private func describe(_ reason: RetryReason) -> String {
+        switch reason {
+        case .transport(let error): return "\(error)"
+        case .status(let status): return "HTTP \(status)"
+        case .secondaryRateLimit: return "secondary rate limit"
+        case .primaryRateLimit: return "rate limit spent"
+        }
+    }
+
+    private func describe(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return String(format: "%.1fs", seconds)
     }
 
     private func milliseconds(since start: ContinuousClock.Instant) -> Int {
@@ -77,7 +205,7 @@ package struct HTTPClient: Sendable {
 
     private func rateLimitMetadata(_ headers: HTTPHeaders) -> [String: String] {
         var metadata: [String: String] = [:]
-        for name in ["x-ratelimit-remaining", "x-ratelimit-limit", "x-ratelimit-reset"] {
+        for name in ["x-ratelimit-remaining", "x-ratelimit-limit", "x-ratelimit-reset", "retry-after"] {
             if let value = headers[name] { metadata[name] = value }
         }
         return metadata

@@ -8,5 +8,7 @@ import Foundation
 
 // A closed stdout must surface as EPIPE from write(2), so the command can stop quietly instead of dying.
 signal(SIGPIPE, SIG_IGN)
-let status = await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst()))
+let command = Task { await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst())) }
+let interrupts = InterruptHandler { command.cancel() }
+let status = await command.value
 exit(status)

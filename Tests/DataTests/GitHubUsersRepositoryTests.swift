@@ -16,7 +16,9 @@ private func repository(_ stub: StubTransport, base: String = "https://api.githu
         client: HTTPClient(
             configuration: HTTPClientConfiguration(baseURL: URL(string: base)!, userAgent: "gh-users/test"),
             transport: stub.transport,
-            logger: .disabled
+            logger: .disabled,
+            // Retrying is the client's business and is tested there; here each stub answers once.
+            retryPolicy: RetryPolicy(maxRetries: 0)
         )
     )
 }

@@ -170,9 +170,11 @@ struct EndToEndTests {
 
     @Test func serverErrorMidCrawlKeepsJSONValidAndNamesTheResumePoint() async throws {
         try await withServer { server in
-            // The first page is served; the second gets a 500.
+            // The first page is served; the second gets a 500, and with no retries that ends the crawl.
             server.injectFaults([.passThrough, .status(500, body: #"{"message":"Server Error"}"#)], forPath: "/users")
-            let result = try await BinaryRunner.run(["list", "--limit", "300", "--json"] + api(server))
+            let result = try await BinaryRunner.run(
+                ["list", "--limit", "300", "--json", "--retries", "0"] + api(server)
+            )
             #expect(result.status == 1)
             let array = try #require(try json(result.stdout) as? [[String: Any]])
             #expect(array.compactMap { $0["id"] as? Int } == server.population.users.prefix(100).map(\.id))

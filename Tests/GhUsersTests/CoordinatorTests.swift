@@ -2,6 +2,7 @@ import AtomicCore
 import AtomicLogger
 import Domain
 import Foundation
+import Networking
 import TestSupport
 import Testing
 
@@ -13,7 +14,8 @@ extension AppEnvironment {
         repository: any UsersRepository,
         stdoutTTY: Bool = false,
         width: Int = 80,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        tokenFiles: [String: TokenFile] = [:]
     ) -> (AppEnvironment, out: CapturedOutput, err: CapturedOutput) {
         let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, width: width)
         let env = AppEnvironment(
@@ -21,7 +23,13 @@ extension AppEnvironment {
             environment: environment,
             logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
             now: { Date(timeIntervalSince1970: 1_800_000_000) },
-            makeUsersRepository: { _ in repository }
+            makeUsersRepository: { _ in repository },
+            readTokenFile: { path in
+                guard let file = tokenFiles[path] else {
+                    throw TokenFileError(message: "cannot read the token file '\(path)'")
+                }
+                return file
+            }
         )
         return (env, out, err)
     }
@@ -174,6 +182,87 @@ struct ShowUsersCoordinatorTests {
             #expect(err.text.hasPrefix("Error: "))
         }
         #expect(fake.calls.isEmpty)
+    }
+}
+
+/// Records what the app asked its repository factory for, so option plumbing can be checked without a network.
+private final class RequestRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [AppEnvironment.RepositoryRequest] = []
+    var requests: [AppEnvironment.RepositoryRequest] { lock.withLock { stored } }
+    func record(_ request: AppEnvironment.RepositoryRequest) { lock.withLock { stored.append(request) } }
+}
+
+struct SessionSetupTests {
+    private func setUp(
+        _ arguments: String,
+        environment: [String: String] = [:],
+        tokenFiles: [String: AppEnvironment.TokenFile] = [:]
+    ) async -> (status: Int32, request: AppEnvironment.RepositoryRequest?, err: String) {
+        let repository = FakeUsersRepository()
+        repository.profiles["octocat"] = .success(makeUser(1, "octocat"))
+        var (env, _, err) = AppEnvironment.test(
+            repository: repository, environment: environment, tokenFiles: tokenFiles)
+        let recorder = RequestRecorder()
+        env.makeUsersRepository = { request in
+            recorder.record(request)
+            return repository
+        }
+        let status = await run(arguments, env)
+        return (status, recorder.requests.first, err.text)
+    }
+
+    @Test func networkOptionsReachTheRetryPolicy() async throws {
+        let result = await setUp("show octocat --retries 5 --timeout 2.5 --wait-on-rate-limit")
+        let policy = try #require(result.request).retryPolicy
+        #expect(policy.maxRetries == 5)
+        #expect(policy.attemptTimeout == .milliseconds(2500))
+        #expect(policy.waitOnPrimaryLimit)
+        let defaults = try #require(await setUp("show octocat").request).retryPolicy
+        #expect(defaults == RetryPolicy(maxRetries: 3, waitOnPrimaryLimit: false, attemptTimeout: .seconds(30)))
+    }
+
+    @Test func theTokenFileComesFirstAndIsTrimmed() async throws {
+        let result = await setUp(
+            "show octocat --token-file /secret",
+            environment: ["GH_TOKEN": "from-env"],
+            tokenFiles: ["/secret": .init(contents: "  from-file\n", readableByOthers: false)]
+        )
+        #expect(result.status == 0)
+        #expect(try #require(result.request).connection.token == "from-file")
+        #expect(result.err.isEmpty)
+    }
+
+    @Test func aTokenFileOthersCanReadIsStillUsedWithAWarning() async throws {
+        let result = await setUp(
+            "show octocat --token-file /secret",
+            tokenFiles: ["/secret": .init(contents: "tok-1234", readableByOthers: true)]
+        )
+        #expect(result.status == 0)
+        #expect(result.err.contains("can be read by others; run: chmod 600 '/secret'"))
+        #expect(!result.err.contains("tok-1234"))
+    }
+
+    @Test(arguments: [
+        ("/missing", "cannot read the token file '/missing'"), ("/empty", "the token file is empty"),
+        ("/two", "the token file holds more than one word"),
+    ])
+    func badTokenFilesAreUsageErrors(path: String, message: String) async {
+        let files: [String: AppEnvironment.TokenFile] = [
+            "/empty": .init(contents: " \n", readableByOthers: false),
+            "/two": .init(contents: "a b", readableByOthers: false),
+        ]
+        let result = await setUp("show octocat --token-file \(path)", tokenFiles: files)
+        #expect(result.status == 64)
+        #expect(result.request == nil)
+        #expect(result.err.contains(message))
+    }
+
+    @Test(arguments: ["--timeout 0", "--timeout -1", "--timeout abc", "--timeout nan", "--retries 11", "--retries -1"])
+    func badNetworkOptionsAreUsageErrors(option: String) async {
+        let result = await setUp("show octocat \(option)")
+        #expect(result.status == 64)
+        #expect(result.request == nil)
     }
 }
 

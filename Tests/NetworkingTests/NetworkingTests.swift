@@ -49,7 +49,8 @@ struct HTTPClientTests {
             configuration: HTTPClientConfiguration(
                 baseURL: URL(string: base)!, userAgent: "gh-users/9.9", token: token),
             transport: stub.transport,
-            logger: .disabled
+            logger: .disabled,
+            retryPolicy: RetryPolicy(maxRetries: 0)
         )
     }
 

@@ -12,7 +12,14 @@ struct AppEnvironment: Sendable {
     struct RepositoryRequest: Sendable {
         let connection: ConnectionSettings
         let concurrency: Int
+        let retryPolicy: RetryPolicy
         let logger: Logger
+    }
+
+    /// A token file's text, and whether anyone but its owner may read it.
+    struct TokenFile: Sendable, Equatable {
+        let contents: String
+        let readableByOthers: Bool
     }
 
     var io: IOStreams
@@ -20,6 +27,8 @@ struct AppEnvironment: Sendable {
     var logger: Logger
     var now: @Sendable () -> Date
     var makeUsersRepository: @Sendable (RepositoryRequest) -> any UsersRepository
+    /// Throws an error whose description is fit for the user.
+    var readTokenFile: @Sendable (String) throws -> TokenFile
 
     static let version = "0.1.0"
     static var userAgent: String { "gh-users/\(version)" }
@@ -35,7 +44,13 @@ struct AppEnvironment: Sendable {
             logger: logger,
             now: { Date() },
             makeUsersRepository: { request in
-                let transport = URLSessionTransport(maximumConnectionsPerHost: max(6, request.concurrency))
+                // URLSession's own timeout is only a backstop: the client cancels an attempt at its deadline.
+                let backstop = WaitAnnouncer.seconds(request.retryPolicy.attemptTimeout).rounded(.up) + 5
+                let transport = URLSessionTransport(
+                    maximumConnectionsPerHost: max(6, request.concurrency),
+                    requestTimeout: backstop
+                )
+                let announcer = WaitAnnouncer(io: io, now: { Date() })
                 let client = HTTPClient(
                     configuration: HTTPClientConfiguration(
                         baseURL: request.connection.apiRoot,
@@ -43,10 +58,30 @@ struct AppEnvironment: Sendable {
                         token: request.connection.token
                     ),
                     transport: transport.transport,
-                    logger: request.logger
+                    logger: request.logger,
+                    retryPolicy: request.retryPolicy,
+                    clock: RetryClock(
+                        now: { Date() },
+                        random: { Double.random(in: 0..<1) },
+                        sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) }
+                    )
                 )
                 return GitHubUsersRepository(client: client)
+            },
+            readTokenFile: { path in
+                let manager = FileManager.default
+                guard let data = manager.contents(atPath: path) else {
+                    throw TokenFileError(message: "cannot read the token file '\(path)'")
+                }
+                let permissions = (try? manager.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+                return TokenFile(
+                    contents: String(decoding: data, as: UTF8.self), readableByOthers: permissions & 0o077 != 0)
             }
         )
     }
+}
+
+struct TokenFileError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Networking
 
 /// Which API root to talk to and with which token, resolved from flags and the environment without side
-/// effects (the token file, when it arrives, is read by the caller and passed in).
+/// effects: the caller reads `--token-file` and passes its contents in.
 struct ConnectionSettings: Sendable, Equatable {
     static let githubAPI = "https://api.github.com"
 
@@ -10,9 +10,14 @@ struct ConnectionSettings: Sendable, Equatable {
     let token: String?
 
     /// `--api-url`, else `GH_USERS_API_URL`, else `GH_HOST` (github.com means the public API; any other host
-    /// is GitHub Enterprise at `https://HOST/api/v3`), else api.github.com. The token is `GH_TOKEN`, else
-    /// `GITHUB_TOKEN`; for a host other than github.com, `GH_ENTERPRISE_TOKEN` comes first.
-    static func resolve(apiURL: String?, environment: [String: String]) throws(UsageError) -> ConnectionSettings {
+    /// is GitHub Enterprise at `https://HOST/api/v3`), else api.github.com. The token is the token file's,
+    /// else `GH_TOKEN`, else `GITHUB_TOKEN`; for a host other than github.com, `GH_ENTERPRISE_TOKEN` comes
+    /// before those two.
+    static func resolve(
+        apiURL: String?,
+        tokenFileContents: String? = nil,
+        environment: [String: String]
+    ) throws(UsageError) -> ConnectionSettings {
         let text: String
         if let apiURL = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
             text = apiURL
@@ -35,6 +40,19 @@ struct ConnectionSettings: Sendable, Equatable {
         if !isGitHubDotCom {
             candidates.insert(
                 contentsOf: [environment["GH_ENTERPRISE_TOKEN"], environment["GITHUB_ENTERPRISE_TOKEN"]], at: 0)
+        }
+        if let tokenFileContents {
+            let token = tokenFileContents.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !token.isEmpty else {
+                throw UsageError(message: "the token file is empty", command: nil)
+            }
+            guard !token.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+                throw UsageError(
+                    message: "the token file holds more than one word; it should hold the token alone",
+                    command: nil
+                )
+            }
+            candidates.insert(token, at: 0)
         }
         let token = candidates.lazy.compactMap { nonEmpty($0?.trimmingCharacters(in: .whitespacesAndNewlines)) }.first
         if token != nil, !OriginPolicy.isSecureOrLoopback(url) {

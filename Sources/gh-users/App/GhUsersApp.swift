@@ -1,6 +1,7 @@
 import AtomicCore
 import AtomicLogger
 import Domain
+import Networking
 
 /// Routes argv, builds the coordinator for the route, and returns the exit status.
 struct GhUsersApp: Sendable {
@@ -46,9 +47,27 @@ struct GhUsersApp: Sendable {
         _ body: (any UsersRepository, RenderContext, ErrorPresenter) async -> Int32
     ) async -> Int32 {
         let io = environment.io
+        var tokenFileContents: String?
+        if let path = global.tokenFile {
+            do {
+                let file = try environment.readTokenFile(path)
+                if file.readableByOthers {
+                    io.writeErr(
+                        "gh-users: warning: the token file '\(path)' can be read by others; run: chmod 600 '\(path)'\n")
+                }
+                tokenFileContents = file.contents
+            } catch {
+                io.writeErr(UsageError(message: String(describing: error), command: nil).rendered)
+                return ExitCode.usage
+            }
+        }
         let connection: ConnectionSettings
         do {
-            connection = try ConnectionSettings.resolve(apiURL: global.apiURL, environment: environment.environment)
+            connection = try ConnectionSettings.resolve(
+                apiURL: global.apiURL,
+                tokenFileContents: tokenFileContents,
+                environment: environment.environment
+            )
         } catch {
             io.writeErr(error.rendered)
             return ExitCode.usage
@@ -59,7 +78,16 @@ struct GhUsersApp: Sendable {
             logger.level = level
         }
         let repository = environment.makeUsersRepository(
-            AppEnvironment.RepositoryRequest(connection: connection, concurrency: concurrency, logger: logger)
+            AppEnvironment.RepositoryRequest(
+                connection: connection,
+                concurrency: concurrency,
+                retryPolicy: RetryPolicy(
+                    maxRetries: global.retries,
+                    waitOnPrimaryLimit: global.waitOnRateLimit,
+                    attemptTimeout: .milliseconds(Int64(global.timeout * 1000))
+                ),
+                logger: logger
+            )
         )
         let context = RenderContext.resolve(
             requested: global.format,

@@ -34,8 +34,10 @@ struct ErrorPresenter: Sendable {
         case .rateLimited(let resetAt, let message):
             var text = "gh-users: API rate limit exceeded (\(clean(message)))"
             if let resetAt {
-                text += "\nIt resets at \(localTime(resetAt)), in \(duration(resetAt.timeIntervalSince(now)))."
+                text +=
+                    "\nIt resets at \(localTime(resetAt)), in \(DurationText.describe(seconds: resetAt.timeIntervalSince(now)))."
             }
+            text += "\nAdd --wait-on-rate-limit to wait for the reset and carry on."
             if !hasToken { text += "\nRequests without a token get 60 an hour: set GH_TOKEN for 5,000." }
             return Presentation(message: text + "\n", exitCode: ExitCode.rateLimited)
         case .network(let detail):
@@ -66,15 +68,5 @@ struct ErrorPresenter: Sendable {
 
     private func localTime(_ date: Date) -> String {
         date.formatted(date: .omitted, time: .standard)
-    }
-
-    func duration(_ interval: TimeInterval) -> String {
-        let total = max(0, Int(interval.rounded(.up)))
-        let hours = total / 3600
-        let minutes = (total % 3600) / 60
-        let seconds = total % 60
-        if hours > 0 { return "\(hours)h \(minutes)m" }
-        if minutes > 0 { return "\(minutes)m \(seconds)s" }
-        return "\(seconds)s"
     }
 }

@@ -68,6 +68,28 @@ struct CommandSpec: Sendable {
             help: "API root to talk to (or GH_USERS_API_URL; GH_HOST means https://HOST/api/v3).",
             default: "https://api.github.com"
         ),
+        OptionSpec(
+            "token-file",
+            value: "PATH",
+            help: "Read the token from this file (before GH_TOKEN and GITHUB_TOKEN); keep it private (chmod 600)."
+        ),
+        OptionSpec(
+            "timeout",
+            value: "SECONDS",
+            help: "Give up on one attempt of a request after this long; it counts as a failure to retry.",
+            default: "30"
+        ),
+        OptionSpec(
+            "retries",
+            value: "N",
+            help: "Retry a failed request up to N times (0 to 10): connection failures, timeouts, cut-off answers, "
+                + "HTTP 500/502/503/504 and secondary rate limits, with exponential backoff and jitter.",
+            default: "3"
+        ),
+        OptionSpec(
+            "wait-on-rate-limit",
+            help: "When the rate limit is spent, wait for its reset and carry on instead of exiting with status 5."
+        ),
         OptionSpec("verbose", help: "Log what happens on stderr (same as --log-level info)."),
         OptionSpec(
             "log-level",

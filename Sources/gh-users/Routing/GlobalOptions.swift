@@ -9,6 +9,13 @@ struct GlobalOptions: Sendable, Equatable {
     var apiURL: String?
     var logLevel: LogLevel?
     var debug = false
+    var tokenFile: String?
+    /// Seconds for one attempt of a request.
+    var timeout: Double = 30
+    var retries = 3
+    var waitOnRateLimit = false
+
+    static let maximumRetries = 10
 
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> GlobalOptions {
         var options = GlobalOptions()
@@ -32,6 +39,22 @@ struct GlobalOptions: Sendable, Equatable {
             options.color = color
         }
         options.apiURL = parsed.value("api-url")
+        options.tokenFile = parsed.value("token-file")
+        if let text = parsed.value("timeout") {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw UsageError.invalidNumber("timeout", text, rule: "a number of seconds above 0", spec: spec)
+            }
+            options.timeout = seconds
+        }
+        options.retries =
+            try NumberOption.parse(
+                parsed,
+                "retries",
+                range: 0...Int64(maximumRetries),
+                rule: "a whole number from 0 to \(maximumRetries)",
+                spec: spec
+            ).map { Int($0) } ?? 3
+        options.waitOnRateLimit = parsed.has("wait-on-rate-limit")
         if parsed.has("verbose") { options.logLevel = .info }
         if let text = parsed.value("log-level") {
             guard let level = LogLevel(name: text) else {

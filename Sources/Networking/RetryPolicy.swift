@@ -1,0 +1,168 @@
+import Foundation
+
+/// How the client rides through GitHub's ordinary failures. A `Sendable` value with one preset, after
+/// async-http-client's configuration style.
+package struct RetryPolicy: Sendable, Equatable {
+    /// How many times one request may be tried again after a transient failure or a secondary rate limit.
+    package var maxRetries: Int
+    /// The first backoff ceiling; each retry doubles it, up to `maxDelay`. The actual wait is a random
+    /// fraction of the ceiling ("full jitter"), so many clients never retry in step.
+    package var baseDelay: Duration
+    package var maxDelay: Duration
+    /// What to wait on a secondary rate limit that gives no `Retry-After` (GitHub says: at least a minute).
+    package var secondaryLimitWait: Duration
+    /// The longest `Retry-After` honoured on a 5xx; longer ones fall back to backoff.
+    package var maxServerRetryAfter: Duration
+    /// Sleep until the primary rate limit resets instead of failing (`--wait-on-rate-limit`).
+    package var waitOnPrimaryLimit: Bool
+    /// One attempt's deadline, enforced by cancelling the attempt (URLSession rounds its own timeout down).
+    package var attemptTimeout: Duration
+
+    package init(
+        maxRetries: Int = 3,
+        baseDelay: Duration = .milliseconds(250),
+        maxDelay: Duration = .seconds(8),
+        secondaryLimitWait: Duration = .seconds(60),
+        maxServerRetryAfter: Duration = .seconds(60),
+        waitOnPrimaryLimit: Bool = false,
+        attemptTimeout: Duration = .seconds(30)
+    ) {
+        self.maxRetries = maxRetries
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.secondaryLimitWait = secondaryLimitWait
+        self.maxServerRetryAfter = maxServerRetryAfter
+        self.waitOnPrimaryLimit = waitOnPrimaryLimit
+        self.attemptTimeout = attemptTimeout
+    }
+
+    package static let standard = RetryPolicy()
+}
+
+/// Why the client is about to wait before trying a request again.
+package enum RetryReason: Sendable, Equatable {
+    case transport(TransportError)
+    case status(Int)
+    case secondaryRateLimit
+    /// The primary limit is spent and `--wait-on-rate-limit` was given; `resetAt` is when it refills.
+    case primaryRateLimit(resetAt: Date)
+}
+
+/// What to do with one attempt's outcome.
+package enum RetryDecision: Sendable, Equatable {
+    /// Hand the outcome to the caller (a success, or a failure that retrying will not fix).
+    case deliver
+    case retry(after: Duration, reason: RetryReason)
+}
+
+/// The pure decision of whether and when to retry, so the schedule can be tested without sleeping.
+package struct RetrySchedule: Sendable {
+    package let policy: RetryPolicy
+
+    package init(policy: RetryPolicy) {
+        self.policy = policy
+    }
+
+    /// `retriesUsed` counts earlier transient and secondary-limit retries of this request; `random` is in [0, 1).
+    package func decide(
+        _ outcome: Result<HTTPResponse, TransportError>,
+        method: HTTPMethod,
+        retriesUsed: Int,
+        random: Double,
+        now: Date
+    ) -> RetryDecision {
+        switch outcome {
+        case .failure(let error):
+            guard method.isIdempotent, error.isTransient, retriesUsed < policy.maxRetries else { return .deliver }
+            return .retry(after: backoff(retriesUsed: retriesUsed, random: random), reason: .transport(error))
+        case .success(let response):
+            return decide(response, method: method, retriesUsed: retriesUsed, random: random, now: now)
+        }
+    }
+
+    private func decide(
+        _ response: HTTPResponse,
+        method: HTTPMethod,
+        retriesUsed: Int,
+        random: Double,
+        now: Date
+    ) -> RetryDecision {
+        let limit = RateLimitInfo(response)
+        if limit.isPrimaryLimitSpent(status: response.status) {
+            // Waiting for a reset is not a retry storm: it does not spend the retry budget.
+            guard policy.waitOnPrimaryLimit, let reset = limit.resetAt else { return .deliver }
+            let seconds = max(0, reset.timeIntervalSince(now)) + 1
+            return .retry(after: .milliseconds(Int64(seconds * 1000)), reason: .primaryRateLimit(resetAt: reset))
+        }
+        guard method.isIdempotent, retriesUsed < policy.maxRetries else { return .deliver }
+        if limit.isSecondaryLimit(status: response.status, body: response.body) {
+            return .retry(after: limit.retryAfter ?? policy.secondaryLimitWait, reason: .secondaryRateLimit)
+        }
+        if [500, 502, 503, 504].contains(response.status) {
+            var delay = backoff(retriesUsed: retriesUsed, random: random)
+            if let retryAfter = limit.retryAfter, retryAfter <= policy.maxServerRetryAfter {
+                delay = max(delay, retryAfter)
+            }
+            return .retry(after: delay, reason: .status(response.status))
+        }
+        return .deliver
+    }
+
+    /// Full jitter: a random share of min(maxDelay, baseDelay × 2^retriesUsed).
+    package func backoff(retriesUsed: Int, random: Double) -> Duration {
+        let ceiling = min(policy.maxDelay, policy.baseDelay * (1 << min(retriesUsed, 30)))
+        let fraction = min(max(random, 0), 1)
+        return ceiling * fraction
+    }
+}
+
+/// GitHub's rate-limit signals in one response.
+package struct RateLimitInfo: Sendable, Equatable {
+    package let remaining: Int?
+    package let resetAt: Date?
+    package let retryAfter: Duration?
+
+    package init(_ response: HTTPResponse) {
+        remaining = response.headers["x-ratelimit-remaining"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        resetAt = response.headers["x-ratelimit-reset"]
+            .flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
+            .map(Date.init(timeIntervalSince1970:))
+        retryAfter = response.headers["retry-after"]
+            .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            .map { Duration.seconds(max(0, $0)) }
+    }
+
+    /// 403 or 429 with `x-ratelimit-remaining: 0`.
+    package func isPrimaryLimitSpent(status: Int) -> Bool {
+        (status == 403 || status == 429) && remaining == 0
+    }
+
+    /// A 429, or a 403 that carries `Retry-After` or GitHub's secondary-rate-limit message.
+    package func isSecondaryLimit(status: Int, body: Foundation.Data) -> Bool {
+        if status == 429 { return true }
+        guard status == 403 else { return false }
+        if retryAfter != nil { return true }
+        let text = String(decoding: body.prefix(2048), as: UTF8.self).lowercased()
+        return text.contains("secondary rate limit")
+    }
+}
+
+extension HTTPMethod {
+    /// Retrying these cannot repeat a side effect.
+    package var isIdempotent: Bool {
+        switch self {
+        case .get, .head, .put, .delete: return true
+        case .post, .patch: return false
+        }
+    }
+}
+
+extension TransportError {
+    /// Failures that another attempt may not meet: no connection, a timeout, a dropped or short answer.
+    package var isTransient: Bool {
+        switch self {
+        case .cannotConnect, .timedOut, .connectionLost, .truncatedBody: return true
+        case .cancelled, .other: return false
+        }
+    }
+}

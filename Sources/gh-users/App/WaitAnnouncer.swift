@@ -1,0 +1,49 @@
+import AtomicCore
+import Foundation
+import Networking
+
+/// The retry loop's sleep, as a person sees it: a rate-limit wait is announced on stderr with its reason
+/// and length, and on a terminal a countdown runs until it ends and is then erased. Part of the composition
+/// root: it is handed to the HTTP client as its `RetryClock.sleep`.
+struct WaitAnnouncer: Sendable {
+    let io: IOStreams
+    let now: @Sendable () -> Date
+
+    func sleep(_ duration: Duration, reason: RetryReason) async throws {
+        let seconds = WaitAnnouncer.seconds(duration)
+        switch reason {
+        case .secondaryRateLimit:
+            io.writeErr(
+                "gh-users: GitHub's secondary rate limit: waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
+            )
+        case .primaryRateLimit(let resetAt):
+            let local = resetAt.formatted(date: .omitted, time: .standard)
+            io.writeErr(
+                "gh-users: the rate limit is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at \(local)\n"
+            )
+        case .transport, .status:
+            try await Task.sleep(for: duration)
+            return
+        }
+        guard io.stderrIsTTY, seconds >= 2 else {
+            try await Task.sleep(for: duration)
+            return
+        }
+        try await countdown(seconds: seconds)
+    }
+
+    private func countdown(seconds: Double) async throws {
+        let end = now().addingTimeInterval(seconds)
+        defer { io.writeErr("\r\u{1B}[2K") }
+        while true {
+            let left = end.timeIntervalSince(now())
+            if left <= 0 { return }
+            io.writeErr("\r\u{1B}[2KWaiting for the rate limit: \(DurationText.describe(seconds: left)) left")
+            try await Task.sleep(for: .milliseconds(Int64(min(1, left) * 1000)))
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

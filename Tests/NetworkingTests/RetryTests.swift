@@ -1,0 +1,264 @@
+import AtomicLogger
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Networking
+
+private let now = Date(timeIntervalSince1970: 1_700_000_000)
+private let url = URL(string: "https://api.github.com/users")!
+
+private func response(_ status: Int, _ headers: [(String, String)] = [], body: String = "") -> HTTPResponse {
+    HTTPResponse(
+        status: status,
+        headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
+        body: Data(body.utf8),
+        url: url
+    )
+}
+
+struct RetryScheduleTests {
+    private let schedule = RetrySchedule(
+        policy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(100), maxDelay: .seconds(1)))
+
+    private func decide(
+        _ outcome: Result<HTTPResponse, TransportError>,
+        method: HTTPMethod = .get,
+        used: Int = 0,
+        random: Double = 1
+    ) -> RetryDecision {
+        schedule.decide(outcome, method: method, retriesUsed: used, random: random, now: now)
+    }
+
+    @Test(arguments: [500, 502, 503, 504])
+    func retriesServerErrors(status: Int) {
+        #expect(decide(.success(response(status))) == .retry(after: .milliseconds(100), reason: .status(status)))
+    }
+
+    @Test(arguments: [200, 304, 400, 401, 404, 422, 501])
+    func deliversWhatRetryingCannotFix(status: Int) {
+        #expect(decide(.success(response(status))) == .deliver)
+    }
+
+    @Test(arguments: [TransportError.cannotConnect("refused"), .timedOut, .connectionLost, .truncatedBody])
+    func retriesTransientTransportFailures(error: TransportError) {
+        #expect(decide(.failure(error)) == .retry(after: .milliseconds(100), reason: .transport(error)))
+    }
+
+    @Test(arguments: [TransportError.cancelled, .other("TLS handshake failed")])
+    func deliversPermanentTransportFailures(error: TransportError) {
+        #expect(decide(.failure(error)) == .deliver)
+    }
+
+    @Test func backoffDoublesUpToTheCapWithFullJitter() {
+        #expect(schedule.backoff(retriesUsed: 0, random: 1) == .milliseconds(100))
+        #expect(schedule.backoff(retriesUsed: 1, random: 1) == .milliseconds(200))
+        #expect(schedule.backoff(retriesUsed: 2, random: 1) == .milliseconds(400))
+        #expect(schedule.backoff(retriesUsed: 3, random: 1) == .milliseconds(800))
+        #expect(schedule.backoff(retriesUsed: 4, random: 1) == .seconds(1))
+        #expect(schedule.backoff(retriesUsed: 60, random: 1) == .seconds(1))
+        #expect(schedule.backoff(retriesUsed: 2, random: 0.25) == .milliseconds(100))
+        #expect(schedule.backoff(retriesUsed: 2, random: 0) == .zero)
+    }
+
+    @Test func givesUpWhenTheBudgetIsSpent() {
+        #expect(decide(.success(response(502)), used: 3) == .deliver)
+        #expect(decide(.failure(.timedOut), used: 3) == .deliver)
+        #expect(decide(.success(response(429, [("Retry-After", "2")])), used: 3) == .deliver)
+    }
+
+    @Test func neverRetriesNonIdempotentMethods() {
+        #expect(decide(.success(response(502)), method: .post) == .deliver)
+        #expect(decide(.failure(.connectionLost), method: .patch) == .deliver)
+        #expect(decide(.success(response(502)), method: .put) != .deliver)
+        #expect(decide(.success(response(502)), method: .delete) != .deliver)
+    }
+
+    @Test func secondaryLimitsWaitRetryAfterOrAMinute() {
+        #expect(
+            decide(.success(response(429, [("Retry-After", "7")])))
+                == .retry(after: .seconds(7), reason: .secondaryRateLimit))
+        #expect(decide(.success(response(429))) == .retry(after: .seconds(60), reason: .secondaryRateLimit))
+        #expect(
+            decide(.success(response(403, [("retry-after", "3")])))
+                == .retry(after: .seconds(3), reason: .secondaryRateLimit))
+        let message = #"{"message":"You have exceeded a secondary rate limit. Please wait a few minutes."}"#
+        #expect(
+            decide(.success(response(403, body: message))) == .retry(after: .seconds(60), reason: .secondaryRateLimit))
+        #expect(decide(.success(response(403, body: #"{"message":"Resource not accessible"}"#))) == .deliver)
+    }
+
+    @Test func aSpentPrimaryLimitFailsAtOnceUnlessAskedToWait() {
+        let reset = now.addingTimeInterval(90)
+        let spent = response(
+            403, [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", String(Int(reset.timeIntervalSince1970)))])
+        #expect(decide(.success(spent)) == .deliver)
+        let waiting = RetrySchedule(policy: RetryPolicy(waitOnPrimaryLimit: true))
+        #expect(
+            waiting.decide(.success(spent), method: .get, retriesUsed: 99, random: 0.5, now: now)
+                == .retry(after: .seconds(91), reason: .primaryRateLimit(resetAt: reset))
+        )
+        // A 429 with the limit spent is the primary limit too, not a secondary one.
+        let spent429 = response(
+            429, [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1700000000"), ("Retry-After", "5")])
+        #expect(decide(.success(spent429)) == .deliver)
+    }
+
+    @Test func aServersRetryAfterStretchesTheBackoff() {
+        #expect(
+            decide(.success(response(503, [("Retry-After", "2")]))) == .retry(after: .seconds(2), reason: .status(503)))
+        #expect(
+            decide(.success(response(503, [("Retry-After", "3600")])))
+                == .retry(after: .milliseconds(100), reason: .status(503)))
+    }
+}
+
+/// Records the sleeps the client asks for instead of sleeping.
+private final class RecordingClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [(Duration, RetryReason)] = []
+
+    var sleeps: [(Duration, RetryReason)] { lock.withLock { recorded } }
+
+    var clock: RetryClock {
+        RetryClock(
+            now: { now }, random: { 0.5 },
+            sleep: { duration, reason in self.lock.withLock { self.recorded.append((duration, reason)) } })
+    }
+}
+
+struct HTTPClientRetryTests {
+    private func client(_ stub: StubTransport, clock: RetryClock, policy: RetryPolicy = RetryPolicy()) -> HTTPClient {
+        HTTPClient(
+            configuration: HTTPClientConfiguration(baseURL: URL(string: "https://api.github.com")!, userAgent: "t"),
+            transport: stub.transport,
+            logger: .disabled,
+            retryPolicy: policy,
+            clock: clock
+        )
+    }
+
+    @Test func ridesThroughTransientFailuresWithTheScheduledWaits() async throws {
+        let stub = StubTransport()
+        stub.stub(url.absoluteString, status: 502, body: "<html>bad gateway</html>")
+        stub.fail(url.absoluteString, with: .connectionLost)
+        stub.stub(url.absoluteString, status: 200, body: "[]")
+        let recorder = RecordingClock()
+        let result = try await client(stub, clock: recorder.clock).get(url)
+        #expect(result.status == 200)
+        #expect(stub.received.count == 3)
+        #expect(recorder.sleeps.map(\.0) == [.milliseconds(125), .milliseconds(250)])
+        #expect(recorder.sleeps.map(\.1) == [.status(502), .transport(.connectionLost)])
+    }
+
+    @Test func givesUpAfterTheRetriesAndReturnsTheLastAnswer() async throws {
+        let stub = StubTransport()
+        for _ in 0..<3 { stub.stub(url.absoluteString, status: 500) }
+        let recorder = RecordingClock()
+        let result = try await client(stub, clock: recorder.clock, policy: RetryPolicy(maxRetries: 2)).get(url)
+        #expect(result.status == 500)
+        #expect(stub.received.count == 3)
+        #expect(recorder.sleeps.count == 2)
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    @Test func zeroRetriesMeansOneAttempt() async {
+        let stub = StubTransport()
+        stub.fail(url.absoluteString, with: .timedOut)
+        let recorder = RecordingClock()
+        await #expect(throws: TransportError.timedOut) {
+            try await client(stub, clock: recorder.clock, policy: RetryPolicy(maxRetries: 0)).get(url)
+        }
+        #expect(recorder.sleeps.isEmpty)
+    }
+
+    @Test func waitsForAPrimaryResetWithoutSpendingRetries() async throws {
+        let stub = StubTransport()
+        let reset = String(Int(now.timeIntervalSince1970) + 30)
+        stub.stub(
+            url.absoluteString, status: 403, headers: [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", reset)])
+        stub.stub(url.absoluteString, status: 200)
+        let recorder = RecordingClock()
+        let policy = RetryPolicy(maxRetries: 0, waitOnPrimaryLimit: true)
+        #expect(try await client(stub, clock: recorder.clock, policy: policy).get(url).status == 200)
+        #expect(recorder.sleeps.map(\.0) == [.seconds(31)])
+    }
+
+    @Test func stopsWaitingOnAServerThatNeverResets() async throws {
+        let stub = StubTransport()
+        for _ in 0...HTTPClient.maximumPrimaryLimitWaits {
+            stub.stub(
+                url.absoluteString, status: 403, headers: [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1")])
+        }
+        let recorder = RecordingClock()
+        let result = try await client(stub, clock: recorder.clock, policy: RetryPolicy(waitOnPrimaryLimit: true)).get(
+            url)
+        #expect(result.status == 403)
+        #expect(recorder.sleeps.count == HTTPClient.maximumPrimaryLimitWaits)
+    }
+
+    @Test func anAttemptPastItsDeadlineIsCancelledAndCountsAsATimeout() async throws {
+        let calls = CallCounter()
+        let hanging: HTTPTransport = { request in
+            if calls.next() == 1 {
+                try await Task.sleep(for: .seconds(30))
+            }
+            return HTTPResponse(status: 200, url: request.url)
+        }
+        let recorder = RecordingClock()
+        let client = HTTPClient(
+            configuration: HTTPClientConfiguration(baseURL: URL(string: "https://api.github.com")!, userAgent: "t"),
+            transport: hanging,
+            logger: .disabled,
+            retryPolicy: RetryPolicy(attemptTimeout: .milliseconds(50)),
+            clock: recorder.clock
+        )
+        let started = ContinuousClock.now
+        #expect(try await client.get(url).status == 200)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(recorder.sleeps.map(\.1) == [.transport(.timedOut)])
+    }
+
+    @Test func cancellationStopsTheLoop() async {
+        let stub = StubTransport()
+        for _ in 0..<4 { stub.stub(url.absoluteString, status: 503) }
+        let sleeping = RetryClock(
+            now: { now }, random: { 1 }, sleep: { duration, _ in try await Task.sleep(for: .seconds(30)) })
+        let task = Task { try await client(stub, clock: sleeping).get(url) }
+        try? await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        await #expect(throws: TransportError.cancelled) { try await task.value }
+        #expect(stub.received.count == 1)
+    }
+
+    @Test func theTraceMasksTheAuthorizationHeader() async throws {
+        let stub = StubTransport()
+        stub.stub(url.absoluteString)
+        let handler = InMemoryLogHandler()
+        let client = HTTPClient(
+            configuration: HTTPClientConfiguration(
+                baseURL: URL(string: "https://api.github.com")!,
+                userAgent: "t",
+                token: "secret-token-value"
+            ),
+            transport: stub.transport,
+            logger: Logger(label: "t", level: .debug, handler: handler)
+        )
+        _ = try await client.get(url)
+        let trace = handler.entries.map(\.message).joined(separator: "\n")
+        #expect(trace.contains("Authorization: Bearer ***"))
+        #expect(!trace.contains("secret-token-value"))
+    }
+}
+
+private final class CallCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
+}
