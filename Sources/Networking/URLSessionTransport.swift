@@ -62,7 +62,8 @@ package final class URLSessionTransport: Sendable {
         switch urlError.code {
         case .cancelled: return .cancelled
         case .timedOut: return .timedOut
-        case .networkConnectionLost: return .connectionLost
+        // libcurl's "Empty reply from server": the connection closed before any answer.
+        case .networkConnectionLost, .badServerResponse: return .connectionLost
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
             return .cannotConnect(urlError.localizedDescription)
         case .unknown:

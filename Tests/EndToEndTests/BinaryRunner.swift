@@ -5,6 +5,7 @@ struct RunResult: Sendable {
     let status: Int32
     let stdout: String
     let stderr: String
+    let seconds: Double
 }
 
 /// Runs the built `gh-users` with a clean environment (nothing of the caller's tokens leaks in), capturing
@@ -23,12 +24,20 @@ enum BinaryRunner {
         return besideBundle
     }()
 
+    /// `interruptAfter` sends SIGINT that many seconds after the start, as Ctrl-C would.
     static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
-        timeout: TimeInterval = 60
+        timeout: TimeInterval = 60,
+        interruptAfter: TimeInterval? = nil
     ) async throws -> RunResult {
-        try await runProcess(executable: binary, arguments: arguments, environment: environment, timeout: timeout)
+        try await runProcess(
+            executable: binary,
+            arguments: arguments,
+            environment: environment,
+            timeout: timeout,
+            interruptAfter: interruptAfter
+        )
     }
 
     /// Runs a bash snippet with `$GH_USERS` set to the binary, for pipelines such as `| head -1`.
@@ -41,7 +50,8 @@ enum BinaryRunner {
             executable: URL(fileURLWithPath: "/bin/bash"),
             arguments: ["-c", script],
             environment: environment,
-            timeout: timeout
+            timeout: timeout,
+            interruptAfter: nil
         )
     }
 
@@ -49,7 +59,8 @@ enum BinaryRunner {
         executable: URL,
         arguments: [String],
         environment: [String: String],
-        timeout: TimeInterval
+        timeout: TimeInterval,
+        interruptAfter: TimeInterval?
     ) async throws -> RunResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -78,6 +89,7 @@ enum BinaryRunner {
         process.standardOutput = outHandle
         process.standardError = errHandle
 
+        let started = ContinuousClock.now
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { finished in
                 continuation.resume(returning: finished.terminationStatus)
@@ -89,6 +101,11 @@ enum BinaryRunner {
                 return
             }
             let pid = process.processIdentifier
+            if let interruptAfter {
+                DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) {
+                    if process.isRunning { kill(pid, SIGINT) }
+                }
+            }
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
                 if process.isRunning { kill(pid, SIGKILL) }
             }
@@ -97,6 +114,8 @@ enum BinaryRunner {
         try errHandle.close()
         let stdout = try String(contentsOf: outURL, encoding: .utf8)
         let stderr = try String(contentsOf: errURL, encoding: .utf8)
-        return RunResult(status: status, stdout: stdout, stderr: stderr)
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return RunResult(status: status, stdout: stdout, stderr: stderr, seconds: seconds)
     }
 }

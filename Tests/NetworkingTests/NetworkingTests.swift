@@ -147,6 +147,7 @@ struct URLSessionTransportErrorTests {
     @Test func mapsURLErrorsToTransportErrors() {
         #expect(URLSessionTransport.transportError(URLError(.timedOut)) == .timedOut)
         #expect(URLSessionTransport.transportError(URLError(.networkConnectionLost)) == .connectionLost)
+        #expect(URLSessionTransport.transportError(URLError(.badServerResponse)) == .connectionLost)
         #expect(URLSessionTransport.transportError(URLError(.unknown)) == .truncatedBody)
         #expect(URLSessionTransport.transportError(URLError(.cancelled)) == .cancelled)
         #expect(URLSessionTransport.transportError(CancellationError()) == .cancelled)

@@ -8,6 +8,7 @@ import Networking
 struct WaitAnnouncer: Sendable {
     let io: IOStreams
     let now: @Sendable () -> Date
+    var pause: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     func sleep(_ duration: Duration, reason: RetryReason) async throws {
         let seconds = WaitAnnouncer.seconds(duration)
@@ -22,11 +23,11 @@ struct WaitAnnouncer: Sendable {
                 "gh-users: the rate limit is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at \(local)\n"
             )
         case .transport, .status:
-            try await Task.sleep(for: duration)
+            try await pause(duration)
             return
         }
         guard io.stderrIsTTY, seconds >= 2 else {
-            try await Task.sleep(for: duration)
+            try await pause(duration)
             return
         }
         try await countdown(seconds: seconds)
@@ -39,7 +40,7 @@ struct WaitAnnouncer: Sendable {
             let left = end.timeIntervalSince(now())
             if left <= 0 { return }
             io.writeErr("\r\u{1B}[2KWaiting for the rate limit: \(DurationText.describe(seconds: left)) left")
-            try await Task.sleep(for: .milliseconds(Int64(min(1, left) * 1000)))
+            try await pause(.milliseconds(Int64(min(1, left) * 1000)))
         }
     }
 

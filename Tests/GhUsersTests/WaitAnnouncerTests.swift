@@ -1,0 +1,58 @@
+import AtomicCore
+import Foundation
+import Networking
+import Testing
+
+@testable import gh_users
+
+/// A clock that moves only when the announcer pauses, so a countdown runs without real time passing.
+private final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    private(set) var pauses: [Duration] = []
+
+    var now: Date { lock.withLock { current } }
+
+    func pause(_ duration: Duration) {
+        lock.withLock {
+            pauses.append(duration)
+            current += Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+    }
+}
+
+struct WaitAnnouncerTests {
+    private func announcer(tty: Bool) -> (WaitAnnouncer, ManualClock, CapturedOutput) {
+        let (io, _, err) = IOStreams.test(stderrTTY: tty)
+        let clock = ManualClock()
+        return (WaitAnnouncer(io: io, now: { clock.now }, pause: { clock.pause($0) }), clock, err)
+    }
+
+    @Test func aRateLimitWaitOnATerminalCountsDownAndErasesItself() async throws {
+        let (announcer, clock, err) = announcer(tty: true)
+        try await announcer.sleep(.seconds(3), reason: .secondaryRateLimit)
+        let text = err.text
+        #expect(text.hasPrefix("gh-users: GitHub's secondary rate limit: waiting 3s before retrying\n"))
+        #expect(text.contains("Waiting for the rate limit: 3s left"))
+        #expect(text.contains("Waiting for the rate limit: 1s left"))
+        #expect(text.hasSuffix("\r\u{1B}[2K"))
+        #expect(clock.pauses == [.seconds(1), .seconds(1), .seconds(1)])
+    }
+
+    @Test func offATerminalThereIsOneLineAndNoCountdown() async throws {
+        let (announcer, clock, err) = announcer(tty: false)
+        let reset = clock.now.addingTimeInterval(125)
+        try await announcer.sleep(.seconds(126), reason: .primaryRateLimit(resetAt: reset))
+        #expect(err.text.hasPrefix("gh-users: the rate limit is spent; waiting 2m 6s for its reset at "))
+        #expect(err.text.split(separator: "\n").count == 1)
+        #expect(!err.text.contains("\u{1B}"))
+        #expect(clock.pauses == [.seconds(126)])
+    }
+
+    @Test func backoffBetweenRetriesIsSilent() async throws {
+        let (announcer, clock, err) = announcer(tty: true)
+        try await announcer.sleep(.milliseconds(300), reason: .status(502))
+        #expect(err.text.isEmpty)
+        #expect(clock.pauses == [.milliseconds(300)])
+    }
+}
