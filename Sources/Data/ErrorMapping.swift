@@ -19,7 +19,7 @@ enum ErrorMapping {
     static func domainError(for response: HTTPResponse, resource: String) -> DomainError? {
         let status = response.status
         if (200..<300).contains(status) { return nil }
-        let message = githubMessage(response) ?? "HTTP \(status)"
+        let message = githubMessage(response) ?? ErrorMapping.reasonPhrase(status)
         let remaining = response.headers["x-ratelimit-remaining"]?.trimmingCharacters(in: .whitespaces)
         let primaryLimitSpent = (status == 403 || status == 429) && remaining == "0"
         switch status {
@@ -42,5 +42,24 @@ enum ErrorMapping {
             let message = dto.message, !message.isEmpty
         else { return nil }
         return message
+    }
+
+    /// What a status means when GitHub's body says nothing readable (a proxy's HTML page, say).
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 409: return "Conflict"
+        case 410: return "Gone"
+        case 422: return "Unprocessable Entity"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        default: return "unexpected status"
+        }
     }
 }

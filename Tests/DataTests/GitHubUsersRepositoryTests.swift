@@ -100,7 +100,7 @@ struct GitHubUsersRepositoryTests {
             403, [("x-ratelimit-remaining", "4000")], #"{"message":"Must have admin rights"}"#,
             .unauthorized(status: 403, message: "Must have admin rights")
         ),
-        (502, [], "<html>Bad gateway</html>", .server(status: 502, message: "HTTP 502")),
+        (502, [], "<html>Bad gateway</html>", .server(status: 502, message: "Bad Gateway")),
     ])
     func mapsStatusesToDomainErrors(status: Int, headers: [(String, String)], body: String, expected: DomainError)
         async throws

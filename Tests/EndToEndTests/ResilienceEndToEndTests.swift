@@ -67,7 +67,7 @@ struct ResilienceEndToEndTests {
             let result = try await BinaryRunner.run(["list", "--limit", "50", "--json"] + api(server))
             #expect(result.status == 1)
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "gh-users: GitHub answered HTTP 502: HTTP 502\n")
+            #expect(result.stderr == "gh-users: GitHub answered HTTP 502: Bad Gateway\n")
             #expect(server.requests.count == 4)
             #expect(result.seconds < 10)
             report("502 on every request (--retries 3)", result, requests: server.requests.count)
