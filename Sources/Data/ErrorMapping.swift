@@ -5,13 +5,17 @@ import Networking
 /// The one translation of HTTP outcomes into `DomainError`, so nothing above Data sees an HTTP type.
 enum ErrorMapping {
     static func domainError(for error: TransportError) -> DomainError {
+        error == .cancelled ? .cancelled : .network(describe(error))
+    }
+
+    static func describe(_ error: TransportError) -> String {
         switch error {
-        case .cannotConnect(let detail): return .network("cannot connect: \(detail)")
-        case .timedOut: return .network("the request timed out")
-        case .connectionLost: return .network("the connection was lost")
-        case .truncatedBody: return .network("the response was cut short")
-        case .cancelled: return .cancelled
-        case .other(let detail): return .network(detail)
+        case .cannotConnect(let detail): return "cannot connect: \(detail)"
+        case .timedOut: return "the request timed out"
+        case .connectionLost: return "the connection was lost"
+        case .truncatedBody: return "the response was cut short"
+        case .cancelled: return "cancelled"
+        case .other(let detail): return detail
         }
     }
 

@@ -1,15 +1,21 @@
 import AtomicCore
+import AtomicLogger
 import Domain
 import Foundation
 import Networking
 
 /// `UsersRepository` over GitHub's REST API.
 package struct GitHubUsersRepository: UsersRepository {
-    private let client: HTTPClient
+    private let fetcher: ConditionalFetcher
     private let endpoint: UsersEndpoint
 
-    package init(client: HTTPClient) {
-        self.client = client
+    package init(
+        client: HTTPClient,
+        cache: CacheSettings = .disabled,
+        logger: Logger = .disabled,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.fetcher = ConditionalFetcher(client: client, settings: cache, logger: logger, now: now)
         self.endpoint = UsersEndpoint(apiRoot: client.configuration.baseURL)
     }
 
@@ -25,24 +31,20 @@ package struct GitHubUsersRepository: UsersRepository {
     }
 
     package func user(login: Login) async throws(DomainError) -> User {
-        let response = try await fetch(endpoint.user(login), resource: "user '\(login.value)'")
+        let response = try await fetch(
+            endpoint.user(login), endpoint: "GET /users/\(login.value)", resource: "user '\(login.value)'")
         return try ResponseDecoder.user(from: response.body, endpoint: "GET /users/\(login.value)")
     }
 
     private func page(at url: URL) async throws(DomainError) -> UserPage {
-        let response = try await fetch(url, resource: "users")
+        let response = try await fetch(url, endpoint: "GET \(url.path)?\(url.query ?? "")", resource: "users")
         let users = try ResponseDecoder.users(from: response.body, endpoint: "GET /users")
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         return UserPage(users: users, next: next)
     }
 
-    private func fetch(_ url: URL, resource: String) async throws(DomainError) -> HTTPResponse {
-        let response: HTTPResponse
-        do {
-            response = try await client.get(url)
-        } catch {
-            throw ErrorMapping.domainError(for: error)
-        }
+    private func fetch(_ url: URL, endpoint: String, resource: String) async throws(DomainError) -> HTTPResponse {
+        let response = try await fetcher.get(url, endpoint: endpoint)
         if let error = ErrorMapping.domainError(for: response, resource: resource) {
             throw error
         }

@@ -17,6 +17,10 @@ package enum DomainError: Error, Sendable, Equatable {
     case server(status: Int, message: String)
     /// GitHub answered 2xx with a body that is not what the endpoint documents.
     case malformedResponse(endpoint: String, detail: String)
+    /// `--offline` was asked for and the answer is not in the cache.
+    case notCached(resource: String)
+    /// The cache could not be read or changed (`cache info`, `cache clear`).
+    case cacheUnavailable(String)
     /// The work was cancelled (an interrupt).
     case cancelled
 }

@@ -103,6 +103,13 @@ package final class StandInServer: @unchecked Sendable {
         _ = connectionThreads.wait(timeout: .now() + 5)
     }
 
+    /// What a caller with this token (nil: anonymous) has left of its rate limit in the current window.
+    package func rateLimitRemaining(token: String?) -> Int {
+        let limit = token == nil ? StandInConfiguration.anonymousRateLimit : configuration.rateLimit
+        let bucket = token.map { "token " + $0 } ?? "anonymous"
+        return ledger.peek(bucket: bucket, limit: limit, now: Int(Date().timeIntervalSince1970)).remaining
+    }
+
     package var requests: [RecordedRequest] {
         ledger.recordedRequests
     }

@@ -24,19 +24,22 @@ enum BinaryRunner {
         return besideBundle
     }()
 
-    /// `interruptAfter` sends SIGINT that many seconds after the start, as Ctrl-C would.
+    /// `interruptAfter` sends SIGINT that many seconds after the start, as Ctrl-C would. `home` replaces the
+    /// throwaway home folder (and drops XDG_CACHE_HOME), so a test can look at what a run leaves there.
     static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
         timeout: TimeInterval = 60,
-        interruptAfter: TimeInterval? = nil
+        interruptAfter: TimeInterval? = nil,
+        home: URL? = nil
     ) async throws -> RunResult {
         try await runProcess(
             executable: binary,
             arguments: arguments,
             environment: environment,
             timeout: timeout,
-            interruptAfter: interruptAfter
+            interruptAfter: interruptAfter,
+            home: home
         )
     }
 
@@ -51,7 +54,8 @@ enum BinaryRunner {
             arguments: ["-c", script],
             environment: environment,
             timeout: timeout,
-            interruptAfter: nil
+            interruptAfter: nil,
+            home: nil
         )
     }
 
@@ -60,7 +64,8 @@ enum BinaryRunner {
         arguments: [String],
         environment: [String: String],
         timeout: TimeInterval,
-        interruptAfter: TimeInterval?
+        interruptAfter: TimeInterval?,
+        home: URL?
     ) async throws -> RunResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -83,6 +88,10 @@ enum BinaryRunner {
             "XDG_CACHE_HOME": scratch.appendingPathComponent("cache").path,
             "LANG": "C.UTF-8",
         ]
+        if let home {
+            base["HOME"] = home.path
+            base["XDG_CACHE_HOME"] = nil
+        }
         base.merge(environment) { $1 }
         process.environment = base
         process.standardInput = FileHandle.nullDevice

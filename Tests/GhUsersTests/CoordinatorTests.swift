@@ -24,6 +24,7 @@ extension AppEnvironment {
             logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
             now: { Date(timeIntervalSince1970: 1_800_000_000) },
             makeUsersRepository: { _ in repository },
+            makeCacheRepository: { _ in nil },
             readTokenFile: { path in
                 guard let file = tokenFiles[path] else {
                     throw TokenFileError(message: "cannot read the token file '\(path)'")

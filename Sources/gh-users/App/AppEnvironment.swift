@@ -13,6 +13,8 @@ struct AppEnvironment: Sendable {
         let connection: ConnectionSettings
         let concurrency: Int
         let retryPolicy: RetryPolicy
+        let cache: CacheLocation
+        let cacheMode: CacheMode
         let logger: Logger
     }
 
@@ -27,6 +29,8 @@ struct AppEnvironment: Sendable {
     var logger: Logger
     var now: @Sendable () -> Date
     var makeUsersRepository: @Sendable (RepositoryRequest) -> any UsersRepository
+    /// nil when there is no cache directory to look after.
+    var makeCacheRepository: @Sendable (CacheLocation) -> (any CacheRepository)?
     /// Throws an error whose description is fit for the user.
     var readTokenFile: @Sendable (String) throws -> TokenFile
 
@@ -36,6 +40,12 @@ struct AppEnvironment: Sendable {
     /// The real process: its streams, its environment, and GitHub over URLSession.
     static func live() -> AppEnvironment {
         let environment = ProcessInfo.processInfo.environment
+        // Merely creating a URLSessionConfiguration makes swift-corelibs-foundation create
+        // ~/.cache/org.swift.foundation.URLCache/<exe> and ~/.local/share/<dir>, even with urlCache = nil.
+        // Pointing its XDG folders at a path that can never exist stops that; gh-users reads its own cache
+        // location from the snapshot above, so nothing of ours moves.
+        setenv("XDG_CACHE_HOME", "/dev/null/gh-users", 1)
+        setenv("XDG_DATA_HOME", "/dev/null/gh-users", 1)
         let io = IOStreams.system(environment: environment)
         let logger = Logger(label: "gh-users", handler: StreamLogHandler(write: { io.writeErr($0) }))
         return AppEnvironment(
@@ -66,7 +76,17 @@ struct AppEnvironment: Sendable {
                         sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) }
                     )
                 )
-                return GitHubUsersRepository(client: client)
+                let store = request.cache.directory.map {
+                    DiskResponseCache(directory: $0, limitBytes: request.cache.limitBytes)
+                }
+                return GitHubUsersRepository(
+                    client: client,
+                    cache: CacheSettings(store: store, mode: request.cacheMode),
+                    logger: request.logger
+                )
+            },
+            makeCacheRepository: { location in
+                location.directory.map { DiskResponseCache(directory: $0, limitBytes: location.limitBytes) }
             },
             readTokenFile: { path in
                 let manager = FileManager.default

@@ -37,7 +37,43 @@ struct GhUsersApp: Sendable {
                     presenter: presenter
                 ).run()
             }
+        case .cache(let options, let global):
+            return await runCache(options, global)
         }
+    }
+
+    private func runCache(_ options: CacheOptions, _ global: GlobalOptions) async -> Int32 {
+        let io = environment.io
+        let location: CacheLocation
+        do {
+            location = try CacheLocation.resolve(cacheDir: global.cacheDirectory, environment: environment.environment)
+        } catch {
+            io.writeErr(error.rendered)
+            return ExitCode.usage
+        }
+        guard let repository = environment.makeCacheRepository(location) else {
+            io.writeErr("gh-users: there is no cache directory: set HOME or XDG_CACHE_HOME, or give --cache-dir\n")
+            return ExitCode.failure
+        }
+        let presenter = ErrorPresenter(now: environment.now(), hasToken: false)
+        return await CacheCoordinator(
+            options: options,
+            repository: repository,
+            io: io,
+            context: renderContext(global),
+            presenter: presenter
+        ).run()
+    }
+
+    private func renderContext(_ global: GlobalOptions) -> RenderContext {
+        let io = environment.io
+        return RenderContext.resolve(
+            requested: global.format,
+            isTTY: io.stdoutIsTTY,
+            colorEnabled: global.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
+            width: io.terminalWidth,
+            now: environment.now()
+        )
     }
 
     /// Resolves host, token, logging and output for a command that talks to GitHub, then runs it.
@@ -62,12 +98,14 @@ struct GhUsersApp: Sendable {
             }
         }
         let connection: ConnectionSettings
+        let cache: CacheLocation
         do {
             connection = try ConnectionSettings.resolve(
                 apiURL: global.apiURL,
                 tokenFileContents: tokenFileContents,
                 environment: environment.environment
             )
+            cache = try CacheLocation.resolve(cacheDir: global.cacheDirectory, environment: environment.environment)
         } catch {
             io.writeErr(error.rendered)
             return ExitCode.usage
@@ -86,16 +124,12 @@ struct GhUsersApp: Sendable {
                     waitOnPrimaryLimit: global.waitOnRateLimit,
                     attemptTimeout: .milliseconds(Int64(global.timeout * 1000))
                 ),
+                cache: cache,
+                cacheMode: global.cacheMode,
                 logger: logger
             )
         )
-        let context = RenderContext.resolve(
-            requested: global.format,
-            isTTY: io.stdoutIsTTY,
-            colorEnabled: global.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
-            width: io.terminalWidth,
-            now: environment.now()
-        )
+        let context = renderContext(global)
         let presenter = ErrorPresenter(now: environment.now(), hasToken: connection.token != nil)
         return await body(repository, context, presenter)
     }

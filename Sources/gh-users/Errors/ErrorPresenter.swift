@@ -52,6 +52,13 @@ struct ErrorPresenter: Sendable {
                 message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n",
                 exitCode: ExitCode.failure
             )
+        case .notCached(let resource):
+            return Presentation(
+                message: "gh-users: \(clean(resource)) is not in the cache, and --offline keeps off the network\n",
+                exitCode: ExitCode.failure
+            )
+        case .cacheUnavailable(let detail):
+            return Presentation(message: "gh-users: cache: \(clean(detail))\n", exitCode: ExitCode.failure)
         case .cancelled:
             return Presentation(message: "gh-users: interrupted\n", exitCode: ExitCode.interrupted)
         }

@@ -39,6 +39,8 @@ struct CommandRouter: Router {
             return .listUsers(try ListUsersOptions.parse(parsed, spec: spec), global)
         case ShowUsersOptions.spec.name:
             return .showUsers(try ShowUsersOptions.parse(parsed, spec: spec), global)
+        case CacheOptions.spec.name:
+            return .cache(try CacheOptions.parse(parsed, spec: spec), global)
         default:
             throw CommandCatalog.unknownCommand(name)
         }

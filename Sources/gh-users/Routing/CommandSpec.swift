@@ -90,6 +90,17 @@ struct CommandSpec: Sendable {
             "wait-on-rate-limit",
             help: "When the rate limit is spent, wait for its reset and carry on instead of exiting with status 5."
         ),
+        OptionSpec("no-cache", help: "Neither read nor write the response cache."),
+        OptionSpec(
+            "offline",
+            help: "Answer from the response cache only, without touching the network; what is not cached fails."
+        ),
+        OptionSpec(
+            "cache-dir",
+            value: "DIR",
+            help: "Where the response cache lives.",
+            default: "$XDG_CACHE_HOME/gh-users, else ~/.cache/gh-users"
+        ),
         OptionSpec("verbose", help: "Log what happens on stderr (same as --log-level info)."),
         OptionSpec(
             "log-level",

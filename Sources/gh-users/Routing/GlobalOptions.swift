@@ -1,5 +1,6 @@
 import AtomicCore
 import AtomicLogger
+import Data
 
 /// The options every command shares, validated.
 struct GlobalOptions: Sendable, Equatable {
@@ -14,6 +15,8 @@ struct GlobalOptions: Sendable, Equatable {
     var timeout: Double = 30
     var retries = 3
     var waitOnRateLimit = false
+    var cacheMode: CacheMode = .readWrite
+    var cacheDirectory: String?
 
     static let maximumRetries = 10
 
@@ -55,6 +58,17 @@ struct GlobalOptions: Sendable, Equatable {
                 spec: spec
             ).map { Int($0) } ?? 3
         options.waitOnRateLimit = parsed.has("wait-on-rate-limit")
+        if parsed.has("no-cache") && parsed.has("offline") {
+            throw UsageError(message: "--no-cache and --offline cannot be used together", command: spec)
+        }
+        if parsed.has("no-cache") { options.cacheMode = .disabled }
+        if parsed.has("offline") { options.cacheMode = .offline }
+        if let directory = parsed.value("cache-dir") {
+            guard !directory.isEmpty else {
+                throw UsageError(message: "--cache-dir needs a directory", command: spec)
+            }
+            options.cacheDirectory = directory
+        }
         if parsed.has("verbose") { options.logLevel = .info }
         if let text = parsed.value("log-level") {
             guard let level = LogLevel(name: text) else {

@@ -28,11 +28,14 @@ enum HelpRenderer {
               gh-users list --limit 5
               gh-users show octocat --json
               gh-users list --all --format ndjson | jq -r .login
+              gh-users show octocat --offline            # from the cache, no network
 
             ENVIRONMENT
               GH_TOKEN, GITHUB_TOKEN   token sent as 'Authorization: Bearer' (GH_ENTERPRISE_TOKEN first for other hosts)
               GH_USERS_API_URL         API root, as --api-url
               GH_HOST                  a GitHub Enterprise host: https://HOST/api/v3
+              XDG_CACHE_HOME           the response cache is in $XDG_CACHE_HOME/gh-users (else ~/.cache/gh-users)
+              GH_USERS_CACHE_SIZE      the cache's size bound (default 100MB)
               GH_USERS_LOG_LEVEL       as --log-level
               NO_COLOR, CLICOLOR_FORCE colour off, or on even when piped
 

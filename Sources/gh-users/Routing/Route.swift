@@ -2,6 +2,7 @@
 enum Route: Sendable, Equatable {
     case listUsers(ListUsersOptions, GlobalOptions)
     case showUsers(ShowUsersOptions, GlobalOptions)
+    case cache(CacheOptions, GlobalOptions)
     /// Help text for stdout, exit 0.
     case help(String)
     case version
@@ -10,7 +11,7 @@ enum Route: Sendable, Equatable {
 
 /// The commands that exist, by name, with their help.
 enum CommandCatalog {
-    static let commands: [CommandSpec] = [ListUsersOptions.spec, ShowUsersOptions.spec, helpSpec]
+    static let commands: [CommandSpec] = [ListUsersOptions.spec, ShowUsersOptions.spec, CacheOptions.spec, helpSpec]
 
     static let helpSpec = CommandSpec(
         name: "help",

@@ -1,0 +1,91 @@
+import AtomicLogger
+import Domain
+import Foundation
+import Networking
+
+/// How a run may use the response cache.
+package enum CacheMode: Sendable, Equatable {
+    /// Revalidate every GET with the cached validators, store 200s.
+    case readWrite
+    /// `--no-cache`: neither read nor write.
+    case disabled
+    /// `--offline`: answer from the cache only, never the network.
+    case offline
+}
+
+/// The cache a repository uses, and how.
+package struct CacheSettings: Sendable {
+    package let store: DiskResponseCache?
+    package let mode: CacheMode
+
+    package init(store: DiskResponseCache?, mode: CacheMode) {
+        self.store = store
+        self.mode = mode
+    }
+
+    package static let disabled = CacheSettings(store: nil, mode: .disabled)
+}
+
+/// GETs through the cache. Every request with a cached entry is revalidated (`If-None-Match`, and
+/// `If-Modified-Since` where there is a `Last-Modified`), so answers are never stale, and a 304, which costs
+/// no rate limit, is answered with the cached body and headers (`Link` included, so paging works). When the
+/// network cannot be reached after the client's retries, the cached copy answers, with a warning that dates it.
+struct ConditionalFetcher: Sendable {
+    let client: HTTPClient
+    let settings: CacheSettings
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    func get(_ url: URL, endpoint: String) async throws(DomainError) -> HTTPResponse {
+        let store = settings.mode == .disabled ? nil : settings.store
+        let key = DiskResponseCache.key(url: url.absoluteString, token: client.configuration.token)
+        let entry = store?.read(key: key)
+        if settings.mode == .offline {
+            guard let entry else { throw DomainError.notCached(resource: endpoint) }
+            return response(from: entry, requested: url)
+        }
+        var request = client.makeRequest(.get, url)
+        if let entry {
+            if let etag = entry.etag { request.headers.set("If-None-Match", etag) }
+            if let lastModified = entry.lastModified { request.headers.set("If-Modified-Since", lastModified) }
+        }
+        let answer: HTTPResponse
+        do {
+            answer = try await client.send(request)
+        } catch {
+            if let entry, error.isConnectivityFailure {
+                logger.warning(
+                    "cannot reach the API (\(ErrorMapping.describe(error))); using the copy of \(endpoint) cached "
+                        + entry.storedAt.formatted(date: .abbreviated, time: .standard)
+                )
+                return response(from: entry, requested: url)
+            }
+            throw ErrorMapping.domainError(for: error)
+        }
+        if answer.status == 304, let entry {
+            store?.touch(key: key)
+            return response(from: entry, requested: url)
+        }
+        if answer.status == 200, let store, answer.headers["ETag"] != nil || answer.headers["Last-Modified"] != nil {
+            store.write(key: key, response: answer, now: now())
+        }
+        return answer
+    }
+
+    private func response(from entry: CachedResponse, requested url: URL) -> HTTPResponse {
+        HTTPResponse(status: entry.status, headers: entry.headers, body: entry.body, url: URL(string: entry.url) ?? url)
+    }
+}
+
+extension TransportError {
+    /// No answer came at all: the cases where a cached copy is better than nothing.
+    var isConnectivityFailure: Bool {
+        switch self {
+        case .cannotConnect, .timedOut, .connectionLost, .truncatedBody: return true
+        case .cancelled, .other: return false
+        }
+    }
+}
+
+/// `summary()` never fails, which satisfies the protocol's throwing requirement.
+extension DiskResponseCache: CacheRepository {}

@@ -1,0 +1,237 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// The conditional-request cache and offline mode, through the built binary.
+struct CacheEndToEndTests {
+    private func withServer<T>(users: Int = 1500, _ body: (StandInServer) async throws -> T) async throws -> T {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: users))
+        try server.start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    private func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gh-users-e2e-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory)
+    }
+
+    private func list(_ server: StandInServer, cache: URL, _ extra: [String] = [], token: String? = nil) async throws
+        -> RunResult
+    {
+        try await BinaryRunner.run(
+            ["list", "--limit", "1000", "--format", "ndjson", "--api-url", server.baseURL, "--cache-dir", cache.path]
+                + extra,
+            environment: token.map { ["GH_TOKEN": $0] } ?? [:]
+        )
+    }
+
+    @Test func aRepeatedListSpendsNoQuotaAndPrintsTheSame() async throws {
+        try await withServer { server in
+            try await withDirectory { cache in
+                let token = "quota-token-1234"
+                let before = server.rateLimitRemaining(token: token)
+                let first = try await list(server, cache: cache, token: token)
+                let afterFirst = server.rateLimitRemaining(token: token)
+                server.resetRequests()
+                let second = try await list(server, cache: cache, token: token)
+                #expect(first.status == 0 && second.status == 0)
+                #expect(before - afterFirst == 10)
+                #expect(server.rateLimitRemaining(token: token) == afterFirst)
+                #expect(second.stdout == first.stdout)
+                #expect(server.requests.count == 10)
+                #expect(server.requests.allSatisfy { $0.header("if-none-match") != nil })
+            }
+        }
+    }
+
+    @Test func offlineReproducesTheOutputByteForByteWithoutTheNetwork() async throws {
+        try await withServer { server in
+            try await withDirectory { cache in
+                for format in ["ndjson", "json", "tsv", "table", "csv"] {
+                    let online = try await list(server, cache: cache, ["--format", format])
+                    server.resetRequests()
+                    let offline = try await list(server, cache: cache, ["--format", format, "--offline"])
+                    #expect(offline.status == 0)
+                    #expect(offline.stdout == online.stdout, "\(format)")
+                    #expect(server.requests.isEmpty)
+                }
+                let miss = try await BinaryRunner.run(
+                    ["show", "octocat", "--offline", "--api-url", server.baseURL, "--cache-dir", cache.path]
+                )
+                #expect(miss.status == 1)
+                #expect(miss.stdout.isEmpty)
+                #expect(
+                    miss.stderr
+                        == "gh-users: GET /users/octocat is not in the cache, and --offline keeps off the network\n")
+                #expect(server.requests.isEmpty)
+            }
+        }
+    }
+
+    @Test func theCacheIsPrivate() async throws {
+        try await withServer { server in
+            try await withDirectory { cache in
+                _ = try await list(server, cache: cache)
+                let attributes = try FileManager.default.attributesOfItem(atPath: cache.path)
+                #expect(attributes[.posixPermissions] as? Int == 0o700)
+                let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+                #expect(files.count == 10)
+                for file in files {
+                    let mode = try FileManager.default.attributesOfItem(
+                        atPath: cache.appendingPathComponent(file).path)[.posixPermissions]
+                    #expect(mode as? Int == 0o600)
+                }
+            }
+        }
+    }
+
+    @Test func oneTokensAnswersAreNeverServedUnderAnother() async throws {
+        try await withServer { server in
+            try await withDirectory { cache in
+                let first = try await list(server, cache: cache, token: "first-token-abcd")
+                #expect(first.status == 0)
+                let other = try await list(server, cache: cache, ["--offline"], token: "second-token-efgh")
+                #expect(other.status == 1)
+                #expect(other.stdout.isEmpty)
+                let anonymous = try await list(server, cache: cache, ["--offline"])
+                #expect(anonymous.status == 1)
+                let same = try await list(server, cache: cache, ["--offline"], token: "first-token-abcd")
+                #expect(same.stdout == first.stdout)
+                for file in try FileManager.default.contentsOfDirectory(atPath: cache.path) {
+                    let bytes = try Data(contentsOf: cache.appendingPathComponent(file))
+                    #expect(bytes.range(of: Data("first-token-abcd".utf8)) == nil)
+                }
+            }
+        }
+    }
+
+    @Test func aCorruptEntryIsRefetchedAndReplaced() async throws {
+        try await withServer { server in
+            try await withDirectory { cache in
+                let first = try await list(server, cache: cache)
+                let files = try FileManager.default.contentsOfDirectory(atPath: cache.path).sorted()
+                // Cut one entry short and fill another with garbage.
+                let cut = cache.appendingPathComponent(files[0])
+                let data = try Data(contentsOf: cut)
+                try data.prefix(data.count / 2).write(to: cut)
+                try Data("not a cache entry".utf8).write(to: cache.appendingPathComponent(files[1]))
+                server.resetRequests()
+                let second = try await list(server, cache: cache)
+                #expect(second.status == 0)
+                #expect(second.stdout == first.stdout)
+                #expect(server.requests.filter { $0.header("if-none-match") == nil }.count == 2)
+                server.resetRequests()
+                let third = try await list(server, cache: cache, ["--offline"])
+                #expect(third.stdout == first.stdout)
+            }
+        }
+    }
+
+    @Test func concurrentProcessesShareOneCacheSafely() async throws {
+        try await withServer { server in
+            try await withDirectory { cache in
+                let results = try await withThrowingTaskGroup(of: RunResult.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask { try await list(server, cache: cache) }
+                    }
+                    var all: [RunResult] = []
+                    for try await result in group { all.append(result) }
+                    return all
+                }
+                #expect(results.allSatisfy { $0.status == 0 })
+                #expect(Set(results.map(\.stdout)).count == 1)
+                let offline = try await list(server, cache: cache, ["--offline"])
+                #expect(offline.status == 0)
+                #expect(offline.stdout == results[0].stdout)
+                let names = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+                #expect(names.count == 10)
+                #expect(!names.contains { $0.hasPrefix(".tmp-") })
+            }
+        }
+    }
+
+    @Test func theSizeIsBoundedByEvictingTheOldest() async throws {
+        try await withServer { server in
+            try await withDirectory { cache in
+                let result = try await BinaryRunner.run(
+                    ["list", "--limit", "1000", "--api-url", server.baseURL, "--cache-dir", cache.path],
+                    environment: ["GH_USERS_CACHE_SIZE": "300KB"]
+                )
+                #expect(result.status == 0)
+                let info = try await BinaryRunner.run(
+                    ["cache", "info", "--json", "--cache-dir", cache.path],
+                    environment: ["GH_USERS_CACHE_SIZE": "300KB"])
+                let summary = try #require(
+                    try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
+                let size = try #require(summary["size_bytes"] as? Int)
+                #expect(size <= 300_000)
+                #expect((summary["entries"] as? Int ?? 0) >= 1)
+                #expect(summary["limit_bytes"] as? Int == 300_000)
+                // The newest page survives; the first ones went.
+                server.resetRequests()
+                let last = try await BinaryRunner.run(
+                    ["list", "--limit", "1000", "--api-url", server.baseURL, "--cache-dir", cache.path, "--offline"]
+                )
+                #expect(last.status == 1)
+            }
+        }
+    }
+
+    @Test func whenTheNetworkIsDownTheCachedCopyAnswersWithAWarning() async throws {
+        try await withDirectory { cache in
+            let server = try StandInServer(configuration: StandInConfiguration(userCount: 100))
+            try server.start()
+            let url = server.baseURL
+            let online = try await BinaryRunner.run(["show", "octocat", "--api-url", url, "--cache-dir", cache.path])
+            server.stop()
+            let offline = try await BinaryRunner.run(
+                ["show", "octocat", "--api-url", url, "--cache-dir", cache.path, "--retries", "1"]
+            )
+            #expect(offline.status == 0)
+            #expect(offline.stdout == online.stdout)
+            #expect(offline.stderr.hasPrefix("gh-users: warning: cannot reach the API (cannot connect: "))
+            #expect(offline.stderr.contains("using the copy of GET /users/octocat cached "))
+            let uncached = try await BinaryRunner.run([
+                "show", "kitsune-fox", "--api-url", url, "--cache-dir", cache.path, "--retries", "0",
+            ])
+            #expect(uncached.status == 1)
+            #expect(uncached.stderr.hasPrefix("gh-users: network error: cannot connect"))
+        }
+    }
+
+    @Test func noCacheLeavesNothingAndTheDefaultCacheIsTheOnlyTrace() async throws {
+        try await withServer { server in
+            try await withDirectory { home in
+                try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+                let bare = try await BinaryRunner.run(
+                    ["show", "octocat", "--no-cache", "--api-url", server.baseURL], home: home)
+                #expect(bare.status == 0)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty)
+                let cached = try await BinaryRunner.run(["show", "octocat", "--api-url", server.baseURL], home: home)
+                #expect(cached.status == 0)
+                let everything = FileManager.default.enumerator(atPath: home.path)?.allObjects as? [String] ?? []
+                #expect(everything.filter { !$0.hasSuffix(".entry") }.sorted() == [".cache", ".cache/gh-users"])
+            }
+        }
+    }
+
+    @Test func cacheInfoAndClear() async throws {
+        try await withServer { server in
+            try await withDirectory { cache in
+                _ = try await list(server, cache: cache)
+                let info = try await BinaryRunner.run(["cache", "info", "--format", "table", "--cache-dir", cache.path])
+                #expect(info.status == 0)
+                #expect(info.stdout.hasPrefix("Path     \(cache.path)\nEntries  10\nSize     "))
+                #expect(info.stdout.contains(" of 100 MB"))
+                let clear = try await BinaryRunner.run(["cache", "clear", "--cache-dir", cache.path])
+                #expect(clear.status == 0)
+                #expect(clear.stdout.isEmpty)
+                #expect(clear.stderr.hasPrefix("Removed 10 entries ("))
+                #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).isEmpty)
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Data
+import Foundation
+import Testing
+
+@testable import gh_users
+
+struct CacheLocationTests {
+    @Test func flagThenXDGThenHome() throws {
+        let environment = ["XDG_CACHE_HOME": "/xdg", "HOME": "/home/me"]
+        #expect(try CacheLocation.resolve(cacheDir: "/flag", environment: environment).directory?.path == "/flag")
+        #expect(try CacheLocation.resolve(cacheDir: nil, environment: environment).directory?.path == "/xdg/gh-users")
+        #expect(
+            try CacheLocation.resolve(cacheDir: nil, environment: ["HOME": "/home/me"]).directory?.path
+                == "/home/me/.cache/gh-users")
+        // The XDG spec ignores a relative XDG_CACHE_HOME.
+        #expect(
+            try CacheLocation.resolve(cacheDir: nil, environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"]).directory?
+                .path
+                == "/h/.cache/gh-users"
+        )
+        #expect(try CacheLocation.resolve(cacheDir: nil, environment: [:]).directory == nil)
+    }
+
+    @Test func theSizeLimitDefaultsToAHundredMegabytes() throws {
+        #expect(try CacheLocation.resolve(cacheDir: nil, environment: [:]).limitBytes == 100_000_000)
+        #expect(
+            try CacheLocation.resolve(cacheDir: nil, environment: ["GH_USERS_CACHE_SIZE": "2GB"]).limitBytes
+                == 2_000_000_000)
+        #expect(throws: UsageError.self) {
+            try CacheLocation.resolve(cacheDir: nil, environment: ["GH_USERS_CACHE_SIZE": "lots"])
+        }
+    }
+
+    @Test(arguments: [
+        ("4096", Int64(4096)), ("300KB", 300_000), ("1.5 MB", 1_500_000), ("512KiB", 524_288), ("1GiB", 1_073_741_824),
+        ("100mb", 100_000_000), ("7b", 7),
+    ])
+    func parsesSizes(text: String, bytes: Int64) {
+        #expect(CacheLocation.parseSize(text) == bytes)
+    }
+
+    @Test(arguments: ["", "MB", "-5MB", "0", "5 parsecs", "1e3", "nan", "99999999999999999999GB", "0.1"])
+    func refusesNonsenseSizes(text: String) {
+        #expect(CacheLocation.parseSize(text) == nil)
+    }
+}
+
+struct CacheRoutingTests {
+    private func route(_ arguments: String) -> Route {
+        CommandRouter().route(arguments.split(separator: " ").map(String.init))
+    }
+
+    @Test func cacheActionsAndOptions() {
+        var global = GlobalOptions()
+        global.cacheDirectory = "/tmp/x"
+        #expect(route("cache info --cache-dir /tmp/x") == .cache(CacheOptions(action: .info), global))
+        #expect(route("cache clear") == .cache(CacheOptions(action: .clear), GlobalOptions()))
+    }
+
+    @Test func cacheModes() {
+        var offline = GlobalOptions()
+        offline.cacheMode = .offline
+        #expect(route("list --offline") == .listUsers(ListUsersOptions(), offline))
+        var disabled = GlobalOptions()
+        disabled.cacheMode = .disabled
+        #expect(route("list --no-cache") == .listUsers(ListUsersOptions(), disabled))
+    }
+
+    @Test(arguments: ["list --offline --no-cache", "cache", "cache info extra", "cache purge", "list --cache-dir="])
+    func cacheUsageErrors(arguments: String) {
+        guard case .usageError = route(arguments) else {
+            Issue.record("expected a usage error for \(arguments)")
+            return
+        }
+    }
+
+    @Test func cacheSizesReadLikeTheLimit() {
+        #expect(CacheRenderer.size(0) == "0 B")
+        #expect(CacheRenderer.size(998_279) == "998 kB")
+        #expect(CacheRenderer.size(1_500_000) == "1.5 MB")
+        #expect(CacheRenderer.size(100_000_000) == "100 MB")
+    }
+}
