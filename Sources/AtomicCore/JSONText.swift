@@ -65,6 +65,69 @@ package enum JSONText {
         throw StructureError(offset: bytes.count, reason: "unterminated array")
     }
 
+    /// Byte ranges of the values of a top-level JSON object, by key, such as the `items` array of a search
+    /// envelope. Keys with escapes are compared as written, which suffices for GitHub's ASCII keys.
+    package static func objectMembers(_ bytes: [UInt8]) throws(StructureError) -> [String: Range<Int>] {
+        var index = skipWhitespace(bytes, from: 0)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+            throw StructureError(offset: index, reason: "expected '{'")
+        }
+        index = skipWhitespace(bytes, from: index + 1)
+        var members: [String: Range<Int>] = [:]
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return members }
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw StructureError(offset: index, reason: "expected a key")
+            }
+            let keyEnd = try endOfString(bytes, openingQuote: index)
+            let key = String(decoding: bytes[(index + 1)..<(keyEnd - 1)], as: UTF8.self)
+            index = skipWhitespace(bytes, from: keyEnd)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw StructureError(offset: index, reason: "expected ':'")
+            }
+            let valueStart = skipWhitespace(bytes, from: index + 1)
+            let valueEnd = try endOfValue(bytes, from: valueStart)
+            members[key] = valueStart..<valueEnd
+            index = skipWhitespace(bytes, from: valueEnd)
+            guard index < bytes.count else { break }
+            if bytes[index] == UInt8(ascii: "}") { return members }
+            guard bytes[index] == UInt8(ascii: ",") else { throw StructureError(offset: index, reason: "expected ','") }
+            index = skipWhitespace(bytes, from: index + 1)
+        }
+        throw StructureError(offset: bytes.count, reason: "unterminated object")
+    }
+
+    /// The index just past the value (string, number, literal, object or array) that starts at `start`.
+    private static func endOfValue(_ bytes: [UInt8], from start: Int) throws(StructureError) -> Int {
+        guard start < bytes.count else { throw StructureError(offset: start, reason: "expected a value") }
+        if bytes[start] == UInt8(ascii: "\"") { return try endOfString(bytes, openingQuote: start) }
+        var depth = 0
+        var index = start
+        var strings = StringTracker()
+        while index < bytes.count {
+            let byte = bytes[index]
+            if strings.consume(byte) {
+                index += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return index }
+                depth -= 1
+                if depth == 0 { return index + 1 }
+            case UInt8(ascii: ","), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                if depth == 0 { return index }
+            default:
+                break
+            }
+            index += 1
+        }
+        if depth == 0 { return index }
+        throw StructureError(offset: start, reason: "unterminated value")
+    }
+
     /// The document without insignificant whitespace: one line, as ndjson needs.
     package static func compact(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) {
         var strings = StringTracker()

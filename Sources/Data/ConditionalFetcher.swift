@@ -36,8 +36,10 @@ struct ConditionalFetcher: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
 
-    func get(_ url: URL, endpoint: String) async throws(DomainError) -> HTTPResponse {
-        let store = settings.mode == .disabled ? nil : settings.store
+    /// `cacheable: false` bypasses the cache for answers that must always be live, such as `/rate_limit`;
+    /// `--offline` still cannot reach the network for them.
+    func get(_ url: URL, endpoint: String, cacheable: Bool = true) async throws(DomainError) -> HTTPResponse {
+        let store = settings.mode == .disabled || !cacheable ? nil : settings.store
         let key = DiskResponseCache.key(url: url.absoluteString, token: client.configuration.token)
         let entry = store?.read(key: key)
         if settings.mode == .offline {

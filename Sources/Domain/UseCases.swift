@@ -13,6 +13,65 @@ package struct ListUsersUseCase: Sendable {
     package func page(at cursor: PageCursor) async throws(DomainError) -> UserPage {
         try await repository.users(at: cursor)
     }
+
+    /// The first page of an account's followers, or of the accounts it follows.
+    package func firstPage(of relation: UserRelation, login: Login, perPage: Int) async throws(DomainError) -> UserPage
+    {
+        try await repository.relations(relation, of: login, perPage: perPage)
+    }
+}
+
+/// Pages through an account's repositories.
+package struct ListReposUseCase: Sendable {
+    private let repository: any ReposRepository
+
+    package init(repository: any ReposRepository) {
+        self.repository = repository
+    }
+
+    package func firstPage(of login: Login, query: RepoQuery, perPage: Int) async throws(DomainError) -> Page<Repo> {
+        try await repository.repos(of: login, query: query, perPage: perPage)
+    }
+
+    package func page(at cursor: PageCursor) async throws(DomainError) -> Page<Repo> {
+        try await repository.repos(at: cursor)
+    }
+}
+
+/// Pages through a user search.
+package struct SearchUsersUseCase: Sendable {
+    private let repository: any SearchRepository
+
+    package init(repository: any SearchRepository) {
+        self.repository = repository
+    }
+
+    package func firstPage(_ query: UserSearchQuery, perPage: Int) async throws(DomainError) -> Page<User> {
+        try await repository.searchUsers(query, perPage: perPage)
+    }
+
+    package func page(at cursor: PageCursor) async throws(DomainError) -> Page<User> {
+        try await repository.searchUsers(at: cursor)
+    }
+}
+
+/// Reads the current rate limits.
+package struct GetRateLimitUseCase: Sendable {
+    private let repository: any RateLimitRepository
+
+    package init(repository: any RateLimitRepository) {
+        self.repository = repository
+    }
+
+    package func execute() async throws(DomainError) -> RateLimitOverview {
+        try await repository.rateLimits()
+    }
+}
+
+/// Which account a `show` asks for.
+package enum UserReference: Sendable, Hashable {
+    case login(Login)
+    case id(Int64)
 }
 
 /// Fetches several profiles concurrently, at most `concurrency` at a time, and returns them in the order asked.
@@ -24,6 +83,11 @@ package struct GetUsersUseCase: Sendable {
     }
 
     package func execute(logins: [Login], concurrency: Int) async -> [Result<User, DomainError>] {
+        await execute(logins.map(UserReference.login), concurrency: concurrency)
+    }
+
+    package func execute(_ references: [UserReference], concurrency: Int) async -> [Result<User, DomainError>] {
+        let logins = references
         let width = max(1, concurrency)
         var results = [Result<User, DomainError>?](repeating: nil, count: logins.count)
         await withTaskGroup(of: (Int, Result<User, DomainError>).self) { group in
@@ -31,11 +95,16 @@ package struct GetUsersUseCase: Sendable {
             func startNext() {
                 guard nextIndex < logins.count else { return }
                 let index = nextIndex
-                let login = logins[index]
+                let reference = logins[index]
                 let repository = self.repository
                 group.addTask {
                     do throws(DomainError) {
-                        return (index, .success(try await repository.user(login: login)))
+                        switch reference {
+                        case .login(let login):
+                            return (index, .success(try await repository.user(login: login)))
+                        case .id(let id):
+                            return (index, .success(try await repository.user(id: id)))
+                        }
                     } catch {
                         return (index, .failure(error))
                     }

@@ -161,6 +161,33 @@ enum RequestTargetDecoding {
         return (percentDecoded(rawPath, plusIsSpace: false), query)
     }
 
+    /// Decoded query items in the order the client sent them; a repeated name keeps its first position and its
+    /// last value, matching `split`'s last-wins dictionary. Only paged routes need this, to echo the query in
+    /// `Link` URLs, so the hot `GET /users` path never pays for it.
+    static func orderedQueryItems(_ target: String) -> [(name: String, value: String)] {
+        guard let questionMark = target.firstIndex(of: "?") else {
+            return []
+        }
+        var rawQuery = target[target.index(after: questionMark)...]
+        if let hash = rawQuery.firstIndex(of: "#") {
+            rawQuery = rawQuery[..<hash]
+        }
+        var items: [(name: String, value: String)] = []
+        var positionByName: [String: Int] = [:]
+        for item in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = percentDecoded(pieces[0], plusIsSpace: true)
+            let value = pieces.count > 1 ? percentDecoded(pieces[1], plusIsSpace: true) : ""
+            if let position = positionByName[name] {
+                items[position].value = value
+            } else {
+                positionByName[name] = items.count
+                items.append((name: name, value: value))
+            }
+        }
+        return items
+    }
+
     /// Decodes `%XX` escapes; malformed escapes are kept literally rather than rejecting the request.
     static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
         let source = Array(text.utf8)

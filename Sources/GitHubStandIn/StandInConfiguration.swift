@@ -12,18 +12,24 @@ package struct StandInConfiguration: Sendable {
     package var validTokens: Set<String>?
     /// 0 picks a free port.
     package var port: Int
+    /// `GET /search/users` requests per minute granted to each token, counted apart from `rateLimit`; anonymous
+    /// callers always get GitHub's 10.
+    package var searchRateLimit: Int
 
     package init(
         userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000, validTokens: Set<String>? = nil,
-        port: Int = 0
+        port: Int = 0, searchRateLimit: Int = 30
     ) {
         self.userCount = userCount
         self.latencyMilliseconds = latencyMilliseconds
         self.rateLimit = rateLimit
         self.validTokens = validTokens
         self.port = port
+        self.searchRateLimit = searchRateLimit
     }
 
     /// GitHub's limit for unauthenticated REST calls.
     package static let anonymousRateLimit = 60
+    /// GitHub's per-minute limit for unauthenticated search calls.
+    package static let anonymousSearchRateLimit = 10
 }

@@ -27,6 +27,13 @@ final class StandInLedger: @unchecked Sendable {
     private var windowReset: Int
     private var requestSerial = 0
     private let startedAt: Int
+    /// Search buckets keep their own one-minute windows, opened by a bucket's first search after the last one
+    /// ended, as GitHub's per-minute search limit behaves.
+    private var searchWindows: [String: (start: Int, used: Int)] = [:]
+    /// Seconds added to the wall clock, so tests can let rate-limit windows expire without sleeping.
+    private var clockOffset = 0
+
+    static let searchWindowSeconds = 60
 
     init(now: Int) {
         startedAt = now
@@ -108,6 +115,53 @@ final class StandInLedger: @unchecked Sendable {
         }
         usedByBucket[bucket, default: 0] += 1
         return RateLimitCharge(snapshot: snapshot(bucket: bucket, limit: limit), allowed: true)
+    }
+
+    /// The server's notion of now: wall-clock Unix seconds plus whatever tests advanced it by.
+    func currentTime() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return Int(Date().timeIntervalSince1970) + clockOffset
+    }
+
+    func advanceClock(by seconds: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        clockOffset += max(0, seconds)
+    }
+
+    /// Like `peek`, for the search resource; with no window open the reset is a full minute from `now`.
+    func peekSearch(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
+        lock.lock()
+        defer { lock.unlock() }
+        return searchSnapshot(bucket: bucket, limit: limit, now: now)
+    }
+
+    /// Like `charge`, for the search resource; the first search after a window ended opens a new one.
+    func chargeSearch(bucket: String, limit: Int, now: Int, exempt: Bool) -> RateLimitCharge {
+        lock.lock()
+        defer { lock.unlock() }
+        let before = searchSnapshot(bucket: bucket, limit: limit, now: now)
+        guard before.remaining > 0 else {
+            return RateLimitCharge(snapshot: before, allowed: false)
+        }
+        if exempt {
+            return RateLimitCharge(snapshot: before, allowed: true)
+        }
+        if let window = searchWindows[bucket], now < window.start + Self.searchWindowSeconds {
+            searchWindows[bucket] = (window.start, window.used + 1)
+        } else {
+            searchWindows[bucket] = (now, 1)
+        }
+        return RateLimitCharge(snapshot: searchSnapshot(bucket: bucket, limit: limit, now: now), allowed: true)
+    }
+
+    private func searchSnapshot(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
+        guard let window = searchWindows[bucket], now < window.start + Self.searchWindowSeconds else {
+            return RateLimitSnapshot(limit: limit, remaining: limit, reset: now + Self.searchWindowSeconds)
+        }
+        let used = min(limit, window.used)
+        return RateLimitSnapshot(limit: limit, remaining: limit - used, reset: window.start + Self.searchWindowSeconds)
     }
 
     /// Shaped like GitHub's `X-GitHub-Request-Id` (five hex groups); unique per server.

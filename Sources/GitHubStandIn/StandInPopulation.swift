@@ -10,6 +10,9 @@
 package struct StandInPopulation: Sendable, Equatable {
     package let users: [StandInUser]
     private let ordinalByLowercasedLogin: [String: Int]
+    /// Steps through the population that pick followers and followed accounts (see StandInSocialGraph.swift).
+    let followerStride: Int
+    let followingStride: Int
 
     package init(userCount: Int) {
         let count = max(0, userCount)
@@ -24,6 +27,8 @@ package struct StandInPopulation: Sendable, Equatable {
         }
         self.users = users
         ordinalByLowercasedLogin = index
+        followerStride = Self.coprimeStride(near: count * 381_966 / 1_000_000, modulo: count)
+        followingStride = Self.coprimeStride(near: count * 618_034 / 1_000_000, modulo: count)
     }
 
     /// Ids grow by one, skipping two after every fifth account, so clients cannot assume `id == position`.
@@ -185,8 +190,9 @@ package struct StandInUser: Sendable, Equatable {
     }
 
     /// Keys follow the fixture order; `user_view_type` closes the simple-user part because the public-user
-    /// schema discriminates on it and current GitHub responses carry it.
-    private func writeSimpleUserFields(into writer: inout JSONByteWriter, closing: Bool) {
+    /// schema discriminates on it and current GitHub responses carry it. Left open (`closing: false`) so the
+    /// public-user form and search items can append their own keys.
+    func writeSimpleUserFields(into writer: inout JSONByteWriter, closing: Bool) {
         let pathLogin = loginPathComponent
         writer.raw("{\"login\":")
         writer.string(login)
@@ -282,10 +288,9 @@ package struct StandInUserProfile: Sendable, Equatable {
     init(user: StandInUser) {
         let n = user.ordinal
         let parts = StandInNameParts(ordinal: n)
-        // 2008-01-14T04:33:35Z, octocat's creation time in the fixture; later accounts are created after it.
-        let octocatCreatedAt = 1_200_285_215
-        createdAt = octocatCreatedAt + (n - 1) * 2_593 + (n > 1 ? (n * 7_919) % 3_600 : 0)
-        updatedAt = n == 1 ? createdAt : createdAt + (n * 104_729) % 300_000_000
+        let numbers = StandInProfileNumbers(ordinal: n)
+        createdAt = numbers.createdAt
+        updatedAt = numbers.updatedAt
         let isOrganization = user.type == "Organization"
         name = n % 3 == 0 ? nil : (isOrganization ? "\(parts.capitalizedNoun) Labs" : parts.displayName)
         company = n % 4 == 0 && !isOrganization ? "@\(parts.noun)-works" : nil
@@ -295,12 +300,46 @@ package struct StandInUserProfile: Sendable, Equatable {
         hireable = n % 8 == 0 && !isOrganization ? true : nil
         bio = n % 5 == 2 ? "\(parts.capitalizedAdjective) maintainer of \(parts.noun) things." : nil
         twitterUsername = n % 9 == 0 ? "\(parts.adjective)_\(parts.noun)" : nil
-        publicRepos = (n * 37) % 250
+        publicRepos = numbers.publicRepos
+        publicGists = numbers.publicGists
+        followers = numbers.followers
+        following = numbers.following
+        if let special = StandInSpecialAccounts.byOrdinal[n] {
+            special.apply(to: &self)
+        }
+    }
+}
+
+/// The profile's numeric fields alone, so search scans over 100,000 accounts need not build every profile's
+/// strings. `StandInUserProfile` takes its numbers from here, so the two can never disagree.
+struct StandInProfileNumbers {
+    /// Otter-Labs-7 (id 9) owns more than 250 repositories so clients must follow three pages of 100.
+    static let manyRepositoriesOrdinal = 7
+    static let manyRepositoriesCount = 280
+
+    var publicRepos: Int
+    var publicGists: Int
+    var followers: Int
+    var following: Int
+    /// Unix seconds.
+    var createdAt: Int
+    /// Unix seconds.
+    var updatedAt: Int
+
+    init(ordinal n: Int) {
+        // 2008-01-14T04:33:35Z, octocat's creation time in the fixture; later accounts are created after it.
+        let octocatCreatedAt = 1_200_285_215
+        createdAt = octocatCreatedAt + (n - 1) * 2_593 + (n > 1 ? (n * 7_919) % 3_600 : 0)
+        updatedAt = n == 1 ? createdAt : createdAt + (n * 104_729) % 300_000_000
+        publicRepos = n == Self.manyRepositoriesOrdinal ? Self.manyRepositoriesCount : (n * 37) % 250
         publicGists = (n * 13) % 40
         followers = (n % 100_003) * (n % 100_003) % 10_007
         following = (n * 11) % 300
-        if let special = StandInSpecialAccounts.byOrdinal[n] {
-            special.apply(to: &self)
+        if let counts = StandInSpecialAccounts.byOrdinal[n]?.counts, counts.count == 4 {
+            publicRepos = counts[0]
+            publicGists = counts[1]
+            followers = counts[2]
+            following = counts[3]
         }
     }
 }

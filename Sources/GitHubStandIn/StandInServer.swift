@@ -33,8 +33,10 @@ package final class StandInServer: @unchecked Sendable {
         guard (0...65_535).contains(configuration.port) else {
             throw StandInServerError.invalidConfiguration("port must be within 0...65535")
         }
-        guard configuration.rateLimit >= 0, configuration.latencyMilliseconds >= 0 else {
-            throw StandInServerError.invalidConfiguration("rateLimit and latencyMilliseconds must not be negative")
+        guard configuration.rateLimit >= 0, configuration.searchRateLimit >= 0, configuration.latencyMilliseconds >= 0
+        else {
+            throw StandInServerError.invalidConfiguration(
+                "rateLimit, searchRateLimit and latencyMilliseconds must not be negative")
         }
         self.configuration = configuration
         population = StandInPopulation(userCount: configuration.userCount)
@@ -107,7 +109,20 @@ package final class StandInServer: @unchecked Sendable {
     package func rateLimitRemaining(token: String?) -> Int {
         let limit = token == nil ? StandInConfiguration.anonymousRateLimit : configuration.rateLimit
         let bucket = token.map { "token " + $0 } ?? "anonymous"
-        return ledger.peek(bucket: bucket, limit: limit, now: Int(Date().timeIntervalSince1970)).remaining
+        return ledger.peek(bucket: bucket, limit: limit, now: ledger.currentTime()).remaining
+    }
+
+    /// Like `rateLimitRemaining(token:)`, for the per-minute search limit that `GET /search/users` spends.
+    package func searchRateLimitRemaining(token: String?) -> Int {
+        let limit = token == nil ? StandInConfiguration.anonymousSearchRateLimit : configuration.searchRateLimit
+        let bucket = token.map { "token " + $0 } ?? "anonymous"
+        return ledger.peekSearch(bucket: bucket, limit: limit, now: ledger.currentTime()).remaining
+    }
+
+    /// Moves the server's clock forward (Date headers and rate-limit windows), so tests can watch the
+    /// per-minute search window or the hourly core window roll over without sleeping.
+    package func advanceClock(bySeconds seconds: Int) {
+        ledger.advanceClock(by: seconds)
     }
 
     package var requests: [RecordedRequest] {
@@ -193,7 +208,7 @@ package final class StandInServer: @unchecked Sendable {
                 return
             case .request(let request, let consumedBytes):
                 pending.removeFirst(consumedBytes)
-                let reply = router.reply(to: request)
+                let reply = router.reply(to: request, now: ledger.currentTime())
                 if configuration.latencyMilliseconds > 0,
                     !shutdownLatch.sleep(seconds: Double(configuration.latencyMilliseconds) / 1_000)
                 {

@@ -9,17 +9,20 @@ import GitHubStandIn
 #endif
 
 let usage = """
-    usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N]
+    usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N] [--search-rate-limit N]
 
-    Serves a loopback stand-in for GitHub's REST API (GET /users, GET /users/{login}) on 127.0.0.1.
+    Serves a loopback stand-in for GitHub's REST API on 127.0.0.1: GET /users, /users/{login},
+    /user/{id}, /users/{login}/repos, /users/{login}/followers, /users/{login}/following (also under
+    /user/{id}/...), /search/users and /rate_limit.
     Prints "github-standin listening on http://127.0.0.1:PORT (N users)" once ready and runs until
     SIGINT or SIGTERM.
 
-      --users N        accounts in the population (default 1000)
-      --latency-ms M   delay before every response, in milliseconds (default 0)
-      --port P         port to bind, 0 for any free port (default 0)
-      --rate-limit N   requests per hour per token; anonymous callers get 60 (default 5000)
-      -h, --help       show this help
+      --users N              accounts in the population (default 1000)
+      --latency-ms M         delay before every response, in milliseconds (default 0)
+      --port P               port to bind, 0 for any free port (default 0)
+      --rate-limit N         requests per hour per token; anonymous callers get 60 (default 5000)
+      --search-rate-limit N  searches per minute per token; anonymous callers get 10 (default 30)
+      -h, --help             show this help
     """
 
 /// sysexits.h EX_USAGE, which wrapper scripts can tell apart from runtime failures.
@@ -45,7 +48,7 @@ func parseConfiguration(_ arguments: [String]) -> StandInConfiguration {
             flag = String(argument[..<equals])
             inlineValue = String(argument[argument.index(after: equals)...])
         }
-        guard ["--users", "--latency-ms", "--port", "--rate-limit"].contains(flag) else {
+        guard ["--users", "--latency-ms", "--port", "--rate-limit", "--search-rate-limit"].contains(flag) else {
             failUsage("unknown argument '\(argument)'")
         }
         guard let text = inlineValue ?? remaining.popFirst() else {
@@ -64,6 +67,8 @@ func parseConfiguration(_ arguments: [String]) -> StandInConfiguration {
                 failUsage("--port must be at most 65535, got \(value)")
             }
             configuration.port = value
+        case "--search-rate-limit":
+            configuration.searchRateLimit = value
         default:
             configuration.rateLimit = value
         }

@@ -55,3 +55,29 @@ struct JSONTextTests {
         #expect(reparsed == original)
     }
 }
+
+struct JSONObjectMembersTests {
+    @Test func findsEachTopLevelValue() throws {
+        let text =
+            #" { "total_count" : 12, "incomplete_results":false, "items": [ {"a":"}]"} ], "s":"x,y", "o":{"n":[1]} } "#
+        let bytes = Array(text.utf8)
+        let members = try JSONText.objectMembers(bytes)
+        func value(_ key: String) throws -> String {
+            String(decoding: bytes[try #require(members[key])], as: UTF8.self)
+        }
+        #expect(try value("total_count") == "12")
+        #expect(try value("incomplete_results") == "false")
+        #expect(try value("items") == #"[ {"a":"}]"} ]"#)
+        #expect(try value("s") == #""x,y""#)
+        #expect(try value("o") == #"{"n":[1]}"#)
+    }
+
+    @Test func anEmptyObjectHasNoMembers() throws {
+        #expect(try JSONText.objectMembers(Array("{}".utf8)).isEmpty)
+    }
+
+    @Test(arguments: ["[]", #"{"a" 1}"#, #"{"a":1"#, #"{"a":[1}"#, #"{a:1}"#])
+    func refusesBrokenObjects(text: String) {
+        #expect(throws: JSONText.StructureError.self) { try JSONText.objectMembers(Array(text.utf8)) }
+    }
+}

@@ -127,7 +127,7 @@ struct GitHubUsersRepositoryTests {
                 Issue.record("expected malformedResponse, got \(error)")
                 return
             }
-            #expect(endpoint == "GET /users")
+            #expect(endpoint == "GET /users?since=0&per_page=30")
         }
     }
 

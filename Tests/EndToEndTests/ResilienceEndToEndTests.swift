@@ -105,7 +105,7 @@ struct ResilienceEndToEndTests {
             let result = try await BinaryRunner.run(["list", "--json"] + api(server))
             #expect(result.status == 1)
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("gh-users: malformed response from GET /users: "))
+            #expect(result.stderr.hasPrefix("gh-users: malformed response from GET /users?since=0&per_page=30: "))
             #expect(server.requests.count == 1)
             report("malformed JSON", result, requests: server.requests.count)
         }

@@ -12,6 +12,7 @@ extension AppEnvironment {
     /// An environment with captured streams and the given repository; nothing touches the network.
     static func test(
         repository: any UsersRepository,
+        data: FakeGitHubData = FakeGitHubData(),
         stdoutTTY: Bool = false,
         width: Int = 80,
         environment: [String: String] = [:],
@@ -23,7 +24,7 @@ extension AppEnvironment {
             environment: environment,
             logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
             now: { Date(timeIntervalSince1970: 1_800_000_000) },
-            makeUsersRepository: { _ in repository },
+            makeRepositories: { _ in Repositories(users: repository, repos: data, search: data, rateLimit: data) },
             makeCacheRepository: { _ in nil },
             readTokenFile: { path in
                 guard let file = tokenFiles[path] else {
@@ -205,9 +206,10 @@ struct SessionSetupTests {
         var (env, _, err) = AppEnvironment.test(
             repository: repository, environment: environment, tokenFiles: tokenFiles)
         let recorder = RequestRecorder()
-        env.makeUsersRepository = { request in
+        env.makeRepositories = { request in
             recorder.record(request)
-            return repository
+            return AppEnvironment.Repositories(
+                users: repository, repos: FakeGitHubData(), search: FakeGitHubData(), rateLimit: FakeGitHubData())
         }
         let status = await run(arguments, env)
         return (status, recorder.requests.first, err.text)

@@ -22,9 +22,13 @@ private func user(_ id: Int64, _ login: String, type: AccountType = .user, name:
         raw: RawJSON(raw))
 }
 
+private func accountWriter(_ context: RenderContext) -> RecordStreamWriter<User> {
+    RecordStreamWriter(context: context, columns: AccountColumns.summary, raw: \.raw)
+}
+
 struct RecordStreamWriterTests {
     @Test func jsonIsOneDocumentAcrossBatches() throws {
-        var writer = ListUsersRenderer.writer(context(.json))
+        var writer = accountWriter(context(.json))
         let bytes =
             writer.render([user(1, "a"), user(2, "b")]) + writer.render([user(5, "c")]) + writer.finish(completed: true)
         let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]]
@@ -34,19 +38,19 @@ struct RecordStreamWriterTests {
     }
 
     @Test func jsonStaysValidWhenTheCommandFailsHalfWay() throws {
-        var writer = ListUsersRenderer.writer(context(.json))
+        var writer = accountWriter(context(.json))
         let bytes = writer.render([user(1, "a")]) + writer.finish(completed: false)
         #expect((try JSONSerialization.jsonObject(with: Data(bytes)) as? [Any])?.count == 1)
     }
 
     @Test func jsonIsEmptyOnAnEarlyFailureAndAnEmptyArrayOnEmptySuccess() {
-        let writer = ListUsersRenderer.writer(context(.json))
+        let writer = accountWriter(context(.json))
         #expect(writer.finish(completed: false).isEmpty)
         #expect(String(decoding: writer.finish(completed: true), as: UTF8.self) == "[]\n")
     }
 
     @Test func ndjsonIsOneCompactObjectPerLine() throws {
-        var writer = ListUsersRenderer.writer(context(.ndjson))
+        var writer = accountWriter(context(.ndjson))
         let pretty = User(id: 9, login: "p", raw: RawJSON("{\n  \"login\": \"p\",\n  \"id\": 9\n}"))
         let text = String(decoding: writer.render([user(1, "a"), pretty]), as: UTF8.self)
         #expect(
@@ -65,14 +69,14 @@ struct RecordStreamWriterTests {
     }
 
     @Test func csvHasAHeaderAndQuotesPerRFC4180() {
-        var writer = ListUsersRenderer.writer(context(.csv))
+        var writer = accountWriter(context(.csv))
         let text = String(decoding: writer.render([user(1, "a")]), as: UTF8.self)
         #expect(text == "ID,LOGIN,TYPE,URL\r\n1,a,User,https://github.com/a\r\n")
         #expect(CSV.field("say \"hi\", ok") == "\"say \"\"hi\"\", ok\"")
     }
 
     @Test func tableFitsTheTerminalAndAlignsLaterPages() {
-        var writer = ListUsersRenderer.writer(context(.table, tty: true, width: 30))
+        var writer = accountWriter(context(.table, tty: true, width: 30))
         let first = String(decoding: writer.render([user(1, "octocat"), user(22, "山田")]), as: UTF8.self)
         let later = String(decoding: writer.render([user(333, "a-much-longer-login-than-before")]), as: UTF8.self)
         let lines = (first + later).split(separator: "\n").map(String.init)
@@ -89,8 +93,8 @@ struct RecordStreamWriterTests {
     }
 
     @Test func tableHeaderIsBoldOnlyWithColour() {
-        var plain = ListUsersRenderer.writer(context(.table, tty: true))
-        var colored = ListUsersRenderer.writer(context(.table, tty: true, color: true))
+        var plain = accountWriter(context(.table, tty: true))
+        var colored = accountWriter(context(.table, tty: true, color: true))
         #expect(!String(decoding: plain.render([user(1, "a")]), as: UTF8.self).contains("\u{1B}"))
         #expect(String(decoding: colored.render([user(1, "a")]), as: UTF8.self).hasPrefix("\u{1B}[1mID"))
     }

@@ -20,8 +20,8 @@ struct RouterTests {
     @Test func listWithEveryOption() {
         var options = ListUsersOptions()
         options.since = 46
-        options.limit = .count(150)
-        options.perPage = 50
+        options.paging.limit = .count(150)
+        options.paging.perPage = 50
         var global = GlobalOptions()
         global.format = .ndjson
         global.apiURL = "http://127.0.0.1:9"
@@ -40,7 +40,7 @@ struct RouterTests {
 
     @Test func listAll() {
         var options = ListUsersOptions()
-        options.limit = .all
+        options.paging.limit = .all
         #expect(route("list --all") == .listUsers(options, GlobalOptions()))
     }
 
@@ -63,7 +63,7 @@ struct RouterTests {
         ("list --all=yes", "option '--all' takes no value"),
         ("list --format xml", "invalid value 'xml' for '--format'"),
         ("list --json --format tsv", "--json and --format tsv cannot be used together"),
-        ("show", "show needs at least one LOGIN"),
+        ("show", "show needs at least one LOGIN, or --id N"),
         ("show -bad", "unknown option '-bad'"),
         ("show -- -bad", "invalid login '-bad'"),
         ("show ok ../etc", "invalid login '../etc'"),

@@ -28,7 +28,15 @@ struct AppEnvironment: Sendable {
     var environment: [String: String]
     var logger: Logger
     var now: @Sendable () -> Date
-    var makeUsersRepository: @Sendable (RepositoryRequest) -> any UsersRepository
+    /// One repository per kind of GitHub data, sharing a connection, cache and retry policy.
+    struct Repositories: Sendable {
+        var users: any UsersRepository
+        var repos: any ReposRepository
+        var search: any SearchRepository
+        var rateLimit: any RateLimitRepository
+    }
+
+    var makeRepositories: @Sendable (RepositoryRequest) -> Repositories
     /// nil when there is no cache directory to look after.
     var makeCacheRepository: @Sendable (CacheLocation) -> (any CacheRepository)?
     /// Throws an error whose description is fit for the user.
@@ -53,7 +61,7 @@ struct AppEnvironment: Sendable {
             environment: environment,
             logger: logger,
             now: { Date() },
-            makeUsersRepository: { request in
+            makeRepositories: { request in
                 // URLSession's own timeout is only a backstop: the client cancels an attempt at its deadline.
                 let backstop = WaitAnnouncer.seconds(request.retryPolicy.attemptTimeout).rounded(.up) + 5
                 let transport = URLSessionTransport(
@@ -79,10 +87,12 @@ struct AppEnvironment: Sendable {
                 let store = request.cache.directory.map {
                     DiskResponseCache(directory: $0, limitBytes: request.cache.limitBytes)
                 }
-                return GitHubUsersRepository(
-                    client: client,
-                    cache: CacheSettings(store: store, mode: request.cacheMode),
-                    logger: request.logger
+                let cache = CacheSettings(store: store, mode: request.cacheMode)
+                return Repositories(
+                    users: GitHubUsersRepository(client: client, cache: cache, logger: request.logger),
+                    repos: GitHubReposRepository(client: client, cache: cache, logger: request.logger),
+                    search: GitHubSearchRepository(client: client, cache: cache, logger: request.logger),
+                    rateLimit: GitHubRateLimitRepository(client: client, logger: request.logger)
                 )
             },
             makeCacheRepository: { location in

@@ -18,23 +18,50 @@ struct GhUsersApp: Sendable {
             io.writeErr(error.rendered)
             return ExitCode.usage
         case .listUsers(let options, let global):
-            return await withSession(global) { repository, context, presenter in
-                await ListUsersCoordinator(
+            return await withSession(global) { repositories, command in
+                await ListUsersCommand.coordinator(
                     options: options,
-                    useCase: ListUsersUseCase(repository: repository),
-                    io: io,
-                    context: context,
-                    presenter: presenter
+                    useCase: ListUsersUseCase(repository: repositories.users),
+                    command: command
                 ).run()
             }
         case .showUsers(let options, let global):
-            return await withSession(global, concurrency: options.concurrency) { repository, context, presenter in
+            return await withSession(global, concurrency: options.concurrency) { repositories, command in
                 await ShowUsersCoordinator(
                     options: options,
-                    useCase: GetUsersUseCase(repository: repository),
-                    io: io,
-                    context: context,
-                    presenter: presenter
+                    useCase: GetUsersUseCase(repository: repositories.users),
+                    command: command
+                ).run()
+            }
+        case .relations(let options, let global):
+            return await withSession(global) { repositories, command in
+                await RelationsCommand.coordinator(
+                    options: options,
+                    useCase: ListUsersUseCase(repository: repositories.users),
+                    command: command
+                ).run()
+            }
+        case .listRepos(let options, let global):
+            return await withSession(global) { repositories, command in
+                await ListReposCommand.coordinator(
+                    options: options,
+                    useCase: ListReposUseCase(repository: repositories.repos),
+                    command: command
+                ).run()
+            }
+        case .searchUsers(let options, let global):
+            return await withSession(global) { repositories, command in
+                await SearchUsersCommand.coordinator(
+                    options: options,
+                    useCase: SearchUsersUseCase(repository: repositories.search),
+                    command: command
+                ).run()
+            }
+        case .rateLimit(let global):
+            return await withSession(global) { repositories, command in
+                await RateLimitCoordinator(
+                    useCase: GetRateLimitUseCase(repository: repositories.rateLimit),
+                    command: command
                 ).run()
             }
         case .cache(let options, let global):
@@ -59,9 +86,7 @@ struct GhUsersApp: Sendable {
         return await CacheCoordinator(
             options: options,
             repository: repository,
-            io: io,
-            context: renderContext(global),
-            presenter: presenter
+            command: CommandContext(io: io, render: renderContext(global), presenter: presenter)
         ).run()
     }
 
@@ -80,7 +105,7 @@ struct GhUsersApp: Sendable {
     private func withSession(
         _ global: GlobalOptions,
         concurrency: Int = 1,
-        _ body: (any UsersRepository, RenderContext, ErrorPresenter) async -> Int32
+        _ body: (AppEnvironment.Repositories, CommandContext) async -> Int32
     ) async -> Int32 {
         let io = environment.io
         var tokenFileContents: String?
@@ -115,7 +140,7 @@ struct GhUsersApp: Sendable {
         if let level = global.logLevel ?? environment.environment["GH_USERS_LOG_LEVEL"].flatMap(LogLevel.init(name:)) {
             logger.level = level
         }
-        let repository = environment.makeUsersRepository(
+        let repositories = environment.makeRepositories(
             AppEnvironment.RepositoryRequest(
                 connection: connection,
                 concurrency: concurrency,
@@ -131,7 +156,7 @@ struct GhUsersApp: Sendable {
         )
         let context = renderContext(global)
         let presenter = ErrorPresenter(now: environment.now(), hasToken: connection.token != nil)
-        return await body(repository, context, presenter)
+        return await body(repositories, CommandContext(io: io, render: context, presenter: presenter))
     }
 
     private func write(_ text: String) -> Int32 {

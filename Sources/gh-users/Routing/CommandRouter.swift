@@ -1,4 +1,5 @@
 import AtomicCore
+import Domain
 
 /// argv (without the program name) → `Route`. Pure: it reads nothing and sends nothing, so every usage error
 /// is found before a request could be made.
@@ -41,6 +42,18 @@ struct CommandRouter: Router {
             return .showUsers(try ShowUsersOptions.parse(parsed, spec: spec), global)
         case CacheOptions.spec.name:
             return .cache(try CacheOptions.parse(parsed, spec: spec), global)
+        case ListReposOptions.spec.name:
+            return .listRepos(try ListReposOptions.parse(parsed, spec: spec), global)
+        case SearchUsersOptions.spec.name:
+            return .searchUsers(try SearchUsersOptions.parse(parsed, spec: spec), global)
+        case RateLimitCoordinator.spec.name:
+            if let extra = parsed.positionals.first {
+                throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
+            }
+            return .rateLimit(global)
+        case UserRelation.followers.rawValue, UserRelation.following.rawValue:
+            let relation: UserRelation = name == UserRelation.followers.rawValue ? .followers : .following
+            return .relations(try RelationsOptions.parse(parsed, relation: relation, spec: spec), global)
         default:
             throw CommandCatalog.unknownCommand(name)
         }
@@ -48,7 +61,10 @@ struct CommandRouter: Router {
 
     private func helpRoute(_ rest: [String]) throws(UsageError) -> Route {
         let topics = rest.filter { !$0.hasPrefix("-") }
-        guard let topic = topics.first else { return .help(HelpRenderer.topLevel()) }
+        guard let topic = topics.first else {
+            let asksAboutHelp = rest.contains("--help") || rest.contains("-h")
+            return .help(asksAboutHelp ? HelpRenderer.render(CommandCatalog.helpSpec) : HelpRenderer.topLevel())
+        }
         guard topics.count == 1 else {
             throw UsageError(message: "help takes one command", command: CommandCatalog.helpSpec)
         }

@@ -2,6 +2,10 @@
 enum Route: Sendable, Equatable {
     case listUsers(ListUsersOptions, GlobalOptions)
     case showUsers(ShowUsersOptions, GlobalOptions)
+    case relations(RelationsOptions, GlobalOptions)
+    case listRepos(ListReposOptions, GlobalOptions)
+    case searchUsers(SearchUsersOptions, GlobalOptions)
+    case rateLimit(GlobalOptions)
     case cache(CacheOptions, GlobalOptions)
     /// Help text for stdout, exit 0.
     case help(String)
@@ -11,7 +15,11 @@ enum Route: Sendable, Equatable {
 
 /// The commands that exist, by name, with their help.
 enum CommandCatalog {
-    static let commands: [CommandSpec] = [ListUsersOptions.spec, ShowUsersOptions.spec, CacheOptions.spec, helpSpec]
+    static let commands: [CommandSpec] = [
+        ListUsersOptions.spec, ShowUsersOptions.spec, ListReposOptions.spec, RelationsOptions.spec(.followers),
+        RelationsOptions.spec(.following), SearchUsersOptions.spec, RateLimitCoordinator.spec, CacheOptions.spec,
+        helpSpec,
+    ]
 
     static let helpSpec = CommandSpec(
         name: "help",

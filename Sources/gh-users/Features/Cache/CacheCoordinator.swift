@@ -6,11 +6,12 @@ import Foundation
 struct CacheCoordinator: Coordinator {
     let options: CacheOptions
     let repository: any CacheRepository
-    let io: IOStreams
-    let context: RenderContext
-    let presenter: ErrorPresenter
+    let command: CommandContext
 
     func run() async -> Int32 {
+        let io = command.io
+        let context = command.render
+        let presenter = command.presenter
         do {
             switch options.action {
             case .info:

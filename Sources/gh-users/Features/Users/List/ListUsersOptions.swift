@@ -3,10 +3,9 @@ import Domain
 /// `gh-users list`: what to page through, validated.
 struct ListUsersOptions: Sendable, Equatable {
     var since: Int64 = 0
-    var limit: ItemLimit = .default
-    var perPage: Int?
+    var paging = PagingOptions()
 
-    var plan: PagingPlan { PagingPlan(limit: limit, requestedPerPage: perPage) }
+    var plan: PagingPlan { paging.plan }
 
     static let spec = CommandSpec(
         name: "list",
@@ -19,16 +18,9 @@ struct ListUsersOptions: Sendable, Equatable {
             """,
         arguments: [],
         options: [
-            OptionSpec("since", value: "ID", help: "Start after this account id (an integer >= 0).", default: "0"),
-            OptionSpec("limit", short: "L", value: "N", help: "Stop after N accounts (N >= 1).", default: "30"),
-            OptionSpec("all", help: "Page to the very end (hundreds of thousands of requests on github.com)."),
-            OptionSpec(
-                "per-page",
-                value: "N",
-                help: "Accounts per request, 1 to 100.",
-                default: "the limit when it fits in one page, else 100"
-            ),
-        ],
+            OptionSpec("since", value: "ID", help: "Start after this account id (an integer >= 0).", default: "0")
+        ]
+            + PagingOptions.specs(noun: "accounts"),
         examples: [
             ("gh-users list --limit 5", "The first five accounts."),
             (
@@ -48,24 +40,7 @@ struct ListUsersOptions: Sendable, Equatable {
             try NumberOption.parse(
                 parsed, "since", range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec)
             ?? 0
-        let limit = try NumberOption.parse(
-            parsed, "limit", range: 1...Int64(Int.max), rule: "a whole number >= 1", spec: spec)
-        if parsed.has("all") {
-            if limit != nil {
-                throw UsageError(message: "--limit and --all cannot be used together", command: spec)
-            }
-            options.limit = .all
-        } else if let limit {
-            options.limit = .count(Int(limit))
-        }
-        options.perPage =
-            try NumberOption.parse(
-                parsed,
-                "per-page",
-                range: 1...Int64(PagingPlan.maximumPerPage),
-                rule: "a whole number from 1 to 100",
-                spec: spec
-            ).map { Int($0) }
+        options.paging = try PagingOptions.parse(parsed, spec: spec)
         return options
     }
 }

@@ -6,16 +6,17 @@ import Domain
 struct ShowUsersCoordinator: Coordinator {
     let options: ShowUsersOptions
     let useCase: GetUsersUseCase
-    let io: IOStreams
-    let context: RenderContext
-    let presenter: ErrorPresenter
+    let command: CommandContext
 
     func run() async -> Int32 {
+        let io = command.io
+        let context = command.render
+        let presenter = command.presenter
         let viewModel = ShowUsersViewModel(useCase: useCase, options: options)
         let outcomes = await viewModel.load()
         let users = viewModel.users
         do {
-            try io.out.write(ShowUsersRenderer.render(users, asArray: options.logins.count > 1, context: context))
+            try io.out.write(ShowUsersRenderer.render(users, asArray: options.references.count > 1, context: context))
         } catch {
             return ExitCode.success
         }

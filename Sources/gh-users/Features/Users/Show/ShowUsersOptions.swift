@@ -2,15 +2,24 @@ import Domain
 
 /// `gh-users show`: which profiles to fetch, validated.
 struct ShowUsersOptions: Sendable, Equatable {
-    var logins: [Login]
+    var references: [UserReference]
     var concurrency: Int = 4
 
     static let maximumConcurrency = 10
 
+    init(references: [UserReference], concurrency: Int = 4) {
+        self.references = references
+        self.concurrency = concurrency
+    }
+
+    init(logins: [Login]) {
+        self.init(references: logins.map(UserReference.login))
+    }
+
     static let spec = CommandSpec(
         name: "show",
-        abstract: "Show the profile of one or more GitHub accounts (GET /users/{username}).",
-        usage: "gh-users show LOGIN... [--concurrency N] [options]",
+        abstract: "Show the profile of one or more GitHub accounts (GET /users/{username}, GET /user/{id}).",
+        usage: "gh-users show LOGIN... | --id N [--concurrency N] [options]",
         discussion: """
             Several logins are fetched concurrently and printed in the order given. With --json, one login
             gives GitHub's user object and several give an array. A login that does not exist is reported on
@@ -18,30 +27,34 @@ struct ShowUsersOptions: Sendable, Equatable {
             """,
         arguments: [("LOGIN", "An account's login, e.g. octocat or dependabot[bot].")],
         options: [
-            OptionSpec("concurrency", value: "N", help: "Requests in flight at once, 1 to 10.", default: "4")
+            OptionSpec("id", value: "N", help: "Look the account up by its numeric id instead of a login."),
+            OptionSpec("concurrency", value: "N", help: "Requests in flight at once, 1 to 10.", default: "4"),
         ],
         examples: [
             ("gh-users show octocat", "One profile."),
             ("gh-users show octocat torvalds --json | jq '.[].followers'", "Several, as a JSON array."),
+            ("gh-users show --id 583231", "By id, which survives a rename."),
         ]
     )
 
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ShowUsersOptions {
-        guard !parsed.positionals.isEmpty else {
-            throw UsageError(message: "show needs at least one LOGIN", command: spec)
-        }
-        var logins: [Login] = []
-        for text in parsed.positionals {
-            do {
-                logins.append(try Login(validating: text))
-            } catch {
-                if case .invalidInput(let message) = error {
-                    throw UsageError(message: message, command: spec)
-                }
-                throw UsageError(message: "invalid login", command: spec)
+        var references: [UserReference] = []
+        if let id = try NumberOption.parse(
+            parsed, "id", range: 1...Int64.max, rule: "an account id is an integer >= 1", spec: spec)
+        {
+            guard parsed.positionals.isEmpty else {
+                throw UsageError(message: "give either LOGINs or --id, not both", command: spec)
+            }
+            references = [.id(id)]
+        } else {
+            guard !parsed.positionals.isEmpty else {
+                throw UsageError(message: "show needs at least one LOGIN, or --id N", command: spec)
+            }
+            for text in parsed.positionals {
+                references.append(.login(try LoginArgument.parse(text, spec: spec)))
             }
         }
-        var options = ShowUsersOptions(logins: logins)
+        var options = ShowUsersOptions(references: references)
         options.concurrency =
             try NumberOption.parse(
                 parsed,

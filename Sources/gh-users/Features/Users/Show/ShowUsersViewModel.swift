@@ -6,17 +6,17 @@ final class ShowUsersViewModel {
     private let useCase: GetUsersUseCase
     private let options: ShowUsersOptions
 
-    private(set) var state: ViewState<[(login: Login, result: Result<User, DomainError>)]> = .idle
+    private(set) var state: ViewState<[(reference: UserReference, result: Result<User, DomainError>)]> = .idle
 
     init(useCase: GetUsersUseCase, options: ShowUsersOptions) {
         self.useCase = useCase
         self.options = options
     }
 
-    func load() async -> [(login: Login, result: Result<User, DomainError>)] {
+    func load() async -> [(reference: UserReference, result: Result<User, DomainError>)] {
         state = .loading
-        let results = await useCase.execute(logins: options.logins, concurrency: options.concurrency)
-        let outcomes = Array(zip(options.logins, results)).map { (login: $0.0, result: $0.1) }
+        let results = await useCase.execute(options.references, concurrency: options.concurrency)
+        let outcomes = Array(zip(options.references, results)).map { (reference: $0.0, result: $0.1) }
         state = .loaded(outcomes)
         return outcomes
     }

@@ -1,0 +1,76 @@
+import Domain
+import Foundation
+
+/// GitHub's minimal-repository object as the listings send it; only `id`, `name` and `full_name` are required.
+struct RepoDTO: Decodable {
+    let id: Int64
+    let name: String
+    let fullName: String
+    let description: String?
+    let language: String?
+    let fork: Bool?
+    let stargazersCount: Int?
+    let forksCount: Int?
+    let htmlURL: String?
+    let createdAt: String?
+    let updatedAt: String?
+    let pushedAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case name
+        case fullName = "full_name"
+        case description
+        case language
+        case fork
+        case stargazersCount = "stargazers_count"
+        case forksCount = "forks_count"
+        case htmlURL = "html_url"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case pushedAt = "pushed_at"
+    }
+
+    func toDomain(raw: RawJSON) -> Repo {
+        Repo(
+            id: id,
+            name: name,
+            fullName: fullName,
+            description: description,
+            language: language,
+            fork: fork ?? false,
+            stargazers: stargazersCount ?? 0,
+            forks: forksCount ?? 0,
+            htmlURL: htmlURL,
+            createdAt: createdAt.flatMap(UserDTO.parseDate),
+            updatedAt: updatedAt.flatMap(UserDTO.parseDate),
+            pushedAt: pushedAt.flatMap(UserDTO.parseDate),
+            raw: raw
+        )
+    }
+}
+
+/// `GET /search/users`: `{"total_count", "incomplete_results", "items"}`.
+struct UserSearchDTO: Decodable {
+    let totalCount: Int
+    let incompleteResults: Bool?
+    let items: [UserDTO]
+
+    enum CodingKeys: String, CodingKey {
+        case totalCount = "total_count"
+        case incompleteResults = "incomplete_results"
+        case items
+    }
+}
+
+/// `GET /rate_limit`: the buckets under `resources`.
+struct RateLimitDTO: Decodable {
+    struct Bucket: Decodable {
+        let limit: Int
+        let remaining: Int
+        let used: Int?
+        let reset: Int64
+    }
+
+    let resources: [String: Bucket]
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One of GitHub's rate-limit buckets (`core`, `search`, `graphql`, …).
+package struct RateLimitBucket: Sendable, Equatable {
+    package let resource: String
+    package let limit: Int
+    package let remaining: Int
+    package let used: Int
+    package let resetAt: Date
+
+    package init(resource: String, limit: Int, remaining: Int, used: Int, resetAt: Date) {
+        self.resource = resource
+        self.limit = limit
+        self.remaining = remaining
+        self.used = used
+        self.resetAt = resetAt
+    }
+}
+
+/// `GET /rate_limit`: every bucket, core and search first, and the exact body for JSON output.
+package struct RateLimitOverview: Sendable, Equatable {
+    package let buckets: [RateLimitBucket]
+    package let raw: RawJSON
+
+    package init(buckets: [RateLimitBucket], raw: RawJSON) {
+        self.buckets = buckets
+        self.raw = raw
+    }
+}
+
+/// Reading the rate limits, which costs no quota.
+package protocol RateLimitRepository: Sendable {
+    func rateLimits() async throws(DomainError) -> RateLimitOverview
+}

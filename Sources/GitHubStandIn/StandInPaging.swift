@@ -1,0 +1,88 @@
+/// `per_page`/`page` handling and the page-based `Link` header GitHub sends on list and search endpoints.
+struct StandInPageRequest {
+    static let defaultPerPage = 30
+    static let maximumPerPage = 100
+
+    /// Effective page size: non-integer or non-positive values fall back to 30 and anything above 100 is capped,
+    /// as GitHub does.
+    let perPage: Int
+    /// 1-based; non-integer or non-positive values mean the first page.
+    let page: Int
+
+    init(query: [String: String]) {
+        let requestedPerPage = query["per_page"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        perPage = min(Self.maximumPerPage, requestedPerPage ?? Self.defaultPerPage)
+        page = query["page"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 1
+    }
+
+    /// The 0-based item offsets of this page within a list of `count` items (empty past the end).
+    func range(inCount count: Int) -> Range<Int> {
+        // Multiplying a huge page number could overflow; such pages are past the end anyway.
+        let (start, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+        guard !overflow, start < count else {
+            return count..<count
+        }
+        return start..<min(count, start + perPage)
+    }
+
+    /// How many pages `count` items fill; at least 1, since an empty list still has a first page.
+    func pageCount(forCount count: Int) -> Int {
+        max(1, (count + perPage - 1) / perPage)
+    }
+
+    /// GitHub's `Link` header: `prev` and `first` after page 1, `next` and `last` before the last page, nothing at
+    /// all when a first page holds everything.
+    ///
+    /// The URLs repeat the caller's query parameters in their order (values re-encoded, `per_page` as
+    /// effectively used) with `page` moved to the end.
+    func linkHeader(baseURL: String, path: String, target: String, lastPage: Int) -> String? {
+        if page == 1 && lastPage <= 1 {
+            return nil
+        }
+        var prefix = baseURL + path + "?"
+        for item in RequestTargetDecoding.orderedQueryItems(target) where item.name != "page" {
+            prefix += StandInFormEncoding.encode(item.name) + "="
+            prefix += item.name == "per_page" ? String(perPage) : StandInFormEncoding.encode(item.value)
+            prefix += "&"
+        }
+        prefix += "page="
+        var links: [String] = []
+        if page > 1 {
+            links.append("<\(prefix)\(page - 1)>; rel=\"prev\"")
+        }
+        if page < lastPage {
+            links.append("<\(prefix)\(page + 1)>; rel=\"next\"")
+            links.append("<\(prefix)\(lastPage)>; rel=\"last\"")
+        }
+        if page > 1 {
+            links.append("<\(prefix)1>; rel=\"first\"")
+        }
+        return links.joined(separator: ", ")
+    }
+}
+
+/// `application/x-www-form-urlencoded` value encoding, the way GitHub writes query strings into `Link` URLs:
+/// spaces become `+` and everything but unreserved characters is percent-encoded.
+enum StandInFormEncoding {
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    static func encode(_ text: String) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.append(byte)
+            case UInt8(ascii: " "):
+                output.append(UInt8(ascii: "+"))
+            default:
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

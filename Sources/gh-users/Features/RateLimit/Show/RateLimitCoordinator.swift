@@ -1,0 +1,76 @@
+import AtomicCore
+import Domain
+import Foundation
+
+/// `gh-users rate-limit`: every bucket's limit, what is left, and when it refills. Costs no quota.
+struct RateLimitCoordinator: Coordinator {
+    static let spec = CommandSpec(
+        name: "rate-limit",
+        abstract: "Show the current rate limits and when they reset (GET /rate_limit, which costs no quota).",
+        usage: "gh-users rate-limit [options]",
+        discussion: """
+            One line per resource: core (most requests), search (30 a minute with a token), graphql and the
+            others GitHub reports. Without a token the core limit is 60 an hour.
+            """,
+        arguments: [],
+        options: [],
+        examples: [
+            ("gh-users rate-limit", "A table of every bucket."),
+            ("gh-users rate-limit --json | jq .resources.core.remaining", "What is left of the core limit."),
+        ]
+    )
+
+    let useCase: GetRateLimitUseCase
+    let command: CommandContext
+
+    func run() async -> Int32 {
+        let io = command.io
+        let context = command.render
+        let presenter = command.presenter
+        do {
+            let overview = try await useCase.execute()
+            try? io.out.write(RateLimitRenderer.render(overview, context: context))
+            return ExitCode.success
+        } catch {
+            let presentation = presenter.present(error)
+            io.writeErr(presentation.message)
+            return presentation.exitCode
+        }
+    }
+}
+
+/// The buckets as a table (reset as a clock time and a duration on a terminal), tsv/csv rows, or GitHub's JSON.
+enum RateLimitRenderer {
+    static func render(_ overview: RateLimitOverview, context: RenderContext) -> [UInt8] {
+        switch context.format {
+        case .json:
+            var output: [UInt8] = []
+            JSONText.pretty(overview.raw.bytes, into: &output)
+            return output + [UInt8(ascii: "\n")]
+        case .ndjson:
+            var output: [UInt8] = []
+            JSONText.compact(overview.raw.bytes, into: &output)
+            return output + [UInt8(ascii: "\n")]
+        default:
+            var writer = RecordStreamWriter(context: context, columns: columns(context), raw: { _ in overview.raw })
+            return writer.render(overview.buckets)
+        }
+    }
+
+    static func columns(_ context: RenderContext) -> [Column<RateLimitBucket>] {
+        let now = context.now
+        let human = context.isTTY
+        return [
+            Column("RESOURCE") { $0.resource },
+            Column("LIMIT") { String($0.limit) },
+            Column("REMAINING") { String($0.remaining) },
+            Column("USED") { String($0.used) },
+            Column("RESETS", shrinkable: true) { bucket in
+                guard human else { return RelativeTime.rfc3339(bucket.resetAt) }
+                let wait = bucket.resetAt.timeIntervalSince(now)
+                let clock = bucket.resetAt.formatted(date: .omitted, time: .standard)
+                return wait > 0 ? "\(clock) (in \(DurationText.describe(seconds: wait)))" : "\(clock) (now)"
+            },
+        ]
+    }
+}

@@ -1,0 +1,72 @@
+import AtomicCore
+import Domain
+
+/// Runs any paging command: loads page after page, writes each as it arrives, and stops at the limit, at the
+/// end, at a failure, or when stdout is closed. JSON stays one valid document whatever happens.
+struct PagedListCoordinator<Item: Sendable>: Coordinator {
+    /// What the command adds to the shared loop.
+    struct Presentation: Sendable {
+        /// What the items are called in "Showing 30 repositories".
+        let noun: String
+        /// How to go on from the last item written, when the list can be resumed (`list --since`).
+        var resumeHint: (@Sendable (Item) -> String)?
+        /// Extra lines for stderr once the list ends, such as a search's 1,000-result cap.
+        var closingNotes: @Sendable (_ taken: Int, _ totalCount: Int?, _ incomplete: Bool) -> [String] = { _, _, _ in []
+        }
+    }
+
+    let makeViewModel: @Sendable () -> PagedListViewModel<Item>
+    let makeWriter: @Sendable (RenderContext) -> RecordStreamWriter<Item>
+    let presentation: Presentation
+    let command: CommandContext
+
+    func run() async -> Int32 {
+        let io = command.io
+        let context = command.render
+        let presenter = command.presenter
+        let viewModel = makeViewModel()
+        var writer = makeWriter(context)
+        // The last item that reached stdout: the only safe place to resume from.
+        var lastWritten: Item?
+        while !viewModel.isExhausted {
+            let items: [Item]
+            do {
+                items = try await viewModel.loadNextPage()
+            } catch {
+                try? io.out.write(writer.finish(completed: false))
+                let presentation = presenter.present(error)
+                var message = presentation.message
+                if let lastWritten, let hint = self.presentation.resumeHint {
+                    message += hint(lastWritten) + "\n"
+                }
+                io.writeErr(message)
+                return presentation.exitCode
+            }
+            do {
+                try io.out.write(writer.render(items))
+            } catch {
+                // The reader went away (`| head`): stop fetching, quietly.
+                return ExitCode.success
+            }
+            if let last = items.last { lastWritten = last }
+        }
+        do {
+            try io.out.write(writer.finish(completed: true))
+        } catch {
+            return ExitCode.success
+        }
+        var notes = presentation.closingNotes(viewModel.taken, viewModel.totalCount, viewModel.incompleteResults)
+        if context.isTTY, viewModel.hasMore {
+            var line = "Showing \(viewModel.taken) \(presentation.noun)"
+            if let total = viewModel.totalCount { line += " of \(total)" }
+            if let lastWritten, let hint = presentation.resumeHint {
+                line += ". " + hint(lastWritten)
+            } else {
+                line += ". Use --limit N or --all for more."
+            }
+            notes.append(line)
+        }
+        for note in notes { io.writeErr(note + "\n") }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,93 @@
+import AtomicCore
+import Domain
+
+/// Pages through any GitHub list up to a limit. It never prints: a coordinator asks for the next page and
+/// writes it. `admit` decides per item whether it belongs in the output (the `/users` id floor, a fork
+/// filter, or dropping an item a shifting page-based list shows twice), and the limit counts admitted items.
+final class PagedListViewModel<Item: Sendable> {
+    typealias Loader = (PageCursor?) async throws(DomainError) -> Page<Item>
+
+    private let load: Loader
+    private let limit: ItemLimit
+    private let admit: (Item) -> Bool
+
+    private(set) var state: ViewState<[Item]> = .idle
+    /// No more pages will be loaded: the limit is reached or GitHub has nothing after the last page.
+    private(set) var isExhausted = false
+    /// GitHub has items beyond what the limit let through.
+    private(set) var hasMore = false
+    private(set) var taken = 0
+    private(set) var requests = 0
+    /// The latest page's `total_count`, for searches.
+    private(set) var totalCount: Int?
+    private(set) var incompleteResults = false
+    private var cursor: PageCursor?
+
+    init(limit: ItemLimit, load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true }) {
+        self.limit = limit
+        self.load = load
+        self.admit = admit
+    }
+
+    /// A page-based list: `first` loads page one, `next` follows a `Link`, and an item whose id was already
+    /// written (the list shifted while it was read) is dropped, as is anything `keep` refuses.
+    convenience init(
+        limit: ItemLimit,
+        first: @escaping () async throws(DomainError) -> Page<Item>,
+        next: @escaping (PageCursor) async throws(DomainError) -> Page<Item>,
+        id: @escaping (Item) -> Int64,
+        keep: @escaping (Item) -> Bool = { _ in true }
+    ) {
+        let seen = SeenIDs()
+        self.init(
+            limit: limit,
+            load: { cursor throws(DomainError) in
+                if let cursor { return try await next(cursor) }
+                return try await first()
+            },
+            admit: { keep($0) && seen.admit(id($0)) }
+        )
+    }
+
+    /// Loads the next page and returns its admitted items within the limit.
+    func loadNextPage() async throws(DomainError) -> [Item] {
+        precondition(!isExhausted, "loadNextPage called after the last page")
+        state = .loading
+        let page: Page<Item>
+        do {
+            page = try await load(requests == 0 ? nil : cursor)
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+        requests += 1
+        totalCount = page.totalCount ?? totalCount
+        incompleteResults = incompleteResults || page.incompleteResults
+        var fresh = page.items.filter(admit)
+        if case .count(let limit) = limit, taken + fresh.count >= limit {
+            let room = limit - taken
+            hasMore = fresh.count > room || page.next != nil
+            fresh = Array(fresh.prefix(room))
+            isExhausted = true
+        }
+        // No next link, or one that points back at this page, ends the list. A page whose items were all
+        // filtered out does not: the next page may still hold wanted items.
+        if page.next == nil || page.next == cursor || page.items.isEmpty {
+            isExhausted = true
+        }
+        cursor = page.next
+        taken += fresh.count
+        state = .loaded(fresh)
+        return fresh
+    }
+}
+
+/// Remembers ids already written, so a page-based list that shifts while it is read (a new follower pushes
+/// everyone one place down) never prints anything twice.
+final class SeenIDs {
+    private var ids = Set<Int64>()
+
+    func admit(_ id: Int64) -> Bool {
+        ids.insert(id).inserted
+    }
+}

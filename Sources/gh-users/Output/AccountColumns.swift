@@ -1,0 +1,11 @@
+import Domain
+
+/// The columns a person scans first in any list of accounts (`list`, `followers`, `following`, `search`).
+enum AccountColumns {
+    static let summary: [Column<User>] = [
+        Column("ID") { String($0.id) },
+        Column("LOGIN", shrinkable: true) { $0.login },
+        Column("TYPE") { $0.type.name },
+        Column("URL", shrinkable: true) { $0.htmlURL ?? "" },
+    ]
+}

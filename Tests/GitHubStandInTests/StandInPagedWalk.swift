@@ -1,0 +1,75 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// rel → URL for every entry of a `Link` header.
+func linkRelations(_ header: String?) -> [String: String] {
+    guard let header else {
+        return [:]
+    }
+    var relations: [String: String] = [:]
+    for entry in header.components(separatedBy: ", <") {
+        let trimmed = entry.hasPrefix("<") ? String(entry.dropFirst()) : entry
+        guard let close = trimmed.firstIndex(of: ">"),
+            let relStart = trimmed.range(of: "rel=\"", range: close..<trimmed.endIndex),
+            let relEnd = trimmed[relStart.upperBound...].firstIndex(of: "\"")
+        else {
+            continue
+        }
+        relations[String(trimmed[relStart.upperBound..<relEnd])] = String(trimmed[..<close])
+    }
+    return relations
+}
+
+/// The items and responses seen while following `rel="next"` from a first page.
+struct StandInPagedWalk {
+    var items: [[String: Any]] = []
+    var responses: [RawHTTPResponse] = []
+}
+
+/// Fetches `firstTarget`, then follows `rel="next"` to the end, checking GitHub's page-based rels on the way:
+/// page k > 1 has `prev` (k-1) and `first` (1); every page before the last has `next` (k+1) and the same
+/// `last`; the last page has neither; a lone first page has no Link header at all. Every URL must be
+/// `linkPrefix` followed by the page number.
+func walkPages(
+    _ server: StandInServer, from firstTarget: String, linkPrefix: String, token: String = "paging-token",
+    maximumPages: Int = 60, items: (RawHTTPResponse) throws -> [[String: Any]] = { try $0.jsonArray() }
+) throws -> StandInPagedWalk {
+    let connection = try RawHTTPConnection(port: server.port)
+    var walk = StandInPagedWalk()
+    var target: String? = firstTarget
+    var page = 1
+    var announcedLast: String?
+    while let current = target, page <= maximumPages {
+        let response = try connection.request("GET", current, headers: [("Authorization", "Bearer \(token)")])
+        #expect(response.status == 200, "page \(page) of \(firstTarget): \(response.text)")
+        walk.responses.append(response)
+        walk.items += try items(response)
+        let links = linkRelations(response.header("Link"))
+        #expect(links["prev"] == (page > 1 ? "\(linkPrefix)\(page - 1)" : nil), "prev on page \(page)")
+        #expect(links["first"] == (page > 1 ? "\(linkPrefix)1" : nil), "first on page \(page)")
+        target = nil
+        if let next = links["next"] {
+            #expect(next == "\(linkPrefix)\(page + 1)", "next on page \(page)")
+            let last = try #require(links["last"], "a page with next also has last")
+            #expect(announcedLast == nil || announcedLast == last)
+            announcedLast = last
+            #expect(next.hasPrefix(server.baseURL))
+            target = String(next.dropFirst(server.baseURL.count))
+        } else {
+            #expect(links["last"] == nil, "last page \(page) must not link to last")
+            if page == 1 {
+                #expect(response.header("Link") == nil, "a single page has no Link header")
+            }
+            if let announcedLast {
+                #expect(announcedLast == "\(linkPrefix)\(page)", "last pointed at the final page")
+            }
+        }
+        page += 1
+    }
+    #expect(target == nil, "gave up after \(maximumPages) pages")
+    return walk
+}
+
+/// Auth header for requests that should not run into the anonymous limit of 60.
+let tokenHeader = [("Authorization", "Bearer test-token")]

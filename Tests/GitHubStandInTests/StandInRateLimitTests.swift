@@ -1,0 +1,185 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// Resource names of GitHub's `rate-limit-overview` example (github/rest-api-description, MIT License,
+/// Copyright (c) 2020 GitHub), in its order.
+private let rateLimitResources = [
+    "core", "search", "graphql", "integration_manifest", "source_import", "actions_runner_registration", "scim",
+    "dependency_snapshots", "code_search", "code_scanning_autofix",
+]
+
+private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [String: Int] {
+    let resources = try #require(body["resources"] as? [String: Any])
+    return try #require(resources[resource] as? [String: Int], "\(resource)")
+}
+
+@Suite struct StandInRateLimitTests {
+    @Test func searchHasItsOwnPerMinuteBucketApartFromCore() throws {
+        try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
+            let connection = try RawHTTPConnection(port: server.port)
+            let token = [("Authorization", "token searcher")]
+            var resets = Set<String>()
+            let before = Int(Date().timeIntervalSince1970)
+            for used in 1...30 {
+                let response = try connection.request("GET", "/search/users?q=type:user", headers: token)
+                #expect(response.status == 200)
+                #expect(response.header("x-ratelimit-resource") == "search")
+                #expect(response.header("x-ratelimit-limit") == "30")
+                #expect(response.header("x-ratelimit-used") == String(used))
+                #expect(response.header("x-ratelimit-remaining") == String(30 - used))
+                resets.insert(try #require(response.header("x-ratelimit-reset")))
+            }
+            #expect(resets.count == 1)
+            let reset = try #require(resets.first.flatMap { Int($0) })
+            #expect(reset >= before + 60 && reset <= Int(Date().timeIntervalSince1970) + 60)
+
+            let exhausted = try connection.request("GET", "/search/users?q=octocat", headers: token)
+            #expect(exhausted.status == 403)
+            #expect(exhausted.header("x-ratelimit-remaining") == "0")
+            #expect(exhausted.header("x-ratelimit-resource") == "search")
+            #expect(exhausted.text.contains("API rate limit exceeded"))
+            #expect(server.searchRateLimitRemaining(token: "searcher") == 0)
+            // Searching spent nothing of core, and core calls still work.
+            #expect(server.rateLimitRemaining(token: "searcher") == 5_000)
+            let core = try connection.request("GET", "/users/octocat", headers: token)
+            #expect(core.status == 200 && core.header("x-ratelimit-resource") == "core")
+            #expect(core.header("x-ratelimit-remaining") == "4999")
+            #expect(server.searchRateLimitRemaining(token: "searcher") == 0)
+            // Another caller has its own search bucket.
+            #expect(server.searchRateLimitRemaining(token: "someone-else") == 30)
+
+            server.advanceClock(bySeconds: 61)
+            #expect(server.searchRateLimitRemaining(token: "searcher") == 30)
+            let renewed = try connection.request("GET", "/search/users?q=octocat", headers: token)
+            #expect(renewed.status == 200)
+            #expect(renewed.header("x-ratelimit-remaining") == "29")
+            let renewedReset = try #require(renewed.header("x-ratelimit-reset").flatMap { Int($0) })
+            #expect(renewedReset >= reset + 61 - 1)
+            // Core's hourly window did not roll over in that minute.
+            #expect(server.rateLimitRemaining(token: "searcher") == 4_999)
+        }
+    }
+
+    @Test func anonymousSearchGetsTenPerMinute() throws {
+        try withStandInServer(StandInConfiguration(userCount: 50)) { server throws in
+            let connection = try RawHTTPConnection(port: server.port)
+            for _ in 0..<10 {
+                let response = try connection.request("GET", "/search/users?q=a")
+                #expect(response.status == 200 && response.header("x-ratelimit-limit") == "10")
+            }
+            let limited = try connection.request("GET", "/search/users?q=a")
+            #expect(limited.status == 403)
+            #expect(limited.text.contains("API rate limit exceeded for 127.0.0.1."))
+            #expect(server.searchRateLimitRemaining(token: nil) == 0)
+            #expect(server.rateLimitRemaining(token: nil) == 60)
+        }
+    }
+
+    @Test func searchRevalidationIsFreeAndTheLimitIsConfigurable() throws {
+        let configuration = StandInConfiguration(userCount: 50, searchRateLimit: 2)
+        try withStandInServer(configuration) { server throws in
+            let token = [("Authorization", "Bearer tiny")]
+            let first = try fetch(server, "/search/users?q=type:org", headers: token)
+            #expect(first.header("x-ratelimit-limit") == "2" && first.header("x-ratelimit-remaining") == "1")
+            let etag = try #require(first.header("ETag"))
+            let revalidated = try fetch(server, "/search/users?q=type:org", headers: token + [("If-None-Match", etag)])
+            #expect(revalidated.status == 304 && revalidated.header("x-ratelimit-remaining") == "1")
+            #expect(server.searchRateLimitRemaining(token: "tiny") == 1)
+        }
+    }
+
+    @Test func rateLimitEndpointReportsBothBucketsAndCostsNothing() throws {
+        try withStandInServer(StandInConfiguration(userCount: 50)) { server throws in
+            let token = [("Authorization", "token watcher")]
+            for _ in 0..<3 {
+                _ = try fetch(server, "/users", headers: token)
+            }
+            for _ in 0..<2 {
+                _ = try fetch(server, "/search/users?q=x", headers: token)
+            }
+            for _ in 0..<5 {
+                let response = try fetch(server, "/rate_limit", headers: token)
+                #expect(response.status == 200)
+                #expect(response.header("x-ratelimit-resource") == "core")
+                #expect(response.header("x-ratelimit-remaining") == "4997")
+                #expect(response.header("x-ratelimit-used") == "3")
+                let text = response.text
+                var searchStart = text.startIndex
+                for resource in rateLimitResources + ["rate"] {
+                    let range = try #require(
+                        text.range(of: "\"\(resource)\":{\"limit\":", range: searchStart..<text.endIndex))
+                    searchStart = range.upperBound
+                }
+                let body = try response.jsonObject()
+                let resources = try #require(body["resources"] as? [String: Any])
+                #expect(Set(resources.keys) == Set(rateLimitResources))
+                let core = try rateEntry(body, "core")
+                #expect(core == ["limit": 5_000, "used": 3, "remaining": 4_997, "reset": core["reset"] ?? -1])
+                #expect(String(core["reset"] ?? -1) == response.header("x-ratelimit-reset"))
+                #expect(body["rate"] as? [String: Int] == core)
+                let search = try rateEntry(body, "search")
+                #expect(search["limit"] == 30 && search["used"] == 2 && search["remaining"] == 28)
+                for resource in rateLimitResources {
+                    let entry = try rateEntry(body, resource)
+                    #expect(Set(entry.keys) == ["limit", "used", "remaining", "reset"])
+                    #expect(entry["limit"] == (entry["used"] ?? 0) + (entry["remaining"] ?? 0))
+                }
+            }
+            #expect(server.rateLimitRemaining(token: "watcher") == 4_997)
+            #expect(server.searchRateLimitRemaining(token: "watcher") == 28)
+        }
+    }
+
+    @Test func rateLimitEndpointAnswersAnonymousAndExhaustedCallers() throws {
+        let configuration = StandInConfiguration(userCount: 50, rateLimit: 1)
+        try withStandInServer(configuration) { server throws in
+            let anonymous = try fetch(server, "/rate_limit").jsonObject()
+            #expect(try rateEntry(anonymous, "core")["limit"] == 60)
+            #expect(try rateEntry(anonymous, "search")["limit"] == 10)
+            let token = [("Authorization", "token spent")]
+            #expect(try fetch(server, "/users", headers: token).status == 200)
+            #expect(try fetch(server, "/users", headers: token).status == 403)
+            let status = try fetch(server, "/rate_limit", headers: token)
+            #expect(status.status == 200)
+            #expect(try rateEntry(status.jsonObject(), "core")["remaining"] == 0)
+            let etag = try #require(status.header("ETag"))
+            let revalidated = try fetch(server, "/rate_limit", headers: token + [("If-None-Match", etag)])
+            #expect(revalidated.status == 304)
+        }
+    }
+
+    @Test func accountsByIdServeTheSameProfileWithLastModified() throws {
+        try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
+            for user in [server.population.users[0], server.population.users[2], server.population.users[6]] {
+                let byID = try fetch(server, "/user/\(user.id)", headers: tokenHeader)
+                let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
+                #expect(byID.status == 200 && byID.body == byLogin.body, "\(user.login)")
+                #expect(byID.header("ETag") == byLogin.header("ETag"))
+                let lastModified = try #require(byID.header("Last-Modified"))
+                #expect(lastModified == byLogin.header("Last-Modified"))
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "GMT")
+                formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+                let date = try #require(formatter.date(from: lastModified))
+                #expect(Int(date.timeIntervalSince1970) == user.profile.updatedAt)
+                let etag = try #require(byID.header("ETag"))
+                let revalidated = try fetch(
+                    server, "/user/\(user.id)", headers: tokenHeader + [("If-None-Match", etag)])
+                #expect(revalidated.status == 304 && revalidated.header("Last-Modified") == lastModified)
+            }
+            let userNotFound =
+                #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/users/users#get-a-user","status":"404"}"#
+            for target in ["/user/6", "/user/0", "/user/-1", "/user/99999"] {
+                let response = try fetch(server, target, headers: tokenHeader)
+                #expect(response.status == 404 && response.text == userNotFound, "\(target)")
+            }
+            let nonNumeric = try fetch(server, "/user/octocat", headers: tokenHeader)
+            #expect(nonNumeric.status == 404)
+            #expect(
+                nonNumeric.text
+                    == #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#)
+        }
+    }
+}
