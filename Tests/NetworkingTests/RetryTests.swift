@@ -215,7 +215,8 @@ struct HTTPClientRetryTests {
         )
         let started = ContinuousClock.now
         #expect(try await client.get(url).status == 200)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Without the deadline the first attempt would hang for 30 s; the bound is loose for busy CI machines.
+        #expect(ContinuousClock.now - started < .seconds(20))
         #expect(recorder.sleeps.map(\.1) == [.transport(.timedOut)])
     }
 
