@@ -1,3 +1,5 @@
+import Foundation
+
 /// Byte-level JSON mechanics that keep a document exactly as it was written: splitting a top-level array into
 /// its elements, and re-spacing a document (compact or indented) without re-encoding any value.
 /// The input is expected to be syntactically valid JSON (a decoder has already checked it); the splitter still
@@ -95,6 +97,115 @@ package enum JSONText {
             index = skipWhitespace(bytes, from: index + 1)
         }
         throw StructureError(offset: bytes.count, reason: "unterminated object")
+    }
+
+    /// An object holding only `keys`, in that order, each with its exact value, or `null` where the object
+    /// lacks it: what `--fields` makes of a record in JSON.
+    package static func project(_ bytes: [UInt8], keys: [String]) -> [UInt8] {
+        let members = (try? objectMembers(bytes)) ?? [:]
+        var output: [UInt8] = [UInt8(ascii: "{")]
+        for (index, key) in keys.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            appendString(key, to: &output)
+            output.append(UInt8(ascii: ":"))
+            if let range = members[key] {
+                compact(bytes[range], into: &output)
+            } else {
+                output.append(contentsOf: Array("null".utf8))
+            }
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
+    /// A member's value as text for a table cell: strings unescaped, numbers and booleans as written,
+    /// `null` and a missing key as empty, objects and arrays as compact JSON.
+    package static func text(of key: String, in bytes: [UInt8]) -> String {
+        guard let members = try? objectMembers(bytes), let range = members[key] else { return "" }
+        let value = bytes[range]
+        switch value.first {
+        case UInt8(ascii: "\""):
+            return unescapeString(value)
+        case UInt8(ascii: "n"):
+            return ""
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var output: [UInt8] = []
+            compact(value, into: &output)
+            return String(decoding: output, as: UTF8.self)
+        default:
+            return String(decoding: value, as: UTF8.self)
+        }
+    }
+
+    /// The text of a JSON string literal (quotes included in `literal`), with every escape resolved;
+    /// a lone surrogate becomes U+FFFD.
+    package static func unescapeString(_ literal: some Collection<UInt8>) -> String {
+        let bytes = Array(literal.dropFirst().dropLast())
+        var scalars = String.UnicodeScalarView()
+        var plain: [UInt8] = []
+        func flushPlain() {
+            scalars.append(contentsOf: String(decoding: plain, as: UTF8.self).unicodeScalars)
+            plain.removeAll(keepingCapacity: true)
+        }
+        func hexValue(at index: Int) -> UInt32? {
+            guard index + 4 <= bytes.count else { return nil }
+            return UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < bytes.count else {
+                plain.append(byte)
+                index += 1
+                continue
+            }
+            flushPlain()
+            let escape = bytes[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "u"):
+                guard let high = hexValue(at: index) else {
+                    scalars.append("\u{FFFD}")
+                    continue
+                }
+                index += 4
+                if (0xD800...0xDBFF).contains(high), index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u"), let low = hexValue(at: index + 2),
+                    (0xDC00...0xDFFF).contains(low)
+                {
+                    index += 6
+                    let combined = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                    scalars.append(Unicode.Scalar(combined) ?? "\u{FFFD}")
+                } else {
+                    scalars.append(Unicode.Scalar(high) ?? "\u{FFFD}")
+                }
+            default:
+                scalars.append(Unicode.Scalar(escape))
+            }
+        }
+        flushPlain()
+        return String(scalars)
+    }
+
+    private static func appendString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
+            case 0..<0x20:
+                output.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
     }
 
     /// The index just past the value (string, number, literal, object or array) that starts at `start`.

@@ -148,7 +148,7 @@ struct EndToEndTests {
             #expect(tableLines.first?.hasPrefix("ID") == true)
             #expect(tableLines.count == 13)
             let csv = try await BinaryRunner.run(["list", "--limit", "3", "--format", "csv"] + api(server))
-            #expect(csv.stdout.hasPrefix("ID,LOGIN,TYPE,URL\r\n"))
+            #expect(csv.stdout.hasPrefix("id,login,type,html_url\r\n"))
             #expect(csv.stdout.split(separator: "\r\n").count == 4)
         }
     }

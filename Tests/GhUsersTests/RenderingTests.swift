@@ -71,7 +71,7 @@ struct RecordStreamWriterTests {
     @Test func csvHasAHeaderAndQuotesPerRFC4180() {
         var writer = accountWriter(context(.csv))
         let text = String(decoding: writer.render([user(1, "a")]), as: UTF8.self)
-        #expect(text == "ID,LOGIN,TYPE,URL\r\n1,a,User,https://github.com/a\r\n")
+        #expect(text == "id,login,type,html_url\r\n1,a,User,https://github.com/a\r\n")
         #expect(CSV.field("say \"hi\", ok") == "\"say \"\"hi\"\", ok\"")
     }
 

@@ -69,7 +69,7 @@ struct RouterTests {
         ("show ok ../etc", "invalid login '../etc'"),
         ("show octocat --concurrency 11", "invalid value '11' for '--concurrency'"),
         ("show octocat --concurrency 0", "invalid value '0' for '--concurrency'"),
-        ("help nosuch", "unknown command 'nosuch'"),
+        ("help nosuch", "no help for 'nosuch': it is neither a command nor a topic"),
     ])
     func usageErrors(arguments: String, messageStart: String) throws {
         let message = try #require(usageMessage(arguments), "expected a usage error for \(arguments)")

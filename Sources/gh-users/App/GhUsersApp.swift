@@ -97,7 +97,8 @@ struct GhUsersApp: Sendable {
             isTTY: io.stdoutIsTTY,
             colorEnabled: global.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
             width: io.terminalWidth,
-            now: environment.now()
+            now: environment.now(),
+            fields: global.fields
         )
     }
 

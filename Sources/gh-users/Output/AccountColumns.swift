@@ -6,6 +6,6 @@ enum AccountColumns {
         Column("ID") { String($0.id) },
         Column("LOGIN", shrinkable: true) { $0.login },
         Column("TYPE") { $0.type.name },
-        Column("URL", shrinkable: true) { $0.htmlURL ?? "" },
+        Column("URL", key: "html_url", shrinkable: true) { $0.htmlURL ?? "" },
     ]
 }

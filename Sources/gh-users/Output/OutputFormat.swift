@@ -15,6 +15,8 @@ struct RenderContext: Sendable {
     let colorEnabled: Bool
     let width: Int
     let now: Date
+    /// `--fields`: the columns or keys to write instead of the command's own.
+    var fields: [String]? = nil
 
     /// table on a terminal, tsv when piped, unless a format was asked for.
     static func resolve(
@@ -22,24 +24,35 @@ struct RenderContext: Sendable {
         isTTY: Bool,
         colorEnabled: Bool,
         width: Int,
-        now: Date
+        now: Date,
+        fields: [String]? = nil
     ) -> RenderContext {
         let format = requested ?? (isTTY ? .table : .tsv)
         // json, ndjson and csv are never coloured; tsv and table only when colour is on.
         let color = colorEnabled && (format == .table || format == .tsv)
-        return RenderContext(format: format, isTTY: isTTY, colorEnabled: color, width: max(20, width), now: now)
+        return RenderContext(
+            format: format,
+            isTTY: isTTY,
+            colorEnabled: color,
+            width: max(20, width),
+            now: now,
+            fields: fields
+        )
     }
 }
 
 /// A column of a table, tsv or csv rendering.
 struct Column<Item>: Sendable {
     let header: String
+    /// GitHub's name for the field, used as the csv header so scripts see the API's names.
+    let key: String
     /// Whether the table may cut this column to fit the terminal.
     let shrinkable: Bool
     let value: @Sendable (Item) -> String
 
-    init(_ header: String, shrinkable: Bool = false, value: @escaping @Sendable (Item) -> String) {
+    init(_ header: String, key: String? = nil, shrinkable: Bool = false, value: @escaping @Sendable (Item) -> String) {
         self.header = header
+        self.key = key ?? header.lowercased()
         self.shrinkable = shrinkable
         self.value = value
     }

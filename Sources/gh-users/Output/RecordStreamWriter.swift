@@ -11,10 +11,24 @@ struct RecordStreamWriter<Item>: Sendable {
     private var written = 0
     private var tableLayout: TableLayout?
 
+    /// With `--fields`, the columns are those fields read from each record's JSON, and JSON keeps only them.
     init(context: RenderContext, columns: [Column<Item>], raw: @escaping @Sendable (Item) -> RawJSON) {
         self.context = context
-        self.columns = columns
         self.raw = raw
+        if let fields = context.fields {
+            self.columns = fields.map { field in
+                Column(field.uppercased(), key: field, shrinkable: true) { JSONText.text(of: field, in: raw($0).bytes) }
+            }
+        } else {
+            self.columns = columns
+        }
+    }
+
+    /// The record's JSON, cut down to `--fields` when they were given.
+    private func json(_ item: Item) -> [UInt8] {
+        let bytes = raw(item).bytes
+        guard let fields = context.fields else { return bytes }
+        return JSONText.project(bytes, keys: fields)
     }
 
     var recordsWritten: Int { written }
@@ -26,12 +40,12 @@ struct RecordStreamWriter<Item>: Sendable {
         case .json:
             for item in items {
                 output.append(contentsOf: Array((written == 0 ? "[\n  " : ",\n  ").utf8))
-                JSONText.pretty(raw(item).bytes, indent: 2, level: 1, into: &output)
+                JSONText.pretty(json(item), indent: 2, level: 1, into: &output)
                 written += 1
             }
         case .ndjson:
             for item in items {
-                JSONText.compact(raw(item).bytes, into: &output)
+                JSONText.compact(json(item), into: &output)
                 output.append(UInt8(ascii: "\n"))
                 written += 1
             }
@@ -43,7 +57,7 @@ struct RecordStreamWriter<Item>: Sendable {
             }
         case .csv:
             if written == 0 && !items.isEmpty {
-                output.append(contentsOf: Array(CSV.row(columns.map(\.header)).utf8))
+                output.append(contentsOf: Array(CSV.row(columns.map(\.key)).utf8))
             }
             for item in items {
                 output.append(

@@ -68,8 +68,14 @@ struct CommandRouter: Router {
         guard topics.count == 1 else {
             throw UsageError(message: "help takes one command", command: CommandCatalog.helpSpec)
         }
+        if let text = HelpTopics.text(topic) { return .help(text) }
         guard let spec = CommandCatalog.command(named: topic) else {
-            throw CommandCatalog.unknownCommand(topic)
+            var message = "no help for '\(topic)': it is neither a command nor a topic"
+            let names = CommandCatalog.commands.map(\.name) + HelpTopics.names
+            if let suggestion = Suggestions.nearest(to: topic, among: names) {
+                message += "\nDid you mean '\(suggestion)'?"
+            }
+            throw UsageError(message: message, command: CommandCatalog.helpSpec)
         }
         return .help(HelpRenderer.render(spec))
     }

@@ -44,6 +44,8 @@ struct CommandSpec: Sendable {
     let arguments: [(name: String, help: String)]
     let options: [OptionSpec]
     let examples: [(command: String, comment: String)]
+    /// The names `--fields` accepts for this command's records; empty when it has none.
+    var fields: [String] = []
 
     /// Options every command accepts, after its own.
     static let globalOptions: [OptionSpec] = [
@@ -55,6 +57,11 @@ struct CommandSpec: Sendable {
             choices: OutputFormat.allCases.map(\.rawValue)
         ),
         OptionSpec("json", help: "Short for --format json."),
+        OptionSpec(
+            "fields",
+            value: "LIST",
+            help: "Comma-separated fields to output, by GitHub's key names (see FIELDS below)."
+        ),
         OptionSpec(
             "color",
             value: "WHEN",

@@ -1,6 +1,7 @@
 import AtomicCore
 import AtomicLogger
 import Data
+import Foundation
 
 /// The options every command shares, validated.
 struct GlobalOptions: Sendable, Equatable {
@@ -17,6 +18,8 @@ struct GlobalOptions: Sendable, Equatable {
     var waitOnRateLimit = false
     var cacheMode: CacheMode = .readWrite
     var cacheDirectory: String?
+    /// `--fields`, in the order given, without repeats; checked against the command's fields by the router.
+    var fields: [String]?
 
     static let maximumRetries = 10
 
@@ -40,6 +43,29 @@ struct GlobalOptions: Sendable, Equatable {
                 throw UsageError.invalidChoice("color", text, spec: spec)
             }
             options.color = color
+        }
+        if let text = parsed.value("fields") {
+            var fields: [String] = []
+            for field in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let name = field.trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else {
+                    throw UsageError(
+                        message: "--fields needs comma-separated field names, such as login,id", command: spec)
+                }
+                if !fields.contains(name) { fields.append(name) }
+            }
+            guard spec.fields.isEmpty == false else {
+                throw UsageError(message: "--fields is not available for \(spec.name)", command: spec)
+            }
+            if let unknown = fields.first(where: { !spec.fields.contains($0) }) {
+                var message = "unknown field '\(unknown)' for \(spec.name)"
+                if let suggestion = Suggestions.nearest(to: unknown, among: spec.fields) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                message += "\nValid fields: " + spec.fields.joined(separator: ", ")
+                throw UsageError(message: message, command: spec)
+            }
+            options.fields = fields
         }
         options.apiURL = parsed.value("api-url")
         options.tokenFile = parsed.value("token-file")

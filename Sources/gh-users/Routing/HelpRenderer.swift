@@ -30,17 +30,10 @@ enum HelpRenderer {
               gh-users list --all --format ndjson | jq -r .login
               gh-users show octocat --offline            # from the cache, no network
 
-            ENVIRONMENT
-              GH_TOKEN, GITHUB_TOKEN   token sent as 'Authorization: Bearer' (GH_ENTERPRISE_TOKEN first for other hosts)
-              GH_USERS_API_URL         API root, as --api-url
-              GH_HOST                  a GitHub Enterprise host: https://HOST/api/v3
-              XDG_CACHE_HOME           the response cache is in $XDG_CACHE_HOME/gh-users (else ~/.cache/gh-users)
-              GH_USERS_CACHE_SIZE      the cache's size bound (default 100MB)
-              GH_USERS_LOG_LEVEL       as --log-level
-              NO_COLOR, CLICOLOR_FORCE colour off, or on even when piped
-
-            EXIT STATUS
-              0 success, 1 failure, 3 not found, 4 authentication, 5 rate limited, 64 usage, 130 interrupted
+            TOPICS
+              gh-users help formats       table, tsv, csv, json, ndjson and --fields
+              gh-users help environment   tokens, hosts, cache, colour
+              gh-users help exit-codes    what each exit status means
 
             Run 'gh-users help <command>' for more about a command.
 
@@ -69,6 +62,9 @@ enum HelpRenderer {
             text += "\nOPTIONS\n" + optionLines(spec.options)
         }
         text += "\nGLOBAL OPTIONS\n" + optionLines(CommandSpec.globalOptions)
+        if !spec.fields.isEmpty {
+            text += "\nFIELDS\n" + wrap(spec.fields.joined(separator: ", "), indent: 2, width: 100) + "\n"
+        }
         if !spec.examples.isEmpty {
             text += "\nEXAMPLES\n"
             for example in spec.examples {
@@ -76,6 +72,21 @@ enum HelpRenderer {
             }
         }
         return text
+    }
+
+    private static func wrap(_ text: String, indent: Int, width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width - indent {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        let pad = String(repeating: " ", count: indent)
+        return lines.map { pad + $0 }.joined(separator: "\n")
     }
 
     private static func optionLines(_ options: [OptionSpec]) -> String {

@@ -23,12 +23,15 @@ enum CommandCatalog {
 
     static let helpSpec = CommandSpec(
         name: "help",
-        abstract: "Show help for gh-users or one of its commands.",
-        usage: "gh-users help [COMMAND]",
+        abstract: "Show help for gh-users, one of its commands, or a topic.",
+        usage: "gh-users help [COMMAND | exit-codes | environment | formats]",
         discussion: nil,
-        arguments: [("COMMAND", "The command to explain.")],
+        arguments: [("COMMAND", "The command to explain."), ("TOPIC", "exit-codes, environment or formats.")],
         options: [],
-        examples: [("gh-users help list", "The same text as 'gh-users list --help'.")]
+        examples: [
+            ("gh-users help list", "The same text as 'gh-users list --help'."),
+            ("gh-users help exit-codes", "What each exit status means."),
+        ]
     )
 
     static func command(named name: String) -> CommandSpec? {

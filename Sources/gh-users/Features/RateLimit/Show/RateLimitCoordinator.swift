@@ -17,7 +17,9 @@ struct RateLimitCoordinator: Coordinator {
         examples: [
             ("gh-users rate-limit", "A table of every bucket."),
             ("gh-users rate-limit --json | jq .resources.core.remaining", "What is left of the core limit."),
-        ]
+            ("gh-users rate-limit --fields resource,remaining", "Just what is left of each."),
+        ],
+        fields: FieldCatalog.rateLimitBucket
     )
 
     let useCase: GetRateLimitUseCase
@@ -43,18 +45,27 @@ struct RateLimitCoordinator: Coordinator {
 enum RateLimitRenderer {
     static func render(_ overview: RateLimitOverview, context: RenderContext) -> [UInt8] {
         switch context.format {
-        case .json:
+        case .json where context.fields == nil:
             var output: [UInt8] = []
             JSONText.pretty(overview.raw.bytes, into: &output)
             return output + [UInt8(ascii: "\n")]
-        case .ndjson:
+        case .ndjson where context.fields == nil:
             var output: [UInt8] = []
             JSONText.compact(overview.raw.bytes, into: &output)
             return output + [UInt8(ascii: "\n")]
         default:
-            var writer = RecordStreamWriter(context: context, columns: columns(context), raw: { _ in overview.raw })
-            return writer.render(overview.buckets)
+            var writer = RecordStreamWriter(context: context, columns: columns(context), raw: bucketJSON)
+            return writer.render(overview.buckets) + writer.finish(completed: true)
         }
+    }
+
+    /// One bucket as an object with GitHub's keys plus its name, for `--fields`.
+    @Sendable static func bucketJSON(_ bucket: RateLimitBucket) -> RawJSON {
+        let name = String(decoding: (try? JSONEncoder().encode(bucket.resource)) ?? Foundation.Data(), as: UTF8.self)
+        return RawJSON(
+            #"{"resource":\#(name),"limit":\#(bucket.limit),"remaining":\#(bucket.remaining),"#
+                + #""used":\#(bucket.used),"reset":\#(Int64(bucket.resetAt.timeIntervalSince1970))}"#
+        )
     }
 
     static func columns(_ context: RenderContext) -> [Column<RateLimitBucket>] {
@@ -65,7 +76,7 @@ enum RateLimitRenderer {
             Column("LIMIT") { String($0.limit) },
             Column("REMAINING") { String($0.remaining) },
             Column("USED") { String($0.used) },
-            Column("RESETS", shrinkable: true) { bucket in
+            Column("RESETS", key: "reset", shrinkable: true) { bucket in
                 guard human else { return RelativeTime.rfc3339(bucket.resetAt) }
                 let wait = bucket.resetAt.timeIntervalSince(now)
                 let clock = bucket.resetAt.formatted(date: .omitted, time: .standard)

@@ -31,11 +31,11 @@ enum ListReposCommand {
         let now = context.now
         let relative = context.isTTY
         return [
-            Column("NAME", shrinkable: true) { $0.fullName },
+            Column("NAME", key: "full_name", shrinkable: true) { $0.fullName },
             Column("LANGUAGE") { $0.language ?? "" },
-            Column("STARS") { String($0.stargazers) },
-            Column("FORKS") { String($0.forks) },
-            Column("UPDATED") { repo in
+            Column("STARS", key: "stargazers_count") { String($0.stargazers) },
+            Column("FORKS", key: "forks_count") { String($0.forks) },
+            Column("UPDATED", key: "pushed_at") { repo in
                 guard let date = repo.pushedAt ?? repo.updatedAt else { return "" }
                 return relative ? RelativeTime.describe(date, now: now) : RelativeTime.rfc3339(date)
             },

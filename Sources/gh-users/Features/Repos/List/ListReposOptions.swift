@@ -56,7 +56,8 @@ struct ListReposOptions: Sendable, Equatable {
                 "gh-users repos octocat --all --json | jq -r '.[] | select(.language == \"Go\") | .full_name'",
                 "Every Go repository."
             ),
-        ]
+        ],
+        fields: FieldCatalog.repository
     )
 
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ListReposOptions {

@@ -50,7 +50,8 @@ struct SearchUsersOptions: Sendable, Equatable {
                 "Berlin organisations, most followed first."
             ),
             ("gh-users search 'followers:>1000' --all --format ndjson", "Up to GitHub's 1,000-result cap."),
-        ]
+        ],
+        fields: FieldCatalog.searchResult
     )
 
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> SearchUsersOptions {

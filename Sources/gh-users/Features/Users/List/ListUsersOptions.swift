@@ -28,7 +28,8 @@ struct ListUsersOptions: Sendable, Equatable {
                 "200 accounts after id 1000, one JSON object per line."
             ),
             ("gh-users list --all --format ndjson > users.ndjson", "Crawl everything; resume later with --since."),
-        ]
+        ],
+        fields: FieldCatalog.account
     )
 
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ListUsersOptions {

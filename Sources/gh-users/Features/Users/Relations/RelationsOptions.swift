@@ -26,7 +26,8 @@ struct RelationsOptions: Sendable, Equatable {
                     "gh-users \(relation.rawValue) octocat --all --format ndjson | jq -r .login",
                     "All of them, by login."
                 ),
-            ]
+            ],
+            fields: FieldCatalog.account
         )
     }
 

@@ -34,7 +34,8 @@ struct ShowUsersOptions: Sendable, Equatable {
             ("gh-users show octocat", "One profile."),
             ("gh-users show octocat torvalds --json | jq '.[].followers'", "Several, as a JSON array."),
             ("gh-users show --id 583231", "By id, which survives a rename."),
-        ]
+        ],
+        fields: FieldCatalog.profile
     )
 
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ShowUsersOptions {

@@ -33,10 +33,11 @@ enum ShowUsersRenderer {
         case .json where !asArray:
             guard let user = users.first else { return [] }
             var output: [UInt8] = []
-            JSONText.pretty(user.raw.bytes, into: &output)
+            let bytes = context.fields.map { JSONText.project(user.raw.bytes, keys: $0) } ?? user.raw.bytes
+            JSONText.pretty(bytes, into: &output)
             output.append(UInt8(ascii: "\n"))
             return output
-        case .table:
+        case .table where context.fields == nil:
             return Array(users.map { profile($0, context: context) }.joined(separator: "\n").utf8)
         default:
             var writer = RecordStreamWriter(context: context, columns: columns, raw: \.raw)

@@ -1,0 +1,116 @@
+import AtomicCore
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func route(_ arguments: String) -> Route {
+    CommandRouter().route(arguments.split(separator: " ").map(String.init))
+}
+
+private let raw = RawJSON(
+    #"{"login":"a\"b","id":7,"type":"User","site_admin":false,"name":null,"bio":"line\nbreak \u00e9\ud83e\udd8a","plan":{"n":1}}"#
+)
+private let user = User(id: 7, login: "a\"b", raw: raw)
+
+struct FieldsTests {
+    private func context(_ format: OutputFormat, fields: [String]) -> RenderContext {
+        RenderContext(format: format, isTTY: false, colorEnabled: false, width: 80, now: Date(), fields: fields)
+    }
+
+    @Test func validFieldsReachTheContext() {
+        guard case .listUsers(_, let global) = route("list --fields login,id,login,type") else {
+            Issue.record("expected a list route")
+            return
+        }
+        #expect(global.fields == ["login", "id", "type"])
+    }
+
+    @Test(arguments: [
+        ("list --fields login,nme", "unknown field 'nme' for list"),
+        ("show x --fields nmae", "unknown field 'nmae' for show; did you mean 'name'?"),
+        ("repos x --fields stars", "unknown field 'stars' for repos"),
+        ("cache info --fields path", "--fields is not available for cache"),
+        ("list --fields ,", "--fields needs comma-separated field names"),
+    ])
+    func badFieldsAreUsageErrorsThatListTheValidOnes(arguments: String, messageStart: String) {
+        guard case .usageError(let error) = route(arguments) else {
+            Issue.record("expected a usage error for \(arguments)")
+            return
+        }
+        #expect(error.message.hasPrefix(messageStart), "\(error.message)")
+        if error.message.hasPrefix("unknown field") {
+            #expect(error.message.contains("\nValid fields: "))
+        }
+    }
+
+    @Test func jsonKeepsOnlyTheFieldsInTheirOrderAndNullForMissingOnes() throws {
+        var writer = RecordStreamWriter(
+            context: context(.ndjson, fields: ["id", "login", "name", "twitter_username"]), columns: [], raw: \User.raw)
+        let line = String(decoding: writer.render([user]), as: UTF8.self)
+        #expect(line == #"{"id":7,"login":"a\"b","name":null,"twitter_username":null}"# + "\n")
+    }
+
+    @Test func tableCellsUnescapeStringsAndShowObjectsCompactly() {
+        var writer = RecordStreamWriter(
+            context: context(.tsv, fields: ["login", "bio", "name", "plan", "site_admin"]), columns: [], raw: \User.raw)
+        let line = String(decoding: writer.render([user]), as: UTF8.self)
+        #expect(line == "a\"b\tline\\nbreak é🦊\t\t{\"n\":1}\tfalse\n")
+    }
+
+    @Test func csvUsesTheFieldNamesAsItsHeader() {
+        var writer = RecordStreamWriter(context: context(.csv, fields: ["id", "login"]), columns: [], raw: \User.raw)
+        #expect(String(decoding: writer.render([user]), as: UTF8.self) == "id,login\r\n7,\"a\"\"b\"\r\n")
+    }
+
+    @Test(arguments: [
+        (#""plain""#, "plain"), (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{08}\u{0C}\n\r\t"), (#""\u00e9\u4e2d""#, "é中"),
+        (#""\ud83e\udd8a""#, "🦊"), (#""\ud83e""#, "\u{FFFD}"), (#""\u12""#, "\u{FFFD}12"),
+    ])
+    func unescapesJSONStrings(literal: String, text: String) {
+        #expect(JSONText.unescapeString(Array(literal.utf8)) == text)
+    }
+
+    @Test func everyListingCommandDeclaresItsFields() {
+        for name in ["list", "show", "repos", "followers", "following", "search", "rate-limit"] {
+            #expect(CommandCatalog.command(named: name)?.fields.isEmpty == false, "\(name)")
+        }
+        guard case .help(let text) = route("repos --help") else {
+            Issue.record("expected help")
+            return
+        }
+        #expect(text.contains("FIELDS\n  id, node_id, name, full_name"))
+    }
+}
+
+struct HelpTopicTests {
+    @Test(arguments: ["exit-codes", "environment", "formats"])
+    func topicsAreHelp(topic: String) {
+        guard case .help(let text) = route("help \(topic)") else {
+            Issue.record("expected help for \(topic)")
+            return
+        }
+        #expect(text == HelpTopics.text(topic))
+        #expect(text.count > 200)
+    }
+
+    @Test func exitCodesListEveryDocumentedStatus() throws {
+        let text = try #require(HelpTopics.text("exit-codes"))
+        for code in [
+            ExitCode.success, ExitCode.failure, ExitCode.notFound, ExitCode.authentication, ExitCode.rateLimited,
+            ExitCode.usage, ExitCode.interrupted,
+        ] {
+            #expect(text.contains("  \(code) "), "\(code)")
+        }
+    }
+
+    @Test func aMisspelledTopicSuggestsTheRightOne() {
+        guard case .usageError(let error) = route("help environmnet") else {
+            Issue.record("expected a usage error")
+            return
+        }
+        #expect(error.message.contains("Did you mean 'environment'?"))
+    }
+}
