@@ -26,6 +26,8 @@ struct PagedListCoordinator<Item: Sendable>: Coordinator {
         let presenter = command.presenter
         let viewModel = makeViewModel()
         var writer = makeWriter(context)
+        let progress = ProgressLine(io: io, noun: presentation.noun)
+        defer { progress.clear() }
         // The last item that reached stdout: the only safe place to resume from.
         var lastWritten: Item?
         while !viewModel.isExhausted {
@@ -33,6 +35,7 @@ struct PagedListCoordinator<Item: Sendable>: Coordinator {
             do {
                 items = try await viewModel.loadNextPage()
             } catch {
+                progress.clear()
                 try? io.out.write(writer.finish(completed: false))
                 let presentation = presenter.present(error)
                 var message = presentation.message
@@ -42,6 +45,7 @@ struct PagedListCoordinator<Item: Sendable>: Coordinator {
                 io.writeErr(message)
                 return presentation.exitCode
             }
+            progress.clear()
             do {
                 try io.out.write(writer.render(items))
             } catch {
@@ -49,7 +53,12 @@ struct PagedListCoordinator<Item: Sendable>: Coordinator {
                 return ExitCode.success
             }
             if let last = items.last { lastWritten = last }
+            // Only a listing that needs more than one request shows progress.
+            if !viewModel.isExhausted {
+                progress.update(pages: viewModel.requests, items: viewModel.taken)
+            }
         }
+        progress.clear()
         do {
             try io.out.write(writer.finish(completed: true))
         } catch {

@@ -1,0 +1,34 @@
+import AtomicCore
+
+/// One line on stderr that says how a long listing is going ("Fetched 3 pages · 300 accounts · 1200/s"),
+/// redrawn in place and erased when the command ends. Only on a terminal: a pipe or a log file never gets it.
+final class ProgressLine {
+    private let io: IOStreams
+    private let noun: String
+    private let started = ContinuousClock.now
+    private var visible = false
+
+    init(io: IOStreams, noun: String) {
+        self.io = io
+        self.noun = noun
+    }
+
+    var isEnabled: Bool { io.stderrIsTTY }
+
+    func update(pages: Int, items: Int) {
+        guard isEnabled else { return }
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var text = "Fetched \(pages) page\(pages == 1 ? "" : "s") · \(items) \(noun)"
+        if seconds >= 0.5 { text += " · \(Int(Double(items) / seconds))/s" }
+        io.writeErr("\r\u{1B}[2K" + text)
+        visible = true
+    }
+
+    /// Erases the line so that data, a message or the shell prompt starts on a clean line.
+    func clear() {
+        guard visible else { return }
+        io.writeErr("\r\u{1B}[2K")
+        visible = false
+    }
+}
