@@ -113,7 +113,9 @@ struct ListUsersCoordinatorTests {
         out.closeAfter(bytes: 1)
         #expect(await run("list --all", env) == 0)
         #expect(err.text.isEmpty)
-        #expect(repository.calls.count == 2)
+        // The second page failed to write; the third may already have been prefetched, the fourth never.
+        #expect(repository.calls.count <= 3)
+        #expect(!repository.calls.contains("page https://api.github.com/users?page=4"))
     }
 
     @Test func onATerminalALimitStopSaysHowToGoOn() async {

@@ -4,8 +4,12 @@ import Domain
 /// Pages through any GitHub list up to a limit. It never prints: a coordinator asks for the next page and
 /// writes it. `admit` decides per item whether it belongs in the output (the `/users` id floor, a fork
 /// filter, or dropping an item a shifting page-based list shows twice), and the limit counts admitted items.
+///
+/// Paging stays serial, as GitHub asks, but the next page is requested as soon as the current one arrives,
+/// so its round trip overlaps the decoding and writing of this one. A page is never requested past the
+/// limit, and a prefetch nobody will read is cancelled.
 final class PagedListViewModel<Item: Sendable> {
-    typealias Loader = (PageCursor?) async throws(DomainError) -> Page<Item>
+    typealias Loader = @Sendable (PageCursor?) async throws(DomainError) -> Page<Item>
 
     private let load: Loader
     private let limit: ItemLimit
@@ -22,6 +26,11 @@ final class PagedListViewModel<Item: Sendable> {
     private(set) var totalCount: Int?
     private(set) var incompleteResults = false
     private var cursor: PageCursor?
+    private var prefetch: Task<Page<Item>, any Error>?
+
+    deinit {
+        prefetch?.cancel()
+    }
 
     init(limit: ItemLimit, load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true }) {
         self.limit = limit
@@ -33,8 +42,8 @@ final class PagedListViewModel<Item: Sendable> {
     /// written (the list shifted while it was read) is dropped, as is anything `keep` refuses.
     convenience init(
         limit: ItemLimit,
-        first: @escaping () async throws(DomainError) -> Page<Item>,
-        next: @escaping (PageCursor) async throws(DomainError) -> Page<Item>,
+        first: @escaping @Sendable () async throws(DomainError) -> Page<Item>,
+        next: @escaping @Sendable (PageCursor) async throws(DomainError) -> Page<Item>,
         id: @escaping (Item) -> Int64,
         keep: @escaping (Item) -> Bool = { _ in true }
     ) {
@@ -55,7 +64,7 @@ final class PagedListViewModel<Item: Sendable> {
         state = .loading
         let page: Page<Item>
         do {
-            page = try await load(requests == 0 ? nil : cursor)
+            page = try await nextPage()
         } catch {
             state = .failed(error)
             throw error
@@ -78,7 +87,30 @@ final class PagedListViewModel<Item: Sendable> {
         cursor = page.next
         taken += fresh.count
         state = .loaded(fresh)
+        if !isExhausted {
+            let load = self.load
+            let cursor = self.cursor
+            prefetch = Task { () async throws -> Page<Item> in try await load(cursor) }
+        }
         return fresh
+    }
+
+    /// The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
+    /// since an unstructured task does not inherit cancellation.
+    private func nextPage() async throws(DomainError) -> Page<Item> {
+        guard let pending = prefetch else { return try await load(requests == 0 ? nil : cursor) }
+        prefetch = nil
+        do {
+            return try await withTaskCancellationHandler {
+                try await pending.value
+            } onCancel: {
+                pending.cancel()
+            }
+        } catch let error as DomainError {
+            throw error
+        } catch {
+            throw DomainError.cancelled
+        }
     }
 }
 

@@ -1,0 +1,97 @@
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// Counts loads and lets each one wait for a signal, so a test can see a prefetch start before it is read.
+private final class LoadRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cursors: [String?] = []
+    var loads: [String?] { lock.withLock { cursors } }
+    func record(_ cursor: PageCursor?) { lock.withLock { cursors.append(cursor?.url) } }
+}
+
+private func page(_ ids: [Int64], next: String?) -> Page<User> {
+    Page(items: ids.map { makeUser($0) }, next: next.map(PageCursor.init(url:)))
+}
+
+struct PagedListViewModelTests {
+    private func viewModel(limit: ItemLimit, recorder: LoadRecorder, delay: Duration = .zero) -> PagedListViewModel<
+        User
+    > {
+        let pages: [String?: Page<User>] = [
+            nil: page([1, 2], next: "p2"), "p2": page([3, 4], next: "p3"), "p3": page([5], next: nil),
+        ]
+        return PagedListViewModel(
+            limit: limit,
+            load: { cursor throws(DomainError) in
+                recorder.record(cursor)
+                try? await Task.sleep(for: delay)
+                guard let result = pages[cursor?.url] else { throw DomainError.server(status: 599, message: "no page") }
+                return result
+            }
+        )
+    }
+
+    private func settle() async {
+        for _ in 0..<50 { await Task.yield() }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+
+    @Test func theNextPageIsRequestedAsSoonAsOneArrives() async throws {
+        let recorder = LoadRecorder()
+        let model = viewModel(limit: .all, recorder: recorder)
+        #expect(try await model.loadNextPage().map(\.id) == [1, 2])
+        await settle()
+        #expect(recorder.loads == [nil, "p2"])
+        #expect(try await model.loadNextPage().map(\.id) == [3, 4])
+        #expect(try await model.loadNextPage().map(\.id) == [5])
+        #expect(model.isExhausted)
+        await settle()
+        #expect(recorder.loads == [nil, "p2", "p3"])
+    }
+
+    @Test func nothingIsRequestedPastTheLimit() async throws {
+        let recorder = LoadRecorder()
+        let model = viewModel(limit: .count(2), recorder: recorder)
+        #expect(try await model.loadNextPage().count == 2)
+        #expect(model.isExhausted)
+        #expect(model.hasMore)
+        await settle()
+        #expect(recorder.loads == [nil])
+    }
+
+    @Test func cancellingTheWaitForAPrefetchCancelsItAndSaysInterrupted() async throws {
+        let model = PagedListViewModel<User>(
+            limit: .all,
+            load: { cursor throws(DomainError) in
+                guard cursor != nil else { return page([1, 2], next: "p2") }
+                // The prefetched page hangs until it is cancelled.
+                do {
+                    try await Task.sleep(for: .seconds(30))
+                } catch {
+                    throw .cancelled
+                }
+                return page([3], next: nil)
+            }
+        )
+        #expect(try await model.loadNextPage().map(\.id) == [1, 2])
+        let started = ContinuousClock.now
+        let waiting = Task { () async -> DomainError? in
+            do throws(DomainError) {
+                _ = try await model.loadNextPage()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        waiting.cancel()
+        let outcome = await waiting.value
+        #expect(outcome == .cancelled)
+        // Loose: without the cancellation handler the wait would last the full 30 s.
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+}
