@@ -14,6 +14,8 @@ struct GhUsersApp: Sendable {
             return write(text)
         case .version:
             return write("gh-users \(AppEnvironment.version)\n")
+        case .completion(let options):
+            return write(CompletionScripts.script(for: options.shell, commands: CommandCatalog.commands))
         case .usageError(let error):
             io.writeErr(error.rendered)
             return ExitCode.usage

@@ -42,6 +42,8 @@ struct CommandRouter: Router {
             return .showUsers(try ShowUsersOptions.parse(parsed, spec: spec), global)
         case CacheOptions.spec.name:
             return .cache(try CacheOptions.parse(parsed, spec: spec), global)
+        case CompletionOptions.spec.name:
+            return .completion(try CompletionOptions.parse(parsed, spec: spec))
         case ListReposOptions.spec.name:
             return .listRepos(try ListReposOptions.parse(parsed, spec: spec), global)
         case SearchUsersOptions.spec.name:

@@ -6,6 +6,8 @@ enum Route: Sendable, Equatable {
     case listRepos(ListReposOptions, GlobalOptions)
     case searchUsers(SearchUsersOptions, GlobalOptions)
     case rateLimit(GlobalOptions)
+    /// A shell completion script for stdout.
+    case completion(CompletionOptions)
     case cache(CacheOptions, GlobalOptions)
     /// Help text for stdout, exit 0.
     case help(String)
@@ -18,7 +20,7 @@ enum CommandCatalog {
     static let commands: [CommandSpec] = [
         ListUsersOptions.spec, ShowUsersOptions.spec, ListReposOptions.spec, RelationsOptions.spec(.followers),
         RelationsOptions.spec(.following), SearchUsersOptions.spec, RateLimitCoordinator.spec, CacheOptions.spec,
-        helpSpec,
+        CompletionOptions.spec, helpSpec,
     ]
 
     static let helpSpec = CommandSpec(

@@ -1,0 +1,123 @@
+/// What a completion script offers, derived from the command specs so that it cannot drift from what the parser
+/// accepts. Each shell's script only translates this into its own syntax.
+struct CompletionModel: Sendable {
+    /// What may follow an option that takes a value.
+    enum Value: Sendable, Equatable {
+        /// Nothing can be guessed (`--limit N`), and offering options or files there would be wrong.
+        case free
+        case choices([String])
+        /// Comma-separated names, completed after the last comma (`--fields login,id`).
+        case list([String])
+        case directories
+        case files
+    }
+
+    struct Option: Sendable {
+        let spec: OptionSpec
+        /// nil for a flag.
+        let value: Value?
+
+        var long: String { "--" + spec.name }
+        var short: String? { spec.short.map { "-\($0)" } }
+        var spellings: [String] { [long] + (short.map { [$0] } ?? []) }
+    }
+
+    /// A word the first argument may be (`cache info`), with what it means when there is something to say.
+    struct Word: Sendable {
+        let text: String
+        let description: String?
+    }
+
+    struct Command: Sendable {
+        let name: String
+        let abstract: String
+        let options: [Option]
+        /// Empty when the arguments are free text, such as logins.
+        let words: [Word]
+        /// What the arguments are called in help, for a shell that shows it when it has nothing to offer.
+        let argumentName: String?
+        /// The spellings of every option the scanner reads a value for, offered or not, so that a script reads
+        /// the line as the scanner does.
+        let valueSpellings: [String]
+    }
+
+    let commands: [Command]
+    /// What may come before the command: the global options, which the router reads there too, and --version.
+    let leadingOptions: [Option]
+    let leadingValueSpellings: [String]
+
+    /// Options whose value is a path. `OptionSpec` does not say what a value is, and `valueName` cannot tell:
+    /// `DIR` also names a sort direction.
+    static let pathValues: [String: Value] = ["cache-dir": .directories, "token-file": .files]
+
+    /// The option whose values are the command's `fields`; the router rejects it where there are none.
+    static let fieldsOption = "fields"
+
+    /// The router's own top-level option, which no command spec carries.
+    static let versionOption = OptionSpec("version", help: "Print the version.")
+
+    /// `specs` plus the `completion` command itself when the caller did not list it, each name once.
+    init(commands specs: [CommandSpec]) {
+        var seen: Set<String> = []
+        let specs = (specs + [CompletionOptions.spec]).filter { seen.insert($0.name).inserted }
+        commands = specs.map { spec in
+            Command(
+                name: spec.name,
+                abstract: spec.abstract,
+                options: Self.options(of: spec),
+                words: Self.words(of: spec, among: specs),
+                argumentName: spec.arguments.first?.name,
+                valueSpellings: Self.valueSpellings(spec.allOptions)
+            )
+        }
+        let leading = Self.unique(CommandSpec.globalOptions + [Self.versionOption])
+        leadingOptions = leading.map { Option(spec: $0, value: Self.value(of: $0, fields: [])) }
+        leadingValueSpellings = Self.valueSpellings(leading)
+    }
+
+    private static func valueSpellings(_ options: [OptionSpec]) -> [String] {
+        unique(options).filter(\.takesValue).flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
+    }
+
+    private static func options(of spec: CommandSpec) -> [Option] {
+        unique(spec.allOptions)
+            .filter { $0.name != fieldsOption || !spec.fields.isEmpty }
+            .map { Option(spec: $0, value: value(of: $0, fields: spec.fields)) }
+    }
+
+    /// The scanner takes the first option with a name or short form, so a later one could never be used.
+    private static func unique(_ options: [OptionSpec]) -> [OptionSpec] {
+        var names: Set<String> = []
+        var shorts: Set<Character> = []
+        return options.compactMap { option in
+            guard names.insert(option.name).inserted else { return nil }
+            if let short = option.short, !shorts.insert(short).inserted {
+                return OptionSpec(
+                    option.name, value: option.valueName, help: option.help, default: option.defaultValue,
+                    choices: option.choices)
+            }
+            return option
+        }
+    }
+
+    private static func value(of option: OptionSpec, fields: [String]) -> Value? {
+        guard option.takesValue else { return nil }
+        if !option.choices.isEmpty { return .choices(option.choices) }
+        if option.name == fieldsOption, !fields.isEmpty { return .list(fields) }
+        return pathValues[option.name] ?? .free
+    }
+
+    private static func words(of spec: CommandSpec, among specs: [CommandSpec]) -> [Word] {
+        switch spec.name {
+        case CacheOptions.spec.name:
+            return CacheOptions.Action.allCases.map { Word(text: $0.rawValue, description: nil) }
+        case CompletionOptions.spec.name:
+            return CompletionOptions.Shell.allCases.map { Word(text: $0.rawValue, description: nil) }
+        case CommandCatalog.helpSpec.name:
+            return specs.map { Word(text: $0.name, description: $0.abstract) }
+                + HelpTopics.names.map { Word(text: $0, description: "Help topic.") }
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// `gh-users completion bash|zsh|fish`.
+struct CompletionOptions: Sendable, Equatable {
+    enum Shell: String, Sendable, CaseIterable {
+        case bash
+        case zsh
+        case fish
+    }
+
+    var shell: Shell
+
+    static let spec = CommandSpec(
+        name: "completion",
+        abstract: "Print a shell completion script.",
+        usage: "gh-users completion bash|zsh|fish",
+        discussion: """
+            The script completes commands, options, their values (formats, sort keys, fields, directories)
+            and the words 'cache' and 'help' take. It is generated from the same specs the parser reads, so
+            regenerate it after an upgrade. Install it once:
+
+              bash  mkdir -p ~/.local/share/bash-completion/completions
+                    gh-users completion bash > ~/.local/share/bash-completion/completions/gh-users
+                    (or add 'source <(gh-users completion bash)' to ~/.bashrc)
+              zsh   gh-users completion zsh > "${fpath[1]}/_gh-users"
+                    then run 'compinit' (or start a new shell)
+              fish  gh-users completion fish > ~/.config/fish/completions/gh-users.fish
+            """,
+        arguments: [("SHELL", "bash, zsh or fish.")],
+        options: [],
+        examples: [
+            (
+                "gh-users completion bash > ~/.local/share/bash-completion/completions/gh-users",
+                "bash, loaded on demand by bash-completion."
+            ),
+            ("gh-users completion zsh > \"${fpath[1]}/_gh-users\"", "zsh; then run compinit."),
+            ("gh-users completion fish > ~/.config/fish/completions/gh-users.fish", "fish, picked up at once."),
+        ]
+    )
+
+    static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> CompletionOptions {
+        guard let word = parsed.positionals.first else {
+            throw UsageError(message: "completion needs a shell: bash, zsh or fish", command: spec)
+        }
+        guard let shell = Shell(rawValue: word) else {
+            var message = "unknown shell '\(word)': choose bash, zsh or fish"
+            if let suggestion = Suggestions.nearest(to: word, among: Shell.allCases.map(\.rawValue)) {
+                message += "\nDid you mean '\(suggestion)'?"
+            }
+            throw UsageError(message: message, command: spec)
+        }
+        if let extra = parsed.positionals.dropFirst().first {
+            throw UsageError(message: "unexpected argument '\(extra)': completion takes one shell", command: spec)
+        }
+        return CompletionOptions(shell: shell)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// `gh-users completion SHELL` through the built binary: the script it prints, sourced into a real shell.
+struct CompletionEndToEndTests {
+    private static let commandNames = [
+        "list", "show", "repos", "followers", "following", "search", "rate-limit", "cache", "help", "completion",
+    ]
+
+    /// Sources what the binary prints and calls `_gh_users` as bash's programmable completion would, with the
+    /// cursor at the end of `$LINE`.
+    private func bashComplete(_ line: String) async throws -> [String] {
+        let result = try await BinaryRunner.shell(
+            #"""
+            "$GH_USERS" completion bash > completion.bash || exit 9
+            source completion.bash || exit 8
+            read -ra COMP_WORDS <<< "$LINE"
+            [[ $LINE == *' ' ]] && COMP_WORDS+=('')
+            COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+            COMP_LINE=$LINE
+            COMP_POINT=${#LINE}
+            COMPREPLY=()
+            _gh_users gh-users "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+            if ((${#COMPREPLY[@]})); then printf '%s\n' "${COMPREPLY[@]}"; fi
+            """#,
+            environment: ["LINE": line]
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init).sorted()
+    }
+
+    @Test(arguments: [
+        ("gh-users li", ["list"]),
+        ("gh-users list --fo", ["--format"]),
+        ("gh-users list --format ", ["csv", "json", "ndjson", "table", "tsv"]),
+        ("gh-users list --format j", ["json"]),
+        ("gh-users repos octocat --sort ", ["created", "full_name", "pushed", "updated"]),
+        ("gh-users cache ", ["clear", "info"]),
+        ("gh-users completion ", ["bash", "fish", "zsh"]),
+        ("gh-users --json li", ["list"]),
+        ("gh-users list --limit ", []),
+    ])
+    func bashCompletes(line: String, expected: [String]) async throws {
+        #expect(try await bashComplete(line) == expected.sorted())
+    }
+
+    @Test func bashOffersEveryCommandAndHelpTakesThemToo() async throws {
+        let commands = try await bashComplete("gh-users ")
+        #expect(commands == Self.commandNames.sorted())
+        #expect(Set(try await bashComplete("gh-users help ")).isSuperset(of: Self.commandNames))
+    }
+
+    @Test func bashOffersShowItsOwnAndTheGlobalOptions() async throws {
+        let options = Set(try await bashComplete("gh-users show -"))
+        #expect(options.isSuperset(of: ["--id", "--concurrency", "--help", "-h", "--format", "--json"]))
+    }
+
+    @Test(arguments: [
+        ("bash", "complete -F _gh_users gh-users"), ("zsh", "#compdef gh-users"), ("fish", "complete -c gh-users"),
+    ])
+    func eachShellGetsItsScript(shell: String, marker: String) async throws {
+        let result = try await BinaryRunner.run(["completion", shell])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.contains(marker))
+    }
+
+    @Test(arguments: [
+        ([String](), "completion needs a shell: bash, zsh or fish"),
+        (["zhs"], "Did you mean 'zsh'?"),
+        (["bash", "fish"], "unexpected argument 'fish'"),
+    ])
+    func usageErrorsExitWith64(arguments: [String], message: String) async throws {
+        let result = try await BinaryRunner.run(["completion"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func helpSaysHowToInstallIt() async throws {
+        let result = try await BinaryRunner.run(["help", "completion"])
+        #expect(result.status == 0)
+        #expect(
+            result.stdout.contains("gh-users completion bash > ~/.local/share/bash-completion/completions/gh-users"))
+        #expect(result.stdout.contains(#"gh-users completion zsh > "${fpath[1]}/_gh-users""#))
+        #expect(result.stdout.contains("gh-users completion fish > ~/.config/fish/completions/gh-users.fish"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "fish is not installed"))
+    func fishCompletesFromTheBinarysScript() async throws {
+        let result = try await BinaryRunner.shell(
+            #"""
+            "$GH_USERS" completion fish > completion.fish || exit 9
+            /usr/bin/fish --no-config -c 'source completion.fish; complete -C "gh-users list --format "'
+            """#
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let offered = result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        #expect(offered.sorted() == ["csv", "json", "ndjson", "table", "tsv"])
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "zsh is not installed"))
+    func zshAcceptsTheBinarysScript() async throws {
+        let result = try await BinaryRunner.shell(
+            #""$GH_USERS" completion zsh > _gh-users && /usr/bin/zsh -n _gh-users"#)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+}

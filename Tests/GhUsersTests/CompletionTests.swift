@@ -1,0 +1,630 @@
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// What the generated scripts are checked against: the command specs, never a list written out here. The
+/// catalog may or may not list `completion` yet; the scripts offer it either way.
+private let commands =
+    CommandCatalog.commands + (CommandCatalog.command(named: "completion") == nil ? [CompletionOptions.spec] : [])
+
+/// The options the router accepts for a command and completion should offer: `--fields` is rejected by the
+/// router where a command has no fields.
+private func offeredOptions(_ spec: CommandSpec) -> [OptionSpec] {
+    spec.allOptions.filter { $0.name != "fields" || !spec.fields.isEmpty }
+}
+
+private func spellings(_ options: [OptionSpec]) -> Set<String> {
+    Set(options.flatMap { option in ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? []) })
+}
+
+private func spec(named name: String) throws -> CommandSpec {
+    try #require(commands.first { $0.name == name })
+}
+
+struct CompletionOptionsTests {
+    private func parse(_ arguments: [String]) -> Result<CompletionOptions, UsageError> {
+        Result { () throws(UsageError) -> CompletionOptions in
+            let parsed = try ArgumentScanner.scan(arguments, spec: CompletionOptions.spec)
+            return try CompletionOptions.parse(parsed, spec: CompletionOptions.spec)
+        }
+    }
+
+    @Test(arguments: CompletionOptions.Shell.allCases)
+    func everyShellParses(shell: CompletionOptions.Shell) {
+        #expect(parse([shell.rawValue]) == .success(CompletionOptions(shell: shell)))
+    }
+
+    @Test(arguments: [
+        ([String](), "completion needs a shell: bash, zsh or fish"),
+        (["zhs"], "unknown shell 'zhs': choose bash, zsh or fish\nDid you mean 'zsh'?"),
+        (["powershell"], "unknown shell 'powershell': choose bash, zsh or fish"),
+        (["bash", "zsh"], "unexpected argument 'zsh': completion takes one shell"),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        guard case .failure(let error) = parse(arguments) else {
+            Issue.record("\(arguments) parsed")
+            return
+        }
+        #expect(error.message == message)
+        #expect(error.commandName == "completion")
+    }
+
+    @Test func theSpecExplainsHowToInstallEachShell() throws {
+        let discussion = try #require(CompletionOptions.spec.discussion)
+        #expect(discussion.contains("gh-users completion bash > ~/.local/share/bash-completion/completions/gh-users"))
+        #expect(discussion.contains("source <(gh-users completion bash)"))
+        #expect(discussion.contains(#"gh-users completion zsh > "${fpath[1]}/_gh-users""#))
+        #expect(discussion.contains("compinit"))
+        #expect(discussion.contains("gh-users completion fish > ~/.config/fish/completions/gh-users.fish"))
+        #expect(CompletionOptions.spec.examples.count == 3)
+    }
+}
+
+struct CompletionScriptTextTests {
+    @Test(arguments: CompletionOptions.Shell.allCases)
+    func completionIsListedOnceWhetherOrNotTheCallerPassesIt(shell: CompletionOptions.Shell) {
+        let catalog = CommandCatalog.commands
+        let script = CompletionScripts.script(for: shell, commands: catalog)
+        #expect(script == CompletionScripts.script(for: shell, commands: catalog + [CompletionOptions.spec]))
+        let names = CompletionModel(commands: catalog + [CompletionOptions.spec]).commands.map(\.name)
+        #expect(names == commands.map(\.name))
+        #expect(names.count(where: { $0 == "completion" }) == 1)
+    }
+
+    @Test func pathOptionsAndTheFieldsOptionNameRealGlobalOptions() {
+        let names = Set(CommandSpec.globalOptions.map(\.name))
+        #expect(names.isSuperset(of: CompletionModel.pathValues.keys))
+        #expect(names.contains(CompletionModel.fieldsOption))
+        #expect(CommandSpec.globalOptions.first { $0.name == "cache-dir" }?.takesValue == true)
+        #expect(CommandSpec.globalOptions.first { $0.name == "token-file" }?.takesValue == true)
+    }
+
+    /// Each command's zsh `_arguments` block names all of that command's options.
+    @Test func zshGivesEachCommandItsOptions() throws {
+        let script = CompletionScripts.script(for: .zsh, commands: CommandCatalog.commands)
+        for spec in commands {
+            let block = try #require(section(of: script, from: "        '\(spec.name)')\n", to: "            ;;\n"))
+            for spelling in spellings(offeredOptions(spec)) {
+                #expect(
+                    block.contains(spelling + "[") || block.contains(spelling + "=[")
+                        || block.contains(spelling + "+["),
+                    "zsh: \(spec.name) lacks \(spelling)")
+            }
+            for option in offeredOptions(spec) where !option.choices.isEmpty {
+                #expect(
+                    block.contains(":(" + option.choices.joined(separator: " ") + ")'"), "\(spec.name) --\(option.name)"
+                )
+            }
+        }
+    }
+
+    @Test func fishGivesEachCommandItsOptions() {
+        let script = CompletionScripts.script(for: .fish, commands: CommandCatalog.commands)
+        for spec in commands {
+            let prefix = "complete -c gh-users -n '__gh_users_using \(spec.name)' "
+            let lines = script.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+            for option in offeredOptions(spec) {
+                let matching = lines.filter { $0.contains("-l '\(option.name)' ") }
+                #expect(matching.count == 1, "fish: \(spec.name) --\(option.name)")
+                if let short = option.short {
+                    #expect(matching.first?.contains("-s '\(short)' ") == true)
+                }
+                if !option.choices.isEmpty {
+                    #expect(matching.first?.contains("-x -a '\(option.choices.joined(separator: " "))'") == true)
+                }
+            }
+            #expect(lines.count(where: { $0.contains(" -l '") }) == offeredOptions(spec).count)
+        }
+    }
+
+    @Test(arguments: CompletionOptions.Shell.allCases)
+    func everyCommandNameIsOffered(shell: CompletionOptions.Shell) {
+        let script = CompletionScripts.script(for: shell, commands: CommandCatalog.commands)
+        for spec in commands {
+            #expect(script.contains("'\(spec.name)'"), "\(shell): \(spec.name)")
+        }
+    }
+
+    private func section(of text: String, from start: String, to end: String) -> Substring? {
+        guard let lower = text.range(of: start)?.upperBound,
+            let upper = text.range(of: end, range: lower..<text.endIndex)?.lowerBound
+        else { return nil }
+        return text[lower..<upper]
+    }
+}
+
+/// Runs a program to completion with its output in files, so that a large output cannot fill a pipe and hang.
+private enum ShellProcess {
+    struct Output {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The shell's path, or nil when it is not installed (CI may lack zsh and fish).
+    static func find(_ name: String) -> String? {
+        ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"].map { "\($0)/\(name)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func run(_ executable: String, _ arguments: [String], in directory: URL) async throws -> Output {
+        let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-out-\(UUID())")
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-err-\(UUID())")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        // Nothing of the caller's shell setup: the script must stand on its own.
+        process.environment = [
+            "PATH": "/usr/bin:/bin:/usr/local/bin:/opt/homebrew/bin", "HOME": directory.path, "LANG": "C.UTF-8",
+            "TERM": "dumb",
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        // Waiting without blocking a thread lets the many short runs of these tests overlap.
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { finished in
+                continuation.resume(returning: finished.terminationStatus)
+            }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+                return
+            }
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
+                if process.isRunning { kill(pid, SIGKILL) }
+            }
+        }
+        try outHandle.close()
+        try errHandle.close()
+        return Output(
+            status: status,
+            stdout: try String(contentsOf: outURL, encoding: .utf8),
+            stderr: try String(contentsOf: errURL, encoding: .utf8)
+        )
+    }
+}
+
+/// A scratch folder with the generated scripts, and a working directory holding just a folder and a file for path
+/// completion.
+private final class CompletionSandbox {
+    private let root: URL
+    let directory: URL
+
+    init(commands: [CommandSpec] = CommandCatalog.commands) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-completion-\(UUID())")
+        directory = root.appendingPathComponent("work")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("cachedir"), withIntermediateDirectories: true)
+        try Data("token".utf8).write(to: directory.appendingPathComponent("token.txt"))
+        for shell in CompletionOptions.Shell.allCases {
+            try CompletionScripts.script(for: shell, commands: commands)
+                .write(to: script(shell), atomically: true, encoding: .utf8)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    func script(_ shell: CompletionOptions.Shell) -> URL {
+        root.appendingPathComponent("gh-users.\(shell.rawValue)")
+    }
+
+    /// Sets COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT as bash would for `line` with the cursor at its end,
+    /// calls `_gh_users` and returns COMPREPLY. With `splitAtEquals`, `--format=j` is three words, as bash makes it
+    /// when `=` is in COMP_WORDBREAKS (the default).
+    func bashComplete(_ line: String, splitAtEquals: Bool = false) async throws -> [String] {
+        let output = try await ShellProcess.run(
+            "/bin/bash",
+            ["--norc", "--noprofile", "-c", CompletionSandbox.bashHarness, "bash", script(.bash).path, line]
+                + (splitAtEquals ? ["split"] : []),
+            in: directory
+        )
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        return output.stdout.split(separator: "\n").map(String.init)
+    }
+
+    static let bashHarness = #"""
+        source "$1" || exit 3
+        line=$2
+        read -ra words <<< "$line"
+        [[ -z $line || $line == *' ' ]] && words+=('')
+        COMP_WORDS=()
+        for word in "${words[@]}"; do
+            if [[ $3 == split && $word == ?*=* ]]; then
+                COMP_WORDS+=("${word%%=*}" '=')
+                word=${word#*=}
+                [[ -n $word ]] && COMP_WORDS+=("$word")
+            else
+                COMP_WORDS+=("$word")
+            fi
+        done
+        COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+        COMP_LINE=$line
+        COMP_POINT=${#line}
+        COMPREPLY=()
+        _gh_users gh-users "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+        if ((${#COMPREPLY[@]})); then printf '%s\n' "${COMPREPLY[@]}"; fi
+        """#
+
+    /// What zsh's completion system offers for each line, through a pseudo-terminal as a user at the prompt:
+    /// compinit, the script sourced, and `compadd` wrapped to print each match, unquoted from the form it would be
+    /// inserted in. One session serves all the lines, because starting one costs a quarter of a second.
+    /// With `fromFpath`, the script is installed as the README says, as `_gh-users` in a folder of `$fpath`, rather
+    /// than sourced.
+    func zshComplete(_ lines: [String], zsh: String, fromFpath: Bool = false) async throws -> [[String]] {
+        let harness = root.appendingPathComponent("harness.zsh")
+        try CompletionSandbox.zshHarness.write(to: harness, atomically: true, encoding: .utf8)
+        let functions = root.appendingPathComponent("functions")
+        try FileManager.default.createDirectory(at: functions, withIntermediateDirectories: true)
+        try Data(contentsOf: script(.zsh)).write(to: functions.appendingPathComponent("_gh-users"))
+        let setup = fromFpath ? ["fpath", functions.path] : ["source", script(.zsh).path]
+        let output = try await ShellProcess.run(zsh, ["-f", harness.path] + setup + lines, in: directory)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        return CompletionSandbox.groups(output.stdout, count: lines.count)
+    }
+
+    func zshComplete(_ line: String, zsh: String) async throws -> [String] {
+        try await zshComplete([line], zsh: zsh)[0]
+    }
+
+    static let zshHarness = #"""
+        zmodload zsh/zpty || exit 3
+        zpty shell zsh -f -i
+        # No listing: a long one would stop to ask before it is shown, and eat the next line.
+        zpty -w shell "PROMPT='' RPROMPT=''; setopt no_beep no_auto_list no_list_ambiguous; LISTMAX=100000"
+        # Either the script's folder goes in $fpath, before compinit, or the script is sourced, after it.
+        [[ $1 == fpath ]] && zpty -w shell "fpath=(${(q)2} \$fpath)"
+        zpty -w shell 'autoload -Uz compinit; compinit -u -D'
+        [[ $1 == source ]] && zpty -w shell "source ${(q)2}"
+        zpty -w shell 'compadd() {
+            if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return; fi
+            local -a hits; builtin compadd -A hits "$@"
+            local hit; for hit in $hits; do print -r -- "<MATCH>$IPREFIX${(Q)hit}"; done
+        }'
+        # Completion stops early when more input is waiting, so each line waits for the mark its TAB prints.
+        zpty -w shell '_harness_complete() { zle complete-word; print -r -- "<COMPLETED$((6*7))>"; }'
+        zpty -w shell 'zle -N _harness_complete; bindkey "^I" _harness_complete'
+        zpty -w shell 'print READY$((1+1))'
+        zpty -r shell ignored '*READY2*' || exit 4
+        for request in "${@[3,-1]}"; do
+            zpty -w -n shell "$request"$'\t'
+            output=''
+            while zpty -r shell chunk; do
+                output+=$chunk
+                [[ $output == *'<COMPLETED42>'* ]] && break
+            done
+            zpty -w -n shell $'\C-U'
+            matches=()
+            for line in ${(f)output//$'\r'/}; do
+                [[ $line == *'<MATCH>'* ]] && matches+=(${line##*<MATCH>})
+            done
+            (( $#matches )) && print -rl -- ${(u)matches}
+            print -r -- '<END>'
+        done
+        zpty -d shell
+        exit 0
+        """#
+
+    /// What `complete -C` answers in fish for each line, with or without the descriptions after a tab.
+    func fishComplete(_ lines: [String], fish: String, withDescriptions: Bool = false) async throws -> [[String]] {
+        let output = try await ShellProcess.run(
+            fish,
+            [
+                "--no-config", "-c", "source $argv[1]; for line in $argv[2..-1]; complete -C $line; echo '<END>'; end",
+                script(.fish).path,
+            ] + lines,
+            in: directory
+        )
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        let groups = CompletionSandbox.groups(output.stdout, count: lines.count)
+        return withDescriptions ? groups : groups.map { $0.map { String($0.split(separator: "\t").first ?? "") } }
+    }
+
+    func fishComplete(_ line: String, fish: String, withDescriptions: Bool = false) async throws -> [String] {
+        try await fishComplete([line], fish: fish, withDescriptions: withDescriptions)[0]
+    }
+
+    /// Output lines in groups, each ended by `<END>`; a missing group is empty, and fails the count check.
+    private static func groups(_ output: String, count: Int) -> [[String]] {
+        var groups: [[String]] = [[]]
+        for line in output.split(separator: "\n") {
+            if line == "<END>" { groups.append([]) } else { groups[groups.count - 1].append(String(line)) }
+        }
+        groups.removeLast()
+        #expect(groups.count == count, "\(output)")
+        return groups + Array(repeating: [], count: max(0, count - groups.count))
+    }
+}
+
+/// One line typed at the prompt, with the cursor at its end, and the completions the shell must offer.
+struct CompletionCase: Sendable, CustomTestStringConvertible {
+    let line: String
+    let expected: [String]
+    var splitAtEquals = false
+
+    var testDescription: String { "'\(line)'" + (splitAtEquals ? " split at '='" : "") }
+}
+
+private let formats = ["table", "tsv", "csv", "json", "ndjson"]
+
+/// Long and short spellings of a command's options that start with `prefix`.
+private func options(of name: String, startingWith prefix: String = "-") -> [String] {
+    guard let spec = commands.first(where: { $0.name == name }) else { return ["no command \(name)"] }
+    return spellings(offeredOptions(spec)).filter { $0.hasPrefix(prefix) }.sorted()
+}
+
+private func fields(of name: String, startingWith prefix: String = "") -> [String] {
+    (commands.first { $0.name == name }?.fields ?? ["no command \(name)"]).filter { $0.hasPrefix(prefix) }
+}
+
+private let bashCases: [CompletionCase] = [
+    .init(line: "gh-users ", expected: commands.map(\.name)),
+    .init(line: "gh-users li", expected: ["list"]),
+    .init(line: "gh-users list --f", expected: options(of: "list", startingWith: "--f")),
+    .init(line: "gh-users list --fo", expected: ["--format"]),
+    .init(line: "gh-users list -", expected: options(of: "list")),
+    .init(line: "gh-users list --format ", expected: formats),
+    .init(line: "gh-users list --format j", expected: ["json"]),
+    .init(line: "gh-users list --color ", expected: ["auto", "always", "never"]),
+    .init(line: "gh-users list --log-level w", expected: ["warning"]),
+    .init(line: "gh-users repos octocat --sort ", expected: ["created", "updated", "pushed", "full_name"]),
+    .init(line: "gh-users repos octocat --type ", expected: ["owner", "member", "all"]),
+    .init(line: "gh-users repos octocat --direction ", expected: ["asc", "desc"]),
+    .init(line: "gh-users search octo --sort ", expected: ["followers", "repositories", "joined"]),
+    .init(line: "gh-users search octo --order ", expected: ["asc", "desc"]),
+    .init(line: "gh-users cache ", expected: ["info", "clear"]),
+    .init(line: "gh-users cache c", expected: ["clear"]),
+    .init(line: "gh-users cache info ", expected: []),
+    .init(line: "gh-users completion ", expected: ["bash", "zsh", "fish"]),
+    .init(line: "gh-users help ", expected: commands.map(\.name) + HelpTopics.names),
+    .init(line: "gh-users help li", expected: ["list"]),
+    .init(line: "gh-users --json li", expected: ["list"]),
+    .init(line: "gh-users --format json li", expected: ["list"]),
+    .init(line: "gh-users --api-url http://x cache ", expected: ["info", "clear"]),
+    .init(line: "gh-users --format ", expected: formats),
+    .init(
+        line: "gh-users --",
+        expected: spellings(CommandSpec.globalOptions).filter { $0.hasPrefix("--") } + ["--version"]),
+    .init(line: "gh-users list --limit ", expected: []),
+    .init(line: "gh-users list --limit -", expected: []),
+    .init(line: "gh-users list -L ", expected: []),
+    .init(line: "gh-users list --limit 5 --al", expected: ["--all"]),
+    .init(line: "gh-users list -- -", expected: []),
+    .init(line: "gh-users show -", expected: options(of: "show")),
+    .init(line: "gh-users cache --f", expected: options(of: "cache", startingWith: "--f")),
+    .init(line: "gh-users list --cache-dir ", expected: ["cachedir"]),
+    .init(line: "gh-users list --token-file ", expected: ["cachedir", "token.txt"]),
+    .init(line: "gh-users list --token-file t", expected: ["token.txt"]),
+    .init(line: "gh-users list --format=", expected: formats, splitAtEquals: true),
+    .init(line: "gh-users list --format=j", expected: ["json"], splitAtEquals: true),
+    .init(line: "gh-users list --format=json --li", expected: ["--limit"], splitAtEquals: true),
+    .init(line: "gh-users list --format=j", expected: ["--format=json"]),
+    .init(line: "gh-users list --fields=login,i", expected: ["login,id"], splitAtEquals: true),
+    .init(
+        line: "gh-users show --fields login,n", expected: fields(of: "show", startingWith: "n").map { "login," + $0 }),
+    .init(
+        line: "gh-users show --fields login,id,",
+        expected: fields(of: "show").filter { $0 != "login" && $0 != "id" }.map { "login,id," + $0 }),
+]
+
+/// `_gh_users` itself, sourced into bash and called as bash's programmable completion calls it.
+struct BashCompletionTests {
+    @Test(arguments: bashCases)
+    func completes(_ example: CompletionCase) async throws {
+        let sandbox = try CompletionSandbox()
+        let offered = try await sandbox.bashComplete(example.line, splitAtEquals: example.splitAtEquals)
+        #expect(offered.sorted() == example.expected.sorted())
+    }
+
+    @Test func showOffersItsOwnOptionsTheGlobalOnesAndShortForms() async throws {
+        let offered = Set(try await CompletionSandbox().bashComplete("gh-users show -"))
+        #expect(offered.isSuperset(of: ["--id", "--concurrency", "--help", "-h", "--format", "--json"]))
+        #expect(!offered.contains("--limit"))
+    }
+
+    /// Every command is offered every option the router accepts for it, and nothing else.
+    @Test func everyCommandOffersExactlyItsOptions() async throws {
+        let sandbox = try CompletionSandbox()
+        for spec in commands {
+            let offered = try await sandbox.bashComplete("gh-users \(spec.name) -")
+            #expect(Set(offered) == spellings(offeredOptions(spec)), "\(spec.name)")
+            #expect(offered.count == Set(offered).count, "\(spec.name) offers an option twice")
+            for option in offeredOptions(spec) where !option.choices.isEmpty {
+                #expect(
+                    try await sandbox.bashComplete("gh-users \(spec.name) --\(option.name) ").sorted()
+                        == option.choices.sorted(), "\(spec.name) --\(option.name)")
+            }
+        }
+    }
+
+    @Test func theScriptRegistersTheFunctionForTheCommand() async throws {
+        let sandbox = try CompletionSandbox()
+        let output = try await ShellProcess.run(
+            "/bin/bash",
+            [
+                "--norc", "--noprofile", "-c", "source \"$1\" && complete -p gh-users", "bash",
+                sandbox.script(.bash).path,
+            ], in: sandbox.directory)
+        #expect(output.stdout == "complete -F _gh_users gh-users\n")
+    }
+}
+
+/// A command whose texts hold everything that could break out of a quoted string in some shell. The payloads
+/// create a file rather than anything worse, so that a quoting bug shows up as that file.
+private func hostileSpec(sentinel: URL) -> CommandSpec {
+    let touch = "touch \(sentinel.path)"
+    let text =
+        #"it's "quoted" $(\#(touch)) `\#(touch)` ${HOME} a:b [x] \back\slash %d {a,b} ~ # end"#
+        + "\nsecond line\ttab"
+    return CommandSpec(
+        name: "weird",
+        abstract: text,
+        usage: "gh-users weird",
+        discussion: nil,
+        arguments: [("WORD: [x]", text)],
+        options: [
+            OptionSpec(
+                "mode", short: "m", value: "M:[x]", help: text,
+                choices: ["it's", "$(\(touch))", "`\(touch)`", "a:b", "[x]", "semi;colon", "%self", "=ls", "~"]),
+            OptionSpec("quiet", help: text),
+        ],
+        examples: []
+    )
+}
+
+/// Lines whose completions are the same in every shell; bash, whose rules differ at the edges, has its own table.
+private let portableCases: [CompletionCase] = [
+    .init(line: "gh-users ", expected: commands.map(\.name)),
+    .init(line: "gh-users li", expected: ["list"]),
+    .init(line: "gh-users list --fo", expected: ["--format"]),
+    .init(line: "gh-users list --format ", expected: formats),
+    .init(line: "gh-users list --format j", expected: ["json"]),
+    .init(line: "gh-users --format json li", expected: ["list"]),
+    .init(line: "gh-users --json li", expected: ["list"]),
+    .init(line: "gh-users repos octocat --sort ", expected: ["created", "updated", "pushed", "full_name"]),
+    .init(line: "gh-users cache ", expected: ["info", "clear"]),
+    .init(line: "gh-users completion ", expected: ["bash", "zsh", "fish"]),
+    .init(line: "gh-users help ", expected: commands.map(\.name) + HelpTopics.names),
+    .init(line: "gh-users list --limit ", expected: []),
+    .init(line: "gh-users show -", expected: options(of: "show")),
+    .init(line: "gh-users list --fields login,i", expected: ["login,id"]),
+]
+
+struct ZshAndFishCompletionTests {
+    /// Each command's options, and each choice of each of them, as the shell itself completes them.
+    private func expectEachOptionAndChoice(
+        of name: String,
+        _ complete: ([String]) async throws -> [[String]]
+    ) async throws {
+        let spec = try spec(named: name)
+        let withChoices = offeredOptions(spec).filter { !$0.choices.isEmpty }
+        let offered = try await complete(
+            ["gh-users \(name) -"] + withChoices.map { "gh-users \(name) --\($0.name) " })
+        #expect(Set(offered[0]) == spellings(offeredOptions(spec)), "\(name)")
+        for (option, choices) in zip(withChoices, offered.dropFirst()) {
+            #expect(choices.sorted() == option.choices.sorted(), "\(name) --\(option.name)")
+        }
+    }
+
+    @Test(
+        .enabled(if: ShellProcess.find("zsh") != nil, "zsh is not installed: skipped real zsh completion"),
+        arguments: commands.map(\.name))
+    func zshOffersEachCommandItsOptionsAndChoices(name: String) async throws {
+        let zsh = try #require(ShellProcess.find("zsh"))
+        let sandbox = try CompletionSandbox()
+        try await expectEachOptionAndChoice(of: name) { try await sandbox.zshComplete($0, zsh: zsh) }
+    }
+
+    @Test(
+        .enabled(if: ShellProcess.find("fish") != nil, "fish is not installed: skipped real fish completion"),
+        arguments: commands.map(\.name))
+    func fishOffersEachCommandItsOptionsAndChoices(name: String) async throws {
+        let fish = try #require(ShellProcess.find("fish"))
+        let sandbox = try CompletionSandbox()
+        try await expectEachOptionAndChoice(of: name) { try await sandbox.fishComplete($0, fish: fish) }
+    }
+
+    /// One session for all the lines: a zsh session costs a quarter of a second to start.
+    @Test(.enabled(if: ShellProcess.find("zsh") != nil, "zsh is not installed: skipped real zsh completion"))
+    func zshCompletesTheSameLines() async throws {
+        let zsh = try #require(ShellProcess.find("zsh"))
+        let offered = try await CompletionSandbox().zshComplete(portableCases.map(\.line), zsh: zsh)
+        for (example, offered) in zip(portableCases, offered) {
+            #expect(offered.sorted() == example.expected.sorted(), "\(example.testDescription)")
+        }
+    }
+
+    /// Installed in `$fpath`, the file is the body of `_gh-users` and runs at every completion, not only the first.
+    @Test(.enabled(if: ShellProcess.find("zsh") != nil, "zsh is not installed: skipped real zsh completion"))
+    func zshCompletesFromFpathEveryTime() async throws {
+        let zsh = try #require(ShellProcess.find("zsh"))
+        let lines = ["gh-users li", "gh-users list --format ", "gh-users cache ", "gh-users li"]
+        let offered = try await CompletionSandbox().zshComplete(lines, zsh: zsh, fromFpath: true)
+        #expect(offered.map { $0.sorted() } == [["list"], formats.sorted(), ["clear", "info"], ["list"]])
+    }
+
+    @Test(.enabled(if: ShellProcess.find("fish") != nil, "fish is not installed: skipped real fish completion"))
+    func fishCompletesTheSameLines() async throws {
+        let fish = try #require(ShellProcess.find("fish"))
+        let offered = try await CompletionSandbox().fishComplete(portableCases.map(\.line), fish: fish)
+        for (example, offered) in zip(portableCases, offered) {
+            #expect(offered.sorted() == example.expected.sorted(), "\(example.testDescription)")
+        }
+    }
+}
+
+struct CompletionEscapingTests {
+    private final class Hostile {
+        let sandbox: CompletionSandbox
+        let sentinel: URL
+        let spec: CommandSpec
+
+        init() throws {
+            sentinel = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-pwned-\(UUID())")
+            spec = hostileSpec(sentinel: sentinel)
+            sandbox = try CompletionSandbox(commands: CommandCatalog.commands + [spec])
+        }
+
+        var wasExploited: Bool { FileManager.default.fileExists(atPath: sentinel.path) }
+
+        deinit { try? FileManager.default.removeItem(at: sentinel) }
+    }
+
+    @Test func bashParsesTheScriptAndCompletesTheTextLiterally() async throws {
+        let hostile = try Hostile()
+        let script = hostile.sandbox.script(.bash).path
+        let syntax = try await ShellProcess.run("/bin/bash", ["-n", script], in: hostile.sandbox.directory)
+        #expect(syntax.status == 0, "\(syntax.stderr)")
+        #expect(try await hostile.sandbox.bashComplete("gh-users w") == ["weird"])
+        #expect(
+            try await hostile.sandbox.bashComplete("gh-users weird -").sorted()
+                == spellings(offeredOptions(hostile.spec)).sorted())
+        let offered = try await hostile.sandbox.bashComplete("gh-users weird --mode ")
+        #expect(offered.sorted() == hostile.spec.options[0].choices.sorted())
+        #expect(!hostile.wasExploited)
+    }
+
+    @Test(.enabled(if: ShellProcess.find("zsh") != nil, "zsh is not installed: skipped the zsh checks"))
+    func zshParsesTheScriptAndCompletesTheTextLiterally() async throws {
+        let hostile = try Hostile()
+        let zsh = try #require(ShellProcess.find("zsh"))
+        let script = hostile.sandbox.script(.zsh).path
+        let syntax = try await ShellProcess.run(zsh, ["-n", script], in: hostile.sandbox.directory)
+        #expect(syntax.status == 0, "\(syntax.stderr)")
+        #expect(syntax.stderr.isEmpty, "\(syntax.stderr)")
+        #expect(try await hostile.sandbox.zshComplete("gh-users w", zsh: zsh) == ["weird"])
+        let offered = try await hostile.sandbox.zshComplete("gh-users weird --mode ", zsh: zsh)
+        #expect(offered.sorted() == hostile.spec.options[0].choices.sorted())
+        #expect(!hostile.wasExploited)
+    }
+
+    @Test(.enabled(if: ShellProcess.find("fish") != nil, "fish is not installed: skipped the fish checks"))
+    func fishParsesTheScriptAndCompletesTheTextLiterally() async throws {
+        let hostile = try Hostile()
+        let fish = try #require(ShellProcess.find("fish"))
+        let script = hostile.sandbox.script(.fish).path
+        let syntax = try await ShellProcess.run(
+            fish, ["--no-config", "--no-execute", script], in: hostile.sandbox.directory)
+        #expect(syntax.status == 0, "\(syntax.stderr)")
+        let commands = try await hostile.sandbox.fishComplete("gh-users w", fish: fish, withDescriptions: true)
+        #expect(commands == ["weird\t" + CompletionQuoting.oneLine(hostile.spec.abstract)])
+        let offered = try await hostile.sandbox.fishComplete("gh-users weird --mode ", fish: fish)
+        #expect(offered.sorted() == hostile.spec.options[0].choices.sorted())
+        #expect(!hostile.wasExploited)
+    }
+}
