@@ -24,7 +24,8 @@ enum BinaryRunner {
         return besideBundle
     }()
 
-    /// `interruptAfter` sends SIGINT that many seconds after the start, as Ctrl-C would. `home` replaces the
+    /// `interruptAfter` sends SIGINT that many seconds after the process has written its first byte to stdout
+    /// or stderr (so it is surely running, however loaded the machine), as Ctrl-C would. `home` replaces the
     /// throwaway home folder (and drops XDG_CACHE_HOME), so a test can look at what a run leaves there.
     static func run(
         _ arguments: [String],
@@ -57,6 +58,10 @@ enum BinaryRunner {
             interruptAfter: nil,
             home: nil
         )
+    }
+
+    private static func size(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
     }
 
     private static func runProcess(
@@ -111,8 +116,13 @@ enum BinaryRunner {
             }
             let pid = process.processIdentifier
             if let interruptAfter {
-                DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) {
-                    if process.isRunning { kill(pid, SIGINT) }
+                DispatchQueue.global().async {
+                    while process.isRunning, BinaryRunner.size(outURL) + BinaryRunner.size(errURL) == 0 {
+                        usleep(10_000)
+                    }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) {
+                        if process.isRunning { kill(pid, SIGINT) }
+                    }
                 }
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {

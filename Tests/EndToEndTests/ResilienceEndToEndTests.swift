@@ -244,7 +244,7 @@ struct ResilienceEndToEndTests {
 
     @Test func anInterruptStopsPromptlyAndLeavesValidJSONAndAResumePoint() async throws {
         try await withServer(users: 6000, latency: 150) { server in
-            let result = try await BinaryRunner.run(["list", "--all", "--json"] + api(server), interruptAfter: 1.0)
+            let result = try await BinaryRunner.run(["list", "--all", "--json"] + api(server), interruptAfter: 0.5)
             #expect(result.status == 130)
             let array = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -261,7 +261,8 @@ struct ResilienceEndToEndTests {
     @Test func anInterruptDuringARateLimitWaitStopsAtOnce() async throws {
         try await withServer { server in
             server.injectFaults([.secondaryRateLimit(retryAfterSeconds: 30)], forPath: "/users")
-            let result = try await BinaryRunner.run(["list"] + api(server), interruptAfter: 0.7)
+            // The announcement of the wait is the first output; the interrupt comes while it waits.
+            let result = try await BinaryRunner.run(["list"] + api(server), interruptAfter: 0.3)
             #expect(result.status == 130)
             #expect(result.stdout.isEmpty)
             #expect(result.seconds < 8)
