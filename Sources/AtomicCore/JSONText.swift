@@ -239,20 +239,46 @@ package enum JSONText {
         throw StructureError(offset: start, reason: "unterminated value")
     }
 
-    /// The document without insignificant whitespace: one line, as ndjson needs.
+    /// The document without insignificant whitespace: one line, as ndjson needs. GitHub's bodies are
+    /// already compact, so the work is copying: whole runs between whitespace are appended at once.
     package static func compact(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) {
-        var strings = StringTracker()
-        for byte in bytes {
-            if strings.consume(byte) {
-                output.append(byte)
-                continue
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { compact($0, into: &output) }
+        if handled == nil {
+            Array(bytes).withUnsafeBufferPointer { compact($0, into: &output) }
+        }
+    }
+
+    private static func compact(_ buffer: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.reserveCapacity(output.count + buffer.count)
+        var runStart = 0
+        var index = 0
+        var inString = false
+        var escaped = false
+        let count = buffer.count
+        while index < count {
+            let byte = buffer[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+                || byte == UInt8(ascii: "\t")
+            {
+                if runStart < index {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
+                }
+                runStart = index + 1
             }
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                continue
-            default:
-                output.append(byte)
-            }
+            index += 1
+        }
+        if runStart < count {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<count]))
         }
     }
 
