@@ -252,6 +252,8 @@ package enum JSONText {
         output.reserveCapacity(output.count + buffer.count)
         var runStart = 0
         var index = 0
+        // The string tracking is written out here rather than through StringTracker: on the hot ndjson path that
+        // measured 50,600 against 35,900 accounts a second (Scripts/bench W4, 20k, back to back).
         var inString = false
         var escaped = false
         let count = buffer.count

@@ -69,6 +69,35 @@ enum LoginArgument {
     }
 }
 
+/// The one word a command takes from a closed set (`cache info|clear`, `completion bash|zsh|fish`).
+enum WordArgument {
+    static func parse<Value: RawRepresentable & CaseIterable>(
+        _ parsed: ParsedArguments,
+        spec: CommandSpec,
+        missing: String,
+        unknown kind: String,
+        extraHint: String? = nil
+    ) throws(UsageError) -> Value where Value.RawValue == String {
+        let names = Value.allCases.map(\.rawValue)
+        let choices = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        guard let word = parsed.positionals.first else {
+            throw UsageError(message: "\(missing): \(choices)", command: spec)
+        }
+        guard let value = Value(rawValue: word) else {
+            var message = "unknown \(kind) '\(word)': choose \(choices)"
+            if let suggestion = Suggestions.nearest(to: word, among: names) {
+                message += "\nDid you mean '\(suggestion)'?"
+            }
+            throw UsageError(message: message, command: spec)
+        }
+        if let extra = parsed.positionals.dropFirst().first {
+            throw UsageError(
+                message: "unexpected argument '\(extra)'" + (extraHint.map { ": " + $0 } ?? ""), command: spec)
+        }
+        return value
+    }
+}
+
 /// A closed set of values for an option, such as `--sort`.
 enum ChoiceOption {
     static func parse<Value: RawRepresentable>(

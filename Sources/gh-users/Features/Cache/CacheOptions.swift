@@ -27,19 +27,9 @@ struct CacheOptions: Sendable, Equatable {
     )
 
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> CacheOptions {
-        guard let word = parsed.positionals.first else {
-            throw UsageError(message: "cache needs an action: info or clear", command: spec)
-        }
-        guard let action = Action(rawValue: word) else {
-            var message = "unknown cache action '\(word)': choose info or clear"
-            if let suggestion = Suggestions.nearest(to: word, among: Action.allCases.map(\.rawValue)) {
-                message += "\nDid you mean '\(suggestion)'?"
-            }
-            throw UsageError(message: message, command: spec)
-        }
-        if let extra = parsed.positionals.dropFirst().first {
-            throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
-        }
-        return CacheOptions(action: action)
+        CacheOptions(
+            action: try WordArgument.parse(
+                parsed, spec: spec, missing: "cache needs an action", unknown: "cache action")
+        )
     }
 }

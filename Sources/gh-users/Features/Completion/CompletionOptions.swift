@@ -37,19 +37,14 @@ struct CompletionOptions: Sendable, Equatable {
     )
 
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> CompletionOptions {
-        guard let word = parsed.positionals.first else {
-            throw UsageError(message: "completion needs a shell: bash, zsh or fish", command: spec)
-        }
-        guard let shell = Shell(rawValue: word) else {
-            var message = "unknown shell '\(word)': choose bash, zsh or fish"
-            if let suggestion = Suggestions.nearest(to: word, among: Shell.allCases.map(\.rawValue)) {
-                message += "\nDid you mean '\(suggestion)'?"
-            }
-            throw UsageError(message: message, command: spec)
-        }
-        if let extra = parsed.positionals.dropFirst().first {
-            throw UsageError(message: "unexpected argument '\(extra)': completion takes one shell", command: spec)
-        }
-        return CompletionOptions(shell: shell)
+        CompletionOptions(
+            shell: try WordArgument.parse(
+                parsed,
+                spec: spec,
+                missing: "completion needs a shell",
+                unknown: "shell",
+                extraHint: "completion takes one shell"
+            )
+        )
     }
 }
