@@ -49,10 +49,6 @@ package struct ColorScheme: Sendable {
 
     package func bold(_ text: String) -> String { wrap(text, "1") }
     package func dim(_ text: String) -> String { wrap(text, "2") }
-    package func green(_ text: String) -> String { wrap(text, "32") }
-    package func yellow(_ text: String) -> String { wrap(text, "33") }
-    package func cyan(_ text: String) -> String { wrap(text, "36") }
-    package func red(_ text: String) -> String { wrap(text, "31") }
 
     private func wrap(_ text: String, _ code: String) -> String {
         guard enabled, !text.isEmpty else { return text }

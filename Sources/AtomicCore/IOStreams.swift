@@ -127,7 +127,6 @@ package final class CapturedOutput: OutputSink, @unchecked Sendable {
     private let lock = NSLock()
     private var buffer: [UInt8] = []
     private var closeAfterBytes: Int?
-    private var writeCount = 0
 
     package init() {}
 
@@ -138,7 +137,6 @@ package final class CapturedOutput: OutputSink, @unchecked Sendable {
 
     package func write(_ bytes: [UInt8]) throws {
         try lock.withLock {
-            writeCount += 1
             if let limit = closeAfterBytes, buffer.count >= limit {
                 throw OutputClosedError()
             }
@@ -148,10 +146,6 @@ package final class CapturedOutput: OutputSink, @unchecked Sendable {
 
     package var text: String {
         lock.withLock { String(decoding: buffer, as: UTF8.self) }
-    }
-
-    package var writes: Int {
-        lock.withLock { writeCount }
     }
 }
 

@@ -121,8 +121,16 @@ package enum JSONText {
     /// A member's value as text for a table cell: strings unescaped, numbers and booleans as written,
     /// `null` and a missing key as empty, objects and arrays as compact JSON.
     package static func text(of key: String, in bytes: [UInt8]) -> String {
-        guard let members = try? objectMembers(bytes), let range = members[key] else { return "" }
-        let value = bytes[range]
+        texts(of: [key], in: bytes)[0]
+    }
+
+    /// Several members' texts, from one scan of the object.
+    package static func texts(of keys: [String], in bytes: [UInt8]) -> [String] {
+        let members = (try? objectMembers(bytes)) ?? [:]
+        return keys.map { key in members[key].map { cellText(bytes[$0]) } ?? "" }
+    }
+
+    private static func cellText(_ value: ArraySlice<UInt8>) -> String {
         switch value.first {
         case UInt8(ascii: "\""):
             return unescapeString(value)

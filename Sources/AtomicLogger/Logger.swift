@@ -86,11 +86,6 @@ package struct Logger: Sendable {
     package func error(_ message: @autoclosure () -> String, metadata: @autoclosure () -> [String: String] = [:]) {
         log(.error, message(), metadata: metadata())
     }
-
-    /// A copy with another label, sharing the handler, level and redactions.
-    package func named(_ label: String) -> Logger {
-        Logger(label: label, level: level, handler: handler, redactor: redactor)
-    }
 }
 
 /// Replaces every registered secret with `***`. Secrets shorter than 4 characters are ignored, since masking

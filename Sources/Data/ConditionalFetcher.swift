@@ -35,12 +35,23 @@ struct ConditionalFetcher: Sendable {
     let settings: CacheSettings
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Hashed once, not per request.
+    private let tokenIdentity: String
+
+    init(client: HTTPClient, settings: CacheSettings, logger: Logger, now: @escaping @Sendable () -> Date) {
+        self.client = client
+        self.settings = settings
+        self.logger = logger
+        self.now = now
+        tokenIdentity = DiskResponseCache.tokenIdentity(client.configuration.token)
+    }
 
     /// `cacheable: false` bypasses the cache for answers that must always be live, such as `/rate_limit`;
     /// `--offline` still cannot reach the network for them.
     func get(_ url: URL, endpoint: String, cacheable: Bool = true) async throws(DomainError) -> HTTPResponse {
         let store = settings.mode == .disabled || !cacheable ? nil : settings.store
-        let key = DiskResponseCache.key(url: url.absoluteString, token: client.configuration.token)
+        // With no store (--no-cache, /rate_limit) there is nothing to key, so no hashing either.
+        let key = store == nil ? "" : DiskResponseCache.key(url: url.absoluteString, tokenIdentity: tokenIdentity)
         let entry = store?.read(key: key)
         if settings.mode == .offline {
             guard let entry else { throw DomainError.notCached(resource: endpoint) }

@@ -46,8 +46,16 @@ package final class DiskResponseCache: Sendable {
 
     /// The key of a GET of `url` made with `token` (nil when anonymous).
     package static func key(url: String, token: String?) -> String {
-        let identity = token.map { "token:" + SHA256.hex(Array($0.utf8)) } ?? "anonymous"
-        return SHA256.hex(Array("GET \(url)\n\(identity)".utf8))
+        key(url: url, tokenIdentity: tokenIdentity(token))
+    }
+
+    /// What stands for the token in keys: its hash, so the token itself is never written anywhere.
+    static func tokenIdentity(_ token: String?) -> String {
+        token.map { "token:" + SHA256.hex(Array($0.utf8)) } ?? "anonymous"
+    }
+
+    static func key(url: String, tokenIdentity: String) -> String {
+        SHA256.hex(Array("GET \(url)\n\(tokenIdentity)".utf8))
     }
 
     private func fileURL(_ key: String) -> URL {

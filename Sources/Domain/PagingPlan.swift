@@ -5,13 +5,6 @@ package enum ItemLimit: Sendable, Equatable {
 
     /// The default of every paging command: one page of 30.
     package static let `default` = ItemLimit.count(30)
-
-    package func allows(moreThan taken: Int) -> Bool {
-        switch self {
-        case .all: return true
-        case .count(let limit): return taken < limit
-        }
-    }
 }
 
 /// Chooses `per_page` so a command needs the fewest requests: exactly the limit when it fits in one page,

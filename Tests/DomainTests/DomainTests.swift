@@ -31,12 +31,6 @@ struct PagingPlanTests {
     func choosesTheFewestRequests(limit: ItemLimit, requested: Int?, perPage: Int) {
         #expect(PagingPlan(limit: limit, requestedPerPage: requested).perPage == perPage)
     }
-
-    @Test func limitAllowsMore() {
-        #expect(ItemLimit.count(2).allows(moreThan: 1))
-        #expect(!ItemLimit.count(2).allows(moreThan: 2))
-        #expect(ItemLimit.all.allows(moreThan: 1_000_000))
-    }
 }
 
 struct GetUsersUseCaseTests {

@@ -24,6 +24,12 @@ struct RecordStreamWriter<Item>: Sendable {
         }
     }
 
+    /// A record's cells: with `--fields`, all read from one scan of its JSON.
+    private func cells(_ item: Item) -> [String] {
+        if let fields = context.fields { return JSONText.texts(of: fields, in: raw(item).bytes) }
+        return columns.map { $0.value(item) }
+    }
+
     /// The record's JSON, cut down to `--fields` when they were given.
     private func json(_ item: Item) -> [UInt8] {
         let bytes = raw(item).bytes
@@ -51,8 +57,8 @@ struct RecordStreamWriter<Item>: Sendable {
             }
         case .tsv:
             for item in items {
-                let cells = columns.map { TerminalSanitizer.sanitize($0.value(item), escapeBackslash: true) }
-                output.append(contentsOf: Array((cells.joined(separator: "\t") + "\n").utf8))
+                let row = cells(item).map { TerminalSanitizer.sanitize($0, escapeBackslash: true) }
+                output.append(contentsOf: Array((row.joined(separator: "\t") + "\n").utf8))
                 written += 1
             }
         case .csv:
@@ -61,11 +67,11 @@ struct RecordStreamWriter<Item>: Sendable {
             }
             for item in items {
                 output.append(
-                    contentsOf: Array(CSV.row(columns.map { TerminalSanitizer.sanitize($0.value(item)) }).utf8))
+                    contentsOf: Array(CSV.row(cells(item).map { TerminalSanitizer.sanitize($0) }).utf8))
                 written += 1
             }
         case .table:
-            let rows = items.map { item in columns.map { TerminalSanitizer.sanitize($0.value(item)) } }
+            let rows = items.map { item in cells(item).map { TerminalSanitizer.sanitize($0) } }
             if tableLayout == nil, !rows.isEmpty {
                 let layout = TableLayout(
                     columns: columns.map { ($0.header, $0.shrinkable) }, rows: rows, width: context.width)

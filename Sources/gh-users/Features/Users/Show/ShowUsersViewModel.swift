@@ -24,11 +24,4 @@ final class ShowUsersViewModel {
     var users: [User] {
         (state.value ?? []).compactMap { try? $0.result.get() }
     }
-
-    var failures: [DomainError] {
-        (state.value ?? []).compactMap { outcome in
-            if case .failure(let error) = outcome.result { return error }
-            return nil
-        }
-    }
 }
