@@ -11,6 +11,8 @@ let package = Package(
     targets: [
         // Terminal plumbing shared by every command: IOStreams, display width, sanitising, view state.
         .target(name: "AtomicCore"),
+        // JSON as bytes: splitting arrays and objects, re-spacing, projecting keys, without re-encoding a value.
+        .target(name: "JSONBytes"),
         // Leveled, redacting logging to stderr.
         .target(name: "AtomicLogger"),
         // Entities, repository protocols, use cases and domain errors. Imports nothing of ours.
@@ -18,10 +20,10 @@ let package = Package(
         // HTTP client over a transport seam; the only home of FoundationNetworking.
         .target(name: "Networking", dependencies: ["AtomicLogger"]),
         // GitHub endpoints, DTOs, repositories.
-        .target(name: "Data", dependencies: ["Domain", "Networking", "AtomicLogger", "AtomicCore"]),
+        .target(name: "Data", dependencies: ["Domain", "Networking", "AtomicLogger", "JSONBytes"]),
         .executableTarget(
             name: "gh-users",
-            dependencies: ["AtomicCore", "AtomicLogger", "Domain", "Data", "Networking"]
+            dependencies: ["AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking"]
         ),
         // The loopback GitHub stand-in used by end-to-end tests and benchmarks.
         .target(name: "GitHubStandIn"),
@@ -31,6 +33,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Domain", "Networking"], path: "Tests/TestSupport"),
         .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore"]),
         .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
+        .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "AtomicLogger", "TestSupport"]),
         .testTarget(
@@ -40,7 +43,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GhUsersTests",
-            dependencies: ["gh-users", "AtomicCore", "AtomicLogger", "Domain", "Networking", "TestSupport"]
+            dependencies: [
+                "gh-users", "AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking", "TestSupport",
+            ]
         ),
         .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users"]),

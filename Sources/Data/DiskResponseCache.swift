@@ -1,4 +1,3 @@
-import AtomicCore
 import Domain
 import Foundation
 import Networking
@@ -175,7 +174,7 @@ package final class DiskResponseCache: Sendable {
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         do {
-            try FileDescriptorSink(descriptor: descriptor).write(bytes)
+            try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: bytes)
             return true
         } catch {
             unlink(path)

@@ -27,8 +27,3 @@ package struct RateLimitOverview: Sendable, Equatable {
         self.raw = raw
     }
 }
-
-/// Reading the rate limits, which costs no quota.
-package protocol RateLimitRepository: Sendable {
-    func rateLimits() async throws(DomainError) -> RateLimitOverview
-}

@@ -94,9 +94,3 @@ package enum SortDirection: String, Sendable, CaseIterable {
     case asc
     case desc
 }
-
-/// Repositories an account owns or belongs to.
-package protocol ReposRepository: Sendable {
-    func repos(of login: Login, query: RepoQuery, perPage: Int) async throws(DomainError) -> Page<Repo>
-    func repos(at cursor: PageCursor) async throws(DomainError) -> Page<Repo>
-}

@@ -24,9 +24,3 @@ package struct UserSearchQuery: Sendable, Equatable {
         self.order = order
     }
 }
-
-/// Searching accounts.
-package protocol SearchRepository: Sendable {
-    func searchUsers(_ query: UserSearchQuery, perPage: Int) async throws(DomainError) -> Page<User>
-    func searchUsers(at cursor: PageCursor) async throws(DomainError) -> Page<User>
-}

@@ -38,18 +38,13 @@ extension Page where Item == User {
     package var users: [User] { items }
 }
 
-/// Access to GitHub accounts. Implementations throw only `DomainError`.
+/// Profile lookups, which `show` makes many of at once (the bounded-concurrency use case).
+/// Implementations throw only `DomainError`.
 package protocol UsersRepository: Sendable {
-    /// The first page of `GET /users` after `since`.
-    func listUsers(since: Int64, perPage: Int) async throws(DomainError) -> UserPage
-    /// The page a cursor points at.
-    func users(at cursor: PageCursor) async throws(DomainError) -> UserPage
     /// The full profile of one account.
     func user(login: Login) async throws(DomainError) -> User
     /// The full profile of the account with this id (`GET /user/{id}`).
     func user(id: Int64) async throws(DomainError) -> User
-    /// The first page of an account's followers (`relation` .followers) or of whom it follows.
-    func relations(_ relation: UserRelation, of login: Login, perPage: Int) async throws(DomainError) -> UserPage
 }
 
 /// Which side of the follow graph to list.

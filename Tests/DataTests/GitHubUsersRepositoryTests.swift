@@ -11,8 +11,8 @@ private func fixture(_ name: String) throws -> String {
     return try String(contentsOf: url, encoding: .utf8)
 }
 
-private func repository(_ stub: StubTransport, base: String = "https://api.github.com") -> GitHubUsersRepository {
-    GitHubUsersRepository(
+private func repository(_ stub: StubTransport, base: String = "https://api.github.com") -> GitHubRepository {
+    GitHubRepository(
         client: HTTPClient(
             configuration: HTTPClientConfiguration(baseURL: URL(string: base)!, userAgent: "gh-users/test"),
             transport: stub.transport,
@@ -23,7 +23,7 @@ private func repository(_ stub: StubTransport, base: String = "https://api.githu
     )
 }
 
-struct GitHubUsersRepositoryTests {
+struct GitHubRepositoryTests {
     @Test func decodesGitHubsDocumentedListAndFollowsItsLink() async throws {
         let stub = StubTransport()
         stub.stub(
@@ -31,7 +31,7 @@ struct GitHubUsersRepositoryTests {
             headers: [("Link", #"<https://api.github.com/users?since=1>; rel="next""#)],
             body: try fixture("users-list.json")
         )
-        let page = try await repository(stub).listUsers(since: 0, perPage: 1)
+        let page = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 1)
         #expect(page.users.map(\.login) == ["octocat"])
         #expect(page.users.first?.type == .user)
         #expect(page.users.first?.htmlURL == "https://github.com/octocat")
@@ -44,7 +44,7 @@ struct GitHubUsersRepositoryTests {
             #"[{"login":"a","id":1,"extra":{"nested":[1,2]},"name":null} , {"login":"b","id":3,"type":"Organization"}]"#
         let stub = StubTransport()
         stub.stub("https://api.github.com/users?since=0&per_page=2", body: body)
-        let users = try await repository(stub).listUsers(since: 0, perPage: 2).users
+        let users = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 2).users
         #expect(
             users.map { String(decoding: $0.raw.bytes, as: UTF8.self) } == [
                 #"{"login":"a","id":1,"extra":{"nested":[1,2]},"name":null}"#,
@@ -120,7 +120,7 @@ struct GitHubUsersRepositoryTests {
         let stub = StubTransport()
         stub.stub("https://api.github.com/users?since=0&per_page=30", body: body)
         do {
-            _ = try await repository(stub).listUsers(since: 0, perPage: 30)
+            _ = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 30)
             Issue.record("a malformed page was accepted")
         } catch {
             guard case .malformedResponse(let endpoint, _) = error else {
@@ -135,34 +135,54 @@ struct GitHubUsersRepositoryTests {
         let stub = StubTransport()
         stub.fail("https://api.github.com/users?since=0&per_page=30", with: .connectionLost)
         await #expect(throws: DomainError.network("the connection was lost")) {
-            try await repository(stub).listUsers(since: 0, perPage: 30)
+            try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 30)
         }
     }
 
     @Test func refusesANextLinkThatIsNotHTTP() async throws {
         let stub = StubTransport()
         await #expect(throws: DomainError.self) {
-            try await repository(stub).users(at: PageCursor(url: "file:///etc/passwd"))
+            try await repository(stub).page(GitHubEndpoints.users(since: 0), at: PageCursor(url: "file:///etc/passwd"))
         }
         #expect(stub.received.isEmpty)
     }
 }
 
-struct UsersEndpointTests {
+struct GitHubEndpointsTests {
     @Test(arguments: [
         ("octocat", "octocat"), ("dependabot[bot]", "dependabot%5Bbot%5D"), ("../x", "%2E%2E%2Fx"),
         ("a?b#c", "a%3Fb%23c"),
         ("é", "%C3%A9"),
     ])
     func encodesPathSegments(raw: String, encoded: String) {
-        #expect(UsersEndpoint.encodePathSegment(raw) == encoded)
+        #expect(URLEncoding.pathSegment(raw) == encoded)
     }
 
-    @Test func buildsListURLsUnderAnyRoot() {
+    @Test func buildsListURLsUnderAnyRoot() async throws {
+        let stub = StubTransport()
+        stub.stub("https://ghe.example/api/v3/users?since=7&per_page=100", body: "[]")
+        _ = try await repository(stub, base: "https://ghe.example/api/v3").firstPage(
+            GitHubEndpoints.users(since: 7), perPage: 100)
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    @Test func sendsOnlyTheRepoParametersThatWereChosen() throws {
+        let login = try Login(validating: "octocat")
         #expect(
-            UsersEndpoint(apiRoot: URL(string: "https://ghe.example/api/v3")!).list(since: 7, perPage: 100)
-                .absoluteString
-                == "https://ghe.example/api/v3/users?since=7&per_page=100"
-        )
+            GitHubEndpoints.repos(of: login, query: RepoQuery(sort: .pushed)).firstPage(perPage: 5).target
+                == "/users/octocat/repos?sort=pushed&per_page=5")
+        #expect(
+            GitHubEndpoints.accountRecords(login, "keys").firstPage(perPage: 30).target
+                == "/users/octocat/keys?per_page=30")
+    }
+
+    @Test func recordsKeepTheirBytesAndTheirNumericID() async throws {
+        let stub = StubTransport()
+        let body = #"[{"id":7,"key":"ssh-ed25519 AAAA"},{"key":"no id"}]"#
+        stub.stub("https://api.github.com/users/octocat/keys?per_page=30", body: body)
+        let page = try await repository(stub).firstPage(
+            GitHubEndpoints.accountRecords(try Login(validating: "octocat"), "keys"), perPage: 30)
+        #expect(page.items.map(\.id) == [7, nil])
+        #expect(String(decoding: page.items[1].raw.bytes, as: UTF8.self) == #"{"key":"no id"}"#)
     }
 }

@@ -33,9 +33,9 @@ struct ReposRepositoryTests {
             ],
             body: try fixture("repos-list-for-user.json")
         )
-        let page = try await GitHubReposRepository(client: client(stub)).repos(
-            of: try Login(validating: "octocat"),
-            query: RepoQuery(sort: .pushed, direction: .asc),
+        let page = try await GitHubRepository(client: client(stub)).firstPage(
+            GitHubEndpoints.repos(
+                of: try Login(validating: "octocat"), query: RepoQuery(sort: .pushed, direction: .asc)),
             perPage: 5
         )
         let repo = try #require(page.items.first)
@@ -54,7 +54,8 @@ struct ReposRepositoryTests {
     @Test func followsTheCursorExactly() async throws {
         let stub = StubTransport()
         stub.stub("https://api.github.com/user/1/repos?page=2", body: "[]")
-        let page = try await GitHubReposRepository(client: client(stub)).repos(
+        let page = try await GitHubRepository(client: client(stub)).page(
+            GitHubEndpoints.repos(of: try Login(validating: "octocat"), query: RepoQuery()),
             at: PageCursor(url: "https://api.github.com/user/1/repos?page=2")
         )
         #expect(page.items.isEmpty)
@@ -71,7 +72,8 @@ struct SearchRepositoryTests {
         )
         let query = try UserSearchQuery(
             text: #"followers:>100 type:org location:"San Francisco""#, sort: .followers, order: .asc)
-        let page = try await GitHubSearchRepository(client: client(stub)).searchUsers(query, perPage: 30)
+        let page = try await GitHubRepository(client: client(stub)).firstPage(
+            GitHubEndpoints.searchUsers(query), perPage: 30)
         #expect(page.totalCount == 12)
         #expect(!page.incompleteResults)
         #expect(page.items.map(\.login) == ["mojombo"])
@@ -88,8 +90,8 @@ struct SearchRepositoryTests {
         let stub = StubTransport()
         stub.stub("https://api.github.com/search/users?q=x&per_page=30", body: body)
         await #expect(throws: DomainError.self) {
-            try await GitHubSearchRepository(client: client(stub)).searchUsers(
-                try UserSearchQuery(text: "x"), perPage: 30)
+            try await GitHubRepository(client: client(stub)).firstPage(
+                GitHubEndpoints.searchUsers(try UserSearchQuery(text: "x")), perPage: 30)
         }
     }
 
@@ -104,7 +106,7 @@ struct SearchRepositoryTests {
         ("Zürich", "Z%C3%BCrich"),
     ])
     func encodesQueryValues(raw: String, encoded: String) {
-        #expect(UsersEndpoint.encodeQueryValue(raw) == encoded)
+        #expect(URLEncoding.queryValue(raw) == encoded)
     }
 }
 
@@ -112,7 +114,7 @@ struct RateLimitRepositoryTests {
     @Test func decodesEveryBucketCoreAndSearchFirstAndKeepsTheBody() async throws {
         let stub = StubTransport()
         stub.stub("https://api.github.com/rate_limit", body: try fixture("rate-limit.json"))
-        let overview = try await GitHubRateLimitRepository(client: client(stub)).rateLimits()
+        let overview = try await GitHubRepository(client: client(stub)).fetch(GitHubEndpoints.rateLimit)
         #expect(overview.buckets.prefix(2).map(\.resource) == ["core", "search"])
         #expect(overview.buckets.count == 10)
         let core = try #require(overview.buckets.first)
@@ -135,9 +137,10 @@ struct MoreUsersEndpointsTests {
             headers: [("Link", #"<https://api.github.com/user/583231/followers?per_page=100&page=2>; rel="next""#)],
             body: try fixture("users-list.json")
         )
-        let repository = GitHubUsersRepository(client: client(stub))
+        let repository = GitHubRepository(client: client(stub))
         #expect(try await repository.user(id: 583231).login == "octocat")
-        let page = try await repository.relations(.followers, of: try Login(validating: "octocat"), perPage: 100)
+        let page = try await repository.firstPage(
+            GitHubEndpoints.relations(.followers, of: try Login(validating: "octocat")), perPage: 100)
         #expect(page.users.map(\.login) == ["octocat"])
         #expect(page.next?.url == "https://api.github.com/user/583231/followers?per_page=100&page=2")
         #expect(stub.unusedStubs.isEmpty)
@@ -146,8 +149,8 @@ struct MoreUsersEndpointsTests {
     @Test func aMissingIDNamesIt() async {
         let stub = StubTransport()
         stub.stub("https://api.github.com/user/9", status: 404, body: #"{"message":"Not Found"}"#)
-        await #expect(throws: DomainError.notFound(resource: "the account with id 9")) {
-            try await GitHubUsersRepository(client: client(stub)).user(id: 9)
+        await #expect(throws: DomainError.notFound(resource: "account with id 9")) {
+            try await GitHubRepository(client: client(stub)).user(id: 9)
         }
     }
 }

@@ -177,8 +177,8 @@ struct ConditionalFetcherTests {
         mode: CacheMode = .readWrite,
         token: String? = nil,
         logger: Logger = .disabled
-    ) -> GitHubUsersRepository {
-        GitHubUsersRepository(
+    ) -> GitHubRepository {
+        GitHubRepository(
             client: HTTPClient(
                 configuration: HTTPClientConfiguration(
                     baseURL: URL(string: "https://api.github.com")!, userAgent: "t", token: token),
@@ -200,8 +200,8 @@ struct ConditionalFetcherTests {
         let stub = StubTransport()
         stub.stub(listURL, headers: [("ETag", "W/\"v1\""), ("Link", link)], body: page)
         stub.stub(listURL, status: 304, headers: [("ETag", "W/\"v1\"")], body: "")
-        let first = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
-        let second = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
+        let first = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        let second = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
         #expect(first == second)
         #expect(second.next == PageCursor(url: "https://api.github.com/users?since=2"))
         #expect(stub.received[0].headers["If-None-Match"] == nil)
@@ -230,8 +230,8 @@ struct ConditionalFetcherTests {
         let stub = StubTransport()
         stub.stub(listURL, headers: [("ETag", "W/\"v1\"")], body: page)
         stub.stub(listURL, headers: [("ETag", "W/\"v2\"")], body: #"[{"login":"c","id":3}]"#)
-        _ = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
-        let changed = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
+        _ = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        let changed = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
         #expect(changed.users.map(\.login) == ["c"])
         #expect(cache.read(key: DiskResponseCache.key(url: listURL, token: nil))?.etag == "W/\"v2\"")
     }
@@ -241,8 +241,9 @@ struct ConditionalFetcherTests {
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         let stub = StubTransport()
         stub.stub(listURL, headers: [("ETag", "W/\"v1\"")], body: page)
-        let online = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
-        let offline = try await repository(stub, cache: cache, mode: .offline).listUsers(since: 0, perPage: 2)
+        let online = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        let offline = try await repository(stub, cache: cache, mode: .offline).firstPage(
+            GitHubEndpoints.users(since: 0), perPage: 2)
         #expect(offline == online)
         await #expect(throws: DomainError.notCached(resource: "GET /users/ghost")) {
             try await repository(stub, cache: cache, mode: .offline).user(login: try Login(validating: "ghost"))
@@ -255,10 +256,11 @@ struct ConditionalFetcherTests {
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         let stub = StubTransport()
         stub.stub(listURL, headers: [("ETag", "W/\"v1\"")], body: page)
-        _ = try await repository(stub, cache: cache, token: "first-token").listUsers(since: 0, perPage: 2)
+        _ = try await repository(stub, cache: cache, token: "first-token").firstPage(
+            GitHubEndpoints.users(since: 0), perPage: 2)
         await #expect(throws: DomainError.self) {
-            try await repository(stub, cache: cache, mode: .offline, token: "second-token").listUsers(
-                since: 0, perPage: 2)
+            try await repository(stub, cache: cache, mode: .offline, token: "second-token").firstPage(
+                GitHubEndpoints.users(since: 0), perPage: 2)
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
         for file in files {
@@ -275,8 +277,9 @@ struct ConditionalFetcherTests {
         stub.fail(listURL, with: .cannotConnect("refused"))
         let handler = InMemoryLogHandler()
         let logger = Logger(label: "t", level: .warning, handler: handler)
-        let online = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
-        let fallback = try await repository(stub, cache: cache, logger: logger).listUsers(since: 0, perPage: 2)
+        let online = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        let fallback = try await repository(stub, cache: cache, logger: logger).firstPage(
+            GitHubEndpoints.users(since: 0), perPage: 2)
         #expect(fallback == online)
         let warning = try #require(handler.entries.first)
         #expect(warning.level == .warning)
@@ -291,9 +294,9 @@ struct ConditionalFetcherTests {
         let stub = StubTransport()
         stub.stub(listURL, headers: [("ETag", "W/\"v1\"")], body: page)
         stub.stub(listURL, status: 500, body: "{}")
-        _ = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
+        _ = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
         await #expect(throws: DomainError.server(status: 500, message: "Internal Server Error")) {
-            try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
+            try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
         }
     }
 
@@ -304,13 +307,15 @@ struct ConditionalFetcherTests {
         let stub = StubTransport()
         stub.stub(listURL, headers: [("ETag", "W/\"v1\"")], body: page)
         stub.stub(listURL, headers: [("ETag", "W/\"v1\"")], body: page)
-        _ = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
-        _ = try await repository(stub, cache: cache, mode: .disabled).listUsers(since: 0, perPage: 2)
+        _ = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        _ = try await repository(stub, cache: cache, mode: .disabled).firstPage(
+            GitHubEndpoints.users(since: 0), perPage: 2)
         #expect(stub.received[1].headers["If-None-Match"] == nil)
         #expect(cache.summary().entries == 1)
         let untouched = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
         stub.stub(listURL, headers: [("ETag", "W/\"v1\"")], body: page)
-        _ = try await repository(stub, cache: untouched, mode: .disabled).listUsers(since: 0, perPage: 2)
+        _ = try await repository(stub, cache: untouched, mode: .disabled).firstPage(
+            GitHubEndpoints.users(since: 0), perPage: 2)
         #expect(!FileManager.default.fileExists(atPath: untouched.directory.path))
     }
 }

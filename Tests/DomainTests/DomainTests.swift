@@ -35,7 +35,7 @@ struct PagingPlanTests {
 
 struct GetUsersUseCaseTests {
     @Test func keepsTheOrderAskedAndBoundsConcurrency() async throws {
-        let repository = FakeUsersRepository()
+        let repository = FakeGitHub()
         let names = (1...9).map { "user\($0)" }
         for (index, name) in names.enumerated() {
             repository.profiles[name] = .success(makeUser(Int64(index + 1), name))
@@ -56,28 +56,39 @@ struct GetUsersUseCaseTests {
     }
 
     @Test func anEmptyListMakesNoCalls() async {
-        let repository = FakeUsersRepository()
+        let repository = FakeGitHub()
         let results = await GetUsersUseCase(repository: repository).execute(logins: [], concurrency: 4)
         #expect(results.isEmpty)
         #expect(repository.calls.isEmpty)
     }
 }
 
-struct ListUsersUseCaseTests {
-    @Test func passesTheCursorThrough() async throws {
-        let repository = FakeUsersRepository()
-        repository.firstPages["since=5&per_page=2"] = .success(
-            UserPage(users: [makeUser(6), makeUser(8)], next: PageCursor(url: "https://x/users?since=8"))
-        )
-        repository.pages["https://x/users?since=8"] = .success(UserPage(users: [makeUser(9)], next: nil))
-        let useCase = ListUsersUseCase(repository: repository)
+struct ResourceTests {
+    private let list = ListResource<User>(
+        first: Resource(path: "/users", query: ["since=5"], missing: "users") { body throws(DomainError) in
+            Page(items: [], next: body.next)
+        }
+    )
 
-        let first = try await useCase.firstPage(since: 5, perPage: 2)
-        let second = try await useCase.page(at: try #require(first.next))
+    @Test func theFirstPageAsksForItsSizeAfterTheListsOwnQuery() {
+        #expect(list.firstPage(perPage: 2).target == "/users?since=5&per_page=2")
+        #expect(Resource<Int>(path: "/rate_limit", missing: "x") { _ throws(DomainError) in 1 }.target == "/rate_limit")
+    }
+
+    @Test func aRepositoryReadsTheFirstPageThenFollowsTheCursor() async throws {
+        let repository = FakeGitHub()
+        repository.script(
+            "/users?since=5&per_page=2",
+            .success(UserPage(users: [makeUser(6), makeUser(8)], next: PageCursor(url: "https://x/users?since=8")))
+        )
+        repository.scriptPage("https://x/users?since=8", .success(UserPage(users: [makeUser(9)], next: nil)))
+
+        let first = try await repository.firstPage(list, perPage: 2)
+        let second = try await repository.page(list, at: try #require(first.next))
 
         #expect(first.users.map(\.id) == [6, 8])
         #expect(second.users.map(\.id) == [9])
-        #expect(repository.calls == ["list since=5&per_page=2", "page https://x/users?since=8"])
+        #expect(repository.calls == ["GET /users?since=5&per_page=2", "page https://x/users?since=8"])
     }
 }
 

@@ -82,7 +82,8 @@ struct CompletionEndToEndTests {
         let result = try await BinaryRunner.run(["help", "completion"])
         #expect(result.status == 0)
         #expect(
-            result.stdout.contains("gh-users completion bash > ~/.local/share/bash-completion/completions/gh-users"))
+            result.stdout.contains(
+                "gh-users completion bash > \\\n      ~/.local/share/bash-completion/completions/gh-users"))
         #expect(result.stdout.contains(#"gh-users completion zsh > "${fpath[1]}/_gh-users""#))
         #expect(result.stdout.contains("gh-users completion fish > ~/.config/fish/completions/gh-users.fish"))
     }

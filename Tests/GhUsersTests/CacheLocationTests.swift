@@ -51,17 +51,17 @@ struct CacheRoutingTests {
     }
 
     @Test func cacheActionsAndOptions() {
-        var global = GlobalOptions()
+        var global = CommonOptions()
         global.cacheDirectory = "/tmp/x"
         #expect(route("cache info --cache-dir /tmp/x") == .cache(CacheOptions(action: .info), global))
-        #expect(route("cache clear") == .cache(CacheOptions(action: .clear), GlobalOptions()))
+        #expect(route("cache clear") == .cache(CacheOptions(action: .clear), CommonOptions()))
     }
 
     @Test func cacheModes() {
-        var offline = GlobalOptions()
+        var offline = CommonOptions()
         offline.cacheMode = .offline
         #expect(route("list --offline") == .listUsers(ListUsersOptions(), offline))
-        var disabled = GlobalOptions()
+        var disabled = CommonOptions()
         disabled.cacheMode = .disabled
         #expect(route("list --no-cache") == .listUsers(ListUsersOptions(), disabled))
     }

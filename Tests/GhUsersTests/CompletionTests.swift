@@ -6,7 +6,7 @@ import Testing
 /// What the generated scripts are checked against: the command specs, never a list written out here. The
 /// catalog may or may not list `completion` yet; the scripts offer it either way.
 private let commands =
-    CommandCatalog.commands + (CommandCatalog.command(named: "completion") == nil ? [CompletionOptions.spec] : [])
+    CommandCatalog.specs
 
 /// The options the router accepts for a command and completion should offer: `--fields` is rejected by the
 /// router where a command has no fields.
@@ -25,8 +25,8 @@ private func spec(named name: String) throws -> CommandSpec {
 struct CompletionOptionsTests {
     private func parse(_ arguments: [String]) -> Result<CompletionOptions, UsageError> {
         Result { () throws(UsageError) -> CompletionOptions in
-            let parsed = try ArgumentScanner.scan(arguments, spec: CompletionOptions.spec)
-            return try CompletionOptions.parse(parsed, spec: CompletionOptions.spec)
+            let spec = CompletionCommand.declaration.spec
+            return try CompletionCommand.declaration.parse(try ArgumentScanner.scan(arguments, spec: spec), spec)
         }
     }
 
@@ -51,38 +51,42 @@ struct CompletionOptionsTests {
     }
 
     @Test func theSpecExplainsHowToInstallEachShell() throws {
-        let discussion = try #require(CompletionOptions.spec.discussion)
-        #expect(discussion.contains("gh-users completion bash > ~/.local/share/bash-completion/completions/gh-users"))
+        let discussion = try #require(CompletionCommand.declaration.spec.discussion)
+        #expect(
+            discussion.contains(
+                "gh-users completion bash \\\n      > ~/.local/share/bash-completion/completions/gh-users"))
         #expect(discussion.contains("source <(gh-users completion bash)"))
         #expect(discussion.contains(#"gh-users completion zsh > "${fpath[1]}/_gh-users""#))
         #expect(discussion.contains("compinit"))
         #expect(discussion.contains("gh-users completion fish > ~/.config/fish/completions/gh-users.fish"))
-        #expect(CompletionOptions.spec.examples.count == 3)
+        #expect(CompletionCommand.declaration.spec.examples.count == 3)
     }
 }
 
 struct CompletionScriptTextTests {
     @Test(arguments: CompletionOptions.Shell.allCases)
     func completionIsListedOnceWhetherOrNotTheCallerPassesIt(shell: CompletionOptions.Shell) {
-        let catalog = CommandCatalog.commands
+        let catalog = CommandCatalog.specs
         let script = CompletionScripts.script(for: shell, commands: catalog)
-        #expect(script == CompletionScripts.script(for: shell, commands: catalog + [CompletionOptions.spec]))
-        let names = CompletionModel(commands: catalog + [CompletionOptions.spec]).commands.map(\.name)
+        #expect(
+            script == CompletionScripts.script(for: shell, commands: catalog + [CompletionCommand.declaration.spec]))
+        let names = CompletionModel(commands: catalog + [CompletionCommand.declaration.spec]).commands.map(\.name)
         #expect(names == commands.map(\.name))
         #expect(names.count(where: { $0 == "completion" }) == 1)
     }
 
-    @Test func pathOptionsAndTheFieldsOptionNameRealGlobalOptions() {
-        let names = Set(CommandSpec.globalOptions.map(\.name))
+    @Test func pathOptionsAndTheFieldsOptionNameRealOptions() {
+        let options = CommandCatalog.specs.flatMap(\.allOptions)
+        let names = Set(options.map(\.name))
         #expect(names.isSuperset(of: CompletionModel.pathValues.keys))
         #expect(names.contains(CompletionModel.fieldsOption))
-        #expect(CommandSpec.globalOptions.first { $0.name == "cache-dir" }?.takesValue == true)
-        #expect(CommandSpec.globalOptions.first { $0.name == "token-file" }?.takesValue == true)
+        #expect(options.first { $0.name == "cache-dir" }?.takesValue == true)
+        #expect(options.first { $0.name == "token-file" }?.takesValue == true)
     }
 
     /// Each command's zsh `_arguments` block names all of that command's options.
     @Test func zshGivesEachCommandItsOptions() throws {
-        let script = CompletionScripts.script(for: .zsh, commands: CommandCatalog.commands)
+        let script = CompletionScripts.script(for: .zsh, commands: CommandCatalog.specs)
         for spec in commands {
             let block = try #require(section(of: script, from: "        '\(spec.name)')\n", to: "            ;;\n"))
             for spelling in spellings(offeredOptions(spec)) {
@@ -100,7 +104,7 @@ struct CompletionScriptTextTests {
     }
 
     @Test func fishGivesEachCommandItsOptions() {
-        let script = CompletionScripts.script(for: .fish, commands: CommandCatalog.commands)
+        let script = CompletionScripts.script(for: .fish, commands: CommandCatalog.specs)
         for spec in commands {
             let prefix = "complete -c gh-users -n '__gh_users_using \(spec.name)' "
             let lines = script.split(separator: "\n").filter { $0.hasPrefix(prefix) }
@@ -120,7 +124,7 @@ struct CompletionScriptTextTests {
 
     @Test(arguments: CompletionOptions.Shell.allCases)
     func everyCommandNameIsOffered(shell: CompletionOptions.Shell) {
-        let script = CompletionScripts.script(for: shell, commands: CommandCatalog.commands)
+        let script = CompletionScripts.script(for: shell, commands: CommandCatalog.specs)
         for spec in commands {
             #expect(script.contains("'\(spec.name)'"), "\(shell): \(spec.name)")
         }
@@ -203,7 +207,7 @@ private final class CompletionSandbox {
     private let root: URL
     let directory: URL
 
-    init(commands: [CommandSpec] = CommandCatalog.commands) throws {
+    init(commands: [CommandSpec] = CommandCatalog.specs) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-completion-\(UUID())")
         directory = root.appendingPathComponent("work")
         try FileManager.default.createDirectory(
@@ -393,13 +397,7 @@ private let bashCases: [CompletionCase] = [
     .init(line: "gh-users completion ", expected: ["bash", "zsh", "fish"]),
     .init(line: "gh-users help ", expected: commands.map(\.name) + HelpTopics.names),
     .init(line: "gh-users help li", expected: ["list"]),
-    .init(line: "gh-users --json li", expected: ["list"]),
-    .init(line: "gh-users --format json li", expected: ["list"]),
-    .init(line: "gh-users --api-url http://x cache ", expected: ["info", "clear"]),
-    .init(line: "gh-users --format ", expected: formats),
-    .init(
-        line: "gh-users --",
-        expected: spellings(CommandSpec.globalOptions).filter { $0.hasPrefix("--") } + ["--version"]),
+    .init(line: "gh-users --", expected: ["--help", "--version"]),
     .init(line: "gh-users list --limit ", expected: []),
     .init(line: "gh-users list --limit -", expected: []),
     .init(line: "gh-users list -L ", expected: []),
@@ -494,8 +492,6 @@ private let portableCases: [CompletionCase] = [
     .init(line: "gh-users list --fo", expected: ["--format"]),
     .init(line: "gh-users list --format ", expected: formats),
     .init(line: "gh-users list --format j", expected: ["json"]),
-    .init(line: "gh-users --format json li", expected: ["list"]),
-    .init(line: "gh-users --json li", expected: ["list"]),
     .init(line: "gh-users repos octocat --sort ", expected: ["created", "updated", "pushed", "full_name"]),
     .init(line: "gh-users cache ", expected: ["info", "clear"]),
     .init(line: "gh-users completion ", expected: ["bash", "zsh", "fish"]),
@@ -577,7 +573,7 @@ struct CompletionEscapingTests {
         init() throws {
             sentinel = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-pwned-\(UUID())")
             spec = hostileSpec(sentinel: sentinel)
-            sandbox = try CompletionSandbox(commands: CommandCatalog.commands + [spec])
+            sandbox = try CompletionSandbox(commands: CommandCatalog.specs + [spec])
         }
 
         var wasExploited: Bool { FileManager.default.fileExists(atPath: sentinel.path) }

@@ -9,10 +9,9 @@ import Testing
 @testable import gh_users
 
 extension AppEnvironment {
-    /// An environment with captured streams and the given repository; nothing touches the network.
+    /// An environment with captured streams and a scripted GitHub; nothing touches the network.
     static func test(
-        repository: any UsersRepository,
-        data: FakeGitHubData = FakeGitHubData(),
+        github: FakeGitHub = FakeGitHub(),
         stdoutTTY: Bool = false,
         width: Int = 80,
         environment: [String: String] = [:],
@@ -24,7 +23,7 @@ extension AppEnvironment {
             environment: environment,
             logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
             now: { Date(timeIntervalSince1970: 1_800_000_000) },
-            makeRepositories: { _ in Repositories(users: repository, repos: data, search: data, rateLimit: data) },
+            makeGitHub: { _ in github },
             makeCacheRepository: { _ in nil },
             readTokenFile: { path in
                 guard let file = tokenFiles[path] else {
@@ -37,14 +36,14 @@ extension AppEnvironment {
     }
 }
 
-private func pages(_ repository: FakeUsersRepository, ids: [[Int64]], since: Int64 = 0, perPage: Int) {
+private func pages(_ repository: FakeGitHub, ids: [[Int64]], since: Int64 = 0, perPage: Int) {
     for (index, pageIDs) in ids.enumerated() {
         let next = index + 1 < ids.count ? PageCursor(url: "https://api.github.com/users?page=\(index + 2)") : nil
         let page = UserPage(users: pageIDs.map { makeUser($0) }, next: next)
         if index == 0 {
-            repository.firstPages["since=\(since)&per_page=\(perPage)"] = .success(page)
+            repository.script("/users?since=\(since)&per_page=\(perPage)", .success(page))
         } else {
-            repository.pages["https://api.github.com/users?page=\(index + 1)"] = .success(page)
+            repository.scriptPage("https://api.github.com/users?page=\(index + 1)", .success(page))
         }
     }
 }
@@ -55,9 +54,9 @@ private func run(_ arguments: String, _ env: AppEnvironment) async -> Int32 {
 
 struct ListUsersCoordinatorTests {
     @Test func pagesUntilTheLimitAndTrimsTheLastPage() async {
-        let repository = FakeUsersRepository()
+        let repository = FakeGitHub()
         pages(repository, ids: [[1, 2, 4], [5, 7, 8], [9]], perPage: 3)
-        let (env, out, err) = AppEnvironment.test(repository: repository)
+        let (env, out, err) = AppEnvironment.test(github: repository)
         let status = await run("list --limit 5 --per-page 3", env)
         #expect(status == 0)
         #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["1", "2", "4", "5", "7"])
@@ -66,27 +65,29 @@ struct ListUsersCoordinatorTests {
     }
 
     @Test func allGoesToTheEnd() async {
-        let repository = FakeUsersRepository()
+        let repository = FakeGitHub()
         pages(repository, ids: [[1, 2], [3, 4], [6]], perPage: 100)
-        let (env, out, _) = AppEnvironment.test(repository: repository)
+        let (env, out, _) = AppEnvironment.test(github: repository)
         #expect(await run("list --all", env) == 0)
         #expect(out.text.split(separator: "\n").count == 5)
         #expect(repository.calls.count == 3)
     }
 
     @Test func neverWritesAnAccountTwice() async {
-        let repository = FakeUsersRepository()
+        let repository = FakeGitHub()
         pages(repository, ids: [[1, 2, 3], [3, 2, 4]], perPage: 100)
-        let (env, out, _) = AppEnvironment.test(repository: repository)
+        let (env, out, _) = AppEnvironment.test(github: repository)
         #expect(await run("list --all", env) == 0)
         #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["1", "2", "3", "4"])
     }
 
     @Test func aFailureHalfWayKeepsJSONValidAndNamesWhereToResume() async throws {
-        let repository = FakeUsersRepository()
+        let repository = FakeGitHub()
         pages(repository, ids: [[1, 2], [3, 4]], perPage: 100)
-        repository.pages["https://api.github.com/users?page=2"] = .failure(.server(status: 502, message: "Bad Gateway"))
-        let (env, out, err) = AppEnvironment.test(repository: repository)
+        repository.scriptPage(
+            "https://api.github.com/users?page=2",
+            Result<UserPage, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
+        let (env, out, err) = AppEnvironment.test(github: repository)
         let status = await run("list --all --json", env)
         #expect(status == 1)
         let parsed = try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]]
@@ -96,10 +97,11 @@ struct ListUsersCoordinatorTests {
     }
 
     @Test func aFailureBeforeAnyDataLeavesStdoutEmpty() async {
-        let repository = FakeUsersRepository()
-        repository.firstPages["since=0&per_page=30"] = .failure(
-            .rateLimited(resetAt: nil, message: "API rate limit exceeded"))
-        let (env, out, err) = AppEnvironment.test(repository: repository)
+        let repository = FakeGitHub()
+        repository.script(
+            "/users?since=0&per_page=30",
+            Result<UserPage, DomainError>.failure(.rateLimited(resetAt: nil, message: "API rate limit exceeded")))
+        let (env, out, err) = AppEnvironment.test(github: repository)
         #expect(await run("list --json", env) == 5)
         #expect(out.text.isEmpty)
         #expect(err.text.contains("rate limit"))
@@ -107,9 +109,9 @@ struct ListUsersCoordinatorTests {
     }
 
     @Test func aClosedStdoutStopsFetchingQuietly() async {
-        let repository = FakeUsersRepository()
+        let repository = FakeGitHub()
         pages(repository, ids: [[1, 2], [3, 4], [5, 6], [7, 8]], perPage: 100)
-        let (env, out, err) = AppEnvironment.test(repository: repository)
+        let (env, out, err) = AppEnvironment.test(github: repository)
         out.closeAfter(bytes: 1)
         #expect(await run("list --all", env) == 0)
         #expect(err.text.isEmpty)
@@ -119,33 +121,33 @@ struct ListUsersCoordinatorTests {
     }
 
     @Test func onATerminalALimitStopSaysHowToGoOn() async {
-        let repository = FakeUsersRepository()
+        let repository = FakeGitHub()
         pages(repository, ids: [[1, 2], [3]], perPage: 2)
-        let (env, _, err) = AppEnvironment.test(repository: repository, stdoutTTY: true)
+        let (env, _, err) = AppEnvironment.test(github: repository, stdoutTTY: true)
         #expect(await run("list --limit 2", env) == 0)
         #expect(err.text.contains("Showing 2 accounts. To continue from here: gh-users list --since 2"))
     }
 
     @Test func whenPipedALimitStopSaysNothing() async {
-        let repository = FakeUsersRepository()
+        let repository = FakeGitHub()
         pages(repository, ids: [[1, 2], [3]], perPage: 2)
-        let (env, _, err) = AppEnvironment.test(repository: repository)
+        let (env, _, err) = AppEnvironment.test(github: repository)
         #expect(await run("list --limit 2", env) == 0)
         #expect(err.text.isEmpty)
     }
 
     @Test func anEmptyResultIsSuccess() async {
-        let repository = FakeUsersRepository()
-        repository.firstPages["since=999&per_page=30"] = .success(UserPage(users: [], next: nil))
-        let (env, out, _) = AppEnvironment.test(repository: repository)
+        let repository = FakeGitHub()
+        repository.script("/users?since=999&per_page=30", .success(UserPage(users: [], next: nil)))
+        let (env, out, _) = AppEnvironment.test(github: repository)
         #expect(await run("list --since 999 --json", env) == 0)
         #expect(out.text == "[]\n")
     }
 }
 
 struct ShowUsersCoordinatorTests {
-    private func repository(_ outcomes: [String: Result<User, DomainError>]) -> FakeUsersRepository {
-        let repository = FakeUsersRepository()
+    private func repository(_ outcomes: [String: Result<User, DomainError>]) -> FakeGitHub {
+        let repository = FakeGitHub()
         repository.profiles = outcomes
         return repository
     }
@@ -155,18 +157,18 @@ struct ShowUsersCoordinatorTests {
             "b": .success(makeUser(2, "b")), "a": .success(makeUser(1, "a")),
             "ghost": .failure(.notFound(resource: "user 'ghost'")),
         ])
-        let (env, out, err) = AppEnvironment.test(repository: fake)
+        let (env, out, err) = AppEnvironment.test(github: fake)
         #expect(await run("show b ghost a", env) == 1)
         #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["b", "a"])
-        #expect(err.text == "gh-users: user 'ghost' not found (HTTP 404)\n")
+        #expect(err.text == "gh-users: no user 'ghost' (HTTP 404)\n")
     }
 
     @Test func aSingleMissingLoginIsExitThree() async {
         let (env, out, err) = AppEnvironment.test(
-            repository: repository(["ghost": .failure(.notFound(resource: "user 'ghost'"))]))
+            github: repository(["ghost": .failure(.notFound(resource: "user 'ghost'"))]))
         #expect(await run("show ghost", env) == 3)
         #expect(out.text.isEmpty)
-        #expect(err.text.contains("not found"))
+        #expect(err.text.contains("no user 'ghost'"))
     }
 
     @Test(arguments: [
@@ -174,13 +176,21 @@ struct ShowUsersCoordinatorTests {
         ([5, 5], 0, 5),
     ])
     func combinesExitStatuses(failures: [Int32], successes: Int, expected: Int32) {
-        #expect(ShowUsersCoordinator.exitCode(failures: failures, successes: successes) == expected)
+        let errors = failures.map { code -> DomainError in
+            switch code {
+            case 3: return .notFound(resource: "x")
+            case 4: return .unauthorized(status: 401, message: "x")
+            default: return .rateLimited(resetAt: nil, message: "x")
+            }
+        }
+        let outcome: CommandOutcome = errors.isEmpty ? .success : .partial(failures: errors, successes: successes)
+        #expect(ExitStatus.code(for: outcome) == expected)
     }
 
     @Test func usageErrorsNeverReachTheRepository() async {
-        let fake = FakeUsersRepository()
+        let fake = FakeGitHub()
         for arguments in ["show ../x", "list --limit 0", "nosuch", "list --api-url ftp://x"] {
-            let (env, out, err) = AppEnvironment.test(repository: fake)
+            let (env, out, err) = AppEnvironment.test(github: fake)
             #expect(await run(arguments, env) == 64, "\(arguments)")
             #expect(out.text.isEmpty)
             #expect(err.text.hasPrefix("Error: "))
@@ -192,9 +202,9 @@ struct ShowUsersCoordinatorTests {
 /// Records what the app asked its repository factory for, so option plumbing can be checked without a network.
 private final class RequestRecorder: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: [AppEnvironment.RepositoryRequest] = []
-    var requests: [AppEnvironment.RepositoryRequest] { lock.withLock { stored } }
-    func record(_ request: AppEnvironment.RepositoryRequest) { lock.withLock { stored.append(request) } }
+    private var stored: [AppEnvironment.SessionRequest] = []
+    var requests: [AppEnvironment.SessionRequest] { lock.withLock { stored } }
+    func record(_ request: AppEnvironment.SessionRequest) { lock.withLock { stored.append(request) } }
 }
 
 struct SessionSetupTests {
@@ -202,16 +212,15 @@ struct SessionSetupTests {
         _ arguments: String,
         environment: [String: String] = [:],
         tokenFiles: [String: AppEnvironment.TokenFile] = [:]
-    ) async -> (status: Int32, request: AppEnvironment.RepositoryRequest?, err: String) {
-        let repository = FakeUsersRepository()
+    ) async -> (status: Int32, request: AppEnvironment.SessionRequest?, err: String) {
+        let repository = FakeGitHub()
         repository.profiles["octocat"] = .success(makeUser(1, "octocat"))
         var (env, _, err) = AppEnvironment.test(
-            repository: repository, environment: environment, tokenFiles: tokenFiles)
+            github: repository, environment: environment, tokenFiles: tokenFiles)
         let recorder = RequestRecorder()
-        env.makeRepositories = { request in
+        env.makeGitHub = { request in
             recorder.record(request)
-            return AppEnvironment.Repositories(
-                users: repository, repos: FakeGitHubData(), search: FakeGitHubData(), rateLimit: FakeGitHubData())
+            return repository
         }
         let status = await run(arguments, env)
         return (status, recorder.requests.first, err.text)
@@ -219,12 +228,14 @@ struct SessionSetupTests {
 
     @Test func networkOptionsReachTheRetryPolicy() async throws {
         let result = await setUp("show octocat --retries 5 --timeout 2.5 --wait-on-rate-limit")
-        let policy = try #require(result.request).retryPolicy
-        #expect(policy.maxRetries == 5)
-        #expect(policy.attemptTimeout == .milliseconds(2500))
-        #expect(policy.waitOnPrimaryLimit)
-        let defaults = try #require(await setUp("show octocat").request).retryPolicy
-        #expect(defaults == RetryPolicy(maxRetries: 3, waitOnPrimaryLimit: false, attemptTimeout: .seconds(30)))
+        let request = try #require(result.request)
+        #expect(request.retries == 5)
+        #expect(request.attemptTimeout == 2.5)
+        #expect(request.waitOnRateLimit)
+        let defaults = try #require(await setUp("show octocat").request)
+        #expect(defaults.retries == 3)
+        #expect(defaults.attemptTimeout == 30)
+        #expect(!defaults.waitOnRateLimit)
     }
 
     @Test func theTokenFileComesFirstAndIsTrimmed() async throws {

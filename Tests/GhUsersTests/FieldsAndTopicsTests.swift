@@ -1,6 +1,7 @@
 import AtomicCore
 import Domain
 import Foundation
+import JSONBytes
 import TestSupport
 import Testing
 
@@ -21,18 +22,14 @@ struct FieldsTests {
     }
 
     @Test func validFieldsReachTheContext() {
-        guard case .listUsers(_, let global) = route("list --fields login,id,login,type") else {
-            Issue.record("expected a list route")
-            return
-        }
-        #expect(global.fields == ["login", "id", "type"])
+        #expect(route("list --fields login,id,login,type").common?.fields == ["login", "id", "type"])
     }
 
     @Test(arguments: [
         ("list --fields login,nme", "unknown field 'nme' for list"),
         ("show x --fields nmae", "unknown field 'nmae' for show; did you mean 'name'?"),
         ("repos x --fields stars", "unknown field 'stars' for repos"),
-        ("cache info --fields path", "--fields is not available for cache"),
+        ("cache info --fields path", "option '--fields' does not apply to cache"),
         ("list --fields ,", "--fields needs comma-separated field names"),
     ])
     func badFieldsAreUsageErrorsThatListTheValidOnes(arguments: String, messageStart: String) {
@@ -75,9 +72,9 @@ struct FieldsTests {
 
     @Test func everyListingCommandDeclaresItsFields() {
         for name in ["list", "show", "repos", "followers", "following", "search", "rate-limit"] {
-            #expect(CommandCatalog.command(named: name)?.fields.isEmpty == false, "\(name)")
+            #expect(CommandCatalog.spec(named: name)?.fields.isEmpty == false, "\(name)")
         }
-        guard case .help(let text) = route("repos --help") else {
+        guard let text = route("repos --help").helpText else {
             Issue.record("expected help")
             return
         }
@@ -88,7 +85,7 @@ struct FieldsTests {
 struct HelpTopicTests {
     @Test(arguments: ["exit-codes", "environment", "formats"])
     func topicsAreHelp(topic: String) {
-        guard case .help(let text) = route("help \(topic)") else {
+        guard let text = route("help \(topic)").helpText else {
             Issue.record("expected help for \(topic)")
             return
         }

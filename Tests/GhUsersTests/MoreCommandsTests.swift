@@ -21,7 +21,7 @@ struct MoreRoutesTests {
         options.paging.limit = .count(10)
         #expect(
             route("repos octocat --type all --sort pushed --direction asc --sources -L 10")
-                == .listRepos(options, GlobalOptions())
+                == .listRepos(options, CommonOptions())
         )
         // Filtering on forks reads full pages.
         #expect(options.plan.perPage == 100)
@@ -32,10 +32,10 @@ struct MoreRoutesTests {
         let login = try Login(validating: "octocat")
         #expect(
             route("followers octocat")
-                == .relations(RelationsOptions(relation: .followers, login: login), GlobalOptions()))
-        var following = RelationsOptions(relation: .following, login: login)
+                == .followers(RelationsOptions(login: login), CommonOptions()))
+        var following = RelationsOptions(login: login)
         following.paging.limit = .all
-        #expect(route("following octocat --all") == .relations(following, GlobalOptions()))
+        #expect(route("following octocat --all") == .following(following, CommonOptions()))
     }
 
     @Test func searchJoinsItsWordsAndCapsAtAThousand() throws {
@@ -44,7 +44,7 @@ struct MoreRoutesTests {
         expected.paging.limit = .all
         #expect(
             route("search type:org location:Berlin --sort followers --order asc --all")
-                == .searchUsers(expected, GlobalOptions()))
+                == .searchUsers(expected, CommonOptions()))
         #expect(expected.plan.limit == .count(1000))
         #expect(expected.plan.perPage == 100)
         var small = expected
@@ -53,8 +53,8 @@ struct MoreRoutesTests {
     }
 
     @Test func rateLimitAndShowByID() {
-        #expect(route("rate-limit") == .rateLimit(GlobalOptions()))
-        #expect(route("show --id 583231") == .showUsers(ShowUsersOptions(references: [.id(583231)]), GlobalOptions()))
+        #expect(route("rate-limit") == .rateLimit(CommonOptions()))
+        #expect(route("show --id 583231") == .showUsers(ShowUsersOptions(references: [.id(583231)]), CommonOptions()))
     }
 
     @Test(arguments: [
@@ -79,47 +79,52 @@ struct MoreRoutesTests {
     }
 
     @Test func everyCommandHasHelpWithExamples() {
-        for command in CommandCatalog.commands {
-            guard case .help(let text) = route("\(command.name) --help") else {
+        for command in CommandCatalog.specs {
+            guard let text = route("\(command.name) --help").helpText else {
                 Issue.record("no help for \(command.name)")
                 continue
             }
             #expect(text.contains("USAGE"), "\(command.name)")
             #expect(text.contains("EXAMPLES"), "\(command.name)")
-            #expect(route("help \(command.name)") == .help(text))
+            #expect(route("help \(command.name)").helpText == text)
         }
     }
 }
 
 struct MoreCoordinatorTests {
     @Test func reposFiltersForksAcrossPagesUntilTheLimit() async {
-        let data = FakeGitHubData()
-        data.firstPages["repos octocat per_page=100"] = .success(
-            Page(
-                items: [makeRepo(1, "a", fork: true), makeRepo(2, "b"), makeRepo(3, "c", fork: true)],
-                next: PageCursor(url: "p2"))
-        )
-        data.repoPages["p2"] = .success(
-            Page(
-                items: [makeRepo(4, "d", fork: true), makeRepo(5, "e"), makeRepo(6, "f")], next: PageCursor(url: "p3")))
-        let (env, out, err) = AppEnvironment.test(repository: FakeUsersRepository(), data: data)
+        let data = FakeGitHub()
+        data.script(
+            "/users/octocat/repos?per_page=100",
+            Result<Page<Repo>, DomainError>.success(
+                Page(
+                    items: [makeRepo(1, "a", fork: true), makeRepo(2, "b"), makeRepo(3, "c", fork: true)],
+                    next: PageCursor(url: "p2"))
+            ))
+        data.scriptPage(
+            "p2",
+            Result<Page<Repo>, DomainError>.success(
+                Page(
+                    items: [makeRepo(4, "d", fork: true), makeRepo(5, "e"), makeRepo(6, "f")],
+                    next: PageCursor(url: "p3"))))
+        let (env, out, err) = AppEnvironment.test(github: data)
         #expect(await run(["repos", "octocat", "--sources", "--limit", "3"], env) == 0)
         #expect(
             out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == [
                 "octocat/b", "octocat/e", "octocat/f",
             ])
         #expect(err.text.isEmpty)
-        #expect(data.calls == ["repos octocat per_page=100", "repos page p2"])
+        #expect(data.calls == ["GET /users/octocat/repos?per_page=100", "page p2"])
     }
 
     @Test func reposTableFitsAndShowsRelativeTimesOnATerminal() async {
-        let data = FakeGitHubData()
+        let data = FakeGitHub()
         var repo = makeRepo(1, "Hello-World")
         repo.pushedAt = Date(timeIntervalSince1970: 1_800_000_000 - 2 * 86_400)
         repo.description = "A \u{1B}[31mred\u{1B}[0m " + String(repeating: "long ", count: 40)
-        data.firstPages["repos octocat per_page=30"] = .success(Page(items: [repo], next: nil))
-        let (env, out, _) = AppEnvironment.test(
-            repository: FakeUsersRepository(), data: data, stdoutTTY: true, width: 70)
+        data.script(
+            "/users/octocat/repos?per_page=30", Result<Page<Repo>, DomainError>.success(Page(items: [repo], next: nil)))
+        let (env, out, _) = AppEnvironment.test(github: data, stdoutTTY: true, width: 70)
         #expect(await run(["repos", "octocat", "--color", "never"], env) == 0)
         let lines = out.text.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("NAME") == true)
@@ -129,15 +134,19 @@ struct MoreCoordinatorTests {
     }
 
     @Test func followersNeverRepeatAnAccountWhenPagesShift() async throws {
-        let users = FakeUsersRepository()
-        users.relationPages["followers octocat per_page=100"] = .success(
-            UserPage(
-                users: [makeUser(1), makeUser(2)],
-                next: PageCursor(url: "https://api.github.com/user/1/followers?page=2"))
-        )
-        users.pages["https://api.github.com/user/1/followers?page=2"] = .success(
-            UserPage(users: [makeUser(2), makeUser(3)], next: nil))
-        let (env, out, _) = AppEnvironment.test(repository: users)
+        let users = FakeGitHub()
+        users.script(
+            "/users/octocat/followers?per_page=100",
+            Result<UserPage, DomainError>.success(
+                UserPage(
+                    users: [makeUser(1), makeUser(2)],
+                    next: PageCursor(url: "https://api.github.com/user/1/followers?page=2"))
+            ))
+        users.scriptPage(
+            "https://api.github.com/user/1/followers?page=2",
+            Result<UserPage, DomainError>.success(
+                UserPage(users: [makeUser(2), makeUser(3)], next: nil)))
+        let (env, out, _) = AppEnvironment.test(github: users)
         #expect(await run(["followers", "octocat", "--all", "--json"], env) == 0)
         let ids = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]])
             .compactMap { $0["id"] as? Int }
@@ -145,28 +154,34 @@ struct MoreCoordinatorTests {
     }
 
     @Test func anUnknownLoginIsExitThree() async {
-        let users = FakeUsersRepository()
-        users.relationPages["following ghost per_page=30"] = .failure(.notFound(resource: "user 'ghost'"))
-        let (env, out, err) = AppEnvironment.test(repository: users)
+        let users = FakeGitHub()
+        users.script(
+            "/users/ghost/following?per_page=30",
+            Result<UserPage, DomainError>.failure(.notFound(resource: "user 'ghost'")))
+        let (env, out, err) = AppEnvironment.test(github: users)
         #expect(await run(["following", "ghost"], env) == 3)
         #expect(out.text.isEmpty)
-        #expect(err.text == "gh-users: user 'ghost' not found (HTTP 404)\n")
+        #expect(err.text == "gh-users: no user 'ghost' (HTTP 404)\n")
     }
 
     @Test func searchStopsAtGitHubsCapAndSaysSo() async {
-        let data = FakeGitHubData()
+        let data = FakeGitHub()
         var next = "s2"
-        data.searchPages["search type:user per_page=100"] = .success(
-            Page(items: (1...100).map { makeUser(Int64($0)) }, next: PageCursor(url: next), totalCount: 2500)
-        )
+        data.script(
+            "/search/users?q=type%3Auser&per_page=100",
+            Result<UserPage, DomainError>.success(
+                Page(items: (1...100).map { makeUser(Int64($0)) }, next: PageCursor(url: next), totalCount: 2500)
+            ))
         for page in 2...10 {
             let following = "s\(page + 1)"
             let items = ((page - 1) * 100 + 1...page * 100).map { makeUser(Int64($0)) }
-            data.searchCursorPages[next] = .success(
-                Page(items: items, next: PageCursor(url: following), totalCount: 2500))
+            data.scriptPage(
+                next,
+                Result<UserPage, DomainError>.success(
+                    Page(items: items, next: PageCursor(url: following), totalCount: 2500)))
             next = following
         }
-        let (env, out, err) = AppEnvironment.test(repository: FakeUsersRepository(), data: data)
+        let (env, out, err) = AppEnvironment.test(github: data)
         #expect(await run(["search", "type:user", "--all", "--format", "ndjson"], env) == 0)
         #expect(out.text.split(separator: "\n").count == 1000)
         #expect(data.calls.count == 10)
@@ -177,14 +192,16 @@ struct MoreCoordinatorTests {
     }
 
     @Test func aSmallSearchSaysNothingWhenPipedAndShowsTheTotalOnATerminal() async {
-        let data = FakeGitHubData()
-        data.searchPages["search mona per_page=30"] = .success(
-            Page(items: (1...30).map { makeUser(Int64($0)) }, next: PageCursor(url: "s2"), totalCount: 77)
-        )
-        let (piped, _, pipedErr) = AppEnvironment.test(repository: FakeUsersRepository(), data: data)
+        let data = FakeGitHub()
+        data.script(
+            "/search/users?q=mona&per_page=30",
+            Result<UserPage, DomainError>.success(
+                Page(items: (1...30).map { makeUser(Int64($0)) }, next: PageCursor(url: "s2"), totalCount: 77)
+            ))
+        let (piped, _, pipedErr) = AppEnvironment.test(github: data)
         #expect(await run(["search", "mona"], piped) == 0)
         #expect(pipedErr.text.isEmpty)
-        let (tty, _, ttyErr) = AppEnvironment.test(repository: FakeUsersRepository(), data: data, stdoutTTY: true)
+        let (tty, _, ttyErr) = AppEnvironment.test(github: data, stdoutTTY: true)
         #expect(await run(["search", "mona"], tty) == 0)
         #expect(ttyErr.text == "Showing 30 accounts of 77. Use --limit N or --all for more.\n")
     }
@@ -195,41 +212,44 @@ struct MoreCoordinatorTests {
     }
 
     @Test func rateLimitTableAndJSON() async throws {
-        let data = FakeGitHubData()
+        let data = FakeGitHub()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let raw = RawJSON(
             #"{"resources":{"core":{"limit":5000,"used":1,"remaining":4999,"reset":1800002520}},"rate":{}}"#)
-        data.rateLimit = .success(
-            RateLimitOverview(
-                buckets: [
-                    RateLimitBucket(
-                        resource: "core", limit: 5000, remaining: 4999, used: 1, resetAt: now.addingTimeInterval(2520)),
-                    RateLimitBucket(
-                        resource: "search", limit: 30, remaining: 30, used: 0, resetAt: now.addingTimeInterval(60)),
-                ],
-                raw: raw
-            )
-        )
-        let (tty, out, _) = AppEnvironment.test(repository: FakeUsersRepository(), data: data, stdoutTTY: true)
+        data.script(
+            "/rate_limit",
+            Result<RateLimitOverview, DomainError>.success(
+                RateLimitOverview(
+                    buckets: [
+                        RateLimitBucket(
+                            resource: "core", limit: 5000, remaining: 4999, used: 1,
+                            resetAt: now.addingTimeInterval(2520)),
+                        RateLimitBucket(
+                            resource: "search", limit: 30, remaining: 30, used: 0, resetAt: now.addingTimeInterval(60)),
+                    ],
+                    raw: raw
+                )
+            ))
+        let (tty, out, _) = AppEnvironment.test(github: data, stdoutTTY: true)
         #expect(await run(["rate-limit", "--color", "never"], tty) == 0)
         let lines = out.text.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("RESOURCE  LIMIT  REMAINING  USED  RESETS"))
         #expect(lines[1].hasPrefix("core      5000   4999       1     "))
         #expect(lines[1].hasSuffix("(in 42m 0s)"))
-        let (piped, json, _) = AppEnvironment.test(repository: FakeUsersRepository(), data: data)
+        let (piped, json, _) = AppEnvironment.test(github: data)
         #expect(await run(["rate-limit", "--json"], piped) == 0)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
         #expect((parsed["resources"] as? [String: Any])?["core"] != nil)
-        let (tsv, tsvOut, _) = AppEnvironment.test(repository: FakeUsersRepository(), data: data)
+        let (tsv, tsvOut, _) = AppEnvironment.test(github: data)
         #expect(await run(["rate-limit"], tsv) == 0)
         #expect(tsvOut.text.hasPrefix("core\t5000\t4999\t1\t2027-01-15T08:42:00Z\n"))
     }
 
     @Test func showByID() async {
-        let users = FakeUsersRepository()
+        let users = FakeGitHub()
         users.profilesByID[583231] = .success(makeUser(583231, "octocat"))
-        let (env, out, _) = AppEnvironment.test(repository: users)
+        let (env, out, _) = AppEnvironment.test(github: users)
         #expect(await run(["show", "--id", "583231"], env) == 0)
         #expect(out.text.hasPrefix("octocat\t583231\t"))
         #expect(users.calls == ["user id 583231"])
@@ -237,18 +257,20 @@ struct MoreCoordinatorTests {
 }
 
 struct ProgressTests {
-    private func repository() -> FakeUsersRepository {
-        let users = FakeUsersRepository()
-        users.firstPages["since=0&per_page=2"] = .success(
-            UserPage(users: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2")))
-        users.pages["p2"] = .success(UserPage(users: [makeUser(3), makeUser(4)], next: PageCursor(url: "p3")))
-        users.pages["p3"] = .success(UserPage(users: [makeUser(5)], next: nil))
+    private func repository() -> FakeGitHub {
+        let users = FakeGitHub()
+        users.script(
+            "/users?since=0&per_page=2",
+            Result<UserPage, DomainError>.success(
+                UserPage(users: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
+        users.scriptPage("p2", .success(UserPage(users: [makeUser(3), makeUser(4)], next: PageCursor(url: "p3"))))
+        users.scriptPage("p3", .success(UserPage(users: [makeUser(5)], next: nil)))
         return users
     }
 
     @Test func aMultiPageListingShowsProgressOnATerminalAndErasesIt() async {
         let (io, out, err) = IOStreams.test(stderrTTY: true)
-        var (env, _, _) = AppEnvironment.test(repository: repository())
+        var (env, _, _) = AppEnvironment.test(github: repository())
         env.io = io
         #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)
         #expect(out.text.split(separator: "\n").count == 5)
@@ -259,16 +281,16 @@ struct ProgressTests {
     }
 
     @Test func offATerminalThereIsNoProgress() async {
-        let (env, _, err) = AppEnvironment.test(repository: repository())
+        let (env, _, err) = AppEnvironment.test(github: repository())
         #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)
         #expect(err.text.isEmpty)
     }
 
     @Test func aSinglePageShowsNone() async {
-        let users = FakeUsersRepository()
-        users.firstPages["since=0&per_page=30"] = .success(UserPage(users: [makeUser(1)], next: nil))
+        let users = FakeGitHub()
+        users.script("/users?since=0&per_page=30", .success(UserPage(users: [makeUser(1)], next: nil)))
         let (io, _, err) = IOStreams.test(stderrTTY: true)
-        var (env, _, _) = AppEnvironment.test(repository: users)
+        var (env, _, _) = AppEnvironment.test(github: users)
         env.io = io
         #expect(await GhUsersApp(environment: env).run(["list"]) == 0)
         #expect(err.text.isEmpty)

@@ -14,7 +14,7 @@ struct RouterTests {
     }
 
     @Test func listDefaults() {
-        #expect(route("list") == .listUsers(ListUsersOptions(), GlobalOptions()))
+        #expect(route("list") == .listUsers(ListUsersOptions(), CommonOptions()))
     }
 
     @Test func listWithEveryOption() {
@@ -22,7 +22,7 @@ struct RouterTests {
         options.since = 46
         options.paging.limit = .count(150)
         options.paging.perPage = 50
-        var global = GlobalOptions()
+        var global = CommonOptions()
         global.format = .ndjson
         global.apiURL = "http://127.0.0.1:9"
         #expect(
@@ -31,24 +31,37 @@ struct RouterTests {
         )
     }
 
-    @Test func globalOptionsMayPrecedeTheCommand() {
-        var global = GlobalOptions()
-        global.format = .json
-        global.apiURL = "http://x"
-        #expect(route("--api-url http://x --json list") == .listUsers(ListUsersOptions(), global))
+    @Test(arguments: [
+        ("--limit 2 list", "options come after the command: gh-users list --limit 2"),
+        ("--api-url http://x --json list", "options come after the command: gh-users list --api-url http://x --json"),
+        ("--limit 2", "'--limit' needs a command"),
+        ("--nosuch list", "unknown option '--nosuch'"),
+    ])
+    func optionsBeforeTheCommandSayWhereTheyGo(arguments: String, message: String) throws {
+        #expect(try #require(usageMessage(arguments)).hasPrefix(message))
+    }
+
+    @Test(arguments: [
+        ("completion bash --retries 5", "option '--retries' does not apply to completion"),
+        ("completion zsh --offline", "option '--offline' does not apply to completion"),
+        ("cache info --limit 3", "option '--limit' does not apply to cache"),
+        ("rate-limit --all", "option '--all' does not apply to rate-limit"),
+    ])
+    func aCommandTakesOnlyItsOwnGroups(arguments: String, message: String) throws {
+        #expect(try #require(usageMessage(arguments)) == message)
     }
 
     @Test func listAll() {
         var options = ListUsersOptions()
         options.paging.limit = .all
-        #expect(route("list --all") == .listUsers(options, GlobalOptions()))
+        #expect(route("list --all") == .listUsers(options, CommonOptions()))
     }
 
     @Test func showSeveralLogins() throws {
         let logins = try ["octocat", "dependabot[bot]"].map { try Login(validating: $0) }
         var options = ShowUsersOptions(logins: logins)
         options.concurrency = 8
-        #expect(route("show octocat dependabot[bot] --concurrency 8") == .showUsers(options, GlobalOptions()))
+        #expect(route("show octocat dependabot[bot] --concurrency 8") == .showUsers(options, CommonOptions()))
     }
 
     @Test(arguments: [
@@ -102,7 +115,7 @@ struct RouterTests {
         let viaFlag = route("list --help")
         #expect(viaFlag == route("help list"))
         #expect(viaFlag == route("list -h"))
-        if case .help(let text) = viaFlag {
+        if let text = viaFlag.helpText {
             #expect(text.contains("--since ID"))
             #expect(text.contains("EXAMPLES"))
         } else {
@@ -113,7 +126,7 @@ struct RouterTests {
     @Test func topLevelHelpAndVersion() {
         #expect(route("--version") == .version)
         for arguments in ["", "--help", "-h", "help"] {
-            guard case .help(let text) = route(arguments) else {
+            guard let text = route(arguments).helpText else {
                 Issue.record("expected help for '\(arguments)'")
                 continue
             }

@@ -8,11 +8,14 @@ import Networking
 /// Everything a command may touch, in one plain struct (after `gh`'s Factory). Tests build their own and
 /// override only what they use.
 struct AppEnvironment: Sendable {
-    /// What a repository factory needs to know about the run.
-    struct RepositoryRequest: Sendable {
+    /// What the GitHub factory needs to know about the run, as plain settings; the composition root turns
+    /// them into Networking's values.
+    struct SessionRequest: Sendable {
         let connection: ConnectionSettings
-        let concurrency: Int
-        let retryPolicy: RetryPolicy
+        let retries: Int
+        /// Seconds for one attempt of a request.
+        let attemptTimeout: Double
+        let waitOnRateLimit: Bool
         let cache: CacheLocation
         let cacheMode: CacheMode
         let logger: Logger
@@ -28,15 +31,8 @@ struct AppEnvironment: Sendable {
     var environment: [String: String]
     var logger: Logger
     var now: @Sendable () -> Date
-    /// One repository per kind of GitHub data, sharing a connection, cache and retry policy.
-    struct Repositories: Sendable {
-        var users: any UsersRepository
-        var repos: any ReposRepository
-        var search: any SearchRepository
-        var rateLimit: any RateLimitRepository
-    }
-
-    var makeRepositories: @Sendable (RepositoryRequest) -> Repositories
+    /// Everything GitHub serves, over one connection, cache and retry policy.
+    var makeGitHub: @Sendable (SessionRequest) -> any GitHubReader
     /// nil when there is no cache directory to look after.
     var makeCacheRepository: @Sendable (CacheLocation) -> (any CacheRepository)?
     /// Throws an error whose description is fit for the user.
@@ -61,12 +57,17 @@ struct AppEnvironment: Sendable {
             environment: environment,
             logger: logger,
             now: { Date() },
-            makeRepositories: { request in
+            makeGitHub: { request in
+                let retryPolicy = RetryPolicy(
+                    maxRetries: request.retries,
+                    waitOnPrimaryLimit: request.waitOnRateLimit,
+                    attemptTimeout: .milliseconds(Int64(request.attemptTimeout * 1000))
+                )
                 // URLSession's own timeout is only a backstop: the client cancels an attempt at its deadline.
-                let backstop = WaitAnnouncer.seconds(request.retryPolicy.attemptTimeout).rounded(.up) + 5
+                // Paging is serial, so the connection pool only matters for `show`'s concurrency, at most 10.
                 let transport = URLSessionTransport(
-                    maximumConnectionsPerHost: max(6, request.concurrency),
-                    requestTimeout: backstop
+                    maximumConnectionsPerHost: ShowUsersOptions.maximumConcurrency,
+                    requestTimeout: request.attemptTimeout.rounded(.up) + 5
                 )
                 let announcer = WaitAnnouncer(io: io, now: { Date() })
                 let client = HTTPClient(
@@ -77,7 +78,7 @@ struct AppEnvironment: Sendable {
                     ),
                     transport: transport.transport,
                     logger: request.logger,
-                    retryPolicy: request.retryPolicy,
+                    retryPolicy: retryPolicy,
                     clock: RetryClock(
                         now: { Date() },
                         random: { Double.random(in: 0..<1) },
@@ -88,12 +89,7 @@ struct AppEnvironment: Sendable {
                     DiskResponseCache(directory: $0, limitBytes: request.cache.limitBytes)
                 }
                 let cache = CacheSettings(store: store, mode: request.cacheMode)
-                return Repositories(
-                    users: GitHubUsersRepository(client: client, cache: cache, logger: request.logger),
-                    repos: GitHubReposRepository(client: client, cache: cache, logger: request.logger),
-                    search: GitHubSearchRepository(client: client, cache: cache, logger: request.logger),
-                    rateLimit: GitHubRateLimitRepository(client: client, logger: request.logger)
-                )
+                return GitHubRepository(client: client, cache: cache, logger: request.logger)
             },
             makeCacheRepository: { location in
                 location.directory.map { DiskResponseCache(directory: $0, limitBytes: location.limitBytes) }

@@ -2,7 +2,7 @@ import AtomicCore
 import Domain
 import Foundation
 
-/// The one place where a failure becomes words on stderr and an exit status. Text that came from GitHub is
+/// The one place where a failure becomes words on stderr (its status comes from `ExitStatus`). Text that came from GitHub is
 /// sanitised before it is shown.
 struct ErrorPresenter: Sendable {
     let now: Date
@@ -11,15 +11,20 @@ struct ErrorPresenter: Sendable {
     struct Presentation: Equatable {
         let message: String
         let exitCode: Int32
+
+        init(message: String, for error: DomainError) {
+            self.message = message
+            self.exitCode = ExitStatus.code(for: error)
+        }
     }
 
     func present(_ error: DomainError) -> Presentation {
         switch error {
         case .invalidInput(let message):
-            return Presentation(message: "Error: \(message)\n", exitCode: ExitCode.usage)
+            return Presentation(message: "Error: \(message)\n", for: error)
         case .notFound(let resource):
             return Presentation(
-                message: "gh-users: \(clean(resource)) not found (HTTP 404)\n", exitCode: ExitCode.notFound)
+                message: "gh-users: no \(clean(resource)) (HTTP 404)\n", for: error)
         case .unauthorized(let status, let message):
             let hint =
                 status == 401
@@ -28,9 +33,7 @@ struct ErrorPresenter: Sendable {
                     : "This needs a token: set GH_TOKEN or GITHUB_TOKEN.")
                 : "The token may lack a scope or access to this resource."
             return Presentation(
-                message: "gh-users: authentication failed (HTTP \(status): \(clean(message)))\n\(hint)\n",
-                exitCode: ExitCode.authentication
-            )
+                message: "gh-users: authentication failed (HTTP \(status): \(clean(message)))\n\(hint)\n", for: error)
         case .rateLimited(let resetAt, let message):
             var text = "gh-users: API rate limit exceeded (\(clean(message)))"
             if let resetAt {
@@ -39,33 +42,24 @@ struct ErrorPresenter: Sendable {
             }
             text += "\nAdd --wait-on-rate-limit to wait for the reset and carry on."
             if !hasToken { text += "\nRequests without a token get 60 an hour: set GH_TOKEN for 5,000." }
-            return Presentation(message: text + "\n", exitCode: ExitCode.rateLimited)
+            return Presentation(message: text + "\n", for: error)
         case .network(let detail):
-            return Presentation(message: "gh-users: network error: \(clean(detail))\n", exitCode: ExitCode.failure)
+            return Presentation(message: "gh-users: network error: \(clean(detail))\n", for: error)
         case .server(let status, let message):
             return Presentation(
-                message: "gh-users: GitHub answered HTTP \(status): \(clean(message))\n",
-                exitCode: ExitCode.failure
-            )
+                message: "gh-users: GitHub answered HTTP \(status): \(clean(message))\n", for: error)
         case .malformedResponse(let endpoint, let detail):
             return Presentation(
-                message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n",
-                exitCode: ExitCode.failure
-            )
+                message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n", for: error)
         case .notCached(let resource):
             return Presentation(
                 message: "gh-users: \(clean(resource)) is not in the cache, and --offline keeps off the network\n",
-                exitCode: ExitCode.failure
-            )
+                for: error)
         case .cacheUnavailable(let detail):
-            return Presentation(message: "gh-users: cache: \(clean(detail))\n", exitCode: ExitCode.failure)
+            return Presentation(message: "gh-users: cache: \(clean(detail))\n", for: error)
         case .cancelled:
-            return Presentation(message: "gh-users: interrupted\n", exitCode: ExitCode.interrupted)
+            return Presentation(message: "gh-users: interrupted\n", for: error)
         }
-    }
-
-    func present(_ error: UsageError) -> Presentation {
-        Presentation(message: error.rendered, exitCode: ExitCode.usage)
     }
 
     /// GitHub's messages are data, not trusted text: keep them to one printable line of sane length.

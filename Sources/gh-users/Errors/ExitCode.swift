@@ -1,4 +1,6 @@
-/// The documented exit statuses (README, `gh-users help`).
+import Domain
+
+/// The documented exit statuses (README, `gh-users help exit-codes`).
 enum ExitCode {
     static let success: Int32 = 0
     static let failure: Int32 = 1
@@ -7,4 +9,39 @@ enum ExitCode {
     static let rateLimited: Int32 = 5
     static let usage: Int32 = 64
     static let interrupted: Int32 = 130
+}
+
+/// The one place that decides an exit status, for every command and every kind of failure.
+enum ExitStatus {
+    static func code(for outcome: CommandOutcome) -> Int32 {
+        switch outcome {
+        case .success, .outputClosed:
+            return ExitCode.success
+        case .usage:
+            return ExitCode.usage
+        case .setupFailed:
+            return ExitCode.failure
+        case .failed(let error):
+            return code(for: error)
+        case .partial(let failures, let successes):
+            // One failure kind for every lookup keeps its own status; a mix, or a partial success, is a plain
+            // failure, unless the run was interrupted.
+            let codes = failures.map(code(for:))
+            guard let first = codes.first else { return ExitCode.success }
+            if successes == 0, codes.allSatisfy({ $0 == first }) { return first }
+            if codes.contains(ExitCode.interrupted) { return ExitCode.interrupted }
+            return ExitCode.failure
+        }
+    }
+
+    static func code(for error: DomainError) -> Int32 {
+        switch error {
+        case .invalidInput: return ExitCode.usage
+        case .notFound: return ExitCode.notFound
+        case .unauthorized: return ExitCode.authentication
+        case .rateLimited: return ExitCode.rateLimited
+        case .network, .server, .malformedResponse, .notCached, .cacheUnavailable: return ExitCode.failure
+        case .cancelled: return ExitCode.interrupted
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import AtomicCore
 import Domain
+import JSONBytes
 
 /// Turns batches of records into output bytes for any format, one batch at a time, so a crawl streams.
 /// JSON is an array that is opened with the first batch and closed by `finish`, so stdout always holds one

@@ -4,8 +4,8 @@ struct ParsedArguments: Sendable, Equatable {
     var values: [String: String] = [:]
     var flags: Set<String> = []
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
-    func value(_ name: String) -> String? { values[name] }
+    func has(_ flag: OptionSpec) -> Bool { flags.contains(flag.name) }
+    func value(_ option: OptionSpec) -> String? { values[option.name] }
 }
 
 /// Splits argv by a command's spec: `--name value`, `--name=value`, `-h`, and `--` to end options.

@@ -35,6 +35,14 @@ struct OptionSpec: Sendable, Equatable {
     }
 }
 
+/// Options that belong together and that a command takes as a whole (as swift-argument-parser's `@OptionGroup`):
+/// output, network, cache, logging, paging. A command offers only the groups that mean something for it.
+struct OptionGroup: Sendable, Equatable {
+    /// The heading in help ("OUTPUT OPTIONS").
+    let title: String
+    let options: [OptionSpec]
+}
+
 /// A command's help and accepted options, kept beside the command's options type.
 struct CommandSpec: Sendable {
     let name: String
@@ -42,85 +50,45 @@ struct CommandSpec: Sendable {
     let usage: String
     let discussion: String?
     let arguments: [(name: String, help: String)]
+    /// The command's own options.
     let options: [OptionSpec]
+    /// The groups it takes, in the order help lists them.
+    var groups: [OptionGroup] = []
     let examples: [(command: String, comment: String)]
     /// The names `--fields` accepts for this command's records; empty when it has none.
     var fields: [String] = []
+    /// The closed set of words the first argument takes (`cache info|clear`), for completion.
+    var words: [String] = []
 
-    /// Options every command accepts, after its own.
-    static let globalOptions: [OptionSpec] = [
-        OptionSpec(
-            "format",
-            value: "FORMAT",
-            help: "Output format: table, tsv, csv, json or ndjson.",
-            default: "table on a terminal, tsv when piped",
-            choices: OutputFormat.allCases.map(\.rawValue)
-        ),
-        OptionSpec("json", help: "Short for --format json."),
-        OptionSpec(
-            "fields",
-            value: "LIST",
-            help: "Comma-separated fields to output, by GitHub's key names (see FIELDS below)."
-        ),
-        OptionSpec(
-            "color",
-            value: "WHEN",
-            help: "Colour output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured).",
-            default: "auto",
-            choices: ["auto", "always", "never"]
-        ),
-        OptionSpec(
-            "api-url",
-            value: "URL",
-            help: "API root to talk to (or GH_USERS_API_URL; GH_HOST means https://HOST/api/v3).",
-            default: "https://api.github.com"
-        ),
-        OptionSpec(
-            "token-file",
-            value: "PATH",
-            help: "Read the token from this file (before GH_TOKEN and GITHUB_TOKEN); keep it private (chmod 600)."
-        ),
-        OptionSpec(
-            "timeout",
-            value: "SECONDS",
-            help: "Give up on one attempt of a request after this long; it counts as a failure to retry.",
-            default: "30"
-        ),
-        OptionSpec(
-            "retries",
-            value: "N",
-            help: "Retry a failed request up to N times (0 to 10): connection failures, timeouts, cut-off answers, "
-                + "HTTP 500/502/503/504 and secondary rate limits, with exponential backoff and jitter.",
-            default: "3"
-        ),
-        OptionSpec(
-            "wait-on-rate-limit",
-            help: "When the rate limit is spent, wait for its reset and carry on instead of exiting with status 5."
-        ),
-        OptionSpec("no-cache", help: "Neither read nor write the response cache."),
-        OptionSpec(
-            "offline",
-            help: "Answer from the response cache only, without touching the network; what is not cached fails."
-        ),
-        OptionSpec(
-            "cache-dir",
-            value: "DIR",
-            help: "Where the response cache lives.",
-            default: "$XDG_CACHE_HOME/gh-users, else ~/.cache/gh-users"
-        ),
-        OptionSpec("verbose", help: "Log what happens on stderr (same as --log-level info)."),
-        OptionSpec(
-            "log-level",
-            value: "LEVEL",
-            help: "Log level on stderr: trace, debug, info, notice, warning or error (or GH_USERS_LOG_LEVEL).",
-            default: "warning",
-            choices: LogLevel.allCases.map(\.name)
-        ),
-        OptionSpec("debug", help: "Trace every HTTP request and response on stderr (the token is never shown)."),
-        OptionSpec("help", short: "h", help: "Show help for this command."),
-    ]
+    init(
+        name: String,
+        abstract: String,
+        usage: String,
+        discussion: String?,
+        arguments: [(name: String, help: String)],
+        options: [OptionSpec],
+        groups: [OptionGroup] = [],
+        examples: [(command: String, comment: String)],
+        fields: [String] = [],
+        words: [String] = []
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.groups = groups
+        self.examples = examples
+        self.fields = fields
+        self.words = words
+    }
 
-    var allOptions: [OptionSpec] { options + CommandSpec.globalOptions }
+    /// `-h, --help`, which every command takes; `gh-users --help` lists it once, with `--version`.
+    static let help = OptionSpec("help", short: "h", help: "Show help for this command.")
+
+    /// Everything the scanner accepts for this command: its own options, its groups', and --help.
+    var allOptions: [OptionSpec] { options + groups.flatMap(\.options) + [CommandSpec.help] }
 
     func option(named name: String) -> OptionSpec? {
         allOptions.first { $0.name == name }
@@ -128,5 +96,12 @@ struct CommandSpec: Sendable {
 
     func option(short: Character) -> OptionSpec? {
         allOptions.first { $0.short == short }
+    }
+
+    /// The same command with more groups, as a builder adds the ones its kind of command implies.
+    func adding(_ more: [OptionGroup]) -> CommandSpec {
+        var copy = self
+        for group in more where !copy.groups.contains(group) { copy.groups.append(group) }
+        return copy
     }
 }

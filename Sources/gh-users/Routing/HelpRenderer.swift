@@ -1,102 +1,176 @@
-import Foundation
+import AtomicCore
 
-/// Help text, built from the same specs the scanner uses so that it cannot drift from what is accepted.
+/// Help text, built from the same specs the scanner uses so that it cannot drift from what is accepted, and
+/// wrapped as swift-argument-parser and `gh` wrap it: to the terminal's width (80 when not a terminal), with
+/// a hanging indent under each option's name.
 enum HelpRenderer {
-    static func topLevel() -> String {
-        var text = """
-            gh-users: look up GitHub accounts from the command line.
+    /// The widest an option or argument name column grows; a longer name puts its help on the next line.
+    static let labelColumn = 24
 
-            USAGE
-              gh-users <command> [options]
-
-            COMMANDS
-
-            """
-        let width = CommandCatalog.commands.map(\.name.count).max() ?? 0
-        for command in CommandCatalog.commands {
-            text +=
-                "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.abstract
-                + "\n"
+    static func render(_ request: HelpRequest, width: Int) -> String {
+        switch request {
+        case .topLevel:
+            return topLevel(width: width)
+        case .topic(let name):
+            return HelpTopics.text(name) ?? topLevel(width: width)
+        case .command(let name):
+            return CommandCatalog.spec(named: name).map { render($0, width: width) } ?? topLevel(width: width)
         }
-        text += """
+    }
 
-            OPTIONS
-              --version    Print the version.
-              -h, --help   Show this help. Every command takes --help too.
-
-            EXAMPLES
-              gh-users list --limit 5
-              gh-users show octocat --json
-              gh-users list --all --format ndjson | jq -r .login
-              gh-users show octocat --offline            # from the cache, no network
-
-            TOPICS
-              gh-users help formats       table, tsv, csv, json, ndjson and --fields
-              gh-users help environment   tokens, hosts, cache, colour
-              gh-users help exit-codes    what each exit status means
-
-            Run 'gh-users help <command>' for more about a command.
-
-            """
+    static func topLevel(width: Int) -> String {
+        let specs = CommandCatalog.specs
+        var text = "gh-users: look up GitHub accounts from the command line.\n\nUSAGE\n  gh-users <command> [options]\n"
+        text += "\nCOMMANDS\n" + labelled(specs.map { ($0.name, $0.abstract) }, width: width)
+        text += "\nGLOBAL OPTIONS\n"
+        text += labelled(
+            [
+                ("--version", CommandRouter.version.help),
+                ("-h, --help", "Show this help. Every command takes --help too, and lists the options it takes."),
+            ],
+            width: width
+        )
+        text += "\nEXAMPLES\n"
+        text += examples(
+            [
+                ("gh-users list --limit 5", "The first five accounts GitHub ever made."),
+                ("gh-users show octocat --json", "One profile, as GitHub's JSON."),
+                ("gh-users list --all --format ndjson | jq -r .login", "Every login, streamed."),
+                ("gh-users show octocat --offline", "From the cache, without the network."),
+            ],
+            width: width
+        )
+        text += "\nTOPICS\n"
+        text += labelled(
+            [
+                ("gh-users help formats", "table, tsv, csv, json, ndjson and --fields"),
+                ("gh-users help environment", "tokens, hosts, cache, colour"),
+                ("gh-users help exit-codes", "what each exit status means"),
+            ],
+            width: width
+        )
+        text += "\n" + fill("Run 'gh-users help <command>' for more about a command.", indent: 0, width: width) + "\n"
         return text
     }
 
-    static func render(_ spec: CommandSpec) -> String {
-        var text = "\(spec.abstract)\n\nUSAGE\n  \(spec.usage)\n"
+    static func render(_ spec: CommandSpec, width: Int) -> String {
+        var text = fill(spec.abstract, indent: 0, width: width) + "\n\nUSAGE\n"
+        text += fill(spec.usage, indent: 2, hanging: 4, width: width) + "\n"
         if let discussion = spec.discussion {
-            text +=
-                "\n"
-                + discussion.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n") + "\n"
+            text += "\n" + paragraphs(discussion, width: width)
         }
         if !spec.arguments.isEmpty {
-            text += "\nARGUMENTS\n"
-            let width = spec.arguments.map(\.name.count).max() ?? 0
-            for argument in spec.arguments {
-                text +=
-                    "  " + argument.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + argument.help
-                    + "\n"
-            }
+            text += "\nARGUMENTS\n" + labelled(spec.arguments.map { ($0.name, $0.help) }, width: width)
         }
-        if !spec.options.isEmpty {
-            text += "\nOPTIONS\n" + optionLines(spec.options)
+        text += "\nOPTIONS\n" + optionLines(spec.options + [CommandSpec.help], width: width)
+        for group in spec.groups {
+            text += "\n\(group.title)\n" + optionLines(group.options, width: width)
         }
-        text += "\nGLOBAL OPTIONS\n" + optionLines(CommandSpec.globalOptions)
         if !spec.fields.isEmpty {
-            text += "\nFIELDS\n" + wrap(spec.fields.joined(separator: ", "), indent: 2, width: 100) + "\n"
+            text += "\nFIELDS\n" + fill(spec.fields.joined(separator: ", "), indent: 2, width: width) + "\n"
         }
         if !spec.examples.isEmpty {
-            text += "\nEXAMPLES\n"
-            for example in spec.examples {
-                text += "  # \(example.comment)\n  $ \(example.command)\n"
-            }
+            text += "\nEXAMPLES\n" + examples(spec.examples, width: width)
         }
         return text
     }
 
-    private static func wrap(_ text: String, indent: Int, width: Int) -> String {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty, line.count + 1 + word.count > width - indent {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        let pad = String(repeating: " ", count: indent)
-        return lines.map { pad + $0 }.joined(separator: "\n")
+    private static func optionLines(_ options: [OptionSpec], width: Int) -> String {
+        labelled(
+            options.map { option in
+                (option.flagText, option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))
+            },
+            width: width
+        )
     }
 
-    private static func optionLines(_ options: [OptionSpec]) -> String {
-        let width = options.map(\.flagText.count).max() ?? 0
+    /// Two columns: a label, and its text wrapped under itself. A label too wide for the column stands alone.
+    private static func labelled(_ rows: [(label: String, text: String)], width: Int) -> String {
+        var column = min(labelColumn, rows.map { DisplayWidth.of($0.label) }.max() ?? 0)
+        // On a narrow terminal the text gets the room: every label stands alone, the text below it.
+        if width - column - 4 < 30 { column = 0 }
+        let indent = column == 0 ? 6 : 2 + column + 2
         var text = ""
-        for option in options {
-            var line = "  " + option.flagText.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help
-            if let defaultValue = option.defaultValue { line += " (default: \(defaultValue))" }
-            text += line + "\n"
+        for row in rows {
+            let label = "  " + row.label
+            if DisplayWidth.of(row.label) > column {
+                text += label + "\n" + fill(row.text, indent: indent, width: width) + "\n"
+            } else {
+                let body = fill(row.text, indent: indent, width: width)
+                text += DisplayWidth.pad(label, toWidth: indent) + body.dropFirst(indent) + "\n"
+            }
         }
         return text
+    }
+
+    /// Each example as its comment and the command; a long command is continued with `\` so it stays runnable.
+    private static func examples(_ examples: [(command: String, comment: String)], width: Int) -> String {
+        var text = ""
+        for (command, comment) in examples {
+            text += fill("# " + comment, indent: 2, hanging: 4, width: width) + "\n"
+            text += continued("$ " + command, width: width) + "\n"
+        }
+        return text
+    }
+
+    private static func continued(_ command: String, width: Int) -> String {
+        var lines: [String] = []
+        var line = "  "
+        for word in command.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = line.trimmingCharacters(in: .whitespaces).isEmpty ? line + word : line + " " + word
+            if DisplayWidth.of(candidate) + 2 > width, !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                lines.append(line + " \\")
+                line = "      " + word
+            } else {
+                line = candidate
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
+    /// Discussion text: paragraphs are re-filled to the width; lines that start with a space are kept as written
+    /// (install snippets, tables), indented like the rest.
+    private static func paragraphs(_ text: String, width: Int) -> String {
+        var output = ""
+        var paragraph: [Substring] = []
+        func flush() {
+            guard !paragraph.isEmpty else { return }
+            output += fill(paragraph.joined(separator: " "), indent: 2, width: width) + "\n"
+            paragraph = []
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty {
+                flush()
+                output += "\n"
+            } else if line.first == " " {
+                flush()
+                output += "  " + line + "\n"
+            } else {
+                paragraph.append(line)
+            }
+        }
+        flush()
+        return output
+    }
+
+    /// Words filled to `width`, the first line indented by `indent` and the rest by `hanging`.
+    static func fill(_ text: String, indent: Int, hanging: Int? = nil, width: Int) -> String {
+        let next = hanging ?? indent
+        var lines: [String] = []
+        var line = String(repeating: " ", count: indent)
+        var lineHasWord = false
+        for word in text.split(separator: " ") {
+            let candidate = lineHasWord ? line + " " + word : line + word
+            if lineHasWord, DisplayWidth.of(candidate) > width {
+                lines.append(line)
+                line = String(repeating: " ", count: next) + word
+            } else {
+                line = candidate
+            }
+            lineHasWord = true
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
     }
 }

@@ -12,7 +12,15 @@ struct UsageError: Error, Sendable, Equatable {
     }
 
     static func unknownOption(_ option: String, spec: CommandSpec) -> UsageError {
-        let names = spec.allOptions.map { "--\($0.name)" }
+        // An option another command takes is no typo: say it does not apply here, rather than guess.
+        let name = String(option.dropFirst(2))
+        if option.hasPrefix("--"), CommandCatalog.specs.contains(where: { $0.option(named: name) != nil }) {
+            return UsageError(message: "option '\(option)' does not apply to \(spec.name)", command: spec)
+        }
+        return unknownOption(option, among: spec.allOptions.map { "--\($0.name)" }, spec: spec)
+    }
+
+    static func unknownOption(_ option: String, among names: [String], spec: CommandSpec?) -> UsageError {
         var message = "unknown option '\(option)'"
         if let suggestion = Suggestions.nearest(to: option, among: names) {
             message += "\nDid you mean '\(suggestion)'?"

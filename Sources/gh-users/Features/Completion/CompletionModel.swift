@@ -42,24 +42,23 @@ struct CompletionModel: Sendable {
     }
 
     let commands: [Command]
-    /// What may come before the command: the global options, which the router reads there too, and --version.
+    /// What may come before the command: --help and --version, the only options the router reads there.
     let leadingOptions: [Option]
     let leadingValueSpellings: [String]
 
     /// Options whose value is a path. `OptionSpec` does not say what a value is, and `valueName` cannot tell:
     /// `DIR` also names a sort direction.
-    static let pathValues: [String: Value] = ["cache-dir": .directories, "token-file": .files]
+    static let pathValues: [String: Value] = [
+        CacheGroup.cacheDir.name: .directories, NetworkGroup.tokenFile.name: .files,
+    ]
 
-    /// The option whose values are the command's `fields`; the router rejects it where there are none.
-    static let fieldsOption = "fields"
-
-    /// The router's own top-level option, which no command spec carries.
-    static let versionOption = OptionSpec("version", help: "Print the version.")
+    /// The option whose values are the command's `fields`.
+    static let fieldsOption = OutputGroup.fields.name
 
     /// `specs` plus the `completion` command itself when the caller did not list it, each name once.
     init(commands specs: [CommandSpec]) {
         var seen: Set<String> = []
-        let specs = (specs + [CompletionOptions.spec]).filter { seen.insert($0.name).inserted }
+        let specs = (specs + [CompletionCommand.declaration.spec]).filter { seen.insert($0.name).inserted }
         commands = specs.map { spec in
             Command(
                 name: spec.name,
@@ -70,7 +69,7 @@ struct CompletionModel: Sendable {
                 valueSpellings: Self.valueSpellings(spec.allOptions)
             )
         }
-        let leading = Self.unique(CommandSpec.globalOptions + [Self.versionOption])
+        let leading = [CommandSpec.help, CommandRouter.version]
         leadingOptions = leading.map { Option(spec: $0, value: Self.value(of: $0, fields: [])) }
         leadingValueSpellings = Self.valueSpellings(leading)
     }
@@ -108,16 +107,10 @@ struct CompletionModel: Sendable {
     }
 
     private static func words(of spec: CommandSpec, among specs: [CommandSpec]) -> [Word] {
-        switch spec.name {
-        case CacheOptions.spec.name:
-            return CacheOptions.Action.allCases.map { Word(text: $0.rawValue, description: nil) }
-        case CompletionOptions.spec.name:
-            return CompletionOptions.Shell.allCases.map { Word(text: $0.rawValue, description: nil) }
-        case CommandCatalog.helpSpec.name:
-            return specs.map { Word(text: $0.name, description: $0.abstract) }
-                + HelpTopics.names.map { Word(text: $0, description: "Help topic.") }
-        default:
-            return []
+        guard spec.name == CommandCatalog.helpSpec.name else {
+            return spec.words.map { Word(text: $0, description: nil) }
         }
+        return specs.map { Word(text: $0.name, description: $0.abstract) }
+            + HelpTopics.names.map { Word(text: $0, description: "Help topic.") }
     }
 }

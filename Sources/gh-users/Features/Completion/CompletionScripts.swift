@@ -1,6 +1,6 @@
 /// The script `gh-users completion SHELL` prints, generated from the command specs.
 enum CompletionScripts {
-    /// `commands` is normally `CommandCatalog.commands`; `completion` is added when it is not among them.
+    /// `commands` is normally `CommandCatalog.specs`; `completion` is added when it is not among them.
     static func script(for shell: CompletionOptions.Shell, commands: [CommandSpec]) -> String {
         let model = CompletionModel(commands: commands)
         switch shell {

@@ -1,6 +1,6 @@
 import AtomicCore
 
-/// What every coordinator writes through: the streams, the resolved output settings, and the one error presenter.
+/// What every command writes through: the streams, the resolved output settings, and the one error presenter.
 struct CommandContext: Sendable {
     let io: IOStreams
     let render: RenderContext

@@ -3,7 +3,7 @@ import Domain
 
 /// Runs any paging command: loads page after page, writes each as it arrives, and stops at the limit, at the
 /// end, at a failure, or when stdout is closed. JSON stays one valid document whatever happens.
-struct PagedListCoordinator<Item: Sendable>: Coordinator {
+struct PagedListCoordinator<Item: Sendable> {
     /// What the command adds to the shared loop.
     struct Presentation: Sendable {
         /// What the items are called in "Showing 30 repositories".
@@ -20,7 +20,7 @@ struct PagedListCoordinator<Item: Sendable>: Coordinator {
     let presentation: Presentation
     let command: CommandContext
 
-    func run() async -> Int32 {
+    func run() async -> CommandOutcome {
         let io = command.io
         let context = command.render
         let presenter = command.presenter
@@ -43,14 +43,14 @@ struct PagedListCoordinator<Item: Sendable>: Coordinator {
                     message += hint(lastWritten) + "\n"
                 }
                 io.writeErr(message)
-                return presentation.exitCode
+                return .failed(error)
             }
             progress.clear()
             do {
                 try io.out.write(writer.render(items))
             } catch {
                 // The reader went away (`| head`): stop fetching, quietly.
-                return ExitCode.success
+                return .outputClosed
             }
             if let last = items.last { lastWritten = last }
             // Only a listing that needs more than one request shows progress.
@@ -62,7 +62,7 @@ struct PagedListCoordinator<Item: Sendable>: Coordinator {
         do {
             try io.out.write(writer.finish(completed: true))
         } catch {
-            return ExitCode.success
+            return .outputClosed
         }
         var notes = presentation.closingNotes(viewModel.taken, viewModel.totalCount, viewModel.incompleteResults)
         if context.isTTY, viewModel.hasMore {
@@ -76,6 +76,6 @@ struct PagedListCoordinator<Item: Sendable>: Coordinator {
             notes.append(line)
         }
         for note in notes { io.writeErr(note + "\n") }
-        return ExitCode.success
+        return .success
     }
 }

@@ -1,36 +1,66 @@
 import AtomicCore
+import Data
 import Domain
 
-/// How `list` runs and looks: GitHub's `/users` order by id, resumable with `--since`.
+/// `gh-users list`: what to page through, validated.
+struct ListUsersOptions: Sendable, Equatable {
+    var since: Int64 = 0
+    var paging = PagingOptions()
+}
+
+/// `gh-users list`: every account in GitHub's `/users` order by id, resumable with `--since`.
 enum ListUsersCommand {
-    static func coordinator(
-        options: ListUsersOptions,
-        useCase: ListUsersUseCase,
-        command: CommandContext
-    ) -> PagedListCoordinator<User> {
-        let plan = options.plan
-        return PagedListCoordinator(
-            makeViewModel: {
+    static let since = OptionSpec(
+        "since", value: "ID", help: "Start after this account id (an integer >= 0).", default: "0")
+
+    static let declaration = Command<ListUsersOptions>(
+        list: ListDeclaration(
+            noun: "accounts",
+            paging: { $0.paging.plan },
+            list: { GitHubEndpoints.users(since: $0.since) },
+            admission: { options in
                 // `GET /users` is in id order: anything at or below the last id (or --since) was already written.
                 var floor = options.since
-                return PagedListViewModel(
-                    limit: plan.limit,
-                    load: { cursor throws(DomainError) in
-                        if let cursor { return try await useCase.page(at: cursor) }
-                        return try await useCase.firstPage(since: options.since, perPage: plan.perPage)
-                    },
-                    admit: { user in
-                        guard user.id > floor else { return false }
-                        floor = user.id
-                        return true
-                    }
-                )
+                return { user in
+                    guard user.id > floor else { return false }
+                    floor = user.id
+                    return true
+                }
             },
-            makeWriter: { RecordStreamWriter(context: $0, columns: AccountColumns.summary, raw: \.raw) },
-            presentation: .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id) }),
-            command: command
-        )
-    }
+            columns: { _ in AccountColumns.summary },
+            raw: \.raw,
+            presentation: { _ in .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id) }) }
+        ),
+        spec: CommandSpec(
+            name: "list",
+            abstract: "List GitHub accounts in the order they were created (GET /users).",
+            usage: "gh-users list [--since ID] [--limit N | --all] [--per-page N] [options]",
+            discussion: """
+                Pages through every account with an id greater than --since, in id order, following GitHub's
+                Link header. Output is written page by page as it arrives. When a crawl stops early, the message
+                on stderr names the --since value to resume from: the id of the last account written.
+                """,
+            arguments: [],
+            options: [since],
+            examples: [
+                ("gh-users list --limit 5", "The first five accounts."),
+                (
+                    "gh-users list --since 1000 --limit 200 --format ndjson",
+                    "200 accounts after id 1000, one JSON object per line."
+                ),
+                ("gh-users list --all --format ndjson > users.ndjson", "Crawl everything; resume later with --since."),
+            ],
+            fields: FieldCatalog.account
+        ),
+        parse: { parsed, spec throws(UsageError) in
+            try NoArguments.check(parsed, spec: spec)
+            return ListUsersOptions(
+                since: try NumberOption.parse(
+                    parsed, since, range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec) ?? 0,
+                paging: try PagingOptions.parse(parsed, spec: spec)
+            )
+        }
+    )
 
     static func resumeHint(after lastID: Int64) -> String {
         "To continue from here: gh-users list --since \(lastID)"

@@ -1,6 +1,7 @@
 import AtomicCore
 import Domain
 import Foundation
+import JSONBytes
 
 /// How `show` looks: a labelled profile on a terminal, one row per account in tsv and csv, and GitHub's own
 /// object (or an array of them) in JSON.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AtomicCore
+@testable import JSONBytes
 
 struct JSONTextTests {
     private func split(_ text: String) throws -> [String] {

@@ -1,0 +1,114 @@
+import Domain
+import Foundation
+
+/// The one catalog of GitHub endpoints gh-users reads: each entry is a path, its query, what a 404 means and
+/// how the body is decoded. Everything else names these values and never builds a URL.
+package enum GitHubEndpoints {
+    /// `GET /users?since=ID`, in id order.
+    package static func users(since: Int64) -> ListResource<User> {
+        ListResource(first: Resource(path: "/users", query: ["since=\(since)"], missing: "users", decode: accounts))
+    }
+
+    /// `GET /users/{username}/followers` or `/following`.
+    package static func relations(_ relation: UserRelation, of login: Login) -> ListResource<User> {
+        ListResource(
+            first: Resource(path: account(login, relation.rawValue), missing: "user '\(login.value)'", decode: accounts)
+        )
+    }
+
+    /// `GET /users/{username}/repos`, sending only the parameters that were chosen.
+    package static func repos(of login: Login, query: RepoQuery) -> ListResource<Repo> {
+        var items: [String] = []
+        if let kind = query.kind { items.append("type=\(kind.rawValue)") }
+        if let sort = query.sort { items.append("sort=\(sort.rawValue)") }
+        if let direction = query.direction { items.append("direction=\(direction.rawValue)") }
+        return ListResource(
+            first: Resource(
+                path: account(login, "repos"),
+                query: items,
+                missing: "user '\(login.value)'",
+                decode: ResponseDecoder.list(of: RepoDTO.self) { $0.toDomain(raw: $1) }
+            )
+        )
+    }
+
+    /// `GET /search/users?q=…`, with the query form-encoded so qualifiers such as `followers:>100` survive.
+    package static func searchUsers(_ query: UserSearchQuery) -> ListResource<User> {
+        var items = ["q=" + URLEncoding.queryValue(query.text)]
+        if let sort = query.sort { items.append("sort=\(sort.rawValue)") }
+        if let order = query.order { items.append("order=\(order.rawValue)") }
+        return ListResource(
+            first: Resource(
+                path: "/search/users", query: items, missing: "search results", decode: ResponseDecoder.search)
+        )
+    }
+
+    /// Any list under an account whose records need no typed field (`/users/{username}/keys`).
+    package static func accountRecords(_ login: Login, _ segment: String, query: [String] = []) -> ListResource<Record>
+    {
+        ListResource(
+            first: Resource(
+                path: account(login, segment), query: query, missing: "user '\(login.value)'",
+                decode: ResponseDecoder.records)
+        )
+    }
+
+    /// `GET /users/{username}`.
+    package static func user(_ login: Login) -> Resource<User> {
+        Resource(path: "/users/" + URLEncoding.pathSegment(login.value), missing: "user '\(login.value)'") {
+            body throws(DomainError) in try ResponseDecoder.user(body)
+        }
+    }
+
+    /// `GET /user/{id}`.
+    package static func user(id: Int64) -> Resource<User> {
+        Resource(path: "/user/\(id)", missing: "account with id \(id)") { body throws(DomainError) in
+            try ResponseDecoder.user(body)
+        }
+    }
+
+    /// `GET /rate_limit`, never cached: it costs no quota, and a stale answer would be worse than none.
+    package static let rateLimit = Resource<RateLimitOverview>(
+        path: "/rate_limit", missing: "rate limits", cacheable: false
+    ) { body throws(DomainError) in try ResponseDecoder.rateLimits(body) }
+
+    private static let accounts = ResponseDecoder.list(of: UserDTO.self) { $0.toDomain(raw: $1) }
+
+    private static func account(_ login: Login, _ segment: String) -> String {
+        "/users/" + URLEncoding.pathSegment(login.value) + "/" + segment
+    }
+}
+
+/// Percent-encoding for the two places user text enters a URL.
+package enum URLEncoding {
+    /// Everything but RFC 3986 unreserved characters is encoded, so `/`, `..`, `?` and `#` cannot change the path.
+    package static func pathSegment(_ segment: String) -> String {
+        encode(segment, space: "%20", dot: "%2E")
+    }
+
+    /// application/x-www-form-urlencoded: unreserved characters stay, a space becomes `+`, everything else
+    /// (`+`, `&`, `=`, `#`, `:`, `>`, quotes, non-ASCII) is percent-encoded.
+    package static func queryValue(_ value: String) -> String {
+        encode(value, space: "+", dot: ".")
+    }
+
+    /// In a path a lone "." or ".." would be resolved as a dot-segment; encoding the dot keeps it literal.
+    private static func encode(_ text: String, space: String, dot: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.append(Character(Unicode.Scalar(byte)))
+            case UInt8(ascii: "."):
+                result += dot
+            case UInt8(ascii: " "):
+                result += space
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,195 @@
+import AtomicLogger
+import Domain
+import Foundation
+import JSONBytes
+import Networking
+
+/// Reads any resource of the endpoint catalog from GitHub's REST API: through the conditional cache, with the
+/// one status mapping, and with the resource's own decoder. It also answers `show`'s profile lookups.
+package struct GitHubRepository: ResourceRepository, UsersRepository {
+    private let fetcher: ConditionalFetcher
+    private let apiRoot: URL
+
+    package init(
+        client: HTTPClient,
+        cache: CacheSettings = .disabled,
+        logger: Logger = .disabled,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        fetcher = ConditionalFetcher(client: client, settings: cache, logger: logger, now: now)
+        apiRoot = client.configuration.baseURL
+    }
+
+    package func fetch<Value: Sendable>(_ resource: Resource<Value>) async throws(DomainError) -> Value {
+        var root = apiRoot.absoluteString
+        while root.hasSuffix("/") { root.removeLast() }
+        // The root was a valid URL and the catalog's additions are ASCII-safe, so this cannot fail.
+        let url = URL(string: root + resource.target)!
+        return try await fetch(resource, at: url)
+    }
+
+    package func page<Item: Sendable>(_ list: ListResource<Item>, at cursor: PageCursor) async throws(DomainError)
+        -> Page<Item>
+    {
+        guard let url = URL(string: cursor.url), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            throw DomainError.malformedResponse(
+                endpoint: "GET " + list.first.path, detail: "the next-page link is not a URL")
+        }
+        return try await fetch(list.first, at: url)
+    }
+
+    package func user(login: Login) async throws(DomainError) -> User {
+        try await fetch(GitHubEndpoints.user(login))
+    }
+
+    package func user(id: Int64) async throws(DomainError) -> User {
+        try await fetch(GitHubEndpoints.user(id: id))
+    }
+
+    private func fetch<Value: Sendable>(_ resource: Resource<Value>, at url: URL) async throws(DomainError) -> Value {
+        let label = "GET " + url.path + (url.query.map { "?" + $0 } ?? "")
+        let response = try await fetcher.get(url, endpoint: label, cacheable: resource.cacheable)
+        if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
+            throw error
+        }
+        let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
+        return try resource.decode(ResourceBody(bytes: [UInt8](response.body), next: next, label: label))
+    }
+}
+
+/// Decodes bodies into entities, keeping each object's exact bytes for JSON output.
+enum ResponseDecoder {
+    /// A page that is a JSON array of `DTO`s, each entity keeping its element's exact bytes.
+    static func list<DTO: Decodable, Entity: Sendable>(
+        of type: DTO.Type,
+        map: @escaping @Sendable (DTO, RawJSON) -> Entity
+    ) -> @Sendable (ResourceBody) throws(DomainError) -> Page<Entity> {
+        { body throws(DomainError) in
+            Page(items: try items(bytes: body.bytes, endpoint: body.label, as: type, map: map), next: body.next)
+        }
+    }
+
+    /// A page of records that need no typed field: each element's bytes, and its numeric `id` when it has one.
+    @Sendable static func records(_ body: ResourceBody) throws(DomainError) -> Page<Record> {
+        let elements = try elements(body.bytes, endpoint: body.label)
+        let records = elements.map { range -> Record in
+            let raw = Array(body.bytes[range])
+            return Record(id: Int64(JSONText.text(of: "id", in: raw)), raw: RawJSON(bytes: raw))
+        }
+        return Page(items: records, next: body.next)
+    }
+
+    private static func items<DTO: Decodable, Entity>(
+        bytes: [UInt8],
+        endpoint: String,
+        as type: DTO.Type,
+        map: (DTO, RawJSON) -> Entity
+    ) throws(DomainError) -> [Entity] {
+        let dtos: [DTO]
+        do {
+            dtos = try JSONDecoder().decode([DTO].self, from: Foundation.Data(bytes))
+        } catch {
+            throw .malformedResponse(endpoint: endpoint, detail: describe(error))
+        }
+        let ranges = try elements(bytes, endpoint: endpoint)
+        guard ranges.count == dtos.count else {
+            throw .malformedResponse(endpoint: endpoint, detail: "the array could not be split into its elements")
+        }
+        return zip(dtos, ranges).map { dto, range in map(dto, RawJSON(bytes: Array(bytes[range]))) }
+    }
+
+    private static func elements(_ bytes: [UInt8], endpoint: String) throws(DomainError) -> [Range<Int>] {
+        do {
+            return try JSONText.arrayElements(bytes)
+        } catch {
+            throw .malformedResponse(endpoint: endpoint, detail: error.reason)
+        }
+    }
+
+    /// A search envelope: its items keep their exact bytes, `score` included.
+    @Sendable static func search(_ body: ResourceBody) throws(DomainError) -> Page<User> {
+        let endpoint = body.label
+        let envelope: UserSearchDTO
+        do {
+            envelope = try JSONDecoder().decode(UserSearchDTO.self, from: Foundation.Data(body.bytes))
+        } catch {
+            throw .malformedResponse(endpoint: endpoint, detail: describe(error))
+        }
+        let bytes = body.bytes
+        let members: [String: Range<Int>]
+        do {
+            members = try JSONText.objectMembers(bytes)
+        } catch {
+            throw .malformedResponse(endpoint: endpoint, detail: error.reason)
+        }
+        guard let itemsRange = members["items"] else {
+            throw .malformedResponse(endpoint: endpoint, detail: "a required field 'items' is missing")
+        }
+        let users = try items(bytes: Array(bytes[itemsRange]), endpoint: endpoint, as: UserDTO.self) {
+            $0.toDomain(raw: $1)
+        }
+        guard users.count == envelope.items.count else {
+            throw .malformedResponse(endpoint: endpoint, detail: "the items could not be split")
+        }
+        return Page(
+            items: users,
+            next: body.next,
+            totalCount: envelope.totalCount,
+            incompleteResults: envelope.incompleteResults ?? false
+        )
+    }
+
+    /// The buckets in a stable order: core, search, then the rest by name.
+    static func rateLimits(_ body: ResourceBody) throws(DomainError) -> RateLimitOverview {
+        let dto: RateLimitDTO
+        do {
+            dto = try JSONDecoder().decode(RateLimitDTO.self, from: Foundation.Data(body.bytes))
+        } catch {
+            throw .malformedResponse(endpoint: body.label, detail: describe(error))
+        }
+        let first = ["core", "search"]
+        let names = dto.resources.keys.sorted { lhs, rhs in
+            let left = first.firstIndex(of: lhs) ?? first.count
+            let right = first.firstIndex(of: rhs) ?? first.count
+            return left == right ? lhs < rhs : left < right
+        }
+        let buckets = names.compactMap { name -> RateLimitBucket? in
+            guard let bucket = dto.resources[name] else { return nil }
+            return RateLimitBucket(
+                resource: name,
+                limit: bucket.limit,
+                remaining: bucket.remaining,
+                used: bucket.used ?? max(0, bucket.limit - bucket.remaining),
+                resetAt: Date(timeIntervalSince1970: TimeInterval(bucket.reset))
+            )
+        }
+        var raw: [UInt8] = []
+        JSONText.compact(body.bytes, into: &raw)
+        return RateLimitOverview(buckets: buckets, raw: RawJSON(bytes: raw))
+    }
+
+    static func user(_ body: ResourceBody) throws(DomainError) -> User {
+        do {
+            let dto = try JSONDecoder().decode(UserDTO.self, from: Foundation.Data(body.bytes))
+            var raw: [UInt8] = []
+            JSONText.compact(body.bytes, into: &raw)
+            return dto.toDomain(raw: RawJSON(bytes: raw))
+        } catch {
+            throw .malformedResponse(endpoint: body.label, detail: describe(error))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _):
+            return "a required field '\(key.stringValue)' is missing"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "a field has the wrong type" + (path.isEmpty ? "" : " at '\(path)'")
+        case DecodingError.dataCorrupted:
+            return "the body is not valid JSON"
+        default:
+            return "the body could not be read"
+        }
+    }
+}

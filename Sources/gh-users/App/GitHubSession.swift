@@ -1,0 +1,47 @@
+import AtomicLogger
+import Domain
+
+/// What a command that talks to GitHub runs with: host and token resolved from flags, files and the
+/// environment, the cache located, and logging set, all before the first request. Every problem here is a
+/// usage error (exit 64), so nothing is sent when the setup is wrong.
+struct GitHubSession: Sendable {
+    let reader: any GitHubReader
+    let hasToken: Bool
+
+    static func open(_ common: CommonOptions, environment: AppEnvironment) throws(UsageError) -> GitHubSession {
+        let io = environment.io
+        var tokenFileContents: String?
+        if let path = common.tokenFile {
+            do {
+                let file = try environment.readTokenFile(path)
+                if file.readableByOthers {
+                    io.writeErr(
+                        "gh-users: warning: the token file '\(path)' can be read by others; run: chmod 600 '\(path)'\n")
+                }
+                tokenFileContents = file.contents
+            } catch {
+                throw UsageError(message: String(describing: error), command: nil)
+            }
+        }
+        let connection = try ConnectionSettings.resolve(
+            apiURL: common.apiURL,
+            tokenFileContents: tokenFileContents,
+            environment: environment.environment
+        )
+        let cache = try CacheLocation.resolve(cacheDir: common.cacheDirectory, environment: environment.environment)
+        var logger = environment.logger
+        logger.redactor = Redactor(secrets: connection.token.map { [$0] } ?? [])
+        let level = common.logLevel ?? environment.environment["GH_USERS_LOG_LEVEL"].flatMap(LogLevel.init(name:))
+        if let level { logger.level = level }
+        let request = AppEnvironment.SessionRequest(
+            connection: connection,
+            retries: common.retries,
+            attemptTimeout: common.timeout,
+            waitOnRateLimit: common.waitOnRateLimit,
+            cache: cache,
+            cacheMode: common.cacheMode,
+            logger: logger
+        )
+        return GitHubSession(reader: environment.makeGitHub(request), hasToken: connection.token != nil)
+    }
+}

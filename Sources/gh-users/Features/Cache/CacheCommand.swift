@@ -1,0 +1,148 @@
+import AtomicCore
+import Domain
+import Foundation
+import JSONBytes
+
+/// `gh-users cache info|clear`.
+struct CacheOptions: Sendable, Equatable {
+    enum Action: String, Sendable, CaseIterable {
+        case info
+        case clear
+    }
+
+    var action: Action
+}
+
+/// Shows or empties the response cache. Data (the summary) goes to stdout; the confirmation of a clear to stderr.
+enum CacheCommand {
+    static let declaration = Command<CacheOptions>(
+        spec: CommandSpec(
+            name: "cache",
+            abstract: "Show where the response cache is and how large, or empty it.",
+            usage: "gh-users cache info|clear [--cache-dir DIR] [options]",
+            discussion: """
+                gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
+                answer (HTTP 304) costs no rate limit. `info` prints the cache's path, entries and size; `clear`
+                removes every entry. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
+                recently used entries go first.
+                """,
+            arguments: [("info|clear", "What to do.")],
+            options: [],
+            groups: [OutputGroup.withoutFields, CacheGroup.location],
+            examples: [
+                ("gh-users cache info", "Path, entries and size."),
+                ("gh-users cache info --json | jq .size_bytes", "The same, for a script."),
+                ("gh-users cache clear", "Remove every cached answer."),
+            ],
+            words: CacheOptions.Action.allCases.map(\.rawValue)
+        ),
+        parse: { parsed, spec throws(UsageError) in
+            CacheOptions(
+                action: try WordArgument.parse(
+                    parsed, spec: spec, missing: "cache needs an action", unknown: "cache action")
+            )
+        },
+        action: .local { options, context in await run(options, context) }
+    )
+
+    private static func run(_ options: CacheOptions, _ context: LocalContext) async -> CommandOutcome {
+        let io = context.command.io
+        let location: CacheLocation
+        do {
+            location = try CacheLocation.resolve(
+                cacheDir: context.common.cacheDirectory, environment: context.environment.environment)
+        } catch {
+            return .usage(error)
+        }
+        guard let repository = context.environment.makeCacheRepository(location) else {
+            io.writeErr("gh-users: there is no cache directory: set HOME or XDG_CACHE_HOME, or give --cache-dir\n")
+            return .setupFailed
+        }
+        do throws(DomainError) {
+            switch options.action {
+            case .info:
+                let summary = try repository.summary()
+                do {
+                    try io.writeOut(CacheRenderer.render(summary, context: context.command.render))
+                } catch {
+                    return .outputClosed
+                }
+            case .clear:
+                let removed = try repository.clear()
+                io.writeErr(
+                    "Removed \(removed.entries) entries (\(CacheRenderer.size(removed.bytes))) from \(removed.path)\n"
+                )
+            }
+            return .success
+        } catch {
+            io.writeErr(context.command.presenter.present(error).message)
+            return .failed(error)
+        }
+    }
+}
+
+/// The cache summary for a person (labelled lines) or a script (JSON, or one tsv line).
+enum CacheRenderer {
+    /// The JSON object, by GitHub-style snake_case keys, made by an encoder.
+    struct Summary: Encodable {
+        let path: String
+        let entries: Int
+        let sizeBytes: Int64
+        let limitBytes: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case path
+            case entries
+            case sizeBytes = "size_bytes"
+            case limitBytes = "limit_bytes"
+        }
+    }
+
+    static func render(_ summary: CacheSummary, context: RenderContext) -> String {
+        switch context.format {
+        case .json, .ndjson:
+            let compact = JSONEncoding.bytes(
+                Summary(
+                    path: summary.path, entries: summary.entries, sizeBytes: summary.bytes,
+                    limitBytes: summary.limitBytes))
+            var output: [UInt8] = []
+            if context.format == .json {
+                JSONText.pretty(compact, into: &output)
+            } else {
+                output = compact
+            }
+            return String(decoding: output, as: UTF8.self) + "\n"
+        case .tsv:
+            return [
+                TerminalSanitizer.sanitize(summary.path, escapeBackslash: true), "\(summary.entries)",
+                "\(summary.bytes)", "\(summary.limitBytes)",
+            ]
+            .joined(separator: "\t") + "\n"
+        case .csv:
+            return CSV.row(["path", "entries", "size_bytes", "limit_bytes"])
+                + CSV.row([
+                    TerminalSanitizer.sanitize(summary.path), "\(summary.entries)", "\(summary.bytes)",
+                    "\(summary.limitBytes)",
+                ])
+        case .table:
+            return """
+                Path     \(TerminalSanitizer.sanitize(summary.path))
+                Entries  \(summary.entries)
+                Size     \(size(summary.bytes)) of \(size(summary.limitBytes))
+
+                """
+        }
+    }
+
+    /// Sizes in decimal units, as `du -h --si` and the GH_USERS_CACHE_SIZE default (100MB) use them.
+    static func size(_ bytes: Int64) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    }
+}

@@ -1,0 +1,94 @@
+import AtomicCore
+import Data
+import Domain
+import Foundation
+import JSONBytes
+
+/// `gh-users rate-limit`: every bucket's limit, what is left, and when it refills. Costs no quota.
+enum RateLimitCommand {
+    /// The command takes no options of its own, so its options value is empty.
+    struct Options: Sendable, Equatable {}
+
+    static let declaration = Command<Options>(
+        resource: ResourceDeclaration(
+            fetch: { _, github in
+                [await Result.of { () throws(DomainError) in try await github.fetch(GitHubEndpoints.rateLimit) }]
+            },
+            render: { overviews, _, context in
+                overviews.first.map { RateLimitRenderer.render($0, context: context) } ?? []
+            }
+        ),
+        spec: CommandSpec(
+            name: "rate-limit",
+            abstract: "Show the current rate limits and when they reset (GET /rate_limit, which costs no quota).",
+            usage: "gh-users rate-limit [options]",
+            discussion: """
+                One line per resource: core (most requests), search (30 a minute with a token), graphql and the
+                others GitHub reports. Without a token the core limit is 60 an hour.
+                """,
+            arguments: [],
+            options: [],
+            examples: [
+                ("gh-users rate-limit", "A table of every bucket."),
+                ("gh-users rate-limit --json | jq .resources.core.remaining", "What is left of the core limit."),
+                ("gh-users rate-limit --fields resource,remaining", "Just what is left of each."),
+            ],
+            fields: FieldCatalog.rateLimitBucket
+        ),
+        parse: { parsed, spec throws(UsageError) in
+            try NoArguments.check(parsed, spec: spec)
+            return Options()
+        }
+    )
+}
+
+/// The buckets as a table (reset as a clock time and a duration on a terminal), tsv/csv rows, or GitHub's JSON.
+enum RateLimitRenderer {
+    static func render(_ overview: RateLimitOverview, context: RenderContext) -> [UInt8] {
+        switch context.format {
+        case .json where context.fields == nil:
+            var output: [UInt8] = []
+            JSONText.pretty(overview.raw.bytes, into: &output)
+            return output + [UInt8(ascii: "\n")]
+        case .ndjson where context.fields == nil:
+            var output: [UInt8] = []
+            JSONText.compact(overview.raw.bytes, into: &output)
+            return output + [UInt8(ascii: "\n")]
+        default:
+            var writer = RecordStreamWriter(context: context, columns: columns(context), raw: bucketJSON)
+            return writer.render(overview.buckets) + writer.finish(completed: true)
+        }
+    }
+
+    /// One bucket with GitHub's keys plus its name, for `--fields`, made by an encoder.
+    @Sendable static func bucketJSON(_ bucket: RateLimitBucket) -> RawJSON {
+        struct Bucket: Encodable {
+            let resource: String
+            let limit: Int
+            let remaining: Int
+            let used: Int
+            let reset: Int64
+        }
+        let value = Bucket(
+            resource: bucket.resource, limit: bucket.limit, remaining: bucket.remaining, used: bucket.used,
+            reset: Int64(bucket.resetAt.timeIntervalSince1970))
+        return RawJSON(bytes: JSONEncoding.bytes(value))
+    }
+
+    static func columns(_ context: RenderContext) -> [Column<RateLimitBucket>] {
+        let now = context.now
+        let human = context.isTTY
+        return [
+            Column("RESOURCE") { $0.resource },
+            Column("LIMIT") { String($0.limit) },
+            Column("REMAINING") { String($0.remaining) },
+            Column("USED") { String($0.used) },
+            Column("RESETS", key: "reset", shrinkable: true) { bucket in
+                guard human else { return RelativeTime.rfc3339(bucket.resetAt) }
+                let wait = bucket.resetAt.timeIntervalSince(now)
+                let clock = bucket.resetAt.formatted(date: .omitted, time: .standard)
+                return wait > 0 ? "\(clock) (in \(DurationText.describe(seconds: wait)))" : "\(clock) (now)"
+            },
+        ]
+    }
+}

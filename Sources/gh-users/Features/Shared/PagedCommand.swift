@@ -1,0 +1,89 @@
+import AtomicCore
+import Domain
+
+/// What a paging command declares beyond its spec and parse: which list, which items belong in the output,
+/// and how they look. Everything else (paging, prefetch, streaming, JSON closing, resume hints, progress) is
+/// the shared `PagedListCoordinator`'s.
+struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
+    /// What the items are called in help and messages ("repositories").
+    let noun: String
+    let paging: @Sendable (Options) -> PagingPlan
+    let list: @Sendable (Options) -> ListResource<Item>
+    /// A fresh admission rule for each run: which items are written (a fork filter, the `/users` id floor).
+    let admission: @Sendable (Options) -> (Item) -> Bool
+    let columns: @Sendable (RenderContext) -> [Column<Item>]
+    let raw: @Sendable (Item) -> RawJSON
+    var presentation: @Sendable (Options) -> PagedListCoordinator<Item>.Presentation
+
+    init(
+        noun: String,
+        paging: @escaping @Sendable (Options) -> PagingPlan,
+        list: @escaping @Sendable (Options) -> ListResource<Item>,
+        admission: @escaping @Sendable (Options) -> (Item) -> Bool,
+        columns: @escaping @Sendable (RenderContext) -> [Column<Item>],
+        raw: @escaping @Sendable (Item) -> RawJSON,
+        presentation: (@Sendable (Options) -> PagedListCoordinator<Item>.Presentation)? = nil
+    ) {
+        self.noun = noun
+        self.paging = paging
+        self.list = list
+        self.admission = admission
+        self.columns = columns
+        self.raw = raw
+        self.presentation = presentation ?? { _ in .init(noun: noun) }
+    }
+
+    /// Page-based lists can shift while they are read: an item whose id was already written is dropped,
+    /// as is anything `keep` refuses.
+    static func unseen(
+        id: @escaping @Sendable (Item) -> Int64?,
+        keep: @escaping @Sendable (Options) -> (Item) -> Bool = {
+            _ in { _ in true }
+        }
+    ) -> @Sendable (Options) -> (Item) -> Bool {
+        { options in
+            let seen = SeenIDs()
+            let kept = keep(options)
+            return { item in
+                guard kept(item) else { return false }
+                guard let identity = id(item) else { return true }
+                return seen.admit(identity)
+            }
+        }
+    }
+}
+
+extension Command {
+    /// A command that pages through one GitHub list. It takes the paging group on top of the GitHub ones.
+    init<Item: Sendable>(
+        list declaration: ListDeclaration<Options, Item>,
+        spec: CommandSpec,
+        parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
+    ) {
+        self.init(
+            spec: spec.adding([PagingOptions.group(noun: declaration.noun)]),
+            parse: parse,
+            action: .github { options, context, github in
+                let plan = declaration.paging(options)
+                let list = declaration.list(options)
+                return await PagedListCoordinator(
+                    makeViewModel: {
+                        PagedListViewModel(
+                            limit: plan.limit,
+                            load: { cursor throws(DomainError) in
+                                if let cursor { return try await github.page(list, at: cursor) }
+                                return try await github.firstPage(list, perPage: plan.perPage)
+                            },
+                            admit: declaration.admission(options)
+                        )
+                    },
+                    makeWriter: {
+                        RecordStreamWriter(context: $0, columns: declaration.columns($0), raw: declaration.raw)
+                    },
+                    presentation: declaration.presentation(options),
+                    command: context
+                ).run()
+            }
+        )
+    }
+}

@@ -1,0 +1,143 @@
+import AtomicCore
+import Testing
+
+@testable import gh_users
+
+/// Walks the command catalog, so that a command registered with something missing or inconsistent fails here
+/// instead of in a user's hands: its help, its examples, its options, its completion.
+struct CatalogTests {
+    private static let names = CommandCatalog.specs.map(\.name)
+
+    @Test func namesAreUniqueAndEachRoutesToItsOwnCommand() {
+        #expect(Set(Self.names).count == Self.names.count)
+        for command in CommandCatalog.commands {
+            let route = CommandRouter().route([command.spec.name, "--help"])
+            #expect(route == .help(.command(command.spec.name)), "\(command.spec.name)")
+        }
+    }
+
+    @Test(arguments: names)
+    func helpFitsEightyColumnsAndHasUsageAndExamples(name: String) throws {
+        let text = HelpRenderer.render(.command(name), width: 80)
+        #expect(text.contains("USAGE\n"))
+        #expect(text.contains("\nEXAMPLES\n"))
+        for line in text.split(separator: "\n") {
+            #expect(DisplayWidth.of(String(line)) <= 80, "\(name): \(line)")
+        }
+        // Every group the command takes is listed under its title, and FIELDS only where --fields exists.
+        let spec = try #require(CommandCatalog.spec(named: name))
+        for group in spec.groups {
+            #expect(text.contains("\n\(group.title)\n"), "\(name) \(group.title)")
+        }
+        let takesFields = spec.option(named: OutputGroup.fields.name) != nil
+        #expect(text.contains("\nFIELDS\n") == takesFields, "\(name)")
+        #expect(takesFields == !spec.fields.isEmpty, "\(name)")
+        #expect(!text.contains("see FIELDS below") || takesFields, "\(name)")
+    }
+
+    @Test(arguments: names)
+    func helpFillsAWideTerminalAndNeverOverflowsANarrowOne(name: String) throws {
+        // Lines a discussion keeps as written (install snippets) cannot be re-filled.
+        let verbatim =
+            try #require(CommandCatalog.spec(named: name)).discussion?.split(separator: "\n")
+            .filter { $0.hasPrefix(" ") }.map { "  " + $0 } ?? []
+        for width in [40, 132] {
+            let text = HelpRenderer.render(.command(name), width: width)
+            let widest =
+                text.split(separator: "\n").filter { !verbatim.contains(String($0)) }
+                .map { DisplayWidth.of(String($0)) }.max() ?? 0
+            // A single word longer than the line (a URL) may stand alone; nothing else may overflow.
+            let longestWord = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(\.count).max() ?? 0
+            #expect(widest <= max(width, longestWord + 8), "\(name) at \(width)")
+        }
+    }
+
+    @Test func topLevelHelpListsEveryCommandAndTheGlobalOptionsOnce() {
+        let text = HelpRenderer.render(.topLevel, width: 80)
+        for name in Self.names {
+            #expect(text.contains("\n  \(name) "), "\(name)")
+        }
+        #expect(text.components(separatedBy: "GLOBAL OPTIONS").count == 2)
+        for name in Self.names {
+            #expect(!HelpRenderer.render(.command(name), width: 80).contains("GLOBAL OPTIONS"), "\(name)")
+        }
+    }
+
+    /// Every example in every command's help is a command line the router accepts for that command.
+    @Test(arguments: names)
+    func everyExampleParses(name: String) throws {
+        let spec = try #require(CommandCatalog.spec(named: name))
+        for example in spec.examples {
+            let words = ShellWords.split(example.command)
+            #expect(words.first == "gh-users", "\(example.command)")
+            let route = CommandRouter().route(Array(words.dropFirst()))
+            if case .usageError(let error) = route {
+                Issue.record("\(example.command): \(error.message)")
+            }
+            #expect(words.dropFirst().first == name, "\(example.command)")
+        }
+    }
+
+    @Test(arguments: names)
+    func noCommandOffersAnOptionTwice(name: String) throws {
+        let options = try #require(CommandCatalog.spec(named: name)).allOptions
+        #expect(Set(options.map(\.name)).count == options.count, "\(name)")
+        let shorts = options.compactMap(\.short)
+        #expect(Set(shorts).count == shorts.count, "\(name)")
+    }
+
+    @Test func aCommandThatTalksToGitHubTakesEveryGroupThatSetsItUp() {
+        let github = [OutputGroup.group, NetworkGroup.group, CacheGroup.group, LoggingGroup.group]
+        for command in CommandCatalog.commands {
+            let probe = CommandRouter().route([command.spec.name, "--help"])
+            #expect(probe.helpText != nil)
+            let groups = command.spec.groups
+            let talksToGitHub = groups.contains(NetworkGroup.group)
+            if talksToGitHub {
+                for group in github { #expect(groups.contains(group), "\(command.spec.name) \(group.title)") }
+            }
+        }
+    }
+
+    @Test(arguments: CompletionOptions.Shell.allCases)
+    func everyCommandIsCompleted(shell: CompletionOptions.Shell) {
+        let script = CompletionScripts.script(for: shell, commands: CommandCatalog.specs)
+        for name in Self.names {
+            #expect(script.contains(name), "\(shell) \(name)")
+        }
+    }
+}
+
+/// Splits an example's command line the way a shell would for the part before any pipe or redirection:
+/// words, with single and double quotes removed.
+enum ShellWords {
+    static func split(_ line: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var quote: Character?
+        var hasWord = false
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+                continue
+            }
+            switch character {
+            case "'", "\"":
+                quote = character
+                hasWord = true
+            case " ":
+                if hasWord { words.append(word) }
+                word = ""
+                hasWord = false
+            case "|", ">", "<":
+                if hasWord { words.append(word) }
+                return words
+            default:
+                word.append(character)
+                hasWord = true
+            }
+        }
+        if hasWord { words.append(word) }
+        return words
+    }
+}

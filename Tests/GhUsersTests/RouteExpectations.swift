@@ -1,0 +1,54 @@
+@testable import gh_users
+
+/// What the router should return for each command, spelled as the tables of argv read best.
+extension Route {
+    static func listUsers(_ options: ListUsersOptions, _ common: CommonOptions) -> Route {
+        .run(ListUsersCommand.declaration.invocation(options, common))
+    }
+
+    static func showUsers(_ options: ShowUsersOptions, _ common: CommonOptions) -> Route {
+        .run(ShowUsersCommand.declaration.invocation(options, common))
+    }
+
+    static func followers(_ options: RelationsOptions, _ common: CommonOptions) -> Route {
+        .run(RelationsCommand.followers.invocation(options, common))
+    }
+
+    static func following(_ options: RelationsOptions, _ common: CommonOptions) -> Route {
+        .run(RelationsCommand.following.invocation(options, common))
+    }
+
+    static func listRepos(_ options: ListReposOptions, _ common: CommonOptions) -> Route {
+        .run(ListReposCommand.declaration.invocation(options, common))
+    }
+
+    static func searchUsers(_ options: SearchUsersOptions, _ common: CommonOptions) -> Route {
+        .run(SearchUsersCommand.declaration.invocation(options, common))
+    }
+
+    static func rateLimit(_ common: CommonOptions) -> Route {
+        .run(RateLimitCommand.declaration.invocation(RateLimitCommand.Options(), common))
+    }
+
+    static func cache(_ options: CacheOptions, _ common: CommonOptions) -> Route {
+        .run(CacheCommand.declaration.invocation(options, common))
+    }
+
+    static func completion(_ options: CompletionOptions) -> Route {
+        .run(CompletionCommand.declaration.invocation(options, CommonOptions()))
+    }
+}
+
+extension Route {
+    /// The help this route prints when stdout is not a terminal; nil for any other route.
+    var helpText: String? {
+        guard case .help(let request) = self else { return nil }
+        return HelpRenderer.render(request, width: 80)
+    }
+
+    /// The shared options this route parsed; nil unless it runs a command.
+    var common: CommonOptions? {
+        guard case .run(let invocation) = self else { return nil }
+        return invocation.common
+    }
+}
