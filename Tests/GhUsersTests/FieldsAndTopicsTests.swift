@@ -91,6 +91,7 @@ struct HelpTopicTests {
         }
         #expect(text == HelpTopics.text(topic))
         #expect(text.count > 200)
+        #expect(text.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 80 })
     }
 
     @Test func exitCodesListEveryDocumentedStatus() throws {

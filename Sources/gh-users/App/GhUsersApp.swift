@@ -24,9 +24,9 @@ struct GhUsersApp: Sendable {
         return ExitStatus.code(for: outcome)
     }
 
-    /// Help fills the terminal it is read on, and 80 columns anywhere else (a pager, a file, the man page).
+    /// Help fills the terminal it is read on; anywhere else (a pager, a file) it is 80 columns, or `COLUMNS`.
     private var helpWidth: Int {
-        environment.io.stdoutIsTTY ? max(40, environment.io.terminalWidth) : 80
+        max(40, environment.io.terminalWidth)
     }
 
     private func perform(_ invocation: Invocation) async -> CommandOutcome {

@@ -12,7 +12,7 @@ enum HelpRenderer {
         case .topLevel:
             return topLevel(width: width)
         case .topic(let name):
-            return HelpTopics.text(name) ?? topLevel(width: width)
+            return HelpTopics.text(name, width: width) ?? topLevel(width: width)
         case .command(let name):
             return CommandCatalog.spec(named: name).map { render($0, width: width) } ?? topLevel(width: width)
         }
@@ -85,7 +85,7 @@ enum HelpRenderer {
     }
 
     /// Two columns: a label, and its text wrapped under itself. A label too wide for the column stands alone.
-    private static func labelled(_ rows: [(label: String, text: String)], width: Int) -> String {
+    static func labelled(_ rows: [(label: String, text: String)], width: Int) -> String {
         var column = min(labelColumn, rows.map { DisplayWidth.of($0.label) }.max() ?? 0)
         // On a narrow terminal the text gets the room: every label stands alone, the text below it.
         if width - column - 4 < 30 { column = 0 }

@@ -1,8 +1,15 @@
-/// `gh-users help exit-codes|environment|formats`: what every command shares, in one place each.
+/// `gh-users help exit-codes|environment|formats`: what every command shares, in one place each. Each topic is
+/// a heading, labelled rows and closing notes, filled to the width like the rest of the help.
 enum HelpTopics {
+    struct Topic: Sendable {
+        let heading: String
+        let rows: [(label: String, text: String)]
+        let notes: [String]
+    }
+
     static let names = ["exit-codes", "environment", "formats"]
 
-    static func text(_ name: String) -> String? {
+    static func topic(_ name: String) -> Topic? {
         switch name {
         case "exit-codes": return exitCodes
         case "environment": return environment
@@ -11,58 +18,87 @@ enum HelpTopics {
         }
     }
 
-    static let exitCodes = """
-        EXIT STATUS
-          0    success, including an empty result, --help and --version
-          1    a runtime failure: network, server error, malformed response, a partial failure in
-               'show A B C', or --offline with an answer that is not cached
-          3    not found: a login or resource that does not exist
-          4    authentication: a missing, bad or insufficient token (401, or a 403 that is not a rate limit)
-          5    rate limited: the primary limit is spent and --wait-on-rate-limit was not given;
-               the message says when it resets
-          64   usage: an unknown command or option, or an invalid value or login; nothing was sent
-          130  interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume
+    /// The topic as it prints at `width`; nil for a name that is no topic.
+    static func text(_ name: String, width: Int = 80) -> String? {
+        guard let topic = topic(name) else { return nil }
+        var text = topic.heading + "\n" + HelpRenderer.labelled(topic.rows, width: width)
+        for note in topic.notes {
+            text += "\n" + HelpRenderer.fill(note, indent: 0, width: width) + "\n"
+        }
+        return text
+    }
 
-        A closed stdout ('gh-users list --all | head -1') ends quietly with status 0.
+    static let exitCodes = Topic(
+        heading: "EXIT STATUS",
+        rows: [
+            ("0", "success, including an empty result, --help and --version"),
+            (
+                "1",
+                "a runtime failure: network, server error, malformed response, a partial failure in "
+                    + "'show A B C', or --offline with an answer that is not cached"
+            ),
+            ("3", "not found: a login or resource that does not exist"),
+            ("4", "authentication: a missing, bad or insufficient token (401, or a 403 that is not a rate limit)"),
+            (
+                "5",
+                "rate limited: the primary limit is spent and --wait-on-rate-limit was not given; "
+                    + "the message says when it resets"
+            ),
+            ("64", "usage: an unknown command or option, or an invalid value or login; nothing was sent"),
+            ("130", "interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume"),
+        ],
+        notes: ["A closed stdout ('gh-users list --all | head -1') ends quietly with status 0."]
+    )
 
-        """
+    static let environment = Topic(
+        heading: "ENVIRONMENT",
+        rows: [
+            ("GH_TOKEN, GITHUB_TOKEN", "the token, sent as 'Authorization: Bearer'; --token-file comes first"),
+            ("GH_ENTERPRISE_TOKEN", "for a host other than github.com, before GH_TOKEN and GITHUB_TOKEN"),
+            ("GH_USERS_API_URL", "the API root, as --api-url"),
+            ("GH_HOST", "a GitHub Enterprise host: the API root becomes https://HOST/api/v3"),
+            ("GH_USERS_LOG_LEVEL", "as --log-level (trace, debug, info, notice, warning, error)"),
+            ("XDG_CACHE_HOME", "the response cache is $XDG_CACHE_HOME/gh-users (else ~/.cache/gh-users)"),
+            ("GH_USERS_CACHE_SIZE", "the cache's size bound: 100MB by default; 500KB, 1GB, 512MiB or bytes"),
+            ("NO_COLOR", "never colour"),
+            ("CLICOLOR_FORCE", "set and not 0: colour tables even when piped"),
+            ("TERM=dumb", "treated as no terminal"),
+            ("COLUMNS", "the table width when the terminal does not say"),
+        ],
+        notes: ["The token is never printed, logged, cached or sent to another host."]
+    )
 
-    static let environment = """
-        ENVIRONMENT
-          GH_TOKEN, GITHUB_TOKEN    the token, sent as 'Authorization: Bearer'; --token-file comes first
-          GH_ENTERPRISE_TOKEN       for a host other than github.com, before GH_TOKEN and GITHUB_TOKEN
-          GH_USERS_API_URL          the API root, as --api-url
-          GH_HOST                   a GitHub Enterprise host: the API root becomes https://HOST/api/v3
-          GH_USERS_LOG_LEVEL        as --log-level (trace, debug, info, notice, warning, error)
-          XDG_CACHE_HOME            the response cache is $XDG_CACHE_HOME/gh-users (else ~/.cache/gh-users)
-          GH_USERS_CACHE_SIZE       the cache's size bound: 100MB by default; 500KB, 1GB, 512MiB or bytes
-          NO_COLOR                  never colour
-          CLICOLOR_FORCE            set and not 0: colour tables even when piped
-          TERM=dumb                 treated as no terminal
-          COLUMNS                   the table width when the terminal does not say
-
-        The token is never printed, logged, cached or sent to another host.
-
-        """
-
-    static let formats = """
-        FORMATS
-          --format table    the default on a terminal: columns fitted to its width (CJK and emoji count
-                            two columns), long cells cut with '…', times relative ("3 days ago")
-          --format tsv      the default when piped: no header, one record per line; tabs, newlines and
-                            backslashes in data are written as \\t, \\n and \\\\; times in RFC 3339
-          --format csv      RFC 4180 with a header row; one record per line
-          --format json     GitHub's own objects with GitHub's key names, every field it sent, nulls
-                            kept; 'list' and other lists give an array, 'show' an object for one login;
-                            always one valid document, even when a command fails half-way
-          --format ndjson   one compact object per line, written as each page arrives
-          --json            short for --format json
-
-          --fields a,b,c    choose columns (table, tsv, csv) or keys (json, ndjson) by GitHub's names;
-                            'gh-users COMMAND --help' lists them
-
-        Control characters and escape sequences in GitHub's data never reach the terminal in table, tsv
-        or csv: they are shown as \\e, \\a, \\x7f, \\u{9b} or U+FFFD. JSON keeps the data exact.
-
-        """
+    static let formats = Topic(
+        heading: "FORMATS",
+        rows: [
+            (
+                "--format table",
+                "the default on a terminal: columns fitted to its width (CJK and emoji count two columns), "
+                    + "long cells cut with '…', times relative (\"3 days ago\")"
+            ),
+            (
+                "--format tsv",
+                "the default when piped: no header, one record per line; tabs, newlines and backslashes in "
+                    + "data are written as \\t, \\n and \\\\; times in RFC 3339"
+            ),
+            ("--format csv", "RFC 4180 with a header row; one record per line"),
+            (
+                "--format json",
+                "GitHub's own objects with GitHub's key names, every field it sent, nulls kept; 'list' and "
+                    + "other lists give an array, 'show' an object for one login; always one valid document, "
+                    + "even when a command fails half-way"
+            ),
+            ("--format ndjson", "one compact object per line, written as each page arrives"),
+            ("--json", "short for --format json"),
+            (
+                "--fields a,b,c",
+                "choose columns (table, tsv, csv) or keys (json, ndjson) by GitHub's names; "
+                    + "'gh-users COMMAND --help' lists them"
+            ),
+        ],
+        notes: [
+            "Control characters and escape sequences in GitHub's data never reach the terminal in table, tsv or "
+                + "csv: they are shown as \\e, \\a, \\x7f, \\u{9b} or U+FFFD. JSON keeps the data exact."
+        ]
+    )
 }
