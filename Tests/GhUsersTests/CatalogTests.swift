@@ -116,12 +116,21 @@ enum ShellWords {
         var word = ""
         var quote: Character?
         var hasWord = false
+        var escaped = false
         for character in line {
+            if escaped {
+                word.append(character)
+                escaped = false
+                continue
+            }
             if let open = quote {
                 if character == open { quote = nil } else { word.append(character) }
                 continue
             }
             switch character {
+            case "\\":
+                escaped = true
+                hasWord = true
             case "'", "\"":
                 quote = character
                 hasWord = true

@@ -296,3 +296,52 @@ struct ProgressTests {
         #expect(err.text.isEmpty)
     }
 }
+
+struct ReposColumnsTests {
+    private func render(_ repos: [Repo], _ format: OutputFormat, width: Int = 80) -> String {
+        let context = RenderContext(
+            format: format, isTTY: format == .table, colorEnabled: false, width: width,
+            now: Date(timeIntervalSince1970: 1_800_000_000))
+        var writer = RecordStreamWriter(
+            context: context, columns: ListReposCommand.columns(context), raw: { $0.raw })
+        return String(decoding: writer.render(repos) + writer.finish(completed: true), as: UTF8.self)
+    }
+
+    @Test func dataFormatsKeepTheDescriptionAsSentAndGiveForkItsOwnColumn() {
+        var fork = makeRepo(1, "a", fork: true)
+        fork.description = nil
+        let original = makeRepo(2, "b")
+        let tsv = render([fork, original], .tsv).split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
+        #expect(tsv[0][1] == "true")
+        #expect(tsv[0].last == "")
+        #expect(tsv[1][1] == "false")
+        #expect(tsv[1].last == "about b")
+        let csv = render([fork], .csv)
+        #expect(csv.hasPrefix("full_name,fork,language,stargazers_count,forks_count,pushed_at,description\r\n"))
+        #expect(!csv.contains("(fork)"))
+    }
+
+    @Test func theTableLabelsTheTimeItShows() {
+        var repo = makeRepo(1, "a")
+        repo.pushedAt = Date(timeIntervalSince1970: 1_800_000_000 - 3 * 86_400)
+        repo.updatedAt = Date(timeIntervalSince1970: 1_800_000_000 - 86_400)
+        let table = render([repo], .table)
+        #expect(table.hasPrefix("NAME"))
+        #expect(table.contains("PUSHED"))
+        #expect(table.contains("3 days ago"))
+    }
+
+    @Test func aNarrowTableCutsTheDescriptionBeforeAnyName() {
+        let long = String(repeating: "x", count: 15)
+        var first = makeRepo(1, "Alpha-\(long)-1")
+        var second = makeRepo(2, "Alpha-\(long)-2")
+        first.description = String(repeating: "words ", count: 20)
+        second.description = String(repeating: "more ", count: 20)
+        let lines = render([first, second], .table).split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 })
+        #expect(lines[1].contains("octocat/Alpha-\(long)-1"))
+        #expect(lines[2].contains("octocat/Alpha-\(long)-2"))
+    }
+}

@@ -31,6 +31,8 @@ struct AppEnvironment: Sendable {
     var environment: [String: String]
     var logger: Logger
     var now: @Sendable () -> Date
+    /// How the user invoked the program (`argv[0]`), for hints they can paste back.
+    var programName = "gh-users"
     /// Everything GitHub serves, over one connection, cache and retry policy.
     var makeGitHub: @Sendable (SessionRequest) -> any GitHubReader
     /// nil when there is no cache directory to look after.
@@ -57,6 +59,7 @@ struct AppEnvironment: Sendable {
             environment: environment,
             logger: logger,
             now: { Date() },
+            programName: CommandLine.arguments.first ?? "gh-users",
             makeGitHub: { request in
                 let retryPolicy = RetryPolicy(
                     maxRetries: request.retries,

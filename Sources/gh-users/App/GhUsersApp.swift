@@ -57,7 +57,12 @@ struct GhUsersApp: Sendable {
             fields: common.fields
         )
         return CommandContext(
-            io: io, render: render, presenter: ErrorPresenter(now: environment.now(), hasToken: hasToken))
+            io: io,
+            render: render,
+            presenter: ErrorPresenter(now: environment.now(), hasToken: hasToken),
+            common: common,
+            programName: io.stderrIsTTY ? environment.programName : "gh-users"
+        )
     }
 
     private func write(_ text: String) -> CommandOutcome {

@@ -4,8 +4,8 @@ import Domain
 enum AccountColumns {
     static let summary: [Column<User>] = [
         Column("ID") { String($0.id) },
-        Column("LOGIN", shrinkable: true) { $0.login },
+        Column("LOGIN", shrink: .last) { $0.login },
         Column("TYPE") { $0.type.name },
-        Column("URL", key: "html_url", shrinkable: true) { $0.htmlURL ?? "" },
+        Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
     ]
 }

@@ -41,19 +41,34 @@ struct RenderContext: Sendable {
     }
 }
 
+/// Which columns a table cuts to fit the terminal, and in which order: what identifies a row least goes first,
+/// so two rows never look alike while a description or a URL could still give.
+enum ColumnShrink: Int, Sendable, Comparable, CaseIterable {
+    /// Descriptions, bios, times: cut first.
+    case first = 1
+    /// URLs, and `--fields` columns.
+    case second = 2
+    /// Names and logins: cut only when nothing else can give.
+    case last = 3
+
+    static func < (lhs: ColumnShrink, rhs: ColumnShrink) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
 /// A column of a table, tsv or csv rendering.
 struct Column<Item>: Sendable {
     let header: String
     /// GitHub's name for the field, used as the csv header so scripts see the API's names.
     let key: String
-    /// Whether the table may cut this column to fit the terminal.
-    let shrinkable: Bool
+    /// When the table may cut this column to fit the terminal; nil: never.
+    let shrink: ColumnShrink?
     let value: @Sendable (Item) -> String
 
-    init(_ header: String, key: String? = nil, shrinkable: Bool = false, value: @escaping @Sendable (Item) -> String) {
+    init(
+        _ header: String, key: String? = nil, shrink: ColumnShrink? = nil, value: @escaping @Sendable (Item) -> String
+    ) {
         self.header = header
         self.key = key ?? header.lowercased()
-        self.shrinkable = shrinkable
+        self.shrink = shrink
         self.value = value
     }
 }

@@ -18,7 +18,7 @@ struct RecordStreamWriter<Item>: Sendable {
         self.raw = raw
         if let fields = context.fields {
             self.columns = fields.map { field in
-                Column(field.uppercased(), key: field, shrinkable: true) { JSONText.text(of: field, in: raw($0).bytes) }
+                Column(field.uppercased(), key: field, shrink: .second) { JSONText.text(of: field, in: raw($0).bytes) }
             }
         } else {
             self.columns = columns
@@ -75,7 +75,7 @@ struct RecordStreamWriter<Item>: Sendable {
             let rows = items.map { item in cells(item).map { TerminalSanitizer.sanitize($0) } }
             if tableLayout == nil, !rows.isEmpty {
                 let layout = TableLayout(
-                    columns: columns.map { ($0.header, $0.shrinkable) }, rows: rows, width: context.width)
+                    columns: columns.map { ($0.header, $0.shrink) }, rows: rows, width: context.width)
                 tableLayout = layout
                 output.append(contentsOf: Array(layout.header(ColorScheme(enabled: context.colorEnabled)).utf8))
             }

@@ -9,7 +9,7 @@ struct TableLayout: Sendable, Equatable {
     let headers: [String]
     let widths: [Int]
 
-    init(columns: [(header: String, shrinkable: Bool)], rows: [[String]], width: Int) {
+    init(columns: [(header: String, shrink: ColumnShrink?)], rows: [[String]], width: Int) {
         headers = columns.map(\.header)
         var widths = columns.map { DisplayWidth.of($0.header) }
         for row in rows {
@@ -17,16 +17,21 @@ struct TableLayout: Sendable, Equatable {
                 widths[index] = max(widths[index], DisplayWidth.of(cell))
             }
         }
-        // Take one column at a time from the widest shrinkable column, so narrow terminals share the cut fairly,
-        // but never below a readable minimum.
+        // Take one column at a time from the widest column of the earliest tier that can still give (descriptions,
+        // then URLs, then names), so a name is cut only when nothing else can be, never below a readable minimum.
         var total = widths.reduce(0, +) + TableLayout.gap * max(0, widths.count - 1)
-        while total > width {
-            let candidates = widths.indices.filter {
-                columns[$0].shrinkable && widths[$0] > TableLayout.minimumShrunkWidth
+        shrinking: while total > width {
+            for tier in ColumnShrink.allCases {
+                let candidates = widths.indices.filter {
+                    columns[$0].shrink == tier && widths[$0] > TableLayout.minimumShrunkWidth
+                }
+                if let widest = candidates.max(by: { widths[$0] < widths[$1] }) {
+                    widths[widest] -= 1
+                    total -= 1
+                    continue shrinking
+                }
             }
-            guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
-            widths[widest] -= 1
-            total -= 1
+            break
         }
         self.widths = widths
     }

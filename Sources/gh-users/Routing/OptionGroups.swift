@@ -23,6 +23,32 @@ struct CommonOptions: Sendable, Equatable {
 
     static let maximumRetries = 10
 
+    /// The options that shape what a rerun prints and where it looks, as command-line words; left out when
+    /// they are the defaults, and never the diagnostics.
+    static func arguments(_ options: CommonOptions) -> [String] {
+        let defaults = CommonOptions()
+        var words: [String] = []
+        if let format = options.format { words += ["--" + OutputGroup.format.name, format.rawValue] }
+        if let fields = options.fields { words += ["--" + OutputGroup.fields.name, fields.joined(separator: ",")] }
+        if options.color != defaults.color { words += ["--" + OutputGroup.color.name, options.color.rawValue] }
+        if let url = options.apiURL { words += ["--" + NetworkGroup.apiURL.name, url] }
+        if let path = options.tokenFile { words += ["--" + NetworkGroup.tokenFile.name, path] }
+        if options.timeout != defaults.timeout {
+            let seconds =
+                options.timeout.rounded() == options.timeout ? String(Int(options.timeout)) : String(options.timeout)
+            words += ["--" + NetworkGroup.timeout.name, seconds]
+        }
+        if options.retries != defaults.retries { words += ["--" + NetworkGroup.retries.name, String(options.retries)] }
+        if options.waitOnRateLimit { words.append("--" + NetworkGroup.waitOnRateLimit.name) }
+        switch options.cacheMode {
+        case .disabled: words.append("--" + CacheGroup.noCache.name)
+        case .offline: words.append("--" + CacheGroup.offline.name)
+        case .readWrite: break
+        }
+        if let directory = options.cacheDirectory { words += ["--" + CacheGroup.cacheDir.name, directory] }
+        return words
+    }
+
     /// Reads every group the command takes; options of other groups cannot be present (the scanner refused them).
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> CommonOptions {
         var options = CommonOptions()

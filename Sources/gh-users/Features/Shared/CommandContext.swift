@@ -1,8 +1,12 @@
 import AtomicCore
 
-/// What every command writes through: the streams, the resolved output settings, and the one error presenter.
+/// What every command writes through: the streams, the resolved output settings, the one error presenter,
+/// and what a hint needs to repeat the command line (the shared options, the program's name).
 struct CommandContext: Sendable {
     let io: IOStreams
     let render: RenderContext
     let presenter: ErrorPresenter
+    var common = CommonOptions()
+    /// `gh-users`, or on a terminal the name the user invoked it by (`./gh-users`), for hints to run.
+    var programName = "gh-users"
 }

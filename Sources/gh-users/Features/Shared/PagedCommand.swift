@@ -13,7 +13,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     let admission: @Sendable (Options) -> (Item) -> Bool
     let columns: @Sendable (RenderContext) -> [Column<Item>]
     let raw: @Sendable (Item) -> RawJSON
-    var presentation: @Sendable (Options) -> PagedListCoordinator<Item>.Presentation
+    var presentation: @Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation
 
     init(
         noun: String,
@@ -22,7 +22,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         admission: @escaping @Sendable (Options) -> (Item) -> Bool,
         columns: @escaping @Sendable (RenderContext) -> [Column<Item>],
         raw: @escaping @Sendable (Item) -> RawJSON,
-        presentation: (@Sendable (Options) -> PagedListCoordinator<Item>.Presentation)? = nil
+        presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)? = nil
     ) {
         self.noun = noun
         self.paging = paging
@@ -30,7 +30,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         self.admission = admission
         self.columns = columns
         self.raw = raw
-        self.presentation = presentation ?? { _ in .init(noun: noun) }
+        self.presentation = presentation ?? { _, _ in .init(noun: noun) }
     }
 
     /// Page-based lists can shift while they are read: an item whose id was already written is dropped,
@@ -80,7 +80,7 @@ extension Command {
                     makeWriter: {
                         RecordStreamWriter(context: $0, columns: declaration.columns($0), raw: declaration.raw)
                     },
-                    presentation: declaration.presentation(options),
+                    presentation: declaration.presentation(options, context),
                     command: context
                 ).run()
             }

@@ -83,7 +83,7 @@ enum RateLimitRenderer {
             Column("LIMIT") { String($0.limit) },
             Column("REMAINING") { String($0.remaining) },
             Column("USED") { String($0.used) },
-            Column("RESETS", key: "reset", shrinkable: true) { bucket in
+            Column("RESETS", key: "reset", shrink: .first) { bucket in
                 guard human else { return RelativeTime.rfc3339(bucket.resetAt) }
                 let wait = bucket.resetAt.timeIntervalSince(now)
                 let clock = bucket.resetAt.formatted(date: .omitted, time: .standard)

@@ -47,8 +47,9 @@ enum ListReposCommand {
             usage: "gh-users repos LOGIN [--type owner|member|all] [--sort KEY] [--direction asc|desc] "
                 + "[--sources | --forks] [--limit N | --all] [options]",
             discussion: """
-                The table shows what a person scans first: name, language, stars, forks, when it was last
-                updated, and the description. JSON carries GitHub's whole repository objects.
+                The table shows what a person scans first: name, whether it is a fork, language, stars, forks,
+                when it was last pushed to, and the description. tsv and csv carry the same columns with the
+                data as GitHub sent it (fork is true or false); JSON carries GitHub's whole repository objects.
                 """,
             arguments: [("LOGIN", "The account whose repositories to list.")],
             options: [type, sort, direction, sources, forks],
@@ -85,20 +86,23 @@ enum ListReposCommand {
         }
     )
 
-    /// Times are relative on a terminal ("3 days ago") and RFC 3339 otherwise.
+    /// Times are relative on a terminal ("3 days ago") and RFC 3339 otherwise. Data formats never alter a field:
+    /// a fork is its own column, never a mark inside the description.
     @Sendable static func columns(_ context: RenderContext) -> [Column<Repo>] {
         let now = context.now
         let relative = context.isTTY
+        let table = context.format == .table
         return [
-            Column("NAME", key: "full_name", shrinkable: true) { $0.fullName },
+            Column("NAME", key: "full_name", shrink: .last) { $0.fullName },
+            Column("FORK", key: "fork") { repo in table ? (repo.fork ? "fork" : "") : String(repo.fork) },
             Column("LANGUAGE") { $0.language ?? "" },
             Column("STARS", key: "stargazers_count") { String($0.stargazers) },
             Column("FORKS", key: "forks_count") { String($0.forks) },
-            Column("UPDATED", key: "pushed_at") { repo in
-                guard let date = repo.pushedAt ?? repo.updatedAt else { return "" }
+            Column("PUSHED", key: "pushed_at") { repo in
+                guard let date = repo.pushedAt else { return "" }
                 return relative ? RelativeTime.describe(date, now: now) : RelativeTime.rfc3339(date)
             },
-            Column("DESCRIPTION", shrinkable: true) { ($0.fork ? "(fork) " : "") + ($0.description ?? "") },
+            Column("DESCRIPTION", shrink: .first) { $0.description ?? "" },
         ]
     }
 }

@@ -44,7 +44,7 @@ enum SearchUsersCommand {
             admission: ListDeclaration.unseen(id: \.id),
             columns: { _ in AccountColumns.summary },
             raw: \.raw,
-            presentation: { options in
+            presentation: { options, _ in
                 .init(
                     noun: "accounts",
                     closingNotes: { taken, total, incomplete in

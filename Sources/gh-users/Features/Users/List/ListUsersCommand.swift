@@ -29,7 +29,9 @@ enum ListUsersCommand {
             },
             columns: { _ in AccountColumns.summary },
             raw: \.raw,
-            presentation: { _ in .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id) }) }
+            presentation: { options, context in
+                .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, options, context) })
+            }
         ),
         spec: CommandSpec(
             name: "list",
@@ -62,7 +64,17 @@ enum ListUsersCommand {
         }
     )
 
-    static func resumeHint(after lastID: Int64) -> String {
-        "To continue from here: gh-users list --since \(lastID)"
+    /// The command line that goes on after the last account written, with the user's output, paging, host and
+    /// cache choices, so that running it continues the same output. Never a token: none is ever on the line.
+    static func resumeHint(after lastID: Int64, _ options: ListUsersOptions, _ context: CommandContext) -> String {
+        var words = [context.programName, "list", "--since", String(lastID)]
+        switch options.paging.limit {
+        case .all: words.append("--all")
+        case .count(let count) where options.paging.limit != .default: words += ["--limit", String(count)]
+        case .count: break
+        }
+        if let perPage = options.paging.perPage { words += ["--per-page", String(perPage)] }
+        words += CommonOptions.arguments(context.common)
+        return "To continue from here: " + ShellWord.line(words)
     }
 }
