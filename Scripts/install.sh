@@ -6,8 +6,10 @@
 #   DESTDIR=/tmp/pkg Scripts/install.sh   # staged, for packagers
 #
 # On Linux the Swift standard library and Foundation are linked statically, so the binary runs without a
-# Swift toolchain; that needs libcurl's development files, which this script installs with apt-get when
-# they are missing (as root, or through sudo).
+# Swift toolchain; it still needs libcurl 4 at run time (Debian and Ubuntu: libcurl4). The static build needs
+# libcurl's development files: when they are missing, this script says so and installs the Debian package
+# libcurl4-openssl-dev with apt-get (as root, or through sudo) before it builds. Set NO_APT=1 to be asked
+# to install them yourself instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/toolchain.sh
@@ -17,7 +19,7 @@ DESTDIR=${DESTDIR:-}
 for argument in "$@"; do
     case "$argument" in
         --prefix=*) PREFIX=${argument#--prefix=} ;;
-        -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument '$argument' (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -25,14 +27,16 @@ done
 build_flags=(-c release --product gh-users)
 if [ "$(uname -s)" = Linux ]; then
     if ! ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h >/dev/null 2>&1; then
-        if command -v apt-get >/dev/null 2>&1; then
+        if command -v apt-get >/dev/null 2>&1 && [ -z "${NO_APT:-}" ]; then
             sudo=""
             [ "$(id -u)" -eq 0 ] || sudo=sudo
-            echo "Installing libcurl's development files (libcurl4-openssl-dev) for a static build..." >&2
+            echo "The static build needs libcurl's development files, which are missing." >&2
+            echo "Installing the Debian package libcurl4-openssl-dev: ${sudo:+sudo }apt-get install -y libcurl4-openssl-dev" >&2
             $sudo apt-get install -y libcurl4-openssl-dev >/dev/null 2>&1 \
                 || { $sudo apt-get update >/dev/null && $sudo apt-get install -y libcurl4-openssl-dev >/dev/null; }
         else
-            echo "error: libcurl's development files are needed for a static build; install them (e.g. libcurl-devel)" >&2
+            echo "error: libcurl's development files are needed for a static build; install them" \
+                "(Debian and Ubuntu: libcurl4-openssl-dev; Fedora: libcurl-devel)" >&2
             exit 1
         fi
     fi
