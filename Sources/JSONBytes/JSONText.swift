@@ -118,6 +118,34 @@ package enum JSONText {
         return output
     }
 
+    /// The exact bytes of the value a path of keys leads to (`["repo", "full_name"]`), or nil where it leads
+    /// nowhere: a missing key, or a step into something that is not an object.
+    package static func value(at path: [String], in bytes: [UInt8]) -> [UInt8]? {
+        var current = bytes
+        for key in path {
+            guard let members = try? objectMembers(current), let range = members[key] else { return nil }
+            current = Array(current[range])
+        }
+        return current
+    }
+
+    /// The value at a path as text for a table cell; empty where the path leads nowhere.
+    package static func text(at path: [String], in bytes: [UInt8]) -> String {
+        value(at: path, in: bytes).map { cellText($0[...]) } ?? ""
+    }
+
+    /// The elements of the array at a path, each as its exact bytes; empty where there is no array.
+    package static func elements(at path: [String], in bytes: [UInt8]) -> [[UInt8]] {
+        guard let array = value(at: path, in: bytes), let ranges = try? arrayElements(array) else { return [] }
+        return ranges.map { Array(array[$0]) }
+    }
+
+    /// The keys of the object at a path, sorted; empty where there is no object.
+    package static func keys(at path: [String], in bytes: [UInt8]) -> [String] {
+        guard let object = value(at: path, in: bytes), let members = try? objectMembers(object) else { return [] }
+        return members.keys.sorted()
+    }
+
     /// A member's value as text for a table cell: strings unescaped, numbers and booleans as written,
     /// `null` and a missing key as empty, objects and arrays as compact JSON.
     package static func text(of key: String, in bytes: [UInt8]) -> String {

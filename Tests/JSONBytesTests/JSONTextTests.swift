@@ -81,3 +81,29 @@ struct JSONObjectMembersTests {
         #expect(throws: JSONText.StructureError.self) { try JSONText.objectMembers(Array(text.utf8)) }
     }
 }
+
+struct JSONPathTests {
+    private let record = Array(
+        #"{"id":1,"repo":{"full_name":"octo/cat","owner":{"login":"octo"}},"emails":[{"email":"a@b"},{"email":"c@d"}],"files":{"z.md":{},"a.txt":{}},"n":null}"#
+            .utf8)
+
+    @Test func followsKeysIntoNestedObjects() {
+        #expect(JSONText.text(at: ["repo", "full_name"], in: record) == "octo/cat")
+        #expect(JSONText.text(at: ["repo", "owner", "login"], in: record) == "octo")
+        #expect(JSONText.text(at: ["id"], in: record) == "1")
+    }
+
+    @Test func aPathThatLeadsNowhereIsEmpty() {
+        #expect(JSONText.value(at: ["repo", "nope"], in: record) == nil)
+        #expect(JSONText.value(at: ["id", "deeper"], in: record) == nil)
+        #expect(JSONText.text(at: ["n"], in: record) == "")
+        #expect(JSONText.elements(at: ["repo"], in: record).isEmpty)
+        #expect(JSONText.keys(at: ["id"], in: record).isEmpty)
+    }
+
+    @Test func listsArrayElementsAndObjectKeys() {
+        #expect(
+            JSONText.elements(at: ["emails"], in: record).map { JSONText.text(of: "email", in: $0) } == ["a@b", "c@d"])
+        #expect(JSONText.keys(at: ["files"], in: record) == ["a.txt", "z.md"])
+    }
+}
