@@ -1,7 +1,8 @@
 /// `GET /rate_limit`: the caller's standing in every bucket; its row spends nothing.
 ///
-/// Shaped like GitHub's `rate-limit-overview` example: core and search are the caller's live buckets, the other
-/// resources report full static allowances (hourly ones reset with core, per-minute ones with search).
+/// Shaped like GitHub's documented example `rate-limit.json` (`rate-limit-overview`, github/rest-api-description,
+/// MIT): core and search are the caller's live buckets, the other resources report full static allowances (hourly
+/// ones reset with core, per-minute ones with search).
 struct StandInRateLimitHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let caller = request.caller
@@ -38,7 +39,7 @@ struct StandInRateLimitHandler: StandInHandler {
         return StandInHTTPResponse(status: 200, body: writer.bytes)
     }
 
-    /// Key order of the fixture: limit, used, remaining, reset.
+    /// Key order of that example: limit, used, remaining, reset.
     private static func writeEntry(_ snapshot: RateLimitSnapshot, into writer: inout JSONByteWriter) {
         writer.raw("{\"limit\":")
         writer.integer(snapshot.limit)
