@@ -102,6 +102,13 @@ struct StandInRoute: Sendable {
         _ method: StandInHTTPMethod, _ patterns: String..., handler: any StandInHandler,
         rateResource: StandInRateResource = .core
     ) {
+        self.init(method, patterns: patterns, handler: handler, rateResource: rateResource)
+    }
+
+    init(
+        _ method: StandInHTTPMethod, patterns: [String], handler: any StandInHandler,
+        rateResource: StandInRateResource = .core
+    ) {
         precondition(!patterns.isEmpty, "a route needs a path pattern")
         self.method = method
         self.patterns = patterns.map(StandInPathPattern.init)
