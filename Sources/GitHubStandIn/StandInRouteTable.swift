@@ -48,6 +48,18 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
         isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
     }
 
+    /// The pattern without parameter types, as a reader of help text expects: `/user/{id}`.
+    var readableText: String {
+        segments.map { segment in
+            switch segment {
+            case .literal(let text):
+                "/" + text
+            case .parameter(let name), .integer(let name):
+                "/{\(name)}"
+            }
+        }.joined()
+    }
+
     /// `pathSegments` is the path split at every `/`, leading empty piece included.
     func match(_ path: String, pathSegments: [Substring]) -> StandInPathParameters? {
         if isLiteral {

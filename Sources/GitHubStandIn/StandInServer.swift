@@ -125,6 +125,14 @@ package final class StandInServer: @unchecked Sendable {
         ledger.advanceClock(by: seconds)
     }
 
+    /// One line per route row, e.g. `GET /users/{login}, /user/{id}`, so the runner's help cannot fall behind the
+    /// route table.
+    package static var servedRoutes: [String] {
+        StandInRouteTable.gitHub().routes.map { route in
+            route.method.rawValue + " " + route.patterns.map(\.readableText).joined(separator: ", ")
+        }
+    }
+
     package var requests: [RecordedRequest] {
         ledger.recordedRequests
     }

@@ -125,4 +125,14 @@ private func parameters(_ match: StandInRouteMatch) -> [String] {
         }
         #expect(seen.count >= 11)
     }
+
+    /// The runner's help is built from this, so it must name every row, without parameter types.
+    @Test func servedRoutesListEveryRowReadably() {
+        let lines = StandInServer.servedRoutes
+        #expect(lines.count == StandInRouteTable.gitHub().routes.count)
+        #expect(lines.first == "GET /users")
+        #expect(lines.contains("GET /users/{login}/followers, /user/{id}/followers"))
+        #expect(lines.contains("GET /rate_limit"))
+        #expect(!lines.joined().contains(":int"))
+    }
 }
