@@ -24,11 +24,19 @@ struct StandInRouteRequest {
     /// The raw request-target, which paged resources need to repeat the caller's query in `Link` URLs.
     let target: String
     let parameters: StandInPathParameters
+    /// In arrival order; names compare case-insensitively through `header(_:)`.
+    let headers: [(name: String, value: String)]
+    let body: [UInt8]
     let caller: StandInCaller
     let now: Int
     let context: StandInContext
 
     var population: StandInPopulation { context.population }
+
+    func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
 
     /// The account a `{login}` or `{id:int}` segment names; nil when there is no such account.
     var account: StandInUser? {

@@ -12,8 +12,9 @@ import Foundation
 //    pattern such as `/user/{id:int}/keys` if GitHub serves the resource there too), the handler, and
 //    `rateResource:` if the resource does not spend the core limit.
 //
-// Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers and the
-// 404 for every other method apply to every row. Then add tests under Tests/GitHubStandInTests.
+// Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers, the 404
+// for every other method and the runner's `--help` list apply to every row. Then add tests under
+// Tests/GitHubStandInTests; `everyPatternOfTheGitHubTableReachesItsOwnRow` already checks the row is reachable.
 
 /// Turns one parsed request into a reply by running its stages in order:
 /// faults → auth → rate limit → route → conditional.
@@ -36,8 +37,8 @@ struct StandInPipeline: Sendable {
         let request = StandInRequest(parsed, configuration: context.configuration, routes: routes, now: now)
         ledger.record(
             RecordedRequest(
-                method: parsed.method, target: parsed.target, path: request.path, query: request.query,
-                headers: parsed.headers, body: parsed.body))
+                method: request.method, target: request.target, path: request.path, query: request.query,
+                headers: request.headers, body: request.body))
         if let faulted = injectedFault(request) {
             return faulted
         }
@@ -108,12 +109,15 @@ struct StandInPipeline: Sendable {
         return route.handler.respond(
             to: StandInRouteRequest(
                 method: request.method, path: request.path, query: request.query, target: request.target,
-                parameters: match.parameters, caller: request.caller, now: request.now, context: context))
+                parameters: match.parameters, headers: request.headers, body: request.body, caller: request.caller,
+                now: request.now, context: context))
     }
 
-    /// Stage 5: a 200 gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.
+    /// Stage 5: a 200 to a read gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.
+    ///
+    /// Reads only, because RFC 9110 allows a 304 only for GET and HEAD, and GitHub tags no write's answer.
     func revalidated(_ request: StandInRequest, _ response: StandInHTTPResponse) -> StandInAnswer {
-        guard response.status == 200 else {
+        guard response.status == 200, StandInHTTPMethod.get.accepts(request.method) else {
             return StandInAnswer(response: response, isRevalidation: false, cacheHeaders: [])
         }
         let etag = StandInETag.weakTag(for: response.body)
@@ -160,6 +164,7 @@ struct StandInRequest {
     let path: String
     let query: [String: String]
     let headers: [(name: String, value: String)]
+    let body: [UInt8]
     let caller: StandInCaller
     /// The row for this method and path; matched up front because the fault stage already needs its rate resource.
     let match: StandInRouteMatch
@@ -171,6 +176,7 @@ struct StandInRequest {
         target = parsed.target
         (path, query) = RequestTargetDecoding.split(parsed.target)
         headers = parsed.headers
+        body = parsed.body
         caller = StandInCaller(authorization: parsed.header("Authorization"), configuration: configuration)
         match = routes.match(method: parsed.method, path: path)
         self.now = now

@@ -1,8 +1,8 @@
 extension StandInRouteTable {
     /// Every resource the stand-in serves: one row each.
     ///
-    /// The first row whose method and pattern match wins, so a row must come after any row with a literal segment
-    /// where it has a parameter (`/user/following/{login}` before a hypothetical `/user/{name}/{login}`).
+    /// The first row whose method and pattern match wins: where two rows could match one path, list first the one
+    /// with a literal segment where the other has a parameter (`/user/following/{login}` before `/user/{a}/{b}`).
     static func gitHub() -> StandInRouteTable {
         StandInRouteTable([
             // First because it is the benchmarked path and must not pay for the other comparisons.

@@ -11,6 +11,16 @@ private struct NamedHandler: StandInHandler {
     }
 }
 
+/// Echoes what a handler gets, so a test can see the pipeline hand it everything.
+private struct EchoHandler: StandInHandler {
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        let name = request.parameters["name"] ?? "-"
+        let thing = request.header("x-thing") ?? "-"
+        let body = String(decoding: request.body, as: UTF8.self)
+        return StandInHTTPResponse(status: 200, json: "\(request.method) \(name) \(thing) \(body)")
+    }
+}
+
 private func row(
     _ method: StandInHTTPMethod, _ patterns: String..., name: String, rate: StandInRateResource = .core
 ) -> StandInRoute {
@@ -124,6 +134,32 @@ private func parameters(_ match: StandInRouteMatch) -> [String] {
             }
         }
         #expect(seen.count >= 11)
+    }
+
+    @Test func aNewRowGetsEveryStageWithoutTouchingThePipeline() throws {
+        let context = StandInContext(
+            population: StandInPopulation(userCount: 3), configuration: StandInConfiguration(userCount: 3),
+            baseURL: "http://127.0.0.1:1", ledger: StandInLedger(now: 1_000))
+        let pipeline = StandInPipeline(
+            context: context, routes: StandInRouteTable([StandInRoute(.post, "/echo/{name}", handler: EchoHandler())]))
+        func send(_ method: String, headers: [(name: String, value: String)] = []) throws -> StandInHTTPResponse {
+            let parsed = ParsedHTTPRequest(
+                method: method, target: "/echo/hi%21?x=1", version: "HTTP/1.1",
+                headers: [(name: "X-Thing", value: "yes")] + headers, body: Array("payload".utf8))
+            guard case .respond(let response, _) = pipeline.reply(to: parsed, now: 1_000) else {
+                throw StandInServerError.invalidConfiguration("expected a response")
+            }
+            return response
+        }
+        let echoed = try send("POST")
+        #expect(echoed.status == 200 && String(decoding: echoed.body, as: UTF8.self) == "POST hi! yes payload")
+        #expect(echoed.header("x-ratelimit-remaining") == "59")
+        // Only reads are revalidated; a write is answered and charged whatever If-None-Match says.
+        #expect(echoed.header("ETag") == nil)
+        let unconditional = try send("POST", headers: [(name: "If-None-Match", value: "*")])
+        #expect(unconditional.status == 200 && unconditional.header("x-ratelimit-remaining") == "58")
+        #expect(try send("GET").status == 404)
+        #expect(context.ledger.recordedRequests.map(\.path) == ["/echo/hi!", "/echo/hi!", "/echo/hi!"])
     }
 
     /// The runner's help is built from this, so it must name every row, without parameter types.
