@@ -1,7 +1,8 @@
-// The JSON shapes below (key names, key order, URL templates) and octocat's profile values are modelled on the
-// `simple-user-items` and `public-user-default-response` examples of GitHub's OpenAPI description,
-// github/rest-api-description (MIT License, Copyright (c) 2020 GitHub), as saved under
-// /work/shared/fixtures/github-rest/. Everything else in the population is synthetic.
+// The JSON shapes below (key names, key order, URL templates) and octocat's profile values are modelled on GitHub's
+// documented examples `users-list.json` (`simple-user-items`, the 200 of `GET /users`) and
+// `users-get-by-username.public-user.json` (`public-user-default-response`, the 200 of `GET /users/{username}`),
+// taken from GitHub's OpenAPI description, github/rest-api-description (MIT License, Copyright (c) 2020 GitHub).
+// Everything else in the population is synthetic.
 
 /// The deterministic set of accounts a stand-in server serves, in id order.
 ///

@@ -1,7 +1,7 @@
 // The repository JSON below (key names, key order, URL templates) and octocat's Hello-World values are modelled on
-// the `minimal-repository-items` example of GitHub's OpenAPI description, github/rest-api-description
-// (MIT License, Copyright (c) 2020 GitHub), as saved in /work/shared/fixtures/github-rest/repos-list-for-user.json.
-// Everything else is synthetic.
+// GitHub's documented example `repos-list-for-user.json` (`minimal-repository-items`, the 200 of
+// `GET /users/{username}/repos`), taken from GitHub's OpenAPI description, github/rest-api-description
+// (MIT License, Copyright (c) 2020 GitHub). Everything else is synthetic.
 
 /// The `type` parameter of `GET /users/{username}/repos`.
 package enum StandInRepositoryType: String, Sendable, CaseIterable {

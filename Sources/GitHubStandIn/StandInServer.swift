@@ -54,10 +54,12 @@ package final class StandInServer: @unchecked Sendable {
         listener = descriptor
         boundPort = port
         phase = .running
-        let router = StandInRouter(
-            population: population, configuration: configuration, baseURL: "http://127.0.0.1:\(port)", ledger: ledger)
+        let pipeline = StandInPipeline(
+            context: StandInContext(
+                population: population, configuration: configuration, baseURL: "http://127.0.0.1:\(port)",
+                ledger: ledger))
         let thread = Thread { [self] in
-            acceptLoop(listener: descriptor, router: router)
+            acceptLoop(listener: descriptor, pipeline: pipeline)
         }
         thread.name = "github-standin accept"
         thread.start()
@@ -107,22 +109,28 @@ package final class StandInServer: @unchecked Sendable {
 
     /// What a caller with this token (nil: anonymous) has left of its rate limit in the current window.
     package func rateLimitRemaining(token: String?) -> Int {
-        let limit = token == nil ? StandInConfiguration.anonymousRateLimit : configuration.rateLimit
-        let bucket = token.map { "token " + $0 } ?? "anonymous"
-        return ledger.peek(bucket: bucket, limit: limit, now: ledger.currentTime()).remaining
+        let caller = StandInCaller(token: token, configuration: configuration)
+        return ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: ledger.currentTime()).remaining
     }
 
     /// Like `rateLimitRemaining(token:)`, for the per-minute search limit that `GET /search/users` spends.
     package func searchRateLimitRemaining(token: String?) -> Int {
-        let limit = token == nil ? StandInConfiguration.anonymousSearchRateLimit : configuration.searchRateLimit
-        let bucket = token.map { "token " + $0 } ?? "anonymous"
-        return ledger.peekSearch(bucket: bucket, limit: limit, now: ledger.currentTime()).remaining
+        let caller = StandInCaller(token: token, configuration: configuration)
+        return ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: ledger.currentTime()).remaining
     }
 
     /// Moves the server's clock forward (Date headers and rate-limit windows), so tests can watch the
     /// per-minute search window or the hourly core window roll over without sleeping.
     package func advanceClock(bySeconds seconds: Int) {
         ledger.advanceClock(by: seconds)
+    }
+
+    /// One line per route row, e.g. `GET /users/{login}, /user/{id}`, so the runner's help cannot fall behind the
+    /// route table.
+    package static var servedRoutes: [String] {
+        StandInRouteTable.gitHub().routes.map { route in
+            route.method.rawValue + " " + route.patterns.map(\.readableText).joined(separator: ", ")
+        }
     }
 
     package var requests: [RecordedRequest] {
@@ -145,7 +153,7 @@ package final class StandInServer: @unchecked Sendable {
         ledger.enqueue(faults, forPath: path)
     }
 
-    private func acceptLoop(listener: Int32, router: StandInRouter) {
+    private func acceptLoop(listener: Int32, pipeline: StandInPipeline) {
         defer { acceptLoopFinished.signal() }
         while !shutdownLatch.isTriggered {
             // The poll timeout bounds how long stop() can wait where shutdown() does not wake accept().
@@ -159,12 +167,12 @@ package final class StandInServer: @unchecked Sendable {
                 // Out of descriptors or similar: back off instead of spinning on a listener that stays readable.
                 _ = shutdownLatch.sleep(seconds: 0.01)
             case .accepted(let descriptor):
-                register(descriptor, router: router)
+                register(descriptor, pipeline: pipeline)
             }
         }
     }
 
-    private func register(_ descriptor: Int32, router: StandInRouter) {
+    private func register(_ descriptor: Int32, pipeline: StandInPipeline) {
         stateLock.lock()
         defer { stateLock.unlock() }
         guard phase == .running else {
@@ -175,7 +183,7 @@ package final class StandInServer: @unchecked Sendable {
         acceptedConnections += 1
         connectionThreads.enter()
         let thread = Thread { [self] in
-            serve(descriptor, router: router)
+            serve(descriptor, pipeline: pipeline)
         }
         thread.name = "github-standin connection"
         thread.start()
@@ -190,7 +198,7 @@ package final class StandInServer: @unchecked Sendable {
         connectionThreads.leave()
     }
 
-    private func serve(_ descriptor: Int32, router: StandInRouter) {
+    private func serve(_ descriptor: Int32, pipeline: StandInPipeline) {
         defer { finish(descriptor) }
         var pending: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 64 * 1_024)
@@ -201,14 +209,14 @@ package final class StandInServer: @unchecked Sendable {
                     return
                 }
             case .invalid(let status, let reason):
-                let body = "{\"message\":\"\(reason)\",\"documentation_url\":\"https://docs.github.com/rest\"}"
-                var response = StandInHTTPResponse(status: status, json: body)
+                var response = StandInHTTPResponse(
+                    status: status, body: StandInErrorBody.unparsableRequest(reason: reason))
                 response.setHeader("Content-Type", "application/json; charset=utf-8")
                 _ = LoopbackSocket.sendAll(response.serialized(omitBody: false, closeConnection: true), to: descriptor)
                 return
             case .request(let request, let consumedBytes):
                 pending.removeFirst(consumedBytes)
-                let reply = router.reply(to: request, now: ledger.currentTime())
+                let reply = pipeline.reply(to: request, now: ledger.currentTime())
                 if configuration.latencyMilliseconds > 0,
                     !shutdownLatch.sleep(seconds: Double(configuration.latencyMilliseconds) / 1_000)
                 {

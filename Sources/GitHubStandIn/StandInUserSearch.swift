@@ -1,6 +1,6 @@
-// The search response shape (`total_count`, `incomplete_results`, `items` with `score`) is modelled on the
-// `user-search-result-item-paginated` example of GitHub's OpenAPI description, github/rest-api-description
-// (MIT License, Copyright (c) 2020 GitHub), saved in /work/shared/fixtures/github-rest/search-users.json.
+// The search response shape (`total_count`, `incomplete_results`, `items` with `score`) is modelled on GitHub's
+// documented example `search-users.json` (`user-search-result-item-paginated`, the 200 of `GET /search/users`),
+// taken from GitHub's OpenAPI description, github/rest-api-description (MIT License, Copyright (c) 2020 GitHub).
 
 import Foundation
 

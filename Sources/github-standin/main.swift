@@ -11,9 +11,8 @@ import GitHubStandIn
 let usage = """
     usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N] [--search-rate-limit N]
 
-    Serves a loopback stand-in for GitHub's REST API on 127.0.0.1: GET /users, /users/{login},
-    /user/{id}, /users/{login}/repos, /users/{login}/followers, /users/{login}/following (also under
-    /user/{id}/...), /search/users and /rate_limit.
+    Serves a loopback stand-in for GitHub's REST API on 127.0.0.1, answering
+    \(StandInServer.servedRoutes.map { "  " + $0 }.joined(separator: "\n"))
     Prints "github-standin listening on http://127.0.0.1:PORT (N users)" once ready and runs until
     SIGINT or SIGTERM.
 

@@ -1,0 +1,54 @@
+/// `GET /rate_limit`: the caller's standing in every bucket; its row spends nothing.
+///
+/// Shaped like GitHub's documented example `rate-limit.json` (`rate-limit-overview`, github/rest-api-description,
+/// MIT): core and search are the caller's live buckets, the other resources report full static allowances (hourly
+/// ones reset with core, per-minute ones with search).
+struct StandInRateLimitHandler: StandInHandler {
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        let caller = request.caller
+        let ledger = request.context.ledger
+        let core = ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now)
+        let search = ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: request.now)
+        let anonymous = caller.token == nil
+        let others: [(name: StaticString, limit: Int, perMinute: Bool)] = [
+            // GraphQL refuses anonymous callers outright, which GitHub reports as a limit of 0.
+            ("graphql", anonymous ? 0 : 5_000, false),
+            ("integration_manifest", 5_000, false),
+            ("source_import", 100, true),
+            ("actions_runner_registration", 10_000, false),
+            ("scim", 15_000, false),
+            ("dependency_snapshots", 100, true),
+            ("code_search", 10, true),
+            ("code_scanning_autofix", 10, true),
+        ]
+        var writer = JSONByteWriter(reservingCapacity: 1_400)
+        writer.raw("{\"resources\":{\"core\":")
+        Self.writeEntry(core, into: &writer)
+        writer.raw(",\"search\":")
+        Self.writeEntry(search, into: &writer)
+        for other in others {
+            writer.raw(",\"")
+            writer.raw(other.name)
+            writer.raw("\":")
+            let reset = other.perMinute ? search.reset : core.reset
+            Self.writeEntry(RateLimitSnapshot(limit: other.limit, remaining: other.limit, reset: reset), into: &writer)
+        }
+        writer.raw("},\"rate\":")
+        Self.writeEntry(core, into: &writer)
+        writer.raw("}")
+        return StandInHTTPResponse(status: 200, body: writer.bytes)
+    }
+
+    /// Key order of that example: limit, used, remaining, reset.
+    private static func writeEntry(_ snapshot: RateLimitSnapshot, into writer: inout JSONByteWriter) {
+        writer.raw("{\"limit\":")
+        writer.integer(snapshot.limit)
+        writer.raw(",\"used\":")
+        writer.integer(snapshot.used)
+        writer.raw(",\"remaining\":")
+        writer.integer(snapshot.remaining)
+        writer.raw(",\"reset\":")
+        writer.integer(snapshot.reset)
+        writer.raw("}")
+    }
+}

@@ -1,0 +1,14 @@
+/// `GET /users/{login}` and `GET /user/{id}`: one account's public profile.
+struct StandInUserHandler: StandInHandler {
+    static let documentation = "https://docs.github.com/rest/users/users#get-a-user"
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        guard let user = request.account else {
+            return StandInErrorBody.notFound(documentationURL: Self.documentation)
+        }
+        var response = StandInHTTPResponse(status: 200, body: user.publicUserJSONBytes())
+        response.setHeader(
+            "Last-Modified", UTCTimestamp.httpDate(StandInProfileNumbers(ordinal: user.ordinal).updatedAt))
+        return response
+    }
+}

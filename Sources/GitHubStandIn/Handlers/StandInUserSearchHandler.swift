@@ -1,0 +1,90 @@
+import Foundation
+
+/// `GET /search/users`: accounts matching `q`, at most the first 1,000 of them, spending the search rate limit.
+struct StandInUserSearchHandler: StandInHandler {
+    /// GitHub's search only ever serves the first 1,000 results of a query.
+    static let resultWindow = 1_000
+    static let documentation = "https://docs.github.com/v3/search"
+
+    /// Paging through search results repeats the same query once per page; scanning 100,000 accounts each time
+    /// would dominate the cost.
+    let cache = StandInSearchCache()
+
+    /// Validation comes first (missing `q`), then the 1,000-result window, then the query itself, so the
+    /// cheap refusals never scan the population.
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        let query = request.query
+        guard let text = query["q"], text.contains(where: { !$0.isWhitespace }) else {
+            return StandInErrorBody.response(
+                422, message: "Validation Failed",
+                errors: [StandInErrorBody.ValidationError(resource: "Search", field: "q", code: "missing")],
+                documentationURL: Self.documentation)
+        }
+        let paging = StandInPageRequest(query: query)
+        let (skipped, overflow) = (paging.page - 1).multipliedReportingOverflow(by: paging.perPage)
+        guard !overflow, skipped < Self.resultWindow else {
+            return StandInErrorBody.response(
+                422, message: "Only the first 1000 search results are available",
+                // GitHub's two search refusals really do differ by this trailing slash.
+                documentationURL: "https://docs.github.com/v3/search/")
+        }
+        let population = request.population
+        let sort = query["sort"].flatMap { StandInUserSearchSort(rawValue: $0) }
+        // `order` only means something with `sort`; best match has one fixed order.
+        let ascending = sort != nil && query["order"] == "asc"
+        let key = "\(sort?.rawValue ?? "")\u{0}\(ascending)\u{0}\(text)"
+        let positions = cache.positions(forKey: key) {
+            population.searchPositions(StandInUserSearchQuery(text), sort: sort, ascending: ascending)
+        }
+        let visible = min(positions.count, Self.resultWindow)
+        let range = paging.range(inCount: visible)
+        var writer = JSONByteWriter(reservingCapacity: 64 + range.count * 1_000)
+        writer.raw("{\"total_count\":")
+        writer.integer(positions.count)
+        writer.raw(",\"incomplete_results\":false,\"items\":[")
+        for position in range {
+            if position > range.lowerBound {
+                writer.raw(",")
+            }
+            population.users[positions[position]].writeSimpleUserFields(into: &writer, closing: false)
+            // Search scores are relevance floats; with no text ranking every hit scores the same.
+            writer.raw(",\"score\":1.0}")
+        }
+        writer.raw("]}")
+        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
+        request.setPageLink(
+            on: &response, paging: paging, path: "/search/users", lastPage: paging.pageCount(forCount: visible))
+        return response
+    }
+}
+
+/// The ordered matches of recent search queries, keyed by query text, sort and order.
+///
+/// Bounded so a client sending endless distinct queries cannot grow memory: the oldest entry goes first.
+final class StandInSearchCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: [Int]] = [:]
+    private var insertionOrder: [String] = []
+    static let capacity = 16
+
+    func positions(forKey key: String, compute: () -> [Int]) -> [Int] {
+        lock.lock()
+        if let hit = entries[key] {
+            lock.unlock()
+            return hit
+        }
+        lock.unlock()
+        // Computed outside the lock so one slow scan does not stall other connections' lookups.
+        let computed = compute()
+        lock.lock()
+        defer { lock.unlock() }
+        if entries[key] == nil {
+            entries[key] = computed
+            insertionOrder.append(key)
+            if insertionOrder.count > Self.capacity {
+                entries[insertionOrder.removeFirst()] = nil
+            }
+        }
+        return computed
+    }
+}

@@ -1,0 +1,26 @@
+/// `GET /users`: every account in id order, paged by `since` (an id) rather than by page number.
+struct StandInUsersListHandler: StandInHandler {
+    static let firstPageLink = #"<https://api.github.com/users{?since}>; rel="first""#
+
+    /// Non-integer or non-positive `per_page` and non-integer `since` fall back to the defaults (30 and 0) rather
+    /// than failing, and `per_page` above 100 is capped, which is what GitHub does.
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        let population = request.population
+        let since = request.query["since"].flatMap { Int($0) } ?? 0
+        let requestedPerPage = request.query["per_page"].flatMap { Int($0) }
+        let perPage = min(
+            StandInPageRequest.maximumPerPage,
+            requestedPerPage.flatMap { $0 > 0 ? $0 : nil } ?? StandInPageRequest.defaultPerPage)
+        let page = population.listPage(since: since, perPage: perPage)
+        var response = StandInHTTPResponse(status: 200, body: population.listPageJSON(since: since, perPage: perPage))
+        var links: [String] = []
+        if let last = page.last, population.hasUsers(withIDAbove: last.id) {
+            // GitHub echoes per_page in the next link only when the caller sent it.
+            let perPageItem = requestedPerPage == nil ? "" : "per_page=\(perPage)&"
+            links.append("<\(request.context.baseURL)/users?\(perPageItem)since=\(last.id)>; rel=\"next\"")
+        }
+        links.append(Self.firstPageLink)
+        response.setHeader("Link", links.joined(separator: ", "))
+        return response
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Who is asking, and which rate-limit buckets and limits that means.
+struct StandInCaller: Sendable {
+    var token: String?
+    var bucket: String
+    var coreLimit: Int
+    var searchLimit: Int
+
+    init(token: String?, configuration: StandInConfiguration) {
+        self.token = token
+        bucket = token.map { "token " + $0 } ?? "anonymous"
+        coreLimit = token == nil ? StandInConfiguration.anonymousRateLimit : configuration.rateLimit
+        searchLimit = token == nil ? StandInConfiguration.anonymousSearchRateLimit : configuration.searchRateLimit
+    }
+
+    init(authorization: String?, configuration: StandInConfiguration) {
+        self.init(token: Self.token(from: authorization), configuration: configuration)
+    }
+
+    /// Accepts `Bearer X` and `token X` (any case), as GitHub does; anything else is treated as an opaque token so
+    /// that a restricted server rejects it.
+    static func token(from authorization: String?) -> String? {
+        guard let authorization = authorization?.trimmingCharacters(in: .whitespaces), !authorization.isEmpty else {
+            return nil
+        }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        if parts.count == 2, ["bearer", "token"].contains(parts[0].lowercased()) {
+            return parts[1].trimmingCharacters(in: .whitespaces)
+        }
+        return authorization
+    }
+}
+
+/// Which rate limit a route spends; every route row names one (core unless it says otherwise).
+enum StandInRateResource: Sendable {
+    case core
+    /// Its own per-minute bucket, as `GET /search/users` has.
+    case search
+    /// Spends nothing but reports the core figures in its headers, as `GET /rate_limit` does.
+    case free
+
+    var headerName: String { self == .search ? "search" : "core" }
+}

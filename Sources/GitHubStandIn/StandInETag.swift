@@ -1,0 +1,50 @@
+/// Entity tags for response bodies.
+enum StandInETag {
+    /// Weak because the same representation may be sent with different framing; 64 bits is plenty for a test server.
+    static func weakTag(for body: [UInt8]) -> String {
+        let hash = digest(body)
+        let hex = String(hash, radix: 16)
+        return "W/\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// Weak comparison per RFC 9110: `W/` prefixes are ignored, and `*` matches anything.
+    static func matches(_ ifNoneMatch: String?, _ tag: String) -> Bool {
+        guard let ifNoneMatch else {
+            return false
+        }
+        let wanted = opaque(tag)
+        for candidate in ifNoneMatch.split(separator: ",") {
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            if trimmed == "*" || opaque(trimmed) == wanted {
+                return true
+            }
+        }
+        return false
+    }
+
+    private static func opaque(_ tag: String) -> String {
+        tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+    }
+
+    /// Eight bytes per step keeps hashing a 90 KB page cheap compared with a byte-wise FNV loop.
+    static func digest(_ bytes: [UInt8]) -> UInt64 {
+        var state: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
+                state ^= state >> 29
+                offset += 8
+            }
+            while offset < raw.count {
+                state = (state ^ UInt64(raw[offset])) &* 0x0000_0100_0000_01B3
+                offset += 1
+            }
+        }
+        state ^= state >> 33
+        state = state &* 0xFF51_AFD7_ED55_8CCD
+        state ^= state >> 33
+        return state
+    }
+}

@@ -1,0 +1,101 @@
+/// GitHub's error JSON, built in one place so every refusal the stand-in sends has the same shape.
+///
+/// GitHub's key order is `message`, then `url` (redirects) or `errors` (validation), then `documentation_url`,
+/// then `status` as a string; clients that compare bodies byte for byte depend on that order.
+enum StandInErrorBody {
+    /// Where GitHub points when no route matched, or for refusals that belong to no one endpoint.
+    static let genericDocumentation = "https://docs.github.com/rest"
+
+    /// One entry of a 422's `errors` array.
+    struct ValidationError {
+        var resource: String
+        var field: String
+        var code: String
+    }
+
+    /// `status` is left out where GitHub leaves it out (redirects, and the framing errors GitHub's front end sends).
+    static func json(
+        message: String, url: String? = nil, errors: [ValidationError] = [], documentationURL: String, status: Int?
+    ) -> [UInt8] {
+        var writer = JSONByteWriter(reservingCapacity: 200)
+        writer.raw("{\"message\":")
+        writer.string(message)
+        if let url {
+            writer.raw(",\"url\":")
+            writer.string(url)
+        }
+        if !errors.isEmpty {
+            writer.raw(",\"errors\":[")
+            for (position, error) in errors.enumerated() {
+                writer.raw(position == 0 ? "{\"resource\":" : ",{\"resource\":")
+                writer.string(error.resource)
+                writer.raw(",\"field\":")
+                writer.string(error.field)
+                writer.raw(",\"code\":")
+                writer.string(error.code)
+                writer.raw("}")
+            }
+            writer.raw("]")
+        }
+        writer.raw(",\"documentation_url\":")
+        writer.string(documentationURL)
+        if let status {
+            writer.raw(",\"status\":\"")
+            writer.integer(status)
+            writer.raw("\"")
+        }
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// A response carrying the error body; GitHub sends `status` in the body as well as in the status line.
+    static func response(
+        _ status: Int, message: String, errors: [ValidationError] = [], documentationURL: String
+    ) -> StandInHTTPResponse {
+        StandInHTTPResponse(
+            status: status,
+            body: json(message: message, errors: errors, documentationURL: documentationURL, status: status))
+    }
+
+    /// 404; resources pass their own documentation link for an unknown account, routing passes none.
+    static func notFound(documentationURL: String = genericDocumentation) -> StandInHTTPResponse {
+        response(404, message: "Not Found", documentationURL: documentationURL)
+    }
+
+    static func badCredentials() -> StandInHTTPResponse {
+        response(401, message: "Bad credentials", documentationURL: genericDocumentation)
+    }
+
+    /// GitHub names the user for tokens and the address for anonymous callers.
+    static func primaryRateLimitExceeded(token: String?) -> StandInHTTPResponse {
+        let subject =
+            token == nil
+            ? "127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. "
+                + "Check out the documentation for more details.)"
+            : "user ID 1."
+        return response(
+            403, message: "API rate limit exceeded for " + subject,
+            documentationURL: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting")
+    }
+
+    /// The message quotes the response's own request id, as GitHub's does.
+    static func secondaryRateLimitExceeded(requestID: String) -> [UInt8] {
+        json(
+            message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. "
+                + "If you reach out to GitHub Support for help, please include the request ID \(requestID).",
+            documentationURL: "https://docs.github.com/free-pro-team@latest/rest/overview/"
+                + "rate-limits-for-the-rest-api#about-secondary-rate-limits",
+            status: 403)
+    }
+
+    static func redirect(status: Int, location: String) -> [UInt8] {
+        json(
+            message: StandInHTTPResponse.reasonPhrase(for: status), url: location,
+            documentationURL: "https://docs.github.com/v3/#http-redirects", status: nil)
+    }
+
+    /// For requests the connection cannot parse, before any route or rate limit is involved.
+    static func unparsableRequest(reason: String) -> [UInt8] {
+        json(message: reason, documentationURL: genericDocumentation, status: nil)
+    }
+}

@@ -1,0 +1,69 @@
+extension StandInPipeline {
+    /// Stage 1: the next fault queued for the request's decoded path, if any, answers instead of everything else.
+    ///
+    /// Faults come before credentials and cost nothing: they imitate GitHub's front end failing, which happens
+    /// before GitHub looks at who is asking. Their rate-limit headers show the caller's bucket as it stands.
+    func injectedFault(_ request: StandInRequest) -> StandInReply? {
+        guard let fault = ledger.takeFault(forPath: request.path), !fault.isPassThrough else {
+            return nil
+        }
+        let caller = request.caller
+        let resource = request.match.rateResource
+        let snapshot =
+            resource == .search
+            ? ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: request.now)
+            : ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now)
+        let now = request.now
+        var response: StandInHTTPResponse
+        switch fault {
+        case .status(let status, let body, let headers):
+            response = StandInHTTPResponse(status: status, json: body)
+            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                response.setHeader(name, value)
+            }
+        case .primaryRateLimitExhausted(let resetAfterSeconds):
+            let exhausted = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
+            response = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)
+            setStandardHeaders(on: &response, snapshot: exhausted, now: now, resource: resource)
+        case .secondaryRateLimit(let retryAfterSeconds):
+            response = StandInHTTPResponse(status: 403)
+            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+            response.body = StandInErrorBody.secondaryRateLimitExceeded(
+                requestID: response.header("X-GitHub-Request-Id") ?? "")
+            if let retryAfterSeconds {
+                response.setHeader("Retry-After", String(retryAfterSeconds))
+            }
+        case .malformedBody:
+            response = StandInHTTPResponse(status: 200, json: #"[{"login": "broken","#)
+            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+        case .truncatedBody:
+            // The normal answer's body, so the declared length is realistic; GitHub routes HEAD and GET alike.
+            response = routed(request, match: routes.match(method: "GET", path: request.path))
+            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+            return .truncate(response)
+        case .hang(let seconds):
+            return .hang(seconds: seconds)
+        case .closeWithoutResponse:
+            return .close
+        case .passThrough:
+            // Filtered out above; a later stage answers it.
+            return nil
+        case .redirect(let location, let status):
+            response = StandInHTTPResponse(
+                status: status, body: StandInErrorBody.redirect(status: status, location: location))
+            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+            response.setHeader("Location", location)
+        }
+        return .respond(response, closeAfterwards: request.closeAfterwards)
+    }
+}
+
+extension StandInFault {
+    var isPassThrough: Bool {
+        if case .passThrough = self {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,60 @@
+/// Answers the requests of one resource once the route table has picked its row.
+///
+/// A handler returns the status, the body and the headers that belong to the resource itself (`Link`,
+/// `Last-Modified`). Faults, credentials, rate limiting, ETags and the standard headers are the pipeline's business,
+/// so a handler never sees a request those stages refused.
+protocol StandInHandler: Sendable {
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse
+}
+
+/// The server-wide state handlers read; one per running server.
+struct StandInContext: Sendable {
+    let population: StandInPopulation
+    let configuration: StandInConfiguration
+    /// Where `Link` URLs point: the server's own address, not api.github.com.
+    let baseURL: String
+    let ledger: StandInLedger
+}
+
+/// A request as a handler sees it: decoded, matched, with its caller known.
+struct StandInRouteRequest {
+    let method: String
+    let path: String
+    let query: [String: String]
+    /// The raw request-target, which paged resources need to repeat the caller's query in `Link` URLs.
+    let target: String
+    let parameters: StandInPathParameters
+    /// In arrival order; names compare case-insensitively through `header(_:)`.
+    let headers: [(name: String, value: String)]
+    let body: [UInt8]
+    let caller: StandInCaller
+    let now: Int
+    let context: StandInContext
+
+    var population: StandInPopulation { context.population }
+
+    func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+
+    /// The account a `{login}` or `{id:int}` segment names; nil when there is no such account.
+    var account: StandInUser? {
+        if let login = parameters["login"] {
+            return population.user(login: login)
+        }
+        if let id = parameters["id"].flatMap({ Int($0) }) {
+            return population.user(id: id)
+        }
+        return nil
+    }
+
+    /// Sets GitHub's page-based `Link` header, when the list has more than one page, with URLs under `path`.
+    func setPageLink(
+        on response: inout StandInHTTPResponse, paging: StandInPageRequest, path: String, lastPage: Int
+    ) {
+        if let link = paging.linkHeader(baseURL: context.baseURL, path: path, target: target, lastPage: lastPage) {
+            response.setHeader("Link", link)
+        }
+    }
+}

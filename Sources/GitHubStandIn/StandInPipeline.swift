@@ -1,0 +1,199 @@
+import Foundation
+
+// How to add a resource (say `GET /users/{login}/keys`):
+//
+// 1. Add a handler file under `Handlers/`: a type conforming to `StandInHandler` whose `respond(to:)` returns the
+//    status, the body and the resource's own headers (`Link`, `Last-Modified`). `request.account` resolves a
+//    `{login}` or `{id:int}` segment, `StandInPageRequest` and `request.setPageLink` do GitHub's paging, and
+//    `StandInErrorBody` builds every error body (a 404 for an unknown account passes the endpoint's documentation
+//    link).
+// 2. Add one row to `StandInRouteTable.gitHub()` in StandInRoutes.swift: the method (`.get`, `.put`, `.delete`,
+//    `.post`, ...), the path pattern (`{name}` matches any non-empty segment, `{name:int}` an integer; list a second
+//    pattern such as `/user/{id:int}/keys` if GitHub serves the resource there too), the handler, and
+//    `rateResource:` if the resource does not spend the core limit.
+//
+// Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers, the 404
+// for every other method and the runner's `--help` list apply to every row. Then add tests under
+// Tests/GitHubStandInTests; `everyPatternOfTheGitHubTableReachesItsOwnRow` already checks the row is reachable.
+
+/// Turns one parsed request into a reply by running its stages in order:
+/// faults → auth → rate limit → route → conditional.
+///
+/// Each stage may answer on its own and stop the request there. The rate-limit stage wraps the two after it
+/// because GitHub charges nothing for a 304, so it must see the conditional stage's verdict before it spends;
+/// charging and the exhaustion check stay one atomic ledger step, as concurrent connections share buckets.
+struct StandInPipeline: Sendable {
+    let context: StandInContext
+    let routes: StandInRouteTable
+
+    init(context: StandInContext, routes: StandInRouteTable = .gitHub()) {
+        self.context = context
+        self.routes = routes
+    }
+
+    var ledger: StandInLedger { context.ledger }
+
+    func reply(to parsed: ParsedHTTPRequest, now: Int) -> StandInReply {
+        let request = StandInRequest(parsed, configuration: context.configuration, routes: routes, now: now)
+        ledger.record(
+            RecordedRequest(
+                method: request.method, target: request.target, path: request.path, query: request.query,
+                headers: request.headers, body: request.body))
+        if let faulted = injectedFault(request) {
+            return faulted
+        }
+        if let rejected = rejectedCredentials(request) {
+            return rejected
+        }
+        return chargingRateLimit(request) {
+            revalidated(request, routed(request, match: request.match))
+        }
+    }
+
+    // MARK: - Stages
+
+    /// Stage 2: a presented token the server does not know gets 401, charged to no one.
+    func rejectedCredentials(_ request: StandInRequest) -> StandInReply? {
+        guard let token = request.caller.token, let validTokens = context.configuration.validTokens,
+            !validTokens.contains(token)
+        else {
+            return nil
+        }
+        let anonymous = StandInCaller(token: nil, configuration: context.configuration)
+        var response = StandInErrorBody.badCredentials()
+        setStandardHeaders(
+            on: &response,
+            snapshot: ledger.peek(bucket: anonymous.bucket, limit: anonymous.coreLimit, now: request.now),
+            now: request.now, resource: .core)
+        return .respond(response, closeAfterwards: request.closeAfterwards)
+    }
+
+    /// Stage 3: spends one request of the route's bucket, unless the inner stages settled on a 304; an empty bucket
+    /// gets GitHub's 403 whatever the inner stages said.
+    func chargingRateLimit(_ request: StandInRequest, inner: () -> StandInAnswer) -> StandInReply {
+        let answer = inner()
+        let caller = request.caller
+        let resource = request.match.rateResource
+        let charge: RateLimitCharge
+        switch resource {
+        case .core:
+            charge = ledger.charge(
+                bucket: caller.bucket, limit: caller.coreLimit, now: request.now, exempt: answer.isRevalidation)
+        case .search:
+            charge = ledger.chargeSearch(
+                bucket: caller.bucket, limit: caller.searchLimit, now: request.now, exempt: answer.isRevalidation)
+        case .free:
+            charge = RateLimitCharge(
+                snapshot: ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now), allowed: true)
+        }
+        guard charge.allowed else {
+            var limited = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)
+            setStandardHeaders(on: &limited, snapshot: charge.snapshot, now: request.now, resource: resource)
+            return .respond(limited, closeAfterwards: request.closeAfterwards)
+        }
+        var response = answer.response
+        setStandardHeaders(on: &response, snapshot: charge.snapshot, now: request.now, resource: resource)
+        for header in answer.cacheHeaders {
+            response.setHeader(header.name, header.value)
+        }
+        return .respond(response, closeAfterwards: request.closeAfterwards)
+    }
+
+    /// Stage 4: the matched row's handler, or GitHub's generic 404 when no row has this method and path.
+    ///
+    /// `match` is a parameter because the truncated-body fault routes a request as `GET` whatever its method.
+    func routed(_ request: StandInRequest, match: StandInRouteMatch) -> StandInHTTPResponse {
+        guard let route = match.route else {
+            return StandInErrorBody.notFound()
+        }
+        return route.handler.respond(
+            to: StandInRouteRequest(
+                method: request.method, path: request.path, query: request.query, target: request.target,
+                parameters: match.parameters, headers: request.headers, body: request.body, caller: request.caller,
+                now: request.now, context: context))
+    }
+
+    /// Stage 5: a 200 to a read gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.
+    ///
+    /// Reads only, because RFC 9110 allows a 304 only for GET and HEAD, and GitHub tags no write's answer.
+    func revalidated(_ request: StandInRequest, _ response: StandInHTTPResponse) -> StandInAnswer {
+        guard response.status == 200, StandInHTTPMethod.get.accepts(request.method) else {
+            return StandInAnswer(response: response, isRevalidation: false, cacheHeaders: [])
+        }
+        let etag = StandInETag.weakTag(for: response.body)
+        var cacheHeaders = [
+            (name: "Cache-Control", value: "private, max-age=60, s-maxage=60"), (name: "ETag", value: etag),
+        ]
+        guard StandInETag.matches(request.header("If-None-Match"), etag) else {
+            return StandInAnswer(response: response, isRevalidation: false, cacheHeaders: cacheHeaders)
+        }
+        // A 304 repeats the metadata a cache would otherwise lose with the body.
+        for name in ["Link", "Last-Modified"] {
+            if let value = response.header(name) {
+                cacheHeaders.append((name: name, value: value))
+            }
+        }
+        return StandInAnswer(
+            response: StandInHTTPResponse(status: 304), isRevalidation: true, cacheHeaders: cacheHeaders)
+    }
+
+    /// The headers GitHub sends on every answer, rate-limit figures included; each call uses up one request id.
+    func setStandardHeaders(
+        on response: inout StandInHTTPResponse, snapshot: RateLimitSnapshot, now: Int, resource: StandInRateResource
+    ) {
+        response.setHeader("Server", "github.com")
+        response.setHeader("Date", UTCTimestamp.httpDate(now))
+        response.setHeader("Content-Type", "application/json; charset=utf-8")
+        response.setHeader("Vary", "Accept, Authorization, Cookie, X-GitHub-OTP")
+        response.setHeader("x-github-api-version-selected", "2022-11-28")
+        response.setHeader("x-ratelimit-limit", String(snapshot.limit))
+        response.setHeader("x-ratelimit-remaining", String(snapshot.remaining))
+        response.setHeader("x-ratelimit-reset", String(snapshot.reset))
+        response.setHeader("x-ratelimit-used", String(snapshot.used))
+        response.setHeader("x-ratelimit-resource", resource.headerName)
+        response.setHeader("X-GitHub-Request-Id", ledger.nextRequestID())
+    }
+}
+
+/// One request on its way through the pipeline, decoded once.
+struct StandInRequest {
+    let method: String
+    /// The raw request-target.
+    let target: String
+    /// Percent-decoded, without the query.
+    let path: String
+    let query: [String: String]
+    let headers: [(name: String, value: String)]
+    let body: [UInt8]
+    let caller: StandInCaller
+    /// The row for this method and path; matched up front because the fault stage already needs its rate resource.
+    let match: StandInRouteMatch
+    let now: Int
+    let closeAfterwards: Bool
+
+    init(_ parsed: ParsedHTTPRequest, configuration: StandInConfiguration, routes: StandInRouteTable, now: Int) {
+        method = parsed.method
+        target = parsed.target
+        (path, query) = RequestTargetDecoding.split(parsed.target)
+        headers = parsed.headers
+        body = parsed.body
+        caller = StandInCaller(authorization: parsed.header("Authorization"), configuration: configuration)
+        match = routes.match(method: parsed.method, path: path)
+        self.now = now
+        closeAfterwards = parsed.wantsConnectionClosed
+    }
+
+    func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+}
+
+/// What the route and conditional stages settled on, before the rate-limit stage stamps its headers.
+struct StandInAnswer {
+    var response: StandInHTTPResponse
+    /// A 304, which GitHub does not count against the rate limit.
+    var isRevalidation: Bool
+    /// ETag and friends, which GitHub sends after the rate-limit headers.
+    var cacheHeaders: [(name: String, value: String)]
+}

@@ -1,0 +1,174 @@
+/// The request methods a route row can name; `HEAD` is answered by the `GET` row, as GitHub does.
+enum StandInHTTPMethod: String, Sendable, CaseIterable {
+    case get = "GET"
+    case post = "POST"
+    case put = "PUT"
+    case patch = "PATCH"
+    case delete = "DELETE"
+
+    /// Methods compare case-sensitively (RFC 9110), so `get` matches no row.
+    func accepts(_ method: String) -> Bool {
+        method == rawValue || (self == .get && method == "HEAD")
+    }
+}
+
+/// A path template such as `/users/{login}/followers`.
+///
+/// `{name}` matches any non-empty segment and `{name:int}` only a segment `Int` parses; everything else must match
+/// literally and case-sensitively. Patterns are matched against the percent-decoded path, so a parameter holds the
+/// decoded text (`dependabot%5Bbot%5D` arrives as `dependabot[bot]`).
+struct StandInPathPattern: Sendable, CustomStringConvertible {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case integer(String)
+    }
+
+    let description: String
+    let segments: [Segment]
+    /// Patterns without parameters are compared as whole strings, which keeps `GET /users` cheap.
+    let isLiteral: Bool
+
+    init(_ text: String) {
+        precondition(text.hasPrefix("/"), "route pattern \(text) must start with /")
+        description = text
+        segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { piece in
+            guard piece.hasPrefix("{") else {
+                precondition(!piece.contains("{") && !piece.contains("}"), "malformed route pattern \(text)")
+                return .literal(String(piece))
+            }
+            precondition(piece.hasSuffix("}") && piece.count > 2, "malformed route pattern \(text)")
+            let inner = piece.dropFirst().dropLast()
+            if inner.hasSuffix(":int") {
+                return .integer(String(inner.dropLast(4)))
+            }
+            precondition(!inner.contains(":"), "unknown parameter type in route pattern \(text)")
+            return .parameter(String(inner))
+        }
+        isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
+    }
+
+    /// The pattern without parameter types, as a reader of help text expects: `/user/{id}`.
+    var readableText: String {
+        segments.map { segment in
+            switch segment {
+            case .literal(let text):
+                "/" + text
+            case .parameter(let name), .integer(let name):
+                "/{\(name)}"
+            }
+        }.joined()
+    }
+
+    /// `pathSegments` is the path split at every `/`, leading empty piece included.
+    func match(_ path: String, pathSegments: [Substring]) -> StandInPathParameters? {
+        if isLiteral {
+            return path == description ? StandInPathParameters() : nil
+        }
+        // The first piece is what precedes the leading slash: empty unless the path does not start with one.
+        guard pathSegments.count == segments.count + 1, pathSegments.first?.isEmpty == true else {
+            return nil
+        }
+        var parameters = StandInPathParameters()
+        for (segment, piece) in zip(segments, pathSegments.dropFirst()) {
+            switch segment {
+            case .literal(let text):
+                guard piece == text else {
+                    return nil
+                }
+            case .parameter(let name):
+                guard !piece.isEmpty else {
+                    return nil
+                }
+                parameters.values.append((name, String(piece)))
+            case .integer(let name):
+                guard Int(piece) != nil else {
+                    return nil
+                }
+                parameters.values.append((name, String(piece)))
+            }
+        }
+        return parameters
+    }
+}
+
+/// The values a matched pattern's `{name}` segments took, in pattern order.
+struct StandInPathParameters: Sendable {
+    var values: [(name: String, value: String)] = []
+
+    subscript(name: String) -> String? {
+        values.first { $0.name == name }?.value
+    }
+}
+
+/// One row of the route table: which requests a handler answers, and which rate limit they spend.
+struct StandInRoute: Sendable {
+    let method: StandInHTTPMethod
+    /// Usually one; a resource GitHub also serves under a second address (`/user/{id}` beside `/users/{login}`)
+    /// lists both, so it is still one row.
+    let patterns: [StandInPathPattern]
+    let handler: any StandInHandler
+    let rateResource: StandInRateResource
+
+    init(
+        _ method: StandInHTTPMethod, _ patterns: String..., handler: any StandInHandler,
+        rateResource: StandInRateResource = .core
+    ) {
+        self.init(method, patterns: patterns, handler: handler, rateResource: rateResource)
+    }
+
+    init(
+        _ method: StandInHTTPMethod, patterns: [String], handler: any StandInHandler,
+        rateResource: StandInRateResource = .core
+    ) {
+        precondition(!patterns.isEmpty, "a route needs a path pattern")
+        self.method = method
+        self.patterns = patterns.map(StandInPathPattern.init)
+        self.handler = handler
+        self.rateResource = rateResource
+    }
+}
+
+/// What the table found for one request.
+struct StandInRouteMatch {
+    /// Nil when no row has this method and path: GitHub answers 404, also for a known path with another method.
+    let route: StandInRoute?
+    let parameters: StandInPathParameters
+    /// The matched row's, else that of a row with the same path but another method, else core: a wrong method
+    /// still spends the limit its path would.
+    let rateResource: StandInRateResource
+}
+
+/// The rows, matched in order; the first row whose method and pattern both match wins.
+struct StandInRouteTable: Sendable {
+    let routes: [StandInRoute]
+
+    init(_ routes: [StandInRoute]) {
+        self.routes = routes
+    }
+
+    func match(method: String, path: String) -> StandInRouteMatch {
+        var pathSegments: [Substring]?
+        var samePathOtherMethod: StandInRoute?
+        for route in routes {
+            for pattern in route.patterns {
+                // Split only once some row needs segments, so the literal `/users` row never pays for it.
+                if !pattern.isLiteral, pathSegments == nil {
+                    pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
+                }
+                guard let parameters = pattern.match(path, pathSegments: pathSegments ?? []) else {
+                    continue
+                }
+                if route.method.accepts(method) {
+                    return StandInRouteMatch(route: route, parameters: parameters, rateResource: route.rateResource)
+                }
+                if samePathOtherMethod == nil {
+                    samePathOtherMethod = route
+                }
+            }
+        }
+        return StandInRouteMatch(
+            route: nil, parameters: StandInPathParameters(),
+            rateResource: samePathOtherMethod?.rateResource ?? .core)
+    }
+}

@@ -1,0 +1,21 @@
+extension StandInRouteTable {
+    /// Every resource the stand-in serves: one row each.
+    ///
+    /// The first row whose method and pattern match wins: where two rows could match one path, list first the one
+    /// with a literal segment where the other has a parameter (`/user/following/{login}` before `/user/{a}/{b}`).
+    static func gitHub() -> StandInRouteTable {
+        StandInRouteTable([
+            // First because it is the benchmarked path and must not pay for the other comparisons.
+            StandInRoute(.get, "/users", handler: StandInUsersListHandler()),
+            StandInRoute(.get, "/users/{login}", "/user/{id:int}", handler: StandInUserHandler()),
+            StandInRoute(.get, "/users/{login}/repos", "/user/{id:int}/repos", handler: StandInRepositoriesHandler()),
+            StandInRoute(
+                .get, "/users/{login}/followers", "/user/{id:int}/followers", handler: StandInFollowHandler(.followers)),
+            StandInRoute(
+                .get, "/users/{login}/following", "/user/{id:int}/following", handler: StandInFollowHandler(.following)),
+            StandInRoute(.get, "/search/users", handler: StandInUserSearchHandler(), rateResource: .search),
+            // GitHub documents that checking the rate limit does not count against it, even when exhausted.
+            StandInRoute(.get, "/rate_limit", handler: StandInRateLimitHandler(), rateResource: .free),
+        ])
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+private let routeNotFound =
+    #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#
+private let badCredentials =
+    #"{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest","status":"401"}"#
+
+/// The pipeline's stages run in the order faults → auth → rate limit → route → conditional; each test pins one
+/// neighbouring pair by making both stages want to answer.
+@Suite struct StandInPipelineOrderTests {
+    @Test func anInjectedFaultWinsOverBadCredentials() throws {
+        try withStandInServer(StandInConfiguration(userCount: 20, validTokens: ["good"])) { server throws in
+            server.injectFaults([.status(503, body: "{}")], forPath: "/users")
+            let bad = [("Authorization", "Bearer bad")]
+            let faulted = try fetch(server, "/users", headers: bad)
+            #expect(faulted.status == 503 && faulted.text == "{}")
+            let rejected = try fetch(server, "/users", headers: bad)
+            #expect(rejected.status == 401 && rejected.text == badCredentials)
+        }
+    }
+
+    @Test func anInjectedFaultWinsOverAnEmptyBucketAndSpendsNothing() throws {
+        try withStandInServer(StandInConfiguration(userCount: 20, rateLimit: 1)) { server throws in
+            let token = [("Authorization", "token spent")]
+            #expect(try fetch(server, "/users", headers: token).status == 200)
+            server.injectFaults([.status(500, body: "{}")], forPath: "/users")
+            let faulted = try fetch(server, "/users", headers: token)
+            #expect(faulted.status == 500)
+            #expect(faulted.header("x-ratelimit-remaining") == "0")
+            #expect(try fetch(server, "/users", headers: token).status == 403)
+        }
+    }
+
+    @Test func badCredentialsWinOverTheRateLimitAndSpendNothing() throws {
+        try withStandInServer(StandInConfiguration(userCount: 20, rateLimit: 1, validTokens: ["good"])) {
+            server throws in
+            // Were the limit checked first, the unknown token's bucket of one would answer 403 from the second try.
+            for _ in 0..<3 {
+                let rejected = try fetch(server, "/users", headers: [("Authorization", "Bearer bad")])
+                #expect(rejected.status == 401 && rejected.text == badCredentials)
+                // GitHub reports the anonymous bucket on a 401, untouched.
+                #expect(rejected.header("x-ratelimit-limit") == "60")
+                #expect(rejected.header("x-ratelimit-remaining") == "60")
+            }
+            #expect(server.rateLimitRemaining(token: "bad") == 1)
+            #expect(server.rateLimitRemaining(token: nil) == 60)
+            #expect(try fetch(server, "/users", headers: [("Authorization", "token good")]).status == 200)
+        }
+    }
+
+    @Test func badCredentialsWinEvenWhenTheAnonymousBucketIsEmpty() throws {
+        try withStandInServer(StandInConfiguration(userCount: 20, validTokens: ["good"])) { server throws in
+            let connection = try RawHTTPConnection(port: server.port)
+            for _ in 0..<60 {
+                _ = try connection.request("GET", "/nowhere")
+            }
+            #expect(try connection.request("GET", "/users").status == 403)
+            let rejected = try connection.request("GET", "/users", headers: [("Authorization", "Bearer bad")])
+            #expect(rejected.status == 401 && rejected.header("x-ratelimit-remaining") == "0")
+        }
+    }
+
+    @Test func anEmptyBucketWinsOverRouting() throws {
+        try withStandInServer(StandInConfiguration(userCount: 20, rateLimit: 1)) { server throws in
+            let token = [("Authorization", "token spent")]
+            #expect(try fetch(server, "/users", headers: token).status == 200)
+            for target in ["/users/octocat", "/users/nobody", "/nowhere", "/search/repositories"] {
+                let limited = try fetch(server, target, headers: token)
+                #expect(limited.status == 403, "\(target)")
+                #expect(limited.text.contains("API rate limit exceeded for user ID 1."), "\(target)")
+            }
+            let wrongMethod = try fetch(server, "/users", method: "DELETE", headers: token)
+            #expect(wrongMethod.status == 403)
+        }
+    }
+
+    @Test func anEmptyBucketWinsOverRevalidation() throws {
+        try withStandInServer(StandInConfiguration(userCount: 20, rateLimit: 2)) { server throws in
+            let token = [("Authorization", "token two")]
+            let first = try fetch(server, "/users/octocat", headers: token)
+            let etag = try #require(first.header("ETag"))
+            let revalidate = token + [("If-None-Match", etag)]
+            let free = try fetch(server, "/users/octocat", headers: revalidate)
+            #expect(free.status == 304 && free.header("x-ratelimit-remaining") == "1")
+            #expect(try fetch(server, "/users", headers: token).header("x-ratelimit-remaining") == "0")
+            let limited = try fetch(server, "/users/octocat", headers: revalidate)
+            #expect(limited.status == 403 && limited.header("ETag") == nil)
+        }
+    }
+
+    @Test func revalidationOnlyAppliesToWhatTheRouteAnswered() throws {
+        try withStandInServer { server throws in
+            let anything = [("If-None-Match", "*")]
+            let missingRoute = try fetch(server, "/nowhere", headers: anything)
+            #expect(missingRoute.status == 404 && missingRoute.text == routeNotFound)
+            #expect(missingRoute.header("ETag") == nil)
+            let missingUser = try fetch(server, "/users/nobody", headers: anything)
+            #expect(missingUser.status == 404 && missingUser.header("ETag") == nil)
+            let invalidSearch = try fetch(server, "/search/users", headers: anything)
+            #expect(invalidSearch.status == 422)
+            let list = try fetch(server, "/users?per_page=2", headers: anything)
+            #expect(list.status == 304 && list.body.isEmpty)
+            #expect(list.header("Link")?.contains("rel=\"next\"") == true)
+        }
+    }
+
+    @Test func aRevalidationCostsNothingInEveryBucket() throws {
+        try withStandInServer { server throws in
+            let token = [("Authorization", "token thrifty")]
+            for (target, bucket) in [("/users/octocat", "core"), ("/search/users?q=otter", "search")] {
+                let first = try fetch(server, target, headers: token)
+                let remaining = try #require(first.header("x-ratelimit-remaining"))
+                let etag = try #require(first.header("ETag"))
+                for _ in 0..<3 {
+                    let revalidated = try fetch(server, target, headers: token + [("If-None-Match", etag)])
+                    #expect(revalidated.status == 304, "\(target)")
+                    #expect(revalidated.header("x-ratelimit-remaining") == remaining, "\(target)")
+                    #expect(revalidated.header("x-ratelimit-resource") == bucket, "\(target)")
+                }
+            }
+            #expect(server.rateLimitRemaining(token: "thrifty") == 4_999)
+            #expect(server.searchRateLimitRemaining(token: "thrifty") == 29)
+        }
+    }
+}
+
+/// How the route table shows on the wire.
+@Suite struct StandInRouteTableHTTPTests {
+    @Test func everyAccountRouteDecodesTheLoginSegment() throws {
+        try withStandInServer { server throws in
+            for suffix in ["", "/repos", "/followers", "/following"] {
+                for login in ["dependabot%5Bbot%5D", "DEPENDABOT%5bBOT%5d", "%6Fctocat"] {
+                    let response = try fetch(server, "/users/\(login)\(suffix)", headers: tokenHeader)
+                    #expect(response.status == 200, "\(login)\(suffix)")
+                }
+            }
+            let recorded = try #require(server.requests.first)
+            #expect(recorded.path == "/users/dependabot[bot]")
+        }
+    }
+
+    @Test func otherMethodsGetTheGenericNotFoundAndSpendWhatTheirPathWould() throws {
+        try withStandInServer(StandInConfiguration(userCount: 20)) { server throws in
+            let token = [("Authorization", "token methodical")]
+            for method in ["POST", "PUT", "PATCH", "DELETE", "get"] {
+                for target in ["/users", "/users/octocat", "/users/nobody", "/user/1/repos", "/rate_limit"] {
+                    let response = try fetch(server, target, method: method, headers: token)
+                    #expect(response.status == 404 && response.text == routeNotFound, "\(method) \(target)")
+                    #expect(response.header("x-ratelimit-resource") == "core", "\(method) \(target)")
+                }
+                let search = try fetch(server, "/search/users?q=a", method: method, headers: token)
+                #expect(search.status == 404 && search.text == routeNotFound, "\(method)")
+                #expect(search.header("x-ratelimit-resource") == "search", "\(method)")
+            }
+            // Four core paths per method spend core; /rate_limit spends nothing whatever the method.
+            #expect(server.rateLimitRemaining(token: "methodical") == 5_000 - 5 * 4)
+            #expect(server.searchRateLimitRemaining(token: "methodical") == 30 - 5)
+        }
+    }
+
+    @Test func headIsAnsweredOnEveryRouteWithoutABody() throws {
+        try withStandInServer { server throws in
+            for target in [
+                "/users", "/users/octocat", "/user/1", "/users/octocat/repos", "/user/2/followers",
+                "/users/octocat/following", "/search/users?q=a", "/rate_limit",
+            ] {
+                let connection = try RawHTTPConnection(port: server.port)
+                let get = try connection.request("GET", target, headers: tokenHeader)
+                let head = try connection.request("HEAD", target, headers: tokenHeader)
+                #expect(head.status == 200 && head.body.isEmpty, "\(target)")
+                #expect(head.header("Content-Length") == String(get.body.count), "\(target)")
+                #expect(head.header("ETag") == get.header("ETag"), "\(target)")
+            }
+        }
+    }
+}

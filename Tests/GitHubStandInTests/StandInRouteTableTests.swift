@@ -1,0 +1,174 @@
+import Testing
+
+@testable import GitHubStandIn
+
+/// Answers with its own name, so a test can tell which row matched.
+private struct NamedHandler: StandInHandler {
+    let name: String
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        StandInHTTPResponse(status: 200, json: name)
+    }
+}
+
+/// Echoes what a handler gets, so a test can see the pipeline hand it everything.
+private struct EchoHandler: StandInHandler {
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        let name = request.parameters["name"] ?? "-"
+        let thing = request.header("x-thing") ?? "-"
+        let body = String(decoding: request.body, as: UTF8.self)
+        return StandInHTTPResponse(status: 200, json: "\(request.method) \(name) \(thing) \(body)")
+    }
+}
+
+private func row(
+    _ method: StandInHTTPMethod, _ patterns: String..., name: String, rate: StandInRateResource = .core
+) -> StandInRoute {
+    StandInRoute(method, patterns: patterns, handler: NamedHandler(name: name), rateResource: rate)
+}
+
+private let table = StandInRouteTable([
+    row(.get, "/users", name: "list"),
+    row(.get, "/users/{login}", "/user/{id:int}", name: "user"),
+    row(.get, "/users/{login}/followers", "/user/{id:int}/followers", name: "followers"),
+    row(.get, "/user/following/{login}", name: "follows?"),
+    row(.put, "/user/following/{login}", name: "follow"),
+    row(.get, "/search/users", name: "search", rate: .search),
+    row(.get, "/rate_limit", name: "rate", rate: .free),
+])
+
+private func matchedName(_ match: StandInRouteMatch) -> String? {
+    (match.route?.handler as? NamedHandler)?.name
+}
+
+private func parameters(_ match: StandInRouteMatch) -> [String] {
+    match.parameters.values.map { "\($0.name)=\($0.value)" }
+}
+
+@Suite struct StandInRouteTableTests {
+    @Test func literalAndParameterPatternsMatchAndCaptureTheirSegments() {
+        let list = table.match(method: "GET", path: "/users")
+        #expect(matchedName(list) == "list" && parameters(list).isEmpty)
+        let user = table.match(method: "GET", path: "/users/MiXeD-CaSe")
+        #expect(matchedName(user) == "user" && parameters(user) == ["login=MiXeD-CaSe"])
+        let byID = table.match(method: "GET", path: "/user/583231/followers")
+        #expect(matchedName(byID) == "followers" && parameters(byID) == ["id=583231"])
+        // The table sees the decoded path, so parameters hold decoded text.
+        let bot = table.match(method: "GET", path: "/users/dependabot[bot]/followers")
+        #expect(matchedName(bot) == "followers" && parameters(bot) == ["login=dependabot[bot]"])
+        let follows = table.match(method: "GET", path: "/user/following/octocat")
+        #expect(matchedName(follows) == "follows?" && parameters(follows) == ["login=octocat"])
+    }
+
+    @Test func integerParametersOnlyTakeIntegers() {
+        for path in ["/user/1", "/user/-1", "/user/+7", "/user/0042"] {
+            #expect(matchedName(table.match(method: "GET", path: path)) == "user", "\(path)")
+        }
+        for path in ["/user/abc", "/user/1a", "/user/", "/user/following"] {
+            #expect(table.match(method: "GET", path: path).route == nil, "\(path)")
+        }
+    }
+
+    @Test func segmentsMustAllBeThereAndNoMore() {
+        for path in [
+            "/users/", "/users//followers", "/users/octocat/", "/users/octocat/followers/extra",
+            "/users/octocat/starred", "users/octocat", "x/users/octocat", "/USERS", "/users/octocat/Followers", "",
+            "/", "//",
+        ] {
+            let match = table.match(method: "GET", path: path)
+            #expect(match.route == nil && match.rateResource == .core, "\(path)")
+        }
+    }
+
+    @Test func headIsAnsweredByGetRowsAndMethodsAreCaseSensitive() {
+        #expect(matchedName(table.match(method: "HEAD", path: "/users/octocat")) == "user")
+        #expect(table.match(method: "get", path: "/users/octocat").route == nil)
+        #expect(table.match(method: "HEAD", path: "/user/following/octocat").route.map { $0.method } == .get)
+    }
+
+    @Test func theMethodPicksAmongRowsOfOnePath() {
+        #expect(matchedName(table.match(method: "PUT", path: "/user/following/octocat")) == "follow")
+        #expect(matchedName(table.match(method: "GET", path: "/user/following/octocat")) == "follows?")
+        #expect(table.match(method: "DELETE", path: "/user/following/octocat").route == nil)
+    }
+
+    @Test func aWrongMethodMatchesNothingButSpendsWhatItsPathWould() {
+        for method in ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"] {
+            let search = table.match(method: method, path: "/search/users")
+            #expect(search.route == nil && search.rateResource == .search, "\(method)")
+            let rate = table.match(method: method, path: "/rate_limit")
+            #expect(rate.route == nil && rate.rateResource == .free, "\(method)")
+            let user = table.match(method: method, path: "/users/octocat")
+            #expect(user.route == nil && user.rateResource == .core, "\(method)")
+        }
+        #expect(table.match(method: "GET", path: "/search/users").rateResource == .search)
+    }
+
+    @Test func theFirstMatchingRowWins() {
+        let overlapping = StandInRouteTable([
+            row(.get, "/things/special", name: "literal"),
+            row(.get, "/things/{name}", name: "parameter"),
+            row(.get, "/things/{name}", name: "shadowed"),
+        ])
+        #expect(matchedName(overlapping.match(method: "GET", path: "/things/special")) == "literal")
+        #expect(matchedName(overlapping.match(method: "GET", path: "/things/other")) == "parameter")
+    }
+
+    /// Guards the real table against a row that an earlier row shadows, or a pattern nobody can reach.
+    @Test func everyPatternOfTheGitHubTableReachesItsOwnRow() {
+        let gitHub = StandInRouteTable.gitHub()
+        var seen = Set<String>()
+        for route in gitHub.routes {
+            for pattern in route.patterns {
+                #expect(seen.insert("\(route.method.rawValue) \(pattern)").inserted, "duplicate \(pattern)")
+                let path = pattern.segments.map { segment -> String in
+                    switch segment {
+                    case .literal(let text): return "/" + text
+                    case .parameter: return "/octocat"
+                    case .integer: return "/1"
+                    }
+                }.joined()
+                let match = gitHub.match(method: route.method.rawValue, path: path)
+                #expect(match.route?.patterns.map(\.description) == route.patterns.map(\.description), "\(path)")
+                #expect(match.route?.method == route.method, "\(path)")
+            }
+        }
+        #expect(seen.count >= 11)
+    }
+
+    @Test func aNewRowGetsEveryStageWithoutTouchingThePipeline() throws {
+        let context = StandInContext(
+            population: StandInPopulation(userCount: 3), configuration: StandInConfiguration(userCount: 3),
+            baseURL: "http://127.0.0.1:1", ledger: StandInLedger(now: 1_000))
+        let pipeline = StandInPipeline(
+            context: context, routes: StandInRouteTable([StandInRoute(.post, "/echo/{name}", handler: EchoHandler())]))
+        func send(_ method: String, headers: [(name: String, value: String)] = []) throws -> StandInHTTPResponse {
+            let parsed = ParsedHTTPRequest(
+                method: method, target: "/echo/hi%21?x=1", version: "HTTP/1.1",
+                headers: [(name: "X-Thing", value: "yes")] + headers, body: Array("payload".utf8))
+            guard case .respond(let response, _) = pipeline.reply(to: parsed, now: 1_000) else {
+                throw StandInServerError.invalidConfiguration("expected a response")
+            }
+            return response
+        }
+        let echoed = try send("POST")
+        #expect(echoed.status == 200 && String(decoding: echoed.body, as: UTF8.self) == "POST hi! yes payload")
+        #expect(echoed.header("x-ratelimit-remaining") == "59")
+        // Only reads are revalidated; a write is answered and charged whatever If-None-Match says.
+        #expect(echoed.header("ETag") == nil)
+        let unconditional = try send("POST", headers: [(name: "If-None-Match", value: "*")])
+        #expect(unconditional.status == 200 && unconditional.header("x-ratelimit-remaining") == "58")
+        #expect(try send("GET").status == 404)
+        #expect(context.ledger.recordedRequests.map(\.path) == ["/echo/hi!", "/echo/hi!", "/echo/hi!"])
+    }
+
+    /// The runner's help is built from this, so it must name every row, without parameter types.
+    @Test func servedRoutesListEveryRowReadably() {
+        let lines = StandInServer.servedRoutes
+        #expect(lines.count == StandInRouteTable.gitHub().routes.count)
+        #expect(lines.first == "GET /users")
+        #expect(lines.contains("GET /users/{login}/followers, /user/{id}/followers"))
+        #expect(lines.contains("GET /rate_limit"))
+        #expect(!lines.joined().contains(":int"))
+    }
+}
