@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// What a fresh clone holds: no path of one build machine, and a changelog whose releases have dates.
+struct RepositoryHygieneTests {
+    private static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private static func trackedFiles() throws -> [URL] {
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        git.arguments = ["-C", root.path, "ls-files"]
+        let pipe = Pipe()
+        git.standardOutput = pipe
+        git.standardError = FileHandle.nullDevice
+        try git.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        git.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+            root.appendingPathComponent(String($0))
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "git is not installed"))
+    func noFileNamesAFolderOfOneBuildMachine() throws {
+        // Spelled in pieces so that this file does not match itself.
+        let machinePaths = ["/opt/" + "swift", "/work/" + "main", "/work/" + "shared", "/root/" + ".cache"]
+        let files = try Self.trackedFiles()
+        #expect(files.count > 50)
+        for file in files {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+            for path in machinePaths where text.contains(path) {
+                Issue.record("\(file.lastPathComponent) names \(path)")
+            }
+        }
+    }
+
+    @Test func everyReleaseInTheChangelogHasADate() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let releases = text.split(separator: "\n").filter { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+        #expect(!releases.isEmpty)
+        for release in releases {
+            #expect(release.wholeMatch(of: /## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}/) != nil, "\(release)")
+        }
+    }
+}
