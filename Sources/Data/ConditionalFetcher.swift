@@ -47,17 +47,22 @@ struct ConditionalFetcher: Sendable {
     }
 
     /// `cacheable: false` bypasses the cache for answers that must always be live, such as `/rate_limit`;
-    /// `--offline` still cannot reach the network for them.
-    func get(_ url: URL, endpoint: String, cacheable: Bool = true) async throws(DomainError) -> HTTPResponse {
+    /// `--offline` still cannot reach the network for them. `accept` asks for another media type, whose body
+    /// differs, so it is part of the cache key.
+    func get(_ url: URL, endpoint: String, cacheable: Bool = true, accept: String? = nil) async throws(DomainError)
+        -> HTTPResponse
+    {
         let store = settings.mode == .disabled || !cacheable ? nil : settings.store
         // With no store (--no-cache, /rate_limit) there is nothing to key, so no hashing either.
-        let key = store == nil ? "" : DiskResponseCache.key(url: url.absoluteString, tokenIdentity: tokenIdentity)
+        let variant = url.absoluteString + (accept.map { "\nAccept: " + $0 } ?? "")
+        let key = store == nil ? "" : DiskResponseCache.key(url: variant, tokenIdentity: tokenIdentity)
         let entry = store?.read(key: key)
         if settings.mode == .offline {
             guard let entry else { throw DomainError.notCached(resource: endpoint) }
             return response(from: entry, requested: url)
         }
         var request = client.makeRequest(.get, url)
+        if let accept { request.headers.set("Accept", accept) }
         if let entry {
             if let etag = entry.etag { request.headers.set("If-None-Match", etag) }
             if let lastModified = entry.lastModified { request.headers.set("If-Modified-Since", lastModified) }

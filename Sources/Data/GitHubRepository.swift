@@ -48,12 +48,16 @@ package struct GitHubRepository: ResourceRepository, UsersRepository {
 
     private func fetch<Value: Sendable>(_ resource: Resource<Value>, at url: URL) async throws(DomainError) -> Value {
         let label = "GET " + url.path + (url.query.map { "?" + $0 } ?? "")
-        let response = try await fetcher.get(url, endpoint: label, cacheable: resource.cacheable)
+        let response = try await fetcher.get(
+            url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept)
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
             throw error
         }
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
-        return try resource.decode(ResourceBody(bytes: [UInt8](response.body), next: next, label: label))
+        var headers: [String: String] = [:]
+        for field in response.headers.fields { headers[field.name.lowercased()] = field.value }
+        return try resource.decode(
+            ResourceBody(bytes: [UInt8](response.body), next: next, label: label, headers: headers))
     }
 }
 

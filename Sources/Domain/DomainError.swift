@@ -9,6 +9,8 @@ package enum DomainError: Error, Sendable, Equatable {
     case notFound(resource: String)
     /// A missing, bad or insufficient token (401, or a 403 that is not a rate limit).
     case unauthorized(status: Int, message: String)
+    /// The command reads the token's own account (`gh-users me`) and no token was given; nothing was sent.
+    case tokenRequired(command: String)
     /// The primary rate limit is spent; `resetAt` is when it refills, if GitHub said.
     case rateLimited(resetAt: Date?, message: String)
     /// No answer: connection refused, DNS, timeout, connection lost.

@@ -5,11 +5,14 @@ package struct ResourceBody: Sendable {
     package let next: PageCursor?
     /// A label for messages ("GET /users/octocat").
     package let label: String
+    /// The response's headers, by lower-cased name (`x-oauth-scopes`).
+    package let headers: [String: String]
 
-    package init(bytes: [UInt8], next: PageCursor?, label: String) {
+    package init(bytes: [UInt8], next: PageCursor?, label: String, headers: [String: String] = [:]) {
         self.bytes = bytes
         self.next = next
         self.label = label
+        self.headers = headers
     }
 }
 

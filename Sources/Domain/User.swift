@@ -107,3 +107,15 @@ package struct User: Sendable, Equatable {
         self.raw = raw
     }
 }
+
+/// The account a token belongs to (`GET /user`), with the scopes GitHub says the token has (`X-OAuth-Scopes`);
+/// nil scopes: GitHub did not say (a fine-grained token, or an app's).
+package struct AuthenticatedUser: Sendable, Equatable {
+    package let user: User
+    package let scopes: [String]?
+
+    package init(user: User, scopes: [String]?) {
+        self.user = user
+        self.scopes = scopes
+    }
+}

@@ -32,8 +32,8 @@ struct MoreRoutesTests {
         let login = try Login(validating: "octocat")
         #expect(
             route("followers octocat")
-                == .followers(RelationsOptions(login: login), CommonOptions()))
-        var following = RelationsOptions(login: login)
+                == .followers(AccountListOptions(login: login), CommonOptions()))
+        var following = AccountListOptions(login: login)
         following.paging.limit = .all
         #expect(route("following octocat --all") == .following(following, CommonOptions()))
     }

@@ -34,6 +34,11 @@ struct ErrorPresenter: Sendable {
                 : "The token may lack a scope or access to this resource."
             return Presentation(
                 message: "gh-users: authentication failed (HTTP \(status): \(clean(message)))\n\(hint)\n", for: error)
+        case .tokenRequired(let command):
+            return Presentation(
+                message:
+                    "gh-users: \(command) needs a token: set GH_TOKEN or GITHUB_TOKEN, or give --token-file PATH\n",
+                for: error)
         case .rateLimited(let resetAt, let message):
             var text = "gh-users: API rate limit exceeded (\(clean(message)))"
             if let resetAt {

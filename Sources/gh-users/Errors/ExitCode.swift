@@ -38,7 +38,7 @@ enum ExitStatus {
         switch error {
         case .invalidInput: return ExitCode.usage
         case .notFound: return ExitCode.notFound
-        case .unauthorized: return ExitCode.authentication
+        case .unauthorized, .tokenRequired: return ExitCode.authentication
         case .rateLimited: return ExitCode.rateLimited
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable: return ExitCode.failure
         case .cancelled: return ExitCode.interrupted

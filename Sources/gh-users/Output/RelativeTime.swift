@@ -18,6 +18,13 @@ enum RelativeTime {
         }
     }
 
+    /// A timestamp GitHub sent as text: relative on a terminal, and exactly as sent anywhere else, since data
+    /// formats never alter a field.
+    static func cell(_ text: String, context: RenderContext) -> String {
+        guard context.isTTY, let date = try? Date(text, strategy: .iso8601) else { return text }
+        return describe(date, now: context.now)
+    }
+
     static func rfc3339(_ date: Date) -> String {
         date.formatted(.iso8601)
     }

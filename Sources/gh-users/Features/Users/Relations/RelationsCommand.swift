@@ -2,18 +2,12 @@ import AtomicCore
 import Data
 import Domain
 
-/// `gh-users followers LOGIN` and `gh-users following LOGIN`.
-struct RelationsOptions: Sendable, Equatable {
-    var login: Login
-    var paging = PagingOptions()
-}
-
 /// The two sides of the follow graph: accounts, page by page, never one twice.
 enum RelationsCommand {
     static let followers = declaration(.followers)
     static let following = declaration(.following)
 
-    private static func declaration(_ relation: UserRelation) -> Command<RelationsOptions> {
+    private static func declaration(_ relation: UserRelation) -> Command<AccountListOptions> {
         let name = relation.rawValue
         return Command(
             list: ListDeclaration(
@@ -42,12 +36,7 @@ enum RelationsCommand {
                 ],
                 fields: FieldCatalog.account
             ),
-            parse: { parsed, spec throws(UsageError) in
-                RelationsOptions(
-                    login: try LoginArgument.single(parsed, spec: spec),
-                    paging: try PagingOptions.parse(parsed, spec: spec)
-                )
-            }
+            parse: AccountListOptions.parse
         )
     }
 }

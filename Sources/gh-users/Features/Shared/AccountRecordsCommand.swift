@@ -1,0 +1,55 @@
+import AtomicCore
+import Data
+import Domain
+import JSONBytes
+
+/// What a command that lists something of one account takes: the LOGIN and the paging options.
+struct AccountListOptions: Sendable, Equatable {
+    var login: Login
+    var paging = PagingOptions()
+
+    @Sendable static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> AccountListOptions {
+        AccountListOptions(
+            login: try LoginArgument.single(parsed, spec: spec),
+            paging: try PagingOptions.parse(parsed, spec: spec)
+        )
+    }
+}
+
+/// A column read from a record's JSON by a path of keys, as GitHub sent it.
+extension Column where Item == Record {
+    init(_ header: String, path: [String], shrink: ColumnShrink? = nil) {
+        self.init(header, key: path.joined(separator: "."), shrink: shrink) {
+            JSONText.text(at: path, in: $0.raw.bytes)
+        }
+    }
+
+    /// A timestamp: relative on a terminal, as sent anywhere else.
+    static func time(_ header: String, _ key: String, _ context: RenderContext) -> Column<Record> {
+        Column(header, key: key) { RelativeTime.cell(JSONText.text(of: key, in: $0.raw.bytes), context: context) }
+    }
+}
+
+extension Command where Options == AccountListOptions {
+    /// A list under one account (`/users/{username}/keys`) whose records need no typed field: the columns read
+    /// GitHub's JSON, JSON output is GitHub's objects, and a record whose id was already written is dropped.
+    init(
+        records segment: String,
+        noun: String,
+        columns: @escaping @Sendable (RenderContext) -> [Column<Record>],
+        spec: CommandSpec
+    ) {
+        self.init(
+            list: ListDeclaration(
+                noun: noun,
+                paging: { $0.paging.plan },
+                list: { GitHubEndpoints.accountRecords($0.login, segment) },
+                admission: ListDeclaration.unseen(id: \.id),
+                columns: columns,
+                raw: \.raw
+            ),
+            spec: spec,
+            parse: AccountListOptions.parse
+        )
+    }
+}
