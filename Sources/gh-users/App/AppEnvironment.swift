@@ -98,15 +98,7 @@ struct AppEnvironment: Sendable {
             makeCacheRepository: { location in
                 location.directory.map { DiskResponseCache(directory: $0, limitBytes: location.limitBytes) }
             },
-            readTokenFile: { path in
-                let manager = FileManager.default
-                guard let data = manager.contents(atPath: path) else {
-                    throw TokenFileError(message: "cannot read the token file '\(path)'")
-                }
-                let permissions = (try? manager.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
-                return TokenFile(
-                    contents: String(decoding: data, as: UTF8.self), readableByOthers: permissions & 0o077 != 0)
-            }
+            readTokenFile: { path in try TokenFileReader.read(path) }
         )
     }
 }
