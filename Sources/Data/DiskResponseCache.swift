@@ -1,4 +1,3 @@
-import AtomicCore
 import AtomicLogger
 import Domain
 import Foundation
@@ -64,9 +63,7 @@ package final class DiskResponseCache: Sendable {
     /// Warnings reach stderr even when a caller passes no logger of its own.
     package static let standardErrorLogger = Logger(
         label: "gh-users",
-        handler: StreamLogHandler(write: { text in
-            try? FileDescriptorSink(descriptor: STDERR_FILENO).write(Array(text.utf8))
-        })
+        handler: StreamLogHandler(write: { text in FileHandle.standardError.write(Foundation.Data(text.utf8)) })
     )
 
     /// The configured folder.
@@ -527,9 +524,19 @@ private enum FileInfo {
         return text.prefix(1).lowercased() + text.dropFirst()
     }
 
-    /// A path for a message: quoted, and with control characters escaped so it cannot drive the terminal.
+    /// A path for a message: quoted, and with control and bidirectional-override characters escaped, so a
+    /// folder's name cannot drive the terminal. Done here, so that Data needs no terminal module.
     static func quoted(_ path: String) -> String {
-        "'\(TerminalSanitizer.sanitize(path))'"
+        var text = ""
+        for scalar in path.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            if category == .control || category == .format {
+                text += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return "'\(text)'"
     }
 
     /// The names in a folder. A fresh descriptor, so concurrent listings do not share a read position.

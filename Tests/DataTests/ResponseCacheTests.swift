@@ -404,6 +404,17 @@ struct CacheFolderSafetyTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == "x")
     }
 
+    @Test func aFolderNameCannotDriveTheTerminal() throws {
+        let file = temporaryDirectory().appendingPathExtension("\u{1B}[31mred\u{202E}")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (cache, log) = cache(file)
+        cache.write(key: "a", response: response(), now: Date())
+        let message = try #require(log.entries.first?.message)
+        #expect(message.contains("\\u{1b}[31mred\\u{202e}' is not a directory"))
+        #expect(!message.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+    }
+
     @Test func aCacheFolderWhereNothingCanBeCreatedIsOneWarning() throws {
         // /proc/self is a folder in which nobody, not even root, can make a folder.
         let (cache, log) = cache(URL(fileURLWithPath: "/proc/self"))
