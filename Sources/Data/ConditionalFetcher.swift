@@ -105,5 +105,5 @@ extension TransportError {
     }
 }
 
-/// `summary()` never fails, which satisfies the protocol's throwing requirement.
+/// `summary()` and `clear()` fail (`cacheUnavailable`) when the store is not gh-users' own or not safe to use.
 extension DiskResponseCache: CacheRepository {}

@@ -1,3 +1,4 @@
+import AtomicLogger
 import Domain
 import Foundation
 import Networking
@@ -22,25 +23,70 @@ package struct CachedResponse: Sendable, Equatable {
 
 /// The on-disk response cache. One file per entry, named by a SHA-256 of method, URL and the token's hash,
 /// so no URL or token appears in a file name and one token's entries are never served under another.
-/// The directory is 0700 and files 0600. Writes go to a temporary file that is renamed into place, so readers
-/// (in this process or another) see a whole entry or none. An entry that does not parse is a miss.
-/// The total size is bounded; the least recently used entries go first.
+///
+/// The configured folder (`--cache-dir`, or the XDG default) may be any folder, even `/tmp`: gh-users never
+/// changes its mode and never deletes anything in it. The entries live in a subfolder, `gh-users-responses`,
+/// that gh-users creates (0700, atomically, with its `CACHEDIR.TAG` marker already inside) and only then uses.
+/// A subfolder that is a symbolic link, belongs to another user, can be written by others or lacks the marker
+/// is not used, and neither is an entry that belongs to another user or can be written by others: either
+/// could let another local user plant an answer that a genuine 304 would then vouch for. Every such problem,
+/// and a cache that cannot be created or written at all, is one warning per process; the command goes on
+/// without the cache.
+///
+/// The subfolder is opened once and used through its descriptor (`openat`, `renameat`, ...), so a path
+/// component swapped after the checks cannot redirect a read or a write. Files are 0600. Writes go to a
+/// temporary file that is renamed into place, so readers (in this process or another) see a whole entry or
+/// none; temporary files orphaned by a killed process are removed once they are old. An entry that does not
+/// parse is a miss. The total size is bounded; the least recently used entries go first.
 package final class DiskResponseCache: Sendable {
     /// Bumped whenever the file layout changes; entries of another version are misses.
     static let formatVersion = 1
     static let magic = "gh-users-cache \(formatVersion)\n"
     static let entrySuffix = ".entry"
+    static let temporaryPrefix = ".tmp-"
+    static let storeName = "gh-users-responses"
+    /// A cache directory tag (https://bford.info/cachedir/), so backup tools skip the folder; its exact text
+    /// is also what tells gh-users that the folder is its own, and of this format.
+    static let markerName = "CACHEDIR.TAG"
+    static let marker = """
+        Signature: 8a477f597d28d172789f06886806bc55
+        # This folder holds the response cache of gh-users (format \(formatVersion)).
+        # For information about cache directory tags, see https://bford.info/cachedir/
+
+        """
+    /// A temporary file older than this belongs to no running write: a write takes milliseconds.
+    static let orphanAge: TimeInterval = 5 * 60
     /// Response headers worth keeping: what revalidation and paging need. Rate-limit headers go stale, and
     /// nothing from the request (such as Authorization) is ever stored.
     static let keptHeaders = ["etag", "last-modified", "link", "content-type"]
 
-    package let directory: URL
-    package let limitBytes: Int64
-    private let sizeEstimate = LockedCounter()
+    /// Warnings reach stderr even when a caller passes no logger of its own.
+    package static let standardErrorLogger = Logger(
+        label: "gh-users",
+        handler: StreamLogHandler(write: { text in FileHandle.standardError.write(Foundation.Data(text.utf8)) })
+    )
 
-    package init(directory: URL, limitBytes: Int64) {
+    /// The configured folder.
+    package let directory: URL
+    /// Where the entries are: the subfolder gh-users owns.
+    package let storeDirectory: URL
+    package let limitBytes: Int64
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let sizeEstimate = LockedCounter()
+    private let store = StoreHandle()
+
+    package init(
+        directory: URL,
+        limitBytes: Int64,
+        logger: Logger = DiskResponseCache.standardErrorLogger,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.directory = directory
+        self.storeDirectory = directory.appendingPathComponent(DiskResponseCache.storeName, isDirectory: true)
         self.limitBytes = limitBytes
+        self.logger = logger
+        self.now = now
     }
 
     /// The key of a GET of `url` made with `token` (nil when anonymous).
@@ -57,23 +103,41 @@ package final class DiskResponseCache: Sendable {
         SHA256.hex(Array("GET \(url)\n\(tokenIdentity)".utf8))
     }
 
-    private func fileURL(_ key: String) -> URL {
-        directory.appendingPathComponent(key + DiskResponseCache.entrySuffix)
+    /// A key is a file name inside the store and nothing else.
+    private static func entryName(_ key: String) -> String? {
+        guard !key.isEmpty, !key.contains("/"), !key.hasPrefix(".") else { return nil }
+        return key + entrySuffix
     }
 
     package func read(key: String) -> CachedResponse? {
-        guard let data = FileManager.default.contents(atPath: fileURL(key).path) else { return nil }
-        return DiskResponseCache.decode(data)
+        guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: false) else { return nil }
+        // O_NONBLOCK: a FIFO in place of an entry must not hang the command; it is refused below.
+        let descriptor = openat(store, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { warnAboutEntry(name, "it is a symbolic link") }
+            return nil
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, FileInfo.isRegular(info) else { return nil }
+        if let problem = FileInfo.unsafety(info) {
+            warnAboutEntry(name, problem)
+            return nil
+        }
+        guard let bytes = FileInfo.readAll(descriptor, limit: Int(info.st_size) + 1) else { return nil }
+        return DiskResponseCache.decode(Foundation.Data(bytes))
     }
 
     /// Marks an entry as just used, so eviction keeps it.
     package func touch(key: String) {
-        _ = utimes(fileURL(key).path, nil)
+        guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: false) else { return }
+        _ = utimensat(store, name, nil, AT_SYMLINK_NOFOLLOW)
     }
 
-    /// Stores a 200 answer. Failing to write is not an error for the command: the cache is an optimisation.
+    /// Stores a 200 answer. Failing to write is not an error for the command: the cache is an optimisation,
+    /// so it is one warning, and the command goes on.
     package func write(key: String, response: HTTPResponse, now: Date) {
-        guard prepareDirectory() else { return }
+        guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: true) else { return }
         var headers = HTTPHeaders()
         for field in response.headers where DiskResponseCache.keptHeaders.contains(field.name.lowercased()) {
             headers.set(field.name, field.value)
@@ -86,32 +150,63 @@ package final class DiskResponseCache: Sendable {
             storedAt: now
         )
         let bytes = DiskResponseCache.encode(entry)
-        let temporary = directory.appendingPathComponent(".tmp-\(key)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        guard DiskResponseCache.writeNew(bytes, to: temporary.path) else { return }
+        let temporary =
+            DiskResponseCache.temporaryPrefix + "\(key)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        if let code = FileInfo.writeNew(bytes, at: store, name: temporary) {
+            warnAboutWriting(code)
+            return
+        }
         // Sized before the rename, so the first scan does not count this entry twice.
-        let total = sizeEstimate.add(Int64(bytes.count), initial: { self.scan().bytes })
-        guard rename(temporary.path, fileURL(key).path) == 0 else {
-            unlink(temporary.path)
+        let total = sizeEstimate.add(Int64(bytes.count), initial: { self.scan(store, sweepingOrphans: true).bytes })
+        guard renameat(store, temporary, store, name) == 0 else {
+            let code = errno
+            unlinkat(store, temporary, 0)
+            warnAboutWriting(code)
             return
         }
         if total > limitBytes {
-            evict()
+            evict(store)
         }
     }
 
-    package func summary() -> CacheSummary {
-        let scan = scan()
-        return CacheSummary(path: directory.path, entries: scan.files.count, bytes: scan.bytes, limitBytes: limitBytes)
+    package func summary() throws(DomainError) -> CacheSummary {
+        switch store.resolve({ openStore(create: false) }) {
+        case .failure(let problem):
+            throw DomainError.cacheUnavailable(problem.message)
+        case .success(nil):
+            return CacheSummary(path: storeDirectory.path, entries: 0, bytes: 0, limitBytes: limitBytes)
+        case .success(let descriptor?):
+            return summary(of: scan(descriptor, sweepingOrphans: false))
+        }
     }
 
-    /// Removes every entry and stray temporary file; returns what there was.
+    private func summary(of scan: Scan) -> CacheSummary {
+        CacheSummary(
+            path: storeDirectory.path,
+            entries: scan.files.count,
+            bytes: scan.bytes,
+            limitBytes: limitBytes,
+            orphanedTemporaryFiles: scan.orphans
+        )
+    }
+
+    /// Removes every entry and temporary file in the store, and nothing else anywhere; returns what there was.
     package func clear() throws(DomainError) -> CacheSummary {
-        let before = summary()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        where name.hasSuffix(DiskResponseCache.entrySuffix) || name.hasPrefix(".tmp-") {
-            let path = directory.appendingPathComponent(name).path
-            if unlink(path) != 0 && errno != ENOENT {
-                throw DomainError.cacheUnavailable("cannot remove \(path): \(String(cString: strerror(errno)))")
+        let descriptor: Int32
+        switch store.resolve({ openStore(create: false) }) {
+        case .failure(let problem):
+            throw DomainError.cacheUnavailable(problem.message)
+        case .success(nil):
+            return CacheSummary(path: storeDirectory.path, entries: 0, bytes: 0, limitBytes: limitBytes)
+        case .success(let opened?):
+            descriptor = opened
+        }
+        let before = summary(of: scan(descriptor, sweepingOrphans: false))
+        for name in FileInfo.names(in: descriptor)
+        where name.hasSuffix(DiskResponseCache.entrySuffix) || name.hasPrefix(DiskResponseCache.temporaryPrefix) {
+            if unlinkat(descriptor, name, 0) != 0, errno != ENOENT, errno != EISDIR {
+                let path = storeDirectory.appendingPathComponent(name).path
+                throw DomainError.cacheUnavailable("cannot remove \(path): \(FileInfo.reason(errno))")
             }
         }
         sizeEstimate.reset()
@@ -120,67 +215,181 @@ package final class DiskResponseCache: Sendable {
 
     /// Deletes least recently used entries until the cache is at 90% of its limit, so eviction is not
     /// paid on every write.
-    private func evict() {
-        let scan = scan()
+    private func evict(_ store: Int32) {
+        let scan = scan(store, sweepingOrphans: true)
         var total = scan.bytes
         let target = limitBytes * 9 / 10
         for file in scan.files.sorted(by: { $0.modified < $1.modified }) where total > target {
-            if unlink(file.path) == 0 { total -= file.size }
+            if unlinkat(store, file.name, 0) == 0 { total -= file.size }
         }
         sizeEstimate.set(total)
     }
 
     private struct Scan {
-        var files: [(path: String, size: Int64, modified: Date)] = []
+        var files: [(name: String, size: Int64, modified: Date)] = []
         var bytes: Int64 = 0
+        var orphans = 0
     }
 
-    private func scan() -> Scan {
+    /// Sizes the entries, and counts (or removes) temporary files too old to belong to a running write.
+    private func scan(_ store: Int32, sweepingOrphans: Bool) -> Scan {
         var result = Scan()
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
-        let urls =
-            (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
-        for url in urls where url.lastPathComponent.hasSuffix(DiskResponseCache.entrySuffix) {
-            guard let values = try? url.resourceValues(forKeys: Set(keys)), let size = values.fileSize else { continue }
-            result.files.append((url.path, Int64(size), values.contentModificationDate ?? .distantPast))
-            result.bytes += Int64(size)
+        let cutoff = now().addingTimeInterval(-DiskResponseCache.orphanAge)
+        for name in FileInfo.names(in: store) {
+            let isEntry = name.hasSuffix(DiskResponseCache.entrySuffix)
+            guard isEntry || name.hasPrefix(DiskResponseCache.temporaryPrefix) else { continue }
+            var info = stat()
+            guard fstatat(store, name, &info, AT_SYMLINK_NOFOLLOW) == 0, FileInfo.isRegular(info) else { continue }
+            let modified = FileInfo.modified(info)
+            if isEntry {
+                result.files.append((name, Int64(info.st_size), modified))
+                result.bytes += Int64(info.st_size)
+            } else if modified < cutoff {
+                if !(sweepingOrphans && unlinkat(store, name, 0) == 0) { result.orphans += 1 }
+            }
         }
         return result
     }
 
-    /// Creates the directory 0700 if needed (parents too) and makes sure an existing one is 0700.
-    private func prepareDirectory() -> Bool {
-        let path = directory.path
-        var info = stat()
-        if stat(path, &info) != 0 {
-            do {
-                try FileManager.default.createDirectory(
-                    at: directory,
-                    withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700]
-                )
-            } catch {
-                return false
-            }
-        } else if info.st_mode & 0o777 != 0o700 {
-            _ = chmod(path, 0o700)
+    // MARK: - The store folder
+
+    /// The store's descriptor, or nil when there is none yet or none fit to use; a problem is warned about once.
+    private func usableStore(create: Bool) -> Int32? {
+        switch store.resolve({ openStore(create: create) }) {
+        case .success(let descriptor):
+            return descriptor
+        case .failure(let problem):
+            warnOnce(problem.message, about: "store")
+            return nil
         }
-        return true
     }
 
-    /// Writes a new file readable by its owner only; fails rather than reuse an existing path.
-    private static func writeNew(_ bytes: [UInt8], to path: String) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        do {
-            try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: bytes)
-            return true
-        } catch {
-            unlink(path)
-            return false
+    /// Opens the store after checking that it is gh-users' own and safe; with `create`, makes it first when
+    /// it does not exist. `.success(nil)`: there is no store, and nothing was wrong.
+    private func openStore(create: Bool) -> Result<Int32?, StoreProblem> {
+        let path = storeDirectory.path
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if descriptor >= 0 { return validate(descriptor).map { $0 } }
+        let code = errno
+        if let problem = rootProblem() { return .failure(problem) }
+        switch code {
+        case ENOENT:
+            return create ? createStore().map { $0 } : .success(nil)
+        case ELOOP, ENOTDIR:
+            var info = stat()
+            let isLink = lstat(path, &info) == 0 && Int(info.st_mode) & Int(S_IFMT) == Int(S_IFLNK)
+            return .failure(
+                StoreProblem(
+                    "\(FileInfo.quoted(path)) is "
+                        + (isLink ? "a symbolic link, which gh-users does not follow" : "not a directory")))
+        default:
+            return .failure(StoreProblem("cannot open \(FileInfo.quoted(path)): \(FileInfo.reason(code))"))
         }
     }
+
+    /// What is wrong with the configured folder itself, if anything; a missing one is not wrong.
+    private func rootProblem() -> StoreProblem? {
+        var info = stat()
+        if stat(directory.path, &info) == 0 {
+            guard Int(info.st_mode) & Int(S_IFMT) == Int(S_IFDIR) else {
+                return StoreProblem("the cache directory \(FileInfo.quoted(directory.path)) is not a directory")
+            }
+            return nil
+        }
+        let code = errno
+        guard code != ENOENT else { return nil }
+        return StoreProblem(
+            "cannot use the cache directory \(FileInfo.quoted(directory.path)): \(FileInfo.reason(code))")
+    }
+
+    /// Creates the store with its marker under a temporary name and renames it into place, so that no process
+    /// ever sees it unmarked. Only folders made here are given a mode.
+    private func createStore() -> Result<Int32, StoreProblem> {
+        let root = directory.path
+        if let (path, code) = FileInfo.makeDirectories(root) {
+            return .failure(StoreProblem("cannot create \(FileInfo.quoted(path)): \(FileInfo.reason(code))"))
+        }
+        let suffix = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = directory.appendingPathComponent(
+            ".\(DiskResponseCache.storeName)\(DiskResponseCache.temporaryPrefix)\(suffix)"
+        ).path
+        guard mkdir(temporary, 0o700) == 0 else {
+            let code = errno
+            return .failure(
+                StoreProblem("cannot create a folder in \(FileInfo.quoted(root)): \(FileInfo.reason(code))"))
+        }
+        let descriptor = open(temporary, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            rmdir(temporary)
+            return .failure(StoreProblem("cannot open \(FileInfo.quoted(temporary)): \(FileInfo.reason(code))"))
+        }
+        // The umask may have taken bits the owner needs; this folder is ours, made a moment ago.
+        _ = fchmod(descriptor, 0o700)
+        let markerFailure = FileInfo.writeNew(
+            Array(DiskResponseCache.marker.utf8), at: descriptor, name: DiskResponseCache.markerName)
+        if markerFailure == nil, rename(temporary, storeDirectory.path) == 0 {
+            return .success(descriptor)
+        }
+        let code = markerFailure ?? errno
+        unlinkat(descriptor, DiskResponseCache.markerName, 0)
+        close(descriptor)
+        rmdir(temporary)
+        // Another process may have made the store meanwhile; then it is used like any existing one.
+        if markerFailure == nil, code == EEXIST || code == ENOTEMPTY || code == EPERM {
+            let existing = open(storeDirectory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if existing >= 0 { return validate(existing) }
+        }
+        return .failure(
+            StoreProblem("cannot create \(FileInfo.quoted(storeDirectory.path)): \(FileInfo.reason(code))"))
+    }
+
+    /// Keeps an opened store only if it is ours, writable by us alone, and marked; closes it otherwise.
+    private func validate(_ descriptor: Int32) -> Result<Int32, StoreProblem> {
+        let path = FileInfo.quoted(storeDirectory.path)
+        var info = stat()
+        var problem: String?
+        if fstat(descriptor, &info) != 0 {
+            problem = "cannot examine \(path): \(FileInfo.reason(errno))"
+        } else if let unsafety = FileInfo.unsafety(info) {
+            problem = "\(path) is not safe to use: \(unsafety)"
+        } else if FileInfo.contents(at: descriptor, name: DiskResponseCache.markerName, limit: 4096)
+            != Array(DiskResponseCache.marker.utf8)
+        {
+            problem =
+                "\(path) is not a gh-users cache of this version (its \(DiskResponseCache.markerName) is "
+                + "missing or different)"
+        }
+        if let problem {
+            close(descriptor)
+            return .failure(StoreProblem(problem))
+        }
+        // Readable by others (but not writable): ours and marked, so it may be made private, as the spec wants.
+        if Int(info.st_mode) & 0o077 != 0 { _ = fchmod(descriptor, 0o700) }
+        return .success(descriptor)
+    }
+
+    // MARK: - Warnings, once per process
+
+    private func warnOnce(_ message: String, about subject: String) {
+        guard WarningsGiven.shared.first(subject + "\u{0}" + storeDirectory.path) else { return }
+        logger.warning(message + "; going on without the cache")
+    }
+
+    private func warnAboutEntry(_ name: String, _ problem: String) {
+        guard WarningsGiven.shared.first("entry\u{0}" + storeDirectory.path) else { return }
+        let path = FileInfo.quoted(storeDirectory.appendingPathComponent(name).path)
+        logger.warning("ignoring the cache entry \(path), and any other like it: \(problem)")
+    }
+
+    private func warnAboutWriting(_ code: Int32) {
+        guard WarningsGiven.shared.first("write\u{0}" + storeDirectory.path) else { return }
+        logger.warning(
+            "cannot write to the cache in \(FileInfo.quoted(storeDirectory.path)): \(FileInfo.reason(code)); "
+                + "going on without storing answers")
+    }
+
+    // MARK: - The entry format
 
     /// `gh-users-cache 1\n`, one line of JSON metadata, then the body, whose length the metadata states so a
     /// cut-off file is caught.
@@ -224,6 +433,208 @@ package final class DiskResponseCache: Sendable {
         let headers: [[String]]
         let bodyLength: Int
     }
+}
+
+private struct StoreProblem: Error {
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// The store's descriptor, opened on first use and kept until the cache goes away. A problem is kept too, so
+/// it is found (and warned about) once; "no store yet" is not kept, so a later write can still create it.
+private final class StoreHandle: @unchecked Sendable {
+    private enum State {
+        case unopened
+        case open(Int32)
+        case unusable(StoreProblem)
+    }
+
+    private let lock = NSLock()
+    private var state = State.unopened
+
+    func resolve(_ open: () -> Result<Int32?, StoreProblem>) -> Result<Int32?, StoreProblem> {
+        lock.withLock {
+            switch state {
+            case .open(let descriptor):
+                return .success(descriptor)
+            case .unusable(let problem):
+                return .failure(problem)
+            case .unopened:
+                let result = open()
+                switch result {
+                case .success(let descriptor?): state = .open(descriptor)
+                case .success(nil): break
+                case .failure(let problem): state = .unusable(problem)
+                }
+                return result
+            }
+        }
+    }
+
+    deinit {
+        if case .open(let descriptor) = state { close(descriptor) }
+    }
+}
+
+/// Which cache warnings this process has given: each problem is worth one line, however many requests and
+/// cache instances run into it.
+private final class WarningsGiven: @unchecked Sendable {
+    static let shared = WarningsGiven()
+    private let lock = NSLock()
+    private var given: Set<String> = []
+
+    func first(_ key: String) -> Bool {
+        lock.withLock { given.insert(key).inserted }
+    }
+}
+
+/// The POSIX file work of the cache, relative to directory descriptors.
+private enum FileInfo {
+    static func isRegular(_ info: stat) -> Bool {
+        Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
+    }
+
+    /// Why a file or folder that someone else could have written must not be trusted, or nil.
+    static func unsafety(_ info: stat) -> String? {
+        if info.st_uid != geteuid() {
+            return "it belongs to another user (uid \(info.st_uid))"
+        }
+        let mode = Int(info.st_mode) & 0o7777
+        if mode & 0o022 != 0 {
+            return "other users can write to it (mode \(String(mode, radix: 8)))"
+        }
+        return nil
+    }
+
+    static func modified(_ info: stat) -> Date {
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        return Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+    }
+
+    /// strerror's text, lowercased as the rest of a message is: "no such file or directory".
+    static func reason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
+    /// A path for a message: quoted, and with control and bidirectional-override characters escaped, so a
+    /// folder's name cannot drive the terminal. Done here, so that Data needs no terminal module.
+    static func quoted(_ path: String) -> String {
+        var text = ""
+        for scalar in path.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            if category == .control || category == .format {
+                text += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return "'\(text)'"
+    }
+
+    /// The names in a folder. A fresh descriptor, so concurrent listings do not share a read position.
+    static func names(in directory: Int32) -> [String] {
+        let listing = openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard listing >= 0 else { return [] }
+        guard let stream = fdopendir(listing) else {
+            close(listing)
+            return []
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(cString: $0)
+                }
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Up to `limit` bytes from the descriptor's current position to its end; nil on a read error.
+    static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < limit {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return bytes
+    }
+
+    /// A small regular file's bytes, or nil when it is missing, not a regular file, or larger than `limit`.
+    static func contents(at directory: Int32, name: String, limit: Int) -> [UInt8]? {
+        let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, isRegular(info), Int(info.st_size) <= limit else { return nil }
+        return readAll(descriptor, limit: limit)
+    }
+
+    /// Writes a new file readable by its owner only; fails rather than reuse an existing name. Returns the
+    /// errno of a failure, having removed what it made, or nil.
+    static func writeNew(_ bytes: [UInt8], at directory: Int32, name: String) -> Int32? {
+        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return errno }
+        var failure: Int32?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure != nil { unlinkat(directory, name, 0) }
+        return failure
+    }
+
+    /// `mkdir -p` with 0700 for the folders it makes; existing ones are left exactly as they are. Returns the
+    /// path that could not be made and why, or nil.
+    static func makeDirectories(_ path: String) -> (String, Int32)? {
+        var info = stat()
+        if stat(path, &info) == 0 { return nil }
+        let parent = (path as NSString).deletingLastPathComponent
+        if parent != path, !parent.isEmpty, let failure = makeDirectories(parent) { return failure }
+        if mkdir(path, 0o700) != 0, errno != EEXIST { return (path, errno) }
+        return nil
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.read(descriptor, pointer, count)
+    #else
+        return Darwin.read(descriptor, pointer, count)
+    #endif
+}
+
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.write(descriptor, pointer, count)
+    #else
+        return Darwin.write(descriptor, pointer, count)
+    #endif
 }
 
 /// The cache's running size, learned by one scan on first use and kept up to date after.

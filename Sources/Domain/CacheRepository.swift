@@ -4,12 +4,16 @@ package struct CacheSummary: Sendable, Equatable {
     package let entries: Int
     package let bytes: Int64
     package let limitBytes: Int64
+    /// Temporary files left by a process killed between writing an entry and renaming it into place, old
+    /// enough that no running process can still be writing them. The next write removes them.
+    package let orphanedTemporaryFiles: Int
 
-    package init(path: String, entries: Int, bytes: Int64, limitBytes: Int64) {
+    package init(path: String, entries: Int, bytes: Int64, limitBytes: Int64, orphanedTemporaryFiles: Int = 0) {
         self.path = path
         self.entries = entries
         self.bytes = bytes
         self.limitBytes = limitBytes
+        self.orphanedTemporaryFiles = orphanedTemporaryFiles
     }
 }
 

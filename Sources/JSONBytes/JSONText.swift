@@ -228,7 +228,7 @@ package enum JSONText {
         return String(scalars)
     }
 
-    private static func appendString(_ text: String, to output: inout [UInt8]) {
+    static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

@@ -7,6 +7,12 @@ import Testing
 @testable import Data
 @testable import Domain
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 private func temporaryDirectory() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-cache-test-\(UUID().uuidString)")
 }
@@ -70,20 +76,20 @@ struct DiskResponseCacheTests {
             directory: temporaryDirectory().appendingPathComponent("nested"), limitBytes: 1_000_000)
         defer { try? FileManager.default.removeItem(at: cache.directory.deletingLastPathComponent()) }
         cache.write(key: "k", response: response(), now: Date())
+        // Folders gh-users makes are private: the configured one (and its missing parent) and the store.
+        #expect(try permissions(cache.directory.deletingLastPathComponent().path) == 0o700)
         #expect(try permissions(cache.directory.path) == 0o700)
-        let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
-        #expect(files == ["k.entry"])
-        #expect(try permissions(cache.directory.appendingPathComponent("k.entry").path) == 0o600)
-    }
-
-    @Test func anExistingDirectoryIsMadePrivate() throws {
-        let directory = temporaryDirectory()
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        defer { try? FileManager.default.removeItem(at: directory) }
-        DiskResponseCache(directory: directory, limitBytes: 1_000_000).write(
-            key: "k", response: response(), now: Date())
-        #expect(try permissions(directory.path) == 0o700)
+        #expect(try permissions(cache.storeDirectory.path) == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path) == ["gh-users-responses"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.storeDirectory.path).sorted()
+        #expect(files == ["CACHEDIR.TAG", "k.entry"])
+        for file in files {
+            #expect(try permissions(cache.storeDirectory.appendingPathComponent(file).path) == 0o600)
+        }
+        let marker = try String(
+            contentsOf: cache.storeDirectory.appendingPathComponent("CACHEDIR.TAG"), encoding: .utf8)
+        #expect(marker.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55\n"))
+        #expect(marker.contains("gh-users"))
     }
 
     @Test func keysSeparateTokensAndNeverContainThem() {
@@ -104,11 +110,20 @@ struct DiskResponseCacheTests {
     func aCorruptOrForeignEntryIsAMiss(contents: String) throws {
         let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
         defer { try? FileManager.default.removeItem(at: cache.directory) }
-        try FileManager.default.createDirectory(at: cache.directory, withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: cache.directory.appendingPathComponent("k.entry"))
+        cache.write(key: "other", response: response(), now: Date())
+        try Data(contents.utf8).write(to: cache.storeDirectory.appendingPathComponent("k.entry"))
         #expect(cache.read(key: "k") == nil)
         cache.write(key: "k", response: response(), now: Date())
         #expect(cache.read(key: "k")?.body == Data(page.utf8))
+    }
+
+    @Test(arguments: ["../k", "a/b", ".tmp-x", ""])
+    func aKeyNeverNamesAFileOutsideTheStore(key: String) throws {
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        cache.write(key: key, response: response(), now: Date())
+        #expect(cache.read(key: key) == nil)
+        #expect(!FileManager.default.fileExists(atPath: cache.directory.appendingPathComponent("k.entry").path))
     }
 
     @Test func evictsTheLeastRecentlyUsedDownToNinetyPercent() throws {
@@ -119,14 +134,14 @@ struct DiskResponseCacheTests {
         for index in 0..<4 {
             cache.write(key: "k\(index)", response: response(body), now: Date())
             // Distinct modification times, oldest first.
-            let path = cache.directory.appendingPathComponent("k\(index).entry").path
+            let path = cache.storeDirectory.appendingPathComponent("k\(index).entry").path
             try FileManager.default.setAttributes(
                 [.modificationDate: Date(timeIntervalSince1970: Double(1_000 + index))], ofItemAtPath: path)
         }
         cache.touch(key: "k0")
         cache.write(key: "k4", response: response(body), now: Date())
         cache.write(key: "k5", response: response(body), now: Date())
-        let summary = cache.summary()
+        let summary = try cache.summary()
         #expect(summary.bytes <= 6_000)
         #expect(cache.read(key: "k0") != nil, "a recently used entry survives")
         #expect(cache.read(key: "k1") == nil, "the oldest entry goes first")
@@ -138,12 +153,13 @@ struct DiskResponseCacheTests {
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         cache.write(key: "a", response: response(), now: Date())
         cache.write(key: "b", response: response(), now: Date())
-        try Data().write(to: cache.directory.appendingPathComponent(".tmp-stray"))
+        try Data().write(to: cache.storeDirectory.appendingPathComponent(".tmp-stray"))
         let removed = try cache.clear()
         #expect(removed.entries == 2)
         #expect(removed.bytes > 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).isEmpty)
-        #expect(cache.summary().entries == 0)
+        #expect(removed.path == cache.storeDirectory.path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.storeDirectory.path) == ["CACHEDIR.TAG"])
+        #expect(try cache.summary().entries == 0)
     }
 
     @Test func concurrentWritersNeverLeaveABrokenEntry() async throws {
@@ -163,10 +179,294 @@ struct DiskResponseCacheTests {
         }
         let final = try #require(cache.read(key: "shared"))
         #expect(bodies.contains(String(decoding: final.body, as: UTF8.self)))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter {
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache.storeDirectory.path).filter {
             $0.hasPrefix(".tmp-")
         }
         #expect(leftovers.isEmpty)
+    }
+
+    @Test func processesCreatingTheStoreAtOnceShareIt() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Separate instances stand for separate processes: each races to create the store.
+        let caches = (0..<8).map { _ in DiskResponseCache(directory: directory, limitBytes: 1_000_000) }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, cache) in caches.enumerated() {
+                group.addTask { cache.write(key: "k\(index)", response: response(), now: Date()) }
+            }
+        }
+        #expect(try caches[0].summary().entries == 8)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["gh-users-responses"])
+    }
+}
+
+/// Items 13 to 15 of the hardening issue: the cache folder is any folder, and only the subfolder gh-users made,
+/// marked and alone can write is ever used, changed or emptied.
+struct CacheFolderSafetyTests {
+    private func response(_ body: String = page) -> HTTPResponse {
+        HTTPResponse(
+            status: 200, headers: HTTPHeaders([("ETag", "W/\"1\"")]), body: Data(body.utf8),
+            url: URL(string: listURL)!)
+    }
+
+    private func cache(
+        _ directory: URL,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) -> (DiskResponseCache, InMemoryLogHandler) {
+        let handler = InMemoryLogHandler()
+        let logger = Logger(label: "t", level: .warning, handler: handler)
+        return (DiskResponseCache(directory: directory, limitBytes: 1_000_000, logger: logger, now: now), handler)
+    }
+
+    private func makeDirectory(_ url: URL, mode: Int) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // Set after creation, so the umask cannot take bits (such as the sticky bit's neighbours) away.
+        #expect(chmod(url.path, mode_t(mode)) == 0)
+    }
+
+    private func mode(_ path: String) throws -> Int {
+        var info = stat()
+        try #require(lstat(path, &info) == 0)
+        return Int(info.st_mode) & 0o7777
+    }
+
+    @Test(arguments: [0o755, 0o1777, 0o750])
+    func anExistingFolderKeepsItsMode(original: Int) throws {
+        let directory = temporaryDirectory()
+        try makeDirectory(directory, mode: original)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (cache, log) = cache(directory)
+        cache.write(key: "k", response: response(), now: Date())
+        #expect(try mode(directory.path) == original)
+        #expect(cache.read(key: "k")?.body == Data(page.utf8))
+        #expect(try mode(cache.storeDirectory.path) == 0o700)
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test func aSymbolicLinkToTheFolderIsFollowedButItsTargetKeepsItsMode() throws {
+        let base = temporaryDirectory()
+        let target = base.appendingPathComponent("target")
+        try makeDirectory(target, mode: 0o755)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let link = base.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let (cache, _) = cache(link)
+        cache.write(key: "k", response: response(), now: Date())
+        #expect(try mode(target.path) == 0o755)
+        #expect(
+            FileManager.default.fileExists(atPath: target.appendingPathComponent("gh-users-responses/k.entry").path))
+    }
+
+    @Test func aStoreThatIsASymbolicLinkIsNeverFollowed() throws {
+        let base = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: base) }
+        // A genuine-looking store elsewhere, with a planted entry, linked in as the store.
+        let (elsewhere, _) = cache(base.appendingPathComponent("elsewhere"))
+        elsewhere.write(key: "k", response: response(#"[{"login":"planted","id":1}]"#), now: Date())
+        let root = base.appendingPathComponent("root")
+        try makeDirectory(root, mode: 0o700)
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("gh-users-responses"), withDestinationURL: elsewhere.storeDirectory)
+        let (cache, log) = cache(root)
+        #expect(cache.read(key: "k") == nil)
+        cache.write(key: "other", response: response(), now: Date())
+        #expect(
+            !FileManager.default.fileExists(atPath: elsewhere.storeDirectory.appendingPathComponent("other.entry").path)
+        )
+        #expect(
+            log.entries.map(\.message) == [
+                "'\(cache.storeDirectory.path)' is a symbolic link, which gh-users does not follow; going on without the cache"
+            ])
+    }
+
+    @Test func clearTouchesNothingOutsideTheStore() throws {
+        let directory = temporaryDirectory()
+        try makeDirectory(directory, mode: 0o755)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let foreign = ["notes.entry", ".tmp-editor-swap", "gh-users-cache.entry"]
+        for name in foreign {
+            try Data("someone else's".utf8).write(to: directory.appendingPathComponent(name))
+        }
+        let (cache, _) = cache(directory)
+        cache.write(key: "k", response: response(), now: Date())
+        #expect(try cache.clear().entries == 1)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+                == (foreign + ["gh-users-responses"]).sorted())
+        #expect(try cache.summary().entries == 0)
+    }
+
+    @Test func aSubfolderWithoutTheMarkerIsNotUsedNorEmptied() throws {
+        let directory = temporaryDirectory()
+        let store = directory.appendingPathComponent("gh-users-responses")
+        try makeDirectory(store, mode: 0o700)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let theirs = store.appendingPathComponent("theirs.entry")
+        try Data(
+            DiskResponseCache.encode(
+                CachedResponse(
+                    url: listURL, status: 200, headers: HTTPHeaders(), body: Data(page.utf8), storedAt: Date())
+            )
+        ).write(to: theirs)
+        let (cache, log) = cache(directory)
+        #expect(cache.read(key: "theirs") == nil)
+        cache.write(key: "k", response: response(), now: Date())
+        #expect(throws: DomainError.self) { try cache.clear() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["theirs.entry"])
+        #expect(log.entries.count == 1)
+        #expect(log.entries.first?.message.contains("is not a gh-users cache") == true)
+    }
+
+    @Test func aStoreOthersCanWriteIsIgnoredWithOneWarningPerProcess() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (first, _) = cache(directory)
+        first.write(key: "k", response: response(), now: Date())
+        #expect(chmod(first.storeDirectory.path, 0o770) == 0)
+        let (second, log) = cache(directory)
+        #expect(second.read(key: "k") == nil)
+        second.write(key: "new", response: response(), now: Date())
+        #expect(second.read(key: "new") == nil)
+        #expect(throws: DomainError.self) { try second.summary() }
+        // Another instance in the same process (as `show A B` makes) says nothing more.
+        let (third, laterLog) = cache(directory)
+        #expect(third.read(key: "k") == nil)
+        #expect(log.entries.count == 1)
+        #expect(log.entries.first?.message.contains("other users can write to it (mode 770)") == true)
+        #expect(laterLog.entries.isEmpty)
+        #expect(try mode(first.storeDirectory.path) == 0o770, "a store others can write is not quietly repaired")
+    }
+
+    @Test func aStoreOthersCanReadIsMadePrivateAgain() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (first, _) = cache(directory)
+        first.write(key: "k", response: response(), now: Date())
+        #expect(chmod(first.storeDirectory.path, 0o755) == 0)
+        let (second, log) = cache(directory)
+        #expect(second.read(key: "k") != nil)
+        #expect(try mode(second.storeDirectory.path) == 0o700)
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test(arguments: [0o660, 0o606, 0o622])
+    func anEntryOthersCanWriteIsIgnoredWithOneWarning(entryMode: Int) throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (cache, log) = cache(directory)
+        for key in ["a", "b"] {
+            cache.write(key: key, response: response(), now: Date())
+            #expect(chmod(cache.storeDirectory.appendingPathComponent("\(key).entry").path, mode_t(entryMode)) == 0)
+        }
+        cache.write(key: "c", response: response(), now: Date())
+        #expect(cache.read(key: "a") == nil)
+        #expect(cache.read(key: "b") == nil)
+        #expect(cache.read(key: "c") != nil, "the rest of the cache still works")
+        #expect(log.entries.count == 1)
+        #expect(log.entries.first?.message.contains("ignoring the cache entry") == true)
+        #expect(log.entries.first?.message.contains("other users can write to it") == true)
+        // The next 200 replaces the suspect entry with a trusted one.
+        cache.write(key: "a", response: response(), now: Date())
+        #expect(cache.read(key: "a") != nil)
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func anEntryOrStoreOfAnotherUserIsIgnored() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (cache, log) = cache(directory)
+        cache.write(key: "a", response: response(), now: Date())
+        #expect(chown(cache.storeDirectory.appendingPathComponent("a.entry").path, 4242, 4242) == 0)
+        #expect(cache.read(key: "a") == nil)
+        #expect(log.entries.first?.message.contains("belongs to another user (uid 4242)") == true)
+        #expect(chown(cache.storeDirectory.path, 4242, 4242) == 0)
+        let (later, laterLog) = self.cache(directory)
+        later.write(key: "b", response: response(), now: Date())
+        #expect(later.read(key: "b") == nil)
+        #expect(laterLog.entries.first?.message.contains("belongs to another user (uid 4242)") == true)
+    }
+
+    @Test func aCacheFolderThatIsAFileIsOneWarningAndNoCache() throws {
+        let file = temporaryDirectory()
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (cache, log) = cache(file)
+        cache.write(key: "a", response: response(), now: Date())
+        cache.write(key: "b", response: response(), now: Date())
+        #expect(cache.read(key: "a") == nil)
+        #expect(
+            log.entries.map(\.message) == [
+                "the cache directory '\(file.path)' is not a directory; going on without the cache"
+            ])
+        #expect(throws: DomainError.cacheUnavailable("the cache directory '\(file.path)' is not a directory")) {
+            try cache.clear()
+        }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "x")
+    }
+
+    @Test func aFolderNameCannotDriveTheTerminal() throws {
+        let file = temporaryDirectory().appendingPathExtension("\u{1B}[31mred\u{202E}")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (cache, log) = cache(file)
+        cache.write(key: "a", response: response(), now: Date())
+        let message = try #require(log.entries.first?.message)
+        #expect(message.contains("\\u{1b}[31mred\\u{202e}' is not a directory"))
+        #expect(!message.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+    }
+
+    @Test func aCacheFolderWhereNothingCanBeCreatedIsOneWarning() throws {
+        // /proc/self is a folder in which nobody, not even root, can make a folder.
+        let (cache, log) = cache(URL(fileURLWithPath: "/proc/self"))
+        cache.write(key: "a", response: response(), now: Date())
+        cache.write(key: "b", response: response(), now: Date())
+        #expect(log.entries.count == 1)
+        #expect(log.entries.first?.message.hasPrefix("cannot create a folder in '/proc/self': ") == true)
+        // For `cache info`, a process of its own, nothing there is an empty cache, not a failure.
+        #expect(try self.cache(URL(fileURLWithPath: "/proc/self")).0.summary().entries == 0)
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root can write to a read-only folder"))
+    func aReadOnlyCacheFolderIsOneWarning() throws {
+        let directory = temporaryDirectory()
+        try makeDirectory(directory, mode: 0o500)
+        defer {
+            chmod(directory.path, 0o700)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let (cache, log) = cache(directory)
+        cache.write(key: "a", response: response(), now: Date())
+        #expect(log.entries.count == 1)
+        #expect(log.entries.first?.message.contains("permission denied") == true)
+    }
+
+    @Test func orphanedTemporaryFilesAreCountedThenRemovedOnceOld() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = Date(timeIntervalSince1970: 1_700_000_000)
+        let (first, _) = cache(directory, now: { clock })
+        first.write(key: "k", response: response(), now: clock)
+        let store = first.storeDirectory
+        // Left by processes killed between write and rename: one long ago, one that may still be running.
+        for (name, age) in [(".tmp-old-1-1", 3600.0), (".tmp-young-2-2", 60.0)] {
+            let path = store.appendingPathComponent(name).path
+            try Data("partial".utf8).write(to: URL(fileURLWithPath: path))
+            try FileManager.default.setAttributes(
+                [.modificationDate: clock.addingTimeInterval(-age)], ofItemAtPath: path)
+        }
+        let (second, _) = cache(directory, now: { clock })
+        let summary = try second.summary()
+        #expect(summary.orphanedTemporaryFiles == 1)
+        #expect(summary.entries == 1)
+        // The next process to write sweeps the old one and leaves the one a writer may still rename.
+        second.write(key: "k2", response: response(), now: clock)
+        let names = try FileManager.default.contentsOfDirectory(atPath: store.path)
+        #expect(!names.contains(".tmp-old-1-1"))
+        #expect(names.contains(".tmp-young-2-2"))
+        #expect(try second.summary().orphanedTemporaryFiles == 0)
+        // With time, the young one is an orphan too.
+        let (later, _) = cache(directory, now: { clock.addingTimeInterval(600) })
+        #expect(try later.summary().orphanedTemporaryFiles == 1)
     }
 }
 
@@ -262,9 +562,10 @@ struct ConditionalFetcherTests {
             try await repository(stub, cache: cache, mode: .offline, token: "second-token").firstPage(
                 GitHubEndpoints.users(since: 0), perPage: 2)
         }
-        let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.storeDirectory.path)
+        #expect(files.count == 2)
         for file in files {
-            let contents = try String(contentsOf: cache.directory.appendingPathComponent(file), encoding: .utf8)
+            let contents = try String(contentsOf: cache.storeDirectory.appendingPathComponent(file), encoding: .utf8)
             #expect(!contents.contains("first-token"))
         }
     }
@@ -311,7 +612,7 @@ struct ConditionalFetcherTests {
         _ = try await repository(stub, cache: cache, mode: .disabled).firstPage(
             GitHubEndpoints.users(since: 0), perPage: 2)
         #expect(stub.received[1].headers["If-None-Match"] == nil)
-        #expect(cache.summary().entries == 1)
+        #expect(try cache.summary().entries == 1)
         let untouched = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
         stub.stub(listURL, headers: [("ETag", "W/\"v1\"")], body: page)
         _ = try await repository(stub, cache: untouched, mode: .disabled).firstPage(

@@ -77,11 +77,12 @@ struct CacheEndToEndTests {
                 _ = try await list(server, cache: cache)
                 let attributes = try FileManager.default.attributesOfItem(atPath: cache.path)
                 #expect(attributes[.posixPermissions] as? Int == 0o700)
-                let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
-                #expect(files.count == 10)
+                let store = cache.appendingPathComponent("gh-users-responses")
+                let files = try FileManager.default.contentsOfDirectory(atPath: store.path)
+                #expect(files.count == 11, "ten entries and the CACHEDIR.TAG marker")
                 for file in files {
                     let mode = try FileManager.default.attributesOfItem(
-                        atPath: cache.appendingPathComponent(file).path)[.posixPermissions]
+                        atPath: store.appendingPathComponent(file).path)[.posixPermissions]
                     #expect(mode as? Int == 0o600)
                 }
             }
@@ -100,8 +101,9 @@ struct CacheEndToEndTests {
                 #expect(anonymous.status == 1)
                 let same = try await list(server, cache: cache, ["--offline"], token: "first-token-abcd")
                 #expect(same.stdout == first.stdout)
-                for file in try FileManager.default.contentsOfDirectory(atPath: cache.path) {
-                    let bytes = try Data(contentsOf: cache.appendingPathComponent(file))
+                let store = cache.appendingPathComponent("gh-users-responses")
+                for file in try FileManager.default.contentsOfDirectory(atPath: store.path) {
+                    let bytes = try Data(contentsOf: store.appendingPathComponent(file))
                     #expect(bytes.range(of: Data("first-token-abcd".utf8)) == nil)
                 }
             }
@@ -112,12 +114,15 @@ struct CacheEndToEndTests {
         try await withServer { server in
             try await withDirectory { cache in
                 let first = try await list(server, cache: cache)
-                let files = try FileManager.default.contentsOfDirectory(atPath: cache.path).sorted()
+                let store = cache.appendingPathComponent("gh-users-responses")
+                let files = try FileManager.default.contentsOfDirectory(atPath: store.path).filter {
+                    $0.hasSuffix(".entry")
+                }.sorted()
                 // Cut one entry short and fill another with garbage.
-                let cut = cache.appendingPathComponent(files[0])
+                let cut = store.appendingPathComponent(files[0])
                 let data = try Data(contentsOf: cut)
                 try data.prefix(data.count / 2).write(to: cut)
-                try Data("not a cache entry".utf8).write(to: cache.appendingPathComponent(files[1]))
+                try Data("not a cache entry".utf8).write(to: store.appendingPathComponent(files[1]))
                 server.resetRequests()
                 let second = try await list(server, cache: cache)
                 #expect(second.status == 0)
@@ -146,8 +151,9 @@ struct CacheEndToEndTests {
                 let offline = try await list(server, cache: cache, ["--offline"])
                 #expect(offline.status == 0)
                 #expect(offline.stdout == results[0].stdout)
-                let names = try FileManager.default.contentsOfDirectory(atPath: cache.path)
-                #expect(names.count == 10)
+                let names = try FileManager.default.contentsOfDirectory(
+                    atPath: cache.appendingPathComponent("gh-users-responses").path)
+                #expect(names.count == 11, "ten entries and the CACHEDIR.TAG marker")
                 #expect(!names.contains { $0.hasPrefix(".tmp-") })
             }
         }
@@ -213,7 +219,11 @@ struct CacheEndToEndTests {
                 let cached = try await BinaryRunner.run(["show", "octocat", "--api-url", server.baseURL], home: home)
                 #expect(cached.status == 0)
                 let everything = FileManager.default.enumerator(atPath: home.path)?.allObjects as? [String] ?? []
-                #expect(everything.filter { !$0.hasSuffix(".entry") }.sorted() == [".cache", ".cache/gh-users"])
+                #expect(
+                    everything.filter { !$0.hasSuffix(".entry") }.sorted() == [
+                        ".cache", ".cache/gh-users", ".cache/gh-users/gh-users-responses",
+                        ".cache/gh-users/gh-users-responses/CACHEDIR.TAG",
+                    ])
             }
         }
     }
@@ -224,13 +234,14 @@ struct CacheEndToEndTests {
                 _ = try await list(server, cache: cache)
                 let info = try await BinaryRunner.run(["cache", "info", "--format", "table", "--cache-dir", cache.path])
                 #expect(info.status == 0)
-                #expect(info.stdout.hasPrefix("Path     \(cache.path)\nEntries  10\nSize     "))
+                let store = cache.appendingPathComponent("gh-users-responses")
+                #expect(info.stdout.hasPrefix("Path     \(store.path)\nEntries  10\nSize     "))
                 #expect(info.stdout.contains(" of 100 MB"))
                 let clear = try await BinaryRunner.run(["cache", "clear", "--cache-dir", cache.path])
                 #expect(clear.status == 0)
                 #expect(clear.stdout.isEmpty)
                 #expect(clear.stderr.hasPrefix("Removed 10 entries ("))
-                #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).isEmpty)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["CACHEDIR.TAG"])
             }
         }
     }

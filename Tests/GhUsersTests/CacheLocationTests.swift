@@ -1,4 +1,5 @@
 import Data
+import Domain
 import Foundation
 import Testing
 
@@ -79,5 +80,32 @@ struct CacheRoutingTests {
         #expect(CacheRenderer.size(998_279) == "998 kB")
         #expect(CacheRenderer.size(1_500_000) == "1.5 MB")
         #expect(CacheRenderer.size(100_000_000) == "100 MB")
+    }
+}
+
+struct CacheInfoRenderingTests {
+    private let summary = CacheSummary(
+        path: #"/tmp/a "quoted": path"#, entries: 3, bytes: 1_500, limitBytes: 100_000_000, orphanedTemporaryFiles: 2)
+
+    private func context(_ format: OutputFormat) -> RenderContext {
+        RenderContext(format: format, isTTY: format == .table, colorEnabled: false, width: 80, now: Date())
+    }
+
+    @Test func jsonIsMadeByAnEncoderWhateverThePathHolds() throws {
+        let text = CacheRenderer.render(summary, context: context(.json))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["path"] as? String == summary.path)
+        #expect(object["orphaned_temporary_files"] as? Int == 2)
+        #expect(text.hasPrefix("{\n  \"path\": "))
+        let line = CacheRenderer.render(summary, context: context(.ndjson))
+        #expect(line.split(separator: "\n").count == 1)
+    }
+
+    @Test func orphansAreCountedInEveryFormat() {
+        #expect(CacheRenderer.render(summary, context: context(.tsv)).hasSuffix("\t2\n"))
+        #expect(CacheRenderer.render(summary, context: context(.csv)).contains("orphaned_temporary_files"))
+        #expect(CacheRenderer.render(summary, context: context(.table)).contains("Orphans  2 temporary files"))
+        let clean = CacheSummary(path: "/c", entries: 0, bytes: 0, limitBytes: 1)
+        #expect(!CacheRenderer.render(clean, context: context(.table)).contains("Orphans"))
     }
 }

@@ -107,3 +107,16 @@ struct JSONPathTests {
         #expect(JSONText.keys(at: ["files"], in: record) == ["a.txt", "z.md"])
     }
 }
+
+struct JSONValueTests {
+    @Test func keepsTheOrderGivenAndEscapesStrings() throws {
+        let value = JSONValue.object([
+            .init("z", .string("a \"quoted\": \\ path\n\u{1}")), .init("a", .integer(-3)), .init("m", .bool(true)),
+            .init("n", .null), .init("list", .array([.integer(1), .string("é")])),
+        ])
+        let text = String(decoding: value.bytes, as: UTF8.self)
+        #expect(text == #"{"z":"a \"quoted\": \\ path\u000a\u0001","a":-3,"m":true,"n":null,"list":[1,"é"]}"#)
+        let parsed = try JSONSerialization.jsonObject(with: Data(value.bytes)) as? [String: Any]
+        #expect(parsed?["z"] as? String == "a \"quoted\": \\ path\n\u{1}")
+    }
+}

@@ -89,23 +89,17 @@ struct AppEnvironment: Sendable {
                     )
                 )
                 let store = request.cache.directory.map {
-                    DiskResponseCache(directory: $0, limitBytes: request.cache.limitBytes)
+                    DiskResponseCache(directory: $0, limitBytes: request.cache.limitBytes, logger: request.logger)
                 }
                 let cache = CacheSettings(store: store, mode: request.cacheMode)
                 return GitHubRepository(client: client, cache: cache, logger: request.logger)
             },
             makeCacheRepository: { location in
-                location.directory.map { DiskResponseCache(directory: $0, limitBytes: location.limitBytes) }
-            },
-            readTokenFile: { path in
-                let manager = FileManager.default
-                guard let data = manager.contents(atPath: path) else {
-                    throw TokenFileError(message: "cannot read the token file '\(path)'")
+                location.directory.map {
+                    DiskResponseCache(directory: $0, limitBytes: location.limitBytes, logger: logger)
                 }
-                let permissions = (try? manager.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
-                return TokenFile(
-                    contents: String(decoding: data, as: UTF8.self), readableByOthers: permissions & 0o077 != 0)
-            }
+            },
+            readTokenFile: { path in try TokenFileReader.read(path) }
         )
     }
 }

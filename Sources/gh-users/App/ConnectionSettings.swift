@@ -18,51 +18,140 @@ struct ConnectionSettings: Sendable, Equatable {
         tokenFileContents: String? = nil,
         environment: [String: String]
     ) throws(UsageError) -> ConnectionSettings {
-        let text: String
-        if let apiURL = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
-            text = apiURL
-        } else if let host = nonEmpty(environment["GH_HOST"]) {
-            let bare = host.lowercased()
-            text = (bare == "github.com" || bare == "api.github.com") ? githubAPI : "https://\(host)/api/v3"
-        } else {
-            text = githubAPI
-        }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
-        else {
-            throw UsageError(
-                message: "invalid API URL '\(text)': expected http(s)://HOST[:PORT][/PATH]",
-                command: nil
-            )
-        }
-        let isGitHubDotCom = host.lowercased() == "api.github.com"
-        var candidates = [environment["GH_TOKEN"], environment["GITHUB_TOKEN"]]
-        if !isGitHubDotCom {
-            candidates.insert(
-                contentsOf: [environment["GH_ENTERPRISE_TOKEN"], environment["GITHUB_ENTERPRISE_TOKEN"]], at: 0)
-        }
-        if let tokenFileContents {
-            let token = tokenFileContents.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !token.isEmpty else {
-                throw UsageError(message: "the token file is empty", command: nil)
-            }
-            guard !token.contains(where: { $0.isWhitespace || $0.isNewline }) else {
-                throw UsageError(
-                    message: "the token file holds more than one word; it should hold the token alone",
-                    command: nil
-                )
-            }
-            candidates.insert(token, at: 0)
-        }
-        let token = candidates.lazy.compactMap { nonEmpty($0?.trimmingCharacters(in: .whitespacesAndNewlines)) }.first
+        let url = try apiRoot(apiURL: apiURL, environment: environment)
+        let token = try token(for: url, tokenFileContents: tokenFileContents, environment: environment)
         if token != nil, !OriginPolicy.isSecureOrLoopback(url) {
             throw UsageError(
                 message:
-                    "refusing to send a token over plain http to \(host): use https (plain http is allowed for loopback only)",
+                    "refusing to send a token over plain http to \(url.host ?? ""): use https (plain http is allowed for loopback only)",
                 command: nil
             )
         }
         return ConnectionSettings(apiRoot: url, token: token)
+    }
+
+    // MARK: - The API root
+
+    private static func apiRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
+        if let text = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
+            return try validatedRoot(text)
+        }
+        if let host = nonEmpty(environment["GH_HOST"]) {
+            return try enterpriseRoot(host: host)
+        }
+        return URL(string: githubAPI)!
+    }
+
+    /// An http(s) root with a host and nothing that cannot be part of one. The scheme is lowercased because
+    /// URLSession on Linux refuses `HTTP://` as an unsupported URL, although schemes are case-insensitive.
+    private static func validatedRoot(_ text: String) throws(UsageError) -> URL {
+        let invalid = { (reason: String) in
+            UsageError(message: "invalid API URL '\(text)': \(reason)", command: nil)
+        }
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+        else {
+            throw invalid("expected http(s)://HOST[:PORT][/PATH]")
+        }
+        if let port = url.port, !(1...65535).contains(port) {
+            throw invalid("the port must be from 1 to 65535")
+        }
+        guard scheme != scheme.lowercased() else { return url }
+        // The scheme is the text up to the first colon, so only it changes.
+        guard let lowered = URL(string: scheme.lowercased() + text.dropFirst(scheme.count)) else {
+            throw invalid("expected http(s)://HOST[:PORT][/PATH]")
+        }
+        return lowered
+    }
+
+    /// `GH_HOST` is a host name, as for `gh`: github.com, or a GitHub Enterprise server at
+    /// `https://HOST/api/v3`. A URL there, or a server on this machine (which hardly ever speaks https on a
+    /// certificate for 127.0.0.1), is a mistake better explained now than by a TLS failure after the timeout.
+    private static func enterpriseRoot(host: String) throws(UsageError) -> URL {
+        let bare = host.lowercased()
+        if bare == "github.com" || bare == "api.github.com" {
+            return URL(string: githubAPI)!
+        }
+        if host.contains("/") {
+            throw UsageError(
+                message:
+                    "GH_HOST='\(host)' is not a host name: GH_HOST takes a name such as ghe.example.com, which "
+                    + "means https://HOST/api/v3; give a URL with --api-url or GH_USERS_API_URL instead",
+                command: nil
+            )
+        }
+        let text = "https://\(host)/api/v3"
+        let url = try validatedRoot(text)
+        if OriginPolicy.isLoopback(host: url.host ?? "") {
+            throw UsageError(
+                message:
+                    "GH_HOST=\(host) would mean GitHub Enterprise at \(text), over https; for a server on this "
+                    + "machine give its URL instead, such as --api-url http://\(host) (or GH_USERS_API_URL)",
+                command: nil
+            )
+        }
+        return url
+    }
+
+    // MARK: - The token
+
+    private static func token(
+        for url: URL,
+        tokenFileContents: String?,
+        environment: [String: String]
+    ) throws(UsageError) -> String? {
+        if let tokenFileContents {
+            let token = tokenFileText(tokenFileContents)
+            guard !token.isEmpty else {
+                throw UsageError(message: "the token file is empty", command: nil)
+            }
+            if let problem = tokenProblem(token) {
+                throw UsageError(message: "the token file \(problem)", command: nil)
+            }
+            return token
+        }
+        var names = ["GH_TOKEN", "GITHUB_TOKEN"]
+        if url.host?.lowercased() != "api.github.com" {
+            names.insert(contentsOf: ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"], at: 0)
+        }
+        for name in names {
+            guard let token = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
+            else { continue }
+            // The variable is named, never its value.
+            if let problem = tokenProblem(token) {
+                throw UsageError(message: "\(name) \(problem)", command: nil)
+            }
+            return token
+        }
+        return nil
+    }
+
+    /// A token file's text as a token: without a UTF-8 byte order mark (which editors on Windows add) and
+    /// without the whitespace and line break around it.
+    static func tokenFileText(_ contents: String) -> String {
+        var scalars = Substring(contents).unicodeScalars
+        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+        return String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Why `token` cannot go into an `Authorization` header, as the end of a sentence about where it came from;
+    /// nil when it can. A line break would end the header early (and URLSession then drops it silently) and a
+    /// NUL would cut it, so a token is printable ASCII without spaces, as every GitHub token is.
+    static func tokenProblem(_ token: String) -> String? {
+        let scalars = token.unicodeScalars
+        if scalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
+            return "holds a line break; it should hold the token alone, on one line"
+        }
+        if scalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "holds a control character; it should hold the token alone, in printable characters"
+        }
+        if scalars.contains(where: { $0.properties.isWhitespace }) {
+            return "holds more than one word; it should hold the token alone"
+        }
+        if !scalars.allSatisfy({ $0.isASCII }) {
+            return "holds a character outside ASCII; it should hold the token alone, as GitHub gave it"
+        }
+        return nil
     }
 
     private static func nonEmpty(_ value: String?) -> String? {

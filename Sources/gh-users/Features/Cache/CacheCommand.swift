@@ -83,28 +83,14 @@ enum CacheCommand {
 
 /// The cache summary for a person (labelled lines) or a script (JSON, or one tsv line).
 enum CacheRenderer {
-    /// The JSON object, by GitHub-style snake_case keys, made by an encoder.
-    struct Summary: Encodable {
-        let path: String
-        let entries: Int
-        let sizeBytes: Int64
-        let limitBytes: Int64
-
-        enum CodingKeys: String, CodingKey {
-            case path
-            case entries
-            case sizeBytes = "size_bytes"
-            case limitBytes = "limit_bytes"
-        }
-    }
-
     static func render(_ summary: CacheSummary, context: RenderContext) -> String {
         switch context.format {
         case .json, .ndjson:
-            let compact = JSONEncoding.bytes(
-                Summary(
-                    path: summary.path, entries: summary.entries, sizeBytes: summary.bytes,
-                    limitBytes: summary.limitBytes))
+            let compact = JSONValue.object([
+                .init("path", .string(summary.path)), .init("entries", .integer(Int64(summary.entries))),
+                .init("size_bytes", .integer(summary.bytes)), .init("limit_bytes", .integer(summary.limitBytes)),
+                .init("orphaned_temporary_files", .integer(Int64(summary.orphanedTemporaryFiles))),
+            ]).bytes
             var output: [UInt8] = []
             if context.format == .json {
                 JSONText.pretty(compact, into: &output)
@@ -115,22 +101,27 @@ enum CacheRenderer {
         case .tsv:
             return [
                 TerminalSanitizer.sanitize(summary.path, escapeBackslash: true), "\(summary.entries)",
-                "\(summary.bytes)", "\(summary.limitBytes)",
+                "\(summary.bytes)", "\(summary.limitBytes)", "\(summary.orphanedTemporaryFiles)",
             ]
             .joined(separator: "\t") + "\n"
         case .csv:
-            return CSV.row(["path", "entries", "size_bytes", "limit_bytes"])
+            return CSV.row(["path", "entries", "size_bytes", "limit_bytes", "orphaned_temporary_files"])
                 + CSV.row([
                     TerminalSanitizer.sanitize(summary.path), "\(summary.entries)", "\(summary.bytes)",
-                    "\(summary.limitBytes)",
+                    "\(summary.limitBytes)", "\(summary.orphanedTemporaryFiles)",
                 ])
         case .table:
-            return """
-                Path     \(TerminalSanitizer.sanitize(summary.path))
-                Entries  \(summary.entries)
-                Size     \(size(summary.bytes)) of \(size(summary.limitBytes))
-
-                """
+            var lines = [
+                "Path     " + TerminalSanitizer.sanitize(summary.path),
+                "Entries  \(summary.entries)",
+                "Size     \(size(summary.bytes)) of \(size(summary.limitBytes))",
+            ]
+            if summary.orphanedTemporaryFiles > 0 {
+                lines.append(
+                    "Orphans  \(summary.orphanedTemporaryFiles) temporary files of an interrupted write; "
+                        + "the next write removes them once they are 5 minutes old")
+            }
+            return lines.joined(separator: "\n") + "\n\n"
         }
     }
 

@@ -60,19 +60,14 @@ enum RateLimitRenderer {
         }
     }
 
-    /// One bucket with GitHub's keys plus its name, for `--fields`, made by an encoder.
+    /// One bucket with GitHub's keys plus its name, for `--fields`.
     @Sendable static func bucketJSON(_ bucket: RateLimitBucket) -> RawJSON {
-        struct Bucket: Encodable {
-            let resource: String
-            let limit: Int
-            let remaining: Int
-            let used: Int
-            let reset: Int64
-        }
-        let value = Bucket(
-            resource: bucket.resource, limit: bucket.limit, remaining: bucket.remaining, used: bucket.used,
-            reset: Int64(bucket.resetAt.timeIntervalSince1970))
-        return RawJSON(bytes: JSONEncoding.bytes(value))
+        RawJSON(
+            bytes: JSONValue.object([
+                .init("resource", .string(bucket.resource)), .init("limit", .integer(Int64(bucket.limit))),
+                .init("remaining", .integer(Int64(bucket.remaining))), .init("used", .integer(Int64(bucket.used))),
+                .init("reset", .integer(Int64(bucket.resetAt.timeIntervalSince1970))),
+            ]).bytes)
     }
 
     static func columns(_ context: RenderContext) -> [Column<RateLimitBucket>] {

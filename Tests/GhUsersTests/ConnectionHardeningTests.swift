@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+
+@testable import gh_users
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Item 16 and 18 of the hardening issue: tokens that cannot be a header line, and API URLs.
+struct ConnectionHardeningTests {
+    private func usageError(_ body: () throws(UsageError) -> ConnectionSettings) -> UsageError? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: [
+        ("GH_TOKEN", "ghp_first\nX-Injected: 1", "holds a line break"),
+        ("GH_TOKEN", "ghp_first\r\nsecond", "holds a line break"),
+        ("GH_TOKEN", "ghp_first\rsecond", "holds a line break"),
+        ("GITHUB_TOKEN", "ghp_first\u{0}second", "holds a control character"),
+        ("GH_TOKEN", "ghp_first\u{1B}[31msecond", "holds a control character"),
+        ("GH_TOKEN", "ghp_first\u{85}second", "holds a control character"),
+        ("GH_TOKEN", "ghp_first\tsecond", "holds a control character"),
+        ("GH_TOKEN", "ghp_first second", "holds more than one word"),
+        ("GH_TOKEN", "ghp_first\u{200B}second", "holds a character outside ASCII"),
+        ("GH_TOKEN", "\u{FEFF}ghp_firstsecond", "holds a character outside ASCII"),
+    ])
+    func aTokenThatCannotBeAHeaderIsRefusedNamingTheVariable(name: String, value: String, problem: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(apiURL: nil, environment: [name: value])
+            })
+        #expect(error.message.hasPrefix("\(name) \(problem)"))
+        #expect(!error.message.contains("ghp_first"))
+        #expect(!error.message.contains("second"))
+    }
+
+    @Test func theEnterpriseVariablesAreNamedWhenTheyAreTheOnesUsed() throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(
+                    apiURL: "https://ghe.example/api/v3",
+                    environment: ["GH_ENTERPRISE_TOKEN": "a\nb", "GH_TOKEN": "fine-token"])
+            })
+        #expect(error.message.hasPrefix("GH_ENTERPRISE_TOKEN holds a line break"))
+        // A variable that is not used does not stop the command.
+        let settings = try ConnectionSettings.resolve(
+            apiURL: nil,
+            environment: ["GH_TOKEN": "fine-token", "GH_ENTERPRISE_TOKEN": "a\nb", "GITHUB_TOKEN": "x\n y"]
+        )
+        #expect(settings.token == "fine-token")
+    }
+
+    @Test func whitespaceAroundATokenIsNotPartOfIt() throws {
+        #expect(
+            try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_TOKEN": " tok-1234\r\n"]).token == "tok-1234")
+        #expect(try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_TOKEN": " \n"]).token == nil)
+    }
+
+    @Test(arguments: [
+        ("\u{FEFF}tok-1234\n", "tok-1234"), ("tok-1234\r\n", "tok-1234"), ("\n  tok-1234  \n\n", "tok-1234"),
+    ])
+    func aTokenFileLosesItsByteOrderMarkAndLineBreak(contents: String, token: String) throws {
+        let settings = try ConnectionSettings.resolve(apiURL: nil, tokenFileContents: contents, environment: [:])
+        #expect(settings.token == token)
+    }
+
+    @Test(arguments: [
+        ("tok\u{0}1234", "the token file holds a control character"),
+        ("tok\n1234", "the token file holds a line break"),
+        ("\u{FEFF}\u{FEFF}tok", "the token file holds a character outside ASCII"),
+    ])
+    func aTokenFileThatCannotBeAHeaderIsRefused(contents: String, message: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(apiURL: nil, tokenFileContents: contents, environment: [:])
+            })
+        #expect(error.message.hasPrefix(message))
+        #expect(!error.message.contains("1234"))
+    }
+
+    @Test(arguments: [
+        ("HTTP://127.0.0.1:8080", "http://127.0.0.1:8080"),
+        ("Https://ghe.example/api/v3", "https://ghe.example/api/v3"),
+        ("hTTp://localhost:9", "http://localhost:9"), ("http://127.0.0.1:65535", "http://127.0.0.1:65535"),
+        ("http://[::1]:8080", "http://[::1]:8080"), ("http://[::1]", "http://[::1]"),
+    ])
+    func schemesAreCaseInsensitiveAndLoopbackMayHaveAToken(text: String, root: String) throws {
+        let settings = try ConnectionSettings.resolve(apiURL: text, environment: ["GH_TOKEN": "tok-1234"])
+        #expect(settings.apiRoot.absoluteString == root)
+        #expect(settings.token == "tok-1234")
+    }
+
+    @Test(arguments: ["http://[::2]:8080", "http://127.0.0.1.example:80", "http://localhost.example:80"])
+    func onlyLoopbackGetsATokenOverPlainHTTP(text: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(apiURL: text, environment: ["GH_TOKEN": "tok-1234"])
+            })
+        #expect(error.message.hasPrefix("refusing to send a token over plain http"))
+    }
+
+    @Test(arguments: [
+        "http://127.0.0.1:65536", "http://127.0.0.1:99999", "https://ghe.example:0/api", "http://h:1000000",
+    ])
+    func aPortOutOfRangeIsAUsageError(text: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in try ConnectionSettings.resolve(apiURL: text, environment: [:]) })
+        #expect(error.message == "invalid API URL '\(text)': the port must be from 1 to 65535")
+    }
+
+    @Test(arguments: ["127.0.0.1:8080", "localhost:3000", "[::1]:8080", "127.0.0.1"])
+    func aLoopbackGHHostIsExplainedBeforeAnyRequest(host: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": host])
+            })
+        #expect(
+            error.message
+                == "GH_HOST=\(host) would mean GitHub Enterprise at https://\(host)/api/v3, over https; for a "
+                + "server on this machine give its URL instead, such as --api-url http://\(host) (or GH_USERS_API_URL)"
+        )
+    }
+
+    @Test(arguments: ["http://127.0.0.1:8080", "ghe.example/api/v3", "https://ghe.example"])
+    func aURLInGHHostIsExplained(host: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": host])
+            })
+        #expect(error.message.hasPrefix("GH_HOST='\(host)' is not a host name: GH_HOST takes a name such as"))
+        #expect(error.message.contains("--api-url"))
+    }
+
+    @Test func aGHHostWithAPortIsStillEnterprise() throws {
+        let settings = try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": "ghe.example:8443"])
+        #expect(settings.apiRoot.absoluteString == "https://ghe.example:8443/api/v3")
+        // --api-url wins, so a GH_HOST it overrides is never judged.
+        let flag = try ConnectionSettings.resolve(
+            apiURL: "http://127.0.0.1:8080", environment: ["GH_HOST": "127.0.0.1:8080"])
+        #expect(flag.apiRoot.absoluteString == "http://127.0.0.1:8080")
+    }
+}
+
+/// Item 16 and 17: `--token-file` from files, pipes and FIFOs, with the reason when it cannot be read.
+struct TokenFileReaderTests {
+    private func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-token-\(UUID().uuidString)").path
+    }
+
+    private func file(_ contents: [UInt8], mode: Int = 0o600) throws -> String {
+        let path = temporaryPath()
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(contents)))
+        #expect(chmod(path, mode_t(mode)) == 0)
+        return path
+    }
+
+    private func message(_ path: String) -> String? {
+        do {
+            _ = try TokenFileReader.read(path)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func aFileIsReadAsItsTokenAloneWithoutByteOrderMark() throws {
+        let path = try file([0xEF, 0xBB, 0xBF] + Array("tok-1234\r\n".utf8))
+        defer { unlink(path) }
+        let token = try TokenFileReader.read(path)
+        #expect(token == AppEnvironment.TokenFile(contents: "tok-1234", readableByOthers: false))
+    }
+
+    @Test(arguments: [(0o600, false), (0o640, true), (0o604, true), (0o400, false)])
+    func aFileOthersCanReadIsSaidToBe(mode: Int, readable: Bool) throws {
+        let path = try file(Array("tok-1234".utf8), mode: mode)
+        defer { unlink(path) }
+        #expect(try TokenFileReader.read(path).readableByOthers == readable)
+    }
+
+    @Test func anAnonymousPipeIsRead() throws {
+        // What `--token-file /dev/stdin` and `--token-file <(pass show gh)` hand over: /dev/fd/N of a pipe.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let text = Array("tok-from-pipe\n".utf8)
+        #expect(write(ends[1], text, text.count) == text.count)
+        close(ends[1])
+        let token = try TokenFileReader.read("/dev/fd/\(ends[0])")
+        #expect(token == AppEnvironment.TokenFile(contents: "tok-from-pipe", readableByOthers: false))
+    }
+
+    @Test func aNamedFIFOIsRead() async throws {
+        let path = temporaryPath()
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let writer = Thread {
+            let descriptor = open(path, O_WRONLY)
+            let text = Array("tok-from-fifo\n".utf8)
+            _ = write(descriptor, text, text.count)
+            close(descriptor)
+        }
+        writer.start()
+        #expect(try TokenFileReader.read(path).contents == "tok-from-fifo")
+    }
+
+    @Test func whyAFileCannotBeReadIsSaid() throws {
+        let missing = temporaryPath()
+        #expect(message(missing) == "cannot read the token file '\(missing)': no such file or directory")
+        let directory = FileManager.default.temporaryDirectory.path
+        #expect(message(directory) == "cannot read the token file '\(directory)': is a directory")
+        let plain = try file(Array("tok-1234".utf8))
+        defer { unlink(plain) }
+        #expect(message(plain + "/x") == "cannot read the token file '\(plain)/x': not a directory")
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root may read any file"))
+    func aFileWithoutReadPermissionSaysSo() throws {
+        let path = try file(Array("tok-1234".utf8), mode: 0o200)
+        defer { unlink(path) }
+        #expect(message(path) == "cannot read the token file '\(path)': permission denied")
+    }
+
+    @Test(arguments: [
+        ("tok-1234\nX-Injected: 1\n", "holds a line break"), ("tok-1234\u{0}5678", "holds a control character"),
+        ("tok-1234 5678", "holds more than one word"), (" \n", "is empty"),
+    ])
+    func aFileThatCannotHoldATokenIsRefusedByName(contents: String, problem: String) throws {
+        let path = try file(Array(contents.utf8))
+        defer { unlink(path) }
+        let text = try #require(message(path))
+        #expect(text.hasPrefix("the token file '\(path)' \(problem)"))
+        #expect(!text.contains("1234"))
+    }
+
+    @Test func anEndlessFileIsRefusedWithoutReadingItAll() throws {
+        #expect(
+            message("/dev/zero") == "the token file '/dev/zero' is larger than 64 KiB; it should hold the token alone")
+    }
+}
