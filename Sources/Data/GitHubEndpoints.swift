@@ -43,14 +43,25 @@ package enum GitHubEndpoints {
         )
     }
 
-    /// Any list under an account whose records need no typed field (`/users/{username}/keys`).
-    package static func accountRecords(_ login: Login, _ segment: String, query: [String] = []) -> ListResource<Record>
-    {
+    /// Any list under an account whose records need no typed field (`/users/{username}/keys`,
+    /// `/users/{username}/events/public`), in GitHub's default media type or the one `accept` names.
+    package static func accountRecords(
+        _ login: Login, _ segment: String, query: [String] = [], accept: String? = nil
+    ) -> ListResource<Record> {
         ListResource(
             first: Resource(
-                path: account(login, segment), query: query, missing: "user '\(login.value)'",
+                path: account(login, segment), query: query, missing: "user '\(login.value)'", accept: accept,
                 decode: ResponseDecoder.records)
         )
+    }
+
+    /// `GET /user`: the token's own account, and the scopes GitHub says the token has.
+    package static let authenticatedUser = Resource<AuthenticatedUser>(path: "/user", missing: "authenticated user") {
+        body throws(DomainError) in
+        let scopes = body.headers["x-oauth-scopes"].map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        return AuthenticatedUser(user: try ResponseDecoder.user(body), scopes: scopes)
     }
 
     /// `GET /users/{username}`.

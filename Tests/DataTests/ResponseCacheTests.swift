@@ -509,6 +509,29 @@ struct ConditionalFetcherTests {
         #expect(stub.unusedStubs.isEmpty)
     }
 
+    @Test func anotherMediaTypeIsCachedApart() async throws {
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let stub = StubTransport()
+        let url = "https://api.github.com/users/octocat/starred?per_page=30"
+        stub.stub(url, headers: [("ETag", #""plain""#)], body: #"[{"id":1}]"#)
+        stub.stub(
+            url, headers: [("ETag", #""star""#)], body: #"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":1}}]"#)
+        stub.stub(url, status: 304, body: "")
+        let login = try Login(validating: "octocat")
+        let star = "application/vnd.github.star+json"
+        _ = try await repository(stub, cache: cache).firstPage(
+            GitHubEndpoints.accountRecords(login, "starred"), perPage: 30)
+        _ = try await repository(stub, cache: cache).firstPage(
+            GitHubEndpoints.accountRecords(login, "starred", accept: star), perPage: 30)
+        let again = try await repository(stub, cache: cache).firstPage(
+            GitHubEndpoints.accountRecords(login, "starred", accept: star), perPage: 30)
+        // The star+json request never revalidates the plain list's entry, and its own 304 serves its own body.
+        #expect(stub.received[1].headers["If-None-Match"] == nil)
+        #expect(stub.received[2].headers["If-None-Match"] == #""star""#)
+        #expect(String(decoding: again.items[0].raw.bytes, as: UTF8.self).hasPrefix(#"{"starred_at""#))
+    }
+
     @Test func sendsIfModifiedSinceWhenThereIsALastModified() async throws {
         let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
         defer { try? FileManager.default.removeItem(at: cache.directory) }

@@ -7,6 +7,8 @@ import Domain
 struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
     let fetch: @Sendable (Options, any GitHubReader) async -> [Result<Value, DomainError>]
     let render: @Sendable ([Value], Options, RenderContext) -> [UInt8]
+    /// The resource is the token's own (`gh-users me`): without a token, exit 4 before any request.
+    var needsToken = false
 }
 
 /// Loads the resources a command asked for and keeps each one's outcome, in the order asked.
@@ -69,7 +71,12 @@ extension Command {
             spec: spec,
             parse: parse,
             action: .github { options, context, github in
-                await ResourceCoordinator<Options, Value>(
+                if declaration.needsToken, !context.presenter.hasToken {
+                    let error = DomainError.tokenRequired(command: "gh-users " + spec.name)
+                    context.io.writeErr(context.presenter.present(error).message)
+                    return .failed(error)
+                }
+                return await ResourceCoordinator<Options, Value>(
                     viewModel: ResourceViewModel { await declaration.fetch(options, github) },
                     render: { declaration.render($0, options, context.render) },
                     command: context

@@ -47,7 +47,8 @@ enum ShowUsersRenderer {
     }
 
     /// A vertical profile, labels on the left, values cut to the terminal width.
-    static func profile(_ user: User, context: RenderContext) -> String {
+    /// `extra` rows come last (the token's scopes, for `me`).
+    static func profile(_ user: User, context: RenderContext, extra: [(String, String)] = []) -> String {
         let colors = ColorScheme(enabled: context.colorEnabled)
         func clean(_ text: String) -> String { TerminalSanitizer.sanitize(text) }
         var title = colors.bold(clean(user.login))
@@ -76,6 +77,7 @@ enum ShowUsersRenderer {
             fields.append(("Joined", when))
         }
         if let url = user.htmlURL { fields.append(("URL", url)) }
+        fields += extra
         let labelWidth = fields.map { $0.0.count }.max() ?? 0
         var text = title + "\n"
         for (label, value) in fields {

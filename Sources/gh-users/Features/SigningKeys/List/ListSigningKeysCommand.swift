@@ -1,0 +1,42 @@
+import AtomicCore
+import Data
+import Domain
+import JSONBytes
+
+/// `gh-users signing-keys LOGIN`: the SSH keys an account signs commits with, to verify its signatures.
+enum ListSigningKeysCommand {
+    static let declaration = Command(
+        records: "ssh_signing_keys",
+        noun: "signing keys",
+        columns: { context in
+            [
+                Column("ID", path: ["id"]),
+                Column("TITLE", path: ["title"], shrink: .second),
+                Column("FINGERPRINT", key: "fingerprint") {
+                    SSHKeyFingerprint.sha256(of: JSONText.text(of: "key", in: $0.raw.bytes)) ?? "?"
+                },
+                .time("ADDED", "created_at", context),
+                Column("KEY", path: ["key"], shrink: .first),
+            ]
+        },
+        spec: CommandSpec(
+            name: "signing-keys",
+            abstract: "List the SSH keys an account signs commits with (GET /users/{username}/ssh_signing_keys).",
+            usage: "gh-users signing-keys LOGIN [--limit N | --all] [options]",
+            discussion: """
+                Use them to verify the account's SSH-signed commits and tags. The fingerprint is computed here
+                as ssh-keygen -lf prints it; a key that does not decode shows '?'.
+                """,
+            arguments: [("LOGIN", "The account whose signing keys to list.")],
+            options: [],
+            examples: [
+                ("gh-users signing-keys octocat", "Each key with its title and fingerprint."),
+                (
+                    "gh-users signing-keys octocat --all --format tsv --fields key",
+                    "The keys alone, for git's allowed signers file."
+                ),
+            ],
+            fields: ["key", "id", "title", "created_at"]
+        )
+    )
+}

@@ -1,0 +1,84 @@
+import AtomicCore
+import Data
+import Domain
+import JSONBytes
+
+/// `gh-users starred LOGIN`: which repositories, in which order.
+struct ListStarredOptions: Sendable, Equatable {
+    enum Sort: String, Sendable, CaseIterable {
+        case created
+        case updated
+    }
+
+    var login: Login
+    var sort: Sort?
+    var direction: SortDirection?
+    var paging = PagingOptions()
+}
+
+/// The repositories an account starred, each with when it was starred: the request asks for GitHub's
+/// `star+json` media type, so every record is `{"starred_at": …, "repo": {…}}` exactly as GitHub sends it.
+enum ListStarredCommand {
+    static let starMediaType = "application/vnd.github.star+json"
+
+    static let sort = OptionSpec(
+        "sort", value: "KEY", help: "created (when it was starred) or updated (when the repository was pushed to).",
+        default: "created", choices: ListStarredOptions.Sort.allCases.map(\.rawValue))
+    static let direction = OptionSpec(
+        "direction", value: "DIR", help: "asc or desc.", default: "desc",
+        choices: SortDirection.allCases.map(\.rawValue))
+
+    static let declaration = Command<ListStarredOptions>(
+        list: ListDeclaration(
+            noun: "starred repositories",
+            paging: { $0.paging.plan },
+            list: { options in
+                var query: [String] = []
+                if let sort = options.sort { query.append("sort=\(sort.rawValue)") }
+                if let direction = options.direction { query.append("direction=\(direction.rawValue)") }
+                return GitHubEndpoints.accountRecords(options.login, "starred", query: query, accept: starMediaType)
+            },
+            admission: ListDeclaration.unseen(id: { Int64(JSONText.text(at: ["repo", "id"], in: $0.raw.bytes)) }),
+            columns: { context in
+                [
+                    Column("REPOSITORY", path: ["repo", "full_name"], shrink: .last),
+                    .time("STARRED", "starred_at", context),
+                    Column("LANGUAGE", path: ["repo", "language"]),
+                    Column("STARS", path: ["repo", "stargazers_count"]),
+                    Column("DESCRIPTION", path: ["repo", "description"], shrink: .first),
+                ]
+            },
+            raw: \.raw
+        ),
+        spec: CommandSpec(
+            name: "starred",
+            abstract: "List the repositories an account starred, with when (GET /users/{username}/starred).",
+            usage:
+                "gh-users starred LOGIN [--sort created|updated] [--direction asc|desc] [--limit N | --all] [options]",
+            discussion: """
+                Each record is GitHub's starred-repository object: starred_at and the whole repo. --fields
+                takes its top-level keys; the table shows the repository's name, when it was starred, its
+                language, stars and description.
+                """,
+            arguments: [("LOGIN", "The account whose stars to list.")],
+            options: [sort, direction],
+            examples: [
+                ("gh-users starred octocat", "The 30 most recent stars."),
+                (
+                    "gh-users starred octocat --all --format ndjson | jq -r .repo.clone_url",
+                    "Every starred repository's clone URL, to mirror them."
+                ),
+                ("gh-users starred octocat --sort created --direction asc --limit 5", "The first five it starred."),
+            ],
+            fields: ["starred_at", "repo"]
+        ),
+        parse: { parsed, spec throws(UsageError) in
+            ListStarredOptions(
+                login: try LoginArgument.single(parsed, spec: spec),
+                sort: try ChoiceOption.parse(parsed, sort, spec: spec),
+                direction: try ChoiceOption.parse(parsed, direction, spec: spec),
+                paging: try PagingOptions.parse(parsed, spec: spec)
+            )
+        }
+    )
+}
