@@ -28,6 +28,12 @@ package struct IOStreams: Sendable {
     package let terminalWidth: Int
     /// Colour as the environment asks for it, before any `--color` flag.
     package let colorPolicy: ColorPolicy
+    /// Whether a person types on stdin, so a question can be asked there.
+    package var stdinIsTTY = false
+    /// All of stdin (`gh-users unfollow -` reads its logins there), read when a command asks for it.
+    package var readInput: @Sendable () -> [UInt8] = { [] }
+    /// One line a person typed on stdin, without its newline; nil at the end of input.
+    package var readLine: @Sendable () -> String? = { nil }
 
     package init(
         out: any OutputSink,
@@ -59,7 +65,7 @@ package struct IOStreams: Sendable {
         let dumb = environment["TERM"] == "dumb"
         let outTTY = isatty(STDOUT_FILENO) == 1 && !dumb
         let errTTY = isatty(STDERR_FILENO) == 1 && !dumb
-        return IOStreams(
+        var io = IOStreams(
             out: FileDescriptorSink(descriptor: STDOUT_FILENO),
             err: FileDescriptorSink(descriptor: STDERR_FILENO),
             stdoutIsTTY: outTTY,
@@ -67,6 +73,10 @@ package struct IOStreams: Sendable {
             terminalWidth: TerminalSize.columns(environment: environment),
             colorPolicy: ColorPolicy(environment: environment)
         )
+        io.stdinIsTTY = isatty(STDIN_FILENO) == 1 && !dumb
+        io.readInput = { Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        io.readLine = { Swift.readLine(strippingNewline: true) }
+        return io
     }
 
     /// Captures both streams in memory, for tests.
@@ -74,11 +84,13 @@ package struct IOStreams: Sendable {
         stdoutTTY: Bool = false,
         stderrTTY: Bool = false,
         width: Int = 80,
-        colorPolicy: ColorPolicy = .auto
+        colorPolicy: ColorPolicy = .auto,
+        stdin: String = "",
+        stdinTTY: Bool = false
     ) -> (IOStreams, out: CapturedOutput, err: CapturedOutput) {
         let out = CapturedOutput()
         let err = CapturedOutput()
-        let io = IOStreams(
+        var io = IOStreams(
             out: out,
             err: err,
             stdoutIsTTY: stdoutTTY,
@@ -86,6 +98,10 @@ package struct IOStreams: Sendable {
             terminalWidth: width,
             colorPolicy: colorPolicy
         )
+        io.stdinIsTTY = stdinTTY
+        io.readInput = { Array(stdin.utf8) }
+        let lines = LineQueue(stdin.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        io.readLine = { lines.next() }
         return (io, out, err)
     }
 }
@@ -160,5 +176,19 @@ package enum TerminalSize {
             return columns
         }
         return 80
+    }
+}
+
+/// Canned stdin lines for tests, handed out one at a time.
+private final class LineQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String]
+
+    init(_ lines: [String]) {
+        self.lines = lines
+    }
+
+    func next() -> String? {
+        lock.withLock { lines.isEmpty ? nil : lines.removeFirst() }
     }
 }

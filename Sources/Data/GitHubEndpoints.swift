@@ -9,11 +9,35 @@ package enum GitHubEndpoints {
         ListResource(first: Resource(path: "/users", query: ["since=\(since)"], missing: "users", decode: accounts))
     }
 
-    /// `GET /users/{username}/followers` or `/following`.
-    package static func relations(_ relation: UserRelation, of login: Login) -> ListResource<User> {
-        ListResource(
+    /// `GET /users/{username}/followers` or `/following`; without a login, the token's own (`GET /user/followers`).
+    package static func relations(_ relation: UserRelation, of login: Login?) -> ListResource<User> {
+        guard let login else {
+            return ListResource(
+                first: Resource(path: "/user/" + relation.rawValue, missing: "authenticated user", decode: accounts))
+        }
+        return ListResource(
             first: Resource(path: account(login, relation.rawValue), missing: "user '\(login.value)'", decode: accounts)
         )
+    }
+
+    /// `GET /users/{username}/following/{target_user}`: 204 when it follows, 404 when it does not (or when
+    /// either account does not exist, which only a look at the accounts tells apart).
+    package static func follows(_ follower: Login, _ followed: Login) -> Resource<Bool> {
+        Resource(
+            path: account(follower, "following") + "/" + URLEncoding.pathSegment(followed.value),
+            missing: "follow of '\(followed.value)' by '\(follower.value)'", cacheable: false
+        ) { _ throws(DomainError) in true }
+    }
+
+    /// `PUT /user/following/{username}`.
+    package static func follow(_ login: Login) -> Action {
+        Action(.put, path: "/user/following/" + URLEncoding.pathSegment(login.value), missing: "user '\(login.value)'")
+    }
+
+    /// `DELETE /user/following/{username}`.
+    package static func unfollow(_ login: Login) -> Action {
+        Action(
+            .delete, path: "/user/following/" + URLEncoding.pathSegment(login.value), missing: "user '\(login.value)'")
     }
 
     /// `GET /users/{username}/repos`, sending only the parameters that were chosen.

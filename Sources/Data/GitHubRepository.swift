@@ -6,8 +6,9 @@ import Networking
 
 /// Reads any resource of the endpoint catalog from GitHub's REST API: through the conditional cache, with the
 /// one status mapping, and with the resource's own decoder. It also answers `show`'s profile lookups.
-package struct GitHubRepository: ResourceRepository, UsersRepository {
+package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepository {
     private let fetcher: ConditionalFetcher
+    private let client: HTTPClient
     private let apiRoot: URL
 
     package init(
@@ -17,15 +18,38 @@ package struct GitHubRepository: ResourceRepository, UsersRepository {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         fetcher = ConditionalFetcher(client: client, settings: cache, logger: logger, now: now)
+        self.client = client
         apiRoot = client.configuration.baseURL
     }
 
     package func fetch<Value: Sendable>(_ resource: Resource<Value>) async throws(DomainError) -> Value {
+        try await fetch(resource, at: url(resource.target))
+    }
+
+    /// The root was a valid URL and the catalog's additions are ASCII-safe, so this cannot fail.
+    private func url(_ target: String) -> URL {
         var root = apiRoot.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
-        // The root was a valid URL and the catalog's additions are ASCII-safe, so this cannot fail.
-        let url = URL(string: root + resource.target)!
-        return try await fetch(resource, at: url)
+        return URL(string: root + target)!
+    }
+
+    package func describe(_ action: Action) -> String {
+        action.method.rawValue + " " + url(action.path).absoluteString
+    }
+
+    /// Writes go straight to GitHub, past the cache: GitHub asks for `Content-Length: 0` on a PUT without a body.
+    package func perform(_ action: Action) async throws(DomainError) {
+        var request = client.makeRequest(action.method == .put ? .put : .delete, url(action.path))
+        if action.method == .put { request.headers.set("Content-Length", "0") }
+        let response: HTTPResponse
+        do {
+            response = try await client.send(request)
+        } catch {
+            throw ErrorMapping.domainError(for: error)
+        }
+        if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
+            throw error
+        }
     }
 
     package func page<Item: Sendable>(_ list: ListResource<Item>, at cursor: PageCursor) async throws(DomainError)

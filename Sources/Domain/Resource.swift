@@ -101,3 +101,30 @@ package struct Record: Sendable, Equatable {
         self.raw = raw
     }
 }
+
+/// A change to make on GitHub (`PUT /user/following/octocat`): sent once, never cached, answered by a status.
+package struct Action: Sendable, Equatable {
+    package enum Method: String, Sendable {
+        case put = "PUT"
+        case delete = "DELETE"
+    }
+
+    package let method: Method
+    /// The path under the API root, already percent-encoded.
+    package let path: String
+    /// What a 404 lacks, in words ("user 'octocat'").
+    package let missing: String
+
+    package init(_ method: Method, path: String, missing: String) {
+        self.method = method
+        self.path = path
+        self.missing = missing
+    }
+}
+
+/// Changes on GitHub. Implementations throw only `DomainError`.
+package protocol ActionRepository: Sendable {
+    func perform(_ action: Action) async throws(DomainError)
+    /// The request an action would send, as `METHOD URL`, for a dry run.
+    func describe(_ action: Action) -> String
+}

@@ -32,8 +32,8 @@ struct MoreRoutesTests {
         let login = try Login(validating: "octocat")
         #expect(
             route("followers octocat")
-                == .followers(AccountListOptions(login: login), CommonOptions()))
-        var following = AccountListOptions(login: login)
+                == .followers(RelationsOptions(login: login), CommonOptions()))
+        var following = RelationsOptions(login: login)
         following.paging.limit = .all
         #expect(route("following octocat --all") == .following(following, CommonOptions()))
     }
@@ -64,7 +64,7 @@ struct MoreRoutesTests {
         ("repos a --direction up", "invalid value 'up' for '--direction'"),
         ("repos a --sources --forks", "--sources and --forks cannot be used together"),
         ("repos ../a", "invalid login '../a'"),
-        ("followers", "followers needs a LOGIN"), ("following a --limit 0", "invalid value '0' for '--limit'"),
+        ("followers a b", "unexpected argument 'b'"), ("following a --limit 0", "invalid value '0' for '--limit'"),
         ("search", "search needs a QUERY"), ("search x --sort stars", "invalid value 'stars' for '--sort'"),
         ("search x --order up", "invalid value 'up' for '--order'"), ("rate-limit now", "unexpected argument 'now'"),
         ("show --id 0", "invalid value '0' for '--id'"), ("show --id x", "invalid value 'x' for '--id'"),

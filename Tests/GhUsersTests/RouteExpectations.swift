@@ -10,11 +10,11 @@ extension Route {
         .run(ShowUsersCommand.declaration.invocation(options, common))
     }
 
-    static func followers(_ options: AccountListOptions, _ common: CommonOptions) -> Route {
+    static func followers(_ options: RelationsOptions, _ common: CommonOptions) -> Route {
         .run(RelationsCommand.followers.invocation(options, common))
     }
 
-    static func following(_ options: AccountListOptions, _ common: CommonOptions) -> Route {
+    static func following(_ options: RelationsOptions, _ common: CommonOptions) -> Route {
         .run(RelationsCommand.following.invocation(options, common))
     }
 

@@ -76,7 +76,7 @@ struct RouterTests {
         ("list --all=yes", "option '--all' takes no value"),
         ("list --format xml", "invalid value 'xml' for '--format'"),
         ("list --json --format tsv", "--json and --format tsv cannot be used together"),
-        ("show", "show needs at least one LOGIN, or --id N"),
+        ("show", "show needs at least one LOGIN, - for stdin, or --id N"),
         ("show -bad", "unknown option '-bad'"),
         ("show -- -bad", "invalid login '-bad'"),
         ("show ok ../etc", "invalid login '../etc'"),

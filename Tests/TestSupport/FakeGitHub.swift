@@ -3,13 +3,15 @@ import Foundation
 
 /// A scripted GitHub: each resource is scripted by its `path?query` (`/users?since=0&per_page=30`), each later
 /// page by its `Link` URL, each profile by login or id. An unscripted call fails the test loudly.
-package final class FakeGitHub: ResourceRepository, UsersRepository, @unchecked Sendable {
+package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepository, @unchecked Sendable {
     package init() {}
 
     private let lock = NSLock()
     private var resources: [String: Result<any Sendable, DomainError>] = [:]
     private var pages: [String: Result<any Sendable, DomainError>] = [:]
     package var profiles: [String: Result<User, DomainError>] = [:]
+    /// Outcomes of writes by `METHOD path` (`PUT /user/following/octocat`); an unscripted write succeeds.
+    package var actions: [String: DomainError] = [:]
     package var profilesByID: [Int64: Result<User, DomainError>] = [:]
     package var delay: Duration = .zero
     package private(set) var calls: [String] = []
@@ -56,6 +58,16 @@ package final class FakeGitHub: ResourceRepository, UsersRepository, @unchecked 
             throw DomainError.server(status: 599, message: "unscripted call: user id \(id)")
         }
         return try result.get()
+    }
+
+    package func perform(_ action: Action) async throws(DomainError) {
+        let call = action.method.rawValue + " " + action.path
+        record(call)
+        if let error = lock.withLock({ actions[call] }) { throw error }
+    }
+
+    package func describe(_ action: Action) -> String {
+        action.method.rawValue + " https://api.github.com" + action.path
     }
 
     private func answer<Value>(_ call: String, _ lookup: () -> Result<any Sendable, DomainError>?) throws(DomainError)

@@ -4,6 +4,8 @@ import Domain
 enum ExitCode {
     static let success: Int32 = 0
     static let failure: Int32 = 1
+    /// A question command (`follows`) that failed for a reason other than its own answer.
+    static let unanswered: Int32 = 2
     static let notFound: Int32 = 3
     static let authentication: Int32 = 4
     static let rateLimited: Int32 = 5
@@ -21,6 +23,11 @@ enum ExitStatus {
             return ExitCode.usage
         case .setupFailed:
             return ExitCode.failure
+        case .answered(let yes):
+            return yes ? ExitCode.success : ExitCode.failure
+        case .unanswered(let error):
+            let status = code(for: error)
+            return status == ExitCode.failure ? ExitCode.unanswered : status
         case .failed(let error):
             return code(for: error)
         case .partial(let failures, let successes):

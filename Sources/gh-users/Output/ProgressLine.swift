@@ -25,6 +25,13 @@ final class ProgressLine {
         visible = true
     }
 
+    /// Any one-line status ("Unfollowing 2 of 5: octocat"), redrawn in place like the paging progress.
+    func show(_ text: String) {
+        guard isEnabled else { return }
+        io.writeErr("\r\u{1B}[2K" + text)
+        visible = true
+    }
+
     /// Erases the line so that data, a message or the shell prompt starts on a clean line.
     func clear() {
         guard visible else { return }

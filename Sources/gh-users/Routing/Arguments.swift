@@ -1,3 +1,4 @@
+import AtomicCore
 import Domain
 
 extension UsageError {
@@ -107,5 +108,49 @@ enum WordArgument {
                 message: "unexpected argument '\(extra)'" + (extraHint.map { ": " + $0 } ?? ""), command: spec)
         }
         return value
+    }
+}
+
+/// Logins given on the command line, or `-` alone for one a line on stdin (blank lines and `#` comments
+/// skipped), so that one gh-users can feed another: `gh-users following --format tsv --fields login | …`.
+enum LoginInput: Sendable, Equatable {
+    case given([Login])
+    case standardInput
+
+    static func parse(_ positionals: [String], spec: CommandSpec) throws(UsageError) -> LoginInput {
+        guard !positionals.isEmpty else {
+            throw UsageError(
+                message: "\(spec.name) needs at least one LOGIN, or - to read them from stdin", command: spec)
+        }
+        if positionals.contains("-") {
+            guard positionals.count == 1 else {
+                throw UsageError(message: "give LOGINs or -, not both", command: spec)
+            }
+            return .standardInput
+        }
+        var logins: [Login] = []
+        for text in positionals { logins.append(try LoginArgument.parse(text, spec: spec)) }
+        return .given(logins)
+    }
+
+    /// The logins, read and validated in full before anything is sent; a bad line is a usage error.
+    func resolve(_ io: IOStreams) throws(DomainError) -> [Login] {
+        guard case .standardInput = self else {
+            if case .given(let logins) = self { return logins }
+            return []
+        }
+        var logins: [Login] = []
+        let text = String(decoding: io.readInput(), as: UTF8.self)
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let word = line.trimmingCharacters(in: .whitespaces)
+            if word.isEmpty || word.hasPrefix("#") { continue }
+            do {
+                logins.append(try Login(validating: word))
+            } catch {
+                throw .invalidInput("line \(number + 1) of stdin: invalid login '\(TerminalSanitizer.sanitize(word))'")
+            }
+        }
+        guard !logins.isEmpty else { throw .invalidInput("no logins on stdin (one a line; # starts a comment)") }
+        return logins
     }
 }

@@ -1,8 +1,8 @@
 import AtomicCore
 import Domain
 
-/// Everything a command reads from GitHub: any resource of the endpoint catalog, and profile lookups.
-typealias GitHubReader = ResourceRepository & UsersRepository
+/// Everything a command does with GitHub: any resource of the endpoint catalog, profile lookups, and writes.
+typealias GitHubReader = ResourceRepository & UsersRepository & ActionRepository
 
 /// How a command ends. `ExitStatus` turns it into the exit status, in one place for every command.
 enum CommandOutcome: Sendable, Equatable {
@@ -17,6 +17,10 @@ enum CommandOutcome: Sendable, Equatable {
     case partial(failures: [DomainError], successes: Int)
     /// A problem with the machine rather than the input (no cache directory), already reported.
     case setupFailed
+    /// A yes-or-no question answered (`follows A B`): yes is 0 and no is 1, as `grep -q` has it.
+    case answered(Bool)
+    /// A yes-or-no question that could not be answered: a general failure is 2, so 1 always means no.
+    case unanswered(DomainError)
 }
 
 /// What a command that runs on this machine alone gets: the streams and the resolved output, the shared

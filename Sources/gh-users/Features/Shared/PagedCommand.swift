@@ -14,6 +14,16 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     let columns: @Sendable (RenderContext) -> [Column<Item>]
     let raw: @Sendable (Item) -> RawJSON
     var presentation: @Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation
+    /// Whether these options read the token's own account (`followers` without a LOGIN): exit 4 without a token.
+    let requiresToken: @Sendable (Options) -> Bool
+    /// For a command whose pages are not one list's as GitHub serves them (the follow graph's set operations):
+    /// the loader and admission rule for one run, in place of `list` and `admission`.
+    var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)?
+
+    struct Preparation {
+        let load: PagedListViewModel<Item>.Loader
+        let admit: (Item) -> Bool
+    }
 
     init(
         noun: String,
@@ -22,7 +32,9 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         admission: @escaping @Sendable (Options) -> (Item) -> Bool,
         columns: @escaping @Sendable (RenderContext) -> [Column<Item>],
         raw: @escaping @Sendable (Item) -> RawJSON,
-        presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)? = nil
+        presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)? = nil,
+        prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)? = nil,
+        requiresToken: @escaping @Sendable (Options) -> Bool = { _ in false }
     ) {
         self.noun = noun
         self.paging = paging
@@ -31,6 +43,8 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         self.columns = columns
         self.raw = raw
         self.presentation = presentation ?? { _, _ in .init(noun: noun) }
+        self.prepare = prepare
+        self.requiresToken = requiresToken
     }
 
     /// Page-based lists can shift while they are read: an item whose id was already written is dropped,
@@ -60,15 +74,25 @@ extension Command {
         spec: CommandSpec,
         parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
     ) {
+        let name = spec.name
         self.init(
             spec: spec.adding([PagingOptions.group(noun: declaration.noun)]),
             parse: parse,
             action: .github { options, context, github in
                 let plan = declaration.paging(options)
                 let list = declaration.list(options)
+                if declaration.requiresToken(options), !context.presenter.hasToken {
+                    let error = DomainError.tokenRequired(command: "gh-users " + name + " without a LOGIN")
+                    context.io.writeErr(context.presenter.present(error).message)
+                    return .failed(error)
+                }
                 return await PagedListCoordinator(
                     makeViewModel: {
-                        PagedListViewModel(
+                        if let prepare = declaration.prepare {
+                            let prepared = prepare(options, github, plan)
+                            return PagedListViewModel(limit: plan.limit, load: prepared.load, admit: prepared.admit)
+                        }
+                        return PagedListViewModel(
                             limit: plan.limit,
                             load: { cursor throws(DomainError) in
                                 if let cursor { return try await github.page(list, at: cursor) }

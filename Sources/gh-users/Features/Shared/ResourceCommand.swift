@@ -5,7 +5,7 @@ import Domain
 /// its own outcome, and how the ones found look. Writing, reporting each failure and the outcome are the
 /// shared `ResourceCoordinator`'s.
 struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
-    let fetch: @Sendable (Options, any GitHubReader) async -> [Result<Value, DomainError>]
+    let fetch: @Sendable (Options, any GitHubReader, CommandContext) async -> [Result<Value, DomainError>]
     let render: @Sendable ([Value], Options, RenderContext) -> [UInt8]
     /// The resource is the token's own (`gh-users me`): without a token, exit 4 before any request.
     var needsToken = false
@@ -77,7 +77,7 @@ extension Command {
                     return .failed(error)
                 }
                 return await ResourceCoordinator<Options, Value>(
-                    viewModel: ResourceViewModel { await declaration.fetch(options, github) },
+                    viewModel: ResourceViewModel { await declaration.fetch(options, github, context) },
                     render: { declaration.render($0, options, context.render) },
                     command: context
                 ).run()

@@ -11,7 +11,7 @@ enum RateLimitCommand {
 
     static let declaration = Command<Options>(
         resource: ResourceDeclaration(
-            fetch: { _, github in
+            fetch: { _, github, _ in
                 [await Result.of { () throws(DomainError) in try await github.fetch(GitHubEndpoints.rateLimit) }]
             },
             render: { overviews, _, context in

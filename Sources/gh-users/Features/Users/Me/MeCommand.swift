@@ -9,7 +9,7 @@ enum MeCommand {
 
     static let declaration = Command<Options>(
         resource: ResourceDeclaration(
-            fetch: { _, github in
+            fetch: { _, github, _ in
                 [
                     await Result.of { () throws(DomainError) in
                         try await github.fetch(GitHubEndpoints.authenticatedUser)

@@ -1,0 +1,192 @@
+import AtomicCore
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
+    await GhUsersApp(environment: env).run(arguments)
+}
+
+private func profile(_ login: String, followers: Int, following: Int) -> User {
+    var user = makeUser(1, login)
+    user.followers = followers
+    user.following = following
+    return user
+}
+
+private let token = ["GH_TOKEN": "t"]
+
+struct FollowsTests {
+    @Test func aYesIsZeroAndCostsOneRequest() async {
+        let github = FakeGitHub()
+        github.script("/users/alice/following/bob", .success(true))
+        let (env, out, _) = AppEnvironment.test(github: github, stdoutTTY: true)
+        #expect(await run(["follows", "alice", "bob"], env) == 0)
+        #expect(out.text == "alice follows bob.\n")
+        #expect(github.calls == ["GET /users/alice/following/bob"])
+    }
+
+    @Test func aNoIsOneOnlyWhenBothAccountsExist() async {
+        let github = FakeGitHub()
+        github.script("/users/alice/following/bob", Result<Bool, DomainError>.failure(.notFound(resource: "x")))
+        github.profiles["alice"] = .success(makeUser(1, "alice"))
+        github.profiles["bob"] = .success(makeUser(2, "bob"))
+        let (env, out, _) = AppEnvironment.test(github: github)
+        #expect(await run(["follows", "alice", "bob", "--json"], env) == 1)
+        #expect(out.text == "{\n  \"follower\": \"alice\",\n  \"followed\": \"bob\",\n  \"follows\": false\n}\n")
+    }
+
+    @Test func anUnknownAccountIsThreeAndAGeneralFailureIsTwo() async {
+        let github = FakeGitHub()
+        github.script("/users/alice/following/ghost", Result<Bool, DomainError>.failure(.notFound(resource: "x")))
+        github.profiles["alice"] = .success(makeUser(1, "alice"))
+        github.profiles["ghost"] = .failure(.notFound(resource: "user 'ghost'"))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run(["follows", "alice", "ghost"], env) == 3)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("no user 'ghost'"))
+        let broken = FakeGitHub()
+        broken.script("/users/a/following/b", Result<Bool, DomainError>.failure(.network("down")))
+        let (env2, _, _) = AppEnvironment.test(github: broken)
+        #expect(await run(["follows", "a", "b"], env2) == 2)
+    }
+}
+
+struct FollowGraphSetTests {
+    private func graph(followers: [Int64], following: [Int64]) -> FakeGitHub {
+        let github = FakeGitHub()
+        github.script(
+            "/users/me",
+            .success(profile("me", followers: followers.count, following: following.count)))
+        github.script(
+            "/users/me/followers?per_page=100", .success(UserPage(users: followers.map { makeUser($0) }, next: nil)))
+        github.script(
+            "/users/me/following?per_page=100", .success(UserPage(users: following.map { makeUser($0) }, next: nil)))
+        github.script(
+            "/users/me/followers?per_page=30", .success(UserPage(users: followers.map { makeUser($0) }, next: nil)))
+        github.script(
+            "/users/me/following?per_page=30", .success(UserPage(users: following.map { makeUser($0) }, next: nil)))
+        return github
+    }
+
+    private func ids(_ text: String) -> [String] {
+        text.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+    }
+
+    @Test(arguments: [
+        // The other list smaller (held as ids) and larger (the output held as records): the same answers.
+        ([Int64](1...6), [Int64]([2, 4, 9])), ([2, 4, 9], [Int64](1...6)),
+    ])
+    func setOperationsAgreeWhicheverListIsHeld(first: [Int64], second: [Int64]) async {
+        for (arguments, expected) in [
+            (["followers", "me", "--mutual"], first.filter(second.contains)),
+            (["followers", "me", "--not-followed-back"], first.filter { !second.contains($0) }),
+            (["following", "me", "--not-following-back"], second.filter { !first.contains($0) }),
+        ] {
+            let github = graph(followers: first, following: second)
+            let (env, out, err) = AppEnvironment.test(github: github)
+            #expect(await run(arguments, env) == 0, "\(arguments) \(err.text)")
+            #expect(ids(out.text) == expected.map(String.init), "\(arguments)")
+        }
+    }
+
+    @Test func withoutALoginItIsTheTokensOwnAndNeedsAToken() async {
+        let github = FakeGitHub()
+        github.script("/user/followers?per_page=30", .success(UserPage(users: [makeUser(5)], next: nil)))
+        let (env, out, _) = AppEnvironment.test(github: github, environment: token)
+        #expect(await run(["followers"], env) == 0)
+        #expect(ids(out.text) == ["5"])
+        let (anonymous, nothing, err) = AppEnvironment.test(github: FakeGitHub())
+        #expect(await run(["following"], anonymous) == 4)
+        #expect(nothing.text.isEmpty)
+        #expect(err.text.contains("needs a token"))
+    }
+
+    @Test func theFiltersBelongToTheirSide() throws {
+        let router = CommandRouter()
+        #expect(router.route(["following", "me", "--mutual"]) != .help(.topLevel))
+        guard case .usageError(let error) = router.route(["following", "me", "--mutual"]) else {
+            Issue.record("--mutual was accepted by following")
+            return
+        }
+        #expect(error.message.contains("--mutual"))
+        guard case .usageError(let both) = router.route(["followers", "me", "--mutual", "--not-followed-back"]) else {
+            Issue.record("two filters were accepted")
+            return
+        }
+        #expect(both.message == "--mutual and --not-followed-back cannot be used together")
+    }
+}
+
+struct FollowChangeTests {
+    @Test func aDryRunPrintsEachRequestAndSendsNone() async {
+        let github = FakeGitHub()
+        let (env, out, _) = AppEnvironment.test(github: github)
+        #expect(await run(["unfollow", "--dry-run", "alice", "bob"], env) == 0)
+        #expect(
+            out.text
+                == "DELETE https://api.github.com/user/following/alice\nDELETE https://api.github.com/user/following/bob\n"
+        )
+        #expect(github.calls.isEmpty)
+    }
+
+    @Test func unfollowingSeveralWithoutATerminalNeedsYesBeforeAnythingIsSent() async {
+        let github = FakeGitHub()
+        let (env, out, err) = AppEnvironment.test(github: github, environment: token)
+        #expect(await run(["unfollow", "alice", "bob"], env) == 64)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("needs --yes"))
+        #expect(github.calls.isEmpty)
+    }
+
+    @Test func loginsFromStdinSkipBlanksAndCommentsAndAreValidatedFirst() async {
+        let github = FakeGitHub()
+        let (io, out, _) = IOStreams.test(stdin: "alice\n\n# a comment\nbob\n")
+        var (env, _, _) = AppEnvironment.test(github: github, environment: token)
+        env.io = io
+        let started = ContinuousClock.now
+        #expect(await run(["follow", "-", "--format", "tsv"], env) == 0)
+        #expect(ContinuousClock.now - started >= .seconds(1))
+        #expect(github.calls == ["PUT /user/following/alice", "PUT /user/following/bob"])
+        #expect(out.text == "alice\tfollow\tfollowed\nbob\tfollow\tfollowed\n")
+        let (bad, _, err) = IOStreams.test(stdin: "alice\nnot a login\n")
+        var (env2, _, _) = AppEnvironment.test(github: FakeGitHub(), environment: token)
+        env2.io = bad
+        #expect(await run(["follow", "-"], env2) == 64)
+        #expect(err.text.contains("line 2 of stdin"))
+    }
+
+    @Test func aMissingScopeStopsAtTheFirstRefusalAndSaysWhatIsLeft() async {
+        let github = FakeGitHub()
+        github.actions["PUT /user/following/alice"] = .unauthorized(status: 403, message: "Forbidden")
+        let (env, out, err) = AppEnvironment.test(github: github, environment: token)
+        #expect(await run(["follow", "alice", "bob", "--format", "tsv"], env) == 4)
+        #expect(github.calls == ["PUT /user/following/alice"])
+        #expect(out.text.contains("bob\tfollow\tnot sent"))
+        #expect(err.text.contains("user:follow"))
+        #expect(err.text.contains("follow --yes bob"))
+    }
+
+    @Test func everyAccountUnknownIsThreeAndAMixIsOne() async {
+        let github = FakeGitHub()
+        github.actions["PUT /user/following/ghost"] = .notFound(resource: "user 'ghost'")
+        github.profiles["ghost"] = .failure(.notFound(resource: "user 'ghost'"))
+        let (env, _, _) = AppEnvironment.test(github: github, environment: token)
+        #expect(await run(["follow", "ghost"], env) == 3)
+        let (mixed, out, _) = AppEnvironment.test(github: github, environment: token)
+        #expect(await run(["follow", "ghost", "alice", "--format", "tsv"], mixed) == 1)
+        #expect(out.text == "ghost\tfollow\tno such account\nalice\tfollow\tfollowed\n")
+    }
+
+    @Test func aFourOhFourForAnAccountThatExistsIsAMissingScope() async {
+        let github = FakeGitHub()
+        github.actions["DELETE /user/following/alice"] = .notFound(resource: "user 'alice'")
+        github.profiles["alice"] = .success(makeUser(1, "alice"))
+        let (env, _, err) = AppEnvironment.test(github: github, environment: token)
+        #expect(await run(["unfollow", "alice"], env) == 4)
+        #expect(err.text.contains("user:follow"))
+    }
+}
