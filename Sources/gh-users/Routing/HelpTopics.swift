@@ -35,8 +35,9 @@ enum HelpTopics {
             (
                 "1",
                 "a runtime failure: network, server error, malformed response, a partial failure in "
-                    + "'show A B C', or --offline with an answer that is not cached"
+                    + "'show A B C', or --offline with an answer that is not cached; for 'follows', the answer no"
             ),
+            ("2", "follows only: a failure that is not its answer (network, server), since 1 means no there"),
             ("3", "not found: a login or resource that does not exist"),
             ("4", "authentication: a missing, bad or insufficient token (401, or a 403 that is not a rate limit)"),
             (
