@@ -3,11 +3,15 @@ extension StandInRouteTable {
     ///
     /// The first row whose method and pattern match wins: where two rows could match one path, list first the one
     /// with a literal segment where the other has a parameter (`/user/following/{login}` before `/user/{a}/{b}`).
+    ///
+    /// `acceptedScopes` is `user` on the profile rows, as GitHub's documentation shows for `GET /users/{username}`.
     static func gitHub() -> StandInRouteTable {
         StandInRouteTable([
             // First because it is the benchmarked path and must not pay for the other comparisons.
             StandInRoute(.get, "/users", handler: StandInUsersListHandler()),
-            StandInRoute(.get, "/users/{login}", "/user/{id:int}", handler: StandInUserHandler()),
+            StandInRoute(
+                .get, "/users/{login}", "/user/{id:int}", handler: StandInUserHandler(), acceptedScopes: "user"),
+            StandInRoute(.get, "/user", handler: StandInAuthenticatedUserHandler(), acceptedScopes: "user"),
             StandInRoute(.get, "/users/{login}/repos", "/user/{id:int}/repos", handler: StandInRepositoriesHandler()),
             StandInRoute(
                 .get, "/users/{login}/followers", "/user/{id:int}/followers", handler: StandInFollowHandler(.followers)),
