@@ -17,7 +17,7 @@ enum StandInSurfaceAccounts {
     /// More than GitHub's 300-event window, so the last events are out of reach as on GitHub.
     static let manyEventsOrdinal = 35
     static let manyEventsCount = 340
-    /// Valid keys mixed with malformed ones (see `StandInSSHKeys.malformedAccountKeys`).
+    /// Valid keys mixed with malformed ones (see `StandInSSHKeys.malformedAccountKey`).
     static let malformedKeysOrdinal = 36
 }
 
