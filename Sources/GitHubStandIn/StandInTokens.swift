@@ -1,10 +1,11 @@
 /// Which account a token signs in as, and which OAuth scopes it has. Every token is accepted unless the server
 /// was configured with `validTokens`; these rules only decide who it is.
 ///
-/// Account: a token's second `_`-separated field, when it is a login of the population (ignoring case), names the
-/// account: `gho_octocat` is octocat, `ghp_Yamada-Taro_noscope` is Yamada-Taro. GitHub logins never contain `_`,
-/// so the field is unambiguous. Any other token (`test-token`) signs in as the first User account at or after
-/// the position a hash of the token picks, wrapping around, so it is stable for the same token and population.
+/// Account: the first `_`-separated field after the token's prefix that is a login of the population (ignoring
+/// case) names the account: `gho_octocat` is octocat, `github_pat_Yamada-Taro` and `ghp_Yamada-Taro_noscope` are
+/// Yamada-Taro. GitHub logins never contain `_`, so a field is never half a login. Any other token (`test-token`)
+/// signs in as the first User account at or after the position a hash of the token picks, wrapping around, so
+/// it is stable for the same token and population.
 ///
 /// Scopes: a token containing `noscope` (any case) has none (`X-OAuth-Scopes:` empty); every other token has
 /// `repo, user`, the scopes of GitHub's own example of those headers.
@@ -27,9 +28,9 @@ package enum StandInTokens {
         scopes.contains("user") || scopes.contains("read:user")
     }
 
-    static func namedLogin(in token: String) -> Substring? {
-        let fields = token.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
-        return fields.count >= 2 && !fields[1].isEmpty ? fields[1] : nil
+    /// The fields that may name a login: all but the first, which is the token's prefix (`gho`, `ghp`, ...).
+    static func candidateLogins(in token: String) -> ArraySlice<Substring> {
+        token.split(separator: "_", omittingEmptySubsequences: true).dropFirst()
     }
 
     /// FNV-1a: stable across runs and platforms, unlike `Hasher`.
@@ -45,8 +46,10 @@ package enum StandInTokens {
 extension StandInPopulation {
     /// The account `GET /user` answers for this token (see `StandInTokens`); nil only for an empty population.
     package func authenticatedAccount(forToken token: String) -> StandInUser? {
-        if let login = StandInTokens.namedLogin(in: token), let named = user(login: String(login)) {
-            return named
+        for field in StandInTokens.candidateLogins(in: token) {
+            if let named = user(login: String(field)) {
+                return named
+            }
         }
         guard !users.isEmpty else {
             return nil

@@ -16,9 +16,9 @@ let usage = """
     Prints "github-standin listening on http://127.0.0.1:PORT (N users)" once ready and runs until
     SIGINT or SIGTERM.
 
-    Tokens: every token is accepted. A token whose second "_"-separated field is a login
-    signs in as that account (gho_octocat is octocat); any other token signs in as a User
-    account picked by a hash of the token. Tokens containing "noscope" have no OAuth scopes
+    Tokens: every token is accepted. A token with a login among its "_"-separated fields after
+    the first signs in as that account (gho_octocat is octocat); any other token signs in as a
+    User account picked by a hash of the token. Tokens containing "noscope" have no OAuth scopes
     (GET /user then shows only the public profile); all others have "repo, user".
 
     Accounts with many items (in populations of 36 or more): keys \(StandInPopulation.manyKeysLogin),
