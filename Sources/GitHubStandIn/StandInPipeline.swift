@@ -9,11 +9,13 @@ import Foundation
 //    link).
 // 2. Add one row to `StandInRouteTable.gitHub()` in StandInRoutes.swift: the method (`.get`, `.put`, `.delete`,
 //    `.post`, ...), the path pattern (`{name}` matches any non-empty segment, `{name:int}` an integer; list a second
-//    pattern such as `/user/{id:int}/keys` if GitHub serves the resource there too), the handler, and
-//    `rateResource:` if the resource does not spend the core limit.
+//    pattern such as `/user/{id:int}/keys` if GitHub serves the resource there too), the handler,
+//    `rateResource:` if the resource does not spend the core limit, and `acceptedScopes:` if GitHub's
+//    `X-Accepted-OAuth-Scopes` names any for it.
 //
-// Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers, the 404
-// for every other method and the runner's `--help` list apply to every row. Then add tests under
+// Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers (the OAuth
+// scope headers among them), the 404 for every other method and the runner's `--help` list apply to every row.
+// `request.pagedList` is the whole handler of a plain list once it has its items. Then add tests under
 // Tests/GitHubStandInTests; `everyPatternOfTheGitHubTableReachesItsOwnRow` already checks the row is reachable.
 
 /// Turns one parsed request into a reply by running its stages in order:
