@@ -6,9 +6,12 @@ struct StandInCaller: Sendable {
     var bucket: String
     var coreLimit: Int
     var searchLimit: Int
+    /// The token's OAuth scopes (see `StandInTokens`); nil for anonymous callers.
+    var scopes: [String]?
 
     init(token: String?, configuration: StandInConfiguration) {
         self.token = token
+        scopes = token.map(StandInTokens.scopes(forToken:))
         bucket = token.map { "token " + $0 } ?? "anonymous"
         coreLimit = token == nil ? StandInConfiguration.anonymousRateLimit : configuration.rateLimit
         searchLimit = token == nil ? StandInConfiguration.anonymousSearchRateLimit : configuration.searchRateLimit

@@ -18,17 +18,20 @@ extension StandInPipeline {
         switch fault {
         case .status(let status, let body, let headers):
             response = StandInHTTPResponse(status: status, json: body)
-            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+            setStandardHeaders(
+                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
                 response.setHeader(name, value)
             }
         case .primaryRateLimitExhausted(let resetAfterSeconds):
             let exhausted = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
             response = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)
-            setStandardHeaders(on: &response, snapshot: exhausted, now: now, resource: resource)
+            setStandardHeaders(
+                on: &response, snapshot: exhausted, now: now, resource: resource, scopes: request.scopeHeaders)
         case .secondaryRateLimit(let retryAfterSeconds):
             response = StandInHTTPResponse(status: 403)
-            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+            setStandardHeaders(
+                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
             response.body = StandInErrorBody.secondaryRateLimitExceeded(
                 requestID: response.header("X-GitHub-Request-Id") ?? "")
             if let retryAfterSeconds {
@@ -36,11 +39,13 @@ extension StandInPipeline {
             }
         case .malformedBody:
             response = StandInHTTPResponse(status: 200, json: #"[{"login": "broken","#)
-            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+            setStandardHeaders(
+                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
         case .truncatedBody:
             // The normal answer's body, so the declared length is realistic; GitHub routes HEAD and GET alike.
             response = routed(request, match: routes.match(method: "GET", path: request.path))
-            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+            setStandardHeaders(
+                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
             return .truncate(response)
         case .hang(let seconds):
             return .hang(seconds: seconds)
@@ -52,7 +57,8 @@ extension StandInPipeline {
         case .redirect(let location, let status):
             response = StandInHTTPResponse(
                 status: status, body: StandInErrorBody.redirect(status: status, location: location))
-            setStandardHeaders(on: &response, snapshot: snapshot, now: now, resource: resource)
+            setStandardHeaders(
+                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
             response.setHeader("Location", location)
         }
         return .respond(response, closeAfterwards: request.closeAfterwards)

@@ -57,4 +57,25 @@ struct StandInRouteRequest {
             response.setHeader("Link", link)
         }
     }
+
+    /// A 200 whose body is this request's page of `items` as a JSON array, with the `Link` to the other pages
+    /// under `path`: the whole of a simple list resource once it has its items.
+    func pagedList<Item>(
+        _ items: [Item], path: String, bytesPerItem: Int, write: (Item, inout JSONByteWriter) -> Void
+    ) -> StandInHTTPResponse {
+        let paging = StandInPageRequest(query: query)
+        let range = paging.range(inCount: items.count)
+        var writer = JSONByteWriter(reservingCapacity: 2 + range.count * bytesPerItem)
+        writer.raw("[")
+        for position in range {
+            if position > range.lowerBound {
+                writer.raw(",")
+            }
+            write(items[position], &writer)
+        }
+        writer.raw("]")
+        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
+        setPageLink(on: &response, paging: paging, path: path, lastPage: paging.pageCount(forCount: items.count))
+        return response
+    }
 }

@@ -9,11 +9,13 @@ import Foundation
 //    link).
 // 2. Add one row to `StandInRouteTable.gitHub()` in StandInRoutes.swift: the method (`.get`, `.put`, `.delete`,
 //    `.post`, ...), the path pattern (`{name}` matches any non-empty segment, `{name:int}` an integer; list a second
-//    pattern such as `/user/{id:int}/keys` if GitHub serves the resource there too), the handler, and
-//    `rateResource:` if the resource does not spend the core limit.
+//    pattern such as `/user/{id:int}/keys` if GitHub serves the resource there too), the handler,
+//    `rateResource:` if the resource does not spend the core limit, and `acceptedScopes:` if GitHub's
+//    `X-Accepted-OAuth-Scopes` names any for it.
 //
-// Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers, the 404
-// for every other method and the runner's `--help` list apply to every row. Then add tests under
+// Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers (the OAuth
+// scope headers among them), the 404 for every other method and the runner's `--help` list apply to every row.
+// `request.pagedList` is the whole handler of a plain list once it has its items. Then add tests under
 // Tests/GitHubStandInTests; `everyPatternOfTheGitHubTableReachesItsOwnRow` already checks the row is reachable.
 
 /// Turns one parsed request into a reply by running its stages in order:
@@ -64,7 +66,7 @@ struct StandInPipeline: Sendable {
         setStandardHeaders(
             on: &response,
             snapshot: ledger.peek(bucket: anonymous.bucket, limit: anonymous.coreLimit, now: request.now),
-            now: request.now, resource: .core)
+            now: request.now, resource: .core, scopes: nil)
         return .respond(response, closeAfterwards: request.closeAfterwards)
     }
 
@@ -88,11 +90,15 @@ struct StandInPipeline: Sendable {
         }
         guard charge.allowed else {
             var limited = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)
-            setStandardHeaders(on: &limited, snapshot: charge.snapshot, now: request.now, resource: resource)
+            setStandardHeaders(
+                on: &limited, snapshot: charge.snapshot, now: request.now, resource: resource,
+                scopes: request.scopeHeaders)
             return .respond(limited, closeAfterwards: request.closeAfterwards)
         }
         var response = answer.response
-        setStandardHeaders(on: &response, snapshot: charge.snapshot, now: request.now, resource: resource)
+        setStandardHeaders(
+            on: &response, snapshot: charge.snapshot, now: request.now, resource: resource, scopes: request.scopeHeaders
+        )
         for header in answer.cacheHeaders {
             response.setHeader(header.name, header.value)
         }
@@ -138,13 +144,20 @@ struct StandInPipeline: Sendable {
     }
 
     /// The headers GitHub sends on every answer, rate-limit figures included; each call uses up one request id.
+    ///
+    /// `scopes` is nil for anonymous requests and for a token the server rejected, which GitHub knows no scopes of.
     func setStandardHeaders(
-        on response: inout StandInHTTPResponse, snapshot: RateLimitSnapshot, now: Int, resource: StandInRateResource
+        on response: inout StandInHTTPResponse, snapshot: RateLimitSnapshot, now: Int, resource: StandInRateResource,
+        scopes: StandInScopeHeaders?
     ) {
         response.setHeader("Server", "github.com")
         response.setHeader("Date", UTCTimestamp.httpDate(now))
         response.setHeader("Content-Type", "application/json; charset=utf-8")
         response.setHeader("Vary", "Accept, Authorization, Cookie, X-GitHub-OTP")
+        if let scopes {
+            response.setHeader("X-OAuth-Scopes", scopes.granted)
+            response.setHeader("X-Accepted-OAuth-Scopes", scopes.accepted)
+        }
         response.setHeader("x-github-api-version-selected", "2022-11-28")
         response.setHeader("x-ratelimit-limit", String(snapshot.limit))
         response.setHeader("x-ratelimit-remaining", String(snapshot.remaining))
@@ -187,6 +200,21 @@ struct StandInRequest {
         let wanted = name.lowercased()
         return headers.first { $0.name.lowercased() == wanted }?.value
     }
+
+    /// What the token may do and what the matched row asks for; nil for anonymous requests.
+    var scopeHeaders: StandInScopeHeaders? {
+        guard let scopes = caller.scopes else {
+            return nil
+        }
+        return StandInScopeHeaders(granted: scopes.joined(separator: ", "), accepted: match.acceptedScopes)
+    }
+}
+
+/// `X-OAuth-Scopes` (what the token has) and `X-Accepted-OAuth-Scopes` (what the endpoint checks for), both
+/// comma-and-space separated and possibly empty, as GitHub sends them with every answer to a token.
+struct StandInScopeHeaders {
+    var granted: String
+    var accepted: String
 }
 
 /// What the route and conditional stages settled on, before the rate-limit stage stamps its headers.

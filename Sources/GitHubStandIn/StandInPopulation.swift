@@ -152,6 +152,13 @@ package struct StandInUser: Sendable, Equatable {
 
     package func publicUserJSONBytes() -> [UInt8] {
         var writer = JSONByteWriter(reservingCapacity: 1_600)
+        writePublicUserFields(into: &writer)
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// Left open so the private-user form of `GET /user` can append its own keys.
+    func writePublicUserFields(into writer: inout JSONByteWriter) {
         writeSimpleUserFields(into: &writer, closing: false)
         let profile = self.profile
         writer.raw(",\"name\":")
@@ -182,8 +189,6 @@ package struct StandInUser: Sendable, Equatable {
         writer.string(UTCTimestamp.iso8601(profile.createdAt))
         writer.raw(",\"updated_at\":")
         writer.string(UTCTimestamp.iso8601(profile.updatedAt))
-        writer.raw("}")
-        return writer.bytes
     }
 
     func writeSimpleUser(into writer: inout JSONByteWriter) {
@@ -333,7 +338,8 @@ struct StandInProfileNumbers {
         createdAt = octocatCreatedAt + (n - 1) * 2_593 + (n > 1 ? (n * 7_919) % 3_600 : 0)
         updatedAt = n == 1 ? createdAt : createdAt + (n * 104_729) % 300_000_000
         publicRepos = n == Self.manyRepositoriesOrdinal ? Self.manyRepositoriesCount : (n * 37) % 250
-        publicGists = (n * 13) % 40
+        publicGists =
+            n == StandInSurfaceAccounts.manyGistsOrdinal ? StandInSurfaceAccounts.manyGistsCount : (n * 13) % 40
         followers = (n % 100_003) * (n % 100_003) % 10_007
         following = (n * 11) % 300
         if let counts = StandInSpecialAccounts.byOrdinal[n]?.counts, counts.count == 4 {
@@ -393,13 +399,24 @@ struct StandInNameParts {
     }
 }
 
-/// Minimal base64 encoder for node ids; avoids a Data round trip per account on hot list pages.
+/// Minimal base64 encoder for node ids and key material; avoids a Data round trip per account on hot list pages.
 enum Base64Text {
     private static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     static func append(_ text: String, to output: inout [UInt8]) {
-        let input = Array(text.utf8)
+        append(bytes: Array(text.utf8), to: &output)
+    }
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        append(bytes: bytes, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Binary input, for SSH key blobs and OpenPGP packets.
+    static func append(bytes input: [UInt8], to output: inout [UInt8]) {
         var index = 0
         while index + 2 < input.count {
             let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])

@@ -109,23 +109,28 @@ struct StandInRoute: Sendable {
     let patterns: [StandInPathPattern]
     let handler: any StandInHandler
     let rateResource: StandInRateResource
+    /// What `X-Accepted-OAuth-Scopes` says to callers with a token: the scopes the endpoint checks for, usually
+    /// none for public reads.
+    let acceptedScopes: String
 
     init(
         _ method: StandInHTTPMethod, _ patterns: String..., handler: any StandInHandler,
-        rateResource: StandInRateResource = .core
+        rateResource: StandInRateResource = .core, acceptedScopes: String = ""
     ) {
-        self.init(method, patterns: patterns, handler: handler, rateResource: rateResource)
+        self.init(
+            method, patterns: patterns, handler: handler, rateResource: rateResource, acceptedScopes: acceptedScopes)
     }
 
     init(
         _ method: StandInHTTPMethod, patterns: [String], handler: any StandInHandler,
-        rateResource: StandInRateResource = .core
+        rateResource: StandInRateResource = .core, acceptedScopes: String = ""
     ) {
         precondition(!patterns.isEmpty, "a route needs a path pattern")
         self.method = method
         self.patterns = patterns.map(StandInPathPattern.init)
         self.handler = handler
         self.rateResource = rateResource
+        self.acceptedScopes = acceptedScopes
     }
 }
 
@@ -137,6 +142,9 @@ struct StandInRouteMatch {
     /// The matched row's, else that of a row with the same path but another method, else core: a wrong method
     /// still spends the limit its path would.
     let rateResource: StandInRateResource
+
+    /// The matched row's; empty when no row matched.
+    var acceptedScopes: String { route?.acceptedScopes ?? "" }
 }
 
 /// The rows, matched in order; the first row whose method and pattern both match wins.

@@ -16,6 +16,16 @@ let usage = """
     Prints "github-standin listening on http://127.0.0.1:PORT (N users)" once ready and runs until
     SIGINT or SIGTERM.
 
+    Tokens: every token is accepted. A token with a login among its "_"-separated fields after
+    the first signs in as that account (gho_octocat is octocat); any other token signs in as a
+    User account picked by a hash of the token. Tokens containing "noscope" have no OAuth scopes
+    (GET /user then shows only the public profile); all others have "repo, user".
+
+    Accounts with many items (in populations of 36 or more): keys \(StandInPopulation.manyKeysLogin),
+    orgs \(StandInPopulation.manyOrganizationsLogin), starred \(StandInPopulation.manyStarsLogin), gists \(StandInPopulation.manyGistsLogin),
+    events \(StandInPopulation.manyEventsLogin) (more than the 300 GitHub serves); \(StandInPopulation.malformedKeysLogin) has
+    malformed SSH keys among valid ones.
+
       --users N              accounts in the population (default 1000)
       --latency-ms M         delay before every response, in milliseconds (default 0)
       --port P               port to bind, 0 for any free port (default 0)

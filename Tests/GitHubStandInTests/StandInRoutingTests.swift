@@ -107,8 +107,9 @@ private func linkURL(_ header: String?, rel: String) -> String? {
             #expect(missing.header("Content-Type") == "application/json; charset=utf-8")
             #expect(missing.header("ETag") == nil)
             for target in [
-                "/", "/user", "/users/octocat/starred", "/users/octocat/repos/extra", "/user/abc",
-                "/user/1/gists", "/search/repositories", "/rate_limit/extra",
+                // Neighbours of served paths: the caller's own keys, private events, subscriptions.
+                "/", "/user/keys", "/users/octocat/subscriptions", "/users/octocat/repos/extra", "/user/abc",
+                "/user/1/events", "/search/repositories", "/rate_limit/extra",
             ] {
                 let response = try fetch(server, target)
                 #expect(response.status == 404 && response.text == routeNotFound, "\(target)")
