@@ -32,7 +32,9 @@ let package = Package(
         .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore"]),
         .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "AtomicLogger", "TestSupport"]),
+        .testTarget(
+            name: "NetworkingTests", dependencies: ["Networking", "AtomicLogger", "TestSupport", "GitHubStandIn"]
+        ),
         .testTarget(
             name: "DataTests",
             dependencies: ["Data", "Domain", "Networking", "TestSupport"],
