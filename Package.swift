@@ -35,7 +35,9 @@ let package = Package(
         .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "AtomicLogger", "TestSupport"]),
+        .testTarget(
+            name: "NetworkingTests", dependencies: ["Networking", "AtomicLogger", "TestSupport", "GitHubStandIn"]
+        ),
         .testTarget(
             name: "DataTests",
             dependencies: ["Data", "Domain", "Networking", "TestSupport"],

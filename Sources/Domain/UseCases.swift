@@ -17,36 +17,47 @@ package struct GetUsersUseCase: Sendable {
     }
 
     package func execute(_ references: [UserReference], concurrency: Int) async -> [Result<User, DomainError>] {
-        let logins = references
         let width = max(1, concurrency)
-        var results = [Result<User, DomainError>?](repeating: nil, count: logins.count)
+        var results = [Result<User, DomainError>?](repeating: nil, count: references.count)
         await withTaskGroup(of: (Int, Result<User, DomainError>).self) { group in
             var nextIndex = 0
             func startNext() {
-                guard nextIndex < logins.count else { return }
+                guard nextIndex < references.count else { return }
                 let index = nextIndex
-                let reference = logins[index]
+                let reference = references[index]
                 let repository = self.repository
                 group.addTask {
-                    do throws(DomainError) {
-                        switch reference {
-                        case .login(let login):
-                            return (index, .success(try await repository.user(login: login)))
-                        case .id(let id):
-                            return (index, .success(try await repository.user(id: id)))
-                        }
-                    } catch {
-                        return (index, .failure(error))
-                    }
+                    // The fetch finishes before any part of the returned tuple is built. Swift 6.3.1's optimiser
+                    // (LLVM dead-store elimination on async functions) drops the store of `index` when the tuple
+                    // is written around an `await` inside a do/catch, so the release build read back garbage.
+                    let result = await Self.fetch(reference, from: repository)
+                    return (index, result)
                 }
                 nextIndex += 1
             }
-            for _ in 0..<min(width, logins.count) { startNext() }
+            for _ in 0..<min(width, references.count) { startNext() }
             for await (index, result) in group {
                 results[index] = result
                 startNext()
             }
         }
         return results.map { $0 ?? .failure(.cancelled) }
+    }
+
+    /// One profile as a value: every `await` happens before the result is assembled (see `execute`).
+    private static func fetch(
+        _ reference: UserReference,
+        from repository: any UsersRepository
+    ) async -> Result<User, DomainError> {
+        let user: User
+        do throws(DomainError) {
+            switch reference {
+            case .login(let login): user = try await repository.user(login: login)
+            case .id(let id): user = try await repository.user(id: id)
+            }
+        } catch {
+            return .failure(error)
+        }
+        return .success(user)
     }
 }

@@ -40,7 +40,7 @@ package final class URLSessionTransport: Sendable {
         let data: Foundation.Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await exchange(urlRequest)
         } catch {
             throw URLSessionTransport.transportError(error)
         }
@@ -90,5 +90,68 @@ private final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
             redirected.setValue(nil, forHTTPHeaderField: "Authorization")
         }
         completionHandler(redirected)
+    }
+}
+
+// Cancellation never waits on URLSession. Its async `data(for:)` calls `URLSessionTask.cancel()` from the task's
+// cancellation handler, which runs under the Swift task's status lock; `cancel()` then does a `sync` onto the
+// session's queue, while that queue may be resuming the same task's continuation, which needs that lock: a
+// deadlock (`list --all | head -1`, Ctrl-C mid-crawl). And `cancel()` racing the answer's arrival can also
+// trip swift-corelibs-foundation's "task that is not in the registry" fatal error. So a cancelled exchange is
+// answered at once with `URLError(.cancelled)`, from another queue, and the URLSessionTask is left to end on its
+// own (at the latest at the session's request timeout); its late answer is dropped.
+extension URLSessionTransport {
+    func exchange(_ request: URLRequest) async throws -> (Foundation.Data, URLResponse) {
+        let pending = PendingExchange()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        pending.finish(.failure(error))
+                    } else if let data, let response {
+                        pending.finish(.success((data, response)))
+                    } else {
+                        pending.finish(.failure(URLError(.badServerResponse)))
+                    }
+                }
+                // The redirect guard must see this task's redirects too, not only the session's.
+                task.delegate = session.delegate as? URLSessionTaskDelegate
+                if pending.start(continuation) { task.resume() }
+            }
+        } onCancel: {
+            // Only a hop to another queue: the handler runs under the task's status lock.
+            DispatchQueue.global().async { pending.finish(.failure(URLError(.cancelled))) }
+        }
+    }
+}
+
+/// The one continuation of an exchange, resumed exactly once: by the answer or by cancellation, whichever
+/// comes first.
+private final class PendingExchange: @unchecked Sendable {
+    typealias Outcome = Result<(Foundation.Data, URLResponse), any Error>
+
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<(Foundation.Data, URLResponse), any Error>?
+    /// Set when the outcome is known before the continuation exists (cancelled before the request was sent).
+    private var early: Outcome?
+
+    /// Keeps the continuation; false when the exchange has already ended (it is then resumed here).
+    func start(_ continuation: CheckedContinuation<(Foundation.Data, URLResponse), any Error>) -> Bool {
+        let early = lock.withLock { () -> Outcome? in
+            if self.early == nil { self.continuation = continuation }
+            return self.early
+        }
+        guard let early else { return true }
+        continuation.resume(with: early)
+        return false
+    }
+
+    func finish(_ outcome: Outcome) {
+        let continuation = lock.withLock { () -> CheckedContinuation<(Foundation.Data, URLResponse), any Error>? in
+            defer { self.continuation = nil }
+            if self.continuation == nil, early == nil { early = outcome }
+            return self.continuation
+        }
+        continuation?.resume(with: outcome)
     }
 }

@@ -8,9 +8,9 @@ import Foundation
 
 // A closed stdout must surface as EPIPE from write(2), so the command can stop quietly instead of dying.
 signal(SIGPIPE, SIG_IGN)
-// Ctrl-C is caught before anything starts, so none can slip past.
+// SIGINT, SIGTERM and SIGHUP are caught before anything starts, so none can slip past.
 let interrupts = InterruptHandler()
 let command = Task { await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst())) }
 interrupts.onInterrupt { command.cancel() }
 let status = await command.value
-exit(status)
+exit(interrupts.exitStatus(for: status))

@@ -11,7 +11,18 @@ struct RunResult: Sendable {
 /// Runs the built `gh-users` with a clean environment (nothing of the caller's tokens leaks in), capturing
 /// stdout and stderr separately through files so that large outputs cannot deadlock a pipe.
 enum BinaryRunner {
+    /// The binary under test: `GH_USERS_BINARY` when set (`Scripts/run-tests` points it at the release build,
+    /// the binary users run, because some bugs live only in optimised code), else the debug build beside the
+    /// test bundle. A `GH_USERS_BINARY` that is not an executable stops the run rather than quietly testing
+    /// another binary.
     static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["GH_USERS_BINARY"], !path.isEmpty {
+            let url = URL(fileURLWithPath: path)
+            guard FileManager.default.isExecutableFile(atPath: url.path) else {
+                fatalError("GH_USERS_BINARY=\(path) is not an executable file")
+            }
+            return url
+        }
         let besideBundle = Bundle.main.bundleURL.appendingPathComponent("gh-users")
         if FileManager.default.isExecutableFile(atPath: besideBundle.path) { return besideBundle }
         // Fall back to the package's own debug build folder.
@@ -24,14 +35,17 @@ enum BinaryRunner {
         return besideBundle
     }()
 
-    /// `interruptAfter` sends SIGINT that many seconds after the process has written its first byte to stdout
-    /// or stderr (so it is surely running, however loaded the machine), as Ctrl-C would. `home` replaces the
-    /// throwaway home folder (and drops XDG_CACHE_HOME), so a test can look at what a run leaves there.
+    /// `interruptAfter` sends `signal` (SIGINT, as Ctrl-C would) that many seconds after the process has written
+    /// its first byte to stdout or stderr (so it is surely running, however loaded the machine); `signals` of
+    /// them 50 ms apart, as an impatient second Ctrl-C would. `home` replaces the throwaway home folder (and
+    /// drops XDG_CACHE_HOME), so a test can look at what a run leaves there.
     static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
         timeout: TimeInterval = 60,
         interruptAfter: TimeInterval? = nil,
+        signal: Int32 = SIGINT,
+        signals: Int = 1,
         home: URL? = nil
     ) async throws -> RunResult {
         try await runProcess(
@@ -39,9 +53,15 @@ enum BinaryRunner {
             arguments: arguments,
             environment: environment,
             timeout: timeout,
-            interruptAfter: interruptAfter,
+            interrupt: interruptAfter.map { Interrupt(after: $0, signal: signal, count: signals) },
             home: home
         )
+    }
+
+    private struct Interrupt {
+        let after: TimeInterval
+        let signal: Int32
+        let count: Int
     }
 
     /// Runs a bash snippet with `$GH_USERS` set to the binary, for pipelines such as `| head -1`.
@@ -55,7 +75,7 @@ enum BinaryRunner {
             arguments: ["-c", script],
             environment: environment,
             timeout: timeout,
-            interruptAfter: nil,
+            interrupt: nil,
             home: nil
         )
     }
@@ -69,7 +89,7 @@ enum BinaryRunner {
         arguments: [String],
         environment: [String: String],
         timeout: TimeInterval,
-        interruptAfter: TimeInterval?,
+        interrupt: Interrupt?,
         home: URL?
     ) async throws -> RunResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-e2e-\(UUID().uuidString)")
@@ -115,13 +135,17 @@ enum BinaryRunner {
                 return
             }
             let pid = process.processIdentifier
-            if let interruptAfter {
+            if let interrupt {
                 DispatchQueue.global().async {
                     while process.isRunning, BinaryRunner.size(outURL) + BinaryRunner.size(errURL) == 0 {
                         usleep(10_000)
                     }
-                    DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) {
-                        if process.isRunning { kill(pid, SIGINT) }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + interrupt.after) {
+                        for sent in 0..<interrupt.count where process.isRunning {
+                            // Apart, so that the kernel does not merge them into one pending signal.
+                            if sent > 0 { usleep(50_000) }
+                            kill(pid, interrupt.signal)
+                        }
                     }
                 }
             }

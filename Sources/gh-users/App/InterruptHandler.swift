@@ -7,45 +7,69 @@ import Foundation
     import Darwin
 #endif
 
-/// Turns the first Ctrl-C into cancellation of the running command, which then closes its output, says where
-/// to resume and exits 130. A second Ctrl-C exits at once, for when something does not stop.
+/// Turns the first SIGINT, SIGTERM or SIGHUP into cancellation of the running command, which then closes its
+/// output, says where to resume and exits 128 + the signal's number (130, 143, 129), as a shell reports a
+/// process killed by that signal.
 ///
-/// It is installed before the command starts, and an interrupt that arrives before there is anything to
-/// cancel is remembered and applied as soon as there is, so no Ctrl-C is ever lost.
+/// A second signal does not cut the output short: the command is already closing its JSON document, which takes
+/// milliseconds, so it gets `grace` to finish before the process exits anyway; a third exits at once, for when
+/// something does not stop.
+///
+/// It is installed before the command starts, and a signal that arrives before there is anything to cancel is
+/// remembered and applied as soon as there is, so none is ever lost.
 final class InterruptHandler {
-    private let source: any DispatchSourceSignal
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    private let sources: [any DispatchSourceSignal]
     private let state = InterruptState()
 
-    init() {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    init(grace: DispatchTimeInterval = .seconds(1)) {
         let state = self.state
-        source.setEventHandler {
-            if state.interrupt() > 1 { _exit(130) }
+        sources = Self.signals.map { number in
+            // Ignored at the process level, so that only the Dispatch source sees it.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                switch state.interrupt(signal: number) {
+                case 1:
+                    break
+                case 2:
+                    DispatchQueue.global().asyncAfter(deadline: .now() + grace) { _exit(state.signalStatus) }
+                default:
+                    _exit(state.signalStatus)
+                }
+            }
+            source.resume()
+            return source
         }
-        source.resume()
-        self.source = source
     }
 
-    /// What to do on Ctrl-C; runs at once if one already came.
+    /// What to do on the first signal; runs at once if one already came.
     func onInterrupt(_ action: @escaping @Sendable () -> Void) {
         state.setAction(action)
     }
 
+    /// The status to exit with once the command has returned `status`.
+    func exitStatus(for status: Int32) -> Int32 {
+        state.exitStatus(for: status)
+    }
+
     deinit {
-        source.cancel()
+        for source in sources { source.cancel() }
     }
 }
 
 final class InterruptState: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
+    private var firstSignal: Int32?
     private var action: (@Sendable () -> Void)?
 
-    /// Counts the interrupt and runs the action if there is one yet.
-    func interrupt() -> Int {
+    /// Counts the signal and runs the action if there is one yet.
+    func interrupt(signal: Int32 = SIGINT) -> Int {
         let (count, action) = lock.withLock { () -> (Int, (@Sendable () -> Void)?) in
             self.count += 1
+            if firstSignal == nil { firstSignal = signal }
             return (self.count, self.action)
         }
         action?()
@@ -58,5 +82,17 @@ final class InterruptState: @unchecked Sendable {
             return count > 0
         }
         if pending { action() }
+    }
+
+    /// 128 + the first signal's number; SIGINT's 130 when none came.
+    var signalStatus: Int32 {
+        128 + (lock.withLock { firstSignal } ?? SIGINT)
+    }
+
+    /// A command cancelled by a signal returns `ExitCode.interrupted` (SIGINT's 130); after SIGTERM or SIGHUP that
+    /// becomes 143 or 129. Any other status (the command had already finished, or failed otherwise) stands.
+    func exitStatus(for status: Int32) -> Int32 {
+        guard status == ExitCode.interrupted, lock.withLock({ firstSignal }) != nil else { return status }
+        return signalStatus
     }
 }

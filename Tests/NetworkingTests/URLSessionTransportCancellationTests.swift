@@ -1,0 +1,82 @@
+import Foundation
+import GitHubStandIn
+import Networking
+import Testing
+
+/// How far the race has got; read by the test while the race runs on a thread of its own.
+private final class RaceProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var round = 0
+    private var done = false
+    private var answered = 0
+    private var cancelled = 0
+
+    func begin(_ round: Int) { lock.withLock { self.round = round } }
+    func record(answered: Bool) { lock.withLock { if answered { self.answered += 1 } else { cancelled += 1 } } }
+    func finish() { lock.withLock { done = true } }
+    var snapshot: (round: Int, done: Bool, answered: Int, cancelled: Int) {
+        lock.withLock { (round, done, answered, cancelled) }
+    }
+}
+
+struct URLSessionTransportCancellationTests {
+    /// Cancelling a request just as its answer arrives used to deadlock: URLSession's `data(for:)` cancelled with a
+    /// `sync` onto the session's queue from inside the task's cancellation handler, while that queue waited for
+    /// the task's lock to resume it. The race runs on a thread of its own, so a deadlock fails this test (the
+    /// stuck thread is left behind) instead of hanging the suite.
+    @Test func cancellingAsTheAnswerArrivesNeverHangs() async throws {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: 300, rateLimit: 10_000_000))
+        try server.start()
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        var headers = HTTPHeaders()
+        headers.set("Authorization", "Bearer race-token")
+        let request = HTTPRequest(
+            url: try #require(URL(string: server.baseURL + "/users?per_page=100")), headers: headers)
+        let rounds = 300
+        let progress = RaceProgress()
+
+        Thread.detachNewThread {
+            for round in 0..<rounds {
+                progress.begin(round)
+                let exchange = Task.detached { (try? await transport.send(request)) != nil }
+                // Cancel somewhere in the first 3 ms: before, during and after a loopback answer lands.
+                usleep(UInt32.random(in: 0...3000))
+                exchange.cancel()
+                let ended = DispatchSemaphore(value: 0)
+                Task.detached {
+                    progress.record(answered: await exchange.value)
+                    ended.signal()
+                }
+                if ended.wait(timeout: .now() + 10) == .timedOut { return }
+            }
+            progress.finish()
+        }
+
+        // Generous: the race takes a few seconds; only a hang comes near this.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !progress.snapshot.done, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let result = progress.snapshot
+        #expect(result.done, "round \(result.round) of \(rounds) never ended: cancelling the request deadlocked")
+        // Both outcomes happened, so cancellation really did meet answers on their way in.
+        #expect(result.answered > 0)
+        #expect(result.cancelled > 0)
+    }
+
+    @Test func aCancelledRequestThrowsCancelled() async throws {
+        let server = try StandInServer(configuration: StandInConfiguration(latencyMilliseconds: 60_000))
+        try server.start()
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let request = HTTPRequest(url: try #require(URL(string: server.baseURL + "/users")))
+        let started = ContinuousClock.now
+        let exchange = Task { try await transport.send(request) }
+        try await Task.sleep(for: .milliseconds(100))
+        exchange.cancel()
+        await #expect(throws: TransportError.cancelled) { try await exchange.value }
+        // The answer is a minute away; cancellation does not wait for it (nor for URLSession to acknowledge).
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+}
