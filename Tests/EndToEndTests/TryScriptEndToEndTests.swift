@@ -10,8 +10,16 @@ struct TryScriptEndToEndTests {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("try-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
         let port = Int.random(in: 40_000...60_000)
+        // The binary under test (the release build in CI) and the stand-in built beside the test bundle.
+        let bin = cache.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: bin.appendingPathComponent("gh-users"), withDestinationURL: BinaryRunner.binary)
+        try FileManager.default.createSymbolicLink(
+            at: bin.appendingPathComponent("github-standin"),
+            withDestinationURL: Bundle.main.bundleURL.appendingPathComponent("github-standin"))
         let environment = [
-            "TRY_BIN": BinaryRunner.binary.deletingLastPathComponent().path,
+            "TRY_BIN": bin.path,
             "TRY_CACHE": cache.path,
             "TRY_PORT": String(port),
         ]
@@ -25,6 +33,7 @@ struct TryScriptEndToEndTests {
         // Nothing of the run lands in the home folder: the cache is the script's own.
         #expect(lines.count == 3, "\(online.stdout)")
         #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("gh-users").path))
+        #expect(!online.stderr.contains(FileManager.default.homeDirectoryForCurrentUser.path + "/.cache"))
 
         let offline = try await BinaryRunner.shell(
             #"bash "\#(script)" list --limit 3 --offline"#, environment: environment)
