@@ -11,7 +11,7 @@ struct WaitAnnouncer: Sendable {
     var pause: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     func sleep(_ duration: Duration, reason: RetryReason) async throws {
-        let seconds = WaitAnnouncer.seconds(duration)
+        let seconds = duration.inSeconds
         switch reason {
         case .secondaryRateLimit:
             io.writeErr(
@@ -44,7 +44,8 @@ struct WaitAnnouncer: Sendable {
         }
     }
 
+    /// Kept for `AppEnvironment`, which still calls it; `Duration.inSeconds` is the one conversion.
     static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        duration.inSeconds
     }
 }
