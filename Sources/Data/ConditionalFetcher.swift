@@ -66,7 +66,7 @@ struct ConditionalFetcher: Sendable {
         do {
             answer = try await client.send(request)
         } catch {
-            if let entry, error.isConnectivityFailure {
+            if let entry, error.isTransient {
                 logger.warning(
                     "cannot reach the API (\(ErrorMapping.describe(error))); using the copy of \(endpoint) cached "
                         + entry.storedAt.formatted(date: .abbreviated, time: .standard)
@@ -87,16 +87,6 @@ struct ConditionalFetcher: Sendable {
 
     private func response(from entry: CachedResponse, requested url: URL) -> HTTPResponse {
         HTTPResponse(status: entry.status, headers: entry.headers, body: entry.body, url: URL(string: entry.url) ?? url)
-    }
-}
-
-extension TransportError {
-    /// No answer came at all: the cases where a cached copy is better than nothing.
-    var isConnectivityFailure: Bool {
-        switch self {
-        case .cannotConnect, .timedOut, .connectionLost, .truncatedBody: return true
-        case .cancelled, .other: return false
-        }
     }
 }
 

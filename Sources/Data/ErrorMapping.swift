@@ -19,19 +19,34 @@ enum ErrorMapping {
         }
     }
 
-    /// nil for a success status.
-    static func domainError(for response: HTTPResponse, resource: String) -> DomainError? {
+    /// nil for a success status. `now` dates a `Retry-After` given in seconds.
+    static func domainError(for response: HTTPResponse, resource: String, now: Date = Date()) -> DomainError? {
         let status = response.status
         if (200..<300).contains(status) { return nil }
         let message = githubMessage(response) ?? ErrorMapping.reasonPhrase(status)
-        let remaining = response.headers["x-ratelimit-remaining"]?.trimmingCharacters(in: .whitespaces)
-        let primaryLimitSpent = (status == 403 || status == 429) && remaining == "0"
-        switch status {
-        case _ where primaryLimitSpent:
-            let reset = response.headers["x-ratelimit-reset"].flatMap {
-                TimeInterval($0.trimmingCharacters(in: .whitespaces))
+        let limit = RateLimitInfo(response, now: now)
+        let endpoint = GitHubAPI.label(response.url)
+        if status == 403 || status == 429, case .malformed(let reason) = limit.remaining {
+            return .malformedResponse(endpoint: endpoint, detail: reason)
+        }
+        if limit.isPrimaryLimitSpent(status: status) {
+            switch limit.reset {
+            case .malformed(let reason): return .malformedResponse(endpoint: endpoint, detail: reason)
+            case .valid(let reset): return .rateLimited(resetAt: reset, message: message)
+            case .absent: return .rateLimited(resetAt: nil, message: message)
             }
-            return .rateLimited(resetAt: reset.map(Date.init(timeIntervalSince1970:)), message: message)
+        }
+        // The client hands a secondary limit back when its retries are spent or the wait it asks for is
+        // longer than --max-wait: either way it is a rate limit, reported with the time to come back.
+        if limit.isSecondaryLimit(status: status, body: response.body) {
+            switch limit.retryAfter {
+            case .malformed(let reason): return .malformedResponse(endpoint: endpoint, detail: reason)
+            case .valid(let wait):
+                return .rateLimited(resetAt: now.addingTimeInterval(wait.inSeconds), message: message)
+            case .absent: return .rateLimited(resetAt: nil, message: message)
+            }
+        }
+        switch status {
         case 404:
             return .notFound(resource: resource)
         case 401, 403:

@@ -1,3 +1,4 @@
+import AtomicCore
 import AtomicLogger
 import Foundation
 
@@ -155,7 +156,7 @@ package struct HTTPClient: Sendable {
             group.cancelAll()
             return first ?? .failure(.cancelled)
         }
-        let elapsed = milliseconds(since: started)
+        let elapsed = Int((ContinuousClock.now - started).inSeconds * 1000)
         switch outcome {
         case .success(let response):
             logger.debug(
@@ -194,13 +195,7 @@ package struct HTTPClient: Sendable {
     }
 
     private func describe(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return String(format: "%.1fs", seconds)
-    }
-
-    private func milliseconds(since start: ContinuousClock.Instant) -> Int {
-        let elapsed = ContinuousClock.now - start
-        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        String(format: "%.1fs", duration.inSeconds)
     }
 
     private func rateLimitMetadata(_ headers: HTTPHeaders) -> [String: String] {

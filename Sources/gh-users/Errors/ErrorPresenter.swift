@@ -34,8 +34,8 @@ struct ErrorPresenter: Sendable {
         case .rateLimited(let resetAt, let message):
             var text = "gh-users: API rate limit exceeded (\(clean(message)))"
             if let resetAt {
-                text +=
-                    "\nIt resets at \(localTime(resetAt)), in \(DurationText.describe(seconds: resetAt.timeIntervalSince(now)))."
+                let wait = DurationText.describe(seconds: resetAt.timeIntervalSince(now))
+                text += "\nIt resets at \(localTime(resetAt)), in \(wait)."
             }
             text += "\nAdd --wait-on-rate-limit to wait for the reset and carry on."
             if !hasToken { text += "\nRequests without a token get 60 an hour: set GH_TOKEN for 5,000." }
@@ -73,7 +73,9 @@ struct ErrorPresenter: Sendable {
         DisplayWidth.truncate(TerminalSanitizer.sanitize(text), toWidth: 300)
     }
 
+    /// The time alone when it is today; with the date when it is not, or "10:42:07" would mislead.
     private func localTime(_ date: Date) -> String {
-        date.formatted(date: .omitted, time: .standard)
+        let sameDay = Calendar.current.isDate(date, inSameDayAs: now)
+        return date.formatted(date: sameDay ? .omitted : .abbreviated, time: .standard)
     }
 }
