@@ -66,6 +66,8 @@ struct ConditionalFetcher: Sendable {
         do {
             answer = try await client.send(request)
         } catch {
+            // Only when no answer came at all: a certificate that failed its check or a body over the cap is an
+            // answer, and the cache must not stand in for it.
             if let entry, error.isTransient {
                 logger.warning(
                     "cannot reach the API (\(ErrorMapping.describe(error))); using the copy of \(endpoint) cached "
@@ -73,7 +75,7 @@ struct ConditionalFetcher: Sendable {
                 )
                 return response(from: entry, requested: url)
             }
-            throw ErrorMapping.domainError(for: error)
+            throw ErrorMapping.domainError(for: error, endpoint: endpoint)
         }
         if answer.status == 304, let entry {
             store?.touch(key: key)

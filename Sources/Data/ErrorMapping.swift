@@ -1,21 +1,59 @@
+import AtomicCore
 import Domain
 import Foundation
 import Networking
 
 /// The one translation of HTTP outcomes into `DomainError`, so nothing above Data sees an HTTP type.
 enum ErrorMapping {
-    static func domainError(for error: TransportError) -> DomainError {
-        error == .cancelled ? .cancelled : .network(describe(error))
+    /// `endpoint` names the request ("GET /users?since=0&per_page=30") for failures that are about its answer.
+    static func domainError(for error: TransportError, endpoint: String) -> DomainError {
+        switch error {
+        case .cancelled:
+            return .cancelled
+        case .responseTooLarge(let limit):
+            return .malformedResponse(
+                endpoint: endpoint,
+                detail: "the body is larger than the \(byteCount(limit)) limit, so it was not read to its end "
+                    + "(GH_USERS_MAX_RESPONSE_BYTES raises the limit)"
+            )
+        default:
+            return .network(describe(error))
+        }
     }
 
+    /// One line for the common failures; TLS failures add a second line that says what to check. Text that
+    /// came from the network (libcurl quotes the certificate's names) is sanitised here, before the line
+    /// breaks of our own are added.
     static func describe(_ error: TransportError) -> String {
         switch error {
-        case .cannotConnect(let detail): return "cannot connect: \(detail)"
+        case .cannotConnect(let detail): return "cannot connect: \(clean(detail))"
         case .timedOut: return "the request timed out"
         case .connectionLost: return "the connection was lost"
         case .truncatedBody: return "the response was cut short"
         case .cancelled: return "cancelled"
-        case .other(let detail): return detail
+        case .tls(let failure, let host, let detail):
+            return describe(failure, host: clean(host), detail: clean(detail))
+        case .responseTooLarge(let limit): return "the response is larger than the \(byteCount(limit)) limit"
+        case .redirectRefused(let target):
+            return "the server redirected to \(clean(target)), which is not http or https, so it was not followed"
+        case .other(let detail): return clean(detail)
+        }
+    }
+
+    private static func describe(_ failure: TLSFailure, host: String, detail: String) -> String {
+        switch failure {
+        case .untrustedCertificate:
+            return "the TLS certificate of \(host) is not trusted (\(detail))\n"
+                + "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
+                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates)."
+        case .nameMismatch:
+            return "the TLS certificate of \(host) is for another name (\(detail))\n"
+                + "Check the host in --api-url or GH_HOST; a proxy that inspects TLS must issue certificates "
+                + "for the host asked for."
+        case .handshake:
+            return "the TLS handshake with \(host) failed (\(detail))\n"
+                + "Check that the API URL is https on a port that speaks TLS, and whether a proxy in between "
+                + "intercepts TLS."
         }
     }
 
@@ -61,6 +99,17 @@ enum ErrorMapping {
             let message = dto.message, !message.isEmpty
         else { return nil }
         return message
+    }
+
+    private static func clean(_ text: String) -> String {
+        TerminalSanitizer.sanitize(text)
+    }
+
+    /// "64 MiB" for the sizes a cap is set to; bytes otherwise.
+    static func byteCount(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     /// What a status means when GitHub's body says nothing readable (a proxy's HTML page, say).

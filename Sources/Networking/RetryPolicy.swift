@@ -178,11 +178,14 @@ extension HTTPMethod {
 }
 
 extension TransportError {
-    /// Failures that another attempt may not meet: no connection, a timeout, a dropped or short answer.
+    /// No whole answer came: no connection, a timeout, a dropped or short answer. Another attempt may get
+    /// one, so these are retried, and after the retries a cached copy is better than nothing. Everything else
+    /// is an answer in its own right (a certificate that fails its check, a body over the cap), which neither
+    /// a retry nor the cache may paper over.
     package var isTransient: Bool {
         switch self {
         case .cannotConnect, .timedOut, .connectionLost, .truncatedBody: return true
-        case .cancelled, .other: return false
+        case .cancelled, .tls, .responseTooLarge, .redirectRefused, .other: return false
         }
     }
 }

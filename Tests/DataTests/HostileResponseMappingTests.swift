@@ -79,3 +79,79 @@ struct HostileStatusMappingTests {
         #expect(map(response(403, [("x-ratelimit-remaining", "12")])) == .unauthorized(status: 403, message: "m"))
     }
 }
+
+/// A certificate that fails its check, or a body over the cap, is an answer: named, not retried, and never
+/// replaced by the cached copy, which a connection that merely failed may fall back to.
+struct AnswersThatAreNotOutagesTests {
+    private func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-hostile-\(UUID().uuidString)")
+    }
+
+    private func repository(_ stub: StubTransport, cache: DiskResponseCache) -> GitHubUsersRepository {
+        GitHubUsersRepository(
+            client: HTTPClient(
+                configuration: HTTPClientConfiguration(baseURL: URL(string: "https://api.github.com")!, userAgent: "t"),
+                transport: stub.transport,
+                logger: .disabled,
+                // The real budget: a certificate failure must not spend it.
+                retryPolicy: RetryPolicy(maxRetries: 3),
+                clock: RetryClock(now: { now }, random: { 0 }, sleep: { _, _ in })
+            ),
+            cache: CacheSettings(store: cache, mode: .readWrite),
+            now: { now }
+        )
+    }
+
+    @Test func aCertificateFailureIsNamedAndNeverAnsweredFromTheCache() async throws {
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let stub = StubTransport()
+        stub.stub(usersURL, headers: [("ETag", "W/\"v1\"")], body: page)
+        stub.fail(
+            usersURL,
+            with: .tls(
+                .untrustedCertificate, host: "api.github.com",
+                detail: "SSL certificate problem: self-signed certificate"))
+        _ = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
+        do {
+            _ = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
+            Issue.record("the cached copy answered for a server that failed its certificate check")
+        } catch {
+            guard case .network(let detail) = error else {
+                Issue.record("got \(error)")
+                return
+            }
+            #expect(
+                detail.hasPrefix(
+                    "the TLS certificate of api.github.com is not trusted (SSL certificate problem: self-signed certificate)\n"
+                ))
+            #expect(detail.contains("update-ca-certificates"))
+        }
+        #expect(stub.received.count == 2)
+    }
+
+    @Test func aBodyOverTheCapIsMalformedNamingTheLimitAndTheSetting() async throws {
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let stub = StubTransport()
+        stub.stub(usersURL, headers: [("ETag", "W/\"v1\"")], body: page)
+        stub.fail(usersURL, with: .responseTooLarge(limit: 64 << 20))
+        _ = try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
+        await #expect(
+            throws: DomainError.malformedResponse(
+                endpoint: "GET /users?since=0&per_page=2",
+                detail: "the body is larger than the 64 MiB limit, so it was not read to its end "
+                    + "(GH_USERS_MAX_RESPONSE_BYTES raises the limit)")
+        ) {
+            try await repository(stub, cache: cache).listUsers(since: 0, perPage: 2)
+        }
+    }
+
+    @Test func tlsDetailsFromTheNetworkAreSanitised() {
+        let text = ErrorMapping.describe(
+            .tls(.nameMismatch, host: "h", detail: "SSL: certificate subject name 'a\n\u{1B}[2Jb' does not match"))
+        #expect(!text.contains("\u{1B}"))
+        // One line break of our own, before the hint; the server's newline is shown, not obeyed.
+        #expect(text.split(separator: "\n").count == 2)
+    }
+}

@@ -17,6 +17,14 @@ struct DurationTextTests {
 struct HostileErrorPresentationTests {
     private let presenter = ErrorPresenter(now: Date(timeIntervalSince1970: 1_700_000_000), hasToken: true)
 
+    @Test func aNetworkErrorKeepsDatasHintLineAndCleansEachLine() {
+        let shown = presenter.present(.network("the TLS certificate of h is not trusted (x\u{1B}[2J)\nAdd the CA."))
+        #expect(
+            shown.message == "gh-users: network error: the TLS certificate of h is not trusted (x\\e[2J)\nAdd the CA.\n"
+        )
+        #expect(shown.exitCode == 1)
+    }
+
     @Test func aResetDaysAwayShowsItsDate() {
         let shown = presenter.present(.rateLimited(resetAt: Date(timeIntervalSince1970: 1_700_999_999), message: "m"))
         #expect(shown.message.contains(", in 11d 13h."))

@@ -155,6 +155,17 @@ struct HostileRetryScheduleTests {
             decide(hostile, policy: RetryPolicy(baseDelay: .milliseconds(100)))
                 == .retry(after: .milliseconds(50), reason: .status(503)))
     }
+
+    @Test(arguments: [
+        TransportError.tls(.untrustedCertificate, host: "h", detail: "d"), .tls(.nameMismatch, host: "h", detail: "d"),
+        .tls(.handshake, host: "h", detail: "d"), .responseTooLarge(limit: 10), .redirectRefused("file:///etc/passwd"),
+    ])
+    func failuresThatAreAnswersAreNeitherRetriedNorTransient(error: TransportError) {
+        #expect(!error.isTransient)
+        let decision = RetrySchedule(policy: RetryPolicy()).decide(
+            .failure(error), method: .get, retriesUsed: 0, random: 0.5, now: clockNow)
+        #expect(decision == .deliver)
+    }
 }
 
 /// The loop with a recording clock: what it sleeps, and what it hands back.

@@ -41,7 +41,10 @@ struct ErrorPresenter: Sendable {
             if !hasToken { text += "\nRequests without a token get 60 an hour: set GH_TOKEN for 5,000." }
             return Presentation(message: text + "\n", exitCode: ExitCode.rateLimited)
         case .network(let detail):
-            return Presentation(message: "gh-users: network error: \(clean(detail))\n", exitCode: ExitCode.failure)
+            // Data may add a line that says what to check (a CA bundle, a proxy); each line is cleaned alone.
+            let lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map { clean(String($0)) }
+            return Presentation(
+                message: "gh-users: network error: " + lines.joined(separator: "\n") + "\n", exitCode: ExitCode.failure)
         case .server(let status, let message):
             return Presentation(
                 message: "gh-users: GitHub answered HTTP \(status): \(clean(message))\n",
