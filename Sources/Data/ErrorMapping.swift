@@ -94,6 +94,25 @@ enum ErrorMapping {
         }
     }
 
+    /// A `Link` URL, followed only when it is http(s) on the API's own origin (`OriginPolicy`): a next page
+    /// from another server would be mixed into the output as GitHub's.
+    static func nextPageURL(_ text: String, apiRoot: URL, endpoint: String) throws(DomainError) -> URL {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            throw .malformedResponse(endpoint: endpoint, detail: "the next-page link is not a URL")
+        }
+        guard OriginPolicy.mayFollowLink(url, apiRoot: apiRoot) else {
+            throw .malformedResponse(
+                endpoint: endpoint,
+                detail: "the next-page link leads to another server (\(origin(url))), so paging stopped there"
+            )
+        }
+        return url
+    }
+
+    private static func origin(_ url: URL) -> String {
+        (url.scheme ?? "") + "://" + (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
+    }
+
     private static func githubMessage(_ response: HTTPResponse) -> String? {
         guard let dto = try? JSONDecoder().decode(GitHubErrorDTO.self, from: response.body),
             let message = dto.message, !message.isEmpty

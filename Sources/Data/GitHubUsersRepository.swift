@@ -25,12 +25,9 @@ struct GitHubAPI: Sendable {
         return response
     }
 
-    /// A `Link` URL, refused unless it is http(s).
+    /// A `Link` URL, refused unless it is http(s) on the API's origin.
     func url(of cursor: PageCursor, label: String) throws(DomainError) -> URL {
-        guard let url = URL(string: cursor.url), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            throw DomainError.malformedResponse(endpoint: label, detail: "the next-page link is not a URL")
-        }
-        return url
+        try ErrorMapping.nextPageURL(cursor.url, apiRoot: endpoint.apiRoot, endpoint: label)
     }
 
     static func label(_ url: URL) -> String {

@@ -238,6 +238,12 @@ package enum OriginPolicy {
         return isSecureOrLoopback(url)
     }
 
+    /// A `Link` URL is followed only on the API's own origin: another server's page would be mixed into the
+    /// output as if GitHub had sent it.
+    package static func mayFollowLink(_ url: URL, apiRoot: URL) -> Bool {
+        sameOrigin(url, apiRoot)
+    }
+
     package static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
         lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
             && lhs.host?.lowercased() == rhs.host?.lowercased()

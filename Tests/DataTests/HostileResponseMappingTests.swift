@@ -80,6 +80,46 @@ struct HostileStatusMappingTests {
     }
 }
 
+/// Next-page links stay on the API's origin.
+struct NextPageLinkTests {
+    private let root = URL(string: "https://api.github.com")!
+
+    @Test func aLinkToAnotherServerIsRefusedNamingIt() {
+        #expect(
+            throws: DomainError.malformedResponse(
+                endpoint: "GET /users",
+                detail: "the next-page link leads to another server (https://evil.example), so paging stopped there")
+        ) {
+            try ErrorMapping.nextPageURL("https://evil.example/users?since=5", apiRoot: root, endpoint: "GET /users")
+        }
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "not a url", "ftp://api.github.com/users"])
+    func aLinkThatIsNotHTTPIsRefused(link: String) {
+        #expect(
+            throws: DomainError.malformedResponse(endpoint: "GET /users", detail: "the next-page link is not a URL")
+        ) {
+            try ErrorMapping.nextPageURL(link, apiRoot: root, endpoint: "GET /users")
+        }
+    }
+
+    @Test func theRepositoryStopsBeforeRequestingAnotherOrigin() async throws {
+        let stub = StubTransport()
+        let repository = GitHubUsersRepository(
+            client: HTTPClient(
+                configuration: HTTPClientConfiguration(baseURL: root, userAgent: "t"),
+                transport: stub.transport,
+                logger: .disabled,
+                retryPolicy: RetryPolicy(maxRetries: 0)
+            )
+        )
+        await #expect(throws: DomainError.self) {
+            try await repository.users(at: PageCursor(url: "https://evil.example/users?since=5"))
+        }
+        #expect(stub.received.isEmpty)
+    }
+}
+
 /// A certificate that fails its check, or a body over the cap, is an answer: named, not retried, and never
 /// replaced by the cached copy, which a connection that merely failed may fall back to.
 struct AnswersThatAreNotOutagesTests {

@@ -99,6 +99,17 @@ struct ResponseSizeSettingTests {
     }
 }
 
+struct LinkOriginTests {
+    @Test func aNextLinkIsFollowedOnlyOnTheAPIsOrigin() {
+        let root = URL(string: "https://ghe.corp/api/v3")!
+        #expect(OriginPolicy.mayFollowLink(URL(string: "https://ghe.corp/api/v3/users?since=5")!, apiRoot: root))
+        #expect(OriginPolicy.mayFollowLink(URL(string: "https://GHE.corp:443/api/v3/users")!, apiRoot: root))
+        #expect(!OriginPolicy.mayFollowLink(URL(string: "https://evil.example/api/v3/users")!, apiRoot: root))
+        #expect(!OriginPolicy.mayFollowLink(URL(string: "http://ghe.corp/api/v3/users")!, apiRoot: root))
+        #expect(!OriginPolicy.mayFollowLink(URL(string: "https://ghe.corp:8443/api/v3/users")!, apiRoot: root))
+    }
+}
+
 /// What URLSession really sends, measured with a raw server: it drops a header whose value holds CR or LF, or
 /// only spaces, and adds Host, Accept-Language and (over HTTP/1.1) Connection.
 struct HeadersSentTests {
