@@ -111,7 +111,7 @@ final class HostileServer: @unchecked Sendable {
 }
 
 /// A zlib stream (`Content-Encoding: deflate`) that inflates to `prefix`, then `spaces` spaces, then `suffix`,
-/// built by hand with fixed Huffman codes: each 258 spaces cost 13 bits, so 80 MiB of JSON whitespace fits in
+/// built by hand with fixed Huffman codes: each 258 spaces cost 13 bits, so 72 MiB of JSON whitespace fits in
 /// about half a megabyte, the shape of a compression bomb.
 enum DeflateBomb {
     static func zlib(prefix: String, spaces: Int, suffix: String) -> (body: [UInt8], inflatedSize: Int) {
@@ -123,14 +123,14 @@ enum DeflateBomb {
             bits.literal(byte)
             adler.add(byte, times: 1)
         }
-        // One literal space, then copies of length 258 at distance 1 (symbol 285, distance code 0).
+        // One literal space, then copies of length 258 at distance 1: symbol 285 (code 11000101) and distance
+        // code 0 (00000), 13 bits written at once, least significant first, so the test process (which shares
+        // its few threads with every other test) spends milliseconds here, not seconds.
         let runs = max(0, spaces - 1) / 258
         let loose = max(0, spaces - 1) % 258
         if spaces > 0 { bits.literal(0x20) }
-        for _ in 0..<runs {
-            bits.huffman(0xC5, length: 8)
-            bits.huffman(0, length: 5)
-        }
+        let copy: UInt32 = 0b00000_10100011
+        for _ in 0..<runs { bits.write(copy, count: 13) }
         for _ in 0..<loose { bits.literal(0x20) }
         adler.add(0x20, times: spaces)
         for byte in Array(suffix.utf8) {
@@ -150,27 +150,25 @@ enum DeflateBomb {
 
     private struct BitWriter {
         private var bytes: [UInt8] = []
-        private var buffer: UInt32 = 0
+        private var buffer: UInt64 = 0
         private var filled = 0
 
         /// Plain values go least significant bit first.
         mutating func write(_ value: UInt32, count: Int) {
-            for index in 0..<count {
-                buffer |= ((value >> UInt32(index)) & 1) << UInt32(filled)
-                filled += 1
-                if filled == 8 {
-                    bytes.append(UInt8(buffer))
-                    buffer = 0
-                    filled = 0
-                }
+            buffer |= UInt64(value & ((1 << UInt32(count)) - 1)) << UInt64(filled)
+            filled += count
+            while filled >= 8 {
+                bytes.append(UInt8(buffer & 0xFF))
+                buffer >>= 8
+                filled -= 8
             }
         }
 
         /// Huffman codes go most significant bit first.
         mutating func huffman(_ code: UInt32, length: Int) {
-            for index in stride(from: length - 1, through: 0, by: -1) {
-                write((code >> UInt32(index)) & 1, count: 1)
-            }
+            var reversed: UInt32 = 0
+            for index in 0..<length { reversed |= ((code >> UInt32(index)) & 1) << UInt32(length - 1 - index) }
+            write(reversed, count: length)
         }
 
         /// Literals 0–143 have the 8-bit codes 0x30…; ASCII is all the tests need.
@@ -180,12 +178,12 @@ enum DeflateBomb {
         }
 
         mutating func finish() -> [UInt8] {
-            if filled > 0 { bytes.append(UInt8(buffer)) }
+            if filled > 0 { bytes.append(UInt8(buffer & 0xFF)) }
             return bytes
         }
     }
 
-    /// Adler-32 in closed form per run, so 80 MiB of spaces cost nothing to sum.
+    /// Adler-32 in closed form per run, so tens of MiB of spaces cost nothing to sum.
     private struct Adler32 {
         private var a: UInt64 = 1
         private var b: UInt64 = 0
@@ -213,23 +211,31 @@ final class SelfSignedTLSServer {
     private let folder: URL
     private let log: URL
 
-    init() throws {
+    /// Started with `start()`, which waits without holding one of the test process's few threads.
+    private init(port: UInt16, process: Process, folder: URL, log: URL) {
+        self.port = port
+        self.process = process
+        self.folder = folder
+        self.log = log
+    }
+
+    static func start() async throws -> SelfSignedTLSServer {
         guard let openssl = SelfSignedTLSServer.openssl else { throw POSIXError(.ENOENT) }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-tls-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let key = folder.appendingPathComponent("key.pem").path
         let certificate = folder.appendingPathComponent("cert.pem").path
-        try SelfSignedTLSServer.run(
+        try await SelfSignedTLSServer.run(
             openssl,
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
                 "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
             ])
-        port = try SelfSignedTLSServer.freePort()
-        log = folder.appendingPathComponent("s_server.log")
+        let port = try SelfSignedTLSServer.freePort()
+        let log = folder.appendingPathComponent("s_server.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
-        process = Process()
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: openssl)
         process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www"]
         process.standardInput = FileHandle.nullDevice
@@ -237,7 +243,15 @@ final class SelfSignedTLSServer {
         process.standardError = output
         try process.run()
         try output.close()
-        try waitUntilListening()
+        let server = SelfSignedTLSServer(port: port, process: process, folder: folder, log: log)
+        for _ in 0..<250 where !canConnect(port) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        guard canConnect(port) else {
+            server.stop()
+            throw POSIXError(.ETIMEDOUT)
+        }
+        return server
     }
 
     /// Handshakes the server refused because the client did not trust its certificate.
@@ -253,23 +267,21 @@ final class SelfSignedTLSServer {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func waitUntilListening() throws {
-        for _ in 0..<250 {
-            if SelfSignedTLSServer.canConnect(port) { return }
-            usleep(20_000)
-        }
-        throw POSIXError(.ETIMEDOUT)
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) throws {
+    private static func run(_ executable: String, _ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw POSIXError(.EINVAL) }
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        guard status == 0 else { throw POSIXError(.EINVAL) }
     }
 
     private static func freePort() throws -> UInt16 {
