@@ -74,7 +74,9 @@ struct URLSessionTransportTests {
         #expect([UInt8](response.body) == json)
     }
 
-    @Test func theCapCountsTheInflatedBytes() async throws {
+    /// A compressed body goes through the same count. (That the count is of inflated bytes, a small body that
+    /// inflates past the cap, is the end-to-end bomb test's: building one needs real compression.)
+    @Test func aCompressedBodyOverTheCapIsStoppedToo() async throws {
         let json = Array(("[" + String(repeating: " ", count: 300_000) + "]").utf8)
         let compressed = StoredDeflate.zlib(json)
         let server = try RawTestServer { connection in
@@ -126,6 +128,20 @@ struct URLSessionTransportTests {
             }
             #expect(host == "127.0.0.1:\(server.port)")
         }
+    }
+
+    @Test func aTaskCancelledBeforeItStartsEndsAtOnce() async throws {
+        let server = try RawTestServer { _ in sleep(30) }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let started = ContinuousClock.now
+        let request = Task {
+            // Cancelled before the data task exists: the handler runs first, then the task must still end.
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await get(server.baseURL + "/users", transport: transport)
+        }
+        await #expect(throws: TransportError.cancelled) { try await request.value }
+        #expect(ContinuousClock.now - started < .seconds(15))
     }
 
     @Test func cancellingTheTaskStopsTheRequest() async throws {
