@@ -1,4 +1,3 @@
-import AtomicCore
 import Domain
 import Foundation
 import Networking
@@ -22,21 +21,21 @@ enum ErrorMapping {
     }
 
     /// One line for the common failures; TLS failures add a second line that says what to check. Text that
-    /// came from the network (libcurl quotes the certificate's names) is sanitised here, before the line
-    /// breaks of our own are added.
+    /// came from the network (libcurl quotes the certificate's names) is kept to one line here, so the only
+    /// line breaks are our own; ErrorPresenter sanitises each line for the terminal.
     static func describe(_ error: TransportError) -> String {
         switch error {
-        case .cannotConnect(let detail): return "cannot connect: \(clean(detail))"
+        case .cannotConnect(let detail): return "cannot connect: \(oneLine(detail))"
         case .timedOut: return "the request timed out"
         case .connectionLost: return "the connection was lost"
         case .truncatedBody: return "the response was cut short"
         case .cancelled: return "cancelled"
         case .tls(let failure, let host, let detail):
-            return describe(failure, host: clean(host), detail: clean(detail))
+            return describe(failure, host: oneLine(host), detail: oneLine(detail))
         case .responseTooLarge(let limit): return "the response is larger than the \(byteCount(limit)) limit"
         case .redirectRefused(let target):
-            return "the server redirected to \(clean(target)), which is not http or https, so it was not followed"
-        case .other(let detail): return clean(detail)
+            return "the server redirected to \(oneLine(target)), which is not http or https, so it was not followed"
+        case .other(let detail): return oneLine(detail)
         }
     }
 
@@ -63,7 +62,7 @@ enum ErrorMapping {
         if (200..<300).contains(status) { return nil }
         let message = githubMessage(response) ?? ErrorMapping.reasonPhrase(status)
         let limit = RateLimitInfo(response, now: now)
-        let endpoint = GitHubAPI.label(response.url)
+        let endpoint = label(response.url)
         if status == 403 || status == 429, case .malformed(let reason) = limit.remaining {
             return .malformedResponse(endpoint: endpoint, detail: reason)
         }
@@ -77,10 +76,9 @@ enum ErrorMapping {
         // The client hands a secondary limit back when its retries are spent or the wait it asks for is
         // longer than --max-wait: either way it is a rate limit, reported with the time to come back.
         if limit.isSecondaryLimit(status: status, body: response.body) {
-            switch limit.retryAfter {
+            switch limit.retryAt {
             case .malformed(let reason): return .malformedResponse(endpoint: endpoint, detail: reason)
-            case .valid(let wait):
-                return .rateLimited(resetAt: now.addingTimeInterval(wait.inSeconds), message: message)
+            case .valid(let retryAt): return .rateLimited(resetAt: retryAt, message: message)
             case .absent: return .rateLimited(resetAt: nil, message: message)
             }
         }
@@ -120,8 +118,13 @@ enum ErrorMapping {
         return message
     }
 
-    private static func clean(_ text: String) -> String {
-        TerminalSanitizer.sanitize(text)
+    private static func oneLine(_ text: String) -> String {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// "GET /users?since=0&per_page=30": how messages name a request.
+    static func label(_ url: URL) -> String {
+        "GET " + url.path + (url.query.map { "?" + $0 } ?? "")
     }
 
     /// "64 MiB" for the sizes a cap is set to; bytes otherwise.

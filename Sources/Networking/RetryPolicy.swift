@@ -145,11 +145,18 @@ package struct RateLimitInfo: Sendable, Equatable {
     package let reset: HeaderField<Date>
     /// How long `Retry-After` asks to wait, counted from the `now` it was read at.
     package let retryAfter: HeaderField<Duration>
+    /// When `Retry-After` says to come back: `now` plus the wait.
+    package let retryAt: HeaderField<Date>
 
     package init(_ response: HTTPResponse, now: Date) {
         remaining = HeaderValue.count(response.headers["x-ratelimit-remaining"], name: "x-ratelimit-remaining")
         reset = HeaderValue.epochTime(response.headers["x-ratelimit-reset"], name: "x-ratelimit-reset")
         retryAfter = HeaderValue.retryAfter(response.headers["retry-after"], now: now)
+        switch retryAfter {
+        case .absent: retryAt = .absent
+        case .malformed(let reason): retryAt = .malformed(reason)
+        case .valid(let wait): retryAt = .valid(now.addingTimeInterval(wait.inSeconds))
+        }
     }
 
     /// 403 or 429 with `x-ratelimit-remaining: 0`.
