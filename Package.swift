@@ -17,8 +17,9 @@ let package = Package(
         .target(name: "AtomicLogger"),
         // Entities, repository protocols, use cases and domain errors. Imports nothing of ours.
         .target(name: "Domain"),
-        // HTTP client over a transport seam; the only home of FoundationNetworking.
-        .target(name: "Networking", dependencies: ["AtomicLogger"]),
+        // HTTP client over a transport seam; the only home of FoundationNetworking. AtomicCore gives the debug
+        // trace its terminal sanitising and the one Duration-to-seconds conversion.
+        .target(name: "Networking", dependencies: ["AtomicLogger", "AtomicCore"]),
         // GitHub endpoints, DTOs, repositories.
         .target(name: "Data", dependencies: ["Domain", "Networking", "AtomicLogger", "JSONBytes"]),
         .executableTarget(

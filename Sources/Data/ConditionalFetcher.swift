@@ -71,14 +71,16 @@ struct ConditionalFetcher: Sendable {
         do {
             answer = try await client.send(request)
         } catch {
-            if let entry, error.isConnectivityFailure {
+            // Only when no answer came at all: a certificate that failed its check or a body over the cap is an
+            // answer, and the cache must not stand in for it.
+            if let entry, error.isTransient {
                 logger.warning(
                     "cannot reach the API (\(ErrorMapping.describe(error))); using the copy of \(endpoint) cached "
                         + entry.storedAt.formatted(date: .abbreviated, time: .standard)
                 )
                 return response(from: entry, requested: url)
             }
-            throw ErrorMapping.domainError(for: error)
+            throw ErrorMapping.domainError(for: error, endpoint: endpoint)
         }
         if answer.status == 304, let entry {
             store?.touch(key: key)
@@ -92,16 +94,6 @@ struct ConditionalFetcher: Sendable {
 
     private func response(from entry: CachedResponse, requested url: URL) -> HTTPResponse {
         HTTPResponse(status: entry.status, headers: entry.headers, body: entry.body, url: URL(string: entry.url) ?? url)
-    }
-}
-
-extension TransportError {
-    /// No answer came at all: the cases where a cached copy is better than nothing.
-    var isConnectivityFailure: Bool {
-        switch self {
-        case .cannotConnect, .timedOut, .connectionLost, .truncatedBody: return true
-        case .cancelled, .other: return false
-        }
     }
 }
 

@@ -45,7 +45,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         do {
             response = try await client.send(request)
         } catch {
-            throw ErrorMapping.domainError(for: error)
+            throw ErrorMapping.domainError(for: error, endpoint: describe(action))
         }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
             throw error
@@ -55,10 +55,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     package func page<Item: Sendable>(_ list: ListResource<Item>, at cursor: PageCursor) async throws(DomainError)
         -> Page<Item>
     {
-        guard let url = URL(string: cursor.url), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            throw DomainError.malformedResponse(
-                endpoint: "GET " + list.first.path, detail: "the next-page link is not a URL")
-        }
+        let url = try ErrorMapping.nextPageURL(cursor.url, apiRoot: apiRoot, endpoint: "GET " + list.first.path)
         return try await fetch(list.first, at: url)
     }
 
@@ -71,7 +68,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     }
 
     private func fetch<Value: Sendable>(_ resource: Resource<Value>, at url: URL) async throws(DomainError) -> Value {
-        let label = "GET " + url.path + (url.query.map { "?" + $0 } ?? "")
+        let label = ErrorMapping.label(url)
         let response = try await fetcher.get(
             url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept)
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {

@@ -1,3 +1,4 @@
+import AtomicCore
 import AtomicLogger
 import Foundation
 
@@ -55,23 +56,28 @@ package struct HTTPClient: Sendable {
     private let logger: Logger
     private let schedule: RetrySchedule
     private let clock: RetryClock
+    private let headersSent: @Sendable (HTTPRequest) -> HTTPHeaders
 
     /// Waits for a primary-limit reset are not bounded by `--retries`, but a server that never resets must
     /// not keep the client forever.
     static let maximumPrimaryLimitWaits = 10
 
+    /// `headersSent` tells the debug trace which header fields really go out for a request; by default the
+    /// live transport's answer, since a stub sends nothing anyone reads.
     package init(
         configuration: HTTPClientConfiguration,
         transport: @escaping HTTPTransport,
         logger: Logger,
         retryPolicy: RetryPolicy = .standard,
-        clock: RetryClock = .live
+        clock: RetryClock = .live,
+        headersSent: @escaping @Sendable (HTTPRequest) -> HTTPHeaders = URLSessionTransport.headersSent(for:)
     ) {
         self.configuration = configuration
         self.transport = transport
         self.logger = logger
         self.schedule = RetrySchedule(policy: retryPolicy)
         self.clock = clock
+        self.headersSent = headersSent
     }
 
     package func get(_ url: URL) async throws(TransportError) -> HTTPResponse {
@@ -83,6 +89,10 @@ package struct HTTPClient: Sendable {
         headers.set("User-Agent", configuration.userAgent)
         headers.set("Accept", "application/vnd.github+json")
         headers.set("X-GitHub-Api-Version", configuration.apiVersion)
+        // Named here rather than left to libcurl, whose own list depends on how it was built (`deflate, gzip,
+        // br, zstd` on Debian 12): the request is the same everywhere and the trace can show it. libcurl still
+        // inflates what comes back.
+        headers.set("Accept-Encoding", "gzip, deflate")
         if let token = configuration.token, OriginPolicy.mayReceiveToken(url, apiRoot: configuration.baseURL) {
             headers.set("Authorization", "Bearer \(token)")
         }
@@ -111,7 +121,7 @@ package struct HTTPClient: Sendable {
             } else {
                 retriesUsed += 1
                 logger.info(
-                    "\(request.method.rawValue) \(request.url.absoluteString): \(describe(reason)); "
+                    Self.traceText("\(request.method.rawValue) \(request.url.absoluteString): \(describe(reason)); ")
                         + "retry \(retriesUsed) of \(schedule.policy.maxRetries) in \(describe(delay))"
                 )
             }
@@ -155,28 +165,42 @@ package struct HTTPClient: Sendable {
             group.cancelAll()
             return first ?? .failure(.cancelled)
         }
-        let elapsed = milliseconds(since: started)
+        let elapsed = Int((ContinuousClock.now - started).inSeconds * 1000)
+        guard logger.isEnabled(.debug) else { return outcome }
+        let line = Self.traceText("\(request.method.rawValue) \(request.url.absoluteString)")
         switch outcome {
         case .success(let response):
-            logger.debug(
-                "← \(response.status) \(request.method.rawValue) \(request.url.absoluteString) in \(elapsed) ms",
-                metadata: rateLimitMetadata(response.headers)
-            )
+            var text = "← \(response.status) \(line) in \(elapsed) ms"
+            if response.url != request.url {
+                // The answer came from elsewhere: say so, and whether the token went there.
+                let carried =
+                    OriginPolicy.sameOrigin(response.url, request.url) ? "" : ", sent there without Authorization"
+                text += "\n    redirected to \(Self.traceText(response.url.absoluteString))\(carried)"
+            }
+            logger.debug(text, metadata: rateLimitMetadata(response.headers))
         case .failure(let error):
-            logger.debug("✗ \(request.method.rawValue) \(request.url.absoluteString): \(error) after \(elapsed) ms")
+            logger.debug("✗ \(line): \(Self.traceText("\(error)")) after \(elapsed) ms")
         }
         return outcome
     }
 
-    /// The request line and headers, with the Authorization value masked whatever else redaction catches.
+    /// The request line and the header fields that really go out (`headersSent`: what the transport keeps
+    /// and adds), with the Authorization value masked whatever else redaction catches. Every value is
+    /// sanitised: an ETag or Link URL sent back is the server's text.
     private func traceRequest(_ request: HTTPRequest) {
         guard logger.isEnabled(.debug) else { return }
-        var lines = ["→ \(request.method.rawValue) \(request.url.absoluteString)"]
-        for field in request.headers {
+        var lines = ["→ " + Self.traceText("\(request.method.rawValue) \(request.url.absoluteString)")]
+        for field in headersSent(request) {
             let value = field.name.lowercased() == "authorization" ? Self.maskCredentials(field.value) : field.value
-            lines.append("    \(field.name): \(value)")
+            lines.append("    \(Self.traceText(field.name)): \(Self.traceText(value))")
         }
         logger.debug(lines.joined(separator: "\n"))
+    }
+
+    /// Server text bound for stderr: control characters and escape sequences (an OSC 52 clipboard write, a
+    /// screen clear) are shown, never performed.
+    static func traceText(_ text: String) -> String {
+        TerminalSanitizer.sanitize(text)
     }
 
     static func maskCredentials(_ value: String) -> String {
@@ -194,19 +218,13 @@ package struct HTTPClient: Sendable {
     }
 
     private func describe(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return String(format: "%.1fs", seconds)
-    }
-
-    private func milliseconds(since start: ContinuousClock.Instant) -> Int {
-        let elapsed = ContinuousClock.now - start
-        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        String(format: "%.1fs", duration.inSeconds)
     }
 
     private func rateLimitMetadata(_ headers: HTTPHeaders) -> [String: String] {
         var metadata: [String: String] = [:]
         for name in ["x-ratelimit-remaining", "x-ratelimit-limit", "x-ratelimit-reset", "retry-after"] {
-            if let value = headers[name] { metadata[name] = value }
+            if let value = headers[name] { metadata[name] = Self.traceText(value) }
         }
         return metadata
     }
@@ -218,6 +236,12 @@ package enum OriginPolicy {
     package static func mayReceiveToken(_ url: URL, apiRoot: URL) -> Bool {
         guard sameOrigin(url, apiRoot) else { return false }
         return isSecureOrLoopback(url)
+    }
+
+    /// A `Link` URL is followed only on the API's own origin: another server's page would be mixed into the
+    /// output as if GitHub had sent it.
+    package static func mayFollowLink(_ url: URL, apiRoot: URL) -> Bool {
+        sameOrigin(url, apiRoot)
     }
 
     package static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {

@@ -70,7 +70,7 @@ package struct HTTPResponse: Sendable, Equatable {
     }
 }
 
-/// A failure to get any HTTP answer at all.
+/// A failure to get a usable HTTP answer.
 package enum TransportError: Error, Sendable, Equatable {
     case cannotConnect(String)
     case timedOut
@@ -78,7 +78,23 @@ package enum TransportError: Error, Sendable, Equatable {
     /// Fewer body bytes arrived than Content-Length announced.
     case truncatedBody
     case cancelled
+    /// TLS refused the server: `host` is the one asked, `detail` the TLS library's own words.
+    case tls(TLSFailure, host: String, detail: String)
+    /// The body (after decompression) passed the transport's cap, and the transfer was stopped.
+    case responseTooLarge(limit: Int)
+    /// A redirect to a URL that is not http or https, which is never followed.
+    case redirectRefused(String)
     case other(String)
+}
+
+/// What part of TLS failed, so the message can say what to fix.
+package enum TLSFailure: Sendable, Equatable {
+    /// The certificate chain does not lead to a trusted CA (self-signed, a private or proxy CA, expired).
+    case untrustedCertificate
+    /// A trusted certificate, but for another name than the host asked for.
+    case nameMismatch
+    /// The handshake itself failed: not TLS on that port, no common protocol or cipher, a reset.
+    case handshake
 }
 
 /// The one seam between the HTTP client and the wire. The live value wraps URLSession; tests pass closures.

@@ -13,10 +13,17 @@ package struct RetryPolicy: Sendable, Equatable {
     package var secondaryLimitWait: Duration
     /// The longest `Retry-After` honoured on a 5xx; longer ones fall back to backoff.
     package var maxServerRetryAfter: Duration
-    /// Sleep until the primary rate limit resets instead of failing (`--wait-on-rate-limit`).
+    /// Sleep until the primary rate limit resets instead of failing (`--wait-on-rate-limit`). It also lets the
+    /// client sit out a `Retry-After` longer than `maximumWait`.
     package var waitOnPrimaryLimit: Bool
     /// One attempt's deadline, enforced by cancelling the attempt (URLSession rounds its own timeout down).
     package var attemptTimeout: Duration
+    /// The longest rate-limit wait taken without `--wait-on-rate-limit` (`--max-wait`). A secondary limit
+    /// asking for more is given back to the caller, which reports it like a spent primary limit: exit 5 and
+    /// the time to come back, instead of a silent wait of hours.
+    package var maximumWait: Duration
+
+    package static let defaultMaximumWait = Duration.seconds(15 * 60)
 
     package init(
         maxRetries: Int = 3,
@@ -25,7 +32,8 @@ package struct RetryPolicy: Sendable, Equatable {
         secondaryLimitWait: Duration = .seconds(60),
         maxServerRetryAfter: Duration = .seconds(60),
         waitOnPrimaryLimit: Bool = false,
-        attemptTimeout: Duration = .seconds(30)
+        attemptTimeout: Duration = .seconds(30),
+        maximumWait: Duration = RetryPolicy.defaultMaximumWait
     ) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay
@@ -34,6 +42,7 @@ package struct RetryPolicy: Sendable, Equatable {
         self.maxServerRetryAfter = maxServerRetryAfter
         self.waitOnPrimaryLimit = waitOnPrimaryLimit
         self.attemptTimeout = attemptTimeout
+        self.maximumWait = maximumWait
     }
 
     package static let standard = RetryPolicy()
@@ -87,20 +96,32 @@ package struct RetrySchedule: Sendable {
         random: Double,
         now: Date
     ) -> RetryDecision {
-        let limit = RateLimitInfo(response)
+        let limit = RateLimitInfo(response, now: now)
         if limit.isPrimaryLimitSpent(status: response.status) {
-            // Waiting for a reset is not a retry storm: it does not spend the retry budget.
-            guard policy.waitOnPrimaryLimit, let reset = limit.resetAt else { return .deliver }
+            // Waiting for a reset is not a retry storm: it does not spend the retry budget. A reset that is
+            // missing or malformed is delivered, for Data to report.
+            guard policy.waitOnPrimaryLimit, let reset = limit.reset.value else { return .deliver }
+            // Bounded: the parser refuses resets past the year 9999, so this cannot overflow.
             let seconds = max(0, reset.timeIntervalSince(now)) + 1
             return .retry(after: .milliseconds(Int64(seconds * 1000)), reason: .primaryRateLimit(resetAt: reset))
         }
         guard method.isIdempotent, retriesUsed < policy.maxRetries else { return .deliver }
         if limit.isSecondaryLimit(status: response.status, body: response.body) {
-            return .retry(after: limit.retryAfter ?? policy.secondaryLimitWait, reason: .secondaryRateLimit)
+            let wait: Duration
+            switch limit.retryAfter {
+            case .valid(let retryAfter): wait = retryAfter
+            case .absent: wait = policy.secondaryLimitWait
+            // Not a wait anyone can take: Data reports the malformed header.
+            case .malformed: return .deliver
+            }
+            // Hours of silent waiting are not what anyone expects without asking for them.
+            if wait > policy.maximumWait, !policy.waitOnPrimaryLimit { return .deliver }
+            return .retry(after: wait, reason: .secondaryRateLimit)
         }
         if [500, 502, 503, 504].contains(response.status) {
             var delay = backoff(retriesUsed: retriesUsed, random: random)
-            if let retryAfter = limit.retryAfter, retryAfter <= policy.maxServerRetryAfter {
+            // On a 5xx `Retry-After` is only a hint that stretches the backoff; a malformed one is ignored.
+            if let retryAfter = limit.retryAfter.value, retryAfter <= policy.maxServerRetryAfter {
                 delay = max(delay, retryAfter)
             }
             return .retry(after: delay, reason: .status(response.status))
@@ -116,32 +137,38 @@ package struct RetrySchedule: Sendable {
     }
 }
 
-/// GitHub's rate-limit signals in one response.
+/// GitHub's rate-limit signals in one response, each parsed with bounds (`HeaderValue`). The one home of the
+/// rules "the primary limit is spent" and "this is a secondary limit", which the retry schedule and Data's
+/// error mapping both ask.
 package struct RateLimitInfo: Sendable, Equatable {
-    package let remaining: Int?
-    package let resetAt: Date?
-    package let retryAfter: Duration?
+    package let remaining: HeaderField<Int64>
+    package let reset: HeaderField<Date>
+    /// How long `Retry-After` asks to wait, counted from the `now` it was read at.
+    package let retryAfter: HeaderField<Duration>
+    /// When `Retry-After` says to come back: `now` plus the wait.
+    package let retryAt: HeaderField<Date>
 
-    package init(_ response: HTTPResponse) {
-        remaining = response.headers["x-ratelimit-remaining"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        resetAt = response.headers["x-ratelimit-reset"]
-            .flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
-            .map(Date.init(timeIntervalSince1970:))
-        retryAfter = response.headers["retry-after"]
-            .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            .map { Duration.seconds(max(0, $0)) }
+    package init(_ response: HTTPResponse, now: Date) {
+        remaining = HeaderValue.count(response.headers["x-ratelimit-remaining"], name: "x-ratelimit-remaining")
+        reset = HeaderValue.epochTime(response.headers["x-ratelimit-reset"], name: "x-ratelimit-reset")
+        retryAfter = HeaderValue.retryAfter(response.headers["retry-after"], now: now)
+        switch retryAfter {
+        case .absent: retryAt = .absent
+        case .malformed(let reason): retryAt = .malformed(reason)
+        case .valid(let wait): retryAt = .valid(now.addingTimeInterval(wait.inSeconds))
+        }
     }
 
     /// 403 or 429 with `x-ratelimit-remaining: 0`.
     package func isPrimaryLimitSpent(status: Int) -> Bool {
-        (status == 403 || status == 429) && remaining == 0
+        (status == 403 || status == 429) && remaining == .valid(0)
     }
 
     /// A 429, or a 403 that carries `Retry-After` or GitHub's secondary-rate-limit message.
     package func isSecondaryLimit(status: Int, body: Foundation.Data) -> Bool {
         if status == 429 { return true }
         guard status == 403 else { return false }
-        if retryAfter != nil { return true }
+        if retryAfter != .absent { return true }
         let text = String(decoding: body.prefix(2048), as: UTF8.self).lowercased()
         return text.contains("secondary rate limit")
     }
@@ -158,11 +185,14 @@ extension HTTPMethod {
 }
 
 extension TransportError {
-    /// Failures that another attempt may not meet: no connection, a timeout, a dropped or short answer.
+    /// No whole answer came: no connection, a timeout, a dropped or short answer. Another attempt may get
+    /// one, so these are retried, and after the retries a cached copy is better than nothing. Everything else
+    /// is an answer in its own right (a certificate that fails its check, a body over the cap), which neither
+    /// a retry nor the cache may paper over.
     package var isTransient: Bool {
         switch self {
         case .cannotConnect, .timedOut, .connectionLost, .truncatedBody: return true
-        case .cancelled, .other: return false
+        case .cancelled, .tls, .responseTooLarge, .redirectRefused, .other: return false
         }
     }
 }

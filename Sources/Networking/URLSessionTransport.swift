@@ -7,12 +7,24 @@ import Foundation
 /// The live transport over URLSession: the only file in the project that touches FoundationNetworking.
 ///
 /// URLSession on Linux forwards `Authorization` to another host on a redirect and does no HTTP caching
-/// (PLATFORM.md), so the session here has no cache at all and a delegate that strips the token when a
-/// redirect leaves the origin.
+/// (PLATFORM.md), so the session here has no cache at all and a delegate (`TransferDelegate`) that strips the
+/// token when a redirect leaves the origin, refuses redirects off http(s), and caps each body.
 package final class URLSessionTransport: Sendable {
     private let session: URLSession
+    private let transfers = TransferDelegate()
+    /// The most body bytes (after decompression) one response may bring; past it the transfer is stopped.
+    package let maximumBodyBytes: Int
 
-    package init(maximumConnectionsPerHost: Int = 6, requestTimeout: TimeInterval = 60) {
+    /// Generous for GitHub (a page of 100 users is about 120 KB), small enough that a hostile or broken
+    /// server cannot take the machine's memory.
+    package static let defaultMaximumBodyBytes = 64 << 20
+
+    package init(
+        maximumConnectionsPerHost: Int = 6,
+        requestTimeout: TimeInterval = 60,
+        maximumBodyBytes: Int = URLSessionTransport.defaultMaximumBodyBytes
+    ) {
+        self.maximumBodyBytes = max(1, maximumBodyBytes)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -20,7 +32,7 @@ package final class URLSessionTransport: Sendable {
         configuration.httpShouldSetCookies = false
         configuration.httpMaximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
         configuration.timeoutIntervalForRequest = requestTimeout
-        session = URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
     }
 
     deinit {
@@ -32,15 +44,11 @@ package final class URLSessionTransport: Sendable {
     }
 
     package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method.rawValue
-        for field in request.headers {
-            urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
-        }
+        let urlRequest = URLSessionTransport.urlRequest(for: request)
         let data: Foundation.Data
         let response: URLResponse
         do {
-            (data, response) = try await exchange(urlRequest)
+            (data, response) = try await transfers.load(urlRequest, in: session, maximumBodyBytes: maximumBodyBytes)
         } catch {
             throw URLSessionTransport.transportError(error)
         }
@@ -55,103 +63,120 @@ package final class URLSessionTransport: Sendable {
     }
 
     static func transportError(_ error: any Error) -> TransportError {
+        if let error = error as? TransportError { return error }
         if error is CancellationError { return .cancelled }
         guard let urlError = error as? URLError else {
             return .other(String(describing: error))
         }
+        let detail = urlError.localizedDescription
         switch urlError.code {
         case .cancelled: return .cancelled
         case .timedOut: return .timedOut
         // libcurl's "Empty reply from server": the connection closed before any answer.
         case .networkConnectionLost, .badServerResponse: return .connectionLost
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-            return .cannotConnect(urlError.localizedDescription)
+            return .cannotConnect(detail)
+        // The codes Apple's URLSession uses; swift-corelibs-foundation reports these as -1 (below).
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid:
+            return .tls(.untrustedCertificate, host: host(urlError), detail: detail)
+        case .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
+            return .tls(.handshake, host: host(urlError), detail: detail)
         case .unknown:
-            // libcurl reports a short body ("transfer closed with N bytes remaining") as code -1.
-            return .truncatedBody
+            return libcurlFailure(detail, host: host(urlError))
         default:
-            return .other(urlError.localizedDescription)
+            return .other(detail)
         }
     }
-}
 
-/// Strips the token when a redirect leaves the original origin; URLSession on Linux would forward it.
-private final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        var redirected = request
-        let original = task.originalRequest?.url
-        if let original, let target = request.url, !OriginPolicy.sameOrigin(original, target) {
-            redirected.setValue(nil, forHTTPHeaderField: "Authorization")
+    /// swift-corelibs-foundation hands most libcurl failures on as code -1 with libcurl's error text, and no
+    /// libcurl code anywhere in `userInfo` (measured with libcurl 7.88.1 and OpenSSL 3.0): the text is all
+    /// there is to tell a short body from a certificate that failed its check. The prefixes are libcurl's own
+    /// format strings (found in libcurl.so.4) or its OpenSSL error text as measured; anything else stays
+    /// `other`, which is neither retried nor answered from the cache.
+    static func libcurlFailure(_ message: String, host: String) -> TransportError {
+        // "transfer closed with 90 bytes remaining to read", "... with outstanding read data remaining"
+        if message.hasPrefix("transfer closed with") { return .truncatedBody }
+        // "SSL: no alternative certificate subject name matches target host name '127.0.0.1'" and
+        // "SSL: certificate subject name 'x' does not match target host name 'y'"
+        if message.hasPrefix("SSL: no alternative certificate subject name matches target")
+            || (message.hasPrefix("SSL: certificate subject name") && message.contains("does not match target"))
+        {
+            return .tls(.nameMismatch, host: host, detail: message)
         }
-        completionHandler(redirected)
-    }
-}
-
-// Cancellation never waits on URLSession. Its async `data(for:)` calls `URLSessionTask.cancel()` from the task's
-// cancellation handler, which runs under the Swift task's status lock; `cancel()` then does a `sync` onto the
-// session's queue, while that queue may be resuming the same task's continuation, which needs that lock: a
-// deadlock (`list --all | head -1`, Ctrl-C mid-crawl). And `cancel()` racing the answer's arrival can also
-// trip swift-corelibs-foundation's "task that is not in the registry" fatal error. So a cancelled exchange is
-// answered at once with `URLError(.cancelled)`, from another queue, and the URLSessionTask is left to end on its
-// own (at the latest at the session's request timeout); its late answer is dropped.
-extension URLSessionTransport {
-    func exchange(_ request: URLRequest) async throws -> (Foundation.Data, URLResponse) {
-        let pending = PendingExchange()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request) { data, response, error in
-                    if let error {
-                        pending.finish(.failure(error))
-                    } else if let data, let response {
-                        pending.finish(.success((data, response)))
-                    } else {
-                        pending.finish(.failure(URLError(.badServerResponse)))
-                    }
-                }
-                // The redirect guard must see this task's redirects too, not only the session's.
-                task.delegate = session.delegate as? URLSessionTaskDelegate
-                if pending.start(continuation) { task.resume() }
-            }
-        } onCancel: {
-            // Only a hop to another queue: the handler runs under the task's status lock.
-            DispatchQueue.global().async { pending.finish(.failure(URLError(.cancelled))) }
+        // "SSL certificate problem: self-signed certificate" (unable to get local issuer certificate, expired,
+        // ...), or libcurl's generic text for CURLE_PEER_FAILED_VERIFICATION when no detail was recorded.
+        if message.hasPrefix("SSL certificate problem:")
+            || message == "SSL peer certificate or SSH remote key was not OK"
+        {
+            return .tls(.untrustedCertificate, host: host, detail: message)
         }
-    }
-}
-
-/// The one continuation of an exchange, resumed exactly once: by the answer or by cancellation, whichever
-/// comes first.
-private final class PendingExchange: @unchecked Sendable {
-    typealias Outcome = Result<(Foundation.Data, URLResponse), any Error>
-
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<(Foundation.Data, URLResponse), any Error>?
-    /// Set when the outcome is known before the continuation exists (cancelled before the request was sent).
-    private var early: Outcome?
-
-    /// Keeps the continuation; false when the exchange has already ended (it is then resumed here).
-    func start(_ continuation: CheckedContinuation<(Foundation.Data, URLResponse), any Error>) -> Bool {
-        let early = lock.withLock { () -> Outcome? in
-            if self.early == nil { self.continuation = continuation }
-            return self.early
+        // "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number" (plain http on that port),
+        // "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to host:443", or CURLE_SSL_CONNECT_ERROR's text.
+        if message.hasPrefix("OpenSSL") || message.hasPrefix("SSL connect error") {
+            return .tls(.handshake, host: host, detail: message)
         }
-        guard let early else { return true }
-        continuation.resume(with: early)
-        return false
+        return .other(message)
     }
 
-    func finish(_ outcome: Outcome) {
-        let continuation = lock.withLock { () -> CheckedContinuation<(Foundation.Data, URLResponse), any Error>? in
-            defer { self.continuation = nil }
-            if self.continuation == nil, early == nil { early = outcome }
-            return self.continuation
+    /// The host the failed request was for, with its port when it has one, for the message.
+    private static func host(_ error: URLError) -> String {
+        guard let url = error.failingURL, let host = url.host else { return "the server" }
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// The request as URLSession will carry it. `headersSent(for:)` reads it back, so the debug trace shows
+    /// what URLSession keeps and not what it was offered.
+    static func urlRequest(for request: HTTPRequest) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        for field in request.headers {
+            urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
         }
-        continuation?.resume(with: outcome)
+        return urlRequest
+    }
+
+    /// The header fields that go out for `request` (measured with a raw server): `Host`; the request's own
+    /// fields, except any whose value is silently dropped (URLRequest drops one holding CR or LF, so a token
+    /// with a newline in it is never sent; libcurl drops one of only spaces); and what
+    /// swift-corelibs-foundation adds, `Accept-Language:
+    /// en` and, on HTTP/1.1, `Connection: keep-alive`. Over https libcurl offers HTTP/2, which has no
+    /// `Connection` header, so it is claimed for plain http only.
+    package static func headersSent(for request: HTTPRequest) -> HTTPHeaders {
+        let kept = urlRequest(for: request)
+        var sent = HTTPHeaders()
+        if let host = request.url.host {
+            sent.set("Host", request.url.port.map { "\(host):\($0)" } ?? host)
+        }
+        // libcurl takes `Name: ` with nothing but spaces after it as "remove this header".
+        for field in request.headers
+        where kept.value(forHTTPHeaderField: field.name) == field.value
+            && (field.value.isEmpty || !field.value.allSatisfy { $0 == " " || $0 == "\t" })
+        {
+            sent.set(field.name, field.value)
+        }
+        if sent["Accept-Language"] == nil { sent.set("Accept-Language", "en") }
+        if request.url.scheme?.lowercased() == "http", sent["Connection"] == nil {
+            sent.set("Connection", "keep-alive")
+        }
+        return sent
+    }
+
+    /// Reads `GH_USERS_MAX_RESPONSE_BYTES` (or any such setting): a whole number of bytes, optionally with a
+    /// binary suffix K, M or G (`256M`). nil for anything else, including zero, so the caller can refuse it.
+    package static func maximumBodyBytes(fromSetting text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let shifts: [Character: Int] = ["K": 10, "M": 20, "G": 30]
+        var digits = Substring(trimmed)
+        var shift = 0
+        if let last = digits.last, let bits = shifts[last] {
+            shift = bits
+            digits = digits.dropLast()
+        }
+        // At most 1 TiB: beyond that the number is a typo, and the shift below must not overflow.
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let value = Int(digits), value > 0, value <= (1 << 40) >> shift
+        else { return nil }
+        return value << shift
     }
 }

@@ -55,7 +55,7 @@ struct ResilienceEndToEndTests {
             #expect(ids(result.stdout) == server.population.users.prefix(50).map(\.id))
             #expect(result.stderr.isEmpty)
             #expect(server.requests.count == 2)
-            #expect(result.seconds < 10)
+            #expect(result.seconds < 30)
             report(name + " once", result, requests: server.requests.count)
         }
     }
@@ -69,7 +69,7 @@ struct ResilienceEndToEndTests {
             #expect(result.stdout.isEmpty)
             #expect(result.stderr == "gh-users: GitHub answered HTTP 502: Bad Gateway\n")
             #expect(server.requests.count == 4)
-            #expect(result.seconds < 10)
+            #expect(result.seconds < 30)
             report("502 on every request (--retries 3)", result, requests: server.requests.count)
         }
     }
@@ -81,7 +81,7 @@ struct ResilienceEndToEndTests {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("octocat\t1\t"))
             #expect(server.requests.count == 2)
-            #expect(result.seconds >= 1 && result.seconds < 10)
+            #expect(result.seconds >= 1 && result.seconds < 30)
             report("hang, --timeout 1", result, requests: server.requests.count)
         }
     }
@@ -94,7 +94,7 @@ struct ResilienceEndToEndTests {
             #expect(result.status == 1)
             #expect(result.stderr == "gh-users: network error: the request timed out\n")
             #expect(server.requests.count == 2)
-            #expect(result.seconds >= 0.9 && result.seconds < 10)
+            #expect(result.seconds >= 0.9 && result.seconds < 30)
             report("hang on every request, --timeout 0.5 --retries 1", result, requests: server.requests.count)
         }
     }
@@ -126,7 +126,7 @@ struct ResilienceEndToEndTests {
             #expect(ids(result.stdout).count == 10)
             #expect(result.stderr == "gh-users: GitHub's secondary rate limit: waiting 1s before retrying\n")
             #expect(server.requests.count == 2)
-            #expect(result.seconds >= 1 && result.seconds < 10)
+            #expect(result.seconds >= 1 && result.seconds < 30)
             report(name, result, requests: server.requests.count)
         }
     }
@@ -143,7 +143,7 @@ struct ResilienceEndToEndTests {
             #expect(result.stderr.contains("--wait-on-rate-limit"))
             #expect(server.requests.count == 1)
             // Far below the 754 s to the reset: it did not wait. Generous, because CI machines are slow.
-            #expect(result.seconds < 10)
+            #expect(result.seconds < 30)
             report("primary limit spent", result, requests: server.requests.count)
         }
     }
@@ -157,7 +157,7 @@ struct ResilienceEndToEndTests {
             #expect(ids(result.stdout) == server.population.users.map(\.id))
             #expect(result.stderr.hasPrefix("gh-users: the rate limit is spent; waiting "))
             #expect(server.requests.count == 6)
-            #expect(result.seconds >= 1 && result.seconds < 10)
+            #expect(result.seconds >= 1 && result.seconds < 30)
             report("primary limit spent, --wait-on-rate-limit", result, requests: server.requests.count)
         }
     }
@@ -243,7 +243,8 @@ struct ResilienceEndToEndTests {
     }
 
     @Test func anInterruptStopsPromptlyAndLeavesValidJSONAndAResumePoint() async throws {
-        try await withServer(users: 6000, latency: 150) { server in
+        // 30,000 accounts at 150 ms a page take 45 s to crawl: stopping well inside 20 s is the interrupt working.
+        try await withServer(users: 30000, latency: 150) { server in
             let result = try await BinaryRunner.run(["list", "--all", "--json"] + api(server), interruptAfter: 0.5)
             #expect(result.status == 130)
             let array = try #require(
@@ -253,7 +254,7 @@ struct ResilienceEndToEndTests {
             #expect(written == Array(server.population.users.map(\.id).prefix(written.count)))
             #expect(result.stderr.contains("gh-users: interrupted"))
             #expect(result.stderr.contains("gh-users list --since \(try #require(written.last))"))
-            #expect(result.seconds < 8)
+            #expect(result.seconds < 20)
             report("SIGINT during list --all (150 ms latency)", result, requests: server.requests.count)
         }
     }
@@ -265,7 +266,7 @@ struct ResilienceEndToEndTests {
             let result = try await BinaryRunner.run(["list"] + api(server), interruptAfter: 0.3)
             #expect(result.status == 130)
             #expect(result.stdout.isEmpty)
-            #expect(result.seconds < 8)
+            #expect(result.seconds < 20)
         }
     }
 

@@ -117,7 +117,7 @@ struct StressEndToEndTests {
                     crawl + api(server), environment: token, timeout: 10, interruptAfter: 0.2, signals: 2)
                 #expect(result.status == 130, "run \(run): exit \(result.status)")
                 #expect(writtenIDs(result.stdout)?.isEmpty == false, "run \(run): stdout is not a closed JSON array")
-                #expect(result.seconds < 8, "run \(run)")
+                #expect(result.seconds < 20, "run \(run)")
             }
         }
     }

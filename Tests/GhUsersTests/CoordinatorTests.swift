@@ -274,7 +274,25 @@ struct SessionSetupTests {
         #expect(result.err.contains(message))
     }
 
-    @Test(arguments: ["--timeout 0", "--timeout -1", "--timeout abc", "--timeout nan", "--retries 11", "--retries -1"])
+    @Test func theWaitCeilingAndTheBodyCapReachTheSession() async throws {
+        let request = try #require(
+            await setUp("show octocat --max-wait 30", environment: ["GH_USERS_MAX_RESPONSE_BYTES": "2M"]).request)
+        #expect(request.maxWait == 30)
+        #expect(request.maximumBodyBytes == 2 << 20)
+        let defaults = try #require(await setUp("show octocat").request)
+        #expect(defaults.maxWait == 900)
+        #expect(defaults.maximumBodyBytes == 64 << 20)
+        let bad = await setUp("show octocat", environment: ["GH_USERS_MAX_RESPONSE_BYTES": "lots"])
+        #expect(bad.status == 64)
+        #expect(bad.request == nil)
+        #expect(bad.err.contains("GH_USERS_MAX_RESPONSE_BYTES"))
+    }
+
+    @Test(arguments: [
+        "--timeout 0", "--timeout -1", "--timeout abc", "--timeout nan", "--retries 11", "--retries -1",
+        "--max-wait -1",
+        "--max-wait x",
+    ])
     func badNetworkOptionsAreUsageErrors(option: String) async {
         let result = await setUp("show octocat \(option)")
         #expect(result.status == 64)

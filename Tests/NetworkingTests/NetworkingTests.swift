@@ -148,7 +148,11 @@ struct URLSessionTransportErrorTests {
         #expect(URLSessionTransport.transportError(URLError(.timedOut)) == .timedOut)
         #expect(URLSessionTransport.transportError(URLError(.networkConnectionLost)) == .connectionLost)
         #expect(URLSessionTransport.transportError(URLError(.badServerResponse)) == .connectionLost)
-        #expect(URLSessionTransport.transportError(URLError(.unknown)) == .truncatedBody)
+        // Code -1 alone says nothing: libcurl's text decides (TransportSafetyTests); without one it is `other`.
+        if case .other = URLSessionTransport.transportError(URLError(.unknown)) {
+        } else {
+            Issue.record("a bare -1 is not known to be a short body")
+        }
         #expect(URLSessionTransport.transportError(URLError(.cancelled)) == .cancelled)
         #expect(URLSessionTransport.transportError(CancellationError()) == .cancelled)
         if case .cannotConnect = URLSessionTransport.transportError(URLError(.cannotConnectToHost)) {

@@ -114,7 +114,7 @@ struct RetryScheduleTests {
 }
 
 /// Records the sleeps the client asks for instead of sleeping.
-private final class RecordingClock: @unchecked Sendable {
+final class RecordingClock: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [(Duration, RetryReason)] = []
 

@@ -16,6 +16,10 @@ struct AppEnvironment: Sendable {
         /// Seconds for one attempt of a request.
         let attemptTimeout: Double
         let waitOnRateLimit: Bool
+        /// Seconds a secondary limit's wait may last.
+        let maxWait: Double
+        /// The most body bytes one response may bring (`GH_USERS_MAX_RESPONSE_BYTES`).
+        let maximumBodyBytes: Int
         let cache: CacheLocation
         let cacheMode: CacheMode
         let logger: Logger
@@ -64,13 +68,15 @@ struct AppEnvironment: Sendable {
                 let retryPolicy = RetryPolicy(
                     maxRetries: request.retries,
                     waitOnPrimaryLimit: request.waitOnRateLimit,
-                    attemptTimeout: .milliseconds(Int64(request.attemptTimeout * 1000))
+                    attemptTimeout: .milliseconds(Int64(request.attemptTimeout * 1000)),
+                    maximumWait: .milliseconds(Int64(request.maxWait * 1000))
                 )
                 // URLSession's own timeout is only a backstop: the client cancels an attempt at its deadline.
                 // Paging is serial, so the connection pool only matters for `show`'s concurrency, at most 10.
                 let transport = URLSessionTransport(
                     maximumConnectionsPerHost: ShowUsersOptions.maximumConcurrency,
-                    requestTimeout: request.attemptTimeout.rounded(.up) + 5
+                    requestTimeout: request.attemptTimeout.rounded(.up) + 5,
+                    maximumBodyBytes: request.maximumBodyBytes
                 )
                 let announcer = WaitAnnouncer(io: io, now: { Date() })
                 let client = HTTPClient(

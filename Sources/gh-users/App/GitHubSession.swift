@@ -1,5 +1,6 @@
 import AtomicLogger
 import Domain
+import Networking
 
 /// What a command that talks to GitHub runs with: host and token resolved from flags, files and the
 /// environment, the cache located, and logging set, all before the first request. Every problem here is a
@@ -29,6 +30,15 @@ struct GitHubSession: Sendable {
             environment: environment.environment
         )
         let cache = try CacheLocation.resolve(cacheDir: common.cacheDirectory, environment: environment.environment)
+        var maximumBodyBytes = URLSessionTransport.defaultMaximumBodyBytes
+        if let text = environment.environment["GH_USERS_MAX_RESPONSE_BYTES"], !text.isEmpty {
+            guard let bytes = URLSessionTransport.maximumBodyBytes(fromSetting: text) else {
+                throw UsageError(
+                    message: "invalid GH_USERS_MAX_RESPONSE_BYTES '\(text)': give bytes, or a size such as 256M or 2G",
+                    command: nil)
+            }
+            maximumBodyBytes = bytes
+        }
         var logger = environment.logger
         logger.redactor = Redactor(secrets: connection.token.map { [$0] } ?? [])
         let level = common.logLevel ?? environment.environment["GH_USERS_LOG_LEVEL"].flatMap(LogLevel.init(name:))
@@ -38,6 +48,8 @@ struct GitHubSession: Sendable {
             retries: common.retries,
             attemptTimeout: common.timeout,
             waitOnRateLimit: common.waitOnRateLimit,
+            maxWait: common.maxWait,
+            maximumBodyBytes: maximumBodyBytes,
             cache: cache,
             cacheMode: common.cacheMode,
             logger: logger

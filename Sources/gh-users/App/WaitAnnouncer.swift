@@ -11,7 +11,7 @@ struct WaitAnnouncer: Sendable {
     var pause: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     func sleep(_ duration: Duration, reason: RetryReason) async throws {
-        let seconds = WaitAnnouncer.seconds(duration)
+        let seconds = duration.inSeconds
         switch reason {
         case .secondaryRateLimit:
             io.writeErr(
@@ -42,9 +42,5 @@ struct WaitAnnouncer: Sendable {
             io.writeErr("\r\u{1B}[2KWaiting for the rate limit: \(DurationText.describe(seconds: left)) left")
             try await pause(.milliseconds(Int64(min(1, left) * 1000)))
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -42,14 +42,16 @@ struct ErrorPresenter: Sendable {
         case .rateLimited(let resetAt, let message):
             var text = "gh-users: API rate limit exceeded (\(clean(message)))"
             if let resetAt {
-                text +=
-                    "\nIt resets at \(localTime(resetAt)), in \(DurationText.describe(seconds: resetAt.timeIntervalSince(now)))."
+                let wait = DurationText.describe(seconds: resetAt.timeIntervalSince(now))
+                text += "\nIt resets at \(localTime(resetAt)), in \(wait)."
             }
             text += "\nAdd --wait-on-rate-limit to wait for the reset and carry on."
             if !hasToken { text += "\nRequests without a token get 60 an hour: set GH_TOKEN for 5,000." }
             return Presentation(message: text + "\n", for: error)
         case .network(let detail):
-            return Presentation(message: "gh-users: network error: \(clean(detail))\n", for: error)
+            // Data may add a line that says what to check (a CA bundle, a proxy); each line is cleaned alone.
+            let lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map { clean(String($0)) }
+            return Presentation(message: "gh-users: network error: " + lines.joined(separator: "\n") + "\n", for: error)
         case .server(let status, let message):
             return Presentation(
                 message: "gh-users: GitHub answered HTTP \(status): \(clean(message))\n", for: error)
@@ -72,7 +74,9 @@ struct ErrorPresenter: Sendable {
         DisplayWidth.truncate(TerminalSanitizer.sanitize(text), toWidth: 300)
     }
 
+    /// The time alone when it is today; with the date when it is not, or "10:42:07" would mislead.
     private func localTime(_ date: Date) -> String {
-        date.formatted(date: .omitted, time: .standard)
+        let sameDay = Calendar.current.isDate(date, inSameDayAs: now)
+        return date.formatted(date: sameDay ? .omitted : .abbreviated, time: .standard)
     }
 }

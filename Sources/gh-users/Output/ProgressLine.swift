@@ -18,7 +18,7 @@ final class ProgressLine {
     func update(pages: Int, items: Int) {
         guard isEnabled else { return }
         let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         var text = "Fetched \(pages) page\(pages == 1 ? "" : "s") · \(items) \(noun)"
         if seconds >= 0.5 { text += " · \(Int(Double(items) / seconds))/s" }
         io.writeErr("\r\u{1B}[2K" + text)

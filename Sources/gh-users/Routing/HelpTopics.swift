@@ -61,6 +61,10 @@ enum HelpTopics {
             ("GH_USERS_LOG_LEVEL", "as --log-level (trace, debug, info, notice, warning, error)"),
             ("XDG_CACHE_HOME", "the response cache is $XDG_CACHE_HOME/gh-users (else ~/.cache/gh-users)"),
             ("GH_USERS_CACHE_SIZE", "the cache's size bound: 100MB by default; 500KB, 1GB, 512MiB or bytes"),
+            (
+                "GH_USERS_MAX_RESPONSE_BYTES",
+                "the largest body one answer may bring, after decompression: 64M by default; bytes, K, M or G"
+            ),
             ("NO_COLOR", "never colour"),
             ("CLICOLOR_FORCE", "set and not 0: colour tables even when piped"),
             ("TERM=dumb", "treated as no terminal"),

@@ -16,6 +16,8 @@ struct CommonOptions: Sendable, Equatable {
     var timeout: Double = 30
     var retries = 3
     var waitOnRateLimit = false
+    /// Seconds a rate-limit wait may last before the run stops with status 5 instead (unless it waits anyway).
+    var maxWait: Double = 900
     var cacheMode: CacheMode = .readWrite
     var cacheDirectory: String?
     var logLevel: LogLevel?
@@ -40,6 +42,11 @@ struct CommonOptions: Sendable, Equatable {
         }
         if options.retries != defaults.retries { words += ["--" + NetworkGroup.retries.name, String(options.retries)] }
         if options.waitOnRateLimit { words.append("--" + NetworkGroup.waitOnRateLimit.name) }
+        if options.maxWait != defaults.maxWait {
+            let seconds =
+                options.maxWait.rounded() == options.maxWait ? String(Int(options.maxWait)) : String(options.maxWait)
+            words += ["--" + NetworkGroup.maxWait.name, seconds]
+        }
         switch options.cacheMode {
         case .disabled: words.append("--" + CacheGroup.noCache.name)
         case .offline: words.append("--" + CacheGroup.offline.name)
@@ -150,11 +157,19 @@ enum NetworkGroup {
     )
     static let waitOnRateLimit = OptionSpec(
         "wait-on-rate-limit",
-        help: "When the rate limit is spent, wait for its reset and carry on instead of exiting with status 5."
+        help: "When the rate limit is spent, wait for its reset and carry on instead of exiting with status 5, "
+            + "however long --max-wait would allow."
+    )
+    static let maxWait = OptionSpec(
+        "max-wait",
+        value: "SECONDS",
+        help: "The longest a secondary rate limit's Retry-After is waited out; a longer one stops the run with "
+            + "status 5 and the time it lifts.",
+        default: "900"
     )
 
     static let group = OptionGroup(
-        title: "NETWORK OPTIONS", options: [apiURL, tokenFile, timeout, retries, waitOnRateLimit])
+        title: "NETWORK OPTIONS", options: [apiURL, tokenFile, timeout, retries, waitOnRateLimit, maxWait])
 
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec, into options: inout CommonOptions)
         throws(UsageError)
@@ -173,6 +188,12 @@ enum NetworkGroup {
                 parsed, retries, range: 0...Int64(maximum), rule: "a whole number from 0 to \(maximum)", spec: spec
             ).map { Int($0) } ?? 3
         options.waitOnRateLimit = parsed.has(waitOnRateLimit)
+        if let text = parsed.value(maxWait) {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 * 7 else {
+                throw UsageError.invalidNumber(maxWait, text, rule: "a number of seconds from 0 to a week", spec: spec)
+            }
+            options.maxWait = seconds
+        }
     }
 }
 

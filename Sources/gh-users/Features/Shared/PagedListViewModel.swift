@@ -22,6 +22,13 @@ final class PagedListViewModel<Item: Sendable> {
     private(set) var hasMore = false
     private(set) var taken = 0
     private(set) var requests = 0
+    /// The next-page URLs followed so far: a link back to one of them is a cycle, which would page forever.
+    private var followed: Set<String> = []
+    /// A cycle found on the last page, reported on the next call, so that page's items are written first.
+    private var pendingFailure: DomainError?
+    /// Whether an item was never seen before, for lists that keep ids; without it, an item `admit` lets
+    /// through is the sign of progress.
+    private var isNew: ((Item) -> Bool)?
     /// The latest page's `total_count`, for searches.
     private(set) var totalCount: Int?
     private(set) var incompleteResults = false
@@ -54,13 +61,19 @@ final class PagedListViewModel<Item: Sendable> {
                 if let cursor { return try await next(cursor) }
                 return try await first()
             },
-            admit: { keep($0) && seen.admit(id($0)) }
+            // Every id is recorded, kept or not, so `isNew` can tell a page of repeats from a page of forks.
+            admit: { seen.admit(id($0)) && keep($0) }
         )
+        isNew = { !seen.contains(id($0)) }
     }
 
     /// Loads the next page and returns its admitted items within the limit.
     func loadNextPage() async throws(DomainError) -> [Item] {
         precondition(!isExhausted, "loadNextPage called after the last page")
+        if let pendingFailure {
+            state = .failed(pendingFailure)
+            throw pendingFailure
+        }
         state = .loading
         let page: Page<Item>
         do {
@@ -72,7 +85,18 @@ final class PagedListViewModel<Item: Sendable> {
         requests += 1
         totalCount = page.totalCount ?? totalCount
         incompleteResults = incompleteResults || page.incompleteResults
+        // Asked before `admit`, which records what it sees.
+        let bringsNew = isNew.map { page.items.contains(where: $0) }
         var fresh = page.items.filter(admit)
+        // A page of items all written before means the server is going round in circles under new URLs.
+        if !page.items.isEmpty, !(bringsNew ?? !fresh.isEmpty) {
+            let failure = DomainError.malformedResponse(
+                endpoint: "GET " + (cursor?.url ?? "the first page"),
+                detail: "the page brought nothing new (all of it was already written), so paging stopped"
+            )
+            state = .failed(failure)
+            throw failure
+        }
         if case .count(let limit) = limit, taken + fresh.count >= limit {
             let room = limit - taken
             hasMore = fresh.count > room || page.next != nil
@@ -84,10 +108,16 @@ final class PagedListViewModel<Item: Sendable> {
         if page.next == nil || page.next == cursor || page.items.isEmpty {
             isExhausted = true
         }
+        if !isExhausted, let next = page.next, !followed.insert(next.url).inserted {
+            pendingFailure = .malformedResponse(
+                endpoint: "GET " + next.url,
+                detail: "the next-page link leads back to a page already read, so paging stopped"
+            )
+        }
         cursor = page.next
         taken += fresh.count
         state = .loaded(fresh)
-        if !isExhausted {
+        if !isExhausted, pendingFailure == nil {
             let load = self.load
             let cursor = self.cursor
             prefetch = Task { () async throws -> Page<Item> in try await load(cursor) }
@@ -121,5 +151,9 @@ final class SeenIDs {
 
     func admit(_ id: Int64) -> Bool {
         ids.insert(id).inserted
+    }
+
+    func contains(_ id: Int64) -> Bool {
+        ids.contains(id)
     }
 }

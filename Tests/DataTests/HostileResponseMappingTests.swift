@@ -1,0 +1,199 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import Data
+@testable import Domain
+
+private let now = Date(timeIntervalSince1970: 1_700_000_000)
+private let usersURL = "https://api.github.com/users?since=0&per_page=2"
+private let page = #"[{"login":"a","id":1},{"login":"b","id":2}]"#
+
+private func response(_ status: Int, _ headers: [(String, String)], body: String = #"{"message":"m"}"#)
+    -> HTTPResponse
+{
+    HTTPResponse(
+        status: status,
+        headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
+        body: Data(body.utf8),
+        url: URL(string: usersURL)!
+    )
+}
+
+/// Rate-limit answers with values no server means: malformed (exit 1, with a message), never a crash, and
+/// a wait too long to take is a rate limit with its time (exit 5).
+struct HostileStatusMappingTests {
+    private func map(_ response: HTTPResponse) -> DomainError? {
+        ErrorMapping.domainError(for: response, resource: "users", now: now)
+    }
+
+    @Test(arguments: ["nan", "1e19", "1e308", "-1"])
+    func aSpentLimitWithAResetOutOfRangeIsMalformed(reset: String) {
+        let error = map(response(403, [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", reset)]))
+        guard case .malformedResponse(let endpoint, let detail) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(endpoint == "GET /users?since=0&per_page=2")
+        #expect(detail.contains("x-ratelimit-reset '\(reset)'"))
+    }
+
+    @Test func aRemainingCountThatIsNotOneIsMalformed() {
+        let error = map(response(429, [("x-ratelimit-remaining", "\u{1B}[2J")]))
+        guard case .malformedResponse(_, let detail) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(detail.hasPrefix("x-ratelimit-remaining '"))
+    }
+
+    @Test func aRetryAfterOutOfRangeIsMalformed() {
+        let error = map(response(429, [("Retry-After", "9223372036854775807")]))
+        guard case .malformedResponse(_, let detail) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(detail.hasPrefix("Retry-After '9223372036854775807' is neither"))
+    }
+
+    @Test func aSecondaryLimitHandedBackIsARateLimitWithItsTime() {
+        #expect(
+            map(response(429, [("Retry-After", "999999")], body: #"{"message":"slow down"}"#))
+                == .rateLimited(resetAt: now.addingTimeInterval(999_999), message: "slow down"))
+        #expect(
+            map(response(403, [("Retry-After", "Tue, 14 Nov 2023 23:13:20 GMT")]))
+                == .rateLimited(resetAt: now.addingTimeInterval(3600), message: "m"))
+        // Before, a 403 secondary limit that outlasted the retries read as "authentication failed" (exit 4).
+        let secondary = #"{"message":"You have exceeded a secondary rate limit."}"#
+        #expect(
+            map(response(403, [], body: secondary))
+                == .rateLimited(resetAt: nil, message: "You have exceeded a secondary rate limit."))
+    }
+
+    @Test func thePrimaryLimitRuleIsTheClientsOwn() {
+        let reset = String(Int(now.timeIntervalSince1970) + 60)
+        #expect(
+            map(response(403, [("x-ratelimit-remaining", " 0 "), ("x-ratelimit-reset", reset)]))
+                == .rateLimited(resetAt: now.addingTimeInterval(60), message: "m"))
+        #expect(map(response(403, [("x-ratelimit-remaining", "12")])) == .unauthorized(status: 403, message: "m"))
+    }
+}
+
+/// Next-page links stay on the API's origin.
+struct NextPageLinkTests {
+    private let root = URL(string: "https://api.github.com")!
+
+    @Test func aLinkToAnotherServerIsRefusedNamingIt() {
+        #expect(
+            throws: DomainError.malformedResponse(
+                endpoint: "GET /users",
+                detail: "the next-page link leads to another server (https://evil.example), so paging stopped there")
+        ) {
+            try ErrorMapping.nextPageURL("https://evil.example/users?since=5", apiRoot: root, endpoint: "GET /users")
+        }
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "not a url", "ftp://api.github.com/users"])
+    func aLinkThatIsNotHTTPIsRefused(link: String) {
+        #expect(
+            throws: DomainError.malformedResponse(endpoint: "GET /users", detail: "the next-page link is not a URL")
+        ) {
+            try ErrorMapping.nextPageURL(link, apiRoot: root, endpoint: "GET /users")
+        }
+    }
+
+    @Test func theRepositoryStopsBeforeRequestingAnotherOrigin() async throws {
+        let stub = StubTransport()
+        let repository = GitHubRepository(
+            client: HTTPClient(
+                configuration: HTTPClientConfiguration(baseURL: root, userAgent: "t"),
+                transport: stub.transport,
+                logger: .disabled,
+                retryPolicy: RetryPolicy(maxRetries: 0)
+            )
+        )
+        await #expect(throws: DomainError.self) {
+            try await repository.page(
+                GitHubEndpoints.users(since: 0), at: PageCursor(url: "https://evil.example/users?since=5"))
+        }
+        #expect(stub.received.isEmpty)
+    }
+}
+
+/// A certificate that fails its check, or a body over the cap, is an answer: named, not retried, and never
+/// replaced by the cached copy, which a connection that merely failed may fall back to.
+struct AnswersThatAreNotOutagesTests {
+    private func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-hostile-\(UUID().uuidString)")
+    }
+
+    private func repository(_ stub: StubTransport, cache: DiskResponseCache) -> GitHubRepository {
+        GitHubRepository(
+            client: HTTPClient(
+                configuration: HTTPClientConfiguration(baseURL: URL(string: "https://api.github.com")!, userAgent: "t"),
+                transport: stub.transport,
+                logger: .disabled,
+                // The real budget: a certificate failure must not spend it.
+                retryPolicy: RetryPolicy(maxRetries: 3),
+                clock: RetryClock(now: { now }, random: { 0 }, sleep: { _, _ in })
+            ),
+            cache: CacheSettings(store: cache, mode: .readWrite),
+            now: { now }
+        )
+    }
+
+    @Test func aCertificateFailureIsNamedAndNeverAnsweredFromTheCache() async throws {
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let stub = StubTransport()
+        stub.stub(usersURL, headers: [("ETag", "W/\"v1\"")], body: page)
+        stub.fail(
+            usersURL,
+            with: .tls(
+                .untrustedCertificate, host: "api.github.com",
+                detail: "SSL certificate problem: self-signed certificate"))
+        _ = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        do {
+            _ = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+            Issue.record("the cached copy answered for a server that failed its certificate check")
+        } catch {
+            guard case .network(let detail) = error else {
+                Issue.record("got \(error)")
+                return
+            }
+            #expect(
+                detail.hasPrefix(
+                    "the TLS certificate of api.github.com is not trusted (SSL certificate problem: self-signed certificate)\n"
+                ))
+            #expect(detail.contains("update-ca-certificates"))
+        }
+        #expect(stub.received.count == 2)
+    }
+
+    @Test func aBodyOverTheCapIsMalformedNamingTheLimitAndTheSetting() async throws {
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let stub = StubTransport()
+        stub.stub(usersURL, headers: [("ETag", "W/\"v1\"")], body: page)
+        stub.fail(usersURL, with: .responseTooLarge(limit: 64 << 20))
+        _ = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        await #expect(
+            throws: DomainError.malformedResponse(
+                endpoint: "GET /users?since=0&per_page=2",
+                detail: "the body is larger than the 64 MiB limit, so it was not read to its end "
+                    + "(GH_USERS_MAX_RESPONSE_BYTES raises the limit)")
+        ) {
+            try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        }
+    }
+
+    @Test func aNewlineFromTheNetworkCannotAddALine() {
+        let text = ErrorMapping.describe(
+            .tls(.nameMismatch, host: "h", detail: "SSL: certificate subject name 'a\r\nFAKE: b' does not match"))
+        // One line break of our own, before the hint; the server's is a space. (ErrorPresenter cleans each line.)
+        #expect(text.split(separator: "\n").count == 2)
+        #expect(
+            text.hasPrefix("the TLS certificate of h is for another name (SSL: certificate subject name 'a FAKE: b'"))
+    }
+}

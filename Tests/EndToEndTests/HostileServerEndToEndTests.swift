@@ -1,0 +1,319 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// The built binary against servers that send what no server should: numbers out of every range, paging that
+/// never ends, bodies without end, waits of days, certificates nobody trusts. stdout, stderr and the exit
+/// status are checked separately.
+struct HostileServerEndToEndTests {
+    private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: 100))
+        try server.start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    private func api(_ server: StandInServer) -> [String] { ["--api-url", server.baseURL] }
+
+    private func ids(_ tsv: String) -> [Int] {
+        tsv.split(separator: "\n").compactMap { Int($0.split(separator: "\t")[0]) }
+    }
+
+    /// A page of `/users` with these ids and, when given, a `Link` to the next one.
+    private func page(_ ids: [Int], next: String?) -> StandInFault {
+        let body =
+            "["
+            + ids.map { #"{"login":"user\#($0)","id":\#($0),"type":"User","site_admin":false}"# }
+            .joined(separator: ",") + "]"
+        return .status(200, body: body, headers: next.map { ["Link": "<\($0)>; rel=\"next\""] } ?? [:])
+    }
+
+    // MARK: 4. No crash on any server value
+
+    @Test(arguments: [
+        ("nan", [String]()), ("1e19", []), ("1e308", []), ("nan", ["--wait-on-rate-limit"]),
+        ("1e308", ["--wait-on-rate-limit"]),
+    ])
+    func aResetOutOfRangeIsMalformedNotACrash(reset: String, flags: [String]) async throws {
+        try await withServer { server in
+            server.injectFaults(
+                [
+                    .status(
+                        403, body: #"{"message":"API rate limit exceeded"}"#,
+                        headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": reset])
+                ],
+                forPath: "/users")
+            let result = try await BinaryRunner.run(["list", "--json"] + flags + api(server))
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(
+                result.stderr
+                    == "gh-users: malformed response from GET /users?since=0&per_page=30: x-ratelimit-reset '\(reset)' "
+                    + "is not a time in whole seconds since 1970 (up to year 9999)\n")
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test func aRetryAfterOutOfRangeIsMalformedNotACrash() async throws {
+        try await withServer { server in
+            server.injectFaults(
+                [.status(429, body: #"{"message":"slow"}"#, headers: ["Retry-After": "9223372036854775807"])],
+                forPath: "/users/octocat")
+            let result = try await BinaryRunner.run(["show", "octocat"] + api(server))
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(
+                result.stderr
+                    == "gh-users: malformed response from GET /users/octocat: Retry-After '9223372036854775807' is "
+                    + "neither a number of seconds up to 2147483648 nor an HTTP date\n")
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    // MARK: 5. Paging always ends
+
+    @Test func aCycleOfNextLinksStopsWithTheResumeHint() async throws {
+        try await withServer { server in
+            let base = server.baseURL
+            server.injectFaults(
+                [
+                    page([1, 2], next: base + "/users?p=B"), page([3, 4], next: base + "/users?p=C"),
+                    page([5, 6], next: base + "/users?p=B"),
+                ]
+                    + Array(repeating: page([7], next: base + "/users?p=C"), count: 20),
+                forPath: "/users")
+            let result = try await BinaryRunner.run(["list", "--all"] + api(server), timeout: 30)
+            #expect(result.status == 1)
+            #expect(ids(result.stdout) == [1, 2, 3, 4, 5, 6])
+            #expect(
+                result.stderr
+                    == "gh-users: malformed response from GET \(base)/users?p=B: the next-page link leads back to a "
+                    + "page already read, so paging stopped\nTo continue from here: gh-users list --since 6 --all --api-url \(base)\n"
+            )
+            #expect(server.requests.count == 3)
+        }
+    }
+
+    @Test func pagesThatBringNothingNewStopWithTheResumeHint() async throws {
+        try await withServer { server in
+            let base = server.baseURL
+            server.injectFaults(
+                (1...20).map { page([1, 2], next: base + "/users?since=0&round=\($0)") }, forPath: "/users")
+            let result = try await BinaryRunner.run(["list", "--all", "--json"] + api(server), timeout: 30)
+            #expect(result.status == 1)
+            let written = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            #expect(written.compactMap { $0["id"] as? Int } == [1, 2])
+            #expect(result.stderr.contains(": the page brought nothing new (all of it was already written)"))
+            #expect(
+                result.stderr.hasSuffix(
+                    "\nTo continue from here: gh-users list --since 2 --all --format json --api-url \(base)\n"))
+            #expect(server.requests.count == 2)
+        }
+    }
+
+    @Test func aNextLinkToAnotherServerIsNotFollowed() async throws {
+        try await withServer { origin in
+            try await withServer { elsewhere in
+                origin.injectFaults([page([1, 2], next: elsewhere.baseURL + "/users?since=2")], forPath: "/users")
+                let result = try await BinaryRunner.run(
+                    ["list", "--all"] + api(origin), environment: ["GH_TOKEN": "ghp_notForElsewhere1"])
+                #expect(result.status == 1)
+                #expect(ids(result.stdout) == [1, 2])
+                #expect(
+                    result.stderr
+                        == "gh-users: malformed response from GET /users: the next-page link leads to another server "
+                        + "(http://127.0.0.1:\(URL(string: elsewhere.baseURL)!.port!)), so paging stopped there\n"
+                        + "To continue from here: gh-users list --since 2 --all --api-url \(origin.baseURL)\n")
+                // Before, its accounts were written as if the first server had sent them.
+                #expect(elsewhere.requests.isEmpty)
+            }
+        }
+    }
+
+    @Test func aRedirectToAFileURLIsRefused() async throws {
+        try await withServer { server in
+            server.injectFaults([.redirect(to: "file:///etc/hostname", status: 302)], forPath: "/users/octocat")
+            let result = try await BinaryRunner.run(["show", "octocat", "--json"] + api(server))
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(
+                result.stderr
+                    == "gh-users: network error: the server redirected to file:///etc/hostname, which is not http or "
+                    + "https, so it was not followed\n")
+            // Left alone, URLSession asks the same server for /etc/hostname twenty times.
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    // MARK: 6. Bounded responses
+
+    @Test func aBodyWithoutEndIsCutAtTheCapAndMemoryStaysFlat() async throws {
+        let total = 256 << 20
+        let server = try HostileServer { connection in
+            guard connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[")
+            else { return }
+            // A mebibyte every 5 ms: a fast network's pace, so the abort is measured and not loopback's speed.
+            let chunk = [UInt8](repeating: 0x20, count: 1 << 20)
+            var sent = 0
+            while sent < total, connection.write(chunk) {
+                sent += chunk.count
+                usleep(5_000)
+            }
+        }
+        defer { server.stop() }
+        // The peak RSS is read from /proc while the binary runs: VmHWM only grows, so the last reading is the peak.
+        let result = try await BinaryRunner.shell(
+            """
+            "$GH_USERS" list --api-url "$API" > out 2> err & pid=$!
+            peak=0
+            while kill -0 $pid 2> /dev/null; do
+                while read -r key value _; do
+                    [ "$key" = "VmHWM:" ] && peak=$value
+                done < /proc/$pid/status 2> /dev/null
+                sleep 0.05
+            done
+            wait $pid
+            echo "$? $peak"
+            cat out
+            cat err >&2
+            """,
+            environment: ["API": server.baseURL],
+            timeout: 60
+        )
+        let lines = result.stdout.split(separator: "\n")
+        let figures = try #require(lines.first).split(separator: " ")
+        #expect(figures.first == "1", "\(result.stdout) \(result.stderr)")
+        #expect(lines.count == 1, "nothing on stdout")
+        #expect(
+            result.stderr
+                == "gh-users: malformed response from GET /users?since=0&per_page=30: the body is larger than the 64 MiB "
+                + "limit, so it was not read to its end (GH_USERS_MAX_RESPONSE_BYTES raises the limit)\n")
+        await server.waitForConnectionsToEnd(1)
+        // Before: all 256 MiB were read, and held (a 200 MB body cost 920 MB of RSS).
+        #expect(server.written < total / 2, "the server wrote \(server.written) bytes")
+        let peakKilobytes = try #require(Int(figures.last ?? ""))
+        #expect(peakKilobytes < 256 << 10, "peak RSS \(peakKilobytes) KB")
+    }
+
+    @Test func aCompressionBombIsCutAtTheCapAfterInflating() async throws {
+        // Under half a megabyte on the wire, 72 MiB once inflated: one account and a sea of JSON whitespace.
+        let bomb = DeflateBomb.zlib(prefix: #"[{"login":"bomb","id":1}"#, spaces: 72 << 20, suffix: "]")
+        #expect(bomb.body.count < 1 << 20)
+        let server = try HostileServer { connection in
+            connection.write(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: deflate\r\n"
+                    + "Content-Length: \(bomb.body.count)\r\n\r\n")
+            connection.write(bomb.body)
+        }
+        defer { server.stop() }
+        let result = try await BinaryRunner.run(["list", "--api-url", server.baseURL], timeout: 60)
+        // Before: exit 0 with the account printed, after 72 MiB had been inflated into memory.
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("the body is larger than the 64 MiB limit"))
+        #expect(server.connections == 1)
+    }
+
+    // MARK: 7. Waits have a ceiling
+
+    @Test func aRetryAfterOfDaysIsARateLimitWithTheTimeNotASilentWait() async throws {
+        try await withServer { server in
+            server.injectFaults(
+                [.status(429, body: #"{"message":"Too Many Requests"}"#, headers: ["Retry-After": "999999"])],
+                forPath: "/users")
+            let result = try await BinaryRunner.run(["list"] + api(server), timeout: 30)
+            #expect(result.status == 5, "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.hasPrefix("gh-users: API rate limit exceeded (Too Many Requests)\nIt resets at "))
+            #expect(result.stderr.contains(", in 11d 13h.\n"))
+            #expect(!result.stderr.contains("waiting"))
+            #expect(server.requests.count == 1)
+            // Far below the wait asked for: it did not wait. Generous, because CI machines are slow.
+            #expect(result.seconds < 30)
+        }
+    }
+
+    @Test func aRetryAfterAsAnHTTPDateIsWaitedFor() async throws {
+        try await withServer { server in
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = formatter.string(from: Date().addingTimeInterval(3))
+            server.injectFaults(
+                [.status(429, body: #"{"message":"Too Many Requests"}"#, headers: ["Retry-After": date])],
+                forPath: "/users")
+            let result = try await BinaryRunner.run(["list", "--limit", "5"] + api(server), timeout: 30)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(ids(result.stdout).count == 5)
+            // Before, the date was ignored and the wait was GitHub's default of a minute.
+            #expect(result.stderr.hasPrefix("gh-users: GitHub's secondary rate limit: waiting "))
+            #expect(!result.stderr.contains("1m 0s"))
+            #expect(server.requests.count == 2)
+            #expect(result.seconds >= 1 && result.seconds < 30)
+        }
+    }
+
+    // MARK: 8. The debug trace
+
+    @Test func theDebugTraceShowsWhatIsSentAndOnlyShowsEscapes() async throws {
+        try await withServer { server in
+            server.injectFaults(
+                [
+                    .status(
+                        200, body: #"{"login":"octocat","id":1}"#,
+                        headers: [
+                            "x-ratelimit-limit": "\u{1B}[2J", "x-ratelimit-remaining": "\u{1B}]52;c;SGVsbG8=\u{07}",
+                        ])
+                ],
+                forPath: "/users/octocat")
+            let result = try await BinaryRunner.run(["show", "octocat", "--debug"] + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("\u{1B}"))
+            #expect(!result.stderr.contains("\u{07}"))
+            #expect(result.stderr.contains("x-ratelimit-limit=\\e[2J"))
+            #expect(result.stderr.contains("    Accept-Encoding: gzip, deflate\n"))
+            #expect(result.stderr.contains("    Host: 127.0.0.1:\(URL(string: server.baseURL)!.port!)\n"))
+            #expect(server.requests.first?.header("accept-encoding") == "gzip, deflate")
+        }
+    }
+
+    // MARK: 9. Certificate failures
+
+    @Test(
+        .enabled(
+            if: SelfSignedTLSServer.openssl != nil,
+            "openssl is not installed: this test needs it to make a certificate and serve TLS"))
+    func anUntrustedCertificateIsNamedOnceWithAHint() async throws {
+        let server = try await SelfSignedTLSServer.start()
+        defer { server.stop() }
+        let result = try await BinaryRunner.run(["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "gh-users: network error: the TLS certificate of 127.0.0.1:\(server.port) is not trusted "
+                + "(SSL certificate problem: self-signed certificate)\n"
+                + "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
+                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates).\n")
+        // Not retried: before, four handshakes and "the response was cut short".
+        for _ in 0..<50 where server.refusedHandshakes < 1 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.refusedHandshakes == 1)
+    }
+
+    @Test func plainHTTPWhereTLSWasExpectedIsAFailedHandshakeNamedOnce() async throws {
+        let server = try HostileServer(readsHead: false) { connection in
+            connection.write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+        }
+        defer { server.stop() }
+        let result = try await BinaryRunner.run(["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr.hasPrefix("gh-users: network error: the TLS handshake with 127.0.0.1:\(server.port) failed (")
+        )
+        #expect(result.stderr.contains("\nCheck that the API URL is https on a port that speaks TLS"))
+        #expect(server.connections == 1)
+    }
+}

@@ -1,0 +1,127 @@
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// Serves pages by cursor URL ("" for the first) and counts the requests.
+private final class PageServer<Item: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let pages: [String: Page<Item>]
+    private var count = 0
+
+    init(_ pages: [String: Page<Item>]) {
+        self.pages = pages
+    }
+
+    var requests: Int { lock.withLock { count } }
+
+    func load(_ cursor: PageCursor?) throws(DomainError) -> Page<Item> {
+        lock.withLock { count += 1 }
+        guard let page = pages[cursor?.url ?? ""] else { throw DomainError.server(status: 599, message: "no page") }
+        return page
+    }
+}
+
+private func users(_ ids: [Int64], next: String?) -> Page<User> {
+    Page(items: ids.map { makeUser($0) }, next: next.map(PageCursor.init(url:)))
+}
+
+/// Reads pages until the model stops; returns what was written and the failure, if any.
+private func drain<Item>(_ model: PagedListViewModel<Item>) async -> (items: [Item], failure: DomainError?) {
+    var items: [Item] = []
+    while !model.isExhausted {
+        do throws(DomainError) {
+            items += try await model.loadNextPage()
+        } catch {
+            return (items, error)
+        }
+    }
+    return (items, nil)
+}
+
+/// Paging always ends: a cycle of next links, or pages that bring nothing new, stop it with a failure (the
+/// coordinator adds the resume hint), however the server dresses the URLs.
+struct HostilePagingTests {
+    @Test func aCycleOfNextLinksStopsAfterThePageThatClosesIt() async {
+        let server = PageServer([
+            "": users([1, 2], next: "B"), "B": users([3, 4], next: "C"), "C": users([5, 6], next: "B"),
+        ])
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+        let (written, failure) = await drain(model)
+        // The page that links back is still written; the page it links to is not asked for again.
+        #expect(written.map(\.id) == [1, 2, 3, 4, 5, 6])
+        #expect(
+            failure
+                == .malformedResponse(
+                    endpoint: "GET B", detail: "the next-page link leads back to a page already read, so paging stopped"
+                ))
+        #expect(server.requests == 3)
+    }
+
+    @Test func aLinkToItselfStillEndsTheListQuietly() async {
+        let server = PageServer(["": users([1], next: "A"), "A": users([2], next: "A")])
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+        let (written, failure) = await drain(model)
+        #expect(written.map(\.id) == [1, 2])
+        #expect(failure == nil)
+    }
+
+    @Test func pagesOfIdsAlreadyWrittenUnderNewURLsStopAtOnce() async {
+        // The `/users` rule: anything at or below the last id was written already.
+        var floor: Int64 = 0
+        let server = PageServer([
+            "": users([1, 2], next: "p2"), "p2": users([1, 2], next: "p3"), "p3": users([1, 2], next: "p4"),
+        ])
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) },
+            admit: { user in
+                guard user.id > floor else { return false }
+                floor = user.id
+                return true
+            })
+        let (written, failure) = await drain(model)
+        #expect(written.map(\.id) == [1, 2])
+        guard case .malformedResponse(let endpoint, let detail) = failure else {
+            Issue.record("paging did not stop: \(String(describing: failure))")
+            return
+        }
+        #expect(endpoint == "GET p2")
+        #expect(detail.hasPrefix("the page brought nothing new"))
+        #expect(server.requests == 2)
+    }
+
+    @Test func aPageBasedListOfRepeatsStops() async {
+        let server = PageServer(["": users([1, 2], next: "p2"), "p2": users([2, 1], next: "p3")])
+        let model = PagedListViewModel<User>(
+            limit: .all, first: { () throws(DomainError) in try server.load(nil) },
+            next: { cursor throws(DomainError) in try server.load(cursor) }, id: \.id)
+        let (written, failure) = await drain(model)
+        #expect(written.map(\.id) == [1, 2])
+        #expect(failure != nil)
+        #expect(server.requests == 2)
+    }
+
+    @Test func aPageOfOnlyFilteredItemsIsProgressButItsRepeatIsNot() async {
+        let pages: [String: Page<Repo>] = [
+            "": Page(items: [makeRepo(1, "a", fork: true)], next: PageCursor(url: "p2")),
+            "p2": Page(items: [makeRepo(2, "b", fork: true)], next: PageCursor(url: "p3")),
+            "p3": Page(items: [makeRepo(3, "c")], next: PageCursor(url: "p4")),
+            "p4": Page(items: [makeRepo(2, "b", fork: true)], next: PageCursor(url: "p5")),
+        ]
+        let server = PageServer(pages)
+        let model = PagedListViewModel<Repo>(
+            limit: .all, first: { () throws(DomainError) in try server.load(nil) },
+            next: { cursor throws(DomainError) in try server.load(cursor) }, id: \.id,
+            keep: { !$0.fork })
+        let (written, failure) = await drain(model)
+        // Two pages of forks in a row are new items, just not wanted: paging goes on to the source.
+        #expect(written.map(\.id) == [3])
+        // A fork seen before is a repeat even though it was never written.
+        #expect(failure != nil)
+        #expect(server.requests == 4)
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Networking
+
+/// The instant `RecordingClock` reports.
+private let clockNow = Date(timeIntervalSince1970: 1_700_000_000)
+private let usersURL = URL(string: "https://api.github.com/users")!
+
+private func response(_ status: Int, _ headers: [(String, String)] = [], body: String = "") -> HTTPResponse {
+    HTTPResponse(
+        status: status,
+        headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
+        body: Data(body.utf8),
+        url: usersURL
+    )
+}
+
+/// Every number from the network is read with bounds; what falls outside is `malformed`, never a crash later.
+struct HeaderValueTests {
+    @Test(arguments: ["0", "42", " 7 ", "2147483648"])
+    func readsDeltaSecondsWithinRFCBounds(text: String) throws {
+        let value = try #require(HeaderValue.integer(text, in: 0...HeaderValue.maximumDeltaSeconds))
+        #expect(value == Int64(text.trimmingCharacters(in: .whitespaces)))
+    }
+
+    @Test(arguments: [
+        "", "nan", "NaN", "inf", "-1", "+5", "1e19", "1e308", "1.5", "0x10", "9223372036854775807",
+        "99999999999999999999999", "2147483649", "１２",
+    ])
+    func refusesEverythingElse(text: String) {
+        #expect(HeaderValue.integer(text, in: 0...HeaderValue.maximumDeltaSeconds) == nil)
+    }
+
+    @Test(arguments: ["nan", "1e19", "1e308", "-1", "253402300800", "soon"])
+    func aResetOutOfRangeIsMalformedAndSaysWhy(text: String) {
+        guard case .malformed(let reason) = HeaderValue.epochTime(text, name: "x-ratelimit-reset") else {
+            Issue.record("\(text) was accepted as a reset time")
+            return
+        }
+        #expect(reason.hasPrefix("x-ratelimit-reset '\(text)' is not a time"))
+    }
+
+    @Test func aResetInRangeIsADate() {
+        #expect(HeaderValue.epochTime("1700000060", name: "r") == .valid(clockNow.addingTimeInterval(60)))
+        #expect(HeaderValue.epochTime("253402300799", name: "r").value != nil)
+        #expect(HeaderValue.epochTime(nil, name: "r") == .absent)
+    }
+
+    @Test func theServersTextIsQuotedShort() {
+        let long = String(repeating: "9", count: 500)
+        guard case .malformed(let reason) = HeaderValue.retryAfter(long, now: clockNow) else {
+            Issue.record("500 nines were accepted")
+            return
+        }
+        #expect(reason.count < 150)
+    }
+
+    @Test func retryAfterInSecondsOrAsAnHTTPDate() {
+        #expect(HeaderValue.retryAfter("120", now: clockNow) == .valid(.seconds(120)))
+        // 1700000000 is Tue, 14 Nov 2023 22:13:20 GMT.
+        #expect(HeaderValue.retryAfter("Tue, 14 Nov 2023 22:13:50 GMT", now: clockNow) == .valid(.seconds(30)))
+        #expect(HeaderValue.retryAfter("Tuesday, 14-Nov-23 22:14:20 GMT", now: clockNow) == .valid(.seconds(60)))
+        #expect(HeaderValue.retryAfter("Tue Nov 14 22:13:25 2023", now: clockNow) == .valid(.seconds(5)))
+        // A date already past asks for no wait at all.
+        #expect(HeaderValue.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: clockNow) == .valid(.zero))
+        #expect(HeaderValue.retryAfter(nil, now: clockNow) == .absent)
+    }
+
+    @Test(arguments: [
+        "9223372036854775807", "-1", "1.5", "Tue, 14 Nov 2023 22:13:50 PST", "Tue, 31 Nov 2023 22:13:50 GMT",
+        "Tue, 14 Nov 2023 24:00:00 GMT", "Tue, 14 Nov 10000 22:13:50 GMT", "Fri, 29 Feb 2023 00:00:00 GMT", "tomorrow",
+    ])
+    func aRetryAfterThatIsNeitherFormIsMalformed(text: String) {
+        guard case .malformed(let reason) = HeaderValue.retryAfter(text, now: clockNow) else {
+            Issue.record("\(text) was accepted as Retry-After")
+            return
+        }
+        #expect(reason.hasPrefix("Retry-After '"))
+    }
+
+    @Test func httpDatesOfEveryFormAgree() throws {
+        let imf = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"))
+        #expect(imf.timeIntervalSince1970 == 784_111_777)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: clockNow) == imf)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == imf)
+        #expect(HTTPDate.parse("Thu, 29 Feb 2024 12:00:00 GMT") != nil)
+        #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT")?.timeIntervalSince1970 == 253_402_300_799)
+    }
+}
+
+struct RateLimitInfoTests {
+    @Test func malformedFieldsAreKeptApartFromAbsentOnes() {
+        let info = RateLimitInfo(
+            response(403, [("x-ratelimit-remaining", "zero"), ("x-ratelimit-reset", "nan"), ("Retry-After", "x")]),
+            now: clockNow)
+        if case .malformed = info.remaining {} else { Issue.record("remaining") }
+        if case .malformed = info.reset {} else { Issue.record("reset") }
+        if case .malformed = info.retryAfter {} else { Issue.record("retryAfter") }
+        #expect(!info.isPrimaryLimitSpent(status: 403))
+        // A malformed Retry-After is still a Retry-After: the 403 is a secondary limit, not a permission problem.
+        #expect(info.isSecondaryLimit(status: 403, body: Data()))
+    }
+}
+
+/// The schedule never converts an unbounded value, and never sits out hours without being asked to.
+struct HostileRetryScheduleTests {
+    private func decide(_ response: HTTPResponse, policy: RetryPolicy = RetryPolicy()) -> RetryDecision {
+        RetrySchedule(policy: policy).decide(
+            .success(response), method: .get, retriesUsed: 0, random: 0.5, now: clockNow)
+    }
+
+    @Test(arguments: ["nan", "1e19", "1e308", "-5"])
+    func aSpentLimitWithAResetOutOfRangeIsDeliveredEvenWhenAskedToWait(reset: String) {
+        let spent = response(403, [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", reset)])
+        #expect(decide(spent, policy: RetryPolicy(waitOnPrimaryLimit: true)) == .deliver)
+    }
+
+    @Test func aRetryAfterOutOfRangeIsDeliveredNotWaited() {
+        let hostile = response(429, [("Retry-After", "9223372036854775807")])
+        #expect(decide(hostile) == .deliver)
+        #expect(decide(hostile, policy: RetryPolicy(waitOnPrimaryLimit: true)) == .deliver)
+    }
+
+    @Test func aWaitPastTheMaximumIsGivenBackUnlessAskedToWait() {
+        let long = response(429, [("Retry-After", "999999")])
+        #expect(decide(long) == .deliver)
+        #expect(
+            decide(long, policy: RetryPolicy(waitOnPrimaryLimit: true))
+                == .retry(after: .seconds(999_999), reason: .secondaryRateLimit))
+        // The default ceiling is 15 minutes: at it the wait is taken, past it not.
+        #expect(RetryPolicy().maximumWait == .seconds(900))
+        #expect(
+            decide(response(429, [("Retry-After", "900")])) == .retry(after: .seconds(900), reason: .secondaryRateLimit)
+        )
+        #expect(decide(response(403, [("Retry-After", "901")])) == .deliver)
+        // --max-wait moves the ceiling.
+        #expect(
+            decide(response(429, [("Retry-After", "61")]), policy: RetryPolicy(maximumWait: .seconds(60))) == .deliver)
+    }
+
+    @Test func anHTTPDateRetryAfterIsWaitedToTheDate() {
+        let dated = response(429, [("Retry-After", "Tue, 14 Nov 2023 22:13:27 GMT")])
+        #expect(decide(dated) == .retry(after: .seconds(7), reason: .secondaryRateLimit))
+        let fiveHundred = response(503, [("Retry-After", "Tue, 14 Nov 2023 22:13:22 GMT")])
+        #expect(
+            decide(fiveHundred, policy: RetryPolicy(baseDelay: .milliseconds(100)))
+                == .retry(after: .seconds(2), reason: .status(503)))
+    }
+
+    @Test func aMalformedRetryAfterOnAFiveHundredOnlyLosesTheHint() {
+        let hostile = response(503, [("Retry-After", "1e308")])
+        #expect(
+            decide(hostile, policy: RetryPolicy(baseDelay: .milliseconds(100)))
+                == .retry(after: .milliseconds(50), reason: .status(503)))
+    }
+
+    @Test(arguments: [
+        TransportError.tls(.untrustedCertificate, host: "h", detail: "d"), .tls(.nameMismatch, host: "h", detail: "d"),
+        .tls(.handshake, host: "h", detail: "d"), .responseTooLarge(limit: 10), .redirectRefused("file:///etc/passwd"),
+    ])
+    func failuresThatAreAnswersAreNeitherRetriedNorTransient(error: TransportError) {
+        #expect(!error.isTransient)
+        let decision = RetrySchedule(policy: RetryPolicy()).decide(
+            .failure(error), method: .get, retriesUsed: 0, random: 0.5, now: clockNow)
+        #expect(decision == .deliver)
+    }
+}
+
+/// The loop with a recording clock: what it sleeps, and what it hands back.
+struct HostileRetryLoopTests {
+    private func client(_ stub: StubTransport, clock: RetryClock, policy: RetryPolicy = RetryPolicy()) -> HTTPClient {
+        HTTPClient(
+            configuration: HTTPClientConfiguration(baseURL: URL(string: "https://api.github.com")!, userAgent: "t"),
+            transport: stub.transport,
+            logger: .disabled,
+            retryPolicy: policy,
+            clock: clock
+        )
+    }
+
+    @Test func aRetryAfterOfElevenDaysIsHandedBackAtOnce() async throws {
+        let stub = StubTransport()
+        stub.stub(usersURL.absoluteString, status: 429, headers: [("Retry-After", "999999")])
+        let recorder = RecordingClock()
+        let result = try await client(stub, clock: recorder.clock).get(usersURL)
+        #expect(result.status == 429)
+        #expect(recorder.sleeps.isEmpty)
+        #expect(stub.received.count == 1)
+    }
+
+    @Test func withWaitOnRateLimitTheLongWaitIsTaken() async throws {
+        let stub = StubTransport()
+        stub.stub(usersURL.absoluteString, status: 429, headers: [("Retry-After", "999999")])
+        stub.stub(usersURL.absoluteString, status: 200)
+        let recorder = RecordingClock()
+        let policy = RetryPolicy(waitOnPrimaryLimit: true)
+        #expect(try await client(stub, clock: recorder.clock, policy: policy).get(usersURL).status == 200)
+        #expect(recorder.sleeps.map(\.0) == [.seconds(999_999)])
+    }
+
+    @Test func aHostileResetNeverReachesTheClock() async throws {
+        let stub = StubTransport()
+        stub.stub(
+            usersURL.absoluteString, status: 403,
+            headers: [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1e308")])
+        let recorder = RecordingClock()
+        let policy = RetryPolicy(waitOnPrimaryLimit: true)
+        #expect(try await client(stub, clock: recorder.clock, policy: policy).get(usersURL).status == 403)
+        #expect(recorder.sleeps.isEmpty)
+    }
+}
