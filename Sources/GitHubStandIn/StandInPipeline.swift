@@ -35,12 +35,13 @@ struct StandInPipeline: Sendable {
 
     var ledger: StandInLedger { context.ledger }
 
-    func reply(to parsed: ParsedHTTPRequest, now: Int) -> StandInReply {
+    /// `receivedAt` is when the connection had the whole request, which the journal keeps for pacing checks.
+    func reply(to parsed: ParsedHTTPRequest, now: Int, receivedAt: ContinuousClock.Instant = .now) -> StandInReply {
         let request = StandInRequest(parsed, configuration: context.configuration, routes: routes, now: now)
         ledger.record(
             RecordedRequest(
                 method: request.method, target: request.target, path: request.path, query: request.query,
-                headers: request.headers, body: request.body))
+                headers: request.headers, body: request.body, receivedAt: receivedAt))
         if let faulted = injectedFault(request) {
             return faulted
         }

@@ -218,8 +218,10 @@ package final class StandInServer: @unchecked Sendable {
                 _ = LoopbackSocket.sendAll(response.serialized(omitBody: false, closeConnection: true), to: descriptor)
                 return
             case .request(let request, let consumedBytes):
+                // Taken before any work or latency, so the journal shows when the client sent, not when we answered.
+                let receivedAt = ContinuousClock.now
                 pending.removeFirst(consumedBytes)
-                let reply = pipeline.reply(to: request, now: ledger.currentTime())
+                let reply = pipeline.reply(to: request, now: ledger.currentTime(), receivedAt: receivedAt)
                 if configuration.latencyMilliseconds > 0,
                     !shutdownLatch.sleep(seconds: Double(configuration.latencyMilliseconds) / 1_000)
                 {
