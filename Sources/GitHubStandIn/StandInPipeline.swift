@@ -122,12 +122,15 @@ struct StandInPipeline: Sendable {
 
     /// Stage 5: a 200 to a read gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.
     ///
+    /// The tag is computed from what is sent (body and `Link`), so anything a write changes (a list, a profile's
+    /// counts) changes it, and a client revalidating a stale entry gets a 200 with the new body.
+    ///
     /// Reads only, because RFC 9110 allows a 304 only for GET and HEAD, and GitHub tags no write's answer.
     func revalidated(_ request: StandInRequest, _ response: StandInHTTPResponse) -> StandInAnswer {
         guard response.status == 200, StandInHTTPMethod.get.accepts(request.method) else {
             return StandInAnswer(response: response, isRevalidation: false, cacheHeaders: [])
         }
-        let etag = StandInETag.weakTag(for: response.body)
+        let etag = StandInETag.weakTag(for: response.body, link: response.header("Link"))
         var cacheHeaders = [
             (name: "Cache-Control", value: "private, max-age=60, s-maxage=60"), (name: "ETag", value: etag),
         ]
