@@ -4,9 +4,11 @@ import Foundation
 //
 // 1. Add a handler file under `Handlers/`: a type conforming to `StandInHandler` whose `respond(to:)` returns the
 //    status, the body and the resource's own headers (`Link`, `Last-Modified`). `request.account` resolves a
-//    `{login}` or `{id:int}` segment, `StandInPageRequest` and `request.setPageLink` do GitHub's paging, and
-//    `StandInErrorBody` builds every error body (a 404 for an unknown account passes the endpoint's documentation
-//    link).
+//    `{login}` or `{id:int}` segment, `request.signedInAccount` the token's account (answer
+//    `request.signInRefusal` when it is nil), `StandInPageRequest` and `request.setPageLink` do GitHub's paging,
+//    and `StandInErrorBody` builds every error body (a 404 for an unknown account passes the endpoint's
+//    documentation link). State that writes change lives in the context, shared by all connections and guarded
+//    by its own lock, as `request.followGraph` is; reads must go through it so they see every write.
 // 2. Add one row to `StandInRouteTable.gitHub()` in StandInRoutes.swift: the method (`.get`, `.put`, `.delete`,
 //    `.post`, ...), the path pattern (`{name}` matches any non-empty segment, `{name:int}` an integer; list a second
 //    pattern such as `/user/{id:int}/keys` if GitHub serves the resource there too), the handler,

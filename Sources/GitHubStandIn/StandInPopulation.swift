@@ -155,17 +155,23 @@ package struct StandInUser: Sendable, Equatable {
         String(decoding: publicUserJSONBytes(), as: UTF8.self)
     }
 
-    package func publicUserJSONBytes() -> [UInt8] {
+    /// `followCounts` replaces the profile's own `followers` and `following` once writes have moved them; nil
+    /// keeps the population's numbers.
+    package func publicUserJSONBytes(followCounts: StandInFollowCounts? = nil) -> [UInt8] {
         var writer = JSONByteWriter(reservingCapacity: 1_600)
-        writePublicUserFields(into: &writer)
+        writePublicUserFields(into: &writer, followCounts: followCounts)
         writer.raw("}")
         return writer.bytes
     }
 
     /// Left open so the private-user form of `GET /user` can append its own keys.
-    func writePublicUserFields(into writer: inout JSONByteWriter) {
+    func writePublicUserFields(into writer: inout JSONByteWriter, followCounts: StandInFollowCounts?) {
         writeSimpleUserFields(into: &writer, closing: false)
-        let profile = self.profile
+        var profile = self.profile
+        if let followCounts {
+            profile.followers = followCounts.followers
+            profile.following = followCounts.following
+        }
         writer.raw(",\"name\":")
         writer.optionalString(profile.name)
         writer.raw(",\"company\":")
