@@ -10,10 +10,13 @@ package struct RecordedRequest: Sendable {
     /// Header fields in the order and spelling they arrived.
     package let headers: [(name: String, value: String)]
     package let body: [UInt8]
+    /// When the server had the whole request, on the monotonic clock: tests subtract two of these to check how a
+    /// client paced its requests (writes at least a second apart), which wall-clock time could not show reliably.
+    package let receivedAt: ContinuousClock.Instant
 
     package init(
         method: String, target: String, path: String, query: [String: String],
-        headers: [(name: String, value: String)], body: [UInt8] = []
+        headers: [(name: String, value: String)], body: [UInt8] = [], receivedAt: ContinuousClock.Instant = .now
     ) {
         self.method = method
         self.target = target
@@ -21,6 +24,7 @@ package struct RecordedRequest: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
+        self.receivedAt = receivedAt
     }
 
     /// The first value of a header; names compare case-insensitively as HTTP requires.

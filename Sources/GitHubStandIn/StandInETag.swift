@@ -1,8 +1,14 @@
 /// Entity tags for response bodies.
 enum StandInETag {
     /// Weak because the same representation may be sent with different framing; 64 bits is plenty for a test server.
-    static func weakTag(for body: [UInt8]) -> String {
-        let hash = digest(body)
+    ///
+    /// `link`, a list page's `Link` header, is covered too: a write can change how many pages a list has while an
+    /// earlier page's items stay the same, and a 304 must not leave a client with the old page count.
+    static func weakTag(for body: [UInt8], link: String? = nil) -> String {
+        var hash = digest(body)
+        if let link {
+            hash = digest(Array(link.utf8)) ^ (hash &* 0x9E37_79B9_7F4A_7C15)
+        }
         let hex = String(hash, radix: 16)
         return "W/\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }

@@ -62,6 +62,10 @@ enum StandInErrorBody {
         response(404, message: "Not Found", documentationURL: documentationURL)
     }
 
+    /// GitHub's 403 for a token that lacks the scope or permission an endpoint needs, as its REST troubleshooting
+    /// guide quotes it.
+    static let missingPermissionMessage = "Resource not accessible by personal access token"
+
     static func badCredentials() -> StandInHTTPResponse {
         response(401, message: "Bad credentials", documentationURL: genericDocumentation)
     }

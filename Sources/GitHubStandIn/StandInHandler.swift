@@ -14,6 +14,20 @@ struct StandInContext: Sendable {
     /// Where `Link` URLs point: the server's own address, not api.github.com.
     let baseURL: String
     let ledger: StandInLedger
+    /// Who follows whom, as writes left it; shared by every connection.
+    let followGraph: StandInFollowGraph
+
+    /// `followGraph` defaults to a fresh one over `population`, for pipelines built without a server.
+    init(
+        population: StandInPopulation, configuration: StandInConfiguration, baseURL: String, ledger: StandInLedger,
+        followGraph: StandInFollowGraph? = nil
+    ) {
+        self.population = population
+        self.configuration = configuration
+        self.baseURL = baseURL
+        self.ledger = ledger
+        self.followGraph = followGraph ?? StandInFollowGraph(population: population)
+    }
 }
 
 /// A request as a handler sees it: decoded, matched, with its caller known.
@@ -33,6 +47,8 @@ struct StandInRouteRequest {
 
     var population: StandInPopulation { context.population }
 
+    var followGraph: StandInFollowGraph { context.followGraph }
+
     func header(_ name: String) -> String? {
         let wanted = name.lowercased()
         return headers.first { $0.name.lowercased() == wanted }?.value
@@ -47,6 +63,21 @@ struct StandInRouteRequest {
             return population.user(id: id)
         }
         return nil
+    }
+
+    /// The account the token signs in as (see `StandInTokens`); nil without a token, or in an empty population.
+    var signedInAccount: StandInUser? {
+        caller.token.flatMap { population.authenticatedAccount(forToken: $0) }
+    }
+
+    /// What GitHub answers instead when `signedInAccount` is nil: 401 `Requires authentication` without a token,
+    /// with the endpoint's documentation link as `GET /user` has it; `Bad credentials` when nobody can sign in.
+    func signInRefusal(documentationURL: String) -> StandInHTTPResponse {
+        guard caller.token != nil else {
+            return StandInErrorBody.response(
+                401, message: "Requires authentication", documentationURL: documentationURL)
+        }
+        return StandInErrorBody.badCredentials()
     }
 
     /// Sets GitHub's page-based `Link` header, when the list has more than one page, with URLs under `path`.

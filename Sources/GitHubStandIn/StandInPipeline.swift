@@ -4,9 +4,11 @@ import Foundation
 //
 // 1. Add a handler file under `Handlers/`: a type conforming to `StandInHandler` whose `respond(to:)` returns the
 //    status, the body and the resource's own headers (`Link`, `Last-Modified`). `request.account` resolves a
-//    `{login}` or `{id:int}` segment, `StandInPageRequest` and `request.setPageLink` do GitHub's paging, and
-//    `StandInErrorBody` builds every error body (a 404 for an unknown account passes the endpoint's documentation
-//    link).
+//    `{login}` or `{id:int}` segment, `request.signedInAccount` the token's account (answer
+//    `request.signInRefusal` when it is nil), `StandInPageRequest` and `request.setPageLink` do GitHub's paging,
+//    and `StandInErrorBody` builds every error body (a 404 for an unknown account passes the endpoint's
+//    documentation link). State that writes change lives in the context, shared by all connections and guarded
+//    by its own lock, as `request.followGraph` is; reads must go through it so they see every write.
 // 2. Add one row to `StandInRouteTable.gitHub()` in StandInRoutes.swift: the method (`.get`, `.put`, `.delete`,
 //    `.post`, ...), the path pattern (`{name}` matches any non-empty segment, `{name:int}` an integer; list a second
 //    pattern such as `/user/{id:int}/keys` if GitHub serves the resource there too), the handler,
@@ -35,12 +37,13 @@ struct StandInPipeline: Sendable {
 
     var ledger: StandInLedger { context.ledger }
 
-    func reply(to parsed: ParsedHTTPRequest, now: Int) -> StandInReply {
+    /// `receivedAt` is when the connection had the whole request, which the journal keeps for pacing checks.
+    func reply(to parsed: ParsedHTTPRequest, now: Int, receivedAt: ContinuousClock.Instant = .now) -> StandInReply {
         let request = StandInRequest(parsed, configuration: context.configuration, routes: routes, now: now)
         ledger.record(
             RecordedRequest(
                 method: request.method, target: request.target, path: request.path, query: request.query,
-                headers: request.headers, body: request.body))
+                headers: request.headers, body: request.body, receivedAt: receivedAt))
         if let faulted = injectedFault(request) {
             return faulted
         }
@@ -121,12 +124,15 @@ struct StandInPipeline: Sendable {
 
     /// Stage 5: a 200 to a read gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.
     ///
+    /// The tag is computed from what is sent (body and `Link`), so anything a write changes (a list, a profile's
+    /// counts) changes it, and a client revalidating a stale entry gets a 200 with the new body.
+    ///
     /// Reads only, because RFC 9110 allows a 304 only for GET and HEAD, and GitHub tags no write's answer.
     func revalidated(_ request: StandInRequest, _ response: StandInHTTPResponse) -> StandInAnswer {
         guard response.status == 200, StandInHTTPMethod.get.accepts(request.method) else {
             return StandInAnswer(response: response, isRevalidation: false, cacheHeaders: [])
         }
-        let etag = StandInETag.weakTag(for: response.body)
+        let etag = StandInETag.weakTag(for: response.body, link: response.header("Link"))
         var cacheHeaders = [
             (name: "Cache-Control", value: "private, max-age=60, s-maxage=60"), (name: "ETag", value: etag),
         ]

@@ -14,6 +14,9 @@ package struct StandInPopulation: Sendable, Equatable {
     /// Steps through the population that pick followers and followed accounts (see StandInSocialGraph.swift).
     let followerStride: Int
     let followingStride: Int
+    /// The strides' inverses modulo the population size, so membership in a list is one multiplication.
+    let followerStrideInverse: Int
+    let followingStrideInverse: Int
 
     package init(userCount: Int) {
         let count = max(0, userCount)
@@ -30,6 +33,8 @@ package struct StandInPopulation: Sendable, Equatable {
         ordinalByLowercasedLogin = index
         followerStride = Self.coprimeStride(near: count * 381_966 / 1_000_000, modulo: count)
         followingStride = Self.coprimeStride(near: count * 618_034 / 1_000_000, modulo: count)
+        followerStrideInverse = Self.modularInverse(of: followerStride, modulo: count)
+        followingStrideInverse = Self.modularInverse(of: followingStride, modulo: count)
     }
 
     /// Ids grow by one, skipping two after every fifth account, so clients cannot assume `id == position`.
@@ -150,17 +155,23 @@ package struct StandInUser: Sendable, Equatable {
         String(decoding: publicUserJSONBytes(), as: UTF8.self)
     }
 
-    package func publicUserJSONBytes() -> [UInt8] {
+    /// `followCounts` replaces the profile's own `followers` and `following` once writes have moved them; nil
+    /// keeps the population's numbers.
+    package func publicUserJSONBytes(followCounts: StandInFollowCounts? = nil) -> [UInt8] {
         var writer = JSONByteWriter(reservingCapacity: 1_600)
-        writePublicUserFields(into: &writer)
+        writePublicUserFields(into: &writer, followCounts: followCounts)
         writer.raw("}")
         return writer.bytes
     }
 
     /// Left open so the private-user form of `GET /user` can append its own keys.
-    func writePublicUserFields(into writer: inout JSONByteWriter) {
+    func writePublicUserFields(into writer: inout JSONByteWriter, followCounts: StandInFollowCounts?) {
         writeSimpleUserFields(into: &writer, closing: false)
-        let profile = self.profile
+        var profile = self.profile
+        if let followCounts {
+            profile.followers = followCounts.followers
+            profile.following = followCounts.following
+        }
         writer.raw(",\"name\":")
         writer.optionalString(profile.name)
         writer.raw(",\"company\":")
@@ -342,6 +353,10 @@ struct StandInProfileNumbers {
             n == StandInSurfaceAccounts.manyGistsOrdinal ? StandInSurfaceAccounts.manyGistsCount : (n * 13) % 40
         followers = (n % 100_003) * (n % 100_003) % 10_007
         following = (n * 11) % 300
+        if n == StandInSurfaceAccounts.manyFollowsOrdinal {
+            followers = StandInSurfaceAccounts.manyFollowsFollowers
+            following = StandInSurfaceAccounts.manyFollowsFollowing
+        }
         if let counts = StandInSpecialAccounts.byOrdinal[n]?.counts, counts.count == 4 {
             publicRepos = counts[0]
             publicGists = counts[1]

@@ -65,10 +65,11 @@ extension StandInUser {
         String(decoding: privateUserJSONBytes(), as: UTF8.self)
     }
 
-    package func privateUserJSONBytes() -> [UInt8] {
+    /// `followCounts` as for `publicUserJSONBytes(followCounts:)`.
+    package func privateUserJSONBytes(followCounts: StandInFollowCounts? = nil) -> [UInt8] {
         let extra = privateProfile
         var writer = JSONByteWriter(reservingCapacity: 1_900)
-        writePublicUserFields(into: &writer)
+        writePublicUserFields(into: &writer, followCounts: followCounts)
         writer.raw(",\"private_gists\":")
         writer.integer(extra.privateGists)
         writer.raw(",\"total_private_repos\":")

@@ -18,6 +18,18 @@ extension StandInRouteTable {
                 .get, "/users/{login}/followers", "/user/{id:int}/followers", handler: StandInFollowHandler(.followers)),
             StandInRoute(
                 .get, "/users/{login}/following", "/user/{id:int}/following", handler: StandInFollowHandler(.following)),
+            StandInRoute(.get, "/user/followers", handler: StandInFollowHandler(.followers, of: .signedIn)),
+            StandInRoute(.get, "/user/following", handler: StandInFollowHandler(.following, of: .signedIn)),
+            StandInRoute(
+                .get, "/users/{login}/following/{target_user}", handler: StandInFollowCheckHandler(of: .named)),
+            StandInRoute(.get, "/user/following/{username}", handler: StandInFollowCheckHandler(of: .signedIn)),
+            // GitHub's follow and unfollow need `user:follow`, which `user` includes.
+            StandInRoute(
+                .put, "/user/following/{username}", handler: StandInFollowChangeHandler(.follow),
+                acceptedScopes: "user, user:follow"),
+            StandInRoute(
+                .delete, "/user/following/{username}", handler: StandInFollowChangeHandler(.unfollow),
+                acceptedScopes: "user, user:follow"),
             StandInRoute(.get, "/users/{login}/keys", "/user/{id:int}/keys", handler: StandInPublicKeysHandler()),
             StandInRoute(
                 .get, "/users/{login}/ssh_signing_keys", "/user/{id:int}/ssh_signing_keys",

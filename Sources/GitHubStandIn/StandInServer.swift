@@ -11,6 +11,10 @@ import Foundation
 package final class StandInServer: @unchecked Sendable {
     package let population: StandInPopulation
     package let configuration: StandInConfiguration
+    /// Who follows whom now: the population's graph plus every follow and unfollow this server answered. Tests
+    /// compute expectations from it (`followers(of:)`, `following(of:)`, `follows(_:_:)`) and may set up state
+    /// with its `follow` and `unfollow` without going through HTTP.
+    package let followGraph: StandInFollowGraph
 
     private let ledger: StandInLedger
     private let stateLock = NSLock()
@@ -43,6 +47,7 @@ package final class StandInServer: @unchecked Sendable {
         }
         self.configuration = configuration
         population = StandInPopulation(userCount: configuration.userCount)
+        followGraph = StandInFollowGraph(population: population)
         ledger = StandInLedger(now: Int(Date().timeIntervalSince1970))
     }
 
@@ -60,7 +65,7 @@ package final class StandInServer: @unchecked Sendable {
         let pipeline = StandInPipeline(
             context: StandInContext(
                 population: population, configuration: configuration, baseURL: "http://127.0.0.1:\(port)",
-                ledger: ledger))
+                ledger: ledger, followGraph: followGraph))
         let thread = Thread { [self] in
             acceptLoop(listener: descriptor, pipeline: pipeline)
         }
@@ -126,6 +131,21 @@ package final class StandInServer: @unchecked Sendable {
     /// per-minute search window or the hourly core window roll over without sleeping.
     package func advanceClock(bySeconds seconds: Int) {
         ledger.advanceClock(by: seconds)
+    }
+
+    /// The accounts that follow `user` now, newest first, writes included (`followGraph.followers(of:)`).
+    package func followers(of user: StandInUser) -> [StandInUser] {
+        followGraph.followers(of: user)
+    }
+
+    /// The accounts `user` follows now, newest first, writes included (`followGraph.following(of:)`).
+    package func following(of user: StandInUser) -> [StandInUser] {
+        followGraph.following(of: user)
+    }
+
+    /// Whether `GET /users/{follower}/following/{followed}` answers 204 now (`followGraph.follows(_:_:)`).
+    package func follows(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
+        followGraph.follows(follower, followed)
     }
 
     /// One line per route row, e.g. `GET /users/{login}, /user/{id}`, so the runner's help cannot fall behind the
@@ -218,8 +238,10 @@ package final class StandInServer: @unchecked Sendable {
                 _ = LoopbackSocket.sendAll(response.serialized(omitBody: false, closeConnection: true), to: descriptor)
                 return
             case .request(let request, let consumedBytes):
+                // Taken before any work or latency, so the journal shows when the client sent, not when we answered.
+                let receivedAt = ContinuousClock.now
                 pending.removeFirst(consumedBytes)
-                let reply = pipeline.reply(to: request, now: ledger.currentTime())
+                let reply = pipeline.reply(to: request, now: ledger.currentTime(), receivedAt: receivedAt)
                 if configuration.latencyMilliseconds > 0,
                     !shutdownLatch.sleep(seconds: Double(configuration.latencyMilliseconds) / 1_000)
                 {

@@ -7,11 +7,22 @@
 /// signs in as the first User account at or after the position a hash of the token picks, wrapping around, so
 /// it is stable for the same token and population.
 ///
-/// Scopes: a token containing `noscope` (any case) has none (`X-OAuth-Scopes:` empty); every other token has
-/// `repo, user`, the scopes of GitHub's own example of those headers.
+/// Scopes, by markers anywhere in the token (any case), first match wins:
+/// - `noscope`: none (`X-OAuth-Scopes:` empty);
+/// - `readonly` or `hide404`: `read:user` only, so it reads every profile but may not follow or unfollow;
+/// - anything else: `repo, user`, the scopes of GitHub's own example of those headers.
+///
+/// Following and unfollowing need `user:follow` (or `user`, which includes it), as GitHub documents for OAuth
+/// and classic tokens. A token without it gets 403 `Resource not accessible by personal access token`, unless it
+/// contains `hide404`: then 404 `Not Found`, the answer GitHub's REST troubleshooting guide says a token that
+/// lacks a scope or permission may get instead. So `gho_octocat_readonly` gets the 403,
+/// `gho_octocat_hide404` the 404, and `gho_octocat_noscope_hide404` the 404 with no scopes at all.
 package enum StandInTokens {
     package static let defaultScopes = ["repo", "user"]
     package static let noScopeMarker = "noscope"
+    package static let readOnlyMarker = "readonly"
+    package static let hide404Marker = "hide404"
+    package static let readOnlyScopes = ["read:user"]
 
     /// The token that signs in as `login` with the default scopes.
     package static func token(for login: String) -> String {
@@ -20,12 +31,29 @@ package enum StandInTokens {
 
     /// As `X-OAuth-Scopes` lists them: alphabetical.
     package static func scopes(forToken token: String) -> [String] {
-        token.lowercased().contains(noScopeMarker) ? [] : defaultScopes
+        let lowercased = token.lowercased()
+        if lowercased.contains(noScopeMarker) {
+            return []
+        }
+        if lowercased.contains(readOnlyMarker) || lowercased.contains(hide404Marker) {
+            return readOnlyScopes
+        }
+        return defaultScopes
     }
 
     /// GitHub shows the private profile fields of `GET /user` only to tokens with `user` or `read:user`.
     static func canReadPrivateProfile(_ scopes: [String]) -> Bool {
         scopes.contains("user") || scopes.contains("read:user")
+    }
+
+    /// `PUT` and `DELETE /user/following/{username}` need `user:follow`, which `user` includes.
+    package static func canFollow(_ scopes: [String]) -> Bool {
+        scopes.contains("user") || scopes.contains("user:follow")
+    }
+
+    /// Whether a refused write gets 404 instead of 403 (see the type's comment).
+    package static func hidesRefusals(_ token: String) -> Bool {
+        token.lowercased().contains(hide404Marker)
     }
 
     /// The fields that may name a login: all but the first, which is the token's prefix (`gho`, `ghp`, ...).

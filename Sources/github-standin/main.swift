@@ -19,12 +19,16 @@ let usage = """
     Tokens: every token is accepted. A token with a login among its "_"-separated fields after
     the first signs in as that account (gho_octocat is octocat); any other token signs in as a
     User account picked by a hash of the token. Tokens containing "noscope" have no OAuth scopes
-    (GET /user then shows only the public profile); all others have "repo, user".
+    (GET /user then shows only the public profile), tokens containing "readonly" or "hide404"
+    have only "read:user"; all others have "repo, user". Following and unfollowing need
+    "user:follow" (or "user"): other tokens get 403, or 404 if they contain "hide404".
+    Follows and unfollows change the follow graph every later read sees, until the server stops.
 
     Accounts with many items (in populations of 36 or more): keys \(StandInPopulation.manyKeysLogin),
     orgs \(StandInPopulation.manyOrganizationsLogin), starred \(StandInPopulation.manyStarsLogin), gists \(StandInPopulation.manyGistsLogin),
     events \(StandInPopulation.manyEventsLogin) (more than the 300 GitHub serves); \(StandInPopulation.malformedKeysLogin) has
-    malformed SSH keys among valid ones.
+    malformed SSH keys among valid ones. \(StandInPopulation.manyFollowsLogin) has \(StandInPopulation.manyFollowsFollowerCount) followers and
+    follows \(StandInPopulation.manyFollowsFollowingCount), \(StandInPopulation.manyFollowsOverlap) of them both ways (with --users \(StandInPopulation.manyFollowsMinimumUserCount) or more).
 
       --users N              accounts in the population (default 1000)
       --latency-ms M         delay before every response, in milliseconds (default 0)

@@ -6,17 +6,14 @@ struct StandInAuthenticatedUserHandler: StandInHandler {
     static let documentation = "https://docs.github.com/rest/users/users#get-the-authenticated-user"
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard let token = request.caller.token else {
-            return StandInErrorBody.response(
-                401, message: "Requires authentication", documentationURL: Self.documentation)
+        guard let user = request.signedInAccount else {
+            return request.signInRefusal(documentationURL: Self.documentation)
         }
-        guard let user = request.population.authenticatedAccount(forToken: token) else {
-            // Only an empty population has nobody to sign in as.
-            return StandInErrorBody.badCredentials()
-        }
+        // The counts move with follows and unfollows, and with them the body and so the ETag.
+        let counts = request.followGraph.profileCounts(of: user)
         let body =
             StandInTokens.canReadPrivateProfile(request.caller.scopes ?? [])
-            ? user.privateUserJSONBytes() : user.publicUserJSONBytes()
+            ? user.privateUserJSONBytes(followCounts: counts) : user.publicUserJSONBytes(followCounts: counts)
         var response = StandInHTTPResponse(status: 200, body: body)
         response.setHeader(
             "Last-Modified", UTCTimestamp.httpDate(StandInProfileNumbers(ordinal: user.ordinal).updatedAt))

@@ -1,22 +1,55 @@
-/// `GET /users/{login}/followers` and `/following` (also under `/user/{id}/`): one side of the follow graph.
+/// Whose follow graph a route reads: the account its path names, or the one its token signs in as.
+enum StandInFollowSubject: Sendable {
+    /// `/users/{login}/...` or `/user/{id}/...`.
+    case named
+    /// `/user/...`: the token's account; 401 without a token.
+    case signedIn
+}
+
+/// `GET /users/{login}/followers` and `/following` (also under `/user/{id}/`), and the token's own
+/// `GET /user/followers` and `/user/following`: one side of the follow graph, as writes left it.
 struct StandInFollowHandler: StandInHandler {
     let relation: StandInFollowRelation
+    let subject: StandInFollowSubject
 
-    init(_ relation: StandInFollowRelation) {
+    init(_ relation: StandInFollowRelation, of subject: StandInFollowSubject = .named) {
         self.relation = relation
+        self.subject = subject
+    }
+
+    var documentation: String {
+        switch (relation, subject) {
+        case (.followers, .named): "https://docs.github.com/rest/users/followers#list-followers-of-a-user"
+        case (.following, .named): "https://docs.github.com/rest/users/followers#list-the-people-a-user-follows"
+        case (.followers, .signedIn):
+            "https://docs.github.com/rest/users/followers#list-followers-of-the-authenticated-user"
+        case (.following, .signedIn):
+            "https://docs.github.com/rest/users/followers#list-the-people-the-authenticated-user-follows"
+        }
     }
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard let user = request.account else {
-            return StandInErrorBody.notFound(
-                documentationURL: relation == .followers
-                    ? "https://docs.github.com/rest/users/followers#list-followers-of-a-user"
-                    : "https://docs.github.com/rest/users/followers#list-the-people-a-user-follows")
+        let name = relation == .followers ? "followers" : "following"
+        let user: StandInUser
+        // GitHub's own Link URLs: `/user/{id}/followers` for a named account, `/user/followers` for the token's.
+        let linkPath: String
+        switch subject {
+        case .named:
+            guard let named = request.account else {
+                return StandInErrorBody.notFound(documentationURL: documentation)
+            }
+            user = named
+            linkPath = "/user/\(named.id)/\(name)"
+        case .signedIn:
+            guard let signedIn = request.signedInAccount else {
+                return request.signInRefusal(documentationURL: documentation)
+            }
+            user = signedIn
+            linkPath = "/user/\(name)"
         }
-        let population = request.population
+        let list = request.followGraph.list(relation, of: user)
         let paging = StandInPageRequest(query: request.query)
-        let count = population.relationCount(relation, of: user)
-        let members = population.relatedUsers(relation, of: user, positions: paging.range(inCount: count))
+        let members = list.members(in: paging.range(inCount: list.count))
         var writer = JSONByteWriter(reservingCapacity: 2 + members.count * 1_000)
         writer.raw("[")
         for (position, member) in members.enumerated() {
@@ -27,10 +60,8 @@ struct StandInFollowHandler: StandInHandler {
         }
         writer.raw("]")
         var response = StandInHTTPResponse(status: 200, body: writer.bytes)
-        let name = relation == .followers ? "followers" : "following"
         request.setPageLink(
-            on: &response, paging: paging, path: "/user/\(user.id)/\(name)", lastPage: paging.pageCount(forCount: count)
-        )
+            on: &response, paging: paging, path: linkPath, lastPage: paging.pageCount(forCount: list.count))
         return response
     }
 }

@@ -6,7 +6,9 @@ struct StandInUserHandler: StandInHandler {
         guard let user = request.account else {
             return StandInErrorBody.notFound(documentationURL: Self.documentation)
         }
-        var response = StandInHTTPResponse(status: 200, body: user.publicUserJSONBytes())
+        // The counts move with follows and unfollows, and with them the body and so the ETag.
+        let counts = request.followGraph.profileCounts(of: user)
+        var response = StandInHTTPResponse(status: 200, body: user.publicUserJSONBytes(followCounts: counts))
         response.setHeader(
             "Last-Modified", UTCTimestamp.httpDate(StandInProfileNumbers(ordinal: user.ordinal).updatedAt))
         return response
