@@ -10,7 +10,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     let paging: @Sendable (Options) -> PagingPlan
     let list: @Sendable (Options) -> ListResource<Item>
     /// A fresh admission rule for each run: which items are written (a fork filter, the `/users` id floor).
-    let admission: @Sendable (Options) -> (Item) -> Bool
+    let admission: @Sendable (Options) -> Admission
     let columns: @Sendable (RenderContext) -> [Column<Item>]
     let raw: @Sendable (Item) -> RawJSON
     var presentation: @Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation
@@ -22,14 +22,21 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
 
     struct Preparation {
         let load: PagedListViewModel<Item>.Loader
+        let admission: Admission
+    }
+
+    /// One run's rule for which items are written, and for what counts as new (so that a page of items all
+    /// filtered out is not taken for a server going round in circles).
+    struct Admission {
         let admit: (Item) -> Bool
+        var isNew: ((Item) -> Bool)?
     }
 
     init(
         noun: String,
         paging: @escaping @Sendable (Options) -> PagingPlan,
         list: @escaping @Sendable (Options) -> ListResource<Item>,
-        admission: @escaping @Sendable (Options) -> (Item) -> Bool,
+        admission: @escaping @Sendable (Options) -> Admission,
         columns: @escaping @Sendable (RenderContext) -> [Column<Item>],
         raw: @escaping @Sendable (Item) -> RawJSON,
         presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)? = nil,
@@ -47,22 +54,23 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         self.requiresToken = requiresToken
     }
 
-    /// Page-based lists can shift while they are read: an item whose id was already written is dropped,
-    /// as is anything `keep` refuses.
+    /// Page-based lists can shift while they are read: an item whose id was already seen is dropped, as is
+    /// anything `keep` refuses. Every id is recorded, kept or not, so a page of repeats is told from a page
+    /// of items `keep` refused.
     static func unseen(
         id: @escaping @Sendable (Item) -> Int64?,
-        keep: @escaping @Sendable (Options) -> (Item) -> Bool = {
-            _ in { _ in true }
-        }
-    ) -> @Sendable (Options) -> (Item) -> Bool {
+        keep: @escaping @Sendable (Options) -> (Item) -> Bool = { _ in { _ in true } }
+    ) -> @Sendable (Options) -> Admission {
         { options in
             let seen = SeenIDs()
             let kept = keep(options)
-            return { item in
-                guard kept(item) else { return false }
-                guard let identity = id(item) else { return true }
-                return seen.admit(identity)
-            }
+            return Admission(
+                admit: { item in
+                    guard let identity = id(item) else { return kept(item) }
+                    return seen.admit(identity) && kept(item)
+                },
+                isNew: { item in id(item).map { !seen.contains($0) } ?? true }
+            )
         }
     }
 }
@@ -90,15 +98,19 @@ extension Command {
                     makeViewModel: {
                         if let prepare = declaration.prepare {
                             let prepared = prepare(options, github, plan)
-                            return PagedListViewModel(limit: plan.limit, load: prepared.load, admit: prepared.admit)
+                            return PagedListViewModel(
+                                limit: plan.limit, load: prepared.load, admit: prepared.admission.admit,
+                                isNew: prepared.admission.isNew)
                         }
+                        let admission = declaration.admission(options)
                         return PagedListViewModel(
                             limit: plan.limit,
                             load: { cursor throws(DomainError) in
                                 if let cursor { return try await github.page(list, at: cursor) }
                                 return try await github.firstPage(list, perPage: plan.perPage)
                             },
-                            admit: declaration.admission(options)
+                            admit: admission.admit,
+                            isNew: admission.isNew
                         )
                     },
                     makeWriter: {

@@ -39,10 +39,16 @@ final class PagedListViewModel<Item: Sendable> {
         prefetch?.cancel()
     }
 
-    init(limit: ItemLimit, load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true }) {
+    /// `isNew` tells a page of repeats (a server going round in circles) from a page whose items were all
+    /// filtered out; without it, a page with nothing admitted counts as one of repeats.
+    init(
+        limit: ItemLimit, load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },
+        isNew: ((Item) -> Bool)? = nil
+    ) {
         self.limit = limit
         self.load = load
         self.admit = admit
+        self.isNew = isNew
     }
 
     /// A page-based list: `first` loads page one, `next` follows a `Link`, and an item whose id was already

@@ -142,20 +142,20 @@ private struct FollowChange {
         var failures: [DomainError] = []
         var successes = 0
         var stop: DomainError?
-        var lastStart: ContinuousClock.Instant?
+        // Counted from the end of the previous write, so the gap GitHub sees is a second however the network jitters.
+        var lastEnd: ContinuousClock.Instant?
         var index = 0
         while index < actions.count, stop == nil {
             let login = logins[index]
-            if let lastStart {
+            if let lastEnd {
                 do {
-                    try await Task.sleep(until: lastStart + FollowChangeCommand.spacing, clock: .continuous)
+                    try await Task.sleep(until: lastEnd + FollowChangeCommand.spacing, clock: .continuous)
                 } catch {
                     stop = .cancelled
                     break
                 }
             }
             progress.show("\(verb.progressive) \(index + 1) of \(actions.count): \(login.value)")
-            lastStart = .now
             let outcome: String
             do throws(DomainError) {
                 try await github.perform(actions[index])
@@ -171,6 +171,7 @@ private struct FollowChange {
                     outcome = describe(reported)
                 }
             }
+            lastEnd = .now
             progress.clear()
             if !write(&writer, login, outcome) { return .outputClosed }
             index += 1

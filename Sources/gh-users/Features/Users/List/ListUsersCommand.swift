@@ -21,11 +21,11 @@ enum ListUsersCommand {
             admission: { options in
                 // `GET /users` is in id order: anything at or below the last id (or --since) was already written.
                 var floor = options.since
-                return { user in
+                return .init(admit: { user in
                     guard user.id > floor else { return false }
                     floor = user.id
                     return true
-                }
+                })
             },
             columns: { _ in AccountColumns.summary },
             raw: \.raw,

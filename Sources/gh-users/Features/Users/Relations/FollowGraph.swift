@@ -46,7 +46,10 @@ struct FollowGraph: Sendable {
                 }
                 return Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil)
             },
-            admit: { user in keep(user) && seen.admit(user.id) }
+            admission: .init(
+                admit: { user in seen.admit(user.id) && keep(user) },
+                isNew: { !seen.contains($0.id) }
+            )
         )
     }
 

@@ -36,13 +36,12 @@ enum RelationsCommand {
                 prepare: { options, github, plan in
                     guard let filter = options.filter else {
                         let list = GitHubEndpoints.relations(relation, of: options.login)
-                        let seen = SeenIDs()
                         return .init(
                             load: { cursor throws(DomainError) in
                                 if let cursor { return try await github.page(list, at: cursor) }
                                 return try await github.firstPage(list, perPage: plan.perPage)
                             },
-                            admit: { seen.admit($0.id) }
+                            admission: ListDeclaration.unseen(id: \.id)(options)
                         )
                     }
                     return FollowGraph(github: github, login: options.login, output: relation, filter: filter)
