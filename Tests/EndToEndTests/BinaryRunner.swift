@@ -37,7 +37,7 @@ enum BinaryRunner {
 
     /// `interruptAfter` sends `signal` (SIGINT, as Ctrl-C would) that many seconds after the process has written
     /// its first byte to stdout or stderr (so it is surely running, however loaded the machine); `signals` of
-    /// them 50 ms apart, as an impatient second Ctrl-C would. `home` replaces the throwaway home folder (and
+    /// them 5 ms apart, as an impatient second Ctrl-C would. `home` replaces the throwaway home folder (and
     /// drops XDG_CACHE_HOME), so a test can look at what a run leaves there.
     static func run(
         _ arguments: [String],
@@ -142,8 +142,9 @@ enum BinaryRunner {
                     }
                     DispatchQueue.global().asyncAfter(deadline: .now() + interrupt.after) {
                         for sent in 0..<interrupt.count where process.isRunning {
-                            // Apart, so that the kernel does not merge them into one pending signal.
-                            if sent > 0 { usleep(50_000) }
+                            // 5 ms apart: soon enough to come while the first is still being handled, late
+                            // enough not to be merged with it into one pending signal.
+                            if sent > 0 { usleep(5_000) }
                             kill(pid, interrupt.signal)
                         }
                     }
