@@ -37,7 +37,7 @@ enum BinaryRunner {
 
     /// `interruptAfter` sends `signal` (SIGINT, as Ctrl-C would) that many seconds after the process has written
     /// its first byte to stdout or stderr (so it is surely running, however loaded the machine); `signals` of
-    /// them 50 ms apart, as an impatient second Ctrl-C would. `home` replaces the throwaway home folder (and
+    /// them 5 ms apart, as an impatient second Ctrl-C would. `home` replaces the throwaway home folder (and
     /// drops XDG_CACHE_HOME), so a test can look at what a run leaves there.
     static func run(
         _ arguments: [String],
@@ -124,9 +124,11 @@ enum BinaryRunner {
         process.standardError = errHandle
 
         let started = ContinuousClock.now
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+        // The time is taken when the process ends, not when this task resumes: a busy test thread pool must not
+        // make a quick run look slow.
+        let (status, elapsed): (Int32, Duration) = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { finished in
-                continuation.resume(returning: finished.terminationStatus)
+                continuation.resume(returning: (finished.terminationStatus, ContinuousClock.now - started))
             }
             do {
                 try process.run()
@@ -142,8 +144,9 @@ enum BinaryRunner {
                     }
                     DispatchQueue.global().asyncAfter(deadline: .now() + interrupt.after) {
                         for sent in 0..<interrupt.count where process.isRunning {
-                            // Apart, so that the kernel does not merge them into one pending signal.
-                            if sent > 0 { usleep(50_000) }
+                            // 5 ms apart: soon enough to come while the first is still being handled, late
+                            // enough not to be merged with it into one pending signal.
+                            if sent > 0 { usleep(5_000) }
                             kill(pid, interrupt.signal)
                         }
                     }
@@ -157,7 +160,6 @@ enum BinaryRunner {
         try errHandle.close()
         let stdout = try String(contentsOf: outURL, encoding: .utf8)
         let stderr = try String(contentsOf: errURL, encoding: .utf8)
-        let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return RunResult(status: status, stdout: stdout, stderr: stderr, seconds: seconds)
     }

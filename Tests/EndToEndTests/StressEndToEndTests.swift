@@ -5,7 +5,7 @@ import Testing
 /// Repeated runs of what used to fail only now and then, or only in the release build: `Scripts/run-tests` runs
 /// them against `.build/release/gh-users` (`GH_USERS_BINARY`). A crawl stopped by a closed stdout or a signal
 /// used to deadlock when the cancellation met an answer arriving (URLSession's cancel waited on its own queue
-/// under the task's lock), and `show --id` trapped in the release build. Every run is killed after a few
+/// under the task's lock), and `show --id` trapped in the release build. Every run is killed after 15
 /// seconds, so a hang fails the run instead of the suite.
 struct StressEndToEndTests {
     private let runs = 20
@@ -38,7 +38,7 @@ struct StressEndToEndTests {
             let accounts = Array(server.population.users.prefix(runs))
             for account in accounts {
                 let result = try await BinaryRunner.run(
-                    ["show", "--id", String(account.id), "--json"] + api(server), environment: token, timeout: 10)
+                    ["show", "--id", String(account.id), "--json"] + api(server), environment: token, timeout: 15)
                 #expect(result.status == 0, "show --id \(account.id): exit \(result.status)\n\(result.stderr)")
                 let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
                 #expect(object?["id"] as? Int == account.id)
@@ -54,7 +54,7 @@ struct StressEndToEndTests {
             for run in 1...runs {
                 // `timeout` turns a hung gh-users into status 137 rather than a hung test.
                 let result = try await BinaryRunner.shell(
-                    #"timeout -s KILL 10 "$GH_USERS" list --all --format ndjson --api-url "$API" 2>stderr.txt | head -n 1; echo "status=${PIPESTATUS[0]}"; cat stderr.txt"#,
+                    #"timeout -s KILL 15 "$GH_USERS" list --all --format ndjson --api-url "$API" 2>stderr.txt | head -n 1; echo "status=${PIPESTATUS[0]}"; cat stderr.txt"#,
                     environment: token.merging(["API": server.baseURL]) { $1 },
                     timeout: 30
                 )
@@ -75,7 +75,7 @@ struct StressEndToEndTests {
             for run in 1...runs {
                 let delay = Double.random(in: 0...0.25)
                 let result = try await BinaryRunner.run(
-                    crawl + api(server), environment: token, timeout: 10, interruptAfter: delay)
+                    crawl + api(server), environment: token, timeout: 15, interruptAfter: delay)
                 let context = "run \(run), SIGINT \(Int(delay * 1000)) ms after the first output"
                 #expect(result.status == 130, "\(context): exit \(result.status)")
                 let written = writtenIDs(result.stdout)
@@ -99,7 +99,7 @@ struct StressEndToEndTests {
         try await withServer { server in
             for run in 1...5 {
                 let result = try await BinaryRunner.run(
-                    crawl + api(server), environment: token, timeout: 10, interruptAfter: 0.2, signal: signal)
+                    crawl + api(server), environment: token, timeout: 15, interruptAfter: 0.2, signal: signal)
                 #expect(result.status == status, "run \(run): exit \(result.status)")
                 let written = writtenIDs(result.stdout)
                 #expect(written != nil, "run \(run): stdout is not a closed JSON array")
@@ -114,10 +114,10 @@ struct StressEndToEndTests {
         try await withServer { server in
             for run in 1...5 {
                 let result = try await BinaryRunner.run(
-                    crawl + api(server), environment: token, timeout: 10, interruptAfter: 0.2, signals: 2)
+                    crawl + api(server), environment: token, timeout: 15, interruptAfter: 0.2, signals: 2)
                 #expect(result.status == 130, "run \(run): exit \(result.status)")
                 #expect(writtenIDs(result.stdout)?.isEmpty == false, "run \(run): stdout is not a closed JSON array")
-                #expect(result.seconds < 20, "run \(run)")
+                #expect(result.seconds < 14, "run \(run)")
             }
         }
     }

@@ -44,9 +44,10 @@ final class InterruptHandler {
         }
     }
 
-    /// What to do on the first signal; runs at once if one already came.
+    /// What to do on the first signal; runs at once if one already came. It runs on a queue of its own, so
+    /// that a cancellation that blocked could not keep the second and third signals from being handled.
     func onInterrupt(_ action: @escaping @Sendable () -> Void) {
-        state.setAction(action)
+        state.setAction { DispatchQueue.global().async(execute: action) }
     }
 
     /// The status to exit with once the command has returned `status`.
