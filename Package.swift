@@ -37,7 +37,8 @@ let package = Package(
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
         .testTarget(
-            name: "NetworkingTests", dependencies: ["Networking", "AtomicLogger", "TestSupport", "GitHubStandIn"]
+            name: "NetworkingTests",
+            dependencies: ["Networking", "AtomicCore", "AtomicLogger", "TestSupport", "GitHubStandIn"]
         ),
         .testTarget(
             name: "DataTests",

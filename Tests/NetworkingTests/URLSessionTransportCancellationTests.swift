@@ -1,3 +1,4 @@
+import AtomicCore
 import Foundation
 import GitHubStandIn
 import Networking
@@ -37,13 +38,18 @@ struct URLSessionTransportCancellationTests {
             url: try #require(URL(string: server.baseURL + "/users?per_page=100")), headers: headers)
         let rounds = 300
         let progress = RaceProgress()
+        // How long one answer takes here and now: the cancels are spread over twice that, so that some land
+        // before the answer and some after it, however loaded the machine is.
+        let timed = ContinuousClock.now
+        _ = try await transport.send(request)
+        let answerMicroseconds = UInt32(min(2_000_000, max(3000, (ContinuousClock.now - timed).inSeconds * 2_000_000)))
 
         Thread.detachNewThread {
             for round in 0..<rounds {
                 progress.begin(round)
                 let exchange = Task.detached { (try? await transport.send(request)) != nil }
-                // Cancel somewhere in the first 3 ms: before, during and after a loopback answer lands.
-                usleep(UInt32.random(in: 0...3000))
+                // Cancel before, during and after the answer lands.
+                usleep(UInt32.random(in: 0...answerMicroseconds))
                 // From another thread: the deadlock used to catch the cancelling thread itself.
                 DispatchQueue.global().async { exchange.cancel() }
                 let ended = DispatchSemaphore(value: 0)
