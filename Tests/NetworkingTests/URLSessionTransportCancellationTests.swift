@@ -40,9 +40,14 @@ struct URLSessionTransportCancellationTests {
         let progress = RaceProgress()
         // How long one answer takes here and now: the cancels are spread over twice that, so that some land
         // before the answer and some after it, however loaded the machine is.
-        let timed = ContinuousClock.now
-        _ = try await transport.send(request)
-        let answerMicroseconds = UInt32(min(2_000_000, max(3000, (ContinuousClock.now - timed).inSeconds * 2_000_000)))
+        // The quickest of a few warm answers (the first also opens the connection).
+        var quickest = Duration.seconds(1)
+        for _ in 0..<5 {
+            let timed = ContinuousClock.now
+            _ = try await transport.send(request)
+            quickest = min(quickest, ContinuousClock.now - timed)
+        }
+        let answerMicroseconds = UInt32(min(200_000, max(3000, quickest.inSeconds * 2_000_000)))
 
         Thread.detachNewThread {
             for round in 0..<rounds {

@@ -47,6 +47,7 @@ enum HelpTopics {
             ),
             ("64", "usage: an unknown command or option, or an invalid value or login; nothing was sent"),
             ("130", "interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume"),
+            ("143, 129", "stopped by SIGTERM or SIGHUP, handled like Ctrl-C"),
         ],
         notes: ["A closed stdout ('gh-users list --all | head -1') ends quietly with status 0."]
     )
