@@ -69,18 +69,20 @@ struct ConditionalFetcher: Sendable {
         }
         let answer: HTTPResponse
         do {
-            answer = try await client.send(request)
+            answer = try await client.sendReportingAttempts(request)
         } catch {
             // Only when no answer came at all: a certificate that failed its check or a body over the cap is an
             // answer, and the cache must not stand in for it.
-            if let entry, error.isTransient {
+            if let entry, error.error.isTransient {
                 logger.warning(
-                    "cannot reach the API (\(ErrorMapping.describe(error))); using the copy of \(endpoint) cached "
-                        + entry.storedAt.formatted(date: .abbreviated, time: .standard)
+                    "cannot reach the API (\(ErrorMapping.describe(error.error))); using the copy of \(endpoint) "
+                        + "cached " + entry.storedAt.formatted(date: .abbreviated, time: .standard)
                 )
                 return response(from: entry, requested: url)
             }
-            throw ErrorMapping.domainError(for: error, endpoint: endpoint)
+            throw ErrorMapping.domainError(
+                for: error, endpoint: endpoint, apiRoot: client.configuration.baseURL,
+                cachedCopy: entry != nil || hasCopyDespiteNoCache(key: variant, cacheable: cacheable))
         }
         if answer.status == 304, let entry {
             store?.touch(key: key)
@@ -90,6 +92,13 @@ struct ConditionalFetcher: Sendable {
             store.write(key: key, response: answer, now: now())
         }
         return answer
+    }
+
+    /// Under --no-cache nothing was read, but a copy may be there all the same, for `--offline` to answer
+    /// from; only looked for once the request has failed, and only read, never written.
+    private func hasCopyDespiteNoCache(key variant: String, cacheable: Bool) -> Bool {
+        guard settings.mode == .disabled, cacheable, let store = settings.store else { return false }
+        return store.read(key: DiskResponseCache.key(url: variant, tokenIdentity: tokenIdentity)) != nil
     }
 
     private func response(from entry: CachedResponse, requested url: URL) -> HTTPResponse {

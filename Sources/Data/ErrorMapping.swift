@@ -5,55 +5,90 @@ import Networking
 /// The one translation of HTTP outcomes into `DomainError`, so nothing above Data sees an HTTP type.
 enum ErrorMapping {
     /// `endpoint` names the request ("GET /users?since=0&per_page=30") for failures that are about its answer.
-    static func domainError(for error: TransportError, endpoint: String) -> DomainError {
+    /// A failure with no answer says what was tried and what to check: the API URL (`apiRoot`, which came from
+    /// --api-url, GH_USERS_API_URL or GH_HOST), the proxy, and `--offline` when `cachedCopy` says the cache
+    /// holds this very request.
+    static func domainError(for failure: RequestFailure, endpoint: String, apiRoot: URL, cachedCopy: Bool)
+        -> DomainError
+    {
+        let error = failure.error
         switch error {
         case .cancelled:
             return .cancelled
         case .responseTooLarge(let limit):
             return .malformedResponse(
                 endpoint: endpoint,
-                detail: "the body is larger than the \(byteCount(limit)) limit, so it was not read to its end "
-                    + "(GH_USERS_MAX_RESPONSE_BYTES raises the limit)"
+                detail: "the body is larger than the \(TransportError.byteCount(limit)) limit, so it was not read to "
+                    + "its end (GH_USERS_MAX_RESPONSE_BYTES raises the limit)"
             )
         default:
-            return .network(describe(error))
+            break
         }
+        var lines = describe(error).components(separatedBy: "\n")
+        if error.isTransient {
+            lines[0] += ", after " + attempts(failure)
+            lines.append(transientHint(error, apiRoot: apiRoot))
+        }
+        if cachedCopy {
+            lines.append("A copy of \(endpoint) is in the cache: --offline answers from it.")
+        }
+        return .network(lines.joined(separator: "\n"))
     }
 
-    /// One line for the common failures; TLS failures add a second line that says what to check. Text that
-    /// came from the network (libcurl quotes the certificate's names) is kept to one line here, so the only
-    /// line breaks are our own; ErrorPresenter sanitises each line for the terminal.
+    /// "4 attempts over 3.1 s".
+    private static func attempts(_ failure: RequestFailure) -> String {
+        let count = failure.attempts == 1 ? "1 attempt" : "\(failure.attempts) attempts"
+        return count + " over " + String(format: "%.1f s", failure.elapsed.inSeconds)
+    }
+
+    private static func transientHint(_ error: TransportError, apiRoot: URL) -> String {
+        if case .proxyUnreachable = error {
+            return "The proxy comes from HTTPS_PROXY, https_proxy or ALL_PROXY (http_proxy for an http URL): "
+                + "check it, or list the API's host in NO_PROXY to go around it."
+        }
+        let check =
+            "Check the API URL, \(apiRoot.absoluteString) (--api-url, GH_USERS_API_URL or GH_HOST), "
+            + "and the network"
+        if error == .timedOut { return check + "; --timeout SECONDS gives each attempt longer." }
+        return check + "."
+    }
+
+    /// One line for the common failures (the warning that a cached copy answered instead is one line); a
+    /// failure that is an answer in its own right (TLS, a proxy's refusal) adds lines that say what to check.
+    /// Text that came from the network (libcurl quotes the certificate's names) is kept to one line by
+    /// `TransportError.description`, so the only line breaks are our own; ErrorPresenter sanitises each line.
     static func describe(_ error: TransportError) -> String {
         switch error {
-        case .cannotConnect(let detail): return "cannot connect: \(oneLine(detail))"
-        case .timedOut: return "the request timed out"
-        case .connectionLost: return "the connection was lost"
-        case .truncatedBody: return "the response was cut short"
-        case .cancelled: return "cancelled"
-        case .tls(let failure, let host, let detail):
-            return describe(failure, host: oneLine(host), detail: oneLine(detail))
-        case .responseTooLarge(let limit): return "the response is larger than the \(byteCount(limit)) limit"
-        case .redirectRefused(let target):
-            return "the server redirected to \(oneLine(target)), which is not http or https, so it was not followed"
-        case .other(let detail): return oneLine(detail)
+        case .tls(let failure, _, _): return error.description + "\n" + hint(failure)
+        case .proxyRefused(_, let status): return error.description + "\n" + proxyRefusalHint(status)
+        default: return error.description
         }
     }
 
-    private static func describe(_ failure: TLSFailure, host: String, detail: String) -> String {
+    /// swift-corelibs-foundation gives libcurl the first CA bundle it finds and no way to add another:
+    /// SSL_CERT_FILE, SSL_CERT_DIR, CURL_CA_BUNDLE and OpenSSL's configuration are not read for it (measured, see
+    /// the README's "Corporate networks"), so the system store is the one way to trust a company's CA.
+    private static func hint(_ failure: TLSFailure) -> String {
         switch failure {
         case .untrustedCertificate:
-            return "the TLS certificate of \(host) is not trusted (\(detail))\n"
-                + "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
-                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates)."
+            return "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
+                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates).\n"
+                + "SSL_CERT_FILE, SSL_CERT_DIR and CURL_CA_BUNDLE are not read: see 'gh-users help environment'."
         case .nameMismatch:
-            return "the TLS certificate of \(host) is for another name (\(detail))\n"
-                + "Check the host in --api-url or GH_HOST; a proxy that inspects TLS must issue certificates "
+            return "Check the host in --api-url or GH_HOST; a proxy that inspects TLS must issue certificates "
                 + "for the host asked for."
         case .handshake:
-            return "the TLS handshake with \(host) failed (\(detail))\n"
-                + "Check that the API URL is https on a port that speaks TLS, and whether a proxy in between "
+            return "Check that the API URL is https on a port that speaks TLS, and whether a proxy in between "
                 + "intercepts TLS."
         }
+    }
+
+    private static func proxyRefusalHint(_ status: Int) -> String {
+        if status == 407 {
+            return "The proxy wants credentials: give them in its URL, as https_proxy=http://USER:PASSWORD@HOST:PORT."
+        }
+        return "The proxy's policy keeps that host out: ask whoever runs it, or list the host in NO_PROXY if it "
+            + "can be reached directly."
     }
 
     /// nil for a success status. `now` dates a `Retry-After` given in seconds.
@@ -118,20 +153,9 @@ enum ErrorMapping {
         return message
     }
 
-    private static func oneLine(_ text: String) -> String {
-        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
-    }
-
     /// "GET /users?since=0&per_page=30": how messages name a request.
     static func label(_ url: URL) -> String {
         "GET " + url.path + (url.query.map { "?" + $0 } ?? "")
-    }
-
-    /// "64 MiB" for the sizes a cap is set to; bytes otherwise.
-    static func byteCount(_ bytes: Int) -> String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return "\(bytes) bytes"
     }
 
     /// What a status means when GitHub's body says nothing readable (a proxy's HTML page, say).

@@ -43,9 +43,10 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         if action.method == .put { request.headers.set("Content-Length", "0") }
         let response: HTTPResponse
         do {
-            response = try await client.send(request)
+            response = try await client.sendReportingAttempts(request)
         } catch {
-            throw ErrorMapping.domainError(for: error, endpoint: describe(action))
+            // A write is never answered from the cache, so --offline has nothing to offer it.
+            throw ErrorMapping.domainError(for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
         }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
             throw error

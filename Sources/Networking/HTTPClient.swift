@@ -102,10 +102,27 @@ package struct HTTPClient: Sendable {
     /// Sends `request`, retrying transient failures, 5xx and secondary rate limits up to the policy's budget,
     /// and waiting out a spent primary limit when the policy says so. What is left is the caller's to judge.
     package func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        do {
+            return try await sendReportingAttempts(request)
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// `send`, and when no answer came, how many attempts were made over how long, for the message.
+    package func sendReportingAttempts(_ request: HTTPRequest) async throws(RequestFailure) -> HTTPResponse {
         var retriesUsed = 0
         var primaryWaits = 0
+        var attempts = 0
+        // The loop's own clock, so a test's recorded waits count as time passed.
+        let started = clock.now()
+        func failure(_ error: TransportError) -> RequestFailure {
+            let seconds = max(0, clock.now().timeIntervalSince(started))
+            return RequestFailure(error, attempts: attempts, elapsed: .milliseconds(Int64(seconds * 1000)))
+        }
         while true {
-            if Task.isCancelled { throw .cancelled }
+            if Task.isCancelled { throw failure(.cancelled) }
+            attempts += 1
             let outcome = await attempt(request)
             let decision = schedule.decide(
                 outcome,
@@ -114,21 +131,23 @@ package struct HTTPClient: Sendable {
                 random: clock.random(),
                 now: clock.now()
             )
-            guard case .retry(let delay, let reason) = decision else { return try outcome.get() }
+            guard case .retry(let delay, let reason) = decision else {
+                return try outcome.mapError(failure).get()
+            }
             if case .primaryRateLimit = reason {
                 primaryWaits += 1
-                if primaryWaits > HTTPClient.maximumPrimaryLimitWaits { return try outcome.get() }
+                if primaryWaits > HTTPClient.maximumPrimaryLimitWaits { return try outcome.mapError(failure).get() }
             } else {
                 retriesUsed += 1
                 logger.info(
-                    Self.traceText("\(request.method.rawValue) \(request.url.absoluteString): \(describe(reason)); ")
+                    Self.traceText("\(request.method.rawValue) \(request.url.absoluteString): \(reason); ")
                         + "retry \(retriesUsed) of \(schedule.policy.maxRetries) in \(describe(delay))"
                 )
             }
             do {
                 try await clock.sleep(delay, reason)
             } catch {
-                throw .cancelled
+                throw failure(.cancelled)
             }
         }
     }
@@ -179,7 +198,7 @@ package struct HTTPClient: Sendable {
             }
             logger.debug(text, metadata: rateLimitMetadata(response.headers))
         case .failure(let error):
-            logger.debug("✗ \(line): \(Self.traceText("\(error)")) after \(elapsed) ms")
+            logger.debug("✗ \(line): \(Self.traceText(error.description)) after \(elapsed) ms")
         }
         return outcome
     }
@@ -206,15 +225,6 @@ package struct HTTPClient: Sendable {
     static func maskCredentials(_ value: String) -> String {
         guard let space = value.firstIndex(of: " ") else { return "***" }
         return value[..<space] + " ***"
-    }
-
-    private func describe(_ reason: RetryReason) -> String {
-        switch reason {
-        case .transport(let error): return "\(error)"
-        case .status(let status): return "HTTP \(status)"
-        case .secondaryRateLimit: return "secondary rate limit"
-        case .primaryRateLimit: return "rate limit spent"
-        }
     }
 
     private func describe(_ duration: Duration) -> String {

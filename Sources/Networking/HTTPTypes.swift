@@ -72,7 +72,15 @@ package struct HTTPResponse: Sendable, Equatable {
 
 /// A failure to get a usable HTTP answer.
 package enum TransportError: Error, Sendable, Equatable {
-    case cannotConnect(String)
+    /// No connection to `host` ("127.0.0.1:9", or the bare host when the URL gives no port): `detail` says
+    /// why in a few words (refused or unreachable, a name that does not resolve). A stub may leave `host` out.
+    case cannotConnect(String, host: String? = nil)
+    /// The proxy libcurl took from the environment (`HTTPS_PROXY`, `https_proxy`, `ALL_PROXY`, `http_proxy`)
+    /// could not be reached: no connection was made to GitHub at all, so the message must name the proxy.
+    case proxyUnreachable(proxy: String, detail: String)
+    /// The proxy answered the CONNECT for `host` with an error `status` (403: policy, 407: it wants
+    /// credentials): it will not tunnel there, and asking again will not change its mind.
+    case proxyRefused(host: String, status: Int)
     case timedOut
     case connectionLost
     /// Fewer body bytes arrived than Content-Length announced.
@@ -85,6 +93,65 @@ package enum TransportError: Error, Sendable, Equatable {
     /// A redirect to a URL that is not http or https, which is never followed.
     case redirectRefused(String)
     case other(String)
+}
+
+/// One line in words, for `--verbose` and `--debug` as much as for messages: the interpolation of a failure
+/// must never print a Swift value such as `cannotConnect("…")`. Text that came from libcurl (and so may quote
+/// the server's certificate names) is kept to one line; the caller sanitises it for the terminal.
+extension TransportError: CustomStringConvertible {
+    package var description: String {
+        switch self {
+        case .cannotConnect(let detail, let host):
+            guard let host else { return "cannot connect: \(Self.oneLine(detail))" }
+            return "cannot connect to \(Self.oneLine(host)) (\(Self.oneLine(detail)))"
+        case .proxyUnreachable(let proxy, let detail):
+            return "cannot connect to the proxy \(Self.oneLine(proxy)) (\(Self.oneLine(detail)))"
+        case .proxyRefused(let host, let status):
+            return "the proxy refused to open a tunnel to \(Self.oneLine(host)) (it answered HTTP \(status))"
+        case .timedOut: return "the request timed out"
+        case .connectionLost: return "the connection was lost"
+        case .truncatedBody: return "the response was cut short"
+        case .cancelled: return "cancelled"
+        case .tls(.untrustedCertificate, let host, let detail):
+            return "the TLS certificate of \(Self.oneLine(host)) is not trusted (\(Self.oneLine(detail)))"
+        case .tls(.nameMismatch, let host, let detail):
+            return "the TLS certificate of \(Self.oneLine(host)) is for another name (\(Self.oneLine(detail)))"
+        case .tls(.handshake, let host, let detail):
+            return "the TLS handshake with \(Self.oneLine(host)) failed (\(Self.oneLine(detail)))"
+        case .responseTooLarge(let limit): return "the response is larger than the \(Self.byteCount(limit)) limit"
+        case .redirectRefused(let target):
+            return
+                "the server redirected to \(Self.oneLine(target)), which is not http or https, so it was not followed"
+        case .other(let detail): return Self.oneLine(detail)
+        }
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// "64 MiB" for the sizes a cap is set to; bytes otherwise.
+    package static func byteCount(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+}
+
+/// A request that failed after every attempt the retry policy allowed, with what was tried: the message says
+/// "after 4 attempts over 3.1 s" rather than leaving the user to guess whether anything was retried.
+package struct RequestFailure: Error, Sendable, Equatable {
+    package let error: TransportError
+    /// Times the transport was asked, this last failure included.
+    package let attempts: Int
+    /// From the first attempt's start to the last one's end, waits between them included.
+    package let elapsed: Duration
+
+    package init(_ error: TransportError, attempts: Int, elapsed: Duration) {
+        self.error = error
+        self.attempts = attempts
+        self.elapsed = elapsed
+    }
 }
 
 /// What part of TLS failed, so the message can say what to fix.

@@ -57,6 +57,18 @@ package enum RetryReason: Sendable, Equatable {
     case primaryRateLimit(resetAt: Date)
 }
 
+/// In words, for the `--verbose` line that announces a retry.
+extension RetryReason: CustomStringConvertible {
+    package var description: String {
+        switch self {
+        case .transport(let error): return error.description
+        case .status(let status): return "HTTP \(status)"
+        case .secondaryRateLimit: return "secondary rate limit"
+        case .primaryRateLimit: return "rate limit spent"
+        }
+    }
+}
+
 /// What to do with one attempt's outcome.
 package enum RetryDecision: Sendable, Equatable {
     /// Hand the outcome to the caller (a success, or a failure that retrying will not fix).
@@ -191,8 +203,10 @@ extension TransportError {
     /// a retry nor the cache may paper over.
     package var isTransient: Bool {
         switch self {
-        case .cannotConnect, .timedOut, .connectionLost, .truncatedBody: return true
-        case .cancelled, .tls, .responseTooLarge, .redirectRefused, .other: return false
+        // An unreachable proxy is as passing as an unreachable server; a proxy that refuses the tunnel has
+        // answered, by its policy.
+        case .cannotConnect, .proxyUnreachable, .timedOut, .connectionLost, .truncatedBody: return true
+        case .cancelled, .proxyRefused, .tls, .responseTooLarge, .redirectRefused, .other: return false
         }
     }
 }

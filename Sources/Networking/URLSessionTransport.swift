@@ -74,19 +74,51 @@ package final class URLSessionTransport: Sendable {
         case .timedOut: return .timedOut
         // libcurl's "Empty reply from server": the connection closed before any answer.
         case .networkConnectionLost, .badServerResponse: return .connectionLost
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-            return .cannotConnect(detail)
+        case .cannotConnectToHost:
+            return connectFailure(detail, url: urlError.failingURL)
+        case .cannotFindHost, .dnsLookupFailed:
+            if detail.hasPrefix("Could not resolve proxy") { return libcurlFailure(detail, host: host(urlError)) }
+            return .cannotConnect("the host name does not resolve", host: host(urlError))
+        case .notConnectedToInternet:
+            return .cannotConnect("not connected to a network", host: host(urlError))
         // The codes Apple's URLSession uses; swift-corelibs-foundation reports these as -1 (below).
         case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid:
             return .tls(.untrustedCertificate, host: host(urlError), detail: detail)
         case .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
             return .tls(.handshake, host: host(urlError), detail: detail)
-        case .unknown:
-            return libcurlFailure(detail, host: host(urlError))
+        // Most libcurl failures come as -1 (a proxy's too, measured); whatever the code, libcurl's text decides.
         default:
-            return .other(detail)
+            return libcurlFailure(detail, host: host(urlError))
         }
+    }
+
+    /// libcurl's CURLE_COULDNT_CONNECT, "Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to
+    /// server", names where it tried to go: the server, or the proxy it took from the environment, which the
+    /// message must name instead. Its text does not say whether the port refused or the host was unreachable
+    /// (the errno is only in its verbose log), so neither does ours.
+    static func connectFailure(_ message: String, url: URL?) -> TransportError {
+        let reason = "refused or unreachable"
+        let prefix = "Failed to connect to "
+        guard message.hasPrefix(prefix), let portRange = message.range(of: " port "),
+            let port = Int(message[portRange.upperBound...].prefix { $0.isNumber })
+        else {
+            return .cannotConnect(reason, host: host(of: url))
+        }
+        let tried = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<portRange.lowerBound])
+        let target = (tried.contains(":") ? "[\(tried)]" : tried) + ":\(port)"
+        guard let url, bare(url.host ?? "") == bare(tried), effectivePort(url) == port else {
+            return .proxyUnreachable(proxy: target, detail: reason)
+        }
+        return .cannotConnect(reason, host: target)
+    }
+
+    private static func bare(_ host: String) -> String {
+        host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
     }
 
     /// swift-corelibs-foundation hands most libcurl failures on as code -1 with libcurl's error text, and no
@@ -111,6 +143,17 @@ package final class URLSessionTransport: Sendable {
         {
             return .tls(.untrustedCertificate, host: host, detail: message)
         }
+        // "Could not resolve proxy: proxy.corp" (CURLE_COULDNT_RESOLVE_PROXY).
+        let unresolvedProxy = "Could not resolve proxy: "
+        if message.hasPrefix(unresolvedProxy) {
+            return .proxyUnreachable(
+                proxy: String(message.dropFirst(unresolvedProxy.count)), detail: "the proxy's name does not resolve")
+        }
+        // "CONNECT tunnel failed, response 403" (libcurl 7.88); "Received HTTP code 407 from proxy after
+        // CONNECT" (before 7.73).
+        if let status = proxyStatus(message) {
+            return .proxyRefused(host: host, status: status)
+        }
         // "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number" (plain http on that port),
         // "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to host:443", or CURLE_SSL_CONNECT_ERROR's text.
         if message.hasPrefix("OpenSSL") || message.hasPrefix("SSL connect error") {
@@ -119,9 +162,25 @@ package final class URLSessionTransport: Sendable {
         return .other(message)
     }
 
+    private static func proxyStatus(_ message: String) -> Int? {
+        let current = "CONNECT tunnel failed, response "
+        if message.hasPrefix(current) {
+            return Int(message.dropFirst(current.count).prefix { $0.isNumber })
+        }
+        let older = "Received HTTP code "
+        if message.hasPrefix(older), message.hasSuffix(" from proxy after CONNECT") {
+            return Int(message.dropFirst(older.count).prefix { $0.isNumber })
+        }
+        return nil
+    }
+
     /// The host the failed request was for, with its port when it has one, for the message.
     private static func host(_ error: URLError) -> String {
-        guard let url = error.failingURL, let host = url.host else { return "the server" }
+        host(of: error.failingURL)
+    }
+
+    private static func host(of url: URL?) -> String {
+        guard let url, let host = url.host else { return "the server" }
         return url.port.map { "\(host):\($0)" } ?? host
     }
 

@@ -134,8 +134,17 @@ struct GitHubRepositoryTests {
     @Test func mapsTransportFailuresToNetworkErrors() async throws {
         let stub = StubTransport()
         stub.fail("https://api.github.com/users?since=0&per_page=30", with: .connectionLost)
-        await #expect(throws: DomainError.network("the connection was lost")) {
-            try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 30)
+        do {
+            _ = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 30)
+            Issue.record("a lost connection was not an error")
+        } catch {
+            guard case .network(let detail) = error else {
+                Issue.record("expected a network error, got \(error)")
+                return
+            }
+            // What was tried and what to check (NetworkMessageTests has the whole text).
+            #expect(detail.hasPrefix("the connection was lost, after 1 attempt over "))
+            #expect(detail.contains("\nCheck the API URL, https://api.github.com (--api-url"))
         }
     }
 

@@ -40,7 +40,7 @@ struct ErrorPresenter: Sendable {
                     "gh-users: \(command) needs a token: set GH_TOKEN or GITHUB_TOKEN, or give --token-file PATH\n",
                 for: error)
         case .rateLimited(let resetAt, let message):
-            var text = "gh-users: API rate limit exceeded (\(clean(message)))"
+            var text = "gh-users: " + rateLimitHeadline(clean(message))
             if let resetAt {
                 let wait = DurationText.describe(seconds: resetAt.timeIntervalSince(now))
                 text += "\nIt resets at \(localTime(resetAt)), in \(wait)."
@@ -67,6 +67,12 @@ struct ErrorPresenter: Sendable {
         case .cancelled:
             return Presentation(message: "gh-users: interrupted\n", for: error)
         }
+    }
+
+    /// GitHub's own words when they say what happened ("API rate limit exceeded for 127.0.0.1. …", "You have
+    /// exceeded a secondary rate limit. …"), once; ours around them when they do not (a proxy's "Forbidden").
+    private func rateLimitHeadline(_ message: String) -> String {
+        message.lowercased().contains("rate limit") ? message : "API rate limit exceeded (\(message))"
     }
 
     /// GitHub's messages are data, not trusted text: keep them to one printable line of sane length.

@@ -66,12 +66,31 @@ enum HelpTopics {
                 "GH_USERS_MAX_RESPONSE_BYTES",
                 "the largest body one answer may bring, after decompression: 64M by default; bytes, K, M or G"
             ),
+            (
+                "HTTPS_PROXY, https_proxy",
+                "the proxy for https, as http://HOST:PORT or http://USER:PASSWORD@HOST:PORT; requests to GitHub "
+                    + "go through it in a CONNECT tunnel, so it never sees the token"
+            ),
+            ("http_proxy", "the proxy for an http API URL (HTTP_PROXY in capitals is ignored, as by curl)"),
+            ("ALL_PROXY, all_proxy", "the proxy for both when the scheme's own is not set"),
+            ("NO_PROXY, no_proxy", "hosts that go around the proxy: names, .domains, addresses, or * for all"),
+            (
+                "SSL_CERT_FILE, SSL_CERT_DIR, CURL_CA_BUNDLE",
+                "not read: gh-users trusts the system's CA store and no other (see below)"
+            ),
             ("NO_COLOR", "never colour"),
             ("CLICOLOR_FORCE", "set and not 0: colour tables even when piped"),
             ("TERM=dumb", "treated as no terminal"),
             ("COLUMNS", "the table width when the terminal does not say"),
         ],
-        notes: ["The token is never printed, logged, cached or sent to another host."]
+        notes: [
+            "The token is never printed, logged, cached or sent to another host.",
+            "Behind a proxy that inspects TLS, or with a GitHub Enterprise server whose certificate a company CA "
+                + "signs, that CA must be in the system store: on Linux, URLSession hands libcurl the system's CA "
+                + "bundle and offers no way to add another, so there is no setting for it. Debian, Ubuntu: copy "
+                + "the CA (PEM) to /usr/local/share/ca-certificates/NAME.crt and run 'sudo update-ca-certificates'. "
+                + "Fedora, RHEL: copy it to /etc/pki/ca-trust/source/anchors/ and run 'sudo update-ca-trust'.",
+        ]
     )
 
     static let formats = Topic(

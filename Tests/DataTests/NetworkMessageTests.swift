@@ -1,0 +1,186 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import Data
+@testable import Domain
+
+private let now = Date(timeIntervalSince1970: 1_700_000_000)
+private let root = URL(string: "http://127.0.0.1:9")!
+private let usersURL = "https://api.github.com/users?since=0&per_page=2"
+private let page = #"[{"login":"a","id":1},{"login":"b","id":2}]"#
+
+/// A network failure says what was tried and what to do next: the attempts and their time, the API URL and
+/// where it is set, the proxy when the proxy failed, and --offline when the cache holds a copy.
+struct NetworkMessageTests {
+    private func message(_ error: TransportError, attempts: Int = 4, cachedCopy: Bool = false) -> String {
+        let failure = RequestFailure(error, attempts: attempts, elapsed: .milliseconds(3_140))
+        guard
+            case .network(let text) = ErrorMapping.domainError(
+                for: failure, endpoint: "GET /users/octocat", apiRoot: root, cachedCopy: cachedCopy)
+        else {
+            Issue.record("not a network error")
+            return ""
+        }
+        return text
+    }
+
+    @Test func aRefusedConnectionSaysWhatWasTriedAndWhatToCheck() {
+        #expect(
+            message(.cannotConnect("refused or unreachable", host: "127.0.0.1:9"))
+                == "cannot connect to 127.0.0.1:9 (refused or unreachable), after 4 attempts over 3.1 s\n"
+                + "Check the API URL, http://127.0.0.1:9 (--api-url, GH_USERS_API_URL or GH_HOST), "
+                + "and the network.")
+    }
+
+    @Test func oneAttemptIsSaidInTheSingular() {
+        #expect(
+            message(.connectionLost, attempts: 1).hasPrefix("the connection was lost, after 1 attempt over 3.1 s\n"))
+    }
+
+    @Test func aTimeoutPointsAtTimeout() {
+        #expect(message(.timedOut).hasSuffix("and the network; --timeout SECONDS gives each attempt longer."))
+    }
+
+    @Test func aCachedCopyPointsAtOffline() {
+        let text = message(.cannotConnect("refused or unreachable", host: "127.0.0.1:9"), cachedCopy: true)
+        #expect(text.hasSuffix("\nA copy of GET /users/octocat is in the cache: --offline answers from it."))
+        #expect(!message(.cannotConnect("refused or unreachable", host: "127.0.0.1:9")).contains("--offline"))
+    }
+
+    @Test func anUnreachableProxyIsNamedWithWhereItCameFrom() {
+        let text = message(.proxyUnreachable(proxy: "127.0.0.1:3128", detail: "refused or unreachable"))
+        #expect(
+            text
+                == "cannot connect to the proxy 127.0.0.1:3128 (refused or unreachable), after 4 attempts over 3.1 s\n"
+                + "The proxy comes from HTTPS_PROXY, https_proxy or ALL_PROXY (http_proxy for an http URL): check it, "
+                + "or list the API's host in NO_PROXY to go around it.")
+    }
+
+    @Test func aProxyThatRefusesTheTunnelSaysWhy() {
+        #expect(
+            message(.proxyRefused(host: "api.github.com", status: 407), attempts: 1)
+                == "the proxy refused to open a tunnel to api.github.com (it answered HTTP 407)\n"
+                + "The proxy wants credentials: give them in its URL, as "
+                + "https_proxy=http://USER:PASSWORD@HOST:PORT.")
+        #expect(
+            message(.proxyRefused(host: "api.github.com", status: 403), attempts: 1).hasSuffix(
+                "\nThe proxy's policy keeps that host out: ask whoever runs it, or list the host in NO_PROXY if it "
+                    + "can be reached directly."))
+    }
+
+    /// A certificate failure is one attempt and an answer: no "after", no API URL hint, but the system way.
+    @Test func anUntrustedCertificateGivesTheSystemWayAndSaysTheVariablesAreNotRead() {
+        let text = message(
+            .tls(.untrustedCertificate, host: "api.github.com", detail: "SSL certificate problem: x"), attempts: 1,
+            cachedCopy: true)
+        #expect(
+            text
+                == "the TLS certificate of api.github.com is not trusted (SSL certificate problem: x)\n"
+                + "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
+                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates).\n"
+                + "SSL_CERT_FILE, SSL_CERT_DIR and CURL_CA_BUNDLE are not read: see 'gh-users help environment'.\n"
+                + "A copy of GET /users/octocat is in the cache: --offline answers from it.")
+    }
+
+    @Test func cancellationAndTheCapAreNotNetworkErrors() {
+        let cancelled = RequestFailure(.cancelled, attempts: 2, elapsed: .seconds(1))
+        #expect(
+            ErrorMapping.domainError(for: cancelled, endpoint: "GET /x", apiRoot: root, cachedCopy: true) == .cancelled)
+        let large = RequestFailure(.responseTooLarge(limit: 1 << 20), attempts: 1, elapsed: .zero)
+        guard
+            case .malformedResponse(_, let detail) = ErrorMapping.domainError(
+                for: large, endpoint: "GET /x", apiRoot: root, cachedCopy: false)
+        else {
+            Issue.record("a body over the cap is a malformed response")
+            return
+        }
+        #expect(detail.hasPrefix("the body is larger than the 1 MiB limit"))
+    }
+}
+
+/// Whether the cache holds a copy is Data's to know: the fetcher says so when no answer came.
+struct OfflineHintTests {
+    private func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-offline-hint-\(UUID().uuidString)")
+    }
+
+    private func repository(_ stub: StubTransport, cache: DiskResponseCache, mode: CacheMode) -> GitHubRepository {
+        GitHubRepository(
+            client: HTTPClient(
+                configuration: HTTPClientConfiguration(baseURL: URL(string: "https://api.github.com")!, userAgent: "t"),
+                transport: stub.transport,
+                logger: .disabled,
+                retryPolicy: RetryPolicy(maxRetries: 1),
+                clock: RetryClock(now: { now }, random: { 0 }, sleep: { _, _ in })
+            ),
+            cache: CacheSettings(store: cache, mode: mode),
+            now: { now }
+        )
+    }
+
+    private func networkText(_ body: () async throws -> Void) async -> String? {
+        do {
+            try await body()
+        } catch {
+            if case .network(let text) = error as? DomainError { return text }
+        }
+        return nil
+    }
+
+    /// Filled by one good answer first.
+    private func filledCache(_ stub: StubTransport) async throws -> DiskResponseCache {
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        stub.stub(usersURL, headers: [("ETag", "W/\"v1\"")], body: page)
+        _ = try await repository(stub, cache: cache, mode: .readWrite).firstPage(
+            GitHubEndpoints.users(since: 0), perPage: 2)
+        return cache
+    }
+
+    @Test func aCertificateFailureWithACachedCopyPointsAtOffline() async throws {
+        let stub = StubTransport()
+        let cache = try await filledCache(stub)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        stub.fail(usersURL, with: .tls(.untrustedCertificate, host: "api.github.com", detail: "d"))
+        let text = await networkText {
+            _ = try await repository(stub, cache: cache, mode: .readWrite).firstPage(
+                GitHubEndpoints.users(since: 0), perPage: 2)
+        }
+        #expect(
+            text?.hasSuffix("\nA copy of GET /users?since=0&per_page=2 is in the cache: --offline answers from it.")
+                == true)
+    }
+
+    @Test func underNoCacheACopyOnDiskStillPointsAtOffline() async throws {
+        let stub = StubTransport()
+        let cache = try await filledCache(stub)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        for _ in 0..<2 { stub.fail(usersURL, with: .cannotConnect("refused or unreachable", host: "api.github.com")) }
+        let text = await networkText {
+            _ = try await repository(stub, cache: cache, mode: .disabled).firstPage(
+                GitHubEndpoints.users(since: 0), perPage: 2)
+        }
+        #expect(
+            text?.hasPrefix("cannot connect to api.github.com (refused or unreachable), after 2 attempts over 0.0 s\n")
+                == true)
+        #expect(text?.hasSuffix("is in the cache: --offline answers from it.") == true)
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    @Test func withoutACopyOfflineIsNotOffered() async throws {
+        let stub = StubTransport()
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        for _ in 0..<2 { stub.fail(usersURL, with: .timedOut) }
+        let text = await networkText {
+            _ = try await repository(stub, cache: cache, mode: .readWrite).firstPage(
+                GitHubEndpoints.users(since: 0), perPage: 2)
+        }
+        #expect(
+            text?.hasPrefix(
+                "the request timed out, after 2 attempts over 0.0 s\nCheck the API URL, https://api.github.com (")
+                == true)
+        #expect(text?.contains("--offline") == false)
+    }
+}
