@@ -52,7 +52,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

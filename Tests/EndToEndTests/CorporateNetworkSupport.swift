@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,12 +10,12 @@ import Foundation
 /// byte it relayed, so a test can say what the proxy could read. `refusing` answers every CONNECT with that
 /// status instead, as a proxy does whose policy keeps a host out (403) or that wants credentials (407).
 final class ConnectProxy: @unchecked Sendable {
-    let port: UInt16
-    private let listener: Int32
+    private var listener: LoopbackListener?
     private let lock = NSLock()
     private var seenHeads: [String] = []
     private var seenBytes: [UInt8] = []
 
+    var port: UInt16 { listener?.port ?? 0 }
     var url: String { "http://127.0.0.1:\(port)" }
     /// Each request head the proxy read, in order: "CONNECT 127.0.0.1:8443 HTTP/1.1\r\nHost: …".
     var heads: [String] { lock.withLock { seenHeads } }
@@ -24,37 +25,16 @@ final class ConnectProxy: @unchecked Sendable {
     var everything: [UInt8] { lock.withLock { Array(seenHeads.joined().utf8) + seenBytes } }
 
     init(refusing status: Int? = nil) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var address = ConnectProxy.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        Thread.detachNewThread { [self] in
-            while true {
-                let client = accept(listener, nil, nil)
-                if client < 0 { return }
-                Thread.detachNewThread { [self] in serve(client, refusing: status) }
-            }
-        }
+        listener = try LoopbackListener { [self] client in serve(client, refusing: status) }
     }
 
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        listener?.stop()
     }
 
     private func serve(_ client: Int32, refusing status: Int?) {
         defer { close(client) }
-        guard let head = ConnectProxy.readHead(client) else { return }
+        guard let head = LoopbackListener.readHead(client) else { return }
         lock.withLock { seenHeads.append(head) }
         let parts = ConnectProxy.requestLine(head).split(separator: " ")
         guard parts.count == 3 else { return }
@@ -110,16 +90,6 @@ final class ConnectProxy: @unchecked Sendable {
     /// (A String's "\r\n" is one Character, so the line is cut at the pair.)
     private static func requestLine(_ head: String) -> String {
         head.components(separatedBy: "\r\n").first ?? head
-    }
-
-    private static func readHead(_ descriptor: Int32) -> String? {
-        var byte: UInt8 = 0
-        var head: [UInt8] = []
-        while !head.suffix(4).elementsEqual("\r\n\r\n".utf8) {
-            if read(descriptor, &byte, 1) != 1 || head.count > 64 * 1024 { return nil }
-            head.append(byte)
-        }
-        return String(decoding: head, as: UTF8.self)
     }
 
     private static func send(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
@@ -347,7 +317,7 @@ final class PrivateCATLSServer {
 
     static func start(ca: PrivateCA) async throws -> PrivateCATLSServer {
         guard let openssl = SelfSignedTLSServer.openssl else { throw POSIXError(.ENOENT) }
-        let probe = try HostileServer { _ in }
+        let probe = try RawTestServer { _ in }
         let port = probe.port
         probe.stop()
         let process = Process()
@@ -413,7 +383,7 @@ enum Subprocess {
 
     /// A loopback port with nothing listening: connecting to it is refused.
     static func closedPort() throws -> UInt16 {
-        let probe = try HostileServer { _ in }
+        let probe = try RawTestServer { _ in }
         probe.stop()
         return probe.port
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// The built binary against servers that send what no server should: numbers out of every range, paging that
@@ -151,7 +152,7 @@ struct HostileServerEndToEndTests {
     @Test func aBodyWithoutEndIsCutAtTheCapAndMemoryStaysFlat() async throws {
         // A gibibyte takes over five seconds to write at this pace: room for a late abort on a busy machine.
         let total = 1024 << 20
-        let server = try HostileServer { connection in
+        let server = try RawTestServer { connection in
             guard connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[")
             else { return }
             // A mebibyte every 5 ms: a fast network's pace, so the abort is measured and not loopback's speed.
@@ -201,7 +202,7 @@ struct HostileServerEndToEndTests {
         // Under half a megabyte on the wire, 72 MiB once inflated: one account and a sea of JSON whitespace.
         let bomb = DeflateBomb.zlib(prefix: #"[{"login":"bomb","id":1}"#, spaces: 72 << 20, suffix: "]")
         #expect(bomb.body.count < 1 << 20)
-        let server = try HostileServer { connection in
+        let server = try RawTestServer { connection in
             connection.write(
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: deflate\r\n"
                     + "Content-Length: \(bomb.body.count)\r\n\r\n")
@@ -305,7 +306,7 @@ struct HostileServerEndToEndTests {
     }
 
     @Test func plainHTTPWhereTLSWasExpectedIsAFailedHandshakeNamedOnce() async throws {
-        let server = try HostileServer(readsHead: false) { connection in
+        let server = try RawTestServer(readsHead: false) { connection in
             connection.write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
         }
         defer { server.stop() }

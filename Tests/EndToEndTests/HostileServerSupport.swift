@@ -1,114 +1,9 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// A loopback server of a few lines for what the GitHub stand-in will not do: stream a body without end,
-/// send compressed bytes, or answer a TLS ClientHello in plain HTTP. It counts connections and the bytes each
-/// client accepted.
-final class HostileServer: @unchecked Sendable {
-    final class Connection {
-        let descriptor: Int32
-        fileprivate(set) var written = 0
-
-        fileprivate init(descriptor: Int32) {
-            self.descriptor = descriptor
-        }
-
-        /// false once the peer has gone away.
-        @discardableResult
-        func write(_ bytes: [UInt8]) -> Bool {
-            var offset = 0
-            while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes {
-                    send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-                }
-                if sent <= 0 { return false }
-                offset += sent
-                written += sent
-            }
-            return true
-        }
-
-        @discardableResult
-        func write(_ text: String) -> Bool {
-            write(Array(text.utf8))
-        }
-    }
-
-    let port: UInt16
-    private let listener: Int32
-    private let lock = NSLock()
-    private var accepted = 0
-    private var ended = 0
-    private var bytesWritten = 0
-
-    var connections: Int { lock.withLock { accepted } }
-    /// Bytes the clients accepted, over the connections that have ended.
-    var written: Int { lock.withLock { bytesWritten } }
-    var baseURL: String { "http://127.0.0.1:\(port)" }
-
-    /// `readsHead: false` answers at once, for a client that sends no HTTP head (a TLS ClientHello).
-    init(readsHead: Bool = true, respond: @escaping @Sendable (Connection) -> Void) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        Thread.detachNewThread { [self] in
-            while true {
-                let client = accept(listener, nil, nil)
-                if client < 0 { return }
-                lock.withLock { accepted += 1 }
-                Thread.detachNewThread { [self] in
-                    defer { close(client) }
-                    if readsHead, !HostileServer.readHead(client) { return }
-                    let connection = Connection(descriptor: client)
-                    respond(connection)
-                    lock.withLock {
-                        bytesWritten += connection.written
-                        ended += 1
-                    }
-                }
-            }
-        }
-    }
-
-    func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
-
-    /// Waits (up to a generous bound) until `count` connections have been answered and closed.
-    func waitForConnectionsToEnd(_ count: Int) async {
-        for _ in 0..<1_000 where lock.withLock({ ended }) < count {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
-    /// A byte at a time, so nothing after the head is consumed.
-    private static func readHead(_ descriptor: Int32) -> Bool {
-        var byte: UInt8 = 0
-        var tail: [UInt8] = []
-        while tail != Array("\r\n\r\n".utf8) {
-            if read(descriptor, &byte, 1) != 1 { return false }
-            tail = Array((tail + [byte]).suffix(4))
-        }
-        return true
-    }
-}
 
 /// A zlib stream (`Content-Encoding: deflate`) that inflates to `prefix`, then `spaces` spaces, then `suffix`,
 /// built by hand with fixed Huffman codes: each 258 spaces cost 13 bits, so 72 MiB of JSON whitespace fits in
@@ -285,7 +180,7 @@ final class SelfSignedTLSServer {
     }
 
     private static func freePort() throws -> UInt16 {
-        let probe = try HostileServer { _ in }
+        let probe = try RawTestServer { _ in }
         defer { probe.stop() }
         return probe.port
     }

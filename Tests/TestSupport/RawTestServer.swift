@@ -1,0 +1,139 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A listening socket on 127.0.0.1 and a free port, handing each connection it accepts to `serve` on a thread
+/// of its own, which owns (and closes) the descriptor. The base of the tests' raw servers and proxies.
+package final class LoopbackListener: @unchecked Sendable {
+    package let port: UInt16
+    private let descriptor: Int32
+
+    package init(serve: @escaping @Sendable (Int32) -> Void) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread {
+            while true {
+                let client = accept(listener, nil, nil)
+                if client < 0 { return }
+                Thread.detachNewThread { serve(client) }
+            }
+        }
+    }
+
+    package func stop() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+    }
+
+    /// Reads an HTTP head a byte at a time, so nothing after it is consumed; nil when the peer goes away first
+    /// or sends more than 64 KiB without ending it.
+    package static func readHead(_ descriptor: Int32) -> String? {
+        var byte: UInt8 = 0
+        var head: [UInt8] = []
+        let end = Array("\r\n\r\n".utf8)
+        while head.count < end.count || Array(head.suffix(end.count)) != end {
+            if read(descriptor, &byte, 1) != 1 || head.count > 64 * 1024 { return nil }
+            head.append(byte)
+        }
+        return String(decoding: head, as: UTF8.self)
+    }
+}
+
+/// A loopback HTTP server of a few lines, for what the GitHub stand-in will not do: stream a body without
+/// end, send compressed bytes, redirect anywhere, answer a TLS ClientHello in plain HTTP. Each connection
+/// reads one request head and hands the socket to `respond`, which writes through `Connection` (which counts
+/// what the peer accepted).
+package final class RawTestServer: @unchecked Sendable {
+    package final class Connection {
+        package let descriptor: Int32
+        package let head: String
+        fileprivate(set) var written = 0
+
+        fileprivate init(descriptor: Int32, head: String) {
+            self.descriptor = descriptor
+            self.head = head
+        }
+
+        /// false once the peer has gone away.
+        @discardableResult
+        package func write(_ bytes: [UInt8]) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes {
+                    send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+                if sent <= 0 { return false }
+                offset += sent
+                written += sent
+            }
+            return true
+        }
+
+        @discardableResult
+        package func write(_ text: String) -> Bool {
+            write(Array(text.utf8))
+        }
+    }
+
+    private let lock = NSLock()
+    private var heads: [String] = []
+    private var accepted = 0
+    private var bytesWritten = 0
+    private var ended = 0
+    private var listener: LoopbackListener?
+
+    package var port: UInt16 { listener?.port ?? 0 }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var requests: [String] { lock.withLock { heads } }
+    package var connections: Int { lock.withLock { accepted } }
+    /// Bytes the clients accepted, over all connections that have ended.
+    package var written: Int { lock.withLock { bytesWritten } }
+
+    /// `readsHead: false` answers at once, for clients that never send an HTTP head (a TLS ClientHello).
+    package init(readsHead: Bool = true, respond: @escaping @Sendable (Connection) -> Void) throws {
+        listener = try LoopbackListener { [self] client in
+            defer { close(client) }
+            lock.withLock { accepted += 1 }
+            guard let head = readsHead ? LoopbackListener.readHead(client) : "" else { return }
+            lock.withLock { heads.append(head) }
+            let connection = Connection(descriptor: client, head: head)
+            respond(connection)
+            lock.withLock {
+                bytesWritten += connection.written
+                ended += 1
+            }
+        }
+    }
+
+    package func stop() {
+        listener?.stop()
+    }
+
+    /// Waits (up to a generous bound) until `count` connections have been answered and closed.
+    package func waitForConnectionsToEnd(_ count: Int) async {
+        for _ in 0..<1_000 where lock.withLock({ ended }) < count {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
