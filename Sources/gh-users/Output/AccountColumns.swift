@@ -9,3 +9,18 @@ enum AccountColumns {
         Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
     ]
 }
+
+extension AccountColumns {
+    /// The same list with `--full`: who the accounts are and how much they weigh.
+    static let profile: [Column<User>] = [
+        Column("ID") { String($0.id) },
+        Column("LOGIN", shrink: .last) { $0.login },
+        Column("NAME", key: "name", shrink: .second) { $0.name ?? "" },
+        Column("LOCATION", key: "location", shrink: .second) { $0.location ?? "" },
+        Column("FOLLOWERS", key: "followers") { $0.followers.map(String.init) ?? "" },
+        Column("REPOS", key: "public_repos") { $0.publicRepos.map(String.init) ?? "" },
+        Column("JOINED", key: "created_at") { user in
+            user.createdAt.map { String(RelativeTime.rfc3339($0).prefix(10)) } ?? ""
+        },
+    ]
+}

@@ -19,6 +19,8 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     /// For a command whose pages are not one list's as GitHub serves them (the follow graph's set operations):
     /// the loader and admission rule for one run, in place of `list` and `admission`.
     var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)?
+    /// For a listing of accounts: `--full`, each account written as its profile.
+    var profiles: ProfileStage<Options, Item>?
 
     struct Preparation {
         let load: PagedListViewModel<Item>.Loader
@@ -41,6 +43,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         raw: @escaping @Sendable (Item) -> RawJSON,
         presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)? = nil,
         prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)? = nil,
+        profiles: ProfileStage<Options, Item>? = nil,
         requiresToken: @escaping @Sendable (Options) -> Bool = { _ in false }
     ) {
         self.noun = noun
@@ -51,6 +54,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         self.raw = raw
         self.presentation = presentation ?? { _, _ in .init(noun: noun) }
         self.prepare = prepare
+        self.profiles = profiles
         self.requiresToken = requiresToken
     }
 
@@ -76,18 +80,28 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
 }
 
 extension Command {
-    /// A command that pages through one GitHub list. It takes the paging group on top of the GitHub ones.
+    /// A command that pages through one GitHub list. It takes the paging group on top of the GitHub ones, and a
+    /// listing of accounts the profile group too.
     init<Item: Sendable>(
         list declaration: ListDeclaration<Options, Item>,
         spec: CommandSpec,
         parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
     ) {
         let name = spec.name
+        var spec = spec.adding([PagingOptions.group(noun: declaration.noun)])
+        if declaration.profiles != nil {
+            spec = spec.adding([ProfileGroup.group])
+            spec.fields += FieldCatalog.profile.filter { !spec.fields.contains($0) }
+        }
         self.init(
-            spec: spec.adding([PagingOptions.group(noun: declaration.noun)]),
+            spec: spec,
             parse: parse,
             action: .github { options, context, github in
                 let plan = declaration.paging(options)
+                let profiles = declaration.profiles.flatMap { stage in
+                    let chosen = stage.options(options)
+                    return chosen.full ? (stage, chosen) : nil
+                }
                 let list = declaration.list(options)
                 if declaration.requiresToken(options), !context.presenter.hasToken {
                     let error = DomainError.tokenRequired(command: "gh-users " + name + " without a LOGIN")
@@ -114,10 +128,12 @@ extension Command {
                         )
                     },
                     makeWriter: {
-                        RecordStreamWriter(context: $0, columns: declaration.columns($0), raw: declaration.raw)
+                        let columns = profiles.map { $0.0.columns } ?? declaration.columns
+                        return RecordStreamWriter(context: $0, columns: columns($0), raw: declaration.raw)
                     },
                     presentation: declaration.presentation(options, context),
-                    command: context
+                    command: context,
+                    expansion: profiles.map { stage, chosen in stage.expansion(chosen, github) }
                 ).run()
             }
         )

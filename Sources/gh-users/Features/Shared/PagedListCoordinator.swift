@@ -19,45 +19,77 @@ struct PagedListCoordinator<Item: Sendable> {
     let makeWriter: @Sendable (RenderContext) -> RecordStreamWriter<Item>
     let presentation: Presentation
     let command: CommandContext
+    /// `--full`: what turns each admitted item into what is written, between paging and writing.
+    var expansion: ItemExpansion<Item>?
 
     func run() async -> CommandOutcome {
         let io = command.io
         let context = command.render
-        let presenter = command.presenter
         let viewModel = makeViewModel()
         var writer = makeWriter(context)
         let progress = ProgressLine(io: io, noun: presentation.noun)
         defer { progress.clear() }
+        let window = expansion.map { ExpansionWindow($0) }
+        defer { window?.cancel() }
         // The last item that reached stdout: the only safe place to resume from.
         var lastWritten: Item?
-        while !viewModel.isExhausted {
-            let items: [Item]
-            do {
-                items = try await viewModel.loadNextPage()
-            } catch {
-                progress.clear()
-                try? io.out.write(writer.finish(completed: false))
-                let presentation = presenter.present(error)
-                var message = presentation.message
-                if let lastWritten, let hint = self.presentation.resumeHint {
-                    message += hint(lastWritten) + "\n"
-                }
-                io.writeErr(message)
-                return .failed(error)
-            }
+        // Items the expansion left out because they no longer exist (deleted since they were listed).
+        var vanished = 0
+        var failure: DomainError?
+        // A page failure stops the reading, not the writing: the profiles already asked for are written first.
+        var pageFailure: DomainError?
+
+        /// Writes one chunk; false when the reader went away.
+        func emit(_ items: [Item]) -> Bool {
             progress.clear()
             do {
                 try io.out.write(writer.render(items))
             } catch {
-                // The reader went away (`| head`): stop fetching, quietly.
-                return .outputClosed
+                return false
             }
             if let last = items.last { lastWritten = last }
             // Only a listing that needs more than one request shows progress.
-            if !viewModel.isExhausted {
-                progress.update(pages: viewModel.requests, items: viewModel.taken)
+            if !viewModel.isExhausted || !(window?.isEmpty ?? true) {
+                progress.update(pages: viewModel.requests, items: writer.recordsWritten)
             }
+            return true
         }
+
+        while failure == nil {
+            guard let window else {
+                guard !viewModel.isExhausted else { break }
+                do {
+                    let items = try await viewModel.loadNextPage()
+                    guard emit(items) else { return .outputClosed }
+                } catch {
+                    failure = error
+                }
+                continue
+            }
+            while pageFailure == nil, !viewModel.isExhausted, window.wantsItems {
+                do {
+                    window.enqueue(try await viewModel.loadNextPage())
+                } catch {
+                    pageFailure = error
+                }
+            }
+            guard let batch = await window.next() else {
+                failure = pageFailure
+                break
+            }
+            var items: [Item] = []
+            for result in batch.results {
+                switch result {
+                case .success(let item?): items.append(item)
+                case .success(nil): vanished += 1
+                case .failure(let error): failure = failure ?? error
+                }
+                if failure != nil { break }
+            }
+            guard emit(items) else { return .outputClosed }
+            if failure == nil, let pageFailure, window.isEmpty { failure = pageFailure }
+        }
+        if let failure { return fail(failure, writer: &writer, lastWritten: lastWritten, vanished: vanished) }
         progress.clear()
         do {
             try io.out.write(writer.finish(completed: true))
@@ -65,8 +97,9 @@ struct PagedListCoordinator<Item: Sendable> {
             return .outputClosed
         }
         var notes = presentation.closingNotes(viewModel.taken, viewModel.totalCount, viewModel.incompleteResults)
+        notes += Self.vanishedNote(vanished)
         if context.isTTY, viewModel.hasMore {
-            var line = "Showing \(viewModel.taken) \(presentation.noun)"
+            var line = "Showing \(writer.recordsWritten) \(presentation.noun)"
             if let total = viewModel.totalCount { line += " of \(total)" }
             if let lastWritten, let hint = presentation.resumeHint {
                 line += ". " + hint(lastWritten)
@@ -77,5 +110,28 @@ struct PagedListCoordinator<Item: Sendable> {
         }
         for note in notes { io.writeErr(note + "\n") }
         return .success
+    }
+
+    /// Closes the output as a valid document, says what went wrong and where to go on from.
+    private func fail(
+        _ error: DomainError, writer: inout RecordStreamWriter<Item>, lastWritten: Item?, vanished: Int
+    ) -> CommandOutcome {
+        let io = command.io
+        try? io.out.write(writer.finish(completed: false))
+        var message = command.presenter.present(error).message
+        if let lastWritten, let hint = presentation.resumeHint {
+            message += hint(lastWritten) + "\n"
+        }
+        for note in Self.vanishedNote(vanished) { message += note + "\n" }
+        io.writeErr(message)
+        return .failed(error)
+    }
+
+    private static func vanishedNote(_ count: Int) -> [String] {
+        guard count > 0 else { return [] }
+        return [
+            "gh-users: \(count) listed account\(count == 1 ? " was" : "s were") gone (deleted) by the time its "
+                + "profile was read, and \(count == 1 ? "is" : "are") left out."
+        ]
     }
 }

@@ -6,6 +6,7 @@ import Domain
 struct SearchUsersOptions: Sendable, Equatable {
     var query: UserSearchQuery
     var paging = PagingOptions()
+    var profiles = ProfileOptions()
 
     /// GitHub serves only the first 1,000 results; asking for more would end in a 422.
     var plan: PagingPlan {
@@ -52,7 +53,8 @@ enum SearchUsersCommand {
                             taken: taken, total: total, incomplete: incomplete, wantedMore: options.wantsMoreThanTheCap)
                     }
                 )
-            }
+            },
+            profiles: .accounts(\.profiles)
         ),
         spec: CommandSpec(
             name: "search",
@@ -74,6 +76,7 @@ enum SearchUsersCommand {
                     "Berlin organisations, most followed first."
                 ),
                 ("gh-users search 'followers:>1000' --all --format ndjson", "Up to GitHub's 1,000-result cap."),
+                ("gh-users search 'location:Lisbon' --full --format ndjson", "Full profiles of the hits."),
             ],
             fields: FieldCatalog.searchResult
         ),
@@ -86,7 +89,9 @@ enum SearchUsersCommand {
             }
             query.sort = try ChoiceOption.parse(parsed, sort, spec: spec)
             query.order = try ChoiceOption.parse(parsed, order, spec: spec)
-            return SearchUsersOptions(query: query, paging: try PagingOptions.parse(parsed, spec: spec))
+            return SearchUsersOptions(
+                query: query, paging: try PagingOptions.parse(parsed, spec: spec),
+                profiles: try ProfileGroup.parse(parsed, spec: spec))
         }
     )
 

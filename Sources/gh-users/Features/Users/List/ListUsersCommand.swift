@@ -6,6 +6,7 @@ import Domain
 struct ListUsersOptions: Sendable, Equatable {
     var since: Int64 = 0
     var paging = PagingOptions()
+    var profiles = ProfileOptions()
 }
 
 /// `gh-users list`: every account in GitHub's `/users` order by id, resumable with `--since`.
@@ -31,7 +32,8 @@ enum ListUsersCommand {
             raw: \.raw,
             presentation: { options, context in
                 .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, options, context) })
-            }
+            },
+            profiles: .accounts(\.profiles)
         ),
         spec: CommandSpec(
             name: "list",
@@ -46,6 +48,7 @@ enum ListUsersCommand {
             options: [since],
             examples: [
                 ("gh-users list --limit 5", "The first five accounts."),
+                ("gh-users list --limit 100 --full --format ndjson", "Their full profiles, one request each."),
                 (
                     "gh-users list --since 1000 --limit 200 --format ndjson",
                     "200 accounts after id 1000, one JSON object per line."
@@ -59,7 +62,8 @@ enum ListUsersCommand {
             return ListUsersOptions(
                 since: try NumberOption.parse(
                     parsed, since, range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec) ?? 0,
-                paging: try PagingOptions.parse(parsed, spec: spec)
+                paging: try PagingOptions.parse(parsed, spec: spec),
+                profiles: try ProfileGroup.parse(parsed, spec: spec)
             )
         }
     )
@@ -74,6 +78,7 @@ enum ListUsersCommand {
         case .count: break
         }
         if let perPage = options.paging.perPage { words += ["--per-page", String(perPage)] }
+        words += ProfileGroup.arguments(options.profiles)
         words += CommonOptions.arguments(context.common)
         return "To continue from here: " + ShellWord.line(words)
     }

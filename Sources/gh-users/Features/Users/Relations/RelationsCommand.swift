@@ -8,6 +8,7 @@ struct RelationsOptions: Sendable, Equatable {
     var login: Login?
     var filter: FollowGraph.Filter?
     var paging = PagingOptions()
+    var profiles = ProfileOptions()
 }
 
 /// The two sides of the follow graph: accounts, page by page, never one twice.
@@ -47,6 +48,7 @@ enum RelationsCommand {
                     return FollowGraph(github: github, login: options.login, output: relation, filter: filter)
                         .preparation(perPage: plan.perPage)
                 },
+                profiles: .accounts(\.profiles),
                 requiresToken: { $0.login == nil }
             ),
             spec: CommandSpec(
@@ -70,6 +72,10 @@ enum RelationsCommand {
                 examples: [
                     ("gh-users \(name) octocat", "The first 30."),
                     ("gh-users \(name) octocat --all --format ndjson | jq -r .login", "All of them, by login."),
+                    (
+                        "gh-users \(name) octocat --all --full --format tsv --fields login,location",
+                        "Each with its profile's location."
+                    ),
                     relation == .followers
                         ? ("gh-users followers octocat --all --not-followed-back", "Followers octocat does not follow.")
                         : (
@@ -97,6 +103,7 @@ enum RelationsCommand {
                 }
                 options.filter = chosen.first?.1
                 options.paging = try PagingOptions.parse(parsed, spec: spec)
+                options.profiles = try ProfileGroup.parse(parsed, spec: spec)
                 return options
             }
         )

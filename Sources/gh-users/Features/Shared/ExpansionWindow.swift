@@ -1,0 +1,104 @@
+import Domain
+
+/// How the items a listing admits become what is written: `--full` turns each account into its profile.
+/// Items are handed over in batches (one account for REST, up to a hundred for GraphQL); at most `concurrency`
+/// batches are in flight, and results come back in the listing's order.
+struct ItemExpansion<Item: Sendable>: Sendable {
+    let batchSize: Int
+    let concurrency: Int
+    /// One batch's results, one per item and in its order. A failure that leaves an item out and the run going
+    /// (an account deleted since it was listed) is `.success(nil)`.
+    let expand: @Sendable ([Item]) async -> [Result<Item?, DomainError>]
+}
+
+/// The moving window of an expansion: items wait in `pending` until a slot is free, batches run as child-less
+/// tasks in listing order, and `next()` hands back the oldest batch once it is done. Memory is bounded by the
+/// window and the page being drained, whatever the length of the listing.
+///
+/// Used from one task only (the coordinator's); it is not Sendable.
+final class ExpansionWindow<Item: Sendable> {
+    /// One batch in flight; `endsPage` marks the batch that holds the last item of a listing page.
+    private struct Flight {
+        let task: Task<[Result<Item?, DomainError>], Never>
+        let endsPage: Bool
+    }
+
+    private let expansion: ItemExpansion<Item>
+    private var pending: [(item: Item, endsPage: Bool)] = []
+    private var pendingStart = 0
+    private var flights: [Flight] = []
+    private var flightStart = 0
+
+    init(_ expansion: ItemExpansion<Item>) {
+        self.expansion = expansion
+    }
+
+    deinit {
+        cancel()
+    }
+
+    private var pendingCount: Int { pending.count - pendingStart }
+    private var flightCount: Int { flights.count - flightStart }
+
+    /// Whether the window would start more work if it had more items: time to read the next page.
+    var wantsItems: Bool { pendingCount < expansion.batchSize * max(1, expansion.concurrency - flightCount + 1) }
+
+    /// Whether nothing is waiting or in flight.
+    var isEmpty: Bool { pendingCount == 0 && flightCount == 0 }
+
+    /// Queues one page's admitted items and starts what the window has room for.
+    func enqueue(_ items: [Item]) {
+        for (offset, item) in items.enumerated() {
+            pending.append((item, offset == items.count - 1))
+        }
+        launch()
+    }
+
+    /// The oldest batch's results once they are in, with whether it closes a listing page; nil when the window
+    /// is empty. The freed slot is filled before this returns, so the next round trip starts at once.
+    func next() async -> (results: [Result<Item?, DomainError>], endsPage: Bool)? {
+        launch()
+        guard flightCount > 0 else { return nil }
+        let flight = flights[flightStart]
+        flightStart += 1
+        if flightStart > 64, flightStart * 2 > flights.count {
+            flights.removeFirst(flightStart)
+            flightStart = 0
+        }
+        let task = flight.task
+        let results = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        launch()
+        return (results, flight.endsPage)
+    }
+
+    /// Stops every batch in flight: the reader went away, or the run was interrupted.
+    func cancel() {
+        for flight in flights[flightStart...] { flight.task.cancel() }
+    }
+
+    /// Starts batches while a slot is free. A batch never spans two pages, so a page's end is a batch's end and
+    /// a checkpoint written there covers exactly what reached the output.
+    private func launch() {
+        while flightCount < expansion.concurrency, pendingCount > 0 {
+            var batch: [Item] = []
+            var endsPage = false
+            while batch.count < expansion.batchSize, pendingStart < pending.count, !endsPage {
+                let next = pending[pendingStart]
+                batch.append(next.item)
+                endsPage = next.endsPage
+                pendingStart += 1
+            }
+            if pendingStart > 256, pendingStart * 2 > pending.count {
+                pending.removeFirst(pendingStart)
+                pendingStart = 0
+            }
+            let expand = expansion.expand
+            let items = batch
+            flights.append(Flight(task: Task { await expand(items) }, endsPage: endsPage))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import AtomicCore
+import Data
+import Domain
+
+/// `--full` and its pace: for every listing of accounts.
+struct ProfileOptions: Sendable, Equatable {
+    var full = false
+    var concurrency = ProfileGroup.defaultConcurrency
+}
+
+/// `--full`, `--concurrency`: a listing of accounts written as their full profiles.
+enum ProfileGroup {
+    static let defaultConcurrency = 4
+    static let maximumConcurrency = 10
+
+    static let full = OptionSpec(
+        "full",
+        help: "Write each account's full profile (GET /users/{username}) instead of the list's summary: one "
+            + "request per account, in the list's order, revalidated through the cache.")
+    static let concurrency = OptionSpec(
+        "concurrency", value: "N", help: "With --full, profile requests in flight at once, 1 to 10.",
+        default: String(defaultConcurrency))
+
+    static let group = OptionGroup(title: "PROFILE OPTIONS", options: [full, concurrency])
+
+    /// Fields only a profile has: asking for one without `--full` would print empty columns.
+    private static let profileOnly = Set(FieldCatalog.profile).subtracting(FieldCatalog.account)
+
+    /// The words that ask for these options again, for a resume hint.
+    static func arguments(_ options: ProfileOptions) -> [String] {
+        guard options.full else { return [] }
+        var words = ["--" + full.name]
+        if options.concurrency != defaultConcurrency {
+            words += ["--" + concurrency.name, String(options.concurrency)]
+        }
+        return words
+    }
+
+    static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ProfileOptions {
+        var options = ProfileOptions(full: parsed.has(full))
+        let maximum = maximumConcurrency
+        if let number = try NumberOption.parse(
+            parsed, concurrency, range: 1...Int64(maximum), rule: "a whole number from 1 to \(maximum)", spec: spec)
+        {
+            guard options.full else {
+                throw UsageError(message: "--concurrency applies only with --full", command: spec)
+            }
+            options.concurrency = Int(number)
+        }
+        let fields = parsed.value(OutputGroup.fields).map { $0.split(separator: ",").map(String.init) } ?? []
+        let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        if !options.full, let field = trimmed.first(where: profileOnly.contains) {
+            throw UsageError(
+                message: "the field '\(field)' is in a profile, not in this list: add --full", command: spec)
+        }
+        if options.full, let field = trimmed.first(where: { !FieldCatalog.profile.contains($0) }) {
+            throw UsageError(message: "the field '\(field)' is not in a profile, which --full writes", command: spec)
+        }
+        return options
+    }
+}
+
+/// How a listing's items become full profiles: which options ask for it, how the profiles look, and how they
+/// are fetched.
+struct ProfileStage<Options: Sendable, Item: Sendable>: Sendable {
+    let options: @Sendable (Options) -> ProfileOptions
+    let columns: @Sendable (RenderContext) -> [Column<Item>]
+    let expansion: @Sendable (ProfileOptions, any GitHubReader) -> ItemExpansion<Item>
+}
+
+extension ProfileStage where Item == User {
+    /// Accounts, each fetched as `GET /users/{login}`.
+    static func accounts(_ options: @escaping @Sendable (Options) -> ProfileOptions) -> Self {
+        ProfileStage(
+            options: options,
+            columns: { $0.format == .table ? AccountColumns.profile : ShowUsersRenderer.columns },
+            expansion: { options, github in
+                ItemExpansion(batchSize: 1, concurrency: options.concurrency) { users in
+                    var results: [Result<User?, DomainError>] = []
+                    for user in users { results.append(await ProfileLookup.profile(of: user, from: github)) }
+                    return results
+                }
+            }
+        )
+    }
+}
+
+/// One listed account's profile, by login, and by id when the login no longer answers (renamed since it was
+/// listed, or a login GitHub would not take back in a path). nil: the account is gone.
+enum ProfileLookup {
+    static func profile(of listed: User, from github: any GitHubReader) async -> Result<User?, DomainError> {
+        let byLogin: Result<User, DomainError>?
+        if let login = try? Login(validating: listed.login) {
+            byLogin = await fetch { () async throws(DomainError) in try await github.user(login: login) }
+        } else {
+            byLogin = nil
+        }
+        switch byLogin {
+        case .success(let user)?:
+            return .success(user)
+        case .failure(let error)? where !error.isNotFound:
+            return .failure(error)
+        default:
+            let byID = await fetch { () async throws(DomainError) in try await github.user(id: listed.id) }
+            switch byID {
+            case .success(let user): return .success(user)
+            case .failure(let error) where error.isNotFound: return .success(nil)
+            case .failure(let error): return .failure(error)
+            }
+        }
+    }
+
+    /// The fetch finishes before its result is wrapped (see `GetUsersUseCase` on Swift 6.3.1's optimiser).
+    private static func fetch(
+        _ body: () async throws(DomainError) -> User
+    ) async -> Result<User, DomainError> {
+        let user: User
+        do throws(DomainError) {
+            user = try await body()
+        } catch {
+            return .failure(error)
+        }
+        return .success(user)
+    }
+}
+
+extension DomainError {
+    var isNotFound: Bool {
+        if case .notFound = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,217 @@
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// A profile distinct from the summary the list carries, so a test can tell which one was written.
+private func profile(_ id: Int64, _ login: String? = nil) -> User {
+    let name = login ?? "user\(id)"
+    return User(
+        id: id, login: name, name: "Full \(id)", followers: Int(id) * 10,
+        raw: RawJSON(#"{"login":"\#(name)","id":\#(id),"name":"Full \#(id)","followers":\#(id * 10)}"#))
+}
+
+/// `/users` pages of the given ids (per page `perPage`), and a profile for each account.
+private func crawl(_ ids: [[Int64]], perPage: Int, profiles: Bool = true) -> FakeGitHub {
+    let github = FakeGitHub()
+    for (index, pageIDs) in ids.enumerated() {
+        let next = index + 1 < ids.count ? PageCursor(url: "https://api.github.com/users?page=\(index + 2)") : nil
+        let page = UserPage(users: pageIDs.map { makeUser($0) }, next: next)
+        if index == 0 {
+            github.script("/users?since=0&per_page=\(perPage)", .success(page))
+        } else {
+            github.scriptPage("https://api.github.com/users?page=\(index + 1)", .success(page))
+        }
+        if profiles {
+            for id in pageIDs { github.profiles["user\(id)"] = .success(profile(id)) }
+        }
+    }
+    return github
+}
+
+private func run(_ arguments: String, _ env: AppEnvironment) async -> Int32 {
+    await GhUsersApp(environment: env).run(arguments.split(separator: " ").map(String.init))
+}
+
+private func names(_ ndjson: String) -> [String] {
+    ndjson.split(separator: "\n").compactMap { line in
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["name"] as? String
+    }
+}
+
+struct ExpansionWindowTests {
+    /// Results come back in the order items went in, whatever order the batches finish in, and no more than
+    /// `concurrency` batches run at once.
+    @Test func keepsTheOrderAndTheBound() async {
+        let gauge = InFlightGauge()
+        let window = ExpansionWindow(
+            ItemExpansion<Int>(batchSize: 1, concurrency: 3) { items in
+                gauge.enter()
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 1...15)))
+                gauge.leave()
+                return items.map { .success($0 * 2) }
+            })
+        window.enqueue(Array(0..<20))
+        window.enqueue(Array(20..<40))
+        var results: [Int] = []
+        var pageEnds: [Int] = []
+        while let batch = await window.next() {
+            results += batch.results.compactMap { try? $0.get() }
+            if batch.endsPage { pageEnds.append(results.last ?? -1) }
+        }
+        #expect(results == (0..<40).map { $0 * 2 })
+        #expect(pageEnds == [38, 78])
+        #expect(gauge.maximum <= 3)
+        #expect(gauge.maximum >= 2)
+        #expect(window.isEmpty)
+    }
+
+    /// A batch never takes items from two pages, so the end of a page is the end of a batch.
+    @Test func batchesStopAtTheEndOfAPage() async {
+        let sizes = BatchSizes()
+        let window = ExpansionWindow(
+            ItemExpansion<Int>(batchSize: 4, concurrency: 1) { items in
+                sizes.record(items.count)
+                return items.map { .success($0) }
+            })
+        window.enqueue(Array(0..<6))
+        window.enqueue(Array(6..<9))
+        var ends: [Bool] = []
+        while let batch = await window.next() { ends.append(batch.endsPage) }
+        #expect(sizes.all == [4, 2, 3])
+        #expect(ends == [false, true, true])
+    }
+
+    /// The window asks for the next page while it can still keep every slot busy, and not when it is full.
+    @Test func wantsItemsOnlyWhileSlotsWouldGoIdle() {
+        let window = ExpansionWindow(
+            ItemExpansion<Int>(batchSize: 10, concurrency: 1) { items in
+                try? await Task.sleep(for: .seconds(30))
+                return items.map { .success($0) }
+            })
+        #expect(window.wantsItems)
+        window.enqueue(Array(0..<25))
+        #expect(!window.wantsItems)
+        window.cancel()
+    }
+}
+
+struct FullProfilesCommandTests {
+    @Test func writesEachAccountsProfileInTheListsOrder() async {
+        let github = crawl([[1, 2, 3], [4, 5, 6], [7]], perPage: 3)
+        github.delay = .milliseconds(5)
+        let (env, out, err) = AppEnvironment.test(github: github)
+        let status = await run("list --all --per-page 3 --full --concurrency 2 --format ndjson", env)
+        #expect(status == 0)
+        #expect(names(out.text) == (1...7).map { "Full \($0)" })
+        #expect(err.text.isEmpty)
+        #expect(github.maximumInFlight <= 2)
+        #expect(github.calls.filter { $0.hasPrefix("user ") }.count == 7)
+    }
+
+    /// The limit counts listed accounts, and no profile is fetched beyond it.
+    @Test func theLimitStopsTheProfilesToo() async {
+        let github = crawl([[1, 2, 3], [4, 5, 6]], perPage: 3)
+        let (env, out, _) = AppEnvironment.test(github: github)
+        #expect(await run("list --limit 4 --per-page 3 --full --format ndjson", env) == 0)
+        #expect(names(out.text) == ["Full 1", "Full 2", "Full 3", "Full 4"])
+        #expect(!github.calls.contains("user user5"))
+    }
+
+    /// A renamed account answers by id; a deleted one is left out with a word on stderr, and the crawl goes on.
+    @Test func aRenamedAccountIsFoundByIDAndADeletedOneIsLeftOut() async {
+        let github = crawl([[1, 2, 3]], perPage: 3)
+        github.profiles["user2"] = .failure(.notFound(resource: "user user2"))
+        github.profilesByID[2] = .success(profile(2, "renamed2"))
+        github.profiles["user3"] = .failure(.notFound(resource: "user user3"))
+        github.profilesByID[3] = .failure(.notFound(resource: "user 3"))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run("list --limit 3 --full --format ndjson", env) == 0)
+        #expect(names(out.text) == ["Full 1", "Full 2"])
+        #expect(err.text.contains("1 listed account was gone (deleted)"))
+    }
+
+    /// A profile that cannot be read stops the crawl after the accounts before it, with the place to go on from.
+    @Test func aFailedProfileStopsAfterTheOnesBeforeItAndSaysWhereToResume() async {
+        let github = crawl([[1, 2, 3], [4, 5, 6]], perPage: 3)
+        github.profiles["user3"] = .failure(.server(status: 502, message: "Bad Gateway"))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        let status = await run("list --all --per-page 3 --full --concurrency 1 --format ndjson", env)
+        #expect(status == 1)
+        #expect(names(out.text) == ["Full 1", "Full 2"])
+        #expect(err.text.contains("gh-users list --since 2 --all --per-page 3 --full --concurrency 1"))
+    }
+
+    /// A page that fails after profiles were asked for: those profiles are written before the error.
+    @Test func aFailedPageStillWritesTheProfilesAlreadyAskedFor() async {
+        let github = crawl([[1, 2, 3]], perPage: 3)
+        let first = UserPage(
+            users: [1, 2, 3].map { makeUser($0) }, next: PageCursor(url: "https://api.github.com/users?page=2"))
+        github.script("/users?since=0&per_page=3", .success(first))
+        github.scriptPage(
+            "https://api.github.com/users?page=2",
+            Result<UserPage, DomainError>.failure(.server(status: 500, message: "boom")))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        let status = await run("list --all --per-page 3 --full --format json", env)
+        #expect(status == 1)
+        let array = try? JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]]
+        #expect(array?.compactMap { $0["name"] as? String } == ["Full 1", "Full 2", "Full 3"])
+        #expect(err.text.contains("--since 3"))
+    }
+
+    @Test func theTableShowsWhoTheAccountsAre() async {
+        let github = crawl([[1, 2]], perPage: 2)
+        let (env, out, _) = AppEnvironment.test(github: github, stdoutTTY: true, width: 100)
+        #expect(await run("list --limit 2 --full", env) == 0)
+        let header = out.text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(header.contains("NAME") && header.contains("FOLLOWERS"))
+        #expect(out.text.contains("Full 2"))
+    }
+
+    @Test(arguments: [
+        ("list --concurrency 3", "--concurrency applies only with --full"),
+        ("list --fields login,location", "the field 'location' is in a profile, not in this list: add --full"),
+        ("search mona --full --fields login,score", "the field 'score' is not in a profile"),
+        ("followers octocat --full --concurrency 11", "--concurrency"),
+    ])
+    func refusesWhatCannotWork(arguments: String, message: String) async {
+        let (env, out, err) = AppEnvironment.test()
+        #expect(await run(arguments, env) == 64)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains(message))
+    }
+
+    @Test func profileFieldsAreTakenWithFull() async {
+        let github = crawl([[1, 2]], perPage: 2)
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run("list --limit 2 --full --fields login,name,followers", env) == 0)
+        #expect(out.text == "user1\tFull 1\t10\nuser2\tFull 2\t20\n")
+        #expect(err.text.isEmpty)
+    }
+}
+
+private final class InFlightGauge: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = 0
+    private(set) var maximum = 0
+
+    func enter() {
+        lock.withLock {
+            current += 1
+            maximum = max(maximum, current)
+        }
+    }
+
+    func leave() { lock.withLock { current -= 1 } }
+}
+
+private final class BatchSizes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sizes: [Int] = []
+
+    var all: [Int] { lock.withLock { sizes } }
+
+    func record(_ size: Int) { lock.withLock { sizes.append(size) } }
+}
