@@ -84,8 +84,8 @@ struct ExpansionWindowTests {
         #expect(ends == [false, true, true])
     }
 
-    /// The window asks for the next page while it can still keep every slot busy, and not when it is full.
-    @Test func wantsItemsOnlyWhileSlotsWouldGoIdle() {
+    /// The window asks for the next page while it has room to start more batches, and not once it is full.
+    @Test func wantsItemsOnlyWhileThereIsRoom() {
         let window = ExpansionWindow(
             ItemExpansion<Int>(batchSize: 10, concurrency: 1) { items in
                 try? await Task.sleep(for: .seconds(30))
@@ -93,7 +93,30 @@ struct ExpansionWindowTests {
             })
         #expect(window.wantsItems)
         window.enqueue(Array(0..<25))
+        #expect(window.wantsItems)
+        window.enqueue(Array(25..<85))
         #expect(!window.wantsItems)
+        window.cancel()
+    }
+
+    /// A slow batch at the head does not hold the other slots idle: later batches run and wait for it.
+    @Test func aSlowHeadDoesNotIdleTheOtherSlots() async {
+        let finished = Counter()
+        let window = ExpansionWindow(
+            ItemExpansion<Int>(batchSize: 1, concurrency: 2) { items in
+                if items == [0] {
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while finished.value < 6, ContinuousClock.now < deadline {
+                        try? await Task.sleep(for: .milliseconds(5))
+                    }
+                    return [.success(finished.value)]
+                }
+                finished.increment()
+                return items.map { .success($0) }
+            })
+        window.enqueue(Array(0..<8))
+        let head = await window.next()
+        #expect((try? head?.results.first?.get()) ?? 0 >= 6)
         window.cancel()
     }
 }
@@ -214,4 +237,13 @@ private final class BatchSizes: @unchecked Sendable {
     var all: [Int] { lock.withLock { sizes } }
 
     func record(_ size: Int) { lock.withLock { sizes.append(size) } }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    func increment() { lock.withLock { count += 1 } }
 }

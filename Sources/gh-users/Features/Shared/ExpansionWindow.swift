@@ -11,9 +11,11 @@ struct ItemExpansion<Item: Sendable>: Sendable {
     let expand: @Sendable ([Item]) async -> [Result<Item?, DomainError>]
 }
 
-/// The moving window of an expansion: items wait in `pending` until a slot is free, batches run as child-less
-/// tasks in listing order, and `next()` hands back the oldest batch once it is done. Memory is bounded by the
-/// window and the page being drained, whatever the length of the listing.
+/// The moving window of an expansion: items wait in `pending` until the window has room, batches are started
+/// as tasks in listing order up to `lookahead` batches ahead of the output, at most `concurrency` of them
+/// running at once (a slow batch at the head does not idle the other slots), and `next()` hands back the
+/// oldest batch once it is done. Memory is bounded by the window and the page being drained, whatever the
+/// length of the listing.
 ///
 /// Used from one task only (the coordinator's); it is not Sendable.
 final class ExpansionWindow<Item: Sendable> {
@@ -24,13 +26,19 @@ final class ExpansionWindow<Item: Sendable> {
     }
 
     private let expansion: ItemExpansion<Item>
+    private let slots: Slots
+    /// How many batches may be started ahead of the output: finished ones wait here for the head.
+    private let lookahead: Int
     private var pending: [(item: Item, endsPage: Bool)] = []
     private var pendingStart = 0
     private var flights: [Flight] = []
     private var flightStart = 0
+    private var tickets = 0
 
     init(_ expansion: ItemExpansion<Item>) {
         self.expansion = expansion
+        self.slots = Slots(max(1, expansion.concurrency))
+        self.lookahead = max(1, expansion.concurrency) * 4
     }
 
     deinit {
@@ -41,7 +49,7 @@ final class ExpansionWindow<Item: Sendable> {
     private var flightCount: Int { flights.count - flightStart }
 
     /// Whether the window would start more work if it had more items: time to read the next page.
-    var wantsItems: Bool { pendingCount < expansion.batchSize * max(1, expansion.concurrency - flightCount + 1) }
+    var wantsItems: Bool { pendingCount < expansion.batchSize * max(1, lookahead - flightCount + 1) }
 
     /// Whether nothing is waiting or in flight.
     var isEmpty: Bool { pendingCount == 0 && flightCount == 0 }
@@ -83,7 +91,7 @@ final class ExpansionWindow<Item: Sendable> {
     /// Starts batches while a slot is free. A batch never spans two pages, so a page's end is a batch's end and
     /// a checkpoint written there covers exactly what reached the output.
     private func launch() {
-        while flightCount < expansion.concurrency, pendingCount > 0 {
+        while flightCount < lookahead, pendingCount > 0 {
             var batch: [Item] = []
             var endsPage = false
             while batch.count < expansion.batchSize, pendingStart < pending.count, !endsPage {
@@ -98,7 +106,50 @@ final class ExpansionWindow<Item: Sendable> {
             }
             let expand = expansion.expand
             let items = batch
-            flights.append(Flight(task: Task { await expand(items) }, endsPage: endsPage))
+            let slots = self.slots
+            let ticket = tickets
+            tickets += 1
+            let task = Task {
+                await slots.acquire(ticket)
+                let results = await expand(items)
+                await slots.release()
+                return results
+            }
+            flights.append(Flight(task: task, endsPage: endsPage))
+        }
+    }
+}
+
+/// A counting semaphore for tasks that grants its slots in ticket order, so batches start in the listing's order
+/// however the tasks happen to be scheduled: the head of the output is never the one left waiting.
+private actor Slots {
+    private var free: Int
+    private var nextTicket = 0
+    private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+
+    init(_ count: Int) {
+        free = count
+    }
+
+    /// Waits until every lower ticket has had its slot and one is free. Every ticket handed out must come here
+    /// once, or the later ones wait for ever: a batch's task always does, cancelled or not.
+    func acquire(_ ticket: Int) async {
+        await withCheckedContinuation { continuation in
+            waiting[ticket] = continuation
+            grant()
+        }
+    }
+
+    func release() {
+        free += 1
+        grant()
+    }
+
+    private func grant() {
+        while free > 0, let continuation = waiting.removeValue(forKey: nextTicket) {
+            free -= 1
+            nextTicket += 1
+            continuation.resume()
         }
     }
 }
