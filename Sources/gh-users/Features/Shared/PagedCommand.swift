@@ -19,6 +19,25 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     /// For a command whose pages are not one list's as GitHub serves them (the follow graph's set operations):
     /// the loader and admission rule for one run, in place of `list` and `admission`.
     var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)?
+    /// Work a run does before its first request (`list --state` reads where the crawl stopped and opens its
+    /// `--output` file): the options and output the run goes on with, or the outcome that ends it at once.
+    var start: (@Sendable (Options, CommandContext) -> Start)?
+
+    enum Start {
+        case run(Run)
+        /// Nothing is to be fetched, or nothing can be: the outcome, already reported.
+        case finished(CommandOutcome)
+    }
+
+    /// What one run pages with, once `start` has had its say.
+    struct Run {
+        var options: Options
+        /// The streams and output settings: `--output FILE` puts a file where stdout was.
+        var context: CommandContext
+        /// The output already holds records that this run appends to, so no CSV header is written again.
+        var continuesOutput = false
+        var pageWritten: (@Sendable (Item) throws(OutputWriteError) -> Void)?
+    }
 
     struct Preparation {
         let load: PagedListViewModel<Item>.Loader
@@ -30,6 +49,8 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     struct Admission {
         let admit: (Item) -> Bool
         var isNew: ((Item) -> Bool)?
+        /// Whether the list ends at an item (`list --until`): nothing after it is wanted, or requested.
+        var isLast: ((Item) -> Bool)?
     }
 
     init(
@@ -41,6 +62,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         raw: @escaping @Sendable (Item) -> RawJSON,
         presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)? = nil,
         prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)? = nil,
+        start: (@Sendable (Options, CommandContext) -> Start)? = nil,
         requiresToken: @escaping @Sendable (Options) -> Bool = { _ in false }
     ) {
         self.noun = noun
@@ -51,6 +73,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         self.raw = raw
         self.presentation = presentation ?? { _, _ in .init(noun: noun) }
         self.prepare = prepare
+        self.start = start
         self.requiresToken = requiresToken
     }
 
@@ -86,14 +109,24 @@ extension Command {
         self.init(
             spec: spec.adding([PagingOptions.group(noun: declaration.noun)]),
             parse: parse,
-            action: .github { options, context, github in
-                let plan = declaration.paging(options)
-                let list = declaration.list(options)
-                if declaration.requiresToken(options), !context.presenter.hasToken {
+            action: .github { requested, initialContext, github in
+                if declaration.requiresToken(requested), !initialContext.presenter.hasToken {
                     let error = DomainError.tokenRequired(command: "gh-users " + name + " without a LOGIN")
-                    context.io.writeErr(context.presenter.present(error).message)
+                    initialContext.io.writeErr(initialContext.presenter.present(error).message)
                     return .failed(error)
                 }
+                var run = ListDeclaration<Options, Item>.Run(options: requested, context: initialContext)
+                if let start = declaration.start {
+                    switch start(requested, initialContext) {
+                    case .finished(let outcome): return outcome
+                    case .run(let started): run = started
+                    }
+                }
+                let (options, context, continuesOutput) = (run.options, run.context, run.continuesOutput)
+                let plan = declaration.paging(options)
+                let list = declaration.list(options)
+                var presentation = declaration.presentation(requested, context)
+                presentation.pageWritten = run.pageWritten
                 return await PagedListCoordinator(
                     makeViewModel: {
                         if let prepare = declaration.prepare {
@@ -110,13 +143,16 @@ extension Command {
                                 return try await github.firstPage(list, perPage: plan.perPage)
                             },
                             admit: admission.admit,
-                            isNew: admission.isNew
+                            isNew: admission.isNew,
+                            isLast: admission.isLast
                         )
                     },
                     makeWriter: {
-                        RecordStreamWriter(context: $0, columns: declaration.columns($0), raw: declaration.raw)
+                        RecordStreamWriter(
+                            context: $0, columns: declaration.columns($0), raw: declaration.raw,
+                            continuesOutput: continuesOutput)
                     },
-                    presentation: declaration.presentation(options, context),
+                    presentation: presentation,
                     command: context
                 ).run()
             }

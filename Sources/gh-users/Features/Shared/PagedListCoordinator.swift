@@ -13,6 +13,9 @@ struct PagedListCoordinator<Item: Sendable> {
         /// Extra lines for stderr once the list ends, such as a search's 1,000-result cap.
         var closingNotes: @Sendable (_ taken: Int, _ totalCount: Int?, _ incomplete: Bool) -> [String] = { _, _, _ in []
         }
+        /// Runs once a page's items have all been written, with the last of them: where `list --state` records
+        /// how far the crawl got. A failure stops the run with status 1.
+        var pageWritten: (@Sendable (Item) throws(OutputWriteError) -> Void)?
     }
 
     let makeViewModel: @Sendable () -> PagedListViewModel<Item>
@@ -48,11 +51,20 @@ struct PagedListCoordinator<Item: Sendable> {
             progress.clear()
             do {
                 try io.out.write(writer.render(items))
+                if let last = items.last {
+                    lastWritten = last
+                    try presentation.pageWritten?(last)
+                }
+            } catch let failure as OutputWriteError {
+                progress.clear()
+                var message = "gh-users: " + failure.message + "\n"
+                if let lastWritten, let hint = presentation.resumeHint { message += hint(lastWritten) + "\n" }
+                io.writeErr(message)
+                return .setupFailed
             } catch {
                 // The reader went away (`| head`): stop fetching, quietly.
                 return .outputClosed
             }
-            if let last = items.last { lastWritten = last }
             // Only a listing that needs more than one request shows progress.
             if !viewModel.isExhausted {
                 progress.update(pages: viewModel.requests, items: viewModel.taken)
