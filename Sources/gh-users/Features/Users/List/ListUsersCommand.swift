@@ -165,6 +165,16 @@ enum ListUsersCommand {
         if let state { options.since = state.since }
         // A shard already crawled to its end: nothing to fetch, nothing to write.
         if let until = options.until, options.since >= until { return .finished(.success) }
+        // A state is on disk before the first page is written, so a kill between that page and its state still
+        // finds the output's length to cut back to (and a state that cannot be written stops the run now).
+        if let stateFile, state == nil || (output != nil && state?.outputBytes == nil) {
+            do {
+                try stateFile.replace(with: CrawlState(since: options.since, outputBytes: output?.initialLength))
+            } catch {
+                context.io.writeErr("gh-users: \(error.message)\n")
+                return .finished(.setupFailed)
+            }
+        }
         guard stateFile != nil || output != nil else { return .run(.init(options: options, context: context)) }
 
         var run = ListDeclaration<ListUsersOptions, User>.Run(
