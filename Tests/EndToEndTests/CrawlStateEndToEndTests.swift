@@ -3,10 +3,10 @@ import GitHubStandIn
 import Testing
 
 /// A crawl that a test starts and kills itself, for `--output` runs that write nothing on stdout or stderr to wait
-/// for (BinaryRunner's interrupt waits for a first byte). Its streams go to files in the crawl's folder.
+/// for (BinaryRunner's interrupt waits for a first byte). Every wait is a `Task.sleep`, never a blocked thread, so
+/// the tests running beside it keep the cooperative pool.
 private final class CrawlProcess: @unchecked Sendable {
     private let process = Process()
-    private let finished = DispatchSemaphore(value: 0)
 
     init(_ arguments: [String], in folder: URL) throws {
         process.executableURL = BinaryRunner.binary
@@ -19,7 +19,6 @@ private final class CrawlProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        process.terminationHandler = { [finished] _ in finished.signal() }
         try process.run()
     }
 
@@ -29,11 +28,14 @@ private final class CrawlProcess: @unchecked Sendable {
         Foundation.kill(process.processIdentifier, signal)
     }
 
-    /// The exit status, or nil when it had not ended within `seconds` (it is then killed).
-    func wait(seconds: Double = 60) -> Int32? {
-        if finished.wait(timeout: .now() + seconds) == .timedOut {
+    /// The exit status (128 + the signal for a killed process), or nil when it had not ended within `seconds`
+    /// (it is then killed).
+    func wait(seconds: Double = 60) async throws -> Int32? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        guard !process.isRunning else {
             kill()
-            finished.wait()
+            while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
             return nil
         }
         return process.terminationReason == .uncaughtSignal
@@ -42,7 +44,9 @@ private final class CrawlProcess: @unchecked Sendable {
 }
 
 /// `list --state`, `--output` and `--until` against the built binary: crawls that resume, grow, survive a SIGKILL
-/// and split into shards, with nothing lost and nothing written twice.
+/// and split into shards, with nothing lost and nothing written twice. One test at a time: each runs crawls of
+/// its own, and together they would crowd the two cores that the rest of the suite's timing needs.
+@Suite(.serialized)
 struct CrawlStateEndToEndTests {
     /// Any token: the stand-in grants it 5,000 requests an hour, where anonymous callers get 60.
     static let token = "ghp_crawlstatetest"
@@ -212,10 +216,10 @@ struct CrawlStateEndToEndTests {
             let pageThreeEnd = server.population.users[149].id
             let deadline = Date().addingTimeInterval(60)
             while currentState("s")?["since"] != pageThreeEnd, crawl.isRunning, Date() < deadline {
-                usleep(5_000)
+                try await Task.sleep(for: .milliseconds(5))
             }
             crawl.kill()
-            #expect(crawl.wait() == 128 + SIGKILL)
+            #expect(try await crawl.wait() == 128 + SIGKILL)
             #expect(try checkInvariant(against: whole, file: "users.csv", state: "s") == false)
             let recorded = try #require(try state("s")["output_bytes"])
             // The next page's bytes as the crawl writes them: the single crawl's next 50 lines.
@@ -237,32 +241,34 @@ struct CrawlStateEndToEndTests {
         }
     }
 
-    /// Kills at random moments, over and over, until a run finishes by itself: after every kill the state and the
-    /// file agree, and the finished file is the single crawl's, byte for byte.
+    /// Kills at random moments, over and over, until a run finishes by itself: each run is killed once it has got
+    /// one to three pages further, plus up to 30 ms (inside a write, an fsync, a rename or a wait for GitHub).
+    /// After every kill the state and the file agree, and the finished file is the single crawl's, byte for byte.
     @Test func aCrawlKilledAgainAndAgainEndsWithTheWholeListOnce() async throws {
-        try await withServer(users: 2000, latency: 15) { server in
+        try await withServer(users: 3000, latency: 20) { server in
             let common = ["list", "--all", "--per-page", "40", "--format", "ndjson"] + api(server)
             let whole = Foundation.Data(try await run(common).stdout.utf8)
             let arguments = common + ["--state", path("s"), "--output", path("users.ndjson")]
+            let users = server.population.users
+            func position() -> Int { users.firstIndex { $0.id == currentState("s")?["since"] } ?? -1 }
             var kills = 0
             var tornTails = 0
             var status: Int32?
-            for _ in 0..<60 {
+            for _ in 0..<100 {
+                let target = position() + 40 * Int.random(in: 1...3)
                 let crawl = try CrawlProcess(arguments, in: folder)
-                usleep(UInt32.random(in: 20_000...250_000))
+                while crawl.isRunning, position() < target { try await Task.sleep(for: .milliseconds(2)) }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...30)))
                 guard crawl.isRunning else {
-                    status = crawl.wait()
+                    status = try await crawl.wait()
                     break
                 }
                 crawl.kill()
-                _ = crawl.wait()
+                _ = try await crawl.wait()
                 kills += 1
                 if try checkInvariant(against: whole, file: "users.ndjson", state: "s") { tornTails += 1 }
             }
-            if status == nil {
-                let last = try CrawlProcess(arguments, in: folder)
-                status = last.wait()
-            }
+            if status == nil { status = try await CrawlProcess(arguments, in: folder).wait() }
             #expect(status == 0)
             #expect(kills > 0)
             #expect(bytes("users.ndjson") == whole)
