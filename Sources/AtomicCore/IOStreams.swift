@@ -17,6 +17,16 @@ package struct OutputClosedError: Error, Equatable {
     package init() {}
 }
 
+/// A write that failed for a reason other than a closed reader, such as a full disk under `--output FILE`:
+/// the command stops, fails, and says why.
+package struct OutputWriteError: Error, Equatable {
+    package let message: String
+
+    package init(message: String) {
+        self.message = message
+    }
+}
+
 /// The standard streams and what is known about the terminal behind them, after `cli/cli`'s iostreams.
 /// Data goes to `out`; logs, progress, hints and errors go to `err`.
 package struct IOStreams: Sendable {

@@ -95,3 +95,44 @@ struct PagedListViewModelTests {
         #expect(ContinuousClock.now - started < .seconds(20))
     }
 }
+
+/// `list --until`: the page holding the last wanted item is the last requested, and nothing after it is kept.
+struct PagedListUntilTests {
+    private func model(until: Int64, recorder: LoadRecorder) -> PagedListViewModel<User> {
+        let pages: [String?: Page<User>] = [
+            nil: page([1, 2, 3], next: "p2"), "p2": page([4, 6, 7], next: "p3"), "p3": page([8], next: nil),
+        ]
+        return PagedListViewModel(
+            limit: .all,
+            load: { cursor throws(DomainError) in
+                recorder.record(cursor)
+                guard let result = pages[cursor?.url] else { throw DomainError.server(status: 599, message: "no page") }
+                return result
+            },
+            admit: { $0.id <= until },
+            isLast: { $0.id >= until }
+        )
+    }
+
+    @Test(arguments: [(Int64(5), [Int64(1), 2, 3, 4]), (Int64(6), [Int64(1), 2, 3, 4, 6])] as [(Int64, [Int64])])
+    func pagingEndsAtThePageThatPassesTheEnd(until: Int64, expected: [Int64]) async throws {
+        let recorder = LoadRecorder()
+        let model = model(until: until, recorder: recorder)
+        var ids: [Int64] = []
+        while !model.isExhausted { ids += try await model.loadNextPage().map(\.id) }
+        #expect(ids == expected)
+        #expect(!model.hasMore)
+        for _ in 0..<50 { await Task.yield() }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(recorder.loads == [nil, "p2"])
+    }
+
+    @Test func anEndOnTheFirstPageRequestsNothingMore() async throws {
+        let recorder = LoadRecorder()
+        let model = model(until: 2, recorder: recorder)
+        #expect(try await model.loadNextPage().map(\.id) == [1, 2])
+        #expect(model.isExhausted)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(recorder.loads == [nil])
+    }
+}

@@ -16,14 +16,22 @@ struct ResumeHintTests {
 
     private enum HintError: Error { case notRunnable(String) }
 
+    /// Without --state the hint moves --since to the last id; with it, the hint is the command as given, since the
+    /// state file says where to go on from.
     @Test(arguments: [
-        ["list", "--all", "--json", "--no-cache"],
-        ["list", "--limit", "250", "--per-page", "50", "--format", "csv", "--fields", "login,id"],
-        ["list", "--since", "7", "--format", "ndjson", "--api-url", "http://127.0.0.1:9/api v3", "--offline"],
-        ["list", "--cache-dir", "/tmp/it's here", "--retries", "5", "--timeout", "2.5", "--wait-on-rate-limit"],
-        ["list", "--color", "never", "--token-file", "/run/secrets/gh"],
+        (["list", "--all", "--json", "--no-cache"], true),
+        (["list", "--limit", "250", "--per-page", "50", "--format", "csv", "--fields", "login,id"], true),
+        (["list", "--since", "7", "--format", "ndjson", "--api-url", "http://127.0.0.1:9/api v3", "--offline"], true),
+        (
+            ["list", "--cache-dir", "/tmp/it's here", "--retries", "5", "--timeout", "2.5", "--wait-on-rate-limit"],
+            true
+        ),
+        (["list", "--color", "never", "--token-file", "/run/secrets/gh"], true),
+        (["list", "--since", "7", "--until", "90000", "--output", "o.tsv", "--limit", "50"], true),
+        (["list", "--all", "--state", "/var/lib/users state", "--format", "ndjson"], false),
+        (["list", "--since", "7", "--until", "90", "--state", "s", "--output", "o.csv", "--format", "csv"], false),
     ])
-    func theHintRunsTheSameCommandFromTheLastID(line: [String]) throws {
+    func theHintRunsTheSameCommandFromTheLastID(line: [String], movesSince: Bool) throws {
         let original = try invocation(line)
         let options = try #require(original.options as? ListUsersOptions)
         let context = CommandContext(
@@ -33,11 +41,12 @@ struct ResumeHintTests {
             common: original.common
         )
         let hint = ListUsersCommand.resumeHint(after: 4242, options, context)
+        #expect(hint.hasPrefix(movesSince ? "To continue from here: " : "To continue from here, run it again: "))
         let command = try #require(hint.split(separator: ": ", maxSplits: 1).last.map(String.init))
         let words = ShellWords.split(command)
         #expect(words.first == "gh-users")
         var expected = options
-        expected.since = 4242
+        if movesSince { expected.since = 4242 }
         #expect(
             try invocation(Array(words.dropFirst()))
                 == ListUsersCommand.declaration.invocation(expected, original.common))

@@ -27,9 +27,11 @@ enum TokenFileReader {
             throw TokenFileError(message: "cannot read \(name): \(reason(errno))")
         }
         let kind = Int(info.st_mode) & Int(S_IFMT)
-        let (bytes, code) = readToEnd(descriptor)
-        if let code {
-            throw TokenFileError(message: "cannot read \(name): \(reason(code))")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptorIO.readAll(descriptor, limit: limitBytes)
+        } catch {
+            throw TokenFileError(message: "cannot read \(name): \(reason(error.code))")
         }
         guard bytes.count <= limitBytes else {
             throw TokenFileError(
@@ -49,31 +51,7 @@ enum TokenFileReader {
             contents: token, readableByOthers: keepsMode && Int(info.st_mode) & 0o077 != 0)
     }
 
-    /// Everything up to the end, or a little more than the limit; the errno of a failed read.
-    private static func readToEnd(_ descriptor: Int32) -> ([UInt8], Int32?) {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count <= limitBytes {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                #if canImport(Glibc)
-                    Glibc.read(descriptor, raw.baseAddress!, raw.count)
-                #else
-                    Darwin.read(descriptor, raw.baseAddress!, raw.count)
-                #endif
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return (bytes, errno)
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        return (bytes, nil)
-    }
-
-    /// strerror's text, lowercased as the rest of a message is: "no such file or directory".
     private static func reason(_ code: Int32) -> String {
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
+        FileDescriptorIO.reason(code)
     }
 }

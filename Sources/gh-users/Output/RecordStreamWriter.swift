@@ -11,11 +11,17 @@ struct RecordStreamWriter<Item>: Sendable {
     let raw: @Sendable (Item) -> RawJSON
     private var written = 0
     private var tableLayout: TableLayout?
+    /// The output already holds records of an earlier run that this one appends to, so CSV has its header.
+    private let continuesOutput: Bool
 
     /// With `--fields`, the columns are those fields read from each record's JSON, and JSON keeps only them.
-    init(context: RenderContext, columns: [Column<Item>], raw: @escaping @Sendable (Item) -> RawJSON) {
+    init(
+        context: RenderContext, columns: [Column<Item>], raw: @escaping @Sendable (Item) -> RawJSON,
+        continuesOutput: Bool = false
+    ) {
         self.context = context
         self.raw = raw
+        self.continuesOutput = continuesOutput
         if let fields = context.fields {
             self.columns = fields.map { field in
                 Column(field.uppercased(), key: field, shrink: .second) { JSONText.text(of: field, in: raw($0).bytes) }
@@ -63,7 +69,7 @@ struct RecordStreamWriter<Item>: Sendable {
                 written += 1
             }
         case .csv:
-            if written == 0 && !items.isEmpty {
+            if written == 0 && !continuesOutput && !items.isEmpty {
                 output.append(contentsOf: Array(CSV.row(columns.map(\.key)).utf8))
             }
             for item in items {

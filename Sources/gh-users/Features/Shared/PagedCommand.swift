@@ -21,6 +21,25 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)?
     /// For a listing of accounts: `--full`, each account written as its profile.
     var profiles: ProfileStage<Options, Item>?
+    /// Work a run does before its first request (`list --state` reads where the crawl stopped and opens its
+    /// `--output` file): the options and output the run goes on with, or the outcome that ends it at once.
+    var start: (@Sendable (Options, CommandContext) -> Start)?
+
+    enum Start {
+        case run(Run)
+        /// Nothing is to be fetched, or nothing can be: the outcome, already reported.
+        case finished(CommandOutcome)
+    }
+
+    /// What one run pages with, once `start` has had its say.
+    struct Run {
+        var options: Options
+        /// The streams and output settings: `--output FILE` puts a file where stdout was.
+        var context: CommandContext
+        /// The output already holds records that this run appends to, so no CSV header is written again.
+        var continuesOutput = false
+        var pageWritten: (@Sendable (Item) throws(OutputWriteError) -> Void)?
+    }
 
     struct Preparation {
         let load: PagedListViewModel<Item>.Loader
@@ -32,6 +51,8 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     struct Admission {
         let admit: (Item) -> Bool
         var isNew: ((Item) -> Bool)?
+        /// Whether the list ends at an item (`list --until`): nothing after it is wanted, or requested.
+        var isLast: ((Item) -> Bool)?
     }
 
     init(
@@ -44,6 +65,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)? = nil,
         prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)? = nil,
         profiles: ProfileStage<Options, Item>? = nil,
+        start: (@Sendable (Options, CommandContext) -> Start)? = nil,
         requiresToken: @escaping @Sendable (Options) -> Bool = { _ in false }
     ) {
         self.noun = noun
@@ -55,6 +77,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         self.presentation = presentation ?? { _, _ in .init(noun: noun) }
         self.prepare = prepare
         self.profiles = profiles
+        self.start = start
         self.requiresToken = requiresToken
     }
 
@@ -96,18 +119,28 @@ extension Command {
         self.init(
             spec: spec,
             parse: parse,
-            action: .github { options, context, github in
+            action: .github { requested, initialContext, github in
+                if declaration.requiresToken(requested), !initialContext.presenter.hasToken {
+                    let error = DomainError.tokenRequired(command: "gh-users " + name + " without a LOGIN")
+                    initialContext.io.writeErr(initialContext.presenter.present(error).message)
+                    return .failed(error)
+                }
+                var run = ListDeclaration<Options, Item>.Run(options: requested, context: initialContext)
+                if let start = declaration.start {
+                    switch start(requested, initialContext) {
+                    case .finished(let outcome): return outcome
+                    case .run(let started): run = started
+                    }
+                }
+                let (options, context, continuesOutput) = (run.options, run.context, run.continuesOutput)
                 let plan = declaration.paging(options)
+                let list = declaration.list(options)
                 let profiles = declaration.profiles.flatMap { stage in
                     let chosen = stage.options(options)
                     return chosen.full ? (stage, chosen) : nil
                 }
-                let list = declaration.list(options)
-                if declaration.requiresToken(options), !context.presenter.hasToken {
-                    let error = DomainError.tokenRequired(command: "gh-users " + name + " without a LOGIN")
-                    context.io.writeErr(context.presenter.present(error).message)
-                    return .failed(error)
-                }
+                var presentation = declaration.presentation(requested, context)
+                presentation.pageWritten = run.pageWritten
                 return await PagedListCoordinator(
                     makeViewModel: {
                         if let prepare = declaration.prepare {
@@ -124,14 +157,17 @@ extension Command {
                                 return try await github.firstPage(list, perPage: plan.perPage)
                             },
                             admit: admission.admit,
-                            isNew: admission.isNew
+                            isNew: admission.isNew,
+                            isLast: admission.isLast
                         )
                     },
                     makeWriter: {
                         let columns = profiles.map { $0.0.columns } ?? declaration.columns
-                        return RecordStreamWriter(context: $0, columns: columns($0), raw: declaration.raw)
+                        return RecordStreamWriter(
+                            context: $0, columns: columns($0), raw: declaration.raw,
+                            continuesOutput: continuesOutput)
                     },
-                    presentation: declaration.presentation(options, context),
+                    presentation: presentation,
                     command: context,
                     expansion: profiles.map { stage, chosen in stage.expansion(chosen, github) }
                 ).run()

@@ -13,6 +13,9 @@ struct PagedListCoordinator<Item: Sendable> {
         /// Extra lines for stderr once the list ends, such as a search's 1,000-result cap.
         var closingNotes: @Sendable (_ taken: Int, _ totalCount: Int?, _ incomplete: Bool) -> [String] = { _, _, _ in []
         }
+        /// Runs once a page's items have all been written, with the last of them: where `list --state` records
+        /// how far the crawl got. A failure stops the run with status 1.
+        var pageWritten: (@Sendable (Item) throws(OutputWriteError) -> Void)?
     }
 
     let makeViewModel: @Sendable () -> PagedListViewModel<Item>
@@ -39,20 +42,34 @@ struct PagedListCoordinator<Item: Sendable> {
         // A page failure stops the reading, not the writing: the profiles already asked for are written first.
         var pageFailure: DomainError?
 
-        /// Writes one chunk; false when the reader went away.
-        func emit(_ items: [Item]) -> Bool {
+        // With a checkpoint after each page (`list --state`), the profiles of a page are held until the page is
+        // whole, so what reached the output is always exactly what the checkpoint counts.
+        let holdsPages = presentation.pageWritten != nil
+        var held: [Item] = []
+
+        /// Writes one chunk, and runs the checkpoint when it completes a page; nil once written, else the outcome
+        /// that ends the run.
+        func emit(_ items: [Item], endsPage: Bool) -> CommandOutcome? {
             progress.clear()
             do {
                 try io.out.write(writer.render(items))
+                if let last = items.last { lastWritten = last }
+                if endsPage, let last = items.last { try presentation.pageWritten?(last) }
+            } catch let failure as OutputWriteError {
+                progress.clear()
+                var message = "gh-users: " + failure.message + "\n"
+                if let lastWritten, let hint = presentation.resumeHint { message += hint(lastWritten) + "\n" }
+                io.writeErr(message)
+                return .setupFailed
             } catch {
-                return false
+                // The reader went away (`| head`): stop fetching, quietly.
+                return .outputClosed
             }
-            if let last = items.last { lastWritten = last }
             // Only a listing that needs more than one request shows progress.
             if !viewModel.isExhausted || !(window?.isEmpty ?? true) {
                 progress.update(pages: viewModel.requests, items: writer.recordsWritten)
             }
-            return true
+            return nil
         }
 
         while failure == nil {
@@ -60,7 +77,7 @@ struct PagedListCoordinator<Item: Sendable> {
                 guard !viewModel.isExhausted else { break }
                 do {
                     let items = try await viewModel.loadNextPage()
-                    guard emit(items) else { return .outputClosed }
+                    if let outcome = emit(items, endsPage: true) { return outcome }
                 } catch {
                     failure = error
                 }
@@ -86,7 +103,17 @@ struct PagedListCoordinator<Item: Sendable> {
                 }
                 if failure != nil { break }
             }
-            guard emit(items) else { return .outputClosed }
+            if holdsPages {
+                // A page cut short by a failure is not written: the checkpoint before it is where to go on from.
+                guard failure == nil else { break }
+                held += items
+                if batch.endsPage {
+                    if let outcome = emit(held, endsPage: true) { return outcome }
+                    held = []
+                }
+            } else if let outcome = emit(items, endsPage: batch.endsPage) {
+                return outcome
+            }
             if failure == nil, let pageFailure, window.isEmpty { failure = pageFailure }
         }
         if let failure { return fail(failure, writer: &writer, lastWritten: lastWritten, vanished: vanished) }

@@ -29,6 +29,9 @@ final class PagedListViewModel<Item: Sendable> {
     /// Whether an item was never seen before, for lists that keep ids; without it, an item `admit` lets
     /// through is the sign of progress.
     private var isNew: ((Item) -> Bool)?
+    /// Whether the list ends at an item, nothing after it being wanted (`list --until`): the items after it
+    /// are dropped, and no page past it is requested.
+    private let isLast: ((Item) -> Bool)?
     /// The latest page's `total_count`, for searches.
     private(set) var totalCount: Int?
     private(set) var incompleteResults = false
@@ -43,12 +46,13 @@ final class PagedListViewModel<Item: Sendable> {
     /// filtered out; without it, a page with nothing admitted counts as one of repeats.
     init(
         limit: ItemLimit, load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },
-        isNew: ((Item) -> Bool)? = nil
+        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil
     ) {
         self.limit = limit
         self.load = load
         self.admit = admit
         self.isNew = isNew
+        self.isLast = isLast
     }
 
     /// A page-based list: `first` loads page one, `next` follows a `Link`, and an item whose id was already
@@ -93,9 +97,11 @@ final class PagedListViewModel<Item: Sendable> {
         incompleteResults = incompleteResults || page.incompleteResults
         // Asked before `admit`, which records what it sees.
         let bringsNew = isNew.map { page.items.contains(where: $0) }
-        var fresh = page.items.filter(admit)
-        // A page of items all written before means the server is going round in circles under new URLs.
-        if !page.items.isEmpty, !(bringsNew ?? !fresh.isEmpty) {
+        let end = isLast.flatMap { page.items.firstIndex(where: $0) }
+        var fresh = (end.map { Array(page.items[...$0]) } ?? page.items).filter(admit)
+        // A page of items all written before means the server is going round in circles under new URLs; a
+        // page that ends the list needs no more paging, whatever it holds.
+        if !page.items.isEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
             let failure = DomainError.malformedResponse(
                 endpoint: "GET " + (cursor?.url ?? "the first page"),
                 detail: "the page brought nothing new (all of it was already written), so paging stopped"
@@ -105,13 +111,13 @@ final class PagedListViewModel<Item: Sendable> {
         }
         if case .count(let limit) = limit, taken + fresh.count >= limit {
             let room = limit - taken
-            hasMore = fresh.count > room || page.next != nil
+            hasMore = fresh.count > room || (page.next != nil && end == nil)
             fresh = Array(fresh.prefix(room))
             isExhausted = true
         }
         // No next link, or one that points back at this page, ends the list. A page whose items were all
         // filtered out does not: the next page may still hold wanted items.
-        if page.next == nil || page.next == cursor || page.items.isEmpty {
+        if end != nil || page.next == nil || page.next == cursor || page.items.isEmpty {
             isExhausted = true
         }
         if !isExhausted, let next = page.next, !followed.insert(next.url).inserted {

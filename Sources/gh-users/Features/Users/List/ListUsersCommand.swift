@@ -5,6 +5,12 @@ import Domain
 /// `gh-users list`: what to page through, validated.
 struct ListUsersOptions: Sendable, Equatable {
     var since: Int64 = 0
+    /// The last account id wanted (`--until`): a shard of a crawl ends there.
+    var until: Int64?
+    /// `--state FILE`: where the crawl stood, read before the first request and replaced after every page.
+    var statePath: String?
+    /// `--output FILE`: appended to instead of stdout, and cut back to the state's length before a resume.
+    var outputPath: String?
     var paging = PagingOptions()
     var profiles = ProfileOptions()
 }
@@ -13,6 +19,14 @@ struct ListUsersOptions: Sendable, Equatable {
 enum ListUsersCommand {
     static let since = OptionSpec(
         "since", value: "ID", help: "Start after this account id (an integer >= 0).", default: "0")
+    static let until = OptionSpec(
+        "until", value: "ID", help: "Stop after the last account with an id <= ID (an integer >= --since).")
+    static let state = OptionSpec(
+        "state", value: "FILE",
+        help: "Resume from and record the crawl's position in FILE (0600, replaced atomically after each page).")
+    static let output = OptionSpec(
+        "output", value: "FILE",
+        help: "Append to FILE instead of stdout; with --state, cut back to the last whole page.")
 
     static let declaration = Command<ListUsersOptions>(
         list: ListDeclaration(
@@ -22,30 +36,56 @@ enum ListUsersCommand {
             admission: { options in
                 // `GET /users` is in id order: anything at or below the last id (or --since) was already written.
                 var floor = options.since
-                return .init(admit: { user in
-                    guard user.id > floor else { return false }
-                    floor = user.id
-                    return true
-                })
+                let until = options.until ?? .max
+                return .init(
+                    admit: { user in
+                        guard user.id > floor, user.id <= until else { return false }
+                        floor = user.id
+                        return true
+                    },
+                    // Nothing after --until is wanted, so the page holding it is the last one requested.
+                    isLast: options.until.map { until in { $0.id >= until } }
+                )
             },
             columns: { _ in AccountColumns.summary },
             raw: \.raw,
             presentation: { options, context in
                 .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, options, context) })
             },
-            profiles: .accounts(\.profiles)
+            profiles: .accounts(\.profiles),
+            start: { options, context in start(options, context) }
         ),
         spec: CommandSpec(
             name: "list",
             abstract: "List GitHub accounts in the order they were created (GET /users).",
-            usage: "gh-users list [--since ID] [--limit N | --all] [--per-page N] [options]",
+            usage:
+                "gh-users list [--since ID] [--until ID] [--state FILE] [--output FILE] [--limit N | --all] "
+                + "[--per-page N] [options]",
             discussion: """
                 Pages through every account with an id greater than --since, in id order, following GitHub's
                 Link header. Output is written page by page as it arrives. When a crawl stops early, the message
                 on stderr names the --since value to resume from: the id of the last account written.
+
+                --until ID stops after the last account with an id <= ID, and requests no page beyond it, so
+                --since A --until B crawls one shard: shards that meet (0..B, B..C) add up to the whole crawl.
+
+                --state FILE makes a crawl resumable and able to grow. The file holds one JSON object,
+                {"version":1,"since":ID,"output_bytes":N}: the id of the last account written and, with --output,
+                that file's length after the last whole page. It is replaced atomically (a new file, flushed to
+                disk, renamed over it) after each page is written. A run starts after its "since", which wins over
+                --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
+                rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
+                the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
+                After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
+
+                --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
+                length the state recorded, and the file is flushed to disk before the state is replaced, so even
+                a SIGKILL or a power cut leaves nothing written twice (a FILE shorter than recorded is exit 1).
+                With --state or --output the format is tsv (the default), csv or ndjson: a JSON array or a table
+                cannot be appended to. CSV writes its header only into an empty output.
                 """,
             arguments: [],
-            options: [since],
+            options: [since, until, state, output],
             examples: [
                 ("gh-users list --limit 5", "The first five accounts."),
                 ("gh-users list --limit 100 --full --format ndjson", "Their full profiles, one request each."),
@@ -54,24 +94,151 @@ enum ListUsersCommand {
                     "200 accounts after id 1000, one JSON object per line."
                 ),
                 ("gh-users list --all --format ndjson > users.ndjson", "Crawl everything; resume later with --since."),
+                (
+                    "gh-users list --all --state users.state --format ndjson >> users.ndjson",
+                    "A crawl to run nightly: each run appends only the accounts created since the last."
+                ),
+                (
+                    "gh-users list --all --state users.state --output users.tsv",
+                    "A crawl that survives a kill or a power cut with nothing written twice."
+                ),
+                (
+                    "gh-users list --since 0 --until 50000000 --all --state shard1.state --output shard1.tsv",
+                    "One shard of a crawl split by id range."
+                ),
             ],
             fields: FieldCatalog.account
         ),
         parse: { parsed, spec throws(UsageError) in
             try NoArguments.check(parsed, spec: spec)
-            return ListUsersOptions(
+            var options = ListUsersOptions(
                 since: try NumberOption.parse(
                     parsed, since, range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec) ?? 0,
+                until: try NumberOption.parse(
+                    parsed, until, range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec),
                 paging: try PagingOptions.parse(parsed, spec: spec),
                 profiles: try ProfileGroup.parse(parsed, spec: spec)
             )
+            if let last = options.until, last < options.since {
+                throw UsageError(
+                    message: "--until \(last) is below --since \(options.since): no account lies between them",
+                    command: spec)
+            }
+            options.statePath = try path(parsed, state, spec: spec)
+            options.outputPath = try path(parsed, output, spec: spec)
+            if options.statePath != nil || options.outputPath != nil {
+                let format =
+                    parsed.has(OutputGroup.json) ? OutputFormat.json.rawValue : parsed.value(OutputGroup.format)
+                if let format, format == OutputFormat.json.rawValue || format == OutputFormat.table.rawValue {
+                    let flag = options.statePath != nil ? "--state" : "--output"
+                    throw UsageError(
+                        message: "\(flag) needs a format that can be appended to (tsv, csv or ndjson), not \(format)",
+                        command: spec)
+                }
+            }
+            return options
         }
     )
 
+    private static func path(_ parsed: ParsedArguments, _ option: OptionSpec, spec: CommandSpec) throws(UsageError)
+        -> String?
+    {
+        guard let text = parsed.value(option) else { return nil }
+        guard !text.isEmpty else { throw UsageError(message: "--\(option.name) needs a file path", command: spec) }
+        return text
+    }
+
+    /// Before the first request: reads `--state`, opens `--output` (cut back to the state's length), and decides
+    /// where the crawl starts; or ends the run when the state is unusable or the shard is already done.
+    static func start(_ requested: ListUsersOptions, _ context: CommandContext)
+        -> ListDeclaration<ListUsersOptions, User>.Start
+    {
+        var options = requested
+        let stateFile = options.statePath.map(CrawlStateFile.init(path:))
+        let state: CrawlState?
+        let output: CrawlOutputFile?
+        do {
+            state = try stateFile?.load()
+            output = try options.outputPath.map { path throws(CrawlFileError) in
+                try CrawlOutputFile(path: path, truncatingTo: state?.outputBytes)
+            }
+        } catch {
+            context.io.writeErr("gh-users: \(error.message)\n")
+            return .finished(.setupFailed)
+        }
+        if let state { options.since = state.since }
+        // A shard already crawled to its end: nothing to fetch, nothing to write.
+        if let until = options.until, options.since >= until { return .finished(.success) }
+        // A state is on disk before the first page is written, so a kill between that page and its state still
+        // finds the output's length to cut back to (and a state that cannot be written stops the run now).
+        if let stateFile, state == nil || (output != nil && state?.outputBytes == nil) {
+            do {
+                try stateFile.replace(with: CrawlState(since: options.since, outputBytes: output?.initialLength))
+            } catch {
+                context.io.writeErr("gh-users: \(error.message)\n")
+                return .finished(.setupFailed)
+            }
+        }
+        guard stateFile != nil || output != nil else { return .run(.init(options: options, context: context)) }
+
+        var run = ListDeclaration<ListUsersOptions, User>.Run(
+            options: options, context: appendingContext(context, to: output))
+        run.continuesOutput = state != nil || (output?.initialLength ?? 0) > 0
+        if let stateFile {
+            run.pageWritten = { last throws(OutputWriteError) in
+                do throws(CrawlFileError) {
+                    // The data is on disk before the state that counts it, so a state never outlives its page.
+                    try output?.sync()
+                    try stateFile.replace(with: CrawlState(since: last.id, outputBytes: output?.currentLength))
+                } catch {
+                    throw OutputWriteError(message: error.message)
+                }
+            }
+        }
+        return .run(run)
+    }
+
+    /// The context for output that is appended to: tsv unless a format was asked for, and with `--output` the
+    /// file in place of stdout, which is no terminal.
+    private static func appendingContext(_ context: CommandContext, to file: CrawlOutputFile?) -> CommandContext {
+        var context = context
+        var io = context.io
+        if let file {
+            let streams = io
+            io = IOStreams(
+                out: file, err: streams.err, stdoutIsTTY: false, stderrIsTTY: streams.stderrIsTTY,
+                terminalWidth: streams.terminalWidth, colorPolicy: streams.colorPolicy)
+            io.stdinIsTTY = streams.stdinIsTTY
+            io.readInput = streams.readInput
+            io.readLine = streams.readLine
+        }
+        let common = context.common
+        let render = RenderContext.resolve(
+            requested: common.format ?? .tsv,
+            isTTY: io.stdoutIsTTY,
+            colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
+            width: io.terminalWidth,
+            now: context.render.now,
+            fields: common.fields
+        )
+        context = CommandContext(
+            io: io, render: render, presenter: context.presenter, common: common, programName: context.programName)
+        return context
+    }
+
     /// The command line that goes on after the last account written, with the user's output, paging, host and
     /// cache choices, so that running it continues the same output. Never a token: none is ever on the line.
+    /// With `--state`, the command itself: the state file knows where to go on from.
     static func resumeHint(after lastID: Int64, _ options: ListUsersOptions, _ context: CommandContext) -> String {
-        var words = [context.programName, "list", "--since", String(lastID)]
+        var words = [context.programName, "list"]
+        if let state = options.statePath {
+            if options.since != 0 { words += ["--since", String(options.since)] }
+            words += ["--state", state]
+        } else {
+            words += ["--since", String(lastID)]
+        }
+        if let until = options.until { words += ["--until", String(until)] }
+        if let output = options.outputPath { words += ["--output", output] }
         switch options.paging.limit {
         case .all: words.append("--all")
         case .count(let count) where options.paging.limit != .default: words += ["--limit", String(count)]
@@ -80,6 +247,7 @@ enum ListUsersCommand {
         if let perPage = options.paging.perPage { words += ["--per-page", String(perPage)] }
         words += ProfileGroup.arguments(options.profiles)
         words += CommonOptions.arguments(context.common)
-        return "To continue from here: " + ShellWord.line(words)
+        let lead = options.statePath == nil ? "To continue from here: " : "To continue from here, run it again: "
+        return lead + ShellWord.line(words)
     }
 }

@@ -1,0 +1,406 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// A crawl that a test starts and kills itself, for `--output` runs that write nothing on stdout or stderr to wait
+/// for (BinaryRunner's interrupt waits for a first byte). Every wait is a `Task.sleep`, never a blocked thread, so
+/// the tests running beside it keep the cooperative pool.
+private final class CrawlProcess: @unchecked Sendable {
+    private let process = Process()
+
+    init(_ arguments: [String], in folder: URL) throws {
+        process.executableURL = BinaryRunner.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.environment = [
+            "PATH": "/usr/bin:/bin", "HOME": folder.path, "LANG": "C.UTF-8",
+            "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "GH_TOKEN": CrawlStateEndToEndTests.token,
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    func kill(_ signal: Int32 = SIGKILL) {
+        Foundation.kill(process.processIdentifier, signal)
+    }
+
+    /// The exit status (128 + the signal for a killed process), or nil when it had not ended within `seconds`
+    /// (it is then killed).
+    func wait(seconds: Double = 60) async throws -> Int32? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        guard !process.isRunning else {
+            kill()
+            while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+            return nil
+        }
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}
+
+/// `list --state`, `--output` and `--until` against the built binary: crawls that resume, grow, survive a SIGKILL
+/// and split into shards, with nothing lost and nothing written twice. One test at a time: each runs crawls of
+/// its own, and together they would crowd the two cores that the rest of the suite's timing needs.
+@Suite(.serialized)
+struct CrawlStateEndToEndTests {
+    /// Any token: the stand-in grants it 5,000 requests an hour, where anonymous callers get 60.
+    static let token = "ghp_crawlstatetest"
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-crawl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    private func read(_ name: String) -> String {
+        (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
+    }
+
+    private func bytes(_ name: String) -> Foundation.Data {
+        FileManager.default.contents(atPath: path(name)) ?? Foundation.Data()
+    }
+
+    private func state(_ name: String) throws -> [String: Int] {
+        try #require(currentState(name))
+    }
+
+    /// The state file's fields, or nil while there is none; it is replaced atomically, so it is never half-written.
+    private func currentState(_ name: String) -> [String: Int]? {
+        (try? JSONSerialization.jsonObject(with: bytes(name))) as? [String: Int]
+    }
+
+    private func withServer<T>(
+        users: Int, latency: Int = 0, keepFolder: Bool = false, _ body: (StandInServer) async throws -> T
+    ) async throws -> T {
+        let server = try StandInServer(
+            configuration: StandInConfiguration(userCount: users, latencyMilliseconds: latency))
+        try server.start()
+        defer {
+            server.stop()
+            if !keepFolder { try? FileManager.default.removeItem(at: folder) }
+        }
+        return try await body(server)
+    }
+
+    private func run(_ arguments: [String], interruptAfter: TimeInterval? = nil) async throws -> RunResult {
+        try await BinaryRunner.run(arguments, environment: ["GH_TOKEN": Self.token], interruptAfter: interruptAfter)
+    }
+
+    private func api(_ server: StandInServer) -> [String] { ["--api-url", server.baseURL, "--no-cache"] }
+
+    private func ids(_ tsv: String) -> [Int] {
+        tsv.split(separator: "\n").compactMap { Int($0.split(separator: "\t")[0]) }
+    }
+
+    private func ndjsonIDs(_ text: String) throws -> [Int] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Foundation.Data(line.utf8)) as? [String: Any])["id"]
+                as? Int ?? -1
+        }
+    }
+
+    private func sinceValues(_ server: StandInServer) -> [String] {
+        server.requests.filter { $0.path == "/users" }.compactMap { $0.query["since"] }
+    }
+
+    @Test func aNightlyCrawlAppendsOnlyTheAccountsCreatedSinceTheLastRun() async throws {
+        let arguments = ["list", "--all", "--state", path("users.state"), "--format", "ndjson", "--per-page", "100"]
+        // Tonight GitHub has 250 accounts; tomorrow 420, the first 250 of them the same.
+        let tonight = try await withServer(users: 250, keepFolder: true) { server in
+            let result = try await run(arguments + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty)
+            #expect(try ndjsonIDs(result.stdout) == server.population.users.map(\.id))
+            #expect(try state("users.state") == ["version": 1, "since": server.population.users.last!.id])
+            let mode = try FileManager.default.attributesOfItem(atPath: path("users.state"))[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            return result.stdout
+        }
+        try await withServer(users: 420) { server in
+            let result = try await run(arguments + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            // Tomorrow's run starts after tonight's last account, and `>>` makes the file the whole list.
+            #expect(sinceValues(server).first == String(server.population.users[249].id))
+            #expect(try ndjsonIDs(tonight + result.stdout) == server.population.users.map(\.id))
+            // A third run finds nothing new and writes nothing.
+            let again = try await run(arguments + api(server))
+            #expect(again.status == 0)
+            #expect(again.stdout.isEmpty)
+        }
+    }
+
+    /// A failure or a spent rate limit after three pages: rerunning the same command goes on after the last account
+    /// written, and the two outputs together are the list, once each.
+    @Test(arguments: [
+        (StandInFault.status(500, body: #"{"message":"Server Error"}"#), Int32(1)),
+        (StandInFault.primaryRateLimitExhausted(resetAfterSeconds: 3600), Int32(5)),
+    ])
+    func aCrawlStoppedByAFailureGoesOnWithTheSameCommand(fault: StandInFault, status: Int32) async throws {
+        try await withServer(users: 1000) { server in
+            server.injectFaults([.passThrough, .passThrough, .passThrough, fault], forPath: "/users")
+            let arguments = ["list", "--all", "--state", path("s"), "--retries", "0"] + api(server)
+            let first = try await run(arguments)
+            #expect(first.status == status, "\(first.stderr)")
+            #expect(ids(first.stdout) == Array(server.population.users.prefix(300).map(\.id)))
+            #expect(
+                first.stderr.contains("To continue from here, run it again: gh-users list --state \(path("s")) --all"))
+            #expect(try state("s")["since"] == server.population.users[299].id)
+            let second = try await run(arguments)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(ids(first.stdout + second.stdout) == server.population.users.map(\.id))
+        }
+    }
+
+    /// `--full` with `--state`: a profile that fails in the middle of a page leaves that page out of stdout, so the
+    /// rerun, which starts after the last page the state counts, writes nothing twice. Without holding the page,
+    /// the profiles before the failure would be written now and again by the rerun.
+    @Test func aFullCrawlStoppedMidPageGoesOnWithNothingWrittenTwice() async throws {
+        try await withServer(users: 300) { server in
+            let users = server.population.users
+            server.injectFaults(
+                [.status(500, body: #"{"message":"Server Error"}"#)], forPath: "/users/" + users[124].login)
+            let arguments =
+                [
+                    "list", "--all", "--per-page", "50", "--full", "--state", path("s"), "--format", "ndjson",
+                    "--retries", "0",
+                ] + api(server)
+            let first = try await run(arguments)
+            #expect(first.status == 1, "\(first.stderr)")
+            #expect(try ndjsonIDs(first.stdout) == Array(users.prefix(100).map(\.id)))
+            #expect(try state("s")["since"] == users[99].id)
+            let second = try await run(arguments)
+            #expect(second.status == 0, "\(second.stderr)")
+            let all = try ndjsonIDs(first.stdout + second.stdout)
+            #expect(all == users.map(\.id))
+            #expect(first.stdout.contains("\"followers\":"))
+        }
+    }
+
+    @Test func aCrawlInterruptedWithCtrlCGoesOnWithTheSameCommand() async throws {
+        try await withServer(users: 3000, latency: 100) { server in
+            let arguments = ["list", "--all", "--state", path("s"), "--per-page", "50"] + api(server)
+            let first = try await run(arguments, interruptAfter: 0.4)
+            #expect(first.status == 130, "\(first.stderr)")
+            #expect(first.stderr.contains("gh-users: interrupted"))
+            let written = ids(first.stdout)
+            #expect(!written.isEmpty && written.count < 3000)
+            #expect(try state("s")["since"] == written.last)
+            let second = try await run(arguments)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(ids(first.stdout + second.stdout) == server.population.users.map(\.id))
+        }
+    }
+
+    /// The id on the last line of tsv, csv or ndjson output; 0 when there is none (the crawl's start).
+    private func lastID(_ output: Foundation.Data) -> Int {
+        guard let line = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).last else {
+            return 0
+        }
+        if line.hasPrefix("{") {
+            let object = try? JSONSerialization.jsonObject(with: Foundation.Data(line.utf8)) as? [String: Any]
+            return object?["id"] as? Int ?? -1
+        }
+        return Int(line.prefix { $0 != "\t" && $0 != "," }) ?? 0
+    }
+
+    /// The state after a kill, checked against the single crawl: the file up to the recorded length is exactly the
+    /// crawl's first lines, ending at the recorded id; anything past it is at most the page being written.
+    private func checkInvariant(against whole: Foundation.Data, file: String, state name: String) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: path(name)) else { return false }
+        let recorded = try state(name)
+        let length = try #require(recorded["output_bytes"])
+        let output = bytes(file)
+        #expect(output.count >= length)
+        let kept = output.prefix(length)
+        #expect(whole.starts(with: kept))
+        #expect(lastID(kept) == recorded["since"])
+        return output.count > length
+    }
+
+    /// SIGKILL while the stand-in holds page 4's response: the state records page 3 and the file holds pages 1 to 3.
+    /// A kill a moment later, inside the write of page 4 or between that write and its state, leaves part or all of
+    /// page 4 beyond the recorded length; that tail is added here, byte for byte what such a kill leaves, and the
+    /// rerun cuts it off and writes page 4 once.
+    @Test(arguments: [0.5, 1.0])
+    func aCrawlKilledMidPageGoesOnWithNothingLostOrWrittenTwice(shareOfNextPage: Double) async throws {
+        try await withServer(users: 600) { server in
+            let common = ["list", "--all", "--per-page", "50", "--format", "csv"] + api(server)
+            let single = try await run(common)
+            let whole = Foundation.Data(single.stdout.utf8)
+            server.injectFaults([.passThrough, .passThrough, .passThrough, .hang(seconds: 60)], forPath: "/users")
+            server.resetRequests()
+            let arguments = common + ["--state", path("s"), "--output", path("users.csv")]
+            let crawl = try CrawlProcess(arguments, in: folder)
+            let pageThreeEnd = server.population.users[149].id
+            let deadline = Date().addingTimeInterval(60)
+            while currentState("s")?["since"] != pageThreeEnd, crawl.isRunning, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            crawl.kill()
+            #expect(try await crawl.wait() == 128 + SIGKILL)
+            #expect(try checkInvariant(against: whole, file: "users.csv", state: "s") == false)
+            let recorded = try #require(try state("s")["output_bytes"])
+            // The next page's bytes as the crawl writes them: the single crawl's next 50 lines.
+            let pageFourLines = String(decoding: whole.dropFirst(recorded), as: UTF8.self).split(separator: "\r\n")
+                .prefix(50)
+            let pageFourBytes = Foundation.Data((pageFourLines.joined(separator: "\r\n") + "\r\n").utf8)
+            let torn = pageFourBytes.prefix(Int(Double(pageFourBytes.count) * shareOfNextPage))
+            let handle = try #require(FileHandle(forWritingAtPath: path("users.csv")))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: torn)
+            try handle.close()
+            #expect(try checkInvariant(against: whole, file: "users.csv", state: "s"))
+
+            let resumed = try await run(arguments)
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(resumed.stdout.isEmpty)
+            // Byte for byte: no account twice, none missing, and the CSV header once.
+            #expect(bytes("users.csv") == whole)
+        }
+    }
+
+    /// Kills at random moments, over and over, until a run finishes by itself: each run is killed once it has got
+    /// one to three pages further, plus up to 30 ms (inside a write, an fsync, a rename or a wait for GitHub).
+    /// After every kill the state and the file agree, and the finished file is the single crawl's, byte for byte.
+    @Test func aCrawlKilledAgainAndAgainEndsWithTheWholeListOnce() async throws {
+        try await withServer(users: 3000, latency: 20) { server in
+            let common = ["list", "--all", "--per-page", "40", "--format", "ndjson"] + api(server)
+            let whole = Foundation.Data(try await run(common).stdout.utf8)
+            let arguments = common + ["--state", path("s"), "--output", path("users.ndjson")]
+            let users = server.population.users
+            func position() -> Int { users.firstIndex { $0.id == currentState("s")?["since"] } ?? -1 }
+            var kills = 0
+            var tornTails = 0
+            var status: Int32?
+            for _ in 0..<100 {
+                let target = position() + 40 * Int.random(in: 1...3)
+                let crawl = try CrawlProcess(arguments, in: folder)
+                while crawl.isRunning, position() < target { try await Task.sleep(for: .milliseconds(2)) }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...30)))
+                guard crawl.isRunning else {
+                    status = try await crawl.wait()
+                    break
+                }
+                crawl.kill()
+                _ = try await crawl.wait()
+                kills += 1
+                if try checkInvariant(against: whole, file: "users.ndjson", state: "s") { tornTails += 1 }
+            }
+            if status == nil { status = try await CrawlProcess(arguments, in: folder).wait() }
+            #expect(status == 0)
+            #expect(kills > 0)
+            #expect(bytes("users.ndjson") == whole)
+            print("crawl state stress: \(kills) SIGKILLs, \(tornTails) left bytes past the recorded length")
+        }
+    }
+
+    @Test func aCorruptStateIsExitOneAndLeftAsItIs() async throws {
+        try await withServer(users: 100) { server in
+            let corrupt = #"{"version":1,"since":"#
+            try Foundation.Data(corrupt.utf8).write(to: URL(fileURLWithPath: path("s")))
+            let result = try await run(["list", "--all", "--state", path("s")] + api(server))
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("the state file '\(path("s"))'"))
+            #expect(result.stderr.contains("left as it is"))
+            #expect(read("s") == corrupt)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func anOutputShorterThanItsStateIsExitOneAndTouchesNothing() async throws {
+        try await withServer(users: 100) { server in
+            try Foundation.Data(#"{"version":1,"since":5,"output_bytes":5000}"#.utf8)
+                .write(to: URL(fileURLWithPath: path("s")))
+            try Foundation.Data("1\tx\n".utf8).write(to: URL(fileURLWithPath: path("o")))
+            let result = try await run(
+                ["list", "--all", "--state", path("s"), "--output", path("o")] + api(server))
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("fewer than the 5000 the state file recorded"))
+            #expect(read("o") == "1\tx\n")
+            #expect(read("s") == #"{"version":1,"since":5,"output_bytes":5000}"#)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func aMissingStateStartsAtSinceAndIsCreatedPrivate() async throws {
+        try await withServer(users: 300) { server in
+            let result = try await run(
+                ["list", "--since", "100", "--limit", "5", "--state", path("new.state")] + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            let expected = server.population.users.filter { $0.id > 100 }.prefix(5).map(\.id)
+            #expect(ids(result.stdout) == expected)
+            #expect(sinceValues(server) == ["100"])
+            #expect(try state("new.state") == ["version": 1, "since": expected.last!])
+            let mode = try FileManager.default.attributesOfItem(atPath: path("new.state"))[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            // The state wins over --since on the next run.
+            let next = try await run(
+                ["list", "--since", "100", "--limit", "5", "--state", path("new.state")] + api(server))
+            #expect(ids(next.stdout) == server.population.users.filter { $0.id > expected.last! }.prefix(5).map(\.id))
+        }
+    }
+
+    /// The page holding --until is the last one requested, whether it ends inside a page or at its end.
+    @Test(arguments: [(120, 3), (100, 2), (1, 1)])
+    func untilStopsAtItsAccountAndRequestsNothingBeyond(ordinal: Int, pages: Int) async throws {
+        try await withServer(users: 1000) { server in
+            let until = server.population.users[ordinal - 1].id
+            let result = try await run(
+                ["list", "--all", "--per-page", "50", "--until", String(until)] + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(ids(result.stdout) == server.population.users.prefix(ordinal).map(\.id))
+            #expect(server.requests.count == pages)
+        }
+    }
+
+    @Test func twoShardsTogetherAreTheSingleCrawl() async throws {
+        try await withServer(users: 1234) { server in
+            let common = ["list", "--all", "--per-page", "100", "--format", "ndjson"] + api(server)
+            let single = try await run(common)
+            // A boundary that is no account's id (ids skip), and one that is.
+            for boundary in [server.population.users[600].id - 1, server.population.users[333].id] {
+                let low = try await run(
+                    common + ["--until", String(boundary), "--state", path("low\(boundary)"), "--output", path("a")])
+                let high = try await run(
+                    common + ["--since", String(boundary), "--state", path("high\(boundary)"), "--output", path("b")])
+                #expect(low.status == 0 && high.status == 0, "\(low.stderr)\(high.stderr)")
+                #expect(read("a") + read("b") == single.stdout)
+                #expect(try ndjsonIDs(read("a")).allSatisfy { $0 <= boundary })
+                try FileManager.default.removeItem(atPath: path("a"))
+                try FileManager.default.removeItem(atPath: path("b"))
+                // A shard already done writes nothing; when its last account is the boundary, it asks for nothing.
+                server.resetRequests()
+                let again = try await run(
+                    common + ["--until", String(boundary), "--state", path("low\(boundary)")])
+                #expect(again.status == 0)
+                #expect(again.stdout.isEmpty && again.stderr.isEmpty)
+                let boundaryIsAnID = server.population.user(id: boundary) != nil
+                #expect(server.requests.count == (boundaryIsAnID ? 0 : 1))
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (["--since", "10", "--until", "9"], "--until 9 is below --since 10"),
+        (["--state", "s", "--json"], "--state needs a format that can be appended to"),
+        (["--output", "o", "--format", "table"], "--output needs a format that can be appended to"),
+        (["--state", ""], "--state needs a file path"),
+    ])
+    func badCrawlOptionsAreUsageErrorsAndSendNothing(arguments: [String], message: String) async throws {
+        try await withServer(users: 10) { server in
+            let result = try await run(["list"] + arguments + api(server))
+            #expect(result.status == 64)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains(message))
+            #expect(server.requests.isEmpty)
+        }
+    }
+}
