@@ -1,8 +1,8 @@
 /// `GET /rate_limit`: the caller's standing in every bucket; its row spends nothing.
 ///
 /// Shaped like GitHub's documented example `rate-limit.json` (`rate-limit-overview`, github/rest-api-description,
-/// MIT): core and search are the caller's live buckets, the other resources report full static allowances (hourly
-/// ones reset with core, per-minute ones with search).
+/// MIT): core, search and graphql are the caller's live buckets, the other resources report full static allowances
+/// (hourly ones reset with core, per-minute ones with search).
 struct StandInRateLimitHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let caller = request.caller
