@@ -91,7 +91,8 @@ enum GraphQLProfileResponse {
         let errors = dto.errors ?? []
         if let limited = errors.first(where: { $0.type == "RATE_LIMITED" }) {
             let reset = RateLimitInfo(response, now: Date()).reset.value
-            throw .failed(.rateLimited(resetAt: reset, message: limited.message ?? "API rate limit exceeded"))
+            throw .failed(
+                .rateLimited(resetAt: reset, message: "GraphQL: " + (limited.message ?? "API rate limit exceeded")))
         }
         let aliases = Set(logins.indices.map(GraphQLProfileQuery.alias))
         // An error that names none of the aliases is about the query itself.

@@ -102,6 +102,11 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
     package var statistics: GraphQLProfilesStatistics { lock.withLock { totals } }
 
     package func execute(_ logins: [Login]) async -> [Result<User, DomainError>] {
+        await inBatches(logins)
+    }
+
+    /// `logins` in batches of the current size, which a batch found too large shrinks for the ones after it.
+    private func inBatches(_ logins: [Login]) async -> [Result<User, DomainError>] {
         var results: [Result<User, DomainError>] = []
         results.reserveCapacity(logins.count)
         while results.count < logins.count {
@@ -125,9 +130,7 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         case .failure(.tooLarge) where logins.count > 1:
             let half = logins.count / 2
             lock.withLock { batchSize = min(batchSize, half) }
-            let first = await resolve(Array(logins[..<half]))
-            let second = await resolve(Array(logins[half...]))
-            return first + second
+            return await inBatches(logins)
         case .failure(.tooLarge):
             return await fromREST(logins)
         case .failure(.unsupported):

@@ -214,7 +214,7 @@ struct GraphQLProfileResponseTests {
                     .failed(
                         .rateLimited(
                             resetAt: Date(timeIntervalSince1970: 2_000_000_000),
-                            message: "API rate limit already exceeded for user ID 1."))))
+                            message: "GraphQL: API rate limit already exceeded for user ID 1."))))
     }
 
     @Test func aBadTokenFailsEveryLoginAndOtherStatusesGoToREST() {
@@ -293,7 +293,8 @@ struct GraphQLRepositoryTests {
                 error
                     == .failed(
                         .rateLimited(
-                            resetAt: Date(timeIntervalSince1970: 2_000_000_000), message: "API rate limit exceeded")))
+                            resetAt: Date(timeIntervalSince1970: 2_000_000_000),
+                            message: "GraphQL: API rate limit exceeded")))
         }
         #expect(sleeps.durations.isEmpty)
     }

@@ -95,8 +95,11 @@ struct ResourceCoordinator<Options: Sendable, Value: Sendable> {
             }
         }
         let failures = viewModel.failures
+        // A failure every lookup met (a spent rate limit, say) is said once, not once per login.
+        var said: Set<String> = []
         for failure in failures {
-            command.io.writeErr(command.presenter.present(failure).message)
+            let message = command.presenter.present(failure).message
+            if said.insert(message).inserted { command.io.writeErr(message) }
         }
         if command.io.stderrIsTTY, let line = viewModel.closingLine {
             command.io.writeErr(line)
