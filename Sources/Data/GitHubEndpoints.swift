@@ -107,6 +107,17 @@ package enum GitHubEndpoints {
         path: "/rate_limit", missing: "rate limits", cacheable: false
     ) { body throws(DomainError) in try ResponseDecoder.rateLimits(body) }
 
+    /// GitHub's GraphQL endpoint beside the REST root: `https://api.github.com/graphql`, and on an Enterprise
+    /// Server `/api/graphql` where REST is at `/api/v3`.
+    package static func graphQLURL(apiRoot: URL) -> URL {
+        var root = apiRoot.absoluteString
+        while root.hasSuffix("/") { root.removeLast() }
+        if root.lowercased().hasSuffix("/api/v3") {
+            return URL(string: String(root.dropLast(3)) + "/graphql")!
+        }
+        return URL(string: root + "/graphql")!
+    }
+
     private static let accounts = ResponseDecoder.list(of: UserDTO.self) { $0.toDomain(raw: $1) }
 
     private static func account(_ login: Login, _ segment: String) -> String {

@@ -6,10 +6,11 @@ import Networking
 
 /// Reads any resource of the endpoint catalog from GitHub's REST API: through the conditional cache, with the
 /// one status mapping, and with the resource's own decoder. It also answers `show`'s profile lookups.
-package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepository {
+package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepository, GraphQLProfilesRepository {
     private let fetcher: ConditionalFetcher
     private let client: HTTPClient
     private let apiRoot: URL
+    private let logger: Logger
 
     package init(
         client: HTTPClient,
@@ -19,6 +20,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     ) {
         fetcher = ConditionalFetcher(client: client, settings: cache, logger: logger, now: now)
         self.client = client
+        self.logger = logger
         apiRoot = client.configuration.baseURL
     }
 
@@ -66,6 +68,48 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
 
     package func user(id: Int64) async throws(DomainError) -> User {
         try await fetch(GitHubEndpoints.user(id: id))
+    }
+
+    /// One batch of GraphQL lookups: a POST past the cache (GraphQL answers carry no validators). A spent
+    /// `graphql` limit is waited out here when `--wait-on-rate-limit` says so, as the client does for REST.
+    package func profiles(_ logins: [Login]) async throws(GraphQLBatchFailure) -> GraphQLBatch {
+        let url = GitHubEndpoints.graphQLURL(apiRoot: apiRoot)
+        let endpoint = "POST " + url.path
+        let request = client.makeJSONPost(url, body: Foundation.Data(GraphQLProfileQuery.body(for: logins)))
+        var waits = 0
+        while true {
+            let response: HTTPResponse
+            do {
+                response = try await client.sendReportingAttempts(request)
+            } catch {
+                let failure = ErrorMapping.domainError(
+                    for: error, endpoint: endpoint, apiRoot: apiRoot, cachedCopy: false)
+                if failure == .cancelled { throw .failed(failure) }
+                throw .unsupported(error.error.description)
+            }
+            do {
+                let batch = try GraphQLProfileResponse.decode(response, logins: logins, endpoint: endpoint)
+                logger.debug(
+                    "GraphQL batch of \(logins.count): cost \(batch.cost.map { $0 == 1 ? "1 point" : "\($0) points" } ?? "unknown"), "
+                        + "\(batch.remaining.map(String.init) ?? "unknown") remaining")
+                return batch
+            } catch .failed(.rateLimited(let resetAt?, let message)) {
+                waits += 1
+                guard waits <= 10 else { throw .failed(.rateLimited(resetAt: resetAt, message: message)) }
+                let waited: Bool
+                do {
+                    waited = try await client.waitForRateLimitReset(resetAt)
+                } catch {
+                    throw .failed(.cancelled)
+                }
+                if !waited { throw .failed(.rateLimited(resetAt: resetAt, message: message)) }
+            } catch {
+                if case .unsupported(let reason) = error {
+                    logger.info("GraphQL batch of \(logins.count) goes to REST: \(reason)")
+                }
+                throw error
+            }
+        }
     }
 
     private func fetch<Value: Sendable>(_ resource: Resource<Value>, at url: URL) async throws(DomainError) -> Value {

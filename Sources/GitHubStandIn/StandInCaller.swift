@@ -42,6 +42,14 @@ enum StandInRateResource: Sendable {
     case search
     /// Spends nothing but reports the core figures in its headers, as `GET /rate_limit` does.
     case free
+    /// The hourly `graphql` bucket, counted in points: the handler spends what the query costs.
+    case graphql
 
-    var headerName: String { self == .search ? "search" : "core" }
+    var headerName: String {
+        switch self {
+        case .search: return "search"
+        case .graphql: return "graphql"
+        case .core, .free: return "core"
+        }
+    }
 }

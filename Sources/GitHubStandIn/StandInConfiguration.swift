@@ -15,11 +15,17 @@ package struct StandInConfiguration: Sendable {
     /// `GET /search/users` requests per minute granted to each token, counted apart from `rateLimit`; anonymous
     /// callers always get GitHub's 10.
     package var searchRateLimit: Int
+    /// Points per hour of the `graphql` bucket granted to each token; GraphQL refuses anonymous callers.
+    package var graphQLRateLimit: Int
+    /// The most `repositoryOwner` lookups one GraphQL query may hold; more is GitHub's node-limit error.
+    package var graphQLNodeLimit: Int
 
     package init(
         userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000, validTokens: Set<String>? = nil,
-        port: Int = 0, searchRateLimit: Int = 30
+        port: Int = 0, searchRateLimit: Int = 30, graphQLRateLimit: Int = 5000, graphQLNodeLimit: Int = 100
     ) {
+        self.graphQLRateLimit = graphQLRateLimit
+        self.graphQLNodeLimit = graphQLNodeLimit
         self.userCount = userCount
         self.latencyMilliseconds = latencyMilliseconds
         self.rateLimit = rateLimit

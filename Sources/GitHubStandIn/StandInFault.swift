@@ -5,6 +5,9 @@ package enum StandInFault: Sendable {
     /// 403 with `x-ratelimit-remaining: 0`, `x-ratelimit-reset` `resetAfterSeconds` from now and GitHub's
     /// "API rate limit exceeded" message.
     case primaryRateLimitExhausted(resetAfterSeconds: Int)
+    /// GraphQL's spent limit: status 200, an error of type `RATE_LIMITED` with no `data`,
+    /// `x-ratelimit-remaining: 0` and `x-ratelimit-reset` `resetAfterSeconds` from now.
+    case graphQLRateLimited(resetAfterSeconds: Int)
     /// 403 with GitHub's secondary-limit message, plus `Retry-After` when given.
     case secondaryRateLimit(retryAfterSeconds: Int?)
     /// 200 whose body is cut-off JSON (`[{"login": "broken",`) but whose framing is correct.

@@ -9,10 +9,14 @@ extension StandInPipeline {
         }
         let caller = request.caller
         let resource = request.match.rateResource
-        let snapshot =
-            resource == .search
-            ? ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: request.now)
-            : ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now)
+        let snapshot: RateLimitSnapshot
+        switch resource {
+        case .search: snapshot = ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: request.now)
+        case .graphql:
+            snapshot = ledger.peekGraphQL(
+                bucket: caller.bucket, limit: context.configuration.graphQLRateLimit, now: request.now)
+        case .core, .free: snapshot = ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now)
+        }
         let now = request.now
         var response: StandInHTTPResponse
         switch fault {
@@ -26,6 +30,13 @@ extension StandInPipeline {
         case .primaryRateLimitExhausted(let resetAfterSeconds):
             let exhausted = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
             response = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)
+            setStandardHeaders(
+                on: &response, snapshot: exhausted, now: now, resource: resource, scopes: request.scopeHeaders)
+        case .graphQLRateLimited(let resetAfterSeconds):
+            let exhausted = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
+            response = StandInGraphQLHandler.errorsOnly([
+                (type: "RATE_LIMITED", message: "API rate limit already exceeded for user ID 1.")
+            ])
             setStandardHeaders(
                 on: &response, snapshot: exhausted, now: now, resource: resource, scopes: request.scopeHeaders)
         case .secondaryRateLimit(let retryAfterSeconds):

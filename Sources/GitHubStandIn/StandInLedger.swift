@@ -24,6 +24,7 @@ final class StandInLedger: @unchecked Sendable {
     private var journal: [RecordedRequest] = []
     private var faultQueues: [String: [StandInFault]] = [:]
     private var usedByBucket: [String: Int] = [:]
+    private var graphQLPointsByBucket: [String: Int] = [:]
     private var windowReset: Int
     private var requestSerial = 0
     private let startedAt: Int
@@ -130,6 +131,32 @@ final class StandInLedger: @unchecked Sendable {
         clockOffset += max(0, seconds)
     }
 
+    /// The `graphql` bucket as it stands; it refills with core's hourly window.
+    func peekGraphQL(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
+        lock.lock()
+        defer { lock.unlock() }
+        rollWindowIfDue(now: now)
+        return graphQLSnapshot(bucket: bucket, limit: limit)
+    }
+
+    /// Spends `points` of the `graphql` bucket when that many are left; otherwise spends nothing.
+    func chargeGraphQL(bucket: String, limit: Int, points: Int, now: Int) -> RateLimitCharge {
+        lock.lock()
+        defer { lock.unlock() }
+        rollWindowIfDue(now: now)
+        let before = graphQLSnapshot(bucket: bucket, limit: limit)
+        guard before.remaining >= points else {
+            return RateLimitCharge(snapshot: before, allowed: false)
+        }
+        graphQLPointsByBucket[bucket, default: 0] += points
+        return RateLimitCharge(snapshot: graphQLSnapshot(bucket: bucket, limit: limit), allowed: true)
+    }
+
+    private func graphQLSnapshot(bucket: String, limit: Int) -> RateLimitSnapshot {
+        let used = min(limit, graphQLPointsByBucket[bucket] ?? 0)
+        return RateLimitSnapshot(limit: limit, remaining: limit - used, reset: windowReset)
+    }
+
     /// Like `peek`, for the search resource; with no window open the reset is a full minute from `now`.
     func peekSearch(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
         lock.lock()
@@ -187,6 +214,7 @@ final class StandInLedger: @unchecked Sendable {
             return
         }
         usedByBucket.removeAll()
+        graphQLPointsByBucket.removeAll()
         while windowReset <= now {
             windowReset += 3_600
         }

@@ -90,6 +90,12 @@ struct StandInPipeline: Sendable {
         case .free:
             charge = RateLimitCharge(
                 snapshot: ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now), allowed: true)
+        case .graphql:
+            // The handler spent the query's points (or answered RATE_LIMITED); the headers show what is left.
+            charge = RateLimitCharge(
+                snapshot: ledger.peekGraphQL(
+                    bucket: caller.bucket, limit: context.configuration.graphQLRateLimit, now: request.now),
+                allowed: true)
         }
         guard charge.allowed else {
             var limited = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)

@@ -45,6 +45,7 @@ extension StandInRouteTable {
                 .get, "/users/{login}/events/public", "/user/{id:int}/events/public",
                 handler: StandInPublicEventsHandler()),
             StandInRoute(.get, "/search/users", handler: StandInUserSearchHandler(), rateResource: .search),
+            StandInRoute(.post, "/graphql", handler: StandInGraphQLHandler(), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.get, "/rate_limit", handler: StandInRateLimitHandler(), rateResource: .free),
         ])

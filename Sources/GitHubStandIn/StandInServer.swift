@@ -127,6 +127,14 @@ package final class StandInServer: @unchecked Sendable {
         return ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: ledger.currentTime()).remaining
     }
 
+    /// Points left in the `graphql` bucket of a caller with this token.
+    package func graphQLRateLimitRemaining(token: String) -> Int {
+        let caller = StandInCaller(token: token, configuration: configuration)
+        return ledger.peekGraphQL(
+            bucket: caller.bucket, limit: configuration.graphQLRateLimit, now: ledger.currentTime()
+        ).remaining
+    }
+
     /// Moves the server's clock forward (Date headers and rate-limit windows), so tests can watch the
     /// per-minute search window or the hourly core window roll over without sleeping.
     package func advanceClock(bySeconds seconds: Int) {

@@ -84,6 +84,29 @@ package struct HTTPClient: Sendable {
         try await send(makeRequest(.get, url))
     }
 
+    /// A POST of a JSON document (a GraphQL query), with the headers every request carries.
+    package func makeJSONPost(_ url: URL, body: Foundation.Data) -> HTTPRequest {
+        var request = makeRequest(.post, url)
+        request.headers.set("Content-Type", "application/json")
+        request.body = body
+        return request
+    }
+
+    /// Sits out a spent rate limit that the answer's body reported rather than its status (GraphQL's
+    /// `RATE_LIMITED` comes with status 200), as `--wait-on-rate-limit` asks and through the same clock, so the
+    /// wait is announced and counted down like any other. false: the policy does not wait, and the caller
+    /// reports the limit.
+    package func waitForRateLimitReset(_ resetAt: Date) async throws(TransportError) -> Bool {
+        guard schedule.policy.waitOnPrimaryLimit else { return false }
+        let seconds = max(0, resetAt.timeIntervalSince(clock.now())) + 1
+        do {
+            try await clock.sleep(.milliseconds(Int64(seconds * 1000)), .primaryRateLimit(resetAt: resetAt))
+        } catch {
+            throw .cancelled
+        }
+        return true
+    }
+
     package func makeRequest(_ method: HTTPMethod, _ url: URL) -> HTTPRequest {
         var headers = HTTPHeaders()
         headers.set("User-Agent", configuration.userAgent)

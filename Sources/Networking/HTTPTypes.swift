@@ -46,11 +46,16 @@ package struct HTTPRequest: Sendable, Equatable {
     package var method: HTTPMethod
     package var url: URL
     package var headers: HTTPHeaders
+    /// What a POST sends (a GraphQL query as JSON); nil sends no body.
+    package var body: Foundation.Data?
 
-    package init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders()) {
+    package init(
+        method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: Foundation.Data? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
+        self.body = body
     }
 }
 

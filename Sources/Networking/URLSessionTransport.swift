@@ -192,6 +192,7 @@ package final class URLSessionTransport: Sendable {
         for field in request.headers {
             urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
         }
+        urlRequest.httpBody = request.body
         return urlRequest
     }
 

@@ -161,3 +161,49 @@ struct URLSessionTransportErrorTests {
         }
     }
 }
+
+struct JSONPostTests {
+    private func client(wait: Bool, sleeps: LockedDurations) -> HTTPClient {
+        HTTPClient(
+            configuration: HTTPClientConfiguration(
+                baseURL: URL(string: "https://api.github.com")!, userAgent: "gh-users/test", token: "secret"),
+            transport: { _ in throw TransportError.other("no network in this test") },
+            logger: .disabled,
+            retryPolicy: RetryPolicy(waitOnPrimaryLimit: wait),
+            clock: RetryClock(
+                now: { Date(timeIntervalSince1970: 1_000) }, random: { 0 },
+                sleep: { duration, reason in sleeps.append(duration, reason) })
+        )
+    }
+
+    @Test func aJSONPostCarriesItsBodyAndContentTypeThroughURLSession() {
+        let client = client(wait: false, sleeps: LockedDurations())
+        let body = Data(#"{"query":"{ viewer { login } }"}"#.utf8)
+        let request = client.makeJSONPost(URL(string: "https://api.github.com/graphql")!, body: body)
+        #expect(request.method == .post)
+        #expect(request.headers["Content-Type"] == "application/json")
+        #expect(request.headers["Authorization"] == "Bearer secret")
+        let urlRequest = URLSessionTransport.urlRequest(for: request)
+        #expect(urlRequest.httpMethod == "POST")
+        #expect(urlRequest.httpBody == body)
+        #expect(URLSessionTransport.urlRequest(for: client.makeRequest(.get, request.url)).httpBody == nil)
+    }
+
+    @Test func aRateLimitInTheBodyIsWaitedOutOnlyWhenThePolicySays() async throws {
+        let reset = Date(timeIntervalSince1970: 1_030)
+        let idle = LockedDurations()
+        #expect(try await client(wait: false, sleeps: idle).waitForRateLimitReset(reset) == false)
+        #expect(idle.values.isEmpty)
+        let waited = LockedDurations()
+        #expect(try await client(wait: true, sleeps: waited).waitForRateLimitReset(reset) == true)
+        #expect(waited.values.map(\.0) == [.seconds(31)])
+        #expect(waited.values.map(\.1) == [.primaryRateLimit(resetAt: reset)])
+    }
+}
+
+final class LockedDurations: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [(Duration, RetryReason)] = []
+    func append(_ duration: Duration, _ reason: RetryReason) { lock.withLock { recorded.append((duration, reason)) } }
+    var values: [(Duration, RetryReason)] { lock.withLock { recorded } }
+}

@@ -3,7 +3,9 @@ import Foundation
 
 /// A scripted GitHub: each resource is scripted by its `path?query` (`/users?since=0&per_page=30`), each later
 /// page by its `Link` URL, each profile by login or id. An unscripted call fails the test loudly.
-package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepository, @unchecked Sendable {
+package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepository, GraphQLProfilesRepository,
+    @unchecked Sendable
+{
     package init() {}
 
     private let lock = NSLock()
@@ -50,6 +52,18 @@ package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepos
             throw DomainError.server(status: 599, message: "unscripted call: user \(login.value)")
         }
         return try result.get()
+    }
+
+    /// Answers to GraphQL batches, consumed in order; a batch beyond them fails the test loudly.
+    package var graphQLBatches: [Result<GraphQLBatch, GraphQLBatchFailure>] = []
+
+    package func profiles(_ logins: [Login]) async throws(GraphQLBatchFailure) -> GraphQLBatch {
+        record("graphql " + logins.map(\.value).joined(separator: ","))
+        let next = lock.withLock { graphQLBatches.isEmpty ? nil : graphQLBatches.removeFirst() }
+        guard let next else {
+            throw .failed(.server(status: 599, message: "unscripted call: graphql batch of \(logins.count)"))
+        }
+        return try next.get()
     }
 
     package func user(id: Int64) async throws(DomainError) -> User {

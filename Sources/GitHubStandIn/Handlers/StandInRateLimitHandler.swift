@@ -1,18 +1,21 @@
 /// `GET /rate_limit`: the caller's standing in every bucket; its row spends nothing.
 ///
 /// Shaped like GitHub's documented example `rate-limit.json` (`rate-limit-overview`, github/rest-api-description,
-/// MIT): core and search are the caller's live buckets, the other resources report full static allowances (hourly
-/// ones reset with core, per-minute ones with search).
+/// MIT): core, search and graphql are the caller's live buckets, the other resources report full static allowances
+/// (hourly ones reset with core, per-minute ones with search).
 struct StandInRateLimitHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let caller = request.caller
         let ledger = request.context.ledger
         let core = ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now)
         let search = ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: request.now)
-        let anonymous = caller.token == nil
+        // GraphQL refuses anonymous callers outright, which GitHub reports as a limit of 0.
+        let graphQL =
+            caller.token == nil
+            ? RateLimitSnapshot(limit: 0, remaining: 0, reset: core.reset)
+            : ledger.peekGraphQL(
+                bucket: caller.bucket, limit: request.context.configuration.graphQLRateLimit, now: request.now)
         let others: [(name: StaticString, limit: Int, perMinute: Bool)] = [
-            // GraphQL refuses anonymous callers outright, which GitHub reports as a limit of 0.
-            ("graphql", anonymous ? 0 : 5_000, false),
             ("integration_manifest", 5_000, false),
             ("source_import", 100, true),
             ("actions_runner_registration", 10_000, false),
@@ -26,6 +29,8 @@ struct StandInRateLimitHandler: StandInHandler {
         Self.writeEntry(core, into: &writer)
         writer.raw(",\"search\":")
         Self.writeEntry(search, into: &writer)
+        writer.raw(",\"graphql\":")
+        Self.writeEntry(graphQL, into: &writer)
         for other in others {
             writer.raw(",\"")
             writer.raw(other.name)

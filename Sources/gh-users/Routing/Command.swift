@@ -1,8 +1,9 @@
 import AtomicCore
 import Domain
 
-/// Everything a command does with GitHub: any resource of the endpoint catalog, profile lookups, and writes.
-typealias GitHubReader = ResourceRepository & UsersRepository & ActionRepository
+/// Everything a command does with GitHub: any resource of the endpoint catalog, profile lookups (REST, and
+/// GraphQL in batches), and writes.
+typealias GitHubReader = ResourceRepository & UsersRepository & ActionRepository & GraphQLProfilesRepository
 
 /// How a command ends. `ExitStatus` turns it into the exit status, in one place for every command.
 enum CommandOutcome: Sendable, Equatable {

@@ -123,7 +123,11 @@ enum HelpTopics {
         ],
         notes: [
             "Control characters and escape sequences in GitHub's data never reach the terminal in table, tsv or "
-                + "csv: they are shown as \\e, \\a, \\x7f, \\u{9b} or U+FFFD. JSON keeps the data exact."
+                + "csv: they are shown as \\e, \\a, \\x7f, \\u{9b} or U+FFFD. JSON keeps the data exact.",
+            "Profiles fetched --via graphql are rebuilt in the shape and key order of GitHub's REST user object. "
+                + "These keys are approximate: "
+                + GraphQLUserKeys.approximate.map { "\($0.key) (\($0.why))" }.joined(separator: "; ")
+                + ". Every other key is exact; organizations and bots come from REST and are exact throughout.",
         ]
     )
 }

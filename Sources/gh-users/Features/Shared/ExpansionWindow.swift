@@ -9,6 +9,8 @@ struct ItemExpansion<Item: Sendable>: Sendable {
     /// One batch's results, one per item and in its order. A failure that leaves an item out and the run going
     /// (an account deleted since it was listed) is `.success(nil)`.
     let expand: @Sendable ([Item]) async -> [Result<Item?, DomainError>]
+    /// Lines for a terminal's stderr once the listing is written (what a GraphQL run spent and saved).
+    var closingNotes: @Sendable () -> [String] = { [] }
 }
 
 /// The moving window of an expansion: items wait in `pending` until the window has room, batches are started

@@ -6,9 +6,10 @@ import Domain
 struct ProfileOptions: Sendable, Equatable {
     var full = false
     var concurrency = ProfileGroup.defaultConcurrency
+    var via = ProfileSource.rest
 }
 
-/// `--full`, `--concurrency`: a listing of accounts written as their full profiles.
+/// `--full`, `--concurrency`, `--via`: a listing of accounts written as their full profiles.
 enum ProfileGroup {
     static let defaultConcurrency = 4
     static let maximumConcurrency = 10
@@ -21,7 +22,7 @@ enum ProfileGroup {
         "concurrency", value: "N", help: "With --full, profile requests in flight at once, 1 to 10.",
         default: String(defaultConcurrency))
 
-    static let group = OptionGroup(title: "PROFILE OPTIONS", options: [full, concurrency])
+    static let group = OptionGroup(title: "PROFILE OPTIONS", options: [full, concurrency, ProfileSource.via])
 
     /// Fields only a profile has: asking for one without `--full` would print empty columns.
     private static let profileOnly = Set(FieldCatalog.profile).subtracting(FieldCatalog.account)
@@ -33,6 +34,7 @@ enum ProfileGroup {
         if options.concurrency != defaultConcurrency {
             words += ["--" + concurrency.name, String(options.concurrency)]
         }
+        if options.via != .rest { words += ["--" + ProfileSource.via.name, options.via.rawValue] }
         return words
     }
 
@@ -46,6 +48,12 @@ enum ProfileGroup {
                 throw UsageError(message: "--concurrency applies only with --full", command: spec)
             }
             options.concurrency = Int(number)
+        }
+        if parsed.value(ProfileSource.via) != nil {
+            guard options.full else {
+                throw UsageError(message: "--via applies only with --full", command: spec)
+            }
+            options.via = try ProfileSource.parse(parsed, spec: spec)
         }
         let fields = parsed.value(OutputGroup.fields).map { $0.split(separator: ",").map(String.init) } ?? []
         let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -68,6 +76,10 @@ struct ProfileStage<Options: Sendable, Item: Sendable>: Sendable {
     let expansion: @Sendable (ProfileOptions, any GitHubReader) -> ItemExpansion<Item>
 }
 
+/// GraphQL answers a hundred lookups a request. Two batches run at once, but the use case sends one POST at a
+/// time: the second batch's POST goes out while the first one's REST fallbacks (organizations, bots) run.
+private let graphQLBatchesInFlight = 3
+
 extension ProfileStage where Item == User {
     /// Accounts, each fetched as `GET /users/{login}`.
     static func accounts(_ options: @escaping @Sendable (Options) -> ProfileOptions) -> Self {
@@ -75,10 +87,23 @@ extension ProfileStage where Item == User {
             options: options,
             columns: { $0.format == .table ? AccountColumns.profile : ShowUsersRenderer.columns },
             expansion: { options, github in
-                ItemExpansion(batchSize: 1, concurrency: options.concurrency) { users in
-                    var results: [Result<User?, DomainError>] = []
-                    for user in users { results.append(await ProfileLookup.profile(of: user, from: github)) }
-                    return results
+                switch options.via {
+                case .rest:
+                    return ItemExpansion(batchSize: 1, concurrency: options.concurrency) { users in
+                        var results: [Result<User?, DomainError>] = []
+                        for user in users { results.append(await ProfileLookup.profile(of: user, from: github)) }
+                        return results
+                    }
+                case .graphql:
+                    let lookups = ProfileSource.graphQLProfiles(github, concurrency: options.concurrency)
+                    return ItemExpansion(
+                        batchSize: GraphQLProfilesUseCase.maximumBatchSize, concurrency: graphQLBatchesInFlight,
+                        expand: { users in await ProfileLookup.profiles(of: users, via: lookups, from: github) },
+                        closingNotes: {
+                            let statistics = lookups.statistics
+                            return statistics.requests > 0 ? [ProfileSource.closingLine(statistics)] : []
+                        }
+                    )
                 }
             }
         )
@@ -108,6 +133,29 @@ enum ProfileLookup {
             case .failure(let error): return .failure(error)
             }
         }
+    }
+
+    /// A batch of listed accounts through GraphQL (REST for what it cannot give), in order; a login GraphQL and
+    /// REST both call missing is looked for by id, as one by one.
+    static func profiles(
+        of listed: [User], via lookups: GraphQLProfilesUseCase, from github: any GitHubReader
+    ) async -> [Result<User?, DomainError>] {
+        let logins = listed.map { try? Login(validating: $0.login) }
+        let found = await lookups.execute(logins.compactMap { $0 })
+        var answers = found.makeIterator()
+        var results: [Result<User?, DomainError>] = []
+        for (user, login) in zip(listed, logins) {
+            let answer = login == nil ? nil : answers.next()
+            switch answer {
+            case .success(let profile)?:
+                results.append(.success(profile))
+            case .failure(let error)? where !error.isNotFound:
+                results.append(.failure(error))
+            default:
+                results.append(await profile(of: user, from: github))
+            }
+        }
+        return results
     }
 
     /// The fetch finishes before its result is wrapped (see `GetUsersUseCase` on Swift 6.3.1's optimiser).

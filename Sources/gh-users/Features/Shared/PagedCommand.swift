@@ -125,6 +125,15 @@ extension Command {
                     initialContext.io.writeErr(initialContext.presenter.present(error).message)
                     return .failed(error)
                 }
+                if let stage = declaration.profiles, stage.options(requested).full,
+                    stage.options(requested).via == .graphql, !initialContext.presenter.hasToken
+                {
+                    let requirement = ProfileSource.tokenRequirement(command: "gh-users " + name)
+                    let error = DomainError.tokenRequired(command: requirement.command)
+                    let message = initialContext.presenter.present(error).message + (requirement.hint ?? "")
+                    initialContext.io.writeErr(message)
+                    return .failed(error)
+                }
                 var run = ListDeclaration<Options, Item>.Run(options: requested, context: initialContext)
                 if let start = declaration.start {
                     switch start(requested, initialContext) {

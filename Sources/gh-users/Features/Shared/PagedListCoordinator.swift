@@ -125,6 +125,9 @@ struct PagedListCoordinator<Item: Sendable> {
         }
         var notes = presentation.closingNotes(viewModel.taken, viewModel.totalCount, viewModel.incompleteResults)
         notes += Self.vanishedNote(vanished)
+        if io.stderrIsTTY, let expansion {
+            notes += expansion.closingNotes().map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
+        }
         if context.isTTY, viewModel.hasMore {
             var line = "Showing \(writer.recordsWritten) \(presentation.noun)"
             if let total = viewModel.totalCount { line += " of \(total)" }

@@ -5,26 +5,68 @@ import Domain
 /// its own outcome, and how the ones found look. Writing, reporting each failure and the outcome are the
 /// shared `ResourceCoordinator`'s.
 struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
-    let fetch: @Sendable (Options, any GitHubReader, CommandContext) async -> [Result<Value, DomainError>]
+    let load: @Sendable (Options, any GitHubReader, CommandContext) async -> ResourceLoad<Value>
     let render: @Sendable ([Value], Options, RenderContext) -> [UInt8]
-    /// The resource is the token's own (`gh-users me`): without a token, exit 4 before any request.
-    var needsToken = false
+    /// What needs a token, if these options do (`gh-users me`, `--via graphql`): without one, exit 4 before
+    /// any request.
+    var tokenRequirement: @Sendable (Options) -> TokenRequirement?
+
+    init(
+        fetch: @escaping @Sendable (Options, any GitHubReader, CommandContext) async -> [Result<Value, DomainError>],
+        render: @escaping @Sendable ([Value], Options, RenderContext) -> [UInt8],
+        tokenRequirement: @escaping @Sendable (Options) -> TokenRequirement? = { _ in nil }
+    ) {
+        self.init(
+            load: { options, github, context in ResourceLoad(await fetch(options, github, context)) },
+            render: render, tokenRequirement: tokenRequirement)
+    }
+
+    /// For a fetch with something to say once the output is written (`ResourceLoad.closingLine`).
+    init(
+        load: @escaping @Sendable (Options, any GitHubReader, CommandContext) async -> ResourceLoad<Value>,
+        render: @escaping @Sendable ([Value], Options, RenderContext) -> [UInt8],
+        tokenRequirement: @escaping @Sendable (Options) -> TokenRequirement? = { _ in nil }
+    ) {
+        self.load = load
+        self.render = render
+        self.tokenRequirement = tokenRequirement
+    }
+}
+
+/// What a token is needed for, named in the exit-4 message, and an optional hint after it.
+struct TokenRequirement: Sendable, Equatable {
+    let command: String
+    var hint: String?
+}
+
+/// The outcome of each resource asked for, in order, and a closing line for a terminal's stderr (what a
+/// GraphQL run spent and saved), written after the output and the failures.
+struct ResourceLoad<Value: Sendable>: Sendable {
+    let results: [Result<Value, DomainError>]
+    var closingLine: String?
+
+    init(_ results: [Result<Value, DomainError>], closingLine: String? = nil) {
+        self.results = results
+        self.closingLine = closingLine
+    }
 }
 
 /// Loads the resources a command asked for and keeps each one's outcome, in the order asked.
 final class ResourceViewModel<Options: Sendable, Value: Sendable> {
-    private let load: () async -> [Result<Value, DomainError>]
+    private let load: () async -> ResourceLoad<Value>
     private(set) var state: ViewState<[Result<Value, DomainError>]> = .idle
+    private(set) var closingLine: String?
 
-    init(load: @escaping () async -> [Result<Value, DomainError>]) {
+    init(load: @escaping () async -> ResourceLoad<Value>) {
         self.load = load
     }
 
     func load() async -> [Result<Value, DomainError>] {
         state = .loading
-        let results = await load()
-        state = .loaded(results)
-        return results
+        let loaded = await load()
+        closingLine = loaded.closingLine
+        state = .loaded(loaded.results)
+        return loaded.results
     }
 
     var values: [Value] { (state.value ?? []).compactMap { try? $0.get() } }
@@ -53,8 +95,14 @@ struct ResourceCoordinator<Options: Sendable, Value: Sendable> {
             }
         }
         let failures = viewModel.failures
+        // A failure every lookup met (a spent rate limit, say) is said once, not once per login.
+        var said: Set<String> = []
         for failure in failures {
-            command.io.writeErr(command.presenter.present(failure).message)
+            let message = command.presenter.present(failure).message
+            if said.insert(message).inserted { command.io.writeErr(message) }
+        }
+        if command.io.stderrIsTTY, let line = viewModel.closingLine {
+            command.io.writeErr(line)
         }
         return failures.isEmpty ? .success : .partial(failures: failures, successes: values.count)
     }
@@ -71,13 +119,13 @@ extension Command {
             spec: spec,
             parse: parse,
             action: .github { options, context, github in
-                if declaration.needsToken, !context.presenter.hasToken {
-                    let error = DomainError.tokenRequired(command: "gh-users " + spec.name)
-                    context.io.writeErr(context.presenter.present(error).message)
+                if let requirement = declaration.tokenRequirement(options), !context.presenter.hasToken {
+                    let error = DomainError.tokenRequired(command: requirement.command)
+                    context.io.writeErr(context.presenter.present(error).message + (requirement.hint ?? ""))
                     return .failed(error)
                 }
                 return await ResourceCoordinator<Options, Value>(
-                    viewModel: ResourceViewModel { await declaration.fetch(options, github, context) },
+                    viewModel: ResourceViewModel { await declaration.load(options, github, context) },
                     render: { declaration.render($0, options, context.render) },
                     command: context
                 ).run()

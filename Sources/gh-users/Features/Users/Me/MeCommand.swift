@@ -26,7 +26,7 @@ enum MeCommand {
                 let extra = [("Scopes", scopes ?? unreported)]
                 return Array(ShowUsersRenderer.profile(account.user, context: context, extra: extra).utf8)
             },
-            needsToken: true
+            tokenRequirement: { _ in TokenRequirement(command: "gh-users me") }
         ),
         spec: CommandSpec(
             name: "me",

@@ -1,0 +1,122 @@
+import Domain
+import Foundation
+import Networking
+
+/// A GraphQL answer to `GraphQLProfileQuery`: `data` holds `rateLimit` and one member per alias (null when
+/// the lookup failed), `errors` says why, each error naming its alias in `path` or, when it is about the
+/// whole query, naming none.
+struct GraphQLProfileResponseDTO: Decodable {
+    struct RateLimit: Decodable {
+        let cost: Int?
+        let remaining: Int?
+        let resetAt: String?
+    }
+
+    struct ErrorDTO: Decodable {
+        let type: String?
+        let message: String?
+        /// Only the first element matters (the alias); later ones may be numbers, which are kept as text.
+        let path: [PathElement]?
+    }
+
+    struct PathElement: Decodable {
+        let text: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let name = try? container.decode(String.self) {
+                text = name
+            } else {
+                text = String(try container.decode(Int.self))
+            }
+        }
+    }
+
+    /// `data`: `rateLimit` and the aliases, whose members are decoded only when the key is one of ours.
+    struct DataDTO: Decodable {
+        let rateLimit: RateLimit?
+        let owners: [String: GraphQLUserDTO?]
+
+        struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            rateLimit = try container.decodeIfPresent(RateLimit.self, forKey: Key(stringValue: "rateLimit"))
+            var owners: [String: GraphQLUserDTO?] = [:]
+            for key in container.allKeys where GraphQLProfileResponse.isAlias(key.stringValue) {
+                owners[key.stringValue] =
+                    try container.decodeNil(forKey: key)
+                    ? .some(nil) : try container.decode(GraphQLUserDTO.self, forKey: key)
+            }
+            self.owners = owners
+        }
+    }
+
+    let data: DataDTO?
+    let errors: [ErrorDTO]?
+}
+
+/// Reads one batch's HTTP answer into lookups, or into the kind of failure that says what to do next. Every
+/// byte of it is untrusted: whatever does not fit becomes a REST fallback, never a crash or a made-up profile.
+enum GraphQLProfileResponse {
+    static func isAlias(_ key: String) -> Bool {
+        key.count > 1 && key.first == "a" && key.dropFirst().allSatisfy(\.isASCII) && Int(key.dropFirst()) != nil
+    }
+
+    static func decode(_ response: HTTPResponse, logins: [Login], endpoint: String) throws(GraphQLBatchFailure)
+        -> GraphQLBatch
+    {
+        let status = response.status
+        if status == 502 || status == 504 {
+            throw .tooLarge("\(endpoint) answered HTTP \(status)")
+        }
+        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
+            switch error {
+            case .rateLimited, .cancelled: throw .failed(error)
+            case .unauthorized(let status, _) where status == 401: throw .failed(error)
+            default: throw .unsupported("\(endpoint) answered HTTP \(status)")
+            }
+        }
+        let dto: GraphQLProfileResponseDTO
+        do {
+            dto = try JSONDecoder().decode(GraphQLProfileResponseDTO.self, from: response.body)
+        } catch {
+            throw .unsupported("\(endpoint) answered with a body that is not a GraphQL response")
+        }
+        let errors = dto.errors ?? []
+        if let limited = errors.first(where: { $0.type == "RATE_LIMITED" }) {
+            let reset = RateLimitInfo(response, now: Date()).reset.value
+            throw .failed(
+                .rateLimited(resetAt: reset, message: "GraphQL: " + (limited.message ?? "API rate limit exceeded")))
+        }
+        let aliases = Set(logins.indices.map(GraphQLProfileQuery.alias))
+        // An error that names none of the aliases is about the query itself.
+        if let whole = errors.first(where: { error in !aliases.contains(error.path?.first?.text ?? "") }) {
+            let message = whole.message ?? whole.type ?? "an error"
+            if isNodeLimit(whole) { throw .tooLarge(message) }
+            throw .unsupported(message)
+        }
+        guard let data = dto.data else {
+            throw .unsupported("\(endpoint) answered with no data")
+        }
+        let lookups = logins.enumerated().map { index, login -> GraphQLLookup in
+            guard case .some(.some(let owner)) = data.owners[GraphQLProfileQuery.alias(index)],
+                let user = GraphQLUserRebuild.user(owner, asked: login)
+            else { return .needsREST }
+            return .found(user)
+        }
+        return GraphQLBatch(lookups: lookups, cost: data.rateLimit?.cost, remaining: data.rateLimit?.remaining)
+    }
+
+    /// GitHub's `MAX_NODE_LIMIT_EXCEEDED`, or its message ("… exceeds the maximum limit of 500,000").
+    private static func isNodeLimit(_ error: GraphQLProfileResponseDTO.ErrorDTO) -> Bool {
+        if error.type == "MAX_NODE_LIMIT_EXCEEDED" { return true }
+        let message = (error.message ?? "").lowercased()
+        return message.contains("node") && message.contains("limit")
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+/// What one batched GraphQL lookup answered for one login.
+package enum GraphQLLookup: Sendable, Equatable {
+    /// The profile, rebuilt in the shape of GitHub's REST user object.
+    case found(User)
+    /// GraphQL cannot give this account's REST profile: an organization (GraphQL's Organization has no follower
+    /// count), or an alias that came back null (a bot is no GraphQL User; a renamed or deleted account). REST
+    /// answers for it, and says "not found" when that is the truth.
+    case needsREST
+}
+
+/// One batch's answer: a lookup per login, in the order asked, and what the query cost.
+package struct GraphQLBatch: Sendable, Equatable {
+    package let lookups: [GraphQLLookup]
+    /// Points of the `graphql` rate limit the query spent (`rateLimit { cost }`); nil when GitHub did not say.
+    package let cost: Int?
+    /// Points left in the hour (`rateLimit { remaining }`).
+    package let remaining: Int?
+
+    package init(lookups: [GraphQLLookup], cost: Int?, remaining: Int?) {
+        self.lookups = lookups
+        self.cost = cost
+        self.remaining = remaining
+    }
+}
+
+/// Why a whole batch came back without its lookups, sorted by what the caller should do next.
+package enum GraphQLBatchFailure: Error, Sendable, Equatable {
+    /// The batch was too much for the server (the node limit, or a 502 or 504 when the query ran out of time):
+    /// the same logins in smaller batches may pass.
+    case tooLarge(String)
+    /// The server will not answer this query at all (a validation error from an older Enterprise schema, an
+    /// error that names no alias, a network failure): REST answers for every login of the batch instead.
+    case unsupported(String)
+    /// A failure REST would meet as well (a spent rate limit, a bad token, an interrupt): every login fails with it.
+    case failed(DomainError)
+}
+
+/// Looks up to `GraphQLProfilesUseCase.maximumBatchSize` accounts in one GraphQL request (Data implements it).
+package protocol GraphQLProfilesRepository: Sendable {
+    /// One lookup per login, in the order given.
+    func profiles(_ logins: [Login]) async throws(GraphQLBatchFailure) -> GraphQLBatch
+}
+
+/// What the batched lookups have cost and saved so far.
+package struct GraphQLProfilesStatistics: Sendable, Equatable {
+    /// GraphQL requests sent, halved retries included.
+    package var requests = 0
+    /// Points of the `graphql` limit those requests spent.
+    package var points = 0
+    /// Profiles GraphQL gave.
+    package var profiles = 0
+    /// REST requests made instead, for organizations, bots, null aliases and batches GraphQL would not answer.
+    package var restFallbacks = 0
+
+    package init(requests: Int = 0, points: Int = 0, profiles: Int = 0, restFallbacks: Int = 0) {
+        self.requests = requests
+        self.points = points
+        self.profiles = profiles
+        self.restFallbacks = restFallbacks
+    }
+
+    /// REST would have spent one request per profile GraphQL gave; the batches spent `requests` instead.
+    package var restRequestsSaved: Int { max(0, profiles - requests) }
+}
+
+/// Full profiles for many logins at a hundredth of REST's requests: batches of at most `maximumBatchSize`
+/// aliased lookups, one request at a time, each account GraphQL cannot give fetched from REST instead.
+/// Results come back in the order asked, as `GetUsersUseCase`'s do.
+///
+/// A batch too big for the server is halved and tried again, and later batches keep the smaller size. A
+/// batch the server will not answer goes to REST, and so do all later ones (the schema will not change
+/// mid-run). A failure REST would meet too (rate limit, token, interrupt) fails the batch and every later one
+/// without another request. One value serves a whole run, so its `statistics` add up across calls.
+package final class GraphQLProfilesUseCase: @unchecked Sendable {
+    package static let maximumBatchSize = 100
+
+    private let graphQL: any GraphQLProfilesRepository
+    private let rest: any UsersRepository
+    private let concurrency: Int
+    private let lock = NSLock()
+    private var totals = GraphQLProfilesStatistics()
+    private var batchSize: Int
+    private var unsupported = false
+    private var stopped: DomainError?
+    /// One POST at a time, however many callers: batches go one after another, as GitHub asks of a client,
+    /// while a batch's REST fallbacks may overlap the next batch's POST.
+    private let gate = SerialGate()
+
+    /// `concurrency` bounds the REST fallbacks, as `--concurrency` does for `show`; `batchSize` is clamped to
+    /// 1...`maximumBatchSize`.
+    package init(
+        graphQL: any GraphQLProfilesRepository,
+        rest: any UsersRepository,
+        concurrency: Int = 4,
+        batchSize: Int = GraphQLProfilesUseCase.maximumBatchSize
+    ) {
+        self.graphQL = graphQL
+        self.rest = rest
+        self.concurrency = max(1, concurrency)
+        self.batchSize = min(Self.maximumBatchSize, max(1, batchSize))
+    }
+
+    package var statistics: GraphQLProfilesStatistics { lock.withLock { totals } }
+
+    package func execute(_ logins: [Login]) async -> [Result<User, DomainError>] {
+        await inBatches(logins)
+    }
+
+    /// `logins` in batches of the current size, which a batch found too large shrinks for the ones after it.
+    private func inBatches(_ logins: [Login]) async -> [Result<User, DomainError>] {
+        var results: [Result<User, DomainError>] = []
+        results.reserveCapacity(logins.count)
+        while results.count < logins.count {
+            let start = results.count
+            let size = lock.withLock { batchSize }
+            let batch = Array(logins[start..<min(logins.count, start + size)])
+            results += await resolve(batch)
+        }
+        return results
+    }
+
+    /// One batch, halved as often as the server asks.
+    private func resolve(_ logins: [Login]) async -> [Result<User, DomainError>] {
+        let state = lock.withLock { (stopped, unsupported) }
+        if let error = state.0 { return logins.map { _ in .failure(error) } }
+        if state.1 { return await fromREST(logins) }
+        let answer = await lookUp(logins)
+        switch answer {
+        case .success(let batch):
+            return await deliver(batch, for: logins)
+        case .failure(.tooLarge) where logins.count > 1:
+            let half = logins.count / 2
+            lock.withLock { batchSize = min(batchSize, half) }
+            return await inBatches(logins)
+        case .failure(.tooLarge):
+            return await fromREST(logins)
+        case .failure(.unsupported):
+            lock.withLock { unsupported = true }
+            return await fromREST(logins)
+        case .failure(.failed(let error)):
+            lock.withLock { stopped = error }
+            return logins.map { _ in .failure(error) }
+        }
+    }
+
+    /// The request as a value: every `await` happens before the result is assembled (see `GetUsersUseCase`).
+    private func lookUp(_ logins: [Login]) async -> Result<GraphQLBatch, GraphQLBatchFailure> {
+        let batch: GraphQLBatch
+        await gate.enter()
+        do throws(GraphQLBatchFailure) {
+            batch = try await graphQL.profiles(logins)
+        } catch {
+            await gate.leave()
+            lock.withLock { totals.requests += 1 }
+            return .failure(error)
+        }
+        await gate.leave()
+        return .success(batch)
+    }
+
+    private func deliver(_ batch: GraphQLBatch, for logins: [Login]) async -> [Result<User, DomainError>] {
+        // A server that answers fewer lookups than asked is wrong about the rest: REST answers for them.
+        var results: [Result<User, DomainError>?] = logins.indices.map { index in
+            guard index < batch.lookups.count, case .found(let user) = batch.lookups[index] else { return nil }
+            return .success(user)
+        }
+        let found = results.count(where: { $0 != nil })
+        lock.withLock {
+            totals.requests += 1
+            totals.points += batch.cost ?? 0
+            totals.profiles += found
+        }
+        let missing = logins.indices.filter { results[$0] == nil }
+        if !missing.isEmpty {
+            let fetched = await fromREST(missing.map { logins[$0] })
+            for (index, result) in zip(missing, fetched) { results[index] = result }
+        }
+        return results.map { $0 ?? .failure(.cancelled) }
+    }
+
+    private func fromREST(_ logins: [Login]) async -> [Result<User, DomainError>] {
+        lock.withLock { totals.restFallbacks += logins.count }
+        return await GetUsersUseCase(repository: rest).execute(logins: logins, concurrency: concurrency)
+    }
+}
+
+/// An async mutex that lets its waiters in first come, first served.
+private actor SerialGate {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func enter() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func leave() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}

@@ -1,0 +1,329 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import Data
+@testable import Domain
+
+private func login(_ text: String) -> Login { try! Login(validating: text) }
+
+/// octocat as GitHub's GraphQL API answers the profile fragment.
+private let octocatOwner = """
+    {"__typename":"User","login":"octocat","databaseId":583231,"id":"MDQ6VXNlcjU4MzIzMQ==","name":"The Octocat",
+    "company":"@github","location":"San Francisco","bio":null,"twitterUsername":null,
+    "websiteUrl":"https://github.blog","email":"","isHireable":false,"isSiteAdmin":false,
+    "createdAt":"2011-01-25T18:44:36Z","updatedAt":"2025-01-02T03:04:05Z","url":"https://github.com/octocat",
+    "avatarUrl":"https://avatars.githubusercontent.com/u/583231?u=abc&v=4","followers":{"totalCount":20},
+    "following":{"totalCount":9},"repositories":{"totalCount":8},"gists":{"totalCount":8}}
+    """
+
+private func rebuilt(_ owner: String = octocatOwner, asked: String = "octocat") throws -> [String: Any] {
+    let dto = try JSONDecoder().decode(GraphQLUserDTO.self, from: Data(owner.utf8))
+    let user = try #require(GraphQLUserRebuild.user(dto, asked: login(asked)))
+    return try #require(try JSONSerialization.jsonObject(with: Data(user.raw.bytes)) as? [String: Any])
+}
+
+private func response(_ body: String, status: Int = 200, headers: [(String, String)] = []) -> HTTPResponse {
+    HTTPResponse(
+        status: status, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }), body: Data(body.utf8),
+        url: URL(string: "https://api.github.com/graphql")!)
+}
+
+private func decode(_ body: String, status: Int = 200, headers: [(String, String)] = [], logins: [String])
+    -> Result<GraphQLBatch, GraphQLBatchFailure>
+{
+    Result { () throws(GraphQLBatchFailure) in
+        try GraphQLProfileResponse.decode(
+            response(body, status: status, headers: headers), logins: logins.map(login), endpoint: "POST /graphql")
+    }
+}
+
+struct GraphQLProfileQueryTests {
+    @Test func aliasesArePositionsNeverLogins() {
+        let text = GraphQLProfileQuery.text(for: [login("octocat"), login("dependabot[bot]"), login("a-b_c")])
+        #expect(text.contains("a0: repositoryOwner(login: \"octocat\") { ...ghUsersOwner }"))
+        #expect(text.contains("a1: repositoryOwner(login: \"dependabot[bot]\") { ...ghUsersOwner }"))
+        #expect(text.contains("a2: repositoryOwner(login: \"a-b_c\")"))
+        #expect(!text.contains("octocat:"))
+        #expect(text.contains("rateLimit { cost remaining resetAt }"))
+    }
+
+    @Test func oneSharedFragmentWithAnInlineFragmentPerType() {
+        let text = GraphQLProfileQuery.text(for: [login("a"), login("b")])
+        #expect(text.components(separatedBy: "fragment ghUsersOwner on RepositoryOwner").count == 2)
+        #expect(text.contains("... on User {"))
+        #expect(text.contains("... on Organization {"))
+        #expect(text.contains("repositories(privacy: PUBLIC, ownerAffiliations: OWNER) { totalCount }"))
+        #expect(text.contains("gists(privacy: PUBLIC) { totalCount }"))
+    }
+
+    @Test func theBodyIsJSONWithTheQuery() throws {
+        let body = GraphQLProfileQuery.body(for: [login("octocat")])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: String])
+        #expect(object["query"] == GraphQLProfileQuery.text(for: [login("octocat")]))
+    }
+
+    @Test(arguments: [
+        ("https://api.github.com", "https://api.github.com/graphql"),
+        ("https://api.github.com/", "https://api.github.com/graphql"),
+        ("https://ghe.example.com/api/v3", "https://ghe.example.com/api/graphql"),
+        ("https://ghe.example.com/api/v3/", "https://ghe.example.com/api/graphql"),
+        ("http://127.0.0.1:8080", "http://127.0.0.1:8080/graphql"),
+    ])
+    func theEndpointSitsBesideTheRESTRoot(root: String, expected: String) {
+        #expect(GitHubEndpoints.graphQLURL(apiRoot: URL(string: root)!).absoluteString == expected)
+    }
+}
+
+struct GraphQLUserRebuildTests {
+    /// Every key of the REST object and what it must be for octocat's GraphQL answer.
+    static let expectations: [(key: String, value: String)] = [
+        ("login", "\"octocat\""), ("id", "583231"), ("node_id", "\"MDQ6VXNlcjU4MzIzMQ==\""),
+        ("avatar_url", "\"https://avatars.githubusercontent.com/u/583231?v=4\""), ("gravatar_id", "\"\""),
+        ("url", "\"https://api.github.com/users/octocat\""), ("html_url", "\"https://github.com/octocat\""),
+        ("followers_url", "\"https://api.github.com/users/octocat/followers\""),
+        ("following_url", "\"https://api.github.com/users/octocat/following{/other_user}\""),
+        ("gists_url", "\"https://api.github.com/users/octocat/gists{/gist_id}\""),
+        ("starred_url", "\"https://api.github.com/users/octocat/starred{/owner}{/repo}\""),
+        ("subscriptions_url", "\"https://api.github.com/users/octocat/subscriptions\""),
+        ("organizations_url", "\"https://api.github.com/users/octocat/orgs\""),
+        ("repos_url", "\"https://api.github.com/users/octocat/repos\""),
+        ("events_url", "\"https://api.github.com/users/octocat/events{/privacy}\""),
+        ("received_events_url", "\"https://api.github.com/users/octocat/received_events\""),
+        ("type", "\"User\""), ("site_admin", "false"), ("user_view_type", "\"public\""),
+        ("name", "\"The Octocat\""), ("company", "\"@github\""), ("blog", "\"https://github.blog\""),
+        ("location", "\"San Francisco\""), ("email", "null"), ("hireable", "null"), ("bio", "null"),
+        ("twitter_username", "null"), ("public_repos", "8"), ("public_gists", "8"), ("followers", "20"),
+        ("following", "9"), ("created_at", "\"2011-01-25T18:44:36Z\""), ("updated_at", "\"2025-01-02T03:04:05Z\""),
+    ]
+
+    @Test(arguments: expectations.map(\.key))
+    func eachKeyIsRebuilt(key: String) throws {
+        let object = try rebuilt()
+        let expected = try #require(Self.expectations.first { $0.key == key }?.value)
+        let value = try #require(object[key], "\(key) is missing")
+        let wanted = try JSONSerialization.jsonObject(with: Data("[\(expected)]".utf8)) as? [Any]
+        let got = try JSONSerialization.data(withJSONObject: [value])
+        #expect(
+            String(decoding: got, as: UTF8.self)
+                == String(decoding: try JSONSerialization.data(withJSONObject: wanted!), as: UTF8.self))
+    }
+
+    @Test func keysComeInGitHubsRESTOrder() throws {
+        let dto = try JSONDecoder().decode(GraphQLUserDTO.self, from: Data(octocatOwner.utf8))
+        let user = try #require(GraphQLUserRebuild.user(dto, asked: login("OctoCat")))
+        let text = String(decoding: user.raw.bytes, as: UTF8.self)
+        let positions = Self.expectations.map { text.range(of: "\"\($0.key)\":")!.lowerBound }
+        #expect(positions == positions.sorted())
+        #expect(Self.expectations.count == 33)
+        #expect(user.id == 583231 && user.followers == 20 && user.publicRepos == 8 && user.type == .user)
+    }
+
+    @Test func approximateKeysAreTheDocumentedSeven() {
+        #expect(
+            GraphQLUserRebuild.approximateKeys == [
+                "avatar_url", "blog", "email", "hireable", "public_repos", "public_gists", "updated_at",
+            ])
+    }
+
+    @Test func graphQLsConventionsBecomeRESTs() throws {
+        var owner = octocatOwner.replacingOccurrences(of: "\"https://github.blog\"", with: "null")
+        owner = owner.replacingOccurrences(of: "\"email\":\"\"", with: "\"email\":\"octo@example.com\"")
+        owner = owner.replacingOccurrences(of: "\"isHireable\":false", with: "\"isHireable\":true")
+        let object = try rebuilt(owner)
+        #expect(object["blog"] as? String == "")
+        #expect(object["email"] as? String == "octo@example.com")
+        #expect(object["hireable"] as? Bool == true)
+    }
+
+    @Test func enterpriseURLsComeFromTheProfilesHost() throws {
+        let owner = octocatOwner.replacingOccurrences(
+            of: "\"url\":\"https://github.com/octocat\"", with: "\"url\":\"https://ghe.example.com/octocat\"")
+        let object = try rebuilt(owner)
+        #expect(object["url"] as? String == "https://ghe.example.com/api/v3/users/octocat")
+        #expect(object["html_url"] as? String == "https://ghe.example.com/octocat")
+        // Off github.com the avatar is GraphQL's own.
+        #expect(object["avatar_url"] as? String == "https://avatars.githubusercontent.com/u/583231?u=abc&v=4")
+        #expect(GraphQLUserRebuild.restRoot(forProfile: "https://octo.ghe.com/x") == "https://api.octo.ghe.com")
+        #expect(GraphQLUserRebuild.restRoot(forProfile: "http://ghe.local:8080/x") == "http://ghe.local:8080/api/v3")
+        #expect(GraphQLUserRebuild.restRoot(forProfile: "file:///etc/passwd") == nil)
+    }
+
+    @Test(arguments: [
+        "\"login\":\"octocat\"", "\"databaseId\":583231", "\"followers\":{\"totalCount\":20}",
+        "\"url\":\"https://github.com/octocat\"", "\"createdAt\":\"2011-01-25T18:44:36Z\"", "\"__typename\":\"User\"",
+    ])
+    func aProfileMissingAFieldRESTNeedsIsNotRebuilt(field: String) throws {
+        let owner = octocatOwner.replacingOccurrences(of: field + ",", with: "")
+        #expect(owner != octocatOwner)
+        let dto = try JSONDecoder().decode(GraphQLUserDTO.self, from: Data(owner.utf8))
+        #expect(GraphQLUserRebuild.user(dto, asked: login("octocat")) == nil)
+    }
+
+    @Test func anotherAccountThanTheOneAskedIsNotTaken() throws {
+        let dto = try JSONDecoder().decode(GraphQLUserDTO.self, from: Data(octocatOwner.utf8))
+        #expect(GraphQLUserRebuild.user(dto, asked: login("monalisa")) == nil)
+    }
+}
+
+struct GraphQLProfileResponseTests {
+    @Test func foundOrganizationNullAndNotFoundAliases() throws {
+        let body = """
+            {"data":{"rateLimit":{"cost":1,"remaining":4999,"resetAt":"2030-01-01T00:00:00Z"},"a0":\(octocatOwner),
+            "a1":{"__typename":"Organization","login":"github","databaseId":9919},"a2":null,"a3":null},
+            "errors":[{"type":"NOT_FOUND","path":["a3"],"message":"Could not resolve"}]}
+            """
+        let batch = try decode(body, logins: ["octocat", "github", "dependabot[bot]", "gone"]).get()
+        #expect(batch.lookups.count == 4)
+        guard case .found(let user) = batch.lookups[0] else {
+            Issue.record("octocat was not found")
+            return
+        }
+        #expect(user.login == "octocat")
+        #expect(Array(batch.lookups[1...]) == [.needsREST, .needsREST, .needsREST])
+        #expect(batch.cost == 1 && batch.remaining == 4999)
+    }
+
+    @Test func anErrorWithNoPathIsAboutTheWholeBatch() {
+        let validation = #"{"errors":[{"message":"Field 'isHireable' doesn't exist on type 'User'"}]}"#
+        #expect(
+            decode(validation, logins: ["a"])
+                == .failure(.unsupported("Field 'isHireable' doesn't exist on type 'User'")))
+        let stranger = #"{"data":{"a0":null},"errors":[{"type":"FORBIDDEN","path":["viewer"],"message":"no"}]}"#
+        #expect(decode(stranger, logins: ["a"]) == .failure(.unsupported("no")))
+        let nodes = #"{"errors":[{"type":"MAX_NODE_LIMIT_EXCEEDED","message":"This query requests up to 600 nodes"}]}"#
+        #expect(decode(nodes, logins: ["a"]) == .failure(.tooLarge("This query requests up to 600 nodes")))
+    }
+
+    @Test(arguments: [502, 504])
+    func aGatewayTimeoutMeansTooLarge(status: Int) {
+        guard case .failure(.tooLarge) = decode("<html>", status: status, logins: ["a"]) else {
+            Issue.record("\(status) is not tooLarge")
+            return
+        }
+    }
+
+    @Test func rateLimitedIsASpentLimitWithItsReset() {
+        let body = #"{"errors":[{"type":"RATE_LIMITED","message":"API rate limit already exceeded for user ID 1."}]}"#
+        let result = decode(
+            body, headers: [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "2000000000")], logins: ["a"])
+        #expect(
+            result
+                == .failure(
+                    .failed(
+                        .rateLimited(
+                            resetAt: Date(timeIntervalSince1970: 2_000_000_000),
+                            message: "GraphQL: API rate limit already exceeded for user ID 1."))))
+    }
+
+    @Test func aBadTokenFailsEveryLoginAndOtherStatusesGoToREST() {
+        guard
+            case .failure(.failed(.unauthorized(401, _))) = decode(
+                #"{"message":"Bad credentials"}"#, status: 401, logins: ["a"])
+        else {
+            Issue.record("401 is not a failure for every login")
+            return
+        }
+        for status in [400, 403, 404, 500, 503] {
+            guard case .failure(.unsupported) = decode(#"{"message":"x"}"#, status: status, logins: ["a"]) else {
+                Issue.record("\(status) does not go to REST")
+                continue
+            }
+        }
+    }
+
+    @Test(arguments: ["", "[]", "{\"data\":[1]}", "{\"data\":null}", "not json", "{\"data\":{\"a0\":42}}"])
+    func anUnreadableAnswerGoesToREST(body: String) {
+        guard case .failure(.unsupported) = decode(body, logins: ["a"]) else {
+            Issue.record("'\(body)' was not sent to REST")
+            return
+        }
+    }
+}
+
+struct GraphQLRepositoryTests {
+    private func repository(
+        _ stub: StubTransport, policy: RetryPolicy = RetryPolicy(maxRetries: 0), sleeps: Sleeps? = nil
+    )
+        -> GitHubRepository
+    {
+        let clock = RetryClock(
+            now: { Date(timeIntervalSince1970: 1_999_999_990) }, random: { 0 },
+            sleep: { duration, _ in sleeps?.record(duration) })
+        return GitHubRepository(
+            client: HTTPClient(
+                configuration: HTTPClientConfiguration(
+                    baseURL: URL(string: "https://ghe.example.com/api/v3")!, userAgent: "gh-users/test", token: "t0k"),
+                transport: stub.transport, logger: .disabled, retryPolicy: policy, clock: clock))
+    }
+
+    final class Sleeps: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var durations: [Duration] = []
+        func record(_ duration: Duration) { lock.withLock { durations.append(duration) } }
+    }
+
+    private static let limited = #"{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded"}]}"#
+    private static let limitHeaders = [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "2000000000")]
+    private static let answer = #"{"data":{"rateLimit":{"cost":1,"remaining":4998},"a0":null}}"#
+
+    @Test func postsTheQueryAsJSONToEnterprisesGraphQLEndpoint() async throws {
+        let stub = StubTransport()
+        stub.stub("https://ghe.example.com/api/graphql", body: Self.answer)
+        let batch = try await repository(stub).profiles([login("octocat")])
+        #expect(batch.lookups == [.needsREST])
+        let request = try #require(stub.received.first)
+        #expect(request.method == .post)
+        #expect(request.headers["Content-Type"] == "application/json")
+        #expect(request.headers["Authorization"] == "Bearer t0k")
+        #expect(request.body.map { [UInt8]($0) } == GraphQLProfileQuery.body(for: [login("octocat")]))
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    @Test func aSpentLimitIsReportedWithoutWaitOnRateLimit() async {
+        let stub = StubTransport()
+        stub.stub("https://ghe.example.com/api/graphql", headers: Self.limitHeaders, body: Self.limited)
+        let sleeps = Sleeps()
+        do {
+            _ = try await repository(stub, sleeps: sleeps).profiles([login("octocat")])
+            Issue.record("no failure")
+        } catch {
+            #expect(
+                error
+                    == .failed(
+                        .rateLimited(
+                            resetAt: Date(timeIntervalSince1970: 2_000_000_000),
+                            message: "GraphQL: API rate limit exceeded")))
+        }
+        #expect(sleeps.durations.isEmpty)
+    }
+
+    @Test func aSpentLimitIsWaitedOutWithWaitOnRateLimit() async throws {
+        let stub = StubTransport()
+        stub.stub("https://ghe.example.com/api/graphql", headers: Self.limitHeaders, body: Self.limited)
+        stub.stub("https://ghe.example.com/api/graphql", body: Self.answer)
+        let sleeps = Sleeps()
+        let batch = try await repository(
+            stub, policy: RetryPolicy(maxRetries: 0, waitOnPrimaryLimit: true), sleeps: sleeps
+        ).profiles([login("octocat")])
+        #expect(batch.cost == 1)
+        // The clock says ten seconds before the reset: it waits those and one more.
+        #expect(sleeps.durations == [.seconds(11)])
+        #expect(stub.received.count == 2)
+    }
+
+    @Test func aNetworkFailureSendsTheBatchToREST() async {
+        let stub = StubTransport()
+        stub.fail("https://ghe.example.com/api/graphql", with: .connectionLost)
+        do {
+            _ = try await repository(stub).profiles([login("octocat")])
+            Issue.record("no failure")
+        } catch {
+            guard case .unsupported = error else {
+                Issue.record("\(error) is not unsupported")
+                return
+            }
+        }
+    }
+}

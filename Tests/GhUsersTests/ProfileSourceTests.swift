@@ -1,0 +1,139 @@
+import AtomicCore
+import AtomicLogger
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func route(_ arguments: String) -> Route {
+    CommandRouter().route(arguments.split(separator: " ").map(String.init))
+}
+
+private func environment(_ github: FakeGitHub, token: Bool, stderrTTY: Bool = false, stdin: String = "")
+    -> (AppEnvironment, out: CapturedOutput, err: CapturedOutput)
+{
+    var (env, _, _) = AppEnvironment.test(github: github, environment: token ? ["GH_TOKEN": "t0k"] : [:])
+    let (io, out, err) = IOStreams.test(stderrTTY: stderrTTY, stdin: stdin)
+    env.io = io
+    return (env, out, err)
+}
+
+private func run(_ arguments: String, _ env: AppEnvironment) async -> Int32 {
+    await GhUsersApp(environment: env).run(arguments.split(separator: " ").map(String.init))
+}
+
+private func found(_ users: [User], cost: Int) -> Result<GraphQLBatch, GraphQLBatchFailure> {
+    .success(GraphQLBatch(lookups: users.map(GraphQLLookup.found), cost: cost, remaining: 4_000))
+}
+
+struct ProfileSourceRoutingTests {
+    @Test func viaGraphQLIsParsedAndRESTIsTheDefault() throws {
+        guard case .run(let invocation) = route("show octocat --via graphql") else {
+            Issue.record("not a run")
+            return
+        }
+        var options = ShowUsersOptions(logins: [try Login(validating: "octocat")])
+        options.source = .graphql
+        #expect(invocation.matches(options))
+        guard case .run(let plain) = route("show octocat") else { return }
+        #expect(plain.matches(ShowUsersOptions(logins: [try Login(validating: "octocat")])))
+        guard case .run(let fromStdin) = route("show - --via rest") else { return }
+        var stdinOptions = ShowUsersOptions(references: [])
+        stdinOptions.fromStandardInput = true
+        #expect(fromStdin.matches(stdinOptions))
+    }
+
+    @Test(arguments: [
+        ("show octocat --via grpahql", "invalid value 'grpahql' for '--via': choose one of rest, graphql"),
+        ("show --id 1 --via graphql", "--via graphql looks accounts up by login; --id needs --via rest"),
+        ("show octocat --via", "option '--via' needs a value"),
+    ])
+    func badChoicesAreUsageErrors(arguments: String, message: String) {
+        guard case .usageError(let error) = route(arguments) else {
+            Issue.record("no usage error for \(arguments)")
+            return
+        }
+        #expect(error.message.hasPrefix(message), "got: \(error.message)")
+    }
+}
+
+struct ShowViaGraphQLTests {
+    @Test func withoutATokenItExits4WithAHintAndSendsNothing() async {
+        let github = FakeGitHub()
+        let (env, out, err) = environment(github, token: false)
+        #expect(await run("show octocat --via graphql", env) == 4)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("gh-users show --via graphql needs a token"))
+        #expect(err.text.contains("leave out --via graphql"))
+        #expect(github.calls.isEmpty)
+    }
+
+    @Test func profilesComeFromOneBatchInTheOrderAsked() async {
+        let github = FakeGitHub()
+        github.graphQLBatches = [found([makeUser(2, "b"), makeUser(1, "a")], cost: 1)]
+        let (env, out, err) = environment(github, token: true)
+        #expect(await run("show b a --via graphql --format tsv --fields login", env) == 0)
+        #expect(out.text == "b\na\n")
+        #expect(err.text.isEmpty)
+        #expect(github.calls == ["graphql b,a"])
+    }
+
+    @Test func loginsFromStdinGoInBatchesOfAHundred() async {
+        let github = FakeGitHub()
+        let users = (1...150).map { makeUser(Int64($0), "u\($0)") }
+        github.graphQLBatches = [found(Array(users[..<100]), cost: 4), found(Array(users[100...]), cost: 2)]
+        let stdin = users.map(\.login).joined(separator: "\n") + "\n"
+        let (env, out, _) = environment(github, token: true, stdin: stdin)
+        #expect(await run("show - --via graphql --format tsv --fields id", env) == 0)
+        #expect(out.text == (1...150).map { "\($0)\n" }.joined())
+        #expect(github.calls.count == 2)
+    }
+
+    @Test func aTerminalGetsAClosingLineOfPointsSpentAndRequestsSaved() async {
+        let github = FakeGitHub()
+        github.graphQLBatches = [
+            .success(
+                GraphQLBatch(
+                    lookups: [.found(makeUser(1, "a")), .needsREST, .found(makeUser(3, "c"))], cost: 1, remaining: 4_999
+                ))
+        ]
+        github.profiles["b"] = .success(makeUser(2, "b"))
+        let (env, _, err) = environment(github, token: true, stderrTTY: true)
+        #expect(await run("show a b c --via graphql --json", env) == 0)
+        #expect(
+            err.text
+                == "1 GraphQL request spent 1 point of the graphql limit and saved 1 REST request (1 profiles came "
+                + "from REST: organizations, bots and accounts GraphQL could not give).\n")
+        // Piped stderr gets no closing line.
+        let again = FakeGitHub()
+        again.graphQLBatches = [found([makeUser(1, "a")], cost: 1)]
+        let (piped, _, quiet) = environment(again, token: true)
+        #expect(await run("show a --via graphql", piped) == 0)
+        #expect(quiet.text.isEmpty)
+    }
+
+    @Test func aSpentGraphQLLimitExits5() async {
+        let github = FakeGitHub()
+        let reset = Date(timeIntervalSince1970: 1_800_000_600)
+        github.graphQLBatches = [.failure(.failed(.rateLimited(resetAt: reset, message: "API rate limit exceeded")))]
+        let (env, out, err) = environment(github, token: true)
+        #expect(await run("show a b --via graphql", env) == 5)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("rate limit"))
+    }
+
+    @Test func helpFormatsListsTheApproximateKeys() async {
+        let (env, out, _) = environment(FakeGitHub(), token: false)
+        #expect(await run("help formats", env) == 0)
+        let text = out.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for (key, why) in GraphQLUserKeys.approximate {
+            #expect(text.contains(key + " (" + why + ")"), "\(key)")
+        }
+        #expect(
+            GraphQLUserKeys.approximate.map(\.key) == [
+                "avatar_url", "blog", "email", "hireable", "public_repos", "public_gists", "updated_at",
+            ])
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// The fields a profile lookup asks for, as gh-users's own query asks for them.
+private let ownerFragment = """
+    fragment owner on RepositoryOwner {
+      __typename
+      login
+      ... on User {
+        databaseId id login name company location bio twitterUsername websiteUrl email isHireable isSiteAdmin
+        createdAt updatedAt url avatarUrl
+        followers { totalCount } following { totalCount }
+        repositories(privacy: PUBLIC, ownerAffiliations: OWNER) { totalCount }
+        gists(privacy: PUBLIC) { totalCount }
+      }
+      ... on Organization { databaseId }
+    }
+    """
+
+private func lookups(_ logins: [String]) -> String {
+    var text = "query { rateLimit { cost remaining resetAt }\n"
+    for (index, login) in logins.enumerated() {
+        text += "a\(index): repositoryOwner(login: \"\(login)\") { ...owner }\n"
+    }
+    return text + "}\n" + ownerFragment
+}
+
+/// One POST of `query` on a fresh connection.
+private func graphQL(_ server: StandInServer, _ query: String, token: String? = "gql-tests") throws -> RawHTTPResponse {
+    let body = try JSONSerialization.data(withJSONObject: ["query": query])
+    var headers = [("Content-Type", "application/json"), ("Content-Length", String(body.count))]
+    if let token { headers.append(("Authorization", "Bearer \(token)")) }
+    let connection = try RawHTTPConnection(port: server.port)
+    try connection.write(RawHTTPConnection.requestText(method: "POST", target: "/graphql", headers: headers))
+    try connection.write([UInt8](body))
+    return try connection.readResponse()
+}
+
+@Suite struct StandInGraphQLTests {
+    @Test func everyUserFieldAgreesWithTheRESTProfile() throws {
+        try withStandInServer(StandInConfiguration(userCount: 120)) { server throws in
+            let users = Array(server.population.users.filter { $0.type == "User" }.prefix(100))
+            let response = try graphQL(server, lookups(users.map(\.login)))
+            #expect(response.status == 200)
+            #expect(response.header("x-ratelimit-resource") == "graphql")
+            let data = try #require(try response.jsonObject()["data"] as? [String: Any])
+            for (index, user) in users.enumerated() {
+                let owner = try #require(data["a\(index)"] as? [String: Any], "\(user.login)")
+                let rest = try fetch(
+                    server, "/users/\(user.loginPathComponent)", headers: [("Authorization", "Bearer gql-tests")]
+                ).jsonObject()
+                #expect(owner["__typename"] as? String == "User")
+                #expect(owner["login"] as? String == rest["login"] as? String)
+                #expect(owner["databaseId"] as? Int == rest["id"] as? Int)
+                #expect(owner["id"] as? String == rest["node_id"] as? String)
+                #expect(owner["url"] as? String == rest["html_url"] as? String)
+                for (graph, key) in [
+                    ("name", "name"), ("company", "company"), ("location", "location"), ("bio", "bio"),
+                    ("twitterUsername", "twitter_username"), ("createdAt", "created_at"), ("updatedAt", "updated_at"),
+                ] {
+                    #expect(owner[graph] as? String == rest[key] as? String, "\(user.login) \(key)")
+                }
+                #expect(owner["isSiteAdmin"] as? Bool == rest["site_admin"] as? Bool)
+                // GraphQL's own conventions for what REST sends as "" or null.
+                #expect((owner["websiteUrl"] as? String ?? "") == rest["blog"] as? String)
+                #expect(owner["email"] as? String == (rest["email"] as? String ?? ""))
+                #expect(owner["isHireable"] as? Bool == (rest["hireable"] as? Bool ?? false))
+                for (graph, key) in [
+                    ("followers", "followers"), ("following", "following"), ("repositories", "public_repos"),
+                    ("gists", "public_gists"),
+                ] {
+                    let count = (owner[graph] as? [String: Any])?["totalCount"] as? Int
+                    #expect(count == rest[key] as? Int, "\(user.login) \(key)")
+                }
+            }
+        }
+    }
+
+    @Test func aMissingAccountAndABotAreNullAliasesWithNotFoundErrorsNamingThem() throws {
+        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
+            let response = try graphQL(server, lookups(["octocat", "no-such-account", "dependabot[bot]"]))
+            #expect(response.status == 200)
+            let body = try response.jsonObject()
+            let data = try #require(body["data"] as? [String: Any])
+            #expect((data["a0"] as? [String: Any])?["login"] as? String == "octocat")
+            #expect(data["a1"] is NSNull)
+            #expect(data["a2"] is NSNull)
+            let errors = try #require(body["errors"] as? [[String: Any]])
+            #expect(errors.map { $0["type"] as? String } == ["NOT_FOUND", "NOT_FOUND"])
+            #expect(errors.map { $0["path"] as? [String] } == [["a1"], ["a2"]])
+        }
+    }
+
+    @Test func anOrganizationComesBackAsOneAndHasNoFollowers() throws {
+        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
+            let organization = try #require(server.population.users.first { $0.type == "Organization" })
+            let response = try graphQL(server, lookups([organization.login]))
+            let owner = try #require((try response.jsonObject()["data"] as? [String: Any])?["a0"] as? [String: Any])
+            #expect(owner["__typename"] as? String == "Organization")
+            #expect(owner["databaseId"] as? Int == organization.id)
+            #expect(owner["followers"] == nil)
+            // Asking an Organization for followers is a validation error about the whole query: no path, no data.
+            let invalid = try graphQL(
+                server, "{ a0: repositoryOwner(login: \"x\") { ... on Organization { followers { totalCount } } } }")
+            let body = try invalid.jsonObject()
+            #expect(body["data"] == nil)
+            let errors = try #require(body["errors"] as? [[String: Any]])
+            #expect(errors.count == 1 && errors[0]["path"] == nil)
+            #expect((errors[0]["message"] as? String)?.contains("followers") == true)
+        }
+    }
+
+    @Test func withoutATokenItIs401AndSpendsNothing() throws {
+        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
+            let response = try graphQL(server, lookups(["octocat"]), token: nil)
+            #expect(response.status == 401)
+            #expect(response.text.contains("requires you to be authenticated"))
+            #expect(server.graphQLRateLimitRemaining(token: "gql-tests") == 5_000)
+        }
+    }
+
+    @Test func aParseErrorHasNoPath() throws {
+        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
+            for query in [
+                "{ a0: repositoryOwner(login: \"x\") { login }", "query ($l: String!) { rateLimit { cost } }",
+            ] {
+                let body = try graphQL(server, query).jsonObject()
+                #expect(body["data"] == nil)
+                let errors = try #require(body["errors"] as? [[String: Any]], "\(query)")
+                #expect(errors.first?["path"] == nil)
+            }
+        }
+    }
+
+    @Test func aFieldAskedTwiceIsAnsweredOnce() throws {
+        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
+            let response = try graphQL(server, lookups(["octocat"]))
+            // `login` is in the shared fragment and in `... on User`: one key, as GraphQL merges fields.
+            #expect(response.text.components(separatedBy: "\"login\"").count == 2)
+        }
+    }
+
+    @Test func leavingOutOwnerAffiliationsOvercountsRepositories() throws {
+        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
+            let user = server.population.users[3]  // ordinal 4: 4 % 5 collaborations
+            let query = """
+                { a0: repositoryOwner(login: "\(user.login)") { ... on User {
+                    owned: repositories(privacy: PUBLIC, ownerAffiliations: OWNER) { totalCount }
+                    all: repositories(privacy: PUBLIC) { totalCount } } } }
+                """
+            let owner = try #require(
+                (try graphQL(server, query).jsonObject()["data"] as? [String: Any])?["a0"] as? [String: Any])
+            let owned = try #require((owner["owned"] as? [String: Any])?["totalCount"] as? Int)
+            let all = try #require((owner["all"] as? [String: Any])?["totalCount"] as? Int)
+            #expect(owned == user.profile.publicRepos)
+            #expect(all > owned)
+        }
+    }
+
+    @Test func costIsAPointPerHundredConnectionsAndAtLeastOne() throws {
+        try withStandInServer(StandInConfiguration(userCount: 250)) { server throws in
+            let logins = server.population.users.prefix(100).map(\.login)
+            let big = try graphQL(server, lookups(logins))
+            let rate = try #require((try big.jsonObject()["data"] as? [String: Any])?["rateLimit"] as? [String: Any])
+            // 100 lookups × 4 connections each = 400 connections: 4 points.
+            #expect(rate["cost"] as? Int == 4)
+            #expect(rate["remaining"] as? Int == 4_996)
+            #expect(big.header("x-ratelimit-remaining") == "4996")
+            let small = try graphQL(server, lookups(["octocat"]))
+            let cost = ((try small.jsonObject()["data"] as? [String: Any])?["rateLimit"] as? [String: Any])?["cost"]
+            #expect(cost as? Int == 1)
+            #expect(server.graphQLRateLimitRemaining(token: "gql-tests") == 4_995)
+            // GET /rate_limit reports the live bucket.
+            let limits = try fetch(server, "/rate_limit", headers: [("Authorization", "Bearer gql-tests")]).jsonObject()
+            let graphql = (limits["resources"] as? [String: Any])?["graphql"] as? [String: Int]
+            #expect(graphql?["used"] == 5)
+            #expect(graphql?["remaining"] == 4_995)
+        }
+    }
+
+    @Test func moreLookupsThanTheNodeLimitIsAnErrorWithNoPathAndCostsNothing() throws {
+        try withStandInServer(StandInConfiguration(userCount: 40, graphQLNodeLimit: 3)) { server throws in
+            let body = try graphQL(server, lookups(["octocat", "Yamada-Taro", "kitsune-fox", "zwj-dev"])).jsonObject()
+            #expect(body["data"] == nil)
+            let errors = try #require(body["errors"] as? [[String: Any]])
+            #expect(errors.first?["type"] as? String == "MAX_NODE_LIMIT_EXCEEDED")
+            #expect(errors.first?["path"] == nil)
+            #expect(server.graphQLRateLimitRemaining(token: "gql-tests") == 5_000)
+            let three = try graphQL(server, lookups(["octocat", "Yamada-Taro", "kitsune-fox"])).jsonObject()
+            #expect(three["errors"] == nil)
+        }
+    }
+
+    @Test func aSpentBucketIsRateLimitedWithStatus200() throws {
+        try withStandInServer(StandInConfiguration(userCount: 250, graphQLRateLimit: 5)) { server throws in
+            let logins = server.population.users.prefix(100).map(\.login)
+            #expect(try graphQL(server, lookups(logins)).status == 200)
+            let limited = try graphQL(server, lookups(logins))
+            #expect(limited.status == 200)
+            let body = try limited.jsonObject()
+            #expect(body["data"] == nil)
+            let errors = try #require(body["errors"] as? [[String: Any]])
+            #expect(errors.first?["type"] as? String == "RATE_LIMITED")
+            #expect(limited.header("x-ratelimit-remaining") == "1")
+            #expect(limited.header("x-ratelimit-resource") == "graphql")
+        }
+    }
+
+    @Test func injectedFaultsReachTheGraphQLPath() throws {
+        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
+            server.injectFaults(
+                [.graphQLRateLimited(resetAfterSeconds: 30), .status(502, body: "{\"message\":\"Bad Gateway\"}")],
+                forPath: "/graphql")
+            let before = Int(Date().timeIntervalSince1970)
+            let limited = try graphQL(server, lookups(["octocat"]))
+            #expect(limited.status == 200)
+            #expect(limited.header("x-ratelimit-remaining") == "0")
+            let reset = try #require(limited.header("x-ratelimit-reset").flatMap { Int($0) })
+            #expect(reset >= before + 29 && reset <= Int(Date().timeIntervalSince1970) + 31)
+            #expect(
+                ((try limited.jsonObject()["errors"] as? [[String: Any]])?.first?["type"] as? String) == "RATE_LIMITED")
+            #expect(try graphQL(server, lookups(["octocat"])).status == 502)
+            #expect(try graphQL(server, lookups(["octocat"])).status == 200)
+        }
+    }
+}
