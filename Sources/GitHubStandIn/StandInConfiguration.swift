@@ -15,10 +15,16 @@ package struct StandInConfiguration: Sendable {
     /// `GET /search/users` requests per minute granted to each token, counted apart from `rateLimit`; anonymous
     /// callers always get GitHub's 10.
     package var searchRateLimit: Int
+    /// How long one search window lasts: GitHub's is a minute; tests shorten it so a spent search limit can be
+    /// waited out in seconds.
+    package var searchWindowSeconds: Int
+    /// How many accounts (from ordinal `StandInPopulation.sameSecondFirstOrdinal` on) were all created in the
+    /// same second, so a search can hold more than 1,000 results that no `created:` range can tell apart.
+    package var sameSecondAccounts: Int
 
     package init(
         userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000, validTokens: Set<String>? = nil,
-        port: Int = 0, searchRateLimit: Int = 30
+        port: Int = 0, searchRateLimit: Int = 30, searchWindowSeconds: Int = 60, sameSecondAccounts: Int = 0
     ) {
         self.userCount = userCount
         self.latencyMilliseconds = latencyMilliseconds
@@ -26,6 +32,8 @@ package struct StandInConfiguration: Sendable {
         self.validTokens = validTokens
         self.port = port
         self.searchRateLimit = searchRateLimit
+        self.searchWindowSeconds = searchWindowSeconds
+        self.sameSecondAccounts = sameSecondAccounts
     }
 
     /// GitHub's limit for unauthenticated REST calls.
