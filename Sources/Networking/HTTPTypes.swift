@@ -46,6 +46,9 @@ package struct HTTPRequest: Sendable, Equatable {
     package var method: HTTPMethod
     package var url: URL
     package var headers: HTTPHeaders
+    /// A spent rate limit on this request is waited out, up to the policy's `maximumWait`, even without
+    /// `waitOnPrimaryLimit`: a split search runs into its per-minute limit by design.
+    package var waitsOutSpentLimit = false
 
     package init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders()) {
         self.method = method
