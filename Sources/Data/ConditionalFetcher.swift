@@ -49,9 +49,9 @@ struct ConditionalFetcher: Sendable {
     /// `cacheable: false` bypasses the cache for answers that must always be live, such as `/rate_limit`;
     /// `--offline` still cannot reach the network for them. `accept` asks for another media type, whose body
     /// differs, so it is part of the cache key.
-    func get(_ url: URL, endpoint: String, cacheable: Bool = true, accept: String? = nil) async throws(DomainError)
-        -> HTTPResponse
-    {
+    func get(
+        _ url: URL, endpoint: String, cacheable: Bool = true, accept: String? = nil, waitsOutSpentLimit: Bool = false
+    ) async throws(DomainError) -> HTTPResponse {
         let store = settings.mode == .disabled || !cacheable ? nil : settings.store
         // With no store (--no-cache, /rate_limit) there is nothing to key, so no hashing either.
         let variant = url.absoluteString + (accept.map { "\nAccept: " + $0 } ?? "")
@@ -62,6 +62,7 @@ struct ConditionalFetcher: Sendable {
             return response(from: entry, requested: url)
         }
         var request = client.makeRequest(.get, url)
+        request.waitsOutSpentLimit = waitsOutSpentLimit
         if let accept { request.headers.set("Accept", accept) }
         if let entry {
             if let etag = entry.etag { request.headers.set("If-None-Match", etag) }

@@ -57,13 +57,15 @@ package enum GitHubEndpoints {
     }
 
     /// `GET /search/users?q=…`, with the query form-encoded so qualifiers such as `followers:>100` survive.
-    package static func searchUsers(_ query: UserSearchQuery) -> ListResource<User> {
+    /// `waitsOutSpentLimit`: a spent search limit is waited out (a split search's many queries).
+    package static func searchUsers(_ query: UserSearchQuery, waitsOutSpentLimit: Bool = false) -> ListResource<User> {
         var items = ["q=" + URLEncoding.queryValue(query.text)]
         if let sort = query.sort { items.append("sort=\(sort.rawValue)") }
         if let order = query.order { items.append("order=\(order.rawValue)") }
         return ListResource(
             first: Resource(
-                path: "/search/users", query: items, missing: "search results", decode: ResponseDecoder.search)
+                path: "/search/users", query: items, missing: "search results", waitsOutSpentLimit: waitsOutSpentLimit,
+                decode: ResponseDecoder.search)
         )
     }
 

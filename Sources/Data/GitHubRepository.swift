@@ -115,7 +115,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     private func fetch<Value: Sendable>(_ resource: Resource<Value>, at url: URL) async throws(DomainError) -> Value {
         let label = ErrorMapping.label(url)
         let response = try await fetcher.get(
-            url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept)
+            url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept,
+            waitsOutSpentLimit: resource.waitsOutSpentLimit)
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
             throw error
         }

@@ -30,6 +30,9 @@ package struct Resource<Value: Sendable>: Sendable {
     package let accept: String?
     /// False for answers that must always be live (`/rate_limit`); they are neither stored nor revalidated.
     package let cacheable: Bool
+    /// A spent rate limit is waited out (up to `--max-wait`) instead of ending the run, even without
+    /// `--wait-on-rate-limit`: a split search spends its per-minute limit by design.
+    package let waitsOutSpentLimit: Bool
     package let decode: @Sendable (ResourceBody) throws(DomainError) -> Value
 
     package init(
@@ -38,6 +41,7 @@ package struct Resource<Value: Sendable>: Sendable {
         missing: String,
         accept: String? = nil,
         cacheable: Bool = true,
+        waitsOutSpentLimit: Bool = false,
         decode: @escaping @Sendable (ResourceBody) throws(DomainError) -> Value
     ) {
         self.path = path
@@ -45,6 +49,7 @@ package struct Resource<Value: Sendable>: Sendable {
         self.missing = missing
         self.accept = accept
         self.cacheable = cacheable
+        self.waitsOutSpentLimit = waitsOutSpentLimit
         self.decode = decode
     }
 
@@ -56,7 +61,8 @@ package struct Resource<Value: Sendable>: Sendable {
     /// The same resource with one more query item (`per_page=100`).
     package func adding(_ item: String) -> Resource<Value> {
         Resource(
-            path: path, query: query + [item], missing: missing, accept: accept, cacheable: cacheable, decode: decode)
+            path: path, query: query + [item], missing: missing, accept: accept, cacheable: cacheable,
+            waitsOutSpentLimit: waitsOutSpentLimit, decode: decode)
     }
 }
 

@@ -19,10 +19,17 @@ package struct StandInConfiguration: Sendable {
     package var graphQLRateLimit: Int
     /// The most `repositoryOwner` lookups one GraphQL query may hold; more is GitHub's node-limit error.
     package var graphQLNodeLimit: Int
+    /// How long one search window lasts: GitHub's is a minute; tests shorten it so a spent search limit can be
+    /// waited out in seconds.
+    package var searchWindowSeconds: Int
+    /// How many accounts (from ordinal `StandInPopulation.sameSecondFirstOrdinal` on) were all created in the
+    /// same second, so a search can hold more than 1,000 results that no `created:` range can tell apart.
+    package var sameSecondAccounts: Int
 
     package init(
         userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000, validTokens: Set<String>? = nil,
-        port: Int = 0, searchRateLimit: Int = 30, graphQLRateLimit: Int = 5000, graphQLNodeLimit: Int = 100
+        port: Int = 0, searchRateLimit: Int = 30, graphQLRateLimit: Int = 5000, graphQLNodeLimit: Int = 100,
+        searchWindowSeconds: Int = 60, sameSecondAccounts: Int = 0
     ) {
         self.graphQLRateLimit = graphQLRateLimit
         self.graphQLNodeLimit = graphQLNodeLimit
@@ -32,6 +39,8 @@ package struct StandInConfiguration: Sendable {
         self.validTokens = validTokens
         self.port = port
         self.searchRateLimit = searchRateLimit
+        self.searchWindowSeconds = searchWindowSeconds
+        self.sameSecondAccounts = sameSecondAccounts
     }
 
     /// GitHub's limit for unauthenticated REST calls.

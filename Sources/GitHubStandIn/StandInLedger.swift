@@ -34,11 +34,13 @@ final class StandInLedger: @unchecked Sendable {
     /// Seconds added to the wall clock, so tests can let rate-limit windows expire without sleeping.
     private var clockOffset = 0
 
-    static let searchWindowSeconds = 60
+    /// GitHub's search window is a minute; a test may shorten it.
+    private let searchWindowSeconds: Int
 
-    init(now: Int) {
+    init(now: Int, searchWindowSeconds: Int = 60) {
         startedAt = now
         windowReset = now + 3_600
+        self.searchWindowSeconds = max(1, searchWindowSeconds)
     }
 
     private var recording = true
@@ -175,7 +177,7 @@ final class StandInLedger: @unchecked Sendable {
         if exempt {
             return RateLimitCharge(snapshot: before, allowed: true)
         }
-        if let window = searchWindows[bucket], now < window.start + Self.searchWindowSeconds {
+        if let window = searchWindows[bucket], now < window.start + searchWindowSeconds {
             searchWindows[bucket] = (window.start, window.used + 1)
         } else {
             searchWindows[bucket] = (now, 1)
@@ -184,11 +186,11 @@ final class StandInLedger: @unchecked Sendable {
     }
 
     private func searchSnapshot(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        guard let window = searchWindows[bucket], now < window.start + Self.searchWindowSeconds else {
-            return RateLimitSnapshot(limit: limit, remaining: limit, reset: now + Self.searchWindowSeconds)
+        guard let window = searchWindows[bucket], now < window.start + searchWindowSeconds else {
+            return RateLimitSnapshot(limit: limit, remaining: limit, reset: now + searchWindowSeconds)
         }
         let used = min(limit, window.used)
-        return RateLimitSnapshot(limit: limit, remaining: limit - used, reset: window.start + Self.searchWindowSeconds)
+        return RateLimitSnapshot(limit: limit, remaining: limit - used, reset: window.start + searchWindowSeconds)
     }
 
     /// Shaped like GitHub's `X-GitHub-Request-Id` (five hex groups); unique per server.

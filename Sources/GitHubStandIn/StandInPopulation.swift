@@ -18,14 +18,22 @@ package struct StandInPopulation: Sendable, Equatable {
     let followerStrideInverse: Int
     let followingStrideInverse: Int
 
-    package init(userCount: Int) {
+    /// The first of the accounts `sameSecondAccounts` puts in one creation second; past the hand-written ones.
+    package static let sameSecondFirstOrdinal = 101
+
+    /// `sameSecondAccounts` accounts from `sameSecondFirstOrdinal` on share one creation second (see
+    /// `StandInConfiguration.sameSecondAccounts`); 0 keeps every account's own.
+    package init(userCount: Int, sameSecondAccounts: Int = 0) {
         let count = max(0, userCount)
         var users: [StandInUser] = []
         users.reserveCapacity(count)
         var index: [String: Int] = [:]
         index.reserveCapacity(count)
+        let crowd = Self.sameSecondFirstOrdinal..<(Self.sameSecondFirstOrdinal + max(0, sameSecondAccounts))
+        // Before every crowded account's own creation time, so `updated_at` never precedes `created_at`.
+        let crowdedSecond = StandInProfileNumbers.unjitteredCreatedAt(ordinal: Self.sameSecondFirstOrdinal)
         for ordinal in stride(from: 1, through: count, by: 1) {
-            let user = StandInUser(ordinal: ordinal)
+            let user = StandInUser(ordinal: ordinal, createdAt: crowd.contains(ordinal) ? crowdedSecond : nil)
             index[user.login.lowercased()] = ordinal
             users.append(user)
         }
@@ -116,9 +124,13 @@ package struct StandInUser: Sendable, Equatable {
     /// `User`, `Organization` or `Bot`, as in GitHub's `type` field.
     package let type: String
     package let siteAdmin: Bool
+    /// Unix seconds: the profile's `created_at`, and what search's `created:` and `sort=joined` read.
+    package let createdAt: Int
 
-    init(ordinal: Int) {
+    /// `createdAt` nil: the ordinal's own creation time.
+    init(ordinal: Int, createdAt: Int? = nil) {
         self.ordinal = ordinal
+        self.createdAt = createdAt ?? StandInProfileNumbers(ordinal: ordinal).createdAt
         id = StandInPopulation.id(forOrdinal: ordinal)
         let special = StandInSpecialAccounts.byOrdinal[ordinal]
         if ordinal % 10 == 7 {
@@ -306,7 +318,7 @@ package struct StandInUserProfile: Sendable, Equatable {
         let n = user.ordinal
         let parts = StandInNameParts(ordinal: n)
         let numbers = StandInProfileNumbers(ordinal: n)
-        createdAt = numbers.createdAt
+        createdAt = user.createdAt
         updatedAt = numbers.updatedAt
         let isOrganization = user.type == "Organization"
         name = n % 3 == 0 ? nil : (isOrganization ? "\(parts.capitalizedNoun) Labs" : parts.displayName)
@@ -343,10 +355,14 @@ struct StandInProfileNumbers {
     /// Unix seconds.
     var updatedAt: Int
 
+    /// 2008-01-14T04:33:35Z, octocat's creation time in the fixture, for ordinal 1; each later account about 43
+    /// minutes on, before up to an hour's jitter.
+    static func unjitteredCreatedAt(ordinal n: Int) -> Int {
+        1_200_285_215 + (n - 1) * 2_593
+    }
+
     init(ordinal n: Int) {
-        // 2008-01-14T04:33:35Z, octocat's creation time in the fixture; later accounts are created after it.
-        let octocatCreatedAt = 1_200_285_215
-        createdAt = octocatCreatedAt + (n - 1) * 2_593 + (n > 1 ? (n * 7_919) % 3_600 : 0)
+        createdAt = Self.unjitteredCreatedAt(ordinal: n) + (n > 1 ? (n * 7_919) % 3_600 : 0)
         updatedAt = n == 1 ? createdAt : createdAt + (n * 104_729) % 300_000_000
         publicRepos = n == Self.manyRepositoriesOrdinal ? Self.manyRepositoriesCount : (n * 37) % 250
         publicGists =

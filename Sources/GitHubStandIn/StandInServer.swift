@@ -40,15 +40,21 @@ package final class StandInServer: @unchecked Sendable {
         guard (0...65_535).contains(configuration.port) else {
             throw StandInServerError.invalidConfiguration("port must be within 0...65535")
         }
-        guard configuration.rateLimit >= 0, configuration.searchRateLimit >= 0, configuration.latencyMilliseconds >= 0
+        guard configuration.rateLimit >= 0, configuration.searchRateLimit >= 0, configuration.latencyMilliseconds >= 0,
+            configuration.sameSecondAccounts >= 0
         else {
             throw StandInServerError.invalidConfiguration(
-                "rateLimit, searchRateLimit and latencyMilliseconds must not be negative")
+                "rateLimit, searchRateLimit, latencyMilliseconds and sameSecondAccounts must not be negative")
+        }
+        guard configuration.searchWindowSeconds > 0 else {
+            throw StandInServerError.invalidConfiguration("searchWindowSeconds must be above 0")
         }
         self.configuration = configuration
-        population = StandInPopulation(userCount: configuration.userCount)
+        population = StandInPopulation(
+            userCount: configuration.userCount, sameSecondAccounts: configuration.sameSecondAccounts)
         followGraph = StandInFollowGraph(population: population)
-        ledger = StandInLedger(now: Int(Date().timeIntervalSince1970))
+        ledger = StandInLedger(
+            now: Int(Date().timeIntervalSince1970), searchWindowSeconds: configuration.searchWindowSeconds)
     }
 
     /// Binds and starts accepting; `port` and `baseURL` are valid once this returns.

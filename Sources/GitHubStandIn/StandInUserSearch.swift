@@ -17,9 +17,10 @@ package enum StandInUserSearchSort: String, Sendable, CaseIterable {
 /// Terms are separated by spaces (double quotes group words) and all must hold. Free-text terms match
 /// case-insensitively as substrings of the login or name, or of the fields `in:login`, `in:name`, `in:email`
 /// select. Qualifiers: `type:user`/`type:org` (the Bot matches neither), `followers:` and `repos:` with `N`,
-/// `>N`, `>=N`, `<N`, `<=N`, `N..M`, `N..*` or `*..M`, and `location:` (case-insensitive substring, quotes
-/// allowed). `language:`, unknown qualifiers and unparsable numbers are ignored, as if absent; an unknown `type:`
-/// value matches nothing.
+/// `>N`, `>=N`, `<N`, `<=N`, `N..M`, `N..*` or `*..M`, `created:` with the same forms over dates (`2015-01-01`,
+/// a whole UTC day) and date-times (`2015-01-01T10:00:00Z`, or with an offset such as `+02:00`), and
+/// `location:` (case-insensitive substring, quotes allowed). `language:`, unknown qualifiers and unparsable
+/// numbers or dates are ignored, as if absent; an unknown `type:` value matches nothing.
 package struct StandInUserSearchQuery: Sendable, Equatable {
     enum AccountType: Equatable {
         case user
@@ -40,6 +41,8 @@ package struct StandInUserSearchQuery: Sendable, Equatable {
     var accountType: AccountType?
     var followers: [ClosedRange<Int>] = []
     var repos: [ClosedRange<Int>] = []
+    /// Unix seconds, inclusive.
+    var created: [ClosedRange<Int>] = []
     /// Lowercased.
     var locations: [String] = []
 
@@ -70,6 +73,10 @@ package struct StandInUserSearchQuery: Sendable, Equatable {
             case "repos":
                 if let range = Self.numericRange(value) {
                     repos.append(range)
+                }
+            case "created":
+                if let range = StandInCreatedRange.parse(value) {
+                    created.append(range)
                 }
             case "location":
                 locations.append(value.lowercased())
@@ -115,6 +122,9 @@ package struct StandInUserSearchQuery: Sendable, Equatable {
             return false
         case nil:
             break
+        }
+        guard created.allSatisfy({ $0.contains(user.createdAt) }) else {
+            return false
         }
         if !followers.isEmpty || !repos.isEmpty {
             let numbers = StandInProfileNumbers(ordinal: user.ordinal)
@@ -249,7 +259,7 @@ extension StandInPopulation {
             case .repositories:
                 return (numbers.publicRepos, position)
             case .joined:
-                return (numbers.createdAt, position)
+                return (users[position].createdAt, position)
             }
         }
         keyed.sort { first, second in

@@ -152,7 +152,8 @@ package struct HTTPClient: Sendable {
                 method: request.method,
                 retriesUsed: retriesUsed,
                 random: clock.random(),
-                now: clock.now()
+                now: clock.now(),
+                waitsOutSpentLimit: request.waitsOutSpentLimit
             )
             guard case .retry(let delay, let reason) = decision else {
                 return try outcome.mapError(failure).get()

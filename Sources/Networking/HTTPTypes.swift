@@ -48,6 +48,9 @@ package struct HTTPRequest: Sendable, Equatable {
     package var headers: HTTPHeaders
     /// What a POST sends (a GraphQL query as JSON); nil sends no body.
     package var body: Foundation.Data?
+    /// A spent rate limit on this request is waited out, up to the policy's `maximumWait`, even without
+    /// `waitOnPrimaryLimit`: a split search runs into its per-minute limit by design.
+    package var waitsOutSpentLimit = false
 
     package init(
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: Foundation.Data? = nil

@@ -85,19 +85,23 @@ package struct RetrySchedule: Sendable {
     }
 
     /// `retriesUsed` counts earlier transient and secondary-limit retries of this request; `random` is in [0, 1).
+    /// `waitsOutSpentLimit` (the request's own) waits out a spent limit up to `maximumWait`.
     package func decide(
         _ outcome: Result<HTTPResponse, TransportError>,
         method: HTTPMethod,
         retriesUsed: Int,
         random: Double,
-        now: Date
+        now: Date,
+        waitsOutSpentLimit: Bool = false
     ) -> RetryDecision {
         switch outcome {
         case .failure(let error):
             guard method.isIdempotent, error.isTransient, retriesUsed < policy.maxRetries else { return .deliver }
             return .retry(after: backoff(retriesUsed: retriesUsed, random: random), reason: .transport(error))
         case .success(let response):
-            return decide(response, method: method, retriesUsed: retriesUsed, random: random, now: now)
+            return decide(
+                response, method: method, retriesUsed: retriesUsed, random: random, now: now,
+                waitsOutSpentLimit: waitsOutSpentLimit)
         }
     }
 
@@ -106,16 +110,21 @@ package struct RetrySchedule: Sendable {
         method: HTTPMethod,
         retriesUsed: Int,
         random: Double,
-        now: Date
+        now: Date,
+        waitsOutSpentLimit: Bool
     ) -> RetryDecision {
         let limit = RateLimitInfo(response, now: now)
         if limit.isPrimaryLimitSpent(status: response.status) {
             // Waiting for a reset is not a retry storm: it does not spend the retry budget. A reset that is
             // missing or malformed is delivered, for Data to report.
-            guard policy.waitOnPrimaryLimit, let reset = limit.reset.value else { return .deliver }
+            guard policy.waitOnPrimaryLimit || waitsOutSpentLimit, let reset = limit.reset.value else {
+                return .deliver
+            }
             // Bounded: the parser refuses resets past the year 9999, so this cannot overflow.
-            let seconds = max(0, reset.timeIntervalSince(now)) + 1
-            return .retry(after: .milliseconds(Int64(seconds * 1000)), reason: .primaryRateLimit(resetAt: reset))
+            let wait = Duration.milliseconds(Int64((max(0, reset.timeIntervalSince(now)) + 1) * 1000))
+            // Without --wait-on-rate-limit, only as long as --max-wait allows.
+            if !policy.waitOnPrimaryLimit, wait > policy.maximumWait { return .deliver }
+            return .retry(after: wait, reason: .primaryRateLimit(resetAt: reset))
         }
         guard method.isIdempotent, retriesUsed < policy.maxRetries else { return .deliver }
         if limit.isSecondaryLimit(status: response.status, body: response.body) {

@@ -104,6 +104,22 @@ struct RetryScheduleTests {
         #expect(decide(.success(spent429)) == .deliver)
     }
 
+    @Test func aRequestThatWaitsOutASpentLimitWaitsOnlyAsLongAsMaxWaitAllows() {
+        let reset = now.addingTimeInterval(40)
+        let spent = response(
+            403, [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", String(Int(reset.timeIntervalSince1970)))])
+        func decide(_ policy: RetryPolicy, waits: Bool) -> RetryDecision {
+            RetrySchedule(policy: policy).decide(
+                .success(spent), method: .get, retriesUsed: 0, random: 0.5, now: now, waitsOutSpentLimit: waits)
+        }
+        let wait = RetryDecision.retry(after: .seconds(41), reason: .primaryRateLimit(resetAt: reset))
+        #expect(decide(RetryPolicy(), waits: true) == wait)
+        #expect(decide(RetryPolicy(), waits: false) == .deliver)
+        #expect(decide(RetryPolicy(maximumWait: .seconds(30)), waits: true) == .deliver)
+        // --wait-on-rate-limit waits however long the reset is.
+        #expect(decide(RetryPolicy(waitOnPrimaryLimit: true, maximumWait: .seconds(30)), waits: true) == wait)
+    }
+
     @Test func aServersRetryAfterStretchesTheBackoff() {
         #expect(
             decide(.success(response(503, [("Retry-After", "2")]))) == .retry(after: .seconds(2), reason: .status(503)))

@@ -44,6 +44,9 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     struct Preparation {
         let load: PagedListViewModel<Item>.Loader
         let admission: Admission
+        /// Lines for stderr once the list has ended, from what the run learned (a split search's query count),
+        /// after the presentation's own.
+        var closingNotes: (@Sendable () -> [String])?
     }
 
     /// One run's rule for which items are written, and for what counts as new (so that a page of items all
@@ -148,12 +151,16 @@ extension Command {
                     let chosen = stage.options(options)
                     return chosen.full ? (stage, chosen) : nil
                 }
+                let preparedNotes = PreparedNotes()
                 var presentation = declaration.presentation(requested, context)
                 presentation.pageWritten = run.pageWritten
+                let declaredNotes = presentation.closingNotes
+                presentation.closingNotes = { declaredNotes($0, $1, $2) + (preparedNotes.source?() ?? []) }
                 return await PagedListCoordinator(
                     makeViewModel: {
                         if let prepare = declaration.prepare {
                             let prepared = prepare(options, github, plan)
+                            preparedNotes.source = prepared.closingNotes
                             return PagedListViewModel(
                                 limit: plan.limit, load: prepared.load, admit: prepared.admission.admit,
                                 isNew: prepared.admission.isNew)
@@ -183,4 +190,10 @@ extension Command {
             }
         )
     }
+}
+
+/// Carries a preparation's closing notes from the view model, made inside the run, to the presentation, made
+/// before it. Set once, then read once the list has ended.
+private final class PreparedNotes: @unchecked Sendable {
+    var source: (@Sendable () -> [String])?
 }

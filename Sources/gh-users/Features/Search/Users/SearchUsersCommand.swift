@@ -1,15 +1,20 @@
 import AtomicCore
 import Data
 import Domain
+import Foundation
 
 /// `gh-users search QUERY`: GitHub's user search, qualifiers and all.
 struct SearchUsersOptions: Sendable, Equatable {
     var query: UserSearchQuery
     var paging = PagingOptions()
+    /// `--split`: the query is cut into `created:` ranges of 1,000 results or fewer, each paged in turn.
+    var split = false
     var profiles = ProfileOptions()
 
-    /// GitHub serves only the first 1,000 results; asking for more would end in a 422.
+    /// GitHub serves only the first 1,000 results of one query; asking for more would end in a 422. A split
+    /// search asks many queries, so its limit is the user's.
     var plan: PagingPlan {
+        if split { return PagingPlan(limit: paging.limit, requestedPerPage: paging.perPage) }
         let capped: ItemLimit
         switch paging.limit {
         case .all: capped = .count(UserSearchQuery.maximumResults)
@@ -20,6 +25,7 @@ struct SearchUsersOptions: Sendable, Equatable {
 
     /// Whether more than the cap was asked for, so the cap is worth a word.
     var wantsMoreThanTheCap: Bool {
+        if split { return false }
         switch paging.limit {
         case .all: return true
         case .count(let count): return count > UserSearchQuery.maximumResults
@@ -36,6 +42,10 @@ enum SearchUsersCommand {
     static let order = OptionSpec(
         "order", value: "DIR", help: "asc or desc (with --sort).", default: "desc",
         choices: SortDirection.allCases.map(\.rawValue))
+    static let split = OptionSpec(
+        "split",
+        help: "Get past the 1,000-result cap: cut the query into created: ranges of 1,000 results or fewer and "
+            + "page each (not with --sort, --order or a created: qualifier).")
 
     static let declaration = Command<SearchUsersOptions>(
         list: ListDeclaration(
@@ -49,10 +59,28 @@ enum SearchUsersCommand {
                 .init(
                     noun: "accounts",
                     closingNotes: { taken, total, incomplete in
-                        notes(
+                        // A split search's notes are its own (the preparation's).
+                        if options.split { return [] }
+                        return notes(
                             taken: taken, total: total, incomplete: incomplete, wantedMore: options.wantsMoreThanTheCap)
                     }
                 )
+            },
+            prepare: { options, github, plan in
+                let admission = ListDeclaration<SearchUsersOptions, User>.unseen(id: \.id)(options)
+                guard options.split else {
+                    let list = GitHubEndpoints.searchUsers(options.query)
+                    return .init(
+                        load: { cursor throws(DomainError) in
+                            if let cursor { return try await github.page(list, at: cursor) }
+                            return try await github.firstPage(list, perPage: plan.perPage)
+                        },
+                        admission: admission)
+                }
+                let search = SplitUserSearch(github: github, query: options.query, perPage: plan.perPage, now: Date())
+                return .init(
+                    load: { cursor throws(DomainError) in try await search.load(cursor) }, admission: admission,
+                    closingNotes: { search.closingNotes() })
             },
             profiles: .accounts(\.profiles)
         ),
@@ -60,15 +88,25 @@ enum SearchUsersCommand {
             name: "search",
             abstract: "Search for accounts (GET /search/users).",
             usage:
-                "gh-users search QUERY... [--sort followers|repositories|joined] [--order asc|desc] [--limit N | --all] [options]",
+                "gh-users search QUERY... [--sort followers|repositories|joined] [--order asc|desc] [--split] [--limit N | --all] [options]",
             discussion: """
                 The words of QUERY are joined with spaces and sent as GitHub's q parameter, so its qualifiers work:
                 type:org, followers:>100, repos:10..50, location:"San Francisco", in:login, created:<2012-01-01.
                 GitHub returns at most 1,000 results for any search; gh-users stops there and says so on stderr.
                 Searches have their own rate limit (30 a minute with a token, 10 without).
+
+                --split gets past the cap: while a query has more than 1,000 results, it is cut in two by
+                creation time (created:, from GitHub's first day, 2007-10-20, to today; by days, then hours,
+                then seconds), and each piece of 1,000 or fewer is paged in turn, oldest first, each account
+                written once. --limit and --all count the whole output. A spent search limit is waited out
+                (with a countdown on a terminal), for at most --max-wait. stderr ends with the number of
+                search queries used, and names any piece still over 1,000 (only possible when over 1,000
+                accounts were created in one second: its first 1,000 are written). The pieces make their own
+                created: ranges, so the query may not hold one, and the order is by creation, so --sort and
+                --order do not apply.
                 """,
             arguments: [("QUERY", "Search words and qualifiers.")],
-            options: [sort, order],
+            options: [sort, order, split],
             examples: [
                 ("gh-users search mona", "Accounts whose login or name holds 'mona'."),
                 (
@@ -77,6 +115,10 @@ enum SearchUsersCommand {
                 ),
                 ("gh-users search 'followers:>1000' --all --format ndjson", "Up to GitHub's 1,000-result cap."),
                 ("gh-users search 'location:Lisbon' --full --format ndjson", "Full profiles of the hits."),
+                (
+                    "gh-users search 'location:Berlin' --split --all --format ndjson",
+                    "Every match, past the cap, one created: range at a time."
+                ),
             ],
             fields: FieldCatalog.searchResult
         ),
@@ -89,16 +131,41 @@ enum SearchUsersCommand {
             }
             query.sort = try ChoiceOption.parse(parsed, sort, spec: spec)
             query.order = try ChoiceOption.parse(parsed, order, spec: spec)
+            let splits = parsed.has(split)
+            if splits {
+                if query.sort != nil || query.order != nil {
+                    throw UsageError(
+                        message:
+                            "--split writes the pieces in created order; it cannot be combined with --sort or --order",
+                        command: spec)
+                }
+                if hasCreatedQualifier(query.text) {
+                    throw UsageError(
+                        message: "--split makes its own created: ranges; leave created: out of the query",
+                        command: spec)
+                }
+            }
             return SearchUsersOptions(
-                query: query, paging: try PagingOptions.parse(parsed, spec: spec),
+                query: query, paging: try PagingOptions.parse(parsed, spec: spec), split: splits,
                 profiles: try ProfileGroup.parse(parsed, spec: spec))
         }
     )
 
+    static let incompleteNote =
+        "gh-users: GitHub's search timed out before it finished: these results may be incomplete."
+
+    /// Whether a word of the query is a `created:` qualifier (or its negation, `-created:`), in any case.
+    static func hasCreatedQualifier(_ text: String) -> Bool {
+        text.split(whereSeparator: \.isWhitespace).contains { word in
+            let lowered = word.lowercased()
+            return lowered.hasPrefix("created:") || lowered.hasPrefix("-created:")
+        }
+    }
+
     static func notes(taken: Int, total: Int?, incomplete: Bool, wantedMore: Bool) -> [String] {
         var notes: [String] = []
         if incomplete {
-            notes.append("gh-users: GitHub's search timed out before it finished: these results may be incomplete.")
+            notes.append(incompleteNote)
         }
         if let total, total > UserSearchQuery.maximumResults, taken >= UserSearchQuery.maximumResults, wantedMore {
             notes.append(

@@ -1,0 +1,64 @@
+/// The value of search's `created:` qualifier as an inclusive range of Unix seconds.
+///
+/// A date (`2015-01-01`) stands for its whole UTC day and a date-time (`2015-01-01T10:00:00Z`, `…+02:00`, or
+/// with no zone, UTC) for its one second. The forms are GitHub's: `X`, `>X`, `>=X`, `<X`, `<=X`, `A..B`,
+/// `A..*` and `*..B`; so `>2015-01-01` starts on 2 January and `2015-01-01..2015-01-31` ends on the last
+/// second of the 31st.
+package enum StandInCreatedRange {
+    /// Far enough out for any date a query can name, and far from overflowing.
+    package static let unbounded = Int.max / 4
+
+    /// nil when the value does not parse, or names an empty range.
+    package static func parse(_ text: String) -> ClosedRange<Int>? {
+        let range: ClosedRange<Int>?
+        if let dots = text.firstRange(of: "..") {
+            let low = String(text[..<dots.lowerBound])
+            let high = String(text[dots.upperBound...])
+            guard let lower = low == "*" ? -unbounded : span(low)?.lowerBound,
+                let upper = high == "*" ? unbounded : span(high)?.upperBound, lower <= upper
+            else {
+                return nil
+            }
+            range = lower...upper
+        } else if text.hasPrefix(">=") {
+            range = span(String(text.dropFirst(2))).map { $0.lowerBound...unbounded }
+        } else if text.hasPrefix("<=") {
+            range = span(String(text.dropFirst(2))).map { -unbounded...$0.upperBound }
+        } else if text.hasPrefix(">") {
+            range = span(String(text.dropFirst())).map { ($0.upperBound + 1)...unbounded }
+        } else if text.hasPrefix("<") {
+            range = span(String(text.dropFirst())).map { -unbounded...($0.lowerBound - 1) }
+        } else {
+            range = span(text)
+        }
+        return range
+    }
+
+    /// The seconds one date or date-time covers.
+    package static func span(_ text: String) -> ClosedRange<Int>? {
+        let bytes = Array(text.utf8)
+        switch bytes.count {
+        case 10:
+            return UTCTimestamp.epochSeconds(iso8601: text).map { $0...($0 + 86_399) }
+        case 19:
+            return UTCTimestamp.epochSeconds(iso8601: text + "Z").map { $0...$0 }
+        case 20:
+            return UTCTimestamp.epochSeconds(iso8601: text).map { $0...$0 }
+        case 25:
+            // `+HH:MM` or `-HH:MM`: the local time is that far ahead of (or behind) UTC.
+            let sign = bytes[19]
+            guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), bytes[22] == UInt8(ascii: ":"),
+                let hours = Int(String(decoding: bytes[20..<22], as: UTF8.self)),
+                let minutes = Int(String(decoding: bytes[23..<25], as: UTF8.self)), hours < 24, minutes < 60,
+                bytes[20..<25].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") }),
+                let local = UTCTimestamp.epochSeconds(iso8601: String(decoding: bytes[0..<19], as: UTF8.self) + "Z")
+            else {
+                return nil
+            }
+            let offset = (hours * 3_600 + minutes * 60) * (sign == UInt8(ascii: "+") ? 1 : -1)
+            return (local - offset)...(local - offset)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Data
+import Domain
+import Foundation
+
+/// Accounts created within a closed range of whole UTC seconds: one `created:` qualifier of a split search.
+struct CreatedRange: Sendable, Equatable, CustomStringConvertible {
+    /// Unix seconds, both ends included.
+    let first: Int64
+    let last: Int64
+
+    init(_ first: Int64, _ last: Int64) {
+        self.first = first
+        self.last = last
+    }
+
+    var seconds: Int64 { last - first + 1 }
+
+    /// `created:2015-01-01..2015-06-30` for whole UTC days, else with date-times:
+    /// `created:2015-01-01T00:00:00Z..2015-01-01T11:59:59Z`.
+    var description: String {
+        let wholeDays = Self.isAligned(first, to: Self.day) && Self.isAligned(last + 1, to: Self.day)
+        func text(_ second: Int64) -> String {
+            let date = Date(timeIntervalSince1970: TimeInterval(second))
+            return wholeDays ? date.formatted(Self.dayStyle) : date.formatted(Self.secondStyle)
+        }
+        return "created:" + text(first) + ".." + text(last)
+    }
+
+    /// The two halves, cut at a day while the range spans whole days, then at an hour while it spans whole
+    /// hours, then at a second; nil for a single second, which no `created:` range can divide.
+    func halves() -> (CreatedRange, CreatedRange)? {
+        for unit in [Self.day, Self.hour, 1] {
+            let units = seconds / unit
+            guard Self.isAligned(first, to: unit), Self.isAligned(last + 1, to: unit), units > 1 else { continue }
+            let middle = first + units / 2 * unit
+            return (CreatedRange(first, middle - 1), CreatedRange(middle, last))
+        }
+        return nil
+    }
+
+    static let day: Int64 = 86_400
+    static let hour: Int64 = 3_600
+
+    private static func isAligned(_ second: Int64, to unit: Int64) -> Bool {
+        second % unit == 0
+    }
+
+    private static let dayStyle = Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day()
+    private static let secondStyle = Date.ISO8601FormatStyle(timeZone: .gmt)
+}
+
+/// Plans a search split by creation time so that no piece holds more than GitHub's 1,000 results.
+///
+/// Pure: it names the next range to count and is told each count. Ranges come out in created order. A range
+/// over the cap is halved (days, then hours, then seconds); a single second over the cap cannot be, and is
+/// paged as far as GitHub allows. When a range's count is known, its second half's is too (the whole less
+/// the first half), so that half is skipped when empty and halved again without asking when still over.
+struct SearchSplitPlanner: Sendable {
+    enum Verdict: Sendable, Equatable {
+        /// 1,000 results or fewer: page it.
+        case page
+        /// Over the cap: its halves come next.
+        case split
+        /// Over the cap in a single second: only GitHub's first 1,000 can be read.
+        case overCap
+    }
+
+    /// GitHub's first day, 2007-10-20, at midnight UTC: no account was created before it.
+    static let gitHubFirstDay: Int64 = 1_192_838_400
+
+    private struct Pending: Sendable {
+        var range: CreatedRange
+        /// Known without asking: what its parent held less what its first half held.
+        var known: Int?
+        /// For a first half: its parent's count, which makes the second half's known once this one is counted.
+        var parentCount: Int?
+    }
+
+    /// The last element is the next range, in created order.
+    private var pending: [Pending]
+    private var current: Pending?
+    private let cap: Int
+
+    /// From GitHub's first day through the end of the UTC day `now` falls in.
+    init(now: Date, cap: Int = UserSearchQuery.maximumResults) {
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        let endOfDay = (seconds / CreatedRange.day + 1) * CreatedRange.day - 1
+        self.init(range: CreatedRange(Self.gitHubFirstDay, max(endOfDay, Self.gitHubFirstDay)), cap: cap)
+    }
+
+    init(range: CreatedRange, cap: Int = UserSearchQuery.maximumResults) {
+        pending = [Pending(range: range)]
+        self.cap = cap
+    }
+
+    /// The next range whose count (its first page) is needed; nil when every range is done.
+    mutating func next() -> CreatedRange? {
+        while let entry = pending.popLast() {
+            if let known = entry.known {
+                if known == 0 { continue }
+                if known > cap, let (first, second) = entry.range.halves() {
+                    pending.append(Pending(range: second))
+                    pending.append(Pending(range: first, parentCount: known))
+                    continue
+                }
+            }
+            current = entry
+            return entry.range
+        }
+        current = nil
+        return nil
+    }
+
+    /// What to do with the range `next()` returned, now that its count is known. `exact` is false when GitHub
+    /// said the count may be incomplete, and then nothing is inferred from it.
+    mutating func counted(_ count: Int, exact: Bool = true) -> Verdict {
+        guard let entry = current else { return .page }
+        current = nil
+        // Its second half is next on the stack, untouched since this range was handed out.
+        if exact, let parentCount = entry.parentCount, parentCount >= count, let index = pending.indices.last {
+            pending[index].known = parentCount - count
+        }
+        guard count > cap else { return .page }
+        guard let (first, second) = entry.range.halves() else { return .overCap }
+        pending.append(Pending(range: second))
+        pending.append(Pending(range: first, parentCount: exact ? count : nil))
+        return .split
+    }
+}
+
+/// One run of `search --split`: the planner's ranges, each asked for as the user's query plus its `created:`
+/// qualifier. A range's first request is both its count and its first page, so a piece within the cap costs no
+/// extra query; the rest of it is paged by GitHub's links. Pages are handed on as they come, in created order.
+///
+/// The view model calls `load` serially; the lock only makes that visible to the compiler's checker.
+final class SplitUserSearch: @unchecked Sendable {
+    private let github: any GitHubReader
+    private let query: UserSearchQuery
+    private let perPage: Int
+    private let lock = NSLock()
+    private var planner: SearchSplitPlanner
+    /// The piece being paged, while GitHub has more pages of it.
+    private var piece: (range: CreatedRange, list: ListResource<User>)?
+    private var queries = 0
+    private var overCap: [(range: CreatedRange, count: Int)] = []
+    private var incomplete = false
+
+    init(github: any GitHubReader, query: UserSearchQuery, perPage: Int, now: Date) {
+        self.github = github
+        self.query = query
+        self.perPage = perPage
+        planner = SearchSplitPlanner(now: now)
+    }
+
+    /// `cursor` is GitHub's next link within a piece, or this type's own marker between pieces.
+    func load(_ cursor: PageCursor?) async throws(DomainError) -> Page<User> {
+        if let cursor, let piece = withLock({ self.piece }) {
+            let page = try await github.page(piece.list, at: cursor)
+            return withLock { handOn(page, of: piece) }
+        }
+        while let range = withLock({ planner.next() }) {
+            let list = GitHubEndpoints.searchUsers(try pieceQuery(range), waitsOutSpentLimit: true)
+            let page = try await github.firstPage(list, perPage: perPage)
+            let handed: Page<User>? = withLock {
+                let total = page.totalCount ?? page.items.count
+                switch planner.counted(total, exact: !page.incompleteResults) {
+                case .split:
+                    queries += 1
+                    incomplete = incomplete || page.incompleteResults
+                    return nil
+                case .overCap:
+                    overCap.append((range, total))
+                    return handOn(page, of: (range, list))
+                case .page:
+                    return handOn(page, of: (range, list))
+                }
+            }
+            // An empty piece would end the list for the view model: go on to the next one instead.
+            if let handed, !handed.items.isEmpty { return handed }
+        }
+        return Page(items: [], next: nil)
+    }
+
+    /// For stderr once the list ends: the queries used, and any piece GitHub could not serve in full.
+    func closingNotes() -> [String] {
+        withLock {
+            var notes: [String] = []
+            if incomplete { notes.append(SearchUsersCommand.incompleteNote) }
+            for piece in overCap {
+                notes.append(
+                    "gh-users: \(piece.range) holds \(piece.count) results in one second, more than GitHub's "
+                        + "\(UserSearchQuery.maximumResults); only the first \(UserSearchQuery.maximumResults) "
+                        + "of them could be read.")
+            }
+            let pieces = overCap.isEmpty ? "no piece holds" : "\(overCap.count) still hold"
+            notes.append("gh-users: --split used \(queries) search queries; \(pieces) more than 1000 results.")
+            return notes
+        }
+    }
+
+    /// Counts the request, and points the view model at the piece's next page, or past the piece.
+    private func handOn(_ page: Page<User>, of piece: (range: CreatedRange, list: ListResource<User>))
+        -> Page<User>
+    {
+        queries += 1
+        incomplete = incomplete || page.incompleteResults
+        // A page with nothing on it ends the piece, whatever its links say.
+        let next: PageCursor?
+        if let link = page.next, !page.items.isEmpty {
+            self.piece = piece
+            next = link
+        } else {
+            self.piece = nil
+            next = PageCursor(url: "(the piece after \(piece.range))")
+        }
+        return Page(items: page.items, next: next, incompleteResults: page.incompleteResults)
+    }
+
+    private func pieceQuery(_ range: CreatedRange) throws(DomainError) -> UserSearchQuery {
+        try UserSearchQuery(text: query.text + " " + range.description)
+    }
+
+    private func withLock<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}

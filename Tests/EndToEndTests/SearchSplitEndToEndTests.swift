@@ -1,0 +1,167 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// `search --split` through the built binary: past the 1,000-result cap, through the search rate limit, and
+/// up to a second that holds more than 1,000 accounts.
+struct SearchSplitEndToEndTests {
+    private func withServer<T>(
+        _ configuration: StandInConfiguration, _ body: (StandInServer) async throws -> T
+    ) async throws -> T {
+        let server = try StandInServer(configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    private func api(_ server: StandInServer) -> [String] { ["--api-url", server.baseURL, "--no-cache"] }
+
+    private let token = ["GH_TOKEN": "split-token-1234"]
+
+    private func ids(_ ndjson: String) throws -> [Int] {
+        try ndjson.split(separator: "\n").map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return try #require(object["id"] as? Int)
+        }
+    }
+
+    /// The `q` of each search request, in order.
+    private func queries(_ server: StandInServer) -> [String] {
+        server.requests.filter { $0.path == "/search/users" }.compactMap { $0.query["q"] }
+    }
+
+    @Test func aSplitSearchWritesEveryResultOnceInCreatedOrder() async throws {
+        try await withServer(StandInConfiguration(userCount: 6_000, searchRateLimit: 1_000)) { server in
+            let result = try await BinaryRunner.run(
+                ["search", "type:user", "--split", "--all", "--format", "ndjson"] + api(server), environment: token)
+            #expect(result.status == 0, "\(result.stderr)")
+            let expected = server.population.searchUsers(query: "type:user")
+            #expect(expected.count > 5_000)
+            let written = try ids(result.stdout)
+            #expect(written.count == Set(written).count, "an account was written twice")
+            #expect(Set(written) == Set(expected.map(\.id)))
+            // Pieces come oldest first: each account's creation is no earlier than the previous piece's.
+            let createdAt = Dictionary(uniqueKeysWithValues: expected.map { ($0.id, $0.createdAt) })
+            let searches = queries(server)
+            #expect(searches.allSatisfy { $0.hasPrefix("type:user created:") })
+            #expect(
+                result.stderr == "gh-users: --split used \(searches.count) search queries; "
+                    + "no piece holds more than 1000 results.\n")
+            // Every piece's count request was its first page: at most one wasted request per cut.
+            #expect(searches.count < expected.count / 100 + 30, "\(searches.count) queries")
+            // Within a piece accounts come by id, whose creation times step about 43 minutes with up to an hour
+            // of jitter; a piece written out of created order would step back much further.
+            var latest = 0
+            for id in written {
+                let created = try #require(createdAt[id])
+                #expect(created >= latest - 3_600, "account \(id) came after a later piece")
+                latest = max(latest, created)
+            }
+        }
+    }
+
+    @Test func theLimitCountsTheWholeOutput() async throws {
+        try await withServer(StandInConfiguration(userCount: 3_000, searchRateLimit: 1_000)) { server in
+            let result = try await BinaryRunner.run(
+                ["search", "type:user", "--split", "--limit", "1500", "--format", "ndjson"] + api(server),
+                environment: token)
+            #expect(result.status == 0, "\(result.stderr)")
+            let written = try ids(result.stdout)
+            #expect(written.count == 1_500 && Set(written).count == 1_500)
+            #expect(Set(written).isSubset(of: Set(server.population.searchUsers(query: "type:user").map(\.id))))
+        }
+    }
+
+    @Test func theSearchRateLimitIsWaitedOutWithoutAnyFlag() async throws {
+        // Two searches in five seconds: the cuts down to a piece take more than two queries, so the third meets
+        // the limit unless the machine takes over five seconds for two requests.
+        let configuration = StandInConfiguration(userCount: 1_500, searchRateLimit: 2, searchWindowSeconds: 5)
+        try await withServer(configuration) { server in
+            let result = try await BinaryRunner.run(
+                ["search", "type:user", "--split", "--limit", "100", "--format", "ndjson"] + api(server),
+                environment: token, timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            let written = try ids(result.stdout)
+            #expect(written.count == 100 && Set(written).count == 100)
+            #expect(Set(written).isSubset(of: Set(server.population.searchUsers(query: "type:user").map(\.id))))
+            #expect(result.stderr.contains("gh-users: the rate limit is spent; waiting"), "\(result.stderr)")
+            // A refused query is asked again after the wait: some query was sent twice in a row.
+            let asked = queries(server)
+            #expect(zip(asked, asked.dropFirst()).contains { $0 == $1 }, "\(asked)")
+        }
+    }
+
+    @Test func aSpentLimitMidwayIsWaitedOutAndTheOutputStaysWhole() async throws {
+        try await withServer(StandInConfiguration(userCount: 1_500, searchRateLimit: 1_000)) { server in
+            // The third search request is refused with a reset two seconds away.
+            server.injectFaults(
+                [.passThrough, .passThrough, .primaryRateLimitExhausted(resetAfterSeconds: 2)], forPath: "/search/users"
+            )
+            let result = try await BinaryRunner.run(
+                ["search", "type:user", "--split", "--all", "--format", "ndjson"] + api(server), environment: token)
+            #expect(result.status == 0, "\(result.stderr)")
+            let written = try ids(result.stdout)
+            #expect(written.count == Set(written).count)
+            #expect(Set(written) == Set(server.population.searchUsers(query: "type:user").map(\.id)))
+            #expect(result.stderr.contains("gh-users: the rate limit is spent; waiting"), "\(result.stderr)")
+            let asked = queries(server)
+            #expect(asked.count > 3 && asked[2] == asked[3])
+        }
+    }
+
+    @Test func aWaitLongerThanMaxWaitEndsTheRunWithStatusFive() async throws {
+        let configuration = StandInConfiguration(userCount: 1_500, searchRateLimit: 2, searchWindowSeconds: 30)
+        try await withServer(configuration) { server in
+            let result = try await BinaryRunner.run(
+                ["search", "type:user", "--split", "--all", "--format", "ndjson", "--max-wait", "5"] + api(server),
+                environment: token)
+            #expect(result.status == 5, "\(result.stderr)")
+            #expect(result.stderr.contains("rate limit"))
+            #expect(!result.stderr.contains("waiting"))
+        }
+    }
+
+    @Test(arguments: [
+        (["--sort", "followers"], "cannot be combined with --sort or --order"),
+        (["--order", "asc"], "cannot be combined with --sort or --order"),
+        (["created:>2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
+        (["mona -CREATED:2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
+    ])
+    func splitRefusesWhatItCannotHonour(_ extra: [String], _ message: String) async throws {
+        try await withServer(StandInConfiguration(userCount: 10)) { server in
+            let result = try await BinaryRunner.run(["search", "type:user", "--split"] + extra + api(server))
+            #expect(result.status == 64)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func aSecondWithOverAThousandAccountsIsSaidAndTheRestStillWritten() async throws {
+        let configuration = StandInConfiguration(userCount: 1_500, searchRateLimit: 1_000, sameSecondAccounts: 1_100)
+        try await withServer(configuration) { server in
+            let result = try await BinaryRunner.run(
+                ["search", "repos:>=0", "--split", "--all", "--format", "ndjson"] + api(server), environment: token)
+            #expect(result.status == 0, "\(result.stderr)")
+            let everyone = server.population.searchUsers(query: "repos:>=0")
+            #expect(everyone.count == 1_500)
+            let crowded = server.population.users[StandInPopulation.sameSecondFirstOrdinal]
+            let crowdSecond = crowded.createdAt
+            let crowd = Set(everyone.filter { $0.createdAt == crowdSecond }.map(\.id))
+            #expect(crowd.count == 1_100)
+            let written = try ids(result.stdout)
+            #expect(written.count == Set(written).count)
+            // Everyone outside the crowded second, and GitHub's first 1,000 of those within it.
+            #expect(Set(written).subtracting(crowd) == Set(everyone.map(\.id)).subtracting(crowd))
+            #expect(Set(written).intersection(crowd).count == 1_000)
+            // The second as the stand-in's own profile writes it.
+            let profile = try await BinaryRunner.run(["show", crowded.login, "--json"] + api(server))
+            let object = try JSONSerialization.jsonObject(with: Data(profile.stdout.utf8)) as? [String: Any]
+            let range = try #require(object?["created_at"] as? String)
+            #expect(
+                result.stderr.contains(
+                    "gh-users: created:\(range)..\(range) holds 1100 results in one second, more than GitHub's 1000"))
+            #expect(result.stderr.contains("; 1 still hold more than 1000 results.\n"))
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// Accounts by creation second, counted the way GitHub counts a `created:` range.
+private struct FakeCreations {
+    let seconds: [Int64]
+
+    func count(_ range: CreatedRange) -> Int {
+        seconds.filter { $0 >= range.first && $0 <= range.last }.count
+    }
+}
+
+/// Runs a planner against the fake to the end: every range it asked about, with each verdict.
+private func drive(_ planner: inout SearchSplitPlanner, _ fake: FakeCreations, exact: Bool = true)
+    -> [(range: CreatedRange, verdict: SearchSplitPlanner.Verdict)]
+{
+    var asked: [(CreatedRange, SearchSplitPlanner.Verdict)] = []
+    while let range = planner.next() {
+        asked.append((range, planner.counted(fake.count(range), exact: exact)))
+        if asked.count > 10_000 { break }
+    }
+    return asked
+}
+
+/// 2015-01-01T00:00:00Z.
+private let newYear2015: Int64 = 1_420_070_400
+private let day = CreatedRange.day
+
+struct CreatedRangeTests {
+    @Test func wholeDaysAreWrittenAsDatesAndAnythingElseAsUTCDateTimes() {
+        #expect(CreatedRange(newYear2015, newYear2015 + 181 * day - 1).description == "created:2015-01-01..2015-06-30")
+        #expect(CreatedRange(newYear2015, newYear2015 + day - 1).description == "created:2015-01-01..2015-01-01")
+        #expect(
+            CreatedRange(newYear2015 + 10 * 3_600, newYear2015 + 11 * 3_600 - 1).description
+                == "created:2015-01-01T10:00:00Z..2015-01-01T10:59:59Z")
+        #expect(
+            CreatedRange(newYear2015, newYear2015 + 12 * 3_600 - 1).description
+                == "created:2015-01-01T00:00:00Z..2015-01-01T11:59:59Z")
+        #expect(
+            CreatedRange(newYear2015 + 59, newYear2015 + 59).description
+                == "created:2015-01-01T00:00:59Z..2015-01-01T00:00:59Z")
+        #expect(
+            CreatedRange(SearchSplitPlanner.gitHubFirstDay, SearchSplitPlanner.gitHubFirstDay + day - 1).description
+                == "created:2007-10-20..2007-10-20")
+    }
+
+    @Test func rangesHalveByDaysThenHoursThenSeconds() throws {
+        let tenDays = try #require(CreatedRange(newYear2015, newYear2015 + 10 * day - 1).halves())
+        #expect(tenDays.0 == CreatedRange(newYear2015, newYear2015 + 5 * day - 1))
+        #expect(tenDays.1 == CreatedRange(newYear2015 + 5 * day, newYear2015 + 10 * day - 1))
+        let threeDays = try #require(CreatedRange(newYear2015, newYear2015 + 3 * day - 1).halves())
+        #expect(threeDays.0.seconds == day && threeDays.1.seconds == 2 * day)
+        let oneDay = try #require(CreatedRange(newYear2015, newYear2015 + day - 1).halves())
+        #expect(oneDay.0 == CreatedRange(newYear2015, newYear2015 + 12 * 3_600 - 1))
+        #expect(oneDay.1 == CreatedRange(newYear2015 + 12 * 3_600, newYear2015 + day - 1))
+        let oneHour = try #require(CreatedRange(newYear2015, newYear2015 + 3_599).halves())
+        #expect(oneHour.0 == CreatedRange(newYear2015, newYear2015 + 1_799))
+        let twoSeconds = try #require(CreatedRange(newYear2015, newYear2015 + 1).halves())
+        #expect(twoSeconds.0 == CreatedRange(newYear2015, newYear2015))
+        #expect(twoSeconds.1 == CreatedRange(newYear2015 + 1, newYear2015 + 1))
+        #expect(CreatedRange(newYear2015, newYear2015).halves() == nil)
+    }
+}
+
+struct SearchSplitPlannerTests {
+    @Test func theWholeRangeRunsFromGitHubsFirstDayThroughTodayInUTC() {
+        var planner = SearchSplitPlanner(now: Date(timeIntervalSince1970: TimeInterval(newYear2015 + 3_600)))
+        #expect(planner.next() == CreatedRange(SearchSplitPlanner.gitHubFirstDay, newYear2015 + day - 1))
+        #expect(planner.counted(0) == .page)
+        #expect(planner.next() == nil)
+    }
+
+    @Test func piecesHoldAtMostTheCapInCreatedOrderAndCoverEveryAccountOnce() {
+        // 5,500 accounts over about 190 days of 2008.
+        let start: Int64 = 1_199_145_600
+        let fake = FakeCreations(seconds: (0..<5_500).map { start + Int64($0) * 2_999 })
+        var planner = SearchSplitPlanner(now: Date(timeIntervalSince1970: TimeInterval(newYear2015)))
+        let asked = drive(&planner, fake)
+        let pieces = asked.filter { $0.verdict == .page }.map(\.range)
+        #expect(pieces.allSatisfy { fake.count($0) <= 1_000 })
+        #expect(pieces.map(fake.count).reduce(0, +) == 5_500)
+        #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.last < $1.first })
+        #expect(!asked.contains { $0.verdict == .overCap })
+        // Whole days all the way: no account shares a day with 1,000 others.
+        #expect(pieces.allSatisfy { !$0.description.contains("T") })
+        // The empty second half of the first cut (2011 to 2015) is known empty, so never asked about.
+        let top = CreatedRange(SearchSplitPlanner.gitHubFirstDay, newYear2015 + day - 1)
+        let emptyHalf = top.halves()!.1
+        #expect(!asked.contains { $0.range == emptyHalf })
+        #expect(asked.count < 30, "\(asked.count) counts")
+    }
+
+    @Test func aCrowdedDayIsCutIntoHours() {
+        let fake = FakeCreations(seconds: (0..<2_500).map { newYear2015 + Int64($0) * 34 })
+        var planner = SearchSplitPlanner(range: CreatedRange(newYear2015 - 10 * day, newYear2015 + 10 * day - 1))
+        let pieces = drive(&planner, fake).filter { $0.verdict == .page }.map(\.range)
+        #expect(pieces.map(fake.count).reduce(0, +) == 2_500)
+        #expect(pieces.allSatisfy { fake.count($0) <= 1_000 })
+        let withinTheDay = pieces.filter { fake.count($0) > 0 }
+        #expect(withinTheDay.count >= 3)
+        #expect(withinTheDay.allSatisfy { $0.description.contains("T") && $0.seconds % 3_600 == 0 })
+    }
+
+    @Test func overAThousandInOneSecondIsPagedAsFarAsGitHubAllowsAndSaidSo() {
+        let crowded = newYear2015 + 12_345
+        let fake = FakeCreations(
+            seconds: [newYear2015] + Array(repeating: crowded, count: 1_500) + [newYear2015 + 20_000])
+        var planner = SearchSplitPlanner(range: CreatedRange(newYear2015, newYear2015 + day - 1))
+        let asked = drive(&planner, fake)
+        let overCap = asked.filter { $0.verdict == .overCap }.map(\.range)
+        #expect(overCap == [CreatedRange(crowded, crowded)])
+        #expect(overCap.first?.description == "created:2015-01-01T03:25:45Z..2015-01-01T03:25:45Z")
+        let read = asked.filter { $0.verdict != .split }.map(\.range)
+        #expect(read.map(fake.count).reduce(0, +) == 1_502)
+    }
+
+    @Test func anIncompleteCountIsNotUsedToSkipItsSecondHalf() {
+        let fake = FakeCreations(seconds: (0..<1_200).map { newYear2015 + Int64($0) * 60 })
+        let whole = CreatedRange(newYear2015 - 4 * day, newYear2015 + 4 * day - 1)
+        var exact = SearchSplitPlanner(range: whole)
+        var inexact = SearchSplitPlanner(range: whole)
+        let exactAsked = drive(&exact, fake).map(\.range)
+        let inexactAsked = drive(&inexact, fake, exact: false).map(\.range)
+        // The second half of the first cut holds everything: known to be over the cap when counts are exact.
+        let secondHalf = whole.halves()!.1
+        #expect(!exactAsked.contains(secondHalf))
+        #expect(inexactAsked.contains(secondHalf))
+    }
+}
