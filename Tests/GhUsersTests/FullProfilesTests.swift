@@ -1,3 +1,4 @@
+import AtomicCore
 import Domain
 import Foundation
 import TestSupport
@@ -246,4 +247,48 @@ private final class Counter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 
     func increment() { lock.withLock { count += 1 } }
+}
+
+struct FullProfilesViaGraphQLTests {
+    private func environment(_ github: FakeGitHub, token: Bool, stderrTTY: Bool = false)
+        -> (AppEnvironment, out: CapturedOutput, err: CapturedOutput)
+    {
+        var (env, _, _) = AppEnvironment.test(github: github, environment: token ? ["GH_TOKEN": "t0k"] : [:])
+        let (io, out, err) = IOStreams.test(stderrTTY: stderrTTY)
+        env.io = io
+        return (env, out, err)
+    }
+
+    /// One batch for the page's accounts; one that GraphQL cannot give (a bot, an organization) comes from
+    /// REST, and a terminal's stderr hears what the batches spent and saved.
+    @Test func aPageIsOneBatchAndRESTAnswersWhatGraphQLCannot() async {
+        let github = crawl([[1, 2, 3]], perPage: 3)
+        github.graphQLBatches = [
+            .success(
+                GraphQLBatch(lookups: [.found(profile(1)), .needsREST, .found(profile(3))], cost: 1, remaining: 4999))
+        ]
+        let (env, out, err) = environment(github, token: true, stderrTTY: true)
+        #expect(await run("list --limit 3 --full --via graphql --format ndjson", env) == 0)
+        #expect(names(out.text) == ["Full 1", "Full 2", "Full 3"])
+        #expect(github.calls.filter { $0.hasPrefix("graphql ") } == ["graphql user1,user2,user3"])
+        #expect(github.calls.filter { $0.hasPrefix("user ") } == ["user user2"])
+        #expect(err.text.contains("1 GraphQL request spent 1 point of the graphql limit"))
+    }
+
+    /// GraphQL answers only with a token: without one the run stops with status 4 and a hint, before any request.
+    @Test func withoutATokenItIsExitFourWithAHint() async {
+        let github = FakeGitHub()
+        let (env, out, err) = environment(github, token: false)
+        #expect(await run("followers octocat --full --via graphql", env) == 4)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("gh-users followers --via graphql needs a token"))
+        #expect(err.text.contains("leave out --via graphql"))
+        #expect(github.calls.isEmpty)
+    }
+
+    @Test func viaNeedsFull() async {
+        let (env, _, err) = environment(FakeGitHub(), token: true)
+        #expect(await run("list --via graphql", env) == 64)
+        #expect(err.text.contains("--via applies only with --full"))
+    }
 }
