@@ -57,6 +57,11 @@ package struct HTTPClient: Sendable {
     private let schedule: RetrySchedule
     private let clock: RetryClock
     private let headersSent: @Sendable (HTTPRequest) -> HTTPHeaders
+    /// The attempts' deadlines (not `Task.sleep`, which keeps a finished attempt's memory until its deadline).
+    private let attemptTimers = AttemptTimers()
+
+    /// Attempt deadlines still armed: zero whenever no request is in flight.
+    package var armedAttemptTimers: Int { attemptTimers.armed }
 
     /// Waits for a primary-limit reset are not bounded by `--retries`, but a server that never resets must
     /// not keep the client forever.
@@ -182,6 +187,7 @@ package struct HTTPClient: Sendable {
         traceRequest(request)
         let transport = self.transport
         let timeout = schedule.policy.attemptTimeout
+        let timers = attemptTimers
         let outcome = await withTaskGroup(of: Result<HTTPResponse, TransportError>?.self) { group in
             group.addTask {
                 do {
@@ -195,7 +201,7 @@ package struct HTTPClient: Sendable {
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                await timers.sleep(for: timeout)
                 return Task.isCancelled ? nil : .failure(.timedOut)
             }
             var first: Result<HTTPResponse, TransportError>?

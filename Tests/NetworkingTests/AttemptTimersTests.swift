@@ -1,0 +1,85 @@
+import AtomicLogger
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Networking
+
+/// Each attempt's deadline used to be a `Task.sleep`, whose timer (and the sleeping task's memory) outlived a
+/// cancelled sleep until the deadline: about 1 KB per request for 30 s, tens of MB of RSS on a fast crawl.
+/// These pin the replacement's promise: once a sleep has returned, its timer is gone.
+struct AttemptTimersTests {
+    private let url = URL(string: "https://api.github.com/users")!
+
+    @Test func aCancelledSleepReleasesItsTimerBeforeItReturns() async {
+        let timers = AttemptTimers()
+        for _ in 0..<200 {
+            let sleep = Task { await timers.sleep(for: .seconds(3600)) }
+            sleep.cancel()
+            await sleep.value
+        }
+        #expect(timers.armed == 0)
+    }
+
+    @Test func aSleepCancelledOnceArmedReleasesItsTimer() async {
+        let timers = AttemptTimers()
+        let sleep = Task { await timers.sleep(for: .seconds(3600)) }
+        while timers.armed == 0 { await Task.yield() }
+        #expect(timers.armed == 1)
+        sleep.cancel()
+        await sleep.value
+        #expect(timers.armed == 0)
+    }
+
+    @Test func aSleepThatRunsItsCourseReleasesItsTimer() async {
+        let timers = AttemptTimers()
+        let started = ContinuousClock.now
+        await timers.sleep(for: .milliseconds(20))
+        #expect(ContinuousClock.now - started >= .milliseconds(15))
+        #expect(timers.armed == 0)
+    }
+
+    @Test func aSleepInACancelledTaskReturnsAtOnce() async {
+        let timers = AttemptTimers()
+        let sleep = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await timers.sleep(for: .seconds(3600))
+        }
+        await sleep.value
+        #expect(timers.armed == 0)
+    }
+
+    /// The leak as it was: every finished request left its deadline armed for the attempt timeout.
+    @Test func noDeadlineStaysArmedAfterTheRequestsEnd() async throws {
+        let stub = StubTransport()
+        for _ in 0..<300 { stub.stub(url.absoluteString) }
+        let client = HTTPClient(
+            configuration: HTTPClientConfiguration(baseURL: URL(string: "https://api.github.com")!, userAgent: "t"),
+            transport: stub.transport,
+            logger: .disabled,
+            retryPolicy: RetryPolicy(attemptTimeout: .seconds(3600))
+        )
+        for _ in 0..<300 {
+            #expect(try await client.get(url).status == 200)
+        }
+        #expect(client.armedAttemptTimers == 0)
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    @Test func aRequestCancelledMidFlightLeavesNoDeadlineArmed() async {
+        let client = HTTPClient(
+            configuration: HTTPClientConfiguration(baseURL: URL(string: "https://api.github.com")!, userAgent: "t"),
+            transport: { request in
+                try await Task.sleep(for: .seconds(3600))
+                return HTTPResponse(status: 200, url: request.url)
+            },
+            logger: .disabled,
+            retryPolicy: RetryPolicy(attemptTimeout: .seconds(3600))
+        )
+        let request = Task { try await client.get(url) }
+        while client.armedAttemptTimers == 0 { await Task.yield() }
+        request.cancel()
+        _ = await request.result
+        #expect(client.armedAttemptTimers == 0)
+    }
+}
