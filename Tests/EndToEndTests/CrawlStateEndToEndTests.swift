@@ -301,6 +301,23 @@ struct CrawlStateEndToEndTests {
         }
     }
 
+    /// Two runs on one state at once would both append the same page: the second stops at once, exit 1, and
+    /// sends nothing, while the lock file's holder (here the test itself) keeps it.
+    @Test func aSecondRunOnTheSameStateIsRefused() async throws {
+        try await withServer(users: 100) { server in
+            let holder = open(path("s.lock"), O_RDWR | O_CREAT, 0o600)
+            #expect(holder >= 0)
+            defer { close(holder) }
+            #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+            let result = try await run(["list", "--all", "--state", path("s")] + api(server))
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("another gh-users run is using the state file '\(path("s"))'"))
+            #expect(server.requests.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: path("s")))
+        }
+    }
+
     @Test func aCorruptStateIsExitOneAndLeftAsItIs() async throws {
         try await withServer(users: 100) { server in
             let corrupt = #"{"version":1,"since":"#

@@ -132,6 +132,27 @@ struct CrawlStateTests {
     }
 }
 
+/// One run at a time per state file: a second is refused at once, and the lock goes with the run that held it.
+struct CrawlStateLockTests {
+    @Test func aSecondRunIsRefusedWhileTheFirstHoldsTheLock() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = CrawlStateFile(path: scratch.path("s"))
+        var first: CrawlStateLock? = try file.lock()
+        #expect(first != nil)
+        #expect(try scratch.mode("s.lock") == 0o600)
+        #expect(throws: CrawlFileError.self) { _ = try file.lock() }
+        do {
+            _ = try file.lock()
+        } catch {
+            #expect(error.message.contains("another gh-users run is using the state file"))
+        }
+        first = nil
+        let again = try file.lock()
+        withExtendedLifetime(again) {}
+    }
+}
+
 struct CrawlOutputFileTests {
     @Test func aFileLongerThanRecordedIsCutBackBeforeAnythingIsWritten() throws {
         let scratch = try Scratch()

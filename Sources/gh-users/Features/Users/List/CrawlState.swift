@@ -132,6 +132,29 @@ struct CrawlStateFile: Sendable {
         guard fsync(directory) == 0 || errno == EINVAL else { throw failure("flush the directory of", path, errno) }
     }
 
+    /// The lock file beside the state (`FILE.lock`): one run at a time may use a state, so two overlapping
+    /// nightly runs cannot both append the same page. The lock is the kernel's (`flock`), so a run killed with
+    /// SIGKILL leaves no stale lock behind, only the empty file.
+    var lockPath: String { path + ".lock" }
+
+    /// Takes the state's lock for as long as the returned value lives, or fails at once when another run
+    /// holds it.
+    func lock() throws(CrawlFileError) -> CrawlStateLock {
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK {
+                throw CrawlFileError(
+                    message: "another gh-users run is using the state file '\(path)' (it holds '\(lockPath)'); "
+                        + "wait for it to end, or give each crawl its own state file")
+            }
+            throw failure("lock", lockPath, code)
+        }
+        return CrawlStateLock(descriptor: descriptor)
+    }
+
     private func failure(_ verb: String, _ file: String, _ code: Int32) -> CrawlFileError {
         CrawlFileError(message: "cannot \(verb) the state file '\(file)': \(FileDescriptorIO.reason(code))")
     }
@@ -140,6 +163,19 @@ struct CrawlStateFile: Sendable {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let directory = String(path[..<slash])
         return directory.isEmpty ? "/" : directory
+    }
+}
+
+/// A held state lock; closing the descriptor releases it.
+final class CrawlStateLock: Sendable {
+    private let descriptor: Int32
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
     }
 }
 

@@ -76,6 +76,7 @@ enum ListUsersCommand {
                 --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
                 rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
                 the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
+                One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once.
                 After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
 
                 --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
@@ -157,7 +158,9 @@ enum ListUsersCommand {
         let stateFile = options.statePath.map(CrawlStateFile.init(path:))
         let state: CrawlState?
         let output: CrawlOutputFile?
+        let lock: CrawlStateLock?
         do {
+            lock = try stateFile?.lock()
             state = try stateFile?.load()
             output = try options.outputPath.map { path throws(CrawlFileError) in
                 try CrawlOutputFile(path: path, truncatingTo: state?.outputBytes)
@@ -186,6 +189,8 @@ enum ListUsersCommand {
         run.continuesOutput = state != nil || (output?.initialLength ?? 0) > 0
         if let stateFile {
             run.pageWritten = { last throws(OutputWriteError) in
+                // Held as long as the run can still write a state.
+                withExtendedLifetime(lock) {}
                 do throws(CrawlFileError) {
                     // The data is on disk before the state that counts it, so a state never outlives its page.
                     try output?.sync()
