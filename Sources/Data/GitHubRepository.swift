@@ -85,7 +85,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 let failure = ErrorMapping.domainError(
                     for: error, endpoint: endpoint, apiRoot: apiRoot, cachedCopy: false)
                 if failure == .cancelled { throw .failed(failure) }
-                throw .unsupported(error.error.description)
+                throw .unavailable(error.error.description)
             }
             do {
                 let batch = try GraphQLProfileResponse.decode(response, logins: logins, endpoint: endpoint)
@@ -104,8 +104,12 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 }
                 if !waited { throw .failed(.rateLimited(resetAt: resetAt, message: message)) }
             } catch {
-                if case .unsupported(let reason) = error {
-                    logger.info("GraphQL batch of \(logins.count) goes to REST: \(reason)")
+                switch error {
+                case .unsupported(let reason), .unavailable(let reason):
+                    logger.info(
+                        "GraphQL batch of \(logins.count) goes to REST: \(HTTPClient.traceText(reason))")
+                default:
+                    break
                 }
                 throw error
             }

@@ -79,6 +79,7 @@ enum GraphQLProfileResponse {
             switch error {
             case .rateLimited, .cancelled: throw .failed(error)
             case .unauthorized(let status, _) where status == 401: throw .failed(error)
+            case .server(let status, _) where status >= 500: throw .unavailable("\(endpoint) answered HTTP \(status)")
             default: throw .unsupported("\(endpoint) answered HTTP \(status)")
             }
         }

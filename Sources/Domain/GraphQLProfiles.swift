@@ -31,8 +31,11 @@ package enum GraphQLBatchFailure: Error, Sendable, Equatable {
     /// the same logins in smaller batches may pass.
     case tooLarge(String)
     /// The server will not answer this query at all (a validation error from an older Enterprise schema, an
-    /// error that names no alias, a network failure): REST answers for every login of the batch instead.
+    /// error that names no alias, an answer that is no GraphQL response): REST answers from now on.
     case unsupported(String)
+    /// This batch could not be answered (a network failure, a 500 or 503): REST answers for its logins, and the
+    /// next batch tries GraphQL again, so one blip does not cost the rest of a crawl a hundred times the quota.
+    case unavailable(String)
     /// A failure REST would meet as well (a spent rate limit, a bad token, an interrupt): every login fails with it.
     case failed(DomainError)
 }
@@ -138,6 +141,8 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
             return await fromREST(logins)
         case .failure(.unsupported):
             lock.withLock { unsupported = true }
+            return await fromREST(logins)
+        case .failure(.unavailable):
             return await fromREST(logins)
         case .failure(.failed(let error)):
             lock.withLock { stopped = error }

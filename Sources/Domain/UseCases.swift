@@ -45,7 +45,7 @@ package struct GetUsersUseCase: Sendable {
     }
 
     /// One profile as a value: every `await` happens before the result is assembled (see `execute`).
-    private static func fetch(
+    package static func fetch(
         _ reference: UserReference,
         from repository: any UsersRepository
     ) async -> Result<User, DomainError> {

@@ -248,7 +248,8 @@ package struct HTTPClient: Sendable {
 
     /// Server text bound for stderr: control characters and escape sequences (an OSC 52 clipboard write, a
     /// screen clear) are shown, never performed.
-    static func traceText(_ text: String) -> String {
+    /// Text from the network made safe for a terminal (no escape sequences, no control characters).
+    package static func traceText(_ text: String) -> String {
         TerminalSanitizer.sanitize(text)
     }
 

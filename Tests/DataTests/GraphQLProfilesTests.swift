@@ -225,9 +225,16 @@ struct GraphQLProfileResponseTests {
             Issue.record("401 is not a failure for every login")
             return
         }
-        for status in [400, 403, 404, 500, 503] {
+        for status in [400, 403, 404] {
             guard case .failure(.unsupported) = decode(#"{"message":"x"}"#, status: status, logins: ["a"]) else {
                 Issue.record("\(status) does not go to REST")
+                continue
+            }
+        }
+        // A server error is this batch's: REST answers it, and GraphQL is tried again for the next.
+        for status in [500, 503] {
+            guard case .failure(.unavailable) = decode(#"{"message":"x"}"#, status: status, logins: ["a"]) else {
+                Issue.record("\(status) is not a one-batch fallback")
                 continue
             }
         }
@@ -320,8 +327,8 @@ struct GraphQLRepositoryTests {
             _ = try await repository(stub).profiles([login("octocat")])
             Issue.record("no failure")
         } catch {
-            guard case .unsupported = error else {
-                Issue.record("\(error) is not unsupported")
+            guard case .unavailable = error else {
+                Issue.record("\(error) is not a one-batch fallback")
                 return
             }
         }

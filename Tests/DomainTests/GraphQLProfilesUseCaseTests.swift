@@ -108,6 +108,19 @@ struct GraphQLProfilesUseCaseTests {
         #expect(github.maximumInFlight <= 8)
     }
 
+    /// A network failure or a 5xx is that batch's alone: REST answers it, and the next batch is GraphQL's again.
+    @Test func aBatchTheServerCouldNotAnswerGoesToRESTAloneAndTheNextTriesGraphQL() async {
+        let github = FakeGitHub()
+        let asked = logins(150)
+        github.graphQLBatches = [.failure(.unavailable("connection lost")), found(Array(asked[100...]))]
+        restProfiles(github, Array(asked[..<100]))
+        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github, concurrency: 8)
+        let results = await useCase.execute(asked)
+        #expect(results.map { try? $0.get().login } == asked.map(\.value))
+        #expect(graphQLCalls(github).map(\.count) == [100, 50])
+        #expect(useCase.statistics.restFallbacks == 100)
+    }
+
     @Test func aSpentLimitFailsEveryLoginAndSendsNothingMore() async {
         let github = FakeGitHub()
         let asked = logins(250)

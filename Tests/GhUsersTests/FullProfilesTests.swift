@@ -157,6 +157,20 @@ struct FullProfilesCommandTests {
         #expect(err.text.contains("1 listed account was gone (deleted)"))
     }
 
+    /// A login renamed away and taken by another account answers with that account: the listed one is looked
+    /// up by id instead, so neither the output nor a resume point ever jumps to the other account's id.
+    @Test func aLoginNowNamingAnotherAccountIsLookedUpById() async {
+        let github = crawl([[1, 2, 3]], perPage: 3)
+        github.profiles["user2"] = .success(profile(5_000_000, "user2"))
+        github.profilesByID[2] = .success(profile(2, "renamed2"))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run("list --limit 3 --full --format ndjson", env) == 0)
+        #expect(names(out.text) == ["Full 1", "Full 2", "Full 3"])
+        #expect(!out.text.contains("5000000"))
+        #expect(github.calls.contains("user id 2"))
+        #expect(err.text.isEmpty)
+    }
+
     /// A profile that cannot be read stops the crawl after the accounts before it, with the place to go on from.
     @Test func aFailedProfileStopsAfterTheOnesBeforeItAndSaysWhereToResume() async {
         let github = crawl([[1, 2, 3], [4, 5, 6]], perPage: 3)
@@ -273,6 +287,26 @@ struct FullProfilesViaGraphQLTests {
         #expect(github.calls.filter { $0.hasPrefix("graphql ") } == ["graphql user1,user2,user3"])
         #expect(github.calls.filter { $0.hasPrefix("user ") } == ["user user2"])
         #expect(err.text.contains("1 GraphQL request spent 1 point of the graphql limit"))
+    }
+
+    /// A login GraphQL and REST both call missing is looked for by id at once, never by login a second time;
+    /// a GraphQL profile of another account (the login was taken since) is replaced by the listed id's.
+    @Test func missingAndReusedLoginsAreLookedUpById() async {
+        let github = crawl([[1, 2, 3]], perPage: 3)
+        github.graphQLBatches = [
+            .success(
+                GraphQLBatch(
+                    lookups: [.found(profile(1)), .needsREST, .found(profile(9_999, "user3"))], cost: 1,
+                    remaining: 4999))
+        ]
+        github.profiles["user2"] = .failure(.notFound(resource: "user user2"))
+        github.profilesByID[2] = .success(profile(2, "renamed2"))
+        github.profilesByID[3] = .success(profile(3, "renamed3"))
+        let (env, out, _) = environment(github, token: true)
+        #expect(await run("list --limit 3 --full --via graphql --format ndjson", env) == 0)
+        #expect(names(out.text) == ["Full 1", "Full 2", "Full 3"])
+        #expect(github.calls.filter { $0 == "user user2" }.count == 1)
+        #expect(github.calls.contains("user id 2") && github.calls.contains("user id 3"))
     }
 
     /// GraphQL answers only with a token: without one the run stops with status 4 and a hint, before any request.

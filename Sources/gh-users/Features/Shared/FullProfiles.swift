@@ -76,7 +76,7 @@ struct ProfileStage<Options: Sendable, Item: Sendable>: Sendable {
     let expansion: @Sendable (ProfileOptions, any GitHubReader) -> ItemExpansion<Item>
 }
 
-/// GraphQL answers a hundred lookups a request. Two batches run at once, but the use case sends one POST at a
+/// GraphQL answers a hundred lookups a request. Three batches run at once, but the use case sends one POST at a
 /// time: the second batch's POST goes out while the first one's REST fallbacks (organizations, bots) run.
 private let graphQLBatchesInFlight = 3
 
@@ -113,30 +113,21 @@ extension ProfileStage where Item == User {
 /// One listed account's profile, by login, and by id when the login no longer answers (renamed since it was
 /// listed, or a login GitHub would not take back in a path). nil: the account is gone.
 enum ProfileLookup {
+    /// By login, then by id when the login no longer answers or now names another account (the listed one was
+    /// renamed, and its old login taken); nil when the account is gone.
     static func profile(of listed: User, from github: any GitHubReader) async -> Result<User?, DomainError> {
-        let byLogin: Result<User, DomainError>?
         if let login = try? Login(validating: listed.login) {
-            byLogin = await fetch { () async throws(DomainError) in try await github.user(login: login) }
-        } else {
-            byLogin = nil
-        }
-        switch byLogin {
-        case .success(let user)?:
-            return .success(user)
-        case .failure(let error)? where !error.isNotFound:
-            return .failure(error)
-        default:
-            let byID = await fetch { () async throws(DomainError) in try await github.user(id: listed.id) }
-            switch byID {
-            case .success(let user): return .success(user)
-            case .failure(let error) where error.isNotFound: return .success(nil)
-            case .failure(let error): return .failure(error)
+            switch await GetUsersUseCase.fetch(.login(login), from: github) {
+            case .success(let user) where user.id == listed.id: return .success(user)
+            case .failure(let error) where !error.isNotFound: return .failure(error)
+            case .success, .failure: break
             }
         }
+        return await byID(listed, from: github)
     }
 
-    /// A batch of listed accounts through GraphQL (REST for what it cannot give), in order; a login GraphQL and
-    /// REST both call missing is looked for by id, as one by one.
+    /// A batch of listed accounts through GraphQL (REST for what it cannot give), in order. A login that GraphQL
+    /// and REST both call missing, or that now names another account, is looked for by id.
     static func profiles(
         of listed: [User], via lookups: GraphQLProfilesUseCase, from github: any GitHubReader
     ) async -> [Result<User?, DomainError>] {
@@ -147,28 +138,31 @@ enum ProfileLookup {
         for (user, login) in zip(listed, logins) {
             let answer = login == nil ? nil : answers.next()
             switch answer {
-            case .success(let profile)?:
+            case .success(let profile)? where profile.id == user.id:
                 results.append(.success(profile))
             case .failure(let error)? where !error.isNotFound:
                 results.append(.failure(error))
             default:
-                results.append(await profile(of: user, from: github))
+                results.append(await byID(user, from: github))
             }
         }
         return results
     }
 
-    /// The fetch finishes before its result is wrapped (see `GetUsersUseCase` on Swift 6.3.1's optimiser).
-    private static func fetch(
-        _ body: () async throws(DomainError) -> User
-    ) async -> Result<User, DomainError> {
-        let user: User
-        do throws(DomainError) {
-            user = try await body()
-        } catch {
+    /// `GET /user/{id}`: the account whatever its login now; nil when it is gone.
+    private static func byID(_ listed: User, from github: any GitHubReader) async -> Result<User?, DomainError> {
+        switch await GetUsersUseCase.fetch(.id(listed.id), from: github) {
+        case .success(let user) where user.id == listed.id:
+            return .success(user)
+        case .success(let user):
+            return .failure(
+                .malformedResponse(
+                    endpoint: "GET /user/\(listed.id)", detail: "the answer is the account with id \(user.id)"))
+        case .failure(let error) where error.isNotFound:
+            return .success(nil)
+        case .failure(let error):
             return .failure(error)
         }
-        return .success(user)
     }
 }
 
