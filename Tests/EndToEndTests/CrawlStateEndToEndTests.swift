@@ -73,7 +73,12 @@ struct CrawlStateEndToEndTests {
 
     /// The state file's fields, or nil while there is none; it is replaced atomically, so it is never half-written.
     private func currentState(_ name: String) -> [String: Int]? {
-        (try? JSONSerialization.jsonObject(with: bytes(name))) as? [String: Int]
+        ((try? JSONSerialization.jsonObject(with: bytes(name))) as? [String: Any])?.compactMapValues { $0 as? Int }
+    }
+
+    /// The output file the state counts, when it names one.
+    private func recordedOutput(_ name: String) -> String? {
+        ((try? JSONSerialization.jsonObject(with: bytes(name))) as? [String: Any])?["output"] as? String
     }
 
     private func withServer<T>(
@@ -315,6 +320,32 @@ struct CrawlStateEndToEndTests {
             #expect(result.stderr.contains("another gh-users run is using the state file '\(path("s"))'"))
             #expect(server.requests.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: path("s")))
+        }
+    }
+
+    /// The state counts one output file's bytes: a run that names another `--output` stops, exit 1, before it
+    /// cuts that other file back to a length that was never its own.
+    @Test func aStateKeepsToItsOwnOutputFile() async throws {
+        try await withServer(users: 300) { server in
+            let first = try await run(
+                ["list", "--limit", "200", "--state", path("s"), "--output", path("a.tsv")] + api(server))
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(recordedOutput("s") == path("a.tsv"))
+            let precious = String(repeating: "keep me\n", count: 10_000)
+            try precious.write(toFile: path("b.tsv"), atomically: true, encoding: .utf8)
+            server.resetRequests()
+            let second = try await run(
+                ["list", "--all", "--state", path("s"), "--output", path("b.tsv")] + api(server))
+            #expect(second.status == 1)
+            #expect(second.stderr.contains("counts the bytes of '\(path("a.tsv"))'"), "\(second.stderr)")
+            #expect(read("b.tsv") == precious)
+            #expect(server.requests.isEmpty)
+            // The same file named from another folder is still the same file.
+            let third = try await BinaryRunner.shell(
+                "cd \"$FOLDER\" && \"$GH_USERS\" list --all --state s --output ./a.tsv --api-url \"$API\" --no-cache",
+                environment: ["FOLDER": folder.path, "API": server.baseURL, "GH_TOKEN": Self.token])
+            #expect(third.status == 0, "\(third.stderr)")
+            #expect(ids(read("a.tsv")) == server.population.users.map(\.id))
         }
     }
 

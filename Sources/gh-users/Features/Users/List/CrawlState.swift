@@ -1,5 +1,6 @@
 import AtomicCore
 import Foundation
+import JSONBytes
 
 #if canImport(Glibc)
     import Glibc
@@ -8,8 +9,9 @@ import Foundation
 #endif
 
 /// Where a `list --state FILE` crawl stands: the id of the last account written, and with `--output FILE` that
-/// file's length once its last complete page was written. On disk it is one small JSON object,
-/// `{"version":1,"since":1234,"output_bytes":56789}`, so a person can read it and a script can set it.
+/// file's length once its last complete page was written, and which file that is. On disk it is one small JSON
+/// object, `{"version":1,"since":1234,"output_bytes":56789,"output":"/data/users.tsv"}`, so a person can read it
+/// and a script can set it.
 struct CrawlState: Sendable, Equatable {
     static let version = 1
 
@@ -17,11 +19,17 @@ struct CrawlState: Sendable, Equatable {
     var since: Int64
     /// The output file's length after the page that ended at `since`; nil when the crawl wrote to stdout.
     var outputBytes: Int64?
+    /// The output file `outputBytes` counts, as an absolute path: a run with another `--output` must not cut
+    /// that file back to this length.
+    var output: String?
 
     var encoded: [UInt8] {
-        var text = #"{"version":\#(Self.version),"since":\#(since)"#
-        if let outputBytes { text += #","output_bytes":\#(outputBytes)"# }
-        return Array((text + "}\n").utf8)
+        var members: [JSONValue.Member] = [
+            .init("version", .integer(Int64(Self.version))), .init("since", .integer(since)),
+        ]
+        if let outputBytes { members.append(.init("output_bytes", .integer(outputBytes))) }
+        if let output { members.append(.init("output", .string(output))) }
+        return JSONValue.object(members).bytes + [UInt8(ascii: "\n")]
     }
 
     /// The state a file holds, or why it is not one: its own words, for the message that names the file.
@@ -38,16 +46,17 @@ struct CrawlState: Sendable, Equatable {
         }
         guard fields.since >= 0 else { return .failure(.init("has a negative \"since\"")) }
         if let bytes = fields.outputBytes, bytes < 0 { return .failure(.init("has a negative \"output_bytes\"")) }
-        return .success(CrawlState(since: fields.since, outputBytes: fields.outputBytes))
+        return .success(CrawlState(since: fields.since, outputBytes: fields.outputBytes, output: fields.output))
     }
 
     private struct Fields: Decodable {
         let version: Int
         let since: Int64
         let outputBytes: Int64?
+        let output: String?
 
         enum CodingKeys: String, CodingKey {
-            case version, since
+            case version, since, output
             case outputBytes = "output_bytes"
         }
     }

@@ -1,6 +1,7 @@
 import AtomicCore
 import Data
 import Domain
+import Foundation
 
 /// `gh-users list`: what to page through, validated.
 struct ListUsersOptions: Sendable, Equatable {
@@ -70,8 +71,9 @@ enum ListUsersCommand {
                 --since A --until B crawls one shard: shards that meet (0..B, B..C) add up to the whole crawl.
 
                 --state FILE makes a crawl resumable and able to grow. The file holds one JSON object,
-                {"version":1,"since":ID,"output_bytes":N}: the id of the last account written and, with --output,
-                that file's length after the last whole page. It is replaced atomically (a new file, flushed to
+                {"version":1,"since":ID,"output_bytes":N,"output":"PATH"}: the id of the last account written and,
+                with --output, that file's length after the last whole page and its path (another --output is exit
+                1). It is replaced atomically (a new file, flushed to
                 disk, renamed over it) after each page is written. A run starts after its "since", which wins over
                 --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
                 rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
@@ -159,9 +161,16 @@ enum ListUsersCommand {
         let state: CrawlState?
         let output: CrawlOutputFile?
         let lock: CrawlStateLock?
-        do {
+        let outputPath = options.outputPath.map(absolutePath)
+        do throws(CrawlFileError) {
             lock = try stateFile?.lock()
             state = try stateFile?.load()
+            if let recorded = state?.output, state?.outputBytes != nil, let outputPath, recorded != outputPath {
+                throw CrawlFileError(
+                    message: "the state file '\(options.statePath ?? "")' counts the bytes of '\(recorded)', not of "
+                        + "'\(outputPath)', which was left as it is: give --output \(ShellWord.quote(recorded)), or "
+                        + "remove the state to start again")
+            }
             output = try options.outputPath.map { path throws(CrawlFileError) in
                 try CrawlOutputFile(path: path, truncatingTo: state?.outputBytes)
             }
@@ -176,7 +185,10 @@ enum ListUsersCommand {
         // finds the output's length to cut back to (and a state that cannot be written stops the run now).
         if let stateFile, state == nil || (output != nil && state?.outputBytes == nil) {
             do {
-                try stateFile.replace(with: CrawlState(since: options.since, outputBytes: output?.initialLength))
+                try stateFile.replace(
+                    with: CrawlState(
+                        since: options.since, outputBytes: output?.initialLength,
+                        output: output == nil ? nil : outputPath))
             } catch {
                 context.io.writeErr("gh-users: \(error.message)\n")
                 return .finished(.setupFailed)
@@ -194,13 +206,22 @@ enum ListUsersCommand {
                 do throws(CrawlFileError) {
                     // The data is on disk before the state that counts it, so a state never outlives its page.
                     try output?.sync()
-                    try stateFile.replace(with: CrawlState(since: last.id, outputBytes: output?.currentLength))
+                    try stateFile.replace(
+                        with: CrawlState(
+                            since: last.id, outputBytes: output?.currentLength, output: output == nil ? nil : outputPath
+                        ))
                 } catch {
                     throw OutputWriteError(message: error.message)
                 }
             }
         }
         return .run(run)
+    }
+
+    /// The path as the state records it: absolute, so the same file is recognised from another folder.
+    private static func absolutePath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: absolute).standardizedFileURL.path
     }
 
     /// The context for output that is appended to: tsv unless a format was asked for, and with `--output` the
