@@ -349,6 +349,15 @@ struct CrawlStateEndToEndTests {
         }
     }
 
+    /// An empty range is still a list: JSON prints its empty array.
+    @Test func anEmptyRangeIsAnEmptyList() async throws {
+        try await withServer(users: 50) { server in
+            let result = try await run(["list", "--since", "5", "--until", "5", "--json"] + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "[]\n")
+        }
+    }
+
     @Test func aCorruptStateIsExitOneAndLeftAsItIs() async throws {
         try await withServer(users: 100) { server in
             let corrupt = #"{"version":1,"since":"#

@@ -179,8 +179,9 @@ enum ListUsersCommand {
             return .finished(.setupFailed)
         }
         if let state { options.since = state.since }
-        // A shard already crawled to its end: nothing to fetch, nothing to write.
-        if let until = options.until, options.since >= until { return .finished(.success) }
+        // A shard already crawled to its end: nothing to fetch, nothing to write. (Without a state, `--since N
+        // --until N` runs as any list does, so JSON still prints its empty array.)
+        if state != nil, let until = options.until, options.since >= until { return .finished(.success) }
         // A state is on disk before the first page is written, so a kill between that page and its state still
         // finds the output's length to cut back to (and a state that cannot be written stops the run now).
         if let stateFile, state == nil || (output != nil && state?.outputBytes == nil) {
