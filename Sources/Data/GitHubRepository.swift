@@ -95,7 +95,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 return batch
             } catch .failed(.rateLimited(let resetAt?, let message)) {
                 waits += 1
-                guard waits <= 10 else { throw .failed(.rateLimited(resetAt: resetAt, message: message)) }
+                guard waits <= HTTPClient.maximumPrimaryLimitWaits else {
+                    throw .failed(.rateLimited(resetAt: resetAt, message: message))
+                }
                 let waited: Bool
                 do {
                     waited = try await client.waitForRateLimitReset(resetAt)

@@ -65,7 +65,7 @@ package struct HTTPClient: Sendable {
 
     /// Waits for a primary-limit reset are not bounded by `--retries`, but a server that never resets must
     /// not keep the client forever.
-    static let maximumPrimaryLimitWaits = 10
+    package static let maximumPrimaryLimitWaits = 10
 
     /// `headersSent` tells the debug trace which header fields really go out for a request; by default the
     /// live transport's answer, since a stub sends nothing anyone reads.

@@ -17,8 +17,9 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     /// Whether these options read the token's own account (`followers` without a LOGIN): exit 4 without a token.
     let requiresToken: @Sendable (Options) -> Bool
     /// For a command whose pages are not one list's as GitHub serves them (the follow graph's set operations):
-    /// the loader and admission rule for one run, in place of `list` and `admission`.
-    var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)?
+    /// the loader and admission rule for one run, in place of `list` and `admission`; nil for these options:
+    /// the declared `list` and `admission` do.
+    var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation?)?
     /// For a listing of accounts: `--full`, each account written as its profile.
     var profiles: ProfileStage<Options, Item>?
     /// Work a run does before its first request (`list --state` reads where the crawl stopped and opens its
@@ -66,7 +67,7 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         columns: @escaping @Sendable (RenderContext) -> [Column<Item>],
         raw: @escaping @Sendable (Item) -> RawJSON,
         presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)? = nil,
-        prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation)? = nil,
+        prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> Preparation?)? = nil,
         profiles: ProfileStage<Options, Item>? = nil,
         start: (@Sendable (Options, CommandContext) -> Start)? = nil,
         requiresToken: @escaping @Sendable (Options) -> Bool = { _ in false }
@@ -124,18 +125,12 @@ extension Command {
             parse: parse,
             action: .github { requested, initialContext, github in
                 if declaration.requiresToken(requested), !initialContext.presenter.hasToken {
-                    let error = DomainError.tokenRequired(command: "gh-users " + name + " without a LOGIN")
-                    initialContext.io.writeErr(initialContext.presenter.present(error).message)
-                    return .failed(error)
+                    return TokenRequirement(command: "gh-users " + name + " without a LOGIN").refuse(initialContext)
                 }
                 if let stage = declaration.profiles, stage.options(requested).full,
                     stage.options(requested).via == .graphql, !initialContext.presenter.hasToken
                 {
-                    let requirement = ProfileSource.tokenRequirement(command: "gh-users " + name)
-                    let error = DomainError.tokenRequired(command: requirement.command)
-                    let message = initialContext.presenter.present(error).message + (requirement.hint ?? "")
-                    initialContext.io.writeErr(message)
-                    return .failed(error)
+                    return ProfileSource.tokenRequirement(command: "gh-users " + name).refuse(initialContext)
                 }
                 var run = ListDeclaration<Options, Item>.Run(options: requested, context: initialContext)
                 if let start = declaration.start {
@@ -158,8 +153,7 @@ extension Command {
                 presentation.closingNotes = { declaredNotes($0, $1, $2) + (preparedNotes.source?() ?? []) }
                 return await PagedListCoordinator(
                     makeViewModel: {
-                        if let prepare = declaration.prepare {
-                            let prepared = prepare(options, github, plan)
+                        if let prepared = declaration.prepare?(options, github, plan) {
                             preparedNotes.source = prepared.closingNotes
                             return PagedListViewModel(
                                 limit: plan.limit, load: prepared.load, admit: prepared.admission.admit,

@@ -37,6 +37,13 @@ struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
 struct TokenRequirement: Sendable, Equatable {
     let command: String
     var hint: String?
+
+    /// Says on stderr that the command needs a token, with the hint, and ends the run (exit 4).
+    func refuse(_ context: CommandContext) -> CommandOutcome {
+        let error = DomainError.tokenRequired(command: command)
+        context.io.writeErr(context.presenter.present(error).message + (hint ?? ""))
+        return .failed(error)
+    }
 }
 
 /// The outcome of each resource asked for, in order, and a closing line for a terminal's stderr (what a
@@ -120,9 +127,7 @@ extension Command {
             parse: parse,
             action: .github { options, context, github in
                 if let requirement = declaration.tokenRequirement(options), !context.presenter.hasToken {
-                    let error = DomainError.tokenRequired(command: requirement.command)
-                    context.io.writeErr(context.presenter.present(error).message + (requirement.hint ?? ""))
-                    return .failed(error)
+                    return requirement.refuse(context)
                 }
                 return await ResourceCoordinator<Options, Value>(
                     viewModel: ResourceViewModel { await declaration.load(options, github, context) },

@@ -67,16 +67,8 @@ enum SearchUsersCommand {
                 )
             },
             prepare: { options, github, plan in
+                guard options.split else { return nil }
                 let admission = ListDeclaration<SearchUsersOptions, User>.unseen(id: \.id)(options)
-                guard options.split else {
-                    let list = GitHubEndpoints.searchUsers(options.query)
-                    return .init(
-                        load: { cursor throws(DomainError) in
-                            if let cursor { return try await github.page(list, at: cursor) }
-                            return try await github.firstPage(list, perPage: plan.perPage)
-                        },
-                        admission: admission)
-                }
                 let search = SplitUserSearch(github: github, query: options.query, perPage: plan.perPage, now: Date())
                 return .init(
                     load: { cursor throws(DomainError) in try await search.load(cursor) }, admission: admission,

@@ -35,16 +35,7 @@ enum RelationsCommand {
                 columns: { _ in AccountColumns.summary },
                 raw: \.raw,
                 prepare: { options, github, plan in
-                    guard let filter = options.filter else {
-                        let list = GitHubEndpoints.relations(relation, of: options.login)
-                        return .init(
-                            load: { cursor throws(DomainError) in
-                                if let cursor { return try await github.page(list, at: cursor) }
-                                return try await github.firstPage(list, perPage: plan.perPage)
-                            },
-                            admission: ListDeclaration.unseen(id: \.id)(options)
-                        )
-                    }
+                    guard let filter = options.filter else { return nil }
                     return FollowGraph(github: github, login: options.login, output: relation, filter: filter)
                         .preparation(perPage: plan.perPage)
                 },
