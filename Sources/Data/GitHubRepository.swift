@@ -137,12 +137,12 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
 /// Decodes bodies into entities, keeping each object's exact bytes for JSON output.
 enum ResponseDecoder {
     /// A page that is a JSON array of `DTO`s, each entity keeping its element's exact bytes.
-    static func list<DTO: Decodable, Entity: Sendable>(
+    static func list<DTO: Decodable & Sendable, Entity: Sendable>(
         of type: DTO.Type,
         map: @escaping @Sendable (DTO, RawJSON) -> Entity
     ) -> @Sendable (ResourceBody) throws(DomainError) -> Page<Entity> {
         { body throws(DomainError) in
-            Page(items: try items(bytes: body.bytes, endpoint: body.label, as: type, map: map), next: body.next)
+            Page(items: try items(bytes: body.bytes, endpoint: body.label, as: DTO.self, map: map), next: body.next)
         }
     }
 

@@ -115,6 +115,9 @@ struct RouterTests {
         let viaFlag = route("list --help")
         #expect(viaFlag == route("help list"))
         #expect(viaFlag == route("list -h"))
+        #expect(viaFlag == route("--help list"))
+        #expect(viaFlag == route("-h list"))
+        #expect(route("--help environment") == route("help environment"))
         if let text = viaFlag.helpText {
             #expect(text.contains("--since ID"))
             #expect(text.contains("EXAMPLES"))
@@ -143,6 +146,23 @@ struct RouterTests {
         #expect(lines.first?.hasPrefix("Error: ") == true)
         #expect(lines.contains { $0.hasPrefix("Usage: gh-users list") })
         #expect(lines.last == "See 'gh-users list --help'.")
+    }
+
+    /// Every command's usage error fits 80 columns, continued under "Usage: " and never broken inside a group.
+    @Test(arguments: CommandCatalog.specs.map(\.name))
+    func usageErrorsFitEightyColumns(command: String) throws {
+        let error = UsageError(message: "bad input", command: CommandCatalog.spec(named: command))
+        let lines = error.rendered.split(separator: "\n").map(String.init)
+        for line in lines where !line.hasPrefix("Error: ") && !line.hasPrefix("Did you mean") {
+            #expect(line.count <= 80, "\(line.count) columns: \(line)")
+        }
+        let usage = lines.drop { !$0.hasPrefix("Usage: ") }.prefix { !$0.hasPrefix("See ") }
+        for continuation in usage.dropFirst() {
+            #expect(continuation.hasPrefix("       ") && !continuation.hasPrefix("        "))
+            #expect(!continuation.trimmingCharacters(in: .whitespaces).hasPrefix("|"))
+        }
+        let joined = usage.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(joined == "Usage: " + (CommandCatalog.spec(named: command)?.usage ?? ""))
     }
 }
 

@@ -36,7 +36,8 @@ struct CommandRouter: Router {
     private func leadingOption(_ arguments: [String]) throws(UsageError) -> Route {
         let first = arguments[0]
         if first == "--version" { return .version }
-        if first == "--help" || first == "-h" { return .help(.topLevel) }
+        // `gh-users --help list` asks what `gh-users help list` does, as `git --help log` and `gh --help repo` do.
+        if first == "--help" || first == "-h" { return try helpRoute(Array(arguments.dropFirst())) }
         let name = first.hasPrefix("--") ? String(first.dropFirst(2).prefix { $0 != "=" }) : ""
         let command = arguments.first { !$0.hasPrefix("-") && CommandCatalog.command(named: $0) != nil }
         if let command, let spec = CommandCatalog.command(named: command)?.spec, spec.option(named: name) != nil {

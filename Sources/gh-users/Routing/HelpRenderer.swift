@@ -55,7 +55,7 @@ enum HelpRenderer {
 
     static func render(_ spec: CommandSpec, width: Int) -> String {
         var text = fill(spec.abstract, indent: 0, width: width) + "\n\nUSAGE\n"
-        text += fill(spec.usage, indent: 2, hanging: 4, width: width) + "\n"
+        text += fillUsage(spec.usage, indent: 2, hanging: 4, width: width) + "\n"
         if let discussion = spec.discussion {
             text += "\n" + paragraphs(discussion, width: width)
         }
@@ -156,11 +156,35 @@ enum HelpRenderer {
 
     /// Words filled to `width`, the first line indented by `indent` and the rest by `hanging`.
     static func fill(_ text: String, indent: Int, hanging: Int? = nil, width: Int) -> String {
+        fill(words: text.split(separator: " ").map(String.init), indent: indent, hanging: hanging, width: width)
+    }
+
+    /// A usage line filled to `width` without breaking inside a bracketed group (`[--limit N | --all]`).
+    static func fillUsage(_ usage: String, indent: Int, hanging: Int, width: Int) -> String {
+        var groups: [String] = []
+        var depth = 0
+        for word in usage.split(separator: " ") {
+            if depth > 0, let last = groups.popLast() {
+                groups.append(last + " " + word)
+            } else {
+                groups.append(String(word))
+            }
+            depth += word.count { $0 == "[" || $0 == "(" } - word.count { $0 == "]" || $0 == ")" }
+            depth = max(depth, 0)
+        }
+        // On a narrow terminal a group wider than a line is broken after all, rather than overflow.
+        let words = groups.flatMap { group in
+            DisplayWidth.of(group) > width - hanging ? group.split(separator: " ").map(String.init) : [group]
+        }
+        return fill(words: words, indent: indent, hanging: hanging, width: width)
+    }
+
+    private static func fill(words: [String], indent: Int, hanging: Int?, width: Int) -> String {
         let next = hanging ?? indent
         var lines: [String] = []
         var line = String(repeating: " ", count: indent)
         var lineHasWord = false
-        for word in text.split(separator: " ") {
+        for word in words {
             let candidate = lineHasWord ? line + " " + word : line + word
             if lineHasWord, DisplayWidth.of(candidate) > width {
                 lines.append(line)

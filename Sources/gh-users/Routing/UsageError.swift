@@ -31,7 +31,10 @@ struct UsageError: Error, Sendable, Equatable {
     /// The text for stderr, after swift-argument-parser's layout.
     var rendered: String {
         var text = "Error: \(message)\n"
-        if let usage { text += "Usage: \(usage)\n" }
+        if let usage {
+            // Filled to 80 columns, as the help's USAGE is, and never broken inside a bracketed group.
+            text += HelpRenderer.fillUsage("Usage: " + usage, indent: 0, hanging: 7, width: 80) + "\n"
+        }
         if let commandName {
             text += "See 'gh-users \(commandName) --help'.\n"
         } else {
