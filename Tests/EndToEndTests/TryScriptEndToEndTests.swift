@@ -6,11 +6,11 @@ struct TryScriptEndToEndTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func aSecondRunCanAnswerOfflineFromTheScriptsOwnCache() async throws {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("try-cache-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let port = Int.random(in: 40_000...60_000)
-        // The binary under test (the release build in CI) and the stand-in built beside the test bundle.
+    private static let script = root.appendingPathComponent("Scripts/try").path
+
+    /// The environment that runs `Scripts/try` with the binary under test (the release build in CI) and the
+    /// stand-in built beside the test bundle, on a port and with a cache of the test's own.
+    private static func environment(cache: URL) throws -> [String: String] {
         let bin = cache.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
@@ -18,12 +18,45 @@ struct TryScriptEndToEndTests {
         try FileManager.default.createSymbolicLink(
             at: bin.appendingPathComponent("github-standin"),
             withDestinationURL: Bundle.main.bundleURL.appendingPathComponent("github-standin"))
-        let environment = [
+        return [
             "TRY_BIN": bin.path,
             "TRY_CACHE": cache.path,
-            "TRY_PORT": String(port),
+            "TRY_PORT": String(Int.random(in: 40_000...60_000)),
         ]
-        let script = Self.root.appendingPathComponent("Scripts/try").path
+    }
+
+    /// The demo, then the README's offline command, which answers the demo's first request from the cache; the
+    /// demo token lets `me` and a `--full` of more than the 60 anonymous requests run, and the user's own token
+    /// is never sent.
+    @Test func theDemoAndTheReadmesOfflineCommandAgreeAndATokenIsGiven() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("try-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var environment = try Self.environment(cache: cache)
+        environment["GH_TOKEN"] = "ghp_mine_never_sent"
+        let demo = try await BinaryRunner.shell(#"bash "\#(Self.script)""#, environment: environment)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stderr.contains("+ Scripts/try me --format table"))
+        #expect(demo.stdout.contains("Scopes     repo, user"), "\(demo.stdout)")
+
+        let offline = try await BinaryRunner.shell(
+            #"bash "\#(Self.script)" list --limit 5 --offline"#, environment: environment)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout.split(separator: "\n").count == 5)
+
+        let full = try await BinaryRunner.shell(
+            #"bash "\#(Self.script)" list --limit 70 --full --format ndjson --no-cache"#, environment: environment)
+        #expect(full.status == 0, "\(full.stderr)")
+        #expect(full.stdout.split(separator: "\n").count == 70)
+        let me = try await BinaryRunner.shell(#"bash "\#(Self.script)" me --json"#, environment: environment)
+        #expect(me.status == 0, "\(me.stderr)")
+        #expect(me.stdout.contains(#""login": "octocat""#), "the demo token signs in as octocat, not as ghp_mine")
+    }
+
+    @Test func aSecondRunCanAnswerOfflineFromTheScriptsOwnCache() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("try-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let environment = try Self.environment(cache: cache)
+        let script = Self.script
         let online = try await BinaryRunner.shell(
             #"bash "\#(script)" list --limit 3 && find "$HOME" -mindepth 1 -not -name stdout -not -name stderr"#,
             environment: environment)
