@@ -75,17 +75,17 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     package func profiles(_ logins: [Login]) async throws(GraphQLBatchFailure) -> GraphQLBatch {
         let url = GitHubEndpoints.graphQLURL(apiRoot: apiRoot)
         let endpoint = "POST " + url.path
-        let request = client.makeJSONPost(url, body: Foundation.Data(GraphQLProfileQuery.body(for: logins)))
+        var request = client.makeJSONPost(url, body: Foundation.Data(GraphQLProfileQuery.body(for: logins)))
+        // A query changes nothing: the client retries it through network failures and 5xx as it does a GET.
+        request.isRepeatableQuery = true
         var waits = 0
         while true {
             let response: HTTPResponse
             do {
                 response = try await client.sendReportingAttempts(request)
             } catch {
-                let failure = ErrorMapping.domainError(
-                    for: error, endpoint: endpoint, apiRoot: apiRoot, cachedCopy: false)
-                if failure == .cancelled { throw .failed(failure) }
-                throw .unavailable(error.error.description)
+                throw .failed(
+                    ErrorMapping.domainError(for: error, endpoint: endpoint, apiRoot: apiRoot, cachedCopy: false))
             }
             do {
                 let batch = try GraphQLProfileResponse.decode(response, logins: logins, endpoint: endpoint)
@@ -106,12 +106,12 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 }
                 if !waited { throw .failed(.rateLimited(resetAt: resetAt, message: message)) }
             } catch {
-                switch error {
-                case .unsupported(let reason), .unavailable(let reason):
-                    logger.info(
-                        "GraphQL batch of \(logins.count) goes to REST: \(HTTPClient.traceText(reason))")
-                default:
-                    break
+                if case .unsupported(let reason) = error {
+                    // Said once: the run asks GraphQL nothing more after this.
+                    logger.warning(
+                        "the GraphQL API refused the profile query, so the rest of the run fetches profiles from "
+                            + "REST, one request each (--debug shows why)")
+                    logger.debug("GraphQL refusal: \(HTTPClient.traceText(reason))")
                 }
                 throw error
             }

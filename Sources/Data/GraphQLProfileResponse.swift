@@ -6,14 +6,36 @@ import Networking
 /// the lookup failed), `errors` says why, each error naming its alias in `path` or, when it is about the
 /// whole query, naming none.
 struct GraphQLProfileResponseDTO: Decodable {
+    /// The server's numbers, bounded like headers are: a count that is no whole number from 0 to
+    /// `RateLimit.largest` is unknown (nil), so no sum made of them can overflow and no bad one fails the batch.
     struct RateLimit: Decodable {
+        /// Far above any real hourly limit (GitHub's largest is 12,500 points), and small enough that a run's
+        /// total of them cannot reach `Int.max`.
+        static let largest = 1 << 40
+
         let cost: Int?
         let remaining: Int?
-        let resetAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case cost, remaining
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            cost = Self.bounded(try? container.decodeIfPresent(Int.self, forKey: .cost))
+            remaining = Self.bounded(try? container.decodeIfPresent(Int.self, forKey: .remaining))
+        }
+
+        private static func bounded(_ number: Int??) -> Int? {
+            guard case .some(.some(let value)) = number, (0...largest).contains(value) else { return nil }
+            return value
+        }
     }
 
     struct ErrorDTO: Decodable {
         let type: String?
+        /// GitHub's newer machine-readable kind (`graphql_rate_limit`), beside `type`.
+        let code: String?
         let message: String?
         /// Only the first element matters (the alias); later ones may be numbers, which are kept as text.
         let path: [PathElement]?
@@ -26,8 +48,11 @@ struct GraphQLProfileResponseDTO: Decodable {
             let container = try decoder.singleValueContainer()
             if let name = try? container.decode(String.self) {
                 text = name
+            } else if let index = try? container.decode(Int.self) {
+                text = String(index)
             } else {
-                text = String(try container.decode(Int.self))
+                // A number no Int holds, or anything else: it names no alias of ours.
+                text = ""
             }
         }
     }
@@ -46,12 +71,11 @@ struct GraphQLProfileResponseDTO: Decodable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
-            rateLimit = try container.decodeIfPresent(RateLimit.self, forKey: Key(stringValue: "rateLimit"))
+            rateLimit = try? container.decodeIfPresent(RateLimit.self, forKey: Key(stringValue: "rateLimit"))
             var owners: [String: GraphQLUserDTO?] = [:]
             for key in container.allKeys where GraphQLProfileResponse.isAlias(key.stringValue) {
-                owners[key.stringValue] =
-                    try container.decodeNil(forKey: key)
-                    ? .some(nil) : try container.decode(GraphQLUserDTO.self, forKey: key)
+                // A member that does not decode (a count no Int64 holds) is that account's alone: REST answers it.
+                owners[key.stringValue] = .some(try? container.decode(GraphQLUserDTO.self, forKey: key))
             }
             self.owners = owners
         }
@@ -77,9 +101,11 @@ enum GraphQLProfileResponse {
         }
         if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
             switch error {
-            case .rateLimited, .cancelled: throw .failed(error)
+            // A spent limit (403 or 429 with x-ratelimit-remaining: 0), a bad token, a 5xx that outlived the
+            // client's retries: REST would meet them too, so the run stops as REST's would.
+            case .rateLimited, .cancelled, .malformedResponse: throw .failed(error)
             case .unauthorized(let status, _) where status == 401: throw .failed(error)
-            case .server(let status, _) where status >= 500: throw .unavailable("\(endpoint) answered HTTP \(status)")
+            case .server(let status, _) where status >= 500: throw .failed(error)
             default: throw .unsupported("\(endpoint) answered HTTP \(status)")
             }
         }
@@ -90,7 +116,7 @@ enum GraphQLProfileResponse {
             throw .unsupported("\(endpoint) answered with a body that is not a GraphQL response")
         }
         let errors = dto.errors ?? []
-        if let limited = errors.first(where: { $0.type == "RATE_LIMITED" }) {
+        if let limited = errors.first(where: isRateLimit) {
             let reset = RateLimitInfo(response, now: Date()).reset.value
             throw .failed(
                 .rateLimited(resetAt: reset, message: "GraphQL: " + (limited.message ?? "API rate limit exceeded")))
@@ -112,6 +138,12 @@ enum GraphQLProfileResponse {
             return .found(user)
         }
         return GraphQLBatch(lookups: lookups, cost: data.rateLimit?.cost, remaining: data.rateLimit?.remaining)
+    }
+
+    /// The graphql bucket is spent: GitHub's `{"type":"RATE_LIMIT","code":"graphql_rate_limit"}` with status 200,
+    /// or the older `RATE_LIMITED`.
+    private static func isRateLimit(_ error: GraphQLProfileResponseDTO.ErrorDTO) -> Bool {
+        error.type == "RATE_LIMIT" || error.type == "RATE_LIMITED" || error.code == "graphql_rate_limit"
     }
 
     /// GitHub's `MAX_NODE_LIMIT_EXCEEDED`, or its message ("… exceeds the maximum limit of 500,000").

@@ -33,10 +33,8 @@ package enum GraphQLBatchFailure: Error, Sendable, Equatable {
     /// The server will not answer this query at all (a validation error from an older Enterprise schema, an
     /// error that names no alias, an answer that is no GraphQL response): REST answers from now on.
     case unsupported(String)
-    /// This batch could not be answered (a network failure, a 500 or 503): REST answers for its logins, and the
-    /// next batch tries GraphQL again, so one blip does not cost the rest of a crawl a hundred times the quota.
-    case unavailable(String)
-    /// A failure REST would meet as well (a spent rate limit, a bad token, an interrupt): every login fails with it.
+    /// A failure REST would meet as well (a spent rate limit, a bad token, a network failure or 5xx that outlived
+    /// the retries, an interrupt): every login fails with it, and no later batch is sent.
     case failed(DomainError)
 }
 
@@ -51,6 +49,7 @@ package struct GraphQLProfilesStatistics: Sendable, Equatable {
     /// GraphQL requests sent, halved retries included.
     package var requests = 0
     /// Points of the `graphql` limit those requests spent.
+    /// Never past `Int.max`: a cost is the server's number, not ours.
     package var points = 0
     /// Profiles GraphQL gave.
     package var profiles = 0
@@ -72,10 +71,11 @@ package struct GraphQLProfilesStatistics: Sendable, Equatable {
 /// aliased lookups, one request at a time, each account GraphQL cannot give fetched from REST instead.
 /// Results come back in the order asked, as `GetUsersUseCase`'s do.
 ///
-/// A batch too big for the server is halved and tried again, and later batches keep the smaller size. A
-/// batch the server will not answer goes to REST, and so do all later ones (the schema will not change
-/// mid-run). A failure REST would meet too (rate limit, token, interrupt) fails the batch and every later one
-/// without another request. One value serves a whole run, so its `statistics` add up across calls.
+/// A batch too big for the server is halved and tried again; successes grow the size back
+/// (`GraphQLBatchSizing`), and refusals in a row past a few stop the run. A batch the server will not answer
+/// goes to REST, and so do all later ones (the schema will not change mid-run). A failure REST would meet too
+/// (rate limit, token, a network failure that outlived the retries, interrupt) fails the batch and every later
+/// one without another request. One value serves a whole run, so its `statistics` add up across calls.
 package final class GraphQLProfilesUseCase: @unchecked Sendable {
     package static let maximumBatchSize = 100
 
@@ -84,7 +84,7 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
     private let concurrency: Int
     private let lock = NSLock()
     private var totals = GraphQLProfilesStatistics()
-    private var batchSize: Int
+    private var sizing: GraphQLBatchSizing
     private var unsupported = false
     private var stopped: DomainError?
     /// One POST at a time, however many callers: batches go one after another, as GitHub asks of a client,
@@ -102,7 +102,7 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         self.graphQL = graphQL
         self.rest = rest
         self.concurrency = max(1, concurrency)
-        self.batchSize = min(Self.maximumBatchSize, max(1, batchSize))
+        sizing = GraphQLBatchSizing(maximum: Self.maximumBatchSize, size: batchSize)
     }
 
     package var statistics: GraphQLProfilesStatistics { lock.withLock { totals } }
@@ -111,20 +111,20 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         await inBatches(logins)
     }
 
-    /// `logins` in batches of the current size, which a batch found too large shrinks for the ones after it.
+    /// `logins` in batches of the current size, which refusals shrink and successes grow.
     private func inBatches(_ logins: [Login]) async -> [Result<User, DomainError>] {
         var results: [Result<User, DomainError>] = []
         results.reserveCapacity(logins.count)
         while results.count < logins.count {
             let start = results.count
-            let size = lock.withLock { batchSize }
+            let size = lock.withLock { sizing.size }
             let batch = Array(logins[start..<min(logins.count, start + size)])
             results += await resolve(batch)
         }
         return results
     }
 
-    /// One batch, halved as often as the server asks.
+    /// One batch, made smaller as often as the server asks (within `GraphQLBatchSizing`'s bounds).
     private func resolve(_ logins: [Login]) async -> [Result<User, DomainError>] {
         let state = lock.withLock { (stopped, unsupported) }
         if let error = state.0 { return logins.map { _ in .failure(error) } }
@@ -132,28 +132,52 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         let answer = await lookUp(logins)
         switch answer {
         case .success(let batch):
+            lock.withLock { sizing.succeeded() }
             return await deliver(batch, for: logins)
-        case .failure(.tooLarge) where logins.count > 1:
-            let half = logins.count / 2
-            lock.withLock { batchSize = min(batchSize, half) }
-            return await inBatches(logins)
-        case .failure(.tooLarge):
-            return await fromREST(logins)
+        case .failure(.tooLarge(let reason)):
+            let next = lock.withLock { sizing.refused(count: logins.count) }
+            switch next {
+            case .retry: return await inBatches(logins)
+            case .single: return await fromREST(logins)
+            case .stop(let refusals):
+                let error = DomainError.refused(
+                    "the GraphQL API refused \(refusals) batches in a row, the last one of \(logins.count) "
+                        + (logins.count == 1 ? "account" : "accounts") + " (\(reason)); try again later, or leave "
+                        + "out --via graphql to fetch profiles from REST")
+                return stop(logins, with: error)
+            }
         case .failure(.unsupported):
             lock.withLock { unsupported = true }
             return await fromREST(logins)
-        case .failure(.unavailable):
-            return await fromREST(logins)
         case .failure(.failed(let error)):
-            lock.withLock { stopped = error }
-            return logins.map { _ in .failure(error) }
+            return stop(logins, with: error)
         }
     }
 
+    /// Fails `logins` and every later batch with `error` (the first error wins).
+    private func stop(_ logins: [Login], with error: DomainError) -> [Result<User, DomainError>] {
+        let first = lock.withLock { () -> DomainError in
+            if stopped == nil { stopped = error }
+            return stopped ?? error
+        }
+        return logins.map { _ in .failure(first) }
+    }
+
     /// The request as a value: every `await` happens before the result is assembled (see `GetUsersUseCase`).
+    /// A caller that waited at the gate while another's batch stopped the run or switched it to REST sends
+    /// nothing.
     private func lookUp(_ logins: [Login]) async -> Result<GraphQLBatch, GraphQLBatchFailure> {
         let batch: GraphQLBatch
         await gate.enter()
+        let state = lock.withLock { (stopped, unsupported) }
+        if let error = state.0 {
+            await gate.leave()
+            return .failure(.failed(error))
+        }
+        if state.1 {
+            await gate.leave()
+            return .failure(.unsupported("switched to REST"))
+        }
         do throws(GraphQLBatchFailure) {
             batch = try await graphQL.profiles(logins)
         } catch {
@@ -174,7 +198,8 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         let found = results.count(where: { $0 != nil })
         lock.withLock {
             totals.requests += 1
-            totals.points += batch.cost ?? 0
+            let (sum, overflow) = totals.points.addingReportingOverflow(max(0, batch.cost ?? 0))
+            totals.points = overflow ? Int.max : sum
             totals.profiles += found
         }
         let missing = logins.indices.filter { results[$0] == nil }

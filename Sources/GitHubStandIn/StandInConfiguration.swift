@@ -19,6 +19,8 @@ package struct StandInConfiguration: Sendable {
     package var graphQLRateLimit: Int
     /// The most `repositoryOwner` lookups one GraphQL query may hold; more is GitHub's node-limit error.
     package var graphQLNodeLimit: Int
+    /// How a spent `graphql` bucket is answered: each form GitHub has been seen to send.
+    package var graphQLRateLimitForm: StandInGraphQLRateLimitForm
     /// How long one search window lasts: GitHub's is a minute; tests shorten it so a spent search limit can be
     /// waited out in seconds.
     package var searchWindowSeconds: Int
@@ -29,8 +31,10 @@ package struct StandInConfiguration: Sendable {
     package init(
         userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000, validTokens: Set<String>? = nil,
         port: Int = 0, searchRateLimit: Int = 30, graphQLRateLimit: Int = 5000, graphQLNodeLimit: Int = 100,
-        searchWindowSeconds: Int = 60, sameSecondAccounts: Int = 0
+        searchWindowSeconds: Int = 60, sameSecondAccounts: Int = 0,
+        graphQLRateLimitForm: StandInGraphQLRateLimitForm = .rateLimit
     ) {
+        self.graphQLRateLimitForm = graphQLRateLimitForm
         self.graphQLRateLimit = graphQLRateLimit
         self.graphQLNodeLimit = graphQLNodeLimit
         self.userCount = userCount
@@ -47,4 +51,14 @@ package struct StandInConfiguration: Sendable {
     package static let anonymousRateLimit = 60
     /// GitHub's per-minute limit for unauthenticated search calls.
     package static let anonymousSearchRateLimit = 10
+}
+
+/// The answers GitHub gives a query when the `graphql` bucket has too few points left for it.
+package enum StandInGraphQLRateLimitForm: String, Sendable, CaseIterable {
+    /// Today's: status 200, `{"errors":[{"type":"RATE_LIMIT","code":"graphql_rate_limit","message":…}]}`.
+    case rateLimit
+    /// Older servers': status 200, an error of type `RATE_LIMITED`.
+    case rateLimited
+    /// Status 403 with `x-ratelimit-remaining: 0` and `x-ratelimit-resource: graphql`, as REST's spent limit.
+    case forbidden
 }

@@ -5,8 +5,8 @@ package enum StandInFault: Sendable {
     /// 403 with `x-ratelimit-remaining: 0`, `x-ratelimit-reset` `resetAfterSeconds` from now and GitHub's
     /// "API rate limit exceeded" message.
     case primaryRateLimitExhausted(resetAfterSeconds: Int)
-    /// GraphQL's spent limit: status 200, an error of type `RATE_LIMITED` with no `data`,
-    /// `x-ratelimit-remaining: 0` and `x-ratelimit-reset` `resetAfterSeconds` from now.
+    /// GraphQL's spent limit in the configured `graphQLRateLimitForm` (status 200 with a `RATE_LIMIT` error and no
+    /// `data`, by default), `x-ratelimit-remaining: 0` and `x-ratelimit-reset` `resetAfterSeconds` from now.
     case graphQLRateLimited(resetAfterSeconds: Int)
     /// 403 with GitHub's secondary-limit message, plus `Retry-After` when given.
     case secondaryRateLimit(retryAfterSeconds: Int?)

@@ -34,9 +34,7 @@ extension StandInPipeline {
                 on: &response, snapshot: exhausted, now: now, resource: resource, scopes: request.scopeHeaders)
         case .graphQLRateLimited(let resetAfterSeconds):
             let exhausted = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
-            response = StandInGraphQLHandler.errorsOnly([
-                (type: "RATE_LIMITED", message: "API rate limit already exceeded for user ID 1.")
-            ])
+            response = StandInGraphQLHandler.rateLimitExceeded(context.configuration.graphQLRateLimitForm, userID: 1)
             setStandardHeaders(
                 on: &response, snapshot: exhausted, now: now, resource: resource, scopes: request.scopeHeaders)
         case .secondaryRateLimit(let retryAfterSeconds):

@@ -91,11 +91,14 @@ struct StandInPipeline: Sendable {
             charge = RateLimitCharge(
                 snapshot: ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now), allowed: true)
         case .graphql:
-            // The handler spent the query's points (or answered RATE_LIMITED); the headers show what is left.
-            charge = RateLimitCharge(
-                snapshot: ledger.peekGraphQL(
-                    bucket: caller.bucket, limit: context.configuration.graphQLRateLimit, now: request.now),
-                allowed: true)
+            // The handler spent the query's points (or said the limit is spent); the headers show what is left,
+            // and GitHub's 403 form of a spent limit says none, whatever few points remain below the cost.
+            var snapshot = ledger.peekGraphQL(
+                bucket: caller.bucket, limit: context.configuration.graphQLRateLimit, now: request.now)
+            if answer.response.status == 403 {
+                snapshot = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: snapshot.reset)
+            }
+            charge = RateLimitCharge(snapshot: snapshot, allowed: true)
         }
         guard charge.allowed else {
             var limited = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)

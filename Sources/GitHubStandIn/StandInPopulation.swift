@@ -218,8 +218,8 @@ package struct StandInUser: Sendable, Equatable {
         writeSimpleUserFields(into: &writer, closing: true)
     }
 
-    /// Keys follow the fixture order; `user_view_type` closes the simple-user part because the public-user
-    /// schema discriminates on it and current GitHub responses carry it. Left open (`closing: false`) so the
+    /// Keys follow the order of GitHub's real answers (2024 on): `"type"`, `"user_view_type"`, `"site_admin"`, the
+    /// discriminator between the two (the published examples leave it out). Left open (`closing: false`) so the
     /// public-user form and search items can append their own keys.
     func writeSimpleUserFields(into writer: inout JSONByteWriter, closing: Bool) {
         let pathLogin = loginPathComponent
@@ -255,9 +255,8 @@ package struct StandInUser: Sendable, Equatable {
         writer.unescaped(pathLogin)
         writer.raw("/received_events\",\"type\":\"")
         writer.unescaped(type)
-        writer.raw("\",\"site_admin\":")
+        writer.raw("\",\"user_view_type\":\"public\",\"site_admin\":")
         writer.boolean(siteAdmin)
-        writer.raw(",\"user_view_type\":\"public\"")
         if closing {
             writer.raw("}")
         }

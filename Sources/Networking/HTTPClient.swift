@@ -158,7 +158,8 @@ package struct HTTPClient: Sendable {
                 retriesUsed: retriesUsed,
                 random: clock.random(),
                 now: clock.now(),
-                waitsOutSpentLimit: request.waitsOutSpentLimit
+                waitsOutSpentLimit: request.waitsOutSpentLimit,
+                repeatableQuery: request.isRepeatableQuery
             )
             guard case .retry(let delay, let reason) = decision else {
                 return try outcome.mapError(failure).get()

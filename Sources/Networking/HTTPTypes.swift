@@ -51,6 +51,10 @@ package struct HTTPRequest: Sendable, Equatable {
     /// A spent rate limit on this request is waited out, up to the policy's `maximumWait`, even without
     /// `waitOnPrimaryLimit`: a split search runs into its per-minute limit by design.
     package var waitsOutSpentLimit = false
+    /// A POST that only reads (a GraphQL query), so sending it again repeats nothing: a transient failure, a
+    /// 500, a 503 or a secondary limit is retried as a GET's would be. A 502 or 504 (a query that ran out of
+    /// time) is handed back at once, for the caller to ask for less.
+    package var isRepeatableQuery = false
 
     package init(
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: Foundation.Data? = nil

@@ -85,29 +85,34 @@ package struct RetrySchedule: Sendable {
     }
 
     /// `retriesUsed` counts earlier transient and secondary-limit retries of this request; `random` is in [0, 1).
-    /// `waitsOutSpentLimit` (the request's own) waits out a spent limit up to `maximumWait`.
+    /// `waitsOutSpentLimit` (the request's own) waits out a spent limit up to `maximumWait`; `repeatableQuery`
+    /// (`HTTPRequest.isRepeatableQuery`) retries a POST that only reads.
     package func decide(
         _ outcome: Result<HTTPResponse, TransportError>,
         method: HTTPMethod,
         retriesUsed: Int,
         random: Double,
         now: Date,
-        waitsOutSpentLimit: Bool = false
+        waitsOutSpentLimit: Bool = false,
+        repeatableQuery: Bool = false
     ) -> RetryDecision {
+        let repeatable = method.isIdempotent || repeatableQuery
         switch outcome {
         case .failure(let error):
-            guard method.isIdempotent, error.isTransient, retriesUsed < policy.maxRetries else { return .deliver }
+            guard repeatable, error.isTransient, retriesUsed < policy.maxRetries else { return .deliver }
             return .retry(after: backoff(retriesUsed: retriesUsed, random: random), reason: .transport(error))
         case .success(let response):
+            // A query that ran out of time is asked again smaller, by the caller, not again as it was.
+            if repeatableQuery, !method.isIdempotent, [502, 504].contains(response.status) { return .deliver }
             return decide(
-                response, method: method, retriesUsed: retriesUsed, random: random, now: now,
+                response, repeatable: repeatable, retriesUsed: retriesUsed, random: random, now: now,
                 waitsOutSpentLimit: waitsOutSpentLimit)
         }
     }
 
     private func decide(
         _ response: HTTPResponse,
-        method: HTTPMethod,
+        repeatable: Bool,
         retriesUsed: Int,
         random: Double,
         now: Date,
@@ -126,7 +131,7 @@ package struct RetrySchedule: Sendable {
             if !policy.waitOnPrimaryLimit, wait > policy.maximumWait { return .deliver }
             return .retry(after: wait, reason: .primaryRateLimit(resetAt: reset))
         }
-        guard method.isIdempotent, retriesUsed < policy.maxRetries else { return .deliver }
+        guard repeatable, retriesUsed < policy.maxRetries else { return .deliver }
         if limit.isSecondaryLimit(status: response.status, body: response.body) {
             let wait: Duration
             switch limit.retryAfter {

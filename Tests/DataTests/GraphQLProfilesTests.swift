@@ -91,7 +91,7 @@ struct GraphQLUserRebuildTests {
         ("repos_url", "\"https://api.github.com/users/octocat/repos\""),
         ("events_url", "\"https://api.github.com/users/octocat/events{/privacy}\""),
         ("received_events_url", "\"https://api.github.com/users/octocat/received_events\""),
-        ("type", "\"User\""), ("site_admin", "false"), ("user_view_type", "\"public\""),
+        ("type", "\"User\""), ("user_view_type", "\"public\""), ("site_admin", "false"),
         ("name", "\"The Octocat\""), ("company", "\"@github\""), ("blog", "\"https://github.blog\""),
         ("location", "\"San Francisco\""), ("email", "null"), ("hireable", "null"), ("bio", "null"),
         ("twitter_username", "null"), ("public_repos", "8"), ("public_gists", "8"), ("followers", "20"),
@@ -231,16 +231,78 @@ struct GraphQLProfileResponseTests {
                 continue
             }
         }
-        // A server error is this batch's: REST answers it, and GraphQL is tried again for the next.
+        // A server error that outlived the client's retries fails the run, as it would for REST.
         for status in [500, 503] {
-            guard case .failure(.unavailable) = decode(#"{"message":"x"}"#, status: status, logins: ["a"]) else {
-                Issue.record("\(status) is not a one-batch fallback")
+            guard
+                case .failure(.failed(.server(status, _))) = decode(#"{"message":"x"}"#, status: status, logins: ["a"])
+            else {
+                Issue.record("\(status) is not a failure for every login")
                 continue
             }
         }
     }
 
-    @Test(arguments: ["", "[]", "{\"data\":[1]}", "{\"data\":null}", "not json", "{\"data\":{\"a0\":42}}"])
+    /// The three forms GitHub's spent graphql bucket takes (recorded: `{"errors":[{"type":"RATE_LIMIT","code":
+    /// "graphql_rate_limit","message":"API rate limit already exceeded for user ID …"}]}` with status 200).
+    @Test(arguments: [
+        (
+            200,
+            #"{"errors":[{"type":"RATE_LIMIT","code":"graphql_rate_limit","message":"API rate limit already exceeded for user ID 7."}]}"#
+        ),
+        (200, #"{"errors":[{"type":"RATE_LIMITED","message":"API rate limit already exceeded for user ID 7."}]}"#),
+        (
+            200,
+            #"{"errors":[{"code":"graphql_rate_limit","message":"API rate limit already exceeded for user ID 7."}]}"#
+        ),
+        (403, #"{"message":"API rate limit already exceeded for user ID 7."}"#),
+    ])
+    func everyFormOfASpentGraphQLLimitIsARateLimit(status: Int, body: String) {
+        let headers = [
+            ("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "2000000000"), ("x-ratelimit-resource", "graphql"),
+        ]
+        guard
+            case .failure(.failed(.rateLimited(let reset, let message))) = decode(
+                body, status: status, headers: headers, logins: ["a"])
+        else {
+            Issue.record("HTTP \(status) \(body) is not a spent limit")
+            return
+        }
+        #expect(reset == Date(timeIntervalSince1970: 2_000_000_000))
+        #expect(message.contains("API rate limit already exceeded for user ID 7."))
+    }
+
+    /// A cost, remaining or count that no Int holds, or a negative one, is an unknown number, never a trap.
+    @Test(arguments: [
+        #""rateLimit":{"cost":9223372036854775807,"remaining":-1}"#,
+        #""rateLimit":{"cost":-5,"remaining":1e400}"#,
+        #""rateLimit":{"cost":99999999999999999999999,"remaining":"many"}"#,
+        #""rateLimit":"spent""#,
+    ])
+    func outOfRangeNumbersAreUnknown(rateLimit: String) throws {
+        let body =
+            #"{"data":{"#
+            + rateLimit + #","a0":\#(octocatOwner),"a1":{"__typename":"User","followers":{"totalCount":1e30}}}}"#
+        let batch = try decode(body, logins: ["octocat", "x"]).get()
+        #expect(batch.cost == nil && batch.remaining == nil)
+        guard case .found = batch.lookups[0] else {
+            Issue.record("octocat was not found")
+            return
+        }
+        #expect(batch.lookups[1] == .needsREST)
+    }
+
+    /// A member that is no account is that login's alone: REST answers it, and the batch's other lookups stand.
+    @Test func aMemberThatIsNoAccountGoesToRESTAlone() throws {
+        let body = #"{"data":{"a0":42,"a1":\#(octocatOwner)}}"#
+        let batch = try decode(body, logins: ["a", "octocat"]).get()
+        #expect(batch.lookups[0] == .needsREST)
+        guard case .found = batch.lookups[1] else {
+            Issue.record("octocat was not found")
+            return
+        }
+    }
+
+    @Test(arguments: ["", "[]", "{\"data\":[1]}", "{\"data\":null}", "not json"])
     func anUnreadableAnswerGoesToREST(body: String) {
         guard case .failure(.unsupported) = decode(body, logins: ["a"]) else {
             Issue.record("'\(body)' was not sent to REST")
@@ -320,17 +382,48 @@ struct GraphQLRepositoryTests {
         #expect(stub.received.count == 2)
     }
 
-    @Test func aNetworkFailureSendsTheBatchToREST() async {
+    @Test func aNetworkFailureIsRetriedAsGraphQLThenFailsTheRun() async {
         let stub = StubTransport()
-        stub.fail("https://ghe.example.com/api/graphql", with: .connectionLost)
+        for _ in 0..<3 { stub.fail("https://ghe.example.com/api/graphql", with: .connectionLost) }
+        let sleeps = Sleeps()
         do {
-            _ = try await repository(stub).profiles([login("octocat")])
+            _ = try await repository(stub, policy: RetryPolicy(maxRetries: 2), sleeps: sleeps).profiles([
+                login("octocat")
+            ])
             Issue.record("no failure")
         } catch {
-            guard case .unavailable = error else {
-                Issue.record("\(error) is not a one-batch fallback")
+            guard case .failed(.network(let text)) = error else {
+                Issue.record("\(error) is not a network failure for every login")
+                return
+            }
+            #expect(text.contains("3 attempts"))
+        }
+        #expect(stub.received.count == 3)
+        #expect(stub.received.allSatisfy { $0.method == .post })
+    }
+
+    @Test func aServerErrorIsRetriedAsGraphQL() async throws {
+        let stub = StubTransport()
+        stub.stub("https://ghe.example.com/api/graphql", status: 503, body: #"{"message":"Service Unavailable"}"#)
+        stub.stub("https://ghe.example.com/api/graphql", body: Self.answer)
+        let batch = try await repository(stub, policy: RetryPolicy(maxRetries: 2)).profiles([login("octocat")])
+        #expect(batch.lookups == [.needsREST])
+        #expect(stub.received.count == 2)
+    }
+
+    /// A 502 is a query that ran out of time: handed back at once, for a smaller batch, not repeated as it was.
+    @Test func aGatewayErrorIsNotRetriedAsItWas() async {
+        let stub = StubTransport()
+        stub.stub("https://ghe.example.com/api/graphql", status: 502, body: "<html>")
+        do {
+            _ = try await repository(stub, policy: RetryPolicy(maxRetries: 2)).profiles([login("octocat")])
+            Issue.record("no failure")
+        } catch {
+            guard case .tooLarge = error else {
+                Issue.record("\(error) is not tooLarge")
                 return
             }
         }
+        #expect(stub.received.count == 1)
     }
 }

@@ -5,13 +5,13 @@ import Testing
 /// `show --via graphql` against the stand-in's `POST /graphql`: the same REST objects, at a fraction of the
 /// requests, and every way a batch can go wrong.
 struct GraphQLEndToEndTests {
-    private static let token = ["GH_TOKEN": "ghp_graphqlE2E"]
+    static let token = ["GH_TOKEN": "ghp_graphqlE2E"]
     /// The keys `help formats` and the README call approximate; every other key must match REST's exactly.
     private static let approximate: Set = [
         "avatar_url", "blog", "email", "hireable", "public_repos", "public_gists", "updated_at",
     ]
 
-    private func withServer<T>(
+    func withServer<T>(
         _ configuration: StandInConfiguration = StandInConfiguration(userCount: 300),
         _ body: (StandInServer) async throws -> T
     ) async throws -> T {
@@ -22,7 +22,7 @@ struct GraphQLEndToEndTests {
     }
 
     /// `show -` with `logins` on stdin, through a file so a thousand of them are no trouble.
-    private func show(
+    func show(
         _ server: StandInServer, _ logins: [String], _ options: String, environment: [String: String] = token
     )
         async throws -> RunResult
@@ -190,17 +190,18 @@ struct GraphQLEndToEndTests {
         }
     }
 
-    @Test func aBatchOverTheNodeLimitIsHalvedUntilItFits() async throws {
+    @Test func aBatchOverTheNodeLimitIsHalvedUntilItFitsThenGrowsBack() async throws {
         try await withServer(StandInConfiguration(userCount: 300, graphQLNodeLimit: 30)) { server in
             let users = server.population.users.filter { $0.type == "User" }.prefix(100)
             let result = try await show(server, users.map(\.login), "--format tsv --fields login --via graphql")
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == users.map { $0.login + "\n" }.joined())
-            // 100 → 50 → 25 fits: 1 + 1 + 4 batches of 25 (the second 50 starts at 25 already).
+            // 100 → 50 → 25 fits twice; growing halfway back to 50 (37) is refused, 19 and 18 fit, then the size
+            // grows again for the last 13.
             let sizes = server.requests.filter { $0.path == "/graphql" }.map {
                 String(decoding: $0.body, as: UTF8.self).components(separatedBy: "repositoryOwner(").count - 1
             }
-            #expect(sizes == [100, 50, 25, 25, 25, 25])
+            #expect(sizes == [100, 50, 25, 25, 37, 19, 18, 13])
             #expect(restRequests(server).isEmpty)
         }
     }

@@ -192,8 +192,16 @@ private func graphQL(_ server: StandInServer, _ query: String, token: String? = 
         }
     }
 
-    @Test func aSpentBucketIsRateLimitedWithStatus200() throws {
-        try withStandInServer(StandInConfiguration(userCount: 250, graphQLRateLimit: 5)) { server throws in
+    /// GitHub's answer today (recorded by others: `{"errors":[{"type":"RATE_LIMIT","code":"graphql_rate_limit",
+    /// "message":"API rate limit already exceeded for user ID …"}]}`, status 200), and the older `RATE_LIMITED`.
+    @Test(arguments: [
+        (StandInGraphQLRateLimitForm.rateLimit, "RATE_LIMIT", String?("graphql_rate_limit")),
+        (.rateLimited, "RATE_LIMITED", String?.none),
+    ])
+    func aSpentBucketIsRateLimitedWithStatus200(form: StandInGraphQLRateLimitForm, type: String, code: String?) throws {
+        try withStandInServer(
+            StandInConfiguration(userCount: 250, graphQLRateLimit: 5, graphQLRateLimitForm: form)
+        ) { server throws in
             let logins = server.population.users.prefix(100).map(\.login)
             #expect(try graphQL(server, lookups(logins)).status == 200)
             let limited = try graphQL(server, lookups(logins))
@@ -201,9 +209,29 @@ private func graphQL(_ server: StandInServer, _ query: String, token: String? = 
             let body = try limited.jsonObject()
             #expect(body["data"] == nil)
             let errors = try #require(body["errors"] as? [[String: Any]])
-            #expect(errors.first?["type"] as? String == "RATE_LIMITED")
+            #expect(errors.first?["type"] as? String == type)
+            #expect(errors.first?["code"] as? String == code)
+            #expect(
+                (errors.first?["message"] as? String)?.hasPrefix("API rate limit already exceeded for user ID ") == true
+            )
             #expect(limited.header("x-ratelimit-remaining") == "1")
             #expect(limited.header("x-ratelimit-resource") == "graphql")
+        }
+    }
+
+    @Test func aSpentBucketCanBeA403WithNothingRemaining() throws {
+        try withStandInServer(
+            StandInConfiguration(userCount: 250, graphQLRateLimit: 5, graphQLRateLimitForm: .forbidden)
+        ) { server throws in
+            let logins = server.population.users.prefix(100).map(\.login)
+            #expect(try graphQL(server, lookups(logins)).status == 200)
+            let limited = try graphQL(server, lookups(logins))
+            #expect(limited.status == 403)
+            #expect(limited.header("x-ratelimit-remaining") == "0")
+            #expect(limited.header("x-ratelimit-resource") == "graphql")
+            #expect(limited.header("x-ratelimit-reset") != nil)
+            #expect(
+                (try limited.jsonObject()["message"] as? String)?.hasPrefix("API rate limit already exceeded") == true)
         }
     }
 
@@ -219,7 +247,7 @@ private func graphQL(_ server: StandInServer, _ query: String, token: String? = 
             let reset = try #require(limited.header("x-ratelimit-reset").flatMap { Int($0) })
             #expect(reset >= before + 29 && reset <= Int(Date().timeIntervalSince1970) + 31)
             #expect(
-                ((try limited.jsonObject()["errors"] as? [[String: Any]])?.first?["type"] as? String) == "RATE_LIMITED")
+                ((try limited.jsonObject()["errors"] as? [[String: Any]])?.first?["type"] as? String) == "RATE_LIMIT")
             #expect(try graphQL(server, lookups(["octocat"])).status == 502)
             #expect(try graphQL(server, lookups(["octocat"])).status == 200)
         }

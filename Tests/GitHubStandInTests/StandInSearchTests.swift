@@ -11,7 +11,7 @@ private let searchWindowExceeded =
 private let searchItemKeys: Set<String> = [
     "login", "id", "node_id", "avatar_url", "gravatar_id", "url", "html_url", "followers_url", "following_url",
     "gists_url", "starred_url", "subscriptions_url", "organizations_url", "repos_url", "events_url",
-    "received_events_url", "type", "site_admin", "user_view_type", "score",
+    "received_events_url", "type", "user_view_type", "site_admin", "score",
 ]
 
 private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] {

@@ -54,7 +54,7 @@ private let octocatEventsExample = """
     """
 
 /// `users-get-authenticated.private-user.json`, plus the `user_view_type` every profile of the stand-in carries
-/// after `site_admin`.
+/// between `type` and `site_admin`, as GitHub's real answers do.
 private let octocatPrivateUserExample = """
     {"login": "octocat", "id": 1, "node_id": "MDQ6VXNlcjE=",
      "avatar_url": "https://github.com/images/error/octocat_happy.gif", "gravatar_id": "",
@@ -68,7 +68,7 @@ private let octocatPrivateUserExample = """
      "repos_url": "https://api.github.com/users/octocat/repos",
      "events_url": "https://api.github.com/users/octocat/events{/privacy}",
      "received_events_url": "https://api.github.com/users/octocat/received_events",
-     "type": "User", "site_admin": false, "user_view_type": "public", "name": "monalisa octocat",
+     "type": "User", "user_view_type": "public", "site_admin": false, "name": "monalisa octocat",
      "company": "GitHub", "blog": "https://github.com/blog", "location": "San Francisco",
      "email": "octocat@github.com", "hireable": false, "bio": "There once was...",
      "twitter_username": "monatheoctocat", "public_repos": 2, "public_gists": 1, "followers": 20, "following": 0,

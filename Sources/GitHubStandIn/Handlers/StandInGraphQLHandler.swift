@@ -10,7 +10,8 @@ import Foundation
 ///   null, with a `NOT_FOUND` error whose `path` names it;
 /// - cost: 1 point per 100 connections asked for (`followers { totalCount }` and the like, counted per
 ///   lookup), at least 1 per query, spent from the caller's hourly `graphql` bucket;
-/// - a bucket without enough points left: status 200 with a `RATE_LIMITED` error, as GitHub answers.
+/// - a bucket without enough points left: in the configured `StandInGraphQLRateLimitForm`, each one GitHub sends
+///   (status 200 with a `RATE_LIMIT` error by default).
 struct StandInGraphQLHandler: StandInHandler {
     static let documentation = "https://docs.github.com/graphql"
 
@@ -52,9 +53,8 @@ struct StandInGraphQLHandler: StandInHandler {
             bucket: request.caller.bucket, limit: request.context.configuration.graphQLRateLimit, points: cost,
             now: request.now)
         guard charge.allowed else {
-            return Self.errorsOnly([
-                (type: "RATE_LIMITED", message: "API rate limit already exceeded for user ID \(Self.userID(token)).")
-            ])
+            return Self.rateLimitExceeded(
+                request.context.configuration.graphQLRateLimitForm, userID: Self.userID(token))
         }
         var execution = StandInGraphQLExecution(document: document, request: request, cost: cost, charge: charge)
         return StandInHTTPResponse(status: 200, body: execution.run())
@@ -65,8 +65,28 @@ struct StandInGraphQLHandler: StandInHandler {
         token.utf8.reduce(7) { ($0 &* 31 &+ Int($1)) & 0xFF_FFFF }
     }
 
-    /// `{"errors":[…]}` with status 200, as GitHub sends errors about the whole query; none has a `path`.
+    /// A spent `graphql` bucket, in `form`. The 403 form's `x-ratelimit-remaining: 0` is the pipeline's to set.
+    static func rateLimitExceeded(_ form: StandInGraphQLRateLimitForm, userID: Int) -> StandInHTTPResponse {
+        let message = "API rate limit already exceeded for user ID \(userID)."
+        switch form {
+        case .rateLimit:
+            return errorsOnly([(type: "RATE_LIMIT", code: "graphql_rate_limit", message: message)])
+        case .rateLimited:
+            return errorsOnly([(type: "RATE_LIMITED", message: message)])
+        case .forbidden:
+            return StandInErrorBody.response(
+                403, message: message,
+                documentationURL:
+                    "https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api")
+        }
+    }
+
     static func errorsOnly(_ errors: [(type: String?, message: String)]) -> StandInHTTPResponse {
+        errorsOnly(errors.map { (type: $0.type, code: nil, message: $0.message) })
+    }
+
+    /// `{"errors":[…]}` with status 200, as GitHub sends errors about the whole query; none has a `path`.
+    static func errorsOnly(_ errors: [(type: String?, code: String?, message: String)]) -> StandInHTTPResponse {
         var writer = JSONByteWriter(reservingCapacity: 200)
         writer.raw("{\"errors\":[")
         for (position, error) in errors.enumerated() {
@@ -74,6 +94,11 @@ struct StandInGraphQLHandler: StandInHandler {
             if let type = error.type {
                 writer.raw("\"type\":")
                 writer.string(type)
+                writer.raw(",")
+            }
+            if let code = error.code {
+                writer.raw("\"code\":")
+                writer.string(code)
                 writer.raw(",")
             }
             writer.raw("\"message\":")

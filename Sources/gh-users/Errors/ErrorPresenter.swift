@@ -64,6 +64,8 @@ struct ErrorPresenter: Sendable {
                 for: error)
         case .cacheUnavailable(let detail):
             return Presentation(message: "gh-users: cache: \(clean(detail))\n", for: error)
+        case .refused(let detail):
+            return Presentation(message: "gh-users: \(clean(detail))\n", for: error)
         case .cancelled:
             return Presentation(message: "gh-users: interrupted\n", for: error)
         }

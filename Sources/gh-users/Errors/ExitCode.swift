@@ -47,7 +47,8 @@ enum ExitStatus {
         case .notFound: return ExitCode.notFound
         case .unauthorized, .tokenRequired: return ExitCode.authentication
         case .rateLimited: return ExitCode.rateLimited
-        case .network, .server, .malformedResponse, .notCached, .cacheUnavailable: return ExitCode.failure
+        case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
+            return ExitCode.failure
         case .cancelled: return ExitCode.interrupted
         }
     }

@@ -5,7 +5,7 @@ enum FieldCatalog {
     static let account = [
         "login", "id", "node_id", "avatar_url", "gravatar_id", "url", "html_url", "followers_url", "following_url",
         "gists_url", "starred_url", "subscriptions_url", "organizations_url", "repos_url", "events_url",
-        "received_events_url", "type", "site_admin", "user_view_type",
+        "received_events_url", "type", "user_view_type", "site_admin",
     ]
 
     /// public-user: a profile.

@@ -212,7 +212,7 @@ private struct FollowChange {
             return .stop(status == 401 ? error : .unauthorized(status: status, message: message + "; " + scopeHint))
         case .rateLimited, .cancelled, .tokenRequired, .invalidInput:
             return .stop(error)
-        case .network, .server, .malformedResponse, .notCached, .cacheUnavailable:
+        case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
             return .skip(error)
         }
     }
