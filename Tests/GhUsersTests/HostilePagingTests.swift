@@ -124,4 +124,66 @@ struct HostilePagingTests {
         #expect(failure != nil)
         #expect(server.requests == 4)
     }
+
+    @Test func anEmptyPageWithANextLinkIsFollowed() async {
+        let server = PageServer([
+            "": users([1, 2], next: "p2"), "p2": users([], next: "p3"), "p3": users([4, 5], next: nil),
+        ])
+        let model = PagedListViewModel<User>(
+            limit: .all, first: { () throws(DomainError) in try server.load(nil) },
+            next: { cursor throws(DomainError) in try server.load(cursor) }, id: \.id)
+        let (written, failure) = await drain(model)
+        // Before: the empty page ended the list, 4 and 5 were never asked for, and nothing was said.
+        #expect(written.map(\.id) == [1, 2, 4, 5])
+        #expect(failure == nil)
+        #expect(server.requests == 3)
+    }
+
+    @Test func anEmptyPageWithoutANextLinkEndsTheListQuietly() async {
+        let server = PageServer(["": users([1, 2], next: "p2"), "p2": users([], next: nil)])
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+        let (written, failure) = await drain(model)
+        #expect(written.map(\.id) == [1, 2])
+        #expect(failure == nil)
+    }
+
+    @Test func anEndlessChainOfEmptyPagesStopsWithAFailure() async {
+        let limit = PagedListViewModel<User>.maximumEmptyPagesInARow
+        var pages = ["": users([1, 2], next: "e1")]
+        for index in 1...(limit + 5) { pages["e\(index)"] = users([], next: "e\(index + 1)") }
+        let server = PageServer(pages)
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+        let (written, failure) = await drain(model)
+        #expect(written.map(\.id) == [1, 2])
+        #expect(
+            failure
+                == .malformedResponse(
+                    endpoint: "GET e\(limit + 1)",
+                    detail: "\(limit) pages in a row were empty yet linked to a next one, so paging stopped"))
+        #expect(server.requests == limit + 1)
+    }
+
+    @Test func emptyPagesBetweenFullOnesDoNotAddUp() async {
+        let limit = PagedListViewModel<User>.maximumEmptyPagesInARow
+        var pages: [String: Page<User>] = [:]
+        var next = 0
+        // Runs of empties one short of the bound, each ended by a page of one new id.
+        for round in 0..<3 {
+            pages[next == 0 ? "" : "p\(next)"] = users([Int64(round + 1)], next: "p\(next + 1)")
+            next += 1
+            for _ in 0..<(limit - 1) {
+                pages["p\(next)"] = users([], next: "p\(next + 1)")
+                next += 1
+            }
+        }
+        pages["p\(next)"] = users([99], next: nil)
+        let server = PageServer(pages)
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+        let (written, failure) = await drain(model)
+        #expect(written.map(\.id) == [1, 2, 3, 99])
+        #expect(failure == nil)
+    }
 }

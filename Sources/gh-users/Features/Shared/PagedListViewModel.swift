@@ -26,6 +26,8 @@ final class PagedListViewModel<Item: Sendable> {
     private var followed: Set<String> = []
     /// A cycle found on the last page, reported on the next call, so that page's items are written first.
     private var pendingFailure: DomainError?
+    /// Empty pages in a row that still linked to a next one: followed, up to `maximumEmptyPagesInARow`.
+    private var emptyPagesInARow = 0
     /// Whether an item was never seen before, for lists that keep ids; without it, an item `admit` lets
     /// through is the sign of progress.
     private var isNew: ((Item) -> Bool)?
@@ -77,6 +79,10 @@ final class PagedListViewModel<Item: Sendable> {
         isNew = { !seen.contains(id($0)) }
     }
 
+    /// Empty pages that link on are followed; this many in a row are taken for a server that will never send
+    /// anything more, and paging stops with an error.
+    static var maximumEmptyPagesInARow: Int { 10 }
+
     /// Loads the next page and returns its admitted items within the limit.
     func loadNextPage() async throws(DomainError) -> [Item] {
         precondition(!isExhausted, "loadNextPage called after the last page")
@@ -116,11 +122,19 @@ final class PagedListViewModel<Item: Sendable> {
             isExhausted = true
         }
         // No next link, or one that points back at this page, ends the list. A page whose items were all
-        // filtered out does not: the next page may still hold wanted items.
-        if end != nil || page.next == nil || page.next == cursor || page.items.isEmpty {
+        // filtered out does not, nor does an empty page with a next link: the next page may still hold items,
+        // and stopping there would end a cut listing as if it were whole. A run of empty pages is bounded.
+        if end != nil || page.next == nil || page.next == cursor {
             isExhausted = true
         }
-        if !isExhausted, let next = page.next, !followed.insert(next.url).inserted {
+        emptyPagesInARow = page.items.isEmpty ? emptyPagesInARow + 1 : 0
+        if !isExhausted, let next = page.next, emptyPagesInARow >= Self.maximumEmptyPagesInARow {
+            pendingFailure = .malformedResponse(
+                endpoint: "GET " + next.url,
+                detail: "\(emptyPagesInARow) pages in a row were empty yet linked to a next one, so paging stopped"
+            )
+        }
+        if !isExhausted, pendingFailure == nil, let next = page.next, !followed.insert(next.url).inserted {
             pendingFailure = .malformedResponse(
                 endpoint: "GET " + next.url,
                 detail: "the next-page link leads back to a page already read, so paging stopped"

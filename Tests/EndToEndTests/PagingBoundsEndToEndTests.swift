@@ -1,0 +1,115 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A GitHub of a few lines on the raw test server, for answers the stand-in will not give: counts out of every
+/// range, lists that never end, empty pages that link on. Each answer is chosen from the request's target
+/// (path and query) and how many requests came before it.
+private final class ScriptedGitHub: @unchecked Sendable {
+    struct Answer {
+        var status = 200
+        var headers: [String: String] = [:]
+        var body: String
+    }
+
+    private let lock = NSLock()
+    private var targets: [String] = []
+    private var server: RawTestServer?
+
+    /// `answer` gets the request's target and its 0-based number, and may use `baseURL` for links.
+    init(_ answer: @escaping @Sendable (_ github: ScriptedGitHub, _ target: String, _ index: Int) -> Answer) throws {
+        server = try RawTestServer { [unowned self] connection in
+            let line = connection.head.split(separator: "\r\n").first ?? ""
+            let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+            let index = lock.withLock {
+                targets.append(target)
+                return targets.count - 1
+            }
+            let reply = answer(self, target, index)
+            var head =
+                "HTTP/1.1 \(reply.status) \(reply.status == 200 ? "OK" : "Forbidden")\r\n"
+                + "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(reply.body.utf8.count)\r\n"
+                + "Connection: close\r\n"
+            for (name, value) in reply.headers { head += "\(name): \(value)\r\n" }
+            connection.write(head + "\r\n" + reply.body)
+        }
+    }
+
+    var baseURL: String { server?.baseURL ?? "" }
+    var requests: [String] { lock.withLock { targets } }
+
+    /// The decoded `q` of each search request, in order.
+    var searches: [String] {
+        requests.filter { $0.hasPrefix("/search/users") }.compactMap {
+            URLComponents(string: $0)?.queryItems?.first { $0.name == "q" }?.value?
+                .replacingOccurrences(of: "+", with: " ")
+        }
+    }
+
+    func stop() { server?.stop() }
+
+    static func accounts(_ ids: some Sequence<Int>) -> String {
+        "["
+            + ids.map { #"{"login":"user\#($0)","id":\#($0),"type":"User","site_admin":false}"# }
+            .joined(separator: ",") + "]"
+    }
+
+    static func search(total: String, incomplete: Bool = false, ids: [Int]) -> Answer {
+        Answer(body: #"{"total_count":\#(total),"incomplete_results":\#(incomplete),"items":\#(accounts(ids))}"#)
+    }
+
+    /// A list page with, when given, a `Link` to the next one.
+    func page(_ ids: some Sequence<Int>, next: String?) -> Answer {
+        Answer(
+            headers: next.map { ["Link": "<\(baseURL)\($0)>; rel=\"next\""] } ?? [:], body: Self.accounts(ids))
+    }
+}
+
+private func ids(_ ndjson: String) -> [Int] {
+    ndjson.split(separator: "\n").compactMap { line in
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+    }
+}
+
+/// An empty page with a `next` link is followed, never taken for the end of the list.
+struct EmptyPageEndToEndTests {
+    @Test(arguments: [(["list"], "/users"), (["followers", "mona"], "/users/mona/followers")])
+    func anEmptyPageWithANextLinkIsFollowedToTheRest(command: [String], path: String) async throws {
+        let github = try ScriptedGitHub { github, target, _ in
+            if target.contains("p=2") { return github.page([Int](), next: path + "?p=3") }
+            if target.contains("p=3") { return github.page([4, 5], next: nil) }
+            return github.page([1, 2], next: path + "?p=2")
+        }
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            command + ["--all", "--format", "ndjson", "--api-url", github.baseURL, "--no-cache"])
+        // Before: exit 0 with 1 and 2 only, page 3 never asked for, and nothing said.
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ids(result.stdout) == [1, 2, 4, 5])
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(github.requests.count == 3)
+    }
+
+    @Test(arguments: [(["list"], "/users"), (["followers", "mona"], "/users/mona/followers")])
+    func anEndlessChainOfEmptyPagesStopsWithStatusOneAndTheResumeHint(command: [String], path: String)
+        async throws
+    {
+        let github = try ScriptedGitHub { github, target, _ in
+            guard let number = target.split(separator: "p=").dropFirst().first.flatMap({ Int($0) }) else {
+                return github.page([1, 2], next: path + "?p=2")
+            }
+            return github.page([Int](), next: path + "?p=\(number + 1)")
+        }
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            command + ["--all", "--format", "ndjson", "--api-url", github.baseURL, "--no-cache"], timeout: 30)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(ids(result.stdout) == [1, 2])
+        #expect(
+            result.stderr.hasPrefix(
+                "gh-users: malformed response from GET \(github.baseURL)\(path)?p=12: 10 pages in a row were "
+                    + "empty yet linked to a next one, so paging stopped\n"), "\(result.stderr)")
+        if command == ["list"] { #expect(result.stderr.contains("To continue from here: gh-users list --since 2")) }
+        #expect(github.requests.count == 11)
+    }
+}
