@@ -374,15 +374,15 @@ struct CrawlStateEndToEndTests {
 
     @Test func anOutputShorterThanItsStateIsExitOneAndTouchesNothing() async throws {
         try await withServer(users: 100) { server in
-            try Foundation.Data(#"{"version":1,"since":5,"output_bytes":5000}"#.utf8)
-                .write(to: URL(fileURLWithPath: path("s")))
+            let state = #"{"version":1,"since":5,"output_bytes":5000,"output":"\#(path("o"))","format":"tsv"}"#
+            try Foundation.Data(state.utf8).write(to: URL(fileURLWithPath: path("s")))
             try Foundation.Data("1\tx\n".utf8).write(to: URL(fileURLWithPath: path("o")))
             let result = try await run(
                 ["list", "--all", "--state", path("s"), "--output", path("o")] + api(server))
             #expect(result.status == 1)
             #expect(result.stderr.contains("fewer than the 5000 the state file recorded"))
             #expect(read("o") == "1\tx\n")
-            #expect(read("s") == #"{"version":1,"since":5,"output_bytes":5000}"#)
+            #expect(read("s") == state)
             #expect(server.requests.isEmpty)
         }
     }
@@ -431,16 +431,16 @@ struct CrawlStateEndToEndTests {
                 #expect(low.status == 0 && high.status == 0, "\(low.stderr)\(high.stderr)")
                 #expect(read("a") + read("b") == single.stdout)
                 #expect(try ndjsonIDs(read("a")).allSatisfy { $0 <= boundary })
-                try FileManager.default.removeItem(atPath: path("a"))
-                try FileManager.default.removeItem(atPath: path("b"))
                 // A shard already done writes nothing; when its last account is the boundary, it asks for nothing.
                 server.resetRequests()
                 let again = try await run(
-                    common + ["--until", String(boundary), "--state", path("low\(boundary)")])
+                    common + ["--until", String(boundary), "--state", path("low\(boundary)"), "--output", path("a")])
                 #expect(again.status == 0)
                 #expect(again.stdout.isEmpty && again.stderr.isEmpty)
                 let boundaryIsAnID = server.population.user(id: boundary) != nil
                 #expect(server.requests.count == (boundaryIsAnID ? 0 : 1))
+                try FileManager.default.removeItem(atPath: path("a"))
+                try FileManager.default.removeItem(atPath: path("b"))
             }
         }
     }

@@ -40,8 +40,9 @@ struct ResumeHintTests {
             presenter: ErrorPresenter(now: .now, hasToken: false),
             common: original.common
         )
-        let hint = ListUsersCommand.resumeHint(after: 4242, options, context)
-        #expect(hint.hasPrefix(movesSince ? "To continue from here: " : "To continue from here, run it again: "))
+        // A line before the hint may say where its output should go (JSON).
+        let hint = try #require(ListUsersCommand.resumeHint(after: 4242, options, context).split(separator: "\n").last)
+        #expect(hint.hasPrefix(movesSince ? "To continue from here: " : "To continue from here, run it again"))
         let command = try #require(hint.split(separator: ": ", maxSplits: 1).last.map(String.init))
         let words = ShellWords.split(command)
         #expect(words.first == "gh-users")

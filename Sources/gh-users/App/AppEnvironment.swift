@@ -37,6 +37,11 @@ struct AppEnvironment: Sendable {
     var now: @Sendable () -> Date
     /// How the user invoked the program (`argv[0]`), for hints they can paste back.
     var programName = "gh-users"
+    /// `programName` is a name a wrapper chose (`exec -a Scripts/try`), not a path to this binary: hints use it
+    /// wherever they go, where a path to the binary is used only on a terminal.
+    var programNameIsChosen = false
+    /// The regular file stdout writes to, when it is one, for hints that must append to it again.
+    var stdoutFile: String?
     /// Everything GitHub serves, over one connection, cache and retry policy.
     var makeGitHub: @Sendable (SessionRequest) -> any GitHubReader
     /// nil when there is no cache directory to look after.
@@ -64,6 +69,8 @@ struct AppEnvironment: Sendable {
             logger: logger,
             now: { Date() },
             programName: CommandLine.arguments.first ?? "gh-users",
+            programNameIsChosen: CommandLine.arguments.first.map { !FileDescriptorIO.namesThisExecutable($0) } ?? false,
+            stdoutFile: FileDescriptorIO.regularFilePath(of: STDOUT_FILENO),
             makeGitHub: { request in
                 let retryPolicy = RetryPolicy(
                     maxRetries: request.retries,

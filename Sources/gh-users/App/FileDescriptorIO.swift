@@ -54,6 +54,69 @@ enum FileDescriptorIO {
         if let failure { throw Failure(code: failure) }
     }
 
+    /// What the open file is when it is not a regular file ("a FIFO", "a directory"), for a message; nil
+    /// when it is one (or cannot be told).
+    static func nonRegularKind(of descriptor: Int32) -> String? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return nonRegularKind(info.st_mode)
+    }
+
+    static func nonRegularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFDIR: return "a directory"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "a special file"
+        }
+    }
+
+    /// Whether `path` still names the file open on `descriptor`.
+    static func isSameFile(_ descriptor: Int32, _ path: String) -> Bool {
+        var held = stat()
+        var named = stat()
+        guard fstat(descriptor, &held) == 0, stat(path, &named) == 0 else { return false }
+        return held.st_dev == named.st_dev && held.st_ino == named.st_ino
+    }
+
+    /// The path of the regular file open on `descriptor` (Linux's /proc/self/fd), when that path still names it;
+    /// nil for a terminal, a pipe, a deleted file or where there is no /proc.
+    static func regularFilePath(of descriptor: Int32) -> String? {
+        guard nonRegularKind(of: descriptor) == nil, let path = readLink("/proc/self/fd/\(descriptor)") else {
+            return nil
+        }
+        return path.hasPrefix("/") && isSameFile(descriptor, path) ? path : nil
+    }
+
+    /// Whether `argv0` names the running executable, as a path or through PATH, links followed; true when that
+    /// cannot be told (no /proc).
+    static func namesThisExecutable(_ argv0: String) -> Bool {
+        guard let executable = realPath("/proc/self/exe") else { return true }
+        let candidates =
+            argv0.contains("/")
+            ? [argv0]
+            : (getenv("PATH").map { String(cString: $0) } ?? "").split(separator: ":").map { $0 + "/" + argv0 }
+        return candidates.contains { realPath($0) == executable }
+    }
+
+    /// realpath(3): the absolute path with every link followed; nil when some part does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// What the symbolic link at `path` points to; nil when it is no link.
+    static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// strerror's text, lowercased as the rest of a message is: "no such file or directory".
     static func reason(_ code: Int32) -> String {
         let text = String(cString: strerror(code))

@@ -61,7 +61,8 @@ struct GhUsersApp: Sendable {
             render: render,
             presenter: ErrorPresenter(now: environment.now(), hasToken: hasToken),
             common: common,
-            programName: io.stderrIsTTY ? environment.programName : "gh-users"
+            programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
+            stdoutFile: environment.stdoutFile
         )
     }
 

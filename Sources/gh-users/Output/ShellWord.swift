@@ -6,8 +6,9 @@ import AtomicCore
 enum ShellWord {
     static func quote(_ word: String) -> String {
         let visible = TerminalSanitizer.sanitize(word)
+        // zsh reads a word that starts with `=` as a command's path (`=ls` is /usr/bin/ls).
         let plain =
-            !visible.isEmpty
+            !visible.isEmpty && !visible.hasPrefix("=")
             && visible.unicodeScalars.allSatisfy { scalar in
                 scalar.isASCII
                     && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil

@@ -25,8 +25,22 @@ struct CommonOptions: Sendable, Equatable {
 
     static let maximumRetries = 10
 
+    /// Whether a `--token-file` path names something a rerun can read: not a descriptor the shell made for this
+    /// run alone (`<(cmd)` gives /dev/fd/63), which is gone when it ends. Standard input can be given again.
+    static func canBeReadAgain(tokenFile path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        let descriptor: Substring?
+        switch parts.count {
+        case 3 where parts[0] == "dev" && parts[1] == "fd": descriptor = parts[2]
+        case 4 where parts[0] == "proc" && parts[2] == "fd": descriptor = parts[3]
+        default: descriptor = nil
+        }
+        guard let descriptor, let number = Int(descriptor) else { return true }
+        return number <= 2
+    }
+
     /// The options that shape what a rerun prints and where it looks, as command-line words; left out when
-    /// they are the defaults, and never the diagnostics.
+    /// they are the defaults, and never the diagnostics, nor a `--token-file` that cannot be read again.
     static func arguments(_ options: CommonOptions) -> [String] {
         let defaults = CommonOptions()
         var words: [String] = []
@@ -34,7 +48,9 @@ struct CommonOptions: Sendable, Equatable {
         if let fields = options.fields { words += ["--" + OutputGroup.fields.name, fields.joined(separator: ",")] }
         if options.color != defaults.color { words += ["--" + OutputGroup.color.name, options.color.rawValue] }
         if let url = options.apiURL { words += ["--" + NetworkGroup.apiURL.name, url] }
-        if let path = options.tokenFile { words += ["--" + NetworkGroup.tokenFile.name, path] }
+        if let path = options.tokenFile, canBeReadAgain(tokenFile: path) {
+            words += ["--" + NetworkGroup.tokenFile.name, path]
+        }
         if options.timeout != defaults.timeout {
             let seconds =
                 options.timeout.rounded() == options.timeout ? String(Int(options.timeout)) : String(options.timeout)

@@ -9,4 +9,6 @@ struct CommandContext: Sendable {
     var common = CommonOptions()
     /// `gh-users`, or on a terminal the name the user invoked it by (`./gh-users`), for hints to run.
     var programName = "gh-users"
+    /// The regular file stdout appends to, when it is one (`>> users.tsv`): where a rerun must append too.
+    var stdoutFile: String?
 }

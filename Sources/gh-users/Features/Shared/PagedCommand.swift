@@ -40,6 +40,8 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         /// The output already holds records that this run appends to, so no CSV header is written again.
         var continuesOutput = false
         var pageWritten: (@Sendable (Item) throws(OutputWriteError) -> Void)?
+        /// Lines for stderr once the list has ended, given how many items were taken, after the others.
+        var closingNotes: (@Sendable (_ taken: Int) -> [String])?
     }
 
     struct Preparation {
@@ -150,7 +152,10 @@ extension Command {
                 var presentation = declaration.presentation(requested, context)
                 presentation.pageWritten = run.pageWritten
                 let declaredNotes = presentation.closingNotes
-                presentation.closingNotes = { declaredNotes($0, $1, $2) + (preparedNotes.source?() ?? []) }
+                let runNotes = run.closingNotes
+                presentation.closingNotes = {
+                    declaredNotes($0, $1, $2) + (preparedNotes.source?() ?? []) + (runNotes?($0) ?? [])
+                }
                 return await PagedListCoordinator(
                     makeViewModel: {
                         if let prepared = declaration.prepare?(options, github, plan) {

@@ -8,10 +8,10 @@ import JSONBytes
     import Darwin
 #endif
 
-/// Where a `list --state FILE` crawl stands: the id of the last account written, and with `--output FILE` that
-/// file's length once its last complete page was written, and which file that is. On disk it is one small JSON
-/// object, `{"version":1,"since":1234,"output_bytes":56789,"output":"/data/users.tsv"}`, so a person can read it
-/// and a script can set it.
+/// Where a `list --state FILE` crawl stands: the id of the last account written, with `--output FILE` that file's
+/// length once its last complete page was written and which file that is, and how the output is written. On disk
+/// it is one small JSON object, `{"version":1,"since":1234,"output_bytes":56789,"output":"/data/users.tsv",
+/// "format":"tsv"}`, so a person can read it and a script can set it.
 struct CrawlState: Sendable, Equatable {
     static let version = 1
 
@@ -22,6 +22,8 @@ struct CrawlState: Sendable, Equatable {
     /// The output file `outputBytes` counts, as an absolute path: a run with another `--output` must not cut
     /// that file back to this length.
     var output: String?
+    /// How the output so far was written; nil in a state from a gh-users that did not record it.
+    var settings: CrawlOutputSettings?
 
     var encoded: [UInt8] {
         var members: [JSONValue.Member] = [
@@ -29,6 +31,7 @@ struct CrawlState: Sendable, Equatable {
         ]
         if let outputBytes { members.append(.init("output_bytes", .integer(outputBytes))) }
         if let output { members.append(.init("output", .string(output))) }
+        if let settings { members += settings.members }
         return JSONValue.object(members).bytes + [UInt8(ascii: "\n")]
     }
 
@@ -39,14 +42,30 @@ struct CrawlState: Sendable, Equatable {
         }
         // JSONDecoder refuses a boolean, a fraction or a string where a whole number belongs.
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)) else {
-            return .failure(.init("does not hold \"version\", \"since\" and \"output_bytes\" as whole numbers"))
+            return .failure(
+                .init(
+                    "does not hold \"version\", \"since\" and \"output_bytes\" as whole numbers, \"output\", "
+                        + "\"format\" and \"via\" as strings, \"fields\" as a list of strings and \"full\" as true or false"
+                ))
         }
         guard fields.version == Self.version else {
             return .failure(.init("has version \(fields.version); this gh-users reads version \(Self.version)"))
         }
         guard fields.since >= 0 else { return .failure(.init("has a negative \"since\"")) }
         if let bytes = fields.outputBytes, bytes < 0 { return .failure(.init("has a negative \"output_bytes\"")) }
-        return .success(CrawlState(since: fields.since, outputBytes: fields.outputBytes, output: fields.output))
+        var state = CrawlState(since: fields.since, outputBytes: fields.outputBytes, output: fields.output)
+        // A state without "format" comes from before gh-users recorded how the output is written.
+        if let name = fields.format {
+            guard let format = OutputFormat(rawValue: name), CrawlOutputSettings.formats.contains(format) else {
+                return .failure(.init("has the format \"\(name)\"; a crawl writes tsv, csv or ndjson"))
+            }
+            guard let via = ProfileSource(rawValue: fields.via ?? ProfileSource.rest.rawValue) else {
+                return .failure(.init("has \"via\" \"\(fields.via ?? "")\"; profiles come via rest or graphql"))
+            }
+            state.settings = CrawlOutputSettings(
+                format: format, fields: fields.fields, full: fields.full ?? false, via: via)
+        }
+        return .success(state)
     }
 
     private struct Fields: Decodable {
@@ -54,11 +73,141 @@ struct CrawlState: Sendable, Equatable {
         let since: Int64
         let outputBytes: Int64?
         let output: String?
+        let format: String?
+        let fields: [String]?
+        let full: Bool?
+        let via: String?
 
         enum CodingKeys: String, CodingKey {
-            case version, since, output
+            case version, since, output, format, fields, full, via
             case outputBytes = "output_bytes"
         }
+    }
+}
+
+/// What a crawl's output looks like: its format, `--fields`, and whether it holds full profiles (`--full`) and
+/// from where (`--via`). A state records them, so that a rerun cannot append another shape to the same output.
+struct CrawlOutputSettings: Sendable, Equatable {
+    /// The formats that can be appended to.
+    static let formats: [OutputFormat] = [.tsv, .csv, .ndjson]
+
+    var format: OutputFormat
+    var fields: [String]?
+    var full = false
+    var via = ProfileSource.rest
+
+    /// The keys a state holds them under: "fields" only when chosen, "full" and "via" only with --full.
+    var members: [JSONValue.Member] {
+        var members: [JSONValue.Member] = [.init("format", .string(format.rawValue))]
+        if let fields { members.append(.init("fields", .array(fields.map(JSONValue.string)))) }
+        if full { members += [.init("full", .bool(true)), .init("via", .string(via.rawValue))] }
+        return members
+    }
+
+    /// The options that write output like this, as command-line words.
+    var arguments: [String] {
+        var words = ["--format", format.rawValue]
+        if let fields { words += ["--fields", fields.joined(separator: ",")] }
+        if full { words += ["--full"] + (via == .rest ? [] : ["--via", via.rawValue]) }
+        return words
+    }
+
+    /// How output written with `recorded` differs from this run's, one phrase per difference; empty when the
+    /// two write the same.
+    func differences(from recorded: CrawlOutputSettings) -> [String] {
+        var phrases: [String] = []
+        if recorded.format != format {
+            phrases.append("--format \(recorded.format.rawValue) where this run has --format \(format.rawValue)")
+        }
+        if recorded.fields != fields {
+            func describe(_ fields: [String]?) -> String {
+                fields.map { "--fields " + $0.joined(separator: ",") } ?? "every field"
+            }
+            phrases.append("\(describe(recorded.fields)) where this run has \(describe(fields))")
+        }
+        if recorded.full != full {
+            phrases.append(
+                recorded.full
+                    ? "full profiles (--full) where this run writes the list's summaries"
+                    : "the list's summaries where this run writes full profiles (--full)")
+        } else if full, recorded.via != via {
+            phrases.append("--via \(recorded.via.rawValue) where this run has --via \(via.rawValue)")
+        }
+        return phrases
+    }
+}
+
+/// Whether a run may go on from a state it read: it must write the same file, or stdout, as the crawl so far, and in
+/// the same shape. Each refusal leaves the state and every file as they are, and says how to go on.
+struct StateCheck {
+    let state: CrawlState
+    /// The state file as the user named it.
+    let file: String
+    /// This run's `--output`, absolute; nil for stdout.
+    let output: String?
+    let settings: CrawlOutputSettings
+    /// The crawl has reached its `--until`: nothing will be written.
+    let done: Bool
+
+    func run() throws(CrawlFileError) {
+        if let bytes = state.outputBytes { try checkOutputFile(bytes: bytes) }
+        guard !done else { return }
+        guard let recorded = state.settings else {
+            try checkOlderState()
+            return
+        }
+        let differences = settings.differences(from: recorded)
+        guard differences.isEmpty else {
+            throw CrawlFileError(
+                message: "the state file '\(file)' continues output written with "
+                    + differences.joined(separator: "; ") + ". Appending to it would mix the two, so nothing was "
+                    + "changed: run it with \(ShellWord.line(recorded.arguments)), or start another crawl with "
+                    + "another state file")
+        }
+    }
+
+    /// The state counts `bytes` of one output file: this run must name that file, since it cuts the file back.
+    private func checkOutputFile(bytes: Int64) throws(CrawlFileError) {
+        guard let output else {
+            guard !done else { return }
+            let named = state.output.map { "'\($0)'" } ?? "an output file"
+            throw CrawlFileError(
+                message: "the state file '\(file)' counts the bytes written to \(named), and this run would write "
+                    + "to stdout instead. Nothing was changed: give --output "
+                    + (state.output.map(ShellWord.quote) ?? "FILE") + ", as the crawl so far did")
+        }
+        guard let recorded = state.output else {
+            // A state from before "output" was recorded, or written by hand: which file its length counts is not
+            // known, so cutting any file back to it could destroy data.
+            let key = String(decoding: JSONValue.object([.init("output", .string(output))]).bytes, as: UTF8.self)
+            throw CrawlFileError(
+                message: "the state file '\(file)' counts \(bytes) bytes of output but does not say of which file, "
+                    + "so '\(output)' was left as it is. If they are that file's, add "
+                    + "\(key.dropFirst().dropLast()) to the state and run again; otherwise remove the state to "
+                    + "start again")
+        }
+        guard recorded == output else {
+            throw CrawlFileError(
+                message: "the state file '\(file)' counts the bytes of '\(recorded)', not of '\(output)', which "
+                    + "was left as it is: give --output \(ShellWord.quote(recorded)), or remove the state to start "
+                    + "again")
+        }
+    }
+
+    /// A state from before the format, `--fields`, `--full` and `--via` were recorded takes this run's, but only
+    /// while nothing has been written under it; after that, which ones wrote the output is not known.
+    private func checkOlderState() throws(CrawlFileError) {
+        let written = state.outputBytes.map { $0 > 0 } ?? (state.since != 0)
+        guard written else { return }
+        var upgraded = state
+        upgraded.settings = settings
+        throw CrawlFileError(
+            message: "the state file '\(file)' does not record the format, --fields and --full of the output it "
+                + "continues (an older gh-users wrote it), so this run cannot tell that it writes the same. Nothing "
+                + "was changed. If the output so far was written with \(ShellWord.line(settings.arguments)), as "
+                + "this run writes it, put this line in the state file and run again: "
+                + String(decoding: upgraded.encoded.dropLast(), as: UTF8.self)
+                + " (with the options it was written with in place of these, if they were others).")
     }
 }
 
@@ -81,25 +230,43 @@ struct CrawlFileError: Error, Equatable, CustomStringConvertible {
 /// The `--state FILE` on disk. It is read once, before the first request, and replaced after every page: a new
 /// file beside it is written, flushed to disk and renamed over it, and the directory is flushed, so a crash or
 /// a power cut leaves either the old state or the new one, never half of either. The file is 0600.
+///
+/// A symbolic link is followed to the file it names, once, before anything is opened: the lock, the temporary
+/// file and the rename all belong to that file, so two runs through two names of one state share one lock, and
+/// the link stays a link.
 struct CrawlStateFile: Sendable {
+    /// The path as given, for messages.
     let path: String
+    /// The file the path names once its links are followed (absolute): what is read, locked and replaced.
+    let target: String
+
+    init(path: String) {
+        self.path = path
+        self.target = Self.resolve(path)
+    }
 
     /// Far more than any state; stops `--state /dev/zero` from filling memory.
     static let limitBytes = 64 * 1024
 
     /// The temporary file a replacement is written to first, in the same directory so that rename is atomic.
-    var temporaryPath: String { path + ".tmp" }
+    var temporaryPath: String { target + ".tmp" }
 
     /// nil when there is no file yet (the crawl starts at `--since`). Anything else that cannot be read as a
     /// state is an error, and the file is left as it is.
     func load() throws(CrawlFileError) -> CrawlState? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        // O_NONBLOCK: a FIFO with no writer must not hold the run before the check below refuses it.
+        let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return nil }
             throw CrawlFileError(message: "cannot read the state file '\(path)': \(FileDescriptorIO.reason(code))")
         }
         defer { close(descriptor) }
+        if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
+            throw CrawlFileError(
+                message: "cannot read the state file '\(path)': it is \(kind), not a regular file. It was left as "
+                    + "it is: give --state a file")
+        }
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptorIO.readAll(descriptor, limit: Self.limitBytes)
@@ -120,7 +287,18 @@ struct CrawlStateFile: Sendable {
     /// Replaces the file atomically with `state`, 0600 whatever the umask or an older file's mode.
     func replace(with state: CrawlState) throws(CrawlFileError) {
         let temporary = temporaryPath
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // A temporary file left by a killed run is removed (only its name: a hard link planted there loses
+        // nothing), and the new one is made afresh, never opened through whatever stands at its name.
+        var info = stat()
+        if lstat(temporary, &info) == 0 {
+            if let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
+                throw CrawlFileError(
+                    message: "cannot replace the state file '\(path)': its temporary file '\(temporary)' is "
+                        + "\(kind), not a file gh-users left there. Nothing was changed: remove it and run again")
+            }
+            guard unlink(temporary) == 0 || errno == ENOENT else { throw failure("remove", temporary, errno) }
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0o600)
         guard descriptor >= 0 else { throw failure("create", temporary, errno) }
         var closed = false
         defer { if !closed { close(descriptor) } }
@@ -133,9 +311,9 @@ struct CrawlStateFile: Sendable {
         guard fsync(descriptor) == 0 else { throw failure("flush", temporary, errno) }
         closed = true
         guard close(descriptor) == 0 else { throw failure("write", temporary, errno) }
-        guard rename(temporary, path) == 0 else { throw failure("replace", path, errno) }
+        guard rename(temporary, target) == 0 else { throw failure("replace", path, errno) }
         // The rename itself is on disk only once the directory is.
-        let directory = open(Self.directory(of: path), O_RDONLY | O_CLOEXEC)
+        let directory = open(Self.directory(of: target), O_RDONLY | O_CLOEXEC)
         guard directory >= 0 else { throw failure("flush the directory of", path, errno) }
         defer { close(directory) }
         guard fsync(directory) == 0 || errno == EINVAL else { throw failure("flush the directory of", path, errno) }
@@ -143,25 +321,42 @@ struct CrawlStateFile: Sendable {
 
     /// The lock file beside the state (`FILE.lock`): one run at a time may use a state, so two overlapping
     /// nightly runs cannot both append the same page. The lock is the kernel's (`flock`), so a run killed with
-    /// SIGKILL leaves no stale lock behind, only the empty file.
-    var lockPath: String { path + ".lock" }
+    /// SIGKILL leaves no stale lock behind, only the empty file; a run that ends removes the file.
+    var lockPath: String { target + ".lock" }
 
     /// Takes the state's lock for as long as the returned value lives, or fails at once when another run
     /// holds it.
+    ///
+    /// A run that ends removes the lock file while it still holds the lock. Another run that opened the file
+    /// just before then gets a lock on a file that is no longer there, while a third could lock a new one: so a
+    /// lock counts only once the path still names the file locked, and otherwise the run tries again.
     func lock() throws(CrawlFileError) -> CrawlStateLock {
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            close(descriptor)
-            if code == EWOULDBLOCK {
+        for _ in 0..<16 {
+            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o600)
+            guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
+            if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
+                close(descriptor)
                 throw CrawlFileError(
-                    message: "another gh-users run is using the state file '\(path)' (it holds '\(lockPath)'); "
-                        + "wait for it to end, or give each crawl its own state file")
+                    message: "cannot lock the state file '\(path)': its lock file '\(lockPath)' is \(kind), not "
+                        + "a regular file. Nothing was changed: remove it and run again")
             }
-            throw failure("lock", lockPath, code)
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                let code = errno
+                close(descriptor)
+                if code == EWOULDBLOCK {
+                    throw CrawlFileError(
+                        message: "another gh-users run is using the state file '\(path)' (it holds '\(lockPath)'); "
+                            + "wait for it to end, or give each crawl its own state file")
+                }
+                throw failure("lock", lockPath, code)
+            }
+            if FileDescriptorIO.isSameFile(descriptor, lockPath) {
+                return CrawlStateLock(descriptor: descriptor, path: lockPath)
+            }
+            close(descriptor)
         }
-        return CrawlStateLock(descriptor: descriptor)
+        throw CrawlFileError(
+            message: "cannot lock the state file '\(path)': its lock file '\(lockPath)' keeps being replaced")
     }
 
     private func failure(_ verb: String, _ file: String, _ code: Int32) -> CrawlFileError {
@@ -173,17 +368,39 @@ struct CrawlStateFile: Sendable {
         let directory = String(path[..<slash])
         return directory.isEmpty ? "/" : directory
     }
+
+    /// The file `path` names, absolute, with every symbolic link followed, also to a file that does not exist
+    /// yet (a link to a state the first run will make). What cannot be resolved is left as given, for the open
+    /// that follows to fail with its own reason.
+    static func resolve(_ path: String) -> String {
+        var current = path
+        // Linux's own limit on links followed in one lookup.
+        for _ in 0..<40 {
+            if let resolved = FileDescriptorIO.realPath(current) { return resolved }
+            guard let link = FileDescriptorIO.readLink(current) else { break }
+            current = link.hasPrefix("/") ? link : directory(of: current) + "/" + link
+        }
+        // A file yet to be made: its directory resolved, its own name as given.
+        guard let base = FileDescriptorIO.realPath(directory(of: current)) else { return current }
+        let name = current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? current
+        return (base == "/" ? "" : base) + "/" + name
+    }
 }
 
-/// A held state lock; closing the descriptor releases it.
+/// A held state lock. Releasing it removes the lock file first, while it is still held (see
+/// `CrawlStateFile.lock()` for why that is safe), then closes the descriptor, which releases the lock.
 final class CrawlStateLock: Sendable {
     private let descriptor: Int32
+    private let path: String
 
-    init(descriptor: Int32) {
+    init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
+        self.path = path
     }
 
     deinit {
+        // Only the file this run locked: never one that took its place.
+        if FileDescriptorIO.isSameFile(descriptor, path) { unlink(path) }
         close(descriptor)
     }
 }

@@ -70,15 +70,17 @@ enum ListUsersCommand {
                 --until ID stops after the last account with an id <= ID, and requests no page beyond it, so
                 --since A --until B crawls one shard: shards that meet (0..B, B..C) add up to the whole crawl.
 
-                --state FILE makes a crawl resumable and able to grow. The file holds one JSON object,
-                {"version":1,"since":ID,"output_bytes":N,"output":"PATH"}: the id of the last account written and,
-                with --output, that file's length after the last whole page and its path (another --output is exit
-                1). It is replaced atomically (a new file, flushed to
-                disk, renamed over it) after each page is written. A run starts after its "since", which wins over
+                --state FILE makes a crawl resumable and able to grow. The file holds one JSON object such as
+                {"version":1,"since":ID,"format":"tsv"}: the id of the last account written, and the format,
+                --fields, --full and --via the output is written with (a rerun that differs is exit 1, naming the
+                difference); with --output, also "output_bytes" and "output", that file's length after the last
+                whole page and its path (another --output, or none, is exit 1). It is replaced atomically (a new
+                file, flushed to disk, renamed over it) after each page is written. A run starts after its "since", which wins over
                 --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
                 rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
                 the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
-                One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once.
+                One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once. A link
+                to a state is followed, so both names share one lock.
                 After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
 
                 --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
@@ -162,14 +164,20 @@ enum ListUsersCommand {
         let output: CrawlOutputFile?
         let lock: CrawlStateLock?
         let outputPath = options.outputPath.map(absolutePath)
+        let settings = CrawlOutputSettings(
+            format: context.common.format ?? .tsv, fields: context.common.fields, full: options.profiles.full,
+            via: options.profiles.via)
+        let done: Bool
         do throws(CrawlFileError) {
             lock = try stateFile?.lock()
             state = try stateFile?.load()
-            if let recorded = state?.output, state?.outputBytes != nil, let outputPath, recorded != outputPath {
-                throw CrawlFileError(
-                    message: "the state file '\(options.statePath ?? "")' counts the bytes of '\(recorded)', not of "
-                        + "'\(outputPath)', which was left as it is: give --output \(ShellWord.quote(recorded)), or "
-                        + "remove the state to start again")
+            // A shard already crawled to its end: nothing to fetch, nothing to write. (Without a state, `--since N
+            // --until N` runs as any list does, so JSON still prints its empty array.)
+            done = state.map { state in options.until.map { state.since >= $0 } ?? false } ?? false
+            if let state, let stateFile {
+                try StateCheck(
+                    state: state, file: stateFile.path, output: outputPath, settings: settings, done: done
+                ).run()
             }
             output = try options.outputPath.map { path throws(CrawlFileError) in
                 try CrawlOutputFile(path: path, truncatingTo: state?.outputBytes)
@@ -179,17 +187,23 @@ enum ListUsersCommand {
             return .finished(.setupFailed)
         }
         if let state { options.since = state.since }
-        // A shard already crawled to its end: nothing to fetch, nothing to write. (Without a state, `--since N
-        // --until N` runs as any list does, so JSON still prints its empty array.)
-        if state != nil, let until = options.until, options.since >= until { return .finished(.success) }
+        if done {
+            if context.io.stderrIsTTY, let until = options.until {
+                context.io.writeErr(
+                    "gh-users: nothing to do: the crawl in '\(requested.statePath ?? "")' stands at account id "
+                        + "\(options.since), at or past --until \(until).\n")
+            }
+            return .finished(.success)
+        }
         // A state is on disk before the first page is written, so a kill between that page and its state still
-        // finds the output's length to cut back to (and a state that cannot be written stops the run now).
-        if let stateFile, state == nil || (output != nil && state?.outputBytes == nil) {
+        // finds the output's length to cut back to (and a state that cannot be written stops the run now). An
+        // older state gets this run's settings here, once StateCheck has found nothing written under it.
+        if let stateFile, state == nil || (output != nil && state?.outputBytes == nil) || state?.settings == nil {
             do {
                 try stateFile.replace(
                     with: CrawlState(
                         since: options.since, outputBytes: output?.initialLength,
-                        output: output == nil ? nil : outputPath))
+                        output: output == nil ? nil : outputPath, settings: settings))
             } catch {
                 context.io.writeErr("gh-users: \(error.message)\n")
                 return .finished(.setupFailed)
@@ -209,11 +223,20 @@ enum ListUsersCommand {
                     try output?.sync()
                     try stateFile.replace(
                         with: CrawlState(
-                            since: last.id, outputBytes: output?.currentLength, output: output == nil ? nil : outputPath
-                        ))
+                            since: last.id, outputBytes: output?.currentLength,
+                            output: output == nil ? nil : outputPath, settings: settings))
                 } catch {
                     throw OutputWriteError(message: error.message)
                 }
+            }
+            let since = options.since
+            let statePath = stateFile.path
+            // A rerun that finds nothing new would say nothing at all on a terminal.
+            run.closingNotes = { taken in
+                guard taken == 0, context.io.stderrIsTTY else { return [] }
+                return [
+                    "gh-users: nothing new: the crawl in '\(statePath)' is up to date; its last account is id \(since)."
+                ]
             }
         }
         return .run(run)
@@ -249,7 +272,8 @@ enum ListUsersCommand {
             fields: common.fields
         )
         context = CommandContext(
-            io: io, render: render, presenter: context.presenter, common: common, programName: context.programName)
+            io: io, render: render, presenter: context.presenter, common: common, programName: context.programName,
+            stdoutFile: file == nil ? context.stdoutFile : nil)
         return context
     }
 
@@ -274,7 +298,31 @@ enum ListUsersCommand {
         if let perPage = options.paging.perPage { words += ["--per-page", String(perPage)] }
         words += ProfileGroup.arguments(options.profiles)
         words += CommonOptions.arguments(context.common)
-        let lead = options.statePath == nil ? "To continue from here: " : "To continue from here, run it again: "
-        return lead + ShellWord.line(words)
+        var lines: [String] = []
+        var command = ShellWord.line(words)
+        if options.statePath == nil {
+            if context.common.format == .json, !context.render.isTTY {
+                lines.append(
+                    "The rest is a JSON array of its own: write it to another file, not after this one (or crawl "
+                        + "with --format ndjson, whose lines can be appended).")
+            }
+            lines.append("To continue from here: " + command)
+        } else if options.outputPath == nil, !context.io.stdoutIsTTY {
+            // The output went to stdout, and the rerun must append to the same place.
+            if let file = context.stdoutFile {
+                command += " >> " + ShellWord.quote(file)
+                lines.append("To continue from here, run it again: " + command)
+            } else {
+                lines.append("To continue from here, run it again, appending to where this output went: " + command)
+            }
+        } else {
+            lines.append("To continue from here, run it again: " + command)
+        }
+        if let file = context.common.tokenFile, !CommonOptions.canBeReadAgain(tokenFile: file) {
+            lines.append(
+                "The token came from \(ShellWord.quote(file)), which cannot be read again: give it again, with "
+                    + "--token-file or GH_TOKEN.")
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -1,0 +1,353 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// `list --state` against files that are not what they seem (a state that names no output, a link to a state, a
+/// planted link or FIFO beside it), reruns that would append another shape to the same output, and hints that
+/// must run as printed. One test at a time, as the other crawl tests.
+@Suite(.serialized)
+struct CrawlStateSafetyEndToEndTests {
+    static let token = "ghp_crawlstatesafety"
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-safety-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    private func read(_ name: String) -> String {
+        (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
+    }
+
+    private func write(_ name: String, _ text: String) throws {
+        try Foundation.Data(text.utf8).write(to: URL(fileURLWithPath: path(name)))
+    }
+
+    private func exists(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(path(name), &info) == 0
+    }
+
+    private func withServer<T>(users: Int, latency: Int = 0, _ body: (StandInServer) async throws -> T)
+        async throws -> T
+    {
+        let server = try StandInServer(
+            configuration: StandInConfiguration(userCount: users, latencyMilliseconds: latency))
+        try server.start()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        return try await body(server)
+    }
+
+    private func run(_ arguments: [String], timeout: TimeInterval = 60) async throws -> RunResult {
+        try await BinaryRunner.run(arguments, environment: ["GH_TOKEN": Self.token], timeout: timeout)
+    }
+
+    /// A bash snippet run in the test's folder, with `$GH_USERS`, `$API` and the token set.
+    private func shell(_ script: String, _ server: StandInServer) async throws -> RunResult {
+        try await BinaryRunner.shell(
+            "cd \"$FOLDER\" && " + script,
+            environment: ["FOLDER": folder.path, "API": server.baseURL, "GH_TOKEN": Self.token])
+    }
+
+    private func api(_ server: StandInServer) -> [String] { ["--api-url", server.baseURL, "--no-cache"] }
+
+    private func ids(_ tsv: String) -> [Int] {
+        tsv.split(separator: "\n").compactMap { Int($0.split(separator: "\t")[0]) }
+    }
+
+    private func stateObject(_ name: String) -> [String: Any] {
+        let bytes = FileManager.default.contents(atPath: path(name)) ?? Foundation.Data()
+        return ((try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any]) ?? [:]
+    }
+
+    // MARK: A state that names no output (issue 20, item 1)
+
+    /// Before, such a state skipped the "another file" check and cut any --output back to its length: a different
+    /// two-line file was cut to 0 bytes.
+    @Test(arguments: [0, 3])
+    func aStateThatNamesNoOutputNeverCutsAFile(recordedBytes: Int) async throws {
+        try await withServer(users: 100) { server in
+            let state = #"{"version":1,"since":5,"output_bytes":\#(recordedBytes)}"#
+            try write("s", state)
+            try write("o.tsv", "1\tkeep\n2\tme\n")
+            let result = try await run(
+                ["list", "--all", "--state", path("s"), "--output", path("o.tsv")] + api(server))
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(
+                result.stderr.contains(
+                    "counts \(recordedBytes) bytes of output but does not say of which file, so '\(path("o.tsv"))' "
+                        + "was left as it is"), "\(result.stderr)")
+            #expect(result.stderr.contains(#""output":"\#(path("o.tsv"))""#))
+            #expect(read("o.tsv") == "1\tkeep\n2\tme\n")
+            #expect(read("s") == state)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    /// A state that counts an output file's bytes, rerun without --output, would write to stdout and forget the
+    /// file: exit 1, naming the file to give.
+    @Test func aStateThatCountsAFileIsNotContinuedOnStdout() async throws {
+        try await withServer(users: 300) { server in
+            let first = try await run(
+                ["list", "--limit", "100", "--state", path("s"), "--output", path("o.tsv")] + api(server))
+            #expect(first.status == 0, "\(first.stderr)")
+            let state = read("s")
+            let again = try await run(["list", "--all", "--state", path("s")] + api(server))
+            #expect(again.status == 1)
+            #expect(again.stdout.isEmpty)
+            #expect(again.stderr.contains("give --output \(path("o.tsv"))"), "\(again.stderr)")
+            #expect(read("s") == state)
+        }
+    }
+
+    // MARK: Links, planted files and FIFOs beside the state (issue 20, items 7 and 2)
+
+    /// Through a symbolic link the lock is the linked file's: while another run holds it, a run through the link
+    /// is refused. Before, it took `current.state.lock` and ran beside the other. The link stays a link, and the
+    /// lock file goes with the run that made it.
+    @Test func aStateReachedThroughALinkSharesItsLockAndStaysALink() async throws {
+        try await withServer(users: 200) { server in
+            try FileManager.default.createSymbolicLink(atPath: path("current.state"), withDestinationPath: "c.state")
+            let holder = open(path("c.state.lock"), O_RDWR | O_CREAT, 0o600)
+            #expect(holder >= 0)
+            #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+            let refused = try await run(["list", "--all", "--state", path("current.state")] + api(server))
+            close(holder)
+            try FileManager.default.removeItem(atPath: path("c.state.lock"))
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("another gh-users run is using the state file"), "\(refused.stderr)")
+            #expect(server.requests.isEmpty)
+
+            let result = try await run(["list", "--all", "--state", path("current.state")] + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(ids(result.stdout) == server.population.users.map(\.id))
+            let link = try FileManager.default.destinationOfSymbolicLink(atPath: path("current.state"))
+            #expect(link == "c.state")
+            #expect(stateObject("c.state")["since"] as? Int == server.population.users.last?.id)
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            #expect(left == ["c.state", "current.state"])
+        }
+    }
+
+    /// Three runs at once, again and again, two through the state's name and one through a link to it, each
+    /// appending to one --output: one at a time gets the state, and the file ends as the single crawl, with no
+    /// line twice. Before, the run through the link ran beside the others and duplicated pages; with the lock
+    /// file removed when a run ends, a run that opened it just before must not lock a file no longer there.
+    @Test func concurrentRunsThroughTwoNamesNeverWriteAPageTwice() async throws {
+        try await withServer(users: 600, latency: 3) { server in
+            try FileManager.default.createSymbolicLink(atPath: path("link.state"), withDestinationPath: "s")
+            let whole = server.population.users.map(\.id)
+            var statuses: [Int32] = []
+            for _ in 0..<12 {
+                let common = ["--limit", "120", "--per-page", "20", "--output", path("o.tsv")] + api(server)
+                async let first = run(["list", "--state", path("s")] + common)
+                async let second = run(["list", "--state", path("link.state")] + common)
+                async let third = run(["list", "--state", path("s")] + common)
+                let results = try await [first, second, third]
+                for result in results {
+                    #expect(
+                        result.status == 0 || result.stderr.contains("another gh-users run is using the state file"),
+                        "\(result.stderr)")
+                }
+                statuses += results.map(\.status)
+                let written = ids(read("o.tsv"))
+                #expect(written == Array(whole.prefix(written.count)))
+                if written.count == whole.count { break }
+            }
+            while ids(read("o.tsv")).count < whole.count {
+                let result = try await run(
+                    ["list", "--all", "--per-page", "20", "--state", path("s"), "--output", path("o.tsv")]
+                        + api(server))
+                #expect(result.status == 0, "\(result.stderr)")
+            }
+            #expect(ids(read("o.tsv")) == whole)
+            #expect(!exists("s.lock"))
+            print(
+                "concurrent state runs: \(statuses.filter { $0 == 0 }.count) ran, \(statuses.filter { $0 != 0 }.count) refused"
+            )
+        }
+    }
+
+    /// A hard link planted at the temporary file's name: before, the state was written through it, so the linked
+    /// file was emptied, filled with the state and made 0600. Now only the name is removed.
+    @Test func aLinkPlantedAtTheTemporaryNameLeavesItsFileAlone() async throws {
+        try await withServer(users: 50) { server in
+            try write("precious", "do not touch\n")
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path("precious"))
+            #expect(link(path("precious"), path("s.tmp")) == 0)
+            let result = try await run(["list", "--all", "--state", path("s")] + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(read("precious") == "do not touch\n")
+            let mode = try FileManager.default.attributesOfItem(atPath: path("precious"))[.posixPermissions] as? Int
+            #expect(mode == 0o644)
+            #expect(stateObject("s")["since"] as? Int == server.population.users.last?.id)
+            #expect(!exists("s.tmp"))
+        }
+    }
+
+    /// A FIFO where the state, its temporary file or its lock belongs: exit 1 at once, naming it. Before, the
+    /// state and the temporary file hung the run on a FIFO nobody writes or reads, and the lock took a FIFO.
+    @Test(arguments: ["s", "s.tmp", "s.lock"])
+    func aFIFOBesideTheStateIsRefusedAtOnce(name: String) async throws {
+        try await withServer(users: 50) { server in
+            #expect(mkfifo(path(name), 0o600) == 0)
+            let result = try await run(["list", "--all", "--state", path("s")] + api(server), timeout: 15)
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.seconds < 10)
+            #expect(result.stderr.contains("is a FIFO (named pipe), not a"), "\(result.stderr)")
+            #expect(result.stderr.contains(path(name)))
+            #expect(result.stdout.isEmpty)
+            var info = stat()
+            #expect(lstat(path(name), &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        }
+    }
+
+    // MARK: The shape of the output (issue 20, item 13)
+
+    /// A state made with --format csv --output c.csv: before, a rerun with another format, or none, appended
+    /// JSON or TSV lines to the CSV. Each difference is exit 1, naming it, with the file and state untouched.
+    @Test(arguments: [
+        (["--format", "ndjson"], "--format csv where this run has --format ndjson"),
+        ([], "--format csv where this run has --format tsv"),
+        (["--format", "csv", "--fields", "login,id"], "every field where this run has --fields login,id"),
+        (["--format", "csv", "--full"], "the list's summaries where this run writes full profiles (--full)"),
+    ])
+    func aRerunThatWritesAnotherShapeIsRefused(options: [String], difference: String) async throws {
+        try await withServer(users: 300) { server in
+            let crawl = ["list", "--limit", "100", "--state", path("s"), "--output", path("c.csv")] + api(server)
+            let first = try await run(crawl + ["--format", "csv"])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(stateObject("s")["format"] as? String == "csv")
+            let (state, csv) = (read("s"), read("c.csv"))
+            server.resetRequests()
+            let rerun = try await run(crawl + options)
+            #expect(rerun.status == 1)
+            #expect(rerun.stderr.contains(difference), "\(rerun.stderr)")
+            #expect(rerun.stderr.contains("run it with --format csv"), "\(rerun.stderr)")
+            #expect((read("s"), read("c.csv")) == (state, csv))
+            #expect(server.requests.isEmpty)
+            // The same options go on.
+            let same = try await run(crawl + ["--format", "csv"])
+            #expect(same.status == 0, "\(same.stderr)")
+            #expect(read("c.csv").split(separator: "\r\n").count == 201)
+        }
+    }
+
+    /// The same with `>>`: the state records the format of what went to stdout.
+    @Test func aStdoutCrawlKeepsItsFormatToo() async throws {
+        try await withServer(users: 200) { server in
+            let crawl = ["list", "--limit", "50", "--state", path("s")] + api(server)
+            #expect(try await run(crawl + ["--format", "ndjson"]).status == 0)
+            let rerun = try await run(crawl)
+            #expect(rerun.status == 1)
+            #expect(rerun.stdout.isEmpty)
+            #expect(rerun.stderr.contains("--format ndjson where this run has --format tsv"), "\(rerun.stderr)")
+        }
+    }
+
+    /// A state from before the settings were recorded: adopted while nothing has been written under it; once
+    /// something has, refused with the line that records this run's settings, which then works.
+    @Test func anOlderStateTakesTheRunsSettingsOnlyBeforeAnythingIsWritten() async throws {
+        try await withServer(users: 200) { server in
+            let users = server.population.users
+            try write("fresh", #"{"version":1,"since":0}"#)
+            let fresh = try await run(
+                ["list", "--limit", "10", "--state", path("fresh"), "--format", "csv"] + api(server))
+            #expect(fresh.status == 0, "\(fresh.stderr)")
+            #expect(stateObject("fresh")["format"] as? String == "csv")
+
+            let older = #"{"version":1,"since":\#(users[9].id)}"#
+            try write("s", older)
+            let refused = try await run(
+                ["list", "--limit", "10", "--state", path("s"), "--format", "csv"] + api(server))
+            #expect(refused.status == 1)
+            #expect(refused.stdout.isEmpty)
+            #expect(read("s") == older)
+            let line = try #require(
+                refused.stderr.firstRange(of: #"{"version":1"#).map { start in
+                    String(refused.stderr[start.lowerBound...].prefix { $0 != " " })
+                })
+            #expect(line == #"{"version":1,"since":\#(users[9].id),"format":"csv"}"#)
+            try write("s", line)
+            let resumed = try await run(
+                ["list", "--limit", "10", "--state", path("s"), "--format", "csv"] + api(server))
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(resumed.stdout.split(separator: "\r\n").first?.hasPrefix(String(users[10].id)) == true)
+        }
+    }
+
+    // MARK: Hints that run as printed (issue 20, items 14 and 8)
+
+    /// `--json > j.json` stopped half-way: the hint says the rest is a document of its own.
+    @Test func aJSONHintSaysTheRestIsADocumentOfItsOwn() async throws {
+        try await withServer(users: 300) { server in
+            server.injectFaults([.passThrough, .status(502, body: #"{"message":"Bad Gateway"}"#)], forPath: "/users")
+            let result = try await run(["list", "--all", "--json", "--per-page", "50", "--retries", "0"] + api(server))
+            #expect(result.status == 1)
+            #expect(
+                result.stderr.contains(
+                    "The rest is a JSON array of its own: write it to another file, not after this one (or crawl "
+                        + "with --format ndjson, whose lines can be appended).\nTo continue from here: gh-users list "
+                        + "--since \(server.population.users[49].id) --all"), "\(result.stderr)")
+        }
+    }
+
+    /// A `--state` crawl appended to a file with `>>`, stopped by a failure: its hint, run as printed by bash,
+    /// appends the rest to the same file. Before, the hint left out `>> FILE`, so the rest went elsewhere.
+    @Test func theStateHintAppendsToTheSameFileWhenRunAsPrinted() async throws {
+        try await withServer(users: 300) { server in
+            server.injectFaults(
+                [.passThrough, .passThrough, .status(500, body: #"{"message":"Server Error"}"#)], forPath: "/users")
+            let first = try await shell(
+                "\"$GH_USERS\" list --all --per-page 50 --retries 0 --state s --api-url \"$API\" --no-cache "
+                    + ">> 'out put.tsv'", server)
+            #expect(first.status == 1)
+            let hint = try #require(
+                first.stderr.split(separator: "\n").first { $0.hasPrefix("To continue from here") })
+            #expect(hint.hasSuffix(" >> '\(path("out put.tsv"))'"), "\(hint)")
+            let command = try #require(hint.split(separator: ": ", maxSplits: 1).last)
+            // The hint names the program `gh-users`: here, the binary under test.
+            let second = try await shell("gh-users() { \"$GH_USERS\" \"$@\"; }; " + command, server)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stdout.isEmpty)
+            #expect(ids(read("out put.tsv")) == server.population.users.map(\.id))
+        }
+    }
+
+    /// A name a wrapper gives the binary (`exec -a Scripts/try`) is the one every hint uses, on a terminal or
+    /// not. Before, a rate-limited run with stderr in a file said `gh-users list …`.
+    @Test func aWrappersNameIsTheOneHintsUse() async throws {
+        try await withServer(users: 300) { server in
+            server.injectFaults([.passThrough, .primaryRateLimitExhausted(resetAfterSeconds: 600)], forPath: "/users")
+            let result = try await shell(
+                "(exec -a Scripts/try \"$GH_USERS\" list --all --per-page 50 --api-url \"$API\" --no-cache)", server)
+            #expect(result.status == 5)
+            #expect(
+                result.stderr.contains(
+                    "To continue from here: Scripts/try list --since \(server.population.users[49].id)"),
+                "\(result.stderr)")
+        }
+    }
+
+    /// `--token-file <(cmd)` names a pipe that is gone once the run ends: before, the hint repeated /dev/fd/63.
+    @Test func aTokenFromAProcessSubstitutionIsNotInTheHint() async throws {
+        try await withServer(users: 300) { server in
+            server.injectFaults([.passThrough, .status(502, body: #"{"message":"Bad Gateway"}"#)], forPath: "/users")
+            let result = try await shell(
+                "\"$GH_USERS\" list --all --per-page 50 --retries 0 --api-url \"$API\" --no-cache "
+                    + "--token-file <(printf '%s\\n' \"$GH_TOKEN\")", server)
+            #expect(result.status == 1)
+            let hint = try #require(
+                result.stderr.split(separator: "\n").first { $0.hasPrefix("To continue from here") })
+            #expect(!hint.contains("--token-file"), "\(hint)")
+            #expect(result.stderr.contains("/dev/fd/"))
+            #expect(result.stderr.contains("which cannot be read again: give it again, with --token-file or GH_TOKEN"))
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import AtomicCore
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// A folder per test, removed afterwards.
+private struct Folder {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("state-safety-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func callAsFunction(_ name: String) -> String { path + "/" + name }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// What a state records of the output's shape, and what a rerun may do with it.
+struct CrawlOutputSettingsTests {
+    private static let csv = CrawlOutputSettings(format: .csv)
+
+    @Test(arguments: [
+        CrawlState(since: 5, settings: CrawlOutputSettings(format: .tsv)),
+        CrawlState(
+            since: 9, outputBytes: 10, output: "/o.csv",
+            settings: CrawlOutputSettings(format: .csv, fields: ["login", "id"], full: true, via: .graphql)),
+        CrawlState(since: 1, settings: CrawlOutputSettings(format: .ndjson, full: true)),
+    ])
+    func settingsReadBackAsWritten(state: CrawlState) {
+        #expect(CrawlState.decode(state.encoded) == .success(state))
+    }
+
+    @Test func theyAreKeysAPersonCanRead() {
+        let state = CrawlState(
+            since: 7, settings: CrawlOutputSettings(format: .csv, fields: ["login"], full: true, via: .graphql))
+        #expect(
+            String(decoding: state.encoded, as: UTF8.self)
+                == #"{"version":1,"since":7,"format":"csv","fields":["login"],"full":true,"via":"graphql"}"# + "\n")
+    }
+
+    @Test(arguments: [
+        #"{"version":1,"since":5,"format":"json"}"#, #"{"version":1,"since":5,"format":"table"}"#,
+        #"{"version":1,"since":5,"format":"tsv","via":"soap"}"#,
+        #"{"version":1,"since":5,"format":"tsv","full":"yes"}"#,
+        #"{"version":1,"since":5,"format":"tsv","fields":"login"}"#, #"{"version":1,"since":5,"format":3}"#,
+    ])
+    func aShapeNoCrawlWritesIsNotAState(text: String) {
+        guard case .failure = CrawlState.decode(Array(text.utf8)) else {
+            Issue.record("\(text) was read as a state")
+            return
+        }
+    }
+
+    @Test func aStateWithoutAFormatIsAnOlderOne() throws {
+        let state = try CrawlState.decode(Array(#"{"version":1,"since":5,"output_bytes":3}"#.utf8)).get()
+        #expect(state.settings == nil)
+    }
+
+    @Test(arguments: [
+        (CrawlOutputSettings(format: .csv), []),
+        (CrawlOutputSettings(format: .tsv), ["--format csv where this run has --format tsv"]),
+        (
+            CrawlOutputSettings(format: .tsv, fields: ["id"]),
+            ["--format csv where this run has --format tsv", "every field where this run has --fields id"]
+        ),
+        (
+            CrawlOutputSettings(format: .csv, full: true, via: .graphql),
+            ["the list's summaries where this run writes full profiles (--full)"]
+        ),
+    ])
+    func eachDifferenceIsNamed(run: CrawlOutputSettings, phrases: [String]) {
+        #expect(run.differences(from: Self.csv) == phrases)
+    }
+
+    @Test func viaCountsOnlyForProfiles() {
+        let rest = CrawlOutputSettings(format: .ndjson, full: true)
+        let graphql = CrawlOutputSettings(format: .ndjson, full: true, via: .graphql)
+        #expect(graphql.differences(from: rest) == ["--via rest where this run has --via graphql"])
+        #expect(graphql.arguments == ["--format", "ndjson", "--full", "--via", "graphql"])
+    }
+}
+
+/// Whether a run may go on from the state it read.
+struct StateCheckTests {
+    private let tsv = CrawlOutputSettings(format: .tsv)
+
+    private func problem(_ state: CrawlState, output: String?, done: Bool = false) -> String? {
+        do {
+            try StateCheck(state: state, file: "s", output: output, settings: tsv, done: done).run()
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func aStateThatNamesNoOutputFileNeverLetsOneBeCut() {
+        let message = problem(CrawlState(since: 5, outputBytes: 0, settings: tsv), output: "/d/o.tsv")
+        #expect(message?.contains("does not say of which file, so '/d/o.tsv' was left as it is") == true)
+        #expect(message?.contains(#"add "output":"/d/o.tsv" to the state"#) == true)
+    }
+
+    @Test func itsOwnFileGoesOnAndAnotherIsRefused() {
+        let state = CrawlState(since: 5, outputBytes: 9, output: "/d/o.tsv", settings: tsv)
+        #expect(problem(state, output: "/d/o.tsv") == nil)
+        #expect(problem(state, output: "/d/p.tsv")?.contains("counts the bytes of '/d/o.tsv'") == true)
+        #expect(problem(state, output: nil)?.contains("give --output /d/o.tsv") == true)
+        // A finished shard writes nothing, so stdout is fine.
+        #expect(problem(state, output: nil, done: true) == nil)
+    }
+
+    @Test(arguments: [
+        (CrawlState(since: 0), true), (CrawlState(since: 8), false),
+        (CrawlState(since: 8, outputBytes: 0, output: "/o"), true),
+        (CrawlState(since: 8, outputBytes: 40, output: "/o"), false),
+    ])
+    func anOlderStateIsAdoptedOnlyBeforeAnythingIsWritten(state: CrawlState, adopted: Bool) {
+        let message = problem(state, output: state.output)
+        #expect((message == nil) == adopted)
+        if let message {
+            var upgraded = state
+            upgraded.settings = tsv
+            #expect(message.contains(String(decoding: upgraded.encoded.dropLast(), as: UTF8.self)))
+        }
+    }
+}
+
+/// The state file found through links, its lock, and files that are not what they should be.
+struct CrawlStateFileSafetyTests {
+    @Test func aLinkIsFollowedToItsFileEvenBeforeThatExists() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try FileManager.default.createSymbolicLink(atPath: folder("current.state"), withDestinationPath: "c.state")
+        let file = CrawlStateFile(path: folder("current.state"))
+        let real = try #require(FileDescriptorIO.realPath(folder.path))
+        #expect(file.target == real + "/c.state")
+        #expect(file.lockPath == real + "/c.state.lock")
+        try file.replace(with: CrawlState(since: 3))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder("current.state")) == "c.state")
+        #expect(try CrawlStateFile(path: folder("c.state")).load() == CrawlState(since: 3))
+    }
+
+    @Test func aRelativePathBecomesAbsolute() {
+        #expect(
+            CrawlStateFile(path: "no-such-state").target == FileManager.default.currentDirectoryPath + "/no-such-state")
+    }
+
+    @Test func theLockFileGoesWithTheRunThatHeldIt() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = CrawlStateFile(path: folder("s"))
+        var lock: CrawlStateLock? = try file.lock()
+        #expect(FileManager.default.fileExists(atPath: folder("s.lock")))
+        withExtendedLifetime(lock) {}
+        lock = nil
+        #expect(!FileManager.default.fileExists(atPath: folder("s.lock")))
+    }
+
+    @Test func aFIFOIsNeverTakenForTheLockOrTheState() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        #expect(mkfifo(folder("s.lock"), 0o600) == 0)
+        #expect(mkfifo(folder("t"), 0o600) == 0)
+        #expect {
+            _ = try CrawlStateFile(path: folder("s")).lock()
+        } throws: { error in
+            ((error as? CrawlFileError)?.message ?? "").contains("is a FIFO (named pipe), not a regular file")
+        }
+        #expect {
+            _ = try CrawlStateFile(path: folder("t")).load()
+        } throws: { error in
+            ((error as? CrawlFileError)?.message ?? "").contains("it is a FIFO (named pipe), not a regular file")
+        }
+    }
+}
+
+/// What the hints print must be what a shell reads back.
+struct HintWordTests {
+    @Test(arguments: [("=ls", "'=ls'"), ("a=b", "a=b"), ("~root", "'~root'"), ("#x", "'#x'"), ("*", "'*'")])
+    func wordsAShellWouldExpandAreQuoted(word: String, quoted: String) {
+        #expect(ShellWord.quote(word) == quoted)
+    }
+
+    @Test(arguments: [
+        ("/dev/fd/63", false), ("/proc/self/fd/12", false), ("/proc/4242/fd/5", false), ("/dev/fd/0", true),
+        ("/dev/stdin", true), ("/run/secrets/gh", true), ("fd/63", true),
+    ])
+    func aDescriptorTheShellMadeForOneRunIsNotRepeated(path: String, repeated: Bool) {
+        #expect(CommonOptions.canBeReadAgain(tokenFile: path) == repeated)
+        var options = CommonOptions()
+        options.tokenFile = path
+        #expect(CommonOptions.arguments(options).contains(path) == repeated)
+    }
+}
+
+/// On a terminal, a rerun that finds nothing new says so, and where the crawl stands.
+struct CrawlUpToDateTests {
+    private func run(_ line: [String], github: FakeGitHub) async -> (Int32, String) {
+        let (io, _, err) = IOStreams.test(stderrTTY: true)
+        var (env, _, _) = AppEnvironment.test(github: github)
+        env.io = io
+        let status = await GhUsersApp(environment: env).run(line)
+        return (status, err.text)
+    }
+
+    @Test func aRerunWithNothingNewSaysItIsUpToDate() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Foundation.Data(#"{"version":1,"since":2,"format":"tsv"}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder("s")))
+        let github = FakeGitHub()
+        github.script("/users?since=2&per_page=100", .success(UserPage(users: [], next: nil)))
+        let (status, err) = await run(["list", "--all", "--state", folder("s"), "--no-cache"], github: github)
+        #expect(status == 0)
+        #expect(
+            err == "gh-users: nothing new: the crawl in '\(folder("s"))' is up to date; its last account is id 2.\n")
+    }
+
+    @Test func aFinishedShardSaysSo() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Foundation.Data(#"{"version":1,"since":10}"#.utf8).write(to: URL(fileURLWithPath: folder("s")))
+        let (status, err) = await run(
+            ["list", "--all", "--until", "5", "--state", folder("s"), "--no-cache"], github: FakeGitHub())
+        #expect(status == 0)
+        #expect(
+            err
+                == "gh-users: nothing to do: the crawl in '\(folder("s"))' stands at account id 10, at or past --until 5.\n"
+        )
+    }
+}
