@@ -78,7 +78,7 @@ enum GraphQLProfileResponse {
         if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
             switch error {
             case .rateLimited, .cancelled: throw .failed(error)
-            case .unauthorized(let status, _) where status == 401: throw .failed(error)
+            case .unauthorized(let status, _, _) where status == 401: throw .failed(error)
             case .server(let status, _) where status >= 500: throw .unavailable("\(endpoint) answered HTTP \(status)")
             default: throw .unsupported("\(endpoint) answered HTTP \(status)")
             }
@@ -93,7 +93,9 @@ enum GraphQLProfileResponse {
         if let limited = errors.first(where: { $0.type == "RATE_LIMITED" }) {
             let reset = RateLimitInfo(response, now: Date()).reset.value
             throw .failed(
-                .rateLimited(resetAt: reset, message: "GraphQL: " + (limited.message ?? "API rate limit exceeded")))
+                .rateLimited(
+                    resetAt: reset, message: "GraphQL: " + (limited.message ?? "API rate limit exceeded"),
+                    resource: "graphql"))
         }
         let aliases = Set(logins.indices.map(GraphQLProfileQuery.alias))
         // An error that names none of the aliases is about the query itself.
