@@ -28,7 +28,8 @@ package struct CacheSettings: Sendable {
 
 /// GETs through the cache. Every request with a cached entry is revalidated (`If-None-Match`, and
 /// `If-Modified-Since` where there is a `Last-Modified`), so answers are never stale, and a 304, which costs
-/// no rate limit, is answered with the cached body and headers (`Link` included, so paging works). When the
+/// no rate limit, is answered with the cached body and the headers that describe it (`Link` included, so
+/// paging works), and the 304's own headers for the rest (scopes, rate limit, request id). When the
 /// network cannot be reached after the client's retries, the cached copy answers, with a warning that dates it.
 struct ConditionalFetcher: Sendable {
     let client: HTTPClient
@@ -59,6 +60,7 @@ struct ConditionalFetcher: Sendable {
         let entry = store?.read(key: key)
         if settings.mode == .offline {
             guard let entry else { throw DomainError.notCached(resource: endpoint) }
+            logger.info("\(HTTPClient.traceText(endpoint)): from the cache (--offline)")
             return response(from: entry, requested: url)
         }
         var request = client.makeRequest(.get, url)
@@ -87,7 +89,7 @@ struct ConditionalFetcher: Sendable {
         }
         if answer.status == 304, let entry {
             store?.touch(key: key)
-            return response(from: entry, requested: url)
+            return revalidated(entry, by: answer, requested: url)
         }
         if answer.status == 200, let store, answer.headers["ETag"] != nil || answer.headers["Last-Modified"] != nil {
             store.write(key: key, response: answer, now: now())
@@ -101,6 +103,21 @@ struct ConditionalFetcher: Sendable {
         guard settings.mode == .disabled, cacheable, let store = settings.store else { return false }
         return store.read(key: DiskResponseCache.key(url: variant, tokenIdentity: tokenIdentity)) != nil
     }
+
+    /// The stored body with the headers that describe it (`Link`, `Content-Type`), and every other header from
+    /// the live 304, which describes this request: the token's scopes, the rate limit, the request id.
+    private func revalidated(_ entry: CachedResponse, by answer: HTTPResponse, requested url: URL) -> HTTPResponse {
+        var merged = response(from: entry, requested: url)
+        for field in answer.headers where !ConditionalFetcher.bodyHeaders.contains(field.name.lowercased()) {
+            merged.headers.set(field.name, field.value)
+        }
+        return merged
+    }
+
+    /// Headers about the stored body, which a bodiless 304 cannot speak for.
+    private static let bodyHeaders: Set<String> = [
+        "link", "content-type", "content-length", "content-encoding", "transfer-encoding",
+    ]
 
     private func response(from entry: CachedResponse, requested url: URL) -> HTTPResponse {
         HTTPResponse(status: entry.status, headers: entry.headers, body: entry.body, url: URL(string: entry.url) ?? url)

@@ -102,10 +102,11 @@ enum ErrorMapping {
             return .malformedResponse(endpoint: endpoint, detail: reason)
         }
         if limit.isPrimaryLimitSpent(status: status) {
+            let resource = rateLimitResource(response)
             switch limit.reset {
             case .malformed(let reason): return .malformedResponse(endpoint: endpoint, detail: reason)
-            case .valid(let reset): return .rateLimited(resetAt: reset, message: message)
-            case .absent: return .rateLimited(resetAt: nil, message: message)
+            case .valid(let reset): return .rateLimited(resetAt: reset, message: message, resource: resource)
+            case .absent: return .rateLimited(resetAt: nil, message: message, resource: resource)
             }
         }
         // The client hands a secondary limit back when its retries are spent or the wait it asks for is
@@ -120,11 +121,51 @@ enum ErrorMapping {
         switch status {
         case 404:
             return .notFound(resource: resource)
-        case 401, 403:
+        case 401:
             return .unauthorized(status: status, message: message)
+        case 403:
+            return .unauthorized(status: status, message: message, problem: accessProblem(response, message: message))
         default:
             return .server(status: status, message: message)
         }
+    }
+
+    /// The bucket a spent limit belongs to: GitHub names it in `x-ratelimit-resource`; a server that does not
+    /// (an older Enterprise) still spends the search bucket on `/search/`.
+    private static func rateLimitResource(_ response: HTTPResponse) -> String? {
+        if let named = response.headers["x-ratelimit-resource"]?.trimmingCharacters(in: .whitespaces).lowercased(),
+            !named.isEmpty
+        {
+            return named
+        }
+        return response.url.path.hasPrefix("/search/") ? "search" : nil
+    }
+
+    /// Whether a 403 is about the token's scopes or single sign-on. Only then does the message talk of scopes:
+    /// most 403s are not (no User-Agent, an abuse block, "Resource not accessible by …").
+    static func accessProblem(_ response: HTTPResponse, message: String) -> AccessProblem {
+        if let sso = response.headers["x-github-sso"] {
+            let url = sso.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("url=") }.map { String($0.dropFirst(4)) }
+            return .singleSignOn(url: url)
+        }
+        let lowered = message.lowercased()
+        if lowered.contains("saml") || lowered.contains("single sign-on") { return .singleSignOn(url: nil) }
+        let accepted = scopeList(response.headers["x-accepted-oauth-scopes"])
+        // GitHub names what the endpoint accepts and what the token has: a token with none of them lacks a scope.
+        if let granted = response.headers["x-oauth-scopes"].map(scopeList), !accepted.isEmpty,
+            Set(accepted).isDisjoint(with: granted)
+        {
+            return .scope(accepted: accepted.joined(separator: ", "))
+        }
+        if lowered.contains("scope") {
+            return .scope(accepted: accepted.isEmpty ? nil : accepted.joined(separator: ", "))
+        }
+        return .unstated
+    }
+
+    private static func scopeList(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// A `Link` URL, followed only when it is http(s) on the API's own origin (`OriginPolicy`): a next page

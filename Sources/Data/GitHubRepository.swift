@@ -93,10 +93,10 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                     "GraphQL batch of \(logins.count): cost \(batch.cost.map { $0 == 1 ? "1 point" : "\($0) points" } ?? "unknown"), "
                         + "\(batch.remaining.map(String.init) ?? "unknown") remaining")
                 return batch
-            } catch .failed(.rateLimited(let resetAt?, let message)) {
+            } catch .failed(.rateLimited(let resetAt?, let message, let resource)) {
                 waits += 1
                 guard waits <= HTTPClient.maximumPrimaryLimitWaits else {
-                    throw .failed(.rateLimited(resetAt: resetAt, message: message))
+                    throw .failed(.rateLimited(resetAt: resetAt, message: message, resource: resource))
                 }
                 let waited: Bool
                 do {
@@ -104,7 +104,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 } catch {
                     throw .failed(.cancelled)
                 }
-                if !waited { throw .failed(.rateLimited(resetAt: resetAt, message: message)) }
+                if !waited { throw .failed(.rateLimited(resetAt: resetAt, message: message, resource: resource)) }
             } catch {
                 if case .unsupported(let reason) = error {
                     // Said once: the run asks GraphQL nothing more after this.

@@ -104,7 +104,7 @@ enum GraphQLProfileResponse {
             // A spent limit (403 or 429 with x-ratelimit-remaining: 0), a bad token, a 5xx that outlived the
             // client's retries: REST would meet them too, so the run stops as REST's would.
             case .rateLimited, .cancelled, .malformedResponse: throw .failed(error)
-            case .unauthorized(let status, _) where status == 401: throw .failed(error)
+            case .unauthorized(let status, _, _) where status == 401: throw .failed(error)
             case .server(let status, _) where status >= 500: throw .failed(error)
             default: throw .unsupported("\(endpoint) answered HTTP \(status)")
             }
@@ -119,7 +119,9 @@ enum GraphQLProfileResponse {
         if let limited = errors.first(where: isRateLimit) {
             let reset = RateLimitInfo(response, now: Date()).reset.value
             throw .failed(
-                .rateLimited(resetAt: reset, message: "GraphQL: " + (limited.message ?? "API rate limit exceeded")))
+                .rateLimited(
+                    resetAt: reset, message: "GraphQL: " + (limited.message ?? "API rate limit exceeded"),
+                    resource: "graphql"))
         }
         let aliases = Set(logins.indices.map(GraphQLProfileQuery.alias))
         // An error that names none of the aliases is about the query itself.

@@ -7,12 +7,15 @@ package enum DomainError: Error, Sendable, Equatable {
     case invalidInput(String)
     /// The resource does not exist (HTTP 404).
     case notFound(resource: String)
-    /// A missing, bad or insufficient token (401, or a 403 that is not a rate limit).
-    case unauthorized(status: Int, message: String)
-    /// The command reads the token's own account (`gh-users me`) and no token was given; nothing was sent.
+    /// A missing, bad or insufficient token (401, or a 403 that is not a rate limit); `problem` is what the
+    /// answer said about the token's scopes or single sign-on, if anything.
+    case unauthorized(status: Int, message: String, problem: AccessProblem = .unstated)
+    /// The command (`me`, `show --via graphql`: the message adds the program's name) needs a token and none
+    /// was given; nothing was sent.
     case tokenRequired(command: String)
-    /// The primary rate limit is spent; `resetAt` is when it refills, if GitHub said.
-    case rateLimited(resetAt: Date?, message: String)
+    /// The primary rate limit is spent; `resetAt` is when it refills, if GitHub said. `resource` is the bucket
+    /// that is spent (`core`, `search`, `graphql`), nil for a secondary limit or when GitHub did not say.
+    case rateLimited(resetAt: Date?, message: String, resource: String? = nil)
     /// No answer: connection refused, DNS, timeout, connection lost.
     case network(String)
     /// GitHub answered with an error status that is none of the above.
@@ -28,4 +31,15 @@ package enum DomainError: Error, Sendable, Equatable {
     case refused(String)
     /// The work was cancelled (an interrupt).
     case cancelled
+}
+
+/// What a 403 said about the token itself. Most 403s say nothing of the kind (a request without a User-Agent,
+/// an abuse block, "Resource not accessible by …"), and their message is then all there is to tell.
+package enum AccessProblem: Sendable, Equatable {
+    case unstated
+    /// The token has none of the scopes the endpoint accepts (`accepted`, from `X-Accepted-OAuth-Scopes`), or
+    /// GitHub's message says a scope is missing.
+    case scope(accepted: String?)
+    /// An organization's SAML single sign-on wants the token authorized (`X-GitHub-SSO`), at `url` if given.
+    case singleSignOn(url: String?)
 }

@@ -99,13 +99,15 @@ package struct HTTPClient: Sendable {
 
     /// Sits out a spent rate limit that the answer's body reported rather than its status (GraphQL's
     /// `RATE_LIMITED` comes with status 200), as `--wait-on-rate-limit` asks and through the same clock, so the
-    /// wait is announced and counted down like any other. false: the policy does not wait, and the caller
-    /// reports the limit.
+    /// wait is announced and counted down like any other. false: the policy does not wait, or the wait is
+    /// longer than `--max-wait` allows, and the caller reports the limit.
     package func waitForRateLimitReset(_ resetAt: Date) async throws(TransportError) -> Bool {
         guard schedule.policy.waitOnPrimaryLimit else { return false }
         let seconds = max(0, resetAt.timeIntervalSince(clock.now())) + 1
+        let wait = Duration.milliseconds(Int64(seconds * 1000))
+        guard wait <= schedule.policy.maximumWait else { return false }
         do {
-            try await clock.sleep(.milliseconds(Int64(seconds * 1000)), .primaryRateLimit(resetAt: resetAt))
+            try await clock.sleep(wait, .primaryRateLimit(resetAt: resetAt))
         } catch {
             throw .cancelled
         }
@@ -162,6 +164,7 @@ package struct HTTPClient: Sendable {
                 repeatableQuery: request.isRepeatableQuery
             )
             guard case .retry(let delay, let reason) = decision else {
+                if case .success(let response) = outcome { logAnswer(request, response, attempts: attempts) }
                 return try outcome.mapError(failure).get()
             }
             if case .primaryRateLimit = reason {
@@ -232,6 +235,17 @@ package struct HTTPClient: Sendable {
             logger.debug("✗ \(line): \(Self.traceText(error.description)) after \(elapsed) ms")
         }
         return outcome
+    }
+
+    /// `--verbose`'s line for each request: what was asked, what came back, and whether the cache answered (a
+    /// 304 to the `If-None-Match` the cache sent). `--debug`'s trace says all of this and more, so it stands in.
+    private func logAnswer(_ request: HTTPRequest, _ response: HTTPResponse, attempts: Int) {
+        guard logger.isEnabled(.info), !logger.isEnabled(.debug) else { return }
+        let url = request.url
+        var line = "\(request.method.rawValue) \(url.path)\(url.query.map { "?" + $0 } ?? ""): \(response.status)"
+        if response.status == 304 { line += ", unchanged: the cached copy answers" }
+        if attempts > 1 { line += " (attempt \(attempts))" }
+        logger.info(Self.traceText(line))
     }
 
     /// The request line and the header fields that really go out (`headersSent`: what the transport keeps

@@ -9,18 +9,20 @@ package struct RetryPolicy: Sendable, Equatable {
     /// fraction of the ceiling ("full jitter"), so many clients never retry in step.
     package var baseDelay: Duration
     package var maxDelay: Duration
-    /// What to wait on a secondary rate limit that gives no `Retry-After` (GitHub says: at least a minute).
+    /// What to wait on a rate limit that says neither when to come back nor when it resets: a secondary limit
+    /// without `Retry-After`, or a spent primary limit without `x-ratelimit-reset`. GitHub's rate-limit page:
+    /// "Otherwise, wait for at least one minute before retrying."
     package var secondaryLimitWait: Duration
     /// The longest `Retry-After` honoured on a 5xx; longer ones fall back to backoff.
     package var maxServerRetryAfter: Duration
-    /// Sleep until the primary rate limit resets instead of failing (`--wait-on-rate-limit`). It also lets the
-    /// client sit out a `Retry-After` longer than `maximumWait`.
+    /// Sleep until the primary rate limit resets instead of failing (`--wait-on-rate-limit`), for at most
+    /// `maximumWait`.
     package var waitOnPrimaryLimit: Bool
     /// One attempt's deadline, enforced by cancelling the attempt (URLSession rounds its own timeout down).
     package var attemptTimeout: Duration
-    /// The longest rate-limit wait taken without `--wait-on-rate-limit` (`--max-wait`). A secondary limit
-    /// asking for more is given back to the caller, which reports it like a spent primary limit: exit 5 and
-    /// the time to come back, instead of a silent wait of hours.
+    /// The longest any rate-limit wait may last (`--max-wait`): a primary reset, a secondary limit's
+    /// `Retry-After` or its minute, a 5xx's `Retry-After`. A wait asking for more is never started: the answer
+    /// is given back to the caller, which reports it as a rate limit with the time to come back (exit 5).
     package var maximumWait: Duration
 
     package static let defaultMaximumWait = Duration.seconds(15 * 60)
@@ -53,8 +55,9 @@ package enum RetryReason: Sendable, Equatable {
     case transport(TransportError)
     case status(Int)
     case secondaryRateLimit
-    /// The primary limit is spent and `--wait-on-rate-limit` was given; `resetAt` is when it refills.
-    case primaryRateLimit(resetAt: Date)
+    /// The primary limit is spent and is waited out; `resetAt` is when it refills, nil when GitHub did not say
+    /// (the wait is then a minute, as GitHub advises).
+    case primaryRateLimit(resetAt: Date?)
 }
 
 /// In words, for the `--verbose` line that announces a retry.
@@ -120,16 +123,19 @@ package struct RetrySchedule: Sendable {
     ) -> RetryDecision {
         let limit = RateLimitInfo(response, now: now)
         if limit.isPrimaryLimitSpent(status: response.status) {
-            // Waiting for a reset is not a retry storm: it does not spend the retry budget. A reset that is
-            // missing or malformed is delivered, for Data to report.
-            guard policy.waitOnPrimaryLimit || waitsOutSpentLimit, let reset = limit.reset.value else {
-                return .deliver
-            }
+            // Waiting for a reset is not a retry storm: it does not spend the retry budget. A malformed reset is
+            // delivered, for Data to report.
+            guard policy.waitOnPrimaryLimit || waitsOutSpentLimit else { return .deliver }
+            let wait: Duration
+            switch limit.reset {
             // Bounded: the parser refuses resets past the year 9999, so this cannot overflow.
-            let wait = Duration.milliseconds(Int64((max(0, reset.timeIntervalSince(now)) + 1) * 1000))
-            // Without --wait-on-rate-limit, only as long as --max-wait allows.
-            if !policy.waitOnPrimaryLimit, wait > policy.maximumWait { return .deliver }
-            return .retry(after: wait, reason: .primaryRateLimit(resetAt: reset))
+            case .valid(let reset): wait = .milliseconds(Int64((max(0, reset.timeIntervalSince(now)) + 1) * 1000))
+            case .absent: wait = policy.secondaryLimitWait
+            case .malformed: return .deliver
+            }
+            // --max-wait bounds every wait: a longer one is not started, and the caller reports when to retry.
+            if wait > policy.maximumWait { return .deliver }
+            return .retry(after: wait, reason: .primaryRateLimit(resetAt: limit.reset.value))
         }
         guard repeatable, retriesUsed < policy.maxRetries else { return .deliver }
         if limit.isSecondaryLimit(status: response.status, body: response.body) {
@@ -140,14 +146,16 @@ package struct RetrySchedule: Sendable {
             // Not a wait anyone can take: Data reports the malformed header.
             case .malformed: return .deliver
             }
-            // Hours of silent waiting are not what anyone expects without asking for them.
-            if wait > policy.maximumWait, !policy.waitOnPrimaryLimit { return .deliver }
+            // --max-wait bounds every wait, --wait-on-rate-limit or not.
+            if wait > policy.maximumWait { return .deliver }
             return .retry(after: wait, reason: .secondaryRateLimit)
         }
         if [500, 502, 503, 504].contains(response.status) {
             var delay = backoff(retriesUsed: retriesUsed, random: random)
             // On a 5xx `Retry-After` is only a hint that stretches the backoff; a malformed one is ignored.
-            if let retryAfter = limit.retryAfter.value, retryAfter <= policy.maxServerRetryAfter {
+            if let retryAfter = limit.retryAfter.value,
+                retryAfter <= min(policy.maxServerRetryAfter, policy.maximumWait)
+            {
                 delay = max(delay, retryAfter)
             }
             return .retry(after: delay, reason: .status(response.status))

@@ -214,12 +214,12 @@ struct GraphQLProfileResponseTests {
                     .failed(
                         .rateLimited(
                             resetAt: Date(timeIntervalSince1970: 2_000_000_000),
-                            message: "GraphQL: API rate limit already exceeded for user ID 1."))))
+                            message: "GraphQL: API rate limit already exceeded for user ID 1.", resource: "graphql"))))
     }
 
     @Test func aBadTokenFailsEveryLoginAndOtherStatusesGoToREST() {
         guard
-            case .failure(.failed(.unauthorized(401, _))) = decode(
+            case .failure(.failed(.unauthorized(401, _, _))) = decode(
                 #"{"message":"Bad credentials"}"#, status: 401, logins: ["a"])
         else {
             Issue.record("401 is not a failure for every login")
@@ -363,7 +363,7 @@ struct GraphQLRepositoryTests {
                     == .failed(
                         .rateLimited(
                             resetAt: Date(timeIntervalSince1970: 2_000_000_000),
-                            message: "GraphQL: API rate limit exceeded")))
+                            message: "GraphQL: API rate limit exceeded", resource: "graphql")))
         }
         #expect(sleeps.durations.isEmpty)
     }

@@ -145,7 +145,7 @@ struct AccountSurfaceEndToEndTests {
             let anonymous = try await BinaryRunner.run(["me"] + api(server))
             #expect(anonymous.status == 4)
             #expect(anonymous.stdout.isEmpty)
-            #expect(anonymous.stderr.contains("gh-users me needs a token"))
+            #expect(anonymous.stderr.hasPrefix("gh-users: me needs a token"))
             #expect(server.requests.count == before)
         }
     }

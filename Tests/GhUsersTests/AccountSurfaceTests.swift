@@ -58,7 +58,7 @@ struct AccountSurfaceTests {
         let (env, out, err) = AppEnvironment.test(github: github)
         #expect(await run(["me"], env) == 4)
         #expect(out.text.isEmpty)
-        #expect(err.text.contains("gh-users me needs a token"))
+        #expect(err.text.hasPrefix("gh-users: me needs a token"))
         #expect(github.calls.isEmpty)
     }
 

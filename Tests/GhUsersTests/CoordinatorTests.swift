@@ -274,6 +274,12 @@ struct SessionSetupTests {
         #expect(result.err.contains(message))
     }
 
+    /// Every wait is bounded by --max-wait; with --wait-on-rate-limit its default takes any reset within the hour.
+    @Test func waitOnRateLimitRaisesTheDefaultWaitCeilingToAnHourAndAMinute() async throws {
+        #expect(try #require(await setUp("show octocat --wait-on-rate-limit").request).maxWait == 3660)
+        #expect(try #require(await setUp("show octocat --wait-on-rate-limit --max-wait 5").request).maxWait == 5)
+    }
+
     @Test func theWaitCeilingAndTheBodyCapReachTheSession() async throws {
         let request = try #require(
             await setUp("show octocat --max-wait 30", environment: ["GH_USERS_MAX_RESPONSE_BYTES": "2M"]).request)

@@ -315,7 +315,7 @@ struct FullProfilesViaGraphQLTests {
         let (env, out, err) = environment(github, token: false)
         #expect(await run("followers octocat --full --via graphql", env) == 4)
         #expect(out.text.isEmpty)
-        #expect(err.text.contains("gh-users followers --via graphql needs a token"))
+        #expect(err.text.hasPrefix("gh-users: followers --via graphql needs a token"))
         #expect(err.text.contains("leave out --via graphql"))
         #expect(github.calls.isEmpty)
     }

@@ -65,7 +65,7 @@ struct ShowViaGraphQLTests {
         let (env, out, err) = environment(github, token: false)
         #expect(await run("show octocat --via graphql", env) == 4)
         #expect(out.text.isEmpty)
-        #expect(err.text.contains("gh-users show --via graphql needs a token"))
+        #expect(err.text.hasPrefix("gh-users: show --via graphql needs a token"))
         #expect(err.text.contains("leave out --via graphql"))
         #expect(github.calls.isEmpty)
     }

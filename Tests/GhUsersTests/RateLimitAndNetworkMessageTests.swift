@@ -14,7 +14,8 @@ struct RateLimitMessageTests {
         let shown = presenter.present(.rateLimited(resetAt: nil, message: github)).message
         #expect(
             shown
-                == "gh-users: \(github)\nAdd --wait-on-rate-limit to wait for the reset and carry on.\n"
+                == "gh-users: \(github)\nGitHub gave no reset time: try again in about a minute.\n"
+                + "Add --wait-on-rate-limit to wait for the reset and carry on.\n"
                 + "Requests without a token get 60 an hour: set GH_TOKEN for 5,000.\n")
         #expect(shown.components(separatedBy: "rate limit exceeded").count == 2)
     }

@@ -123,12 +123,10 @@ struct HostileRetryScheduleTests {
         #expect(decide(hostile, policy: RetryPolicy(waitOnPrimaryLimit: true)) == .deliver)
     }
 
-    @Test func aWaitPastTheMaximumIsGivenBackUnlessAskedToWait() {
+    @Test func aWaitPastTheMaximumIsGivenBackEvenWhenAskedToWait() {
         let long = response(429, [("Retry-After", "999999")])
         #expect(decide(long) == .deliver)
-        #expect(
-            decide(long, policy: RetryPolicy(waitOnPrimaryLimit: true))
-                == .retry(after: .seconds(999_999), reason: .secondaryRateLimit))
+        #expect(decide(long, policy: RetryPolicy(waitOnPrimaryLimit: true)) == .deliver)
         // The default ceiling is 15 minutes: at it the wait is taken, past it not.
         #expect(RetryPolicy().maximumWait == .seconds(900))
         #expect(
@@ -190,14 +188,13 @@ struct HostileRetryLoopTests {
         #expect(stub.received.count == 1)
     }
 
-    @Test func withWaitOnRateLimitTheLongWaitIsTaken() async throws {
+    @Test func withWaitOnRateLimitAWaitPastMaxWaitIsNotStarted() async throws {
         let stub = StubTransport()
         stub.stub(usersURL.absoluteString, status: 429, headers: [("Retry-After", "999999")])
-        stub.stub(usersURL.absoluteString, status: 200)
         let recorder = RecordingClock()
-        let policy = RetryPolicy(waitOnPrimaryLimit: true)
-        #expect(try await client(stub, clock: recorder.clock, policy: policy).get(usersURL).status == 200)
-        #expect(recorder.sleeps.map(\.0) == [.seconds(999_999)])
+        let policy = RetryPolicy(waitOnPrimaryLimit: true, maximumWait: .seconds(3660))
+        #expect(try await client(stub, clock: recorder.clock, policy: policy).get(usersURL).status == 429)
+        #expect(recorder.sleeps.isEmpty)
     }
 
     @Test func aHostileResetNeverReachesTheClock() async throws {

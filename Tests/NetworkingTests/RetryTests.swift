@@ -116,8 +116,9 @@ struct RetryScheduleTests {
         #expect(decide(RetryPolicy(), waits: true) == wait)
         #expect(decide(RetryPolicy(), waits: false) == .deliver)
         #expect(decide(RetryPolicy(maximumWait: .seconds(30)), waits: true) == .deliver)
-        // --wait-on-rate-limit waits however long the reset is.
-        #expect(decide(RetryPolicy(waitOnPrimaryLimit: true, maximumWait: .seconds(30)), waits: true) == wait)
+        // --max-wait bounds the wait with --wait-on-rate-limit too (issue 19.9).
+        #expect(decide(RetryPolicy(waitOnPrimaryLimit: true, maximumWait: .seconds(30)), waits: true) == .deliver)
+        #expect(decide(RetryPolicy(waitOnPrimaryLimit: true, maximumWait: .seconds(41)), waits: false) == wait)
     }
 
     @Test func aServersRetryAfterStretchesTheBackoff() {

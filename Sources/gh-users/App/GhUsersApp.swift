@@ -59,7 +59,9 @@ struct GhUsersApp: Sendable {
         return CommandContext(
             io: io,
             render: render,
-            presenter: ErrorPresenter(now: environment.now(), hasToken: hasToken),
+            presenter: ErrorPresenter(
+                now: environment.now(), hasToken: hasToken, waitOnRateLimit: common.waitOnRateLimit,
+                maxWait: common.maxWait),
             common: common,
             programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
             stdoutFile: environment.stdoutFile

@@ -17,10 +17,15 @@ struct WaitAnnouncer: Sendable {
             io.writeErr(
                 "gh-users: GitHub's secondary rate limit: waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
             )
-        case .primaryRateLimit(let resetAt):
+        case .primaryRateLimit(let resetAt?):
             let local = resetAt.formatted(date: .omitted, time: .standard)
             io.writeErr(
                 "gh-users: the rate limit is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at \(local)\n"
+            )
+        case .primaryRateLimit(nil):
+            io.writeErr(
+                "gh-users: the rate limit is spent and GitHub gave no reset time; waiting "
+                    + "\(DurationText.describe(seconds: seconds)) before retrying, as GitHub advises\n"
             )
         case .transport, .status:
             try await pause(duration)

@@ -7,6 +7,10 @@ import Foundation
 struct ErrorPresenter: Sendable {
     let now: Date
     let hasToken: Bool
+    /// `--wait-on-rate-limit` and the `--max-wait` in force (seconds), so a hint never asks for a flag that was
+    /// given, and says when the wait was longer than allowed.
+    var waitOnRateLimit = false
+    var maxWait = CommonOptions.defaultMaxWait(waitOnRateLimit: false)
 
     struct Presentation: Equatable {
         let message: String
@@ -25,13 +29,27 @@ struct ErrorPresenter: Sendable {
         case .notFound(let resource):
             return Presentation(
                 message: "gh-users: no \(clean(resource)) (HTTP 404)\n", for: error)
-        case .unauthorized(let status, let message):
-            let hint =
-                status == 401
-                ? (hasToken
+        case .unauthorized(let status, let message, let problem):
+            let hint: String
+            switch (status, problem) {
+            case (401, _):
+                hint =
+                    hasToken
                     ? "The token was refused: check GH_TOKEN or GITHUB_TOKEN; it may be expired or revoked."
-                    : "This needs a token: set GH_TOKEN or GITHUB_TOKEN.")
-                : "The token may lack a scope or access to this resource."
+                    : "This needs a token: set GH_TOKEN or GITHUB_TOKEN."
+            case (_, .scope(let accepted)):
+                hint =
+                    "The token may lack a scope or access to this resource"
+                    + (accepted.map { " (GitHub accepts: \(clean($0)))" } ?? "") + "."
+            case (_, .singleSignOn(let url)):
+                hint =
+                    "An organization's SAML single sign-on wants the token authorized"
+                    + (url.map { ": \(clean($0))" } ?? " (GitHub settings, Personal access tokens, Configure SSO).")
+            case (_, .unstated):
+                // GitHub's message says what it refused (no User-Agent, an abuse block): nothing about scopes.
+                return Presentation(
+                    message: "gh-users: GitHub refused the request (HTTP \(status): \(clean(message)))\n", for: error)
+            }
             return Presentation(
                 message: "gh-users: authentication failed (HTTP \(status): \(clean(message)))\n\(hint)\n", for: error)
         case .tokenRequired(let command):
@@ -39,14 +57,17 @@ struct ErrorPresenter: Sendable {
                 message:
                     "gh-users: \(command) needs a token: set GH_TOKEN or GITHUB_TOKEN, or give --token-file PATH\n",
                 for: error)
-        case .rateLimited(let resetAt, let message):
+        case .rateLimited(let resetAt, let message, let resource):
             var text = "gh-users: " + rateLimitHeadline(clean(message))
+            // GitHub's advice when it names no time: "wait for at least one minute before retrying".
+            let wait = resetAt.map { max(0, $0.timeIntervalSince(now)) } ?? 60
             if let resetAt {
-                let wait = DurationText.describe(seconds: resetAt.timeIntervalSince(now))
-                text += "\nIt resets at \(localTime(resetAt)), in \(wait)."
+                text += "\nIt resets at \(localTime(resetAt)), in \(DurationText.describe(seconds: wait))."
+            } else {
+                text += "\nGitHub gave no reset time: try again in about a minute."
             }
-            text += "\nAdd --wait-on-rate-limit to wait for the reset and carry on."
-            if !hasToken { text += "\nRequests without a token get 60 an hour: set GH_TOKEN for 5,000." }
+            if let hint = waitHint(wait) { text += "\n" + hint }
+            if !hasToken, let tokenHint = tokenHint(resource: resource, message: message) { text += "\n" + tokenHint }
             return Presentation(message: text + "\n", for: error)
         case .network(let detail):
             // Data may add a line that says what to check (a CA bundle, a proxy); each line is cleaned alone.
@@ -68,6 +89,36 @@ struct ErrorPresenter: Sendable {
             return Presentation(message: "gh-users: \(clean(detail))\n", for: error)
         case .cancelled:
             return Presentation(message: "gh-users: interrupted\n", for: error)
+        }
+    }
+
+    /// What would have waited: `--wait-on-rate-limit`, within a `--max-wait` long enough (which the flag's default
+    /// is for any reset within the hour); never the flag that was already given.
+    private func waitHint(_ wait: Double) -> String? {
+        let needed = Int(wait.rounded(.up)) + 1
+        if waitOnRateLimit {
+            // Within --max-wait, the limit was waited out and was still spent: nothing to add.
+            guard wait + 1 > maxWait else { return nil }
+            return "That is longer than --max-wait allows (\(DurationText.describe(seconds: maxWait))): run again "
+                + "then, or give --max-wait \(needed) or more."
+        }
+        let ceiling =
+            maxWait == CommonOptions.defaultMaxWait(waitOnRateLimit: false)
+            ? CommonOptions.defaultMaxWait(waitOnRateLimit: true) : maxWait
+        if wait + 1 > ceiling {
+            return "Add --wait-on-rate-limit --max-wait \(needed) to wait for the reset and carry on."
+        }
+        return "Add --wait-on-rate-limit to wait for the reset and carry on."
+    }
+
+    /// The numbers a token changes, for the bucket that is spent: search's are per minute.
+    private func tokenHint(resource: String?, message: String) -> String? {
+        switch resource {
+        case "search": return "Searches without a token get 10 a minute: set GH_TOKEN for 30."
+        case "core": return "Requests without a token get 60 an hour: set GH_TOKEN for 5,000."
+        case nil where !message.lowercased().contains("secondary rate limit"):
+            return "Requests without a token get 60 an hour: set GH_TOKEN for 5,000."
+        default: return nil
         }
     }
 

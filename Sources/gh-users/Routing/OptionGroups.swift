@@ -16,8 +16,10 @@ struct CommonOptions: Sendable, Equatable {
     var timeout: Double = 30
     var retries = 3
     var waitOnRateLimit = false
-    /// Seconds a rate-limit wait may last before the run stops with status 5 instead (unless it waits anyway).
-    var maxWait: Double = 900
+    /// Seconds any rate-limit wait may last; a longer one is not started, and the run stops with status 5.
+    /// Unless `--max-wait` says otherwise: 900, or with `--wait-on-rate-limit` an hour and a minute, so that
+    /// a core limit's reset (at most an hour away) is always waited for.
+    var maxWait: Double = CommonOptions.defaultMaxWait(waitOnRateLimit: false)
     var cacheMode: CacheMode = .readWrite
     var cacheDirectory: String?
     var logLevel: LogLevel?
@@ -39,6 +41,10 @@ struct CommonOptions: Sendable, Equatable {
         return number <= 2
     }
 
+    static func defaultMaxWait(waitOnRateLimit: Bool) -> Double {
+        waitOnRateLimit ? 3660 : 900
+    }
+
     /// The options that shape what a rerun prints and where it looks, as command-line words; left out when
     /// they are the defaults, and never the diagnostics, nor a `--token-file` that cannot be read again.
     static func arguments(_ options: CommonOptions) -> [String] {
@@ -58,7 +64,7 @@ struct CommonOptions: Sendable, Equatable {
         }
         if options.retries != defaults.retries { words += ["--" + NetworkGroup.retries.name, String(options.retries)] }
         if options.waitOnRateLimit { words.append("--" + NetworkGroup.waitOnRateLimit.name) }
-        if options.maxWait != defaults.maxWait {
+        if options.maxWait != defaultMaxWait(waitOnRateLimit: options.waitOnRateLimit) {
             let seconds =
                 options.maxWait.rounded() == options.maxWait ? String(Int(options.maxWait)) : String(options.maxWait)
             words += ["--" + NetworkGroup.maxWait.name, seconds]
@@ -173,15 +179,15 @@ enum NetworkGroup {
     )
     static let waitOnRateLimit = OptionSpec(
         "wait-on-rate-limit",
-        help: "When the rate limit is spent, wait for its reset and carry on instead of exiting with status 5, "
-            + "however long --max-wait would allow."
+        help: "When the rate limit is spent, wait for its reset (a minute when GitHub names none) and carry on "
+            + "instead of exiting with status 5; for at most --max-wait."
     )
     static let maxWait = OptionSpec(
         "max-wait",
         value: "SECONDS",
-        help: "The longest a secondary rate limit's Retry-After is waited out; a longer one stops the run with "
-            + "status 5 and the time it lifts.",
-        default: "900"
+        help: "The longest any rate-limit wait may last (a reset, a secondary limit's Retry-After or minute); a "
+            + "longer one is not started: the run stops with status 5 and the time to retry.",
+        default: "900; 3660 with --wait-on-rate-limit"
     )
 
     static let group = OptionGroup(
@@ -204,6 +210,7 @@ enum NetworkGroup {
                 parsed, retries, range: 0...Int64(maximum), rule: "a whole number from 0 to \(maximum)", spec: spec
             ).map { Int($0) } ?? 3
         options.waitOnRateLimit = parsed.has(waitOnRateLimit)
+        options.maxWait = CommonOptions.defaultMaxWait(waitOnRateLimit: options.waitOnRateLimit)
         if let text = parsed.value(maxWait) {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 * 7 else {
                 throw UsageError.invalidNumber(maxWait, text, rule: "a number of seconds from 0 to a week", spec: spec)
@@ -249,7 +256,10 @@ enum CacheGroup {
 
 /// What is logged on stderr while a command talks to GitHub.
 enum LoggingGroup {
-    static let verbose = OptionSpec("verbose", help: "Log what happens on stderr (same as --log-level info).")
+    static let verbose = OptionSpec(
+        "verbose",
+        help: "Log each request on stderr: method, path, status, and whether the cache answered (same as --log-level "
+            + "info).")
     static let logLevel = OptionSpec(
         "log-level",
         value: "LEVEL",

@@ -127,12 +127,12 @@ extension Command {
             parse: parse,
             action: .github { requested, initialContext, github in
                 if declaration.requiresToken(requested), !initialContext.presenter.hasToken {
-                    return TokenRequirement(command: "gh-users " + name + " without a LOGIN").refuse(initialContext)
+                    return TokenRequirement(command: name + " without a LOGIN").refuse(initialContext)
                 }
                 if let stage = declaration.profiles, stage.options(requested).full,
                     stage.options(requested).via == .graphql, !initialContext.presenter.hasToken
                 {
-                    return ProfileSource.tokenRequirement(command: "gh-users " + name).refuse(initialContext)
+                    return ProfileSource.tokenRequirement(command: name).refuse(initialContext)
                 }
                 var run = ListDeclaration<Options, Item>.Run(options: requested, context: initialContext)
                 if let start = declaration.start {

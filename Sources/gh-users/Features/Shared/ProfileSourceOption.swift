@@ -20,7 +20,7 @@ enum ProfileSource: String, Sendable, Equatable, CaseIterable {
         try ChoiceOption.parse(parsed, via, spec: spec) ?? .rest
     }
 
-    /// GitHub's GraphQL API refuses anonymous callers: without a token, `command` (such as `gh-users show`)
+    /// GitHub's GraphQL API refuses anonymous callers: without a token, `command` (such as `show`)
     /// stops with status 4 before any request, and this says so with the way out.
     static func tokenRequirement(command: String) -> TokenRequirement {
         TokenRequirement(

@@ -110,7 +110,7 @@ private struct FollowChange {
         }
         if let refusal = confirmation(count: logins.count) { return refusal }
         guard context.presenter.hasToken else {
-            let error = DomainError.tokenRequired(command: "gh-users " + verb.rawValue)
+            let error = DomainError.tokenRequired(command: verb.rawValue)
             io.writeErr(context.presenter.present(error).message)
             return .failed(error)
         }
@@ -207,9 +207,11 @@ private struct FollowChange {
                 if case .notFound = error { return .skip(error) }
                 return .stop(error)
             }
-            return .stop(.unauthorized(status: 404, message: scopeHint))
-        case .unauthorized(let status, let message):
-            return .stop(status == 401 ? error : .unauthorized(status: status, message: message + "; " + scopeHint))
+            return .stop(.unauthorized(status: 404, message: scopeHint, problem: .scope(accepted: "user:follow")))
+        case .unauthorized(let status, let message, let problem):
+            return .stop(
+                status == 401
+                    ? error : .unauthorized(status: status, message: message + "; " + scopeHint, problem: problem))
         case .rateLimited, .cancelled, .tokenRequired, .invalidInput:
             return .stop(error)
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
@@ -222,7 +224,7 @@ private struct FollowChange {
     private func describe(_ error: DomainError) -> String {
         switch error {
         case .notFound: return "no such account"
-        case .unauthorized(let status, _):
+        case .unauthorized(let status, _, _):
             return status == 401
                 ? "refused: the token was not accepted" : "refused: the token lacks the user:follow scope"
         case .rateLimited: return "rate limited"

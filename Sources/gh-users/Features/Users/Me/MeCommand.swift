@@ -26,7 +26,7 @@ enum MeCommand {
                 let extra = [("Scopes", scopes ?? unreported)]
                 return Array(ShowUsersRenderer.profile(account.user, context: context, extra: extra).utf8)
             },
-            tokenRequirement: { _ in TokenRequirement(command: "gh-users me") }
+            tokenRequirement: { _ in TokenRequirement(command: "me") }
         ),
         spec: CommandSpec(
             name: "me",

@@ -61,7 +61,7 @@ enum ShowUsersCommand {
                 return ShowUsersRenderer.render(users, asArray: asArray, context: context)
             },
             tokenRequirement: { options in
-                options.source == .graphql ? ProfileSource.tokenRequirement(command: "gh-users show") : nil
+                options.source == .graphql ? ProfileSource.tokenRequirement(command: "show") : nil
             }
         ),
         spec: CommandSpec(

@@ -1,0 +1,181 @@
+import Foundation
+import GitHubStandIn
+import TestSupport
+import Testing
+
+/// Issue 19 items 6, 8 and 9 and two of 20.19, through the built binary: stdout, stderr and the exit status
+/// each checked on their own. No test here waits a real minute: a wait `--max-wait` forbids is never started.
+struct RateLimitHintsEndToEndTests {
+    private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: 100))
+        try server.start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    private func withCacheDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-e2e-rl-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory.path)
+    }
+
+    /// A server that answers every request 403 with the limit spent and no reset header, as real answers have.
+    private func withSpentLimitWithoutReset<T>(_ body: (RawTestServer) async throws -> T) async throws -> T {
+        let server = try RawTestServer { connection in
+            let json =
+                #"{"message":"API rate limit exceeded for 127.0.0.1.","documentation_url":"https://docs.github.com/rest"}"#
+            connection.write(
+                "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nx-ratelimit-limit: 60\r\n"
+                    + "x-ratelimit-remaining: 0\r\nx-ratelimit-used: 60\r\nx-ratelimit-resource: core\r\n"
+                    + "Content-Length: \(json.utf8.count)\r\nConnection: close\r\n\r\n\(json)")
+        }
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    // 19.6
+    @Test func meOnItsSecondRunShowsTheScopesThe304Carries() async throws {
+        try await withServer { server in
+            try await withCacheDirectory { cache in
+                let arguments = ["me", "--format", "table", "--cache-dir", cache, "--api-url", server.baseURL]
+                let environment = ["GH_TOKEN": StandInTokens.token(for: "octocat")]
+                let first = try await BinaryRunner.run(arguments, environment: environment)
+                #expect(first.status == 0, "\(first.stderr)")
+                #expect(first.stdout.contains("repo, user"))
+                let second = try await BinaryRunner.run(arguments + ["--verbose"], environment: environment)
+                #expect(second.status == 0, "\(second.stderr)")
+                #expect(
+                    second.stderr.contains("GET /user: 304, unchanged: the cached copy answers"), "\(second.stderr)")
+                #expect(second.stdout.contains("repo, user"), "\(second.stdout)")
+                #expect(!second.stdout.contains("not reported"))
+                #expect(second.stdout == first.stdout)
+            }
+        }
+    }
+
+    // 19.8
+    @Test func aSpentLimitWithoutAResetIsExitFiveInAboutAMinute() async throws {
+        try await withSpentLimitWithoutReset { server in
+            let result = try await BinaryRunner.run(["show", "octocat", "--api-url", server.baseURL, "--no-cache"])
+            #expect(result.status == 5)
+            #expect(result.stdout.isEmpty)
+            #expect(
+                result.stderr
+                    == "gh-users: API rate limit exceeded for 127.0.0.1.\n"
+                    + "GitHub gave no reset time: try again in about a minute.\n"
+                    + "Add --wait-on-rate-limit to wait for the reset and carry on.\n"
+                    + "Requests without a token get 60 an hour: set GH_TOKEN for 5,000.\n")
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    // 19.8 and 19.9 (b): the minute is a wait like any other, so --max-wait 5 does not start it.
+    @Test func withWaitOnRateLimitTheMinuteIsBoundedByMaxWaitAndNeverAskedFor() async throws {
+        try await withSpentLimitWithoutReset { server in
+            let result = try await BinaryRunner.run(
+                [
+                    "show", "octocat", "--api-url", server.baseURL, "--no-cache", "--wait-on-rate-limit", "--max-wait",
+                    "5",
+                ])
+            #expect(result.status == 5)
+            #expect(result.stdout.isEmpty)
+            #expect(!result.stderr.contains("Add --wait-on-rate-limit"), "\(result.stderr)")
+            #expect(result.stderr.contains("try again in about a minute"))
+            #expect(result.stderr.contains("That is longer than --max-wait allows (5s)"))
+            #expect(server.requests.count == 1)
+            #expect(result.seconds < 30)
+        }
+    }
+
+    // 19.9 (b)
+    @Test func maxWaitBoundsASecondaryLimitsRetryAfterWithWaitOnRateLimit() async throws {
+        try await withServer { server in
+            server.injectFaults([.secondaryRateLimit(retryAfterSeconds: 60)], forPath: "/users/octocat")
+            let result = try await BinaryRunner.run(
+                ["show", "octocat", "--api-url", server.baseURL, "--wait-on-rate-limit", "--max-wait", "5"])
+            #expect(result.status == 5, "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.hasPrefix("gh-users: You have exceeded a secondary rate limit."))
+            #expect(result.stderr.contains("It resets at "))
+            #expect(result.stderr.contains("That is longer than --max-wait allows (5s)"))
+            #expect(!result.stderr.contains("waiting"))
+            #expect(server.requests.count == 1)
+            // Before: the 60 s were waited in full.
+            #expect(result.seconds < 30)
+        }
+    }
+
+    // 19.9 (a)
+    @Test func aSpentSearchBucketWithoutATokenNamesTheSearchNumbers() async throws {
+        try await withServer { server in
+            server.injectFaults([.primaryRateLimitExhausted(resetAfterSeconds: 40)], forPath: "/search/users")
+            let result = try await BinaryRunner.run(["search", "type:user", "--api-url", server.baseURL])
+            #expect(result.status == 5)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("Searches without a token get 10 a minute: set GH_TOKEN for 30."))
+            #expect(!result.stderr.contains("60 an hour"), "\(result.stderr)")
+        }
+    }
+
+    // 19.9 (c)
+    @Test func theTwoFlagsHelpTextsAgree() async throws {
+        let result = try await BinaryRunner.run(["list", "--help"])
+        #expect(result.status == 0)
+        let text = result.stdout.split(separator: "\n").joined(separator: " ").split(separator: " ").joined(
+            separator: " ")
+        #expect(text.contains("for at most --max-wait"))
+        #expect(text.contains("The longest any rate-limit wait may last"))
+        #expect(!text.contains("however long"))
+    }
+
+    // 19.9 (d)
+    @Test func a403NotAboutTheTokenPrintsGitHubsMessageAndNoScopeHint() async throws {
+        try await withServer { server in
+            let github =
+                "Request forbidden by administrative rules. Please make sure your request has a User-Agent header"
+            server.injectFaults(
+                [.status(403, body: #"{"message":"\#(github)","documentation_url":"https://docs.github.com"}"#)],
+                forPath: "/users/octocat")
+            let result = try await BinaryRunner.run(
+                ["show", "octocat", "--api-url", server.baseURL], environment: ["GH_TOKEN": "gho_octocat"])
+            #expect(result.status == 4)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr == "gh-users: GitHub refused the request (HTTP 403: \(github))\n")
+        }
+    }
+
+    @Test func a403ForAMissingScopeStillSaysScope() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(
+                ["follow", "octocat", "--api-url", server.baseURL, "--yes"],
+                environment: ["GH_TOKEN": "gho_Yamada-Taro_readonly"])
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stderr.contains("scope"), "\(result.stderr)")
+        }
+    }
+
+    // 20.19
+    @Test func verboseSaysEachRequestOnANormalRun() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(["show", "octocat", "--api-url", server.baseURL, "--verbose"])
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("octocat") || !result.stdout.isEmpty)
+            #expect(result.stderr == "gh-users: info: GET /users/octocat: 200\n")
+        }
+    }
+
+    // 20.19
+    @Test(arguments: [
+        ["me"], ["show", "octocat", "--via", "graphql"], ["followers", "--via", "graphql", "--full"],
+        ["follow", "octocat", "--yes"],
+    ])
+    func theTokenMessageHasOnePrefix(arguments: [String]) async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(arguments + ["--api-url", server.baseURL])
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("gh-users: \(arguments[0]) "), "\(result.stderr)")
+            #expect(!result.stderr.contains("gh-users: gh-users"), "\(result.stderr)")
+            #expect(server.requests.isEmpty)
+        }
+    }
+}

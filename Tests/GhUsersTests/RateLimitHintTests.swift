@@ -1,0 +1,109 @@
+import AtomicCore
+import Domain
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// Issue 19, items 8 and 9: what a spent limit or a refusal says is true for the bucket, the flags given and
+/// the answer GitHub sent.
+struct RateLimitHintTests {
+    private let now = Date(timeIntervalSince1970: 1_700_000_000)
+    private let message = "API rate limit exceeded for 127.0.0.1."
+
+    private func present(_ error: DomainError, hasToken: Bool = false, wait: Bool = false, maxWait: Double = 900)
+        -> String
+    {
+        ErrorPresenter(now: now, hasToken: hasToken, waitOnRateLimit: wait, maxWait: maxWait).present(error).message
+    }
+
+    @Test func aSpentSearchBucketWithoutATokenNamesTheSearchNumbers() {
+        let shown = present(.rateLimited(resetAt: now.addingTimeInterval(40), message: message, resource: "search"))
+        #expect(shown.contains("Searches without a token get 10 a minute: set GH_TOKEN for 30."))
+        #expect(!shown.contains("60 an hour"))
+        #expect(!shown.contains("5,000"))
+        let core = present(.rateLimited(resetAt: now.addingTimeInterval(40), message: message, resource: "core"))
+        #expect(core.contains("Requests without a token get 60 an hour: set GH_TOKEN for 5,000."))
+        #expect(
+            !present(.rateLimited(resetAt: nil, message: message, resource: "search"), hasToken: true).contains("token")
+        )
+    }
+
+    @Test func noResetTimeMeansAboutAMinute() {
+        let shown = present(.rateLimited(resetAt: nil, message: message))
+        #expect(shown.contains("GitHub gave no reset time: try again in about a minute."))
+        #expect(shown.contains("Add --wait-on-rate-limit to wait for the reset and carry on."))
+    }
+
+    @Test func neverAsksForWaitOnRateLimitWhenItWasGiven() {
+        let shown = present(.rateLimited(resetAt: nil, message: message), wait: true, maxWait: 5)
+        #expect(!shown.contains("Add --wait-on-rate-limit"))
+        #expect(shown.contains("in about a minute"))
+        #expect(
+            shown.contains("That is longer than --max-wait allows (5s): run again then, or give --max-wait 61 or more.")
+        )
+        let reset = present(
+            .rateLimited(resetAt: now.addingTimeInterval(600), message: message), wait: true, maxWait: 60)
+        #expect(!reset.contains("Add --wait-on-rate-limit"))
+        #expect(reset.contains("give --max-wait 601 or more"))
+        // Waited within --max-wait and still spent (a server that never resets): no hint to give.
+        let waited = present(
+            .rateLimited(resetAt: now.addingTimeInterval(30), message: message), wait: true, maxWait: 3660)
+        #expect(!waited.contains("--wait-on-rate-limit") && !waited.contains("--max-wait"))
+    }
+
+    @Test func withoutTheFlagAResetPastItsCeilingAsksForMaxWaitToo() {
+        let far = present(.rateLimited(resetAt: now.addingTimeInterval(7200), message: message), hasToken: true)
+        #expect(far.contains("Add --wait-on-rate-limit --max-wait 7201 to wait for the reset and carry on."))
+        let short = present(
+            .rateLimited(resetAt: nil, message: "You have exceeded a secondary rate limit."), hasToken: true, maxWait: 5
+        )
+        #expect(short.contains("Add --wait-on-rate-limit --max-wait 61 to wait"))
+        #expect(
+            !present(.rateLimited(resetAt: nil, message: "You have exceeded a secondary rate limit.")).contains(
+                "60 an hour"))
+    }
+
+    @Test(arguments: [
+        "Request forbidden by administrative rules. Please make sure your request has a User-Agent header",
+        "Resource not accessible by personal access token",
+    ])
+    func a403NotAboutScopesPrintsGitHubsMessageAndNoScopeHint(github: String) {
+        let presentation = ErrorPresenter(now: now, hasToken: true).present(
+            .unauthorized(status: 403, message: github, problem: .unstated))
+        #expect(presentation.message == "gh-users: GitHub refused the request (HTTP 403: \(github))\n")
+        #expect(presentation.exitCode == 4)
+    }
+
+    @Test func a403AboutScopesOrSingleSignOnSaysWhatToDo() {
+        let presenter = ErrorPresenter(now: now, hasToken: true)
+        let scope = presenter.present(
+            .unauthorized(status: 403, message: "Forbidden", problem: .scope(accepted: "user")))
+        #expect(
+            scope.message
+                == "gh-users: authentication failed (HTTP 403: Forbidden)\n"
+                + "The token may lack a scope or access to this resource (GitHub accepts: user).\n")
+        let sso = presenter.present(
+            .unauthorized(status: 403, message: "SAML", problem: .singleSignOn(url: "https://github.com/orgs/o/sso")))
+        #expect(sso.message.contains("single sign-on wants the token authorized: https://github.com/orgs/o/sso\n"))
+    }
+
+    @Test func theTokenMessageNamesTheCommandOnce() {
+        let shown = ErrorPresenter(now: now, hasToken: false).present(.tokenRequired(command: "me")).message
+        #expect(shown.hasPrefix("gh-users: me needs a token: "))
+        #expect(!shown.contains("gh-users: gh-users"))
+    }
+}
+
+/// A wait for a limit that names no reset says why it is a minute.
+struct UnknownResetWaitTests {
+    @Test func theWaitIsAnnouncedAsGitHubsMinute() async throws {
+        let (io, _, err) = IOStreams.test(stderrTTY: false)
+        let announcer = WaitAnnouncer(io: io, now: { Date() }, pause: { _ in })
+        try await announcer.sleep(.seconds(60), reason: .primaryRateLimit(resetAt: nil))
+        #expect(
+            err.text
+                == "gh-users: the rate limit is spent and GitHub gave no reset time; waiting 1m 0s before retrying, "
+                + "as GitHub advises\n")
+    }
+}
