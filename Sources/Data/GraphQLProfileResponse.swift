@@ -78,8 +78,9 @@ enum GraphQLProfileResponse {
         if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
             switch error {
             case .rateLimited, .cancelled: throw .failed(error)
-            case .unauthorized(let status, _) where status == 401: throw .failed(error)
-            case .server(let status, _) where status >= 500: throw .unavailable("\(endpoint) answered HTTP \(status)")
+            case .unauthorized(let status, _, _) where status == 401: throw .failed(error)
+            case .server(let status, _, _) where status >= 500:
+                throw .unavailable("\(endpoint) answered HTTP \(status)")
             default: throw .unsupported("\(endpoint) answered HTTP \(status)")
             }
         }

@@ -219,7 +219,7 @@ struct GraphQLProfileResponseTests {
 
     @Test func aBadTokenFailsEveryLoginAndOtherStatusesGoToREST() {
         guard
-            case .failure(.failed(.unauthorized(401, _))) = decode(
+            case .failure(.failed(.unauthorized(401, _, _))) = decode(
                 #"{"message":"Bad credentials"}"#, status: 401, logins: ["a"])
         else {
             Issue.record("401 is not a failure for every login")

@@ -208,8 +208,10 @@ private struct FollowChange {
                 return .stop(error)
             }
             return .stop(.unauthorized(status: 404, message: scopeHint))
-        case .unauthorized(let status, let message):
-            return .stop(status == 401 ? error : .unauthorized(status: status, message: message + "; " + scopeHint))
+        case .unauthorized(let status, let message, let requestID):
+            return .stop(
+                status == 401
+                    ? error : .unauthorized(status: status, message: message + "; " + scopeHint, requestID: requestID))
         case .rateLimited, .cancelled, .tokenRequired, .invalidInput:
             return .stop(error)
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable:
@@ -222,7 +224,7 @@ private struct FollowChange {
     private func describe(_ error: DomainError) -> String {
         switch error {
         case .notFound: return "no such account"
-        case .unauthorized(let status, _):
+        case .unauthorized(let status, _, _):
             return status == 401
                 ? "refused: the token was not accepted" : "refused: the token lacks the user:follow scope"
         case .rateLimited: return "rate limited"
