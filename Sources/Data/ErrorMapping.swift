@@ -91,8 +91,24 @@ enum ErrorMapping {
             + "can be reached directly."
     }
 
-    /// nil for a success status. `now` dates a `Retry-After` given in seconds.
+    /// nil for a success status. `now` dates a `Retry-After` given in seconds. The failure names the answer's
+    /// request id.
     static func domainError(for response: HTTPResponse, resource: String, now: Date = Date()) -> DomainError? {
+        statusError(for: response, resource: resource, now: now)?.answered(requestID: requestID(response))
+    }
+
+    /// `x-github-request-id`, the id GitHub Support asks for, kept to a length an id can have: it is the
+    /// server's text, so the presenter still sanitises it.
+    static func requestID(_ response: HTTPResponse) -> String? {
+        guard let value = response.headers["x-github-request-id"]?.trimmingCharacters(in: .whitespaces),
+            !value.isEmpty
+        else { return nil }
+        return value.count > maximumRequestIDLength ? value.prefix(maximumRequestIDLength - 1) + "…" : value
+    }
+
+    static let maximumRequestIDLength = 64
+
+    private static func statusError(for response: HTTPResponse, resource: String, now: Date) -> DomainError? {
         let status = response.status
         if (200..<300).contains(status) { return nil }
         let message = githubMessage(response) ?? ErrorMapping.reasonPhrase(status)
@@ -177,22 +193,30 @@ enum ErrorMapping {
         guard OriginPolicy.mayFollowLink(url, apiRoot: apiRoot) else {
             throw .malformedResponse(
                 endpoint: endpoint,
-                detail: "the next-page link leads to another server (\(origin(url))), so paging stopped there"
+                detail:
+                    "the next-page link leads to another server (\(OriginPolicy.origin(url))), so paging stopped there"
             )
         }
         return url
     }
 
-    private static func origin(_ url: URL) -> String {
-        (url.scheme ?? "") + "://" + (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
+    /// GitHub's `message`, and the reasons a 422 gives in `errors` after it ("Validation Failed: The listed users
+    /// and repositories cannot be searched …"): at most `maximumReasons` of them, each cut to `maximumReasonLength`
+    /// characters, so one answer cannot fill the terminal. The presenter sanitises the whole.
+    static func githubMessage(_ response: HTTPResponse) -> String? {
+        guard let dto = try? JSONDecoder().decode(GitHubErrorDTO.self, from: response.body) else { return nil }
+        let message = dto.message.flatMap { $0.isEmpty ? nil : $0 }
+        let reasons = dto.errors.compactMap(\.reason)
+        guard !reasons.isEmpty else { return message }
+        var shown = reasons.prefix(maximumReasons).map { reason in
+            reason.count > maximumReasonLength ? reason.prefix(maximumReasonLength - 1) + "…" : reason
+        }
+        if reasons.count > maximumReasons { shown.append("and \(reasons.count - maximumReasons) more") }
+        return (message.map { $0 + ": " } ?? "") + shown.joined(separator: "; ")
     }
 
-    private static func githubMessage(_ response: HTTPResponse) -> String? {
-        guard let dto = try? JSONDecoder().decode(GitHubErrorDTO.self, from: response.body),
-            let message = dto.message, !message.isEmpty
-        else { return nil }
-        return message
-    }
+    static let maximumReasons = 3
+    static let maximumReasonLength = 200
 
     /// "GET /users?since=0&per_page=30": how messages name a request.
     static func label(_ url: URL) -> String {

@@ -93,7 +93,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                     "GraphQL batch of \(logins.count): cost \(batch.cost.map { $0 == 1 ? "1 point" : "\($0) points" } ?? "unknown"), "
                         + "\(batch.remaining.map(String.init) ?? "unknown") remaining")
                 return batch
-            } catch .failed(.rateLimited(let resetAt?, let message, let resource)) {
+            } catch .failed(.rateLimited(let resetAt?, let message, let resource, _)) {
                 waits += 1
                 guard waits <= HTTPClient.maximumPrimaryLimitWaits else {
                     throw .failed(.rateLimited(resetAt: resetAt, message: message, resource: resource))
@@ -129,8 +129,12 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         var headers: [String: String] = [:]
         for field in response.headers.fields { headers[field.name.lowercased()] = field.value }
-        return try resource.decode(
-            ResourceBody(bytes: [UInt8](response.body), next: next, label: label, headers: headers))
+        do {
+            return try resource.decode(
+                ResourceBody(bytes: [UInt8](response.body), next: next, label: label, headers: headers))
+        } catch {
+            throw error.answered(requestID: ErrorMapping.requestID(response))
+        }
     }
 }
 

@@ -104,8 +104,8 @@ enum GraphQLProfileResponse {
             // A spent limit (403 or 429 with x-ratelimit-remaining: 0), a bad token, a 5xx that outlived the
             // client's retries: REST would meet them too, so the run stops as REST's would.
             case .rateLimited, .cancelled, .malformedResponse: throw .failed(error)
-            case .unauthorized(let status, _, _) where status == 401: throw .failed(error)
-            case .server(let status, _) where status >= 500: throw .failed(error)
+            case .unauthorized(let status, _, _, _) where status == 401: throw .failed(error)
+            case .server(let status, _, _) where status >= 500: throw .failed(error)
             default: throw .unsupported("\(endpoint) answered HTTP \(status)")
             }
         }

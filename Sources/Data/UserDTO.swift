@@ -77,7 +77,63 @@ struct UserDTO: Decodable {
     }
 }
 
-/// GitHub's error body: `{"message": ..., "documentation_url": ...}`.
+/// GitHub's error body: `{"message": ..., "errors": [...], "documentation_url": ...}`. A 422 gives its reason in
+/// `errors`, not in `message` ("Validation Failed"). Each entry is an object (`resource`, `field`, `code`, and
+/// `message` for a custom reason) or, in the simple form, a string; an entry of any other shape is skipped,
+/// and never costs the message.
 struct GitHubErrorDTO: Decodable {
     let message: String?
+    let errors: [ValidationErrorDTO]
+
+    private enum CodingKeys: String, CodingKey {
+        case message, errors
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        message = try? container.decodeIfPresent(String.self, forKey: .message)
+        let entries = try? container.decodeIfPresent([ValidationErrorDTO?].self, forKey: .errors)
+        errors = (entries ?? []).compactMap { $0 }
+    }
+}
+
+/// One entry of a 422's `errors`: a sentence of GitHub's own, or the field it refused and why.
+struct ValidationErrorDTO: Decodable {
+    let resource: String?
+    let field: String?
+    let code: String?
+    let message: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case resource, field, code, message
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            (resource, field, code, message) = (nil, nil, nil, text)
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        resource = try? container.decodeIfPresent(String.self, forKey: .resource)
+        field = try? container.decodeIfPresent(String.self, forKey: .field)
+        code = try? container.decodeIfPresent(String.self, forKey: .code)
+        message = try? container.decodeIfPresent(String.self, forKey: .message)
+    }
+
+    /// GitHub's sentence when it gave one; otherwise what its documented codes mean for the field
+    /// ("Label.color is invalid"); nil when the entry says nothing.
+    var reason: String? {
+        if let message, message.contains(where: { !$0.isWhitespace }) { return message }
+        let subject = [resource, field].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ".")
+        guard let code, !code.isEmpty else { return subject.isEmpty ? nil : subject + " was refused" }
+        let name = subject.isEmpty ? "a field" : subject
+        switch code {
+        case "missing": return "\(subject.isEmpty ? "the resource" : subject) does not exist"
+        case "missing_field": return "\(name) is missing"
+        case "invalid": return "\(name) is invalid"
+        case "already_exists": return "\(name) already exists"
+        case "unprocessable": return "\(name) could not be processed"
+        default: return "\(name): \(code)"
+        }
+    }
 }

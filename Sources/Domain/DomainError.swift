@@ -2,26 +2,29 @@ import Foundation
 
 /// Every failure the presentation layer can meet. The executable maps each case to a message and an exit
 /// status in one place; nothing above Data ever sees an HTTP or transport type.
+///
+/// A failure that GitHub answered carries the answer's `x-github-request-id` (`requestID`), which GitHub
+/// Support asks for; nil when the answer had none, or when no answer came.
 package enum DomainError: Error, Sendable, Equatable {
     /// A login, id or other input that cannot be sent (exit 64).
     case invalidInput(String)
     /// The resource does not exist (HTTP 404).
-    case notFound(resource: String)
+    case notFound(resource: String, requestID: String? = nil)
     /// A missing, bad or insufficient token (401, or a 403 that is not a rate limit); `problem` is what the
     /// answer said about the token's scopes or single sign-on, if anything.
-    case unauthorized(status: Int, message: String, problem: AccessProblem = .unstated)
+    case unauthorized(status: Int, message: String, problem: AccessProblem = .unstated, requestID: String? = nil)
     /// The command (`me`, `show --via graphql`: the message adds the program's name) needs a token and none
     /// was given; nothing was sent.
     case tokenRequired(command: String)
     /// The primary rate limit is spent; `resetAt` is when it refills, if GitHub said. `resource` is the bucket
     /// that is spent (`core`, `search`, `graphql`), nil for a secondary limit or when GitHub did not say.
-    case rateLimited(resetAt: Date?, message: String, resource: String? = nil)
+    case rateLimited(resetAt: Date?, message: String, resource: String? = nil, requestID: String? = nil)
     /// No answer: connection refused, DNS, timeout, connection lost.
     case network(String)
     /// GitHub answered with an error status that is none of the above.
-    case server(status: Int, message: String)
+    case server(status: Int, message: String, requestID: String? = nil)
     /// GitHub answered 2xx with a body that is not what the endpoint documents.
-    case malformedResponse(endpoint: String, detail: String)
+    case malformedResponse(endpoint: String, detail: String, requestID: String? = nil)
     /// `--offline` was asked for and the answer is not in the cache.
     case notCached(resource: String)
     /// The cache could not be read or changed (`cache info`, `cache clear`).
@@ -42,4 +45,35 @@ package enum AccessProblem: Sendable, Equatable {
     case scope(accepted: String?)
     /// An organization's SAML single sign-on wants the token authorized (`X-GitHub-SSO`), at `url` if given.
     case singleSignOn(url: String?)
+}
+
+extension DomainError {
+    /// The `x-github-request-id` of the answer this failure came from.
+    package var requestID: String? {
+        switch self {
+        case .notFound(_, let id), .unauthorized(_, _, _, let id), .rateLimited(_, _, _, let id), .server(_, _, let id),
+            .malformedResponse(_, _, let id):
+            return id
+        case .invalidInput, .tokenRequired, .network, .notCached, .cacheUnavailable, .refused, .cancelled:
+            return nil
+        }
+    }
+
+    /// The same failure, naming the answer it came from; a failure that already names one, or that no answer
+    /// causes, is left as it is.
+    package func answered(requestID: String?) -> DomainError {
+        guard let requestID, self.requestID == nil else { return self }
+        switch self {
+        case .notFound(let resource, _): return .notFound(resource: resource, requestID: requestID)
+        case .unauthorized(let status, let message, let problem, _):
+            return .unauthorized(status: status, message: message, problem: problem, requestID: requestID)
+        case .rateLimited(let resetAt, let message, let resource, _):
+            return .rateLimited(resetAt: resetAt, message: message, resource: resource, requestID: requestID)
+        case .server(let status, let message, _): return .server(status: status, message: message, requestID: requestID)
+        case .malformedResponse(let endpoint, let detail, _):
+            return .malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID)
+        case .invalidInput, .tokenRequired, .network, .notCached, .cacheUnavailable, .refused, .cancelled:
+            return self
+        }
+    }
 }

@@ -218,6 +218,14 @@ package struct HTTPClient: Sendable {
             group.cancelAll()
             return first ?? .failure(.cancelled)
         }
+        .flatMap { response -> Result<HTTPResponse, TransportError> in
+            // An answer from another origin is never read, whichever transport followed the redirect: it
+            // would pass for GitHub's (the live transport does not follow one at all).
+            guard OriginPolicy.sameOrigin(response.url, request.url) else {
+                return .failure(.redirectToAnotherOrigin(OriginPolicy.origin(response.url)))
+            }
+            return .success(response)
+        }
         let elapsed = Int((ContinuousClock.now - started).inSeconds * 1000)
         guard logger.isEnabled(.debug) else { return outcome }
         let line = Self.traceText("\(request.method.rawValue) \(request.url.absoluteString)")
@@ -225,10 +233,8 @@ package struct HTTPClient: Sendable {
         case .success(let response):
             var text = "← \(response.status) \(line) in \(elapsed) ms"
             if response.url != request.url {
-                // The answer came from elsewhere: say so, and whether the token went there.
-                let carried =
-                    OriginPolicy.sameOrigin(response.url, request.url) ? "" : ", sent there without Authorization"
-                text += "\n    redirected to \(Self.traceText(response.url.absoluteString))\(carried)"
+                // The answer came from elsewhere on the same origin: say so.
+                text += "\n    redirected to \(Self.traceText(response.url.absoluteString))"
             }
             logger.debug(text, metadata: rateLimitMetadata(response.headers))
         case .failure(let error):
@@ -279,7 +285,10 @@ package struct HTTPClient: Sendable {
 
     private func rateLimitMetadata(_ headers: HTTPHeaders) -> [String: String] {
         var metadata: [String: String] = [:]
-        for name in ["x-ratelimit-remaining", "x-ratelimit-limit", "x-ratelimit-reset", "retry-after"] {
+        // The request id is what GitHub Support asks for, so the trace carries it beside the limits.
+        for name in [
+            "x-ratelimit-remaining", "x-ratelimit-limit", "x-ratelimit-reset", "retry-after", "x-github-request-id",
+        ] {
             if let value = headers[name] { metadata[name] = Self.traceText(value) }
         }
         return metadata
@@ -298,6 +307,11 @@ package enum OriginPolicy {
     /// output as if GitHub had sent it.
     package static func mayFollowLink(_ url: URL, apiRoot: URL) -> Bool {
         sameOrigin(url, apiRoot)
+    }
+
+    /// `scheme://host:port` as a message names it (the port only when the URL gives one).
+    package static func origin(_ url: URL) -> String {
+        (url.scheme ?? "") + "://" + (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
     }
 
     package static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {

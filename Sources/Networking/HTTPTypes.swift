@@ -8,9 +8,28 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
         self.fields = fields
     }
 
+    /// One field per name, the last of any that differ only in case winning, as `set` would leave them, in
+    /// linear time: a server may send tens of thousands of header lines.
+    package init(uniquing fields: some Sequence<(name: String, value: String)>) {
+        var kept: [(name: String, value: String)] = []
+        var positions: [String: Int] = [:]
+        for field in fields {
+            let key = field.name.lowercased()
+            if let position = positions[key] {
+                kept[position] = field
+            } else {
+                positions[key] = kept.count
+                kept.append(field)
+            }
+        }
+        self.fields = kept
+    }
+
     package subscript(name: String) -> String? {
         let lowered = name.lowercased()
-        return fields.first { $0.name.lowercased() == lowered }?.value
+        // Only a name of the same length can match, so most fields cost no lowercased copy.
+        let length = lowered.utf8.count
+        return fields.first { $0.name.utf8.count == length && $0.name.lowercased() == lowered }?.value
     }
 
     /// Replaces every field of that name with one field.
@@ -102,8 +121,14 @@ package enum TransportError: Error, Sendable, Equatable {
     case tls(TLSFailure, host: String, detail: String)
     /// The body (after decompression) passed the transport's cap, and the transfer was stopped.
     case responseTooLarge(limit: Int)
+    /// The response's head could not be read (a header line over libcurl's 100 KiB, more than 300 KiB in all,
+    /// a line that is not UTF-8): `reason` says which, in our words.
+    case malformedHeaders(String)
     /// A redirect to a URL that is not http or https, which is never followed.
     case redirectRefused(String)
+    /// A redirect that leaves the request's origin (`scheme://host:port`, the origin it named): another server's
+    /// answer would pass for GitHub's, so it is never followed.
+    case redirectToAnotherOrigin(String)
     case other(String)
 }
 
@@ -131,9 +156,13 @@ extension TransportError: CustomStringConvertible {
         case .tls(.handshake, let host, let detail):
             return "the TLS handshake with \(Self.oneLine(host)) failed (\(Self.oneLine(detail)))"
         case .responseTooLarge(let limit): return "the response is larger than the \(Self.byteCount(limit)) limit"
+        case .malformedHeaders(let reason):
+            return "the server's headers are too large or malformed (\(Self.oneLine(reason)))"
         case .redirectRefused(let target):
             return
                 "the server redirected to \(Self.oneLine(target)), which is not http or https, so it was not followed"
+        case .redirectToAnotherOrigin(let origin):
+            return "the server redirected to another server, \(Self.oneLine(origin)), so it was not followed"
         case .other(let detail): return Self.oneLine(detail)
         }
     }

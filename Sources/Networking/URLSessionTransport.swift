@@ -7,13 +7,16 @@ import Foundation
 /// The live transport over URLSession: the only file in the project that touches FoundationNetworking.
 ///
 /// URLSession on Linux forwards `Authorization` to another host on a redirect and does no HTTP caching
-/// (PLATFORM.md), so the session here has no cache at all and a delegate (`TransferDelegate`) that strips the
-/// token when a redirect leaves the origin, refuses redirects off http(s), and caps each body.
+/// (PLATFORM.md), so the session here has no cache at all and a delegate (`TransferDelegate`) that follows a
+/// redirect only within the request's origin and over http(s), and caps each body.
 package final class URLSessionTransport: Sendable {
     private let session: URLSession
     private let transfers = TransferDelegate()
     /// The most body bytes (after decompression) one response may bring; past it the transfer is stopped.
     package let maximumBodyBytes: Int
+    /// The hosts of the proxies libcurl takes from the environment (`proxyHosts(in:)`): a failed connection
+    /// names the proxy only when it was to one of them.
+    package let proxyHosts: Set<String>
 
     /// Generous for GitHub (a page of 100 users is about 120 KB), small enough that a hostile or broken
     /// server cannot take the machine's memory.
@@ -22,9 +25,11 @@ package final class URLSessionTransport: Sendable {
     package init(
         maximumConnectionsPerHost: Int = 6,
         requestTimeout: TimeInterval = 60,
-        maximumBodyBytes: Int = URLSessionTransport.defaultMaximumBodyBytes
+        maximumBodyBytes: Int = URLSessionTransport.defaultMaximumBodyBytes,
+        proxyHosts: Set<String> = []
     ) {
         self.maximumBodyBytes = max(1, maximumBodyBytes)
+        self.proxyHosts = Set(proxyHosts.map(URLSessionTransport.bare))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -50,19 +55,19 @@ package final class URLSessionTransport: Sendable {
         do {
             (data, response) = try await transfers.load(urlRequest, in: session, maximumBodyBytes: maximumBodyBytes)
         } catch {
-            throw URLSessionTransport.transportError(error)
+            throw URLSessionTransport.transportError(error, proxyHosts: proxyHosts)
         }
         guard let http = response as? HTTPURLResponse else {
             throw TransportError.other("not an HTTP response")
         }
-        var headers = HTTPHeaders()
-        for (name, value) in http.allHeaderFields {
-            headers.set(String(describing: name), String(describing: value))
-        }
+        let headers = HTTPHeaders(
+            uniquing: http.allHeaderFields.lazy.map {
+                (name: String(describing: $0.key), value: String(describing: $0.value))
+            })
         return HTTPResponse(status: http.statusCode, headers: headers, body: data, url: http.url ?? request.url)
     }
 
-    static func transportError(_ error: any Error) -> TransportError {
+    static func transportError(_ error: any Error, proxyHosts: Set<String> = []) -> TransportError {
         if let error = error as? TransportError { return error }
         if error is CancellationError { return .cancelled }
         guard let urlError = error as? URLError else {
@@ -75,7 +80,7 @@ package final class URLSessionTransport: Sendable {
         // libcurl's "Empty reply from server": the connection closed before any answer.
         case .networkConnectionLost, .badServerResponse: return .connectionLost
         case .cannotConnectToHost:
-            return connectFailure(detail, url: urlError.failingURL)
+            return connectFailure(detail, url: urlError.failingURL, proxyHosts: proxyHosts)
         case .cannotFindHost, .dnsLookupFailed:
             if detail.hasPrefix("Could not resolve proxy") { return libcurlFailure(detail, host: host(urlError)) }
             return .cannotConnect("the host name does not resolve", host: host(urlError))
@@ -95,9 +100,10 @@ package final class URLSessionTransport: Sendable {
 
     /// libcurl's CURLE_COULDNT_CONNECT, "Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to
     /// server", names where it tried to go: the server, or the proxy it took from the environment, which the
-    /// message must name instead. Its text does not say whether the port refused or the host was unreachable
-    /// (the errno is only in its verbose log), so neither does ours.
-    static func connectFailure(_ message: String, url: URL?) -> TransportError {
+    /// message must name instead. A host other than the request's that is no proxy in use is the one tried
+    /// (after a redirect, say): it is named as it is, never as a proxy. Its text does not say whether the port
+    /// refused or the host was unreachable (the errno is only in its verbose log), so neither does ours.
+    static func connectFailure(_ message: String, url: URL?, proxyHosts: Set<String> = []) -> TransportError {
         let reason = "refused or unreachable"
         let prefix = "Failed to connect to "
         guard message.hasPrefix(prefix), let portRange = message.range(of: " port "),
@@ -107,7 +113,8 @@ package final class URLSessionTransport: Sendable {
         }
         let tried = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<portRange.lowerBound])
         let target = (tried.contains(":") ? "[\(tried)]" : tried) + ":\(port)"
-        guard let url, bare(url.host ?? "") == bare(tried), effectivePort(url) == port else {
+        let toTheServer = url.map { bare($0.host ?? "") == bare(tried) && effectivePort($0) == port } ?? false
+        if !toTheServer, proxyHosts.contains(bare(tried)) {
             return .proxyUnreachable(proxy: target, detail: reason)
         }
         return .cannotConnect(reason, host: target)
@@ -115,6 +122,20 @@ package final class URLSessionTransport: Sendable {
 
     private static func bare(_ host: String) -> String {
         host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+    }
+
+    /// The hosts of the proxies libcurl reads from `environment` (`http_proxy`, `HTTPS_PROXY`, `https_proxy`,
+    /// `ALL_PROXY`, `all_proxy`), each given as a URL or as `host:port`; an empty or unreadable value names none.
+    package static func proxyHosts(in environment: [String: String]) -> Set<String> {
+        let names = ["http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
+        return Set(
+            names.compactMap { name -> String? in
+                guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+                    return nil
+                }
+                let url = URL(string: value.contains("://") ? value : "http://" + value)
+                return url?.host.map(bare).flatMap { $0.isEmpty ? nil : $0 }
+            })
     }
 
     private static func effectivePort(_ url: URL) -> Int? {
@@ -256,7 +277,8 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         var body = Foundation.Data()
         var response: URLResponse?
         var overLimit = false
-        var refusedRedirect: String?
+        /// Why a redirect was not followed: the failure the caller gets instead of the redirect's own answer.
+        var refusedRedirect: TransportError?
         /// The caller was cancelled: it has had its answer, and whatever still arrives is dropped.
         var abandoned = false
 
@@ -373,17 +395,28 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0) }
         let targets = [request.url, location].compactMap { $0 }
         if let refused = targets.first(where: { !["http", "https"].contains($0.scheme?.lowercased() ?? "http") }) {
-            lock.withLock { transfers[task.taskIdentifier]?.refusedRedirect = refused.absoluteString }
-            completionHandler(nil)
+            refuse(task, .redirectRefused(refused.absoluteString), completionHandler)
             return
         }
-        // URLSession on Linux would forward the token to another host; only the original origin gets it.
-        var redirected = request
-        let original = task.originalRequest?.url
-        if let original, let target = request.url, !OriginPolicy.sameOrigin(original, target) {
-            redirected.setValue(nil, forHTTPHeaderField: "Authorization")
+        // Another origin's answer would pass for GitHub's (and URLSession on Linux would forward the token
+        // there), so a redirect is followed only within the origin the request named, as a `next` link is.
+        // (The new request's URL is where it would go; a relative `Location` resolves to the same origin.)
+        if let original = task.originalRequest?.url, let target = request.url,
+            !OriginPolicy.sameOrigin(original, target)
+        {
+            refuse(task, .redirectToAnotherOrigin(OriginPolicy.origin(target)), completionHandler)
+            return
         }
-        completionHandler(redirected)
+        completionHandler(request)
+    }
+
+    /// Ends the task with the redirect's own answer, which the caller never sees: it gets `failure`.
+    private func refuse(
+        _ task: URLSessionTask, _ failure: TransportError,
+        _ completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        lock.withLock { transfers[task.taskIdentifier]?.refusedRedirect = failure }
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -397,13 +430,32 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         if transfer.overLimit {
             continuation.resume(throwing: TransportError.responseTooLarge(limit: transfer.limit))
         } else if let refused = transfer.refusedRedirect {
-            continuation.resume(throwing: TransportError.redirectRefused(refused))
+            continuation.resume(throwing: refused)
         } else if let error {
-            continuation.resume(throwing: error)
+            let head = transfer.response == nil ? TransferDelegate.headFailure(error) : nil
+            continuation.resume(throwing: head ?? error)
         } else if let response = transfer.response ?? task.response {
             continuation.resume(returning: (transfer.body, response))
         } else {
             continuation.resume(throwing: TransportError.other("no response"))
         }
+    }
+
+    /// libcurl refuses a response head that it cannot hold or swift-corelibs-foundation cannot read, and says
+    /// so in words of its own that would mislead (measured, libcurl 7.88.1): "Out of memory" for a header line
+    /// over 100 KiB, "Too large response headers: 307212 > 307200" past 300 KiB in all, and "Failed writing
+    /// header" when Foundation drops a line it cannot decode (a Latin-1 byte). Before any response arrived,
+    /// those texts are about the head. nil for any other failure.
+    static func headFailure(_ error: any Error) -> TransportError? {
+        guard let error = error as? URLError else { return nil }
+        let message = error.localizedDescription
+        if message == "Out of memory" { return .malformedHeaders("a header line is over 100 KiB") }
+        if message.hasPrefix("Too large response headers") {
+            return .malformedHeaders("more than 300 KiB of headers in all")
+        }
+        if message == "Failed writing header" {
+            return .malformedHeaders("a header line is not UTF-8 text or not a header")
+        }
+        return nil
     }
 }

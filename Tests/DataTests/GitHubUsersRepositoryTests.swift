@@ -123,7 +123,7 @@ struct GitHubRepositoryTests {
             _ = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 30)
             Issue.record("a malformed page was accepted")
         } catch {
-            guard case .malformedResponse(let endpoint, _) = error else {
+            guard case .malformedResponse(let endpoint, _, _) = error else {
                 Issue.record("expected malformedResponse, got \(error)")
                 return
             }

@@ -219,7 +219,7 @@ struct GraphQLProfileResponseTests {
 
     @Test func aBadTokenFailsEveryLoginAndOtherStatusesGoToREST() {
         guard
-            case .failure(.failed(.unauthorized(401, _, _))) = decode(
+            case .failure(.failed(.unauthorized(401, _, _, _))) = decode(
                 #"{"message":"Bad credentials"}"#, status: 401, logins: ["a"])
         else {
             Issue.record("401 is not a failure for every login")
@@ -234,7 +234,7 @@ struct GraphQLProfileResponseTests {
         // A server error that outlived the client's retries fails the run, as it would for REST.
         for status in [500, 503] {
             guard
-                case .failure(.failed(.server(status, _))) = decode(#"{"message":"x"}"#, status: status, logins: ["a"])
+                case .failure(.failed(.server(status, _, _))) = decode(#"{"message":"x"}"#, status: status, logins: ["a"])
             else {
                 Issue.record("\(status) is not a failure for every login")
                 continue
@@ -261,7 +261,7 @@ struct GraphQLProfileResponseTests {
             ("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "2000000000"), ("x-ratelimit-resource", "graphql"),
         ]
         guard
-            case .failure(.failed(.rateLimited(let reset, let message))) = decode(
+            case .failure(.failed(.rateLimited(let reset, let message, _, _))) = decode(
                 body, status: status, headers: headers, logins: ["a"])
         else {
             Issue.record("HTTP \(status) \(body) is not a spent limit")

@@ -31,7 +31,7 @@ struct HostileStatusMappingTests {
     @Test(arguments: ["nan", "1e19", "1e308", "-1"])
     func aSpentLimitWithAResetOutOfRangeIsMalformed(reset: String) {
         let error = map(response(403, [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", reset)]))
-        guard case .malformedResponse(let endpoint, let detail) = error else {
+        guard case .malformedResponse(let endpoint, let detail, _) = error else {
             Issue.record("got \(String(describing: error))")
             return
         }
@@ -41,7 +41,7 @@ struct HostileStatusMappingTests {
 
     @Test func aRemainingCountThatIsNotOneIsMalformed() {
         let error = map(response(429, [("x-ratelimit-remaining", "\u{1B}[2J")]))
-        guard case .malformedResponse(_, let detail) = error else {
+        guard case .malformedResponse(_, let detail, _) = error else {
             Issue.record("got \(String(describing: error))")
             return
         }
@@ -50,7 +50,7 @@ struct HostileStatusMappingTests {
 
     @Test func aRetryAfterOutOfRangeIsMalformed() {
         let error = map(response(429, [("Retry-After", "9223372036854775807")]))
-        guard case .malformedResponse(_, let detail) = error else {
+        guard case .malformedResponse(_, let detail, _) = error else {
             Issue.record("got \(String(describing: error))")
             return
         }

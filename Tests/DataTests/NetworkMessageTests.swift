@@ -90,7 +90,7 @@ struct NetworkMessageTests {
             ErrorMapping.domainError(for: cancelled, endpoint: "GET /x", apiRoot: root, cachedCopy: true) == .cancelled)
         let large = RequestFailure(.responseTooLarge(limit: 1 << 20), attempts: 1, elapsed: .zero)
         guard
-            case .malformedResponse(_, let detail) = ErrorMapping.domainError(
+            case .malformedResponse(_, let detail, _) = ErrorMapping.domainError(
                 for: large, endpoint: "GET /x", apiRoot: root, cachedCopy: false)
         else {
             Issue.record("a body over the cap is a malformed response")

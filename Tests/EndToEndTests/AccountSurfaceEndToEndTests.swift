@@ -127,7 +127,8 @@ struct AccountSurfaceEndToEndTests {
                 let result = try await BinaryRunner.run([command, "no-such-user"] + api(server))
                 #expect(result.status == 3, "\(command)")
                 #expect(result.stdout.isEmpty, "\(command)")
-                #expect(result.stderr == "gh-users: no user 'no-such-user' (HTTP 404)\n", "\(command)")
+                #expect(
+                    result.stderr.hasPrefix("gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: "), "\(command)")
             }
         }
     }

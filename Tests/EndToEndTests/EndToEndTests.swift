@@ -158,7 +158,7 @@ struct EndToEndTests {
             let missing = try await BinaryRunner.run(["show", "no-such-user"] + api(server))
             #expect(missing.status == 3)
             #expect(missing.stdout.isEmpty)
-            #expect(missing.stderr == "gh-users: no user 'no-such-user' (HTTP 404)\n")
+            #expect(missing.stderr.hasPrefix("gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: "))
 
             let partial = try await BinaryRunner.run(["show", "octocat", "no-such-user", "--json"] + api(server))
             #expect(partial.status == 1)

@@ -41,7 +41,9 @@ struct HostileServerEndToEndTests {
                 [
                     .status(
                         403, body: #"{"message":"API rate limit exceeded"}"#,
-                        headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset": reset])
+                        headers: [
+                            "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset, "X-GitHub-Request-Id": "R:1",
+                        ])
                 ],
                 forPath: "/users")
             let result = try await BinaryRunner.run(["list", "--json"] + flags + api(server))
@@ -50,7 +52,7 @@ struct HostileServerEndToEndTests {
             #expect(
                 result.stderr
                     == "gh-users: malformed response from GET /users?since=0&per_page=30: x-ratelimit-reset '\(reset)' "
-                    + "is not a time in whole seconds since 1970 (up to year 9999)\n")
+                    + "is not a time in whole seconds since 1970 (up to year 9999)\nrequest id: R:1\n")
             #expect(server.requests.count == 1)
         }
     }
@@ -58,7 +60,11 @@ struct HostileServerEndToEndTests {
     @Test func aRetryAfterOutOfRangeIsMalformedNotACrash() async throws {
         try await withServer { server in
             server.injectFaults(
-                [.status(429, body: #"{"message":"slow"}"#, headers: ["Retry-After": "9223372036854775807"])],
+                [
+                    .status(
+                        429, body: #"{"message":"slow"}"#,
+                        headers: ["Retry-After": "9223372036854775807", "X-GitHub-Request-Id": "R:2"])
+                ],
                 forPath: "/users/octocat")
             let result = try await BinaryRunner.run(["show", "octocat"] + api(server))
             #expect(result.status == 1, "\(result.stderr)")
@@ -66,7 +72,7 @@ struct HostileServerEndToEndTests {
             #expect(
                 result.stderr
                     == "gh-users: malformed response from GET /users/octocat: Retry-After '9223372036854775807' is "
-                    + "neither a number of seconds up to 2147483648 nor an HTTP date\n")
+                    + "neither a number of seconds up to 2147483648 nor an HTTP date\nrequest id: R:2\n")
             #expect(server.requests.count == 1)
         }
     }

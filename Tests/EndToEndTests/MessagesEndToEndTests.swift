@@ -99,6 +99,7 @@ struct MessagesEndToEndTests {
         let names = [
             "cannotConnect", "proxyUnreachable", "proxyRefused", "timedOut", "connectionLost", "truncatedBody",
             "untrustedCertificate", "nameMismatch", "responseTooLarge", "redirectRefused", "transport(", "other(",
+            "redirectToAnotherOrigin", "malformedHeaders",
         ]
         return names.contains { text.contains($0) } || text.contains("(\"")
     }

@@ -75,7 +75,7 @@ struct MoreCommandsEndToEndTests {
             #expect(names.allSatisfy { !$0.hasPrefix("octocat/") })
             let missing = try await BinaryRunner.run(["repos", "no-such-user"] + api(server))
             #expect(missing.status == 3)
-            #expect(missing.stderr == "gh-users: no user 'no-such-user' (HTTP 404)\n")
+            #expect(missing.stderr.hasPrefix("gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: "))
         }
     }
 
@@ -190,7 +190,7 @@ struct MoreCommandsEndToEndTests {
             #expect(server.requests.first?.path == "/user/9")
             let missing = try await BinaryRunner.run(["show", "--id", "6"] + api(server))
             #expect(missing.status == 3)
-            #expect(missing.stderr == "gh-users: no account with id 6 (HTTP 404)\n")
+            #expect(missing.stderr.hasPrefix("gh-users: no account with id 6 (HTTP 404)\nrequest id: "))
         }
     }
 }

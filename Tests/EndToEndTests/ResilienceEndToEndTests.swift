@@ -67,7 +67,7 @@ struct ResilienceEndToEndTests {
             let result = try await BinaryRunner.run(["list", "--limit", "50", "--json"] + api(server))
             #expect(result.status == 1)
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "gh-users: GitHub answered HTTP 502: Bad Gateway\n")
+            #expect(result.stderr.hasPrefix("gh-users: GitHub answered HTTP 502: Bad Gateway\nrequest id: "))
             #expect(server.requests.count == 4)
             #expect(result.seconds < 30)
             report("502 on every request (--retries 3)", result, requests: server.requests.count)
@@ -214,6 +214,7 @@ struct ResilienceEndToEndTests {
         }
     }
 
+    /// Neither the token nor the request goes there: another origin's answer would pass for GitHub's.
     @Test func theTokenNeverFollowsARedirectToAnotherHost() async throws {
         try await withServer { origin in
             try await withServer { elsewhere in
@@ -221,13 +222,13 @@ struct ResilienceEndToEndTests {
                 let token = "ghp_redirectSecret42"
                 let result = try await BinaryRunner.run(
                     ["show", "octocat", "--json"] + api(origin), environment: ["GH_TOKEN": token])
-                #expect(result.status == 0, "\(result.stderr)")
-                #expect(result.stdout.contains("\"login\": \"octocat\""))
+                #expect(result.status == 1, "\(result.stderr)")
+                #expect(result.stdout.isEmpty)
+                #expect(result.stderr.contains("the server redirected to another server, "))
                 #expect(origin.requests.first?.header("authorization") == "Bearer \(token)")
-                #expect(elsewhere.requests.count == 1)
-                #expect(elsewhere.requests.first?.header("authorization") == nil)
+                #expect(elsewhere.requests.isEmpty)
                 report(
-                    "redirect to another host (token stripped)", result,
+                    "redirect to another host (refused)", result,
                     requests: origin.requests.count + elsewhere.requests.count)
             }
         }

@@ -85,7 +85,7 @@ struct HostilePagingTests {
             })
         let (written, failure) = await drain(model)
         #expect(written.map(\.id) == [1, 2])
-        guard case .malformedResponse(let endpoint, let detail) = failure else {
+        guard case .malformedResponse(let endpoint, let detail, _) = failure else {
             Issue.record("paging did not stop: \(String(describing: failure))")
             return
         }

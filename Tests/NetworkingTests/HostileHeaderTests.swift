@@ -157,6 +157,7 @@ struct HostileRetryScheduleTests {
     @Test(arguments: [
         TransportError.tls(.untrustedCertificate, host: "h", detail: "d"), .tls(.nameMismatch, host: "h", detail: "d"),
         .tls(.handshake, host: "h", detail: "d"), .responseTooLarge(limit: 10), .redirectRefused("file:///etc/passwd"),
+        .redirectToAnotherOrigin("https://elsewhere.example"), .malformedHeaders("a header line is over 100 KiB"),
     ])
     func failuresThatAreAnswersAreNeitherRetriedNorTransient(error: TransportError) {
         #expect(!error.isTransient)

@@ -24,6 +24,7 @@ struct TransportErrorWordsTests {
         .tls(.untrustedCertificate, host: "h", detail: "d"), .tls(.nameMismatch, host: "h", detail: "d"),
         .tls(.handshake, host: "h", detail: "d"), .responseTooLarge(limit: 64 << 20),
         .redirectRefused("file:///etc/passwd"), .other("Error while processing content unencoding"),
+        .redirectToAnotherOrigin("https://elsewhere.example"), .malformedHeaders("a header line is over 100 KiB"),
     ]
 
     /// The shape Swift prints an enum case in: a lower-camel-case name, then `(` or nothing at all.
@@ -31,7 +32,7 @@ struct TransportErrorWordsTests {
         let names = [
             "cannotConnect", "proxyUnreachable", "proxyRefused", "timedOut", "connectionLost", "truncatedBody",
             "untrustedCertificate", "nameMismatch", "responseTooLarge", "redirectRefused", "secondaryRateLimit",
-            "primaryRateLimit",
+            "primaryRateLimit", "redirectToAnotherOrigin", "malformedHeaders",
         ]
         return names.contains { text.contains($0) } || text.contains("(\"") || text.contains("transport(")
     }
@@ -89,7 +90,8 @@ struct ConnectFailureMappingTests {
         let error = URLSessionTransport.transportError(
             curlError(
                 .cannotConnectToHost, "Failed to connect to 127.0.0.1 port 3128 after 0 ms: Couldn't connect to server",
-                url: "https://api.github.com/users"))
+                url: "https://api.github.com/users"),
+            proxyHosts: ["127.0.0.1"])
         #expect(error == .proxyUnreachable(proxy: "127.0.0.1:3128", detail: "refused or unreachable"))
         #expect(error.isTransient)
     }

@@ -83,7 +83,8 @@ struct AppEnvironment: Sendable {
                 let transport = URLSessionTransport(
                     maximumConnectionsPerHost: ShowUsersOptions.maximumConcurrency,
                     requestTimeout: request.attemptTimeout.rounded(.up) + 5,
-                    maximumBodyBytes: request.maximumBodyBytes
+                    maximumBodyBytes: request.maximumBodyBytes,
+                    proxyHosts: URLSessionTransport.proxyHosts(in: environment)
                 )
                 let announcer = WaitAnnouncer(io: io, now: { Date() })
                 let client = HTTPClient(

@@ -15,21 +15,37 @@ struct ErrorPresenter: Sendable {
     struct Presentation: Equatable {
         let message: String
         let exitCode: Int32
+        /// The message without its request-id line: the same failure met by several lookups is said once.
+        let withoutRequestID: String
 
         init(message: String, for error: DomainError) {
             self.message = message
             self.exitCode = ExitStatus.code(for: error)
+            self.withoutRequestID = message
+        }
+
+        /// GitHub Support asks for the answer's `x-github-request-id`: it ends every failure GitHub answered.
+        fileprivate init(_ presentation: Presentation, requestIDLine: String) {
+            message = presentation.message + requestIDLine
+            exitCode = presentation.exitCode
+            withoutRequestID = presentation.message
         }
     }
 
     func present(_ error: DomainError) -> Presentation {
+        let presentation = describe(error)
+        guard let requestID = error.requestID else { return presentation }
+        return Presentation(presentation, requestIDLine: "request id: \(clean(requestID))\n")
+    }
+
+    private func describe(_ error: DomainError) -> Presentation {
         switch error {
         case .invalidInput(let message):
             return Presentation(message: "Error: \(message)\n", for: error)
-        case .notFound(let resource):
+        case .notFound(let resource, _):
             return Presentation(
                 message: "gh-users: no \(clean(resource)) (HTTP 404)\n", for: error)
-        case .unauthorized(let status, let message, let problem):
+        case .unauthorized(let status, let message, let problem, _):
             let hint: String
             switch (status, problem) {
             case (401, _):
@@ -57,7 +73,7 @@ struct ErrorPresenter: Sendable {
                 message:
                     "gh-users: \(command) needs a token: set GH_TOKEN or GITHUB_TOKEN, or give --token-file PATH\n",
                 for: error)
-        case .rateLimited(let resetAt, let message, let resource):
+        case .rateLimited(let resetAt, let message, let resource, _):
             var text = "gh-users: " + rateLimitHeadline(clean(message))
             // GitHub's advice when it names no time: "wait for at least one minute before retrying".
             let wait = resetAt.map { max(0, $0.timeIntervalSince(now)) } ?? 60
@@ -73,10 +89,10 @@ struct ErrorPresenter: Sendable {
             // Data may add a line that says what to check (a CA bundle, a proxy); each line is cleaned alone.
             let lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map { clean(String($0)) }
             return Presentation(message: "gh-users: network error: " + lines.joined(separator: "\n") + "\n", for: error)
-        case .server(let status, let message):
+        case .server(let status, let message, _):
             return Presentation(
                 message: "gh-users: GitHub answered HTTP \(status): \(clean(message))\n", for: error)
-        case .malformedResponse(let endpoint, let detail):
+        case .malformedResponse(let endpoint, let detail, _):
             return Presentation(
                 message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n", for: error)
         case .notCached(let resource):

@@ -105,8 +105,8 @@ struct ResourceCoordinator<Options: Sendable, Value: Sendable> {
         // A failure every lookup met (a spent rate limit, say) is said once, not once per login.
         var said: Set<String> = []
         for failure in failures {
-            let message = command.presenter.present(failure).message
-            if said.insert(message).inserted { command.io.writeErr(message) }
+            let presentation = command.presenter.present(failure)
+            if said.insert(presentation.withoutRequestID).inserted { command.io.writeErr(presentation.message) }
         }
         if command.io.stderrIsTTY, let line = viewModel.closingLine {
             command.io.writeErr(line)

@@ -208,10 +208,12 @@ private struct FollowChange {
                 return .stop(error)
             }
             return .stop(.unauthorized(status: 404, message: scopeHint, problem: .scope(accepted: "user:follow")))
-        case .unauthorized(let status, let message, let problem):
+        case .unauthorized(let status, let message, let problem, let requestID):
             return .stop(
                 status == 401
-                    ? error : .unauthorized(status: status, message: message + "; " + scopeHint, problem: problem))
+                    ? error
+                    : .unauthorized(
+                        status: status, message: message + "; " + scopeHint, problem: problem, requestID: requestID))
         case .rateLimited, .cancelled, .tokenRequired, .invalidInput:
             return .stop(error)
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
@@ -224,7 +226,7 @@ private struct FollowChange {
     private func describe(_ error: DomainError) -> String {
         switch error {
         case .notFound: return "no such account"
-        case .unauthorized(let status, _, _):
+        case .unauthorized(let status, _, _, _):
             return status == 401
                 ? "refused: the token was not accepted" : "refused: the token lacks the user:follow scope"
         case .rateLimited: return "rate limited"

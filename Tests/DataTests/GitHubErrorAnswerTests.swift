@@ -1,0 +1,149 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import Data
+@testable import Domain
+
+private let searchURL = "https://api.github.com/search/users?q=repo:nobody/nothing&per_page=30"
+
+private func answer(_ status: Int, body: String, headers: [(String, String)] = []) -> HTTPResponse {
+    HTTPResponse(
+        status: status, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }), body: Data(body.utf8),
+        url: URL(string: searchURL)!)
+}
+
+private func message(_ status: Int, body: String) -> String? {
+    guard case .server(_, let message, _) = ErrorMapping.domainError(for: answer(status, body: body), resource: "x")
+    else { return nil }
+    return message
+}
+
+/// GitHub's 422 gives its reason in `errors`, in each of the shapes its answers have: the bodies below are
+/// GitHub's own (a search refused for a `repo:` it cannot see, as PyGithub and go-github users quote it; a
+/// label refused by field and code, as gh's tests record it; the `validation-error-simple` schema's strings).
+struct ValidationReasonTests {
+    /// Before: "Validation Failed" alone.
+    @Test func aSearchRefusalSaysWhy() {
+        let body =
+            #"{"message":"Validation Failed","errors":[{"message":"The listed users and repositories cannot be "#
+            + #"searched either because the resources do not exist or you do not have permission to view them.","#
+            + #""resource":"Search","field":"q","code":"invalid"}],"documentation_url":"https://docs.github.com/v3/search/"}"#
+        #expect(
+            message(422, body: body)
+                == "Validation Failed: The listed users and repositories cannot be searched either because the "
+                + "resources do not exist or you do not have permission to view them.")
+    }
+
+    @Test func anEntryWithoutAMessageNamesTheFieldAndWhatIsWrong() {
+        #expect(
+            message(
+                422,
+                body:
+                    #"{"message":"Validation Failed","errors":[{"resource":"Label","code":"invalid","field":"color"}]}"#
+            )
+                == "Validation Failed: Label.color is invalid")
+        #expect(
+            message(
+                422,
+                body: #"{"message":"Validation Failed","errors":[{"resource":"Search","field":"q","code":"missing"}]}"#)
+                == "Validation Failed: Search.q does not exist")
+        #expect(
+            message(
+                422,
+                body:
+                    #"{"message":"Validation Failed","errors":[{"resource":"Issue","field":"title","code":"missing_field"},"#
+                    + #"{"resource":"Label","field":"name","code":"already_exists"},{"code":"custom","message":"  "}]}"#
+            )
+                == "Validation Failed: Issue.title is missing; Label.name already exists; a field: custom")
+    }
+
+    @Test func theSimpleFormsStringsAreTheReasons() {
+        #expect(
+            message(422, body: #"{"message":"Validation Failed","errors":["Visibility is not allowed"]}"#)
+                == "Validation Failed: Visibility is not allowed")
+    }
+
+    @Test func reasonsAreBoundedInNumberAndLength() throws {
+        let long = String(repeating: "x", count: 5_000)
+        let entries = (0..<50).map { _ in #"{"message":"\#(long)"}"# }.joined(separator: ",")
+        let text = try #require(message(422, body: #"{"message":"Validation Failed","errors":[\#(entries)]}"#))
+        #expect(text.count < 700)
+        #expect(text.hasPrefix("Validation Failed: xxx"))
+        #expect(text.hasSuffix("…; and 47 more"))
+    }
+
+    /// An `errors` of any other shape costs nothing: the message is still GitHub's.
+    @Test(arguments: [
+        #"{"message":"Validation Failed","errors":"nope"}"#, #"{"message":"Validation Failed","errors":[1,null,{}]}"#,
+        #"{"message":"Validation Failed","errors":[{"code":7}]}"#,
+    ])
+    func oddErrorsLeaveTheMessage(body: String) {
+        #expect(message(422, body: body) == "Validation Failed")
+    }
+
+    @Test func reasonsWithoutAMessageStandAlone() {
+        #expect(message(422, body: #"{"errors":["first","second"]}"#) == "first; second")
+    }
+}
+
+/// Every failure GitHub answered names its `x-github-request-id`, which GitHub Support asks for.
+struct RequestIDMappingTests {
+    private let id = [("X-GitHub-Request-Id", "CB8A:3A5F:1D2E3F4:1E3C5D6:65A1B2C3")]
+
+    @Test(arguments: [404, 401, 403, 422, 500])
+    func aStatusFailureCarriesIt(status: Int) throws {
+        let error = try #require(
+            ErrorMapping.domainError(for: answer(status, body: #"{"message":"m"}"#, headers: id), resource: "x"))
+        #expect(error.requestID == "CB8A:3A5F:1D2E3F4:1E3C5D6:65A1B2C3")
+    }
+
+    @Test func aSpentLimitCarriesIt() throws {
+        let error = try #require(
+            ErrorMapping.domainError(
+                for: answer(
+                    403, body: #"{"message":"API rate limit exceeded"}"#,
+                    headers: id + [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1700000000")]),
+                resource: "x"))
+        guard case .rateLimited(_, _, _, let requestID) = error else {
+            Issue.record("got \(error)")
+            return
+        }
+        #expect(requestID == "CB8A:3A5F:1D2E3F4:1E3C5D6:65A1B2C3")
+    }
+
+    @Test func aLongIDIsCut() throws {
+        let error = try #require(
+            ErrorMapping.domainError(
+                for: answer(500, body: "", headers: [("x-github-request-id", String(repeating: "A", count: 10_000))]),
+                resource: "x"))
+        #expect(error.requestID?.count == ErrorMapping.maximumRequestIDLength)
+    }
+
+    @Test func noHeaderNoID() throws {
+        let error = try #require(ErrorMapping.domainError(for: answer(500, body: ""), resource: "x"))
+        #expect(error.requestID == nil)
+    }
+
+    /// A 200 whose body is not what the endpoint documents came from GitHub too.
+    @Test func aMalformedBodyCarriesIt() async throws {
+        let stub = StubTransport()
+        stub.stub("https://api.github.com/users/octocat", headers: id, body: "[not json")
+        let repository = GitHubRepository(
+            client: HTTPClient(
+                configuration: HTTPClientConfiguration(
+                    baseURL: URL(string: "https://api.github.com")!, userAgent: "gh-users/test"),
+                transport: stub.transport, logger: .disabled, retryPolicy: RetryPolicy(maxRetries: 0)))
+        do {
+            _ = try await repository.user(login: try Login(validating: "octocat"))
+            Issue.record("no failure")
+        } catch {
+            guard case .malformedResponse(_, _, let requestID) = error else {
+                Issue.record("got \(error)")
+                return
+            }
+            #expect(requestID == "CB8A:3A5F:1D2E3F4:1E3C5D6:65A1B2C3")
+        }
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import GitHubStandIn
+import TestSupport
+import Testing
+
+/// The built binary on what GitHub's answers carry and where they come from: a 422's reasons, the request
+/// id GitHub Support asks for, redirects that leave the API's origin, and response heads no server should
+/// send. stdout, stderr and the exit status are checked separately.
+struct TransportEndToEndTests {
+    private static let requestID = "CB8A:3A5F:1D2E3F4:1E3C5D6:65A1B2C3"
+
+    private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: 100))
+        try server.start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    private func api(_ server: StandInServer) -> [String] { ["--api-url", server.baseURL] }
+
+    /// A loopback server that answers every request with `head` and then `body`.
+    private func raw(_ head: String, body: String = "") throws -> RawTestServer {
+        try RawTestServer { connection in
+            _ = connection.write(head + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+        }
+    }
+
+    // MARK: 19.7 GitHub's reason for a 422
+
+    /// GitHub's answer to a search naming a repository it cannot see, as its users record it.
+    @Test func aRefusedSearchSaysGitHubsReason() async throws {
+        try await withServer { server in
+            let body =
+                #"{"message":"Validation Failed","errors":[{"message":"The listed users and repositories cannot be "#
+                + #"searched either because the resources do not exist or you do not have permission to view them.","#
+                + #""resource":"Search","field":"q","code":"invalid"}],"documentation_url":"https://docs.github.com/v3/search/"}"#
+            server.injectFaults(
+                [.status(422, body: body, headers: ["X-GitHub-Request-Id": Self.requestID])], forPath: "/search/users")
+            let result = try await BinaryRunner.run(["search", "repo:nobody/nothing"] + api(server))
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            // Before: "gh-users: GitHub answered HTTP 422: Validation Failed" and nothing more.
+            #expect(
+                result.stderr
+                    == "gh-users: GitHub answered HTTP 422: Validation Failed: The listed users and repositories "
+                    + "cannot be searched either because the resources do not exist or you do not have permission "
+                    + "to view them.\nrequest id: \(Self.requestID)\n")
+        }
+    }
+
+    @Test func aReasonGivenByFieldAndCodeIsSaidInWords() async throws {
+        try await withServer { server in
+            server.injectFaults(
+                [
+                    .status(
+                        422,
+                        body:
+                            #"{"message":"Validation Failed","errors":[{"resource":"Search","field":"q","code":"missing"}],"#
+                            + #""documentation_url":"https://docs.github.com/v3/search"}"#)
+                ], forPath: "/search/users")
+            let result = try await BinaryRunner.run(["search", "x"] + api(server))
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(
+                result.stderr.hasPrefix(
+                    "gh-users: GitHub answered HTTP 422: Validation Failed: Search.q does not exist\n"))
+        }
+    }
+
+    // MARK: 19.11 The request id
+
+    @Test func everyFailureGitHubAnsweredNamesItsRequestID() async throws {
+        try await withServer { server in
+            server.injectFaults(
+                [.status(404, body: #"{"message":"Not Found"}"#, headers: ["X-GitHub-Request-Id": Self.requestID])],
+                forPath: "/users/octocat")
+            let missing = try await BinaryRunner.run(["show", "octocat"] + api(server))
+            #expect(missing.status == 3)
+            #expect(missing.stdout.isEmpty)
+            #expect(missing.stderr == "gh-users: no user 'octocat' (HTTP 404)\nrequest id: \(Self.requestID)\n")
+
+            server.injectFaults(
+                [.status(500, body: #"{"message":"boom"}"#, headers: ["X-GitHub-Request-Id": Self.requestID])],
+                forPath: "/users")
+            let failed = try await BinaryRunner.run(["list", "--retries", "0"] + api(server))
+            #expect(failed.status == 1)
+            #expect(failed.stdout.isEmpty)
+            #expect(failed.stderr == "gh-users: GitHub answered HTTP 500: boom\nrequest id: \(Self.requestID)\n")
+
+            server.injectFaults([.malformedBody], forPath: "/users/octocat")
+            let malformed = try await BinaryRunner.run(["show", "octocat"] + api(server))
+            #expect(malformed.status == 1)
+            #expect(malformed.stderr.hasPrefix("gh-users: malformed response from GET /users/octocat: "))
+            #expect(malformed.stderr.contains("\nrequest id: "))
+
+            // A failure with no answer has no request id.
+            let down = try await BinaryRunner.run([
+                "show", "octocat", "--api-url", "http://127.0.0.1:9", "--retries", "0",
+            ])
+            #expect(down.status == 1)
+            #expect(!down.stderr.contains("request id"))
+        }
+    }
+
+    @Test func theDebugTracesResponseLineCarriesIt() async throws {
+        try await withServer { server in
+            server.injectFaults(
+                [
+                    .status(
+                        200, body: #"{"login":"octocat","id":1}"#, headers: ["X-GitHub-Request-Id": Self.requestID])
+                ], forPath: "/users/octocat")
+            let result = try await BinaryRunner.run(["show", "octocat", "--debug"] + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("← 200 GET") })
+            #expect(line.contains("x-github-request-id=\(Self.requestID)"), "\(line)")
+        }
+    }
+
+    // MARK: 20.10 A read never lands on another origin
+
+    /// Before: the other server's accounts were written as GitHub's, exit 0.
+    @Test func aListRedirectedToAnotherServerWritesNothingOfIt() async throws {
+        try await withServer { origin in
+            try await withServer { elsewhere in
+                origin.injectFaults(
+                    [.redirect(to: elsewhere.baseURL + "/users?since=0", status: 302)], forPath: "/users")
+                let result = try await BinaryRunner.run(
+                    ["list", "--limit", "5"] + api(origin), environment: ["GH_TOKEN": "ghp_notForElsewhere2"])
+                #expect(result.status == 1)
+                #expect(result.stdout.isEmpty)
+                #expect(
+                    result.stderr
+                        == "gh-users: network error: the server redirected to another server, "
+                        + "http://127.0.0.1:\(URL(string: elsewhere.baseURL)!.port!), so it was not followed\n")
+                #expect(elsewhere.requests.isEmpty)
+                #expect(origin.requests.count == 1)
+            }
+        }
+    }
+
+    /// Before: `true` (exit 0) from the other server's 204.
+    @Test func followsDoesNotAnswerFromAnotherServer() async throws {
+        let elsewhere = try raw("HTTP/1.1 204 No Content\r\n")
+        defer { elsewhere.stop() }
+        let origin = try raw("HTTP/1.1 302 Found\r\nLocation: \(elsewhere.baseURL)/users/a/following/b\r\n")
+        defer { origin.stop() }
+        let result = try await BinaryRunner.run(["follows", "a", "b", "--api-url", origin.baseURL])
+        // 2: `follows` could not answer (1 would mean "no").
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "gh-users: network error: the server redirected to another server, \(elsewhere.baseURL), "
+                + "so it was not followed\n")
+        #expect(elsewhere.requests.isEmpty)
+    }
+
+    /// GitHub's 301 for a renamed account stays on the API's host, and is followed.
+    @Test func aRedirectOnTheSameOriginIsFollowed() async throws {
+        try await withServer { server in
+            let user = try #require(server.population.users.first)
+            server.injectFaults([.redirect(to: server.baseURL + "/user/\(user.id)")], forPath: "/users/old-name")
+            let result = try await BinaryRunner.run(["show", "old-name", "--json"] + api(server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\"login\": \"\(user.login)\""))
+            #expect(result.stderr.isEmpty)
+        }
+    }
+
+    // MARK: 19.10 The host that was tried, and a proxy only when there is one
+
+    /// Before: "cannot connect to the proxy 127.0.0.2:9 … HTTPS_PROXY", with no proxy set.
+    @Test func aRedirectToAnUnreachableHostNamesThatHostAndNoProxy() async throws {
+        let origin = try raw("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.2:9/users/octocat\r\n")
+        defer { origin.stop() }
+        let result = try await BinaryRunner.run(["show", "octocat", "--api-url", origin.baseURL])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "gh-users: network error: the server redirected to another server, http://127.0.0.2:9, so it was "
+                + "not followed\n")
+        #expect(!result.stderr.lowercased().contains("proxy"))
+    }
+
+    // MARK: 20.12 Response heads
+
+    @Test(arguments: [
+        (
+            "Link: <http://127.0.0.1/users?since=1" + String(repeating: "a", count: 150_000) + ">; rel=\"next\"\r\n",
+            "a header line is over 100 KiB"
+        ),
+        ("X-Big: " + String(repeating: "b", count: 200_000) + "\r\n", "a header line is over 100 KiB"),
+        ((0..<40_000).map { "X-H\($0): v\r\n" }.joined(), "more than 300 KiB of headers in all"),
+    ])
+    func aHeadTooLargeIsSaidAsSuch(header: String, reason: String) async throws {
+        let server = try raw("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + header, body: "[]")
+        defer { server.stop() }
+        let result = try await BinaryRunner.run(["list", "--api-url", server.baseURL])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        // Before: "gh-users: network error: Out of memory".
+        #expect(
+            result.stderr == "gh-users: network error: the server's headers are too large or malformed (\(reason))\n")
+        #expect(server.requests.count == 1, "not retried")
+    }
+
+    /// Before: "gh-users: network error: Failed writing header".
+    @Test func aLatin1HeaderByteIsSaidAsSuch() async throws {
+        let server = try RawTestServer { connection in
+            _ = connection.write(
+                Array("HTTP/1.1 200 OK\r\nX-Name: caf".utf8) + [0xE9]
+                    + Array("\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]".utf8))
+        }
+        defer { server.stop() }
+        let result = try await BinaryRunner.run(["list", "--api-url", server.baseURL])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "gh-users: network error: the server's headers are too large or malformed (a header line is not "
+                + "UTF-8 text or not a header)\n")
+    }
+
+    /// 20,000 header lines: gh-users' own share of the cost is linear (it was quadratic: 16 s of CPU in a debug
+    /// build on a busy machine, and a timeout). What is left is swift-corelibs-foundation's own header parser,
+    /// which copies its list of lines for each line (about 4 to 5 s of CPU here under load, bounded by
+    /// libcurl's 300 KiB cap on a head), and which gh-users cannot change.
+    @Test func manyHeaderLinesCostLinearTime() async throws {
+        let lines = (0..<20_000).map { "X-H\($0): v\r\n" }.joined()
+        let server = try raw(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + lines,
+            body: #"{"login":"octocat","id":1,"type":"User","site_admin":false}"#)
+        defer { server.stop() }
+        // bash's `time` reports the CPU the binary used, whatever else the machine is doing.
+        let result = try await BinaryRunner.shell(
+            """
+            TIMEFORMAT='%U %S'
+            { time "$GH_USERS" show octocat --api-url "$API" > out 2> err; } 2> cpu
+            echo "$? $(cat cpu)"
+            cat out
+            cat err >&2
+            """,
+            environment: ["API": server.baseURL], timeout: 120)
+        let lines2 = result.stdout.split(separator: "\n")
+        let figures = try #require(lines2.first).split(separator: " ")
+        #expect(figures.first == "0", "\(result.stdout) \(result.stderr)")
+        #expect(lines2.dropFirst().first?.hasPrefix("octocat\t1\t") == true)
+        let cpu = figures.dropFirst().compactMap { Double($0) }.reduce(0, +)
+        #expect(cpu < 9, "\(cpu) s of CPU")
+    }
+}
