@@ -50,9 +50,11 @@ struct ReplayEndToEndTests {
                 records: items.count, tableRows: items.count)
         case 3 where segments[0] == "users":
             let items = JSONTokens.members(first.text)
+            // Key lists take no --limit; `gpg_keys` is the `gpg-keys` command.
             let command =
-                segments[2] == "keys"
-                ? [segments[2], segments[1]] : [segments[2], segments[1], "--limit", "\(items.count)"]
+                ["keys", "gpg_keys"].contains(segments[2])
+                ? [segments[2].replacingOccurrences(of: "_", with: "-"), segments[1]]
+                : [segments[2], segments[1], "--limit", "\(items.count)"]
             plan = Plan(arguments: command, expectedJSON: array(items), records: items.count, tableRows: items.count)
         case 3 where segments[0] == "user" && segments[1] == "following":
             let command = first.method == "PUT" ? ["follow", segments[2]] : ["unfollow", segments[2], "--yes"]
