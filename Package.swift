@@ -51,7 +51,7 @@ let package = Package(
                 "gh-users", "AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking", "TestSupport",
             ]
         ),
-        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn"]),
+        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -169,6 +169,8 @@ struct StandInPipeline: Sendable {
         response.setHeader("Date", UTCTimestamp.httpDate(now))
         response.setHeader("Content-Type", "application/json; charset=utf-8")
         response.setHeader("Vary", "Accept, Authorization, Cookie, X-GitHub-OTP")
+        // Every recorded answer (Tests/Recorded) names the media type it was rendered in.
+        response.setHeader("X-GitHub-Media-Type", "github.v3; format=json")
         if let scopes {
             response.setHeader("X-OAuth-Scopes", scopes.granted)
             response.setHeader("X-Accepted-OAuth-Scopes", scopes.accepted)

@@ -2,6 +2,7 @@ import AtomicCore
 import Foundation
 import GitHubStandIn
 import Networking
+import TestSupport
 import Testing
 
 /// How far the race has got; read by the test while the race runs on a thread of its own.
@@ -31,7 +32,7 @@ struct URLSessionTransportCancellationTests {
         let server = try StandInServer(configuration: StandInConfiguration(userCount: 300, rateLimit: 10_000_000))
         try server.start()
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport.outsideHome()
         var headers = HTTPHeaders()
         headers.set("Authorization", "Bearer race-token")
         let request = HTTPRequest(
@@ -88,7 +89,7 @@ struct URLSessionTransportCancellationTests {
         let server = try StandInServer(configuration: StandInConfiguration(latencyMilliseconds: 60_000))
         try server.start()
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport.outsideHome()
         let request = HTTPRequest(url: try #require(URL(string: server.baseURL + "/users")))
         let outcome = Outcome()
         let exchange = Task.detached {

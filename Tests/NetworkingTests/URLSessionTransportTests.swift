@@ -39,7 +39,7 @@ struct URLSessionTransportTests {
         let total = 1024 * Self.mebibyte
         let server = try streamingServer(total: total, announce: false)
         defer { server.stop() }
-        let transport = URLSessionTransport(maximumBodyBytes: Self.mebibyte)
+        let transport = URLSessionTransport.outsideHome(maximumBodyBytes: Self.mebibyte)
         await #expect(throws: TransportError.responseTooLarge(limit: Self.mebibyte)) {
             try await get(server.baseURL + "/users", transport: transport)
         }
@@ -52,7 +52,7 @@ struct URLSessionTransportTests {
         let total = 256 * Self.mebibyte
         let server = try streamingServer(total: total, announce: true)
         defer { server.stop() }
-        let transport = URLSessionTransport(maximumBodyBytes: Self.mebibyte)
+        let transport = URLSessionTransport.outsideHome(maximumBodyBytes: Self.mebibyte)
         await #expect(throws: TransportError.responseTooLarge(limit: Self.mebibyte)) {
             try await get(server.baseURL + "/users", transport: transport)
         }
@@ -70,7 +70,7 @@ struct URLSessionTransportTests {
             connection.write(compressed)
         }
         defer { server.stop() }
-        let transport = URLSessionTransport(maximumBodyBytes: json.count)
+        let transport = URLSessionTransport.outsideHome(maximumBodyBytes: json.count)
         let response = try await get(server.baseURL + "/users", transport: transport)
         #expect(response.status == 200)
         #expect(response.headers["x-echo"] == "yes")
@@ -88,7 +88,7 @@ struct URLSessionTransportTests {
             connection.write(compressed)
         }
         defer { server.stop() }
-        let transport = URLSessionTransport(maximumBodyBytes: json.count - 1)
+        let transport = URLSessionTransport.outsideHome(maximumBodyBytes: json.count - 1)
         await #expect(throws: TransportError.responseTooLarge(limit: json.count - 1)) {
             try await get(server.baseURL + "/users", transport: transport)
         }
@@ -100,7 +100,7 @@ struct URLSessionTransportTests {
         }
         defer { server.stop() }
         await #expect(throws: TransportError.redirectRefused("file:///etc/hostname")) {
-            try await get(server.baseURL + "/users/octocat", transport: URLSessionTransport())
+            try await get(server.baseURL + "/users/octocat", transport: URLSessionTransport.outsideHome())
         }
         // Left alone, swift-corelibs-foundation asks the same server for /etc/hostname until it gives up.
         #expect(server.requests.count == 1)
@@ -112,7 +112,7 @@ struct URLSessionTransportTests {
         }
         defer { server.stop() }
         await #expect(throws: TransportError.truncatedBody) {
-            try await get(server.baseURL + "/users", transport: URLSessionTransport())
+            try await get(server.baseURL + "/users", transport: URLSessionTransport.outsideHome())
         }
     }
 
@@ -122,7 +122,7 @@ struct URLSessionTransportTests {
         }
         defer { server.stop() }
         do {
-            _ = try await get("https://127.0.0.1:\(server.port)/users", transport: URLSessionTransport())
+            _ = try await get("https://127.0.0.1:\(server.port)/users", transport: URLSessionTransport.outsideHome())
             Issue.record("a TLS request to a plain HTTP server succeeded")
         } catch let error as TransportError {
             guard case .tls(.handshake, let host, _) = error else {
@@ -136,7 +136,7 @@ struct URLSessionTransportTests {
     @Test func aTaskCancelledBeforeItStartsEndsAtOnce() async throws {
         let server = try RawTestServer { _ in sleep(120) }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport.outsideHome()
         let started = ContinuousClock.now
         let request = Task {
             // Cancelled before the data task exists: the handler runs first, then the task must still end.
@@ -150,7 +150,7 @@ struct URLSessionTransportTests {
     @Test func cancellingTheTaskStopsTheRequest() async throws {
         let server = try RawTestServer { _ in sleep(120) }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport.outsideHome()
         let started = ContinuousClock.now
         let request = Task { try await get(server.baseURL + "/users", transport: transport) }
         try await Task.sleep(for: .milliseconds(200))

@@ -1,0 +1,178 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The binary against real GitHub answers recorded by public projects (Tests/Recorded, NOTICE.md there): every
+/// recording is served by `ReplayServer` to the command that makes that request. JSON output must be token for
+/// token what GitHub sent; tables and CSV must render a row per account without a control character; errors must
+/// give the documented exit status with GitHub's message.
+struct ReplayEndToEndTests {
+    /// What one recording asks of gh-users: the command that makes its requests and what its output must hold.
+    struct Plan {
+        var arguments: [String]
+        /// The JSON the command's `--json` output must equal token for token; nil for an answer without a body.
+        var expectedJSON: String?
+        /// Records a CSV must hold; nil when the command prints none.
+        var records: Int?
+        /// Rows a table must show below its header; nil for a profile, which `show` and `me` print as a card.
+        var tableRows: Int? = nil
+        var status: Int32 = 0
+    }
+
+    static let token = "recorded-token"
+
+    /// The command for a recording, from what its first request asked.
+    static func plan(_ cassette: RecordedCassette) -> Plan {
+        let first = cassette.exchanges[0]
+        let segments = first.route.split(separator: "/").map(String.init)
+        var plan: Plan
+        switch segments.count {
+        case 1 where segments[0] == "user":
+            plan = Plan(arguments: ["me"], expectedJSON: first.text, records: 1)
+        case 1 where segments[0] == "rate_limit":
+            let buckets = JSONTokens.members(JSONTokens.value("resources", in: first.text) ?? "{}").count
+            plan = Plan(arguments: ["rate-limit"], expectedJSON: first.text, records: buckets, tableRows: buckets)
+        case 1 where segments[0] == "users":
+            let items = JSONTokens.members(first.text)
+            plan = Plan(
+                arguments: ["list", "--limit", "\(items.count)"], expectedJSON: array(items), records: items.count,
+                tableRows: items.count)
+        case 2 where segments[0] == "users":
+            plan = Plan(arguments: ["show", segments[1]], expectedJSON: first.text, records: 1)
+        case 2 where segments[0] == "user":
+            plan = Plan(arguments: ["show", "--id", segments[1]], expectedJSON: first.text, records: 1)
+        case 2 where segments == ["search", "users"]:
+            let items = cassette.exchanges.flatMap {
+                JSONTokens.members(JSONTokens.value("items", in: $0.text) ?? "[]")
+            }
+            plan = Plan(
+                arguments: ["search", first.query("q") ?? "", "--limit", "\(items.count)"], expectedJSON: array(items),
+                records: items.count, tableRows: items.count)
+        case 3 where segments[0] == "users":
+            let items = JSONTokens.members(first.text)
+            // Key lists take no --limit; `gpg_keys` is the `gpg-keys` command.
+            let command =
+                ["keys", "gpg_keys"].contains(segments[2])
+                ? [segments[2].replacingOccurrences(of: "_", with: "-"), segments[1]]
+                : [segments[2], segments[1], "--limit", "\(items.count)"]
+            plan = Plan(arguments: command, expectedJSON: array(items), records: items.count, tableRows: items.count)
+        case 3 where segments[0] == "user" && segments[1] == "following":
+            let command = first.method == "PUT" ? ["follow", segments[2]] : ["unfollow", segments[2], "--yes"]
+            plan = Plan(arguments: command, expectedJSON: nil, records: nil)
+            plan.status = first.status == 204 ? 0 : expectedStatus(first)
+            return plan
+        case 4 where segments[0] == "users" && segments[2] == "following":
+            plan = Plan(arguments: ["follows", segments[1], segments[3]], expectedJSON: nil, records: nil)
+            plan.status = first.status == 204 ? 0 : 1
+            return plan
+        default:
+            Issue.record("no gh-users command is known for \(first.method) \(first.path)")
+            return Plan(arguments: ["--version"], expectedJSON: nil, records: nil)
+        }
+        if first.status >= 400 {
+            plan.expectedJSON = nil
+            plan.records = nil
+            plan.tableRows = nil
+            plan.status = expectedStatus(first)
+        }
+        return plan
+    }
+
+    /// README's exit codes for an HTTP failure.
+    static func expectedStatus(_ exchange: RecordedExchange) -> Int32 {
+        switch exchange.status {
+        case 401: return 4
+        case 403 where exchange.header("x-ratelimit-remaining") == "0": return 5
+        case 403: return 4
+        case 404: return 3
+        case 429: return 5
+        default: return 1
+        }
+    }
+
+    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
+
+    private func run(_ name: String, _ extra: [String]) async throws -> (RunResult, ReplayServer) {
+        let cassette = try Recordings.load(name)
+        let plan = Self.plan(cassette)
+        let server = try ReplayServer(cassette.exchanges)
+        defer { server.stop() }
+        let result = try await BinaryRunner.run(
+            plan.arguments + extra + ["--api-url", server.baseURL, "--retries", "0", "--no-cache"],
+            environment: ["GH_TOKEN": Self.token])
+        return (result, server)
+    }
+
+    @Test(arguments: Recordings.names)
+    func jsonIsWhatGitHubSent(_ name: String) async throws {
+        let cassette = try Recordings.load(name)
+        let plan = Self.plan(cassette)
+        let (result, server) = try await run(name, plan.expectedJSON == nil ? [] : ["--json"])
+        #expect(server.unmatchedRequests.isEmpty, "\(server.unmatchedRequests)")
+        #expect(server.servedRequests.count == cassette.exchanges.count, "\(server.servedRequests)")
+        #expect(result.status == plan.status, "\(result.stderr)")
+        guard let expected = plan.expectedJSON else { return }
+        #expect(result.stderr.isEmpty)
+        #expect(JSONTokens.compact(result.stdout) == JSONTokens.compact(expected))
+    }
+
+    @Test(arguments: Recordings.names.filter { (try? plan(Recordings.load($0)).records) != nil })
+    func tablesAndCSVRenderARowPerRecord(_ name: String) async throws {
+        let plan = Self.plan(try Recordings.load(name))
+        let records = try #require(plan.records)
+        for format in ["table", "csv"] {
+            let (result, _) = try await run(name, ["--format", format])
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(format): \(result.stderr)")
+            #expect(Self.controlCharacters(result.stdout).isEmpty, "\(format):\n\(result.stdout)")
+            if format == "csv" {
+                #expect(Self.csvRecords(result.stdout) == records + 1, "\(result.stdout)")
+            } else if let rows = plan.tableRows {
+                #expect(result.stdout.split(separator: "\n").count == rows + 1, "\(result.stdout)")
+            } else {
+                #expect(!result.stdout.isEmpty)
+            }
+        }
+    }
+
+    @Test(arguments: Recordings.names.filter { ((try? Recordings.load($0))?.exchanges[0].status ?? 0) >= 400 })
+    func errorsGiveTheDocumentedStatusAndGitHubsMessage(_ name: String) async throws {
+        let cassette = try Recordings.load(name)
+        let (result, _) = try await run(name, [])
+        #expect(result.status == Self.expectedStatus(cassette.exchanges[0]), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let message = try #require(JSONTokens.value("message", in: cassette.exchanges[0].text))
+        #expect(result.stderr.contains(String(message.dropFirst().dropLast())), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    /// Records of RFC 4180 CSV: a line break inside quotes belongs to its field.
+    static func csvRecords(_ text: String) -> Int {
+        var records = 0
+        var quoted = false
+        var pending = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            if byte == UInt8(ascii: "\n"), !quoted {
+                records += 1
+                pending = false
+            } else if byte != UInt8(ascii: "\r") {
+                pending = true
+            }
+        }
+        return records + (pending ? 1 : 0)
+    }
+
+    /// C0, DEL and C1 characters, but for line ends: LF, and CR LF (RFC 4180 ends CSV records with it and lets a
+    /// quoted field hold it).
+    static func controlCharacters(_ text: String) -> [Unicode.Scalar] {
+        let scalars = Array(text.unicodeScalars)
+        return scalars.indices.compactMap { index in
+            let scalar = scalars[index]
+            if scalar == "\n" || (scalar == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n") {
+                return nil
+            }
+            return scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? scalar : nil
+        }
+    }
+}
