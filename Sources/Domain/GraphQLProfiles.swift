@@ -129,64 +129,85 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         let state = lock.withLock { (stopped, unsupported) }
         if let error = state.0 { return logins.map { _ in .failure(error) } }
         if state.1 { return await fromREST(logins) }
-        let answer = await lookUp(logins)
-        switch answer {
-        case .success(let batch):
-            lock.withLock { sizing.succeeded() }
-            return await deliver(batch, for: logins)
-        case .failure(.tooLarge(let reason)):
-            let next = lock.withLock { sizing.refused(count: logins.count) }
-            switch next {
-            case .retry: return await inBatches(logins)
-            case .single: return await fromREST(logins)
-            case .stop(let refusals):
-                let error = DomainError.refused(
-                    "the GraphQL API refused \(refusals) batches in a row, the last one of \(logins.count) "
-                        + (logins.count == 1 ? "account" : "accounts") + " (\(reason)); try again later, or leave "
-                        + "out --via graphql to fetch profiles from REST")
-                return stop(logins, with: error)
-            }
-        case .failure(.unsupported):
-            lock.withLock { unsupported = true }
-            return await fromREST(logins)
-        case .failure(.failed(let error)):
-            return stop(logins, with: error)
+        switch await lookUp(logins) {
+        case .found(let batch): return await deliver(batch, for: logins)
+        case .smaller: return await inBatches(logins)
+        case .fromREST: return await fromREST(logins)
+        case .stop(let error): return logins.map { _ in .failure(error) }
         }
     }
 
-    /// Fails `logins` and every later batch with `error` (the first error wins).
-    private func stop(_ logins: [Login], with error: DomainError) -> [Result<User, DomainError>] {
-        let first = lock.withLock { () -> DomainError in
-            if stopped == nil { stopped = error }
-            return stopped ?? error
-        }
-        return logins.map { _ in .failure(first) }
+    /// What one batch's answer means for its logins.
+    private enum Answer {
+        case found(GraphQLBatch)
+        /// Refused as too large: ask again in smaller batches.
+        case smaller
+        /// GraphQL cannot give these (the schema refuses the query, or a batch of one was too large).
+        case fromREST
+        /// The run stops with this, for these logins and every later one.
+        case stop(DomainError)
     }
 
     /// The request as a value: every `await` happens before the result is assembled (see `GetUsersUseCase`).
-    /// A caller that waited at the gate while another's batch stopped the run or switched it to REST sends
-    /// nothing.
-    private func lookUp(_ logins: [Login]) async -> Result<GraphQLBatch, GraphQLBatchFailure> {
-        let batch: GraphQLBatch
+    /// What the answer means is decided before the gate lets the next batch go, so refusals and successes
+    /// reach the sizing policy in the order the server gave them, and a caller that waited at the gate while
+    /// another's batch stopped the run or switched it to REST sends nothing.
+    private func lookUp(_ logins: [Login]) async -> Answer {
         await gate.enter()
-        let state = lock.withLock { (stopped, unsupported) }
-        if let error = state.0 {
-            await gate.leave()
-            return .failure(.failed(error))
-        }
-        if state.1 {
-            await gate.leave()
-            return .failure(.unsupported("switched to REST"))
-        }
-        do throws(GraphQLBatchFailure) {
-            batch = try await graphQL.profiles(logins)
-        } catch {
-            await gate.leave()
-            lock.withLock { totals.requests += 1 }
-            return .failure(error)
-        }
+        let answer = await send(logins)
         await gate.leave()
-        return .success(batch)
+        return answer
+    }
+
+    /// Only `lookUp` calls this, inside the gate.
+    private func send(_ logins: [Login]) async -> Answer {
+        let state = lock.withLock { (stopped, unsupported) }
+        if let error = state.0 { return .stop(error) }
+        if state.1 { return .fromREST }
+        let result: Result<GraphQLBatch, GraphQLBatchFailure>
+        do throws(GraphQLBatchFailure) {
+            result = .success(try await graphQL.profiles(logins))
+        } catch {
+            result = .failure(error)
+        }
+        return lock.withLock { record(result, count: logins.count) }
+    }
+
+    /// Called with `lock` held.
+    private func record(_ result: Result<GraphQLBatch, GraphQLBatchFailure>, count: Int) -> Answer {
+        let failure: GraphQLBatchFailure
+        switch result {
+        case .success(let batch):
+            sizing.succeeded()
+            return .found(batch)
+        case .failure(let error):
+            failure = error
+        }
+        totals.requests += 1
+        switch failure {
+        case .tooLarge(let reason):
+            switch sizing.refused(count: count) {
+            case .retry: return .smaller
+            case .single: return .fromREST
+            case .stop(let refusals):
+                let accounts = count == 1 ? "1 account" : "\(count) accounts"
+                return stopRun(
+                    with: .refused(
+                        "the GraphQL API refused \(refusals) batches in a row, the last one of \(accounts) "
+                            + "(\(reason)); try again later, or leave out --via graphql to fetch profiles from REST"))
+            }
+        case .unsupported:
+            unsupported = true
+            return .fromREST
+        case .failed(let error):
+            return stopRun(with: error)
+        }
+    }
+
+    /// Called with `lock` held: the first error that stops the run is the one every later batch gets.
+    private func stopRun(with error: DomainError) -> Answer {
+        if stopped == nil { stopped = error }
+        return .stop(stopped ?? error)
     }
 
     private func deliver(_ batch: GraphQLBatch, for logins: [Login]) async -> [Result<User, DomainError>] {

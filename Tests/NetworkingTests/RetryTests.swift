@@ -74,6 +74,23 @@ struct RetryScheduleTests {
         #expect(decide(.success(response(502)), method: .delete) != .deliver)
     }
 
+    /// A GraphQL query is a POST that changes nothing: retried through transient failures, 500 and 503 and
+    /// secondary limits, while a 502 or 504 (a query that ran out of time) goes back to be asked smaller.
+    @Test func aRepeatableQueryIsRetriedLikeAGETExceptForGatewayTimeouts() {
+        func query(_ outcome: Result<HTTPResponse, TransportError>, used: Int = 0) -> RetryDecision {
+            schedule.decide(outcome, method: .post, retriesUsed: used, random: 1, now: now, repeatableQuery: true)
+        }
+        #expect(
+            query(.failure(.connectionLost)) == .retry(after: .milliseconds(100), reason: .transport(.connectionLost)))
+        #expect(query(.success(response(500))) == .retry(after: .milliseconds(100), reason: .status(500)))
+        #expect(query(.success(response(503))) == .retry(after: .milliseconds(100), reason: .status(503)))
+        #expect(query(.success(response(429))) == .retry(after: .seconds(60), reason: .secondaryRateLimit))
+        #expect(query(.success(response(502))) == .deliver)
+        #expect(query(.success(response(504))) == .deliver)
+        #expect(query(.success(response(200))) == .deliver)
+        #expect(query(.failure(.connectionLost), used: 3) == .deliver)
+    }
+
     @Test func secondaryLimitsWaitRetryAfterOrAMinute() {
         #expect(
             decide(.success(response(429, [("Retry-After", "7")])))
