@@ -185,6 +185,36 @@ struct HintWordTests {
         #expect(ShellWord.quote(word) == quoted)
     }
 
+    /// Words each shell treats specially, pasted back as printed: the shell must read each one as given.
+    static let awkwardWords = [
+        "=ls", "~", "~root/x", "a=~/x", "!x", "#x", "*", "[a]", "{a,b}", "$HOME", "`id`", "a b", "it's", "x;y",
+        "a|b", "^x", "%1", "-", "--output=a b", "é", "a\\b", "(x)", "<x", "?",
+    ]
+
+    private static func echo(_ shell: String, _ line: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: shell)
+        process.arguments = ["-c", "printf '%s\\n' " + line]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test func bashReadsEveryWordBackAsGiven() throws {
+        let line = ShellWord.line(Self.awkwardWords)
+        #expect(try Self.echo("/bin/bash", line) == Self.awkwardWords.map { $0 + "\n" }.joined(), "\(line)")
+    }
+
+    /// zsh expands `=ls` to a path and has more globs than bash; it is not installed everywhere.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "zsh is not installed here"))
+    func zshReadsEveryWordBackAsGiven() throws {
+        let line = ShellWord.line(Self.awkwardWords)
+        #expect(try Self.echo("/usr/bin/zsh", line) == Self.awkwardWords.map { $0 + "\n" }.joined(), "\(line)")
+    }
+
     @Test(arguments: [
         ("/dev/fd/63", false), ("/proc/self/fd/12", false), ("/proc/4242/fd/5", false), ("/dev/fd/0", true),
         ("/dev/stdin", true), ("/run/secrets/gh", true), ("fd/63", true),
