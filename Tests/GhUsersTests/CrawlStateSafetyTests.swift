@@ -160,6 +160,24 @@ struct CrawlStateFileSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: folder("s.lock")))
     }
 
+    /// The race a removed lock file opens: a run opens FILE.lock, the run holding it ends (removing the file, then
+    /// releasing it), and a third run creates and locks a new FILE.lock. The first run's lock on the removed file
+    /// is then free to take, and must not count: it opens the path again, and finds the third run there.
+    @Test func aLockOnAFileRemovedMeanwhileDoesNotCount() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = CrawlStateFile(path: folder("s"))
+        var first: CrawlStateLock? = try file.lock()
+        let opened = open(file.lockPath, O_RDWR | O_CLOEXEC)
+        #expect(opened >= 0)
+        withExtendedLifetime(first) {}
+        first = nil
+        let third = try file.lock()
+        #expect(try file.lock(opened) == nil)
+        #expect(throws: CrawlFileError.self) { _ = try file.lock() }
+        withExtendedLifetime(third) {}
+    }
+
     @Test func aFIFOIsNeverTakenForTheLockOrTheState() throws {
         let folder = try Folder()
         defer { folder.remove() }
