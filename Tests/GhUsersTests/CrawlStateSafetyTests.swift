@@ -160,6 +160,24 @@ struct CrawlStateFileSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: folder("s.lock")))
     }
 
+    /// The race a removed lock file opens: a run opens FILE.lock, the run holding it ends (removing the file, then
+    /// releasing it), and a third run creates and locks a new FILE.lock. The first run's lock on the removed file
+    /// is then free to take, and must not count: it opens the path again, and finds the third run there.
+    @Test func aLockOnAFileRemovedMeanwhileDoesNotCount() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = CrawlStateFile(path: folder("s"))
+        var first: CrawlStateLock? = try file.lock()
+        let opened = open(file.lockPath, O_RDWR | O_CLOEXEC)
+        #expect(opened >= 0)
+        withExtendedLifetime(first) {}
+        first = nil
+        let third = try file.lock()
+        #expect(try file.lock(opened) == nil)
+        #expect(throws: CrawlFileError.self) { _ = try file.lock() }
+        withExtendedLifetime(third) {}
+    }
+
     @Test func aFIFOIsNeverTakenForTheLockOrTheState() throws {
         let folder = try Folder()
         defer { folder.remove() }
@@ -183,6 +201,36 @@ struct HintWordTests {
     @Test(arguments: [("=ls", "'=ls'"), ("a=b", "a=b"), ("~root", "'~root'"), ("#x", "'#x'"), ("*", "'*'")])
     func wordsAShellWouldExpandAreQuoted(word: String, quoted: String) {
         #expect(ShellWord.quote(word) == quoted)
+    }
+
+    /// Words each shell treats specially, pasted back as printed: the shell must read each one as given.
+    static let awkwardWords = [
+        "=ls", "~", "~root/x", "a=~/x", "!x", "#x", "*", "[a]", "{a,b}", "$HOME", "`id`", "a b", "it's", "x;y",
+        "a|b", "^x", "%1", "-", "--output=a b", "é", "a\\b", "(x)", "<x", "?",
+    ]
+
+    private static func echo(_ shell: String, _ line: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: shell)
+        process.arguments = ["-c", "printf '%s\\n' " + line]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test func bashReadsEveryWordBackAsGiven() throws {
+        let line = ShellWord.line(Self.awkwardWords)
+        #expect(try Self.echo("/bin/bash", line) == Self.awkwardWords.map { $0 + "\n" }.joined(), "\(line)")
+    }
+
+    /// zsh expands `=ls` to a path and has more globs than bash; it is not installed everywhere.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "zsh is not installed here"))
+    func zshReadsEveryWordBackAsGiven() throws {
+        let line = ShellWord.line(Self.awkwardWords)
+        #expect(try Self.echo("/usr/bin/zsh", line) == Self.awkwardWords.map { $0 + "\n" }.joined(), "\(line)")
     }
 
     @Test(arguments: [

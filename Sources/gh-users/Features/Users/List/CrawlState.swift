@@ -334,29 +334,36 @@ struct CrawlStateFile: Sendable {
         for _ in 0..<16 {
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o600)
             guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
-            if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
-                close(descriptor)
-                throw CrawlFileError(
-                    message: "cannot lock the state file '\(path)': its lock file '\(lockPath)' is \(kind), not "
-                        + "a regular file. Nothing was changed: remove it and run again")
-            }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                let code = errno
-                close(descriptor)
-                if code == EWOULDBLOCK {
-                    throw CrawlFileError(
-                        message: "another gh-users run is using the state file '\(path)' (it holds '\(lockPath)'); "
-                            + "wait for it to end, or give each crawl its own state file")
-                }
-                throw failure("lock", lockPath, code)
-            }
-            if FileDescriptorIO.isSameFile(descriptor, lockPath) {
-                return CrawlStateLock(descriptor: descriptor, path: lockPath)
-            }
-            close(descriptor)
+            if let lock = try lock(descriptor) { return lock }
         }
         throw CrawlFileError(
             message: "cannot lock the state file '\(path)': its lock file '\(lockPath)' keeps being replaced")
+    }
+
+    /// Locks the lock file open on `descriptor`: the held lock, or nil (the descriptor closed) when the file was
+    /// removed or replaced before the lock was taken, so that the caller opens the path again.
+    func lock(_ descriptor: Int32) throws(CrawlFileError) -> CrawlStateLock? {
+        if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
+            close(descriptor)
+            throw CrawlFileError(
+                message: "cannot lock the state file '\(path)': its lock file '\(lockPath)' is \(kind), not "
+                    + "a regular file. Nothing was changed: remove it and run again")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK {
+                throw CrawlFileError(
+                    message: "another gh-users run is using the state file '\(path)' (it holds '\(lockPath)'); "
+                        + "wait for it to end, or give each crawl its own state file")
+            }
+            throw failure("lock", lockPath, code)
+        }
+        guard FileDescriptorIO.isSameFile(descriptor, lockPath) else {
+            close(descriptor)
+            return nil
+        }
+        return CrawlStateLock(descriptor: descriptor, path: lockPath)
     }
 
     private func failure(_ verb: String, _ file: String, _ code: Int32) -> CrawlFileError {

@@ -75,8 +75,8 @@ enum ListUsersCommand {
                 --fields, --full and --via the output is written with (a rerun that differs is exit 1, naming the
                 difference); with --output, also "output_bytes" and "output", that file's length after the last
                 whole page and its path (another --output, or none, is exit 1). It is replaced atomically (a new
-                file, flushed to disk, renamed over it) after each page is written. A run starts after its "since", which wins over
-                --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
+                file, flushed to disk, renamed over it) after each page is written. A run starts after its
+                "since", which wins over --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
                 rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
                 the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
                 One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once. A link
