@@ -1,3 +1,4 @@
+import AtomicLogger
 import Foundation
 import Networking
 import TestSupport
@@ -42,6 +43,32 @@ struct RevalidatedHeadersTests {
         #expect(second.scopes == ["read:user", "repo"])
         #expect(second.user.login == "octocat")
         #expect(stub.unusedStubs.isEmpty)
+    }
+}
+
+/// Issue 20.19: `--verbose` says when the cache answered without the network.
+struct OfflineVerboseTests {
+    @Test func anOfflineAnswerIsOneInfoLine() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-offline-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = "https://api.github.com/users/octocat"
+        let stub = StubTransport()
+        stub.stub(url, headers: [("ETag", #"W/"1""#)], body: #"{"login":"octocat","id":1}"#)
+        let handler = InMemoryLogHandler()
+        func repository(_ mode: CacheMode) -> GitHubRepository {
+            GitHubRepository(
+                client: HTTPClient(
+                    configuration: HTTPClientConfiguration(
+                        baseURL: URL(string: "https://api.github.com")!, userAgent: "t"),
+                    transport: stub.transport, logger: .disabled, retryPolicy: RetryPolicy(maxRetries: 0)),
+                cache: CacheSettings(store: DiskResponseCache(directory: directory, limitBytes: 1_000_000), mode: mode),
+                logger: Logger(label: "t", level: .info, handler: handler))
+        }
+        _ = try await repository(.readWrite).user(login: Login(validating: "octocat"))
+        let user = try await repository(.offline).user(login: Login(validating: "octocat"))
+        #expect(user.login == "octocat")
+        #expect(handler.entries.map(\.message) == ["GET /users/octocat: from the cache (--offline)"])
+        #expect(stub.received.count == 1)
     }
 }
 
