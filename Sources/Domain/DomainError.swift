@@ -25,4 +25,7 @@ package enum DomainError: Error, Sendable, Equatable {
     case cacheUnavailable(String)
     /// The work was cancelled (an interrupt).
     case cancelled
+    /// The run stopped at one of its own bounds (a split search's query cap, a set operation's list bound);
+    /// the text says which and why (exit 1).
+    case boundReached(String)
 }

@@ -71,6 +71,104 @@ private func ids(_ ndjson: String) -> [Int] {
     }
 }
 
+/// `search --split` against counts GitHub should never send: it ends, with a word, and never traps.
+struct SplitCountsEndToEndTests {
+    private func split(_ github: ScriptedGitHub, _ extra: [String] = [], timeout: TimeInterval = 60) async throws
+        -> RunResult
+    {
+        try await BinaryRunner.run(
+            [
+                "search", "type:user", "--split", "--all", "--format", "ndjson", "--api-url", github.baseURL,
+                "--no-cache",
+            ]
+                + extra, environment: ["GH_TOKEN": "split-token-1234"], timeout: timeout)
+    }
+
+    @Test func theLargestCountThenANegativeOneIsStatusOneNotATrap() async throws {
+        let github = try ScriptedGitHub { _, _, index in
+            ScriptedGitHub.search(total: index == 0 ? "9223372036854775807" : "-1", ids: [index + 1])
+        }
+        defer { github.stop() }
+        let result = try await split(github)
+        // Before: the second half's count, Int64.max less -1, trapped: signal 4, "arithmetic overflow".
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let searches = github.searches
+        #expect(searches.count == 2)
+        #expect(
+            result.stderr
+                == "gh-users: malformed response from GET /search/users (q=\(searches.last ?? "")): total_count -1 "
+                + "is not a count, so the search cannot be split\n")
+    }
+
+    @Test func aNegativeCountAtOnceIsStatusOne() async throws {
+        let github = try ScriptedGitHub { _, _, _ in ScriptedGitHub.search(total: "-1", ids: [7]) }
+        defer { github.stop() }
+        let result = try await split(github)
+        // Before: -1 was taken for a small piece, its account written, exit 0.
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasSuffix(": total_count -1 is not a count, so the search cannot be split\n"))
+        #expect(github.searches.count == 1)
+    }
+
+    @Test func aHalfCountedAboveItsWholeIsSaidAndItsOtherHalfCountedOnItsOwn() async throws {
+        let github = try ScriptedGitHub { _, _, index in
+            switch index {
+            case 0: return ScriptedGitHub.search(total: "2000", ids: [1])
+            case 1: return ScriptedGitHub.search(total: "3000", ids: [2])
+            default: return ScriptedGitHub.search(total: "1", ids: [index + 1])
+            }
+        }
+        defer { github.stop() }
+        let result = try await split(github, timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let searches = github.searches.map { $0.replacingOccurrences(of: "type:user ", with: "") }
+        let whole = try #require(searches.first)
+        let firstHalf = try #require(searches.dropFirst().first)
+        // The whole's second half was asked for, not inferred from 2,000 less 3,000.
+        let lastDay = try #require(whole.split(separator: ".").last)
+        #expect(searches.last?.hasSuffix(".." + lastDay) == true, "\(searches.suffix(3))")
+        #expect(
+            result.stderr.contains(
+                "gh-users: GitHub's counts changed while splitting: \(whole) held 2000 results, its first half "
+                    + "\(firstHalf) 3000; the second half was counted on its own.\n"), "\(result.stderr)")
+        let written = ids(result.stdout)
+        #expect(written.count == Set(written).count && written.count == searches.count - 2)
+    }
+
+    @Test func theLargestCountEverywhereEndsAtOneSecond() async throws {
+        let github = try ScriptedGitHub { _, _, index in
+            ScriptedGitHub.search(total: "9223372036854775807", ids: [index + 1])
+        }
+        defer { github.stop() }
+        let result = try await split(github)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(github.searches.count < 100)
+        #expect(result.stderr.contains(" holds 9223372036854775807 results in one second"), "\(result.stderr)")
+    }
+
+    @Test func countsThatNeverSettleStopAtTheQueryCapAndSaySo() async throws {
+        // Over the cap and incomplete every time: nothing can be inferred, so every range is halved and both
+        // halves asked, down to seconds: a bisection of hundreds of millions of ranges without the cap.
+        let github = try ScriptedGitHub { _, _, index in
+            ScriptedGitHub.search(total: "2000", incomplete: true, ids: [index + 1])
+        }
+        defer { github.stop() }
+        let result = try await split(github, timeout: 300)
+        #expect(result.status == 1, "\(result.stderr)")
+        // Single seconds cannot be halved: those reached before the cap were paged, each account once.
+        let written = ids(result.stdout)
+        #expect(written.count == Set(written).count)
+        #expect(written.count == result.stdout.split(separator: "\n").count)
+        #expect(
+            result.stderr
+                == "gh-users: --split stopped at its cap of 10000 search queries; narrow the query (type:, "
+                + "location:, followers: or another qualifier) so that it needs fewer.\n")
+        #expect(github.searches.count == 10_000)
+    }
+}
+
 /// An empty page with a `next` link is followed, never taken for the end of the list.
 struct EmptyPageEndToEndTests {
     @Test(arguments: [(["list"], "/users"), (["followers", "mona"], "/users/mona/followers")])

@@ -66,6 +66,8 @@ struct ErrorPresenter: Sendable {
             return Presentation(message: "gh-users: cache: \(clean(detail))\n", for: error)
         case .cancelled:
             return Presentation(message: "gh-users: interrupted\n", for: error)
+        case .boundReached(let detail):
+            return Presentation(message: "gh-users: \(detail)\n", for: error)
         }
     }
 

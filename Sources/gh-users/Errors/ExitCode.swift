@@ -49,6 +49,7 @@ enum ExitStatus {
         case .rateLimited: return ExitCode.rateLimited
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable: return ExitCode.failure
         case .cancelled: return ExitCode.interrupted
+        case .boundReached: return ExitCode.failure
         }
     }
 }

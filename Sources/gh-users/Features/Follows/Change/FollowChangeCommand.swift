@@ -214,6 +214,8 @@ private struct FollowChange {
             return .stop(error)
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable:
             return .skip(error)
+        case .boundReached:
+            return .stop(error)
         }
     }
 
