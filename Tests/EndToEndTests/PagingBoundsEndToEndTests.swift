@@ -169,6 +169,91 @@ struct SplitCountsEndToEndTests {
     }
 }
 
+/// Set operations hold a list only as far as the profile's counts (and a margin) allow.
+struct SetOperationBoundsEndToEndTests {
+    /// mona's profile with these counts; `endless` is a list without end (pages of 100 new ids, each linking
+    /// to the next), the other list is [10, 11, 12].
+    private func graph(followers: Int, following: Int, endless: String) throws -> ScriptedGitHub {
+        try ScriptedGitHub { github, target, _ in
+            let path = target.split(separator: "?").first.map(String.init) ?? target
+            switch path {
+            case "/users/mona":
+                return .init(
+                    body: #"{"login":"mona","id":1,"type":"User","followers":\#(followers),"following":\#(following)}"#)
+            case "/users/mona/" + endless:
+                let number = Int(target.split(separator: "&page=").dropFirst().first ?? "") ?? 1
+                return github.page(
+                    number * 1_000..<number * 1_000 + 100, next: "\(path)?per_page=100&page=\(number + 1)")
+            default:
+                return github.page([10, 11, 12], next: nil)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("followers", "--mutual", "followers"), ("followers", "--not-followed-back", "followers"),
+        ("following", "--not-following-back", "following"),
+    ])
+    func aHeldListThatNeverEndsStopsAtItsProfilesCountAndAMargin(command: String, flag: String, endless: String)
+        async throws
+    {
+        // The endless list's profile count is the smaller: it is the one held.
+        let counts = endless == "followers" ? (followers: 3, following: 500) : (followers: 500, following: 3)
+        let github = try graph(followers: counts.followers, following: counts.following, endless: endless)
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            [command, "mona", flag, "--all", "--format", "ndjson", "--api-url", github.baseURL, "--no-cache"],
+            timeout: 60)
+        // Before: the list was held without end (killed at the timeout, status 9).
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "gh-users: mona's \(endless) ran past 1003 accounts (the 3 its profile counts, plus a margin of "
+                + "1000), so \(flag) stopped rather than read a list that does not end\n")
+        #expect(github.requests.filter { $0.hasPrefix("/users/mona/" + endless) }.count == 11)
+    }
+
+    @Test func aStreamedListThatNeverEndsStopsAtItsBoundWithoutWritingForever() async throws {
+        // The following (3) is held; the followers stream past it, and none of them is followed back.
+        let github = try graph(followers: 500, following: 3, endless: "followers")
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            [
+                "followers", "mona", "--mutual", "--all", "--format", "ndjson", "--api-url", github.baseURL,
+                "--no-cache",
+            ],
+            timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "gh-users: mona's followers ran past 1500 accounts (the 500 its profile counts, plus a margin of "
+                + "1000), so --mutual stopped rather than read a list that does not end\n")
+        #expect(github.requests.filter { $0.hasPrefix("/users/mona/followers") }.count == 16)
+    }
+
+    @Test func aListWithinItsBoundIsComparedWhole() async throws {
+        let github = try ScriptedGitHub { github, target, _ in
+            let path = target.split(separator: "?").first.map(String.init) ?? target
+            switch path {
+            case "/users/mona":
+                return .init(body: #"{"login":"mona","id":1,"type":"User","followers":4,"following":2}"#)
+            case "/users/mona/followers": return github.page([10, 11, 12, 13], next: nil)
+            default: return github.page([11, 13], next: nil)
+            }
+        }
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            [
+                "followers", "mona", "--mutual", "--all", "--format", "ndjson", "--api-url", github.baseURL,
+                "--no-cache",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ids(result.stdout) == [11, 13])
+    }
+}
+
 /// An empty page with a `next` link is followed, never taken for the end of the list.
 struct EmptyPageEndToEndTests {
     @Test(arguments: [(["list"], "/users"), (["followers", "mona"], "/users/mona/followers")])
