@@ -53,8 +53,9 @@ package enum RetryReason: Sendable, Equatable {
     case transport(TransportError)
     case status(Int)
     case secondaryRateLimit
-    /// The primary limit is spent and `--wait-on-rate-limit` was given; `resetAt` is when it refills.
-    case primaryRateLimit(resetAt: Date)
+    /// The primary limit is spent and `--wait-on-rate-limit` was given; `resetAt` is when it refills. `bucket` is
+    /// GitHub's `x-ratelimit-resource` (`search`, `core`), when it named one in plain lowercase words.
+    case primaryRateLimit(resetAt: Date, bucket: String? = nil)
 }
 
 /// In words, for the `--verbose` line that announces a retry.
@@ -124,7 +125,7 @@ package struct RetrySchedule: Sendable {
             let wait = Duration.milliseconds(Int64((max(0, reset.timeIntervalSince(now)) + 1) * 1000))
             // Without --wait-on-rate-limit, only as long as --max-wait allows.
             if !policy.waitOnPrimaryLimit, wait > policy.maximumWait { return .deliver }
-            return .retry(after: wait, reason: .primaryRateLimit(resetAt: reset))
+            return .retry(after: wait, reason: .primaryRateLimit(resetAt: reset, bucket: Self.bucket(of: response)))
         }
         guard method.isIdempotent, retriesUsed < policy.maxRetries else { return .deliver }
         if limit.isSecondaryLimit(status: response.status, body: response.body) {
@@ -148,6 +149,15 @@ package struct RetrySchedule: Sendable {
             return .retry(after: delay, reason: .status(response.status))
         }
         return .deliver
+    }
+
+    /// The rate-limit bucket GitHub says the answer counted against; nil when absent, or not a short lowercase
+    /// name, so no server text reaches stderr unchecked.
+    static func bucket(of response: HTTPResponse) -> String? {
+        guard let name = response.headers["x-ratelimit-resource"], (1...40).contains(name.count),
+            name.allSatisfy({ ("a"..."z").contains($0) || $0 == "_" })
+        else { return nil }
+        return name
     }
 
     /// Full jitter: a random share of min(maxDelay, baseDelay × 2^retriesUsed).

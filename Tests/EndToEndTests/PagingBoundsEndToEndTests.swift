@@ -169,6 +169,33 @@ struct SplitCountsEndToEndTests {
     }
 }
 
+/// The search wait names the search bucket, split or not.
+struct SearchWaitEndToEndTests {
+    @Test(arguments: [["--wait-on-rate-limit"], ["--split"]])
+    func aSpentSearchLimitIsWaitedOutUnderItsOwnName(_ flags: [String]) async throws {
+        let github = try ScriptedGitHub { _, _, index in
+            guard index == 0 else { return ScriptedGitHub.search(total: "1", ids: [1]) }
+            let reset = Int(Date().timeIntervalSince1970) + 1
+            return ScriptedGitHub.Answer(
+                status: 403,
+                headers: [
+                    "x-ratelimit-limit": "30", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "\(reset)",
+                    "x-ratelimit-resource": "search", "x-ratelimit-used": "30",
+                ],
+                body: #"{"message":"API rate limit exceeded for user ID 1."}"#)
+        }
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            ["search", "mona", "--format", "ndjson", "--api-url", github.baseURL, "--no-cache"] + flags,
+            environment: ["GH_TOKEN": "split-token-1234"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ids(result.stdout) == [1])
+        // Before: "the rate limit is spent", the core bucket's words.
+        #expect(result.stderr.hasPrefix("gh-users: the search rate limit is spent; waiting "), "\(result.stderr)")
+        #expect(github.searches.count == 2)
+    }
+}
+
 /// Set operations hold a list only as far as the profile's counts (and a margin) allow.
 struct SetOperationBoundsEndToEndTests {
     /// mona's profile with these counts; `endless` is a list without end (pages of 100 new ids, each linking
