@@ -120,6 +120,22 @@ struct FollowGraphSetTests {
                 + "so --mutual stopped rather than read a list that does not end\n")
     }
 
+    @Test func aHeldListFollowsAnEmptyPageWithANextLinkAndANegativeCountIsNoBound() async {
+        // The following (held): [1], an empty page, then [3]; the profile's counts are nonsense (negative).
+        let github = FakeGitHub()
+        github.script("/users/me", .success(profile("me", followers: -1, following: Int.min)))
+        github.script(
+            "/users/me/following?per_page=100", .success(Page(items: [makeUser(1)], next: PageCursor(url: "g2"))))
+        github.scriptPage("g2", .success(Page<User>(items: [], next: PageCursor(url: "g3"))))
+        github.scriptPage("g3", .success(Page(items: [makeUser(3)], next: nil)))
+        github.script(
+            "/users/me/followers?per_page=30", .success(Page(items: [1, 2, 3].map { makeUser($0) }, next: nil)))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run(["followers", "me", "--mutual"], env) == 0, "\(err.text)")
+        // Before: the empty page ended the held list, and 3 was taken for not followed back.
+        #expect(ids(out.text) == ["1", "3"])
+    }
+
     @Test func withoutALoginItIsTheTokensOwnAndNeedsAToken() async {
         let github = FakeGitHub()
         github.script("/user/followers?per_page=30", .success(UserPage(users: [makeUser(5)], next: nil)))

@@ -41,12 +41,9 @@ struct FollowGraph: Sendable {
                     var held = Set<Int64>()
                     try await stream(other, count: counts.of(other)) { page in held.formUnion(page.map(\.id)) }
                     state.heldIDs = held
-                    let outputCount = counts.of(output)
+                    let outputBound = Self.bound(forCount: counts.of(output))
                     state.outputBound = (
-                        Self.bound(forCount: outputCount),
-                        { bound in
-                            overBound(output, count: outputCount, bound: bound)
-                        }
+                        outputBound, overBound(output, count: counts.of(output), bound: outputBound)
                     )
                     return try state.counted(try await github.firstPage(outputList, perPage: perPage))
                 }
@@ -91,7 +88,9 @@ struct FollowGraph: Sendable {
 
     private func profileCounts() async throws(DomainError) -> Counts {
         let profile = try await github.fetch(login.map(GitHubEndpoints.user) ?? authenticatedProfile)
-        return Counts(followers: profile.followers, following: profile.following)
+        // A negative count is no size at all.
+        func size(_ count: Int?) -> Int? { count.flatMap { $0 >= 0 ? $0 : nil } }
+        return Counts(followers: size(profile.followers), following: size(profile.following))
     }
 
     private var authenticatedProfile: Resource<User> {
@@ -116,9 +115,7 @@ struct FollowGraph: Sendable {
             emptyInARow = page.items.isEmpty ? emptyInARow + 1 : 0
             guard let next = page.next, visited.insert(next.url).inserted else { return }
             if emptyInARow >= PagedListViewModel<User>.maximumEmptyPagesInARow {
-                throw .malformedResponse(
-                    endpoint: "GET " + next.url,
-                    detail: "\(emptyInARow) pages in a row were empty yet linked to a next one, so paging stopped")
+                throw PagedListViewModel<User>.emptyPages(emptyInARow, next: next)
             }
             page = try await github.page(list, at: next)
         }
@@ -147,14 +144,14 @@ struct FollowGraph: Sendable {
 private final class FollowGraphState: @unchecked Sendable {
     var heldIDs: Set<Int64>?
     /// How many accounts the streamed output list may bring, and the failure past that.
-    var outputBound: (limit: Int, failure: @Sendable (Int) -> DomainError)?
+    var outputBound: (limit: Int, failure: DomainError)?
     private var outputRead = 0
 
     /// Counts a page of the streamed output list against its bound.
     func counted(_ page: Page<User>) throws(DomainError) -> Page<User> {
         guard let outputBound else { return page }
         outputRead += page.items.count
-        if outputRead > outputBound.limit { throw outputBound.failure(outputBound.limit) }
+        if outputRead > outputBound.limit { throw outputBound.failure }
         return page
     }
 }
