@@ -100,7 +100,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 }
                 let waited: Bool
                 do {
-                    waited = try await client.waitForRateLimitReset(resetAt)
+                    waited = try await client.waitForRateLimitReset(resetAt, bucket: resource ?? "graphql")
                 } catch {
                     throw .failed(.cancelled)
                 }

@@ -34,6 +34,9 @@ package enum DomainError: Error, Sendable, Equatable {
     case refused(String)
     /// The work was cancelled (an interrupt).
     case cancelled
+    /// The run stopped at one of its own bounds (a split search's query cap, a set operation's list bound);
+    /// the text says which and why (exit 1).
+    case boundReached(String)
 }
 
 /// What a 403 said about the token itself. Most 403s say nothing of the kind (a request without a User-Agent,

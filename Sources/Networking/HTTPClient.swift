@@ -101,13 +101,13 @@ package struct HTTPClient: Sendable {
     /// `RATE_LIMITED` comes with status 200), as `--wait-on-rate-limit` asks and through the same clock, so the
     /// wait is announced and counted down like any other. false: the policy does not wait, or the wait is
     /// longer than `--max-wait` allows, and the caller reports the limit.
-    package func waitForRateLimitReset(_ resetAt: Date) async throws(TransportError) -> Bool {
+    package func waitForRateLimitReset(_ resetAt: Date, bucket: String? = nil) async throws(TransportError) -> Bool {
         guard schedule.policy.waitOnPrimaryLimit else { return false }
         let seconds = max(0, resetAt.timeIntervalSince(clock.now())) + 1
         let wait = Duration.milliseconds(Int64(seconds * 1000))
         guard wait <= schedule.policy.maximumWait else { return false }
         do {
-            try await clock.sleep(wait, .primaryRateLimit(resetAt: resetAt))
+            try await clock.sleep(wait, .primaryRateLimit(resetAt: resetAt, bucket: bucket))
         } catch {
             throw .cancelled
         }

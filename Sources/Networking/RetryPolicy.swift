@@ -56,8 +56,9 @@ package enum RetryReason: Sendable, Equatable {
     case status(Int)
     case secondaryRateLimit
     /// The primary limit is spent and is waited out; `resetAt` is when it refills, nil when GitHub did not say
-    /// (the wait is then a minute, as GitHub advises).
-    case primaryRateLimit(resetAt: Date?)
+    /// (the wait is then a minute, as GitHub advises). `bucket` is GitHub's `x-ratelimit-resource` (`search`,
+    /// `core`), when it named one in plain lowercase words.
+    case primaryRateLimit(resetAt: Date?, bucket: String? = nil)
 }
 
 /// In words, for the `--verbose` line that announces a retry.
@@ -135,7 +136,8 @@ package struct RetrySchedule: Sendable {
             }
             // --max-wait bounds every wait: a longer one is not started, and the caller reports when to retry.
             if wait > policy.maximumWait { return .deliver }
-            return .retry(after: wait, reason: .primaryRateLimit(resetAt: limit.reset.value))
+            return .retry(
+                after: wait, reason: .primaryRateLimit(resetAt: limit.reset.value, bucket: Self.bucket(of: response)))
         }
         guard repeatable, retriesUsed < policy.maxRetries else { return .deliver }
         if limit.isSecondaryLimit(status: response.status, body: response.body) {
@@ -161,6 +163,15 @@ package struct RetrySchedule: Sendable {
             return .retry(after: delay, reason: .status(response.status))
         }
         return .deliver
+    }
+
+    /// The rate-limit bucket GitHub says the answer counted against; nil when absent, or not a short lowercase
+    /// name, so no server text reaches stderr unchecked.
+    static func bucket(of response: HTTPResponse) -> String? {
+        guard let name = response.headers["x-ratelimit-resource"], (1...40).contains(name.count),
+            name.allSatisfy({ ("a"..."z").contains($0) || $0 == "_" })
+        else { return nil }
+        return name
     }
 
     /// Full jitter: a random share of min(maxDelay, baseDelay × 2^retriesUsed).

@@ -71,6 +71,216 @@ private func ids(_ ndjson: String) -> [Int] {
     }
 }
 
+/// `search --split` against counts GitHub should never send: it ends, with a word, and never traps.
+struct SplitCountsEndToEndTests {
+    private func split(_ github: ScriptedGitHub, _ extra: [String] = [], timeout: TimeInterval = 60) async throws
+        -> RunResult
+    {
+        try await BinaryRunner.run(
+            [
+                "search", "type:user", "--split", "--all", "--format", "ndjson", "--api-url", github.baseURL,
+                "--no-cache",
+            ]
+                + extra, environment: ["GH_TOKEN": "split-token-1234"], timeout: timeout)
+    }
+
+    @Test func theLargestCountThenANegativeOneIsStatusOneNotATrap() async throws {
+        let github = try ScriptedGitHub { _, _, index in
+            ScriptedGitHub.search(total: index == 0 ? "9223372036854775807" : "-1", ids: [index + 1])
+        }
+        defer { github.stop() }
+        let result = try await split(github)
+        // Before: the second half's count, Int64.max less -1, trapped: signal 4, "arithmetic overflow".
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let searches = github.searches
+        #expect(searches.count == 2)
+        #expect(
+            result.stderr
+                == "gh-users: malformed response from GET /search/users (q=\(searches.last ?? "")): total_count -1 "
+                + "is not a count, so the search cannot be split\n")
+    }
+
+    @Test func aNegativeCountAtOnceIsStatusOne() async throws {
+        let github = try ScriptedGitHub { _, _, _ in ScriptedGitHub.search(total: "-1", ids: [7]) }
+        defer { github.stop() }
+        let result = try await split(github)
+        // Before: -1 was taken for a small piece, its account written, exit 0.
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasSuffix(": total_count -1 is not a count, so the search cannot be split\n"))
+        #expect(github.searches.count == 1)
+    }
+
+    @Test func aHalfCountedAboveItsWholeIsSaidAndItsOtherHalfCountedOnItsOwn() async throws {
+        let github = try ScriptedGitHub { _, _, index in
+            switch index {
+            case 0: return ScriptedGitHub.search(total: "2000", ids: [1])
+            case 1: return ScriptedGitHub.search(total: "3000", ids: [2])
+            default: return ScriptedGitHub.search(total: "1", ids: [index + 1])
+            }
+        }
+        defer { github.stop() }
+        let result = try await split(github, timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let searches = github.searches.map { $0.replacingOccurrences(of: "type:user ", with: "") }
+        let whole = try #require(searches.first)
+        let firstHalf = try #require(searches.dropFirst().first)
+        // The whole's second half was asked for, not inferred from 2,000 less 3,000.
+        let lastDay = try #require(whole.split(separator: ".").last)
+        #expect(searches.last?.hasSuffix(".." + lastDay) == true, "\(searches.suffix(3))")
+        #expect(
+            result.stderr.contains(
+                "gh-users: GitHub's counts changed while splitting: \(whole) held 2000 results, its first half "
+                    + "\(firstHalf) 3000; the second half was counted on its own.\n"), "\(result.stderr)")
+        let written = ids(result.stdout)
+        #expect(written.count == Set(written).count && written.count == searches.count - 2)
+    }
+
+    @Test func theLargestCountEverywhereEndsAtOneSecond() async throws {
+        let github = try ScriptedGitHub { _, _, index in
+            ScriptedGitHub.search(total: "9223372036854775807", ids: [index + 1])
+        }
+        defer { github.stop() }
+        let result = try await split(github)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(github.searches.count < 100)
+        #expect(result.stderr.contains(" holds 9223372036854775807 results in one second"), "\(result.stderr)")
+    }
+
+    @Test func countsThatNeverSettleStopAtTheQueryCapAndSaySo() async throws {
+        // Over the cap and incomplete every time: nothing can be inferred, so every range is halved and both
+        // halves asked, down to seconds: a bisection of hundreds of millions of ranges without the cap.
+        let github = try ScriptedGitHub { _, _, index in
+            ScriptedGitHub.search(total: "2000", incomplete: true, ids: [index + 1])
+        }
+        defer { github.stop() }
+        let result = try await split(github, timeout: 300)
+        #expect(result.status == 1, "\(result.stderr)")
+        // Single seconds cannot be halved: those reached before the cap were paged, each account once.
+        let written = ids(result.stdout)
+        #expect(written.count == Set(written).count)
+        #expect(written.count == result.stdout.split(separator: "\n").count)
+        #expect(
+            result.stderr
+                == "gh-users: --split stopped at its cap of 10000 search queries; narrow the query (type:, "
+                + "location:, followers: or another qualifier) so that it needs fewer.\n")
+        #expect(github.searches.count == 10_000)
+    }
+}
+
+/// The search wait names the search bucket, split or not.
+struct SearchWaitEndToEndTests {
+    @Test(arguments: [["--wait-on-rate-limit"], ["--split"]])
+    func aSpentSearchLimitIsWaitedOutUnderItsOwnName(_ flags: [String]) async throws {
+        let github = try ScriptedGitHub { _, _, index in
+            guard index == 0 else { return ScriptedGitHub.search(total: "1", ids: [1]) }
+            let reset = Int(Date().timeIntervalSince1970) + 1
+            return ScriptedGitHub.Answer(
+                status: 403,
+                headers: [
+                    "x-ratelimit-limit": "30", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "\(reset)",
+                    "x-ratelimit-resource": "search", "x-ratelimit-used": "30",
+                ],
+                body: #"{"message":"API rate limit exceeded for user ID 1."}"#)
+        }
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            ["search", "mona", "--format", "ndjson", "--api-url", github.baseURL, "--no-cache"] + flags,
+            environment: ["GH_TOKEN": "split-token-1234"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ids(result.stdout) == [1])
+        // Before: "the rate limit is spent", the core bucket's words.
+        #expect(result.stderr.hasPrefix("gh-users: the search rate limit is spent; waiting "), "\(result.stderr)")
+        #expect(github.searches.count == 2)
+    }
+}
+
+/// Set operations hold a list only as far as the profile's counts (and a margin) allow.
+struct SetOperationBoundsEndToEndTests {
+    /// mona's profile with these counts; `endless` is a list without end (pages of 100 new ids, each linking
+    /// to the next), the other list is [10, 11, 12].
+    private func graph(followers: Int, following: Int, endless: String) throws -> ScriptedGitHub {
+        try ScriptedGitHub { github, target, _ in
+            let path = target.split(separator: "?").first.map(String.init) ?? target
+            switch path {
+            case "/users/mona":
+                return .init(
+                    body: #"{"login":"mona","id":1,"type":"User","followers":\#(followers),"following":\#(following)}"#)
+            case "/users/mona/" + endless:
+                let number = Int(target.split(separator: "&page=").dropFirst().first ?? "") ?? 1
+                return github.page(
+                    number * 1_000..<number * 1_000 + 100, next: "\(path)?per_page=100&page=\(number + 1)")
+            default:
+                return github.page([10, 11, 12], next: nil)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("followers", "--mutual", "followers"), ("followers", "--not-followed-back", "followers"),
+        ("following", "--not-following-back", "following"),
+    ])
+    func aHeldListThatNeverEndsStopsAtItsProfilesCountAndAMargin(command: String, flag: String, endless: String)
+        async throws
+    {
+        // The endless list's profile count is the smaller: it is the one held.
+        let counts = endless == "followers" ? (followers: 3, following: 500) : (followers: 500, following: 3)
+        let github = try graph(followers: counts.followers, following: counts.following, endless: endless)
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            [command, "mona", flag, "--all", "--format", "ndjson", "--api-url", github.baseURL, "--no-cache"],
+            timeout: 60)
+        // Before: the list was held without end (killed at the timeout, status 9).
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "gh-users: mona's \(endless) ran past 1003 accounts (the 3 its profile counts, plus a margin of "
+                + "1000), so \(flag) stopped rather than read a list that does not end\n")
+        #expect(github.requests.filter { $0.hasPrefix("/users/mona/" + endless) }.count == 11)
+    }
+
+    @Test func aStreamedListThatNeverEndsStopsAtItsBoundWithoutWritingForever() async throws {
+        // The following (3) is held; the followers stream past it, and none of them is followed back.
+        let github = try graph(followers: 500, following: 3, endless: "followers")
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            [
+                "followers", "mona", "--mutual", "--all", "--format", "ndjson", "--api-url", github.baseURL,
+                "--no-cache",
+            ],
+            timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "gh-users: mona's followers ran past 1500 accounts (the 500 its profile counts, plus a margin of "
+                + "1000), so --mutual stopped rather than read a list that does not end\n")
+        #expect(github.requests.filter { $0.hasPrefix("/users/mona/followers") }.count == 16)
+    }
+
+    @Test func aListWithinItsBoundIsComparedWhole() async throws {
+        let github = try ScriptedGitHub { github, target, _ in
+            let path = target.split(separator: "?").first.map(String.init) ?? target
+            switch path {
+            case "/users/mona":
+                return .init(body: #"{"login":"mona","id":1,"type":"User","followers":4,"following":2}"#)
+            case "/users/mona/followers": return github.page([10, 11, 12, 13], next: nil)
+            default: return github.page([11, 13], next: nil)
+            }
+        }
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            [
+                "followers", "mona", "--mutual", "--all", "--format", "ndjson", "--api-url", github.baseURL,
+                "--no-cache",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ids(result.stdout) == [11, 13])
+    }
+}
+
 /// An empty page with a `next` link is followed, never taken for the end of the list.
 struct EmptyPageEndToEndTests {
     @Test(arguments: [(["list"], "/users"), (["followers", "mona"], "/users/mona/followers")])

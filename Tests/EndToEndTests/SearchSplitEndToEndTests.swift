@@ -84,7 +84,7 @@ struct SearchSplitEndToEndTests {
             let written = try ids(result.stdout)
             #expect(written.count == 100 && Set(written).count == 100)
             #expect(Set(written).isSubset(of: Set(server.population.searchUsers(query: "type:user").map(\.id))))
-            #expect(result.stderr.contains("gh-users: the rate limit is spent; waiting"), "\(result.stderr)")
+            #expect(result.stderr.contains("gh-users: the search rate limit is spent; waiting"), "\(result.stderr)")
             // A refused query is asked again after the wait: some query was sent twice in a row.
             let asked = queries(server)
             #expect(zip(asked, asked.dropFirst()).contains { $0 == $1 }, "\(asked)")
@@ -103,7 +103,7 @@ struct SearchSplitEndToEndTests {
             let written = try ids(result.stdout)
             #expect(written.count == Set(written).count)
             #expect(Set(written) == Set(server.population.searchUsers(query: "type:user").map(\.id)))
-            #expect(result.stderr.contains("gh-users: the rate limit is spent; waiting"), "\(result.stderr)")
+            #expect(result.stderr.contains("gh-users: the search rate limit is spent; waiting"), "\(result.stderr)")
             let asked = queries(server)
             #expect(asked.count > 3 && asked[2] == asked[3])
         }

@@ -93,6 +93,49 @@ struct FollowGraphSetTests {
         }
     }
 
+    @Test func aListIsBoundByItsProfilesCountAndAMarginThatCannotOverflow() {
+        #expect(FollowGraph.bound(forCount: 0) == 1_000)
+        #expect(FollowGraph.bound(forCount: 3) == 1_003)
+        #expect(FollowGraph.bound(forCount: 50_000) == 55_000)
+        // A profile's count is GitHub's word: the largest one saturates rather than traps.
+        #expect(FollowGraph.bound(forCount: Int.max) == Int.max)
+        #expect(FollowGraph.bound(forCount: nil) == 1_000_000)
+        #expect(FollowGraph.bound(forCount: -5) == 1_000_000)
+    }
+
+    @Test func aHeldListPastItsBoundStopsWithStatusOneAndWritesNothing() async {
+        // The profile says 2 followers; the list brings 1,100 (the fake has no end to offer, only a long page).
+        let github = FakeGitHub()
+        github.script("/users/me", .success(profile("me", followers: 2, following: 50)))
+        github.script(
+            "/users/me/followers?per_page=100",
+            .success(UserPage(users: (1...1_100).map { makeUser(Int64($0)) }, next: nil)))
+        github.script("/users/me/following?per_page=100", .success(UserPage(users: [makeUser(1)], next: nil)))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run(["followers", "me", "--mutual", "--all"], env) == 1)
+        #expect(out.text.isEmpty)
+        #expect(
+            err.text
+                == "gh-users: me's followers ran past 1002 accounts (the 2 its profile counts, plus a margin of 1000), "
+                + "so --mutual stopped rather than read a list that does not end\n")
+    }
+
+    @Test func aHeldListFollowsAnEmptyPageWithANextLinkAndANegativeCountIsNoBound() async {
+        // The following (held): [1], an empty page, then [3]; the profile's counts are nonsense (negative).
+        let github = FakeGitHub()
+        github.script("/users/me", .success(profile("me", followers: -1, following: Int.min)))
+        github.script(
+            "/users/me/following?per_page=100", .success(Page(items: [makeUser(1)], next: PageCursor(url: "g2"))))
+        github.scriptPage("g2", .success(Page<User>(items: [], next: PageCursor(url: "g3"))))
+        github.scriptPage("g3", .success(Page(items: [makeUser(3)], next: nil)))
+        github.script(
+            "/users/me/followers?per_page=30", .success(Page(items: [1, 2, 3].map { makeUser($0) }, next: nil)))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run(["followers", "me", "--mutual"], env) == 0, "\(err.text)")
+        // Before: the empty page ended the held list, and 3 was taken for not followed back.
+        #expect(ids(out.text) == ["1", "3"])
+    }
+
     @Test func withoutALoginItIsTheTokensOwnAndNeedsAToken() async {
         let github = FakeGitHub()
         github.script("/user/followers?per_page=30", .success(UserPage(users: [makeUser(5)], next: nil)))

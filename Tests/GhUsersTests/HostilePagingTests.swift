@@ -186,4 +186,26 @@ struct HostilePagingTests {
         #expect(written.map(\.id) == [1, 2, 3, 99])
         #expect(failure == nil)
     }
+
+    @Test func emptyPagesUnderPrefetchGiveTheSameListEveryTime() async {
+        // Each page is prefetched while the last is handled; slow and empty pages must not change what is read.
+        let pages: [String: Page<User>] = [
+            "": users([1, 2], next: "p2"), "p2": users([], next: "p3"), "p3": users([3], next: "p4"),
+            "p4": users([], next: "p5"), "p5": users([], next: "p6"), "p6": users([4, 5], next: nil),
+        ]
+        for round in 0..<200 {
+            let server = PageServer(pages)
+            let model = PagedListViewModel<User>(
+                limit: .all,
+                first: { () throws(DomainError) in try server.load(nil) },
+                next: { cursor throws(DomainError) in
+                    if round % 3 == 0 { await Task.yield() }
+                    return try server.load(cursor)
+                }, id: \.id)
+            let (written, failure) = await drain(model)
+            #expect(written.map(\.id) == [1, 2, 3, 4, 5], "round \(round)")
+            #expect(failure == nil)
+            #expect(server.requests == 6)
+        }
+    }
 }

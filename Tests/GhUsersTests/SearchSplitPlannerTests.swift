@@ -128,4 +128,61 @@ struct SearchSplitPlannerTests {
         #expect(!exactAsked.contains(secondHalf))
         #expect(inexactAsked.contains(secondHalf))
     }
+
+    // MARK: Counts GitHub should never send
+
+    @Test func aNegativeCountIsNotACountEvenAfterTheLargestOne() {
+        var planner = SearchSplitPlanner(range: CreatedRange(newYear2015, newYear2015 + 10 * day - 1))
+        #expect(planner.next() != nil)
+        // Before: the first half's -1 made the second half Int.max + 1, an overflow trap.
+        #expect(planner.counted(Int.max) == .split)
+        #expect(planner.next() == CreatedRange(newYear2015, newYear2015 + 5 * day - 1))
+        #expect(planner.counted(-1) == .notACount)
+        var fresh = SearchSplitPlanner(range: CreatedRange(newYear2015, newYear2015 + day - 1))
+        _ = fresh.next()
+        #expect(fresh.counted(-1) == .notACount)
+    }
+
+    @Test func aHalfCountedAboveItsWholeIsRecordedAndItsSecondHalfAskedNotInferred() {
+        let whole = CreatedRange(newYear2015, newYear2015 + 10 * day - 1)
+        let (first, second) = whole.halves()!
+        var planner = SearchSplitPlanner(range: whole)
+        #expect(planner.next() == whole)
+        #expect(planner.counted(2_000) == .split)
+        #expect(planner.next() == first)
+        #expect(planner.counted(900) == .page)
+        // 2,000 less 900: known over the cap, so halved without asking.
+        #expect(planner.next() == second.halves()!.0)
+        #expect(planner.disagreements.isEmpty)
+
+        var changing = SearchSplitPlanner(range: whole)
+        _ = changing.next()
+        #expect(changing.counted(2_000) == .split)
+        #expect(changing.next() == first)
+        #expect(changing.counted(2_500) == .split)
+        #expect(
+            changing.disagreements == [
+                .init(whole: whole, wholeCount: 2_000, half: first, halfCount: 2_500)
+            ])
+        // The first half's own halves, then the second half, asked for its own count.
+        var asked: [CreatedRange] = []
+        while let range = changing.next() {
+            asked.append(range)
+            _ = changing.counted(10)
+        }
+        #expect(asked.last == second)
+    }
+
+    @Test func theLargestCountsEveryTimeEndWithinASecondsDepth() {
+        var planner = SearchSplitPlanner(now: Date(timeIntervalSince1970: 1_800_000_000))
+        var asked = 0
+        var verdicts: [SearchSplitPlanner.Verdict] = []
+        while planner.next() != nil, asked < 10_000 {
+            asked += 1
+            verdicts.append(planner.counted(Int.max))
+        }
+        // Each whole's second half is known empty: one range per cut, down to one second.
+        #expect(asked < 100, "\(asked)")
+        #expect(verdicts.last == .overCap)
+    }
 }

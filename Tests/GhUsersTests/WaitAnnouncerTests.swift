@@ -49,6 +49,21 @@ struct WaitAnnouncerTests {
         #expect(clock.pauses == [.seconds(126)])
     }
 
+    @Test func aSearchWaitNamesTheSearchBucketInItsLineAndItsCountdown() async throws {
+        let (announcer, clock, err) = announcer(tty: true)
+        let reset = clock.now.addingTimeInterval(2)
+        try await announcer.sleep(.seconds(3), reason: .primaryRateLimit(resetAt: reset, bucket: "search"))
+        #expect(err.text.hasPrefix("gh-users: the search rate limit is spent; waiting 3s for its reset at "))
+        #expect(err.text.contains("Waiting for the search rate limit: 3s left"))
+        #expect(!err.text.contains("the rate limit"))
+    }
+
+    @Test func theCoreBucketOrNoneIsTheRateLimit() {
+        #expect(WaitAnnouncer.limitName(nil) == "the rate limit")
+        #expect(WaitAnnouncer.limitName("core") == "the rate limit")
+        #expect(WaitAnnouncer.limitName("code_search") == "the code search rate limit")
+    }
+
     @Test func backoffBetweenRetriesIsSilent() async throws {
         let (announcer, clock, err) = announcer(tty: true)
         try await announcer.sleep(.milliseconds(300), reason: .status(502))

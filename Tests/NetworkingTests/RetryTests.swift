@@ -121,6 +121,30 @@ struct RetryScheduleTests {
         #expect(decide(.success(spent429)) == .deliver)
     }
 
+    @Test func aSpentLimitsWaitNamesTheBucketGitHubGave() {
+        let reset = now.addingTimeInterval(90)
+        let waiting = RetrySchedule(policy: RetryPolicy(waitOnPrimaryLimit: true))
+        func reason(_ resource: String?) -> RetryDecision {
+            var headers = [
+                ("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", String(Int(reset.timeIntervalSince1970))),
+            ]
+            if let resource { headers.append(("x-ratelimit-resource", resource)) }
+            return waiting.decide(.success(response(403, headers)), method: .get, retriesUsed: 0, random: 0.5, now: now)
+        }
+        #expect(
+            reason("search") == .retry(after: .seconds(91), reason: .primaryRateLimit(resetAt: reset, bucket: "search"))
+        )
+        #expect(
+            reason("code_search")
+                == .retry(after: .seconds(91), reason: .primaryRateLimit(resetAt: reset, bucket: "code_search")))
+        // Absent, or not a plain name (no server text reaches stderr unchecked): no bucket.
+        for odd in [nil, "", "Search", "search\u{1B}[2J", String(repeating: "a", count: 41)] {
+            #expect(
+                reason(odd) == .retry(after: .seconds(91), reason: .primaryRateLimit(resetAt: reset)),
+                "\(String(describing: odd))")
+        }
+    }
+
     @Test func aRequestThatWaitsOutASpentLimitWaitsOnlyAsLongAsMaxWaitAllows() {
         let reset = now.addingTimeInterval(40)
         let spent = response(

@@ -12,21 +12,25 @@ struct WaitAnnouncer: Sendable {
 
     func sleep(_ duration: Duration, reason: RetryReason) async throws {
         let seconds = duration.inSeconds
+        var limit = "the rate limit"
         switch reason {
         case .secondaryRateLimit:
             io.writeErr(
                 "gh-users: GitHub's secondary rate limit: waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
             )
-        case .primaryRateLimit(let resetAt?):
+        case .primaryRateLimit(let resetAt?, let bucket):
             let local = resetAt.formatted(date: .omitted, time: .standard)
             io.writeErr(
-                "gh-users: the rate limit is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at \(local)\n"
+                "gh-users: \(Self.limitName(bucket)) is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at \(local)\n"
             )
-        case .primaryRateLimit(nil):
+            limit = Self.limitName(bucket)
+        case .primaryRateLimit(nil, let bucket):
             io.writeErr(
-                "gh-users: the rate limit is spent and GitHub gave no reset time; waiting "
-                    + "\(DurationText.describe(seconds: seconds)) before retrying, as GitHub advises\n"
+                "gh-users: \(Self.limitName(bucket)) is spent and GitHub gave no reset time; waiting "
+                    + "\(DurationText.describe(seconds: seconds)) before retrying, as GitHub advises
+"
             )
+            limit = Self.limitName(bucket)
         case .transport, .status:
             try await pause(duration)
             return
@@ -35,16 +39,22 @@ struct WaitAnnouncer: Sendable {
             try await pause(duration)
             return
         }
-        try await countdown(seconds: seconds)
+        try await countdown(seconds: seconds, limit: limit)
     }
 
-    private func countdown(seconds: Double) async throws {
+    /// "the search rate limit" for a bucket other than the core one, whose limit is "the rate limit".
+    static func limitName(_ bucket: String?) -> String {
+        guard let bucket, bucket != "core" else { return "the rate limit" }
+        return "the \(bucket.replacingOccurrences(of: "_", with: " ")) rate limit"
+    }
+
+    private func countdown(seconds: Double, limit: String) async throws {
         let end = now().addingTimeInterval(seconds)
         defer { io.writeErr("\r\u{1B}[2K") }
         while true {
             let left = end.timeIntervalSince(now())
             if left <= 0 { return }
-            io.writeErr("\r\u{1B}[2KWaiting for the rate limit: \(DurationText.describe(seconds: left)) left")
+            io.writeErr("\r\u{1B}[2KWaiting for \(limit): \(DurationText.describe(seconds: left)) left")
             try await pause(.milliseconds(Int64(min(1, left) * 1000)))
         }
     }

@@ -105,6 +105,8 @@ struct ErrorPresenter: Sendable {
             return Presentation(message: "gh-users: \(clean(detail))\n", for: error)
         case .cancelled:
             return Presentation(message: "gh-users: interrupted\n", for: error)
+        case .boundReached(let detail):
+            return Presentation(message: "gh-users: \(detail)\n", for: error)
         }
     }
 

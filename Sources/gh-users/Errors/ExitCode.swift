@@ -50,6 +50,7 @@ enum ExitStatus {
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
             return ExitCode.failure
         case .cancelled: return ExitCode.interrupted
+        case .boundReached: return ExitCode.failure
         }
     }
 }

@@ -83,6 +83,13 @@ final class PagedListViewModel<Item: Sendable> {
     /// anything more, and paging stops with an error.
     static var maximumEmptyPagesInARow: Int { 10 }
 
+    /// Why paging stopped after `count` empty pages in a row, the last linking to `next`.
+    static func emptyPages(_ count: Int, next: PageCursor) -> DomainError {
+        .malformedResponse(
+            endpoint: "GET " + next.url,
+            detail: "\(count) pages in a row were empty yet linked to a next one, so paging stopped")
+    }
+
     /// Loads the next page and returns its admitted items within the limit.
     func loadNextPage() async throws(DomainError) -> [Item] {
         precondition(!isExhausted, "loadNextPage called after the last page")
@@ -129,10 +136,7 @@ final class PagedListViewModel<Item: Sendable> {
         }
         emptyPagesInARow = page.items.isEmpty ? emptyPagesInARow + 1 : 0
         if !isExhausted, let next = page.next, emptyPagesInARow >= Self.maximumEmptyPagesInARow {
-            pendingFailure = .malformedResponse(
-                endpoint: "GET " + next.url,
-                detail: "\(emptyPagesInARow) pages in a row were empty yet linked to a next one, so paging stopped"
-            )
+            pendingFailure = Self.emptyPages(emptyPagesInARow, next: next)
         }
         if !isExhausted, pendingFailure == nil, let next = page.next, !followed.insert(next.url).inserted {
             pendingFailure = .malformedResponse(

@@ -218,6 +218,8 @@ private struct FollowChange {
             return .stop(error)
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
             return .skip(error)
+        case .boundReached:
+            return .stop(error)
         }
     }
 

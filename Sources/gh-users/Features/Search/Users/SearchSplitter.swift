@@ -55,6 +55,9 @@ struct CreatedRange: Sendable, Equatable, CustomStringConvertible {
 /// over the cap is halved (days, then hours, then seconds); a single second over the cap cannot be, and is
 /// paged as far as GitHub allows. When a range's count is known, its second half's is too (the whole less
 /// the first half), so that half is skipped when empty and halved again without asking when still over.
+///
+/// Counts are GitHub's word, not trusted: a negative one is refused, and a first half said to hold more than
+/// its whole (the counts changed between the asks) infers nothing, so its second half is asked for its own.
 struct SearchSplitPlanner: Sendable {
     enum Verdict: Sendable, Equatable {
         /// 1,000 results or fewer: page it.
@@ -63,6 +66,16 @@ struct SearchSplitPlanner: Sendable {
         case split
         /// Over the cap in a single second: only GitHub's first 1,000 can be read.
         case overCap
+        /// Not a count (negative): nothing can be planned from it.
+        case notACount
+    }
+
+    /// A first half said to hold more than its whole.
+    struct Disagreement: Sendable, Equatable {
+        let whole: CreatedRange
+        let wholeCount: Int
+        let half: CreatedRange
+        let halfCount: Int
     }
 
     /// GitHub's first day, 2007-10-20, at midnight UTC: no account was created before it.
@@ -72,14 +85,17 @@ struct SearchSplitPlanner: Sendable {
         var range: CreatedRange
         /// Known without asking: what its parent held less what its first half held.
         var known: Int?
-        /// For a first half: its parent's count, which makes the second half's known once this one is counted.
-        var parentCount: Int?
+        /// For a first half: its parent and the parent's count, which makes the second half's known once this one
+        /// is counted.
+        var parent: (range: CreatedRange, count: Int)?
     }
 
     /// The last element is the next range, in created order.
     private var pending: [Pending]
     private var current: Pending?
     private let cap: Int
+    /// First halves counted above their whole, in the order met.
+    private(set) var disagreements: [Disagreement] = []
 
     /// From GitHub's first day through the end of the UTC day `now` falls in.
     init(now: Date, cap: Int = UserSearchQuery.maximumResults) {
@@ -100,7 +116,7 @@ struct SearchSplitPlanner: Sendable {
                 if known == 0 { continue }
                 if known > cap, let (first, second) = entry.range.halves() {
                     pending.append(Pending(range: second))
-                    pending.append(Pending(range: first, parentCount: known))
+                    pending.append(Pending(range: first, parent: (entry.range, known)))
                     continue
                 }
             }
@@ -116,14 +132,20 @@ struct SearchSplitPlanner: Sendable {
     mutating func counted(_ count: Int, exact: Bool = true) -> Verdict {
         guard let entry = current else { return .page }
         current = nil
+        guard count >= 0 else { return .notACount }
         // Its second half is next on the stack, untouched since this range was handed out.
-        if exact, let parentCount = entry.parentCount, parentCount >= count, let index = pending.indices.last {
-            pending[index].known = parentCount - count
+        if exact, let parent = entry.parent, let index = pending.indices.last {
+            if parent.count >= count {
+                pending[index].known = parent.count - count
+            } else {
+                disagreements.append(
+                    Disagreement(whole: parent.range, wholeCount: parent.count, half: entry.range, halfCount: count))
+            }
         }
         guard count > cap else { return .page }
         guard let (first, second) = entry.range.halves() else { return .overCap }
         pending.append(Pending(range: second))
-        pending.append(Pending(range: first, parentCount: exact ? count : nil))
+        pending.append(Pending(range: first, parent: exact ? (entry.range, count) : nil))
         return .split
     }
 }
@@ -132,8 +154,14 @@ struct SearchSplitPlanner: Sendable {
 /// qualifier. A range's first request is both its count and its first page, so a piece within the cap costs no
 /// extra query; the rest of it is paged by GitHub's links. Pages are handed on as they come, in created order.
 ///
+/// A split spends at most `queryCap` search queries, counts and pages alike: a query whose counts never settle
+/// (or a server whose do not) ends with exit 1 and the cap named, not an endless bisection.
+///
 /// The view model calls `load` serially; the lock only makes that visible to the compiler's checker.
 final class SplitUserSearch: @unchecked Sendable {
+    /// About five and a half hours of GitHub's search limit (30 a minute), and up to about a million results.
+    static let queryCap = 10_000
+
     private let github: any GitHubReader
     private let query: UserSearchQuery
     private let perPage: Int
@@ -155,15 +183,22 @@ final class SplitUserSearch: @unchecked Sendable {
     /// `cursor` is GitHub's next link within a piece, or this type's own marker between pieces.
     func load(_ cursor: PageCursor?) async throws(DomainError) -> Page<User> {
         if let cursor, let piece = withLock({ self.piece }) {
+            try checkCap()
             let page = try await github.page(piece.list, at: cursor)
             return withLock { handOn(page, of: piece) }
         }
         while let range = withLock({ planner.next() }) {
-            let list = GitHubEndpoints.searchUsers(try pieceQuery(range), waitsOutSpentLimit: true)
+            try checkCap()
+            let pieceQuery = try pieceQuery(range)
+            let list = GitHubEndpoints.searchUsers(pieceQuery, waitsOutSpentLimit: true)
             let page = try await github.firstPage(list, perPage: perPage)
-            let handed: Page<User>? = withLock {
-                let total = page.totalCount ?? page.items.count
+            let total = page.totalCount ?? page.items.count
+            let handed: Page<User>? = try withLock { () throws(DomainError) -> Page<User>? in
                 switch planner.counted(total, exact: !page.incompleteResults) {
+                case .notACount:
+                    throw .malformedResponse(
+                        endpoint: "GET /search/users (q=\(pieceQuery.text))",
+                        detail: "total_count \(total) is not a count, so the search cannot be split")
                 case .split:
                     queries += 1
                     incomplete = incomplete || page.incompleteResults
@@ -192,6 +227,12 @@ final class SplitUserSearch: @unchecked Sendable {
                         + "\(UserSearchQuery.maximumResults); only the first \(UserSearchQuery.maximumResults) "
                         + "of them could be read.")
             }
+            for change in planner.disagreements {
+                notes.append(
+                    "gh-users: GitHub's counts changed while splitting: \(change.whole) held \(change.wholeCount) "
+                        + "results, its first half \(change.half) \(change.halfCount); the second half was "
+                        + "counted on its own.")
+            }
             let pieces = overCap.isEmpty ? "no piece holds" : "\(overCap.count) still hold"
             notes.append("gh-users: --split used \(queries) search queries; \(pieces) more than 1000 results.")
             return notes
@@ -216,13 +257,21 @@ final class SplitUserSearch: @unchecked Sendable {
         return Page(items: page.items, next: next, incompleteResults: page.incompleteResults)
     }
 
+    /// Refuses the query past the cap.
+    private func checkCap() throws(DomainError) {
+        guard withLock({ queries }) >= Self.queryCap else { return }
+        throw .boundReached(
+            "--split stopped at its cap of \(Self.queryCap) search queries; narrow the query (type:, location:, "
+                + "followers: or another qualifier) so that it needs fewer.")
+    }
+
     private func pieceQuery(_ range: CreatedRange) throws(DomainError) -> UserSearchQuery {
         try UserSearchQuery(text: query.text + " " + range.description)
     }
 
-    private func withLock<T>(_ body: () -> T) -> T {
+    private func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         lock.lock()
         defer { lock.unlock() }
-        return body()
+        return try body()
     }
 }

@@ -93,7 +93,11 @@ enum SearchUsersCommand {
                 written once. --limit and --all count the whole output. A spent search limit is waited out
                 (with a countdown on a terminal), for at most --max-wait. stderr ends with the number of
                 search queries used, and names any piece still over 1,000 (only possible when over 1,000
-                accounts were created in one second: its first 1,000 are written). The pieces make their own
+                accounts were created in one second: its first 1,000 are written). A split spends at most
+                10,000 search queries, counts and pages alike (about five and a half hours at 30 a minute): at
+                the cap it stops with status 1 and says so. A negative total_count is refused (status 1); a
+                first half counted above its whole (the counts changed between asks) has its second half
+                counted on its own, and stderr says so. The pieces make their own
                 created: ranges, so the query may not hold one, and the order is by creation, so --sort and
                 --order do not apply.
                 """,

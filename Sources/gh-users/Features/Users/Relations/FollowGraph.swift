@@ -5,7 +5,8 @@ import Domain
 /// kept or dropped by whether they are in the other list. Memory grows with the smaller of the two lists:
 /// when the other list is no larger, its ids are held and the output list streams past them; when the output
 /// list is the smaller, its records are held while the other list streams, and what is left is written at the
-/// end. Either way the cost is the pages of both lists; the sizes come from the account's profile.
+/// end. Either way the cost is the pages of both lists; the sizes come from the account's profile, and bound
+/// what may be held: a list that runs far past its profile's count is refused rather than held without end.
 struct FollowGraph: Sendable {
     enum Filter: Sendable, Equatable {
         /// In both lists (`--mutual`).
@@ -32,16 +33,26 @@ struct FollowGraph: Sendable {
         }
         return .init(
             load: { cursor throws(DomainError) in
-                if let cursor { return try await github.page(outputList, at: cursor) }
-                if try await holdsTheOtherList() {
-                    state.heldIDs = Set(try await everyone(other).map(\.id))
-                    return try await github.firstPage(outputList, perPage: perPage)
+                // The output list streams past the held ids, bounded like the held list: a filter that keeps
+                // nothing would otherwise page a list without end and write nothing.
+                if let cursor { return try state.counted(try await github.page(outputList, at: cursor)) }
+                let counts = try await profileCounts()
+                if Self.holdsTheOtherList(output: counts.of(output), other: counts.of(other)) {
+                    var held = Set<Int64>()
+                    try await stream(other, count: counts.of(other)) { page in held.formUnion(page.map(\.id)) }
+                    state.heldIDs = held
+                    let outputBound = Self.bound(forCount: counts.of(output))
+                    state.outputBound = (
+                        outputBound, overBound(output, count: counts.of(output), bound: outputBound)
+                    )
+                    return try state.counted(try await github.firstPage(outputList, perPage: perPage))
                 }
                 // The output list is the smaller: hold it, stream the other, and keep what the filter asks for.
-                let candidates = try await everyone(output)
+                var candidates: [User] = []
+                try await stream(output, count: counts.of(output)) { candidates += $0 }
                 var inOther = Set<Int64>()
                 let candidateIDs = Set(candidates.map(\.id))
-                try await stream(other) { page in
+                try await stream(other, count: counts.of(other)) { page in
                     for user in page where candidateIDs.contains(user.id) { inOther.insert(user.id) }
                 }
                 return Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil)
@@ -53,13 +64,33 @@ struct FollowGraph: Sendable {
         )
     }
 
+    /// The sizes of both lists, as the account's profile gives them.
+    struct Counts: Sendable {
+        let followers: Int?
+        let following: Int?
+
+        func of(_ relation: UserRelation) -> Int? { relation == .followers ? followers : following }
+    }
+
     /// True when the other list is no larger than the output list, or when the sizes are not known.
-    private func holdsTheOtherList() async throws(DomainError) -> Bool {
+    static func holdsTheOtherList(output: Int?, other: Int?) -> Bool {
+        guard let output, let other else { return true }
+        return other <= output
+    }
+
+    /// How many accounts a list may bring before it is taken for one that never ends: the profile's count and
+    /// a margin for accounts that come while it is read (a tenth, at least 1,000); without a count, a million.
+    static func bound(forCount count: Int?) -> Int {
+        guard let count, count >= 0 else { return 1_000_000 }
+        let (sum, overflow) = count.addingReportingOverflow(max(1_000, count / 10))
+        return overflow ? Int.max : sum
+    }
+
+    private func profileCounts() async throws(DomainError) -> Counts {
         let profile = try await github.fetch(login.map(GitHubEndpoints.user) ?? authenticatedProfile)
-        let counts = (followers: profile.followers, following: profile.following)
-        guard let followers = counts.followers, let following = counts.following else { return true }
-        let (outputCount, otherCount) = output == .followers ? (followers, following) : (following, followers)
-        return otherCount <= outputCount
+        // A negative count is no size at all.
+        func size(_ count: Int?) -> Int? { count.flatMap { $0 >= 0 ? $0 : nil } }
+        return Counts(followers: size(profile.followers), following: size(profile.following))
     }
 
     private var authenticatedProfile: Resource<User> {
@@ -67,21 +98,44 @@ struct FollowGraph: Sendable {
         return Resource(path: me.path, missing: me.missing) { body throws(DomainError) in try me.decode(body).user }
     }
 
-    private func everyone(_ relation: UserRelation) async throws(DomainError) -> [User] {
-        var all: [User] = []
-        try await stream(relation) { all += $0 }
-        return all
-    }
-
-    /// Every page of one list, in order; a `Link` that comes back to a page already read ends it.
-    private func stream(_ relation: UserRelation, _ body: ([User]) -> Void) async throws(DomainError) {
+    /// Every page of one list, in order; a `Link` that comes back to a page already read ends it. An empty page
+    /// that links on is followed, as the paged lists do. A list that runs past `bound(forCount:)`, or sends
+    /// page after empty page, is refused with exit 1 rather than read (and held) without end.
+    private func stream(_ relation: UserRelation, count: Int?, _ body: ([User]) -> Void) async throws(DomainError) {
         let list = GitHubEndpoints.relations(relation, of: login)
+        let bound = Self.bound(forCount: count)
         var page = try await github.firstPage(list, perPage: PagingPlan.maximumPerPage)
         var visited = Set<String>()
+        var read = 0
+        var emptyInARow = 0
         while true {
+            read += page.items.count
+            if read > bound { throw overBound(relation, count: count, bound: bound) }
             body(page.items)
-            guard let next = page.next, visited.insert(next.url).inserted, !page.items.isEmpty else { return }
+            emptyInARow = page.items.isEmpty ? emptyInARow + 1 : 0
+            guard let next = page.next, visited.insert(next.url).inserted else { return }
+            if emptyInARow >= PagedListViewModel<User>.maximumEmptyPagesInARow {
+                throw PagedListViewModel<User>.emptyPages(emptyInARow, next: next)
+            }
             page = try await github.page(list, at: next)
+        }
+    }
+
+    private func overBound(_ relation: UserRelation, count: Int?, bound: Int) -> DomainError {
+        let whose = login.map { "\($0)'s" } ?? "your"
+        let expected =
+            count.map { "the \($0) its profile counts, plus a margin of \(bound - $0)" } ?? "a list of unknown size"
+        return .boundReached(
+            "\(whose) \(relation.rawValue) ran past \(bound) accounts (\(expected)), so \(flag) stopped rather "
+                + "than read a list that does not end")
+    }
+
+    /// The option that asked for this set operation.
+    private var flag: String {
+        switch (filter, output) {
+        case (.mutual, _): return "--" + RelationsCommand.mutual.name
+        case (.difference, .followers): return "--" + RelationsCommand.notFollowedBack.name
+        case (.difference, .following): return "--" + RelationsCommand.notFollowingBack.name
         }
     }
 }
@@ -89,4 +143,15 @@ struct FollowGraph: Sendable {
 /// What one run of a set operation learned before its output list streams: the other list's ids.
 private final class FollowGraphState: @unchecked Sendable {
     var heldIDs: Set<Int64>?
+    /// How many accounts the streamed output list may bring, and the failure past that.
+    var outputBound: (limit: Int, failure: DomainError)?
+    private var outputRead = 0
+
+    /// Counts a page of the streamed output list against its bound.
+    func counted(_ page: Page<User>) throws(DomainError) -> Page<User> {
+        guard let outputBound else { return page }
+        outputRead += page.items.count
+        if outputRead > outputBound.limit { throw outputBound.failure }
+        return page
+    }
 }

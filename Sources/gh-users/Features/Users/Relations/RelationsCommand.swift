@@ -56,7 +56,9 @@ enum RelationsCommand {
 
                     \(relation == .followers ? "--mutual and --not-followed-back compare" : "--not-following-back compares") \
                     the followers and the following of LOGIN: the smaller of the two lists is held (as ids, or as the
-                    records to print), the other is streamed, and the cost is the pages of both.
+                    records to print), the other is streamed, and the cost is the pages of both. A list is read up
+                    to its profile's count plus a margin (a tenth, at least 1,000); past that the run stops with
+                    status 1 before anything is written, rather than hold a list that never ends.
                     """,
                 arguments: [("LOGIN", "The account whose \(name) to list; without it, the token's own.")],
                 options: filters.map(\.0),
