@@ -65,12 +65,13 @@ enum CacheCommand {
                 do {
                     try io.writeOut(CacheRenderer.render(summary, context: context.command.render))
                 } catch {
-                    return .outputClosed
+                    return .writeFailed(error, io: io)
                 }
             case .clear:
                 let removed = try repository.clear()
                 io.writeErr(
-                    "Removed \(removed.entries) entries (\(CacheRenderer.size(removed.bytes))) from \(removed.path)\n"
+                    "Removed \(Counted.text(removed.entries, "entry", plural: "entries")) "
+                        + "(\(CacheRenderer.size(removed.bytes))) from \(removed.path)\n"
                 )
             }
             return .success
@@ -116,12 +117,13 @@ enum CacheRenderer {
                 "Entries  \(summary.entries)",
                 "Size     \(size(summary.bytes)) of \(size(summary.limitBytes))",
             ]
-            if summary.orphanedTemporaryFiles > 0 {
+            let orphans = summary.orphanedTemporaryFiles
+            if orphans > 0 {
                 lines.append(
-                    "Orphans  \(summary.orphanedTemporaryFiles) temporary files of an interrupted write; "
-                        + "the next write removes them once they are 5 minutes old")
+                    "Orphans  \(Counted.text(orphans, "temporary file")) of an interrupted write; the next write "
+                        + (orphans == 1 ? "removes it once it is" : "removes them once they are") + " 5 minutes old")
             }
-            return lines.joined(separator: "\n") + "\n\n"
+            return lines.joined(separator: "\n") + "\n"
         }
     }
 

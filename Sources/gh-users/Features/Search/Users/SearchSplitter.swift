@@ -192,8 +192,11 @@ final class SplitUserSearch: @unchecked Sendable {
                         + "\(UserSearchQuery.maximumResults); only the first \(UserSearchQuery.maximumResults) "
                         + "of them could be read.")
             }
-            let pieces = overCap.isEmpty ? "no piece holds" : "\(overCap.count) still hold"
-            notes.append("gh-users: --split used \(queries) search queries; \(pieces) more than 1000 results.")
+            let pieces =
+                overCap.isEmpty ? "no piece holds" : "\(overCap.count) still hold\(overCap.count == 1 ? "s" : "")"
+            notes.append(
+                "gh-users: --split used \(Counted.text(queries, "search query", plural: "search queries")); \(pieces) "
+                    + "more than 1000 results.")
             return notes
         }
     }
