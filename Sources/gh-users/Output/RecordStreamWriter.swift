@@ -82,10 +82,8 @@ struct RecordStreamWriter<Item>: Sendable {
         return output
     }
 
-    /// A csv cell: exact data when it goes to a file or a pipe (RFC 4180 quoting carries line breaks), and
-    /// made harmless when it goes to a terminal.
     private func csvCell(_ text: String) -> String {
-        context.isTTY ? TerminalSanitizer.sanitize(text) : text
+        CSV.cell(text, context: context)
     }
 
     var recordsWritten: Int { written }
@@ -153,6 +151,12 @@ struct RecordStreamWriter<Item>: Sendable {
 
 /// RFC 4180 fields: quoted when they hold a comma, a quote or a line break, with quotes doubled.
 enum CSV {
+    /// A cell's text: exact data when it goes to a file or a pipe (RFC 4180 quoting carries line breaks), and
+    /// made harmless when it goes to a terminal.
+    static func cell(_ text: String, context: RenderContext) -> String {
+        context.isTTY ? TerminalSanitizer.sanitize(text) : text
+    }
+
     static func row(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\r\n"
     }

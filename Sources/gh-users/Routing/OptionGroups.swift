@@ -119,7 +119,8 @@ enum OutputGroup {
         }
         // A path into one of GitHub's objects (`repo.full_name`), as a csv header names it, is a field too.
         let known = { (name: String) in
-            spec.fields.contains(name) || spec.fields.contains(String(name.prefix { $0 != "." })) && name.contains(".")
+            spec.fields.contains(name)
+                || (name.contains(".") && spec.fields.contains(String(name.prefix { $0 != "." })))
         }
         if let unknown = chosen.first(where: { !known($0) }) {
             var message = "unknown field '\(unknown)' for \(spec.name)"

@@ -108,7 +108,7 @@ enum CacheRenderer {
         case .csv:
             return CSV.row(["path", "entries", "size_bytes", "limit_bytes", "orphaned_temporary_files"])
                 + CSV.row([
-                    TerminalSanitizer.sanitize(summary.path), "\(summary.entries)", "\(summary.bytes)",
+                    CSV.cell(summary.path, context: context), "\(summary.entries)", "\(summary.bytes)",
                     "\(summary.limitBytes)", "\(summary.orphanedTemporaryFiles)",
                 ])
         case .table:
