@@ -23,7 +23,8 @@ enum CacheCommand {
             discussion: """
                 gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
                 answer (HTTP 304) costs no rate limit. `info` prints the cache's path, entries and size; `clear`
-                removes every entry. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
+                removes every entry, and repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of
+                another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
                 recently used entries go first.
                 """,
             arguments: [("info|clear", "What to do.")],
