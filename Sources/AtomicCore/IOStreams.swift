@@ -117,7 +117,10 @@ package struct IOStreams: Sendable {
 }
 
 /// Writes straight to a file descriptor with `write(2)`, retrying short writes and EINTR.
-/// Needs SIGPIPE ignored so that a closed pipe surfaces as EPIPE instead of killing the process.
+/// Needs SIGPIPE ignored so that a closed pipe surfaces as EPIPE instead of killing the process, and SIGXFSZ
+/// ignored so that a file-size limit (`ulimit -f`) surfaces as EFBIG.
+/// Only EPIPE (the reader left) is `OutputClosedError`; any other failure (a full disk, a file too large, an I/O
+/// error) is `OutputWriteError`, because what was written is then cut short and the command must fail.
 package struct FileDescriptorSink: OutputSink {
     let descriptor: Int32
 
@@ -126,17 +129,40 @@ package struct FileDescriptorSink: OutputSink {
     }
 
     package func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
+        let failure: (code: Int32, cut: Bool)? = bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw OutputClosedError()
+                    return (errno, offset > 0)
                 }
                 offset += written
             }
+            return nil
         }
+        guard let failure else { return }
+        if failure.code == EPIPE { throw OutputClosedError() }
+        throw OutputWriteError(
+            message: "cannot write to \(streamName): \(SystemError.reason(failure.code))"
+                + (failure.cut ? " (what was written ends in a cut record)" : ""))
+    }
+
+    private var streamName: String {
+        switch descriptor {
+        case STDOUT_FILENO: return "stdout"
+        case STDERR_FILENO: return "stderr"
+        default: return "file descriptor \(descriptor)"
+        }
+    }
+}
+
+/// Words for an errno in a message.
+package enum SystemError {
+    /// strerror's text, lowercased as the rest of a message is: "no space left on device".
+    package static func reason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 }
 

@@ -9,15 +9,18 @@ package enum TerminalSanitizer {
         }
         // Fast path: most GitHub data is plain printable text.
         if !text.unicodeScalars.contains(where: needsEscaping) { return text }
-        var result = String.UnicodeScalarView()
+        // Built as UTF-8 bytes: appending a sequence to a `String.UnicodeScalarView` copies the whole view each
+        // time, which made a text of N control characters cost N² (20 s for 800k escape characters).
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count + text.utf8.count / 4)
         for scalar in text.unicodeScalars {
-            guard needsEscaping(scalar) else {
-                result.append(scalar)
-                continue
+            if needsEscaping(scalar) {
+                appendVisible(scalar, to: &result)
+            } else {
+                result.append(contentsOf: scalar.utf8)
             }
-            result.append(contentsOf: visible(scalar).unicodeScalars)
         }
-        return String(result)
+        return String(decoding: result, as: UTF8.self)
     }
 
     private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
@@ -32,26 +35,30 @@ package enum TerminalSanitizer {
             || value == 0x200F || value == 0x061C
     }
 
-    private static func visible(_ scalar: Unicode.Scalar) -> String {
-        switch scalar.value {
-        case 0x5C: return "\\\\"
-        case 0x09: return "\\t"
-        case 0x0A: return "\\n"
-        case 0x0D: return "\\r"
-        case 0x1B: return "\\e"
-        case 0x07: return "\\a"
-        case 0x00: return "\\0"
-        case let value where value < 0x20 || value == 0x7F:
-            return "\\x" + hex(value, digits: 2)
-        case let value where value <= 0x9F:
-            return "\\u{" + hex(value, digits: 2) + "}"
+    private static let backslash = UInt8(ascii: "\\")
+
+    /// How an unsafe scalar is shown: a backslash escape for controls, U+FFFD for the invisible formatting ones.
+    private static func appendVisible(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+        let value = scalar.value
+        switch value {
+        case 0x5C: output += [backslash, backslash]
+        case 0x09: output += [backslash, UInt8(ascii: "t")]
+        case 0x0A: output += [backslash, UInt8(ascii: "n")]
+        case 0x0D: output += [backslash, UInt8(ascii: "r")]
+        case 0x1B: output += [backslash, UInt8(ascii: "e")]
+        case 0x07: output += [backslash, UInt8(ascii: "a")]
+        case 0x00: output += [backslash, UInt8(ascii: "0")]
+        case _ where value < 0x20 || value == 0x7F:
+            output += [backslash, UInt8(ascii: "x"), hexDigit(value >> 4), hexDigit(value & 0xF)]
+        case _ where value <= 0x9F:
+            output += [backslash, UInt8(ascii: "u"), UInt8(ascii: "{"), hexDigit(value >> 4), hexDigit(value & 0xF)]
+            output.append(UInt8(ascii: "}"))
         default:
-            return "\u{FFFD}"
+            output += [0xEF, 0xBF, 0xBD]  // U+FFFD
         }
     }
 
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    private static func hexDigit(_ value: UInt32) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + UInt8(value) : UInt8(ascii: "a") + UInt8(value - 10)
     }
 }

@@ -191,9 +191,11 @@ package final class DiskResponseCache: Sendable {
     }
 
     /// Removes every entry and temporary file in the store, and nothing else anywhere; returns what there was.
+    /// A store of the user's own whose marker is missing, damaged or of another version is marked again first,
+    /// so `cache clear` is always the way out of a broken store.
     package func clear() throws(DomainError) -> CacheSummary {
         let descriptor: Int32
-        switch store.resolve({ openStore(create: false) }) {
+        switch store.resolve({ openStore(create: false, repair: .ownedAndNotShared) }) {
         case .failure(let problem):
             throw DomainError.cacheUnavailable(problem.message)
         case .success(nil):
@@ -266,10 +268,10 @@ package final class DiskResponseCache: Sendable {
 
     /// Opens the store after checking that it is gh-users' own and safe; with `create`, makes it first when
     /// it does not exist. `.success(nil)`: there is no store, and nothing was wrong.
-    private func openStore(create: Bool) -> Result<Int32?, StoreProblem> {
+    private func openStore(create: Bool, repair: Repair = .madeByGhUsers) -> Result<Int32?, StoreProblem> {
         let path = storeDirectory.path
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        if descriptor >= 0 { return validate(descriptor).map { $0 } }
+        if descriptor >= 0 { return validate(descriptor, repair: repair).map { $0 } }
         let code = errno
         if let problem = rootProblem() { return .failure(problem) }
         switch code {
@@ -281,7 +283,8 @@ package final class DiskResponseCache: Sendable {
             return .failure(
                 StoreProblem(
                     "\(FileInfo.quoted(path)) is "
-                        + (isLink ? "a symbolic link, which gh-users does not follow" : "not a directory")))
+                        + (isLink ? "a symbolic link, which gh-users does not follow" : "not a directory")
+                        + DiskResponseCache.wayOut))
         default:
             return .failure(StoreProblem("cannot open \(FileInfo.quoted(path)): \(FileInfo.reason(code))"))
         }
@@ -338,27 +341,47 @@ package final class DiskResponseCache: Sendable {
         // Another process may have made the store meanwhile; then it is used like any existing one.
         if markerFailure == nil, code == EEXIST || code == ENOTEMPTY || code == EPERM {
             let existing = open(storeDirectory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if existing >= 0 { return validate(existing) }
+            if existing >= 0 { return validate(existing, repair: .madeByGhUsers) }
         }
         return .failure(
             StoreProblem("cannot create \(FileInfo.quoted(storeDirectory.path)): \(FileInfo.reason(code))"))
     }
 
-    /// Keeps an opened store only if it is ours, writable by us alone, and marked; closes it otherwise.
-    private func validate(_ descriptor: Int32) -> Result<Int32, StoreProblem> {
+    /// How far gh-users may go to repair a store whose marker is missing, damaged or of another version.
+    enum Repair {
+        /// A store as gh-users makes it (the user's own, 0700): any run empties it and marks it again.
+        case madeByGhUsers
+        /// `cache clear`, asked for by the user: any store of theirs that others cannot write.
+        case ownedAndNotShared
+    }
+
+    /// What a refusal says about getting out of it.
+    static let wayOut = "; remove it by hand, or give --cache-dir another folder"
+
+    /// Keeps an opened store only if it is ours, writable by us alone, and marked; closes it otherwise. A store
+    /// of ours whose marker is wrong (a damaged file, an older or newer gh-users) is emptied and marked again,
+    /// with one line on stderr: its entries are of no known format, and nobody else could have written them.
+    private func validate(_ descriptor: Int32, repair: Repair) -> Result<Int32, StoreProblem> {
         let path = FileInfo.quoted(storeDirectory.path)
         var info = stat()
         var problem: String?
         if fstat(descriptor, &info) != 0 {
             problem = "cannot examine \(path): \(FileInfo.reason(errno))"
         } else if let unsafety = FileInfo.unsafety(info) {
-            problem = "\(path) is not safe to use: \(unsafety)"
+            problem = "\(path) is not safe to use: \(unsafety)" + DiskResponseCache.wayOut
         } else if FileInfo.contents(at: descriptor, name: DiskResponseCache.markerName, limit: 4096)
             != Array(DiskResponseCache.marker.utf8)
         {
-            problem =
-                "\(path) is not a gh-users cache of this version (its \(DiskResponseCache.markerName) is "
-                + "missing or different)"
+            let isPrivate = Int(info.st_mode) & 0o077 == 0
+            if isPrivate || repair == .ownedAndNotShared {
+                // `cache clear` empties the store itself, and counts what it removed.
+                problem = remark(descriptor, emptying: repair == .madeByGhUsers)
+            } else {
+                problem =
+                    "\(path) is not a gh-users cache of this version (its \(DiskResponseCache.markerName) is "
+                    + "missing or different, and the folder is not private as gh-users makes it); "
+                    + "'gh-users cache clear' empties it and marks it again, or give --cache-dir another folder"
+            }
         }
         if let problem {
             close(descriptor)
@@ -367,6 +390,35 @@ package final class DiskResponseCache: Sendable {
         // Readable by others (but not writable): ours and marked, so it may be made private, as the spec wants.
         if Int(info.st_mode) & 0o077 != 0 { _ = fchmod(descriptor, 0o700) }
         return .success(descriptor)
+    }
+
+    /// Empties a store of ours whose marker is wrong and writes the marker again (whole, through a rename);
+    /// nil once done, else what went wrong.
+    private func remark(_ descriptor: Int32, emptying: Bool) -> String? {
+        let path = FileInfo.quoted(storeDirectory.path)
+        var removed = 0
+        for name in FileInfo.names(in: descriptor)
+        where emptying
+            && (name.hasSuffix(DiskResponseCache.entrySuffix) || name.hasPrefix(DiskResponseCache.temporaryPrefix))
+        {
+            if unlinkat(descriptor, name, 0) == 0 { removed += 1 }
+        }
+        let temporary = DiskResponseCache.temporaryPrefix + "marker-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        var failure = FileInfo.writeNew(Array(DiskResponseCache.marker.utf8), at: descriptor, name: temporary)
+        if failure == nil, renameat(descriptor, temporary, descriptor, DiskResponseCache.markerName) != 0 {
+            failure = errno
+            unlinkat(descriptor, temporary, 0)
+        }
+        if let failure {
+            return "\(path) has a missing or different \(DiskResponseCache.markerName), and it cannot be marked "
+                + "again: \(FileInfo.reason(failure))" + DiskResponseCache.wayOut
+        }
+        sizeEstimate.reset()
+        let emptied = emptying ? "emptied it (\(removed == 1 ? "1 file" : "\(removed) files")) and " : ""
+        logger.warning(
+            "the cache \(path) had a missing, damaged or other version's \(DiskResponseCache.markerName): "
+                + "\(emptied)marked it again")
+        return nil
     }
 
     // MARK: - Warnings, once per process

@@ -275,7 +275,8 @@ struct CacheFolderSafetyTests {
         )
         #expect(
             log.entries.map(\.message) == [
-                "'\(cache.storeDirectory.path)' is a symbolic link, which gh-users does not follow; going on without the cache"
+                "'\(cache.storeDirectory.path)' is a symbolic link, which gh-users does not follow; remove it by hand, "
+                    + "or give --cache-dir another folder; going on without the cache"
             ])
     }
 
@@ -296,25 +297,92 @@ struct CacheFolderSafetyTests {
         #expect(try cache.summary().entries == 0)
     }
 
-    @Test func aSubfolderWithoutTheMarkerIsNotUsedNorEmptied() throws {
-        let directory = temporaryDirectory()
+    /// A store with an entry of gh-users' format, in the given mode, marked with `marker` (none when nil).
+    private func plantStore(in directory: URL, mode: Int, marker: String?) throws -> URL {
         let store = directory.appendingPathComponent("gh-users-responses")
         try makeDirectory(store, mode: 0o700)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let theirs = store.appendingPathComponent("theirs.entry")
         try Data(
             DiskResponseCache.encode(
                 CachedResponse(
                     url: listURL, status: 200, headers: HTTPHeaders(), body: Data(page.utf8), storedAt: Date())
             )
-        ).write(to: theirs)
+        ).write(to: store.appendingPathComponent("theirs.entry"))
+        if let marker { try Data(marker.utf8).write(to: store.appendingPathComponent("CACHEDIR.TAG")) }
+        #expect(chmod(store.path, mode_t(mode)) == 0)
+        return store
+    }
+
+    /// Issue 19 item 14: a store as gh-users makes it (the user's own, 0700) whose marker is missing, damaged
+    /// or of another format version (an older or a newer gh-users) is emptied and marked again, once.
+    @Test(arguments: [
+        nil, "damaged", "Signature: 8a477f597d28d172789f06886806bc55\n",
+        DiskResponseCache.marker.replacingOccurrences(of: "(format 1)", with: "(format 2)"),
+        DiskResponseCache.marker.replacingOccurrences(of: "(format 1)", with: "(format 0)"),
+    ])
+    func aPrivateStoreWithAWrongMarkerIsEmptiedAndMarkedAgainOnce(marker: String?) throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try plantStore(in: directory, mode: 0o700, marker: marker)
+        let (cache, log) = cache(directory)
+        #expect(cache.read(key: "theirs") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["CACHEDIR.TAG"])
+        #expect(
+            try String(contentsOf: store.appendingPathComponent("CACHEDIR.TAG"), encoding: .utf8)
+                == DiskResponseCache.marker)
+        #expect(
+            log.entries.map(\.message) == [
+                "the cache '\(store.path)' had a missing, damaged or other version's CACHEDIR.TAG: emptied it "
+                    + "(1 file) and marked it again"
+            ])
+        cache.write(key: "k", response: response(), now: Date())
+        #expect(cache.read(key: "k") != nil)
+        // The next process finds the store marked, and says nothing.
+        let (later, laterLog) = self.cache(directory)
+        #expect(later.read(key: "k") != nil)
+        #expect(laterLog.entries.isEmpty)
+        #expect(try mode(store.path) == 0o700)
+    }
+
+    /// A folder without the marker that is not private, as gh-users never makes one, is not emptied by any run:
+    /// the warning says that `cache clear` repairs it, and it does.
+    @Test(arguments: [0o755, 0o750])
+    func anUnmarkedFolderOthersCanReadIsRepairedOnlyByCacheClear(folderMode: Int) throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try plantStore(in: directory, mode: folderMode, marker: nil)
         let (cache, log) = cache(directory)
         #expect(cache.read(key: "theirs") == nil)
         cache.write(key: "k", response: response(), now: Date())
-        #expect(throws: DomainError.self) { try cache.clear() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["theirs.entry"])
         #expect(log.entries.count == 1)
         #expect(log.entries.first?.message.contains("is not a gh-users cache") == true)
+        #expect(log.entries.first?.message.contains("'gh-users cache clear' empties it and marks it again") == true)
+        let (clearing, clearLog) = self.cache(directory)
+        let removed = try clearing.clear()
+        #expect(removed.entries == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["CACHEDIR.TAG"])
+        #expect(try mode(store.path) == 0o700)
+        #expect(clearLog.entries.first?.message.hasSuffix("CACHEDIR.TAG: marked it again") == true)
+        let (later, laterLog) = self.cache(directory)
+        later.write(key: "k", response: response(), now: Date())
+        #expect(later.read(key: "k") != nil)
+        #expect(laterLog.entries.isEmpty)
+    }
+
+    /// Security stays: a store others can write is refused by every run and by `cache clear`, marked or not.
+    @Test(arguments: [nil, "damaged"])
+    func aStoreOthersCanWriteIsNeverRepaired(marker: String?) throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try plantStore(in: directory, mode: 0o770, marker: marker)
+        let (cache, log) = cache(directory)
+        #expect(cache.read(key: "theirs") == nil)
+        #expect(throws: DomainError.self) { try cache.clear() }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: store.path).sorted()
+                == (marker == nil ? ["theirs.entry"] : ["CACHEDIR.TAG", "theirs.entry"]))
+        #expect(log.entries.first?.message.contains("remove it by hand, or give --cache-dir another folder") == true)
+        #expect(try mode(store.path) == 0o770)
     }
 
     @Test func aStoreOthersCanWriteIsIgnoredWithOneWarningPerProcess() throws {

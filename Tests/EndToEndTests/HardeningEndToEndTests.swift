@@ -68,7 +68,7 @@ struct HardeningEndToEndTests {
                 let cleared = try await BinaryRunner.run(["cache", "clear", "--cache-dir", folder.path])
                 #expect(cleared.status == 0)
                 #expect(cleared.stdout.isEmpty)
-                #expect(cleared.stderr.hasPrefix("Removed 1 entries ("))
+                #expect(cleared.stderr.hasPrefix("Removed 1 entry ("))
                 #expect(try names(folder) == ["gh-users-responses", "notes.entry"])
                 #expect(try names(store(folder)) == ["CACHEDIR.TAG"])
                 #expect(try mode(folder.path) == original)
@@ -136,7 +136,8 @@ struct HardeningEndToEndTests {
                 #expect(
                     second.stderr
                         == "gh-users: warning: '\(store(folder).path)' is not safe to use: other users can write to "
-                        + "it (mode 777); going on without the cache\n")
+                        + "it (mode 777); remove it by hand, or give --cache-dir another folder; going on without the "
+                        + "cache\n")
                 #expect(server.requests.count == 3)
                 #expect(server.requests.allSatisfy { $0.header("if-none-match") == nil })
             }

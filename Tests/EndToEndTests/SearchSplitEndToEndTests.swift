@@ -161,7 +161,7 @@ struct SearchSplitEndToEndTests {
             #expect(
                 result.stderr.contains(
                     "gh-users: created:\(range)..\(range) holds 1100 results in one second, more than GitHub's 1000"))
-            #expect(result.stderr.contains("; 1 still hold more than 1000 results.\n"))
+            #expect(result.stderr.contains("; 1 still holds more than 1000 results.\n"))
         }
     }
 }

@@ -108,4 +108,23 @@ struct CacheInfoRenderingTests {
         let clean = CacheSummary(path: "/c", entries: 0, bytes: 0, limitBytes: 1)
         #expect(!CacheRenderer.render(clean, context: context(.table)).contains("Orphans"))
     }
+
+    /// Issue 19 item 13: csv is data when piped, so a path is written as it is, quoted where it must be.
+    @Test func csvCarriesThePathExactlyWhenPiped() {
+        let odd = CacheSummary(path: "/tmp/a\nb \"c\"\\d", entries: 0, bytes: 0, limitBytes: 1)
+        let text = CacheRenderer.render(odd, context: context(.csv))
+        #expect(text.hasSuffix("\r\n\"/tmp/a\nb \"\"c\"\"\\d\",0,0,1,0\r\n"))
+    }
+
+    /// Issue 20 item 19: one orphan is one file, and the table ends without a blank line.
+    @Test func aTableEndsWithItsLastLineAndCountsAreSingularForOne() {
+        let one = CacheSummary(path: "/c", entries: 1, bytes: 1, limitBytes: 1, orphanedTemporaryFiles: 1)
+        let text = CacheRenderer.render(one, context: context(.table))
+        #expect(text.contains("Orphans  1 temporary file of an interrupted write; the next write removes it once"))
+        #expect(text.hasSuffix("old\n"))
+        #expect(!text.hasSuffix("\n\n"))
+        #expect(Counted.text(1, "entry", plural: "entries") == "1 entry")
+        #expect(Counted.text(0, "entry", plural: "entries") == "0 entries")
+        #expect(Counted.text(2, "file") == "2 files")
+    }
 }

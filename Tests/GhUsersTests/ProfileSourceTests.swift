@@ -104,7 +104,7 @@ struct ShowViaGraphQLTests {
         #expect(await run("show a b c --via graphql --json", env) == 0)
         #expect(
             err.text
-                == "1 GraphQL request spent 1 point of the graphql limit and saved 1 REST request (1 profiles came "
+                == "1 GraphQL request spent 1 point of the graphql limit and saved 1 REST request (1 profile came "
                 + "from REST: organizations, bots and accounts GraphQL could not give).\n")
         // Piped stderr gets no closing line.
         let again = FakeGitHub()

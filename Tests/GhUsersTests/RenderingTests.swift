@@ -136,3 +136,81 @@ extension ShowUsersRenderer {
         RecordStreamWriter(context: context, columns: columns, raw: \.raw)
     }
 }
+
+/// Issue 19 item 13: csv is data. Line breaks, quotes and backslashes are carried as they are, with RFC 4180
+/// quoting; only a terminal gets its controls made visible.
+struct CSVDataTests {
+    private let bio = "line one\r\nline two\n\"quoted\", C:\\path\\n \u{1B}[31mred"
+
+    @Test func pipedCSVKeepsTheTextExactly() {
+        var writer = ShowUsersRenderer.writerForTests(context(.csv))
+        let text = String(decoding: writer.render([user(3, "n", bio: bio)]), as: UTF8.self)
+        let quoted = "\"" + bio.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        #expect(text.contains("," + quoted + ","))
+    }
+
+    @Test func csvOnATerminalShowsControlsVisibly() {
+        var writer = ShowUsersRenderer.writerForTests(context(.csv, tty: true))
+        let text = String(decoding: writer.render([user(3, "n", bio: bio)]), as: UTF8.self)
+        #expect(!text.contains("\u{1B}"))
+        #expect(text.contains("line one\\r\\nline two\\n"))
+    }
+
+    @Test func csvWritesItsHeaderEvenWithNoRecords() {
+        let writer = accountWriter(context(.csv))
+        #expect(String(decoding: writer.finish(completed: true), as: UTF8.self) == "id,login,type,html_url\r\n")
+        var paged = accountWriter(context(.csv))
+        let text = String(
+            decoding: paged.render([]) + paged.render([user(1, "a")]) + paged.finish(completed: true), as: UTF8.self)
+        #expect(text == "id,login,type,html_url\r\n1,a,User,https://github.com/a\r\n", "one header, however paged")
+        let failed = accountWriter(context(.csv))
+        #expect(failed.finish(completed: false).isEmpty)
+    }
+
+    @Test func aNestedFieldIsReadByItsPathInEveryFormat() throws {
+        let record = User(
+            id: 1, login: "a", raw: RawJSON(#"{"id":1,"repo":{"full_name":"o/r","name":"r"},"type":"WatchEvent"}"#))
+        var fields = context(.csv)
+        fields.fields = ["repo.full_name", "type"]
+        var csv = accountWriter(fields)
+        #expect(String(decoding: csv.render([record]), as: UTF8.self) == "repo.full_name,type\r\no/r,WatchEvent\r\n")
+        let json = RenderContext(
+            format: .ndjson, isTTY: false, colorEnabled: false, width: 80, now: now, fields: fields.fields)
+        var ndjson = accountWriter(json)
+        #expect(
+            String(decoding: ndjson.render([record]), as: UTF8.self)
+                == #"{"repo.full_name":"o/r","type":"WatchEvent"}"# + "\n")
+    }
+
+    @Test func aComputedFieldIsTheColumnsValue() {
+        let columns: [Column<User>] = [
+            Column("ID") { String($0.id) }, Column("SHOUT", key: "shout", derived: true) { $0.login.uppercased() },
+        ]
+        var fields = context(.tsv)
+        fields.fields = ["shout", "id"]
+        var writer = RecordStreamWriter(context: fields, columns: columns, raw: \.raw)
+        #expect(String(decoding: writer.render([user(7, "abc")]), as: UTF8.self) == "ABC\t7\n")
+    }
+}
+
+/// Issue 20 item 19: at 40 columns a description gives way entirely before a name is cut.
+struct TableGivingWayTests {
+    @Test func aDescriptionGivesWayBeforeAName() {
+        let layout = TableLayout(
+            columns: [("NAME", .last), ("STARS", nil), ("PUSHED", nil), ("DESCRIPTION", .first)],
+            rows: [["octocat/hello-world", "1234", "3 days ago", "My first repository on GitHub!"]],
+            width: 40)
+        let row = layout.line(["octocat/hello-world", "1234", "3 days ago", "My first repository"])
+        #expect(row.hasPrefix("octocat/hello-world  "), "the name is whole: \(row)")
+        #expect(!row.contains("My"))
+        #expect(!layout.header(ColorScheme(enabled: false)).contains("DESC"))
+        #expect(DisplayWidth.of(String(row.dropLast())) <= 40)
+    }
+
+    @Test func aDescriptionIsOnlyCutWhenThatIsEnough() {
+        let layout = TableLayout(
+            columns: [("NAME", .last), ("DESCRIPTION", .first)],
+            rows: [["octocat/hello-world", "My first repository on GitHub!"]], width: 40)
+        #expect(layout.widths == [19, 19])
+    }
+}

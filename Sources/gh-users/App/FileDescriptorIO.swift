@@ -1,3 +1,5 @@
+import AtomicCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -119,7 +121,6 @@ enum FileDescriptorIO {
 
     /// strerror's text, lowercased as the rest of a message is: "no such file or directory".
     static func reason(_ code: Int32) -> String {
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
+        SystemError.reason(code)
     }
 }

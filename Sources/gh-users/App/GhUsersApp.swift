@@ -72,7 +72,7 @@ struct GhUsersApp: Sendable {
         do {
             try environment.io.writeOut(text)
         } catch {
-            return .outputClosed
+            return .writeFailed(error, io: environment.io)
         }
         return .success
     }

@@ -44,7 +44,7 @@ struct RenderContext: Sendable {
 /// Which columns a table cuts to fit the terminal, and in which order: what identifies a row least goes first,
 /// so two rows never look alike while a description or a URL could still give.
 enum ColumnShrink: Int, Sendable, Comparable, CaseIterable {
-    /// Descriptions, bios, times: cut first.
+    /// Descriptions, bios, times: they give way first, from the right, each cut to the minimum and then left out.
     case first = 1
     /// URLs, and `--fields` columns.
     case second = 2
@@ -61,14 +61,18 @@ struct Column<Item>: Sendable {
     let key: String
     /// When the table may cut this column to fit the terminal; nil: never.
     let shrink: ColumnShrink?
+    /// Computed here rather than read from GitHub's JSON (a key's fingerprint): `--fields` takes it by its key.
+    let isDerived: Bool
     let value: @Sendable (Item) -> String
 
     init(
-        _ header: String, key: String? = nil, shrink: ColumnShrink? = nil, value: @escaping @Sendable (Item) -> String
+        _ header: String, key: String? = nil, shrink: ColumnShrink? = nil, derived: Bool = false,
+        value: @escaping @Sendable (Item) -> String
     ) {
         self.header = header
         self.key = key ?? header.lowercased()
         self.shrink = shrink
+        self.isDerived = derived
         self.value = value
     }
 }

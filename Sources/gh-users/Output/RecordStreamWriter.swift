@@ -10,11 +10,17 @@ struct RecordStreamWriter<Item>: Sendable {
     let columns: [Column<Item>]
     let raw: @Sendable (Item) -> RawJSON
     private var written = 0
+    private var csvHeaderWritten = false
     private var tableLayout: TableLayout?
     /// The output already holds records of an earlier run that this one appends to, so CSV has its header.
     private let continuesOutput: Bool
 
-    /// With `--fields`, the columns are those fields read from each record's JSON, and JSON keeps only them.
+    /// `--fields` that the command computes rather than reads from GitHub's JSON (`fingerprint`), by name.
+    private let derived: [String: Column<Item>]
+
+    /// With `--fields`, the columns are those fields read from each record's JSON, and JSON keeps only them. A
+    /// field may be a path into a nested object, as the csv header names it (`repo.full_name`), or one the
+    /// command computes (a key's `fingerprint`).
     init(
         context: RenderContext, columns: [Column<Item>], raw: @escaping @Sendable (Item) -> RawJSON,
         continuesOutput: Bool = false
@@ -22,26 +28,62 @@ struct RecordStreamWriter<Item>: Sendable {
         self.context = context
         self.raw = raw
         self.continuesOutput = continuesOutput
+        let derived = Dictionary(
+            columns.filter(\.isDerived).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        self.derived = derived
         if let fields = context.fields {
             self.columns = fields.map { field in
-                Column(field.uppercased(), key: field, shrink: .second) { JSONText.text(of: field, in: raw($0).bytes) }
+                Column(field.uppercased(), key: field, shrink: .second) { item in
+                    if let column = derived[field] { return column.value(item) }
+                    return JSONText.text(at: Self.path(field), in: raw(item).bytes)
+                }
             }
         } else {
             self.columns = columns
         }
     }
 
-    /// A record's cells: with `--fields`, all read from one scan of its JSON.
+    /// The keys a field names: `repo.full_name` is `full_name` inside `repo`.
+    private static func path(_ field: String) -> [String] {
+        field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Whether every field is a top-level key of GitHub's JSON, so one scan of a record reads them all.
+    private var fieldsAreTopLevel: Bool {
+        context.fields?.allSatisfy { !$0.contains(".") && derived[$0] == nil } ?? true
+    }
+
+    /// A record's cells: with `--fields` of top-level keys, all read from one scan of its JSON.
     private func cells(_ item: Item) -> [String] {
-        if let fields = context.fields { return JSONText.texts(of: fields, in: raw(item).bytes) }
+        if let fields = context.fields, fieldsAreTopLevel { return JSONText.texts(of: fields, in: raw(item).bytes) }
         return columns.map { $0.value(item) }
     }
 
-    /// The record's JSON, cut down to `--fields` when they were given.
+    /// The record's JSON, cut down to `--fields` when they were given: a path's value under its dotted name,
+    /// a computed field as a string.
     private func json(_ item: Item) -> [UInt8] {
         let bytes = raw(item).bytes
         guard let fields = context.fields else { return bytes }
-        return JSONText.project(bytes, keys: fields)
+        if fieldsAreTopLevel { return JSONText.project(bytes, keys: fields) }
+        var output: [UInt8] = [UInt8(ascii: "{")]
+        for (index, field) in fields.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: JSONValue.string(field).bytes)
+            output.append(UInt8(ascii: ":"))
+            if let column = derived[field] {
+                output.append(contentsOf: JSONValue.string(column.value(item)).bytes)
+            } else if let value = JSONText.value(at: Self.path(field), in: bytes) {
+                JSONText.compact(value, into: &output)
+            } else {
+                output.append(contentsOf: Array("null".utf8))
+            }
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
+    private func csvCell(_ text: String) -> String {
+        CSV.cell(text, context: context)
     }
 
     var recordsWritten: Int { written }
@@ -69,12 +111,12 @@ struct RecordStreamWriter<Item>: Sendable {
                 written += 1
             }
         case .csv:
-            if written == 0 && !continuesOutput && !items.isEmpty {
-                output.append(contentsOf: Array(CSV.row(columns.map(\.key)).utf8))
+            if !csvHeaderWritten && !continuesOutput {
+                output.append(contentsOf: csvHeader)
             }
+            csvHeaderWritten = true
             for item in items {
-                output.append(
-                    contentsOf: Array(CSV.row(cells(item).map { TerminalSanitizer.sanitize($0) }).utf8))
+                output.append(contentsOf: Array(CSV.row(cells(item).map(csvCell)).utf8))
                 written += 1
             }
         case .table:
@@ -95,8 +137,12 @@ struct RecordStreamWriter<Item>: Sendable {
         return output
     }
 
-    /// The bytes that complete the document. `completed` is false when the command failed.
+    private var csvHeader: [UInt8] { Array(CSV.row(columns.map(\.key)).utf8) }
+
+    /// The bytes that complete the document. `completed` is false when the command failed. A csv with no
+    /// records still has its header, so a reader sees the columns of an empty table.
     func finish(completed: Bool) -> [UInt8] {
+        if context.format == .csv, completed, !csvHeaderWritten, !continuesOutput { return csvHeader }
         guard context.format == .json else { return [] }
         if written > 0 { return Array("\n]\n".utf8) }
         return completed ? Array("[]\n".utf8) : []
@@ -105,6 +151,12 @@ struct RecordStreamWriter<Item>: Sendable {
 
 /// RFC 4180 fields: quoted when they hold a comma, a quote or a line break, with quotes doubled.
 enum CSV {
+    /// A cell's text: exact data when it goes to a file or a pipe (RFC 4180 quoting carries line breaks), and
+    /// made harmless when it goes to a terminal.
+    static func cell(_ text: String, context: RenderContext) -> String {
+        context.isTTY ? TerminalSanitizer.sanitize(text) : text
+    }
+
     static func row(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\r\n"
     }

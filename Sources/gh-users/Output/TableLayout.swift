@@ -1,7 +1,8 @@
 import AtomicCore
 
 /// Column widths for a table that fits the terminal, measured in display columns. The widths are fixed by
-/// the first batch so that later pages of a streamed crawl line up with it; wider cells are cut with "…".
+/// the first batch so that later pages of a streamed crawl line up with it; wider cells are cut with "…", and a
+/// description that cannot fit at a readable width is left out.
 struct TableLayout: Sendable, Equatable {
     static let gap = 2
     static let minimumShrunkWidth = 8
@@ -17,11 +18,25 @@ struct TableLayout: Sendable, Equatable {
                 widths[index] = max(widths[index], DisplayWidth.of(cell))
             }
         }
-        // Take one column at a time from the widest column of the earliest tier that can still give (descriptions,
-        // then URLs, then names), so a name is cut only when nothing else can be, never below a readable minimum.
+        // Take one column at a time from the earliest tier that can still give, so a name is cut only when nothing
+        // else can be, never below a readable minimum. Descriptions and the like give way from the right, one
+        // column at a time, each cut to the minimum and then left out: a column of a few letters says nothing,
+        // while a cut name can be mistaken for another. URLs, then names, are cut from the widest.
         var total = widths.reduce(0, +) + TableLayout.gap * max(0, widths.count - 1)
         shrinking: while total > width {
-            for tier in ColumnShrink.allCases {
+            if let giving = widths.indices.last(where: { columns[$0].shrink == .first && widths[$0] > 0 }),
+                widths.filter({ $0 > 0 }).count > 1
+            {
+                if widths[giving] > TableLayout.minimumShrunkWidth {
+                    widths[giving] -= 1
+                    total -= 1
+                } else {
+                    total -= widths[giving] + TableLayout.gap
+                    widths[giving] = 0
+                }
+                continue shrinking
+            }
+            for tier in [ColumnShrink.second, .last] {
                 let candidates = widths.indices.filter {
                     columns[$0].shrink == tier && widths[$0] > TableLayout.minimumShrunkWidth
                 }
@@ -40,11 +55,14 @@ struct TableLayout: Sendable, Equatable {
         line(headers, style: colors.bold)
     }
 
+    /// A row of the shown columns; a column of width 0 gave way to the terminal's width and is left out.
     func line(_ cells: [String], style: (String) -> String = { $0 }) -> String {
+        let shown = widths.indices.filter { widths[$0] > 0 }
         var text = ""
-        for (index, width) in widths.enumerated() {
+        for index in shown {
+            let width = widths[index]
             let cell = DisplayWidth.truncate(index < cells.count ? cells[index] : "", toWidth: width)
-            let isLast = index == widths.count - 1
+            let isLast = index == shown.last
             text +=
                 style(cell)
                 + (isLast ? "" : String(repeating: " ", count: width - DisplayWidth.of(cell) + TableLayout.gap))

@@ -24,6 +24,16 @@ enum CommandOutcome: Sendable, Equatable {
     case unanswered(DomainError)
 }
 
+extension CommandOutcome {
+    /// How a failed write to stdout ends a command: the reader leaving (`| head -1`) is a quiet success; any
+    /// other failure (a full disk, `ulimit -f`) left the output cut short, so it is said and the status is 1.
+    static func writeFailed(_ error: any Error, io: IOStreams) -> CommandOutcome {
+        guard let failure = error as? OutputWriteError else { return .outputClosed }
+        io.writeErr("gh-users: \(failure.message)\n")
+        return .setupFailed
+    }
+}
+
 /// What a command that runs on this machine alone gets: the streams and the resolved output, the shared
 /// options, and the environment (for `cache`, its location).
 struct LocalContext: Sendable {

@@ -49,7 +49,10 @@ enum HelpTopics {
             ("130", "interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume"),
             ("143, 129", "stopped by SIGTERM or SIGHUP, handled like Ctrl-C"),
         ],
-        notes: ["A closed stdout ('gh-users list --all | head -1') ends quietly with status 0."]
+        notes: [
+            "A closed stdout ('gh-users list --all | head -1') ends quietly with status 0. Any other failed write "
+                + "to stdout (a full disk, a file-size limit) is status 1, with the reason and where to resume."
+        ]
     )
 
     static let environment = Topic(
@@ -106,7 +109,11 @@ enum HelpTopics {
                 "the default when piped: no header, one record per line; tabs, newlines and backslashes in "
                     + "data are written as \\t, \\n and \\\\; times in RFC 3339"
             ),
-            ("--format csv", "RFC 4180 with a header row; one record per line"),
+            (
+                "--format csv",
+                "RFC 4180 with a header row, even with no records; when piped, the data exactly as sent (a field "
+                    + "with a comma, a quote or a line break is quoted, and its quotes doubled)"
+            ),
             (
                 "--format json",
                 "GitHub's own objects with GitHub's key names, every field it sent, nulls kept; 'list' and "
@@ -117,13 +124,14 @@ enum HelpTopics {
             ("--json", "short for --format json"),
             (
                 "--fields a,b,c",
-                "choose columns (table, tsv, csv) or keys (json, ndjson) by GitHub's names; "
-                    + "'gh-users COMMAND --help' lists them"
+                "choose columns (table, tsv, csv) or keys (json, ndjson) by GitHub's names, or a path into "
+                    + "a nested object as csv headers name it (repo.full_name); 'gh-users COMMAND --help' lists them"
             ),
         ],
         notes: [
             "Control characters and escape sequences in GitHub's data never reach the terminal in table, tsv or "
-                + "csv: they are shown as \\e, \\a, \\x7f, \\u{9b} or U+FFFD. JSON keeps the data exact.",
+                + "csv: they are shown as \\e, \\a, \\x7f, \\u{9b} or U+FFFD. JSON, and csv written to a file or a "
+                + "pipe, keep the data exact.",
             "Profiles fetched --via graphql are rebuilt in the shape and key order of GitHub's REST user object. "
                 + "These keys are approximate: "
                 + GraphQLUserKeys.approximate.map { "\($0.key) (\($0.why))" }.joined(separator: "; ")

@@ -139,7 +139,12 @@ enum OutputGroup {
             }
             if !chosen.contains(name) { chosen.append(name) }
         }
-        if let unknown = chosen.first(where: { !spec.fields.contains($0) }) {
+        // A path into one of GitHub's objects (`repo.full_name`), as a csv header names it, is a field too.
+        let known = { (name: String) in
+            spec.fields.contains(name)
+                || (name.contains(".") && spec.fields.contains(String(name.prefix { $0 != "." })))
+        }
+        if let unknown = chosen.first(where: { !known($0) }) {
             var message = "unknown field '\(unknown)' for \(spec.name)"
             if let suggestion = Suggestions.nearest(to: unknown, among: spec.fields) {
                 message += "; did you mean '\(suggestion)'?"

@@ -23,7 +23,8 @@ enum CacheCommand {
             discussion: """
                 gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
                 answer (HTTP 304) costs no rate limit. `info` prints the cache's path, entries and size; `clear`
-                removes every entry. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
+                removes every entry, and repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of
+                another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
                 recently used entries go first.
                 """,
             arguments: [("info|clear", "What to do.")],
@@ -65,12 +66,13 @@ enum CacheCommand {
                 do {
                     try io.writeOut(CacheRenderer.render(summary, context: context.command.render))
                 } catch {
-                    return .outputClosed
+                    return .writeFailed(error, io: io)
                 }
             case .clear:
                 let removed = try repository.clear()
                 io.writeErr(
-                    "Removed \(removed.entries) entries (\(CacheRenderer.size(removed.bytes))) from \(removed.path)\n"
+                    "Removed \(Counted.text(removed.entries, "entry", plural: "entries")) "
+                        + "(\(CacheRenderer.size(removed.bytes))) from \(removed.path)\n"
                 )
             }
             return .success
@@ -107,7 +109,7 @@ enum CacheRenderer {
         case .csv:
             return CSV.row(["path", "entries", "size_bytes", "limit_bytes", "orphaned_temporary_files"])
                 + CSV.row([
-                    TerminalSanitizer.sanitize(summary.path), "\(summary.entries)", "\(summary.bytes)",
+                    CSV.cell(summary.path, context: context), "\(summary.entries)", "\(summary.bytes)",
                     "\(summary.limitBytes)", "\(summary.orphanedTemporaryFiles)",
                 ])
         case .table:
@@ -116,12 +118,13 @@ enum CacheRenderer {
                 "Entries  \(summary.entries)",
                 "Size     \(size(summary.bytes)) of \(size(summary.limitBytes))",
             ]
-            if summary.orphanedTemporaryFiles > 0 {
+            let orphans = summary.orphanedTemporaryFiles
+            if orphans > 0 {
                 lines.append(
-                    "Orphans  \(summary.orphanedTemporaryFiles) temporary files of an interrupted write; "
-                        + "the next write removes them once they are 5 minutes old")
+                    "Orphans  \(Counted.text(orphans, "temporary file")) of an interrupted write; the next write "
+                        + (orphans == 1 ? "removes it once it is" : "removes them once they are") + " 5 minutes old")
             }
-            return lines.joined(separator: "\n") + "\n\n"
+            return lines.joined(separator: "\n") + "\n"
         }
     }
 

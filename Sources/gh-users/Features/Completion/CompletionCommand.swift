@@ -60,7 +60,7 @@ enum CompletionCommand {
                 try context.command.io.writeOut(
                     CompletionScripts.script(for: options.shell, commands: CommandCatalog.specs))
             } catch {
-                return .outputClosed
+                return .writeFailed(error, io: context.command.io)
             }
             return .success
         }

@@ -121,7 +121,7 @@ struct PagedListCoordinator<Item: Sendable> {
         do {
             try io.out.write(writer.finish(completed: true))
         } catch {
-            return .outputClosed
+            return .writeFailed(error, io: io)
         }
         var notes = presentation.closingNotes(viewModel.taken, viewModel.totalCount, viewModel.incompleteResults)
         notes += Self.vanishedNote(vanished)

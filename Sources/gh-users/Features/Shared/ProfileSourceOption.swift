@@ -44,7 +44,8 @@ enum ProfileSource: String, Sendable, Equatable, CaseIterable {
         var text = "\(requests) spent \(points) of the graphql limit and saved \(saved) REST "
         text += saved == 1 ? "request" : "requests"
         if statistics.restFallbacks > 0 {
-            text += " (\(statistics.restFallbacks) profiles came from REST: organizations, bots and accounts GraphQL "
+            text +=
+                " (\(Counted.text(statistics.restFallbacks, "profile")) came from REST: organizations, bots and accounts GraphQL "
             text += "could not give)"
         }
         return text + ".\n"

@@ -98,7 +98,7 @@ struct ResourceCoordinator<Options: Sendable, Value: Sendable> {
             do {
                 try command.io.out.write(render(values))
             } catch {
-                return .outputClosed
+                return .writeFailed(error, io: command.io)
             }
         }
         let failures = viewModel.failures

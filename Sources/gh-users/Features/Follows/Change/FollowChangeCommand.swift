@@ -104,7 +104,7 @@ private struct FollowChange {
             do {
                 try io.writeOut(actions.map { github.describe($0) + "\n" }.joined())
             } catch {
-                return .outputClosed
+                return .writeFailed(error, io: io)
             }
             return .success
         }
@@ -173,13 +173,19 @@ private struct FollowChange {
             }
             lastEnd = .now
             progress.clear()
-            if !write(&writer, login, outcome) { return .outputClosed }
+            if let failed = write(&writer, login, outcome) { return failed }
             index += 1
         }
         progress.clear()
         let unsent = logins[index...]
-        for login in unsent where !write(&writer, login, "not sent") { return .outputClosed }
-        _ = try? io.out.write(writer.finish(completed: true))
+        for login in unsent {
+            if let failed = write(&writer, login, "not sent") { return failed }
+        }
+        do {
+            try io.out.write(writer.finish(completed: true))
+        } catch let failure as OutputWriteError {
+            return .writeFailed(failure, io: io)
+        } catch {}
         guard let stop else { return .partial(failures: failures, successes: successes) }
         io.writeErr(context.presenter.present(stop).message)
         if !unsent.isEmpty {
@@ -246,16 +252,19 @@ private struct FollowChange {
         }
     }
 
-    private func write(_ writer: inout RecordStreamWriter<RawJSON>, _ login: Login, _ outcome: String) -> Bool {
+    /// Writes one record; nil once written, else how the run ends.
+    private func write(_ writer: inout RecordStreamWriter<RawJSON>, _ login: Login, _ outcome: String)
+        -> CommandOutcome?
+    {
         let record = JSONValue.object([
             .init("login", .string(login.value)), .init("action", .string(verb.rawValue)),
             .init("outcome", .string(outcome)),
         ])
         do {
             try io.out.write(writer.render([RawJSON(bytes: record.bytes)]))
-            return true
+            return nil
         } catch {
-            return false
+            return .writeFailed(error, io: io)
         }
     }
 }

@@ -51,7 +51,7 @@ enum FollowsCommand {
             do {
                 try context.io.out.write(render(options, follows: follows, context: context.render))
             } catch {
-                return .outputClosed
+                return .writeFailed(error, io: context.io)
             }
             return .answered(follows)
         }

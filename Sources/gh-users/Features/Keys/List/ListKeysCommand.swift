@@ -11,8 +11,10 @@ enum ListKeysCommand {
         columns: { _ in
             [
                 Column("ID", path: ["id"]),
-                Column("TYPE", key: "type") { SSHKeyText.type(of: JSONText.text(of: "key", in: $0.raw.bytes)) },
-                Column("FINGERPRINT", key: "fingerprint") {
+                Column("TYPE", key: "type", derived: true) {
+                    SSHKeyText.type(of: JSONText.text(of: "key", in: $0.raw.bytes))
+                },
+                Column("FINGERPRINT", key: "fingerprint", derived: true) {
                     SSHKeyFingerprint.sha256(of: JSONText.text(of: "key", in: $0.raw.bytes)) ?? "?"
                 },
                 Column("KEY", path: ["key"], shrink: .first),
@@ -36,7 +38,7 @@ enum ListKeysCommand {
                     "Let the account's keys log in here."
                 ),
             ],
-            fields: ["id", "key", "created_at", "last_used"]
+            fields: ["id", "key", "created_at", "last_used", "type", "fingerprint"]
         )
     )
 }

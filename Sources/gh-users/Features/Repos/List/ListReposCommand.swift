@@ -95,10 +95,12 @@ enum ListReposCommand {
         return [
             Column("NAME", key: "full_name", shrink: .last) { $0.fullName },
             Column("FORK", key: "fork") { repo in table ? (repo.fork ? "fork" : "") : String(repo.fork) },
-            Column("LANGUAGE") { $0.language ?? "" },
+            // A narrow terminal drops the description, then when it was pushed and its language, before a
+            // name is cut.
+            Column("LANGUAGE", shrink: .first) { $0.language ?? "" },
             Column("STARS", key: "stargazers_count") { String($0.stargazers) },
             Column("FORKS", key: "forks_count") { String($0.forks) },
-            Column("PUSHED", key: "pushed_at") { repo in
+            Column("PUSHED", key: "pushed_at", shrink: .first) { repo in
                 guard let date = repo.pushedAt else { return "" }
                 return relative ? RelativeTime.describe(date, now: now) : RelativeTime.rfc3339(date)
             },

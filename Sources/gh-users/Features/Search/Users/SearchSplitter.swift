@@ -233,8 +233,11 @@ final class SplitUserSearch: @unchecked Sendable {
                         + "results, its first half \(change.half) \(change.halfCount); the second half was "
                         + "counted on its own.")
             }
-            let pieces = overCap.isEmpty ? "no piece holds" : "\(overCap.count) still hold"
-            notes.append("gh-users: --split used \(queries) search queries; \(pieces) more than 1000 results.")
+            let pieces =
+                overCap.isEmpty ? "no piece holds" : "\(overCap.count) still hold\(overCap.count == 1 ? "s" : "")"
+            notes.append(
+                "gh-users: --split used \(Counted.text(queries, "search query", plural: "search queries")); \(pieces) "
+                    + "more than 1000 results.")
             return notes
         }
     }

@@ -12,7 +12,7 @@ enum ListSigningKeysCommand {
             [
                 Column("ID", path: ["id"]),
                 Column("TITLE", path: ["title"], shrink: .second),
-                Column("FINGERPRINT", key: "fingerprint") {
+                Column("FINGERPRINT", key: "fingerprint", derived: true) {
                     SSHKeyFingerprint.sha256(of: JSONText.text(of: "key", in: $0.raw.bytes)) ?? "?"
                 },
                 .time("ADDED", "created_at", context),
@@ -36,7 +36,7 @@ enum ListSigningKeysCommand {
                     "The keys alone, for git's allowed signers file."
                 ),
             ],
-            fields: ["key", "id", "title", "created_at"]
+            fields: ["key", "id", "title", "created_at", "fingerprint"]
         )
     )
 }

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import AtomicCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Issue 20 item 4: making control characters visible costs time linear in the text, however many there are.
+/// Not a timed assertion: the time for 8N characters is compared with the time for N in the same run, so a slow
+/// or busy machine slows both. Linear work grows 8 times; the old quadratic work grew 64 times or more (20 s for
+/// 800k escape characters). Both texts are larger than a processor cache, so its effect does not skew the ratio,
+/// and the tests run one at a time.
+@Suite(.serialized) struct SanitizerCostTests {
+    private func seconds(_ body: () -> Void) -> Double {
+        let start = ContinuousClock.now
+        body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds)
+    }
+
+    /// The shortest time of each size over interleaved rounds, so a burst of load on a busy machine (other tests
+    /// run meanwhile) cannot land on one size only.
+    /// Measured again, up to three times, while the ratio is over `bound`: load comes and goes, while quadratic
+    /// work is over the bound every time.
+    private func growth(of work: (String) -> Void, unit: String, count: Int, bound: Double = 32) -> Double {
+        let small = String(repeating: unit, count: count)
+        let large = String(repeating: unit, count: count * 8)
+        work(small)  // Warm up.
+        var ratio = Double.infinity
+        for _ in 0..<3 where ratio >= bound {
+            var smallTime = Double.infinity
+            var largeTime = Double.infinity
+            for _ in 0..<7 {
+                smallTime = min(smallTime, seconds { work(small) })
+                largeTime = min(largeTime, seconds { work(large) })
+            }
+            ratio = largeTime / max(smallTime, 1e-6)
+        }
+        return ratio
+    }
+
+    @Test(arguments: ["\u{1B}", "\u{0}", "\n", "\u{202E}", "\u{9B}"])
+    func sanitisingGrowsLinearly(unit: String) {
+        let ratio = growth(of: { _ = TerminalSanitizer.sanitize($0, escapeBackslash: true) }, unit: unit, count: 50_000)
+        #expect(ratio < 32, "8 times the text took \(ratio) times as long")
+    }
+
+    @Test func aSanitisedTextIsExact() {
+        let text = "a\u{1B}[31mb\\c\td\ne\u{202E}f\u{0}g✓"
+        #expect(TerminalSanitizer.sanitize(text) == "a\\e[31mb\\c\\td\\ne\u{FFFD}f\\0g✓")
+        #expect(TerminalSanitizer.sanitize(text, escapeBackslash: true) == "a\\e[31mb\\\\c\\td\\ne\u{FFFD}f\\0g✓")
+        #expect(TerminalSanitizer.sanitize(String(repeating: "\u{1B}", count: 100_000)).utf8.count == 200_000)
+    }
+
+    @Test func cuttingToAWidthGrowsLinearly() {
+        let ratio = growth(
+            of: { _ = DisplayWidth.truncate(TerminalSanitizer.sanitize($0), toWidth: 300) }, unit: "\u{1B}",
+            count: 50_000)
+        #expect(ratio < 32, "8 times the text took \(ratio) times as long")
+    }
+}
+
+/// Issue 19 item 12: a failed write to stdout is a failure, unless the reader left.
+struct FileDescriptorSinkTests {
+    @Test func aFullDeviceIsAWriteErrorThatSaysWhy() throws {
+        let descriptor = open("/dev/full", O_WRONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(
+            throws: OutputWriteError(message: "cannot write to file descriptor \(descriptor): no space left on device")
+        ) {
+            try FileDescriptorSink(descriptor: descriptor).write(Array("id\tlogin\n".utf8))
+        }
+    }
+
+    @Test func aClosedPipeIsAQuietEnd() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        close(ends[0])
+        defer { close(ends[1]) }
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        #expect(throws: OutputClosedError()) {
+            try FileDescriptorSink(descriptor: ends[1]).write(Array("x\n".utf8))
+        }
+    }
+}

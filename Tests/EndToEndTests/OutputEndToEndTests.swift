@@ -1,0 +1,271 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Output is data, and the cache can always be repaired (issue 19 items 12 to 14, issue 20 items 4 and 19),
+/// through the built binary. stdout, stderr and the exit status are checked separately.
+struct OutputEndToEndTests {
+    private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: 400))
+        try server.start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    private func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gh-users-e2e-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder)
+    }
+
+    // MARK: - 19.12 A failed write to stdout is a failure
+
+    @Test(arguments: [
+        ("list --limit 5", true), ("show octocat", true), ("show octocat --json", true), ("repos octocat", true),
+        ("list --limit 5 --format csv", true), ("--help", false), ("completion bash", false),
+    ])
+    func aFullDeviceIsExitOneWithTheReason(command: String, talksToGitHub: Bool) async throws {
+        try await withServer { server in
+            let options = talksToGitHub ? #" --api-url "$API" --no-cache"# : ""
+            let result = try await BinaryRunner.shell(
+                "$GH_USERS \(command)\(options) > /dev/full", environment: ["API": server.baseURL])
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr == "gh-users: cannot write to stdout: no space left on device\n")
+        }
+    }
+
+    @Test func aFileSizeLimitIsExitOneWithTheResumeHint() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let output = folder.appendingPathComponent("users.tsv")
+                // 2 blocks of 1024 bytes: a few pages of 10 accounts fit, then a page is cut.
+                let result = try await BinaryRunner.shell(
+                    #"ulimit -f 2; $GH_USERS list --limit 200 --per-page 10 --api-url "$API" --no-cache > "$OUT""#,
+                    environment: ["API": server.baseURL, "OUT": output.path])
+                #expect(result.status == 1, "\(result.stderr)")
+                #expect(result.stderr.contains("gh-users: cannot write to stdout: file too large"))
+                #expect(result.stderr.contains("To continue from here: gh-users list --since "))
+                let written = try Data(contentsOf: output)
+                #expect(written.count == 2048)
+                // The hint resumes after the last whole page, which the file holds.
+                let since = try #require(
+                    result.stderr.split(separator: "--since ").last.flatMap { Int($0.prefix { $0.isNumber }) })
+                let lines = String(decoding: written, as: UTF8.self).split(separator: "\n")
+                #expect(lines.contains { $0.hasPrefix("\(since)\t") })
+            }
+        }
+    }
+
+    @Test func aClosedPipeIsStillAQuietSuccess() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.shell(
+                #"set -o pipefail; $GH_USERS list --limit 300 --per-page 10 --api-url "$API" --no-cache | head -1"#,
+                environment: ["API": server.baseURL])
+            #expect(result.status == 0)
+            #expect(result.stdout.split(separator: "\n").count == 1)
+            #expect(result.stderr.isEmpty)
+        }
+    }
+
+    /// Repeated: the write error and the crawl's paging must not race into a crash or a quiet 0.
+    @Test func aFullDeviceMidCrawlIsExitOneEveryTime() async throws {
+        try await withServer { server in
+            for _ in 0..<5 {
+                let result = try await BinaryRunner.shell(
+                    #"$GH_USERS list --limit 100 --per-page 20 --full --api-url "$API" --no-cache > /dev/full"#,
+                    environment: ["API": server.baseURL])
+                #expect(result.status == 1, "\(result.stderr)")
+                #expect(result.stderr.hasPrefix("gh-users: cannot write to stdout: no space left on device"))
+            }
+        }
+    }
+
+    // MARK: - 19.13 CSV keeps the text
+
+    /// Python's csv module, an independent RFC 4180 reader, reads back exactly the text GitHub sent (which the
+    /// JSON output carries exactly).
+    @Test func pythonsCSVReaderReadsBackTheExactText() async throws {
+        let logins = [
+            "tabby-newline", "Quote-Backslash", "ansi-red", "bell-ringer", "osc8-link", "bidi-override", "del-char",
+            "u2028-sep", "nul-byte", "octocat", "Yamada-Taro", "empty-strings", "spaces-only",
+        ]
+        try await withServer { server in
+            try await withFolder { folder in
+                let csv = folder.appendingPathComponent("users.csv")
+                let json = folder.appendingPathComponent("users.json")
+                let script = """
+                    $GH_USERS show \(logins.joined(separator: " ")) --api-url "$API" --no-cache --format csv > "$CSV" &&
+                    $GH_USERS show \(logins.joined(separator: " ")) --api-url "$API" --no-cache --json > "$JSON" &&
+                    python3 - "$CSV" "$JSON" <<'PY'
+                    import csv, json, sys
+                    with open(sys.argv[1], newline="", encoding="utf-8") as f:
+                        rows = list(csv.DictReader(f))
+                    with open(sys.argv[2], encoding="utf-8") as f:
+                        users = json.load(f)
+                    assert len(rows) == len(users), (len(rows), len(users))
+                    for row, user in zip(rows, users):
+                        for key in ("login", "name", "bio", "company", "location", "blog"):
+                            want = user.get(key) or ""
+                            assert row[key] == want, (key, row[key], want)
+                    print("same", len(rows))
+                    PY
+                    """
+                let result = try await BinaryRunner.shell(
+                    script, environment: ["API": server.baseURL, "CSV": csv.path, "JSON": json.path])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stdout == "same \(logins.count)\n")
+                let bytes = try String(contentsOf: csv, encoding: .utf8)
+                #expect(bytes.contains("\"line one\nline two\r\n\tindented"))
+                #expect(bytes.contains(#"C:\Users\me said ""hi"""#))
+            }
+        }
+    }
+
+    @Test func csvHasItsHeaderWithNoRecords() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(
+                ["list", "--since", "100000", "--format", "csv", "--api-url", server.baseURL, "--no-cache"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "id,login,type,html_url\r\n")
+            #expect(result.stderr.isEmpty)
+        }
+    }
+
+    /// Every csv header names a field that `--fields` takes, and gets the same header back. (A column that sums a
+    /// field up, such as gpg-keys' emails, gives the field as GitHub sent it when asked for by name.)
+    @Test(arguments: [
+        ["starred", "octocat"], ["events", "octocat"], ["keys", "octocat"], ["signing-keys", "octocat"],
+        ["repos", "octocat"], ["gists", "octocat"], ["gpg-keys", "octocat"], ["orgs", "octocat"],
+        ["list", "--limit", "3"], ["show", "octocat"], ["followers", "octocat", "--limit", "3"],
+    ])
+    func everyCSVHeaderIsAField(command: [String]) async throws {
+        try await withServer { server in
+            let base = command + ["--api-url", server.baseURL, "--no-cache", "--format", "csv"]
+            let plain = try await BinaryRunner.run(base)
+            #expect(plain.status == 0, "\(plain.stderr)")
+            let header = try #require(plain.stdout.components(separatedBy: "\r\n").first)
+            let chosen = try await BinaryRunner.run(base + ["--fields", header])
+            #expect(chosen.status == 0, "\(command[0]) --fields \(header): \(chosen.stderr)")
+            #expect(chosen.stdout.components(separatedBy: "\r\n").first == header)
+            #expect(
+                chosen.stdout.components(separatedBy: "\r\n").count
+                    == plain.stdout.components(separatedBy: "\r\n").count)
+        }
+    }
+
+    // MARK: - 20.4 Sanitising is linear
+
+    /// Not a timed limit: 8 times the input may take at most 20 times as long (linear is 8; the old quadratic
+    /// sanitising was 64, and took minutes). Each run also starts a process, which only makes the ratio smaller.
+    @Test func aLongLineOfControlCharactersIsRefusedInLinearTime() async throws {
+        try await withFolder { folder in
+            func run(_ count: Int) async throws -> RunResult {
+                let input = folder.appendingPathComponent("logins-\(count)")
+                try Data(repeating: 0x1B, count: count).write(to: input)
+                return try await BinaryRunner.shell(
+                    #"$GH_USERS show - --api-url http://127.0.0.1:9 --no-cache < "$IN""#,
+                    environment: ["IN": input.path], timeout: 600)
+            }
+            _ = try await run(1_000)
+            let small = try await run(128 * 1024)
+            let large = try await run(1024 * 1024)
+            for result in [small, large] {
+                #expect(result.status == 64)
+                #expect(result.stderr.contains("invalid login"))
+            }
+            #expect(large.seconds / max(small.seconds, 0.01) < 20, "\(small.seconds) s, then \(large.seconds) s")
+        }
+    }
+
+    // MARK: - 19.14 The cache can always be repaired
+
+    private func storeOf(_ folder: URL) -> URL { folder.appendingPathComponent("gh-users-responses") }
+
+    @Test(arguments: [nil, "damaged", "Signature: 8a477f597d28d172789f06886806bc55\n# format 2\n"])
+    func aDamagedMarkerIsRepairedOnceWithOneLine(marker: String?) async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let cache = ["--api-url", server.baseURL, "--cache-dir", folder.path]
+                let first = try await BinaryRunner.run(["show", "octocat"] + cache)
+                #expect(first.status == 0)
+                let tag = storeOf(folder).appendingPathComponent("CACHEDIR.TAG")
+                try FileManager.default.removeItem(at: tag)
+                if let marker { try Data(marker.utf8).write(to: tag) }
+
+                let repaired = try await BinaryRunner.run(["show", "octocat"] + cache)
+                #expect(repaired.status == 0)
+                #expect(repaired.stdout == first.stdout)
+                #expect(
+                    repaired.stderr
+                        == "gh-users: warning: the cache '\(storeOf(folder).path)' had a missing, damaged or other "
+                        + "version's CACHEDIR.TAG: emptied it (1 file) and marked it again\n")
+                let again = try await BinaryRunner.run(["show", "octocat"] + cache)
+                #expect(again.status == 0)
+                #expect(again.stderr.isEmpty, "repaired once: \(again.stderr)")
+                let info = try await BinaryRunner.run(["cache", "info", "--cache-dir", folder.path, "--json"])
+                #expect(info.stdout.contains("\"entries\": 1"), "the repaired cache is used again")
+            }
+        }
+    }
+
+    @Test func cacheClearRepairsAnUnmarkedStoreOfTheUsersOwn() async throws {
+        try await withFolder { folder in
+            let store = storeOf(folder)
+            try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+            #expect(chmod(store.path, 0o755) == 0)
+            try Data("old".utf8).write(to: store.appendingPathComponent("a.entry"))
+            let cleared = try await BinaryRunner.run(["cache", "clear", "--cache-dir", folder.path])
+            #expect(cleared.status == 0, "\(cleared.stderr)")
+            #expect(cleared.stdout.isEmpty)
+            #expect(cleared.stderr.hasSuffix("Removed 1 entry (3 B) from \(store.path)\n"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["CACHEDIR.TAG"])
+            let info = try await BinaryRunner.run(["cache", "info", "--cache-dir", folder.path])
+            #expect(info.status == 0)
+            #expect(info.stderr.isEmpty)
+        }
+    }
+
+    @Test func aStoreOthersCanWriteIsStillRefusedAndTheMessageSaysTheWayOut() async throws {
+        try await withFolder { folder in
+            let store = storeOf(folder)
+            try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+            #expect(chmod(store.path, 0o777) == 0)
+            let cleared = try await BinaryRunner.run(["cache", "clear", "--cache-dir", folder.path])
+            #expect(cleared.status == 1)
+            #expect(cleared.stderr.contains("other users can write to it (mode 777)"))
+            #expect(cleared.stderr.contains("remove it by hand, or give --cache-dir another folder"))
+        }
+    }
+
+    // MARK: - 20.19 Small things
+
+    @Test func cacheInfoAsATableEndsWithoutABlankLine() async throws {
+        try await withFolder { folder in
+            let info = try await BinaryRunner.run(["cache", "info", "--cache-dir", folder.path, "--format", "table"])
+            #expect(info.status == 0)
+            #expect(info.stdout.hasPrefix("Path "))
+            #expect(info.stdout.hasSuffix("B\n") && !info.stdout.hasSuffix("\n\n"), "\(info.stdout)")
+        }
+    }
+
+    @Test func reposAtFortyColumnsKeepsTheNameWhole() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(
+                ["repos", "octocat", "--format", "table", "--api-url", server.baseURL, "--no-cache"],
+                environment: ["COLUMNS": "40"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("NAME") == true)
+            #expect(lines.first?.contains("DESCRIPTION") == false)
+            #expect(lines.contains { $0.hasPrefix("octocat/Hello-World ") }, "\(result.stdout)")
+        }
+    }
+}
