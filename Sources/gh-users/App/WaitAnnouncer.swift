@@ -27,8 +27,7 @@ struct WaitAnnouncer: Sendable {
         case .primaryRateLimit(nil, let bucket):
             io.writeErr(
                 "gh-users: \(Self.limitName(bucket)) is spent and GitHub gave no reset time; waiting "
-                    + "\(DurationText.describe(seconds: seconds)) before retrying, as GitHub advises
-"
+                    + "\(DurationText.describe(seconds: seconds)) before retrying, as GitHub advises\n"
             )
             limit = Self.limitName(bucket)
         case .transport, .status:
