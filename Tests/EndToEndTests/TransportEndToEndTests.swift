@@ -155,6 +155,27 @@ struct TransportEndToEndTests {
         #expect(elsewhere.requests.isEmpty)
     }
 
+    /// `show` looks up its logins concurrently: every one refused at once, run after run of the binary users
+    /// run, ends with one message and exit 1, never a hang or a crash.
+    @Test func concurrentLookupsRedirectedElsewhereAreRefusedRunAfterRun() async throws {
+        let elsewhere = try raw("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n", body: #"{"login":"x","id":1}"#)
+        defer { elsewhere.stop() }
+        let origin = try raw("HTTP/1.1 302 Found\r\nLocation: \(elsewhere.baseURL)/users/x\r\n")
+        defer { origin.stop() }
+        let logins = (1...8).map { "user\($0)" }
+        for run in 0..<15 {
+            let result = try await BinaryRunner.run(
+                ["show"] + logins + ["--json", "--concurrency", "8", "--api-url", origin.baseURL], timeout: 60)
+            #expect(result.status == 1, "run \(run): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "run \(run): \(result.stdout)")
+            #expect(
+                result.stderr
+                    == "gh-users: network error: the server redirected to another server, \(elsewhere.baseURL), "
+                    + "so it was not followed\n", "run \(run)")
+        }
+        #expect(elsewhere.requests.isEmpty)
+    }
+
     /// GitHub's 301 for a renamed account stays on the API's host, and is followed.
     @Test func aRedirectOnTheSameOriginIsFollowed() async throws {
         try await withServer { server in

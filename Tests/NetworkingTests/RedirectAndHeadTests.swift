@@ -72,6 +72,55 @@ struct CrossOriginRedirectTests {
         #expect(trace.contains("✗ GET https://api.github.com/users/octocat: the server redirected to another server"))
     }
 
+    /// Refusals come from URLSession's delegate queue while callers wait on other threads: many at once, mixed
+    /// with answers the transport takes, each caller gets its own outcome and nothing hangs. (The server says
+    /// `Connection: close`: one that closes a kept-alive connection unannounced races libcurl's reuse of it.)
+    @Test func manyConcurrentRefusalsEachEndWithTheirOwnOutcome() async throws {
+        let elsewhere = try RawTestServer { connection in
+            _ = connection.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]")
+        }
+        defer { elsewhere.stop() }
+        let origin = try RawTestServer { connection in
+            if connection.head.hasPrefix("GET /same ") {
+                _ = connection.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]")
+            } else if connection.head.hasPrefix("GET /latin1 ") {
+                _ = connection.write(
+                    Array("HTTP/1.1 200 OK\r\nX-Name: caf".utf8) + [0xE9]
+                        + Array("\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            } else {
+                _ = connection.write(
+                    "HTTP/1.1 302 Found\r\nLocation: \(elsewhere.baseURL)/users\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                )
+            }
+        }
+        defer { origin.stop() }
+        let transport = URLSessionTransport()
+        let elsewhereOrigin = "http://127.0.0.1:\(elsewhere.port)"
+        let outcomes = try await withThrowingTaskGroup(of: String?.self) { group in
+            for index in 0..<300 {
+                group.addTask {
+                    let path = ["/away", "/same", "/latin1"][index % 3]
+                    do {
+                        let response = try await get(origin.baseURL + path, transport: transport)
+                        return path == "/same" && response.status == 200 ? nil : "\(path): \(response.status)"
+                    } catch let error as TransportError {
+                        let expected: TransportError? =
+                            switch path {
+                            case "/away": .redirectToAnotherOrigin(elsewhereOrigin)
+                            case "/latin1": .malformedHeaders("a header line is not UTF-8 text or not a header")
+                            default: nil
+                            }
+                        return error == expected ? nil : "\(path): \(error)"
+                    }
+                }
+            }
+            return try await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(outcomes.count == 300)
+        #expect(outcomes.compactMap { $0 } == [])
+        #expect(elsewhere.requests.isEmpty)
+    }
+
     @Test func itIsSaidInWords() {
         #expect(
             "\(TransportError.redirectToAnotherOrigin("http://127.0.0.2:9"))"
