@@ -60,11 +60,18 @@ package final class URLSessionTransport: Sendable {
         guard let http = response as? HTTPURLResponse else {
             throw TransportError.other("not an HTTP response")
         }
-        let headers = HTTPHeaders(
-            uniquing: http.allHeaderFields.lazy.map {
+        return HTTPResponse(
+            status: http.statusCode, headers: URLSessionTransport.headers(of: http), body: data,
+            url: http.url ?? request.url)
+    }
+
+    /// The answer's header fields, in linear time: a server may send tens of thousands of lines. (Setting them
+    /// one at a time compared every pair: 20,000 lines cost 3.7 s more CPU in a release build.)
+    static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
+        HTTPHeaders(
+            uniquing: response.allHeaderFields.lazy.map {
                 (name: String(describing: $0.key), value: String(describing: $0.value))
             })
-        return HTTPResponse(status: http.statusCode, headers: headers, body: data, url: http.url ?? request.url)
     }
 
     static func transportError(_ error: any Error, proxyHosts: Set<String> = []) -> TransportError {
