@@ -57,6 +57,11 @@ package struct StandInGPGKey: Sendable, Equatable {
         }
         writer.raw(",\"key_id\":")
         writer.string(keyID)
+        // GitHub's recorded answers put raw_key right after key_id (its OpenAPI example puts it last).
+        if !isSubkey {
+            writer.raw(",\"raw_key\":")
+            writer.optionalString(rawKey)
+        }
         writer.raw(",\"public_key\":")
         writer.string(publicKey)
         writer.raw(",\"emails\":[")
@@ -92,10 +97,6 @@ package struct StandInGPGKey: Sendable, Equatable {
         writer.optionalString(expiresAt)
         writer.raw(",\"revoked\":")
         writer.boolean(revoked)
-        if !isSubkey {
-            writer.raw(",\"raw_key\":")
-            writer.optionalString(rawKey)
-        }
         writer.raw("}")
     }
 }

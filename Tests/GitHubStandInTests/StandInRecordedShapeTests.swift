@@ -135,9 +135,6 @@ import Testing
     /// explains is reported as a known issue, any other fails.
     static let knownDrifts: [String: String] = [
         "site_admin": "issue 19.3 (gql branch): the stand-in writes site_admin before type and user_view_type",
-        "raw_key":
-            "not an item of issue 19 or 20: the stand-in serves the OpenAPI example's GPG key order (raw_key last); "
-            + "GitHub's recorded answer has raw_key right after key_id",
     ]
 
     /// Headers come and go over the years too (lists carried Last-Modified in 2013): the newest recordings rule.

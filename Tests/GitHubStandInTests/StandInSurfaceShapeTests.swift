@@ -17,17 +17,17 @@ private let octocatSigningKeysExample = """
       "created_at": "2020-07-11T21:31:57Z"}]
     """
 
-/// `users-list-gpg-keys-for-user.json` (`gpg-key-items`).
+/// `users-list-gpg-keys-for-user.json` (`gpg-key-items`): the example's values, with `raw_key` where GitHub's real
+/// answers put it (after `key_id`).
 private let octocatGPGKeysExample = """
-    [{"id": 3, "name": "Octocat's GPG Key", "primary_key_id": 2, "key_id": "3262EFF25BA0D270",
+    [{"id": 3, "name": "Octocat's GPG Key", "primary_key_id": 2, "key_id": "3262EFF25BA0D270", "raw_key": "string",
       "public_key": "xsBNBFayYZ...", "emails": [{"email": "octocat@users.noreply.github.com", "verified": true}],
       "subkeys": [{"id": 4, "primary_key_id": 3, "key_id": "4A595D4C72EE49C7", "public_key": "zsBNBFayYZ...",
                    "emails": [], "can_sign": false, "can_encrypt_comms": true, "can_encrypt_storage": true,
                    "can_certify": false, "created_at": "2016-03-24T11:31:04-06:00",
                    "expires_at": "2016-03-24T11:31:04-07:00", "revoked": false}],
       "can_sign": true, "can_encrypt_comms": false, "can_encrypt_storage": false, "can_certify": true,
-      "created_at": "2016-03-24T11:31:04-06:00", "expires_at": "2016-03-24T11:31:04-07:00", "revoked": false,
-      "raw_key": "string"}]
+      "created_at": "2016-03-24T11:31:04-06:00", "expires_at": "2016-03-24T11:31:04-07:00", "revoked": false}]
     """
 
 /// `users-list-social-accounts-for-user.json` (`social-account-items`).
@@ -78,10 +78,11 @@ private let octocatPrivateUserExample = """
      "plan": {"name": "Medium", "space": 400, "private_repos": 20, "collaborators": 0}}
     """
 
-/// `gpg-key` as the example orders it; a subkey has the example subkey's keys.
+/// `gpg-key` as GitHub's recorded answer orders it (`Tests/Recorded/github3.py/gpg-keys-sigmavirus24-2018.json`:
+/// `raw_key` right after `key_id`, where the OpenAPI example puts it last); a subkey has the example subkey's keys.
 private let gpgKeyKeys = [
-    "id", "name", "primary_key_id", "key_id", "public_key", "emails", "subkeys", "can_sign", "can_encrypt_comms",
-    "can_encrypt_storage", "can_certify", "created_at", "expires_at", "revoked", "raw_key",
+    "id", "name", "primary_key_id", "key_id", "raw_key", "public_key", "emails", "subkeys", "can_sign",
+    "can_encrypt_comms", "can_encrypt_storage", "can_certify", "created_at", "expires_at", "revoked",
 ]
 private let gpgSubkeyKeys = [
     "id", "primary_key_id", "key_id", "public_key", "emails", "can_sign", "can_encrypt_comms", "can_encrypt_storage",
