@@ -57,7 +57,8 @@ extension DomainError {
         case .notFound(_, let id), .unauthorized(_, _, _, let id), .rateLimited(_, _, _, let id), .server(_, _, let id),
             .malformedResponse(_, _, let id):
             return id
-        case .invalidInput, .tokenRequired, .network, .notCached, .cacheUnavailable, .refused, .boundReached, .cancelled:
+        case .invalidInput, .tokenRequired, .network, .notCached, .cacheUnavailable, .refused, .boundReached,
+            .cancelled:
             return nil
         }
     }
@@ -75,7 +76,8 @@ extension DomainError {
         case .server(let status, let message, _): return .server(status: status, message: message, requestID: requestID)
         case .malformedResponse(let endpoint, let detail, _):
             return .malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID)
-        case .invalidInput, .tokenRequired, .network, .notCached, .cacheUnavailable, .refused, .boundReached, .cancelled:
+        case .invalidInput, .tokenRequired, .network, .notCached, .cacheUnavailable, .refused, .boundReached,
+            .cancelled:
             return self
         }
     }

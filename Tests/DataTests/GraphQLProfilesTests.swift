@@ -234,7 +234,8 @@ struct GraphQLProfileResponseTests {
         // A server error that outlived the client's retries fails the run, as it would for REST.
         for status in [500, 503] {
             guard
-                case .failure(.failed(.server(status, _, _))) = decode(#"{"message":"x"}"#, status: status, logins: ["a"])
+                case .failure(.failed(.server(status, _, _))) = decode(
+                    #"{"message":"x"}"#, status: status, logins: ["a"])
             else {
                 Issue.record("\(status) is not a failure for every login")
                 continue

@@ -134,7 +134,7 @@ import Testing
     /// Keys the stand-in is known to place elsewhere than GitHub does; a violation that moving this one key
     /// explains is reported as a known issue, any other fails.
     static let knownDrifts: [String: String] = [
-        "site_admin": "issue 19.3 (gql branch): the stand-in writes site_admin before type and user_view_type",
+        "site_admin": "issue 19.3 (gql branch): the stand-in writes site_admin before type and user_view_type"
     ]
 
     /// Headers come and go over the years too (lists carried Last-Modified in 2013): the newest recordings rule.
