@@ -51,7 +51,8 @@ struct ReplayEndToEndTests {
                 expectedJSON: array(items),
                 records: items.count, tableRows: items.count)
         case 3 where segments[0] == "users":
-            let items = JSONTokens.members(first.text)
+            // Every page of a recorded multi-page list.
+            let items = cassette.exchanges.flatMap { JSONTokens.members($0.text) }
             // Key lists take no --limit; `gpg_keys` is the `gpg-keys` command.
             let command =
                 ["keys", "gpg_keys"].contains(segments[2])
