@@ -46,18 +46,21 @@ struct ReplayEndToEndTests {
                 JSONTokens.members(JSONTokens.value("items", in: $0.text) ?? "[]")
             }
             plan = Plan(
-                arguments: ["search", first.query("q") ?? "", "--limit", "\(items.count)"], expectedJSON: array(items),
+                // An error answer has no items; a limit is at least 1.
+                arguments: ["search", first.query("q") ?? "", "--limit", "\(max(items.count, 1))"],
+                expectedJSON: array(items),
                 records: items.count, tableRows: items.count)
         case 3 where segments[0] == "users":
-            let items = JSONTokens.members(first.text)
+            // Every page of a recorded multi-page list.
+            let items = cassette.exchanges.flatMap { JSONTokens.members($0.text) }
             // Key lists take no --limit; `gpg_keys` is the `gpg-keys` command.
             let command =
                 ["keys", "gpg_keys"].contains(segments[2])
                 ? [segments[2].replacingOccurrences(of: "_", with: "-"), segments[1]]
-                : [segments[2], segments[1], "--limit", "\(items.count)"]
+                : [segments[2], segments[1], "--limit", "\(max(items.count, 1))"]
             plan = Plan(arguments: command, expectedJSON: array(items), records: items.count, tableRows: items.count)
         case 3 where segments[0] == "user" && segments[1] == "following":
-            let command = first.method == "PUT" ? ["follow", segments[2]] : ["unfollow", segments[2], "--yes"]
+            let command = first.requestMethod == "PUT" ? ["follow", segments[2]] : ["unfollow", segments[2], "--yes"]
             plan = Plan(arguments: command, expectedJSON: nil, records: nil)
             plan.status = first.status == 204 ? 0 : expectedStatus(first)
             return plan
@@ -66,7 +69,7 @@ struct ReplayEndToEndTests {
             plan.status = first.status == 204 ? 0 : 1
             return plan
         default:
-            Issue.record("no gh-users command is known for \(first.method) \(first.path)")
+            Issue.record("no gh-users command is known for \(first.requestMethod) \(first.requestPath)")
             return Plan(arguments: ["--version"], expectedJSON: nil, records: nil)
         }
         if first.status >= 400 {
@@ -125,8 +128,15 @@ struct ReplayEndToEndTests {
             #expect(result.status == 0, "\(format): \(result.stderr)")
             #expect(result.stderr.isEmpty, "\(format): \(result.stderr)")
             #expect(Self.controlCharacters(result.stdout).isEmpty, "\(format):\n\(result.stdout)")
-            if format == "csv" {
+            if format == "csv" && records == 0 {
+                withKnownIssue("issue 19.13: CSV writes no header when there are no records") {
+                    #expect(Self.csvRecords(result.stdout) == 1, "\(result.stdout)")
+                }
+            } else if format == "csv" {
                 #expect(Self.csvRecords(result.stdout) == records + 1, "\(result.stdout)")
+            } else if plan.tableRows == 0 {
+                // An empty list: a table of no rows, its header at most.
+                #expect(result.stdout.split(separator: "\n").count <= 1, "\(result.stdout)")
             } else if let rows = plan.tableRows {
                 #expect(result.stdout.split(separator: "\n").count == rows + 1, "\(result.stdout)")
             } else {
@@ -141,9 +151,32 @@ struct ReplayEndToEndTests {
         let (result, _) = try await run(name, [])
         #expect(result.status == Self.expectedStatus(cassette.exchanges[0]), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        let message = try #require(JSONTokens.value("message", in: cassette.exchanges[0].text))
-        #expect(result.stderr.contains(String(message.dropFirst().dropLast())), "\(result.stderr)")
+        let answer = cassette.exchanges[0]
+        if answer.status == 404 {
+            // README: an unknown login is exit 3, and gh-users names the login rather than echo "Not Found".
+            let login = answer.route.split(separator: "/").last.map(String.init) ?? ""
+            #expect(result.stderr.contains("'\(login)'") && result.stderr.contains("404"), "\(result.stderr)")
+        } else {
+            let message = try #require(JSONTokens.value("message", in: answer.text))
+            #expect(result.stderr.contains(String(message.dropFirst().dropLast())), "\(result.stderr)")
+        }
         #expect(!result.stderr.contains("Fatal error"))
+        // GitHub's reasons for a 422 are in errors[].message, when it gives one.
+        let reasons = JSONTokens.members(JSONTokens.value("errors", in: answer.text) ?? "[]").compactMap {
+            JSONTokens.value("message", in: $0).map { String($0.dropFirst().dropLast()) }
+        }
+        if !reasons.isEmpty {
+            withKnownIssue("issue 19.7: only \"Validation Failed\" is printed, not GitHub's reason in errors[].message")
+            {
+                for reason in reasons { #expect(result.stderr.contains(reason), "\(result.stderr)") }
+            }
+        }
+        // GitHub Support asks for the request id: every error that came from GitHub shows it.
+        if let requestID = answer.header("x-github-request-id") {
+            withKnownIssue("issue 19.11: errors from GitHub do not show x-github-request-id") {
+                #expect(result.stderr.contains(requestID), "\(result.stderr)")
+            }
+        }
     }
 
     /// Records of RFC 4180 CSV: a line break inside quotes belongs to its field.

@@ -34,7 +34,7 @@ final class ReplayServer: @unchecked Sendable {
         let target = parts.count > 1 ? String(parts[1]) : ""
         let route = RecordedExchange.route(of: target)
         let exchange: RecordedExchange? = lock.withLock {
-            guard let index = waiting.firstIndex(where: { $0.method == method && $0.route == route }) else {
+            guard let index = waiting.firstIndex(where: { $0.requestMethod == method && $0.route == route }) else {
                 unmatched.append("\(method) \(target)")
                 return nil
             }

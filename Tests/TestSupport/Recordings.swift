@@ -9,6 +9,11 @@ package struct RecordedExchange: Decodable, Sendable {
     package let method: String
     /// The path and query as recorded, on api.github.com.
     package let path: String
+    /// For an error recorded on an endpoint gh-users does not call: the request of gh-users's it is served to
+    /// (GitHub's error answer has the same shape on every endpoint). `servedTo` in the file says why.
+    private let servedMethod: String?
+    private let servedPath: String?
+    package let servedTo: String?
     /// Whether the recorded request carried an `Authorization` header.
     package let authenticated: Bool
     package let status: Int
@@ -21,6 +26,9 @@ package struct RecordedExchange: Decodable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case interaction, method, path, authenticated, status, headers, body
         case recordedAt = "recorded_at"
+        case servedMethod = "served_method"
+        case servedPath = "served_path"
+        case servedTo = "served_to"
         case bodyBase64 = "body_base64"
         case bodyDecoded = "body_decoded"
     }
@@ -40,9 +48,15 @@ package struct RecordedExchange: Decodable, Sendable {
 
     package var headerNames: [String] { headers.compactMap { $0.first?.lowercased() } }
 
+    /// The method gh-users's request has: the recorded one, or the one a borrowed error is served to.
+    package var requestMethod: String { servedMethod ?? method }
+
+    /// The path and query gh-users's request has: the recorded one, or the one a borrowed error is served to.
+    package var requestPath: String { servedPath ?? path }
+
     /// The path without its query, percent-escapes decoded, for matching a request to the recording.
     package var route: String {
-        Self.route(of: path)
+        Self.route(of: requestPath)
     }
 
     package static func route(of target: String) -> String {
@@ -52,7 +66,7 @@ package struct RecordedExchange: Decodable, Sendable {
 
     /// The query item `name` of the recorded path, decoded (`+` as a space, as GitHub reads it).
     package func query(_ name: String) -> String? {
-        guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        guard let query = requestPath.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             if parts.first.map(String.init) == name, let value = parts.dropFirst().first {
