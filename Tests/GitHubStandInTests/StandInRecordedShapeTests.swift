@@ -109,33 +109,15 @@ import Testing
             let response = try fetch(server, kind.standInTarget, headers: [("Authorization", "Bearer recorded")])
             #expect(response.status == 200)
             let ours = kind.objects(response.text)
-            var known: [String: [String]] = [:]
             for (name, exchange) in recorded {
                 for (mine, theirs) in zip(ours, kind.objects(exchange.text)) {
                     let (ourKeys, theirKeys) = (JSONTokens.keys(mine), JSONTokens.keys(theirs))
                     let violations = Self.orderViolations(ours: ourKeys, theirs: theirKeys)
-                    let drift = Self.knownDrifts.keys.sorted().first { key in
-                        Self.orderViolations(ours: ourKeys.filter { $0 != key }, theirs: theirKeys.filter { $0 != key })
-                            .isEmpty
-                    }
-                    if let drift, !violations.isEmpty {
-                        known[drift, default: []].append("\(name): \(violations)")
-                    } else {
-                        #expect(violations.isEmpty, "\(name): \(violations)\nstand-in: \(ourKeys)")
-                    }
+                    #expect(violations.isEmpty, "\(name): \(violations)\nstand-in: \(ourKeys)")
                 }
-            }
-            for (key, found) in known.sorted(by: { $0.key < $1.key }) {
-                withKnownIssue(Comment(rawValue: Self.knownDrifts[key] ?? key)) { Issue.record("\(found)") }
             }
         }
     }
-
-    /// Keys the stand-in is known to place elsewhere than GitHub does; a violation that moving this one key
-    /// explains is reported as a known issue, any other fails.
-    static let knownDrifts: [String: String] = [
-        "site_admin": "issue 19.3 (gql branch): the stand-in writes site_admin before type and user_view_type"
-    ]
 
     /// Headers come and go over the years too (lists carried Last-Modified in 2013): the newest recordings rule.
     @Test(arguments: kinds)
