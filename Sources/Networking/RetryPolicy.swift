@@ -22,6 +22,9 @@ package struct RetryPolicy: Sendable, Equatable {
     /// asking for more is given back to the caller, which reports it like a spent primary limit: exit 5 and
     /// the time to come back, instead of a silent wait of hours.
     package var maximumWait: Duration
+    /// The least wait before a write is sent again: GitHub asks for writes one at a time, at least a second
+    /// apart, and a retry is a write like any other.
+    package var writeSpacing: Duration
 
     package static let defaultMaximumWait = Duration.seconds(15 * 60)
 
@@ -33,7 +36,8 @@ package struct RetryPolicy: Sendable, Equatable {
         maxServerRetryAfter: Duration = .seconds(60),
         waitOnPrimaryLimit: Bool = false,
         attemptTimeout: Duration = .seconds(30),
-        maximumWait: Duration = RetryPolicy.defaultMaximumWait
+        maximumWait: Duration = RetryPolicy.defaultMaximumWait,
+        writeSpacing: Duration = .seconds(1)
     ) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay
@@ -43,6 +47,7 @@ package struct RetryPolicy: Sendable, Equatable {
         self.waitOnPrimaryLimit = waitOnPrimaryLimit
         self.attemptTimeout = attemptTimeout
         self.maximumWait = maximumWait
+        self.writeSpacing = writeSpacing
     }
 
     package static let standard = RetryPolicy()
@@ -93,6 +98,21 @@ package struct RetrySchedule: Sendable {
         random: Double,
         now: Date,
         waitsOutSpentLimit: Bool = false
+    ) -> RetryDecision {
+        let decision = decideWait(
+            outcome, method: method, retriesUsed: retriesUsed, random: random, now: now,
+            waitsOutSpentLimit: waitsOutSpentLimit)
+        guard method.isWrite, case .retry(let delay, let reason) = decision else { return decision }
+        return .retry(after: max(delay, policy.writeSpacing), reason: reason)
+    }
+
+    private func decideWait(
+        _ outcome: Result<HTTPResponse, TransportError>,
+        method: HTTPMethod,
+        retriesUsed: Int,
+        random: Double,
+        now: Date,
+        waitsOutSpentLimit: Bool
     ) -> RetryDecision {
         switch outcome {
         case .failure(let error):
@@ -201,6 +221,15 @@ extension HTTPMethod {
         switch self {
         case .get, .head, .put, .delete: return true
         case .post, .patch: return false
+        }
+    }
+
+    /// A change to an account (follow, unfollow): sent at least `writeSpacing` apart, and never re-sent to
+    /// another URL on a redirect. POST here is GraphQL's query, a read.
+    package var isWrite: Bool {
+        switch self {
+        case .put, .delete, .patch: return true
+        case .get, .head, .post: return false
         }
     }
 }
