@@ -38,11 +38,16 @@ package struct IOStreams: Sendable {
     package let terminalWidth: Int
     /// Colour as the environment asks for it, before any `--color` flag.
     package let colorPolicy: ColorPolicy
-    /// Whether a person types on stdin, so a question can be asked there.
+    /// Whether a person types on stdin.
     package var stdinIsTTY = false
-    /// All of stdin (`gh-users unfollow -` reads its logins there), read when a command asks for it.
-    package var readInput: @Sendable () -> [UInt8] = { [] }
-    /// One line a person typed on stdin, without its newline; nil at the end of input.
+    /// Whether a person can be asked a question: stdin is a terminal, or the process has one (`/dev/tty`) while
+    /// stdin carries data, as `gh` asks there.
+    package var canAsk = false
+    /// The next chunk of stdin (`gh-users unfollow -` reads its logins there), empty at its end: the caller
+    /// decides how much it will hold, since stdin may never end.
+    package var readInput: @Sendable () throws(InputReadError) -> [UInt8] = { [] }
+    /// One line a person typed on the terminal (stdin's, else `/dev/tty`), without its newline; nil at the end
+    /// of input.
     package var readLine: @Sendable () -> String? = { nil }
 
     package init(
@@ -84,8 +89,14 @@ package struct IOStreams: Sendable {
             colorPolicy: ColorPolicy(environment: environment)
         )
         io.stdinIsTTY = isatty(STDIN_FILENO) == 1 && !dumb
-        io.readInput = { Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        io.readLine = { Swift.readLine(strippingNewline: true) }
+        io.readInput = { () throws(InputReadError) in try InputReadError.readChunk(STDIN_FILENO) }
+        if io.stdinIsTTY {
+            io.canAsk = true
+            io.readLine = { Swift.readLine(strippingNewline: true) }
+        } else {
+            io.canAsk = !dumb && TerminalLine.isAvailable
+            io.readLine = { TerminalLine.read() }
+        }
         return io
     }
 
@@ -96,7 +107,8 @@ package struct IOStreams: Sendable {
         width: Int = 80,
         colorPolicy: ColorPolicy = .auto,
         stdin: String = "",
-        stdinTTY: Bool = false
+        stdinTTY: Bool = false,
+        terminal: String? = nil
     ) -> (IOStreams, out: CapturedOutput, err: CapturedOutput) {
         let out = CapturedOutput()
         let err = CapturedOutput()
@@ -109,8 +121,12 @@ package struct IOStreams: Sendable {
             colorPolicy: colorPolicy
         )
         io.stdinIsTTY = stdinTTY
-        io.readInput = { Array(stdin.utf8) }
-        let lines = LineQueue(stdin.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        io.canAsk = stdinTTY || terminal != nil
+        // In small chunks, so that a line split across two reads is read as one.
+        let chunks = ChunkQueue(Array(stdin.utf8), size: 7)
+        io.readInput = { chunks.next() }
+        let typed = terminal ?? stdin
+        let lines = LineQueue(typed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         io.readLine = { lines.next() }
         return (io, out, err)
     }
@@ -174,6 +190,14 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ cou
     #endif
 }
 
+private func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.read(descriptor, pointer, count)
+    #else
+        return Darwin.read(descriptor, pointer, count)
+    #endif
+}
+
 /// An in-memory sink for tests. It can simulate a reader that closes after some bytes.
 package final class CapturedOutput: OutputSink, @unchecked Sendable {
     private let lock = NSLock()
@@ -215,6 +239,54 @@ package enum TerminalSize {
     }
 }
 
+/// stdin could not be read (a directory, a closed descriptor): `reason` is strerror's, lowercased.
+package struct InputReadError: Error, Equatable {
+    package let reason: String
+
+    package init(reason: String) {
+        self.reason = reason
+    }
+
+    /// Up to 64 KiB from `descriptor`, through EINTR; empty at its end.
+    static func readChunk(_ descriptor: Int32) throws(InputReadError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            if count >= 0 { return Array(buffer.prefix(count)) }
+            if errno == EINTR { continue }
+            let text = String(cString: strerror(errno))
+            throw InputReadError(reason: text.prefix(1).lowercased() + text.dropFirst())
+        }
+    }
+}
+
+/// A line typed on the process's terminal (`/dev/tty`) when stdin is not one, as `gh` asks there.
+enum TerminalLine {
+    static var isAvailable: Bool {
+        let descriptor = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        return true
+    }
+
+    /// Up to 1 KiB of one line, without its newline; nil when there is no terminal or it ended.
+    static func read() -> String? {
+        let descriptor = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while line.count < 1024 {
+            let count = systemRead(descriptor, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { break }
+            line.append(byte)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+}
+
 /// Canned stdin lines for tests, handed out one at a time.
 private final class LineQueue: @unchecked Sendable {
     private let lock = NSLock()
@@ -226,5 +298,25 @@ private final class LineQueue: @unchecked Sendable {
 
     func next() -> String? {
         lock.withLock { lines.isEmpty ? nil : lines.removeFirst() }
+    }
+}
+
+/// Canned stdin bytes for tests, handed out a few at a time; empty at the end.
+private final class ChunkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes: ArraySlice<UInt8>
+    private let size: Int
+
+    init(_ bytes: [UInt8], size: Int) {
+        self.bytes = bytes[...]
+        self.size = size
+    }
+
+    func next() -> [UInt8] {
+        lock.withLock {
+            let chunk = Array(bytes.prefix(size))
+            bytes = bytes.dropFirst(size)
+            return chunk
+        }
     }
 }

@@ -50,6 +50,15 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
             // A write is never answered from the cache, so --offline has nothing to offer it.
             throw ErrorMapping.domainError(for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
         }
+        if (300..<400).contains(response.status) {
+            // The transport does not follow a write's redirect: sent again to the Location, it could follow or
+            // unfollow another account, or carry the token to another host.
+            let target = response.headers["Location"].map { " to \($0)" } ?? ""
+            throw .server(
+                status: response.status,
+                message: "the \(action.method.rawValue) was redirected\(target); a write is never sent anywhere "
+                    + "but where it was asked, so it was not followed")
+        }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
             throw error
         }

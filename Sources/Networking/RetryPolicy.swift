@@ -24,6 +24,9 @@ package struct RetryPolicy: Sendable, Equatable {
     /// `Retry-After` or its minute, a 5xx's `Retry-After`. A wait asking for more is never started: the answer
     /// is given back to the caller, which reports it as a rate limit with the time to come back (exit 5).
     package var maximumWait: Duration
+    /// The least wait before a write is sent again: GitHub asks for writes one at a time, at least a second
+    /// apart, and a retry is a write like any other.
+    package var writeSpacing: Duration
 
     package static let defaultMaximumWait = Duration.seconds(15 * 60)
 
@@ -35,7 +38,8 @@ package struct RetryPolicy: Sendable, Equatable {
         maxServerRetryAfter: Duration = .seconds(60),
         waitOnPrimaryLimit: Bool = false,
         attemptTimeout: Duration = .seconds(30),
-        maximumWait: Duration = RetryPolicy.defaultMaximumWait
+        maximumWait: Duration = RetryPolicy.defaultMaximumWait,
+        writeSpacing: Duration = .seconds(1)
     ) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay
@@ -45,6 +49,7 @@ package struct RetryPolicy: Sendable, Equatable {
         self.waitOnPrimaryLimit = waitOnPrimaryLimit
         self.attemptTimeout = attemptTimeout
         self.maximumWait = maximumWait
+        self.writeSpacing = writeSpacing
     }
 
     package static let standard = RetryPolicy()
@@ -99,6 +104,22 @@ package struct RetrySchedule: Sendable {
         now: Date,
         waitsOutSpentLimit: Bool = false,
         repeatableQuery: Bool = false
+    ) -> RetryDecision {
+        let decision = decideWait(
+            outcome, method: method, retriesUsed: retriesUsed, random: random, now: now,
+            waitsOutSpentLimit: waitsOutSpentLimit, repeatableQuery: repeatableQuery)
+        guard method.isWrite, case .retry(let delay, let reason) = decision else { return decision }
+        return .retry(after: max(delay, policy.writeSpacing), reason: reason)
+    }
+
+    private func decideWait(
+        _ outcome: Result<HTTPResponse, TransportError>,
+        method: HTTPMethod,
+        retriesUsed: Int,
+        random: Double,
+        now: Date,
+        waitsOutSpentLimit: Bool,
+        repeatableQuery: Bool
     ) -> RetryDecision {
         let repeatable = method.isIdempotent || repeatableQuery
         switch outcome {
@@ -225,6 +246,15 @@ extension HTTPMethod {
         switch self {
         case .get, .head, .put, .delete: return true
         case .post, .patch: return false
+        }
+    }
+
+    /// A change to an account (follow, unfollow): sent at least `writeSpacing` apart, and never re-sent to
+    /// another URL on a redirect. POST here is GraphQL's query, a read.
+    package var isWrite: Bool {
+        switch self {
+        case .put, .delete, .patch: return true
+        case .get, .head, .post: return false
         }
     }
 }

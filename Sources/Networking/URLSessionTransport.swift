@@ -397,6 +397,12 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
+        // A write is never re-sent elsewhere (URLSession would repeat a PUT, token and all, to any Location):
+        // the redirect itself is the answer, for the caller to refuse.
+        if let method = task.originalRequest?.httpMethod.flatMap(HTTPMethod.init(rawValue:)), method.isWrite {
+            completionHandler(nil)
+            return
+        }
         // Only http and https are followed. swift-corelibs-foundation turns `Location: file:///etc/passwd` into
         // a request for `/etc/passwd` on the same server, so the header is checked as well as the new URL.
         let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0) }

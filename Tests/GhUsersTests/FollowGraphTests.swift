@@ -233,3 +233,45 @@ struct FollowChangeTests {
         #expect(err.text.contains("user:follow"))
     }
 }
+
+struct FollowChangePromisesTests {
+    /// The write under way when Ctrl-C came may or may not have reached GitHub; following again is harmless.
+    @Test func aWriteInFlightWhenInterruptedIsLeftToFinish() async {
+        let github = FakeGitHub()
+        github.actions["PUT /user/following/bob"] = .cancelled
+        let (env, out, err) = AppEnvironment.test(github: github, environment: token)
+        #expect(await run(["follow", "alice", "bob", "carol", "--format", "tsv"], env) == 130)
+        #expect(out.text == "alice\tfollow\tfollowed\nbob\tfollow\tinterrupted\ncarol\tfollow\tnot sent\n")
+        #expect(err.text.contains("1 done, 1 not sent, bob interrupted in flight"), "\(err.text)")
+        #expect(err.text.contains("To finish: gh-users follow --yes bob carol\n"), "\(err.text)")
+    }
+
+    @Test func anUnfollowFromStdinAsksOnTheTerminalAfterListingTheAccounts() async {
+        for (answer, sent) in [("y", 2), ("n", 0)] {
+            let github = FakeGitHub()
+            var (io, out, err) = IOStreams.test(stderrTTY: true, stdin: "alice\nbob\n", terminal: answer + "\n")
+            io.stdinIsTTY = false
+            var (env, _, _) = AppEnvironment.test(github: github, environment: token)
+            env.io = io
+            let status = await run(["unfollow", "-", "--format", "tsv"], env)
+            #expect(status == (sent > 0 ? 0 : 1), "\(err.text)")
+            #expect(err.text.hasPrefix("To unfollow: alice, bob\nUnfollow 2 accounts? [y/N] "), "\(err.text)")
+            #expect(github.calls.count == sent)
+            #expect(out.text.isEmpty == (sent == 0))
+        }
+    }
+
+    @Test func withoutATerminalTheErrorPointsAtUnfollowsHelp() async {
+        let github = FakeGitHub()
+        let (env, _, err) = AppEnvironment.test(github: github, environment: token)
+        #expect(await run(["unfollow", "alice", "bob"], env) == 64)
+        #expect(err.text.contains("See 'gh-users unfollow --help'."), "\(err.text)")
+        #expect(github.calls.isEmpty)
+    }
+
+    @Test func followNeverClaimsToNeedYes() {
+        let help = HelpRenderer.render(FollowChangeCommand.follow.spec, width: 100)
+        #expect(!help.contains("required without a terminal"))
+        #expect(help.contains("follow never asks"))
+    }
+}

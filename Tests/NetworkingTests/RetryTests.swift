@@ -322,3 +322,30 @@ private final class CallCounter: @unchecked Sendable {
         }
     }
 }
+
+/// GitHub asks for writes one at a time, at least a second apart; a retry of a write is another write.
+struct WriteRetrySpacingTests {
+    private let schedule = RetrySchedule(
+        policy: RetryPolicy(
+            maxRetries: 3, baseDelay: .milliseconds(100), maxDelay: .seconds(1), writeSpacing: .milliseconds(1500)))
+
+    @Test(arguments: [HTTPMethod.put, .delete])
+    func aWriteIsRetriedNoSoonerThanTheSpacing(method: HTTPMethod) {
+        for used in 0..<3 {
+            let decision = schedule.decide(
+                .success(response(500)), method: method, retriesUsed: used, random: 0.1, now: now)
+            #expect(decision == .retry(after: .milliseconds(1500), reason: .status(500)))
+            let transport = schedule.decide(
+                .failure(.connectionLost), method: method, retriesUsed: used, random: 0.1, now: now)
+            #expect(transport == .retry(after: .milliseconds(1500), reason: .transport(.connectionLost)))
+        }
+    }
+
+    @Test func aLongerWaitStandsAndReadsKeepTheirBackoff() {
+        let secondary = schedule.decide(
+            .success(response(403, [("Retry-After", "30")])), method: .put, retriesUsed: 0, random: 0.1, now: now)
+        #expect(secondary == .retry(after: .seconds(30), reason: .secondaryRateLimit))
+        let read = schedule.decide(.success(response(500)), method: .get, retriesUsed: 0, random: 0.1, now: now)
+        #expect(read == .retry(after: .milliseconds(10), reason: .status(500)))
+    }
+}

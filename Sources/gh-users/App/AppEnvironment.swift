@@ -61,7 +61,7 @@ struct AppEnvironment: Sendable {
         // location from the snapshot above, so nothing of ours moves.
         setenv("XDG_CACHE_HOME", "/dev/null/gh-users", 1)
         setenv("XDG_DATA_HOME", "/dev/null/gh-users", 1)
-        let io = IOStreams.system(environment: environment)
+        let io = interruptibleInput(IOStreams.system(environment: environment))
         let logger = Logger(label: "gh-users", handler: StreamLogHandler(write: { io.writeErr($0) }))
         return AppEnvironment(
             io: io,
@@ -116,6 +116,16 @@ struct AppEnvironment: Sendable {
             readTokenFile: { path in try TokenFileReader.read(path) }
         )
     }
+}
+
+/// stdin and the terminal may block for as long as their writer pleases; a signal must still stop them.
+private func interruptibleInput(_ system: IOStreams) -> IOStreams {
+    var io = system
+    let readInput = system.readInput
+    let readLine = system.readLine
+    io.readInput = { () throws(InputReadError) in try InterruptState.process.blocking(readInput) }
+    io.readLine = { InterruptState.process.blocking(readLine) }
+    return io
 }
 
 struct TokenFileError: Error, CustomStringConvertible {

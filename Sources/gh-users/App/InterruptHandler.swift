@@ -17,30 +17,69 @@ import Foundation
 ///
 /// It is installed before the command starts, and a signal that arrives before there is anything to cancel is
 /// remembered and applied as soon as there is, so none is ever lost.
+///
+/// The handler only writes the signal's number to a pipe, and a thread of its own reads it there. A Dispatch
+/// signal source is no good here: on Linux it blocks the signal in whichever thread caught it and raises it again
+/// for that thread alone, so a first signal that lands on a thread blocked in open(2) or read(2) of a FIFO or pipe
+/// stays pending there, unseen (measured: `timeout 10 gh-users --token-file FIFO` never stopped). Cancellation
+/// cannot end such a call either, so a signal that comes while one is under way (`InterruptState.blocking`)
+/// ends the process at once.
 final class InterruptHandler {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-    private let sources: [any DispatchSourceSignal]
-    private let state = InterruptState()
+    /// The pipe's write end, for the handler (which may only make async-signal-safe calls); -1 until installed.
+    nonisolated(unsafe) fileprivate static var signalPipe: Int32 = -1
 
-    init(grace: DispatchTimeInterval = .seconds(1)) {
-        let state = self.state
-        sources = Self.signals.map { number in
-            // Ignored at the process level, so that only the Dispatch source sees it.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                switch state.interrupt(signal: number) {
-                case 1:
-                    break
-                case 2:
-                    DispatchQueue.global().asyncAfter(deadline: .now() + grace) { _exit(state.signalStatus) }
-                default:
-                    _exit(state.signalStatus)
-                }
+    private let state: InterruptState
+
+    init(grace: DispatchTimeInterval = .seconds(1), state: InterruptState = .process) {
+        self.state = state
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { fatalError("gh-users: cannot create the signal pipe") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // A flood of signals must never block the handler: past the pipe's 64 KiB, more are dropped.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        Self.signalPipe = ends[1]
+        let reader = ends[0]
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(reader, &byte, 1)
+                if count < 0, errno == EINTR { continue }
+                guard count == 1 else { return }
+                Self.handle(signal: Int32(byte), state: state, grace: grace)
             }
-            source.resume()
-            return source
+        }
+        for number in Self.signals {
+            let handler: @convention(c) (Int32) -> Void = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                let saved = errno
+                _ = write(InterruptHandler.signalPipe, &byte, 1)
+                errno = saved
+            }
+            var action = sigaction()
+            #if canImport(Glibc)
+                action.__sigaction_handler.sa_handler = handler
+            #else
+                action.__sigaction_u.__sa_handler = handler
+            #endif
+            // Restarted, so that no other call (libcurl's, Foundation's) sees EINTR it does not expect.
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+    }
+
+    private static func handle(signal number: Int32, state: InterruptState, grace: DispatchTimeInterval) {
+        let (count, blocked) = state.interruptNoting(signal: number)
+        if blocked { state.exitBlocked() }
+        switch count {
+        case 1:
+            break
+        case 2:
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { _exit(state.signalStatus) }
+        default:
+            _exit(state.signalStatus)
         }
     }
 
@@ -54,27 +93,54 @@ final class InterruptHandler {
     func exitStatus(for status: Int32) -> Int32 {
         state.exitStatus(for: status)
     }
-
-    deinit {
-        for source in sources { source.cancel() }
-    }
 }
 
 final class InterruptState: @unchecked Sendable {
+    /// The process's own, which `InterruptHandler` feeds and blocking reads and opens consult.
+    static let process = InterruptState()
+
     private let lock = NSLock()
     private var count = 0
+    /// Calls under way that may block for as long as the other end of a pipe or FIFO pleases.
+    private var blockingCalls = 0
     private var firstSignal: Int32?
     private var action: (@Sendable () -> Void)?
 
     /// Counts the signal and runs the action if there is one yet.
     func interrupt(signal: Int32 = SIGINT) -> Int {
-        let (count, action) = lock.withLock { () -> (Int, (@Sendable () -> Void)?) in
+        interruptNoting(signal: signal).count
+    }
+
+    /// `interrupt`, and whether a blocking call was under way when the signal came.
+    func interruptNoting(signal: Int32) -> (count: Int, blocked: Bool) {
+        let (count, blocked, action) = lock.withLock { () -> (Int, Bool, (@Sendable () -> Void)?) in
             self.count += 1
             if firstSignal == nil { firstSignal = signal }
-            return (self.count, self.action)
+            return (self.count, blockingCalls > 0, self.action)
         }
         action?()
-        return count
+        return (count, blocked)
+    }
+
+    /// Runs `body`, an open(2) or read(2) that may block on a FIFO, a pipe or a terminal for as long as the
+    /// other end pleases, where cancelling the command could not reach it. A signal that comes meanwhile, or
+    /// came before, ends the process at once with its status (`exitBlocked`); nothing has been written by
+    /// then that needs closing.
+    func blocking<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        let signalled = lock.withLock { () -> Bool in
+            blockingCalls += 1
+            return count > 0
+        }
+        if signalled { exitBlocked() }
+        defer { lock.withLock { blockingCalls -= 1 } }
+        return try body()
+    }
+
+    /// Ends the process with the first signal's status, saying so as an interrupted command does.
+    func exitBlocked() -> Never {
+        let message = Array("gh-users: interrupted\n".utf8)
+        _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _exit(signalStatus)
     }
 
     func setAction(_ action: @escaping @Sendable () -> Void) {

@@ -16,6 +16,12 @@ enum TokenFileReader {
 
     static func read(_ path: String) throws(TokenFileError) -> AppEnvironment.TokenFile {
         let name = "the token file '\(path)'"
+        // A FIFO with no writer, or a pipe whose writer never closes it, blocks open(2) or read(2) for as long as
+        // the other end pleases: a signal meanwhile must still stop the program.
+        return try InterruptState.process.blocking { () throws(TokenFileError) in try read(path, name: name) }
+    }
+
+    private static func read(_ path: String, name: String) throws(TokenFileError) -> AppEnvironment.TokenFile {
         // O_NOCTTY: /dev/tty as a token file must not become the controlling terminal.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {

@@ -133,6 +133,13 @@ enum LoginInput: Sendable, Equatable {
         return .given(logins)
     }
 
+    /// At most this many logins come from stdin, and this many lines: stdin may never end, and everything is
+    /// read and checked before anything is sent.
+    static let maximumLogins = 10_000
+    static let maximumLines = 100_000
+    /// A login has at most 39 characters; a line far longer is no login, and is not read to its end.
+    static let maximumLineBytes = 1024
+
     /// The logins, read and validated in full before anything is sent; a bad line is a usage error.
     func resolve(_ io: IOStreams) throws(DomainError) -> [Login] {
         guard case .standardInput = self else {
@@ -140,17 +147,86 @@ enum LoginInput: Sendable, Equatable {
             return []
         }
         var logins: [Login] = []
-        let text = String(decoding: io.readInput(), as: UTF8.self)
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let word = line.trimmingCharacters(in: .whitespaces)
+        var lines = InputLines(read: io.readInput, maximumLength: Self.maximumLineBytes)
+        while let line = try lines.next() {
+            let number = lines.number
+            guard number <= Self.maximumLines else {
+                throw .invalidInput("stdin has more than \(Self.maximumLines) lines; give the logins in parts")
+            }
+            let word = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if word.isEmpty || word.hasPrefix("#") { continue }
             do {
                 logins.append(try Login(validating: word))
             } catch {
-                throw .invalidInput("line \(number + 1) of stdin: invalid login '\(TerminalSanitizer.sanitize(word))'")
+                throw .invalidInput("line \(number) of stdin: invalid login \(InputLines.quotedPrefix(line))")
+            }
+            guard logins.count <= Self.maximumLogins else {
+                throw .invalidInput("stdin has more than \(Self.maximumLogins) logins; give them in parts")
             }
         }
         guard !logins.isEmpty else { throw .invalidInput("no logins on stdin (one a line; # starts a comment)") }
         return logins
+    }
+}
+
+/// The lines of stdin, read a chunk at a time, so that what is held stays under `maximumLength` plus a chunk
+/// however long a line or the stream is.
+struct InputLines {
+    let read: @Sendable () throws(InputReadError) -> [UInt8]
+    let maximumLength: Int
+    /// The line `next()` returned last, counted from 1.
+    private(set) var number = 0
+    private var buffer: [UInt8] = []
+    private var ended = false
+
+    init(read: @escaping @Sendable () throws(InputReadError) -> [UInt8], maximumLength: Int) {
+        self.read = read
+        self.maximumLength = maximumLength
+    }
+
+    /// The next line without its newline; nil at the end. A line longer than `maximumLength` is refused at once,
+    /// without reading the rest of it.
+    mutating func next() throws(DomainError) -> ArraySlice<UInt8>? {
+        number += 1
+        var searched = 0
+        while true {
+            if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[..<newline]
+                try check(line)
+                buffer.removeSubrange(...newline)
+                return Array(line)[...]
+            }
+            try check(buffer[...])
+            if ended {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer.removeAll() }
+                return buffer[...]
+            }
+            searched = buffer.count
+            let chunk: [UInt8]
+            do {
+                chunk = try read()
+            } catch {
+                throw .invalidInput("cannot read the logins from stdin: \(error.reason)")
+            }
+            if chunk.isEmpty { ended = true }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+
+    private func check(_ line: ArraySlice<UInt8>) throws(DomainError) {
+        guard line.count > maximumLength else { return }
+        throw .invalidInput(
+            "line \(number) of stdin is longer than \(maximumLength) bytes, so it holds no login: "
+                + "\(Self.quotedPrefix(line))")
+    }
+
+    /// A line as an error may show it: quoted, made safe for a terminal, and cut to a short prefix.
+    static func quotedPrefix(_ line: ArraySlice<UInt8>) -> String {
+        let shown = 40
+        let text = String(decoding: line.prefix(shown * 4), as: UTF8.self)
+        let cut = text.count > shown || line.count > shown * 4
+        let head = text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(shown)
+        return "'\(TerminalSanitizer.sanitize(String(head)))\(cut ? "…" : "")'"
     }
 }

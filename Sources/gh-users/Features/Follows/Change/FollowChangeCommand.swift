@@ -26,7 +26,15 @@ enum FollowChangeCommand {
 
     static let dryRun = OptionSpec(
         "dry-run", help: "Print each request that would be sent (method and URL) and send none.")
-    static let yes = OptionSpec("yes", short: "y", help: "Do not ask for confirmation (required without a terminal).")
+    /// `gh` asks only before what cannot simply be undone, so follow never asks; it takes --yes all the same,
+    /// so one command line serves both (the "To finish" hints carry it).
+    static func yes(_ verb: Verb) -> OptionSpec {
+        OptionSpec(
+            "yes", short: "y",
+            help: verb == .unfollow
+                ? "Do not ask before unfollowing several accounts (needed when there is no terminal to ask on)."
+                : "Accepted for symmetry with unfollow; follow never asks.")
+    }
 
     static let follow = declaration(.follow)
     static let unfollow = declaration(.unfollow)
@@ -50,12 +58,13 @@ enum FollowChangeCommand {
                     Ctrl-C stops between writes with status 130 and says what is left to do.\(verb == .unfollow ? """
 
 
-                        Unfollowing more than one account asks for confirmation on a terminal; without one it
-                        needs --yes, and without --yes nothing is sent.
-                        """ : "")
+                        Unfollowing more than one account lists them and asks for confirmation on the terminal
+                        (even when the logins come from stdin); without a terminal it needs --yes, and without
+                        --yes nothing is sent.
+                        """ : " follow never asks for confirmation.")
                     """,
                 arguments: [("LOGIN", "An account to \(name); - reads them from stdin.")],
-                options: [dryRun, yes],
+                options: [dryRun, yes(verb)],
                 examples: [
                     ("gh-users \(name) octocat", verb == .follow ? "Follow one account." : "Stop following one."),
                     ("gh-users \(name) --dry-run alice bob", "Print the \(endpoint) requests that would be sent."),
@@ -72,7 +81,7 @@ enum FollowChangeCommand {
                 FollowChangeOptions(
                     logins: try LoginInput.parse(parsed.positionals, spec: spec),
                     dryRun: parsed.has(dryRun),
-                    yes: parsed.has(yes)
+                    yes: parsed.has(yes(verb))
                 )
             },
             action: .github { options, context, github in
@@ -108,7 +117,7 @@ private struct FollowChange {
             }
             return .success
         }
-        if let refusal = confirmation(count: logins.count) { return refusal }
+        if let refusal = confirmation(logins) { return refusal }
         guard context.presenter.hasToken else {
             let error = DomainError.tokenRequired(command: verb.rawValue)
             io.writeErr(context.presenter.present(error).message)
@@ -117,16 +126,20 @@ private struct FollowChange {
         return await send(actions, logins)
     }
 
-    /// nil to go on; an outcome when the user said no, or could not be asked.
-    private func confirmation(count: Int) -> CommandOutcome? {
+    /// nil to go on; an outcome when the user said no, or could not be asked. As `gh` does, the question goes to
+    /// the terminal even when stdin carries the logins.
+    private func confirmation(_ logins: [Login]) -> CommandOutcome? {
+        let count = logins.count
         guard verb == .unfollow, count > 1, !options.yes else { return nil }
-        guard io.stdinIsTTY, io.stderrIsTTY else {
+        guard io.canAsk, io.stderrIsTTY else {
             return .usage(
                 UsageError(
                     message: "unfollowing \(count) accounts needs --yes when there is no terminal to ask on; "
                         + "nothing was sent",
-                    command: nil))
+                    command: FollowChangeCommand.unfollow.spec))
         }
+        let shown = logins.prefix(20).map(\.value).joined(separator: ", ")
+        io.writeErr("To unfollow: \(shown)\(count > 20 ? " and \(count - 20) more" : "")\n")
         io.writeErr("Unfollow \(count) accounts? [y/N] ")
         let answer = io.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else {
@@ -142,6 +155,8 @@ private struct FollowChange {
         var failures: [DomainError] = []
         var successes = 0
         var stop: DomainError?
+        // The write under way when the run was interrupted: whether GitHub got it is unknown, so it is to finish.
+        var inFlight: Login?
         // Counted from the end of the previous write, so the gap GitHub sees is a second however the network jitters.
         var lastEnd: ContinuousClock.Instant?
         var index = 0
@@ -162,6 +177,7 @@ private struct FollowChange {
                 successes += 1
                 outcome = verb.past
             } catch {
+                if case .cancelled = error { inFlight = login }
                 switch await classify(error, login) {
                 case .skip(let reported):
                     failures.append(reported)
@@ -188,10 +204,12 @@ private struct FollowChange {
         } catch {}
         guard let stop else { return .partial(failures: failures, successes: successes) }
         io.writeErr(context.presenter.present(stop).message)
-        if !unsent.isEmpty {
+        let toFinish = (inFlight.map { [$0] } ?? []) + unsent
+        if !toFinish.isEmpty {
+            let interrupted = inFlight.map { ", \($0.value) interrupted in flight" } ?? ""
             io.writeErr(
-                "gh-users: \(successes) done, \(unsent.count) not sent. To finish: "
-                    + ShellWord.line([context.programName, verb.rawValue, "--yes"] + unsent.map(\.value)) + "\n")
+                "gh-users: \(successes) done, \(unsent.count) not sent\(interrupted). To finish: "
+                    + ShellWord.line([context.programName, verb.rawValue, "--yes"] + toFinish.map(\.value)) + "\n")
         }
         return .failed(stop)
     }

@@ -427,7 +427,10 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     /// length; a file shorter than it has lost data, and is left untouched.
     init(path: String, truncatingTo recorded: Int64?) throws(CrawlFileError) {
         self.path = path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o666)
+        // A FIFO with no reader blocks open(2) until one comes, which a signal must still interrupt.
+        let descriptor = InterruptState.process.blocking {
+            open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o666)
+        }
         guard descriptor >= 0 else {
             throw CrawlFileError(message: "cannot open the output file '\(path)': \(FileDescriptorIO.reason(errno))")
         }

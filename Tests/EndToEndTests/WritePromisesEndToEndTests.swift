@@ -1,0 +1,70 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// follow and unfollow keep their promises: one write at a time at least a second apart (retries included),
+/// never re-sent to a redirect's Location, and unfollowing several asks on the terminal, as `gh` does.
+struct WritePromisesEndToEndTests {
+    private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: 1000))
+        try server.start()
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    private let token = ["GH_TOKEN": StandInTokens.token(for: "octocat")]
+
+    @Test func aWriteAnswered500IsRetriedASecondApart() async throws {
+        try await withServer { server in
+            let error = StandInFault.status(500, body: #"{"message":"Server Error"}"#)
+            server.injectFaults([error, error], forPath: "/user/following/Yamada-Taro")
+            let result = try await BinaryRunner.run(
+                ["follow", "Yamada-Taro", "--format", "tsv", "--api-url", server.baseURL], environment: token)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "Yamada-Taro\tfollow\tfollowed\n")
+            let writes = server.requests.filter { $0.method == "PUT" }
+            #expect(writes.count == 3)
+            for (earlier, later) in zip(writes, writes.dropFirst()) {
+                #expect(later.receivedAt - earlier.receivedAt >= .seconds(1))
+            }
+        }
+    }
+
+    /// A 302 to another account's path on the same host, or a 307 to another host: the write fails for that
+    /// account, nothing is sent to the Location, and the token stays home.
+    @Test(arguments: [302, 307])
+    func aWriteNeverFollowsARedirect(status: Int) async throws {
+        try await withServer { origin in
+            try await withServer { elsewhere in
+                let target = (status == 302 ? origin : elsewhere).baseURL + "/user/following/octocat"
+                origin.injectFaults([.redirect(to: target, status: status)], forPath: "/user/following/Yamada-Taro")
+                let result = try await BinaryRunner.run(
+                    ["follow", "Yamada-Taro", "--format", "tsv", "--api-url", origin.baseURL], environment: token)
+                #expect(result.status == 1, "\(result.stderr)")
+                #expect(result.stdout.hasPrefix("Yamada-Taro\tfollow\tfailed: "), "\(result.stdout)")
+                #expect(result.stdout.contains("redirected to \(target)"), "\(result.stdout)")
+                #expect(!result.stdout.contains("\tfollowed"))
+                #expect(origin.requests.map { "\($0.method) \($0.path)" } == ["PUT /user/following/Yamada-Taro"])
+                #expect(elsewhere.requests.isEmpty)
+            }
+        }
+    }
+
+    /// `unfollow -` with the logins piped in and a terminal present: the accounts are listed and the question
+    /// is asked on the terminal (a pty from `script`, whose own stdin types the answer).
+    @Test(arguments: [("y", 2), ("n", 0)])
+    func unfollowFromStdinAsksOnTheTerminal(answer: String, deletes: Int) async throws {
+        try await withServer { server in
+            let command =
+                #"printf 'octocat\nYamada-Taro\n' | "$GH_USERS" unfollow - --format tsv --api-url "#
+                + server.baseURL
+            let result = try await BinaryRunner.shell(
+                "cat > unfollow.sh <<'END'\n\(command)\nEND\nprintf '\(answer)\\n' | script -qec 'bash unfollow.sh' /dev/null",
+                environment: token, timeout: 30)
+            #expect(result.stdout.contains("To unfollow: octocat, Yamada-Taro"), "\(result.stdout)")
+            #expect(result.stdout.contains("Unfollow 2 accounts? [y/N]"))
+            #expect(result.status == (deletes > 0 ? 0 : 1), "\(result.stdout)")
+            #expect(server.requests.filter { $0.method == "DELETE" }.count == deletes)
+        }
+    }
+}
