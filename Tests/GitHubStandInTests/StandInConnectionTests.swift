@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -163,6 +164,7 @@ private final class LockedList<Element>: @unchecked Sendable {
         let server = try StandInServer(configuration: StandInConfiguration(userCount: 120))
         try server.start()
         defer { server.stop() }
+        FoundationFolders.keepOutOfHome()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData

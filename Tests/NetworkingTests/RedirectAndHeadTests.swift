@@ -9,7 +9,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-private func get(_ url: String, transport: URLSessionTransport = URLSessionTransport()) async throws -> HTTPResponse {
+private func get(_ url: String, transport: URLSessionTransport = .outsideHome()) async throws -> HTTPResponse {
     try await transport.send(HTTPRequest(url: URL(string: url)!))
 }
 
@@ -94,7 +94,7 @@ struct CrossOriginRedirectTests {
             }
         }
         defer { origin.stop() }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport.outsideHome()
         let elsewhereOrigin = "http://127.0.0.1:\(elsewhere.port)"
         let outcomes = try await withThrowingTaskGroup(of: String?.self) { group in
             for index in 0..<300 {
