@@ -21,7 +21,8 @@ struct TryScriptEndToEndTests {
         return [
             "TRY_BIN": bin.path,
             "TRY_CACHE": cache.path,
-            "TRY_PORT": String(Int.random(in: 40_000...60_000)),
+            // Below Linux's ephemeral range (32768 and up), where a client connection of another test could hold it.
+            "TRY_PORT": String(Int.random(in: 20_000...32_000)),
         ]
     }
 
