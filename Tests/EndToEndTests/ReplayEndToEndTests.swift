@@ -24,11 +24,13 @@ struct ReplayEndToEndTests {
     /// The command for a recording, from what its first request asked.
     static func plan(_ cassette: RecordedCassette) -> Plan {
         let first = cassette.exchanges[0]
+        // What a profile command prints: the last answer, which a followed redirect leads to.
+        let final = cassette.exchanges.last ?? first
         let segments = first.route.split(separator: "/").map(String.init)
         var plan: Plan
         switch segments.count {
         case 1 where segments[0] == "user":
-            plan = Plan(arguments: ["me"], expectedJSON: first.text, records: 1)
+            plan = profile(["me"], final)
         case 1 where segments[0] == "rate_limit":
             let buckets = JSONTokens.members(JSONTokens.value("resources", in: first.text) ?? "{}").count
             plan = Plan(arguments: ["rate-limit"], expectedJSON: first.text, records: buckets, tableRows: buckets)
@@ -38,9 +40,9 @@ struct ReplayEndToEndTests {
                 arguments: ["list", "--limit", "\(items.count)"], expectedJSON: array(items), records: items.count,
                 tableRows: items.count)
         case 2 where segments[0] == "users":
-            plan = Plan(arguments: ["show", segments[1]], expectedJSON: first.text, records: 1)
+            plan = profile(["show", segments[1]], final)
         case 2 where segments[0] == "user":
-            plan = Plan(arguments: ["show", "--id", segments[1]], expectedJSON: first.text, records: 1)
+            plan = profile(["show", "--id", segments[1]], final)
         case 2 where segments == ["search", "users"]:
             let items = cassette.exchanges.flatMap {
                 JSONTokens.members(JSONTokens.value("items", in: $0.text) ?? "[]")
@@ -79,6 +81,15 @@ struct ReplayEndToEndTests {
             plan.status = expectedStatus(first)
         }
         return plan
+    }
+
+    /// A profile command's plan: the account it prints, or exit 1 when the answer it ends on is no account (a
+    /// renamed repository's 301 leads to the repository, which `show` must not print as a profile).
+    static func profile(_ arguments: [String], _ answer: RecordedExchange) -> Plan {
+        guard JSONTokens.value("login", in: answer.text) != nil else {
+            return Plan(arguments: arguments, expectedJSON: nil, records: nil, status: 1)
+        }
+        return Plan(arguments: arguments, expectedJSON: answer.text, records: 1)
     }
 
     /// README's exit codes for an HTTP failure.
@@ -172,6 +183,27 @@ struct ReplayEndToEndTests {
         // GitHub Support asks for the request id: every error that came from GitHub shows it (19.11).
         if let requestID = answer.header("x-github-request-id") {
             #expect(result.stderr.contains("request id: \(requestID)"), "\(result.stderr)")
+        }
+    }
+
+    /// GitHub answers a renamed resource with 301 and a `Location` on its own origin: gh-users follows it (both
+    /// exchanges are served, none refused as another server's), and says what it got when the answer at the end
+    /// is not an account.
+    @Test(arguments: Recordings.names.filter { ((try? Recordings.load($0))?.exchanges[0].status ?? 0) == 301 })
+    func aSameOriginRedirectIsFollowed(_ name: String) async throws {
+        let cassette = try Recordings.load(name)
+        let (result, server) = try await run(name, [])
+        #expect(server.unmatchedRequests.isEmpty, "\(server.unmatchedRequests)")
+        #expect(server.servedRequests.count == cassette.exchanges.count, "\(server.servedRequests)")
+        let final = try #require(cassette.exchanges.last)
+        #expect(final.status == 200)
+        #expect(!result.stderr.contains("redirected"), "\(result.stderr)")
+        if JSONTokens.value("login", in: final.text) == nil {
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("'login' is missing"), "\(result.stderr)")
+        } else {
+            #expect(result.status == 0, "\(result.stderr)")
         }
     }
 

@@ -4,7 +4,8 @@ import TestSupport
 /// Serves recorded real GitHub exchanges (Tests/Recorded) to the binary, over the tests' raw server: each request
 /// gets the first exchange not yet served whose path (without its query) it asks for, with GitHub's status,
 /// headers and body bytes as recorded. Only what a live hop would change is changed: the body is framed with its
-/// own `Content-Length` on a closed connection, and `Link` URLs name this server instead of api.github.com.
+/// own `Content-Length` on a closed connection, and `Link` and `Location` URLs name this server instead of
+/// api.github.com (a redirect GitHub sent on its own origin stays on the origin it was served from).
 final class ReplayServer: @unchecked Sendable {
     private let lock = NSLock()
     private var waiting: [RecordedExchange]
@@ -54,7 +55,7 @@ final class ReplayServer: @unchecked Sendable {
             let name = pair[0]
             guard !["transfer-encoding", "content-length", "connection"].contains(name.lowercased()) else { continue }
             let value =
-                name.lowercased() == "link"
+                ["link", "location"].contains(name.lowercased())
                 ? pair[1].replacingOccurrences(of: "https://api.github.com", with: baseURL) : pair[1]
             head += "\(name): \(value)\r\n"
         }

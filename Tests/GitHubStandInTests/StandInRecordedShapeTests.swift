@@ -33,7 +33,9 @@ import Testing
 
     static let kinds: [Kind] = [
         Kind(
-            name: "profile", standInTarget: "/users/octocat", routes: { $0.count == 2 && $0[0] != "search" },
+            // `/users/<login>` and `/user/<id>`; not `/repositories/<id>`, the object a recorded 301 leads to.
+            name: "profile", standInTarget: "/users/octocat",
+            routes: { $0.count == 2 && ["users", "user"].contains($0[0]) },
             objects: itself),
         Kind(name: "authenticated user", standInTarget: "/user", routes: { $0 == ["user"] }, objects: itself),
         Kind(
