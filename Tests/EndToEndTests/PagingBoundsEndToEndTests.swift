@@ -281,6 +281,36 @@ struct SetOperationBoundsEndToEndTests {
     }
 }
 
+extension SetOperationBoundsEndToEndTests {
+    /// A held list whose `Link` comes back to a page already read is refused, not cut: cut, the accounts after it
+    /// would be written as not followed back.
+    @Test func aHeldListWhoseLinkComesBackIsStatusOneNotACutSet() async throws {
+        let github = try ScriptedGitHub { github, target, _ in
+            let path = target.split(separator: "?").first.map(String.init) ?? target
+            switch path {
+            case "/users/mona":
+                return .init(body: #"{"login":"mona","id":1,"type":"User","followers":3,"following":3}"#)
+            case "/users/mona/following":
+                // Page 2 links to itself.
+                return target.contains("page=2")
+                    ? github.page([11], next: "/users/mona/following?per_page=100&page=2")
+                    : github.page([10], next: "/users/mona/following?per_page=100&page=2")
+            default: return github.page([10, 11, 12], next: nil)
+            }
+        }
+        defer { github.stop() }
+        let result = try await BinaryRunner.run(
+            [
+                "followers", "mona", "--not-followed-back", "--all", "--format", "ndjson", "--api-url",
+                github.baseURL, "--no-cache",
+            ])
+        // Before: exit 0 with 12 written as not followed back, from a list read in part.
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("the next-page link leads back to a page already read"), "\(result.stderr)")
+    }
+}
+
 /// An empty page with a `next` link is followed, never taken for the end of the list.
 struct EmptyPageEndToEndTests {
     @Test(arguments: [(["list"], "/users"), (["followers", "mona"], "/users/mona/followers")])

@@ -120,6 +120,21 @@ struct FollowGraphSetTests {
                 + "so --mutual stopped rather than read a list that does not end\n")
     }
 
+    @Test func aHeldListWhoseLinkComesBackIsRefusedNotCut() async {
+        // The following (held): [1] → g2 [2] → back to g2. Cut there, 3 would be "not followed back" wrongly.
+        let github = FakeGitHub()
+        github.script("/users/me", .success(profile("me", followers: 3, following: 3)))
+        github.script(
+            "/users/me/following?per_page=100", .success(Page(items: [makeUser(1)], next: PageCursor(url: "g2"))))
+        github.scriptPage("g2", .success(Page(items: [makeUser(2)], next: PageCursor(url: "g2"))))
+        github.script(
+            "/users/me/followers?per_page=30", .success(Page(items: [1, 2, 3].map { makeUser($0) }, next: nil)))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run(["followers", "me", "--not-followed-back"], env) == 1)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("the next-page link leads back to a page already read"), "\(err.text)")
+    }
+
     @Test func aHeldListFollowsAnEmptyPageWithANextLinkAndANegativeCountIsNoBound() async {
         // The following (held): [1], an empty page, then [3]; the profile's counts are nonsense (negative).
         let github = FakeGitHub()

@@ -84,6 +84,13 @@ final class PagedListViewModel<Item: Sendable> {
     static var maximumEmptyPagesInARow: Int { 10 }
 
     /// Why paging stopped after `count` empty pages in a row, the last linking to `next`.
+    /// A `next` link back to a page already read: followed, it would page forever; ignored, the list is cut.
+    static func linkCycle(next: PageCursor) -> DomainError {
+        .malformedResponse(
+            endpoint: "GET " + next.url,
+            detail: "the next-page link leads back to a page already read, so paging stopped")
+    }
+
     static func emptyPages(_ count: Int, next: PageCursor) -> DomainError {
         .malformedResponse(
             endpoint: "GET " + next.url,
@@ -139,10 +146,7 @@ final class PagedListViewModel<Item: Sendable> {
             pendingFailure = Self.emptyPages(emptyPagesInARow, next: next)
         }
         if !isExhausted, pendingFailure == nil, let next = page.next, !followed.insert(next.url).inserted {
-            pendingFailure = .malformedResponse(
-                endpoint: "GET " + next.url,
-                detail: "the next-page link leads back to a page already read, so paging stopped"
-            )
+            pendingFailure = Self.linkCycle(next: next)
         }
         cursor = page.next
         taken += fresh.count

@@ -98,9 +98,9 @@ struct FollowGraph: Sendable {
         return Resource(path: me.path, missing: me.missing) { body throws(DomainError) in try me.decode(body).user }
     }
 
-    /// Every page of one list, in order; a `Link` that comes back to a page already read ends it. An empty page
-    /// that links on is followed, as the paged lists do. A list that runs past `bound(forCount:)`, or sends
-    /// page after empty page, is refused with exit 1 rather than read (and held) without end.
+    /// Every page of one list, in order. An empty page that links on is followed, as the paged lists do. A
+    /// `Link` back to a page already read, a list that runs past `bound(forCount:)`, or page after empty page is
+    /// refused with exit 1, as the paged lists refuse them: a set worked out from part of a list would be wrong.
     private func stream(_ relation: UserRelation, count: Int?, _ body: ([User]) -> Void) async throws(DomainError) {
         let list = GitHubEndpoints.relations(relation, of: login)
         let bound = Self.bound(forCount: count)
@@ -113,7 +113,8 @@ struct FollowGraph: Sendable {
             if read > bound { throw overBound(relation, count: count, bound: bound) }
             body(page.items)
             emptyInARow = page.items.isEmpty ? emptyInARow + 1 : 0
-            guard let next = page.next, visited.insert(next.url).inserted else { return }
+            guard let next = page.next else { return }
+            guard visited.insert(next.url).inserted else { throw PagedListViewModel<User>.linkCycle(next: next) }
             if emptyInARow >= PagedListViewModel<User>.maximumEmptyPagesInARow {
                 throw PagedListViewModel<User>.emptyPages(emptyInARow, next: next)
             }
