@@ -31,7 +31,10 @@ let package = Package(
         .executableTarget(name: "github-standin", dependencies: ["GitHubStandIn"]),
 
         // Test doubles shared by the unit tests: a stub transport and a fake repository.
-        .target(name: "TestSupport", dependencies: ["Domain", "Networking"], path: "Tests/TestSupport"),
+        // Points the test process's XDG folders away from $HOME as the bundle loads (a C constructor).
+        .target(name: "TestProcessSetup", path: "Tests/TestProcessSetup"),
+        .target(
+            name: "TestSupport", dependencies: ["Domain", "Networking", "TestProcessSetup"], path: "Tests/TestSupport"),
         .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore"]),
         .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),

@@ -10,14 +10,3 @@ package enum ViewState<Value: Sendable>: Sendable {
         return nil
     }
 }
-
-/// A coordinator runs one command: it drives its view model, writes through `IOStreams`, and returns an exit status.
-package protocol Coordinator: Sendable {
-    func run() async -> Int32
-}
-
-/// Turns argv into a route without side effects, so that it can be tested with tables of arguments.
-package protocol Router: Sendable {
-    associatedtype Route
-    func route(_ arguments: [String]) -> Route
-}

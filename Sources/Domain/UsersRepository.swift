@@ -27,17 +27,6 @@ package struct Page<Item: Sendable>: Sendable {
 
 extension Page: Equatable where Item: Equatable {}
 
-/// One page of accounts.
-package typealias UserPage = Page<User>
-
-extension Page where Item == User {
-    package init(users: [User], next: PageCursor?) {
-        self.init(items: users, next: next)
-    }
-
-    package var users: [User] { items }
-}
-
 /// Profile lookups, which `show` makes many of at once (the bounded-concurrency use case).
 /// Implementations throw only `DomainError`.
 package protocol UsersRepository: Sendable {

@@ -32,9 +32,9 @@ struct GitHubRepositoryTests {
             body: try fixture("users-list.json")
         )
         let page = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 1)
-        #expect(page.users.map(\.login) == ["octocat"])
-        #expect(page.users.first?.type == .user)
-        #expect(page.users.first?.htmlURL == "https://github.com/octocat")
+        #expect(page.items.map(\.login) == ["octocat"])
+        #expect(page.items.first?.type == .user)
+        #expect(page.items.first?.htmlURL == "https://github.com/octocat")
         #expect(page.next == PageCursor(url: "https://api.github.com/users?since=1"))
         #expect(stub.unusedStubs.isEmpty)
     }
@@ -44,7 +44,7 @@ struct GitHubRepositoryTests {
             #"[{"login":"a","id":1,"extra":{"nested":[1,2]},"name":null} , {"login":"b","id":3,"type":"Organization"}]"#
         let stub = StubTransport()
         stub.stub("https://api.github.com/users?since=0&per_page=2", body: body)
-        let users = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 2).users
+        let users = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 2).items
         #expect(
             users.map { String(decoding: $0.raw.bytes, as: UTF8.self) } == [
                 #"{"login":"a","id":1,"extra":{"nested":[1,2]},"name":null}"#,

@@ -141,7 +141,7 @@ struct MoreUsersEndpointsTests {
         #expect(try await repository.user(id: 583231).login == "octocat")
         let page = try await repository.firstPage(
             GitHubEndpoints.relations(.followers, of: try Login(validating: "octocat")), perPage: 100)
-        #expect(page.users.map(\.login) == ["octocat"])
+        #expect(page.items.map(\.login) == ["octocat"])
         #expect(page.next?.url == "https://api.github.com/user/583231/followers?per_page=100&page=2")
         #expect(stub.unusedStubs.isEmpty)
     }

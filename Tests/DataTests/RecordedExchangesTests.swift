@@ -43,7 +43,7 @@ struct RecordedExchangesTests {
         let exchange = try Recordings.load("github3.py/users-list-first-page-2016").exchanges[0]
         let stub = StubTransport()
         stub.stub("https://api.github.com/users?since=0&per_page=10", body: exchange.text)
-        let users = try await Self.repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 10).users
+        let users = try await Self.repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 10).items
         #expect(
             users.map { JSONTokens.compact(String(decoding: $0.raw.bytes, as: UTF8.self)) }
                 == JSONTokens.members(exchange.text))

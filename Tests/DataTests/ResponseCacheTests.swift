@@ -623,7 +623,7 @@ struct ConditionalFetcherTests {
         stub.stub(listURL, headers: [("ETag", "W/\"v2\"")], body: #"[{"login":"c","id":3}]"#)
         _ = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
         let changed = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
-        #expect(changed.users.map(\.login) == ["c"])
+        #expect(changed.items.map(\.login) == ["c"])
         #expect(cache.read(key: DiskResponseCache.key(url: listURL, token: nil))?.etag == "W/\"v2\"")
     }
 

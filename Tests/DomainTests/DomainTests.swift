@@ -79,15 +79,15 @@ struct ResourceTests {
         let repository = FakeGitHub()
         repository.script(
             "/users?since=5&per_page=2",
-            .success(UserPage(users: [makeUser(6), makeUser(8)], next: PageCursor(url: "https://x/users?since=8")))
+            .success(Page(items: [makeUser(6), makeUser(8)], next: PageCursor(url: "https://x/users?since=8")))
         )
-        repository.scriptPage("https://x/users?since=8", .success(UserPage(users: [makeUser(9)], next: nil)))
+        repository.scriptPage("https://x/users?since=8", .success(Page(items: [makeUser(9)], next: nil)))
 
         let first = try await repository.firstPage(list, perPage: 2)
         let second = try await repository.page(list, at: try #require(first.next))
 
-        #expect(first.users.map(\.id) == [6, 8])
-        #expect(second.users.map(\.id) == [9])
+        #expect(first.items.map(\.id) == [6, 8])
+        #expect(second.items.map(\.id) == [9])
         #expect(repository.calls == ["GET /users?since=5&per_page=2", "page https://x/users?since=8"])
     }
 }

@@ -39,7 +39,7 @@ extension AppEnvironment {
 private func pages(_ repository: FakeGitHub, ids: [[Int64]], since: Int64 = 0, perPage: Int) {
     for (index, pageIDs) in ids.enumerated() {
         let next = index + 1 < ids.count ? PageCursor(url: "https://api.github.com/users?page=\(index + 2)") : nil
-        let page = UserPage(users: pageIDs.map { makeUser($0) }, next: next)
+        let page = Page(items: pageIDs.map { makeUser($0) }, next: next)
         if index == 0 {
             repository.script("/users?since=\(since)&per_page=\(perPage)", .success(page))
         } else {
@@ -86,7 +86,7 @@ struct ListUsersCoordinatorTests {
         pages(repository, ids: [[1, 2], [3, 4]], perPage: 100)
         repository.scriptPage(
             "https://api.github.com/users?page=2",
-            Result<UserPage, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
+            Result<Page<User>, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
         let (env, out, err) = AppEnvironment.test(github: repository)
         let status = await run("list --all --json", env)
         #expect(status == 1)
@@ -100,7 +100,7 @@ struct ListUsersCoordinatorTests {
         let repository = FakeGitHub()
         repository.script(
             "/users?since=0&per_page=30",
-            Result<UserPage, DomainError>.failure(.rateLimited(resetAt: nil, message: "API rate limit exceeded")))
+            Result<Page<User>, DomainError>.failure(.rateLimited(resetAt: nil, message: "API rate limit exceeded")))
         let (env, out, err) = AppEnvironment.test(github: repository)
         #expect(await run("list --json", env) == 5)
         #expect(out.text.isEmpty)
@@ -138,7 +138,7 @@ struct ListUsersCoordinatorTests {
 
     @Test func anEmptyResultIsSuccess() async {
         let repository = FakeGitHub()
-        repository.script("/users?since=999&per_page=30", .success(UserPage(users: [], next: nil)))
+        repository.script("/users?since=999&per_page=30", .success(Page<User>(items: [], next: nil)))
         let (env, out, _) = AppEnvironment.test(github: repository)
         #expect(await run("list --since 999 --json", env) == 0)
         #expect(out.text == "[]\n")

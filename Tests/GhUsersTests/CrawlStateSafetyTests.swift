@@ -261,7 +261,7 @@ struct CrawlUpToDateTests {
         try Foundation.Data(#"{"version":1,"since":2,"format":"tsv"}"#.utf8)
             .write(to: URL(fileURLWithPath: folder("s")))
         let github = FakeGitHub()
-        github.script("/users?since=2&per_page=100", .success(UserPage(users: [], next: nil)))
+        github.script("/users?since=2&per_page=100", .success(Page<User>(items: [], next: nil)))
         let (status, err) = await run(["list", "--all", "--state", folder("s"), "--no-cache"], github: github)
         #expect(status == 0)
         #expect(

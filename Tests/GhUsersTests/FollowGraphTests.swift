@@ -62,13 +62,13 @@ struct FollowGraphSetTests {
             "/users/me",
             .success(profile("me", followers: followers.count, following: following.count)))
         github.script(
-            "/users/me/followers?per_page=100", .success(UserPage(users: followers.map { makeUser($0) }, next: nil)))
+            "/users/me/followers?per_page=100", .success(Page(items: followers.map { makeUser($0) }, next: nil)))
         github.script(
-            "/users/me/following?per_page=100", .success(UserPage(users: following.map { makeUser($0) }, next: nil)))
+            "/users/me/following?per_page=100", .success(Page(items: following.map { makeUser($0) }, next: nil)))
         github.script(
-            "/users/me/followers?per_page=30", .success(UserPage(users: followers.map { makeUser($0) }, next: nil)))
+            "/users/me/followers?per_page=30", .success(Page(items: followers.map { makeUser($0) }, next: nil)))
         github.script(
-            "/users/me/following?per_page=30", .success(UserPage(users: following.map { makeUser($0) }, next: nil)))
+            "/users/me/following?per_page=30", .success(Page(items: following.map { makeUser($0) }, next: nil)))
         return github
     }
 
@@ -109,8 +109,8 @@ struct FollowGraphSetTests {
         github.script("/users/me", .success(profile("me", followers: 2, following: 50)))
         github.script(
             "/users/me/followers?per_page=100",
-            .success(UserPage(users: (1...1_100).map { makeUser(Int64($0)) }, next: nil)))
-        github.script("/users/me/following?per_page=100", .success(UserPage(users: [makeUser(1)], next: nil)))
+            .success(Page(items: (1...1_100).map { makeUser(Int64($0)) }, next: nil)))
+        github.script("/users/me/following?per_page=100", .success(Page(items: [makeUser(1)], next: nil)))
         let (env, out, err) = AppEnvironment.test(github: github)
         #expect(await run(["followers", "me", "--mutual", "--all"], env) == 1)
         #expect(out.text.isEmpty)
@@ -153,7 +153,7 @@ struct FollowGraphSetTests {
 
     @Test func withoutALoginItIsTheTokensOwnAndNeedsAToken() async {
         let github = FakeGitHub()
-        github.script("/user/followers?per_page=30", .success(UserPage(users: [makeUser(5)], next: nil)))
+        github.script("/user/followers?per_page=30", .success(Page(items: [makeUser(5)], next: nil)))
         let (env, out, _) = AppEnvironment.test(github: github, environment: token)
         #expect(await run(["followers"], env) == 0)
         #expect(ids(out.text) == ["5"])

@@ -19,7 +19,7 @@ private func crawl(_ ids: [[Int64]], perPage: Int, profiles: Bool = true) -> Fak
     let github = FakeGitHub()
     for (index, pageIDs) in ids.enumerated() {
         let next = index + 1 < ids.count ? PageCursor(url: "https://api.github.com/users?page=\(index + 2)") : nil
-        let page = UserPage(users: pageIDs.map { makeUser($0) }, next: next)
+        let page = Page(items: pageIDs.map { makeUser($0) }, next: next)
         if index == 0 {
             github.script("/users?since=0&per_page=\(perPage)", .success(page))
         } else {
@@ -185,12 +185,12 @@ struct FullProfilesCommandTests {
     /// A page that fails after profiles were asked for: those profiles are written before the error.
     @Test func aFailedPageStillWritesTheProfilesAlreadyAskedFor() async {
         let github = crawl([[1, 2, 3]], perPage: 3)
-        let first = UserPage(
-            users: [1, 2, 3].map { makeUser($0) }, next: PageCursor(url: "https://api.github.com/users?page=2"))
+        let first = Page(
+            items: [1, 2, 3].map { makeUser($0) }, next: PageCursor(url: "https://api.github.com/users?page=2"))
         github.script("/users?since=0&per_page=3", .success(first))
         github.scriptPage(
             "https://api.github.com/users?page=2",
-            Result<UserPage, DomainError>.failure(.server(status: 500, message: "boom")))
+            Result<Page<User>, DomainError>.failure(.server(status: 500, message: "boom")))
         let (env, out, err) = AppEnvironment.test(github: github)
         let status = await run("list --all --per-page 3 --full --format json", env)
         #expect(status == 1)

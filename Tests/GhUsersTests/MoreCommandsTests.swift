@@ -137,15 +137,15 @@ struct MoreCoordinatorTests {
         let users = FakeGitHub()
         users.script(
             "/users/octocat/followers?per_page=100",
-            Result<UserPage, DomainError>.success(
-                UserPage(
-                    users: [makeUser(1), makeUser(2)],
+            Result<Page<User>, DomainError>.success(
+                Page(
+                    items: [makeUser(1), makeUser(2)],
                     next: PageCursor(url: "https://api.github.com/user/1/followers?page=2"))
             ))
         users.scriptPage(
             "https://api.github.com/user/1/followers?page=2",
-            Result<UserPage, DomainError>.success(
-                UserPage(users: [makeUser(2), makeUser(3)], next: nil)))
+            Result<Page<User>, DomainError>.success(
+                Page(items: [makeUser(2), makeUser(3)], next: nil)))
         let (env, out, _) = AppEnvironment.test(github: users)
         #expect(await run(["followers", "octocat", "--all", "--json"], env) == 0)
         let ids = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]])
@@ -157,7 +157,7 @@ struct MoreCoordinatorTests {
         let users = FakeGitHub()
         users.script(
             "/users/ghost/following?per_page=30",
-            Result<UserPage, DomainError>.failure(.notFound(resource: "user 'ghost'")))
+            Result<Page<User>, DomainError>.failure(.notFound(resource: "user 'ghost'")))
         let (env, out, err) = AppEnvironment.test(github: users)
         #expect(await run(["following", "ghost"], env) == 3)
         #expect(out.text.isEmpty)
@@ -169,7 +169,7 @@ struct MoreCoordinatorTests {
         var next = "s2"
         data.script(
             "/search/users?q=type%3Auser&per_page=100",
-            Result<UserPage, DomainError>.success(
+            Result<Page<User>, DomainError>.success(
                 Page(items: (1...100).map { makeUser(Int64($0)) }, next: PageCursor(url: next), totalCount: 2500)
             ))
         for page in 2...10 {
@@ -177,7 +177,7 @@ struct MoreCoordinatorTests {
             let items = ((page - 1) * 100 + 1...page * 100).map { makeUser(Int64($0)) }
             data.scriptPage(
                 next,
-                Result<UserPage, DomainError>.success(
+                Result<Page<User>, DomainError>.success(
                     Page(items: items, next: PageCursor(url: following), totalCount: 2500)))
             next = following
         }
@@ -195,7 +195,7 @@ struct MoreCoordinatorTests {
         let data = FakeGitHub()
         data.script(
             "/search/users?q=mona&per_page=30",
-            Result<UserPage, DomainError>.success(
+            Result<Page<User>, DomainError>.success(
                 Page(items: (1...30).map { makeUser(Int64($0)) }, next: PageCursor(url: "s2"), totalCount: 77)
             ))
         let (piped, _, pipedErr) = AppEnvironment.test(github: data)
@@ -261,10 +261,10 @@ struct ProgressTests {
         let users = FakeGitHub()
         users.script(
             "/users?since=0&per_page=2",
-            Result<UserPage, DomainError>.success(
-                UserPage(users: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
-        users.scriptPage("p2", .success(UserPage(users: [makeUser(3), makeUser(4)], next: PageCursor(url: "p3"))))
-        users.scriptPage("p3", .success(UserPage(users: [makeUser(5)], next: nil)))
+            Result<Page<User>, DomainError>.success(
+                Page(items: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
+        users.scriptPage("p2", .success(Page(items: [makeUser(3), makeUser(4)], next: PageCursor(url: "p3"))))
+        users.scriptPage("p3", .success(Page(items: [makeUser(5)], next: nil)))
         return users
     }
 
@@ -288,7 +288,7 @@ struct ProgressTests {
 
     @Test func aSinglePageShowsNone() async {
         let users = FakeGitHub()
-        users.script("/users?since=0&per_page=30", .success(UserPage(users: [makeUser(1)], next: nil)))
+        users.script("/users?since=0&per_page=30", .success(Page(items: [makeUser(1)], next: nil)))
         let (io, _, err) = IOStreams.test(stderrTTY: true)
         var (env, _, _) = AppEnvironment.test(github: users)
         env.io = io

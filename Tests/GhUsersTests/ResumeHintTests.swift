@@ -57,8 +57,8 @@ struct ResumeHintTests {
         let github = FakeGitHub()
         github.script(
             "/users?since=0&per_page=100",
-            .success(UserPage(users: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
-        github.scriptPage("p2", Result<UserPage, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
+            .success(Page(items: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
+        github.scriptPage("p2", Result<Page<User>, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
         let (env, _, err) = AppEnvironment.test(github: github)
         #expect(await GhUsersApp(environment: env).run(["list", "--all", "--json", "--no-cache"]) == 1)
         #expect(err.text.hasSuffix("To continue from here: gh-users list --since 2 --all --format json --no-cache\n"))
@@ -67,8 +67,8 @@ struct ResumeHintTests {
     @Test func onATerminalTheHintUsesTheNameTheUserTyped() async {
         let github = FakeGitHub()
         github.script(
-            "/users?since=0&per_page=100", .success(UserPage(users: [makeUser(1)], next: PageCursor(url: "p2"))))
-        github.scriptPage("p2", Result<UserPage, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
+            "/users?since=0&per_page=100", .success(Page(items: [makeUser(1)], next: PageCursor(url: "p2"))))
+        github.scriptPage("p2", Result<Page<User>, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
         let (io, _, err) = IOStreams.test(stderrTTY: true)
         var (env, _, _) = AppEnvironment.test(github: github)
         env.io = io

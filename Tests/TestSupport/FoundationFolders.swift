@@ -1,21 +1,18 @@
 import Foundation
 import Networking
+import TestProcessSetup
 
 /// swift-corelibs-foundation makes `~/.cache/org.swift.foundation.URLCache/<executable>` and
 /// `~/.local/share/<folder of the executable>` the first time a process creates any URLSessionConfiguration:
 /// `.default` and `.ephemeral` alike, with `urlCache` and `httpCookieStorage` nil or not (measured with Swift
 /// 6.3.1 on Linux). Only XDG folders that cannot exist keep them out, which is what gh-users does at launch
-/// (`AppEnvironment.live`). The test process takes its URLSessions from here, so a plain `swift test` leaves
-/// $HOME as it found it.
+/// (`AppEnvironment.live`). For the test process, `TestProcessSetup` does it as the bundle loads, before any
+/// test runs: a `setenv` made later raced another test's `Process.run` reading the environment, and crashed it.
 package enum FoundationFolders {
-    /// Points the process's XDG folders at a path that can never be created, once, before its first URLSession.
-    package static func keepOutOfHome() { _ = pointed }
-
-    private static let pointed: Bool = {
-        setenv("XDG_CACHE_HOME", "/dev/null/gh-users-tests", 1)
-        setenv("XDG_DATA_HOME", "/dev/null/gh-users-tests", 1)
-        return true
-    }()
+    /// Checks that the bundle's load-time setup pointed the XDG folders away, before a test makes a URLSession.
+    package static func keepOutOfHome() {
+        precondition(gh_users_tests_folders_pointed() == 1, "TestProcessSetup did not run as the bundle loaded")
+    }
 }
 
 extension URLSessionTransport {

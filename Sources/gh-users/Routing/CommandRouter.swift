@@ -4,7 +4,7 @@ import Domain
 /// argv (without the program name) → `Route`. Pure: it reads nothing and sends nothing, so every usage error
 /// is found before a request could be made. Options come after the command, as in `gh`; only `--help` and
 /// `--version` stand alone.
-struct CommandRouter: Router {
+struct CommandRouter: Sendable {
     static let version = OptionSpec("version", help: "Print the version.")
 
     func route(_ arguments: [String]) -> Route {

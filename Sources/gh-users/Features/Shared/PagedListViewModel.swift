@@ -15,7 +15,6 @@ final class PagedListViewModel<Item: Sendable> {
     private let limit: ItemLimit
     private let admit: (Item) -> Bool
 
-    private(set) var state: ViewState<[Item]> = .idle
     /// No more pages will be loaded: the limit is reached or GitHub has nothing after the last page.
     private(set) var isExhausted = false
     /// GitHub has items beyond what the limit let through.
@@ -100,18 +99,8 @@ final class PagedListViewModel<Item: Sendable> {
     /// Loads the next page and returns its admitted items within the limit.
     func loadNextPage() async throws(DomainError) -> [Item] {
         precondition(!isExhausted, "loadNextPage called after the last page")
-        if let pendingFailure {
-            state = .failed(pendingFailure)
-            throw pendingFailure
-        }
-        state = .loading
-        let page: Page<Item>
-        do {
-            page = try await nextPage()
-        } catch {
-            state = .failed(error)
-            throw error
-        }
+        if let pendingFailure { throw pendingFailure }
+        let page = try await nextPage()
         requests += 1
         totalCount = page.totalCount ?? totalCount
         incompleteResults = incompleteResults || page.incompleteResults
@@ -126,7 +115,6 @@ final class PagedListViewModel<Item: Sendable> {
                 endpoint: "GET " + (cursor?.url ?? "the first page"),
                 detail: "the page brought nothing new (all of it was already written), so paging stopped"
             )
-            state = .failed(failure)
             throw failure
         }
         if case .count(let limit) = limit, taken + fresh.count >= limit {
@@ -150,7 +138,6 @@ final class PagedListViewModel<Item: Sendable> {
         }
         cursor = page.next
         taken += fresh.count
-        state = .loaded(fresh)
         if !isExhausted, pendingFailure == nil {
             let load = self.load
             let cursor = self.cursor
