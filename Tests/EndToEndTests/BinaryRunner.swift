@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What one run of the binary produced.
 struct RunResult: Sendable {
@@ -102,11 +103,6 @@ enum BinaryRunner {
         let outHandle = try FileHandle(forWritingTo: outURL)
         let errHandle = try FileHandle(forWritingTo: errURL)
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        // Files a shell snippet writes (`2>stderr.txt`) land in the scratch folder, never in the checkout.
-        process.currentDirectoryURL = scratch
         var base = [
             "PATH": "/usr/bin:/bin",
             "HOME": scratch.path,
@@ -118,25 +114,22 @@ enum BinaryRunner {
             base["XDG_CACHE_HOME"] = nil
         }
         base.merge(environment) { $1 }
-        process.environment = base
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
 
         let started = ContinuousClock.now
         // The time is taken when the process ends, not when this task resumes: a busy test thread pool must not
         // make a quick run look slow.
         let (status, elapsed): (Int32, Duration) = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in
-                continuation.resume(returning: (finished.terminationStatus, ContinuousClock.now - started))
-            }
+            let process: SpawnedProcess
             do {
-                try process.run()
+                // Files a shell snippet writes (`2>stderr.txt`) land in the scratch folder, never in the checkout.
+                process = try SpawnedProcess(
+                    executable: executable.path, arguments: arguments, environment: base, directory: scratch.path,
+                    stdout: outHandle.fileDescriptor, stderr: errHandle.fileDescriptor)
             } catch {
                 continuation.resume(throwing: error)
                 return
             }
-            let pid = process.processIdentifier
+            process.onExit { status in continuation.resume(returning: (status, ContinuousClock.now - started)) }
             if let interrupt {
                 DispatchQueue.global().async {
                     while process.isRunning, BinaryRunner.size(outURL) + BinaryRunner.size(errURL) == 0 {
@@ -147,14 +140,12 @@ enum BinaryRunner {
                             // 5 ms apart: soon enough to come while the first is still being handled, late
                             // enough not to be merged with it into one pending signal.
                             if sent > 0 { usleep(5_000) }
-                            kill(pid, interrupt.signal)
+                            process.send(interrupt.signal)
                         }
                     }
                 }
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                if process.isRunning { kill(pid, SIGKILL) }
-            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { process.send(SIGKILL) }
         }
         try outHandle.close()
         try errHandle.close()
