@@ -1,4 +1,5 @@
 import Foundation
+import GitHubStandIn
 import TestSupport
 
 /// What one run of the binary produced.
@@ -154,4 +155,12 @@ enum BinaryRunner {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return RunResult(status: status, stdout: stdout, stderr: stderr, seconds: seconds)
     }
+}
+
+/// Runs `body` against a stand-in of `users` accounts on 127.0.0.1 (port 0), stopped when it returns.
+func withStandIn<T>(users: Int, latency: Int = 0, _ body: (StandInServer) async throws -> T) async throws -> T {
+    let server = try StandInServer(configuration: StandInConfiguration(userCount: users, latencyMilliseconds: latency))
+    try server.start()
+    defer { server.stop() }
+    return try await body(server)
 }

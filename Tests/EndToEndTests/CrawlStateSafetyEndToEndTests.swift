@@ -33,14 +33,8 @@ struct CrawlStateSafetyEndToEndTests {
     private func withServer<T>(users: Int, latency: Int = 0, _ body: (StandInServer) async throws -> T)
         async throws -> T
     {
-        let server = try StandInServer(
-            configuration: StandInConfiguration(userCount: users, latencyMilliseconds: latency))
-        try server.start()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        return try await body(server)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await withStandIn(users: users, latency: latency, body)
     }
 
     private func run(_ arguments: [String], timeout: TimeInterval = 60) async throws -> RunResult {

@@ -12,10 +12,7 @@ import Testing
 /// through the built binary. stdout, stderr and the exit status are checked separately.
 struct OutputEndToEndTests {
     private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
-        let server = try StandInServer(configuration: StandInConfiguration(userCount: 400))
-        try server.start()
-        defer { server.stop() }
-        return try await body(server)
+        try await withStandIn(users: 400, body)
     }
 
     private func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {

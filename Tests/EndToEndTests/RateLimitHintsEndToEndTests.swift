@@ -7,10 +7,7 @@ import Testing
 /// each checked on their own. No test here waits a real minute: a wait `--max-wait` forbids is never started.
 struct RateLimitHintsEndToEndTests {
     private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
-        let server = try StandInServer(configuration: StandInConfiguration(userCount: 100))
-        try server.start()
-        defer { server.stop() }
-        return try await body(server)
+        try await withStandIn(users: 100, body)
     }
 
     private func withCacheDirectory<T>(_ body: (String) async throws -> T) async throws -> T {

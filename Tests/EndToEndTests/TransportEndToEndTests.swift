@@ -10,10 +10,7 @@ struct TransportEndToEndTests {
     private static let requestID = "CB8A:3A5F:1D2E3F4:1E3C5D6:65A1B2C3"
 
     private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
-        let server = try StandInServer(configuration: StandInConfiguration(userCount: 100))
-        try server.start()
-        defer { server.stop() }
-        return try await body(server)
+        try await withStandIn(users: 100, body)
     }
 
     private func api(_ server: StandInServer) -> [String] { ["--api-url", server.baseURL] }

@@ -6,10 +6,7 @@ import Testing
 /// never re-sent to a redirect's Location, and unfollowing several asks on the terminal, as `gh` does.
 struct WritePromisesEndToEndTests {
     private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
-        let server = try StandInServer(configuration: StandInConfiguration(userCount: 1000))
-        try server.start()
-        defer { server.stop() }
-        return try await body(server)
+        try await withStandIn(users: 1000, body)
     }
 
     private let token = ["GH_TOKEN": StandInTokens.token(for: "octocat")]

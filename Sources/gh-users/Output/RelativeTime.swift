@@ -30,6 +30,6 @@ enum RelativeTime {
     }
 
     private static func plural(_ count: Int, _ unit: String) -> String {
-        "\(count) \(unit)\(count == 1 ? "" : "s") ago"
+        Counted.text(count, unit) + " ago"
     }
 }

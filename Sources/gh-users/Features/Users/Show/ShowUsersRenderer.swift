@@ -8,8 +8,6 @@ import JSONBytes
 enum ShowUsersRenderer {
     private static func count(_ value: Int?) -> String { value.map(String.init) ?? "" }
 
-    private static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-
     static let columns: [Column<User>] = [
         Column("login") { $0.login },
         Column("id") { String($0.id) },
@@ -67,7 +65,8 @@ enum ShowUsersRenderer {
             if let value, !value.isEmpty { fields.append((label, value)) }
         }
         if let repos = user.publicRepos {
-            fields.append(("Repos", "\(repos) public" + (user.publicGists.map { ", " + plural($0, "gist") } ?? "")))
+            fields.append(
+                ("Repos", "\(repos) public" + (user.publicGists.map { ", " + Counted.text($0, "gist") } ?? "")))
         }
         if let followers = user.followers {
             fields.append(("Followers", "\(followers)" + (user.following.map { ", following \($0)" } ?? "")))
