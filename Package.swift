@@ -27,7 +27,7 @@ let package = Package(
             dependencies: ["AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking"]
         ),
         // The loopback GitHub stand-in used by end-to-end tests and benchmarks.
-        .target(name: "GitHubStandIn"),
+        .target(name: "GitHubStandIn", dependencies: ["Domain"]),
         .executableTarget(name: "github-standin", dependencies: ["GitHubStandIn"]),
 
         // Test doubles shared by the unit tests: a stub transport and a fake repository.

@@ -1,0 +1,108 @@
+/// Every REST operation gh-users calls: one row each. Features name a row, never a path string; Data builds
+/// requests from them and the stand-in serves them. `EndpointTableTests` pins each row's method and path to
+/// GitHub's own list of operations.
+extension Endpoint {
+    /// `GET /users?since=ID`: every account, in id order.
+    package static let listUsers = Endpoint(
+        "users/list", .get, "/users", query: ["since"], shape: .accounts, paging: .since,
+        docs: "https://docs.github.com/rest/users/users#list-users")
+    /// `GET /users/{username}`.
+    package static let user = Endpoint(
+        "users/get-by-username", .get, "/users/{username}", shape: .account,
+        docs: "https://docs.github.com/rest/users/users#get-a-user")
+    /// `GET /user/{account_id}`: an account by its id, which survives a rename.
+    package static let userByID = Endpoint(
+        "users/get-by-id", .get, "/user/{account_id}", shape: .account,
+        docs: "https://docs.github.com/rest/users/users#get-a-user-using-their-id")
+    /// `GET /user`: the token's own account.
+    package static let authenticatedUser = Endpoint(
+        "users/get-authenticated", .get, "/user", shape: .account, needsToken: true,
+        docs: "https://docs.github.com/rest/users/users#get-the-authenticated-user")
+    /// `GET /users/{username}/repos`.
+    package static let repos = Endpoint(
+        "repos/list-for-user", .get, "/users/{username}/repos", query: ["type", "sort", "direction"],
+        shape: .records, paging: .link,
+        docs: "https://docs.github.com/rest/repos/repos#list-repositories-for-a-user")
+    /// `GET /users/{username}/followers`.
+    package static let followers = Endpoint(
+        "users/list-followers-for-user", .get, "/users/{username}/followers", shape: .accounts, paging: .link,
+        docs: "https://docs.github.com/rest/users/followers#list-followers-of-a-user")
+    /// `GET /users/{username}/following`.
+    package static let following = Endpoint(
+        "users/list-following-for-user", .get, "/users/{username}/following", shape: .accounts, paging: .link,
+        docs: "https://docs.github.com/rest/users/followers#list-the-people-a-user-follows")
+    /// `GET /user/followers`: the token's own followers.
+    package static let ownFollowers = Endpoint(
+        "users/list-followers-for-authenticated-user", .get, "/user/followers", shape: .accounts, paging: .link,
+        needsToken: true,
+        docs: "https://docs.github.com/rest/users/followers#list-followers-of-the-authenticated-user")
+    /// `GET /user/following`: the accounts the token's own account follows.
+    package static let ownFollowing = Endpoint(
+        "users/list-followed-by-authenticated-user", .get, "/user/following", shape: .accounts, paging: .link,
+        needsToken: true,
+        docs: "https://docs.github.com/rest/users/followers#list-the-people-the-authenticated-user-follows")
+    /// `GET /users/{username}/following/{target_user}`: 204 when it follows, 404 when not.
+    package static let checkFollowing = Endpoint(
+        "users/check-following-for-user", .get, "/users/{username}/following/{target_user}", shape: .status,
+        docs: "https://docs.github.com/rest/users/followers#check-if-a-user-follows-another-user")
+    /// `PUT /user/following/{username}`.
+    package static let follow = Endpoint(
+        "users/follow", .put, "/user/following/{username}", shape: .status, scope: "user:follow",
+        docs: "https://docs.github.com/rest/users/followers#follow-a-user")
+    /// `DELETE /user/following/{username}`.
+    package static let unfollow = Endpoint(
+        "users/unfollow", .delete, "/user/following/{username}", shape: .status, scope: "user:follow",
+        docs: "https://docs.github.com/rest/users/followers#unfollow-a-user")
+    /// `GET /users/{username}/keys`.
+    package static let keys = Endpoint(
+        "users/list-public-keys-for-user", .get, "/users/{username}/keys", shape: .records, paging: .link,
+        docs: "https://docs.github.com/rest/users/keys#list-public-keys-for-a-user")
+    /// `GET /users/{username}/ssh_signing_keys`.
+    package static let signingKeys = Endpoint(
+        "users/list-ssh-signing-keys-for-user", .get, "/users/{username}/ssh_signing_keys", shape: .records,
+        paging: .link,
+        docs: "https://docs.github.com/rest/users/ssh-signing-keys#list-ssh-signing-keys-for-a-user")
+    /// `GET /users/{username}/gpg_keys`.
+    package static let gpgKeys = Endpoint(
+        "users/list-gpg-keys-for-user", .get, "/users/{username}/gpg_keys", shape: .records, paging: .link,
+        docs: "https://docs.github.com/rest/users/gpg-keys#list-gpg-keys-for-a-user")
+    /// `GET /users/{username}/social_accounts`.
+    package static let socialAccounts = Endpoint(
+        "users/list-social-accounts-for-user", .get, "/users/{username}/social_accounts", shape: .records,
+        paging: .link,
+        docs: "https://docs.github.com/rest/users/social-accounts#list-social-accounts-for-a-user")
+    /// `GET /users/{username}/orgs`.
+    package static let orgs = Endpoint(
+        "orgs/list-for-user", .get, "/users/{username}/orgs", shape: .records, paging: .link,
+        docs: "https://docs.github.com/rest/orgs/orgs#list-organizations-for-a-user")
+    /// `GET /users/{username}/starred`, each record `{"starred_at", "repo"}` in the star media type.
+    package static let starred = Endpoint(
+        "activity/list-repos-starred-by-user", .get, "/users/{username}/starred", query: ["sort", "direction"],
+        mediaType: "application/vnd.github.star+json", shape: .records, paging: .link,
+        docs: "https://docs.github.com/rest/activity/starring#list-repositories-starred-by-a-user")
+    /// `GET /users/{username}/gists`.
+    package static let gists = Endpoint(
+        "gists/list-for-user", .get, "/users/{username}/gists", shape: .records, paging: .link,
+        docs: "https://docs.github.com/rest/gists/gists#list-gists-for-a-user")
+    /// `GET /users/{username}/events/public`: GitHub keeps the 300 most recent.
+    package static let publicEvents = Endpoint(
+        "activity/list-public-events-for-user", .get, "/users/{username}/events/public", shape: .records,
+        paging: .capped(at: 300),
+        docs: "https://docs.github.com/rest/activity/events#list-public-events-for-a-user")
+    /// `GET /search/users?q=…`: at most 1,000 results a query.
+    package static let searchUsers = Endpoint(
+        "search/users", .get, "/search/users", query: ["q", "sort", "order"], shape: .searchResults,
+        paging: .capped(at: 1000), rateLimit: .search,
+        docs: "https://docs.github.com/rest/search/search#search-users")
+    /// `GET /rate_limit`: free, and never cached.
+    package static let rateLimitStatus = Endpoint(
+        "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,
+        docs: "https://docs.github.com/rest/rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user")
+
+    /// Every row, in the order help and the man page list them.
+    package static let all: [Endpoint] = [
+        listUsers, user, userByID, authenticatedUser, repos, followers, following, ownFollowers, ownFollowing,
+        checkFollowing, follow, unfollow, keys, signingKeys, gpgKeys, socialAccounts, orgs, starred, gists,
+        publicEvents, searchUsers, rateLimitStatus,
+    ]
+}
