@@ -117,22 +117,35 @@ struct ReplayEndToEndTests {
         return (result, server)
     }
 
+    /// Runs `body`, as a known issue when the recording waits for a command gh-users does not have yet
+    /// (`awaiting` in its file): the test then fails the day the command serves it, and the mark must go.
+    private func whileAwaiting(_ cassette: RecordedCassette, _ body: () async throws -> Void) async throws {
+        guard let awaiting = cassette.awaiting else { return try await body() }
+        await withKnownIssue(Comment(rawValue: awaiting)) { try await body() }
+    }
+
     @Test(arguments: Recordings.names)
     func jsonIsWhatGitHubSent(_ name: String) async throws {
         let cassette = try Recordings.load(name)
         let plan = Self.plan(cassette)
-        let (result, server) = try await run(name, plan.expectedJSON == nil ? [] : ["--json"])
-        #expect(server.unmatchedRequests.isEmpty, "\(server.unmatchedRequests)")
-        #expect(server.servedRequests.count == cassette.exchanges.count, "\(server.servedRequests)")
-        #expect(result.status == plan.status, "\(result.stderr)")
-        guard let expected = plan.expectedJSON else { return }
-        #expect(result.stderr.isEmpty)
-        #expect(JSONTokens.compact(result.stdout) == JSONTokens.compact(expected))
+        try await whileAwaiting(cassette) {
+            let (result, server) = try await run(name, plan.expectedJSON == nil ? [] : ["--json"])
+            #expect(server.unmatchedRequests.isEmpty, "\(server.unmatchedRequests)")
+            #expect(server.servedRequests.count == cassette.exchanges.count, "\(server.servedRequests)")
+            #expect(result.status == plan.status, "\(result.stderr)")
+            guard let expected = plan.expectedJSON else { return }
+            #expect(result.stderr.isEmpty)
+            #expect(JSONTokens.compact(result.stdout) == JSONTokens.compact(expected))
+        }
     }
 
     @Test(arguments: Recordings.names.filter { (try? plan(Recordings.load($0)).records) != nil })
     func tablesAndCSVRenderARowPerRecord(_ name: String) async throws {
-        let plan = Self.plan(try Recordings.load(name))
+        let cassette = try Recordings.load(name)
+        try await whileAwaiting(cassette) { try await rendersARowPerRecord(name, Self.plan(cassette)) }
+    }
+
+    private func rendersARowPerRecord(_ name: String, _ plan: Plan) async throws {
         let records = try #require(plan.records)
         for format in ["table", "csv"] {
             let (result, _) = try await run(name, ["--format", format])
