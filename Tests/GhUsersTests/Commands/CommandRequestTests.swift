@@ -20,12 +20,12 @@ struct CommandRow: Sendable, CustomTestStringConvertible {
     let request: String
     /// A file in `Bodies/`.
     let body: String
-    var headers: [(String, String)] = []
-    var needsToken = false
-    var json: JSONOutput? = .body
+    let headers: [(String, String)]
+    let needsToken: Bool
+    let json: JSONOutput
     /// `--format tsv --fields FIELDS` prints exactly `lines`.
-    var fields: String
-    var lines: String
+    let fields: String
+    let lines: String
 
     var arguments: [String] { command.split(separator: " ").map(String.init) }
 
@@ -33,7 +33,7 @@ struct CommandRow: Sendable, CustomTestStringConvertible {
 
     init(
         _ endpoint: Endpoint, _ command: String, sends request: String, body: String,
-        headers: [(String, String)] = [], needsToken: Bool = false, json: JSONOutput? = .body,
+        headers: [(String, String)] = [], needsToken: Bool = false, json: JSONOutput = .body,
         fields: String, lines: String
     ) {
         self.endpoint = endpoint
@@ -156,13 +156,12 @@ struct CommandRequestTests {
 
     @Test(arguments: rows)
     func sendsTheRequestAndPrintsGitHubsRecordsAsJSON(row: CommandRow) async throws {
-        guard let shape = row.json else { return }
         let harness = row.harness()
         let run = await harness.run(row.arguments + ["--format", "json"])
         #expect(run.status == 0)
         #expect(run.err.isEmpty)
         let body = Bodies.compact(row.body)
-        switch shape {
+        switch row.json {
         case .body:
             #expect(Bodies.compact(Array(run.out.utf8)) == body)
         case .searchItems:
