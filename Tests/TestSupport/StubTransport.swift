@@ -8,7 +8,7 @@ package final class StubTransport: @unchecked Sendable {
     private struct Stub {
         let name: String
         let matches: @Sendable (HTTPRequest) -> Bool
-        let result: Result<HTTPResponse, TransportError>
+        let answer: @Sendable (HTTPRequest) -> Result<HTTPResponse, TransportError>
     }
 
     private let lock = NSLock()
@@ -27,24 +27,22 @@ package final class StubTransport: @unchecked Sendable {
             body: Data(body.utf8),
             url: URL(string: url)!
         )
-        add(Stub(name: url, matches: { $0.url.absoluteString == url }, result: .success(response)))
+        add(Stub(name: url, matches: { $0.url.absoluteString == url }, answer: { _ in .success(response) }))
     }
 
     package func fail(_ url: String, with error: TransportError) {
-        add(Stub(name: url, matches: { $0.url.absoluteString == url }, result: .failure(error)))
+        add(Stub(name: url, matches: { $0.url.absoluteString == url }, answer: { _ in .failure(error) }))
     }
 
-    /// Answers the one request `matcher` names with `status`, `headers` and `body`.
+    /// Answers the one request `matcher` names with `status`, `headers` and `body`, from the URL it was sent to.
     package func register(
         _ matcher: RequestMatcher, status: Int = 200, headers: [(String, String)] = [], body: Data = Data()
     ) {
-        let response = HTTPResponse(
-            status: status,
-            headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }),
-            body: body,
-            url: URL(string: "https://api.github.com" + matcher.target)!
-        )
-        add(Stub(name: matcher.description, matches: matcher.matches, result: .success(response)))
+        let fields = HTTPHeaders(headers.map { (name: $0.0, value: $0.1) })
+        add(
+            Stub(name: matcher.description, matches: matcher.matches) { request in
+                .success(HTTPResponse(status: status, headers: fields, body: body, url: request.url))
+            })
     }
 
     package var transport: HTTPTransport {
@@ -65,7 +63,7 @@ package final class StubTransport: @unchecked Sendable {
                 unmatched.append(RequestMatcher.describe(request))
                 throw TransportError.other("unexpected request \(request.url.absoluteString)")
             }
-            return try stubs.remove(at: index).result.get()
+            return try stubs.remove(at: index).answer(request).get()
         }
     }
 
