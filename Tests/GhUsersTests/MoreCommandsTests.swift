@@ -245,15 +245,6 @@ struct MoreCoordinatorTests {
         #expect(await run(["rate-limit"], tsv) == 0)
         #expect(tsvOut.text.hasPrefix("core\t5000\t4999\t1\t2027-01-15T08:42:00Z\n"))
     }
-
-    @Test func showByID() async {
-        let users = FakeGitHub()
-        users.profilesByID[583231] = .success(makeUser(583231, "octocat"))
-        let (env, out, _) = AppEnvironment.test(github: users)
-        #expect(await run(["show", "--id", "583231"], env) == 0)
-        #expect(out.text.hasPrefix("octocat\t583231\t"))
-        #expect(users.calls == ["user id 583231"])
-    }
 }
 
 struct ProgressTests {

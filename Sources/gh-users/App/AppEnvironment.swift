@@ -72,12 +72,6 @@ struct AppEnvironment: Sendable {
             programNameIsChosen: CommandLine.arguments.first.map { !FileDescriptorIO.namesThisExecutable($0) } ?? false,
             stdoutFile: FileDescriptorIO.regularFilePath(of: STDOUT_FILENO),
             makeGitHub: { request in
-                let retryPolicy = RetryPolicy(
-                    maxRetries: request.retries,
-                    waitOnPrimaryLimit: request.waitOnRateLimit,
-                    attemptTimeout: .milliseconds(Int64(request.attemptTimeout * 1000)),
-                    maximumWait: .milliseconds(Int64(request.maxWait * 1000))
-                )
                 // URLSession's own timeout is only a backstop: the client cancels an attempt at its deadline.
                 // Paging is serial, so the connection pool only matters for `show`'s concurrency, at most 10.
                 let transport = URLSessionTransport(
@@ -87,26 +81,12 @@ struct AppEnvironment: Sendable {
                     proxyHosts: URLSessionTransport.proxyHosts(in: environment)
                 )
                 let announcer = WaitAnnouncer(io: io, now: { Date() })
-                let client = HTTPClient(
-                    configuration: HTTPClientConfiguration(
-                        baseURL: request.connection.apiRoot,
-                        userAgent: userAgent,
-                        token: request.connection.token
-                    ),
-                    transport: transport.transport,
-                    logger: request.logger,
-                    retryPolicy: retryPolicy,
-                    clock: RetryClock(
-                        now: { Date() },
-                        random: { Double.random(in: 0..<1) },
-                        sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) }
-                    )
+                let clock = RetryClock(
+                    now: { Date() },
+                    random: { Double.random(in: 0..<1) },
+                    sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) }
                 )
-                let store = request.cache.directory.map {
-                    DiskResponseCache(directory: $0, limitBytes: request.cache.limitBytes, logger: request.logger)
-                }
-                let cache = CacheSettings(store: store, mode: request.cacheMode)
-                return GitHubRepository(client: client, cache: cache, logger: request.logger)
+                return gitHub(request, transport: transport.transport, clock: clock)
             },
             makeCacheRepository: { location in
                 location.directory.map {
@@ -115,6 +95,37 @@ struct AppEnvironment: Sendable {
             },
             readTokenFile: { path in try TokenFileReader.read(path) }
         )
+    }
+}
+
+extension AppEnvironment {
+    /// GitHub for one run over `transport`: the run's retry policy, HTTP client, cache and repository. The
+    /// live factory passes URLSession; the command tests pass a stub transport, so they run this same wiring.
+    static func gitHub(_ request: SessionRequest, transport: @escaping HTTPTransport, clock: RetryClock)
+        -> any GitHubReader
+    {
+        let retryPolicy = RetryPolicy(
+            maxRetries: request.retries,
+            waitOnPrimaryLimit: request.waitOnRateLimit,
+            attemptTimeout: .milliseconds(Int64(request.attemptTimeout * 1000)),
+            maximumWait: .milliseconds(Int64(request.maxWait * 1000))
+        )
+        let client = HTTPClient(
+            configuration: HTTPClientConfiguration(
+                baseURL: request.connection.apiRoot,
+                userAgent: userAgent,
+                token: request.connection.token
+            ),
+            transport: transport,
+            logger: request.logger,
+            retryPolicy: retryPolicy,
+            clock: clock
+        )
+        let store = request.cache.directory.map {
+            DiskResponseCache(directory: $0, limitBytes: request.cache.limitBytes, logger: request.logger)
+        }
+        let cache = CacheSettings(store: store, mode: request.cacheMode)
+        return GitHubRepository(client: client, cache: cache, logger: request.logger)
     }
 }
 

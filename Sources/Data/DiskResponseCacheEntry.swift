@@ -1,0 +1,75 @@
+import Foundation
+import Networking
+
+/// A response kept on disk for revalidation: enough to answer a 304 (or an offline run) exactly as the 200 did.
+package struct CachedResponse: Sendable, Equatable {
+    package let url: String
+    package let status: Int
+    package let headers: HTTPHeaders
+    package let body: Foundation.Data
+    package let storedAt: Date
+
+    package var etag: String? { headers["ETag"] }
+    package var lastModified: String? { headers["Last-Modified"] }
+}
+
+/// How an entry is kept on disk: the headers worth keeping, the file layout and its version. A file of another
+/// version, or one that does not parse, is a miss.
+extension DiskResponseCache {
+    /// Bumped whenever the file layout changes; entries of another version are misses.
+    static let formatVersion = 1
+    static let magic = "gh-users-cache \(formatVersion)\n"
+    static let entrySuffix = ".entry"
+    /// Response headers worth keeping: what revalidation and paging need. Rate-limit headers go stale, and
+    /// nothing from the request (such as Authorization) is ever stored.
+    static let keptHeaders = ["etag", "last-modified", "link", "content-type"]
+
+    /// A key is a file name inside the store and nothing else.
+    static func entryName(_ key: String) -> String? {
+        guard !key.isEmpty, !key.contains("/"), !key.hasPrefix(".") else { return nil }
+        return key + entrySuffix
+    }
+
+    /// `gh-users-cache 1\n`, one line of JSON metadata, then the body, whose length the metadata states so a
+    /// cut-off file is caught.
+    static func encode(_ entry: CachedResponse) -> [UInt8] {
+        let metadata = EntryMetadata(
+            url: entry.url,
+            status: entry.status,
+            storedAt: entry.storedAt.timeIntervalSince1970,
+            headers: entry.headers.fields.map { [$0.name, $0.value] },
+            bodyLength: entry.body.count
+        )
+        let json = (try? JSONEncoder().encode(metadata)) ?? Foundation.Data()
+        return Array(magic.utf8) + Array(json) + [UInt8(ascii: "\n")] + Array(entry.body)
+    }
+
+    static func decode(_ data: Foundation.Data) -> CachedResponse? {
+        let bytes = [UInt8](data)
+        let magicBytes = Array(magic.utf8)
+        guard bytes.count > magicBytes.count, Array(bytes[0..<magicBytes.count]) == magicBytes,
+            let newline = bytes[magicBytes.count...].firstIndex(of: UInt8(ascii: "\n")),
+            let metadata = try? JSONDecoder().decode(
+                EntryMetadata.self,
+                from: Foundation.Data(bytes[magicBytes.count..<newline])
+            ),
+            bytes.count - newline - 1 == metadata.bodyLength,
+            metadata.headers.allSatisfy({ $0.count == 2 })
+        else { return nil }
+        return CachedResponse(
+            url: metadata.url,
+            status: metadata.status,
+            headers: HTTPHeaders(metadata.headers.map { (name: $0[0], value: $0[1]) }),
+            body: Foundation.Data(bytes[(newline + 1)...]),
+            storedAt: Date(timeIntervalSince1970: metadata.storedAt)
+        )
+    }
+
+    private struct EntryMetadata: Codable {
+        let url: String
+        let status: Int
+        let storedAt: Double
+        let headers: [[String]]
+        let bodyLength: Int
+    }
+}

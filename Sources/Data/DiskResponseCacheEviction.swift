@@ -1,0 +1,85 @@
+import Domain
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The size bound: the running total, least recently used entries deleted first, and temporary files orphaned
+/// by a killed process swept once they are old.
+extension DiskResponseCache {
+    /// A temporary file older than this belongs to no running write: a write takes milliseconds.
+    static let orphanAge: TimeInterval = 5 * 60
+
+    /// Deletes least recently used entries until the cache is at 90% of its limit, so eviction is not
+    /// paid on every write.
+    func evict(_ store: Int32) {
+        let scan = scan(store, sweepingOrphans: true)
+        var total = scan.bytes
+        let target = limitBytes * 9 / 10
+        for file in scan.files.sorted(by: { $0.modified < $1.modified }) where total > target {
+            if unlinkat(store, file.name, 0) == 0 { total -= file.size }
+        }
+        sizeEstimate.set(total)
+    }
+
+    struct Scan {
+        var files: [(name: String, size: Int64, modified: Date)] = []
+        var bytes: Int64 = 0
+        var orphans = 0
+    }
+
+    /// Sizes the entries, and counts (or removes) temporary files too old to belong to a running write.
+    func scan(_ store: Int32, sweepingOrphans: Bool) -> Scan {
+        var result = Scan()
+        let cutoff = now().addingTimeInterval(-DiskResponseCache.orphanAge)
+        for name in FileInfo.names(in: store) {
+            let isEntry = name.hasSuffix(DiskResponseCache.entrySuffix)
+            guard isEntry || name.hasPrefix(DiskResponseCache.temporaryPrefix) else { continue }
+            var info = stat()
+            guard fstatat(store, name, &info, AT_SYMLINK_NOFOLLOW) == 0, FileInfo.isRegular(info) else { continue }
+            let modified = FileInfo.modified(info)
+            if isEntry {
+                result.files.append((name, Int64(info.st_size), modified))
+                result.bytes += Int64(info.st_size)
+            } else if modified < cutoff {
+                if !(sweepingOrphans && unlinkat(store, name, 0) == 0) { result.orphans += 1 }
+            }
+        }
+        return result
+    }
+
+    func summary(of scan: Scan) -> CacheSummary {
+        CacheSummary(
+            path: storeDirectory.path,
+            entries: scan.files.count,
+            bytes: scan.bytes,
+            limitBytes: limitBytes,
+            orphanedTemporaryFiles: scan.orphans
+        )
+    }
+}
+
+/// The cache's running size, learned by one scan on first use and kept up to date after.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int64?
+
+    func add(_ amount: Int64, initial: () -> Int64) -> Int64 {
+        lock.withLock {
+            let total = (value ?? initial()) + amount
+            value = total
+            return total
+        }
+    }
+
+    func set(_ total: Int64) {
+        lock.withLock { value = total }
+    }
+
+    func reset() {
+        lock.withLock { value = nil }
+    }
+}

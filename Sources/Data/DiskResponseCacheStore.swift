@@ -1,0 +1,415 @@
+import AtomicLogger
+import Domain
+import Foundation
+import Networking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The store folder gh-users owns inside the configured one: created atomically with its `CACHEDIR.TAG` marker,
+/// used only while it is ours, private and marked, repaired when its marker is wrong, and reached through one
+/// descriptor. Every problem is one warning per process.
+extension DiskResponseCache {
+    static let temporaryPrefix = ".tmp-"
+    static let storeName = "gh-users-responses"
+    /// A cache directory tag (https://bford.info/cachedir/), so backup tools skip the folder; its exact text
+    /// is also what tells gh-users that the folder is its own, and of this format.
+    static let markerName = "CACHEDIR.TAG"
+    static let marker = """
+        Signature: 8a477f597d28d172789f06886806bc55
+        # This folder holds the response cache of gh-users (format \(formatVersion)).
+        # For information about cache directory tags, see https://bford.info/cachedir/
+
+        """
+
+    /// The store's descriptor, or nil when there is none yet or none fit to use; a problem is warned about once.
+    func usableStore(create: Bool) -> Int32? {
+        switch store.resolve({ openStore(create: create) }) {
+        case .success(let descriptor):
+            return descriptor
+        case .failure(let problem):
+            warnOnce(problem.message, about: "store")
+            return nil
+        }
+    }
+
+    /// Opens the store after checking that it is gh-users' own and safe; with `create`, makes it first when
+    /// it does not exist. `.success(nil)`: there is no store, and nothing was wrong.
+    func openStore(create: Bool, repair: Repair = .madeByGhUsers) -> Result<Int32?, StoreProblem> {
+        let path = storeDirectory.path
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if descriptor >= 0 { return validate(descriptor, repair: repair).map { $0 } }
+        let code = errno
+        if let problem = rootProblem() { return .failure(problem) }
+        switch code {
+        case ENOENT:
+            return create ? createStore().map { $0 } : .success(nil)
+        case ELOOP, ENOTDIR:
+            var info = stat()
+            let isLink = lstat(path, &info) == 0 && Int(info.st_mode) & Int(S_IFMT) == Int(S_IFLNK)
+            return .failure(
+                StoreProblem(
+                    "\(FileInfo.quoted(path)) is "
+                        + (isLink ? "a symbolic link, which gh-users does not follow" : "not a directory")
+                        + DiskResponseCache.wayOut))
+        default:
+            return .failure(StoreProblem("cannot open \(FileInfo.quoted(path)): \(FileInfo.reason(code))"))
+        }
+    }
+
+    /// What is wrong with the configured folder itself, if anything; a missing one is not wrong.
+    private func rootProblem() -> StoreProblem? {
+        var info = stat()
+        if stat(directory.path, &info) == 0 {
+            guard Int(info.st_mode) & Int(S_IFMT) == Int(S_IFDIR) else {
+                return StoreProblem("the cache directory \(FileInfo.quoted(directory.path)) is not a directory")
+            }
+            return nil
+        }
+        let code = errno
+        guard code != ENOENT else { return nil }
+        return StoreProblem(
+            "cannot use the cache directory \(FileInfo.quoted(directory.path)): \(FileInfo.reason(code))")
+    }
+
+    /// Creates the store with its marker under a temporary name and renames it into place, so that no process
+    /// ever sees it unmarked. Only folders made here are given a mode.
+    private func createStore() -> Result<Int32, StoreProblem> {
+        let root = directory.path
+        if let (path, code) = FileInfo.makeDirectories(root) {
+            return .failure(StoreProblem("cannot create \(FileInfo.quoted(path)): \(FileInfo.reason(code))"))
+        }
+        let suffix = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = directory.appendingPathComponent(
+            ".\(DiskResponseCache.storeName)\(DiskResponseCache.temporaryPrefix)\(suffix)"
+        ).path
+        guard mkdir(temporary, 0o700) == 0 else {
+            let code = errno
+            return .failure(
+                StoreProblem("cannot create a folder in \(FileInfo.quoted(root)): \(FileInfo.reason(code))"))
+        }
+        let descriptor = open(temporary, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            rmdir(temporary)
+            return .failure(StoreProblem("cannot open \(FileInfo.quoted(temporary)): \(FileInfo.reason(code))"))
+        }
+        // The umask may have taken bits the owner needs; this folder is ours, made a moment ago.
+        _ = fchmod(descriptor, 0o700)
+        let markerFailure = FileInfo.writeNew(
+            Array(DiskResponseCache.marker.utf8), at: descriptor, name: DiskResponseCache.markerName)
+        if markerFailure == nil, rename(temporary, storeDirectory.path) == 0 {
+            return .success(descriptor)
+        }
+        let code = markerFailure ?? errno
+        unlinkat(descriptor, DiskResponseCache.markerName, 0)
+        close(descriptor)
+        rmdir(temporary)
+        // Another process may have made the store meanwhile; then it is used like any existing one.
+        if markerFailure == nil, code == EEXIST || code == ENOTEMPTY || code == EPERM {
+            let existing = open(storeDirectory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if existing >= 0 { return validate(existing, repair: .madeByGhUsers) }
+        }
+        return .failure(
+            StoreProblem("cannot create \(FileInfo.quoted(storeDirectory.path)): \(FileInfo.reason(code))"))
+    }
+
+    /// How far gh-users may go to repair a store whose marker is missing, damaged or of another version.
+    enum Repair {
+        /// A store as gh-users makes it (the user's own, 0700): any run empties it and marks it again.
+        case madeByGhUsers
+        /// `cache clear`, asked for by the user: any store of theirs that others cannot write.
+        case ownedAndNotShared
+    }
+
+    /// What a refusal says about getting out of it.
+    static let wayOut = "; remove it by hand, or give --cache-dir another folder"
+
+    /// Keeps an opened store only if it is ours, writable by us alone, and marked; closes it otherwise. A store
+    /// of ours whose marker is wrong (a damaged file, an older or newer gh-users) is emptied and marked again,
+    /// with one line on stderr: its entries are of no known format, and nobody else could have written them.
+    private func validate(_ descriptor: Int32, repair: Repair) -> Result<Int32, StoreProblem> {
+        let path = FileInfo.quoted(storeDirectory.path)
+        var info = stat()
+        var problem: String?
+        if fstat(descriptor, &info) != 0 {
+            problem = "cannot examine \(path): \(FileInfo.reason(errno))"
+        } else if let unsafety = FileInfo.unsafety(info) {
+            problem = "\(path) is not safe to use: \(unsafety)" + DiskResponseCache.wayOut
+        } else if FileInfo.contents(at: descriptor, name: DiskResponseCache.markerName, limit: 4096)
+            != Array(DiskResponseCache.marker.utf8)
+        {
+            let isPrivate = Int(info.st_mode) & 0o077 == 0
+            if isPrivate || repair == .ownedAndNotShared {
+                // `cache clear` empties the store itself, and counts what it removed.
+                problem = remark(descriptor, emptying: repair == .madeByGhUsers)
+            } else {
+                problem =
+                    "\(path) is not a gh-users cache of this version (its \(DiskResponseCache.markerName) is "
+                    + "missing or different, and the folder is not private as gh-users makes it); "
+                    + "'gh-users cache clear' empties it and marks it again, or give --cache-dir another folder"
+            }
+        }
+        if let problem {
+            close(descriptor)
+            return .failure(StoreProblem(problem))
+        }
+        // Readable by others (but not writable): ours and marked, so it may be made private, as the spec wants.
+        if Int(info.st_mode) & 0o077 != 0 { _ = fchmod(descriptor, 0o700) }
+        return .success(descriptor)
+    }
+
+    /// Empties a store of ours whose marker is wrong and writes the marker again (whole, through a rename);
+    /// nil once done, else what went wrong.
+    private func remark(_ descriptor: Int32, emptying: Bool) -> String? {
+        let path = FileInfo.quoted(storeDirectory.path)
+        var removed = 0
+        for name in FileInfo.names(in: descriptor)
+        where emptying
+            && (name.hasSuffix(DiskResponseCache.entrySuffix) || name.hasPrefix(DiskResponseCache.temporaryPrefix))
+        {
+            if unlinkat(descriptor, name, 0) == 0 { removed += 1 }
+        }
+        let temporary = DiskResponseCache.temporaryPrefix + "marker-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        var failure = FileInfo.writeNew(Array(DiskResponseCache.marker.utf8), at: descriptor, name: temporary)
+        if failure == nil, renameat(descriptor, temporary, descriptor, DiskResponseCache.markerName) != 0 {
+            failure = errno
+            unlinkat(descriptor, temporary, 0)
+        }
+        if let failure {
+            return "\(path) has a missing or different \(DiskResponseCache.markerName), and it cannot be marked "
+                + "again: \(FileInfo.reason(failure))" + DiskResponseCache.wayOut
+        }
+        sizeEstimate.reset()
+        let emptied = emptying ? "emptied it (\(removed == 1 ? "1 file" : "\(removed) files")) and " : ""
+        logger.warning(
+            "the cache \(path) had a missing, damaged or other version's \(DiskResponseCache.markerName): "
+                + "\(emptied)marked it again")
+        return nil
+    }
+
+    // MARK: - Warnings, once per process
+
+    private func warnOnce(_ message: String, about subject: String) {
+        guard WarningsGiven.shared.first(subject + "\u{0}" + storeDirectory.path) else { return }
+        logger.warning(message + "; going on without the cache")
+    }
+
+    func warnAboutEntry(_ name: String, _ problem: String) {
+        guard WarningsGiven.shared.first("entry\u{0}" + storeDirectory.path) else { return }
+        let path = FileInfo.quoted(storeDirectory.appendingPathComponent(name).path)
+        logger.warning("ignoring the cache entry \(path), and any other like it: \(problem)")
+    }
+
+    func warnAboutWriting(_ code: Int32) {
+        guard WarningsGiven.shared.first("write\u{0}" + storeDirectory.path) else { return }
+        logger.warning(
+            "cannot write to the cache in \(FileInfo.quoted(storeDirectory.path)): \(FileInfo.reason(code)); "
+                + "going on without storing answers")
+    }
+}
+
+struct StoreProblem: Error {
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// The store's descriptor, opened on first use and kept until the cache goes away. A problem is kept too, so
+/// it is found (and warned about) once; "no store yet" is not kept, so a later write can still create it.
+final class StoreHandle: @unchecked Sendable {
+    private enum State {
+        case unopened
+        case open(Int32)
+        case unusable(StoreProblem)
+    }
+
+    private let lock = NSLock()
+    private var state = State.unopened
+
+    func resolve(_ open: () -> Result<Int32?, StoreProblem>) -> Result<Int32?, StoreProblem> {
+        lock.withLock {
+            switch state {
+            case .open(let descriptor):
+                return .success(descriptor)
+            case .unusable(let problem):
+                return .failure(problem)
+            case .unopened:
+                let result = open()
+                switch result {
+                case .success(let descriptor?): state = .open(descriptor)
+                case .success(nil): break
+                case .failure(let problem): state = .unusable(problem)
+                }
+                return result
+            }
+        }
+    }
+
+    deinit {
+        if case .open(let descriptor) = state { close(descriptor) }
+    }
+}
+
+/// Which cache warnings this process has given: each problem is worth one line, however many requests and
+/// cache instances run into it.
+final class WarningsGiven: @unchecked Sendable {
+    static let shared = WarningsGiven()
+    private let lock = NSLock()
+    private var given: Set<String> = []
+
+    func first(_ key: String) -> Bool {
+        lock.withLock { given.insert(key).inserted }
+    }
+}
+
+/// The POSIX file work of the cache, relative to directory descriptors.
+enum FileInfo {
+    static func isRegular(_ info: stat) -> Bool {
+        Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
+    }
+
+    /// Why a file or folder that someone else could have written must not be trusted, or nil.
+    static func unsafety(_ info: stat) -> String? {
+        if info.st_uid != geteuid() {
+            return "it belongs to another user (uid \(info.st_uid))"
+        }
+        let mode = Int(info.st_mode) & 0o7777
+        if mode & 0o022 != 0 {
+            return "other users can write to it (mode \(String(mode, radix: 8)))"
+        }
+        return nil
+    }
+
+    static func modified(_ info: stat) -> Date {
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        return Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+    }
+
+    /// strerror's text, lowercased as the rest of a message is: "no such file or directory".
+    static func reason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
+    /// A path for a message: quoted, and with control and bidirectional-override characters escaped, so a
+    /// folder's name cannot drive the terminal. Done here, so that Data needs no terminal module.
+    static func quoted(_ path: String) -> String {
+        var text = ""
+        for scalar in path.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            if category == .control || category == .format {
+                text += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return "'\(text)'"
+    }
+
+    /// The names in a folder. A fresh descriptor, so concurrent listings do not share a read position.
+    static func names(in directory: Int32) -> [String] {
+        let listing = openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard listing >= 0 else { return [] }
+        guard let stream = fdopendir(listing) else {
+            close(listing)
+            return []
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(cString: $0)
+                }
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Up to `limit` bytes from the descriptor's current position to its end; nil on a read error.
+    static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < limit {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return bytes
+    }
+
+    /// A small regular file's bytes, or nil when it is missing, not a regular file, or larger than `limit`.
+    static func contents(at directory: Int32, name: String, limit: Int) -> [UInt8]? {
+        let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, isRegular(info), Int(info.st_size) <= limit else { return nil }
+        return readAll(descriptor, limit: limit)
+    }
+
+    /// Writes a new file readable by its owner only; fails rather than reuse an existing name. Returns the
+    /// errno of a failure, having removed what it made, or nil.
+    static func writeNew(_ bytes: [UInt8], at directory: Int32, name: String) -> Int32? {
+        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return errno }
+        var failure: Int32?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure != nil { unlinkat(directory, name, 0) }
+        return failure
+    }
+
+    /// `mkdir -p` with 0700 for the folders it makes; existing ones are left exactly as they are. Returns the
+    /// path that could not be made and why, or nil.
+    static func makeDirectories(_ path: String) -> (String, Int32)? {
+        var info = stat()
+        if stat(path, &info) == 0 { return nil }
+        let parent = (path as NSString).deletingLastPathComponent
+        if parent != path, !parent.isEmpty, let failure = makeDirectories(parent) { return failure }
+        if mkdir(path, 0o700) != 0, errno != EEXIST { return (path, errno) }
+        return nil
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.read(descriptor, pointer, count)
+    #else
+        return Darwin.read(descriptor, pointer, count)
+    #endif
+}
+
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.write(descriptor, pointer, count)
+    #else
+        return Darwin.write(descriptor, pointer, count)
+    #endif
+}

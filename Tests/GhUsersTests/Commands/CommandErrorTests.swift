@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// GitHub's error answers, each through the real repository and client to its message and exit status, and a
+/// list that spans two pages by its `Link` header.
+struct CommandErrorTests {
+    @Test func anAccountThatDoesNotExistIsStatusThree() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/nobody", status: 404, body: "error-404")
+        let run = await harness.run(["show", "nobody"])
+        #expect(run.status == 3)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "gh-users: no user 'nobody' (HTTP 404)\n")
+    }
+
+    @Test func aTokenGitHubRefusesIsStatusFour() async {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        harness.expect("GET /user", status: 401, body: "error-401")
+        let run = await harness.run(["me"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err == """
+                gh-users: authentication failed (HTTP 401: Requires authentication)
+                The token was refused: check GH_TOKEN or GITHUB_TOKEN; it may be expired or revoked.
+
+                """)
+        #expect(!run.err.contains(CommandRequestTests.token))
+    }
+
+    @Test func aSpentRateLimitIsStatusFiveAndSaysWhenItResets() async {
+        let harness = CommandHarness()
+        harness.expect(
+            "GET /users/octocat/keys?per_page=30", status: 403,
+            headers: [
+                ("x-ratelimit-limit", "60"), ("x-ratelimit-remaining", "0"), ("x-ratelimit-used", "60"),
+                ("x-ratelimit-reset", "1800000600"), ("x-ratelimit-resource", "core"),
+            ],
+            body: "error-403-rate-limit")
+        let run = await harness.run(["keys", "octocat"])
+        #expect(run.status == 5)
+        #expect(run.out.isEmpty)
+        // The reset's clock time is local; how far away it is is not.
+        #expect(run.err.hasPrefix("gh-users: API rate limit exceeded for 203.0.113.7."))
+        #expect(run.err.contains(", in 10m 0s.\nAdd --wait-on-rate-limit to wait for the reset and carry on.\n"))
+    }
+
+    @Test func aRefusedSearchIsStatusOneWithGitHubsReason() async {
+        let harness = CommandHarness()
+        harness.expect("GET /search/users?q=user%3Anobody&per_page=30", status: 422, body: "error-422-search")
+        let run = await harness.run(["search", "user:nobody"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err == "gh-users: GitHub answered HTTP 422: Validation Failed: The listed users cannot be searched "
+                + "either because the users do not exist or you do not have permission to view the users.\n")
+    }
+
+    @Test func aListFollowsItsLinkHeaderToTheSecondPage() async {
+        let harness = CommandHarness()
+        harness.expect(
+            "GET /users/sigmavirus24/followers?per_page=100",
+            headers: [
+                (
+                    "Link",
+                    #"<https://api.github.com/user/240830/followers?page=2>; rel="next", "#
+                        + #"<https://api.github.com/user/240830/followers?page=2>; rel="last""#
+                )
+            ],
+            body: "followers-page-1")
+        harness.expect("GET /user/240830/followers?page=2", body: "followers-page-2")
+        let run = await harness.run(["followers", "sigmavirus24", "--all", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0)
+        let logins = run.out.split(separator: "\n")
+        #expect(logins.count == 55)
+        #expect(logins.first == "tadasv")
+        #expect(logins.dropFirst(30).first == "abele")
+        #expect(run.err.isEmpty)
+    }
+}

@@ -1,0 +1,90 @@
+import AtomicCore
+import AtomicLogger
+import Foundation
+import JSONBytes
+import Networking
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// Runs one command in-process as a user runs it: argv → router → the command's declaration → the real
+/// `GitHubRepository` → `HTTPClient` → `http`, a strict stub transport, with a fresh cache folder. When the run
+/// ends, a request no stub matched or a stub never used fails the test (cli/cli's `httpmock.Registry.Verify`).
+struct CommandHarness {
+    /// What the run left: its exit status and both streams.
+    struct Outcome {
+        let status: Int32
+        let out: String
+        let err: String
+    }
+
+    /// The moment every run happens at, so reset times and relative dates read the same on every machine.
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    let http = StubTransport()
+    var environment: [String: String] = [:]
+    var stdoutTTY = false
+    var width = 80
+
+    /// Registers the answer to one expected request; `body` names a file in `Bodies/`.
+    func expect(
+        _ request: String, accept: String? = nil, status: Int = 200, headers: [(String, String)] = [],
+        body: String? = nil
+    ) {
+        http.register(
+            RequestMatcher(request, accept: accept), status: status, headers: headers,
+            body: body.map(Bodies.named) ?? Data())
+    }
+
+    func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async -> Outcome {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-command-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var variables = environment
+        variables["XDG_CACHE_HOME"] = cache.path
+        let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, width: width)
+        let transport = http.transport
+        // No wait is slept: a retry's backoff or a rate limit's countdown passes at once.
+        let clock = RetryClock(now: { Self.now }, random: { 0 }, sleep: { _, _ in })
+        let app = AppEnvironment(
+            io: io,
+            environment: variables,
+            logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
+            now: { Self.now },
+            makeGitHub: { request in AppEnvironment.gitHub(request, transport: transport, clock: clock) },
+            makeCacheRepository: { _ in nil },
+            readTokenFile: { path in throw TokenFileError(message: "no token file '\(path)' in a command test") }
+        )
+        let status = await GhUsersApp(environment: app).run(arguments)
+        for problem in http.problems {
+            Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
+        }
+        return Outcome(status: status, out: out.text, err: err.text)
+    }
+}
+
+/// The answers GitHub gives, one file per operation (`Bodies/<operation>.json`); their sources are in
+/// `Bodies/NOTICE.md`.
+enum Bodies {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Bodies")
+
+    static func named(_ name: String) -> Data {
+        let url = folder.appendingPathComponent(name + ".json")
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            Issue.record("no body file \(url.path)")
+            return Data()
+        }
+        return data
+    }
+
+    /// The body's JSON without its insignificant whitespace, to compare with what a command printed.
+    static func compact(_ name: String) -> String {
+        compact(Array(named(name)))
+    }
+
+    static func compact(_ bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        JSONText.compact(bytes, into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,71 @@
+import Domain
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// A command whose answer is a status, not a body: `follows`, and the writes `follow` and `unfollow`, real
+/// and dry run.
+struct StatusRow: Sendable, CustomTestStringConvertible {
+    let endpoint: Endpoint
+    let command: String
+    /// What the command must send, in order; none for a dry run.
+    let sends: [String]
+    let out: String
+
+    init(_ endpoint: Endpoint, _ command: String, sends: [String], out: String) {
+        self.endpoint = endpoint
+        self.command = command
+        self.sends = sends
+        self.out = out
+    }
+
+    var testDescription: String { "\(endpoint) → gh-users \(command)" }
+}
+
+struct FollowCommandTests {
+    static let rows: [StatusRow] = [
+        StatusRow(
+            .checkFollowing, "follows octocat torvalds", sends: ["GET /users/octocat/following/torvalds"],
+            out: "octocat\ttorvalds\ttrue\n"),
+        StatusRow(
+            .follow, "follow --dry-run octocat", sends: [], out: "PUT https://api.github.com/user/following/octocat\n"),
+        StatusRow(
+            .follow, "follow octocat", sends: ["PUT /user/following/octocat"], out: "octocat\tfollow\tfollowed\n"),
+        StatusRow(
+            .unfollow, "unfollow --dry-run octocat", sends: [],
+            out: "DELETE https://api.github.com/user/following/octocat\n"),
+        StatusRow(
+            .unfollow, "unfollow octocat", sends: ["DELETE /user/following/octocat"],
+            out: "octocat\tunfollow\tunfollowed\n"),
+    ]
+
+    /// The operations these rows cover, for the test that every operation has a row.
+    static var endpoints: [Endpoint] { rows.map(\.endpoint) }
+
+    @Test(arguments: rows)
+    func sendsExactlyTheRequestsAndSaysSo(row: StatusRow) async {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        for request in row.sends {
+            harness.expect(request, accept: "application/vnd.github+json", status: 204)
+        }
+        let run = await harness.run(row.command.split(separator: " ").map(String.init))
+        #expect(run.status == 0)
+        #expect(run.out == row.out)
+        #expect(run.err.isEmpty)
+        let put = harness.http.received.first { $0.method == .put }
+        #expect(put.map { $0.headers["Content-Length"] == "0" } ?? true)
+    }
+
+    @Test func aNoIsStatusOneOnlyOnceBothAccountsAreFoundToExist() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat/following/torvalds", status: 404, body: "error-404")
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        harness.expect("GET /users/torvalds", body: "users-get-by-username")
+        let run = await harness.run(["follows", "octocat", "torvalds"])
+        #expect(run.status == 1)
+        #expect(run.out == "octocat\ttorvalds\tfalse\n")
+        #expect(run.err.isEmpty)
+    }
+}
