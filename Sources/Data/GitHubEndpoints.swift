@@ -1,55 +1,57 @@
 import Domain
 import Foundation
 
-/// The one catalog of GitHub endpoints gh-users reads: each entry is a path, its query, what a 404 means and
-/// how the body is decoded. Everything else names these values and never builds a URL.
+/// The one catalog of GitHub resources gh-users reads and writes: each is built from its row of the endpoint
+/// table (`Endpoint`), which gives the path, the query keys, the media type and the rate limit, and adds what a
+/// 404 means and how the body is decoded. Everything else names these values or a row, and never builds a URL.
 package enum GitHubEndpoints {
     /// `GET /users?since=ID`, in id order.
     package static func users(since: Int64) -> ListResource<User> {
-        ListResource(first: Resource(path: "/users", query: ["since=\(since)"], missing: "users", decode: accounts))
+        ListResource(
+            first: Resource(.listUsers, query: query(["since": "\(since)"]), missing: "users", decode: accounts)
+        )
     }
 
     /// `GET /users/{username}/followers` or `/following`; without a login, the token's own (`GET /user/followers`).
     package static func relations(_ relation: UserRelation, of login: Login?) -> ListResource<User> {
         guard let login else {
-            return ListResource(
-                first: Resource(path: "/user/" + relation.rawValue, missing: "authenticated user", decode: accounts))
+            let endpoint: Endpoint = relation == .followers ? .ownFollowers : .ownFollowing
+            return ListResource(first: Resource(endpoint, missing: "authenticated user", decode: accounts))
         }
+        let endpoint: Endpoint = relation == .followers ? .followers : .following
         return ListResource(
-            first: Resource(path: account(login, relation.rawValue), missing: "user '\(login.value)'", decode: accounts)
-        )
+            first: Resource(endpoint, segment(login), missing: "user '\(login.value)'", decode: accounts))
     }
 
     /// `GET /users/{username}/following/{target_user}`: 204 when it follows, 404 when it does not (or when
     /// either account does not exist, which only a look at the accounts tells apart).
     package static func follows(_ follower: Login, _ followed: Login) -> Resource<Bool> {
         Resource(
-            path: account(follower, "following") + "/" + URLEncoding.pathSegment(followed.value),
-            missing: "follow of '\(followed.value)' by '\(follower.value)'", cacheable: false
+            .checkFollowing, segment(follower), segment(followed),
+            missing: "follow of '\(followed.value)' by '\(follower.value)'"
         ) { _ throws(DomainError) in true }
     }
 
     /// `PUT /user/following/{username}`.
     package static func follow(_ login: Login) -> Action {
-        Action(.put, path: "/user/following/" + URLEncoding.pathSegment(login.value), missing: "user '\(login.value)'")
+        Action(.follow, segment(login), missing: "user '\(login.value)'")
     }
 
     /// `DELETE /user/following/{username}`.
     package static func unfollow(_ login: Login) -> Action {
-        Action(
-            .delete, path: "/user/following/" + URLEncoding.pathSegment(login.value), missing: "user '\(login.value)'")
+        Action(.unfollow, segment(login), missing: "user '\(login.value)'")
     }
 
     /// `GET /users/{username}/repos`, sending only the parameters that were chosen.
-    package static func repos(of login: Login, query: RepoQuery) -> ListResource<Repo> {
-        var items: [String] = []
-        if let kind = query.kind { items.append("type=\(kind.rawValue)") }
-        if let sort = query.sort { items.append("sort=\(sort.rawValue)") }
-        if let direction = query.direction { items.append("direction=\(direction.rawValue)") }
-        return ListResource(
+    package static func repos(of login: Login, query choice: RepoQuery) -> ListResource<Repo> {
+        ListResource(
             first: Resource(
-                path: account(login, "repos"),
-                query: items,
+                .repos, segment(login),
+                query: query(
+                    [
+                        "type": choice.kind?.rawValue, "sort": choice.sort?.rawValue,
+                        "direction": choice.direction?.rawValue,
+                    ]),
                 missing: "user '\(login.value)'",
                 decode: ResponseDecoder.list(of: RepoDTO.self) { $0.toDomain(raw: $1) }
             )
@@ -57,33 +59,32 @@ package enum GitHubEndpoints {
     }
 
     /// `GET /search/users?q=…`, with the query form-encoded so qualifiers such as `followers:>100` survive.
-    /// `waitsOutSpentLimit`: a spent search limit is waited out (a split search's many queries).
-    package static func searchUsers(_ query: UserSearchQuery, waitsOutSpentLimit: Bool = false) -> ListResource<User> {
-        var items = ["q=" + URLEncoding.queryValue(query.text)]
-        if let sort = query.sort { items.append("sort=\(sort.rawValue)") }
-        if let order = query.order { items.append("order=\(order.rawValue)") }
-        return ListResource(
+    package static func searchUsers(_ search: UserSearchQuery) -> ListResource<User> {
+        ListResource(
             first: Resource(
-                path: "/search/users", query: items, missing: "search results", waitsOutSpentLimit: waitsOutSpentLimit,
-                decode: ResponseDecoder.search)
+                .searchUsers,
+                query: query(
+                    ["q": search.text, "sort": search.sort?.rawValue, "order": search.order?.rawValue]),
+                missing: "search results", decode: ResponseDecoder.search)
         )
     }
 
-    /// Any list under an account whose records need no typed field (`/users/{username}/keys`,
-    /// `/users/{username}/events/public`), in GitHub's default media type or the one `accept` names.
-    package static func accountRecords(
-        _ login: Login, _ segment: String, query: [String] = [], accept: String? = nil
+    /// Any list under an account whose records need no typed field (`.keys`, `.publicEvents`, `.starred`): the
+    /// row gives the path, the query keys `parameters` may use (nil values are left out) and the media type.
+    package static func records(
+        _ endpoint: Endpoint, of login: Login, query parameters: KeyValuePairs<String, String?> = [:]
     ) -> ListResource<Record> {
         ListResource(
             first: Resource(
-                path: account(login, segment), query: query, missing: "user '\(login.value)'", accept: accept,
+                endpoint, segment(login), query: query(parameters), missing: "user '\(login.value)'",
                 decode: ResponseDecoder.records)
         )
     }
 
     /// `GET /user`: the token's own account, and the scopes GitHub says the token has.
-    package static let authenticatedUser = Resource<AuthenticatedUser>(path: "/user", missing: "authenticated user") {
-        body throws(DomainError) in
+    package static let authenticatedUser = Resource<AuthenticatedUser>(
+        .authenticatedUser, missing: "authenticated user"
+    ) { body throws(DomainError) in
         let scopes = body.headers["x-oauth-scopes"].map {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
@@ -92,22 +93,23 @@ package enum GitHubEndpoints {
 
     /// `GET /users/{username}`.
     package static func user(_ login: Login) -> Resource<User> {
-        Resource(path: "/users/" + URLEncoding.pathSegment(login.value), missing: "user '\(login.value)'") {
-            body throws(DomainError) in try ResponseDecoder.user(body)
-        }
-    }
-
-    /// `GET /user/{id}`.
-    package static func user(id: Int64) -> Resource<User> {
-        Resource(path: "/user/\(id)", missing: "account with id \(id)") { body throws(DomainError) in
+        Resource(.user, segment(login), missing: "user '\(login.value)'") { body throws(DomainError) in
             try ResponseDecoder.user(body)
         }
     }
 
-    /// `GET /rate_limit`, never cached: it costs no quota, and a stale answer would be worse than none.
-    package static let rateLimit = Resource<RateLimitOverview>(
-        path: "/rate_limit", missing: "rate limits", cacheable: false
-    ) { body throws(DomainError) in try ResponseDecoder.rateLimits(body) }
+    /// `GET /user/{account_id}`.
+    package static func user(id: Int64) -> Resource<User> {
+        Resource(.userByID, "\(id)", missing: "account with id \(id)") { body throws(DomainError) in
+            try ResponseDecoder.user(body)
+        }
+    }
+
+    /// `GET /rate_limit`, never cached (its row is free): it costs no quota, and a stale answer would be worse
+    /// than none.
+    package static let rateLimit = Resource<RateLimitOverview>(.rateLimitStatus, missing: "rate limits") {
+        body throws(DomainError) in try ResponseDecoder.rateLimits(body)
+    }
 
     /// GitHub's GraphQL endpoint beside the REST root: `https://api.github.com/graphql`, and on an Enterprise
     /// Server `/api/graphql` where REST is at `/api/v3`.
@@ -122,8 +124,15 @@ package enum GitHubEndpoints {
 
     private static let accounts = ResponseDecoder.list(of: UserDTO.self) { $0.toDomain(raw: $1) }
 
-    private static func account(_ login: Login, _ segment: String) -> String {
-        "/users/" + URLEncoding.pathSegment(login.value) + "/" + segment
+    /// A login as one path segment.
+    private static func segment(_ login: Login) -> String {
+        URLEncoding.pathSegment(login.value)
+    }
+
+    /// `key=value` items, form-encoded, for the parameters that have a value. `Resource` refuses a key the row
+    /// does not allow, so no feature can send what GitHub does not document for the endpoint.
+    private static func query(_ parameters: KeyValuePairs<String, String?>) -> [String] {
+        parameters.compactMap { key, value in value.map { key + "=" + URLEncoding.queryValue($0) } }
     }
 }
 

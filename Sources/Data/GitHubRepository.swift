@@ -11,6 +11,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     private let client: HTTPClient
     private let apiRoot: URL
     private let logger: Logger
+    /// A run that spends a per-minute limit by design: see `waitingOutPerMinuteLimits()`.
+    private var waitsOutPerMinuteLimits = false
 
     package init(
         client: HTTPClient,
@@ -28,6 +30,12 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         try await fetch(resource, at: url(resource.target))
     }
 
+    package func waitingOutPerMinuteLimits() -> any ResourceRepository {
+        var repository = self
+        repository.waitsOutPerMinuteLimits = true
+        return repository
+    }
+
     /// The root was a valid URL and the catalog's additions are ASCII-safe, so this cannot fail.
     private func url(_ target: String) -> URL {
         var root = apiRoot.absoluteString
@@ -41,7 +49,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
 
     /// Writes go straight to GitHub, past the cache: GitHub asks for `Content-Length: 0` on a PUT without a body.
     package func perform(_ action: Action) async throws(DomainError) {
-        var request = client.makeRequest(action.method == .put ? .put : .delete, url(action.path))
+        var request = client.makeRequest(Self.method(action.method), url(action.path))
         if action.method == .put { request.headers.set("Content-Length", "0") }
         let response: HTTPResponse
         do {
@@ -61,6 +69,16 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
             throw error
+        }
+    }
+
+    private static func method(_ method: Endpoint.Method) -> HTTPMethod {
+        switch method {
+        case .get: return .get
+        case .post: return .post
+        case .put: return .put
+        case .patch: return .patch
+        case .delete: return .delete
         }
     }
 
@@ -129,9 +147,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
 
     private func fetch<Value: Sendable>(_ resource: Resource<Value>, at url: URL) async throws(DomainError) -> Value {
         let label = ErrorMapping.label(url)
-        let response = try await fetcher.get(
-            url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept,
-            waitsOutSpentLimit: resource.waitsOutSpentLimit)
+        let response = try await answer(resource, at: url, label: label)
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
             throw error
         }
@@ -143,6 +159,28 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 ResourceBody(bytes: [UInt8](response.body), next: next, label: label, headers: headers))
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))
+        }
+    }
+
+    /// The resource's answer through the cache. In a run that waits out per-minute limits, a spent limit of an
+    /// endpoint whose row says it refills within a minute is sat out and the request asked again, at most
+    /// `HTTPClient.maximumPrimaryLimitWaits` times, as the client waits under `--wait-on-rate-limit`.
+    private func answer<Value: Sendable>(_ resource: Resource<Value>, at url: URL, label: String)
+        async throws(DomainError) -> HTTPResponse
+    {
+        var waits = 0
+        while true {
+            let response = try await fetcher.get(
+                url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept)
+            guard waitsOutPerMinuteLimits, resource.endpoint.rateLimit.refillsWithinAMinute,
+                waits < HTTPClient.maximumPrimaryLimitWaits
+            else { return response }
+            waits += 1
+            do {
+                guard try await client.waitOutSpentLimit(response) else { return response }
+            } catch {
+                throw .cancelled
+            }
         }
     }
 }

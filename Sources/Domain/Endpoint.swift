@@ -51,6 +51,10 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         case search
         /// Costs nothing and is answered even when every limit is spent (`GET /rate_limit`).
         case free
+
+        /// Whether a spent limit refills within a minute, so that a run asking many queries by design waits
+        /// it out rather than stopping; the hourly core limit does not.
+        package var refillsWithinAMinute: Bool { self == .search }
     }
 
     /// GitHub's operation id (`users/list-public-keys-for-user`), as its OpenAPI description names it.
@@ -110,6 +114,11 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// The path with each placeholder replaced, in order, by a segment the caller has already percent-encoded.
     package func path(_ segments: String...) -> String {
+        path(segments)
+    }
+
+    /// `path(_:)` for segments in an array.
+    package func path(_ segments: [String]) -> String {
         precondition(segments.count == parameters.count, "\(self) takes \(parameters.count) path segments")
         var remaining = segments[...]
         return path.split(separator: "/", omittingEmptySubsequences: false).map { piece in
@@ -120,8 +129,25 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         }.joined(separator: "/")
     }
 
-    /// Whether a query key may be sent to this endpoint (`per_page` and `page` always may, on a list).
+    /// Whether a query key may be sent to this endpoint: its own keys, `per_page` on any list, and `page` on a
+    /// list paged by page number (`GET /users` pages by `since` and documents no `page`).
     package func accepts(queryKey key: String) -> Bool {
-        query.contains(key) || (paging != .single && (key == "per_page" || key == "page"))
+        switch key {
+        case "per_page": return query.contains(key) || paging != .single
+        case "page": return query.contains(key) || (paging != .single && paging != .since)
+        default: return query.contains(key)
+        }
+    }
+
+    /// The most items GitHub serves of this list (300 events, 1,000 search results); nil when it serves all.
+    package var itemCap: Int? {
+        guard case .capped(let cap) = paging else { return nil }
+        return cap
+    }
+
+    /// Whether an answer may be kept and revalidated: a read that costs a limit and has a body. `GET /rate_limit`
+    /// is free and must be live, a write is never repeated from a copy, and a status answer has nothing to keep.
+    package var isCacheable: Bool {
+        !method.isWrite && rateLimit != .free && shape != .status
     }
 }

@@ -5,6 +5,24 @@ package enum ItemLimit: Sendable, Equatable {
 
     /// The default of every paging command: one page of 30.
     package static let `default` = ItemLimit.count(30)
+
+    /// No more than `cap` (an endpoint row's `itemCap`): GitHub refuses the page past a list's cap, so it is
+    /// never asked for. Unchanged when there is no cap.
+    package func capped(at cap: Int?) -> ItemLimit {
+        guard let cap else { return self }
+        switch self {
+        case .all: return .count(cap)
+        case .count(let count): return .count(min(count, cap))
+        }
+    }
+
+    /// Whether more than `cap` was asked for, so that stopping at it is worth a word.
+    package func exceeds(_ cap: Int) -> Bool {
+        switch self {
+        case .all: return true
+        case .count(let count): return count > cap
+        }
+    }
 }
 
 /// Chooses `per_page` so a command needs the fewest requests: exactly the limit when it fits in one page,

@@ -16,42 +16,58 @@ package struct ResourceBody: Sendable {
     }
 }
 
-/// One GitHub resource, described well enough to fetch it: an API path, its query, what a 404 means, and how
-/// to turn the body into a value. Data's endpoint catalog is the only place that builds these, so paths and
-/// DTOs stay in Data while everything above names resources without seeing a URL or an HTTP type.
+/// One GitHub resource, described well enough to fetch it: the endpoint row it is an instance of, its path and
+/// query, what a 404 means, and how to turn the body into a value. Data's endpoint catalog is the only place
+/// that builds these, so paths and DTOs stay in Data while everything above names resources without seeing a
+/// URL or an HTTP type.
 package struct Resource<Value: Sendable>: Sendable {
+    /// The operation this is one request of: it decides the path's shape, the query keys that may be sent, the
+    /// media type, whether the answer is cached and which rate limit is spent.
+    package let endpoint: Endpoint
     /// The path under the API root, already percent-encoded (`/users/octocat/followers`).
     package let path: String
     /// `name=value` pairs, already encoded, in the order they are sent.
     package let query: [String]
     /// What a 404 lacks, in words ("user 'octocat'").
     package let missing: String
-    /// The media type to ask for, when GitHub's default (`application/vnd.github+json`) is not the one.
-    package let accept: String?
-    /// False for answers that must always be live (`/rate_limit`); they are neither stored nor revalidated.
-    package let cacheable: Bool
-    /// A spent rate limit is waited out (up to `--max-wait`) instead of ending the run, even without
-    /// `--wait-on-rate-limit`: a split search spends its per-minute limit by design.
-    package let waitsOutSpentLimit: Bool
     package let decode: @Sendable (ResourceBody) throws(DomainError) -> Value
 
+    /// `segments` fill the row's path placeholders in order, already percent-encoded; every query key must be
+    /// one the row allows.
     package init(
-        path: String,
+        _ endpoint: Endpoint,
+        _ segments: String...,
         query: [String] = [],
         missing: String,
-        accept: String? = nil,
-        cacheable: Bool = true,
-        waitsOutSpentLimit: Bool = false,
         decode: @escaping @Sendable (ResourceBody) throws(DomainError) -> Value
     ) {
+        self.init(endpoint, path: endpoint.path(segments), query: query, missing: missing, decode: decode)
+    }
+
+    private init(
+        _ endpoint: Endpoint,
+        path: String,
+        query: [String],
+        missing: String,
+        decode: @escaping @Sendable (ResourceBody) throws(DomainError) -> Value
+    ) {
+        for item in query {
+            let key = String(item.prefix { $0 != "=" })
+            precondition(endpoint.accepts(queryKey: key), "\(endpoint) takes no query key '\(key)'")
+        }
+        self.endpoint = endpoint
         self.path = path
         self.query = query
         self.missing = missing
-        self.accept = accept
-        self.cacheable = cacheable
-        self.waitsOutSpentLimit = waitsOutSpentLimit
         self.decode = decode
     }
+
+    /// The media type to ask for, when GitHub's default (`application/vnd.github+json`) is not the one.
+    package var accept: String? { endpoint.mediaType }
+
+    /// False for answers that must always be live (`/rate_limit`) or have no body; they are neither stored nor
+    /// revalidated.
+    package var cacheable: Bool { endpoint.isCacheable }
 
     /// `path?query`, as fakes and messages key it.
     package var target: String {
@@ -60,9 +76,15 @@ package struct Resource<Value: Sendable>: Sendable {
 
     /// The same resource with one more query item (`per_page=100`).
     package func adding(_ item: String) -> Resource<Value> {
-        Resource(
-            path: path, query: query + [item], missing: missing, accept: accept, cacheable: cacheable,
-            waitsOutSpentLimit: waitsOutSpentLimit, decode: decode)
+        Resource(endpoint, path: path, query: query + [item], missing: missing, decode: decode)
+    }
+
+    /// The same request, its value turned into another (the profile part of `GET /user`'s answer).
+    package func map<Other: Sendable>(_ transform: @escaping @Sendable (Value) -> Other) -> Resource<Other> {
+        let decode = self.decode
+        return Resource<Other>(endpoint, path: path, query: query, missing: missing) { body throws(DomainError) in
+            transform(try decode(body))
+        }
     }
 }
 
@@ -71,6 +93,7 @@ package struct ListResource<Item: Sendable>: Sendable {
     package let first: Resource<Page<Item>>
 
     package init(first: Resource<Page<Item>>) {
+        precondition(first.endpoint.paging != .single, "\(first.endpoint) is not a list")
         self.first = first
     }
 
@@ -85,6 +108,10 @@ package protocol ResourceRepository: Sendable {
     func fetch<Value: Sendable>(_ resource: Resource<Value>) async throws(DomainError) -> Value
     /// The page a `Link` URL points at, decoded as the list's pages are.
     func page<Item: Sendable>(_ list: ListResource<Item>, at cursor: PageCursor) async throws(DomainError) -> Page<Item>
+    /// This repository for a run that spends a per-minute limit by design (a split search's many queries): when
+    /// the limit of an endpoint whose row says it refills within a minute is spent, the wait is sat out, as far
+    /// as `--max-wait` allows, and the request asked again, instead of ending the run.
+    func waitingOutPerMinuteLimits() -> any ResourceRepository
 }
 
 extension ResourceRepository {
@@ -110,22 +137,25 @@ package struct Record: Sendable, Equatable {
 
 /// A change to make on GitHub (`PUT /user/following/octocat`): sent once, never cached, answered by a status.
 package struct Action: Sendable, Equatable {
-    package enum Method: String, Sendable {
-        case put = "PUT"
-        case delete = "DELETE"
-    }
-
-    package let method: Method
+    /// The write operation this is one request of; its row names the scope a token needs.
+    package let endpoint: Endpoint
     /// The path under the API root, already percent-encoded.
     package let path: String
     /// What a 404 lacks, in words ("user 'octocat'").
     package let missing: String
 
-    package init(_ method: Method, path: String, missing: String) {
-        self.method = method
-        self.path = path
+    /// `segments` fill the row's path placeholders in order, already percent-encoded.
+    package init(_ endpoint: Endpoint, _ segments: String..., missing: String) {
+        precondition(endpoint.method.isWrite, "\(endpoint) is not a write")
+        self.endpoint = endpoint
+        self.path = endpoint.path(segments)
         self.missing = missing
     }
+
+    package var method: Endpoint.Method { endpoint.method }
+
+    /// The OAuth scope the token needs for it (`user:follow`), for the exit-4 hint.
+    package var scope: String? { endpoint.scope }
 }
 
 /// Changes on GitHub. Implementations throw only `DomainError`.

@@ -114,6 +114,22 @@ package struct HTTPClient: Sendable {
         return true
     }
 
+    /// Sits out the spent primary limit `response` reports, whatever `--wait-on-rate-limit` says, for a caller
+    /// that spends a per-minute limit by design (a split search), through the same clock, so the wait is
+    /// announced and counted down. false: the answer is no spent limit, its reset is malformed, the wait is
+    /// longer than `--max-wait` allows, or the policy waits on its own and `send` has already waited all it would.
+    package func waitOutSpentLimit(_ response: HTTPResponse) async throws(TransportError) -> Bool {
+        guard !schedule.policy.waitOnPrimaryLimit,
+            case .retry(let wait, let reason) = schedule.spentLimitWait(response, now: clock.now())
+        else { return false }
+        do {
+            try await clock.sleep(wait, reason)
+        } catch {
+            throw .cancelled
+        }
+        return true
+    }
+
     package func makeRequest(_ method: HTTPMethod, _ url: URL) -> HTTPRequest {
         var headers = HTTPHeaders()
         headers.set("User-Agent", configuration.userAgent)
@@ -160,7 +176,6 @@ package struct HTTPClient: Sendable {
                 retriesUsed: retriesUsed,
                 random: clock.random(),
                 now: clock.now(),
-                waitsOutSpentLimit: request.waitsOutSpentLimit,
                 repeatableQuery: request.isRepeatableQuery
             )
             guard case .retry(let delay, let reason) = decision else {

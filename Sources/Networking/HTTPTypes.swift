@@ -67,9 +67,6 @@ package struct HTTPRequest: Sendable, Equatable {
     package var headers: HTTPHeaders
     /// What a POST sends (a GraphQL query as JSON); nil sends no body.
     package var body: Foundation.Data?
-    /// A spent rate limit on this request is waited out, up to the policy's `maximumWait`, even without
-    /// `waitOnPrimaryLimit`: a split search runs into its per-minute limit by design.
-    package var waitsOutSpentLimit = false
     /// A POST that only reads (a GraphQL query), so sending it again repeats nothing: a transient failure, a
     /// 500, a 503 or a secondary limit is retried as a GET's would be. A 502 or 504 (a query that ran out of
     /// time) is handed back at once, for the caller to ask for less.

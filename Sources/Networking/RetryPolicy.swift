@@ -94,20 +94,18 @@ package struct RetrySchedule: Sendable {
     }
 
     /// `retriesUsed` counts earlier transient and secondary-limit retries of this request; `random` is in [0, 1).
-    /// `waitsOutSpentLimit` (the request's own) waits out a spent limit up to `maximumWait`; `repeatableQuery`
-    /// (`HTTPRequest.isRepeatableQuery`) retries a POST that only reads.
+    /// `repeatableQuery` (`HTTPRequest.isRepeatableQuery`) retries a POST that only reads.
     package func decide(
         _ outcome: Result<HTTPResponse, TransportError>,
         method: HTTPMethod,
         retriesUsed: Int,
         random: Double,
         now: Date,
-        waitsOutSpentLimit: Bool = false,
         repeatableQuery: Bool = false
     ) -> RetryDecision {
         let decision = decideWait(
             outcome, method: method, retriesUsed: retriesUsed, random: random, now: now,
-            waitsOutSpentLimit: waitsOutSpentLimit, repeatableQuery: repeatableQuery)
+            repeatableQuery: repeatableQuery)
         guard method.isWrite, case .retry(let delay, let reason) = decision else { return decision }
         return .retry(after: max(delay, policy.writeSpacing), reason: reason)
     }
@@ -118,7 +116,6 @@ package struct RetrySchedule: Sendable {
         retriesUsed: Int,
         random: Double,
         now: Date,
-        waitsOutSpentLimit: Bool,
         repeatableQuery: Bool
     ) -> RetryDecision {
         let repeatable = method.isIdempotent || repeatableQuery
@@ -129,9 +126,7 @@ package struct RetrySchedule: Sendable {
         case .success(let response):
             // A query that ran out of time is asked again smaller, by the caller, not again as it was.
             if repeatableQuery, !method.isIdempotent, [502, 504].contains(response.status) { return .deliver }
-            return decide(
-                response, repeatable: repeatable, retriesUsed: retriesUsed, random: random, now: now,
-                waitsOutSpentLimit: waitsOutSpentLimit)
+            return decide(response, repeatable: repeatable, retriesUsed: retriesUsed, random: random, now: now)
         }
     }
 
@@ -140,25 +135,12 @@ package struct RetrySchedule: Sendable {
         repeatable: Bool,
         retriesUsed: Int,
         random: Double,
-        now: Date,
-        waitsOutSpentLimit: Bool
+        now: Date
     ) -> RetryDecision {
         let limit = RateLimitInfo(response, now: now)
         if limit.isPrimaryLimitSpent(status: response.status) {
-            // Waiting for a reset is not a retry storm: it does not spend the retry budget. A malformed reset is
-            // delivered, for Data to report.
-            guard policy.waitOnPrimaryLimit || waitsOutSpentLimit else { return .deliver }
-            let wait: Duration
-            switch limit.reset {
-            // Bounded: the parser refuses resets past the year 9999, so this cannot overflow.
-            case .valid(let reset): wait = .milliseconds(Int64((max(0, reset.timeIntervalSince(now)) + 1) * 1000))
-            case .absent: wait = policy.secondaryLimitWait
-            case .malformed: return .deliver
-            }
-            // --max-wait bounds every wait: a longer one is not started, and the caller reports when to retry.
-            if wait > policy.maximumWait { return .deliver }
-            return .retry(
-                after: wait, reason: .primaryRateLimit(resetAt: limit.reset.value, bucket: Self.bucket(of: response)))
+            // Waiting for a reset is not a retry storm: it does not spend the retry budget.
+            return policy.waitOnPrimaryLimit ? spentLimitWait(response, limit: limit, now: now) : .deliver
         }
         guard repeatable, retriesUsed < policy.maxRetries else { return .deliver }
         if limit.isSecondaryLimit(status: response.status, body: response.body) {
@@ -184,6 +166,29 @@ package struct RetrySchedule: Sendable {
             return .retry(after: delay, reason: .status(response.status))
         }
         return .deliver
+    }
+
+    /// How long to sit out the spent primary limit `response` reports: until the reset and a second, or
+    /// `secondaryLimitWait` when GitHub did not say when. `deliver` when the answer is no spent limit, its reset
+    /// is malformed (for Data to report), or the wait is longer than `maximumWait`.
+    package func spentLimitWait(_ response: HTTPResponse, now: Date) -> RetryDecision {
+        let limit = RateLimitInfo(response, now: now)
+        guard limit.isPrimaryLimitSpent(status: response.status) else { return .deliver }
+        return spentLimitWait(response, limit: limit, now: now)
+    }
+
+    private func spentLimitWait(_ response: HTTPResponse, limit: RateLimitInfo, now: Date) -> RetryDecision {
+        let wait: Duration
+        switch limit.reset {
+        // Bounded: the parser refuses resets past the year 9999, so this cannot overflow.
+        case .valid(let reset): wait = .milliseconds(Int64((max(0, reset.timeIntervalSince(now)) + 1) * 1000))
+        case .absent: wait = policy.secondaryLimitWait
+        case .malformed: return .deliver
+        }
+        // --max-wait bounds every wait: a longer one is not started, and the caller reports when to retry.
+        if wait > policy.maximumWait { return .deliver }
+        return .retry(
+            after: wait, reason: .primaryRateLimit(resetAt: limit.reset.value, bucket: Self.bucket(of: response)))
     }
 
     /// The rate-limit bucket GitHub says the answer counted against; nil when absent, or not a short lowercase

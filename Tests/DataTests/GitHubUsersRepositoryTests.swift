@@ -181,8 +181,11 @@ struct GitHubEndpointsTests {
             GitHubEndpoints.repos(of: login, query: RepoQuery(sort: .pushed)).firstPage(perPage: 5).target
                 == "/users/octocat/repos?sort=pushed&per_page=5")
         #expect(
-            GitHubEndpoints.accountRecords(login, "keys").firstPage(perPage: 30).target
+            GitHubEndpoints.records(.keys, of: login).firstPage(perPage: 30).target
                 == "/users/octocat/keys?per_page=30")
+        #expect(
+            GitHubEndpoints.records(.starred, of: login, query: ["sort": nil, "direction": "asc"])
+                .firstPage(perPage: 30).target == "/users/octocat/starred?direction=asc&per_page=30")
     }
 
     @Test func recordsKeepTheirBytesAndTheirNumericID() async throws {
@@ -190,7 +193,7 @@ struct GitHubEndpointsTests {
         let body = #"[{"id":7,"key":"ssh-ed25519 AAAA"},{"key":"no id"}]"#
         stub.stub("https://api.github.com/users/octocat/keys?per_page=30", body: body)
         let page = try await repository(stub).firstPage(
-            GitHubEndpoints.accountRecords(try Login(validating: "octocat"), "keys"), perPage: 30)
+            GitHubEndpoints.records(.keys, of: try Login(validating: "octocat")), perPage: 30)
         #expect(page.items.map(\.id) == [7, nil])
         #expect(String(decoding: page.items[1].raw.bytes, as: UTF8.self) == #"{"key":"no id"}"#)
     }

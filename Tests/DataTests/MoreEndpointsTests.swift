@@ -182,7 +182,7 @@ struct MediaTypeTests {
         stub.stub(url, headers: [("ETag", #""s1""#)], body: #"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":1}}]"#)
         let login = try Login(validating: "octocat")
         let page = try await GitHubRepository(client: client(stub)).firstPage(
-            GitHubEndpoints.accountRecords(login, "starred", accept: "application/vnd.github.star+json"), perPage: 30)
+            GitHubEndpoints.records(.starred, of: login), perPage: 30)
         #expect(page.items.count == 1)
         let request = try #require(stub.received.first)
         #expect(request.headers["Accept"] == "application/vnd.github.star+json")

@@ -587,13 +587,16 @@ struct ConditionalFetcherTests {
             url, headers: [("ETag", #""star""#)], body: #"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":1}}]"#)
         stub.stub(url, status: 304, body: "")
         let login = try Login(validating: "octocat")
-        let star = "application/vnd.github.star+json"
-        _ = try await repository(stub, cache: cache).firstPage(
-            GitHubEndpoints.accountRecords(login, "starred"), perPage: 30)
-        _ = try await repository(stub, cache: cache).firstPage(
-            GitHubEndpoints.accountRecords(login, "starred", accept: star), perPage: 30)
-        let again = try await repository(stub, cache: cache).firstPage(
-            GitHubEndpoints.accountRecords(login, "starred", accept: star), perPage: 30)
+        // The same operation without the star media type: a row no feature uses, to ask for the plain list.
+        let plainRow = Endpoint(
+            "activity/list-repos-starred-by-user", .get, "/users/{username}/starred", shape: .records, paging: .link,
+            docs: Endpoint.starred.docs)
+        let plain = ListResource(
+            first: Resource(plainRow, "octocat", missing: "user 'octocat'", decode: ResponseDecoder.records))
+        let starred = GitHubEndpoints.records(.starred, of: login)
+        _ = try await repository(stub, cache: cache).firstPage(plain, perPage: 30)
+        _ = try await repository(stub, cache: cache).firstPage(starred, perPage: 30)
+        let again = try await repository(stub, cache: cache).firstPage(starred, perPage: 30)
         // The star+json request never revalidates the plain list's entry, and its own 304 serves its own body.
         #expect(stub.received[1].headers["If-None-Match"] == nil)
         #expect(stub.received[2].headers["If-None-Match"] == #""star""#)

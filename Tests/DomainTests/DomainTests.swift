@@ -65,14 +65,35 @@ struct GetUsersUseCaseTests {
 
 struct ResourceTests {
     private let list = ListResource<User>(
-        first: Resource(path: "/users", query: ["since=5"], missing: "users") { body throws(DomainError) in
+        first: Resource(.listUsers, query: ["since=5"], missing: "users") { body throws(DomainError) in
             Page(items: [], next: body.next)
         }
     )
 
     @Test func theFirstPageAsksForItsSizeAfterTheListsOwnQuery() {
         #expect(list.firstPage(perPage: 2).target == "/users?since=5&per_page=2")
-        #expect(Resource<Int>(path: "/rate_limit", missing: "x") { _ throws(DomainError) in 1 }.target == "/rate_limit")
+        #expect(Resource<Int>(.rateLimitStatus, missing: "x") { _ throws(DomainError) in 1 }.target == "/rate_limit")
+    }
+
+    @Test func aResourceTakesItsPathMediaTypeAndCachingFromItsRow() {
+        let starred = Resource<Int>(.starred, "mona", query: ["sort=created"], missing: "x") { _ throws(DomainError) in
+            1
+        }
+        #expect(starred.target == "/users/mona/starred?sort=created")
+        #expect(starred.accept == "application/vnd.github.star+json")
+        #expect(starred.cacheable)
+        #expect(Resource<Int>(.user, "mona", missing: "x") { _ throws(DomainError) in 1 }.accept == nil)
+        #expect(!Resource<Int>(.rateLimitStatus, missing: "x") { _ throws(DomainError) in 1 }.cacheable)
+        #expect(!Resource<Int>(.checkFollowing, "a", "b", missing: "x") { _ throws(DomainError) in 1 }.cacheable)
+        #expect(
+            Resource<Int>(.user, "mona", missing: "x") { _ throws(DomainError) in 1 }.map { $0 + 1 }.endpoint == .user)
+    }
+
+    @Test func anActionTakesItsMethodAndScopeFromItsRow() {
+        let action = Action(.unfollow, "mona", missing: "user 'mona'")
+        #expect(action.path == "/user/following/mona")
+        #expect(action.method == .delete)
+        #expect(action.scope == "user:follow")
     }
 
     @Test func aRepositoryReadsTheFirstPageThenFollowsTheCursor() async throws {

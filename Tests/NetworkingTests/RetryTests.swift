@@ -145,21 +145,27 @@ struct RetryScheduleTests {
         }
     }
 
-    @Test func aRequestThatWaitsOutASpentLimitWaitsOnlyAsLongAsMaxWaitAllows() {
+    @Test func aSpentLimitsWaitLastsOnlyAsLongAsMaxWaitAllows() {
         let reset = now.addingTimeInterval(40)
         let spent = response(
             403, [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", String(Int(reset.timeIntervalSince1970)))])
-        func decide(_ policy: RetryPolicy, waits: Bool) -> RetryDecision {
-            RetrySchedule(policy: policy).decide(
-                .success(spent), method: .get, retriesUsed: 0, random: 0.5, now: now, waitsOutSpentLimit: waits)
-        }
         let wait = RetryDecision.retry(after: .seconds(41), reason: .primaryRateLimit(resetAt: reset))
-        #expect(decide(RetryPolicy(), waits: true) == wait)
-        #expect(decide(RetryPolicy(), waits: false) == .deliver)
-        #expect(decide(RetryPolicy(maximumWait: .seconds(30)), waits: true) == .deliver)
-        // --max-wait bounds the wait with --wait-on-rate-limit too (issue 19.9).
-        #expect(decide(RetryPolicy(waitOnPrimaryLimit: true, maximumWait: .seconds(30)), waits: true) == .deliver)
-        #expect(decide(RetryPolicy(waitOnPrimaryLimit: true, maximumWait: .seconds(41)), waits: false) == wait)
+        // What a caller that waits out a spent limit by design (a split search) is told, whatever the policy.
+        #expect(RetrySchedule(policy: RetryPolicy()).spentLimitWait(spent, now: now) == wait)
+        #expect(
+            RetrySchedule(policy: RetryPolicy(maximumWait: .seconds(30))).spentLimitWait(spent, now: now) == .deliver)
+        // Not a spent limit (remaining left, or another status): nothing to wait for.
+        for other in [response(403, [("x-ratelimit-remaining", "3")]), response(500, [("x-ratelimit-remaining", "0")])]
+        {
+            #expect(RetrySchedule(policy: RetryPolicy()).spentLimitWait(other, now: now) == .deliver)
+        }
+        // The client's own schedule waits only with --wait-on-rate-limit, and --max-wait bounds it too (issue 19.9).
+        func decide(_ policy: RetryPolicy) -> RetryDecision {
+            RetrySchedule(policy: policy).decide(.success(spent), method: .get, retriesUsed: 0, random: 0.5, now: now)
+        }
+        #expect(decide(RetryPolicy()) == .deliver)
+        #expect(decide(RetryPolicy(waitOnPrimaryLimit: true, maximumWait: .seconds(30))) == .deliver)
+        #expect(decide(RetryPolicy(waitOnPrimaryLimit: true, maximumWait: .seconds(41))) == wait)
     }
 
     @Test func aServersRetryAfterStretchesTheBackoff() {

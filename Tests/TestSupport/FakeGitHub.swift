@@ -40,6 +40,13 @@ package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepos
         try answer("page " + cursor.url) { pages[cursor.url] }
     }
 
+    /// The same scripted answers, since a fake has no limit to wait for; the call is recorded, so a test sees
+    /// that a run asked for it.
+    package func waitingOutPerMinuteLimits() -> any ResourceRepository {
+        record("waiting out per-minute limits")
+        return self
+    }
+
     package func user(login: Login) async throws(DomainError) -> User {
         record("user " + login.value)
         lock.withLock {

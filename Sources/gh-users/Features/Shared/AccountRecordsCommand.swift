@@ -31,10 +31,11 @@ extension Column where Item == Record {
 }
 
 extension Command where Options == AccountListOptions {
-    /// A list under one account (`/users/{username}/keys`) whose records need no typed field: the columns read
-    /// GitHub's JSON, JSON output is GitHub's objects, and a record whose id was already written is dropped.
+    /// A list under one account (`.keys`: `GET /users/{username}/keys`) whose records need no typed field: the
+    /// row gives the request, the columns read GitHub's JSON, JSON output is GitHub's objects, and a record whose
+    /// id was already written is dropped.
     init(
-        records segment: String,
+        records endpoint: Endpoint,
         noun: String,
         columns: @escaping @Sendable (RenderContext) -> [Column<Record>],
         spec: CommandSpec
@@ -43,7 +44,7 @@ extension Command where Options == AccountListOptions {
             list: ListDeclaration(
                 noun: noun,
                 paging: { $0.paging.plan },
-                list: { GitHubEndpoints.accountRecords($0.login, segment) },
+                list: { GitHubEndpoints.records(endpoint, of: $0.login) },
                 admission: ListDeclaration.unseen(id: \.id),
                 columns: columns,
                 raw: \.raw

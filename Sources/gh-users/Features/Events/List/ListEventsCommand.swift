@@ -5,22 +5,17 @@ import JSONBytes
 
 /// `gh-users events LOGIN`: an account's public activity, newest first, up to the 300 GitHub keeps.
 enum ListEventsCommand {
-    /// GitHub serves only an account's 300 most recent public events, and answers 422 past them.
-    static let maximumEvents = 300
+    static let endpoint = Endpoint.publicEvents
 
     static let declaration = Command<AccountListOptions>(
         list: ListDeclaration(
             noun: "events",
             paging: { options in
-                // Never ask for the page GitHub refuses: stop at the 300th event.
-                let capped: ItemLimit
-                switch options.paging.limit {
-                case .all: capped = .count(maximumEvents)
-                case .count(let count): capped = .count(min(count, maximumEvents))
-                }
-                return PagingPlan(limit: capped, requestedPerPage: options.paging.perPage)
+                // Never ask for the page GitHub refuses: stop at the row's cap (the 300th event).
+                PagingPlan(
+                    limit: options.paging.limit.capped(at: endpoint.itemCap), requestedPerPage: options.paging.perPage)
             },
-            list: { GitHubEndpoints.accountRecords($0.login, "events/public") },
+            list: { GitHubEndpoints.records(endpoint, of: $0.login) },
             admission: ListDeclaration.unseen(id: \.id),
             columns: { context in
                 [
@@ -59,14 +54,9 @@ enum ListEventsCommand {
     )
 
     static func notes(taken: Int, options: AccountListOptions) -> [String] {
-        let wantedMore: Bool
-        switch options.paging.limit {
-        case .all: wantedMore = true
-        case .count(let count): wantedMore = count > maximumEvents
-        }
-        guard wantedMore, taken >= maximumEvents else { return [] }
+        guard let cap = endpoint.itemCap, options.paging.limit.exceeds(cap), taken >= cap else { return [] }
         return [
-            "gh-users: GitHub keeps only the \(maximumEvents) most recent public events of an account; these are all of them."
+            "gh-users: GitHub keeps only the \(cap) most recent public events of an account; these are all of them."
         ]
     }
 }

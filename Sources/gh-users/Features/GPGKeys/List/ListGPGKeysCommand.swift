@@ -5,7 +5,7 @@ import JSONBytes
 /// `gh-users gpg-keys LOGIN`: the GPG keys an account signs commits with.
 enum ListGPGKeysCommand {
     static let declaration = Command(
-        records: "gpg_keys",
+        records: .gpgKeys,
         noun: "GPG keys",
         columns: { context in
             [

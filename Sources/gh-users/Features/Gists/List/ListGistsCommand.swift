@@ -5,7 +5,7 @@ import JSONBytes
 /// `gh-users gists LOGIN`: an account's public gists.
 enum ListGistsCommand {
     static let declaration = Command(
-        records: "gists",
+        records: .gists,
         noun: "gists",
         columns: { context in
             [

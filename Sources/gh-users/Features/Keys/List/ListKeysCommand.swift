@@ -6,7 +6,7 @@ import JSONBytes
 /// `gh-users keys LOGIN`: an account's public SSH keys, as people fetch them to grant server access.
 enum ListKeysCommand {
     static let declaration = Command(
-        records: "keys",
+        records: .keys,
         noun: "keys",
         columns: { _ in
             [

@@ -4,7 +4,7 @@ import Domain
 /// `gh-users orgs LOGIN`: the organizations an account is a public member of.
 enum ListOrgsCommand {
     static let declaration = Command(
-        records: "orgs",
+        records: .orgs,
         noun: "organizations",
         columns: { _ in
             [

@@ -154,6 +154,9 @@ struct SearchSplitPlanner: Sendable {
 /// qualifier. A range's first request is both its count and its first page, so a piece within the cap costs no
 /// extra query; the rest of it is paged by GitHub's links. Pages are handed on as they come, in created order.
 ///
+/// A split spends its per-minute search limit by design, so it reads through a repository that waits the limit
+/// out (within `--max-wait`) rather than stopping, as the search row's rate limit allows.
+///
 /// A split spends at most `queryCap` search queries, counts and pages alike: a query whose counts never settle
 /// (or a server whose do not) ends with exit 1 and the cap named, not an endless bisection.
 ///
@@ -162,7 +165,7 @@ final class SplitUserSearch: @unchecked Sendable {
     /// About five and a half hours of GitHub's search limit (30 a minute), and up to about a million results.
     static let queryCap = 10_000
 
-    private let github: any GitHubReader
+    private let github: any ResourceRepository
     private let query: UserSearchQuery
     private let perPage: Int
     private let lock = NSLock()
@@ -173,8 +176,8 @@ final class SplitUserSearch: @unchecked Sendable {
     private var overCap: [(range: CreatedRange, count: Int)] = []
     private var incomplete = false
 
-    init(github: any GitHubReader, query: UserSearchQuery, perPage: Int, now: Date) {
-        self.github = github
+    init(github: any ResourceRepository, query: UserSearchQuery, perPage: Int, now: Date) {
+        self.github = github.waitingOutPerMinuteLimits()
         self.query = query
         self.perPage = perPage
         planner = SearchSplitPlanner(now: now)
@@ -190,7 +193,7 @@ final class SplitUserSearch: @unchecked Sendable {
         while let range = withLock({ planner.next() }) {
             try checkCap()
             let pieceQuery = try pieceQuery(range)
-            let list = GitHubEndpoints.searchUsers(pieceQuery, waitsOutSpentLimit: true)
+            let list = GitHubEndpoints.searchUsers(pieceQuery)
             let page = try await github.firstPage(list, perPage: perPage)
             let total = page.totalCount ?? page.items.count
             let handed: Page<User>? = try withLock { () throws(DomainError) -> Page<User>? in

@@ -6,7 +6,7 @@ import JSONBytes
 /// `gh-users signing-keys LOGIN`: the SSH keys an account signs commits with, to verify its signatures.
 enum ListSigningKeysCommand {
     static let declaration = Command(
-        records: "ssh_signing_keys",
+        records: .signingKeys,
         noun: "signing keys",
         columns: { context in
             [

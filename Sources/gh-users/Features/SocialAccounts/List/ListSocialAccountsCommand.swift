@@ -4,7 +4,7 @@ import Domain
 /// `gh-users social LOGIN`: the social accounts a profile links to.
 enum ListSocialAccountsCommand {
     static let declaration = Command(
-        records: "social_accounts",
+        records: .socialAccounts,
         noun: "social accounts",
         columns: { _ in
             [Column("PROVIDER", path: ["provider"]), Column("URL", path: ["url"], shrink: .second)]

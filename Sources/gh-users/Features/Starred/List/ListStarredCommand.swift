@@ -16,11 +16,9 @@ struct ListStarredOptions: Sendable, Equatable {
     var paging = PagingOptions()
 }
 
-/// The repositories an account starred, each with when it was starred: the request asks for GitHub's
-/// `star+json` media type, so every record is `{"starred_at": …, "repo": {…}}` exactly as GitHub sends it.
+/// The repositories an account starred, each with when it was starred: the row asks for GitHub's `star+json`
+/// media type, so every record is `{"starred_at": …, "repo": {…}}` exactly as GitHub sends it.
 enum ListStarredCommand {
-    static let starMediaType = "application/vnd.github.star+json"
-
     static let sort = OptionSpec(
         "sort", value: "KEY", help: "created (when it was starred) or updated (when the repository was pushed to).",
         default: "created", choices: ListStarredOptions.Sort.allCases.map(\.rawValue))
@@ -33,10 +31,9 @@ enum ListStarredCommand {
             noun: "starred repositories",
             paging: { $0.paging.plan },
             list: { options in
-                var query: [String] = []
-                if let sort = options.sort { query.append("sort=\(sort.rawValue)") }
-                if let direction = options.direction { query.append("direction=\(direction.rawValue)") }
-                return GitHubEndpoints.accountRecords(options.login, "starred", query: query, accept: starMediaType)
+                GitHubEndpoints.records(
+                    .starred, of: options.login,
+                    query: ["sort": options.sort?.rawValue, "direction": options.direction?.rawValue])
             },
             admission: ListDeclaration.unseen(id: { Int64(JSONText.text(at: ["repo", "id"], in: $0.raw.bytes)) }),
             columns: { context in

@@ -87,15 +87,11 @@ struct FollowGraph: Sendable {
     }
 
     private func profileCounts() async throws(DomainError) -> Counts {
-        let profile = try await github.fetch(login.map(GitHubEndpoints.user) ?? authenticatedProfile)
+        let profile = try await github.fetch(
+            login.map(GitHubEndpoints.user) ?? GitHubEndpoints.authenticatedUser.map(\.user))
         // A negative count is no size at all.
         func size(_ count: Int?) -> Int? { count.flatMap { $0 >= 0 ? $0 : nil } }
         return Counts(followers: size(profile.followers), following: size(profile.following))
-    }
-
-    private var authenticatedProfile: Resource<User> {
-        let me = GitHubEndpoints.authenticatedUser
-        return Resource(path: me.path, missing: me.missing) { body throws(DomainError) in try me.decode(body).user }
     }
 
     /// Every page of one list, in order. An empty page that links on is followed, as the paged lists do. A
