@@ -54,7 +54,7 @@ let package = Package(
                 "gh-users", "AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking", "TestSupport",
             ]
         ),
-        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "TestSupport"]),
+        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "Domain", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

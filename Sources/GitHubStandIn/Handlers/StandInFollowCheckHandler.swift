@@ -1,4 +1,4 @@
-/// `GET /users/{login}/following/{target_user}` and the token's own `GET /user/following/{username}`: 204 with no
+/// `GET /users/{username}/following/{target_user}` and the token's own `GET /user/following/{username}`: 204 with no
 /// body when the account follows the target, GitHub's not-found body when it does not or when either account does
 /// not exist (GitHub documents only those two answers, so the 404s cannot be told apart).
 struct StandInFollowCheckHandler: StandInHandler {

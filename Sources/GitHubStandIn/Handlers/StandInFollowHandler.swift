@@ -1,12 +1,12 @@
 /// Whose follow graph a route reads: the account its path names, or the one its token signs in as.
 enum StandInFollowSubject: Sendable {
-    /// `/users/{login}/...` or `/user/{id}/...`.
+    /// `/users/{username}/...` or `/user/{account_id}/...`.
     case named
     /// `/user/...`: the token's account; 401 without a token.
     case signedIn
 }
 
-/// `GET /users/{login}/followers` and `/following` (also under `/user/{id}/`), and the token's own
+/// `GET /users/{username}/followers` and `/following` (also under `/user/{account_id}/`), and the token's own
 /// `GET /user/followers` and `/user/following`: one side of the follow graph, as writes left it.
 struct StandInFollowHandler: StandInHandler {
     let relation: StandInFollowRelation

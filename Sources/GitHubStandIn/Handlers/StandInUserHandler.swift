@@ -1,4 +1,4 @@
-/// `GET /users/{login}` and `GET /user/{id}`: one account's public profile.
+/// `GET /users/{username}` and `GET /user/{account_id}`: one account's public profile.
 struct StandInUserHandler: StandInHandler {
     static let documentation = "https://docs.github.com/rest/users/users#get-a-user"
 
