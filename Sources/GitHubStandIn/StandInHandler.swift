@@ -44,6 +44,8 @@ struct StandInRouteRequest {
     let caller: StandInCaller
     let now: Int
     let context: StandInContext
+    /// The matched row's documentation link, for the resource's error bodies.
+    let documentation: String
 
     var population: StandInPopulation { context.population }
 
@@ -72,10 +74,9 @@ struct StandInRouteRequest {
 
     /// What GitHub answers instead when `signedInAccount` is nil: 401 `Requires authentication` without a token,
     /// with the endpoint's documentation link as `GET /user` has it; `Bad credentials` when nobody can sign in.
-    func signInRefusal(documentationURL: String) -> StandInHTTPResponse {
+    func signInRefusal() -> StandInHTTPResponse {
         guard caller.token != nil else {
-            return StandInErrorBody.response(
-                401, message: "Requires authentication", documentationURL: documentationURL)
+            return StandInErrorBody.response(401, message: "Requires authentication", documentationURL: documentation)
         }
         return StandInErrorBody.badCredentials()
     }

@@ -10,12 +10,14 @@ import Foundation
 //   whose `respond(to:)` returns the status, the body and the resource's own headers (`Link`, `Last-Modified`).
 //   `request.account` resolves a `{username}` or `{account_id:int}` segment, `request.signedInAccount` the
 //   token's account (answer `request.signInRefusal` when it is nil), `StandInPageRequest` and
-//   `request.setPageLink` do GitHub's paging, and `StandInErrorBody` builds every error body. State that writes
+//   `request.setPageLink` do GitHub's paging, and `StandInErrorBody` builds every error body (with
+//   `request.documentation`, the row's documentation link, where GitHub's names the endpoint). State that writes
 //   change lives in the context, shared by all connections and guarded by its own lock, as `request.followGraph`
 //   is; reads must go through it so they see every write. Then one row in `StandInRouteTable.gitHub()`
 //   (StandInRoutes.swift): `StandInRoute(.endpointRow, handler: …)` takes the method, the path patterns, the rate
-//   limit and the accepted scopes from the row; a resource gh-users never asks has no row and names its method,
-//   pattern (`{name}` matches any non-empty segment, `{name:int}` an integer) and `rateResource:` itself.
+//   limit, the accepted scopes and the documentation link from the row; a resource gh-users never asks has no row and names its method,
+//   pattern (`{name}` matches any non-empty segment, `{name:int}` an integer), `rateResource:` and
+//   `documentation:` itself.
 //
 // Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers (the OAuth
 // scope headers among them), the 404 for every other method and the runner's `--help` list apply to every row.
@@ -130,7 +132,7 @@ struct StandInPipeline: Sendable {
             to: StandInRouteRequest(
                 method: request.method, path: request.path, query: request.query, target: request.target,
                 parameters: match.parameters, headers: request.headers, body: request.body, caller: request.caller,
-                now: request.now, context: context))
+                now: request.now, context: context, documentation: route.documentation))
     }
 
     /// Stage 5: a 200 to a read gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.

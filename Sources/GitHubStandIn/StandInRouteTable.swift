@@ -121,18 +121,13 @@ struct StandInRoute: Sendable {
     /// What `X-Accepted-OAuth-Scopes` says to callers with a token: the scopes the endpoint checks for, usually
     /// none for public reads.
     let acceptedScopes: String
+    /// The endpoint's documentation link, which GitHub's error bodies for it carry.
+    let documentation: String
 
     init(
-        _ method: Endpoint.Method, _ patterns: String..., handler: any StandInHandler,
-        rateResource: StandInRateResource = .core, acceptedScopes: String = ""
-    ) {
-        self.init(
-            method, patterns: patterns, handler: handler, rateResource: rateResource, acceptedScopes: acceptedScopes)
-    }
-
-    init(
-        _ method: Endpoint.Method, patterns: [String], handler: any StandInHandler,
-        rateResource: StandInRateResource = .core, acceptedScopes: String = ""
+        _ method: Endpoint.Method, _ patterns: [String], handler: any StandInHandler,
+        rateResource: StandInRateResource = .core, acceptedScopes: String = "",
+        documentation: String = StandInErrorBody.genericDocumentation
     ) {
         precondition(!patterns.isEmpty, "a route needs a path pattern")
         self.method = method
@@ -140,12 +135,13 @@ struct StandInRoute: Sendable {
         self.handler = handler
         self.rateResource = rateResource
         self.acceptedScopes = acceptedScopes
+        self.documentation = documentation
     }
 
     /// The row of an endpoint of the shared table: its method, its path (an account-scoped one also under
-    /// `/user/{account_id}/…`), the rate limit it spends, and its scope as `X-Accepted-OAuth-Scopes` names it:
-    /// after `user`, which grants every `user:` scope. `acceptedScopes` replaces that where GitHub names a scope
-    /// the row does not need (`user` on profiles).
+    /// `/user/{account_id}/…`), the rate limit it spends, its documentation link, and its scope as
+    /// `X-Accepted-OAuth-Scopes` names it: after `user`, which grants every `user:` scope. `acceptedScopes` replaces
+    /// that where GitHub names a scope the row does not need (`user` on profiles).
     init(_ endpoint: Endpoint, handler: any StandInHandler, acceptedScopes: String? = nil) {
         var patterns = [endpoint.path]
         if endpoint.isAccountScoped {
@@ -153,9 +149,8 @@ struct StandInRoute: Sendable {
         }
         let scope = endpoint.scope.map { $0.hasPrefix("user:") ? "user, " + $0 : $0 }
         self.init(
-            endpoint.method, patterns: patterns, handler: handler,
-            rateResource: StandInRateResource(endpoint.rateLimit),
-            acceptedScopes: acceptedScopes ?? scope ?? "")
+            endpoint.method, patterns, handler: handler, rateResource: StandInRateResource(endpoint.rateLimit),
+            acceptedScopes: acceptedScopes ?? scope ?? "", documentation: endpoint.docs)
     }
 }
 

@@ -21,11 +21,15 @@ extension StandInRouteTable {
                 StandInRoute(.ownFollowing, handler: StandInFollowHandler(.following, of: .signedIn)),
                 StandInRoute(.checkFollowing, handler: StandInFollowCheckHandler(of: .named)),
                 // GitHub's check of the token's own follows, which gh-users never asks, so no endpoint row has it.
-                StandInRoute(.get, "/user/following/{username}", handler: StandInFollowCheckHandler(of: .signedIn)),
+                StandInRoute(
+                    .get, ["/user/following/{username}"], handler: StandInFollowCheckHandler(of: .signedIn),
+                    documentation:
+                        "https://docs.github.com/rest/users/followers#check-if-a-person-is-followed-by-the-authenticated-user"
+                ),
                 StandInRoute(.follow, handler: StandInFollowChangeHandler(.follow)),
                 StandInRoute(.unfollow, handler: StandInFollowChangeHandler(.unfollow)),
                 StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
-                StandInRoute(.post, "/graphql", handler: StandInGraphQLHandler(), rateResource: .graphql),
+                StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
                 // GitHub documents that checking the rate limit does not count against it, even when exhausted.
                 StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
             ]

@@ -25,7 +25,7 @@ private struct EchoHandler: StandInHandler {
 private func row(
     _ method: Endpoint.Method, _ patterns: String..., name: String, rate: StandInRateResource = .core
 ) -> StandInRoute {
-    StandInRoute(method, patterns: patterns, handler: NamedHandler(name: name), rateResource: rate)
+    StandInRoute(method, patterns, handler: NamedHandler(name: name), rateResource: rate)
 }
 
 private let table = StandInRouteTable([
@@ -164,7 +164,8 @@ private func parameters(_ match: StandInRouteMatch) -> [String] {
             population: StandInPopulation(userCount: 3), configuration: StandInConfiguration(userCount: 3),
             baseURL: "http://127.0.0.1:1", ledger: StandInLedger(now: 1_000))
         let pipeline = StandInPipeline(
-            context: context, routes: StandInRouteTable([StandInRoute(.post, "/echo/{name}", handler: EchoHandler())]))
+            context: context, routes: StandInRouteTable([StandInRoute(.post, ["/echo/{name}"], handler: EchoHandler())])
+        )
         func send(_ method: String, headers: [(name: String, value: String)] = []) throws -> StandInHTTPResponse {
             let parsed = ParsedHTTPRequest(
                 method: method, target: "/echo/hi%21?x=1", version: "HTTP/1.1",

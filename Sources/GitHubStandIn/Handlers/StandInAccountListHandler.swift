@@ -15,7 +15,7 @@ struct StandInAccountListHandler: StandInHandler {
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         guard let account = request.account else {
-            return StandInErrorBody.notFound(documentationURL: endpoint.docs)
+            return StandInErrorBody.notFound(documentationURL: request.documentation)
         }
         let paging = StandInPageRequest(query: request.query)
         var cap = Int.max
