@@ -31,9 +31,23 @@ struct StandInRecords {
 }
 
 extension StandInRecords {
-    /// Records built up front, each written by `write`.
-    init<Record>(_ records: [Record], write: @escaping (Record, inout JSONByteWriter) -> Void) {
-        self.init(count: records.count) { write(records[$0], &$1) }
+    /// Records built up front.
+    init(_ records: [some StandInRecord]) {
+        self.init(count: records.count) { records[$0].write(into: &$1) }
+    }
+}
+
+/// One record of a list: it writes itself as the JSON object GitHub sends, keys in GitHub's order.
+package protocol StandInRecord {
+    func write(into writer: inout JSONByteWriter)
+}
+
+extension StandInRecord {
+    /// The object as the list sends it.
+    package func json() -> String {
+        var writer = JSONByteWriter(reservingCapacity: 1_024)
+        write(into: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
 
@@ -55,27 +69,27 @@ struct StandInRecordGenerator: Sendable {
         let repositories = list.population.repositories(
             of: list.account, type: type, sort: sort, ascending: direction.map { $0 == .asc } ?? sort.ascendingByDefault
         )
-        return StandInRecords(repositories) { $0.write(into: &$1) }
+        return StandInRecords(repositories)
     }
 
     static let publicKeys = Self(bytesPerRecord: 800) { list in
-        StandInRecords(list.population.keys(of: list.account)) { $0.write(into: &$1) }
+        StandInRecords(list.population.keys(of: list.account))
     }
 
     static let signingKeys = Self(bytesPerRecord: 300) { list in
-        StandInRecords(list.population.signingKeys(of: list.account)) { $0.write(into: &$1) }
+        StandInRecords(list.population.signingKeys(of: list.account))
     }
 
     static let gpgKeys = Self(bytesPerRecord: 2_500) { list in
-        StandInRecords(list.population.gpgKeys(of: list.account)) { $0.write(into: &$1, isSubkey: false) }
+        StandInRecords(list.population.gpgKeys(of: list.account))
     }
 
     static let socialAccounts = Self(bytesPerRecord: 120) { list in
-        StandInRecords(list.population.socialAccounts(of: list.account)) { $0.write(into: &$1) }
+        StandInRecords(list.population.socialAccounts(of: list.account))
     }
 
     static let organizations = Self(bytesPerRecord: 800) { list in
-        StandInRecords(list.population.organizations(of: list.account)) { $0.write(into: &$1) }
+        StandInRecords(list.population.organizations(of: list.account))
     }
 
     /// `sort` (created unless updated) and `direction` (desc unless asc). In the star media type each repository
@@ -84,17 +98,16 @@ struct StandInRecordGenerator: Sendable {
         let sort = list.query["sort"].flatMap(StandInStarSort.init) ?? .created
         let direction = list.query["direction"].flatMap(StandInSortDirection.init) ?? .desc
         let stars = list.population.starred(by: list.account, sort: sort, direction: direction)
-        if list.inMediaType {
-            return StandInRecords(stars) { $0.writeStar(into: &$1) }
+        return StandInRecords(count: stars.count) {
+            list.inMediaType ? stars[$0].writeStar(into: &$1) : stars[$0].repository.write(into: &$1)
         }
-        return StandInRecords(stars) { $0.repository.write(into: &$1) }
     }
 
     /// `since`: gists updated at or after an ISO 8601 time; ignored when it does not parse, since GitHub's exact
     /// refusal for it is not documented.
     static let gists = Self(bytesPerRecord: 2_600) { list in
         let since = list.query["since"].flatMap(UTCTimestamp.epochSeconds(iso8601:))
-        return StandInRecords(list.population.gists(of: list.account, since: since)) { $0.write(into: &$1) }
+        return StandInRecords(list.population.gists(of: list.account, since: since))
     }
 
     /// Newest first, each built only when its page is asked for, so an account with hundreds costs a page's worth.

@@ -62,7 +62,7 @@ package enum StandInEventPayload: Sendable, Equatable {
 }
 
 /// One entry of `GET /users/{username}/events/public`.
-package struct StandInEvent: Sendable, Equatable {
+package struct StandInEvent: Sendable, Equatable, StandInRecord {
     /// A decimal number in a string, as GitHub sends event ids.
     package let id: String
     package let actor: StandInUser
@@ -75,14 +75,7 @@ package struct StandInEvent: Sendable, Equatable {
 
     package var type: String { payload.type }
 
-    /// The object in the list, keys in the example's order.
-    package func json() -> String {
-        var writer = JSONByteWriter(reservingCapacity: 700)
-        write(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    func write(into writer: inout JSONByteWriter) {
+    package func write(into writer: inout JSONByteWriter) {
         writer.raw("{\"id\":")
         writer.string(id)
         writer.raw(",\"type\":\"")
