@@ -20,8 +20,7 @@ struct StandInAccountListHandler: StandInHandler {
         let paging = StandInPageRequest(query: request.query)
         var cap = Int.max
         if case .capped(let limit) = endpoint.paging {
-            let (skipped, overflow) = (paging.page - 1).multipliedReportingOverflow(by: paging.perPage)
-            guard !overflow, skipped < limit else {
+            guard !paging.startsPast(limit) else {
                 return StandInErrorBody.response(
                     422, message: Self.paginationLimitMessage,
                     documentationURL: "https://docs.github.com/v3/#pagination")
