@@ -56,7 +56,7 @@ let package = Package(
             // The command tests' response bodies, read by path as Tests/Recorded is.
             exclude: ["Commands/Bodies"]
         ),
-        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "TestSupport"]),
+        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "Domain", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -62,7 +62,7 @@ package enum StandInEventPayload: Sendable, Equatable {
 }
 
 /// One entry of `GET /users/{username}/events/public`.
-package struct StandInEvent: Sendable, Equatable {
+package struct StandInEvent: Sendable, Equatable, StandInRecord {
     /// A decimal number in a string, as GitHub sends event ids.
     package let id: String
     package let actor: StandInUser
@@ -75,14 +75,7 @@ package struct StandInEvent: Sendable, Equatable {
 
     package var type: String { payload.type }
 
-    /// The object in the list, keys in the example's order.
-    package func json() -> String {
-        var writer = JSONByteWriter(reservingCapacity: 700)
-        write(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    func write(into writer: inout JSONByteWriter) {
+    package func write(into writer: inout JSONByteWriter) {
         writer.raw("{\"id\":")
         writer.string(id)
         writer.raw(",\"type\":\"")
@@ -112,9 +105,6 @@ package struct StandInEvent: Sendable, Equatable {
 }
 
 extension StandInPopulation {
-    /// GitHub serves only the newest 300 of an account's public events; a page starting past them is refused.
-    package static let publicEventsWindow = 300
-
     private static let eventSalt: UInt64 = 0x6576_6E74
     /// Event ids are `base + (ordinal - 1) * 1_000 + sequence` (sequence 0 = oldest), so newer means larger.
     static let eventIDBase = 40_000_000_000
@@ -132,7 +122,7 @@ extension StandInPopulation {
     }
 
     /// Every public event of the account, newest first, including any beyond GitHub's 300-event window
-    /// (`publicEventsWindow`): the API serves `publicEvents(of:).prefix(300)`.
+    /// (`Endpoint.publicEvents`'s cap): the API serves `publicEvents(of:).prefix(300)`.
     package func publicEvents(of user: StandInUser) -> [StandInEvent] {
         let count = Self.publicEventCount(of: user)
         return (0..<count).map { publicEvent(of: user, position: $0, count: count) }

@@ -10,7 +10,7 @@ package struct StandInGPGEmail: Sendable, Equatable {
 }
 
 /// One entry of `GET /users/{username}/gpg_keys`, or one of its `subkeys`.
-package struct StandInGPGKey: Sendable, Equatable {
+package struct StandInGPGKey: Sendable, Equatable, StandInRecord {
     package let id: Int
     /// Primary keys only; subkeys have no name in GitHub's example.
     package let name: String?
@@ -34,11 +34,9 @@ package struct StandInGPGKey: Sendable, Equatable {
     /// The armoured key as uploaded; null for some keys, as the schema allows. Primary keys only.
     package let rawKey: String?
 
-    /// The object in the list, keys in the example's order.
-    package func json() -> String {
-        var writer = JSONByteWriter(reservingCapacity: 2_048)
+    /// The primary key, as the list has it.
+    package func write(into writer: inout JSONByteWriter) {
         write(into: &writer, isSubkey: false)
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// A subkey carries what the example's subkey carries: no name, no subkeys of its own, no raw key.

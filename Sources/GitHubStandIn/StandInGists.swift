@@ -16,7 +16,7 @@ package struct StandInGistFile: Sendable, Equatable {
 }
 
 /// One entry of `GET /users/{username}/gists`.
-package struct StandInGist: Sendable, Equatable {
+package struct StandInGist: Sendable, Equatable, StandInRecord {
     /// 32 lowercase hex digits, as new gists have; GitHub sends gist ids as strings.
     package let id: String
     /// Sorted by filename, the order GitHub lists a gist's files in.
@@ -30,16 +30,9 @@ package struct StandInGist: Sendable, Equatable {
     /// Unix seconds, never before `createdAt`.
     package let updatedAt: Int
 
-    /// The object in the list, keys in the schema's order.
-    package func json() -> String {
-        var writer = JSONByteWriter(reservingCapacity: 3_000)
-        write(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
     /// `comments_enabled`, `forks` and `history` are left out: the schema does not require them and the list
     /// form omits the latter two. `user` is null, as GitHub sends it in lists; `owner` carries the account.
-    func write(into writer: inout JSONByteWriter) {
+    package func write(into writer: inout JSONByteWriter) {
         let api = "https://api.github.com/gists/" + id
         writer.raw("{\"url\":\"")
         writer.unescaped(api)

@@ -44,6 +44,8 @@ struct StandInRouteRequest {
     let caller: StandInCaller
     let now: Int
     let context: StandInContext
+    /// The matched row's documentation link, for the resource's error bodies.
+    let documentation: String
 
     var population: StandInPopulation { context.population }
 
@@ -54,12 +56,12 @@ struct StandInRouteRequest {
         return headers.first { $0.name.lowercased() == wanted }?.value
     }
 
-    /// The account a `{login}` or `{id:int}` segment names; nil when there is no such account.
+    /// The account a `{username}` or `{account_id:int}` segment names; nil when there is no such account.
     var account: StandInUser? {
-        if let login = parameters["login"] {
+        if let login = parameters["username"] {
             return population.user(login: login)
         }
-        if let id = parameters["id"].flatMap({ Int($0) }) {
+        if let id = parameters["account_id"].flatMap({ Int($0) }) {
             return population.user(id: id)
         }
         return nil
@@ -72,10 +74,9 @@ struct StandInRouteRequest {
 
     /// What GitHub answers instead when `signedInAccount` is nil: 401 `Requires authentication` without a token,
     /// with the endpoint's documentation link as `GET /user` has it; `Bad credentials` when nobody can sign in.
-    func signInRefusal(documentationURL: String) -> StandInHTTPResponse {
+    func signInRefusal() -> StandInHTTPResponse {
         guard caller.token != nil else {
-            return StandInErrorBody.response(
-                401, message: "Requires authentication", documentationURL: documentationURL)
+            return StandInErrorBody.response(401, message: "Requires authentication", documentationURL: documentation)
         }
         return StandInErrorBody.badCredentials()
     }
@@ -87,26 +88,5 @@ struct StandInRouteRequest {
         if let link = paging.linkHeader(baseURL: context.baseURL, path: path, target: target, lastPage: lastPage) {
             response.setHeader("Link", link)
         }
-    }
-
-    /// A 200 whose body is this request's page of `items` as a JSON array, with the `Link` to the other pages
-    /// under `path`: the whole of a simple list resource once it has its items.
-    func pagedList<Item>(
-        _ items: [Item], path: String, bytesPerItem: Int, write: (Item, inout JSONByteWriter) -> Void
-    ) -> StandInHTTPResponse {
-        let paging = StandInPageRequest(query: query)
-        let range = paging.range(inCount: items.count)
-        var writer = JSONByteWriter(reservingCapacity: 2 + range.count * bytesPerItem)
-        writer.raw("[")
-        for position in range {
-            if position > range.lowerBound {
-                writer.raw(",")
-            }
-            write(items[position], &writer)
-        }
-        writer.raw("]")
-        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
-        setPageLink(on: &response, paging: paging, path: path, lastPage: paging.pageCount(forCount: items.count))
-        return response
     }
 }

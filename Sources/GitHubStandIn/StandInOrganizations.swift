@@ -4,7 +4,7 @@
 // obtained, so the values are synthetic.
 
 /// One entry of `GET /users/{username}/orgs`.
-package struct StandInOrganization: Sendable, Equatable {
+package struct StandInOrganization: Sendable, Equatable, StandInRecord {
     package let login: String
     package let id: Int
     package let description: String?
@@ -21,14 +21,7 @@ package struct StandInOrganization: Sendable, Equatable {
         account?.avatarURL ?? "https://avatars.githubusercontent.com/u/\(id)?v=4"
     }
 
-    /// The object in the list, keys in the schema's order.
-    package func json() -> String {
-        var writer = JSONByteWriter(reservingCapacity: 900)
-        write(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    func write(into writer: inout JSONByteWriter) {
+    package func write(into writer: inout JSONByteWriter) {
         let base = "https://api.github.com/orgs/" + login
         writer.raw("{\"login\":")
         writer.string(login)

@@ -17,12 +17,17 @@ struct StandInPageRequest {
 
     /// The 0-based item offsets of this page within a list of `count` items (empty past the end).
     func range(inCount count: Int) -> Range<Int> {
-        // Multiplying a huge page number could overflow; such pages are past the end anyway.
-        let (start, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
-        guard !overflow, start < count else {
+        guard !startsPast(count) else {
             return count..<count
         }
+        let start = (page - 1) * perPage
         return start..<min(count, start + perPage)
+    }
+
+    /// Whether this page's first item would lie at or past `cap`, as for a huge page number whose offset overflows.
+    func startsPast(_ cap: Int) -> Bool {
+        let (skipped, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+        return overflow || skipped >= cap
     }
 
     /// How many pages `count` items fill; at least 1, since an empty list still has a first page.

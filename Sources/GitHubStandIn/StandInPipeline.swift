@@ -1,24 +1,28 @@
+import Domain
 import Foundation
 
-// How to add a resource (say `GET /users/{login}/keys`):
+// How to add a resource:
 //
-// 1. Add a handler file under `Handlers/`: a type conforming to `StandInHandler` whose `respond(to:)` returns the
-//    status, the body and the resource's own headers (`Link`, `Last-Modified`). `request.account` resolves a
-//    `{login}` or `{id:int}` segment, `request.signedInAccount` the token's account (answer
-//    `request.signInRefusal` when it is nil), `StandInPageRequest` and `request.setPageLink` do GitHub's paging,
-//    and `StandInErrorBody` builds every error body (a 404 for an unknown account passes the endpoint's
-//    documentation link). State that writes change lives in the context, shared by all connections and guarded
-//    by its own lock, as `request.followGraph` is; reads must go through it so they see every write.
-// 2. Add one row to `StandInRouteTable.gitHub()` in StandInRoutes.swift: the method (`.get`, `.put`, `.delete`,
-//    `.post`, ...), the path pattern (`{name}` matches any non-empty segment, `{name:int}` an integer; list a second
-//    pattern such as `/user/{id:int}/keys` if GitHub serves the resource there too), the handler,
-//    `rateResource:` if the resource does not spend the core limit, and `acceptedScopes:` if GitHub's
-//    `X-Accepted-OAuth-Scopes` names any for it.
+// - A list under an account (`GET /users/{username}/subscriptions`): its row in Domain's endpoint table and one
+//   entry in `StandInAccountListHandler.registry` (StandInAccountLists.swift), reusing a generator where the
+//   records are shaped like another list's. The route, paging, the 404, the cap and the media type come with it.
+// - Anything with behaviour of its own: a handler file under `Handlers/`, a type conforming to `StandInHandler`
+//   whose `respond(to:)` returns the status, the body and the resource's own headers (`Link`, `Last-Modified`).
+//   `request.account` resolves a `{username}` or `{account_id:int}` segment, `request.signedInAccount` the
+//   token's account (answer `request.signInRefusal` when it is nil), `StandInPageRequest` and
+//   `request.setPageLink` do GitHub's paging, and `StandInErrorBody` builds every error body (with
+//   `request.documentation`, the row's documentation link, where GitHub's names the endpoint). State that writes
+//   change lives in the context, shared by all connections and guarded by its own lock, as `request.followGraph`
+//   is; reads must go through it so they see every write. Then one row in `StandInRouteTable.gitHub()`
+//   (StandInRoutes.swift): `StandInRoute(.endpointRow, handler: …)` takes the method, the path patterns, the rate
+//   limit, the accepted scopes and the documentation link from the row; a resource gh-users never asks has no row and names its method,
+//   pattern (`{name}` matches any non-empty segment, `{name:int}` an integer), `rateResource:` and
+//   `documentation:` itself.
 //
 // Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers (the OAuth
 // scope headers among them), the 404 for every other method and the runner's `--help` list apply to every row.
-// `request.pagedList` is the whole handler of a plain list once it has its items. Then add tests under
-// Tests/GitHubStandInTests; `everyPatternOfTheGitHubTableReachesItsOwnRow` already checks the row is reachable.
+// Then add tests under Tests/GitHubStandInTests; `everyPatternOfTheGitHubTableReachesItsOwnRow` already checks the
+// row is reachable, and `StandInAccountListTests` runs every registry entry through paging, the 404 and the cap.
 
 /// Turns one parsed request into a reply by running its stages in order:
 /// faults → auth → rate limit → route → conditional.
@@ -128,7 +132,7 @@ struct StandInPipeline: Sendable {
             to: StandInRouteRequest(
                 method: request.method, path: request.path, query: request.query, target: request.target,
                 parameters: match.parameters, headers: request.headers, body: request.body, caller: request.caller,
-                now: request.now, context: context))
+                now: request.now, context: context, documentation: route.documentation))
     }
 
     /// Stage 5: a 200 to a read gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.
@@ -138,7 +142,7 @@ struct StandInPipeline: Sendable {
     ///
     /// Reads only, because RFC 9110 allows a 304 only for GET and HEAD, and GitHub tags no write's answer.
     func revalidated(_ request: StandInRequest, _ response: StandInHTTPResponse) -> StandInAnswer {
-        guard response.status == 200, StandInHTTPMethod.get.accepts(request.method) else {
+        guard response.status == 200, Endpoint.Method.get.accepts(request.method) else {
             return StandInAnswer(response: response, isRevalidation: false, cacheHeaders: [])
         }
         let etag = StandInETag.weakTag(for: response.body, link: response.header("Link"))

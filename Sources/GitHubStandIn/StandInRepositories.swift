@@ -28,7 +28,7 @@ package enum StandInRepositorySort: String, Sendable, CaseIterable {
 /// Everything follows from the owner and `index`, the repository's 0-based position among the owner's own
 /// repositories, so lists are reproducible and any repository can be rebuilt without storing it. The cheap fields
 /// used for sorting are stored; the text only JSON needs is computed when written.
-package struct StandInRepository: Sendable, Equatable {
+package struct StandInRepository: Sendable, Equatable, StandInRecord {
     /// Accounts own at most this many repositories, which also keeps ids unique: `2_000_000 + (ordinal - 1) * 300
     /// + index`, far from octocat's fixture ids.
     package static let maximumPerOwner = 300
@@ -176,21 +176,10 @@ package struct StandInRepository: Sendable, Equatable {
         StandInOctocatRepository.byIndex(owner: owner, index: index) == nil && index % 11 == 10
     }
 
-    /// The `minimal-repository` object of `GET /users/{username}/repos`.
-    package func json() -> String {
-        String(decoding: jsonBytes(), as: UTF8.self)
-    }
-
-    package func jsonBytes() -> [UInt8] {
-        var writer = JSONByteWriter(reservingCapacity: 6_000)
-        write(into: &writer)
-        return writer.bytes
-    }
-
-    /// Keys in the fixture's order. `permissions` and `security_and_analysis` are left out because GitHub only
+    /// The `minimal-repository` object of `GET /users/{username}/repos`, keys in the fixture's order. `permissions` and `security_and_analysis` are left out because GitHub only
     /// sends them to callers with access to the repository; `license`, `forks`, `open_issues` and `watchers`
     /// follow `updated_at` as in the schema and in live responses.
-    func write(into writer: inout JSONByteWriter) {
+    package func write(into writer: inout JSONByteWriter) {
         let fixed = StandInOctocatRepository.byIndex(owner: owner, index: index)
         let pathLogin = owner.loginPathComponent
         let apiBase = Array("https://api.github.com/repos/\(pathLogin)/\(name)".utf8)

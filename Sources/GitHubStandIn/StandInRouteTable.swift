@@ -1,18 +1,27 @@
-/// The request methods a route row can name; `HEAD` is answered by the `GET` row, as GitHub does.
-enum StandInHTTPMethod: String, Sendable, CaseIterable {
-    case get = "GET"
-    case post = "POST"
-    case put = "PUT"
-    case patch = "PATCH"
-    case delete = "DELETE"
+import Domain
 
-    /// Methods compare case-sensitively (RFC 9110), so `get` matches no row.
+extension Endpoint.Method {
+    /// Methods compare case-sensitively (RFC 9110), so `get` matches no row; `HEAD` is answered by the `GET` row, as
+    /// GitHub does.
     func accepts(_ method: String) -> Bool {
         method == rawValue || (self == .get && method == "HEAD")
     }
 }
 
-/// A path template such as `/users/{login}/followers`.
+extension Endpoint {
+    private static let accountPrefix = "/users/{username}"
+
+    /// Whether the row is under an account (`/users/{username}/…`), which GitHub also serves under the account's
+    /// id, the form its own `Link` URLs use.
+    var isAccountScoped: Bool { path.hasPrefix(Self.accountPrefix) }
+
+    /// An account-scoped path under the account's id: `accountPath("583231")` of `.keys` is `/user/583231/keys`.
+    func accountPath(_ id: String) -> String {
+        "/user/" + id + path.dropFirst(Self.accountPrefix.count)
+    }
+}
+
+/// A path template such as `/users/{username}/followers`.
 ///
 /// `{name}` matches any non-empty segment and `{name:int}` only a segment `Int` parses; everything else must match
 /// literally and case-sensitively. Patterns are matched against the percent-decoded path, so a parameter holds the
@@ -48,7 +57,7 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
         isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
     }
 
-    /// The pattern without parameter types, as a reader of help text expects: `/user/{id}`.
+    /// The pattern without parameter types, as a reader of help text expects: `/user/{account_id}`.
     var readableText: String {
         segments.map { segment in
             switch segment {
@@ -103,27 +112,22 @@ struct StandInPathParameters: Sendable {
 
 /// One row of the route table: which requests a handler answers, and which rate limit they spend.
 struct StandInRoute: Sendable {
-    let method: StandInHTTPMethod
-    /// Usually one; a resource GitHub also serves under a second address (`/user/{id}` beside `/users/{login}`)
-    /// lists both, so it is still one row.
+    let method: Endpoint.Method
+    /// Usually one; a resource GitHub also serves under a second address (`/user/{account_id}` beside
+    /// `/users/{username}`) lists both, so it is still one row.
     let patterns: [StandInPathPattern]
     let handler: any StandInHandler
     let rateResource: StandInRateResource
     /// What `X-Accepted-OAuth-Scopes` says to callers with a token: the scopes the endpoint checks for, usually
     /// none for public reads.
     let acceptedScopes: String
+    /// The endpoint's documentation link, which GitHub's error bodies for it carry.
+    let documentation: String
 
     init(
-        _ method: StandInHTTPMethod, _ patterns: String..., handler: any StandInHandler,
-        rateResource: StandInRateResource = .core, acceptedScopes: String = ""
-    ) {
-        self.init(
-            method, patterns: patterns, handler: handler, rateResource: rateResource, acceptedScopes: acceptedScopes)
-    }
-
-    init(
-        _ method: StandInHTTPMethod, patterns: [String], handler: any StandInHandler,
-        rateResource: StandInRateResource = .core, acceptedScopes: String = ""
+        _ method: Endpoint.Method, _ patterns: [String], handler: any StandInHandler,
+        rateResource: StandInRateResource = .core, acceptedScopes: String = "",
+        documentation: String = StandInErrorBody.genericDocumentation
     ) {
         precondition(!patterns.isEmpty, "a route needs a path pattern")
         self.method = method
@@ -131,6 +135,33 @@ struct StandInRoute: Sendable {
         self.handler = handler
         self.rateResource = rateResource
         self.acceptedScopes = acceptedScopes
+        self.documentation = documentation
+    }
+
+    /// The row of an endpoint of the shared table: its method, its path (an account-scoped one also under
+    /// `/user/{account_id}/…`), the rate limit it spends, its documentation link, and its scope as
+    /// `X-Accepted-OAuth-Scopes` names it: after `user`, which grants every `user:` scope. `acceptedScopes` replaces
+    /// that where GitHub names a scope the row does not need (`user` on profiles).
+    init(_ endpoint: Endpoint, handler: any StandInHandler, acceptedScopes: String? = nil) {
+        var patterns = [endpoint.path]
+        if endpoint.isAccountScoped {
+            patterns.append(endpoint.accountPath("{account_id:int}"))
+        }
+        let scope = endpoint.scope.map { $0.hasPrefix("user:") ? "user, " + $0 : $0 }
+        self.init(
+            endpoint.method, patterns, handler: handler, rateResource: StandInRateResource(endpoint.rateLimit),
+            acceptedScopes: acceptedScopes ?? scope ?? "", documentation: endpoint.docs)
+    }
+}
+
+extension StandInRateResource {
+    /// The bucket an endpoint row spends.
+    init(_ rateLimit: Endpoint.RateLimit) {
+        switch rateLimit {
+        case .core: self = .core
+        case .search: self = .search
+        case .free: self = .free
+        }
     }
 }
 

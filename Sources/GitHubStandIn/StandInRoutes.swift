@@ -1,53 +1,42 @@
+import Domain
+
 extension StandInRouteTable {
-    /// Every resource the stand-in serves: one row each.
+    /// Every resource the stand-in serves, built from the shared endpoint table: one row per endpoint, with its
+    /// method, path, rate limit and scope (see `StandInRoute.init(_:handler:acceptedScopes:)`). Resources with
+    /// behaviour of their own come first; then every account-scoped list of `StandInAccountListHandler.registry`.
     ///
     /// The first row whose method and pattern match wins: where two rows could match one path, list first the one
-    /// with a literal segment where the other has a parameter (`/user/following/{login}` before `/user/{a}/{b}`).
-    ///
-    /// Account resources are also served under `/user/{id}/...`, the form GitHub's own `Link` URLs use.
-    /// `acceptedScopes` is `user` on the profile rows, as GitHub's documentation shows for `GET /users/{username}`.
+    /// with a literal segment where the other has a parameter (`/user/following/{username}` before `/user/{a}/{b}`).
     static func gitHub() -> StandInRouteTable {
-        StandInRouteTable([
-            // First because it is the benchmarked path and must not pay for the other comparisons.
-            StandInRoute(.get, "/users", handler: StandInUsersListHandler()),
-            StandInRoute(
-                .get, "/users/{login}", "/user/{id:int}", handler: StandInUserHandler(), acceptedScopes: "user"),
-            StandInRoute(.get, "/user", handler: StandInAuthenticatedUserHandler(), acceptedScopes: "user"),
-            StandInRoute(.get, "/users/{login}/repos", "/user/{id:int}/repos", handler: StandInRepositoriesHandler()),
-            StandInRoute(
-                .get, "/users/{login}/followers", "/user/{id:int}/followers", handler: StandInFollowHandler(.followers)),
-            StandInRoute(
-                .get, "/users/{login}/following", "/user/{id:int}/following", handler: StandInFollowHandler(.following)),
-            StandInRoute(.get, "/user/followers", handler: StandInFollowHandler(.followers, of: .signedIn)),
-            StandInRoute(.get, "/user/following", handler: StandInFollowHandler(.following, of: .signedIn)),
-            StandInRoute(
-                .get, "/users/{login}/following/{target_user}", handler: StandInFollowCheckHandler(of: .named)),
-            StandInRoute(.get, "/user/following/{username}", handler: StandInFollowCheckHandler(of: .signedIn)),
-            // GitHub's follow and unfollow need `user:follow`, which `user` includes.
-            StandInRoute(
-                .put, "/user/following/{username}", handler: StandInFollowChangeHandler(.follow),
-                acceptedScopes: "user, user:follow"),
-            StandInRoute(
-                .delete, "/user/following/{username}", handler: StandInFollowChangeHandler(.unfollow),
-                acceptedScopes: "user, user:follow"),
-            StandInRoute(.get, "/users/{login}/keys", "/user/{id:int}/keys", handler: StandInPublicKeysHandler()),
-            StandInRoute(
-                .get, "/users/{login}/ssh_signing_keys", "/user/{id:int}/ssh_signing_keys",
-                handler: StandInSigningKeysHandler()),
-            StandInRoute(.get, "/users/{login}/gpg_keys", "/user/{id:int}/gpg_keys", handler: StandInGPGKeysHandler()),
-            StandInRoute(
-                .get, "/users/{login}/social_accounts", "/user/{id:int}/social_accounts",
-                handler: StandInSocialAccountsHandler()),
-            StandInRoute(.get, "/users/{login}/orgs", "/user/{id:int}/orgs", handler: StandInOrganizationsHandler()),
-            StandInRoute(.get, "/users/{login}/starred", "/user/{id:int}/starred", handler: StandInStarredHandler()),
-            StandInRoute(.get, "/users/{login}/gists", "/user/{id:int}/gists", handler: StandInGistsHandler()),
-            StandInRoute(
-                .get, "/users/{login}/events/public", "/user/{id:int}/events/public",
-                handler: StandInPublicEventsHandler()),
-            StandInRoute(.get, "/search/users", handler: StandInUserSearchHandler(), rateResource: .search),
-            StandInRoute(.post, "/graphql", handler: StandInGraphQLHandler(), rateResource: .graphql),
-            // GitHub documents that checking the rate limit does not count against it, even when exhausted.
-            StandInRoute(.get, "/rate_limit", handler: StandInRateLimitHandler(), rateResource: .free),
-        ])
+        StandInRouteTable(
+            [
+                // First because it is the benchmarked path and must not pay for the other comparisons.
+                StandInRoute(.listUsers, handler: StandInUsersListHandler()),
+                // Its `/user/{account_id}` form is `Endpoint.userByID`. GitHub's documentation names `user` here.
+                StandInRoute(.user, handler: StandInUserHandler(), acceptedScopes: "user"),
+                StandInRoute(.authenticatedUser, handler: StandInAuthenticatedUserHandler(), acceptedScopes: "user"),
+                StandInRoute(.followers, handler: StandInFollowHandler(.followers)),
+                StandInRoute(.following, handler: StandInFollowHandler(.following)),
+                StandInRoute(.ownFollowers, handler: StandInFollowHandler(.followers, of: .signedIn)),
+                StandInRoute(.ownFollowing, handler: StandInFollowHandler(.following, of: .signedIn)),
+                StandInRoute(.checkFollowing, handler: StandInFollowCheckHandler(of: .named)),
+                // GitHub's check of the token's own follows, which gh-users never asks, so no endpoint row has it.
+                StandInRoute(
+                    .get, ["/user/following/{username}"], handler: StandInFollowCheckHandler(of: .signedIn),
+                    documentation:
+                        "https://docs.github.com/rest/users/followers#check-if-a-person-is-followed-by-the-authenticated-user"
+                ),
+                StandInRoute(.follow, handler: StandInFollowChangeHandler(.follow)),
+                StandInRoute(.unfollow, handler: StandInFollowChangeHandler(.unfollow)),
+                StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
+                StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
+                // GitHub documents that checking the rate limit does not count against it, even when exhausted.
+                StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
+            ]
+                + Endpoint.all.compactMap { row in
+                    StandInAccountListHandler.registry[row].map {
+                        StandInRoute(row, handler: StandInAccountListHandler(endpoint: row, generator: $0))
+                    }
+                })
     }
 }

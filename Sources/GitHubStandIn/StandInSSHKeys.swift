@@ -4,19 +4,12 @@
 // github/rest-api-description (MIT License, Copyright (c) 2020 GitHub). Every other key is synthetic.
 
 /// One entry of `GET /users/{username}/keys`: GitHub's `key-simple`, which lists only `id` and `key`.
-package struct StandInPublicKey: Sendable, Equatable {
+package struct StandInPublicKey: Sendable, Equatable, StandInRecord {
     package let id: Int
     /// The key as GitHub lists it: the type, a space and the base64 blob, without the comment the user uploaded.
     package let key: String
 
-    /// The object in the list, keys in the example's order.
-    package func json() -> String {
-        var writer = JSONByteWriter(reservingCapacity: 128 + key.utf8.count)
-        write(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    func write(into writer: inout JSONByteWriter) {
+    package func write(into writer: inout JSONByteWriter) {
         writer.raw("{\"id\":")
         writer.integer(id)
         writer.raw(",\"key\":")
@@ -26,21 +19,14 @@ package struct StandInPublicKey: Sendable, Equatable {
 }
 
 /// One entry of `GET /users/{username}/ssh_signing_keys`.
-package struct StandInSigningKey: Sendable, Equatable {
+package struct StandInSigningKey: Sendable, Equatable, StandInRecord {
     package let id: Int
     package let key: String
     package let title: String
     /// Unix seconds.
     package let createdAt: Int
 
-    /// The object in the list, keys in the example's order (id, key, title, created_at).
-    package func json() -> String {
-        var writer = JSONByteWriter(reservingCapacity: 160 + key.utf8.count)
-        write(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    func write(into writer: inout JSONByteWriter) {
+    package func write(into writer: inout JSONByteWriter) {
         writer.raw("{\"id\":")
         writer.integer(id)
         writer.raw(",\"key\":")

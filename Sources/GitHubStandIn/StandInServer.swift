@@ -162,7 +162,7 @@ package final class StandInServer: @unchecked Sendable {
         followGraph.follows(follower, followed)
     }
 
-    /// One line per route row, e.g. `GET /users/{login}, /user/{id}`, so the runner's help cannot fall behind the
+    /// One line per route row, e.g. `GET /users/{username}, /user/{account_id}`, so the runner's help cannot fall behind the
     /// route table.
     package static var servedRoutes: [String] {
         StandInRouteTable.gitHub().routes.map { route in

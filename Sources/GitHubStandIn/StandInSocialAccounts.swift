@@ -3,19 +3,12 @@
 // github/rest-api-description (MIT License, Copyright (c) 2020 GitHub). Every other account is synthetic.
 
 /// One entry of `GET /users/{username}/social_accounts`.
-package struct StandInSocialAccount: Sendable, Equatable {
+package struct StandInSocialAccount: Sendable, Equatable, StandInRecord {
     /// GitHub's provider name: `twitter`, `linkedin`, `mastodon`, `youtube`, or `generic` for any other site.
     package let provider: String
     package let url: String
 
-    /// The object in the list, keys in the example's order.
-    package func json() -> String {
-        var writer = JSONByteWriter(reservingCapacity: 128)
-        write(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    func write(into writer: inout JSONByteWriter) {
+    package func write(into writer: inout JSONByteWriter) {
         writer.raw("{\"provider\":")
         writer.string(provider)
         writer.raw(",\"url\":")

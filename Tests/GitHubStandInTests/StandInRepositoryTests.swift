@@ -203,22 +203,6 @@ private func parse(_ json: String) throws -> [String: Any] {
         }
     }
 
-    @Test func onePageHasNoLinkAndLoginsAreCaseInsensitiveAndDecoded() throws {
-        try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
-            for target in ["/users/octocat/repos", "/users/OCTOCAT/repos", "/users/%6Fctocat/repos", "/user/1/repos"] {
-                let response = try fetch(server, target, headers: tokenHeader)
-                #expect(response.status == 200, "\(target)")
-                #expect(response.header("Link") == nil, "\(target)")
-                #expect(
-                    try response.jsonArray().compactMap { $0["name"] as? String } == ["Hello-World", "Spoon-Knife"])
-                #expect(response.header("ETag") != nil)
-            }
-            let byLogin = try fetch(server, "/users/otter-labs-7/repos?per_page=7&page=3", headers: tokenHeader)
-            let byID = try fetch(server, "/user/9/repos?per_page=7&page=3", headers: tokenHeader)
-            #expect(byLogin.body == byID.body && byLogin.header("Link") == byID.header("Link"))
-        }
-    }
-
     @Test func typeSortAndDirectionFollowGitHub() throws {
         try withStandInServer(StandInConfiguration(userCount: 1_000)) { server throws in
             func names(_ target: String) throws -> [String] {
@@ -264,59 +248,6 @@ private func parse(_ json: String) throws -> [String: Any] {
             let links = linkRelations(response.header("Link"))
             let prefix = "\(server.baseURL)/user/9/repos?type=all&sort=updated&direction=asc&per_page=50&page="
             #expect(links == ["next": prefix + "2", "last": prefix + "6"])
-        }
-    }
-
-    @Test func perPageAndPageFallBackAndCap() throws {
-        try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
-            let all = server.population.repositories(ofUserID: 9).map(\.id)
-            func ids(_ target: String) throws -> [Int] {
-                try fetch(server, target, headers: tokenHeader).jsonArray().compactMap { $0["id"] as? Int }
-            }
-            #expect(try ids("/user/9/repos") == Array(all.prefix(30)))
-            #expect(try ids("/user/9/repos?per_page=0") == Array(all.prefix(30)))
-            #expect(try ids("/user/9/repos?per_page=abc&page=2") == Array(all[30..<60]))
-            #expect(try ids("/user/9/repos?per_page=500") == Array(all.prefix(100)))
-            #expect(try ids("/user/9/repos?per_page=10&page=0") == Array(all.prefix(10)))
-            #expect(try ids("/user/9/repos?per_page=10&page=x") == Array(all.prefix(10)))
-            #expect(try ids("/user/9/repos?per_page=10&page=28") == Array(all[270..<280]))
-            let beyond = try fetch(server, "/user/9/repos?per_page=10&page=29", headers: tokenHeader)
-            #expect(beyond.status == 200 && beyond.text == "[]")
-            let capped = try fetch(server, "/user/9/repos?per_page=500&page=2", headers: tokenHeader)
-            let prefix = "\(server.baseURL)/user/9/repos?per_page=100&page="
-            #expect(
-                linkRelations(capped.header("Link")) == [
-                    "prev": prefix + "1", "next": prefix + "3", "last": prefix + "3", "first": prefix + "1",
-                ])
-            // Without per_page in the request the links carry none either, like GitHub's.
-            let defaulted = try fetch(server, "/user/9/repos?page=2", headers: tokenHeader)
-            #expect(linkRelations(defaulted.header("Link"))["next"] == "\(server.baseURL)/user/9/repos?page=3")
-            #expect(
-                defaulted.header("Link")?.hasPrefix("<\(server.baseURL)/user/9/repos?page=1>; rel=\"prev\"") == true)
-        }
-    }
-
-    @Test func unknownAccountsGet404() throws {
-        try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
-            let body =
-                #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/repos/repos#list-repositories-for-a-user","status":"404"}"#
-            for target in ["/users/no-such-user/repos", "/user/99999/repos", "/user/2000002/repos"] {
-                let response = try fetch(server, target, headers: tokenHeader)
-                #expect(response.status == 404 && response.text == body, "\(target)")
-                #expect(response.header("ETag") == nil)
-            }
-        }
-    }
-
-    @Test func revalidatingARepositoryPageIsFreeAndKeepsTheLink() throws {
-        try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
-            let first = try fetch(server, "/user/9/repos?per_page=100", headers: tokenHeader)
-            let etag = try #require(first.header("ETag"))
-            let again = try fetch(
-                server, "/user/9/repos?per_page=100", headers: tokenHeader + [("If-None-Match", etag)])
-            #expect(again.status == 304)
-            #expect(again.header("Link") == first.header("Link"))
-            #expect(again.header("x-ratelimit-remaining") == first.header("x-ratelimit-remaining"))
         }
     }
 }

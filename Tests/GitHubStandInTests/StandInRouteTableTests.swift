@@ -1,3 +1,4 @@
+import Domain
 import Testing
 
 @testable import GitHubStandIn
@@ -22,9 +23,9 @@ private struct EchoHandler: StandInHandler {
 }
 
 private func row(
-    _ method: StandInHTTPMethod, _ patterns: String..., name: String, rate: StandInRateResource = .core
+    _ method: Endpoint.Method, _ patterns: String..., name: String, rate: StandInRateResource = .core
 ) -> StandInRoute {
-    StandInRoute(method, patterns: patterns, handler: NamedHandler(name: name), rateResource: rate)
+    StandInRoute(method, patterns, handler: NamedHandler(name: name), rateResource: rate)
 }
 
 private let table = StandInRouteTable([
@@ -136,12 +137,35 @@ private func parameters(_ match: StandInRouteMatch) -> [String] {
         #expect(seen.count >= 11)
     }
 
+    /// The table is built from the endpoint rows: each is served with its method and its rate limit, under the
+    /// account's id too when it is account-scoped, and names its scope as GitHub's header does.
+    @Test(arguments: Endpoint.all)
+    func everyEndpointRowIsServedWithItsMethodRateLimitAndScopes(_ row: Endpoint) throws {
+        let gitHub = StandInRouteTable.gitHub()
+        var paths = [row.path.replacing("{account_id}", with: "1").replacing("{target_user}", with: "hubot")]
+        if row.isAccountScoped {
+            paths.append(row.accountPath("1").replacing("{target_user}", with: "hubot"))
+        }
+        let accepted: [Endpoint: String] = [
+            .user: "user", .userByID: "user", .authenticatedUser: "user", .follow: "user, user:follow",
+            .unfollow: "user, user:follow",
+        ]
+        for path in paths.map({ $0.replacing("{username}", with: "octocat") }) {
+            let match = gitHub.match(method: row.method.rawValue, path: path)
+            let route = try #require(match.route, "\(row) at \(path)")
+            #expect(route.method == row.method, "\(path)")
+            #expect(match.rateResource == StandInRateResource(row.rateLimit), "\(path)")
+            #expect(match.acceptedScopes == accepted[row] ?? "", "\(path)")
+        }
+    }
+
     @Test func aNewRowGetsEveryStageWithoutTouchingThePipeline() throws {
         let context = StandInContext(
             population: StandInPopulation(userCount: 3), configuration: StandInConfiguration(userCount: 3),
             baseURL: "http://127.0.0.1:1", ledger: StandInLedger(now: 1_000))
         let pipeline = StandInPipeline(
-            context: context, routes: StandInRouteTable([StandInRoute(.post, "/echo/{name}", handler: EchoHandler())]))
+            context: context, routes: StandInRouteTable([StandInRoute(.post, ["/echo/{name}"], handler: EchoHandler())])
+        )
         func send(_ method: String, headers: [(name: String, value: String)] = []) throws -> StandInHTTPResponse {
             let parsed = ParsedHTTPRequest(
                 method: method, target: "/echo/hi%21?x=1", version: "HTTP/1.1",
@@ -167,7 +191,7 @@ private func parameters(_ match: StandInRouteMatch) -> [String] {
         let lines = StandInServer.servedRoutes
         #expect(lines.count == StandInRouteTable.gitHub().routes.count)
         #expect(lines.first == "GET /users")
-        #expect(lines.contains("GET /users/{login}/followers, /user/{id}/followers"))
+        #expect(lines.contains("GET /users/{username}/followers, /user/{account_id}/followers"))
         #expect(lines.contains("GET /rate_limit"))
         #expect(!lines.joined().contains(":int"))
     }

@@ -224,7 +224,9 @@ private func sshKeyDescription(_ text: String) -> String? {
 
     @Test func theHelpListsTheManyItemAccountsAndTheTokenRule() {
         // The runner's help is built from these, so a rename reaches it; the route list comes from the table.
-        #expect(StandInServer.servedRoutes.contains("GET /users/{login}/events/public, /user/{id}/events/public"))
+        #expect(
+            StandInServer.servedRoutes.contains("GET /users/{username}/events/public, /user/{account_id}/events/public")
+        )
         #expect(StandInServer.servedRoutes.contains("GET /user"))
         #expect(StandInTokens.token(for: "octocat") == "gho_octocat")
     }

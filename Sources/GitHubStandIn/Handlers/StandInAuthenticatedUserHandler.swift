@@ -3,11 +3,9 @@
 /// Tokens with the `user` or `read:user` scope see the private-user form; others see only the public profile,
 /// as GitHub documents. Without a token GitHub answers 401 "Requires authentication".
 struct StandInAuthenticatedUserHandler: StandInHandler {
-    static let documentation = "https://docs.github.com/rest/users/users#get-the-authenticated-user"
-
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         guard let user = request.signedInAccount else {
-            return request.signInRefusal(documentationURL: Self.documentation)
+            return request.signInRefusal()
         }
         // The counts move with follows and unfollows, and with them the body and so the ETag.
         let counts = request.followGraph.profileCounts(of: user)

@@ -16,26 +16,19 @@ struct StandInFollowChangeHandler: StandInHandler {
         self.change = change
     }
 
-    var documentation: String {
-        switch change {
-        case .follow: "https://docs.github.com/rest/users/followers#follow-a-user"
-        case .unfollow: "https://docs.github.com/rest/users/followers#unfollow-a-user"
-        }
-    }
-
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         guard let signedIn = request.signedInAccount, let token = request.caller.token else {
-            return request.signInRefusal(documentationURL: documentation)
+            return request.signInRefusal()
         }
         guard StandInTokens.canFollow(request.caller.scopes ?? []) else {
             if StandInTokens.hidesRefusals(token) {
-                return StandInErrorBody.notFound(documentationURL: documentation)
+                return StandInErrorBody.notFound(documentationURL: request.documentation)
             }
             return StandInErrorBody.response(
-                403, message: StandInErrorBody.missingPermissionMessage, documentationURL: documentation)
+                403, message: StandInErrorBody.missingPermissionMessage, documentationURL: request.documentation)
         }
         guard let target = request.parameters["username"], let other = request.population.user(login: target) else {
-            return StandInErrorBody.notFound(documentationURL: documentation)
+            return StandInErrorBody.notFound(documentationURL: request.documentation)
         }
         switch change {
         case .follow:

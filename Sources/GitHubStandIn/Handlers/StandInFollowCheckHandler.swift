@@ -1,4 +1,4 @@
-/// `GET /users/{login}/following/{target_user}` and the token's own `GET /user/following/{username}`: 204 with no
+/// `GET /users/{username}/following/{target_user}` and the token's own `GET /user/following/{username}`: 204 with no
 /// body when the account follows the target, GitHub's not-found body when it does not or when either account does
 /// not exist (GitHub documents only those two answers, so the 404s cannot be told apart).
 struct StandInFollowCheckHandler: StandInHandler {
@@ -8,14 +8,6 @@ struct StandInFollowCheckHandler: StandInHandler {
         self.subject = subject
     }
 
-    var documentation: String {
-        switch subject {
-        case .named: "https://docs.github.com/rest/users/followers#check-if-a-user-follows-another-user"
-        case .signedIn:
-            "https://docs.github.com/rest/users/followers#check-if-a-person-is-followed-by-the-authenticated-user"
-        }
-    }
-
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let follower: StandInUser?
         switch subject {
@@ -23,14 +15,14 @@ struct StandInFollowCheckHandler: StandInHandler {
             follower = request.account
         case .signedIn:
             guard let signedIn = request.signedInAccount else {
-                return request.signInRefusal(documentationURL: documentation)
+                return request.signInRefusal()
             }
             follower = signedIn
         }
         guard let follower, let target = request.parameters["target_user"] ?? request.parameters["username"],
             let followed = request.population.user(login: target), request.followGraph.follows(follower, followed)
         else {
-            return StandInErrorBody.notFound(documentationURL: documentation)
+            return StandInErrorBody.notFound(documentationURL: request.documentation)
         }
         return StandInHTTPResponse(status: 204)
     }

@@ -1,12 +1,12 @@
 /// Whose follow graph a route reads: the account its path names, or the one its token signs in as.
 enum StandInFollowSubject: Sendable {
-    /// `/users/{login}/...` or `/user/{id}/...`.
+    /// `/users/{username}/...` or `/user/{account_id}/...`.
     case named
     /// `/user/...`: the token's account; 401 without a token.
     case signedIn
 }
 
-/// `GET /users/{login}/followers` and `/following` (also under `/user/{id}/`), and the token's own
+/// `GET /users/{username}/followers` and `/following` (also under `/user/{account_id}/`), and the token's own
 /// `GET /user/followers` and `/user/following`: one side of the follow graph, as writes left it.
 struct StandInFollowHandler: StandInHandler {
     let relation: StandInFollowRelation
@@ -17,17 +17,6 @@ struct StandInFollowHandler: StandInHandler {
         self.subject = subject
     }
 
-    var documentation: String {
-        switch (relation, subject) {
-        case (.followers, .named): "https://docs.github.com/rest/users/followers#list-followers-of-a-user"
-        case (.following, .named): "https://docs.github.com/rest/users/followers#list-the-people-a-user-follows"
-        case (.followers, .signedIn):
-            "https://docs.github.com/rest/users/followers#list-followers-of-the-authenticated-user"
-        case (.following, .signedIn):
-            "https://docs.github.com/rest/users/followers#list-the-people-the-authenticated-user-follows"
-        }
-    }
-
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let name = relation == .followers ? "followers" : "following"
         let user: StandInUser
@@ -36,13 +25,13 @@ struct StandInFollowHandler: StandInHandler {
         switch subject {
         case .named:
             guard let named = request.account else {
-                return StandInErrorBody.notFound(documentationURL: documentation)
+                return StandInErrorBody.notFound(documentationURL: request.documentation)
             }
             user = named
             linkPath = "/user/\(named.id)/\(name)"
         case .signedIn:
             guard let signedIn = request.signedInAccount else {
-                return request.signInRefusal(documentationURL: documentation)
+                return request.signInRefusal()
             }
             user = signedIn
             linkPath = "/user/\(name)"

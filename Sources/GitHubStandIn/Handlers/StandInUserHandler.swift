@@ -1,10 +1,8 @@
-/// `GET /users/{login}` and `GET /user/{id}`: one account's public profile.
+/// `GET /users/{username}` and `GET /user/{account_id}`: one account's public profile.
 struct StandInUserHandler: StandInHandler {
-    static let documentation = "https://docs.github.com/rest/users/users#get-a-user"
-
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         guard let user = request.account else {
-            return StandInErrorBody.notFound(documentationURL: Self.documentation)
+            return StandInErrorBody.notFound(documentationURL: request.documentation)
         }
         // The counts move with follows and unfollows, and with them the body and so the ETag.
         let counts = request.followGraph.profileCounts(of: user)

@@ -21,8 +21,7 @@ struct StandInUserSearchHandler: StandInHandler {
                 documentationURL: Self.documentation)
         }
         let paging = StandInPageRequest(query: query)
-        let (skipped, overflow) = (paging.page - 1).multipliedReportingOverflow(by: paging.perPage)
-        guard !overflow, skipped < Self.resultWindow else {
+        guard !paging.startsPast(Self.resultWindow) else {
             return StandInErrorBody.response(
                 422, message: "Only the first 1000 search results are available",
                 // GitHub's two search refusals really do differ by this trailing slash.
