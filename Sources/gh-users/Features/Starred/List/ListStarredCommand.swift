@@ -4,7 +4,7 @@ import Domain
 import JSONBytes
 
 /// `gh-users starred LOGIN`: which repositories, in which order.
-struct ListStarredOptions: Sendable, Equatable {
+struct ListStarredOptions: PagedOptions {
     enum Sort: String, Sendable, CaseIterable {
         case created
         case updated
@@ -76,8 +76,7 @@ enum ListStarredCommand {
             ListStarredOptions(
                 login: try LoginArgument.single(parsed, spec: spec),
                 sort: try ChoiceOption.parse(parsed, sort, spec: spec),
-                direction: try ChoiceOption.parse(parsed, direction, spec: spec),
-                paging: try PagingOptions.parse(parsed, spec: spec)
+                direction: try ChoiceOption.parse(parsed, direction, spec: spec)
             )
         }
     )
