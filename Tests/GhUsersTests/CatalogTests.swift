@@ -101,6 +101,40 @@ struct CatalogTests {
         }
     }
 
+    /// A group a command takes is read into its options by construction: `--limit 7` and `--full` reach the
+    /// options of every command that offers them, so none accepts one and ignores it.
+    @Test func everyPagingAndProfileGroupACommandTakesIsRead() throws {
+        var checked = (paging: 0, profiles: 0)
+        for command in CommandCatalog.commands {
+            let name = command.spec.name
+            let titles = command.spec.groups.map(\.title)
+            if titles.contains(PagingGroup.declared.title) {
+                let options = try #require(Self.options(name, ["--limit", "7"]), "\(name)")
+                let paged = try #require(options as? any PagedOptions, "\(name)")
+                #expect(paged.paging.limit == .count(7), "\(name)")
+                checked.paging += 1
+            }
+            if titles.contains(ProfileGroup.declared.title) {
+                let options = try #require(Self.options(name, ["--full", "--concurrency", "9"]), "\(name)")
+                let profiles = Mirror(reflecting: options).children.compactMap { $0.value as? ProfileOptions }
+                #expect(profiles == [ProfileOptions(full: true, concurrency: 9)], "\(name)")
+                checked.profiles += 1
+            }
+        }
+        #expect(checked.paging >= 10)
+        #expect(checked.profiles >= 4)
+    }
+
+    /// The options `name` parses with `words`, given a LOGIN (or a QUERY) when it needs one.
+    private static func options(_ name: String, _ words: [String]) -> (any Sendable)? {
+        for arguments in [[], ["octocat"]] {
+            if case .run(let invocation) = CommandRouter().route([name] + arguments + words) {
+                return invocation.options
+            }
+        }
+        return nil
+    }
+
     @Test(arguments: CompletionOptions.Shell.allCases)
     func everyCommandIsCompleted(shell: CompletionOptions.Shell) {
         let script = CompletionScripts.script(for: shell, commands: CommandCatalog.specs)

@@ -137,3 +137,40 @@ struct PagedListUntilTests {
         #expect(recorder.loads == [nil])
     }
 }
+
+/// A loader's closing notes (a split search's query count) come with its pages: the view model keeps those of
+/// the last page read, never a prefetched page's nobody read.
+struct PagedListClosingNotesTests {
+    private func model(limit: ItemLimit) -> PagedListViewModel<User> {
+        let pages: [String?: Page<User>] = [
+            nil: page([1, 2], next: "p2"), "p2": page([3, 4], next: "p3"), "p3": page([5], next: nil),
+        ]
+        return PagedListViewModel(
+            limit: limit,
+            noting: { cursor throws(DomainError) in
+                guard let result = pages[cursor?.url] else { throw DomainError.server(status: 599, message: "no page") }
+                return .init(page: result, closingNotes: ["after \(cursor?.url ?? "p1")"])
+            }
+        )
+    }
+
+    @Test func theNotesAreTheLastPagesAtTheEnd() async throws {
+        let model = model(limit: .all)
+        while !model.isExhausted { _ = try await model.loadNextPage() }
+        #expect(model.closingNotes == ["after p3"])
+    }
+
+    @Test func aRunStoppedAtTheLimitHasTheNotesOfThePageItStoppedOn() async throws {
+        let model = model(limit: .count(3))
+        #expect(model.closingNotes.isEmpty)
+        while !model.isExhausted { _ = try await model.loadNextPage() }
+        #expect(model.closingNotes == ["after p2"])
+    }
+
+    @Test func aLoaderWithNothingToSaySaysNothing() async throws {
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { _ throws(DomainError) in page([1], next: nil) })
+        _ = try await model.loadNextPage()
+        #expect(model.closingNotes.isEmpty)
+    }
+}

@@ -45,90 +45,71 @@ struct CommonOptions: Sendable, Equatable {
         waitOnRateLimit ? 3660 : 900
     }
 
+    /// The groups that set these values, in the order they are read.
+    static let groups = [OutputGroup.declared, NetworkGroup.declared, CacheGroup.declared, LoggingGroup.declared]
+
     /// The options that shape what a rerun prints and where it looks, as command-line words; left out when
     /// they are the defaults, and never the diagnostics, nor a `--token-file` that cannot be read again.
     static func arguments(_ options: CommonOptions) -> [String] {
-        let defaults = CommonOptions()
-        var words: [String] = []
-        if let format = options.format { words += ["--" + OutputGroup.format.name, format.rawValue] }
-        if let fields = options.fields { words += ["--" + OutputGroup.fields.name, fields.joined(separator: ",")] }
-        if options.color != defaults.color { words += ["--" + OutputGroup.color.name, options.color.rawValue] }
-        if let url = options.apiURL { words += ["--" + NetworkGroup.apiURL.name, url] }
-        if let path = options.tokenFile, canBeReadAgain(tokenFile: path) {
-            words += ["--" + NetworkGroup.tokenFile.name, path]
-        }
-        if options.timeout != defaults.timeout {
-            let seconds =
-                options.timeout.rounded() == options.timeout ? String(Int(options.timeout)) : String(options.timeout)
-            words += ["--" + NetworkGroup.timeout.name, seconds]
-        }
-        if options.retries != defaults.retries { words += ["--" + NetworkGroup.retries.name, String(options.retries)] }
-        if options.waitOnRateLimit { words.append("--" + NetworkGroup.waitOnRateLimit.name) }
-        if options.maxWait != defaultMaxWait(waitOnRateLimit: options.waitOnRateLimit) {
-            let seconds =
-                options.maxWait.rounded() == options.maxWait ? String(Int(options.maxWait)) : String(options.maxWait)
-            words += ["--" + NetworkGroup.maxWait.name, seconds]
-        }
-        switch options.cacheMode {
-        case .disabled: words.append("--" + CacheGroup.noCache.name)
-        case .offline: words.append("--" + CacheGroup.offline.name)
-        case .readWrite: break
-        }
-        if let directory = options.cacheDirectory { words += ["--" + CacheGroup.cacheDir.name, directory] }
-        return words
+        groups.flatMap { $0.arguments(options) }
     }
 
     /// Reads every group the command takes; options of other groups cannot be present (the scanner refused them).
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> CommonOptions {
         var options = CommonOptions()
-        try OutputGroup.parse(parsed, spec: spec, into: &options)
-        try NetworkGroup.parse(parsed, spec: spec, into: &options)
-        try CacheGroup.parse(parsed, spec: spec, into: &options)
-        try LoggingGroup.parse(parsed, spec: spec, into: &options)
+        for group in groups { try group.parse(parsed, spec: spec, into: &options) }
         return options
     }
 }
 
+extension CommonOptions: OptionValues {}
+
 /// `--format`, `--json`, `--fields`, `--color`: for every command that writes records.
 enum OutputGroup {
-    static let format = OptionSpec(
-        "format",
-        value: "FORMAT",
-        help: "Output format: table, tsv, csv, json or ndjson.",
-        default: "table on a terminal, tsv when piped",
-        choices: OutputFormat.allCases.map(\.rawValue)
+    static let format = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "format",
+            value: "FORMAT",
+            help: "Output format: table, tsv, csv, json or ndjson.",
+            default: "table on a terminal, tsv when piped",
+            choices: OutputFormat.allCases.map(\.rawValue)
+        ),
+        at: \.format,
+        parse: { reading throws(UsageError) in try reading.choice(OutputFormat.self) },
+        resume: { $0?.rawValue }
     )
-    static let json = OptionSpec("json", help: "Short for --format json.")
-    static let fields = OptionSpec(
-        "fields", value: "LIST", help: "Comma-separated fields to output, by GitHub's key names (see FIELDS below).")
-    static let color = OptionSpec(
-        "color",
-        value: "WHEN",
-        help: "Colour output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured).",
-        default: "auto",
-        choices: ["auto", "always", "never"]
-    )
-
-    /// `cache info` has no records to choose fields of.
-    static let group = OptionGroup(title: "OUTPUT OPTIONS", options: [format, json, fields, color])
-    static let withoutFields = OptionGroup(title: "OUTPUT OPTIONS", options: [format, json, color])
-
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec, into options: inout CommonOptions)
-        throws(UsageError)
-    {
-        options.format = try ChoiceOption.parse(parsed, format, spec: spec)
-        if parsed.has(json) {
+    static let json = OptionDeclaration<CommonOptions>.flag(
+        "json", help: "Short for --format json.",
+        apply: { options, reading throws(UsageError) in
             if let chosen = options.format, chosen != .json {
-                throw UsageError(
-                    message: "--json and --format \(chosen.rawValue) cannot be used together", command: spec)
+                throw reading.usageError("--json and --format \(chosen.rawValue) cannot be used together")
             }
             options.format = .json
-        }
-        options.color = try ChoiceOption.parse(parsed, color, spec: spec) ?? .auto
-        if let text = parsed.value(fields) {
-            options.fields = try parseFields(text, spec: spec)
-        }
-    }
+        })
+    static let fields = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "fields", value: "LIST",
+            help: "Comma-separated fields to output, by GitHub's key names (see FIELDS below)."),
+        at: \.fields,
+        parse: { reading throws(UsageError) in try parseFields(reading.text, spec: reading.command) },
+        resume: { $0?.joined(separator: ",") }
+    )
+    static let color = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "color",
+            value: "WHEN",
+            help: "Colour output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured).",
+            choices: ColorChoice.allCases.map(\.rawValue)
+        ),
+        at: \.color,
+        parse: { reading throws(UsageError) in try reading.choice(ColorChoice.self) },
+        resume: { $0.rawValue }
+    )
+
+    static let declared = GroupDeclaration(title: "OUTPUT OPTIONS", options: [format, json, fields, color])
+    static let group = declared.group
+    /// `cache info` has no records to choose fields of.
+    static let withoutFields = declared.group(only: [format.name, json.name, color.name])
 
     private static func parseFields(_ text: String, spec: CommandSpec) throws(UsageError) -> [String] {
         var chosen: [String] = []
@@ -158,192 +139,159 @@ enum OutputGroup {
 
 /// Host, token and how hard to try: for every command that talks to GitHub.
 enum NetworkGroup {
-    static let apiURL = OptionSpec(
-        "api-url",
-        value: "URL",
-        help: "API root to talk to (or GH_USERS_API_URL; GH_HOST means https://HOST/api/v3).",
-        default: "https://api.github.com"
+    static let apiURL = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "api-url",
+            value: "URL",
+            help: "API root to talk to (or GH_USERS_API_URL; GH_HOST means https://HOST/api/v3).",
+            default: "https://api.github.com"
+        ),
+        at: \.apiURL,
+        parse: { $0.text },
+        resume: { $0 }
     )
-    static let tokenFile = OptionSpec(
-        "token-file",
-        value: "PATH",
-        help: "Read the token from this file (before GH_TOKEN and GITHUB_TOKEN); keep it private (chmod 600)."
+    static let tokenFile = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "token-file",
+            value: "PATH",
+            help: "Read the token from this file (before GH_TOKEN and GITHUB_TOKEN); keep it private (chmod 600)."
+        ),
+        at: \.tokenFile,
+        parse: { $0.text },
+        // A rerun cannot read what the shell made for this run alone.
+        resume: { path in path.flatMap { CommonOptions.canBeReadAgain(tokenFile: $0) ? $0 : nil } }
     )
-    static let timeout = OptionSpec(
-        "timeout",
-        value: "SECONDS",
-        help: "Give up on one attempt of a request after this long; it counts as a failure to retry.",
-        default: "30"
+    static let timeout = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "timeout",
+            value: "SECONDS",
+            help: "Give up on one attempt of a request after this long; it counts as a failure to retry."
+        ),
+        at: \.timeout,
+        parse: { reading throws(UsageError) in
+            try reading.seconds(where: { $0 > 0 && $0 <= 86_400 }, rule: "a number of seconds above 0")
+        },
+        resume: OptionReading.secondsText
     )
-    static let retries = OptionSpec(
-        "retries",
-        value: "N",
-        help: "Retry a failed request up to N times (0 to 10): connection failures, timeouts, cut-off answers, "
-            + "HTTP 500/502/503/504 and secondary rate limits, with exponential backoff and jitter.",
-        default: "3"
+    static let retries = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "retries",
+            value: "N",
+            help: "Retry a failed request up to N times (0 to 10): connection failures, timeouts, cut-off answers, "
+                + "HTTP 500/502/503/504 and secondary rate limits, with exponential backoff and jitter."
+        ),
+        at: \.retries,
+        parse: { reading throws(UsageError) in
+            let maximum = CommonOptions.maximumRetries
+            return try reading.number(in: 0...Int64(maximum), rule: "a whole number from 0 to \(maximum)")
+        },
+        resume: { String($0) }
     )
-    static let waitOnRateLimit = OptionSpec(
+    static let waitOnRateLimit = OptionDeclaration<CommonOptions>.flag(
         "wait-on-rate-limit",
         help: "When the rate limit is spent, wait for its reset (a minute when GitHub names none) and carry on "
-            + "instead of exiting with status 5; for at most --max-wait."
+            + "instead of exiting with status 5; for at most --max-wait.",
+        apply: { options, _ in
+            options.waitOnRateLimit = true
+            options.maxWait = CommonOptions.defaultMaxWait(waitOnRateLimit: true)
+        },
+        resumedWhen: { $0.waitOnRateLimit }
     )
-    static let maxWait = OptionSpec(
-        "max-wait",
-        value: "SECONDS",
-        help: "The longest any rate-limit wait may last (a reset, a secondary limit's Retry-After or minute); a "
-            + "longer one is not started: the run stops with status 5 and the time to retry.",
-        default: "900; 3660 with --wait-on-rate-limit"
+    static let maxWait = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "max-wait",
+            value: "SECONDS",
+            help: "The longest any rate-limit wait may last (a reset, a secondary limit's Retry-After or minute); a "
+                + "longer one is not started: the run stops with status 5 and the time to retry.",
+            default: "900; 3660 with --wait-on-rate-limit"
+        ),
+        at: \.maxWait,
+        parse: { reading throws(UsageError) in
+            try reading.seconds(where: { $0 >= 0 && $0 <= 86_400 * 7 }, rule: "a number of seconds from 0 to a week")
+        },
+        resume: OptionReading.secondsText,
+        isDefault: { seconds, options in
+            seconds == CommonOptions.defaultMaxWait(waitOnRateLimit: options.waitOnRateLimit)
+        }
     )
 
-    static let group = OptionGroup(
+    static let declared = GroupDeclaration(
         title: "NETWORK OPTIONS", options: [apiURL, tokenFile, timeout, retries, waitOnRateLimit, maxWait])
-
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec, into options: inout CommonOptions)
-        throws(UsageError)
-    {
-        options.apiURL = parsed.value(apiURL)
-        options.tokenFile = parsed.value(tokenFile)
-        if let text = parsed.value(timeout) {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-                throw UsageError.invalidNumber(timeout, text, rule: "a number of seconds above 0", spec: spec)
-            }
-            options.timeout = seconds
-        }
-        let maximum = CommonOptions.maximumRetries
-        options.retries =
-            try NumberOption.parse(
-                parsed, retries, range: 0...Int64(maximum), rule: "a whole number from 0 to \(maximum)", spec: spec
-            ).map { Int($0) } ?? 3
-        options.waitOnRateLimit = parsed.has(waitOnRateLimit)
-        options.maxWait = CommonOptions.defaultMaxWait(waitOnRateLimit: options.waitOnRateLimit)
-        if let text = parsed.value(maxWait) {
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 * 7 else {
-                throw UsageError.invalidNumber(maxWait, text, rule: "a number of seconds from 0 to a week", spec: spec)
-            }
-            options.maxWait = seconds
-        }
-    }
+    static let group = declared.group
 }
 
 /// How the response cache is used, and where it lives.
 enum CacheGroup {
-    static let noCache = OptionSpec("no-cache", help: "Neither read nor write the response cache.")
-    static let offline = OptionSpec(
-        "offline", help: "Answer from the response cache only, without touching the network; what is not cached fails."
+    static let noCache = OptionDeclaration<CommonOptions>.flag(
+        "no-cache", help: "Neither read nor write the response cache.",
+        apply: { options, _ in options.cacheMode = .disabled },
+        resumedWhen: { $0.cacheMode == .disabled }
     )
-    static let cacheDir = OptionSpec(
-        "cache-dir",
-        value: "DIR",
-        help: "Where the response cache lives.",
-        default: "$XDG_CACHE_HOME/gh-users, else ~/.cache/gh-users"
-    )
-
-    static let group = OptionGroup(title: "CACHE OPTIONS", options: [noCache, offline, cacheDir])
-    /// `cache info|clear` only needs to know where the cache is.
-    static let location = OptionGroup(title: "CACHE OPTIONS", options: [cacheDir])
-
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec, into options: inout CommonOptions)
-        throws(UsageError)
-    {
-        if parsed.has(noCache) && parsed.has(offline) {
-            throw UsageError(message: "--no-cache and --offline cannot be used together", command: spec)
-        }
-        if parsed.has(noCache) { options.cacheMode = .disabled }
-        if parsed.has(offline) { options.cacheMode = .offline }
-        if let directory = parsed.value(cacheDir) {
-            guard !directory.isEmpty else {
-                throw UsageError(message: "--cache-dir needs a directory", command: spec)
+    static let offline = OptionDeclaration<CommonOptions>.flag(
+        "offline",
+        help: "Answer from the response cache only, without touching the network; what is not cached fails.",
+        apply: { options, reading throws(UsageError) in
+            if reading.parsed.has(noCache) {
+                throw reading.usageError("--no-cache and --offline cannot be used together")
             }
-            options.cacheDirectory = directory
-        }
-    }
+            options.cacheMode = .offline
+        },
+        resumedWhen: { $0.cacheMode == .offline }
+    )
+    static let cacheDir = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "cache-dir",
+            value: "DIR",
+            help: "Where the response cache lives.",
+            default: "$XDG_CACHE_HOME/gh-users, else ~/.cache/gh-users"
+        ),
+        at: \.cacheDirectory,
+        parse: { reading throws(UsageError) in
+            guard !reading.text.isEmpty else { throw reading.usageError("--cache-dir needs a directory") }
+            return reading.text
+        },
+        resume: { $0 }
+    )
+
+    static let declared = GroupDeclaration(title: "CACHE OPTIONS", options: [noCache, offline, cacheDir])
+    static let group = declared.group
+    /// `cache info|clear` only needs to know where the cache is.
+    static let location = declared.group(only: [cacheDir.name])
 }
 
-/// What is logged on stderr while a command talks to GitHub.
+/// What is logged on stderr while a command talks to GitHub. Diagnostics, so a resume hint never repeats them.
 enum LoggingGroup {
-    static let verbose = OptionSpec(
+    static let verbose = OptionDeclaration<CommonOptions>.flag(
         "verbose",
         help: "Log each request on stderr: method, path, status, and whether the cache answered (same as --log-level "
-            + "info).")
-    static let logLevel = OptionSpec(
-        "log-level",
-        value: "LEVEL",
-        help: "Log level on stderr: trace, debug, info, notice, warning or error (or GH_USERS_LOG_LEVEL).",
-        default: "warning",
-        choices: LogLevel.allCases.map(\.name)
+            + "info).",
+        apply: { options, _ in options.logLevel = .info }
     )
-    static let debug = OptionSpec(
-        "debug", help: "Trace every HTTP request and response on stderr (the token is never shown).")
-
-    static let group = OptionGroup(title: "LOGGING OPTIONS", options: [verbose, logLevel, debug])
-
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec, into options: inout CommonOptions)
-        throws(UsageError)
-    {
-        if parsed.has(verbose) { options.logLevel = .info }
-        if let text = parsed.value(logLevel) {
-            guard let level = LogLevel(name: text) else {
-                throw UsageError.invalidChoice(logLevel, text, spec: spec)
+    static let logLevel = OptionDeclaration<CommonOptions>.value(
+        OptionSpec(
+            "log-level",
+            value: "LEVEL",
+            help: "Log level on stderr: trace, debug, info, notice, warning or error (or GH_USERS_LOG_LEVEL).",
+            default: "warning",
+            choices: LogLevel.allCases.map(\.name)
+        ),
+        at: \.logLevel,
+        parse: { reading throws(UsageError) in
+            guard let level = LogLevel(name: reading.text) else {
+                throw .invalidChoice(reading.option, reading.text, spec: reading.command)
             }
-            options.logLevel = level
-        }
-        if parsed.has(debug) {
+            return level
+        },
+        resume: nil
+    )
+    static let debug = OptionDeclaration<CommonOptions>.flag(
+        "debug", help: "Trace every HTTP request and response on stderr (the token is never shown).",
+        apply: { options, _ in
             options.debug = true
             options.logLevel = min(options.logLevel ?? .debug, .debug)
         }
-    }
-}
+    )
 
-/// `--limit N`, `--all` and `--per-page N`, shared by every paging command.
-struct PagingOptions: Sendable, Equatable {
-    var limit: ItemLimit = .default
-    var perPage: Int?
-
-    var plan: PagingPlan { PagingPlan(limit: limit, requestedPerPage: perPage) }
-
-    static let limitOption = OptionSpec(
-        "limit", short: "L", value: "N", help: "Stop after N items (N >= 1).", default: "30")
-    static let all = OptionSpec("all", help: "Go on to the last page.")
-    static let perPageOption = OptionSpec(
-        "per-page", value: "N", help: "Items per request, 1 to 100.",
-        default: "the limit when it fits in one page, else 100")
-
-    /// The group with its help in the command's own words ("Stop after N repositories").
-    static func group(noun: String) -> OptionGroup {
-        func worded(_ option: OptionSpec, _ help: String) -> OptionSpec {
-            OptionSpec(
-                option.name, short: option.short, value: option.valueName, help: help, default: option.defaultValue)
-        }
-        let capitalised = noun.prefix(1).uppercased() + noun.dropFirst()
-        return OptionGroup(
-            title: "PAGING OPTIONS",
-            options: [
-                worded(limitOption, "Stop after N \(noun) (N >= 1)."), all,
-                worded(perPageOption, "\(capitalised) per request, 1 to 100."),
-            ]
-        )
-    }
-
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> PagingOptions {
-        var options = PagingOptions()
-        let limit = try NumberOption.parse(
-            parsed, limitOption, range: 1...Int64(Int.max), rule: "a whole number >= 1", spec: spec)
-        if parsed.has(all) {
-            if limit != nil {
-                throw UsageError(message: "--limit and --all cannot be used together", command: spec)
-            }
-            options.limit = .all
-        } else if let limit {
-            options.limit = .count(Int(limit))
-        }
-        options.perPage =
-            try NumberOption.parse(
-                parsed,
-                perPageOption,
-                range: 1...Int64(PagingPlan.maximumPerPage),
-                rule: "a whole number from 1 to 100",
-                spec: spec
-            ).map { Int($0) }
-        return options
-    }
+    static let declared = GroupDeclaration(title: "LOGGING OPTIONS", options: [verbose, logLevel, debug])
+    static let group = declared.group
 }

@@ -4,15 +4,12 @@ import Domain
 import JSONBytes
 
 /// What a command that lists something of one account takes: the LOGIN and the paging options.
-struct AccountListOptions: Sendable, Equatable {
+struct AccountListOptions: PagedOptions {
     var login: Login
     var paging = PagingOptions()
 
     @Sendable static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> AccountListOptions {
-        AccountListOptions(
-            login: try LoginArgument.single(parsed, spec: spec),
-            paging: try PagingOptions.parse(parsed, spec: spec)
-        )
+        AccountListOptions(login: try LoginArgument.single(parsed, spec: spec))
     }
 }
 

@@ -3,7 +3,7 @@ import Data
 import Domain
 
 /// `--full` and its pace: for every listing of accounts.
-struct ProfileOptions: Sendable, Equatable {
+struct ProfileOptions: OptionValues {
     var full = false
     var concurrency = ProfileGroup.defaultConcurrency
     var via = ProfileSource.rest
@@ -14,47 +14,45 @@ enum ProfileGroup {
     static let defaultConcurrency = 4
     static let maximumConcurrency = 10
 
-    static let full = OptionSpec(
+    static let full = OptionDeclaration<ProfileOptions>.flag(
         "full",
         help: "Write each account's full profile (GET /users/{username}) instead of the list's summary: one "
-            + "request per account, in the list's order, revalidated through the cache.")
-    static let concurrency = OptionSpec(
-        "concurrency", value: "N", help: "With --full, profile requests in flight at once, 1 to 10.",
-        default: String(defaultConcurrency))
+            + "request per account, in the list's order, revalidated through the cache.",
+        apply: { options, _ in options.full = true },
+        resumedWhen: { $0.full }
+    )
+    static let concurrency = OptionDeclaration<ProfileOptions>.value(
+        OptionSpec("concurrency", value: "N", help: "With --full, profile requests in flight at once, 1 to 10."),
+        at: \.concurrency,
+        parse: { reading throws(UsageError) in
+            let maximum = maximumConcurrency
+            let number = try reading.number(in: 1...Int64(maximum), rule: "a whole number from 1 to \(maximum)")
+            guard reading.parsed.has(full) else { throw reading.usageError("--concurrency applies only with --full") }
+            return number
+        },
+        resume: { String($0) }
+    )
+    static let via = OptionDeclaration<ProfileOptions>.value(
+        ProfileSource.via,
+        at: \.via,
+        parse: { reading throws(UsageError) in
+            guard reading.parsed.has(full) else { throw reading.usageError("--via applies only with --full") }
+            return try reading.choice(ProfileSource.self)
+        },
+        resume: { $0.rawValue }
+    )
 
-    static let group = OptionGroup(title: "PROFILE OPTIONS", options: [full, concurrency, ProfileSource.via])
+    static let declared = GroupDeclaration(
+        title: "PROFILE OPTIONS", options: [full, concurrency, via], check: checkFields)
+    static let group = declared.group
 
     /// Fields only a profile has: asking for one without `--full` would print empty columns.
     private static let profileOnly = Set(FieldCatalog.profile).subtracting(FieldCatalog.account)
 
-    /// The words that ask for these options again, for a resume hint.
-    static func arguments(_ options: ProfileOptions) -> [String] {
-        guard options.full else { return [] }
-        var words = ["--" + full.name]
-        if options.concurrency != defaultConcurrency {
-            words += ["--" + concurrency.name, String(options.concurrency)]
-        }
-        if options.via != .rest { words += ["--" + ProfileSource.via.name, options.via.rawValue] }
-        return words
-    }
-
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ProfileOptions {
-        var options = ProfileOptions(full: parsed.has(full))
-        let maximum = maximumConcurrency
-        if let number = try NumberOption.parse(
-            parsed, concurrency, range: 1...Int64(maximum), rule: "a whole number from 1 to \(maximum)", spec: spec)
-        {
-            guard options.full else {
-                throw UsageError(message: "--concurrency applies only with --full", command: spec)
-            }
-            options.concurrency = Int(number)
-        }
-        if parsed.value(ProfileSource.via) != nil {
-            guard options.full else {
-                throw UsageError(message: "--via applies only with --full", command: spec)
-            }
-            options.via = try ProfileSource.parse(parsed, spec: spec)
-        }
+    /// `--fields` names a list's fields without `--full`, and a profile's with it.
+    @Sendable private static func checkFields(_ options: ProfileOptions, _ parsed: ParsedArguments, spec: CommandSpec)
+        throws(UsageError)
+    {
         let fields = parsed.value(OutputGroup.fields).map { $0.split(separator: ",").map(String.init) } ?? []
         let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
         if !options.full, let field = trimmed.first(where: profileOnly.contains) {
@@ -64,14 +62,13 @@ enum ProfileGroup {
         if options.full, let field = trimmed.first(where: { !FieldCatalog.profile.contains($0) }) {
             throw UsageError(message: "the field '\(field)' is not in a profile, which --full writes", command: spec)
         }
-        return options
     }
 }
 
-/// How a listing's items become full profiles: which options ask for it, how the profiles look, and how they
-/// are fetched.
+/// How a listing's items become full profiles: where its options keep the profile group (which
+/// `Command(list:)` reads into them), how the profiles look, and how they are fetched.
 struct ProfileStage<Options: Sendable, Item: Sendable>: Sendable {
-    let options: @Sendable (Options) -> ProfileOptions
+    let options: WritableKeyPath<Options, ProfileOptions> & Sendable
     let columns: @Sendable (RenderContext) -> [Column<Item>]
     let expansion: @Sendable (ProfileOptions, any GitHubReader) -> ItemExpansion<Item>
 }
@@ -82,7 +79,7 @@ private let graphQLBatchesInFlight = 3
 
 extension ProfileStage where Item == User {
     /// Accounts, each fetched as `GET /users/{login}`.
-    static func accounts(_ options: @escaping @Sendable (Options) -> ProfileOptions) -> Self {
+    static func accounts(_ options: WritableKeyPath<Options, ProfileOptions> & Sendable) -> Self {
         ProfileStage(
             options: options,
             columns: { $0.format == .table ? AccountColumns.profile : ShowUsersRenderer.columns },

@@ -10,8 +10,17 @@ import Domain
 /// limit, and a prefetch nobody will read is cancelled.
 final class PagedListViewModel<Item: Sendable> {
     typealias Loader = @Sendable (PageCursor?) async throws(DomainError) -> Page<Item>
+    /// A loader with something to say once the list ends (a split search's query count): it hands its lines for
+    /// stderr on with each page, as they stand after that page.
+    typealias NotingLoader = @Sendable (PageCursor?) async throws(DomainError) -> NotedPage
 
-    private let load: Loader
+    /// A page, and its loader's closing lines as they stand after it.
+    struct NotedPage: Sendable {
+        let page: Page<Item>
+        var closingNotes: [String] = []
+    }
+
+    private let load: NotingLoader
     private let limit: ItemLimit
     private let admit: (Item) -> Bool
 
@@ -33,11 +42,13 @@ final class PagedListViewModel<Item: Sendable> {
     /// Whether the list ends at an item, nothing after it being wanted (`list --until`): the items after it
     /// are dropped, and no page past it is requested.
     private let isLast: ((Item) -> Bool)?
+    /// The loader's closing lines, as the latest page brought them.
+    private(set) var closingNotes: [String] = []
     /// The latest page's `total_count`, for searches.
     private(set) var totalCount: Int?
     private(set) var incompleteResults = false
     private var cursor: PageCursor?
-    private var prefetch: Task<Page<Item>, any Error>?
+    private var prefetch: Task<NotedPage, any Error>?
 
     deinit {
         prefetch?.cancel()
@@ -46,7 +57,7 @@ final class PagedListViewModel<Item: Sendable> {
     /// `isNew` tells a page of repeats (a server going round in circles) from a page whose items were all
     /// filtered out; without it, a page with nothing admitted counts as one of repeats.
     init(
-        limit: ItemLimit, load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },
+        limit: ItemLimit, noting load: @escaping NotingLoader, admit: @escaping (Item) -> Bool = { _ in true },
         isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil
     ) {
         self.limit = limit
@@ -54,6 +65,16 @@ final class PagedListViewModel<Item: Sendable> {
         self.admit = admit
         self.isNew = isNew
         self.isLast = isLast
+    }
+
+    /// A loader with nothing to say at the end.
+    convenience init(
+        limit: ItemLimit, load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },
+        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil
+    ) {
+        self.init(
+            limit: limit, noting: { cursor throws(DomainError) in NotedPage(page: try await load(cursor)) },
+            admit: admit, isNew: isNew, isLast: isLast)
     }
 
     /// A page-based list: `first` loads page one, `next` follows a `Link`, and an item whose id was already
@@ -100,7 +121,9 @@ final class PagedListViewModel<Item: Sendable> {
     func loadNextPage() async throws(DomainError) -> [Item] {
         precondition(!isExhausted, "loadNextPage called after the last page")
         if let pendingFailure { throw pendingFailure }
-        let page = try await nextPage()
+        let noted = try await nextPage()
+        let page = noted.page
+        closingNotes = noted.closingNotes
         requests += 1
         totalCount = page.totalCount ?? totalCount
         incompleteResults = incompleteResults || page.incompleteResults
@@ -141,14 +164,14 @@ final class PagedListViewModel<Item: Sendable> {
         if !isExhausted, pendingFailure == nil {
             let load = self.load
             let cursor = self.cursor
-            prefetch = Task { () async throws -> Page<Item> in try await load(cursor) }
+            prefetch = Task { () async throws -> NotedPage in try await load(cursor) }
         }
         return fresh
     }
 
     /// The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
     /// since an unstructured task does not inherit cancellation.
-    private func nextPage() async throws(DomainError) -> Page<Item> {
+    private func nextPage() async throws(DomainError) -> NotedPage {
         guard let pending = prefetch else { return try await load(requests == 0 ? nil : cursor) }
         prefetch = nil
         do {

@@ -25,14 +25,11 @@ enum ListEventsCommand {
                     Column("ID", path: ["id"]),
                 ]
             },
-            raw: \.raw,
-            presentation: { options, _ in
-                .init(
-                    noun: "events",
-                    closingNotes: { taken, _, _ in notes(taken: taken, options: options) }
-                )
-            }
-        ),
+            raw: \.raw
+        )
+        .presented { options, _ in
+            .init(noun: "events", closingNotes: { taken, _, _ in notes(taken: taken, options: options) })
+        },
         spec: CommandSpec(
             name: "events",
             abstract: "List an account's recent public events (GET /users/{username}/events/public).",

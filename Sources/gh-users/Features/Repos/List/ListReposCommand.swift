@@ -4,7 +4,7 @@ import Domain
 import Foundation
 
 /// `gh-users repos LOGIN`: which repositories, in which order, validated.
-struct ListReposOptions: Sendable, Equatable {
+struct ListReposOptions: PagedOptions {
     var login: Login
     var query = RepoQuery()
     var paging = PagingOptions()
@@ -81,7 +81,6 @@ enum ListReposCommand {
             case (false, false):
                 break
             }
-            options.paging = try PagingOptions.parse(parsed, spec: spec)
             return options
         }
     )

@@ -4,7 +4,7 @@ import Domain
 import Foundation
 
 /// `gh-users search QUERY`: GitHub's user search, qualifiers and all.
-struct SearchUsersOptions: Sendable, Equatable {
+struct SearchUsersOptions: PagedOptions {
     var query: UserSearchQuery
     var paging = PagingOptions()
     /// `--split`: the query is cut into `created:` ranges of 1,000 results or fewer, each paged in turn.
@@ -54,28 +54,31 @@ enum SearchUsersCommand {
             list: { GitHubEndpoints.searchUsers($0.query) },
             admission: ListDeclaration.unseen(id: \.id),
             columns: { _ in AccountColumns.summary },
-            raw: \.raw,
-            presentation: { options, _ in
-                .init(
-                    noun: "accounts",
-                    closingNotes: { taken, total, incomplete in
-                        // A split search's notes are its own (the preparation's).
-                        if options.split { return [] }
-                        return notes(
-                            taken: taken, total: total, incomplete: incomplete, wantedMore: options.wantsMoreThanTheCap)
-                    }
-                )
-            },
-            prepare: { options, github, plan in
-                guard options.split else { return nil }
-                let admission = ListDeclaration<SearchUsersOptions, User>.unseen(id: \.id)(options)
-                let search = SplitUserSearch(github: github, query: options.query, perPage: plan.perPage, now: Date())
-                return .init(
-                    load: { cursor throws(DomainError) in try await search.load(cursor) }, admission: admission,
-                    closingNotes: { search.closingNotes() })
-            },
-            profiles: .accounts(\.profiles)
-        ),
+            raw: \.raw
+        )
+        .presented { options, _ in
+            .init(
+                noun: "accounts",
+                closingNotes: { taken, total, incomplete in
+                    // A split search's notes are its own (the loader's).
+                    if options.split { return [] }
+                    return notes(
+                        taken: taken, total: total, incomplete: incomplete, wantedMore: options.wantsMoreThanTheCap)
+                }
+            )
+        }
+        .prepared { options, github, plan in
+            guard options.split else { return nil }
+            let admission = ListDeclaration<SearchUsersOptions, User>.unseen(id: \.id)(options)
+            let search = SplitUserSearch(github: github, query: options.query, perPage: plan.perPage, now: Date())
+            // The notes go with each page, as they stand after it: the last page's are the run's.
+            return PreparedList(
+                noting: { cursor throws(DomainError) in
+                    .init(page: try await search.load(cursor), closingNotes: search.closingNotes())
+                },
+                admission: admission)
+        }
+        .fullProfiles(.accounts(\.profiles)),
         spec: CommandSpec(
             name: "search",
             abstract: "Search for accounts (GET /search/users).",
@@ -141,9 +144,7 @@ enum SearchUsersCommand {
                         command: spec)
                 }
             }
-            return SearchUsersOptions(
-                query: query, paging: try PagingOptions.parse(parsed, spec: spec), split: splits,
-                profiles: try ProfileGroup.parse(parsed, spec: spec))
+            return SearchUsersOptions(query: query, split: splits)
         }
     )
 

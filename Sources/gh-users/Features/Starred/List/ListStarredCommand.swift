@@ -4,7 +4,7 @@ import Domain
 import JSONBytes
 
 /// `gh-users starred LOGIN`: which repositories, in which order.
-struct ListStarredOptions: Sendable, Equatable {
+struct ListStarredOptions: PagedOptions {
     enum Sort: String, Sendable, CaseIterable {
         case created
         case updated
@@ -73,8 +73,7 @@ enum ListStarredCommand {
             ListStarredOptions(
                 login: try LoginArgument.single(parsed, spec: spec),
                 sort: try ChoiceOption.parse(parsed, sort, spec: spec),
-                direction: try ChoiceOption.parse(parsed, direction, spec: spec),
-                paging: try PagingOptions.parse(parsed, spec: spec)
+                direction: try ChoiceOption.parse(parsed, direction, spec: spec)
             )
         }
     )

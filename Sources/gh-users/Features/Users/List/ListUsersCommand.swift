@@ -4,7 +4,7 @@ import Domain
 import Foundation
 
 /// `gh-users list`: what to page through, validated.
-struct ListUsersOptions: Sendable, Equatable {
+struct ListUsersOptions: PagedOptions {
     var since: Int64 = 0
     /// The last account id wanted (`--until`): a shard of a crawl ends there.
     var until: Int64?
@@ -49,13 +49,13 @@ enum ListUsersCommand {
                 )
             },
             columns: { _ in AccountColumns.summary },
-            raw: \.raw,
-            presentation: { options, context in
-                .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, options, context) })
-            },
-            profiles: .accounts(\.profiles),
-            start: { options, context in start(options, context) }
-        ),
+            raw: \.raw
+        )
+        .presented { options, context in
+            .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, options, context) })
+        }
+        .fullProfiles(.accounts(\.profiles))
+        .starting { options, context in start(options, context) },
         spec: CommandSpec(
             name: "list",
             abstract: "List GitHub accounts in the order they were created (GET /users).",
@@ -120,9 +120,7 @@ enum ListUsersCommand {
                 since: try NumberOption.parse(
                     parsed, since, range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec) ?? 0,
                 until: try NumberOption.parse(
-                    parsed, until, range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec),
-                paging: try PagingOptions.parse(parsed, spec: spec),
-                profiles: try ProfileGroup.parse(parsed, spec: spec)
+                    parsed, until, range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec)
             )
             if let last = options.until, last < options.since {
                 throw UsageError(
@@ -290,13 +288,8 @@ enum ListUsersCommand {
         }
         if let until = options.until { words += ["--until", String(until)] }
         if let output = options.outputPath { words += ["--output", output] }
-        switch options.paging.limit {
-        case .all: words.append("--all")
-        case .count(let count) where options.paging.limit != .default: words += ["--limit", String(count)]
-        case .count: break
-        }
-        if let perPage = options.paging.perPage { words += ["--per-page", String(perPage)] }
-        words += ProfileGroup.arguments(options.profiles)
+        words += PagingGroup.declared.arguments(options.paging)
+        words += ProfileGroup.declared.arguments(options.profiles)
         words += CommonOptions.arguments(context.common)
         var lines: [String] = []
         var command = ShellWord.line(words)

@@ -23,7 +23,7 @@ struct FollowGraph: Sendable {
 
     private var other: UserRelation { output == .followers ? .following : .followers }
 
-    func preparation(perPage: Int) -> ListDeclaration<RelationsOptions, User>.Preparation {
+    func preparation(perPage: Int) -> PreparedList<User> {
         let state = FollowGraphState()
         let outputList = GitHubEndpoints.relations(output, of: login)
         let seen = SeenIDs()

@@ -3,7 +3,7 @@ import Data
 import Domain
 
 /// `gh-users followers [LOGIN]` and `gh-users following [LOGIN]`, and their set operations.
-struct RelationsOptions: Sendable, Equatable {
+struct RelationsOptions: PagedOptions {
     /// nil: the token's own account (`GET /user/followers`).
     var login: Login?
     var filter: FollowGraph.Filter?
@@ -33,15 +33,15 @@ enum RelationsCommand {
                 list: { GitHubEndpoints.relations(relation, of: $0.login) },
                 admission: ListDeclaration.unseen(id: \.id),
                 columns: { _ in AccountColumns.summary },
-                raw: \.raw,
-                prepare: { options, github, plan in
-                    guard let filter = options.filter else { return nil }
-                    return FollowGraph(github: github, login: options.login, output: relation, filter: filter)
-                        .preparation(perPage: plan.perPage)
-                },
-                profiles: .accounts(\.profiles),
-                requiresToken: { $0.login == nil }
-            ),
+                raw: \.raw
+            )
+            .prepared { options, github, plan in
+                guard let filter = options.filter else { return nil }
+                return FollowGraph(github: github, login: options.login, output: relation, filter: filter)
+                    .preparation(perPage: plan.perPage)
+            }
+            .fullProfiles(.accounts(\.profiles))
+            .requiringToken { $0.login == nil },
             spec: CommandSpec(
                 name: name,
                 abstract: relation == .followers
@@ -95,8 +95,6 @@ enum RelationsCommand {
                         command: spec)
                 }
                 options.filter = chosen.first?.1
-                options.paging = try PagingOptions.parse(parsed, spec: spec)
-                options.profiles = try ProfileGroup.parse(parsed, spec: spec)
                 return options
             }
         )

@@ -1,0 +1,136 @@
+import AtomicCore
+import Domain
+
+/// What a paging command declares beyond its spec and parse: which list, which items belong in the output,
+/// and how they look; and, where it needs them, a few capabilities: how it is presented, pages prepared here
+/// in place of the list, full profiles, and setup before the first request. Everything else (paging,
+/// prefetch, streaming, JSON closing, resume hints, progress) is the shared `PagedListCoordinator`'s.
+struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
+    typealias Admission = ListAdmission<Item>
+
+    /// What the items are called in help and messages ("repositories").
+    let noun: String
+    let paging: @Sendable (Options) -> PagingPlan
+    let list: @Sendable (Options) -> ListResource<Item>
+    /// A fresh admission rule for each run: which items are written (a fork filter, the `/users` id floor).
+    let admission: @Sendable (Options) -> Admission
+    let columns: @Sendable (RenderContext) -> [Column<Item>]
+    let raw: @Sendable (Item) -> RawJSON
+    /// How a run is presented beyond its records: the noun, a resume hint, closing notes (`presented(by:)`).
+    private(set) var presentation: @Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation
+    /// Pages prepared here in place of the list, for the options that need them (`prepared(by:)`).
+    private(set) var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> PreparedList<Item>?)?
+    /// For a listing of accounts: `--full`, each account written as its profile (`fullProfiles(_:)`).
+    private(set) var profiles: ProfileStage<Options, Item>?
+    /// What a run needs, or does, before its first request (`requiringToken(when:)`, `starting(with:)`).
+    private(set) var setup = RunSetup()
+
+    init(
+        noun: String,
+        paging: @escaping @Sendable (Options) -> PagingPlan,
+        list: @escaping @Sendable (Options) -> ListResource<Item>,
+        admission: @escaping @Sendable (Options) -> Admission,
+        columns: @escaping @Sendable (RenderContext) -> [Column<Item>],
+        raw: @escaping @Sendable (Item) -> RawJSON
+    ) {
+        self.noun = noun
+        self.paging = paging
+        self.list = list
+        self.admission = admission
+        self.columns = columns
+        self.raw = raw
+        presentation = { _, _ in .init(noun: noun) }
+    }
+
+    /// The same list, presented its own way: a resume hint, closing notes.
+    func presented(
+        by presentation: @escaping @Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation
+    ) -> Self {
+        var copy = self
+        copy.presentation = presentation
+        return copy
+    }
+
+    /// For a command whose pages are not one list's as GitHub serves them (the follow graph's set operations, a
+    /// split search): the loader and admission rule for one run; nil for options the declared list serves.
+    func prepared(
+        by prepare: @escaping @Sendable (Options, any GitHubReader, PagingPlan) -> PreparedList<Item>?
+    ) -> Self {
+        var copy = self
+        copy.prepare = prepare
+        return copy
+    }
+
+    /// A listing of accounts: it takes the profile group, whose values `stage.options` names.
+    func fullProfiles(_ stage: ProfileStage<Options, Item>) -> Self {
+        var copy = self
+        copy.profiles = stage
+        return copy
+    }
+
+    /// Options that read the token's own account (`followers` without a LOGIN): exit 4 without a token.
+    func requiringToken(when requires: @escaping @Sendable (Options) -> Bool) -> Self {
+        var copy = self
+        copy.setup.requiresToken = requires
+        return copy
+    }
+
+    /// Work a run does before its first request (`list --state`).
+    func starting(with start: @escaping @Sendable (Options, CommandContext) -> Start) -> Self {
+        var copy = self
+        copy.setup.start = start
+        return copy
+    }
+
+    /// What a run needs, or does, before its first request.
+    struct RunSetup: Sendable {
+        var requiresToken: @Sendable (Options) -> Bool = { _ in false }
+        /// Reads where a crawl stopped, opens its `--output` file: the options and output the run goes on with,
+        /// or the outcome that ends it at once.
+        var start: (@Sendable (Options, CommandContext) -> Start)?
+    }
+
+    enum Start {
+        case run(Run)
+        /// Nothing is to be fetched, or nothing can be: the outcome, already reported.
+        case finished(CommandOutcome)
+    }
+
+    /// What one run pages with, once `start` has had its say.
+    struct Run {
+        var options: Options
+        /// The streams and output settings: `--output FILE` puts a file where stdout was.
+        var context: CommandContext
+        /// The output already holds records that this run appends to, so no CSV header is written again.
+        var continuesOutput = false
+        var pageWritten: (@Sendable (Item) throws(OutputWriteError) -> Void)?
+        /// Lines for stderr once the list has ended, given how many items were taken, after the others.
+        var closingNotes: (@Sendable (_ taken: Int) -> [String])?
+    }
+
+    /// Where one run's pages come from: what `prepare` makes of these options, else the declared list.
+    func source(for options: Options, github: any GitHubReader, plan: PagingPlan) -> ListSource<Item> {
+        if let prepared = prepare?(options, github, plan) { return .prepared(prepared) }
+        return .declared(list(options), admission(options))
+    }
+
+    /// Page-based lists can shift while they are read: an item whose id was already seen is dropped, as is
+    /// anything `keep` refuses. Every id is recorded, kept or not, so a page of repeats is told from a page
+    /// of items `keep` refused.
+    static func unseen(
+        id: @escaping @Sendable (Item) -> Int64?,
+        keep: @escaping @Sendable (Options) -> (Item) -> Bool = { _ in { _ in true } }
+    ) -> @Sendable (Options) -> Admission {
+        { options in
+            let seen = SeenIDs()
+            let kept = keep(options)
+            return Admission(
+                admit: { item in
+                    guard let identity = id(item) else { return kept(item) }
+                    return seen.admit(identity) && kept(item)
+                },
+                isNew: { item in id(item).map { !seen.contains($0) } ?? true }
+            )
+        }
+    }
+}

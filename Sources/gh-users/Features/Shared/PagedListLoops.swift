@@ -1,0 +1,137 @@
+import AtomicCore
+import Domain
+
+/// How a list run's loop ended.
+enum ListLoopEnd {
+    /// The list ended, or the limit was reached; `vanished` items were left out (deleted since listed).
+    case completed(vanished: Int)
+    /// A page or an item failed: the output is to be closed and the failure reported.
+    case failed(DomainError, vanished: Int)
+    /// The output ended the run (closed, or a checkpoint failed), already reported.
+    case stopped(CommandOutcome)
+}
+
+/// The plain mode: each page is written as it arrives, while the view model prefetches the next.
+struct StreamingListLoop<Item: Sendable> {
+    let viewModel: PagedListViewModel<Item>
+
+    func run(into output: inout ListOutput<Item>) async -> ListLoopEnd {
+        while !viewModel.isExhausted {
+            let items: [Item]
+            do {
+                items = try await viewModel.loadNextPage()
+            } catch {
+                return .failed(error, vanished: 0)
+            }
+            let requests = viewModel.isExhausted ? nil : viewModel.requests
+            if let outcome = output.emit(items, endsPage: true, requestsSoFar: requests) { return .stopped(outcome) }
+        }
+        return .completed(vanished: 0)
+    }
+}
+
+/// The `--full` mode: admitted items go through an `ExpansionWindow`, which expands them a batch at a time, and
+/// the batches are written in the listing's order. The next page is read only while the window has room.
+struct ExpandingListLoop<Item: Sendable> {
+    let viewModel: PagedListViewModel<Item>
+    let window: ExpansionWindow<Item>
+    /// Whether a page's items are held until the page is whole, for a checkpoint after each page.
+    let holdsPages: Bool
+
+    func run(into output: inout ListOutput<Item>) async -> ListLoopEnd {
+        var vanished = 0
+        var failure: DomainError?
+        // A page failure stops the reading, not the writing: the items already asked for are written first.
+        var pageFailure: DomainError?
+        var held: [Item] = []
+        while failure == nil {
+            while pageFailure == nil, !viewModel.isExhausted, window.wantsItems {
+                do {
+                    window.enqueue(try await viewModel.loadNextPage())
+                } catch {
+                    pageFailure = error
+                }
+            }
+            guard let batch = await window.next() else {
+                failure = pageFailure
+                break
+            }
+            let (items, gone, failed) = Self.unpack(batch.results)
+            vanished += gone
+            failure = failed
+            let requests = viewModel.isExhausted && window.isEmpty ? nil : viewModel.requests
+            if holdsPages {
+                // A page cut short by a failure is not written: the checkpoint before it is where to go on from.
+                guard failure == nil else { break }
+                held += items
+                if batch.endsPage {
+                    if let outcome = output.emit(held, endsPage: true, requestsSoFar: requests) {
+                        return .stopped(outcome)
+                    }
+                    held = []
+                }
+            } else if let outcome = output.emit(items, endsPage: batch.endsPage, requestsSoFar: requests) {
+                return .stopped(outcome)
+            }
+            if failure == nil, let pageFailure, window.isEmpty { failure = pageFailure }
+        }
+        if let failure { return .failed(failure, vanished: vanished) }
+        return .completed(vanished: vanished)
+    }
+
+    /// A batch's items up to its first failure, and how many of them were gone (deleted since listed).
+    private static func unpack(_ results: [Result<Item?, DomainError>]) -> (
+        items: [Item], vanished: Int, failure: DomainError?
+    ) {
+        var items: [Item] = []
+        var vanished = 0
+        for result in results {
+            switch result {
+            case .success(let item?): items.append(item)
+            case .success(nil): vanished += 1
+            case .failure(let error): return (items, vanished, error)
+            }
+        }
+        return (items, vanished, nil)
+    }
+}
+
+/// Where a list run writes: stdout through the record writer, a progress line on stderr, and the checkpoint
+/// after each page. It remembers the last item that reached stdout: the only safe place to resume from.
+struct ListOutput<Item: Sendable> {
+    let io: IOStreams
+    var writer: RecordStreamWriter<Item>
+    let presentation: PagedListCoordinator<Item>.Presentation
+    let progress: ProgressLine
+    private(set) var lastWritten: Item?
+
+    init(io: IOStreams, writer: RecordStreamWriter<Item>, presentation: PagedListCoordinator<Item>.Presentation) {
+        self.io = io
+        self.writer = writer
+        self.presentation = presentation
+        progress = ProgressLine(io: io, noun: presentation.noun)
+    }
+
+    /// Writes one chunk, and runs the checkpoint when it completes a page; nil once written, else the outcome
+    /// that ends the run. `requestsSoFar` is nil once nothing more is to come: only a listing that needs more
+    /// than one request shows progress.
+    mutating func emit(_ items: [Item], endsPage: Bool, requestsSoFar: Int?) -> CommandOutcome? {
+        progress.clear()
+        do {
+            try io.out.write(writer.render(items))
+            if let last = items.last { lastWritten = last }
+            if endsPage, let last = items.last { try presentation.pageWritten?(last) }
+        } catch let failure as OutputWriteError {
+            progress.clear()
+            var message = "gh-users: " + failure.message + "\n"
+            if let lastWritten, let hint = presentation.resumeHint { message += hint(lastWritten) + "\n" }
+            io.writeErr(message)
+            return .setupFailed
+        } catch {
+            // The reader went away (`| head`): stop fetching, quietly.
+            return .outputClosed
+        }
+        if let requestsSoFar { progress.update(pages: requestsSoFar, items: writer.recordsWritten) }
+        return nil
+    }
+}

@@ -1,0 +1,143 @@
+/// The values an option group decides. `Values()` is what a command line without any of the group's options
+/// means: each option's typed default is written once, there.
+protocol OptionValues: Sendable, Equatable {
+    init()
+}
+
+/// What an option's reader has to go on: the text given (empty for a flag), everything the scanner found (to
+/// see which other options were given), and the command, which a usage error names.
+struct OptionReading {
+    let option: OptionSpec
+    let text: String
+    let parsed: ParsedArguments
+    let command: CommandSpec
+
+    func usageError(_ message: String) -> UsageError {
+        UsageError(message: message, command: command)
+    }
+
+    /// One of the option's `choices`, or the error that lists them.
+    func choice<Value: RawRepresentable>(_: Value.Type = Value.self) throws(UsageError) -> Value
+    where Value.RawValue == String {
+        guard let value = Value(rawValue: text) else { throw .invalidChoice(option, text, spec: command) }
+        return value
+    }
+
+    /// A whole number within `range`; `rule` says what was expected.
+    func number(in range: ClosedRange<Int64>, rule: String) throws(UsageError) -> Int {
+        guard let number = Int64(text), range.contains(number), let value = Int(exactly: number) else {
+            throw .invalidNumber(option, text, rule: rule, spec: command)
+        }
+        return value
+    }
+
+    /// A finite number of seconds that `accepts` takes; `rule` says what was expected.
+    func seconds(where accepts: (Double) -> Bool, rule: String) throws(UsageError) -> Double {
+        guard let seconds = Double(text), seconds.isFinite, accepts(seconds) else {
+            throw .invalidNumber(option, text, rule: rule, spec: command)
+        }
+        return seconds
+    }
+
+    /// Seconds as the command line writes them: `30`, not `30.0`.
+    static func secondsText(_ seconds: Double) -> String {
+        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+/// One option of a group, declared once: how it is spelled, helped and completed (`spec`), what it does to the
+/// group's values when given (checking its value: a bad one is a usage error, exit 64), and the words a resume
+/// hint writes back for those values (none at the default, and never any for some, such as the diagnostics).
+struct OptionDeclaration<Values: OptionValues>: Sendable {
+    let spec: OptionSpec
+    let read: @Sendable (inout Values, OptionReading) throws(UsageError) -> Void
+    let resume: @Sendable (Values) -> [String]
+
+    var name: String { spec.name }
+
+    /// A flag: `apply` says what giving it means; a resume hint writes it when `resumedWhen` holds (never without).
+    static func flag(
+        _ name: String,
+        help: String,
+        apply: @escaping @Sendable (inout Values, OptionReading) throws(UsageError) -> Void,
+        resumedWhen: (@Sendable (Values) -> Bool)? = nil
+    ) -> Self {
+        OptionDeclaration(
+            spec: OptionSpec(name, help: help),
+            read: apply,
+            resume: { values in resumedWhen?(values) == true ? ["--" + name] : [] }
+        )
+    }
+
+    /// An option whose value is kept at `path`. `parse` turns the text given into the value (or a usage error);
+    /// `resume` writes a value back as the command line gives it (nil: never). The default is `Values()`'s;
+    /// help shows it as `resume` writes it, unless `shown` words it. A resume hint leaves the value out while
+    /// `isDefault` says it is the default.
+    static func value<Value: Sendable & Equatable>(
+        _ spec: OptionSpec,
+        at path: WritableKeyPath<Values, Value> & Sendable,
+        parse: @escaping @Sendable (OptionReading) throws(UsageError) -> Value,
+        resume: (@Sendable (Value) -> String?)?,
+        isDefault: (@Sendable (Value, Values) -> Bool)? = nil
+    ) -> Self {
+        let fallback = Values()[keyPath: path]
+        let shown = spec.defaultValue ?? resume?(fallback)
+        return OptionDeclaration(
+            spec: OptionSpec(
+                spec.name, short: spec.short, value: spec.valueName, help: spec.help, default: shown,
+                choices: spec.choices),
+            read: { values, reading throws(UsageError) in values[keyPath: path] = try parse(reading) },
+            resume: { values in
+                let value = values[keyPath: path]
+                guard !(isDefault?(value, values) ?? (value == fallback)), let text = resume?(value) else { return [] }
+                return ["--" + spec.name, text]
+            }
+        )
+    }
+}
+
+/// Options a command takes as a whole, declared once (as swift-argument-parser's `@OptionGroup`): their help
+/// under one title, how argv becomes their values, and how a resume hint writes those values back.
+struct GroupDeclaration<Values: OptionValues>: Sendable {
+    let title: String
+    /// In the order help lists them, which is the order they are read: an option may look at what those
+    /// before it decided (`--json` after `--format`).
+    let options: [OptionDeclaration<Values>]
+    /// A rule across the group and other options (`--fields` against `--full`), once every option is read.
+    var check: (@Sendable (Values, ParsedArguments, CommandSpec) throws(UsageError) -> Void)?
+
+    /// The group as help, the scanner and completion see it.
+    var group: OptionGroup { OptionGroup(title: title, options: options.map(\.spec)) }
+
+    /// The same group offering only some of its options (`cache info` has no records to choose fields of).
+    func group(only names: [String]) -> OptionGroup {
+        OptionGroup(title: title, options: options.map(\.spec).filter { names.contains($0.name) })
+    }
+
+    /// Reads every option of the group that was given, in order, into `values`.
+    func parse(_ parsed: ParsedArguments, spec: CommandSpec, into values: inout Values) throws(UsageError) {
+        for option in options {
+            let text = parsed.value(option.spec)
+            guard text != nil || parsed.has(option.spec) else { continue }
+            try option.read(
+                &values, OptionReading(option: option.spec, text: text ?? "", parsed: parsed, command: spec))
+        }
+        try check?(values, parsed, spec)
+    }
+
+    func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Values {
+        var values = Values()
+        try parse(parsed, spec: spec, into: &values)
+        return values
+    }
+
+    /// The words that ask for these values again, for a resume hint.
+    func arguments(_ values: Values) -> [String] {
+        options.flatMap { $0.resume(values) }
+    }
+}
+
+extension ParsedArguments {
+    func has<Values>(_ option: OptionDeclaration<Values>) -> Bool { has(option.spec) }
+    func value<Values>(_ option: OptionDeclaration<Values>) -> String? { value(option.spec) }
+}
