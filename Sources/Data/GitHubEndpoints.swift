@@ -29,15 +29,16 @@ package enum GitHubEndpoints {
         ) { _ throws(DomainError) in true }
     }
 
-    /// `PUT /user/following/{username}`.
-    package static func follow(_ login: Login) -> Action {
-        Action(.put, path: "/user/following/" + URLEncoding.pathSegment(login.value), missing: "user '\(login.value)'")
-    }
-
-    /// `DELETE /user/following/{username}`.
-    package static func unfollow(_ login: Login) -> Action {
-        Action(
-            .delete, path: "/user/following/" + URLEncoding.pathSegment(login.value), missing: "user '\(login.value)'")
+    /// A write to one account, from its row (`PUT /user/following/{username}`, `DELETE /user/blocks/{username}`).
+    package static func action(_ endpoint: Endpoint, on login: Login) -> Action {
+        let method: Action.Method
+        switch endpoint.method {
+        case .put: method = .put
+        case .delete: method = .delete
+        case .get, .post, .patch: preconditionFailure("\(endpoint) is not a write to one account")
+        }
+        return Action(
+            method, path: endpoint.path(URLEncoding.pathSegment(login.value)), missing: "user '\(login.value)'")
     }
 
     /// `GET /users/{username}/repos`, sending only the parameters that were chosen.
