@@ -20,6 +20,11 @@ package enum GitHubEndpoints {
         )
     }
 
+    /// A list of accounts a row names whole (`GET /user/blocks`).
+    package static func accounts(_ endpoint: Endpoint) -> ListResource<User> {
+        ListResource(first: Resource(path: endpoint.path(), missing: "authenticated user", decode: accounts))
+    }
+
     /// `GET /users/{username}/following/{target_user}`: 204 when it follows, 404 when it does not (or when
     /// either account does not exist, which only a look at the accounts tells apart).
     package static func follows(_ follower: Login, _ followed: Login) -> Resource<Bool> {

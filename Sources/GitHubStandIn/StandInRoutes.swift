@@ -7,7 +7,8 @@ extension StandInRouteTable {
     /// Account resources are also served under `/user/{id}/...`, the form GitHub's own `Link` URLs use.
     /// `acceptedScopes` is `user` on the profile rows, as GitHub's documentation shows for `GET /users/{username}`.
     static func gitHub() -> StandInRouteTable {
-        StandInRouteTable([
+        let blocks = StandInBlockList()
+        return StandInRouteTable([
             // First because it is the benchmarked path and must not pay for the other comparisons.
             StandInRoute(.get, "/users", handler: StandInUsersListHandler()),
             StandInRoute(
@@ -30,6 +31,15 @@ extension StandInRouteTable {
             StandInRoute(
                 .delete, "/user/following/{username}", handler: StandInFollowChangeHandler(.unfollow),
                 acceptedScopes: "user, user:follow"),
+            StandInRoute(
+                .get, "/user/blocks", handler: StandInBlocksHandler(operation: .list, blocks: blocks),
+                acceptedScopes: "user"),
+            StandInRoute(
+                .put, "/user/blocks/{username}", handler: StandInBlocksHandler(operation: .block, blocks: blocks),
+                acceptedScopes: "user"),
+            StandInRoute(
+                .delete, "/user/blocks/{username}", handler: StandInBlocksHandler(operation: .unblock, blocks: blocks),
+                acceptedScopes: "user"),
             StandInRoute(.get, "/users/{login}/keys", "/user/{id:int}/keys", handler: StandInPublicKeysHandler()),
             StandInRoute(
                 .get, "/users/{login}/ssh_signing_keys", "/user/{id:int}/ssh_signing_keys",
