@@ -23,6 +23,11 @@ package enum GitHubEndpoints {
             first: Resource(endpoint, segment(login), missing: "user '\(login.value)'", decode: accounts))
     }
 
+    /// A list of accounts a row names whole (`GET /user/blocks`).
+    package static func accounts(_ endpoint: Endpoint) -> ListResource<User> {
+        ListResource(first: Resource(endpoint, missing: "authenticated user", decode: accounts))
+    }
+
     /// `GET /users/{username}/following/{target_user}`: 204 when it follows, 404 when it does not (or when
     /// either account does not exist, which only a look at the accounts tells apart).
     package static func follows(_ follower: Login, _ followed: Login) -> Resource<Bool> {
@@ -32,14 +37,11 @@ package enum GitHubEndpoints {
         ) { _ throws(DomainError) in true }
     }
 
-    /// `PUT /user/following/{username}`.
-    package static func follow(_ login: Login) -> Action {
-        Action(.follow, segment(login), missing: "user '\(login.value)'")
-    }
-
-    /// `DELETE /user/following/{username}`.
-    package static func unfollow(_ login: Login) -> Action {
-        Action(.unfollow, segment(login), missing: "user '\(login.value)'")
+    /// A write to one account, from its row (`PUT /user/following/{username}`, `DELETE /user/blocks/{username}`).
+    package static func action(_ endpoint: Endpoint, on login: Login) -> Action {
+        precondition(
+            endpoint.method.isWrite && endpoint.parameters.count == 1, "\(endpoint) is not a write to one account")
+        return Action(endpoint, segment(login), missing: "user '\(login.value)'")
     }
 
     /// `GET /users/{username}/repos`, sending only the parameters that were chosen.

@@ -53,6 +53,18 @@ extension Endpoint {
     package static let unfollow = Endpoint(
         "users/unfollow", .delete, "/user/following/{username}", shape: .status, scope: "user:follow",
         docs: "https://docs.github.com/rest/users/followers#unfollow-a-user")
+    /// `GET /user/blocks`: the accounts the token's own account blocks.
+    package static let blocks = Endpoint(
+        "users/list-blocked-by-authenticated-user", .get, "/user/blocks", shape: .accounts, paging: .link,
+        scope: "user", docs: "https://docs.github.com/rest/users/blocking#list-users-blocked-by-the-authenticated-user")
+    /// `PUT /user/blocks/{username}`: 204; 422 for oneself or an organization.
+    package static let block = Endpoint(
+        "users/block", .put, "/user/blocks/{username}", shape: .status, scope: "user",
+        docs: "https://docs.github.com/rest/users/blocking#block-a-user")
+    /// `DELETE /user/blocks/{username}`: 204.
+    package static let unblock = Endpoint(
+        "users/unblock", .delete, "/user/blocks/{username}", shape: .status, scope: "user",
+        docs: "https://docs.github.com/rest/users/blocking#unblock-a-user")
     /// `GET /users/{username}/keys`.
     package static let keys = Endpoint(
         "users/list-public-keys-for-user", .get, "/users/{username}/keys", shape: .records, paging: .link,
@@ -102,7 +114,8 @@ extension Endpoint {
     /// Every row, in the order help and the man page list them.
     package static let all: [Endpoint] = [
         listUsers, user, userByID, authenticatedUser, repos, followers, following, ownFollowers, ownFollowing,
-        checkFollowing, follow, unfollow, keys, signingKeys, gpgKeys, socialAccounts, orgs, starred, gists,
+        checkFollowing, follow, unfollow, blocks, block, unblock, keys, signingKeys, gpgKeys, socialAccounts, orgs,
+        starred, gists,
         publicEvents, searchUsers, rateLimitStatus,
     ]
 }

@@ -8,7 +8,8 @@ extension StandInRouteTable {
     /// The first row whose method and pattern match wins: where two rows could match one path, list first the one
     /// with a literal segment where the other has a parameter (`/user/following/{username}` before `/user/{a}/{b}`).
     static func gitHub() -> StandInRouteTable {
-        StandInRouteTable(
+        let blocks = StandInBlockList()
+        return StandInRouteTable(
             [
                 // First because it is the benchmarked path and must not pay for the other comparisons.
                 StandInRoute(.listUsers, handler: StandInUsersListHandler()),
@@ -28,6 +29,9 @@ extension StandInRouteTable {
                 ),
                 StandInRoute(.follow, handler: StandInFollowChangeHandler(.follow)),
                 StandInRoute(.unfollow, handler: StandInFollowChangeHandler(.unfollow)),
+                StandInRoute(.blocks, handler: StandInBlocksHandler(operation: .list, blocks: blocks)),
+                StandInRoute(.block, handler: StandInBlocksHandler(operation: .block, blocks: blocks)),
+                StandInRoute(.unblock, handler: StandInBlocksHandler(operation: .unblock, blocks: blocks)),
                 StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
                 StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
                 // GitHub documents that checking the rate limit does not count against it, even when exhausted.

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The accounts each account blocks, in the order it blocked them, as writes left them; one per server.
+final class StandInBlockList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var blocked: [Int: [StandInUser]] = [:]
+
+    func blocked(by owner: StandInUser) -> [StandInUser] {
+        lock.withLock { blocked[owner.ordinal] ?? [] }
+    }
+
+    func block(_ user: StandInUser, by owner: StandInUser) {
+        lock.withLock {
+            if blocked[owner.ordinal]?.contains(where: { $0.ordinal == user.ordinal }) != true {
+                blocked[owner.ordinal, default: []].append(user)
+            }
+        }
+    }
+
+    func unblock(_ user: StandInUser, by owner: StandInUser) {
+        lock.withLock { blocked[owner.ordinal]?.removeAll { $0.ordinal == user.ordinal } }
+    }
+}
+
+/// `GET /user/blocks`, `PUT` and `DELETE /user/blocks/{username}`: the token's account's blocks. Each needs the
+/// `user` scope (403 without, or 404 for a `hide404` token, as follow's refusals). A write is 204 whether or
+/// not anything changed; blocking oneself or an organization is 422; and a block ends any follow between the
+/// two accounts, both ways, as on GitHub.
+struct StandInBlocksHandler: StandInHandler {
+    enum Operation: Sendable {
+        case list
+        case block
+        case unblock
+    }
+
+    let operation: Operation
+    let blocks: StandInBlockList
+
+    var documentation: String {
+        switch operation {
+        case .list: "https://docs.github.com/rest/users/blocking#list-users-blocked-by-the-authenticated-user"
+        case .block: "https://docs.github.com/rest/users/blocking#block-a-user"
+        case .unblock: "https://docs.github.com/rest/users/blocking#unblock-a-user"
+        }
+    }
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        guard let signedIn = request.signedInAccount, let token = request.caller.token else {
+            return request.signInRefusal(documentationURL: documentation)
+        }
+        guard (request.caller.scopes ?? []).contains("user") else {
+            if StandInTokens.hidesRefusals(token) { return StandInErrorBody.notFound(documentationURL: documentation) }
+            return StandInErrorBody.response(
+                403, message: StandInErrorBody.missingPermissionMessage, documentationURL: documentation)
+        }
+        guard operation != .list else { return list(of: signedIn, request) }
+        guard let login = request.parameters["username"], let other = request.population.user(login: login) else {
+            return StandInErrorBody.notFound(documentationURL: documentation)
+        }
+        if operation == .unblock {
+            blocks.unblock(other, by: signedIn)
+            return StandInHTTPResponse(status: 204)
+        }
+        guard other.ordinal != signedIn.ordinal, other.type != "Organization" else {
+            return StandInErrorBody.response(422, message: "Validation Failed", documentationURL: documentation)
+        }
+        blocks.block(other, by: signedIn)
+        request.followGraph.unfollow(signedIn, other)
+        request.followGraph.unfollow(other, signedIn)
+        return StandInHTTPResponse(status: 204)
+    }
+
+    private func list(of owner: StandInUser, _ request: StandInRouteRequest) -> StandInHTTPResponse {
+        let all = blocks.blocked(by: owner)
+        let paging = StandInPageRequest(query: request.query)
+        var writer = JSONByteWriter(reservingCapacity: 2 + all.count * 1_000)
+        writer.raw("[")
+        for (position, member) in all[paging.range(inCount: all.count)].enumerated() {
+            writer.raw(position == 0 ? "" : ",")
+            member.writeSimpleUser(into: &writer)
+        }
+        writer.raw("]")
+        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
+        request.setPageLink(
+            on: &response, paging: paging, path: "/user/blocks", lastPage: paging.pageCount(forCount: all.count))
+        return response
+    }
+}

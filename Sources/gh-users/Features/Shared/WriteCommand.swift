@@ -1,0 +1,134 @@
+import Domain
+
+/// What a command that changes accounts declares (`follow`, `unfollow`): the endpoint row it sends for each
+/// account, its verb in the words messages need, when it asks first, and the help that is its own. Reading the
+/// logins (`LOGIN...` or `-`), `--dry-run`, `--yes`, the spacing of writes, the records, the exit statuses, the
+/// scope named when the token lacks it and the command that finishes an interrupted run are the kind's.
+struct WriteDeclaration: Sendable {
+    /// The row each account's request is built from (`PUT /user/following/{username}`); its scope is the one
+    /// named when the token is refused.
+    let endpoint: Endpoint
+    /// The command's name and the `action` of its records (`follow`).
+    let name: String
+    /// The `outcome` of a record whose write succeeded (`followed`).
+    let past: String
+    /// What the progress line and the question say (`Following 2 of 5: octocat`).
+    let progressive: String
+    let confirmation: ConfirmationRule
+    /// The write that undoes this one (`unfollow`), named in the help of a `--yes` that never asks.
+    let counterpart: String
+    /// The first line of help, without the row, which the kind adds (`Follow accounts as the token's user`).
+    let abstract: String
+    /// What `gh-users NAME octocat` does, the first example.
+    let example: String
+    /// Examples after the kind's own (one account, a dry run).
+    var moreExamples: [(command: String, comment: String)] = []
+
+    /// The OAuth scope the row needs (`user:follow`), named in the exit-4 hint.
+    var scope: String { endpoint.scope ?? "" }
+}
+
+/// When a write asks before it is sent. As `gh` does, only what cannot simply be undone asks.
+enum ConfirmationRule: Sendable, Equatable {
+    case never
+    /// A run of several accounts is listed and asked about (`unfollow`).
+    case whenMoreThanOne
+    case always
+
+    func asks(about count: Int) -> Bool {
+        switch self {
+        case .never: false
+        case .whenMoreThanOne: count > 1
+        case .always: true
+        }
+    }
+}
+
+/// What a write command takes: the logins (or `-`), `--dry-run` and `--yes`.
+struct WriteOptions: Sendable, Equatable {
+    var logins: LoginInput
+    var dryRun = false
+    var yes = false
+}
+
+extension WriteDeclaration {
+    /// The keys of the record each account gets.
+    static let fields = ["login", "action", "outcome"]
+
+    static let dryRun = OptionSpec(
+        "dry-run", help: "Print each request that would be sent (method and URL) and send none.")
+
+    /// Every write takes `--yes`, even one that never asks, so one command line serves both of a pair (the
+    /// "To finish" hints carry it).
+    var yes: OptionSpec {
+        let lowered = progressive.lowercased()
+        let help =
+            switch confirmation {
+            case .never: "Accepted for symmetry with \(counterpart); \(name) never asks."
+            case .whenMoreThanOne:
+                "Do not ask before \(lowered) several accounts (needed when there is no terminal to ask on)."
+            case .always: "Do not ask before \(lowered) (needed when there is no terminal to ask on)."
+            }
+        return OptionSpec("yes", short: "y", help: help)
+    }
+
+    var spec: CommandSpec {
+        CommandSpec(
+            name: name,
+            abstract: "\(abstract) (\(endpoint)).",
+            usage: "gh-users \(name) LOGIN... | - [--dry-run] [--yes] [options]",
+            discussion: discussion,
+            arguments: [("LOGIN", "An account to \(name); - reads them from stdin.")],
+            options: [Self.dryRun, yes],
+            examples: [
+                ("gh-users \(name) octocat", example),
+                (
+                    "gh-users \(name) --dry-run alice bob",
+                    "Print the \(endpoint.method.rawValue) requests that would be sent."
+                ),
+            ] + moreExamples,
+            fields: Self.fields
+        )
+    }
+
+    private var discussion: String {
+        let common = """
+            - reads the logins from stdin, one a line (blank lines and # comments are skipped), so one
+            gh-users can feed another. Writes go one at a time, at least a second apart, as GitHub asks;
+            a secondary rate limit is waited out. Each account gets one record: its login, the action and
+            the outcome. The exit status is 0 when every one succeeded, 3 when every account was unknown,
+            and 1 for a mix. A token without the \(scope) scope stops at the first refusal with status 4.
+            Ctrl-C stops between writes with status 130 and says what is left to do.
+            """
+        let asking =
+            "asks for confirmation on the terminal (even when the logins come from stdin); without a "
+            + "terminal it needs --yes, and without --yes nothing is sent."
+        switch confirmation {
+        case .never: return common + " \(name) never asks for confirmation."
+        case .whenMoreThanOne: return common + "\n\n\(progressive) more than one account lists them and " + asking
+        case .always: return common + "\n\n\(progressive) lists the accounts and " + asking
+        }
+    }
+}
+
+extension Command where Options == WriteOptions {
+    /// A command that sends one write per account, as `declaration` says.
+    init(write declaration: WriteDeclaration) {
+        let yes = declaration.yes
+        self.init(
+            spec: declaration.spec,
+            parse: { parsed, spec throws(UsageError) in
+                WriteOptions(
+                    logins: try LoginInput.parse(parsed.positionals, spec: spec),
+                    dryRun: parsed.has(WriteDeclaration.dryRun),
+                    yes: parsed.has(yes)
+                )
+            },
+            action: .github { options, context, github in
+                await WriteCoordinator(
+                    declaration: declaration, options: options, context: context, github: github, clock: .live
+                ).run()
+            }
+        )
+    }
+}

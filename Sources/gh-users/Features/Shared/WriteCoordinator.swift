@@ -1,0 +1,140 @@
+import AtomicCore
+import Data
+import Domain
+import JSONBytes
+
+/// One run of a write command: reads the logins, prints a dry run or asks as the declaration's rule says,
+/// then has the view model send the writes and writes one record per account (login, action, outcome). When
+/// the run stops early, it says what is left and the command that finishes the job.
+struct WriteCoordinator {
+    let declaration: WriteDeclaration
+    let options: WriteOptions
+    let context: CommandContext
+    let github: any GitHubReader
+    let clock: WriteClock
+
+    private var io: IOStreams { context.io }
+
+    func run() async -> CommandOutcome {
+        let logins: [Login]
+        do throws(DomainError) {
+            logins = try options.logins.resolve(io)
+        } catch {
+            io.writeErr(context.presenter.present(error).message)
+            return .failed(error)
+        }
+        if options.dryRun {
+            let requests = logins.map { github.describe(GitHubEndpoints.action(declaration.endpoint, on: $0)) + "\n" }
+            do {
+                try io.writeOut(requests.joined())
+            } catch {
+                return .writeFailed(error, io: io)
+            }
+            return .success
+        }
+        if let refusal = confirmation(logins) { return refusal }
+        guard context.presenter.hasToken else {
+            return TokenRequirement(command: declaration.name).refuse(context)
+        }
+        return await send(WriteViewModel(declaration: declaration, logins: logins, github: github, clock: clock))
+    }
+
+    /// nil to go on; an outcome when the user said no, or could not be asked. As `gh` does, the question goes to
+    /// the terminal even when stdin carries the logins.
+    private func confirmation(_ logins: [Login]) -> CommandOutcome? {
+        let count = logins.count
+        guard declaration.confirmation.asks(about: count), !options.yes else { return nil }
+        let accounts = Counted.text(count, "account")
+        guard io.canAsk, io.stderrIsTTY else {
+            return .usage(
+                UsageError(
+                    message: "\(declaration.progressive.lowercased()) \(accounts) needs --yes when there is no "
+                        + "terminal to ask on; nothing was sent",
+                    command: declaration.spec))
+        }
+        let shown = logins.prefix(20).map(\.value).joined(separator: ", ")
+        io.writeErr("To \(declaration.name): \(shown)\(count > 20 ? " and \(count - 20) more" : "")\n")
+        io.writeErr("\(declaration.name.prefix(1).uppercased() + declaration.name.dropFirst()) \(accounts)? [y/N] ")
+        let answer = io.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard answer == "y" || answer == "yes" else {
+            io.writeErr("gh-users: not confirmed; nothing was sent\n")
+            return .setupFailed
+        }
+        return nil
+    }
+
+    private func send(_ viewModel: WriteViewModel) async -> CommandOutcome {
+        var writer = RecordStreamWriter(context: context.render, columns: columns, raw: { $0 })
+        let progress = ProgressLine(io: io, noun: "accounts")
+        let count = viewModel.unsent.count
+        while let login = viewModel.next, await viewModel.waitForTurn() {
+            progress.show("\(declaration.progressive) \(viewModel.position + 1) of \(count): \(login.value)")
+            let outcome = await viewModel.send()
+            progress.clear()
+            if let failed = write(&writer, login, describe(outcome)) { return failed }
+        }
+        let unsent = viewModel.unsent
+        for login in unsent {
+            if let failed = write(&writer, login, "not sent") { return failed }
+        }
+        do {
+            try io.out.write(writer.finish(completed: true))
+        } catch let failure as OutputWriteError {
+            return .writeFailed(failure, io: io)
+        } catch {}
+        guard let stop = viewModel.stop else {
+            return .partial(failures: viewModel.failures, successes: viewModel.successes)
+        }
+        io.writeErr(context.presenter.present(stop).message)
+        let toFinish = (viewModel.stoppedAt.map { [$0] } ?? []) + unsent
+        if !toFinish.isEmpty {
+            let stoppedAt = viewModel.stoppedAt.map { login in
+                ", \(login.value) " + (stop == .cancelled ? "interrupted in flight" : describe(.failed(stop)))
+            }
+            io.writeErr(
+                "gh-users: \(viewModel.successes) done, \(unsent.count) not sent\(stoppedAt ?? ""). To finish: "
+                    + ShellWord.line([context.programName, declaration.name, "--yes"] + toFinish.map(\.value))
+                    + "\n")
+        }
+        return .failed(stop)
+    }
+
+    /// A record's outcome: the declaration's past tense, or what went wrong, in a few words.
+    private func describe(_ outcome: WriteViewModel.Outcome) -> String {
+        guard case .failed(let error) = outcome else { return declaration.past }
+        switch error {
+        case .notFound: return "no such account"
+        case .unauthorized(let status, _, _, _):
+            return status == 401
+                ? "refused: the token was not accepted" : "refused: the token lacks the \(declaration.scope) scope"
+        case .rateLimited: return "rate limited"
+        case .cancelled: return "interrupted"
+        default:
+            return "failed: " + context.presenter.present(error).message.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    private var columns: [Column<RawJSON>] {
+        WriteDeclaration.fields.map { key in
+            Column(key.uppercased(), key: key, shrink: key == "outcome" ? .first : nil) {
+                JSONText.text(of: key, in: $0.bytes)
+            }
+        }
+    }
+
+    /// Writes one record; nil once written, else how the run ends.
+    private func write(_ writer: inout RecordStreamWriter<RawJSON>, _ login: Login, _ outcome: String)
+        -> CommandOutcome?
+    {
+        let record = JSONValue.object([
+            .init("login", .string(login.value)), .init("action", .string(declaration.name)),
+            .init("outcome", .string(outcome)),
+        ])
+        do {
+            try io.out.write(writer.render([RawJSON(bytes: record.bytes)]))
+            return nil
+        } catch {
+            return .writeFailed(error, io: io)
+        }
+    }
+}

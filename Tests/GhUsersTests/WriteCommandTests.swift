@@ -1,0 +1,280 @@
+import AtomicCore
+import Data
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// A clock that never sleeps: each reading is `step` after the one before (the time a write takes), and a
+/// wait moves it on by the time asked for, which it records.
+private final class TickingClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private let step: Duration
+    private var instant = ContinuousClock.now
+    private var requested: [Duration] = []
+
+    init(step: Duration = .milliseconds(250)) {
+        self.step = step
+    }
+
+    var waits: [Duration] { lock.withLock { requested } }
+
+    var clock: WriteClock {
+        WriteClock(
+            now: {
+                self.lock.withLock {
+                    self.instant += self.step
+                    return self.instant
+                }
+            },
+            sleep: { duration in
+                self.lock.withLock {
+                    self.requested.append(duration)
+                    self.instant += duration
+                }
+            })
+    }
+}
+
+/// A write whose row is not follow's, so that what the kind says comes from the row and the declaration.
+private func declaration(_ confirmation: ConfirmationRule) -> WriteDeclaration {
+    WriteDeclaration(
+        endpoint: Endpoint(
+            "test/star-account", .put, "/user/stars/{username}", shape: .status, scope: "admin:stars",
+            docs: "https://example.com"),
+        name: "star", past: "starred", progressive: "Starring", confirmation: confirmation, counterpart: "unstar",
+        abstract: "Star accounts", example: "Star one account.")
+}
+
+private struct Run {
+    let status: Int32
+    let out: String
+    let err: String
+    /// What the app would print for a usage error, which the command leaves to it.
+    var usage: String?
+}
+
+private func run(
+    _ declaration: WriteDeclaration, _ logins: [String], yes: Bool = false, dryRun: Bool = false,
+    github: FakeGitHub, clock: WriteClock = TickingClock().clock, hasToken: Bool = true,
+    terminal answer: String? = nil
+) async -> Run {
+    let (io, out, err) = IOStreams.test(stderrTTY: answer != nil, terminal: answer)
+    let context = CommandContext(
+        io: io,
+        render: RenderContext.resolve(requested: .tsv, isTTY: false, colorEnabled: false, width: 80, now: .now),
+        presenter: ErrorPresenter(now: .now, hasToken: hasToken))
+    let options = WriteOptions(
+        logins: .given(logins.map { try! Login(validating: $0) }), dryRun: dryRun, yes: yes)
+    let outcome = await WriteCoordinator(
+        declaration: declaration, options: options, context: context, github: github, clock: clock
+    ).run()
+    var result = Run(status: ExitStatus.code(for: outcome), out: out.text, err: err.text)
+    if case .usage(let error) = outcome { result.usage = error.message }
+    return result
+}
+
+struct WriteCommandTests {
+    @Test func writesGoInOrderEachASecondAfterThePreviousOneEnded() async {
+        let github = FakeGitHub()
+        let ticking = TickingClock()
+        let result = await run(declaration(.never), ["a", "b", "c"], github: github, clock: ticking.clock)
+        #expect(result.status == 0)
+        #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b", "PUT /user/stars/c"])
+        // The clock read 250 ms on since each write ended, so 750 ms were left of the second.
+        #expect(ticking.waits == [.milliseconds(750), .milliseconds(750)])
+        #expect(result.out == "a\tstar\tstarred\nb\tstar\tstarred\nc\tstar\tstarred\n")
+    }
+
+    @Test func aWriteThatTookLongerThanTheSpacingIsNotWaitedFor() async {
+        let github = FakeGitHub()
+        let slow = TickingClock(step: .seconds(2))
+        #expect(await run(declaration(.never), ["a", "b", "c"], github: github, clock: slow.clock).status == 0)
+        #expect(github.calls.count == 3)
+        #expect(slow.waits.isEmpty)
+    }
+
+    @Test(arguments: [
+        (ConfirmationRule.never, 3, false),
+        (.whenMoreThanOne, 1, false),
+        (.whenMoreThanOne, 2, true),
+        (.always, 1, true),
+    ])
+    func aRuleThatAsksNeedsYesWithoutATerminal(rule: ConfirmationRule, count: Int, asks: Bool) async {
+        let logins = Array(["a", "b", "c"].prefix(count))
+        let github = FakeGitHub()
+        let result = await run(declaration(rule), logins, github: github)
+        #expect(result.status == (asks ? 64 : 0), "\(result.err)")
+        #expect(github.calls.count == (asks ? 0 : count))
+        if asks {
+            #expect(
+                result.usage
+                    == "starring \(Counted.text(count, "account")) needs --yes when there is no terminal to ask on; "
+                    + "nothing was sent")
+            let withYes = FakeGitHub()
+            #expect(await run(declaration(rule), logins, yes: true, github: withYes).status == 0)
+            #expect(withYes.calls.count == count)
+        }
+    }
+
+    @Test func theQuestionListsTheAccountsAndOnlyAYesSendsAnything() async {
+        for (answer, sent) in [("yes", 1), ("", 0), ("n", 0)] {
+            let github = FakeGitHub()
+            let result = await run(declaration(.always), ["a"], github: github, terminal: answer + "\n")
+            #expect(result.err.hasPrefix("To star: a\nStar 1 account? [y/N] "), "\(result.err)")
+            #expect(github.calls.count == sent)
+            #expect(result.status == (sent == 1 ? 0 : 1))
+        }
+    }
+
+    @Test func aDryRunSendsNothingAsksNothingAndNeedsNoToken() async {
+        let github = FakeGitHub()
+        let result = await run(declaration(.always), ["a", "b"], dryRun: true, github: github, hasToken: false)
+        #expect(result.status == 0)
+        #expect(result.out == "PUT https://api.github.com/user/stars/a\nPUT https://api.github.com/user/stars/b\n")
+        #expect(result.err.isEmpty)
+        #expect(github.calls.isEmpty)
+    }
+
+    @Test func withoutATokenNothingIsSent() async {
+        let github = FakeGitHub()
+        let result = await run(declaration(.never), ["a"], github: github, hasToken: false)
+        #expect(result.status == 4)
+        #expect(result.err.contains("star"))
+        #expect(github.calls.isEmpty)
+    }
+
+    @Test func aScopeRefusalStopsAtOnceNamingTheRowsScopeAndWhatIsLeft() async {
+        let github = FakeGitHub()
+        github.actions["PUT /user/stars/b"] = .unauthorized(status: 403, message: "Forbidden")
+        let result = await run(declaration(.never), ["a", "b", "c"], github: github)
+        #expect(result.status == 4)
+        #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])
+        #expect(
+            result.out
+                == "a\tstar\tstarred\nb\tstar\trefused: the token lacks the admin:stars scope\nc\tstar\tnot sent\n")
+        #expect(result.err.contains("the token needs the admin:stars scope to star"), "\(result.err)")
+        #expect(!result.err.contains("user:follow"))
+        // The refused account was not starred either: the command that finishes the job names it.
+        #expect(result.err.contains("1 done, 1 not sent, b refused"), "\(result.err)")
+        #expect(result.err.hasSuffix("To finish: gh-users star --yes b c\n"), "\(result.err)")
+    }
+
+    @Test func aFourOhFourForAnAccountThatExistsIsTheRowsScopeMissing() async {
+        let github = FakeGitHub()
+        github.actions["PUT /user/stars/a"] = .notFound(resource: "user 'a'")
+        github.profiles["a"] = .success(makeUser(1, "a"))
+        let result = await run(declaration(.never), ["a"], github: github)
+        #expect(result.status == 4)
+        #expect(github.calls == ["PUT /user/stars/a", "user a"])
+        #expect(result.err.contains("admin:stars"), "\(result.err)")
+    }
+
+    @Test func everyAccountUnknownIsThreeAMixIsOneAndAFailureDoesNotStopTheRun() async {
+        let github = FakeGitHub()
+        for ghost in ["x", "y"] {
+            github.actions["PUT /user/stars/\(ghost)"] = .notFound(resource: "user '\(ghost)'")
+            github.profiles[ghost] = .failure(.notFound(resource: "user '\(ghost)'"))
+        }
+        github.actions["PUT /user/stars/down"] = .server(status: 502, message: "Bad Gateway")
+        #expect(await run(declaration(.never), ["x", "y"], github: github).status == 3)
+        let mixed = await run(declaration(.never), ["x", "a"], github: github)
+        #expect(mixed.status == 1)
+        #expect(mixed.out == "x\tstar\tno such account\na\tstar\tstarred\n")
+        let failed = await run(declaration(.never), ["down", "b"], github: github)
+        #expect(failed.status == 1)
+        #expect(failed.out.hasPrefix("down\tstar\tfailed: "), "\(failed.out)")
+        #expect(failed.out.hasSuffix("b\tstar\tstarred\n"))
+    }
+
+    /// The command that finishes an interrupted run is one the router reads back as the rest of the job.
+    @Test func theCommandToFinishIsTheSameWriteOfWhatIsLeft() async throws {
+        let github = FakeGitHub()
+        github.actions["PUT /user/following/bob"] = .cancelled
+        let result = await run(
+            WriteDeclaration(
+                endpoint: .follow, name: "follow", past: "followed", progressive: "Following", confirmation: .never,
+                counterpart: "unfollow", abstract: "Follow", example: "Follow one."),
+            ["alice", "bob", "carol"], github: github)
+        #expect(result.status == 130)
+        let line = try #require(result.err.split(separator: "\n").last)
+        let command = try #require(line.split(separator: "To finish: ").last.map(String.init))
+        let words = ShellWords.split(command)
+        #expect(words.first == "gh-users")
+        guard case .run(let invocation) = CommandRouter().route(Array(words.dropFirst())) else {
+            Issue.record("the command to finish does not parse: \(command)")
+            return
+        }
+        #expect(
+            invocation
+                == FollowChangeCommand.follow.invocation(
+                    WriteOptions(
+                        logins: .given([try Login(validating: "bob"), try Login(validating: "carol")]), yes: true)
+                ))
+    }
+
+    @Test func everyWriteRowNamesItsScopeAndOneAccount() throws {
+        let login = try Login(validating: "octo-cat")
+        for row in Endpoint.all where row.method.isWrite {
+            #expect(row.scope != nil, "\(row)")
+            #expect(row.parameters == ["username"], "\(row)")
+            let action = GitHubEndpoints.action(row, on: login)
+            #expect(action.method.rawValue == row.method.rawValue)
+            #expect(action.path == row.path("octo-cat"))
+        }
+    }
+}
+
+/// Ctrl-C while a write run waits out its spacing: it must stop at once, every time, with the records of what
+/// was done and not done, status 130, and the command that finishes the job.
+struct WriteCancellationStressTests {
+    @Test func aRunCancelledWhileItWaitsStopsCleanlyEveryTime() async throws {
+        for attempt in 0..<200 {
+            // Cancelled during the first wait, or the second.
+            let doneBefore = 1 + attempt % 2
+            let github = FakeGitHub()
+            let (entered, signal) = AsyncStream<Void>.makeStream()
+            let waits = WaitCount()
+            let clock = WriteClock(
+                now: { .now },
+                sleep: { duration in
+                    guard await waits.next() == doneBefore else { return }
+                    signal.yield()
+                    try await Task.sleep(for: .seconds(60))
+                })
+            let logins = ["a", "b", "c", "d"]
+            let task = Task {
+                await run(declaration(.never), logins, github: github, clock: clock)
+            }
+            var iterator = entered.makeAsyncIterator()
+            _ = await iterator.next()
+            task.cancel()
+            let started = ContinuousClock.now
+            let result = await task.value
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(result.status == 130)
+            #expect(github.calls.count == doneBefore)
+            let left = logins.dropFirst(doneBefore)
+            #expect(
+                result.out
+                    == logins.prefix(doneBefore).map { "\($0)\tstar\tstarred\n" }.joined()
+                    + left.map { "\($0)\tstar\tnot sent\n" }.joined())
+            #expect(
+                result.err.hasSuffix("To finish: gh-users star --yes \(left.joined(separator: " "))\n"), "\(result.err)"
+            )
+            if result.status != 130 { return }
+        }
+    }
+}
+
+/// How many waits a run has asked for.
+private actor WaitCount {
+    private var count = 0
+
+    func next() -> Int {
+        count += 1
+        return count
+    }
+}
