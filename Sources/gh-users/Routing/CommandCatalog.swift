@@ -18,6 +18,7 @@ enum CommandCatalog {
         ListStarredCommand.declaration,
         ListGistsCommand.declaration,
         ListEventsCommand.declaration,
+        ContributionsCommand.declaration,
         MeCommand.declaration,
         SearchUsersCommand.declaration,
         RateLimitCommand.declaration,
