@@ -116,6 +116,19 @@ struct ContributionsEndToEndTests {
         }
     }
 
+    @Test func aSpentGraphQLLimitIsExitFiveWithTheWaitHint() async throws {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: 20, graphQLRateLimit: 1))
+        try server.start()
+        defer { server.stop() }
+        // The first piece spends the only point; the second meets GitHub's RATE_LIMIT error.
+        let result = try await run(server, ["octocat", "--from", "2023-11-26", "--to", "2025-11-24", "--json"])
+        #expect(result.status == 5, "\(result.stderr)")
+        #expect(result.stderr.contains("GraphQL: API rate limit"), "\(result.stderr)")
+        #expect(result.stderr.contains("--wait-on-rate-limit"))
+        #expect(result.stdout.isEmpty)
+        #expect(server.requests.filter { $0.path == "/graphql" }.count == 2)
+    }
+
     @Test func withoutATokenItExitsFourBeforeAnyRequest() async throws {
         try await withStandIn(users: 20) { server in
             let result = try await run(server, ["octocat"], environment: [:])
