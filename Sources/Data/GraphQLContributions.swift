@@ -89,7 +89,14 @@ enum GraphQLContributionsResponse {
         throws(GraphQLBatchFailure) -> GraphQLContributionsAnswer
     {
         let requestID = ErrorMapping.requestID(response)
-        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") { throw .failed(error) }
+        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
+            // A 404 is the endpoint's, not the account's: an unknown login is a NOT_FOUND error in a 200.
+            guard case .notFound = error else { throw .failed(error) }
+            throw .failed(
+                .server(
+                    status: 404, message: "\(endpoint) was not found: this server has no GraphQL API",
+                    requestID: requestID))
+        }
         func malformed(_ detail: String) -> GraphQLBatchFailure {
             .failed(.malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID))
         }

@@ -86,5 +86,12 @@ struct GraphQLContributionsResponseTests {
             try decode(other).get()
         }
         #expect(throws: GraphQLBatchFailure.self) { try decode("<html>").get() }
+        // The endpoint's 404 is no unknown login (exit 3): the server has no GraphQL API.
+        guard case .failure(.failed(.server(404, let message, _))) = decode(#"{"message":"Not Found"}"#, status: 404)
+        else {
+            Issue.record("\(decode("", status: 404))")
+            return
+        }
+        #expect(message.contains("no GraphQL API"))
     }
 }

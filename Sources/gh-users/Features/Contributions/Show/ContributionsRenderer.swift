@@ -86,7 +86,7 @@ enum ContributionsHeatmap {
     }
 
     /// The days by week, Sunday first; a slot outside the days (before the first, after the last) is nil.
-    static func weeks(_ days: [ContributionDay]) -> [[ContributionDay?]] {
+    private static func weeks(_ days: [ContributionDay]) -> [[ContributionDay?]] {
         guard let first = days.first else { return [] }
         let start = first.date.adding(days: -first.date.weekday).ordinal
         var weeks: [[ContributionDay?]] = []
