@@ -66,7 +66,7 @@ struct ContributionsEndToEndTests {
                 }
                 #expect(visible.allSatisfy { $0.count <= columns }, "\(map.stdout)")
                 #expect(lines.contains { $0.hasPrefix("    Less ") })
-                let cut = "Showing the last 38 of 53 weeks, from 2025-03-09; a wider terminal shows more."
+                let cut = "Cut to the last 38 of 53 weeks, from 2025-03-09."
                 #expect(lines.contains(cut) == (weeks < 53))
                 let total = days.reduce(0) { $0 + ($1["count"] as? Int ?? 0) }
                 #expect(lines.contains("\(total) contributions from 2024-11-25 to 2025-11-24"))

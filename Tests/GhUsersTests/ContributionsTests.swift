@@ -54,7 +54,7 @@ struct ContributionsHeatmapTests {
     ])
     func withoutColourEachLevelHasItsGlyph(width: Int, weeks: Int, months: String) {
         let lines = heatmap(year, width: width, color: false, now: "2026-10-31")
-        let cut = weeks < 43 ? ["Showing the last 38 of 43 weeks, from 2026-02-08; a wider terminal shows more."] : []
+        let cut = weeks < 43 ? ["Cut to the last 38 of 43 weeks, from 2026-02-08."] : []
         #expect(
             lines == [
                 months, row("", "·", weeks), row("Mon", "░", weeks), row("", "▒", weeks), row("Wed", "▓", weeks),
@@ -75,14 +75,14 @@ struct ContributionsHeatmapTests {
                 row("Wed", green(34), 38), row("", green(40), 38), row("Fri", green(22), 38), row("", green(237), 38),
                 "    Less \(green(237)) \(green(22)) \(green(28)) \(green(34)) \(green(40)) More",
             ])
-        #expect(lines[9] == "Showing the last 38 of 43 weeks, from 2026-02-08; a wider terminal shows more.")
+        #expect(lines[9] == "Cut to the last 38 of 43 weeks, from 2026-02-08.")
     }
 
     @Test func twoHundredColumnsInColourShowEveryWeekAndNoCutLine() {
         let lines = heatmap(year, width: 200, color: true, now: "2026-10-31")
         #expect(lines[2] == row("Mon", green(22), 43))
         #expect(lines[5] == row("", green(40), 43))
-        #expect(!lines.contains { $0.hasPrefix("Showing") })
+        #expect(!lines.contains { $0.hasPrefix("Cut to") })
     }
 
     @Test func partialWeeksLeaveTheirMissingDaysBlank() {

@@ -70,9 +70,8 @@ enum ContributionsHeatmap {
         let legend = ContributionLevel.allCases.map { cell($0, context: context) }.joined(separator: " ")
         lines.append(pad("") + "Less " + legend + " More")
         if shown.count < weeks.count, let first = shown.first?.compactMap({ $0 }).first {
-            lines.append(
-                "Showing the last \(shown.count) of \(weeks.count) weeks, from \(first.date); "
-                    + "a wider terminal shows more.")
+            // Short enough for a narrow terminal: the map itself is the width's measure.
+            lines.append("Cut to the last \(shown.count) of \(weeks.count) weeks, from \(first.date).")
         }
         let span = report.span
         lines.append(
