@@ -5,8 +5,11 @@ import JSONBytes
 import Networking
 
 /// Reads any resource of the endpoint catalog from GitHub's REST API: through the conditional cache, with the
-/// one status mapping, and with the resource's own decoder. It also answers `show`'s profile lookups.
-package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepository, GraphQLProfilesRepository {
+/// one status mapping, and with the resource's own decoder. It also answers `show`'s profile lookups and the
+/// GraphQL queries (profiles in batches, contribution calendars).
+package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepository, GraphQLProfilesRepository,
+    ContributionsRepository
+{
     private let fetcher: ConditionalFetcher
     private let client: HTTPClient
     private let apiRoot: URL
@@ -97,13 +100,38 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         try await fetch(GitHubEndpoints.user(id: id))
     }
 
-    /// One batch of GraphQL lookups: a POST past the cache (GraphQL answers carry no validators). A spent
-    /// `graphql` limit is waited out here when `--wait-on-rate-limit` says so, as the client does for REST.
+    /// One batch of GraphQL lookups (`graphQL(_:decode:)`). A refusal of the query itself is said once.
     package func profiles(_ logins: [Login]) async throws(GraphQLBatchFailure) -> GraphQLBatch {
+        do {
+            let batch = try await graphQL(GraphQLProfileQuery.body(for: logins)) {
+                response, endpoint throws(GraphQLBatchFailure) in
+                try GraphQLProfileResponse.decode(response, logins: logins, endpoint: endpoint)
+            }
+            logger.debug(
+                "GraphQL batch of \(logins.count): cost \(batch.cost.map { $0 == 1 ? "1 point" : "\($0) points" } ?? "unknown"), "
+                    + "\(batch.remaining.map(String.init) ?? "unknown") remaining")
+            return batch
+        } catch {
+            if case .unsupported(let reason) = error {
+                // Said once: the run asks GraphQL nothing more after this.
+                logger.warning(
+                    "the GraphQL API refused the profile query, so the rest of the run fetches profiles from "
+                        + "REST, one request each (--debug shows why)")
+                logger.debug("GraphQL refusal: \(HTTPClient.traceText(reason))")
+            }
+            throw error
+        }
+    }
+
+    /// One GraphQL query: a POST past the cache (GraphQL answers carry no validators), retried through network
+    /// failures and 5xx as a GET is, since a query changes nothing. A spent `graphql` limit that `decode` reports
+    /// is waited out here when `--wait-on-rate-limit` says so, as the client does for REST.
+    func graphQL<Value>(
+        _ body: [UInt8], decode: (HTTPResponse, String) throws(GraphQLBatchFailure) -> Value
+    ) async throws(GraphQLBatchFailure) -> Value {
         let url = GitHubEndpoints.graphQLURL(apiRoot: apiRoot)
         let endpoint = "POST " + url.path
-        var request = client.makeJSONPost(url, body: Foundation.Data(GraphQLProfileQuery.body(for: logins)))
-        // A query changes nothing: the client retries it through network failures and 5xx as it does a GET.
+        var request = client.makeJSONPost(url, body: Foundation.Data(body))
         request.isRepeatableQuery = true
         var waits = 0
         while true {
@@ -115,11 +143,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                     ErrorMapping.domainError(for: error, endpoint: endpoint, apiRoot: apiRoot, cachedCopy: false))
             }
             do {
-                let batch = try GraphQLProfileResponse.decode(response, logins: logins, endpoint: endpoint)
-                logger.debug(
-                    "GraphQL batch of \(logins.count): cost \(batch.cost.map { $0 == 1 ? "1 point" : "\($0) points" } ?? "unknown"), "
-                        + "\(batch.remaining.map(String.init) ?? "unknown") remaining")
-                return batch
+                return try decode(response, endpoint)
             } catch .failed(.rateLimited(let resetAt?, let message, let resource, _)) {
                 waits += 1
                 guard waits <= HTTPClient.maximumPrimaryLimitWaits else {
@@ -133,13 +157,6 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 }
                 if !waited { throw .failed(.rateLimited(resetAt: resetAt, message: message, resource: resource)) }
             } catch {
-                if case .unsupported(let reason) = error {
-                    // Said once: the run asks GraphQL nothing more after this.
-                    logger.warning(
-                        "the GraphQL API refused the profile query, so the rest of the run fetches profiles from "
-                            + "REST, one request each (--debug shows why)")
-                    logger.debug("GraphQL refusal: \(HTTPClient.traceText(reason))")
-                }
                 throw error
             }
         }

@@ -116,13 +116,7 @@ enum GraphQLProfileResponse {
             throw .unsupported("\(endpoint) answered with a body that is not a GraphQL response")
         }
         let errors = dto.errors ?? []
-        if let limited = errors.first(where: isRateLimit) {
-            let reset = RateLimitInfo(response, now: Date()).reset.value
-            throw .failed(
-                .rateLimited(
-                    resetAt: reset, message: "GraphQL: " + (limited.message ?? "API rate limit exceeded"),
-                    resource: "graphql"))
-        }
+        if let limited = spentLimit(errors, response: response) { throw .failed(limited) }
         let aliases = Set(logins.indices.map(GraphQLProfileQuery.alias))
         // An error that names none of the aliases is about the query itself.
         if let whole = errors.first(where: { error in !aliases.contains(error.path?.first?.text ?? "") }) {
@@ -142,10 +136,16 @@ enum GraphQLProfileResponse {
         return GraphQLBatch(lookups: lookups, cost: data.rateLimit?.cost, remaining: data.rateLimit?.remaining)
     }
 
-    /// The graphql bucket is spent: GitHub's `{"type":"RATE_LIMIT","code":"graphql_rate_limit"}` with status 200,
-    /// or the older `RATE_LIMITED`.
-    private static func isRateLimit(_ error: GraphQLProfileResponseDTO.ErrorDTO) -> Bool {
-        error.type == "RATE_LIMIT" || error.type == "RATE_LIMITED" || error.code == "graphql_rate_limit"
+    /// The graphql bucket is spent, if `errors` say so: GitHub's `{"type":"RATE_LIMIT","code":"graphql_rate_limit"}`
+    /// with status 200, or the older `RATE_LIMITED`. Every GraphQL answer gh-users reads is checked for it.
+    static func spentLimit(_ errors: [GraphQLProfileResponseDTO.ErrorDTO], response: HTTPResponse) -> DomainError? {
+        let limited = errors.first { error in
+            error.type == "RATE_LIMIT" || error.type == "RATE_LIMITED" || error.code == "graphql_rate_limit"
+        }
+        guard let limited else { return nil }
+        return .rateLimited(
+            resetAt: RateLimitInfo(response, now: Date()).reset.value,
+            message: "GraphQL: " + (limited.message ?? "API rate limit exceeded"), resource: "graphql")
     }
 
     /// GitHub's `MAX_NODE_LIMIT_EXCEEDED`, or its message ("… exceeds the maximum limit of 500,000").

@@ -30,7 +30,8 @@ package enum DomainError: Error, Sendable, Equatable {
     /// The cache could not be read or changed (`cache info`, `cache clear`).
     case cacheUnavailable(String)
     /// The server refused the same work again and again, however small it was made (GraphQL batches refused
-    /// in a row); the text says what was refused and what to do (exit 1).
+    /// in a row), or the work cannot be done for what it names (the contributions of an organization); the
+    /// text says what was refused and what to do (exit 1).
     case refused(String)
     /// The work was cancelled (an interrupt).
     case cancelled

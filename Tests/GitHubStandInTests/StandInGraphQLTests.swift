@@ -253,3 +253,89 @@ private func graphQL(_ server: StandInServer, _ query: String, token: String? = 
         }
     }
 }
+
+/// A User's `contributionsCollection`, as `gh-users contributions` asks for it.
+@Suite struct StandInContributionsTests {
+    private func calendar(_ login: String, from: String, to: String) -> String {
+        """
+        query { repositoryOwner(login: "\(login)") { __typename ... on User {
+          contributionsCollection(from: "\(from)", to: "\(to)") { contributionCalendar {
+            totalContributions weeks { firstDay contributionDays { date contributionCount contributionLevel } } } } } } }
+        """
+    }
+
+    private func days(_ response: RawHTTPResponse) throws -> (total: Int, weeks: [[[String: Any]]]) {
+        let data = try #require(try response.jsonObject()["data"] as? [String: Any])
+        let owner = try #require(data["repositoryOwner"] as? [String: Any])
+        let collection = try #require(owner["contributionsCollection"] as? [String: Any])
+        let calendar = try #require(collection["contributionCalendar"] as? [String: Any])
+        let weeks = try #require(calendar["weeks"] as? [[String: Any]])
+        return (
+            try #require(calendar["totalContributions"] as? Int),
+            try weeks.map { try #require($0["contributionDays"] as? [[String: Any]]) }
+        )
+    }
+
+    @Test func theCalendarRunsFromSundayWeeksAndIsTheSameInEverySpan() throws {
+        try withStandInServer(StandInConfiguration(userCount: 20)) { server throws in
+            let year = try days(
+                graphQL(server, calendar("octocat", from: "2025-01-01T00:00:00Z", to: "2025-12-31T23:59:59Z")))
+            let flat = year.weeks.flatMap { $0 }
+            #expect(flat.count == 365)
+            #expect(flat.first?["date"] as? String == "2025-01-01" && flat.last?["date"] as? String == "2025-12-31")
+            // 2025-01-01 is a Wednesday: the first week holds Wednesday to Saturday, the others start on Sunday.
+            #expect(year.weeks.first?.count == 4 && year.weeks.dropFirst().dropLast().allSatisfy { $0.count == 7 })
+            #expect(year.total == flat.reduce(0) { $0 + ($1["contributionCount"] as? Int ?? 0) })
+            #expect(year.total > 0)
+            let levels = Set(flat.compactMap { $0["contributionLevel"] as? String })
+            #expect(
+                levels.isSubset(of: ["NONE", "FIRST_QUARTILE", "SECOND_QUARTILE", "THIRD_QUARTILE", "FOURTH_QUARTILE"]))
+            #expect(
+                flat.allSatisfy {
+                    ($0["contributionCount"] as? Int == 0) == ($0["contributionLevel"] as? String == "NONE")
+                })
+            let june = try days(
+                graphQL(server, calendar("octocat", from: "2025-06-01T00:00:00Z", to: "2025-06-30T23:59:59Z")))
+            let counts = june.weeks.flatMap { $0 }.map { $0["contributionCount"] as? Int }
+            #expect(
+                counts
+                    == flat.filter { ($0["date"] as? String ?? "").hasPrefix("2025-06") }.map {
+                        $0["contributionCount"] as? Int
+                    })
+        }
+    }
+
+    @Test func noDayBeforeTheAccountWasCreatedHasAContribution() throws {
+        try withStandInServer(StandInConfiguration(userCount: 60)) { server throws in
+            let user = try #require(server.population.users.first { $0.type == "User" && $0.ordinal > 1 })
+            let created = user.createdAt - user.createdAt % 86_400
+            let from = created - 100 * 86_400
+            let format = { (seconds: Int) in
+                ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(seconds)))
+            }
+            let answer = try days(
+                graphQL(server, calendar(user.login, from: format(from), to: format(from + 300 * 86_400))))
+            let flat = answer.weeks.flatMap { $0 }
+            #expect(flat.count == 301)
+            #expect(flat.prefix(100).allSatisfy { $0["contributionCount"] as? Int == 0 })
+            #expect(flat.dropFirst(100).contains { ($0["contributionCount"] as? Int ?? 0) > 0 })
+        }
+    }
+
+    @Test func aSpanOverAYearAndAnOrganizationAnswerAsGitHubDoes() throws {
+        try withStandInServer(StandInConfiguration(userCount: 20)) { server throws in
+            let long = try graphQL(
+                server, calendar("octocat", from: "2024-01-01T00:00:00Z", to: "2025-01-02T00:00:00Z"))
+            let errors = try #require(try long.jsonObject()["errors"] as? [[String: Any]])
+            #expect(
+                errors.first?["message"] as? String
+                    == "The total time spanned by 'from' and 'to' must not exceed 1 year")
+            let organization = try #require(server.population.users.first { $0.type == "Organization" })
+            let answer = try graphQL(
+                server, calendar(organization.login, from: "2025-01-01T00:00:00Z", to: "2025-01-31T00:00:00Z"))
+            let data = try #require(try answer.jsonObject()["data"] as? [String: Any])
+            let owner = try #require(data["repositoryOwner"] as? [String: Any])
+            #expect(owner.count == 1 && owner["__typename"] as? String == "Organization")
+        }
+    }
+}

@@ -4,7 +4,7 @@ import Foundation
 /// A scripted GitHub: each resource is scripted by its `path?query` (`/users?since=0&per_page=30`), each later
 /// page by its `Link` URL, each profile by login or id. An unscripted call fails the test loudly.
 package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepository, GraphQLProfilesRepository,
-    @unchecked Sendable
+    ContributionsRepository, @unchecked Sendable
 {
     package init() {}
 
@@ -71,6 +71,20 @@ package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepos
             throw .failed(.server(status: 599, message: "unscripted call: graphql batch of \(logins.count)"))
         }
         return try next.get()
+    }
+
+    /// Calendars by `login from..to` (`octocat 2025-01-01...2025-12-31`); an unscripted span fails loudly.
+    package var calendars: [String: Result<ContributionCalendar, DomainError>] = [:]
+
+    package func contributions(of login: Login, in span: ClosedRange<CalendarDay>) async throws(DomainError)
+        -> ContributionCalendar
+    {
+        let call = "contributions \(login.value) \(span.lowerBound)...\(span.upperBound)"
+        record(call)
+        guard let result = lock.withLock({ calendars[call.dropFirst("contributions ".count).description] }) else {
+            throw DomainError.server(status: 599, message: "unscripted call: \(call)")
+        }
+        return try result.get()
     }
 
     package func user(id: Int64) async throws(DomainError) -> User {

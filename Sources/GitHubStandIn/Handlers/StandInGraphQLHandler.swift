@@ -2,7 +2,8 @@ import Foundation
 
 /// `POST /graphql`: GitHub's GraphQL API, for the part of the schema a profile lookup reads: `rateLimit`, and
 /// `repositoryOwner(login:)` as a `User` or an `Organization` with the fields the stand-in's REST profile holds,
-/// so the two always agree. Modelled on GitHub's documented behaviour:
+/// so the two always agree, and a User's `contributionsCollection(from:to:)` calendar (`StandInContributions`).
+/// Modelled on GitHub's documented behaviour:
 /// - no token: 401;
 /// - a query outside this schema, or one the parser cannot read: `errors` with no `path` and no `data`;
 /// - more lookups than `graphQLNodeLimit`: a `MAX_NODE_LIMIT_EXCEEDED` error with no `path`, and nothing spent;
@@ -127,7 +128,7 @@ struct StandInGraphQLSchema {
                 "databaseId": nil, "name": nil, "company": nil, "location": nil, "bio": nil, "twitterUsername": nil,
                 "websiteUrl": nil, "email": nil, "isHireable": nil, "isSiteAdmin": nil, "createdAt": nil,
                 "updatedAt": nil, "followers": "Connection", "following": "Connection", "repositories": "Connection",
-                "gists": "Connection",
+                "gists": "Connection", "contributionsCollection": "ContributionsCollection",
             ], uniquingKeysWith: { first, _ in first }),
         "Organization": ownerFields.merging(
             [
@@ -135,6 +136,14 @@ struct StandInGraphQLSchema {
                 "updatedAt": nil, "repositories": "Connection",
             ], uniquingKeysWith: { first, _ in first }),
         "Connection": ["totalCount": nil],
+        "ContributionsCollection": ["contributionCalendar": "ContributionCalendar", "__typename": nil],
+        "ContributionCalendar": ["totalContributions": nil, "weeks": "ContributionCalendarWeek", "__typename": nil],
+        "ContributionCalendarWeek": [
+            "contributionDays": "ContributionCalendarDay", "firstDay": nil, "__typename": nil,
+        ],
+        "ContributionCalendarDay": [
+            "date": nil, "contributionCount": nil, "contributionLevel": nil, "weekday": nil, "__typename": nil,
+        ],
     ]
 
     private static let ownerFields: [String: String?] = [
@@ -232,6 +241,9 @@ struct StandInGraphQLSchema {
         case (_, "gists"): allowed = ["privacy", "first", "last"]
         case (_, "followers"), (_, "following"): allowed = ["first", "last"]
         case (_, "avatarUrl"): allowed = ["size"]
+        case (_, "contributionsCollection"):
+            if let problem = StandInContributions.argumentProblem(field.arguments) { return problem }
+            allowed = ["from", "to"]
         default: allowed = []
         }
         if let unknown = field.arguments.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -378,6 +390,7 @@ struct StandInGraphQLExecution {
             case "followers": writeCount(counts.followers, entry.fields, into: &writer)
             case "following": writeCount(counts.following, entry.fields, into: &writer)
             case "gists": writeCount(profile.publicGists, entry.fields, into: &writer)
+            case "contributionsCollection": writeContributions(user, entry.fields, into: &writer)
             case "repositories":
                 // Without ownerAffiliations GitHub counts the repositories the account collaborates on too.
                 let ownedOnly = entry.fields[0].arguments["ownerAffiliations"].map {
@@ -386,6 +399,62 @@ struct StandInGraphQLExecution {
                 let collaborations = ownedOnly == true ? 0 : user.ordinal % 5
                 writeCount(profile.publicRepos + collaborations, entry.fields, into: &writer)
             default: writer.null()
+            }
+        }
+        writer.raw("}")
+    }
+
+    /// `contributionsCollection { contributionCalendar { … } }`, each level in the order and names asked.
+    private func writeContributions(
+        _ user: StandInUser, _ fields: [StandInGraphQLDocument.Field], into writer: inout JSONByteWriter
+    ) {
+        let span = StandInContributions.span(fields[0].arguments, now: request.now)
+        let calendar = StandInContributions(user: user, from: span.from, to: span.to, now: request.now)
+        writeObject(fields.flatMap(\.selections), type: "ContributionsCollection", into: &writer) { _, inner, writer in
+            writeObject(inner, type: "ContributionCalendar", into: &writer) { name, inner, writer in
+                guard name == "weeks" else { return writer.integer(calendar.total) }
+                writer.raw("[")
+                for (position, week) in calendar.weeks.enumerated() {
+                    if position > 0 { writer.raw(",") }
+                    writeObject(inner, type: "ContributionCalendarWeek", into: &writer) { name, inner, writer in
+                        guard name == "contributionDays" else {
+                            return writer.string(UTCTimestamp.iso8601(week[0].midnight).prefix(10).description)
+                        }
+                        writer.raw("[")
+                        for (position, day) in week.enumerated() {
+                            if position > 0 { writer.raw(",") }
+                            writeObject(inner, type: "ContributionCalendarDay", into: &writer) { name, _, writer in
+                                switch name {
+                                case "date": writer.string(UTCTimestamp.iso8601(day.midnight).prefix(10).description)
+                                case "contributionCount": writer.integer(day.count)
+                                case "contributionLevel": writer.string(day.level)
+                                default: writer.integer(UTCTimestamp.fields(of: day.midnight).weekday)
+                                }
+                            }
+                        }
+                        writer.raw("]")
+                    }
+                }
+                writer.raw("]")
+            }
+        }
+    }
+
+    /// An object of `type` with the members asked, in order: `__typename` here, every other member by `member`
+    /// (given the field's name and its own selections).
+    private func writeObject(
+        _ selections: [StandInGraphQLDocument.Selection], type: String, into writer: inout JSONByteWriter,
+        member: (String, [StandInGraphQLDocument.Selection], inout JSONByteWriter) -> Void
+    ) {
+        writer.raw("{")
+        for (position, entry) in schema.collect(selections, type: type).enumerated() {
+            if position > 0 { writer.raw(",") }
+            writer.string(entry.key)
+            writer.raw(":")
+            if entry.fields[0].name == "__typename" {
+                writer.string(type)
+            } else {
+                member(entry.fields[0].name, entry.fields.flatMap(\.selections), &writer)
             }
         }
         writer.raw("}")

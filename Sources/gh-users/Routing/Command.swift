@@ -2,8 +2,9 @@ import AtomicCore
 import Domain
 
 /// Everything a command does with GitHub: any resource of the endpoint catalog, profile lookups (REST, and
-/// GraphQL in batches), and writes.
+/// GraphQL in batches), contribution calendars, and writes.
 typealias GitHubReader = ResourceRepository & UsersRepository & ActionRepository & GraphQLProfilesRepository
+    & ContributionsRepository
 
 /// How a command ends. `ExitStatus` turns it into the exit status, in one place for every command.
 enum CommandOutcome: Sendable, Equatable {

@@ -21,6 +21,7 @@ enum CommandCatalog {
         ListStarredCommand.declaration,
         ListGistsCommand.declaration,
         ListEventsCommand.declaration,
+        ContributionsCommand.declaration,
         MeCommand.declaration,
         SearchUsersCommand.declaration,
         RateLimitCommand.declaration,

@@ -1,0 +1,211 @@
+/// A day of the Gregorian calendar, in UTC, as GitHub's contribution calendar names it (`2025-01-31`).
+/// Plain integer arithmetic, so no locale, time zone or formatter can move a day.
+package struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Days since 1970-01-01.
+    package let ordinal: Int
+
+    package init(ordinal: Int) {
+        self.ordinal = ordinal
+    }
+
+    /// Nil for a date that does not exist (February 30th) or lies outside years 1 to 9999.
+    package init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
+            day <= Self.length(ofMonth: month, year: year)
+        else { return nil }
+        // Counted from 0000-03-01, so a leap day falls at the end of a 400-year era.
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = shiftedYear / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        ordinal = era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Exactly `YYYY-MM-DD`; anything else (a time, an offset, a short year) is nil.
+    package init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The UTC day `secondsSince1970` falls on.
+    package init(secondsSince1970 seconds: Double) {
+        ordinal = Int((seconds / 86_400).rounded(.down))
+    }
+
+    package var year: Int { civil.year }
+    package var month: Int { civil.month }
+    package var day: Int { civil.day }
+    /// 0 for Sunday through 6 for Saturday, as GitHub's calendar rows go.
+    package var weekday: Int { ((ordinal % 7) + 7 + 4) % 7 }
+
+    package func adding(days: Int) -> CalendarDay { CalendarDay(ordinal: ordinal + days) }
+
+    package var description: String {
+        let (year, month, day) = civil
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    package static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool { lhs.ordinal < rhs.ordinal }
+
+    private var civil: (year: Int, month: Int, day: Int) {
+        let shifted = ordinal + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let marchBased = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * marchBased + 2) / 5 + 1
+        let month = marchBased < 10 ? marchBased + 3 : marchBased - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func length(ofMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}
+
+/// GitHub's shade for a day, by where its count falls among the span's days (`ContributionLevel`).
+package enum ContributionLevel: String, Sendable, CaseIterable {
+    case none = "NONE"
+    case firstQuartile = "FIRST_QUARTILE"
+    case secondQuartile = "SECOND_QUARTILE"
+    case thirdQuartile = "THIRD_QUARTILE"
+    case fourthQuartile = "FOURTH_QUARTILE"
+}
+
+/// One day of a contribution calendar.
+package struct ContributionDay: Sendable, Equatable {
+    package let date: CalendarDay
+    package let count: Int
+    package let level: ContributionLevel
+
+    package init(date: CalendarDay, count: Int, level: ContributionLevel) {
+        self.date = date
+        self.count = count
+        self.level = level
+    }
+}
+
+/// A contribution calendar: GitHub's total and the days in date order, each once.
+package struct ContributionCalendar: Sendable, Equatable {
+    package let total: Int
+    package let days: [ContributionDay]
+
+    package init(total: Int, days: [ContributionDay]) {
+        self.total = total
+        self.days = days
+    }
+}
+
+/// Reads one account's calendar for a span GitHub answers in one request (at most a year). Data implements it
+/// over GraphQL; an organization or a bot is `.refused` (it has no calendar), an unknown login `.notFound`.
+package protocol ContributionsRepository: Sendable {
+    func contributions(of login: Login, in span: ClosedRange<CalendarDay>) async throws(DomainError)
+        -> ContributionCalendar
+}
+
+/// GitHub answers at most a year per `contributionsCollection` ("The total time spanned by 'from' and 'to'
+/// must not exceed 1 year"), so a longer span is asked in pieces of at most 365 days, each from 00:00:00 of its
+/// first day to 23:59:59 of its last (UTC), a second short of 365 days: within a year however a year is
+/// counted (365 days, 365.2425, or up to the same date a year on).
+package enum ContributionSpan {
+    package static let daysPerPiece = 365
+
+    package static func pieces(of span: ClosedRange<CalendarDay>) -> [ClosedRange<CalendarDay>] {
+        var pieces: [ClosedRange<CalendarDay>] = []
+        var start = span.lowerBound
+        while start <= span.upperBound {
+            let end = min(span.upperBound, start.adding(days: daysPerPiece - 1))
+            pieces.append(start...end)
+            start = end.adding(days: 1)
+        }
+        return pieces
+    }
+
+    /// The 365 days up to `today`: one piece.
+    package static func lastYear(until today: CalendarDay) -> ClosedRange<CalendarDay> {
+        today.adding(days: 1 - daysPerPiece)...today
+    }
+}
+
+/// The longest run of days with at least one contribution, and the run that ends the span. Today does not
+/// break the run while it has none yet: the day is not over.
+package struct ContributionStreaks: Sendable, Equatable {
+    package let longest: Int
+    package let current: Int
+
+    package init(longest: Int, current: Int) {
+        self.longest = longest
+        self.current = current
+    }
+
+    /// `days` in date order; days after `today` have not happened and count for nothing.
+    package init(_ days: [ContributionDay], today: CalendarDay) {
+        var past = days.filter { $0.date <= today }
+        var longest = 0
+        var run = 0
+        var previous: CalendarDay?
+        for day in past {
+            let follows = previous.map { day.date.ordinal == $0.ordinal + 1 } ?? false
+            run = day.count > 0 ? (follows ? run + 1 : 1) : 0
+            longest = max(longest, run)
+            previous = day.date
+        }
+        if let last = past.last, last.date == today, last.count == 0 { past.removeLast() }
+        var current = 0
+        var next: CalendarDay?
+        for day in past.reversed() {
+            guard day.count > 0, next.map({ day.date.ordinal + 1 == $0.ordinal }) ?? true else { break }
+            current += 1
+            next = day.date
+        }
+        self.init(longest: longest, current: current)
+    }
+}
+
+/// One account's calendar over any span: asked in one-year pieces, one after another, and joined.
+package struct GetContributionsUseCase: Sendable {
+    private let repository: any ContributionsRepository
+
+    package init(repository: any ContributionsRepository) {
+        self.repository = repository
+    }
+
+    /// The pieces' totals added up, and their days in order; a day outside the span, or one a piece repeats,
+    /// is left out.
+    package func execute(_ login: Login, span: ClosedRange<CalendarDay>) async throws(DomainError)
+        -> ContributionCalendar
+    {
+        var total = 0
+        var days: [ContributionDay] = []
+        for piece in ContributionSpan.pieces(of: span) {
+            let calendar = try await repository.contributions(of: login, in: piece)
+            let (sum, overflow) = total.addingReportingOverflow(calendar.total)
+            total = overflow ? Int.max : sum
+            for day in calendar.days where span.contains(day.date) {
+                if let last = days.last, last.date >= day.date { continue }
+                days.append(day)
+            }
+        }
+        return ContributionCalendar(total: total, days: days)
+    }
+}

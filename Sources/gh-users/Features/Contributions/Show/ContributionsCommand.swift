@@ -1,0 +1,115 @@
+import AtomicCore
+import Domain
+import Foundation
+
+/// `gh-users contributions`: whose calendar, and the span the command line gave (the rest is decided when it
+/// runs, from today's date).
+struct ContributionsOptions: Sendable, Equatable {
+    var login: Login
+    var from: CalendarDay?
+    var to: CalendarDay?
+
+    /// `--from` and `--to` as given; a missing end is today (UTC), a missing start makes the span the 365 days
+    /// up to the end. Nil when the start comes after the end.
+    func span(today: CalendarDay) -> ClosedRange<CalendarDay>? {
+        let end = to ?? today
+        let start = from ?? ContributionSpan.lastYear(until: end).lowerBound
+        return start <= end ? start...end : nil
+    }
+}
+
+/// What `contributions` found: the account, the span and its calendar.
+struct ContributionsReport: Sendable, Equatable {
+    let login: String
+    let span: ClosedRange<CalendarDay>
+    let calendar: ContributionCalendar
+}
+
+/// `gh-users contributions LOGIN`: an account's contribution calendar from GraphQL, drawn as GitHub draws it on
+/// a terminal, or one record per day.
+enum ContributionsCommand {
+    static let from = OptionSpec(
+        "from", value: "DATE", help: "First day, YYYY-MM-DD (UTC).", default: "364 days before --to")
+    static let to = OptionSpec("to", value: "DATE", help: "Last day, YYYY-MM-DD (UTC).", default: "today")
+
+    static let declaration = Command<ContributionsOptions>(
+        resource: ResourceDeclaration(
+            fetch: { (options: ContributionsOptions, github: any GitHubReader, context: CommandContext) in
+                let today = CalendarDay(secondsSince1970: context.render.now.timeIntervalSince1970)
+                guard let span = options.span(today: today) else {
+                    let end = options.to ?? today
+                    return [.failure(.invalidInput("--from \(options.from ?? end) comes after --to \(end)"))]
+                }
+                return [
+                    await Result.of { () throws(DomainError) -> ContributionsReport in
+                        let calendar = try await GetContributionsUseCase(repository: github).execute(
+                            options.login, span: span)
+                        return ContributionsReport(login: options.login.value, span: span, calendar: calendar)
+                    }
+                ]
+            },
+            render: { (reports: [ContributionsReport], _: ContributionsOptions, context: RenderContext) in
+                reports.first.map { ContributionsRenderer.render($0, context: context) } ?? []
+            },
+            tokenRequirement: { _ in
+                TokenRequirement(
+                    command: "contributions",
+                    hint: "Hint: calendars come from GitHub's GraphQL API, which answers only with a token.\n")
+            }
+        ),
+        spec: CommandSpec(
+            name: "contributions",
+            abstract: "Show an account's contribution calendar (GraphQL contributionsCollection).",
+            usage: "gh-users contributions LOGIN [--from DATE] [--to DATE] [options]",
+            discussion: """
+                On a terminal (or with --format table) the calendar is drawn as GitHub draws it: a column per
+                week, a row per weekday from Sunday, month names above, and GitHub's five levels in green, or as
+                the glyphs · ░ ▒ ▓ █ when colour is off. As many of the latest weeks as the width holds are
+                drawn, and a line says when earlier ones were left out. Under the map: the total, the longest
+                streak and the current one (today does not break it while it has no contributions yet).
+
+                The span defaults to the 365 days up to today (UTC). GitHub answers at most a year per request,
+                so a longer span is asked in pieces of 365 days, one after another, and joined. --json gives
+                {"login","from","to","total","days"} (with --fields, the days alone); ndjson, csv and tsv (the
+                default when piped) give one record per day: date, count, level. It needs a token. An
+                organization or a bot has no calendar (exit 1).
+                """,
+            arguments: [("LOGIN", "The account whose contributions to show.")],
+            options: [from, to],
+            examples: [
+                ("gh-users contributions octocat", "The last year, as a heatmap."),
+                (
+                    "gh-users contributions octocat --from 2020-01-01 --json | jq .total",
+                    "Everything since 2020, asked a year at a time."
+                ),
+                (
+                    "gh-users contributions octocat --format csv | awk -F, '$2 > 0' | wc -l",
+                    "How many days had a contribution."
+                ),
+            ],
+            fields: ["date", "count", "level"]
+        ),
+        parse: { parsed, spec throws(UsageError) in
+            let options = ContributionsOptions(
+                login: try LoginArgument.single(parsed, spec: spec),
+                from: try day(parsed, from, spec: spec),
+                to: try day(parsed, to, spec: spec))
+            if let start = options.from, let end = options.to, start > end {
+                throw UsageError(message: "--from \(start) comes after --to \(end)", command: spec)
+            }
+            return options
+        }
+    )
+
+    private static func day(_ parsed: ParsedArguments, _ option: OptionSpec, spec: CommandSpec) throws(UsageError)
+        -> CalendarDay?
+    {
+        guard let text = parsed.value(option) else { return nil }
+        guard let day = CalendarDay(text) else {
+            throw UsageError(
+                message: "invalid value '\(text)' for '--\(option.name)': a date as YYYY-MM-DD, such as 2025-01-31",
+                command: spec)
+        }
+        return day
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Networking
+import Testing
+
+@testable import Data
+@testable import Domain
+
+private let span = CalendarDay("2025-01-01")!...CalendarDay("2025-01-03")!
+
+private func decode(_ body: String, status: Int = 200) -> Result<GraphQLContributionsAnswer, GraphQLBatchFailure> {
+    let response = HTTPResponse(
+        status: status, headers: HTTPHeaders([(name: "x-github-request-id", value: "C0DE:1")]),
+        body: Data(body.utf8), url: URL(string: "https://api.github.com/graphql")!)
+    return Result { () throws(GraphQLBatchFailure) in
+        try GraphQLContributionsResponse.decode(response, span: span, endpoint: "POST /graphql")
+    }
+}
+
+private func owner(_ days: String, total: Int = 3) -> String {
+    #"{"data":{"repositoryOwner":{"__typename":"User","contributionsCollection":{"contributionCalendar":"#
+        + #"{"totalContributions":\#(total),"weeks":[{"contributionDays":[\#(days)]}]}}}}}"#
+}
+
+private func day(_ date: String, _ count: Int, _ level: String) -> String {
+    #"{"date":"\#(date)","contributionCount":\#(count),"contributionLevel":"\#(level)"}"#
+}
+
+struct GraphQLContributionsResponseTests {
+    @Test func aUsersCalendarIsReadDayByDay() throws {
+        let answer = try decode(owner(day("2025-01-01", 0, "NONE") + "," + day("2025-01-02", 3, "FOURTH_QUARTILE")))
+            .get()
+        #expect(
+            answer
+                == .calendar(
+                    ContributionCalendar(
+                        total: 3,
+                        days: [
+                            ContributionDay(date: CalendarDay("2025-01-01")!, count: 0, level: .none),
+                            ContributionDay(date: CalendarDay("2025-01-02")!, count: 3, level: .fourthQuartile),
+                        ])))
+    }
+
+    @Test func anOrganizationAndAMissingOwnerAreToldApart() throws {
+        #expect(
+            try decode(#"{"data":{"repositoryOwner":{"__typename":"Organization"}}}"#).get()
+                == .notAUser(type: "Organization"))
+        let missing =
+            #"{"data":{"repositoryOwner":null},"errors":[{"type":"NOT_FOUND","path":["repositoryOwner"],"#
+            + #""message":"Could not resolve to a RepositoryOwner with the login of 'x'."}]}"#
+        #expect(try decode(missing).get() == .notFound)
+    }
+
+    @Test(arguments: [
+        day("2024-12-31", 1, "FIRST_QUARTILE"), day("2025-01-02", -1, "NONE"), day("2025-01-02", 1, "FIFTH_QUARTILE"),
+        day("2025-01-02", 1, "NONE") + "," + day("2025-01-01", 1, "NONE"), day("2025-1-2", 1, "NONE"),
+    ])
+    func aDayThatCannotBeTrueIsAMalformedAnswer(_ days: String) {
+        guard case .failure(.failed(.malformedResponse(_, _, let requestID))) = decode(owner(days)) else {
+            Issue.record("\(decode(owner(days)))")
+            return
+        }
+        #expect(requestID == "C0DE:1")
+    }
+
+    @Test func aSpentLimitABadTokenAndAnyOtherErrorFailAsREST() {
+        let limited =
+            #"{"errors":[{"type":"RATE_LIMIT","code":"graphql_rate_limit","message":"API rate limit exceeded"}]}"#
+        guard case .failure(.failed(.rateLimited(_, _, let bucket, _))) = decode(limited) else {
+            Issue.record("\(decode(limited))")
+            return
+        }
+        #expect(bucket == "graphql")
+        guard
+            case .failure(.failed(.unauthorized(401, _, _, _))) = decode(#"{"message":"Bad credentials"}"#, status: 401)
+        else {
+            Issue.record("not unauthorized")
+            return
+        }
+        let other = #"{"errors":[{"message":"The total time spanned by 'from' and 'to' must not exceed 1 year"}]}"#
+        #expect(
+            throws: GraphQLBatchFailure.failed(
+                .server(
+                    status: 200, message: "GraphQL: The total time spanned by 'from' and 'to' must not exceed 1 year",
+                    requestID: "C0DE:1"))
+        ) {
+            try decode(other).get()
+        }
+        #expect(throws: GraphQLBatchFailure.self) { try decode("<html>").get() }
+        // The endpoint's 404 is no unknown login (exit 3): the server has no GraphQL API.
+        guard case .failure(.failed(.server(404, let message, _))) = decode(#"{"message":"Not Found"}"#, status: 404)
+        else {
+            Issue.record("\(decode("", status: 404))")
+            return
+        }
+        #expect(message.contains("no GraphQL API"))
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// `gh-users contributions` against the stand-in's GraphQL calendar, as a user runs it.
+struct ContributionsEndToEndTests {
+    static let token = ["GH_TOKEN": "ghp_contributionsE2E"]
+    /// 365 days, Monday 2024-11-25 through Monday 2025-11-24: 53 weeks from Sunday 2024-11-24.
+    static let year = ["--from", "2024-11-25", "--to", "2025-11-24"]
+    static let glyphs = [
+        "NONE": "·", "FIRST_QUARTILE": "░", "SECOND_QUARTILE": "▒", "THIRD_QUARTILE": "▓", "FOURTH_QUARTILE": "█",
+    ]
+    static let greens = [
+        "NONE": 237, "FIRST_QUARTILE": 22, "SECOND_QUARTILE": 28, "THIRD_QUARTILE": 34, "FOURTH_QUARTILE": 40,
+    ]
+
+    private func run(_ server: StandInServer, _ arguments: [String], environment: [String: String] = token)
+        async throws -> RunResult
+    {
+        try await BinaryRunner.run(
+            ["contributions"] + arguments + ["--api-url", server.baseURL, "--no-cache"], environment: environment)
+    }
+
+    private func days(_ result: RunResult) throws -> [[String: Any]] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        return try #require(object["days"] as? [[String: Any]])
+    }
+
+    /// The map rows the binary must draw for `days` (from 2024-11-25, a Monday) when `weeks` of them fit.
+    private func expectedRows(_ days: [[String: Any]], weeks: Int, cell: (String) -> String) -> [String] {
+        // Slot 1 of the first week is 2024-11-25; slot 0 (the Sunday before) is not in the span.
+        let slots: [String?] = [nil] + days.map { $0["level"] as? String }
+        let allWeeks = stride(from: 0, to: slots.count, by: 7).map { Array(slots[$0..<min(slots.count, $0 + 7)]) }
+        let shown = allWeeks.suffix(weeks)
+        return (0..<7).map { row in
+            let label = ["", "Mon", "", "Wed", "", "Fri", ""][row].padding(toLength: 4, withPad: " ", startingAt: 0)
+            var line =
+                label
+                + shown.map { week in row < week.count ? week[row].map(cell) ?? " " : " " }
+                .joined(separator: " ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    @Test(arguments: [(80, 38), (200, 53)])
+    func theHeatmapFitsTheWidthWithAndWithoutColour(columns: Int, weeks: Int) async throws {
+        try await withStandIn(users: 20) { server in
+            let json = try await run(server, ["octocat", "--json"] + Self.year)
+            #expect(json.status == 0, "\(json.stderr)")
+            let days = try days(json)
+            #expect(days.count == 365)
+            for colour in ["never", "always"] {
+                let map = try await BinaryRunner.run(
+                    ["contributions", "octocat", "--format", "table", "--color", colour] + Self.year
+                        + ["--api-url", server.baseURL, "--no-cache"],
+                    environment: Self.token.merging(["COLUMNS": String(columns)]) { $1 })
+                #expect(map.status == 0, "\(map.stderr)")
+                let lines = map.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                let cell: (String) -> String =
+                    colour == "never"
+                    ? { Self.glyphs[$0] ?? "?" } : { "\u{1B}[38;5;\(Self.greens[$0] ?? 0)m■\u{1B}[0m" }
+                #expect(Array(lines[1...7]) == expectedRows(days, weeks: weeks, cell: cell), "\(map.stdout)")
+                let visible = lines.map {
+                    $0.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
+                }
+                #expect(visible.allSatisfy { $0.count <= columns }, "\(map.stdout)")
+                #expect(lines.contains { $0.hasPrefix("    Less ") })
+                let cut = "Cut to the last 38 of 53 weeks, from 2025-03-09."
+                #expect(lines.contains(cut) == (weeks < 53))
+                let total = days.reduce(0) { $0 + ($1["count"] as? Int ?? 0) }
+                #expect(lines.contains("\(total) contributions from 2024-11-25 to 2025-11-24"))
+                #expect(lines.contains { $0.hasPrefix("Longest streak: ") })
+                #expect(lines.contains { $0.hasPrefix("Streak at 2025-11-24: ") })
+                #expect(colour == "never" ? !map.stdout.contains("\u{1B}") : map.stdout.contains("\u{1B}[38;5;"))
+            }
+        }
+    }
+
+    @Test func twoYearsAreAskedInTwoPiecesAndJoined() async throws {
+        try await withStandIn(users: 20) { server in
+            let result = try await run(server, ["octocat", "--from", "2023-11-26", "--to", "2025-11-24", "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let posts = server.requests.filter { $0.path == "/graphql" }
+            #expect(posts.count == 2)
+            #expect(posts.allSatisfy { $0.method == "POST" && $0.header("Authorization") != nil })
+            let queries = try posts.map { post in
+                let body = try #require(try JSONSerialization.jsonObject(with: Data(post.body)) as? [String: Any])
+                return try #require(body["query"] as? String)
+            }
+            #expect(queries.first?.contains(#"from: "2023-11-26T00:00:00Z", to: "2024-11-24T23:59:59Z""#) == true)
+            #expect(queries.last?.contains(#"from: "2024-11-25T00:00:00Z", to: "2025-11-24T23:59:59Z""#) == true)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let days = try #require(object["days"] as? [[String: Any]])
+            #expect(days.count == 730)
+            #expect(days.first?["date"] as? String == "2023-11-26" && days.last?["date"] as? String == "2025-11-24")
+            #expect(object["total"] as? Int == days.reduce(0) { $0 + ($1["count"] as? Int ?? 0) })
+        }
+    }
+
+    @Test func jsonIsTheEnvelopeAndPipedOutputIsOneRecordPerDay() async throws {
+        try await withStandIn(users: 20) { server in
+            let json = try await run(server, ["octocat", "--json", "--from", "2025-03-01", "--to", "2025-03-03"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect(Set(object.keys) == ["login", "from", "to", "total", "days"])
+            #expect(object["login"] as? String == "octocat")
+            #expect(object["from"] as? String == "2025-03-01" && object["to"] as? String == "2025-03-03")
+            let days = try #require(object["days"] as? [[String: Any]])
+            #expect(days.map { Set($0.keys) } == Array(repeating: ["date", "count", "level"], count: 3))
+            let piped = try await run(server, ["octocat", "--from", "2025-03-01", "--to", "2025-03-03"])
+            let rows = piped.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+            #expect(rows.map { $0.first } == ["2025-03-01", "2025-03-02", "2025-03-03"])
+            #expect(rows.map { $0[2] } == days.map { $0["level"] as? String ?? "" })
+        }
+    }
+
+    @Test func aSpentGraphQLLimitIsExitFiveWithTheWaitHint() async throws {
+        let server = try StandInServer(configuration: StandInConfiguration(userCount: 20, graphQLRateLimit: 1))
+        try server.start()
+        defer { server.stop() }
+        // The first piece spends the only point; the second meets GitHub's RATE_LIMIT error.
+        let result = try await run(server, ["octocat", "--from", "2023-11-26", "--to", "2025-11-24", "--json"])
+        #expect(result.status == 5, "\(result.stderr)")
+        #expect(result.stderr.contains("GraphQL: API rate limit"), "\(result.stderr)")
+        #expect(result.stderr.contains("--wait-on-rate-limit"))
+        #expect(result.stdout.isEmpty)
+        #expect(server.requests.filter { $0.path == "/graphql" }.count == 2)
+    }
+
+    @Test func withoutATokenItExitsFourBeforeAnyRequest() async throws {
+        try await withStandIn(users: 20) { server in
+            let result = try await run(server, ["octocat"], environment: [:])
+            #expect(result.status == 4)
+            #expect(result.stderr.contains("contributions needs a token"))
+            #expect(result.stdout.isEmpty)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func anUnknownLoginIsThreeAndAnOrganizationOrABotIsOne() async throws {
+        try await withStandIn(users: 20) { server in
+            let unknown = try await run(server, ["no-such-account"])
+            #expect(unknown.status == 3)
+            #expect(unknown.stderr.contains("no user 'no-such-account'"))
+            let organization = try #require(server.population.users.first { $0.type == "Organization" })
+            let org = try await run(server, [organization.login])
+            #expect(org.status == 1)
+            #expect(org.stderr.contains("'\(organization.login)' is an organization"), "\(org.stderr)")
+            #expect(org.stdout.isEmpty)
+            let bot = try await run(server, ["dependabot[bot]"])
+            #expect(bot.status == 1)
+            #expect(bot.stderr.contains("is a Bot account, not a user"), "\(bot.stderr)")
+        }
+    }
+
+    @Test(arguments: [
+        ["octocat", "--from", "2025-02-29"], ["octocat", "--to", "yesterday"],
+        ["octocat", "--from", "2025-02-01", "--to", "2025-01-01"], ["octocat", "--from", "2999-01-01"],
+    ])
+    func badDatesAreUsageErrors(_ arguments: [String]) async throws {
+        try await withStandIn(users: 20) { server in
+            let result = try await run(server, arguments)
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: "))
+            #expect(server.requests.isEmpty)
+        }
+    }
+}

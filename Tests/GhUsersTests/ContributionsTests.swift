@@ -1,0 +1,242 @@
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func day(_ text: String) -> CalendarDay { CalendarDay(text)! }
+
+/// Midday of `text`, UTC: what "now" is for a renderer or a streak.
+private func noon(_ text: String) -> Date { Date(timeIntervalSince1970: Double(day(text).ordinal) * 86_400 + 43_200) }
+
+/// A day per date from `first` through `last`, its count and level by weekday: Sunday and Saturday none,
+/// Monday and Friday 1 (first quartile), Tuesday 2, Wednesday 3, Thursday 4 (fourth).
+private func weekdayCalendar(_ first: String, _ last: String) -> [ContributionDay] {
+    let counts = [0, 1, 2, 3, 4, 1, 0]
+    let levels: [ContributionLevel] = [
+        .none, .firstQuartile, .secondQuartile, .thirdQuartile, .fourthQuartile, .firstQuartile, .none,
+    ]
+    return (day(first).ordinal...day(last).ordinal).map { ordinal in
+        let date = CalendarDay(ordinal: ordinal)
+        return ContributionDay(date: date, count: counts[date.weekday], level: levels[date.weekday])
+    }
+}
+
+private func report(_ days: [ContributionDay]) -> ContributionsReport {
+    ContributionsReport(
+        login: "octocat", span: days[0].date...days[days.count - 1].date,
+        calendar: ContributionCalendar(total: days.reduce(0) { $0 + $1.count }, days: days))
+}
+
+private func heatmap(_ days: [ContributionDay], width: Int, color: Bool, now: String) -> [String] {
+    let context = RenderContext(format: .table, isTTY: true, colorEnabled: color, width: width, now: noon(now))
+    return String(decoding: ContributionsRenderer.render(report(days), context: context), as: UTF8.self)
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+}
+
+/// A map row: its label, then `count` cells of `cell`, a space apart.
+private func row(_ label: String, _ cell: String, _ count: Int) -> String {
+    label.padding(toLength: 4, withPad: " ", startingAt: 0)
+        + Array(repeating: cell, count: count).joined(separator: " ")
+}
+
+private func green(_ colour: Int) -> String { "\u{1B}[38;5;\(colour)m■\u{1B}[0m" }
+
+struct ContributionsHeatmapTests {
+    /// 43 whole weeks, Sunday 2026-01-04 through Saturday 2026-10-31.
+    let year = weekdayCalendar("2026-01-04", "2026-10-31")
+
+    /// At 80 columns the latest 38 weeks fit, and a line says so; at 200 all 43 do.
+    @Test(arguments: [
+        (80, 38, "    Feb   Mar       Apr     May       Jun     Jul     Aug       Sep     Oct"),
+        (200, 43, "    Jan     Feb     Mar       Apr     May       Jun     Jul     Aug       Sep     Oct"),
+    ])
+    func withoutColourEachLevelHasItsGlyph(width: Int, weeks: Int, months: String) {
+        let lines = heatmap(year, width: width, color: false, now: "2026-10-31")
+        let cut = weeks < 43 ? ["Cut to the last 38 of 43 weeks, from 2026-02-08."] : []
+        #expect(
+            lines == [
+                months, row("", "·", weeks), row("Mon", "░", weeks), row("", "▒", weeks), row("Wed", "▓", weeks),
+                row("", "█", weeks), row("Fri", "░", weeks), row("", "·", weeks), "    Less · ░ ▒ ▓ █ More",
+            ] + cut + [
+                "473 contributions from 2026-01-04 to 2026-10-31", "Longest streak: 5 days",
+                "Current streak: 5 days", "",
+            ])
+        #expect(lines.allSatisfy { $0.count <= width })
+    }
+
+    @Test func eightyColumnsInColourDrawEachLevelInItsGreen() {
+        let lines = heatmap(year, width: 80, color: true, now: "2026-10-31")
+        #expect(
+            Array(lines[0...8]) == [
+                "    Feb   Mar       Apr     May       Jun     Jul     Aug       Sep     Oct",
+                row("", green(237), 38), row("Mon", green(22), 38), row("", green(28), 38),
+                row("Wed", green(34), 38), row("", green(40), 38), row("Fri", green(22), 38), row("", green(237), 38),
+                "    Less \(green(237)) \(green(22)) \(green(28)) \(green(34)) \(green(40)) More",
+            ])
+        #expect(lines[9] == "Cut to the last 38 of 43 weeks, from 2026-02-08.")
+    }
+
+    @Test func twoHundredColumnsInColourShowEveryWeekAndNoCutLine() {
+        let lines = heatmap(year, width: 200, color: true, now: "2026-10-31")
+        #expect(lines[2] == row("Mon", green(22), 43))
+        #expect(lines[5] == row("", green(40), 43))
+        #expect(!lines.contains { $0.hasPrefix("Cut to") })
+    }
+
+    @Test func partialWeeksLeaveTheirMissingDaysBlank() {
+        let lines = heatmap(weekdayCalendar("2026-01-01", "2026-01-13"), width: 80, color: false, now: "2026-01-13")
+        #expect(
+            Array(lines[0...7]) == [
+                "    Jan", "      · ·", "Mon   ░ ░", "      ▒ ▒", "Wed   ▓", "    █ █", "Fri ░ ░", "    · ·",
+            ])
+        #expect(lines[9] == "19 contributions from 2026-01-01 to 2026-01-13")
+    }
+
+    @Test func theFirstWeeksMonthGivesWayToTheNextWhenThereIsNoRoom() {
+        let lines = heatmap(weekdayCalendar("2026-01-28", "2026-02-10"), width: 80, color: false, now: "2026-02-10")
+        #expect(lines[0] == "      Feb")
+    }
+
+    @Test func aSpanThatEndedLongAgoNamesItsLastDayInsteadOfCurrent() {
+        let lines = heatmap(weekdayCalendar("2026-01-01", "2026-01-13"), width: 80, color: false, now: "2026-06-01")
+        #expect(lines[11] == "Streak at 2026-01-13: 2 days")
+    }
+}
+
+struct ContributionsRecordsTests {
+    let days = weekdayCalendar("2026-01-03", "2026-01-05")
+
+    private func render(_ format: OutputFormat) -> String {
+        let context = RenderContext(
+            format: format, isTTY: false, colorEnabled: false, width: 80, now: noon("2026-01-05"))
+        return String(decoding: ContributionsRenderer.render(report(days), context: context), as: UTF8.self)
+    }
+
+    @Test func jsonIsTheEnvelopeWithEveryDay() throws {
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(render(.json).utf8)) as? [String: Any])
+        #expect(object["login"] as? String == "octocat")
+        #expect(object["from"] as? String == "2026-01-03" && object["to"] as? String == "2026-01-05")
+        #expect(object["total"] as? Int == 1)
+        let days = try #require(object["days"] as? [[String: Any]])
+        #expect(days.map { $0["date"] as? String } == ["2026-01-03", "2026-01-04", "2026-01-05"])
+        #expect(days.map { $0["level"] as? String } == ["NONE", "NONE", "FIRST_QUARTILE"])
+    }
+
+    @Test func csvTsvAndNDJSONAreOneRecordPerDay() {
+        // csv lines end in CRLF, as RFC 4180 has them.
+        #expect(
+            render(.csv)
+                == "date,count,level\r\n2026-01-03,0,NONE\r\n2026-01-04,0,NONE\r\n2026-01-05,1,FIRST_QUARTILE\r\n")
+        #expect(render(.tsv) == "2026-01-03\t0\tNONE\n2026-01-04\t0\tNONE\n2026-01-05\t1\tFIRST_QUARTILE\n")
+        #expect(
+            render(.ndjson).split(separator: "\n").last == #"{"date":"2026-01-05","count":1,"level":"FIRST_QUARTILE"}"#)
+    }
+}
+
+struct ContributionStreakTests {
+    private func days(_ counts: [Int], endingOn last: String) -> [ContributionDay] {
+        let start = day(last).adding(days: 1 - counts.count)
+        return counts.enumerated().map { offset, count in
+            ContributionDay(date: start.adding(days: offset), count: count, level: count > 0 ? .firstQuartile : .none)
+        }
+    }
+
+    @Test func longestAndCurrentRuns() {
+        let streaks = ContributionStreaks(
+            days([1, 1, 1, 1, 0, 2, 3], endingOn: "2026-03-10"), today: day("2026-03-10"))
+        #expect(streaks == ContributionStreaks(longest: 4, current: 2))
+    }
+
+    @Test func todayWithNoneSoFarDoesNotBreakTheCurrentStreak() {
+        let streaks = ContributionStreaks(days([0, 1, 1, 1, 0], endingOn: "2026-03-10"), today: day("2026-03-10"))
+        #expect(streaks == ContributionStreaks(longest: 3, current: 3))
+    }
+
+    @Test func yesterdayWithNoneEndsIt() {
+        let streaks = ContributionStreaks(days([1, 1, 0, 0], endingOn: "2026-03-10"), today: day("2026-03-10"))
+        #expect(streaks == ContributionStreaks(longest: 2, current: 0))
+    }
+
+    @Test func daysAfterTodayCountForNothing() {
+        let streaks = ContributionStreaks(days([1, 1, 0, 0, 0], endingOn: "2026-03-12"), today: day("2026-03-09"))
+        #expect(streaks == ContributionStreaks(longest: 2, current: 2))
+    }
+
+    @Test func aMissingDayBreaksARun() {
+        var gapped = days([1, 1, 1], endingOn: "2026-03-10")
+        gapped.remove(at: 1)
+        #expect(ContributionStreaks(gapped, today: day("2026-03-10")) == ContributionStreaks(longest: 1, current: 1))
+    }
+}
+
+struct ContributionSpanTests {
+    @Test func aSpanOf365DaysIsOnePiece() {
+        #expect(
+            ContributionSpan.pieces(of: day("2025-03-01")...day("2026-02-28")) == [
+                day("2025-03-01")...day("2026-02-28")
+            ])
+        let lastYear = ContributionSpan.lastYear(until: day("2024-12-31"))
+        #expect(lastYear == day("2024-01-02")...day("2024-12-31"))
+        #expect(ContributionSpan.pieces(of: lastYear).count == 1)
+    }
+
+    @Test func twoYearsAreTwoPiecesThatMeetWithoutAGap() {
+        #expect(
+            ContributionSpan.pieces(of: day("2024-11-25")...day("2026-11-24")) == [
+                day("2024-11-25")...day("2025-11-24"), day("2025-11-25")...day("2026-11-24"),
+            ])
+    }
+
+    @Test func aLeapYearsDayMoreIsAThirdPiece() {
+        let pieces = ContributionSpan.pieces(of: day("2024-01-01")...day("2024-12-31"))
+        #expect(pieces == [day("2024-01-01")...day("2024-12-30"), day("2024-12-31")...day("2024-12-31")])
+    }
+
+    @Test func oneDayIsOnePiece() {
+        #expect(ContributionSpan.pieces(of: day("2026-01-01")...day("2026-01-01")).count == 1)
+    }
+
+    @Test func calendarDaysReadOnlyRealDates() {
+        #expect(CalendarDay("1970-01-01")?.ordinal == 0)
+        #expect(CalendarDay("2026-01-04")?.weekday == 0)
+        #expect(CalendarDay("2024-02-29")?.description == "2024-02-29")
+        for bad in ["2025-02-29", "2025-13-01", "2025-1-01", "2025-01-01T00:00:00Z", "", "０２０２-01-01"] {
+            #expect(CalendarDay(bad) == nil, "\(bad)")
+        }
+    }
+}
+
+struct GetContributionsUseCaseTests {
+    @Test func piecesAreAskedInOrderAndJoined() async throws {
+        let github = FakeGitHub()
+        let first = weekdayCalendar("2024-11-25", "2025-11-24")
+        let second = weekdayCalendar("2025-11-24", "2026-11-24")
+        github.calendars = [
+            "octocat 2024-11-25...2025-11-24": .success(ContributionCalendar(total: 10, days: first)),
+            // A repeated day is kept once.
+            "octocat 2025-11-25...2026-11-24": .success(ContributionCalendar(total: 5, days: second)),
+        ]
+        let calendar = try await GetContributionsUseCase(repository: github).execute(
+            try Login(validating: "octocat"), span: day("2024-11-25")...day("2026-11-24"))
+        #expect(
+            github.calls == [
+                "contributions octocat 2024-11-25...2025-11-24", "contributions octocat 2025-11-25...2026-11-24",
+            ])
+        #expect(calendar.total == 15)
+        #expect(calendar.days.count == 730)
+        #expect(calendar.days == weekdayCalendar("2024-11-25", "2026-11-24"))
+    }
+
+    @Test func aFailingPieceStopsTheRun() async throws {
+        let github = FakeGitHub()
+        github.calendars = ["octocat 2024-11-25...2025-11-24": .failure(.notFound(resource: "user 'octocat'"))]
+        await #expect(throws: DomainError.notFound(resource: "user 'octocat'")) {
+            _ = try await GetContributionsUseCase(repository: github).execute(
+                try Login(validating: "octocat"), span: day("2024-11-25")...day("2026-11-24"))
+        }
+        #expect(github.calls.count == 1)
+    }
+}
