@@ -36,33 +36,27 @@ struct StandInBlocksHandler: StandInHandler {
     let operation: Operation
     let blocks: StandInBlockList
 
-    var documentation: String {
-        switch operation {
-        case .list: "https://docs.github.com/rest/users/blocking#list-users-blocked-by-the-authenticated-user"
-        case .block: "https://docs.github.com/rest/users/blocking#block-a-user"
-        case .unblock: "https://docs.github.com/rest/users/blocking#unblock-a-user"
-        }
-    }
-
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         guard let signedIn = request.signedInAccount, let token = request.caller.token else {
-            return request.signInRefusal(documentationURL: documentation)
+            return request.signInRefusal()
         }
         guard (request.caller.scopes ?? []).contains("user") else {
-            if StandInTokens.hidesRefusals(token) { return StandInErrorBody.notFound(documentationURL: documentation) }
+            if StandInTokens.hidesRefusals(token) {
+                return StandInErrorBody.notFound(documentationURL: request.documentation)
+            }
             return StandInErrorBody.response(
-                403, message: StandInErrorBody.missingPermissionMessage, documentationURL: documentation)
+                403, message: StandInErrorBody.missingPermissionMessage, documentationURL: request.documentation)
         }
         guard operation != .list else { return list(of: signedIn, request) }
         guard let login = request.parameters["username"], let other = request.population.user(login: login) else {
-            return StandInErrorBody.notFound(documentationURL: documentation)
+            return StandInErrorBody.notFound(documentationURL: request.documentation)
         }
         if operation == .unblock {
             blocks.unblock(other, by: signedIn)
             return StandInHTTPResponse(status: 204)
         }
         guard other.ordinal != signedIn.ordinal, other.type != "Organization" else {
-            return StandInErrorBody.response(422, message: "Validation Failed", documentationURL: documentation)
+            return StandInErrorBody.response(422, message: "Validation Failed", documentationURL: request.documentation)
         }
         blocks.block(other, by: signedIn)
         request.followGraph.unfollow(signedIn, other)
