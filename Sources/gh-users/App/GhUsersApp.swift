@@ -13,6 +13,8 @@ struct GhUsersApp: Sendable {
             outcome = write(HelpRenderer.render(request, width: helpWidth))
         case .version:
             outcome = write("gh-users \(AppEnvironment.version)\n")
+        case .manual(let command):
+            outcome = write(ManPageRenderer.render(command, version: AppEnvironment.version, date: environment.now()))
         case .usageError(let error):
             outcome = .usage(error)
         case .run(let invocation):
