@@ -63,7 +63,8 @@ struct GhUsersApp: Sendable {
             render: render,
             presenter: ErrorPresenter(
                 now: environment.now(), hasToken: hasToken, waitOnRateLimit: common.waitOnRateLimit,
-                maxWait: common.maxWait),
+                maxWait: common.maxWait,
+                ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"])),
             common: common,
             programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
             stdoutFile: environment.stdoutFile
