@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 /// The manual pages `Scripts/make-manpage` writes and `Scripts/install.sh` installs: gh-users(1) and one page per
-/// command, rendered by the binary from the specs its help comes from.
-struct ManPageEndToEndTests {
+/// command, rendered by the binary from the specs its help comes from. Each test runs the binary some fifty
+/// times: one at a time, with a bound that a loaded machine does not reach.
+@Suite(.serialized) struct ManPageEndToEndTests {
+    private static let bound: TimeInterval = 300
     private static let scripts = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scripts")
@@ -17,7 +19,8 @@ struct ManPageEndToEndTests {
     /// Runs make-manpage into `$HOME/man1`, then `then` there, in the same shell.
     private func withPages(_ then: String) async throws -> RunResult {
         let result = try await BinaryRunner.shell(
-            #"bash "\#(Self.scripts.path)/make-manpage" "$GH_USERS" "$HOME/man1" && cd "$HOME/man1" && "# + then)
+            #"bash "\#(Self.scripts.path)/make-manpage" "$GH_USERS" "$HOME/man1" && cd "$HOME/man1" && "# + then,
+            timeout: Self.bound)
         #expect(result.status == 0, "\(result.stderr)")
         return result
     }
@@ -128,7 +131,7 @@ struct ManPageEndToEndTests {
         let result = try await BinaryRunner.shell(
             #"bash "\#(Self.scripts.path)/install.sh" --binary="$GH_USERS" "#
                 + #"&& MANPATH="$DESTDIR/usr/share/man" MANWIDTH=80 man -P cat gh-users-list"#,
-            environment: ["DESTDIR": root.path, "PREFIX": "/usr"])
+            environment: ["DESTDIR": root.path, "PREFIX": "/usr"], timeout: Self.bound)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("gh-users-list - "))
         #expect(result.stdout.contains("PAGING OPTIONS"))
