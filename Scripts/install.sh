@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds a release gh-users and installs it with its shell completions and man page.
+# Builds a release gh-users and installs it with its shell completions and man pages (gh-users(1) and one
+# page per command, gh-users-COMMAND(1), in share/man/man1).
 #
 #   Scripts/install.sh                 # into /usr/local (PREFIX)
 #   PREFIX=$HOME/.local Scripts/install.sh
 #   DESTDIR=/tmp/pkg Scripts/install.sh   # staged, for packagers
+#   Scripts/install.sh --binary=PATH   # install a gh-users built elsewhere instead of building one
 #   Scripts/install.sh --check         # only say what the build needs and what would be run
 #
 # On Linux the Swift standard library and Foundation are linked statically, so the binary runs without a
@@ -13,20 +15,22 @@
 # user on a terminal it asks before running that with sudo, and without a terminal it stops and says what to
 # run. Set NO_APT=1 to never run apt-get.
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
-source Scripts/toolchain.sh
 
 PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 check_only=""
+prebuilt=""
 # Where libcurl's headers are looked for: /usr/include/curl, or a multiarch folder such as
 # /usr/include/x86_64-linux-gnu/curl (where Debian and Ubuntu put them). Tests point it elsewhere.
 include_root=${CURL_INCLUDE_ROOT:-/usr/include}
 for argument in "$@"; do
     case "$argument" in
         --prefix=*) PREFIX=${argument#--prefix=} ;;
+        --binary=*) prebuilt=${argument#--binary=}; [[ $prebuilt == /* ]] || prebuilt=$caller/$prebuilt ;;
         --check) check_only=1 ;;
-        -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument '$argument' (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -67,18 +71,27 @@ install_curl_headers() {
     $sudo apt-get install -y libcurl4-openssl-dev || { $sudo apt-get update && $sudo apt-get install -y libcurl4-openssl-dev; }
 }
 
-build_flags=(-c release --product gh-users)
-if [ "$(uname -s)" = Linux ]; then
-    have_curl_headers || install_curl_headers
-    build_flags+=(--static-swift-stdlib)
+if [ -n "$prebuilt" ]; then
+    [ -x "$prebuilt" ] || { echo "error: --binary=$prebuilt is not an executable file" >&2; exit 64; }
+    bin=$prebuilt
+    if [ -n "$check_only" ]; then
+        echo "Ready: install $bin into $DESTDIR$PREFIX" >&2
+        exit 0
+    fi
+else
+    source Scripts/toolchain.sh
+    build_flags=(-c release --product gh-users)
+    if [ "$(uname -s)" = Linux ]; then
+        have_curl_headers || install_curl_headers
+        build_flags+=(--static-swift-stdlib)
+    fi
+    if [ -n "$check_only" ]; then
+        echo "Ready: swift build ${build_flags[*]}, then install into $DESTDIR$PREFIX" >&2
+        exit 0
+    fi
+    swift build "${build_flags[@]}"
+    bin="$(swift build -c release --show-bin-path)/gh-users"
 fi
-if [ -n "$check_only" ]; then
-    echo "Ready: swift build ${build_flags[*]}, then install into $DESTDIR$PREFIX" >&2
-    exit 0
-fi
-
-swift build "${build_flags[@]}"
-bin="$(swift build -c release --show-bin-path)/gh-users"
 
 root="$DESTDIR$PREFIX"
 install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
@@ -87,5 +100,5 @@ install -m 0755 -s "$bin" "$root/bin/gh-users"
 "$bin" completion bash >"$root/share/bash-completion/completions/gh-users"
 "$bin" completion zsh >"$root/share/zsh/site-functions/_gh-users"
 "$bin" completion fish >"$root/share/fish/vendor_completions.d/gh-users.fish"
-Scripts/make-manpage "$bin" >"$root/share/man/man1/gh-users.1"
+Scripts/make-manpage "$bin" "$root/share/man/man1"
 echo "Installed gh-users $("$bin" --version | awk '{print $2}') into $root" >&2

@@ -1,33 +1,145 @@
 import Foundation
 import Testing
 
-/// The man page `Scripts/install.sh` installs, generated from the binary's own help.
-struct ManPageEndToEndTests {
-    private static let script = URL(fileURLWithPath: #filePath)
+/// The manual pages `Scripts/make-manpage` writes and `Scripts/install.sh` installs: gh-users(1) and one page per
+/// command, rendered by the binary from the specs its help comes from. Each test runs the binary some fifty
+/// times: one at a time, with a bound that a loaded machine does not reach.
+@Suite(.serialized) struct ManPageEndToEndTests {
+    private static let bound: TimeInterval = 300
+    private static let scripts = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Scripts/make-manpage").path
+        .appendingPathComponent("Scripts")
+    private static let hasMan = FileManager.default.isExecutableFile(atPath: "/usr/bin/man")
+    private static let hasGroff = FileManager.default.isExecutableFile(atPath: "/usr/bin/groff")
 
-    @Test func theManPageCoversEveryCommandAndListsTheGlobalOptionsOnce() async throws {
-        let result = try await BinaryRunner.shell(#"bash "\#(Self.script)" "$GH_USERS""#)
+    /// The commands `gh-users help` lists, one per line.
+    private static let commands =
+        #"$GH_USERS help | awk '/^COMMANDS$/ { on = 1; next } /^$/ { if (on) exit } on && /^  [a-z]/ { print $1 }'"#
+
+    /// Runs make-manpage into `$HOME/man1`, then `then` there, in the same shell.
+    private func withPages(_ then: String) async throws -> RunResult {
+        let result = try await BinaryRunner.shell(
+            #"bash "\#(Self.scripts.path)/make-manpage" "$GH_USERS" "$HOME/man1" && cd "$HOME/man1" && "# + then,
+            timeout: Self.bound)
         #expect(result.status == 0, "\(result.stderr)")
-        let roff = result.stdout
-        #expect(roff.hasPrefix(".TH GH-USERS 1"))
-        #expect(roff.components(separatedBy: "GLOBAL OPTIONS").count == 2)
-        for command in [
-            "list", "show", "repos", "followers", "following", "search", "rate-limit", "cache", "completion",
-        ] {
-            #expect(roff.contains(#".SH "gh-users \#(command)""#), "\(command)")
+        return result
+    }
+
+    /// The output of `script`, split at lines `== NAME`, by name.
+    private func sections(_ output: String) -> [String: String] {
+        var sections: [String: String] = [:]
+        var name = ""
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("== ") {
+                name = String(line.dropFirst(3))
+            } else {
+                sections[name, default: ""] += line + "\n"
+            }
+        }
+        return sections
+    }
+
+    @Test func everyCommandHasItsPageAndNoOtherPageIsWritten() async throws {
+        let result = try await withPages(#"ls; echo "== commands"; "# + Self.commands)
+        let parts = sections(result.stdout)
+        let commands = try #require(parts["commands"]).split(separator: "\n").map(String.init)
+        #expect(commands.count > 20)
+        #expect(commands.contains("list") && commands.contains("help"))
+        let expected = ["gh-users.1"] + commands.map { "gh-users-\($0).1" }
+        #expect(try #require(parts[""]).split(separator: "\n").map(String.init).sorted() == expected.sorted())
+    }
+
+    @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
+    func everyRenderedPageFitsEightyColumns() async throws {
+        let result = try await withPages(
+            #"for page in *.1; do echo "== $page"; MANWIDTH=80 man -l "$page" || echo "FAILED"; done"#)
+        let pages = sections(result.stdout)
+        #expect(pages.count > 20)
+        for (page, text) in pages where !page.isEmpty {
+            let lines = text.split(separator: "\n")
+            #expect(lines.count > 20 && !text.contains("FAILED"), "\(page)")
+            let wide = lines.filter { $0.count > 80 }
+            #expect(wide.isEmpty, "\(page): \(wide.prefix(3))")
         }
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "man is not installed: skipped"))
-    func theRenderedPageFitsEightyColumns() async throws {
+    @Test(.enabled(if: hasGroff, "groff is not installed (Scripts/test-tools installs groff-base): skipped"))
+    func noPageDrawsAWarningFromRoff() async throws {
+        let result = try await withPages(
+            #"for page in *.1; do groff -man -Tutf8 -ww -z "$page" 2>&1 | sed "s|^|$page: |"; done"#)
+        #expect(result.stdout.isEmpty, "\(result.stdout.prefix(600))")
+    }
+
+    /// The old single page held every group once per command (NETWORK OPTIONS 19 times); gh-users(1) holds each
+    /// once, with the commands, the topics and a pointer to each command's page; a command's page holds the
+    /// groups its --help lists, each once.
+    @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
+    func eachGroupIsDescribedOnceInGhUsersAndOnceInEachPageThatTakesIt() async throws {
+        let result = try await withPages(
+            #"MANWIDTH=80 man -l gh-users.1; for command in $("# + Self.commands
+                + #"); do echo "== $command"; COLUMNS=4000 "$GH_USERS" help "$command" | grep '^[A-Z ]*OPTIONS$'; "#
+                + #"echo "== page $command"; MANWIDTH=80 man -l "gh-users-$command.1"; done"#)
+        let parts = sections(result.stdout)
+        let main = try #require(parts[""]).split(separator: "\n").map(String.init)
+        var titles: Set<String> = []
+        for (name, text) in parts where !name.isEmpty && !name.hasPrefix("page ") {
+            let groups = text.split(separator: "\n").map(String.init).filter { $0 != "OPTIONS" }
+            titles.formUnion(groups)
+            let page = try #require(parts["page " + name]).split(separator: "\n").map(String.init)
+            for title in groups {
+                #expect(page.filter { $0 == title }.count == 1, "\(name): \(title)")
+            }
+            #expect(main.contains { $0.contains("gh-users-\(name)(1)") }, "\(name)")
+        }
+        #expect(titles.isSuperset(of: ["OUTPUT OPTIONS", "NETWORK OPTIONS", "CACHE OPTIONS", "PAGING OPTIONS"]))
+        for title in titles {
+            #expect(main.filter { $0 == title }.count == 1, "\(title)")
+        }
+        for section in ["COMMANDS", "GLOBAL OPTIONS", "FORMATS", "ENVIRONMENT", "EXIT STATUS", "SEE ALSO"] {
+            #expect(main.filter { $0 == section }.count == 1, "\(section)")
+        }
+    }
+
+    /// A command's page says what its --help says: its abstract and every option's text, word for word.
+    @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
+    func eachPageSaysWhatHelpSays() async throws {
+        let result = try await withPages(
+            #"for command in $("# + Self.commands + #"); do echo "== page $command"; "#
+                + #"MANWIDTH=80 man -l "gh-users-$command.1"; echo "== $command"; "#
+                + #"COLUMNS=4000 "$GH_USERS" help "$command"; done"#)
+        let parts = sections(result.stdout)
+        var checked = 0
+        for (name, help) in parts where !name.isEmpty && !name.hasPrefix("page ") {
+            let page = words(try #require(parts["page " + name]))
+            let lines = help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(page.contains(words(lines[0].dropLast())), "\(name): \(lines[0])")
+            // Unwrapped, each option is one line: its flags, then its text after the first run of two spaces.
+            for line in lines where line.hasPrefix("-") {
+                guard let gap = line.range(of: "  ") else { continue }
+                let text = String(line[gap.upperBound...])
+                #expect(page.contains(words(text)), "\(name): \(text)")
+                checked += 1
+            }
+        }
+        #expect(checked > 300)
+    }
+
+    @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
+    func installedPagesAreFoundByManThroughManpath() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("install-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
         let result = try await BinaryRunner.shell(
-            #"bash "\#(Self.script)" "$GH_USERS" > "$HOME/page.1" && MANWIDTH=80 man -l "$HOME/page.1""#)
+            #"bash "\#(Self.scripts.path)/install.sh" --binary="$GH_USERS" "#
+                + #"&& MANPATH="$DESTDIR/usr/share/man" MANWIDTH=80 man -P cat gh-users-list"#,
+            environment: ["DESTDIR": root.path, "PREFIX": "/usr"], timeout: Self.bound)
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count > 300)
-        let wide = lines.filter { $0.count > 80 }
-        #expect(wide.isEmpty, "\(wide.prefix(3))")
+        #expect(result.stdout.contains("gh-users-list - "))
+        #expect(result.stdout.contains("PAGING OPTIONS"))
+        #expect(result.stderr.contains("Installed gh-users"))
+    }
+
+    /// Words separated by single spaces, so that text filled at two widths compares equal.
+    private func words(_ text: some StringProtocol) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

@@ -13,6 +13,8 @@ struct GhUsersApp: Sendable {
             outcome = write(HelpRenderer.render(request, width: helpWidth))
         case .version:
             outcome = write("gh-users \(AppEnvironment.version)\n")
+        case .manual(let command):
+            outcome = write(ManPageRenderer.render(command, version: AppEnvironment.version, date: environment.now()))
         case .usageError(let error):
             outcome = .usage(error)
         case .run(let invocation):
@@ -61,7 +63,8 @@ struct GhUsersApp: Sendable {
             render: render,
             presenter: ErrorPresenter(
                 now: environment.now(), hasToken: hasToken, waitOnRateLimit: common.waitOnRateLimit,
-                maxWait: common.maxWait),
+                maxWait: common.maxWait,
+                ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"])),
             common: common,
             programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
             stdoutFile: environment.stdoutFile

@@ -11,6 +11,11 @@ struct ErrorPresenter: Sendable {
     /// given, and says when the wait was longer than allowed.
     var waitOnRateLimit = false
     var maxWait = CommonOptions.defaultMaxWait(waitOnRateLimit: false)
+    /// GitHub CLI is on PATH: a missing token's message says how to lend gh-users the one gh is logged in with.
+    var ghOnPath = false
+
+    /// The way to the token `gh` holds; gh-users never runs gh itself.
+    static let ghTokenHint = "Logged in with gh? Then: export GH_TOKEN=$(gh auth token)"
 
     struct Presentation: Equatable {
         let message: String
@@ -52,7 +57,7 @@ struct ErrorPresenter: Sendable {
                 hint =
                     hasToken
                     ? "The token was refused: check GH_TOKEN or GITHUB_TOKEN; it may be expired or revoked."
-                    : "This needs a token: set GH_TOKEN or GITHUB_TOKEN."
+                    : "This needs a token: set GH_TOKEN or GITHUB_TOKEN." + ghHint
             case (_, .scope(let accepted)):
                 hint =
                     "The token may lack a scope or access to this resource"
@@ -71,7 +76,8 @@ struct ErrorPresenter: Sendable {
         case .tokenRequired(let command):
             return Presentation(
                 message:
-                    "gh-users: \(command) needs a token: set GH_TOKEN or GITHUB_TOKEN, or give --token-file PATH\n",
+                    "gh-users: \(command) needs a token: set GH_TOKEN or GITHUB_TOKEN, or give --token-file PATH"
+                    + ghHint + "\n",
                 for: error)
         case .rateLimited(let resetAt, let message, let resource, _):
             var text = "gh-users: " + rateLimitHeadline(clean(message))
@@ -109,6 +115,9 @@ struct ErrorPresenter: Sendable {
             return Presentation(message: "gh-users: \(detail)\n", for: error)
         }
     }
+
+    /// The gh line after a missing token's first line, when gh is on PATH.
+    private var ghHint: String { ghOnPath ? "\n" + Self.ghTokenHint : "" }
 
     /// What would have waited: `--wait-on-rate-limit`, within a `--max-wait` long enough (which the flag's default
     /// is for any reset within the hour); never the flag that was already given.

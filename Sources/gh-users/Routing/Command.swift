@@ -51,7 +51,7 @@ enum CommandAction<Options: Sendable>: Sendable {
 }
 
 /// One command, declared once: its help and options (`spec`), how argv becomes its `Options`, and how it runs.
-/// The router, help, completions, the man page and `--fields` all read this one value.
+/// The router, help, completions, the man pages and `--fields` all read this one value.
 struct Command<Options: Sendable & Equatable>: AnyCommand {
     let spec: CommandSpec
     let parse: @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options

@@ -1,5 +1,5 @@
 /// Every command gh-users has. Adding a command is one declaration in its folder and one line here; the
-/// router, help, completions, the man page and the tests that walk this list pick it up from that line.
+/// router, help, completions, the man pages and the tests that walk this list pick it up from that line.
 enum CommandCatalog {
     static let commands: [any AnyCommand] = [
         ListUsersCommand.declaration,

@@ -6,6 +6,8 @@ import Domain
 /// `--version` stand alone.
 struct CommandRouter: Sendable {
     static let version = OptionSpec("version", help: "Print the version.")
+    /// `help --man [COMMAND]`: not in help, since only `Scripts/make-manpage` needs it.
+    static let manual = "--man"
 
     func route(_ arguments: [String]) -> Route {
         do {
@@ -56,6 +58,7 @@ struct CommandRouter: Sendable {
 
     private func helpRoute(_ rest: [String]) throws(UsageError) -> Route {
         let topics = rest.filter { !$0.hasPrefix("-") }
+        if rest.contains(Self.manual) { return try manualRoute(topics) }
         guard let topic = topics.first else {
             let asksAboutHelp = rest.contains("--help") || rest.contains("-h")
             return .help(asksAboutHelp ? .command(CommandCatalog.helpSpec.name) : .topLevel)
@@ -73,5 +76,16 @@ struct CommandRouter: Sendable {
             throw UsageError(message: message, command: CommandCatalog.helpSpec)
         }
         return .help(.command(topic))
+    }
+
+    private func manualRoute(_ commands: [String]) throws(UsageError) -> Route {
+        guard commands.count <= 1 else {
+            throw UsageError(message: "help --man takes one command", command: CommandCatalog.helpSpec)
+        }
+        if let command = commands.first, CommandCatalog.spec(named: command) == nil {
+            throw UsageError(
+                message: "no manual page for '\(command)': it is not a command", command: CommandCatalog.helpSpec)
+        }
+        return .manual(command: commands.first)
     }
 }

@@ -18,28 +18,29 @@ enum HelpRenderer {
         }
     }
 
+    /// What gh-users is, as `--help` and gh-users(1) say it.
+    static let tagline = "look up GitHub accounts from the command line"
+    static let usage = "gh-users <command> [options]"
+
+    /// The options that stand alone, before any command.
+    static let globalOptions: [(label: String, text: String)] = [
+        ("--version", CommandRouter.version.help),
+        ("-h, --help", "Show this help. Every command takes --help too, and lists the options it takes."),
+    ]
+
+    static let topLevelExamples: [(command: String, comment: String)] = [
+        ("gh-users list --limit 5", "The first five accounts GitHub ever made."),
+        ("gh-users show octocat --json", "One profile, as GitHub's JSON."),
+        ("gh-users list --all --format ndjson | jq -r .login", "Every login, streamed."),
+        ("gh-users show octocat --offline", "From the cache, without the network."),
+    ]
+
     static func topLevel(width: Int) -> String {
         let specs = CommandCatalog.specs
-        var text = "gh-users: look up GitHub accounts from the command line.\n\nUSAGE\n  gh-users <command> [options]\n"
+        var text = "gh-users: \(tagline).\n\nUSAGE\n  \(usage)\n"
         text += "\nCOMMANDS\n" + labelled(specs.map { ($0.name, $0.abstract) }, width: width)
-        text += "\nGLOBAL OPTIONS\n"
-        text += labelled(
-            [
-                ("--version", CommandRouter.version.help),
-                ("-h, --help", "Show this help. Every command takes --help too, and lists the options it takes."),
-            ],
-            width: width
-        )
-        text += "\nEXAMPLES\n"
-        text += examples(
-            [
-                ("gh-users list --limit 5", "The first five accounts GitHub ever made."),
-                ("gh-users show octocat --json", "One profile, as GitHub's JSON."),
-                ("gh-users list --all --format ndjson | jq -r .login", "Every login, streamed."),
-                ("gh-users show octocat --offline", "From the cache, without the network."),
-            ],
-            width: width
-        )
+        text += "\nGLOBAL OPTIONS\n" + labelled(globalOptions, width: width)
+        text += "\nEXAMPLES\n" + examples(topLevelExamples, width: width)
         text += "\nTOPICS\n"
         text += labelled(
             [
@@ -76,12 +77,7 @@ enum HelpRenderer {
     }
 
     private static func optionLines(_ options: [OptionSpec], width: Int) -> String {
-        labelled(
-            options.map { option in
-                (option.flagText, option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))
-            },
-            width: width
-        )
+        labelled(options.map { ($0.flagText, $0.helpWithDefault) }, width: width)
     }
 
     /// Two columns: a label, and its text wrapped under itself. A label too wide for the column stands alone.
@@ -104,7 +100,7 @@ enum HelpRenderer {
     }
 
     /// Each example as its comment and the command; a long command is continued with `\` so it stays runnable.
-    private static func examples(_ examples: [(command: String, comment: String)], width: Int) -> String {
+    static func examples(_ examples: [(command: String, comment: String)], width: Int) -> String {
         var text = ""
         for (command, comment) in examples {
             text += fill("# " + comment, indent: 2, hanging: 4, width: width) + "\n"
@@ -132,26 +128,13 @@ enum HelpRenderer {
     /// Discussion text: paragraphs are re-filled to the width; lines that start with a space are kept as written
     /// (install snippets, tables), indented like the rest.
     private static func paragraphs(_ text: String, width: Int) -> String {
-        var output = ""
-        var paragraph: [Substring] = []
-        func flush() {
-            guard !paragraph.isEmpty else { return }
-            output += fill(paragraph.joined(separator: " "), indent: 2, width: width) + "\n"
-            paragraph = []
-        }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.isEmpty {
-                flush()
-                output += "\n"
-            } else if line.first == " " {
-                flush()
-                output += "  " + line + "\n"
-            } else {
-                paragraph.append(line)
+        DiscussionBlock.split(text).map { block in
+            switch block {
+            case .gap: "\n"
+            case .paragraph(let words): fill(words, indent: 2, width: width) + "\n"
+            case .asWritten(let line): "  " + line + "\n"
             }
-        }
-        flush()
-        return output
+        }.joined()
     }
 
     /// Words filled to `width`, the first line indented by `indent` and the rest by `hanging`.
@@ -196,5 +179,41 @@ enum HelpRenderer {
         }
         lines.append(line)
         return lines.joined(separator: "\n")
+    }
+}
+
+extension OptionSpec {
+    /// What help says of the option: its text, and its default when it has one.
+    var helpWithDefault: String { help + (defaultValue.map { " (default: \($0))" } ?? "") }
+}
+
+/// A command's discussion as help and the man page both read it: paragraphs to re-fill, the blank lines between
+/// them, and lines that start with a space, kept as written (install snippets, tables).
+enum DiscussionBlock: Equatable {
+    case paragraph(String)
+    case gap
+    case asWritten(String)
+
+    static func split(_ text: String) -> [DiscussionBlock] {
+        var blocks: [DiscussionBlock] = []
+        var paragraph: [Substring] = []
+        func flush() {
+            guard !paragraph.isEmpty else { return }
+            blocks.append(.paragraph(paragraph.joined(separator: " ")))
+            paragraph = []
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty {
+                flush()
+                blocks.append(.gap)
+            } else if line.first == " " {
+                flush()
+                blocks.append(.asWritten(String(line)))
+            } else {
+                paragraph.append(line)
+            }
+        }
+        flush()
+        return blocks
     }
 }

@@ -88,6 +88,9 @@ enum HelpTopics {
         ],
         notes: [
             "The token is never printed, logged, cached or sent to another host.",
+            "Logged in with gh (GitHub CLI)? Lend gh-users its token: export GH_TOKEN=$(gh auth token). gh-users "
+                + "never runs gh itself; when a command needs a token and finds none, its message says this if gh "
+                + "is on PATH.",
             "Behind a proxy that inspects TLS, or with a GitHub Enterprise server whose certificate a company CA "
                 + "signs, that CA must be in the system store: on Linux, URLSession hands libcurl the system's CA "
                 + "bundle and offers no way to add another, so there is no setting for it. Debian, Ubuntu: copy "

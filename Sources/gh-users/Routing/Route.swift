@@ -4,6 +4,9 @@ enum Route: Sendable, Equatable {
     /// Help text for stdout, exit 0; rendered for the width of wherever it goes.
     case help(HelpRequest)
     case version
+    /// A manual page in roff for stdout (`help --man [COMMAND]`, for `Scripts/make-manpage`): gh-users(1) for
+    /// nil, else the command's own page.
+    case manual(command: String?)
     case usageError(UsageError)
 }
 

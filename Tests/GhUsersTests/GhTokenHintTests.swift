@@ -1,0 +1,73 @@
+import Domain
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// A missing token's message offers `gh auth token` when GitHub CLI is on PATH, found by looking, never by
+/// running it.
+struct GhTokenHintTests {
+    /// A folder for PATH, holding a file named `gh` with the given permissions (none: no such file).
+    private func folder(gh permissions: Int?) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("path-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let permissions {
+            let gh = folder.appendingPathComponent("gh").path
+            #expect(FileManager.default.createFile(atPath: gh, contents: Data("#!/bin/sh\nexit 1\n".utf8)))
+            try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: gh)
+        }
+        return folder
+    }
+
+    private func meWithoutAToken(path: String) async -> (status: Int32, stderr: String) {
+        let (env, _, err) = AppEnvironment.test(environment: ["PATH": path])
+        let status = await GhUsersApp(environment: env).run(["me"])
+        return (status, err.text)
+    }
+
+    @Test func anExecutableGhOnPathAddsTheHint() async throws {
+        let empty = try folder(gh: nil)
+        let withGh = try folder(gh: 0o755)
+        defer {
+            try? FileManager.default.removeItem(at: empty)
+            try? FileManager.default.removeItem(at: withGh)
+        }
+        let (status, stderr) = await meWithoutAToken(path: "\(empty.path)::\(withGh.path)")
+        #expect(status == 4)
+        #expect(
+            stderr == "gh-users: me needs a token: set GH_TOKEN or GITHUB_TOKEN, or give --token-file PATH\n"
+                + "Logged in with gh? Then: export GH_TOKEN=$(gh auth token)\n")
+    }
+
+    @Test func noGhOrOneThatCannotRunAddsNothing() async throws {
+        let notExecutable = try folder(gh: 0o644)
+        let ghFolder = try folder(gh: nil)
+        try FileManager.default.createDirectory(
+            at: ghFolder.appendingPathComponent("gh"), withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: notExecutable)
+            try? FileManager.default.removeItem(at: ghFolder)
+        }
+        for path in ["\(notExecutable.path):\(ghFolder.path)", ""] {
+            let (status, stderr) = await meWithoutAToken(path: path)
+            #expect(status == 4)
+            #expect(!stderr.contains("gh auth token"), "\(path)")
+        }
+    }
+
+    @Test func aRefusedRequestWithoutATokenOffersItTooButNotWithOne() {
+        let refused = DomainError.unauthorized(status: 401, message: "Requires authentication", problem: .unstated)
+        let now = Date(timeIntervalSince1970: 0)
+        let anonymous = ErrorPresenter(now: now, hasToken: false, ghOnPath: true).present(refused).message
+        #expect(
+            anonymous.hasSuffix(
+                "This needs a token: set GH_TOKEN or GITHUB_TOKEN.\n" + ErrorPresenter.ghTokenHint + "\n"))
+        let withToken = ErrorPresenter(now: now, hasToken: true, ghOnPath: true).present(refused).message
+        #expect(!withToken.contains("gh auth token"))
+    }
+
+    @Test func helpEnvironmentSaysIt() throws {
+        let text = try #require(HelpTopics.text("environment", width: 200))
+        #expect(text.contains("export GH_TOKEN=$(gh auth token)"))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// The manual pages as the binary renders them (`help --man`): one per catalog command, each group once in
+/// gh-users(1), and text escaped so that man prints it as typed.
+struct ManPageTests {
+    private static let names = CommandCatalog.specs.map(\.name)
+
+    @Test(arguments: names)
+    func everyCommandHasItsOwnPage(name: String) throws {
+        #expect(CommandRouter().route(["help", "--man", name]) == .manual(command: name))
+        let page = ManPageRenderer.render(name, version: "9.9", date: Date(timeIntervalSince1970: 0))
+        #expect(page.hasPrefix(#".TH "GH-USERS-\#(name.uppercased())" "1" "1970-01-01" "gh-users 9.9""#))
+        let spec = try #require(CommandCatalog.spec(named: name))
+        for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "SEE ALSO"] + spec.groups.map(\.title) {
+            #expect(page.components(separatedBy: ".SH \"\(section)\"\n").count == 2, "\(name): \(section)")
+        }
+        #expect(page.contains(".SH \"FIELDS\"") == !spec.fields.isEmpty, "\(name)")
+        #expect(page.contains(".SH \"NAME\"\ngh\\-users\\-\(Roff.escape(name)) \\- "), "\(name)")
+    }
+
+    @Test func ghUsersPageHoldsEachGroupOnceAndPointsToEveryCommand() {
+        #expect(CommandRouter().route(["help", "--man"]) == .manual(command: nil))
+        let page = ManPageRenderer.render(nil, version: "9.9", date: Date(timeIntervalSince1970: 0))
+        let titles = Set(CommandCatalog.specs.flatMap { $0.groups.map(\.title) })
+        #expect(titles.count >= 6)
+        for title in titles {
+            #expect(page.components(separatedBy: ".SH \"\(title)\"\n").count == 2, "\(title)")
+        }
+        for name in Self.names {
+            #expect(page.contains(".TP\n.BR gh\\-users\\-\(Roff.escape(name)) (1)\n"), "\(name)")
+        }
+        for heading in ["COMMANDS", "GLOBAL OPTIONS", "FIELDS", "FORMATS", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"] {
+            #expect(page.components(separatedBy: ".SH \"\(heading)\"\n").count == 2, "\(heading)")
+        }
+    }
+
+    @Test func aGroupInGhUsersListsEveryOptionAnyCommandTakesAndWhoTakesIt() throws {
+        let groups = ManPageRenderer.sharedGroups(CommandCatalog.specs)
+        let cache = try #require(groups.first { $0.title == "CACHE OPTIONS" })
+        // `cache` takes only --cache-dir; `list` all three.
+        #expect(cache.options.map(\.name) == ["no-cache", "offline", "cache-dir"])
+        #expect(cache.commands.contains("cache") && cache.commands.contains("list"))
+        let paging = try #require(groups.first { $0.title == "PAGING OPTIONS" })
+        #expect(
+            paging.options.map(\.help) == [
+                "Stop after N items (N >= 1).", "Go on to the last page.", "Items per request, 1 to 100.",
+            ])
+        #expect(!paging.commands.contains("show"))
+    }
+
+    @Test func wordingsThatDifferShareTheirWordsAndSayItems() {
+        #expect(ManPageRenderer.commonWording(["Same text.", "Same text."]) == "Same text.")
+        #expect(
+            ManPageRenderer.commonWording(["Stop after N accounts (N >= 1).", "Stop after N GPG keys (N >= 1)."])
+                == "Stop after N items (N >= 1).")
+        #expect(
+            ManPageRenderer.commonWording(["Gists per request.", "Signing keys per request."])
+                == "Items per request.")
+    }
+
+    @Test func textPrintsAsTypedWhateverRoffWouldMakeOfIt() {
+        #expect(Roff.escape("--per-page") == "\\-\\-per\\-page")
+        #expect(Roff.escape(".hidden\n'quoted'") == "\\&.hidden\n\\(aqquoted\\(aq")
+        #expect(Roff.escape(#"a\b ^~`"#) == #"a\eb \(ha\(ti\(ga"#)
+        #expect(Roff.escape("cut…, 😀") == "cut\\[u2026], \\[u1F600]")
+    }
+
+    @Test func aTopicOrAnUnknownNameHasNoPage() {
+        for arguments in [
+            ["help", "--man", "formats"], ["help", "--man", "lsit"], ["help", "--man", "list", "show"],
+        ] {
+            guard case .usageError(let error) = CommandRouter().route(arguments) else {
+                Issue.record("\(arguments) routed")
+                continue
+            }
+            #expect(error.message.contains("man"), "\(arguments)")
+        }
+    }
+}
