@@ -20,14 +20,29 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         case account
         /// An array of account objects (followers, `/users`).
         case accounts
-        /// An array of objects read by key (keys, gists, events, repositories).
-        case records
+        /// An array of objects read by key (keys, gists, events, repositories), each shaped as `Item` says.
+        case records(Item)
         /// `{"total_count", "incomplete_results", "items": […]}`.
         case searchResults
         /// `GET /rate_limit`'s overview.
         case rateLimits
         /// No body: the status is the answer (204 yes or done, 404 no).
         case status
+    }
+
+    /// What each record of a `.records` list is, as GitHub shapes it: rows whose items are alike (an account's
+    /// repositories and the ones it watches) are served by the stand-in from one record generator.
+    package enum Item: String, Sendable, Hashable, CaseIterable {
+        case repository
+        /// `{"starred_at", "repo"}` in the star media type, else a repository.
+        case starredRepository
+        case publicKey
+        case signingKey
+        case gpgKey
+        case socialAccount
+        case organization
+        case gist
+        case event
     }
 
     /// How a list is paged.

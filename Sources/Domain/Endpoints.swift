@@ -21,7 +21,7 @@ extension Endpoint {
     /// `GET /users/{username}/repos`.
     package static let repos = Endpoint(
         "repos/list-for-user", .get, "/users/{username}/repos", query: ["type", "sort", "direction"],
-        shape: .records, paging: .link,
+        shape: .records(.repository), paging: .link,
         docs: "https://docs.github.com/rest/repos/repos#list-repositories-for-a-user")
     /// `GET /users/{username}/followers`.
     package static let followers = Endpoint(
@@ -67,38 +67,40 @@ extension Endpoint {
         docs: "https://docs.github.com/rest/users/blocking#unblock-a-user")
     /// `GET /users/{username}/keys`.
     package static let keys = Endpoint(
-        "users/list-public-keys-for-user", .get, "/users/{username}/keys", shape: .records, paging: .link,
+        "users/list-public-keys-for-user", .get, "/users/{username}/keys", shape: .records(.publicKey), paging: .link,
         docs: "https://docs.github.com/rest/users/keys#list-public-keys-for-a-user")
     /// `GET /users/{username}/ssh_signing_keys`.
     package static let signingKeys = Endpoint(
-        "users/list-ssh-signing-keys-for-user", .get, "/users/{username}/ssh_signing_keys", shape: .records,
+        "users/list-ssh-signing-keys-for-user", .get, "/users/{username}/ssh_signing_keys",
+        shape: .records(.signingKey),
         paging: .link,
         docs: "https://docs.github.com/rest/users/ssh-signing-keys#list-ssh-signing-keys-for-a-user")
     /// `GET /users/{username}/gpg_keys`.
     package static let gpgKeys = Endpoint(
-        "users/list-gpg-keys-for-user", .get, "/users/{username}/gpg_keys", shape: .records, paging: .link,
+        "users/list-gpg-keys-for-user", .get, "/users/{username}/gpg_keys", shape: .records(.gpgKey), paging: .link,
         docs: "https://docs.github.com/rest/users/gpg-keys#list-gpg-keys-for-a-user")
     /// `GET /users/{username}/social_accounts`.
     package static let socialAccounts = Endpoint(
-        "users/list-social-accounts-for-user", .get, "/users/{username}/social_accounts", shape: .records,
+        "users/list-social-accounts-for-user", .get, "/users/{username}/social_accounts",
+        shape: .records(.socialAccount),
         paging: .link,
         docs: "https://docs.github.com/rest/users/social-accounts#list-social-accounts-for-a-user")
     /// `GET /users/{username}/orgs`.
     package static let orgs = Endpoint(
-        "orgs/list-for-user", .get, "/users/{username}/orgs", shape: .records, paging: .link,
+        "orgs/list-for-user", .get, "/users/{username}/orgs", shape: .records(.organization), paging: .link,
         docs: "https://docs.github.com/rest/orgs/orgs#list-organizations-for-a-user")
     /// `GET /users/{username}/starred`, each record `{"starred_at", "repo"}` in the star media type.
     package static let starred = Endpoint(
         "activity/list-repos-starred-by-user", .get, "/users/{username}/starred", query: ["sort", "direction"],
-        mediaType: "application/vnd.github.star+json", shape: .records, paging: .link,
+        mediaType: "application/vnd.github.star+json", shape: .records(.starredRepository), paging: .link,
         docs: "https://docs.github.com/rest/activity/starring#list-repositories-starred-by-a-user")
     /// `GET /users/{username}/gists`.
     package static let gists = Endpoint(
-        "gists/list-for-user", .get, "/users/{username}/gists", shape: .records, paging: .link,
+        "gists/list-for-user", .get, "/users/{username}/gists", shape: .records(.gist), paging: .link,
         docs: "https://docs.github.com/rest/gists/gists#list-gists-for-a-user")
     /// `GET /users/{username}/events/public`: GitHub keeps the 300 most recent.
     package static let publicEvents = Endpoint(
-        "activity/list-public-events-for-user", .get, "/users/{username}/events/public", shape: .records,
+        "activity/list-public-events-for-user", .get, "/users/{username}/events/public", shape: .records(.event),
         paging: .capped(at: 300),
         docs: "https://docs.github.com/rest/activity/events#list-public-events-for-a-user")
     /// `GET /search/users?q=…`: at most 1,000 results a query.

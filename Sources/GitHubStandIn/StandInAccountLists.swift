@@ -1,17 +1,24 @@
 import Domain
 
 extension StandInAccountListHandler {
-    /// Every account-scoped list the stand-in serves, keyed by its endpoint row; the route table gives each one a
-    /// row answered by `StandInAccountListHandler`, so paging, the 404, the cap and the media type come with it.
+    /// The record generator for each kind of item an account-scoped list holds. The route table serves every
+    /// `GET /users/{username}/…` row of the endpoint table whose records (`shape: .records(item)`) have a generator
+    /// here, through `StandInAccountListHandler`, so paging, the 404, the cap and the media type come with it.
     ///
-    /// A new list under an account is one entry here and its endpoint row, with no handler file and no route row:
-    /// `GET /users/{username}/subscriptions` (the repositories an account watches, shaped like repos) would be
-    /// `.subscriptions: .repositories`. Write a new generator only for records no generator makes yet.
-    static let registry: [Endpoint: StandInRecordGenerator] = [
-        .repos: .repositories, .keys: .publicKeys, .signingKeys: .signingKeys, .gpgKeys: .gpgKeys,
-        .socialAccounts: .socialAccounts, .orgs: .organizations, .starred: .stars, .gists: .gists,
-        .publicEvents: .publicEvents,
+    /// A new list under an account whose records are shaped like another list's (`GET /users/{username}/subscriptions`
+    /// holds repositories) needs its endpoint row and nothing here: no entry, no handler file, no route row. Write a
+    /// new generator only for a kind of record no generator makes yet.
+    static let registry: [Endpoint.Item: StandInRecordGenerator] = [
+        .repository: .repositories, .publicKey: .publicKeys, .signingKey: .signingKeys, .gpgKey: .gpgKeys,
+        .socialAccount: .socialAccounts, .organization: .organizations, .starredRepository: .stars, .gist: .gists,
+        .event: .publicEvents,
     ]
+
+    /// The generator that serves `row`: nil unless it is a `GET` of records under an account.
+    static func generator(for row: Endpoint) -> StandInRecordGenerator? {
+        guard row.method == .get, row.isAccountScoped, case .records(let item) = row.shape else { return nil }
+        return registry[item]
+    }
 }
 
 /// What a generator is asked for: the account the path names, and what the request said about the list.

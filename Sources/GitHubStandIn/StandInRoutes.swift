@@ -38,7 +38,7 @@ extension StandInRouteTable {
                 StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
             ]
                 + Endpoint.all.compactMap { row in
-                    StandInAccountListHandler.registry[row].map {
+                    StandInAccountListHandler.generator(for: row).map {
                         StandInRoute(row, handler: StandInAccountListHandler(endpoint: row, generator: $0))
                     }
                 })

@@ -589,7 +589,8 @@ struct ConditionalFetcherTests {
         let login = try Login(validating: "octocat")
         // The same operation without the star media type: a row no feature uses, to ask for the plain list.
         let plainRow = Endpoint(
-            "activity/list-repos-starred-by-user", .get, "/users/{username}/starred", shape: .records, paging: .link,
+            "activity/list-repos-starred-by-user", .get, "/users/{username}/starred",
+            shape: .records(.starredRepository), paging: .link,
             docs: Endpoint.starred.docs)
         let plain = ListResource(
             first: Resource(plainRow, "octocat", missing: "user 'octocat'", decode: ResponseDecoder.records))

@@ -107,8 +107,8 @@ private func linkURL(_ header: String?, rel: String) -> String? {
             #expect(missing.header("Content-Type") == "application/json; charset=utf-8")
             #expect(missing.header("ETag") == nil)
             for target in [
-                // Neighbours of served paths: the caller's own keys, private events, subscriptions.
-                "/", "/user/keys", "/users/octocat/subscriptions", "/users/octocat/repos/extra", "/user/abc",
+                // Neighbours of served paths: the caller's own keys, private events, received events.
+                "/", "/user/keys", "/users/octocat/received_events", "/users/octocat/repos/extra", "/user/abc",
                 "/user/1/events", "/search/repositories", "/rate_limit/extra",
             ] {
                 let response = try fetch(server, target)

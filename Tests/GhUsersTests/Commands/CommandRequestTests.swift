@@ -93,6 +93,10 @@ struct CommandRequestTests {
             .ownFollowing, "following", sends: "GET /user/following?per_page=30",
             body: "users-list-followed-by-authenticated-user", needsToken: true, fields: "login,id",
             lines: "octocat\t1\n"),
+        // GitHub documents the same simple-user items for the accounts one blocks as for followers.
+        CommandRow(
+            .blocks, "blocks", sends: "GET /user/blocks?per_page=30", body: "users-list-followers-for-user",
+            needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
             .keys, "keys octocat", sends: "GET /users/octocat/keys?per_page=30",
             body: "users-list-public-keys-for-user", fields: "id,key", lines: "1\tssh-rsa AAA...\n"),

@@ -4,8 +4,8 @@ import Testing
 
 @testable import gh_users
 
-/// A command whose answer is a status, not a body: `follows`, and the writes `follow` and `unfollow`, real
-/// and dry run.
+/// A command whose answer is a status, not a body: `follows`, and the writes (`follow`, `unfollow`, `block`,
+/// `unblock`), real and dry run.
 struct StatusRow: Sendable, CustomTestStringConvertible {
     let endpoint: Endpoint
     let command: String
@@ -38,6 +38,11 @@ struct FollowCommandTests {
         StatusRow(
             .unfollow, "unfollow octocat", sends: ["DELETE /user/following/octocat"],
             out: "octocat\tunfollow\tunfollowed\n"),
+        StatusRow(
+            .block, "block --yes octocat", sends: ["PUT /user/blocks/octocat"], out: "octocat\tblock\tblocked\n"),
+        StatusRow(
+            .unblock, "unblock octocat", sends: ["DELETE /user/blocks/octocat"],
+            out: "octocat\tunblock\tunblocked\n"),
     ]
 
     /// The operations these rows cover, for the test that every operation has a row.
