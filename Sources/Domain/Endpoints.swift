@@ -94,6 +94,11 @@ extension Endpoint {
         "activity/list-repos-starred-by-user", .get, "/users/{username}/starred", query: ["sort", "direction"],
         mediaType: "application/vnd.github.star+json", shape: .records(.starredRepository), paging: .link,
         docs: "https://docs.github.com/rest/activity/starring#list-repositories-starred-by-a-user")
+    /// `GET /users/{username}/subscriptions`: the repositories an account watches.
+    package static let subscriptions = Endpoint(
+        "activity/list-repos-watched-by-user", .get, "/users/{username}/subscriptions",
+        shape: .records(.repository), paging: .link,
+        docs: "https://docs.github.com/rest/activity/watching#list-repositories-watched-by-a-user")
     /// `GET /users/{username}/gists`.
     package static let gists = Endpoint(
         "gists/list-for-user", .get, "/users/{username}/gists", shape: .records(.gist), paging: .link,
@@ -117,7 +122,6 @@ extension Endpoint {
     package static let all: [Endpoint] = [
         listUsers, user, userByID, authenticatedUser, repos, followers, following, ownFollowers, ownFollowing,
         checkFollowing, follow, unfollow, blocks, block, unblock, keys, signingKeys, gpgKeys, socialAccounts, orgs,
-        starred, gists,
-        publicEvents, searchUsers, rateLimitStatus,
+        starred, subscriptions, gists, publicEvents, searchUsers, rateLimitStatus,
     ]
 }

@@ -19,6 +19,7 @@ enum CommandCatalog {
         ListSocialAccountsCommand.declaration,
         ListOrgsCommand.declaration,
         ListStarredCommand.declaration,
+        ListSubscriptionsCommand.declaration,
         ListGistsCommand.declaration,
         ListEventsCommand.declaration,
         ContributionsCommand.declaration,

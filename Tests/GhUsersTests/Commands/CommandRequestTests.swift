@@ -130,6 +130,11 @@ struct CommandRequestTests {
             .starred, "starred octocat", sends: "GET /users/octocat/starred?per_page=30",
             body: "activity-list-repos-starred-by-user", fields: "starred_at,repo.full_name",
             lines: "2011-01-16T19:06:43Z\toctocat/Hello-World\n"),
+        // GitHub documents the same minimal-repository items for the repositories one watches as for its own.
+        CommandRow(
+            .subscriptions, "subscriptions octocat", sends: "GET /users/octocat/subscriptions?per_page=30",
+            body: "repos-list-for-user", fields: "full_name,stargazers_count",
+            lines: "octocat/Hello-World\t80\n"),
         CommandRow(
             .gists, "gists octocat", sends: "GET /users/octocat/gists?per_page=30", body: "gists-list-for-user",
             fields: "id,public,description", lines: "aa5a315d61ae9438b18d\ttrue\tHello World Examples\n"),
