@@ -227,7 +227,8 @@ struct CorporateNetworkEndToEndTests {
     }
 
     @Test func anUnreachableProxyIsNamedNotTheServer() async throws {
-        let closed = try Subprocess.closedPort()
+        let refusing = try RefusingPort()
+        let closed = refusing.port
         let result = try await BinaryRunner.run(
             ["show", "octocat", "--api-url", "https://api.github.com", "--retries", "1"],
             environment: ["https_proxy": "http://127.0.0.1:\(closed)"])
@@ -238,6 +239,7 @@ struct CorporateNetworkEndToEndTests {
             lines.first?.hasPrefix(
                 "gh-users: network error: cannot connect to the proxy 127.0.0.1:\(closed) (refused or unreachable), "
                     + "after 2 attempts over ") == true, "\(result.stderr)")
+        withExtendedLifetime(refusing) {}
         #expect(
             lines.dropFirst().first
                 == "The proxy comes from HTTPS_PROXY, https_proxy or ALL_PROXY (http_proxy for an http URL): "

@@ -381,10 +381,35 @@ enum Subprocess {
         }
     }
 
-    /// A loopback port with nothing listening: connecting to it is refused.
-    static func closedPort() throws -> UInt16 {
-        let probe = try RawTestServer { _ in }
-        probe.stop()
-        return probe.port
+}
+
+/// A loopback port that refuses every connection for as long as this value lives: its socket is bound but never
+/// listens, so a connect is refused, and no other test's server can be given the port meanwhile (a port probed
+/// and then closed can be, and was: a "refused" test once reached another test's stand-in).
+final class RefusingPort {
+    let port: UInt16
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw POSIXError(.EADDRINUSE)
+        }
+        self.descriptor = descriptor
+        port = UInt16(bigEndian: address.sin_port)
     }
+
+    deinit { close(descriptor) }
 }

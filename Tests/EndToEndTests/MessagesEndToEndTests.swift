@@ -20,9 +20,11 @@ struct MessagesEndToEndTests {
     }
 
     @Test func aRefusedConnectionSaysWhatWasTriedAndWhatToCheck() async throws {
-        let port = try Subprocess.closedPort()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let api = "http://127.0.0.1:\(port)"
         let result = try await BinaryRunner.run(["show", "octocat", "--api-url", api, "--retries", "3"])
+        withExtendedLifetime(refusing) {}
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n")
@@ -69,9 +71,11 @@ struct MessagesEndToEndTests {
     /// Every retry and every failed attempt, as `--verbose` and `--debug` print them, in words.
     @Test(arguments: [["--verbose"], ["--debug"]])
     func verboseNeverPrintsSwiftValues(flags: [String]) async throws {
-        let port = try Subprocess.closedPort()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let refused = try await BinaryRunner.run(
             ["show", "octocat", "--api-url", "http://127.0.0.1:\(port)", "--retries", "2"] + flags)
+        withExtendedLifetime(refusing) {}
         #expect(refused.status == 1)
         #expect(
             refused.stderr.contains(
