@@ -7,7 +7,7 @@ import Testing
 @testable import gh_users
 
 /// A folder per test, removed afterwards.
-private struct Folder {
+struct Folder {
     let path: String
 
     init() throws {
