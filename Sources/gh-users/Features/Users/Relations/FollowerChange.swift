@@ -18,6 +18,8 @@ struct FollowerChange: Sendable, Equatable {
 
     /// The keys of a record, which `--fields` takes with `--changes`.
     static let fields = ["change", "login", "id", "previous_login"]
+    /// Those an account's record does not have: refused without `--changes`.
+    static let ownFields = ["change", "previous_login"]
 
     /// `{"change":"renamed","login":"new","id":1,"previous_login":"old"}`; `previous_login` only for a rename.
     var raw: RawJSON {

@@ -20,7 +20,7 @@ enum FollowerChanges {
             text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         guard let path = parsed.value(option) else {
-            if let field = fields?.first(where: { ["change", "previous_login"].contains($0) }) {
+            if let field = fields?.first(where: FollowerChange.ownFields.contains) {
                 throw UsageError(message: "the field '\(field)' belongs to --changes records", command: spec)
             }
             return

@@ -33,7 +33,7 @@ enum RelationsCommand {
         let name = relation.rawValue
         let filters = Self.filters(relation)
         let choices: String = filters.map { "--" + $0.option.name }.joined(separator: " | ")
-        let fields: [String] = FieldCatalog.account + ["change", "previous_login"]
+        let fields: [String] = FieldCatalog.account + FollowerChange.ownFields
         let listing: Command<RelationsOptions> = Command(
             list: ListDeclaration(
                 noun: relation == .followers ? "followers" : "accounts",
