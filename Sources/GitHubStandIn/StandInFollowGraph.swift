@@ -15,6 +15,8 @@ package final class StandInFollowGraph: @unchecked Sendable {
 
     private let lock = NSLock()
     private var edits: [ListKey: StandInFollowListEdits] = [:]
+    /// New logins of renamed accounts, by ordinal (`rename(_:to:)`).
+    private var renamed: [Int: String] = [:]
 
     private struct ListKey: Hashable {
         let relation: StandInFollowRelation
@@ -77,12 +79,20 @@ package final class StandInFollowGraph: @unchecked Sendable {
 
     /// One side of `user`'s follow graph as it stands, to page through without holding the lock.
     func list(_ relation: StandInFollowRelation, of user: StandInUser) -> StandInFollowList {
-        let edits = lock.withLock { self.edits[ListKey(relation: relation, ordinal: user.ordinal)] }
+        let (edits, renamed) = lock.withLock {
+            (self.edits[ListKey(relation: relation, ordinal: user.ordinal)], self.renamed)
+        }
         return StandInFollowList(
-            population: population, base: population.baseSequence(relation, of: user), edits: edits)
+            population: population, base: population.baseSequence(relation, of: user), edits: edits, renamed: renamed)
     }
 
     // MARK: - Writes
+
+    /// `user` is listed under `login` from now on, in every follow list, with its id and place kept, as GitHub
+    /// lists an account renamed since. Only the lists: `GET /users/{login}` still knows it by its old login.
+    package func rename(_ user: StandInUser, to login: String) {
+        lock.withLock { renamed[user.ordinal] = login }
+    }
 
     /// `follower` starts following `followed`: it joins the front of `followed`'s followers and `followed` the
     /// front of `follower`'s following, where not already there. Following oneself changes nothing, as GitHub
@@ -170,6 +180,8 @@ struct StandInFollowList {
     let population: StandInPopulation
     let base: StandInFollowSequence
     let edits: StandInFollowListEdits?
+    /// New logins by ordinal: see `StandInFollowGraph.rename(_:to:)`.
+    var renamed: [Int: String] = [:]
 
     var count: Int { base.count + (edits?.netChange ?? 0) }
 
@@ -195,13 +207,13 @@ struct StandInFollowList {
         let lower = min(max(0, positions.lowerBound), count)
         let upper = min(max(lower, positions.upperBound), count)
         guard let edits else {
-            return (lower..<upper).map { population.users[base.memberPosition(at: $0)] }
+            return (lower..<upper).map { member(ordinal: base.memberPosition(at: $0) + 1) }
         }
         var result: [StandInUser] = []
         result.reserveCapacity(upper - lower)
         var position = lower
         while position < upper, position < edits.added.count {
-            result.append(population.users[edits.added[edits.added.count - 1 - position] - 1])
+            result.append(member(ordinal: edits.added[edits.added.count - 1 - position]))
             position += 1
         }
         guard position < upper else {
@@ -219,11 +231,19 @@ struct StandInFollowList {
         let removedSet = Set(removedIndices)
         while position < upper, baseIndex < base.count {
             if !removedSet.contains(baseIndex) {
-                result.append(population.users[base.memberPosition(at: baseIndex)])
+                result.append(member(ordinal: base.memberPosition(at: baseIndex) + 1))
                 position += 1
             }
             baseIndex += 1
         }
         return result
+    }
+
+    private func member(ordinal: Int) -> StandInUser {
+        let user = population.users[ordinal - 1]
+        guard let login = renamed[ordinal] else { return user }
+        var copy = user
+        copy.login = login
+        return copy
     }
 }

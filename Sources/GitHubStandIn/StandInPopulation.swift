@@ -120,7 +120,8 @@ package struct StandInUser: Sendable, Equatable {
     /// 1-based position in id order.
     package let ordinal: Int
     package let id: Int
-    package let login: String
+    /// Changed only by `StandInFollowGraph.rename(_:to:)`, for the lists it serves.
+    package internal(set) var login: String
     /// `User`, `Organization` or `Bot`, as in GitHub's `type` field.
     package let type: String
     package let siteAdmin: Bool

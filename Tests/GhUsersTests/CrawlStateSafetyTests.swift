@@ -7,7 +7,7 @@ import Testing
 @testable import gh_users
 
 /// A folder per test, removed afterwards.
-private struct Folder {
+struct Folder {
     let path: String
 
     init() throws {
@@ -137,8 +137,8 @@ struct CrawlStateFileSafetyTests {
         try FileManager.default.createSymbolicLink(atPath: folder("current.state"), withDestinationPath: "c.state")
         let file = CrawlStateFile(path: folder("current.state"))
         let real = try #require(FileDescriptorIO.realPath(folder.path))
-        #expect(file.target == real + "/c.state")
-        #expect(file.lockPath == real + "/c.state.lock")
+        #expect(file.file.target == real + "/c.state")
+        #expect(file.file.lockPath == real + "/c.state.lock")
         try file.replace(with: CrawlState(since: 3))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder("current.state")) == "c.state")
         #expect(try CrawlStateFile(path: folder("c.state")).load() == CrawlState(since: 3))
@@ -146,14 +146,15 @@ struct CrawlStateFileSafetyTests {
 
     @Test func aRelativePathBecomesAbsolute() {
         #expect(
-            CrawlStateFile(path: "no-such-state").target == FileManager.default.currentDirectoryPath + "/no-such-state")
+            CrawlStateFile(path: "no-such-state").file.target == FileManager.default.currentDirectoryPath
+                + "/no-such-state")
     }
 
     @Test func theLockFileGoesWithTheRunThatHeldIt() throws {
         let folder = try Folder()
         defer { folder.remove() }
         let file = CrawlStateFile(path: folder("s"))
-        var lock: CrawlStateLock? = try file.lock()
+        var lock: OwnedFileLock? = try file.lock()
         #expect(FileManager.default.fileExists(atPath: folder("s.lock")))
         withExtendedLifetime(lock) {}
         lock = nil
@@ -167,14 +168,14 @@ struct CrawlStateFileSafetyTests {
         let folder = try Folder()
         defer { folder.remove() }
         let file = CrawlStateFile(path: folder("s"))
-        var first: CrawlStateLock? = try file.lock()
-        let opened = open(file.lockPath, O_RDWR | O_CLOEXEC)
+        var first: OwnedFileLock? = try file.lock()
+        let opened = open(file.file.lockPath, O_RDWR | O_CLOEXEC)
         #expect(opened >= 0)
         withExtendedLifetime(first) {}
         first = nil
         let third = try file.lock()
-        #expect(try file.lock(opened) == nil)
-        #expect(throws: CrawlFileError.self) { _ = try file.lock() }
+        #expect(try file.file.lock(opened) == nil)
+        #expect(throws: LocalFileError.self) { _ = try file.lock() }
         withExtendedLifetime(third) {}
     }
 
@@ -186,12 +187,12 @@ struct CrawlStateFileSafetyTests {
         #expect {
             _ = try CrawlStateFile(path: folder("s")).lock()
         } throws: { error in
-            ((error as? CrawlFileError)?.message ?? "").contains("is a FIFO (named pipe), not a regular file")
+            ((error as? LocalFileError)?.message ?? "").contains("is a FIFO (named pipe), not a regular file")
         }
         #expect {
             _ = try CrawlStateFile(path: folder("t")).load()
         } throws: { error in
-            ((error as? CrawlFileError)?.message ?? "").contains("it is a FIFO (named pipe), not a regular file")
+            ((error as? LocalFileError)?.message ?? "").contains("it is a FIFO (named pipe), not a regular file")
         }
     }
 }

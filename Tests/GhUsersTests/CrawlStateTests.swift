@@ -75,7 +75,7 @@ struct CrawlStateTests {
         #expect {
             try file.load()
         } throws: { error in
-            let message = (error as? CrawlFileError)?.message ?? ""
+            let message = (error as? LocalFileError)?.message ?? ""
             return message.contains("the state file '\(scratch.path("s"))'") && message.contains("left as it is")
         }
         #expect(try scratch.read("s") == "{\"version\":1,\"since\":")
@@ -88,7 +88,7 @@ struct CrawlStateTests {
         #expect {
             try CrawlStateFile(path: scratch.path("dir")).load()
         } throws: { error in
-            ((error as? CrawlFileError)?.message ?? "").hasPrefix("cannot read the state file")
+            ((error as? LocalFileError)?.message ?? "").hasPrefix("cannot read the state file")
         }
     }
 
@@ -123,26 +123,26 @@ struct CrawlStateTests {
         #expect {
             try CrawlStateFile(path: scratch.path("missing/s")).replace(with: CrawlState(since: 1))
         } throws: { error in
-            ((error as? CrawlFileError)?.message ?? "").contains("no such file or directory")
+            ((error as? LocalFileError)?.message ?? "").contains("no such file or directory")
         }
     }
 
     @Test(arguments: [("s", "."), ("/s", "/"), ("a/b/s", "a/b"), ("/a/s", "/a")])
     func theDirectoryFlushedIsTheStateFilesOwn(path: String, directory: String) {
-        #expect(CrawlStateFile.directory(of: path) == directory)
+        #expect(OwnedFile.directory(of: path) == directory)
     }
 }
 
 /// One run at a time per state file: a second is refused at once, and the lock goes with the run that held it.
-struct CrawlStateLockTests {
+struct OwnedFileLockTests {
     @Test func aSecondRunIsRefusedWhileTheFirstHoldsTheLock() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let file = CrawlStateFile(path: scratch.path("s"))
-        var first: CrawlStateLock? = try file.lock()
+        var first: OwnedFileLock? = try file.lock()
         #expect(first != nil)
         #expect(try scratch.mode("s.lock") == 0o600)
-        #expect(throws: CrawlFileError.self) { _ = try file.lock() }
+        #expect(throws: LocalFileError.self) { _ = try file.lock() }
         do {
             _ = try file.lock()
         } catch {
@@ -175,7 +175,7 @@ struct CrawlOutputFileTests {
         #expect {
             try CrawlOutputFile(path: scratch.path("o"), truncatingTo: 100)
         } throws: { error in
-            ((error as? CrawlFileError)?.message ?? "").contains("holds 4 bytes, fewer than the 100")
+            ((error as? LocalFileError)?.message ?? "").contains("holds 4 bytes, fewer than the 100")
         }
         #expect(try scratch.read("o") == "1\ta\n")
     }
@@ -199,7 +199,7 @@ struct CrawlOutputFileTests {
         #expect {
             try CrawlOutputFile(path: scratch.path("missing/o"), truncatingTo: nil)
         } throws: { error in
-            ((error as? CrawlFileError)?.message ?? "").hasPrefix("cannot open the output file")
+            ((error as? LocalFileError)?.message ?? "").hasPrefix("cannot open the output file")
         }
     }
 }

@@ -36,7 +36,7 @@ struct CrawlState: Sendable, Equatable {
     }
 
     /// The state a file holds, or why it is not one: its own words, for the message that names the file.
-    static func decode(_ bytes: [UInt8]) -> Result<CrawlState, CrawlStateProblem> {
+    static func decode(_ bytes: [UInt8]) -> Result<CrawlState, FileContentProblem> {
         guard (try? JSONSerialization.jsonObject(with: Foundation.Data(bytes))) is [String: Any] else {
             return .failure(.init("is not a JSON object"))
         }
@@ -149,7 +149,7 @@ struct StateCheck {
     /// The crawl has reached its `--until`: nothing will be written.
     let done: Bool
 
-    func run() throws(CrawlFileError) {
+    func run() throws(LocalFileError) {
         if let bytes = state.outputBytes { try checkOutputFile(bytes: bytes) }
         guard !done else { return }
         guard let recorded = state.settings else {
@@ -158,7 +158,7 @@ struct StateCheck {
         }
         let differences = settings.differences(from: recorded)
         guard differences.isEmpty else {
-            throw CrawlFileError(
+            throw LocalFileError(
                 message: "the state file '\(file)' continues output written with "
                     + differences.joined(separator: "; ") + ". Appending to it would mix the two, so nothing was "
                     + "changed: run it with \(ShellWord.line(recorded.arguments)), or start another crawl with "
@@ -167,11 +167,11 @@ struct StateCheck {
     }
 
     /// The state counts `bytes` of one output file: this run must name that file, since it cuts the file back.
-    private func checkOutputFile(bytes: Int64) throws(CrawlFileError) {
+    private func checkOutputFile(bytes: Int64) throws(LocalFileError) {
         guard let output else {
             guard !done else { return }
             let named = state.output.map { "'\($0)'" } ?? "an output file"
-            throw CrawlFileError(
+            throw LocalFileError(
                 message: "the state file '\(file)' counts the bytes written to \(named), and this run would write "
                     + "to stdout instead. Nothing was changed: give --output "
                     + (state.output.map(ShellWord.quote) ?? "FILE") + ", as the crawl so far did")
@@ -180,14 +180,14 @@ struct StateCheck {
             // A state from before "output" was recorded, or written by hand: which file its length counts is not
             // known, so cutting any file back to it could destroy data.
             let key = String(decoding: JSONValue.object([.init("output", .string(output))]).bytes, as: UTF8.self)
-            throw CrawlFileError(
+            throw LocalFileError(
                 message: "the state file '\(file)' counts \(bytes) bytes of output but does not say of which file, "
                     + "so '\(output)' was left as it is. If they are that file's, add "
                     + "\(key.dropFirst().dropLast()) to the state and run again; otherwise remove the state to "
                     + "start again")
         }
         guard recorded == output else {
-            throw CrawlFileError(
+            throw LocalFileError(
                 message: "the state file '\(file)' counts the bytes of '\(recorded)', not of '\(output)', which "
                     + "was left as it is: give --output \(ShellWord.quote(recorded)), or remove the state to start "
                     + "again")
@@ -196,12 +196,12 @@ struct StateCheck {
 
     /// A state from before the format, `--fields`, `--full` and `--via` were recorded takes this run's, but only
     /// while nothing has been written under it; after that, which ones wrote the output is not known.
-    private func checkOlderState() throws(CrawlFileError) {
+    private func checkOlderState() throws(LocalFileError) {
         let written = state.outputBytes.map { $0 > 0 } ?? (state.since != 0)
         guard written else { return }
         var upgraded = state
         upgraded.settings = settings
-        throw CrawlFileError(
+        throw LocalFileError(
             message: "the state file '\(file)' does not record the format, --fields and --full of the output it "
                 + "continues (an older gh-users wrote it), so this run cannot tell that it writes the same. Nothing "
                 + "was changed. If the output so far was written with \(ShellWord.line(settings.arguments)), as "
@@ -211,204 +211,35 @@ struct StateCheck {
     }
 }
 
-/// What is wrong with a state file's contents, in words that follow its name.
-struct CrawlStateProblem: Error, Equatable {
-    let detail: String
-
-    init(_ detail: String) {
-        self.detail = detail
-    }
-}
-
-/// A state or output file that cannot be used as it is. The message names the file and says what was (not)
-/// done; the run stops with status 1 before it sends anything.
-struct CrawlFileError: Error, Equatable, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
-
-/// The `--state FILE` on disk. It is read once, before the first request, and replaced after every page: a new
-/// file beside it is written, flushed to disk and renamed over it, and the directory is flushed, so a crash or
-/// a power cut leaves either the old state or the new one, never half of either. The file is 0600.
-///
-/// A symbolic link is followed to the file it names, once, before anything is opened: the lock, the temporary
-/// file and the rename all belong to that file, so two runs through two names of one state share one lock, and
-/// the link stays a link.
+/// The `--state FILE` on disk: read once, before the first request, and replaced after every page (see
+/// `OwnedFile` for how it is replaced, locked and found through links).
 struct CrawlStateFile: Sendable {
-    /// The path as given, for messages.
-    let path: String
-    /// The file the path names once its links are followed (absolute): what is read, locked and replaced.
-    let target: String
+    let file: OwnedFile
 
     init(path: String) {
-        self.path = path
-        self.target = Self.resolve(path)
+        // Far more than any state; stops `--state /dev/zero` from filling memory.
+        file = OwnedFile(path: path, kind: "state file", option: "--state", limitBytes: 64 * 1024)
     }
 
-    /// Far more than any state; stops `--state /dev/zero` from filling memory.
-    static let limitBytes = 64 * 1024
-
-    /// The temporary file a replacement is written to first, in the same directory so that rename is atomic.
-    var temporaryPath: String { target + ".tmp" }
+    /// The path as given, for messages.
+    var path: String { file.path }
 
     /// nil when there is no file yet (the crawl starts at `--since`). Anything else that cannot be read as a
     /// state is an error, and the file is left as it is.
-    func load() throws(CrawlFileError) -> CrawlState? {
-        // O_NONBLOCK: a FIFO with no writer must not hold the run before the check below refuses it.
-        let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw CrawlFileError(message: "cannot read the state file '\(path)': \(FileDescriptorIO.reason(code))")
-        }
-        defer { close(descriptor) }
-        if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
-            throw CrawlFileError(
-                message: "cannot read the state file '\(path)': it is \(kind), not a regular file. It was left as "
-                    + "it is: give --state a file")
-        }
-        let bytes: [UInt8]
-        do {
-            bytes = try FileDescriptorIO.readAll(descriptor, limit: Self.limitBytes)
-        } catch {
-            throw CrawlFileError(
-                message: "cannot read the state file '\(path)': \(FileDescriptorIO.reason(error.code))")
-        }
-        switch CrawlState.decode(bytes) {
-        case .success(let state):
-            return state
-        case .failure(let problem):
-            throw CrawlFileError(
-                message: "the state file '\(path)' \(problem.detail), so it is not a gh-users crawl state. "
-                    + "It was left as it is: fix it, or remove it to start again from --since.")
-        }
+    func load() throws(LocalFileError) -> CrawlState? {
+        try file.load(
+            as: "a gh-users crawl state", remedy: "fix it, or remove it to start again from --since.", CrawlState.decode
+        )
     }
 
-    /// Replaces the file atomically with `state`, 0600 whatever the umask or an older file's mode.
-    func replace(with state: CrawlState) throws(CrawlFileError) {
-        let temporary = temporaryPath
-        // A temporary file left by a killed run is removed (only its name: a hard link planted there loses
-        // nothing), and the new one is made afresh, never opened through whatever stands at its name.
-        var info = stat()
-        if lstat(temporary, &info) == 0 {
-            if let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
-                throw CrawlFileError(
-                    message: "cannot replace the state file '\(path)': its temporary file '\(temporary)' is "
-                        + "\(kind), not a file gh-users left there. Nothing was changed: remove it and run again")
-            }
-            guard unlink(temporary) == 0 || errno == ENOENT else { throw failure("remove", temporary, errno) }
-        }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0o600)
-        guard descriptor >= 0 else { throw failure("create", temporary, errno) }
-        var closed = false
-        defer { if !closed { close(descriptor) } }
-        guard fchmod(descriptor, 0o600) == 0 else { throw failure("protect", temporary, errno) }
-        do {
-            try FileDescriptorIO.writeAll(descriptor, state.encoded)
-        } catch {
-            throw failure("write", temporary, error.code)
-        }
-        guard fsync(descriptor) == 0 else { throw failure("flush", temporary, errno) }
-        closed = true
-        guard close(descriptor) == 0 else { throw failure("write", temporary, errno) }
-        guard rename(temporary, target) == 0 else { throw failure("replace", path, errno) }
-        // The rename itself is on disk only once the directory is.
-        let directory = open(Self.directory(of: target), O_RDONLY | O_CLOEXEC)
-        guard directory >= 0 else { throw failure("flush the directory of", path, errno) }
-        defer { close(directory) }
-        guard fsync(directory) == 0 || errno == EINVAL else { throw failure("flush the directory of", path, errno) }
+    /// Replaces the file atomically with `state`.
+    func replace(with state: CrawlState) throws(LocalFileError) {
+        try file.replace(with: state.encoded)
     }
 
-    /// The lock file beside the state (`FILE.lock`): one run at a time may use a state, so two overlapping
-    /// nightly runs cannot both append the same page. The lock is the kernel's (`flock`), so a run killed with
-    /// SIGKILL leaves no stale lock behind, only the empty file; a run that ends removes the file.
-    var lockPath: String { target + ".lock" }
-
-    /// Takes the state's lock for as long as the returned value lives, or fails at once when another run
-    /// holds it.
-    ///
-    /// A run that ends removes the lock file while it still holds the lock. Another run that opened the file
-    /// just before then gets a lock on a file that is no longer there, while a third could lock a new one: so a
-    /// lock counts only once the path still names the file locked, and otherwise the run tries again.
-    func lock() throws(CrawlFileError) -> CrawlStateLock {
-        for _ in 0..<16 {
-            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o600)
-            guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
-            if let lock = try lock(descriptor) { return lock }
-        }
-        throw CrawlFileError(
-            message: "cannot lock the state file '\(path)': its lock file '\(lockPath)' keeps being replaced")
-    }
-
-    /// Locks the lock file open on `descriptor`: the held lock, or nil (the descriptor closed) when the file was
-    /// removed or replaced before the lock was taken, so that the caller opens the path again.
-    func lock(_ descriptor: Int32) throws(CrawlFileError) -> CrawlStateLock? {
-        if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
-            close(descriptor)
-            throw CrawlFileError(
-                message: "cannot lock the state file '\(path)': its lock file '\(lockPath)' is \(kind), not "
-                    + "a regular file. Nothing was changed: remove it and run again")
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            close(descriptor)
-            if code == EWOULDBLOCK {
-                throw CrawlFileError(
-                    message: "another gh-users run is using the state file '\(path)' (it holds '\(lockPath)'); "
-                        + "wait for it to end, or give each crawl its own state file")
-            }
-            throw failure("lock", lockPath, code)
-        }
-        guard FileDescriptorIO.isSameFile(descriptor, lockPath) else {
-            close(descriptor)
-            return nil
-        }
-        return CrawlStateLock(descriptor: descriptor, path: lockPath)
-    }
-
-    private func failure(_ verb: String, _ file: String, _ code: Int32) -> CrawlFileError {
-        CrawlFileError(message: "cannot \(verb) the state file '\(file)': \(FileDescriptorIO.reason(code))")
-    }
-
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let directory = String(path[..<slash])
-        return directory.isEmpty ? "/" : directory
-    }
-
-    /// The file `path` names, absolute, with every symbolic link followed, also to a file that does not exist
-    /// yet (a link to a state the first run will make). What cannot be resolved is left as given, for the open
-    /// that follows to fail with its own reason.
-    static func resolve(_ path: String) -> String {
-        var current = path
-        // Linux's own limit on links followed in one lookup.
-        for _ in 0..<40 {
-            if let resolved = FileDescriptorIO.realPath(current) { return resolved }
-            guard let link = FileDescriptorIO.readLink(current) else { break }
-            current = link.hasPrefix("/") ? link : directory(of: current) + "/" + link
-        }
-        // A file yet to be made: its directory resolved, its own name as given.
-        guard let base = FileDescriptorIO.realPath(directory(of: current)) else { return current }
-        let name = current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? current
-        return (base == "/" ? "" : base) + "/" + name
-    }
-}
-
-/// A held state lock. Releasing it removes the lock file first, while it is still held (see
-/// `CrawlStateFile.lock()` for why that is safe), then closes the descriptor, which releases the lock.
-final class CrawlStateLock: Sendable {
-    private let descriptor: Int32
-    private let path: String
-
-    init(descriptor: Int32, path: String) {
-        self.descriptor = descriptor
-        self.path = path
-    }
-
-    deinit {
-        // Only the file this run locked: never one that took its place.
-        if FileDescriptorIO.isSameFile(descriptor, path) { unlink(path) }
-        close(descriptor)
+    /// One run at a time may use a state, so two overlapping nightly runs cannot both append the same page.
+    func lock() throws(LocalFileError) -> OwnedFileLock {
+        try file.lock()
     }
 }
 
@@ -425,33 +256,33 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
 
     /// Opens (or creates) the file for appending. With `truncatingTo`, the file is first cut back to that
     /// length; a file shorter than it has lost data, and is left untouched.
-    init(path: String, truncatingTo recorded: Int64?) throws(CrawlFileError) {
+    init(path: String, truncatingTo recorded: Int64?) throws(LocalFileError) {
         self.path = path
         // A FIFO with no reader blocks open(2) until one comes, which a signal must still interrupt.
         let descriptor = InterruptState.process.blocking {
             open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o666)
         }
         guard descriptor >= 0 else {
-            throw CrawlFileError(message: "cannot open the output file '\(path)': \(FileDescriptorIO.reason(errno))")
+            throw LocalFileError(message: "cannot open the output file '\(path)': \(FileDescriptorIO.reason(errno))")
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
             close(descriptor)
-            throw CrawlFileError(message: "cannot open the output file '\(path)': \(FileDescriptorIO.reason(code))")
+            throw LocalFileError(message: "cannot open the output file '\(path)': \(FileDescriptorIO.reason(code))")
         }
         var length = Int64(info.st_size)
         let regular = Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
         if let recorded {
             guard regular else {
                 close(descriptor)
-                throw CrawlFileError(
+                throw LocalFileError(
                     message: "the output file '\(path)' is not a regular file, so it cannot be cut back to the "
                         + "\(recorded) bytes the state file recorded")
             }
             guard length >= recorded else {
                 close(descriptor)
-                throw CrawlFileError(
+                throw LocalFileError(
                     message: "the output file '\(path)' holds \(length) bytes, fewer than the \(recorded) the state "
                         + "file recorded: data written earlier was lost. Nothing was changed; restore the file, or "
                         + "remove the state file to start the crawl again.")
@@ -460,7 +291,7 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
                 guard ftruncate(descriptor, off_t(recorded)) == 0 else {
                     let code = errno
                     close(descriptor)
-                    throw CrawlFileError(
+                    throw LocalFileError(
                         message: "cannot cut the output file '\(path)' back to \(recorded) bytes: "
                             + FileDescriptorIO.reason(code))
                 }
@@ -490,9 +321,9 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     }
 
     /// Puts everything written so far on disk, so that a state recording this length never outlives the data.
-    func sync() throws(CrawlFileError) {
+    func sync() throws(LocalFileError) {
         guard fsync(descriptor) == 0 || errno == EINVAL else {
-            throw CrawlFileError(
+            throw LocalFileError(
                 message: "cannot flush the output file '\(path)' to disk: \(FileDescriptorIO.reason(errno))")
         }
     }

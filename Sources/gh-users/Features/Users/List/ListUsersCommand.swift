@@ -160,13 +160,13 @@ enum ListUsersCommand {
         let stateFile = options.statePath.map(CrawlStateFile.init(path:))
         let state: CrawlState?
         let output: CrawlOutputFile?
-        let lock: CrawlStateLock?
+        let lock: OwnedFileLock?
         let outputPath = options.outputPath.map(absolutePath)
         let settings = CrawlOutputSettings(
             format: context.common.format ?? .tsv, fields: context.common.fields, full: options.profiles.full,
             via: options.profiles.via)
         let done: Bool
-        do throws(CrawlFileError) {
+        do throws(LocalFileError) {
             lock = try stateFile?.lock()
             state = try stateFile?.load()
             // A shard already crawled to its end: nothing to fetch, nothing to write. (Without a state, `--since N
@@ -177,7 +177,7 @@ enum ListUsersCommand {
                     state: state, file: stateFile.path, output: outputPath, settings: settings, done: done
                 ).run()
             }
-            output = try options.outputPath.map { path throws(CrawlFileError) in
+            output = try options.outputPath.map { path throws(LocalFileError) in
                 try CrawlOutputFile(path: path, truncatingTo: state?.outputBytes)
             }
         } catch {
@@ -216,7 +216,7 @@ enum ListUsersCommand {
             run.pageWritten = { last throws(OutputWriteError) in
                 // Held as long as the run can still write a state.
                 withExtendedLifetime(lock) {}
-                do throws(CrawlFileError) {
+                do throws(LocalFileError) {
                     // The data is on disk before the state that counts it, so a state never outlives its page.
                     try output?.sync()
                     try stateFile.replace(

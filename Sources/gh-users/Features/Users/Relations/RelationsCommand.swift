@@ -9,6 +9,14 @@ struct RelationsOptions: PagedOptions {
     var filter: FollowGraph.Filter?
     var paging = PagingOptions()
     var profiles = ProfileOptions()
+    /// `--changes FILE`: the follower snapshot to compare with and replace.
+    var changes: String?
+
+    /// How the list is paged: a snapshot is of the whole list, so `--changes` reads to the end (and refuses
+    /// `--limit`).
+    var plan: PagingPlan {
+        changes == nil ? paging.plan : PagingPlan(limit: .all, requestedPerPage: paging.perPage)
+    }
 }
 
 /// The two sides of the follow graph: accounts, page by page, never one twice.
@@ -21,15 +29,21 @@ enum RelationsCommand {
     static let notFollowingBack = OptionSpec(
         "not-following-back", help: "Only accounts LOGIN follows that do not follow LOGIN.")
 
+    /// The set operations each side takes, by the option that asks for each.
+    static func filters(_ relation: UserRelation) -> [(option: OptionSpec, filter: FollowGraph.Filter)] {
+        relation == .followers
+            ? [(mutual, .mutual), (notFollowedBack, .difference)] : [(notFollowingBack, .difference)]
+    }
+
     private static func declaration(_ relation: UserRelation) -> Command<RelationsOptions> {
         let name = relation.rawValue
-        let filters: [(OptionSpec, FollowGraph.Filter)] =
-            relation == .followers
-            ? [(mutual, .mutual), (notFollowedBack, .difference)] : [(notFollowingBack, .difference)]
-        return Command(
+        let filters = Self.filters(relation)
+        let choices: String = filters.map { "--" + $0.option.name }.joined(separator: " | ")
+        let fields: [String] = FieldCatalog.account + FollowerChange.ownFields
+        let listing: Command<RelationsOptions> = Command(
             list: ListDeclaration(
                 noun: relation == .followers ? "followers" : "accounts",
-                paging: { $0.paging.plan },
+                paging: { $0.plan },
                 list: { GitHubEndpoints.relations(relation, of: $0.login) },
                 admission: ListDeclaration.unseen(id: \.id),
                 columns: { _ in AccountColumns.summary },
@@ -47,8 +61,7 @@ enum RelationsCommand {
                 abstract: relation == .followers
                     ? "List the accounts that follow an account (GET /users/{username}/followers)."
                     : "List the accounts an account follows (GET /users/{username}/following).",
-                usage: "gh-users \(name) [LOGIN] ["
-                    + filters.map { "--" + $0.0.name }.joined(separator: " | ") + "] [--limit N | --all] [options]",
+                usage: "gh-users \(name) [LOGIN] [\(choices)] [--limit N | --all | --changes FILE] [options]",
                 discussion: """
                     Pages by GitHub's Link header, following its URLs exactly as given. An account that appears
                     twice while the list shifts under the crawl is written once. Without LOGIN, the token's own
@@ -59,9 +72,21 @@ enum RelationsCommand {
                     records to print), the other is streamed, and the cost is the pages of both. A list is read up
                     to its profile's count plus a margin (a tenth, at least 1,000); past that the run stops with
                     status 1 before anything is written, rather than hold a list that never ends.
+
+                    --changes FILE writes who came and went since the last run with FILE, one record each:
+                    {"change":"added","login":…,"id":…}, "removed" (with the login FILE recorded) or, for an
+                    account matched by id whose login changed, "renamed" with "previous_login". On a terminal
+                    the table marks them + (added), − (U+2212, removed) and ~ (renamed). Then FILE is replaced,
+                    atomically and 0600, with the whole list as it is now (ids and logins, and which list it
+                    is); the first run only records it and says so. It reads the whole list (--all is implied;
+                    --limit and --full do not apply), with a set operation the set it gives. A run that stops
+                    before its changes are all written (a failed request, a rate limit, Ctrl-C, a closed or
+                    full stdout) leaves FILE as it was, so the next run reports them again. A FILE that is not
+                    a snapshot, or one made for another list, is exit 1 and left as it is; one run at a time may
+                    use it (FILE.lock). --fields takes change, login, id and previous_login.
                     """,
                 arguments: [("LOGIN", "The account whose \(name) to list; without it, the token's own.")],
-                options: filters.map(\.0),
+                options: filters.map(\.0) + [FollowerChanges.option],
                 examples: [
                     ("gh-users \(name) octocat", "The first 30."),
                     ("gh-users \(name) octocat --all --format ndjson | jq -r .login", "All of them, by login."),
@@ -75,8 +100,12 @@ enum RelationsCommand {
                             "gh-users following --all --not-following-back --format tsv --fields login",
                             "Whom you follow that does not follow you back, by login."
                         ),
+                    (
+                        "gh-users \(name) --changes ~/.local/state/gh-users/\(name).json --format tsv",
+                        "Run nightly: who came and went since the last run."
+                    ),
                 ],
-                fields: FieldCatalog.account
+                fields: fields
             ),
             parse: { parsed, spec throws(UsageError) in
                 var options = RelationsOptions()
@@ -95,8 +124,28 @@ enum RelationsCommand {
                         command: spec)
                 }
                 options.filter = chosen.first?.1
+                try FollowerChanges.parse(parsed, spec: spec, into: &options)
                 return options
             }
         )
+        return withChanges(listing, relation)
+    }
+
+    /// The listing, or with `--changes` what changed since the last run.
+    private static func withChanges(_ listing: Command<RelationsOptions>, _ relation: UserRelation)
+        -> Command<RelationsOptions>
+    {
+        guard case .github(let list) = listing.action else { return listing }
+        return Command(
+            spec: listing.spec, parse: listing.parse,
+            action: .github { options, context, github in
+                guard let path = options.changes else { return await list(options, context, github) }
+                if options.login == nil, !context.presenter.hasToken {
+                    return TokenRequirement(command: relation.rawValue + " without a LOGIN").refuse(context)
+                }
+                return await FollowerChangesCoordinator(
+                    relation: relation, options: options, path: path, github: github, command: context
+                ).run()
+            })
     }
 }

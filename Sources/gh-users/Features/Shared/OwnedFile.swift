@@ -1,0 +1,225 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A local file that cannot be used as it is (a crawl's state or output, a follower snapshot). The message names
+/// the file and says what was (not) done; the run stops with status 1.
+struct LocalFileError: Error, Equatable, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// What is wrong with a file's contents, in words that follow its name ("is not a JSON object").
+struct FileContentProblem: Error, Equatable {
+    let detail: String
+
+    init(_ detail: String) {
+        self.detail = detail
+    }
+}
+
+/// A small file gh-users owns and rewrites whole (`list --state`, `followers --changes`). It is read once and
+/// replaced atomically: a new file beside it is written, flushed to disk and renamed over it, and the directory
+/// is flushed, so a crash or a power cut leaves either the old file or the new one, never half of either. The
+/// file is 0600. One run at a time may use it (`lock()`).
+///
+/// A symbolic link is followed to the file it names, once, before anything is opened: the lock, the temporary
+/// file and the rename all belong to that file, so two runs through two names of one file share one lock, and
+/// the link stays a link.
+struct OwnedFile: Sendable {
+    /// The path as given, for messages.
+    let path: String
+    /// The file the path names once its links are followed (absolute): what is read, locked and replaced.
+    let target: String
+    /// What the file is called in messages ("state file").
+    let kind: String
+    /// The option that names it ("--state"), for a message that asks for another file.
+    let option: String
+    /// How much a read takes at most: far more than any file of this kind, so `/dev/zero` cannot fill memory.
+    let limitBytes: Int
+
+    init(path: String, kind: String, option: String, limitBytes: Int) {
+        self.path = path
+        self.target = Self.resolve(path)
+        self.kind = kind
+        self.option = option
+        self.limitBytes = limitBytes
+    }
+
+    /// The temporary file a replacement is written to first, in the same directory so that rename is atomic.
+    var temporaryPath: String { target + ".tmp" }
+
+    /// The lock file beside it (`FILE.lock`). The lock is the kernel's (`flock`), so a run killed with SIGKILL
+    /// leaves no stale lock behind, only the empty file; a run that ends removes the file.
+    var lockPath: String { target + ".lock" }
+
+    /// The file's bytes, or nil when there is no file yet. A file that is not a regular one (a FIFO is never
+    /// waited on), cannot be read or is larger than `limitBytes` is an error, and is left as it is.
+    func read() throws(LocalFileError) -> [UInt8]? {
+        // O_NONBLOCK: a FIFO with no writer must not hold the run before the check below refuses it.
+        let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw LocalFileError(message: "cannot read the \(kind) '\(path)': \(FileDescriptorIO.reason(code))")
+        }
+        defer { close(descriptor) }
+        if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
+            throw LocalFileError(
+                message: "cannot read the \(self.kind) '\(path)': it is \(kind), not a regular file. It was left as "
+                    + "it is: give \(option) a file")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptorIO.readAll(descriptor, limit: limitBytes)
+        } catch {
+            throw LocalFileError(message: "cannot read the \(kind) '\(path)': \(FileDescriptorIO.reason(error.code))")
+        }
+        guard bytes.count <= limitBytes else {
+            throw LocalFileError(
+                message: "the \(kind) '\(path)' is larger than \(limitBytes) bytes, more than gh-users ever writes "
+                    + "there. It was left as it is: give \(option) another file")
+        }
+        return bytes
+    }
+
+    /// The file's contents as `decode` reads them, or nil when there is no file yet. Contents `decode` refuses
+    /// are an error that names the file, says it is not `what` ("a gh-users crawl state") and what to do
+    /// (`remedy`); the file is left as it is.
+    func load<Value>(
+        as what: String, remedy: String, _ decode: ([UInt8]) -> Result<Value, FileContentProblem>
+    ) throws(LocalFileError) -> Value? {
+        guard let bytes = try read() else { return nil }
+        switch decode(bytes) {
+        case .success(let value):
+            return value
+        case .failure(let problem):
+            throw LocalFileError(
+                message: "the \(kind) '\(path)' \(problem.detail), so it is not \(what). It was left as it is: "
+                    + remedy)
+        }
+    }
+
+    /// Replaces the file atomically with `bytes`, 0600 whatever the umask or an older file's mode.
+    func replace(with bytes: [UInt8]) throws(LocalFileError) {
+        let temporary = temporaryPath
+        // A temporary file left by a killed run is removed (only its name: a hard link planted there loses
+        // nothing), and the new one is made afresh, never opened through whatever stands at its name.
+        var info = stat()
+        if lstat(temporary, &info) == 0 {
+            if let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
+                throw LocalFileError(
+                    message: "cannot replace the \(self.kind) '\(path)': its temporary file '\(temporary)' is "
+                        + "\(kind), not a file gh-users left there. Nothing was changed: remove it and run again")
+            }
+            guard unlink(temporary) == 0 || errno == ENOENT else { throw failure("remove", temporary, errno) }
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0o600)
+        guard descriptor >= 0 else { throw failure("create", temporary, errno) }
+        var closed = false
+        defer { if !closed { close(descriptor) } }
+        guard fchmod(descriptor, 0o600) == 0 else { throw failure("protect", temporary, errno) }
+        do {
+            try FileDescriptorIO.writeAll(descriptor, bytes)
+        } catch {
+            throw failure("write", temporary, error.code)
+        }
+        guard fsync(descriptor) == 0 else { throw failure("flush", temporary, errno) }
+        closed = true
+        guard close(descriptor) == 0 else { throw failure("write", temporary, errno) }
+        guard rename(temporary, target) == 0 else { throw failure("replace", path, errno) }
+        // The rename itself is on disk only once the directory is.
+        let directory = open(Self.directory(of: target), O_RDONLY | O_CLOEXEC)
+        guard directory >= 0 else { throw failure("flush the directory of", path, errno) }
+        defer { close(directory) }
+        guard fsync(directory) == 0 || errno == EINVAL else { throw failure("flush the directory of", path, errno) }
+    }
+
+    /// Takes the file's lock for as long as the returned value lives, or fails at once when another run holds it.
+    ///
+    /// A run that ends removes the lock file while it still holds the lock. Another run that opened the file
+    /// just before then gets a lock on a file that is no longer there, while a third could lock a new one: so a
+    /// lock counts only once the path still names the file locked, and otherwise the run tries again.
+    func lock() throws(LocalFileError) -> OwnedFileLock {
+        for _ in 0..<16 {
+            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o600)
+            guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
+            if let lock = try lock(descriptor) { return lock }
+        }
+        throw LocalFileError(
+            message: "cannot lock the \(kind) '\(path)': its lock file '\(lockPath)' keeps being replaced")
+    }
+
+    /// Locks the lock file open on `descriptor`: the held lock, or nil (the descriptor closed) when the file was
+    /// removed or replaced before the lock was taken, so that the caller opens the path again.
+    func lock(_ descriptor: Int32) throws(LocalFileError) -> OwnedFileLock? {
+        if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
+            close(descriptor)
+            throw LocalFileError(
+                message: "cannot lock the \(self.kind) '\(path)': its lock file '\(lockPath)' is \(kind), not "
+                    + "a regular file. Nothing was changed: remove it and run again")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK {
+                throw LocalFileError(
+                    message: "another gh-users run is using the \(kind) '\(path)' (it holds '\(lockPath)'); "
+                        + "wait for it to end, or give each command its own \(kind)")
+            }
+            throw failure("lock", lockPath, code)
+        }
+        guard FileDescriptorIO.isSameFile(descriptor, lockPath) else {
+            close(descriptor)
+            return nil
+        }
+        return OwnedFileLock(descriptor: descriptor, path: lockPath)
+    }
+
+    private func failure(_ verb: String, _ file: String, _ code: Int32) -> LocalFileError {
+        LocalFileError(message: "cannot \(verb) the \(kind) '\(file)': \(FileDescriptorIO.reason(code))")
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
+
+    /// The file `path` names, absolute, with every symbolic link followed, also to a file that does not exist
+    /// yet (a link to a file the first run will make). What cannot be resolved is left as given, for the open
+    /// that follows to fail with its own reason.
+    static func resolve(_ path: String) -> String {
+        var current = path
+        // Linux's own limit on links followed in one lookup.
+        for _ in 0..<40 {
+            if let resolved = FileDescriptorIO.realPath(current) { return resolved }
+            guard let link = FileDescriptorIO.readLink(current) else { break }
+            current = link.hasPrefix("/") ? link : directory(of: current) + "/" + link
+        }
+        // A file yet to be made: its directory resolved, its own name as given.
+        guard let base = FileDescriptorIO.realPath(directory(of: current)) else { return current }
+        let name = current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? current
+        return (base == "/" ? "" : base) + "/" + name
+    }
+}
+
+/// A held lock on an `OwnedFile`. Releasing it removes the lock file first, while it is still held (see
+/// `OwnedFile.lock()` for why that is safe), then closes the descriptor, which releases the lock.
+final class OwnedFileLock: Sendable {
+    private let descriptor: Int32
+    private let path: String
+
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit {
+        // Only the file this run locked: never one that took its place.
+        if FileDescriptorIO.isSameFile(descriptor, path) { unlink(path) }
+        close(descriptor)
+    }
+}

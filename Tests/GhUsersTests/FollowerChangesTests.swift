@@ -1,0 +1,408 @@
+import AtomicCore
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+private func accounts(_ pairs: [(Int64, String)]) -> [FollowSnapshot.Account] {
+    pairs.map { FollowSnapshot.Account(id: $0.0, login: $0.1) }
+}
+
+/// The diff between a snapshot and the list now: accounts matched by id, so a rename is one record.
+struct FollowerChangeDiffTests {
+    @Test func addedRemovedRenamedAndUnchanged() {
+        let snapshot = accounts([(1, "alice"), (2, "bob"), (3, "carol"), (4, "dave")])
+        let now = accounts([(5, "erin"), (1, "alice"), (3, "carol-new"), (6, "frank")])
+        #expect(
+            FollowerChange.between(snapshot, now) == [
+                FollowerChange(kind: .added, id: 5, login: "erin"),
+                FollowerChange(kind: .renamed, id: 3, login: "carol-new", previousLogin: "carol"),
+                FollowerChange(kind: .added, id: 6, login: "frank"),
+                FollowerChange(kind: .removed, id: 2, login: "bob"),
+                FollowerChange(kind: .removed, id: 4, login: "dave"),
+            ])
+    }
+
+    @Test func nothingChangedIsNoRecordWhateverTheOrder() {
+        let snapshot = accounts([(1, "a"), (2, "b"), (3, "c")])
+        #expect(FollowerChange.between(snapshot, snapshot.reversed()).isEmpty)
+        #expect(FollowerChange.between([], []).isEmpty)
+    }
+
+    @Test func aLoginThatOnlyChangedCaseIsARename() {
+        #expect(
+            FollowerChange.between(accounts([(1, "Octocat")]), accounts([(1, "octocat")])) == [
+                FollowerChange(kind: .renamed, id: 1, login: "octocat", previousLogin: "Octocat")
+            ])
+    }
+
+    @Test func aRemovedAccountKeepsTheLoginTheSnapshotHad() {
+        #expect(
+            FollowerChange.between(accounts([(7, "gone-now")]), []) == [
+                FollowerChange(kind: .removed, id: 7, login: "gone-now")
+            ])
+    }
+
+    /// 300,000 on each side with every tenth account replaced, every 100th renamed: linear, not quadratic.
+    @Test func largeSetsAreComparedInLinearTime() {
+        let count = 300_000
+        let snapshot = (1...count).map { FollowSnapshot.Account(id: Int64($0), login: "user\($0)") }
+        let now = (1...count).map { index -> FollowSnapshot.Account in
+            if index % 10 == 0 { return FollowSnapshot.Account(id: Int64(count + index), login: "new\(index)") }
+            return FollowSnapshot.Account(
+                id: Int64(index), login: index % 100 == 1 ? "renamed\(index)" : "user\(index)")
+        }
+        let started = ContinuousClock.now
+        let changes = FollowerChange.between(snapshot, now)
+        let elapsed = ContinuousClock.now - started
+        print("[measure] diff of 2 x \(count) accounts: \(elapsed)")
+        #expect(changes.filter { $0.kind == .added }.count == count / 10)
+        #expect(changes.filter { $0.kind == .removed }.count == count / 10)
+        #expect(changes.filter { $0.kind == .renamed }.count == count / 100)
+        #expect(changes.first { $0.kind == .removed } == FollowerChange(kind: .removed, id: 10, login: "user10"))
+        // Quadratic would take hours; a loaded 2-core machine takes well under a second.
+        #expect(elapsed < .seconds(20))
+    }
+}
+
+/// How change records are written: every format, and the table's marks.
+struct FollowerChangeOutputTests {
+    private let changes = [
+        FollowerChange(kind: .added, id: 5, login: "erin"),
+        FollowerChange(kind: .removed, id: 2, login: "bob"),
+        FollowerChange(kind: .renamed, id: 3, login: "carol-new", previousLogin: "carol"),
+    ]
+
+    private func render(_ format: OutputFormat, isTTY: Bool = false, fields: [String]? = nil) -> String {
+        let context = RenderContext(
+            format: format, isTTY: isTTY, colorEnabled: false, width: 80, now: Date(), fields: fields)
+        var writer = RecordStreamWriter(
+            context: context, columns: FollowerChange.columns(context), raw: \FollowerChange.raw)
+        return String(decoding: writer.render(changes) + writer.finish(completed: true), as: UTF8.self)
+    }
+
+    @Test func jsonRecordsCarryThePreviousLoginOnlyForARename() {
+        #expect(
+            render(.ndjson) == """
+                {"change":"added","login":"erin","id":5}
+                {"change":"removed","login":"bob","id":2}
+                {"change":"renamed","login":"carol-new","id":3,"previous_login":"carol"}
+
+                """)
+        #expect(render(.json).hasPrefix("[\n  {\n    \"change\": \"added\",\n    \"login\": \"erin\",\n"))
+    }
+
+    @Test func tsvAndCsvNameTheChangeInWords() {
+        #expect(render(.tsv) == "added\terin\t5\t\nremoved\tbob\t2\t\nrenamed\tcarol-new\t3\tcarol\n")
+        #expect(
+            render(.csv)
+                == "change,login,id,previous_login\r\nadded,erin,5,\r\nremoved,bob,2,\r\nrenamed,carol-new,3,carol\r\n")
+        #expect(render(.tsv, fields: ["login", "change"]) == "erin\tadded\nbob\tremoved\ncarol-new\trenamed\n")
+    }
+
+    @Test func aTableMarksEachLoginAsADiffDoes() {
+        // The last column is padded like the others: a row with no rename ends in spaces.
+        #expect(
+            render(.table, isTTY: true)
+                == "CHANGE       ID  RENAMED FROM\n" + "+ erin       5   \n" + "\u{2212} bob        2   \n"
+                + "~ carol-new  3   carol\n")
+    }
+
+    @Test func aLoginFromGitHubIsMadeHarmlessOnATerminal() {
+        let hostile = FollowerChange(kind: .added, id: 9, login: "evil\u{1B}]0;owned\u{07}")
+        let context = RenderContext(format: .table, isTTY: true, colorEnabled: false, width: 80, now: Date())
+        var writer = RecordStreamWriter(
+            context: context, columns: FollowerChange.columns(context), raw: \FollowerChange.raw)
+        let text = String(decoding: writer.render([hostile]), as: UTF8.self)
+        #expect(!text.contains("\u{1B}"))
+        #expect(!text.contains("\u{07}"))
+    }
+}
+
+/// The snapshot's bytes: what it holds, and what it refuses to take for one.
+struct FollowSnapshotTests {
+    private let snapshot = FollowSnapshot(
+        subject: FollowSnapshotSubject(relation: .followers, login: "octocat", filter: "mutual"),
+        accounts: accounts([(1, "alice"), (2, "bob \"quoted\" \\ é")]))
+
+    @Test func aSnapshotReadsBackAsItWasWritten() {
+        #expect(FollowSnapshot.decode(snapshot.encoded) == .success(snapshot))
+        let own = FollowSnapshot(
+            subject: FollowSnapshotSubject(relation: .following, login: nil, filter: nil), accounts: [])
+        #expect(FollowSnapshot.decode(own.encoded) == .success(own))
+    }
+
+    @Test func itIsOneAccountALine() {
+        #expect(
+            String(decoding: snapshot.encoded, as: UTF8.self) == """
+                {"version":1,"command":"followers","login":"octocat","filter":"mutual","accounts":[
+                {"id":1,"login":"alice"},
+                {"id":2,"login":"bob \\"quoted\\" \\\\ é"}
+                ]}
+
+                """)
+    }
+
+    @Test(arguments: [
+        "", "garbage", "[]", #"{"version":1,"since":5}"#,
+        #"{"version":2,"command":"followers","login":null,"filter":null,"accounts":[]}"#,
+        #"{"version":1,"command":"stars","login":null,"filter":null,"accounts":[]}"#,
+        #"{"version":1,"command":"following","login":null,"filter":"mutual","accounts":[]}"#,
+        #"{"version":1,"command":"followers","login":"bad login","filter":null,"accounts":[]}"#,
+        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":"1","login":"a"}]}"#,
+        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":0,"login":"a"}]}"#,
+        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":1,"login":""}]}"#,
+        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":1,"login":"a"},{"id":1,"login":"b"}]}"#,
+        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":1}]}"#,
+    ])
+    func anythingElseIsNotASnapshot(text: String) {
+        guard case .failure = FollowSnapshot.decode(Array(text.utf8)) else {
+            Issue.record("\(text) was read as a snapshot")
+            return
+        }
+    }
+
+    /// A famous account's followers: 300,000 accounts, about 13 MB on disk.
+    @Test func aLargeSnapshotReadsBack() {
+        let large = FollowSnapshot(
+            subject: FollowSnapshotSubject(relation: .followers, login: "torvalds", filter: nil),
+            accounts: (1...300_000).map { FollowSnapshot.Account(id: Int64($0) * 7, login: "account-\($0)") })
+        let started = ContinuousClock.now
+        let bytes = large.encoded
+        let encoded = ContinuousClock.now
+        #expect(FollowSnapshot.decode(bytes) == .success(large))
+        print(
+            "[measure] snapshot of 300000 accounts: \(bytes.count) bytes, encoded in \(encoded - started), "
+                + "decoded in \(ContinuousClock.now - encoded)")
+    }
+
+    @Test func aNewerVersionIsNamed() {
+        let text = #"{"version":2,"command":"followers","accounts":"whatever"}"#
+        #expect(
+            FollowSnapshot.decode(Array(text.utf8))
+                == .failure(FileContentProblem("has version 2; this gh-users reads version 1")))
+    }
+
+    @Test func aLoginIsTheSameListInAnyCase() {
+        let subject = FollowSnapshotSubject(relation: .followers, login: "Octocat", filter: nil)
+        #expect(subject.isSameList(as: FollowSnapshotSubject(relation: .followers, login: "octocat", filter: nil)))
+        #expect(!subject.isSameList(as: FollowSnapshotSubject(relation: .following, login: "octocat", filter: nil)))
+        #expect(!subject.isSameList(as: FollowSnapshotSubject(relation: .followers, login: nil, filter: nil)))
+        #expect(
+            !subject.isSameList(as: FollowSnapshotSubject(relation: .followers, login: "octocat", filter: "mutual")))
+    }
+}
+
+extension Folder {
+    fileprivate func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Foundation.Data(contentsOf: URL(fileURLWithPath: self(name))))
+    }
+
+    fileprivate func mode(_ name: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: self(name))[.posixPermissions] as? Int)
+    }
+}
+
+/// The snapshot on disk: private, replaced whole, one run at a time, never overwritten when unreadable.
+struct FollowSnapshotFileTests {
+    private let snapshot = FollowSnapshot(
+        subject: FollowSnapshotSubject(relation: .followers, login: nil, filter: nil), accounts: accounts([(1, "a")]))
+
+    @Test func aMissingFileIsTheFirstRun() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        #expect(try FollowSnapshotFile(path: folder("f.json")).load() == nil)
+    }
+
+    @Test func aReplacementIsWholeAndPrivateWhateverTheUmaskAndLeavesNoTemporaryFile() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = FollowSnapshotFile(path: folder("f.json"))
+        let old = umask(0)
+        defer { umask(old) }
+        try file.replace(with: snapshot)
+        #expect(try folder.mode("f.json") == 0o600)
+        #expect(try file.load() == snapshot)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder("f.json"))
+        try file.replace(with: snapshot)
+        #expect(try folder.mode("f.json") == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["f.json"])
+    }
+
+    @Test func aCorruptFileIsAnErrorNamingItAndIsLeftByteForByte() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let text = #"{"version":1,"since":5}"#
+        try Foundation.Data(text.utf8).write(to: URL(fileURLWithPath: folder("f.json")))
+        let file = FollowSnapshotFile(path: folder("f.json"))
+        #expect {
+            _ = try file.load()
+        } throws: { error in
+            (error as? LocalFileError)?.message.hasPrefix(
+                "the snapshot file '\(folder("f.json"))' does not hold \"version\" and \"command\"") == true
+        }
+        #expect(try folder.bytes("f.json") == Array(text.utf8))
+    }
+
+    @Test func aSecondRunIsRefusedWhileTheFirstHoldsTheLock() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = FollowSnapshotFile(path: folder("f.json"))
+        var first: OwnedFileLock? = try file.lock()
+        #expect(try folder.mode("f.json.lock") == 0o600)
+        #expect {
+            _ = try file.lock()
+        } throws: { error in
+            (error as? LocalFileError)?.message
+                == "another gh-users run is using the snapshot file '\(folder("f.json"))' (it holds "
+                + "'\(file.file.lockPath)'); wait for it to end, or give each command its own snapshot file"
+        }
+        withExtendedLifetime(first) {}
+        first = nil
+        _ = try file.lock()
+    }
+
+    @Test func aFIFOIsNeverWaitedOn() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        #expect(mkfifo(folder("f.json"), 0o600) == 0)
+        #expect {
+            _ = try FollowSnapshotFile(path: folder("f.json")).load()
+        } throws: { error in
+            (error as? LocalFileError)?.message.contains("it is a FIFO (named pipe), not a regular file") == true
+        }
+    }
+}
+
+/// `--changes` as the parser takes it: what it implies and what it refuses, before anything is sent.
+struct FollowerChangesParsingTests {
+    private func route(_ arguments: [String]) -> Route {
+        CommandRouter().route(arguments)
+    }
+
+    private func usageMessage(_ arguments: [String]) -> String? {
+        guard case .usageError(let error) = route(arguments) else { return nil }
+        return error.message
+    }
+
+    @Test func theWholeListIsRead() throws {
+        guard case .run(let invocation) = route(["followers", "octocat", "--changes", "f.json"]) else {
+            Issue.record("not a run")
+            return
+        }
+        let options = try #require(invocation.options as? RelationsOptions)
+        #expect(options.changes == "f.json")
+        #expect(options.plan.limit == .all)
+        #expect(options.plan.perPage == 100)
+    }
+
+    @Test(arguments: [
+        (["followers", "--changes", "f", "--limit", "5"], "cannot be used with --limit (--all is implied)"),
+        (["followers", "--changes", "f", "--full"], "cannot be used with --full"),
+        (["followers", "--changes", ""], "--changes needs a file path"),
+        (["following", "--changes", "f", "--fields", "login,avatar_url"], "unknown field 'avatar_url'"),
+        (["following", "--fields", "login,previous_login"], "the field 'previous_login' belongs to --changes"),
+    ])
+    func whatDoesNotGoWithItIsAUsageError(arguments: [String], message: String) {
+        let text = usageMessage(arguments)
+        #expect(text?.contains(message) == true, "\(arguments): \(text ?? "no usage error")")
+    }
+
+    @Test func itsFieldsAreAccepted() {
+        guard case .run = route(["followers", "--changes", "f", "--fields", "change,login,previous_login,id"]) else {
+            Issue.record("refused")
+            return
+        }
+    }
+}
+
+/// Whole runs in process against a scripted GitHub: the snapshot is replaced only after the changes are written.
+struct FollowerChangesRunTests {
+    private func github(_ pages: [[(Int64, String)]]) -> FakeGitHub {
+        let github = FakeGitHub()
+        let users = pages.map { $0.map { makeUser($0.0, $0.1) } }
+        for (index, page) in users.enumerated() {
+            let next = index + 1 < users.count ? PageCursor(url: "p\(index + 2)") : nil
+            if index == 0 {
+                github.script("/users/me/followers?per_page=100", .success(Page(items: page, next: next)))
+            } else {
+                github.scriptPage("p\(index + 1)", .success(Page(items: page, next: next)))
+            }
+        }
+        return github
+    }
+
+    private func run(_ github: FakeGitHub, _ arguments: [String]) async -> (Int32, String, String) {
+        let (env, out, err) = AppEnvironment.test(github: github)
+        let status = await GhUsersApp(environment: env).run(arguments)
+        return (status, out.text, err.text)
+    }
+
+    @Test func theFirstRunRecordsAndTheNextWritesWhoCameAndWent() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "me", "--changes", folder("f.json"), "--format", "tsv"]
+        let first = await run(github([[(1, "alice"), (2, "bob")], [(3, "carol")]]), arguments)
+        #expect(first.0 == 0, "\(first.2)")
+        #expect(first.1.isEmpty)
+        #expect(
+            first.2
+                == "gh-users: recorded the 3 accounts of 'gh-users followers me' in '\(folder("f.json"))'; from the "
+                + "next run on, --changes writes who came and went.\n")
+        let second = await run(github([[(4, "dave"), (1, "alice")], [(3, "carol2")]]), arguments)
+        #expect(second.0 == 0, "\(second.2)")
+        #expect(second.1 == "added\tdave\t4\t\nrenamed\tcarol2\t3\tcarol\nremoved\tbob\t2\t\n")
+        #expect(second.2.isEmpty)
+        let recorded = try #require(try FollowSnapshotFile(path: folder("f.json")).load())
+        #expect(recorded.accounts == accounts([(4, "dave"), (1, "alice"), (3, "carol2")]))
+    }
+
+    @Test func aFailureOnPageTwoLeavesTheSnapshotByteForByte() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "me", "--changes", folder("f.json"), "--json"]
+        _ = await run(github([[(1, "alice")]]), arguments)
+        let before = try folder.bytes("f.json")
+        let broken = github([[(2, "bob")], [(3, "carol")]])
+        broken.scriptPage("p2", Result<Page<User>, DomainError>.failure(.network("the connection was lost")))
+        let (status, out, err) = await run(broken, arguments)
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(err.hasSuffix("gh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n"), "\(err)")
+        #expect(try folder.bytes("f.json") == before)
+    }
+
+    @Test func aSnapshotOfAnotherListIsRefusedAndLeftAlone() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        _ = await run(github([[(1, "alice")]]), ["followers", "me", "--changes", folder("f.json")])
+        let before = try folder.bytes("f.json")
+        let other = FakeGitHub()
+        let (status, out, err) = await run(other, ["following", "me", "--changes", folder("f.json")])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err == "gh-users: the snapshot file '\(folder("f.json"))' was made for 'gh-users followers me', not for "
+                + "'gh-users following me'. It was left as it is: give each list its own snapshot file\n")
+        #expect(other.calls.isEmpty)
+        #expect(try folder.bytes("f.json") == before)
+    }
+
+    @Test func theTokensOwnListNeedsAToken() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let github = FakeGitHub()
+        let (status, _, err) = await run(github, ["followers", "--changes", folder("f.json")])
+        #expect(status == 4)
+        #expect(err.contains("needs a token"))
+        #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
+    }
+}
