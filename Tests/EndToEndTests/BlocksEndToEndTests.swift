@@ -23,7 +23,7 @@ struct BlocksEndToEndTests {
             ["unblock", "Yamada-Taro"], ["GH_TOKEN": "gho_octocat_readonly"], 4,
             "Yamada-Taro\tunblock\trefused: the token lacks the user scope\n", "the token needs the user scope", 1
         ),
-        (["blocks"], [:], 4, "", "needs a token", 0),
+        (["blocks"], [:], 4, "", "gh-users: blocks needs a token", 0),
     ])
     func eachCommandKeepsTheKindsPromises(
         arguments: [String], environment: [String: String], status: Int32, stdout: String, stderr: String,

@@ -74,7 +74,7 @@ extension ListDeclaration {
     private func refusal(_ options: Options, context: CommandContext, command name: String) -> CommandOutcome? {
         guard !context.presenter.hasToken else { return nil }
         if setup.requiresToken(options) {
-            return TokenRequirement(command: name + " without a LOGIN").refuse(context)
+            return TokenRequirement(command: setup.tokenNeededBy ?? name + " without a LOGIN").refuse(context)
         }
         if let stage = profiles, options[keyPath: stage.options].full, options[keyPath: stage.options].via == .graphql {
             return ProfileSource.tokenRequirement(command: name).refuse(context)
