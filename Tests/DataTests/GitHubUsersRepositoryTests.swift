@@ -6,11 +6,6 @@ import Testing
 @testable import Data
 @testable import Domain
 
-private func fixture(_ name: String) throws -> String {
-    let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil))
-    return try String(contentsOf: url, encoding: .utf8)
-}
-
 private func repository(_ stub: StubTransport, base: String = "https://api.github.com") -> GitHubRepository {
     GitHubRepository(
         client: HTTPClient(

@@ -4,7 +4,7 @@ import Testing
 
 /// follow and unfollow keep their promises: one write at a time at least a second apart (retries included),
 /// never re-sent to a redirect's Location, and unfollowing several asks on the terminal, as `gh` does.
-struct WritePromisesEndToEndTests {
+struct WriteCommandEndToEndTests {
     private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
         try await withStandIn(users: 1000, body)
     }

@@ -53,7 +53,7 @@ private func sshKeyDescription(_ text: String) -> String? {
     return offset == blob.count ? description : nil
 }
 
-@Suite struct StandInSurfacePopulationTests {
+@Suite struct StandInAccountItemPopulationTests {
     @Test func manyItemAccountsAreNamedAndHoldSeveralPagesOfAHundred() throws {
         let population = StandInPopulation(userCount: 1_000)
         func user(_ login: String) throws -> StandInUser {

@@ -8,27 +8,11 @@ import Testing
     import Darwin
 #endif
 
-/// Items 13 to 18 of the hardening issue, through the built binary: the cache folder, tokens, and API URLs.
+/// The cache folder through the built binary: only what gh-users created is changed, a store others can
+/// write is refused, a cache that cannot work is one warning, and stale temporary files go.
 /// stdout, stderr and the exit status are checked separately.
-struct HardeningEndToEndTests {
-    private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
-        let server = try StandInServer(configuration: StandInConfiguration(userCount: 400))
-        try server.start()
-        defer { server.stop() }
-        return try await body(server)
-    }
-
-    private func withFolder<T>(mode: Int? = nil, _ body: (URL) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gh-users-e2e-hardening-\(UUID().uuidString)")
-        if let mode {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            // After creation, so the umask cannot take the sticky or group bits away.
-            #expect(chmod(folder.path, mode_t(mode)) == 0)
-        }
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try await body(folder)
-    }
+struct CacheStoreSafetyEndToEndTests: EndToEndSuite {
+    let accounts = 400
 
     private func mode(_ path: String) throws -> Int {
         var info = stat()
@@ -47,8 +31,6 @@ struct HardeningEndToEndTests {
     private func lines(_ text: String) -> [Substring] {
         text.split(separator: "\n")
     }
-
-    // MARK: - 13. Only chmod what we created
 
     @Test(arguments: [0o755, 0o1777])
     func anExistingCacheDirKeepsItsModeAndOnlyTheSubfolderIsEverCleared(original: Int) async throws {
@@ -75,8 +57,6 @@ struct HardeningEndToEndTests {
             }
         }
     }
-
-    // MARK: - 14. Refuse a cache that others can write
 
     @Test func aPlantedEntryIsNotServedAfterAGenuine304() async throws {
         try await withServer { server in
@@ -144,8 +124,6 @@ struct HardeningEndToEndTests {
         }
     }
 
-    // MARK: - 15. Say when the cache cannot work
-
     @Test(arguments: ["file", "/proc/self"])
     func aCacheDirThatCannotWorkIsOneWarningAndTheCommandGoesOn(kind: String) async throws {
         try await withServer { server in
@@ -184,124 +162,6 @@ struct HardeningEndToEndTests {
                 #expect(!FileManager.default.fileExists(atPath: old.path))
                 #expect(FileManager.default.fileExists(atPath: young.path))
             }
-        }
-    }
-
-    // MARK: - 16. Tokens with control characters
-
-    @Test func aTokenWithALineBreakIsAUsageErrorThatNamesTheVariableNotTheValue() async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--api-url", server.baseURL, "--debug"],
-                environment: ["GH_TOKEN": "ghp_secretvalue42\nX-Injected: 1"])
-            #expect(result.status == 64)
-            #expect(result.stdout.isEmpty)
-            #expect(
-                result.stderr
-                    == "Error: GH_TOKEN holds a line break; it should hold the token alone, on one line\n"
-                    + "See 'gh-users --help'.\n")
-            #expect(server.requests.isEmpty)
-        }
-    }
-
-    @Test func aTokenFileWithANulIsRefusedByNameAndOneWithAByteOrderMarkWorks() async throws {
-        try await withServer { server in
-            try await withFolder(mode: 0o700) { folder in
-                let bad = folder.appendingPathComponent("bad-token")
-                try Data("ghp_secret\u{0}value".utf8).write(to: bad)
-                let refused = try await BinaryRunner.run(
-                    ["show", "octocat", "--api-url", server.baseURL, "--token-file", bad.path])
-                #expect(refused.status == 64)
-                #expect(refused.stdout.isEmpty)
-                #expect(refused.stderr.hasPrefix("Error: the token file '\(bad.path)' holds a control character"))
-                #expect(!refused.stderr.contains("ghp_secret"))
-                #expect(server.requests.isEmpty)
-
-                let marked = folder.appendingPathComponent("bom-token")
-                try Data([0xEF, 0xBB, 0xBF] + Array("ghp_bomToken77\r\n".utf8)).write(to: marked)
-                #expect(chmod(marked.path, 0o600) == 0)
-                let used = try await BinaryRunner.run(
-                    ["show", "octocat", "--api-url", server.baseURL, "--token-file", marked.path, "--no-cache"])
-                #expect(used.status == 0)
-                #expect(used.stderr.isEmpty)
-                #expect(server.requests.first?.header("authorization") == "Bearer ghp_bomToken77")
-            }
-        }
-    }
-
-    // MARK: - 17. Token files that are pipes
-
-    @Test(arguments: [
-        ("stdin", #"printf 'ghp_pipedToken1\n' | "$GH_USERS" show octocat --token-file /dev/stdin"#),
-        ("process substitution", #""$GH_USERS" show octocat --token-file <(printf 'ghp_pipedToken1')"#),
-        (
-            "fifo",
-            #"mkfifo -m 600 token.fifo && { printf 'ghp_pipedToken1\n' > token.fifo & } && "#
-                + #""$GH_USERS" show octocat --token-file token.fifo"#
-        ),
-    ])
-    func aTokenFileThatIsAPipeIsRead(kind: String, script: String) async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.shell(
-                script + " --no-cache --api-url \(server.baseURL)", timeout: 30)
-            #expect(result.status == 0, "\(kind)")
-            #expect(result.stdout.hasPrefix("octocat\t"))
-            #expect(result.stderr.isEmpty)
-            #expect(server.requests.first?.header("authorization") == "Bearer ghp_pipedToken1")
-        }
-    }
-
-    @Test func aTokenFileThatCannotBeReadSaysWhy() async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--api-url", server.baseURL, "--token-file", "/nonexistent/token"])
-            #expect(result.status == 64)
-            #expect(result.stdout.isEmpty)
-            #expect(
-                result.stderr
-                    == "Error: cannot read the token file '/nonexistent/token': no such file or directory\n"
-                    + "See 'gh-users --help'.\n")
-            #expect(server.requests.isEmpty)
-        }
-    }
-
-    // MARK: - 18. API URLs
-
-    @Test func anUppercaseSchemeWorks() async throws {
-        try await withServer { server in
-            let upper = server.baseURL.replacingOccurrences(of: "http://", with: "HTTP://")
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--api-url", upper, "--no-cache"], environment: ["GH_TOKEN": "ghp_token1234"])
-            #expect(result.status == 0)
-            #expect(result.stdout.hasPrefix("octocat\t"))
-            #expect(result.stderr.isEmpty)
-            #expect(server.requests.first?.header("authorization") == "Bearer ghp_token1234")
-        }
-    }
-
-    @Test func aPortAbove65535IsAUsageError() async throws {
-        let result = try await BinaryRunner.run(["show", "octocat", "--api-url", "http://127.0.0.1:99999"])
-        #expect(result.status == 64)
-        #expect(result.stdout.isEmpty)
-        #expect(
-            result.stderr
-                == "Error: invalid API URL 'http://127.0.0.1:99999': the port must be from 1 to 65535\n"
-                + "See 'gh-users --help'.\n")
-    }
-
-    @Test func aLoopbackGHHostIsExplainedInsteadOfTimingOut() async throws {
-        try await withServer { server in
-            let host = "127.0.0.1:\(server.port)"
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--timeout", "5"], environment: ["GH_HOST": host], timeout: 30)
-            #expect(result.status == 64)
-            #expect(result.stdout.isEmpty)
-            #expect(
-                result.stderr
-                    == "Error: GH_HOST=\(host) would mean GitHub Enterprise at https://\(host)/api/v3, over https; "
-                    + "for a server on this machine give its URL instead, such as --api-url http://\(host) "
-                    + "(or GH_USERS_API_URL)\nSee 'gh-users --help'.\n")
-            #expect(server.requests.isEmpty)
         }
     }
 }

@@ -12,7 +12,7 @@ private func prefix(_ server: StandInServer, _ user: StandInUser, _ resource: St
     "\(server.baseURL)/user/\(user.id)/\(resource)?\(query)page="
 }
 
-@Suite struct StandInSurfacePagingTests {
+@Suite struct StandInAccountListPagingTests {
     @Test func organizationsRunOutOfThePopulationIntoSyntheticOnes() throws {
         try withStandInServer { server throws in
             let user = try account(server, StandInPopulation.manyOrganizationsLogin)

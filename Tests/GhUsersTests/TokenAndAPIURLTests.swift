@@ -9,8 +9,8 @@ import Testing
     import Darwin
 #endif
 
-/// Item 16 and 18 of the hardening issue: tokens that cannot be a header line, and API URLs.
-struct ConnectionHardeningTests {
+/// The connection settings: tokens that cannot be a header line, the enterprise variables, and API URLs.
+struct TokenAndAPIURLTests {
     private func usageError(_ body: () throws(UsageError) -> ConnectionSettings) -> UsageError? {
         do {
             _ = try body()
@@ -146,102 +146,5 @@ struct ConnectionHardeningTests {
         let flag = try ConnectionSettings.resolve(
             apiURL: "http://127.0.0.1:8080", environment: ["GH_HOST": "127.0.0.1:8080"])
         #expect(flag.apiRoot.absoluteString == "http://127.0.0.1:8080")
-    }
-}
-
-/// Item 16 and 17: `--token-file` from files, pipes and FIFOs, with the reason when it cannot be read.
-struct TokenFileReaderTests {
-    private func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-token-\(UUID().uuidString)").path
-    }
-
-    private func file(_ contents: [UInt8], mode: Int = 0o600) throws -> String {
-        let path = temporaryPath()
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(contents)))
-        #expect(chmod(path, mode_t(mode)) == 0)
-        return path
-    }
-
-    private func message(_ path: String) -> String? {
-        do {
-            _ = try TokenFileReader.read(path)
-            return nil
-        } catch {
-            return error.message
-        }
-    }
-
-    @Test func aFileIsReadAsItsTokenAloneWithoutByteOrderMark() throws {
-        let path = try file([0xEF, 0xBB, 0xBF] + Array("tok-1234\r\n".utf8))
-        defer { unlink(path) }
-        let token = try TokenFileReader.read(path)
-        #expect(token == AppEnvironment.TokenFile(contents: "tok-1234", readableByOthers: false))
-    }
-
-    @Test(arguments: [(0o600, false), (0o640, true), (0o604, true), (0o400, false)])
-    func aFileOthersCanReadIsSaidToBe(mode: Int, readable: Bool) throws {
-        let path = try file(Array("tok-1234".utf8), mode: mode)
-        defer { unlink(path) }
-        #expect(try TokenFileReader.read(path).readableByOthers == readable)
-    }
-
-    @Test func anAnonymousPipeIsRead() throws {
-        // What `--token-file /dev/stdin` and `--token-file <(pass show gh)` hand over: /dev/fd/N of a pipe.
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        let text = Array("tok-from-pipe\n".utf8)
-        #expect(write(ends[1], text, text.count) == text.count)
-        close(ends[1])
-        let token = try TokenFileReader.read("/dev/fd/\(ends[0])")
-        #expect(token == AppEnvironment.TokenFile(contents: "tok-from-pipe", readableByOthers: false))
-    }
-
-    @Test func aNamedFIFOIsRead() async throws {
-        let path = temporaryPath()
-        try #require(mkfifo(path, 0o600) == 0)
-        defer { unlink(path) }
-        let writer = Thread {
-            let descriptor = open(path, O_WRONLY)
-            let text = Array("tok-from-fifo\n".utf8)
-            _ = write(descriptor, text, text.count)
-            close(descriptor)
-        }
-        writer.start()
-        #expect(try TokenFileReader.read(path).contents == "tok-from-fifo")
-    }
-
-    @Test func whyAFileCannotBeReadIsSaid() throws {
-        let missing = temporaryPath()
-        #expect(message(missing) == "cannot read the token file '\(missing)': no such file or directory")
-        let directory = FileManager.default.temporaryDirectory.path
-        #expect(message(directory) == "cannot read the token file '\(directory)': is a directory")
-        let plain = try file(Array("tok-1234".utf8))
-        defer { unlink(plain) }
-        #expect(message(plain + "/x") == "cannot read the token file '\(plain)/x': not a directory")
-    }
-
-    @Test(.enabled(if: geteuid() != 0, "root may read any file"))
-    func aFileWithoutReadPermissionSaysSo() throws {
-        let path = try file(Array("tok-1234".utf8), mode: 0o200)
-        defer { unlink(path) }
-        #expect(message(path) == "cannot read the token file '\(path)': permission denied")
-    }
-
-    @Test(arguments: [
-        ("tok-1234\nX-Injected: 1\n", "holds a line break"), ("tok-1234\u{0}5678", "holds a control character"),
-        ("tok-1234 5678", "holds more than one word"), (" \n", "is empty"),
-    ])
-    func aFileThatCannotHoldATokenIsRefusedByName(contents: String, problem: String) throws {
-        let path = try file(Array(contents.utf8))
-        defer { unlink(path) }
-        let text = try #require(message(path))
-        #expect(text.hasPrefix("the token file '\(path)' \(problem)"))
-        #expect(!text.contains("1234"))
-    }
-
-    @Test func anEndlessFileIsRefusedWithoutReadingItAll() throws {
-        #expect(
-            message("/dev/zero") == "the token file '/dev/zero' is larger than 64 KiB; it should hold the token alone")
     }
 }

@@ -149,7 +149,7 @@ private func get(_ server: StandInServer, _ target: String, accept: String? = ni
     return response
 }
 
-@Suite struct StandInSurfaceShapeTests {
+@Suite struct StandInAccountListShapeTests {
     @Test func octocatServesGitHubsDocumentedExamplesVerbatim() throws {
         try withStandInServer { server throws in
             for (target, example) in [

@@ -1,0 +1,33 @@
+import AtomicCore
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
+    await GhUsersApp(environment: env).run(arguments)
+}
+
+/// `events LOGIN`: GitHub keeps only the 300 most recent public events, and the command says so.
+struct EventsCommandTests {
+    @Test(arguments: [(["--all"], true), (["--limit", "500"], true), (["--limit", "300"], false)])
+    func eventsStopAtGitHubsThreeHundredAndSaySo(arguments: [String], notes: Bool) async {
+        let github = FakeGitHub()
+        for page in 0..<3 {
+            let items = (1...100).map { record(#"{"id":"\#(page * 100 + $0)","type":"PushEvent"}"#) }
+            let next = page < 2 ? PageCursor(url: "e\(page + 2)") : nil
+            if page == 0 {
+                github.script("/users/octocat/events/public?per_page=100", .success(Page(items: items, next: next)))
+            } else {
+                github.scriptPage("e\(page + 1)", .success(Page(items: items, next: next)))
+            }
+        }
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run(["events", "octocat", "--format", "ndjson"] + arguments, env) == 0)
+        #expect(out.text.split(separator: "\n").count == 300)
+        #expect(github.calls.count == 3)
+        #expect(err.text.contains("only the 300 most recent public events") == notes)
+    }
+}

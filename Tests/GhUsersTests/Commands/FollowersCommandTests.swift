@@ -1,0 +1,59 @@
+import AtomicCore
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
+    await GhUsersApp(environment: env).run(arguments)
+}
+
+private func route(_ arguments: String) -> Route {
+    CommandRouter().route(arguments.split(separator: " ").map(String.init))
+}
+
+/// `followers LOGIN` and `following LOGIN`: their routes, no account twice, and an unknown login.
+struct FollowersCommandTests {
+    @Test func followersAndFollowing() throws {
+        let login = try Login(validating: "octocat")
+        #expect(
+            route("followers octocat")
+                == .followers(RelationsOptions(login: login), CommonOptions()))
+        var following = RelationsOptions(login: login)
+        following.paging.limit = .all
+        #expect(route("following octocat --all") == .following(following, CommonOptions()))
+    }
+
+    @Test func followersNeverRepeatAnAccountWhenPagesShift() async throws {
+        let users = FakeGitHub()
+        users.script(
+            "/users/octocat/followers?per_page=100",
+            Result<Page<User>, DomainError>.success(
+                Page(
+                    items: [makeUser(1), makeUser(2)],
+                    next: PageCursor(url: "https://api.github.com/user/1/followers?page=2"))
+            ))
+        users.scriptPage(
+            "https://api.github.com/user/1/followers?page=2",
+            Result<Page<User>, DomainError>.success(
+                Page(items: [makeUser(2), makeUser(3)], next: nil)))
+        let (env, out, _) = AppEnvironment.test(github: users)
+        #expect(await run(["followers", "octocat", "--all", "--json"], env) == 0)
+        let ids = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]])
+            .compactMap { $0["id"] as? Int }
+        #expect(ids == [1, 2, 3])
+    }
+
+    @Test func anUnknownLoginIsExitThree() async {
+        let users = FakeGitHub()
+        users.script(
+            "/users/ghost/following?per_page=30",
+            Result<Page<User>, DomainError>.failure(.notFound(resource: "user 'ghost'")))
+        let (env, out, err) = AppEnvironment.test(github: users)
+        #expect(await run(["following", "ghost"], env) == 3)
+        #expect(out.text.isEmpty)
+        #expect(err.text == "gh-users: no user 'ghost' (HTTP 404)\n")
+    }
+}

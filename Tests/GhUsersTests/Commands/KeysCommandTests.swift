@@ -1,0 +1,42 @@
+import AtomicCore
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
+    await GhUsersApp(environment: env).run(arguments)
+}
+
+/// `keys LOGIN`: fingerprints in the table, and GitHub's bytes in the data formats.
+struct KeysCommandTests {
+    private let validKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFeg1HYPEm/rxYUARAheqzSzOKbYarlA9daYY0MPW4L2 test"
+
+    @Test func keysShowTheirFingerprintAndAMalformedKeyShowsAQuestionMark() async {
+        let github = FakeGitHub()
+        github.script(
+            "/users/octocat/keys?per_page=30",
+            .success(
+                Page(
+                    items: [record(#"{"id":1,"key":"\#(validKey)"}"#), record(#"{"id":2,"key":"ssh-rsa AAA..."}"#)],
+                    next: nil)))
+        let (env, out, err) = AppEnvironment.test(github: github, stdoutTTY: true, width: 120)
+        #expect(await run(["keys", "octocat", "--color", "never"], env) == 0)
+        let lines = out.text.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("ID  TYPE         FINGERPRINT"))
+        #expect(lines[1].contains("ssh-ed25519  SHA256:M0zVlkNU/CNb/xsa/kHw6MgsZ3pJGdOWag4a/Yoe/OI"))
+        #expect(lines[2].contains("ssh-rsa      ?"))
+        #expect(err.text.isEmpty)
+    }
+
+    @Test func keysInDataFormatsAreGitHubsBytes() async {
+        let github = FakeGitHub()
+        let raw = #"{"id":1,"key":"\#(validKey)","created_at":"2020-01-01T00:00:00Z"}"#
+        github.script("/users/octocat/keys?per_page=30", .success(Page(items: [record(raw)], next: nil)))
+        let (env, out, _) = AppEnvironment.test(github: github)
+        #expect(await run(["keys", "octocat", "--format", "ndjson"], env) == 0)
+        #expect(out.text == raw + "\n")
+    }
+}

@@ -1,0 +1,121 @@
+import AtomicCore
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
+    await GhUsersApp(environment: env).run(arguments)
+}
+
+private func route(_ arguments: String) -> Route {
+    CommandRouter().route(arguments.split(separator: " ").map(String.init))
+}
+
+/// `repos LOGIN`: its options, the fork filter across pages, and its table.
+struct ReposCommandTests {
+    @Test func reposWithEveryOption() throws {
+        var options = ListReposOptions(login: try Login(validating: "octocat"))
+        options.query = RepoQuery(kind: .all, sort: .pushed, direction: .asc, forks: .sourcesOnly)
+        options.paging.limit = .count(10)
+        #expect(
+            route("repos octocat --type all --sort pushed --direction asc --sources -L 10")
+                == .listRepos(options, CommonOptions())
+        )
+        // Filtering on forks reads full pages.
+        #expect(options.plan.perPage == 100)
+        #expect(ListReposOptions(login: try Login(validating: "x")).plan.perPage == 30)
+    }
+
+    @Test func reposFiltersForksAcrossPagesUntilTheLimit() async {
+        let data = FakeGitHub()
+        data.script(
+            "/users/octocat/repos?per_page=100",
+            Result<Page<Repo>, DomainError>.success(
+                Page(
+                    items: [makeRepo(1, "a", fork: true), makeRepo(2, "b"), makeRepo(3, "c", fork: true)],
+                    next: PageCursor(url: "p2"))
+            ))
+        data.scriptPage(
+            "p2",
+            Result<Page<Repo>, DomainError>.success(
+                Page(
+                    items: [makeRepo(4, "d", fork: true), makeRepo(5, "e"), makeRepo(6, "f")],
+                    next: PageCursor(url: "p3"))))
+        let (env, out, err) = AppEnvironment.test(github: data)
+        #expect(await run(["repos", "octocat", "--sources", "--limit", "3"], env) == 0)
+        #expect(
+            out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == [
+                "octocat/b", "octocat/e", "octocat/f",
+            ])
+        #expect(err.text.isEmpty)
+        #expect(data.calls == ["GET /users/octocat/repos?per_page=100", "page p2"])
+    }
+
+    @Test func reposTableFitsAndShowsRelativeTimesOnATerminal() async {
+        let data = FakeGitHub()
+        var repo = makeRepo(1, "Hello-World")
+        repo.pushedAt = Date(timeIntervalSince1970: 1_800_000_000 - 2 * 86_400)
+        repo.description = "A \u{1B}[31mred\u{1B}[0m " + String(repeating: "long ", count: 40)
+        data.script(
+            "/users/octocat/repos?per_page=30", Result<Page<Repo>, DomainError>.success(Page(items: [repo], next: nil)))
+        let (env, out, _) = AppEnvironment.test(github: data, stdoutTTY: true, width: 70)
+        #expect(await run(["repos", "octocat", "--color", "never"], env) == 0)
+        let lines = out.text.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("NAME") == true)
+        #expect(lines.last?.contains("2 days ago") == true)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 70 })
+        #expect(!out.text.contains("\u{1B}[31m"))
+    }
+}
+
+struct ReposColumnsTests {
+    private func render(_ repos: [Repo], _ format: OutputFormat, width: Int = 80) -> String {
+        let context = RenderContext(
+            format: format, isTTY: format == .table, colorEnabled: false, width: width,
+            now: Date(timeIntervalSince1970: 1_800_000_000))
+        var writer = RecordStreamWriter(
+            context: context, columns: ListReposCommand.columns(context), raw: { $0.raw })
+        return String(decoding: writer.render(repos) + writer.finish(completed: true), as: UTF8.self)
+    }
+
+    @Test func dataFormatsKeepTheDescriptionAsSentAndGiveForkItsOwnColumn() {
+        var fork = makeRepo(1, "a", fork: true)
+        fork.description = nil
+        let original = makeRepo(2, "b")
+        let tsv = render([fork, original], .tsv).split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
+        #expect(tsv[0][1] == "true")
+        #expect(tsv[0].last == "")
+        #expect(tsv[1][1] == "false")
+        #expect(tsv[1].last == "about b")
+        let csv = render([fork], .csv)
+        #expect(csv.hasPrefix("full_name,fork,language,stargazers_count,forks_count,pushed_at,description\r\n"))
+        #expect(!csv.contains("(fork)"))
+    }
+
+    @Test func theTableLabelsTheTimeItShows() {
+        var repo = makeRepo(1, "a")
+        repo.pushedAt = Date(timeIntervalSince1970: 1_800_000_000 - 3 * 86_400)
+        repo.updatedAt = Date(timeIntervalSince1970: 1_800_000_000 - 86_400)
+        let table = render([repo], .table)
+        #expect(table.hasPrefix("NAME"))
+        #expect(table.contains("PUSHED"))
+        #expect(table.contains("3 days ago"))
+    }
+
+    @Test func aNarrowTableCutsTheDescriptionBeforeAnyName() {
+        let long = String(repeating: "x", count: 15)
+        var first = makeRepo(1, "Alpha-\(long)-1")
+        var second = makeRepo(2, "Alpha-\(long)-2")
+        first.description = String(repeating: "words ", count: 20)
+        second.description = String(repeating: "more ", count: 20)
+        let lines = render([first, second], .table).split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 })
+        #expect(lines[1].contains("octocat/Alpha-\(long)-1"))
+        #expect(lines[2].contains("octocat/Alpha-\(long)-2"))
+    }
+}

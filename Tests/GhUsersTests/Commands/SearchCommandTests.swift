@@ -1,0 +1,79 @@
+import AtomicCore
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
+    await GhUsersApp(environment: env).run(arguments)
+}
+
+private func route(_ arguments: String) -> Route {
+    CommandRouter().route(arguments.split(separator: " ").map(String.init))
+}
+
+/// `search QUERY`: its words and sorting, GitHub's 1,000-result cap and the notes it prints.
+struct SearchCommandTests {
+    @Test func searchJoinsItsWordsAndCapsAtAThousand() throws {
+        var expected = SearchUsersOptions(
+            query: try UserSearchQuery(text: "type:org location:Berlin", sort: .followers, order: .asc))
+        expected.paging.limit = .all
+        #expect(
+            route("search type:org location:Berlin --sort followers --order asc --all")
+                == .searchUsers(expected, CommonOptions()))
+        #expect(expected.plan.limit == .count(1000))
+        #expect(expected.plan.perPage == 100)
+        var small = expected
+        small.paging.limit = .count(50)
+        #expect(small.plan == PagingPlan(limit: .count(50)))
+    }
+
+    @Test func searchStopsAtGitHubsCapAndSaysSo() async {
+        let data = FakeGitHub()
+        var next = "s2"
+        data.script(
+            "/search/users?q=type%3Auser&per_page=100",
+            Result<Page<User>, DomainError>.success(
+                Page(items: (1...100).map { makeUser(Int64($0)) }, next: PageCursor(url: next), totalCount: 2500)
+            ))
+        for page in 2...10 {
+            let following = "s\(page + 1)"
+            let items = ((page - 1) * 100 + 1...page * 100).map { makeUser(Int64($0)) }
+            data.scriptPage(
+                next,
+                Result<Page<User>, DomainError>.success(
+                    Page(items: items, next: PageCursor(url: following), totalCount: 2500)))
+            next = following
+        }
+        let (env, out, err) = AppEnvironment.test(github: data)
+        #expect(await run(["search", "type:user", "--all", "--format", "ndjson"], env) == 0)
+        #expect(out.text.split(separator: "\n").count == 1000)
+        #expect(data.calls.count == 10)
+        #expect(
+            err.text
+                == "gh-users: GitHub returns only the first 1000 of the 2500 results; narrow the query (for example with created:<DATE) to reach the rest.\n"
+        )
+    }
+
+    @Test func aSmallSearchSaysNothingWhenPipedAndShowsTheTotalOnATerminal() async {
+        let data = FakeGitHub()
+        data.script(
+            "/search/users?q=mona&per_page=30",
+            Result<Page<User>, DomainError>.success(
+                Page(items: (1...30).map { makeUser(Int64($0)) }, next: PageCursor(url: "s2"), totalCount: 77)
+            ))
+        let (piped, _, pipedErr) = AppEnvironment.test(github: data)
+        #expect(await run(["search", "mona"], piped) == 0)
+        #expect(pipedErr.text.isEmpty)
+        let (tty, _, ttyErr) = AppEnvironment.test(github: data, stdoutTTY: true)
+        #expect(await run(["search", "mona"], tty) == 0)
+        #expect(ttyErr.text == "Showing 30 accounts of 77. Use --limit N or --all for more.\n")
+    }
+
+    @Test func anIncompleteSearchIsFlagged() {
+        let notes = SearchUsersCommand.notes(taken: 5, total: 5, incomplete: true, wantedMore: false)
+        #expect(notes == ["gh-users: GitHub's search timed out before it finished: these results may be incomplete."])
+    }
+}
