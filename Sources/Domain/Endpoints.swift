@@ -108,6 +108,12 @@ extension Endpoint {
         "activity/list-public-events-for-user", .get, "/users/{username}/events/public", shape: .records(.event),
         paging: .capped(at: 300),
         docs: "https://docs.github.com/rest/activity/events#list-public-events-for-a-user")
+    /// `GET /users/{username}/received_events/public`: the public events of the accounts and repositories an
+    /// account watches and follows, the 300 most recent as for its own.
+    package static let receivedPublicEvents = Endpoint(
+        "activity/list-received-public-events-for-user", .get, "/users/{username}/received_events/public",
+        shape: .records(.event), paging: .capped(at: 300),
+        docs: "https://docs.github.com/rest/activity/events#list-public-events-received-by-a-user")
     /// `GET /search/users?q=…`: at most 1,000 results a query.
     package static let searchUsers = Endpoint(
         "search/users", .get, "/search/users", query: ["q", "sort", "order"], shape: .searchResults,
@@ -122,6 +128,6 @@ extension Endpoint {
     package static let all: [Endpoint] = [
         listUsers, user, userByID, authenticatedUser, repos, followers, following, ownFollowers, ownFollowing,
         checkFollowing, follow, unfollow, blocks, block, unblock, keys, signingKeys, gpgKeys, socialAccounts, orgs,
-        starred, subscriptions, gists, publicEvents, searchUsers, rateLimitStatus,
+        starred, subscriptions, gists, publicEvents, receivedPublicEvents, searchUsers, rateLimitStatus,
     ]
 }

@@ -142,6 +142,12 @@ struct CommandRequestTests {
             .publicEvents, "events octocat", sends: "GET /users/octocat/events/public?per_page=30",
             body: "activity-list-public-events-for-user", fields: "id,type",
             lines: "22249084947\tWatchEvent\n22249084964\tPushEvent\n"),
+        // GitHub documents the same event items for the events an account received as for its own.
+        CommandRow(
+            .receivedPublicEvents, "events octocat --received",
+            sends: "GET /users/octocat/received_events/public?per_page=30",
+            body: "activity-list-public-events-for-user", fields: "id,type",
+            lines: "22249084947\tWatchEvent\n22249084964\tPushEvent\n"),
         CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
