@@ -28,6 +28,11 @@ package enum GitHubEndpoints {
         ListResource(first: Resource(endpoint, missing: "authenticated user", decode: accounts))
     }
 
+    /// A list of the token's own account whose records need no typed field (`GET /user/emails`).
+    package static func ownRecords(_ endpoint: Endpoint) -> ListResource<Record> {
+        ListResource(first: Resource(endpoint, missing: "authenticated user", decode: ResponseDecoder.records))
+    }
+
     /// `GET /users/{username}/following/{target_user}`: 204 when it follows, 404 when it does not (or when
     /// either account does not exist, which only a look at the accounts tells apart).
     package static func follows(_ follower: Login, _ followed: Login) -> Resource<Bool> {

@@ -43,6 +43,8 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         case organization
         case gist
         case event
+        /// `{"email", "verified", "primary", "visibility"}`: one of the token's own addresses.
+        case email
     }
 
     /// How a list is paged.

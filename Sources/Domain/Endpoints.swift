@@ -65,6 +65,11 @@ extension Endpoint {
     package static let unblock = Endpoint(
         "users/unblock", .delete, "/user/blocks/{username}", shape: .status, scope: "user",
         docs: "https://docs.github.com/rest/users/blocking#unblock-a-user")
+    /// `GET /user/emails`: the token's own addresses, which `user:email` (or `user`, which includes it) may read.
+    package static let emails = Endpoint(
+        "users/list-emails-for-authenticated-user", .get, "/user/emails", shape: .records(.email), paging: .link,
+        scope: "user:email",
+        docs: "https://docs.github.com/rest/users/emails#list-email-addresses-for-the-authenticated-user")
     /// `GET /users/{username}/keys`.
     package static let keys = Endpoint(
         "users/list-public-keys-for-user", .get, "/users/{username}/keys", shape: .records(.publicKey), paging: .link,
@@ -127,7 +132,8 @@ extension Endpoint {
     /// Every row, in the order help and the man page list them.
     package static let all: [Endpoint] = [
         listUsers, user, userByID, authenticatedUser, repos, followers, following, ownFollowers, ownFollowing,
-        checkFollowing, follow, unfollow, blocks, block, unblock, keys, signingKeys, gpgKeys, socialAccounts, orgs,
+        checkFollowing, follow, unfollow, blocks, block, unblock, emails, keys, signingKeys, gpgKeys, socialAccounts,
+        orgs,
         starred, subscriptions, gists, publicEvents, receivedPublicEvents, searchUsers, rateLimitStatus,
     ]
 }

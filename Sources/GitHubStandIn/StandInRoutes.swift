@@ -32,6 +32,7 @@ extension StandInRouteTable {
                 StandInRoute(.blocks, handler: StandInBlocksHandler(operation: .list, blocks: blocks)),
                 StandInRoute(.block, handler: StandInBlocksHandler(operation: .block, blocks: blocks)),
                 StandInRoute(.unblock, handler: StandInBlocksHandler(operation: .unblock, blocks: blocks)),
+                StandInRoute(.emails, handler: StandInEmailsHandler()),
                 StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
                 StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
                 // GitHub documents that checking the rate limit does not count against it, even when exhausted.

@@ -13,6 +13,7 @@ enum CommandCatalog {
         BlocksCommand.block,
         BlocksCommand.unblock,
         BlocksCommand.list,
+        ListEmailsCommand.declaration,
         ListKeysCommand.declaration,
         ListSigningKeysCommand.declaration,
         ListGPGKeysCommand.declaration,

@@ -98,6 +98,10 @@ struct CommandRequestTests {
             .blocks, "blocks", sends: "GET /user/blocks?per_page=30", body: "users-list-followers-for-user",
             needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
+            .emails, "emails", sends: "GET /user/emails?per_page=30", body: "users-list-emails-for-authenticated-user",
+            needsToken: true, fields: "email,primary,verified,visibility",
+            lines: "octocat@github.com\ttrue\ttrue\tpublic\n1+octocat@users.noreply.github.com\tfalse\ttrue\t\n"),
+        CommandRow(
             .keys, "keys octocat", sends: "GET /users/octocat/keys?per_page=30",
             body: "users-list-public-keys-for-user", fields: "id,key", lines: "1\tssh-rsa AAA...\n"),
         CommandRow(
