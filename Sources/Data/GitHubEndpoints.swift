@@ -98,6 +98,14 @@ package enum GitHubEndpoints {
         return AuthenticatedUser(user: try ResponseDecoder.user(body), scopes: scopes)
     }
 
+    /// `GET /users/{username}/hovercard`, about `subject` (`repository`, `1300192`) when one is named: GitHub's
+    /// object as sent, once its `contexts` are found to be what GitHub documents.
+    package static func hovercard(of login: Login, subject: (type: String, id: String)?) -> Resource<Record> {
+        Resource(
+            .hovercard, segment(login), query: query(["subject_type": subject?.type, "subject_id": subject?.id]),
+            missing: "user '\(login.value)'", decode: ResponseDecoder.hovercard)
+    }
+
     /// `GET /users/{username}`.
     package static func user(_ login: Login) -> Resource<User> {
         Resource(.user, segment(login), missing: "user '\(login.value)'") { body throws(DomainError) in

@@ -313,6 +313,18 @@ enum ResponseDecoder {
         return RateLimitOverview(buckets: buckets, raw: RawJSON(bytes: raw))
     }
 
+    /// `{"contexts": [{"message", "octicon"}]}`, kept as sent (compacted) once it is found to be that shape.
+    @Sendable static func hovercard(_ body: ResourceBody) throws(DomainError) -> Record {
+        do {
+            _ = try JSONDecoder().decode(HovercardDTO.self, from: Foundation.Data(body.bytes))
+        } catch {
+            throw .malformedResponse(endpoint: body.label, detail: describe(error))
+        }
+        var raw: [UInt8] = []
+        JSONText.compact(body.bytes, into: &raw)
+        return Record(id: nil, raw: RawJSON(bytes: raw))
+    }
+
     static func user(_ body: ResourceBody) throws(DomainError) -> User {
         do {
             let dto = try JSONDecoder().decode(UserDTO.self, from: Foundation.Data(body.bytes))
@@ -337,4 +349,14 @@ enum ResponseDecoder {
             return "the body could not be read"
         }
     }
+}
+
+/// The shape `GET /users/{username}/hovercard` documents; only checked, the bytes are what is kept.
+private struct HovercardDTO: Decodable {
+    struct Context: Decodable {
+        let message: String
+        let octicon: String
+    }
+
+    let contexts: [Context]
 }

@@ -70,6 +70,12 @@ extension Endpoint {
         "users/list-emails-for-authenticated-user", .get, "/user/emails", shape: .records(.email), paging: .link,
         scope: "user:email",
         docs: "https://docs.github.com/rest/users/emails#list-email-addresses-for-the-authenticated-user")
+    /// `GET /users/{username}/hovercard`: what GitHub's hovercard says of an account, about a subject if one is
+    /// named (`subject_type` and `subject_id` go together). It needs a token.
+    package static let hovercard = Endpoint(
+        "users/get-context-for-user", .get, "/users/{username}/hovercard", query: ["subject_type", "subject_id"],
+        shape: .hovercard, needsToken: true,
+        docs: "https://docs.github.com/rest/users/users#get-contextual-information-for-a-user")
     /// `GET /users/{username}/keys`.
     package static let keys = Endpoint(
         "users/list-public-keys-for-user", .get, "/users/{username}/keys", shape: .records(.publicKey), paging: .link,
@@ -132,7 +138,8 @@ extension Endpoint {
     /// Every row, in the order help and the man page list them.
     package static let all: [Endpoint] = [
         listUsers, user, userByID, authenticatedUser, repos, followers, following, ownFollowers, ownFollowing,
-        checkFollowing, follow, unfollow, blocks, block, unblock, emails, keys, signingKeys, gpgKeys, socialAccounts,
+        checkFollowing, follow, unfollow, blocks, block, unblock, emails, hovercard, keys, signingKeys, gpgKeys,
+        socialAccounts,
         orgs,
         starred, subscriptions, gists, publicEvents, receivedPublicEvents, searchUsers, rateLimitStatus,
     ]

@@ -33,6 +33,7 @@ extension StandInRouteTable {
                 StandInRoute(.block, handler: StandInBlocksHandler(operation: .block, blocks: blocks)),
                 StandInRoute(.unblock, handler: StandInBlocksHandler(operation: .unblock, blocks: blocks)),
                 StandInRoute(.emails, handler: StandInEmailsHandler()),
+                StandInRoute(.hovercard, handler: StandInHovercardHandler()),
                 StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
                 StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
                 // GitHub documents that checking the rate limit does not count against it, even when exhausted.

@@ -25,6 +25,7 @@ enum CommandCatalog {
         ListEventsCommand.declaration,
         ContributionsCommand.declaration,
         MeCommand.declaration,
+        HovercardCommand.declaration,
         SearchUsersCommand.declaration,
         RateLimitCommand.declaration,
         CacheCommand.declaration,

@@ -102,6 +102,11 @@ struct CommandRequestTests {
             needsToken: true, fields: "email,primary,verified,visibility",
             lines: "octocat@github.com\ttrue\ttrue\tpublic\n1+octocat@users.noreply.github.com\tfalse\ttrue\t\n"),
         CommandRow(
+            .hovercard, "hovercard octocat --subject-type repository --subject-id 1300192",
+            sends: "GET /users/octocat/hovercard?subject_type=repository&subject_id=1300192",
+            body: "users-get-context-for-user", needsToken: true, fields: "message,octicon",
+            lines: "Owns this repository\trepo\n"),
+        CommandRow(
             .keys, "keys octocat", sends: "GET /users/octocat/keys?per_page=30",
             body: "users-list-public-keys-for-user", fields: "id,key", lines: "1\tssh-rsa AAA...\n"),
         CommandRow(
