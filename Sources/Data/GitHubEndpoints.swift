@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import JSONBytes
 
 /// The one catalog of GitHub resources gh-users reads and writes: each is built from its row of the endpoint
 /// table (`Endpoint`), which gives the path, the query keys, the media type and the rate limit, and adds what a
@@ -47,6 +48,12 @@ package enum GitHubEndpoints {
         precondition(
             endpoint.method.isWrite && endpoint.parameters.count == 1, "\(endpoint) is not a write to one account")
         return Action(endpoint, segment(login), missing: "user '\(login.value)'")
+    }
+
+    /// `PATCH /user` with the profile fields to change, by GitHub's names; its answer decodes as
+    /// `authenticatedUser`'s does.
+    package static func updateAuthenticatedUser(_ fields: [JSONValue.Member]) -> Action {
+        Action(.updateAuthenticatedUser, body: JSONValue.object(fields).bytes, missing: "authenticated user")
     }
 
     /// `GET /users/{username}/repos`, sending only the parameters that were chosen.

@@ -51,9 +51,15 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     }
 
     /// Writes go straight to GitHub, past the cache: GitHub asks for `Content-Length: 0` on a PUT without a body.
-    package func perform(_ action: Action) async throws(DomainError) {
+    @discardableResult
+    package func perform(_ action: Action) async throws(DomainError) -> ResourceBody {
         var request = client.makeRequest(Self.method(action.method), url(action.path))
-        if action.method == .put { request.headers.set("Content-Length", "0") }
+        if let body = action.body {
+            request.headers.set("Content-Type", "application/json")
+            request.body = Foundation.Data(body)
+        } else if action.method == .put {
+            request.headers.set("Content-Length", "0")
+        }
         let response: HTTPResponse
         do {
             response = try await client.sendReportingAttempts(request)
@@ -71,8 +77,17 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                     + "but where it was asked, so it was not followed")
         }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
-            throw error
+            throw ErrorMapping.ownResourceRefusal(error, endpoint: action.endpoint)
         }
+        return ResourceBody(
+            bytes: [UInt8](response.body), next: nil, label: describe(action), headers: Self.headers(response))
+    }
+
+    /// The answer's headers by lower-cased name, as a decoder reads them.
+    private static func headers(_ response: HTTPResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for field in response.headers.fields { headers[field.name.lowercased()] = field.value }
+        return headers
     }
 
     private static func method(_ method: Endpoint.Method) -> HTTPMethod {
@@ -169,11 +184,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
             throw ErrorMapping.ownResourceRefusal(error, endpoint: resource.endpoint)
         }
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
-        var headers: [String: String] = [:]
-        for field in response.headers.fields { headers[field.name.lowercased()] = field.value }
         do {
             return try resource.decode(
-                ResourceBody(bytes: [UInt8](response.body), next: next, label: label, headers: headers))
+                ResourceBody(bytes: [UInt8](response.body), next: next, label: label, headers: Self.headers(response)))
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))
         }

@@ -6,6 +6,10 @@ extension Endpoint {
     package static let listUsers = Endpoint(
         "users/list", .get, "/users", query: ["since"], shape: .accounts, paging: .since,
         docs: "https://docs.github.com/rest/users/users#list-users")
+    /// `PATCH /user`: changes the token's own profile, and answers with its private profile as it now is.
+    package static let updateAuthenticatedUser = Endpoint(
+        "users/update-authenticated", .patch, "/user", shape: .account, scope: "user",
+        docs: "https://docs.github.com/rest/users/users#update-the-authenticated-user")
     /// `GET /users/{username}`.
     package static let user = Endpoint(
         "users/get-by-username", .get, "/users/{username}", shape: .account,
@@ -137,7 +141,8 @@ extension Endpoint {
 
     /// Every row, in the order help and the man page list them.
     package static let all: [Endpoint] = [
-        listUsers, user, userByID, authenticatedUser, repos, followers, following, ownFollowers, ownFollowing,
+        listUsers, user, userByID, authenticatedUser, updateAuthenticatedUser, repos, followers, following,
+        ownFollowers, ownFollowing,
         checkFollowing, follow, unfollow, blocks, block, unblock, emails, hovercard, keys, signingKeys, gpgKeys,
         socialAccounts,
         orgs,

@@ -76,6 +76,10 @@ struct CommandRequestTests {
             .authenticatedUser, "me", sends: "GET /user", body: "users-get-authenticated",
             headers: [("X-OAuth-Scopes", "read:user, user:follow")], needsToken: true,
             fields: "login,id,total_private_repos", lines: "octocat\t1\t100\n"),
+        // GitHub answers `PATCH /user` with the private profile as it now is, as `GET /user` answers.
+        CommandRow(
+            .updateAuthenticatedUser, "me edit --bio hello", sends: "PATCH /user", body: "users-get-authenticated",
+            needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
             .repos, "repos octocat", sends: "GET /users/octocat/repos?per_page=30", body: "repos-list-for-user",
             fields: "full_name,stargazers_count,fork", lines: "octocat/Hello-World\t80\tfalse\n"),
