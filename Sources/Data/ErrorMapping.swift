@@ -97,6 +97,16 @@ enum ErrorMapping {
         statusError(for: response, resource: resource, now: now)?.answered(requestID: requestID(response))
     }
 
+    /// A 404 from a row of the token's own account that needs a scope (`GET /user/emails`, `PATCH /user`) cannot
+    /// mean the account is missing: GitHub answers so when the token lacks the scope, so it is a refusal that
+    /// names the row's scope (exit 4), as a 403 that names it is.
+    static func ownResourceRefusal(_ error: DomainError, endpoint: Endpoint) -> DomainError {
+        guard case .notFound(_, let requestID) = error, let scope = endpoint.scope, endpoint.parameters.isEmpty,
+            endpoint.path == "/user" || endpoint.path.hasPrefix("/user/")
+        else { return error }
+        return .unauthorized(status: 404, message: "Not Found", problem: .scope(accepted: scope), requestID: requestID)
+    }
+
     /// `x-github-request-id`, the id GitHub Support asks for, kept to a length an id can have: it is the
     /// server's text, so the presenter still sanitises it.
     static func requestID(_ response: HTTPResponse) -> String? {

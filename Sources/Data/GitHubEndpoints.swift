@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import JSONBytes
 
 /// The one catalog of GitHub resources gh-users reads and writes: each is built from its row of the endpoint
 /// table (`Endpoint`), which gives the path, the query keys, the media type and the rate limit, and adds what a
@@ -28,6 +29,11 @@ package enum GitHubEndpoints {
         ListResource(first: Resource(endpoint, missing: "authenticated user", decode: accounts))
     }
 
+    /// A list of the token's own account whose records need no typed field (`GET /user/emails`).
+    package static func ownRecords(_ endpoint: Endpoint) -> ListResource<Record> {
+        ListResource(first: Resource(endpoint, missing: "authenticated user", decode: ResponseDecoder.records))
+    }
+
     /// `GET /users/{username}/following/{target_user}`: 204 when it follows, 404 when it does not (or when
     /// either account does not exist, which only a look at the accounts tells apart).
     package static func follows(_ follower: Login, _ followed: Login) -> Resource<Bool> {
@@ -42,6 +48,12 @@ package enum GitHubEndpoints {
         precondition(
             endpoint.method.isWrite && endpoint.parameters.count == 1, "\(endpoint) is not a write to one account")
         return Action(endpoint, segment(login), missing: "user '\(login.value)'")
+    }
+
+    /// `PATCH /user` with the profile fields to change, by GitHub's names; its answer decodes as
+    /// `authenticatedUser`'s does.
+    package static func updateAuthenticatedUser(_ fields: [JSONValue.Member]) -> Action {
+        Action(.updateAuthenticatedUser, body: JSONValue.object(fields).bytes, missing: "authenticated user")
     }
 
     /// `GET /users/{username}/repos`, sending only the parameters that were chosen.
@@ -91,6 +103,14 @@ package enum GitHubEndpoints {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         return AuthenticatedUser(user: try ResponseDecoder.user(body), scopes: scopes)
+    }
+
+    /// `GET /users/{username}/hovercard`, about `subject` (`repository`, `1300192`) when one is named: GitHub's
+    /// object as sent, once its `contexts` are found to be what GitHub documents.
+    package static func hovercard(of login: Login, subject: (type: String, id: String)?) -> Resource<Record> {
+        Resource(
+            .hovercard, segment(login), query: query(["subject_type": subject?.type, "subject_id": subject?.id]),
+            missing: "user '\(login.value)'", decode: ResponseDecoder.hovercard)
     }
 
     /// `GET /users/{username}`.

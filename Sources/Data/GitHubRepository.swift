@@ -51,9 +51,15 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     }
 
     /// Writes go straight to GitHub, past the cache: GitHub asks for `Content-Length: 0` on a PUT without a body.
-    package func perform(_ action: Action) async throws(DomainError) {
+    @discardableResult
+    package func perform(_ action: Action) async throws(DomainError) -> ResourceBody {
         var request = client.makeRequest(Self.method(action.method), url(action.path))
-        if action.method == .put { request.headers.set("Content-Length", "0") }
+        if let body = action.body {
+            request.headers.set("Content-Type", "application/json")
+            request.body = Foundation.Data(body)
+        } else if action.method == .put {
+            request.headers.set("Content-Length", "0")
+        }
         let response: HTTPResponse
         do {
             response = try await client.sendReportingAttempts(request)
@@ -71,8 +77,17 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                     + "but where it was asked, so it was not followed")
         }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
-            throw error
+            throw ErrorMapping.ownResourceRefusal(error, endpoint: action.endpoint)
         }
+        return ResourceBody(
+            bytes: [UInt8](response.body), next: nil, label: describe(action), headers: Self.headers(response))
+    }
+
+    /// The answer's headers by lower-cased name, as a decoder reads them.
+    private static func headers(_ response: HTTPResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for field in response.headers.fields { headers[field.name.lowercased()] = field.value }
+        return headers
     }
 
     private static func method(_ method: Endpoint.Method) -> HTTPMethod {
@@ -166,14 +181,12 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         let label = ErrorMapping.label(url)
         let response = try await answer(resource, at: url, label: label)
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
-            throw error
+            throw ErrorMapping.ownResourceRefusal(error, endpoint: resource.endpoint)
         }
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
-        var headers: [String: String] = [:]
-        for field in response.headers.fields { headers[field.name.lowercased()] = field.value }
         do {
             return try resource.decode(
-                ResourceBody(bytes: [UInt8](response.body), next: next, label: label, headers: headers))
+                ResourceBody(bytes: [UInt8](response.body), next: next, label: label, headers: Self.headers(response)))
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))
         }
@@ -313,6 +326,18 @@ enum ResponseDecoder {
         return RateLimitOverview(buckets: buckets, raw: RawJSON(bytes: raw))
     }
 
+    /// `{"contexts": [{"message", "octicon"}]}`, kept as sent (compacted) once it is found to be that shape.
+    @Sendable static func hovercard(_ body: ResourceBody) throws(DomainError) -> Record {
+        do {
+            _ = try JSONDecoder().decode(HovercardDTO.self, from: Foundation.Data(body.bytes))
+        } catch {
+            throw .malformedResponse(endpoint: body.label, detail: describe(error))
+        }
+        var raw: [UInt8] = []
+        JSONText.compact(body.bytes, into: &raw)
+        return Record(id: nil, raw: RawJSON(bytes: raw))
+    }
+
     static func user(_ body: ResourceBody) throws(DomainError) -> User {
         do {
             let dto = try JSONDecoder().decode(UserDTO.self, from: Foundation.Data(body.bytes))
@@ -337,4 +362,14 @@ enum ResponseDecoder {
             return "the body could not be read"
         }
     }
+}
+
+/// The shape `GET /users/{username}/hovercard` documents; only checked, the bytes are what is kept.
+private struct HovercardDTO: Decodable {
+    struct Context: Decodable {
+        let message: String
+        let octicon: String
+    }
+
+    let contexts: [Context]
 }

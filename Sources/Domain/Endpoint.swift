@@ -26,6 +26,8 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         case searchResults
         /// `GET /rate_limit`'s overview.
         case rateLimits
+        /// `{"contexts": [{"message", "octicon"}]}`: what an account's hovercard says about it.
+        case hovercard
         /// No body: the status is the answer (204 yes or done, 404 no).
         case status
     }
@@ -43,6 +45,8 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         case organization
         case gist
         case event
+        /// `{"email", "verified", "primary", "visibility"}`: one of the token's own addresses.
+        case email
     }
 
     /// How a list is paged.

@@ -6,6 +6,10 @@ extension Endpoint {
     package static let listUsers = Endpoint(
         "users/list", .get, "/users", query: ["since"], shape: .accounts, paging: .since,
         docs: "https://docs.github.com/rest/users/users#list-users")
+    /// `PATCH /user`: changes the token's own profile, and answers with its private profile as it now is.
+    package static let updateAuthenticatedUser = Endpoint(
+        "users/update-authenticated", .patch, "/user", shape: .account, scope: "user",
+        docs: "https://docs.github.com/rest/users/users#update-the-authenticated-user")
     /// `GET /users/{username}`.
     package static let user = Endpoint(
         "users/get-by-username", .get, "/users/{username}", shape: .account,
@@ -65,6 +69,17 @@ extension Endpoint {
     package static let unblock = Endpoint(
         "users/unblock", .delete, "/user/blocks/{username}", shape: .status, scope: "user",
         docs: "https://docs.github.com/rest/users/blocking#unblock-a-user")
+    /// `GET /user/emails`: the token's own addresses, which `user:email` (or `user`, which includes it) may read.
+    package static let emails = Endpoint(
+        "users/list-emails-for-authenticated-user", .get, "/user/emails", shape: .records(.email), paging: .link,
+        scope: "user:email",
+        docs: "https://docs.github.com/rest/users/emails#list-email-addresses-for-the-authenticated-user")
+    /// `GET /users/{username}/hovercard`: what GitHub's hovercard says of an account, about a subject if one is
+    /// named (`subject_type` and `subject_id` go together). It needs a token.
+    package static let hovercard = Endpoint(
+        "users/get-context-for-user", .get, "/users/{username}/hovercard", query: ["subject_type", "subject_id"],
+        shape: .hovercard, needsToken: true,
+        docs: "https://docs.github.com/rest/users/users#get-contextual-information-for-a-user")
     /// `GET /users/{username}/keys`.
     package static let keys = Endpoint(
         "users/list-public-keys-for-user", .get, "/users/{username}/keys", shape: .records(.publicKey), paging: .link,
@@ -108,6 +123,12 @@ extension Endpoint {
         "activity/list-public-events-for-user", .get, "/users/{username}/events/public", shape: .records(.event),
         paging: .capped(at: 300),
         docs: "https://docs.github.com/rest/activity/events#list-public-events-for-a-user")
+    /// `GET /users/{username}/received_events/public`: the public events of the accounts and repositories an
+    /// account watches and follows, the 300 most recent as for its own.
+    package static let receivedPublicEvents = Endpoint(
+        "activity/list-received-public-events-for-user", .get, "/users/{username}/received_events/public",
+        shape: .records(.event), paging: .capped(at: 300),
+        docs: "https://docs.github.com/rest/activity/events#list-public-events-received-by-a-user")
     /// `GET /search/users?q=…`: at most 1,000 results a query.
     package static let searchUsers = Endpoint(
         "search/users", .get, "/search/users", query: ["q", "sort", "order"], shape: .searchResults,
@@ -120,8 +141,11 @@ extension Endpoint {
 
     /// Every row, in the order help and the man page list them.
     package static let all: [Endpoint] = [
-        listUsers, user, userByID, authenticatedUser, repos, followers, following, ownFollowers, ownFollowing,
-        checkFollowing, follow, unfollow, blocks, block, unblock, keys, signingKeys, gpgKeys, socialAccounts, orgs,
-        starred, subscriptions, gists, publicEvents, searchUsers, rateLimitStatus,
+        listUsers, user, userByID, authenticatedUser, updateAuthenticatedUser, repos, followers, following,
+        ownFollowers, ownFollowing,
+        checkFollowing, follow, unfollow, blocks, block, unblock, emails, hovercard, keys, signingKeys, gpgKeys,
+        socialAccounts,
+        orgs,
+        starred, subscriptions, gists, publicEvents, receivedPublicEvents, searchUsers, rateLimitStatus,
     ]
 }

@@ -135,7 +135,8 @@ package struct Record: Sendable, Equatable {
     }
 }
 
-/// A change to make on GitHub (`PUT /user/following/octocat`): sent once, never cached, answered by a status.
+/// A change to make on GitHub (`PUT /user/following/octocat`, `PATCH /user`): sent once, never cached, answered
+/// by a status, and by a body when the operation has one (`PATCH /user`'s profile as it now is).
 package struct Action: Sendable, Equatable {
     /// The write operation this is one request of; its row names the scope a token needs.
     package let endpoint: Endpoint
@@ -143,12 +144,15 @@ package struct Action: Sendable, Equatable {
     package let path: String
     /// What a 404 lacks, in words ("user 'octocat'").
     package let missing: String
+    /// The JSON the write sends (`PATCH /user`'s fields); nil sends none.
+    package let body: [UInt8]?
 
     /// `segments` fill the row's path placeholders in order, already percent-encoded.
-    package init(_ endpoint: Endpoint, _ segments: String..., missing: String) {
+    package init(_ endpoint: Endpoint, _ segments: String..., body: [UInt8]? = nil, missing: String) {
         precondition(endpoint.method.isWrite, "\(endpoint) is not a write")
         self.endpoint = endpoint
         self.path = endpoint.path(segments)
+        self.body = body
         self.missing = missing
     }
 
@@ -160,7 +164,9 @@ package struct Action: Sendable, Equatable {
 
 /// Changes on GitHub. Implementations throw only `DomainError`.
 package protocol ActionRepository: Sendable {
-    func perform(_ action: Action) async throws(DomainError)
+    /// Sends the write once. Its answer's body, which most writes leave empty (204).
+    @discardableResult
+    func perform(_ action: Action) async throws(DomainError) -> ResourceBody
     /// The request an action would send, as `METHOD URL`, for a dry run.
     func describe(_ action: Action) -> String
 }

@@ -81,6 +81,37 @@ struct StandInRouteRequest {
         return StandInErrorBody.badCredentials()
     }
 
+    /// What GitHub answers a token that has none of `scopes` (`user` grants every `user:` scope): 403 `Resource
+    /// not accessible by personal access token`, or 404 for a `hide404` token (see `StandInTokens`); nil when it
+    /// has one.
+    func scopeRefusal(unlessOneOf scopes: [String]) -> StandInHTTPResponse? {
+        let granted = caller.scopes ?? []
+        guard !granted.contains("user"), granted.allSatisfy({ !scopes.contains($0) }) else { return nil }
+        if caller.token.map(StandInTokens.hidesRefusals) == true {
+            return StandInErrorBody.notFound(documentationURL: documentation)
+        }
+        return StandInErrorBody.response(
+            403, message: StandInErrorBody.missingPermissionMessage, documentationURL: documentation)
+    }
+
+    /// A list the handler holds whole (the token's own blocks, its addresses), paged as GitHub pages: the page the
+    /// query asks for as a JSON array, with `Link` URLs under `path`.
+    func pagedList<Item>(
+        _ items: [Item], path: String, bytesPerItem: Int, write: (Item, inout JSONByteWriter) -> Void
+    ) -> StandInHTTPResponse {
+        let paging = StandInPageRequest(query: query)
+        var writer = JSONByteWriter(reservingCapacity: 2 + items.count * bytesPerItem)
+        writer.raw("[")
+        for (position, item) in items[paging.range(inCount: items.count)].enumerated() {
+            writer.raw(position == 0 ? "" : ",")
+            write(item, &writer)
+        }
+        writer.raw("]")
+        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
+        setPageLink(on: &response, paging: paging, path: path, lastPage: paging.pageCount(forCount: items.count))
+        return response
+    }
+
     /// Sets GitHub's page-based `Link` header, when the list has more than one page, with URLs under `path`.
     func setPageLink(
         on response: inout StandInHTTPResponse, paging: StandInPageRequest, path: String, lastPage: Int

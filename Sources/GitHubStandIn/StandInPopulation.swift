@@ -169,18 +169,23 @@ package struct StandInUser: Sendable, Equatable {
     }
 
     /// `followCounts` replaces the profile's own `followers` and `following` once writes have moved them; nil
-    /// keeps the population's numbers.
-    package func publicUserJSONBytes(followCounts: StandInFollowCounts? = nil) -> [UInt8] {
+    /// keeps the population's numbers. `edit` is what `PATCH /user` changed, if anything.
+    package func publicUserJSONBytes(followCounts: StandInFollowCounts? = nil, edit: StandInProfileEdit? = nil)
+        -> [UInt8]
+    {
         var writer = JSONByteWriter(reservingCapacity: 1_600)
-        writePublicUserFields(into: &writer, followCounts: followCounts)
+        writePublicUserFields(into: &writer, followCounts: followCounts, edit: edit)
         writer.raw("}")
         return writer.bytes
     }
 
     /// Left open so the private-user form of `GET /user` can append its own keys.
-    func writePublicUserFields(into writer: inout JSONByteWriter, followCounts: StandInFollowCounts?) {
+    func writePublicUserFields(
+        into writer: inout JSONByteWriter, followCounts: StandInFollowCounts?, edit: StandInProfileEdit?
+    ) {
         writeSimpleUserFields(into: &writer, closing: false)
         var profile = self.profile
+        edit?.apply(to: &profile)
         if let followCounts {
             profile.followers = followCounts.followers
             profile.following = followCounts.following

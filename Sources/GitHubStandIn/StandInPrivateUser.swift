@@ -65,11 +65,13 @@ extension StandInUser {
         String(decoding: privateUserJSONBytes(), as: UTF8.self)
     }
 
-    /// `followCounts` as for `publicUserJSONBytes(followCounts:)`.
-    package func privateUserJSONBytes(followCounts: StandInFollowCounts? = nil) -> [UInt8] {
+    /// `followCounts` and `edit` as for `publicUserJSONBytes(followCounts:edit:)`.
+    package func privateUserJSONBytes(followCounts: StandInFollowCounts? = nil, edit: StandInProfileEdit? = nil)
+        -> [UInt8]
+    {
         let extra = privateProfile
         var writer = JSONByteWriter(reservingCapacity: 1_900)
-        writePublicUserFields(into: &writer, followCounts: followCounts)
+        writePublicUserFields(into: &writer, followCounts: followCounts, edit: edit)
         writer.raw(",\"private_gists\":")
         writer.integer(extra.privateGists)
         writer.raw(",\"total_private_repos\":")

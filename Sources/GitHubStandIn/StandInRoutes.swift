@@ -9,13 +9,16 @@ extension StandInRouteTable {
     /// with a literal segment where the other has a parameter (`/user/following/{username}` before `/user/{a}/{b}`).
     static func gitHub() -> StandInRouteTable {
         let blocks = StandInBlockList()
+        let edits = StandInProfileEdits()
         return StandInRouteTable(
             [
                 // First because it is the benchmarked path and must not pay for the other comparisons.
                 StandInRoute(.listUsers, handler: StandInUsersListHandler()),
                 // Its `/user/{account_id}` form is `Endpoint.userByID`. GitHub's documentation names `user` here.
-                StandInRoute(.user, handler: StandInUserHandler(), acceptedScopes: "user"),
-                StandInRoute(.authenticatedUser, handler: StandInAuthenticatedUserHandler(), acceptedScopes: "user"),
+                StandInRoute(.user, handler: StandInUserHandler(edits: edits), acceptedScopes: "user"),
+                StandInRoute(
+                    .authenticatedUser, handler: StandInAuthenticatedUserHandler(edits: edits), acceptedScopes: "user"),
+                StandInRoute(.updateAuthenticatedUser, handler: StandInProfileEditHandler(edits: edits)),
                 StandInRoute(.followers, handler: StandInFollowHandler(.followers)),
                 StandInRoute(.following, handler: StandInFollowHandler(.following)),
                 StandInRoute(.ownFollowers, handler: StandInFollowHandler(.followers, of: .signedIn)),
@@ -32,6 +35,8 @@ extension StandInRouteTable {
                 StandInRoute(.blocks, handler: StandInBlocksHandler(operation: .list, blocks: blocks)),
                 StandInRoute(.block, handler: StandInBlocksHandler(operation: .block, blocks: blocks)),
                 StandInRoute(.unblock, handler: StandInBlocksHandler(operation: .unblock, blocks: blocks)),
+                StandInRoute(.emails, handler: StandInEmailsHandler()),
+                StandInRoute(.hovercard, handler: StandInHovercardHandler()),
                 StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
                 StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
                 // GitHub documents that checking the rate limit does not count against it, even when exhausted.

@@ -149,6 +149,7 @@ private func parameters(_ match: StandInRouteMatch) -> [String] {
         let accepted: [Endpoint: String] = [
             .user: "user", .userByID: "user", .authenticatedUser: "user", .follow: "user, user:follow",
             .unfollow: "user, user:follow", .blocks: "user", .block: "user", .unblock: "user",
+            .emails: "user, user:email", .updateAuthenticatedUser: "user",
         ]
         for path in paths.map({ $0.replacing("{username}", with: "octocat") }) {
             let match = gitHub.match(method: row.method.rawValue, path: path)

@@ -95,10 +95,11 @@ package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepos
         return try result.get()
     }
 
-    package func perform(_ action: Action) async throws(DomainError) {
+    package func perform(_ action: Action) async throws(DomainError) -> ResourceBody {
         let call = action.method.rawValue + " " + action.path
         record(call)
         if let error = lock.withLock({ actions[call] }) { throw error }
+        return ResourceBody(bytes: [], next: nil, label: call)
     }
 
     package func describe(_ action: Action) -> String {

@@ -37,17 +37,15 @@ struct StandInBlocksHandler: StandInHandler {
     let blocks: StandInBlockList
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard let signedIn = request.signedInAccount, let token = request.caller.token else {
+        guard let signedIn = request.signedInAccount else {
             return request.signInRefusal()
         }
-        guard (request.caller.scopes ?? []).contains("user") else {
-            if StandInTokens.hidesRefusals(token) {
-                return StandInErrorBody.notFound(documentationURL: request.documentation)
+        if let refusal = request.scopeRefusal(unlessOneOf: ["user"]) { return refusal }
+        guard operation != .list else {
+            return request.pagedList(blocks.blocked(by: signedIn), path: "/user/blocks", bytesPerItem: 1_000) {
+                $0.writeSimpleUser(into: &$1)
             }
-            return StandInErrorBody.response(
-                403, message: StandInErrorBody.missingPermissionMessage, documentationURL: request.documentation)
         }
-        guard operation != .list else { return list(of: signedIn, request) }
         guard let login = request.parameters["username"], let other = request.population.user(login: login) else {
             return StandInErrorBody.notFound(documentationURL: request.documentation)
         }
@@ -62,21 +60,5 @@ struct StandInBlocksHandler: StandInHandler {
         request.followGraph.unfollow(signedIn, other)
         request.followGraph.unfollow(other, signedIn)
         return StandInHTTPResponse(status: 204)
-    }
-
-    private func list(of owner: StandInUser, _ request: StandInRouteRequest) -> StandInHTTPResponse {
-        let all = blocks.blocked(by: owner)
-        let paging = StandInPageRequest(query: request.query)
-        var writer = JSONByteWriter(reservingCapacity: 2 + all.count * 1_000)
-        writer.raw("[")
-        for (position, member) in all[paging.range(inCount: all.count)].enumerated() {
-            writer.raw(position == 0 ? "" : ",")
-            member.writeSimpleUser(into: &writer)
-        }
-        writer.raw("]")
-        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
-        request.setPageLink(
-            on: &response, paging: paging, path: "/user/blocks", lastPage: paging.pageCount(forCount: all.count))
-        return response
     }
 }

@@ -76,6 +76,10 @@ struct CommandRequestTests {
             .authenticatedUser, "me", sends: "GET /user", body: "users-get-authenticated",
             headers: [("X-OAuth-Scopes", "read:user, user:follow")], needsToken: true,
             fields: "login,id,total_private_repos", lines: "octocat\t1\t100\n"),
+        // GitHub answers `PATCH /user` with the private profile as it now is, as `GET /user` answers.
+        CommandRow(
+            .updateAuthenticatedUser, "me edit --bio hello", sends: "PATCH /user", body: "users-get-authenticated",
+            needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
             .repos, "repos octocat", sends: "GET /users/octocat/repos?per_page=30", body: "repos-list-for-user",
             fields: "full_name,stargazers_count,fork", lines: "octocat/Hello-World\t80\tfalse\n"),
@@ -97,6 +101,15 @@ struct CommandRequestTests {
         CommandRow(
             .blocks, "blocks", sends: "GET /user/blocks?per_page=30", body: "users-list-followers-for-user",
             needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
+        CommandRow(
+            .emails, "emails", sends: "GET /user/emails?per_page=30", body: "users-list-emails-for-authenticated-user",
+            needsToken: true, fields: "email,primary,verified,visibility",
+            lines: "octocat@github.com\ttrue\ttrue\tpublic\n1+octocat@users.noreply.github.com\tfalse\ttrue\t\n"),
+        CommandRow(
+            .hovercard, "hovercard octocat --subject-type repository --subject-id 1300192",
+            sends: "GET /users/octocat/hovercard?subject_type=repository&subject_id=1300192",
+            body: "users-get-context-for-user", needsToken: true, fields: "message,octicon",
+            lines: "Owns this repository\trepo\n"),
         CommandRow(
             .keys, "keys octocat", sends: "GET /users/octocat/keys?per_page=30",
             body: "users-list-public-keys-for-user", fields: "id,key", lines: "1\tssh-rsa AAA...\n"),
@@ -140,6 +153,12 @@ struct CommandRequestTests {
             fields: "id,public,description", lines: "aa5a315d61ae9438b18d\ttrue\tHello World Examples\n"),
         CommandRow(
             .publicEvents, "events octocat", sends: "GET /users/octocat/events/public?per_page=30",
+            body: "activity-list-public-events-for-user", fields: "id,type",
+            lines: "22249084947\tWatchEvent\n22249084964\tPushEvent\n"),
+        // GitHub documents the same event items for the events an account received as for its own.
+        CommandRow(
+            .receivedPublicEvents, "events octocat --received",
+            sends: "GET /users/octocat/received_events/public?per_page=30",
             body: "activity-list-public-events-for-user", fields: "id,type",
             lines: "22249084947\tWatchEvent\n22249084964\tPushEvent\n"),
         CommandRow(

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import gh_users
@@ -16,5 +17,98 @@ struct MeCommandTests {
         #expect(run.out.hasSuffix("\n  Scopes     read:user, user:follow\n"))
         #expect(!run.out.contains(CommandRequestTests.token))
         #expect(harness.http.received.map { $0.headers["Authorization"] } == ["Bearer \(CommandRequestTests.token)"])
+    }
+}
+
+/// `me edit` through the real client: the body GitHub's keys and the values JSON-escaped, a dry run that sends
+/// nothing, the refusals before anything is sent, and a write sent once.
+struct MeEditCommandTests {
+    private func harness(token: Bool = true) -> CommandHarness {
+        var harness = CommandHarness()
+        if token { harness.environment["GH_TOKEN"] = CommandRequestTests.token }
+        return harness
+    }
+
+    @Test func theBodyHasGitHubsKeysAndEveryValueSurvivesEscaping() async throws {
+        let harness = harness()
+        harness.expect("PATCH /user", body: "users-get-authenticated")
+        let name = "Mona \"the\" Octocat"
+        let bio = "back\\slash\nsecond line\ttab 🐙 é"
+        let run = await harness.run(
+            [
+                "me", "edit", "--name", name, "--bio", bio, "--twitter-username", "monatheoctocat", "--no-hireable",
+                "--format", "tsv", "--fields", "login",
+            ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\n")
+        let sent = try #require(harness.http.received.first)
+        #expect(sent.headers["Content-Type"] == "application/json")
+        let body = try #require(sent.body)
+        let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(object["name"] as? String == name)
+        #expect(object["bio"] as? String == bio)
+        #expect(object["twitter_username"] as? String == "monatheoctocat")
+        #expect(object["hireable"] as? Bool == false)
+        #expect(object.count == 4)
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(text.hasPrefix("{\"name\":") && text.contains(",\"bio\":") && text.hasSuffix(",\"hireable\":false}"))
+    }
+
+    @Test func aDryRunPrintsTheRequestLineAndItsBodyAndSendsNothingEvenWithoutAToken() async {
+        let harness = harness(token: false)
+        let run = await harness.run(["me", "edit", "--bio", "a \"quoted\" bio", "--hireable", "--dry-run"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(
+            run.out
+                == "PATCH https://api.github.com/user\n{\n  \"bio\": \"a \\\"quoted\\\" bio\",\n  \"hireable\": true\n}\n"
+        )
+        #expect(harness.http.received.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["me", "edit"], "me edit needs a field to change: --name, --bio"),
+        (["me", "edit", "--dry-run"], "me edit needs a field to change"),
+        (["me", "--bio", "x"], "--bio changes the profile: gh-users me edit --bio"),
+        (["me", "--hireable"], "--hireable changes the profile"),
+        (["me", "edit", "--hireable", "--no-hireable"], "give --hireable or --no-hireable, not both"),
+        (["me", "edit", "now", "--bio", "x"], "unexpected argument 'now'"),
+        (["me", "show"], "unknown action 'show'"),
+    ])
+    func badInputIsStatus64AndSendsNothing(arguments: [String], message: String) async {
+        let harness = harness()
+        let run = await harness.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.err.contains(message), "\(run.err)")
+        #expect(harness.http.received.isEmpty)
+    }
+
+    @Test func withoutATokenItIsStatusFourBeforeAnythingIsSent() async {
+        let harness = harness(token: false)
+        let run = await harness.run(["me", "edit", "--bio", "x"])
+        #expect(run.status == 4)
+        #expect(run.err.contains("me edit needs a token"))
+        #expect(harness.http.received.isEmpty)
+    }
+
+    /// GitHub refuses a token without the `user` scope with 403 naming the scopes, or with 404.
+    @Test(arguments: [
+        (403, [("X-Accepted-OAuth-Scopes", "user"), ("X-OAuth-Scopes", "read:user")], "error-404"),
+        (404, [], "error-404"),
+    ])
+    func aRefusalIsStatusFourNamingTheUserScope(status: Int, headers: [(String, String)], body: String) async {
+        let harness = harness()
+        harness.expect("PATCH /user", status: status, headers: headers, body: body)
+        let run = await harness.run(["me", "edit", "--bio", "x"])
+        #expect(run.status == 4)
+        #expect(run.err.contains("(GitHub accepts: user)"), "\(run.err)")
+        #expect(run.out.isEmpty)
+    }
+
+    @Test func aWriteThatFailsIsNotSentAgain() async {
+        let harness = harness()
+        harness.expect("PATCH /user", status: 502, body: "error-404")
+        let run = await harness.run(["me", "edit", "--bio", "x", "--retries", "3"])
+        #expect(run.status == 1)
+        #expect(harness.http.received.count == 1)
     }
 }

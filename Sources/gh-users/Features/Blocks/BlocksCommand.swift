@@ -31,7 +31,7 @@ enum BlocksCommand {
             admission: ListDeclaration.unseen(id: \.id),
             columns: { _ in AccountColumns.summary },
             raw: \.raw
-        ).requiringToken(for: "blocks") { _ in Endpoint.blocks.needsToken },
+        ).requiringToken { _ in Endpoint.blocks.needsToken },
         spec: CommandSpec(
             name: "blocks",
             abstract: "List the accounts the token's user blocks (\(Endpoint.blocks)).",

@@ -68,12 +68,10 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         return copy
     }
 
-    /// Options that read the token's own account (`followers` without a LOGIN): exit 4 without a token. `what`
-    /// names what needs it in the message, when that is not "COMMAND without a LOGIN" (`blocks`).
-    func requiringToken(for what: String? = nil, when requires: @escaping @Sendable (Options) -> Bool) -> Self {
+    /// Options that read the token's own account (`followers` without a LOGIN): exit 4 without a token.
+    func requiringToken(when requires: @escaping @Sendable (Options) -> Bool) -> Self {
         var copy = self
         copy.setup.requiresToken = requires
-        copy.setup.tokenNeededBy = what
         return copy
     }
 
@@ -87,8 +85,6 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     /// What a run needs, or does, before its first request.
     struct RunSetup: Sendable {
         var requiresToken: @Sendable (Options) -> Bool = { _ in false }
-        /// What needs the token, in the exit-4 message; nil: "COMMAND without a LOGIN".
-        var tokenNeededBy: String?
         /// Reads where a crawl stopped, opens its `--output` file: the options and output the run goes on with,
         /// or the outcome that ends it at once.
         var start: (@Sendable (Options, CommandContext) -> Start)?

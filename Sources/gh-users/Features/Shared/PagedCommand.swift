@@ -11,6 +11,8 @@ extension Command where Options: PagedOptions {
         parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
     ) {
         let name = spec.name
+        // What needs a token, as the exit-4 message names it: `followers without a LOGIN`, but `emails` whole.
+        let needingToken = spec.arguments.isEmpty ? name : name + " without a LOGIN"
         var spec = spec.adding([PagingGroup.group(noun: declaration.noun)])
         let profiles = declaration.profiles?.options
         if profiles != nil {
@@ -26,7 +28,8 @@ extension Command where Options: PagedOptions {
                 return options
             },
             action: .github { options, context, github in
-                await declaration.run(options, context: context, github: github, command: name)
+                await declaration.run(
+                    options, context: context, github: github, command: name, needingToken: needingToken)
             }
         )
     }
@@ -35,9 +38,12 @@ extension Command where Options: PagedOptions {
 extension ListDeclaration {
     /// One run: the checks and setup before the first request, then the shared coordinator.
     fileprivate func run(
-        _ requested: Options, context initialContext: CommandContext, github: any GitHubReader, command name: String
+        _ requested: Options, context initialContext: CommandContext, github: any GitHubReader, command name: String,
+        needingToken: String
     ) async -> CommandOutcome {
-        if let refusal = refusal(requested, context: initialContext, command: name) { return refusal }
+        if let refusal = refusal(requested, context: initialContext, command: name, needingToken: needingToken) {
+            return refusal
+        }
         var run = Run(options: requested, context: initialContext)
         if let start = setup.start {
             switch start(requested, initialContext) {
@@ -71,10 +77,12 @@ extension ListDeclaration {
     }
 
     /// Exit 4 before anything is sent, when these options need a token and there is none.
-    private func refusal(_ options: Options, context: CommandContext, command name: String) -> CommandOutcome? {
+    private func refusal(_ options: Options, context: CommandContext, command name: String, needingToken: String)
+        -> CommandOutcome?
+    {
         guard !context.presenter.hasToken else { return nil }
         if setup.requiresToken(options) {
-            return TokenRequirement(command: setup.tokenNeededBy ?? name + " without a LOGIN").refuse(context)
+            return TokenRequirement(command: needingToken).refuse(context)
         }
         if let stage = profiles, options[keyPath: stage.options].full, options[keyPath: stage.options].via == .graphql {
             return ProfileSource.tokenRequirement(command: name).refuse(context)

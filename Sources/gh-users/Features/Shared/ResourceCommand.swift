@@ -123,19 +123,24 @@ extension Command {
         parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
     ) {
         self.init(
-            spec: spec,
-            parse: parse,
-            action: .github { options, context, github in
-                if let requirement = declaration.tokenRequirement(options), !context.presenter.hasToken {
-                    return requirement.refuse(context)
-                }
-                return await ResourceCoordinator<Options, Value>(
-                    viewModel: ResourceViewModel { await declaration.load(options, github, context) },
-                    render: { declaration.render($0, options, context.render) },
-                    command: context
-                ).run()
-            }
-        )
+            spec: spec, parse: parse,
+            action: .github { options, context, github in await declaration.run(options, context, github) })
+    }
+}
+
+extension ResourceDeclaration {
+    /// One run: exit 4 before any request when these options need a token and there is none, else the shared
+    /// coordinator. A command that does something else for some options (`me edit --dry-run`) runs this for
+    /// the rest.
+    func run(_ options: Options, _ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        if let requirement = tokenRequirement(options), !context.presenter.hasToken {
+            return requirement.refuse(context)
+        }
+        return await ResourceCoordinator<Options, Value>(
+            viewModel: ResourceViewModel { await load(options, github, context) },
+            render: { render($0, options, context.render) },
+            command: context
+        ).run()
     }
 }
 

@@ -1,4 +1,5 @@
 import Domain
+import JSONBytes
 
 /// What a command that changes accounts declares (`follow`, `unfollow`): the endpoint row it sends for each
 /// account, its verb in the words messages need, when it asks first, and the help that is its own. Reading the
@@ -26,6 +27,19 @@ struct WriteDeclaration: Sendable {
 
     /// The OAuth scope the row needs (`user:follow`), named in the exit-4 hint.
     var scope: String { endpoint.scope ?? "" }
+}
+
+extension Action {
+    /// What `--dry-run` prints for a write instead of sending it: the request line, then the JSON it would send.
+    func dryRun(_ github: any ActionRepository) -> String {
+        var text = github.describe(self) + "\n"
+        if let body {
+            var pretty: [UInt8] = []
+            JSONText.pretty(body, into: &pretty)
+            text += String(decoding: pretty, as: UTF8.self) + "\n"
+        }
+        return text
+    }
 }
 
 /// When a write asks before it is sent. As `gh` does, only what cannot simply be undone asks.

@@ -24,7 +24,7 @@ struct WriteCoordinator {
             return .failed(error)
         }
         if options.dryRun {
-            let requests = logins.map { github.describe(GitHubEndpoints.action(declaration.endpoint, on: $0)) + "\n" }
+            let requests = logins.map { GitHubEndpoints.action(declaration.endpoint, on: $0).dryRun(github) }
             do {
                 try io.writeOut(requests.joined())
             } catch {

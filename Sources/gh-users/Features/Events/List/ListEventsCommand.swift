@@ -3,19 +3,32 @@ import Data
 import Domain
 import JSONBytes
 
-/// `gh-users events LOGIN`: an account's public activity, newest first, up to the 300 GitHub keeps.
-enum ListEventsCommand {
-    static let endpoint = Endpoint.publicEvents
+/// `gh-users events LOGIN [--received]`: which account, and whether its own events or the ones it received.
+struct ListEventsOptions: PagedOptions {
+    var login: Login
+    var received = false
+    var paging = PagingOptions()
 
-    static let declaration = Command<AccountListOptions>(
+    /// The row `--received` chooses: both are capped at GitHub's 300.
+    var endpoint: Endpoint { received ? .receivedPublicEvents : .publicEvents }
+}
+
+/// `gh-users events LOGIN`: an account's public activity, newest first, up to the 300 GitHub keeps; with
+/// `--received`, the public activity of the accounts it follows and the repositories it watches.
+enum ListEventsCommand {
+    static let received = OptionSpec(
+        "received", help: "List the public events the account received (\(Endpoint.receivedPublicEvents)).")
+
+    static let declaration = Command<ListEventsOptions>(
         list: ListDeclaration(
             noun: "events",
             paging: { options in
                 // Never ask for the page GitHub refuses: stop at the row's cap (the 300th event).
                 PagingPlan(
-                    limit: options.paging.limit.capped(at: endpoint.itemCap), requestedPerPage: options.paging.perPage)
+                    limit: options.paging.limit.capped(at: options.endpoint.itemCap),
+                    requestedPerPage: options.paging.perPage)
             },
-            list: { GitHubEndpoints.records(endpoint, of: $0.login) },
+            list: { GitHubEndpoints.records($0.endpoint, of: $0.login) },
             admission: ListDeclaration.unseen(id: \.id),
             columns: { context in
                 [
@@ -33,27 +46,31 @@ enum ListEventsCommand {
         spec: CommandSpec(
             name: "events",
             abstract: "List an account's recent public events (GET /users/{username}/events/public).",
-            usage: "gh-users events LOGIN [--limit N | --all] [options]",
+            usage: "gh-users events LOGIN [--received] [--limit N | --all] [options]",
             discussion: """
                 Pushes, stars, forks, issues and the rest, newest first. GitHub keeps only the 300 most recent
                 public events of an account (and none older than 90 days); gh-users stops there and says so on
-                stderr, without asking for the page GitHub would refuse.
+                stderr, without asking for the page GitHub would refuse. --received lists instead what the
+                account's feed shows: the public events of the accounts it follows and the repositories it
+                watches, with the same cap and the same columns.
                 """,
             arguments: [("LOGIN", "The account whose events to list.")],
-            options: [],
+            options: [received],
             examples: [
                 ("gh-users events octocat", "The 30 most recent."),
                 ("gh-users events octocat --all --format ndjson | jq -r .type | sort | uniq -c", "What it does most."),
+                ("gh-users events octocat --received --limit 10", "The latest ten in its feed."),
             ],
             fields: ["id", "type", "actor", "repo", "org", "payload", "public", "created_at"]
         ),
-        parse: AccountListOptions.parse
+        parse: { parsed, spec throws(UsageError) in
+            ListEventsOptions(login: try LoginArgument.single(parsed, spec: spec), received: parsed.has(received))
+        }
     )
 
-    static func notes(taken: Int, options: AccountListOptions) -> [String] {
-        guard let cap = endpoint.itemCap, options.paging.limit.exceeds(cap), taken >= cap else { return [] }
-        return [
-            "gh-users: GitHub keeps only the \(cap) most recent public events of an account; these are all of them."
-        ]
+    static func notes(taken: Int, options: ListEventsOptions) -> [String] {
+        guard let cap = options.endpoint.itemCap, options.paging.limit.exceeds(cap), taken >= cap else { return [] }
+        let which = options.received ? "public events an account received" : "public events of an account"
+        return ["gh-users: GitHub keeps only the \(cap) most recent \(which); these are all of them."]
     }
 }

@@ -2,56 +2,99 @@ import AtomicCore
 import Data
 import Domain
 
-/// `gh-users me`: the account the token belongs to, and on a terminal the scopes the token has.
+/// `gh-users me`: the account the token belongs to, and on a terminal the scopes the token has. `gh-users me
+/// edit` changes its profile (`PATCH /user`) and prints the profile as it now is.
 enum MeCommand {
-    /// The command takes no options of its own.
-    struct Options: Sendable, Equatable {}
+    /// Plain `me` shows the profile; `me edit` changes it first.
+    struct Options: Sendable, Equatable {
+        var edit: ProfileEdit?
+    }
+
+    /// Showing the profile, and changing it: one request either way, whose answer is the private profile.
+    private static let profile = ResourceDeclaration<Options, AuthenticatedUser>(
+        fetch: { options, github, _ in
+            [
+                await Result.of { () throws(DomainError) in
+                    guard let edit = options.edit else {
+                        return try await github.fetch(GitHubEndpoints.authenticatedUser)
+                    }
+                    let answer = try await github.perform(GitHubEndpoints.updateAuthenticatedUser(edit.fields))
+                    return try GitHubEndpoints.authenticatedUser.decode(answer)
+                }
+            ]
+        },
+        render: { accounts, _, context in
+            guard let account = accounts.first else { return [] }
+            guard context.format == .table, context.fields == nil else {
+                return ShowUsersRenderer.render([account.user], asArray: false, context: context)
+            }
+            let scopes = account.scopes.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") }
+            let unreported = "not reported: fine-grained and app tokens have permissions, not scopes"
+            let extra = [("Scopes", scopes ?? unreported)]
+            return Array(ShowUsersRenderer.profile(account.user, context: context, extra: extra).utf8)
+        },
+        tokenRequirement: { options in TokenRequirement(command: options.edit == nil ? "me" : "me edit") }
+    )
 
     static let declaration = Command<Options>(
-        resource: ResourceDeclaration(
-            fetch: { _, github, _ in
-                [
-                    await Result.of { () throws(DomainError) in
-                        try await github.fetch(GitHubEndpoints.authenticatedUser)
-                    }
-                ]
-            },
-            render: { accounts, _, context in
-                guard let account = accounts.first else { return [] }
-                guard context.format == .table, context.fields == nil else {
-                    return ShowUsersRenderer.render([account.user], asArray: false, context: context)
-                }
-                let scopes = account.scopes.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") }
-                let unreported = "not reported: fine-grained and app tokens have permissions, not scopes"
-                let extra = [("Scopes", scopes ?? unreported)]
-                return Array(ShowUsersRenderer.profile(account.user, context: context, extra: extra).utf8)
-            },
-            tokenRequirement: { _ in TokenRequirement(command: "me") }
-        ),
         spec: CommandSpec(
             name: "me",
-            abstract: "Show the account your token belongs to (GET /user).",
-            usage: "gh-users me [options]",
+            abstract: "Show the account your token belongs to (GET /user), or change its profile (PATCH /user).",
+            usage: "gh-users me [edit [--name TEXT] [--bio TEXT] [--blog URL] [--location TEXT] [--company TEXT] "
+                + "[--twitter-username NAME] [--hireable | --no-hireable] [--dry-run]] [options]",
             discussion: """
                 Needs a token (GH_TOKEN, GITHUB_TOKEN or --token-file): without one it exits with status 4
                 before sending anything. JSON is GitHub's private-user object, with the private counts and plan
                 a token's owner may see. On a terminal the profile ends with the scopes GitHub says the token
                 has (X-OAuth-Scopes).
+
+                me edit sends the fields given, and only those, to PATCH /user, then prints the profile as it
+                now is, as me does. An empty value clears a field. It needs at least one field (status 64
+                otherwise) and a token with the user scope: GitHub's refusal is status 4, with the scope named.
+                --dry-run prints the request and its JSON body and sends nothing, with or without a token. A
+                write is sent once: never retried after a failure that could have changed the profile, and
+                never sent again to where a redirect points.
                 """,
-            arguments: [],
-            options: [],
+            arguments: [("edit", "Change the profile instead of only showing it.")],
+            options: ProfileEdit.options,
             examples: [
                 ("gh-users me", "Who the token is, and what it may do."),
                 ("gh-users me --json | jq -r .login", "Just the login, for a script."),
+                ("gh-users me edit --bio 'Tends the octocats' --hireable", "Change the bio, and say you are for hire."),
+                ("gh-users me edit --location '' --dry-run", "Show the request that would clear the location."),
             ],
             fields: FieldCatalog.profile + [
                 "notification_email", "private_gists", "total_private_repos", "owned_private_repos", "disk_usage",
                 "collaborators", "two_factor_authentication", "plan", "business_plus", "ldap_dn",
-            ]
+            ],
+            words: ["edit"]
         ),
         parse: { parsed, spec throws(UsageError) in
-            try NoArguments.check(parsed, spec: spec)
-            return Options()
+            switch parsed.positionals.first {
+            case nil:
+                if let stray = ProfileEdit.stray(parsed) {
+                    throw UsageError(
+                        message: "--\(stray.name) changes the profile: gh-users me edit --\(stray.name) …",
+                        command: spec)
+                }
+                return Options()
+            case "edit":
+                if let extra = parsed.positionals.dropFirst().first {
+                    throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
+                }
+                return Options(edit: try ProfileEdit.parse(parsed, spec: spec))
+            case let word?:
+                throw UsageError(message: "unknown action '\(word)': me takes edit, or nothing", command: spec)
+            }
+        },
+        action: .github { options, context, github in
+            guard let edit = options.edit, edit.dryRun else { return await profile.run(options, context, github) }
+            do {
+                try context.io.writeOut(GitHubEndpoints.updateAuthenticatedUser(edit.fields).dryRun(github))
+            } catch {
+                return .writeFailed(error, io: context.io)
+            }
+            return .success
         }
     )
 }

@@ -1,0 +1,104 @@
+import AtomicCore
+import Data
+import Domain
+import JSONBytes
+
+/// `gh-users hovercard LOGIN [--subject-type TYPE --subject-id ID]`: which account, and about which subject.
+struct HovercardOptions: Sendable, Equatable {
+    enum SubjectType: String, Sendable, CaseIterable {
+        case organization
+        case repository
+        case issue
+        case pullRequest = "pull_request"
+    }
+
+    var login: Login
+    var subjectType: SubjectType?
+    var subjectID: String?
+}
+
+/// What GitHub's hovercard says of an account (`GET /users/{username}/hovercard`), one context a line: its
+/// message and GitHub's octicon for it. JSON is GitHub's object as sent.
+enum HovercardCommand {
+    static let subjectType = OptionSpec(
+        "subject-type", value: "TYPE",
+        help: "organization, repository, issue or pull_request: what the card is about; needs --subject-id.",
+        choices: HovercardOptions.SubjectType.allCases.map(\.rawValue))
+    static let subjectID = OptionSpec(
+        "subject-id", value: "ID",
+        help: "The id of the organization, repository, issue or pull request; needs "
+            + "--subject-type.")
+
+    static let declaration = Command<HovercardOptions>(
+        resource: ResourceDeclaration(
+            fetch: { options, github, _ in
+                let subject = options.subjectType.map { ($0.rawValue, options.subjectID ?? "") }
+                return [
+                    await Result.of { () throws(DomainError) in
+                        try await github.fetch(GitHubEndpoints.hovercard(of: options.login, subject: subject))
+                    }
+                ]
+            },
+            render: { cards, _, context in cards.first.map { render($0, context: context) } ?? [] },
+            tokenRequirement: { _ in TokenRequirement(command: "hovercard") }
+        ),
+        spec: CommandSpec(
+            name: "hovercard",
+            abstract: "Show what GitHub's hovercard says of an account (\(Endpoint.hovercard)).",
+            usage: "gh-users hovercard LOGIN [--subject-type TYPE --subject-id ID] [options]",
+            discussion: """
+                One line per context GitHub gives: where the account works or lives, the organizations it is in,
+                and, with a subject, how it relates to that organization, repository, issue or pull request.
+                --subject-type and --subject-id go together. Needs a token (exit 4 without one, before anything
+                is sent). JSON is GitHub's object as sent; tsv and csv give each context's message and octicon.
+                """,
+            arguments: [("LOGIN", "The account whose hovercard to show.")],
+            options: [subjectType, subjectID],
+            examples: [
+                ("gh-users hovercard octocat", "What its hovercard says."),
+                (
+                    "gh-users hovercard octocat --subject-type repository --subject-id 1300192",
+                    "What it says of octocat next to octocat/Spoon-Knife."
+                ),
+            ],
+            fields: ["message", "octicon"]
+        ),
+        parse: { parsed, spec throws(UsageError) in
+            let options = HovercardOptions(
+                login: try LoginArgument.single(parsed, spec: spec),
+                subjectType: try ChoiceOption.parse(parsed, subjectType, spec: spec),
+                subjectID: parsed.value(subjectID))
+            guard (options.subjectType == nil) == (options.subjectID == nil) else {
+                throw UsageError(
+                    message: "--subject-type and --subject-id go together: give both or neither", command: spec)
+            }
+            if let id = options.subjectID, id.isEmpty || !id.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+                throw UsageError(
+                    message: "invalid value '\(id)' for '--subject-id': the subject's numeric id", command: spec)
+            }
+            return options
+        }
+    )
+
+    /// GitHub's object for JSON; else one row per context.
+    static func render(_ card: Record, context: RenderContext) -> [UInt8] {
+        var output: [UInt8] = []
+        switch context.format {
+        case .json where context.fields == nil:
+            JSONText.pretty(card.raw.bytes, into: &output)
+            return output + [UInt8(ascii: "\n")]
+        case .ndjson where context.fields == nil:
+            return card.raw.bytes + [UInt8(ascii: "\n")]
+        default:
+            let contexts = JSONText.elements(at: ["contexts"], in: card.raw.bytes).map(RawJSON.init(bytes:))
+            let columns = [
+                Column<RawJSON>("MESSAGE", key: "message", shrink: .first) {
+                    JSONText.text(of: "message", in: $0.bytes)
+                },
+                Column<RawJSON>("OCTICON", key: "octicon") { JSONText.text(of: "octicon", in: $0.bytes) },
+            ]
+            var writer = RecordStreamWriter(context: context, columns: columns, raw: { $0 })
+            return writer.render(contexts) + writer.finish(completed: true)
+        }
+    }
+}

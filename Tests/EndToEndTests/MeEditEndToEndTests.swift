@@ -1,0 +1,61 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// `me edit` through the built binary against the stand-in: the edit is what a later `me` shows, a dry run
+/// reaches nothing (the stand-in's log stays empty), and a token without the `user` scope is status 4 naming it.
+struct MeEditEndToEndTests {
+    private let octocat = ["GH_TOKEN": StandInTokens.token(for: "octocat")]
+
+    @Test func anEditIsWhatALaterMeShows() async throws {
+        try await withStandIn(users: 200) { server in
+            let api = ["--format", "tsv", "--api-url", server.baseURL]
+            let bio = "Tends \"octocats\" \\ and 🐙"
+            // tsv writes a backslash as two.
+            let cell = bio.replacingOccurrences(of: "\\", with: "\\\\")
+            let edited = try await BinaryRunner.run(
+                ["me", "edit", "--bio", bio, "--location", "", "--hireable", "--fields", "login,bio,location,hireable"]
+                    + api, environment: octocat)
+            #expect(edited.status == 0, "\(edited.stderr)")
+            #expect(edited.stdout == "octocat\t\(cell)\t\ttrue\n")
+            let shown = try await BinaryRunner.run(
+                ["me", "--fields", "bio,location,hireable"] + api, environment: octocat)
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(shown.stdout == "\(cell)\t\ttrue\n")
+            #expect(server.requests.map { "\($0.method) \($0.path)" } == ["PATCH /user", "GET /user"])
+        }
+    }
+
+    @Test func aDryRunSendsNothing() async throws {
+        try await withStandIn(users: 200) { server in
+            let result = try await BinaryRunner.run(
+                ["me", "edit", "--bio", "never sent", "--dry-run", "--api-url", server.baseURL], environment: octocat)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "PATCH \(server.baseURL)/user\n{\n  \"bio\": \"never sent\"\n}\n")
+            #expect(server.requests.isEmpty)
+            let octocatUser = try #require(server.population.user(login: "octocat"))
+            let shown = try await BinaryRunner.run(
+                ["me", "--format", "tsv", "--fields", "bio", "--api-url", server.baseURL], environment: octocat)
+            #expect(shown.stdout == (octocatUser.profile.bio ?? "") + "\n")
+        }
+    }
+
+    /// The token, the exit status, what stderr says and how many requests reached the stand-in.
+    @Test(arguments: [
+        (["GH_TOKEN": "gho_octocat_readonly"], 4, "(GitHub accepts: user)", 1),
+        (["GH_TOKEN": "gho_octocat_hide404"], 4, "(GitHub accepts: user)", 1),
+        ([:], 4, "me edit needs a token", 0),
+    ])
+    func aTokenThatMayNotEditIsStatusFourNamingTheScope(
+        environment: [String: String], status: Int32, stderr: String, requests: Int
+    ) async throws {
+        try await withStandIn(users: 200) { server in
+            let result = try await BinaryRunner.run(
+                ["me", "edit", "--bio", "x", "--api-url", server.baseURL], environment: environment)
+            #expect(result.status == status)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains(stderr), "\(result.stderr)")
+            #expect(server.requests.count == requests)
+        }
+    }
+}
