@@ -226,7 +226,7 @@ struct FollowChangeTests {
         #expect(out.text.contains("bob\tfollow\tnot sent"))
         #expect(err.text.contains("user:follow"))
         // alice was refused, so she is left to do as much as bob is.
-        #expect(err.text.hasSuffix("To finish: gh-users follow --yes alice bob\n"), "\(err.text)")
+        #expect(err.text.hasSuffix("To finish: gh-users follow --yes --format tsv alice bob\n"), "\(err.text)")
     }
 
     @Test func everyAccountUnknownIsThreeAndAMixIsOne() async {
@@ -259,7 +259,7 @@ struct FollowChangePromisesTests {
         #expect(await run(["follow", "alice", "bob", "carol", "--format", "tsv"], env) == 130)
         #expect(out.text == "alice\tfollow\tfollowed\nbob\tfollow\tinterrupted\ncarol\tfollow\tnot sent\n")
         #expect(err.text.contains("1 done, 1 not sent, bob interrupted in flight"), "\(err.text)")
-        #expect(err.text.contains("To finish: gh-users follow --yes bob carol\n"), "\(err.text)")
+        #expect(err.text.contains("To finish: gh-users follow --yes --format tsv bob carol\n"), "\(err.text)")
     }
 
     @Test func anUnfollowFromStdinAsksOnTheTerminalAfterListingTheAccounts() async {

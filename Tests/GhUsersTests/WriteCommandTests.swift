@@ -59,13 +59,14 @@ private struct Run {
 private func run(
     _ declaration: WriteDeclaration, _ logins: [String], yes: Bool = false, dryRun: Bool = false,
     github: FakeGitHub, clock: WriteClock = TickingClock().clock, hasToken: Bool = true,
-    terminal answer: String? = nil
+    terminal answer: String? = nil, common: CommonOptions = CommonOptions()
 ) async -> Run {
     let (io, out, err) = IOStreams.test(stderrTTY: answer != nil, terminal: answer)
-    let context = CommandContext(
+    var context = CommandContext(
         io: io,
         render: RenderContext.resolve(requested: .tsv, isTTY: false, colorEnabled: false, width: 80, now: .now),
         presenter: ErrorPresenter(now: .now, hasToken: hasToken))
+    context.common = common
     let options = WriteOptions(
         logins: .given(logins.map { try! Login(validating: $0) }), dryRun: dryRun, yes: yes)
     let outcome = await WriteCoordinator(
@@ -187,6 +188,33 @@ struct WriteCommandTests {
         #expect(failed.status == 1)
         #expect(failed.out.hasPrefix("down\tstar\tfailed: "), "\(failed.out)")
         #expect(failed.out.hasSuffix("b\tstar\tstarred\n"))
+    }
+
+    /// The command that finishes the job talks to the same host in the same way: on GitHub Enterprise a rerun
+    /// without `--api-url` would go to github.com.
+    @Test func theCommandToFinishKeepsTheHostAndHowHardToTry() async throws {
+        let github = FakeGitHub()
+        github.actions["PUT /user/following/bob"] = .cancelled
+        var common = CommonOptions()
+        common.apiURL = "https://ghe.example.com/api/v3"
+        common.retries = 5
+        let result = await run(
+            WriteDeclaration(
+                endpoint: .follow, name: "follow", past: "followed", progressive: "Following", confirmation: .never,
+                counterpart: "unfollow", abstract: "Follow", example: "Follow one."),
+            ["alice", "bob"], github: github, common: common)
+        #expect(result.status == 130)
+        let line = try #require(result.err.split(separator: "\n").last)
+        let command = try #require(line.split(separator: "To finish: ").last.map(String.init))
+        #expect(command == "gh-users follow --yes --api-url https://ghe.example.com/api/v3 --retries 5 bob")
+        guard case .run(let invocation) = CommandRouter().route(Array(ShellWords.split(command).dropFirst())) else {
+            Issue.record("the command to finish does not parse: \(command)")
+            return
+        }
+        #expect(
+            invocation
+                == FollowChangeCommand.follow.invocation(
+                    WriteOptions(logins: .given([try Login(validating: "bob")]), yes: true), common))
     }
 
     /// The command that finishes an interrupted run is one the router reads back as the rest of the job.

@@ -93,7 +93,9 @@ struct WriteCoordinator {
             }
             io.writeErr(
                 "gh-users: \(viewModel.successes) done, \(unsent.count) not sent\(stoppedAt ?? ""). To finish: "
-                    + ShellWord.line([context.programName, declaration.name, "--yes"] + toFinish.map(\.value))
+                    + ShellWord.line(
+                        [context.programName, declaration.name, "--yes"] + CommonOptions.arguments(context.common)
+                            + toFinish.map(\.value))
                     + "\n")
         }
         return .failed(stop)
