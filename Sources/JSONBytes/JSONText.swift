@@ -228,6 +228,8 @@ package enum JSONText {
         return String(scalars)
     }
 
+    /// `text` as a JSON string: the short escapes RFC 8259 names (`\n`, `\t`…) where there is one, as GitHub
+    /// writes them, and `\u00XX` for the other control characters.
     static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
@@ -235,6 +237,11 @@ package enum JSONText {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 output.append(UInt8(ascii: "\\"))
                 output.append(byte)
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20:
                 output.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
             default:

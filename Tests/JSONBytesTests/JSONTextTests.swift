@@ -115,8 +115,11 @@ struct JSONValueTests {
             .init("n", .null), .init("list", .array([.integer(1), .string("é")])),
         ])
         let text = String(decoding: value.bytes, as: UTF8.self)
-        #expect(text == #"{"z":"a \"quoted\": \\ path\u000a\u0001","a":-3,"m":true,"n":null,"list":[1,"é"]}"#)
+        #expect(text == #"{"z":"a \"quoted\": \\ path\n\u0001","a":-3,"m":true,"n":null,"list":[1,"é"]}"#)
         let parsed = try JSONSerialization.jsonObject(with: Data(value.bytes)) as? [String: Any]
         #expect(parsed?["z"] as? String == "a \"quoted\": \\ path\n\u{1}")
+        // RFC 8259's short escapes where there is one, as GitHub writes a bio's line breaks and tabs.
+        let controls = JSONValue.string("\r\n\t\u{8}\u{C}\u{B}").bytes
+        #expect(String(decoding: controls, as: UTF8.self) == #""\r\n\t\b\f\u000b""#)
     }
 }
