@@ -53,6 +53,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     /// Writes go straight to GitHub, past the cache: GitHub asks for `Content-Length: 0` on a PUT without a body.
     @discardableResult
     package func perform(_ action: Action) async throws(DomainError) -> ResourceBody {
+        // A write is never answered from the cache, so --offline has nothing to offer it: it is never sent.
+        guard fetcher.settings.mode != .offline else { throw .notCached(resource: describe(action)) }
         var request = client.makeRequest(Self.method(action.method), url(action.path))
         if let body = action.body {
             request.headers.set("Content-Type", "application/json")
@@ -64,7 +66,6 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         do {
             response = try await client.sendReportingAttempts(request)
         } catch {
-            // A write is never answered from the cache, so --offline has nothing to offer it.
             throw ErrorMapping.domainError(for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
         }
         if (300..<400).contains(response.status) {
@@ -146,6 +147,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     ) async throws(GraphQLBatchFailure) -> Value {
         let url = GitHubEndpoints.graphQLURL(apiRoot: apiRoot)
         let endpoint = "POST " + url.path
+        // GraphQL answers are never cached (they carry no validators), so --offline can answer none of them.
+        guard fetcher.settings.mode != .offline else { throw .failed(.notCached(resource: endpoint)) }
         var request = client.makeJSONPost(url, body: Foundation.Data(body))
         request.isRepeatableQuery = true
         var waits = 0

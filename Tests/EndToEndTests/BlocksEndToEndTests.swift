@@ -13,7 +13,8 @@ struct BlocksEndToEndTests {
         (["block", "Yamada-Taro"], signedInAsOctocat, 64, "", "blocking 1 account needs --yes", 0),
         (
             ["block", "--yes", "octocat"], signedInAsOctocat, 1,
-            "octocat\tblock\tfailed: gh-users: GitHub answered HTTP 422: Validation Failed", "", 1
+            "octocat\tblock\tfailed: GitHub answered HTTP 422: Validation Failed\n",
+            "gh-users: GitHub answered HTTP 422: Validation Failed\nrequest id: ", 1
         ),
         (
             ["unblock", "--dry-run", "Yamada-Taro"], signedInAsOctocat, 0, "DELETE BASE/user/blocks/Yamada-Taro\n", "",

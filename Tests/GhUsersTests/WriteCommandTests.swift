@@ -39,6 +39,27 @@ private final class TickingClock: @unchecked Sendable {
 }
 
 /// A write whose row is not follow's, so that what the kind says comes from the row and the declaration.
+/// Standard output on a full disk: the first `after` writes land, every later one fails as ENOSPC does.
+private final class FullDisk: OutputSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var left: Int
+    private let landed: CapturedOutput
+
+    init(after writes: Int, into landed: CapturedOutput) {
+        left = writes
+        self.landed = landed
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        let fails: Bool = lock.withLock {
+            left -= 1
+            return left < 0
+        }
+        if fails { throw OutputWriteError(message: "cannot write to stdout: No space left on device") }
+        try landed.write(bytes)
+    }
+}
+
 private func declaration(_ confirmation: ConfirmationRule) -> WriteDeclaration {
     WriteDeclaration(
         endpoint: Endpoint(
@@ -59,9 +80,17 @@ private struct Run {
 private func run(
     _ declaration: WriteDeclaration, _ logins: [String], yes: Bool = false, dryRun: Bool = false,
     github: FakeGitHub, clock: WriteClock = TickingClock().clock, hasToken: Bool = true,
-    terminal answer: String? = nil, common: CommonOptions = CommonOptions()
+    terminal answer: String? = nil, common: CommonOptions = CommonOptions(), stdoutFailsAfter: Int? = nil
 ) async -> Run {
-    let (io, out, err) = IOStreams.test(stderrTTY: answer != nil, terminal: answer)
+    var (io, out, err) = IOStreams.test(stderrTTY: answer != nil, terminal: answer)
+    if let writes = stdoutFailsAfter {
+        var failing = IOStreams(
+            out: FullDisk(after: writes, into: out), err: err, stdoutIsTTY: false, stderrIsTTY: io.stderrIsTTY,
+            terminalWidth: 80, colorPolicy: .auto)
+        failing.canAsk = io.canAsk
+        failing.readLine = io.readLine
+        io = failing
+    }
     var context = CommandContext(
         io: io,
         render: RenderContext.resolve(requested: .tsv, isTTY: false, colorEnabled: false, width: 80, now: .now),
@@ -188,6 +217,52 @@ struct WriteCommandTests {
         #expect(failed.status == 1)
         #expect(failed.out.hasPrefix("down\tstar\tfailed: "), "\(failed.out)")
         #expect(failed.out.hasSuffix("b\tstar\tstarred\n"))
+    }
+
+    /// `--offline` keeps off the network, so a write cannot be sent: exit 64 before anything is, and a dry run
+    /// still shows the requests.
+    @Test func offlineSendsNoWrite() async {
+        let github = FakeGitHub()
+        var common = CommonOptions()
+        common.cacheMode = .offline
+        let refused = await run(declaration(.never), ["a", "b"], github: github, common: common)
+        #expect(refused.status == 64)
+        #expect(refused.usage?.contains("--offline") == true)
+        #expect(github.calls.isEmpty)
+        let dry = await run(declaration(.never), ["a"], dryRun: true, github: github, common: common)
+        #expect(dry.status == 0)
+        #expect(github.calls.isEmpty)
+    }
+
+    /// Logins are case-insensitive: an account given twice is written once.
+    @Test func anAccountGivenTwiceIsWrittenOnce() async {
+        let github = FakeGitHub()
+        let result = await run(declaration(.never), ["a", "b", "A", "a"], github: github)
+        #expect(result.status == 0)
+        #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])
+        #expect(result.out == "a\tstar\tstarred\nb\tstar\tstarred\n")
+    }
+
+    /// A failure that does not stop the run is one line in its record, and said in full on stderr.
+    @Test func aFailedAccountIsOneLineInItsRecordAndSaidOnStderr() async {
+        let github = FakeGitHub()
+        github.actions["PUT /user/stars/me"] = .server(
+            status: 422, message: "Validation Failed", requestID: "C0DE:1:2:3:4")
+        let result = await run(declaration(.never), ["me", "b"], github: github)
+        #expect(result.status == 1)
+        #expect(result.out == "me\tstar\tfailed: GitHub answered HTTP 422: Validation Failed\nb\tstar\tstarred\n")
+        #expect(result.err.contains("gh-users: GitHub answered HTTP 422: Validation Failed\n"), "\(result.err)")
+        #expect(result.err.contains("request id: C0DE:1:2:3:4"), "\(result.err)")
+    }
+
+    /// Standard output failing mid-run stops the writes; what was sent stays sent, and stderr says what is left.
+    @Test func aFailedStdoutSaysWhatIsLeftToWrite() async {
+        let github = FakeGitHub()
+        let result = await run(declaration(.never), ["a", "b", "c"], github: github, stdoutFailsAfter: 1)
+        #expect(result.status == 1)
+        #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])
+        #expect(result.err.contains("No space left on device"), "\(result.err)")
+        #expect(result.err.hasSuffix("1 not sent; output stopped. To finish: gh-users star --yes c\n"), "\(result.err)")
     }
 
     /// The command that finishes the job talks to the same host in the same way: on GitHub Enterprise a rerun

@@ -1,3 +1,5 @@
+import AtomicCore
+
 /// Bad input caught before any request: exit 64 with `Error:`, `Usage:` and a pointer to the help.
 struct UsageError: Error, Sendable, Equatable {
     let message: String
@@ -30,7 +32,10 @@ struct UsageError: Error, Sendable, Equatable {
 
     /// The text for stderr, after swift-argument-parser's layout.
     var rendered: String {
-        var text = "Error: \(message)\n"
+        // An option's value is echoed as given, and may carry escape sequences: each line is made safe to print.
+        let visible = message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalSanitizer.sanitize(String($0)) }.joined(separator: "\n")
+        var text = "Error: \(visible)\n"
         if let usage {
             // Filled to 80 columns, as the help's USAGE is, and never broken inside a bracketed group.
             text += HelpRenderer.fillUsage("Usage: " + usage, indent: 0, hanging: 7, width: 80) + "\n"

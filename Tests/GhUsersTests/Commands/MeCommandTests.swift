@@ -54,6 +54,17 @@ struct MeEditCommandTests {
         #expect(text.hasPrefix("{\"name\":") && text.contains(",\"bio\":") && text.hasSuffix(",\"hireable\":false}"))
     }
 
+    /// `--offline` keeps off the network: an edit, which only GitHub can answer, and a calendar (GraphQL is never
+    /// cached) fail as not cached, and nothing is sent.
+    @Test(arguments: [["me", "edit", "--bio", "x", "--offline"], ["contributions", "octocat", "--offline"]])
+    func offlineSendsNothing(arguments: [String]) async {
+        let harness = harness(token: true)
+        let run = await harness.run(arguments)
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.contains("is not in the cache, and --offline keeps off the network"), "\(run.err)")
+        #expect(harness.http.received.isEmpty)
+    }
+
     @Test func aDryRunPrintsTheRequestLineAndItsBodyAndSendsNothingEvenWithoutAToken() async {
         let harness = harness(token: false)
         let run = await harness.run(["me", "edit", "--bio", "a \"quoted\" bio", "--hireable", "--dry-run"])

@@ -16,13 +16,16 @@ struct WriteCoordinator {
     private var io: IOStreams { context.io }
 
     func run() async -> CommandOutcome {
-        let logins: [Login]
+        var logins: [Login]
         do throws(DomainError) {
             logins = try options.logins.resolve(io)
         } catch {
             io.writeErr(context.presenter.present(error).message)
             return .failed(error)
         }
+        // Logins are case-insensitive: an account given twice is written once.
+        var seen: Set<String> = []
+        logins = logins.filter { seen.insert($0.value.lowercased()).inserted }
         if options.dryRun {
             let requests = logins.map { GitHubEndpoints.action(declaration.endpoint, on: $0).dryRun(github) }
             do {
@@ -31,6 +34,13 @@ struct WriteCoordinator {
                 return .writeFailed(error, io: io)
             }
             return .success
+        }
+        if context.common.cacheMode == .offline {
+            return .usage(
+                UsageError(
+                    message: "--offline keeps off the network, and \(declaration.name) must reach GitHub; nothing was "
+                        + "sent (--dry-run shows the requests)",
+                    command: declaration.spec))
         }
         if let refusal = confirmation(logins) { return refusal }
         guard context.presenter.hasToken else {
@@ -71,11 +81,14 @@ struct WriteCoordinator {
             progress.show("\(declaration.progressive) \(viewModel.position + 1) of \(count): \(login.value)")
             let outcome = await viewModel.send()
             progress.clear()
-            if let failed = write(&writer, login, describe(outcome)) { return failed }
+            if case .failed(let error) = outcome, viewModel.stop == nil {
+                io.writeErr(context.presenter.present(error).message)
+            }
+            if let failed = write(&writer, login, describe(outcome)) { return stopped(failed, viewModel) }
         }
         let unsent = viewModel.unsent
         for login in unsent {
-            if let failed = write(&writer, login, "not sent") { return failed }
+            if let failed = write(&writer, login, "not sent") { return stopped(failed, viewModel) }
         }
         do {
             try io.out.write(writer.finish(completed: true))
@@ -91,14 +104,25 @@ struct WriteCoordinator {
             let stoppedAt = viewModel.stoppedAt.map { login in
                 ", \(login.value) " + (stop == .cancelled ? "interrupted in flight" : describe(.failed(stop)))
             }
-            io.writeErr(
-                "gh-users: \(viewModel.successes) done, \(unsent.count) not sent\(stoppedAt ?? ""). To finish: "
-                    + ShellWord.line(
-                        [context.programName, declaration.name, "--yes"] + CommonOptions.arguments(context.common)
-                            + toFinish.map(\.value))
-                    + "\n")
+            sayWhatIsLeft(viewModel, toFinish, after: stoppedAt ?? "")
         }
         return .failed(stop)
+    }
+
+    /// The run ends because stdout failed or closed: what was sent stays sent, so say what is left, on stderr.
+    private func stopped(_ outcome: CommandOutcome, _ viewModel: WriteViewModel) -> CommandOutcome {
+        let left = viewModel.unsent
+        if !left.isEmpty { sayWhatIsLeft(viewModel, Array(left), after: "; output stopped") }
+        return outcome
+    }
+
+    private func sayWhatIsLeft(_ viewModel: WriteViewModel, _ toFinish: [Login], after detail: String) {
+        io.writeErr(
+            "gh-users: \(viewModel.successes) done, \(viewModel.unsent.count) not sent\(detail). To finish: "
+                + ShellWord.line(
+                    [context.programName, declaration.name, "--yes"] + CommonOptions.arguments(context.common)
+                        + toFinish.map(\.value))
+                + "\n")
     }
 
     /// A record's outcome: the declaration's past tense, or what went wrong, in a few words.
@@ -112,7 +136,11 @@ struct WriteCoordinator {
         case .rateLimited: return "rate limited"
         case .cancelled: return "interrupted"
         default:
-            return "failed: " + context.presenter.present(error).message.trimmingCharacters(in: .whitespacesAndNewlines)
+            // One line for a record: the message without the program's name, its request id (said on stderr) or
+            // anything after a line break.
+            var line = context.presenter.present(error).withoutRequestID
+            if line.hasPrefix("gh-users: ") { line.removeFirst("gh-users: ".count) }
+            return "failed: " + (line.split(separator: "\n").first.map(String.init) ?? "")
         }
     }
 

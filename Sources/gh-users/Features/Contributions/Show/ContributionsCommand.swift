@@ -97,9 +97,19 @@ enum ContributionsCommand {
             if let start = options.from, let end = options.to, start > end {
                 throw UsageError(message: "--from \(start) comes after --to \(end)", command: spec)
             }
+            // Each year is a request: a span reaching back before GitHub would spend them on empty years.
+            if let start = options.from, start < gitHubBegan {
+                throw UsageError(
+                    message: "--from \(start) is before GitHub began (\(gitHubBegan)): no account has contributions "
+                        + "before then",
+                    command: spec)
+            }
             return options
         }
     )
+
+    /// The day of GitHub's first commit, October 2007: no calendar has a contribution before it.
+    static let gitHubBegan = CalendarDay("2007-10-01")!
 
     private static func day(_ parsed: ParsedArguments, _ option: OptionSpec, spec: CommandSpec) throws(UsageError)
         -> CalendarDay?

@@ -64,7 +64,7 @@ enum HovercardCommand {
             fields: ["message", "octicon"]
         ),
         parse: { parsed, spec throws(UsageError) in
-            let options = HovercardOptions(
+            var options = HovercardOptions(
                 login: try LoginArgument.single(parsed, spec: spec),
                 subjectType: try ChoiceOption.parse(parsed, subjectType, spec: spec),
                 subjectID: parsed.value(subjectID))
@@ -72,9 +72,12 @@ enum HovercardCommand {
                 throw UsageError(
                     message: "--subject-type and --subject-id go together: give both or neither", command: spec)
             }
-            if let id = options.subjectID, id.isEmpty || !id.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
-                throw UsageError(
-                    message: "invalid value '\(id)' for '--subject-id': the subject's numeric id", command: spec)
+            if let id = options.subjectID {
+                guard id.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int64(id), number > 0 else {
+                    throw UsageError.invalidNumber(
+                        subjectID, id, rule: "the subject's numeric id, 1 or more", spec: spec)
+                }
+                options.subjectID = String(number)
             }
             return options
         }

@@ -38,7 +38,10 @@ struct ProfileEdit: Sendable, Equatable {
     static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ProfileEdit {
         var edit = ProfileEdit(dryRun: parsed.has(dryRun))
         for field in textFields {
-            if let value = parsed.value(field.option) { edit.texts[field.key] = value }
+            guard var value = parsed.value(field.option) else { continue }
+            // The account's name, as GitHub keeps it: `@mona` as people write it is `mona`.
+            if field.key == "twitter_username", value.hasPrefix("@") { value.removeFirst() }
+            edit.texts[field.key] = value
         }
         switch (parsed.has(hireable), parsed.has(notHireable)) {
         case (true, true): throw UsageError(message: "give --hireable or --no-hireable, not both", command: spec)

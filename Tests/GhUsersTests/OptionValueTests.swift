@@ -1,0 +1,62 @@
+import Testing
+
+@testable import gh_users
+
+/// Values of commands' own options that are checked, or put in GitHub's form, before anything is sent.
+struct OptionValueTests {
+    private func route(_ arguments: [String]) -> Route {
+        CommandRouter().route(arguments)
+    }
+
+    private func usageMessage(_ arguments: [String]) -> String? {
+        if case .usageError(let error) = route(arguments) { return error.message }
+        return nil
+    }
+
+    private func options<Options>(_ arguments: [String], as type: Options.Type) -> Options? {
+        guard case .run(let invocation) = route(arguments) else { return nil }
+        return invocation.options as? Options
+    }
+
+    /// An option's value is echoed in the error as given: its escape sequences are shown, never obeyed.
+    @Test func aUsageErrorShowsControlCharactersInsteadOfObeyingThem() throws {
+        let error = try #require(
+            {
+                if case .usageError(let error) = route(["contributions", "octocat", "--from", "2024\u{1B}[31m"]) {
+                    return error
+                }
+                return nil
+            }())
+        #expect(!error.rendered.contains("\u{1B}"))
+        #expect(
+            error.rendered.contains("2024\\e[31m") || error.rendered.contains("2024\\u{1B}[31m"), "\(error.rendered)")
+    }
+
+    /// GitHub has no contributions before October 2007: a span reaching back further would spend a request a
+    /// year on nothing.
+    @Test func contributionsFromBeforeGitHubIsRefused() {
+        #expect(
+            usageMessage(["contributions", "octocat", "--from", "1900-01-01"])
+                == "--from 1900-01-01 is before GitHub began (2007-10-01): no account has contributions before then")
+        #expect(options(["contributions", "octocat", "--from", "2007-10-01"], as: ContributionsOptions.self) != nil)
+    }
+
+    /// A subject id is a positive number, sent in its plain form.
+    @Test func aHovercardSubjectIDIsAPositiveNumber() {
+        let chosen = options(
+            ["hovercard", "octocat", "--subject-type", "repository", "--subject-id", "00012"],
+            as: HovercardOptions.self)
+        #expect(chosen?.subjectID == "12")
+        for bad in ["0", "-3", "99999999999999999999", "12a", ""] {
+            #expect(
+                usageMessage(["hovercard", "octocat", "--subject-type", "repository", "--subject-id", bad]) != nil,
+                "\(bad)")
+        }
+    }
+
+    /// `@mona`, as people write an X account, is sent as GitHub keeps it: `mona`.
+    @Test func aTwitterUsernameLosesItsAt() {
+        let chosen = options(["me", "edit", "--twitter-username", "@mona"], as: MeCommand.Options.self)
+        #expect(chosen?.edit?.texts["twitter_username"] == "mona")
+    }
+}
