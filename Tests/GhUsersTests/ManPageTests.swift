@@ -21,6 +21,14 @@ struct ManPageTests {
         #expect(page.contains(".SH \"NAME\"\ngh\\-users\\-\(Roff.escape(name)) \\- "), "\(name)")
     }
 
+    /// Pages built twice from one source are the same: SOURCE_DATE_EPOCH, as reproducible builds set it, dates
+    /// them instead of the day they were built.
+    @Test func sourceDateEpochDatesThePages() async {
+        let (env, out, _) = AppEnvironment.test(environment: ["SOURCE_DATE_EPOCH": "86400"])
+        #expect(await GhUsersApp(environment: env).run(["help", "--man", "list"]) == 0)
+        #expect(out.text.hasPrefix(#".TH "GH-USERS-LIST" "1" "1970-01-02" "#), "\(out.text.prefix(80))")
+    }
+
     @Test func ghUsersPageHoldsEachGroupOnceAndPointsToEveryCommand() {
         #expect(CommandRouter().route(["help", "--man"]) == .manual(command: nil))
         let page = ManPageRenderer.render(nil, version: "9.9", date: Date(timeIntervalSince1970: 0))

@@ -1,6 +1,7 @@
 import AtomicCore
 import AtomicLogger
 import Domain
+import Foundation
 
 /// Routes argv, sets up what the command's kind needs, runs it, and turns its outcome into the exit status.
 struct GhUsersApp: Sendable {
@@ -14,7 +15,10 @@ struct GhUsersApp: Sendable {
         case .version:
             outcome = write("gh-users \(AppEnvironment.version)\n")
         case .manual(let command):
-            outcome = write(ManPageRenderer.render(command, version: AppEnvironment.version, date: environment.now()))
+            // SOURCE_DATE_EPOCH, as reproducible builds set it, dates the pages instead of today.
+            let epoch = environment.environment["SOURCE_DATE_EPOCH"].flatMap { Double($0) }
+            let date = epoch.map { Date(timeIntervalSince1970: $0) } ?? environment.now()
+            outcome = write(ManPageRenderer.render(command, version: AppEnvironment.version, date: date))
         case .usageError(let error):
             outcome = .usage(error)
         case .run(let invocation):
