@@ -69,6 +69,8 @@ package final class RawTestServer: @unchecked Sendable {
         package let descriptor: Int32
         package let head: String
         fileprivate(set) var written = 0
+        /// The peer closed the connection: a write failed, or `awaitHangUp` saw it go.
+        fileprivate(set) var hungUp = false
 
         fileprivate init(descriptor: Int32, head: String) {
             self.descriptor = descriptor
@@ -83,7 +85,10 @@ package final class RawTestServer: @unchecked Sendable {
                 let sent = bytes[offset...].withUnsafeBytes {
                     send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
                 }
-                if sent <= 0 { return false }
+                if sent <= 0 {
+                    hungUp = true
+                    return false
+                }
                 offset += sent
                 written += sent
             }
@@ -94,6 +99,20 @@ package final class RawTestServer: @unchecked Sendable {
         package func write(_ text: String) -> Bool {
             write(Array(text.utf8))
         }
+
+        /// Waits up to `seconds` for the peer to close the connection, reading and dropping whatever it sends
+        /// meanwhile. True once it has gone; false if it was still there at the end.
+        package func awaitHangUp(seconds: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !hungUp, Date() < deadline {
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 100) > 0 else { continue }
+                let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if received == 0 || (received < 0 && errno != EINTR && errno != EAGAIN) { hungUp = true }
+            }
+            return hungUp
+        }
     }
 
     private let lock = NSLock()
@@ -101,6 +120,7 @@ package final class RawTestServer: @unchecked Sendable {
     private var accepted = 0
     private var bytesWritten = 0
     private var ended = 0
+    private var hangUps = 0
     private var listener: LoopbackListener?
 
     package var port: UInt16 { listener?.port ?? 0 }
@@ -109,6 +129,8 @@ package final class RawTestServer: @unchecked Sendable {
     package var connections: Int { lock.withLock { accepted } }
     /// Bytes the clients accepted, over all connections that have ended.
     package var written: Int { lock.withLock { bytesWritten } }
+    /// Connections, of those that have ended, whose peer closed them first.
+    package var hungUp: Int { lock.withLock { hangUps } }
 
     /// `readsHead: false` answers at once, for clients that never send an HTTP head (a TLS ClientHello).
     package init(readsHead: Bool = true, respond: @escaping @Sendable (Connection) -> Void) throws {
@@ -121,6 +143,7 @@ package final class RawTestServer: @unchecked Sendable {
             respond(connection)
             lock.withLock {
                 bytesWritten += connection.written
+                hangUps += connection.hungUp ? 1 : 0
                 ended += 1
             }
         }
@@ -130,9 +153,9 @@ package final class RawTestServer: @unchecked Sendable {
         listener?.stop()
     }
 
-    /// Waits (up to a generous bound) until `count` connections have been answered and closed.
-    package func waitForConnectionsToEnd(_ count: Int) async {
-        for _ in 0..<1_000 where lock.withLock({ ended }) < count {
+    /// Waits (up to `seconds`, a generous bound) until `count` connections have been answered and closed.
+    package func waitForConnectionsToEnd(_ count: Int, within seconds: Int = 20) async {
+        for _ in 0..<(seconds * 50) where lock.withLock({ ended }) < count {
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
