@@ -21,10 +21,13 @@ extension EndToEndSuite {
     func withServer<T>(
         users: Int? = nil,
         searchRateLimit: Int = 30,
+        searchWindowSeconds: Int = 60,
         _ body: (StandInServer) async throws -> T
     ) async throws -> T {
         let server = try StandInServer(
-            configuration: StandInConfiguration(userCount: users ?? accounts, searchRateLimit: searchRateLimit))
+            configuration: StandInConfiguration(
+                userCount: users ?? accounts, searchRateLimit: searchRateLimit,
+                searchWindowSeconds: searchWindowSeconds))
         try server.start()
         defer { server.stop() }
         return try await body(server)
