@@ -111,6 +111,49 @@ struct URLSessionTransportCancellationTests {
         let result = try #require(outcome.value, "the cancelled request had not ended after 30 s")
         #expect(throws: TransportError.cancelled) { try result.get() }
     }
+
+    /// A body past the cap answers the caller from URLSession's delegate queue while the cancel goes on
+    /// elsewhere, and the caller's own cancel may land at the same moment: one of the two answers it, exactly
+    /// once (a second resume would crash), and no round hangs. Repeated, as races are.
+    @Test func passingTheCapAsTheCallerCancelsAnswersOnce() async throws {
+        let limit = 64 << 10
+        let server = try RawTestServer { connection in
+            guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(4 * limit)\r\n\r\n") else { return }
+            let chunk = [UInt8](repeating: 0x20, count: limit / 4)
+            for _ in 0..<16 where connection.write(chunk) {}
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport.outsideHome(maximumBodyBytes: limit)
+        let request = HTTPRequest(url: try #require(URL(string: server.baseURL + "/users")))
+        var outcomes: [String: Int] = [:]
+        for round in 0..<150 {
+            let outcome = Outcome()
+            let exchange = Task.detached {
+                do {
+                    outcome.set(.success(try await transport.send(request)))
+                } catch {
+                    outcome.set(.failure(error))
+                }
+            }
+            if round.isMultiple(of: 2) {
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...3_000)))
+                DispatchQueue.global().async { exchange.cancel() }
+            }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while outcome.value == nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            let result = try #require(outcome.value, "round \(round) had not ended after 60 s")
+            switch result {
+            case .failure(TransportError.responseTooLarge(let cap)) where cap == limit:
+                outcomes["too large", default: 0] += 1
+            case .failure(TransportError.cancelled): outcomes["cancelled", default: 0] += 1
+            default: Issue.record("round \(round) ended with \(result)")
+            }
+        }
+        // Every uncancelled round passed the cap.
+        #expect(outcomes["too large", default: 0] >= 75, "\(outcomes)")
+    }
 }
 
 /// What a request ended with, once it has.
