@@ -92,13 +92,7 @@ struct URLSessionTransportCancellationTests {
         let transport = URLSessionTransport.outsideHome()
         let request = HTTPRequest(url: try #require(URL(string: server.baseURL + "/users")))
         let outcome = Outcome()
-        let exchange = Task.detached {
-            do {
-                outcome.set(.success(try await transport.send(request)))
-            } catch {
-                outcome.set(.failure(error))
-            }
-        }
+        let exchange = outcome.recording { try await transport.send(request) }
         try await Task.sleep(for: .milliseconds(100))
         // Cancelled and waited for without blocking a thread of the test's own pool: a cancellation that hangs
         // fails this test, not the whole run.
@@ -128,13 +122,7 @@ struct URLSessionTransportCancellationTests {
         var outcomes: [String: Int] = [:]
         for round in 0..<150 {
             let outcome = Outcome()
-            let exchange = Task.detached {
-                do {
-                    outcome.set(.success(try await transport.send(request)))
-                } catch {
-                    outcome.set(.failure(error))
-                }
-            }
+            let exchange = outcome.recording { try await transport.send(request) }
             if round.isMultiple(of: 2) {
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...3_000)))
                 DispatchQueue.global().async { exchange.cancel() }
@@ -163,4 +151,15 @@ private final class Outcome: @unchecked Sendable {
 
     func set(_ result: Result<HTTPResponse, any Error>) { lock.withLock { self.result = result } }
     var value: Result<HTTPResponse, any Error>? { lock.withLock { result } }
+
+    /// Runs `send` on a task of its own, which records its end here.
+    func recording(_ send: @escaping @Sendable () async throws -> HTTPResponse) -> Task<Void, Never> {
+        Task.detached {
+            do {
+                self.set(.success(try await send()))
+            } catch {
+                self.set(.failure(error))
+            }
+        }
+    }
 }
