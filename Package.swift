@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TestProcessSetup", path: "Tests/TestProcessSetup"),
         .target(
             name: "TestSupport", dependencies: ["Domain", "Networking", "TestProcessSetup"], path: "Tests/TestSupport"),
-        .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore"]),
+        .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore", "TestSupport"]),
         .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),

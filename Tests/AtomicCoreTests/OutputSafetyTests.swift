@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AtomicCore
@@ -15,32 +16,11 @@ import Testing
 /// 800k escape characters). Both texts are larger than a processor cache, so its effect does not skew the ratio,
 /// and the tests run one at a time.
 @Suite(.serialized) struct SanitizerCostTests {
-    private func seconds(_ body: () -> Void) -> Double {
-        let start = ContinuousClock.now
-        body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds)
-    }
-
-    /// The shortest time of each size over interleaved rounds, so a burst of load on a busy machine (other tests
-    /// run meanwhile) cannot land on one size only.
-    /// Measured again, up to three times, while the ratio is over `bound`: load comes and goes, while quadratic
-    /// work is over the bound every time.
-    private func growth(of work: (String) -> Void, unit: String, count: Int, bound: Double = 32) -> Double {
+    /// How many times longer `work` takes on 8 times `count` units than on `count`.
+    private func growth(of work: (String) -> Void, unit: String, count: Int) -> Double {
         let small = String(repeating: unit, count: count)
         let large = String(repeating: unit, count: count * 8)
-        work(small)  // Warm up.
-        var ratio = Double.infinity
-        for _ in 0..<3 where ratio >= bound {
-            var smallTime = Double.infinity
-            var largeTime = Double.infinity
-            for _ in 0..<7 {
-                smallTime = min(smallTime, seconds { work(small) })
-                largeTime = min(largeTime, seconds { work(large) })
-            }
-            ratio = largeTime / max(smallTime, 1e-6)
-        }
-        return ratio
+        return Growth.ratio(small: { work(small) }, large: { work(large) })
     }
 
     @Test(arguments: ["\u{1B}", "\u{0}", "\n", "\u{202E}", "\u{9B}"])
