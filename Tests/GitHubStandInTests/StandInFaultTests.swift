@@ -126,7 +126,8 @@ import Testing
             #expect(throws: RawHTTPError.closedBeforeHead(received: [])) {
                 _ = try connection.request("GET", "/users/octocat")
             }
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // Loose, for a loaded machine: a connection left open would time the read out at 10 s instead.
+            #expect(ContinuousClock.now - started < .seconds(8))
             #expect(server.requests.map(\.path) == ["/users/octocat"])
         }
     }
