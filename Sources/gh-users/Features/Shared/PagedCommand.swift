@@ -17,7 +17,8 @@ extension Command where Options: PagedOptions {
         let profiles = declaration.profiles?.options
         if profiles != nil {
             spec = spec.adding([ProfileGroup.group])
-            spec.fields += FieldCatalog.profile.filter { !spec.fields.contains($0) }
+            spec.optionFields.append(
+                ("With --\(ProfileGroup.full.name), also", FieldCatalog.profile.filter { !spec.fields.contains($0) }))
         }
         self.init(
             spec: spec,
