@@ -121,4 +121,53 @@ struct StressEndToEndTests {
             }
         }
     }
+
+    /// `followers --changes` stopped by Ctrl-C at any moment of its crawl: exit 130 every time, nothing
+    /// written, and the snapshot either byte for byte as it was or wholly the new one, never partial, with no
+    /// temporary file or lock left beside it. The crawl asks two accounts a page, each answer 30 ms late, so a
+    /// signal sent up to 300 ms after the first request (the `--debug` trace of it is the first output) always
+    /// falls before the last page, while a request, an answer or the step between them is under way.
+    @Test func anInterruptOfFollowerChangesLeavesTheSnapshotWholeEveryTime() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-stress-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let snapshot = folder.appendingPathComponent("followers.json")
+        let server = try StandInServer(
+            configuration: StandInConfiguration(userCount: 1000, latencyMilliseconds: 30, rateLimit: 10_000_000))
+        try server.start()
+        defer { server.stop() }
+        let target = try #require(
+            server.population.users.first { user in
+                user.type == "User" && (30...60).contains(server.followers(of: user).count)
+            })
+        let arguments = [
+            "followers", target.login, "--changes", snapshot.path, "--per-page", "2", "--no-cache",
+            "--api-url", server.baseURL,
+        ]
+        let first = try await BinaryRunner.run(arguments, environment: token)
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try Data(contentsOf: snapshot)
+        // A change since, so that a run that got to the end would leave another file.
+        let leaver = server.followers(of: target)[0]
+        #expect(server.followGraph.unfollow(leaver, target))
+        let now = server.followers(of: target).map(\.id)
+
+        for run in 1...runs {
+            let delay = Double.random(in: 0...0.3)
+            let result = try await BinaryRunner.run(
+                arguments + ["--debug"], environment: token, timeout: 15, interruptAfter: delay)
+            let context = "run \(run), SIGINT \(Int(delay * 1000)) ms after the first request"
+            #expect(result.status == 130, "\(context): exit \(result.status)")
+            #expect(result.stdout.isEmpty, "\(context)")
+            #expect(result.stderr.contains("gh-users: interrupted"), "\(context)")
+            let after = try Data(contentsOf: snapshot)
+            if after != before {
+                let object = try? JSONSerialization.jsonObject(with: after) as? [String: Any]
+                let ids = (object?["accounts"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }
+                #expect(ids == now, "\(context): the snapshot is neither the old one nor wholly the new one")
+            }
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["followers.json"], "\(context)")
+        }
+    }
 }

@@ -99,6 +99,41 @@ struct ContributionsHeatmapTests {
         #expect(lines[0] == "      Feb")
     }
 
+    /// 44 weeks whose last starts a month (Sunday 2026-11-01): its name would run past the map's right edge.
+    let monthInTheLastWeek = weekdayCalendar("2026-01-04", "2026-11-07")
+
+    /// A narrow terminal: the footer's statements are broken between their phrases rather than wrapped by the
+    /// terminal in the middle of a date, and no month's name runs past the map.
+    @Test func atFortyColumnsTheFooterIsBrokenBetweenPhrases() {
+        let lines = heatmap(monthInTheLastWeek, width: 40, color: false, now: "2026-11-07")
+        #expect(lines[0] == "    Jul     Aug       Sep     Oct")
+        #expect(
+            Array(lines[9...]) == [
+                "Cut to the last 18 of 44 weeks,", "from 2026-07-05.", "484 contributions",
+                "from 2026-01-04 to 2026-11-07", "Longest streak: 5 days", "Current streak: 5 days", "",
+            ])
+    }
+
+    /// Every line fits, the map's and the footer's, at any width down to the narrowest a table is drawn at (20).
+    @Test(arguments: [20, 22, 23, 30, 39, 40, 41, 48, 79, 80])
+    func everyLineFitsTheWidth(width: Int) {
+        for color in [false, true] {
+            let text = heatmap(monthInTheLastWeek, width: width, color: color, now: "2026-11-07")
+            #expect(text.count >= 12)
+            for line in text {
+                // Each colour's escape sequence, from ESC through its closing "m", takes no room.
+                var plain = ""
+                var inEscape = false
+                for character in line {
+                    if character == "\u{1B}" { inEscape = true }
+                    if !inEscape { plain.append(character) }
+                    if character == "m" { inEscape = false }
+                }
+                #expect(plain.count <= width, "\(width) columns: '\(plain)'")
+            }
+        }
+    }
+
     @Test func aSpanThatEndedLongAgoNamesItsLastDayInsteadOfCurrent() {
         let lines = heatmap(weekdayCalendar("2026-01-01", "2026-01-13"), width: 80, color: false, now: "2026-06-01")
         #expect(lines[11] == "Streak at 2026-01-13: 2 days")

@@ -309,11 +309,48 @@ struct FollowerChangesParsingTests {
         (["followers", "--changes", "f", "--full"], "cannot be used with --full"),
         (["followers", "--changes", ""], "--changes needs a file path"),
         (["following", "--changes", "f", "--fields", "login,avatar_url"], "unknown field 'avatar_url'"),
-        (["following", "--fields", "login,previous_login"], "the field 'previous_login' belongs to --changes"),
+        (
+            ["following", "--fields", "login,previous_login"],
+            "the field 'previous_login' exists only with --changes, whose records have change, login, id, "
+                + "previous_login"
+        ),
     ])
     func whatDoesNotGoWithItIsAUsageError(arguments: [String], message: String) {
         let text = usageMessage(arguments)
         #expect(text?.contains(message) == true, "\(arguments): \(text ?? "no usage error")")
+    }
+
+    /// A field only a change record has is a usage error without --changes: exit 64, before anything is sent.
+    @Test(arguments: ["change", "previous_login", "login,change"])
+    func aChangeFieldWithoutChangesIsExit64(fields: String) async {
+        let github = FakeGitHub()
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await GhUsersApp(environment: env).run(["followers", "octocat", "--fields", fields]) == 64)
+        #expect(out.text.isEmpty)
+        #expect(err.text.hasPrefix("Error: the field '"))
+        #expect(err.text.contains("' exists only with --changes"))
+        #expect(github.calls.isEmpty)
+    }
+
+    /// Help and the man page list an account's fields as FIELDS, and a change record's apart, on a line of
+    /// their own that names --changes; a profile's apart too, naming --full.
+    @Test(arguments: ["followers", "following"])
+    func helpAndTheManPageSayWhichFieldsNeedChanges(name: String) throws {
+        let help = HelpRenderer.render(.command(name), width: 400)
+        let section = try #require(help.components(separatedBy: "\nFIELDS\n").last)
+        let lines = section.components(separatedBy: "\n\n")[0].split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first == FieldCatalog.account.joined(separator: ", "))
+        #expect(lines.contains("With --changes: change, login, id, previous_login"))
+        #expect(lines.contains { $0.hasPrefix("With --full, also: name, company, blog,") })
+        let page = ManPageRenderer.render(name, version: "9.9", date: Date(timeIntervalSince1970: 0))
+        let fields = try #require(page.components(separatedBy: ".SH \"FIELDS\"\n").last)
+        let manLines = fields.components(separatedBy: ".SH")[0].split(separator: "\n").map(String.init)
+            .filter { $0 != ".PP" }
+        #expect(manLines.first == Roff.escape(FieldCatalog.account.joined(separator: ", ")))
+        #expect(manLines.contains(Roff.escape("With --changes: change, login, id, previous_login")), "\(manLines)")
     }
 
     @Test func itsFieldsAreAccepted() {

@@ -18,6 +18,12 @@ struct RenderContext: Sendable {
     /// `--fields`: the columns or keys to write instead of the command's own.
     var fields: [String]? = nil
 
+    /// What a terminal is told on stderr when a table has no rows, as `gh` does: "gh-users: no followers found".
+    /// nil for a pipe or any other format, so what a script reads stays empty.
+    func nothingFound(_ noun: String) -> String? {
+        isTTY && format == .table ? "gh-users: no \(noun) found" : nil
+    }
+
     /// table on a terminal, tsv when piped, unless a format was asked for.
     static func resolve(
         requested: OutputFormat?,

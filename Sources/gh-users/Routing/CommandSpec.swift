@@ -57,6 +57,10 @@ struct CommandSpec: Sendable {
     let examples: [(command: String, comment: String)]
     /// The names `--fields` accepts for this command's records; empty when it has none.
     var fields: [String] = []
+    /// The names `--fields` takes only with one of the command's options, whose records have other keys, and
+    /// how help introduces them: ("With --changes", the keys of a change record), ("With --full, also", the
+    /// keys only a profile has). The option's own parse refuses them without it.
+    var optionFields: [(label: String, fields: [String])] = []
     /// The closed set of words the first argument takes (`cache info|clear`), for completion.
     var words: [String] = []
 
@@ -70,6 +74,7 @@ struct CommandSpec: Sendable {
         groups: [OptionGroup] = [],
         examples: [(command: String, comment: String)],
         fields: [String] = [],
+        optionFields: [(label: String, fields: [String])] = [],
         words: [String] = []
     ) {
         self.name = name
@@ -81,7 +86,21 @@ struct CommandSpec: Sendable {
         self.groups = groups
         self.examples = examples
         self.fields = fields
+        self.optionFields = optionFields
         self.words = words
+    }
+
+    /// Every name `--fields` may take, with the options or without: what completion offers.
+    var anyFields: [String] {
+        var names = fields
+        for name in optionFields.flatMap(\.fields) where !names.contains(name) { names.append(name) }
+        return names
+    }
+
+    /// The fields as help lists them: those of the command's own records, then a line for each option's.
+    var fieldLines: [String] {
+        [fields.joined(separator: ", ")]
+            + optionFields.map { "\($0.label): " + $0.fields.joined(separator: ", ") }
     }
 
     /// `-h, --help`, which every command takes; `gh-users --help` lists it once, with `--version`.

@@ -68,7 +68,11 @@ enum HelpRenderer {
             text += "\n\(group.title)\n" + optionLines(group.options, width: width)
         }
         if !spec.fields.isEmpty {
-            text += "\nFIELDS\n" + fill(spec.fields.joined(separator: ", "), indent: 2, width: width) + "\n"
+            // An option's line runs on under itself, so its fields do not read as the command's own.
+            let lines = spec.fieldLines.enumerated().map { index, line in
+                fill(line, indent: 2, hanging: index == 0 ? 2 : 4, width: width) + "\n"
+            }
+            text += "\nFIELDS\n" + lines.joined()
         }
         if !spec.examples.isEmpty {
             text += "\nEXAMPLES\n" + examples(spec.examples, width: width)

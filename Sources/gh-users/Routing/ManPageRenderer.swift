@@ -34,7 +34,7 @@ enum ManPageRenderer {
             text += Roff.section(group.title) + options(group.options)
         }
         if !spec.fields.isEmpty {
-            text += Roff.section("FIELDS") + Roff.paragraph(spec.fields.joined(separator: ", "))
+            text += Roff.section("FIELDS") + spec.fieldLines.map(Roff.paragraph).joined()
         }
         if !spec.examples.isEmpty {
             text += Roff.section("EXAMPLES") + examples(spec.examples)

@@ -120,17 +120,18 @@ enum OutputGroup {
             }
             if !chosen.contains(name) { chosen.append(name) }
         }
-        // A path into one of GitHub's objects (`repo.full_name`), as a csv header names it, is a field too.
+        // A path into one of GitHub's objects (`repo.full_name`), as a csv header names it, is a field too. A
+        // field that only an option's records have is the option's to check.
+        let fields = spec.anyFields
         let known = { (name: String) in
-            spec.fields.contains(name)
-                || (name.contains(".") && spec.fields.contains(String(name.prefix { $0 != "." })))
+            fields.contains(name) || (name.contains(".") && fields.contains(String(name.prefix { $0 != "." })))
         }
         if let unknown = chosen.first(where: { !known($0) }) {
             var message = "unknown field '\(unknown)' for \(spec.name)"
-            if let suggestion = Suggestions.nearest(to: unknown, among: spec.fields) {
+            if let suggestion = Suggestions.nearest(to: unknown, among: fields) {
                 message += "; did you mean '\(suggestion)'?"
             }
-            message += "\nValid fields: " + spec.fields.joined(separator: ", ")
+            message += "\nValid fields: " + spec.fieldLines.joined(separator: "\n")
             throw UsageError(message: message, command: spec)
         }
         return chosen

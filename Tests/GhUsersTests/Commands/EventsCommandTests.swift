@@ -30,4 +30,63 @@ struct EventsCommandTests {
         #expect(github.calls.count == 3)
         #expect(err.text.contains("only the 300 most recent public events") == notes)
     }
+
+    /// Two events of a feed, each done by another account.
+    private func feed(_ path: String) -> FakeGitHub {
+        let github = FakeGitHub()
+        let events = [
+            record(
+                #"{"id":"2","type":"WatchEvent","actor":{"id":7,"login":"hubot"},"repo":{"name":"octo/one"},"#
+                    + #""created_at":"2027-01-15T07:00:00Z"}"#),
+            record(
+                #"{"id":"1","type":"PushEvent","actor":{"id":9,"login":"monalisa"},"repo":{"name":"octo/two"},"#
+                    + #""created_at":"2027-01-15T06:00:00Z"}"#),
+        ]
+        github.script(path, .success(Page(items: events, next: nil)))
+        return github
+    }
+
+    /// The events an account received were done by others, so the table says who did each; its own events
+    /// were all done by the account, so their table has no such column.
+    @Test func theReceivedEventsTableNamesWhoDidEach() async {
+        let github = feed("/users/octocat/received_events/public?per_page=30")
+        let (env, out, err) = AppEnvironment.test(github: github, stdoutTTY: true, width: 100)
+        #expect(await run(["events", "octocat", "--received"], env) == 0)
+        let plain = out.text.replacingOccurrences(of: "\u{1B}[1m", with: "")
+            .replacingOccurrences(of: "\u{1B}[0m", with: "")
+        #expect(
+            plain == """
+                WHEN         ACTOR     TYPE        REPOSITORY  ID
+                1 hour ago   hubot     WatchEvent  octo/one    2
+                2 hours ago  monalisa  PushEvent   octo/two    1
+
+                """)
+        #expect(err.text.isEmpty)
+
+        let own = feed("/users/octocat/events/public?per_page=30")
+        let (ownEnv, ownOut, _) = AppEnvironment.test(github: own, stdoutTTY: true, width: 100)
+        #expect(await run(["events", "octocat"], ownEnv) == 0)
+        #expect(!ownOut.text.contains("ACTOR"))
+        #expect(!ownOut.text.contains("hubot"))
+    }
+
+    /// The actor is a field as the others are: a path into it gives the login, the object gives itself.
+    @Test(arguments: [
+        ("actor.login,type", "hubot\tWatchEvent\nmonalisa\tPushEvent\n"),
+        ("actor", #"{"id":7,"login":"hubot"}"# + "\n" + #"{"id":9,"login":"monalisa"}"# + "\n"),
+    ])
+    func theActorIsAFieldLikeTheOthers(fields: String, lines: String) async {
+        let github = feed("/users/octocat/received_events/public?per_page=30")
+        let (env, out, err) = AppEnvironment.test(github: github)
+        #expect(await run(["events", "octocat", "--received", "--format", "tsv", "--fields", fields], env) == 0)
+        #expect(out.text == lines)
+        #expect(err.text.isEmpty)
+    }
+
+    @Test func aCSVHeaderNamesTheActorsPath() async {
+        let github = feed("/users/octocat/received_events/public?per_page=30")
+        let (env, out, _) = AppEnvironment.test(github: github)
+        #expect(await run(["events", "octocat", "--received", "--format", "csv"], env) == 0)
+        #expect(out.text.hasPrefix("created_at,actor.login,type,repo.name,id\r\n2027-01-15T07:00:00Z,hubot,"))
+    }
 }

@@ -81,7 +81,7 @@ struct CompletionModel: Sendable {
     private static func options(of spec: CommandSpec) -> [Option] {
         unique(spec.allOptions)
             .filter { $0.name != fieldsOption || !spec.fields.isEmpty }
-            .map { Option(spec: $0, value: value(of: $0, fields: spec.fields)) }
+            .map { Option(spec: $0, value: value(of: $0, fields: spec.anyFields)) }
     }
 
     /// The scanner takes the first option with a name or short form, so a later one could never be used.

@@ -14,7 +14,8 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     let list: @Sendable (Options) -> ListResource<Item>
     /// A fresh admission rule for each run: which items are written (a fork filter, the `/users` id floor).
     let admission: @Sendable (Options) -> Admission
-    let columns: @Sendable (RenderContext) -> [Column<Item>]
+    /// The table's columns for these options: most lists have the same whatever the options.
+    let columns: @Sendable (Options, RenderContext) -> [Column<Item>]
     let raw: @Sendable (Item) -> RawJSON
     /// How a run is presented beyond its records: the noun, a resume hint, closing notes (`presented(by:)`).
     private(set) var presentation: @Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation
@@ -33,11 +34,25 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
         columns: @escaping @Sendable (RenderContext) -> [Column<Item>],
         raw: @escaping @Sendable (Item) -> RawJSON
     ) {
+        self.init(
+            noun: noun, paging: paging, list: list, admission: admission, layout: { _, context in columns(context) },
+            raw: raw)
+    }
+
+    /// For a list whose columns depend on the options as well (`events --received` adds who did each).
+    init(
+        noun: String,
+        paging: @escaping @Sendable (Options) -> PagingPlan,
+        list: @escaping @Sendable (Options) -> ListResource<Item>,
+        admission: @escaping @Sendable (Options) -> Admission,
+        layout: @escaping @Sendable (Options, RenderContext) -> [Column<Item>],
+        raw: @escaping @Sendable (Item) -> RawJSON
+    ) {
         self.noun = noun
         self.paging = paging
         self.list = list
         self.admission = admission
-        self.columns = columns
+        self.columns = layout
         self.raw = raw
         presentation = { _, _ in .init(noun: noun) }
     }

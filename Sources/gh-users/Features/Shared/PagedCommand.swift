@@ -17,7 +17,8 @@ extension Command where Options: PagedOptions {
         let profiles = declaration.profiles?.options
         if profiles != nil {
             spec = spec.adding([ProfileGroup.group])
-            spec.fields += FieldCatalog.profile.filter { !spec.fields.contains($0) }
+            spec.optionFields.append(
+                ("With --\(ProfileGroup.full.name), also", FieldCatalog.profile.filter { !spec.fields.contains($0) }))
         }
         self.init(
             spec: spec,
@@ -63,7 +64,13 @@ extension ListDeclaration {
             let declaredNotes = presentation.closingNotes
             presentation.closingNotes = { declaredNotes($0, $1, $2) + runNotes($0) }
         }
-        let columns = expanding.map { $0.0.columns } ?? columns
+        let layout = columns
+        let columns: @Sendable (RenderContext) -> [Column<Item>]
+        if let (stage, _) = expanding {
+            columns = stage.columns
+        } else {
+            columns = { layout(options, $0) }
+        }
         let raw = raw
         return await PagedListCoordinator(
             makeViewModel: { source(for: options, github: github, plan: plan).viewModel(plan: plan, github: github) },

@@ -62,6 +62,9 @@ struct PagedListCoordinator<Item: Sendable> {
             return .writeFailed(error, io: io)
         }
         var notes = presentation.closingNotes(viewModel.taken, viewModel.totalCount, viewModel.incompleteResults)
+        if output.writer.recordsWritten == 0, let line = command.render.nothingFound(presentation.noun) {
+            notes.insert(line, at: 0)
+        }
         notes += viewModel.closingNotes
         notes += Self.vanishedNote(vanished)
         if io.stderrIsTTY, let expansion {

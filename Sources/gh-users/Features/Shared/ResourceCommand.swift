@@ -10,6 +10,9 @@ struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
     /// What needs a token, if these options do (`gh-users me`, `--via graphql`): without one, exit 4 before
     /// any request.
     var tokenRequirement: @Sendable (Options) -> TokenRequirement?
+    /// For a resource whose table can have no rows (a hovercard without contexts): what the rows are called, and
+    /// whether a value has none. A terminal is then told so, as a list with no items is (`nothingFound`).
+    var empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)?
 
     init(
         fetch: @escaping @Sendable (Options, any GitHubReader, CommandContext) async -> [Result<Value, DomainError>],
@@ -30,6 +33,15 @@ struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
         self.load = load
         self.render = render
         self.tokenRequirement = tokenRequirement
+    }
+}
+
+extension ResourceDeclaration {
+    /// This declaration, saying "no `noun` found" on a terminal when what was found has no rows.
+    func sayingNothingFound(_ noun: String, when isEmpty: @escaping @Sendable (Value) -> Bool) -> Self {
+        var declaration = self
+        declaration.empty = (noun, isEmpty)
+        return declaration
     }
 }
 
@@ -89,6 +101,8 @@ final class ResourceViewModel<Options: Sendable, Value: Sendable> {
 struct ResourceCoordinator<Options: Sendable, Value: Sendable> {
     let viewModel: ResourceViewModel<Options, Value>
     let render: @Sendable ([Value]) -> [UInt8]
+    /// The declaration's `empty`.
+    var empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)?
     let command: CommandContext
 
     func run() async -> CommandOutcome {
@@ -102,6 +116,11 @@ struct ResourceCoordinator<Options: Sendable, Value: Sendable> {
             }
         }
         let failures = viewModel.failures
+        if failures.isEmpty, !values.isEmpty, let empty, values.allSatisfy(empty.isEmpty),
+            let line = command.render.nothingFound(empty.noun)
+        {
+            command.io.writeErr(line + "\n")
+        }
         // A failure every lookup met (a spent rate limit, say) is said once, not once per login.
         var said: Set<String> = []
         for failure in failures {
@@ -139,6 +158,7 @@ extension ResourceDeclaration {
         return await ResourceCoordinator<Options, Value>(
             viewModel: ResourceViewModel { await load(options, github, context) },
             render: { render($0, options, context.render) },
+            empty: empty,
             command: context
         ).run()
     }

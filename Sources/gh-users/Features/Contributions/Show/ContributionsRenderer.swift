@@ -62,26 +62,39 @@ enum ContributionsHeatmap {
         let weeks = Self.weeks(report.calendar.days)
         let fitting = max(1, (context.width - labelWidth + 1) / 2)
         let shown = Array(weeks.suffix(fitting))
-        var lines = [monthLine(shown)]
+        var lines = [monthLine(shown, width: context.width)]
         for row in 0..<7 {
             let cells = shown.map { week in week[row].map { cell($0.level, context: context) } ?? " " }
             lines.append(pad(weekdayLabels[row]) + cells.joined(separator: " "))
         }
         let legend = ContributionLevel.allCases.map { cell($0, context: context) }.joined(separator: " ")
-        lines.append(pad("") + "Less " + legend + " More")
+        // Under the map's labels when there is room, else at the left edge (20 columns, the narrowest).
+        let legendWidth = "Less  More".count + 2 * ContributionLevel.allCases.count - 1
+        lines.append((labelWidth + legendWidth <= context.width ? pad("") : "") + "Less " + legend + " More")
+        var footer: [[String]] = []
         if shown.count < weeks.count, let first = shown.first?.compactMap({ $0 }).first {
-            // Short enough for a narrow terminal: the map itself is the width's measure.
-            lines.append("Cut to the last \(shown.count) of \(weeks.count) weeks, from \(first.date).")
+            footer.append(["Cut to the last \(shown.count) of \(weeks.count) weeks,", "from \(first.date)."])
         }
         let span = report.span
-        lines.append(
-            Counted.text(report.calendar.total, "contribution") + " from \(span.lowerBound) to \(span.upperBound)")
+        footer.append(
+            [Counted.text(report.calendar.total, "contribution"), "from \(span.lowerBound) to \(span.upperBound)"])
         let today = CalendarDay(secondsSince1970: context.now.timeIntervalSince1970)
         let streaks = ContributionStreaks(report.calendar.days, today: today)
-        lines.append("Longest streak: " + Counted.text(streaks.longest, "day"))
+        footer.append(["Longest streak:", Counted.text(streaks.longest, "day")])
         let ending = span.upperBound >= today.adding(days: -1) ? "Current streak" : "Streak at \(span.upperBound)"
-        lines.append("\(ending): " + Counted.text(streaks.current, "day"))
+        footer.append(["\(ending):", Counted.text(streaks.current, "day")])
+        lines += footer.flatMap { fitted($0, width: context.width) }
         return lines.map(trimmed).joined(separator: "\n") + "\n"
+    }
+
+    /// A statement of the footer on one line when it fits the width; else a phrase a line, and a phrase wider
+    /// still filled to the width, so a narrow terminal never wraps one in the middle of a date.
+    static func fitted(_ phrases: [String], width: Int) -> [String] {
+        let whole = phrases.joined(separator: " ")
+        guard DisplayWidth.of(whole) > width else { return [whole] }
+        return phrases.flatMap { phrase in
+            HelpRenderer.fill(phrase, indent: 0, width: width).split(separator: "\n").map(String.init)
+        }
     }
 
     /// The days by week, Sunday first; a slot outside the days (before the first, after the last) is nil.
@@ -97,9 +110,9 @@ enum ContributionsHeatmap {
         return weeks
     }
 
-    /// A month's name over the first week that starts in it, where it does not run into the one before; the
-    /// first week's month only when the next name leaves room for it.
-    private static func monthLine(_ weeks: [[ContributionDay?]]) -> String {
+    /// A month's name over the first week that starts in it, where it does not run into the one before nor past
+    /// the width; the first week's month only when the next name leaves room for it.
+    private static func monthLine(_ weeks: [[ContributionDay?]], width: Int) -> String {
         let months = weeks.map { week in week.compactMap { $0 }.first?.date.month ?? 0 }
         var line = Array(repeating: Character(" "), count: labelWidth + 2 * weeks.count + 3)
         var lastEnd = -1
@@ -107,6 +120,8 @@ enum ContributionsHeatmap {
         for (column, month) in months.enumerated() where column == 0 || month != months[column - 1] {
             guard (1...12).contains(month) else { continue }
             let start = labelWidth + 2 * column
+            // A month that starts in the last week or two would run past the map's right edge.
+            guard start + 3 <= width else { continue }
             if start <= lastEnd {
                 guard lastColumn == 0 else { continue }
                 // The first week's month gives way to the month that starts right after it.

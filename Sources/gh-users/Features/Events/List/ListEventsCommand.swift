@@ -30,14 +30,7 @@ enum ListEventsCommand {
             },
             list: { GitHubEndpoints.records($0.endpoint, of: $0.login) },
             admission: ListDeclaration.unseen(id: \.id),
-            columns: { context in
-                [
-                    .time("WHEN", "created_at", context),
-                    Column("TYPE", path: ["type"]),
-                    Column("REPOSITORY", path: ["repo", "name"], shrink: .last),
-                    Column("ID", path: ["id"]),
-                ]
-            },
+            layout: { options, context in columns(received: options.received, context: context) },
             raw: \.raw
         )
         .presented { options, _ in
@@ -52,7 +45,8 @@ enum ListEventsCommand {
                 public events of an account (and none older than 90 days); gh-users stops there and says so on
                 stderr, without asking for the page GitHub would refuse. --received lists instead what the
                 account's feed shows: the public events of the accounts it follows and the repositories it
-                watches, with the same cap and the same columns.
+                watches, with the same cap, and an ACTOR column: the login of the account that did each.
+                --fields takes a path into an event's objects, as csv headers name it: actor.login, repo.name.
                 """,
             arguments: [("LOGIN", "The account whose events to list.")],
             options: [received],
@@ -67,6 +61,18 @@ enum ListEventsCommand {
             ListEventsOptions(login: try LoginArgument.single(parsed, spec: spec), received: parsed.has(received))
         }
     )
+
+    /// When, what and where; for the events an account received, who did each as well, since that is another
+    /// account each time.
+    static func columns(received: Bool, context: RenderContext) -> [Column<Record>] {
+        [.time("WHEN", "created_at", context)]
+            + (received ? [Column("ACTOR", path: ["actor", "login"], shrink: .last)] : [])
+            + [
+                Column("TYPE", path: ["type"]),
+                Column("REPOSITORY", path: ["repo", "name"], shrink: .last),
+                Column("ID", path: ["id"]),
+            ]
+    }
 
     static func notes(taken: Int, options: ListEventsOptions) -> [String] {
         guard let cap = options.endpoint.itemCap, options.paging.limit.exceeds(cap), taken >= cap else { return [] }

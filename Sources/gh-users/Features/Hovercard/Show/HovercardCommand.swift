@@ -41,7 +41,7 @@ enum HovercardCommand {
             },
             render: { cards, _, context in cards.first.map { render($0, context: context) } ?? [] },
             tokenRequirement: { _ in TokenRequirement(command: "hovercard") }
-        ),
+        ).sayingNothingFound("hovercard contexts") { contexts(of: $0).isEmpty },
         spec: CommandSpec(
             name: "hovercard",
             abstract: "Show what GitHub's hovercard says of an account (\(Endpoint.hovercard)).",
@@ -50,7 +50,8 @@ enum HovercardCommand {
                 One line per context GitHub gives: where the account works or lives, the organizations it is in,
                 and, with a subject, how it relates to that organization, repository, issue or pull request.
                 --subject-type and --subject-id go together. Needs a token (exit 4 without one, before anything
-                is sent). JSON is GitHub's object as sent; tsv and csv give each context's message and octicon.
+                is sent). JSON is GitHub's object as sent; tsv and csv give each context's message and octicon. A
+                card with no contexts is empty output; a terminal is told so on stderr.
                 """,
             arguments: [("LOGIN", "The account whose hovercard to show.")],
             options: [subjectType, subjectID],
@@ -83,6 +84,11 @@ enum HovercardCommand {
         }
     )
 
+    /// The card's contexts, one record each.
+    static func contexts(of card: Record) -> [RawJSON] {
+        JSONText.elements(at: ["contexts"], in: card.raw.bytes).map(RawJSON.init(bytes:))
+    }
+
     /// GitHub's object for JSON; else one row per context.
     static func render(_ card: Record, context: RenderContext) -> [UInt8] {
         var output: [UInt8] = []
@@ -93,7 +99,7 @@ enum HovercardCommand {
         case .ndjson where context.fields == nil:
             return card.raw.bytes + [UInt8(ascii: "\n")]
         default:
-            let contexts = JSONText.elements(at: ["contexts"], in: card.raw.bytes).map(RawJSON.init(bytes:))
+            let contexts = contexts(of: card)
             let columns = [
                 Column<RawJSON>("MESSAGE", key: "message", shrink: .first) {
                     JSONText.text(of: "message", in: $0.bytes)

@@ -21,7 +21,10 @@ enum FollowerChanges {
         }
         guard let path = parsed.value(option) else {
             if let field = fields?.first(where: FollowerChange.ownFields.contains) {
-                throw UsageError(message: "the field '\(field)' belongs to --changes records", command: spec)
+                throw UsageError(
+                    message: "the field '\(field)' exists only with --changes, whose records have "
+                        + FollowerChange.fields.joined(separator: ", "),
+                    command: spec)
             }
             return
         }

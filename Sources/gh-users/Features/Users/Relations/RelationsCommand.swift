@@ -39,7 +39,6 @@ enum RelationsCommand {
         let name = relation.rawValue
         let filters = Self.filters(relation)
         let choices: String = filters.map { "--" + $0.option.name }.joined(separator: " | ")
-        let fields: [String] = FieldCatalog.account + FollowerChange.ownFields
         let listing: Command<RelationsOptions> = Command(
             list: ListDeclaration(
                 noun: relation == .followers ? "followers" : "accounts",
@@ -105,7 +104,8 @@ enum RelationsCommand {
                         "Run nightly: who came and went since the last run."
                     ),
                 ],
-                fields: fields
+                fields: FieldCatalog.account,
+                optionFields: [("With --\(FollowerChanges.option.name)", FollowerChange.fields)]
             ),
             parse: { parsed, spec throws(UsageError) in
                 var options = RelationsOptions()
