@@ -27,6 +27,13 @@ struct CommandHarness {
     var stdoutTTY = false
     var width = 80
 
+    /// A harness whose runs have `CommandRequestTests.token` in `GH_TOKEN`.
+    static func signedIn() -> CommandHarness {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        return harness
+    }
+
     /// Registers the answer to one expected request; `body` names a file in `Bodies/`.
     func expect(
         _ request: String, accept: String? = nil, status: Int = 200, headers: [(String, String)] = [],
