@@ -15,6 +15,23 @@ struct CommandErrorTests {
         #expect(run.err == "gh-users: no user 'nobody' (HTTP 404)\n")
     }
 
+    /// Each list under an account says so when the account does not exist, GitHub's request id included.
+    @Test(arguments: [
+        ("keys", "keys"), ("signing-keys", "ssh_signing_keys"), ("gpg-keys", "gpg_keys"),
+        ("social", "social_accounts"), ("orgs", "orgs"), ("starred", "starred"), ("gists", "gists"),
+        ("events", "events/public"),
+    ])
+    func everyListOfAnUnknownAccountIsStatusThree(command: String, path: String) async {
+        let harness = CommandHarness()
+        harness.expect(
+            "GET /users/no-such-user/\(path)?per_page=30", status: 404,
+            headers: [("X-GitHub-Request-Id", "CF25:41C0:C9E976")], body: "error-404")
+        let run = await harness.run([command, "no-such-user"])
+        #expect(run.status == 3)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: CF25:41C0:C9E976\n")
+    }
+
     @Test func aTokenGitHubRefusesIsStatusFour() async {
         var harness = CommandHarness()
         harness.environment["GH_TOKEN"] = CommandRequestTests.token
