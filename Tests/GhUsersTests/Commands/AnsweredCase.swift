@@ -23,6 +23,13 @@ struct StubbedAnswer: Sendable {
     }
 }
 
+extension CommandHarness {
+    /// Registers `answer` as the reply to the request it names.
+    func expect(_ answer: StubbedAnswer) {
+        expect(answer.request, status: answer.status, headers: answer.headers, body: answer.body)
+    }
+}
+
 /// One run of a command against the answers it must ask for, in order: its exit status, stdout exactly, and what
 /// stderr says (empty: nothing).
 struct AnsweredCase: Sendable, CustomTestStringConvertible {
@@ -50,9 +57,7 @@ struct AnsweredCase: Sendable, CustomTestStringConvertible {
     /// Runs the case; the harness fails it if a request it names is not sent, or another one is.
     func run(sourceLocation: SourceLocation = #_sourceLocation) async {
         let harness = token ? CommandHarness.signedIn() : CommandHarness()
-        for answer in answers {
-            harness.expect(answer.request, status: answer.status, headers: answer.headers, body: answer.body)
-        }
+        answers.forEach(harness.expect)
         let run = await harness.run(arguments, sourceLocation: sourceLocation)
         #expect(run.status == status, "\(run.err)", sourceLocation: sourceLocation)
         #expect(run.out == out, sourceLocation: sourceLocation)

@@ -48,6 +48,40 @@ struct CommandErrorTests {
         #expect(!run.err.contains(CommandRequestTests.token))
     }
 
+    /// A 403 that is not about the token says GitHub's words and nothing of scopes; one that names a missing
+    /// scope says so.
+    @Test func a403NotAboutTheTokenPrintsGitHubsMessageAndNoScopeHint() async {
+        let github = "Request forbidden by administrative rules. Please make sure your request has a User-Agent header"
+        let harness = CommandHarness.signedIn()
+        harness.expect(
+            "GET /users/octocat", status: 403, headers: [("X-GitHub-Request-Id", "CF25:41C0:C9E976")],
+            body: "error-403-forbidden")
+        let run = await harness.run(["show", "octocat"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "gh-users: GitHub refused the request (HTTP 403: \(github))\nrequest id: CF25:41C0:C9E976\n")
+    }
+
+    @Test func a403ForAMissingScopeStillSaysScope() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect(StubbedAnswer.scopeRefusal("PUT /user/following/octocat", accepted: "user, user:follow"))
+        let run = await harness.run(["follow", "octocat", "--yes"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.err.contains("scope"), "\(run.err)")
+    }
+
+    /// A command that needs a token says so once, under its own name, before anything is sent.
+    @Test(arguments: [
+        ["me"], ["show", "octocat", "--via", "graphql"], ["followers", "--via", "graphql", "--full"],
+        ["follow", "octocat", "--yes"],
+    ])
+    func theTokenMessageHasOnePrefix(arguments: [String]) async {
+        let run = await CommandHarness().run(arguments)
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.err.hasPrefix("gh-users: \(arguments[0]) "), "\(run.err)")
+        #expect(!run.err.contains("gh-users: gh-users"), "\(run.err)")
+    }
+
     @Test func aSpentRateLimitIsStatusFiveAndSaysWhenItResets() async {
         let harness = CommandHarness()
         harness.expect(

@@ -31,6 +31,16 @@ struct ListCommandTests {
         #expect(run.out.split(separator: "\r\n").count == 2)
     }
 
+    /// `--wait-on-rate-limit` and `--max-wait` tell the same story.
+    @Test func theTwoRateLimitFlagsHelpTextsAgree() async {
+        let run = await CommandHarness().run(["list", "--help"])
+        #expect(run.status == 0)
+        let text = run.out.split(separator: "\n").joined(separator: " ").split(separator: " ").joined(separator: " ")
+        #expect(text.contains("for at most --max-wait"))
+        #expect(text.contains("The longest any rate-limit wait may last"))
+        #expect(!text.contains("however long"))
+    }
+
     /// The last two: a misspelt command and an unknown option.
     @Test(arguments: [
         ["list", "--since", "-1"], ["list", "--limit", "0"], ["list", "--per-page", "101"], ["lsit"],

@@ -14,8 +14,22 @@ private func route(_ arguments: String) -> Route {
     CommandRouter().route(arguments.split(separator: " ").map(String.init))
 }
 
-/// `search QUERY`: its words and sorting, GitHub's 1,000-result cap and the notes it prints.
+/// `search QUERY`: its words and sorting, GitHub's 1,000-result cap and the notes it prints, and what `--split`
+/// cannot honour.
 struct SearchCommandTests {
+    @Test(arguments: [
+        (["--sort", "followers"], "cannot be combined with --sort or --order"),
+        (["--order", "asc"], "cannot be combined with --sort or --order"),
+        (["created:>2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
+        (["mona -CREATED:2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
+    ])
+    func splitRefusesWhatItCannotHonourAndSendsNothing(_ extra: [String], _ message: String) async {
+        let run = await CommandHarness().run(["search", "type:user", "--split"] + extra)
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains(message), "\(run.err)")
+    }
+
     @Test func searchJoinsItsWordsAndCapsAtAThousand() throws {
         var expected = SearchUsersOptions(
             query: try UserSearchQuery(text: "type:org location:Berlin", sort: .followers, order: .asc))
