@@ -97,6 +97,8 @@ struct CommandErrorTests {
         // The reset's clock time is local; how far away it is is not.
         #expect(run.err.hasPrefix("gh-users: API rate limit exceeded for 203.0.113.7."))
         #expect(run.err.contains(", in 10m 0s.\nAdd --wait-on-rate-limit to wait for the reset and carry on.\n"))
+        // GitHub's message is said once.
+        #expect(run.err.components(separatedBy: "rate limit exceeded").count == 2, "\(run.err)")
     }
 
     @Test func aRefusedSearchIsStatusOneWithGitHubsReason() async {
