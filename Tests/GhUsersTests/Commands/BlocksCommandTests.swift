@@ -13,7 +13,7 @@ struct BlocksCommandTests {
             "block --yes octocat --format tsv",
             answers: [
                 StubbedAnswer(
-                    "PUT /user/blocks/octocat", status: 422, headers: [("X-GitHub-Request-Id", "CF25:41C0:C9E976")],
+                    "PUT /user/blocks/octocat", status: 422, headers: [CommandHarness.requestID],
                     body: "error-422-validation")
             ],
             status: 1, out: "octocat\tblock\tfailed: GitHub answered HTTP 422: Validation Failed\n",

@@ -25,7 +25,7 @@ struct CommandErrorTests {
         let harness = CommandHarness()
         harness.expect(
             "GET /users/no-such-user/\(path)?per_page=30", status: 404,
-            headers: [("X-GitHub-Request-Id", "CF25:41C0:C9E976")], body: "error-404")
+            headers: [CommandHarness.requestID], body: "error-404")
         let run = await harness.run([command, "no-such-user"])
         #expect(run.status == 3)
         #expect(run.out.isEmpty)
@@ -54,7 +54,7 @@ struct CommandErrorTests {
         let github = "Request forbidden by administrative rules. Please make sure your request has a User-Agent header"
         let harness = CommandHarness.signedIn()
         harness.expect(
-            "GET /users/octocat", status: 403, headers: [("X-GitHub-Request-Id", "CF25:41C0:C9E976")],
+            "GET /users/octocat", status: 403, headers: [CommandHarness.requestID],
             body: "error-403-forbidden")
         let run = await harness.run(["show", "octocat"])
         #expect(run.status == 4)
@@ -101,15 +101,43 @@ struct CommandErrorTests {
         #expect(run.err.components(separatedBy: "rate limit exceeded").count == 2, "\(run.err)")
     }
 
-    @Test func aRefusedSearchIsStatusOneWithGitHubsReason() async {
+    @Test func aRefusedSearchIsStatusOneWithGitHubsReasonAndTheRequestID() async {
         let harness = CommandHarness()
-        harness.expect("GET /search/users?q=user%3Anobody&per_page=30", status: 422, body: "error-422-search")
+        harness.expect(
+            "GET /search/users?q=user%3Anobody&per_page=30", status: 422, headers: [CommandHarness.requestID],
+            body: "error-422-search")
         let run = await harness.run(["search", "user:nobody"])
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
         #expect(
             run.err == "gh-users: GitHub answered HTTP 422: Validation Failed: The listed users cannot be searched "
-                + "either because the users do not exist or you do not have permission to view the users.\n")
+                + "either because the users do not exist or you do not have permission to view the users.\n"
+                + "request id: CF25:41C0:C9E976\n")
+    }
+
+    @Test func aReasonGivenByFieldAndCodeIsSaidInWords() async {
+        await AnsweredCase(
+            "search x", token: false,
+            answers: [StubbedAnswer("GET /search/users?q=x&per_page=30", status: 422, body: "error-422-code-only")],
+            status: 1, err: "gh-users: GitHub answered HTTP 422: Validation Failed: Search.q does not exist\n"
+        ).run()
+    }
+
+    /// A failure GitHub answered names the answer's request id, whatever the status.
+    @Test func everyFailureGitHubAnsweredNamesItsRequestID() async {
+        let missing = CommandHarness()
+        missing.expect("GET /users/octocat", status: 404, headers: [CommandHarness.requestID], body: "error-404")
+        let notFound = await missing.run(["show", "octocat"])
+        #expect(notFound.status == 3)
+        #expect(notFound.out.isEmpty)
+        #expect(notFound.err == "gh-users: no user 'octocat' (HTTP 404)\nrequest id: CF25:41C0:C9E976\n")
+        let broken = CommandHarness()
+        broken.expect(
+            "GET /users?since=0&per_page=30", status: 500, headers: [CommandHarness.requestID], body: "error-500")
+        let failed = await broken.run(["list", "--retries", "0"])
+        #expect(failed.status == 1)
+        #expect(failed.out.isEmpty)
+        #expect(failed.err == "gh-users: GitHub answered HTTP 500: Server Error\nrequest id: CF25:41C0:C9E976\n")
     }
 
     @Test func aListFollowsItsLinkHeaderToTheSecondPage() async {

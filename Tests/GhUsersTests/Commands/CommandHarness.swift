@@ -22,6 +22,9 @@ struct CommandHarness {
     /// The moment every run happens at, so reset times and relative dates read the same on every machine.
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
+    /// The `X-GitHub-Request-Id` a test's answer carries, for the line that names it.
+    static let requestID = ("X-GitHub-Request-Id", "CF25:41C0:C9E976")
+
     let http = StubTransport()
     var environment: [String: String] = [:]
     var stdoutTTY = false

@@ -41,6 +41,16 @@ struct ListCommandTests {
         #expect(!text.contains("however long"))
     }
 
+    @Test(arguments: [
+        (["--since", "10", "--until", "9"], "--until 9 is below --since 10"),
+        (["--state", "s", "--json"], "--state needs a format that can be appended to"),
+        (["--output", "o", "--format", "table"], "--output needs a format that can be appended to"),
+        (["--state", ""], "--state needs a file path"),
+    ])
+    func badCrawlOptionsAreUsageErrorsAndSendNothing(arguments: [String], message: String) async {
+        await expectUsageError(["list"] + arguments, saying: message)
+    }
+
     /// The last two: a misspelt command and an unknown option.
     @Test(arguments: [
         ["list", "--since", "-1"], ["list", "--limit", "0"], ["list", "--per-page", "101"], ["lsit"],
@@ -52,10 +62,13 @@ struct ListCommandTests {
 }
 
 /// Runs `arguments` with no stub registered, so any request fails the test: status 64, nothing on stdout, and
-/// stderr starting `Error: `.
-func expectUsageError(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async {
+/// stderr saying `message`, or starting `Error: ` when none is given.
+func expectUsageError(
+    _ arguments: [String], saying message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) async {
     let run = await CommandHarness().run(arguments, sourceLocation: sourceLocation)
     #expect(run.status == 64, "\(arguments)", sourceLocation: sourceLocation)
     #expect(run.out.isEmpty, sourceLocation: sourceLocation)
-    #expect(run.err.hasPrefix("Error: "), "\(arguments): \(run.err)", sourceLocation: sourceLocation)
+    let said = message.map(run.err.contains) ?? run.err.hasPrefix("Error: ")
+    #expect(said, "\(arguments): \(run.err)", sourceLocation: sourceLocation)
 }

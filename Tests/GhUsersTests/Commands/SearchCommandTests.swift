@@ -24,10 +24,7 @@ struct SearchCommandTests {
         (["mona -CREATED:2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
     ])
     func splitRefusesWhatItCannotHonourAndSendsNothing(_ extra: [String], _ message: String) async {
-        let run = await CommandHarness().run(["search", "type:user", "--split"] + extra)
-        #expect(run.status == 64)
-        #expect(run.out.isEmpty)
-        #expect(run.err.contains(message), "\(run.err)")
+        await expectUsageError(["search", "type:user", "--split"] + extra, saying: message)
     }
 
     @Test func searchJoinsItsWordsAndCapsAtAThousand() throws {

@@ -6,8 +6,6 @@ import Testing
 /// `show`: GitHub's whole profile, several accounts in the order given, a missing account (exit 3) or one of
 /// several (exit 1), and its usage errors, which send nothing.
 struct ShowCommandTests {
-    private static let requestID = ("X-GitHub-Request-Id", "CF25:41C0:C9E976")
-
     @Test func jsonIsTheWholeProfileForALoginInAnyCase() async {
         let harness = CommandHarness()
         harness.expect("GET /users/OCTOCAT", body: "users-get-by-username")
@@ -32,11 +30,16 @@ struct ShowCommandTests {
     @Test(arguments: [
         AnsweredCase(
             "show no-such-user",
-            answers: [StubbedAnswer("GET /users/no-such-user", status: 404, headers: [requestID], body: "error-404")],
+            answers: [
+                StubbedAnswer(
+                    "GET /users/no-such-user", status: 404, headers: [CommandHarness.requestID], body: "error-404")
+            ],
             status: 3, err: "gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: CF25:41C0:C9E976\n"),
         AnsweredCase(
             "show --id 6",
-            answers: [StubbedAnswer("GET /user/6", status: 404, headers: [requestID], body: "error-404")],
+            answers: [
+                StubbedAnswer("GET /user/6", status: 404, headers: [CommandHarness.requestID], body: "error-404")
+            ],
             status: 3, err: "gh-users: no account with id 6 (HTTP 404)\nrequest id: CF25:41C0:C9E976\n"),
     ])
     func aMissingAccountIsStatusThree(_ example: AnsweredCase) async {
