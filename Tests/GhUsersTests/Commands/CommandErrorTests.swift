@@ -19,7 +19,7 @@ struct CommandErrorTests {
     @Test(arguments: [
         ("keys", "keys"), ("signing-keys", "ssh_signing_keys"), ("gpg-keys", "gpg_keys"),
         ("social", "social_accounts"), ("orgs", "orgs"), ("starred", "starred"), ("gists", "gists"),
-        ("events", "events/public"),
+        ("events", "events/public"), ("repos", "repos"),
     ])
     func everyListOfAnUnknownAccountIsStatusThree(command: String, path: String) async {
         let harness = CommandHarness()

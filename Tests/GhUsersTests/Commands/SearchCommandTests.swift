@@ -17,6 +17,19 @@ private func route(_ arguments: String) -> Route {
 /// `search QUERY`: its words and sorting, GitHub's 1,000-result cap and the notes it prints, and what `--split`
 /// cannot honour.
 struct SearchCommandTests {
+    /// A qualifier's quotes and spaces reach GitHub encoded, as one `q`.
+    @Test func aQuotedQualifierIsSentEncoded() async {
+        let harness = CommandHarness()
+        harness.expect("GET /search/users?q=location%3A%22San+Francisco%22&per_page=30", body: "search-users")
+        let run = await harness.run(["search", #"location:"San Francisco""#, "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "mojombo\n")
+    }
+
+    @Test func anEmptyQueryIsAUsageErrorAndSendsNothing() async {
+        await expectUsageError(["search", "  "])
+    }
+
     @Test(arguments: [
         (["--sort", "followers"], "cannot be combined with --sort or --order"),
         (["--order", "asc"], "cannot be combined with --sort or --order"),
