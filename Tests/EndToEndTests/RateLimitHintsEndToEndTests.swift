@@ -5,7 +5,8 @@ import Testing
 
 /// Issue 19 items 6, 8 and 9 and two of 20.19, through the built binary: stdout, stderr and the exit status
 /// each checked on their own. No test here waits a real minute: a wait `--max-wait` forbids is never started.
-/// The help texts of the two flags are `ListCommandTests`'; the 403s and the token message `CommandErrorTests`'.
+/// The help texts of the two flags are `ListCommandTests`'; the 403s, the token message and a spent search
+/// bucket without a token `CommandErrorTests`'.
 struct RateLimitHintsEndToEndTests {
     private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
         try await withStandIn(users: 100, body)
@@ -100,18 +101,6 @@ struct RateLimitHintsEndToEndTests {
             #expect(server.requests.count == 1)
             // Before: the 60 s were waited in full.
             #expect(result.seconds < 30)
-        }
-    }
-
-    // 19.9 (a)
-    @Test func aSpentSearchBucketWithoutATokenNamesTheSearchNumbers() async throws {
-        try await withServer { server in
-            server.injectFaults([.primaryRateLimitExhausted(resetAfterSeconds: 40)], forPath: "/search/users")
-            let result = try await BinaryRunner.run(["search", "type:user", "--api-url", server.baseURL])
-            #expect(result.status == 5)
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr.contains("Searches without a token get 10 a minute: set GH_TOKEN for 30."))
-            #expect(!result.stderr.contains("60 an hour"), "\(result.stderr)")
         }
     }
 

@@ -82,23 +82,46 @@ struct CommandErrorTests {
         #expect(!run.err.contains("gh-users: gh-users"), "\(run.err)")
     }
 
-    @Test func aSpentRateLimitIsStatusFiveAndSaysWhenItResets() async {
-        let harness = CommandHarness()
-        harness.expect(
-            "GET /users/octocat/keys?per_page=30", status: 403,
+    /// GitHub's 403 for a spent bucket: all `limit` used, reset `seconds` after the harness's now.
+    private static func spent(_ request: String, _ resource: String, limit: Int, resetIn seconds: Int) -> StubbedAnswer
+    {
+        StubbedAnswer(
+            request, status: 403,
             headers: [
-                ("x-ratelimit-limit", "60"), ("x-ratelimit-remaining", "0"), ("x-ratelimit-used", "60"),
-                ("x-ratelimit-reset", "1800000600"), ("x-ratelimit-resource", "core"),
+                ("x-ratelimit-limit", "\(limit)"), ("x-ratelimit-remaining", "0"), ("x-ratelimit-used", "\(limit)"),
+                ("x-ratelimit-reset", "\(Int(CommandHarness.now.timeIntervalSince1970) + seconds)"),
+                ("x-ratelimit-resource", resource),
             ],
             body: "error-403-rate-limit")
-        let run = await harness.run(["keys", "octocat"])
+    }
+
+    /// Runs `arguments` against `answer`, a spent limit: status 5 and nothing on stdout.
+    private func runSpent(_ arguments: [String], _ answer: StubbedAnswer) async -> CommandHarness.Outcome {
+        let harness = CommandHarness()
+        harness.expect(answer)
+        let run = await harness.run(arguments)
         #expect(run.status == 5)
         #expect(run.out.isEmpty)
+        return run
+    }
+
+    @Test func aSpentRateLimitIsStatusFiveAndSaysWhenItResets() async {
+        let run = await runSpent(
+            ["keys", "octocat"], Self.spent("GET /users/octocat/keys?per_page=30", "core", limit: 60, resetIn: 600))
         // The reset's clock time is local; how far away it is is not.
         #expect(run.err.hasPrefix("gh-users: API rate limit exceeded for 203.0.113.7."))
         #expect(run.err.contains(", in 10m 0s.\nAdd --wait-on-rate-limit to wait for the reset and carry on.\n"))
         // GitHub's message is said once.
         #expect(run.err.components(separatedBy: "rate limit exceeded").count == 2, "\(run.err)")
+    }
+
+    /// Without a token, a spent search bucket names the search numbers, not the core ones.
+    @Test func aSpentSearchBucketWithoutATokenNamesTheSearchNumbers() async {
+        let run = await runSpent(
+            ["search", "type:user"],
+            Self.spent("GET /search/users?q=type%3Auser&per_page=30", "search", limit: 10, resetIn: 40))
+        #expect(run.err.contains("Searches without a token get 10 a minute: set GH_TOKEN for 30."), "\(run.err)")
+        #expect(!run.err.contains("60 an hour"), "\(run.err)")
     }
 
     @Test func aRefusedSearchIsStatusOneWithGitHubsReasonAndTheRequestID() async {
