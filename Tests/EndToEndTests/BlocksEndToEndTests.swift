@@ -3,44 +3,11 @@ import GitHubStandIn
 import Testing
 
 /// `block`, `unblock` and `blocks` through the built binary against the stand-in: two writes declared on the
-/// write kind and a list declared on the list kind, with no runner of their own.
+/// write kind and a list declared on the list kind, with no runner of their own. What each prints, its refusals
+/// and exit statuses are `BlocksCommandTests`'; here, what a block does on the server across runs.
 private let signedInAsOctocat = ["GH_TOKEN": StandInTokens.token(for: "octocat")]
 
 struct BlocksEndToEndTests {
-    /// One row per command and case: argv, the token, the exit status, how stdout starts (`BASE` is the
-    /// stand-in's URL), what stderr says, and how many requests reached the stand-in; empty text: nothing.
-    @Test(arguments: [
-        (["block", "Yamada-Taro"], signedInAsOctocat, 64, "", "blocking 1 account needs --yes", 0),
-        (
-            ["block", "--yes", "octocat"], signedInAsOctocat, 1,
-            "octocat\tblock\tfailed: GitHub answered HTTP 422: Validation Failed\n",
-            "gh-users: GitHub answered HTTP 422: Validation Failed\nrequest id: ", 1
-        ),
-        (
-            ["unblock", "--dry-run", "Yamada-Taro"], signedInAsOctocat, 0, "DELETE BASE/user/blocks/Yamada-Taro\n", "",
-            0
-        ),
-        (
-            ["unblock", "Yamada-Taro"], ["GH_TOKEN": "gho_octocat_readonly"], 4,
-            "Yamada-Taro\tunblock\trefused: the token lacks the user scope\n", "the token needs the user scope", 1
-        ),
-        (["blocks"], [:], 4, "", "gh-users: blocks needs a token", 0),
-    ])
-    func eachCommandKeepsTheKindsPromises(
-        arguments: [String], environment: [String: String], status: Int32, stdout: String, stderr: String,
-        requests: Int
-    ) async throws {
-        try await withStandIn(users: 200) { server in
-            let result = try await BinaryRunner.run(
-                arguments + ["--format", "tsv", "--api-url", server.baseURL], environment: environment)
-            #expect(result.status == status, "\(result.stderr)")
-            let expected = stdout.replacingOccurrences(of: "BASE", with: server.baseURL)
-            #expect(expected.isEmpty ? result.stdout.isEmpty : result.stdout.hasPrefix(expected), "\(result.stdout)")
-            #expect(stderr.isEmpty ? result.stderr.isEmpty : result.stderr.contains(stderr), "\(result.stderr)")
-            #expect(server.requests.count == requests)
-        }
-    }
-
     @Test func aBlockIsListedEndsTheFollowBothWaysAndAnUnblockTakesItOff() async throws {
         try await withStandIn(users: 200) { server in
             let octocat = try #require(server.population.user(login: "octocat"))

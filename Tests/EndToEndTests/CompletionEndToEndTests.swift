@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// `gh-users completion SHELL` through the built binary: the script it prints, sourced into a real shell.
+/// `gh-users completion SHELL` through the built binary: the script it prints, sourced into a real shell. Each
+/// shell's script, the usage errors and the help are `CompletionCommandTests`'.
 struct CompletionEndToEndTests {
     private static let commandNames = [
         "list", "show", "repos", "followers", "following", "search", "rate-limit", "cache", "help", "completion",
@@ -60,38 +61,6 @@ struct CompletionEndToEndTests {
     @Test func bashOffersShowItsOwnAndTheGlobalOptions() async throws {
         let options = Set(try await bashComplete("gh-users show -"))
         #expect(options.isSuperset(of: ["--id", "--concurrency", "--help", "-h", "--format", "--json"]))
-    }
-
-    @Test(arguments: [
-        ("bash", "complete -F _gh_users gh-users"), ("zsh", "#compdef gh-users"), ("fish", "complete -c gh-users"),
-    ])
-    func eachShellGetsItsScript(shell: String, marker: String) async throws {
-        let result = try await BinaryRunner.run(["completion", shell])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.isEmpty)
-        #expect(result.stdout.contains(marker))
-    }
-
-    @Test(arguments: [
-        ([String](), "completion needs a shell: bash, zsh or fish"),
-        (["zhs"], "Did you mean 'zsh'?"),
-        (["bash", "fish"], "unexpected argument 'fish'"),
-    ])
-    func usageErrorsExitWith64(arguments: [String], message: String) async throws {
-        let result = try await BinaryRunner.run(["completion"] + arguments)
-        #expect(result.status == 64)
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains(message), "\(result.stderr)")
-    }
-
-    @Test func helpSaysHowToInstallIt() async throws {
-        let result = try await BinaryRunner.run(["help", "completion"])
-        #expect(result.status == 0)
-        #expect(
-            result.stdout.contains(
-                "gh-users completion bash > \\\n      ~/.local/share/bash-completion/completions/gh-users"))
-        #expect(result.stdout.contains(#"gh-users completion zsh > "${fpath[1]}/_gh-users""#))
-        #expect(result.stdout.contains("gh-users completion fish > ~/.config/fish/completions/gh-users.fish"))
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "fish is not installed"))

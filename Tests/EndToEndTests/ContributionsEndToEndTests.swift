@@ -2,7 +2,9 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-/// `gh-users contributions` against the stand-in's GraphQL calendar, as a user runs it.
+/// `gh-users contributions` against the stand-in's GraphQL calendar, as a user runs it: the heatmap at the width
+/// `COLUMNS` gives, with and without colour, and two years asked in two pieces. The envelope, the records per
+/// day, the refusals and the exit statuses are `ContributionsCommandTests`'.
 struct ContributionsEndToEndTests {
     static let token = ["GH_TOKEN": "ghp_contributionsE2E"]
     /// 365 days, Monday 2024-11-25 through Monday 2025-11-24: 53 weeks from Sunday 2024-11-24.
@@ -96,75 +98,6 @@ struct ContributionsEndToEndTests {
             #expect(days.count == 730)
             #expect(days.first?["date"] as? String == "2023-11-26" && days.last?["date"] as? String == "2025-11-24")
             #expect(object["total"] as? Int == days.reduce(0) { $0 + ($1["count"] as? Int ?? 0) })
-        }
-    }
-
-    @Test func jsonIsTheEnvelopeAndPipedOutputIsOneRecordPerDay() async throws {
-        try await withStandIn(users: 20) { server in
-            let json = try await run(server, ["octocat", "--json", "--from", "2025-03-01", "--to", "2025-03-03"])
-            #expect(json.status == 0, "\(json.stderr)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-            #expect(Set(object.keys) == ["login", "from", "to", "total", "days"])
-            #expect(object["login"] as? String == "octocat")
-            #expect(object["from"] as? String == "2025-03-01" && object["to"] as? String == "2025-03-03")
-            let days = try #require(object["days"] as? [[String: Any]])
-            #expect(days.map { Set($0.keys) } == Array(repeating: ["date", "count", "level"], count: 3))
-            let piped = try await run(server, ["octocat", "--from", "2025-03-01", "--to", "2025-03-03"])
-            let rows = piped.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
-            #expect(rows.map { $0.first } == ["2025-03-01", "2025-03-02", "2025-03-03"])
-            #expect(rows.map { $0[2] } == days.map { $0["level"] as? String ?? "" })
-        }
-    }
-
-    @Test func aSpentGraphQLLimitIsExitFiveWithTheWaitHint() async throws {
-        let server = try StandInServer(configuration: StandInConfiguration(userCount: 20, graphQLRateLimit: 1))
-        try server.start()
-        defer { server.stop() }
-        // The first piece spends the only point; the second meets GitHub's RATE_LIMIT error.
-        let result = try await run(server, ["octocat", "--from", "2023-11-26", "--to", "2025-11-24", "--json"])
-        #expect(result.status == 5, "\(result.stderr)")
-        #expect(result.stderr.contains("GraphQL: API rate limit"), "\(result.stderr)")
-        #expect(result.stderr.contains("--wait-on-rate-limit"))
-        #expect(result.stdout.isEmpty)
-        #expect(server.requests.filter { $0.path == "/graphql" }.count == 2)
-    }
-
-    @Test func withoutATokenItExitsFourBeforeAnyRequest() async throws {
-        try await withStandIn(users: 20) { server in
-            let result = try await run(server, ["octocat"], environment: [:])
-            #expect(result.status == 4)
-            #expect(result.stderr.contains("contributions needs a token"))
-            #expect(result.stdout.isEmpty)
-            #expect(server.requests.isEmpty)
-        }
-    }
-
-    @Test func anUnknownLoginIsThreeAndAnOrganizationOrABotIsOne() async throws {
-        try await withStandIn(users: 20) { server in
-            let unknown = try await run(server, ["no-such-account"])
-            #expect(unknown.status == 3)
-            #expect(unknown.stderr.contains("no user 'no-such-account'"))
-            let organization = try #require(server.population.users.first { $0.type == "Organization" })
-            let org = try await run(server, [organization.login])
-            #expect(org.status == 1)
-            #expect(org.stderr.contains("'\(organization.login)' is an organization"), "\(org.stderr)")
-            #expect(org.stdout.isEmpty)
-            let bot = try await run(server, ["dependabot[bot]"])
-            #expect(bot.status == 1)
-            #expect(bot.stderr.contains("is a Bot account, not a user"), "\(bot.stderr)")
-        }
-    }
-
-    @Test(arguments: [
-        ["octocat", "--from", "2025-02-29"], ["octocat", "--to", "yesterday"],
-        ["octocat", "--from", "2025-02-01", "--to", "2025-01-01"], ["octocat", "--from", "2999-01-01"],
-    ])
-    func badDatesAreUsageErrors(_ arguments: [String]) async throws {
-        try await withStandIn(users: 20) { server in
-            let result = try await run(server, arguments)
-            #expect(result.status == 64, "\(result.stderr)")
-            #expect(result.stderr.hasPrefix("Error: "))
-            #expect(server.requests.isEmpty)
         }
     }
 }

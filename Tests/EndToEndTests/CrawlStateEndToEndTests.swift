@@ -45,7 +45,8 @@ private final class CrawlProcess: @unchecked Sendable {
 
 /// `list --state`, `--output` and `--until` against the built binary: crawls that resume, grow, survive a SIGKILL
 /// and split into shards, with nothing lost and nothing written twice. One test at a time: each runs crawls of
-/// its own, and together they would crowd the two cores that the rest of the suite's timing needs.
+/// its own, and together they would crowd the two cores that the rest of the suite's timing needs. Options that
+/// cannot go together are `ListCommandTests`'.
 @Suite(.serialized)
 struct CrawlStateEndToEndTests {
     /// Any token: the stand-in grants it 5,000 requests an hour, where anonymous callers get 60.
@@ -442,22 +443,6 @@ struct CrawlStateEndToEndTests {
                 try FileManager.default.removeItem(atPath: path("a"))
                 try FileManager.default.removeItem(atPath: path("b"))
             }
-        }
-    }
-
-    @Test(arguments: [
-        (["--since", "10", "--until", "9"], "--until 9 is below --since 10"),
-        (["--state", "s", "--json"], "--state needs a format that can be appended to"),
-        (["--output", "o", "--format", "table"], "--output needs a format that can be appended to"),
-        (["--state", ""], "--state needs a file path"),
-    ])
-    func badCrawlOptionsAreUsageErrorsAndSendNothing(arguments: [String], message: String) async throws {
-        try await withServer(users: 10) { server in
-            let result = try await run(["list"] + arguments + api(server))
-            #expect(result.status == 64)
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr.contains(message))
-            #expect(server.requests.isEmpty)
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-/// The built binary against the GitHub stand-in on 127.0.0.1. Each test starts its own server on port 0.
+/// The built binary against the GitHub stand-in on 127.0.0.1. Each test starts its own server on port 0. What
+/// `list` and `show` print and their exit statuses are `ListCommandTests`' and `ShowCommandTests`'.
 struct EndToEndTests {
     private func withServer<T>(
         users: Int = 1000,
@@ -87,42 +88,6 @@ struct EndToEndTests {
         }
     }
 
-    @Test func jsonIsGitHubsOwnObjects() async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.run(["list", "--limit", "20", "--json"] + api(server))
-            #expect(result.status == 0)
-            let ours = try #require(try json(result.stdout) as? NSArray)
-            let github = try json(
-                String(decoding: server.population.listPageJSON(since: 0, perPage: 20), as: UTF8.self))
-            #expect(ours == github as? NSArray)
-        }
-    }
-
-    @Test func showJSONIsTheWholeProfile() async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.run(["show", "OCTOCAT", "--json"] + api(server))
-            #expect(result.status == 0)
-            let ours = try #require(try json(result.stdout) as? NSDictionary)
-            let octocat = try #require(server.population.user(login: "octocat"))
-            #expect(ours == (try json(octocat.publicUserJSON()) as? NSDictionary))
-            #expect(ours["twitter_username"] as? String == "monatheoctocat")
-        }
-    }
-
-    @Test func showSeveralInTheOrderGivenIncludingABot() async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.run(
-                ["show", "kitsune-fox", "dependabot[bot]", "octocat", "--format", "ndjson"] + api(server)
-            )
-            #expect(result.status == 0)
-            let logins = try result.stdout.split(separator: "\n").map {
-                try #require(try json(String($0)) as? [String: Any])["login"] as? String
-            }
-            #expect(logins == ["kitsune-fox", "dependabot[bot]", "octocat"])
-            #expect(server.requests.contains { $0.target == "/users/dependabot%5Bbot%5D" })
-        }
-    }
-
     @Test func tsvIsThePipedDefaultAndNeverCarriesControlCharacters() async throws {
         try await withServer { server in
             let logins = [
@@ -141,33 +106,6 @@ struct EndToEndTests {
         }
     }
 
-    @Test func tableAndCSVFormats() async throws {
-        try await withServer { server in
-            let table = try await BinaryRunner.run(["list", "--limit", "12", "--format", "table"] + api(server))
-            let tableLines = table.stdout.split(separator: "\n")
-            #expect(tableLines.first?.hasPrefix("ID") == true)
-            #expect(tableLines.count == 13)
-            let csv = try await BinaryRunner.run(["list", "--limit", "3", "--format", "csv"] + api(server))
-            #expect(csv.stdout.hasPrefix("id,login,type,html_url\r\n"))
-            #expect(csv.stdout.split(separator: "\r\n").count == 4)
-        }
-    }
-
-    @Test func missingLoginIsExitThreeAndPartialFailureIsOne() async throws {
-        try await withServer { server in
-            let missing = try await BinaryRunner.run(["show", "no-such-user"] + api(server))
-            #expect(missing.status == 3)
-            #expect(missing.stdout.isEmpty)
-            #expect(missing.stderr.hasPrefix("gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: "))
-
-            let partial = try await BinaryRunner.run(["show", "octocat", "no-such-user", "--json"] + api(server))
-            #expect(partial.status == 1)
-            let array = try #require(try json(partial.stdout) as? [[String: Any]])
-            #expect(array.map { $0["login"] as? String } == ["octocat"])
-            #expect(partial.stderr.contains("no-such-user"))
-        }
-    }
-
     @Test func serverErrorMidCrawlKeepsJSONValidAndNamesTheResumePoint() async throws {
         try await withServer { server in
             // The first page is served; the second gets a 500, and with no retries that ends the crawl.
@@ -180,23 +118,6 @@ struct EndToEndTests {
             #expect(array.compactMap { $0["id"] as? Int } == server.population.users.prefix(100).map(\.id))
             #expect(result.stderr.contains("HTTP 500"))
             #expect(result.stderr.contains("gh-users list --since \(server.population.users[99].id)"))
-        }
-    }
-
-    @Test func usageErrorsSendNothing() async throws {
-        try await withServer { server in
-            let invocations: [[String]] = [
-                ["list", "--since", "-1"], ["list", "--limit", "0"], ["list", "--per-page", "101"],
-                ["show", "../etc/passwd"],
-                ["show", "octocat", "--concurrency", "11"], ["lsit"], ["list", "--bogus"], ["show"],
-            ]
-            for arguments in invocations {
-                let result = try await BinaryRunner.run(arguments + api(server))
-                #expect(result.status == 64, "\(arguments)")
-                #expect(result.stdout.isEmpty)
-                #expect(result.stderr.hasPrefix("Error: "), "\(arguments): \(result.stderr)")
-            }
-            #expect(server.requests.isEmpty)
         }
     }
 

@@ -3,7 +3,8 @@ import GitHubStandIn
 import Testing
 
 /// The follow graph through the built binary: the token's own lists, follows A B, the set operations on an
-/// account with thousands on each side, and follow/unfollow whose effect every later read sees.
+/// account with thousands on each side, and follow/unfollow whose effect every later read sees. A dry run and a
+/// token without the follow scope are `FollowCommandTests`'.
 struct FollowGraphEndToEndTests {
     private func withServer<T>(users: Int = 1000, _ body: (StandInServer) async throws -> T) async throws -> T {
         let server = try StandInServer(configuration: StandInConfiguration(userCount: users))
@@ -99,20 +100,6 @@ struct FollowGraphEndToEndTests {
         }
     }
 
-    @Test func aDryRunSendsNothing() async throws {
-        try await withServer { server in
-            let token = ["GH_TOKEN": StandInTokens.token(for: "octocat")]
-            let result = try await BinaryRunner.run(
-                ["unfollow", "--dry-run", "--yes", "Yamada-Taro", "octocat"] + api(server), environment: token)
-            #expect(result.status == 0)
-            #expect(
-                result.stdout
-                    == "DELETE \(server.baseURL)/user/following/Yamada-Taro\nDELETE \(server.baseURL)/user/following/octocat\n"
-            )
-            #expect(server.requests.isEmpty)
-        }
-    }
-
     @Test func aPipedUnfollowTakesEffectOneWriteASecondAndEveryReadSeesIt() async throws {
         try await withServer { server in
             let account = try #require(server.population.users.first { server.following(of: $0).count >= 5 })
@@ -146,21 +133,6 @@ struct FollowGraphEndToEndTests {
                 let check = try await BinaryRunner.run(["follows", account.login, target] + common)
                 #expect(check.status == 1, "\(target)")
             }
-        }
-    }
-
-    @Test(arguments: ["readonly", "hide404"])
-    func aTokenWithoutTheFollowScopeStopsAtTheFirstRefusal(marker: String) async throws {
-        try await withServer { server in
-            let token = StandInTokens.token(for: "octocat") + "_" + marker
-            let result = try await BinaryRunner.run(
-                ["follow", "Yamada-Taro", "dependabot[bot]", "--format", "tsv"] + api(server),
-                environment: ["GH_TOKEN": token])
-            #expect(result.status == 4, "\(result.stderr)")
-            #expect(server.requests.filter { $0.method == "PUT" }.count == 1)
-            #expect(result.stdout.contains("dependabot[bot]\tfollow\tnot sent"))
-            #expect(result.stderr.contains("user:follow"))
-            #expect(!result.stderr.contains(token))
         }
     }
 

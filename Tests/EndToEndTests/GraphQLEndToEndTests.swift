@@ -3,7 +3,7 @@ import GitHubStandIn
 import Testing
 
 /// `show --via graphql` against the stand-in's `POST /graphql`: the same REST objects, at a fraction of the
-/// requests, and every way a batch can go wrong.
+/// requests, and every way a batch can go wrong. Without a token it is `ConnectionSettingsCommandTests`'.
 struct GraphQLEndToEndTests {
     static let token = ["GH_TOKEN": "ghp_graphqlE2E"]
     /// The keys `help formats` and the README call approximate; every other key must match REST's exactly.
@@ -143,18 +143,6 @@ struct GraphQLEndToEndTests {
             #expect(
                 restRequests(server).sorted()
                     == ["/users/\(organization.login)", "/users/dependabot[bot]", "/users/no-such-login"].sorted())
-        }
-    }
-
-    @Test func withoutATokenItExits4AndSendsNothing() async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--via", "graphql", "--api-url", server.baseURL])
-            #expect(result.status == 4)
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr.contains("--via graphql needs a token"))
-            #expect(result.stderr.contains("Hint:"))
-            #expect(server.requests.isEmpty)
         }
     }
 

@@ -3,8 +3,8 @@ import GitHubStandIn
 import Testing
 
 /// The messages of the hardening issue's item 22, through the built binary: a network error says what was
-/// tried and what to do next, `--verbose` prints words and never Swift values, and GitHub's rate-limit
-/// message is said once.
+/// tried and what to do next, and `--verbose` prints words and never Swift values. GitHub's rate-limit message
+/// said once is `CommandErrorTests`'.
 struct MessagesEndToEndTests {
     private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
         let server = try StandInServer(configuration: StandInConfiguration(userCount: 100))
@@ -106,15 +106,5 @@ struct MessagesEndToEndTests {
             "redirectToAnotherOrigin", "malformedHeaders",
         ]
         return names.contains { text.contains($0) } || text.contains("(\"")
-    }
-
-    @Test func githubsRateLimitMessageIsSaidOnce() async throws {
-        try await withServer { server in
-            server.injectFaults([.primaryRateLimitExhausted(resetAfterSeconds: 600)], forPath: "/users/octocat")
-            let result = try await BinaryRunner.run(["show", "octocat", "--api-url", server.baseURL])
-            #expect(result.status == 5)
-            #expect(result.stderr.hasPrefix("gh-users: API rate limit exceeded for "), "\(result.stderr)")
-            #expect(result.stderr.components(separatedBy: "rate limit exceeded").count == 2, "\(result.stderr)")
-        }
     }
 }

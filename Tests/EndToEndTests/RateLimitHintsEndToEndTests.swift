@@ -5,6 +5,8 @@ import Testing
 
 /// Issue 19 items 6, 8 and 9 and two of 20.19, through the built binary: stdout, stderr and the exit status
 /// each checked on their own. No test here waits a real minute: a wait `--max-wait` forbids is never started.
+/// The help texts of the two flags are `ListCommandTests`'; the 403s, the token message and a spent search
+/// bucket without a token `CommandErrorTests`'.
 struct RateLimitHintsEndToEndTests {
     private func withServer<T>(_ body: (StandInServer) async throws -> T) async throws -> T {
         try await withStandIn(users: 100, body)
@@ -102,58 +104,6 @@ struct RateLimitHintsEndToEndTests {
         }
     }
 
-    // 19.9 (a)
-    @Test func aSpentSearchBucketWithoutATokenNamesTheSearchNumbers() async throws {
-        try await withServer { server in
-            server.injectFaults([.primaryRateLimitExhausted(resetAfterSeconds: 40)], forPath: "/search/users")
-            let result = try await BinaryRunner.run(["search", "type:user", "--api-url", server.baseURL])
-            #expect(result.status == 5)
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr.contains("Searches without a token get 10 a minute: set GH_TOKEN for 30."))
-            #expect(!result.stderr.contains("60 an hour"), "\(result.stderr)")
-        }
-    }
-
-    // 19.9 (c)
-    @Test func theTwoFlagsHelpTextsAgree() async throws {
-        let result = try await BinaryRunner.run(["list", "--help"])
-        #expect(result.status == 0)
-        let text = result.stdout.split(separator: "\n").joined(separator: " ").split(separator: " ").joined(
-            separator: " ")
-        #expect(text.contains("for at most --max-wait"))
-        #expect(text.contains("The longest any rate-limit wait may last"))
-        #expect(!text.contains("however long"))
-    }
-
-    // 19.9 (d)
-    @Test func a403NotAboutTheTokenPrintsGitHubsMessageAndNoScopeHint() async throws {
-        try await withServer { server in
-            let github =
-                "Request forbidden by administrative rules. Please make sure your request has a User-Agent header"
-            server.injectFaults(
-                [.status(403, body: #"{"message":"\#(github)","documentation_url":"https://docs.github.com"}"#)],
-                forPath: "/users/octocat")
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--api-url", server.baseURL], environment: ["GH_TOKEN": "gho_octocat"])
-            #expect(result.status == 4)
-            #expect(result.stdout.isEmpty)
-            let lines = result.stderr.split(separator: "\n").map(String.init)
-            #expect(lines.first == "gh-users: GitHub refused the request (HTTP 403: \(github))")
-            // The only other line is GitHub's request id (19.11): nothing about the token or its scopes.
-            #expect(lines.count == 2 && lines[1].hasPrefix("request id: "), "\(result.stderr)")
-        }
-    }
-
-    @Test func a403ForAMissingScopeStillSaysScope() async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.run(
-                ["follow", "octocat", "--api-url", server.baseURL, "--yes"],
-                environment: ["GH_TOKEN": "gho_Yamada-Taro_readonly"])
-            #expect(result.status == 4, "\(result.stderr)")
-            #expect(result.stderr.contains("scope"), "\(result.stderr)")
-        }
-    }
-
     // 20.19
     @Test func verboseSaysEachRequestOnANormalRun() async throws {
         try await withServer { server in
@@ -161,21 +111,6 @@ struct RateLimitHintsEndToEndTests {
             #expect(result.status == 0)
             #expect(result.stdout.hasPrefix("octocat") || !result.stdout.isEmpty)
             #expect(result.stderr == "gh-users: info: GET /users/octocat: 200\n")
-        }
-    }
-
-    // 20.19
-    @Test(arguments: [
-        ["me"], ["show", "octocat", "--via", "graphql"], ["followers", "--via", "graphql", "--full"],
-        ["follow", "octocat", "--yes"],
-    ])
-    func theTokenMessageHasOnePrefix(arguments: [String]) async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.run(arguments + ["--api-url", server.baseURL])
-            #expect(result.status == 4, "\(result.stderr)")
-            #expect(result.stderr.hasPrefix("gh-users: \(arguments[0]) "), "\(result.stderr)")
-            #expect(!result.stderr.contains("gh-users: gh-users"), "\(result.stderr)")
-            #expect(server.requests.isEmpty)
         }
     }
 }

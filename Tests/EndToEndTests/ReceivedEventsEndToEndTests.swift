@@ -3,7 +3,8 @@ import GitHubStandIn
 import Testing
 
 /// `events LOGIN --received` through the built binary against the stand-in, which serves the row from the
-/// generator of its item kind: the events flag chooses the row, and the row brings the 300 cap with it.
+/// generator of its item kind: the events flag chooses the row, and the row brings the 300 cap with it. An
+/// unknown login is `EventsCommandTests`'.
 struct ReceivedEventsEndToEndTests {
     @Test func receivedEventsAskTheirOwnRowAndStopAtThreeHundred() async throws {
         try await withStandIn(users: 2000) { server in
@@ -16,16 +17,6 @@ struct ReceivedEventsEndToEndTests {
             #expect(server.requests.count == 3)
             #expect(server.requests.first?.path == "/users/\(many.login)/received_events/public")
             #expect(server.requests.allSatisfy { $0.path.hasSuffix("/received_events/public") })
-        }
-    }
-
-    @Test func anUnknownLoginIsExitThree() async throws {
-        try await withStandIn(users: 200) { server in
-            let result = try await BinaryRunner.run(
-                ["events", "no-such-user", "--received", "--api-url", server.baseURL])
-            #expect(result.status == 3)
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("gh-users: no user 'no-such-user' (HTTP 404)"), "\(result.stderr)")
         }
     }
 }

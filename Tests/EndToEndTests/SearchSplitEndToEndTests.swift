@@ -3,7 +3,7 @@ import GitHubStandIn
 import Testing
 
 /// `search --split` through the built binary: past the 1,000-result cap, through the search rate limit, and
-/// up to a second that holds more than 1,000 accounts.
+/// up to a second that holds more than 1,000 accounts. What `--split` refuses is `SearchCommandTests`'.
 struct SearchSplitEndToEndTests {
     private func withServer<T>(
         _ configuration: StandInConfiguration, _ body: (StandInServer) async throws -> T
@@ -118,22 +118,6 @@ struct SearchSplitEndToEndTests {
             #expect(result.status == 5, "\(result.stderr)")
             #expect(result.stderr.contains("rate limit"))
             #expect(!result.stderr.contains("waiting"))
-        }
-    }
-
-    @Test(arguments: [
-        (["--sort", "followers"], "cannot be combined with --sort or --order"),
-        (["--order", "asc"], "cannot be combined with --sort or --order"),
-        (["created:>2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
-        (["mona -CREATED:2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
-    ])
-    func splitRefusesWhatItCannotHonour(_ extra: [String], _ message: String) async throws {
-        try await withServer(StandInConfiguration(userCount: 10)) { server in
-            let result = try await BinaryRunner.run(["search", "type:user", "--split"] + extra + api(server))
-            #expect(result.status == 64)
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr.contains(message), "\(result.stderr)")
-            #expect(server.requests.isEmpty)
         }
     }
 

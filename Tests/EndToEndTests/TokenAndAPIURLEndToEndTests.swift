@@ -9,24 +9,10 @@ import Testing
 #endif
 
 /// Tokens, token files and API URLs through the built binary: what cannot be used is a usage error that says
-/// why, never a request. stdout, stderr and the exit status are checked separately.
+/// why, never a request. stdout, stderr and the exit status are checked separately. A token with a line break,
+/// a port out of range and a loopback GH_HOST are `ConnectionSettingsCommandTests`'.
 struct TokenAndAPIURLEndToEndTests: EndToEndSuite {
     let accounts = 400
-
-    @Test func aTokenWithALineBreakIsAUsageErrorThatNamesTheVariableNotTheValue() async throws {
-        try await withServer { server in
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--api-url", server.baseURL, "--debug"],
-                environment: ["GH_TOKEN": "ghp_secretvalue42\nX-Injected: 1"])
-            #expect(result.status == 64)
-            #expect(result.stdout.isEmpty)
-            #expect(
-                result.stderr
-                    == "Error: GH_TOKEN holds a line break; it should hold the token alone, on one line\n"
-                    + "See 'gh-users --help'.\n")
-            #expect(server.requests.isEmpty)
-        }
-    }
 
     @Test func aTokenFileWithANulIsRefusedByNameAndOneWithAByteOrderMarkWorks() async throws {
         try await withServer { server in
@@ -96,32 +82,6 @@ struct TokenAndAPIURLEndToEndTests: EndToEndSuite {
             #expect(result.stdout.hasPrefix("octocat\t"))
             #expect(result.stderr.isEmpty)
             #expect(server.requests.first?.header("authorization") == "Bearer ghp_token1234")
-        }
-    }
-
-    @Test func aPortAbove65535IsAUsageError() async throws {
-        let result = try await BinaryRunner.run(["show", "octocat", "--api-url", "http://127.0.0.1:99999"])
-        #expect(result.status == 64)
-        #expect(result.stdout.isEmpty)
-        #expect(
-            result.stderr
-                == "Error: invalid API URL 'http://127.0.0.1:99999': the port must be from 1 to 65535\n"
-                + "See 'gh-users --help'.\n")
-    }
-
-    @Test func aLoopbackGHHostIsExplainedInsteadOfTimingOut() async throws {
-        try await withServer { server in
-            let host = "127.0.0.1:\(server.port)"
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--timeout", "5"], environment: ["GH_HOST": host], timeout: 30)
-            #expect(result.status == 64)
-            #expect(result.stdout.isEmpty)
-            #expect(
-                result.stderr
-                    == "Error: GH_HOST=\(host) would mean GitHub Enterprise at https://\(host)/api/v3, over https; "
-                    + "for a server on this machine give its URL instead, such as --api-url http://\(host) "
-                    + "(or GH_USERS_API_URL)\nSee 'gh-users --help'.\n")
-            #expect(server.requests.isEmpty)
         }
     }
 }

@@ -3,9 +3,9 @@ import GitHubStandIn
 import TestSupport
 import Testing
 
-/// The built binary on what GitHub's answers carry and where they come from: a 422's reasons, the request
-/// id GitHub Support asks for, redirects that leave the API's origin, and response heads no server should
-/// send. stdout, stderr and the exit status are checked separately.
+/// The built binary on what GitHub's answers carry and where they come from: the request id GitHub Support
+/// asks for, redirects that leave the API's origin, and response heads no server should send. stdout, stderr
+/// and the exit status are checked separately. A 422's reasons are `CommandErrorTests`'.
 struct TransportEndToEndTests {
     private static let requestID = "CB8A:3A5F:1D2E3F4:1E3C5D6:65A1B2C3"
 
@@ -22,68 +22,12 @@ struct TransportEndToEndTests {
         }
     }
 
-    // MARK: 19.7 GitHub's reason for a 422
-
-    /// GitHub's answer to a search naming a repository it cannot see, as its users record it.
-    @Test func aRefusedSearchSaysGitHubsReason() async throws {
-        try await withServer { server in
-            let body =
-                #"{"message":"Validation Failed","errors":[{"message":"The listed users and repositories cannot be "#
-                + #"searched either because the resources do not exist or you do not have permission to view them.","#
-                + #""resource":"Search","field":"q","code":"invalid"}],"documentation_url":"https://docs.github.com/v3/search/"}"#
-            server.injectFaults(
-                [.status(422, body: body, headers: ["X-GitHub-Request-Id": Self.requestID])], forPath: "/search/users")
-            let result = try await BinaryRunner.run(["search", "repo:nobody/nothing"] + api(server))
-            #expect(result.status == 1)
-            #expect(result.stdout.isEmpty)
-            // Before: "gh-users: GitHub answered HTTP 422: Validation Failed" and nothing more.
-            #expect(
-                result.stderr
-                    == "gh-users: GitHub answered HTTP 422: Validation Failed: The listed users and repositories "
-                    + "cannot be searched either because the resources do not exist or you do not have permission "
-                    + "to view them.\nrequest id: \(Self.requestID)\n")
-        }
-    }
-
-    @Test func aReasonGivenByFieldAndCodeIsSaidInWords() async throws {
-        try await withServer { server in
-            server.injectFaults(
-                [
-                    .status(
-                        422,
-                        body:
-                            #"{"message":"Validation Failed","errors":[{"resource":"Search","field":"q","code":"missing"}],"#
-                            + #""documentation_url":"https://docs.github.com/v3/search"}"#)
-                ], forPath: "/search/users")
-            let result = try await BinaryRunner.run(["search", "x"] + api(server))
-            #expect(result.status == 1)
-            #expect(result.stdout.isEmpty)
-            #expect(
-                result.stderr.hasPrefix(
-                    "gh-users: GitHub answered HTTP 422: Validation Failed: Search.q does not exist\n"))
-        }
-    }
-
     // MARK: 19.11 The request id
 
-    @Test func everyFailureGitHubAnsweredNamesItsRequestID() async throws {
+    /// A malformed answer still names its request id; a failure with no answer has none. (A 404's and a 500's
+    /// are `CommandErrorTests.everyFailureGitHubAnsweredNamesItsRequestID`.)
+    @Test func aMalformedAnswerNamesItsRequestIDAndNoAnswerHasNone() async throws {
         try await withServer { server in
-            server.injectFaults(
-                [.status(404, body: #"{"message":"Not Found"}"#, headers: ["X-GitHub-Request-Id": Self.requestID])],
-                forPath: "/users/octocat")
-            let missing = try await BinaryRunner.run(["show", "octocat"] + api(server))
-            #expect(missing.status == 3)
-            #expect(missing.stdout.isEmpty)
-            #expect(missing.stderr == "gh-users: no user 'octocat' (HTTP 404)\nrequest id: \(Self.requestID)\n")
-
-            server.injectFaults(
-                [.status(500, body: #"{"message":"boom"}"#, headers: ["X-GitHub-Request-Id": Self.requestID])],
-                forPath: "/users")
-            let failed = try await BinaryRunner.run(["list", "--retries", "0"] + api(server))
-            #expect(failed.status == 1)
-            #expect(failed.stdout.isEmpty)
-            #expect(failed.stderr == "gh-users: GitHub answered HTTP 500: boom\nrequest id: \(Self.requestID)\n")
-
             server.injectFaults([.malformedBody], forPath: "/users/octocat")
             let malformed = try await BinaryRunner.run(["show", "octocat"] + api(server))
             #expect(malformed.status == 1)

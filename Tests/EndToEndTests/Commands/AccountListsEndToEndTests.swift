@@ -3,7 +3,8 @@ import GitHubStandIn
 import Testing
 
 /// The lists under an account (keys, signing-keys, gpg-keys, social, orgs, starred, gists, events) through the
-/// built binary, against the stand-in's accounts that have hundreds of each, so every one pages.
+/// built binary, against the stand-in's accounts that have hundreds of each, so every one pages. An unknown
+/// account is `CommandErrorTests`'.
 struct AccountListsEndToEndTests: EndToEndSuite {
     let accounts = 2000
 
@@ -42,18 +43,6 @@ struct AccountListsEndToEndTests: EndToEndSuite {
             let many = try user(server, StandInPopulation.manyGistsLogin)
             try await expectEveryRecord(
                 ["gists", many.login], server.population.gists(of: many).map { $0.json() }, server: server)
-        }
-    }
-
-    @Test func anUnknownLoginIsExitThreeForEveryListOfAnAccount() async throws {
-        try await withServer { server in
-            for command in ["keys", "signing-keys", "gpg-keys", "social", "orgs", "starred", "gists", "events"] {
-                let result = try await BinaryRunner.run([command, "no-such-user"] + api(server))
-                #expect(result.status == 3, "\(command)")
-                #expect(result.stdout.isEmpty, "\(command)")
-                #expect(
-                    result.stderr.hasPrefix("gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: "), "\(command)")
-            }
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-/// `repos LOGIN` through the built binary: paging by the Link header, sorting and the fork filter.
+/// `repos LOGIN` through the built binary: paging by the Link header, sorting and the fork filter. An unknown
+/// login is `CommandErrorTests`'.
 struct ReposEndToEndTests: EndToEndSuite {
     let accounts = 1000
 
@@ -50,9 +51,6 @@ struct ReposEndToEndTests: EndToEndSuite {
             .compactMap { $0["full_name"] as? String }
             #expect(names.count == 3)
             #expect(names.allSatisfy { !$0.hasPrefix("octocat/") })
-            let missing = try await BinaryRunner.run(["repos", "no-such-user"] + api(server))
-            #expect(missing.status == 3)
-            #expect(missing.stderr.hasPrefix("gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: "))
         }
     }
 }

@@ -15,6 +15,23 @@ struct CommandErrorTests {
         #expect(run.err == "gh-users: no user 'nobody' (HTTP 404)\n")
     }
 
+    /// Each list under an account says so when the account does not exist, GitHub's request id included.
+    @Test(arguments: [
+        ("keys", "keys"), ("signing-keys", "ssh_signing_keys"), ("gpg-keys", "gpg_keys"),
+        ("social", "social_accounts"), ("orgs", "orgs"), ("starred", "starred"), ("gists", "gists"),
+        ("events", "events/public"), ("repos", "repos"),
+    ])
+    func everyListOfAnUnknownAccountIsStatusThree(command: String, path: String) async {
+        let harness = CommandHarness()
+        harness.expect(
+            "GET /users/no-such-user/\(path)?per_page=30", status: 404,
+            headers: [CommandHarness.requestID], body: "error-404")
+        let run = await harness.run([command, "no-such-user"])
+        #expect(run.status == 3)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: CF25:41C0:C9E976\n")
+    }
+
     @Test func aTokenGitHubRefusesIsStatusFour() async {
         var harness = CommandHarness()
         harness.environment["GH_TOKEN"] = CommandRequestTests.token
@@ -31,32 +48,119 @@ struct CommandErrorTests {
         #expect(!run.err.contains(CommandRequestTests.token))
     }
 
-    @Test func aSpentRateLimitIsStatusFiveAndSaysWhenItResets() async {
-        let harness = CommandHarness()
+    /// A 403 that is not about the token says GitHub's words and nothing of scopes; one that names a missing
+    /// scope says so.
+    @Test func a403NotAboutTheTokenPrintsGitHubsMessageAndNoScopeHint() async {
+        let github = "Request forbidden by administrative rules. Please make sure your request has a User-Agent header"
+        let harness = CommandHarness.signedIn()
         harness.expect(
-            "GET /users/octocat/keys?per_page=30", status: 403,
+            "GET /users/octocat", status: 403, headers: [CommandHarness.requestID],
+            body: "error-403-forbidden")
+        let run = await harness.run(["show", "octocat"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "gh-users: GitHub refused the request (HTTP 403: \(github))\nrequest id: CF25:41C0:C9E976\n")
+    }
+
+    @Test func a403ForAMissingScopeStillSaysScope() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect(StubbedAnswer.scopeRefusal("PUT /user/following/octocat", accepted: "user, user:follow"))
+        let run = await harness.run(["follow", "octocat", "--yes"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.err.contains("scope"), "\(run.err)")
+    }
+
+    /// A command that needs a token says so once, under its own name, before anything is sent.
+    @Test(arguments: [
+        ["me"], ["show", "octocat", "--via", "graphql"], ["followers", "--via", "graphql", "--full"],
+        ["follow", "octocat", "--yes"],
+    ])
+    func theTokenMessageHasOnePrefix(arguments: [String]) async {
+        let run = await CommandHarness().run(arguments)
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.err.hasPrefix("gh-users: \(arguments[0]) "), "\(run.err)")
+        #expect(!run.err.contains("gh-users: gh-users"), "\(run.err)")
+    }
+
+    /// GitHub's 403 for a spent bucket: all `limit` used, reset `seconds` after the harness's now.
+    private static func spent(_ request: String, _ resource: String, limit: Int, resetIn seconds: Int) -> StubbedAnswer
+    {
+        StubbedAnswer(
+            request, status: 403,
             headers: [
-                ("x-ratelimit-limit", "60"), ("x-ratelimit-remaining", "0"), ("x-ratelimit-used", "60"),
-                ("x-ratelimit-reset", "1800000600"), ("x-ratelimit-resource", "core"),
+                ("x-ratelimit-limit", "\(limit)"), ("x-ratelimit-remaining", "0"), ("x-ratelimit-used", "\(limit)"),
+                ("x-ratelimit-reset", "\(Int(CommandHarness.now.timeIntervalSince1970) + seconds)"),
+                ("x-ratelimit-resource", resource),
             ],
             body: "error-403-rate-limit")
-        let run = await harness.run(["keys", "octocat"])
+    }
+
+    /// Runs `arguments` against `answer`, a spent limit: status 5 and nothing on stdout.
+    private func runSpent(_ arguments: [String], _ answer: StubbedAnswer) async -> CommandHarness.Outcome {
+        let harness = CommandHarness()
+        harness.expect(answer)
+        let run = await harness.run(arguments)
         #expect(run.status == 5)
         #expect(run.out.isEmpty)
+        return run
+    }
+
+    @Test func aSpentRateLimitIsStatusFiveAndSaysWhenItResets() async {
+        let run = await runSpent(
+            ["keys", "octocat"], Self.spent("GET /users/octocat/keys?per_page=30", "core", limit: 60, resetIn: 600))
         // The reset's clock time is local; how far away it is is not.
         #expect(run.err.hasPrefix("gh-users: API rate limit exceeded for 203.0.113.7."))
         #expect(run.err.contains(", in 10m 0s.\nAdd --wait-on-rate-limit to wait for the reset and carry on.\n"))
+        // GitHub's message is said once.
+        #expect(run.err.components(separatedBy: "rate limit exceeded").count == 2, "\(run.err)")
     }
 
-    @Test func aRefusedSearchIsStatusOneWithGitHubsReason() async {
+    /// Without a token, a spent search bucket names the search numbers, not the core ones.
+    @Test func aSpentSearchBucketWithoutATokenNamesTheSearchNumbers() async {
+        let run = await runSpent(
+            ["search", "type:user"],
+            Self.spent("GET /search/users?q=type%3Auser&per_page=30", "search", limit: 10, resetIn: 40))
+        #expect(run.err.contains("Searches without a token get 10 a minute: set GH_TOKEN for 30."), "\(run.err)")
+        #expect(!run.err.contains("60 an hour"), "\(run.err)")
+    }
+
+    @Test func aRefusedSearchIsStatusOneWithGitHubsReasonAndTheRequestID() async {
         let harness = CommandHarness()
-        harness.expect("GET /search/users?q=user%3Anobody&per_page=30", status: 422, body: "error-422-search")
+        harness.expect(
+            "GET /search/users?q=user%3Anobody&per_page=30", status: 422, headers: [CommandHarness.requestID],
+            body: "error-422-search")
         let run = await harness.run(["search", "user:nobody"])
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
         #expect(
             run.err == "gh-users: GitHub answered HTTP 422: Validation Failed: The listed users cannot be searched "
-                + "either because the users do not exist or you do not have permission to view the users.\n")
+                + "either because the users do not exist or you do not have permission to view the users.\n"
+                + "request id: CF25:41C0:C9E976\n")
+    }
+
+    @Test func aReasonGivenByFieldAndCodeIsSaidInWords() async {
+        await AnsweredCase(
+            "search x", token: false,
+            answers: [StubbedAnswer("GET /search/users?q=x&per_page=30", status: 422, body: "error-422-code-only")],
+            status: 1, err: "gh-users: GitHub answered HTTP 422: Validation Failed: Search.q does not exist\n"
+        ).run()
+    }
+
+    /// A failure GitHub answered names the answer's request id, whatever the status.
+    @Test func everyFailureGitHubAnsweredNamesItsRequestID() async {
+        let missing = CommandHarness()
+        missing.expect("GET /users/octocat", status: 404, headers: [CommandHarness.requestID], body: "error-404")
+        let notFound = await missing.run(["show", "octocat"])
+        #expect(notFound.status == 3)
+        #expect(notFound.out.isEmpty)
+        #expect(notFound.err == "gh-users: no user 'octocat' (HTTP 404)\nrequest id: CF25:41C0:C9E976\n")
+        let broken = CommandHarness()
+        broken.expect(
+            "GET /users?since=0&per_page=30", status: 500, headers: [CommandHarness.requestID], body: "error-500")
+        let failed = await broken.run(["list", "--retries", "0"])
+        #expect(failed.status == 1)
+        #expect(failed.out.isEmpty)
+        #expect(failed.err == "gh-users: GitHub answered HTTP 500: Server Error\nrequest id: CF25:41C0:C9E976\n")
     }
 
     @Test func aListFollowsItsLinkHeaderToTheSecondPage() async {

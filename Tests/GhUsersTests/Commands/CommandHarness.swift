@@ -22,10 +22,20 @@ struct CommandHarness {
     /// The moment every run happens at, so reset times and relative dates read the same on every machine.
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
+    /// The `X-GitHub-Request-Id` a test's answer carries, for the line that names it.
+    static let requestID = ("X-GitHub-Request-Id", "CF25:41C0:C9E976")
+
     let http = StubTransport()
     var environment: [String: String] = [:]
     var stdoutTTY = false
     var width = 80
+
+    /// A harness whose runs have `CommandRequestTests.token` in `GH_TOKEN`.
+    static func signedIn() -> CommandHarness {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        return harness
+    }
 
     /// Registers the answer to one expected request; `body` names a file in `Bodies/`.
     func expect(

@@ -33,6 +33,10 @@ struct FollowCommandTests {
         StatusRow(
             .follow, "follow octocat", sends: ["PUT /user/following/octocat"], out: "octocat\tfollow\tfollowed\n"),
         StatusRow(
+            .unfollow, "unfollow --dry-run --yes Yamada-Taro octocat", sends: [],
+            out: "DELETE https://api.github.com/user/following/Yamada-Taro\n"
+                + "DELETE https://api.github.com/user/following/octocat\n"),
+        StatusRow(
             .unfollow, "unfollow --dry-run octocat", sends: [],
             out: "DELETE https://api.github.com/user/following/octocat\n"),
         StatusRow(
@@ -61,6 +65,26 @@ struct FollowCommandTests {
         #expect(run.err.isEmpty)
         let put = harness.http.received.first { $0.method == .put }
         #expect(put.map { $0.headers["Content-Length"] == "0" } ?? true)
+    }
+
+    /// GitHub refuses a token without `user:follow` with 403 naming the scopes, or hides the endpoint behind 404
+    /// (an account that exists, as the lookup after it shows): the first refusal stops the run, and the accounts
+    /// after it are not sent.
+    @Test(arguments: [
+        [StubbedAnswer.scopeRefusal("PUT /user/following/Yamada-Taro", accepted: "user, user:follow")],
+        [
+            StubbedAnswer("PUT /user/following/Yamada-Taro", status: 404, body: "error-404"),
+            StubbedAnswer("GET /users/Yamada-Taro", status: 200, body: "users-get-by-username"),
+        ],
+    ])
+    func aTokenWithoutTheFollowScopeStopsAtTheFirstRefusal(_ answers: [StubbedAnswer]) async {
+        let harness = CommandHarness.signedIn()
+        answers.forEach(harness.expect)
+        let run = await harness.run(["follow", "Yamada-Taro", "shipit[bot]", "--format", "tsv"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.out.contains("shipit[bot]\tfollow\tnot sent"), "\(run.out)")
+        #expect(run.err.contains("user:follow"), "\(run.err)")
+        #expect(!run.err.contains(CommandRequestTests.token))
     }
 
     @Test func aNoIsStatusOneOnlyOnceBothAccountsAreFoundToExist() async {

@@ -14,8 +14,17 @@ private func route(_ arguments: String) -> Route {
     CommandRouter().route(arguments.split(separator: " ").map(String.init))
 }
 
-/// `followers LOGIN` and `following LOGIN`: their routes, no account twice, and an unknown login.
+/// `followers LOGIN` and `following LOGIN`: their routes, no account twice, an unknown login, and an empty list.
 struct FollowersCommandTests {
+    @Test func followingNobodyIsAnEmptyArrayAndSuccess() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat/following?per_page=30", body: "empty-list")
+        let run = await harness.run(["following", "octocat", "--json"])
+        #expect(run.status == 0)
+        #expect(run.out == "[]\n")
+        #expect(run.err.isEmpty)
+    }
+
     @Test func followersAndFollowing() throws {
         let login = try Login(validating: "octocat")
         #expect(

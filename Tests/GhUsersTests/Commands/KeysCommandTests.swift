@@ -10,7 +10,8 @@ private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
     await GhUsersApp(environment: env).run(arguments)
 }
 
-/// `keys LOGIN`: fingerprints in the table, and GitHub's bytes in the data formats.
+/// `keys LOGIN`: fingerprints in the table, and GitHub's bytes in the data formats. Paging through hundreds of
+/// keys is `AccountListsEndToEndTests`'.
 struct KeysCommandTests {
     private let validKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFeg1HYPEm/rxYUARAheqzSzOKbYarlA9daYY0MPW4L2 test"
 
@@ -29,6 +30,19 @@ struct KeysCommandTests {
         #expect(lines[1].contains("ssh-ed25519  SHA256:M0zVlkNU/CNb/xsa/kHw6MgsZ3pJGdOWag4a/Yoe/OI"))
         #expect(lines[2].contains("ssh-rsa      ?"))
         #expect(err.text.isEmpty)
+    }
+
+    /// Through the real client: GitHub's own example key is no key (`ssh-rsa AAA...`), so its fingerprint is `?`.
+    @Test func aTableAsAskedForShowsAQuestionMarkForAKeyThatIsNone() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat/keys?per_page=30", body: "users-list-public-keys-for-user")
+        let run = await harness.run(["keys", "octocat", "--format", "table"])
+        #expect(run.status == 0, "\(run.err)")
+        let rows = run.out.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("ID  TYPE") == true, "\(run.out)")
+        #expect(
+            rows.dropFirst().map { $0.split(separator: " ") } == [["1", "ssh-rsa", "?", "ssh-rsa", "AAA..."]],
+            "\(run.out)")
     }
 
     @Test func keysInDataFormatsAreGitHubsBytes() async {

@@ -14,8 +14,32 @@ private func route(_ arguments: String) -> Route {
     CommandRouter().route(arguments.split(separator: " ").map(String.init))
 }
 
-/// `search QUERY`: its words and sorting, GitHub's 1,000-result cap and the notes it prints.
+/// `search QUERY`: its words and sorting, GitHub's 1,000-result cap and the notes it prints, and what `--split`
+/// cannot honour.
 struct SearchCommandTests {
+    /// A qualifier's quotes and spaces reach GitHub encoded, as one `q`.
+    @Test func aQuotedQualifierIsSentEncoded() async {
+        let harness = CommandHarness()
+        harness.expect("GET /search/users?q=location%3A%22San+Francisco%22&per_page=30", body: "search-users")
+        let run = await harness.run(["search", #"location:"San Francisco""#, "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "mojombo\n")
+    }
+
+    @Test func anEmptyQueryIsAUsageErrorAndSendsNothing() async {
+        await expectUsageError(["search", "  "])
+    }
+
+    @Test(arguments: [
+        (["--sort", "followers"], "cannot be combined with --sort or --order"),
+        (["--order", "asc"], "cannot be combined with --sort or --order"),
+        (["created:>2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
+        (["mona -CREATED:2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
+    ])
+    func splitRefusesWhatItCannotHonourAndSendsNothing(_ extra: [String], _ message: String) async {
+        await expectUsageError(["search", "type:user", "--split"] + extra, saying: message)
+    }
+
     @Test func searchJoinsItsWordsAndCapsAtAThousand() throws {
         var expected = SearchUsersOptions(
             query: try UserSearchQuery(text: "type:org location:Berlin", sort: .followers, order: .asc))

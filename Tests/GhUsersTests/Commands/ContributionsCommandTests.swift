@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// `contributions LOGIN` through GraphQL: the `--json` envelope and a record per day, the refusals made before
+/// anything is sent, an unknown login, an organization and a bot told apart, and a spent GraphQL limit. The
+/// heatmap at a terminal's width and a span asked in pieces are `ContributionsEndToEndTests`'.
+struct ContributionsCommandTests {
+    private static let calendar = StubbedAnswer("POST /graphql", status: 200, body: "graphql-contributions-calendar")
+    private static let notFound = StubbedAnswer(
+        "POST /graphql", status: 200, body: "graphql-repository-owner-not-found")
+
+    @Test func jsonIsTheEnvelopeAndPipedOutputIsOneRecordPerDay() async throws {
+        let days = ["--from", "2023-11-26", "--to", "2023-11-28"]
+        let harness = CommandHarness.signedIn()
+        harness.expect(Self.calendar.request, body: Self.calendar.body)
+        let json = await harness.run(["contributions", "octocat", "--json"] + days)
+        #expect(json.status == 0, "\(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["login", "from", "to", "total", "days"])
+        #expect(object["login"] as? String == "octocat")
+        #expect(object["from"] as? String == "2023-11-26" && object["to"] as? String == "2023-11-28")
+        #expect(object["total"] as? Int == 5)
+        let records = try #require(object["days"] as? [[String: Any]])
+        #expect(records.map { Set($0.keys) } == Array(repeating: ["date", "count", "level"], count: 3))
+        harness.expect(Self.calendar.request, body: Self.calendar.body)
+        let piped = await harness.run(["contributions", "octocat"] + days)
+        #expect(piped.out == "2023-11-26\t0\tNONE\n2023-11-27\t1\tFIRST_QUARTILE\n2023-11-28\t4\tFOURTH_QUARTILE\n")
+        #expect(piped.err.isEmpty)
+    }
+
+    @Test(arguments: [
+        AnsweredCase("contributions octocat", token: false, status: 4, err: "contributions needs a token"),
+        AnsweredCase("contributions octocat --from 2025-02-29", status: 64, err: "Error: "),
+        AnsweredCase("contributions octocat --to yesterday", status: 64, err: "Error: "),
+        AnsweredCase("contributions octocat --from 2025-02-01 --to 2025-01-01", status: 64, err: "Error: "),
+        AnsweredCase("contributions octocat --from 2999-01-01", status: 64, err: "Error: "),
+        AnsweredCase(
+            "contributions no-such-account",
+            answers: [notFound, StubbedAnswer("GET /users/no-such-account", status: 404, body: "error-404")],
+            status: 3, err: "no user 'no-such-account'"),
+        AnsweredCase(
+            "contributions github",
+            answers: [StubbedAnswer("POST /graphql", status: 200, body: "graphql-repository-owner-organization")],
+            status: 1, err: "'github' is an organization"),
+        AnsweredCase(
+            "contributions shipit[bot]",
+            answers: [
+                notFound, StubbedAnswer("GET /users/shipit%5Bbot%5D", status: 200, body: "users-get-by-username-bot"),
+            ],
+            status: 1, err: "is a Bot account, not a user"),
+    ])
+    func noCalendarIsAStatusAndAMessage(_ example: AnsweredCase) async {
+        await example.run()
+    }
+
+    /// Two years are two pieces: the first answers, the second meets GitHub's spent GraphQL limit.
+    @Test func aSpentGraphQLLimitIsExitFiveWithTheWaitHint() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect(Self.calendar.request, body: Self.calendar.body)
+        harness.expect(
+            "POST /graphql", headers: [("x-ratelimit-reset", "1800000600"), ("x-ratelimit-resource", "graphql")],
+            body: "graphql-rate-limit")
+        let run = await harness.run([
+            "contributions", "octocat", "--from", "2023-11-26", "--to", "2025-11-24", "--json",
+        ])
+        #expect(run.status == 5, "\(run.err)")
+        #expect(run.err.contains("GraphQL: API rate limit"), "\(run.err)")
+        #expect(run.err.contains("--wait-on-rate-limit"))
+        #expect(run.out.isEmpty)
+    }
+}
