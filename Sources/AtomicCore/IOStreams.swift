@@ -10,6 +10,13 @@ import Foundation
 package protocol OutputSink: Sendable {
     /// Throws `OutputClosedError` when the reader has gone away (a closed pipe).
     func write(_ bytes: [UInt8]) throws
+    /// True when the reader is known to have gone away, before anything more is written: a command about to do
+    /// something that cannot be taken back (a write to GitHub) asks first, rather than learn it from the record.
+    var readerHasLeft: Bool { get }
+}
+
+extension OutputSink {
+    package var readerHasLeft: Bool { false }
 }
 
 /// The reader of stdout went away (EPIPE). Commands stop quietly when they see it.
@@ -164,6 +171,14 @@ package struct FileDescriptorSink: OutputSink {
                 + (failure.cut ? " (what was written ends in a cut record)" : ""))
     }
 
+    /// A pipe whose reader closed polls as POLLERR on Linux, and a socket whose peer left as POLLHUP; a file or
+    /// a terminal as neither.
+    package var readerHasLeft: Bool {
+        var poller = pollfd(fd: descriptor, events: 0, revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return false }
+        return poller.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
     private var streamName: String {
         switch descriptor {
         case STDOUT_FILENO: return "stdout"
@@ -209,6 +224,10 @@ package final class CapturedOutput: OutputSink, @unchecked Sendable {
     /// After `bytes` have been accepted, every further write throws `OutputClosedError`, as a closed pipe would.
     package func closeAfter(bytes: Int) {
         lock.withLock { closeAfterBytes = bytes }
+    }
+
+    package var readerHasLeft: Bool {
+        lock.withLock { closeAfterBytes.map { buffer.count >= $0 } ?? false }
     }
 
     package func write(_ bytes: [UInt8]) throws {

@@ -46,6 +46,21 @@ import Testing
 
 /// Issue 19 item 12: a failed write to stdout is a failure, unless the reader left.
 struct FileDescriptorSinkTests {
+    /// A pipe's reader leaving is seen before anything more is written; a file or /dev/null never says so.
+    @Test func aPipeWhoseReaderLeftSaysSoAndAFileDoesNot() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[1]) }
+        let sink = FileDescriptorSink(descriptor: ends[1])
+        #expect(!sink.readerHasLeft)
+        close(ends[0])
+        #expect(sink.readerHasLeft)
+        let null = open("/dev/null", O_WRONLY)
+        try #require(null >= 0)
+        defer { close(null) }
+        #expect(!FileDescriptorSink(descriptor: null).readerHasLeft)
+    }
+
     @Test func aFullDeviceIsAWriteErrorThatSaysWhy() throws {
         let descriptor = open("/dev/full", O_WRONLY)
         try #require(descriptor >= 0)

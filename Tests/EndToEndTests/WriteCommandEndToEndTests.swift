@@ -11,6 +11,27 @@ struct WriteCommandEndToEndTests {
 
     private let token = ["GH_TOKEN": StandInTokens.token(for: "octocat")]
 
+    /// `| head -1` leaves after the first record: the next write is not sent (before, one more was), and stderr
+    /// says what is left. The spacing between writes gives the reader a second to leave.
+    @Test func aReaderThatLeftStopsTheWritesBeforeTheNextOne() async throws {
+        try await withServer { server in
+            let targets = server.population.users.map(\.login).filter {
+                $0 != "octocat" && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+            }.prefix(3)
+            let result = try await BinaryRunner.shell(
+                #""$GH_USERS" follow --yes --format tsv --api-url "$API" "#
+                    + targets.joined(separator: " ") + " | head -1",
+                environment: token.merging(["API": server.baseURL]) { $1 })
+            #expect(result.stdout == "\(targets[targets.startIndex])\tfollow\tfollowed\n", "\(result.stderr)")
+            #expect(server.requests.filter { $0.method == "PUT" }.count == 1)
+            #expect(
+                result.stderr.hasSuffix(
+                    "1 done, 2 not sent; output stopped. To finish: gh-users follow --yes --format tsv --api-url "
+                        + "\(server.baseURL) "
+                        + targets.dropFirst().joined(separator: " ") + "\n"), "\(result.stderr)")
+        }
+    }
+
     @Test func aWriteAnswered500IsRetriedASecondApart() async throws {
         try await withServer { server in
             let error = StandInFault.status(500, body: #"{"message":"Server Error"}"#)

@@ -80,9 +80,11 @@ private struct Run {
 private func run(
     _ declaration: WriteDeclaration, _ logins: [String], yes: Bool = false, dryRun: Bool = false,
     github: FakeGitHub, clock: WriteClock = TickingClock().clock, hasToken: Bool = true,
-    terminal answer: String? = nil, common: CommonOptions = CommonOptions(), stdoutFailsAfter: Int? = nil
+    terminal answer: String? = nil, common: CommonOptions = CommonOptions(), stdoutFailsAfter: Int? = nil,
+    stdoutClosesAfter bytes: Int? = nil
 ) async -> Run {
     var (io, out, err) = IOStreams.test(stderrTTY: answer != nil, terminal: answer)
+    if let bytes { out.closeAfter(bytes: bytes) }
     if let writes = stdoutFailsAfter {
         var failing = IOStreams(
             out: FullDisk(after: writes, into: out), err: err, stdoutIsTTY: false, stderrIsTTY: io.stderrIsTTY,
@@ -263,6 +265,18 @@ struct WriteCommandTests {
         #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])
         #expect(result.err.contains("No space left on device"), "\(result.err)")
         #expect(result.err.hasSuffix("1 not sent; output stopped. To finish: gh-users star --yes c\n"), "\(result.err)")
+    }
+
+    /// A reader that leaves after the first record (`| head -1`) is noticed before the second write is sent,
+    /// not when its record is written: nothing is sent that has nowhere to be reported.
+    @Test func aReaderThatLeftIsNoticedBeforeTheNextWrite() async {
+        let github = FakeGitHub()
+        let result = await run(declaration(.never), ["a", "b", "c"], github: github, stdoutClosesAfter: 1)
+        #expect(result.status == 0)
+        #expect(github.calls == ["PUT /user/stars/a"])
+        #expect(result.out == "a\tstar\tstarred\n")
+        #expect(
+            result.err.hasSuffix("2 not sent; output stopped. To finish: gh-users star --yes b c\n"), "\(result.err)")
     }
 
     /// The command that finishes the job talks to the same host in the same way: on GitHub Enterprise a rerun

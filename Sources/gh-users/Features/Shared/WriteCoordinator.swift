@@ -78,6 +78,9 @@ struct WriteCoordinator {
         let progress = ProgressLine(io: io, noun: "accounts")
         let count = viewModel.unsent.count
         while let login = viewModel.next, await viewModel.waitForTurn() {
+            // A reader that left (`| head -1`) is seen before the next write is sent, not after: a write to GitHub
+            // cannot be taken back, and its record would have nowhere to go.
+            if io.out.readerHasLeft { return stopped(.outputClosed, viewModel) }
             progress.show("\(declaration.progressive) \(viewModel.position + 1) of \(count): \(login.value)")
             let outcome = await viewModel.send()
             progress.clear()
