@@ -102,8 +102,11 @@ struct ErrorPresenter: Sendable {
             return Presentation(
                 message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n", for: error)
         case .notCached(let resource):
+            // Only a GET is ever cached: a write, or a GraphQL POST, could never have been answered offline.
+            let never = !resource.hasPrefix("GET ")
             return Presentation(
-                message: "gh-users: \(clean(resource)) is not in the cache, and --offline keeps off the network\n",
+                message: "gh-users: \(clean(resource)) is \(never ? "never cached" : "not in the cache"), and --offline "
+                    + "keeps off the network\n",
                 for: error)
         case .cacheUnavailable(let detail):
             return Presentation(message: "gh-users: cache: \(clean(detail))\n", for: error)

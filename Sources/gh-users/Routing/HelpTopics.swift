@@ -35,7 +35,8 @@ enum HelpTopics {
             (
                 "1",
                 "a runtime failure: network, server error, malformed response, a partial failure in "
-                    + "'show A B C', or --offline with an answer that is not cached; for 'follows', the answer no"
+                    + "'show A B C', or --offline with an answer that is not cached; for 'follows', the answer no; "
+                    + "a write not confirmed at its question (nothing sent)"
             ),
             ("2", "follows only: a failure that is not its answer (network, server), since 1 means no there"),
             ("3", "not found: a login or resource that does not exist"),

@@ -61,7 +61,7 @@ struct MeEditCommandTests {
         let harness = harness(token: true)
         let run = await harness.run(arguments)
         #expect(run.status == 1, "\(run.err)")
-        #expect(run.err.contains("is not in the cache, and --offline keeps off the network"), "\(run.err)")
+        #expect(run.err.contains(" is never cached, and --offline keeps off the network"), "\(run.err)")
         #expect(harness.http.received.isEmpty)
     }
 
