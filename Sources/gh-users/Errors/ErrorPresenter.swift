@@ -103,10 +103,9 @@ struct ErrorPresenter: Sendable {
                 message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n", for: error)
         case .notCached(let resource):
             // Only a GET is ever cached: a write, or a GraphQL POST, could never have been answered offline.
-            let never = !resource.hasPrefix("GET ")
+            let absence = resource.hasPrefix("GET ") ? "not in the cache" : "never cached"
             return Presentation(
-                message: "gh-users: \(clean(resource)) is \(never ? "never cached" : "not in the cache"), and --offline "
-                    + "keeps off the network\n",
+                message: "gh-users: \(clean(resource)) is \(absence), and --offline keeps off the network\n",
                 for: error)
         case .cacheUnavailable(let detail):
             return Presentation(message: "gh-users: cache: \(clean(detail))\n", for: error)
