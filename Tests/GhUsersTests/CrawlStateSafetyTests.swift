@@ -266,7 +266,7 @@ struct CrawlUpToDateTests {
         let (status, err) = await run(["list", "--all", "--state", folder("s"), "--no-cache"], github: github)
         #expect(status == 0)
         #expect(
-            err == "gh-users: nothing new: the crawl in '\(folder("s"))' is up to date; its last account is id 2.\n")
+            err == "gh-users: nothing new after id 2: the crawl in '\(folder("s"))' is up to date.\n")
     }
 
     @Test func aFinishedShardSaysSo() async throws {

@@ -233,7 +233,7 @@ enum ListUsersCommand {
             run.closingNotes = { taken in
                 guard taken == 0, context.io.stderrIsTTY else { return [] }
                 return [
-                    "gh-users: nothing new: the crawl in '\(statePath)' is up to date; its last account is id \(since)."
+                    "gh-users: nothing new after id \(since): the crawl in '\(statePath)' is up to date."
                 ]
             }
         }
