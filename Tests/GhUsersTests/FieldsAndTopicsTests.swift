@@ -94,6 +94,17 @@ struct HelpTopicTests {
         #expect(text.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 80 })
     }
 
+    /// Each topic's command and what it covers share a line where there is room: at 80 columns, none of the
+    /// three stands alone (`help environment` did, one column past the label column).
+    @Test func theTopLevelHelpListsEachTopicOnOneLine() {
+        let lines = HelpRenderer.topLevel(width: 80).split(separator: "\n").map(String.init)
+        for (topic, covers) in [
+            ("formats", "table, tsv"), ("environment", "tokens, hosts"), ("exit-codes", "what each exit"),
+        ] {
+            #expect(lines.contains { $0.hasPrefix("  gh-users help \(topic) ") && $0.contains(covers) }, "\(topic)")
+        }
+    }
+
     @Test func exitCodesListEveryDocumentedStatus() throws {
         let text = try #require(HelpTopics.text("exit-codes"))
         for code in [

@@ -48,7 +48,8 @@ enum HelpRenderer {
                 ("gh-users help environment", "tokens, hosts, cache, colour"),
                 ("gh-users help exit-codes", "what each exit status means"),
             ],
-            width: width
+            // The longest topic's command, so that none stands alone on a line of its own.
+            width: width, column: 25
         )
         text += "\n" + fill("Run 'gh-users help <command>' for more about a command.", indent: 0, width: width) + "\n"
         return text
@@ -85,8 +86,10 @@ enum HelpRenderer {
     }
 
     /// Two columns: a label, and its text wrapped under itself. A label too wide for the column stands alone.
-    static func labelled(_ rows: [(label: String, text: String)], width: Int) -> String {
-        var column = min(labelColumn, rows.map { DisplayWidth.of($0.label) }.max() ?? 0)
+    static func labelled(_ rows: [(label: String, text: String)], width: Int, column widest: Int = labelColumn)
+        -> String
+    {
+        var column = min(widest, rows.map { DisplayWidth.of($0.label) }.max() ?? 0)
         // On a narrow terminal the text gets the room: every label stands alone, the text below it.
         if width - column - 4 < 30 { column = 0 }
         let indent = column == 0 ? 6 : 2 + column + 2
