@@ -201,7 +201,12 @@ struct WriteCommandTests {
         let result = await run(declaration(.never), ["a"], github: github)
         #expect(result.status == 4)
         #expect(github.calls == ["PUT /user/stars/a", "user a"])
-        #expect(result.err.contains("admin:stars"), "\(result.err)")
+        // GitHub's own words first, and the scope said as the row's: a 404 names none.
+        #expect(
+            result.err.hasPrefix(
+                "gh-users: authentication failed (HTTP 404: Not Found; the token needs the admin:stars scope to star)\n"
+                    + "The token may lack a scope: GitHub answers 404 for what a token may not see (this needs: "
+                    + "admin:stars).\n"), "\(result.err)")
     }
 
     @Test func everyAccountUnknownIsThreeAMixIsOneAndAFailureDoesNotStopTheRun() async {

@@ -58,6 +58,11 @@ struct ErrorPresenter: Sendable {
                     hasToken
                     ? "The token was refused: check GH_TOKEN or GITHUB_TOKEN; it may be expired or revoked."
                     : "This needs a token: set GH_TOKEN or GITHUB_TOKEN." + ghHint
+            case (404, .scope(let accepted)):
+                // GitHub names no scope with a 404 (it hides what the token may not see): the scope is the row's.
+                hint =
+                    "The token may lack a scope: GitHub answers 404 for what a token may not see"
+                    + (accepted.map { " (this needs: \(clean($0)))" } ?? "") + "."
             case (_, .scope(let accepted)):
                 hint =
                     "The token may lack a scope or access to this resource"

@@ -21,7 +21,7 @@ struct EmailsCommandTests {
             err: "(GitHub accepts: user, user:email)"),
         AnsweredCase(
             "emails", answers: [StubbedAnswer("GET /user/emails?per_page=30", status: 404, body: "error-404")],
-            status: 4, err: "(GitHub accepts: user:email)"),
+            status: 4, err: "GitHub answers 404 for what a token may not see (this needs: user:email)"),
     ])
     func theAddressesOrStatusFourNamingTheScope(_ example: AnsweredCase) async {
         await example.run()

@@ -107,7 +107,8 @@ final class WriteViewModel {
                 return .stop(error)
             }
             return .stop(
-                .unauthorized(status: 404, message: scopeHint, problem: .scope(accepted: declaration.scope)))
+                .unauthorized(
+                    status: 404, message: "Not Found; " + scopeHint, problem: .scope(accepted: declaration.scope)))
         case .unauthorized(let status, let message, let problem, let requestID):
             return .stop(
                 status == 401
