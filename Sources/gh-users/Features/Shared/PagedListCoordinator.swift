@@ -71,7 +71,7 @@ struct PagedListCoordinator<Item: Sendable> {
             notes += expansion.closingNotes().map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
         }
         if command.render.isTTY, viewModel.hasMore {
-            var line = "Showing \(output.writer.recordsWritten) \(presentation.noun)"
+            var line = "Showing \(Counted.text(output.writer.recordsWritten, plural: presentation.noun))"
             if let total = viewModel.totalCount { line += " of \(total)" }
             if let lastWritten = output.lastWritten, let hint = presentation.resumeHint {
                 line += ". " + hint(lastWritten)
