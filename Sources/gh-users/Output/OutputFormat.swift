@@ -20,8 +20,8 @@ struct RenderContext: Sendable {
 
     /// What a terminal is told on stderr when a table has no rows, as `gh` does: "gh-users: no followers found".
     /// nil for a pipe or any other format, so what a script reads stays empty.
-    func nothingFound(_ noun: String) -> String? {
-        isTTY && format == .table ? "gh-users: no \(noun) found" : nil
+    func nothingFound(_ noun: String, saying note: String? = nil) -> String? {
+        isTTY && format == .table ? "gh-users: " + (note ?? "no \(noun) found") : nil
     }
 
     /// table on a terminal, tsv when piped, unless a format was asked for.

@@ -30,13 +30,26 @@ struct EmptyResultTests {
     static let cases = [
         EmptyResultCase(
             command: "blocks", request: "GET /user/blocks?per_page=30", body: "[]",
-            message: "gh-users: no accounts found\n"),
+            message: "gh-users: no blocked accounts found\n"),
         EmptyResultCase(
             command: "followers octocat", request: "GET /users/octocat/followers?per_page=30", body: "[]",
             message: "gh-users: no followers found\n"),
         EmptyResultCase(
             command: "following octocat", request: "GET /users/octocat/following?per_page=30", body: "[]",
-            message: "gh-users: no accounts found\n"),
+            message: "gh-users: no followed accounts found\n"),
+        EmptyResultCase(
+            command: "subscriptions octocat", request: "GET /users/octocat/subscriptions?per_page=30", body: "[]",
+            message: "gh-users: no watched repositories found\n"),
+        EmptyResultCase(
+            command: "events octocat", request: "GET /users/octocat/events/public?per_page=30", body: "[]",
+            message: "gh-users: no events found\n"),
+        EmptyResultCase(
+            command: "events octocat --received", request: "GET /users/octocat/received_events/public?per_page=30",
+            body: "[]", message: "gh-users: no received events found\n"),
+        EmptyResultCase(
+            command: "search nosuchname", request: "GET /search/users?q=nosuchname&per_page=30",
+            body: #"{"total_count":0,"incomplete_results":false,"items":[]}"#,
+            message: "gh-users: no accounts matched your search\n"),
         EmptyResultCase(
             command: "repos octocat", request: "GET /users/octocat/repos?per_page=30", body: "[]",
             message: "gh-users: no repositories found\n"),

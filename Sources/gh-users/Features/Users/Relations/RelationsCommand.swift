@@ -41,7 +41,7 @@ enum RelationsCommand {
         let choices: String = filters.map { "--" + $0.option.name }.joined(separator: " | ")
         let listing: Command<RelationsOptions> = Command(
             list: ListDeclaration(
-                noun: relation == .followers ? "followers" : "accounts",
+                noun: relation == .followers ? "followers" : "followed accounts",
                 paging: { $0.plan },
                 list: { GitHubEndpoints.relations(relation, of: $0.login) },
                 admission: ListDeclaration.unseen(id: \.id),
