@@ -114,6 +114,37 @@ struct ContributionsHeatmapTests {
             ])
     }
 
+    /// Narrower still, a phrase wider than the terminal is broken between its own phrases, never inside one:
+    /// "from" stays with its date and "13 of 44 weeks," stays whole.
+    @Test(arguments: [
+        (
+            20,
+            [
+                "8 of 44 weeks,", "from 2026-09-13.", "from 2026-01-04", "to 2026-11-07", "Longest streak:", "5 days",
+                "Current streak:", "5 days",
+            ]
+        ),
+        (
+            25,
+            [
+                "11 of 44 weeks,", "from 2026-08-23.", "from 2026-01-04", "to 2026-11-07", "Longest streak: 5 days",
+                "Current streak: 5 days",
+            ]
+        ),
+        (
+            30,
+            [
+                "13 of 44 weeks,", "from 2026-08-09.", "from 2026-01-04 to 2026-11-07", "Longest streak: 5 days",
+                "Current streak: 5 days",
+            ]
+        ),
+    ])
+    func aNarrowFooterIsBrokenBetweenPhrasesOnly(width: Int, footer: [String]) {
+        let lines = heatmap(monthInTheLastWeek, width: width, color: false, now: "2026-11-07")
+        let expected = ["Cut to the last"] + footer[0...1] + ["484 contributions"] + footer[2...] + [""]
+        #expect(Array(lines[9...]) == expected)
+    }
+
     /// Every line fits, the map's and the footer's, at any width down to the narrowest a table is drawn at (20).
     @Test(arguments: [20, 22, 23, 30, 39, 40, 41, 48, 79, 80])
     func everyLineFitsTheWidth(width: Int) {

@@ -293,6 +293,20 @@ struct FollowerChangesParsingTests {
         return error.message
     }
 
+    /// Help says --limit and --full cannot be used with --changes, as the parser refuses them, and points to the
+    /// description above for what --changes does, where it is explained.
+    @Test(arguments: ["followers", "following"])
+    func helpSaysWhatIsRefusedAndWhere(name: String) {
+        #expect(usageMessage([name, "octocat", "--changes", "f.json", "--limit", "5"]) != nil)
+        #expect(usageMessage([name, "octocat", "--changes", "f.json", "--full"]) != nil)
+        let help = HelpRenderer.render(.command(name), width: 400)
+        let description = help.components(separatedBy: "\nARGUMENTS\n")[0]
+        #expect(description.contains("(--all is implied; --limit and --full cannot be used with it)"))
+        #expect(description.contains("--changes FILE writes who came and went"))
+        let options = help.components(separatedBy: "\nOPTIONS\n").last ?? ""
+        #expect(options.contains("then record the list in FILE (see the description above)."))
+    }
+
     @Test func theWholeListIsRead() throws {
         guard case .run(let invocation) = route(["followers", "octocat", "--changes", "f.json"]) else {
             Issue.record("not a run")

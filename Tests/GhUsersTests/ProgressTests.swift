@@ -30,6 +30,27 @@ struct ProgressTests {
         #expect(!out.text.contains("Fetched"))
     }
 
+    /// One of anything is said in the singular, in the progress line and in the note a limit stop leaves.
+    @Test func oneIsSingular() async {
+        for limit in [1, 2] {
+            let users = FakeGitHub()
+            users.script(
+                "/users?since=0&per_page=1",
+                Result<Page<User>, DomainError>.success(Page(items: [makeUser(1)], next: PageCursor(url: "p2"))))
+            users.scriptPage("p2", .success(Page(items: [makeUser(2)], next: PageCursor(url: "p3"))))
+            let (io, _, err) = IOStreams.test(stdoutTTY: true, stderrTTY: true)
+            var (env, _, _) = AppEnvironment.test(github: users)
+            env.io = io
+            #expect(await GhUsersApp(environment: env).run(["list", "--limit", "\(limit)", "--per-page", "1"]) == 0)
+            let said = limit == 1 ? "Showing 1 account. To continue" : "Fetched 1 page · 1 account\r"
+            #expect(err.text.contains(said), "\(err.text)")
+        }
+        #expect(Counted.text(1, plural: "events") == "1 event")
+        #expect(Counted.text(1, plural: "email addresses") == "1 email address")
+        #expect(Counted.text(1, plural: "starred repositories") == "1 starred repository")
+        #expect(Counted.text(2, plural: "repositories") == "2 repositories")
+    }
+
     @Test func offATerminalThereIsNoProgress() async {
         let (env, _, err) = AppEnvironment.test(github: repository())
         #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)

@@ -214,3 +214,42 @@ struct TableGivingWayTests {
         #expect(layout.widths == [19, 19])
     }
 }
+
+/// A streamed table's widths are fixed by its first chunk; later rows that fit the terminal are not cut to them.
+struct StreamedTableRoomTests {
+    private let columns: [Column<[String]>] = [
+        Column("LOGIN", key: "login", shrink: .last) { $0[0] },
+        Column("ACTION", key: "action") { $0[1] },
+        Column("OUTCOME", key: "outcome", shrink: .first) { $0[2] },
+    ]
+
+    private func table(moreToCome: Bool) -> String {
+        let context = RenderContext(format: .table, isTTY: true, colorEnabled: false, width: 120, now: Date())
+        var writer = RecordStreamWriter(context: context, columns: columns, raw: { _ in RawJSON(bytes: []) })
+        let first = writer.render([["x", "follow", "followed"]], moreToCome: moreToCome)
+        let rest = writer.render([
+            ["abcdefghijklmnopqrstuvwxyz0123456789xyz", "follow", "followed"],
+            ["nosuch-qq", "follow", "no such account"],
+        ])
+        return String(decoding: first + rest, as: UTF8.self)
+    }
+
+    @Test func laterRowsThatFitAreWhole() {
+        let pad = String(repeating: " ", count: 38)
+        #expect(
+            table(moreToCome: true)
+                == "LOGIN\(pad.dropFirst(4))  ACTION  OUTCOME\n" + "x\(pad)  follow  followed\n"
+                + "abcdefghijklmnopqrstuvwxyz0123456789xyz  follow  followed\n"
+                + "nosuch-qq\(pad.dropFirst(8))  follow  no such account\n")
+    }
+
+    @Test func aWholeTableKeepsItsOwnWidths() {
+        #expect(table(moreToCome: false).hasPrefix("LOGIN  ACTION  OUTCOME\nx      follow  followed\nabcd…"))
+    }
+
+    @Test func theRoomStaysWithinTheTerminal() {
+        let layout = TableLayout(columns: [("LOGIN", .last), ("OUTCOME", .first)], rows: [["x", "ok"]], width: 50)
+            .withRoom(natural: [39, nil], shrinks: [.last, .first], width: 50)
+        #expect(layout.widths == [39, 9])
+    }
+}

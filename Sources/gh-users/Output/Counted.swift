@@ -3,4 +3,17 @@ enum Counted {
     static func text(_ count: Int, _ singular: String, plural: String? = nil) -> String {
         "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
     }
+
+    /// A count of a list's items, whose noun is kept in the plural ("repositories", "email addresses"): one is
+    /// "1 repository", "1 email address".
+    static func text(_ count: Int, plural: String) -> String {
+        text(count, singular(of: plural), plural: plural)
+    }
+
+    /// The singular of a list's plural noun: "repositories", "addresses", "accounts".
+    private static func singular(of plural: String) -> String {
+        if plural.hasSuffix("ies") { return plural.dropLast(3) + "y" }
+        if plural.hasSuffix("sses") { return String(plural.dropLast(2)) }
+        return plural.hasSuffix("s") ? String(plural.dropLast()) : plural
+    }
 }

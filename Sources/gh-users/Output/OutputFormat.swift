@@ -20,8 +20,8 @@ struct RenderContext: Sendable {
 
     /// What a terminal is told on stderr when a table has no rows, as `gh` does: "gh-users: no followers found".
     /// nil for a pipe or any other format, so what a script reads stays empty.
-    func nothingFound(_ noun: String) -> String? {
-        isTTY && format == .table ? "gh-users: no \(noun) found" : nil
+    func nothingFound(_ noun: String, saying note: String? = nil) -> String? {
+        isTTY && format == .table ? "gh-users: " + (note ?? "no \(noun) found") : nil
     }
 
     /// table on a terminal, tsv when piped, unless a format was asked for.
@@ -69,6 +69,9 @@ struct Column<Item>: Sendable {
     let shrink: ColumnShrink?
     /// Computed here rather than read from GitHub's JSON (a key's fingerprint): `--fields` takes it by its key.
     let isDerived: Bool
+    /// The widest a cell of this column can be, when GitHub bounds it (a login is at most 39 characters); nil when
+    /// it is free text. A streamed table gives the column this room, as later rows may need it.
+    let naturalWidth: Int?
     let value: @Sendable (Item) -> String
 
     init(
@@ -79,6 +82,15 @@ struct Column<Item>: Sendable {
         self.key = key ?? header.lowercased()
         self.shrink = shrink
         self.isDerived = derived
+        self.naturalWidth = Column.naturalWidths[self.key]
         self.value = value
+    }
+}
+
+extension Column {
+    /// The widest cells of GitHub's bounded fields, by key: a login has at most 39 characters, a profile's URL
+    /// is GitHub's address and a login, an account's type is at most "Organization", an id has at most 10 digits.
+    static var naturalWidths: [String: Int] {
+        ["login": 39, "html_url": 58, "type": 12, "id": 10]
     }
 }

@@ -19,7 +19,7 @@ final class ProgressLine {
         guard isEnabled else { return }
         let elapsed = ContinuousClock.now - started
         let seconds = elapsed.inSeconds
-        var text = "Fetched \(pages) page\(pages == 1 ? "" : "s") · \(items) \(noun)"
+        var text = "Fetched \(Counted.text(pages, "page")) · \(Counted.text(items, plural: noun))"
         if seconds >= 0.5 { text += " · \(Int(Double(items) / seconds))/s" }
         io.writeErr("\r\u{1B}[2K" + text)
         visible = true

@@ -88,7 +88,9 @@ struct RecordStreamWriter<Item>: Sendable {
 
     var recordsWritten: Int { written }
 
-    mutating func render(_ items: [Item]) -> [UInt8] {
+    /// The bytes of a batch. `moreToCome`: later batches follow, so a table's widths, fixed by this first batch,
+    /// leave room for their rows.
+    mutating func render(_ items: [Item], moreToCome: Bool = false) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(items.count * 512)
         switch context.format {
@@ -122,8 +124,12 @@ struct RecordStreamWriter<Item>: Sendable {
         case .table:
             let rows = items.map { item in cells(item).map { TerminalSanitizer.sanitize($0) } }
             if tableLayout == nil, !rows.isEmpty {
-                let layout = TableLayout(
+                var layout = TableLayout(
                     columns: columns.map { ($0.header, $0.shrink) }, rows: rows, width: context.width)
+                if moreToCome {
+                    layout = layout.withRoom(
+                        natural: columns.map(\.naturalWidth), shrinks: columns.map(\.shrink), width: context.width)
+                }
                 tableLayout = layout
                 output.append(contentsOf: Array(layout.header(ColorScheme(enabled: context.colorEnabled)).utf8))
             }

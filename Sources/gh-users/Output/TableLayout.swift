@@ -2,7 +2,8 @@ import AtomicCore
 
 /// Column widths for a table that fits the terminal, measured in display columns. The widths are fixed by
 /// the first batch so that later pages of a streamed crawl line up with it; wider cells are cut with "…", and a
-/// description that cannot fit at a readable width is left out.
+/// description that cannot fit at a readable width is left out. When more is to come, `withRoom` gives columns
+/// room for later rows.
 struct TableLayout: Sendable, Equatable {
     static let gap = 2
     static let minimumShrunkWidth = 8
@@ -49,6 +50,33 @@ struct TableLayout: Sendable, Equatable {
             break
         }
         self.widths = widths
+    }
+
+    private init(headers: [String], widths: [Int]) {
+        self.headers = headers
+        self.widths = widths
+    }
+
+    /// This layout for a table whose first chunk is not all of it, so that later rows are not cut to the first
+    /// chunk's widths: within `width`, each shown column grows to its natural width (a login's 39 characters),
+    /// then free text that may be cut (a description, an outcome) shares the rest of the terminal.
+    func withRoom(natural: [Int?], shrinks: [ColumnShrink?], width: Int) -> TableLayout {
+        var widths = self.widths
+        let shown = widths.indices.filter { widths[$0] > 0 }
+        var spare = width - widths.reduce(0, +) - TableLayout.gap * max(0, shown.count - 1)
+        for index in shown where spare > 0 {
+            guard let natural = natural[index], natural > widths[index] else { continue }
+            let growth = min(natural - widths[index], spare)
+            widths[index] += growth
+            spare -= growth
+        }
+        let free = shown.filter { natural[$0] == nil && shrinks[$0] != nil }
+        for (position, index) in free.enumerated() where spare > 0 {
+            let share = spare / (free.count - position)
+            widths[index] += share
+            spare -= share
+        }
+        return TableLayout(headers: headers, widths: widths)
     }
 
     func header(_ colors: ColorScheme) -> String {

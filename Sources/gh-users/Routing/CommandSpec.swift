@@ -61,6 +61,8 @@ struct CommandSpec: Sendable {
     /// how help introduces them: ("With --changes", the keys of a change record), ("With --full, also", the
     /// keys only a profile has). The option's own parse refuses them without it.
     var optionFields: [(label: String, fields: [String])] = []
+    /// What help says after a field's name when an option refuses it (`score` is "not with --full").
+    var fieldNotes: [String: String] = [:]
     /// The closed set of words the first argument takes (`cache info|clear`), for completion.
     var words: [String] = []
 
@@ -99,7 +101,7 @@ struct CommandSpec: Sendable {
 
     /// The fields as help lists them: those of the command's own records, then a line for each option's.
     var fieldLines: [String] {
-        [fields.joined(separator: ", ")]
+        [fields.map { field in fieldNotes[field].map { "\(field) (\($0))" } ?? field }.joined(separator: ", ")]
             + optionFields.map { "\($0.label): " + $0.fields.joined(separator: ", ") }
     }
 

@@ -13,6 +13,14 @@ struct EmptyResultCase: Sendable, CustomTestStringConvertible {
     /// What a terminal is told on stderr.
     let message: String
 
+    /// `says`: the message without "gh-users: " and its line break; an empty list's body unless `body` is given.
+    init(_ command: String, _ request: String, body: String = "[]", says message: String) {
+        self.command = command
+        self.request = request
+        self.body = body
+        self.message = "gh-users: \(message)\n"
+    }
+
     var testDescription: String { "gh-users \(command)" }
 
     func harness(terminal: Bool) -> CommandHarness {
@@ -28,21 +36,25 @@ struct EmptyResultCase: Sendable, CustomTestStringConvertible {
 /// found"), and exits 0; piped, stdout and stderr both stay empty, so a script reads nothing.
 struct EmptyResultTests {
     static let cases = [
+        EmptyResultCase("blocks", "GET /user/blocks?per_page=30", says: "no blocked accounts found"),
+        EmptyResultCase("followers octocat", "GET /users/octocat/followers?per_page=30", says: "no followers found"),
         EmptyResultCase(
-            command: "blocks", request: "GET /user/blocks?per_page=30", body: "[]",
-            message: "gh-users: no accounts found\n"),
+            "following octocat", "GET /users/octocat/following?per_page=30", says: "no followed accounts found"),
         EmptyResultCase(
-            command: "followers octocat", request: "GET /users/octocat/followers?per_page=30", body: "[]",
-            message: "gh-users: no followers found\n"),
+            "subscriptions octocat", "GET /users/octocat/subscriptions?per_page=30",
+            says: "no watched repositories found"),
+        EmptyResultCase("events octocat", "GET /users/octocat/events/public?per_page=30", says: "no events found"),
         EmptyResultCase(
-            command: "following octocat", request: "GET /users/octocat/following?per_page=30", body: "[]",
-            message: "gh-users: no accounts found\n"),
+            "events octocat --received", "GET /users/octocat/received_events/public?per_page=30",
+            says: "no received events found"),
         EmptyResultCase(
-            command: "repos octocat", request: "GET /users/octocat/repos?per_page=30", body: "[]",
-            message: "gh-users: no repositories found\n"),
+            "search nosuchname", "GET /search/users?q=nosuchname&per_page=30",
+            body: #"{"total_count":0,"incomplete_results":false,"items":[]}"#,
+            says: "no accounts matched your search"),
+        EmptyResultCase("repos octocat", "GET /users/octocat/repos?per_page=30", says: "no repositories found"),
         EmptyResultCase(
-            command: "hovercard octocat", request: "GET /users/octocat/hovercard", body: #"{"contexts":[]}"#,
-            message: "gh-users: no hovercard contexts found\n"),
+            "hovercard octocat", "GET /users/octocat/hovercard", body: #"{"contexts":[]}"#,
+            says: "no hovercard contexts found"),
     ]
 
     @Test(arguments: cases)

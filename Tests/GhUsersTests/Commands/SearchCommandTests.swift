@@ -26,6 +26,17 @@ struct SearchCommandTests {
         #expect(run.out == "mojombo\n")
     }
 
+    /// `score` is a search hit's, not a profile's: help and the man page say so, as `--full` refuses it.
+    @Test func helpSaysScoreIsNotWithFull() async throws {
+        await expectUsageError(
+            ["search", "mona", "--full", "--fields", "login,score"], saying: "the field 'score' is not in a profile")
+        let help = HelpRenderer.render(.command("search"), width: 400)
+        let fields = try #require(help.components(separatedBy: "\nFIELDS\n").last)
+        #expect(fields.hasPrefix("  " + FieldCatalog.account.joined(separator: ", ") + ", score (not with --full)\n"))
+        let page = ManPageRenderer.render("search", version: "9.9", date: Date(timeIntervalSince1970: 0))
+        #expect(page.contains(Roff.escape("site_admin, score (not with --full)\n")))
+    }
+
     @Test func anEmptyQueryIsAUsageErrorAndSendsNothing() async {
         await expectUsageError(["search", "  "])
     }

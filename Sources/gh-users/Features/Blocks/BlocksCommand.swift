@@ -25,7 +25,7 @@ enum BlocksCommand {
 
     static let list = Command(
         list: ListDeclaration<Options, User>(
-            noun: "accounts",
+            noun: "blocked accounts",
             paging: { $0.paging.plan },
             list: { _ in GitHubEndpoints.accounts(.blocks) },
             admission: ListDeclaration.unseen(id: \.id),

@@ -19,6 +19,9 @@ extension Command where Options: PagedOptions {
             spec = spec.adding([ProfileGroup.group])
             spec.optionFields.append(
                 ("With --\(ProfileGroup.full.name), also", FieldCatalog.profile.filter { !spec.fields.contains($0) }))
+            for field in spec.fields where !FieldCatalog.profile.contains(field) {
+                spec.fieldNotes[field] = "not with --\(ProfileGroup.full.name)"
+            }
         }
         self.init(
             spec: spec,

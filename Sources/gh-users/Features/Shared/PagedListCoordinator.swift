@@ -10,6 +10,9 @@ struct PagedListCoordinator<Item: Sendable> {
     struct Presentation: Sendable {
         /// What the items are called in "Showing 30 repositories".
         let noun: String
+        /// What a terminal is told of an empty list when "no NOUN found" does not say it (a search's "no accounts
+        /// matched your search", as `gh` says).
+        var emptyNote: String?
         /// How to go on from the last item written, when the list can be resumed (`list --since`).
         var resumeHint: (@Sendable (Item) -> String)?
         /// Extra lines for stderr once the list ends, such as a search's 1,000-result cap.
@@ -62,7 +65,9 @@ struct PagedListCoordinator<Item: Sendable> {
             return .writeFailed(error, io: io)
         }
         var notes = presentation.closingNotes(viewModel.taken, viewModel.totalCount, viewModel.incompleteResults)
-        if output.writer.recordsWritten == 0, let line = command.render.nothingFound(presentation.noun) {
+        if output.writer.recordsWritten == 0,
+            let line = command.render.nothingFound(presentation.noun, saying: presentation.emptyNote)
+        {
             notes.insert(line, at: 0)
         }
         notes += viewModel.closingNotes
@@ -71,7 +76,7 @@ struct PagedListCoordinator<Item: Sendable> {
             notes += expansion.closingNotes().map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
         }
         if command.render.isTTY, viewModel.hasMore {
-            var line = "Showing \(output.writer.recordsWritten) \(presentation.noun)"
+            var line = "Showing \(Counted.text(output.writer.recordsWritten, plural: presentation.noun))"
             if let total = viewModel.totalCount { line += " of \(total)" }
             if let lastWritten = output.lastWritten, let hint = presentation.resumeHint {
                 line += ". " + hint(lastWritten)

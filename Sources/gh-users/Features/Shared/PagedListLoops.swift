@@ -118,7 +118,7 @@ struct ListOutput<Item: Sendable> {
     mutating func emit(_ items: [Item], endsPage: Bool, requestsSoFar: Int?) -> CommandOutcome? {
         progress.clear()
         do {
-            try io.out.write(writer.render(items))
+            try io.out.write(writer.render(items, moreToCome: requestsSoFar != nil))
             if let last = items.last { lastWritten = last }
             if endsPage, let last = items.last { try presentation.pageWritten?(last) }
         } catch let failure as OutputWriteError {

@@ -164,7 +164,7 @@ struct WriteCoordinator {
             .init("outcome", .string(outcome)),
         ])
         do {
-            try io.out.write(writer.render([RawJSON(bytes: record.bytes)]))
+            try io.out.write(writer.render([RawJSON(bytes: record.bytes)], moreToCome: true))
             return nil
         } catch {
             return .writeFailed(error, io: io)

@@ -73,11 +73,16 @@ enum ContributionsHeatmap {
         lines.append((labelWidth + legendWidth <= context.width ? pad("") : "") + "Less " + legend + " More")
         var footer: [[String]] = []
         if shown.count < weeks.count, let first = shown.first?.compactMap({ $0 }).first {
-            footer.append(["Cut to the last \(shown.count) of \(weeks.count) weeks,", "from \(first.date)."])
+            footer.append([
+                "Cut to the last " + kept("\(shown.count) of \(weeks.count) weeks,"), kept("from \(first.date)."),
+            ])
         }
         let span = report.span
         footer.append(
-            [Counted.text(report.calendar.total, "contribution"), "from \(span.lowerBound) to \(span.upperBound)"])
+            [
+                kept(Counted.text(report.calendar.total, "contribution")),
+                kept("from \(span.lowerBound)") + " " + kept("to \(span.upperBound)"),
+            ])
         let today = CalendarDay(secondsSince1970: context.now.timeIntervalSince1970)
         let streaks = ContributionStreaks(report.calendar.days, today: today)
         footer.append(["Longest streak:", Counted.text(streaks.longest, "day")])
@@ -88,14 +93,27 @@ enum ContributionsHeatmap {
     }
 
     /// A statement of the footer on one line when it fits the width; else a phrase a line, and a phrase wider
-    /// still filled to the width, so a narrow terminal never wraps one in the middle of a date.
+    /// still filled to the width between the words that are not `kept` together, so a narrow terminal never
+    /// breaks one in the middle of a date nor parts "from" from it.
     static func fitted(_ phrases: [String], width: Int) -> [String] {
         let whole = phrases.joined(separator: " ")
-        guard DisplayWidth.of(whole) > width else { return [whole] }
-        return phrases.flatMap { phrase in
-            HelpRenderer.fill(phrase, indent: 0, width: width).split(separator: "\n").map(String.init)
-        }
+        let lines =
+            DisplayWidth.of(whole) <= width
+            ? [whole]
+            : phrases.flatMap { phrase in
+                HelpRenderer.fill(phrase, indent: 0, width: width).split(separator: "\n").map(String.init)
+            }
+        return lines.map { $0.replacingOccurrences(of: unbroken, with: " ") }
     }
+
+    /// Joins words that a narrow terminal's line is never broken between (`from 2026-01-04`, `13 of 53 weeks,`);
+    /// `fitted` turns the joins back into spaces.
+    private static func kept(_ words: String) -> String {
+        words.replacingOccurrences(of: " ", with: unbroken)
+    }
+
+    /// A no-break space: what `kept` joins words with.
+    private static let unbroken = "\u{A0}"
 
     /// The days by week, Sunday first; a slot outside the days (before the first, after the last) is nil.
     private static func weeks(_ days: [ContributionDay]) -> [[ContributionDay?]] {

@@ -34,7 +34,9 @@ enum ListEventsCommand {
             raw: \.raw
         )
         .presented { options, _ in
-            .init(noun: "events", closingNotes: { taken, _, _ in notes(taken: taken, options: options) })
+            .init(
+                noun: options.received ? "received events" : "events",
+                closingNotes: { taken, _, _ in notes(taken: taken, options: options) })
         },
         spec: CommandSpec(
             name: "events",

@@ -59,6 +59,7 @@ enum SearchUsersCommand {
         .presented { options, _ in
             .init(
                 noun: "accounts",
+                emptyNote: "no accounts matched your search",
                 closingNotes: { taken, total, incomplete in
                     // A split search's notes are its own (the loader's).
                     if options.split { return [] }

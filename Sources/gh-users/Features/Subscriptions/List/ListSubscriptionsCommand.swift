@@ -6,7 +6,7 @@ import JSONBytes
 enum ListSubscriptionsCommand {
     static let declaration = Command(
         records: .subscriptions,
-        noun: "repositories",
+        noun: "watched repositories",
         columns: { context in
             [
                 Column("NAME", path: ["full_name"], shrink: .last),

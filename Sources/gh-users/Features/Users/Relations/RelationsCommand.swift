@@ -41,7 +41,7 @@ enum RelationsCommand {
         let choices: String = filters.map { "--" + $0.option.name }.joined(separator: " | ")
         let listing: Command<RelationsOptions> = Command(
             list: ListDeclaration(
-                noun: relation == .followers ? "followers" : "accounts",
+                noun: relation == .followers ? "followers" : "followed accounts",
                 paging: { $0.plan },
                 list: { GitHubEndpoints.relations(relation, of: $0.login) },
                 admission: ListDeclaration.unseen(id: \.id),
@@ -78,7 +78,7 @@ enum RelationsCommand {
                     the table marks them + (added), − (U+2212, removed) and ~ (renamed). Then FILE is replaced,
                     atomically and 0600, with the whole list as it is now (ids and logins, and which list it
                     is); the first run only records it and says so. It reads the whole list (--all is implied;
-                    --limit and --full do not apply), with a set operation the set it gives. A run that stops
+                    --limit and --full cannot be used with it), with a set operation the set it gives. A run that stops
                     before its changes are all written (a failed request, a rate limit, Ctrl-C, a closed or
                     full stdout) leaves FILE as it was, so the next run reports them again. A FILE that is not
                     a snapshot, or one made for another list, is exit 1 and left as it is; one run at a time may
