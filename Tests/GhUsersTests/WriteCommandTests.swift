@@ -380,7 +380,8 @@ struct WriteCancellationStressTests {
             task.cancel()
             let started = ContinuousClock.now
             let result = await task.value
-            #expect(ContinuousClock.now - started < .seconds(10))
+            // Loose (a loaded machine once took 12 s to run the cancelled task again): an uncancelled wait is 60 s.
+            #expect(ContinuousClock.now - started < .seconds(45))
             #expect(result.status == 130)
             #expect(github.calls.count == doneBefore)
             let left = logins.dropFirst(doneBefore)
