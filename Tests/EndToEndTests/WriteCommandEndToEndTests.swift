@@ -32,6 +32,26 @@ struct WriteCommandEndToEndTests {
         }
     }
 
+    /// `>&-`: a closed stdout is exit 1 before anything is sent, where the first write used to go out and only
+    /// its record failed, with "bad file descriptor".
+    @Test func aClosedStdoutSendsNothing() async throws {
+        try await withServer { server in
+            let target = try #require(
+                server.population.users.map(\.login).first {
+                    $0 != "octocat" && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+                })
+            let result = try await BinaryRunner.shell(
+                #""$GH_USERS" follow --yes --api-url "$API" "# + target + " >&-",
+                environment: token.merging(["API": server.baseURL]) { $1 })
+            #expect(result.status == 1)
+            #expect(
+                result.stderr
+                    == "gh-users: stdout is closed, so the record of each account would have nowhere to go; nothing "
+                    + "was sent\n")
+            #expect(!server.requests.contains { $0.method == "PUT" })
+        }
+    }
+
     @Test func aWriteAnswered500IsRetriedASecondApart() async throws {
         try await withServer { server in
             let error = StandInFault.status(500, body: #"{"message":"Server Error"}"#)

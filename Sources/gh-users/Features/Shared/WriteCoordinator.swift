@@ -42,6 +42,13 @@ struct WriteCoordinator {
                         + "sent (--dry-run shows the requests)",
                     command: declaration.spec))
         }
+        // A closed stdout (`>&-`) is found before the first write, not from its record.
+        guard io.out.isOpen else {
+            io.writeErr(
+                "gh-users: stdout is closed, so the record of each account would have nowhere to go; nothing was "
+                    + "sent\n")
+            return .setupFailed
+        }
         if let refusal = confirmation(logins) { return refusal }
         guard context.presenter.hasToken else {
             return TokenRequirement(command: declaration.name).refuse(context)
