@@ -51,9 +51,13 @@ package struct OutputClosedError: Error, Equatable {
 /// the command stops, fails, and says why.
 package struct OutputWriteError: Error, Equatable {
     package let message: String
+    /// How many bytes of the failed write went out before it failed, when that is known: a list resumes after
+    /// the last record they hold whole.
+    package let written: Int?
 
-    package init(message: String) {
+    package init(message: String, written: Int? = nil) {
         self.message = message
+        self.written = written
     }
 }
 
@@ -175,13 +179,13 @@ package struct FileDescriptorSink: OutputSink {
     }
 
     package func write(_ bytes: [UInt8]) throws {
-        let failure: (code: Int32, cut: Bool)? = bytes.withUnsafeBytes { buffer in
+        let failure: (code: Int32, written: Int)? = bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return (errno, offset > 0)
+                    return (errno, offset)
                 }
                 offset += written
             }
@@ -191,7 +195,8 @@ package struct FileDescriptorSink: OutputSink {
         if failure.code == EPIPE { throw OutputClosedError() }
         throw OutputWriteError(
             message: "cannot write to \(streamName): \(SystemError.reason(failure.code))"
-                + (failure.cut ? " (what was written ends in a cut record)" : ""))
+                + (failure.written > 0 ? " (what was written ends in a cut record)" : ""),
+            written: failure.written)
     }
 
     /// A pipe whose reader closed polls as POLLERR on Linux, and a socket whose peer left as POLLHUP; a file or

@@ -113,7 +113,8 @@ struct FileDescriptorSinkTests {
         try #require(descriptor >= 0)
         defer { close(descriptor) }
         #expect(
-            throws: OutputWriteError(message: "cannot write to file descriptor \(descriptor): no space left on device")
+            throws: OutputWriteError(
+                message: "cannot write to file descriptor \(descriptor): no space left on device", written: 0)
         ) {
             try FileDescriptorSink(descriptor: descriptor).write(Array("id\tlogin\n".utf8))
         }
