@@ -132,7 +132,7 @@ struct WriteCoordinator {
                 + ShellWord.line(
                     [context.programName, declaration.name, "--yes"] + CommonOptions.arguments(context.common)
                         + toFinish.map(\.value))
-                + "\n")
+                + "\n" + (CommonOptions.tokenFileNote(context.common).map { $0 + "\n" } ?? ""))
     }
 
     /// A record's outcome: the declaration's past tense, or what went wrong, in a few words.
