@@ -13,10 +13,33 @@ package protocol OutputSink: Sendable {
     /// True when the reader is known to have gone away, before anything more is written: a command about to do
     /// something that cannot be taken back (a write to GitHub) asks first, rather than learn it from the record.
     var readerHasLeft: Bool { get }
+    /// Bytes written that the reader has not taken yet, when the sink is a pipe; nil for anything else.
+    var unreadBytes: Int? { get }
+    /// False when there is nothing to write to (a closed stdout, `>&-`), found before anything is written.
+    var isOpen: Bool { get }
 }
 
 extension OutputSink {
     package var readerHasLeft: Bool { false }
+    package var unreadBytes: Int? { nil }
+    package var isOpen: Bool { true }
+
+    /// Whether the reader left before the end of what was written, asked once everything is written and before
+    /// something is recorded as seen (`--changes` replacing its snapshot). A pipe is waited on until its reader has
+    /// taken every byte, as a blocking write would wait, and then for `grace` more, since a reader that stops
+    /// early (`| head -1`) may take everything in one read and leave a moment later. Anything else is asked once.
+    package func readerLeftEarly(grace: Duration = .milliseconds(100)) async -> Bool {
+        guard unreadBytes != nil else { return readerHasLeft }
+        while let unread = unreadBytes, unread > 0, !readerHasLeft, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        var waited = Duration.zero
+        while waited < grace, !readerHasLeft, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(5))
+            waited += .milliseconds(5)
+        }
+        return readerHasLeft
+    }
 }
 
 /// The reader of stdout went away (EPIPE). Commands stop quietly when they see it.
@@ -28,9 +51,13 @@ package struct OutputClosedError: Error, Equatable {
 /// the command stops, fails, and says why.
 package struct OutputWriteError: Error, Equatable {
     package let message: String
+    /// How many bytes of the failed write went out before it failed, when that is known: a list resumes after
+    /// the last record they hold whole.
+    package let written: Int?
 
-    package init(message: String) {
+    package init(message: String, written: Int? = nil) {
         self.message = message
+        self.written = written
     }
 }
 
@@ -152,13 +179,13 @@ package struct FileDescriptorSink: OutputSink {
     }
 
     package func write(_ bytes: [UInt8]) throws {
-        let failure: (code: Int32, cut: Bool)? = bytes.withUnsafeBytes { buffer in
+        let failure: (code: Int32, written: Int)? = bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return (errno, offset > 0)
+                    return (errno, offset)
                 }
                 offset += written
             }
@@ -168,7 +195,8 @@ package struct FileDescriptorSink: OutputSink {
         if failure.code == EPIPE { throw OutputClosedError() }
         throw OutputWriteError(
             message: "cannot write to \(streamName): \(SystemError.reason(failure.code))"
-                + (failure.cut ? " (what was written ends in a cut record)" : ""))
+                + (failure.written > 0 ? " (what was written ends in a cut record)" : ""),
+            written: failure.written)
     }
 
     /// A pipe whose reader closed polls as POLLERR on Linux, and a socket whose peer left as POLLHUP; a file or
@@ -179,11 +207,40 @@ package struct FileDescriptorSink: OutputSink {
         return poller.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
+    /// What FIONREAD counts in a pipe, which Linux answers on either end; nil for a file, a terminal or a socket.
+    package var unreadBytes: Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return nil }
+        var count: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : nil
+    }
+
+    /// `fcntl(F_GETFL)` fails (EBADF) on a descriptor that is not open, and says read-only for one that
+    /// `StandardDescriptors.holdClosed` holds.
+    package var isOpen: Bool {
+        let flags = fcntl(descriptor, F_GETFL)
+        return flags != -1 && flags & O_ACCMODE != O_RDONLY
+    }
+
     private var streamName: String {
         switch descriptor {
         case STDOUT_FILENO: return "stdout"
         case STDERR_FILENO: return "stderr"
         default: return "file descriptor \(descriptor)"
+        }
+    }
+}
+
+/// The standard descriptors a process may start without (`>&-`, `2>&-`, `<&-`).
+package enum StandardDescriptors {
+    /// Puts /dev/null, opened the wrong way round, on each of stdin, stdout and stderr that is closed, before
+    /// anything else opens a file: a closed one keeps failing as closed (EBADF, and `isOpen` is false), and no
+    /// pipe or file opened later takes its number, so no output or diagnostic goes into one. Call it first.
+    package static func holdClosed() {
+        for (descriptor, mode) in [(STDIN_FILENO, O_WRONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_RDONLY)]
+        where fcntl(descriptor, F_GETFL) == -1 {
+            // The lowest free number is the closed one, or a lower one also closed, which the loop fills first.
+            _ = open("/dev/null", mode)
         }
     }
 }

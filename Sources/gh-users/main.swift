@@ -1,3 +1,4 @@
+import AtomicCore
 import Foundation
 
 #if canImport(Glibc)
@@ -6,6 +7,8 @@ import Foundation
     import Darwin
 #endif
 
+// A standard stream closed from the start (`>&-`) must stay closed, not become the next file opened.
+StandardDescriptors.holdClosed()
 // A closed stdout must surface as EPIPE from write(2), so the command can stop quietly instead of dying.
 signal(SIGPIPE, SIG_IGN)
 // A file-size limit (`ulimit -f`) must surface as EFBIG from write(2), so the command can fail and say so.

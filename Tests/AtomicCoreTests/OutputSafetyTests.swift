@@ -61,12 +61,60 @@ struct FileDescriptorSinkTests {
         #expect(!FileDescriptorSink(descriptor: null).readerHasLeft)
     }
 
+    /// A reader that takes everything in one read and leaves a moment later (`| head -1`) left early; one that
+    /// took everything and stays did not, and neither did a file.
+    @Test func aReaderThatLeavesAfterTakingEverythingLeftEarly() async throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[1]) }
+        let sink = FileDescriptorSink(descriptor: ends[1])
+        try sink.write(Array("one\ntwo\n".utf8))
+        #expect(sink.unreadBytes == 8)
+        let reader = ends[0]
+        let leaves = Thread {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            _ = read(reader, &buffer, buffer.count)
+            usleep(20_000)
+            close(reader)
+        }
+        leaves.start()
+        #expect(await sink.readerLeftEarly(grace: .seconds(5)))
+
+        var stays: [Int32] = [0, 0]
+        try #require(pipe(&stays) == 0)
+        defer { close(stays[0]) }
+        defer { close(stays[1]) }
+        let kept = FileDescriptorSink(descriptor: stays[1])
+        try kept.write(Array("one\n".utf8))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        #expect(read(stays[0], &buffer, buffer.count) == 4)
+        #expect(kept.unreadBytes == 0)
+        #expect(!(await kept.readerLeftEarly(grace: .milliseconds(50))))
+
+        let null = open("/dev/null", O_WRONLY)
+        try #require(null >= 0)
+        defer { close(null) }
+        #expect(FileDescriptorSink(descriptor: null).unreadBytes == nil)
+        #expect(!(await FileDescriptorSink(descriptor: null).readerLeftEarly()))
+    }
+
+    /// `>&-`: a descriptor that is not open says so before anything is written; an open one does not.
+    @Test func aClosedDescriptorIsNotOpen() throws {
+        let null = open("/dev/null", O_WRONLY)
+        try #require(null >= 0)
+        defer { close(null) }
+        #expect(FileDescriptorSink(descriptor: null).isOpen)
+        // A number far above any descriptor this process opens, so that no other test can open it meanwhile.
+        #expect(!FileDescriptorSink(descriptor: 900_000).isOpen)
+    }
+
     @Test func aFullDeviceIsAWriteErrorThatSaysWhy() throws {
         let descriptor = open("/dev/full", O_WRONLY)
         try #require(descriptor >= 0)
         defer { close(descriptor) }
         #expect(
-            throws: OutputWriteError(message: "cannot write to file descriptor \(descriptor): no space left on device")
+            throws: OutputWriteError(
+                message: "cannot write to file descriptor \(descriptor): no space left on device", written: 0)
         ) {
             try FileDescriptorSink(descriptor: descriptor).write(Array("id\tlogin\n".utf8))
         }

@@ -137,6 +137,27 @@ struct FollowerChangesEndToEndTests {
         }
     }
 
+    @Test func aClosedPipeBeforeTheLastChangeLeavesTheSnapshotAsItWas() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 1000) { server in
+            let target = try account(server)
+            let leavers = Array(server.followers(of: target).prefix(3))
+            #expect(try await changes(server, target.login).status == 0)
+            let before = try bytes(snapshot)
+            for leaver in leavers { try await asUser(leaver.login, ["unfollow", "--yes", target.login], server) }
+            let head = try await BinaryRunner.shell(
+                #""$GH_USERS" followers \#(target.login) --changes '\#(snapshot)' --per-page 5 --api-url \#(server.baseURL) --no-cache --format tsv | head -1"#,
+                environment: reader)
+            #expect(head.status == 0, "\(head.stderr)")
+            #expect(head.stdout.split(separator: "\n").count == 1)
+            #expect(try bytes(snapshot) == before)
+            // The changes the pipe never showed are not lost: the next run reports them all.
+            let next = try await changes(server, target.login)
+            #expect(next.status == 0, "\(next.stderr)")
+            #expect(next.stdout.split(separator: "\n").count == leavers.count)
+        }
+    }
+
     @Test func anInterruptLeavesTheSnapshotAsItWas() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 1000) { server in

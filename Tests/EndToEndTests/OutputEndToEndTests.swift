@@ -53,11 +53,16 @@ struct OutputEndToEndTests {
                 #expect(result.stderr.contains("To continue from here: gh-users list --since "))
                 let written = try Data(contentsOf: output)
                 #expect(written.count == 2048)
-                // The hint resumes after the last whole page, which the file holds.
+                // The hint resumes after the last record the file holds whole (not the last whole page, which
+                // would write the rest of the cut page again), and says to drop the cut one after it.
                 let since = try #require(
                     result.stderr.split(separator: "--since ").last.flatMap { Int($0.prefix { $0.isNumber }) })
-                let lines = String(decoding: written, as: UTF8.self).split(separator: "\n")
-                #expect(lines.contains { $0.hasPrefix("\(since)\t") })
+                let text = String(decoding: written, as: UTF8.self)
+                let whole = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                #expect(whole.last?.hasPrefix("\(since)\t") == true, "\(since): \(whole.suffix(2))")
+                #expect(
+                    result.stderr.contains("Remove the unfinished last line from the output before you continue.")
+                        == !text.hasSuffix("\n"))
             }
         }
     }

@@ -32,6 +32,55 @@ struct WriteCommandEndToEndTests {
         }
     }
 
+    /// `>&-`: a closed stdout is exit 1 before anything is sent, where the first write used to go out and only
+    /// its record failed, with "bad file descriptor".
+    @Test func aClosedStdoutSendsNothing() async throws {
+        try await withServer { server in
+            let target = try #require(
+                server.population.users.map(\.login).first {
+                    $0 != "octocat" && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+                })
+            let result = try await BinaryRunner.shell(
+                #""$GH_USERS" follow --yes --api-url "$API" "# + target + " >&-",
+                environment: token.merging(["API": server.baseURL]) { $1 })
+            #expect(result.status == 1)
+            #expect(
+                result.stderr
+                    == "gh-users: stdout is closed, so the record of each account would have nowhere to go; nothing "
+                    + "was sent\n")
+            #expect(!server.requests.contains { $0.method == "PUT" })
+        }
+    }
+
+    /// A one-shot `--token-file <(…)` is left out of the command to finish, and stderr says to give it again:
+    /// before, the note was missing and the command as printed failed with exit 4.
+    @Test func aOneShotTokenFileIsNamedUnderTheCommandToFinish() async throws {
+        try await withServer { server in
+            let targets = server.population.users.map(\.login).filter {
+                $0 != "octocat" && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+            }.prefix(2)
+            server.injectFaults(
+                [.primaryRateLimitExhausted(resetAfterSeconds: 600)], forPath: "/user/following/\(targets.last!)")
+            let result = try await BinaryRunner.shell(
+                #""$GH_USERS" follow --yes --retries 0 --api-url "$API" --token-file <(printf '%s\n' "$TOKEN") "#
+                    + targets.joined(separator: " "),
+                environment: ["API": server.baseURL, "TOKEN": StandInTokens.token(for: "octocat")])
+            #expect(result.status == 5, "\(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            let finish = try #require(lines.first { $0.contains("To finish: ") })
+            #expect(
+                finish.hasSuffix(
+                    "To finish: gh-users follow --yes --api-url \(server.baseURL) --retries 0 \(targets.last!)"),
+                "\(finish)")
+            #expect(
+                lines.last?.hasPrefix("The token came from /dev/fd/") == true
+                    && lines.last?.hasSuffix(
+                        "which cannot be read again: give it again, with --token-file or GH_TOKEN.")
+                        == true,
+                "\(result.stderr)")
+        }
+    }
+
     @Test func aWriteAnswered500IsRetriedASecondApart() async throws {
         try await withServer { server in
             let error = StandInFault.status(500, body: #"{"message":"Server Error"}"#)

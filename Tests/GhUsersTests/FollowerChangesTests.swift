@@ -431,6 +431,22 @@ struct FollowerChangesRunTests {
         #expect(try folder.bytes("f.json") == before)
     }
 
+    @Test func aReaderThatLeftBeforeTheEndLeavesTheSnapshotByteForByte() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "me", "--changes", folder("f.json"), "--format", "tsv"]
+        _ = await run(github([[(1, "alice")]]), arguments)
+        let before = try folder.bytes("f.json")
+        // The changes go out in one write, which a reader that takes one byte and leaves (`| head -c1`) accepts.
+        let (env, out, err) = AppEnvironment.test(github: github([[(2, "bob"), (3, "carol")]]))
+        out.closeAfter(bytes: 1)
+        let status = await GhUsersApp(environment: env).run(arguments)
+        #expect(status == 0, "\(err.text)")
+        #expect(out.text == "added\tbob\t2\t\nadded\tcarol\t3\t\nremoved\talice\t1\t\n")
+        #expect(err.text.isEmpty)
+        #expect(try folder.bytes("f.json") == before)
+    }
+
     @Test func aSnapshotOfAnotherListIsRefusedAndLeftAlone() async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -1,5 +1,6 @@
 import AtomicCore
 import Domain
+import Foundation
 import TestSupport
 import Testing
 
@@ -64,6 +65,29 @@ struct ResumeHintTests {
         #expect(err.text.hasSuffix("To continue from here: gh-users list --since 2 --all --format json --no-cache\n"))
     }
 
+    /// A write that stops part-way through a page (`ulimit -f`) leaves some of its records whole: the hint goes on
+    /// after the last of them, not after the page before, which would write them again.
+    @Test(arguments: [(60, "2"), (50, "2"), (30, "1")])
+    func aWriteCutInsideAPageResumesAfterItsLastWholeRecord(accepted: Int, since: String) async {
+        let github = FakeGitHub()
+        github.script(
+            "/users?since=0&per_page=100",
+            .success(Page(items: [makeUser(1), makeUser(2), makeUser(3)], next: PageCursor(url: "p2"))))
+        let out = PartialSink(accepts: accepted)
+        let (io, _, err) = IOStreams.test()
+        var (env, _, _) = AppEnvironment.test(github: github)
+        env.io = IOStreams(
+            out: out, err: io.err, stdoutIsTTY: false, stderrIsTTY: false, terminalWidth: 80, colorPolicy: .auto)
+        #expect(await GhUsersApp(environment: env).run(["list", "--all", "--format", "ndjson", "--no-cache"]) == 1)
+        let written = out.text
+        let whole = written.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(whole.last?.contains(#""id":\#(since)}"#) == true, "\(written)")
+        #expect(
+            err.text.hasSuffix(
+                "To continue from here: gh-users list --since \(since) --all --format ndjson --no-cache\n"))
+        #expect(err.text.contains("Remove the unfinished last line") == !written.hasSuffix("\n"), "\(err.text)")
+    }
+
     @Test func onATerminalTheHintUsesTheNameTheUserTyped() async {
         let github = FakeGitHub()
         github.script(
@@ -81,4 +105,28 @@ struct ResumeHintTests {
     func wordsAreQuotedForTheShellAndTheTerminal(word: String, quoted: String) {
         #expect(ShellWord.quote(word) == quoted)
     }
+}
+
+/// stdout that takes the first `accepts` bytes and then fails as a file-size limit does, saying how many of the
+/// failed write's bytes went out.
+private final class PartialSink: OutputSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private let accepts: Int
+    private var bytes: [UInt8] = []
+
+    init(accepts: Int) {
+        self.accepts = accepts
+    }
+
+    func write(_ chunk: [UInt8]) throws {
+        try lock.withLock {
+            let taken = chunk.prefix(max(0, accepts - bytes.count))
+            bytes += taken
+            guard taken.count == chunk.count else {
+                throw OutputWriteError(message: "cannot write to stdout: file too large", written: taken.count)
+            }
+        }
+    }
+
+    var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 }

@@ -194,6 +194,25 @@ struct WriteCommandTests {
         #expect(result.err.hasSuffix("To finish: gh-users star --yes b c\n"), "\(result.err)")
     }
 
+    /// A `--token-file` that a rerun cannot read (`<(cmd)`) is left out of the command to finish, and stderr says
+    /// so, as `list`'s resume hint does; one that can be read again goes in it, with no note.
+    @Test(arguments: [("/dev/fd/63", false), ("/run/secrets/gh", true)])
+    func aTokenFileThatCannotBeReadAgainIsNamedUnderTheCommandToFinish(path: String, readable: Bool) async {
+        let github = FakeGitHub()
+        github.actions["PUT /user/stars/b"] = .unauthorized(status: 403, message: "Forbidden")
+        var common = CommonOptions()
+        common.tokenFile = path
+        let result = await run(declaration(.never), ["a", "b"], github: github, common: common)
+        #expect(result.status == 4)
+        let note =
+            "The token came from \(path), which cannot be read again: give it again, with --token-file or GH_TOKEN.\n"
+        if readable {
+            #expect(result.err.hasSuffix("To finish: gh-users star --yes --token-file \(path) b\n"), "\(result.err)")
+        } else {
+            #expect(result.err.hasSuffix("To finish: gh-users star --yes b\n" + note), "\(result.err)")
+        }
+    }
+
     @Test func aFourOhFourForAnAccountThatExistsIsTheRowsScopeMissing() async {
         let github = FakeGitHub()
         github.actions["PUT /user/stars/a"] = .notFound(resource: "user 'a'")

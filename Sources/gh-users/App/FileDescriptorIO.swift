@@ -9,9 +9,10 @@ import AtomicCore
 /// read(2) and write(2) to the end, through EINTR and short counts, and strerror's words for messages: what the
 /// token file, the crawl state and the crawl's output file share.
 enum FileDescriptorIO {
-    /// A failed read or write, with its errno.
+    /// A failed read or write, with its errno and, for a write, how many of its bytes went out first.
     struct Failure: Error {
         let code: Int32
+        var written = 0
     }
 
     /// Everything up to the end, or a little more than `limit` bytes (a stream that never ends must not fill memory).
@@ -37,7 +38,7 @@ enum FileDescriptorIO {
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Failure) {
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
+        let failure: Failure? = bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 #if canImport(Glibc)
@@ -47,13 +48,13 @@ enum FileDescriptorIO {
                 #endif
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return errno
+                    return Failure(code: errno, written: offset)
                 }
                 offset += written
             }
             return nil
         }
-        if let failure { throw Failure(code: failure) }
+        if let failure { throw failure }
     }
 
     /// What the open file is when it is not a regular file ("a FIFO", "a directory"), for a message; nil

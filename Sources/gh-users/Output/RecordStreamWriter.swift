@@ -91,6 +91,14 @@ struct RecordStreamWriter<Item>: Sendable {
     /// The bytes of a batch. `moreToCome`: later batches follow, so a table's widths, fixed by this first batch,
     /// leave room for their rows.
     mutating func render(_ items: [Item], moreToCome: Bool = false) -> [UInt8] {
+        var ends: [Int] = []
+        return render(items, moreToCome: moreToCome, ends: &ends)
+    }
+
+    /// The bytes of `items`, and in `ends` where each record's bytes end among them: after a write that went
+    /// out in part, the records that went out whole.
+    mutating func render(_ items: [Item], moreToCome: Bool = false, ends: inout [Int]) -> [UInt8] {
+        ends.reserveCapacity(items.count)
         var output: [UInt8] = []
         output.reserveCapacity(items.count * 512)
         switch context.format {
@@ -99,18 +107,21 @@ struct RecordStreamWriter<Item>: Sendable {
                 output.append(contentsOf: Array((written == 0 ? "[\n  " : ",\n  ").utf8))
                 JSONText.pretty(json(item), indent: 2, level: 1, into: &output)
                 written += 1
+                ends.append(output.count)
             }
         case .ndjson:
             for item in items {
                 JSONText.compact(json(item), into: &output)
                 output.append(UInt8(ascii: "\n"))
                 written += 1
+                ends.append(output.count)
             }
         case .tsv:
             for item in items {
                 let row = cells(item).map { TerminalSanitizer.sanitize($0, escapeBackslash: true) }
                 output.append(contentsOf: Array((row.joined(separator: "\t") + "\n").utf8))
                 written += 1
+                ends.append(output.count)
             }
         case .csv:
             if !csvHeaderWritten && !continuesOutput {
@@ -120,6 +131,7 @@ struct RecordStreamWriter<Item>: Sendable {
             for item in items {
                 output.append(contentsOf: Array(CSV.row(cells(item).map(csvCell)).utf8))
                 written += 1
+                ends.append(output.count)
             }
         case .table:
             let rows = items.map { item in cells(item).map { TerminalSanitizer.sanitize($0) } }
@@ -137,6 +149,7 @@ struct RecordStreamWriter<Item>: Sendable {
                 for row in rows {
                     output.append(contentsOf: Array(layout.line(row).utf8))
                     written += 1
+                    ends.append(output.count)
                 }
             }
         }

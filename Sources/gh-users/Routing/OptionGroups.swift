@@ -41,6 +41,14 @@ struct CommonOptions: Sendable, Equatable {
         return number <= 2
     }
 
+    /// The line that goes with a resume hint when `arguments` left a `--token-file` out, since a rerun cannot
+    /// read it again; nil when there is none to say.
+    static func tokenFileNote(_ options: CommonOptions) -> String? {
+        guard let file = options.tokenFile, !canBeReadAgain(tokenFile: file) else { return nil }
+        return "The token came from \(ShellWord.quote(file)), which cannot be read again: give it again, with "
+            + "--token-file or GH_TOKEN."
+    }
+
     static func defaultMaxWait(waitOnRateLimit: Bool) -> Double {
         waitOnRateLimit ? 3660 : 900
     }

@@ -117,14 +117,24 @@ struct ListOutput<Item: Sendable> {
     /// than one request shows progress.
     mutating func emit(_ items: [Item], endsPage: Bool, requestsSoFar: Int?) -> CommandOutcome? {
         progress.clear()
+        var ends: [Int] = []
         do {
-            try io.out.write(writer.render(items, moreToCome: requestsSoFar != nil))
+            try io.out.write(writer.render(items, moreToCome: requestsSoFar != nil, ends: &ends))
             if let last = items.last { lastWritten = last }
             if endsPage, let last = items.last { try presentation.pageWritten?(last) }
         } catch let failure as OutputWriteError {
             progress.clear()
             var message = "gh-users: " + failure.message + "\n"
-            if let lastWritten, let hint = presentation.resumeHint { message += hint(lastWritten) + "\n" }
+            // A write that went out in part holds some of its records whole, and perhaps a cut one after them:
+            // the run goes on after the last whole one, once the cut one is gone.
+            let whole = failure.written.map { written in ends.prefix { $0 <= written }.count } ?? 0
+            if whole > 0 { lastWritten = items[whole - 1] }
+            if let lastWritten, let hint = presentation.resumeHint {
+                if let written = failure.written, written > (whole > 0 ? ends[whole - 1] : 0) {
+                    message += "Remove the unfinished last line from the output before you continue.\n"
+                }
+                message += hint(lastWritten) + "\n"
+            }
             io.writeErr(message)
             return .setupFailed
         } catch {

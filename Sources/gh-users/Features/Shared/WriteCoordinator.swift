@@ -42,6 +42,13 @@ struct WriteCoordinator {
                         + "sent (--dry-run shows the requests)",
                     command: declaration.spec))
         }
+        // A closed stdout (`>&-`) is found before the first write, not from its record.
+        guard io.out.isOpen else {
+            io.writeErr(
+                "gh-users: stdout is closed, so the record of each account would have nowhere to go; nothing was "
+                    + "sent\n")
+            return .setupFailed
+        }
         if let refusal = confirmation(logins) { return refusal }
         guard context.presenter.hasToken else {
             return TokenRequirement(command: declaration.name).refuse(context)
@@ -125,7 +132,7 @@ struct WriteCoordinator {
                 + ShellWord.line(
                     [context.programName, declaration.name, "--yes"] + CommonOptions.arguments(context.common)
                         + toFinish.map(\.value))
-                + "\n")
+                + "\n" + (CommonOptions.tokenFileNote(context.common).map { $0 + "\n" } ?? ""))
     }
 
     /// A record's outcome: the declaration's past tense, or what went wrong, in a few words.

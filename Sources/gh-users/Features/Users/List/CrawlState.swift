@@ -315,7 +315,8 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             try FileDescriptorIO.writeAll(descriptor, bytes)
         } catch {
             throw OutputWriteError(
-                message: "cannot write to the output file '\(path)': \(FileDescriptorIO.reason(error.code))")
+                message: "cannot write to the output file '\(path)': \(FileDescriptorIO.reason(error.code))",
+                written: error.written)
         }
         lock.withLock { length += Int64(bytes.count) }
     }

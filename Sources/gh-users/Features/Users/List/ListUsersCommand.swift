@@ -311,11 +311,7 @@ enum ListUsersCommand {
         } else {
             lines.append("To continue from here, run it again: " + command)
         }
-        if let file = context.common.tokenFile, !CommonOptions.canBeReadAgain(tokenFile: file) {
-            lines.append(
-                "The token came from \(ShellWord.quote(file)), which cannot be read again: give it again, with "
-                    + "--token-file or GH_TOKEN.")
-        }
+        if let note = CommonOptions.tokenFileNote(context.common) { lines.append(note) }
         return lines.joined(separator: "\n")
     }
 }

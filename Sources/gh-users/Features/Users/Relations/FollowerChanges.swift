@@ -112,6 +112,9 @@ struct FollowerChangesCoordinator {
             if outcome != .outputClosed { io.writeErr(untouched) }
             return outcome
         }
+        // Every change was written, but a reader that left before taking them all (`| head -1`) never showed
+        // the rest: the snapshot stays, so the next run reports them again.
+        if await io.out.readerLeftEarly() { return .outputClosed }
         do {
             try file.replace(with: FollowSnapshot(subject: subject, accounts: accounts))
         } catch {

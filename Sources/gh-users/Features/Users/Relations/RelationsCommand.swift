@@ -78,9 +78,10 @@ enum RelationsCommand {
                     the table marks them + (added), − (U+2212, removed) and ~ (renamed). Then FILE is replaced,
                     atomically and 0600, with the whole list as it is now (ids and logins, and which list it
                     is); the first run only records it and says so. It reads the whole list (--all is implied;
-                    --limit and --full cannot be used with it), with a set operation the set it gives. A run that stops
-                    before its changes are all written (a failed request, a rate limit, Ctrl-C, a closed or
-                    full stdout) leaves FILE as it was, so the next run reports them again. A FILE that is not
+                    --limit and --full cannot be used with it), with a set operation the set it gives. A run
+                    that stops before its changes are all written and, on a pipe, read (a failed request, a rate
+                    limit, Ctrl-C, a full stdout, a reader that left as | head -1 does) leaves FILE as it was, so
+                    the next run reports them again. A FILE that is not
                     a snapshot, or one made for another list, is exit 1 and left as it is; one run at a time may
                     use it (FILE.lock). --fields takes change, login, id and previous_login.
                     """,
