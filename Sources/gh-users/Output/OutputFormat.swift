@@ -69,10 +69,11 @@ struct Column<Item>: Sendable {
     let shrink: ColumnShrink?
     /// Computed here rather than read from GitHub's JSON (a key's fingerprint): `--fields` takes it by its key.
     let isDerived: Bool
+    let value: @Sendable (Item) -> String
+
     /// The widest a cell of this column can be, when GitHub bounds it (a login is at most 39 characters); nil when
     /// it is free text. A streamed table gives the column this room, as later rows may need it.
-    let naturalWidth: Int?
-    let value: @Sendable (Item) -> String
+    var naturalWidth: Int? { Column.naturalWidths[key] }
 
     init(
         _ header: String, key: String? = nil, shrink: ColumnShrink? = nil, derived: Bool = false,
@@ -82,14 +83,14 @@ struct Column<Item>: Sendable {
         self.key = key ?? header.lowercased()
         self.shrink = shrink
         self.isDerived = derived
-        self.naturalWidth = Column.naturalWidths[self.key]
         self.value = value
     }
 }
 
 extension Column {
     /// The widest cells of GitHub's bounded fields, by key: a login has at most 39 characters, a profile's URL
-    /// is GitHub's address and a login, an account's type is at most "Organization", an id has at most 10 digits.
+    /// is GitHub's address and a login, an account's type is at most "Organization", an account's or a
+    /// repository's id has at most 10 digits (an event's 11 already fill its column, which only grows).
     static var naturalWidths: [String: Int] {
         ["login": 39, "html_url": 58, "type": 12, "id": 10]
     }
