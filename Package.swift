@@ -37,7 +37,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["Domain", "Networking", "TestProcessSetup"], path: "Tests/TestSupport"),
         .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore", "TestSupport"]),
         .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
-        .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
+        .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes", "TestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
         .testTarget(
             name: "NetworkingTests",

@@ -233,6 +233,11 @@ enum ResponseDecoder {
     /// A page of records that need no typed field: each element's bytes, and its numeric `id` when it has one.
     @Sendable static func records(_ body: ResourceBody) throws(DomainError) -> Page<Record> {
         let elements = try elements(body.bytes, endpoint: body.label)
+        // Every record is an object, as every account of a list is: a null, a number or an array is no record.
+        for (index, range) in elements.enumerated() where body.bytes[range.lowerBound] != UInt8(ascii: "{") {
+            throw .malformedResponse(
+                endpoint: body.label, detail: "item \(index + 1) is \(kind(of: body.bytes[range])), not an object")
+        }
         let records = elements.map { range -> Record in
             let raw = Array(body.bytes[range])
             return Record(id: Int64(JSONText.text(of: "id", in: raw)), raw: RawJSON(bytes: raw))
@@ -250,7 +255,7 @@ enum ResponseDecoder {
         do {
             dtos = try JSONDecoder().decode([DTO].self, from: Foundation.Data(bytes))
         } catch {
-            throw .malformedResponse(endpoint: endpoint, detail: describe(error))
+            throw .malformedResponse(endpoint: endpoint, detail: describe(error, in: bytes))
         }
         let ranges = try elements(bytes, endpoint: endpoint)
         guard ranges.count == dtos.count else {
@@ -274,7 +279,7 @@ enum ResponseDecoder {
         do {
             envelope = try JSONDecoder().decode(UserSearchDTO.self, from: Foundation.Data(body.bytes))
         } catch {
-            throw .malformedResponse(endpoint: endpoint, detail: describe(error))
+            throw .malformedResponse(endpoint: endpoint, detail: describe(error, in: body.bytes))
         }
         let bytes = body.bytes
         let members: [String: Range<Int>]
@@ -306,7 +311,7 @@ enum ResponseDecoder {
         do {
             dto = try JSONDecoder().decode(RateLimitDTO.self, from: Foundation.Data(body.bytes))
         } catch {
-            throw .malformedResponse(endpoint: body.label, detail: describe(error))
+            throw .malformedResponse(endpoint: body.label, detail: describe(error, in: body.bytes))
         }
         let first = ["core", "search"]
         let names = dto.resources.keys.sorted { lhs, rhs in
@@ -334,7 +339,7 @@ enum ResponseDecoder {
         do {
             _ = try JSONDecoder().decode(HovercardDTO.self, from: Foundation.Data(body.bytes))
         } catch {
-            throw .malformedResponse(endpoint: body.label, detail: describe(error))
+            throw .malformedResponse(endpoint: body.label, detail: describe(error, in: body.bytes))
         }
         var raw: [UInt8] = []
         JSONText.compact(body.bytes, into: &raw)
@@ -348,8 +353,44 @@ enum ResponseDecoder {
             JSONText.compact(body.bytes, into: &raw)
             return dto.toDomain(raw: RawJSON(bytes: raw))
         } catch {
-            throw .malformedResponse(endpoint: body.label, detail: describe(error))
+            throw .malformedResponse(endpoint: body.label, detail: describe(error, in: body.bytes))
         }
+    }
+
+    /// What a JSON value is, in words: "null", "a number", "an array".
+    private static func kind(of value: ArraySlice<UInt8>) -> String {
+        switch value.first {
+        case UInt8(ascii: "n"): return "null"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "["): return "an array"
+        default: return "a number"
+        }
+    }
+
+    /// The counts and ids GitHub sends as whole numbers, by key: what a number that does not fit was.
+    private static let wholeNumberKeys = ["id", "public_repos", "public_gists", "followers", "following"]
+
+    /// A decoding error in words. Foundation on Linux calls a count of 1.5 "not valid JSON" with no key, so when
+    /// the body is valid JSON, the first count that is not a whole number is named, in the object or its items.
+    private static func describe(_ error: any Error, in bytes: [UInt8]) -> String {
+        guard case DecodingError.dataCorrupted = error,
+            (try? JSONSerialization.jsonObject(with: Foundation.Data(bytes), options: .fragmentsAllowed)) != nil
+        else { return describe(error) }
+        var objects = [bytes]
+        if let items = JSONText.value(at: ["items"], in: bytes) { objects.append(items) }
+        objects += objects.flatMap { array in
+            ((try? JSONText.arrayElements(array)) ?? []).map { Array(array[$0]) }
+        }
+        for object in objects {
+            guard let members = try? JSONText.objectMembers(object) else { continue }
+            for key in wholeNumberKeys {
+                guard let range = members[key], object[range.lowerBound] != UInt8(ascii: "n") else { continue }
+                let value = String(decoding: object[range].prefix(40), as: UTF8.self)
+                if Int64(value) == nil { return "\(key) is \(value), not a whole number" }
+            }
+        }
+        return "a value does not fit its field"
     }
 
     private static func describe(_ error: any Error) -> String {

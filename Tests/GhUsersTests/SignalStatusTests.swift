@@ -6,21 +6,21 @@ import Testing
 struct SignalStatusTests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
     func aCommandCancelledByASignalExitsWith128PlusIt(signal: Int32, status: Int32) {
-        let state = InterruptState()
+        let state = InterruptState.untimed()
         _ = state.interrupt(signal: signal)
         #expect(state.exitStatus(for: ExitCode.interrupted) == status)
         #expect(state.signalStatus == status)
     }
 
     @Test func theFirstSignalDecides() {
-        let state = InterruptState()
+        let state = InterruptState.untimed()
         _ = state.interrupt(signal: SIGTERM)
         _ = state.interrupt(signal: SIGINT)
         #expect(state.exitStatus(for: ExitCode.interrupted) == 143)
     }
 
     @Test func anyOtherStatusStands() {
-        let state = InterruptState()
+        let state = InterruptState.untimed()
         #expect(state.exitStatus(for: ExitCode.interrupted) == ExitCode.interrupted)
         _ = state.interrupt(signal: SIGHUP)
         // The command had finished (or failed otherwise) before it noticed the signal.

@@ -11,9 +11,12 @@ import Foundation
 /// output, says where to resume and exits 128 + the signal's number (130, 143, 129), as a shell reports a
 /// process killed by that signal.
 ///
-/// A second signal does not cut the output short: the command is already closing its JSON document, which takes
-/// milliseconds, so it gets `grace` to finish before the process exits anyway; a third exits at once, for when
-/// something does not stop.
+/// Cancellation reaches a command only where it waits (a request, a rate-limit wait); work that never waits
+/// (rendering a very large page) would not see it. So the first signal also sets a deadline (`firstGrace`, 3 s):
+/// a command that has not returned by then is ended with the same status, its temporary and lock files removed
+/// (`ExitCleanup`). A second signal does not cut the output short: the command is already closing its JSON
+/// document, which takes milliseconds, so it gets `grace` to finish before the process exits anyway; a third
+/// exits at once, for when something does not stop.
 ///
 /// It is installed before the command starts, and a signal that arrives before there is anything to cancel is
 /// remembered and applied as soon as there is, so none is ever lost.
@@ -77,9 +80,9 @@ final class InterruptHandler {
         case 1:
             break
         case 2:
-            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { _exit(state.signalStatus) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { ExitCleanup.process.exit(state.signalStatus) }
         default:
-            _exit(state.signalStatus)
+            ExitCleanup.process.exit(state.signalStatus)
         }
     }
 
@@ -97,14 +100,28 @@ final class InterruptHandler {
 
 final class InterruptState: @unchecked Sendable {
     /// The process's own, which `InterruptHandler` feeds and blocking reads and opens consult.
-    static let process = InterruptState()
+    static let process = InterruptState(firstGrace: .seconds(3)) { status in
+        let message = Array("gh-users: interrupted\n".utf8)
+        _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        ExitCleanup.process.exit(status)
+    }
 
     private let lock = NSLock()
+    /// How long a command has, after the first signal, to return before the process ends anyway.
+    private let firstGrace: DispatchTimeInterval
+    /// Ends the process with a status: `ExitCleanup`'s files removed, then `_exit`; for the deadline, after saying
+    /// so. Injected for tests.
+    let terminate: @Sendable (Int32) -> Void
     private var count = 0
     /// Calls under way that may block for as long as the other end of a pipe or FIFO pleases.
     private var blockingCalls = 0
     private var firstSignal: Int32?
     private var action: (@Sendable () -> Void)?
+
+    init(firstGrace: DispatchTimeInterval, terminate: @escaping @Sendable (Int32) -> Void) {
+        self.firstGrace = firstGrace
+        self.terminate = terminate
+    }
 
     /// Counts the signal and runs the action if there is one yet.
     func interrupt(signal: Int32 = SIGINT) -> Int {
@@ -117,6 +134,12 @@ final class InterruptState: @unchecked Sendable {
             self.count += 1
             if firstSignal == nil { firstSignal = signal }
             return (self.count, blockingCalls > 0, self.action)
+        }
+        if count == 1 {
+            // A command busy with work that never waits does not see its cancellation: it gets firstGrace.
+            DispatchQueue.global().asyncAfter(deadline: .now() + firstGrace) { [self] in
+                terminate(signalStatus)
+            }
         }
         action?()
         return (count, blocked)
@@ -140,7 +163,7 @@ final class InterruptState: @unchecked Sendable {
     func exitBlocked() -> Never {
         let message = Array("gh-users: interrupted\n".utf8)
         _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        _exit(signalStatus)
+        ExitCleanup.process.exit(signalStatus)
     }
 
     func setAction(_ action: @escaping @Sendable () -> Void) {
@@ -161,5 +184,48 @@ final class InterruptState: @unchecked Sendable {
     func exitStatus(for status: Int32) -> Int32 {
         guard status == ExitCode.interrupted, lock.withLock({ firstSignal }) != nil else { return status }
         return signalStatus
+    }
+}
+
+/// Files a run has made and removes when it ends (a replacement's temporary file, a lock file), for a run
+/// that a signal ends before it could: removed, then `_exit`.
+final class ExitCleanup: @unchecked Sendable {
+    static let process = ExitCleanup()
+
+    private let lock = NSLock()
+    private var paths: [Int: String] = [:]
+    private var nextKey = 0
+
+    /// Remembers `path` for removal at a forced exit; the key forgets it again.
+    func add(_ path: String) -> Int {
+        lock.withLock {
+            nextKey += 1
+            paths[nextKey] = path
+            return nextKey
+        }
+    }
+
+    func remove(_ key: Int) {
+        _ = lock.withLock { paths.removeValue(forKey: key) }
+    }
+
+    /// Whether `path` would be removed at a forced exit.
+    func owes(_ path: String) -> Bool {
+        lock.withLock { paths.values.contains(path) }
+    }
+
+    /// Removes every file still remembered, and forgets them.
+    func removeFiles() {
+        let pending = lock.withLock { () -> [String] in
+            defer { paths = [:] }
+            return Array(paths.values)
+        }
+        for path in pending { unlink(path) }
+    }
+
+    /// The files removed, then the process ends with `status` at once.
+    func exit(_ status: Int32) -> Never {
+        removeFiles()
+        _exit(status)
     }
 }

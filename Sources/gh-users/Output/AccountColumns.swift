@@ -1,13 +1,20 @@
 import Domain
+import JSONBytes
 
 /// The columns a person scans first in any list of accounts (`list`, `followers`, `following`, `search`).
 enum AccountColumns {
     static let summary: [Column<User>] = [
         Column("ID") { String($0.id) },
         Column("LOGIN", shrink: .last) { $0.login },
-        Column("TYPE") { $0.type.name },
+        Column("TYPE") { $0.typeAsSent },
         Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
     ]
+}
+
+extension User {
+    /// The account's `type` as GitHub sent it, empty when it sent none (a 2012 profile): `type` reads it as a
+    /// user for deciding what to ask, but output says only what GitHub said.
+    var typeAsSent: String { JSONText.text(of: "type", in: raw.bytes) }
 }
 
 extension AccountColumns {

@@ -180,8 +180,10 @@ enum CSV {
         fields.map(field).joined(separator: ",") + "\r\n"
     }
 
+    /// By byte, not by character: a CR LF pair is one `Character`, equal to neither "\r" nor "\n".
     static func field(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        let special: Set<UInt8> = [UInt8(ascii: ","), UInt8(ascii: "\""), 0x0A, 0x0D]
+        guard value.utf8.contains(where: special.contains) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -118,6 +118,9 @@ struct OwnedFile: Sendable {
         }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0o600)
         guard descriptor >= 0 else { throw failure("create", temporary, errno) }
+        // A signal that ends the run before the rename removes it.
+        let cleanup = ExitCleanup.process.add(temporary)
+        defer { ExitCleanup.process.remove(cleanup) }
         var closed = false
         defer { if !closed { close(descriptor) } }
         guard fchmod(descriptor, 0o600) == 0 else { throw failure("protect", temporary, errno) }
@@ -211,13 +214,17 @@ struct OwnedFile: Sendable {
 final class OwnedFileLock: Sendable {
     private let descriptor: Int32
     private let path: String
+    /// A run a signal ends before the lock is released removes the file as well.
+    private let cleanup: Int
 
     init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
         self.path = path
+        self.cleanup = ExitCleanup.process.add(path)
     }
 
     deinit {
+        ExitCleanup.process.remove(cleanup)
         // Only the file this run locked: never one that took its place.
         if FileDescriptorIO.isSameFile(descriptor, path) { unlink(path) }
         close(descriptor)

@@ -11,7 +11,7 @@ enum ShowUsersRenderer {
     static let columns: [Column<User>] = [
         Column("login") { $0.login },
         Column("id") { String($0.id) },
-        Column("type") { $0.type.name },
+        Column("type") { $0.typeAsSent },
         Column("name") { $0.name ?? "" },
         Column("company") { $0.company ?? "" },
         Column("location") { $0.location ?? "" },
