@@ -24,10 +24,11 @@ enum ListUsersCommand {
         "until", value: "ID", help: "Stop after the last account with an id <= ID (an integer >= --since).")
     static let state = OptionSpec(
         "state", value: "FILE",
-        help: "Resume from and record the crawl's position in FILE (0600, replaced atomically after each page).")
+        help: "Resume from and record the crawl's position in FILE (0600, replaced atomically after each page).",
+        path: .file)
     static let output = OptionSpec(
         "output", value: "FILE",
-        help: "Append to FILE instead of stdout; with --state, cut back to the last whole page.")
+        help: "Append to FILE instead of stdout; with --state, cut back to the last whole page.", path: .file)
 
     static let declaration = Command<ListUsersOptions>(
         list: ListDeclaration(

@@ -9,7 +9,8 @@ enum FollowerChanges {
     static let option = OptionSpec(
         "changes", value: "FILE",
         help: "Write who came and went since the last run with FILE, then record the list in FILE (see the "
-            + "description above).")
+            + "description above).",
+        path: .file)
 
     /// Reads `--changes` into `options`, and refuses what does not go with it: a snapshot is always of the whole
     /// list (`--all` is implied, `--limit` refused), holds ids and logins (no `--full`), and its records have their
