@@ -218,6 +218,37 @@ struct FollowerChangesEndToEndTests {
         }
     }
 
+    /// Without LOGIN the snapshot is of the token's own account, known by its id: another token's account is
+    /// refused, and FILE is left byte for byte.
+    @Test func anotherTokensAccountIsRefusedAndTheSnapshotLeftAsItWas() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 1000) { server in
+            let first = try account(server)
+            let second = try #require(
+                server.population.users.first { user in
+                    user.type == "User" && user.id != first.id && !server.followers(of: user).isEmpty
+                })
+            func own(_ user: StandInUser) async throws -> RunResult {
+                try await BinaryRunner.run(
+                    ["followers", "--changes", snapshot, "--api-url", server.baseURL, "--no-cache"],
+                    environment: ["GH_TOKEN": StandInTokens.token(for: user.login)])
+            }
+            let recorded = try await own(first)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+            let before = try bytes(snapshot)
+            let other = try await own(second)
+            #expect(other.status == 1)
+            #expect(other.stdout.isEmpty)
+            #expect(
+                other.stderr
+                    == "gh-users: the snapshot file '\(snapshot)' was made for the followers of \(first.login) "
+                    + "(account id \(first.id)), but the token's account is \(second.login) (account id "
+                    + "\(second.id)). It was left as it is: give each account its own snapshot file\n")
+            #expect(try bytes(snapshot) == before)
+            #expect(!server.requests.contains { $0.path.hasSuffix("/followers") && $0.path.contains("\(second.id)") })
+        }
+    }
+
     @Test func aHeldLockOrACorruptFileIsExitOneWithNothingSent() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 100) { server in
@@ -229,11 +260,11 @@ struct FollowerChangesEndToEndTests {
             #expect(locked.stderr.hasPrefix("gh-users: another gh-users run is using the snapshot file '\(snapshot)'"))
             #expect(!FileManager.default.fileExists(atPath: snapshot))
 
-            try Data("{\"version\":1,\"since\":42}\n".utf8).write(to: URL(fileURLWithPath: snapshot))
+            try Data("{\"version\":2,\"since\":42}\n".utf8).write(to: URL(fileURLWithPath: snapshot))
             let corrupt = try await changes(server, "octocat")
             #expect(corrupt.status == 1)
             #expect(corrupt.stderr.contains("so it is not a gh-users follower snapshot"))
-            #expect(try bytes(snapshot) == Data("{\"version\":1,\"since\":42}\n".utf8))
+            #expect(try bytes(snapshot) == Data("{\"version\":2,\"since\":42}\n".utf8))
             #expect(server.requests.isEmpty)
         }
     }

@@ -74,4 +74,116 @@ struct TryScriptEndToEndTests {
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(offline.stdout == lines.prefix(3).joined(separator: "\n") + "\n")
     }
+
+    /// A folder for one test: the script's cache, and a folder to call it from.
+    private struct Sandbox {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("try-\(UUID().uuidString)")
+        var cache: URL { root.appendingPathComponent("cache") }
+        var here: URL { root.appendingPathComponent("here") }
+        /// The script's temporary files go here, so that one left behind is seen.
+        var temporary: URL { root.appendingPathComponent("tmp") }
+
+        init() throws {
+            for folder in [here, temporary] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+        }
+
+        func environment() throws -> [String: String] {
+            var environment = try TryScriptEndToEndTests.environment(cache: cache)
+            environment["TMPDIR"] = temporary.path
+            return environment
+        }
+
+        /// `Scripts/try` with `arguments` (shell words), called from `here`.
+        func run(_ arguments: String, _ environment: [String: String]) async throws -> RunResult {
+            try await BinaryRunner.shell(
+                #"cd "\#(here.path)" && bash "\#(TryScriptEndToEndTests.script)" \#(arguments)"#,
+                environment: environment)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: root) }
+    }
+
+    /// gh-users runs where the script was called: `--state` and `--output` given as relative paths are there, not
+    /// in the repository.
+    @Test func relativePathsAreWhereTheScriptWasCalledFrom() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let name = "try-\(UUID().uuidString)"
+        defer {
+            for leftover in [name + ".state", name + ".tsv"] {
+                try? FileManager.default.removeItem(at: Self.root.appendingPathComponent(leftover))
+            }
+        }
+        let result = try await sandbox.run(
+            "list --limit 3 --state \(name).state --output \(name).tsv", try sandbox.environment())
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try String(contentsOf: sandbox.here.appendingPathComponent(name + ".tsv"), encoding: .utf8)
+        #expect(output.split(separator: "\n").count == 3)
+        #expect(FileManager.default.fileExists(atPath: sandbox.here.appendingPathComponent(name + ".state").path))
+        #expect(!FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(name + ".tsv").path))
+    }
+
+    /// Each call's stand-in goes with the call, and says that a write goes with it; `--serve` keeps one serving,
+    /// so a follow is still there for `follows`, until `--stop`.
+    @Test func aStandInThatServesRemembersAWriteUntilItIsStopped() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let environment = try sandbox.environment()
+        let listed = try await sandbox.run("list --limit 2 --format tsv --fields login", environment)
+        let login = try #require(listed.stdout.split(separator: "\n").last.map(String.init))
+        let once = try await sandbox.run("follow \(login)", environment)
+        #expect(once.status == 0, "\(once.stderr)")
+        #expect(
+            once.stderr.contains(
+                "Scripts/try: this stand-in stops now, and what the command changed goes with it; 'Scripts/try "
+                    + "--serve' keeps one serving between calls"))
+        #expect(try await sandbox.run("follows octocat \(login)", environment).status == 1)
+
+        let serve = try await sandbox.run("--serve", environment)
+        #expect(serve.status == 0, "\(serve.stderr)")
+        let followed = try await sandbox.run("follow \(login)", environment)
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(!followed.stderr.contains("stops now"))
+        let follows = try await sandbox.run("follows octocat \(login)", environment)
+        #expect(follows.status == 0, "\(follows.stderr)")
+        #expect(follows.stdout == "octocat\t\(login)\ttrue\n")
+        let stop = try await sandbox.run("--stop", environment)
+        #expect(stop.status == 0)
+        #expect(stop.stderr.hasPrefix("Scripts/try: stopped the stand-in on 127.0.0.1:"))
+        // Stopped: the next call starts a stand-in of its own, which knows nothing of the follow.
+        #expect(try await sandbox.run("follows octocat \(login)", environment).status == 1)
+        // Its process id and log go with it.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: sandbox.cache.path).filter { $0.hasPrefix("try-") }
+                .isEmpty)
+    }
+
+    /// Ctrl-C reaches the whole foreground process group, as a terminal sends it: the script exits 130 as
+    /// gh-users does, says where to go on from, stops its stand-in and leaves no temporary file.
+    @Test func ctrlCExitsAsGhUsersDoesAndLeavesNothingBehind() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let environment = try sandbox.environment()
+        // Job control gives the script a process group of its own, which the signal is sent to.
+        let interrupted = try await BinaryRunner.shell(
+            #"""
+            set -m
+            cd "\#(sandbox.here.path)"
+            bash "\#(Self.script)" list --all --per-page 1 --no-cache --format tsv > out 2> err &
+            job=$!
+            for _ in $(seq 1200); do [ -s out ] && break; sleep 0.05; done
+            kill -INT -- -$job
+            wait $job
+            echo "status $?"
+            cat err
+            """#, environment: environment)
+        #expect(interrupted.stdout.hasPrefix("status 130\n"), "\(interrupted.stdout)")
+        #expect(interrupted.stdout.contains("gh-users: interrupted\n"), "\(interrupted.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.temporary.path).isEmpty)
+        // The stand-in was stopped and waited for: its port is free for the next call at once.
+        let next = try await sandbox.run("list --limit 1 --no-cache", environment)
+        #expect(next.status == 0, "\(next.stderr)")
+    }
 }

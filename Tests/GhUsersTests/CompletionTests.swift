@@ -75,13 +75,40 @@ struct CompletionScriptTextTests {
         #expect(names.count(where: { $0 == "completion" }) == 1)
     }
 
-    @Test func pathOptionsAndTheFieldsOptionNameRealOptions() {
+    @Test func theFieldsOptionNamesARealOption() {
         let options = CommandCatalog.specs.flatMap(\.allOptions)
-        let names = Set(options.map(\.name))
-        #expect(names.isSuperset(of: CompletionModel.pathValues.keys))
-        #expect(names.contains(CompletionModel.fieldsOption))
-        #expect(options.first { $0.name == "cache-dir" }?.takesValue == true)
-        #expect(options.first { $0.name == "token-file" }?.takesValue == true)
+        #expect(Set(options.map(\.name)).contains(CompletionModel.fieldsOption))
+    }
+
+    /// Every option whose value help calls a FILE, a PATH or a folder completes paths there, in every command
+    /// that takes it; none other does. A new option named so cannot be left out.
+    @Test func everyOptionTakingAPathCompletesPaths() {
+        let model = CompletionModel(commands: CommandCatalog.specs)
+        var paths: Set<String> = []
+        for command in model.commands {
+            for option in command.options {
+                let named = ["FILE", "PATH"].contains(option.spec.valueName) || option.spec.name == "cache-dir"
+                let completesPaths = option.value == .files || option.value == .directories
+                #expect(named == completesPaths, "\(command.name) \(option.long)")
+                if completesPaths { paths.insert(option.long) }
+            }
+        }
+        #expect(paths == ["--state", "--output", "--changes", "--token-file", "--cache-dir"])
+    }
+
+    /// zsh and fish complete files after the same options (checked in their scripts: CI may lack the shells,
+    /// whose real completion is tested below when they are installed).
+    @Test(arguments: [("list", "state"), ("list", "output"), ("followers", "changes"), ("following", "changes")])
+    func zshAndFishCompleteFilesAfterAFileOption(command: String, option: String) throws {
+        let zsh = CompletionScripts.script(for: .zsh, commands: CommandCatalog.specs)
+        let block = try #require(section(of: zsh, from: "        '\(command)')\n", to: "            ;;\n"))
+        let line = block.split(separator: "\n").first { $0.contains("'--\(option)=[") }
+        #expect(line?.hasSuffix(":FILE:_files' \\") == true, "zsh: \(line ?? "none")")
+        let fish = CompletionScripts.script(for: .fish, commands: CommandCatalog.specs).split(separator: "\n")
+        let fishLine = fish.first {
+            $0.hasPrefix("complete -c gh-users -n '__gh_users_using \(command)' ") && $0.contains("-l '\(option)' ")
+        }
+        #expect(fishLine?.contains(" -r -F") == true, "fish: \(fishLine ?? "none")")
     }
 
     /// Each command's zsh `_arguments` block names all of that command's options.
@@ -408,6 +435,13 @@ private let bashCases: [CompletionCase] = [
     .init(line: "gh-users list --cache-dir ", expected: ["cachedir"]),
     .init(line: "gh-users list --token-file ", expected: ["cachedir", "token.txt"]),
     .init(line: "gh-users list --token-file t", expected: ["token.txt"]),
+    .init(line: "gh-users list --state ", expected: ["cachedir", "token.txt"]),
+    .init(line: "gh-users list --state t", expected: ["token.txt"]),
+    .init(line: "gh-users list --output ", expected: ["cachedir", "token.txt"]),
+    .init(line: "gh-users list --all --state s --output c", expected: ["cachedir"]),
+    .init(line: "gh-users followers --changes ", expected: ["cachedir", "token.txt"]),
+    .init(line: "gh-users following octocat --changes t", expected: ["token.txt"]),
+    .init(line: "gh-users list --state=t", expected: ["token.txt"], splitAtEquals: true),
     .init(line: "gh-users list --format=", expected: formats, splitAtEquals: true),
     .init(line: "gh-users list --format=j", expected: ["json"], splitAtEquals: true),
     .init(line: "gh-users list --format=json --li", expected: ["--limit"], splitAtEquals: true),

@@ -130,20 +130,22 @@ struct FollowerChangeOutputTests {
 /// The snapshot's bytes: what it holds, and what it refuses to take for one.
 struct FollowSnapshotTests {
     private let snapshot = FollowSnapshot(
-        subject: FollowSnapshotSubject(relation: .followers, login: "octocat", filter: "mutual"),
+        subject: FollowSnapshotSubject(
+            relation: .followers, account: .init(id: 583231, login: "octocat"), filter: "mutual"),
         accounts: accounts([(1, "alice"), (2, "bob \"quoted\" \\ é")]))
 
     @Test func aSnapshotReadsBackAsItWasWritten() {
         #expect(FollowSnapshot.decode(snapshot.encoded) == .success(snapshot))
-        let own = FollowSnapshot(
-            subject: FollowSnapshotSubject(relation: .following, login: nil, filter: nil), accounts: [])
-        #expect(FollowSnapshot.decode(own.encoded) == .success(own))
+        let empty = FollowSnapshot(
+            subject: FollowSnapshotSubject(relation: .following, account: .init(id: 1, login: "a"), filter: nil),
+            accounts: [])
+        #expect(FollowSnapshot.decode(empty.encoded) == .success(empty))
     }
 
     @Test func itIsOneAccountALine() {
         #expect(
             String(decoding: snapshot.encoded, as: UTF8.self) == """
-                {"version":1,"command":"followers","login":"octocat","filter":"mutual","accounts":[
+                {"version":2,"command":"followers","account_id":583231,"login":"octocat","filter":"mutual","accounts":[
                 {"id":1,"login":"alice"},
                 {"id":2,"login":"bob \\"quoted\\" \\\\ é"}
                 ]}
@@ -152,16 +154,20 @@ struct FollowSnapshotTests {
     }
 
     @Test(arguments: [
-        "", "garbage", "[]", #"{"version":1,"since":5}"#,
-        #"{"version":2,"command":"followers","login":null,"filter":null,"accounts":[]}"#,
-        #"{"version":1,"command":"stars","login":null,"filter":null,"accounts":[]}"#,
-        #"{"version":1,"command":"following","login":null,"filter":"mutual","accounts":[]}"#,
-        #"{"version":1,"command":"followers","login":"bad login","filter":null,"accounts":[]}"#,
-        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":"1","login":"a"}]}"#,
-        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":0,"login":"a"}]}"#,
-        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":1,"login":""}]}"#,
-        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":1,"login":"a"},{"id":1,"login":"b"}]}"#,
-        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[{"id":1}]}"#,
+        "", "garbage", "[]", #"{"version":2,"since":5}"#,
+        #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[]}"#,
+        #"{"version":2,"command":"followers","login":"a","filter":null,"accounts":[]}"#,
+        #"{"version":2,"command":"followers","account_id":1,"login":null,"filter":null,"accounts":[]}"#,
+        #"{"version":2,"command":"followers","account_id":0,"login":"a","filter":null,"accounts":[]}"#,
+        #"{"version":2,"command":"followers","account_id":-4,"login":"a","filter":null,"accounts":[]}"#,
+        #"{"version":2,"command":"stars","account_id":1,"login":"a","filter":null,"accounts":[]}"#,
+        #"{"version":2,"command":"following","account_id":1,"login":"a","filter":"mutual","accounts":[]}"#,
+        #"{"version":2,"command":"followers","account_id":1,"login":"bad login","filter":null,"accounts":[]}"#,
+        #"{"version":2,"command":"followers","account_id":1,"login":"a","filter":null,"accounts":[{"id":"1","login":"a"}]}"#,
+        #"{"version":2,"command":"followers","account_id":1,"login":"a","filter":null,"accounts":[{"id":0,"login":"a"}]}"#,
+        #"{"version":2,"command":"followers","account_id":1,"login":"a","filter":null,"accounts":[{"id":1,"login":""}]}"#,
+        #"{"version":2,"command":"followers","account_id":1,"login":"a","filter":null,"accounts":[{"id":1,"login":"a"},{"id":1,"login":"b"}]}"#,
+        #"{"version":2,"command":"followers","account_id":1,"login":"a","filter":null,"accounts":[{"id":1}]}"#,
     ])
     func anythingElseIsNotASnapshot(text: String) {
         guard case .failure = FollowSnapshot.decode(Array(text.utf8)) else {
@@ -173,7 +179,8 @@ struct FollowSnapshotTests {
     /// A famous account's followers: 300,000 accounts, about 13 MB on disk.
     @Test func aLargeSnapshotReadsBack() {
         let large = FollowSnapshot(
-            subject: FollowSnapshotSubject(relation: .followers, login: "torvalds", filter: nil),
+            subject: FollowSnapshotSubject(
+                relation: .followers, account: .init(id: 1024025, login: "torvalds"), filter: nil),
             accounts: (1...300_000).map { FollowSnapshot.Account(id: Int64($0) * 7, login: "account-\($0)") })
         let started = ContinuousClock.now
         let bytes = large.encoded
@@ -184,20 +191,49 @@ struct FollowSnapshotTests {
                 + "decoded in \(ContinuousClock.now - encoded)")
     }
 
-    @Test func aNewerVersionIsNamed() {
-        let text = #"{"version":2,"command":"followers","accounts":"whatever"}"#
+    @Test func anotherVersionIsNamed() {
+        let text = #"{"version":3,"command":"followers","accounts":"whatever"}"#
         #expect(
             FollowSnapshot.decode(Array(text.utf8))
-                == .failure(FileContentProblem("has version 2; this gh-users reads version 1")))
+                == .failure(FileContentProblem("has version 3; this gh-users reads version 2")))
+        // Version 1 recorded no account id (the token's own account was "login": null), so it cannot be checked.
+        let first = #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[]}"#
+        #expect(
+            FollowSnapshot.decode(Array(first.utf8))
+                == .failure(FileContentProblem("has version 1; this gh-users reads version 2")))
     }
 
-    @Test func aLoginIsTheSameListInAnyCase() {
-        let subject = FollowSnapshotSubject(relation: .followers, login: "Octocat", filter: nil)
-        #expect(subject.isSameList(as: FollowSnapshotSubject(relation: .followers, login: "octocat", filter: nil)))
-        #expect(!subject.isSameList(as: FollowSnapshotSubject(relation: .following, login: "octocat", filter: nil)))
-        #expect(!subject.isSameList(as: FollowSnapshotSubject(relation: .followers, login: nil, filter: nil)))
-        #expect(
-            !subject.isSameList(as: FollowSnapshotSubject(relation: .followers, login: "octocat", filter: "mutual")))
+    /// The account is its id: a rename is the same account, another id is another account whatever its login.
+    @Test func anAccountIsItsIdWhateverItsLogin() {
+        func subject(_ id: Int64, _ login: String, _ relation: UserRelation = .followers, filter: String? = nil)
+            -> FollowSnapshotSubject
+        {
+            FollowSnapshotSubject(relation: relation, account: .init(id: id, login: login), filter: filter)
+        }
+        let octocat = subject(583231, "octocat")
+        #expect(octocat.isSameAccount(as: subject(583231, "octo-renamed")))
+        #expect(!octocat.isSameAccount(as: subject(2, "octocat")))
+        #expect(octocat.isSameList(as: subject(2, "other")))
+        #expect(!octocat.isSameList(as: subject(583231, "octocat", .following)))
+        #expect(!octocat.isSameList(as: subject(583231, "octocat", filter: "mutual")))
+    }
+
+    private static func refused(_ id: Int64, _ login: String, _ list: [(Int64, String)]) -> FollowSnapshot {
+        FollowSnapshot(
+            subject: FollowSnapshotSubject(relation: .followers, account: .init(id: id, login: login), filter: nil),
+            accounts: accounts(list))
+    }
+
+    /// What the reader refuses is never written: `problem` says why, in the reader's words.
+    @Test(arguments: [
+        refused(0, "a", [(1, "b")]), refused(-3, "a", []), refused(1, "", []), refused(1, "bad login", []),
+        refused(1, "a", [(0, "b")]), refused(1, "a", [(-1, "b")]), refused(1, "a", [(2, "")]),
+        refused(1, "a", [(2, "b"), (2, "c")]),
+    ])
+    func whatTheReaderRefusesIsAProblemBeforeWriting(snapshot: FollowSnapshot) {
+        let problem = snapshot.problem
+        #expect(problem != nil)
+        #expect(FollowSnapshot.decode(snapshot.encoded) == .failure(problem ?? FileContentProblem("")))
     }
 }
 
@@ -214,7 +250,8 @@ extension Folder {
 /// The snapshot on disk: private, replaced whole, one run at a time, never overwritten when unreadable.
 struct FollowSnapshotFileTests {
     private let snapshot = FollowSnapshot(
-        subject: FollowSnapshotSubject(relation: .followers, login: nil, filter: nil), accounts: accounts([(1, "a")]))
+        subject: FollowSnapshotSubject(relation: .followers, account: .init(id: 9, login: "me"), filter: nil),
+        accounts: accounts([(1, "a")]))
 
     @Test func aMissingFileIsTheFirstRun() throws {
         let folder = try Folder()
@@ -237,17 +274,32 @@ struct FollowSnapshotFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["f.json"])
     }
 
+    /// A replacement that fails after its temporary file was made (here the rename: FILE is a directory) takes
+    /// the temporary file with it.
+    @Test func aFailedReplacementLeavesNoTemporaryFile() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        #expect(mkdir(folder("f.json"), 0o700) == 0)
+        let file = FollowSnapshotFile(path: folder("f.json"))
+        #expect {
+            try file.replace(with: snapshot)
+        } throws: { error in
+            (error as? LocalFileError)?.message.hasPrefix("cannot replace the snapshot file") == true
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["f.json"])
+    }
+
     @Test func aCorruptFileIsAnErrorNamingItAndIsLeftByteForByte() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let text = #"{"version":1,"since":5}"#
+        let text = #"{"version":2,"since":5}"#
         try Foundation.Data(text.utf8).write(to: URL(fileURLWithPath: folder("f.json")))
         let file = FollowSnapshotFile(path: folder("f.json"))
         #expect {
             _ = try file.load()
         } throws: { error in
             (error as? LocalFileError)?.message.hasPrefix(
-                "the snapshot file '\(folder("f.json"))' does not hold \"version\" and \"command\"") == true
+                "the snapshot file '\(folder("f.json"))' does not hold \"version\", \"command\"") == true
         }
         #expect(try folder.bytes("f.json") == Array(text.utf8))
     }
@@ -377,13 +429,23 @@ struct FollowerChangesParsingTests {
 
 /// Whole runs in process against a scripted GitHub: the snapshot is replaced only after the changes are written.
 struct FollowerChangesRunTests {
-    private func github(_ pages: [[(Int64, String)]]) -> FakeGitHub {
+    /// The followers of `login` in pages (nil: the token's own account, at `/user`), and the profile it has: `id`
+    /// (9), `profileLogin` (the login asked for) and a count of followers (the list's, unless given).
+    private func github(
+        _ pages: [[(Int64, String)]], login: String? = "me", id: Int64 = 9, profileLogin: String? = nil,
+        followers: Int? = nil
+    ) -> FakeGitHub {
         let github = FakeGitHub()
+        var profile = makeUser(id, profileLogin ?? login ?? "me")
+        profile.followers = followers ?? pages.map(\.count).reduce(0, +)
+        profile.following = 0
+        let account = login.map { "/users/" + $0 } ?? "/user"
+        github.script(account, .success(profile))
         let users = pages.map { $0.map { makeUser($0.0, $0.1) } }
         for (index, page) in users.enumerated() {
             let next = index + 1 < users.count ? PageCursor(url: "p\(index + 2)") : nil
             if index == 0 {
-                github.script("/users/me/followers?per_page=100", .success(Page(items: page, next: next)))
+                github.script(account + "/followers?per_page=100", .success(Page(items: page, next: next)))
             } else {
                 github.scriptPage("p\(index + 1)", .success(Page(items: page, next: next)))
             }
@@ -391,8 +453,8 @@ struct FollowerChangesRunTests {
         return github
     }
 
-    private func run(_ github: FakeGitHub, _ arguments: [String]) async -> (Int32, String, String) {
-        let (env, out, err) = AppEnvironment.test(github: github)
+    private func run(_ github: FakeGitHub, _ arguments: [String], token: Bool = true) async -> (Int32, String, String) {
+        let (env, out, err) = AppEnvironment.test(github: github, environment: token ? ["GH_TOKEN": "t"] : [:])
         let status = await GhUsersApp(environment: env).run(arguments)
         return (status, out.text, err.text)
     }
@@ -467,9 +529,125 @@ struct FollowerChangesRunTests {
         let folder = try Folder()
         defer { folder.remove() }
         let github = FakeGitHub()
-        let (status, _, err) = await run(github, ["followers", "--changes", folder("f.json")])
+        let (status, _, err) = await run(github, ["followers", "--changes", folder("f.json")], token: false)
         #expect(status == 4)
         #expect(err.contains("needs a token"))
+        #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
+    }
+
+    /// Without LOGIN the list is the token's own account's: a snapshot of one token's account is never compared
+    /// with, nor replaced by, another's.
+    @Test func anotherTokensAccountIsRefusedAndTheFileIsLeftByteForByte() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "--changes", folder("f.json"), "--format", "tsv"]
+        let first = await run(github([[(1, "a"), (2, "b")]], login: nil, id: 9, profileLogin: "mona"), arguments)
+        #expect(first.0 == 0, "\(first.2)")
+        let before = try folder.bytes("f.json")
+        #expect(
+            String(decoding: before, as: UTF8.self).hasPrefix(
+                #"{"version":2,"command":"followers","account_id":9,"login":"mona","#))
+        let other = github([[(3, "c")]], login: nil, id: 10, profileLogin: "hubot")
+        let (status, out, err) = await run(other, arguments)
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err == "gh-users: the snapshot file '\(folder("f.json"))' was made for the followers of mona (account id "
+                + "9), but the token's account is hubot (account id 10). It was left as it is: give each account its "
+                + "own snapshot file\n")
+        #expect(other.calls == ["GET /user"])
+        #expect(try folder.bytes("f.json") == before)
+    }
+
+    /// A login that now belongs to another account (another id) is another account's list.
+    @Test func aLoginTakenByAnotherAccountIsRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "me", "--changes", folder("f.json")]
+        _ = await run(github([[(1, "a")]], id: 9), arguments)
+        let before = try folder.bytes("f.json")
+        let (status, _, err) = await run(github([[(1, "a")]], id: 77), arguments)
+        #expect(status == 1)
+        #expect(err.contains("but the account me is me (account id 77)"), "\(err)")
+        #expect(try folder.bytes("f.json") == before)
+    }
+
+    /// The account is its id: renamed, its snapshot carries on under the new login, and the run says so.
+    @Test func aRenamedAccountCarriesOnAndSaysSo() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        _ = await run(github([[(1, "a"), (2, "b")]], id: 9), ["followers", "me", "--changes", folder("f.json")])
+        let (status, out, err) = await run(
+            github([[(1, "a"), (3, "c")]], login: "me-renamed", id: 9),
+            ["followers", "me-renamed", "--changes", folder("f.json"), "--format", "tsv"])
+        #expect(status == 0, "\(err)")
+        #expect(out == "added\tc\t3\t\nremoved\tb\t2\t\n")
+        #expect(
+            err == "gh-users: me (account id 9) is now me-renamed; the snapshot in '\(folder("f.json"))' carries on "
+                + "under the new login.\n")
+        let recorded = try #require(try FollowSnapshotFile(path: folder("f.json")).load())
+        #expect(recorded.subject.account == FollowSnapshot.Account(id: 9, login: "me-renamed"))
+    }
+
+    /// A list far below its profile's count (GitHub answered part of it) is not taken for everyone leaving.
+    @Test(arguments: [0, 2])
+    func aListThatCollapsedBelowItsProfilesCountIsRefused(left: Int) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "me", "--changes", folder("f.json"), "--format", "tsv"]
+        let five: [(Int64, String)] = [(1, "a"), (2, "b"), (3, "c"), (4, "d"), (5, "e")]
+        _ = await run(github([five]), arguments)
+        let before = try folder.bytes("f.json")
+        let (status, out, err) = await run(github([Array(five.prefix(left))], followers: 5), arguments)
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err == "gh-users: me's followers came back with \(Counted.text(left, "account")) while its profile "
+                + "counts 5, so the list was not compared: GitHub answered only part of it; run again later\n"
+                + "gh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
+        #expect(try folder.bytes("f.json") == before)
+        // Three of five is more than half: people do leave.
+        let (kept, changes, _) = await run(github([Array(five.prefix(3))], followers: 5), arguments)
+        #expect(kept == 0)
+        #expect(changes == "removed\td\t4\t\nremoved\te\t5\t\n")
+    }
+
+    /// What the reader would refuse (an id that is not positive, an empty login) is never written: the first run
+    /// makes no file, a later one leaves it as it was.
+    @Test(arguments: [Int64(0), -7])
+    func anAccountTheReaderWouldRefuseIsNeverWritten(id: Int64) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "me", "--changes", folder("f.json")]
+        let (status, out, err) = await run(github([[(1, "a"), (id, "b")]]), arguments)
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err == "gh-users: GitHub's list of followers me holds an account whose id is not positive or whose "
+                + "login is empty, which a snapshot cannot record, so nothing was written.\n"
+                + "gh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
+        #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
+        let empty = await run(github([[(1, "a"), (2, "")]]), arguments)
+        #expect(empty.0 == 1)
+        let profile = await run(github([[(1, "a")]], id: id), arguments)
+        #expect(profile.0 == 1)
+        #expect(profile.2.hasPrefix("gh-users: GitHub's profile of the account me has an id that is not positive"))
+        #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
+    }
+
+    /// The list is bound as the set operations bind theirs: its profile's count and a margin.
+    @Test func aListPastItsProfilesCountAndMarginStopsAndWritesNothing() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let endless = (1...1_100).map { (Int64($0), "u\($0)") }
+        let (status, out, err) = await run(
+            github([endless], followers: 2), ["followers", "me", "--changes", folder("f.json")])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err == "gh-users: me's followers ran past 1002 accounts (the 2 its profile counts, plus a margin of 1000), "
+                + "so --changes stopped rather than read a list that does not end\n"
+                + "gh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
         #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
     }
 }

@@ -65,27 +65,78 @@ struct ResumeHintTests {
         #expect(err.text.hasSuffix("To continue from here: gh-users list --since 2 --all --format json --no-cache\n"))
     }
 
-    /// A write that stops part-way through a page (`ulimit -f`) leaves some of its records whole: the hint goes on
-    /// after the last of them, not after the page before, which would write them again.
-    @Test(arguments: [(60, "2"), (50, "2"), (30, "1")])
-    func aWriteCutInsideAPageResumesAfterItsLastWholeRecord(accepted: Int, since: String) async {
+    /// A crawl of `--limit 5` that stopped after 2 accounts asks for the 3 left, with or without a state: run as
+    /// printed, the two runs write the 5 first asked for, not 2 + 5.
+    @Test(arguments: [false, true])
+    func aCrawlStoppedShortOfItsLimitAsksOnlyForTheRest(withState: Bool) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
         let github = FakeGitHub()
         github.script(
-            "/users?since=0&per_page=100",
+            "/users?since=0&per_page=2", .success(Page(items: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
+        github.scriptPage("p2", Result<Page<User>, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
+        let (env, out, err) = AppEnvironment.test(github: github)
+        let state = withState ? ["--state", folder("s")] : []
+        let line = ["list", "--limit", "5", "--per-page", "2", "--format", "tsv"] + state
+        #expect(await GhUsersApp(environment: env).run(line) == 1)
+        #expect(out.text.split(separator: "\n").count == 2)
+        let hint = try #require(err.text.split(separator: "\n").last.map(String.init))
+        #expect(
+            hint
+                == (withState
+                    ? "To continue from here, run it again, appending to where this output went: gh-users list "
+                        + "--state \(folder("s")) --limit 3 --per-page 2 --format tsv"
+                    : "To continue from here: gh-users list --since 2 --limit 3 --per-page 2 --format tsv"))
+        // A run that reached its limit, with more to come, goes on with the same limit: the next 5.
+        let (io, _, terminal) = IOStreams.test(stdoutTTY: true)
+        let more = FakeGitHub()
+        more.script(
+            "/users?since=0&per_page=2", .success(Page(items: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
+        more.scriptPage("p2", .success(Page(items: [makeUser(3), makeUser(4)], next: PageCursor(url: "p3"))))
+        more.scriptPage("p3", .success(Page(items: [makeUser(5), makeUser(6)], next: PageCursor(url: "p4"))))
+        var (full, _, _) = AppEnvironment.test(github: more)
+        full.io = io
+        #expect(await GhUsersApp(environment: full).run(["list", "--limit", "5", "--per-page", "2"]) == 0)
+        #expect(terminal.text.contains("To continue from here: gh-users list --since 5 --limit 5 --per-page 2\n"))
+    }
+
+    /// `list` with `arguments` whose first page (`per_page` as given) holds accounts 1 to 3, written to a stdout
+    /// that takes `accepted` bytes and then fails as a file-size limit does: what was written, and stderr.
+    private func cutRun(_ arguments: [String], perPage: Int, accepted: Int) async -> (written: String, err: String) {
+        let github = FakeGitHub()
+        github.script(
+            "/users?since=0&per_page=\(perPage)",
             .success(Page(items: [makeUser(1), makeUser(2), makeUser(3)], next: PageCursor(url: "p2"))))
         let out = PartialSink(accepts: accepted)
         let (io, _, err) = IOStreams.test()
         var (env, _, _) = AppEnvironment.test(github: github)
         env.io = IOStreams(
             out: out, err: io.err, stdoutIsTTY: false, stderrIsTTY: false, terminalWidth: 80, colorPolicy: .auto)
-        #expect(await GhUsersApp(environment: env).run(["list", "--all", "--format", "ndjson", "--no-cache"]) == 1)
-        let written = out.text
+        #expect(await GhUsersApp(environment: env).run(["list"] + arguments) == 1)
+        return (out.text, err.text)
+    }
+
+    /// A write that stops part-way through a page (`ulimit -f`) leaves some of its records whole: the hint goes on
+    /// after the last of them, not after the page before, which would write them again.
+    @Test(arguments: [(60, "2"), (50, "2"), (30, "1")])
+    func aWriteCutInsideAPageResumesAfterItsLastWholeRecord(accepted: Int, since: String) async {
+        let (written, err) = await cutRun(
+            ["--all", "--format", "ndjson", "--no-cache"], perPage: 100, accepted: accepted)
         let whole = written.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(whole.last?.contains(#""id":\#(since)}"#) == true, "\(written)")
         #expect(
-            err.text.hasSuffix(
-                "To continue from here: gh-users list --since \(since) --all --format ndjson --no-cache\n"))
-        #expect(err.text.contains("Remove the unfinished last line") == !written.hasSuffix("\n"), "\(err.text)")
+            err.hasSuffix("To continue from here: gh-users list --since \(since) --all --format ndjson --no-cache\n"))
+        #expect(err.contains("Remove the unfinished last line") == !written.hasSuffix("\n"), "\(err)")
+    }
+
+    /// The same cut write under `--limit 10` asks for the 10 less the records written whole.
+    @Test(arguments: [(60, 8), (30, 9)])
+    func aWriteCutInsideAPageAsksForWhatIsLeftOfTheLimit(accepted: Int, left: Int) async {
+        let (_, err) = await cutRun(["--limit", "10", "--format", "ndjson"], perPage: 10, accepted: accepted)
+        #expect(
+            err.hasSuffix(
+                "To continue from here: gh-users list --since \(10 - left) --limit \(left) --format ndjson\n"),
+            "\(err)")
     }
 
     @Test func onATerminalTheHintUsesTheNameTheUserTyped() async {

@@ -10,6 +10,14 @@ struct OptionSpec: Sendable, Equatable {
     let defaultValue: String?
     /// The closed set of values, when there is one.
     let choices: [String]
+    /// What kind of path the value is, when it is one: completions offer files, or folders, there.
+    let path: PathValue?
+
+    /// A value that names a place on disk. The value's name in help cannot say it: `DIR` also names a sort
+    /// direction.
+    enum PathValue: Sendable, Equatable {
+        case file, directory
+    }
 
     init(
         _ name: String,
@@ -17,7 +25,8 @@ struct OptionSpec: Sendable, Equatable {
         value valueName: String? = nil,
         help: String,
         default defaultValue: String? = nil,
-        choices: [String] = []
+        choices: [String] = [],
+        path: PathValue? = nil
     ) {
         self.name = name
         self.short = short
@@ -25,6 +34,7 @@ struct OptionSpec: Sendable, Equatable {
         self.help = help
         self.defaultValue = defaultValue
         self.choices = choices
+        self.path = path
     }
 
     var takesValue: Bool { valueName != nil }

@@ -80,7 +80,7 @@ extension ManPageRenderer {
                     first.name, short: first.short, value: first.valueName,
                     help: commonWording(each.map(\.help)),
                     default: defaults.isEmpty ? nil : commonWording(defaults),
-                    choices: first.choices)
+                    choices: first.choices, path: first.path)
             }
             return SharedGroup(title: title, options: options, commands: commands[title] ?? [])
         }

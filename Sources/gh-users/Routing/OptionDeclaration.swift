@@ -85,7 +85,7 @@ struct OptionDeclaration<Values: OptionValues>: Sendable {
         return OptionDeclaration(
             spec: OptionSpec(
                 spec.name, short: spec.short, value: spec.valueName, help: spec.help, default: shown,
-                choices: spec.choices),
+                choices: spec.choices, path: spec.path),
             read: { values, reading throws(UsageError) in values[keyPath: path] = try parse(reading) },
             resume: { values in
                 let value = values[keyPath: path]

@@ -163,7 +163,8 @@ enum NetworkGroup {
         OptionSpec(
             "token-file",
             value: "PATH",
-            help: "Read the token from this file (before GH_TOKEN and GITHUB_TOKEN); keep it private (chmod 600)."
+            help: "Read the token from this file (before GH_TOKEN and GITHUB_TOKEN); keep it private (chmod 600).",
+            path: .file
         ),
         at: \.tokenFile,
         parse: { $0.text },
@@ -252,7 +253,8 @@ enum CacheGroup {
             "cache-dir",
             value: "DIR",
             help: "Where the response cache lives.",
-            default: "$XDG_CACHE_HOME/gh-users, else ~/.cache/gh-users"
+            default: "$XDG_CACHE_HOME/gh-users, else ~/.cache/gh-users",
+            path: .directory
         ),
         at: \.cacheDirectory,
         parse: { reading throws(UsageError) in

@@ -46,12 +46,6 @@ struct CompletionModel: Sendable {
     let leadingOptions: [Option]
     let leadingValueSpellings: [String]
 
-    /// Options whose value is a path. `OptionSpec` does not say what a value is, and `valueName` cannot tell:
-    /// `DIR` also names a sort direction.
-    static let pathValues: [String: Value] = [
-        CacheGroup.cacheDir.name: .directories, NetworkGroup.tokenFile.name: .files,
-    ]
-
     /// The option whose values are the command's `fields`.
     static let fieldsOption = OutputGroup.fields.name
 
@@ -93,7 +87,7 @@ struct CompletionModel: Sendable {
             if let short = option.short, !shorts.insert(short).inserted {
                 return OptionSpec(
                     option.name, value: option.valueName, help: option.help, default: option.defaultValue,
-                    choices: option.choices)
+                    choices: option.choices, path: option.path)
             }
             return option
         }
@@ -103,7 +97,11 @@ struct CompletionModel: Sendable {
         guard option.takesValue else { return nil }
         if !option.choices.isEmpty { return .choices(option.choices) }
         if option.name == fieldsOption, !fields.isEmpty { return .list(fields) }
-        return pathValues[option.name] ?? .free
+        switch option.path {
+        case .file: return .files
+        case .directory: return .directories
+        case nil: return .free
+        }
     }
 
     private static func words(of spec: CommandSpec, among specs: [CommandSpec]) -> [Word] {

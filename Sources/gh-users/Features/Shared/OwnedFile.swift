@@ -123,6 +123,9 @@ struct OwnedFile: Sendable {
         defer { ExitCleanup.process.remove(cleanup) }
         var closed = false
         defer { if !closed { close(descriptor) } }
+        // A replacement that fails takes its temporary file with it: the next run would only remove it.
+        var renamed = false
+        defer { if !renamed { unlink(temporary) } }
         guard fchmod(descriptor, 0o600) == 0 else { throw failure("protect", temporary, errno) }
         do {
             try FileDescriptorIO.writeAll(descriptor, bytes)
@@ -133,6 +136,7 @@ struct OwnedFile: Sendable {
         closed = true
         guard close(descriptor) == 0 else { throw failure("write", temporary, errno) }
         guard rename(temporary, target) == 0 else { throw failure("replace", path, errno) }
+        renamed = true
         // The rename itself is on disk only once the directory is.
         let directory = open(Self.directory(of: target), O_RDONLY | O_CLOEXEC)
         guard directory >= 0 else { throw failure("flush the directory of", path, errno) }

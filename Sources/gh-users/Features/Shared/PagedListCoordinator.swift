@@ -13,8 +13,10 @@ struct PagedListCoordinator<Item: Sendable> {
         /// What a terminal is told of an empty list when "no NOUN found" does not say it (a search's "no accounts
         /// matched your search", as `gh` says).
         var emptyNote: String?
-        /// How to go on from the last item written, when the list can be resumed (`list --since`).
-        var resumeHint: (@Sendable (Item) -> String)?
+        /// How to go on from the last item written, when the list can be resumed (`list --since`): given the
+        /// number of items this run wrote when it stopped short of its limit, so that the hint asks only for the
+        /// rest; nil when the run reached its limit and more is to come.
+        var resumeHint: (@Sendable (_ last: Item, _ writtenBeforeStop: Int?) -> String)?
         /// Extra lines for stderr once the list ends, such as a search's 1,000-result cap.
         var closingNotes: @Sendable (_ taken: Int, _ totalCount: Int?, _ incomplete: Bool) -> [String] = { _, _, _ in []
         }
@@ -79,7 +81,7 @@ struct PagedListCoordinator<Item: Sendable> {
             var line = "Showing \(Counted.text(output.writer.recordsWritten, plural: presentation.noun))"
             if let total = viewModel.totalCount { line += " of \(total)" }
             if let lastWritten = output.lastWritten, let hint = presentation.resumeHint {
-                line += ". " + hint(lastWritten)
+                line += ". " + hint(lastWritten, nil)
             } else {
                 line += ". Use --limit N or --all for more."
             }
@@ -95,7 +97,7 @@ struct PagedListCoordinator<Item: Sendable> {
         try? io.out.write(output.writer.finish(completed: false))
         var message = command.presenter.present(error).message
         if let lastWritten = output.lastWritten, let hint = presentation.resumeHint {
-            message += hint(lastWritten) + "\n"
+            message += hint(lastWritten, output.written) + "\n"
         }
         for note in Self.vanishedNote(vanished) { message += note + "\n" }
         io.writeErr(message)

@@ -104,6 +104,8 @@ struct ListOutput<Item: Sendable> {
     let presentation: PagedListCoordinator<Item>.Presentation
     let progress: ProgressLine
     private(set) var lastWritten: Item?
+    /// How many items this run has written whole, up to `lastWritten`.
+    private(set) var written = 0
 
     init(io: IOStreams, writer: RecordStreamWriter<Item>, presentation: PagedListCoordinator<Item>.Presentation) {
         self.io = io
@@ -121,6 +123,7 @@ struct ListOutput<Item: Sendable> {
         do {
             try io.out.write(writer.render(items, moreToCome: requestsSoFar != nil, ends: &ends))
             if let last = items.last { lastWritten = last }
+            written += items.count
             if endsPage, let last = items.last { try presentation.pageWritten?(last) }
         } catch let failure as OutputWriteError {
             progress.clear()
@@ -129,11 +132,13 @@ struct ListOutput<Item: Sendable> {
             // the run goes on after the last whole one, once the cut one is gone.
             let whole = failure.written.map { written in ends.prefix { $0 <= written }.count } ?? 0
             if whole > 0 { lastWritten = items[whole - 1] }
+            // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.
+            if failure.written != nil { written += whole }
             if let lastWritten, let hint = presentation.resumeHint {
                 if let written = failure.written, written > (whole > 0 ? ends[whole - 1] : 0) {
                     message += "Remove the unfinished last line from the output before you continue.\n"
                 }
-                message += hint(lastWritten) + "\n"
+                message += hint(lastWritten, written) + "\n"
             }
             io.writeErr(message)
             return .setupFailed

@@ -24,10 +24,11 @@ enum ListUsersCommand {
         "until", value: "ID", help: "Stop after the last account with an id <= ID (an integer >= --since).")
     static let state = OptionSpec(
         "state", value: "FILE",
-        help: "Resume from and record the crawl's position in FILE (0600, replaced atomically after each page).")
+        help: "Resume from and record the crawl's position in FILE (0600, replaced atomically after each page).",
+        path: .file)
     static let output = OptionSpec(
         "output", value: "FILE",
-        help: "Append to FILE instead of stdout; with --state, cut back to the last whole page.")
+        help: "Append to FILE instead of stdout; with --state, cut back to the last whole page.", path: .file)
 
     static let declaration = Command<ListUsersOptions>(
         list: ListDeclaration(
@@ -52,7 +53,7 @@ enum ListUsersCommand {
             raw: \.raw
         )
         .presented { options, context in
-            .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, options, context) })
+            .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, written: $1, options, context) })
         }
         .fullProfiles(.accounts(\.profiles))
         .starting { options, context in start(options, context) },
@@ -65,7 +66,8 @@ enum ListUsersCommand {
             discussion: """
                 Pages through every account with an id greater than --since, in id order, following GitHub's
                 Link header. Output is written page by page as it arrives. When a crawl stops early, the message
-                on stderr names the --since value to resume from: the id of the last account written.
+                on stderr names the --since value to resume from: the id of the last account written, and under
+                --limit what is left of it (--limit 2000 stopped at 500: --limit 1500), also with --state.
 
                 --until ID stops after the last account with an id <= ID, and requests no page beyond it, so
                 --since A --until B crawls one shard: shards that meet (0..B, B..C) add up to the whole crawl.
@@ -277,8 +279,16 @@ enum ListUsersCommand {
 
     /// The command line that goes on after the last account written, with the user's output, paging, host and
     /// cache choices, so that running it continues the same output. Never a token: none is ever on the line.
-    /// With `--state`, the command itself: the state file knows where to go on from.
-    static func resumeHint(after lastID: Int64, _ options: ListUsersOptions, _ context: CommandContext) -> String {
+    /// With `--state`, the command itself: the state file knows where to go on from. A run that stopped short of
+    /// its `--limit` after writing `written` accounts asks only for the rest (`--limit 2000` stopped at 500:
+    /// `--limit 1500`), so that the run and its continuation write the number first asked for.
+    static func resumeHint(
+        after lastID: Int64, written: Int? = nil, _ options: ListUsersOptions, _ context: CommandContext
+    ) -> String {
+        var paging = options.paging
+        if let written, case .count(let limit) = paging.limit, written > 0, written < limit {
+            paging.limit = .count(limit - written)
+        }
         var words = [context.programName, "list"]
         if let state = options.statePath {
             if options.since != 0 { words += ["--since", String(options.since)] }
@@ -288,7 +298,7 @@ enum ListUsersCommand {
         }
         if let until = options.until { words += ["--until", String(until)] }
         if let output = options.outputPath { words += ["--output", output] }
-        words += PagingGroup.declared.arguments(options.paging)
+        words += PagingGroup.declared.arguments(paging)
         words += ProfileGroup.declared.arguments(options.profiles)
         words += CommonOptions.arguments(context.common)
         var lines: [String] = []

@@ -20,6 +20,8 @@ struct FollowGraph: Sendable {
     let login: Login?
     let output: UserRelation
     let filter: Filter
+    /// The sizes of both lists when the caller already read the account's profile (`--changes`); nil: read it.
+    var knownCounts: Counts? = nil
 
     private var other: UserRelation { output == .followers ? .following : .followers }
 
@@ -70,6 +72,13 @@ struct FollowGraph: Sendable {
         let following: Int?
 
         func of(_ relation: UserRelation) -> Int? { relation == .followers ? followers : following }
+
+        /// The counts a profile gives; a negative count is no size at all.
+        init(_ profile: User) {
+            func size(_ count: Int?) -> Int? { count.flatMap { $0 >= 0 ? $0 : nil } }
+            followers = size(profile.followers)
+            following = size(profile.following)
+        }
     }
 
     /// True when the other list is no larger than the output list, or when the sizes are not known.
@@ -87,11 +96,10 @@ struct FollowGraph: Sendable {
     }
 
     private func profileCounts() async throws(DomainError) -> Counts {
+        if let knownCounts { return knownCounts }
         let profile = try await github.fetch(
             login.map(GitHubEndpoints.user) ?? GitHubEndpoints.authenticatedUser.map(\.user))
-        // A negative count is no size at all.
-        func size(_ count: Int?) -> Int? { count.flatMap { $0 >= 0 ? $0 : nil } }
-        return Counts(followers: size(profile.followers), following: size(profile.following))
+        return Counts(profile)
     }
 
     /// Every page of one list, in order. An empty page that links on is followed, as the paged lists do. A
@@ -119,7 +127,13 @@ struct FollowGraph: Sendable {
     }
 
     private func overBound(_ relation: UserRelation, count: Int?, bound: Int) -> DomainError {
-        let whose = login.map { "\($0)'s" } ?? "your"
+        Self.overBound(whose: login.map { "\($0)'s" } ?? "your", relation, count: count, bound: bound, flag: flag)
+    }
+
+    /// Why a list that ran past `bound` was stopped; `flag` is the option that read it.
+    static func overBound(whose: String, _ relation: UserRelation, count: Int?, bound: Int, flag: String)
+        -> DomainError
+    {
         let expected =
             count.map { "the \($0) its profile counts, plus a margin of \(bound - $0)" } ?? "a list of unknown size"
         return .boundReached(

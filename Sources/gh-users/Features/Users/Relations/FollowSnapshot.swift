@@ -2,39 +2,51 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// Which list a follower snapshot holds: one side of an account's follow graph, whole or through a set
+/// Which list a follower snapshot holds: one side of one account's follow graph, whole or through a set
 /// operation. A snapshot compared with another list would report nearly every account as added or removed, so a
-/// run checks that the snapshot it reads was made for the list it reads.
+/// run checks that the snapshot it reads was made for the list it reads. The account is known by its id, which
+/// never changes: a snapshot of the token's own account is of that account, not of whichever token comes next,
+/// and a renamed account's snapshot carries on under its new login.
 struct FollowSnapshotSubject: Sendable, Equatable {
     let relation: UserRelation
-    /// nil: the token's own account.
-    let login: String?
+    /// The account whose list it is, as its profile gave it when the list was read.
+    let account: FollowSnapshot.Account
     /// The set operation's option, without its dashes (`mutual`); nil for the whole list.
     let filter: String?
 
     /// The command that lists it, as words: `followers octocat --mutual`.
     var command: String {
-        ([relation.rawValue] + (login.map { [$0] } ?? []) + (filter.map { ["--" + $0] } ?? []))
-            .joined(separator: " ")
+        ([relation.rawValue, account.login] + (filter.map { ["--" + $0] } ?? [])).joined(separator: " ")
     }
 
-    /// Whether a snapshot made for `other` holds this list: logins are compared as GitHub does, in any case.
+    /// Whether a snapshot made for `other` is of the same side and set operation; the account is checked
+    /// apart, once its profile is known (`isSameAccount`).
     func isSameList(as other: FollowSnapshotSubject) -> Bool {
-        relation == other.relation && login?.lowercased() == other.login?.lowercased() && filter == other.filter
+        relation == other.relation && filter == other.filter
+    }
+
+    /// Whether a snapshot made for `other` is of this account: the same id, whatever its login now.
+    func isSameAccount(as other: FollowSnapshotSubject) -> Bool {
+        account.id == other.account.id
     }
 }
 
 /// A list of accounts as `--changes` found it: ids and logins in the list's order, and which list it is. On
 /// disk it is one JSON object with one account a line, so a person can read it and `grep` it:
-/// `{"version":1,"command":"followers","login":"octocat","filter":null,"accounts":[` then
-/// `{"id":583231,"login":"octocat"}` lines and `]}`.
+/// `{"version":2,"command":"followers","account_id":583231,"login":"octocat","filter":null,"accounts":[` then
+/// `{"id":1,"login":"mojombo"}` lines and `]}`.
 struct FollowSnapshot: Sendable, Equatable {
-    static let version = 1
+    static let version = 2
 
     /// One account: its id, which never changes, and the login it had.
     struct Account: Sendable, Equatable, Decodable {
         let id: Int64
         let login: String
+
+        /// What the reader refuses in an account: written, it would make every later run refuse the file.
+        var problem: String? {
+            id > 0 && !login.isEmpty ? nil : "an account whose id is not positive or whose login is empty"
+        }
     }
 
     var subject: FollowSnapshotSubject
@@ -44,7 +56,8 @@ struct FollowSnapshot: Sendable, Equatable {
         let header: [JSONValue.Member] = [
             .init("version", .integer(Int64(Self.version))),
             .init("command", .string(subject.relation.rawValue)),
-            .init("login", subject.login.map(JSONValue.string) ?? .null),
+            .init("account_id", .integer(subject.account.id)),
+            .init("login", .string(subject.account.login)),
             .init("filter", subject.filter.map(JSONValue.string) ?? .null),
         ]
         // The header's closing brace gives way to the list.
@@ -64,11 +77,31 @@ struct FollowSnapshot: Sendable, Equatable {
         FileContentProblem("has version \(version); this gh-users reads version \(Self.version)")
     }
 
+    /// What the reader would refuse in this snapshot, in the words `decode` uses; nil when it reads back. Checked
+    /// before a snapshot is written, so that no run writes a file every later run refuses.
+    var problem: FileContentProblem? {
+        guard subject.account.problem == nil, Login.isValid(subject.account.login) else {
+            return FileContentProblem("has an account id that is not positive or a \"login\" that is no GitHub login")
+        }
+        let filters = RelationsCommand.filters(subject.relation).map(\.option.name)
+        if let filter = subject.filter, !filters.contains(filter) {
+            return FileContentProblem("has the filter \"\(filter)\", which \(subject.relation.rawValue) does not take")
+        }
+        var seen = Set<Int64>(minimumCapacity: accounts.count)
+        for account in accounts {
+            if let problem = account.problem { return FileContentProblem("holds \(problem)") }
+            guard seen.insert(account.id).inserted else {
+                return FileContentProblem("holds the account id \(account.id) twice")
+            }
+        }
+        return nil
+    }
+
     /// The snapshot a file holds, or why it is not one.
     static func decode(_ bytes: [UInt8]) -> Result<FollowSnapshot, FileContentProblem> {
         let data = Foundation.Data(bytes)
         guard let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
-            // Only to say why: a newer gh-users's snapshot, or a file of another kind.
+            // Only to say why: another gh-users's snapshot, or a file of another kind.
             if let header = try? JSONDecoder().decode(Header.self, from: data), let version = header.version,
                 version != Self.version, header.command.flatMap(UserRelation.init(rawValue:)) != nil
             {
@@ -76,8 +109,9 @@ struct FollowSnapshot: Sendable, Equatable {
             }
             return .failure(
                 FileContentProblem(
-                    "does not hold \"version\" and \"command\", \"login\" and \"filter\" (strings or null) and "
-                        + "\"accounts\" (a list of {\"id\": a whole number, \"login\": a string})"))
+                    "does not hold \"version\", \"command\", \"account_id\" (a whole number), \"login\" (a string), "
+                        + "\"filter\" (a string or null) and \"accounts\" (a list of {\"id\": a whole number, "
+                        + "\"login\": a string})"))
         }
         guard fields.version == Self.version else {
             return .failure(versionProblem(fields.version))
@@ -86,35 +120,27 @@ struct FollowSnapshot: Sendable, Equatable {
             return .failure(
                 FileContentProblem("has the command \"\(fields.command)\"; a snapshot is of followers or following"))
         }
-        if let login = fields.login, !Login.isValid(login) {
-            return .failure(FileContentProblem("has a \"login\" that is no GitHub login"))
-        }
-        let filters = RelationsCommand.filters(relation).map(\.option.name)
-        if let filter = fields.filter, !filters.contains(filter) {
-            return .failure(
-                FileContentProblem("has the filter \"\(filter)\", which \(relation.rawValue) does not take"))
-        }
-        var seen = Set<Int64>()
-        for account in fields.accounts {
-            guard account.id > 0, !account.login.isEmpty else {
-                return .failure(FileContentProblem("holds an account whose id is not positive or whose login is empty"))
-            }
-            guard seen.insert(account.id).inserted else {
-                return .failure(FileContentProblem("holds the account id \(account.id) twice"))
-            }
-        }
-        return .success(
-            FollowSnapshot(
-                subject: FollowSnapshotSubject(relation: relation, login: fields.login, filter: fields.filter),
-                accounts: fields.accounts))
+        let snapshot = FollowSnapshot(
+            subject: FollowSnapshotSubject(
+                relation: relation, account: Account(id: fields.accountID, login: fields.login),
+                filter: fields.filter),
+            accounts: fields.accounts)
+        if let problem = snapshot.problem { return .failure(problem) }
+        return .success(snapshot)
     }
 
     private struct Fields: Decodable {
         let version: Int
         let command: String
-        let login: String?
+        let accountID: Int64
+        let login: String
         let filter: String?
         let accounts: [Account]
+
+        enum CodingKeys: String, CodingKey {
+            case version, command, login, filter, accounts
+            case accountID = "account_id"
+        }
     }
 
     /// Enough of a file that is not this version's snapshot to say which it is.

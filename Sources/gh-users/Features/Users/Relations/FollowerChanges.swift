@@ -9,7 +9,8 @@ enum FollowerChanges {
     static let option = OptionSpec(
         "changes", value: "FILE",
         help: "Write who came and went since the last run with FILE, then record the list in FILE (see the "
-            + "description above).")
+            + "description above).",
+        path: .file)
 
     /// Reads `--changes` into `options`, and refuses what does not go with it: a snapshot is always of the whole
     /// list (`--all` is implied, `--limit` refused), holds ids and logins (no `--full`), and its records have their
@@ -49,14 +50,17 @@ enum FollowerChanges {
     }
 }
 
-/// One `--changes` run: lock and read the snapshot, read the whole list (through the set operation, if any),
-/// write the changes, and only then replace the snapshot. A run that stops before its changes are all written
-/// (a failed request, a spent rate limit, Ctrl-C, a full disk, a closed pipe) leaves the snapshot as it was, so
-/// the next run reports the same changes again: none is ever lost.
+/// One `--changes` run: lock and read the snapshot, read the account's profile (its id, its login, the size of its
+/// lists), read the whole list (through the set operation, if any), write the changes, and only then replace the
+/// snapshot. A run that stops before its changes are all written (a failed request, a spent rate limit, Ctrl-C, a
+/// full disk, a closed pipe) leaves the snapshot as it was, so the next run reports the same changes again: none
+/// is ever lost. So does a run that finds the snapshot was of another account, a list that collapsed far below its
+/// profile's count, or a list the snapshot could not hold.
 struct FollowerChangesCoordinator {
     let file: FollowSnapshotFile
-    let subject: FollowSnapshotSubject
     let relation: UserRelation
+    /// The set operation's option, without its dashes.
+    let filter: String?
     let options: RelationsOptions
     let github: any GitHubReader
     let command: CommandContext
@@ -66,13 +70,17 @@ struct FollowerChangesCoordinator {
         command: CommandContext
     ) {
         file = FollowSnapshotFile(path: path)
-        subject = FollowSnapshotSubject(
-            relation: relation, login: options.login?.value,
-            filter: RelationsCommand.filters(relation).first { $0.filter == options.filter }?.option.name)
+        filter = RelationsCommand.filters(relation).first { $0.filter == options.filter }?.option.name
         self.relation = relation
         self.options = options
         self.github = github
         self.command = command
+    }
+
+    /// The command as it was given, in words: `followers octocat --mutual`, `followers` for the token's own.
+    private var requested: String {
+        ([relation.rawValue] + (options.login.map { [$0.value] } ?? []) + (filter.map { ["--" + $0] } ?? []))
+            .joined(separator: " ")
     }
 
     func run() async -> CommandOutcome {
@@ -82,10 +90,10 @@ struct FollowerChangesCoordinator {
         do throws(LocalFileError) {
             lock = try file.lock()
             previous = try file.load()
-            if let recorded = previous?.subject, !recorded.isSameList(as: subject) {
+            if let recorded = previous?.subject, recorded.relation != relation || recorded.filter != filter {
                 throw LocalFileError(
                     message: "the snapshot file '\(file.path)' was made for 'gh-users \(recorded.command)', not for "
-                        + "'gh-users \(subject.command)'. It was left as it is: give each list its own snapshot file")
+                        + "'gh-users \(requested)'. It was left as it is: give each list its own snapshot file")
             }
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
@@ -95,12 +103,44 @@ struct FollowerChangesCoordinator {
         defer { withExtendedLifetime(lock) {} }
         let untouched = "gh-users: the snapshot file '\(file.path)' was left as it was.\n"
 
+        let subject: FollowSnapshotSubject
+        let counts: FollowGraph.Counts
+        switch await readProfile() {
+        case .success(let profile):
+            (subject, counts) = profile
+        case .failure(.github(let error)):
+            io.writeErr(command.presenter.present(error).message + untouched)
+            return .failed(error)
+        case .failure(.refused(let message)):
+            io.writeErr("gh-users: \(message)\n" + untouched)
+            return .setupFailed
+        }
+        if let recorded = previous?.subject, !recorded.isSameAccount(as: subject) {
+            io.writeErr(
+                "gh-users: the snapshot file '\(file.path)' was made for the \(relation.rawValue) of "
+                    + "\(recorded.account.login) (account id \(recorded.account.id)), but \(whose) is "
+                    + "\(subject.account.login) (account id \(subject.account.id)). It was left as it is: give each "
+                    + "account its own snapshot file\n")
+            return .setupFailed
+        }
+
         let accounts: [FollowSnapshot.Account]
-        switch await readList() {
+        switch await readList(counts: counts, of: subject.account) {
         case .success(let read): accounts = read
         case .failure(let error):
             io.writeErr(command.presenter.present(error).message + untouched)
             return .failed(error)
+        }
+        if let collapse = collapse(of: accounts.count, counted: counts.of(relation), account: subject.account) {
+            io.writeErr("gh-users: \(collapse)\n" + untouched)
+            return .setupFailed
+        }
+        let snapshot = FollowSnapshot(subject: subject, accounts: accounts)
+        if let problem = snapshot.problem {
+            io.writeErr(
+                "gh-users: GitHub's list of \(subject.command) \(problem.detail), which a snapshot cannot record, so "
+                    + "nothing was written.\n" + untouched)
+            return .setupFailed
         }
         let changes = previous.map { FollowerChange.between($0.accounts, accounts) } ?? []
         var writer = RecordStreamWriter(
@@ -116,12 +156,17 @@ struct FollowerChangesCoordinator {
         // the rest: the snapshot stays, so the next run reports them again.
         if await io.out.readerLeftEarly() { return .outputClosed }
         do {
-            try file.replace(with: FollowSnapshot(subject: subject, accounts: accounts))
+            try file.replace(with: snapshot)
         } catch {
             io.writeErr(
                 "gh-users: \(error.message). The changes written were not recorded, so the next run reports them "
                     + "again.\n")
             return .setupFailed
+        }
+        if let recorded = previous?.subject.account, recorded.login != subject.account.login {
+            io.writeErr(
+                "gh-users: \(recorded.login) (account id \(recorded.id)) is now \(subject.account.login); the "
+                    + "snapshot in '\(file.path)' carries on under the new login.\n")
         }
         if previous == nil {
             io.writeErr(
@@ -133,15 +178,69 @@ struct FollowerChangesCoordinator {
         return .success
     }
 
-    /// Every account of the list, in its order, or why it could not all be read.
-    private func readList() async -> Result<[FollowSnapshot.Account], DomainError> {
-        let viewModel = makeViewModel()
+    /// Whose list was asked for, in words: LOGIN's account, or the token's.
+    private var whose: String {
+        options.login.map { "the account \($0.value)" } ?? "the token's account"
+    }
+
+    private enum ProfileFailure: Error {
+        case github(DomainError)
+        case refused(String)
+    }
+
+    /// The account whose list it is, and the sizes of its lists, from its profile (`GET /users/{login}`, or
+    /// `GET /user` for the token's own): the id keys the snapshot, the counts bound the list and reveal a collapse.
+    private func readProfile() async -> Result<(FollowSnapshotSubject, FollowGraph.Counts), ProfileFailure> {
+        let profile: User
+        do throws(DomainError) {
+            profile = try await github.fetch(
+                options.login.map(GitHubEndpoints.user) ?? GitHubEndpoints.authenticatedUser.map(\.user))
+        } catch {
+            return .failure(.github(error))
+        }
+        let account = FollowSnapshot.Account(id: profile.id, login: profile.login)
+        guard account.problem == nil, Login.isValid(account.login) else {
+            return .failure(
+                .refused(
+                    "GitHub's profile of \(whose) has an id that is not positive (\(profile.id)) or a login that is no "
+                        + "GitHub login, which a snapshot cannot record, so nothing was compared"))
+        }
+        return .success(
+            (FollowSnapshotSubject(relation: relation, account: account, filter: filter), FollowGraph.Counts(profile)))
+    }
+
+    /// Why a whole list far shorter than its profile's count is not compared: fewer than half the accounts the
+    /// profile counts is a list GitHub answered in part, and recording it would report the rest as removed now
+    /// and as added on the next run. A set operation's output has no count to compare with.
+    private func collapse(of read: Int, counted: Int?, account: FollowSnapshot.Account) -> String? {
+        guard filter == nil, let counted, read.multipliedReportingOverflow(by: 2).partialValue < counted else {
+            return nil
+        }
+        return "\(account.login)'s \(relation.rawValue) came back with \(Counted.text(read, "account")) while its "
+            + "profile counts \(counted), so the list was not compared: GitHub answered only part of it; run again "
+            + "later"
+    }
+
+    /// Every account of the list, in its order, or why it could not all be read. The list is bound as the set
+    /// operations bound theirs: its profile's count and a margin, so a list that never ends is refused rather
+    /// than held.
+    private func readList(counts: FollowGraph.Counts, of account: FollowSnapshot.Account) async
+        -> Result<[FollowSnapshot.Account], DomainError>
+    {
+        let viewModel = makeViewModel(counts: counts)
+        let count = counts.of(relation)
+        let bound = FollowGraph.bound(forCount: count)
         let progress = ProgressLine(io: command.io, noun: "accounts")
         defer { progress.clear() }
         var accounts: [FollowSnapshot.Account] = []
         do throws(DomainError) {
             while !viewModel.isExhausted {
                 accounts += try await viewModel.loadNextPage().map { .init(id: $0.id, login: $0.login) }
+                if accounts.count > bound {
+                    throw FollowGraph.overBound(
+                        whose: "\(account.login)'s", relation, count: count, bound: bound,
+                        flag: "--" + FollowerChanges.option.name)
+                }
                 progress.update(pages: viewModel.requests, items: accounts.count)
             }
         } catch {
@@ -152,7 +251,7 @@ struct FollowerChangesCoordinator {
     }
 
     /// The whole list, each account once; with a set operation, the accounts it keeps.
-    private func makeViewModel() -> PagedListViewModel<User> {
+    private func makeViewModel(counts: FollowGraph.Counts) -> PagedListViewModel<User> {
         let (github, perPage) = (self.github, options.plan.perPage)
         guard let filter = options.filter else {
             let list = GitHubEndpoints.relations(relation, of: options.login)
@@ -161,8 +260,9 @@ struct FollowerChangesCoordinator {
                 first: { () async throws(DomainError) in try await github.firstPage(list, perPage: perPage) },
                 next: { cursor async throws(DomainError) in try await github.page(list, at: cursor) }, id: \.id)
         }
-        let prepared = FollowGraph(github: github, login: options.login, output: relation, filter: filter)
-            .preparation(perPage: perPage)
+        let prepared = FollowGraph(
+            github: github, login: options.login, output: relation, filter: filter, knownCounts: counts
+        ).preparation(perPage: perPage)
         return PagedListViewModel(
             limit: .all, noting: prepared.load, admit: prepared.admission.admit, isNew: prepared.admission.isNew)
     }

@@ -77,13 +77,16 @@ enum RelationsCommand {
                     account matched by id whose login changed, "renamed" with "previous_login". On a terminal
                     the table marks them + (added), − (U+2212, removed) and ~ (renamed). Then FILE is replaced,
                     atomically and 0600, with the whole list as it is now (ids and logins, and which list it
-                    is); the first run only records it and says so. It reads the whole list (--all is implied;
+                    is: the account's id and login, so a renamed account carries on); the first run only records
+                    it and says so. It reads the whole list (--all is implied;
                     --limit and --full cannot be used with it), with a set operation the set it gives. A run
                     that stops before its changes are all written and, on a pipe, read (a failed request, a rate
                     limit, Ctrl-C, a full stdout, a reader that left as | head -1 does) leaves FILE as it was, so
                     the next run reports them again. A FILE that is not
-                    a snapshot, or one made for another list, is exit 1 and left as it is; one run at a time may
-                    use it (FILE.lock). --fields takes change, login, id and previous_login.
+                    a snapshot, or one made for another list or another account (another token's, without
+                    LOGIN), is exit 1 and left as it is, as is a list under half its profile's count (GitHub
+                    answered part of it) or past the bound above; one run at a time may use it (FILE.lock).
+                    --fields takes change, login, id and previous_login.
                     """,
                 arguments: [("LOGIN", "The account whose \(name) to list; without it, the token's own.")],
                 options: filters.map(\.0) + [FollowerChanges.option],
