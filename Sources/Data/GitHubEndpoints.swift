@@ -34,6 +34,13 @@ package enum GitHubEndpoints {
         ListResource(first: Resource(endpoint, missing: "authenticated user", decode: ResponseDecoder.records))
     }
 
+    /// The repositories an account watches (`GET /users/{username}/subscriptions`, which GitHub retired in July
+    /// 2026), or without a login the token's own (`GET /user/subscriptions`, which it still lists).
+    package static func watched(by login: Login?) -> ListResource<Record> {
+        guard let login else { return ownRecords(.ownSubscriptions) }
+        return records(.subscriptions, of: login)
+    }
+
     /// `GET /users/{username}/following/{target_user}`: 204 when it follows, 404 when it does not (or when
     /// either account does not exist, which only a look at the accounts tells apart).
     package static func follows(_ follower: Login, _ followed: Login) -> Resource<Bool> {

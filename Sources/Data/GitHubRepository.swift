@@ -189,7 +189,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         do {
             return try resource.decode(
-                ResourceBody(bytes: [UInt8](response.body), next: next, label: label, headers: Self.headers(response)))
+                ResourceBody(
+                    bytes: [UInt8](response.body), next: next, label: label, headers: Self.headers(response),
+                    noContent: response.status == 204))
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))
         }
@@ -218,7 +220,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     }
 }
 
-/// Decodes bodies into entities, keeping each object's exact bytes for JSON output.
+/// Decodes bodies into entities, keeping each object's exact bytes for JSON output. A list answered
+/// `204 No Content` is an empty page that says so (`Page.noContent`), never a malformed body.
 enum ResponseDecoder {
     /// A page that is a JSON array of `DTO`s, each entity keeping its element's exact bytes.
     static func list<DTO: Decodable & Sendable, Entity: Sendable>(
@@ -226,12 +229,15 @@ enum ResponseDecoder {
         map: @escaping @Sendable (DTO, RawJSON) -> Entity
     ) -> @Sendable (ResourceBody) throws(DomainError) -> Page<Entity> {
         { body throws(DomainError) in
-            Page(items: try items(bytes: body.bytes, endpoint: body.label, as: DTO.self, map: map), next: body.next)
+            if body.noContent { return .noContent }
+            return Page(
+                items: try items(bytes: body.bytes, endpoint: body.label, as: DTO.self, map: map), next: body.next)
         }
     }
 
     /// A page of records that need no typed field: each element's bytes, and its numeric `id` when it has one.
     @Sendable static func records(_ body: ResourceBody) throws(DomainError) -> Page<Record> {
+        if body.noContent { return .noContent }
         let elements = try elements(body.bytes, endpoint: body.label)
         // Every record is an object, as every account of a list is: a null, a number or an array is no record.
         for (index, range) in elements.enumerated() where body.bytes[range.lowerBound] != UInt8(ascii: "{") {
@@ -274,6 +280,7 @@ enum ResponseDecoder {
 
     /// A search envelope: its items keep their exact bytes, `score` included.
     @Sendable static func search(_ body: ResourceBody) throws(DomainError) -> Page<User> {
+        if body.noContent { return .noContent }
         let endpoint = body.label
         let envelope: UserSearchDTO
         do {

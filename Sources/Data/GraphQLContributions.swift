@@ -65,8 +65,20 @@ struct GraphQLContributionsResponseDTO: Decodable {
         }
     }
 
+    /// `repositoryOwner: null` (no such owner, or nulled by an error) is told from a `data` without the key.
     struct DataDTO: Decodable {
         let repositoryOwner: OwnerDTO?
+        let hasOwner: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case repositoryOwner
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            hasOwner = container.contains(.repositoryOwner)
+            repositoryOwner = try container.decodeIfPresent(OwnerDTO.self, forKey: .repositoryOwner)
+        }
     }
 
     let data: DataDTO?
@@ -78,19 +90,23 @@ enum GraphQLContributionsAnswer: Equatable {
     case calendar(ContributionCalendar)
     /// An account of another type (`Organization`), which has no calendar.
     case notAUser(type: String)
-    /// No `RepositoryOwner` by that login: it does not exist, or it is a bot (a GitHub App is none).
+    /// No `RepositoryOwner` by that login: it does not exist, or it is a bot (a GitHub App is none). GitHub
+    /// answers `{"data":{"repositoryOwner":null}}` with no error for it.
     case notFound
+    /// `RESOURCE_LIMITS_EXCEEDED`: the span is too much work for GitHub; a shorter one may pass.
+    case tooLong(message: String)
 }
 
-/// Reads one contributions answer. Every byte is untrusted: a day outside the span, out of order, with a
-/// negative count or an unknown level is a malformed answer (exit 1), never a crash or a made-up day.
+/// Reads one contributions answer. Every byte is untrusted: a day outside the span, out of order or with a
+/// negative count is a malformed answer (exit 1), never a crash or a made-up day; a level this version does not
+/// know is drawn at the nearest known one. An error beside the data is never dropped.
 enum GraphQLContributionsResponse {
     static func decode(_ response: HTTPResponse, span: ClosedRange<CalendarDay>, endpoint: String)
         throws(GraphQLBatchFailure) -> GraphQLContributionsAnswer
     {
         let requestID = ErrorMapping.requestID(response)
         if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
-            // A 404 is the endpoint's, not the account's: an unknown login is a NOT_FOUND error in a 200.
+            // A 404 is the endpoint's, not the account's: an unknown login is a null owner in a 200.
             guard case .notFound = error else { throw .failed(error) }
             throw .failed(
                 .server(
@@ -110,18 +126,30 @@ enum GraphQLContributionsResponse {
         if let limited = GraphQLProfileResponse.spentLimit(errors, response: response) {
             throw .failed(limited.answered(requestID: requestID))
         }
+        if let tooMuch = errors.first(where: { $0.type == "RESOURCE_LIMITS_EXCEEDED" }) {
+            return .tooLong(message: tooMuch.message ?? "Resource limits for this query exceeded.")
+        }
         if let owner = dto.data?.repositoryOwner {
             guard owner.typename == "User" else { return .notAUser(type: owner.typename ?? "unknown type") }
+            // A calendar beside an error may be missing what the error is about: it is never taken as whole.
+            if let first = errors.first { throw failure(first, response: response, requestID: requestID) }
             guard let calendar = owner.contributionsCollection?.contributionCalendar else {
                 throw malformed("a required field 'contributionsCollection' is missing")
             }
             return .calendar(try days(of: calendar, span: span, malformed: malformed))
         }
         if errors.contains(where: { $0.type == "NOT_FOUND" }) { return .notFound }
-        guard let first = errors.first else { throw malformed("no data and no errors") }
-        throw .failed(
+        if let first = errors.first { throw failure(first, response: response, requestID: requestID) }
+        guard dto.data?.hasOwner == true else { throw malformed("no data and no errors") }
+        return .notFound
+    }
+
+    private static func failure(
+        _ error: GraphQLProfileResponseDTO.ErrorDTO, response: HTTPResponse, requestID: String?
+    ) -> GraphQLBatchFailure {
+        .failed(
             .server(
-                status: response.status, message: "GraphQL: " + (first.message ?? first.type ?? "an error"),
+                status: response.status, message: "GraphQL: " + (error.message ?? error.type ?? "an error"),
                 requestID: requestID))
     }
 
@@ -130,27 +158,33 @@ enum GraphQLContributionsResponse {
         malformed: (String) -> GraphQLBatchFailure
     ) throws(GraphQLBatchFailure) -> ContributionCalendar {
         guard calendar.totalContributions >= 0 else { throw malformed("totalContributions is negative") }
-        var days: [ContributionDay] = []
+        var read: [(date: CalendarDay, count: Int, level: ContributionLevel?, sent: String)] = []
         for dto in calendar.weeks.flatMap(\.contributionDays) {
             guard let date = CalendarDay(dto.date), span.contains(date) else {
                 throw malformed("a day '\(dto.date)' that is not in the span asked for")
             }
-            if let last = days.last, last.date >= date { throw malformed("the days are not in date order") }
+            if let last = read.last, last.date >= date { throw malformed("the days are not in date order") }
             guard dto.contributionCount >= 0 else { throw malformed("a day's contributionCount is negative") }
-            guard let level = ContributionLevel(rawValue: dto.contributionLevel) else {
-                throw malformed("an unknown contributionLevel '\(dto.contributionLevel)'")
-            }
-            days.append(ContributionDay(date: date, count: dto.contributionCount, level: level))
+            read.append(
+                (date, dto.contributionCount, ContributionLevel(rawValue: dto.contributionLevel), dto.contributionLevel)
+            )
+        }
+        let known = read.compactMap { day in day.level.map { (count: day.count, level: $0) } }
+        let days = read.map { day in
+            ContributionDay(
+                date: day.date, count: day.count,
+                level: day.level ?? ContributionLevel.nearest(count: day.count, among: known),
+                unknownLevel: day.level == nil ? day.sent : nil)
         }
         return ContributionCalendar(total: calendar.totalContributions, days: days)
     }
 }
 
 extension GitHubRepository {
-    /// One span of at most a year. GraphQL cannot tell a login nobody has from a bot's, so REST settles it: an
+    /// One span of at most a year, or GitHub's refusal of it as too much work. GraphQL cannot tell a login nobody has from a bot's, so REST settles it: an
     /// honest 404, or the account's type.
     package func contributions(of login: Login, in span: ClosedRange<CalendarDay>) async throws(DomainError)
-        -> ContributionCalendar
+        -> ContributionsPiece
     {
         let answer: GraphQLContributionsAnswer
         do {
@@ -166,7 +200,9 @@ extension GitHubRepository {
         }
         switch answer {
         case .calendar(let calendar):
-            return calendar
+            return .calendar(calendar)
+        case .tooLong(let message):
+            return .tooLong(message: message)
         case .notAUser(let type):
             throw Self.noCalendar(login, type: type)
         case .notFound:

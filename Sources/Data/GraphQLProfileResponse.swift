@@ -117,6 +117,13 @@ enum GraphQLProfileResponse {
         }
         let errors = dto.errors ?? []
         if let limited = spentLimit(errors, response: response) { throw .failed(limited) }
+        // Since 2025-09 GitHub answers an expensive query with partial data and a `RESOURCE_LIMITS_EXCEEDED`
+        // error per lookup it nulled (changelog "GraphQL API resource limits"; the error shape recorded in
+        // github-profile-3d-contrib issue #163). The nulled accounts exist: it is the node limit's case, a batch
+        // too large, asked of GraphQL again in smaller batches, not one REST request each.
+        if let limited = errors.first(where: { $0.type == "RESOURCE_LIMITS_EXCEEDED" }) {
+            throw .tooLarge(limited.message ?? "Resource limits for this query exceeded.")
+        }
         let aliases = Set(logins.indices.map(GraphQLProfileQuery.alias))
         // An error that names none of the aliases is about the query itself.
         if let whole = errors.first(where: { error in !aliases.contains(error.path?.first?.text ?? "") }) {

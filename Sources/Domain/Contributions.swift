@@ -96,12 +96,35 @@ package enum ContributionLevel: String, Sendable, CaseIterable {
 package struct ContributionDay: Sendable, Equatable {
     package let date: CalendarDay
     package let count: Int
+    /// The level it is drawn at: GitHub's, or for a level this version does not know the nearest known one.
     package let level: ContributionLevel
+    /// GitHub's level as sent when it is none of the known ones (`sentLevel` is then what records say).
+    package let unknownLevel: String?
 
-    package init(date: CalendarDay, count: Int, level: ContributionLevel) {
+    package init(date: CalendarDay, count: Int, level: ContributionLevel, unknownLevel: String? = nil) {
         self.date = date
         self.count = count
         self.level = level
+        self.unknownLevel = unknownLevel
+    }
+
+    /// The level as GitHub sent it.
+    package var sentLevel: String { unknownLevel ?? level.rawValue }
+}
+
+extension ContributionLevel {
+    /// The known level to draw a day of an unknown one at: none for a day without contributions, else the
+    /// level of the known day whose count is nearest (the higher on a tie), else the first quartile.
+    package static func nearest(count: Int, among known: [(count: Int, level: ContributionLevel)]) -> Self {
+        guard count > 0 else { return .none }
+        var best: (distance: Int, count: Int, level: ContributionLevel)?
+        for day in known where day.count > 0 {
+            let distance = abs(day.count - count)
+            if best.map({ distance < $0.distance || (distance == $0.distance && day.count > $0.count) }) ?? true {
+                best = (distance, day.count, day.level)
+            }
+        }
+        return best?.level ?? .firstQuartile
     }
 }
 
@@ -114,36 +137,69 @@ package struct ContributionCalendar: Sendable, Equatable {
         self.total = total
         self.days = days
     }
+
+    /// What is wrong with the days for `span`, which they must hold each exactly once, in order: nil when
+    /// nothing is.
+    package func problem(for span: ClosedRange<CalendarDay>) -> String? {
+        var expected = span.lowerBound
+        for day in days {
+            if day.date < expected { return "the day \(day.date) comes twice or out of order" }
+            if day.date > expected { return "the day \(expected) is missing" }
+            expected = expected.adding(days: 1)
+        }
+        return expected <= span.upperBound ? "the days from \(expected) to \(span.upperBound) are missing" : nil
+    }
 }
 
-/// Reads one account's calendar for a span GitHub answers in one request (at most a year). Data implements it
-/// over GraphQL; an organization or a bot is `.refused` (it has no calendar), an unknown login `.notFound`.
+/// What GitHub answered for one piece of a span.
+package enum ContributionsPiece: Sendable, Equatable {
+    case calendar(ContributionCalendar)
+    /// GitHub refused the piece as too much work (`RESOURCE_LIMITS_EXCEEDED`, since July 2026 for accounts with
+    /// long histories): a shorter piece may pass. The message is GitHub's.
+    case tooLong(message: String)
+}
+
+/// Reads one account's calendar for a span GitHub answers in one request. Data implements it over GraphQL; an
+/// organization or a bot is `.refused` (it has no calendar), an unknown login `.notFound`.
 package protocol ContributionsRepository: Sendable {
     func contributions(of login: Login, in span: ClosedRange<CalendarDay>) async throws(DomainError)
-        -> ContributionCalendar
+        -> ContributionsPiece
 }
 
-/// GitHub answers at most a year per `contributionsCollection` ("The total time spanned by 'from' and 'to'
-/// must not exceed 1 year"), so a longer span is asked in pieces of at most 365 days, each from 00:00:00 of its
-/// first day to 23:59:59 of its last (UTC), a second short of 365 days: within a year however a year is
-/// counted (365 days, 365.2425, or up to the same date a year on).
+/// How a span is cut into requests. GitHub answers at most a year per `contributionsCollection` ("The total
+/// time spanned by 'from' and 'to' must not exceed 1 year"), and since July 2026 refuses a year for accounts
+/// with long histories (`RESOURCE_LIMITS_EXCEEDED`) while six months pass (reported by markscribe #103 and
+/// github-profile-3d-contrib #163/#164), so pieces are at most 182 days (26 weeks, within any six months), each
+/// from 00:00:00 of its first day to 23:59:59 of its last (UTC). A piece GitHub refuses is halved, down to a month.
 package enum ContributionSpan {
-    package static let daysPerPiece = 365
+    package static let daysPerPiece = 182
+    /// The shortest piece a refusal halves to; one this short that is refused ends the run with GitHub's message.
+    package static let shortestPiece = 30
+    /// What the span defaults to: a year, as GitHub's calendar shows.
+    package static let daysPerYear = 365
 
-    package static func pieces(of span: ClosedRange<CalendarDay>) -> [ClosedRange<CalendarDay>] {
+    package static func pieces(of span: ClosedRange<CalendarDay>, days: Int = daysPerPiece) -> [ClosedRange<
+        CalendarDay
+    >] {
         var pieces: [ClosedRange<CalendarDay>] = []
         var start = span.lowerBound
         while start <= span.upperBound {
-            let end = min(span.upperBound, start.adding(days: daysPerPiece - 1))
+            let end = min(span.upperBound, start.adding(days: days - 1))
             pieces.append(start...end)
             start = end.adding(days: 1)
         }
         return pieces
     }
 
-    /// The 365 days up to `today`: one piece.
+    /// The 365 days up to `today`.
     package static func lastYear(until today: CalendarDay) -> ClosedRange<CalendarDay> {
-        today.adding(days: 1 - daysPerPiece)...today
+        today.adding(days: 1 - daysPerYear)...today
+    }
+
+    /// How long a piece after a refusal of `length` days is: half, rounded up, but not under a month; nil when
+    /// `length` was already that short.
+    package static func halved(_ length: Int) -> Int? {
+        length > shortestPiece ? max(shortestPiece, (length + 1) / 2) : nil
     }
 }
 
@@ -182,7 +238,8 @@ package struct ContributionStreaks: Sendable, Equatable {
     }
 }
 
-/// One account's calendar over any span: asked in one-year pieces, one after another, and joined.
+/// One account's calendar over any span: asked in pieces of at most six months, one after another, a refused
+/// piece halved (down to a month), and joined. Every day of the span must come exactly once.
 package struct GetContributionsUseCase: Sendable {
     private let repository: any ContributionsRepository
 
@@ -190,20 +247,34 @@ package struct GetContributionsUseCase: Sendable {
         self.repository = repository
     }
 
-    /// The pieces' totals added up, and their days in order; a day outside the span, or one a piece repeats,
-    /// is left out.
     package func execute(_ login: Login, span: ClosedRange<CalendarDay>) async throws(DomainError)
         -> ContributionCalendar
     {
         var total = 0
         var days: [ContributionDay] = []
-        for piece in ContributionSpan.pieces(of: span) {
-            let calendar = try await repository.contributions(of: login, in: piece)
-            let (sum, overflow) = total.addingReportingOverflow(calendar.total)
-            total = overflow ? Int.max : sum
-            for day in calendar.days where span.contains(day.date) {
-                if let last = days.last, last.date >= day.date { continue }
-                days.append(day)
+        var length = ContributionSpan.daysPerPiece
+        var start = span.lowerBound
+        while start <= span.upperBound {
+            let piece = start...min(span.upperBound, start.adding(days: length - 1))
+            switch try await repository.contributions(of: login, in: piece) {
+            case .calendar(let calendar):
+                if let problem = calendar.problem(for: piece) {
+                    throw .malformedResponse(
+                        endpoint: "GraphQL contributionsCollection",
+                        detail: "the calendar from \(piece.lowerBound) to \(piece.upperBound) is not whole: \(problem)")
+                }
+                let (sum, overflow) = total.addingReportingOverflow(calendar.total)
+                total = overflow ? Int.max : sum
+                days += calendar.days
+                start = piece.upperBound.adding(days: 1)
+            case .tooLong(let message):
+                let asked = piece.upperBound.ordinal - piece.lowerBound.ordinal + 1
+                guard let shorter = ContributionSpan.halved(asked) else {
+                    throw .refused(
+                        "GitHub refused the contributions of '\(login.value)' from \(piece.lowerBound) to "
+                            + "\(piece.upperBound), even \(asked) days at a time: GraphQL: \(message)")
+                }
+                length = shorter
             }
         }
         return ContributionCalendar(total: total, days: days)

@@ -109,11 +109,17 @@ extension Endpoint {
         "activity/list-repos-starred-by-user", .get, "/users/{username}/starred", query: ["sort", "direction"],
         mediaType: "application/vnd.github.star+json", shape: .records(.starredRepository), paging: .link,
         docs: "https://docs.github.com/rest/activity/starring#list-repositories-starred-by-a-user")
-    /// `GET /users/{username}/subscriptions`: the repositories an account watches.
+    /// `GET /users/{username}/subscriptions`: the repositories an account watches. Retired in July 2026: GitHub
+    /// answers `204 No Content` (later 403, or 404 once removed) for every account, with or without a token.
     package static let subscriptions = Endpoint(
         "activity/list-repos-watched-by-user", .get, "/users/{username}/subscriptions",
         shape: .records(.repository), paging: .link,
         docs: "https://docs.github.com/rest/activity/watching#list-repositories-watched-by-a-user")
+    /// `GET /user/subscriptions`: the repositories the token's own account watches, which GitHub still lists.
+    package static let ownSubscriptions = Endpoint(
+        "activity/list-watched-repos-for-authenticated-user", .get, "/user/subscriptions",
+        shape: .records(.repository), paging: .link, needsToken: true,
+        docs: "https://docs.github.com/rest/activity/watching#list-repositories-watched-by-the-authenticated-user")
     /// `GET /users/{username}/gists`.
     package static let gists = Endpoint(
         "gists/list-for-user", .get, "/users/{username}/gists", shape: .records(.gist), paging: .link,
@@ -146,6 +152,7 @@ extension Endpoint {
         checkFollowing, follow, unfollow, blocks, block, unblock, emails, hovercard, keys, signingKeys, gpgKeys,
         socialAccounts,
         orgs,
-        starred, subscriptions, gists, publicEvents, receivedPublicEvents, searchUsers, rateLimitStatus,
+        starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
+        rateLimitStatus,
     ]
 }

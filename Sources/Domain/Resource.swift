@@ -7,12 +7,17 @@ package struct ResourceBody: Sendable {
     package let label: String
     /// The response's headers, by lower-cased name (`x-oauth-scopes`).
     package let headers: [String: String]
+    /// The answer was `204 No Content`: there is no body to read.
+    package let noContent: Bool
 
-    package init(bytes: [UInt8], next: PageCursor?, label: String, headers: [String: String] = [:]) {
+    package init(
+        bytes: [UInt8], next: PageCursor?, label: String, headers: [String: String] = [:], noContent: Bool = false
+    ) {
         self.bytes = bytes
         self.next = next
         self.label = label
         self.headers = headers
+        self.noContent = noContent
     }
 }
 

@@ -16,13 +16,23 @@ package struct Page<Item: Sendable>: Sendable {
     package let totalCount: Int?
     /// A search that timed out on GitHub's side says so with `incomplete_results`.
     package let incompleteResults: Bool
+    /// GitHub answered `204 No Content`: an empty list with no body, as it answers for a list it no longer
+    /// serves (`GET /users/{username}/subscriptions` since July 2026).
+    package let noContent: Bool
 
-    package init(items: [Item], next: PageCursor?, totalCount: Int? = nil, incompleteResults: Bool = false) {
+    package init(
+        items: [Item], next: PageCursor?, totalCount: Int? = nil, incompleteResults: Bool = false,
+        noContent: Bool = false
+    ) {
         self.items = items
         self.next = next
         self.totalCount = totalCount
         self.incompleteResults = incompleteResults
+        self.noContent = noContent
     }
+
+    /// What a list's `204 No Content` means: nothing in it, and nothing after it.
+    package static var noContent: Page { Page(items: [], next: nil, noContent: true) }
 }
 
 extension Page: Equatable where Item: Equatable {}

@@ -14,9 +14,15 @@ extension StandInAccountListHandler {
         .event: .publicEvents,
     ]
 
-    /// The generator that serves `row`: nil unless it is a `GET` of records under an account.
+    /// Account lists GitHub no longer serves: `GET /users/{username}/subscriptions` answers 204 No Content since
+    /// July 2026 (`StandInRetiredListHandler`).
+    static let retired: Set<Endpoint> = [.subscriptions]
+
+    /// The generator that serves `row`: nil unless it is a `GET` of records under an account that GitHub still
+    /// lists.
     static func generator(for row: Endpoint) -> StandInRecordGenerator? {
-        guard row.method == .get, row.isAccountScoped, case .records(let item) = row.shape else { return nil }
+        guard row.method == .get, row.isAccountScoped, !retired.contains(row), case .records(let item) = row.shape
+        else { return nil }
         return registry[item]
     }
 }

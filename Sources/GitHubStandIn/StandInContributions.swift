@@ -10,6 +10,19 @@ struct StandInContributions {
         let level: String
     }
 
+    /// GitHub's words, since July 2026, for a calendar too much work to make: a window over six months of an
+    /// account with a long history (github-profile-3d-contrib issue #163, 2026-07-19).
+    static let resourceLimitsExceeded = "Resource limits for this query exceeded."
+
+    /// The longest window GitHub still makes for such an account: six months (muesli/markscribe #103).
+    static let longestBusyWindow = 184 * 86_400
+
+    /// Whether GitHub refuses the window with `RESOURCE_LIMITS_EXCEEDED`: here, a window over six months of an
+    /// account that contributes most days (every fourth ordinal), standing for GitHub's long histories.
+    static func exceedsResourceLimits(user: StandInUser, from: Int, to: Int) -> Bool {
+        user.ordinal % 4 == 3 && to - from > longestBusyWindow
+    }
+
     /// GitHub's words when `to` is more than a year after `from`.
     static let spanTooLong = "The total time spanned by 'from' and 'to' must not exceed 1 year"
 
@@ -21,7 +34,7 @@ struct StandInContributions {
     init(user: StandInUser, from: Int, to: Int, now: Int) {
         let first = from - Self.floorModulo(from, 86_400)
         let created = user.createdAt - Self.floorModulo(user.createdAt, 86_400)
-        // Some accounts contribute most days, some now and then.
+        // Some accounts contribute most days (ordinal % 4 == 3: the long histories), some now and then.
         let activity = [20, 45, 70, 90][user.ordinal % 4]
         var counts: [(Int, Int)] = []
         var midnight = first

@@ -41,6 +41,12 @@ extension StandInRouteTable {
                 StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
                 // GitHub documents that checking the rate limit does not count against it, even when exhausted.
                 StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
+                // Retired in July 2026: 204 for everyone. The token's own list is still served.
+                StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
+                StandInRoute(
+                    .ownSubscriptions,
+                    handler: StandInAccountListHandler(
+                        endpoint: .ownSubscriptions, generator: .repositories, subject: .signedIn)),
             ]
                 + Endpoint.all.compactMap { row in
                     StandInAccountListHandler.generator(for: row).map {

@@ -51,7 +51,7 @@ struct GraphQLContributionsResponseTests {
     }
 
     @Test(arguments: [
-        day("2024-12-31", 1, "FIRST_QUARTILE"), day("2025-01-02", -1, "NONE"), day("2025-01-02", 1, "FIFTH_QUARTILE"),
+        day("2024-12-31", 1, "FIRST_QUARTILE"), day("2025-01-02", -1, "NONE"),
         day("2025-01-02", 1, "NONE") + "," + day("2025-01-01", 1, "NONE"), day("2025-1-2", 1, "NONE"),
     ])
     func aDayThatCannotBeTrueIsAMalformedAnswer(_ days: String) {
@@ -60,6 +60,54 @@ struct GraphQLContributionsResponseTests {
             return
         }
         #expect(requestID == "C0DE:1")
+    }
+
+    /// Issue 26, item 3: GitHub answers `repositoryOwner(login:)` for a login nobody has with
+    /// `{"data":{"repositoryOwner":null}}` and no error; clients' tests pin exactly that body (found with the search
+    /// tool: a Go test `TestGitHubFetchReposUnknownOwner`, a Java `unknownHeadOwner_resolvesEmpty`, a C#
+    /// `CreateProject_reports_missing_owner_without_attempting_mutation`). Before: "no data and no errors", exit 1.
+    @Test func aNullOwnerWithNoErrorIsNotFound() throws {
+        #expect(try decode(#"{"data":{"repositoryOwner":null}}"#).get() == .notFound)
+        #expect(throws: GraphQLBatchFailure.self) { try decode(#"{"data":{}}"#).get() }
+    }
+
+    /// Since July 2026 GitHub refuses a year's calendar of a long history with the owner nulled and a
+    /// `RESOURCE_LIMITS_EXCEEDED` error (github-profile-3d-contrib issue #163, 2026-07-19, recorded the body for
+    /// `user(login:)`; the error nulls the owner the same way here).
+    @Test func resourceLimitsAreATooLongSpanNotAFailure() throws {
+        let refused =
+            #"{"data":{"repositoryOwner":null},"errors":[{"type":"RESOURCE_LIMITS_EXCEEDED","#
+            + #""path":["repositoryOwner","contributionsCollection","contributionCalendar"],"#
+            + #""message":"Resource limits for this query exceeded."}]}"#
+        #expect(try decode(refused).get() == .tooLong(message: "Resource limits for this query exceeded."))
+    }
+
+    /// An error beside a calendar is never dropped (before: the calendar was taken, exit 0).
+    @Test func anErrorBesideACalendarFailsIt() {
+        let body =
+            String(owner(day("2025-01-01", 0, "NONE")).dropLast())
+            + #","errors":[{"type":"SERVICE_UNAVAILABLE","path":["repositoryOwner"],"message":"Something went wrong"}]}"#
+        guard case .failure(.failed(.server(_, let message, _))) = decode(body) else {
+            Issue.record("\(decode(body))")
+            return
+        }
+        #expect(message == "GraphQL: Something went wrong")
+    }
+
+    /// A level this version does not know is drawn at the nearest known one, and kept as sent (before: the whole
+    /// calendar was a malformed answer, exit 1).
+    @Test func anUnknownLevelIsDrawnAtTheNearestKnownOne() throws {
+        let days =
+            day("2025-01-01", 2, "SECOND_QUARTILE") + "," + day("2025-01-02", 9, "FOURTH_QUARTILE") + ","
+            + day("2025-01-03", 8, "FIFTH_QUARTILE")
+        guard case .calendar(let calendar) = try decode(owner(days, total: 19)).get() else {
+            Issue.record("no calendar")
+            return
+        }
+        #expect(calendar.days.map(\.level) == [.secondQuartile, .fourthQuartile, .fourthQuartile])
+        #expect(calendar.days.map(\.sentLevel) == ["SECOND_QUARTILE", "FOURTH_QUARTILE", "FIFTH_QUARTILE"])
+        #expect(ContributionLevel.nearest(count: 0, among: []) == .none)
+        #expect(ContributionLevel.nearest(count: 4, among: []) == .firstQuartile)
     }
 
     @Test func aSpentLimitABadTokenAndAnyOtherErrorFailAsREST() {

@@ -196,6 +196,23 @@ struct GraphQLProfileResponseTests {
         #expect(decode(nodes, logins: ["a"]) == .failure(.tooLarge("This query requests up to 600 nodes")))
     }
 
+    /// Issue 26, item 4: a partial answer whose nulled aliases carry `RESOURCE_LIMITS_EXCEEDED` (GitHub's partial
+    /// data since 2025-09, changelog "GraphQL API resource limits"; the error's shape as recorded in
+    /// github-profile-3d-contrib issue #163) is a batch too large, as the node limit is: before, each nulled
+    /// login went to REST, one request each (160 of 200). A null alias with no error still goes to REST.
+    @Test func resourceLimitsOnSomeAliasesMeanTooLarge() {
+        let partial =
+            #"{"data":{"a0":null,"a1":null},"errors":[{"type":"RESOURCE_LIMITS_EXCEEDED","path":["a1"],"#
+            + #""message":"Resource limits for this query exceeded."}]}"#
+        #expect(
+            decode(partial, logins: ["a", "b"]) == .failure(.tooLarge("Resource limits for this query exceeded.")))
+        guard case .success(let batch) = decode(#"{"data":{"a0":null}}"#, logins: ["a"]) else {
+            Issue.record("a null alias with no error is no failure")
+            return
+        }
+        #expect(batch.lookups == [.needsREST])
+    }
+
     @Test(arguments: [502, 504])
     func aGatewayTimeoutMeansTooLarge(status: Int) {
         guard case .failure(.tooLarge) = decode("<html>", status: status, logins: ["a"]) else {

@@ -79,25 +79,40 @@ struct ContributionsEndToEndTests {
         }
     }
 
-    @Test func twoYearsAreAskedInTwoPiecesAndJoined() async throws {
+    /// Issue 26, item 3: pieces of at most six months (182 days), since GitHub refuses a year of a long history.
+    @Test func twoYearsAreAskedInSixMonthPiecesAndJoined() async throws {
         try await withStandIn(users: 20) { server in
             let result = try await run(server, ["octocat", "--from", "2023-11-26", "--to", "2025-11-24", "--json"])
             #expect(result.status == 0, "\(result.stderr)")
             let posts = server.requests.filter { $0.path == "/graphql" }
-            #expect(posts.count == 2)
+            #expect(posts.count == 5)
             #expect(posts.allSatisfy { $0.method == "POST" && $0.header("Authorization") != nil })
             let queries = try posts.map { post in
                 let body = try #require(try JSONSerialization.jsonObject(with: Data(post.body)) as? [String: Any])
                 return try #require(body["query"] as? String)
             }
-            #expect(queries.first?.contains(#"from: "2023-11-26T00:00:00Z", to: "2024-11-24T23:59:59Z""#) == true)
-            #expect(queries.last?.contains(#"from: "2024-11-25T00:00:00Z", to: "2025-11-24T23:59:59Z""#) == true)
+            #expect(queries.first?.contains(#"from: "2023-11-26T00:00:00Z", to: "2024-05-25T23:59:59Z""#) == true)
+            #expect(queries.last?.contains(#"from: "2025-11-23T00:00:00Z", to: "2025-11-24T23:59:59Z""#) == true)
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let days = try #require(object["days"] as? [[String: Any]])
             #expect(days.count == 730)
             #expect(days.first?["date"] as? String == "2023-11-26" && days.last?["date"] as? String == "2025-11-24")
             #expect(object["total"] as? Int == days.reduce(0) { $0 + ($1["count"] as? Int ?? 0) })
+        }
+    }
+
+    /// Issue 26, item 3: an account with a long history, whose year the stand-in refuses as GitHub does, is drawn
+    /// from six-month pieces; an unknown login, null with no error as GitHub answers it, is exit 3.
+    @Test func aLongHistoryAndAnUnknownLoginAnswerAsOnGitHub() async throws {
+        try await withStandIn(users: 20) { server in
+            let busy = try #require(server.population.users.first { $0.type == "User" && $0.ordinal % 4 == 3 })
+            let result = try await run(server, [busy.login, "--from", "2025-01-01", "--to", "2025-12-31", "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(server.requests.filter { $0.path == "/graphql" }.count == 3)
+            let unknown = try await run(server, ["no-such-account-anywhere"])
+            #expect(unknown.status == 3, "\(unknown.stderr)")
+            #expect(unknown.stderr.contains("no user 'no-such-account-anywhere'"))
         }
     }
 }

@@ -239,26 +239,25 @@ struct ContributionStreakTests {
 }
 
 struct ContributionSpanTests {
-    @Test func aSpanOf365DaysIsOnePiece() {
+    /// Issue 26, item 3: since July 2026 GitHub refuses a year for long histories and answers six months
+    /// (muesli/markscribe #103), so a piece is at most 182 days.
+    @Test func aYearIsAskedInPiecesOfAtMostSixMonths() {
         #expect(
             ContributionSpan.pieces(of: day("2025-03-01")...day("2026-02-28")) == [
-                day("2025-03-01")...day("2026-02-28")
+                day("2025-03-01")...day("2025-08-29"), day("2025-08-30")...day("2026-02-27"),
+                day("2026-02-28")...day("2026-02-28"),
             ])
         let lastYear = ContributionSpan.lastYear(until: day("2024-12-31"))
         #expect(lastYear == day("2024-01-02")...day("2024-12-31"))
-        #expect(ContributionSpan.pieces(of: lastYear).count == 1)
-    }
-
-    @Test func twoYearsAreTwoPiecesThatMeetWithoutAGap() {
         #expect(
-            ContributionSpan.pieces(of: day("2024-11-25")...day("2026-11-24")) == [
-                day("2024-11-25")...day("2025-11-24"), day("2025-11-25")...day("2026-11-24"),
-            ])
+            ContributionSpan.pieces(of: lastYear).allSatisfy { $0.upperBound.ordinal - $0.lowerBound.ordinal < 182 })
     }
 
-    @Test func aLeapYearsDayMoreIsAThirdPiece() {
-        let pieces = ContributionSpan.pieces(of: day("2024-01-01")...day("2024-12-31"))
-        #expect(pieces == [day("2024-01-01")...day("2024-12-30"), day("2024-12-31")...day("2024-12-31")])
+    @Test func aRefusedPieceIsHalvedDownToAMonth() {
+        #expect(ContributionSpan.halved(182) == 91)
+        #expect(ContributionSpan.halved(91) == 46)
+        #expect(ContributionSpan.halved(46) == 30)
+        #expect(ContributionSpan.halved(30) == nil)
     }
 
     @Test func oneDayIsOnePiece() {
@@ -278,27 +277,75 @@ struct ContributionSpanTests {
 struct GetContributionsUseCaseTests {
     @Test func piecesAreAskedInOrderAndJoined() async throws {
         let github = FakeGitHub()
-        let first = weekdayCalendar("2024-11-25", "2025-11-24")
-        let second = weekdayCalendar("2025-11-24", "2026-11-24")
         github.calendars = [
-            "octocat 2024-11-25...2025-11-24": .success(ContributionCalendar(total: 10, days: first)),
-            // A repeated day is kept once.
-            "octocat 2025-11-25...2026-11-24": .success(ContributionCalendar(total: 5, days: second)),
+            "octocat 2025-01-01...2025-07-01": .success(
+                ContributionCalendar(total: 10, days: weekdayCalendar("2025-01-01", "2025-07-01"))),
+            "octocat 2025-07-02...2025-07-31": .success(
+                ContributionCalendar(total: 5, days: weekdayCalendar("2025-07-02", "2025-07-31"))),
         ]
         let calendar = try await GetContributionsUseCase(repository: github).execute(
-            try Login(validating: "octocat"), span: day("2024-11-25")...day("2026-11-24"))
+            try Login(validating: "octocat"), span: day("2025-01-01")...day("2025-07-31"))
         #expect(
             github.calls == [
-                "contributions octocat 2024-11-25...2025-11-24", "contributions octocat 2025-11-25...2026-11-24",
+                "contributions octocat 2025-01-01...2025-07-01", "contributions octocat 2025-07-02...2025-07-31",
             ])
         #expect(calendar.total == 15)
-        #expect(calendar.days.count == 730)
-        #expect(calendar.days == weekdayCalendar("2024-11-25", "2026-11-24"))
+        #expect(calendar.days == weekdayCalendar("2025-01-01", "2025-07-31"))
+    }
+
+    /// Issue 26, item 3: a piece GitHub refuses with RESOURCE_LIMITS_EXCEEDED is asked again halved (before: the
+    /// refusal ended the run), and the run goes on at the shorter length.
+    @Test func aRefusedPieceIsAskedAgainHalved() async throws {
+        let github = FakeGitHub()
+        github.refusedAsTooLong = ["octocat 2025-01-01...2025-04-30": "Resource limits for this query exceeded."]
+        github.calendars = [
+            "octocat 2025-01-01...2025-03-01": .success(
+                ContributionCalendar(total: 1, days: weekdayCalendar("2025-01-01", "2025-03-01"))),
+            "octocat 2025-03-02...2025-04-30": .success(
+                ContributionCalendar(total: 2, days: weekdayCalendar("2025-03-02", "2025-04-30"))),
+        ]
+        let calendar = try await GetContributionsUseCase(repository: github).execute(
+            try Login(validating: "octocat"), span: day("2025-01-01")...day("2025-04-30"))
+        #expect(github.calls.count == 3)
+        #expect(calendar.total == 3)
+        #expect(calendar.days == weekdayCalendar("2025-01-01", "2025-04-30"))
+    }
+
+    @Test func aMonthStillRefusedIsGitHubsMessage() async throws {
+        let github = FakeGitHub()
+        let message = "Resource limits for this query exceeded."
+        github.refusedAsTooLong = [
+            "octocat 2025-01-01...2025-07-01": message, "octocat 2025-01-01...2025-04-01": message,
+            "octocat 2025-01-01...2025-02-15": message, "octocat 2025-01-01...2025-01-30": message,
+        ]
+        await #expect(
+            throws: DomainError.refused(
+                "GitHub refused the contributions of 'octocat' from 2025-01-01 to 2025-01-30, even 30 days at a time: "
+                    + "GraphQL: " + message)
+        ) {
+            _ = try await GetContributionsUseCase(repository: github).execute(
+                try Login(validating: "octocat"), span: day("2025-01-01")...day("2025-12-31"))
+        }
+        #expect(github.calls.count == 4)
+    }
+
+    /// Every day of the span exactly once: a gap or a repeat is refused, never joined quietly (before: a repeated
+    /// day was dropped and a missing one left out).
+    @Test(arguments: [("2025-01-02", "2025-07-01"), ("2025-01-01", "2025-06-30")])
+    func aCalendarThatIsNotWholeIsRefused(_ bounds: (String, String)) async throws {
+        let github = FakeGitHub()
+        var days = weekdayCalendar(bounds.0, bounds.1)
+        if bounds.0 == "2025-01-01" { days.insert(days[0], at: 1) }
+        github.calendars = ["octocat 2025-01-01...2025-07-01": .success(ContributionCalendar(total: 0, days: days))]
+        await #expect(throws: DomainError.self) {
+            _ = try await GetContributionsUseCase(repository: github).execute(
+                try Login(validating: "octocat"), span: day("2025-01-01")...day("2025-07-01"))
+        }
     }
 
     @Test func aFailingPieceStopsTheRun() async throws {
         let github = FakeGitHub()
-        github.calendars = ["octocat 2024-11-25...2025-11-24": .failure(.notFound(resource: "user 'octocat'"))]
+        github.calendars = ["octocat 2024-11-25...2025-05-25": .failure(.notFound(resource: "user 'octocat'"))]
         await #expect(throws: DomainError.notFound(resource: "user 'octocat'")) {
             _ = try await GetContributionsUseCase(repository: github).execute(
                 try Login(validating: "octocat"), span: day("2024-11-25")...day("2026-11-24"))

@@ -53,7 +53,7 @@ private func joined(_ walk: StandInPagedWalk) -> String {
     @Test func everyAccountListOfTheEndpointTableIsServedByAGenerator() {
         let accountLists = Endpoint.all.filter { row in
             guard row.method == .get, row.isAccountScoped, case .records = row.shape else { return false }
-            return true
+            return !StandInAccountListHandler.retired.contains(row)
         }
         #expect(rows == accountLists)
         #expect(rows.count >= 9)

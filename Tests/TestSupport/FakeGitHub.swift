@@ -75,16 +75,20 @@ package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepos
 
     /// Calendars by `login from..to` (`octocat 2025-01-01...2025-12-31`); an unscripted span fails loudly.
     package var calendars: [String: Result<ContributionCalendar, DomainError>] = [:]
+    /// Spans, keyed as `calendars`, that GitHub refuses with `RESOURCE_LIMITS_EXCEEDED` and this message.
+    package var refusedAsTooLong: [String: String] = [:]
 
     package func contributions(of login: Login, in span: ClosedRange<CalendarDay>) async throws(DomainError)
-        -> ContributionCalendar
+        -> ContributionsPiece
     {
         let call = "contributions \(login.value) \(span.lowerBound)...\(span.upperBound)"
         record(call)
-        guard let result = lock.withLock({ calendars[call.dropFirst("contributions ".count).description] }) else {
+        let key = call.dropFirst("contributions ".count).description
+        if let message = lock.withLock({ refusedAsTooLong[key] }) { return .tooLong(message: message) }
+        guard let result = lock.withLock({ calendars[key] }) else {
             throw DomainError.server(status: 599, message: "unscripted call: \(call)")
         }
-        return try result.get()
+        return .calendar(try result.get())
     }
 
     package func user(id: Int64) async throws(DomainError) -> User {

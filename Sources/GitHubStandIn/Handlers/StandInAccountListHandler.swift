@@ -12,10 +12,14 @@ struct StandInAccountListHandler: StandInHandler {
 
     let endpoint: Endpoint
     let generator: StandInRecordGenerator
+    /// The account the path names, or the token's own (`GET /user/subscriptions`).
+    var subject: StandInFollowSubject = .named
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard let account = request.account else {
-            return StandInErrorBody.notFound(documentationURL: request.documentation)
+        let account: StandInUser
+        switch request.subject(subject) {
+        case .found(let found): account = found
+        case .refused(let refusal): return refusal
         }
         let paging = StandInPageRequest(query: request.query)
         var cap = Int.max
@@ -44,7 +48,8 @@ struct StandInAccountListHandler: StandInHandler {
         writer.raw("]")
         var response = StandInHTTPResponse(status: 200, body: writer.bytes)
         request.setPageLink(
-            on: &response, paging: paging, path: endpoint.accountPath(String(account.id)),
+            on: &response, paging: paging,
+            path: subject == .named ? endpoint.accountPath(String(account.id)) : endpoint.path,
             lastPage: paging.pageCount(forCount: count))
         return response
     }
@@ -57,5 +62,14 @@ struct StandInAccountListHandler: StandInHandler {
             return false
         }
         return accept.contains(mediaType) || accept.contains(mediaType.replacing("vnd.github.", with: "vnd.github.v3."))
+    }
+}
+
+/// A list GitHub no longer serves to anyone: `GET /users/{username}/subscriptions` since July 2026 answers
+/// `204 No Content` with no body, with or without a token, whoever is named (GitHub's REST page for watching,
+/// "New access restrictions"; python-github-backup pull request #521 and issue #522, 2026-07-05).
+struct StandInRetiredListHandler: StandInHandler {
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        StandInHTTPResponse(status: 204, body: [])
     }
 }

@@ -6,6 +6,28 @@ enum StandInFollowSubject: Sendable {
     case signedIn
 }
 
+/// The account a route reads, or GitHub's refusal when there is none.
+enum StandInSubjectLookup {
+    case found(StandInUser)
+    /// GitHub's 404 for a path that names no account; its sign-in refusal for `/user/…` without a token.
+    case refused(StandInHTTPResponse)
+}
+
+extension StandInRouteRequest {
+    func subject(_ subject: StandInFollowSubject) -> StandInSubjectLookup {
+        switch subject {
+        case .named:
+            guard let named = account else {
+                return .refused(StandInErrorBody.notFound(documentationURL: documentation))
+            }
+            return .found(named)
+        case .signedIn:
+            guard let signedIn = signedInAccount else { return .refused(signInRefusal()) }
+            return .found(signedIn)
+        }
+    }
+}
+
 /// `GET /users/{username}/followers` and `/following` (also under `/user/{account_id}/`), and the token's own
 /// `GET /user/followers` and `/user/following`: one side of the follow graph, as writes left it.
 struct StandInFollowHandler: StandInHandler {
@@ -20,22 +42,12 @@ struct StandInFollowHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let name = relation == .followers ? "followers" : "following"
         let user: StandInUser
-        // GitHub's own Link URLs: `/user/{id}/followers` for a named account, `/user/followers` for the token's.
-        let linkPath: String
-        switch subject {
-        case .named:
-            guard let named = request.account else {
-                return StandInErrorBody.notFound(documentationURL: request.documentation)
-            }
-            user = named
-            linkPath = "/user/\(named.id)/\(name)"
-        case .signedIn:
-            guard let signedIn = request.signedInAccount else {
-                return request.signInRefusal()
-            }
-            user = signedIn
-            linkPath = "/user/\(name)"
+        switch request.subject(subject) {
+        case .found(let found): user = found
+        case .refused(let refusal): return refusal
         }
+        // GitHub's own Link URLs: `/user/{id}/followers` for a named account, `/user/followers` for the token's.
+        let linkPath = subject == .named ? "/user/\(user.id)/\(name)" : "/user/\(name)"
         let list = request.followGraph.list(relation, of: user)
         let paging = StandInPageRequest(query: request.query)
         let members = list.members(in: paging.range(inCount: list.count))

@@ -8,7 +8,11 @@ import Foundation
 /// - a query outside this schema, or one the parser cannot read: `errors` with no `path` and no `data`;
 /// - more lookups than `graphQLNodeLimit`: a `MAX_NODE_LIMIT_EXCEEDED` error with no `path`, and nothing spent;
 /// - an account that does not exist, or a bot (a GitHub App's account is no `RepositoryOwner`): the alias is
-///   null, with a `NOT_FOUND` error whose `path` names it;
+///   null, with no error, as GitHub answers `repositoryOwner(login:)` (`{"data":{"repositoryOwner":null}}`,
+///   pinned by several clients' tests); only `user(login:)` adds a `NOT_FOUND` error, and it is not served here;
+/// - a `contributionsCollection` window GitHub finds too much work (`StandInContributions.exceedsResourceLimits`):
+///   the owner is null, with a `RESOURCE_LIMITS_EXCEEDED` error whose `path` ends at `contributionCalendar`, as
+///   GitHub answers since July 2026 (github-profile-3d-contrib issue #163);
 /// - cost: 1 point per 100 connections asked for (`followers { totalCount }` and the like, counted per
 ///   lookup), at least 1 per query, spent from the caller's hourly `graphql` bucket;
 /// - a bucket without enough points left: in the configured `StandInGraphQLRateLimitForm`, each one GitHub sends
@@ -281,14 +285,15 @@ struct StandInGraphQLSchema {
 }
 
 /// Runs a validated query against the population and writes GitHub's answer: `data` in the order asked, then
-/// `errors` for the lookups that found nothing.
+/// `errors` for the calendars refused as too much work.
 struct StandInGraphQLExecution {
     let document: StandInGraphQLDocument
     let request: StandInRouteRequest
     let cost: Int
     let charge: RateLimitCharge
     private var schema: StandInGraphQLSchema { StandInGraphQLSchema(document: document) }
-    private var notFound: [(alias: String, login: String)] = []
+    /// Lookups GitHub nulled for the work they asked for: their alias and the response key of the collection.
+    private var tooMuchWork: [(alias: String, collection: String)] = []
 
     init(document: StandInGraphQLDocument, request: StandInRouteRequest, cost: Int, charge: RateLimitCharge) {
         self.document = document
@@ -313,14 +318,16 @@ struct StandInGraphQLExecution {
             }
         }
         writer.raw("}")
-        if !notFound.isEmpty {
+        if !tooMuchWork.isEmpty {
             writer.raw(",\"errors\":[")
-            for (position, missing) in notFound.enumerated() {
+            for (position, refused) in tooMuchWork.enumerated() {
                 writer.raw(position == 0 ? "{" : ",{")
-                writer.raw("\"type\":\"NOT_FOUND\",\"path\":[")
-                writer.string(missing.alias)
-                writer.raw("],\"locations\":[{\"line\":1,\"column\":1}],\"message\":")
-                writer.string("Could not resolve to a RepositoryOwner with the login of '\(missing.login)'.")
+                writer.raw("\"type\":\"RESOURCE_LIMITS_EXCEEDED\",\"path\":[")
+                writer.string(refused.alias)
+                writer.raw(",")
+                writer.string(refused.collection)
+                writer.raw(",\"contributionCalendar\"],\"locations\":[{\"line\":1,\"column\":1}],\"message\":")
+                writer.string(StandInContributions.resourceLimitsExceeded)
                 writer.raw("}")
             }
             writer.raw("]")
@@ -356,14 +363,22 @@ struct StandInGraphQLExecution {
         guard case .string(let login) = field.arguments["login"], let user = request.population.user(login: login),
             user.type == "User" || user.type == "Organization"
         else {
-            if case .string(let login) = field.arguments["login"] { notFound.append((alias, login)) }
             writer.null()
             return
+        }
+        let entries = schema.collect(selections, type: user.type)
+        if let collection = entries.first(where: { $0.fields[0].name == "contributionsCollection" }) {
+            let span = StandInContributions.span(collection.fields[0].arguments, now: request.now)
+            if StandInContributions.exceedsResourceLimits(user: user, from: span.from, to: span.to) {
+                tooMuchWork.append((alias, collection.key))
+                writer.null()
+                return
+            }
         }
         let profile = user.profile
         let counts = request.followGraph.profileCounts(of: user)
         writer.raw("{")
-        for (position, entry) in schema.collect(selections, type: user.type).enumerated() {
+        for (position, entry) in entries.enumerated() {
             if position > 0 { writer.raw(",") }
             writer.string(entry.key)
             writer.raw(":")

@@ -71,6 +71,14 @@ enum LoginArgument {
         }
         return try parse(text, spec: spec)
     }
+
+    /// At most one login; none means the token's own account (`followers`, `subscriptions`).
+    static func optional(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Login? {
+        if let extra = parsed.positionals.dropFirst().first {
+            throw UsageError(message: "unexpected argument '\(extra)': \(spec.name) takes one LOGIN", command: spec)
+        }
+        return try parsed.positionals.first.map { text throws(UsageError) in try parse(text, spec: spec) }
+    }
 }
 
 /// A command that takes no arguments says so about the first one it is given.

@@ -148,6 +148,11 @@ struct CommandRequestTests {
             .subscriptions, "subscriptions octocat", sends: "GET /users/octocat/subscriptions?per_page=30",
             body: "repos-list-for-user", fields: "full_name,stargazers_count",
             lines: "octocat/Hello-World\t80\n"),
+        // The token's own watched repositories, which GitHub still lists after retiring everyone else's.
+        CommandRow(
+            .ownSubscriptions, "subscriptions", sends: "GET /user/subscriptions?per_page=30",
+            body: "repos-list-for-user", needsToken: true, fields: "full_name,stargazers_count",
+            lines: "octocat/Hello-World\t80\n"),
         CommandRow(
             .gists, "gists octocat", sends: "GET /users/octocat/gists?per_page=30", body: "gists-list-for-user",
             fields: "id,public,description", lines: "aa5a315d61ae9438b18d\ttrue\tHello World Examples\n"),

@@ -1,4 +1,6 @@
+import Domain
 import Foundation
+import TestSupport
 import Testing
 
 @testable import gh_users
@@ -10,6 +12,8 @@ struct ContributionsCommandTests {
     private static let calendar = StubbedAnswer("POST /graphql", status: 200, body: "graphql-contributions-calendar")
     private static let notFound = StubbedAnswer(
         "POST /graphql", status: 200, body: "graphql-repository-owner-not-found")
+    /// GitHub's answer for a login nobody has: the owner null, and no error (see `Bodies/NOTICE.md`).
+    private static let nullOwner = StubbedAnswer("POST /graphql", status: 200, body: "graphql-repository-owner-null")
 
     @Test func jsonIsTheEnvelopeAndPipedOutputIsOneRecordPerDay() async throws {
         let days = ["--from", "2023-11-26", "--to", "2023-11-28"]
@@ -40,6 +44,11 @@ struct ContributionsCommandTests {
             "contributions no-such-account",
             answers: [notFound, StubbedAnswer("GET /users/no-such-account", status: 404, body: "error-404")],
             status: 3, err: "no user 'no-such-account'"),
+        // Issue 26, item 3: GitHub's own answer, no error. Before: "no data and no errors", exit 1.
+        AnsweredCase(
+            "contributions no-such-account",
+            answers: [nullOwner, StubbedAnswer("GET /users/no-such-account", status: 404, body: "error-404")],
+            status: 3, err: "no user 'no-such-account'"),
         AnsweredCase(
             "contributions github",
             answers: [StubbedAnswer("POST /graphql", status: 200, body: "graphql-repository-owner-organization")],
@@ -55,10 +64,9 @@ struct ContributionsCommandTests {
         await example.run()
     }
 
-    /// Two years are two pieces: the first answers, the second meets GitHub's spent GraphQL limit.
+    /// The first piece meets GitHub's spent GraphQL limit.
     @Test func aSpentGraphQLLimitIsExitFiveWithTheWaitHint() async {
         let harness = CommandHarness.signedIn()
-        harness.expect(Self.calendar.request, body: Self.calendar.body)
         harness.expect(
             "POST /graphql", headers: [("x-ratelimit-reset", "1800000600"), ("x-ratelimit-resource", "graphql")],
             body: "graphql-rate-limit")
@@ -69,5 +77,33 @@ struct ContributionsCommandTests {
         #expect(run.err.contains("GraphQL: API rate limit"), "\(run.err)")
         #expect(run.err.contains("--wait-on-rate-limit"))
         #expect(run.out.isEmpty)
+    }
+
+    /// Issue 26, item 3: a --to after today (the harness's clock: 2027-01-15) is cut at today, said once; before,
+    /// `--to 9999-12-31` asked GitHub about 8,000 pieces of days that have not happened.
+    @Test func aToInTheFutureIsCutAtToday() async throws {
+        let harness = CommandHarness.signedIn()
+        let run = await harness.run([
+            "contributions", "octocat", "--from", "2027-01-16", "--to", "9999-12-31", "--json",
+        ])
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.err.contains("--from 2027-01-16 comes after --to 2027-01-15"), "\(run.err)")
+        let options = ContributionsOptions(login: try Login(validating: "octocat"), to: CalendarDay("9999-12-31"))
+        #expect(
+            options.span(today: CalendarDay("2027-01-15")!) == CalendarDay("2026-01-16")!...CalendarDay("2027-01-15")!)
+    }
+
+    /// Issue 26, item 3: a level this version does not know is drawn at the nearest known one with a note, and
+    /// records keep GitHub's word (before: the whole command failed, exit 1).
+    @Test func anUnknownLevelIsANoteNotAFailure() async throws {
+        let harness = CommandHarness.signedIn()
+        let body = String(decoding: Bodies.named("graphql-contributions-calendar"), as: UTF8.self)
+            .replacingOccurrences(of: "FOURTH_QUARTILE", with: #"FIFTH_QUARTILE\u001b]52;c;x\u0007"#)
+        harness.http.register(RequestMatcher("POST /graphql"), status: 200, headers: [], body: Data(body.utf8))
+        let run = await harness.run(["contributions", "octocat", "--from", "2023-11-26", "--to", "2023-11-28"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.hasPrefix("2023-11-26\t0\tNONE\n2023-11-27\t1\tFIRST_QUARTILE\n2023-11-28\t4\tFIFTH_QUARTILE"))
+        #expect(run.err.contains("GitHub gave 1 day a contributionLevel this gh-users does not know"), "\(run.err)")
+        #expect(!run.err.contains("\u{1B}"), "\(run.err)")
     }
 }

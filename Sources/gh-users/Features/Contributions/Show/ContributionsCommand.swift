@@ -9,10 +9,11 @@ struct ContributionsOptions: Sendable, Equatable {
     var from: CalendarDay?
     var to: CalendarDay?
 
-    /// `--from` and `--to` as given; a missing end is today (UTC), a missing start makes the span the 365 days
-    /// up to the end. Nil when the start comes after the end.
+    /// `--from` and `--to` as given; a missing end, or one after today (UTC), is today: no day after it has
+    /// happened. A missing start makes the span the 365 days up to the end. Nil when the start comes after the
+    /// end.
     func span(today: CalendarDay) -> ClosedRange<CalendarDay>? {
-        let end = to ?? today
+        let end = min(to ?? today, today)
         let start = from ?? ContributionSpan.lastYear(until: end).lowerBound
         return start <= end ? start...end : nil
     }
@@ -37,16 +38,21 @@ enum ContributionsCommand {
             fetch: { (options: ContributionsOptions, github: any GitHubReader, context: CommandContext) in
                 let today = CalendarDay(secondsSince1970: context.render.now.timeIntervalSince1970)
                 guard let span = options.span(today: today) else {
-                    let end = options.to ?? today
+                    let end = min(options.to ?? today, today)
                     return [.failure(.invalidInput("--from \(options.from ?? end) comes after --to \(end)"))]
                 }
-                return [
-                    await Result.of { () throws(DomainError) -> ContributionsReport in
-                        let calendar = try await GetContributionsUseCase(repository: github).execute(
-                            options.login, span: span)
-                        return ContributionsReport(login: options.login.value, span: span, calendar: calendar)
-                    }
-                ]
+                if let to = options.to, to > today {
+                    context.io.writeErr("gh-users: --to \(to) is in the future: the calendar ends today, \(today).\n")
+                }
+                let result = await Result.of { () throws(DomainError) -> ContributionsReport in
+                    let calendar = try await GetContributionsUseCase(repository: github).execute(
+                        options.login, span: span)
+                    return ContributionsReport(login: options.login.value, span: span, calendar: calendar)
+                }
+                if case .success(let report) = result, let note = unknownLevelsNote(report.calendar) {
+                    context.io.writeErr(note)
+                }
+                return [result]
             },
             render: { (reports: [ContributionsReport], _: ContributionsOptions, context: RenderContext) in
                 reports.first.map { ContributionsRenderer.render($0, context: context) } ?? []
@@ -68,8 +74,10 @@ enum ContributionsCommand {
                 drawn, and a line says when earlier ones were left out. Under the map: the total, the longest
                 streak and the current one (today does not break it while it has no contributions yet).
 
-                The span defaults to the 365 days up to today (UTC). GitHub answers at most a year per request,
-                so a longer span is asked in pieces of 365 days, one after another, and joined. --json gives
+                The span defaults to the 365 days up to today (UTC); a --to after today is cut at today. Since
+                July 2026 GitHub refuses a year's calendar of an account with a long history, so the span is
+                asked in pieces of at most six months (182 days), one after another, and joined; a piece GitHub
+                still refuses as too much work is halved, down to a month, and then its message is exit 1. --json gives
                 {"login","from","to","total","days"} (with --fields, the days alone); ndjson, csv and tsv (the
                 default when piped) give one record per day: date, count, level. It needs a token. An
                 organization or a bot has no calendar (exit 1).
@@ -107,6 +115,21 @@ enum ContributionsCommand {
             return options
         }
     )
+
+    /// Days whose `contributionLevel` this version does not know are drawn at the nearest known level; records
+    /// keep GitHub's word. Said once, naming the levels (sanitised: they are GitHub's text).
+    static func unknownLevelsNote(_ calendar: ContributionCalendar) -> String? {
+        let unknown = calendar.days.compactMap(\.unknownLevel)
+        guard !unknown.isEmpty else { return nil }
+        var names: [String] = []
+        for name in unknown where !names.contains(name) { names.append(name) }
+        let listed =
+            names.prefix(3).map { "'" + TerminalSanitizer.sanitize(String($0.prefix(40))) + "'" }
+            .joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+        let days = unknown.count == 1 ? "1 day" : "\(unknown.count) days"
+        return "gh-users: GitHub gave \(days) a contributionLevel this gh-users does not know (\(listed)); "
+            + "drawn at the nearest known level.\n"
+    }
 
     /// The day of GitHub's first commit, October 2007: no calendar has a contribution before it.
     static let gitHubBegan = CalendarDay("2007-10-01")!

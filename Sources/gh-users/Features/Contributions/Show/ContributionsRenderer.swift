@@ -30,13 +30,13 @@ enum ContributionsRenderer {
     static let columns: [Column<ContributionDay>] = [
         Column("DATE") { $0.date.description },
         Column("COUNT") { String($0.count) },
-        Column("LEVEL") { $0.level.rawValue },
+        Column("LEVEL") { $0.sentLevel },
     ]
 
     private static func dayValue(_ day: ContributionDay) -> JSONValue {
         .object([
             .init("date", .string(day.date.description)), .init("count", .integer(Int64(day.count))),
-            .init("level", .string(day.level.rawValue)),
+            .init("level", .string(day.sentLevel)),
         ])
     }
 }

@@ -1,40 +1,99 @@
 import AtomicCore
+import Data
 import Domain
 import JSONBytes
 
-/// `gh-users subscriptions LOGIN`: the repositories an account watches, whose activity it is notified of.
+/// `gh-users subscriptions [LOGIN]`: whose watched repositories; none is the token's own account.
+struct SubscriptionsOptions: PagedOptions {
+    var login: Login?
+    var paging = PagingOptions()
+}
+
+/// `gh-users subscriptions [LOGIN]`: the repositories an account watches, whose activity it is notified of.
+/// GitHub stopped listing them for any account but the token's own in July 2026: `GET
+/// /users/{username}/subscriptions` answers 204 No Content (later 403, and 404 once it is removed).
 enum ListSubscriptionsCommand {
+    /// Said on stderr whenever GitHub withholds another account's watched repositories.
+    static let withheld =
+        "GitHub no longer lists the repositories another account watches (since July 2026); "
+        + "without LOGIN, subscriptions lists your own"
+
     static let declaration = Command(
-        records: .subscriptions,
-        noun: "watched repositories",
-        columns: { context in
-            [
-                Column("NAME", path: ["full_name"], shrink: .last),
-                Column("LANGUAGE", path: ["language"]),
-                Column("STARS", path: ["stargazers_count"]),
-                .time("PUSHED", "pushed_at", context),
-                Column("DESCRIPTION", path: ["description"], shrink: .first),
-            ]
-        },
+        list: ListDeclaration<SubscriptionsOptions, Record>(
+            noun: "watched repositories",
+            paging: { $0.paging.plan },
+            list: { GitHubEndpoints.watched(by: $0.login) },
+            admission: ListDeclaration.unseen(id: \.id),
+            columns: { context in
+                [
+                    Column("NAME", path: ["full_name"], shrink: .last),
+                    Column("LANGUAGE", path: ["language"]),
+                    Column("STARS", path: ["stargazers_count"]),
+                    .time("PUSHED", "pushed_at", context),
+                    Column("DESCRIPTION", path: ["description"], shrink: .first),
+                ]
+            },
+            raw: \.raw
+        )
+        .prepared { options, github, plan in
+            guard let login = options.login else { return nil }
+            let admission = ListDeclaration<SubscriptionsOptions, Record>.unseen(id: \.id)(options)
+            return PreparedList(noting: retired(GitHubEndpoints.watched(by: login), github, plan), admission: admission)
+        }
+        .requiringToken { $0.login == nil },
         spec: CommandSpec(
             name: "subscriptions",
-            abstract: "List the repositories an account watches (GET /users/{username}/subscriptions).",
-            usage: "gh-users subscriptions LOGIN [--limit N | --all] [options]",
+            abstract: "List the repositories an account watches (GET /user/subscriptions).",
+            usage: "gh-users subscriptions [LOGIN] [--limit N | --all] [options]",
             discussion: """
                 Watching is not starring: an account watches a repository to be notified of its activity (see
                 starred for the bookmarks). The table shows each repository's name, language, stars, when it was
                 last pushed to and its description; JSON carries GitHub's repository objects as sent.
+
+                Without LOGIN, the token's own account is listed (GET /user/subscriptions); that needs a token.
+                Since July 2026 GitHub no longer lists the repositories another account watches: GET
+                /users/{username}/subscriptions answers 204 No Content, even with a token, and a line on stderr
+                says so (exit 0, nothing listed). Once GitHub refuses it (403) or removes it (404), the same line
+                is exit 1: nothing could be listed, and the account may well exist.
                 """,
-            arguments: [("LOGIN", "The account whose watched repositories to list.")],
+            arguments: [("LOGIN", "The account whose watched repositories to list (GitHub no longer says).")],
             options: [],
             examples: [
-                ("gh-users subscriptions octocat", "The first 30 repositories it watches."),
+                ("gh-users subscriptions", "The first 30 repositories your account watches."),
                 (
-                    "gh-users subscriptions octocat --all --format tsv --fields full_name",
-                    "Every watched repository's name, one a line."
+                    "gh-users subscriptions --all --format tsv --fields full_name",
+                    "Every repository you watch, by name, one a line."
                 ),
             ],
             fields: FieldCatalog.repository
-        )
+        ),
+        parse: { parsed, spec throws(UsageError) in
+            SubscriptionsOptions(login: try LoginArgument.optional(parsed, spec: spec))
+        }
     )
+
+    /// Another account's list, read as GitHub now answers it: a 204 is an empty list and the line that says
+    /// why; a 403 or 404 is the same line as a refusal (exit 1), not "no user" (exit 3) for an account that
+    /// exists.
+    private static func retired(
+        _ list: ListResource<Record>, _ github: any GitHubReader, _ plan: PagingPlan
+    ) -> PagedListViewModel<Record>.NotingLoader {
+        { cursor throws(DomainError) in
+            let page: Page<Record>
+            do throws(DomainError) {
+                if let cursor {
+                    page = try await github.page(list, at: cursor)
+                } else {
+                    page = try await github.firstPage(list, perPage: plan.perPage)
+                }
+            } catch {
+                switch error {
+                case .notFound: throw .refused(withheld + " (GitHub answered 404 Not Found)")
+                case .unauthorized(403, _, _, _): throw .refused(withheld + " (GitHub answered 403 Forbidden)")
+                default: throw error
+                }
+            }
+            return .init(page: page, closingNotes: page.noContent ? ["gh-users: " + withheld + "."] : [])
+        }
+    }
 }

@@ -113,13 +113,7 @@ enum RelationsCommand {
             ),
             parse: { parsed, spec throws(UsageError) in
                 var options = RelationsOptions()
-                if let text = parsed.positionals.first {
-                    options.login = try LoginArgument.parse(text, spec: spec)
-                }
-                if let extra = parsed.positionals.dropFirst().first {
-                    throw UsageError(
-                        message: "unexpected argument '\(extra)': \(spec.name) takes one LOGIN", command: spec)
-                }
+                options.login = try LoginArgument.optional(parsed, spec: spec)
                 let chosen = filters.filter { parsed.has($0.0) }
                 if chosen.count > 1 {
                     throw UsageError(
