@@ -104,7 +104,8 @@ struct ConditionalFetcher: Sendable {
     }
 
     /// The stored body with the headers that describe it (`Link`, `Content-Type`), and every other header from
-    /// the live 304, which describes this request: the token's scopes, the rate limit, the request id.
+    /// the live 304, which describes this request: the token's scopes, the rate limit, the request id. A header
+    /// the 304 has wins; one it lacks (GitHub's 304s carry no `X-OAuth-Scopes`) keeps the stored value.
     private func revalidated(_ entry: CachedResponse, by answer: HTTPResponse, requested url: URL) -> HTTPResponse {
         var merged = response(from: entry, requested: url)
         for field in answer.headers where !ConditionalFetcher.bodyHeaders.contains(field.name.lowercased()) {

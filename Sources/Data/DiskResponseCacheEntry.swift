@@ -20,9 +20,11 @@ extension DiskResponseCache {
     static let formatVersion = 1
     static let magic = "gh-users-cache \(formatVersion)\n"
     static let entrySuffix = ".entry"
-    /// Response headers worth keeping: what revalidation and paging need. Rate-limit headers go stale, and
-    /// nothing from the request (such as Authorization) is ever stored.
-    static let keptHeaders = ["etag", "last-modified", "link", "content-type"]
+    /// Response headers worth keeping: what revalidation and paging need, and the token's scopes, which GitHub's
+    /// own 304s leave out (recorded in 2013: a 304 to a token carries no `X-OAuth-Scopes`), so `me` can still
+    /// name them after one. Rate-limit headers go stale, and nothing from the request (such as Authorization)
+    /// is ever stored; an entry is the token's own (its key holds the token's hash).
+    static let keptHeaders = ["etag", "last-modified", "link", "content-type", "x-oauth-scopes"]
 
     /// A key is a file name inside the store and nothing else.
     static func entryName(_ key: String) -> String? {

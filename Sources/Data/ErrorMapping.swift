@@ -140,8 +140,9 @@ enum ErrorMapping {
         if limit.isSecondaryLimit(status: status, body: response.body) {
             switch limit.retryAt {
             case .malformed(let reason): return .malformedResponse(endpoint: endpoint, detail: reason)
-            case .valid(let retryAt): return .rateLimited(resetAt: retryAt, message: message)
-            case .absent: return .rateLimited(resetAt: nil, message: message)
+            case .valid(let retryAt):
+                return .rateLimited(resetAt: retryAt, message: message, resource: DomainError.secondaryLimit)
+            case .absent: return .rateLimited(resetAt: nil, message: message, resource: DomainError.secondaryLimit)
             }
         }
         switch status {
@@ -211,15 +212,18 @@ enum ErrorMapping {
     }
 
     /// GitHub's `message`, and the reasons a 422 gives in `errors` after it ("Validation Failed: The listed users
-    /// and repositories cannot be searched …"): at most `maximumReasons` of them, each cut to `maximumReasonLength`
-    /// characters, so one answer cannot fill the terminal. The presenter sanitises the whole.
+    /// and repositories cannot be searched …"), or the one sentence `errors` is in some answers ("Bad Request: The
+    /// version you specified in the \"X-GitHub-API-Version\" request header …"): at most `maximumReasons` of them,
+    /// each cut to `maximumReasonLength` characters (a lone one may have the room of all of them), so one answer
+    /// cannot fill the terminal. The presenter sanitises the whole.
     static func githubMessage(_ response: HTTPResponse) -> String? {
         guard let dto = try? JSONDecoder().decode(GitHubErrorDTO.self, from: response.body) else { return nil }
         let message = dto.message.flatMap { $0.isEmpty ? nil : $0 }
         let reasons = dto.errors.compactMap(\.reason)
         guard !reasons.isEmpty else { return message }
+        let length = reasons.count == 1 ? maximumReasons * maximumReasonLength : maximumReasonLength
         var shown = reasons.prefix(maximumReasons).map { reason in
-            reason.count > maximumReasonLength ? reason.prefix(maximumReasonLength - 1) + "…" : reason
+            reason.count > length ? reason.prefix(length - 1) + "…" : reason
         }
         if reasons.count > maximumReasons { shown.append("and \(reasons.count - maximumReasons) more") }
         return (message.map { $0 + ": " } ?? "") + shown.joined(separator: "; ")

@@ -42,12 +42,26 @@ package enum GitHubEndpoints {
     }
 
     /// `GET /users/{username}/following/{target_user}`: 204 when it follows, 404 when it does not (or when
-    /// either account does not exist, which only a look at the accounts tells apart).
+    /// either account does not exist, which only a look at the accounts tells apart). Any other success status
+    /// is no answer GitHub documents (a 200 `{"following": false}` would otherwise read as yes).
     package static func follows(_ follower: Login, _ followed: Login) -> Resource<Bool> {
         Resource(
             .checkFollowing, segment(follower), segment(followed),
             missing: "follow of '\(followed.value)' by '\(follower.value)'"
-        ) { _ throws(DomainError) in true }
+        ) { body throws(DomainError) in
+            try statusOnly(body, documented: "only 204 (follows) or 404 (does not follow) is an answer")
+            return true
+        }
+    }
+
+    /// A row whose answer is its status alone (`shape: .status`: a check, a follow, a block): GitHub documents
+    /// 204 for yes, so another success status says nothing that can be trusted, and is a malformed answer;
+    /// `documented` says what GitHub's answers are ("only 204 says it was done").
+    package static func statusOnly(_ body: ResourceBody, documented: String) throws(DomainError) {
+        guard body.status == 204 else {
+            throw .malformedResponse(
+                endpoint: body.label, detail: "GitHub answered HTTP \(body.status), where \(documented)")
+        }
     }
 
     /// A write to one account, from its row (`PUT /user/following/{username}`, `DELETE /user/blocks/{username}`).

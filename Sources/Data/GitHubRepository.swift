@@ -66,7 +66,14 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         do {
             response = try await client.sendReportingAttempts(request)
         } catch {
-            throw ErrorMapping.domainError(for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
+            let mapped = ErrorMapping.domainError(
+                for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
+            guard error.error.mayHaveReachedServer, case .network(let text) = mapped else { throw mapped }
+            // A write is never sent twice, so whether it was made is for the user to look at.
+            throw .network(
+                text + "\nThe \(action.method.rawValue) may have reached GitHub before its answer was lost: "
+                    + (action.lostAnswerCheck.map { "check with \($0) before sending it again." }
+                        ?? "check before sending it again."))
         }
         if (300..<400).contains(response.status) {
             // The transport does not follow a write's redirect: sent again to the Location, it could follow or
@@ -75,13 +82,15 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
             throw .server(
                 status: response.status,
                 message: "the \(action.method.rawValue) was redirected\(target); a write is never sent anywhere "
-                    + "but where it was asked, so it was not followed")
+                    + "but where it was asked, so it was not followed",
+                requestID: ErrorMapping.requestID(response))
         }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
             throw ErrorMapping.ownResourceRefusal(error, endpoint: action.endpoint)
         }
         return ResourceBody(
-            bytes: [UInt8](response.body), next: nil, label: describe(action), headers: Self.headers(response))
+            bytes: [UInt8](response.body), next: nil, label: describe(action), headers: Self.headers(response),
+            status: response.status)
     }
 
     /// The answer's headers by lower-cased name, as a decoder reads them.
@@ -160,12 +169,14 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 throw .failed(
                     ErrorMapping.domainError(for: error, endpoint: endpoint, apiRoot: apiRoot, cachedCopy: false))
             }
+            let requestID = ErrorMapping.requestID(response)
             do {
                 return try decode(response, endpoint)
             } catch .failed(.rateLimited(let resetAt?, let message, let resource, _)) {
                 waits += 1
                 guard waits <= HTTPClient.maximumPrimaryLimitWaits else {
-                    throw .failed(.rateLimited(resetAt: resetAt, message: message, resource: resource))
+                    throw .failed(
+                        .rateLimited(resetAt: resetAt, message: message, resource: resource, requestID: requestID))
                 }
                 let waited: Bool
                 do {
@@ -173,7 +184,13 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 } catch {
                     throw .failed(.cancelled)
                 }
-                if !waited { throw .failed(.rateLimited(resetAt: resetAt, message: message, resource: resource)) }
+                if !waited {
+                    throw .failed(
+                        .rateLimited(resetAt: resetAt, message: message, resource: resource, requestID: requestID))
+                }
+            } catch .failed(let failure) {
+                // The failure names the answer it came from, as a REST failure does.
+                throw .failed(failure.answered(requestID: requestID))
             } catch {
                 throw error
             }
@@ -191,7 +208,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
             return try resource.decode(
                 ResourceBody(
                     bytes: [UInt8](response.body), next: next, label: label, headers: Self.headers(response),
-                    noContent: response.status == 204))
+                    status: response.status))
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))
         }

@@ -63,7 +63,8 @@ struct UserSearchDTO: Decodable {
     }
 }
 
-/// `GET /rate_limit`: the buckets under `resources`.
+/// `GET /rate_limit`: the buckets under `resources`; an answer of GitHub's older shape, `rate` alone (the
+/// core bucket, from before `resources` named the others), is read as that one bucket.
 struct RateLimitDTO: Decodable {
     struct Bucket: Decodable {
         let limit: Int
@@ -73,4 +74,17 @@ struct RateLimitDTO: Decodable {
     }
 
     let resources: [String: Bucket]
+
+    private enum CodingKeys: String, CodingKey {
+        case resources, rate
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if !container.contains(.resources), let rate = try container.decodeIfPresent(Bucket.self, forKey: .rate) {
+            resources = ["core": rate]
+        } else {
+            resources = try container.decode([String: Bucket].self, forKey: .resources)
+        }
+    }
 }

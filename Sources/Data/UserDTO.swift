@@ -92,6 +92,12 @@ struct GitHubErrorDTO: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         message = try? container.decodeIfPresent(String.self, forKey: .message)
+        if let sentence = try? container.decodeIfPresent(String.self, forKey: .errors) {
+            // GitHub writes `errors` as one string in some answers: the 400 for an `X-GitHub-Api-Version` it does
+            // not support, some 422s.
+            errors = [ValidationErrorDTO(sentence: sentence)]
+            return
+        }
         let entries = try? container.decodeIfPresent([ValidationErrorDTO?].self, forKey: .errors)
         errors = (entries ?? []).compactMap { $0 }
     }
@@ -106,6 +112,10 @@ struct ValidationErrorDTO: Decodable {
 
     private enum CodingKeys: String, CodingKey {
         case resource, field, code, message
+    }
+
+    init(sentence: String) {
+        (resource, field, code, message) = (nil, nil, nil, sentence)
     }
 
     init(from decoder: any Decoder) throws {

@@ -17,7 +17,8 @@ package enum DomainError: Error, Sendable, Equatable {
     /// was given; nothing was sent.
     case tokenRequired(command: String)
     /// The primary rate limit is spent; `resetAt` is when it refills, if GitHub said. `resource` is the bucket
-    /// that is spent (`core`, `search`, `graphql`), nil for a secondary limit or when GitHub did not say.
+    /// that is spent (`core`, `search`, `graphql`), `DomainError.secondaryLimit` for a secondary limit (which no
+    /// token lifts), nil when GitHub did not say.
     case rateLimited(resetAt: Date?, message: String, resource: String? = nil, requestID: String? = nil)
     /// No answer: connection refused, DNS, timeout, connection lost.
     case network(String)
@@ -52,6 +53,10 @@ package enum AccessProblem: Sendable, Equatable {
 }
 
 extension DomainError {
+    /// The `resource` of a secondary rate limit: GitHub's limit on requests at once or per minute, not a bucket
+    /// a token enlarges.
+    package static let secondaryLimit = "secondary"
+
     /// The `x-github-request-id` of the answer this failure came from.
     package var requestID: String? {
         switch self {

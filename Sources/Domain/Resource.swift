@@ -7,17 +7,18 @@ package struct ResourceBody: Sendable {
     package let label: String
     /// The response's headers, by lower-cased name (`x-oauth-scopes`).
     package let headers: [String: String]
+    /// The success status it came with: an answer that is its status alone (`204 No Content`) is told from
+    /// another 2xx by it.
+    package let status: Int
     /// The answer was `204 No Content`: there is no body to read.
-    package let noContent: Bool
+    package var noContent: Bool { status == 204 }
 
-    package init(
-        bytes: [UInt8], next: PageCursor?, label: String, headers: [String: String] = [:], noContent: Bool = false
-    ) {
+    package init(bytes: [UInt8], next: PageCursor?, label: String, headers: [String: String] = [:], status: Int = 200) {
         self.bytes = bytes
         self.next = next
         self.label = label
         self.headers = headers
-        self.noContent = noContent
+        self.status = status
     }
 }
 
@@ -151,6 +152,9 @@ package struct Action: Sendable, Equatable {
     package let missing: String
     /// The JSON the write sends (`PATCH /user`'s fields); nil sends none.
     package let body: [UInt8]?
+    /// The command that shows whether the write was made ("gh-users me"), for when it was sent and its answer
+    /// was lost; nil says only to check before sending it again.
+    package var lostAnswerCheck: String?
 
     /// `segments` fill the row's path placeholders in order, already percent-encoded.
     package init(_ endpoint: Endpoint, _ segments: String..., body: [UInt8]? = nil, missing: String) {

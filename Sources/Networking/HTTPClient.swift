@@ -10,7 +10,14 @@ package struct HTTPClientConfiguration: Sendable {
     package var token: String?
     package var apiVersion: String
 
-    package init(baseURL: URL, userAgent: String, token: String? = nil, apiVersion: String = "2022-11-28") {
+    /// The REST API version this gh-users is written for, sent as `X-GitHub-Api-Version` (GitHub supports it
+    /// until 2028-03-10, its docs' "API versions").
+    package static let supportedAPIVersion = "2022-11-28"
+
+    package init(
+        baseURL: URL, userAgent: String, token: String? = nil,
+        apiVersion: String = HTTPClientConfiguration.supportedAPIVersion
+    ) {
         self.baseURL = baseURL
         self.userAgent = userAgent
         self.token = token
@@ -59,6 +66,8 @@ package struct HTTPClient: Sendable {
     private let headersSent: @Sendable (HTTPRequest) -> HTTPHeaders
     /// The attempts' deadlines (not `Task.sleep`, which keeps a finished attempt's memory until its deadline).
     private let attemptTimers = AttemptTimers()
+    /// Whether this run has said that GitHub is retiring the API version it asks for: said once, not per request.
+    private let retirementNotice = OnceFlag()
 
     /// Attempt deadlines still armed: zero whenever no request is in flight.
     package var armedAttemptTimers: Int { attemptTimers.armed }
@@ -179,7 +188,10 @@ package struct HTTPClient: Sendable {
                 repeatableQuery: request.isRepeatableQuery
             )
             guard case .retry(let delay, let reason) = decision else {
-                if case .success(let response) = outcome { logAnswer(request, response, attempts: attempts) }
+                if case .success(let response) = outcome {
+                    logAnswer(request, response, attempts: attempts)
+                    noticeRetirement(response)
+                }
                 return try outcome.mapError(failure).get()
             }
             if case .primaryRateLimit = reason {
@@ -251,11 +263,37 @@ package struct HTTPClient: Sendable {
                 // The answer came from elsewhere on the same origin: say so.
                 text += "\n    redirected to \(Self.traceText(response.url.absoluteString))"
             }
+            for field in response.headers {
+                let value = Self.isSecretHeader(field.name) ? "***" : field.value
+                text += "\n    \(Self.traceText(field.name)): \(Self.traceText(value))"
+            }
             logger.debug(text, metadata: rateLimitMetadata(response.headers))
         case .failure(let error):
             logger.debug("✗ \(line): \(Self.traceText(error.description)) after \(elapsed) ms")
         }
         return outcome
+    }
+
+    /// A response header whose value is a credential (a session cookie, an authorization): the debug trace
+    /// names it and hides its value.
+    static func isSecretHeader(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["authorization", "cookie", "token", "secret", "password", "api-key"].contains {
+            lowered.contains($0)
+        }
+    }
+
+    /// One warning a run, on the first answer that says the API version asked for is being retired
+    /// (`Deprecation`, `Sunset`, a `rel="deprecation"` link) or that another version answered
+    /// (`x-github-api-version-selected`): GitHub's docs, "API versions".
+    private func noticeRetirement(_ response: HTTPResponse) {
+        guard let signs = APIVersionRetirement.signs(in: response.headers, asked: configuration.apiVersion),
+            retirementNotice.setOnce()
+        else { return }
+        logger.warning(
+            Self.traceText(
+                "GitHub's answer says the API version this gh-users asks for (\(configuration.apiVersion)) is "
+                    + "being retired (\(signs)): upgrade gh-users"))
     }
 
     /// `--verbose`'s line for each request: what was asked, what came back, and whether the cache answered (a
@@ -333,6 +371,16 @@ package enum OriginPolicy {
         lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
             && lhs.host?.lowercased() == rhs.host?.lowercased()
             && effectivePort(lhs) == effectivePort(rhs)
+    }
+
+    /// The host that must go around any proxy: an http API root on a loopback address that is sent the token.
+    /// A proxy over plain http reads the whole request, the token too (`http_proxy`, `ALL_PROXY`), and a
+    /// loopback address is this machine's own, which no proxy is needed to reach. nil for an https root (the
+    /// proxy tunnels it, and sees no token) or when no token goes.
+    package static func mustBypassProxy(apiRoot: URL, sendsToken: Bool) -> String? {
+        guard sendsToken, apiRoot.scheme?.lowercased() == "http", let host = apiRoot.host, isLoopback(host: host)
+        else { return nil }
+        return host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
     }
 
     package static func isSecureOrLoopback(_ url: URL) -> Bool {

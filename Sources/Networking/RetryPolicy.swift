@@ -269,6 +269,15 @@ extension TransportError {
     /// one, so these are retried, and after the retries a cached copy is better than nothing. Everything else
     /// is an answer in its own right (a certificate that fails its check, a body over the cap), which neither
     /// a retry nor the cache may paper over.
+    /// The request may have reached the server before the answer was lost (a timeout, a dropped connection, a
+    /// short body): a write may have been made. A connection never made sent nothing.
+    package var mayHaveReachedServer: Bool {
+        switch self {
+        case .timedOut, .connectionLost, .truncatedBody: return true
+        default: return false
+        }
+    }
+
     package var isTransient: Bool {
         switch self {
         // An unreachable proxy is as passing as an unreachable server; a proxy that refuses the tunnel has

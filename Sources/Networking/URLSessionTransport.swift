@@ -22,12 +22,16 @@ package final class URLSessionTransport: Sendable {
     /// server cannot take the machine's memory.
     package static let defaultMaximumBodyBytes = 64 << 20
 
+    /// `directHost` goes around every proxy (`OriginPolicy.mustBypassProxy`): it is added to `NO_PROXY` and
+    /// `no_proxy`, which libcurl reads for each connection, before the session exists.
     package init(
         maximumConnectionsPerHost: Int = 6,
         requestTimeout: TimeInterval = 60,
         maximumBodyBytes: Int = URLSessionTransport.defaultMaximumBodyBytes,
-        proxyHosts: Set<String> = []
+        proxyHosts: Set<String> = [],
+        directHost: String? = nil
     ) {
+        if let directHost { URLSessionTransport.bypassProxies(for: directHost) }
         self.maximumBodyBytes = max(1, maximumBodyBytes)
         self.proxyHosts = Set(proxyHosts.map(URLSessionTransport.bare))
         let configuration = URLSessionConfiguration.ephemeral
@@ -125,6 +129,15 @@ package final class URLSessionTransport: Sendable {
             return .proxyUnreachable(proxy: target, detail: reason)
         }
         return .cannotConnect(reason, host: target)
+    }
+
+    /// Adds `host` to both spellings of the no-proxy list, keeping what the user listed. swift-corelibs-foundation
+    /// sets no proxy of its own on libcurl, so libcurl's reading of the environment decides.
+    private static func bypassProxies(for host: String) {
+        for name in ["NO_PROXY", "no_proxy"] {
+            let listed = getenv(name).map { String(cString: $0) }?.trimmingCharacters(in: .whitespaces) ?? ""
+            setenv(name, listed.isEmpty ? host : listed + "," + host, 1)
+        }
     }
 
     private static func bare(_ host: String) -> String {

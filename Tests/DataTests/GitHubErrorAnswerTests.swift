@@ -74,10 +74,29 @@ struct ValidationReasonTests {
         #expect(text.hasSuffix("…; and 47 more"))
     }
 
+    /// Issue 26.5: `errors` may be one string. The body of GitHub's 400 for an `X-GitHub-Api-Version` it does not
+    /// support, as GitHub wrote it (2026, `curl -H "X-GitHub-Api-Version: 1999-01-01"`, quoted in a public
+    /// project's notes; the same sentence for "v3" in expipiplus1/update-nix-fetchgit#79, 2023; GitHub's docs,
+    /// "API versions": "If you specify an API version that is no longer supported, you will receive a 400
+    /// error"). Before: "Bad Request" alone, which says nothing of the version.
+    @Test func aStringErrorsIsPrintedWhole() {
+        let sentence =
+            #"The version you specified in the "X-GitHub-API-Version" request header, "1999-01-01", is not a "#
+            + #"supported version. The following versions are currently supported: "2026-03-10" (most recent) "#
+            + #"and "2022-11-28"."#
+        let escaped = sentence.replacingOccurrences(of: "\"", with: "\\\"")
+        let body =
+            #"{"message":"Bad Request","errors":"\#(escaped)","documentation_url":"https://docs.github.com/rest","#
+            + #""status":"400"}"#
+        #expect(message(400, body: body) == "Bad Request: " + sentence)
+        #expect(
+            message(422, body: #"{"message":"Validation Failed","errors":"nope"}"#) == "Validation Failed: nope")
+    }
+
     /// An `errors` of any other shape costs nothing: the message is still GitHub's.
     @Test(arguments: [
-        #"{"message":"Validation Failed","errors":"nope"}"#, #"{"message":"Validation Failed","errors":[1,null,{}]}"#,
-        #"{"message":"Validation Failed","errors":[{"code":7}]}"#,
+        #"{"message":"Validation Failed","errors":[1,null,{}]}"#,
+        #"{"message":"Validation Failed","errors":[{"code":7}]}"#, #"{"message":"Validation Failed","errors":7}"#,
     ])
     func oddErrorsLeaveTheMessage(body: String) {
         #expect(message(422, body: body) == "Validation Failed")

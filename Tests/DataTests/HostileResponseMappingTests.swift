@@ -57,18 +57,22 @@ struct HostileStatusMappingTests {
         #expect(detail.hasPrefix("Retry-After '9223372036854775807' is neither"))
     }
 
+    /// A secondary limit is marked so (`DomainError.secondaryLimit`): no token lifts it (issue 26.7).
     @Test func aSecondaryLimitHandedBackIsARateLimitWithItsTime() {
+        let secondaryLimit = DomainError.secondaryLimit
         #expect(
             map(response(429, [("Retry-After", "999999")], body: #"{"message":"slow down"}"#))
-                == .rateLimited(resetAt: now.addingTimeInterval(999_999), message: "slow down"))
+                == .rateLimited(
+                    resetAt: now.addingTimeInterval(999_999), message: "slow down", resource: secondaryLimit))
         #expect(
             map(response(403, [("Retry-After", "Tue, 14 Nov 2023 23:13:20 GMT")]))
-                == .rateLimited(resetAt: now.addingTimeInterval(3600), message: "m"))
+                == .rateLimited(resetAt: now.addingTimeInterval(3600), message: "m", resource: secondaryLimit))
         // Before, a 403 secondary limit that outlasted the retries read as "authentication failed" (exit 4).
         let secondary = #"{"message":"You have exceeded a secondary rate limit."}"#
         #expect(
             map(response(403, [], body: secondary))
-                == .rateLimited(resetAt: nil, message: "You have exceeded a secondary rate limit."))
+                == .rateLimited(
+                    resetAt: nil, message: "You have exceeded a secondary rate limit.", resource: secondaryLimit))
     }
 
     @Test func thePrimaryLimitRuleIsTheClientsOwn() {

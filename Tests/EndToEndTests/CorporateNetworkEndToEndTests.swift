@@ -195,6 +195,24 @@ struct CorporateNetworkEndToEndTests {
         }
     }
 
+    /// Issue 26.10: a token over plain http is never sent through a proxy, which would read it in clear: a
+    /// loopback API root with a token goes around `http_proxy` and `ALL_PROXY` (as if in `NO_PROXY`). Before:
+    /// the proxy read `GET http://127.0.0.1:…/users/octocat` with `Authorization: Bearer ghp_…`.
+    @Test(arguments: ["http_proxy", "ALL_PROXY", "all_proxy"])
+    func aTokenOverHTTPNeverGoesThroughAProxy(variable: String) async throws {
+        try await withStandIn { standIn in
+            try await withProxy { proxy in
+                let result = try await BinaryRunner.run(
+                    ["show", "octocat", "--api-url", standIn.baseURL, "--no-cache"],
+                    environment: ["GH_TOKEN": token, variable: proxy.url, "NO_PROXY": "example.com"])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(proxy.heads.isEmpty, "\(proxy.requestLines)")
+                #expect(!contains(proxy.everything, token), "the proxy saw the token")
+                #expect(standIn.requests.count == 1)
+            }
+        }
+    }
+
     @Test(arguments: ["NO_PROXY", "no_proxy"])
     func noProxyGoesAround(variable: String) async throws {
         try await withStandIn { standIn in

@@ -103,7 +103,7 @@ package final class FakeGitHub: ResourceRepository, UsersRepository, ActionRepos
         let call = action.method.rawValue + " " + action.path
         record(call)
         if let error = lock.withLock({ actions[call] }) { throw error }
-        return ResourceBody(bytes: [], next: nil, label: call)
+        return ResourceBody(bytes: [], next: nil, label: call, status: 204)
     }
 
     package func describe(_ action: Action) -> String {

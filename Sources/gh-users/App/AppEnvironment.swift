@@ -78,7 +78,9 @@ struct AppEnvironment: Sendable {
                     maximumConnectionsPerHost: ShowUsersOptions.maximumConcurrency,
                     requestTimeout: request.attemptTimeout.rounded(.up) + 5,
                     maximumBodyBytes: request.maximumBodyBytes,
-                    proxyHosts: URLSessionTransport.proxyHosts(in: environment)
+                    proxyHosts: URLSessionTransport.proxyHosts(in: environment),
+                    directHost: OriginPolicy.mustBypassProxy(
+                        apiRoot: request.connection.apiRoot, sendsToken: request.connection.token != nil)
                 )
                 let announcer = WaitAnnouncer(io: io, now: { Date() })
                 let clock = RetryClock(

@@ -1,6 +1,7 @@
 import AtomicCore
 import Domain
 import Foundation
+import Networking
 
 /// The one place where a failure becomes words on stderr (its status comes from `ExitStatus`). Text that came from GitHub is
 /// sanitised before it is shown.
@@ -101,8 +102,13 @@ struct ErrorPresenter: Sendable {
             let lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map { clean(String($0)) }
             return Presentation(message: "gh-users: network error: " + lines.joined(separator: "\n") + "\n", for: error)
         case .server(let status, let message, _):
-            return Presentation(
-                message: "gh-users: GitHub answered HTTP \(status): \(clean(message))\n", for: error)
+            var text = "gh-users: GitHub answered HTTP \(status): \(clean(message))\n"
+            if Self.refusesAPIVersion(status: status, message: message) {
+                text +=
+                    "This gh-users is too old for GitHub's API (it asks for version "
+                    + "\(HTTPClientConfiguration.supportedAPIVersion)): upgrade gh-users.\n"
+            }
+            return Presentation(message: text, for: error)
         case .malformedResponse(let endpoint, let detail, _):
             return Presentation(
                 message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n", for: error)
@@ -121,6 +127,12 @@ struct ErrorPresenter: Sendable {
         case .boundReached(let detail):
             return Presentation(message: "gh-users: \(detail)\n", for: error)
         }
+    }
+
+    /// GitHub no longer answers the API version this gh-users asks for: `410 Gone` once a version's support has
+    /// ended, a 400 that names `X-GitHub-Api-Version` for a version it does not support (docs: "API versions").
+    static func refusesAPIVersion(status: Int, message: String) -> Bool {
+        status == 410 || (status == 400 && message.lowercased().contains("x-github-api-version"))
     }
 
     /// The gh line after a missing token's first line, when gh is on PATH.
@@ -145,11 +157,13 @@ struct ErrorPresenter: Sendable {
         return "Add --wait-on-rate-limit to wait for the reset and carry on."
     }
 
-    /// The numbers a token changes, for the bucket that is spent: search's are per minute.
+    /// The numbers a token changes, for the bucket that is spent: search's are per minute. No token lifts a
+    /// secondary limit.
     private func tokenHint(resource: String?, message: String) -> String? {
         switch resource {
         case "search": return "Searches without a token get 10 a minute: set GH_TOKEN for 30."
         case "core": return "Requests without a token get 60 an hour: set GH_TOKEN for 5,000."
+        case DomainError.secondaryLimit?: return nil
         case nil where !message.lowercased().contains("secondary rate limit"):
             return "Requests without a token get 60 an hour: set GH_TOKEN for 5,000."
         default: return nil

@@ -1,11 +1,19 @@
-/// What the scanner found in argv for one command: positionals in order, and the last value of each option.
+/// What the scanner found in argv for one command: positionals in order, and the last value of each option
+/// (every value, in order, for an option that may be given more than once, as `show --id`).
 struct ParsedArguments: Sendable, Equatable {
     var positionals: [String] = []
     var values: [String: String] = [:]
+    var everyValue: [String: [String]] = [:]
     var flags: Set<String> = []
 
     func has(_ flag: OptionSpec) -> Bool { flags.contains(flag.name) }
     func value(_ option: OptionSpec) -> String? { values[option.name] }
+    func values(_ option: OptionSpec) -> [String] { everyValue[option.name] ?? [] }
+
+    mutating func set(_ option: OptionSpec, _ value: String) {
+        values[option.name] = value
+        everyValue[option.name, default: []].append(value)
+    }
 }
 
 /// Splits argv by a command's spec: `--name value`, `--name=value`, `-h`, and `--` to end options.
@@ -50,9 +58,9 @@ enum ArgumentScanner {
             }
             if option.takesValue {
                 if let inlineValue {
-                    parsed.values[option.name] = inlineValue
+                    parsed.set(option, inlineValue)
                 } else if index < arguments.count {
-                    parsed.values[option.name] = arguments[index]
+                    parsed.set(option, arguments[index])
                     index += 1
                 } else {
                     throw UsageError(
@@ -65,6 +73,15 @@ enum ArgumentScanner {
                     throw UsageError(message: "option '--\(option.name)' takes no value", command: spec)
                 }
                 parsed.flags.insert(option.name)
+                // gh's `--json login,name` names the fields with the flag; here the list would pass for a login.
+                if option.name == "json", !optionsEnded, index < arguments.count, !arguments[index].hasPrefix("-"),
+                    arguments[index].contains(",")
+                {
+                    throw UsageError(
+                        message: "--json takes no list of fields, as gh's does: give --json --fields "
+                            + "\(arguments[index]), or pipe --json into jq",
+                        command: spec)
+                }
             }
         }
         return parsed

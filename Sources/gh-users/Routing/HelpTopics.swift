@@ -38,7 +38,11 @@ enum HelpTopics {
                     + "'show A B C', or --offline with an answer that is not cached; for 'follows', the answer no; "
                     + "a write not confirmed at its question (nothing sent)"
             ),
-            ("2", "follows only: a failure that is not its answer (network, server), since 1 means no there"),
+            (
+                "2",
+                "follows only: a failure that is not its answer (network, server, a status other than GitHub's "
+                    + "204 or 404), since 1 means no there"
+            ),
             ("3", "not found: a login or resource that does not exist"),
             ("4", "authentication: a missing, bad or insufficient token (401, or a 403 that is not a rate limit)"),
             (
@@ -75,7 +79,11 @@ enum HelpTopics {
                 "the proxy for https, as http://HOST:PORT or http://USER:PASSWORD@HOST:PORT; requests to GitHub "
                     + "go through it in a CONNECT tunnel, so it never sees the token"
             ),
-            ("http_proxy", "the proxy for an http API URL (HTTP_PROXY in capitals is ignored, as by curl)"),
+            (
+                "http_proxy",
+                "the proxy for an http API URL (HTTP_PROXY in capitals is ignored, as by curl); a loopback API URL "
+                    + "sent the token goes around it and ALL_PROXY, which would read the token in clear"
+            ),
             ("ALL_PROXY, all_proxy", "the proxy for both when the scheme's own is not set"),
             ("NO_PROXY, no_proxy", "hosts that go around the proxy: names, .domains, addresses, or * for all"),
             (

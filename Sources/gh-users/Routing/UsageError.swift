@@ -14,13 +14,28 @@ struct UsageError: Error, Sendable, Equatable {
     }
 
     static func unknownOption(_ option: String, spec: CommandSpec) -> UsageError {
-        // An option another command takes is no typo: say it does not apply here, rather than guess.
-        let name = String(option.dropFirst(2))
-        if option.hasPrefix("--"), CommandCatalog.specs.contains(where: { $0.option(named: name) != nil }) {
-            return UsageError(message: "option '\(option)' does not apply to \(spec.name)", command: spec)
+        // An option another command takes is no typo: say it does not apply here, and where it does.
+        let name = String(option.dropFirst(2)).lowercased()
+        let takers = CommandCatalog.specs.filter { $0.option(named: name) != nil }.map(\.name)
+        if option.hasPrefix("--"), !takers.isEmpty {
+            // A command's own option names the few that take it; a group's (most commands) would be a long list.
+            let whereItApplies =
+                takers.count > 3
+                ? "" : "; " + takers.joined(separator: ", ") + (takers.count == 1 ? " takes it" : " take it")
+            return UsageError(
+                message: "option '\(option)' does not apply to \(spec.name)" + whereItApplies, command: spec)
+        }
+        if let habit = ghHabits[name], spec.allOptions.contains(where: { $0.name == "json" }) {
+            return UsageError(message: "unknown option '\(option)': \(habit)", command: spec)
         }
         return unknownOption(option, among: spec.allOptions.map { "--\($0.name)" }, spec: spec)
     }
+
+    /// gh's output options, which gh-users answers with its own way to the same output.
+    private static let ghHabits = [
+        "jq": "gh-users has no jq of its own; pipe --json into jq, as in --json | jq '.login'",
+        "template": "gh-users has no templates; pick keys with --json --fields login,name, or pipe --json into jq",
+    ]
 
     static func unknownOption(_ option: String, among names: [String], spec: CommandSpec?) -> UsageError {
         var message = "unknown option '\(option)'"

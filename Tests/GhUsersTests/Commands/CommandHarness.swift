@@ -29,6 +29,9 @@ struct CommandHarness {
     var environment: [String: String] = [:]
     var stdoutTTY = false
     var width = 80
+    /// A cache folder the runs share, for a second run that revalidates the first's answers; nil gives each run
+    /// a fresh one, removed after it.
+    var cacheDirectory: URL?
 
     /// A harness whose runs have `CommandRequestTests.token` in `GH_TOKEN`.
     static func signedIn() -> CommandHarness {
@@ -48,8 +51,10 @@ struct CommandHarness {
     }
 
     func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async -> Outcome {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-command-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: cache) }
+        let cache =
+            cacheDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-command-\(UUID())")
+        defer { if cacheDirectory == nil { try? FileManager.default.removeItem(at: cache) } }
         var variables = environment
         variables["XDG_CACHE_HOME"] = cache.path
         let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, width: width)

@@ -73,7 +73,8 @@ final class WriteViewModel {
             position += 1
         }
         do throws(DomainError) {
-            try await github.perform(GitHubEndpoints.action(declaration.endpoint, on: login))
+            let answer = try await github.perform(GitHubEndpoints.action(declaration.endpoint, on: login))
+            try GitHubEndpoints.statusOnly(answer, documented: "only 204 says it was done")
             successes += 1
             return .done
         } catch {

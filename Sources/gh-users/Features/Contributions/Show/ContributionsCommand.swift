@@ -139,10 +139,23 @@ enum ContributionsCommand {
     {
         guard let text = parsed.value(option) else { return nil }
         guard let day = CalendarDay(text) else {
-            throw UsageError(
-                message: "invalid value '\(text)' for '--\(option.name)': a date as YYYY-MM-DD, such as 2025-01-31",
-                command: spec)
+            let problem = missingDay(text) ?? "a date as YYYY-MM-DD, such as 2025-01-31"
+            throw UsageError(message: "invalid value '\(text)' for '--\(option.name)': \(problem)", command: spec)
         }
         return day
+    }
+
+    /// What is wrong with a date written as YYYY-MM-DD that names no day ("2026-02 has no day 30: it has 28
+    /// days"); nil when the text is not of that form.
+    static func missingDay(_ text: String) -> String? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            zip(parts, [4, 2, 2]).allSatisfy({ $0.count == $1 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int(parts[0]), let month = Int(parts[1])
+        else { return nil }
+        guard (1...12).contains(month) else { return "there is no month \(parts[1]): months are 01 to 12" }
+        guard year >= 1 else { return "the year is 0001 to 9999" }
+        let length = (28...31).last { CalendarDay(year: year, month: month, day: $0) != nil } ?? 31
+        return "\(parts[0])-\(parts[1]) has no day \(parts[2]): it has \(length) days"
     }
 }

@@ -44,7 +44,7 @@ enum ListEventsCommand {
             usage: "gh-users events LOGIN [--received] [--limit N | --all] [options]",
             discussion: """
                 Pushes, stars, forks, issues and the rest, newest first. GitHub keeps only the 300 most recent
-                public events of an account (and none older than 90 days); gh-users stops there and says so on
+                public events of an account (and none older than 30 days); gh-users stops there and says so on
                 stderr, without asking for the page GitHub would refuse. --received lists instead what the
                 account's feed shows: the public events of the accounts it follows and the repositories it
                 watches, with the same cap, and an ACTOR column: the login of the account that did each.

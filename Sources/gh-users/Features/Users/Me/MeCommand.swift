@@ -18,7 +18,11 @@ enum MeCommand {
                     guard let edit = options.edit else {
                         return try await github.fetch(GitHubEndpoints.authenticatedUser)
                     }
-                    let answer = try await github.perform(GitHubEndpoints.updateAuthenticatedUser(edit.fields))
+                    var update = GitHubEndpoints.updateAuthenticatedUser(edit.fields)
+                    update.lostAnswerCheck = "gh-users me"
+                    let answer = try await github.perform(update)
+                    // A 204 is the change made with no profile in the answer: the profile is asked for.
+                    guard answer.status != 204 else { return try await github.fetch(GitHubEndpoints.authenticatedUser) }
                     return try GitHubEndpoints.authenticatedUser.decode(answer)
                 }
             ]

@@ -25,7 +25,8 @@ struct ShowUsersOptions: Sendable, Equatable {
 /// `gh-users show`: profiles fetched concurrently and printed in the order given; each one missing is
 /// reported on stderr, and the rest are still printed.
 enum ShowUsersCommand {
-    static let id = OptionSpec("id", value: "N", help: "Look the account up by its numeric id instead of a login.")
+    static let id = OptionSpec(
+        "id", value: "N", help: "Look the account up by its numeric id instead of a login; give it again for more.")
     static let concurrency = OptionSpec(
         "concurrency", value: "N", help: "Requests in flight at once, 1 to 10.", default: "4")
 
@@ -41,8 +42,9 @@ enum ShowUsersCommand {
                     }
                 }
                 guard options.source == .graphql else {
-                    return ResourceLoad(
-                        await GetUsersUseCase(repository: github).execute(references, concurrency: options.concurrency))
+                    let results = await GetUsersUseCase(repository: github).execute(
+                        references, concurrency: options.concurrency)
+                    return ResourceLoad(zip(references, results).map(suggestingID))
                 }
                 // The parser refuses --id with --via graphql, so every reference is a login.
                 let logins = references.compactMap { reference -> Login? in
@@ -67,7 +69,7 @@ enum ShowUsersCommand {
         spec: CommandSpec(
             name: "show",
             abstract: "Show the profile of one or more GitHub accounts (GET /users/{username}, GET /user/{id}).",
-            usage: "gh-users show LOGIN... | - | --id N [--concurrency N] [--via rest|graphql] [options]",
+            usage: "gh-users show LOGIN... | - | --id N... [--concurrency N] [--via rest|graphql] [options]",
             discussion: """
                 Several logins are fetched concurrently and printed in the order given. With --json, one login
                 gives GitHub's user object and several give an array. A login that does not exist is reported on
@@ -99,13 +101,18 @@ enum ShowUsersCommand {
         ),
         parse: { parsed, spec throws(UsageError) in
             var references: [UserReference] = []
-            if let number = try NumberOption.parse(
-                parsed, id, range: 1...Int64.max, rule: "an account id is an integer >= 1", spec: spec)
-            {
+            let ids = parsed.values(id)
+            if !ids.isEmpty {
                 guard parsed.positionals.isEmpty else {
                     throw UsageError(message: "give either LOGINs or --id, not both", command: spec)
                 }
-                references = [.id(number)]
+                for text in ids {
+                    guard let number = Int64(text), number >= 1 else {
+                        throw UsageError.invalidNumber(id, text, rule: "an account id is an integer >= 1", spec: spec)
+                    }
+                    // An id given twice is looked up once, as a login given twice is.
+                    if !references.contains(.id(number)) { references.append(.id(number)) }
+                }
                 if try ProfileSource.parse(parsed, spec: spec) == .graphql {
                     throw UsageError(
                         message: "--via graphql looks accounts up by login; --id needs --via rest", command: spec)
@@ -131,4 +138,17 @@ enum ShowUsersCommand {
             return options
         }
     )
+
+    /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
+    private static func suggestingID(_ reference: UserReference, _ result: Result<User, DomainError>)
+        -> Result<User, DomainError>
+    {
+        guard case .login(let login) = reference, login.value.allSatisfy({ $0.isASCII && $0.isNumber }),
+            case .failure(.notFound(let resource, let requestID)) = result
+        else { return result }
+        return .failure(
+            .notFound(
+                resource: resource + " (for the account with id \(login.value): --id \(login.value))",
+                requestID: requestID))
+    }
 }

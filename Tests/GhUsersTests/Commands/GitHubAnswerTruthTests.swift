@@ -1,0 +1,196 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// Issue 26.5: GitHub's refusals of the API version gh-users asks for say so, with GitHub's own sentence.
+struct APIVersionRefusalCommandTests {
+    private let sentence =
+        #"The version you specified in the "X-GitHub-API-Version" request header, "1999-01-01", is not a "#
+        + #"supported version. The following versions are currently supported: "2026-03-10" (most recent) and "#
+        + #""2022-11-28"."#
+
+    /// Before: "gh-users: GitHub answered HTTP 400: Bad Request", and nothing of the version.
+    @Test func theVersionRefusalPrintsGitHubsSentenceAndSaysToUpgrade() async {
+        await AnsweredCase(
+            "show octocat",
+            answers: [
+                StubbedAnswer(
+                    "GET /users/octocat", status: 400, headers: [CommandHarness.requestID],
+                    body: "error-400-api-version")
+            ],
+            status: 1,
+            err: "gh-users: GitHub answered HTTP 400: Bad Request: \(sentence)\n"
+                + "This gh-users is too old for GitHub's API (it asks for version 2022-11-28): upgrade gh-users.\n"
+                + "request id: CF25:41C0:C9E976\n"
+        ).run()
+    }
+
+    /// A version past its end of support is 410 Gone (GitHub's docs, "API versions"). Before: "HTTP 410: Gone".
+    @Test func goneSaysToUpgrade() async {
+        await AnsweredCase(
+            "show octocat", answers: [StubbedAnswer("GET /users/octocat", status: 410)], status: 1,
+            err: "gh-users: GitHub answered HTTP 410: Gone\n"
+                + "This gh-users is too old for GitHub's API (it asks for version 2022-11-28): upgrade gh-users.\n"
+        ).run()
+    }
+}
+
+/// Issue 26.6: GitHub's own 304s carry no `X-OAuth-Scopes`, so the scopes of the stored answer stand.
+struct ScopesAfterARecorded304Tests {
+    /// The headers of a 304 GitHub sent a token in 2013, as recorded by PyGithub
+    /// (`tests/ReplayData/ConditionalRequestUpdate.testDidNotUpdate.txt`, commit 0792bc9cfb72, LGPL-3.0; the data
+    /// only), to `GET /repos/akfish/PyGithub`: a 304's headers have one shape on every endpoint, so it answers
+    /// `GET /user` here. No `X-OAuth-Scopes` among them.
+    static let recorded304: [(String, String)] = [
+        ("status", "304 Not Modified"), ("x-ratelimit-remaining", "4988"), ("x-content-type-options", "nosniff"),
+        (
+            "access-control-expose-headers",
+            "ETag, Link, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-OAuth-Scopes, "
+                + "X-Accepted-OAuth-Scopes"
+        ),
+        ("access-control-allow-credentials", "true"), ("vary", "Accept-Encoding"), ("server", "GitHub.com"),
+        ("last-modified", "Thu, 22 Aug 2013 02:09:11 GMT"), ("x-ratelimit-limit", "5000"),
+        ("etag", #""8600bedcb7fed1d8065e1693e05529ce""#), ("cache-control", "private, max-age=60, s-maxage=60"),
+        ("date", "Thu, 22 Aug 2013 02:13:10 GMT"), ("access-control-allow-origin", "*"),
+        ("x-ratelimit-reset", "1377140429"),
+    ]
+
+    /// Before: the second `me` said "Scopes     not reported: fine-grained and app tokens have …".
+    @Test func theSecondMeStillNamesTheScopes() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-304-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var harness = CommandHarness.signedIn()
+        harness.cacheDirectory = folder
+        harness.stdoutTTY = true
+        harness.width = 100
+        harness.expect(
+            "GET /user",
+            headers: [
+                ("ETag", #""8600bedcb7fed1d8065e1693e05529ce""#), ("Last-Modified", "Thu, 22 Aug 2013 02:09:11 GMT"),
+                ("X-OAuth-Scopes", "repo, user"),
+            ], body: "users-get-authenticated")
+        let first = await harness.run(["me", "--color", "never"])
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.out.hasSuffix("\n  Scopes     repo, user\n"))
+        harness.expect("GET /user", status: 304, headers: Self.recorded304)
+        let second = await harness.run(["me", "--color", "never"])
+        #expect(second.status == 0, "\(second.err)")
+        #expect(harness.http.received.last?.headers["If-None-Match"] == #""8600bedcb7fed1d8065e1693e05529ce""#)
+        #expect(second.out.hasSuffix("\n  Scopes     repo, user\n"), "\(second.out)")
+    }
+}
+
+/// Issue 26.7: smaller truths.
+struct SmallerTruthsTests {
+    /// Since 2025-01-30 the events API keeps 30 days (GitHub changelog, 2025-01-30). Before: "90 days".
+    @Test func eventsHelpSaysThirtyDays() {
+        let discussion = ListEventsCommand.declaration.spec.discussion ?? ""
+        #expect(discussion.contains("none older than 30 days"))
+        #expect(!discussion.contains("90"))
+    }
+
+    /// A secondary limit is per requests at once or per minute: no token lifts it (GitHub's docs, "Rate limits
+    /// for the REST API"). GitHub's older wording of it, "You have triggered an abuse detection mechanism …"
+    /// (its REST docs until 2021), with `Retry-After`. Before: "… set GH_TOKEN for 5,000."
+    @Test func aSecondaryLimitOffersNoToken() async {
+        let harness = CommandHarness()
+        harness.http.register(
+            RequestMatcher("GET /users/octocat"), status: 403, headers: [("Retry-After", "30")],
+            body: Data(
+                #"{"message":"You have triggered an abuse detection mechanism. Please wait a few minutes before you try again.","documentation_url":"https://developer.github.com/v3/#abuse-rate-limits"}"#
+                    .utf8))
+        let run = await harness.run(["show", "octocat", "--retries", "0"])
+        #expect(run.status == 5, "\(run.err)")
+        #expect(run.err.hasPrefix("gh-users: API rate limit exceeded (You have triggered an abuse detection"))
+        #expect(!run.err.contains("GH_TOKEN"), "\(run.err)")
+    }
+
+    /// Only 204 is yes (GitHub's docs for "Check if a user follows another user": 204 and 404). Before: a 200
+    /// `{"following": false}` printed "a follows b." and exit 0.
+    @Test func followsAnsweredWithAnotherSuccessIsNoAnswer() async {
+        let harness = CommandHarness()
+        harness.http.register(
+            RequestMatcher("GET /users/a/following/b"), headers: [CommandHarness.requestID],
+            body: Data(#"{"following": false}"#.utf8))
+        let run = await harness.run(["follows", "a", "b"])
+        #expect(run.status == 2, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err
+                == "gh-users: malformed response from GET /users/a/following/b: GitHub answered HTTP 200, where only "
+                + "204 (follows) or 404 (does not follow) is an answer\nrequest id: CF25:41C0:C9E976\n")
+    }
+
+    /// A block is 204 (GitHub's docs, "Block a user"); another success does not say it was done. Before:
+    /// "octocat block blocked", exit 0.
+    @Test func aBlockAnsweredWithAnotherSuccessIsNotDone() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect("PUT /user/blocks/octocat", status: 200)
+        let run = await harness.run(["block", "--yes", "octocat", "--format", "tsv"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(!run.out.contains("\tblocked"), "\(run.out)")
+        #expect(run.err.contains("GitHub answered HTTP 200, where only 204 says it was done"), "\(run.err)")
+    }
+
+    /// The body's `rate` alone, as the `rate` object of a 2013 recording (github3.py,
+    /// `Tests/Recorded/github3.py/rate-limit-gzip-2013.json`, BSD-3-Clause) without the `resources` beside it.
+    /// Before: "malformed response … 'resources' is missing", exit 1.
+    @Test func aRateLimitOfRateAloneIsRead() async {
+        let harness = CommandHarness()
+        harness.http.register(
+            RequestMatcher("GET /rate_limit"),
+            body: Data(#"{"rate":{"limit":60,"remaining":60,"reset":1386774269}}"#.utf8))
+        let run = await harness.run(["rate-limit", "--format", "tsv"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "core\t60\t60\t0\t2013-12-11T15:04:29Z\n")
+    }
+
+    /// A GraphQL limit exit names the answer's request id, as a REST one does. Before: no request id line.
+    @Test func aGraphQLLimitNamesTheRequestID() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect(
+            "POST /graphql", headers: [CommandHarness.requestID, ("x-ratelimit-reset", "1800000600")],
+            body: "graphql-rate-limit")
+        let run = await harness.run(["show", "octocat", "--via", "graphql"])
+        #expect(run.status == 5, "\(run.err)")
+        #expect(run.err.hasSuffix("request id: CF25:41C0:C9E976\n"), "\(run.err)")
+    }
+
+    /// A write's refused redirect names the answer's request id. Before: no request id line.
+    @Test func aRefusedWriteRedirectNamesTheRequestID() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect(
+            "PUT /user/following/octocat", status: 307,
+            headers: [CommandHarness.requestID, ("Location", "https://api.github.com/user/following/other")])
+        let run = await harness.run(["follow", "octocat"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.contains("was redirected"), "\(run.err)")
+        #expect(run.err.contains("request id: CF25:41C0:C9E976\n"), "\(run.err)")
+    }
+
+    /// GitHub documents 200 with the profile for `PATCH /user`; a 204 is the change made all the same, and the
+    /// profile is asked for. Before: "malformed response … PATCH", exit 1, for a change that was made.
+    @Test func meEditAnswered204IsSuccess() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect("PATCH /user", status: 204)
+        harness.expect("GET /user", body: "users-get-authenticated")
+        let run = await harness.run(["me", "edit", "--bio", "x", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\n")
+    }
+
+    /// A PATCH sent and its answer lost may have changed the profile. Before: the network error alone.
+    @Test func aLostEditAnswerSaysToCheckWithMe() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.fail("https://api.github.com/user", with: .connectionLost)
+        let run = await harness.run(["me", "edit", "--bio", "x"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(
+            run.err.hasSuffix(
+                "The PATCH may have reached GitHub before its answer was lost: check with gh-users me before "
+                    + "sending it again.\n"), "\(run.err)")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// Issue 26.16: what someone used to gh types gets an answer that says how gh-users does it.
+struct GhHabitsTests {
+    private func usage(_ arguments: [String]) async -> CommandHarness.Outcome {
+        let run = await CommandHarness().run(arguments)
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.out.isEmpty)
+        return run
+    }
+
+    /// Before: "invalid login 'login,name'".
+    @Test func jsonWithAFieldListPointsToFields() async {
+        let run = await usage(["show", "octocat", "--json", "login,name"])
+        #expect(
+            run.err.hasPrefix(
+                "Error: --json takes no list of fields, as gh's does: give --json --fields login,name, or pipe "
+                    + "--json into jq\n"), "\(run.err)")
+    }
+
+    /// Before: "unknown option '--jq'" and "unknown option '--template'", with no way on.
+    @Test(arguments: [
+        (["show", "octocat", "--jq", ".login"], "gh-users has no jq of its own; pipe --json into jq"),
+        (["followers", "octocat", "--template", "{{.login}}"], "pick keys with --json --fields login,name"),
+    ])
+    func jqAndTemplateSayHow(arguments: [String], hint: String) async {
+        let run = await usage(arguments)
+        #expect(run.err.hasPrefix("Error: unknown option '\(arguments[2])': "), "\(run.err)")
+        #expect(run.err.contains(hint), "\(run.err)")
+    }
+
+    /// Before: "option '--not-following-back' does not apply to followers", and no more.
+    @Test func anotherCommandsOptionNamesTheCommand() async {
+        let run = await usage(["followers", "octocat", "--not-following-back"])
+        #expect(
+            run.err.hasPrefix(
+                "Error: option '--not-following-back' does not apply to followers; following takes it\n"),
+            "\(run.err)")
+    }
+
+    /// Before: "gh-users: no user '9' (HTTP 404)", with no word of --id.
+    @Test func aLoginOfDigitsThatIsNobodySuggestsID() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/9", status: 404, body: "error-404")
+        let run = await harness.run(["show", "9"])
+        #expect(run.status == 3)
+        #expect(run.err == "gh-users: no user '9' (for the account with id 9: --id 9) (HTTP 404)\n")
+    }
+
+    /// Before: `--id 9 --id 4` showed the account with id 4 alone.
+    @Test func severalIDsAreEachShown() async throws {
+        let harness = CommandHarness()
+        harness.expect("GET /user/9", body: "users-get-by-id")
+        harness.expect("GET /user/4", body: "users-get-by-id")
+        let run = await harness.run(["show", "--id", "9", "--id", "4", "--id", "9", "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [Any])
+        #expect(array.count == 2)
+    }
+
+    /// Before: "a date as YYYY-MM-DD, such as 2025-01-31" for a date of that very form.
+    @Test(arguments: [
+        ("2026-02-30", "invalid value '2026-02-30' for '--from': 2026-02 has no day 30: it has 28 days"),
+        ("2024-02-30", "invalid value '2024-02-30' for '--from': 2024-02 has no day 30: it has 29 days"),
+        ("2026-13-01", "invalid value '2026-13-01' for '--from': there is no month 13: months are 01 to 12"),
+        ("2026-2-3", "invalid value '2026-2-3' for '--from': a date as YYYY-MM-DD, such as 2025-01-31"),
+    ])
+    func aDayThatDoesNotExistIsSaidSo(date: String, message: String) async {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        let run = await harness.run(["contributions", "octocat", "--from", date])
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.err.hasPrefix("Error: \(message)\n"), "\(run.err)")
+    }
+}
