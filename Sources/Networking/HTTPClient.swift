@@ -263,11 +263,14 @@ package struct HTTPClient: Sendable {
                 // The answer came from elsewhere on the same origin: say so.
                 text += "\n    redirected to \(Self.traceText(response.url.absoluteString))"
             }
+            // The limits and the request id stay on the response's own line; every header follows it.
+            logger.debug(text, metadata: rateLimitMetadata(response.headers))
+            var headers = "  response headers:"
             for field in response.headers {
                 let value = Self.isSecretHeader(field.name) ? "***" : field.value
-                text += "\n    \(Self.traceText(field.name)): \(Self.traceText(value))"
+                headers += "\n    \(Self.traceText(field.name)): \(Self.traceText(value))"
             }
-            logger.debug(text, metadata: rateLimitMetadata(response.headers))
+            logger.debug(headers)
         case .failure(let error):
             logger.debug("✗ \(line): \(Self.traceText(error.description)) after \(elapsed) ms")
         }

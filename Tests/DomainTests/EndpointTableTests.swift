@@ -47,14 +47,14 @@ private struct Supplement: Decodable {
     let parameters: [SupplementParameter]
 }
 
-/// GitHub's own list of operations (`Tests/Recorded/github-rest/operations.json`, copied from GitHub's REST
+/// GitHub's own list of operations (`Tests/Documented/operations.json`, copied from GitHub's REST
 /// description with its licence) and the project's supplement (`Tests/Recorded/operations.supplement.json`).
 private enum OperationLists {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     static func shared() throws -> [DocumentedOperation] {
-        let url = packageRoot.appendingPathComponent("Tests/Recorded/github-rest/operations.json")
+        let url = packageRoot.appendingPathComponent("Tests/Documented/operations.json")
         return try JSONDecoder().decode(SharedList.self, from: Data(contentsOf: url)).operations
     }
 

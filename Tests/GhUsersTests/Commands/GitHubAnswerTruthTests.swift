@@ -40,22 +40,28 @@ struct APIVersionRefusalCommandTests {
 
 /// Issue 26.6: GitHub's own 304s carry no `X-OAuth-Scopes`, so the scopes of the stored answer stand.
 struct ScopesAfterARecorded304Tests {
-    /// The headers of a 304 GitHub sent a token in 2013, as recorded by PyGithub
-    /// (`tests/ReplayData/ConditionalRequestUpdate.testDidNotUpdate.txt`, commit 0792bc9cfb72, LGPL-3.0; the data
-    /// only), to `GET /repos/akfish/PyGithub`: a 304's headers have one shape on every endpoint, so it answers
-    /// `GET /user` here. No `X-OAuth-Scopes` among them.
+    /// The headers of a 304 GitHub sent on 2018-01-01, as github3.py recorded them
+    /// (`tests/cassettes/Branch_latest_sha.json`, interaction 2, commit 9eeac0dd; BSD-3-Clause, the data only), to
+    /// `GET /repos/PyCQA/flake8/commits/stable/2.6`: a 304's headers have one shape on every endpoint, so it
+    /// answers `GET /user` here. No `X-OAuth-Scopes` among them, though `Access-Control-Expose-Headers` names it.
+    /// That recording was made without a token; a 304 sent to a token carries none either (PyGithub's 2013
+    /// recording `ConditionalRequestUpdate.testDidNotUpdate`, a fact only: its data is not copied here).
+    static let etag = #""1254fe8f5cfcbd4afc2f692827da4f04a3033c56""#
     static let recorded304: [(String, String)] = [
-        ("status", "304 Not Modified"), ("x-ratelimit-remaining", "4988"), ("x-content-type-options", "nosniff"),
+        ("Server", "GitHub.com"), ("Date", "Mon, 01 Jan 2018 18:52:25 GMT"),
+        ("Content-Type", "application/octet-stream"), ("Status", "304 Not Modified"), ("X-RateLimit-Limit", "60"),
+        ("X-RateLimit-Remaining", "45"), ("X-RateLimit-Reset", "1514833351"),
+        ("Cache-Control", "public, max-age=60, s-maxage=60"), ("Vary", "Accept"), ("ETag", etag),
+        ("Last-Modified", "Sat, 25 Jun 2016 17:11:19 GMT"),
         (
-            "access-control-expose-headers",
-            "ETag, Link, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-OAuth-Scopes, "
-                + "X-Accepted-OAuth-Scopes"
+            "Access-Control-Expose-Headers",
+            "ETag, Link, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, "
+                + "X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval"
         ),
-        ("access-control-allow-credentials", "true"), ("vary", "Accept-Encoding"), ("server", "GitHub.com"),
-        ("last-modified", "Thu, 22 Aug 2013 02:09:11 GMT"), ("x-ratelimit-limit", "5000"),
-        ("etag", #""8600bedcb7fed1d8065e1693e05529ce""#), ("cache-control", "private, max-age=60, s-maxage=60"),
-        ("date", "Thu, 22 Aug 2013 02:13:10 GMT"), ("access-control-allow-origin", "*"),
-        ("x-ratelimit-reset", "1377140429"),
+        ("Access-Control-Allow-Origin", "*"), ("Content-Security-Policy", "default-src 'none'"),
+        ("Strict-Transport-Security", "max-age=31536000; includeSubdomains; preload"),
+        ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "deny"), ("X-XSS-Protection", "1; mode=block"),
+        ("X-Runtime-rack", "0.020281"), ("X-GitHub-Request-Id", "B828:04D3:468E0C:8117CD:5A4A8369"),
     ]
 
     /// Before: the second `me` said "Scopes     not reported: fine-grained and app tokens have …".
@@ -69,7 +75,7 @@ struct ScopesAfterARecorded304Tests {
         harness.expect(
             "GET /user",
             headers: [
-                ("ETag", #""8600bedcb7fed1d8065e1693e05529ce""#), ("Last-Modified", "Thu, 22 Aug 2013 02:09:11 GMT"),
+                ("ETag", Self.etag), ("Last-Modified", "Sat, 25 Jun 2016 17:11:19 GMT"),
                 ("X-OAuth-Scopes", "repo, user"),
             ], body: "users-get-authenticated")
         let first = await harness.run(["me", "--color", "never"])
@@ -78,7 +84,7 @@ struct ScopesAfterARecorded304Tests {
         harness.expect("GET /user", status: 304, headers: Self.recorded304)
         let second = await harness.run(["me", "--color", "never"])
         #expect(second.status == 0, "\(second.err)")
-        #expect(harness.http.received.last?.headers["If-None-Match"] == #""8600bedcb7fed1d8065e1693e05529ce""#)
+        #expect(harness.http.received.last?.headers["If-None-Match"] == Self.etag)
         #expect(second.out.hasSuffix("\n  Scopes     repo, user\n"), "\(second.out)")
     }
 }
