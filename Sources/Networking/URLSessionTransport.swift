@@ -22,8 +22,8 @@ package final class URLSessionTransport: Sendable {
     /// server cannot take the machine's memory.
     package static let defaultMaximumBodyBytes = 64 << 20
 
-    /// `directHost` goes around every proxy (`OriginPolicy.mustBypassProxy`): it is added to `NO_PROXY` and
-    /// `no_proxy`, which libcurl reads for each connection, before the session exists.
+    /// With a `directHost` (`OriginPolicy.mustBypassProxy`: a loopback http root sent the token) the run goes
+    /// around every proxy: `NO_PROXY` and `no_proxy` become `*`, which libcurl reads for each connection.
     package init(
         maximumConnectionsPerHost: Int = 6,
         requestTimeout: TimeInterval = 60,
@@ -31,7 +31,7 @@ package final class URLSessionTransport: Sendable {
         proxyHosts: Set<String> = [],
         directHost: String? = nil
     ) {
-        if let directHost { URLSessionTransport.bypassProxies(for: directHost) }
+        if directHost != nil { URLSessionTransport.bypassProxies() }
         self.maximumBodyBytes = max(1, maximumBodyBytes)
         self.proxyHosts = Set(proxyHosts.map(URLSessionTransport.bare))
         let configuration = URLSessionConfiguration.ephemeral
@@ -133,11 +133,12 @@ package final class URLSessionTransport: Sendable {
 
     /// Adds `host` to both spellings of the no-proxy list, keeping what the user listed. swift-corelibs-foundation
     /// sets no proxy of its own on libcurl, so libcurl's reading of the environment decides.
-    private static func bypassProxies(for host: String) {
-        for name in ["NO_PROXY", "no_proxy"] {
-            let listed = getenv(name).map { String(cString: $0) }?.trimmingCharacters(in: .whitespaces) ?? ""
-            setenv(name, listed.isEmpty ? host : listed + "," + host, 1)
-        }
+    /// Every request of the run goes to the API's own origin (a redirect elsewhere is refused), so `*` (no proxy
+    /// at all) is exact, whatever spelling of the loopback host was given: libcurl connects to `127.0.0.01` as
+    /// `127.0.0.1` but matches a `NO_PROXY` entry as written, so naming the host would let the proxy read the
+    /// token. Set once for the process, before any session exists.
+    private static func bypassProxies() {
+        for name in ["NO_PROXY", "no_proxy"] { setenv(name, "*", 1) }
     }
 
     private static func bare(_ host: String) -> String {

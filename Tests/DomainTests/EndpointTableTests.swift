@@ -3,7 +3,7 @@ import Testing
 
 @testable import Domain
 
-/// One operation as GitHub documents it, in the shared list or in the project's supplement.
+/// One operation as GitHub documents it, in the documented list or in the project's supplement.
 private struct DocumentedOperation: Decodable {
     struct Parameter: Decodable {
         let name: String?
@@ -24,11 +24,11 @@ private struct DocumentedOperation: Decodable {
     let path: String
     let docs: String?
     let parameters: [Parameter]?
-    /// Where the supplement's entry was checked; the shared list has none.
+    /// Where the supplement's entry was checked; the documented list has none.
     let source: String?
 }
 
-/// A query parameter of a shared operation whose definition the shared list names but did not read.
+/// A query parameter of a documented operation whose definition the documented list names but did not read.
 private struct SupplementParameter: Decodable {
     let operationId: String
     let component: String
@@ -67,7 +67,7 @@ private enum OperationLists {
 /// Issue 21, item 1: the endpoint table is the client's and the stand-in's single source of truth, so each row
 /// is pinned to GitHub's documentation rather than to either of them.
 struct EndpointTableTests {
-    /// The operation a row names, from the shared list or else the supplement.
+    /// The operation a row names, from the documented list or else the supplement.
     private func documented(_ row: Endpoint) throws -> DocumentedOperation {
         let shared = try OperationLists.shared()
         let supplement = try OperationLists.supplement()

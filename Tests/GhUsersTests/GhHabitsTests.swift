@@ -22,6 +22,22 @@ struct GhHabitsTests {
                     + "--json into jq\n"), "\(run.err)")
     }
 
+    /// A query with a comma after `--json` is a query, not a list of fields (a review found it refused).
+    @Test func aQueryWithACommaAfterJSONIsSearched() async {
+        let harness = CommandHarness()
+        harness.expect("GET /search/users?q=location%3A%22Portland%2C+OR%22&per_page=30", body: "search-users")
+        let run = await harness.run(["search", "--json", #"location:"Portland, OR""#])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.hasPrefix("["))
+    }
+
+    /// An option's name is matched as typed: `--ALL` is a typo of list's own `--all`, not another command's.
+    @Test func anOptionInCapitalsIsATypo() async {
+        let run = await usage(["list", "--ALL"])
+        #expect(run.err.hasPrefix("Error: unknown option '--ALL'\n"), "\(run.err)")
+        #expect(run.err.contains("Did you mean '--all'?"), "\(run.err)")
+    }
+
     /// Before: "unknown option '--jq'" and "unknown option '--template'", with no way on.
     @Test(arguments: [
         (["show", "octocat", "--jq", ".login"], "gh-users has no jq of its own; pipe --json into jq"),

@@ -12,9 +12,9 @@ import Foundation
 /// process killed by that signal.
 ///
 /// Cancellation reaches a command only where it waits (a request, a rate-limit wait); work that never waits
-/// (rendering a very large page) would not see it. So the first signal also sets a deadline (`firstGrace`, 3 s):
-/// a command that has not returned by then is ended with the same status, its temporary and lock files removed
-/// (`ExitCleanup`). A second signal does not cut the output short: the command is already closing its JSON
+/// (rendering a very large page) would not see it. So the first signal also sets a deadline (`firstGrace`,
+/// 10 s, far past a normal close, which takes milliseconds): a command that has not returned by then is ended
+/// with the same status, its temporary and lock files removed (`ExitCleanup`). A second signal does not cut the output short: the command is already closing its JSON
 /// document, which takes milliseconds, so it gets `grace` to finish before the process exits anyway; a third
 /// exits at once, for when something does not stop.
 ///
@@ -100,7 +100,7 @@ final class InterruptHandler {
 
 final class InterruptState: @unchecked Sendable {
     /// The process's own, which `InterruptHandler` feeds and blocking reads and opens consult.
-    static let process = InterruptState(firstGrace: .seconds(3)) { status in
+    static let process = InterruptState(firstGrace: .seconds(10)) { status in
         let message = Array("gh-users: interrupted\n".utf8)
         _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         ExitCleanup.process.exit(status)

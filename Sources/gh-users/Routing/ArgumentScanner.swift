@@ -74,8 +74,9 @@ enum ArgumentScanner {
                 }
                 parsed.flags.insert(option.name)
                 // gh's `--json login,name` names the fields with the flag; here the list would pass for a login.
+                // Only a list of names: a search query with a comma (`location:"Portland, OR"`) is no such list.
                 if option.name == "json", !optionsEnded, index < arguments.count, !arguments[index].hasPrefix("-"),
-                    arguments[index].contains(",")
+                    Self.isFieldList(arguments[index])
                 {
                     throw UsageError(
                         message: "--json takes no list of fields, as gh's does: give --json --fields "
@@ -85,5 +86,15 @@ enum ArgumentScanner {
             }
         }
         return parsed
+    }
+
+    /// `login,name` or `owner.login,id`: two or more comma-separated names, each letters, digits, `_` and `.`.
+    static func isFieldList(_ argument: String) -> Bool {
+        let names = argument.split(separator: ",", omittingEmptySubsequences: false)
+        return names.count > 1
+            && names.allSatisfy { name in
+                guard let first = name.first, first.isASCII, first.isLetter || first == "_" else { return false }
+                return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }
+            }
     }
 }

@@ -15,7 +15,8 @@ struct UsageError: Error, Sendable, Equatable {
 
     static func unknownOption(_ option: String, spec: CommandSpec) -> UsageError {
         // An option another command takes is no typo: say it does not apply here, and where it does.
-        let name = String(option.dropFirst(2)).lowercased()
+        // Names are matched as typed: `--ALL` is a typo of `--all`, which the suggestion below offers.
+        let name = String(option.dropFirst(2))
         let takers = CommandCatalog.specs.filter { $0.option(named: name) != nil }.map(\.name)
         if option.hasPrefix("--"), !takers.isEmpty {
             // A command's own option names the few that take it; a group's (most commands) would be a long list.
@@ -25,7 +26,7 @@ struct UsageError: Error, Sendable, Equatable {
             return UsageError(
                 message: "option '\(option)' does not apply to \(spec.name)" + whereItApplies, command: spec)
         }
-        if let habit = ghHabits[name], spec.allOptions.contains(where: { $0.name == "json" }) {
+        if let habit = ghHabits[name.lowercased()], spec.allOptions.contains(where: { $0.name == "json" }) {
             return UsageError(message: "unknown option '\(option)': \(habit)", command: spec)
         }
         return unknownOption(option, among: spec.allOptions.map { "--\($0.name)" }, spec: spec)
