@@ -20,8 +20,8 @@ let package = Package(
         // HTTP client over a transport seam; the only home of FoundationNetworking. AtomicCore gives the debug
         // trace its terminal sanitising and the one Duration-to-seconds conversion.
         .target(name: "Networking", dependencies: ["AtomicLogger", "AtomicCore"]),
-        // GitHub endpoints, DTOs, repositories.
-        .target(name: "Data", dependencies: ["Domain", "Networking", "AtomicLogger", "JSONBytes"]),
+        // GitHub endpoints, DTOs, repositories. AtomicCore gives the cache's messages the one rule for a path.
+        .target(name: "Data", dependencies: ["Domain", "Networking", "AtomicLogger", "AtomicCore", "JSONBytes"]),
         .executableTarget(
             name: "gh-users",
             dependencies: ["AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking"]

@@ -4,9 +4,27 @@
 /// With `escapeBackslash` (for tsv), a backslash is doubled so that the escapes can be undone unambiguously.
 package enum TerminalSanitizer {
     package static func sanitize(_ text: String, escapeBackslash: Bool = false) -> String {
-        let needsEscaping = { (scalar: Unicode.Scalar) in
-            (escapeBackslash && scalar == "\\") || isUnsafe(scalar)
-        }
+        visible(text, namingFormat: false) { (escapeBackslash && $0 == "\\") || isUnsafe($0) }
+    }
+
+    /// A file path for a message: single-quoted, with every control character escaped as `sanitize` does
+    /// (`\e`), and every format character (bidirectional overrides and isolates, zero-width ones) named by its
+    /// code point (`\u{202e}`), so a path given on the command line can neither drive the terminal nor reorder
+    /// the line, and the reader sees what is in the name. The one rule for a path in a message, in every target.
+    package static func quotedPath(_ path: String) -> String {
+        "'" + visible(path, namingFormat: true, escaping: isUnsafeInPath) + "'"
+    }
+
+    /// What `quotedPath` shows as an escape: a control character or a format character.
+    package static func isUnsafeInPath(_ scalar: Unicode.Scalar) -> Bool {
+        isUnsafe(scalar) || scalar.properties.generalCategory == .format
+    }
+
+    /// `text` with each scalar `needsEscaping` accepts shown visibly; a format character by its code point when
+    /// `namingFormat`, else as U+FFFD.
+    private static func visible(
+        _ text: String, namingFormat: Bool, escaping needsEscaping: (Unicode.Scalar) -> Bool
+    ) -> String {
         // Fast path: most GitHub data is plain printable text.
         if !text.unicodeScalars.contains(where: needsEscaping) { return text }
         // Built as UTF-8 bytes: appending a sequence to a `String.UnicodeScalarView` copies the whole view each
@@ -15,7 +33,7 @@ package enum TerminalSanitizer {
         result.reserveCapacity(text.utf8.count + text.utf8.count / 4)
         for scalar in text.unicodeScalars {
             if needsEscaping(scalar) {
-                appendVisible(scalar, to: &result)
+                appendVisible(scalar, namingFormat: namingFormat, to: &result)
             } else {
                 result.append(contentsOf: scalar.utf8)
             }
@@ -37,8 +55,9 @@ package enum TerminalSanitizer {
 
     private static let backslash = UInt8(ascii: "\\")
 
-    /// How an unsafe scalar is shown: a backslash escape for controls, U+FFFD for the invisible formatting ones.
-    private static func appendVisible(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+    /// How an unsafe scalar is shown: a backslash escape for controls; for the invisible formatting ones, their
+    /// code point (`\u{202e}`) when `namingFormat`, else U+FFFD.
+    private static func appendVisible(_ scalar: Unicode.Scalar, namingFormat: Bool, to output: inout [UInt8]) {
         let value = scalar.value
         switch value {
         case 0x5C: output += [backslash, backslash]
@@ -52,6 +71,9 @@ package enum TerminalSanitizer {
             output += [backslash, UInt8(ascii: "x"), hexDigit(value >> 4), hexDigit(value & 0xF)]
         case _ where value <= 0x9F:
             output += [backslash, UInt8(ascii: "u"), UInt8(ascii: "{"), hexDigit(value >> 4), hexDigit(value & 0xF)]
+            output.append(UInt8(ascii: "}"))
+        case _ where namingFormat:
+            output += [backslash, UInt8(ascii: "u"), UInt8(ascii: "{")] + Array(String(value, radix: 16).utf8)
             output.append(UInt8(ascii: "}"))
         default:
             output += [0xEF, 0xBF, 0xBD]  // U+FFFD

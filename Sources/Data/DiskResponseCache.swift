@@ -1,3 +1,4 @@
+import AtomicCore
 import AtomicLogger
 import Domain
 import Foundation
@@ -159,7 +160,8 @@ package final class DiskResponseCache: Sendable {
         where name.hasSuffix(DiskResponseCache.entrySuffix) || name.hasPrefix(DiskResponseCache.temporaryPrefix) {
             if unlinkat(descriptor, name, 0) != 0, errno != ENOENT, errno != EISDIR {
                 let path = storeDirectory.appendingPathComponent(name).path
-                throw DomainError.cacheUnavailable("cannot remove \(path): \(FileInfo.reason(errno))")
+                throw DomainError.cacheUnavailable(
+                    "cannot remove \(TerminalSanitizer.quotedPath(path)): \(FileInfo.reason(errno))")
             }
         }
         sizeEstimate.reset()

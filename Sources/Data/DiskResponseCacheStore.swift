@@ -1,3 +1,4 @@
+import AtomicCore
 import AtomicLogger
 import Domain
 import Foundation
@@ -52,11 +53,11 @@ extension DiskResponseCache {
             let isLink = lstat(path, &info) == 0 && Int(info.st_mode) & Int(S_IFMT) == Int(S_IFLNK)
             return .failure(
                 StoreProblem(
-                    "\(FileInfo.quoted(path)) is "
+                    "\(TerminalSanitizer.quotedPath(path)) is "
                         + (isLink ? "a symbolic link, which gh-users does not follow" : "not a directory")
                         + DiskResponseCache.wayOut))
         default:
-            return .failure(StoreProblem("cannot open \(FileInfo.quoted(path)): \(FileInfo.reason(code))"))
+            return .failure(StoreProblem("cannot open \(TerminalSanitizer.quotedPath(path)): \(FileInfo.reason(code))"))
         }
     }
 
@@ -65,14 +66,15 @@ extension DiskResponseCache {
         var info = stat()
         if stat(directory.path, &info) == 0 {
             guard Int(info.st_mode) & Int(S_IFMT) == Int(S_IFDIR) else {
-                return StoreProblem("the cache directory \(FileInfo.quoted(directory.path)) is not a directory")
+                return StoreProblem(
+                    "the cache directory \(TerminalSanitizer.quotedPath(directory.path)) is not a directory")
             }
             return nil
         }
         let code = errno
         guard code != ENOENT else { return nil }
         return StoreProblem(
-            "cannot use the cache directory \(FileInfo.quoted(directory.path)): \(FileInfo.reason(code))")
+            "cannot use the cache directory \(TerminalSanitizer.quotedPath(directory.path)): \(FileInfo.reason(code))")
     }
 
     /// Creates the store with its marker under a temporary name and renames it into place, so that no process
@@ -80,7 +82,8 @@ extension DiskResponseCache {
     private func createStore() -> Result<Int32, StoreProblem> {
         let root = directory.path
         if let (path, code) = FileInfo.makeDirectories(root) {
-            return .failure(StoreProblem("cannot create \(FileInfo.quoted(path)): \(FileInfo.reason(code))"))
+            return .failure(
+                StoreProblem("cannot create \(TerminalSanitizer.quotedPath(path)): \(FileInfo.reason(code))"))
         }
         let suffix = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let temporary = directory.appendingPathComponent(
@@ -89,13 +92,15 @@ extension DiskResponseCache {
         guard mkdir(temporary, 0o700) == 0 else {
             let code = errno
             return .failure(
-                StoreProblem("cannot create a folder in \(FileInfo.quoted(root)): \(FileInfo.reason(code))"))
+                StoreProblem(
+                    "cannot create a folder in \(TerminalSanitizer.quotedPath(root)): \(FileInfo.reason(code))"))
         }
         let descriptor = open(temporary, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             rmdir(temporary)
-            return .failure(StoreProblem("cannot open \(FileInfo.quoted(temporary)): \(FileInfo.reason(code))"))
+            return .failure(
+                StoreProblem("cannot open \(TerminalSanitizer.quotedPath(temporary)): \(FileInfo.reason(code))"))
         }
         // The umask may have taken bits the owner needs; this folder is ours, made a moment ago.
         _ = fchmod(descriptor, 0o700)
@@ -114,7 +119,8 @@ extension DiskResponseCache {
             if existing >= 0 { return validate(existing, repair: .madeByGhUsers) }
         }
         return .failure(
-            StoreProblem("cannot create \(FileInfo.quoted(storeDirectory.path)): \(FileInfo.reason(code))"))
+            StoreProblem("cannot create \(TerminalSanitizer.quotedPath(storeDirectory.path)): \(FileInfo.reason(code))")
+        )
     }
 
     /// How far gh-users may go to repair a store whose marker is missing, damaged or of another version.
@@ -132,7 +138,7 @@ extension DiskResponseCache {
     /// of ours whose marker is wrong (a damaged file, an older or newer gh-users) is emptied and marked again,
     /// with one line on stderr: its entries are of no known format, and nobody else could have written them.
     private func validate(_ descriptor: Int32, repair: Repair) -> Result<Int32, StoreProblem> {
-        let path = FileInfo.quoted(storeDirectory.path)
+        let path = TerminalSanitizer.quotedPath(storeDirectory.path)
         var info = stat()
         var problem: String?
         if fstat(descriptor, &info) != 0 {
@@ -165,7 +171,7 @@ extension DiskResponseCache {
     /// Empties a store of ours whose marker is wrong and writes the marker again (whole, through a rename);
     /// nil once done, else what went wrong.
     private func remark(_ descriptor: Int32, emptying: Bool) -> String? {
-        let path = FileInfo.quoted(storeDirectory.path)
+        let path = TerminalSanitizer.quotedPath(storeDirectory.path)
         var removed = 0
         for name in FileInfo.names(in: descriptor)
         where emptying
@@ -200,14 +206,14 @@ extension DiskResponseCache {
 
     func warnAboutEntry(_ name: String, _ problem: String) {
         guard WarningsGiven.shared.first("entry\u{0}" + storeDirectory.path) else { return }
-        let path = FileInfo.quoted(storeDirectory.appendingPathComponent(name).path)
+        let path = TerminalSanitizer.quotedPath(storeDirectory.appendingPathComponent(name).path)
         logger.warning("ignoring the cache entry \(path), and any other like it: \(problem)")
     }
 
     func warnAboutWriting(_ code: Int32) {
         guard WarningsGiven.shared.first("write\u{0}" + storeDirectory.path) else { return }
         logger.warning(
-            "cannot write to the cache in \(FileInfo.quoted(storeDirectory.path)): \(FileInfo.reason(code)); "
+            "cannot write to the cache in \(TerminalSanitizer.quotedPath(storeDirectory.path)): \(FileInfo.reason(code)); "
                 + "going on without storing answers")
     }
 }
@@ -299,21 +305,6 @@ enum FileInfo {
     static func reason(_ code: Int32) -> String {
         let text = String(cString: strerror(code))
         return text.prefix(1).lowercased() + text.dropFirst()
-    }
-
-    /// A path for a message: quoted, and with control and bidirectional-override characters escaped, so a
-    /// folder's name cannot drive the terminal. Done here, so that Data needs no terminal module.
-    static func quoted(_ path: String) -> String {
-        var text = ""
-        for scalar in path.unicodeScalars {
-            let category = scalar.properties.generalCategory
-            if category == .control || category == .format {
-                text += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        return "'\(text)'"
     }
 
     /// The names in a folder. A fresh descriptor, so concurrent listings do not share a read position.

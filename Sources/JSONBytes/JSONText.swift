@@ -242,26 +242,31 @@ package enum JSONText {
     }
 
     /// `text` as a JSON string: the short escapes RFC 8259 names (`\n`, `\t`…) where there is one, as GitHub
-    /// writes them, and `\u00XX` for the other control characters.
+    /// writes them, and `\uXXXX` for the other control characters, DEL, the C1 controls and the format characters
+    /// (a right-to-left override, a zero-width space): the same string to a reader, but one that shown on a
+    /// terminal (a path in a message, `--json` on a terminal) can neither drive it nor reorder the line.
     static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(byte)
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0..<0x20:
-                output.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
-            default:
-                output.append(byte)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22, 0x5C: output += [UInt8(ascii: "\\"), UInt8(scalar.value)]
+            case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x08: output += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x0C: output += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case 0..<0x20, 0x7F...0x9F: appendUnicodeEscape(UInt16(scalar.value), to: &output)
+            case 0x20..<0x7F: output.append(UInt8(scalar.value))
+            case _ where scalar.properties.generalCategory == .format:
+                for unit in String(scalar).utf16 { appendUnicodeEscape(unit, to: &output) }
+            default: output += scalar.utf8
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendUnicodeEscape(_ unit: UInt16, to output: inout [UInt8]) {
+        output += Array(String(format: "\\u%04x", unit).utf8)
     }
 
     /// The index just past the value (string, number, literal, object or array) that starts at `start`.

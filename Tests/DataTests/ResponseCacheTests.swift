@@ -479,7 +479,7 @@ struct CacheFolderSafetyTests {
         let (cache, log) = cache(file)
         cache.write(key: "a", response: response(), now: Date())
         let message = try #require(log.entries.first?.message)
-        #expect(message.contains("\\u{1b}[31mred\\u{202e}' is not a directory"))
+        #expect(message.contains("\\e[31mred\\u{202e}' is not a directory"))
         #expect(!message.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
     }
 

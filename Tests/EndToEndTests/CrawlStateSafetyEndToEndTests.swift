@@ -100,6 +100,30 @@ struct CrawlStateSafetyEndToEndTests {
         }
     }
 
+    /// Issue 26 item 11: a state and an output named with an OSC 52 sequence (set the clipboard) and a
+    /// right-to-left override. The refusal names both, and gives the output to pass back as a shell word: stderr
+    /// shows every one of those characters as an escape, and holds none of them raw.
+    @Test func hostilePathsReachStderrOnlyAsEscapes() async throws {
+        let hostile = "\u{1B}]52;c;aGk=\u{07}\u{202E}"
+        try await withServer(users: 300) { server in
+            let first = try await run(
+                ["list", "--limit", "100", "--state", path("s" + hostile), "--output", path("o" + hostile)]
+                    + api(server))
+            #expect(first.status == 0, "\(first.stderr)")
+            let again = try await run(["list", "--all", "--state", path("s" + hostile)] + api(server))
+            #expect(again.status == 1)
+            let escaped = #"\e]52;c;aGk=\a\u{202e}"#
+            #expect(
+                again.stderr.hasPrefix(
+                    "gh-users: the state file '\(path("s" + escaped))' counts the bytes written "
+                        + "to '\(path("o" + escaped))'"), "\(again.stderr)")
+            #expect(again.stderr.contains(#"give --output $'\#(path("o"))\e]52;c;aGk=\x07\u202e'"#), "\(again.stderr)")
+            #expect(
+                !again.stderr.unicodeScalars.contains { ["\u{1B}", "\u{07}", "\u{202E}"].contains($0) },
+                "\(again.stderr.debugDescription)")
+        }
+    }
+
     // MARK: Links, planted files and FIFOs beside the state (issue 20, items 7 and 2)
 
     /// Through a symbolic link the lock is the linked file's: while another run holds it, a run through the link

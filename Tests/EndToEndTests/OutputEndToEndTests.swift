@@ -199,7 +199,7 @@ struct OutputEndToEndTests {
             let cleared = try await BinaryRunner.run(["cache", "clear", "--cache-dir", folder.path])
             #expect(cleared.status == 0, "\(cleared.stderr)")
             #expect(cleared.stdout.isEmpty)
-            #expect(cleared.stderr.hasSuffix("Removed 1 entry (3 B) from \(store.path)\n"))
+            #expect(cleared.stderr.hasSuffix("Removed 1 entry (3 B) from '\(store.path)'\n"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["CACHEDIR.TAG"])
             let info = try await BinaryRunner.run(["cache", "info", "--cache-dir", folder.path])
             #expect(info.status == 0)

@@ -255,7 +255,7 @@ struct SessionSetupTests {
             tokenFiles: ["/secret": .init(contents: "tok-1234", readableByOthers: true)]
         )
         #expect(result.status == 0)
-        #expect(result.err.contains("can be read by others; run: chmod 600 '/secret'"))
+        #expect(result.err.contains("can be read by others; run: chmod 600 /secret"))
         #expect(!result.err.contains("tok-1234"))
     }
 

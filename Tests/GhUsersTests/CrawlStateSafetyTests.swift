@@ -208,12 +208,17 @@ struct HintWordTests {
     static let awkwardWords = [
         "=ls", "~", "~root/x", "a=~/x", "!x", "#x", "*", "[a]", "{a,b}", "$HOME", "`id`", "a b", "it's", "x;y",
         "a|b", "^x", "%1", "-", "--output=a b", "é", "a\\b", "(x)", "<x", "?",
+        // Issue 26 item 11: written as `$'…'` escapes, so the hint carries none of them to the terminal.
+        "\u{1B}]52;c;aGk=\u{07}", "a\u{202E}b", "tab\there", "line\nbreak", "it's\u{1B}\\e", "\u{7F}1", "\u{85}",
+        "tag\u{E0001}",
     ]
 
     private static func echo(_ shell: String, _ line: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = ["-c", "printf '%s\\n' " + line]
+        // `$'\u202e'` is the character itself only in a UTF-8 locale, which a person's terminal has.
+        process.environment = ProcessInfo.processInfo.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

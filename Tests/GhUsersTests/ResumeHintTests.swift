@@ -152,7 +152,7 @@ struct ResumeHintTests {
         #expect(err.text.contains("To continue from here: ./.build/release/gh-users list --since 1 --all\n"))
     }
 
-    @Test(arguments: [("plain", "plain"), ("a b", "'a b'"), ("it's", #"'it'\''s'"#), ("\u{1B}[2J", #"'\e[2J'"#)])
+    @Test(arguments: [("plain", "plain"), ("a b", "'a b'"), ("it's", #"'it'\''s'"#), ("\u{1B}[2J", #"$'\e[2J'"#)])
     func wordsAreQuotedForTheShellAndTheTerminal(word: String, quoted: String) {
         #expect(ShellWord.quote(word) == quoted)
     }

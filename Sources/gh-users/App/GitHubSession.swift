@@ -1,3 +1,4 @@
+import AtomicCore
 import AtomicLogger
 import Domain
 import Networking
@@ -17,7 +18,8 @@ struct GitHubSession: Sendable {
                 let file = try environment.readTokenFile(path)
                 if file.readableByOthers {
                     io.writeErr(
-                        "gh-users: warning: the token file '\(path)' can be read by others; run: chmod 600 '\(path)'\n")
+                        "gh-users: warning: the token file \(TerminalSanitizer.quotedPath(path)) can be read by others; "
+                            + "run: chmod 600 \(ShellWord.quote(path))\n")
                 }
                 tokenFileContents = file.contents
             } catch {

@@ -1,3 +1,4 @@
+import AtomicCore
 import Foundation
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ enum TokenFileReader {
     static let limitBytes = 64 * 1024
 
     static func read(_ path: String) throws(TokenFileError) -> AppEnvironment.TokenFile {
-        let name = "the token file '\(path)'"
+        let name = "the token file \(TerminalSanitizer.quotedPath(path))"
         // A FIFO with no writer, or a pipe whose writer never closes it, blocks open(2) or read(2) for as long as
         // the other end pleases: a signal meanwhile must still stop the program.
         return try InterruptState.process.blocking { () throws(TokenFileError) in try read(path, name: name) }

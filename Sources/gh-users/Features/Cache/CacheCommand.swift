@@ -72,7 +72,7 @@ enum CacheCommand {
                 let removed = try repository.clear()
                 io.writeErr(
                     "Removed \(Counted.text(removed.entries, "entry", plural: "entries")) "
-                        + "(\(CacheRenderer.size(removed.bytes))) from \(removed.path)\n"
+                        + "(\(CacheRenderer.size(removed.bytes))) from \(TerminalSanitizer.quotedPath(removed.path))\n"
                 )
             }
             return .success

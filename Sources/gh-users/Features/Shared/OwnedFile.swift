@@ -1,3 +1,5 @@
+import AtomicCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,6 +11,13 @@
 struct LocalFileError: Error, Equatable, CustomStringConvertible {
     let message: String
     var description: String { message }
+
+    /// Paths are quoted where the message is written (`TerminalSanitizer.quotedPath`); words a file holds (a
+    /// snapshot's command or filter) are made safe here, line by line, since the file may not be gh-users's.
+    init(message: String) {
+        self.message = message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalSanitizer.sanitize(String($0)) }.joined(separator: "\n")
+    }
 }
 
 /// What is wrong with a file's contents, in words that follow its name ("is not a JSON object").
@@ -31,6 +40,8 @@ struct FileContentProblem: Error, Equatable {
 struct OwnedFile: Sendable {
     /// The path as given, for messages.
     let path: String
+    /// The path as a message shows it: quoted, with control and format characters made visible.
+    var shown: String { TerminalSanitizer.quotedPath(path) }
     /// The file the path names once its links are followed (absolute): what is read, locked and replaced.
     let target: String
     /// What the file is called in messages ("state file").
@@ -63,23 +74,23 @@ struct OwnedFile: Sendable {
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return nil }
-            throw LocalFileError(message: "cannot read the \(kind) '\(path)': \(FileDescriptorIO.reason(code))")
+            throw LocalFileError(message: "cannot read the \(kind) \(shown): \(FileDescriptorIO.reason(code))")
         }
         defer { close(descriptor) }
         if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
             throw LocalFileError(
-                message: "cannot read the \(self.kind) '\(path)': it is \(kind), not a regular file. It was left as "
+                message: "cannot read the \(self.kind) \(shown): it is \(kind), not a regular file. It was left as "
                     + "it is: give \(option) a file")
         }
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptorIO.readAll(descriptor, limit: limitBytes)
         } catch {
-            throw LocalFileError(message: "cannot read the \(kind) '\(path)': \(FileDescriptorIO.reason(error.code))")
+            throw LocalFileError(message: "cannot read the \(kind) \(shown): \(FileDescriptorIO.reason(error.code))")
         }
         guard bytes.count <= limitBytes else {
             throw LocalFileError(
-                message: "the \(kind) '\(path)' is larger than \(limitBytes) bytes, more than gh-users ever writes "
+                message: "the \(kind) \(shown) is larger than \(limitBytes) bytes, more than gh-users ever writes "
                     + "there. It was left as it is: give \(option) another file")
         }
         return bytes
@@ -97,7 +108,7 @@ struct OwnedFile: Sendable {
             return value
         case .failure(let problem):
             throw LocalFileError(
-                message: "the \(kind) '\(path)' \(problem.detail), so it is not \(what). It was left as it is: "
+                message: "the \(kind) \(shown) \(problem.detail), so it is not \(what). It was left as it is: "
                     + remedy)
         }
     }
@@ -111,7 +122,8 @@ struct OwnedFile: Sendable {
         if lstat(temporary, &info) == 0 {
             if let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
                 throw LocalFileError(
-                    message: "cannot replace the \(self.kind) '\(path)': its temporary file '\(temporary)' is "
+                    message:
+                        "cannot replace the \(self.kind) \(shown): its temporary file \(TerminalSanitizer.quotedPath(temporary)) is "
                         + "\(kind), not a file gh-users left there. Nothing was changed: remove it and run again")
             }
             guard unlink(temporary) == 0 || errno == ENOENT else { throw failure("remove", temporary, errno) }
@@ -156,7 +168,9 @@ struct OwnedFile: Sendable {
             if let lock = try lock(descriptor) { return lock }
         }
         throw LocalFileError(
-            message: "cannot lock the \(kind) '\(path)': its lock file '\(lockPath)' keeps being replaced")
+            message:
+                "cannot lock the \(kind) \(shown): its lock file \(TerminalSanitizer.quotedPath(lockPath)) keeps being replaced"
+        )
     }
 
     /// Locks the lock file open on `descriptor`: the held lock, or nil (the descriptor closed) when the file was
@@ -165,7 +179,8 @@ struct OwnedFile: Sendable {
         if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
             close(descriptor)
             throw LocalFileError(
-                message: "cannot lock the \(self.kind) '\(path)': its lock file '\(lockPath)' is \(kind), not "
+                message:
+                    "cannot lock the \(self.kind) \(shown): its lock file \(TerminalSanitizer.quotedPath(lockPath)) is \(kind), not "
                     + "a regular file. Nothing was changed: remove it and run again")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
@@ -173,7 +188,8 @@ struct OwnedFile: Sendable {
             close(descriptor)
             if code == EWOULDBLOCK {
                 throw LocalFileError(
-                    message: "another gh-users run is using the \(kind) '\(path)' (it holds '\(lockPath)'); "
+                    message:
+                        "another gh-users run is using the \(kind) \(shown) (it holds \(TerminalSanitizer.quotedPath(lockPath))); "
                         + "wait for it to end, or give each command its own \(kind)")
             }
             throw failure("lock", lockPath, code)
@@ -186,7 +202,9 @@ struct OwnedFile: Sendable {
     }
 
     private func failure(_ verb: String, _ file: String, _ code: Int32) -> LocalFileError {
-        LocalFileError(message: "cannot \(verb) the \(kind) '\(file)': \(FileDescriptorIO.reason(code))")
+        LocalFileError(
+            message:
+                "cannot \(verb) the \(kind) \(TerminalSanitizer.quotedPath(file)): \(FileDescriptorIO.reason(code))")
     }
 
     static func directory(of path: String) -> String {

@@ -159,7 +159,7 @@ struct StateCheck {
         let differences = settings.differences(from: recorded)
         guard differences.isEmpty else {
             throw LocalFileError(
-                message: "the state file '\(file)' continues output written with "
+                message: "the state file \(TerminalSanitizer.quotedPath(file)) continues output written with "
                     + differences.joined(separator: "; ") + ". Appending to it would mix the two, so nothing was "
                     + "changed: run it with \(ShellWord.line(recorded.arguments)), or start another crawl with "
                     + "another state file")
@@ -170,9 +170,10 @@ struct StateCheck {
     private func checkOutputFile(bytes: Int64) throws(LocalFileError) {
         guard let output else {
             guard !done else { return }
-            let named = state.output.map { "'\($0)'" } ?? "an output file"
+            let named = state.output.map(TerminalSanitizer.quotedPath) ?? "an output file"
             throw LocalFileError(
-                message: "the state file '\(file)' counts the bytes written to \(named), and this run would write "
+                message:
+                    "the state file \(TerminalSanitizer.quotedPath(file)) counts the bytes written to \(named), and this run would write "
                     + "to stdout instead. Nothing was changed: give --output "
                     + (state.output.map(ShellWord.quote) ?? "FILE") + ", as the crawl so far did")
         }
@@ -181,14 +182,16 @@ struct StateCheck {
             // known, so cutting any file back to it could destroy data.
             let key = String(decoding: JSONValue.object([.init("output", .string(output))]).bytes, as: UTF8.self)
             throw LocalFileError(
-                message: "the state file '\(file)' counts \(bytes) bytes of output but does not say of which file, "
-                    + "so '\(output)' was left as it is. If they are that file's, add "
+                message:
+                    "the state file \(TerminalSanitizer.quotedPath(file)) counts \(bytes) bytes of output but does not say of which file, "
+                    + "so \(TerminalSanitizer.quotedPath(output)) was left as it is. If they are that file's, add "
                     + "\(key.dropFirst().dropLast()) to the state and run again; otherwise remove the state to "
                     + "start again")
         }
         guard recorded == output else {
             throw LocalFileError(
-                message: "the state file '\(file)' counts the bytes of '\(recorded)', not of '\(output)', which "
+                message:
+                    "the state file \(TerminalSanitizer.quotedPath(file)) counts the bytes of \(TerminalSanitizer.quotedPath(recorded)), not of \(TerminalSanitizer.quotedPath(output)), which "
                     + "was left as it is: give --output \(ShellWord.quote(recorded)), or remove the state to start "
                     + "again")
         }
@@ -202,7 +205,8 @@ struct StateCheck {
         var upgraded = state
         upgraded.settings = settings
         throw LocalFileError(
-            message: "the state file '\(file)' does not record the format, --fields and --full of the output it "
+            message:
+                "the state file \(TerminalSanitizer.quotedPath(file)) does not record the format, --fields and --full of the output it "
                 + "continues (an older gh-users wrote it), so this run cannot tell that it writes the same. Nothing "
                 + "was changed. If the output so far was written with \(ShellWord.line(settings.arguments)), as "
                 + "this run writes it, put this line in the state file and run again: "
@@ -263,13 +267,19 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o666)
         }
         guard descriptor >= 0 else {
-            throw LocalFileError(message: "cannot open the output file '\(path)': \(FileDescriptorIO.reason(errno))")
+            throw LocalFileError(
+                message:
+                    "cannot open the output file \(TerminalSanitizer.quotedPath(path)): \(FileDescriptorIO.reason(errno))"
+            )
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
             close(descriptor)
-            throw LocalFileError(message: "cannot open the output file '\(path)': \(FileDescriptorIO.reason(code))")
+            throw LocalFileError(
+                message:
+                    "cannot open the output file \(TerminalSanitizer.quotedPath(path)): \(FileDescriptorIO.reason(code))"
+            )
         }
         var length = Int64(info.st_size)
         let regular = Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
@@ -277,13 +287,15 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             guard regular else {
                 close(descriptor)
                 throw LocalFileError(
-                    message: "the output file '\(path)' is not a regular file, so it cannot be cut back to the "
+                    message:
+                        "the output file \(TerminalSanitizer.quotedPath(path)) is not a regular file, so it cannot be cut back to the "
                         + "\(recorded) bytes the state file recorded")
             }
             guard length >= recorded else {
                 close(descriptor)
                 throw LocalFileError(
-                    message: "the output file '\(path)' holds \(length) bytes, fewer than the \(recorded) the state "
+                    message:
+                        "the output file \(TerminalSanitizer.quotedPath(path)) holds \(length) bytes, fewer than the \(recorded) the state "
                         + "file recorded: data written earlier was lost. Nothing was changed; restore the file, or "
                         + "remove the state file to start the crawl again.")
             }
@@ -292,7 +304,8 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
                     let code = errno
                     close(descriptor)
                     throw LocalFileError(
-                        message: "cannot cut the output file '\(path)' back to \(recorded) bytes: "
+                        message:
+                            "cannot cut the output file \(TerminalSanitizer.quotedPath(path)) back to \(recorded) bytes: "
                             + FileDescriptorIO.reason(code))
                 }
                 length = recorded
@@ -315,7 +328,8 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             try FileDescriptorIO.writeAll(descriptor, bytes)
         } catch {
             throw OutputWriteError(
-                message: "cannot write to the output file '\(path)': \(FileDescriptorIO.reason(error.code))",
+                message:
+                    "cannot write to the output file \(TerminalSanitizer.quotedPath(path)): \(FileDescriptorIO.reason(error.code))",
                 written: error.written)
         }
         lock.withLock { length += Int64(bytes.count) }
@@ -325,7 +339,9 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     func sync() throws(LocalFileError) {
         guard fsync(descriptor) == 0 || errno == EINVAL else {
             throw LocalFileError(
-                message: "cannot flush the output file '\(path)' to disk: \(FileDescriptorIO.reason(errno))")
+                message:
+                    "cannot flush the output file \(TerminalSanitizer.quotedPath(path)) to disk: \(FileDescriptorIO.reason(errno))"
+            )
         }
     }
 }

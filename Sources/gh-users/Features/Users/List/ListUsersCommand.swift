@@ -190,7 +190,7 @@ enum ListUsersCommand {
         if done {
             if context.io.stderrIsTTY, let until = options.until {
                 context.io.writeErr(
-                    "gh-users: nothing to do: the crawl in '\(requested.statePath ?? "")' stands at account id "
+                    "gh-users: nothing to do: the crawl in \(TerminalSanitizer.quotedPath(requested.statePath ?? "")) stands at account id "
                         + "\(options.since), at or past --until \(until).\n")
             }
             return .finished(.success)
@@ -235,7 +235,7 @@ enum ListUsersCommand {
             run.closingNotes = { taken in
                 guard taken == 0, context.io.stderrIsTTY else { return [] }
                 return [
-                    "gh-users: nothing new after id \(since): the crawl in '\(statePath)' is up to date."
+                    "gh-users: nothing new after id \(since): the crawl in \(TerminalSanitizer.quotedPath(statePath)) is up to date."
                 ]
             }
         }

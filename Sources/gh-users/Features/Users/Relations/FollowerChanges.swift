@@ -92,7 +92,8 @@ struct FollowerChangesCoordinator {
             previous = try file.load()
             if let recorded = previous?.subject, recorded.relation != relation || recorded.filter != filter {
                 throw LocalFileError(
-                    message: "the snapshot file '\(file.path)' was made for 'gh-users \(recorded.command)', not for "
+                    message:
+                        "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for 'gh-users \(recorded.command)', not for "
                         + "'gh-users \(requested)'. It was left as it is: give each list its own snapshot file")
             }
         } catch {
@@ -101,7 +102,7 @@ struct FollowerChangesCoordinator {
         }
         // Held until the new snapshot is in place.
         defer { withExtendedLifetime(lock) {} }
-        let untouched = "gh-users: the snapshot file '\(file.path)' was left as it was.\n"
+        let untouched = "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was left as it was.\n"
 
         let subject: FollowSnapshotSubject
         let counts: FollowGraph.Counts
@@ -117,7 +118,7 @@ struct FollowerChangesCoordinator {
         }
         if let recorded = previous?.subject, !recorded.isSameAccount(as: subject) {
             io.writeErr(
-                "gh-users: the snapshot file '\(file.path)' was made for the \(relation.rawValue) of "
+                "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for the \(relation.rawValue) of "
                     + "\(recorded.account.login) (account id \(recorded.account.id)), but \(whose) is "
                     + "\(subject.account.login) (account id \(subject.account.id)). It was left as it is: give each "
                     + "account its own snapshot file\n")
@@ -166,14 +167,15 @@ struct FollowerChangesCoordinator {
         if let recorded = previous?.subject.account, recorded.login != subject.account.login {
             io.writeErr(
                 "gh-users: \(recorded.login) (account id \(recorded.id)) is now \(subject.account.login); the "
-                    + "snapshot in '\(file.path)' carries on under the new login.\n")
+                    + "snapshot in \(TerminalSanitizer.quotedPath(file.path)) carries on under the new login.\n")
         }
         if previous == nil {
             io.writeErr(
                 "gh-users: recorded the \(Counted.text(accounts.count, "account")) of 'gh-users \(subject.command)' in "
-                    + "'\(file.path)'; from the next run on, --changes writes who came and went.\n")
+                    + "\(TerminalSanitizer.quotedPath(file.path)); from the next run on, --changes writes who came and went.\n"
+            )
         } else if changes.isEmpty, io.stderrIsTTY {
-            io.writeErr("gh-users: no changes since the last snapshot in '\(file.path)'.\n")
+            io.writeErr("gh-users: no changes since the last snapshot in \(TerminalSanitizer.quotedPath(file.path)).\n")
         }
         return .success
     }
