@@ -194,6 +194,23 @@ struct FollowSnapshotTests {
                 + "decoded in \(ContinuousClock.now - encoded)")
     }
 
+    /// The most accounts a list may bring, each with the largest id and the longest login GitHub allows, make
+    /// a snapshot the reader takes: the bound never lets a run write what every later run refuses.
+    @Test func theMostAccountsTheBoundAllowsFitWhatTheReaderTakes() {
+        let widest = FollowSnapshot.Account(id: Int64.max, login: String(repeating: "a", count: 39))
+        func size(_ count: Int) -> Int {
+            FollowSnapshot(
+                subject: FollowSnapshotSubject(relation: .followers, account: widest, filter: "mutual"),
+                accounts: Array(repeating: widest, count: count)
+            ).encoded.count
+        }
+        let perAccount = size(3) - size(2)
+        let largest = size(1) + (FollowGraph.maximumAccounts - 1) * perAccount
+        #expect(perAccount == 78)
+        #expect(FollowGraph.bound(forCount: Int.max) == FollowGraph.maximumAccounts)
+        #expect(largest <= FollowSnapshotFile.limitBytes, "\(largest) bytes")
+    }
+
     @Test func anotherVersionIsNamed() {
         let text = #"{"version":3,"command":"followers","accounts":"whatever"}"#
         #expect(
