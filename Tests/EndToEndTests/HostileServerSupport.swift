@@ -126,7 +126,7 @@ final class SelfSignedTLSServer {
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
                 "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
             ])
-        let port = try SelfSignedTLSServer.freePort()
+        let port = try LoopbackListener.freePort()
         let log = folder.appendingPathComponent("s_server.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
@@ -177,12 +177,6 @@ final class SelfSignedTLSServer {
             }
         }
         guard status == 0 else { throw POSIXError(.EINVAL) }
-    }
-
-    private static func freePort() throws -> UInt16 {
-        let probe = try RawTestServer { _ in }
-        defer { probe.stop() }
-        return probe.port
     }
 
     private static func canConnect(_ port: UInt16) -> Bool {

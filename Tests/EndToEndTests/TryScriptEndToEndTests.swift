@@ -1,5 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `Scripts/try`, the README's first command, run with the binaries the tests built.
 struct TryScriptEndToEndTests {
@@ -21,8 +28,8 @@ struct TryScriptEndToEndTests {
         return [
             "TRY_BIN": bin.path,
             "TRY_CACHE": cache.path,
-            // Below Linux's ephemeral range (32768 and up), where a client connection of another test could hold it.
-            "TRY_PORT": String(Int.random(in: 20_000...32_000)),
+            // One the system picked as free, so no other test (nor anything else on the machine) holds it.
+            "TRY_PORT": String(try LoopbackListener.freePort()),
         ]
     }
 
@@ -103,6 +110,18 @@ struct TryScriptEndToEndTests {
         }
 
         func remove() { try? FileManager.default.removeItem(at: root) }
+
+        /// Ends the stand-in `--serve` left serving, if one is still recorded (a test that threw before its
+        /// `--stop`): SIGKILL, which it cannot ignore, to the process id the script wrote, so none outlives
+        /// the test. Nothing is waited for.
+        func killServed(_ environment: [String: String]) {
+            guard let port = environment["TRY_PORT"] else { return }
+            let record = cache.appendingPathComponent("try-standin-\(port).pid")
+            guard let text = try? String(contentsOf: record, encoding: .utf8),
+                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
+            else { return }
+            kill(pid, SIGKILL)
+        }
     }
 
     /// gh-users runs where the script was called: `--state` and `--output` given as relative paths are there, not
@@ -141,6 +160,9 @@ struct TryScriptEndToEndTests {
                     + "--serve' keeps one serving between calls"))
         #expect(try await sandbox.run("follows octocat \(login)", environment).status == 1)
 
+        // Whatever throws from here on, the stand-in `--serve` starts does not outlive the test (declared after
+        // the sandbox's removal, so it runs before it, while the process id is still on disk).
+        defer { sandbox.killServed(environment) }
         let serve = try await sandbox.run("--serve", environment)
         #expect(serve.status == 0, "\(serve.stderr)")
         let followed = try await sandbox.run("follow \(login)", environment)
@@ -173,8 +195,14 @@ struct TryScriptEndToEndTests {
             cd "\#(sandbox.here.path)"
             bash "\#(Self.script)" list --all --per-page 1 --no-cache --format tsv > out 2> err &
             job=$!
-            for _ in $(seq 1200); do [ -s out ] && break; sleep 0.05; done
-            kill -INT -- -$job
+            # Every wait is a bounded number of polls, so none can hang the test; none is timed.
+            for _ in $(seq 1200); do [ -s out ] && break; kill -0 $job 2>/dev/null || break; sleep 0.05; done
+            kill -INT -- -$job 2>/dev/null
+            for _ in $(seq 1200); do kill -0 $job 2>/dev/null || break; sleep 0.05; done
+            if kill -0 $job 2>/dev/null; then
+                echo "still running after the interrupt"
+                kill -KILL -- -$job
+            fi
             wait $job
             echo "status $?"
             cat err

@@ -93,12 +93,15 @@ struct FollowGraphSetTests {
         }
     }
 
-    @Test func aListIsBoundByItsProfilesCountAndAMarginThatCannotOverflow() {
+    @Test func aListIsBoundByItsProfilesCountAndAMarginUpToTheMost() {
         #expect(FollowGraph.bound(forCount: 0) == 1_000)
         #expect(FollowGraph.bound(forCount: 3) == 1_003)
         #expect(FollowGraph.bound(forCount: 50_000) == 55_000)
-        // A profile's count is GitHub's word: the largest one saturates rather than traps.
-        #expect(FollowGraph.bound(forCount: Int.max) == Int.max)
+        // A profile's count is GitHub's word: a huge one neither traps nor lifts the bound past the most
+        // gh-users reads of one list.
+        #expect(FollowGraph.bound(forCount: 1_900_000) == 2_000_000)
+        #expect(FollowGraph.bound(forCount: 2_000_000) == 2_000_000)
+        #expect(FollowGraph.bound(forCount: Int.max) == 2_000_000)
         #expect(FollowGraph.bound(forCount: nil) == 1_000_000)
         #expect(FollowGraph.bound(forCount: -5) == 1_000_000)
     }

@@ -156,6 +156,9 @@ struct FollowSnapshotTests {
     @Test(arguments: [
         "", "garbage", "[]", #"{"version":2,"since":5}"#,
         #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[]}"#,
+        #"{"version":1,"command":"followers","login":"bad login","filter":null,"accounts":[]}"#,
+        #"{"version":1,"command":"followers","account_id":1,"login":"a","filter":null,"accounts":[]}"#,
+        #"{"version":1,"command":"followers","login":"a","filter":null,"accounts":[{"id":0,"login":"b"}]}"#,
         #"{"version":2,"command":"followers","login":"a","filter":null,"accounts":[]}"#,
         #"{"version":2,"command":"followers","account_id":1,"login":null,"filter":null,"accounts":[]}"#,
         #"{"version":2,"command":"followers","account_id":0,"login":"a","filter":null,"accounts":[]}"#,
@@ -191,16 +194,46 @@ struct FollowSnapshotTests {
                 + "decoded in \(ContinuousClock.now - encoded)")
     }
 
+    /// The most accounts a list may bring, each with the largest id and the longest login GitHub allows, make
+    /// a snapshot the reader takes: the bound never lets a run write what every later run refuses.
+    @Test func theMostAccountsTheBoundAllowsFitWhatTheReaderTakes() {
+        let widest = FollowSnapshot.Account(id: Int64.max, login: String(repeating: "a", count: 39))
+        func size(_ count: Int) -> Int {
+            FollowSnapshot(
+                subject: FollowSnapshotSubject(relation: .followers, account: widest, filter: "mutual"),
+                accounts: Array(repeating: widest, count: count)
+            ).encoded.count
+        }
+        let perAccount = size(3) - size(2)
+        let largest = size(1) + (FollowGraph.maximumAccounts - 1) * perAccount
+        #expect(perAccount == 78)
+        #expect(FollowGraph.bound(forCount: Int.max) == FollowGraph.maximumAccounts)
+        #expect(largest <= FollowSnapshotFile.limitBytes, "\(largest) bytes")
+    }
+
     @Test func anotherVersionIsNamed() {
         let text = #"{"version":3,"command":"followers","accounts":"whatever"}"#
         #expect(
             FollowSnapshot.decode(Array(text.utf8))
-                == .failure(FileContentProblem("has version 3; this gh-users reads version 2")))
-        // Version 1 recorded no account id (the token's own account was "login": null), so it cannot be checked.
-        let first = #"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[]}"#
+                == .failure(FileContentProblem("has version 3; this gh-users reads versions 1 and 2")))
+    }
+
+    /// Version 1 recorded the login the list was asked for, not the account id: read, the account is known by
+    /// that login alone, in any case.
+    @Test func aVersion1SnapshotIsKnownByItsLogin() throws {
+        let text =
+            #"{"version":1,"command":"following","login":"Octocat","filter":null,"accounts":[{"id":2,"login":"b"}]}"#
+        let read = try FollowSnapshot.decode(Array(text.utf8)).get()
+        #expect(read.subject.loginOnly)
+        #expect(read.subject.relation == .following)
+        #expect(read.accounts == accounts([(2, "b")]))
+        let octocat = FollowSnapshotSubject(
+            relation: .following, account: .init(id: 583231, login: "octocat"), filter: nil)
+        #expect(read.subject.isSameAccount(as: octocat))
         #expect(
-            FollowSnapshot.decode(Array(first.utf8))
-                == .failure(FileContentProblem("has version 1; this gh-users reads version 2")))
+            !read.subject.isSameAccount(
+                as: FollowSnapshotSubject(relation: .following, account: .init(id: 583231, login: "hubot"), filter: nil)
+            ))
     }
 
     /// The account is its id: a rename is the same account, another id is another account whatever its login.
@@ -265,11 +298,11 @@ struct FollowSnapshotFileTests {
         let file = FollowSnapshotFile(path: folder("f.json"))
         let old = umask(0)
         defer { umask(old) }
-        try file.replace(with: snapshot)
+        try file.replace(with: snapshot.encoded)
         #expect(try folder.mode("f.json") == 0o600)
         #expect(try file.load() == snapshot)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder("f.json"))
-        try file.replace(with: snapshot)
+        try file.replace(with: snapshot.encoded)
         #expect(try folder.mode("f.json") == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["f.json"])
     }
@@ -282,7 +315,7 @@ struct FollowSnapshotFileTests {
         #expect(mkdir(folder("f.json"), 0o700) == 0)
         let file = FollowSnapshotFile(path: folder("f.json"))
         #expect {
-            try file.replace(with: snapshot)
+            try file.replace(with: snapshot.encoded)
         } throws: { error in
             (error as? LocalFileError)?.message.hasPrefix("cannot replace the snapshot file") == true
         }
@@ -587,6 +620,67 @@ struct FollowerChangesRunTests {
                 + "under the new login.\n")
         let recorded = try #require(try FollowSnapshotFile(path: folder("f.json")).load())
         #expect(recorded.subject.account == FollowSnapshot.Account(id: 9, login: "me-renamed"))
+    }
+
+    /// A version 1 snapshot (written before the account id was) whose login is the profile's, in any case,
+    /// carries on: its changes are compared, and it is written back as version 2 with the profile's id.
+    @Test func aVersion1SnapshotOfTheSameLoginCarriesOnAsVersion2() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Data(
+            (#"{"version":1,"command":"followers","login":"ME","filter":null,"accounts":["#
+                + "\n" + #"{"id":1,"login":"a"},"# + "\n" + #"{"id":2,"login":"b"}"# + "\n]}\n").utf8
+        ).write(to: URL(fileURLWithPath: folder("f.json")))
+        let (status, out, err) = await run(
+            github([[(1, "a"), (3, "c")]], id: 9),
+            ["followers", "me", "--changes", folder("f.json"), "--format", "tsv"])
+        #expect(status == 0, "\(err)")
+        #expect(out == "added\tc\t3\t\nremoved\tb\t2\t\n")
+        #expect(
+            err == "gh-users: the version 1 snapshot in '\(folder("f.json"))' is now version 2, which records the "
+                + "account id too (me (account id 9)).\n")
+        let recorded = try #require(try FollowSnapshotFile(path: folder("f.json")).load())
+        #expect(
+            recorded.subject
+                == FollowSnapshotSubject(relation: .followers, account: .init(id: 9, login: "me"), filter: nil))
+        #expect(recorded.accounts == accounts([(1, "a"), (3, "c")]))
+    }
+
+    /// A version 1 snapshot of another login is another account's list: refused, left byte for byte.
+    @Test func aVersion1SnapshotOfAnotherLoginIsRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let before = Array(#"{"version":1,"command":"followers","login":"hubot","filter":null,"accounts":[]}"#.utf8)
+        try Data(before).write(to: URL(fileURLWithPath: folder("f.json")))
+        let (status, out, err) = await run(
+            github([[(1, "a")]], id: 9), ["followers", "me", "--changes", folder("f.json")])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err == "gh-users: the snapshot file '\(folder("f.json"))' was made for the followers of hubot, but the "
+                + "account me is me (account id 9). It was left as it is: give each account its own snapshot file\n")
+        #expect(try folder.bytes("f.json") == before)
+    }
+
+    /// A version 1 snapshot of the token's own account named no account ("login": null): it cannot be checked,
+    /// so it is refused before any request, saying why and how to carry it on.
+    @Test func aVersion1SnapshotWithoutALoginSaysWhyAndWhatToDo() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let before = Array(#"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[]}"#.utf8)
+        try Data(before).write(to: URL(fileURLWithPath: folder("f.json")))
+        let other = FakeGitHub()
+        let (status, out, err) = await run(other, ["followers", "--changes", folder("f.json")])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err == "gh-users: the snapshot file '\(folder("f.json"))' is a version 1 snapshot of the token's own "
+                + "account (\"login\": null), which does not say whose account it is, so it cannot be checked "
+                + "against this one. It was left as it is: if you know the account it was made for, write its login "
+                + "in the file's \"login\" (\"login\": \"octocat\") and run again, and its changes carry on; "
+                + "otherwise remove it to start again\n")
+        #expect(other.calls.isEmpty)
+        #expect(try folder.bytes("f.json") == before)
     }
 
     /// A list far below its profile's count (GitHub answered part of it) is not taken for everyone leaving.

@@ -46,6 +46,14 @@ package final class LoopbackListener: @unchecked Sendable {
         close(descriptor)
     }
 
+    /// A port on 127.0.0.1 the system picked as free, for a server in another process to listen on: a listener
+    /// is bound to port 0 and closed at once.
+    package static func freePort() throws -> UInt16 {
+        let probe = try LoopbackListener { close($0) }
+        defer { probe.stop() }
+        return probe.port
+    }
+
     /// Reads an HTTP head a byte at a time, so nothing after it is consumed; nil when the peer goes away first
     /// or sends more than 64 KiB without ending it.
     package static func readHead(_ descriptor: Int32) -> String? {

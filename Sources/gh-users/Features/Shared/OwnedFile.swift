@@ -23,9 +23,13 @@ struct LocalFileError: Error, Equatable, CustomStringConvertible {
 /// What is wrong with a file's contents, in words that follow its name ("is not a JSON object").
 struct FileContentProblem: Error, Equatable {
     let detail: String
+    /// What to do, when it is not the usual remedy for a file that is not of its kind; with it, the message
+    /// says only what `detail` says is wrong.
+    let remedy: String?
 
-    init(_ detail: String) {
+    init(_ detail: String, remedy: String? = nil) {
         self.detail = detail
+        self.remedy = remedy
     }
 }
 
@@ -107,6 +111,9 @@ struct OwnedFile: Sendable {
         case .success(let value):
             return value
         case .failure(let problem):
+            if let own = problem.remedy {
+                throw LocalFileError(message: "the \(kind) '\(path)' \(problem.detail). It was left as it is: " + own)
+            }
             throw LocalFileError(
                 message: "the \(kind) \(shown) \(problem.detail), so it is not \(what). It was left as it is: "
                     + remedy)

@@ -87,12 +87,20 @@ struct FollowGraph: Sendable {
         return other <= output
     }
 
+    /// The most accounts one list may bring, whatever its profile counts: a profile is GitHub's word, and one
+    /// that claims `Int.max` followers must not let a list grow memory without end. It is also what a snapshot
+    /// can hold: an account takes at most 78 bytes of one (a 19-digit id, a 39-character login), so 2,000,000
+    /// take at most 156 MB, under what `FollowSnapshotFile` reads back (256 MB). GitHub's most followed account
+    /// has about 280,000 followers. Task-local so a test can lower it rather than page millions of accounts.
+    @TaskLocal static var maximumAccounts = 2_000_000
+
     /// How many accounts a list may bring before it is taken for one that never ends: the profile's count and
-    /// a margin for accounts that come while it is read (a tenth, at least 1,000); without a count, a million.
+    /// a margin for accounts that come while it is read (a tenth, at least 1,000); without a count, a million;
+    /// never more than `maximumAccounts`.
     static func bound(forCount count: Int?) -> Int {
-        guard let count, count >= 0 else { return 1_000_000 }
-        let (sum, overflow) = count.addingReportingOverflow(max(1_000, count / 10))
-        return overflow ? Int.max : sum
+        guard let count, count >= 0 else { return min(1_000_000, maximumAccounts) }
+        guard count < maximumAccounts else { return maximumAccounts }
+        return min(count + max(1_000, count / 10), maximumAccounts)
     }
 
     private func profileCounts() async throws(DomainError) -> Counts {
@@ -134,8 +142,14 @@ struct FollowGraph: Sendable {
     static func overBound(whose: String, _ relation: UserRelation, count: Int?, bound: Int, flag: String)
         -> DomainError
     {
-        let expected =
-            count.map { "the \($0) its profile counts, plus a margin of \(bound - $0)" } ?? "a list of unknown size"
+        let expected: String
+        if bound == maximumAccounts {
+            expected =
+                (count.map { "its profile counts \($0); " } ?? "") + "\(bound) is the most gh-users reads of one list"
+        } else {
+            expected =
+                count.map { "the \($0) its profile counts, plus a margin of \(bound - $0)" } ?? "a list of unknown size"
+        }
         return .boundReached(
             "\(whose) \(relation.rawValue) ran past \(bound) accounts (\(expected)), so \(flag) stopped rather "
                 + "than read a list that does not end")

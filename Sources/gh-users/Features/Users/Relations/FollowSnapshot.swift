@@ -13,6 +13,9 @@ struct FollowSnapshotSubject: Sendable, Equatable {
     let account: FollowSnapshot.Account
     /// The set operation's option, without its dashes (`mutual`); nil for the whole list.
     let filter: String?
+    /// True for a snapshot read from a version 1 file, which recorded the account's login but not its id:
+    /// `account.id` is then 0, no id, and the account is known by its login alone.
+    var loginOnly = false
 
     /// The command that lists it, as words: `followers octocat --mutual`.
     var command: String {
@@ -25,9 +28,15 @@ struct FollowSnapshotSubject: Sendable, Equatable {
         relation == other.relation && filter == other.filter
     }
 
-    /// Whether a snapshot made for `other` is of this account: the same id, whatever its login now.
+    /// Whether a snapshot made for `other` is of this account: the same id, whatever its login now; for a
+    /// version 1 snapshot, the same login, in any case (as GitHub compares logins).
     func isSameAccount(as other: FollowSnapshotSubject) -> Bool {
-        account.id == other.account.id
+        loginOnly ? account.login.lowercased() == other.account.login.lowercased() : account.id == other.account.id
+    }
+
+    /// The account in words: `octocat (account id 583231)`, or `octocat` when only its login was recorded.
+    var accountDescription: String {
+        loginOnly ? account.login : "\(account.login) (account id \(account.id))"
     }
 }
 
@@ -37,6 +46,8 @@ struct FollowSnapshotSubject: Sendable, Equatable {
 /// `{"id":1,"login":"mojombo"}` lines and `]}`.
 struct FollowSnapshot: Sendable, Equatable {
     static let version = 2
+    /// The version before the account id was recorded: still read, and written back as `version`.
+    static let loginOnlyVersion = 1
 
     /// One account: its id, which never changes, and the login it had.
     struct Account: Sendable, Equatable, Decodable {
@@ -53,6 +64,7 @@ struct FollowSnapshot: Sendable, Equatable {
     var accounts: [Account]
 
     var encoded: [UInt8] {
+        // Always this version's: a snapshot read from a version 1 file is written back with the profile's id.
         let header: [JSONValue.Member] = [
             .init("version", .integer(Int64(Self.version))),
             .init("command", .string(subject.relation.rawValue)),
@@ -74,7 +86,8 @@ struct FollowSnapshot: Sendable, Equatable {
     }
 
     private static func versionProblem(_ version: Int) -> FileContentProblem {
-        FileContentProblem("has version \(version); this gh-users reads version \(Self.version)")
+        FileContentProblem(
+            "has version \(version); this gh-users reads versions \(Self.loginOnlyVersion) and \(Self.version)")
     }
 
     /// What the reader would refuse in this snapshot, in the words `decode` uses; nil when it reads back. Checked
@@ -83,6 +96,11 @@ struct FollowSnapshot: Sendable, Equatable {
         guard subject.account.problem == nil, Login.isValid(subject.account.login) else {
             return FileContentProblem("has an account id that is not positive or a \"login\" that is no GitHub login")
         }
+        return listProblem
+    }
+
+    /// What the reader would refuse in the filter or the accounts.
+    private var listProblem: FileContentProblem? {
         let filters = RelationsCommand.filters(subject.relation).map(\.option.name)
         if let filter = subject.filter, !filters.contains(filter) {
             return FileContentProblem("has the filter \"\(filter)\", which \(subject.relation.rawValue) does not take")
@@ -103,37 +121,65 @@ struct FollowSnapshot: Sendable, Equatable {
         guard let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
             // Only to say why: another gh-users's snapshot, or a file of another kind.
             if let header = try? JSONDecoder().decode(Header.self, from: data), let version = header.version,
-                version != Self.version, header.command.flatMap(UserRelation.init(rawValue:)) != nil
+                version != Self.version, version != Self.loginOnlyVersion,
+                header.command.flatMap(UserRelation.init(rawValue:)) != nil
             {
                 return .failure(versionProblem(version))
             }
-            return .failure(
-                FileContentProblem(
-                    "does not hold \"version\", \"command\", \"account_id\" (a whole number), \"login\" (a string), "
-                        + "\"filter\" (a string or null) and \"accounts\" (a list of {\"id\": a whole number, "
-                        + "\"login\": a string})"))
+            return .failure(fieldsProblem)
         }
-        guard fields.version == Self.version else {
+        guard fields.version == Self.version || fields.version == Self.loginOnlyVersion else {
             return .failure(versionProblem(fields.version))
         }
         guard let relation = UserRelation(rawValue: fields.command) else {
             return .failure(
                 FileContentProblem("has the command \"\(fields.command)\"; a snapshot is of followers or following"))
         }
-        let snapshot = FollowSnapshot(
-            subject: FollowSnapshotSubject(
-                relation: relation, account: Account(id: fields.accountID, login: fields.login),
-                filter: fields.filter),
-            accounts: fields.accounts)
-        if let problem = snapshot.problem { return .failure(problem) }
-        return .success(snapshot)
+        switch (fields.version, fields.accountID, fields.login) {
+        case (Self.version, let id?, let login?):
+            let snapshot = FollowSnapshot(
+                subject: FollowSnapshotSubject(
+                    relation: relation, account: Account(id: id, login: login), filter: fields.filter),
+                accounts: fields.accounts)
+            if let problem = snapshot.problem { return .failure(problem) }
+            return .success(snapshot)
+        case (Self.loginOnlyVersion, nil, let login?):
+            // Written before the account id was: the login it names is checked against the profile's.
+            guard Login.isValid(login) else {
+                return .failure(FileContentProblem("has a \"login\" that is no GitHub login"))
+            }
+            var subject = FollowSnapshotSubject(
+                relation: relation, account: Account(id: 0, login: login), filter: fields.filter)
+            subject.loginOnly = true
+            let snapshot = FollowSnapshot(subject: subject, accounts: fields.accounts)
+            if let problem = snapshot.listProblem { return .failure(problem) }
+            return .success(snapshot)
+        case (Self.loginOnlyVersion, nil, nil):
+            return .failure(
+                FileContentProblem(
+                    "is a version 1 snapshot of the token's own account (\"login\": null), which does not say "
+                        + "whose account it is, so it cannot be checked against this one",
+                    remedy: "if you know the account it was made for, write its login in the file's \"login\" "
+                        + "(\"login\": \"octocat\") and run again, and its changes carry on; otherwise remove it to "
+                        + "start again"))
+        default:
+            // Version 2 without an id or a login, or version 1 with an id.
+            return .failure(fieldsProblem)
+        }
     }
+
+    private static let fieldsProblem = FileContentProblem(
+        "does not hold \"version\", \"command\", \"account_id\" (a whole number), \"login\" (a string), "
+            + "\"filter\" (a string or null) and \"accounts\" (a list of {\"id\": a whole number, "
+            + "\"login\": a string})")
 
     private struct Fields: Decodable {
         let version: Int
         let command: String
-        let accountID: Int64
-        let login: String
+        /// Not in version 1.
+        let accountID: Int64?
+        /// null in version 1 for the token's own account.
+        let login: String?
         let filter: String?
         let accounts: [Account]
 
@@ -156,10 +202,24 @@ struct FollowSnapshotFile: Sendable {
     let file: OwnedFile
 
     /// Far more than any follow list (a million accounts take about 45 MB); stops `/dev/zero` filling memory.
-    static let limitBytes = 256 * 1024 * 1024
+    /// Task-local so a test can lower it rather than write hundreds of megabytes.
+    @TaskLocal static var limitBytes = 256 * 1024 * 1024
 
     init(path: String) {
         file = OwnedFile(path: path, kind: "snapshot file", option: "--changes", limitBytes: Self.limitBytes)
+    }
+
+    /// The snapshot's bytes, or why they would not be read back: a file larger than the reader takes would
+    /// make every later run refuse it, so it is never written.
+    func encode(_ snapshot: FollowSnapshot) -> Result<[UInt8], FileContentProblem> {
+        let bytes = snapshot.encoded
+        guard bytes.count <= file.limitBytes else {
+            return .failure(
+                FileContentProblem(
+                    "would take \(bytes.count) bytes, more than the \(file.limitBytes) a snapshot file is read back with"
+                ))
+        }
+        return .success(bytes)
     }
 
     var path: String { file.path }
@@ -172,8 +232,9 @@ struct FollowSnapshotFile: Sendable {
             FollowSnapshot.decode)
     }
 
-    func replace(with snapshot: FollowSnapshot) throws(LocalFileError) {
-        try file.replace(with: snapshot.encoded)
+    /// Replaces the file with bytes from `encode`.
+    func replace(with bytes: [UInt8]) throws(LocalFileError) {
+        try file.replace(with: bytes)
     }
 
     /// One run at a time: two overlapping nightly runs would both report the same changes.

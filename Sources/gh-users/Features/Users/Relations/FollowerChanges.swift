@@ -118,10 +118,16 @@ struct FollowerChangesCoordinator {
         }
         if let recorded = previous?.subject, !recorded.isSameAccount(as: subject) {
             io.writeErr(
+<<<<<<< HEAD
                 "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for the \(relation.rawValue) of "
                     + "\(recorded.account.login) (account id \(recorded.account.id)), but \(whose) is "
                     + "\(subject.account.login) (account id \(subject.account.id)). It was left as it is: give each "
                     + "account its own snapshot file\n")
+=======
+                "gh-users: the snapshot file '\(file.path)' was made for the \(relation.rawValue) of "
+                    + "\(recorded.accountDescription), but \(whose) is \(subject.accountDescription). It was left as "
+                    + "it is: give each account its own snapshot file\n")
+>>>>>>> fix26
             return .setupFailed
         }
 
@@ -143,6 +149,15 @@ struct FollowerChangesCoordinator {
                     + "nothing was written.\n" + untouched)
             return .setupFailed
         }
+        let bytes: [UInt8]
+        switch file.encode(snapshot) {
+        case .success(let encoded): bytes = encoded
+        case .failure(let problem):
+            io.writeErr(
+                "gh-users: the snapshot of \(subject.command) (\(Counted.text(accounts.count, "account"))) "
+                    + "\(problem.detail), so nothing was compared or written.\n" + untouched)
+            return .setupFailed
+        }
         let changes = previous.map { FollowerChange.between($0.accounts, accounts) } ?? []
         var writer = RecordStreamWriter(
             context: command.render, columns: FollowerChange.columns(command.render), raw: \.raw)
@@ -157,14 +172,18 @@ struct FollowerChangesCoordinator {
         // the rest: the snapshot stays, so the next run reports them again.
         if await io.out.readerLeftEarly() { return .outputClosed }
         do {
-            try file.replace(with: snapshot)
+            try file.replace(with: bytes)
         } catch {
             io.writeErr(
                 "gh-users: \(error.message). The changes written were not recorded, so the next run reports them "
                     + "again.\n")
             return .setupFailed
         }
-        if let recorded = previous?.subject.account, recorded.login != subject.account.login {
+        if let recorded = previous?.subject, recorded.loginOnly {
+            io.writeErr(
+                "gh-users: the version 1 snapshot in '\(file.path)' is now version \(FollowSnapshot.version), which "
+                    + "records the account id too (\(subject.accountDescription)).\n")
+        } else if let recorded = previous?.subject.account, recorded.login != subject.account.login {
             io.writeErr(
                 "gh-users: \(recorded.login) (account id \(recorded.id)) is now \(subject.account.login); the "
                     + "snapshot in \(TerminalSanitizer.quotedPath(file.path)) carries on under the new login.\n")

@@ -69,8 +69,9 @@ enum RelationsCommand {
                     \(relation == .followers ? "--mutual and --not-followed-back compare" : "--not-following-back compares") \
                     the followers and the following of LOGIN: the smaller of the two lists is held (as ids, or as the
                     records to print), the other is streamed, and the cost is the pages of both. A list is read up
-                    to its profile's count plus a margin (a tenth, at least 1,000); past that the run stops with
-                    status 1 before anything is written, rather than hold a list that never ends.
+                    to its profile's count plus a margin (a tenth, at least 1,000), and never past 2,000,000
+                    accounts whatever the profile claims; past that the run stops with status 1 before anything
+                    is written, rather than hold a list that never ends.
 
                     --changes FILE writes who came and went since the last run with FILE, one record each:
                     {"change":"added","login":…,"id":…}, "removed" (with the login FILE recorded) or, for an
@@ -85,7 +86,10 @@ enum RelationsCommand {
                     the next run reports them again. A FILE that is not
                     a snapshot, or one made for another list or another account (another token's, without
                     LOGIN), is exit 1 and left as it is, as is a list under half its profile's count (GitHub
-                    answered part of it) or past the bound above; one run at a time may use it (FILE.lock).
+                    answered part of it) or past the bound above; one run at a time may use it (FILE.lock). A
+                    FILE written by an older gh-users (version 1, without the account id) is read if it names
+                    the account's login, and rewritten with the id; one made without LOGIN ("login": null)
+                    cannot be checked and is exit 1, saying how to carry it on.
                     --fields takes change, login, id and previous_login.
                     """,
                 arguments: [("LOGIN", "The account whose \(name) to list; without it, the token's own.")],
