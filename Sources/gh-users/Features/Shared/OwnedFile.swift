@@ -112,7 +112,10 @@ struct OwnedFile: Sendable {
             return value
         case .failure(let problem):
             if let own = problem.remedy {
-                throw LocalFileError(message: "the \(kind) '\(path)' \(problem.detail). It was left as it is: " + own)
+                throw LocalFileError(
+                    message:
+                        "the \(kind) \(TerminalSanitizer.quotedPath(path)) \(problem.detail). It was left as it is: "
+                        + own)
             }
             throw LocalFileError(
                 message: "the \(kind) \(shown) \(problem.detail), so it is not \(what). It was left as it is: "

@@ -118,16 +118,9 @@ struct FollowerChangesCoordinator {
         }
         if let recorded = previous?.subject, !recorded.isSameAccount(as: subject) {
             io.writeErr(
-<<<<<<< HEAD
-                "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for the \(relation.rawValue) of "
-                    + "\(recorded.account.login) (account id \(recorded.account.id)), but \(whose) is "
-                    + "\(subject.account.login) (account id \(subject.account.id)). It was left as it is: give each "
-                    + "account its own snapshot file\n")
-=======
-                "gh-users: the snapshot file '\(file.path)' was made for the \(relation.rawValue) of "
-                    + "\(recorded.accountDescription), but \(whose) is \(subject.accountDescription). It was left as "
-                    + "it is: give each account its own snapshot file\n")
->>>>>>> fix26
+                "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for the "
+                    + "\(relation.rawValue) of \(recorded.accountDescription), but \(whose) is "
+                    + "\(subject.accountDescription). It was left as it is: give each account its own snapshot file\n")
             return .setupFailed
         }
 
@@ -181,7 +174,7 @@ struct FollowerChangesCoordinator {
         }
         if let recorded = previous?.subject, recorded.loginOnly {
             io.writeErr(
-                "gh-users: the version 1 snapshot in '\(file.path)' is now version \(FollowSnapshot.version), which "
+                "gh-users: the version 1 snapshot in \(TerminalSanitizer.quotedPath(file.path)) is now version \(FollowSnapshot.version), which "
                     + "records the account id too (\(subject.accountDescription)).\n")
         } else if let recorded = previous?.subject.account, recorded.login != subject.account.login {
             io.writeErr(
