@@ -291,10 +291,10 @@ struct HostileServerEndToEndTests {
 
     @Test(
         .enabled(
-            if: SelfSignedTLSServer.openssl != nil,
-            "openssl is not installed: this test needs it to make a certificate and serve TLS"))
+            if: TLSServer.available,
+            "needs openssl (to make a certificate) and python3 (to serve TLS)"))
     func anUntrustedCertificateIsNamedOnceWithAHint() async throws {
-        let server = try await SelfSignedTLSServer.start()
+        let server = try await TLSServer.selfSigned()
         defer { server.stop() }
         let result = try await BinaryRunner.run(["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"])
         #expect(result.status == 1)
