@@ -74,9 +74,6 @@ struct BlockingInputEndToEndTests {
         #expect(result.stderr.contains("longer than 1024 bytes"), "\(result.stderr)")
         #expect(result.stderr.contains("stdin"))
         #expect(!result.stderr.contains(String(repeating: "y", count: 100)))
-        // At once: a run that read on would be killed at 50 s (status 124), and this bound leaves a loaded machine
-        // room to start the pipeline.
-        #expect(result.seconds < 45)
     }
 
     /// A 50 MB line after a good one: refused with a prefix, not echoed whole.

@@ -10,10 +10,10 @@ import Testing
 /// failing, a way has appeared: honour it, and change `help environment`, the README and the hint.
 struct CorporateNetworkEndToEndTests {
     private static let needsOpenSSL = Testing.ConditionTrait.enabled(
-        if: SelfSignedTLSServer.openssl != nil,
-        "openssl is not installed: these tests need it to make a CA and certificates and to serve TLS")
+        if: TLSServer.available,
+        "needs openssl (to make a CA and certificates) and python3 (to serve TLS)")
     private static let needsTrustedFront = Testing.ConditionTrait.enabled(
-        if: SelfSignedTLSServer.openssl != nil && TLSFront.python3 != nil && SystemTrust.canSimulate,
+        if: TLSServer.available && SystemTrust.canSimulate,
         "needs openssl, python3 (TLS in front of the stand-in) and unshare with user and mount namespaces (the CA added to the system bundle for one process only)"
     )
 
@@ -51,7 +51,7 @@ struct CorporateNetworkEndToEndTests {
     @Test(needsOpenSSL)
     func aServerSignedByAnUntrustedCAIsAClearFailureThatGivesTheSystemWay() async throws {
         try await withCA { ca in
-            let server = try await PrivateCATLSServer.start(ca: ca)
+            let server = try await TLSServer.start(ca: ca)
             defer { server.stop() }
             let result = try await BinaryRunner.run(
                 ["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"], environment: ["GH_TOKEN": token])
@@ -70,14 +70,14 @@ struct CorporateNetworkEndToEndTests {
         ])
     func noVariableMakesAnotherCATrusted(variable: String) async throws {
         try await withCA { ca in
-            let server = try await PrivateCATLSServer.start(ca: ca)
+            let server = try await TLSServer.start(ca: ca)
             defer { server.stop() }
             var value = ca.certificate.path
             if variable == "SSL_CERT_DIR" {
                 let folder = ca.folder.appendingPathComponent("certs")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try FileManager.default.copyItem(at: ca.certificate, to: folder.appendingPathComponent("ca.pem"))
-                try await Subprocess.check(SelfSignedTLSServer.openssl!, ["rehash", folder.path])
+                try await Subprocess.check(TLSServer.openssl!, ["rehash", folder.path])
                 value = folder.path
             } else if variable == "OPENSSL_CONF" {
                 let configuration = ca.folder.appendingPathComponent("openssl.cnf")
@@ -105,7 +105,7 @@ struct CorporateNetworkEndToEndTests {
     func withTheCAInTheSystemStoreTheStandInAnswersOverTLS() async throws {
         try await withCA { ca in
             try await withStandIn { standIn in
-                let front = try await TLSFront.start(for: UInt16(URL(string: standIn.baseURL)!.port!), ca: ca)
+                let front = try await TLSServer.start(ca: ca, relayingTo: UInt16(URL(string: standIn.baseURL)!.port!))
                 defer { front.stop() }
                 let api = ["--api-url", "https://127.0.0.1:\(front.port)", "--no-cache"]
                 let untrusted = try await BinaryRunner.run(["show", "octocat"] + api, environment: ["GH_TOKEN": token])
@@ -133,7 +133,7 @@ struct CorporateNetworkEndToEndTests {
     func throughAnHTTPSProxyTheTokenTravelsOnlyInsideTheTunnel(variable: String) async throws {
         try await withCA { ca in
             try await withStandIn { standIn in
-                let front = try await TLSFront.start(for: UInt16(URL(string: standIn.baseURL)!.port!), ca: ca)
+                let front = try await TLSServer.start(ca: ca, relayingTo: UInt16(URL(string: standIn.baseURL)!.port!))
                 defer { front.stop() }
                 try await withProxy { proxy in
                     let result = try await SystemTrust.run(
@@ -153,12 +153,12 @@ struct CorporateNetworkEndToEndTests {
         }
     }
 
-    /// Without python3 or namespaces: the request still goes through the tunnel, and the CONNECT carries no
+    /// Without namespaces: the request still goes through the tunnel, and the CONNECT carries no
     /// credentials; the TLS failure names the server behind the proxy, not the proxy.
     @Test(needsOpenSSL, arguments: ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"])
     func anHTTPSProxyFromTheEnvironmentIsUsedThroughConnect(variable: String) async throws {
         try await withCA { ca in
-            let server = try await PrivateCATLSServer.start(ca: ca)
+            let server = try await TLSServer.start(ca: ca)
             defer { server.stop() }
             try await withProxy { proxy in
                 let result = try await BinaryRunner.run(
@@ -238,7 +238,7 @@ struct CorporateNetworkEndToEndTests {
     @Test(needsOpenSSL)
     func noProxyGoesAroundForHTTPSToo() async throws {
         try await withCA { ca in
-            let server = try await PrivateCATLSServer.start(ca: ca)
+            let server = try await TLSServer.start(ca: ca)
             defer { server.stop() }
             try await withProxy { proxy in
                 let result = try await BinaryRunner.run(

@@ -138,7 +138,7 @@ struct PrivateCA {
     var serverKey: URL { folder.appendingPathComponent("server.key") }
 
     static func make() async throws -> PrivateCA {
-        guard let openssl = SelfSignedTLSServer.openssl else { throw POSIXError(.ENOENT) }
+        guard let openssl = TLSServer.openssl else { throw POSIXError(.ENOENT) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-ca-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let ca = PrivateCA(folder: folder)
@@ -212,139 +212,6 @@ enum SystemTrust {
 
     private static func quoted(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-}
-
-/// TLS in front of a plain-http server, the GitHub stand-in: python3's ssl module terminates TLS with the
-/// private CA's certificate and relays the bytes. (The stand-in speaks plain HTTP/1.1 only, and
-/// `openssl s_server` cannot forward.)
-final class TLSFront {
-    static let python3 = ["/usr/bin/python3", "/usr/local/bin/python3", "/bin/python3"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
-    let port: UInt16
-    private let process: Process
-
-    private init(port: UInt16, process: Process) {
-        self.port = port
-        self.process = process
-    }
-
-    static func start(for upstreamPort: UInt16, ca: PrivateCA) async throws -> TLSFront {
-        guard let python3 else { throw POSIXError(.ENOENT) }
-        let script = ca.folder.appendingPathComponent("front.py")
-        let portFile = ca.folder.appendingPathComponent("front-\(UUID().uuidString).port")
-        try TLSFront.source.write(to: script, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python3)
-        process.arguments = [
-            script.path, ca.serverCertificate.path, ca.serverKey.path, String(upstreamPort), portFile.path,
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: portFile.path) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        guard let text = try? String(contentsOf: portFile, encoding: .utf8), let port = UInt16(text) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            throw POSIXError(.ETIMEDOUT)
-        }
-        return TLSFront(port: port, process: process)
-    }
-
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    /// The port is written to a file once it listens (renamed into place, so it is never read half-written).
-    private static let source = #"""
-        import os, socket, ssl, sys, threading
-        cert, key, upstream, port_file = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(cert, key)
-        listener = socket.socket()
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(16)
-        with open(port_file + ".tmp", "w") as f:
-            f.write(str(listener.getsockname()[1]))
-        os.rename(port_file + ".tmp", port_file)
-
-        def pipe(source, destination):
-            try:
-                while True:
-                    data = source.recv(65536)
-                    if not data:
-                        break
-                    destination.sendall(data)
-            except OSError:
-                pass
-            for s in (source, destination):
-                try:
-                    s.close()
-                except OSError:
-                    pass
-
-        def serve(raw):
-            try:
-                client = context.wrap_socket(raw, server_side=True)
-            except (OSError, ssl.SSLError):
-                raw.close()
-                return
-            upstream_socket = socket.create_connection(("127.0.0.1", upstream))
-            threading.Thread(target=pipe, args=(upstream_socket, client), daemon=True).start()
-            pipe(client, upstream_socket)
-
-        while True:
-            raw, _ = listener.accept()
-            threading.Thread(target=serve, args=(raw,), daemon=True).start()
-        """#
-}
-
-/// `openssl s_server -www` with the private CA's certificate: a TLS server that answers with a status page.
-final class PrivateCATLSServer {
-    let port: UInt16
-    private let process: Process
-
-    private init(port: UInt16, process: Process) {
-        self.port = port
-        self.process = process
-    }
-
-    static func start(ca: PrivateCA) async throws -> PrivateCATLSServer {
-        guard let openssl = SelfSignedTLSServer.openssl else { throw POSIXError(.ENOENT) }
-        let probe = try RawTestServer { _ in }
-        let port = probe.port
-        probe.stop()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: openssl)
-        process.arguments = [
-            "s_server", "-accept", "127.0.0.1:\(port)", "-cert", ca.serverCertificate.path, "-key", ca.serverKey.path,
-            "-www",
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let server = PrivateCATLSServer(port: port, process: process)
-        for _ in 0..<250 where !Subprocess.canConnect(port) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        guard Subprocess.canConnect(port) else {
-            server.stop()
-            throw POSIXError(.ETIMEDOUT)
-        }
-        return server
-    }
-
-    /// SIGKILL: s_server started from the test process ignores SIGTERM (see SelfSignedTLSServer).
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
     }
 }
 

@@ -215,9 +215,9 @@ struct CrawlStateSafetyEndToEndTests {
     func aFIFOBesideTheStateIsRefusedAtOnce(name: String) async throws {
         try await withServer(users: 50) { server in
             #expect(mkfifo(path(name), 0o600) == 0)
-            let result = try await run(["list", "--all", "--state", path("s")] + api(server), timeout: 15)
+            // A run that hung on the FIFO is killed (status 137), never 1.
+            let result = try await run(["list", "--all", "--state", path("s")] + api(server))
             #expect(result.status == 1, "\(result.stderr)")
-            #expect(result.seconds < 10)
             #expect(result.stderr.contains("is a FIFO (named pipe), not a"), "\(result.stderr)")
             #expect(result.stderr.contains(path(name)))
             #expect(result.stdout.isEmpty)

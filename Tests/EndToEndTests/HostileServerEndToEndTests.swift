@@ -230,6 +230,7 @@ struct HostileServerEndToEndTests {
             server.injectFaults(
                 [.status(429, body: #"{"message":"Too Many Requests"}"#, headers: ["Retry-After": "999999"])],
                 forPath: "/users")
+            // A run that waited is killed at 30 s (status 137), never 5.
             let result = try await BinaryRunner.run(["list"] + api(server), timeout: 30)
             #expect(result.status == 5, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
@@ -237,8 +238,6 @@ struct HostileServerEndToEndTests {
             #expect(result.stderr.contains(", in 11d 13h.\n"))
             #expect(!result.stderr.contains("waiting"))
             #expect(server.requests.count == 1)
-            // Far below the wait asked for: it did not wait. Generous, because CI machines are slow.
-            #expect(result.seconds < 30)
         }
     }
 
@@ -259,7 +258,7 @@ struct HostileServerEndToEndTests {
             #expect(result.stderr.hasPrefix("gh-users: GitHub's secondary rate limit: waiting "))
             #expect(!result.stderr.contains("1m 0s"))
             #expect(server.requests.count == 2)
-            #expect(result.seconds >= 1 && result.seconds < 30)
+            #expect(result.seconds >= 1)
         }
     }
 
@@ -291,10 +290,10 @@ struct HostileServerEndToEndTests {
 
     @Test(
         .enabled(
-            if: SelfSignedTLSServer.openssl != nil,
-            "openssl is not installed: this test needs it to make a certificate and serve TLS"))
+            if: TLSServer.available,
+            "needs openssl (to make a certificate) and python3 (to serve TLS)"))
     func anUntrustedCertificateIsNamedOnceWithAHint() async throws {
-        let server = try await SelfSignedTLSServer.start()
+        let server = try await TLSServer.selfSigned()
         defer { server.stop() }
         let result = try await BinaryRunner.run(["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"])
         #expect(result.status == 1)

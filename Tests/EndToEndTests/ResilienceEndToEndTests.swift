@@ -55,7 +55,6 @@ struct ResilienceEndToEndTests {
             #expect(ids(result.stdout) == server.population.users.prefix(50).map(\.id))
             #expect(result.stderr.isEmpty)
             #expect(server.requests.count == 2)
-            #expect(result.seconds < 30)
             report(name + " once", result, requests: server.requests.count)
         }
     }
@@ -69,7 +68,6 @@ struct ResilienceEndToEndTests {
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.hasPrefix("gh-users: GitHub answered HTTP 502: Bad Gateway\nrequest id: "))
             #expect(server.requests.count == 4)
-            #expect(result.seconds < 30)
             report("502 on every request (--retries 3)", result, requests: server.requests.count)
         }
     }
@@ -81,7 +79,7 @@ struct ResilienceEndToEndTests {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("octocat\t1\t"))
             #expect(server.requests.count == 2)
-            #expect(result.seconds >= 1 && result.seconds < 30)
+            #expect(result.seconds >= 1)
             report("hang, --timeout 1", result, requests: server.requests.count)
         }
     }
@@ -96,7 +94,7 @@ struct ResilienceEndToEndTests {
             #expect(result.stderr.hasPrefix("gh-users: network error: the request timed out, after 2 attempts over "))
             #expect(result.stderr.hasSuffix("and the network; --timeout SECONDS gives each attempt longer.\n"))
             #expect(server.requests.count == 2)
-            #expect(result.seconds >= 0.9 && result.seconds < 30)
+            #expect(result.seconds >= 0.9)
             report("hang on every request, --timeout 0.5 --retries 1", result, requests: server.requests.count)
         }
     }
@@ -128,7 +126,7 @@ struct ResilienceEndToEndTests {
             #expect(ids(result.stdout).count == 10)
             #expect(result.stderr == "gh-users: GitHub's secondary rate limit: waiting 1s before retrying\n")
             #expect(server.requests.count == 2)
-            #expect(result.seconds >= 1 && result.seconds < 30)
+            #expect(result.seconds >= 1)
             report(name, result, requests: server.requests.count)
         }
     }
@@ -144,8 +142,6 @@ struct ResilienceEndToEndTests {
             #expect(result.stderr.contains(", in 12m ") || result.stderr.contains(", in 12m"))
             #expect(result.stderr.contains("--wait-on-rate-limit"))
             #expect(server.requests.count == 1)
-            // Far below the 754 s to the reset: it did not wait. Generous, because CI machines are slow.
-            #expect(result.seconds < 30)
             report("primary limit spent", result, requests: server.requests.count)
         }
     }
@@ -159,7 +155,7 @@ struct ResilienceEndToEndTests {
             #expect(ids(result.stdout) == server.population.users.map(\.id))
             #expect(result.stderr.hasPrefix("gh-users: the rate limit is spent; waiting "))
             #expect(server.requests.count == 6)
-            #expect(result.seconds >= 1 && result.seconds < 30)
+            #expect(result.seconds >= 1)
             report("primary limit spent, --wait-on-rate-limit", result, requests: server.requests.count)
         }
     }
@@ -257,7 +253,6 @@ struct ResilienceEndToEndTests {
             #expect(written == Array(server.population.users.map(\.id).prefix(written.count)))
             #expect(result.stderr.contains("gh-users: interrupted"))
             #expect(result.stderr.contains("gh-users list --since \(try #require(written.last))"))
-            #expect(result.seconds < 20)
             report("SIGINT during list --all (150 ms latency)", result, requests: server.requests.count)
         }
     }
@@ -266,10 +261,10 @@ struct ResilienceEndToEndTests {
         try await withServer { server in
             server.injectFaults([.secondaryRateLimit(retryAfterSeconds: 30)], forPath: "/users")
             // The announcement of the wait is the first output; the interrupt comes while it waits.
-            let result = try await BinaryRunner.run(["list"] + api(server), interruptAfter: 0.3)
+            // A run that waited the 30 s out is killed at 25 s (status 137), never 130.
+            let result = try await BinaryRunner.run(["list"] + api(server), timeout: 25, interruptAfter: 0.3)
             #expect(result.status == 130)
             #expect(result.stdout.isEmpty)
-            #expect(result.seconds < 20)
         }
     }
 

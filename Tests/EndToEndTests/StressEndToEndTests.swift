@@ -115,9 +115,9 @@ struct StressEndToEndTests {
             for run in 1...5 {
                 let result = try await BinaryRunner.run(
                     crawl + api(server), environment: token, timeout: 15, interruptAfter: 0.2, signals: 2)
+                // A run that hung after the second Ctrl-C is killed at 15 s: status 137, not 130.
                 #expect(result.status == 130, "run \(run): exit \(result.status)")
                 #expect(writtenIDs(result.stdout)?.isEmpty == false, "run \(run): stdout is not a closed JSON array")
-                #expect(result.seconds < 14, "run \(run)")
             }
         }
     }

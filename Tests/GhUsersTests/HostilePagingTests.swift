@@ -5,22 +5,21 @@ import Testing
 
 @testable import gh_users
 
-/// Serves pages by cursor URL ("" for the first) and counts the requests.
-private final class PageServer<Item: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private let pages: [String: Page<Item>]
-    private var count = 0
+/// The pages by cursor URL ("" for the first), scripted on FakeGitHub, whose calls count the requests.
+private struct ScriptedPages<Item: Sendable>: Sendable {
+    let github = FakeGitHub()
+    /// Any list: FakeGitHub answers a page by its URL alone.
+    private let list = ListResource<Item>(
+        first: Resource(.listUsers, missing: "pages") { _ throws(DomainError) in Page(items: [], next: nil) })
 
     init(_ pages: [String: Page<Item>]) {
-        self.pages = pages
+        for (url, page) in pages { github.scriptPage(url, Result<Page<Item>, DomainError>.success(page)) }
     }
 
-    var requests: Int { lock.withLock { count } }
+    var requests: Int { github.calls.count }
 
-    func load(_ cursor: PageCursor?) throws(DomainError) -> Page<Item> {
-        lock.withLock { count += 1 }
-        guard let page = pages[cursor?.url ?? ""] else { throw DomainError.server(status: 599, message: "no page") }
-        return page
+    func load(_ cursor: PageCursor?) async throws(DomainError) -> Page<Item> {
+        try await github.page(list, at: PageCursor(url: cursor?.url ?? ""))
     }
 }
 
@@ -45,11 +44,11 @@ private func drain<Item>(_ model: PagedListViewModel<Item>) async -> (items: [It
 /// coordinator adds the resume hint), however the server dresses the URLs.
 struct HostilePagingTests {
     @Test func aCycleOfNextLinksStopsAfterThePageThatClosesIt() async {
-        let server = PageServer([
+        let server = ScriptedPages([
             "": users([1, 2], next: "B"), "B": users([3, 4], next: "C"), "C": users([5, 6], next: "B"),
         ])
         let model = PagedListViewModel<User>(
-            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+            limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
         // The page that links back is still written; the page it links to is not asked for again.
         #expect(written.map(\.id) == [1, 2, 3, 4, 5, 6])
@@ -62,9 +61,9 @@ struct HostilePagingTests {
     }
 
     @Test func aLinkToItselfStillEndsTheListQuietly() async {
-        let server = PageServer(["": users([1], next: "A"), "A": users([2], next: "A")])
+        let server = ScriptedPages(["": users([1], next: "A"), "A": users([2], next: "A")])
         let model = PagedListViewModel<User>(
-            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+            limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
         #expect(written.map(\.id) == [1, 2])
         #expect(failure == nil)
@@ -73,11 +72,11 @@ struct HostilePagingTests {
     @Test func pagesOfIdsAlreadyWrittenUnderNewURLsStopAtOnce() async {
         // The `/users` rule: anything at or below the last id was written already.
         var floor: Int64 = 0
-        let server = PageServer([
+        let server = ScriptedPages([
             "": users([1, 2], next: "p2"), "p2": users([1, 2], next: "p3"), "p3": users([1, 2], next: "p4"),
         ])
         let model = PagedListViewModel<User>(
-            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) },
+            limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) },
             admit: { user in
                 guard user.id > floor else { return false }
                 floor = user.id
@@ -95,10 +94,10 @@ struct HostilePagingTests {
     }
 
     @Test func aPageBasedListOfRepeatsStops() async {
-        let server = PageServer(["": users([1, 2], next: "p2"), "p2": users([2, 1], next: "p3")])
+        let server = ScriptedPages(["": users([1, 2], next: "p2"), "p2": users([2, 1], next: "p3")])
         let model = PagedListViewModel<User>(
-            limit: .all, first: { () throws(DomainError) in try server.load(nil) },
-            next: { cursor throws(DomainError) in try server.load(cursor) }, id: \.id)
+            limit: .all, first: { () throws(DomainError) in try await server.load(nil) },
+            next: { cursor throws(DomainError) in try await server.load(cursor) }, id: \.id)
         let (written, failure) = await drain(model)
         #expect(written.map(\.id) == [1, 2])
         #expect(failure != nil)
@@ -112,10 +111,10 @@ struct HostilePagingTests {
             "p3": Page(items: [makeRepo(3, "c")], next: PageCursor(url: "p4")),
             "p4": Page(items: [makeRepo(2, "b", fork: true)], next: PageCursor(url: "p5")),
         ]
-        let server = PageServer(pages)
+        let server = ScriptedPages(pages)
         let model = PagedListViewModel<Repo>(
-            limit: .all, first: { () throws(DomainError) in try server.load(nil) },
-            next: { cursor throws(DomainError) in try server.load(cursor) }, id: \.id,
+            limit: .all, first: { () throws(DomainError) in try await server.load(nil) },
+            next: { cursor throws(DomainError) in try await server.load(cursor) }, id: \.id,
             keep: { !$0.fork })
         let (written, failure) = await drain(model)
         // Two pages of forks in a row are new items, just not wanted: paging goes on to the source.
@@ -126,12 +125,12 @@ struct HostilePagingTests {
     }
 
     @Test func anEmptyPageWithANextLinkIsFollowed() async {
-        let server = PageServer([
+        let server = ScriptedPages([
             "": users([1, 2], next: "p2"), "p2": users([], next: "p3"), "p3": users([4, 5], next: nil),
         ])
         let model = PagedListViewModel<User>(
-            limit: .all, first: { () throws(DomainError) in try server.load(nil) },
-            next: { cursor throws(DomainError) in try server.load(cursor) }, id: \.id)
+            limit: .all, first: { () throws(DomainError) in try await server.load(nil) },
+            next: { cursor throws(DomainError) in try await server.load(cursor) }, id: \.id)
         let (written, failure) = await drain(model)
         // Before: the empty page ended the list, 4 and 5 were never asked for, and nothing was said.
         #expect(written.map(\.id) == [1, 2, 4, 5])
@@ -140,9 +139,9 @@ struct HostilePagingTests {
     }
 
     @Test func anEmptyPageWithoutANextLinkEndsTheListQuietly() async {
-        let server = PageServer(["": users([1, 2], next: "p2"), "p2": users([], next: nil)])
+        let server = ScriptedPages(["": users([1, 2], next: "p2"), "p2": users([], next: nil)])
         let model = PagedListViewModel<User>(
-            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+            limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
         #expect(written.map(\.id) == [1, 2])
         #expect(failure == nil)
@@ -152,9 +151,9 @@ struct HostilePagingTests {
         let limit = PagedListViewModel<User>.maximumEmptyPagesInARow
         var pages = ["": users([1, 2], next: "e1")]
         for index in 1...(limit + 5) { pages["e\(index)"] = users([], next: "e\(index + 1)") }
-        let server = PageServer(pages)
+        let server = ScriptedPages(pages)
         let model = PagedListViewModel<User>(
-            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+            limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
         #expect(written.map(\.id) == [1, 2])
         #expect(
@@ -179,9 +178,9 @@ struct HostilePagingTests {
             }
         }
         pages["p\(next)"] = users([99], next: nil)
-        let server = PageServer(pages)
+        let server = ScriptedPages(pages)
         let model = PagedListViewModel<User>(
-            limit: .all, load: { cursor throws(DomainError) in try server.load(cursor) })
+            limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
         #expect(written.map(\.id) == [1, 2, 3, 99])
         #expect(failure == nil)
@@ -194,13 +193,13 @@ struct HostilePagingTests {
             "p4": users([], next: "p5"), "p5": users([], next: "p6"), "p6": users([4, 5], next: nil),
         ]
         for round in 0..<200 {
-            let server = PageServer(pages)
+            let server = ScriptedPages(pages)
             let model = PagedListViewModel<User>(
                 limit: .all,
-                first: { () throws(DomainError) in try server.load(nil) },
+                first: { () throws(DomainError) in try await server.load(nil) },
                 next: { cursor throws(DomainError) in
                     if round % 3 == 0 { await Task.yield() }
-                    return try server.load(cursor)
+                    return try await server.load(cursor)
                 }, id: \.id)
             let (written, failure) = await drain(model)
             #expect(written.map(\.id) == [1, 2, 3, 4, 5], "round \(round)")

@@ -78,7 +78,6 @@ struct PagedListViewModelTests {
             }
         )
         #expect(try await model.loadNextPage().map(\.id) == [1, 2])
-        let started = ContinuousClock.now
         let waiting = Task { () async -> DomainError? in
             do throws(DomainError) {
                 _ = try await model.loadNextPage()
@@ -90,10 +89,8 @@ struct PagedListViewModelTests {
         try await Task.sleep(for: .milliseconds(50))
         waiting.cancel()
         let outcome = await waiting.value
+        // Without the cancellation handler the wait outlasts the prefetch's 600 s and ends with page 3, not this.
         #expect(outcome == .cancelled)
-        // Loose: without the cancellation handler the wait would last the full 600 s; with it, well under a second
-        // alone, but a full suite on two busy cores has been seen to hold the test pool for 73 s.
-        #expect(ContinuousClock.now - started < .seconds(300))
     }
 }
 

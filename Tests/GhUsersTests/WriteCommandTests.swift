@@ -397,10 +397,8 @@ struct WriteCancellationStressTests {
             var iterator = entered.makeAsyncIterator()
             _ = await iterator.next()
             task.cancel()
-            let started = ContinuousClock.now
             let result = await task.value
-            // Loose (a loaded machine once took 12 s to run the cancelled task again): an uncancelled wait is 60 s.
-            #expect(ContinuousClock.now - started < .seconds(45))
+            // An uncancelled wait would end after 60 s and send the next write: more calls, and no status 130.
             #expect(result.status == 130)
             #expect(github.calls.count == doneBefore)
             let left = logins.dropFirst(doneBefore)

@@ -277,11 +277,8 @@ struct HTTPClientRetryTests {
             retryPolicy: RetryPolicy(attemptTimeout: .milliseconds(50)),
             clock: recorder.clock
         )
-        let started = ContinuousClock.now
         #expect(try await client.get(url).status == 200)
-        // Without the deadline the first attempt would hang for 300 s; the bound is loose, since a test process
-        // whose few threads other tests hold can stall for tens of seconds on a busy two-core machine (66 s seen).
-        #expect(ContinuousClock.now - started < .seconds(150))
+        // Without the deadline the first attempt would end after 300 s with the answer, and no wait for a timeout.
         #expect(recorder.sleeps.map(\.1) == [.transport(.timedOut)])
     }
 

@@ -23,12 +23,32 @@ private final class RaceProgress: @unchecked Sendable {
     }
 }
 
+/// Runs the races' tasks on a thread of their own instead of the test process's shared pool, which other tests
+/// hold for seconds at a time on a busy machine: a round then lasts as long as its race, not as long as the queue
+/// for the pool (the first test below once took 84 s of an 85 s run that way). Which thread runs a task does not
+/// touch the race itself: the cancels still come from other threads, and URLSession answers on its own queue.
+private final class RaceExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "gh-users.cancellation-races")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
+private let raceExecutor = RaceExecutor()
+
 struct URLSessionTransportCancellationTests {
     /// Cancelling a request just as its answer arrives used to deadlock: URLSession's `data(for:)` cancelled with a
     /// `sync` onto the session's queue from inside the task's cancellation handler, while that queue waited for
     /// the task's lock to resume it. The race runs on a thread of its own, so a deadlock fails this test (the
     /// stuck thread is left behind) instead of hanging the suite.
     @Test func cancellingAsTheAnswerArrivesNeverHangs() async throws {
+        try await withTaskExecutorPreference(raceExecutor) { try await cancelAsTheAnswerArrives() }
+    }
+
+    private func cancelAsTheAnswerArrives() async throws {
         let server = try StandInServer(configuration: StandInConfiguration(userCount: 300, rateLimit: 10_000_000))
         try server.start()
         defer { server.stop() }
@@ -53,13 +73,15 @@ struct URLSessionTransportCancellationTests {
         Thread.detachNewThread {
             for round in 0..<rounds {
                 progress.begin(round)
-                let exchange = Task.detached { (try? await transport.send(request)) != nil }
+                let exchange = Task.detached(executorPreference: raceExecutor) {
+                    (try? await transport.send(request)) != nil
+                }
                 // Cancel before, during and after the answer lands.
                 usleep(UInt32.random(in: 0...answerMicroseconds))
                 // From another thread: the deadlock used to catch the cancelling thread itself.
                 DispatchQueue.global().async { exchange.cancel() }
                 let ended = DispatchSemaphore(value: 0)
-                Task.detached {
+                Task.detached(executorPreference: raceExecutor) {
                     progress.record(answered: await exchange.value)
                     ended.signal()
                 }
@@ -86,6 +108,10 @@ struct URLSessionTransportCancellationTests {
 
     /// Cancellation answers at once, without waiting for the server or for URLSession to acknowledge it.
     @Test func aCancelledRequestEndsAtOnceWithCancelled() async throws {
+        try await withTaskExecutorPreference(raceExecutor) { try await cancelAWaitingRequest() }
+    }
+
+    private func cancelAWaitingRequest() async throws {
         let server = try StandInServer(configuration: StandInConfiguration(latencyMilliseconds: 60_000))
         try server.start()
         defer { server.stop() }
@@ -110,6 +136,10 @@ struct URLSessionTransportCancellationTests {
     /// elsewhere, and the caller's own cancel may land at the same moment: one of the two answers it, exactly
     /// once (a second resume would crash), and no round hangs. Repeated, as races are.
     @Test func passingTheCapAsTheCallerCancelsAnswersOnce() async throws {
+        try await withTaskExecutorPreference(raceExecutor) { try await passTheCapAsTheCallerCancels() }
+    }
+
+    private func passTheCapAsTheCallerCancels() async throws {
         let limit = 64 << 10
         let server = try RawTestServer { connection in
             guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(4 * limit)\r\n\r\n") else { return }
@@ -154,7 +184,7 @@ private final class Outcome: @unchecked Sendable {
 
     /// Runs `send` on a task of its own, which records its end here.
     func recording(_ send: @escaping @Sendable () async throws -> HTTPResponse) -> Task<Void, Never> {
-        Task.detached {
+        Task.detached(executorPreference: raceExecutor) {
             do {
                 self.set(.success(try await send()))
             } catch {

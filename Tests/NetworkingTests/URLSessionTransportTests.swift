@@ -141,27 +141,23 @@ struct URLSessionTransportTests {
         let server = try RawTestServer { _ in sleep(600) }
         defer { server.stop() }
         let transport = URLSessionTransport.outsideHome()
-        let started = ContinuousClock.now
         let request = Task {
             // Cancelled before the data task exists: the handler runs first, then the task must still end.
             withUnsafeCurrentTask { $0?.cancel() }
             return try await get(server.baseURL + "/users", transport: transport)
         }
+        // Without cancellation it would wait out the server's 600 s and end with its closed connection instead.
         await #expect(throws: TransportError.cancelled) { try await request.value }
-        // Loose (a loaded machine once took 70 s): without cancellation it would wait out the server's 600 s.
-        #expect(ContinuousClock.now - started < .seconds(300))
     }
 
     @Test func cancellingTheTaskStopsTheRequest() async throws {
         let server = try RawTestServer { _ in sleep(600) }
         defer { server.stop() }
         let transport = URLSessionTransport.outsideHome()
-        let started = ContinuousClock.now
         let request = Task { try await get(server.baseURL + "/users", transport: transport) }
         try await Task.sleep(for: .milliseconds(200))
         request.cancel()
+        // Without cancellation it would wait out the server's 600 s and end with its closed connection instead.
         await #expect(throws: TransportError.cancelled) { try await request.value }
-        // Loose (a loaded machine once took 70 s): without cancellation it would wait out the server's 600 s.
-        #expect(ContinuousClock.now - started < .seconds(300))
     }
 }

@@ -3,7 +3,8 @@ import Networking
 
 /// Canned responses, each answering one request. A stub matches by URL (`stub(_:)`), or, as cli/cli's httpmock
 /// registry does, by a `RequestMatcher` (`register(_:)`). A request no stub matches throws and is kept in
-/// `unmatched`; `unusedStubs` names the stubs never used; `problems` says both in words for a failing test.
+/// `unmatched`, unless `answerEvery(_:)` scripts the rest; `unusedStubs` names the stubs never used; `problems`
+/// says both in words for a failing test.
 package final class StubTransport: @unchecked Sendable {
     private struct Stub {
         let name: String
@@ -14,6 +15,8 @@ package final class StubTransport: @unchecked Sendable {
     private let lock = NSLock()
     private var stubs: [Stub] = []
     private var registered: [String] = []
+    private var script: (@Sendable (_ request: HTTPRequest, _ index: Int) -> HTTPResponse)?
+    private var scripted = 0
     package private(set) var received: [HTTPRequest] = []
     /// The requests no stub matched, in words (`GET https://api.github.com/users?since=0 (Accept: …)`).
     package private(set) var unmatched: [String] = []
@@ -45,6 +48,13 @@ package final class StubTransport: @unchecked Sendable {
             })
     }
 
+    /// Answers every request no stub matches with what `answer` makes of it and of how many it answered before
+    /// (from 0): a GitHub of a few lines for what GitHub should never send, such as lists without end or counts
+    /// out of every range. Requests it answers are in `received`; it is never unused, and nothing goes unmatched.
+    package func answerEvery(_ answer: @escaping @Sendable (_ request: HTTPRequest, _ index: Int) -> HTTPResponse) {
+        lock.withLock { script = answer }
+    }
+
     package var transport: HTTPTransport {
         { [self] request in try self.respond(request) }
     }
@@ -60,6 +70,10 @@ package final class StubTransport: @unchecked Sendable {
         try lock.withLock {
             received.append(request)
             guard let index = stubs.firstIndex(where: { $0.matches(request) }) else {
+                if let script {
+                    defer { scripted += 1 }
+                    return script(request, scripted)
+                }
                 unmatched.append(RequestMatcher.describe(request))
                 throw TransportError.other("unexpected request \(request.url.absoluteString)")
             }

@@ -59,8 +59,12 @@ struct CommandHarness {
         variables["XDG_CACHE_HOME"] = cache.path
         let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, width: width)
         let transport = http.transport
-        // No wait is slept: a retry's backoff or a rate limit's countdown passes at once.
-        let clock = RetryClock(now: { Self.now }, random: { 0 }, sleep: { _, _ in })
+        // No wait is slept: a retry's backoff or a rate limit's countdown passes at once, and a rate-limit wait
+        // is announced on stderr as the live wiring announces it.
+        let announcer = WaitAnnouncer(io: io, now: { Self.now }, pause: { _ in })
+        let clock = RetryClock(
+            now: { Self.now }, random: { 0 },
+            sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) })
         let app = AppEnvironment(
             io: io,
             environment: variables,

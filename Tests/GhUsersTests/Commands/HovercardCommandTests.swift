@@ -4,7 +4,7 @@ import Testing
 @testable import gh_users
 
 /// `hovercard LOGIN`: the contexts as lines, no subject sent unless one is given, `--json` GitHub's object, and the
-/// refusals made before anything is sent. What the stand-in puts in a card is `HovercardEndToEndTests`'.
+/// refusals made before anything is sent. The subject's two query keys are `CommandRequestTests`'.
 struct HovercardCommandTests {
     private static let card = StubbedAnswer(
         "GET /users/octocat/hovercard", status: 200, body: "users-get-context-for-user")

@@ -10,8 +10,8 @@ private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
     await GhUsersApp(environment: env).run(arguments)
 }
 
-/// `keys LOGIN`: fingerprints in the table, and GitHub's bytes in the data formats. Paging through hundreds of
-/// keys is `AccountListsEndToEndTests`'.
+/// `keys LOGIN`: fingerprints in the table, and GitHub's bytes in the data formats. Paging by the Link header is
+/// `CommandErrorTests`'.
 struct KeysCommandTests {
     private let validKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFeg1HYPEm/rxYUARAheqzSzOKbYarlA9daYY0MPW4L2 test"
 

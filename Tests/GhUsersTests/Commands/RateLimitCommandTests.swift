@@ -46,4 +46,31 @@ struct RateLimitCommandTests {
         #expect(await run(["rate-limit"], tsv) == 0)
         #expect(tsvOut.text.hasPrefix("core\t5000\t4999\t1\t2027-01-15T08:42:00Z\n"))
     }
+
+    /// `rate-limit` is never cached (it costs nothing and must be current): a second run with the same cache folder
+    /// asks GitHub again without `If-None-Match` (each stub answers once, so a cached run leaves one unused), and
+    /// the folder holds no file afterwards.
+    @Test func rateLimitAsksGitHubEveryTimeAndStoresNothing() async throws {
+        var harness = CommandHarness.signedIn()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-rate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        harness.cacheDirectory = cache
+        for arguments in [["rate-limit"], ["rate-limit", "--json"]] {
+            // GitHub's recorded answers carry `Cache-Control: no-cache` and no ETag
+            // (Tests/Recorded/octokit.rb/rate-limit-2015.json); the ETag is added here so that the rule, not a
+            // missing validator, is what keeps the answer out of the cache.
+            harness.expect(
+                "GET /rate_limit", headers: [("Cache-Control", "no-cache"), ("ETag", #""rate-limit-etag""#)],
+                body: "rate-limit-get")
+            let run = await harness.run(arguments)
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out.hasPrefix(arguments.count == 1 ? "core\t5000\t4999\t1\t" : "{"), "\(run.out)")
+        }
+        #expect(harness.http.received.count == 2)
+        #expect(harness.http.received.allSatisfy { $0.headers["If-None-Match"] == nil })
+        let stored = FileManager.default.enumerator(at: cache, includingPropertiesForKeys: [.isRegularFileKey])?
+            .compactMap { ($0 as? URL).flatMap { try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile } }
+            .filter { $0 }
+        #expect(stored?.isEmpty ?? true, "rate-limit left files in its cache folder")
+    }
 }

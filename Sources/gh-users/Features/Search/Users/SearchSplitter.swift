@@ -173,7 +173,9 @@ final class SplitUserSearch: @unchecked Sendable {
     /// The piece being paged, while GitHub has more pages of it.
     private var piece: (range: CreatedRange, list: ListResource<User>)?
     private var queries = 0
-    private var overCap: [(range: CreatedRange, count: Int)] = []
+    /// A note for each piece still over the cap, written when it is counted: the notes go with every page
+    /// (`closingNotes`), and writing them all again each time made a long split quadratic.
+    private var overCapNotes: [String] = []
     private var incomplete = false
 
     init(github: any ResourceRepository, query: UserSearchQuery, perPage: Int, now: Date) {
@@ -207,7 +209,10 @@ final class SplitUserSearch: @unchecked Sendable {
                     incomplete = incomplete || page.incompleteResults
                     return nil
                 case .overCap:
-                    overCap.append((range, total))
+                    overCapNotes.append(
+                        "gh-users: \(range) holds \(total) results in one second, more than GitHub's "
+                            + "\(UserSearchQuery.maximumResults); only the first \(UserSearchQuery.maximumResults) "
+                            + "of them could be read.")
                     return handOn(page, of: (range, list))
                 case .page:
                     return handOn(page, of: (range, list))
@@ -224,20 +229,15 @@ final class SplitUserSearch: @unchecked Sendable {
         withLock {
             var notes: [String] = []
             if incomplete { notes.append(SearchUsersCommand.incompleteNote) }
-            for piece in overCap {
-                notes.append(
-                    "gh-users: \(piece.range) holds \(piece.count) results in one second, more than GitHub's "
-                        + "\(UserSearchQuery.maximumResults); only the first \(UserSearchQuery.maximumResults) "
-                        + "of them could be read.")
-            }
+            notes += overCapNotes
             for change in planner.disagreements {
                 notes.append(
                     "gh-users: GitHub's counts changed while splitting: \(change.whole) held \(change.wholeCount) "
                         + "results, its first half \(change.half) \(change.halfCount); the second half was "
                         + "counted on its own.")
             }
-            let pieces =
-                overCap.isEmpty ? "no piece holds" : "\(overCap.count) still hold\(overCap.count == 1 ? "s" : "")"
+            let count = overCapNotes.count
+            let pieces = count == 0 ? "no piece holds" : "\(count) still hold\(count == 1 ? "s" : "")"
             notes.append(
                 "gh-users: --split used \(Counted.text(queries, "search query", plural: "search queries")); \(pieces) "
                     + "more than 1000 results.")

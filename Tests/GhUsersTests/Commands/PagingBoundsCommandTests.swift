@@ -1,0 +1,317 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// Answers GitHub should never send, scripted on the harness's stub registry (`StubTransport.answerEvery`): counts
+/// out of every range, lists that never end, empty pages that link on. Each answer is chosen from the request's
+/// target (path and query) and how many requests came before it. The accounts are the least GitHub's list items
+/// carry, not a recording: the point is what the counts and links do.
+private struct ScriptedAnswers {
+    static let base = "https://api.github.com"
+    let harness = CommandHarness.signedIn()
+
+    init(_ answer: @escaping @Sendable (_ target: String, _ index: Int) -> Answer) {
+        harness.http.answerEvery { request, index in
+            let reply = answer(Self.target(request), index)
+            return HTTPResponse(
+                status: reply.status, headers: HTTPHeaders(reply.headers.map { (name: $0.key, value: $0.value) }),
+                body: Data(reply.body.utf8), url: request.url)
+        }
+    }
+
+    struct Answer: Sendable {
+        var status = 200
+        var headers: [String: String] = [:]
+        var body: String
+    }
+
+    /// The path and query of each request, in order.
+    var requests: [String] { harness.http.received.map(Self.target) }
+
+    /// The decoded `q` of each search request, in order.
+    var searches: [String] {
+        requests.filter { $0.hasPrefix("/search/users") }.compactMap {
+            URLComponents(string: $0)?.queryItems?.first { $0.name == "q" }?.value?
+                .replacingOccurrences(of: "+", with: " ")
+        }
+    }
+
+    func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async
+        -> CommandHarness.Outcome
+    {
+        await harness.run(arguments + ["--no-cache"], sourceLocation: sourceLocation)
+    }
+
+    private static func target(_ request: HTTPRequest) -> String {
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? ""
+        return components?.percentEncodedQuery.map { path + "?" + $0 } ?? path
+    }
+
+    static func accounts(_ ids: some Sequence<Int>) -> String {
+        "["
+            + ids.map { #"{"login":"user\#($0)","id":\#($0),"type":"User","site_admin":false}"# }
+            .joined(separator: ",") + "]"
+    }
+
+    static func search(total: String, incomplete: Bool = false, ids: [Int]) -> Answer {
+        Answer(body: #"{"total_count":\#(total),"incomplete_results":\#(incomplete),"items":\#(accounts(ids))}"#)
+    }
+
+    /// A list page with, when given, a `Link` to the next one.
+    static func page(_ ids: some Sequence<Int>, next: String?) -> Answer {
+        Answer(headers: next.map { ["Link": "<\(base)\($0)>; rel=\"next\""] } ?? [:], body: accounts(ids))
+    }
+}
+
+private func ids(_ ndjson: String) -> [Int] {
+    ndjson.split(separator: "\n").compactMap { line in
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+    }
+}
+
+/// `search --split` against counts GitHub should never send: it ends, with a word, and never traps.
+struct SplitCountsCommandTests {
+    private func split(_ github: ScriptedAnswers) async -> CommandHarness.Outcome {
+        await github.run(["search", "type:user", "--split", "--all", "--format", "ndjson"])
+    }
+
+    @Test func theLargestCountThenANegativeOneIsStatusOneNotATrap() async throws {
+        let github = ScriptedAnswers { _, index in
+            ScriptedAnswers.search(total: index == 0 ? "9223372036854775807" : "-1", ids: [index + 1])
+        }
+        let result = await split(github)
+        // Before: the second half's count, Int64.max less -1, trapped: signal 4, "arithmetic overflow".
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.out.isEmpty)
+        let searches = github.searches
+        #expect(searches.count == 2)
+        #expect(
+            result.err
+                == "gh-users: malformed response from GET /search/users (q=\(searches.last ?? "")): total_count -1 "
+                + "is not a count, so the search cannot be split\n")
+    }
+
+    @Test func aNegativeCountAtOnceIsStatusOne() async throws {
+        let github = ScriptedAnswers { _, _ in ScriptedAnswers.search(total: "-1", ids: [7]) }
+        let result = await split(github)
+        // Before: -1 was taken for a small piece, its account written, exit 0.
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.out.isEmpty)
+        #expect(result.err.hasSuffix(": total_count -1 is not a count, so the search cannot be split\n"))
+        #expect(github.searches.count == 1)
+    }
+
+    @Test func aHalfCountedAboveItsWholeIsSaidAndItsOtherHalfCountedOnItsOwn() async throws {
+        let github = ScriptedAnswers { _, index in
+            switch index {
+            case 0: return ScriptedAnswers.search(total: "2000", ids: [1])
+            case 1: return ScriptedAnswers.search(total: "3000", ids: [2])
+            default: return ScriptedAnswers.search(total: "1", ids: [index + 1])
+            }
+        }
+        let result = await split(github)
+        #expect(result.status == 0, "\(result.err)")
+        let searches = github.searches.map { $0.replacingOccurrences(of: "type:user ", with: "") }
+        let whole = try #require(searches.first)
+        let firstHalf = try #require(searches.dropFirst().first)
+        // The whole's second half was asked for, not inferred from 2,000 less 3,000.
+        let lastDay = try #require(whole.split(separator: ".").last)
+        #expect(searches.last?.hasSuffix(".." + lastDay) == true, "\(searches.suffix(3))")
+        #expect(
+            result.err.contains(
+                "gh-users: GitHub's counts changed while splitting: \(whole) held 2000 results, its first half "
+                    + "\(firstHalf) 3000; the second half was counted on its own.\n"), "\(result.err)")
+        let written = ids(result.out)
+        #expect(written.count == Set(written).count && written.count == searches.count - 2)
+    }
+
+    @Test func theLargestCountEverywhereEndsAtOneSecond() async throws {
+        let github = ScriptedAnswers { _, index in
+            ScriptedAnswers.search(total: "9223372036854775807", ids: [index + 1])
+        }
+        let result = await split(github)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(github.searches.count < 100)
+        #expect(result.err.contains(" holds 9223372036854775807 results in one second"), "\(result.err)")
+    }
+
+    @Test func countsThatNeverSettleStopAtTheQueryCapAndSaySo() async throws {
+        // Over the cap and incomplete every time: nothing can be inferred, so every range is halved and both
+        // halves asked, down to seconds: a bisection of hundreds of millions of ranges without the cap.
+        let github = ScriptedAnswers { _, index in
+            ScriptedAnswers.search(total: "2000", incomplete: true, ids: [index + 1])
+        }
+        let result = await split(github)
+        #expect(result.status == 1, "\(result.err)")
+        // Single seconds cannot be halved: those reached before the cap were paged, each account once.
+        let written = ids(result.out)
+        #expect(written.count == Set(written).count)
+        #expect(written.count == result.out.split(separator: "\n").count)
+        #expect(
+            result.err
+                == "gh-users: --split stopped at its cap of 10000 search queries; narrow the query (type:, "
+                + "location:, followers: or another qualifier) so that it needs fewer.\n")
+        #expect(github.searches.count == 10_000)
+    }
+}
+
+/// The search wait names the search bucket, split or not.
+struct SearchWaitCommandTests {
+    @Test(arguments: [["--wait-on-rate-limit"], ["--split"]])
+    func aSpentSearchLimitIsWaitedOutUnderItsOwnName(_ flags: [String]) async throws {
+        let github = ScriptedAnswers { _, index in
+            guard index == 0 else { return ScriptedAnswers.search(total: "1", ids: [1]) }
+            let reset = Int(CommandHarness.now.timeIntervalSince1970) + 1
+            return ScriptedAnswers.Answer(
+                status: 403,
+                headers: [
+                    "x-ratelimit-limit": "30", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "\(reset)",
+                    "x-ratelimit-resource": "search", "x-ratelimit-used": "30",
+                ],
+                body: #"{"message":"API rate limit exceeded for user ID 1."}"#)
+        }
+        let result = await github.run(["search", "mona", "--format", "ndjson"] + flags)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(ids(result.out) == [1])
+        // Before: "the rate limit is spent", the core bucket's words.
+        #expect(result.err.hasPrefix("gh-users: the search rate limit is spent; waiting "), "\(result.err)")
+        #expect(github.searches.count == 2)
+    }
+}
+
+/// Set operations hold a list only as far as the profile's counts (and a margin) allow.
+struct SetOperationBoundsCommandTests {
+    /// mona's profile with these counts; `endless` is a list without end (pages of 100 new ids, each linking
+    /// to the next), the other list is [10, 11, 12].
+    private func graph(followers: Int, following: Int, endless: String) -> ScriptedAnswers {
+        ScriptedAnswers { target, _ in
+            let path = target.split(separator: "?").first.map(String.init) ?? target
+            switch path {
+            case "/users/mona":
+                return .init(
+                    body: #"{"login":"mona","id":1,"type":"User","followers":\#(followers),"following":\#(following)}"#)
+            case "/users/mona/" + endless:
+                let number = Int(target.split(separator: "&page=").dropFirst().first ?? "") ?? 1
+                return ScriptedAnswers.page(
+                    number * 1_000..<number * 1_000 + 100, next: "\(path)?per_page=100&page=\(number + 1)")
+            default:
+                return ScriptedAnswers.page([10, 11, 12], next: nil)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("followers", "--mutual", "followers"), ("followers", "--not-followed-back", "followers"),
+        ("following", "--not-following-back", "following"),
+    ])
+    func aHeldListThatNeverEndsStopsAtItsProfilesCountAndAMargin(command: String, flag: String, endless: String)
+        async throws
+    {
+        // The endless list's profile count is the smaller: it is the one held.
+        let counts = endless == "followers" ? (followers: 3, following: 500) : (followers: 500, following: 3)
+        let github = graph(followers: counts.followers, following: counts.following, endless: endless)
+        let result = await github.run([command, "mona", flag, "--all", "--format", "ndjson"])
+        // Before: the list was held without end.
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.out.isEmpty)
+        #expect(
+            result.err
+                == "gh-users: mona's \(endless) ran past 1003 accounts (the 3 its profile counts, plus a margin of "
+                + "1000), so \(flag) stopped rather than read a list that does not end\n")
+        #expect(github.requests.filter { $0.hasPrefix("/users/mona/" + endless) }.count == 11)
+    }
+
+    @Test func aStreamedListThatNeverEndsStopsAtItsBoundWithoutWritingForever() async throws {
+        // The following (3) is held; the followers stream past it, and none of them is followed back.
+        let github = graph(followers: 500, following: 3, endless: "followers")
+        let result = await github.run(["followers", "mona", "--mutual", "--all", "--format", "ndjson"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.out.isEmpty)
+        #expect(
+            result.err
+                == "gh-users: mona's followers ran past 1500 accounts (the 500 its profile counts, plus a margin of "
+                + "1000), so --mutual stopped rather than read a list that does not end\n")
+        #expect(github.requests.filter { $0.hasPrefix("/users/mona/followers") }.count == 16)
+    }
+
+    @Test func aListWithinItsBoundIsComparedWhole() async throws {
+        let github = ScriptedAnswers { target, _ in
+            let path = target.split(separator: "?").first.map(String.init) ?? target
+            switch path {
+            case "/users/mona":
+                return .init(body: #"{"login":"mona","id":1,"type":"User","followers":4,"following":2}"#)
+            case "/users/mona/followers": return ScriptedAnswers.page([10, 11, 12, 13], next: nil)
+            default: return ScriptedAnswers.page([11, 13], next: nil)
+            }
+        }
+        let result = await github.run(["followers", "mona", "--mutual", "--all", "--format", "ndjson"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(ids(result.out) == [11, 13])
+    }
+
+    /// A held list whose `Link` comes back to a page already read is refused, not cut: cut, the accounts after it
+    /// would be written as not followed back.
+    @Test func aHeldListWhoseLinkComesBackIsStatusOneNotACutSet() async throws {
+        let github = ScriptedAnswers { target, _ in
+            let path = target.split(separator: "?").first.map(String.init) ?? target
+            switch path {
+            case "/users/mona":
+                return .init(body: #"{"login":"mona","id":1,"type":"User","followers":3,"following":3}"#)
+            case "/users/mona/following":
+                // Page 2 links to itself.
+                return target.contains("page=2")
+                    ? ScriptedAnswers.page([11], next: "/users/mona/following?per_page=100&page=2")
+                    : ScriptedAnswers.page([10], next: "/users/mona/following?per_page=100&page=2")
+            default: return ScriptedAnswers.page([10, 11, 12], next: nil)
+            }
+        }
+        let result = await github.run(["followers", "mona", "--not-followed-back", "--all", "--format", "ndjson"])
+        // Before: exit 0 with 12 written as not followed back, from a list read in part.
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("the next-page link leads back to a page already read"), "\(result.err)")
+    }
+}
+
+/// An empty page with a `next` link is followed, never taken for the end of the list.
+struct EmptyPageCommandTests {
+    @Test(arguments: [(["list"], "/users"), (["followers", "mona"], "/users/mona/followers")])
+    func anEmptyPageWithANextLinkIsFollowedToTheRest(command: [String], path: String) async throws {
+        let github = ScriptedAnswers { target, _ in
+            if target.contains("p=2") { return ScriptedAnswers.page([Int](), next: path + "?p=3") }
+            if target.contains("p=3") { return ScriptedAnswers.page([4, 5], next: nil) }
+            return ScriptedAnswers.page([1, 2], next: path + "?p=2")
+        }
+        let result = await github.run(command + ["--all", "--format", "ndjson"])
+        // Before: exit 0 with 1 and 2 only, page 3 never asked for, and nothing said.
+        #expect(result.status == 0, "\(result.err)")
+        #expect(ids(result.out) == [1, 2, 4, 5])
+        #expect(result.err.isEmpty, "\(result.err)")
+        #expect(github.requests.count == 3)
+    }
+
+    @Test(arguments: [(["list"], "/users"), (["followers", "mona"], "/users/mona/followers")])
+    func anEndlessChainOfEmptyPagesStopsWithStatusOneAndTheResumeHint(command: [String], path: String)
+        async throws
+    {
+        let github = ScriptedAnswers { target, _ in
+            guard let number = target.split(separator: "p=").dropFirst().first.flatMap({ Int($0) }) else {
+                return ScriptedAnswers.page([1, 2], next: path + "?p=2")
+            }
+            return ScriptedAnswers.page([Int](), next: path + "?p=\(number + 1)")
+        }
+        let result = await github.run(command + ["--all", "--format", "ndjson"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(ids(result.out) == [1, 2])
+        #expect(
+            result.err.hasPrefix(
+                "gh-users: malformed response from GET \(ScriptedAnswers.base)\(path)?p=12: 10 pages in a row were "
+                    + "empty yet linked to a next one, so paging stopped\n"), "\(result.err)")
+        if command == ["list"] { #expect(result.err.contains("To continue from here: gh-users list --since 2")) }
+        #expect(github.requests.count == 11)
+    }
+}
