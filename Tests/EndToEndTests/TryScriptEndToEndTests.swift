@@ -28,7 +28,7 @@ struct TryScriptEndToEndTests {
         return [
             "TRY_BIN": bin.path,
             "TRY_CACHE": cache.path,
-            // One the system picked as free, so no other test (nor anything else on the machine) holds it.
+            // Free now, and below the ephemeral range, where another test's client connection could take it.
             "TRY_PORT": String(try LoopbackListener.freePort()),
         ]
     }

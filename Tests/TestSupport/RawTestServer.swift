@@ -46,12 +46,28 @@ package final class LoopbackListener: @unchecked Sendable {
         close(descriptor)
     }
 
-    /// A port on 127.0.0.1 the system picked as free, for a server in another process to listen on: a listener
-    /// is bound to port 0 and closed at once.
+    /// A free port on 127.0.0.1 for a server in another process to listen on, below Linux's ephemeral range
+    /// (32768 and up): a port the system picks from that range can be taken a moment later by any test's
+    /// outgoing connection, and the server's bind then fails (seen in a full run). A random port of
+    /// 20000...32000 that binds now is returned; a few hundred tries leave the chance of none negligible.
     package static func freePort() throws -> UInt16 {
-        let probe = try LoopbackListener { close($0) }
-        defer { probe.stop() }
-        return probe.port
+        for _ in 0..<400 {
+            let candidate = UInt16.random(in: 20_000...32_000)
+            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard probe >= 0 else { break }
+            defer { close(probe) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = candidate.bigEndian
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            if bound == 0 { return candidate }
+        }
+        throw POSIXError(.EADDRINUSE)
     }
 
     /// Reads an HTTP head a byte at a time, so nothing after it is consumed; nil when the peer goes away first
