@@ -27,7 +27,7 @@ extension Column where Item == Record {
     }
 }
 
-extension Command where Options == AccountListOptions {
+extension Command {
     /// A list under one account (`.keys`: `GET /users/{username}/keys`) whose records need no typed field: the
     /// row gives the request, the columns read GitHub's JSON, JSON output is GitHub's objects, and a record whose
     /// id was already written is dropped.

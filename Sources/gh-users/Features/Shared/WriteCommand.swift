@@ -125,24 +125,31 @@ extension WriteDeclaration {
     }
 }
 
-extension Command where Options == WriteOptions {
+extension Command {
     /// A command that sends one write per account, as `declaration` says.
     init(write declaration: WriteDeclaration) {
         let yes = declaration.yes
-        self.init(
-            spec: declaration.spec,
-            parse: { parsed, spec throws(UsageError) in
-                WriteOptions(
+        self.init(spec: declaration.spec) { parsed, spec throws(UsageError) in
+            WriteRun(
+                declaration: declaration,
+                options: WriteOptions(
                     logins: try LoginInput.parse(parsed.positionals, spec: spec),
                     dryRun: parsed.has(WriteDeclaration.dryRun),
                     yes: parsed.has(yes)
                 )
-            },
-            action: .github { options, context, github in
-                await WriteCoordinator(
-                    declaration: declaration, options: options, context: context, github: github, clock: .live
-                ).run()
-            }
-        )
+            )
+        }
+    }
+}
+
+/// One run of a write command: its declaration and the options parsed for it.
+struct WriteRun: GitHubRun {
+    let declaration: WriteDeclaration
+    let options: WriteOptions
+
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        await WriteCoordinator(
+            declaration: declaration, options: options, context: context, github: github, clock: .live
+        ).run()
     }
 }

@@ -19,8 +19,8 @@ enum ListEventsCommand {
     static let received = OptionSpec(
         "received", help: "List the public events the account received (\(Endpoint.receivedPublicEvents)).")
 
-    static let declaration = Command<ListEventsOptions>(
-        list: ListDeclaration(
+    static let declaration = Command(
+        list: ListDeclaration<ListEventsOptions, _>(
             noun: "events",
             paging: { options in
                 // Never ask for the page GitHub refuses: stop at the row's cap (the 300th event).

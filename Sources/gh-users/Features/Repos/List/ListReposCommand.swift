@@ -32,8 +32,8 @@ enum ListReposCommand {
     static let sources = OptionSpec("sources", help: "Only repositories that are not forks.")
     static let forks = OptionSpec("forks", help: "Only forks.")
 
-    static let declaration = Command<ListReposOptions>(
-        list: ListDeclaration(
+    static let declaration = Command(
+        list: ListDeclaration<ListReposOptions, _>(
             noun: "repositories",
             paging: \.plan,
             list: { GitHubEndpoints.repos(of: $0.login, query: $0.query) },

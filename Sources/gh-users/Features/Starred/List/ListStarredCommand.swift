@@ -26,8 +26,8 @@ enum ListStarredCommand {
         "direction", value: "DIR", help: "asc or desc.", default: "desc",
         choices: SortDirection.allCases.map(\.rawValue))
 
-    static let declaration = Command<ListStarredOptions>(
-        list: ListDeclaration(
+    static let declaration = Command(
+        list: ListDeclaration<ListStarredOptions, _>(
             noun: "starred repositories",
             paging: { $0.paging.plan },
             list: { options in

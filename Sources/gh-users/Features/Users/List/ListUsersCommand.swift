@@ -30,8 +30,8 @@ enum ListUsersCommand {
         "output", value: "FILE",
         help: "Append to FILE instead of stdout; with --state, cut back to the last whole page.", path: .file)
 
-    static let declaration = Command<ListUsersOptions>(
-        list: ListDeclaration(
+    static let declaration = Command(
+        list: ListDeclaration<ListUsersOptions, _>(
             noun: "accounts",
             paging: { $0.paging.plan },
             list: { GitHubEndpoints.users(since: $0.since) },
