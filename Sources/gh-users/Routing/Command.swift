@@ -78,8 +78,17 @@ struct Command: Sendable {
     init<Run: GitHubRun>(
         spec: CommandSpec, parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Run
     ) {
+        self.init(github: spec) { parsed, spec throws(UsageError) in .github(try parse(parsed, spec)) }
+    }
+
+    /// A command that works with GitHub, for a kind whose parse says what runs: one closure, not one around
+    /// another.
+    init(
+        github spec: CommandSpec,
+        parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Invocation.Run
+    ) {
         self.spec = spec.adding([OutputGroup.group, NetworkGroup.group, CacheGroup.group, LoggingGroup.group])
-        self.parse = { parsed, spec throws(UsageError) in .github(try parse(parsed, spec)) }
+        self.parse = parse
     }
 
     /// A command that runs on this machine alone.

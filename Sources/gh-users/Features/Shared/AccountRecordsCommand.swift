@@ -40,11 +40,8 @@ extension Command {
         self.init(
             list: ListDeclaration(
                 noun: noun,
-                paging: { $0.paging.plan },
                 list: { GitHubEndpoints.records(endpoint, of: $0.login) },
-                admission: ListDeclaration.unseen(id: \.id),
-                columns: columns,
-                raw: \.raw
+                columns: columns
             ),
             spec: spec,
             parse: AccountListOptions.parse

@@ -10,8 +10,8 @@ extension Command {
         spec: CommandSpec,
         parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
     ) {
-        self.init(spec: declaration.spec(spec)) { parsed, spec throws(UsageError) in
-            try ListRun(declaration, parsed, spec, parse: parse)
+        self.init(github: declaration.spec(spec)) { parsed, spec throws(UsageError) in
+            .github(try ListRun(declaration, parsed, spec, parse: parse))
         }
     }
 }
@@ -70,12 +70,12 @@ struct ListRun<Options: PagedOptions, Item: Sendable>: GitHubRun {
             }
         }
         let (options, context, continuesOutput) = (run.options, run.context, run.continuesOutput)
-        let plan = declaration.paging(options)
+        let plan = declaration.plan(options)
         let expanding = declaration.profiles.flatMap { stage in
             let chosen = options[keyPath: stage.options]
             return chosen.full ? (stage, chosen) : nil
         }
-        var presentation = declaration.presentation(requested, context)
+        var presentation = declaration.presentation?(requested, context) ?? .init(noun: declaration.noun)
         presentation.pageWritten = run.pageWritten
         if let runNotes = run.closingNotes {
             let declaredNotes = presentation.closingNotes
@@ -98,7 +98,7 @@ struct ListRun<Options: PagedOptions, Item: Sendable>: GitHubRun {
     /// Exit 4 before anything is sent, when these options need a token and there is none.
     func refusal(_ context: CommandContext) -> CommandOutcome? {
         guard !context.presenter.hasToken else { return nil }
-        if declaration.setup.requiresToken(options) {
+        if declaration.setup.requiresToken?(options) == true {
             return TokenRequirement(command: needingToken).refuse(context)
         }
         if let stage = declaration.profiles, options[keyPath: stage.options].full,

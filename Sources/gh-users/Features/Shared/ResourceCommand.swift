@@ -119,8 +119,8 @@ extension Command {
         spec: CommandSpec,
         parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
     ) {
-        self.init(spec: spec) { parsed, spec throws(UsageError) in
-            ResourceRun(declaration: declaration, options: try parse(parsed, spec))
+        self.init(github: spec) { parsed, spec throws(UsageError) in
+            .github(ResourceRun(declaration: declaration, options: try parse(parsed, spec)))
         }
     }
 }

@@ -129,15 +129,16 @@ extension Command {
     /// A command that sends one write per account, as `declaration` says.
     init(write declaration: WriteDeclaration) {
         let yes = declaration.yes
-        self.init(spec: declaration.spec) { parsed, spec throws(UsageError) in
-            WriteRun(
-                declaration: declaration,
-                options: WriteOptions(
-                    logins: try LoginInput.parse(parsed.positionals, spec: spec),
-                    dryRun: parsed.has(WriteDeclaration.dryRun),
-                    yes: parsed.has(yes)
-                )
-            )
+        self.init(github: declaration.spec) { parsed, spec throws(UsageError) in
+            .github(
+                WriteRun(
+                    declaration: declaration,
+                    options: WriteOptions(
+                        logins: try LoginInput.parse(parsed.positionals, spec: spec),
+                        dryRun: parsed.has(WriteDeclaration.dryRun),
+                        yes: parsed.has(yes)
+                    )
+                ))
         }
     }
 }

@@ -29,9 +29,7 @@ enum ListEventsCommand {
                     requestedPerPage: options.paging.perPage)
             },
             list: { GitHubEndpoints.records($0.endpoint, of: $0.login) },
-            admission: ListDeclaration.unseen(id: \.id),
-            layout: { options, context in columns(received: options.received, context: context) },
-            raw: \.raw
+            layout: { options, context in columns(received: options.received, context: context) }
         )
         .presented { options, _ in
             .init(

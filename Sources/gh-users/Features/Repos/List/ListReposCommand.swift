@@ -38,8 +38,7 @@ enum ListReposCommand {
             paging: \.plan,
             list: { GitHubEndpoints.repos(of: $0.login, query: $0.query) },
             admission: ListDeclaration.unseen(id: \.id, keep: { options in options.query.forks.admits }),
-            columns: columns,
-            raw: \.raw
+            columns: columns
         ),
         spec: CommandSpec(
             name: "repos",

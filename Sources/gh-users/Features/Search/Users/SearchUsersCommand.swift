@@ -51,10 +51,7 @@ enum SearchUsersCommand {
         list: ListDeclaration<SearchUsersOptions, _>(
             noun: "accounts",
             paging: \.plan,
-            list: { GitHubEndpoints.searchUsers($0.query) },
-            admission: ListDeclaration.unseen(id: \.id),
-            columns: { _ in AccountColumns.summary },
-            raw: \.raw
+            list: { GitHubEndpoints.searchUsers($0.query) }
         )
         .presented { options, _ in
             .init(

@@ -29,7 +29,6 @@ enum ListStarredCommand {
     static let declaration = Command(
         list: ListDeclaration<ListStarredOptions, _>(
             noun: "starred repositories",
-            paging: { $0.paging.plan },
             list: { options in
                 GitHubEndpoints.records(
                     .starred, of: options.login,
@@ -44,8 +43,7 @@ enum ListStarredCommand {
                     Column("STARS", path: ["repo", "stargazers_count"]),
                     Column("DESCRIPTION", path: ["repo", "description"], shrink: .first),
                 ]
-            },
-            raw: \.raw
+            }
         ),
         spec: CommandSpec(
             name: "starred",

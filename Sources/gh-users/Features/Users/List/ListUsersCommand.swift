@@ -33,7 +33,6 @@ enum ListUsersCommand {
     static let declaration = Command(
         list: ListDeclaration<ListUsersOptions, _>(
             noun: "accounts",
-            paging: { $0.paging.plan },
             list: { GitHubEndpoints.users(since: $0.since) },
             admission: { options in
                 // `GET /users` is in id order: anything at or below the last id (or --since) was already written.
@@ -48,9 +47,7 @@ enum ListUsersCommand {
                     // Nothing after --until is wanted, so the page holding it is the last one requested.
                     isLast: options.until.map { until in { $0.id >= until } }
                 )
-            },
-            columns: { _ in AccountColumns.summary },
-            raw: \.raw
+            }
         )
         .presented { options, context in
             .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, written: $1, options, context) })

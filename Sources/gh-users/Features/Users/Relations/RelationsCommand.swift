@@ -42,10 +42,7 @@ enum RelationsCommand {
         let listing = ListDeclaration<RelationsOptions, User>(
             noun: relation == .followers ? "followers" : "followed accounts",
             paging: { $0.plan },
-            list: { GitHubEndpoints.relations(relation, of: $0.login) },
-            admission: ListDeclaration.unseen(id: \.id),
-            columns: { _ in AccountColumns.summary },
-            raw: \.raw
+            list: { GitHubEndpoints.relations(relation, of: $0.login) }
         )
         .prepared { options, github, plan in
             guard let filter = options.filter else { return nil }
@@ -110,7 +107,7 @@ enum RelationsCommand {
             fields: FieldCatalog.account,
             optionFields: [("With --\(FollowerChanges.option.name)", FollowerChange.fields)]
         )
-        return Command(spec: listing.spec(spec)) { parsed, spec throws(UsageError) in
+        return Command(github: listing.spec(spec)) { parsed, spec throws(UsageError) in
             let listing = try ListRun(listing, parsed, spec) { parsed, spec throws(UsageError) in
                 var options = RelationsOptions()
                 options.login = try LoginArgument.optional(parsed, spec: spec)
@@ -125,7 +122,7 @@ enum RelationsCommand {
                 try FollowerChanges.parse(parsed, spec: spec, into: &options)
                 return options
             }
-            return RelationsRun(listing: listing, relation: relation)
+            return .github(RelationsRun(listing: listing, relation: relation))
         }
     }
 }
