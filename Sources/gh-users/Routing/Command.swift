@@ -98,10 +98,6 @@ struct Command: Sendable {
         self.spec = spec
         self.parse = { parsed, spec throws(UsageError) in .local(try parse(parsed, spec)) }
     }
-
-    func invocation(_ parsed: ParsedArguments) throws(UsageError) -> Invocation {
-        Invocation(name: spec.name, run: try parse(parsed, spec), common: try CommonOptions.parse(parsed, spec: spec))
-    }
 }
 
 /// A parsed command line, ready to run: the command, what it runs with its validated options, and the shared

@@ -24,7 +24,11 @@ struct CommandRouter: Sendable {
             }
             let parsed = try ArgumentScanner.scan(rest, spec: command.spec)
             if parsed.has(CommandSpec.help) { return .help(.command(command.spec.name)) }
-            return .run(try command.invocation(parsed))
+            let spec = command.spec
+            return .run(
+                Invocation(
+                    name: spec.name, run: try command.parse(parsed, spec),
+                    common: try CommonOptions.parse(parsed, spec: spec)))
         } catch {
             return .usageError(error)
         }
