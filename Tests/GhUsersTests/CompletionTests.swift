@@ -26,7 +26,11 @@ struct CompletionOptionsTests {
     private func parse(_ arguments: [String]) -> Result<CompletionOptions, UsageError> {
         Result { () throws(UsageError) -> CompletionOptions in
             let spec = CompletionCommand.declaration.spec
-            return try CompletionCommand.declaration.parse(try ArgumentScanner.scan(arguments, spec: spec), spec)
+            let run = try CompletionCommand.declaration.parse(try ArgumentScanner.scan(arguments, spec: spec), spec)
+            guard let options = run.options as? CompletionOptions else {
+                throw UsageError(message: "not the completion command's options", command: nil)
+            }
+            return options
         }
     }
 

@@ -1,3 +1,5 @@
+import Testing
+
 @testable import gh_users
 
 /// What the router should return for each command, spelled as the tables of argv read best.
@@ -50,5 +52,30 @@ extension Route {
     var common: CommonOptions? {
         guard case .run(let invocation) = self else { return nil }
         return invocation.common
+    }
+}
+
+extension Command {
+    /// What the router returns for these options: an invocation equals another of the same command with the same
+    /// options and shared options, whatever runs them, so the expectation runs nothing.
+    func invocation(_ options: some Sendable & Equatable, _ common: CommonOptions = CommonOptions()) -> Invocation {
+        Invocation(name: spec.name, run: .local(Expectation(options: options)), common: common)
+    }
+}
+
+extension Invocation {
+    /// Whether the router decided these options.
+    func matches<Options: Equatable>(_ expected: Options) -> Bool {
+        options as? Options == expected
+    }
+}
+
+/// The options an invocation is expected to hold; never run.
+private struct Expectation<Options: Sendable & Equatable>: LocalRun {
+    let options: Options
+
+    func run(_ context: LocalContext) async -> CommandOutcome {
+        Issue.record("an expected invocation is compared, never run")
+        return .setupFailed
     }
 }

@@ -37,10 +37,11 @@ struct GhUsersApp: Sendable {
 
     private func perform(_ invocation: Invocation) async -> CommandOutcome {
         switch invocation.run {
-        case .local(let body):
+        case .local(let command):
             let context = commandContext(invocation.common, hasToken: false)
-            return await body(LocalContext(command: context, common: invocation.common, environment: environment))
-        case .github(let body):
+            return await command.run(
+                LocalContext(command: context, common: invocation.common, environment: environment))
+        case .github(let command):
             let session: GitHubSession
             do {
                 session = try GitHubSession.open(invocation.common, environment: environment)
@@ -48,7 +49,7 @@ struct GhUsersApp: Sendable {
                 return .usage(error)
             }
             let context = commandContext(invocation.common, hasToken: session.hasToken)
-            return await body(context, session.reader)
+            return await command.run(context, session.reader)
         }
     }
 

@@ -43,78 +43,90 @@ struct LocalContext: Sendable {
     let environment: AppEnvironment
 }
 
-/// How a declared command runs once its arguments are parsed. The kind decides what is set up first: a
-/// `github` command gets host, token, cache and retries resolved (and the option groups that set them).
-enum CommandAction<Options: Sendable>: Sendable {
-    case local(@Sendable (Options, LocalContext) async -> CommandOutcome)
-    case github(@Sendable (Options, CommandContext, any GitHubReader) async -> CommandOutcome)
+/// A parsed command that works with GitHub: its validated options, and how it runs once host, token, cache and
+/// retries are resolved. The kinds (`ListRun`, `ResourceRun`, `WriteRun`) are plain values; a command of its own
+/// kind (`follows`) makes its options conform.
+protocol GitHubRun: Sendable {
+    associatedtype Options: Sendable & Equatable
+    var options: Options { get }
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome
 }
 
-/// One command, declared once: its help and options (`spec`), how argv becomes its `Options`, and how it runs.
-/// The router, help, completions, the man pages and `--fields` all read this one value.
-struct Command<Options: Sendable & Equatable>: AnyCommand {
+/// A parsed command that runs on this machine alone (`cache`, `completion`).
+protocol LocalRun: Sendable {
+    associatedtype Options: Sendable & Equatable
+    var options: Options { get }
+    func run(_ context: LocalContext) async -> CommandOutcome
+}
+
+extension GitHubRun where Options == Self {
+    var options: Self { self }
+}
+
+extension LocalRun where Options == Self {
+    var options: Self { self }
+}
+
+/// One command, declared once: its help and options (`spec`), and how argv becomes what runs. The router,
+/// help, completions, the man pages and `--fields` all read this one value.
+struct Command: Sendable {
     let spec: CommandSpec
-    let parse: @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
-    let action: CommandAction<Options>
+    let parse: @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Invocation.Run
 
-    /// A `github` command takes the output, network, cache and logging groups whatever its spec says, so none
-    /// can be forgotten.
-    init(
-        spec: CommandSpec,
-        parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options,
-        action: CommandAction<Options>
+    /// A command that works with GitHub. It takes the output, network, cache and logging groups whatever its
+    /// spec says, so none can be forgotten.
+    init<Run: GitHubRun>(
+        spec: CommandSpec, parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Run
     ) {
-        switch action {
-        case .github:
-            self.spec = spec.adding([OutputGroup.group, NetworkGroup.group, CacheGroup.group, LoggingGroup.group])
-        case .local:
-            self.spec = spec
-        }
+        self.init(github: spec) { parsed, spec throws(UsageError) in .github(try parse(parsed, spec)) }
+    }
+
+    /// A command that works with GitHub, for a kind whose parse says what runs: one closure, not one around
+    /// another.
+    init(
+        github spec: CommandSpec,
+        parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Invocation.Run
+    ) {
+        self.spec = spec.adding([OutputGroup.group, NetworkGroup.group, CacheGroup.group, LoggingGroup.group])
         self.parse = parse
-        self.action = action
     }
 
-    func invocation(_ parsed: ParsedArguments) throws(UsageError) -> Invocation {
-        invocation(try parse(parsed, spec), try CommonOptions.parse(parsed, spec: spec))
-    }
-
-    /// The invocation for values already parsed: what the router returns, and what its tests expect.
-    func invocation(_ options: Options, _ common: CommonOptions = CommonOptions()) -> Invocation {
-        let run: Invocation.Run
-        switch action {
-        case .local(let body): run = .local { context in await body(options, context) }
-        case .github(let body): run = .github { context, github in await body(options, context, github) }
-        }
-        return Invocation(
-            name: spec.name,
-            options: options,
-            common: common,
-            matches: { ($0 as? Options) == options },
-            run: run
-        )
+    /// A command that runs on this machine alone.
+    init<Run: LocalRun>(
+        local spec: CommandSpec, parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Run
+    ) {
+        self.spec = spec
+        self.parse = { parsed, spec throws(UsageError) in .local(try parse(parsed, spec)) }
     }
 }
 
-/// A command whatever its options type, as the catalog lists it.
-protocol AnyCommand: Sendable {
-    var spec: CommandSpec { get }
-    func invocation(_ parsed: ParsedArguments) throws(UsageError) -> Invocation
-}
-
-/// A parsed command line, ready to run: the command, its validated options and the shared ones.
+/// A parsed command line, ready to run: the command, what it runs with its validated options, and the shared
+/// options. Two are equal when they name the same command with the same options.
 struct Invocation: Sendable, Equatable {
     enum Run: Sendable {
-        case local(@Sendable (LocalContext) async -> CommandOutcome)
-        case github(@Sendable (CommandContext, any GitHubReader) async -> CommandOutcome)
+        case local(any LocalRun)
+        case github(any GitHubRun)
+
+        /// The command's own options, as its parse decided them.
+        var options: any Sendable & Equatable {
+            switch self {
+            case .local(let run): run.options
+            case .github(let run): run.options
+            }
+        }
     }
 
     let name: String
-    let options: any Sendable
-    let common: CommonOptions
-    let matches: @Sendable (any Sendable) -> Bool
     let run: Run
+    let common: CommonOptions
+
+    var options: any Sendable & Equatable { run.options }
 
     static func == (lhs: Invocation, rhs: Invocation) -> Bool {
-        lhs.name == rhs.name && lhs.common == rhs.common && lhs.matches(rhs.options)
+        lhs.name == rhs.name && lhs.common == rhs.common && same(lhs.options, rhs.options)
+    }
+
+    private static func same<Options: Equatable>(_ options: Options, _ other: any Sendable & Equatable) -> Bool {
+        (other as? Options) == options
     }
 }

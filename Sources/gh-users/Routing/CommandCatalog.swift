@@ -1,7 +1,7 @@
 /// Every command gh-users has. Adding a command is one declaration in its folder and one line here; the
 /// router, help, completions, the man pages and the tests that walk this list pick it up from that line.
 enum CommandCatalog {
-    static let commands: [any AnyCommand] = [
+    static let commands: [Command] = [
         ListUsersCommand.declaration,
         ShowUsersCommand.declaration,
         ListReposCommand.declaration,
@@ -48,7 +48,7 @@ enum CommandCatalog {
         ]
     )
 
-    static func command(named name: String) -> (any AnyCommand)? {
+    static func command(named name: String) -> Command? {
         commands.first { $0.spec.name == name }
     }
 

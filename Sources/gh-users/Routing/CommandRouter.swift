@@ -10,28 +10,28 @@ struct CommandRouter: Sendable {
     static let manual = "--man"
 
     func route(_ arguments: [String]) -> Route {
-        do {
-            return try routeOrThrow(arguments)
+        do throws(UsageError) {
+            guard let first = arguments.first else { return .help(.topLevel) }
+            if first.hasPrefix("-") && first != "-" {
+                return try leadingOption(arguments)
+            }
+            let rest = Array(arguments.dropFirst())
+            if first == CommandCatalog.helpSpec.name {
+                return try helpRoute(rest)
+            }
+            guard let command = CommandCatalog.command(named: first) else {
+                throw CommandCatalog.unknownCommand(first)
+            }
+            let parsed = try ArgumentScanner.scan(rest, spec: command.spec)
+            if parsed.has(CommandSpec.help) { return .help(.command(command.spec.name)) }
+            let spec = command.spec
+            return .run(
+                Invocation(
+                    name: spec.name, run: try command.parse(parsed, spec),
+                    common: try CommonOptions.parse(parsed, spec: spec)))
         } catch {
             return .usageError(error)
         }
-    }
-
-    private func routeOrThrow(_ arguments: [String]) throws(UsageError) -> Route {
-        guard let first = arguments.first else { return .help(.topLevel) }
-        if first.hasPrefix("-") && first != "-" {
-            return try leadingOption(arguments)
-        }
-        let rest = Array(arguments.dropFirst())
-        if first == CommandCatalog.helpSpec.name {
-            return try helpRoute(rest)
-        }
-        guard let command = CommandCatalog.command(named: first) else {
-            throw CommandCatalog.unknownCommand(first)
-        }
-        let parsed = try ArgumentScanner.scan(rest, spec: command.spec)
-        if parsed.has(CommandSpec.help) { return .help(.command(command.spec.name)) }
-        return .run(try command.invocation(parsed))
     }
 
     /// `--version`, `--help`, or an option given before the command, which gets a pointer to the right order.

@@ -31,6 +31,11 @@ struct OptionReading {
         return value
     }
 
+    /// An account id, as `--since` and `--until` take one.
+    func accountID() throws(UsageError) -> Int64 {
+        Int64(try number(in: 0...Int64.max, rule: "an account id is an integer >= 0"))
+    }
+
     /// A finite number of seconds that `accepts` takes; `rule` says what was expected.
     func seconds(where accepts: (Double) -> Bool, rule: String) throws(UsageError) -> Double {
         guard let seconds = Double(text), seconds.isFinite, accepts(seconds) else {

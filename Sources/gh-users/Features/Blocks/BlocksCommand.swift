@@ -26,11 +26,7 @@ enum BlocksCommand {
     static let list = Command(
         list: ListDeclaration<Options, User>(
             noun: "blocked accounts",
-            paging: { $0.paging.plan },
-            list: { _ in GitHubEndpoints.accounts(.blocks) },
-            admission: ListDeclaration.unseen(id: \.id),
-            columns: { _ in AccountColumns.summary },
-            raw: \.raw
+            list: { _ in GitHubEndpoints.accounts(.blocks) }
         ).requiringToken { _ in Endpoint.blocks.needsToken },
         spec: CommandSpec(
             name: "blocks",

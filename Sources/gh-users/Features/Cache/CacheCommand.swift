@@ -15,8 +15,8 @@ struct CacheOptions: Sendable, Equatable {
 
 /// Shows or empties the response cache. Data (the summary) goes to stdout; the confirmation of a clear to stderr.
 enum CacheCommand {
-    static let declaration = Command<CacheOptions>(
-        spec: CommandSpec(
+    static let declaration = Command(
+        local: CommandSpec(
             name: "cache",
             abstract: "Show where the response cache is and how large, or empty it.",
             usage: "gh-users cache info|clear [--cache-dir DIR] [options]",
@@ -42,11 +42,12 @@ enum CacheCommand {
                 action: try WordArgument.parse(
                     parsed, spec: spec, missing: "cache needs an action", unknown: "cache action")
             )
-        },
-        action: .local { options, context in await run(options, context) }
+        }
     )
+}
 
-    private static func run(_ options: CacheOptions, _ context: LocalContext) async -> CommandOutcome {
+extension CacheOptions: LocalRun {
+    func run(_ context: LocalContext) async -> CommandOutcome {
         let io = context.command.io
         let location: CacheLocation
         do {
@@ -60,7 +61,7 @@ enum CacheCommand {
             return .setupFailed
         }
         do throws(DomainError) {
-            switch options.action {
+            switch action {
             case .info:
                 let summary = try repository.summary()
                 do {

@@ -11,8 +11,8 @@ struct CompletionOptions: Sendable, Equatable {
 
 /// Prints a shell completion script generated from the command catalog.
 enum CompletionCommand {
-    static let declaration = Command<CompletionOptions>(
-        spec: CommandSpec(
+    static let declaration = Command(
+        local: CommandSpec(
             name: "completion",
             abstract: "Print a shell completion script.",
             usage: "gh-users completion bash|zsh|fish",
@@ -54,15 +54,17 @@ enum CompletionCommand {
                     extraHint: "completion takes one shell"
                 )
             )
-        },
-        action: .local { options, context in
-            do {
-                try context.command.io.writeOut(
-                    CompletionScripts.script(for: options.shell, commands: CommandCatalog.specs))
-            } catch {
-                return .writeFailed(error, io: context.command.io)
-            }
-            return .success
         }
     )
+}
+
+extension CompletionOptions: LocalRun {
+    func run(_ context: LocalContext) async -> CommandOutcome {
+        do {
+            try context.command.io.writeOut(CompletionScripts.script(for: shell, commands: CommandCatalog.specs))
+        } catch {
+            return .writeFailed(error, io: context.command.io)
+        }
+        return .success
+    }
 }

@@ -27,7 +27,7 @@ extension Column where Item == Record {
     }
 }
 
-extension Command where Options == AccountListOptions {
+extension Command {
     /// A list under one account (`.keys`: `GET /users/{username}/keys`) whose records need no typed field: the
     /// row gives the request, the columns read GitHub's JSON, JSON output is GitHub's objects, and a record whose
     /// id was already written is dropped.
@@ -40,11 +40,8 @@ extension Command where Options == AccountListOptions {
         self.init(
             list: ListDeclaration(
                 noun: noun,
-                paging: { $0.paging.plan },
                 list: { GitHubEndpoints.records(endpoint, of: $0.login) },
-                admission: ListDeclaration.unseen(id: \.id),
-                columns: columns,
-                raw: \.raw
+                columns: columns
             ),
             spec: spec,
             parse: AccountListOptions.parse

@@ -5,20 +5,24 @@ import Domain
 /// and how they look; and, where it needs them, a few capabilities: how it is presented, pages prepared here
 /// in place of the list, full profiles, and setup before the first request. Everything else (paging,
 /// prefetch, streaming, JSON closing, resume hints, progress) is the shared `PagedListCoordinator`'s.
-struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
+struct ListDeclaration<Options: PagedOptions, Item: Sendable>: Sendable {
     typealias Admission = ListAdmission<Item>
 
     /// What the items are called in help and messages ("repositories").
     let noun: String
-    let paging: @Sendable (Options) -> PagingPlan
+    /// How the list is paged, when not as `--limit`, `--all` and `--per-page` say (`followers --changes`).
+    let paging: (@Sendable (Options) -> PagingPlan)?
     let list: @Sendable (Options) -> ListResource<Item>
     /// A fresh admission rule for each run: which items are written (a fork filter, the `/users` id floor).
     let admission: @Sendable (Options) -> Admission
-    /// The table's columns for these options: most lists have the same whatever the options.
-    let columns: @Sendable (Options, RenderContext) -> [Column<Item>]
+    /// The table's columns: most lists have the same whatever the options.
+    let columns: (@Sendable (RenderContext) -> [Column<Item>])?
+    /// The columns, for a list whose columns depend on the options as well (`events --received`).
+    let layout: (@Sendable (Options, RenderContext) -> [Column<Item>])?
     let raw: @Sendable (Item) -> RawJSON
-    /// How a run is presented beyond its records: the noun, a resume hint, closing notes (`presented(by:)`).
-    private(set) var presentation: @Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation
+    /// How a run is presented beyond its records: a resume hint, closing notes (`presented(by:)`); nil for
+    /// the noun alone.
+    private(set) var presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)?
     /// Pages prepared here in place of the list, for the options that need them (`prepared(by:)`).
     private(set) var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> PreparedList<Item>?)?
     /// For a listing of accounts: `--full`, each account written as its profile (`fullProfiles(_:)`).
@@ -26,35 +30,35 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
     /// What a run needs, or does, before its first request (`requiringToken(when:)`, `starting(with:)`).
     private(set) var setup = RunSetup()
 
+    /// Every part but the noun, the list and the columns has a default for a list of GitHub's records
+    /// (`ListedItem`, below): pages as the paging group says, never an id twice, GitHub's JSON as written.
     init(
         noun: String,
-        paging: @escaping @Sendable (Options) -> PagingPlan,
+        paging: (@Sendable (Options) -> PagingPlan)? = nil,
         list: @escaping @Sendable (Options) -> ListResource<Item>,
         admission: @escaping @Sendable (Options) -> Admission,
-        columns: @escaping @Sendable (RenderContext) -> [Column<Item>],
+        columns: (@Sendable (RenderContext) -> [Column<Item>])?,
+        layout: (@Sendable (Options, RenderContext) -> [Column<Item>])? = nil,
         raw: @escaping @Sendable (Item) -> RawJSON
     ) {
-        self.init(
-            noun: noun, paging: paging, list: list, admission: admission, layout: { _, context in columns(context) },
-            raw: raw)
-    }
-
-    /// For a list whose columns depend on the options as well (`events --received` adds who did each).
-    init(
-        noun: String,
-        paging: @escaping @Sendable (Options) -> PagingPlan,
-        list: @escaping @Sendable (Options) -> ListResource<Item>,
-        admission: @escaping @Sendable (Options) -> Admission,
-        layout: @escaping @Sendable (Options, RenderContext) -> [Column<Item>],
-        raw: @escaping @Sendable (Item) -> RawJSON
-    ) {
+        precondition(columns != nil || layout != nil, "a list declares its columns")
         self.noun = noun
         self.paging = paging
         self.list = list
         self.admission = admission
-        self.columns = layout
+        self.columns = columns
+        self.layout = layout
         self.raw = raw
-        presentation = { _, _ in .init(noun: noun) }
+    }
+
+    /// The columns for these options.
+    func columns(_ options: Options, _ context: RenderContext) -> [Column<Item>] {
+        layout?(options, context) ?? columns?(context) ?? []
+    }
+
+    /// The paging plan for these options.
+    func plan(_ options: Options) -> PagingPlan {
+        paging?(options) ?? options.paging.plan
     }
 
     /// The same list, presented its own way: a resume hint, closing notes.
@@ -99,7 +103,8 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
 
     /// What a run needs, or does, before its first request.
     struct RunSetup: Sendable {
-        var requiresToken: @Sendable (Options) -> Bool = { _ in false }
+        /// nil when no options need a token.
+        var requiresToken: (@Sendable (Options) -> Bool)?
         /// Reads where a crawl stopped, opens its `--output` file: the options and output the run goes on with,
         /// or the outcome that ends it at once.
         var start: (@Sendable (Options, CommandContext) -> Start)?
@@ -147,5 +152,48 @@ struct ListDeclaration<Options: Sendable, Item: Sendable>: Sendable {
                 isNew: { item in id(item).map { !seen.contains($0) } ?? true }
             )
         }
+    }
+}
+
+/// A record GitHub lists, as the list kind reads it by default: the JSON written, and the id that tells a record
+/// already written (nil when it has none).
+protocol ListedItem: Sendable {
+    var raw: RawJSON { get }
+    var listedID: Int64? { get }
+    /// The columns a list of these has unless it declares its own; nil when each list declares them.
+    static var listColumns: (@Sendable (RenderContext) -> [Column<Self>])? { get }
+}
+
+extension ListedItem {
+    static var listColumns: (@Sendable (RenderContext) -> [Column<Self>])? { nil }
+}
+
+extension User: ListedItem {
+    var listedID: Int64? { id }
+    static var listColumns: (@Sendable (RenderContext) -> [Column<User>])? { { _ in AccountColumns.summary } }
+}
+
+extension Record: ListedItem {
+    var listedID: Int64? { id }
+}
+
+extension Repo: ListedItem {
+    var listedID: Int64? { id }
+}
+
+extension ListDeclaration where Item: ListedItem {
+    /// A list of GitHub's records, declaring what differs from the defaults: pages as the paging group says,
+    /// never an id twice, GitHub's JSON as written, and for accounts the accounts' columns.
+    init(
+        noun: String,
+        paging: (@Sendable (Options) -> PagingPlan)? = nil,
+        list: @escaping @Sendable (Options) -> ListResource<Item>,
+        admission: @escaping @Sendable (Options) -> Admission = ListDeclaration.unseen(id: \.listedID),
+        columns: (@Sendable (RenderContext) -> [Column<Item>])? = Item.listColumns,
+        layout: (@Sendable (Options, RenderContext) -> [Column<Item>])? = nil
+    ) {
+        self.init(
+            noun: noun, paging: paging, list: list, admission: admission, columns: columns, layout: layout,
+            raw: \.raw)
     }
 }

@@ -25,16 +25,16 @@ struct PagedListCoordinator<Item: Sendable> {
         var pageWritten: (@Sendable (Item) throws(OutputWriteError) -> Void)?
     }
 
-    let makeViewModel: @Sendable () -> PagedListViewModel<Item>
-    let makeWriter: @Sendable (RenderContext) -> RecordStreamWriter<Item>
+    let viewModel: PagedListViewModel<Item>
+    /// Writes the records for `command`'s output.
+    let writer: RecordStreamWriter<Item>
     let presentation: Presentation
     let command: CommandContext
     /// `--full`: what turns each admitted item into what is written, between paging and writing.
     var expansion: ItemExpansion<Item>?
 
     func run() async -> CommandOutcome {
-        let viewModel = makeViewModel()
-        var output = ListOutput(io: command.io, writer: makeWriter(command.render), presentation: presentation)
+        var output = ListOutput(io: command.io, writer: writer, presentation: presentation)
         defer { output.progress.clear() }
         let end: ListLoopEnd
         if let expansion {

@@ -38,9 +38,11 @@ enum ListSource<Item: Sendable> {
         case .declared(let list, let admission):
             return PagedListViewModel(
                 limit: plan.limit,
-                load: { cursor throws(DomainError) in
-                    if let cursor { return try await github.page(list, at: cursor) }
-                    return try await github.firstPage(list, perPage: plan.perPage)
+                noting: { cursor throws(DomainError) in
+                    guard let cursor else {
+                        return .init(page: try await github.firstPage(list, perPage: plan.perPage))
+                    }
+                    return .init(page: try await github.page(list, at: cursor))
                 },
                 admit: admission.admit, isNew: admission.isNew, isLast: admission.isLast)
         case .prepared(let prepared):

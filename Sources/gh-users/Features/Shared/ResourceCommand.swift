@@ -3,7 +3,7 @@ import Domain
 
 /// What a command that reads whole resources declares (`show`, `rate-limit`): how to fetch them, each with
 /// its own outcome, and how the ones found look. Writing, reporting each failure and the outcome are the
-/// shared `ResourceCoordinator`'s.
+/// shared `ResourceRun`'s.
 struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
     let load: @Sendable (Options, any GitHubReader, CommandContext) async -> ResourceLoad<Value>
     let render: @Sendable ([Value], Options, RenderContext) -> [UInt8]
@@ -70,65 +70,43 @@ struct ResourceLoad<Value: Sendable>: Sendable {
     }
 }
 
-/// Loads the resources a command asked for and keeps each one's outcome, in the order asked.
-final class ResourceViewModel<Options: Sendable, Value: Sendable> {
-    private let load: () async -> ResourceLoad<Value>
-    private(set) var state: ViewState<[Result<Value, DomainError>]> = .idle
-    private(set) var closingLine: String?
+/// One run of a command that reads whole resources: its declaration and the options parsed for it.
+struct ResourceRun<Options: Sendable & Equatable, Value: Sendable>: GitHubRun {
+    let declaration: ResourceDeclaration<Options, Value>
+    let options: Options
 
-    init(load: @escaping () async -> ResourceLoad<Value>) {
-        self.load = load
-    }
-
-    func load() async -> [Result<Value, DomainError>] {
-        state = .loading
-        let loaded = await load()
-        closingLine = loaded.closingLine
-        state = .loaded(loaded.results)
-        return loaded.results
-    }
-
-    var values: [Value] { (state.value ?? []).compactMap { try? $0.get() } }
-    var failures: [DomainError] {
-        (state.value ?? []).compactMap { result in
+    /// Exit 4 before any request when these options need a token and there is none; else loads what was asked,
+    /// writes what was found, then reports each failure on stderr, and sums the lot up as one outcome.
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        if let requirement = declaration.tokenRequirement(options), !context.presenter.hasToken {
+            return requirement.refuse(context)
+        }
+        let loaded = await declaration.load(options, github, context)
+        let values = loaded.results.compactMap { try? $0.get() }
+        let failures = loaded.results.compactMap { result in
             if case .failure(let error) = result { return error }
             return nil
         }
-    }
-}
-
-/// Writes what was found, then reports each failure on stderr, and sums the lot up as one outcome.
-struct ResourceCoordinator<Options: Sendable, Value: Sendable> {
-    let viewModel: ResourceViewModel<Options, Value>
-    let render: @Sendable ([Value]) -> [UInt8]
-    /// The declaration's `empty`.
-    var empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)?
-    let command: CommandContext
-
-    func run() async -> CommandOutcome {
-        _ = await viewModel.load()
-        let values = viewModel.values
-        if !values.isEmpty || viewModel.failures.isEmpty {
+        if !values.isEmpty || failures.isEmpty {
             do {
-                try command.io.out.write(render(values))
+                try context.io.out.write(declaration.render(values, options, context.render))
             } catch {
-                return .writeFailed(error, io: command.io)
+                return .writeFailed(error, io: context.io)
             }
         }
-        let failures = viewModel.failures
-        if failures.isEmpty, !values.isEmpty, let empty, values.allSatisfy(empty.isEmpty),
-            let line = command.render.nothingFound(empty.noun)
+        if failures.isEmpty, !values.isEmpty, let empty = declaration.empty, values.allSatisfy(empty.isEmpty),
+            let line = context.render.nothingFound(empty.noun)
         {
-            command.io.writeErr(line + "\n")
+            context.io.writeErr(line + "\n")
         }
         // A failure every lookup met (a spent rate limit, say) is said once, not once per login.
         var said: Set<String> = []
         for failure in failures {
-            let presentation = command.presenter.present(failure)
-            if said.insert(presentation.withoutRequestID).inserted { command.io.writeErr(presentation.message) }
+            let presentation = context.presenter.present(failure)
+            if said.insert(presentation.withoutRequestID).inserted { context.io.writeErr(presentation.message) }
         }
-        if command.io.stderrIsTTY, let line = viewModel.closingLine {
-            command.io.writeErr(line)
+        if context.io.stderrIsTTY, let line = loaded.closingLine {
+            context.io.writeErr(line)
         }
         return failures.isEmpty ? .success : .partial(failures: failures, successes: values.count)
     }
@@ -136,31 +114,14 @@ struct ResourceCoordinator<Options: Sendable, Value: Sendable> {
 
 extension Command {
     /// A command that reads one resource, or several independent ones, and prints them together.
-    init<Value: Sendable>(
+    init<Options: Sendable & Equatable, Value: Sendable>(
         resource declaration: ResourceDeclaration<Options, Value>,
         spec: CommandSpec,
         parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
     ) {
-        self.init(
-            spec: spec, parse: parse,
-            action: .github { options, context, github in await declaration.run(options, context, github) })
-    }
-}
-
-extension ResourceDeclaration {
-    /// One run: exit 4 before any request when these options need a token and there is none, else the shared
-    /// coordinator. A command that does something else for some options (`me edit --dry-run`) runs this for
-    /// the rest.
-    func run(_ options: Options, _ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
-        if let requirement = tokenRequirement(options), !context.presenter.hasToken {
-            return requirement.refuse(context)
+        self.init(github: spec) { parsed, spec throws(UsageError) in
+            .github(ResourceRun(declaration: declaration, options: try parse(parsed, spec)))
         }
-        return await ResourceCoordinator<Options, Value>(
-            viewModel: ResourceViewModel { await load(options, github, context) },
-            render: { render($0, options, context.render) },
-            empty: empty,
-            command: context
-        ).run()
     }
 }
 

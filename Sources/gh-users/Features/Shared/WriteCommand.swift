@@ -59,8 +59,8 @@ enum ConfirmationRule: Sendable, Equatable {
 }
 
 /// What a write command takes: the logins (or `-`), `--dry-run` and `--yes`.
-struct WriteOptions: Sendable, Equatable {
-    var logins: LoginInput
+struct WriteOptions: OptionValues {
+    var logins: LoginInput = .given([])
     var dryRun = false
     var yes = false
 }
@@ -69,12 +69,14 @@ extension WriteDeclaration {
     /// The keys of the record each account gets.
     static let fields = ["login", "action", "outcome"]
 
-    static let dryRun = OptionSpec(
-        "dry-run", help: "Print each request that would be sent (method and URL) and send none.")
+    /// Never in a "To finish" command: that one sends what is left.
+    static let dryRun = OptionDeclaration<WriteOptions>.flag(
+        "dry-run", help: "Print each request that would be sent (method and URL) and send none.",
+        apply: { options, _ in options.dryRun = true })
 
     /// Every write takes `--yes`, even one that never asks, so one command line serves both of a pair (the
     /// "To finish" hints carry it).
-    var yes: OptionSpec {
+    var yes: OptionDeclaration<WriteOptions> {
         let lowered = progressive.lowercased()
         let help =
             switch confirmation {
@@ -83,7 +85,14 @@ extension WriteDeclaration {
                 "Do not ask before \(lowered) several accounts (needed when there is no terminal to ask on)."
             case .always: "Do not ask before \(lowered) (needed when there is no terminal to ask on)."
             }
-        return OptionSpec("yes", short: "y", help: help)
+        return OptionDeclaration(
+            spec: OptionSpec("yes", short: "y", help: help), read: { options, _ in options.yes = true },
+            resume: { $0.yes ? ["--yes"] : [] })
+    }
+
+    /// The options every write takes, each declared once: help, parsing and the "To finish" command read them.
+    var options: GroupDeclaration<WriteOptions> {
+        GroupDeclaration(title: "OPTIONS", options: [Self.dryRun, yes])
     }
 
     var spec: CommandSpec {
@@ -93,7 +102,7 @@ extension WriteDeclaration {
             usage: "gh-users \(name) LOGIN... | - [--dry-run] [--yes] [options]",
             discussion: discussion,
             arguments: [("LOGIN", "An account to \(name); - reads them from stdin.")],
-            options: [Self.dryRun, yes],
+            options: options.group.options,
             examples: [
                 ("gh-users \(name) octocat", example),
                 (
@@ -125,24 +134,27 @@ extension WriteDeclaration {
     }
 }
 
-extension Command where Options == WriteOptions {
+extension Command {
     /// A command that sends one write per account, as `declaration` says.
     init(write declaration: WriteDeclaration) {
-        let yes = declaration.yes
-        self.init(
-            spec: declaration.spec,
-            parse: { parsed, spec throws(UsageError) in
-                WriteOptions(
-                    logins: try LoginInput.parse(parsed.positionals, spec: spec),
-                    dryRun: parsed.has(WriteDeclaration.dryRun),
-                    yes: parsed.has(yes)
-                )
-            },
-            action: .github { options, context, github in
-                await WriteCoordinator(
-                    declaration: declaration, options: options, context: context, github: github, clock: .live
-                ).run()
-            }
-        )
+        let declared = declaration.options
+        self.init(github: declaration.spec) { parsed, spec throws(UsageError) in
+            let logins = try LoginInput.parse(parsed.positionals, spec: spec)
+            var options = try declared.parse(parsed, spec: spec)
+            options.logins = logins
+            return .github(WriteRun(declaration: declaration, options: options))
+        }
+    }
+}
+
+/// One run of a write command: its declaration and the options parsed for it.
+struct WriteRun: GitHubRun {
+    let declaration: WriteDeclaration
+    let options: WriteOptions
+
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        await WriteCoordinator(
+            declaration: declaration, options: options, context: context, github: github, clock: .live
+        ).run()
     }
 }

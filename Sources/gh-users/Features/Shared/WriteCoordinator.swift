@@ -130,7 +130,8 @@ struct WriteCoordinator {
         io.writeErr(
             "gh-users: \(viewModel.successes) done, \(viewModel.unsent.count) not sent\(detail). To finish: "
                 + ShellWord.line(
-                    [context.programName, declaration.name, "--yes"] + CommonOptions.arguments(context.common)
+                    [context.programName, declaration.name] + declaration.options.arguments(WriteOptions(yes: true))
+                        + CommonOptions.arguments(context.common)
                         + toFinish.map(\.value))
                 + "\n" + (CommonOptions.tokenFileNote(context.common).map { $0 + "\n" } ?? ""))
     }

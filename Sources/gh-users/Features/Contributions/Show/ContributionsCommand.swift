@@ -33,8 +33,8 @@ enum ContributionsCommand {
         "from", value: "DATE", help: "First day, YYYY-MM-DD (UTC).", default: "364 days before --to")
     static let to = OptionSpec("to", value: "DATE", help: "Last day, YYYY-MM-DD (UTC).", default: "today")
 
-    static let declaration = Command<ContributionsOptions>(
-        resource: ResourceDeclaration(
+    static let declaration = Command(
+        resource: ResourceDeclaration<ContributionsOptions, _>(
             fetch: { (options: ContributionsOptions, github: any GitHubReader, context: CommandContext) in
                 let today = CalendarDay(secondsSince1970: context.render.now.timeIntervalSince1970)
                 guard let span = options.span(today: today) else {

@@ -12,9 +12,7 @@ enum ListEmailsCommand {
     static let declaration = Command(
         list: ListDeclaration<Options, Record>(
             noun: "email addresses",
-            paging: { $0.paging.plan },
             list: { _ in GitHubEndpoints.ownRecords(.emails) },
-            admission: ListDeclaration.unseen(id: \.id),
             columns: { _ in
                 [
                     Column("EMAIL", path: ["email"], shrink: .last),
@@ -22,8 +20,7 @@ enum ListEmailsCommand {
                     Column("VERIFIED", path: ["verified"]),
                     Column("VISIBILITY", path: ["visibility"]),
                 ]
-            },
-            raw: \.raw
+            }
         ).requiringToken { _ in Endpoint.emails.needsToken },
         spec: CommandSpec(
             name: "emails",

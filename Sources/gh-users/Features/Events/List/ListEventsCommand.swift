@@ -19,8 +19,8 @@ enum ListEventsCommand {
     static let received = OptionSpec(
         "received", help: "List the public events the account received (\(Endpoint.receivedPublicEvents)).")
 
-    static let declaration = Command<ListEventsOptions>(
-        list: ListDeclaration(
+    static let declaration = Command(
+        list: ListDeclaration<ListEventsOptions, _>(
             noun: "events",
             paging: { options in
                 // Never ask for the page GitHub refuses: stop at the row's cap (the 300th event).
@@ -29,9 +29,7 @@ enum ListEventsCommand {
                     requestedPerPage: options.paging.perPage)
             },
             list: { GitHubEndpoints.records($0.endpoint, of: $0.login) },
-            admission: ListDeclaration.unseen(id: \.id),
-            layout: { options, context in columns(received: options.received, context: context) },
-            raw: \.raw
+            layout: { options, context in columns(received: options.received, context: context) }
         )
         .presented { options, _ in
             .init(

@@ -12,7 +12,7 @@ struct FollowsOptions: Sendable, Equatable {
 /// Answers with its exit status, as `grep -q` and `git merge-base --is-ancestor` do: 0 when A follows B, 1
 /// when not, 3 when either account does not exist, and 2 (never 1) for any other failure.
 enum FollowsCommand {
-    static let declaration = Command<FollowsOptions>(
+    static let declaration = Command(
         spec: CommandSpec(
             name: "follows",
             abstract: "Say whether one account follows another (GET /users/{username}/following/{target_user}).",
@@ -39,21 +39,6 @@ enum FollowsCommand {
                 follower: try LoginArgument.parse(parsed.positionals[0], spec: spec),
                 followed: try LoginArgument.parse(parsed.positionals[1], spec: spec)
             )
-        },
-        action: .github { options, context, github in
-            let follows: Bool
-            do throws(DomainError) {
-                follows = try await answer(options, github)
-            } catch {
-                context.io.writeErr(context.presenter.present(error).message)
-                return .unanswered(error)
-            }
-            do {
-                try context.io.out.write(render(options, follows: follows, context: context.render))
-            } catch {
-                return .writeFailed(error, io: context.io)
-            }
-            return .answered(follows)
         }
     )
 
@@ -92,5 +77,24 @@ enum FollowsCommand {
             var writer = RecordStreamWriter(context: context, columns: columns, raw: { $0 })
             return writer.render([RawJSON(bytes: record)]) + writer.finish(completed: true)
         }
+    }
+}
+
+extension FollowsOptions: GitHubRun {
+    /// The answer as the exit status, and as a sentence or a record on stdout.
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        let follows: Bool
+        do throws(DomainError) {
+            follows = try await FollowsCommand.answer(self, github)
+        } catch {
+            context.io.writeErr(context.presenter.present(error).message)
+            return .unanswered(error)
+        }
+        do {
+            try context.io.out.write(FollowsCommand.render(self, follows: follows, context: context.render))
+        } catch {
+            return .writeFailed(error, io: context.io)
+        }
+        return .answered(follows)
     }
 }

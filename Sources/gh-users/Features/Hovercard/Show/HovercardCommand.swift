@@ -29,8 +29,8 @@ enum HovercardCommand {
         help: "The id of the organization, repository, issue or pull request; needs "
             + "--subject-type.")
 
-    static let declaration = Command<HovercardOptions>(
-        resource: ResourceDeclaration(
+    static let declaration = Command(
+        resource: ResourceDeclaration<HovercardOptions, _>(
             fetch: { options, github, _ in
                 let subject = options.subjectType.map { ($0.rawValue, options.subjectID ?? "") }
                 return [

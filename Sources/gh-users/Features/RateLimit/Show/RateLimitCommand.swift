@@ -9,8 +9,8 @@ enum RateLimitCommand {
     /// The command takes no options of its own, so its options value is empty.
     struct Options: Sendable, Equatable {}
 
-    static let declaration = Command<Options>(
-        resource: ResourceDeclaration(
+    static let declaration = Command(
+        resource: ResourceDeclaration<Options, _>(
             fetch: { _, github, _ in
                 [await Result.of { () throws(DomainError) in try await github.fetch(GitHubEndpoints.rateLimit) }]
             },

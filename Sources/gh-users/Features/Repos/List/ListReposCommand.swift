@@ -32,14 +32,13 @@ enum ListReposCommand {
     static let sources = OptionSpec("sources", help: "Only repositories that are not forks.")
     static let forks = OptionSpec("forks", help: "Only forks.")
 
-    static let declaration = Command<ListReposOptions>(
-        list: ListDeclaration(
+    static let declaration = Command(
+        list: ListDeclaration<ListReposOptions, _>(
             noun: "repositories",
             paging: \.plan,
             list: { GitHubEndpoints.repos(of: $0.login, query: $0.query) },
             admission: ListDeclaration.unseen(id: \.id, keep: { options in options.query.forks.admits }),
-            columns: columns,
-            raw: \.raw
+            columns: columns
         ),
         spec: CommandSpec(
             name: "repos",

@@ -47,14 +47,11 @@ enum SearchUsersCommand {
         help: "Get past the 1,000-result cap: cut the query into created: ranges of 1,000 results or fewer and "
             + "page each (not with --sort, --order or a created: qualifier).")
 
-    static let declaration = Command<SearchUsersOptions>(
-        list: ListDeclaration(
+    static let declaration = Command(
+        list: ListDeclaration<SearchUsersOptions, _>(
             noun: "accounts",
             paging: \.plan,
-            list: { GitHubEndpoints.searchUsers($0.query) },
-            admission: ListDeclaration.unseen(id: \.id),
-            columns: { _ in AccountColumns.summary },
-            raw: \.raw
+            list: { GitHubEndpoints.searchUsers($0.query) }
         )
         .presented { options, _ in
             .init(

@@ -26,10 +26,9 @@ enum ListStarredCommand {
         "direction", value: "DIR", help: "asc or desc.", default: "desc",
         choices: SortDirection.allCases.map(\.rawValue))
 
-    static let declaration = Command<ListStarredOptions>(
-        list: ListDeclaration(
+    static let declaration = Command(
+        list: ListDeclaration<ListStarredOptions, _>(
             noun: "starred repositories",
-            paging: { $0.paging.plan },
             list: { options in
                 GitHubEndpoints.records(
                     .starred, of: options.login,
@@ -44,8 +43,7 @@ enum ListStarredCommand {
                     Column("STARS", path: ["repo", "stargazers_count"]),
                     Column("DESCRIPTION", path: ["repo", "description"], shrink: .first),
                 ]
-            },
-            raw: \.raw
+            }
         ),
         spec: CommandSpec(
             name: "starred",

@@ -21,9 +21,7 @@ enum ListSubscriptionsCommand {
     static let declaration = Command(
         list: ListDeclaration<SubscriptionsOptions, Record>(
             noun: "watched repositories",
-            paging: { $0.paging.plan },
             list: { GitHubEndpoints.watched(by: $0.login) },
-            admission: ListDeclaration.unseen(id: \.id),
             columns: { context in
                 [
                     Column("NAME", path: ["full_name"], shrink: .last),
@@ -32,8 +30,7 @@ enum ListSubscriptionsCommand {
                     .time("PUSHED", "pushed_at", context),
                     Column("DESCRIPTION", path: ["description"], shrink: .first),
                 ]
-            },
-            raw: \.raw
+            }
         )
         .prepared { options, github, plan in
             guard let login = options.login else { return nil }

@@ -4,7 +4,7 @@ import Domain
 import Foundation
 
 /// `gh-users list`: what to page through, validated.
-struct ListUsersOptions: PagedOptions {
+struct ListUsersOptions: PagedOptions, OptionValues {
     var since: Int64 = 0
     /// The last account id wanted (`--until`): a shard of a crawl ends there.
     var until: Int64?
@@ -18,22 +18,66 @@ struct ListUsersOptions: PagedOptions {
 
 /// `gh-users list`: every account in GitHub's `/users` order by id, resumable with `--since`.
 enum ListUsersCommand {
-    static let since = OptionSpec(
-        "since", value: "ID", help: "Start after this account id (an integer >= 0).", default: "0")
-    static let until = OptionSpec(
-        "until", value: "ID", help: "Stop after the last account with an id <= ID (an integer >= --since).")
-    static let state = OptionSpec(
-        "state", value: "FILE",
-        help: "Resume from and record the crawl's position in FILE (0600, replaced atomically after each page).",
-        path: .file)
-    static let output = OptionSpec(
-        "output", value: "FILE",
-        help: "Append to FILE instead of stdout; with --state, cut back to the last whole page.", path: .file)
+    /// `list`'s own options, each declared once: its spelling and help, how its value is read and checked, and
+    /// how a resume hint writes it back. Help lists them in this order, and they are read in it.
+    static let since = OptionDeclaration<ListUsersOptions>.value(
+        OptionSpec("since", value: "ID", help: "Start after this account id (an integer >= 0)."), at: \.since,
+        parse: { reading throws(UsageError) in try reading.accountID() }, resume: { String($0) })
+    static let until = OptionDeclaration<ListUsersOptions>(
+        spec: OptionSpec(
+            "until", value: "ID", help: "Stop after the last account with an id <= ID (an integer >= --since)."),
+        read: { options, reading throws(UsageError) in
+            let last = try reading.accountID()
+            guard last >= options.since else {
+                throw reading.usageError(
+                    "--until \(last) is below --since \(options.since): no account lies between them")
+            }
+            options.until = last
+        },
+        resume: { options in options.until.map { ["--until", String($0)] } ?? [] }
+    )
+    static let state = filePath(
+        OptionSpec(
+            "state", value: "FILE",
+            help: "Resume from and record the crawl's position in FILE (0600, replaced atomically after each page).",
+            path: .file),
+        at: \.statePath)
+    static let output = filePath(
+        OptionSpec(
+            "output", value: "FILE",
+            help: "Append to FILE instead of stdout; with --state, cut back to the last whole page.", path: .file),
+        at: \.outputPath)
 
-    static let declaration = Command<ListUsersOptions>(
-        list: ListDeclaration(
+    static let options = GroupDeclaration<ListUsersOptions>(
+        title: "OPTIONS", options: [since, until, state, output],
+        check: { options, parsed, spec throws(UsageError) in
+            guard options.statePath != nil || options.outputPath != nil else { return }
+            let format = parsed.has(OutputGroup.json) ? OutputFormat.json.rawValue : parsed.value(OutputGroup.format)
+            if let format, format == OutputFormat.json.rawValue || format == OutputFormat.table.rawValue {
+                let flag = options.statePath != nil ? "--state" : "--output"
+                throw UsageError(
+                    message: "\(flag) needs a format that can be appended to (tsv, csv or ndjson), not \(format)",
+                    command: spec)
+            }
+        }
+    )
+
+    /// A file the crawl reads or writes: any path but an empty one.
+    private static func filePath(_ spec: OptionSpec, at path: WritableKeyPath<ListUsersOptions, String?> & Sendable)
+        -> OptionDeclaration<ListUsersOptions>
+    {
+        .value(
+            spec, at: path,
+            parse: { reading throws(UsageError) in
+                guard !reading.text.isEmpty else { throw reading.usageError("--\(spec.name) needs a file path") }
+                return reading.text
+            },
+            resume: { $0 })
+    }
+
+    static let declaration = Command(
+        list: ListDeclaration<ListUsersOptions, _>(
             noun: "accounts",
-            paging: { $0.paging.plan },
             list: { GitHubEndpoints.users(since: $0.since) },
             admission: { options in
                 // `GET /users` is in id order: anything at or below the last id (or --since) was already written.
@@ -48,9 +92,7 @@ enum ListUsersCommand {
                     // Nothing after --until is wanted, so the page holding it is the last one requested.
                     isLast: options.until.map { until in { $0.id >= until } }
                 )
-            },
-            columns: { _ in AccountColumns.summary },
-            raw: \.raw
+            }
         )
         .presented { options, context in
             .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, written: $1, options, context) })
@@ -92,7 +134,7 @@ enum ListUsersCommand {
                 cannot be appended to. CSV writes its header only into an empty output.
                 """,
             arguments: [],
-            options: [since, until, state, output],
+            options: options.group.options,
             examples: [
                 ("gh-users list --limit 5", "The first five accounts."),
                 ("gh-users list --limit 100 --full --format ndjson", "Their full profiles, one request each."),
@@ -118,40 +160,9 @@ enum ListUsersCommand {
         ),
         parse: { parsed, spec throws(UsageError) in
             try NoArguments.check(parsed, spec: spec)
-            var options = ListUsersOptions(
-                since: try NumberOption.parse(
-                    parsed, since, range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec) ?? 0,
-                until: try NumberOption.parse(
-                    parsed, until, range: 0...Int64.max, rule: "an account id is an integer >= 0", spec: spec)
-            )
-            if let last = options.until, last < options.since {
-                throw UsageError(
-                    message: "--until \(last) is below --since \(options.since): no account lies between them",
-                    command: spec)
-            }
-            options.statePath = try path(parsed, state, spec: spec)
-            options.outputPath = try path(parsed, output, spec: spec)
-            if options.statePath != nil || options.outputPath != nil {
-                let format =
-                    parsed.has(OutputGroup.json) ? OutputFormat.json.rawValue : parsed.value(OutputGroup.format)
-                if let format, format == OutputFormat.json.rawValue || format == OutputFormat.table.rawValue {
-                    let flag = options.statePath != nil ? "--state" : "--output"
-                    throw UsageError(
-                        message: "\(flag) needs a format that can be appended to (tsv, csv or ndjson), not \(format)",
-                        command: spec)
-                }
-            }
-            return options
+            return try options.parse(parsed, spec: spec)
         }
     )
-
-    private static func path(_ parsed: ParsedArguments, _ option: OptionSpec, spec: CommandSpec) throws(UsageError)
-        -> String?
-    {
-        guard let text = parsed.value(option) else { return nil }
-        guard !text.isEmpty else { throw UsageError(message: "--\(option.name) needs a file path", command: spec) }
-        return text
-    }
 
     /// Before the first request: reads `--state`, opens `--output` (cut back to the state's length), and decides
     /// where the crawl starts; or ends the run when the state is unusable or the shard is already done.
@@ -289,15 +300,12 @@ enum ListUsersCommand {
         if let written, case .count(let limit) = paging.limit, written > 0, written < limit {
             paging.limit = .count(limit - written)
         }
+        // With a state, the command as given; else from after the last account written. The state comes right
+        // after --since, as the hint has always written it.
+        var resumed = options
+        if options.statePath == nil { resumed.since = lastID }
         var words = [context.programName, "list"]
-        if let state = options.statePath {
-            if options.since != 0 { words += ["--since", String(options.since)] }
-            words += ["--state", state]
-        } else {
-            words += ["--since", String(lastID)]
-        }
-        if let until = options.until { words += ["--until", String(until)] }
-        if let output = options.outputPath { words += ["--output", output] }
+        for option in [since, state, until, output] { words += option.resume(resumed) }
         words += PagingGroup.declared.arguments(paging)
         words += ProfileGroup.declared.arguments(options.profiles)
         words += CommonOptions.arguments(context.common)

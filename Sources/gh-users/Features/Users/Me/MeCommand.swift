@@ -11,7 +11,7 @@ enum MeCommand {
     }
 
     /// Showing the profile, and changing it: one request either way, whose answer is the private profile.
-    private static let profile = ResourceDeclaration<Options, AuthenticatedUser>(
+    fileprivate static let profile = ResourceDeclaration<Options, AuthenticatedUser>(
         fetch: { options, github, _ in
             [
                 await Result.of { () throws(DomainError) in
@@ -40,7 +40,7 @@ enum MeCommand {
         tokenRequirement: { options in TokenRequirement(command: options.edit == nil ? "me" : "me edit") }
     )
 
-    static let declaration = Command<Options>(
+    static let declaration = Command(
         spec: CommandSpec(
             name: "me",
             abstract: "Show the account your token belongs to (GET /user), or change its profile (PATCH /user).",
@@ -90,15 +90,21 @@ enum MeCommand {
             case let word?:
                 throw UsageError(message: "unknown action '\(word)': me takes edit, or nothing", command: spec)
             }
-        },
-        action: .github { options, context, github in
-            guard let edit = options.edit, edit.dryRun else { return await profile.run(options, context, github) }
-            do {
-                try context.io.writeOut(GitHubEndpoints.updateAuthenticatedUser(edit.fields).dryRun(github))
-            } catch {
-                return .writeFailed(error, io: context.io)
-            }
-            return .success
         }
     )
+}
+
+extension MeCommand.Options: GitHubRun {
+    /// `me edit --dry-run` prints the request it would send; everything else reads (or changes) the profile.
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        guard let edit, edit.dryRun else {
+            return await ResourceRun(declaration: MeCommand.profile, options: self).run(context, github)
+        }
+        do {
+            try context.io.writeOut(GitHubEndpoints.updateAuthenticatedUser(edit.fields).dryRun(github))
+        } catch {
+            return .writeFailed(error, io: context.io)
+        }
+        return .success
+    }
 }

@@ -35,87 +35,84 @@ enum RelationsCommand {
             ? [(mutual, .mutual), (notFollowedBack, .difference)] : [(notFollowingBack, .difference)]
     }
 
-    private static func declaration(_ relation: UserRelation) -> Command<RelationsOptions> {
+    private static func declaration(_ relation: UserRelation) -> Command {
         let name = relation.rawValue
         let filters = Self.filters(relation)
         let choices: String = filters.map { "--" + $0.option.name }.joined(separator: " | ")
-        let listing: Command<RelationsOptions> = Command(
-            list: ListDeclaration(
-                noun: relation == .followers ? "followers" : "followed accounts",
-                paging: { $0.plan },
-                list: { GitHubEndpoints.relations(relation, of: $0.login) },
-                admission: ListDeclaration.unseen(id: \.id),
-                columns: { _ in AccountColumns.summary },
-                raw: \.raw
-            )
-            .prepared { options, github, plan in
-                guard let filter = options.filter else { return nil }
-                return FollowGraph(github: github, login: options.login, output: relation, filter: filter)
-                    .preparation(perPage: plan.perPage)
-            }
-            .fullProfiles(.accounts(\.profiles))
-            .requiringToken { $0.login == nil },
-            spec: CommandSpec(
-                name: name,
-                abstract: relation == .followers
-                    ? "List the accounts that follow an account (GET /users/{username}/followers)."
-                    : "List the accounts an account follows (GET /users/{username}/following).",
-                usage: "gh-users \(name) [LOGIN] [\(choices)] [--limit N | --all | --changes FILE] [options]",
-                discussion: """
-                    Pages by GitHub's Link header, following its URLs exactly as given. An account that appears
-                    twice while the list shifts under the crawl is written once. Without LOGIN, the token's own
-                    account is listed (GET /user/\(name)); that needs a token.
+        let listing = ListDeclaration<RelationsOptions, User>(
+            noun: relation == .followers ? "followers" : "followed accounts",
+            paging: { $0.plan },
+            list: { GitHubEndpoints.relations(relation, of: $0.login) }
+        )
+        .prepared { options, github, plan in
+            guard let filter = options.filter else { return nil }
+            return FollowGraph(github: github, login: options.login, output: relation, filter: filter)
+                .preparation(perPage: plan.perPage)
+        }
+        .fullProfiles(.accounts(\.profiles))
+        .requiringToken { $0.login == nil }
+        let spec = CommandSpec(
+            name: name,
+            abstract: relation == .followers
+                ? "List the accounts that follow an account (GET /users/{username}/followers)."
+                : "List the accounts an account follows (GET /users/{username}/following).",
+            usage: "gh-users \(name) [LOGIN] [\(choices)] [--limit N | --all | --changes FILE] [options]",
+            discussion: """
+                Pages by GitHub's Link header, following its URLs exactly as given. An account that appears
+                twice while the list shifts under the crawl is written once. Without LOGIN, the token's own
+                account is listed (GET /user/\(name)); that needs a token.
 
-                    \(relation == .followers ? "--mutual and --not-followed-back compare" : "--not-following-back compares") \
-                    the followers and the following of LOGIN: the smaller of the two lists is held (as ids, or as the
-                    records to print), the other is streamed, and the cost is the pages of both. A list is read up
-                    to its profile's count plus a margin (a tenth, at least 1,000), and never past 2,000,000
-                    accounts whatever the profile claims; past that the run stops with status 1 before anything
-                    is written, rather than hold a list that never ends.
+                \(relation == .followers ? "--mutual and --not-followed-back compare" : "--not-following-back compares") \
+                the followers and the following of LOGIN: the smaller of the two lists is held (as ids, or as the
+                records to print), the other is streamed, and the cost is the pages of both. A list is read up
+                to its profile's count plus a margin (a tenth, at least 1,000), and never past 2,000,000
+                accounts whatever the profile claims; past that the run stops with status 1 before anything
+                is written, rather than hold a list that never ends.
 
-                    --changes FILE writes who came and went since the last run with FILE, one record each:
-                    {"change":"added","login":…,"id":…}, "removed" (with the login FILE recorded) or, for an
-                    account matched by id whose login changed, "renamed" with "previous_login". On a terminal
-                    the table marks them + (added), − (U+2212, removed) and ~ (renamed). Then FILE is replaced,
-                    atomically and 0600, with the whole list as it is now (ids and logins, and which list it
-                    is: the account's id and login, so a renamed account carries on); the first run only records
-                    it and says so. It reads the whole list (--all is implied;
-                    --limit and --full cannot be used with it), with a set operation the set it gives. A run
-                    that stops before its changes are all written and, on a pipe, read (a failed request, a rate
-                    limit, Ctrl-C, a full stdout, a reader that left as | head -1 does) leaves FILE as it was, so
-                    the next run reports them again. A FILE that is not
-                    a snapshot, or one made for another list or another account (another token's, without
-                    LOGIN), is exit 1 and left as it is, as is a list under half its profile's count (GitHub
-                    answered part of it) or past the bound above; one run at a time may use it (FILE.lock). A
-                    FILE written by an older gh-users (version 1, without the account id) is read if it names
-                    the account's login, and rewritten with the id; one made without LOGIN ("login": null)
-                    cannot be checked and is exit 1, saying how to carry it on.
-                    --fields takes change, login, id and previous_login.
-                    """,
-                arguments: [("LOGIN", "The account whose \(name) to list; without it, the token's own.")],
-                options: filters.map(\.0) + [FollowerChanges.option],
-                examples: [
-                    ("gh-users \(name) octocat", "The first 30."),
-                    ("gh-users \(name) octocat --all --format ndjson | jq -r .login", "All of them, by login."),
-                    (
-                        "gh-users \(name) octocat --all --full --format tsv --fields login,location",
-                        "Each with its profile's location."
+                --changes FILE writes who came and went since the last run with FILE, one record each:
+                {"change":"added","login":…,"id":…}, "removed" (with the login FILE recorded) or, for an
+                account matched by id whose login changed, "renamed" with "previous_login". On a terminal
+                the table marks them + (added), − (U+2212, removed) and ~ (renamed). Then FILE is replaced,
+                atomically and 0600, with the whole list as it is now (ids and logins, and which list it
+                is: the account's id and login, so a renamed account carries on); the first run only records
+                it and says so. It reads the whole list (--all is implied;
+                --limit and --full cannot be used with it), with a set operation the set it gives. A run
+                that stops before its changes are all written and, on a pipe, read (a failed request, a rate
+                limit, Ctrl-C, a full stdout, a reader that left as | head -1 does) leaves FILE as it was, so
+                the next run reports them again. A FILE that is not
+                a snapshot, or one made for another list or another account (another token's, without
+                LOGIN), is exit 1 and left as it is, as is a list under half its profile's count (GitHub
+                answered part of it) or past the bound above; one run at a time may use it (FILE.lock). A
+                FILE written by an older gh-users (version 1, without the account id) is read if it names
+                the account's login, and rewritten with the id; one made without LOGIN ("login": null)
+                cannot be checked and is exit 1, saying how to carry it on.
+                --fields takes change, login, id and previous_login.
+                """,
+            arguments: [("LOGIN", "The account whose \(name) to list; without it, the token's own.")],
+            options: filters.map(\.0) + [FollowerChanges.option],
+            examples: [
+                ("gh-users \(name) octocat", "The first 30."),
+                ("gh-users \(name) octocat --all --format ndjson | jq -r .login", "All of them, by login."),
+                (
+                    "gh-users \(name) octocat --all --full --format tsv --fields login,location",
+                    "Each with its profile's location."
+                ),
+                relation == .followers
+                    ? ("gh-users followers octocat --all --not-followed-back", "Followers octocat does not follow.")
+                    : (
+                        "gh-users following --all --not-following-back --format tsv --fields login",
+                        "Whom you follow that does not follow you back, by login."
                     ),
-                    relation == .followers
-                        ? ("gh-users followers octocat --all --not-followed-back", "Followers octocat does not follow.")
-                        : (
-                            "gh-users following --all --not-following-back --format tsv --fields login",
-                            "Whom you follow that does not follow you back, by login."
-                        ),
-                    (
-                        "gh-users \(name) --changes ~/.local/state/gh-users/\(name).json --format tsv",
-                        "Run nightly: who came and went since the last run."
-                    ),
-                ],
-                fields: FieldCatalog.account,
-                optionFields: [("With --\(FollowerChanges.option.name)", FollowerChange.fields)]
-            ),
-            parse: { parsed, spec throws(UsageError) in
+                (
+                    "gh-users \(name) --changes ~/.local/state/gh-users/\(name).json --format tsv",
+                    "Run nightly: who came and went since the last run."
+                ),
+            ],
+            fields: FieldCatalog.account,
+            optionFields: [("With --\(FollowerChanges.option.name)", FollowerChange.fields)]
+        )
+        return Command(github: listing.spec(spec)) { parsed, spec throws(UsageError) in
+            let listing = try ListRun(listing, parsed, spec) { parsed, spec throws(UsageError) in
                 var options = RelationsOptions()
                 options.login = try LoginArgument.optional(parsed, spec: spec)
                 let chosen = filters.filter { parsed.has($0.0) }
@@ -129,25 +126,23 @@ enum RelationsCommand {
                 try FollowerChanges.parse(parsed, spec: spec, into: &options)
                 return options
             }
-        )
-        return withChanges(listing, relation)
+            return .github(RelationsRun(listing: listing, relation: relation))
+        }
     }
+}
 
-    /// The listing, or with `--changes` what changed since the last run.
-    private static func withChanges(_ listing: Command<RelationsOptions>, _ relation: UserRelation)
-        -> Command<RelationsOptions>
-    {
-        guard case .github(let list) = listing.action else { return listing }
-        return Command(
-            spec: listing.spec, parse: listing.parse,
-            action: .github { options, context, github in
-                guard let path = options.changes else { return await list(options, context, github) }
-                if options.login == nil, !context.presenter.hasToken {
-                    return TokenRequirement(command: relation.rawValue + " without a LOGIN").refuse(context)
-                }
-                return await FollowerChangesCoordinator(
-                    relation: relation, options: options, path: path, github: github, command: context
-                ).run()
-            })
+/// `followers` and `following`: the listing, or with `--changes` what changed since the last run.
+struct RelationsRun: GitHubRun {
+    let listing: ListRun<RelationsOptions, User>
+    let relation: UserRelation
+
+    var options: RelationsOptions { listing.options }
+
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        guard let path = options.changes else { return await listing.run(context, github) }
+        if let refusal = listing.refusal(context) { return refusal }
+        return await FollowerChangesCoordinator(
+            relation: relation, options: options, path: path, github: github, command: context
+        ).run()
     }
 }

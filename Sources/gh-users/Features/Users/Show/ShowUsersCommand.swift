@@ -30,7 +30,7 @@ enum ShowUsersCommand {
     static let concurrency = OptionSpec(
         "concurrency", value: "N", help: "Requests in flight at once, 1 to 10.", default: "4")
 
-    static let declaration = Command<ShowUsersOptions>(
+    static let declaration = Command(
         resource: ResourceDeclaration(
             load: { (options: ShowUsersOptions, github: any GitHubReader, context: CommandContext) in
                 var references = options.references
