@@ -33,11 +33,27 @@ private func suffix(_ row: Endpoint) -> String {
     /// row with neither a handler nor a body is not served.
     @Test func aRowFindsItsBodyByItsOperationID() throws {
         #expect(rows.count >= 12)
+        // A public list outside `/users/{username}/…`, as the next issue's `GET /orgs/{org}/public_members`.
         let newRow = Endpoint(
-            "orgs/list-for-user", .get, "/users/{username}/another-list", shape: .records(.organization),
-            paging: .link, docs: "https://docs.github.com/rest")
-        let table = StandInRouteTable([StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))])
-        #expect(table.match(method: "GET", path: "/users/octocat/another-list").route != nil)
+            "orgs/list-for-user", .get, "/orgs/{org}/another-list", shape: .records(.organization), paging: .link,
+            docs: "https://docs.github.com/rest")
+        let context = StandInContext(
+            population: StandInPopulation(userCount: 3), configuration: StandInConfiguration(userCount: 3),
+            baseURL: "http://127.0.0.1:1", ledger: StandInLedger(now: 1_000))
+        let pipeline = StandInPipeline(
+            context: context,
+            routes: StandInRouteTable([StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))]))
+        let parsed = ParsedHTTPRequest(
+            method: "GET", target: "/orgs/github/another-list?per_page=1&page=2", version: "HTTP/1.1", headers: [],
+            body: [])
+        guard case .respond(let response, _) = pipeline.reply(to: parsed, now: 1_000) else {
+            throw StandInServerError.invalidConfiguration("expected a response")
+        }
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "[\(try records(.orgs)[1])]")
+        #expect(
+            linkRelations(response.header("Link"))["first"]
+                == "http://127.0.0.1:1/orgs/github/another-list?per_page=1&page=1")
         #expect(StandInRecordedHandler(Endpoint("no/such-operation", .get, "/x", shape: .status, docs: "")) == nil)
         #expect(StandInRecordedHandler(.follow) == nil)
     }

@@ -32,8 +32,8 @@ struct StandInRecordedHandler: StandInHandler {
     }
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        var linkPath = endpoint.path
-        if endpoint.needsToken || !endpoint.isAccountScoped, request.signedInAccount == nil {
+        var linkPath = request.path
+        if endpoint.needsToken || endpoint.path.hasPrefix("/user/"), request.signedInAccount == nil {
             return request.signInRefusal()
         }
         if endpoint.isAccountScoped {
