@@ -27,7 +27,7 @@ let package = Package(
             dependencies: ["AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking"]
         ),
         // The loopback GitHub stand-in used by end-to-end tests and benchmarks.
-        .target(name: "GitHubStandIn", dependencies: ["Domain"]),
+        .target(name: "GitHubStandIn", dependencies: ["Domain", "JSONBytes"], resources: [.copy("Bodies")]),
         .executableTarget(name: "github-standin", dependencies: ["GitHubStandIn"]),
 
         // Test doubles shared by the unit tests: a stub transport and a fake repository.
@@ -56,7 +56,7 @@ let package = Package(
             // The command tests' response bodies, read by path as Tests/Recorded is.
             exclude: ["Commands/Bodies"]
         ),
-        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "Domain", "TestSupport"]),
+        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "Domain", "JSONBytes", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,9 +1,8 @@
 /// Appends compact JSON text to a byte buffer.
 ///
 /// Written by hand instead of using JSONSerialization because GitHub's key order must be kept and a
-/// 100-account page has to be assembled in far less than a millisecond. Package-visible only so that
-/// `StandInRecord` can name it; its members stay internal.
-package struct JSONByteWriter {
+/// 100-account page has to be assembled in far less than a millisecond. Its members stay internal.
+struct JSONByteWriter {
     var bytes: [UInt8]
 
     init(reservingCapacity capacity: Int = 1024) {

@@ -3,9 +3,9 @@ import Foundation
 
 // How to add a resource:
 //
-// - A list under an account (`GET /users/{username}/subscriptions`): its row in Domain's endpoint table and one
-//   entry in `StandInAccountListHandler.registry` (StandInAccountLists.swift), reusing a generator where the
-//   records are shaped like another list's. The route, paging, the 404, the cap and the media type come with it.
+// - A resource without behaviour (a list, a record): its row in Domain's endpoint table and its body, a recording
+//   or GitHub's documented example, in `Bodies/<operation id>.json` with its source in `Bodies/NOTICE.md`.
+//   `StandInRecordedHandler` serves it: the route, paging, the 404, the cap and the media type come with it.
 // - Anything with behaviour of its own: a handler file under `Handlers/`, a type conforming to `StandInHandler`
 //   whose `respond(to:)` returns the status, the body and the resource's own headers (`Link`, `Last-Modified`).
 //   `request.account` resolves a `{username}` or `{account_id:int}` segment, `request.signedInAccount` the

@@ -347,7 +347,7 @@ package struct StandInUserProfile: Sendable, Equatable {
 /// The profile's numeric fields alone, so search scans over 100,000 accounts need not build every profile's
 /// strings. `StandInUserProfile` takes its numbers from here, so the two can never disagree.
 struct StandInProfileNumbers {
-    /// Otter-Labs-7 (id 9) owns more than 250 repositories so clients must follow three pages of 100.
+    /// Otter-Labs-7 (id 9) has more than 250 public repositories, for search's `repos:` qualifier.
     static let manyRepositoriesOrdinal = 7
     static let manyRepositoriesCount = 280
 
@@ -370,8 +370,7 @@ struct StandInProfileNumbers {
         createdAt = Self.unjitteredCreatedAt(ordinal: n) + (n > 1 ? (n * 7_919) % 3_600 : 0)
         updatedAt = n == 1 ? createdAt : createdAt + (n * 104_729) % 300_000_000
         publicRepos = n == Self.manyRepositoriesOrdinal ? Self.manyRepositoriesCount : (n * 37) % 250
-        publicGists =
-            n == StandInSurfaceAccounts.manyGistsOrdinal ? StandInSurfaceAccounts.manyGistsCount : (n * 13) % 40
+        publicGists = (n * 13) % 40
         followers = (n % 100_003) * (n % 100_003) % 10_007
         following = (n * 11) % 300
         if n == StandInSurfaceAccounts.manyFollowsOrdinal {

@@ -3,7 +3,8 @@ import Domain
 extension StandInRouteTable {
     /// Every resource the stand-in serves, built from the shared endpoint table: one row per endpoint, with its
     /// method, path, rate limit and scope (see `StandInRoute.init(_:handler:acceptedScopes:)`). Resources with
-    /// behaviour of their own come first; then every account-scoped list of `StandInAccountListHandler.registry`.
+    /// behaviour of their own come first; then every other row with a body in `Bodies`, through
+    /// `StandInRecordedHandler`.
     ///
     /// The first row whose method and pattern match wins: where two rows could match one path, list first the one
     /// with a literal segment where the other has a parameter (`/user/following/{username}` before `/user/{a}/{b}`).
@@ -35,23 +36,15 @@ extension StandInRouteTable {
                 StandInRoute(.blocks, handler: StandInBlocksHandler(operation: .list, blocks: blocks)),
                 StandInRoute(.block, handler: StandInBlocksHandler(operation: .block, blocks: blocks)),
                 StandInRoute(.unblock, handler: StandInBlocksHandler(operation: .unblock, blocks: blocks)),
-                StandInRoute(.emails, handler: StandInEmailsHandler()),
-                StandInRoute(.hovercard, handler: StandInHovercardHandler()),
                 StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
                 StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
                 // GitHub documents that checking the rate limit does not count against it, even when exhausted.
                 StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
                 // Retired in July 2026: 204 for everyone. The token's own list is still served.
                 StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
-                StandInRoute(
-                    .ownSubscriptions,
-                    handler: StandInAccountListHandler(
-                        endpoint: .ownSubscriptions, generator: .repositories, subject: .signedIn)),
             ]
                 + Endpoint.all.compactMap { row in
-                    StandInAccountListHandler.generator(for: row).map {
-                        StandInRoute(row, handler: StandInAccountListHandler(endpoint: row, generator: $0))
-                    }
+                    StandInRecordedHandler(row).map { StandInRoute(row, handler: $0) }
                 })
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 /// Blocking sockets with one thread for accepting and one per connection: simple to reason about, and plenty for
 /// tests and single-machine benchmarks. Threads keep the server alive until `stop()` is called.
 ///
-/// Which account a token signs in as, and which OAuth scopes it has, is `StandInTokens`' rule; the accounts with
-/// many keys, organizations, stars, gists or events are named by `StandInPopulation.many…Login`.
+/// Which account a token signs in as, and which OAuth scopes it has, is `StandInTokens`' rule; the resources
+/// without behaviour of their own are served from recorded or documented bodies (`StandInRecordedHandler`).
 package final class StandInServer: @unchecked Sendable {
     package let population: StandInPopulation
     package let configuration: StandInConfiguration

@@ -50,7 +50,7 @@ enum UTCTimestamp {
             + "\(pad(f.hour, 2)):\(pad(f.minute, 2)):\(pad(f.second, 2)) GMT"
     }
 
-    /// The inverse of `iso8601`, for query parameters such as the gists list's `since`: `YYYY-MM-DDTHH:MM:SSZ`
+    /// The inverse of `iso8601`, for query values such as search's `created:`: `YYYY-MM-DDTHH:MM:SSZ`
     /// or a bare `YYYY-MM-DD` (midnight UTC). Anything else, offsets and fractions included, is nil.
     static func epochSeconds(iso8601 text: String) -> Int? {
         let bytes = Array(text.utf8)

@@ -24,10 +24,9 @@ let usage = """
     "user:follow" (or "user"): other tokens get 403, or 404 if they contain "hide404".
     Follows and unfollows change the follow graph every later read sees, until the server stops.
 
-    Accounts with many items (in populations of 36 or more): keys \(StandInPopulation.manyKeysLogin),
-    orgs \(StandInPopulation.manyOrganizationsLogin), starred \(StandInPopulation.manyStarsLogin), gists \(StandInPopulation.manyGistsLogin),
-    events \(StandInPopulation.manyEventsLogin) (more than the 300 GitHub serves); \(StandInPopulation.malformedKeysLogin) has
-    malformed SSH keys among valid ones. \(StandInPopulation.manyFollowsLogin) has \(StandInPopulation.manyFollowsFollowerCount) followers and
+    Keys, repositories, organizations, stars, gists, events, social accounts, the hovercard and
+    e-mail addresses are GitHub's recorded or documented examples, the same for every account.
+    \(StandInPopulation.manyFollowsLogin) has \(StandInPopulation.manyFollowsFollowerCount) followers and
     follows \(StandInPopulation.manyFollowsFollowingCount), \(StandInPopulation.manyFollowsOverlap) of them both ways (with --users \(StandInPopulation.manyFollowsMinimumUserCount) or more).
 
       --users N              accounts in the population (default 1000)

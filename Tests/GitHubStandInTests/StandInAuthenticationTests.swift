@@ -27,7 +27,7 @@ private func bearer(_ token: String) -> [(String, String)] {
         try withStandInServer { server throws in
             for (token, login) in [
                 ("gho_octocat", "octocat"), ("ghp_OCTOCAT", "octocat"), ("github_pat_Yamada-Taro", "Yamada-Taro"),
-                (StandInTokens.token(for: StandInPopulation.manyStarsLogin), StandInPopulation.manyStarsLogin),
+                (StandInTokens.token(for: StandInPopulation.manyFollowsLogin), StandInPopulation.manyFollowsLogin),
             ] {
                 let response = try fetch(server, "/user", headers: bearer(token))
                 #expect(response.status == 200, "\(token)")

@@ -25,25 +25,4 @@ import Testing
             }
         }
     }
-
-    @Test func theTokensOwnWatchedRepositoriesAreStillListed() throws {
-        try withStandInServer { server throws in
-            var checked = 0
-            for account in server.population.users where account.type == "User" {
-                let own = try fetch(
-                    server, "/user/subscriptions?per_page=100",
-                    headers: [("Authorization", "Bearer " + StandInTokens.token(for: account.login))])
-                #expect(own.status == 200)
-                let list = try #require(try JSONSerialization.jsonObject(with: Data(own.body)) as? [[String: Any]])
-                if !list.isEmpty {
-                    #expect(list.allSatisfy { $0["full_name"] is String })
-                    checked += 1
-                }
-                if checked >= 1 { break }
-            }
-            #expect(checked == 1, "no account of the population watches a repository")
-            let anonymous = try fetch(server, "/user/subscriptions")
-            #expect(anonymous.status == 401)
-        }
-    }
 }

@@ -1,0 +1,134 @@
+import Domain
+import Foundation
+import JSONBytes
+import Testing
+
+@testable import GitHubStandIn
+
+/// Every row the stand-in serves from a body in `Bodies`, in the endpoint table's order.
+private let rows = Endpoint.all.filter { StandInRecordedHandler($0) != nil }
+/// Those under `/users/{username}/…` whose body is a list.
+private let accountLists = rows.filter { $0.isAccountScoped && (try? records($0)) != nil }
+
+private let paginationLimited =
+    #"{"message":"In order to keep the API fast for everyone, pagination is limited for this resource.","documentation_url":"https://docs.github.com/v3/#pagination","status":"422"}"#
+
+/// The records of `row`'s body, as the file holds them; each one's `repo` for a row with a media type.
+private func records(_ row: Endpoint, inMediaType: Bool = false) throws -> [String] {
+    let body = try #require(StandInRecordedHandler.body(named: row.operationID))
+    return try JSONText.arrayElements(body).map { range in
+        let record = Array(body[range])
+        let unwrapped = row.mediaType == nil || inMediaType ? record : JSONText.value(at: ["repo"], in: record)
+        return String(decoding: try #require(unwrapped), as: UTF8.self)
+    }
+}
+
+/// What follows the account in the row's path: `/keys`.
+private func suffix(_ row: Endpoint) -> String {
+    String(row.path.dropFirst("/users/{username}".count))
+}
+
+@Suite struct StandInRecordedHandlerTests {
+    /// A row is served from the body its operation id names, so a new row with a body needs no stand-in code; a
+    /// row with neither a handler nor a body is not served.
+    @Test func aRowFindsItsBodyByItsOperationID() throws {
+        #expect(rows.count >= 12)
+        // A public list outside `/users/{username}/…`, as the next issue's `GET /orgs/{org}/public_members`.
+        let newRow = Endpoint(
+            "orgs/list-for-user", .get, "/orgs/{org}/another-list", shape: .records(.organization), paging: .link,
+            docs: "https://docs.github.com/rest")
+        let context = StandInContext(
+            population: StandInPopulation(userCount: 3), configuration: StandInConfiguration(userCount: 3),
+            baseURL: "http://127.0.0.1:1", ledger: StandInLedger(now: 1_000))
+        let pipeline = StandInPipeline(
+            context: context,
+            routes: StandInRouteTable([StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))]))
+        let parsed = ParsedHTTPRequest(
+            method: "GET", target: "/orgs/github/another-list?per_page=1&page=2", version: "HTTP/1.1", headers: [],
+            body: [])
+        guard case .respond(let response, _) = pipeline.reply(to: parsed, now: 1_000) else {
+            throw StandInServerError.invalidConfiguration("expected a response")
+        }
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "[\(try records(.orgs)[1])]")
+        #expect(
+            linkRelations(response.header("Link"))["first"]
+                == "http://127.0.0.1:1/orgs/github/another-list?per_page=1&page=1")
+        #expect(StandInRecordedHandler(Endpoint("no/such-operation", .get, "/x", shape: .status, docs: "")) == nil)
+        #expect(StandInRecordedHandler(.follow) == nil)
+    }
+
+    @Test(arguments: accountLists)
+    func everyListPagesItsBodyInOrderWithLinksUnderTheAccountsID(_ row: Endpoint) throws {
+        try withStandInServer { server throws in
+            let expected = try records(row)
+            let account = try #require(server.population.user(login: "octocat"))
+            let path = row.accountPath(String(account.id))
+            let walk = try walkPages(
+                server, from: "/users/OCTOCAT\(suffix(row))?per_page=1",
+                linkPrefix: server.baseURL + path + "?per_page=1&page=")
+            #expect(walk.responses.map { String($0.text.dropFirst().dropLast()) } == expected)
+            let byID = try fetch(server, path + "?per_page=1", headers: tokenHeader)
+            #expect(byID.body == walk.responses.first?.body)
+            // A revalidated page is a 304 that keeps its Link and costs nothing.
+            let tag = try #require(byID.header("ETag"))
+            let again = try fetch(server, path + "?per_page=1", headers: tokenHeader + [("If-None-Match", tag)])
+            #expect(again.status == 304 && again.body.isEmpty)
+            #expect(again.header("Link") == byID.header("Link"))
+            #expect(again.header("x-ratelimit-remaining") == byID.header("x-ratelimit-remaining"))
+        }
+    }
+
+    @Test(arguments: rows.filter(\.isAccountScoped))
+    func anUnknownAccountIsGitHubs404WithTheRowsDocumentation(_ row: Endpoint) throws {
+        try withStandInServer { server throws in
+            let expected = #"{"message":"Not Found","documentation_url":""# + row.docs + #"","status":"404"}"#
+            for target in ["/users/no-such-user\(suffix(row))", row.accountPath("999999999")] {
+                let response = try fetch(server, target, headers: tokenHeader)
+                #expect(response.status == 404 && response.text == expected, "\(target)")
+            }
+        }
+    }
+
+    /// The token's own lists and rows that need a token refuse a caller without one; a row with a scope refuses
+    /// a token without it.
+    @Test func ownListsNeedATokenAndTheRowsScope() throws {
+        try withStandInServer { server throws in
+            for row in rows where row.needsToken || !row.isAccountScoped {
+                let target = row.path.replacing("{username}", with: "octocat")
+                #expect(try fetch(server, target).status == 401, "\(row.path)")
+                #expect(try fetch(server, target, headers: [("Authorization", "Bearer gho_octocat")]).status == 200)
+            }
+            let unscoped = try fetch(server, "/user/emails", headers: [("Authorization", "Bearer gho_octocat_noscope")])
+            #expect(unscoped.status == 403)
+            let own = try fetch(server, "/user/subscriptions", headers: [("Authorization", "Bearer gho_octocat")])
+            #expect(own.text == "[" + (try records(.ownSubscriptions)).joined(separator: ",") + "]")
+        }
+    }
+
+    @Test func aCappedRowRefusesPagesPastItsCapAndAnswersAnEmptyPageInsideIt() throws {
+        try withStandInServer { server throws in
+            let path = "/users/octocat/events/public"
+            for query in ["?per_page=100&page=4", "?per_page=7&page=44", "?page=99999999999999999"] {
+                let refused = try fetch(server, path + query, headers: tokenHeader)
+                #expect(refused.status == 422 && refused.text == paginationLimited, "\(query)")
+                #expect(refused.header("ETag") == nil && refused.header("Link") == nil, "\(query)")
+            }
+            let inside = try fetch(server, path + "?per_page=7&page=43", headers: tokenHeader)
+            #expect(inside.status == 200 && inside.text == "[]")
+        }
+    }
+
+    @Test func theStarMediaTypeGetsTheStarRecordsVersionedOrNotAndOthersTheRepositories() throws {
+        try withStandInServer { server throws in
+            let path = "/users/octocat/starred"
+            let plain = try fetch(server, path, headers: tokenHeader)
+            #expect(plain.text == "[" + (try records(.starred)).joined(separator: ",") + "]")
+            let wrapped = "[" + (try records(.starred, inMediaType: true)).joined(separator: ",") + "]"
+            #expect(wrapped != plain.text)
+            for accept in ["application/vnd.github.star+json", "APPLICATION/VND.GITHUB.V3.STAR+JSON"] {
+                #expect(try fetch(server, path, headers: tokenHeader + [("Accept", accept)]).text == wrapped)
+            }
+        }
+    }
+}
