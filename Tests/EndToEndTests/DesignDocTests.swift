@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// docs/HIGH_LEVEL_DESIGN.md describes the code as it is: its target tree names every target and feature folder
+/// docs/HIGH_LEVEL_DESIGN.md describes the code as it is: its target tree names every target, every folder of the executable and every command folder
 /// and only folders that exist, and its checklists for a new command name only files that exist.
 struct DesignDocTests {
     private static let root = URL(fileURLWithPath: #filePath)
@@ -74,20 +74,18 @@ struct DesignDocTests {
 
     @Test func everyFolderTheTargetTreeNamesExists() throws {
         let folders = try Self.namedFolders(in: Self.document())
-        #expect(folders.count > 30)
+        #expect(folders.count > 20)
         for folder in folders {
             #expect(Self.isFolder(folder), "the target tree names \(folder), which does not exist")
         }
     }
 
-    @Test func theTargetTreeNamesEveryTargetAndEveryFeatureFolder() throws {
+    @Test func theTargetTreeNamesEveryTargetAndEveryCommandFolder() throws {
         let named = Set(try Self.namedFolders(in: Self.document()))
         var expected = try Self.subfolders("Sources/").map { "Sources/\($0)/" }
         expected += ["Tests/TestSupport/", "Tests/TestProcessSetup/"]
-        let features = "Sources/gh-users/Features/"
-        for noun in try Self.subfolders(features) {
-            let verbs = try Self.subfolders(features + noun + "/")
-            expected += verbs.isEmpty ? [features + noun + "/"] : verbs.map { features + noun + "/" + $0 + "/" }
+        for folder in ["Sources/gh-users/", "Sources/gh-users/Commands/"] {
+            expected += try Self.subfolders(folder).map { folder + $0 + "/" }
         }
         #expect(expected.count > 20)
         for folder in expected {

@@ -401,7 +401,7 @@ struct FollowerChangesParsingTests {
             Issue.record("not a run")
             return
         }
-        let options = try #require(invocation.options as? RelationsOptions)
+        let options = try #require(invocation.options as? FollowListOptions)
         #expect(options.changes == "f.json")
         #expect(options.plan.limit == .all)
         #expect(options.plan.perPage == 100)

@@ -12,12 +12,12 @@ extension Route {
         .run(ShowUsersCommand.declaration.invocation(options, common))
     }
 
-    static func followers(_ options: RelationsOptions, _ common: CommonOptions) -> Route {
-        .run(RelationsCommand.followers.invocation(options, common))
+    static func followers(_ options: FollowListOptions, _ common: CommonOptions) -> Route {
+        .run(FollowListCommand.followers.invocation(options, common))
     }
 
-    static func following(_ options: RelationsOptions, _ common: CommonOptions) -> Route {
-        .run(RelationsCommand.following.invocation(options, common))
+    static func following(_ options: FollowListOptions, _ common: CommonOptions) -> Route {
+        .run(FollowListCommand.following.invocation(options, common))
     }
 
     static func listRepos(_ options: ListReposOptions, _ common: CommonOptions) -> Route {

@@ -29,8 +29,8 @@ struct FollowersCommandTests {
         let login = try Login(validating: "octocat")
         #expect(
             route("followers octocat")
-                == .followers(RelationsOptions(login: login), CommonOptions()))
-        var following = RelationsOptions(login: login)
+                == .followers(FollowListOptions(login: login), CommonOptions()))
+        var following = FollowListOptions(login: login)
         following.paging.limit = .all
         #expect(route("following octocat --all") == .following(following, CommonOptions()))
     }

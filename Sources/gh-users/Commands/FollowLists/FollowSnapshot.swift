@@ -101,7 +101,7 @@ struct FollowSnapshot: Sendable, Equatable {
 
     /// What the reader would refuse in the filter or the accounts.
     private var listProblem: FileContentProblem? {
-        let filters = RelationsCommand.filters(subject.relation).map(\.option.name)
+        let filters = FollowListCommand.filters(subject.relation).map(\.option.name)
         if let filter = subject.filter, !filters.contains(filter) {
             return FileContentProblem("has the filter \"\(filter)\", which \(subject.relation.rawValue) does not take")
         }

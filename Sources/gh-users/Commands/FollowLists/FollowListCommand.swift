@@ -3,7 +3,7 @@ import Data
 import Domain
 
 /// `gh-users followers [LOGIN]` and `gh-users following [LOGIN]`, and their set operations.
-struct RelationsOptions: PagedOptions {
+struct FollowListOptions: PagedOptions {
     /// nil: the token's own account (`GET /user/followers`).
     var login: Login?
     var filter: FollowGraph.Filter?
@@ -20,7 +20,7 @@ struct RelationsOptions: PagedOptions {
 }
 
 /// The two sides of the follow graph: accounts, page by page, never one twice.
-enum RelationsCommand {
+enum FollowListCommand {
     static let followers = declaration(.followers)
     static let following = declaration(.following)
 
@@ -39,7 +39,7 @@ enum RelationsCommand {
         let name = relation.rawValue
         let filters = Self.filters(relation)
         let choices: String = filters.map { "--" + $0.option.name }.joined(separator: " | ")
-        let listing = ListDeclaration<RelationsOptions, User>(
+        let listing = ListDeclaration<FollowListOptions, User>(
             noun: relation == .followers ? "followers" : "followed accounts",
             paging: { $0.plan },
             list: { GitHubEndpoints.relations(relation, of: $0.login) }
@@ -113,7 +113,7 @@ enum RelationsCommand {
         )
         return Command(github: listing.spec(spec)) { parsed, spec throws(UsageError) in
             let listing = try ListRun(listing, parsed, spec) { parsed, spec throws(UsageError) in
-                var options = RelationsOptions()
+                var options = FollowListOptions()
                 options.login = try LoginArgument.optional(parsed, spec: spec)
                 let chosen = filters.filter { parsed.has($0.0) }
                 if chosen.count > 1 {
@@ -126,17 +126,17 @@ enum RelationsCommand {
                 try FollowerChanges.parse(parsed, spec: spec, into: &options)
                 return options
             }
-            return .github(RelationsRun(listing: listing, relation: relation))
+            return .github(FollowListRun(listing: listing, relation: relation))
         }
     }
 }
 
 /// `followers` and `following`: the listing, or with `--changes` what changed since the last run.
-struct RelationsRun: GitHubRun {
-    let listing: ListRun<RelationsOptions, User>
+struct FollowListRun: GitHubRun {
+    let listing: ListRun<FollowListOptions, User>
     let relation: UserRelation
 
-    var options: RelationsOptions { listing.options }
+    var options: FollowListOptions { listing.options }
 
     func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
         guard let path = options.changes else { return await listing.run(context, github) }

@@ -15,7 +15,7 @@ enum FollowerChanges {
     /// Reads `--changes` into `options`, and refuses what does not go with it: a snapshot is always of the whole
     /// list (`--all` is implied, `--limit` refused), holds ids and logins (no `--full`), and its records have their
     /// own fields.
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec, into options: inout RelationsOptions)
+    static func parse(_ parsed: ParsedArguments, spec: CommandSpec, into options: inout FollowListOptions)
         throws(UsageError)
     {
         let fields = parsed.value(OutputGroup.fields).map { text in
@@ -61,16 +61,16 @@ struct FollowerChangesCoordinator {
     let relation: UserRelation
     /// The set operation's option, without its dashes.
     let filter: String?
-    let options: RelationsOptions
+    let options: FollowListOptions
     let github: any GitHubReader
     let command: CommandContext
 
     init(
-        relation: UserRelation, options: RelationsOptions, path: String, github: any GitHubReader,
+        relation: UserRelation, options: FollowListOptions, path: String, github: any GitHubReader,
         command: CommandContext
     ) {
         file = FollowSnapshotFile(path: path)
-        filter = RelationsCommand.filters(relation).first { $0.filter == options.filter }?.option.name
+        filter = FollowListCommand.filters(relation).first { $0.filter == options.filter }?.option.name
         self.relation = relation
         self.options = options
         self.github = github

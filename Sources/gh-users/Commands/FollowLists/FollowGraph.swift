@@ -158,9 +158,9 @@ struct FollowGraph: Sendable {
     /// The option that asked for this set operation.
     private var flag: String {
         switch (filter, output) {
-        case (.mutual, _): return "--" + RelationsCommand.mutual.name
-        case (.difference, .followers): return "--" + RelationsCommand.notFollowedBack.name
-        case (.difference, .following): return "--" + RelationsCommand.notFollowingBack.name
+        case (.mutual, _): return "--" + FollowListCommand.mutual.name
+        case (.difference, .followers): return "--" + FollowListCommand.notFollowedBack.name
+        case (.difference, .following): return "--" + FollowListCommand.notFollowingBack.name
         }
     }
 }
