@@ -23,6 +23,9 @@ struct ListDeclaration<Options: PagedOptions, Item: Sendable>: Sendable {
     /// How a run is presented beyond its records: a resume hint, closing notes (`presented(by:)`); nil for
     /// the noun alone.
     private(set) var presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)?
+    /// How to go on from the last item written, for a list that can be resumed (`resumable(by:)`).
+    private(set) var resumeHint:
+        (@Sendable (_ last: Item, _ writtenBeforeStop: Int?, Options, CommandContext) -> String)?
     /// Pages prepared here in place of the list, for the options that need them (`prepared(by:)`).
     private(set) var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> PreparedList<Item>?)?
     /// For a listing of accounts: `--full`, each account written as its profile (`fullProfiles(_:)`).
@@ -56,17 +59,22 @@ struct ListDeclaration<Options: PagedOptions, Item: Sendable>: Sendable {
         layout?(options, context) ?? columns?(context) ?? []
     }
 
-    /// The paging plan for these options.
-    func plan(_ options: Options) -> PagingPlan {
-        paging?(options) ?? options.paging.plan
-    }
-
     /// The same list, presented its own way: a resume hint, closing notes.
     func presented(
         by presentation: @escaping @Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation
     ) -> Self {
         var copy = self
         copy.presentation = presentation
+        return copy
+    }
+
+    /// A list that can be resumed: the hint, given the last item written and how many this run wrote when it
+    /// stopped short of its limit, is worked out only when a run stops with more to come.
+    func resumable(
+        by hint: @escaping @Sendable (_ last: Item, _ writtenBeforeStop: Int?, Options, CommandContext) -> String
+    ) -> Self {
+        var copy = self
+        copy.resumeHint = hint
         return copy
     }
 
@@ -126,12 +134,6 @@ struct ListDeclaration<Options: PagedOptions, Item: Sendable>: Sendable {
         var pageWritten: (@Sendable (Item) throws(OutputWriteError) -> Void)?
         /// Lines for stderr once the list has ended, given how many items were taken, after the others.
         var closingNotes: (@Sendable (_ taken: Int) -> [String])?
-    }
-
-    /// Where one run's pages come from: what `prepare` makes of these options, else the declared list.
-    func source(for options: Options, github: any GitHubReader, plan: PagingPlan) -> ListSource<Item> {
-        if let prepared = prepare?(options, github, plan) { return .prepared(prepared) }
-        return .declared(list(options), admission(options))
     }
 
     /// Page-based lists can shift while they are read: an item whose id was already seen is dropped, as is

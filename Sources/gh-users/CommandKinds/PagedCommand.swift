@@ -16,6 +16,19 @@ extension Command {
     }
 }
 
+extension Command {
+    /// A paging command that takes no arguments and whose own options are all declared in `options`: nothing
+    /// to parse by hand.
+    init<Options: PagedOptions & OptionValues, Item: Sendable>(
+        list declaration: ListDeclaration<Options, Item>, spec: CommandSpec, options: GroupDeclaration<Options>
+    ) {
+        self.init(github: declaration.spec(spec)) { parsed, spec throws(UsageError) in
+            try NoArguments.check(parsed, spec: spec)
+            return .github(try ListRun(declaration, parsed, spec, options: options))
+        }
+    }
+}
+
 extension ListDeclaration {
     /// The command's spec with the groups this list takes: paging, and for a listing of accounts the profiles,
     /// whose fields help lists apart.
@@ -46,7 +59,22 @@ struct ListRun<Options: PagedOptions, Item: Sendable>: GitHubRun {
         _ declaration: ListDeclaration<Options, Item>, _ parsed: ParsedArguments, _ spec: CommandSpec,
         parse: (ParsedArguments, CommandSpec) throws(UsageError) -> Options
     ) throws(UsageError) {
-        var options = try parse(parsed, spec)
+        try self.init(declaration, parsed, spec, values: try parse(parsed, spec))
+    }
+
+    /// The options the command's declared group reads, then the groups the list takes, read into them.
+    init(
+        _ declaration: ListDeclaration<Options, Item>, _ parsed: ParsedArguments, _ spec: CommandSpec,
+        options group: GroupDeclaration<Options>
+    ) throws(UsageError) where Options: OptionValues {
+        try self.init(declaration, parsed, spec, values: try group.parse(parsed, spec: spec))
+    }
+
+    private init(
+        _ declaration: ListDeclaration<Options, Item>, _ parsed: ParsedArguments, _ spec: CommandSpec,
+        values parsedOptions: Options
+    ) throws(UsageError) {
+        var options = parsedOptions
         options.paging = try PagingGroup.declared.parse(parsed, spec: spec)
         if let profiles = declaration.profiles?.options {
             options[keyPath: profiles] = try ProfileGroup.declared.parse(parsed, spec: spec)
@@ -69,26 +97,42 @@ struct ListRun<Options: PagedOptions, Item: Sendable>: GitHubRun {
             case .run(let started): run = started
             }
         }
-        let (options, context, continuesOutput) = (run.options, run.context, run.continuesOutput)
-        let plan = declaration.plan(options)
+        let (options, context) = (run.options, run.context)
+        let plan = declaration.paging?(options) ?? options.paging.plan
         let expanding = declaration.profiles.flatMap { stage in
             let chosen = options[keyPath: stage.options]
             return chosen.full ? (stage, chosen) : nil
         }
         var presentation = declaration.presentation?(requested, context) ?? .init(noun: declaration.noun)
+        if let hint = declaration.resumeHint {
+            presentation.resumeHint = { last, written in hint(last, written, requested, context) }
+        }
         presentation.pageWritten = run.pageWritten
         if let runNotes = run.closingNotes {
             let declaredNotes = presentation.closingNotes
             presentation.closingNotes = { declaredNotes($0, $1, $2) + runNotes($0) }
         }
+        // JSON as GitHub wrote it needs no columns: only a table, tsv or csv, or `--fields`, reads them.
+        let render = context.render
+        let needsColumns = render.fields != nil || (render.format != .json && render.format != .ndjson)
         let columns =
-            expanding.map { stage, _ in stage.columns(context.render) }
-            ?? declaration.columns(options, context.render)
+            !needsColumns
+            ? []
+            : expanding.map { stage, _ in stage.columns(render) } ?? declaration.columns(options, render)
+        let viewModel: PagedListViewModel<Item>
+        if let prepared = declaration.prepare?(options, github, plan) {
+            viewModel = PagedListViewModel(
+                limit: plan.limit, noting: prepared.load, admit: prepared.admission.admit,
+                isNew: prepared.admission.isNew, isLast: prepared.admission.isLast)
+        } else {
+            viewModel = PagedListViewModel(
+                limit: plan.limit, list: declaration.list(options), perPage: plan.perPage, github: github,
+                admission: declaration.admission(options))
+        }
         return await PagedListCoordinator(
-            viewModel: declaration.source(for: options, github: github, plan: plan).viewModel(
-                plan: plan, github: github),
+            viewModel: viewModel,
             writer: RecordStreamWriter(
-                context: context.render, columns: columns, raw: declaration.raw, continuesOutput: continuesOutput),
+                context: render, columns: columns, raw: declaration.raw, continuesOutput: run.continuesOutput),
             presentation: presentation,
             command: context,
             expansion: expanding.map { stage, chosen in stage.expansion(chosen, github) }

@@ -3,7 +3,7 @@ import Domain
 
 /// Runs any paging command: loads page after page, writes each as it arrives, and stops at the limit, at the
 /// end, at a failure, or when stdout is closed. JSON stays one valid document whatever happens. The loop has
-/// two modes: plain streaming (`StreamingListLoop`), and with `--full` the expansion of each item between
+/// two modes: plain streaming, here, and with `--full` the expansion of each item between
 /// paging and writing (`ExpandingListLoop`).
 struct PagedListCoordinator<Item: Sendable> {
     /// What the command adds to the shared loop.
@@ -46,7 +46,23 @@ struct PagedListCoordinator<Item: Sendable> {
                 viewModel: viewModel, window: window, holdsPages: presentation.pageWritten != nil)
             end = await loop.run(into: &output)
         } else {
-            end = await StreamingListLoop(viewModel: viewModel).run(into: &output)
+            // The plain mode: each page is written as it arrives, while the view model prefetches the next.
+            var ended = ListLoopEnd.completed(vanished: 0)
+            while !viewModel.isExhausted {
+                let items: [Item]
+                do {
+                    items = try await viewModel.loadNextPage()
+                } catch {
+                    ended = .failed(error, vanished: 0)
+                    break
+                }
+                let requests = viewModel.isExhausted ? nil : viewModel.requests
+                if let outcome = output.emit(items, endsPage: true, requestsSoFar: requests) {
+                    ended = .stopped(outcome)
+                    break
+                }
+            }
+            end = ended
         }
         switch end {
         case .stopped(let outcome): return outcome

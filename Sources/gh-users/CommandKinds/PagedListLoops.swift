@@ -11,25 +11,6 @@ enum ListLoopEnd {
     case stopped(CommandOutcome)
 }
 
-/// The plain mode: each page is written as it arrives, while the view model prefetches the next.
-struct StreamingListLoop<Item: Sendable> {
-    let viewModel: PagedListViewModel<Item>
-
-    func run(into output: inout ListOutput<Item>) async -> ListLoopEnd {
-        while !viewModel.isExhausted {
-            let items: [Item]
-            do {
-                items = try await viewModel.loadNextPage()
-            } catch {
-                return .failed(error, vanished: 0)
-            }
-            let requests = viewModel.isExhausted ? nil : viewModel.requests
-            if let outcome = output.emit(items, endsPage: true, requestsSoFar: requests) { return .stopped(outcome) }
-        }
-        return .completed(vanished: 0)
-    }
-}
-
 /// The `--full` mode: admitted items go through an `ExpansionWindow`, which expands them a batch at a time, and
 /// the batches are written in the listing's order. The next page is read only while the window has room.
 struct ExpandingListLoop<Item: Sendable> {

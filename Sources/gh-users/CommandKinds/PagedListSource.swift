@@ -25,31 +25,3 @@ struct PreparedList<Item: Sendable> {
         self.init(noting: { cursor throws(DomainError) in .init(page: try await load(cursor)) }, admission: admission)
     }
 }
-
-/// Where one run's pages come from.
-enum ListSource<Item: Sendable> {
-    /// The declared list, as GitHub serves it.
-    case declared(ListResource<Item>, ListAdmission<Item>)
-    /// Pages prepared here (`ListDeclaration.prepared(by:)`).
-    case prepared(PreparedList<Item>)
-
-    func viewModel(plan: PagingPlan, github: any GitHubReader) -> PagedListViewModel<Item> {
-        switch self {
-        case .declared(let list, let admission):
-            return PagedListViewModel(
-                limit: plan.limit,
-                noting: { cursor throws(DomainError) in
-                    guard let cursor else {
-                        return .init(page: try await github.firstPage(list, perPage: plan.perPage))
-                    }
-                    return .init(page: try await github.page(list, at: cursor))
-                },
-                admit: admission.admit, isNew: admission.isNew, isLast: admission.isLast)
-        case .prepared(let prepared):
-            let admission = prepared.admission
-            return PagedListViewModel(
-                limit: plan.limit, noting: prepared.load, admit: admission.admit, isNew: admission.isNew,
-                isLast: admission.isLast)
-        }
-    }
-}

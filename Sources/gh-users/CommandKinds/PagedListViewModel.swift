@@ -20,7 +20,23 @@ final class PagedListViewModel<Item: Sendable> {
         var closingNotes: [String] = []
     }
 
-    private let load: NotingLoader
+    /// Where pages come from: a list as GitHub serves it, read here, or a loader that prepares them.
+    private enum Pages: Sendable {
+        case listed(ListResource<Item>, perPage: Int, github: any ResourceRepository)
+        case loaded(NotingLoader)
+
+        /// The page at `cursor`; nil asks for the first.
+        func load(at cursor: PageCursor?) async throws(DomainError) -> NotedPage {
+            switch self {
+            case .listed(let list, let perPage, let github):
+                guard let cursor else { return NotedPage(page: try await github.firstPage(list, perPage: perPage)) }
+                return NotedPage(page: try await github.page(list, at: cursor))
+            case .loaded(let load): return try await load(cursor)
+            }
+        }
+    }
+
+    private let pages: Pages
     private let limit: ItemLimit
     private let admit: (Item) -> Bool
 
@@ -61,10 +77,22 @@ final class PagedListViewModel<Item: Sendable> {
         isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil
     ) {
         self.limit = limit
-        self.load = load
+        pages = .loaded(load)
         self.admit = admit
         self.isNew = isNew
         self.isLast = isLast
+    }
+
+    /// A list as GitHub serves it: the first page with `perPage` items, then each `Link` followed.
+    init(
+        limit: ItemLimit, list: ListResource<Item>, perPage: Int, github: any ResourceRepository,
+        admission: ListAdmission<Item>
+    ) {
+        self.limit = limit
+        pages = .listed(list, perPage: perPage, github: github)
+        admit = admission.admit
+        isNew = admission.isNew
+        isLast = admission.isLast
     }
 
     /// A loader with nothing to say at the end.
@@ -121,7 +149,25 @@ final class PagedListViewModel<Item: Sendable> {
     func loadNextPage() async throws(DomainError) -> [Item] {
         precondition(!isExhausted, "loadNextPage called after the last page")
         if let pendingFailure { throw pendingFailure }
-        let noted = try await nextPage()
+        // The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
+        // since an unstructured task does not inherit cancellation.
+        let noted: NotedPage
+        if let pending = prefetch {
+            prefetch = nil
+            do {
+                noted = try await withTaskCancellationHandler {
+                    try await pending.value
+                } onCancel: {
+                    pending.cancel()
+                }
+            } catch let error as DomainError {
+                throw error
+            } catch {
+                throw DomainError.cancelled
+            }
+        } else {
+            noted = try await pages.load(at: requests == 0 ? nil : cursor)
+        }
         let page = noted.page
         closingNotes = noted.closingNotes
         requests += 1
@@ -162,29 +208,11 @@ final class PagedListViewModel<Item: Sendable> {
         cursor = page.next
         taken += fresh.count
         if !isExhausted, pendingFailure == nil {
-            let load = self.load
+            let pages = self.pages
             let cursor = self.cursor
-            prefetch = Task { () async throws -> NotedPage in try await load(cursor) }
+            prefetch = Task { () async throws -> NotedPage in try await pages.load(at: cursor) }
         }
         return fresh
-    }
-
-    /// The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
-    /// since an unstructured task does not inherit cancellation.
-    private func nextPage() async throws(DomainError) -> NotedPage {
-        guard let pending = prefetch else { return try await load(requests == 0 ? nil : cursor) }
-        prefetch = nil
-        do {
-            return try await withTaskCancellationHandler {
-                try await pending.value
-            } onCancel: {
-                pending.cancel()
-            }
-        } catch let error as DomainError {
-            throw error
-        } catch {
-            throw DomainError.cancelled
-        }
     }
 }
 

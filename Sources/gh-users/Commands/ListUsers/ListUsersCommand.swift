@@ -94,11 +94,9 @@ enum ListUsersCommand {
                 )
             }
         )
-        .presented { options, context in
-            .init(noun: "accounts", resumeHint: { resumeHint(after: $0.id, written: $1, options, context) })
-        }
+        .resumable { last, written, options, context in resumeHint(after: last.id, written: written, options, context) }
         .fullProfiles(.accounts(\.profiles))
-        .starting { options, context in start(options, context) },
+        .starting(with: start),
         spec: CommandSpec(
             name: "list",
             abstract: "List GitHub accounts in the order they were created (GET /users).",
@@ -158,10 +156,7 @@ enum ListUsersCommand {
             ],
             fields: FieldCatalog.account
         ),
-        parse: { parsed, spec throws(UsageError) in
-            try NoArguments.check(parsed, spec: spec)
-            return try options.parse(parsed, spec: spec)
-        }
+        options: options
     )
 
     /// Before the first request: reads `--state`, opens `--output` (cut back to the state's length), and decides
