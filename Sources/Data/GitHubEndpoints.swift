@@ -111,7 +111,8 @@ package enum GitHubEndpoints {
     ) -> ListResource<Record> {
         ListResource(
             first: Resource(
-                endpoint, segment(login), query: query(parameters), missing: "user '\(login.value)'",
+                endpoint, segment(login), query: query(parameters),
+                missing: (endpoint.parameters == ["org"] ? "organization" : "user") + " '\(login.value)'",
                 decode: ResponseDecoder.records)
         )
     }

@@ -59,4 +59,19 @@ struct OptionValueTests {
         let chosen = options(["me", "edit", "--twitter-username", "@mona"], as: MeCommand.Options.self)
         #expect(chosen?.edit?.texts["twitter_username"] == "mona")
     }
+
+    /// A command over an organization names its argument ORG in its usage errors, not LOGIN.
+    @Test func theOneArgumentIsNamedAsTheSpecNamesIt() {
+        let spec = CommandSpec(
+            name: "members", abstract: "", usage: "gh-users members ORG", discussion: nil,
+            arguments: [("ORG", "The organization.")], options: [], examples: [])
+        #expect(throws: UsageError(message: "members needs an ORG", command: spec)) {
+            try LoginArgument.single(ParsedArguments(), spec: spec)
+        }
+        var two = ParsedArguments()
+        two.positionals = ["github", "octo-org"]
+        #expect(throws: UsageError(message: "unexpected argument 'octo-org': members takes one ORG", command: spec)) {
+            try LoginArgument.single(two, spec: spec)
+        }
+    }
 }

@@ -61,13 +61,15 @@ enum LoginArgument {
         }
     }
 
-    /// The one login a per-account command takes.
+    /// The one login a per-account command takes, named as its spec names it (LOGIN, or ORG for an organization).
     static func single(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Login {
+        let name = spec.arguments.first?.name ?? "LOGIN"
         guard let text = parsed.positionals.first else {
-            throw UsageError(message: "\(spec.name) needs a LOGIN", command: spec)
+            throw UsageError(
+                message: "\(spec.name) needs \("AEIOU".contains(name.prefix(1)) ? "an" : "a") \(name)", command: spec)
         }
         if let extra = parsed.positionals.dropFirst().first {
-            throw UsageError(message: "unexpected argument '\(extra)': \(spec.name) takes one LOGIN", command: spec)
+            throw UsageError(message: "unexpected argument '\(extra)': \(spec.name) takes one \(name)", command: spec)
         }
         return try parse(text, spec: spec)
     }

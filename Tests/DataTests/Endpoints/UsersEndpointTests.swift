@@ -32,4 +32,19 @@ struct UsersEndpointTests {
             try await GitHubRepository(client: client(stub)).user(id: 9)
         }
     }
+
+    /// A list under an organization (`/orgs/{org}/…`) that GitHub answers 404 names the organization, not a user.
+    @Test func aMissingOrganizationIsNamedSo() async throws {
+        let underAnOrganization = Endpoint(
+            "orgs/list-public-members", .get, "/orgs/{org}/public_members", shape: .accounts, paging: .link,
+            docs: "https://docs.github.com/rest/orgs/members#list-public-organization-members")
+        let stub = StubTransport()
+        stub.stub(
+            "https://api.github.com/orgs/no-such-org/public_members?per_page=30", status: 404,
+            body: #"{"message":"Not Found"}"#)
+        let list = GitHubEndpoints.records(underAnOrganization, of: try Login(validating: "no-such-org"))
+        await #expect(throws: DomainError.notFound(resource: "organization 'no-such-org'")) {
+            try await GitHubRepository(client: client(stub)).firstPage(list, perPage: 30)
+        }
+    }
 }
