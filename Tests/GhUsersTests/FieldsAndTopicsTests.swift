@@ -44,21 +44,21 @@ struct FieldsTests {
     }
 
     @Test func jsonKeepsOnlyTheFieldsInTheirOrderAndNullForMissingOnes() throws {
-        var writer = RecordStreamWriter(
-            context: context(.ndjson, fields: ["id", "login", "name", "twitter_username"]), columns: [], raw: \User.raw)
+        var writer = RecordStreamWriter<User>(
+            context: context(.ndjson, fields: ["id", "login", "name", "twitter_username"]), columns: [])
         let line = String(decoding: writer.render([user]), as: UTF8.self)
         #expect(line == #"{"id":7,"login":"a\"b","name":null,"twitter_username":null}"# + "\n")
     }
 
     @Test func tableCellsUnescapeStringsAndShowObjectsCompactly() {
-        var writer = RecordStreamWriter(
-            context: context(.tsv, fields: ["login", "bio", "name", "plan", "site_admin"]), columns: [], raw: \User.raw)
+        var writer = RecordStreamWriter<User>(
+            context: context(.tsv, fields: ["login", "bio", "name", "plan", "site_admin"]), columns: [])
         let line = String(decoding: writer.render([user]), as: UTF8.self)
         #expect(line == "a\"b\tline\\nbreak é🦊\t\t{\"n\":1}\tfalse\n")
     }
 
     @Test func csvUsesTheFieldNamesAsItsHeader() {
-        var writer = RecordStreamWriter(context: context(.csv, fields: ["id", "login"]), columns: [], raw: \User.raw)
+        var writer = RecordStreamWriter<User>(context: context(.csv, fields: ["id", "login"]), columns: [])
         #expect(String(decoding: writer.render([user]), as: UTF8.self) == "id,login\r\n7,\"a\"\"b\"\r\n")
     }
 

@@ -89,7 +89,7 @@ struct FollowerChangeOutputTests {
         let context = RenderContext(
             format: format, isTTY: isTTY, colorEnabled: false, width: 80, now: Date(), fields: fields)
         var writer = RecordStreamWriter(
-            context: context, columns: FollowerChange.columns(context), raw: \FollowerChange.raw)
+            context: context, columns: FollowerChange.columns(context))
         return String(decoding: writer.render(changes) + writer.finish(completed: true), as: UTF8.self)
     }
 
@@ -124,7 +124,7 @@ struct FollowerChangeOutputTests {
         let hostile = FollowerChange(kind: .added, id: 9, login: "evil\u{1B}]0;owned\u{07}")
         let context = RenderContext(format: .table, isTTY: true, colorEnabled: false, width: 80, now: Date())
         var writer = RecordStreamWriter(
-            context: context, columns: FollowerChange.columns(context), raw: \FollowerChange.raw)
+            context: context, columns: FollowerChange.columns(context))
         let text = String(decoding: writer.render([hostile]), as: UTF8.self)
         #expect(!text.contains("\u{1B}"))
         #expect(!text.contains("\u{07}"))

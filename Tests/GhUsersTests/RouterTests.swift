@@ -118,6 +118,8 @@ struct RouterTests {
         #expect(viaFlag == route("--help list"))
         #expect(viaFlag == route("-h list"))
         #expect(route("--help environment") == route("help environment"))
+        // --help wins over what else is on the line, as in gh: a stray argument does not hide the help.
+        #expect(viaFlag == route("list extra --help"))
         if let text = viaFlag.helpText {
             #expect(text.contains("--since ID"))
             #expect(text.contains("EXAMPLES"))

@@ -5,7 +5,7 @@ import Domain
 /// and how they look; and, where it needs them, a few capabilities: how it is presented, pages prepared here
 /// in place of the list, full profiles, and setup before the first request. Everything else (paging,
 /// prefetch, streaming, JSON closing, resume hints, progress) is the shared `PagedListCoordinator`'s.
-struct ListDeclaration<Options: PagedOptions, Item: Sendable>: Sendable {
+struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
     typealias Admission = ListAdmission<Item>
 
     /// What the items are called in help and messages ("repositories").
@@ -19,7 +19,6 @@ struct ListDeclaration<Options: PagedOptions, Item: Sendable>: Sendable {
     let columns: (@Sendable (RenderContext) -> [Column<Item>])?
     /// The columns, for a list whose columns depend on the options as well (`events --received`).
     let layout: (@Sendable (Options, RenderContext) -> [Column<Item>])?
-    let raw: @Sendable (Item) -> RawJSON
     /// How a run is presented beyond its records: a resume hint, closing notes (`presented(by:)`); nil for
     /// the noun alone.
     private(set) var presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)?
@@ -33,16 +32,15 @@ struct ListDeclaration<Options: PagedOptions, Item: Sendable>: Sendable {
     /// What a run needs, or does, before its first request (`requiringToken(when:)`, `starting(with:)`).
     private(set) var setup = RunSetup()
 
-    /// Every part but the noun, the list and the columns has a default for a list of GitHub's records
-    /// (`ListedItem`, below): pages as the paging group says, never an id twice, GitHub's JSON as written.
+    /// A list of GitHub's records, declaring what differs from the defaults: pages as the paging group says,
+    /// never an id twice, GitHub's JSON as written, and for accounts the accounts' columns.
     init(
         noun: String,
         paging: (@Sendable (Options) -> PagingPlan)? = nil,
         list: @escaping @Sendable (Options) -> ListResource<Item>,
-        admission: @escaping @Sendable (Options) -> Admission,
-        columns: (@Sendable (RenderContext) -> [Column<Item>])?,
-        layout: (@Sendable (Options, RenderContext) -> [Column<Item>])? = nil,
-        raw: @escaping @Sendable (Item) -> RawJSON
+        admission: @escaping @Sendable (Options) -> Admission = ListDeclaration.unseen(id: \.listedID),
+        columns: (@Sendable (RenderContext) -> [Column<Item>])? = Item.listColumns,
+        layout: (@Sendable (Options, RenderContext) -> [Column<Item>])? = nil
     ) {
         precondition(columns != nil || layout != nil, "a list declares its columns")
         self.noun = noun
@@ -51,7 +49,6 @@ struct ListDeclaration<Options: PagedOptions, Item: Sendable>: Sendable {
         self.admission = admission
         self.columns = columns
         self.layout = layout
-        self.raw = raw
     }
 
     /// The columns for these options.
@@ -159,8 +156,7 @@ struct ListDeclaration<Options: PagedOptions, Item: Sendable>: Sendable {
 
 /// A record GitHub lists, as the list kind reads it by default: the JSON written, and the id that tells a record
 /// already written (nil when it has none).
-protocol ListedItem: Sendable {
-    var raw: RawJSON { get }
+protocol ListedItem: JSONRecord {
     var listedID: Int64? { get }
     /// The columns a list of these has unless it declares its own; nil when each list declares them.
     static var listColumns: (@Sendable (RenderContext) -> [Column<Self>])? { get }
@@ -181,21 +177,4 @@ extension Record: ListedItem {
 
 extension Repo: ListedItem {
     var listedID: Int64? { id }
-}
-
-extension ListDeclaration where Item: ListedItem {
-    /// A list of GitHub's records, declaring what differs from the defaults: pages as the paging group says,
-    /// never an id twice, GitHub's JSON as written, and for accounts the accounts' columns.
-    init(
-        noun: String,
-        paging: (@Sendable (Options) -> PagingPlan)? = nil,
-        list: @escaping @Sendable (Options) -> ListResource<Item>,
-        admission: @escaping @Sendable (Options) -> Admission = ListDeclaration.unseen(id: \.listedID),
-        columns: (@Sendable (RenderContext) -> [Column<Item>])? = Item.listColumns,
-        layout: (@Sendable (Options, RenderContext) -> [Column<Item>])? = nil
-    ) {
-        self.init(
-            noun: noun, paging: paging, list: list, admission: admission, columns: columns, layout: layout,
-            raw: \.raw)
-    }
 }

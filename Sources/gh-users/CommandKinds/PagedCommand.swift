@@ -5,26 +5,23 @@ extension Command {
     /// A command that pages through one GitHub list. It takes the paging group on top of the GitHub ones, and a
     /// listing of accounts the profile group too; both are read into the options after `parse`, so a command
     /// cannot take a group and forget to read it.
-    init<Options: PagedOptions, Item: Sendable>(
+    init<Options: PagedOptions, Item: ListedItem>(
         list declaration: ListDeclaration<Options, Item>,
         spec: CommandSpec,
         parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Options
     ) {
         self.init(github: declaration.spec(spec)) { parsed, spec throws(UsageError) in
-            .github(try ListRun(declaration, parsed, spec, parse: parse))
+            .github(try ListRun(declaration, parsed, spec, options: try parse(parsed, spec)))
         }
     }
-}
 
-extension Command {
     /// A paging command that takes no arguments and whose own options are all declared in `options`: nothing
     /// to parse by hand.
-    init<Options: PagedOptions & OptionValues, Item: Sendable>(
+    init<Options: PagedOptions & OptionValues, Item: ListedItem>(
         list declaration: ListDeclaration<Options, Item>, spec: CommandSpec, options: GroupDeclaration<Options>
     ) {
         self.init(github: declaration.spec(spec)) { parsed, spec throws(UsageError) in
-            try NoArguments.check(parsed, spec: spec)
-            return .github(try ListRun(declaration, parsed, spec, options: options))
+            .github(try ListRun(declaration, parsed, spec, options: try options.parse(parsed, spec: spec)))
         }
     }
 }
@@ -46,7 +43,7 @@ extension ListDeclaration {
 }
 
 /// One run of a paging command: its declaration and the options parsed for it.
-struct ListRun<Options: PagedOptions, Item: Sendable>: GitHubRun {
+struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
     let declaration: ListDeclaration<Options, Item>
     let options: Options
     /// The command's name, which the exit-4 message for `--via graphql` names.
@@ -54,25 +51,10 @@ struct ListRun<Options: PagedOptions, Item: Sendable>: GitHubRun {
     /// What needs a token, as the exit-4 message names it: `followers without a LOGIN`, but `emails` whole.
     let needingToken: String
 
-    /// The options `parse` reads, then the groups the list takes, read into them.
+    /// The command's own options, then the groups the list takes, read into them.
     init(
         _ declaration: ListDeclaration<Options, Item>, _ parsed: ParsedArguments, _ spec: CommandSpec,
-        parse: (ParsedArguments, CommandSpec) throws(UsageError) -> Options
-    ) throws(UsageError) {
-        try self.init(declaration, parsed, spec, values: try parse(parsed, spec))
-    }
-
-    /// The options the command's declared group reads, then the groups the list takes, read into them.
-    init(
-        _ declaration: ListDeclaration<Options, Item>, _ parsed: ParsedArguments, _ spec: CommandSpec,
-        options group: GroupDeclaration<Options>
-    ) throws(UsageError) where Options: OptionValues {
-        try self.init(declaration, parsed, spec, values: try group.parse(parsed, spec: spec))
-    }
-
-    private init(
-        _ declaration: ListDeclaration<Options, Item>, _ parsed: ParsedArguments, _ spec: CommandSpec,
-        values parsedOptions: Options
+        options parsedOptions: Options
     ) throws(UsageError) {
         var options = parsedOptions
         options.paging = try PagingGroup.declared.parse(parsed, spec: spec)
@@ -132,7 +114,7 @@ struct ListRun<Options: PagedOptions, Item: Sendable>: GitHubRun {
         return await PagedListCoordinator(
             viewModel: viewModel,
             writer: RecordStreamWriter(
-                context: render, columns: columns, raw: declaration.raw, continuesOutput: run.continuesOutput),
+                context: render, columns: columns, continuesOutput: run.continuesOutput),
             presentation: presentation,
             command: context,
             expansion: expanding.map { stage, chosen in stage.expansion(chosen, github) }

@@ -5,7 +5,7 @@ import Domain
 /// end, at a failure, or when stdout is closed. JSON stays one valid document whatever happens. The loop has
 /// two modes: plain streaming, here, and with `--full` the expansion of each item between
 /// paging and writing (`ExpandingListLoop`).
-struct PagedListCoordinator<Item: Sendable> {
+struct PagedListCoordinator<Item: JSONRecord> {
     /// What the command adds to the shared loop.
     struct Presentation: Sendable {
         /// What the items are called in "Showing 30 repositories".

@@ -13,7 +13,7 @@ enum ListLoopEnd {
 
 /// The `--full` mode: admitted items go through an `ExpansionWindow`, which expands them a batch at a time, and
 /// the batches are written in the listing's order. The next page is read only while the window has room.
-struct ExpandingListLoop<Item: Sendable> {
+struct ExpandingListLoop<Item: JSONRecord> {
     let viewModel: PagedListViewModel<Item>
     let window: ExpansionWindow<Item>
     /// Whether a page's items are held until the page is whole, for a checkpoint after each page.
@@ -79,7 +79,7 @@ struct ExpandingListLoop<Item: Sendable> {
 
 /// Where a list run writes: stdout through the record writer, a progress line on stderr, and the checkpoint
 /// after each page. It remembers the last item that reached stdout: the only safe place to resume from.
-struct ListOutput<Item: Sendable> {
+struct ListOutput<Item: JSONRecord> {
     let io: IOStreams
     var writer: RecordStreamWriter<Item>
     let presentation: PagedListCoordinator<Item>.Presentation

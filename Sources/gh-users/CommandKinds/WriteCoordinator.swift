@@ -81,7 +81,7 @@ struct WriteCoordinator {
     }
 
     private func send(_ viewModel: WriteViewModel) async -> CommandOutcome {
-        var writer = RecordStreamWriter(context: context.render, columns: columns, raw: { $0 })
+        var writer = RecordStreamWriter(context: context.render, columns: columns)
         let progress = ProgressLine(io: io, noun: "accounts")
         let count = viewModel.unsent.count
         while let login = viewModel.next, await viewModel.waitForTurn() {

@@ -17,7 +17,8 @@ struct ParsedArguments: Sendable, Equatable {
 }
 
 /// Splits argv by a command's spec: `--name value`, `--name=value`, `-h`, and `--` to end options.
-/// A repeated option keeps its last value, as `gh` does. Nothing here knows what any option means.
+/// A repeated option keeps its last value, as `gh` does. Nothing here knows what any option means; a command
+/// whose spec takes no arguments gets none.
 enum ArgumentScanner {
     static func scan(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
@@ -84,6 +85,13 @@ enum ArgumentScanner {
                         command: spec)
                 }
             }
+        }
+        // A command that takes no arguments and no words refuses one here, before its options are read; --help
+        // still wins, as in gh.
+        if spec.arguments.isEmpty, spec.words.isEmpty, !parsed.has(CommandSpec.help),
+            let extra = parsed.positionals.first
+        {
+            throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
         }
         return parsed
     }

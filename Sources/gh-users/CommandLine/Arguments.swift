@@ -83,15 +83,6 @@ enum LoginArgument {
     }
 }
 
-/// A command that takes no arguments says so about the first one it is given.
-enum NoArguments {
-    static func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        if let extra = parsed.positionals.first {
-            throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
-        }
-    }
-}
-
 /// The one word a command takes from a closed set (`cache info|clear`, `completion bash|zsh|fish`).
 enum WordArgument {
     static func parse<Value: RawRepresentable & CaseIterable>(

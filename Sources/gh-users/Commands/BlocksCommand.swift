@@ -40,9 +40,6 @@ enum BlocksCommand {
             examples: [("gh-users blocks --all", "Every account you block.")],
             fields: FieldCatalog.account
         ),
-        parse: { parsed, spec throws(UsageError) in
-            try NoArguments.check(parsed, spec: spec)
-            return Options()
-        }
+        parse: { _, _ in Options() }
     )
 }

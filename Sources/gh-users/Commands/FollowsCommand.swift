@@ -74,7 +74,7 @@ enum FollowsCommand {
             let columns = ["follower", "followed", "follows"].map { key in
                 Column<RawJSON>(key.uppercased(), key: key) { JSONText.text(of: key, in: $0.bytes) }
             }
-            var writer = RecordStreamWriter(context: context, columns: columns, raw: { $0 })
+            var writer = RecordStreamWriter(context: context, columns: columns)
             return writer.render([RawJSON(bytes: record)]) + writer.finish(completed: true)
         }
     }

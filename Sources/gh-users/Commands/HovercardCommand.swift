@@ -106,7 +106,7 @@ enum HovercardCommand {
                 },
                 Column<RawJSON>("OCTICON", key: "octicon") { JSONText.text(of: "octicon", in: $0.bytes) },
             ]
-            var writer = RecordStreamWriter(context: context, columns: columns, raw: { $0 })
+            var writer = RecordStreamWriter(context: context, columns: columns)
             return writer.render(contexts) + writer.finish(completed: true)
         }
     }

@@ -43,9 +43,6 @@ enum ListEmailsCommand {
             ],
             fields: ["email", "primary", "verified", "visibility"]
         ),
-        parse: { parsed, spec throws(UsageError) in
-            try NoArguments.check(parsed, spec: spec)
-            return Options()
-        }
+        parse: { _, _ in Options() }
     )
 }

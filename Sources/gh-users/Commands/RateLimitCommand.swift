@@ -35,10 +35,7 @@ enum RateLimitCommand {
             ],
             fields: FieldCatalog.rateLimitBucket
         ),
-        parse: { parsed, spec throws(UsageError) in
-            try NoArguments.check(parsed, spec: spec)
-            return Options()
-        }
+        parse: { _, _ in Options() }
     )
 }
 
@@ -55,13 +52,13 @@ enum RateLimitRenderer {
             JSONText.compact(overview.raw.bytes, into: &output)
             return output + [UInt8(ascii: "\n")]
         default:
-            var writer = RecordStreamWriter(context: context, columns: columns(context), raw: bucketJSON)
+            var writer = RecordStreamWriter(context: context, columns: columns(context))
             return writer.render(overview.buckets) + writer.finish(completed: true)
         }
     }
 
     /// One bucket with GitHub's keys plus its name, for `--fields`.
-    @Sendable static func bucketJSON(_ bucket: RateLimitBucket) -> RawJSON {
+    static func bucketJSON(_ bucket: RateLimitBucket) -> RawJSON {
         RawJSON(
             bytes: JSONValue.object([
                 .init("resource", .string(bucket.resource)), .init("limit", .integer(Int64(bucket.limit))),
@@ -86,4 +83,8 @@ enum RateLimitRenderer {
             },
         ]
     }
+}
+
+extension RateLimitBucket: JSONRecord {
+    var raw: RawJSON { RateLimitRenderer.bucketJSON(self) }
 }

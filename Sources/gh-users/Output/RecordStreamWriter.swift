@@ -2,13 +2,22 @@ import AtomicCore
 import Domain
 import JSONBytes
 
+/// What a record is in JSON output: the object GitHub sent (an account, a repository), or one this tool writes
+/// (a rate-limit bucket, a day of contributions). `--fields` reads its keys.
+protocol JSONRecord: Sendable {
+    var raw: RawJSON { get }
+}
+
+extension RawJSON: JSONRecord {
+    var raw: RawJSON { self }
+}
+
 /// Turns batches of records into output bytes for any format, one batch at a time, so a crawl streams.
 /// JSON is an array that is opened with the first batch and closed by `finish`, so stdout always holds one
 /// valid document, even after a failure half-way; a failure before any record leaves stdout empty.
-struct RecordStreamWriter<Item>: Sendable {
+struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     let context: RenderContext
     let columns: [Column<Item>]
-    let raw: @Sendable (Item) -> RawJSON
     private var written = 0
     private var csvHeaderWritten = false
     private var tableLayout: TableLayout?
@@ -21,12 +30,8 @@ struct RecordStreamWriter<Item>: Sendable {
     /// With `--fields`, the columns are those fields read from each record's JSON, and JSON keeps only them. A
     /// field may be a path into a nested object, as the csv header names it (`repo.full_name`), or one the
     /// command computes (a key's `fingerprint`).
-    init(
-        context: RenderContext, columns: [Column<Item>], raw: @escaping @Sendable (Item) -> RawJSON,
-        continuesOutput: Bool = false
-    ) {
+    init(context: RenderContext, columns: [Column<Item>], continuesOutput: Bool = false) {
         self.context = context
-        self.raw = raw
         self.continuesOutput = continuesOutput
         let derived = Dictionary(
             columns.filter(\.isDerived).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
@@ -35,7 +40,7 @@ struct RecordStreamWriter<Item>: Sendable {
             self.columns = fields.map { field in
                 Column(field.uppercased(), key: field, shrink: .second) { item in
                     if let column = derived[field] { return column.value(item) }
-                    return JSONText.text(at: Self.path(field), in: raw(item).bytes)
+                    return JSONText.text(at: Self.path(field), in: item.raw.bytes)
                 }
             }
         } else {
@@ -55,14 +60,14 @@ struct RecordStreamWriter<Item>: Sendable {
 
     /// A record's cells: with `--fields` of top-level keys, all read from one scan of its JSON.
     private func cells(_ item: Item) -> [String] {
-        if let fields = context.fields, fieldsAreTopLevel { return JSONText.texts(of: fields, in: raw(item).bytes) }
+        if let fields = context.fields, fieldsAreTopLevel { return JSONText.texts(of: fields, in: item.raw.bytes) }
         return columns.map { $0.value(item) }
     }
 
     /// The record's JSON, cut down to `--fields` when they were given: a path's value under its dotted name,
     /// a computed field as a string.
     private func json(_ item: Item) -> [UInt8] {
-        let bytes = raw(item).bytes
+        let bytes = item.raw.bytes
         guard let fields = context.fields else { return bytes }
         if fieldsAreTopLevel { return JSONText.project(bytes, keys: fields) }
         var output: [UInt8] = [UInt8(ascii: "{")]

@@ -77,7 +77,7 @@ struct ReposColumnsTests {
             format: format, isTTY: format == .table, colorEnabled: false, width: width,
             now: Date(timeIntervalSince1970: 1_800_000_000))
         var writer = RecordStreamWriter(
-            context: context, columns: ListReposCommand.columns(context), raw: { $0.raw })
+            context: context, columns: ListReposCommand.columns(context))
         return String(decoding: writer.render(repos) + writer.finish(completed: true), as: UTF8.self)
     }
 

@@ -21,8 +21,7 @@ enum ContributionsRenderer {
             JSONText.pretty(document.bytes, into: &output)
             return output + [UInt8(ascii: "\n")]
         default:
-            var writer = RecordStreamWriter(
-                context: context, columns: columns, raw: { RawJSON(bytes: dayValue($0).bytes) })
+            var writer = RecordStreamWriter(context: context, columns: columns)
             return writer.render(report.calendar.days) + writer.finish(completed: true)
         }
     }
@@ -33,7 +32,7 @@ enum ContributionsRenderer {
         Column("LEVEL") { $0.sentLevel },
     ]
 
-    private static func dayValue(_ day: ContributionDay) -> JSONValue {
+    fileprivate static func dayValue(_ day: ContributionDay) -> JSONValue {
         .object([
             .init("date", .string(day.date.description)), .init("count", .integer(Int64(day.count))),
             .init("level", .string(day.sentLevel)),
@@ -166,4 +165,8 @@ enum ContributionsHeatmap {
         while line.last == " " { line.removeLast() }
         return line
     }
+}
+
+extension ContributionDay: JSONRecord {
+    var raw: RawJSON { RawJSON(bytes: ContributionsRenderer.dayValue(self).bytes) }
 }

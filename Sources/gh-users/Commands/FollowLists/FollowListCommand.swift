@@ -112,21 +112,19 @@ enum FollowListCommand {
             optionFields: [("With --\(FollowerChanges.option.name)", FollowerChange.fields)]
         )
         return Command(github: listing.spec(spec)) { parsed, spec throws(UsageError) in
-            let listing = try ListRun(listing, parsed, spec) { parsed, spec throws(UsageError) in
-                var options = FollowListOptions()
-                options.login = try LoginArgument.optional(parsed, spec: spec)
-                let chosen = filters.filter { parsed.has($0.0) }
-                if chosen.count > 1 {
-                    throw UsageError(
-                        message: chosen.map { "--" + $0.0.name }.joined(separator: " and ")
-                            + " cannot be used together",
-                        command: spec)
-                }
-                options.filter = chosen.first?.1
-                try FollowerChanges.parse(parsed, spec: spec, into: &options)
-                return options
+            var options = FollowListOptions()
+            options.login = try LoginArgument.optional(parsed, spec: spec)
+            let chosen = filters.filter { parsed.has($0.0) }
+            if chosen.count > 1 {
+                throw UsageError(
+                    message: chosen.map { "--" + $0.0.name }.joined(separator: " and ")
+                        + " cannot be used together",
+                    command: spec)
             }
-            return .github(FollowListRun(listing: listing, relation: relation))
+            options.filter = chosen.first?.1
+            try FollowerChanges.parse(parsed, spec: spec, into: &options)
+            let run = try ListRun(listing, parsed, spec, options: options)
+            return .github(FollowListRun(listing: run, relation: relation))
         }
     }
 }

@@ -4,7 +4,7 @@ import JSONBytes
 /// One difference between a follower snapshot and the list now: an account that came, went, or changed its login.
 /// Accounts are matched by id, which never changes, so a renamed account is one record, not a removal and an
 /// addition.
-struct FollowerChange: Sendable, Equatable {
+struct FollowerChange: JSONRecord, Equatable {
     enum Kind: String, Sendable {
         case added, removed, renamed
     }

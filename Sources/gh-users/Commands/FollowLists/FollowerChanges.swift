@@ -153,7 +153,7 @@ struct FollowerChangesCoordinator {
         }
         let changes = previous.map { FollowerChange.between($0.accounts, accounts) } ?? []
         var writer = RecordStreamWriter(
-            context: command.render, columns: FollowerChange.columns(command.render), raw: \.raw)
+            context: command.render, columns: FollowerChange.columns(command.render))
         do {
             try io.out.write(writer.render(changes) + writer.finish(completed: true))
         } catch {

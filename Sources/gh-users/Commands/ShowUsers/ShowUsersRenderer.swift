@@ -39,7 +39,7 @@ enum ShowUsersRenderer {
         case .table where context.fields == nil:
             return Array(users.map { profile($0, context: context) }.joined(separator: "\n").utf8)
         default:
-            var writer = RecordStreamWriter(context: context, columns: columns, raw: \.raw)
+            var writer = RecordStreamWriter(context: context, columns: columns)
             return writer.render(users) + writer.finish(completed: true)
         }
     }
