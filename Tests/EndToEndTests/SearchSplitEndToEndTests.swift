@@ -72,25 +72,6 @@ struct SearchSplitEndToEndTests {
         }
     }
 
-    @Test func theSearchRateLimitIsWaitedOutWithoutAnyFlag() async throws {
-        // Two searches in five seconds: the cuts down to a piece take more than two queries, so the third meets
-        // the limit unless the machine takes over five seconds for two requests.
-        let configuration = StandInConfiguration(userCount: 1_500, searchRateLimit: 2, searchWindowSeconds: 5)
-        try await withServer(configuration) { server in
-            let result = try await BinaryRunner.run(
-                ["search", "type:user", "--split", "--limit", "100", "--format", "ndjson"] + api(server),
-                environment: token, timeout: 120)
-            #expect(result.status == 0, "\(result.stderr)")
-            let written = try ids(result.stdout)
-            #expect(written.count == 100 && Set(written).count == 100)
-            #expect(Set(written).isSubset(of: Set(server.population.searchUsers(query: "type:user").map(\.id))))
-            #expect(result.stderr.contains("gh-users: the search rate limit is spent; waiting"), "\(result.stderr)")
-            // A refused query is asked again after the wait: some query was sent twice in a row.
-            let asked = queries(server)
-            #expect(zip(asked, asked.dropFirst()).contains { $0 == $1 }, "\(asked)")
-        }
-    }
-
     @Test func aSpentLimitMidwayIsWaitedOutAndTheOutputStaysWhole() async throws {
         try await withServer(StandInConfiguration(userCount: 1_500, searchRateLimit: 1_000)) { server in
             // The third search request is refused with a reset two seconds away.

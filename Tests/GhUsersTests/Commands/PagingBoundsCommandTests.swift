@@ -142,10 +142,12 @@ struct SplitCountsCommandTests {
     @Test func countsThatNeverSettleStopAtTheQueryCapAndSaySo() async throws {
         // Over the cap and incomplete every time: nothing can be inferred, so every range is halved and both
         // halves asked, down to seconds: a bisection of hundreds of millions of ranges without the cap.
+        #expect(SplitUserSearch.queryCap == 10_000)
         let github = ScriptedAnswers { _, index in
             ScriptedAnswers.search(total: "2000", incomplete: true, ids: [index + 1])
         }
-        let result = await split(github)
+        // The program's cap is 10,000 queries; a hundred shows the same stop without ten thousand requests.
+        let result = await SplitUserSearch.$queryCap.withValue(100) { await split(github) }
         #expect(result.status == 1, "\(result.err)")
         // Single seconds cannot be halved: those reached before the cap were paged, each account once.
         let written = ids(result.out)
@@ -153,9 +155,9 @@ struct SplitCountsCommandTests {
         #expect(written.count == result.out.split(separator: "\n").count)
         #expect(
             result.err
-                == "gh-users: --split stopped at its cap of 10000 search queries; narrow the query (type:, "
+                == "gh-users: --split stopped at its cap of 100 search queries; narrow the query (type:, "
                 + "location:, followers: or another qualifier) so that it needs fewer.\n")
-        #expect(github.searches.count == 10_000)
+        #expect(github.searches.count == 100)
     }
 }
 

@@ -163,7 +163,8 @@ struct SearchSplitPlanner: Sendable {
 /// The view model calls `load` serially; the lock only makes that visible to the compiler's checker.
 final class SplitUserSearch: @unchecked Sendable {
     /// About five and a half hours of GitHub's search limit (30 a minute), and up to about a million results.
-    static let queryCap = 10_000
+    /// A task-local so that a test can reach the cap in a hundred queries; nothing in the program sets it.
+    @TaskLocal static var queryCap = 10_000
 
     private let github: any ResourceRepository
     private let query: UserSearchQuery
@@ -173,6 +174,8 @@ final class SplitUserSearch: @unchecked Sendable {
     /// The piece being paged, while GitHub has more pages of it.
     private var piece: (range: CreatedRange, list: ListResource<User>)?
     private var queries = 0
+    /// The cap as it stood when this split began.
+    private let queryCap = SplitUserSearch.queryCap
     /// A note for each piece still over the cap, written when it is counted: the notes go with every page
     /// (`closingNotes`), and writing them all again each time made a long split quadratic.
     private var overCapNotes: [String] = []
@@ -265,9 +268,9 @@ final class SplitUserSearch: @unchecked Sendable {
 
     /// Refuses the query past the cap.
     private func checkCap() throws(DomainError) {
-        guard withLock({ queries }) >= Self.queryCap else { return }
+        guard withLock({ queries }) >= queryCap else { return }
         throw .boundReached(
-            "--split stopped at its cap of \(Self.queryCap) search queries; narrow the query (type:, location:, "
+            "--split stopped at its cap of \(queryCap) search queries; narrow the query (type:, location:, "
                 + "followers: or another qualifier) so that it needs fewer.")
     }
 
