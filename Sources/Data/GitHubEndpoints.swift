@@ -29,6 +29,13 @@ package enum GitHubEndpoints {
         ListResource(first: Resource(endpoint, missing: "authenticated user", decode: accounts))
     }
 
+    /// The accounts listed under one account or organization (`GET /orgs/{org}/public_members`): the row gives
+    /// the path, and a 404 names the owner as the row's placeholder does.
+    package static func accounts(_ endpoint: Endpoint, of owner: Login) -> ListResource<User> {
+        ListResource(
+            first: Resource(endpoint, segment(owner), missing: missing(owner, in: endpoint), decode: accounts))
+    }
+
     /// A list of the token's own account whose records need no typed field (`GET /user/emails`).
     package static func ownRecords(_ endpoint: Endpoint) -> ListResource<Record> {
         ListResource(first: Resource(endpoint, missing: "authenticated user", decode: ResponseDecoder.records))
@@ -112,7 +119,7 @@ package enum GitHubEndpoints {
         ListResource(
             first: Resource(
                 endpoint, segment(login), query: query(parameters),
-                missing: (endpoint.parameters == ["org"] ? "organization" : "user") + " '\(login.value)'",
+                missing: missing(login, in: endpoint),
                 decode: ResponseDecoder.records)
         )
     }
@@ -169,6 +176,11 @@ package enum GitHubEndpoints {
     private static let accounts = ResponseDecoder.list(of: UserDTO.self) { $0.toDomain(raw: $1) }
 
     /// A login as one path segment.
+    /// What a 404 means for a row under one owner: `organization 'github'` under `{org}`, else `user 'mona'`.
+    private static func missing(_ owner: Login, in endpoint: Endpoint) -> String {
+        (endpoint.parameters == ["org"] ? "organization" : "user") + " '\(owner.value)'"
+    }
+
     private static func segment(_ login: Login) -> String {
         URLEncoding.pathSegment(login.value)
     }

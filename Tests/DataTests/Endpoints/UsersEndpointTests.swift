@@ -42,9 +42,16 @@ struct UsersEndpointTests {
         stub.stub(
             "https://api.github.com/orgs/no-such-org/public_members?per_page=30", status: 404,
             body: #"{"message":"Not Found"}"#)
-        let list = GitHubEndpoints.records(underAnOrganization, of: try Login(validating: "no-such-org"))
+        stub.stub(
+            "https://api.github.com/orgs/no-such-org/public_members?per_page=30", status: 404,
+            body: #"{"message":"Not Found"}"#)
+        let org = try Login(validating: "no-such-org")
+        let repository = GitHubRepository(client: client(stub))
         await #expect(throws: DomainError.notFound(resource: "organization 'no-such-org'")) {
-            try await GitHubRepository(client: client(stub)).firstPage(list, perPage: 30)
+            try await repository.firstPage(GitHubEndpoints.records(underAnOrganization, of: org), perPage: 30)
+        }
+        await #expect(throws: DomainError.notFound(resource: "organization 'no-such-org'")) {
+            try await repository.firstPage(GitHubEndpoints.accounts(underAnOrganization, of: org), perPage: 30)
         }
     }
 }
