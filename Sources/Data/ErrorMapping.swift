@@ -2,7 +2,10 @@ import Domain
 import Foundation
 import Networking
 
-/// The one translation of HTTP outcomes into `DomainError`, so nothing above Data sees an HTTP type.
+/// The one translation of HTTP outcomes into `DomainError`, so nothing above Data sees an HTTP type: 404 is
+/// `notFound`, 401 and a 403 that is not a rate limit `unauthorized`, a 403 or 429 with a spent limit
+/// `rateLimited` (with the reset), other failing statuses `server`, and a 2xx that does not decode
+/// `malformedResponse`. A failure with no answer carries what was tried and what to check next.
 enum ErrorMapping {
     /// `endpoint` names the request ("GET /users?since=0&per_page=30") for failures that are about its answer.
     /// A failure with no answer says what was tried and what to check: the API URL (`apiRoot`, which came from
@@ -67,7 +70,7 @@ enum ErrorMapping {
 
     /// swift-corelibs-foundation gives libcurl the first CA bundle it finds and no way to add another:
     /// SSL_CERT_FILE, SSL_CERT_DIR, CURL_CA_BUNDLE and OpenSSL's configuration are not read for it (measured, see
-    /// the README's "Corporate networks"), so the system store is the one way to trust a company's CA.
+    /// docs/NETWORK.md's "Corporate networks"), so the system store is the one way to trust a company's CA.
     private static func hint(_ failure: TLSFailure) -> String {
         switch failure {
         case .untrustedCertificate:

@@ -39,7 +39,7 @@ struct GraphQLUserDTO: Decodable, Equatable {
 }
 
 /// Everything that crosses from GraphQL to GitHub's REST public-user object, in one place and in REST's key
-/// order. 26 keys are exact; 7 are approximate, and `approximateKeys` (which `help formats` and the README
+/// order. 26 keys are exact; 7 are approximate, and `approximateKeys` (which `help formats` and docs/USAGE.md
 /// list) names them:
 /// - `avatar_url`: on github.com rebuilt from `databaseId` (REST's form), elsewhere GraphQL's `avatarUrl`;
 /// - `blog`: `websiteUrl`, where null stands for both REST's null and its "";

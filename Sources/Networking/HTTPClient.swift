@@ -57,6 +57,11 @@ package struct RetryClock: Sendable {
 /// Sends requests through a transport with GitHub's required headers, retrying what is worth retrying.
 /// It is the only place a token is attached, and it attaches it only to the configured origin, so a `Link`
 /// URL that points elsewhere never carries it.
+///
+/// `send` is a loop around one attempt. Each attempt races the transport against an `AttemptTimers` deadline
+/// (`--timeout`), so a hung connection is cancelled on time whatever URLSession's own rounding does; the
+/// outcome goes to `RetrySchedule.decide`, and the wait it asks for to the injected `RetryClock`.
+/// `sendReportingAttempts` also says how many attempts were made over how long, for the message.
 package struct HTTPClient: Sendable {
     package let configuration: HTTPClientConfiguration
     private let transport: HTTPTransport

@@ -85,7 +85,18 @@ package enum RetryDecision: Sendable, Equatable {
     case retry(after: Duration, reason: RetryReason)
 }
 
-/// The pure decision of whether and when to retry, so the schedule can be tested without sleeping.
+/// The pure decision of whether and when to retry, so the schedule can be tested without sleeping:
+/// - a transient transport failure (refused, an unreachable proxy, a timeout, a lost connection, a cut-off
+///   body) or a 500, 502, 503 or 504: retried after a random share of min(8 s, 0.25 s × 2^n), for an
+///   idempotent method (or a POST that only reads), at most `maxRetries` times; a 5xx's `Retry-After`, up to
+///   60 s, stretches the wait;
+/// - a secondary limit (429, or 403 with `Retry-After` or GitHub's secondary-limit message): retried after
+///   `Retry-After`, or 60 s, counting against `maxRetries`;
+/// - a spent primary limit (403 or 429 with `x-ratelimit-remaining: 0`): delivered (Data makes it
+///   `rateLimited`, exit 5), or with `waitOnPrimaryLimit` retried a second after the reset (60 s when none
+///   came), not counting against `maxRetries` (the client caps these waits at 10);
+/// - anything else is delivered. No wait longer than `maximumWait` (`--max-wait`) is started: the answer is
+///   delivered instead. A write's retry waits at least `writeSpacing`.
 package struct RetrySchedule: Sendable {
     package let policy: RetryPolicy
 

@@ -7,7 +7,7 @@ import Testing
 ///
 /// The finding these tests hold: on Linux nothing but the system store makes gh-users (URLSession, libcurl)
 /// trust another CA, and the proxy variables work as for curl. If a test of an ignored variable starts
-/// failing, a way has appeared: honour it, and change `help environment`, the README and the hint.
+/// failing, a way has appeared: honour it, and change `help environment`, docs/NETWORK.md and the hint.
 struct CorporateNetworkEndToEndTests {
     private static let needsOpenSSL = Testing.ConditionTrait.enabled(
         if: TLSServer.available,

@@ -179,7 +179,7 @@ struct PrivateCA {
 
 /// Runs the binary as if the CA were in the system store, without touching the machine's store: in a user and
 /// mount namespace of its own, the system bundle's path shows a copy with the CA added (a bind mount seen by
-/// that process alone). It stands for the step the README asks of users (`update-ca-certificates`), which is
+/// that process alone). It stands for the step docs/NETWORK.md asks of users (`update-ca-certificates`), which is
 /// the only way gh-users can trust another CA; where namespaces are not allowed the tests that need it skip.
 enum SystemTrust {
     /// Where swift-corelibs-foundation finds the bundle on Debian and Ubuntu (and libcurl's built-in default).

@@ -6,7 +6,7 @@ import Testing
 /// requests, and every way a batch can go wrong. Without a token it is `ConnectionSettingsCommandTests`'.
 struct GraphQLEndToEndTests {
     static let token = ["GH_TOKEN": "ghp_graphqlE2E"]
-    /// The keys `help formats` and the README call approximate; every other key must match REST's exactly.
+    /// The keys `help formats` and docs/USAGE.md call approximate; every other key must match REST's exactly.
     private static let approximate: Set = [
         "avatar_url", "blog", "email", "hireable", "public_repos", "public_gists", "updated_at",
     ]

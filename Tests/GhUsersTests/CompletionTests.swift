@@ -297,8 +297,8 @@ private final class CompletionSandbox {
     /// What zsh's completion system offers for each line, through a pseudo-terminal as a user at the prompt:
     /// compinit, the script sourced, and `compadd` wrapped to print each match, unquoted from the form it would be
     /// inserted in. One session serves all the lines, because starting one costs a quarter of a second.
-    /// With `fromFpath`, the script is installed as the README says, as `_gh-users` in a folder of `$fpath`, rather
-    /// than sourced.
+    /// With `fromFpath`, the script is installed as docs/INSTALL.md says, as `_gh-users` in a folder of `$fpath`,
+    /// rather than sourced.
     func zshComplete(_ lines: [String], zsh: String, fromFpath: Bool = false) async throws -> [[String]] {
         let harness = root.appendingPathComponent("harness.zsh")
         try CompletionSandbox.zshHarness.write(to: harness, atomically: true, encoding: .utf8)

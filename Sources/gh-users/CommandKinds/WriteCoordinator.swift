@@ -6,6 +6,12 @@ import JSONBytes
 /// One run of a write command: reads the logins, prints a dry run or asks as the declaration's rule says,
 /// then has the view model send the writes and writes one record per account (login, action, outcome). When
 /// the run stops early, it says what is left and the command that finishes the job.
+///
+/// Before anything is sent it drops a login given twice, refuses `--offline` (exit 64), a run without a token
+/// (exit 4) and a stdout closed from the start (exit 1), and asks on the terminal even when stdin carries the
+/// logins (without a terminal, a question needs `--yes`: exit 64). Before each write it asks stdout whether its
+/// reader has left (`OutputSink.readerHasLeft`), so `| head -1` stops the run before a write whose record
+/// would have nowhere to go.
 struct WriteCoordinator {
     let declaration: WriteDeclaration
     let options: WriteOptions

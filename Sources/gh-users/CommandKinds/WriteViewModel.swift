@@ -12,6 +12,11 @@ struct WriteClock: Sendable {
 
 /// Sends a write command's requests, one account at a time and at least `spacing` apart, and keeps what became
 /// of each: the counts, the failures, and what stopped the run.
+///
+/// Each write is `GitHubEndpoints.action(row, on: login)` sent by `GitHubRepository.perform`, past the cache.
+/// The spacing counts from the end of the previous write and waits on the injected `WriteClock`. A 404 for an
+/// account that exists, or a 403, means the token lacks the row's scope: that, a spent rate limit or an
+/// interrupt stops the run, and the coordinator prints the command that finishes the job.
 final class WriteViewModel {
     /// GitHub asks integrators to leave at least a second between writes.
     static let spacing: Duration = .seconds(1)

@@ -12,6 +12,11 @@ import JSONBytes
 /// length once its last complete page was written and which file that is, and how the output is written. On disk
 /// it is one small JSON object, `{"version":1,"since":1234,"output_bytes":56789,"output":"/data/users.tsv",
 /// "format":"tsv"}`, so a person can read it and a script can set it.
+///
+/// `ListUsersCommand.start` reads it before the first request (its `since` wins over `--since`) and opens the
+/// output cut back to `outputBytes`; after each page is written, the coordinator's `pageWritten` checkpoint
+/// flushes the output to disk and only then replaces the state (an `OwnedFile`: atomic, 0600, locked), so the
+/// state never counts bytes the disk does not hold. docs/USAGE.md says what users see.
 struct CrawlState: Sendable, Equatable {
     static let version = 1
 
