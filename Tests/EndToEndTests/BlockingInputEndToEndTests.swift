@@ -16,7 +16,7 @@ struct BlockingInputEndToEndTests {
     ]
 
     /// `run` starts a case, waits until it blocks (the kernel's wchan shows two threads waiting on a pipe or a FIFO:
-    /// the signal thread and the blocked call; at most 4 s), sends one signal, and kills it 6 s later if it is
+    /// the signal thread and the blocked call; at most 4 s), sends one signal, and kills it 20 s later if it is
     /// still there, which is the failure: a swallowed signal. It records the status and the milliseconds from
     /// the signal to the end.
     private static let runner = #"""
@@ -32,7 +32,7 @@ struct BlockingInputEndToEndTests {
             while [ "$(blocked $pid)" -lt 2 ] && [ $waited -lt 200 ]; do sleep 0.02; waited=$((waited + 1)); done
             local start=$(date +%s%N)
             kill -$SIG $pid
-            (sleep 6; kill -9 $pid 2>/dev/null) & local killer=$!
+            (sleep 20; kill -9 $pid 2>/dev/null) & local killer=$!
             wait $pid; local status=$?
             kill $killer 2>/dev/null
             echo "$index $status $(( ($(date +%s%N) - start) / 1000000 )) $(grep -c 'gh-users: interrupted' err$index)" >> results
@@ -54,9 +54,8 @@ struct BlockingInputEndToEndTests {
         #expect(lines.count == runs.count, "\(result.stdout)\(result.stderr)")
         for line in lines where line.count == 4 {
             let name = runs[Int(line[0])!].0
-            #expect(Int(line[1]) == status, "\(name): exit \(line[1])")
-            // At once, with room for a loaded machine; a swallowed signal ends at 6 s, by SIGKILL.
-            #expect(Int(line[2])! < 3000, "\(name): \(line[2]) ms after the signal")
+            // A swallowed signal ends at 20 s by SIGKILL, exit 137: the status tells it, not a stopwatch.
+            #expect(Int(line[1]) == status, "\(name): exit \(line[1]), \(line[2]) ms after the signal")
             #expect(line[3] == "1", "\(name): no 'interrupted' on stderr")
         }
     }
