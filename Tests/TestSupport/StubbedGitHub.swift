@@ -26,6 +26,16 @@ extension StubTransport {
         return GitHubRepository(client: client)
     }
 
+    /// A transport that answers every request no stub matches with 204 No Content, GitHub's answer to a write
+    /// it did; a test of writes registers only the refusals and reads what was sent in `calls`.
+    package static func acceptingWrites() -> StubTransport {
+        let http = StubTransport()
+        http.answerEvery { request, _ in
+            HTTPResponse(status: 204, headers: HTTPHeaders(), body: Data(), url: request.url)
+        }
+        return http
+    }
+
     /// Each request sent, in order, as `METHOD /path?query`.
     package var calls: [String] {
         received.map { request in
@@ -41,8 +51,8 @@ extension StubTransport {
     }
 
     /// Answers `request` with a page of the accounts `ids` names, linking to `next` (a path and query) when given.
-    package func answer(_ request: String, accounts ids: [Int64], next: String? = nil) {
-        answer(request, headers: next.map { [Self.link(next: $0)] } ?? [], json: accounts(ids))
+    package func answer(_ request: String, accounts ids: [Int64], logins: [Int64: String] = [:], next: String? = nil) {
+        answer(request, headers: next.map { [Self.link(next: $0)] } ?? [], json: accounts(ids, logins: logins))
     }
 
     /// Answers `request` with GitHub's error body: `status` and `message`, `times` times (a retried failure is
