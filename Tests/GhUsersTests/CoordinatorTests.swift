@@ -10,16 +10,17 @@ import Testing
 
 extension AppEnvironment {
     /// An environment with captured streams whose GitHub is the real repository over `http`, a strict stub
-    /// transport; no retry wait is slept.
+    /// transport (or `transport`, one made of it); no retry wait is slept.
     static func test(
         http: StubTransport = StubTransport(),
+        transport: HTTPTransport? = nil,
         stdoutTTY: Bool = false,
         width: Int = 80,
         environment: [String: String] = [:],
         tokenFiles: [String: TokenFile] = [:]
     ) -> (AppEnvironment, out: CapturedOutput, err: CapturedOutput) {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let transport = http.transport
+        let transport = transport ?? http.transport
         let clock = RetryClock(now: { now }, random: { 0 }, sleep: { _, _ in })
         let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, width: width)
         let env = AppEnvironment(
@@ -36,20 +37,6 @@ extension AppEnvironment {
                 return file
             }
         )
-        return (env, out, err)
-    }
-
-    /// The same over FakeGitHub, while tests move off it.
-    static func test(
-        github: FakeGitHub,
-        stdoutTTY: Bool = false,
-        width: Int = 80,
-        environment: [String: String] = [:],
-        tokenFiles: [String: TokenFile] = [:]
-    ) -> (AppEnvironment, out: CapturedOutput, err: CapturedOutput) {
-        var (env, out, err) = test(
-            stdoutTTY: stdoutTTY, width: width, environment: environment, tokenFiles: tokenFiles)
-        env.makeGitHub = { _ in github }
         return (env, out, err)
     }
 }
