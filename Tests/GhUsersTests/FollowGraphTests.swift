@@ -27,16 +27,6 @@ struct FollowsTests {
         #expect(github.calls == ["GET /users/alice/following/bob"])
     }
 
-    @Test func aNoIsOneOnlyWhenBothAccountsExist() async {
-        let github = StubTransport()
-        github.refuse("GET /users/alice/following/bob", status: 404, message: "Not Found")
-        github.answer("GET /users/alice", json: account(1, "alice"))
-        github.answer("GET /users/bob", json: account(2, "bob"))
-        let (env, out, _) = AppEnvironment.test(http: github)
-        #expect(await run(["follows", "alice", "bob", "--json"], env) == 1)
-        #expect(out.text == "{\n  \"follower\": \"alice\",\n  \"followed\": \"bob\",\n  \"follows\": false\n}\n")
-    }
-
     @Test func anUnknownAccountIsThreeAndAGeneralFailureIsTwo() async {
         let github = StubTransport()
         github.refuse("GET /users/alice/following/ghost", status: 404, message: "Not Found")
