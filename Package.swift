@@ -34,11 +34,12 @@ let package = Package(
         // Points the test process's XDG folders away from $HOME as the bundle loads (a C constructor).
         .target(name: "TestProcessSetup", path: "Tests/TestProcessSetup"),
         .target(
-            name: "TestSupport", dependencies: ["Domain", "Networking", "TestProcessSetup"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["AtomicLogger", "Domain", "Data", "Networking", "TestProcessSetup"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore", "TestSupport"]),
         .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes", "TestSupport"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Data", "TestSupport"]),
         .testTarget(
             name: "NetworkingTests",
             dependencies: ["Networking", "AtomicCore", "AtomicLogger", "TestSupport", "GitHubStandIn"]

@@ -1,3 +1,4 @@
+import Data
 import TestSupport
 import Testing
 
@@ -35,13 +36,15 @@ struct PagingPlanTests {
 
 struct GetUsersUseCaseTests {
     @Test func keepsTheOrderAskedAndBoundsConcurrency() async throws {
-        let repository = FakeGitHub()
+        let github = StubTransport()
         let names = (1...9).map { "user\($0)" }
-        for (index, name) in names.enumerated() {
-            repository.profiles[name] = .success(makeUser(Int64(index + 1), name))
+        for (index, name) in names.enumerated() where name != "user5" {
+            github.answer("GET /users/" + name, json: account(Int64(index + 1), name))
         }
-        repository.profiles["user5"] = .failure(.notFound(resource: "user 'user5'"))
-        repository.delay = .milliseconds(20)
+        github.refuse("GET /users/user5", status: 404, message: "Not Found")
+        let gauge = InFlightGauge()
+        let repository = github.repository(
+            over: github.transport(latency: .milliseconds(20), gauge: gauge) { _ in true })
         let logins = try names.map { try Login(validating: $0) }
 
         let results = await GetUsersUseCase(repository: repository).execute(logins: logins, concurrency: 3)
@@ -51,15 +54,15 @@ struct GetUsersUseCaseTests {
             #expect(try result.get().login == names[index])
         }
         #expect(throws: DomainError.notFound(resource: "user 'user5'")) { try results[4].get() }
-        #expect(repository.maximumInFlight <= 3)
-        #expect(repository.maximumInFlight >= 2)
+        #expect(gauge.maximum <= 3)
+        #expect(gauge.maximum >= 2)
     }
 
     @Test func anEmptyListMakesNoCalls() async {
-        let repository = FakeGitHub()
-        let results = await GetUsersUseCase(repository: repository).execute(logins: [], concurrency: 4)
+        let github = StubTransport()
+        let results = await GetUsersUseCase(repository: github.repository()).execute(logins: [], concurrency: 4)
         #expect(results.isEmpty)
-        #expect(repository.calls.isEmpty)
+        #expect(github.calls.isEmpty)
     }
 }
 
@@ -97,19 +100,18 @@ struct ResourceTests {
     }
 
     @Test func aRepositoryReadsTheFirstPageThenFollowsTheCursor() async throws {
-        let repository = FakeGitHub()
-        repository.script(
-            "/users?since=5&per_page=2",
-            .success(Page(items: [makeUser(6), makeUser(8)], next: PageCursor(url: "https://x/users?since=8")))
-        )
-        repository.scriptPage("https://x/users?since=8", .success(Page(items: [makeUser(9)], next: nil)))
+        let github = StubTransport()
+        github.answer("GET /users?since=5&per_page=2", accounts: [6, 8], next: "/users?since=8&per_page=2")
+        github.answer("GET /users?since=8&per_page=2", accounts: [9])
+        let repository = github.repository()
+        let users = GitHubEndpoints.users(since: 5)
 
-        let first = try await repository.firstPage(list, perPage: 2)
-        let second = try await repository.page(list, at: try #require(first.next))
+        let first = try await repository.firstPage(users, perPage: 2)
+        let second = try await repository.page(users, at: try #require(first.next))
 
         #expect(first.items.map(\.id) == [6, 8])
         #expect(second.items.map(\.id) == [9])
-        #expect(repository.calls == ["GET /users?since=5&per_page=2", "page https://x/users?since=8"])
+        #expect(github.calls == ["GET /users?since=5&per_page=2", "GET /users?since=8&per_page=2"])
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import TestSupport
 import Testing
 
@@ -8,145 +9,176 @@ private func logins(_ count: Int, from first: Int = 1) -> [Login] {
     (first..<first + count).map { try! Login(validating: "user\($0)") }
 }
 
-/// A batch that finds every login, as a user whose id is the number in its login.
-private func found(_ batch: [Login], cost: Int = 1) -> Result<GraphQLBatch, GraphQLBatchFailure> {
-    .success(
-        GraphQLBatch(
-            lookups: batch.map { .found(makeUser(Int64($0.value.dropFirst(4))!, $0.value)) }, cost: cost,
-            remaining: 4_000))
+/// GitHub's answer finding every login of `batch`, as an account whose id is the number in its login.
+private func found(_ batch: [Login], cost: Int = 1) -> String {
+    graphQLProfiles(
+        batch.map { graphQLOwner(Int64($0.value.dropFirst(4))!, $0.value, name: $0.value, followers: 0) }, cost: cost,
+        remaining: 4_000)
 }
 
-private func restProfiles(_ github: FakeGitHub, _ batch: [Login]) {
+private func answer(_ github: StubTransport, _ batches: [String]) {
+    for batch in batches { github.answer("POST /graphql", json: batch) }
+}
+
+/// GitHub's 502 to a query that ran out of time: the batch was too large, and is not retried.
+private func tooLarge(_ github: StubTransport, times: Int = 1) {
+    for _ in 0..<times { github.refuse("POST /graphql", status: 502, message: "Bad Gateway") }
+}
+
+private func restProfiles(_ github: StubTransport, _ batch: [Login]) {
     for login in batch {
-        github.profiles[login.value] = .success(makeUser(Int64(login.value.dropFirst(4))!, login.value))
+        github.answer("GET /users/" + login.value, json: account(Int64(login.value.dropFirst(4))!, login.value))
     }
 }
 
-private func graphQLCalls(_ github: FakeGitHub) -> [[String]] {
-    github.calls.filter { $0.hasPrefix("graphql ") }.map { $0.dropFirst(8).split(separator: ",").map(String.init) }
+/// The use case over the real repository on `github`, GraphQL and REST alike.
+private func useCase(_ github: StubTransport, concurrency: Int? = nil, over: HTTPTransport? = nil)
+    -> GraphQLProfilesUseCase
+{
+    let repository = github.repository(over: over)
+    guard let concurrency else { return GraphQLProfilesUseCase(graphQL: repository, rest: repository) }
+    return GraphQLProfilesUseCase(graphQL: repository, rest: repository, concurrency: concurrency)
 }
 
 struct GraphQLProfilesUseCaseTests {
     @Test func batchesAreAtMostAHundredAndResultsKeepTheOrderAsked() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(250)
-        github.graphQLBatches = [
-            found(Array(asked[0..<100]), cost: 4), found(Array(asked[100..<200]), cost: 4),
-            found(Array(asked[200...]), cost: 2),
-        ]
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github)
+        answer(
+            github,
+            [
+                found(Array(asked[0..<100]), cost: 4), found(Array(asked[100..<200]), cost: 4),
+                found(Array(asked[200...]), cost: 2),
+            ])
+        let useCase = useCase(github)
         let results = await useCase.execute(asked)
         #expect(results.map { try? $0.get().login } == asked.map(\.value))
-        #expect(graphQLCalls(github).map(\.count) == [100, 100, 50])
+        #expect(github.graphQLLoginsAsked.map(\.count) == [100, 100, 50])
         #expect(useCase.statistics == GraphQLProfilesStatistics(requests: 3, points: 10, profiles: 250))
         #expect(useCase.statistics.restRequestsSaved == 247)
-        #expect(github.calls.allSatisfy { $0.hasPrefix("graphql ") })
+        #expect(github.calls.allSatisfy { $0 == "POST /graphql" })
     }
 
     @Test func accountsGraphQLCannotGiveComeFromRESTInTheirPlace() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(5)
-        var lookups: [GraphQLLookup] = asked.map { .found(makeUser(Int64($0.value.dropFirst(4))!, $0.value)) }
-        lookups[1] = .needsREST
-        lookups[3] = .needsREST
-        github.graphQLBatches = [.success(GraphQLBatch(lookups: lookups, cost: 1, remaining: nil))]
-        github.profiles["user2"] = .success(makeUser(2, "user2"))
-        github.profiles["user4"] = .failure(.notFound(resource: "user 'user4'"))
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github)
+        var owners: [String?] = asked.map {
+            graphQLOwner(Int64($0.value.dropFirst(4))!, $0.value, name: $0.value, followers: 0)
+        }
+        owners[1] = nil
+        owners[3] = nil
+        github.answer("POST /graphql", json: graphQLProfiles(owners))
+        restProfiles(github, [asked[1]])
+        github.refuse("GET /users/user4", status: 404, message: "Not Found")
+        let useCase = useCase(github)
         let results = await useCase.execute(asked)
         #expect(results.map { try? $0.get().login } == ["user1", "user2", "user3", nil, "user5"])
         #expect(results[3] == .failure(.notFound(resource: "user 'user4'")))
-        #expect(github.calls.filter { $0.hasPrefix("user ") }.sorted() == ["user user2", "user user4"])
+        #expect(github.calls.filter { $0.hasPrefix("GET ") }.sorted() == ["GET /users/user2", "GET /users/user4"])
         #expect(useCase.statistics == GraphQLProfilesStatistics(requests: 1, points: 1, profiles: 3, restFallbacks: 2))
     }
 
     @Test func aShortAnswerLeavesTheRestToREST() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(3)
-        github.graphQLBatches = [found(Array(asked.prefix(1)))]
+        answer(github, [found(Array(asked.prefix(1)))])
         restProfiles(github, Array(asked.dropFirst()))
-        let results = await GraphQLProfilesUseCase(graphQL: github, rest: github).execute(asked)
+        let results = await useCase(github).execute(asked)
         #expect(results.map { try? $0.get().login } == ["user1", "user2", "user3"])
     }
 
     @Test func aBatchTooLargeIsHalvedAndLaterBatchesStaySmall() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(150)
-        github.graphQLBatches = [
-            .failure(.tooLarge("HTTP 502")), found(Array(asked[0..<50])), found(Array(asked[50..<100])),
-            found(Array(asked[100..<150])),
-        ]
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github)
+        tooLarge(github)
+        answer(github, [found(Array(asked[0..<50])), found(Array(asked[50..<100])), found(Array(asked[100..<150]))])
+        let useCase = useCase(github)
         let results = await useCase.execute(asked)
         #expect(results.map { try? $0.get().login } == asked.map(\.value))
-        #expect(graphQLCalls(github).map(\.count) == [100, 50, 50, 50])
+        #expect(github.graphQLLoginsAsked.map(\.count) == [100, 50, 50, 50])
         #expect(useCase.statistics.requests == 4)
     }
 
     @Test func aSingleLoginTooLargeForGraphQLComesFromREST() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(2)
-        github.graphQLBatches = [
-            .failure(.tooLarge("node limit")), .failure(.tooLarge("node limit")), found([asked[1]]),
-        ]
+        tooLarge(github, times: 2)
+        answer(github, [found([asked[1]])])
         restProfiles(github, [asked[0]])
-        let results = await GraphQLProfilesUseCase(graphQL: github, rest: github).execute(asked)
+        let results = await useCase(github).execute(asked)
         #expect(results.map { try? $0.get().login } == ["user1", "user2"])
-        #expect(graphQLCalls(github).map(\.count) == [2, 1, 1])
+        #expect(github.graphQLLoginsAsked.map(\.count) == [2, 1, 1])
     }
 
     @Test func aBatchGraphQLWillNotAnswerGoesToRESTAndSoDoLaterOnes() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(150)
-        github.graphQLBatches = [.failure(.unsupported("Field 'isHireable' doesn't exist on type 'User'"))]
+        // GitHub's answer to a query naming a field its schema lacks: an error about the query, no data.
+        github.answer(
+            "POST /graphql",
+            json: #"{"errors":[{"path":["query GhUsersProfiles"],"extensions":{"code":"undefinedField","#
+                + #""typeName":"User","fieldName":"isHireable"},"#
+                + #""message":"Field 'isHireable' doesn't exist on type 'User'"}]}"#)
         restProfiles(github, asked)
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github, concurrency: 8)
+        let gauge = InFlightGauge()
+        let profiles = github.transport(latency: .milliseconds(2), gauge: gauge) { $0.method == .get }
+        let useCase = useCase(github, concurrency: 8, over: profiles)
         let results = await useCase.execute(asked)
         #expect(results.map { try? $0.get().login } == asked.map(\.value))
-        #expect(graphQLCalls(github).count == 1)
+        #expect(github.graphQLLoginsAsked.count == 1)
         #expect(useCase.statistics == GraphQLProfilesStatistics(requests: 1, restFallbacks: 150))
-        #expect(github.maximumInFlight <= 8)
+        #expect(gauge.maximum <= 8)
     }
 
     /// A network failure or a 5xx that outlived the client's retries is what REST would meet too: the run stops
     /// with it, and no batch goes to REST at a hundred times the quota.
     @Test func aBatchTheServerCouldNotAnswerFailsTheRunWithoutREST() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(150)
-        let lost = DomainError.network("connection lost, after 4 attempts over 3.1 s")
-        github.graphQLBatches = [.failure(.failed(lost))]
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github, concurrency: 8)
+        for _ in 0..<StubTransport.attemptsWithDefaultRetries {
+            github.fail(StubTransport.apiRoot + "/graphql", with: .connectionLost)
+        }
+        let useCase = useCase(github, concurrency: 8)
         let results = await useCase.execute(asked)
-        #expect(results.allSatisfy { $0 == .failure(lost) })
-        #expect(graphQLCalls(github).map(\.count) == [100])
+        guard case .failure(.network) = results[0] else {
+            Issue.record("\(results[0]) is not the lost connection")
+            return
+        }
+        #expect(results.allSatisfy { $0 == results[0] })
+        // One batch, asked again only by the client's own retries.
+        let batches = github.graphQLLoginsAsked
+        #expect(batches.count == StubTransport.attemptsWithDefaultRetries)
+        #expect(batches.allSatisfy { $0 == asked.prefix(100).map(\.value) })
         #expect(useCase.statistics.restFallbacks == 0)
-        #expect(!github.calls.contains { $0.hasPrefix("user ") })
+        #expect(!github.calls.contains { $0.hasPrefix("GET ") })
     }
 
     /// After a 502 the size recovers: two successes in a row grow it halfway back to what was refused.
     @Test func theBatchSizeGrowsBackAfterSuccesses() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(400)
-        github.graphQLBatches = [
-            .failure(.tooLarge("HTTP 502")), found(Array(asked[0..<50])), found(Array(asked[50..<100])),
-            found(Array(asked[100..<175])), found(Array(asked[175..<250])), found(Array(asked[250..<337])),
-            found(Array(asked[337..<400])),
-        ]
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github)
+        tooLarge(github)
+        answer(
+            github,
+            [
+                found(Array(asked[0..<50])), found(Array(asked[50..<100])), found(Array(asked[100..<175])),
+                found(Array(asked[175..<250])), found(Array(asked[250..<337])), found(Array(asked[337..<400])),
+            ])
+        let useCase = useCase(github)
         let results = await useCase.execute(asked)
         #expect(results.map { try? $0.get().login } == asked.map(\.value))
-        #expect(graphQLCalls(github).map(\.count) == [100, 50, 50, 75, 75, 87, 63])
+        #expect(github.graphQLLoginsAsked.map(\.count) == [100, 50, 50, 75, 75, 87, 63])
     }
 
     /// A server that refuses every batch is not asked forever in batches of one: past a few refusals in a row
     /// the run stops, with a message that says what to do.
     @Test func refusalsInARowStopTheRun() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(250)
-        github.graphQLBatches = Array(repeating: .failure(.tooLarge("POST /graphql answered HTTP 502")), count: 10)
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github)
+        tooLarge(github, times: 10)
+        let useCase = useCase(github)
         let results = await useCase.execute(asked)
-        #expect(graphQLCalls(github).map(\.count) == [100, 50, 25, 13, 7])
+        #expect(github.graphQLLoginsAsked.map(\.count) == [100, 50, 25, 13, 7])
         guard case .failure(.refused(let text)) = results[0] else {
             Issue.record("\(results[0]) is not a refusal")
             return
@@ -155,46 +187,56 @@ struct GraphQLProfilesUseCaseTests {
         #expect(text.contains("HTTP 502"))
         #expect(text.contains("--via graphql"))
         #expect(results.allSatisfy { $0 == results[0] })
-        #expect(!github.calls.contains { $0.hasPrefix("user ") })
+        #expect(!github.calls.contains { $0.hasPrefix("GET ") })
         // A later call sends nothing more.
         _ = await useCase.execute(logins(3, from: 300))
-        #expect(graphQLCalls(github).count == 5)
+        #expect(github.graphQLLoginsAsked.count == 5)
     }
 
-    /// A cost of Int.max from the server, twice, is counted without a trap.
+    /// A cost of Int.max from the server, twice, is counted without a trap: the repository drops a cost past any
+    /// real limit (`GraphQLProfileResponseDTO.RateLimit.largest`), so the sum never sees it.
     @Test func hugeCostsDoNotOverflowTheTotal() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(200)
-        github.graphQLBatches = [
-            found(Array(asked[0..<100]), cost: Int.max), found(Array(asked[100..<200]), cost: Int.max),
-        ]
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github)
+        answer(github, [found(Array(asked[0..<100]), cost: Int.max), found(Array(asked[100..<200]), cost: Int.max)])
+        let useCase = useCase(github)
         _ = await useCase.execute(asked)
-        #expect(useCase.statistics.points == Int.max)
+        #expect(useCase.statistics.points == 0)
         #expect(useCase.statistics.requests == 2)
+        #expect(useCase.statistics.profiles == 200)
     }
 
     @Test func aSpentLimitFailsEveryLoginAndSendsNothingMore() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let asked = logins(250)
         let reset = Date(timeIntervalSince1970: 2_000_000_000)
-        let limited = DomainError.rateLimited(resetAt: reset, message: "API rate limit already exceeded")
-        github.graphQLBatches = [found(Array(asked[0..<100])), .failure(.failed(limited))]
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github)
+        answer(github, [found(Array(asked[0..<100]))])
+        // GitHub's recorded answer when the GraphQL limit is spent.
+        github.register(
+            RequestMatcher("POST /graphql"),
+            headers: [("x-ratelimit-reset", "2000000000"), ("x-ratelimit-resource", "graphql")],
+            body: GitHubBodies.named("graphql-rate-limit"))
+        let useCase = useCase(github)
         let results = await useCase.execute(asked)
         #expect(results[..<100].allSatisfy { (try? $0.get()) != nil })
+        guard case .failure(let limited) = results[100], case .rateLimited(let resetAt, _, _, _) = limited,
+            resetAt == reset
+        else {
+            Issue.record("\(results[100]) is not the spent limit resetting at \(reset)")
+            return
+        }
         #expect(results[100...].allSatisfy { $0 == .failure(limited) })
-        #expect(graphQLCalls(github).count == 2)
+        #expect(github.graphQLLoginsAsked.count == 2)
         // A later call (the next page of a listing) fails at once too.
         let later = await useCase.execute(logins(3, from: 300))
         #expect(later.allSatisfy { $0 == .failure(limited) })
-        #expect(graphQLCalls(github).count == 2)
+        #expect(github.graphQLLoginsAsked.count == 2)
     }
 
     @Test func statisticsAddUpAcrossCalls() async {
-        let github = FakeGitHub()
-        github.graphQLBatches = [found(logins(10), cost: 1), found(logins(5, from: 11), cost: 1)]
-        let useCase = GraphQLProfilesUseCase(graphQL: github, rest: github)
+        let github = StubTransport()
+        answer(github, [found(logins(10), cost: 1), found(logins(5, from: 11), cost: 1)])
+        let useCase = useCase(github)
         _ = await useCase.execute(logins(10))
         _ = await useCase.execute(logins(5, from: 11))
         #expect(useCase.statistics == GraphQLProfilesStatistics(requests: 2, points: 2, profiles: 15))
@@ -202,8 +244,8 @@ struct GraphQLProfilesUseCaseTests {
     }
 
     @Test func nothingAskedSendsNothing() async {
-        let github = FakeGitHub()
-        let results = await GraphQLProfilesUseCase(graphQL: github, rest: github).execute([])
+        let github = StubTransport()
+        let results = await useCase(github).execute([])
         #expect(results.isEmpty)
         #expect(github.calls.isEmpty)
     }

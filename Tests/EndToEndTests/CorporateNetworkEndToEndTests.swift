@@ -32,6 +32,15 @@ struct CorporateNetworkEndToEndTests {
         return try await body(server)
     }
 
+    /// The stand-in behind a TLS front whose certificate `ca` signed: what answers is the stand-in, never the front.
+    private func withFront<T>(_ ca: PrivateCA, _ body: (TLSServer) async throws -> T) async throws -> T {
+        try await withStandIn { standIn in
+            let front = try await TLSServer.start(ca: ca, relayingTo: UInt16(URL(string: standIn.baseURL)!.port!))
+            defer { front.stop() }
+            return try await body(front)
+        }
+    }
+
     private func withProxy<T>(refusing status: Int? = nil, _ body: (ConnectProxy) async throws -> T) async throws -> T {
         let proxy = try ConnectProxy(refusing: status)
         defer { proxy.stop() }
@@ -51,13 +60,14 @@ struct CorporateNetworkEndToEndTests {
     @Test(needsOpenSSL)
     func aServerSignedByAnUntrustedCAIsAClearFailureThatGivesTheSystemWay() async throws {
         try await withCA { ca in
-            let server = try await TLSServer.start(ca: ca)
-            defer { server.stop() }
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"], environment: ["GH_TOKEN": token])
-            #expect(result.status == 1)
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr == untrustedMessage(port: server.port))
+            try await withFront(ca) { server in
+                let result = try await BinaryRunner.run(
+                    ["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"],
+                    environment: ["GH_TOKEN": token])
+                #expect(result.status == 1)
+                #expect(result.stdout.isEmpty)
+                #expect(result.stderr == untrustedMessage(port: server.port))
+            }
         }
     }
 
@@ -70,33 +80,34 @@ struct CorporateNetworkEndToEndTests {
         ])
     func noVariableMakesAnotherCATrusted(variable: String) async throws {
         try await withCA { ca in
-            let server = try await TLSServer.start(ca: ca)
-            defer { server.stop() }
-            var value = ca.certificate.path
-            if variable == "SSL_CERT_DIR" {
-                let folder = ca.folder.appendingPathComponent("certs")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try FileManager.default.copyItem(at: ca.certificate, to: folder.appendingPathComponent("ca.pem"))
-                try await Subprocess.check(TLSServer.openssl!, ["rehash", folder.path])
-                value = folder.path
-            } else if variable == "OPENSSL_CONF" {
-                let configuration = ca.folder.appendingPathComponent("openssl.cnf")
-                try """
-                openssl_conf = init
-                [init]
-                ssl_conf = ssl
-                [ssl]
-                system_default = tls
-                [tls]
-                VerifyCAFile = \(ca.certificate.path)
+            try await withFront(ca) { server in
+                var value = ca.certificate.path
+                if variable == "SSL_CERT_DIR" {
+                    let folder = ca.folder.appendingPathComponent("certs")
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try FileManager.default.copyItem(at: ca.certificate, to: folder.appendingPathComponent("ca.pem"))
+                    try await Subprocess.check(TLSServer.openssl!, ["rehash", folder.path])
+                    value = folder.path
+                } else if variable == "OPENSSL_CONF" {
+                    let configuration = ca.folder.appendingPathComponent("openssl.cnf")
+                    try """
+                    openssl_conf = init
+                    [init]
+                    ssl_conf = ssl
+                    [ssl]
+                    system_default = tls
+                    [tls]
+                    VerifyCAFile = \(ca.certificate.path)
 
-                """.write(to: configuration, atomically: true, encoding: .utf8)
-                value = configuration.path
+                    """.write(to: configuration, atomically: true, encoding: .utf8)
+                    value = configuration.path
+                }
+                let result = try await BinaryRunner.run(
+                    ["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"], environment: [variable: value]
+                )
+                #expect(result.status == 1, "\(variable) made the CA trusted: document and honour it")
+                #expect(result.stderr == untrustedMessage(port: server.port))
             }
-            let result = try await BinaryRunner.run(
-                ["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"], environment: [variable: value])
-            #expect(result.status == 1, "\(variable) made the CA trusted: document and honour it")
-            #expect(result.stderr == untrustedMessage(port: server.port))
         }
     }
 
@@ -158,17 +169,17 @@ struct CorporateNetworkEndToEndTests {
     @Test(needsOpenSSL, arguments: ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"])
     func anHTTPSProxyFromTheEnvironmentIsUsedThroughConnect(variable: String) async throws {
         try await withCA { ca in
-            let server = try await TLSServer.start(ca: ca)
-            defer { server.stop() }
-            try await withProxy { proxy in
-                let result = try await BinaryRunner.run(
-                    ["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"],
-                    environment: ["GH_TOKEN": token, variable: proxy.url])
-                #expect(result.status == 1)
-                #expect(result.stderr == untrustedMessage(port: server.port))
-                #expect(proxy.requestLines == ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
-                #expect(!contains(proxy.everything, token))
-                #expect(proxy.heads.allSatisfy { !$0.lowercased().contains("authorization") })
+            try await withFront(ca) { server in
+                try await withProxy { proxy in
+                    let result = try await BinaryRunner.run(
+                        ["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"],
+                        environment: ["GH_TOKEN": token, variable: proxy.url])
+                    #expect(result.status == 1)
+                    #expect(result.stderr == untrustedMessage(port: server.port))
+                    #expect(proxy.requestLines == ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
+                    #expect(!contains(proxy.everything, token))
+                    #expect(proxy.heads.allSatisfy { !$0.lowercased().contains("authorization") })
+                }
             }
         }
     }
@@ -238,14 +249,14 @@ struct CorporateNetworkEndToEndTests {
     @Test(needsOpenSSL)
     func noProxyGoesAroundForHTTPSToo() async throws {
         try await withCA { ca in
-            let server = try await TLSServer.start(ca: ca)
-            defer { server.stop() }
-            try await withProxy { proxy in
-                let result = try await BinaryRunner.run(
-                    ["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"],
-                    environment: ["HTTPS_PROXY": proxy.url, "NO_PROXY": "127.0.0.1"])
-                #expect(result.stderr == untrustedMessage(port: server.port))
-                #expect(proxy.heads.isEmpty)
+            try await withFront(ca) { server in
+                try await withProxy { proxy in
+                    let result = try await BinaryRunner.run(
+                        ["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"],
+                        environment: ["HTTPS_PROXY": proxy.url, "NO_PROXY": "127.0.0.1"])
+                    #expect(result.stderr == untrustedMessage(port: server.port))
+                    #expect(proxy.heads.isEmpty)
+                }
             }
         }
     }

@@ -293,7 +293,10 @@ struct HostileServerEndToEndTests {
             if: TLSServer.available,
             "needs openssl (to make a certificate) and python3 (to serve TLS)"))
     func anUntrustedCertificateIsNamedOnceWithAHint() async throws {
-        let server = try await TLSServer.selfSigned()
+        let standIn = try StandInServer(configuration: StandInConfiguration(userCount: 1))
+        try standIn.start()
+        defer { standIn.stop() }
+        let server = try await TLSServer.selfSigned(relayingTo: UInt16(URL(string: standIn.baseURL)!.port!))
         defer { server.stop() }
         let result = try await BinaryRunner.run(["show", "octocat", "--api-url", "https://127.0.0.1:\(server.port)"])
         #expect(result.status == 1)

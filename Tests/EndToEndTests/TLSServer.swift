@@ -5,10 +5,11 @@ import Foundation
 #endif
 
 /// TLS on 127.0.0.1 with a certificate of the test's choosing, served by python3's ssl module (the stand-in speaks
-/// plain HTTP/1.1 only, and `openssl s_server` cannot forward): in front of a plain-http server, such as the
-/// stand-in, it relays the bytes both ways; alone, it answers every request with a short page. The certificate is
-/// self-signed for 127.0.0.1 (`selfSigned()`) or one a private CA signed (`start(ca:)`). Handshakes a client
-/// refused because it did not trust the certificate are counted from its log.
+/// plain HTTP/1.1 only, and `openssl s_server` cannot forward): in front of a plain-http server, the stand-in or
+/// the replay server, it relays the bytes both ways and never answers by itself, so it is no GitHub of its own.
+/// The certificate is self-signed for 127.0.0.1 (`selfSigned(relayingTo:)`) or one a private CA signed
+/// (`start(ca:relayingTo:)`). Handshakes a client refused because it did not trust the certificate are counted
+/// from its log.
 final class TLSServer {
     static let openssl = ["/usr/bin/openssl", "/bin/openssl", "/usr/local/bin/openssl"].first {
         FileManager.default.isExecutableFile(atPath: $0)
@@ -32,8 +33,9 @@ final class TLSServer {
         self.owned = owned
     }
 
-    /// A fresh self-signed certificate for 127.0.0.1, in a folder of its own.
-    static func selfSigned() async throws -> TLSServer {
+    /// A fresh self-signed certificate for 127.0.0.1, in a folder of its own; relaying to `upstream`, a plain-http
+    /// port.
+    static func selfSigned(relayingTo upstream: UInt16) async throws -> TLSServer {
         guard let openssl else { throw POSIXError(.ENOENT) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -47,20 +49,20 @@ final class TLSServer {
                     key.path, "-out", certificate.path, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext",
                     "subjectAltName=IP:127.0.0.1",
                 ])
-            return try await start(certificate: certificate, key: key, in: folder, relayingTo: nil, owned: true)
+            return try await start(certificate: certificate, key: key, in: folder, relayingTo: upstream, owned: true)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
         }
     }
 
-    /// The certificate `ca` signed for 127.0.0.1; relaying to `upstream`, a plain-http port, when given.
-    static func start(ca: PrivateCA, relayingTo upstream: UInt16? = nil) async throws -> TLSServer {
+    /// The certificate `ca` signed for 127.0.0.1; relaying to `upstream`, a plain-http port.
+    static func start(ca: PrivateCA, relayingTo upstream: UInt16) async throws -> TLSServer {
         try await start(
             certificate: ca.serverCertificate, key: ca.serverKey, in: ca.folder, relayingTo: upstream, owned: false)
     }
 
-    private static func start(certificate: URL, key: URL, in folder: URL, relayingTo upstream: UInt16?, owned: Bool)
+    private static func start(certificate: URL, key: URL, in folder: URL, relayingTo upstream: UInt16, owned: Bool)
         async throws -> TLSServer
     {
         guard let python3 else { throw POSIXError(.ENOENT) }
@@ -73,7 +75,7 @@ final class TLSServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python3)
         process.arguments = [
-            script.path, certificate.path, key.path, upstream.map(String.init) ?? "", portFile.path, log.path,
+            script.path, certificate.path, key.path, String(upstream), portFile.path, log.path,
         ]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -133,15 +135,6 @@ final class TLSServer {
                 except OSError:
                     pass
 
-        def page(client):
-            try:
-                client.recv(65536)
-                client.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n"
-                               b"Connection: close\r\n\r\nTLS")
-            except OSError:
-                pass
-            client.close()
-
         def serve(raw):
             try:
                 client = context.wrap_socket(raw, server_side=True)
@@ -149,9 +142,6 @@ final class TLSServer {
                 with log_lock, open(log_file, "a") as log:
                     log.write(str(error) + "\n")
                 raw.close()
-                return
-            if not upstream:
-                page(client)
                 return
             upstream_socket = socket.create_connection(("127.0.0.1", int(upstream)))
             threading.Thread(target=pipe, args=(upstream_socket, client), daemon=True).start()

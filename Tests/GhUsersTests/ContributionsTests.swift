@@ -274,21 +274,45 @@ struct ContributionSpanTests {
     }
 }
 
+/// GitHub's answer to the contributions query (the shape of Bodies/graphql-contributions-calendar.json), with
+/// the days a test needs.
+private func calendarAnswer(total: Int, _ days: [ContributionDay]) -> String {
+    let days = days.map {
+        #"{"date":"\#($0.date)","contributionCount":\#($0.count),"contributionLevel":"\#($0.level.rawValue)"}"#
+    }
+    return #"{"data":{"repositoryOwner":{"__typename":"User","contributionsCollection":{"contributionCalendar":"#
+        + #"{"totalContributions":\#(total),"weeks":[{"contributionDays":["# + days.joined(separator: ",") + "]}]}}}}}"
+}
+
+/// GitHub's refusal of a span too long to count (recorded in github-profile-3d-contrib issue #163, see
+/// GraphQLContributionsTests.resourceLimitsAreATooLongSpanNotAFailure).
+private func tooLongAnswer(_ message: String) -> String {
+    #"{"data":{"repositoryOwner":null},"errors":[{"type":"RESOURCE_LIMITS_EXCEEDED","#
+        + #""path":["repositoryOwner","contributionsCollection","contributionCalendar"],"message":"\#(message)"}]}"#
+}
+
+/// The login and span each contributions query sent asked for: `octocat 2025-01-01...2025-07-01`.
+private func spansAsked(_ http: StubTransport) -> [String] {
+    http.received.compactMap { request in
+        guard let body = request.body,
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let query = object["query"] as? String,
+            let login = query.firstMatch(of: /repositoryOwner\(login: "([^"]+)"\)/)?.1,
+            let span = query.firstMatch(of: /from: "([0-9-]+)T00:00:00Z", to: "([0-9-]+)T23:59:59Z"/)
+        else { return nil }
+        return "\(login) \(span.1)...\(span.2)"
+    }
+}
+
 struct GetContributionsUseCaseTests {
     @Test func piecesAreAskedInOrderAndJoined() async throws {
-        let github = FakeGitHub()
-        github.calendars = [
-            "octocat 2025-01-01...2025-07-01": .success(
-                ContributionCalendar(total: 10, days: weekdayCalendar("2025-01-01", "2025-07-01"))),
-            "octocat 2025-07-02...2025-07-31": .success(
-                ContributionCalendar(total: 5, days: weekdayCalendar("2025-07-02", "2025-07-31"))),
-        ]
-        let calendar = try await GetContributionsUseCase(repository: github).execute(
+        let github = StubTransport()
+        github.answer("POST /graphql", json: calendarAnswer(total: 10, weekdayCalendar("2025-01-01", "2025-07-01")))
+        github.answer("POST /graphql", json: calendarAnswer(total: 5, weekdayCalendar("2025-07-02", "2025-07-31")))
+        let calendar = try await GetContributionsUseCase(repository: github.repository()).execute(
             try Login(validating: "octocat"), span: day("2025-01-01")...day("2025-07-31"))
         #expect(
-            github.calls == [
-                "contributions octocat 2025-01-01...2025-07-01", "contributions octocat 2025-07-02...2025-07-31",
-            ])
+            spansAsked(github) == ["octocat 2025-01-01...2025-07-01", "octocat 2025-07-02...2025-07-31"])
         #expect(calendar.total == 15)
         #expect(calendar.days == weekdayCalendar("2025-01-01", "2025-07-31"))
     }
@@ -296,60 +320,61 @@ struct GetContributionsUseCaseTests {
     /// Issue 26, item 3: a piece GitHub refuses with RESOURCE_LIMITS_EXCEEDED is asked again halved (before: the
     /// refusal ended the run), and the run goes on at the shorter length.
     @Test func aRefusedPieceIsAskedAgainHalved() async throws {
-        let github = FakeGitHub()
-        github.refusedAsTooLong = ["octocat 2025-01-01...2025-04-30": "Resource limits for this query exceeded."]
-        github.calendars = [
-            "octocat 2025-01-01...2025-03-01": .success(
-                ContributionCalendar(total: 1, days: weekdayCalendar("2025-01-01", "2025-03-01"))),
-            "octocat 2025-03-02...2025-04-30": .success(
-                ContributionCalendar(total: 2, days: weekdayCalendar("2025-03-02", "2025-04-30"))),
-        ]
-        let calendar = try await GetContributionsUseCase(repository: github).execute(
+        let github = StubTransport()
+        github.answer("POST /graphql", json: tooLongAnswer("Resource limits for this query exceeded."))
+        github.answer("POST /graphql", json: calendarAnswer(total: 1, weekdayCalendar("2025-01-01", "2025-03-01")))
+        github.answer("POST /graphql", json: calendarAnswer(total: 2, weekdayCalendar("2025-03-02", "2025-04-30")))
+        let calendar = try await GetContributionsUseCase(repository: github.repository()).execute(
             try Login(validating: "octocat"), span: day("2025-01-01")...day("2025-04-30"))
-        #expect(github.calls.count == 3)
+        #expect(
+            spansAsked(github) == [
+                "octocat 2025-01-01...2025-04-30", "octocat 2025-01-01...2025-03-01", "octocat 2025-03-02...2025-04-30",
+            ])
         #expect(calendar.total == 3)
         #expect(calendar.days == weekdayCalendar("2025-01-01", "2025-04-30"))
     }
 
     @Test func aMonthStillRefusedIsGitHubsMessage() async throws {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let message = "Resource limits for this query exceeded."
-        github.refusedAsTooLong = [
-            "octocat 2025-01-01...2025-07-01": message, "octocat 2025-01-01...2025-04-01": message,
-            "octocat 2025-01-01...2025-02-15": message, "octocat 2025-01-01...2025-01-30": message,
-        ]
+        for _ in 0..<4 { github.answer("POST /graphql", json: tooLongAnswer(message)) }
         await #expect(
             throws: DomainError.refused(
                 "GitHub refused the contributions of 'octocat' from 2025-01-01 to 2025-01-30, even 30 days at a time: "
                     + "GraphQL: " + message)
         ) {
-            _ = try await GetContributionsUseCase(repository: github).execute(
+            _ = try await GetContributionsUseCase(repository: github.repository()).execute(
                 try Login(validating: "octocat"), span: day("2025-01-01")...day("2025-12-31"))
         }
-        #expect(github.calls.count == 4)
+        #expect(
+            spansAsked(github) == [
+                "octocat 2025-01-01...2025-07-01", "octocat 2025-01-01...2025-04-01", "octocat 2025-01-01...2025-02-15",
+                "octocat 2025-01-01...2025-01-30",
+            ])
     }
 
     /// Every day of the span exactly once: a gap or a repeat is refused, never joined quietly (before: a repeated
     /// day was dropped and a missing one left out).
     @Test(arguments: [("2025-01-02", "2025-07-01"), ("2025-01-01", "2025-06-30")])
     func aCalendarThatIsNotWholeIsRefused(_ bounds: (String, String)) async throws {
-        let github = FakeGitHub()
+        let github = StubTransport()
         var days = weekdayCalendar(bounds.0, bounds.1)
         if bounds.0 == "2025-01-01" { days.insert(days[0], at: 1) }
-        github.calendars = ["octocat 2025-01-01...2025-07-01": .success(ContributionCalendar(total: 0, days: days))]
+        github.answer("POST /graphql", json: calendarAnswer(total: 0, days))
         await #expect(throws: DomainError.self) {
-            _ = try await GetContributionsUseCase(repository: github).execute(
+            _ = try await GetContributionsUseCase(repository: github.repository()).execute(
                 try Login(validating: "octocat"), span: day("2025-01-01")...day("2025-07-01"))
         }
     }
 
     @Test func aFailingPieceStopsTheRun() async throws {
-        let github = FakeGitHub()
-        github.calendars = ["octocat 2024-11-25...2025-05-25": .failure(.notFound(resource: "user 'octocat'"))]
+        let github = StubTransport()
+        github.register(RequestMatcher("POST /graphql"), body: Bodies.named("graphql-repository-owner-null"))
+        github.refuse("GET /users/octocat", status: 404, message: "Not Found")
         await #expect(throws: DomainError.notFound(resource: "user 'octocat'")) {
-            _ = try await GetContributionsUseCase(repository: github).execute(
+            _ = try await GetContributionsUseCase(repository: github.repository()).execute(
                 try Login(validating: "octocat"), span: day("2024-11-25")...day("2026-11-24"))
         }
-        #expect(github.calls.count == 1)
+        #expect(github.calls == ["POST /graphql", "GET /users/octocat"])
     }
 }

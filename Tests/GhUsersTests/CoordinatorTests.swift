@@ -9,21 +9,26 @@ import Testing
 @testable import gh_users
 
 extension AppEnvironment {
-    /// An environment with captured streams and a scripted GitHub; nothing touches the network.
+    /// An environment with captured streams whose GitHub is the real repository over `http`, a strict stub
+    /// transport (or `transport`, one made of it); no retry wait is slept.
     static func test(
-        github: FakeGitHub = FakeGitHub(),
+        http: StubTransport = StubTransport(),
+        transport: HTTPTransport? = nil,
         stdoutTTY: Bool = false,
         width: Int = 80,
         environment: [String: String] = [:],
         tokenFiles: [String: TokenFile] = [:]
     ) -> (AppEnvironment, out: CapturedOutput, err: CapturedOutput) {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let transport = transport ?? http.transport
+        let clock = RetryClock(now: { now }, random: { 0 }, sleep: { _, _ in })
         let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, width: width)
         let env = AppEnvironment(
             io: io,
             environment: environment,
             logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
-            now: { Date(timeIntervalSince1970: 1_800_000_000) },
-            makeGitHub: { _ in github },
+            now: { now },
+            makeGitHub: { request in AppEnvironment.gitHub(request, transport: transport, clock: clock) },
             makeCacheRepository: { _ in nil },
             readTokenFile: { path in
                 guard let file = tokenFiles[path] else {
@@ -36,15 +41,14 @@ extension AppEnvironment {
     }
 }
 
-private func pages(_ repository: FakeGitHub, ids: [[Int64]], since: Int64 = 0, perPage: Int) {
+/// The pages of `GET /users` by id, each linking to the next (`since` the last id of the one before).
+private func pages(_ http: StubTransport, ids: [[Int64]], since: Int64 = 0, perPage: Int) {
+    var since = since
     for (index, pageIDs) in ids.enumerated() {
-        let next = index + 1 < ids.count ? PageCursor(url: "https://api.github.com/users?page=\(index + 2)") : nil
-        let page = Page(items: pageIDs.map { makeUser($0) }, next: next)
-        if index == 0 {
-            repository.script("/users?since=\(since)&per_page=\(perPage)", .success(page))
-        } else {
-            repository.scriptPage("https://api.github.com/users?page=\(index + 1)", .success(page))
-        }
+        let request = "GET /users?since=\(since)&per_page=\(perPage)"
+        since = pageIDs.last ?? since
+        let next = index + 1 < ids.count ? "/users?since=\(since)&per_page=\(perPage)" : nil
+        http.answer(request, accounts: pageIDs, next: next)
     }
 }
 
@@ -54,40 +58,40 @@ private func run(_ arguments: String, _ env: AppEnvironment) async -> Int32 {
 
 struct ListUsersCoordinatorTests {
     @Test func pagesUntilTheLimitAndTrimsTheLastPage() async {
-        let repository = FakeGitHub()
-        pages(repository, ids: [[1, 2, 4], [5, 7, 8], [9]], perPage: 3)
-        let (env, out, err) = AppEnvironment.test(github: repository)
+        let http = StubTransport()
+        pages(http, ids: [[1, 2, 4], [5, 7, 8], [9]], perPage: 3)
+        let (env, out, err) = AppEnvironment.test(http: http)
         let status = await run("list --limit 5 --per-page 3", env)
         #expect(status == 0)
         #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["1", "2", "4", "5", "7"])
         #expect(err.text.isEmpty)
-        #expect(repository.calls.count == 2)
+        #expect(http.calls.count == 2)
     }
 
     @Test func allGoesToTheEnd() async {
-        let repository = FakeGitHub()
-        pages(repository, ids: [[1, 2], [3, 4], [6]], perPage: 100)
-        let (env, out, _) = AppEnvironment.test(github: repository)
+        let http = StubTransport()
+        pages(http, ids: [[1, 2], [3, 4], [6]], perPage: 100)
+        let (env, out, _) = AppEnvironment.test(http: http)
         #expect(await run("list --all", env) == 0)
         #expect(out.text.split(separator: "\n").count == 5)
-        #expect(repository.calls.count == 3)
+        #expect(http.calls.count == 3)
     }
 
     @Test func neverWritesAnAccountTwice() async {
-        let repository = FakeGitHub()
-        pages(repository, ids: [[1, 2, 3], [3, 2, 4]], perPage: 100)
-        let (env, out, _) = AppEnvironment.test(github: repository)
+        let http = StubTransport()
+        pages(http, ids: [[1, 2, 3], [3, 2, 4]], perPage: 100)
+        let (env, out, _) = AppEnvironment.test(http: http)
         #expect(await run("list --all", env) == 0)
         #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["1", "2", "3", "4"])
     }
 
     @Test func aFailureHalfWayKeepsJSONValidAndNamesWhereToResume() async throws {
-        let repository = FakeGitHub()
-        pages(repository, ids: [[1, 2], [3, 4]], perPage: 100)
-        repository.scriptPage(
-            "https://api.github.com/users?page=2",
-            Result<Page<User>, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
-        let (env, out, err) = AppEnvironment.test(github: repository)
+        let http = StubTransport()
+        http.answer("GET /users?since=0&per_page=100", accounts: [1, 2], next: "/users?since=2&per_page=100")
+        http.refuse(
+            "GET /users?since=2&per_page=100", status: 502, message: "Bad Gateway",
+            times: StubTransport.attemptsWithDefaultRetries)
+        let (env, out, err) = AppEnvironment.test(http: http)
         let status = await run("list --all --json", env)
         #expect(status == 1)
         let parsed = try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]]
@@ -97,11 +101,9 @@ struct ListUsersCoordinatorTests {
     }
 
     @Test func aFailureBeforeAnyDataLeavesStdoutEmpty() async {
-        let repository = FakeGitHub()
-        repository.script(
-            "/users?since=0&per_page=30",
-            Result<Page<User>, DomainError>.failure(.rateLimited(resetAt: nil, message: "API rate limit exceeded")))
-        let (env, out, err) = AppEnvironment.test(github: repository)
+        let http = StubTransport()
+        http.refuseAsRateLimited("GET /users?since=0&per_page=30")
+        let (env, out, err) = AppEnvironment.test(http: http)
         #expect(await run("list --json", env) == 5)
         #expect(out.text.isEmpty)
         #expect(err.text.contains("rate limit"))
@@ -109,68 +111,43 @@ struct ListUsersCoordinatorTests {
     }
 
     @Test func aClosedStdoutStopsFetchingQuietly() async {
-        let repository = FakeGitHub()
-        pages(repository, ids: [[1, 2], [3, 4], [5, 6], [7, 8]], perPage: 100)
-        let (env, out, err) = AppEnvironment.test(github: repository)
+        let http = StubTransport()
+        pages(http, ids: [[1, 2], [3, 4], [5, 6], [7, 8]], perPage: 100)
+        let (env, out, err) = AppEnvironment.test(http: http)
         out.closeAfter(bytes: 1)
         #expect(await run("list --all", env) == 0)
         #expect(err.text.isEmpty)
         // The second page failed to write; the third may already have been prefetched, the fourth never.
-        #expect(repository.calls.count <= 3)
-        #expect(!repository.calls.contains("page https://api.github.com/users?page=4"))
+        #expect(http.calls.count <= 3)
+        #expect(!http.calls.contains("GET /users?since=6&per_page=100"))
     }
 
     @Test func onATerminalALimitStopSaysHowToGoOn() async {
-        let repository = FakeGitHub()
-        pages(repository, ids: [[1, 2], [3]], perPage: 2)
-        let (env, _, err) = AppEnvironment.test(github: repository, stdoutTTY: true)
+        let http = StubTransport()
+        pages(http, ids: [[1, 2], [3]], perPage: 2)
+        let (env, _, err) = AppEnvironment.test(http: http, stdoutTTY: true)
         #expect(await run("list --limit 2", env) == 0)
         #expect(err.text.contains("Showing 2 accounts. To continue from here: gh-users list --since 2"))
     }
 
     @Test func whenPipedALimitStopSaysNothing() async {
-        let repository = FakeGitHub()
-        pages(repository, ids: [[1, 2], [3]], perPage: 2)
-        let (env, _, err) = AppEnvironment.test(github: repository)
+        let http = StubTransport()
+        pages(http, ids: [[1, 2], [3]], perPage: 2)
+        let (env, _, err) = AppEnvironment.test(http: http)
         #expect(await run("list --limit 2", env) == 0)
         #expect(err.text.isEmpty)
     }
 
     @Test func anEmptyResultIsSuccess() async {
-        let repository = FakeGitHub()
-        repository.script("/users?since=999&per_page=30", .success(Page<User>(items: [], next: nil)))
-        let (env, out, _) = AppEnvironment.test(github: repository)
+        let http = StubTransport()
+        http.answer("GET /users?since=999&per_page=30", accounts: [])
+        let (env, out, _) = AppEnvironment.test(http: http)
         #expect(await run("list --since 999 --json", env) == 0)
         #expect(out.text == "[]\n")
     }
 }
 
 struct ShowUsersCoordinatorTests {
-    private func repository(_ outcomes: [String: Result<User, DomainError>]) -> FakeGitHub {
-        let repository = FakeGitHub()
-        repository.profiles = outcomes
-        return repository
-    }
-
-    @Test func printsFoundProfilesInOrderAndReportsTheMissing() async {
-        let fake = repository([
-            "b": .success(makeUser(2, "b")), "a": .success(makeUser(1, "a")),
-            "ghost": .failure(.notFound(resource: "user 'ghost'")),
-        ])
-        let (env, out, err) = AppEnvironment.test(github: fake)
-        #expect(await run("show b ghost a", env) == 1)
-        #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["b", "a"])
-        #expect(err.text == "gh-users: no user 'ghost' (HTTP 404)\n")
-    }
-
-    @Test func aSingleMissingLoginIsExitThree() async {
-        let (env, out, err) = AppEnvironment.test(
-            github: repository(["ghost": .failure(.notFound(resource: "user 'ghost'"))]))
-        #expect(await run("show ghost", env) == 3)
-        #expect(out.text.isEmpty)
-        #expect(err.text.contains("no user 'ghost'"))
-    }
-
     @Test(arguments: [
         ([Int32](), 2, Int32(0)), ([3], 0, 3), ([3, 3], 0, 3), ([3], 1, 1), ([3, 4], 0, 1), ([4], 0, 4),
         ([5, 5], 0, 5),
@@ -188,14 +165,14 @@ struct ShowUsersCoordinatorTests {
     }
 
     @Test func usageErrorsNeverReachTheRepository() async {
-        let fake = FakeGitHub()
+        let http = StubTransport()
         for arguments in ["show ../x", "list --limit 0", "nosuch", "list --api-url ftp://x"] {
-            let (env, out, err) = AppEnvironment.test(github: fake)
+            let (env, out, err) = AppEnvironment.test(http: http)
             #expect(await run(arguments, env) == 64, "\(arguments)")
             #expect(out.text.isEmpty)
             #expect(err.text.hasPrefix("Error: "))
         }
-        #expect(fake.calls.isEmpty)
+        #expect(http.calls.isEmpty)
     }
 }
 
@@ -213,14 +190,14 @@ struct SessionSetupTests {
         environment: [String: String] = [:],
         tokenFiles: [String: AppEnvironment.TokenFile] = [:]
     ) async -> (status: Int32, request: AppEnvironment.SessionRequest?, err: String) {
-        let repository = FakeGitHub()
-        repository.profiles["octocat"] = .success(makeUser(1, "octocat"))
-        var (env, _, err) = AppEnvironment.test(
-            github: repository, environment: environment, tokenFiles: tokenFiles)
+        let http = StubTransport()
+        http.register(RequestMatcher("GET /users/octocat"), body: Bodies.named("users-get-by-username"))
+        var (env, _, err) = AppEnvironment.test(http: http, environment: environment, tokenFiles: tokenFiles)
         let recorder = RequestRecorder()
+        let makeGitHub = env.makeGitHub
         env.makeGitHub = { request in
             recorder.record(request)
-            return repository
+            return makeGitHub(request)
         }
         let status = await run(arguments, env)
         return (status, recorder.requests.first, err.text)

@@ -253,9 +253,9 @@ struct HintWordTests {
 
 /// On a terminal, a rerun that finds nothing new says so, and where the crawl stands.
 struct CrawlUpToDateTests {
-    private func run(_ line: [String], github: FakeGitHub) async -> (Int32, String) {
+    private func run(_ line: [String], github: StubTransport) async -> (Int32, String) {
         let (io, _, err) = IOStreams.test(stderrTTY: true)
-        var (env, _, _) = AppEnvironment.test(github: github)
+        var (env, _, _) = AppEnvironment.test(http: github)
         env.io = io
         let status = await GhUsersApp(environment: env).run(line)
         return (status, err.text)
@@ -266,8 +266,8 @@ struct CrawlUpToDateTests {
         defer { folder.remove() }
         try Foundation.Data(#"{"version":1,"since":2,"format":"tsv"}"#.utf8)
             .write(to: URL(fileURLWithPath: folder("s")))
-        let github = FakeGitHub()
-        github.script("/users?since=2&per_page=100", .success(Page<User>(items: [], next: nil)))
+        let github = StubTransport()
+        github.answer("GET /users?since=2&per_page=100", accounts: [])
         let (status, err) = await run(["list", "--all", "--state", folder("s"), "--no-cache"], github: github)
         #expect(status == 0)
         #expect(
@@ -279,7 +279,7 @@ struct CrawlUpToDateTests {
         defer { folder.remove() }
         try Foundation.Data(#"{"version":1,"since":10}"#.utf8).write(to: URL(fileURLWithPath: folder("s")))
         let (status, err) = await run(
-            ["list", "--all", "--until", "5", "--state", folder("s"), "--no-cache"], github: FakeGitHub())
+            ["list", "--all", "--until", "5", "--state", folder("s"), "--no-cache"], github: StubTransport())
         #expect(status == 0)
         #expect(
             err

@@ -10,65 +10,49 @@ private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
     await GhUsersApp(environment: env).run(arguments)
 }
 
-private func profile(_ login: String, followers: Int, following: Int) -> User {
-    var user = makeUser(1, login)
-    user.followers = followers
-    user.following = following
-    return user
+/// GitHub's profile cut to the fields the follow graph reads: its two counts.
+private func profile(_ login: String, followers: Int, following: Int) -> String {
+    #"{"login":"\#(login)","id":1,"followers":\#(followers),"following":\#(following)}"#
 }
 
 private let token = ["GH_TOKEN": "t"]
 
 struct FollowsTests {
     @Test func aYesIsZeroAndCostsOneRequest() async {
-        let github = FakeGitHub()
-        github.script("/users/alice/following/bob", .success(true))
-        let (env, out, _) = AppEnvironment.test(github: github, stdoutTTY: true)
+        let github = StubTransport()
+        github.answer("GET /users/alice/following/bob", status: 204, json: "")
+        let (env, out, _) = AppEnvironment.test(http: github, stdoutTTY: true)
         #expect(await run(["follows", "alice", "bob"], env) == 0)
         #expect(out.text == "alice follows bob.\n")
         #expect(github.calls == ["GET /users/alice/following/bob"])
     }
 
-    @Test func aNoIsOneOnlyWhenBothAccountsExist() async {
-        let github = FakeGitHub()
-        github.script("/users/alice/following/bob", Result<Bool, DomainError>.failure(.notFound(resource: "x")))
-        github.profiles["alice"] = .success(makeUser(1, "alice"))
-        github.profiles["bob"] = .success(makeUser(2, "bob"))
-        let (env, out, _) = AppEnvironment.test(github: github)
-        #expect(await run(["follows", "alice", "bob", "--json"], env) == 1)
-        #expect(out.text == "{\n  \"follower\": \"alice\",\n  \"followed\": \"bob\",\n  \"follows\": false\n}\n")
-    }
-
     @Test func anUnknownAccountIsThreeAndAGeneralFailureIsTwo() async {
-        let github = FakeGitHub()
-        github.script("/users/alice/following/ghost", Result<Bool, DomainError>.failure(.notFound(resource: "x")))
-        github.profiles["alice"] = .success(makeUser(1, "alice"))
-        github.profiles["ghost"] = .failure(.notFound(resource: "user 'ghost'"))
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        github.refuse("GET /users/alice/following/ghost", status: 404, message: "Not Found")
+        github.answer("GET /users/alice", json: account(1, "alice"))
+        github.refuse("GET /users/ghost", status: 404, message: "Not Found")
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run(["follows", "alice", "ghost"], env) == 3)
         #expect(out.text.isEmpty)
         #expect(err.text.contains("no user 'ghost'"))
-        let broken = FakeGitHub()
-        broken.script("/users/a/following/b", Result<Bool, DomainError>.failure(.network("down")))
-        let (env2, _, _) = AppEnvironment.test(github: broken)
+        let broken = StubTransport()
+        for _ in 0..<StubTransport.attemptsWithDefaultRetries {
+            broken.fail("https://api.github.com/users/a/following/b", with: .connectionLost)
+        }
+        let (env2, _, _) = AppEnvironment.test(http: broken)
         #expect(await run(["follows", "a", "b"], env2) == 2)
     }
 }
 
 struct FollowGraphSetTests {
-    private func graph(followers: [Int64], following: [Int64]) -> FakeGitHub {
-        let github = FakeGitHub()
-        github.script(
-            "/users/me",
-            .success(profile("me", followers: followers.count, following: following.count)))
-        github.script(
-            "/users/me/followers?per_page=100", .success(Page(items: followers.map { makeUser($0) }, next: nil)))
-        github.script(
-            "/users/me/following?per_page=100", .success(Page(items: following.map { makeUser($0) }, next: nil)))
-        github.script(
-            "/users/me/followers?per_page=30", .success(Page(items: followers.map { makeUser($0) }, next: nil)))
-        github.script(
-            "/users/me/following?per_page=30", .success(Page(items: following.map { makeUser($0) }, next: nil)))
+    private func graph(followers: [Int64], following: [Int64]) -> StubTransport {
+        let github = StubTransport()
+        github.answer("GET /users/me", json: profile("me", followers: followers.count, following: following.count))
+        for perPage in [100, 30] {
+            github.answer("GET /users/me/followers?per_page=\(perPage)", accounts: followers)
+            github.answer("GET /users/me/following?per_page=\(perPage)", accounts: following)
+        }
         return github
     }
 
@@ -87,7 +71,7 @@ struct FollowGraphSetTests {
             (["following", "me", "--not-following-back"], second.filter { !first.contains($0) }),
         ] {
             let github = graph(followers: first, following: second)
-            let (env, out, err) = AppEnvironment.test(github: github)
+            let (env, out, err) = AppEnvironment.test(http: github)
             #expect(await run(arguments, env) == 0, "\(arguments) \(err.text)")
             #expect(ids(out.text) == expected.map(String.init), "\(arguments)")
         }
@@ -107,14 +91,12 @@ struct FollowGraphSetTests {
     }
 
     @Test func aHeldListPastItsBoundStopsWithStatusOneAndWritesNothing() async {
-        // The profile says 2 followers; the list brings 1,100 (the fake has no end to offer, only a long page).
-        let github = FakeGitHub()
-        github.script("/users/me", .success(profile("me", followers: 2, following: 50)))
-        github.script(
-            "/users/me/followers?per_page=100",
-            .success(Page(items: (1...1_100).map { makeUser(Int64($0)) }, next: nil)))
-        github.script("/users/me/following?per_page=100", .success(Page(items: [makeUser(1)], next: nil)))
-        let (env, out, err) = AppEnvironment.test(github: github)
+        // The profile says 2 followers; the list brings 1,100 on one long page.
+        let github = StubTransport()
+        github.answer("GET /users/me", json: profile("me", followers: 2, following: 50))
+        github.answer("GET /users/me/followers?per_page=100", accounts: Array(1...1_100))
+        github.answer("GET /users/me/following?per_page=100", accounts: [1])
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run(["followers", "me", "--mutual", "--all"], env) == 1)
         #expect(out.text.isEmpty)
         #expect(
@@ -125,14 +107,13 @@ struct FollowGraphSetTests {
 
     @Test func aHeldListWhoseLinkComesBackIsRefusedNotCut() async {
         // The following (held): [1] → g2 [2] → back to g2. Cut there, 3 would be "not followed back" wrongly.
-        let github = FakeGitHub()
-        github.script("/users/me", .success(profile("me", followers: 3, following: 3)))
-        github.script(
-            "/users/me/following?per_page=100", .success(Page(items: [makeUser(1)], next: PageCursor(url: "g2"))))
-        github.scriptPage("g2", .success(Page(items: [makeUser(2)], next: PageCursor(url: "g2"))))
-        github.script(
-            "/users/me/followers?per_page=30", .success(Page(items: [1, 2, 3].map { makeUser($0) }, next: nil)))
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        github.answer("GET /users/me", json: profile("me", followers: 3, following: 3))
+        let g2 = "/users/me/following?per_page=100&page=2"
+        github.answer("GET /users/me/following?per_page=100", accounts: [1], next: g2)
+        github.answer("GET " + g2, accounts: [2], next: g2)
+        github.answer("GET /users/me/followers?per_page=30", accounts: [1, 2, 3])
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run(["followers", "me", "--not-followed-back"], env) == 1)
         #expect(out.text.isEmpty)
         #expect(err.text.contains("the next-page link leads back to a page already read"), "\(err.text)")
@@ -140,27 +121,27 @@ struct FollowGraphSetTests {
 
     @Test func aHeldListFollowsAnEmptyPageWithANextLinkAndANegativeCountIsNoBound() async {
         // The following (held): [1], an empty page, then [3]; the profile's counts are nonsense (negative).
-        let github = FakeGitHub()
-        github.script("/users/me", .success(profile("me", followers: -1, following: Int.min)))
-        github.script(
-            "/users/me/following?per_page=100", .success(Page(items: [makeUser(1)], next: PageCursor(url: "g2"))))
-        github.scriptPage("g2", .success(Page<User>(items: [], next: PageCursor(url: "g3"))))
-        github.scriptPage("g3", .success(Page(items: [makeUser(3)], next: nil)))
-        github.script(
-            "/users/me/followers?per_page=30", .success(Page(items: [1, 2, 3].map { makeUser($0) }, next: nil)))
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        github.answer("GET /users/me", json: profile("me", followers: -1, following: Int.min))
+        let g2 = "/users/me/following?per_page=100&page=2"
+        let g3 = "/users/me/following?per_page=100&page=3"
+        github.answer("GET /users/me/following?per_page=100", accounts: [1], next: g2)
+        github.answer("GET " + g2, accounts: [], next: g3)
+        github.answer("GET " + g3, accounts: [3])
+        github.answer("GET /users/me/followers?per_page=30", accounts: [1, 2, 3])
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run(["followers", "me", "--mutual"], env) == 0, "\(err.text)")
         // Before: the empty page ended the held list, and 3 was taken for not followed back.
         #expect(ids(out.text) == ["1", "3"])
     }
 
     @Test func withoutALoginItIsTheTokensOwnAndNeedsAToken() async {
-        let github = FakeGitHub()
-        github.script("/user/followers?per_page=30", .success(Page(items: [makeUser(5)], next: nil)))
-        let (env, out, _) = AppEnvironment.test(github: github, environment: token)
+        let github = StubTransport()
+        github.answer("GET /user/followers?per_page=30", accounts: [5])
+        let (env, out, _) = AppEnvironment.test(http: github, environment: token)
         #expect(await run(["followers"], env) == 0)
         #expect(ids(out.text) == ["5"])
-        let (anonymous, nothing, err) = AppEnvironment.test(github: FakeGitHub())
+        let (anonymous, nothing, err) = AppEnvironment.test()
         #expect(await run(["following"], anonymous) == 4)
         #expect(nothing.text.isEmpty)
         #expect(err.text.contains("needs a token"))
@@ -184,8 +165,8 @@ struct FollowGraphSetTests {
 
 struct FollowChangeTests {
     @Test func aDryRunPrintsEachRequestAndSendsNone() async {
-        let github = FakeGitHub()
-        let (env, out, _) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        let (env, out, _) = AppEnvironment.test(http: github)
         #expect(await run(["unfollow", "--dry-run", "alice", "bob"], env) == 0)
         #expect(
             out.text
@@ -195,8 +176,8 @@ struct FollowChangeTests {
     }
 
     @Test func unfollowingSeveralWithoutATerminalNeedsYesBeforeAnythingIsSent() async {
-        let github = FakeGitHub()
-        let (env, out, err) = AppEnvironment.test(github: github, environment: token)
+        let github = StubTransport()
+        let (env, out, err) = AppEnvironment.test(http: github, environment: token)
         #expect(await run(["unfollow", "alice", "bob"], env) == 64)
         #expect(out.text.isEmpty)
         #expect(err.text.contains("needs --yes"))
@@ -204,9 +185,11 @@ struct FollowChangeTests {
     }
 
     @Test func loginsFromStdinSkipBlanksAndCommentsAndAreValidatedFirst() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
+        github.answer("PUT /user/following/alice", status: 204, json: "")
+        github.answer("PUT /user/following/bob", status: 204, json: "")
         let (io, out, _) = IOStreams.test(stdin: "alice\n\n# a comment\nbob\n")
-        var (env, _, _) = AppEnvironment.test(github: github, environment: token)
+        var (env, _, _) = AppEnvironment.test(http: github, environment: token)
         env.io = io
         let started = ContinuousClock.now
         #expect(await run(["follow", "-", "--format", "tsv"], env) == 0)
@@ -214,16 +197,16 @@ struct FollowChangeTests {
         #expect(github.calls == ["PUT /user/following/alice", "PUT /user/following/bob"])
         #expect(out.text == "alice\tfollow\tfollowed\nbob\tfollow\tfollowed\n")
         let (bad, _, err) = IOStreams.test(stdin: "alice\nnot a login\n")
-        var (env2, _, _) = AppEnvironment.test(github: FakeGitHub(), environment: token)
+        var (env2, _, _) = AppEnvironment.test(environment: token)
         env2.io = bad
         #expect(await run(["follow", "-"], env2) == 64)
         #expect(err.text.contains("line 2 of stdin"))
     }
 
     @Test func aMissingScopeStopsAtTheFirstRefusalAndSaysWhatIsLeft() async {
-        let github = FakeGitHub()
-        github.actions["PUT /user/following/alice"] = .unauthorized(status: 403, message: "Forbidden")
-        let (env, out, err) = AppEnvironment.test(github: github, environment: token)
+        let github = StubTransport()
+        github.refuse("PUT /user/following/alice", status: 403, message: "Forbidden")
+        let (env, out, err) = AppEnvironment.test(http: github, environment: token)
         #expect(await run(["follow", "alice", "bob", "--format", "tsv"], env) == 4)
         #expect(github.calls == ["PUT /user/following/alice"])
         #expect(out.text.contains("bob\tfollow\tnot sent"))
@@ -233,21 +216,24 @@ struct FollowChangeTests {
     }
 
     @Test func everyAccountUnknownIsThreeAndAMixIsOne() async {
-        let github = FakeGitHub()
-        github.actions["PUT /user/following/ghost"] = .notFound(resource: "user 'ghost'")
-        github.profiles["ghost"] = .failure(.notFound(resource: "user 'ghost'"))
-        let (env, _, _) = AppEnvironment.test(github: github, environment: token)
+        let github = StubTransport()
+        for _ in 0..<2 {
+            github.refuse("PUT /user/following/ghost", status: 404, message: "Not Found")
+            github.refuse("GET /users/ghost", status: 404, message: "Not Found")
+        }
+        github.answer("PUT /user/following/alice", status: 204, json: "")
+        let (env, _, _) = AppEnvironment.test(http: github, environment: token)
         #expect(await run(["follow", "ghost"], env) == 3)
-        let (mixed, out, _) = AppEnvironment.test(github: github, environment: token)
+        let (mixed, out, _) = AppEnvironment.test(http: github, environment: token)
         #expect(await run(["follow", "ghost", "alice", "--format", "tsv"], mixed) == 1)
         #expect(out.text == "ghost\tfollow\tno such account\nalice\tfollow\tfollowed\n")
     }
 
     @Test func aFourOhFourForAnAccountThatExistsIsAMissingScope() async {
-        let github = FakeGitHub()
-        github.actions["DELETE /user/following/alice"] = .notFound(resource: "user 'alice'")
-        github.profiles["alice"] = .success(makeUser(1, "alice"))
-        let (env, _, err) = AppEnvironment.test(github: github, environment: token)
+        let github = StubTransport()
+        github.refuse("DELETE /user/following/alice", status: 404, message: "Not Found")
+        github.answer("GET /users/alice", json: account(1, "alice"))
+        let (env, _, err) = AppEnvironment.test(http: github, environment: token)
         #expect(await run(["unfollow", "alice"], env) == 4)
         #expect(err.text.contains("user:follow"))
     }
@@ -256,9 +242,10 @@ struct FollowChangeTests {
 struct FollowChangePromisesTests {
     /// The write under way when Ctrl-C came may or may not have reached GitHub; following again is harmless.
     @Test func aWriteInFlightWhenInterruptedIsLeftToFinish() async {
-        let github = FakeGitHub()
-        github.actions["PUT /user/following/bob"] = .cancelled
-        let (env, out, err) = AppEnvironment.test(github: github, environment: token)
+        let github = StubTransport()
+        github.answer("PUT /user/following/alice", status: 204, json: "")
+        github.fail("https://api.github.com/user/following/bob", with: .cancelled)
+        let (env, out, err) = AppEnvironment.test(http: github, environment: token)
         #expect(await run(["follow", "alice", "bob", "carol", "--format", "tsv"], env) == 130)
         #expect(out.text == "alice\tfollow\tfollowed\nbob\tfollow\tinterrupted\ncarol\tfollow\tnot sent\n")
         #expect(err.text.contains("1 done, 1 not sent, bob interrupted in flight"), "\(err.text)")
@@ -267,10 +254,12 @@ struct FollowChangePromisesTests {
 
     @Test func anUnfollowFromStdinAsksOnTheTerminalAfterListingTheAccounts() async {
         for (answer, sent) in [("y", 2), ("n", 0)] {
-            let github = FakeGitHub()
+            let github = StubTransport()
+            github.answer("DELETE /user/following/alice", status: 204, json: "")
+            github.answer("DELETE /user/following/bob", status: 204, json: "")
             var (io, out, err) = IOStreams.test(stderrTTY: true, stdin: "alice\nbob\n", terminal: answer + "\n")
             io.stdinIsTTY = false
-            var (env, _, _) = AppEnvironment.test(github: github, environment: token)
+            var (env, _, _) = AppEnvironment.test(http: github, environment: token)
             env.io = io
             let status = await run(["unfollow", "-", "--format", "tsv"], env)
             #expect(status == (sent > 0 ? 0 : 1), "\(err.text)")
@@ -281,8 +270,8 @@ struct FollowChangePromisesTests {
     }
 
     @Test func withoutATerminalTheErrorPointsAtUnfollowsHelp() async {
-        let github = FakeGitHub()
-        let (env, _, err) = AppEnvironment.test(github: github, environment: token)
+        let github = StubTransport()
+        let (env, _, err) = AppEnvironment.test(http: github, environment: token)
         #expect(await run(["unfollow", "alice", "bob"], env) == 64)
         #expect(err.text.contains("See 'gh-users unfollow --help'."), "\(err.text)")
         #expect(github.calls.isEmpty)

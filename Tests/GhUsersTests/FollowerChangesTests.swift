@@ -426,8 +426,8 @@ struct FollowerChangesParsingTests {
     /// A field only a change record has is a usage error without --changes: exit 64, before anything is sent.
     @Test(arguments: ["change", "previous_login", "login,change"])
     func aChangeFieldWithoutChangesIsExit64(fields: String) async {
-        let github = FakeGitHub()
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await GhUsersApp(environment: env).run(["followers", "octocat", "--fields", fields]) == 64)
         #expect(out.text.isEmpty)
         #expect(err.text.hasPrefix("Error: the field '"))
@@ -468,30 +468,39 @@ struct FollowerChangesParsingTests {
 struct FollowerChangesRunTests {
     /// The followers of `login` in pages (nil: the token's own account, at `/user`), and the profile it has: `id`
     /// (9), `profileLogin` (the login asked for) and a count of followers (the list's, unless given).
+    /// The connection is lost on page `lostAt` (from 1) instead of its answer, when given.
     private func github(
         _ pages: [[(Int64, String)]], login: String? = "me", id: Int64 = 9, profileLogin: String? = nil,
-        followers: Int? = nil
-    ) -> FakeGitHub {
-        let github = FakeGitHub()
-        var profile = makeUser(id, profileLogin ?? login ?? "me")
-        profile.followers = followers ?? pages.map(\.count).reduce(0, +)
-        profile.following = 0
+        followers: Int? = nil, lostAt lost: Int? = nil
+    ) -> StubTransport {
+        let github = StubTransport()
         let account = login.map { "/users/" + $0 } ?? "/user"
-        github.script(account, .success(profile))
-        let users = pages.map { $0.map { makeUser($0.0, $0.1) } }
-        for (index, page) in users.enumerated() {
-            let next = index + 1 < users.count ? PageCursor(url: "p\(index + 2)") : nil
-            if index == 0 {
-                github.script(account + "/followers?per_page=100", .success(Page(items: page, next: next)))
-            } else {
-                github.scriptPage("p\(index + 1)", .success(Page(items: page, next: next)))
+        github.answer(
+            "GET " + account,
+            json:
+                #"{"login":"\#(profileLogin ?? login ?? "me")","id":\#(id),"followers":\#(followers ?? pages.map(\.count).reduce(0, +)),"following":0}"#
+        )
+        let list = account + "/followers?per_page=100"
+        for (index, page) in pages.enumerated() {
+            let target = index == 0 ? list : list + "&page=\(index + 1)"
+            guard index + 1 != lost else {
+                for _ in 0..<StubTransport.attemptsWithDefaultRetries {
+                    github.fail(StubTransport.apiRoot + target, with: .connectionLost)
+                }
+                continue
             }
+            let ids = page.map(\.0)
+            github.answer(
+                "GET " + target, accounts: ids, logins: Dictionary(uniqueKeysWithValues: page),
+                next: index + 1 < pages.count ? list + "&page=\(index + 2)" : nil)
         }
         return github
     }
 
-    private func run(_ github: FakeGitHub, _ arguments: [String], token: Bool = true) async -> (Int32, String, String) {
-        let (env, out, err) = AppEnvironment.test(github: github, environment: token ? ["GH_TOKEN": "t"] : [:])
+    private func run(_ github: StubTransport, _ arguments: [String], token: Bool = true) async -> (
+        Int32, String, String
+    ) {
+        let (env, out, err) = AppEnvironment.test(http: github, environment: token ? ["GH_TOKEN": "t"] : [:])
         let status = await GhUsersApp(environment: env).run(arguments)
         return (status, out.text, err.text)
     }
@@ -521,8 +530,7 @@ struct FollowerChangesRunTests {
         let arguments = ["followers", "me", "--changes", folder("f.json"), "--json"]
         _ = await run(github([[(1, "alice")]]), arguments)
         let before = try folder.bytes("f.json")
-        let broken = github([[(2, "bob")], [(3, "carol")]])
-        broken.scriptPage("p2", Result<Page<User>, DomainError>.failure(.network("the connection was lost")))
+        let broken = github([[(2, "bob")], [(3, "carol")]], lostAt: 2)
         let (status, out, err) = await run(broken, arguments)
         #expect(status == 1)
         #expect(out.isEmpty)
@@ -537,7 +545,7 @@ struct FollowerChangesRunTests {
         _ = await run(github([[(1, "alice")]]), arguments)
         let before = try folder.bytes("f.json")
         // The changes go out in one write, which a reader that takes one byte and leaves (`| head -c1`) accepts.
-        let (env, out, err) = AppEnvironment.test(github: github([[(2, "bob"), (3, "carol")]]))
+        let (env, out, err) = AppEnvironment.test(http: github([[(2, "bob"), (3, "carol")]]))
         out.closeAfter(bytes: 1)
         let status = await GhUsersApp(environment: env).run(arguments)
         #expect(status == 0, "\(err.text)")
@@ -551,7 +559,7 @@ struct FollowerChangesRunTests {
         defer { folder.remove() }
         _ = await run(github([[(1, "alice")]]), ["followers", "me", "--changes", folder("f.json")])
         let before = try folder.bytes("f.json")
-        let other = FakeGitHub()
+        let other = StubTransport()
         let (status, out, err) = await run(other, ["following", "me", "--changes", folder("f.json")])
         #expect(status == 1)
         #expect(out.isEmpty)
@@ -565,7 +573,7 @@ struct FollowerChangesRunTests {
     @Test func theTokensOwnListNeedsAToken() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let github = FakeGitHub()
+        let github = StubTransport()
         let (status, _, err) = await run(github, ["followers", "--changes", folder("f.json")], token: false)
         #expect(status == 4)
         #expect(err.contains("needs a token"))
@@ -673,7 +681,7 @@ struct FollowerChangesRunTests {
         defer { folder.remove() }
         let before = Array(#"{"version":1,"command":"followers","login":null,"filter":null,"accounts":[]}"#.utf8)
         try Data(before).write(to: URL(fileURLWithPath: folder("f.json")))
-        let other = FakeGitHub()
+        let other = StubTransport()
         let (status, out, err) = await run(other, ["followers", "--changes", folder("f.json")])
         #expect(status == 1)
         #expect(out.isEmpty)

@@ -7,27 +7,26 @@ import Testing
 @testable import gh_users
 
 /// A profile distinct from the summary the list carries, so a test can tell which one was written.
-private func profile(_ id: Int64, _ login: String? = nil) -> User {
-    let name = login ?? "user\(id)"
-    return User(
-        id: id, login: name, name: "Full \(id)", followers: Int(id) * 10,
-        raw: RawJSON(#"{"login":"\#(name)","id":\#(id),"name":"Full \#(id)","followers":\#(id * 10)}"#))
+private func profile(_ id: Int64, _ login: String? = nil) -> String {
+    #"{"login":"\#(login ?? "user\(id)")","id":\#(id),"name":"Full \#(id)","followers":\#(id * 10)}"#
 }
 
-/// `/users` pages of the given ids (per page `perPage`), and a profile for each account.
-private func crawl(_ ids: [[Int64]], perPage: Int, profiles: Bool = true) -> FakeGitHub {
-    let github = FakeGitHub()
+/// The same profile as GitHub's GraphQL API answers it.
+private func graphQLProfile(_ id: Int64, _ login: String? = nil) -> String {
+    graphQLOwner(id, login ?? "user\(id)", name: "Full \(id)", followers: Int(id) * 10)
+}
+
+/// `/users` pages of the given ids (per page `perPage`), each linking to the next, and the profile of each
+/// account but those in `except` (a test answers those itself).
+private func crawl(_ ids: [[Int64]], perPage: Int, except: Set<Int64> = []) -> StubTransport {
+    let github = StubTransport()
+    var since: Int64 = 0
     for (index, pageIDs) in ids.enumerated() {
-        let next = index + 1 < ids.count ? PageCursor(url: "https://api.github.com/users?page=\(index + 2)") : nil
-        let page = Page(items: pageIDs.map { makeUser($0) }, next: next)
-        if index == 0 {
-            github.script("/users?since=0&per_page=\(perPage)", .success(page))
-        } else {
-            github.scriptPage("https://api.github.com/users?page=\(index + 1)", .success(page))
-        }
-        if profiles {
-            for id in pageIDs { github.profiles["user\(id)"] = .success(profile(id)) }
-        }
+        let request = "GET /users?since=\(since)&per_page=\(perPage)"
+        since = pageIDs.last ?? since
+        github.answer(
+            request, accounts: pageIDs, next: index + 1 < ids.count ? "/users?since=\(since)&per_page=\(perPage)" : nil)
+        for id in pageIDs where !except.contains(id) { github.answer("GET /users/user\(id)", json: profile(id)) }
     }
     return github
 }
@@ -127,33 +126,36 @@ struct ExpansionWindowTests {
 struct FullProfilesCommandTests {
     @Test func writesEachAccountsProfileInTheListsOrder() async {
         let github = crawl([[1, 2, 3], [4, 5, 6], [7]], perPage: 3)
-        github.delay = .milliseconds(5)
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let gauge = InFlightGauge()
+        let profiles = github.transport(latency: .milliseconds(5), gauge: gauge) {
+            $0.url.path.hasPrefix("/users/")
+        }
+        let (env, out, err) = AppEnvironment.test(http: github, transport: profiles)
         let status = await run("list --all --per-page 3 --full --concurrency 2 --format ndjson", env)
         #expect(status == 0)
         #expect(names(out.text) == (1...7).map { "Full \($0)" })
         #expect(err.text.isEmpty)
-        #expect(github.maximumInFlight <= 2)
-        #expect(github.calls.filter { $0.hasPrefix("user ") }.count == 7)
+        #expect(gauge.maximum <= 2)
+        #expect(github.calls.filter { $0.hasPrefix("GET /users/") }.count == 7)
     }
 
     /// The limit counts listed accounts, and no profile is fetched beyond it.
     @Test func theLimitStopsTheProfilesToo() async {
         let github = crawl([[1, 2, 3], [4, 5, 6]], perPage: 3)
-        let (env, out, _) = AppEnvironment.test(github: github)
+        let (env, out, _) = AppEnvironment.test(http: github)
         #expect(await run("list --limit 4 --per-page 3 --full --format ndjson", env) == 0)
         #expect(names(out.text) == ["Full 1", "Full 2", "Full 3", "Full 4"])
-        #expect(!github.calls.contains("user user5"))
+        #expect(!github.calls.contains("GET /users/user5"))
     }
 
     /// A renamed account answers by id; a deleted one is left out with a word on stderr, and the crawl goes on.
     @Test func aRenamedAccountIsFoundByIDAndADeletedOneIsLeftOut() async {
-        let github = crawl([[1, 2, 3]], perPage: 3)
-        github.profiles["user2"] = .failure(.notFound(resource: "user user2"))
-        github.profilesByID[2] = .success(profile(2, "renamed2"))
-        github.profiles["user3"] = .failure(.notFound(resource: "user user3"))
-        github.profilesByID[3] = .failure(.notFound(resource: "user 3"))
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = crawl([[1, 2, 3]], perPage: 3, except: [2, 3])
+        github.refuse("GET /users/user2", status: 404, message: "Not Found")
+        github.answer("GET /user/2", json: profile(2, "renamed2"))
+        github.refuse("GET /users/user3", status: 404, message: "Not Found")
+        github.refuse("GET /user/3", status: 404, message: "Not Found")
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run("list --limit 3 --full --format ndjson", env) == 0)
         #expect(names(out.text) == ["Full 1", "Full 2"])
         #expect(err.text.contains("1 listed account was gone (deleted)"))
@@ -162,22 +164,23 @@ struct FullProfilesCommandTests {
     /// A login renamed away and taken by another account answers with that account: the listed one is looked
     /// up by id instead, so neither the output nor a resume point ever jumps to the other account's id.
     @Test func aLoginNowNamingAnotherAccountIsLookedUpById() async {
-        let github = crawl([[1, 2, 3]], perPage: 3)
-        github.profiles["user2"] = .success(profile(5_000_000, "user2"))
-        github.profilesByID[2] = .success(profile(2, "renamed2"))
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = crawl([[1, 2, 3]], perPage: 3, except: [2])
+        github.answer("GET /users/user2", json: profile(5_000_000, "user2"))
+        github.answer("GET /user/2", json: profile(2, "renamed2"))
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run("list --limit 3 --full --format ndjson", env) == 0)
         #expect(names(out.text) == ["Full 1", "Full 2", "Full 3"])
         #expect(!out.text.contains("5000000"))
-        #expect(github.calls.contains("user id 2"))
+        #expect(github.calls.contains("GET /user/2"))
         #expect(err.text.isEmpty)
     }
 
     /// A profile that cannot be read stops the crawl after the accounts before it, with the place to go on from.
     @Test func aFailedProfileStopsAfterTheOnesBeforeItAndSaysWhereToResume() async {
-        let github = crawl([[1, 2, 3], [4, 5, 6]], perPage: 3)
-        github.profiles["user3"] = .failure(.server(status: 502, message: "Bad Gateway"))
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = crawl([[1, 2, 3], [4, 5, 6]], perPage: 3, except: [3])
+        github.refuse(
+            "GET /users/user3", status: 502, message: "Bad Gateway", times: StubTransport.attemptsWithDefaultRetries)
+        let (env, out, err) = AppEnvironment.test(http: github)
         let status = await run("list --all --per-page 3 --full --concurrency 1 --format ndjson", env)
         #expect(status == 1)
         #expect(names(out.text) == ["Full 1", "Full 2"])
@@ -186,14 +189,13 @@ struct FullProfilesCommandTests {
 
     /// A page that fails after profiles were asked for: those profiles are written before the error.
     @Test func aFailedPageStillWritesTheProfilesAlreadyAskedFor() async {
-        let github = crawl([[1, 2, 3]], perPage: 3)
-        let first = Page(
-            items: [1, 2, 3].map { makeUser($0) }, next: PageCursor(url: "https://api.github.com/users?page=2"))
-        github.script("/users?since=0&per_page=3", .success(first))
-        github.scriptPage(
-            "https://api.github.com/users?page=2",
-            Result<Page<User>, DomainError>.failure(.server(status: 500, message: "boom")))
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        github.answer("GET /users?since=0&per_page=3", accounts: [1, 2, 3], next: "/users?since=3&per_page=3")
+        for id in 1...3 { github.answer("GET /users/user\(id)", json: profile(Int64(id))) }
+        github.refuse(
+            "GET /users?since=3&per_page=3", status: 500, message: "boom",
+            times: StubTransport.attemptsWithDefaultRetries)
+        let (env, out, err) = AppEnvironment.test(http: github)
         let status = await run("list --all --per-page 3 --full --format json", env)
         #expect(status == 1)
         let array = try? JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]]
@@ -203,7 +205,7 @@ struct FullProfilesCommandTests {
 
     @Test func theTableShowsWhoTheAccountsAre() async {
         let github = crawl([[1, 2]], perPage: 2)
-        let (env, out, _) = AppEnvironment.test(github: github, stdoutTTY: true, width: 100)
+        let (env, out, _) = AppEnvironment.test(http: github, stdoutTTY: true, width: 100)
         #expect(await run("list --limit 2 --full", env) == 0)
         let header = out.text.split(separator: "\n").first.map(String.init) ?? ""
         #expect(header.contains("NAME") && header.contains("FOLLOWERS"))
@@ -225,26 +227,11 @@ struct FullProfilesCommandTests {
 
     @Test func profileFieldsAreTakenWithFull() async {
         let github = crawl([[1, 2]], perPage: 2)
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run("list --limit 2 --full --fields login,name,followers", env) == 0)
         #expect(out.text == "user1\tFull 1\t10\nuser2\tFull 2\t20\n")
         #expect(err.text.isEmpty)
     }
-}
-
-private final class InFlightGauge: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = 0
-    private(set) var maximum = 0
-
-    func enter() {
-        lock.withLock {
-            current += 1
-            maximum = max(maximum, current)
-        }
-    }
-
-    func leave() { lock.withLock { current -= 1 } }
 }
 
 private final class BatchSizes: @unchecked Sendable {
@@ -266,10 +253,10 @@ private final class Counter: @unchecked Sendable {
 }
 
 struct FullProfilesViaGraphQLTests {
-    private func environment(_ github: FakeGitHub, token: Bool, stderrTTY: Bool = false)
+    private func environment(_ github: StubTransport, token: Bool, stderrTTY: Bool = false)
         -> (AppEnvironment, out: CapturedOutput, err: CapturedOutput)
     {
-        var (env, _, _) = AppEnvironment.test(github: github, environment: token ? ["GH_TOKEN": "t0k"] : [:])
+        var (env, _, _) = AppEnvironment.test(http: github, environment: token ? ["GH_TOKEN": "t0k"] : [:])
         let (io, out, err) = IOStreams.test(stderrTTY: stderrTTY)
         env.io = io
         return (env, out, err)
@@ -278,42 +265,36 @@ struct FullProfilesViaGraphQLTests {
     /// One batch for the page's accounts; one that GraphQL cannot give (a bot, an organization) comes from
     /// REST, and a terminal's stderr hears what the batches spent and saved.
     @Test func aPageIsOneBatchAndRESTAnswersWhatGraphQLCannot() async {
-        let github = crawl([[1, 2, 3]], perPage: 3)
-        github.graphQLBatches = [
-            .success(
-                GraphQLBatch(lookups: [.found(profile(1)), .needsREST, .found(profile(3))], cost: 1, remaining: 4999))
-        ]
+        let github = crawl([[1, 2, 3]], perPage: 3, except: [1, 3])
+        github.answer("POST /graphql", json: graphQLProfiles([graphQLProfile(1), nil, graphQLProfile(3)]))
         let (env, out, err) = environment(github, token: true, stderrTTY: true)
         #expect(await run("list --limit 3 --full --via graphql --format ndjson", env) == 0)
         #expect(names(out.text) == ["Full 1", "Full 2", "Full 3"])
-        #expect(github.calls.filter { $0.hasPrefix("graphql ") } == ["graphql user1,user2,user3"])
-        #expect(github.calls.filter { $0.hasPrefix("user ") } == ["user user2"])
+        #expect(github.calls.filter { $0.hasPrefix("POST /graphql") }.count == 1)
+        #expect(github.graphQLLoginsAsked == [["user1", "user2", "user3"]])
+        #expect(github.calls.filter { $0.hasPrefix("GET /users/") } == ["GET /users/user2"])
         #expect(err.text.contains("1 GraphQL request spent 1 point of the graphql limit"))
     }
 
     /// A login GraphQL and REST both call missing is looked for by id at once, never by login a second time;
     /// a GraphQL profile of another account (the login was taken since) is replaced by the listed id's.
     @Test func missingAndReusedLoginsAreLookedUpById() async {
-        let github = crawl([[1, 2, 3]], perPage: 3)
-        github.graphQLBatches = [
-            .success(
-                GraphQLBatch(
-                    lookups: [.found(profile(1)), .needsREST, .found(profile(9_999, "user3"))], cost: 1,
-                    remaining: 4999))
-        ]
-        github.profiles["user2"] = .failure(.notFound(resource: "user user2"))
-        github.profilesByID[2] = .success(profile(2, "renamed2"))
-        github.profilesByID[3] = .success(profile(3, "renamed3"))
+        let github = crawl([[1, 2, 3]], perPage: 3, except: [1, 2, 3])
+        github.answer(
+            "POST /graphql", json: graphQLProfiles([graphQLProfile(1), nil, graphQLProfile(9_999, "user3")]))
+        github.refuse("GET /users/user2", status: 404, message: "Not Found")
+        github.answer("GET /user/2", json: profile(2, "renamed2"))
+        github.answer("GET /user/3", json: profile(3, "renamed3"))
         let (env, out, _) = environment(github, token: true)
         #expect(await run("list --limit 3 --full --via graphql --format ndjson", env) == 0)
         #expect(names(out.text) == ["Full 1", "Full 2", "Full 3"])
-        #expect(github.calls.filter { $0 == "user user2" }.count == 1)
-        #expect(github.calls.contains("user id 2") && github.calls.contains("user id 3"))
+        #expect(github.calls.filter { $0 == "GET /users/user2" }.count == 1)
+        #expect(github.calls.contains("GET /user/2") && github.calls.contains("GET /user/3"))
     }
 
     /// GraphQL answers only with a token: without one the run stops with status 4 and a hint, before any request.
     @Test func withoutATokenItIsExitFourWithAHint() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let (env, out, err) = environment(github, token: false)
         #expect(await run("followers octocat --full --via graphql", env) == 4)
         #expect(out.text.isEmpty)
@@ -323,7 +304,7 @@ struct FullProfilesViaGraphQLTests {
     }
 
     @Test func viaNeedsFull() async {
-        let (env, _, err) = environment(FakeGitHub(), token: true)
+        let (env, _, err) = environment(StubTransport(), token: true)
         #expect(await run("list --via graphql", env) == 64)
         #expect(err.text.contains("--via applies only with --full"))
     }

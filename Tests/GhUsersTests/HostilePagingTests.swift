@@ -5,21 +5,23 @@ import Testing
 
 @testable import gh_users
 
-/// The pages by cursor URL ("" for the first), scripted on FakeGitHub, whose calls count the requests.
-private struct ScriptedPages<Item: Sendable>: Sendable {
-    let github = FakeGitHub()
-    /// Any list: FakeGitHub answers a page by its URL alone.
-    private let list = ListResource<Item>(
-        first: Resource(.listUsers, missing: "pages") { _ throws(DomainError) in Page(items: [], next: nil) })
+/// The pages by cursor URL ("" for the first), counting the requests; a page not given fails loudly.
+private final class ScriptedPages<Item: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let pages: [String: Page<Item>]
+    private var asked = 0
 
     init(_ pages: [String: Page<Item>]) {
-        for (url, page) in pages { github.scriptPage(url, Result<Page<Item>, DomainError>.success(page)) }
+        self.pages = pages
     }
 
-    var requests: Int { github.calls.count }
+    var requests: Int { lock.withLock { asked } }
 
     func load(_ cursor: PageCursor?) async throws(DomainError) -> Page<Item> {
-        try await github.page(list, at: PageCursor(url: cursor?.url ?? ""))
+        let url = cursor?.url ?? ""
+        lock.withLock { asked += 1 }
+        guard let page = pages[url] else { throw .server(status: 599, message: "no page scripted at '\(url)'") }
+        return page
     }
 }
 

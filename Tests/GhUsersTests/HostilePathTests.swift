@@ -103,11 +103,9 @@ struct HostilePathTests {
     @Test func theResumeHintNamesTheStateAsAShellReadsIt() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let github = FakeGitHub()
-        github.script(
-            "/users?since=0&per_page=30", .success(Page(items: [makeUser(1)], next: PageCursor(url: "p2"))))
-        github.scriptPage("p2", Result<Page<User>, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
-        let (env, _, err) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        github.answerPages("/users?since=0&per_page=30", [[1]], failing: 502)
+        let (env, _, err) = AppEnvironment.test(http: github)
         let status = await GhUsersApp(environment: env).run(["list", "--state", folder(Self.hostile)])
         #expect(status == 1)
         #expect(

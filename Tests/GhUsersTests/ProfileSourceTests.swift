@@ -11,10 +11,10 @@ private func route(_ arguments: String) -> Route {
     CommandRouter().route(arguments.split(separator: " ").map(String.init))
 }
 
-private func environment(_ github: FakeGitHub, token: Bool, stderrTTY: Bool = false, stdin: String = "")
+private func environment(_ github: StubTransport, token: Bool, stderrTTY: Bool = false, stdin: String = "")
     -> (AppEnvironment, out: CapturedOutput, err: CapturedOutput)
 {
-    var (env, _, _) = AppEnvironment.test(github: github, environment: token ? ["GH_TOKEN": "t0k"] : [:])
+    var (env, _, _) = AppEnvironment.test(http: github, environment: token ? ["GH_TOKEN": "t0k"] : [:])
     let (io, out, err) = IOStreams.test(stderrTTY: stderrTTY, stdin: stdin)
     env.io = io
     return (env, out, err)
@@ -24,8 +24,9 @@ private func run(_ arguments: String, _ env: AppEnvironment) async -> Int32 {
     await GhUsersApp(environment: env).run(arguments.split(separator: " ").map(String.init))
 }
 
-private func found(_ users: [User], cost: Int) -> Result<GraphQLBatch, GraphQLBatchFailure> {
-    .success(GraphQLBatch(lookups: users.map(GraphQLLookup.found), cost: cost, remaining: 4_000))
+/// GitHub's GraphQL answer finding every account `(id, login)` asked for.
+private func found(_ users: [(Int64, String)], cost: Int) -> String {
+    graphQLProfiles(users.map { graphQLOwner($0.0, $0.1, name: $0.1, followers: 0) }, cost: cost, remaining: 4_000)
 }
 
 struct ProfileSourceRoutingTests {
@@ -61,7 +62,7 @@ struct ProfileSourceRoutingTests {
 
 struct ShowViaGraphQLTests {
     @Test func withoutATokenItExits4WithAHintAndSendsNothing() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let (env, out, err) = environment(github, token: false)
         #expect(await run("show octocat --via graphql", env) == 4)
         #expect(out.text.isEmpty)
@@ -71,35 +72,36 @@ struct ShowViaGraphQLTests {
     }
 
     @Test func profilesComeFromOneBatchInTheOrderAsked() async {
-        let github = FakeGitHub()
-        github.graphQLBatches = [found([makeUser(2, "b"), makeUser(1, "a")], cost: 1)]
+        let github = StubTransport()
+        github.answer("POST /graphql", json: found([(2, "b"), (1, "a")], cost: 1))
         let (env, out, err) = environment(github, token: true)
         #expect(await run("show b a --via graphql --format tsv --fields login", env) == 0)
         #expect(out.text == "b\na\n")
         #expect(err.text.isEmpty)
-        #expect(github.calls == ["graphql b,a"])
+        #expect(github.calls == ["POST /graphql"])
+        #expect(github.graphQLLoginsAsked == [["b", "a"]])
     }
 
     @Test func loginsFromStdinGoInBatchesOfAHundred() async {
-        let github = FakeGitHub()
-        let users = (1...150).map { makeUser(Int64($0), "u\($0)") }
-        github.graphQLBatches = [found(Array(users[..<100]), cost: 4), found(Array(users[100...]), cost: 2)]
-        let stdin = users.map(\.login).joined(separator: "\n") + "\n"
+        let github = StubTransport()
+        let users = (1...150).map { (Int64($0), "u\($0)") }
+        github.answer("POST /graphql", json: found(Array(users[..<100]), cost: 4))
+        github.answer("POST /graphql", json: found(Array(users[100...]), cost: 2))
+        let stdin = users.map(\.1).joined(separator: "\n") + "\n"
         let (env, out, _) = environment(github, token: true, stdin: stdin)
         #expect(await run("show - --via graphql --format tsv --fields id", env) == 0)
         #expect(out.text == (1...150).map { "\($0)\n" }.joined())
-        #expect(github.calls.count == 2)
+        #expect(github.graphQLLoginsAsked.map(\.count) == [100, 50])
     }
 
     @Test func aTerminalGetsAClosingLineOfPointsSpentAndRequestsSaved() async {
-        let github = FakeGitHub()
-        github.graphQLBatches = [
-            .success(
-                GraphQLBatch(
-                    lookups: [.found(makeUser(1, "a")), .needsREST, .found(makeUser(3, "c"))], cost: 1, remaining: 4_999
-                ))
-        ]
-        github.profiles["b"] = .success(makeUser(2, "b"))
+        let github = StubTransport()
+        github.answer(
+            "POST /graphql",
+            json: graphQLProfiles([
+                graphQLOwner(1, "a", name: "a", followers: 0), nil, graphQLOwner(3, "c", name: "c", followers: 0),
+            ]))
+        github.answer("GET /users/b", json: account(2, "b"))
         let (env, _, err) = environment(github, token: true, stderrTTY: true)
         #expect(await run("show a b c --via graphql --json", env) == 0)
         #expect(
@@ -107,17 +109,19 @@ struct ShowViaGraphQLTests {
                 == "1 GraphQL request spent 1 point of the graphql limit and saved 1 REST request (1 profile came "
                 + "from REST: organizations, bots and accounts GraphQL could not give).\n")
         // Piped stderr gets no closing line.
-        let again = FakeGitHub()
-        again.graphQLBatches = [found([makeUser(1, "a")], cost: 1)]
+        let again = StubTransport()
+        again.answer("POST /graphql", json: found([(1, "a")], cost: 1))
         let (piped, _, quiet) = environment(again, token: true)
         #expect(await run("show a --via graphql", piped) == 0)
         #expect(quiet.text.isEmpty)
     }
 
     @Test func aSpentGraphQLLimitExits5() async {
-        let github = FakeGitHub()
-        let reset = Date(timeIntervalSince1970: 1_800_000_600)
-        github.graphQLBatches = [.failure(.failed(.rateLimited(resetAt: reset, message: "API rate limit exceeded")))]
+        let github = StubTransport()
+        github.register(
+            RequestMatcher("POST /graphql"),
+            headers: [("x-ratelimit-reset", "1800000600"), ("x-ratelimit-resource", "graphql")],
+            body: Bodies.named("graphql-rate-limit"))
         let (env, out, err) = environment(github, token: true)
         #expect(await run("show a b --via graphql", env) == 5)
         #expect(out.text.isEmpty)
@@ -125,7 +129,7 @@ struct ShowViaGraphQLTests {
     }
 
     @Test func helpFormatsListsTheApproximateKeys() async {
-        let (env, out, _) = environment(FakeGitHub(), token: false)
+        let (env, out, _) = environment(StubTransport(), token: false)
         #expect(await run("help formats", env) == 0)
         let text = out.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for (key, why) in GraphQLUserKeys.approximate {

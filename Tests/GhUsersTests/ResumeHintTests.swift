@@ -55,12 +55,9 @@ struct ResumeHintTests {
     }
 
     @Test func aFailedJSONCrawlSaysHowToGoOnInJSON() async {
-        let github = FakeGitHub()
-        github.script(
-            "/users?since=0&per_page=100",
-            .success(Page(items: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
-        github.scriptPage("p2", Result<Page<User>, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
-        let (env, _, err) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        github.answerPages("/users?since=0&per_page=100", [[1, 2]], failing: 502)
+        let (env, _, err) = AppEnvironment.test(http: github)
         #expect(await GhUsersApp(environment: env).run(["list", "--all", "--json", "--no-cache"]) == 1)
         #expect(err.text.hasSuffix("To continue from here: gh-users list --since 2 --all --format json --no-cache\n"))
     }
@@ -71,11 +68,9 @@ struct ResumeHintTests {
     func aCrawlStoppedShortOfItsLimitAsksOnlyForTheRest(withState: Bool) async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let github = FakeGitHub()
-        github.script(
-            "/users?since=0&per_page=2", .success(Page(items: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
-        github.scriptPage("p2", Result<Page<User>, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        github.answerPages("/users?since=0&per_page=2", [[1, 2]], failing: 502)
+        let (env, out, err) = AppEnvironment.test(http: github)
         let state = withState ? ["--state", folder("s")] : []
         let line = ["list", "--limit", "5", "--per-page", "2", "--format", "tsv"] + state
         #expect(await GhUsersApp(environment: env).run(line) == 1)
@@ -89,12 +84,9 @@ struct ResumeHintTests {
                     : "To continue from here: gh-users list --since 2 --limit 3 --per-page 2 --format tsv"))
         // A run that reached its limit, with more to come, goes on with the same limit: the next 5.
         let (io, _, terminal) = IOStreams.test(stdoutTTY: true)
-        let more = FakeGitHub()
-        more.script(
-            "/users?since=0&per_page=2", .success(Page(items: [makeUser(1), makeUser(2)], next: PageCursor(url: "p2"))))
-        more.scriptPage("p2", .success(Page(items: [makeUser(3), makeUser(4)], next: PageCursor(url: "p3"))))
-        more.scriptPage("p3", .success(Page(items: [makeUser(5), makeUser(6)], next: PageCursor(url: "p4"))))
-        var (full, _, _) = AppEnvironment.test(github: more)
+        let more = StubTransport()
+        more.answerPages("/users?since=0&per_page=2", [[1, 2], [3, 4], [5, 6]], linkOn: true)
+        var (full, _, _) = AppEnvironment.test(http: more)
         full.io = io
         #expect(await GhUsersApp(environment: full).run(["list", "--limit", "5", "--per-page", "2"]) == 0)
         #expect(terminal.text.contains("To continue from here: gh-users list --since 5 --limit 5 --per-page 2\n"))
@@ -103,13 +95,11 @@ struct ResumeHintTests {
     /// `list` with `arguments` whose first page (`per_page` as given) holds accounts 1 to 3, written to a stdout
     /// that takes `accepted` bytes and then fails as a file-size limit does: what was written, and stderr.
     private func cutRun(_ arguments: [String], perPage: Int, accepted: Int) async -> (written: String, err: String) {
-        let github = FakeGitHub()
-        github.script(
-            "/users?since=0&per_page=\(perPage)",
-            .success(Page(items: [makeUser(1), makeUser(2), makeUser(3)], next: PageCursor(url: "p2"))))
+        let github = StubTransport()
+        github.answerPages("/users?since=0&per_page=\(perPage)", [[1, 2, 3]], linkOn: true)
         let out = PartialSink(accepts: accepted)
         let (io, _, err) = IOStreams.test()
-        var (env, _, _) = AppEnvironment.test(github: github)
+        var (env, _, _) = AppEnvironment.test(http: github)
         env.io = IOStreams(
             out: out, err: io.err, stdoutIsTTY: false, stderrIsTTY: false, terminalWidth: 80, colorPolicy: .auto)
         #expect(await GhUsersApp(environment: env).run(["list"] + arguments) == 1)
@@ -140,12 +130,10 @@ struct ResumeHintTests {
     }
 
     @Test func onATerminalTheHintUsesTheNameTheUserTyped() async {
-        let github = FakeGitHub()
-        github.script(
-            "/users?since=0&per_page=100", .success(Page(items: [makeUser(1)], next: PageCursor(url: "p2"))))
-        github.scriptPage("p2", Result<Page<User>, DomainError>.failure(.server(status: 502, message: "Bad Gateway")))
+        let github = StubTransport()
+        github.answerPages("/users?since=0&per_page=100", [[1]], failing: 502)
         let (io, _, err) = IOStreams.test(stderrTTY: true)
-        var (env, _, _) = AppEnvironment.test(github: github)
+        var (env, _, _) = AppEnvironment.test(http: github)
         env.io = io
         env.programName = "./.build/release/gh-users"
         #expect(await GhUsersApp(environment: env).run(["list", "--all"]) == 1)

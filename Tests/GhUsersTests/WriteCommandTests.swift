@@ -79,7 +79,7 @@ private struct Run {
 
 private func run(
     _ declaration: WriteDeclaration, _ logins: [String], yes: Bool = false, dryRun: Bool = false,
-    github: FakeGitHub, clock: WriteClock = TickingClock().clock, hasToken: Bool = true,
+    github: StubTransport, clock: WriteClock = TickingClock().clock, hasToken: Bool = true,
     terminal answer: String? = nil, common: CommonOptions = CommonOptions(), stdoutFailsAfter: Int? = nil,
     stdoutClosesAfter bytes: Int? = nil
 ) async -> Run {
@@ -101,7 +101,8 @@ private func run(
     let options = WriteOptions(
         logins: .given(logins.map { try! Login(validating: $0) }), dryRun: dryRun, yes: yes)
     let outcome = await WriteCoordinator(
-        declaration: declaration, options: options, context: context, github: github, clock: clock
+        declaration: declaration, options: options, context: context,
+        github: github.repository(retries: common.retries), clock: clock
     ).run()
     var result = Run(status: ExitStatus.code(for: outcome), out: out.text, err: err.text)
     if case .usage(let error) = outcome { result.usage = error.message }
@@ -110,7 +111,7 @@ private func run(
 
 struct WriteCommandTests {
     @Test func writesGoInOrderEachASecondAfterThePreviousOneEnded() async {
-        let github = FakeGitHub()
+        let github = StubTransport.acceptingWrites()
         let ticking = TickingClock()
         let result = await run(declaration(.never), ["a", "b", "c"], github: github, clock: ticking.clock)
         #expect(result.status == 0)
@@ -121,7 +122,7 @@ struct WriteCommandTests {
     }
 
     @Test func aWriteThatTookLongerThanTheSpacingIsNotWaitedFor() async {
-        let github = FakeGitHub()
+        let github = StubTransport.acceptingWrites()
         let slow = TickingClock(step: .seconds(2))
         #expect(await run(declaration(.never), ["a", "b", "c"], github: github, clock: slow.clock).status == 0)
         #expect(github.calls.count == 3)
@@ -136,7 +137,7 @@ struct WriteCommandTests {
     ])
     func aRuleThatAsksNeedsYesWithoutATerminal(rule: ConfirmationRule, count: Int, asks: Bool) async {
         let logins = Array(["a", "b", "c"].prefix(count))
-        let github = FakeGitHub()
+        let github = StubTransport.acceptingWrites()
         let result = await run(declaration(rule), logins, github: github)
         #expect(result.status == (asks ? 64 : 0), "\(result.err)")
         #expect(github.calls.count == (asks ? 0 : count))
@@ -145,7 +146,7 @@ struct WriteCommandTests {
                 result.usage
                     == "starring \(Counted.text(count, "account")) needs --yes when there is no terminal to ask on; "
                     + "nothing was sent")
-            let withYes = FakeGitHub()
+            let withYes = StubTransport.acceptingWrites()
             #expect(await run(declaration(rule), logins, yes: true, github: withYes).status == 0)
             #expect(withYes.calls.count == count)
         }
@@ -153,7 +154,7 @@ struct WriteCommandTests {
 
     @Test func theQuestionListsTheAccountsAndOnlyAYesSendsAnything() async {
         for (answer, sent) in [("yes", 1), ("", 0), ("n", 0)] {
-            let github = FakeGitHub()
+            let github = StubTransport.acceptingWrites()
             let result = await run(declaration(.always), ["a"], github: github, terminal: answer + "\n")
             #expect(result.err.hasPrefix("To star: a\nStar 1 account? [y/N] "), "\(result.err)")
             #expect(github.calls.count == sent)
@@ -162,7 +163,7 @@ struct WriteCommandTests {
     }
 
     @Test func aDryRunSendsNothingAsksNothingAndNeedsNoToken() async {
-        let github = FakeGitHub()
+        let github = StubTransport.acceptingWrites()
         let result = await run(declaration(.always), ["a", "b"], dryRun: true, github: github, hasToken: false)
         #expect(result.status == 0)
         #expect(result.out == "PUT https://api.github.com/user/stars/a\nPUT https://api.github.com/user/stars/b\n")
@@ -171,7 +172,7 @@ struct WriteCommandTests {
     }
 
     @Test func withoutATokenNothingIsSent() async {
-        let github = FakeGitHub()
+        let github = StubTransport.acceptingWrites()
         let result = await run(declaration(.never), ["a"], github: github, hasToken: false)
         #expect(result.status == 4)
         #expect(result.err.contains("star"))
@@ -179,8 +180,8 @@ struct WriteCommandTests {
     }
 
     @Test func aScopeRefusalStopsAtOnceNamingTheRowsScopeAndWhatIsLeft() async {
-        let github = FakeGitHub()
-        github.actions["PUT /user/stars/b"] = .unauthorized(status: 403, message: "Forbidden")
+        let github = StubTransport.acceptingWrites()
+        github.refuse("PUT /user/stars/b", status: 403, message: "Forbidden")
         let result = await run(declaration(.never), ["a", "b", "c"], github: github)
         #expect(result.status == 4)
         #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])
@@ -198,8 +199,8 @@ struct WriteCommandTests {
     /// so, as `list`'s resume hint does; one that can be read again goes in it, with no note.
     @Test(arguments: [("/dev/fd/63", false), ("/run/secrets/gh", true)])
     func aTokenFileThatCannotBeReadAgainIsNamedUnderTheCommandToFinish(path: String, readable: Bool) async {
-        let github = FakeGitHub()
-        github.actions["PUT /user/stars/b"] = .unauthorized(status: 403, message: "Forbidden")
+        let github = StubTransport.acceptingWrites()
+        github.refuse("PUT /user/stars/b", status: 403, message: "Forbidden")
         var common = CommonOptions()
         common.tokenFile = path
         let result = await run(declaration(.never), ["a", "b"], github: github, common: common)
@@ -214,12 +215,12 @@ struct WriteCommandTests {
     }
 
     @Test func aFourOhFourForAnAccountThatExistsIsTheRowsScopeMissing() async {
-        let github = FakeGitHub()
-        github.actions["PUT /user/stars/a"] = .notFound(resource: "user 'a'")
-        github.profiles["a"] = .success(makeUser(1, "a"))
+        let github = StubTransport.acceptingWrites()
+        github.refuse("PUT /user/stars/a", status: 404, message: "Not Found")
+        github.answer("GET /users/a", json: account(1, "a"))
         let result = await run(declaration(.never), ["a"], github: github)
         #expect(result.status == 4)
-        #expect(github.calls == ["PUT /user/stars/a", "user a"])
+        #expect(github.calls == ["PUT /user/stars/a", "GET /users/a"])
         // GitHub's own words first, and the scope said as the row's: a 404 names none.
         #expect(
             result.err.hasPrefix(
@@ -229,12 +230,14 @@ struct WriteCommandTests {
     }
 
     @Test func everyAccountUnknownIsThreeAMixIsOneAndAFailureDoesNotStopTheRun() async {
-        let github = FakeGitHub()
-        for ghost in ["x", "y"] {
-            github.actions["PUT /user/stars/\(ghost)"] = .notFound(resource: "user '\(ghost)'")
-            github.profiles[ghost] = .failure(.notFound(resource: "user '\(ghost)'"))
+        let github = StubTransport.acceptingWrites()
+        for ghost in ["x", "y", "x"] {
+            github.refuse("PUT /user/stars/\(ghost)", status: 404, message: "Not Found")
+            github.refuse("GET /users/\(ghost)", status: 404, message: "Not Found")
         }
-        github.actions["PUT /user/stars/down"] = .server(status: 502, message: "Bad Gateway")
+        github.refuse(
+            "PUT /user/stars/down", status: 502, message: "Bad Gateway", times: StubTransport.attemptsWithDefaultRetries
+        )
         #expect(await run(declaration(.never), ["x", "y"], github: github).status == 3)
         let mixed = await run(declaration(.never), ["x", "a"], github: github)
         #expect(mixed.status == 1)
@@ -248,7 +251,7 @@ struct WriteCommandTests {
     /// `--offline` keeps off the network, so a write cannot be sent: exit 64 before anything is, and a dry run
     /// still shows the requests.
     @Test func offlineSendsNoWrite() async {
-        let github = FakeGitHub()
+        let github = StubTransport.acceptingWrites()
         var common = CommonOptions()
         common.cacheMode = .offline
         let refused = await run(declaration(.never), ["a", "b"], github: github, common: common)
@@ -262,7 +265,7 @@ struct WriteCommandTests {
 
     /// Logins are case-insensitive: an account given twice is written once.
     @Test func anAccountGivenTwiceIsWrittenOnce() async {
-        let github = FakeGitHub()
+        let github = StubTransport.acceptingWrites()
         let result = await run(declaration(.never), ["a", "b", "A", "a"], github: github)
         #expect(result.status == 0)
         #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])
@@ -271,9 +274,10 @@ struct WriteCommandTests {
 
     /// A failure that does not stop the run is one line in its record, and said in full on stderr.
     @Test func aFailedAccountIsOneLineInItsRecordAndSaidOnStderr() async {
-        let github = FakeGitHub()
-        github.actions["PUT /user/stars/me"] = .server(
-            status: 422, message: "Validation Failed", requestID: "C0DE:1:2:3:4")
+        let github = StubTransport.acceptingWrites()
+        github.refuse(
+            "PUT /user/stars/me", status: 422, message: "Validation Failed",
+            headers: [("X-GitHub-Request-Id", "C0DE:1:2:3:4")])
         let result = await run(declaration(.never), ["me", "b"], github: github)
         #expect(result.status == 1)
         #expect(result.out == "me\tstar\tfailed: GitHub answered HTTP 422: Validation Failed\nb\tstar\tstarred\n")
@@ -283,7 +287,7 @@ struct WriteCommandTests {
 
     /// Standard output failing mid-run stops the writes; what was sent stays sent, and stderr says what is left.
     @Test func aFailedStdoutSaysWhatIsLeftToWrite() async {
-        let github = FakeGitHub()
+        let github = StubTransport.acceptingWrites()
         let result = await run(declaration(.never), ["a", "b", "c"], github: github, stdoutFailsAfter: 1)
         #expect(result.status == 1)
         #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])
@@ -294,7 +298,7 @@ struct WriteCommandTests {
     /// A reader that leaves after the first record (`| head -1`) is noticed before the second write is sent,
     /// not when its record is written: nothing is sent that has nowhere to be reported.
     @Test func aReaderThatLeftIsNoticedBeforeTheNextWrite() async {
-        let github = FakeGitHub()
+        let github = StubTransport.acceptingWrites()
         let result = await run(declaration(.never), ["a", "b", "c"], github: github, stdoutClosesAfter: 1)
         #expect(result.status == 0)
         #expect(github.calls == ["PUT /user/stars/a"])
@@ -306,8 +310,8 @@ struct WriteCommandTests {
     /// The command that finishes the job talks to the same host in the same way: on GitHub Enterprise a rerun
     /// without `--api-url` would go to github.com.
     @Test func theCommandToFinishKeepsTheHostAndHowHardToTry() async throws {
-        let github = FakeGitHub()
-        github.actions["PUT /user/following/bob"] = .cancelled
+        let github = StubTransport.acceptingWrites()
+        github.fail("https://api.github.com/user/following/bob", with: .cancelled)
         var common = CommonOptions()
         common.apiURL = "https://ghe.example.com/api/v3"
         common.retries = 5
@@ -332,8 +336,8 @@ struct WriteCommandTests {
 
     /// The command that finishes an interrupted run is one the router reads back as the rest of the job.
     @Test func theCommandToFinishIsTheSameWriteOfWhatIsLeft() async throws {
-        let github = FakeGitHub()
-        github.actions["PUT /user/following/bob"] = .cancelled
+        let github = StubTransport.acceptingWrites()
+        github.fail("https://api.github.com/user/following/bob", with: .cancelled)
         let result = await run(
             WriteDeclaration(
                 endpoint: .follow, name: "follow", past: "followed", progressive: "Following", confirmation: .never,
@@ -380,7 +384,7 @@ struct WriteCancellationStressTests {
         for attempt in 0..<200 {
             // Cancelled during the first wait, or the second.
             let doneBefore = 1 + attempt % 2
-            let github = FakeGitHub()
+            let github = StubTransport.acceptingWrites()
             let (entered, signal) = AsyncStream<Void>.makeStream()
             let waits = WaitCount()
             let clock = WriteClock(

@@ -34,17 +34,16 @@ struct EventsCommandTests {
     }
 
     private func expectThreeHundred(of path: String, arguments: [String], notes: Bool = true) async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         for page in 0..<3 {
-            let items = (1...100).map { record(#"{"id":"\#(page * 100 + $0)","type":"PushEvent"}"#) }
-            let next = page < 2 ? PageCursor(url: "e\(page + 2)") : nil
-            if page == 0 {
-                github.script(path + "?per_page=100", .success(Page(items: items, next: next)))
-            } else {
-                github.scriptPage("e\(page + 1)", .success(Page(items: items, next: next)))
-            }
+            let items = (1...100).map { #"{"id":"\#(page * 100 + $0)","type":"PushEvent"}"# }
+            let target = path + "?per_page=100" + (page == 0 ? "" : "&page=\(page + 1)")
+            github.answer(
+                "GET " + target,
+                headers: page < 2 ? [StubTransport.link(next: path + "?per_page=100&page=\(page + 2)")] : [],
+                json: "[" + items.joined(separator: ",") + "]")
         }
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run(["events", "octocat", "--format", "ndjson"] + arguments, env) == 0)
         #expect(out.text.split(separator: "\n").count == 300)
         #expect(github.calls.count == 3)
@@ -55,17 +54,14 @@ struct EventsCommandTests {
     }
 
     /// Two events of a feed, each done by another account.
-    private func feed(_ path: String) -> FakeGitHub {
-        let github = FakeGitHub()
-        let events = [
-            record(
-                #"{"id":"2","type":"WatchEvent","actor":{"id":7,"login":"hubot"},"repo":{"name":"octo/one"},"#
-                    + #""created_at":"2027-01-15T07:00:00Z"}"#),
-            record(
-                #"{"id":"1","type":"PushEvent","actor":{"id":9,"login":"monalisa"},"repo":{"name":"octo/two"},"#
-                    + #""created_at":"2027-01-15T06:00:00Z"}"#),
-        ]
-        github.script(path, .success(Page(items: events, next: nil)))
+    private func feed(_ path: String) -> StubTransport {
+        let github = StubTransport()
+        let events =
+            #"[{"id":"2","type":"WatchEvent","actor":{"id":7,"login":"hubot"},"repo":{"name":"octo/one"},"#
+            + #""created_at":"2027-01-15T07:00:00Z"},"#
+            + #"{"id":"1","type":"PushEvent","actor":{"id":9,"login":"monalisa"},"repo":{"name":"octo/two"},"#
+            + #""created_at":"2027-01-15T06:00:00Z"}]"#
+        github.answer("GET " + path, json: events)
         return github
     }
 
@@ -73,7 +69,7 @@ struct EventsCommandTests {
     /// were all done by the account, so their table has no such column.
     @Test func theReceivedEventsTableNamesWhoDidEach() async {
         let github = feed("/users/octocat/received_events/public?per_page=30")
-        let (env, out, err) = AppEnvironment.test(github: github, stdoutTTY: true, width: 100)
+        let (env, out, err) = AppEnvironment.test(http: github, stdoutTTY: true, width: 100)
         #expect(await run(["events", "octocat", "--received"], env) == 0)
         let plain = out.text.replacingOccurrences(of: "\u{1B}[1m", with: "")
             .replacingOccurrences(of: "\u{1B}[0m", with: "")
@@ -87,7 +83,7 @@ struct EventsCommandTests {
         #expect(err.text.isEmpty)
 
         let own = feed("/users/octocat/events/public?per_page=30")
-        let (ownEnv, ownOut, _) = AppEnvironment.test(github: own, stdoutTTY: true, width: 100)
+        let (ownEnv, ownOut, _) = AppEnvironment.test(http: own, stdoutTTY: true, width: 100)
         #expect(await run(["events", "octocat"], ownEnv) == 0)
         #expect(!ownOut.text.contains("ACTOR"))
         #expect(!ownOut.text.contains("hubot"))
@@ -100,7 +96,7 @@ struct EventsCommandTests {
     ])
     func theActorIsAFieldLikeTheOthers(fields: String, lines: String) async {
         let github = feed("/users/octocat/received_events/public?per_page=30")
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run(["events", "octocat", "--received", "--format", "tsv", "--fields", fields], env) == 0)
         #expect(out.text == lines)
         #expect(err.text.isEmpty)
@@ -108,7 +104,7 @@ struct EventsCommandTests {
 
     @Test func aCSVHeaderNamesTheActorsPath() async {
         let github = feed("/users/octocat/received_events/public?per_page=30")
-        let (env, out, _) = AppEnvironment.test(github: github)
+        let (env, out, _) = AppEnvironment.test(http: github)
         #expect(await run(["events", "octocat", "--received", "--format", "csv"], env) == 0)
         #expect(out.text.hasPrefix("created_at,actor.login,type,repo.name,id\r\n2027-01-15T07:00:00Z,hubot,"))
     }

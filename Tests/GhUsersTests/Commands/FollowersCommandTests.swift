@@ -36,19 +36,11 @@ struct FollowersCommandTests {
     }
 
     @Test func followersNeverRepeatAnAccountWhenPagesShift() async throws {
-        let users = FakeGitHub()
-        users.script(
-            "/users/octocat/followers?per_page=100",
-            Result<Page<User>, DomainError>.success(
-                Page(
-                    items: [makeUser(1), makeUser(2)],
-                    next: PageCursor(url: "https://api.github.com/user/1/followers?page=2"))
-            ))
-        users.scriptPage(
-            "https://api.github.com/user/1/followers?page=2",
-            Result<Page<User>, DomainError>.success(
-                Page(items: [makeUser(2), makeUser(3)], next: nil)))
-        let (env, out, _) = AppEnvironment.test(github: users)
+        let users = StubTransport()
+        users.answer(
+            "GET /users/octocat/followers?per_page=100", accounts: [1, 2], next: "/user/1/followers?page=2")
+        users.answer("GET /user/1/followers?page=2", accounts: [2, 3])
+        let (env, out, _) = AppEnvironment.test(http: users)
         #expect(await run(["followers", "octocat", "--all", "--json"], env) == 0)
         let ids = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]])
             .compactMap { $0["id"] as? Int }
@@ -56,11 +48,9 @@ struct FollowersCommandTests {
     }
 
     @Test func anUnknownLoginIsExitThree() async {
-        let users = FakeGitHub()
-        users.script(
-            "/users/ghost/following?per_page=30",
-            Result<Page<User>, DomainError>.failure(.notFound(resource: "user 'ghost'")))
-        let (env, out, err) = AppEnvironment.test(github: users)
+        let users = StubTransport()
+        users.refuse("GET /users/ghost/following?per_page=30", status: 404, message: "Not Found")
+        let (env, out, err) = AppEnvironment.test(http: users)
         #expect(await run(["following", "ghost"], env) == 3)
         #expect(out.text.isEmpty)
         #expect(err.text == "gh-users: no user 'ghost' (HTTP 404)\n")

@@ -16,14 +16,11 @@ struct KeysCommandTests {
     private let validKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFeg1HYPEm/rxYUARAheqzSzOKbYarlA9daYY0MPW4L2 test"
 
     @Test func keysShowTheirFingerprintAndAMalformedKeyShowsAQuestionMark() async {
-        let github = FakeGitHub()
-        github.script(
-            "/users/octocat/keys?per_page=30",
-            .success(
-                Page(
-                    items: [record(#"{"id":1,"key":"\#(validKey)"}"#), record(#"{"id":2,"key":"ssh-rsa AAA..."}"#)],
-                    next: nil)))
-        let (env, out, err) = AppEnvironment.test(github: github, stdoutTTY: true, width: 120)
+        let github = StubTransport()
+        github.answer(
+            "GET /users/octocat/keys?per_page=30",
+            json: #"[{"id":1,"key":"\#(validKey)"},{"id":2,"key":"ssh-rsa AAA..."}]"#)
+        let (env, out, err) = AppEnvironment.test(http: github, stdoutTTY: true, width: 120)
         #expect(await run(["keys", "octocat", "--color", "never"], env) == 0)
         let lines = out.text.split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix("ID  TYPE         FINGERPRINT"))
@@ -46,10 +43,10 @@ struct KeysCommandTests {
     }
 
     @Test func keysInDataFormatsAreGitHubsBytes() async {
-        let github = FakeGitHub()
+        let github = StubTransport()
         let raw = #"{"id":1,"key":"\#(validKey)","created_at":"2020-01-01T00:00:00Z"}"#
-        github.script("/users/octocat/keys?per_page=30", .success(Page(items: [record(raw)], next: nil)))
-        let (env, out, _) = AppEnvironment.test(github: github)
+        github.answer("GET /users/octocat/keys?per_page=30", json: "[" + raw + "]")
+        let (env, out, _) = AppEnvironment.test(http: github)
         #expect(await run(["keys", "octocat", "--format", "ndjson"], env) == 0)
         #expect(out.text == raw + "\n")
     }

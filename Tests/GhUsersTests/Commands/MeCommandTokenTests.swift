@@ -10,11 +10,11 @@ private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
     await GhUsersApp(environment: env).run(arguments)
 }
 
-/// `me` over a fake GitHub: no token is exit 4 with nothing sent, and a terminal shows the token's scopes.
+/// `me` over the stub transport: no token is exit 4 with nothing sent, and a terminal shows the token's scopes.
 struct MeCommandTokenTests {
     @Test func meWithoutATokenIsExitFourAndSendsNothing() async {
-        let github = FakeGitHub()
-        let (env, out, err) = AppEnvironment.test(github: github)
+        let github = StubTransport()
+        let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run(["me"], env) == 4)
         #expect(out.text.isEmpty)
         #expect(err.text.hasPrefix("gh-users: me needs a token"))
@@ -22,13 +22,14 @@ struct MeCommandTokenTests {
     }
 
     @Test func meOnATerminalShowsTheTokensScopes() async {
-        let github = FakeGitHub()
-        github.script(
-            "/user", .success(AuthenticatedUser(user: makeUser(1, "octocat"), scopes: ["read:user", "repo"])))
-        let (env, out, _) = AppEnvironment.test(github: github, stdoutTTY: true, environment: ["GH_TOKEN": "t"])
+        let github = StubTransport()
+        for _ in 0..<2 {
+            github.answer("GET /user", headers: [("X-OAuth-Scopes", "read:user, repo")], json: account(1, "octocat"))
+        }
+        let (env, out, _) = AppEnvironment.test(http: github, stdoutTTY: true, environment: ["GH_TOKEN": "t"])
         #expect(await run(["me", "--color", "never"], env) == 0)
         #expect(out.text.contains("Scopes  read:user, repo"))
-        let (piped, json, _) = AppEnvironment.test(github: github, environment: ["GH_TOKEN": "t"])
+        let (piped, json, _) = AppEnvironment.test(http: github, environment: ["GH_TOKEN": "t"])
         #expect(await run(["me", "--json"], piped) == 0)
         #expect(json.text == "{\n  \"login\": \"octocat\",\n  \"id\": 1\n}\n")
     }

@@ -13,36 +13,27 @@ private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
 /// `rate-limit`: the buckets as a table, as JSON and as TSV.
 struct RateLimitCommandTests {
     @Test func rateLimitTableAndJSON() async throws {
-        let data = FakeGitHub()
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let raw = RawJSON(
-            #"{"resources":{"core":{"limit":5000,"used":1,"remaining":4999,"reset":1800002520}},"rate":{}}"#)
-        data.script(
-            "/rate_limit",
-            Result<RateLimitOverview, DomainError>.success(
-                RateLimitOverview(
-                    buckets: [
-                        RateLimitBucket(
-                            resource: "core", limit: 5000, remaining: 4999, used: 1,
-                            resetAt: now.addingTimeInterval(2520)),
-                        RateLimitBucket(
-                            resource: "search", limit: 30, remaining: 30, used: 0, resetAt: now.addingTimeInterval(60)),
-                    ],
-                    raw: raw
-                )
-            ))
-        let (tty, out, _) = AppEnvironment.test(github: data, stdoutTTY: true)
+        let data = StubTransport()
+        // Resets 42 minutes and 1 minute after the harness's now (1_800_000_000).
+        for _ in 0..<3 {
+            data.answer(
+                "GET /rate_limit",
+                json: #"{"resources":{"core":{"limit":5000,"used":1,"remaining":4999,"reset":1800002520},"#
+                    + #""search":{"limit":30,"used":0,"remaining":30,"reset":1800000060}},"#
+                    + #""rate":{"limit":5000,"used":1,"remaining":4999,"reset":1800002520}}"#)
+        }
+        let (tty, out, _) = AppEnvironment.test(http: data, stdoutTTY: true)
         #expect(await run(["rate-limit", "--color", "never"], tty) == 0)
         let lines = out.text.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("RESOURCE  LIMIT  REMAINING  USED  RESETS"))
         #expect(lines[1].hasPrefix("core      5000   4999       1     "))
         #expect(lines[1].hasSuffix("(in 42m 0s)"))
-        let (piped, json, _) = AppEnvironment.test(github: data)
+        let (piped, json, _) = AppEnvironment.test(http: data)
         #expect(await run(["rate-limit", "--json"], piped) == 0)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
         #expect((parsed["resources"] as? [String: Any])?["core"] != nil)
-        let (tsv, tsvOut, _) = AppEnvironment.test(github: data)
+        let (tsv, tsvOut, _) = AppEnvironment.test(http: data)
         #expect(await run(["rate-limit"], tsv) == 0)
         #expect(tsvOut.text.hasPrefix("core\t5000\t4999\t1\t2027-01-15T08:42:00Z\n"))
     }

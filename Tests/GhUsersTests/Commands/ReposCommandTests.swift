@@ -30,38 +30,35 @@ struct ReposCommandTests {
     }
 
     @Test func reposFiltersForksAcrossPagesUntilTheLimit() async {
-        let data = FakeGitHub()
-        data.script(
-            "/users/octocat/repos?per_page=100",
-            Result<Page<Repo>, DomainError>.success(
-                Page(
-                    items: [makeRepo(1, "a", fork: true), makeRepo(2, "b"), makeRepo(3, "c", fork: true)],
-                    next: PageCursor(url: "p2"))
-            ))
-        data.scriptPage(
-            "p2",
-            Result<Page<Repo>, DomainError>.success(
-                Page(
-                    items: [makeRepo(4, "d", fork: true), makeRepo(5, "e"), makeRepo(6, "f")],
-                    next: PageCursor(url: "p3"))))
-        let (env, out, err) = AppEnvironment.test(github: data)
+        let data = StubTransport()
+        let list = "/users/octocat/repos?per_page=100"
+        data.answer(
+            "GET " + list, headers: [StubTransport.link(next: list + "&page=2")],
+            json: repos([(1, "a", true), (2, "b", false), (3, "c", true)]))
+        data.answer(
+            "GET " + list + "&page=2", headers: [StubTransport.link(next: list + "&page=3")],
+            json: repos([(4, "d", true), (5, "e", false), (6, "f", false)]))
+        let (env, out, err) = AppEnvironment.test(http: data)
         #expect(await run(["repos", "octocat", "--sources", "--limit", "3"], env) == 0)
         #expect(
             out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == [
                 "octocat/b", "octocat/e", "octocat/f",
             ])
         #expect(err.text.isEmpty)
-        #expect(data.calls == ["GET /users/octocat/repos?per_page=100", "page p2"])
+        #expect(
+            data.calls == ["GET /users/octocat/repos?per_page=100", "GET /users/octocat/repos?per_page=100&page=2"])
     }
 
     @Test func reposTableFitsAndShowsRelativeTimesOnATerminal() async {
-        let data = FakeGitHub()
-        var repo = makeRepo(1, "Hello-World")
-        repo.pushedAt = Date(timeIntervalSince1970: 1_800_000_000 - 2 * 86_400)
-        repo.description = "A \u{1B}[31mred\u{1B}[0m " + String(repeating: "long ", count: 40)
-        data.script(
-            "/users/octocat/repos?per_page=30", Result<Page<Repo>, DomainError>.success(Page(items: [repo], next: nil)))
-        let (env, out, _) = AppEnvironment.test(github: data, stdoutTTY: true, width: 70)
+        let data = StubTransport()
+        // Pushed two days before the harness's now (2027-01-15T08:00:00Z).
+        let description = #"A \u001b[31mred\u001b[0m "# + String(repeating: "long ", count: 40)
+        data.answer(
+            "GET /users/octocat/repos?per_page=30",
+            json: #"[{"id":1,"name":"Hello-World","full_name":"octocat/Hello-World","description":"\#(description)","#
+                + #""language":"Swift","fork":false,"stargazers_count":10,"forks_count":1,"#
+                + #""pushed_at":"2027-01-13T08:00:00Z"}]"#)
+        let (env, out, _) = AppEnvironment.test(http: data, stdoutTTY: true, width: 70)
         #expect(await run(["repos", "octocat", "--color", "never"], env) == 0)
         let lines = out.text.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("NAME") == true)
@@ -69,6 +66,13 @@ struct ReposCommandTests {
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 70 })
         #expect(!out.text.contains("\u{1B}[31m"))
     }
+}
+
+/// GitHub's list of repositories cut to what the command reads: id, name, full name and whether it is a fork.
+private func repos(_ rows: [(Int64, String, Bool)]) -> String {
+    "["
+        + rows.map { #"{"id":\#($0.0),"name":"\#($0.1)","full_name":"octocat/\#($0.1)","fork":\#($0.2)}"# }
+        .joined(separator: ",") + "]"
 }
 
 struct ReposColumnsTests {

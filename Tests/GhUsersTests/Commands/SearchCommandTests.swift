@@ -66,23 +66,16 @@ struct SearchCommandTests {
     }
 
     @Test func searchStopsAtGitHubsCapAndSaysSo() async {
-        let data = FakeGitHub()
-        var next = "s2"
-        data.script(
-            "/search/users?q=type%3Auser&per_page=100",
-            Result<Page<User>, DomainError>.success(
-                Page(items: (1...100).map { makeUser(Int64($0)) }, next: PageCursor(url: next), totalCount: 2500)
-            ))
-        for page in 2...10 {
-            let following = "s\(page + 1)"
-            let items = ((page - 1) * 100 + 1...page * 100).map { makeUser(Int64($0)) }
-            data.scriptPage(
-                next,
-                Result<Page<User>, DomainError>.success(
-                    Page(items: items, next: PageCursor(url: following), totalCount: 2500)))
-            next = following
+        let data = StubTransport()
+        let search = "/search/users?q=type%3Auser&per_page=100"
+        for page in 1...10 {
+            let ids = ((page - 1) * 100 + 1...page * 100).map(Int64.init)
+            data.answer(
+                "GET " + search + (page == 1 ? "" : "&page=\(page)"),
+                headers: [StubTransport.link(next: search + "&page=\(page + 1)")],
+                json: #"{"total_count":2500,"incomplete_results":false,"items":\#(accounts(ids))}"#)
         }
-        let (env, out, err) = AppEnvironment.test(github: data)
+        let (env, out, err) = AppEnvironment.test(http: data)
         #expect(await run(["search", "type:user", "--all", "--format", "ndjson"], env) == 0)
         #expect(out.text.split(separator: "\n").count == 1000)
         #expect(data.calls.count == 10)
@@ -93,16 +86,17 @@ struct SearchCommandTests {
     }
 
     @Test func aSmallSearchSaysNothingWhenPipedAndShowsTheTotalOnATerminal() async {
-        let data = FakeGitHub()
-        data.script(
-            "/search/users?q=mona&per_page=30",
-            Result<Page<User>, DomainError>.success(
-                Page(items: (1...30).map { makeUser(Int64($0)) }, next: PageCursor(url: "s2"), totalCount: 77)
-            ))
-        let (piped, _, pipedErr) = AppEnvironment.test(github: data)
+        let data = StubTransport()
+        for _ in 0..<2 {
+            data.answer(
+                "GET /search/users?q=mona&per_page=30",
+                headers: [StubTransport.link(next: "/search/users?q=mona&per_page=30&page=2")],
+                json: #"{"total_count":77,"incomplete_results":false,"items":\#(accounts(Array(1...30)))}"#)
+        }
+        let (piped, _, pipedErr) = AppEnvironment.test(http: data)
         #expect(await run(["search", "mona"], piped) == 0)
         #expect(pipedErr.text.isEmpty)
-        let (tty, _, ttyErr) = AppEnvironment.test(github: data, stdoutTTY: true)
+        let (tty, _, ttyErr) = AppEnvironment.test(http: data, stdoutTTY: true)
         #expect(await run(["search", "mona"], tty) == 0)
         #expect(ttyErr.text == "Showing 30 accounts of 77. Use --limit N or --all for more.\n")
     }
