@@ -1,7 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// How many times longer some work takes on eight times the input, for tests that guard a complexity without
-/// a stopwatch: a slow or busy machine slows both sizes alike. Linear work grows about 8 times, quadratic work
+/// a stopwatch: measured in the thread's CPU time, which a busy machine does not inflate. Linear work grows about 8 times, quadratic work
 /// 64 times or more, so a bound of 32 sits well between.
 package enum Growth {
     /// The shortest time of each size over interleaved rounds, so a burst of load on a busy machine (other tests
@@ -22,10 +26,17 @@ package enum Growth {
         return ratio
     }
 
+    /// The CPU time this thread spent on `body`: other processes and threads on a busy machine add nothing to it,
+    /// where a wall clock counts every moment the thread waited for a core.
     private static func seconds(_ body: () -> Void) -> Double {
-        let start = ContinuousClock.now
+        let start = threadCPUTime()
         body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds)
+        return threadCPUTime() - start
+    }
+
+    private static func threadCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
