@@ -49,8 +49,11 @@ struct CompletionEndToEndTests {
     @Test func bashOffersEveryCommandAndHelpTakesThemToo() async throws {
         // The commands as the binary's own help lists them.
         let help = try await BinaryRunner.run(["--help"]).stdout
-        let listed = help.components(separatedBy: "\nCOMMANDS\n")[1].components(separatedBy: "\n\n")[0]
-            .split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+        // Every section whose heading ends in COMMANDS.
+        let listed = help.components(separatedBy: "\n\n")
+            .filter { $0.split(separator: "\n").first?.hasSuffix("COMMANDS") == true }
+            .flatMap { $0.split(separator: "\n").dropFirst() }
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(Set(Self.commandNames).isSubset(of: listed))
         let commands = try await bashComplete("gh-users ")

@@ -12,9 +12,12 @@ import Testing
     private static let hasMan = FileManager.default.isExecutableFile(atPath: "/usr/bin/man")
     private static let hasGroff = FileManager.default.isExecutableFile(atPath: "/usr/bin/groff")
 
-    /// The commands `gh-users help` lists, one per line.
-    private static let commands =
-        #"$GH_USERS help | awk '/^COMMANDS$/ { on = 1; next } /^$/ { if (on) exit } on && /^  [a-z]/ { print $1 }'"#
+    /// The commands `gh-users help` lists under its sections, one per line.
+    private static let commands = #"$GH_USERS help | awk "# + listed
+
+    /// The names listed under the headings that end in COMMANDS: the sections of `gh-users help`, and the
+    /// subcommands in a command's help.
+    private static let listed = #"'/COMMANDS$/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }'"#
 
     /// Runs make-manpage into `$HOME/man1`, then `then` there, in the same shell.
     private func withPages(_ then: String) async throws -> RunResult {
@@ -40,12 +43,18 @@ import Testing
     }
 
     @Test func everyCommandHasItsPageAndNoOtherPageIsWritten() async throws {
-        let result = try await withPages(#"ls; echo "== commands"; "# + Self.commands)
+        let result = try await withPages(
+            #"ls; echo "== commands"; "# + Self.commands + #"; echo "== subcommands"; for command in $("#
+                + Self.commands + #"); do "$GH_USERS" help "$command" | awk "# + Self.listed
+                + #" | sed "s|^|$command-|"; done"#)
         let parts = sections(result.stdout)
         let commands = try #require(parts["commands"]).split(separator: "\n").map(String.init)
         #expect(commands.count > 20)
         #expect(commands.contains("list") && commands.contains("help"))
-        let expected = ["gh-users.1"] + commands.map { "gh-users-\($0).1" }
+        // A subcommand has its page, as gh's do: gh-users-me-edit.1.
+        let subcommands = try #require(parts["subcommands"]).split(separator: "\n").map(String.init)
+        #expect(subcommands.contains("me-edit") && subcommands.contains("cache-clear"))
+        let expected = ["gh-users.1"] + (commands + subcommands).map { "gh-users-\($0).1" }
         #expect(try #require(parts[""]).split(separator: "\n").map(String.init).sorted() == expected.sorted())
     }
 
@@ -95,7 +104,10 @@ import Testing
         for title in titles {
             #expect(main.filter { $0 == title }.count == 1, "\(title)")
         }
-        for section in ["COMMANDS", "GLOBAL OPTIONS", "FORMATS", "ENVIRONMENT", "EXIT STATUS", "SEE ALSO"] {
+        let commandSections = [
+            "PEOPLE COMMANDS", "YOUR ACCOUNT COMMANDS", "SEARCH AND CRAWL COMMANDS", "SETUP COMMANDS",
+        ]
+        for section in commandSections + ["GLOBAL OPTIONS", "FORMATS", "ENVIRONMENT", "EXIT STATUS", "SEE ALSO"] {
             #expect(main.filter { $0 == section }.count == 1, "\(section)")
         }
     }

@@ -6,13 +6,45 @@ import Testing
 /// Walks the command catalog, so that a command registered with something missing or inconsistent fails here
 /// instead of in a user's hands: its help, its examples, its options, its completion.
 struct CatalogTests {
-    private static let names = CommandCatalog.specs.map(\.name)
+    /// Every command and, named in full, every subcommand (`me edit`).
+    private static let names = CommandCatalog.allSpecs.map(\.name)
 
     @Test func namesAreUniqueAndEachRoutesToItsOwnCommand() {
         #expect(Set(Self.names).count == Self.names.count)
-        for command in CommandCatalog.commands {
-            let route = CommandRouter().route([command.spec.name, "--help"])
-            #expect(route == .help(.command(command.spec.name)), "\(command.spec.name)")
+        for name in Self.names where name != CommandCatalog.helpSpec.name {
+            let words = name.split(separator: " ").map(String.init)
+            #expect(CommandRouter().route(words + ["--help"]) == .help(.command(name)), "\(name)")
+            #expect(CommandRouter().route(["help"] + words) == .help(.command(name)), "\(name)")
+        }
+    }
+
+    /// Top-level help lists each command once, under a section, as gh's help does; a subcommand is listed in
+    /// its command's help instead.
+    @Test func topLevelHelpListsEveryCommandOnceUnderASection() throws {
+        let text = HelpRenderer.render(.topLevel, width: 80)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var listed: [String: [String]] = [:]
+        var section: String?
+        for line in lines {
+            if line.isEmpty {
+                section = nil
+            } else if let title = CommandSection(rawValue: line) {
+                section = title.rawValue
+            } else if let section, line.hasPrefix("  "), line.dropFirst(2).first?.isLetter == true {
+                listed[String(line.dropFirst(2).prefix { $0 != " " }), default: []].append(section)
+            }
+        }
+        for spec in CommandCatalog.specs {
+            #expect(listed[spec.name] == [try #require(spec.section).rawValue], "\(spec.name)")
+        }
+        #expect(listed.count == CommandCatalog.specs.count)
+        for spec in CommandCatalog.specs {
+            let help = HelpRenderer.render(.command(spec.name), width: 80)
+            for subcommand in spec.subcommands {
+                #expect(!text.contains("  \(subcommand.name) "), "\(subcommand.name)")
+                #expect(help.contains("\nCOMMANDS\n"), "\(spec.name)")
+                #expect(help.contains("\n  \(subcommand.word) "), "\(subcommand.name)")
+            }
         }
     }
 
@@ -54,7 +86,7 @@ struct CatalogTests {
 
     @Test func topLevelHelpListsEveryCommandAndTheGlobalOptionsOnce() {
         let text = HelpRenderer.render(.topLevel, width: 80)
-        for name in Self.names {
+        for name in CommandCatalog.specs.map(\.name) {
             #expect(text.contains("\n  \(name) "), "\(name)")
         }
         #expect(text.components(separatedBy: "GLOBAL OPTIONS").count == 2)
@@ -76,7 +108,8 @@ struct CatalogTests {
                     Issue.record("\(example.command): \(error.message)")
                 }
             }
-            #expect(invocations.contains { $0.dropFirst().first == name }, "\(example.command)")
+            let words = name.split(separator: " ").map(String.init)
+            #expect(invocations.contains { Array($0.dropFirst().prefix(words.count)) == words }, "\(example.command)")
         }
     }
 

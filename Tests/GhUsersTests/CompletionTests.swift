@@ -8,6 +8,9 @@ import Testing
 private let commands =
     CommandCatalog.specs
 
+/// The commands and, named in full, the subcommands (`me edit`): each completes its own options.
+private let everyCommand = CommandCatalog.allSpecs
+
 /// The options the router accepts for a command and completion should offer: `--fields` is rejected by the
 /// router where a command has no fields.
 private func offeredOptions(_ spec: CommandSpec) -> [OptionSpec] {
@@ -19,7 +22,7 @@ private func spellings(_ options: [OptionSpec]) -> Set<String> {
 }
 
 private func spec(named name: String) throws -> CommandSpec {
-    try #require(commands.first { $0.name == name })
+    try #require(everyCommand.first { $0.name == name })
 }
 
 struct CompletionOptionsTests {
@@ -75,7 +78,7 @@ struct CompletionScriptTextTests {
         #expect(
             script == CompletionScripts.script(for: shell, commands: catalog + [CompletionCommand.declaration.spec]))
         let names = CompletionModel(commands: catalog + [CompletionCommand.declaration.spec]).commands.map(\.name)
-        #expect(names == commands.map(\.name))
+        #expect(names == everyCommand.map(\.name))
         #expect(names.count(where: { $0 == "completion" }) == 1)
     }
 
@@ -399,7 +402,7 @@ private let formats = ["table", "tsv", "csv", "json", "ndjson"]
 
 /// Long and short spellings of a command's options that start with `prefix`.
 private func options(of name: String, startingWith prefix: String = "-") -> [String] {
-    guard let spec = commands.first(where: { $0.name == name }) else { return ["no command \(name)"] }
+    guard let spec = everyCommand.first(where: { $0.name == name }) else { return ["no command \(name)"] }
     return spellings(offeredOptions(spec)).filter { $0.hasPrefix(prefix) }.sorted()
 }
 
@@ -407,56 +410,70 @@ private func fields(of name: String, startingWith prefix: String = "") -> [Strin
     (commands.first { $0.name == name }?.fields ?? ["no command \(name)"]).filter { $0.hasPrefix(prefix) }
 }
 
-private let bashCases: [CompletionCase] = [
-    .init(line: "gh-users ", expected: commands.map(\.name)),
-    .init(line: "gh-users li", expected: ["list"]),
-    .init(line: "gh-users list --f", expected: options(of: "list", startingWith: "--f")),
-    .init(line: "gh-users list --fo", expected: ["--format"]),
-    .init(line: "gh-users list -", expected: options(of: "list")),
-    .init(line: "gh-users list --format ", expected: formats),
-    .init(line: "gh-users list --format j", expected: ["json"]),
-    .init(line: "gh-users list --color ", expected: ["auto", "always", "never"]),
-    .init(line: "gh-users list --log-level w", expected: ["warning"]),
-    .init(line: "gh-users repos octocat --sort ", expected: ["created", "updated", "pushed", "full_name"]),
-    .init(line: "gh-users repos octocat --type ", expected: ["owner", "member", "all"]),
-    .init(line: "gh-users repos octocat --direction ", expected: ["asc", "desc"]),
-    .init(line: "gh-users search octo --sort ", expected: ["followers", "repositories", "joined"]),
-    .init(line: "gh-users search octo --order ", expected: ["asc", "desc"]),
-    .init(line: "gh-users cache ", expected: ["info", "clear"]),
-    .init(line: "gh-users cache c", expected: ["clear"]),
-    .init(line: "gh-users cache info ", expected: []),
-    .init(line: "gh-users completion ", expected: ["bash", "zsh", "fish"]),
-    .init(line: "gh-users help ", expected: commands.map(\.name) + HelpTopics.names),
-    .init(line: "gh-users help li", expected: ["list"]),
-    .init(line: "gh-users --", expected: ["--help", "--version"]),
-    .init(line: "gh-users list --limit ", expected: []),
-    .init(line: "gh-users list --limit -", expected: []),
-    .init(line: "gh-users list -L ", expected: []),
-    .init(line: "gh-users list --limit 5 --al", expected: ["--all"]),
-    .init(line: "gh-users list -- -", expected: []),
-    .init(line: "gh-users show -", expected: options(of: "show")),
-    .init(line: "gh-users cache --f", expected: options(of: "cache", startingWith: "--f")),
-    .init(line: "gh-users list --cache-dir ", expected: ["cachedir"]),
-    .init(line: "gh-users list --token-file ", expected: ["cachedir", "token.txt"]),
-    .init(line: "gh-users list --token-file t", expected: ["token.txt"]),
-    .init(line: "gh-users list --state ", expected: ["cachedir", "token.txt"]),
-    .init(line: "gh-users list --state t", expected: ["token.txt"]),
-    .init(line: "gh-users list --output ", expected: ["cachedir", "token.txt"]),
-    .init(line: "gh-users list --all --state s --output c", expected: ["cachedir"]),
-    .init(line: "gh-users followers --changes ", expected: ["cachedir", "token.txt"]),
-    .init(line: "gh-users following octocat --changes t", expected: ["token.txt"]),
-    .init(line: "gh-users list --state=t", expected: ["token.txt"], splitAtEquals: true),
-    .init(line: "gh-users list --format=", expected: formats, splitAtEquals: true),
-    .init(line: "gh-users list --format=j", expected: ["json"], splitAtEquals: true),
-    .init(line: "gh-users list --format=json --li", expected: ["--limit"], splitAtEquals: true),
-    .init(line: "gh-users list --format=j", expected: ["--format=json"]),
-    .init(line: "gh-users list --fields=login,i", expected: ["login,id"], splitAtEquals: true),
-    .init(
-        line: "gh-users show --fields login,n", expected: fields(of: "show", startingWith: "n").map { "login," + $0 }),
-    .init(
-        line: "gh-users show --fields login,id,",
-        expected: fields(of: "show").filter { $0 != "login" && $0 != "id" }.map { "login,id," + $0 }),
+/// A subcommand is a word after its command, then a command of its own with its own options: every shell
+/// completes it so.
+private let subcommandCases: [CompletionCase] = [
+    .init(line: "gh-users me ", expected: ["edit"]),
+    .init(line: "gh-users me ed", expected: ["edit"]),
+    .init(line: "gh-users me edit --bi", expected: ["--bio"]),
+    .init(line: "gh-users me edit -", expected: options(of: "me edit")),
+    .init(line: "gh-users me -", expected: options(of: "me")),
+    .init(line: "gh-users cache clear --c", expected: options(of: "cache clear", startingWith: "--c")),
 ]
+
+private let bashCases: [CompletionCase] =
+    [
+        .init(line: "gh-users ", expected: commands.map(\.name)),
+        .init(line: "gh-users li", expected: ["list"]),
+        .init(line: "gh-users list --f", expected: options(of: "list", startingWith: "--f")),
+        .init(line: "gh-users list --fo", expected: ["--format"]),
+        .init(line: "gh-users list -", expected: options(of: "list")),
+        .init(line: "gh-users list --format ", expected: formats),
+        .init(line: "gh-users list --format j", expected: ["json"]),
+        .init(line: "gh-users list --color ", expected: ["auto", "always", "never"]),
+        .init(line: "gh-users list --log-level w", expected: ["warning"]),
+        .init(line: "gh-users repos octocat --sort ", expected: ["created", "updated", "pushed", "full_name"]),
+        .init(line: "gh-users repos octocat --type ", expected: ["owner", "member", "all"]),
+        .init(line: "gh-users repos octocat --direction ", expected: ["asc", "desc"]),
+        .init(line: "gh-users search octo --sort ", expected: ["followers", "repositories", "joined"]),
+        .init(line: "gh-users search octo --order ", expected: ["asc", "desc"]),
+        .init(line: "gh-users cache ", expected: ["info", "clear"]),
+        .init(line: "gh-users cache c", expected: ["clear"]),
+        .init(line: "gh-users cache info ", expected: []),
+        .init(line: "gh-users completion ", expected: ["bash", "zsh", "fish"]),
+        .init(line: "gh-users help ", expected: commands.map(\.name) + HelpTopics.names),
+        .init(line: "gh-users help li", expected: ["list"]),
+        .init(line: "gh-users --", expected: ["--help", "--version"]),
+        .init(line: "gh-users list --limit ", expected: []),
+        .init(line: "gh-users list --limit -", expected: []),
+        .init(line: "gh-users list -L ", expected: []),
+        .init(line: "gh-users list --limit 5 --al", expected: ["--all"]),
+        .init(line: "gh-users list -- -", expected: []),
+        .init(line: "gh-users show -", expected: options(of: "show")),
+        .init(line: "gh-users cache --f", expected: options(of: "cache", startingWith: "--f")),
+        .init(line: "gh-users list --cache-dir ", expected: ["cachedir"]),
+        .init(line: "gh-users list --token-file ", expected: ["cachedir", "token.txt"]),
+        .init(line: "gh-users list --token-file t", expected: ["token.txt"]),
+        .init(line: "gh-users list --state ", expected: ["cachedir", "token.txt"]),
+        .init(line: "gh-users list --state t", expected: ["token.txt"]),
+        .init(line: "gh-users list --output ", expected: ["cachedir", "token.txt"]),
+        .init(line: "gh-users list --all --state s --output c", expected: ["cachedir"]),
+        .init(line: "gh-users followers --changes ", expected: ["cachedir", "token.txt"]),
+        .init(line: "gh-users following octocat --changes t", expected: ["token.txt"]),
+        .init(line: "gh-users list --state=t", expected: ["token.txt"], splitAtEquals: true),
+        .init(line: "gh-users list --format=", expected: formats, splitAtEquals: true),
+        .init(line: "gh-users list --format=j", expected: ["json"], splitAtEquals: true),
+        .init(line: "gh-users list --format=json --li", expected: ["--limit"], splitAtEquals: true),
+        .init(line: "gh-users list --format=j", expected: ["--format=json"]),
+        .init(line: "gh-users list --fields=login,i", expected: ["login,id"], splitAtEquals: true),
+        .init(
+            line: "gh-users show --fields login,n",
+            expected: fields(of: "show", startingWith: "n").map { "login," + $0 }),
+        .init(
+            line: "gh-users show --fields login,id,",
+            expected: fields(of: "show").filter { $0 != "login" && $0 != "id" }.map { "login,id," + $0 }),
+    ]
+    + subcommandCases
 
 /// `_gh_users` itself, sourced into bash and called as bash's programmable completion calls it.
 struct BashCompletionTests {
@@ -476,7 +493,7 @@ struct BashCompletionTests {
     /// Every command is offered every option the router accepts for it, and nothing else.
     @Test func everyCommandOffersExactlyItsOptions() async throws {
         let sandbox = try CompletionSandbox()
-        for spec in commands {
+        for spec in everyCommand {
             let offered = try await sandbox.bashComplete("gh-users \(spec.name) -")
             #expect(Set(offered) == spellings(offeredOptions(spec)), "\(spec.name)")
             #expect(offered.count == Set(offered).count, "\(spec.name) offers an option twice")
@@ -524,20 +541,22 @@ private func hostileSpec(sentinel: URL) -> CommandSpec {
 }
 
 /// Lines whose completions are the same in every shell; bash, whose rules differ at the edges, has its own table.
-private let portableCases: [CompletionCase] = [
-    .init(line: "gh-users ", expected: commands.map(\.name)),
-    .init(line: "gh-users li", expected: ["list"]),
-    .init(line: "gh-users list --fo", expected: ["--format"]),
-    .init(line: "gh-users list --format ", expected: formats),
-    .init(line: "gh-users list --format j", expected: ["json"]),
-    .init(line: "gh-users repos octocat --sort ", expected: ["created", "updated", "pushed", "full_name"]),
-    .init(line: "gh-users cache ", expected: ["info", "clear"]),
-    .init(line: "gh-users completion ", expected: ["bash", "zsh", "fish"]),
-    .init(line: "gh-users help ", expected: commands.map(\.name) + HelpTopics.names),
-    .init(line: "gh-users list --limit ", expected: []),
-    .init(line: "gh-users show -", expected: options(of: "show")),
-    .init(line: "gh-users list --fields login,i", expected: ["login,id"]),
-]
+private let portableCases: [CompletionCase] =
+    [
+        .init(line: "gh-users ", expected: commands.map(\.name)),
+        .init(line: "gh-users li", expected: ["list"]),
+        .init(line: "gh-users list --fo", expected: ["--format"]),
+        .init(line: "gh-users list --format ", expected: formats),
+        .init(line: "gh-users list --format j", expected: ["json"]),
+        .init(line: "gh-users repos octocat --sort ", expected: ["created", "updated", "pushed", "full_name"]),
+        .init(line: "gh-users cache ", expected: ["info", "clear"]),
+        .init(line: "gh-users completion ", expected: ["bash", "zsh", "fish"]),
+        .init(line: "gh-users help ", expected: commands.map(\.name) + HelpTopics.names),
+        .init(line: "gh-users list --limit ", expected: []),
+        .init(line: "gh-users show -", expected: options(of: "show")),
+        .init(line: "gh-users list --fields login,i", expected: ["login,id"]),
+    ]
+    + subcommandCases
 
 struct ZshAndFishCompletionTests {
     /// Each command's options, and each choice of each of them, as the shell itself completes them.
@@ -557,7 +576,7 @@ struct ZshAndFishCompletionTests {
 
     @Test(
         .enabled(if: ShellProcess.find("zsh") != nil, "zsh is not installed: skipped real zsh completion"),
-        arguments: commands.map(\.name))
+        arguments: everyCommand.map(\.name))
     func zshOffersEachCommandItsOptionsAndChoices(name: String) async throws {
         let zsh = try #require(ShellProcess.find("zsh"))
         let sandbox = try CompletionSandbox()
@@ -566,7 +585,7 @@ struct ZshAndFishCompletionTests {
 
     @Test(
         .enabled(if: ShellProcess.find("fish") != nil, "fish is not installed: skipped real fish completion"),
-        arguments: commands.map(\.name))
+        arguments: everyCommand.map(\.name))
     func fishOffersEachCommandItsOptionsAndChoices(name: String) async throws {
         let fish = try #require(ShellProcess.find("fish"))
         let sandbox = try CompletionSandbox()

@@ -6,19 +6,28 @@ import Testing
 /// The manual pages as the binary renders them (`help --man`): one per catalog command, each group once in
 /// gh-users(1), and text escaped so that man prints it as typed.
 struct ManPageTests {
-    private static let names = CommandCatalog.specs.map(\.name)
+    /// Every command and subcommand: `me edit` has gh-users-me-edit(1), as gh's subcommands have pages.
+    private static let names = CommandCatalog.allSpecs.map(\.name)
 
     @Test(arguments: names)
     func everyCommandHasItsOwnPage(name: String) throws {
-        #expect(CommandRouter().route(["help", "--man", name]) == .manual(command: name))
+        let words = name.split(separator: " ").map(String.init)
+        #expect(CommandRouter().route(["help", "--man"] + words) == .manual(command: name))
         let page = ManPageRenderer.render(name, version: "9.9", date: Date(timeIntervalSince1970: 0))
-        #expect(page.hasPrefix(#".TH "GH-USERS-\#(name.uppercased())" "1" "1970-01-01" "gh-users 9.9""#))
+        let title = "GH-USERS-" + words.joined(separator: "-").uppercased()
+        #expect(page.hasPrefix(#".TH "\#(title)" "1" "1970-01-01" "gh-users 9.9""#))
         let spec = try #require(CommandCatalog.spec(named: name))
         for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "SEE ALSO"] + spec.groups.map(\.title) {
             #expect(page.components(separatedBy: ".SH \"\(section)\"\n").count == 2, "\(name): \(section)")
         }
         #expect(page.contains(".SH \"FIELDS\"") == !spec.fields.isEmpty, "\(name)")
-        #expect(page.contains(".SH \"NAME\"\ngh\\-users\\-\(Roff.escape(name)) \\- "), "\(name)")
+        #expect(
+            page.contains(".SH \"NAME\"\ngh\\-users\\-\(Roff.escape(words.joined(separator: "-"))) \\- "), "\(name)")
+        // A command's page points to its subcommands' pages, and a subcommand's to its command's.
+        for subcommand in spec.subcommands {
+            #expect(page.contains(Roff.reference(ManPageRenderer.pageName(subcommand))), "\(name)")
+        }
+        if words.count > 1 { #expect(page.contains(Roff.reference("gh-users-" + words[0])), "\(name)") }
     }
 
     /// Pages built twice from one source are the same: SOURCE_DATE_EPOCH, as reproducible builds set it, dates
@@ -37,10 +46,21 @@ struct ManPageTests {
         for title in titles {
             #expect(page.components(separatedBy: ".SH \"\(title)\"\n").count == 2, "\(title)")
         }
-        for name in Self.names {
-            #expect(page.contains(".TP\n.BR gh\\-users\\-\(Roff.escape(name)) (1)\n"), "\(name)")
+        // Each command once, under the section top-level help lists it in; every page, subcommands' too, in SEE ALSO.
+        for (section, specs) in CommandCatalog.sections {
+            let listed =
+                page.components(separatedBy: ".SH \"\(section.rawValue)\"\n").last?
+                .components(separatedBy: ".SH ").first ?? ""
+            for spec in specs {
+                #expect(listed.contains(".TP\n.BR gh\\-users\\-\(Roff.escape(spec.name)) (1)\n"), "\(spec.name)")
+            }
         }
-        for heading in ["COMMANDS", "GLOBAL OPTIONS", "FIELDS", "FORMATS", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"] {
+        let seeAlso = page.components(separatedBy: ".SH \"SEE ALSO\"\n").last ?? ""
+        for spec in CommandCatalog.allSpecs {
+            #expect(seeAlso.contains(Roff.reference(ManPageRenderer.pageName(spec))), "\(spec.name)")
+        }
+        let headings = CommandSection.allCases.map(\.rawValue)
+        for heading in headings + ["GLOBAL OPTIONS", "FIELDS", "FORMATS", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"] {
             #expect(page.components(separatedBy: ".SH \"\(heading)\"\n").count == 2, "\(heading)")
         }
     }

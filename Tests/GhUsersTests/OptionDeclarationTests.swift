@@ -65,3 +65,67 @@ struct OptionDeclarationTests {
         #expect(ProfileGroup.concurrency.spec.defaultValue == String(ProfileGroup.defaultConcurrency))
     }
 }
+
+/// A command's own options are declared as the groups' are: the words their values write back parse to the
+/// same values, and a command line without them writes nothing.
+struct CommandOptionDeclarationTests {
+    /// The command line given, and what its own options write back from what the parse decided.
+    private static let cases: [(words: [String], written: @Sendable (any Sendable) -> [String]?)] = [
+        (
+            ["repos", "octocat", "--type", "member", "--sort", "pushed", "--direction", "asc", "--forks"],
+            { ($0 as? ListReposOptions).map { ListReposCommand.options.arguments($0.query) } }
+        ),
+        (
+            ["starred", "octocat", "--sort", "updated", "--direction", "asc"],
+            { ($0 as? ListStarredOptions).map(ListStarredCommand.options.arguments) }
+        ),
+        (["events", "octocat", "--received"], { ($0 as? ListEventsOptions).map(ListEventsCommand.options.arguments) }),
+        (
+            ["hovercard", "octocat", "--subject-type", "repository", "--subject-id", "1296269"],
+            { ($0 as? HovercardOptions).map(HovercardCommand.options.arguments) }
+        ),
+        (
+            ["contributions", "octocat", "--from", "2024-01-01", "--to", "2024-06-30"],
+            { ($0 as? ContributionsOptions).map(ContributionsCommand.options.arguments) }
+        ),
+        (
+            ["search", "location:Lisbon", "--sort", "followers", "--order", "asc"],
+            { ($0 as? SearchUsersOptions).map(SearchUsersCommand.options.arguments) }
+        ),
+        (["search", "type:org", "--split"], { ($0 as? SearchUsersOptions).map(SearchUsersCommand.options.arguments) }),
+        (
+            ["show", "--id", "583231", "--id", "9919", "--concurrency", "2"],
+            { ($0 as? ShowUsersOptions).map(ShowUsersCommand.options.arguments) }
+        ),
+        (
+            ["show", "octocat", "--via", "graphql"],
+            { ($0 as? ShowUsersOptions).map(ShowUsersCommand.options.arguments) }
+        ),
+        (
+            ["followers", "octocat", "--not-followed-back", "--changes", "/tmp/f.json"],
+            { ($0 as? FollowListOptions).map(FollowListCommand.options(.followers).arguments) }
+        ),
+        (
+            ["following", "octocat", "--not-following-back"],
+            { ($0 as? FollowListOptions).map(FollowListCommand.options(.following).arguments) }
+        ),
+    ]
+
+    private func options(_ words: [String]) throws -> any Sendable & Equatable {
+        guard case .run(let invocation) = CommandRouter().route(words) else { throw Unparsed(words: words) }
+        return invocation.options
+    }
+
+    private struct Unparsed: Error { let words: [String] }
+
+    @Test(arguments: cases.indices)
+    func whatACommandsOptionsWriteBackParsesToTheSameValues(index: Int) throws {
+        let (words, written) = Self.cases[index]
+        let operands = Array(words.prefix { !$0.hasPrefix("-") })
+        let given = try options(words)
+        let back = try #require(written(given))
+        // Written back in the order help lists them, which is how each case gives them.
+        #expect(back == Array(words.dropFirst(operands.count)), "\(back)")
+        if operands.count > 1 { #expect(try written(options(operands)) == []) }
+    }
+}

@@ -32,8 +32,10 @@ extension Route {
         .run(RateLimitCommand.declaration.invocation(RateLimitCommand.Options(), common))
     }
 
+    /// `cache info` and `cache clear` are subcommands, each a command of its own.
     static func cache(_ options: CacheOptions, _ common: CommonOptions) -> Route {
-        .run(CacheCommand.declaration.invocation(options, common))
+        let subcommand = CommandCatalog.command(named: "cache " + options.action.rawValue) ?? CacheCommand.declaration
+        return .run(subcommand.invocation(options, common))
     }
 
     static func completion(_ options: CompletionOptions) -> Route {

@@ -44,7 +44,7 @@ struct RouterTests {
     @Test(arguments: [
         ("completion bash --retries 5", "option '--retries' does not apply to completion"),
         ("completion zsh --offline", "option '--offline' does not apply to completion"),
-        ("cache info --limit 3", "option '--limit' does not apply to cache"),
+        ("cache info --limit 3", "option '--limit' does not apply to cache info"),
         ("rate-limit --all", "option '--all' does not apply to rate-limit"),
     ])
     func aCommandTakesOnlyItsOwnGroups(arguments: String, message: String) throws {
@@ -211,5 +211,65 @@ struct ConnectionSettingsTests {
     @Test(arguments: ["ftp://x", "not a url", "https://", "https://x/?q=1", "https://user@x"])
     func refusesUnusableURLs(text: String) {
         #expect(throws: UsageError.self) { try ConnectionSettings.resolve(apiURL: text, environment: [:]) }
+    }
+}
+
+/// `me edit`, `cache info` and `cache clear` are commands of their own under their command: their own help,
+/// options and usage errors.
+extension RouterTests {
+    private func invoked(_ arguments: String) -> String? {
+        if case .run(let invocation) = route(arguments) { return invocation.name }
+        return nil
+    }
+
+    @Test(arguments: [
+        ("me", "me"), ("me --json", "me"), ("me edit --bio x", "me edit"), ("me --json edit --bio x", "me edit"),
+        ("cache info", "cache info"), ("cache clear --json", "cache clear"),
+        ("cache --cache-dir /tmp/c clear", "cache clear"),
+    ])
+    func theWordAfterTheCommandNamesTheSubcommand(arguments: String, name: String) {
+        #expect(invoked(arguments) == name)
+    }
+
+    @Test(arguments: ["me edit --help", "me edit -h", "help me edit", "--help me edit", "me edit --bio x --help"])
+    func aSubcommandHasItsOwnHelp(arguments: String) throws {
+        #expect(route(arguments) == .help(.command("me edit")))
+        let text = try #require(route(arguments).helpText)
+        #expect(text.hasPrefix("Change your account's profile"))
+        #expect(text.contains("--no-hireable"))
+    }
+
+    @Test func theCommandsHelpListsItsSubcommandsAndNotTheirOptions() throws {
+        let me = try #require(route("me --help").helpText)
+        #expect(me.contains("\nCOMMANDS\n  edit  "))
+        #expect(!me.contains("--bio"))
+        let cache = try #require(route("help cache").helpText)
+        #expect(cache.contains("\nCOMMANDS\n  info   ") && cache.contains("\n  clear  "))
+        #expect(route("help --man cache clear") == .manual(command: "cache clear"))
+        #expect(route("cache clear --help") == .help(.command("cache clear")))
+    }
+
+    /// Each usage error names the command it belongs to, and points to that command's help.
+    @Test(arguments: [
+        ("me edit x", "unexpected argument 'x'", "me edit"),
+        ("me edit", "me edit needs a field to change", "me edit"),
+        ("me edit --limit 3", "option '--limit' does not apply to me edit", "me edit"),
+        ("me frob", "unknown action 'frob': me takes edit, or nothing", "me"),
+        ("me --bio x", "--bio changes the profile: gh-users me edit --bio …", "me"),
+        ("cache", "cache needs an action: info or clear", "cache"),
+        ("cache purge", "unknown cache action 'purge': choose info or clear", "cache"),
+        ("cache info extra", "unexpected argument 'extra'", "cache info"),
+        ("cache clear --fields login", "option '--fields' does not apply to cache clear", "cache clear"),
+        ("help me frob", "help takes one command", "help"),
+    ])
+    func aSubcommandsUsageErrorIsItsOwn(arguments: String, message: String, command: String) {
+        let routed = route(arguments)
+        guard case .usageError(let error) = routed else {
+            Issue.record("\(arguments): \(routed)")
+            return
+        }
+        #expect(error.message.hasPrefix(message), "\(error.message)")
+        #expect(error.commandName == command)
+        #expect(error.rendered.contains("See 'gh-users \(command) --help'."))
     }
 }

@@ -16,38 +16,6 @@ extension UsageError {
     }
 }
 
-/// Reads an integer option within bounds, with a message that says what was expected.
-enum NumberOption {
-    static func parse(
-        _ parsed: ParsedArguments,
-        _ option: OptionSpec,
-        range: ClosedRange<Int64>,
-        rule: String,
-        spec: CommandSpec
-    ) throws(UsageError) -> Int64? {
-        guard let text = parsed.value(option) else { return nil }
-        guard let number = Int64(text), range.contains(number) else {
-            throw UsageError.invalidNumber(option, text, rule: rule, spec: spec)
-        }
-        return number
-    }
-}
-
-/// A closed set of values for an option, such as `--sort`.
-enum ChoiceOption {
-    static func parse<Value: RawRepresentable>(
-        _ parsed: ParsedArguments,
-        _ option: OptionSpec,
-        spec: CommandSpec
-    ) throws(UsageError) -> Value? where Value.RawValue == String {
-        guard let text = parsed.value(option) else { return nil }
-        guard let value = Value(rawValue: text) else {
-            throw UsageError.invalidChoice(option, text, spec: spec)
-        }
-        return value
-    }
-}
-
 /// A login from the command line, or a usage error that says what a login may hold.
 enum LoginArgument {
     static func parse(_ text: String, spec: CommandSpec) throws(UsageError) -> Login {

@@ -70,8 +70,13 @@ extension LocalRun where Options == Self {
 /// One command, declared once: its help and options (`spec`), and how argv becomes what runs. The router,
 /// help, completions, the man pages and `--fields` all read this one value.
 struct Command: Sendable {
-    let spec: CommandSpec
+    private(set) var spec: CommandSpec
     let parse: @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Invocation.Run
+    /// The commands nested under this one (`me edit`, `cache clear`), each with its own help, options and usage
+    /// errors; the router takes the first word after the command to be one of them when it names one.
+    private(set) var subcommands: [Command] = []
+    /// A usage error for an option the command does not take but one of its subcommands does (`me --bio x`).
+    private(set) var misplaced: (@Sendable (OptionSpec) -> UsageError?)?
 
     /// A command that works with GitHub. It takes the output, network, cache and logging groups whatever its
     /// spec says, so none can be forgotten.
@@ -97,6 +102,25 @@ struct Command: Sendable {
     ) {
         self.spec = spec
         self.parse = { parsed, spec throws(UsageError) in .local(try parse(parsed, spec)) }
+    }
+}
+
+extension Command {
+    /// The same command with subcommands under it; `misplaced` words the error for an option only they take.
+    func nesting(_ commands: [Command], misplaced: (@Sendable (OptionSpec) -> UsageError?)? = nil) -> Command {
+        var copy = self
+        copy.subcommands = commands
+        copy.spec.subcommands = commands.map(\.spec)
+        copy.spec.words = commands.map(\.spec.word)
+        copy.misplaced = misplaced
+        return copy
+    }
+
+    /// The same command, listed under `section` in top-level help.
+    func listed(under section: CommandSection) -> Command {
+        var copy = self
+        copy.spec.section = section
+        return copy
     }
 }
 

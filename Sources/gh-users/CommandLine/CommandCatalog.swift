@@ -1,39 +1,48 @@
-/// Every command gh-users has. Adding a command is one declaration in its folder and one line here; the
-/// router, help, completions, the man pages and the tests that walk this list pick it up from that line.
+/// Every command gh-users has. Adding a command is one declaration in its folder and one line here, which also
+/// says under which section top-level help lists it; the router, help, completions, the man pages and the tests
+/// that walk this list pick it up from that line.
 enum CommandCatalog {
     static let commands: [Command] = [
-        ListUsersCommand.declaration,
-        ShowUsersCommand.declaration,
-        ListReposCommand.declaration,
-        FollowListCommand.followers,
-        FollowListCommand.following,
-        FollowsCommand.declaration,
-        FollowChangeCommand.follow,
-        FollowChangeCommand.unfollow,
-        BlocksCommand.block,
-        BlocksCommand.unblock,
-        BlocksCommand.list,
-        ListEmailsCommand.declaration,
-        ListKeysCommand.declaration,
-        ListSigningKeysCommand.declaration,
-        ListGPGKeysCommand.declaration,
-        ListSocialAccountsCommand.declaration,
-        ListOrgsCommand.declaration,
-        ListStarredCommand.declaration,
-        ListSubscriptionsCommand.declaration,
-        ListGistsCommand.declaration,
-        ListEventsCommand.declaration,
-        ContributionsCommand.declaration,
-        MeCommand.declaration,
-        HovercardCommand.declaration,
-        SearchUsersCommand.declaration,
-        RateLimitCommand.declaration,
-        CacheCommand.declaration,
-        CompletionCommand.declaration,
+        ListUsersCommand.declaration.listed(under: .searching),
+        ShowUsersCommand.declaration.listed(under: .people),
+        ListReposCommand.declaration.listed(under: .people),
+        FollowListCommand.followers.listed(under: .people),
+        FollowListCommand.following.listed(under: .people),
+        FollowsCommand.declaration.listed(under: .people),
+        FollowChangeCommand.follow.listed(under: .yourAccount),
+        FollowChangeCommand.unfollow.listed(under: .yourAccount),
+        BlocksCommand.block.listed(under: .yourAccount),
+        BlocksCommand.unblock.listed(under: .yourAccount),
+        BlocksCommand.list.listed(under: .yourAccount),
+        ListEmailsCommand.declaration.listed(under: .yourAccount),
+        ListKeysCommand.declaration.listed(under: .people),
+        ListSigningKeysCommand.declaration.listed(under: .people),
+        ListGPGKeysCommand.declaration.listed(under: .people),
+        ListSocialAccountsCommand.declaration.listed(under: .people),
+        ListOrgsCommand.declaration.listed(under: .people),
+        ListStarredCommand.declaration.listed(under: .people),
+        ListSubscriptionsCommand.declaration.listed(under: .yourAccount),
+        ListGistsCommand.declaration.listed(under: .people),
+        ListEventsCommand.declaration.listed(under: .people),
+        ContributionsCommand.declaration.listed(under: .people),
+        MeCommand.declaration.listed(under: .yourAccount),
+        HovercardCommand.declaration.listed(under: .people),
+        SearchUsersCommand.declaration.listed(under: .searching),
+        RateLimitCommand.declaration.listed(under: .setup),
+        CacheCommand.declaration.listed(under: .setup),
+        CompletionCommand.declaration.listed(under: .setup),
     ]
 
     /// What `help` lists and completes: every command, then `help` itself.
     static var specs: [CommandSpec] { commands.map(\.spec) + [helpSpec] }
+
+    /// Every command and every subcommand (`me edit`), the subcommands last, as help and the man pages find them.
+    static var allSpecs: [CommandSpec] { specs + commands.flatMap(\.spec.subcommands) }
+
+    /// The sections of top-level help and gh-users(1), each with its commands in the catalog's order.
+    static var sections: [(section: CommandSection, specs: [CommandSpec])] {
+        CommandSection.allCases.map { section in (section, specs.filter { $0.section == section }) }
+    }
 
     static let helpSpec = CommandSpec(
         name: "help",
@@ -42,18 +51,20 @@ enum CommandCatalog {
         discussion: nil,
         arguments: [("COMMAND", "The command to explain."), ("TOPIC", "exit-codes, environment or formats.")],
         options: [],
+        section: .setup,
         examples: [
             ("gh-users help list", "The same text as 'gh-users list --help'."),
             ("gh-users help exit-codes", "What each exit status means."),
         ]
     )
 
+    /// A command or, named in full (`me edit`), a subcommand.
     static func command(named name: String) -> Command? {
-        commands.first { $0.spec.name == name }
+        (commands + commands.flatMap(\.subcommands)).first { $0.spec.name == name }
     }
 
     static func spec(named name: String) -> CommandSpec? {
-        specs.first { $0.name == name }
+        allSpecs.first { $0.name == name }
     }
 
     static func unknownCommand(_ name: String) -> UsageError {

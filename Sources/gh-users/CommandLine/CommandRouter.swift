@@ -19,10 +19,11 @@ struct CommandRouter: Sendable {
             if first == CommandCatalog.helpSpec.name {
                 return try helpRoute(rest)
             }
-            guard let command = CommandCatalog.command(named: first) else {
+            guard let named = CommandCatalog.command(named: first) else {
                 throw CommandCatalog.unknownCommand(first)
             }
-            let parsed = try ArgumentScanner.scan(rest, spec: command.spec)
+            let (command, arguments) = try Self.subcommand(of: named, rest)
+            let parsed = try ArgumentScanner.scan(arguments, spec: command.spec)
             if parsed.has(CommandSpec.help) { return .help(.command(command.spec.name)) }
             let spec = command.spec
             return .run(
@@ -32,6 +33,47 @@ struct CommandRouter: Sendable {
         } catch {
             return .usageError(error)
         }
+    }
+
+    /// The subcommand the first word after the command names (`me edit`), with the rest of the arguments; or
+    /// the command itself, and an option only a subcommand takes refused as the command words it.
+    private static func subcommand(of command: Command, _ arguments: [String]) throws(UsageError)
+        -> (Command, [String])
+    {
+        guard !command.subcommands.isEmpty else { return (command, arguments) }
+        if let index = firstWord(arguments, spec: command.spec),
+            let subcommand = command.subcommands.first(where: { $0.spec.word == arguments[index] })
+        {
+            var rest = arguments
+            rest.remove(at: index)
+            return (subcommand, rest)
+        }
+        for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
+            let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+            guard command.spec.option(named: name) == nil,
+                let option = command.subcommands.lazy.compactMap({ $0.spec.option(named: name) }).first,
+                let error = command.misplaced?(option)
+            else { continue }
+            throw error
+        }
+        return (command, arguments)
+    }
+
+    /// Where the first argument that is no option, nor an option's value, is.
+    private static func firstWord(_ arguments: [String], spec: CommandSpec) -> Int? {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { return index + 1 < arguments.count ? index + 1 : nil }
+            if argument == "-" || !argument.hasPrefix("-") { return index }
+            let option =
+                argument.hasPrefix("--")
+                ? spec.option(named: String(argument.dropFirst(2).prefix { $0 != "=" }))
+                : argument.count == 2 ? argument.last.flatMap(spec.option(short:)) : nil
+            if let option, option.takesValue, !argument.contains("=") { index += 1 }
+            index += 1
+        }
+        return nil
     }
 
     /// `--version`, `--help`, or an option given before the command, which gets a pointer to the right order.
@@ -63,6 +105,10 @@ struct CommandRouter: Sendable {
             let asksAboutHelp = rest.contains("--help") || rest.contains("-h")
             return .help(asksAboutHelp ? .command(CommandCatalog.helpSpec.name) : .topLevel)
         }
+        // A subcommand is named in full: `help me edit`.
+        if topics.count > 1, let spec = CommandCatalog.spec(named: topics.joined(separator: " ")) {
+            return .help(.command(spec.name))
+        }
         guard topics.count == 1 else {
             throw UsageError(message: "help takes one command", command: CommandCatalog.helpSpec)
         }
@@ -78,7 +124,11 @@ struct CommandRouter: Sendable {
         return .help(.command(topic))
     }
 
-    private func manualRoute(_ commands: [String]) throws(UsageError) -> Route {
+    private func manualRoute(_ words: [String]) throws(UsageError) -> Route {
+        // A subcommand's page is named in full: `help --man me edit`.
+        let commands =
+            words.count > 1 && CommandCatalog.spec(named: words.joined(separator: " ")) != nil
+            ? [words.joined(separator: " ")] : words
         guard commands.count <= 1 else {
             throw UsageError(message: "help --man takes one command", command: CommandCatalog.helpSpec)
         }

@@ -73,8 +73,16 @@ struct CommandSpec: Sendable {
     var optionFields: [(label: String, fields: [String])] = []
     /// What help says after a field's name when an option refuses it (`score` is "not with --full").
     var fieldNotes: [String: String] = [:]
-    /// The closed set of words the first argument takes (`cache info|clear`), for completion.
+    /// The closed set of words the first argument takes (`completion bash|zsh|fish`), for completion; a
+    /// command's subcommands are among them.
     var words: [String] = []
+    /// The commands nested under this one (`me edit`), each named in full; empty for most.
+    var subcommands: [CommandSpec] = []
+    /// Where top-level help lists the command; nil for a subcommand, which its parent's help lists.
+    var section: CommandSection?
+
+    /// The subcommand's own word (`edit` of `me edit`), or the command's name.
+    var word: String { name.split(separator: " ").last.map(String.init) ?? name }
 
     init(
         name: String,
@@ -84,6 +92,7 @@ struct CommandSpec: Sendable {
         arguments: [(name: String, help: String)],
         options: [OptionSpec],
         groups: [OptionGroup] = [],
+        section: CommandSection? = nil,
         examples: [(command: String, comment: String)],
         fields: [String] = [],
         optionFields: [(label: String, fields: [String])] = [],
@@ -100,6 +109,7 @@ struct CommandSpec: Sendable {
         self.fields = fields
         self.optionFields = optionFields
         self.words = words
+        self.section = section
     }
 
     /// Every name `--fields` may take, with the options or without: what completion offers.
@@ -135,4 +145,13 @@ struct CommandSpec: Sendable {
         for group in more where !copy.groups.contains(group) { copy.groups.append(group) }
         return copy
     }
+}
+
+/// The sections top-level help, gh-users(1) and README's tour list the commands under, as gh's help groups its
+/// own: each command says which it is in, where the catalog lists it.
+enum CommandSection: String, CaseIterable, Sendable {
+    case people = "PEOPLE COMMANDS"
+    case yourAccount = "YOUR ACCOUNT COMMANDS"
+    case searching = "SEARCH AND CRAWL COMMANDS"
+    case setup = "SETUP COMMANDS"
 }

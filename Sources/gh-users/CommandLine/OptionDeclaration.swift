@@ -1,3 +1,5 @@
+import Domain
+
 /// The values an option group decides. `Values()` is what a command line without any of the group's options
 /// means: each option's typed default is written once, there.
 protocol OptionValues: Sendable, Equatable {
@@ -53,7 +55,7 @@ struct OptionReading {
 /// One option of a group, declared once: how it is spelled, helped and completed (`spec`), what it does to the
 /// group's values when given (checking its value: a bad one is a usage error, exit 64), and the words a resume
 /// hint writes back for those values (none at the default, and never any for some, such as the diagnostics).
-struct OptionDeclaration<Values: OptionValues>: Sendable {
+struct OptionDeclaration<Values: Sendable>: Sendable {
     let spec: OptionSpec
     let read: @Sendable (inout Values, OptionReading) throws(UsageError) -> Void
     let resume: @Sendable (Values) -> [String]
@@ -74,6 +76,45 @@ struct OptionDeclaration<Values: OptionValues>: Sendable {
         )
     }
 
+    /// A flag kept at `path`: true when given, and written back by a resume hint when true.
+    static func flag(_ spec: OptionSpec, at path: WritableKeyPath<Values, Bool> & Sendable) -> Self {
+        OptionDeclaration(
+            spec: spec, read: { values, _ in values[keyPath: path] = true },
+            resume: { $0[keyPath: path] ? ["--" + spec.name] : [] })
+    }
+
+    /// One of a closed set of values (`spec.choices`), kept at `path` once given: nil means GitHub's default,
+    /// which help shows as `spec` words it.
+    static func choice<Value: RawRepresentable & Sendable>(
+        _ spec: OptionSpec, at path: WritableKeyPath<Values, Value?> & Sendable
+    ) -> Self where Value.RawValue == String {
+        optional(
+            spec, at: path, parse: { reading throws(UsageError) in try reading.choice(Value.self) }, write: \.rawValue)
+    }
+
+    /// `--direction asc|desc`, whose default (`shown`) GitHub decides by the sort.
+    static func direction(
+        default shown: String, at path: WritableKeyPath<Values, SortDirection?> & Sendable
+    ) -> Self {
+        choice(
+            OptionSpec(
+                "direction", value: "DIR", help: "asc or desc.", default: shown,
+                choices: SortDirection.allCases.map(\.rawValue)),
+            at: path)
+    }
+
+    /// An option kept at `path` once given (nil until then), as `parse` reads it; a resume hint writes it back
+    /// as `write` spells it.
+    static func optional<Value: Sendable>(
+        _ spec: OptionSpec, at path: WritableKeyPath<Values, Value?> & Sendable,
+        parse: @escaping @Sendable (OptionReading) throws(UsageError) -> Value,
+        write: @escaping @Sendable (Value) -> String
+    ) -> Self {
+        OptionDeclaration(
+            spec: spec, read: { values, reading throws(UsageError) in values[keyPath: path] = try parse(reading) },
+            resume: { values in values[keyPath: path].map { ["--" + spec.name, write($0)] } ?? [] })
+    }
+
     /// An option whose value is kept at `path`. `parse` turns the text given into the value (or a usage error);
     /// `resume` writes a value back as the command line gives it (nil: never). The default is `Values()`'s;
     /// help shows it as `resume` writes it, unless `shown` words it. A resume hint leaves the value out while
@@ -84,7 +125,7 @@ struct OptionDeclaration<Values: OptionValues>: Sendable {
         parse: @escaping @Sendable (OptionReading) throws(UsageError) -> Value,
         resume: (@Sendable (Value) -> String?)?,
         isDefault: (@Sendable (Value, Values) -> Bool)? = nil
-    ) -> Self {
+    ) -> Self where Values: OptionValues {
         let fallback = Values()[keyPath: path]
         let shown = spec.defaultValue ?? resume?(fallback)
         return OptionDeclaration(
@@ -103,7 +144,7 @@ struct OptionDeclaration<Values: OptionValues>: Sendable {
 
 /// Options a command takes as a whole, declared once (as swift-argument-parser's `@OptionGroup`): their help
 /// under one title, how argv becomes their values, and how a resume hint writes those values back.
-struct GroupDeclaration<Values: OptionValues>: Sendable {
+struct GroupDeclaration<Values: Sendable>: Sendable {
     let title: String
     /// In the order help lists them, which is the order they are read: an option may look at what those
     /// before it decided (`--json` after `--format`).
@@ -130,8 +171,10 @@ struct GroupDeclaration<Values: OptionValues>: Sendable {
         try check?(values, parsed, spec)
     }
 
-    func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Values {
-        var values = Values()
+    /// `values` with every option of the group that was given read into it, for a command whose values hold
+    /// more than the group (the LOGIN).
+    func parse(_ parsed: ParsedArguments, spec: CommandSpec, into values: Values) throws(UsageError) -> Values {
+        var values = values
         try parse(parsed, spec: spec, into: &values)
         return values
     }
@@ -145,4 +188,10 @@ struct GroupDeclaration<Values: OptionValues>: Sendable {
 extension ParsedArguments {
     func has<Values>(_ option: OptionDeclaration<Values>) -> Bool { has(option.spec) }
     func value<Values>(_ option: OptionDeclaration<Values>) -> String? { value(option.spec) }
+}
+
+extension GroupDeclaration where Values: OptionValues {
+    func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Values {
+        try parse(parsed, spec: spec, into: Values())
+    }
 }

@@ -15,6 +15,8 @@ struct CacheOptions: Sendable, Equatable {
 
 /// Shows or empties the response cache. Data (the summary) goes to stdout; the confirmation of a clear to stderr.
 enum CacheCommand {
+    /// `cache` names what to do; the router takes `info` or `clear` to the subcommand, so what reaches this parse
+    /// is a word that is neither, or none.
     static let declaration = Command(
         local: CommandSpec(
             name: "cache",
@@ -27,15 +29,10 @@ enum CacheCommand {
                 another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
                 recently used entries go first.
                 """,
-            arguments: [("info|clear", "What to do.")],
+            arguments: [],
             options: [],
-            groups: [OutputGroup.withoutFields, CacheGroup.location],
-            examples: [
-                ("gh-users cache info", "Path, entries and size."),
-                ("gh-users cache info --json | jq .size_bytes", "The same, for a script."),
-                ("gh-users cache clear", "Remove every cached answer."),
-            ],
-            words: CacheOptions.Action.allCases.map(\.rawValue)
+            groups: groups,
+            examples: examples
         ),
         parse: { parsed, spec throws(UsageError) in
             CacheOptions(
@@ -44,6 +41,34 @@ enum CacheCommand {
             )
         }
     )
+    .nesting(CacheOptions.Action.allCases.map(subcommand))
+
+    private static let groups = [OutputGroup.withoutFields, CacheGroup.location]
+
+    private static let examples = [
+        ("gh-users cache info", "Path, entries and size."),
+        ("gh-users cache info --json | jq .size_bytes", "The same, for a script."),
+        ("gh-users cache clear", "Remove every cached answer."),
+    ]
+
+    private static func subcommand(_ action: CacheOptions.Action) -> Command {
+        let name = "cache " + action.rawValue
+        return Command(
+            local: CommandSpec(
+                name: name,
+                abstract: action == .info
+                    ? "Print the response cache's path, entries and size."
+                    : "Remove every cached answer, and repair a store whose CACHEDIR.TAG is wrong.",
+                usage: "gh-users \(name) [--cache-dir DIR] [options]",
+                discussion: nil,
+                arguments: [],
+                options: [],
+                groups: groups,
+                examples: examples.filter { $0.0.hasPrefix("gh-users " + name) }
+            ),
+            parse: { _, _ in CacheOptions(action: action) }
+        )
+    }
 }
 
 extension CacheOptions: LocalRun {

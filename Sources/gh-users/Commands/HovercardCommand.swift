@@ -20,14 +20,39 @@ struct HovercardOptions: Sendable, Equatable {
 /// What GitHub's hovercard says of an account (`GET /users/{username}/hovercard`), one context a line: its
 /// message and GitHub's octicon for it. JSON is GitHub's object as sent.
 enum HovercardCommand {
-    static let subjectType = OptionSpec(
+    /// The two options go together: each refuses to be given without the other.
+    private static let typeSpec = OptionSpec(
         "subject-type", value: "TYPE",
         help: "organization, repository, issue or pull_request: what the card is about; needs --subject-id.",
         choices: HovercardOptions.SubjectType.allCases.map(\.rawValue))
-    static let subjectID = OptionSpec(
+    private static let idSpec = OptionSpec(
         "subject-id", value: "ID",
-        help: "The id of the organization, repository, issue or pull request; needs "
-            + "--subject-type.")
+        help: "The id of the organization, repository, issue or pull request; needs --subject-type.")
+    static let subjectType = OptionDeclaration<HovercardOptions>.optional(
+        typeSpec, at: \.subjectType,
+        parse: { reading throws(UsageError) in
+            let type = try reading.choice(HovercardOptions.SubjectType.self)
+            guard reading.parsed.value(idSpec) != nil else { throw unpaired(reading) }
+            return type
+        },
+        write: \.rawValue)
+    static let subjectID = OptionDeclaration<HovercardOptions>.optional(
+        idSpec, at: \.subjectID,
+        parse: { reading throws(UsageError) in
+            guard reading.parsed.value(typeSpec) != nil else { throw unpaired(reading) }
+            let id = reading.text
+            guard id.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int64(id), number > 0 else {
+                throw .invalidNumber(
+                    reading.option, id, rule: "the subject's numeric id, 1 or more", spec: reading.command)
+            }
+            return String(number)
+        },
+        write: { $0 })
+    static let options = GroupDeclaration(title: "OPTIONS", options: [subjectType, subjectID])
+
+    private static func unpaired(_ reading: OptionReading) -> UsageError {
+        reading.usageError("--subject-type and --subject-id go together: give both or neither")
+    }
 
     static let declaration = Command(
         resource: ResourceDeclaration<HovercardOptions, _>(
@@ -54,7 +79,7 @@ enum HovercardCommand {
                 card with no contexts is empty output; a terminal is told so on stderr.
                 """,
             arguments: [("LOGIN", "The account whose hovercard to show.")],
-            options: [subjectType, subjectID],
+            options: options.group.options,
             examples: [
                 ("gh-users hovercard octocat", "What its hovercard says."),
                 (
@@ -65,22 +90,8 @@ enum HovercardCommand {
             fields: ["message", "octicon"]
         ),
         parse: { parsed, spec throws(UsageError) in
-            var options = HovercardOptions(
-                login: try LoginArgument.single(parsed, spec: spec),
-                subjectType: try ChoiceOption.parse(parsed, subjectType, spec: spec),
-                subjectID: parsed.value(subjectID))
-            guard (options.subjectType == nil) == (options.subjectID == nil) else {
-                throw UsageError(
-                    message: "--subject-type and --subject-id go together: give both or neither", command: spec)
-            }
-            if let id = options.subjectID {
-                guard id.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int64(id), number > 0 else {
-                    throw UsageError.invalidNumber(
-                        subjectID, id, rule: "the subject's numeric id, 1 or more", spec: spec)
-                }
-                options.subjectID = String(number)
-            }
-            return options
+            try options.parse(
+                parsed, spec: spec, into: HovercardOptions(login: try LoginArgument.single(parsed, spec: spec)))
         }
     )
 

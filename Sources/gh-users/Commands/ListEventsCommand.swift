@@ -16,8 +16,11 @@ struct ListEventsOptions: PagedOptions {
 /// `gh-users events LOGIN`: an account's public activity, newest first, up to the 300 GitHub keeps; with
 /// `--received`, the public activity of the accounts it follows and the repositories it watches.
 enum ListEventsCommand {
-    static let received = OptionSpec(
-        "received", help: "List the public events the account received (\(Endpoint.receivedPublicEvents)).")
+    static let received = OptionDeclaration<ListEventsOptions>.flag(
+        OptionSpec(
+            "received", help: "List the public events the account received (\(Endpoint.receivedPublicEvents))."),
+        at: \.received)
+    static let options = GroupDeclaration(title: "OPTIONS", options: [received])
 
     static let declaration = Command(
         list: ListDeclaration<ListEventsOptions, _>(
@@ -49,7 +52,7 @@ enum ListEventsCommand {
                 --fields takes a path into an event's objects, as csv headers name it: actor.login, repo.name.
                 """,
             arguments: [("LOGIN", "The account whose events to list.")],
-            options: [received],
+            options: options.group.options,
             examples: [
                 ("gh-users events octocat", "The 30 most recent."),
                 ("gh-users events octocat --all --format ndjson | jq -r .type | sort | uniq -c", "What it does most."),
@@ -58,7 +61,8 @@ enum ListEventsCommand {
             fields: ["id", "type", "actor", "repo", "org", "payload", "public", "created_at"]
         ),
         parse: { parsed, spec throws(UsageError) in
-            ListEventsOptions(login: try LoginArgument.single(parsed, spec: spec), received: parsed.has(received))
+            try options.parse(
+                parsed, spec: spec, into: ListEventsOptions(login: try LoginArgument.single(parsed, spec: spec)))
         }
     )
 

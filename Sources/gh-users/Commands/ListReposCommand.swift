@@ -20,17 +20,33 @@ struct ListReposOptions: PagedOptions {
 
 /// `gh-users repos`: an account's repositories, as a person scans them.
 enum ListReposCommand {
-    static let type = OptionSpec(
-        "type", value: "TYPE", help: "owner, member or all.", default: "owner",
-        choices: RepoQuery.Kind.allCases.map(\.rawValue))
-    static let sort = OptionSpec(
-        "sort", value: "KEY", help: "created, updated, pushed or full_name.", default: "full_name",
-        choices: RepoQuery.Sort.allCases.map(\.rawValue))
-    static let direction = OptionSpec(
-        "direction", value: "DIR", help: "asc or desc.", default: "asc for full_name, else desc",
-        choices: SortDirection.allCases.map(\.rawValue))
-    static let sources = OptionSpec("sources", help: "Only repositories that are not forks.")
-    static let forks = OptionSpec("forks", help: "Only forks.")
+    /// `repos`' own options, each declared once: help, parsing and checking read them.
+    static let type = OptionDeclaration<RepoQuery>.choice(
+        OptionSpec(
+            "type", value: "TYPE", help: "owner, member or all.", default: "owner",
+            choices: RepoQuery.Kind.allCases.map(\.rawValue)),
+        at: \.kind)
+    static let sort = OptionDeclaration<RepoQuery>.choice(
+        OptionSpec(
+            "sort", value: "KEY", help: "created, updated, pushed or full_name.", default: "full_name",
+            choices: RepoQuery.Sort.allCases.map(\.rawValue)),
+        at: \.sort)
+    static let direction = OptionDeclaration<RepoQuery>.direction(
+        default: "asc for full_name, else desc", at: \.direction)
+    static let sources = OptionDeclaration<RepoQuery>(
+        spec: OptionSpec("sources", help: "Only repositories that are not forks."),
+        read: { query, _ in query.forks = .sourcesOnly }, resume: { $0.forks == .sourcesOnly ? ["--sources"] : [] })
+    static let forks = OptionDeclaration<RepoQuery>(
+        spec: OptionSpec("forks", help: "Only forks."),
+        read: { query, _ in query.forks = .forksOnly }, resume: { $0.forks == .forksOnly ? ["--forks"] : [] })
+
+    static let options = GroupDeclaration<RepoQuery>(
+        title: "OPTIONS", options: [type, sort, direction, sources, forks],
+        check: { _, parsed, spec throws(UsageError) in
+            guard parsed.has(sources), parsed.has(forks) else { return }
+            throw UsageError(message: "--sources and --forks cannot be used together", command: spec)
+        }
+    )
 
     static let declaration = Command(
         list: ListDeclaration<ListReposOptions, _>(
@@ -51,7 +67,7 @@ enum ListReposCommand {
                 data as GitHub sent it (fork is true or false); JSON carries GitHub's whole repository objects.
                 """,
             arguments: [("LOGIN", "The account whose repositories to list.")],
-            options: [type, sort, direction, sources, forks],
+            options: options.group.options,
             examples: [
                 ("gh-users repos octocat", "The first 30, by name."),
                 (
@@ -66,21 +82,9 @@ enum ListReposCommand {
             fields: FieldCatalog.repository
         ),
         parse: { parsed, spec throws(UsageError) in
-            var options = ListReposOptions(login: try LoginArgument.single(parsed, spec: spec))
-            options.query.kind = try ChoiceOption.parse(parsed, type, spec: spec)
-            options.query.sort = try ChoiceOption.parse(parsed, sort, spec: spec)
-            options.query.direction = try ChoiceOption.parse(parsed, direction, spec: spec)
-            switch (parsed.has(sources), parsed.has(forks)) {
-            case (true, true):
-                throw UsageError(message: "--sources and --forks cannot be used together", command: spec)
-            case (true, false):
-                options.query.forks = .sourcesOnly
-            case (false, true):
-                options.query.forks = .forksOnly
-            case (false, false):
-                break
-            }
-            return options
+            var repos = ListReposOptions(login: try LoginArgument.single(parsed, spec: spec))
+            repos.query = try options.parse(parsed, spec: spec, into: repos.query)
+            return repos
         }
     )
 

@@ -19,12 +19,14 @@ struct ListStarredOptions: PagedOptions {
 /// The repositories an account starred, each with when it was starred: the row asks for GitHub's `star+json`
 /// media type, so every record is `{"starred_at": …, "repo": {…}}` exactly as GitHub sends it.
 enum ListStarredCommand {
-    static let sort = OptionSpec(
-        "sort", value: "KEY", help: "created (when it was starred) or updated (when the repository was pushed to).",
-        default: "created", choices: ListStarredOptions.Sort.allCases.map(\.rawValue))
-    static let direction = OptionSpec(
-        "direction", value: "DIR", help: "asc or desc.", default: "desc",
-        choices: SortDirection.allCases.map(\.rawValue))
+    static let sort = OptionDeclaration<ListStarredOptions>.choice(
+        OptionSpec(
+            "sort", value: "KEY",
+            help: "created (when it was starred) or updated (when the repository was pushed to).",
+            default: "created", choices: ListStarredOptions.Sort.allCases.map(\.rawValue)),
+        at: \.sort)
+    static let direction = OptionDeclaration<ListStarredOptions>.direction(default: "desc", at: \.direction)
+    static let options = GroupDeclaration(title: "OPTIONS", options: [sort, direction])
 
     static let declaration = Command(
         list: ListDeclaration<ListStarredOptions, _>(
@@ -56,7 +58,7 @@ enum ListStarredCommand {
                 language, stars and description.
                 """,
             arguments: [("LOGIN", "The account whose stars to list.")],
-            options: [sort, direction],
+            options: options.group.options,
             examples: [
                 ("gh-users starred octocat", "The 30 most recent stars."),
                 (
@@ -68,11 +70,8 @@ enum ListStarredCommand {
             fields: ["starred_at", "repo"]
         ),
         parse: { parsed, spec throws(UsageError) in
-            ListStarredOptions(
-                login: try LoginArgument.single(parsed, spec: spec),
-                sort: try ChoiceOption.parse(parsed, sort, spec: spec),
-                direction: try ChoiceOption.parse(parsed, direction, spec: spec)
-            )
+            try options.parse(
+                parsed, spec: spec, into: ListStarredOptions(login: try LoginArgument.single(parsed, spec: spec)))
         }
     )
 }

@@ -16,10 +16,6 @@ enum ProfileSource: String, Sendable, Equatable, CaseIterable {
         choices: ProfileSource.allCases.map(\.rawValue)
     )
 
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ProfileSource {
-        try ChoiceOption.parse(parsed, via, spec: spec) ?? .rest
-    }
-
     /// GitHub's GraphQL API refuses anonymous callers: without a token, `command` (such as `show`)
     /// stops with status 4 before any request, and this says so with the way out.
     static func tokenRequirement(command: String) -> TokenRequirement {

@@ -38,7 +38,12 @@ enum HelpRenderer {
     static func topLevel(width: Int) -> String {
         let specs = CommandCatalog.specs
         var text = "gh-users: \(tagline).\n\nUSAGE\n  \(usage)\n"
-        text += "\nCOMMANDS\n" + labelled(specs.map { ($0.name, $0.abstract) }, width: width)
+        // One column for every section, so that the sections read as one list.
+        let widest = specs.map { DisplayWidth.of($0.name) }.max() ?? 0
+        for (section, listed) in CommandCatalog.sections {
+            text += "\n\(section.rawValue)\n"
+            text += labelled(listed.map { ($0.name, $0.abstract) }, width: width, atLeast: widest)
+        }
         text += "\nGLOBAL OPTIONS\n" + labelled(globalOptions, width: width)
         text += "\nEXAMPLES\n" + examples(topLevelExamples, width: width)
         text += "\nTOPICS\n"
@@ -64,6 +69,9 @@ enum HelpRenderer {
         if !spec.arguments.isEmpty {
             text += "\nARGUMENTS\n" + labelled(spec.arguments.map { ($0.name, $0.help) }, width: width)
         }
+        if !spec.subcommands.isEmpty {
+            text += "\nCOMMANDS\n" + labelled(spec.subcommands.map { ($0.word, $0.abstract) }, width: width)
+        }
         text += "\nOPTIONS\n" + optionLines(spec.options + [CommandSpec.help], width: width)
         for group in spec.groups {
             text += "\n\(group.title)\n" + optionLines(group.options, width: width)
@@ -86,10 +94,11 @@ enum HelpRenderer {
     }
 
     /// Two columns: a label, and its text wrapped under itself. A label too wide for the column stands alone.
-    static func labelled(_ rows: [(label: String, text: String)], width: Int, column widest: Int = labelColumn)
-        -> String
-    {
-        var column = min(widest, rows.map { DisplayWidth.of($0.label) }.max() ?? 0)
+    /// `atLeast` aligns the text as if a label that wide were among the rows.
+    static func labelled(
+        _ rows: [(label: String, text: String)], width: Int, column widest: Int = labelColumn, atLeast: Int = 0
+    ) -> String {
+        var column = min(widest, max(atLeast, rows.map { DisplayWidth.of($0.label) }.max() ?? 0))
         // On a narrow terminal the text gets the room: every label stands alone, the text below it.
         if width - column - 4 < 30 { column = 0 }
         let indent = column == 0 ? 6 : 2 + column + 2

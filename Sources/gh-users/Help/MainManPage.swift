@@ -21,8 +21,10 @@ extension ManPageRenderer {
             "gh-users: \(HelpRenderer.tagline). Each command has its own page, gh-users-COMMAND(1), which says "
                 + "what 'gh-users COMMAND --help' says: its options, and each option group it takes. The groups "
                 + "are described once below, with the commands that take them.")
-        text += Roff.section("COMMANDS")
-        text += specs.map { Roff.tagged(Roff.reference("gh-users-" + $0.name), $0.abstract) }.joined()
+        for (section, listed) in CommandCatalog.sections {
+            text += Roff.section(section.rawValue)
+            text += listed.map { Roff.tagged(Roff.reference(pageName($0)), $0.abstract) }.joined()
+        }
         text += Roff.section("GLOBAL OPTIONS")
         text += HelpRenderer.globalOptions.map { Roff.tagged(Roff.bold($0.label), $0.text) }.joined()
         for group in sharedGroups(specs) {
@@ -42,7 +44,7 @@ extension ManPageRenderer {
         }
         text += Roff.section("EXAMPLES") + examples(HelpRenderer.topLevelExamples)
         text += Roff.section("SEE ALSO")
-        let pages = specs.map { "gh-users-" + $0.name } + ["gh", "jq"]
+        let pages = CommandCatalog.allSpecs.map(pageName) + ["gh", "jq"]
         text +=
             pages.enumerated().map { index, page in
                 Roff.reference(page) + (index < pages.count - 1 ? "," : "")

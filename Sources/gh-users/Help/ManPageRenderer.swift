@@ -19,7 +19,7 @@ enum ManPageRenderer {
     }
 
     static func commandPage(_ spec: CommandSpec, version: String, date: String) -> String {
-        let page = "gh-users-" + spec.name
+        let page = pageName(spec)
         var text = Roff.header(title: page, version: version, date: date)
         text += Roff.section("NAME") + Roff.escape(page + " - " + summary(spec.abstract)) + "\n"
         text += Roff.section("SYNOPSIS")
@@ -28,6 +28,10 @@ enum ManPageRenderer {
         if !spec.arguments.isEmpty {
             text += Roff.section("ARGUMENTS")
             text += spec.arguments.map { Roff.tagged(Roff.italic($0.name), $0.help) }.joined()
+        }
+        if !spec.subcommands.isEmpty {
+            text += Roff.section("COMMANDS")
+            text += spec.subcommands.map { Roff.tagged(Roff.reference(pageName($0)), $0.abstract) }.joined()
         }
         text += Roff.section("OPTIONS") + options(spec.options + [CommandSpec.help])
         for group in spec.groups {
@@ -39,8 +43,17 @@ enum ManPageRenderer {
         if !spec.examples.isEmpty {
             text += Roff.section("EXAMPLES") + examples(spec.examples)
         }
-        text += Roff.section("SEE ALSO") + Roff.reference("gh-users") + "\n"
+        // A subcommand's page points to its command's, as gh's pages do.
+        let parent = spec.section == nil ? CommandCatalog.spec(named: String(spec.name.prefix { $0 != " " })) : nil
+        text += Roff.section("SEE ALSO")
+        text += parent.map { Roff.reference(pageName($0)) + ",\n" } ?? ""
+        text += Roff.reference("gh-users") + "\n"
         return text
+    }
+
+    /// gh-users-COMMAND, and gh-users-COMMAND-SUBCOMMAND for a subcommand (gh-users-me-edit), as gh names its pages.
+    static func pageName(_ spec: CommandSpec) -> String {
+        "gh-users-" + spec.name.replacing(" ", with: "-")
     }
 
     /// The abstract as a NAME line has it: without its closing full stop.

@@ -26,6 +26,7 @@ enum BashCompletionScript {
             return cases.isEmpty ? nil : "case $2 in\n" + cases.joined(separator: "\n") + "\nesac"
         }
         script += wordsFunction(model)
+        script += subcommandFunction(model)
         script += main(model)
         return script
     }
@@ -122,6 +123,17 @@ enum BashCompletionScript {
         return text
     }
 
+    /// `me edit` is read as one command, as the router reads it: the first argument after a command that has
+    /// subcommands, when it names one.
+    private static func subcommandFunction(_ model: CompletionModel) -> String {
+        var text = "# Succeeds when $2 is a subcommand of command $1.\n_gh_users_subcommand() {\n"
+        if !model.subcommands.isEmpty {
+            text += "    case \"$1 $2\" in\n    " + pattern(model.subcommands) + " return 0 ;;\n    esac\n"
+        }
+        text += "    return 1\n}\n\n"
+        return text
+    }
+
     private static func main(_ model: CompletionModel) -> String {
         #"""
         _gh_users() {
@@ -144,6 +156,8 @@ enum BashCompletionScript {
                     fi
                 elif [[ -z $command ]]; then
                     command=$word
+                elif ((arguments == 0)) && _gh_users_subcommand "$command" "$word"; then
+                    command="$command $word"
                 else
                     arguments=$((arguments + 1))
                 fi
@@ -162,7 +176,7 @@ enum BashCompletionScript {
             elif ((!ended)) && [[ $cur == -* ]]; then
                 _gh_users_options "$command" "$cur"
             elif [[ -z $command ]]; then
-                _gh_users_match "$cur" \#(words(model.commands.map(\.name)))
+                _gh_users_match "$cur" \#(words(model.topLevel.map(\.name)))
             elif ((arguments == 0)); then
                 _gh_users_words "$command" "$cur"
             fi

@@ -41,7 +41,13 @@ struct CompletionModel: Sendable {
         let valueSpellings: [String]
     }
 
+    /// Every command, then every subcommand, named in full (`me edit`).
     let commands: [Command]
+    /// The subcommands' full names: a script reads `me edit` as one command, as the router does.
+    let subcommands: [String]
+
+    /// The commands the first word may be.
+    var topLevel: [Command] { commands.filter { !subcommands.contains($0.name) } }
     /// What may come before the command: --help and --version, the only options the router reads there.
     let leadingOptions: [Option]
     let leadingValueSpellings: [String]
@@ -52,7 +58,9 @@ struct CompletionModel: Sendable {
     /// `specs` plus the `completion` command itself when the caller did not list it, each name once.
     init(commands specs: [CommandSpec]) {
         var seen: Set<String> = []
-        let specs = (specs + [CompletionCommand.declaration.spec]).filter { seen.insert($0.name).inserted }
+        let nested = specs.flatMap(\.subcommands)
+        let specs = (specs + [CompletionCommand.declaration.spec] + nested).filter { seen.insert($0.name).inserted }
+        subcommands = nested.map(\.name)
         commands = specs.map { spec in
             Command(
                 name: spec.name,
@@ -106,9 +114,11 @@ struct CompletionModel: Sendable {
 
     private static func words(of spec: CommandSpec, among specs: [CommandSpec]) -> [Word] {
         guard spec.name == CommandCatalog.helpSpec.name else {
-            return spec.words.map { Word(text: $0, description: nil) }
+            return spec.words.map { word in
+                Word(text: word, description: spec.subcommands.first { $0.word == word }?.abstract)
+            }
         }
-        return specs.map { Word(text: $0.name, description: $0.abstract) }
+        return specs.filter { !$0.name.contains(" ") }.map { Word(text: $0.name, description: $0.abstract) }
             + HelpTopics.names.map { Word(text: $0, description: "Help topic.") }
     }
 }

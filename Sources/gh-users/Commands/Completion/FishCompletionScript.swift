@@ -7,10 +7,14 @@ enum FishCompletionScript {
     static func render(_ model: CompletionModel) -> String {
         var script = header
         script += takesValueFunction(model)
+        script +=
+            "# Succeeds when $argv[2] is a subcommand of command $argv[1]: `me edit` is one command, as the router\n"
+        script += "# reads it.\nfunction __gh_users_subcommand --argument-names command token\n"
+        script += "    contains -- \"$command $token\" " + words(model.subcommands) + "\nend\n\n"
         script += helpers
         script += "complete -c gh-users -f\n\n"
         let needsCommand = CompletionQuoting.fish("__gh_users_needs_command")
-        for command in model.commands {
+        for command in model.topLevel {
             script += line(condition: needsCommand, ["-a", argument([command.name])], description: command.abstract)
         }
         for option in model.leadingOptions {
@@ -59,6 +63,8 @@ enum FishCompletionScript {
                     end
                 else if test -z "$command"
                     set command "$token"
+                else if test $arguments = 0; and __gh_users_subcommand "$command" "$token"
+                    set command "$command $token"
                 else
                     set arguments (math $arguments + 1)
                 end

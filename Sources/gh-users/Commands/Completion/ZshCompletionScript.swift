@@ -12,6 +12,14 @@ enum ZshCompletionScript {
 
             """
         script += wordsFunction(model)
+        script += "_gh_users_subcommand() {\n"
+        if !model.subcommands.isEmpty {
+            script += "    case \"$1 $2\" in\n"
+            script +=
+                "    " + model.subcommands.map(CompletionQuoting.posix).joined(separator: " | ") + ") return 0 ;;\n"
+            script += "    esac\n"
+        }
+        script += "    return 1\n}\n\n"
         script += "_gh_users() {\n"
         script += "    local curcontext=$curcontext state state_descr line\n"
         script += "    local -i ret=1\n"
@@ -28,6 +36,12 @@ enum ZshCompletionScript {
         script += "        _gh_users_words '' && ret=0\n"
         script += "        ;;\n"
         script += "    argument)\n"
+        // `me edit` is one command, as the router reads it: the words after it are its own.
+        script += "        if (( CURRENT > 2 )) && _gh_users_subcommand $words[1] $words[2]; then\n"
+        script += "            words[1]=\"$words[1] $words[2]\"\n"
+        script += "            words[2]=()\n"
+        script += "            (( CURRENT-- ))\n"
+        script += "        fi\n"
         script += "        curcontext=${curcontext%:*:*}:gh-users-$words[1]:\n"
         script += "        case $words[1] in\n"
         for command in model.commands {
@@ -63,7 +77,7 @@ enum ZshCompletionScript {
     private static func wordsFunction(_ model: CompletionModel) -> String {
         var text = "_gh_users_words() {\n    local -a candidates\n    local label\n    case ${@[-1]} in\n"
         var branches: [(pattern: String, label: String, words: [CompletionModel.Word])] = [
-            ("''", "command", model.commands.map { .init(text: $0.name, description: $0.abstract) })
+            ("''", "command", model.topLevel.map { .init(text: $0.name, description: $0.abstract) })
         ]
         for command in model.commands where !command.words.isEmpty {
             let label = (command.argumentName ?? "argument").lowercased()

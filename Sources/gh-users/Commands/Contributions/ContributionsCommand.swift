@@ -29,9 +29,27 @@ struct ContributionsReport: Sendable, Equatable {
 /// `gh-users contributions LOGIN`: an account's contribution calendar from GraphQL, drawn as GitHub draws it on
 /// a terminal, or one record per day.
 enum ContributionsCommand {
-    static let from = OptionSpec(
-        "from", value: "DATE", help: "First day, YYYY-MM-DD (UTC).", default: "364 days before --to")
-    static let to = OptionSpec("to", value: "DATE", help: "Last day, YYYY-MM-DD (UTC).", default: "today")
+    static let from = day(
+        OptionSpec("from", value: "DATE", help: "First day, YYYY-MM-DD (UTC).", default: "364 days before --to"),
+        at: \.from)
+    static let to = day(
+        OptionSpec("to", value: "DATE", help: "Last day, YYYY-MM-DD (UTC).", default: "today"), at: \.to)
+    /// The span's rules are checked once both ends are read.
+    static let options = GroupDeclaration<ContributionsOptions>(
+        title: "OPTIONS", options: [from, to],
+        check: { options, _, spec throws(UsageError) in
+            if let start = options.from, let end = options.to, start > end {
+                throw UsageError(message: "--from \(start) comes after --to \(end)", command: spec)
+            }
+            // Each year is a request: a span reaching back before GitHub would spend them on empty years.
+            if let start = options.from, start < gitHubBegan {
+                throw UsageError(
+                    message: "--from \(start) is before GitHub began (\(gitHubBegan)): no account has contributions "
+                        + "before then",
+                    command: spec)
+            }
+        }
+    )
 
     static let declaration = Command(
         resource: ResourceDeclaration<ContributionsOptions, _>(
@@ -83,7 +101,7 @@ enum ContributionsCommand {
                 organization or a bot has no calendar (exit 1).
                 """,
             arguments: [("LOGIN", "The account whose contributions to show.")],
-            options: [from, to],
+            options: options.group.options,
             examples: [
                 ("gh-users contributions octocat", "The last year, as a heatmap."),
                 (
@@ -98,21 +116,8 @@ enum ContributionsCommand {
             fields: ["date", "count", "level"]
         ),
         parse: { parsed, spec throws(UsageError) in
-            let options = ContributionsOptions(
-                login: try LoginArgument.single(parsed, spec: spec),
-                from: try day(parsed, from, spec: spec),
-                to: try day(parsed, to, spec: spec))
-            if let start = options.from, let end = options.to, start > end {
-                throw UsageError(message: "--from \(start) comes after --to \(end)", command: spec)
-            }
-            // Each year is a request: a span reaching back before GitHub would spend them on empty years.
-            if let start = options.from, start < gitHubBegan {
-                throw UsageError(
-                    message: "--from \(start) is before GitHub began (\(gitHubBegan)): no account has contributions "
-                        + "before then",
-                    command: spec)
-            }
-            return options
+            try options.parse(
+                parsed, spec: spec, into: ContributionsOptions(login: try LoginArgument.single(parsed, spec: spec)))
         }
     )
 
@@ -134,15 +139,20 @@ enum ContributionsCommand {
     /// The day of GitHub's first commit, October 2007: no calendar has a contribution before it.
     static let gitHubBegan = CalendarDay("2007-10-01")!
 
-    private static func day(_ parsed: ParsedArguments, _ option: OptionSpec, spec: CommandSpec) throws(UsageError)
-        -> CalendarDay?
-    {
-        guard let text = parsed.value(option) else { return nil }
-        guard let day = CalendarDay(text) else {
-            let problem = missingDay(text) ?? "a date as YYYY-MM-DD, such as 2025-01-31"
-            throw UsageError(message: "invalid value '\(text)' for '--\(option.name)': \(problem)", command: spec)
-        }
-        return day
+    /// A day written as YYYY-MM-DD, or the error that says what is wrong with it.
+    private static func day(
+        _ spec: OptionSpec, at path: WritableKeyPath<ContributionsOptions, CalendarDay?> & Sendable
+    ) -> OptionDeclaration<ContributionsOptions> {
+        .optional(
+            spec, at: path,
+            parse: { reading throws(UsageError) in
+                guard let day = CalendarDay(reading.text) else {
+                    let problem = missingDay(reading.text) ?? "a date as YYYY-MM-DD, such as 2025-01-31"
+                    throw reading.usageError("invalid value '\(reading.text)' for '--\(spec.name)': \(problem)")
+                }
+                return day
+            },
+            write: \.description)
     }
 
     /// What is wrong with a date written as YYYY-MM-DD that names no day ("2026-02 has no day 30: it has 28

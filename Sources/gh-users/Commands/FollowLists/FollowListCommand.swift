@@ -24,21 +24,48 @@ enum FollowListCommand {
     static let followers = declaration(.followers)
     static let following = declaration(.following)
 
-    static let mutual = OptionSpec("mutual", help: "Only followers whom LOGIN follows too.")
-    static let notFollowedBack = OptionSpec("not-followed-back", help: "Only followers whom LOGIN does not follow.")
-    static let notFollowingBack = OptionSpec(
-        "not-following-back", help: "Only accounts LOGIN follows that do not follow LOGIN.")
+    static let mutual = filter(OptionSpec("mutual", help: "Only followers whom LOGIN follows too."), .mutual)
+    static let notFollowedBack = filter(
+        OptionSpec("not-followed-back", help: "Only followers whom LOGIN does not follow."), .difference)
+    static let notFollowingBack = filter(
+        OptionSpec("not-following-back", help: "Only accounts LOGIN follows that do not follow LOGIN."), .difference)
 
     /// The set operations each side takes, by the option that asks for each.
-    static func filters(_ relation: UserRelation) -> [(option: OptionSpec, filter: FollowGraph.Filter)] {
+    static func filters(_ relation: UserRelation)
+        -> [(option: OptionDeclaration<FollowListOptions>, filter: FollowGraph.Filter)]
+    {
         relation == .followers
             ? [(mutual, .mutual), (notFollowedBack, .difference)] : [(notFollowingBack, .difference)]
+    }
+
+    /// Each side's own options, declared once: its set operations, then `--changes`.
+    static func options(_ relation: UserRelation) -> GroupDeclaration<FollowListOptions> {
+        GroupDeclaration(
+            title: "OPTIONS", options: filters(relation).map(\.option) + [FollowerChanges.option],
+            check: FollowerChanges.checkFields)
+    }
+
+    /// A set operation's flag; one at most.
+    private static func filter(_ spec: OptionSpec, _ filter: FollowGraph.Filter) -> OptionDeclaration<FollowListOptions>
+    {
+        OptionDeclaration(
+            spec: spec,
+            read: { options, reading throws(UsageError) in
+                let chosen = [mutual, notFollowedBack, notFollowingBack].filter { reading.parsed.has($0) }
+                if chosen.count > 1 {
+                    throw reading.usageError(
+                        chosen.map { "--" + $0.name }.joined(separator: " and ") + " cannot be used together")
+                }
+                options.filter = filter
+            },
+            resume: { options in options.filter == filter ? ["--" + spec.name] : [] })
     }
 
     private static func declaration(_ relation: UserRelation) -> Command {
         let name = relation.rawValue
         let filters = Self.filters(relation)
         let choices: String = filters.map { "--" + $0.option.name }.joined(separator: " | ")
+        let options = Self.options(relation)
         let listing = ListDeclaration<FollowListOptions, User>(
             noun: relation == .followers ? "followers" : "followed accounts",
             paging: { $0.plan },
@@ -89,7 +116,7 @@ enum FollowListCommand {
                 --fields takes change, login, id and previous_login.
                 """,
             arguments: [("LOGIN", "The account whose \(name) to list; without it, the token's own.")],
-            options: filters.map(\.0) + [FollowerChanges.option],
+            options: options.group.options,
             examples: [
                 ("gh-users \(name) octocat", "The first 30."),
                 ("gh-users \(name) octocat --all --format ndjson | jq -r .login", "All of them, by login."),
@@ -112,17 +139,8 @@ enum FollowListCommand {
             optionFields: [("With --\(FollowerChanges.option.name)", FollowerChange.fields)]
         )
         return Command(github: listing.spec(spec)) { parsed, spec throws(UsageError) in
-            var options = FollowListOptions()
-            options.login = try LoginArgument.optional(parsed, spec: spec)
-            let chosen = filters.filter { parsed.has($0.0) }
-            if chosen.count > 1 {
-                throw UsageError(
-                    message: chosen.map { "--" + $0.0.name }.joined(separator: " and ")
-                        + " cannot be used together",
-                    command: spec)
-            }
-            options.filter = chosen.first?.1
-            try FollowerChanges.parse(parsed, spec: spec, into: &options)
+            let options = try options.parse(
+                parsed, spec: spec, into: FollowListOptions(login: try LoginArgument.optional(parsed, spec: spec)))
             let run = try ListRun(listing, parsed, spec, options: options)
             return .github(FollowListRun(listing: run, relation: relation))
         }

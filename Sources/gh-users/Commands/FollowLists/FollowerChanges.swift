@@ -6,47 +6,51 @@ import Foundation
 /// `followers [LOGIN] --changes FILE` and `following [LOGIN] --changes FILE`: who came and went since the last
 /// run, by comparing the whole list now with the snapshot in FILE, then recording the list in FILE.
 enum FollowerChanges {
-    static let option = OptionSpec(
-        "changes", value: "FILE",
-        help: "Write who came and went since the last run with FILE, then record the list in FILE (see the "
-            + "description above).",
-        path: .file)
+    /// A snapshot is always of the whole list (`--all` is implied, `--limit` refused), holds ids and logins (no
+    /// `--full`), and its records have their own fields.
+    static let option = OptionDeclaration<FollowListOptions>.optional(
+        OptionSpec(
+            "changes", value: "FILE",
+            help: "Write who came and went since the last run with FILE, then record the list in FILE (see the "
+                + "description above).",
+            path: .file),
+        at: \.changes,
+        parse: { reading throws(UsageError) in
+            let path = reading.text
+            guard !path.isEmpty else { throw reading.usageError("--changes needs a file path") }
+            if reading.parsed.value(PagingGroup.limit) != nil {
+                throw reading.usageError(
+                    "--changes compares the whole list, so it cannot be used with --limit (--all is implied)")
+            }
+            if reading.parsed.has(ProfileGroup.full) {
+                throw reading.usageError("--changes records ids and logins, so it cannot be used with --full")
+            }
+            if let field = fields(reading.parsed)?.first(where: { !$0.isEmpty && !FollowerChange.fields.contains($0) })
+            {
+                throw reading.usageError(
+                    "unknown field '\(field)' for \(reading.command.name) --changes\nValid fields: "
+                        + FollowerChange.fields.joined(separator: ", "))
+            }
+            return path
+        },
+        write: { $0 })
 
-    /// Reads `--changes` into `options`, and refuses what does not go with it: a snapshot is always of the whole
-    /// list (`--all` is implied, `--limit` refused), holds ids and logins (no `--full`), and its records have their
-    /// own fields.
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec, into options: inout FollowListOptions)
+    /// Without `--changes`, a field only its records have is refused.
+    @Sendable static func checkFields(_ options: FollowListOptions, _ parsed: ParsedArguments, spec: CommandSpec)
         throws(UsageError)
     {
-        let fields = parsed.value(OutputGroup.fields).map { text in
+        guard options.changes == nil, let field = fields(parsed)?.first(where: FollowerChange.ownFields.contains)
+        else { return }
+        throw UsageError(
+            message: "the field '\(field)' exists only with --changes, whose records have "
+                + FollowerChange.fields.joined(separator: ", "),
+            command: spec)
+    }
+
+    private static func fields(_ parsed: ParsedArguments) -> [String]? {
+        parsed.value(OutputGroup.fields).map { text in
             text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
-        guard let path = parsed.value(option) else {
-            if let field = fields?.first(where: FollowerChange.ownFields.contains) {
-                throw UsageError(
-                    message: "the field '\(field)' exists only with --changes, whose records have "
-                        + FollowerChange.fields.joined(separator: ", "),
-                    command: spec)
-            }
-            return
-        }
-        guard !path.isEmpty else { throw UsageError(message: "--changes needs a file path", command: spec) }
-        if parsed.value(PagingGroup.limit) != nil {
-            throw UsageError(
-                message: "--changes compares the whole list, so it cannot be used with --limit (--all is implied)",
-                command: spec)
-        }
-        if parsed.has(ProfileGroup.full) {
-            throw UsageError(
-                message: "--changes records ids and logins, so it cannot be used with --full", command: spec)
-        }
-        if let field = fields?.first(where: { !$0.isEmpty && !FollowerChange.fields.contains($0) }) {
-            throw UsageError(
-                message: "unknown field '\(field)' for \(spec.name) --changes\nValid fields: "
-                    + FollowerChange.fields.joined(separator: ", "),
-                command: spec)
-        }
-        options.changes = path
     }
 }
 

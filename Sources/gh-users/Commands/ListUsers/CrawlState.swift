@@ -113,8 +113,7 @@ struct CrawlOutputSettings: Sendable, Equatable {
     var arguments: [String] {
         var words = ["--format", format.rawValue]
         if let fields { words += ["--fields", fields.joined(separator: ",")] }
-        if full { words += ["--full"] + (via == .rest ? [] : ["--via", via.rawValue]) }
-        return words
+        return words + (full ? ProfileGroup.declared.arguments(ProfileOptions(full: true, via: via)) : [])
     }
 
     /// How output written with `recorded` differs from this run's, one phrase per difference; empty when the

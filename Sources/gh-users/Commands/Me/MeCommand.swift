@@ -40,18 +40,52 @@ enum MeCommand {
         tokenRequirement: { options in TokenRequirement(command: options.edit == nil ? "me" : "me edit") }
     )
 
-    static let declaration = Command(
-        spec: CommandSpec(
-            name: "me",
-            abstract: "Show the account your token belongs to (GET /user), or change its profile (PATCH /user).",
-            usage: "gh-users me [edit [--name TEXT] [--bio TEXT] [--blog URL] [--location TEXT] [--company TEXT] "
-                + "[--twitter-username NAME] [--hireable | --no-hireable] [--dry-run]] [options]",
-            discussion: """
-                Needs a token (GH_TOKEN, GITHUB_TOKEN or --token-file): without one it exits with status 4
-                before sending anything. JSON is GitHub's private-user object, with the private counts and plan
-                a token's owner may see. On a terminal the profile ends with the scopes GitHub says the token
-                has (X-OAuth-Scopes).
+    /// What both print: the private profile.
+    private static let fields =
+        FieldCatalog.profile + [
+            "notification_email", "private_gists", "total_private_repos", "owned_private_repos", "disk_usage",
+            "collaborators", "two_factor_authentication", "plan", "business_plus", "ldap_dn",
+        ]
 
+    private static let spec = CommandSpec(
+        name: "me",
+        abstract: "Show the account your token belongs to (GET /user), or change its profile (PATCH /user).",
+        usage: "gh-users me [options]",
+        discussion: """
+            Needs a token (GH_TOKEN, GITHUB_TOKEN or --token-file): without one it exits with status 4
+            before sending anything. JSON is GitHub's private-user object, with the private counts and plan
+            a token's owner may see. On a terminal the profile ends with the scopes GitHub says the token
+            has (X-OAuth-Scopes). me edit changes the profile.
+            """,
+        arguments: [],
+        options: [],
+        examples: [
+            ("gh-users me", "Who the token is, and what it may do."),
+            ("gh-users me --json | jq -r .login", "Just the login, for a script."),
+        ],
+        fields: fields
+    )
+
+    static let declaration = Command(
+        spec: spec,
+        parse: { parsed, spec throws(UsageError) in
+            if let word = parsed.positionals.first {
+                throw UsageError(message: "unknown action '\(word)': me takes edit, or nothing", command: spec)
+            }
+            return Options()
+        }
+    )
+    .nesting([edit]) { option in
+        UsageError(message: "--\(option.name) changes the profile: gh-users me edit --\(option.name) …", command: spec)
+    }
+
+    static let edit = Command(
+        spec: CommandSpec(
+            name: "me edit",
+            abstract: "Change your account's profile (PATCH /user), and show it as it now is.",
+            usage: "gh-users me edit [--name TEXT] [--bio TEXT] [--blog URL] [--location TEXT] [--company TEXT] "
+                + "[--twitter-username NAME] [--hireable | --no-hireable] [--dry-run] [options]",
+            discussion: """
                 me edit sends the fields given, and only those, to PATCH /user, then prints the profile as it
                 now is, as me does. An empty value clears a field. It needs at least one field (status 64
                 otherwise) and a token with the user scope: GitHub's refusal is status 4, with the scope named.
@@ -59,37 +93,16 @@ enum MeCommand {
                 write is sent once: never retried after a failure that could have changed the profile, and
                 never sent again to where a redirect points.
                 """,
-            arguments: [("edit", "Change the profile instead of only showing it.")],
-            options: ProfileEdit.options,
+            arguments: [],
+            options: ProfileEdit.options.group.options,
             examples: [
-                ("gh-users me", "Who the token is, and what it may do."),
-                ("gh-users me --json | jq -r .login", "Just the login, for a script."),
                 ("gh-users me edit --bio 'Tends the octocats' --hireable", "Change the bio, and say you are for hire."),
                 ("gh-users me edit --location '' --dry-run", "Show the request that would clear the location."),
             ],
-            fields: FieldCatalog.profile + [
-                "notification_email", "private_gists", "total_private_repos", "owned_private_repos", "disk_usage",
-                "collaborators", "two_factor_authentication", "plan", "business_plus", "ldap_dn",
-            ],
-            words: ["edit"]
+            fields: fields
         ),
         parse: { parsed, spec throws(UsageError) in
-            switch parsed.positionals.first {
-            case nil:
-                if let stray = ProfileEdit.stray(parsed) {
-                    throw UsageError(
-                        message: "--\(stray.name) changes the profile: gh-users me edit --\(stray.name) …",
-                        command: spec)
-                }
-                return Options()
-            case "edit":
-                if let extra = parsed.positionals.dropFirst().first {
-                    throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
-                }
-                return Options(edit: try ProfileEdit.parse(parsed, spec: spec))
-            case let word?:
-                throw UsageError(message: "unknown action '\(word)': me takes edit, or nothing", command: spec)
-            }
+            Options(edit: try ProfileEdit.options.parse(parsed, spec: spec))
         }
     )
 }

@@ -36,16 +36,37 @@ struct SearchUsersOptions: PagedOptions {
 /// `gh-users search`: accounts, and a word on stderr when GitHub's 1,000-result cap or a partial answer limits
 /// what could be shown.
 enum SearchUsersCommand {
-    static let sort = OptionSpec(
-        "sort", value: "KEY", help: "followers, repositories or joined.", default: "best match",
-        choices: UserSearchQuery.Sort.allCases.map(\.rawValue))
-    static let order = OptionSpec(
-        "order", value: "DIR", help: "asc or desc (with --sort).", default: "desc",
-        choices: SortDirection.allCases.map(\.rawValue))
-    static let split = OptionSpec(
-        "split",
-        help: "Get past the 1,000-result cap: cut the query into created: ranges of 1,000 results or fewer and "
-            + "page each (not with --sort, --order or a created: qualifier).")
+    static let sort = OptionDeclaration<SearchUsersOptions>.choice(
+        OptionSpec(
+            "sort", value: "KEY", help: "followers, repositories or joined.", default: "best match",
+            choices: UserSearchQuery.Sort.allCases.map(\.rawValue)),
+        at: \.query.sort)
+    static let order = OptionDeclaration<SearchUsersOptions>.choice(
+        OptionSpec(
+            "order", value: "DIR", help: "asc or desc (with --sort).", default: "desc",
+            choices: SortDirection.allCases.map(\.rawValue)),
+        at: \.query.order)
+    static let split = OptionDeclaration<SearchUsersOptions>.flag(
+        OptionSpec(
+            "split",
+            help: "Get past the 1,000-result cap: cut the query into created: ranges of 1,000 results or fewer and "
+                + "page each (not with --sort, --order or a created: qualifier)."),
+        at: \.split)
+    static let options = GroupDeclaration<SearchUsersOptions>(
+        title: "OPTIONS", options: [sort, order, split],
+        check: { options, _, spec throws(UsageError) in
+            guard options.split else { return }
+            if options.query.sort != nil || options.query.order != nil {
+                throw UsageError(
+                    message: "--split writes the pieces in created order; it cannot be combined with --sort or --order",
+                    command: spec)
+            }
+            if hasCreatedQualifier(options.query.text) {
+                throw UsageError(
+                    message: "--split makes its own created: ranges; leave created: out of the query", command: spec)
+            }
+        }
+    )
 
     static let declaration = Command(
         list: ListDeclaration<SearchUsersOptions, _>(
@@ -103,7 +124,7 @@ enum SearchUsersCommand {
                 --order do not apply.
                 """,
             arguments: [("QUERY", "Search words and qualifiers.")],
-            options: [sort, order, split],
+            options: options.group.options,
             examples: [
                 ("gh-users search mona", "Accounts whose login or name holds 'mona'."),
                 (
@@ -120,29 +141,13 @@ enum SearchUsersCommand {
             fields: FieldCatalog.searchResult
         ),
         parse: { parsed, spec throws(UsageError) in
-            var query: UserSearchQuery
+            let query: UserSearchQuery
             do {
                 query = try UserSearchQuery(text: parsed.positionals.joined(separator: " "))
             } catch {
                 throw UsageError(message: "search needs a QUERY (words and qualifiers such as type:org)", command: spec)
             }
-            query.sort = try ChoiceOption.parse(parsed, sort, spec: spec)
-            query.order = try ChoiceOption.parse(parsed, order, spec: spec)
-            let splits = parsed.has(split)
-            if splits {
-                if query.sort != nil || query.order != nil {
-                    throw UsageError(
-                        message:
-                            "--split writes the pieces in created order; it cannot be combined with --sort or --order",
-                        command: spec)
-                }
-                if hasCreatedQualifier(query.text) {
-                    throw UsageError(
-                        message: "--split makes its own created: ranges; leave created: out of the query",
-                        command: spec)
-                }
-            }
-            return SearchUsersOptions(query: query, split: splits)
+            return try options.parse(parsed, spec: spec, into: SearchUsersOptions(query: query))
         }
     )
 

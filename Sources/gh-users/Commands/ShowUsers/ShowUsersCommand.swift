@@ -25,10 +25,47 @@ struct ShowUsersOptions: Sendable, Equatable {
 /// `gh-users show`: profiles fetched concurrently and printed in the order given; each one missing is
 /// reported on stderr, and the rest are still printed.
 enum ShowUsersCommand {
-    static let id = OptionSpec(
-        "id", value: "N", help: "Look the account up by its numeric id instead of a login; give it again for more.")
-    static let concurrency = OptionSpec(
-        "concurrency", value: "N", help: "Requests in flight at once, 1 to 10.", default: "4")
+    /// Every `--id` given, in order, each looked up once; never with LOGINs (the parse refuses those first).
+    static let id = OptionDeclaration<ShowUsersOptions>(
+        spec: OptionSpec(
+            "id", value: "N", help: "Look the account up by its numeric id instead of a login; give it again for more."),
+        read: { options, reading throws(UsageError) in
+            for text in reading.parsed.values(reading.option) {
+                guard let number = Int64(text), number >= 1 else {
+                    throw .invalidNumber(
+                        reading.option, text, rule: "an account id is an integer >= 1", spec: reading.command)
+                }
+                // An id given twice is looked up once, as a login given twice is.
+                if !options.references.contains(.id(number)) { options.references.append(.id(number)) }
+            }
+        },
+        resume: { options in
+            options.references.flatMap { reference -> [String] in
+                guard case .id(let number) = reference else { return [] }
+                return ["--id", String(number)]
+            }
+        }
+    )
+    static let concurrency = OptionDeclaration<ShowUsersOptions>(
+        spec: OptionSpec("concurrency", value: "N", help: "Requests in flight at once, 1 to 10.", default: "4"),
+        read: { options, reading throws(UsageError) in
+            let maximum = ShowUsersOptions.maximumConcurrency
+            options.concurrency = try reading.number(
+                in: 1...Int64(maximum), rule: "a whole number from 1 to \(maximum)")
+        },
+        resume: { $0.concurrency == 4 ? [] : ["--concurrency", String($0.concurrency)] }
+    )
+    static let via = OptionDeclaration<ShowUsersOptions>(
+        spec: ProfileSource.via,
+        read: { options, reading throws(UsageError) in
+            options.source = try reading.choice(ProfileSource.self)
+            if options.source == .graphql, reading.parsed.value(id) != nil {
+                throw reading.usageError("--via graphql looks accounts up by login; --id needs --via rest")
+            }
+        },
+        resume: { $0.source == .rest ? [] : ["--via", $0.source.rawValue] }
+    )
+    static let options = GroupDeclaration(title: "OPTIONS", options: [id, concurrency, via])
 
     static let declaration = Command(
         resource: ResourceDeclaration(
@@ -83,7 +120,7 @@ enum ShowUsersCommand {
             arguments: [
                 ("LOGIN", "An account's login, e.g. octocat or dependabot[bot]; - reads them from stdin, one a line.")
             ],
-            options: [id, concurrency, ProfileSource.via],
+            options: options.group.options,
             examples: [
                 ("gh-users show octocat", "One profile."),
                 ("gh-users show octocat torvalds --json | jq '.[].followers'", "Several, as a JSON array."),
@@ -101,21 +138,9 @@ enum ShowUsersCommand {
         ),
         parse: { parsed, spec throws(UsageError) in
             var references: [UserReference] = []
-            let ids = parsed.values(id)
-            if !ids.isEmpty {
+            if parsed.value(id) != nil {
                 guard parsed.positionals.isEmpty else {
                     throw UsageError(message: "give either LOGINs or --id, not both", command: spec)
-                }
-                for text in ids {
-                    guard let number = Int64(text), number >= 1 else {
-                        throw UsageError.invalidNumber(id, text, rule: "an account id is an integer >= 1", spec: spec)
-                    }
-                    // An id given twice is looked up once, as a login given twice is.
-                    if !references.contains(.id(number)) { references.append(.id(number)) }
-                }
-                if try ProfileSource.parse(parsed, spec: spec) == .graphql {
-                    throw UsageError(
-                        message: "--via graphql looks accounts up by login; --id needs --via rest", command: spec)
                 }
             } else {
                 guard !parsed.positionals.isEmpty else {
@@ -125,16 +150,8 @@ enum ShowUsersCommand {
                     references = logins.map(UserReference.login)
                 }
             }
-            let maximum = ShowUsersOptions.maximumConcurrency
-            var options = ShowUsersOptions(
-                references: references,
-                concurrency: try NumberOption.parse(
-                    parsed, concurrency, range: 1...Int64(maximum), rule: "a whole number from 1 to \(maximum)",
-                    spec: spec
-                ).map { Int($0) } ?? 4
-            )
-            options.fromStandardInput = references.isEmpty
-            options.source = try ProfileSource.parse(parsed, spec: spec)
+            var options = try options.parse(parsed, spec: spec, into: ShowUsersOptions(references: references))
+            options.fromStandardInput = options.references.isEmpty
             return options
         }
     )
