@@ -53,9 +53,7 @@ let package = Package(
             name: "GhUsersTests",
             dependencies: [
                 "gh-users", "AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking", "TestSupport",
-            ],
-            // The command tests' response bodies, read by path as Tests/Recorded is.
-            exclude: ["Commands/Bodies"]
+            ]
         ),
         .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "Domain", "JSONBytes", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users", "TestSupport"]),

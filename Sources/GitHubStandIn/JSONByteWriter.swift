@@ -20,33 +20,11 @@ struct JSONByteWriter {
     }
 
     mutating func integer(_ value: Int) {
-        if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
-        var magnitude = value.magnitude
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-        }
-        // Twenty digits cover UInt64.max; filling a fixed stack buffer backwards avoids a String allocation.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            while magnitude > 0 {
-                scratch[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            bytes.append(contentsOf: scratch[(24 - count)...])
-        }
+        bytes.append(contentsOf: String(value).utf8)
     }
 
     mutating func boolean(_ value: Bool) {
-        if value {
-            raw("true")
-        } else {
-            raw("false")
-        }
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
     mutating func null() {
@@ -60,19 +38,11 @@ struct JSONByteWriter {
     }
 
     mutating func optionalString(_ text: String?) {
-        if let text {
-            string(text)
-        } else {
-            null()
-        }
+        if let text { string(text) } else { null() }
     }
 
     mutating func optionalBoolean(_ value: Bool?) {
-        if let value {
-            boolean(value)
-        } else {
-            null()
-        }
+        if let value { boolean(value) } else { null() }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -41,8 +41,10 @@ struct StandInContributions {
         while midnight <= to {
             var count = 0
             if midnight >= created, midnight <= now {
-                var random = StandInSeededBytes(seed: user.id &* 100_003 &+ midnight / 86_400, salt: 0xC0_471B)
-                if random.next(below: 100) < activity { count = 1 + random.next(below: 3 + user.ordinal % 12) }
+                let seed = user.id &* 100_003 &+ midnight / 86_400
+                if Self.random(seed, 1) % 100 < activity {
+                    count = 1 + Int(Self.random(seed, 2) % UInt64(3 + user.ordinal % 12))
+                }
             }
             counts.append((midnight, count))
             midnight += 86_400
@@ -73,33 +75,37 @@ struct StandInContributions {
         return weeks
     }
 
-    /// GitHub's words for `from` or `to` that is no DateTime, or a span longer than a year (taken as 365.2425
-    /// days); nil when the arguments will do.
-    static func argumentProblem(_ arguments: [String: StandInGraphQLDocument.Value]) -> String? {
-        for name in ["from", "to"] {
-            guard let value = arguments[name] else { continue }
-            guard case .string(let text) = value, UTCTimestamp.epochSeconds(iso8601: text) != nil else {
-                return "Argument '\(name)' on Field 'contributionsCollection' has an invalid value. Expected type "
-                    + "'DateTime'."
+    /// `{"__typename": …, "contributionsCollection": {"contributionCalendar": …}}`, the fields and order gh-users's
+    /// calendar query asks; an `Organization` has only its type.
+    func write(type: String, into writer: inout JSONByteWriter) {
+        writer.raw("{\"__typename\":")
+        writer.string(type)
+        guard type == "User" else { return writer.raw("}") }
+        writer.raw(",\"contributionsCollection\":{\"contributionCalendar\":{\"totalContributions\":")
+        writer.integer(total)
+        writer.raw(",\"weeks\":[")
+        for (position, week) in weeks.enumerated() {
+            writer.raw(position == 0 ? "{\"contributionDays\":[" : ",{\"contributionDays\":[")
+            for (position, day) in week.enumerated() {
+                writer.raw(position == 0 ? "{\"date\":" : ",{\"date\":")
+                writer.string(String(UTCTimestamp.iso8601(day.midnight).prefix(10)))
+                writer.raw(",\"contributionCount\":")
+                writer.integer(day.count)
+                writer.raw(",\"contributionLevel\":")
+                writer.string(day.level)
+                writer.raw("}")
             }
+            writer.raw("]}")
         }
-        if case .string(let from) = arguments["from"], case .string(let to) = arguments["to"],
-            let start = UTCTimestamp.epochSeconds(iso8601: from), let end = UTCTimestamp.epochSeconds(iso8601: to),
-            end - start > 31_556_952
-        {
-            return spanTooLong
-        }
-        return nil
+        writer.raw("]}}}")
     }
 
-    /// The span asked for, in Unix seconds: `to` defaults to now, `from` to a year before `to`.
-    static func span(_ arguments: [String: StandInGraphQLDocument.Value], now: Int) -> (from: Int, to: Int) {
-        func seconds(_ name: String) -> Int? {
-            guard case .string(let text) = arguments[name] else { return nil }
-            return UTCTimestamp.epochSeconds(iso8601: text)
-        }
-        let to = seconds("to") ?? now
-        return (seconds("from") ?? to - 31_536_000, to)
+    /// A day's few random-looking numbers, from the account and the day alone (SplitMix64's finaliser).
+    private static func random(_ seed: Int, _ step: UInt64) -> UInt64 {
+        var z = (UInt64(truncatingIfNeeded: seed) ^ 0xC0_471B) &+ step &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     private static func floorModulo(_ value: Int, _ divisor: Int) -> Int {

@@ -1,37 +1,37 @@
-/// The value of search's `created:` qualifier as an inclusive range of Unix seconds.
+/// The value of a search range qualifier as an inclusive range: `created:` over Unix seconds (the default
+/// `value`), `followers:` and `repos:` over numbers (`value` parses one number).
 ///
-/// A date (`2015-01-01`) stands for its whole UTC day and a date-time (`2015-01-01T10:00:00Z`, `…+02:00`, or
-/// with no zone, UTC) for its one second. The forms are GitHub's: `X`, `>X`, `>=X`, `<X`, `<=X`, `A..B`,
-/// `A..*` and `*..B`; so `>2015-01-01` starts on 2 January and `2015-01-01..2015-01-31` ends on the last
+/// For `created:`, a date (`2015-01-01`) stands for its whole UTC day and a date-time (`2015-01-01T10:00:00Z`,
+/// `…+02:00`, or with no zone, UTC) for its one second. The forms are GitHub's: `X`, `>X`, `>=X`, `<X`, `<=X`,
+/// `A..B`, `A..*` and `*..B`; so `>2015-01-01` starts on 2 January and `2015-01-01..2015-01-31` ends on the last
 /// second of the 31st.
 package enum StandInCreatedRange {
-    /// Far enough out for any date a query can name, and far from overflowing.
+    /// Far enough out for any date or count a query can name, and far from overflowing.
     package static let unbounded = Int.max / 4
 
     /// nil when the value does not parse, or names an empty range.
-    package static func parse(_ text: String) -> ClosedRange<Int>? {
-        let range: ClosedRange<Int>?
+    package static func parse(_ text: String, value: (String) -> ClosedRange<Int>? = span) -> ClosedRange<Int>? {
+        func bounded(_ text: String) -> ClosedRange<Int>? {
+            value(text).flatMap { abs($0.lowerBound) < unbounded && abs($0.upperBound) < unbounded ? $0 : nil }
+        }
         if let dots = text.firstRange(of: "..") {
             let low = String(text[..<dots.lowerBound])
             let high = String(text[dots.upperBound...])
-            guard let lower = low == "*" ? -unbounded : span(low)?.lowerBound,
-                let upper = high == "*" ? unbounded : span(high)?.upperBound, lower <= upper
+            guard let lower = low == "*" ? -unbounded : bounded(low)?.lowerBound,
+                let upper = high == "*" ? unbounded : bounded(high)?.upperBound, lower <= upper
             else {
                 return nil
             }
-            range = lower...upper
-        } else if text.hasPrefix(">=") {
-            range = span(String(text.dropFirst(2))).map { $0.lowerBound...unbounded }
-        } else if text.hasPrefix("<=") {
-            range = span(String(text.dropFirst(2))).map { -unbounded...$0.upperBound }
-        } else if text.hasPrefix(">") {
-            range = span(String(text.dropFirst())).map { ($0.upperBound + 1)...unbounded }
-        } else if text.hasPrefix("<") {
-            range = span(String(text.dropFirst())).map { -unbounded...($0.lowerBound - 1) }
-        } else {
-            range = span(text)
+            return lower...upper
         }
-        return range
+        let forms: [(String, (ClosedRange<Int>) -> ClosedRange<Int>)] = [
+            (">=", { $0.lowerBound...unbounded }), ("<=", { -unbounded...$0.upperBound }),
+            (">", { ($0.upperBound + 1)...unbounded }), ("<", { -unbounded...($0.lowerBound - 1) }),
+        ]
+        for (prefix, range) in forms where text.hasPrefix(prefix) {
+            return bounded(String(text.dropFirst(prefix.count))).map(range)
+        }
+        return bounded(text)
     }
 
     /// The seconds one date or date-time covers.

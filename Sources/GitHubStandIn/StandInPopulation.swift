@@ -1,3 +1,5 @@
+import Foundation
+
 // The JSON shapes below (key names, key order, URL templates) and octocat's profile values are modelled on GitHub's
 // documented examples `users-list.json` (`simple-user-items`, the 200 of `GET /users`) and
 // `users-get-by-username.public-user.json` (`public-user-default-response`, the 200 of `GET /users/{username}`),
@@ -190,30 +192,30 @@ package struct StandInUser: Sendable, Equatable {
             profile.followers = followCounts.followers
             profile.following = followCounts.following
         }
-        writer.raw(",\"name\":")
-        writer.optionalString(profile.name)
-        writer.raw(",\"company\":")
-        writer.optionalString(profile.company)
-        writer.raw(",\"blog\":")
-        writer.string(profile.blog)
-        writer.raw(",\"location\":")
-        writer.optionalString(profile.location)
-        writer.raw(",\"email\":")
-        writer.optionalString(profile.email)
+        for (key, value) in [
+            ("name", profile.name), ("company", profile.company), ("blog", profile.blog),
+            ("location", profile.location), ("email", profile.email),
+        ] {
+            writer.raw(",")
+            writer.string(key)
+            writer.raw(":")
+            writer.optionalString(value)
+        }
         writer.raw(",\"hireable\":")
         writer.optionalBoolean(profile.hireable)
         writer.raw(",\"bio\":")
         writer.optionalString(profile.bio)
         writer.raw(",\"twitter_username\":")
         writer.optionalString(profile.twitterUsername)
-        writer.raw(",\"public_repos\":")
-        writer.integer(profile.publicRepos)
-        writer.raw(",\"public_gists\":")
-        writer.integer(profile.publicGists)
-        writer.raw(",\"followers\":")
-        writer.integer(profile.followers)
-        writer.raw(",\"following\":")
-        writer.integer(profile.following)
+        for (key, value) in [
+            ("public_repos", profile.publicRepos), ("public_gists", profile.publicGists),
+            ("followers", profile.followers), ("following", profile.following),
+        ] {
+            writer.raw(",")
+            writer.string(key)
+            writer.raw(":")
+            writer.integer(value)
+        }
         writer.raw(",\"created_at\":")
         writer.string(UTCTimestamp.iso8601(profile.createdAt))
         writer.raw(",\"updated_at\":")
@@ -234,32 +236,21 @@ package struct StandInUser: Sendable, Equatable {
         writer.raw(",\"id\":")
         writer.integer(id)
         writer.raw(",\"node_id\":\"")
-        Base64Text.append(nodeIDSource, to: &writer.bytes)
+        writer.unescaped(nodeID)
         writer.raw("\",\"avatar_url\":\"")
         writer.unescaped(avatarURL)
         writer.raw("\",\"gravatar_id\":\"\",\"url\":\"https://api.github.com/users/")
         writer.unescaped(pathLogin)
         writer.raw("\",\"html_url\":\"")
         writer.unescaped(htmlURL)
-        writer.raw("\",\"followers_url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("/followers\",\"following_url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("/following{/other_user}\",\"gists_url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("/gists{/gist_id}\",\"starred_url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("/starred{/owner}{/repo}\",\"subscriptions_url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("/subscriptions\",\"organizations_url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("/orgs\",\"repos_url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("/repos\",\"events_url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("/events{/privacy}\",\"received_events_url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("/received_events\",\"type\":\"")
+        for (key, suffix) in Self.urlTemplates {
+            writer.raw("\",")
+            writer.unescaped(key)
+            writer.raw(":\"https://api.github.com/users/")
+            writer.unescaped(pathLogin)
+            writer.unescaped(suffix)
+        }
+        writer.raw("\",\"type\":\"")
         writer.unescaped(type)
         writer.raw("\",\"user_view_type\":\"public\",\"site_admin\":")
         writer.boolean(siteAdmin)
@@ -268,15 +259,16 @@ package struct StandInUser: Sendable, Equatable {
         }
     }
 
-    /// GitHub's node ids are base64 of `0<length of type>:<type><id>`, e.g. `04:User1` → `MDQ6VXNlcjE=`.
-    private var nodeIDSource: String {
-        "0\(type.utf8.count):\(type)\(id)"
-    }
+    /// The `…_url` keys after `html_url`, in GitHub's order, as their quoted key and the path after the login.
+    private static let urlTemplates = [
+        ("followers", "/followers"), ("following", "/following{/other_user}"), ("gists", "/gists{/gist_id}"),
+        ("starred", "/starred{/owner}{/repo}"), ("subscriptions", "/subscriptions"), ("organizations", "/orgs"),
+        ("repos", "/repos"), ("events", "/events{/privacy}"), ("received_events", "/received_events"),
+    ].map { ("\"\($0.0)_url\"", $0.1) }
 
+    /// GitHub's node ids are base64 of `0<length of type>:<type><id>`, e.g. `04:User1` → `MDQ6VXNlcjE=`.
     package var nodeID: String {
-        var bytes: [UInt8] = []
-        Base64Text.append(nodeIDSource, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        Data("0\(type.utf8.count):\(type)\(id)".utf8).base64EncodedString()
     }
 
     package var avatarURL: String {
@@ -430,49 +422,6 @@ struct StandInNameParts {
             return "\(adjective)\(noun)\(ordinal)"
         default:
             return "\(capitalizedAdjective)\(capitalizedNoun)\(ordinal)"
-        }
-    }
-}
-
-/// Minimal base64 encoder for node ids and key material; avoids a Data round trip per account on hot list pages.
-enum Base64Text {
-    private static let alphabet: [UInt8] = Array(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    static func append(_ text: String, to output: inout [UInt8]) {
-        append(bytes: Array(text.utf8), to: &output)
-    }
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        append(bytes: bytes, to: &output)
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Binary input, for SSH key blobs and OpenPGP packets.
-    static func append(bytes input: [UInt8], to output: inout [UInt8]) {
-        var index = 0
-        while index + 2 < input.count {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
-        }
-        let remaining = input.count - index
-        if remaining == 1 {
-            let chunk = UInt32(input[index]) << 16
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "=")])
-        } else if remaining == 2 {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(UInt8(ascii: "="))
         }
     }
 }

@@ -123,6 +123,8 @@ struct StandInRoute: Sendable {
     let acceptedScopes: String
     /// The endpoint's documentation link, which GitHub's error bodies for it carry.
     let documentation: String
+    /// The endpoint row's operation id; nil for a route no row has.
+    var operationID: String?
 
     init(
         _ method: Endpoint.Method, _ patterns: [String], handler: any StandInHandler,
@@ -151,6 +153,7 @@ struct StandInRoute: Sendable {
         self.init(
             endpoint.method, patterns, handler: handler, rateResource: StandInRateResource(endpoint.rateLimit),
             acceptedScopes: acceptedScopes ?? scope ?? "", documentation: endpoint.docs)
+        operationID = endpoint.operationID
     }
 }
 

@@ -4,46 +4,50 @@ extension StandInRouteTable {
     /// Every resource the stand-in serves, built from the shared endpoint table: one row per endpoint, with its
     /// method, path, rate limit and scope (see `StandInRoute.init(_:handler:acceptedScopes:)`). Resources with
     /// behaviour of their own come first; then every other row with a body in `Bodies`, through
-    /// `StandInRecordedHandler`.
+    /// `StandInRecordedHandler`. A row a handler answers is never served from a body, though `Bodies` holds one
+    /// for the command tests (`users-get-by-id.json`, `users-list.json`).
     ///
     /// The first row whose method and pattern match wins: where two rows could match one path, list first the one
     /// with a literal segment where the other has a parameter (`/user/following/{username}` before `/user/{a}/{b}`).
     static func gitHub() -> StandInRouteTable {
         let blocks = StandInBlockList()
         let edits = StandInProfileEdits()
+        let behaviour = [
+            // First because it is the benchmarked path and must not pay for the other comparisons.
+            StandInRoute(.listUsers, handler: StandInUsersListHandler()),
+            // Its `/user/{account_id}` form is `Endpoint.userByID`. GitHub's documentation names `user` here.
+            StandInRoute(.user, handler: StandInUserHandler(edits: edits), acceptedScopes: "user"),
+            StandInRoute(
+                .authenticatedUser, handler: StandInAuthenticatedUserHandler(edits: edits), acceptedScopes: "user"),
+            StandInRoute(.updateAuthenticatedUser, handler: StandInProfileEditHandler(edits: edits)),
+            StandInRoute(.followers, handler: StandInFollowHandler(.followers)),
+            StandInRoute(.following, handler: StandInFollowHandler(.following)),
+            StandInRoute(.ownFollowers, handler: StandInFollowHandler(.followers, of: .signedIn)),
+            StandInRoute(.ownFollowing, handler: StandInFollowHandler(.following, of: .signedIn)),
+            StandInRoute(.checkFollowing, handler: StandInFollowCheckHandler(of: .named)),
+            // GitHub's check of the token's own follows, which gh-users never asks, so no endpoint row has it.
+            StandInRoute(
+                .get, ["/user/following/{username}"], handler: StandInFollowCheckHandler(of: .signedIn),
+                documentation:
+                    "https://docs.github.com/rest/users/followers#check-if-a-person-is-followed-by-the-authenticated-user"
+            ),
+            StandInRoute(.follow, handler: StandInFollowChangeHandler(.follow)),
+            StandInRoute(.unfollow, handler: StandInFollowChangeHandler(.unfollow)),
+            StandInRoute(.blocks, handler: StandInBlocksHandler(operation: .list, blocks: blocks)),
+            StandInRoute(.block, handler: StandInBlocksHandler(operation: .block, blocks: blocks)),
+            StandInRoute(.unblock, handler: StandInBlocksHandler(operation: .unblock, blocks: blocks)),
+            StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
+            StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
+            // GitHub documents that checking the rate limit does not count against it, even when exhausted.
+            StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
+            // Retired in July 2026: 204 for everyone. The token's own list is still served.
+            StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
+        ]
+        // `.user` answers `/user/{account_id}` too, as its account-scoped second pattern.
+        let answered = Set(behaviour.compactMap(\.operationID) + [Endpoint.userByID.operationID])
         return StandInRouteTable(
-            [
-                // First because it is the benchmarked path and must not pay for the other comparisons.
-                StandInRoute(.listUsers, handler: StandInUsersListHandler()),
-                // Its `/user/{account_id}` form is `Endpoint.userByID`. GitHub's documentation names `user` here.
-                StandInRoute(.user, handler: StandInUserHandler(edits: edits), acceptedScopes: "user"),
-                StandInRoute(
-                    .authenticatedUser, handler: StandInAuthenticatedUserHandler(edits: edits), acceptedScopes: "user"),
-                StandInRoute(.updateAuthenticatedUser, handler: StandInProfileEditHandler(edits: edits)),
-                StandInRoute(.followers, handler: StandInFollowHandler(.followers)),
-                StandInRoute(.following, handler: StandInFollowHandler(.following)),
-                StandInRoute(.ownFollowers, handler: StandInFollowHandler(.followers, of: .signedIn)),
-                StandInRoute(.ownFollowing, handler: StandInFollowHandler(.following, of: .signedIn)),
-                StandInRoute(.checkFollowing, handler: StandInFollowCheckHandler(of: .named)),
-                // GitHub's check of the token's own follows, which gh-users never asks, so no endpoint row has it.
-                StandInRoute(
-                    .get, ["/user/following/{username}"], handler: StandInFollowCheckHandler(of: .signedIn),
-                    documentation:
-                        "https://docs.github.com/rest/users/followers#check-if-a-person-is-followed-by-the-authenticated-user"
-                ),
-                StandInRoute(.follow, handler: StandInFollowChangeHandler(.follow)),
-                StandInRoute(.unfollow, handler: StandInFollowChangeHandler(.unfollow)),
-                StandInRoute(.blocks, handler: StandInBlocksHandler(operation: .list, blocks: blocks)),
-                StandInRoute(.block, handler: StandInBlocksHandler(operation: .block, blocks: blocks)),
-                StandInRoute(.unblock, handler: StandInBlocksHandler(operation: .unblock, blocks: blocks)),
-                StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
-                StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
-                // GitHub documents that checking the rate limit does not count against it, even when exhausted.
-                StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
-                // Retired in July 2026: 204 for everyone. The token's own list is still served.
-                StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
-            ]
-                + Endpoint.all.compactMap { row in
+            behaviour
+                + Endpoint.all.filter { !answered.contains($0.operationID) }.compactMap { row in
                     StandInRecordedHandler(row).map { StandInRoute(row, handler: $0) }
                 })
     }

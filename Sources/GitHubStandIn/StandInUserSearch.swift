@@ -67,11 +67,11 @@ package struct StandInUserSearchQuery: Sendable, Equatable {
                     accountType = .unknown
                 }
             case "followers":
-                if let range = Self.numericRange(value) {
+                if let range = StandInCreatedRange.parse(value, value: Self.number) {
                     followers.append(range)
                 }
             case "repos":
-                if let range = Self.numericRange(value) {
+                if let range = StandInCreatedRange.parse(value, value: Self.number) {
                     repos.append(range)
                 }
             case "created":
@@ -160,6 +160,9 @@ package struct StandInUserSearchQuery: Sendable, Equatable {
         return true
     }
 
+    /// One count of `followers:` or `repos:`.
+    static func number(_ text: String) -> ClosedRange<Int>? { Int(text).map { $0...$0 } }
+
     private struct Token {
         var text: String
         /// `"two words"`: always free text, even with a colon inside.
@@ -197,37 +200,6 @@ package struct StandInUserSearchQuery: Sendable, Equatable {
             tokens.append(Token(text: current, quotedWhole: startsWithQuote))
         }
         return tokens
-    }
-
-    /// `N`, `>N`, `>=N`, `<N`, `<=N`, `N..M`, `N..*`, `*..M` as an inclusive range; nil when unparsable.
-    static func numericRange(_ text: String) -> ClosedRange<Int>? {
-        let upperLimit = Int.max / 2
-        if let dots = text.range(of: "..") {
-            let low = text[..<dots.lowerBound]
-            let high = text[dots.upperBound...]
-            guard let lower = low == "*" ? 0 : Int(low), let upper = high == "*" ? upperLimit : Int(high),
-                lower <= upper
-            else {
-                return nil
-            }
-            return lower...upper
-        }
-        if text.hasPrefix(">=") || text.hasPrefix("<=") {
-            guard let number = Int(text.dropFirst(2)), abs(number) < upperLimit else {
-                return nil
-            }
-            return text.hasPrefix(">") ? number...upperLimit : -upperLimit...number
-        }
-        if text.hasPrefix(">") || text.hasPrefix("<") {
-            guard let number = Int(text.dropFirst()), abs(number) < upperLimit else {
-                return nil
-            }
-            return text.hasPrefix(">") ? (number + 1)...upperLimit : -upperLimit...(number - 1)
-        }
-        guard let number = Int(text) else {
-            return nil
-        }
-        return number...number
     }
 }
 

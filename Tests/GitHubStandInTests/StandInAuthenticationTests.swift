@@ -120,17 +120,4 @@ private func bearer(_ token: String) -> [(String, String)] {
             #expect(revalidated.header("Last-Modified") == full.header("Last-Modified"))
         }
     }
-
-    @Test func privateProfilesOfGeneratedAccountsAreConsistent() throws {
-        let population = StandInPopulation(userCount: 300)
-        for user in population.users {
-            let extra = user.privateProfile
-            #expect(extra.ownedPrivateRepos <= extra.totalPrivateRepos, "\(user.login)")
-            let parsed = try #require(
-                try JSONSerialization.jsonObject(with: Data(user.privateUserJSONBytes())) as? [String: Any])
-            #expect(parsed["login"] as? String == user.login)
-            #expect(parsed["private_gists"] as? Int == extra.privateGists)
-            #expect((parsed["plan"] as? [String: Any])?["name"] as? String == extra.planName)
-        }
-    }
 }

@@ -128,19 +128,6 @@ private let badCredentials =
 
 /// How the route table shows on the wire.
 @Suite struct StandInRouteTableHTTPTests {
-    @Test func everyAccountRouteDecodesTheLoginSegment() throws {
-        try withStandInServer { server throws in
-            for suffix in ["", "/repos", "/followers", "/following"] {
-                for login in ["dependabot%5Bbot%5D", "DEPENDABOT%5bBOT%5d", "%6Fctocat"] {
-                    let response = try fetch(server, "/users/\(login)\(suffix)", headers: tokenHeader)
-                    #expect(response.status == 200, "\(login)\(suffix)")
-                }
-            }
-            let recorded = try #require(server.requests.first)
-            #expect(recorded.path == "/users/dependabot[bot]")
-        }
-    }
-
     @Test func otherMethodsGetTheGenericNotFoundAndSpendWhatTheirPathWould() throws {
         try withStandInServer(StandInConfiguration(userCount: 20)) { server throws in
             let token = [("Authorization", "token methodical")]

@@ -6,7 +6,7 @@ import Testing
 @testable import GitHubStandIn
 
 /// Every row the stand-in serves from a body in `Bodies`, in the endpoint table's order.
-private let rows = Endpoint.all.filter { StandInRecordedHandler($0) != nil }
+private let rows = StandInRouteTable.gitHub().routes.compactMap { ($0.handler as? StandInRecordedHandler)?.endpoint }
 /// Those under `/users/{username}/…` whose body is a list.
 private let accountLists = rows.filter { $0.isAccountScoped && (try? records($0)) != nil }
 
@@ -56,6 +56,17 @@ private func suffix(_ row: Endpoint) -> String {
                 == "http://127.0.0.1:1/orgs/github/another-list?per_page=1&page=1")
         #expect(StandInRecordedHandler(Endpoint("no/such-operation", .get, "/x", shape: .status, docs: "")) == nil)
         #expect(StandInRecordedHandler(.follow) == nil)
+    }
+
+    /// `Bodies` holds the command tests' bodies too: a row a handler answers is never served from its body, and
+    /// `/user/{account_id}` (the profile handler's) is no catch-all under `/user/`.
+    @Test func aRowAHandlerAnswersIsNeverServedFromABody() throws {
+        for row in [Endpoint.listUsers, .user, .userByID, .authenticatedUser, .followers, .searchUsers] {
+            #expect(StandInRecordedHandler(row) != nil && !rows.contains { $0.operationID == row.operationID })
+        }
+        try withStandInServer { server throws in
+            #expect(try fetch(server, "/user/octocat", headers: tokenHeader).status == 404)
+        }
     }
 
     @Test(arguments: accountLists)

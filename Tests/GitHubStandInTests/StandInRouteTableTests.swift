@@ -3,15 +3,6 @@ import Testing
 
 @testable import GitHubStandIn
 
-/// Answers with its own name, so a test can tell which row matched.
-private struct NamedHandler: StandInHandler {
-    let name: String
-
-    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        StandInHTTPResponse(status: 200, json: name)
-    }
-}
-
 /// Echoes what a handler gets, so a test can see the pipeline hand it everything.
 private struct EchoHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
@@ -22,99 +13,7 @@ private struct EchoHandler: StandInHandler {
     }
 }
 
-private func row(
-    _ method: Endpoint.Method, _ patterns: String..., name: String, rate: StandInRateResource = .core
-) -> StandInRoute {
-    StandInRoute(method, patterns, handler: NamedHandler(name: name), rateResource: rate)
-}
-
-private let table = StandInRouteTable([
-    row(.get, "/users", name: "list"),
-    row(.get, "/users/{login}", "/user/{id:int}", name: "user"),
-    row(.get, "/users/{login}/followers", "/user/{id:int}/followers", name: "followers"),
-    row(.get, "/user/following/{login}", name: "follows?"),
-    row(.put, "/user/following/{login}", name: "follow"),
-    row(.get, "/search/users", name: "search", rate: .search),
-    row(.get, "/rate_limit", name: "rate", rate: .free),
-])
-
-private func matchedName(_ match: StandInRouteMatch) -> String? {
-    (match.route?.handler as? NamedHandler)?.name
-}
-
-private func parameters(_ match: StandInRouteMatch) -> [String] {
-    match.parameters.values.map { "\($0.name)=\($0.value)" }
-}
-
 @Suite struct StandInRouteTableTests {
-    @Test func literalAndParameterPatternsMatchAndCaptureTheirSegments() {
-        let list = table.match(method: "GET", path: "/users")
-        #expect(matchedName(list) == "list" && parameters(list).isEmpty)
-        let user = table.match(method: "GET", path: "/users/MiXeD-CaSe")
-        #expect(matchedName(user) == "user" && parameters(user) == ["login=MiXeD-CaSe"])
-        let byID = table.match(method: "GET", path: "/user/583231/followers")
-        #expect(matchedName(byID) == "followers" && parameters(byID) == ["id=583231"])
-        // The table sees the decoded path, so parameters hold decoded text.
-        let bot = table.match(method: "GET", path: "/users/dependabot[bot]/followers")
-        #expect(matchedName(bot) == "followers" && parameters(bot) == ["login=dependabot[bot]"])
-        let follows = table.match(method: "GET", path: "/user/following/octocat")
-        #expect(matchedName(follows) == "follows?" && parameters(follows) == ["login=octocat"])
-    }
-
-    @Test func integerParametersOnlyTakeIntegers() {
-        for path in ["/user/1", "/user/-1", "/user/+7", "/user/0042"] {
-            #expect(matchedName(table.match(method: "GET", path: path)) == "user", "\(path)")
-        }
-        for path in ["/user/abc", "/user/1a", "/user/", "/user/following"] {
-            #expect(table.match(method: "GET", path: path).route == nil, "\(path)")
-        }
-    }
-
-    @Test func segmentsMustAllBeThereAndNoMore() {
-        for path in [
-            "/users/", "/users//followers", "/users/octocat/", "/users/octocat/followers/extra",
-            "/users/octocat/starred", "users/octocat", "x/users/octocat", "/USERS", "/users/octocat/Followers", "",
-            "/", "//",
-        ] {
-            let match = table.match(method: "GET", path: path)
-            #expect(match.route == nil && match.rateResource == .core, "\(path)")
-        }
-    }
-
-    @Test func headIsAnsweredByGetRowsAndMethodsAreCaseSensitive() {
-        #expect(matchedName(table.match(method: "HEAD", path: "/users/octocat")) == "user")
-        #expect(table.match(method: "get", path: "/users/octocat").route == nil)
-        #expect(table.match(method: "HEAD", path: "/user/following/octocat").route.map { $0.method } == .get)
-    }
-
-    @Test func theMethodPicksAmongRowsOfOnePath() {
-        #expect(matchedName(table.match(method: "PUT", path: "/user/following/octocat")) == "follow")
-        #expect(matchedName(table.match(method: "GET", path: "/user/following/octocat")) == "follows?")
-        #expect(table.match(method: "DELETE", path: "/user/following/octocat").route == nil)
-    }
-
-    @Test func aWrongMethodMatchesNothingButSpendsWhatItsPathWould() {
-        for method in ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"] {
-            let search = table.match(method: method, path: "/search/users")
-            #expect(search.route == nil && search.rateResource == .search, "\(method)")
-            let rate = table.match(method: method, path: "/rate_limit")
-            #expect(rate.route == nil && rate.rateResource == .free, "\(method)")
-            let user = table.match(method: method, path: "/users/octocat")
-            #expect(user.route == nil && user.rateResource == .core, "\(method)")
-        }
-        #expect(table.match(method: "GET", path: "/search/users").rateResource == .search)
-    }
-
-    @Test func theFirstMatchingRowWins() {
-        let overlapping = StandInRouteTable([
-            row(.get, "/things/special", name: "literal"),
-            row(.get, "/things/{name}", name: "parameter"),
-            row(.get, "/things/{name}", name: "shadowed"),
-        ])
-        #expect(matchedName(overlapping.match(method: "GET", path: "/things/special")) == "literal")
-        #expect(matchedName(overlapping.match(method: "GET", path: "/things/other")) == "parameter")
-    }
-
     /// Guards the real table against a row that an earlier row shadows, or a pattern nobody can reach.
     @Test func everyPatternOfTheGitHubTableReachesItsOwnRow() {
         let gitHub = StandInRouteTable.gitHub()

@@ -182,7 +182,7 @@ package func graphQLProfiles(_ owners: [String?], cost: Int = 1, remaining: Int 
 package enum GitHubBodies {
     /// The one place that says where the body files are.
     package static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("GhUsersTests/Commands/Bodies")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/GitHubStandIn/Bodies")
 
     /// The bytes of `<name>.json`; empty when there is no such file, which the test's own assertions then catch.
     package static func named(_ name: String) -> Data {

@@ -1,20 +1,21 @@
 import Foundation
 
-/// `POST /graphql`: GitHub's GraphQL API, for the part of the schema a profile lookup reads: `rateLimit`, and
-/// `repositoryOwner(login:)` as a `User` or an `Organization` with the fields the stand-in's REST profile holds,
-/// so the two always agree, and a User's `contributionsCollection(from:to:)` calendar (`StandInContributions`).
-/// Modelled on GitHub's documented behaviour:
-/// - no token: 401;
-/// - a query outside this schema, or one the parser cannot read: `errors` with no `path` and no `data`;
+/// `POST /graphql`, for the two documents gh-users sends (`Sources/Data/GraphQLProfileQuery.swift` and
+/// `GraphQLContributions.swift`): a batch of `repositoryOwner(login:)` lookups, each `alias: repositoryOwner(login:
+/// "…")`, with the profile fragment and `rateLimit { cost remaining resetAt }`; or one lookup's
+/// `contributionsCollection(from:to:)` calendar (`StandInContributions`). The stand-in reads only the lookups, the
+/// calendar's span and whether `rateLimit` is asked, and answers the fields those documents ask, in their order,
+/// from the profile the REST routes serve, so the two always agree. Modelled on GitHub's documented behaviour:
+/// - no token: 401; a body that is no `{"query": …}`: 400; any other document: an error with no `path`;
 /// - more lookups than `graphQLNodeLimit`: a `MAX_NODE_LIMIT_EXCEEDED` error with no `path`, and nothing spent;
 /// - an account that does not exist, or a bot (a GitHub App's account is no `RepositoryOwner`): the alias is
 ///   null, with no error, as GitHub answers `repositoryOwner(login:)` (`{"data":{"repositoryOwner":null}}`,
 ///   pinned by several clients' tests); only `user(login:)` adds a `NOT_FOUND` error, and it is not served here;
-/// - a `contributionsCollection` window GitHub finds too much work (`StandInContributions.exceedsResourceLimits`):
-///   the owner is null, with a `RESOURCE_LIMITS_EXCEEDED` error whose `path` ends at `contributionCalendar`, as
-///   GitHub answers since July 2026 (github-profile-3d-contrib issue #163);
-/// - cost: 1 point per 100 connections asked for (`followers { totalCount }` and the like, counted per
-///   lookup), at least 1 per query, spent from the caller's hourly `graphql` bucket;
+/// - a calendar window GitHub finds too much work (`StandInContributions.exceedsResourceLimits`): the owner is
+///   null, with a `RESOURCE_LIMITS_EXCEEDED` error whose `path` ends at `contributionCalendar`, as GitHub answers
+///   since July 2026 (github-profile-3d-contrib issue #163); a span over a year: GitHub's error for it;
+/// - cost: 1 point per 100 connections asked for (each `{ totalCount }`, counted per lookup), at least 1 per
+///   query, spent from the caller's hourly `graphql` bucket;
 /// - a bucket without enough points left: in the configured `StandInGraphQLRateLimitForm`, each one GitHub sends
 ///   (status 200 with a `RATE_LIMIT` error by default).
 struct StandInGraphQLHandler: StandInHandler {
@@ -32,37 +33,174 @@ struct StandInGraphQLHandler: StandInHandler {
             return StandInErrorBody.response(
                 400, message: "Problems parsing JSON", documentationURL: Self.documentation)
         }
-        let document: StandInGraphQLDocument
-        do {
-            document = try StandInGraphQLDocument(parsing: query)
-        } catch {
-            return Self.errorsOnly([(type: nil, message: "Parse error: " + error.message)])
+        let lookups = Self.lookups(in: query)
+        guard !lookups.isEmpty else {
+            return Self.errorsOnly([(type: nil, message: "The stand-in answers only the queries gh-users sends")])
         }
-        let schema = StandInGraphQLSchema(document: document)
-        if let problem = schema.validationProblem() {
-            return Self.errorsOnly([(type: nil, message: problem)])
+        let span = Self.calendarSpan(in: query, now: request.now)
+        if let span, span.to - span.from > 31_556_952 {
+            return Self.errorsOnly([(type: nil, message: StandInContributions.spanTooLong)])
         }
-        let lookups = schema.lookupCount
         let limit = request.context.configuration.graphQLNodeLimit
-        guard lookups <= limit else {
+        guard lookups.count <= limit else {
             return Self.errorsOnly([
                 (
                     type: "MAX_NODE_LIMIT_EXCEEDED",
-                    message: "This query requests up to \(lookups) nodes which exceeds the maximum limit of \(limit)."
+                    message: "This query requests up to \(lookups.count) nodes which exceeds the maximum limit of "
+                        + "\(limit)."
                 )
             ])
         }
-        let cost = max(1, (schema.connectionCount + 50) / 100)
-        let ledger = request.context.ledger
-        let charge = ledger.chargeGraphQL(
+        let connections = lookups.count * query.ranges(of: "totalCount").count
+        let cost = max(1, (connections + 50) / 100)
+        let charge = request.context.ledger.chargeGraphQL(
             bucket: request.caller.bucket, limit: request.context.configuration.graphQLRateLimit, points: cost,
             now: request.now)
         guard charge.allowed else {
             return Self.rateLimitExceeded(
                 request.context.configuration.graphQLRateLimitForm, userID: Self.userID(token))
         }
-        var execution = StandInGraphQLExecution(document: document, request: request, cost: cost, charge: charge)
-        return StandInHTTPResponse(status: 200, body: execution.run())
+        var writer = JSONByteWriter(reservingCapacity: 1_024 * lookups.count)
+        writer.raw("{\"data\":{")
+        if query.contains("rateLimit") {
+            writer.raw("\"rateLimit\":{\"cost\":")
+            writer.integer(cost)
+            writer.raw(",\"remaining\":")
+            writer.integer(charge.snapshot.remaining)
+            writer.raw(",\"resetAt\":")
+            writer.string(UTCTimestamp.iso8601(charge.snapshot.reset))
+            writer.raw("},")
+        }
+        var tooMuchWork: [String] = []
+        for (position, lookup) in lookups.enumerated() {
+            writer.raw(position == 0 ? "" : ",")
+            writer.string(lookup.alias)
+            writer.raw(":")
+            guard let user = request.population.user(login: lookup.login), user.type != "Bot" else {
+                writer.null()
+                continue
+            }
+            if let span {
+                guard !StandInContributions.exceedsResourceLimits(user: user, from: span.from, to: span.to) else {
+                    tooMuchWork.append(lookup.alias)
+                    writer.null()
+                    continue
+                }
+                let calendar = StandInContributions(user: user, from: span.from, to: span.to, now: request.now)
+                calendar.write(type: user.type, into: &writer)
+            } else {
+                Self.writeProfile(of: user, counts: request.followGraph.profileCounts(of: user), into: &writer)
+            }
+        }
+        writer.raw("}")
+        for (position, alias) in tooMuchWork.enumerated() {
+            writer.raw(position == 0 ? ",\"errors\":[{" : ",{")
+            writer.raw("\"type\":\"RESOURCE_LIMITS_EXCEEDED\",\"path\":[")
+            writer.string(alias)
+            writer.raw(",\"contributionsCollection\",\"contributionCalendar\"],")
+            writer.raw("\"locations\":[{\"line\":1,\"column\":1}],\"message\":")
+            writer.string(StandInContributions.resourceLimitsExceeded)
+            writer.raw(position == tooMuchWork.count - 1 ? "}]" : "}")
+        }
+        writer.raw("}")
+        return StandInHTTPResponse(status: 200, body: writer.bytes)
+    }
+
+    /// Each `alias: repositoryOwner(login: "…")` of the document, in order; an unaliased one answers under
+    /// `repositoryOwner`. The login is a GraphQL string, whose syntax is JSON's.
+    static func lookups(in query: String) -> [(alias: String, login: String)] {
+        query.ranges(of: "repositoryOwner(login:").compactMap { range in
+            let before = query[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
+            var alias = "repositoryOwner"
+            if before.hasSuffix(":") {
+                alias = String(
+                    before.dropLast().reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }.reversed())
+            }
+            let rest = query[range.upperBound...].drop { $0 == " " }
+            guard rest.first == "\"", let close = closingQuote(of: rest),
+                let login = try? JSONSerialization.jsonObject(
+                    with: Data(rest[...close].utf8), options: .fragmentsAllowed) as? String
+            else { return nil }
+            return (alias, login)
+        }
+    }
+
+    private static func closingQuote(of literal: Substring) -> Substring.Index? {
+        var escaped = false
+        for index in literal.indices.dropFirst() {
+            if escaped {
+                escaped = false
+            } else if literal[index] == "\\" {
+                escaped = true
+            } else if literal[index] == "\"" {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// The `from:` and `to:` of `contributionsCollection(from: "…", to: "…")` in Unix seconds; nil when the
+    /// document asks no calendar.
+    static func calendarSpan(in query: String, now: Int) -> (from: Int, to: Int)? {
+        guard let call = query.range(of: "contributionsCollection(") else { return nil }
+        func seconds(_ name: String) -> Int? {
+            guard let start = query.range(of: name + ": \"", range: call.upperBound..<query.endIndex),
+                let end = query[start.upperBound...].firstIndex(of: "\"")
+            else { return nil }
+            return UTCTimestamp.epochSeconds(iso8601: String(query[start.upperBound..<end]))
+        }
+        let to = seconds("to") ?? now
+        return (seconds("from") ?? to - 31_536_000, to)
+    }
+
+    /// The profile fragment's fields, in the order GitHub's field collection gives them; an `Organization` has
+    /// only its type, login and id, as the fragment asks.
+    static func writeProfile(of user: StandInUser, counts: StandInFollowCounts, into writer: inout JSONByteWriter) {
+        writer.raw("{\"__typename\":")
+        writer.string(user.type)
+        writer.raw(",\"login\":")
+        writer.string(user.login)
+        writer.raw(",\"databaseId\":")
+        writer.integer(user.id)
+        guard user.type == "User" else { return writer.raw("}") }
+        let profile = user.profile
+        writer.raw(",\"id\":")
+        writer.string(user.nodeID)
+        for (key, value) in [
+            ("name", profile.name), ("company", profile.company), ("location", profile.location), ("bio", profile.bio),
+            ("twitterUsername", profile.twitterUsername),
+            // GraphQL says null where REST says "" for no blog, and "" where REST says null for no email.
+            ("websiteUrl", profile.blog.isEmpty ? nil : profile.blog), ("email", profile.email ?? ""),
+        ] {
+            writer.raw(",")
+            writer.string(key)
+            writer.raw(":")
+            writer.optionalString(value)
+        }
+        writer.raw(",\"isHireable\":")
+        writer.boolean(profile.hireable ?? false)
+        writer.raw(",\"isSiteAdmin\":")
+        writer.boolean(user.siteAdmin)
+        writer.raw(",\"createdAt\":")
+        writer.string(UTCTimestamp.iso8601(profile.createdAt))
+        writer.raw(",\"updatedAt\":")
+        writer.string(UTCTimestamp.iso8601(profile.updatedAt))
+        writer.raw(",\"url\":")
+        writer.string(user.htmlURL)
+        writer.raw(",\"avatarUrl\":")
+        writer.string("https://avatars.githubusercontent.com/u/\(user.id)?v=4")
+        // `repositories(privacy: PUBLIC, ownerAffiliations: OWNER)`: the owned public ones, as REST counts them.
+        for (key, count) in [
+            ("followers", counts.followers), ("following", counts.following), ("repositories", profile.publicRepos),
+            ("gists", profile.publicGists),
+        ] {
+            writer.raw(",")
+            writer.string(key)
+            writer.raw(":{\"totalCount\":")
+            writer.integer(count)
+            writer.raw("}")
+        }
+        writer.raw("}")
     }
 
     /// Some number that stands for the token's account in GitHub's messages.
@@ -112,377 +250,5 @@ struct StandInGraphQLHandler: StandInHandler {
         }
         writer.raw("]}")
         return StandInHTTPResponse(status: 200, body: writer.bytes)
-    }
-}
-
-/// The stand-in's slice of GitHub's schema, and the checks GitHub makes before it runs a query.
-struct StandInGraphQLSchema {
-    typealias Selection = StandInGraphQLDocument.Selection
-
-    /// Fields by type; a field whose type is an object names it, a scalar names nothing.
-    static let types: [String: [String: String?]] = [
-        "Query": ["rateLimit": "RateLimit", "repositoryOwner": "RepositoryOwner", "__typename": nil],
-        "RateLimit": [
-            "cost": nil, "remaining": nil, "resetAt": nil, "limit": nil, "used": nil, "nodeCount": nil,
-            "__typename": nil,
-        ],
-        "RepositoryOwner": ownerFields,
-        "User": ownerFields.merging(
-            [
-                "databaseId": nil, "name": nil, "company": nil, "location": nil, "bio": nil, "twitterUsername": nil,
-                "websiteUrl": nil, "email": nil, "isHireable": nil, "isSiteAdmin": nil, "createdAt": nil,
-                "updatedAt": nil, "followers": "Connection", "following": "Connection", "repositories": "Connection",
-                "gists": "Connection", "contributionsCollection": "ContributionsCollection",
-            ], uniquingKeysWith: { first, _ in first }),
-        "Organization": ownerFields.merging(
-            [
-                "databaseId": nil, "name": nil, "location": nil, "email": nil, "websiteUrl": nil, "createdAt": nil,
-                "updatedAt": nil, "repositories": "Connection",
-            ], uniquingKeysWith: { first, _ in first }),
-        "Connection": ["totalCount": nil],
-        "ContributionsCollection": ["contributionCalendar": "ContributionCalendar", "__typename": nil],
-        "ContributionCalendar": ["totalContributions": nil, "weeks": "ContributionCalendarWeek", "__typename": nil],
-        "ContributionCalendarWeek": [
-            "contributionDays": "ContributionCalendarDay", "firstDay": nil, "__typename": nil,
-        ],
-        "ContributionCalendarDay": [
-            "date": nil, "contributionCount": nil, "contributionLevel": nil, "weekday": nil, "__typename": nil,
-        ],
-    ]
-
-    private static let ownerFields: [String: String?] = [
-        "__typename": nil, "login": nil, "id": nil, "url": nil, "avatarUrl": nil,
-    ]
-
-    /// The types a fragment on `condition` may apply to.
-    static func applies(_ condition: String?, to type: String) -> Bool {
-        guard let condition else { return true }
-        return condition == type || (condition == "RepositoryOwner" && (type == "User" || type == "Organization"))
-    }
-
-    let document: StandInGraphQLDocument
-
-    /// `repositoryOwner` lookups in the operation.
-    var lookupCount: Int {
-        collect(document.operation, type: "Query").reduce(0) { $0 + ($1.fields[0].name == "repositoryOwner" ? 1 : 0) }
-    }
-
-    /// Connections asked for under each lookup, with every fragment expanded, as GitHub counts them.
-    var connectionCount: Int {
-        var count = 0
-        for entry in collect(document.operation, type: "Query") where entry.fields[0].name == "repositoryOwner" {
-            for type in ["User", "Organization"] {
-                count += collect(entry.fields.flatMap(\.selections), type: type).count { entry in
-                    Self.types[type]?[entry.fields[0].name] == .some("Connection")
-                }
-            }
-        }
-        return count
-    }
-
-    /// GitHub's words for the first thing wrong with the query, or nil.
-    func validationProblem() -> String? {
-        check(document.operation, type: "Query", depth: 0)
-    }
-
-    private func check(_ selections: [Selection], type: String, depth: Int) -> String? {
-        guard depth < 16 else { return "Query has a fragment cycle or is nested too deeply" }
-        for selection in selections {
-            switch selection {
-            case .field(let field):
-                guard let fields = Self.types[type], let fieldType = fields[field.name] else {
-                    return "Field '\(field.name)' doesn't exist on type '\(type)'"
-                }
-                if let problem = checkArguments(field, on: type) { return problem }
-                if let objectType = fieldType {
-                    guard !field.selections.isEmpty else {
-                        return "Field must have selections (field '\(field.name)' returns \(objectType) but has no "
-                            + "selections."
-                    }
-                    if let problem = check(field.selections, type: objectType, depth: depth + 1) { return problem }
-                } else if !field.selections.isEmpty {
-                    return "Selections can't be made on scalars (field '\(field.name)' returns a scalar)"
-                }
-            case .inlineFragment(let condition, let inner):
-                let target = condition ?? type
-                guard Self.types[target] != nil else {
-                    return "No such type \(target), so it can't be a fragment condition"
-                }
-                if let problem = check(inner, type: Self.narrowed(type, by: target), depth: depth + 1) {
-                    return problem
-                }
-            case .fragmentSpread(let name):
-                guard let fragment = document.fragments[name] else {
-                    return "Fragment \(name) was used, but not defined"
-                }
-                guard Self.types[fragment.typeCondition] != nil else {
-                    return "No such type \(fragment.typeCondition), so it can't be a fragment condition"
-                }
-                if let problem = check(
-                    fragment.selections, type: Self.narrowed(type, by: fragment.typeCondition), depth: depth + 1)
-                {
-                    return problem
-                }
-            }
-        }
-        return nil
-    }
-
-    /// Inside `... on User` within a RepositoryOwner, User's own fields are allowed.
-    private static func narrowed(_ type: String, by condition: String) -> String {
-        type == "RepositoryOwner" || type == condition ? condition : type
-    }
-
-    private func checkArguments(_ field: StandInGraphQLDocument.Field, on type: String) -> String? {
-        let allowed: Set<String>
-        switch (type, field.name) {
-        case ("Query", "repositoryOwner"):
-            guard case .string = field.arguments["login"] else {
-                return "Field 'repositoryOwner' is missing required arguments: login"
-            }
-            allowed = ["login"]
-        case (_, "repositories"): allowed = ["privacy", "ownerAffiliations", "isFork", "first", "last"]
-        case (_, "gists"): allowed = ["privacy", "first", "last"]
-        case (_, "followers"), (_, "following"): allowed = ["first", "last"]
-        case (_, "avatarUrl"): allowed = ["size"]
-        case (_, "contributionsCollection"):
-            if let problem = StandInContributions.argumentProblem(field.arguments) { return problem }
-            allowed = ["from", "to"]
-        default: allowed = []
-        }
-        if let unknown = field.arguments.keys.sorted().first(where: { !allowed.contains($0) }) {
-            return "Field '\(field.name)' doesn't accept argument '\(unknown)'"
-        }
-        return nil
-    }
-
-    /// GraphQL's field collection: the selections that apply to `type`, fragments expanded, grouped by
-    /// response key in first-seen order, so `login` asked twice is answered once.
-    func collect(_ selections: [Selection], type: String, depth: Int = 0)
-        -> [(key: String, fields: [StandInGraphQLDocument.Field])]
-    {
-        var order: [String] = []
-        var grouped: [String: [StandInGraphQLDocument.Field]] = [:]
-        func visit(_ selections: [Selection], depth: Int) {
-            guard depth < 16 else { return }
-            for selection in selections {
-                switch selection {
-                case .field(let field):
-                    if grouped[field.responseKey] == nil { order.append(field.responseKey) }
-                    grouped[field.responseKey, default: []].append(field)
-                case .inlineFragment(let condition, let inner):
-                    if Self.applies(condition, to: type) { visit(inner, depth: depth + 1) }
-                case .fragmentSpread(let name):
-                    if let fragment = document.fragments[name], Self.applies(fragment.typeCondition, to: type) {
-                        visit(fragment.selections, depth: depth + 1)
-                    }
-                }
-            }
-        }
-        visit(selections, depth: depth)
-        return order.map { (key: $0, fields: grouped[$0] ?? []) }
-    }
-}
-
-/// Runs a validated query against the population and writes GitHub's answer: `data` in the order asked, then
-/// `errors` for the calendars refused as too much work.
-struct StandInGraphQLExecution {
-    let document: StandInGraphQLDocument
-    let request: StandInRouteRequest
-    let cost: Int
-    let charge: RateLimitCharge
-    private var schema: StandInGraphQLSchema { StandInGraphQLSchema(document: document) }
-    /// Lookups GitHub nulled for the work they asked for: their alias and the response key of the collection.
-    private var tooMuchWork: [(alias: String, collection: String)] = []
-
-    init(document: StandInGraphQLDocument, request: StandInRouteRequest, cost: Int, charge: RateLimitCharge) {
-        self.document = document
-        self.request = request
-        self.cost = cost
-        self.charge = charge
-    }
-
-    mutating func run() -> [UInt8] {
-        var writer = JSONByteWriter(reservingCapacity: 4_096)
-        writer.raw("{\"data\":{")
-        for (position, entry) in schema.collect(document.operation, type: "Query").enumerated() {
-            if position > 0 { writer.raw(",") }
-            writer.string(entry.key)
-            writer.raw(":")
-            let field = entry.fields[0]
-            let inner = entry.fields.flatMap(\.selections)
-            switch field.name {
-            case "rateLimit": writeRateLimit(inner, into: &writer)
-            case "repositoryOwner": writeOwner(field, inner, alias: entry.key, into: &writer)
-            default: writer.string("Query")
-            }
-        }
-        writer.raw("}")
-        if !tooMuchWork.isEmpty {
-            writer.raw(",\"errors\":[")
-            for (position, refused) in tooMuchWork.enumerated() {
-                writer.raw(position == 0 ? "{" : ",{")
-                writer.raw("\"type\":\"RESOURCE_LIMITS_EXCEEDED\",\"path\":[")
-                writer.string(refused.alias)
-                writer.raw(",")
-                writer.string(refused.collection)
-                writer.raw(",\"contributionCalendar\"],\"locations\":[{\"line\":1,\"column\":1}],\"message\":")
-                writer.string(StandInContributions.resourceLimitsExceeded)
-                writer.raw("}")
-            }
-            writer.raw("]")
-        }
-        writer.raw("}")
-        return writer.bytes
-    }
-
-    private func writeRateLimit(_ selections: [StandInGraphQLDocument.Selection], into writer: inout JSONByteWriter) {
-        let snapshot = charge.snapshot
-        writer.raw("{")
-        for (position, entry) in schema.collect(selections, type: "RateLimit").enumerated() {
-            if position > 0 { writer.raw(",") }
-            writer.string(entry.key)
-            writer.raw(":")
-            switch entry.fields[0].name {
-            case "cost": writer.integer(cost)
-            case "remaining": writer.integer(snapshot.remaining)
-            case "limit": writer.integer(snapshot.limit)
-            case "used": writer.integer(snapshot.used)
-            case "nodeCount": writer.integer(schema.lookupCount + schema.connectionCount)
-            case "resetAt": writer.string(UTCTimestamp.iso8601(snapshot.reset))
-            default: writer.string("RateLimit")
-            }
-        }
-        writer.raw("}")
-    }
-
-    private mutating func writeOwner(
-        _ field: StandInGraphQLDocument.Field, _ selections: [StandInGraphQLDocument.Selection], alias: String,
-        into writer: inout JSONByteWriter
-    ) {
-        guard case .string(let login) = field.arguments["login"], let user = request.population.user(login: login),
-            user.type == "User" || user.type == "Organization"
-        else {
-            writer.null()
-            return
-        }
-        let entries = schema.collect(selections, type: user.type)
-        if let collection = entries.first(where: { $0.fields[0].name == "contributionsCollection" }) {
-            let span = StandInContributions.span(collection.fields[0].arguments, now: request.now)
-            if StandInContributions.exceedsResourceLimits(user: user, from: span.from, to: span.to) {
-                tooMuchWork.append((alias, collection.key))
-                writer.null()
-                return
-            }
-        }
-        let profile = user.profile
-        let counts = request.followGraph.profileCounts(of: user)
-        writer.raw("{")
-        for (position, entry) in entries.enumerated() {
-            if position > 0 { writer.raw(",") }
-            writer.string(entry.key)
-            writer.raw(":")
-            let name = entry.fields[0].name
-            switch name {
-            case "__typename": writer.string(user.type)
-            case "login": writer.string(user.login)
-            case "id": writer.string(user.nodeID)
-            case "databaseId": writer.integer(user.id)
-            case "url": writer.string(user.htmlURL)
-            case "avatarUrl": writer.string("https://avatars.githubusercontent.com/u/\(user.id)?v=4")
-            case "name": writer.optionalString(profile.name)
-            case "company": writer.optionalString(profile.company)
-            case "location": writer.optionalString(profile.location)
-            case "bio": writer.optionalString(profile.bio)
-            case "twitterUsername": writer.optionalString(profile.twitterUsername)
-            // GraphQL says null where REST says "" for no blog, and "" where REST says null for no email.
-            case "websiteUrl": writer.optionalString(profile.blog.isEmpty ? nil : profile.blog)
-            case "email": writer.string(profile.email ?? "")
-            case "isHireable": writer.boolean(profile.hireable ?? false)
-            case "isSiteAdmin": writer.boolean(user.siteAdmin)
-            case "createdAt": writer.string(UTCTimestamp.iso8601(profile.createdAt))
-            case "updatedAt": writer.string(UTCTimestamp.iso8601(profile.updatedAt))
-            case "followers": writeCount(counts.followers, entry.fields, into: &writer)
-            case "following": writeCount(counts.following, entry.fields, into: &writer)
-            case "gists": writeCount(profile.publicGists, entry.fields, into: &writer)
-            case "contributionsCollection": writeContributions(user, entry.fields, into: &writer)
-            case "repositories":
-                // Without ownerAffiliations GitHub counts the repositories the account collaborates on too.
-                let ownedOnly = entry.fields[0].arguments["ownerAffiliations"].map {
-                    $0 == .list([.enumName("OWNER")]) || $0 == .enumName("OWNER")
-                }
-                let collaborations = ownedOnly == true ? 0 : user.ordinal % 5
-                writeCount(profile.publicRepos + collaborations, entry.fields, into: &writer)
-            default: writer.null()
-            }
-        }
-        writer.raw("}")
-    }
-
-    /// `contributionsCollection { contributionCalendar { … } }`, each level in the order and names asked.
-    private func writeContributions(
-        _ user: StandInUser, _ fields: [StandInGraphQLDocument.Field], into writer: inout JSONByteWriter
-    ) {
-        let span = StandInContributions.span(fields[0].arguments, now: request.now)
-        let calendar = StandInContributions(user: user, from: span.from, to: span.to, now: request.now)
-        writeObject(fields.flatMap(\.selections), type: "ContributionsCollection", into: &writer) { _, inner, writer in
-            writeObject(inner, type: "ContributionCalendar", into: &writer) { name, inner, writer in
-                guard name == "weeks" else { return writer.integer(calendar.total) }
-                writer.raw("[")
-                for (position, week) in calendar.weeks.enumerated() {
-                    if position > 0 { writer.raw(",") }
-                    writeObject(inner, type: "ContributionCalendarWeek", into: &writer) { name, inner, writer in
-                        guard name == "contributionDays" else {
-                            return writer.string(UTCTimestamp.iso8601(week[0].midnight).prefix(10).description)
-                        }
-                        writer.raw("[")
-                        for (position, day) in week.enumerated() {
-                            if position > 0 { writer.raw(",") }
-                            writeObject(inner, type: "ContributionCalendarDay", into: &writer) { name, _, writer in
-                                switch name {
-                                case "date": writer.string(UTCTimestamp.iso8601(day.midnight).prefix(10).description)
-                                case "contributionCount": writer.integer(day.count)
-                                case "contributionLevel": writer.string(day.level)
-                                default: writer.integer(UTCTimestamp.fields(of: day.midnight).weekday)
-                                }
-                            }
-                        }
-                        writer.raw("]")
-                    }
-                }
-                writer.raw("]")
-            }
-        }
-    }
-
-    /// An object of `type` with the members asked, in order: `__typename` here, every other member by `member`
-    /// (given the field's name and its own selections).
-    private func writeObject(
-        _ selections: [StandInGraphQLDocument.Selection], type: String, into writer: inout JSONByteWriter,
-        member: (String, [StandInGraphQLDocument.Selection], inout JSONByteWriter) -> Void
-    ) {
-        writer.raw("{")
-        for (position, entry) in schema.collect(selections, type: type).enumerated() {
-            if position > 0 { writer.raw(",") }
-            writer.string(entry.key)
-            writer.raw(":")
-            if entry.fields[0].name == "__typename" {
-                writer.string(type)
-            } else {
-                member(entry.fields[0].name, entry.fields.flatMap(\.selections), &writer)
-            }
-        }
-        writer.raw("}")
-    }
-
-    private func writeCount(_ count: Int, _ fields: [StandInGraphQLDocument.Field], into writer: inout JSONByteWriter) {
-        writer.raw("{")
-        for (position, entry) in schema.collect(fields.flatMap(\.selections), type: "Connection").enumerated() {
-            if position > 0 { writer.raw(",") }
-            writer.string(entry.key)
-            writer.raw(":")
-            writer.integer(count)
-        }
-        writer.raw("}")
     }
 }

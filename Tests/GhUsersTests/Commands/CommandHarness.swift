@@ -40,7 +40,7 @@ struct CommandHarness {
         return harness
     }
 
-    /// Registers the answer to one expected request; `body` names a file in `Bodies/`.
+    /// Registers the answer to one expected request; `body` names a file in `Bodies.folder`.
     func expect(
         _ request: String, accept: String? = nil, status: Int = 200, headers: [(String, String)] = [],
         body: String? = nil
@@ -82,10 +82,10 @@ struct CommandHarness {
     }
 }
 
-/// The answers GitHub gives, one file per operation (`Bodies/<operation>.json`); their sources are in
-/// `Bodies/NOTICE.md`.
+/// The answers GitHub gives, one file per operation (`<operation>.json`), read from the stand-in's folder
+/// (`Sources/GitHubStandIn/Bodies`), whose `NOTICE.md` gives their sources: one copy serves both.
 enum Bodies {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Bodies")
+    static var folder: URL { GitHubBodies.folder }
 
     static func named(_ name: String) -> Data {
         let url = folder.appendingPathComponent(name + ".json")
