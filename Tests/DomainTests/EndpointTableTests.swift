@@ -26,6 +26,13 @@ private struct DocumentedOperation: Decodable {
     let parameters: [Parameter]?
     /// Where the supplement's entry was checked; the documented list has none.
     let source: String?
+    /// The documented list's example of each answer, by the reference copy's file name (`users-list.json`).
+    let exampleFiles: [String: String]?
+
+    enum CodingKeys: String, CodingKey {
+        case operationId, method, path, docs, parameters, source
+        case exampleFiles = "example_files"
+    }
 }
 
 /// A query parameter of a documented operation whose definition the documented list names but did not read.
@@ -125,6 +132,27 @@ struct EndpointTableTests {
             #expect(rows[entry.operationId]?.query.contains(entry.name) == true, "no row sends \(entry.name)")
             #expect(entry.docs == operation.docs)
             #expect(!entry.source.isEmpty)
+        }
+    }
+
+    /// A body the stand-in and the command tests answer with, named after a documented operation and not listed
+    /// in the bodies' NOTICE.md, is that operation's documented example: the body of the example the documented
+    /// list names, byte for byte (`orgs/list-public-members` answers with `simple-user-items`, `users-list.json`).
+    /// So a new list's documented body needs no line in NOTICE.md, and no other body can pass for one.
+    @Test func aBodyNoticeDoesNotListIsTheOperationsDocumentedExample() throws {
+        let bodies = OperationLists.packageRoot.appendingPathComponent("Sources/GitHubStandIn/Bodies")
+        let notice = try String(contentsOf: bodies.appendingPathComponent("NOTICE.md"), encoding: .utf8)
+        for operation in try OperationLists.shared() {
+            let name = operation.operationId.replacing("/", with: "-") + ".json"
+            guard let body = FileManager.default.contents(atPath: bodies.appendingPathComponent(name).path),
+                !notice.contains("`\(name)`")
+            else { continue }
+            let example = try #require(
+                operation.exampleFiles?["default"], "\(name) is not in NOTICE.md, and GitHub documents no example")
+            let documented = try #require(
+                FileManager.default.contents(atPath: bodies.appendingPathComponent(example).path),
+                "\(name) is not in NOTICE.md, and the example it would be (\(example)) is no body")
+            #expect(body == documented, "\(name) is not in NOTICE.md, and differs from \(example)")
         }
     }
 
