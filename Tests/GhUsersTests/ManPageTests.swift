@@ -59,7 +59,7 @@ struct ManPageTests {
         for spec in CommandCatalog.allSpecs {
             #expect(seeAlso.contains(Roff.reference(ManPageRenderer.pageName(spec))), "\(spec.name)")
         }
-        let headings = CommandSection.allCases.map(\.rawValue)
+        let headings = CommandCatalog.sections.map(\.section.rawValue)
         for heading in headings + ["GLOBAL OPTIONS", "FIELDS", "FORMATS", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"] {
             #expect(page.components(separatedBy: ".SH \"\(heading)\"\n").count == 2, "\(heading)")
         }

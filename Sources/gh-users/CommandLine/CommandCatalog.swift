@@ -1,8 +1,11 @@
-/// Every command gh-users has. Adding a command is one declaration in its folder and one line here, which also
-/// says under which section top-level help lists it; the router, help, completions, the man pages and the tests
-/// that walk this list pick it up from that line.
+/// Every command gh-users has. Adding a command is one declaration in its folder and one line here (for the
+/// people of organizations and repositories, both in `PeopleLists`), which also says under which section help
+/// lists it; the router, help, completions, the man pages and the tests that walk this list pick it up from it.
 enum CommandCatalog {
-    static let commands: [Command] = [
+    static let commands: [Command] = accounts + PeopleLists.commands
+
+    /// The commands about accounts, yours, searches and crawls, and the setup.
+    private static let accounts: [Command] = [
         ListUsersCommand.declaration.listed(under: .searching),
         ShowUsersCommand.declaration.listed(under: .people),
         ListReposCommand.declaration.listed(under: .people),
@@ -39,9 +42,10 @@ enum CommandCatalog {
     /// Every command and every subcommand (`me edit`), the subcommands last, as help and the man pages find them.
     static var allSpecs: [CommandSpec] { specs + commands.flatMap(\.spec.subcommands) }
 
-    /// The sections of top-level help and gh-users(1), each with its commands in the catalog's order.
+    /// The sections of top-level help and gh-users(1) that have commands, each with them in the catalog's order.
     static var sections: [(section: CommandSection, specs: [CommandSpec])] {
         CommandSection.allCases.map { section in (section, specs.filter { $0.section == section }) }
+            .filter { !$0.specs.isEmpty }
     }
 
     static let helpSpec = CommandSpec(

@@ -152,6 +152,7 @@ struct CommandSpec: Sendable {
 enum CommandSection: String, CaseIterable, Sendable {
     case people = "PEOPLE COMMANDS"
     case yourAccount = "YOUR ACCOUNT COMMANDS"
+    case organizations = "ORGANIZATION AND REPOSITORY COMMANDS"
     case searching = "SEARCH AND CRAWL COMMANDS"
     case setup = "SETUP COMMANDS"
 }
