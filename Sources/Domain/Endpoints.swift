@@ -140,6 +140,10 @@ extension Endpoint {
         "search/users", .get, "/search/users", query: ["q", "sort", "order"], shape: .searchResults,
         paging: .capped(at: 1000), rateLimit: .search,
         docs: "https://docs.github.com/rest/search/search#search-users")
+    /// `GET /orgs/{org}/public_members`: the members of an organization who show their membership.
+    package static let publicMembers = Endpoint(
+        "orgs/list-public-members", .get, "/orgs/{org}/public_members", shape: .accounts, paging: .link,
+        docs: "https://docs.github.com/rest/orgs/members#list-public-organization-members")
     /// `GET /rate_limit`: free, and never cached.
     package static let rateLimitStatus = Endpoint(
         "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,
@@ -153,6 +157,6 @@ extension Endpoint {
         socialAccounts,
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
-        rateLimitStatus,
+        rateLimitStatus, publicMembers,
     ]
 }

@@ -166,6 +166,10 @@ struct CommandRequestTests {
             sends: "GET /users/octocat/received_events/public?per_page=30",
             body: "activity-list-public-events-for-user", fields: "id,type",
             lines: "22249084947\tWatchEvent\n22249084964\tPushEvent\n"),
+        // GitHub documents the same simple-user items for an organization's public members as for /users.
+        CommandRow(
+            .publicMembers, "members github", sends: "GET /orgs/github/public_members?per_page=30",
+            body: "orgs-list-public-members", fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
