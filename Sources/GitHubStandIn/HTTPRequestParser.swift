@@ -142,28 +142,14 @@ enum RequestTargetDecoding {
         if let hash = remainder.firstIndex(of: "#") {
             remainder = remainder[..<hash]
         }
-        let rawPath: Substring
-        let rawQuery: Substring
-        if let questionMark = remainder.firstIndex(of: "?") {
-            rawPath = remainder[..<questionMark]
-            rawQuery = remainder[remainder.index(after: questionMark)...]
-        } else {
-            rawPath = remainder
-            rawQuery = ""
-        }
-        var query: [String: String] = [:]
-        for item in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = percentDecoded(pieces[0], plusIsSpace: true)
-            let value = pieces.count > 1 ? percentDecoded(pieces[1], plusIsSpace: true) : ""
-            query[name] = value
-        }
+        let rawPath = remainder.prefix { $0 != "?" }
+        let query = Dictionary(
+            orderedQueryItems(String(remainder)).map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         return (percentDecoded(rawPath, plusIsSpace: false), query)
     }
 
     /// Decoded query items in the order the client sent them; a repeated name keeps its first position and its
-    /// last value, matching `split`'s last-wins dictionary. Only paged routes need this, to echo the query in
-    /// `Link` URLs, so the hot `GET /users` path never pays for it.
+    /// last value. Paged routes echo them in `Link` URLs; `split` makes its dictionary of them.
     static func orderedQueryItems(_ target: String) -> [(name: String, value: String)] {
         guard let questionMark = target.firstIndex(of: "?") else {
             return []

@@ -19,43 +19,23 @@ extension StandInPipeline {
         }
         let now = request.now
         var response: StandInHTTPResponse
+        var shown = snapshot
         switch fault {
-        case .status(let status, let body, let headers):
+        case .status(let status, let body, _):
             response = StandInHTTPResponse(status: status, json: body)
-            setStandardHeaders(
-                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
-            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                response.setHeader(name, value)
-            }
         case .primaryRateLimitExhausted(let resetAfterSeconds):
-            let exhausted = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
+            shown = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
             response = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)
-            setStandardHeaders(
-                on: &response, snapshot: exhausted, now: now, resource: resource, scopes: request.scopeHeaders)
         case .graphQLRateLimited(let resetAfterSeconds):
-            let exhausted = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
+            shown = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
             response = StandInGraphQLHandler.rateLimitExceeded(context.configuration.graphQLRateLimitForm, userID: 1)
-            setStandardHeaders(
-                on: &response, snapshot: exhausted, now: now, resource: resource, scopes: request.scopeHeaders)
-        case .secondaryRateLimit(let retryAfterSeconds):
+        case .secondaryRateLimit, .redirect:
             response = StandInHTTPResponse(status: 403)
-            setStandardHeaders(
-                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
-            response.body = StandInErrorBody.secondaryRateLimitExceeded(
-                requestID: response.header("X-GitHub-Request-Id") ?? "")
-            if let retryAfterSeconds {
-                response.setHeader("Retry-After", String(retryAfterSeconds))
-            }
         case .malformedBody:
             response = StandInHTTPResponse(status: 200, json: #"[{"login": "broken","#)
-            setStandardHeaders(
-                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
         case .truncatedBody:
             // The normal answer's body, so the declared length is realistic; GitHub routes HEAD and GET alike.
             response = routed(request, match: routes.match(method: "GET", path: request.path))
-            setStandardHeaders(
-                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
-            return .truncate(response)
         case .hang(let seconds):
             return .hang(seconds: seconds)
         case .closeWithoutResponse:
@@ -63,12 +43,27 @@ extension StandInPipeline {
         case .passThrough:
             // Filtered out above; a later stage answers it.
             return nil
+        }
+        setStandardHeaders(on: &response, snapshot: shown, now: now, resource: resource, scopes: request.scopeHeaders)
+        switch fault {
+        case .status(_, _, let headers):
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                response.setHeader(name, value)
+            }
+        case .secondaryRateLimit(let retryAfterSeconds):
+            response.body = StandInErrorBody.secondaryRateLimitExceeded(
+                requestID: response.header("X-GitHub-Request-Id") ?? "")
+            if let retryAfterSeconds {
+                response.setHeader("Retry-After", String(retryAfterSeconds))
+            }
         case .redirect(let location, let status):
-            response = StandInHTTPResponse(
-                status: status, body: StandInErrorBody.redirect(status: status, location: location))
-            setStandardHeaders(
-                on: &response, snapshot: snapshot, now: now, resource: resource, scopes: request.scopeHeaders)
+            response.status = status
+            response.body = StandInErrorBody.redirect(status: status, location: location)
             response.setHeader("Location", location)
+        case .truncatedBody:
+            return .truncate(response)
+        default:
+            break
         }
         return .respond(response, closeAfterwards: request.closeAfterwards)
     }

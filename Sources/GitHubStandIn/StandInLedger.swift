@@ -23,8 +23,8 @@ final class StandInLedger: @unchecked Sendable {
     private let lock = NSLock()
     private var journal: [RecordedRequest] = []
     private var faultQueues: [String: [StandInFault]] = [:]
-    private var usedByBucket: [String: Int] = [:]
-    private var graphQLPointsByBucket: [String: Int] = [:]
+    /// What each bucket spent of its hourly window: requests under `core`, points under `graphql`.
+    private var spentByKey: [String: Int] = [:]
     private var windowReset: Int
     private var requestSerial = 0
     private let startedAt: Int
@@ -33,6 +33,7 @@ final class StandInLedger: @unchecked Sendable {
     private var searchWindows: [String: (start: Int, used: Int)] = [:]
     /// Seconds added to the wall clock, so tests can let rate-limit windows expire without sleeping.
     private var clockOffset = 0
+    private var recording = true
 
     /// GitHub's search window is a minute; a test may shorten it.
     private let searchWindowSeconds: Int
@@ -43,127 +44,89 @@ final class StandInLedger: @unchecked Sendable {
         self.searchWindowSeconds = max(1, searchWindowSeconds)
     }
 
-    private var recording = true
-
     /// Off for long benchmark runs, where an ever-growing journal would only cost memory.
     var isRecording: Bool {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return recording
-        }
-        set {
-            lock.lock()
-            defer { lock.unlock() }
-            recording = newValue
-        }
+        get { lock.withLock { recording } }
+        set { lock.withLock { recording = newValue } }
     }
 
     func record(_ request: RecordedRequest) {
-        lock.lock()
-        defer { lock.unlock() }
-        if recording {
-            journal.append(request)
-        }
+        lock.withLock { if recording { journal.append(request) } }
     }
 
-    var recordedRequests: [RecordedRequest] {
-        lock.lock()
-        defer { lock.unlock() }
-        return journal
-    }
+    var recordedRequests: [RecordedRequest] { lock.withLock { journal } }
 
     func clearRecordedRequests() {
-        lock.lock()
-        defer { lock.unlock() }
-        journal.removeAll()
+        lock.withLock { journal.removeAll() }
     }
 
     func enqueue(_ faults: [StandInFault], forPath path: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        faultQueues[path, default: []].append(contentsOf: faults)
+        lock.withLock { faultQueues[path, default: []].append(contentsOf: faults) }
     }
 
     func takeFault(forPath path: String) -> StandInFault? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var queue = faultQueues[path], !queue.isEmpty else {
-            return nil
+        lock.withLock {
+            guard var queue = faultQueues[path], !queue.isEmpty else { return nil }
+            let fault = queue.removeFirst()
+            faultQueues[path] = queue.isEmpty ? nil : queue
+            return fault
         }
-        let fault = queue.removeFirst()
-        faultQueues[path] = queue.isEmpty ? nil : queue
-        return fault
     }
 
     /// Looks without spending, for responses that GitHub does not count (401s, injected faults).
     func peek(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        lock.lock()
-        defer { lock.unlock() }
-        rollWindowIfDue(now: now)
-        return snapshot(bucket: bucket, limit: limit)
+        peekHourly("core " + bucket, limit: limit, now: now)
     }
 
     /// Spends one request unless `exempt` (a 304 revalidation) or the bucket is already empty.
     func charge(bucket: String, limit: Int, now: Int, exempt: Bool) -> RateLimitCharge {
-        lock.lock()
-        defer { lock.unlock() }
-        rollWindowIfDue(now: now)
-        let before = snapshot(bucket: bucket, limit: limit)
-        guard before.remaining > 0 else {
-            return RateLimitCharge(snapshot: before, allowed: false)
-        }
-        if exempt {
-            return RateLimitCharge(snapshot: before, allowed: true)
-        }
-        usedByBucket[bucket, default: 0] += 1
-        return RateLimitCharge(snapshot: snapshot(bucket: bucket, limit: limit), allowed: true)
-    }
-
-    /// The server's notion of now: wall-clock Unix seconds plus whatever tests advanced it by.
-    func currentTime() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return Int(Date().timeIntervalSince1970) + clockOffset
-    }
-
-    func advanceClock(by seconds: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        clockOffset += max(0, seconds)
+        chargeHourly("core " + bucket, limit: limit, points: exempt ? 0 : 1, now: now)
     }
 
     /// The `graphql` bucket as it stands; it refills with core's hourly window.
     func peekGraphQL(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        lock.lock()
-        defer { lock.unlock() }
-        rollWindowIfDue(now: now)
-        return graphQLSnapshot(bucket: bucket, limit: limit)
+        peekHourly("graphql " + bucket, limit: limit, now: now)
     }
 
     /// Spends `points` of the `graphql` bucket when that many are left; otherwise spends nothing.
     func chargeGraphQL(bucket: String, limit: Int, points: Int, now: Int) -> RateLimitCharge {
-        lock.lock()
-        defer { lock.unlock() }
-        rollWindowIfDue(now: now)
-        let before = graphQLSnapshot(bucket: bucket, limit: limit)
-        guard before.remaining >= points else {
-            return RateLimitCharge(snapshot: before, allowed: false)
-        }
-        graphQLPointsByBucket[bucket, default: 0] += points
-        return RateLimitCharge(snapshot: graphQLSnapshot(bucket: bucket, limit: limit), allowed: true)
+        chargeHourly("graphql " + bucket, limit: limit, points: points, now: now)
     }
 
-    private func graphQLSnapshot(bucket: String, limit: Int) -> RateLimitSnapshot {
-        let used = min(limit, graphQLPointsByBucket[bucket] ?? 0)
-        return RateLimitSnapshot(limit: limit, remaining: limit - used, reset: windowReset)
+    private func peekHourly(_ key: String, limit: Int, now: Int) -> RateLimitSnapshot {
+        lock.withLock {
+            rollWindowIfDue(now: now)
+            return hourlySnapshot(key, limit: limit)
+        }
+    }
+
+    /// Refused, spending nothing, unless at least `points` (and at least one) are left.
+    private func chargeHourly(_ key: String, limit: Int, points: Int, now: Int) -> RateLimitCharge {
+        lock.withLock {
+            rollWindowIfDue(now: now)
+            let before = hourlySnapshot(key, limit: limit)
+            guard before.remaining >= max(1, points) else { return RateLimitCharge(snapshot: before, allowed: false) }
+            spentByKey[key, default: 0] += points
+            return RateLimitCharge(snapshot: hourlySnapshot(key, limit: limit), allowed: true)
+        }
+    }
+
+    private func hourlySnapshot(_ key: String, limit: Int) -> RateLimitSnapshot {
+        RateLimitSnapshot(limit: limit, remaining: limit - min(limit, spentByKey[key] ?? 0), reset: windowReset)
+    }
+
+    /// The server's notion of now: wall-clock Unix seconds plus whatever tests advanced it by.
+    func currentTime() -> Int {
+        lock.withLock { Int(Date().timeIntervalSince1970) + clockOffset }
+    }
+
+    func advanceClock(by seconds: Int) {
+        lock.withLock { clockOffset += max(0, seconds) }
     }
 
     /// Like `peek`, for the search resource; with no window open the reset is a full minute from `now`.
     func peekSearch(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        lock.lock()
-        defer { lock.unlock() }
-        return searchSnapshot(bucket: bucket, limit: limit, now: now)
+        lock.withLock { searchSnapshot(bucket: bucket, limit: limit, now: now) }
     }
 
     /// Like `charge`, for the search resource; the first search after a window ended opens a new one.
@@ -195,19 +158,14 @@ final class StandInLedger: @unchecked Sendable {
 
     /// Shaped like GitHub's `X-GitHub-Request-Id` (five hex groups); unique per server.
     func nextRequestID() -> String {
-        lock.lock()
-        requestSerial += 1
-        let serial = requestSerial
-        lock.unlock()
+        let serial = lock.withLock {
+            requestSerial += 1
+            return requestSerial
+        }
         return [
             hex(0xC000 | (serial & 0xFFF), width: 4), hex((serial &* 7_919) & 0xFF_FFFF, width: 6),
             hex(serial, width: 7), hex((serial &* 31) & 0xFFF_FFFF, width: 7), hex(startedAt & 0xFFFF_FFFF, width: 8),
         ].joined(separator: ":")
-    }
-
-    private func snapshot(bucket: String, limit: Int) -> RateLimitSnapshot {
-        let used = min(limit, usedByBucket[bucket] ?? 0)
-        return RateLimitSnapshot(limit: limit, remaining: limit - used, reset: windowReset)
     }
 
     /// A fixed hourly window, as GitHub's primary limit uses: when it ends every bucket refills.
@@ -215,15 +173,13 @@ final class StandInLedger: @unchecked Sendable {
         guard now >= windowReset else {
             return
         }
-        usedByBucket.removeAll()
-        graphQLPointsByBucket.removeAll()
+        spentByKey.removeAll()
         while windowReset <= now {
             windowReset += 3_600
         }
     }
 
     private func hex(_ value: Int, width: Int) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        String(format: "%0\(width)lX", value)
     }
 }

@@ -3,26 +3,16 @@ import Foundation
 
 // How to add a resource:
 //
-// - A resource without behaviour (a list, a record): its row in Domain's endpoint table and its body, a recording
-//   or GitHub's documented example, in `Bodies/<operation id>.json` with its source in `Bodies/NOTICE.md`.
-//   `StandInRecordedHandler` serves it: the route, paging, the 404, the cap and the media type come with it.
-// - Anything with behaviour of its own: a handler file under `Handlers/`, a type conforming to `StandInHandler`
-//   whose `respond(to:)` returns the status, the body and the resource's own headers (`Link`, `Last-Modified`).
-//   `request.account` resolves a `{username}` or `{account_id:int}` segment, `request.signedInAccount` the
-//   token's account (answer `request.signInRefusal` when it is nil), `StandInPageRequest` and
-//   `request.setPageLink` do GitHub's paging, and `StandInErrorBody` builds every error body (with
-//   `request.documentation`, the row's documentation link, where GitHub's names the endpoint). State that writes
-//   change lives in the context, shared by all connections and guarded by its own lock, as `request.followGraph`
-//   is; reads must go through it so they see every write. Then one row in `StandInRouteTable.gitHub()`
-//   (StandInRoutes.swift): `StandInRoute(.endpointRow, handler: …)` takes the method, the path patterns, the rate
-//   limit, the accepted scopes and the documentation link from the row; a resource gh-users never asks has no row and names its method,
-//   pattern (`{name}` matches any non-empty segment, `{name:int}` an integer), `rateResource:` and
-//   `documentation:` itself.
+// - Without behaviour (a list, a record): nothing here. Its row in Domain's endpoint table and its body, named by
+//   its operation id in `Bodies/` (the same file its command test reads), with its source in `Bodies/NOTICE.md`;
+//   `StandInRecordedHandler` serves it with the route, paging, the 404, the cap and the media type.
+// - With behaviour of its own: a `StandInHandler` under `Handlers/` returning the status, the body and the
+//   resource's own headers (`Link`, `Last-Modified`), and its row in `StandInRouteTable.gitHub()`. Requests give
+//   `account`, `signedInAccount` (else `signInRefusal`), `scopeRefusal`, `setPageLink` with `StandInPageRequest`;
+//   `StandInErrorBody` builds the error bodies. State that writes change lives in the context, behind its lock.
 //
-// Nothing else changes: faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers (the OAuth
-// scope headers among them), the 404 for every other method and the runner's `--help` list apply to every row.
-// Then add tests under Tests/GitHubStandInTests; `everyPatternOfTheGitHubTableReachesItsOwnRow` already checks the
-// row is reachable, and `StandInAccountListTests` runs every registry entry through paging, the 404 and the cap.
+// Faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers, the 404 for every other method
+// and the runner's `--help` list apply to every row.
 
 /// Turns one parsed request into a reply by running its stages in order:
 /// faults → auth → rate limit → route → conditional.
