@@ -8,10 +8,7 @@ struct ParsedHTTPRequest {
     var headers: [(name: String, value: String)]
     var body: [UInt8]
 
-    func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
-    }
+    func header(_ name: String) -> String? { headerValue(name, in: headers) }
 
     /// HTTP/1.1 keeps the connection unless told otherwise; HTTP/1.0 closes unless asked to keep it.
     var wantsConnectionClosed: Bool {
@@ -174,40 +171,9 @@ enum RequestTargetDecoding {
         return items
     }
 
-    /// Decodes `%XX` escapes; malformed escapes are kept literally rather than rejecting the request.
+    /// Decodes `%XX` escapes; a text with a malformed escape, or one that decodes to no UTF-8, is kept as sent.
     static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
-        let source = Array(text.utf8)
-        guard source.contains(UInt8(ascii: "%")) || (plusIsSpace && source.contains(UInt8(ascii: "+"))) else {
-            return String(text)
-        }
-        var output: [UInt8] = []
-        output.reserveCapacity(source.count)
-        var index = 0
-        while index < source.count {
-            let byte = source[index]
-            if byte == UInt8(ascii: "%"), index + 2 < source.count,
-                let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-                continue
-            }
-            output.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index += 1
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"):
-            return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"):
-            return byte - UInt8(ascii: "A") + 10
-        default:
-            return nil
-        }
+        let text = plusIsSpace ? String(text).replacing("+", with: " ") : String(text)
+        return text.removingPercentEncoding ?? text
     }
 }

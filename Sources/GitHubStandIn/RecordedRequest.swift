@@ -28,8 +28,5 @@ package struct RecordedRequest: Sendable {
     }
 
     /// The first value of a header; names compare case-insensitively as HTTP requires.
-    package func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
-    }
+    package func header(_ name: String) -> String? { headerValue(name, in: headers) }
 }
