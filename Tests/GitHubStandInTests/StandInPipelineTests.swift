@@ -159,6 +159,8 @@ private let badCredentials =
                 #expect(head.status == 200 && head.body.isEmpty, "\(target)")
                 #expect(head.header("Content-Length") == String(get.body.count), "\(target)")
                 #expect(head.header("ETag") == get.header("ETag"), "\(target)")
+                // Had HEAD leaked a body, this answer would be read out of it.
+                #expect(try connection.request("GET", "/users/nobody").status == 404, "\(target)")
             }
         }
     }
