@@ -7,23 +7,6 @@ private let userNotFound =
 private let routeNotFound =
     #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#
 
-/// The URL of the `Link` entry with the given rel, if present.
-private func linkURL(_ header: String?, rel: String) -> String? {
-    guard let header else {
-        return nil
-    }
-    for entry in header.components(separatedBy: ", <") {
-        let trimmed = entry.hasPrefix("<") ? String(entry.dropFirst()) : entry
-        guard let close = trimmed.firstIndex(of: ">") else {
-            continue
-        }
-        if trimmed[close...].contains("rel=\"\(rel)\"") {
-            return String(trimmed[..<close])
-        }
-    }
-    return nil
-}
-
 @Suite struct StandInRoutingTests {
     @Test func perPageDefaultsToThirtyAndIsCappedAtOneHundred() throws {
         try withStandInServer(StandInConfiguration(userCount: 500)) { server throws in
@@ -31,10 +14,10 @@ private func linkURL(_ header: String?, rel: String) -> String? {
             #expect(try defaulted.jsonArray().count == 30)
             let thirtieth = server.population.users[29].id
             // Without per_page in the request, GitHub's next link has none either.
-            #expect(linkURL(defaulted.header("Link"), rel: "next") == "\(server.baseURL)/users?since=\(thirtieth)")
+            #expect(linkRelations(defaulted.header("Link"))["next"] == "\(server.baseURL)/users?since=\(thirtieth)")
             let capped = try fetch(server, "/users?per_page=500")
             #expect(try capped.jsonArray().count == 100)
-            #expect(linkURL(capped.header("Link"), rel: "next")?.contains("per_page=100&") == true)
+            #expect(linkRelations(capped.header("Link"))["next"]?.contains("per_page=100&") == true)
             #expect(try fetch(server, "/users?per_page=abc").jsonArray().count == 30)
             #expect(try fetch(server, "/users?per_page=0").jsonArray().count == 30)
             let nonNumericSince = try fetch(server, "/users?since=abc&per_page=2").jsonArray()
