@@ -99,4 +99,10 @@ extension StandInReply {
         #expect(lines.contains("GET /rate_limit"))
         #expect(!lines.joined().contains(":int"))
     }
+
+    /// Scripts/try keeps its cache from one stand-in process to the next, so a tag must not depend on the process
+    /// (as `Hasher`'s seed does): the same body is the same tag in every run.
+    @Test func anETagIsTheSameInEveryProcess() {
+        #expect(StandInETag.weakTag(for: Array("[]".utf8)) == "W/\"33c90ba58d4d739a\"")
+    }
 }
