@@ -8,10 +8,7 @@ struct ParsedHTTPRequest {
     var headers: [(name: String, value: String)]
     var body: [UInt8]
 
-    func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
-    }
+    func header(_ name: String) -> String? { headerValue(name, in: headers) }
 
     /// HTTP/1.1 keeps the connection unless told otherwise; HTTP/1.0 closes unless asked to keep it.
     var wantsConnectionClosed: Bool {
@@ -42,22 +39,17 @@ enum HTTPRequestParser {
     static let maximumBodyBytes = 1_024 * 1_024
 
     static func parse(_ buffer: [UInt8]) -> HTTPParseOutcome {
-        var start = 0
-        // RFC 9112 asks servers to ignore blank lines before a request line (some clients send a stray CRLF).
-        while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A {
-            start += 1
-        }
-        guard let headEnd = endOfHead(in: buffer, from: start) else {
-            if buffer.count - start > maximumHeadBytes {
+        guard let headEnd = endOfHead(in: buffer) else {
+            if buffer.count > maximumHeadBytes {
                 return .invalid(status: 431, reason: "request head too large")
             }
             return .needMoreData
         }
-        if headEnd.bodyStart - start > maximumHeadBytes {
+        if headEnd.bodyStart > maximumHeadBytes {
             return .invalid(status: 431, reason: "request head too large")
         }
         // Split on bytes: as Characters, "\r\n" is a single grapheme and would never match "\n".
-        var lines = buffer[start..<headEnd.headEnd].split(separator: 0x0A, omittingEmptySubsequences: false).map {
+        var lines = buffer[..<headEnd.headEnd].split(separator: 0x0A, omittingEmptySubsequences: false).map {
             line in
             String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
         }
@@ -73,11 +65,6 @@ enum HTTPRequestParser {
         }
         var headers: [(name: String, value: String)] = []
         for line in lines.dropFirst() {
-            if let first = line.first, first == " " || first == "\t", !headers.isEmpty {
-                // Obsolete line folding: treat the continuation as part of the previous value.
-                headers[headers.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
-                continue
-            }
             guard let colon = line.firstIndex(of: ":") else {
                 return .invalid(status: 400, reason: "malformed header line")
             }
@@ -113,8 +100,8 @@ enum HTTPRequestParser {
     }
 
     /// Finds the blank line ending the head; bare LF line endings are accepted alongside CRLF.
-    private static func endOfHead(in buffer: [UInt8], from start: Int) -> (headEnd: Int, bodyStart: Int)? {
-        var index = start
+    private static func endOfHead(in buffer: [UInt8]) -> (headEnd: Int, bodyStart: Int)? {
+        var index = 0
         while index < buffer.count {
             if buffer[index] == 0x0A {
                 if index + 1 < buffer.count, buffer[index + 1] == 0x0A {
@@ -133,18 +120,9 @@ enum HTTPRequestParser {
 /// Splits a request-target into a decoded path and decoded query items.
 enum RequestTargetDecoding {
     static func split(_ target: String) -> (path: String, query: [String: String]) {
-        var remainder = Substring(target)
-        // Absolute-form targets (`http://host/path`) are legal from proxies; keep only the path onwards.
-        if let schemeRange = remainder.range(of: "://") {
-            let afterScheme = remainder[schemeRange.upperBound...]
-            remainder = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
-        }
-        if let hash = remainder.firstIndex(of: "#") {
-            remainder = remainder[..<hash]
-        }
-        let rawPath = remainder.prefix { $0 != "?" }
-        let query = Dictionary(
-            orderedQueryItems(String(remainder)).map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        // Clients send origin-form targets (RFC 9112): a path and a query, no fragment.
+        let rawPath = target.prefix { $0 != "?" }
+        let query = Dictionary(orderedQueryItems(target).map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         return (percentDecoded(rawPath, plusIsSpace: false), query)
     }
 
@@ -154,10 +132,7 @@ enum RequestTargetDecoding {
         guard let questionMark = target.firstIndex(of: "?") else {
             return []
         }
-        var rawQuery = target[target.index(after: questionMark)...]
-        if let hash = rawQuery.firstIndex(of: "#") {
-            rawQuery = rawQuery[..<hash]
-        }
+        let rawQuery = target[target.index(after: questionMark)...]
         var items: [(name: String, value: String)] = []
         var positionByName: [String: Int] = [:]
         for item in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
@@ -174,40 +149,9 @@ enum RequestTargetDecoding {
         return items
     }
 
-    /// Decodes `%XX` escapes; malformed escapes are kept literally rather than rejecting the request.
+    /// Decodes `%XX` escapes; a text with a malformed escape, or one that decodes to no UTF-8, is kept as sent.
     static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
-        let source = Array(text.utf8)
-        guard source.contains(UInt8(ascii: "%")) || (plusIsSpace && source.contains(UInt8(ascii: "+"))) else {
-            return String(text)
-        }
-        var output: [UInt8] = []
-        output.reserveCapacity(source.count)
-        var index = 0
-        while index < source.count {
-            let byte = source[index]
-            if byte == UInt8(ascii: "%"), index + 2 < source.count,
-                let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-                continue
-            }
-            output.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index += 1
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"):
-            return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"):
-            return byte - UInt8(ascii: "A") + 10
-        default:
-            return nil
-        }
+        let text = plusIsSpace ? String(text).replacing("+", with: " ") : String(text)
+        return text.removingPercentEncoding ?? text
     }
 }

@@ -14,22 +14,6 @@ package struct RecordedRequest: Sendable {
     /// client paced its requests (writes at least a second apart), which wall-clock time could not show reliably.
     package let receivedAt: ContinuousClock.Instant
 
-    package init(
-        method: String, target: String, path: String, query: [String: String],
-        headers: [(name: String, value: String)], body: [UInt8] = [], receivedAt: ContinuousClock.Instant = .now
-    ) {
-        self.method = method
-        self.target = target
-        self.path = path
-        self.query = query
-        self.headers = headers
-        self.body = body
-        self.receivedAt = receivedAt
-    }
-
     /// The first value of a header; names compare case-insensitively as HTTP requires.
-    package func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
-    }
+    package func header(_ name: String) -> String? { headerValue(name, in: headers) }
 }

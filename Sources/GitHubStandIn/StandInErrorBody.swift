@@ -1,3 +1,5 @@
+import JSONBytes
+
 /// GitHub's error JSON, built in one place so every refusal the stand-in sends has the same shape.
 ///
 /// GitHub's key order is `message`, then `url` (redirects) or `errors` (validation), then `documentation_url`,
@@ -17,35 +19,18 @@ enum StandInErrorBody {
     static func json(
         message: String, url: String? = nil, errors: [ValidationError] = [], documentationURL: String, status: Int?
     ) -> [UInt8] {
-        var writer = JSONByteWriter(reservingCapacity: 200)
-        writer.raw("{\"message\":")
-        writer.string(message)
-        if let url {
-            writer.raw(",\"url\":")
-            writer.string(url)
+        let errorObjects = errors.map { error in
+            JSONValue.object([
+                .init("resource", .string(error.resource)), .init("field", .string(error.field)),
+                .init("code", .string(error.code)),
+            ])
         }
-        if !errors.isEmpty {
-            writer.raw(",\"errors\":[")
-            for (position, error) in errors.enumerated() {
-                writer.raw(position == 0 ? "{\"resource\":" : ",{\"resource\":")
-                writer.string(error.resource)
-                writer.raw(",\"field\":")
-                writer.string(error.field)
-                writer.raw(",\"code\":")
-                writer.string(error.code)
-                writer.raw("}")
-            }
-            writer.raw("]")
-        }
-        writer.raw(",\"documentation_url\":")
-        writer.string(documentationURL)
-        if let status {
-            writer.raw(",\"status\":\"")
-            writer.integer(status)
-            writer.raw("\"")
-        }
-        writer.raw("}")
-        return writer.bytes
+        let members: [JSONValue.Member?] = [
+            .init("message", .string(message)), url.map { .init("url", .string($0)) },
+            errors.isEmpty ? nil : .init("errors", .array(errorObjects)),
+            .init("documentation_url", .string(documentationURL)), status.map { .init("status", .string(String($0))) },
+        ]
+        return JSONValue.object(members.compactMap { $0 }).bytes
     }
 
     /// A response carrying the error body; GitHub sends `status` in the body as well as in the status line.

@@ -25,20 +25,16 @@ package enum StandInFault: Sendable {
     case passThrough
 }
 
-/// Why a stand-in server could not be configured or started.
+/// Why a stand-in server could not be configured or start listening.
 package enum StandInServerError: Error, Equatable, CustomStringConvertible {
-    case invalidConfiguration(String)
-    case alreadyStarted
+    /// A negative count, limit or latency, a search window under a second, or a port outside 0...65535.
+    case invalidConfiguration
     case socketFailure(operation: String, errno: Int32)
 
     package var description: String {
         switch self {
-        case .invalidConfiguration(let reason):
-            return "invalid stand-in configuration: \(reason)"
-        case .alreadyStarted:
-            return "stand-in server was already started"
-        case .socketFailure(let operation, let code):
-            return "\(operation) failed with errno \(code)"
+        case .invalidConfiguration: "invalid stand-in configuration"
+        case .socketFailure(let operation, let code): "\(operation) failed with errno \(code)"
         }
     }
 }

@@ -14,10 +14,7 @@ struct StandInHTTPResponse {
         self.init(status: status, body: Array(json.utf8))
     }
 
-    func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
-    }
+    func header(_ name: String) -> String? { headerValue(name, in: headers) }
 
     /// Replaces every field with that name (case-insensitively) so injected headers override the defaults.
     mutating func setHeader(_ name: String, _ value: String) {
@@ -59,37 +56,17 @@ struct StandInHTTPResponse {
         return bytes
     }
 
+    /// The statuses the stand-in sends; any other gets `Status N`, which no client reads.
+    private static let reasonPhrases = [
+        200: "OK", 201: "Created", 204: "No Content", 301: "Moved Permanently", 302: "Found",
+        304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request",
+        401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 413: "Content Too Large",
+        422: "Unprocessable Entity", 431: "Request Header Fields Too Large", 500: "Internal Server Error",
+        501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+    ]
+
     static func reasonPhrase(for status: Int) -> String {
-        switch status {
-        case 100: return "Continue"
-        case 200: return "OK"
-        case 201: return "Created"
-        case 202: return "Accepted"
-        case 204: return "No Content"
-        case 301: return "Moved Permanently"
-        case 302: return "Found"
-        case 303: return "See Other"
-        case 304: return "Not Modified"
-        case 307: return "Temporary Redirect"
-        case 308: return "Permanent Redirect"
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 403: return "Forbidden"
-        case 404: return "Not Found"
-        case 405: return "Method Not Allowed"
-        case 409: return "Conflict"
-        case 410: return "Gone"
-        case 413: return "Content Too Large"
-        case 422: return "Unprocessable Entity"
-        case 429: return "Too Many Requests"
-        case 431: return "Request Header Fields Too Large"
-        case 500: return "Internal Server Error"
-        case 501: return "Not Implemented"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        case 504: return "Gateway Timeout"
-        default: return "Status \(status)"
-        }
+        reasonPhrases[status] ?? "Status \(status)"
     }
 }
 
@@ -101,4 +78,10 @@ enum StandInReply {
     /// Say nothing for a while, then close.
     case hang(seconds: Double)
     case close
+}
+
+/// The first value of a header field; names compare case-insensitively, as HTTP requires.
+func headerValue(_ name: String, in headers: [(name: String, value: String)]) -> String? {
+    let wanted = name.lowercased()
+    return headers.first { $0.name.lowercased() == wanted }?.value
 }

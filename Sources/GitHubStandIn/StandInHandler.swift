@@ -51,10 +51,7 @@ struct StandInRouteRequest {
 
     var followGraph: StandInFollowGraph { context.followGraph }
 
-    func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
-    }
+    func header(_ name: String) -> String? { headerValue(name, in: headers) }
 
     /// The account a `{username}` or `{account_id:int}` segment names; nil when there is no such account.
     var account: StandInUser? {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `per_page`/`page` handling and the page-based `Link` header GitHub sends on list and search endpoints.
 struct StandInPageRequest {
     static let defaultPerPage = 30
@@ -69,25 +71,11 @@ struct StandInPageRequest {
 /// `application/x-www-form-urlencoded` value encoding, the way GitHub writes query strings into `Link` URLs:
 /// spaces become `+` and everything but unreserved characters is percent-encoded.
 enum StandInFormEncoding {
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
+    /// A literal `%` becomes `%25`, so every `%20` left is a space.
     static func encode(_ text: String) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                output.append(byte)
-            case UInt8(ascii: " "):
-                output.append(UInt8(ascii: "+"))
-            default:
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
+        (text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text).replacing("%20", with: "+")
     }
 }

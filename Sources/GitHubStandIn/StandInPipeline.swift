@@ -207,10 +207,7 @@ struct StandInRequest {
         closeAfterwards = parsed.wantsConnectionClosed
     }
 
-    func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
-    }
+    func header(_ name: String) -> String? { headerValue(name, in: headers) }
 
     /// What the token may do and what the matched row asks for; nil for anonymous requests.
     var scopeHeaders: StandInScopeHeaders? {

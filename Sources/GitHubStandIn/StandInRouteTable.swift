@@ -89,26 +89,20 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
                 guard !piece.isEmpty else {
                     return nil
                 }
-                parameters.values.append((name, String(piece)))
+                parameters[name] = String(piece)
             case .integer(let name):
                 guard Int(piece) != nil else {
                     return nil
                 }
-                parameters.values.append((name, String(piece)))
+                parameters[name] = String(piece)
             }
         }
         return parameters
     }
 }
 
-/// The values a matched pattern's `{name}` segments took, in pattern order.
-struct StandInPathParameters: Sendable {
-    var values: [(name: String, value: String)] = []
-
-    subscript(name: String) -> String? {
-        values.first { $0.name == name }?.value
-    }
-}
+/// The values a matched pattern's `{name}` segments took, by name.
+typealias StandInPathParameters = [String: String]
 
 /// One row of the route table: which requests a handler answers, and which rate limit they spend.
 struct StandInRoute: Sendable {

@@ -22,7 +22,6 @@ package final class StandInServer: @unchecked Sendable {
     private var listener: Int32 = -1
     private var boundPort = 0
     private var openConnections: Set<Int32> = []
-    private var acceptedConnections = 0
     private let shutdownLatch = ShutdownLatch()
     private let acceptLoopFinished = DispatchSemaphore(value: 0)
     private let connectionThreads = DispatchGroup()
@@ -34,20 +33,11 @@ package final class StandInServer: @unchecked Sendable {
     }
 
     package init(configuration: StandInConfiguration = StandInConfiguration()) throws {
-        guard configuration.userCount >= 0 else {
-            throw StandInServerError.invalidConfiguration("userCount must not be negative")
-        }
-        guard (0...65_535).contains(configuration.port) else {
-            throw StandInServerError.invalidConfiguration("port must be within 0...65535")
-        }
-        guard configuration.rateLimit >= 0, configuration.searchRateLimit >= 0, configuration.latencyMilliseconds >= 0,
-            configuration.sameSecondAccounts >= 0
+        let counts = [configuration.userCount, configuration.rateLimit, configuration.searchRateLimit]
+        guard (counts + [configuration.latencyMilliseconds, configuration.sameSecondAccounts]).allSatisfy({ $0 >= 0 }),
+            configuration.searchWindowSeconds > 0, (0...65_535).contains(configuration.port)
         else {
-            throw StandInServerError.invalidConfiguration(
-                "rateLimit, searchRateLimit, latencyMilliseconds and sameSecondAccounts must not be negative")
-        }
-        guard configuration.searchWindowSeconds > 0 else {
-            throw StandInServerError.invalidConfiguration("searchWindowSeconds must be above 0")
+            throw StandInServerError.invalidConfiguration
         }
         self.configuration = configuration
         population = StandInPopulation(
@@ -57,13 +47,11 @@ package final class StandInServer: @unchecked Sendable {
             now: Int(Date().timeIntervalSince1970), searchWindowSeconds: configuration.searchWindowSeconds)
     }
 
-    /// Binds and starts accepting; `port` and `baseURL` are valid once this returns.
+    /// Binds and starts accepting, once; `port` and `baseURL` are valid once this returns.
     package func start() throws {
         stateLock.lock()
         defer { stateLock.unlock() }
-        guard phase == .idle else {
-            throw StandInServerError.alreadyStarted
-        }
+        precondition(phase == .idle, "a stand-in server starts once")
         let (descriptor, port) = try LoopbackSocket.makeListener(port: configuration.port)
         listener = descriptor
         boundPort = port
@@ -87,13 +75,6 @@ package final class StandInServer: @unchecked Sendable {
 
     package var baseURL: String {
         "http://127.0.0.1:\(port)"
-    }
-
-    /// Connections accepted so far, so tests can tell whether a client reused its keep-alive connection.
-    package var acceptedConnectionCount: Int {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return acceptedConnections
     }
 
     /// Closes the listener and every connection, interrupts latency sleeps and hangs, and waits (bounded) for the
@@ -217,7 +198,6 @@ package final class StandInServer: @unchecked Sendable {
             return
         }
         openConnections.insert(descriptor)
-        acceptedConnections += 1
         connectionThreads.enter()
         let thread = Thread { [self] in
             serve(descriptor, pipeline: pipeline)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Formats Unix timestamps as UTC text.
 ///
 /// Done with integer calendar arithmetic so the output never depends on locale, time zone or formatter caches,
@@ -51,50 +53,13 @@ enum UTCTimestamp {
     }
 
     /// The inverse of `iso8601`, for query values such as search's `created:`: `YYYY-MM-DDTHH:MM:SSZ`
-    /// or a bare `YYYY-MM-DD` (midnight UTC). Anything else, offsets and fractions included, is nil.
+    /// or a bare `YYYY-MM-DD` (midnight UTC). Anything else, offsets, fractions and 2023-02-30 included, is nil:
+    /// only text `iso8601` writes back unchanged is accepted.
     static func epochSeconds(iso8601 text: String) -> Int? {
-        let bytes = Array(text.utf8)
-        guard
-            bytes.count == 10 || (bytes.count == 20 && bytes[10] == UInt8(ascii: "T") && bytes[19] == UInt8(ascii: "Z"))
-        else {
-            return nil
-        }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
-                    return nil
-                }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), let year = number(0..<4),
-            let month = number(5..<7), let day = number(8..<10), (1...12).contains(month), (1...31).contains(day)
-        else {
-            return nil
-        }
-        var secondOfDay = 0
-        if bytes.count == 20 {
-            guard bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), let hour = number(11..<13),
-                let minute = number(14..<16), let second = number(17..<19), hour < 24, minute < 60, second < 60
-            else {
-                return nil
-            }
-            secondOfDay = hour * 3_600 + minute * 60 + second
-        }
-        // Days from civil, the inverse of `fields(of:)`'s March-based era arithmetic.
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = floorDivide(shiftedYear, 400)
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        // Rejects 2023-02-30 and friends, which the arithmetic would roll into the next month.
-        guard fields(of: days * 86_400).day == day else {
-            return nil
-        }
-        return days * 86_400 + secondOfDay
+        let canonical = text.count == 10 ? text + "T00:00:00Z" : text
+        guard let date = try? Date(canonical, strategy: .iso8601) else { return nil }
+        let seconds = Int(date.timeIntervalSince1970)
+        return iso8601(seconds) == canonical ? seconds : nil
     }
 
     private static func floorDivide(_ value: Int, _ divisor: Int) -> Int {

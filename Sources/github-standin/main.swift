@@ -9,7 +9,7 @@ import GitHubStandIn
 #endif
 
 let usage = """
-    usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N] [--search-rate-limit N]
+    usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N]
 
     Serves a loopback stand-in for GitHub's REST API on 127.0.0.1, answering
     \(StandInServer.servedRoutes.map { "  " + $0 }.joined(separator: "\n"))
@@ -33,7 +33,6 @@ let usage = """
       --latency-ms M         delay before every response, in milliseconds (default 0)
       --port P               port to bind, 0 for any free port (default 0)
       --rate-limit N         requests per hour per token; anonymous callers get 60 (default 5000)
-      --search-rate-limit N  searches per minute per token; anonymous callers get 10 (default 30)
       -h, --help             show this help
     """
 
@@ -53,23 +52,16 @@ func parseConfiguration(_ arguments: [String]) -> StandInConfiguration {
             print(usage)
             exit(0)
         }
-        // Both `--flag value` and `--flag=value` are accepted, as most CLIs do.
-        var flag = argument
-        var inlineValue: String?
-        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-            flag = String(argument[..<equals])
-            inlineValue = String(argument[argument.index(after: equals)...])
-        }
-        guard ["--users", "--latency-ms", "--port", "--rate-limit", "--search-rate-limit"].contains(flag) else {
+        guard ["--users", "--latency-ms", "--port", "--rate-limit"].contains(argument) else {
             failUsage("unknown argument '\(argument)'")
         }
-        guard let text = inlineValue ?? remaining.popFirst() else {
-            failUsage("\(flag) needs a value")
+        guard let text = remaining.popFirst() else {
+            failUsage("\(argument) needs a value")
         }
         guard let value = Int(text), value >= 0 else {
-            failUsage("\(flag) needs a non-negative integer, got '\(text)'")
+            failUsage("\(argument) needs a non-negative integer, got '\(text)'")
         }
-        switch flag {
+        switch argument {
         case "--users":
             configuration.userCount = value
         case "--latency-ms":
@@ -79,8 +71,6 @@ func parseConfiguration(_ arguments: [String]) -> StandInConfiguration {
                 failUsage("--port must be at most 65535, got \(value)")
             }
             configuration.port = value
-        case "--search-rate-limit":
-            configuration.searchRateLimit = value
         default:
             configuration.rateLimit = value
         }

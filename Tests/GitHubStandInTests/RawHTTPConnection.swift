@@ -14,13 +14,12 @@ import Testing
 
 /// Failures the raw test client can observe; the fault tests assert on these.
 enum RawHTTPError: Error, Equatable {
-    case connectFailed(Int32)
-    case sendFailed(Int32)
+    case socket(errno: Int32)
     /// The peer closed (or stopped answering) before a complete response head arrived.
     case closedBeforeHead(received: [UInt8])
     /// The head promised `expected` body bytes but the connection ended after `received`.
     case truncatedBody(expected: Int, received: Int)
-    case malformedHead(String)
+    case malformedHead
 }
 
 /// A response as read off the wire, with headers kept in arrival order.
@@ -51,16 +50,15 @@ struct RawHTTPResponse {
 final class RawHTTPConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
-    private var closed = false
 
-    init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    init(port: Int) throws {
         #if canImport(Glibc)
             descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
             descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         // A test must fail, not hang, if the server never answers.
-        var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -74,24 +72,15 @@ final class RawHTTPConnection {
         guard result == 0 else {
             let code = errno
             _ = close(descriptor)
-            throw RawHTTPError.connectFailed(code)
+            throw RawHTTPError.socket(errno: code)
         }
     }
 
     deinit {
-        disconnect()
+        _ = close(descriptor)
     }
 
-    func disconnect() {
-        if !closed {
-            closed = true
-            _ = close(descriptor)
-        }
-    }
-
-    func write(_ text: String) throws {
-        try write(Array(text.utf8))
-    }
+    func write(_ text: String) throws { try write(Array(text.utf8)) }
 
     func write(_ bytes: [UInt8]) throws {
         var offset = 0
@@ -100,7 +89,7 @@ final class RawHTTPConnection {
                 send(descriptor, raw.baseAddress, raw.count, sendFlags)
             }
             guard sent > 0 else {
-                throw RawHTTPError.sendFailed(errno)
+                throw RawHTTPError.socket(errno: errno)
             }
             offset += sent
         }
@@ -133,23 +122,13 @@ final class RawHTTPConnection {
         let end = headEnd!
         let headText = String(decoding: buffer[0..<end], as: UTF8.self)
         let lines = headText.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        guard let statusLine = lines.first else {
-            throw RawHTTPError.malformedHead(headText)
-        }
-        let statusParts = statusLine.split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
-            throw RawHTTPError.malformedHead(statusLine)
-        }
+        let statusParts = lines.first?.split(separator: " ") ?? []
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw RawHTTPError.malformedHead }
         var headers: [(name: String, value: String)] = []
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else {
-                throw RawHTTPError.malformedHead(line)
-            }
-            headers.append(
-                (
-                    name: String(line[..<colon]),
-                    value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                ))
+            guard let colon = line.firstIndex(of: ":") else { throw RawHTTPError.malformedHead }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers.append((name: String(line[..<colon]), value: value))
         }
         buffer.removeFirst(end)
         var response = RawHTTPResponse(status: status, headers: headers, body: [])

@@ -76,19 +76,6 @@ private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [Str
         }
     }
 
-    @Test func searchRevalidationIsFreeAndTheLimitIsConfigurable() throws {
-        let configuration = StandInConfiguration(userCount: 50, searchRateLimit: 2)
-        try withStandInServer(configuration) { server throws in
-            let token = [("Authorization", "Bearer tiny")]
-            let first = try fetch(server, "/search/users?q=type:org", headers: token)
-            #expect(first.header("x-ratelimit-limit") == "2" && first.header("x-ratelimit-remaining") == "1")
-            let etag = try #require(first.header("ETag"))
-            let revalidated = try fetch(server, "/search/users?q=type:org", headers: token + [("If-None-Match", etag)])
-            #expect(revalidated.status == 304 && revalidated.header("x-ratelimit-remaining") == "1")
-            #expect(server.searchRateLimitRemaining(token: "tiny") == 1)
-        }
-    }
-
     @Test func rateLimitEndpointReportsBothBucketsAndCostsNothing() throws {
         try withStandInServer(StandInConfiguration(userCount: 50)) { server throws in
             let token = [("Authorization", "token watcher")]

@@ -46,9 +46,7 @@ private func suffix(_ row: Endpoint) -> String {
         let parsed = ParsedHTTPRequest(
             method: "GET", target: "/orgs/github/another-list?per_page=1&page=2", version: "HTTP/1.1", headers: [],
             body: [])
-        guard case .respond(let response, _) = pipeline.reply(to: parsed, now: 1_000) else {
-            throw StandInServerError.invalidConfiguration("expected a response")
-        }
+        let response = try #require(pipeline.reply(to: parsed, now: 1_000).response)
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == "[\(try records(.orgs)[1])]")
         #expect(

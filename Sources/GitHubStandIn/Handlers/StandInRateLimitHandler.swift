@@ -1,3 +1,5 @@
+import JSONBytes
+
 /// `GET /rate_limit`: the caller's standing in every bucket; its row spends nothing.
 ///
 /// Shaped like GitHub's documented example `rate-limit.json` (`rate-limit-overview`, github/rest-api-description,
@@ -15,7 +17,7 @@ struct StandInRateLimitHandler: StandInHandler {
             ? RateLimitSnapshot(limit: 0, remaining: 0, reset: core.reset)
             : ledger.peekGraphQL(
                 bucket: caller.bucket, limit: request.context.configuration.graphQLRateLimit, now: request.now)
-        let others: [(name: StaticString, limit: Int, perMinute: Bool)] = [
+        let others: [(name: String, limit: Int, perMinute: Bool)] = [
             ("integration_manifest", 5_000, false),
             ("source_import", 100, true),
             ("actions_runner_registration", 10_000, false),
@@ -24,36 +26,25 @@ struct StandInRateLimitHandler: StandInHandler {
             ("code_search", 10, true),
             ("code_scanning_autofix", 10, true),
         ]
-        var writer = JSONByteWriter(reservingCapacity: 1_400)
-        writer.raw("{\"resources\":{\"core\":")
-        Self.writeEntry(core, into: &writer)
-        writer.raw(",\"search\":")
-        Self.writeEntry(search, into: &writer)
-        writer.raw(",\"graphql\":")
-        Self.writeEntry(graphQL, into: &writer)
-        for other in others {
-            writer.raw(",\"")
-            writer.raw(other.name)
-            writer.raw("\":")
-            let reset = other.perMinute ? search.reset : core.reset
-            Self.writeEntry(RateLimitSnapshot(limit: other.limit, remaining: other.limit, reset: reset), into: &writer)
-        }
-        writer.raw("},\"rate\":")
-        Self.writeEntry(core, into: &writer)
-        writer.raw("}")
-        return StandInHTTPResponse(status: 200, body: writer.bytes)
+        let resources =
+            [("core", entry(core)), ("search", entry(search)), ("graphql", entry(graphQL))]
+            + others.map { other in
+                let reset = other.perMinute ? search.reset : core.reset
+                return (other.name, entry(RateLimitSnapshot(limit: other.limit, remaining: other.limit, reset: reset)))
+            }
+        let body = JSONValue.object([
+            .init("resources", .object(resources.map { JSONValue.Member($0.0, $0.1) })), .init("rate", entry(core)),
+        ])
+        return StandInHTTPResponse(status: 200, body: body.bytes)
     }
 
     /// Key order of that example: limit, used, remaining, reset.
-    private static func writeEntry(_ snapshot: RateLimitSnapshot, into writer: inout JSONByteWriter) {
-        writer.raw("{\"limit\":")
-        writer.integer(snapshot.limit)
-        writer.raw(",\"used\":")
-        writer.integer(snapshot.used)
-        writer.raw(",\"remaining\":")
-        writer.integer(snapshot.remaining)
-        writer.raw(",\"reset\":")
-        writer.integer(snapshot.reset)
-        writer.raw("}")
+    private func entry(_ snapshot: RateLimitSnapshot) -> JSONValue {
+        .object(
+            [
+                ("limit", snapshot.limit), ("used", snapshot.used), ("remaining", snapshot.remaining),
+                ("reset", snapshot.reset),
+            ]
+            .map { JSONValue.Member($0.0, .integer(Int64($0.1))) })
     }
 }
