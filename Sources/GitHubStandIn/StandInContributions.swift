@@ -23,9 +23,6 @@ struct StandInContributions {
         user.ordinal % 4 == 3 && to - from > longestBusyWindow
     }
 
-    /// GitHub's words when `to` is more than a year after `from`.
-    static let spanTooLong = "The total time spanned by 'from' and 'to' must not exceed 1 year"
-
     let days: [Day]
 
     var total: Int { days.reduce(0) { $0 + $1.count } }
