@@ -103,36 +103,18 @@ struct StandInGraphQLHandler: StandInHandler {
     }
 
     /// Each `alias: repositoryOwner(login: "…")` of the document, in order; an unaliased one answers under
-    /// `repositoryOwner`. The login is a GraphQL string, whose syntax is JSON's.
+    /// `repositoryOwner`. A login has no quote or backslash, so its string literal needs no unescaping.
     static func lookups(in query: String) -> [(alias: String, login: String)] {
         query.ranges(of: "repositoryOwner(login:").compactMap { range in
             let before = query[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
-            var alias = "repositoryOwner"
-            if before.hasSuffix(":") {
-                alias = String(
-                    before.dropLast().reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }.reversed())
-            }
-            let rest = query[range.upperBound...].drop { $0 == " " }
-            guard rest.first == "\"", let close = closingQuote(of: rest),
-                let login = try? JSONSerialization.jsonObject(
-                    with: Data(rest[...close].utf8), options: .fragmentsAllowed) as? String
-            else { return nil }
-            return (alias, login)
+            let alias =
+                before.hasSuffix(":")
+                ? String(before.dropLast().reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }.reversed())
+                : "repositoryOwner"
+            let literal = query[range.upperBound...].drop { $0 == " " }
+            guard literal.first == "\"", let close = literal.dropFirst().firstIndex(of: "\"") else { return nil }
+            return (alias, String(literal[literal.index(after: literal.startIndex)..<close]))
         }
-    }
-
-    private static func closingQuote(of literal: Substring) -> Substring.Index? {
-        var escaped = false
-        for index in literal.indices.dropFirst() {
-            if escaped {
-                escaped = false
-            } else if literal[index] == "\\" {
-                escaped = true
-            } else if literal[index] == "\"" {
-                return index
-            }
-        }
-        return nil
     }
 
     /// The `from:` and `to:` of `contributionsCollection(from: "…", to: "…")` in Unix seconds; nil when the
