@@ -23,9 +23,6 @@ struct StandInContributions {
         user.ordinal % 4 == 3 && to - from > longestBusyWindow
     }
 
-    /// GitHub's words when `to` is more than a year after `from`.
-    static let spanTooLong = "The total time spanned by 'from' and 'to' must not exceed 1 year"
-
     let days: [Day]
 
     var total: Int { days.reduce(0) { $0 + $1.count } }
@@ -65,18 +62,9 @@ struct StandInContributions {
         }
     }
 
-    /// The days in GitHub's weeks: each from a Sunday, the first and last cut to the span.
-    var weeks: [[Day]] {
-        var weeks: [[Day]] = []
-        for day in days {
-            if weeks.isEmpty || UTCTimestamp.fields(of: day.midnight).weekday == 0 { weeks.append([]) }
-            weeks[weeks.count - 1].append(day)
-        }
-        return weeks
-    }
-
     /// `{"__typename": …, "contributionsCollection": {"contributionCalendar": …}}`, the fields and order gh-users's
-    /// calendar query asks; an `Organization` has only its type.
+    /// calendar query asks, in GitHub's weeks (each from a Sunday, the first and last cut to the span); an
+    /// `Organization` has only its type.
     func write(type: String, into writer: inout JSONByteWriter) {
         writer.raw("{\"__typename\":")
         writer.string(type)
@@ -84,20 +72,21 @@ struct StandInContributions {
         writer.raw(",\"contributionsCollection\":{\"contributionCalendar\":{\"totalContributions\":")
         writer.integer(total)
         writer.raw(",\"weeks\":[")
-        for (position, week) in weeks.enumerated() {
-            writer.raw(position == 0 ? "{\"contributionDays\":[" : ",{\"contributionDays\":[")
-            for (position, day) in week.enumerated() {
-                writer.raw(position == 0 ? "{\"date\":" : ",{\"date\":")
-                writer.string(String(UTCTimestamp.iso8601(day.midnight).prefix(10)))
-                writer.raw(",\"contributionCount\":")
-                writer.integer(day.count)
-                writer.raw(",\"contributionLevel\":")
-                writer.string(day.level)
-                writer.raw("}")
+        for (position, day) in days.enumerated() {
+            if position == 0 || UTCTimestamp.fields(of: day.midnight).weekday == 0 {
+                writer.raw(position == 0 ? "{\"contributionDays\":[" : "]},{\"contributionDays\":[")
+            } else {
+                writer.raw(",")
             }
-            writer.raw("]}")
+            writer.raw("{\"date\":")
+            writer.string(String(UTCTimestamp.iso8601(day.midnight).prefix(10)))
+            writer.raw(",\"contributionCount\":")
+            writer.integer(day.count)
+            writer.raw(",\"contributionLevel\":")
+            writer.string(day.level)
+            writer.raw("}")
         }
-        writer.raw("]}}}")
+        writer.raw(days.isEmpty ? "]}}}" : "]}]}}}")
     }
 
     /// A day's few random-looking numbers, from the account and the day alone (SplitMix64's finaliser).

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 
 // The JSON shapes below (key names, key order, URL templates) and octocat's profile values are modelled on GitHub's
 // documented examples `users-list.json` (`simple-user-items`, the 200 of `GET /users`) and
@@ -16,9 +17,6 @@ package struct StandInPopulation: Sendable, Equatable {
     /// Steps through the population that pick followers and followed accounts (see StandInSocialGraph.swift).
     let followerStride: Int
     let followingStride: Int
-    /// The strides' inverses modulo the population size, so membership in a list is one multiplication.
-    let followerStrideInverse: Int
-    let followingStrideInverse: Int
 
     /// The first of the accounts `sameSecondAccounts` puts in one creation second; past the hand-written ones.
     package static let sameSecondFirstOrdinal = 101
@@ -27,24 +25,15 @@ package struct StandInPopulation: Sendable, Equatable {
     /// `StandInConfiguration.sameSecondAccounts`); 0 keeps every account's own.
     package init(userCount: Int, sameSecondAccounts: Int = 0) {
         let count = max(0, userCount)
-        var users: [StandInUser] = []
-        users.reserveCapacity(count)
-        var index: [String: Int] = [:]
-        index.reserveCapacity(count)
         let crowd = Self.sameSecondFirstOrdinal..<(Self.sameSecondFirstOrdinal + max(0, sameSecondAccounts))
         // Before every crowded account's own creation time, so `updated_at` never precedes `created_at`.
         let crowdedSecond = StandInProfileNumbers.unjitteredCreatedAt(ordinal: Self.sameSecondFirstOrdinal)
-        for ordinal in stride(from: 1, through: count, by: 1) {
-            let user = StandInUser(ordinal: ordinal, createdAt: crowd.contains(ordinal) ? crowdedSecond : nil)
-            index[user.login.lowercased()] = ordinal
-            users.append(user)
+        users = (0..<count).map {
+            StandInUser(ordinal: $0 + 1, createdAt: crowd.contains($0 + 1) ? crowdedSecond : nil)
         }
-        self.users = users
-        ordinalByLowercasedLogin = index
+        ordinalByLowercasedLogin = Dictionary(uniqueKeysWithValues: users.map { ($0.login.lowercased(), $0.ordinal) })
         followerStride = Self.coprimeStride(near: count * 381_966 / 1_000_000, modulo: count)
         followingStride = Self.coprimeStride(near: count * 618_034 / 1_000_000, modulo: count)
-        followerStrideInverse = Self.modularInverse(of: followerStride, modulo: count)
-        followingStrideInverse = Self.modularInverse(of: followingStride, modulo: count)
     }
 
     /// Ids grow by one, skipping two after every fifth account, so clients cannot assume `id == position`.
@@ -54,62 +43,20 @@ package struct StandInPopulation: Sendable, Equatable {
 
     /// GitHub logins are case-insensitive, so lookups are too.
     package func user(login: String) -> StandInUser? {
-        guard let ordinal = ordinalByLowercasedLogin[login.lowercased()] else {
-            return nil
-        }
-        return users[ordinal - 1]
+        ordinalByLowercasedLogin[login.lowercased()].map { users[$0 - 1] }
     }
 
     package func user(id: Int) -> StandInUser? {
         let position = firstPosition(withIDAbove: id - 1)
-        guard position < users.count, users[position].id == id else {
-            return nil
-        }
-        return users[position]
+        return position < users.count && users[position].id == id ? users[position] : nil
     }
 
-    /// The accounts `GET /users?since=&per_page=` returns: ids strictly above `since`, at most `perPage` of them.
-    package func listPage(since: Int, perPage: Int) -> ArraySlice<StandInUser> {
-        let start = firstPosition(withIDAbove: since)
-        let end = min(users.count, start + max(0, perPage))
-        return users[start..<end]
-    }
-
-    /// Whether any account has an id above `id`, i.e. whether a `rel="next"` link is due after it.
-    package func hasUsers(withIDAbove id: Int) -> Bool {
-        guard let last = users.last else {
-            return false
-        }
-        return last.id > id
-    }
-
-    /// The compact JSON array body of a `GET /users` page.
-    package func listPageJSON(since: Int, perPage: Int) -> [UInt8] {
-        let page = listPage(since: since, perPage: perPage)
-        var writer = JSONByteWriter(reservingCapacity: 2 + page.count * 1_000)
-        writer.raw("[")
-        var first = true
-        for user in page {
-            if !first {
-                writer.raw(",")
-            }
-            first = false
-            user.writeSimpleUser(into: &writer)
-        }
-        writer.raw("]")
-        return writer.bytes
-    }
-
-    private func firstPosition(withIDAbove id: Int) -> Int {
-        var low = 0
-        var high = users.count
+    /// Where the first account with an id above `id` sits in `users` (`users.count` when none has).
+    func firstPosition(withIDAbove id: Int) -> Int {
+        var (low, high) = (0, users.count)
         while low < high {
             let middle = (low + high) / 2
-            if users[middle].id <= id {
-                low = middle + 1
-            } else {
-                high = middle
-            }
+            if users[middle].id <= id { low = middle + 1 } else { high = middle }
         }
         return low
     }
@@ -136,11 +83,7 @@ package struct StandInUser: Sendable, Equatable {
         self.createdAt = createdAt ?? StandInProfileNumbers(ordinal: ordinal).createdAt
         id = StandInPopulation.id(forOrdinal: ordinal)
         let special = StandInSpecialAccounts.byOrdinal[ordinal]
-        if ordinal % 10 == 7 {
-            type = "Organization"
-        } else {
-            type = special?.type ?? "User"
-        }
+        type = ordinal % 10 == 7 ? "Organization" : special?.type ?? "User"
         login =
             special?.login ?? StandInNameParts(ordinal: ordinal).generatedLogin(isOrganization: type == "Organization")
         siteAdmin = ordinal == 2
@@ -152,10 +95,7 @@ package struct StandInUser: Sendable, Equatable {
 
     /// The login as it appears in a URL path; only the bot's brackets need escaping.
     package var loginPathComponent: String {
-        guard login.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) else {
-            return login
-        }
-        return login.replacingBrackets()
+        login.replacingOccurrences(of: "[", with: "%5B").replacingOccurrences(of: "]", with: "%5D")
     }
 
     /// The `simple-user` object GitHub puts in list responses.
@@ -165,40 +105,45 @@ package struct StandInUser: Sendable, Equatable {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    /// The `public-user` object of `GET /users/{username}`.
-    package func publicUserJSON() -> String {
-        String(decoding: publicUserJSONBytes(), as: UTF8.self)
-    }
-
-    /// `followCounts` replaces the profile's own `followers` and `following` once writes have moved them; nil
-    /// keeps the population's numbers. `edit` is what `PATCH /user` changed, if anything.
-    package func publicUserJSONBytes(followCounts: StandInFollowCounts? = nil, edit: StandInProfileEdit? = nil)
-        -> [UInt8]
-    {
+    /// The `public-user` object of `GET /users/{username}`, showing `profile` (the population's when nil: a
+    /// running server passes the one writes left, see `StandInProfileEdits.profile(of:in:)`).
+    package func publicUserJSONBytes(_ profile: StandInUserProfile? = nil) -> [UInt8] {
         var writer = JSONByteWriter(reservingCapacity: 1_600)
-        writePublicUserFields(into: &writer, followCounts: followCounts, edit: edit)
+        writePublicUserFields(into: &writer, profile: profile ?? self.profile)
         writer.raw("}")
         return writer.bytes
     }
 
-    /// Left open so the private-user form of `GET /user` can append its own keys.
-    func writePublicUserFields(
-        into writer: inout JSONByteWriter, followCounts: StandInFollowCounts?, edit: StandInProfileEdit?
-    ) {
-        writeSimpleUserFields(into: &writer, closing: false)
-        var profile = self.profile
-        edit?.apply(to: &profile)
-        if let followCounts {
-            profile.followers = followCounts.followers
-            profile.following = followCounts.following
+    /// The `private-user` object of `GET /user`: the public profile, then the private keys of GitHub's documented
+    /// example (`Bodies/users-get-authenticated.json`), the same for every account.
+    package func privateUserJSONBytes(_ profile: StandInUserProfile? = nil) -> [UInt8] {
+        var writer = JSONByteWriter(reservingCapacity: 1_900)
+        writePublicUserFields(into: &writer, profile: profile ?? self.profile)
+        writer.bytes += Self.privateKeys
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// The keys `GET /user` adds to the public profile, in their order (`private_gists` … `plan`).
+    static let privateKeys: [UInt8] = {
+        let body = StandInRecordedHandler.body(named: "users-get-authenticated") ?? []
+        var bytes: [UInt8] = []
+        let members = ((try? JSONText.objectMembers(body)) ?? [:]).sorted { $0.value.lowerBound < $1.value.lowerBound }
+        for (key, range) in members.drop(while: { $0.key != "private_gists" }) {
+            bytes += Array(",\"\(key)\":".utf8)
+            JSONText.compact(body[range], into: &bytes)
         }
+        return bytes
+    }()
+
+    /// Left open so the private-user form can append its own keys.
+    private func writePublicUserFields(into writer: inout JSONByteWriter, profile: StandInUserProfile) {
+        writeSimpleUserFields(into: &writer)
         for (key, value) in [
             ("name", profile.name), ("company", profile.company), ("blog", profile.blog),
             ("location", profile.location), ("email", profile.email),
         ] {
-            writer.raw(",")
-            writer.string(key)
-            writer.raw(":")
+            writer.unescaped(",\"\(key)\":")
             writer.optionalString(value)
         }
         writer.raw(",\"hireable\":")
@@ -211,9 +156,7 @@ package struct StandInUser: Sendable, Equatable {
             ("public_repos", profile.publicRepos), ("public_gists", profile.publicGists),
             ("followers", profile.followers), ("following", profile.following),
         ] {
-            writer.raw(",")
-            writer.string(key)
-            writer.raw(":")
+            writer.unescaped(",\"\(key)\":")
             writer.integer(value)
         }
         writer.raw(",\"created_at\":")
@@ -223,48 +166,34 @@ package struct StandInUser: Sendable, Equatable {
     }
 
     func writeSimpleUser(into writer: inout JSONByteWriter) {
-        writeSimpleUserFields(into: &writer, closing: true)
+        writeSimpleUserFields(into: &writer)
+        writer.raw("}")
     }
 
     /// Keys follow the order of GitHub's real answers (2024 on): `"type"`, `"user_view_type"`, `"site_admin"`, the
-    /// discriminator between the two (the published examples leave it out). Left open (`closing: false`) so the
-    /// public-user form and search items can append their own keys.
-    func writeSimpleUserFields(into writer: inout JSONByteWriter, closing: Bool) {
-        let pathLogin = loginPathComponent
+    /// discriminator between the two (the published examples leave it out). Left open so the public-user form and
+    /// search items can append their own keys.
+    func writeSimpleUserFields(into writer: inout JSONByteWriter) {
+        let api = "https://api.github.com/users/" + loginPathComponent
         writer.raw("{\"login\":")
         writer.string(login)
         writer.raw(",\"id\":")
         writer.integer(id)
-        writer.raw(",\"node_id\":\"")
-        writer.unescaped(nodeID)
-        writer.raw("\",\"avatar_url\":\"")
-        writer.unescaped(avatarURL)
-        writer.raw("\",\"gravatar_id\":\"\",\"url\":\"https://api.github.com/users/")
-        writer.unescaped(pathLogin)
-        writer.raw("\",\"html_url\":\"")
-        writer.unescaped(htmlURL)
-        for (key, suffix) in Self.urlTemplates {
-            writer.raw("\",")
-            writer.unescaped(key)
-            writer.raw(":\"https://api.github.com/users/")
-            writer.unescaped(pathLogin)
-            writer.unescaped(suffix)
+        for (key, value) in [
+            ("node_id", nodeID), ("avatar_url", avatarURL), ("gravatar_id", ""), ("url", api), ("html_url", htmlURL),
+        ] + Self.urlTemplates.map({ ($0.0, api + $0.1) }) {
+            writer.unescaped(",\"\(key)\":\"\(value)\"")
         }
-        writer.raw("\",\"type\":\"")
-        writer.unescaped(type)
-        writer.raw("\",\"user_view_type\":\"public\",\"site_admin\":")
+        writer.unescaped(",\"type\":\"\(type)\",\"user_view_type\":\"public\",\"site_admin\":")
         writer.boolean(siteAdmin)
-        if closing {
-            writer.raw("}")
-        }
     }
 
-    /// The `…_url` keys after `html_url`, in GitHub's order, as their quoted key and the path after the login.
+    /// The `…_url` keys after `html_url`, in GitHub's order, with the path after the login.
     private static let urlTemplates = [
         ("followers", "/followers"), ("following", "/following{/other_user}"), ("gists", "/gists{/gist_id}"),
         ("starred", "/starred{/owner}{/repo}"), ("subscriptions", "/subscriptions"), ("organizations", "/orgs"),
         ("repos", "/repos"), ("events", "/events{/privacy}"), ("received_events", "/received_events"),
-    ].map { ("\"\($0.0)_url\"", $0.1) }
+    ].map { ("\($0.0)_url", $0.1) }
 
     /// GitHub's node ids are base64 of `0<length of type>:<type><id>`, e.g. `04:User1` → `MDQ6VXNlcjE=`.
     package var nodeID: String {
@@ -275,18 +204,13 @@ package struct StandInUser: Sendable, Equatable {
         if ordinal == 1 {
             return "https://github.com/images/error/octocat_happy.gif"
         }
-        if type == "Bot" {
-            // Bots are GitHub Apps; their avatars live under /in/<app id>.
-            return "https://avatars.githubusercontent.com/in/\(id)?v=4"
-        }
-        return "https://avatars.githubusercontent.com/u/\(id)?v=4"
+        // Bots are GitHub Apps; their avatars live under /in/<app id>.
+        return "https://avatars.githubusercontent.com/\(type == "Bot" ? "in" : "u")/\(id)?v=4"
     }
 
     package var htmlURL: String {
-        if type == "Bot", login.hasSuffix("[bot]") {
-            return "https://github.com/apps/\(login.dropLast(5))"
-        }
-        return "https://github.com/\(login)"
+        type == "Bot" && login.hasSuffix("[bot]")
+            ? "https://github.com/apps/\(login.dropLast(5))" : "https://github.com/\(login)"
     }
 }
 
@@ -315,8 +239,6 @@ package struct StandInUserProfile: Sendable, Equatable {
         let n = user.ordinal
         let parts = StandInNameParts(ordinal: n)
         let numbers = StandInProfileNumbers(ordinal: n)
-        createdAt = user.createdAt
-        updatedAt = numbers.updatedAt
         let isOrganization = user.type == "Organization"
         name = n % 3 == 0 ? nil : (isOrganization ? "\(parts.capitalizedNoun) Labs" : parts.displayName)
         company = n % 4 == 0 && !isOrganization ? "@\(parts.noun)-works" : nil
@@ -326,23 +248,16 @@ package struct StandInUserProfile: Sendable, Equatable {
         hireable = n % 8 == 0 && !isOrganization ? true : nil
         bio = n % 5 == 2 ? "\(parts.capitalizedAdjective) maintainer of \(parts.noun) things." : nil
         twitterUsername = n % 9 == 0 ? "\(parts.adjective)_\(parts.noun)" : nil
-        publicRepos = numbers.publicRepos
-        publicGists = numbers.publicGists
-        followers = numbers.followers
-        following = numbers.following
-        if let special = StandInSpecialAccounts.byOrdinal[n] {
-            special.apply(to: &self)
-        }
+        (publicRepos, publicGists) = (numbers.publicRepos, numbers.publicGists)
+        (followers, following) = (numbers.followers, numbers.following)
+        (createdAt, updatedAt) = (user.createdAt, numbers.updatedAt)
+        StandInSpecialAccounts.byOrdinal[n]?.apply(to: &self)
     }
 }
 
 /// The profile's numeric fields alone, so search scans over 100,000 accounts need not build every profile's
 /// strings. `StandInUserProfile` takes its numbers from here, so the two can never disagree.
 struct StandInProfileNumbers {
-    /// Otter-Labs-7 (id 9) has more than 250 public repositories, for search's `repos:` qualifier.
-    static let manyRepositoriesOrdinal = 7
-    static let manyRepositoriesCount = 280
-
     var publicRepos: Int
     var publicGists: Int
     var followers: Int
@@ -361,19 +276,17 @@ struct StandInProfileNumbers {
     init(ordinal n: Int) {
         createdAt = Self.unjitteredCreatedAt(ordinal: n) + (n > 1 ? (n * 7_919) % 3_600 : 0)
         updatedAt = n == 1 ? createdAt : createdAt + (n * 104_729) % 300_000_000
-        publicRepos = n == Self.manyRepositoriesOrdinal ? Self.manyRepositoriesCount : (n * 37) % 250
+        publicRepos = (n * 37) % 250
         publicGists = (n * 13) % 40
         followers = (n % 100_003) * (n % 100_003) % 10_007
         following = (n * 11) % 300
-        if n == StandInSurfaceAccounts.manyFollowsOrdinal {
-            followers = StandInSurfaceAccounts.manyFollowsFollowers
-            following = StandInSurfaceAccounts.manyFollowsFollowing
+        if n == StandInPopulation.manyFollowsOrdinal {
+            (followers, following) = (
+                StandInPopulation.manyFollowsFollowerCount, StandInPopulation.manyFollowsFollowingCount
+            )
         }
-        if let counts = StandInSpecialAccounts.byOrdinal[n]?.counts, counts.count == 4 {
-            publicRepos = counts[0]
-            publicGists = counts[1]
-            followers = counts[2]
-            following = counts[3]
+        if let counts = StandInSpecialAccounts.byOrdinal[n]?.counts {
+            (publicRepos, publicGists, followers, following) = counts
         }
     }
 }
@@ -413,32 +326,9 @@ struct StandInNameParts {
         if isOrganization {
             return "\(capitalizedNoun)-Labs-\(ordinal)"
         }
-        switch ordinal % 4 {
-        case 0:
-            return "\(adjective)-\(noun)-\(ordinal)"
-        case 1:
-            return "\(capitalizedAdjective)-\(capitalizedNoun)-\(ordinal)"
-        case 2:
-            return "\(adjective)\(noun)\(ordinal)"
-        default:
-            return "\(capitalizedAdjective)\(capitalizedNoun)\(ordinal)"
-        }
-    }
-}
-
-extension String {
-    fileprivate func replacingBrackets() -> String {
-        var result = ""
-        for character in unicodeScalars {
-            switch character {
-            case "[":
-                result += "%5B"
-            case "]":
-                result += "%5D"
-            default:
-                result.unicodeScalars.append(character)
-            }
-        }
-        return result
+        return [
+            "\(adjective)-\(noun)-\(ordinal)", "\(capitalizedAdjective)-\(capitalizedNoun)-\(ordinal)",
+            "\(adjective)\(noun)\(ordinal)", "\(capitalizedAdjective)\(capitalizedNoun)\(ordinal)",
+        ][ordinal % 4]
     }
 }

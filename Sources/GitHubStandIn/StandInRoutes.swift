@@ -18,26 +18,20 @@ extension StandInRouteTable {
             // Its `/user/{account_id}` form is `Endpoint.userByID`. GitHub's documentation names `user` here.
             StandInRoute(.user, handler: StandInUserHandler(edits: edits), acceptedScopes: "user"),
             StandInRoute(
-                .authenticatedUser, handler: StandInAuthenticatedUserHandler(edits: edits), acceptedScopes: "user"),
+                .authenticatedUser, handler: StandInUserHandler(edits: edits, signedIn: true), acceptedScopes: "user"),
             StandInRoute(.updateAuthenticatedUser, handler: StandInProfileEditHandler(edits: edits)),
-            StandInRoute(.followers, handler: StandInFollowHandler(.followers)),
-            StandInRoute(.following, handler: StandInFollowHandler(.following)),
-            StandInRoute(.ownFollowers, handler: StandInFollowHandler(.followers, of: .signedIn)),
-            StandInRoute(.ownFollowing, handler: StandInFollowHandler(.following, of: .signedIn)),
-            StandInRoute(.checkFollowing, handler: StandInFollowCheckHandler(of: .named)),
-            // GitHub's check of the token's own follows, which gh-users never asks, so no endpoint row has it.
-            StandInRoute(
-                .get, ["/user/following/{username}"], handler: StandInFollowCheckHandler(of: .signedIn),
-                documentation:
-                    "https://docs.github.com/rest/users/followers#check-if-a-person-is-followed-by-the-authenticated-user"
-            ),
-            StandInRoute(.follow, handler: StandInFollowChangeHandler(.follow)),
-            StandInRoute(.unfollow, handler: StandInFollowChangeHandler(.unfollow)),
+            StandInRoute(.followers, handler: StandInFollowHandler(relation: .followers)),
+            StandInRoute(.following, handler: StandInFollowHandler(relation: .following)),
+            StandInRoute(.ownFollowers, handler: StandInFollowHandler(relation: .followers, signedIn: true)),
+            StandInRoute(.ownFollowing, handler: StandInFollowHandler(relation: .following, signedIn: true)),
+            StandInRoute(.checkFollowing, handler: StandInFollowCheckHandler()),
+            StandInRoute(.follow, handler: StandInFollowChangeHandler(follow: true)),
+            StandInRoute(.unfollow, handler: StandInFollowChangeHandler(follow: false)),
             StandInRoute(.blocks, handler: StandInBlocksHandler(operation: .list, blocks: blocks)),
             StandInRoute(.block, handler: StandInBlocksHandler(operation: .block, blocks: blocks)),
             StandInRoute(.unblock, handler: StandInBlocksHandler(operation: .unblock, blocks: blocks)),
             StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
-            StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
+            StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(edits: edits), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
             // Retired in July 2026: 204 for everyone. The token's own list is still served.

@@ -37,28 +37,27 @@ struct StandInBlocksHandler: StandInHandler {
     let blocks: StandInBlockList
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard let signedIn = request.signedInAccount else {
-            return request.signInRefusal()
-        }
-        if let refusal = request.scopeRefusal(unlessOneOf: ["user"]) { return refusal }
-        guard operation != .list else {
-            return request.pagedList(blocks.blocked(by: signedIn), path: "/user/blocks", bytesPerItem: 1_000) {
-                $0.writeSimpleUser(into: &$1)
+        request.asSignedIn(withOneOf: ["user"]) { signedIn in
+            guard operation != .list else {
+                return request.pagedList(blocks.blocked(by: signedIn), path: "/user/blocks", bytesPerItem: 1_000) {
+                    $0.writeSimpleUser(into: &$1)
+                }
             }
-        }
-        guard let login = request.parameters["username"], let other = request.population.user(login: login) else {
-            return StandInErrorBody.notFound(documentationURL: request.documentation)
-        }
-        if operation == .unblock {
-            blocks.unblock(other, by: signedIn)
+            guard let login = request.parameters["username"], let other = request.population.user(login: login)
+            else {
+                return StandInErrorBody.notFound(documentationURL: request.documentation)
+            }
+            if operation == .unblock {
+                blocks.unblock(other, by: signedIn)
+            } else if other.ordinal == signedIn.ordinal || other.type == "Organization" {
+                return StandInErrorBody.response(
+                    422, message: "Validation Failed", documentationURL: request.documentation)
+            } else {
+                blocks.block(other, by: signedIn)
+                request.followGraph.unfollow(signedIn, other)
+                request.followGraph.unfollow(other, signedIn)
+            }
             return StandInHTTPResponse(status: 204)
         }
-        guard other.ordinal != signedIn.ordinal, other.type != "Organization" else {
-            return StandInErrorBody.response(422, message: "Validation Failed", documentationURL: request.documentation)
-        }
-        blocks.block(other, by: signedIn)
-        request.followGraph.unfollow(signedIn, other)
-        request.followGraph.unfollow(other, signedIn)
-        return StandInHTTPResponse(status: 204)
     }
 }

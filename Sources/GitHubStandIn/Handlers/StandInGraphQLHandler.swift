@@ -13,13 +13,15 @@ import Foundation
 ///   pinned by several clients' tests); only `user(login:)` adds a `NOT_FOUND` error, and it is not served here;
 /// - a calendar window GitHub finds too much work (`StandInContributions.exceedsResourceLimits`): the owner is
 ///   null, with a `RESOURCE_LIMITS_EXCEEDED` error whose `path` ends at `contributionCalendar`, as GitHub answers
-///   since July 2026 (github-profile-3d-contrib issue #163); a span over a year: GitHub's error for it;
+///   since July 2026 (github-profile-3d-contrib issue #163); gh-users asks no span over a year, so none is refused;
 /// - cost: 1 point per 100 connections asked for (each `{ totalCount }`, counted per lookup), at least 1 per
 ///   query, spent from the caller's hourly `graphql` bucket;
 /// - a bucket without enough points left: in the configured `StandInGraphQLRateLimitForm`, each one GitHub sends
 ///   (status 200 with a `RATE_LIMIT` error by default).
 struct StandInGraphQLHandler: StandInHandler {
     static let documentation = "https://docs.github.com/graphql"
+    /// What `PATCH /user` changed, which GraphQL's profiles show as REST's do.
+    let edits: StandInProfileEdits
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         guard let token = request.caller.token else {
@@ -35,21 +37,14 @@ struct StandInGraphQLHandler: StandInHandler {
         }
         let lookups = Self.lookups(in: query)
         guard !lookups.isEmpty else {
-            return Self.errorsOnly([(type: nil, message: "The stand-in answers only the queries gh-users sends")])
+            return Self.errorsOnly([(nil, nil, "The stand-in answers only the queries gh-users sends")])
         }
         let span = Self.calendarSpan(in: query, now: request.now)
-        if let span, span.to - span.from > 31_556_952 {
-            return Self.errorsOnly([(type: nil, message: StandInContributions.spanTooLong)])
-        }
         let limit = request.context.configuration.graphQLNodeLimit
         guard lookups.count <= limit else {
-            return Self.errorsOnly([
-                (
-                    type: "MAX_NODE_LIMIT_EXCEEDED",
-                    message: "This query requests up to \(lookups.count) nodes which exceeds the maximum limit of "
-                        + "\(limit)."
-                )
-            ])
+            let message =
+                "This query requests up to \(lookups.count) nodes which exceeds the maximum limit of \(limit)."
+            return Self.errorsOnly([("MAX_NODE_LIMIT_EXCEEDED", nil, message)])
         }
         let connections = lookups.count * query.ranges(of: "totalCount").count
         let cost = max(1, (connections + 50) / 100)
@@ -57,8 +52,9 @@ struct StandInGraphQLHandler: StandInHandler {
             bucket: request.caller.bucket, limit: request.context.configuration.graphQLRateLimit, points: cost,
             now: request.now)
         guard charge.allowed else {
-            return Self.rateLimitExceeded(
-                request.context.configuration.graphQLRateLimitForm, userID: Self.userID(token))
+            // Some number that stands for the token's account, as GitHub's messages name a user ID.
+            let userID = token.utf8.reduce(7) { ($0 &* 31 &+ Int($1)) & 0xFF_FFFF }
+            return Self.rateLimitExceeded(request.context.configuration.graphQLRateLimitForm, userID: userID)
         }
         var writer = JSONByteWriter(reservingCapacity: 1_024 * lookups.count)
         writer.raw("{\"data\":{")
@@ -89,7 +85,7 @@ struct StandInGraphQLHandler: StandInHandler {
                 let calendar = StandInContributions(user: user, from: span.from, to: span.to, now: request.now)
                 calendar.write(type: user.type, into: &writer)
             } else {
-                Self.writeProfile(of: user, counts: request.followGraph.profileCounts(of: user), into: &writer)
+                Self.writeProfile(of: user, edits.profile(of: user, in: request.followGraph), into: &writer)
             }
         }
         writer.raw("}")
@@ -107,36 +103,18 @@ struct StandInGraphQLHandler: StandInHandler {
     }
 
     /// Each `alias: repositoryOwner(login: "…")` of the document, in order; an unaliased one answers under
-    /// `repositoryOwner`. The login is a GraphQL string, whose syntax is JSON's.
+    /// `repositoryOwner`. A login has no quote or backslash, so its string literal needs no unescaping.
     static func lookups(in query: String) -> [(alias: String, login: String)] {
         query.ranges(of: "repositoryOwner(login:").compactMap { range in
             let before = query[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
-            var alias = "repositoryOwner"
-            if before.hasSuffix(":") {
-                alias = String(
-                    before.dropLast().reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }.reversed())
-            }
-            let rest = query[range.upperBound...].drop { $0 == " " }
-            guard rest.first == "\"", let close = closingQuote(of: rest),
-                let login = try? JSONSerialization.jsonObject(
-                    with: Data(rest[...close].utf8), options: .fragmentsAllowed) as? String
-            else { return nil }
-            return (alias, login)
+            let alias =
+                before.hasSuffix(":")
+                ? String(before.dropLast().reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }.reversed())
+                : "repositoryOwner"
+            let literal = query[range.upperBound...].drop { $0 == " " }
+            guard literal.first == "\"", let close = literal.dropFirst().firstIndex(of: "\"") else { return nil }
+            return (alias, String(literal[literal.index(after: literal.startIndex)..<close]))
         }
-    }
-
-    private static func closingQuote(of literal: Substring) -> Substring.Index? {
-        var escaped = false
-        for index in literal.indices.dropFirst() {
-            if escaped {
-                escaped = false
-            } else if literal[index] == "\\" {
-                escaped = true
-            } else if literal[index] == "\"" {
-                return index
-            }
-        }
-        return nil
     }
 
     /// The `from:` and `to:` of `contributionsCollection(from: "…", to: "…")` in Unix seconds; nil when the
@@ -155,7 +133,7 @@ struct StandInGraphQLHandler: StandInHandler {
 
     /// The profile fragment's fields, in the order GitHub's field collection gives them; an `Organization` has
     /// only its type, login and id, as the fragment asks.
-    static func writeProfile(of user: StandInUser, counts: StandInFollowCounts, into writer: inout JSONByteWriter) {
+    static func writeProfile(of user: StandInUser, _ profile: StandInUserProfile, into writer: inout JSONByteWriter) {
         writer.raw("{\"__typename\":")
         writer.string(user.type)
         writer.raw(",\"login\":")
@@ -163,7 +141,6 @@ struct StandInGraphQLHandler: StandInHandler {
         writer.raw(",\"databaseId\":")
         writer.integer(user.id)
         guard user.type == "User" else { return writer.raw("}") }
-        let profile = user.profile
         writer.raw(",\"id\":")
         writer.string(user.nodeID)
         for (key, value) in [
@@ -191,7 +168,7 @@ struct StandInGraphQLHandler: StandInHandler {
         writer.string("https://avatars.githubusercontent.com/u/\(user.id)?v=4")
         // `repositories(privacy: PUBLIC, ownerAffiliations: OWNER)`: the owned public ones, as REST counts them.
         for (key, count) in [
-            ("followers", counts.followers), ("following", counts.following), ("repositories", profile.publicRepos),
+            ("followers", profile.followers), ("following", profile.following), ("repositories", profile.publicRepos),
             ("gists", profile.publicGists),
         ] {
             writer.raw(",")
@@ -203,19 +180,14 @@ struct StandInGraphQLHandler: StandInHandler {
         writer.raw("}")
     }
 
-    /// Some number that stands for the token's account in GitHub's messages.
-    private static func userID(_ token: String) -> Int {
-        token.utf8.reduce(7) { ($0 &* 31 &+ Int($1)) & 0xFF_FFFF }
-    }
-
     /// A spent `graphql` bucket, in `form`. The 403 form's `x-ratelimit-remaining: 0` is the pipeline's to set.
     static func rateLimitExceeded(_ form: StandInGraphQLRateLimitForm, userID: Int) -> StandInHTTPResponse {
         let message = "API rate limit already exceeded for user ID \(userID)."
         switch form {
         case .rateLimit:
-            return errorsOnly([(type: "RATE_LIMIT", code: "graphql_rate_limit", message: message)])
+            return errorsOnly([("RATE_LIMIT", "graphql_rate_limit", message)])
         case .rateLimited:
-            return errorsOnly([(type: "RATE_LIMITED", message: message)])
+            return errorsOnly([("RATE_LIMITED", nil, message)])
         case .forbidden:
             return StandInErrorBody.response(
                 403, message: message,
@@ -224,25 +196,18 @@ struct StandInGraphQLHandler: StandInHandler {
         }
     }
 
-    static func errorsOnly(_ errors: [(type: String?, message: String)]) -> StandInHTTPResponse {
-        errorsOnly(errors.map { (type: $0.type, code: nil, message: $0.message) })
-    }
-
     /// `{"errors":[…]}` with status 200, as GitHub sends errors about the whole query; none has a `path`.
     static func errorsOnly(_ errors: [(type: String?, code: String?, message: String)]) -> StandInHTTPResponse {
         var writer = JSONByteWriter(reservingCapacity: 200)
         writer.raw("{\"errors\":[")
         for (position, error) in errors.enumerated() {
             writer.raw(position == 0 ? "{" : ",{")
-            if let type = error.type {
-                writer.raw("\"type\":")
-                writer.string(type)
-                writer.raw(",")
-            }
-            if let code = error.code {
-                writer.raw("\"code\":")
-                writer.string(code)
-                writer.raw(",")
+            for (key, value) in [("type", error.type), ("code", error.code)] {
+                if let value {
+                    writer.unescaped("\"\(key)\":")
+                    writer.string(value)
+                    writer.raw(",")
+                }
             }
             writer.raw("\"message\":")
             writer.string(error.message)

@@ -31,8 +31,7 @@ struct StandInUserSearchHandler: StandInHandler {
         let sort = query["sort"].flatMap { StandInUserSearchSort(rawValue: $0) }
         // `order` only means something with `sort`; best match has one fixed order.
         let ascending = sort != nil && query["order"] == "asc"
-        let key = "\(sort?.rawValue ?? "")\u{0}\(ascending)\u{0}\(text)"
-        let positions = cache.positions(forKey: key) {
+        let positions = cache.positions(forKey: "\(sort?.rawValue ?? "")\u{0}\(ascending)\u{0}\(text)") {
             population.searchPositions(StandInUserSearchQuery(text), sort: sort, ascending: ascending)
         }
         let visible = min(positions.count, Self.resultWindow)
@@ -42,10 +41,8 @@ struct StandInUserSearchHandler: StandInHandler {
         writer.integer(positions.count)
         writer.raw(",\"incomplete_results\":false,\"items\":[")
         for position in range {
-            if position > range.lowerBound {
-                writer.raw(",")
-            }
-            population.users[positions[position]].writeSimpleUserFields(into: &writer, closing: false)
+            writer.raw(position > range.lowerBound ? "," : "")
+            population.users[positions[position]].writeSimpleUserFields(into: &writer)
             // Search scores are relevance floats; with no text ranking every hit scores the same.
             writer.raw(",\"score\":1.0}")
         }
@@ -57,32 +54,21 @@ struct StandInUserSearchHandler: StandInHandler {
     }
 }
 
-/// The ordered matches of recent search queries, keyed by query text, sort and order.
-///
-/// Bounded so a client sending endless distinct queries cannot grow memory: the oldest entry goes first.
+/// The ordered matches of the last few search queries, keyed by query text, sort and order; the oldest goes
+/// first, so a client sending endless distinct queries cannot grow memory.
 final class StandInSearchCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var entries: [String: [Int]] = [:]
-    private var insertionOrder: [String] = []
+    private var entries: [(key: String, positions: [Int])] = []
     static let capacity = 16
 
+    /// Computed outside the lock, so one slow scan does not stall other connections' lookups.
     func positions(forKey key: String, compute: () -> [Int]) -> [Int] {
-        lock.lock()
-        if let hit = entries[key] {
-            lock.unlock()
+        if let hit = lock.withLock({ entries.first { $0.key == key }?.positions }) {
             return hit
         }
-        lock.unlock()
-        // Computed outside the lock so one slow scan does not stall other connections' lookups.
         let computed = compute()
-        lock.lock()
-        defer { lock.unlock() }
-        if entries[key] == nil {
-            entries[key] = computed
-            insertionOrder.append(key)
-            if insertionOrder.count > Self.capacity {
-                entries[insertionOrder.removeFirst()] = nil
-            }
+        lock.withLock {
+            entries = [(key, computed)] + entries.filter { $0.key != key }.prefix(Self.capacity - 1)
         }
         return computed
     }

@@ -5,16 +5,24 @@ struct StandInUsersListHandler: StandInHandler {
     /// Non-integer or non-positive `per_page` and non-integer `since` fall back to the defaults (30 and 0) rather
     /// than failing, and `per_page` above 100 is capped, which is what GitHub does.
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        let population = request.population
+        let users = request.population.users
         let since = request.query["since"].flatMap { Int($0) } ?? 0
         let requestedPerPage = request.query["per_page"].flatMap { Int($0) }
         let perPage = min(
             StandInPageRequest.maximumPerPage,
             requestedPerPage.flatMap { $0 > 0 ? $0 : nil } ?? StandInPageRequest.defaultPerPage)
-        let page = population.listPage(since: since, perPage: perPage)
-        var response = StandInHTTPResponse(status: 200, body: population.listPageJSON(since: since, perPage: perPage))
+        let start = request.population.firstPosition(withIDAbove: since)
+        let page = users[start..<min(users.count, start + perPage)]
+        var writer = JSONByteWriter(reservingCapacity: 2 + page.count * 1_000)
+        writer.raw("[")
+        for user in page {
+            writer.raw(user.ordinal == start + 1 ? "" : ",")
+            user.writeSimpleUser(into: &writer)
+        }
+        writer.raw("]")
+        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
         var links: [String] = []
-        if let last = page.last, population.hasUsers(withIDAbove: last.id) {
+        if let last = page.last, last.ordinal < users.count {
             // GitHub echoes per_page in the next link only when the caller sent it.
             let perPageItem = requestedPerPage == nil ? "" : "per_page=\(perPage)&"
             links.append("<\(request.context.baseURL)/users?\(perPageItem)since=\(last.id)>; rel=\"next\"")

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The profiles `PATCH /user` changed, by account: one store per server, read by every profile answer.
+final class StandInProfileEdits: @unchecked Sendable {
+    private let lock = NSLock()
+    private var edited: [Int: StandInUserProfile] = [:]
+
+    /// `user`'s profile now: the population's or as `PATCH /user` left it, with the follow counts writes moved.
+    func profile(of user: StandInUser, in graph: StandInFollowGraph) -> StandInUserProfile {
+        var profile = lock.withLock { edited[user.ordinal] } ?? user.profile
+        (profile.followers, profile.following) = graph.counts(of: user)
+        return profile
+    }
+
+    /// Applies `edit`'s fields over the account's profile as it stands.
+    func record(_ edit: StandInProfileEdit, for user: StandInUser) {
+        lock.withLock {
+            var profile = edited[user.ordinal] ?? user.profile
+            edit.apply(to: &profile)
+            edited[user.ordinal] = profile
+        }
+    }
+}
+
+/// The fields of `PATCH /user`'s body, by GitHub's names; nil: not sent, so not changed. `updatedAt` is when.
+struct StandInProfileEdit: Decodable {
+    var name: String?
+    var bio: String?
+    var blog: String?
+    var location: String?
+    var company: String?
+    var twitterUsername: String?
+    var hireable: Bool?
+    /// Unix seconds; not part of the body.
+    var updatedAt = 0
+
+    enum CodingKeys: String, CodingKey {
+        case name, bio, blog, location, company, hireable
+        case twitterUsername = "twitter_username"
+    }
+
+    func apply(to profile: inout StandInUserProfile) {
+        (profile.name, profile.bio) = (name ?? profile.name, bio ?? profile.bio)
+        (profile.blog, profile.location) = (blog ?? profile.blog, location ?? profile.location)
+        (profile.company, profile.hireable) = (company ?? profile.company, hireable ?? profile.hireable)
+        profile.twitterUsername = twitterUsername ?? profile.twitterUsername
+        profile.updatedAt = updatedAt
+    }
+}
+
+/// `PATCH /user`: changes the signed-in account's profile, for a token with the `user` scope (else GitHub's
+/// refusal of a missing scope), and answers with its private profile as it now is, which every later profile
+/// answer shows. A body that is not JSON is 400; a field of the wrong type is 422, naming it; keys GitHub does not
+/// document are ignored, as GitHub ignores them.
+struct StandInProfileEditHandler: StandInHandler {
+    let edits: StandInProfileEdits
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        request.asSignedIn(withOneOf: ["user"]) { signedIn in
+            var edit: StandInProfileEdit
+            do {
+                edit = try JSONDecoder().decode(StandInProfileEdit.self, from: Data(request.body))
+            } catch DecodingError.typeMismatch(_, let context) {
+                let key = context.codingPath.first?.stringValue ?? "body"
+                return StandInErrorBody.response(
+                    422,
+                    message: "Invalid request.\n\nFor 'properties/\(key)', the value is not of the documented type.",
+                    documentationURL: request.documentation)
+            } catch {
+                return StandInErrorBody.response(
+                    400, message: "Problems parsing JSON", documentationURL: request.documentation)
+            }
+            edit.updatedAt = request.now
+            edits.record(edit, for: signedIn)
+            let profile = edits.profile(of: signedIn, in: request.followGraph)
+            return StandInHTTPResponse(status: 200, body: signedIn.privateUserJSONBytes(profile))
+        }
+    }
+}
+
+/// `GET /users/{username}` and `GET /user/{account_id}` (`signedIn` false): one account's public profile; `GET
+/// /user` (`signedIn` true): the profile of the account the token signs in as (see `StandInTokens`), in the
+/// private-user form for tokens with the `user` or `read:user` scope and the public one for others, as GitHub
+/// documents. Both show what follows, unfollows and `PATCH /user` changed, and with them the body and the ETag.
+struct StandInUserHandler: StandInHandler {
+    let edits: StandInProfileEdits
+    var signedIn = false
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        request.about(signedIn: signedIn) { user in
+            let profile = edits.profile(of: user, in: request.followGraph)
+            let body =
+                signedIn && StandInTokens.canReadPrivateProfile(request.caller.scopes ?? [])
+                ? user.privateUserJSONBytes(profile) : user.publicUserJSONBytes(profile)
+            var response = StandInHTTPResponse(status: 200, body: body)
+            response.setHeader("Last-Modified", UTCTimestamp.httpDate(profile.updatedAt))
+            return response
+        }
+    }
+}
