@@ -36,11 +36,6 @@ package enum StandInTokens {
         scopes.contains("user") || scopes.contains("read:user")
     }
 
-    /// `PUT` and `DELETE /user/following/{username}` need `user:follow`, which `user` includes.
-    package static func canFollow(_ scopes: [String]) -> Bool {
-        scopes.contains("user") || scopes.contains("user:follow")
-    }
-
     /// Whether a refused write gets 404 instead of 403 (see the type's comment).
     package static func hidesRefusals(_ token: String) -> Bool {
         token.lowercased().contains("hide404")
