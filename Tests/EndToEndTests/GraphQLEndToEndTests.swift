@@ -47,8 +47,8 @@ struct GraphQLEndToEndTests {
         server.requests.filter { $0.path.hasPrefix("/users/") }.map(\.path)
     }
 
-    @Test func aThousandProfilesMatchRESTKeyByKeyExceptTheApproximateKeys() async throws {
-        try await withServer(StandInConfiguration(userCount: 1_000)) { server in
+    @Test func threeBatchesOfProfilesMatchRESTKeyByKeyExceptTheApproximateKeys() async throws {
+        try await withServer { server in
             let logins = server.population.users.map(\.login)
             let rest = try await show(server, logins, "--json --concurrency 10")
             #expect(rest.status == 0, "\(rest.stderr)")
@@ -58,7 +58,7 @@ struct GraphQLEndToEndTests {
             #expect(graph.stderr.isEmpty)
             let restObjects = try objects(rest.stdout)
             let graphObjects = try objects(graph.stdout)
-            #expect(restObjects.count == 1_000 && graphObjects.count == 1_000)
+            #expect(restObjects.count == 300 && graphObjects.count == 300)
             var differing: Set<String> = []
             for (left, right) in zip(restObjects, graphObjects) {
                 #expect(Set(left.keys) == Set(right.keys), "\(left["login"] ?? "")")
@@ -76,20 +76,20 @@ struct GraphQLEndToEndTests {
             let graphKeys = graph.stdout.components(separatedBy: "\n  },")[firstUser]
                 .split(separator: "\n").compactMap { $0.split(separator: "\"").dropFirst().first }
             #expect(restKeys == graphKeys)
-            // Ten batches, and REST only for the organizations and the bot.
-            #expect(graphQLRequests(server) == 10)
+            // Three batches, and REST only for the organizations and the bot.
+            #expect(graphQLRequests(server) == 3)
             let fallbacks = server.population.users.filter { $0.type != "User" }.map { "/users/" + $0.login }
             #expect(restRequests(server).sorted() == fallbacks.sorted())
         }
     }
 
-    /// `list --full --via graphql`: the same 1,000 accounts as `list --full`, key by key but for the approximate
-    /// keys, in at most 10 pages and 11 GraphQL requests, REST only for the organizations and the bot, at most 40
-    /// points; and a terminal hears what it spent.
-    @Test func aFullListingThroughGraphQLMatchesRESTAndCostsTenRequests() async throws {
-        try await withServer(StandInConfiguration(userCount: 1_000)) { server in
+    /// `list --full --via graphql`: the same 300 accounts as `list --full`, key by key but for the approximate
+    /// keys, in at most 3 pages and 4 GraphQL requests, REST only for the organizations and the bot, at most 12
+    /// points.
+    @Test func aFullListingThroughGraphQLMatchesRESTAndCostsOneRequestAPage() async throws {
+        try await withServer { server in
             let listing = [
-                "list", "--limit", "1000", "--full", "--format", "ndjson", "--api-url", server.baseURL,
+                "list", "--limit", "300", "--full", "--format", "ndjson", "--api-url", server.baseURL,
                 "--no-cache",
             ]
             let rest = try await BinaryRunner.run(listing + ["--concurrency", "10"], environment: Self.token)
@@ -105,7 +105,7 @@ struct GraphQLEndToEndTests {
             let graphObjects = try graph.stdout.split(separator: "\n").map { line in
                 try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             }
-            #expect(restObjects.count == 1_000 && graphObjects.count == 1_000)
+            #expect(restObjects.count == 300 && graphObjects.count == 300)
             var differing: Set<String> = []
             for (left, right) in zip(restObjects, graphObjects) {
                 #expect(left["id"] as? Int == right["id"] as? Int)
@@ -117,12 +117,12 @@ struct GraphQLEndToEndTests {
                 }
             }
             #expect(differing.isSubset(of: Self.approximate), "\(differing.subtracting(Self.approximate))")
-            #expect(server.requests.filter { $0.path == "/users" }.count <= 10)
-            #expect(graphQLRequests(server) <= 11)
+            #expect(server.requests.filter { $0.path == "/users" }.count <= 3)
+            #expect(graphQLRequests(server) <= 4)
             let fallbacks = server.population.users.filter { $0.type != "User" }.map { "/users/" + $0.login }
             #expect(restRequests(server).sorted() == fallbacks.sorted())
             let spent = before - server.graphQLRateLimitRemaining(token: Self.token["GH_TOKEN"] ?? "")
-            #expect(spent > 0 && spent <= 40, "\(spent) points")
+            #expect(spent > 0 && spent <= 12, "\(spent) points")
         }
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The manual pages `Scripts/make-manpage` writes and `Scripts/install.sh` installs: gh-users(1) and one page per
-/// command, rendered by the binary from the specs its help comes from. Each test runs the binary some fifty
-/// times: one at a time, with a bound that a loaded machine does not reach.
+/// command, rendered by the binary from the specs its help comes from. The pages are made and rendered once,
+/// for all the tests, with a bound that a loaded machine does not reach.
 @Suite(.serialized) struct ManPageEndToEndTests {
     private static let bound: TimeInterval = 300
     private static let scripts = URL(fileURLWithPath: #filePath)
@@ -19,17 +19,30 @@ import Testing
     /// subcommands in a command's help.
     private static let listed = #"'/COMMANDS$/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }'"#
 
-    /// Runs make-manpage into `$HOME/man1`, then `then` there, in the same shell.
-    private func withPages(_ then: String) async throws -> RunResult {
+    /// make-manpage run once into `$HOME/man1`, and there, in the same shell: the file names, the commands
+    /// help lists, each command's help unwrapped, each page rendered at 80 columns by man, and roff's warnings.
+    /// The four tests below read this one run: rendering every page is most of the suite's cost.
+    private static let pages = Task { () async throws -> [String: String] in
+        let man = #"for page in *.1; do echo "== page $page"; MANWIDTH=80 man -l "$page" || echo "FAILED"; done; "#
+        let roff =
+            #"echo "== roff"; for page in *.1; do groff -man -Tutf8 -ww -z "$page" 2>&1 | "#
+            + #"sed "s|^|$page: |"; done"#
         let result = try await BinaryRunner.shell(
-            #"bash "\#(Self.scripts.path)/make-manpage" "$GH_USERS" "$HOME/man1" && cd "$HOME/man1" && "# + then,
-            timeout: Self.bound)
-        #expect(result.status == 0, "\(result.stderr)")
-        return result
+            #"bash "\#(scripts.path)/make-manpage" "$GH_USERS" "$HOME/man1" && cd "$HOME/man1" && ls && "#
+                + #"echo "== commands" && "# + commands + #" && for command in $("# + commands
+                + #"); do echo "== help $command"; COLUMNS=4000 "$GH_USERS" help "$command"; done; "#
+                + (hasMan ? man : "") + (hasGroff ? roff : ""),
+            timeout: bound)
+        guard result.status == 0 else { throw PagesNotMade(stderr: result.stderr) }
+        return sections(result.stdout)
+    }
+
+    private struct PagesNotMade: Error {
+        let stderr: String
     }
 
     /// The output of `script`, split at lines `== NAME`, by name.
-    private func sections(_ output: String) -> [String: String] {
+    private static func sections(_ output: String) -> [String: String] {
         var sections: [String: String] = [:]
         var name = ""
         for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -42,17 +55,34 @@ import Testing
         return sections
     }
 
+    /// The commands help lists, each with its unwrapped help.
+    private func helps(_ parts: [String: String]) -> [(name: String, help: String)] {
+        parts.compactMap { key, help in key.hasPrefix("help ") ? (String(key.dropFirst(5)), help) : nil }
+    }
+
+    /// The names listed under a heading that ends in COMMANDS, up to the next empty line.
+    private func listed(_ help: String) -> [String] {
+        var on = false
+        var names: [String] = []
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasSuffix("COMMANDS") {
+                on = true
+            } else if line.isEmpty {
+                on = false
+            } else if on, line.hasPrefix("  "), line.dropFirst(2).first?.isLowercase == true {
+                names.append(String(line.split(separator: " ")[0]))
+            }
+        }
+        return names
+    }
+
     @Test func everyCommandHasItsPageAndNoOtherPageIsWritten() async throws {
-        let result = try await withPages(
-            #"ls; echo "== commands"; "# + Self.commands + #"; echo "== subcommands"; for command in $("#
-                + Self.commands + #"); do "$GH_USERS" help "$command" | awk "# + Self.listed
-                + #" | sed "s|^|$command-|"; done"#)
-        let parts = sections(result.stdout)
+        let parts = try await Self.pages.value
         let commands = try #require(parts["commands"]).split(separator: "\n").map(String.init)
         #expect(commands.count > 20)
         #expect(commands.contains("list") && commands.contains("help"))
         // A subcommand has its page, as gh's do: gh-users-me-edit.1.
-        let subcommands = try #require(parts["subcommands"]).split(separator: "\n").map(String.init)
+        let subcommands = helps(parts).flatMap { command in listed(command.help).map { "\(command.name)-\($0)" } }
         #expect(subcommands.contains("me-edit") && subcommands.contains("cache-clear"))
         let expected = ["gh-users.1"] + (commands + subcommands).map { "gh-users-\($0).1" }
         #expect(try #require(parts[""]).split(separator: "\n").map(String.init).sorted() == expected.sorted())
@@ -60,11 +90,9 @@ import Testing
 
     @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
     func everyRenderedPageFitsEightyColumns() async throws {
-        let result = try await withPages(
-            #"for page in *.1; do echo "== $page"; MANWIDTH=80 man -l "$page" || echo "FAILED"; done"#)
-        let pages = sections(result.stdout)
+        let pages = try await Self.pages.value.filter { $0.key.hasPrefix("page ") }
         #expect(pages.count > 20)
-        for (page, text) in pages where !page.isEmpty {
+        for (page, text) in pages {
             let lines = text.split(separator: "\n")
             #expect(lines.count > 20 && !text.contains("FAILED"), "\(page)")
             let wide = lines.filter { $0.count > 80 }
@@ -74,9 +102,8 @@ import Testing
 
     @Test(.enabled(if: hasGroff, "groff is not installed (Scripts/test-tools installs groff-base): skipped"))
     func noPageDrawsAWarningFromRoff() async throws {
-        let result = try await withPages(
-            #"for page in *.1; do groff -man -Tutf8 -ww -z "$page" 2>&1 | sed "s|^|$page: |"; done"#)
-        #expect(result.stdout.isEmpty, "\(result.stdout.prefix(600))")
+        let warnings = try #require(try await Self.pages.value["roff"])
+        #expect(warnings.trimmingCharacters(in: .newlines).isEmpty, "\(warnings.prefix(600))")
     }
 
     /// The old single page held every group once per command (NETWORK OPTIONS 19 times); gh-users(1) holds each
@@ -84,17 +111,16 @@ import Testing
     /// groups its --help lists, each once.
     @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
     func eachGroupIsDescribedOnceInGhUsersAndOnceInEachPageThatTakesIt() async throws {
-        let result = try await withPages(
-            #"MANWIDTH=80 man -l gh-users.1; for command in $("# + Self.commands
-                + #"); do echo "== $command"; COLUMNS=4000 "$GH_USERS" help "$command" | grep '^[A-Z ]*OPTIONS$'; "#
-                + #"echo "== page $command"; MANWIDTH=80 man -l "gh-users-$command.1"; done"#)
-        let parts = sections(result.stdout)
-        let main = try #require(parts[""]).split(separator: "\n").map(String.init)
+        let parts = try await Self.pages.value
+        let main = try #require(parts["page gh-users.1"]).split(separator: "\n").map(String.init)
         var titles: Set<String> = []
-        for (name, text) in parts where !name.isEmpty && !name.hasPrefix("page ") {
-            let groups = text.split(separator: "\n").map(String.init).filter { $0 != "OPTIONS" }
+        for (name, help) in helps(parts) {
+            let groups = help.split(separator: "\n").map(String.init)
+                .filter { line in
+                    line != "OPTIONS" && line.hasSuffix("OPTIONS") && line.allSatisfy { $0.isUppercase || $0 == " " }
+                }
             titles.formUnion(groups)
-            let page = try #require(parts["page " + name]).split(separator: "\n").map(String.init)
+            let page = try #require(parts["page gh-users-\(name).1"]).split(separator: "\n").map(String.init)
             for title in groups {
                 #expect(page.filter { $0 == title }.count == 1, "\(name): \(title)")
             }
@@ -115,14 +141,10 @@ import Testing
     /// A command's page says what its --help says: its abstract and every option's text, word for word.
     @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
     func eachPageSaysWhatHelpSays() async throws {
-        let result = try await withPages(
-            #"for command in $("# + Self.commands + #"); do echo "== page $command"; "#
-                + #"MANWIDTH=80 man -l "gh-users-$command.1"; echo "== $command"; "#
-                + #"COLUMNS=4000 "$GH_USERS" help "$command"; done"#)
-        let parts = sections(result.stdout)
+        let parts = try await Self.pages.value
         var checked = 0
-        for (name, help) in parts where !name.isEmpty && !name.hasPrefix("page ") {
-            let page = words(try #require(parts["page " + name]))
+        for (name, help) in helps(parts) {
+            let page = words(try #require(parts["page gh-users-\(name).1"]))
             let lines = help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(page.contains(words(lines[0].dropLast())), "\(name): \(lines[0])")
             // Unwrapped, each option is one line: its flags, then its text after the first run of two spaces.

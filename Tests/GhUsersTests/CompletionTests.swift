@@ -259,42 +259,51 @@ private final class CompletionSandbox {
         root.appendingPathComponent("gh-users.\(shell.rawValue)")
     }
 
-    /// Sets COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT as bash would for `line` with the cursor at its end,
-    /// calls `_gh_users` and returns COMPREPLY. With `splitAtEquals`, `--format=j` is three words, as bash makes it
-    /// when `=` is in COMP_WORDBREAKS (the default).
-    func bashComplete(_ line: String, splitAtEquals: Bool = false) async throws -> [String] {
+    /// Sets COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT as bash would for each line with the cursor at its
+    /// end, calls `_gh_users` and returns COMPREPLY, one group a line: one shell serves all the lines, as one
+    /// serves a user's. With `splitAtEquals`, `--format=j` is three words, as bash makes it when `=` is in
+    /// COMP_WORDBREAKS (the default).
+    func bashComplete(_ lines: [String], splitAtEquals: Bool = false) async throws -> [[String]] {
         let output = try await ShellProcess.run(
             "/bin/bash",
-            ["--norc", "--noprofile", "-c", CompletionSandbox.bashHarness, "bash", script(.bash).path, line]
-                + (splitAtEquals ? ["split"] : []),
+            ["--norc", "--noprofile", "-c", CompletionSandbox.bashHarness, "bash", script(.bash).path]
+                + [splitAtEquals ? "split" : "whole"] + lines,
             in: directory
         )
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
-        return output.stdout.split(separator: "\n").map(String.init)
+        return CompletionSandbox.groups(output.stdout, count: lines.count)
+    }
+
+    func bashComplete(_ line: String, splitAtEquals: Bool = false) async throws -> [String] {
+        try await bashComplete([line], splitAtEquals: splitAtEquals)[0]
     }
 
     static let bashHarness = #"""
         source "$1" || exit 3
-        line=$2
-        read -ra words <<< "$line"
-        [[ -z $line || $line == *' ' ]] && words+=('')
-        COMP_WORDS=()
-        for word in "${words[@]}"; do
-            if [[ $3 == split && $word == ?*=* ]]; then
-                COMP_WORDS+=("${word%%=*}" '=')
-                word=${word#*=}
-                [[ -n $word ]] && COMP_WORDS+=("$word")
-            else
-                COMP_WORDS+=("$word")
-            fi
+        split=$2
+        shift 2
+        for line in "$@"; do
+            read -ra words <<< "$line"
+            [[ -z $line || $line == *' ' ]] && words+=('')
+            COMP_WORDS=()
+            for word in "${words[@]}"; do
+                if [[ $split == split && $word == ?*=* ]]; then
+                    COMP_WORDS+=("${word%%=*}" '=')
+                    word=${word#*=}
+                    [[ -n $word ]] && COMP_WORDS+=("$word")
+                else
+                    COMP_WORDS+=("$word")
+                fi
+            done
+            COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+            COMP_LINE=$line
+            COMP_POINT=${#line}
+            COMPREPLY=()
+            _gh_users gh-users "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+            if ((${#COMPREPLY[@]})); then printf '%s\n' "${COMPREPLY[@]}"; fi
+            echo '<END>'
         done
-        COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-        COMP_LINE=$line
-        COMP_POINT=${#line}
-        COMPREPLY=()
-        _gh_users gh-users "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
-        if ((${#COMPREPLY[@]})); then printf '%s\n' "${COMPREPLY[@]}"; fi
         """#
 
     /// What zsh's completion system offers for each line, through a pseudo-terminal as a user at the prompt:
@@ -477,11 +486,15 @@ private let bashCases: [CompletionCase] =
 
 /// `_gh_users` itself, sourced into bash and called as bash's programmable completion calls it.
 struct BashCompletionTests {
-    @Test(arguments: bashCases)
-    func completes(_ example: CompletionCase) async throws {
-        let sandbox = try CompletionSandbox()
-        let offered = try await sandbox.bashComplete(example.line, splitAtEquals: example.splitAtEquals)
-        #expect(offered.sorted() == example.expected.sorted())
+    /// The table, in one shell per way of splitting words: each line's completions, whatever came before it.
+    @Test(arguments: [false, true])
+    func completes(splitAtEquals: Bool) async throws {
+        let cases = bashCases.filter { $0.splitAtEquals == splitAtEquals }
+        #expect(cases.count > 4)
+        let offered = try await CompletionSandbox().bashComplete(cases.map(\.line), splitAtEquals: splitAtEquals)
+        for (example, offered) in zip(cases, offered) {
+            #expect(offered.sorted() == example.expected.sorted(), "\(example.testDescription)")
+        }
     }
 
     @Test func showOffersItsOwnOptionsTheGlobalOnesAndShortForms() async throws {
@@ -493,16 +506,7 @@ struct BashCompletionTests {
     /// Every command is offered every option the router accepts for it, and nothing else.
     @Test func everyCommandOffersExactlyItsOptions() async throws {
         let sandbox = try CompletionSandbox()
-        for spec in everyCommand {
-            let offered = try await sandbox.bashComplete("gh-users \(spec.name) -")
-            #expect(Set(offered) == spellings(offeredOptions(spec)), "\(spec.name)")
-            #expect(offered.count == Set(offered).count, "\(spec.name) offers an option twice")
-            for option in offeredOptions(spec) where !option.choices.isEmpty {
-                #expect(
-                    try await sandbox.bashComplete("gh-users \(spec.name) --\(option.name) ").sorted()
-                        == option.choices.sorted(), "\(spec.name) --\(option.name)")
-            }
-        }
+        try await expectEachOptionAndChoice(duplicatesChecked: true) { try await sandbox.bashComplete($0) }
     }
 
     @Test func theScriptRegistersTheFunctionForTheCommand() async throws {
@@ -558,38 +562,43 @@ private let portableCases: [CompletionCase] =
     ]
     + subcommandCases
 
-struct ZshAndFishCompletionTests {
-    /// Each command's options, and each choice of each of them, as the shell itself completes them.
-    private func expectEachOptionAndChoice(
-        of name: String,
-        _ complete: ([String]) async throws -> [[String]]
-    ) async throws {
-        let spec = try spec(named: name)
-        let withChoices = offeredOptions(spec).filter { !$0.choices.isEmpty }
-        let offered = try await complete(
-            ["gh-users \(name) -"] + withChoices.map { "gh-users \(name) --\($0.name) " })
-        #expect(Set(offered[0]) == spellings(offeredOptions(spec)), "\(name)")
-        for (option, choices) in zip(withChoices, offered.dropFirst()) {
-            #expect(choices.sorted() == option.choices.sorted(), "\(name) --\(option.name)")
+/// Each command's options, and each choice of each of them, as the shell itself completes them, all the lines
+/// in one session of the shell.
+private func expectEachOptionAndChoice(
+    duplicatesChecked: Bool = false,
+    _ complete: ([String]) async throws -> [[String]]
+) async throws {
+    let asked = everyCommand.map { spec in
+        (spec, offeredOptions(spec).filter { !$0.choices.isEmpty })
+    }
+    let lines = asked.flatMap { spec, withChoices in
+        ["gh-users \(spec.name) -"] + withChoices.map { "gh-users \(spec.name) --\($0.name) " }
+    }
+    var offered = try await complete(lines)[...]
+    #expect(asked.count > 20)
+    for (spec, withChoices) in asked {
+        let options = offered.popFirst() ?? []
+        #expect(Set(options) == spellings(offeredOptions(spec)), "\(spec.name)")
+        #expect(!duplicatesChecked || options.count == Set(options).count, "\(spec.name) offers an option twice")
+        for option in withChoices {
+            #expect(offered.popFirst()?.sorted() == option.choices.sorted(), "\(spec.name) --\(option.name)")
         }
     }
+}
 
-    @Test(
-        .enabled(if: ShellProcess.find("zsh") != nil, "zsh is not installed: skipped real zsh completion"),
-        arguments: everyCommand.map(\.name))
-    func zshOffersEachCommandItsOptionsAndChoices(name: String) async throws {
+struct ZshAndFishCompletionTests {
+    @Test(.enabled(if: ShellProcess.find("zsh") != nil, "zsh is not installed: skipped real zsh completion"))
+    func zshOffersEachCommandItsOptionsAndChoices() async throws {
         let zsh = try #require(ShellProcess.find("zsh"))
         let sandbox = try CompletionSandbox()
-        try await expectEachOptionAndChoice(of: name) { try await sandbox.zshComplete($0, zsh: zsh) }
+        try await expectEachOptionAndChoice { try await sandbox.zshComplete($0, zsh: zsh) }
     }
 
-    @Test(
-        .enabled(if: ShellProcess.find("fish") != nil, "fish is not installed: skipped real fish completion"),
-        arguments: everyCommand.map(\.name))
-    func fishOffersEachCommandItsOptionsAndChoices(name: String) async throws {
+    @Test(.enabled(if: ShellProcess.find("fish") != nil, "fish is not installed: skipped real fish completion"))
+    func fishOffersEachCommandItsOptionsAndChoices() async throws {
         let fish = try #require(ShellProcess.find("fish"))
         let sandbox = try CompletionSandbox()
-        try await expectEachOptionAndChoice(of: name) { try await sandbox.fishComplete($0, fish: fish) }
+        try await expectEachOptionAndChoice { try await sandbox.fishComplete($0, fish: fish) }
     }
 
     /// One session for all the lines: a zsh session costs a quarter of a second to start.

@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// How many times longer some work takes on eight times the input, for tests that guard a complexity without
-/// a stopwatch: measured in the thread's CPU time, which a busy machine does not inflate. Linear work grows about 8 times, quadratic work
-/// 64 times or more, so a bound of 32 sits well between.
+/// a stopwatch: measured in the thread's CPU time, which a busy machine does not inflate. Linear work grows
+/// about 8 times, quadratic work 64 times or more, so a bound of 32 sits well between.
 package enum Growth {
     /// The shortest time of each size over interleaved rounds, so a burst of load on a busy machine (other tests
     /// run meanwhile) cannot land on one size only; measured again, up to three times, while the ratio is at or
@@ -17,7 +17,7 @@ package enum Growth {
         for _ in 0..<3 where ratio >= bound {
             var smallTime = Double.infinity
             var largeTime = Double.infinity
-            for _ in 0..<7 {
+            for _ in 0..<3 {
                 smallTime = min(smallTime, seconds(small))
                 largeTime = min(largeTime, seconds(large))
             }
