@@ -1,0 +1,79 @@
+import AtomicCore
+import Domain
+
+/// The running total of a star history drawn to fit the width, as `contributions` fits its map: a column per
+/// day or week (or, when more than the width holds, per run of them, at the total its last one ended with),
+/// eight rows of bars in eighths of a row, the highest and lowest totals on the left, the first and last dates
+/// under the bars. Bars are yellow when colour is on.
+enum StarHistoryChart {
+    static let rows = 8
+    private static let eighths = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// `points` oldest first; `title` is the line over the chart.
+    static func render(_ points: [StarPoint], title: String, context: RenderContext) -> String {
+        guard let first = points.first, let last = points.last else { return title + "\n" }
+        let low = first.total - first.gained
+        let high = max(low, points.map(\.total).max() ?? low)
+        let labels = [grouped(high), grouped(low)]
+        let labelWidth = labels.map(\.count).max() ?? 1
+        let columns = max(1, context.width - labelWidth - 2)
+        let shown = buckets(points, columns: columns)
+        // Each column's height in eighths of a row; a total above the lowest shows at least one eighth.
+        let heights = shown.map { point -> Int in
+            guard high > low else { return 0 }
+            let eighths = (point.total - low) * rows * 8 / (high - low)
+            return point.total > low ? max(1, eighths) : 0
+        }
+        var lines = [title]
+        for row in 0..<rows {
+            let floor = (rows - 1 - row) * 8
+            let bars = trimmed(heights.map { height in eighths[min(8, max(0, height - floor))] }.joined())
+            let label = row == 0 ? labels[0] : row == rows - 1 ? labels[1] : ""
+            let axis = row == 0 || row == rows - 1 ? " ┤" : " │"
+            lines.append(pad(label, labelWidth) + axis + colour(bars, context))
+        }
+        // The first date under the first column; the last under the last, when both fit apart.
+        let start = first.start.description
+        let end = last.start.description
+        let room = shown.count - start.count - end.count
+        let dates = room >= 1 ? start + String(repeating: " ", count: room) + end : start
+        lines.append(String(repeating: " ", count: labelWidth + 2) + dates)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// At most `columns` points: when there are more, runs of consecutive ones, each shown as its last.
+    static func buckets(_ points: [StarPoint], columns: Int) -> [StarPoint] {
+        guard points.count > columns else { return points }
+        return (0..<columns).map { column in
+            let start = column * points.count / columns
+            let end = (column + 1) * points.count / columns - 1
+            let gained = points[start...end].reduce(0) { $0 + $1.gained }
+            return StarPoint(start: points[start].start, gained: gained, total: points[end].total)
+        }
+    }
+
+    /// 12345 as "12,345".
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return (number < 0 ? "-" : "") + text
+    }
+
+    private static func colour(_ bars: String, _ context: RenderContext) -> String {
+        context.colorEnabled && !bars.isEmpty ? "\u{1B}[33m" + bars + "\u{1B}[0m" : bars
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    private static func trimmed(_ line: String) -> String {
+        var line = line
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+}

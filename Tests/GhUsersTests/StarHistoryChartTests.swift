@@ -1,0 +1,68 @@
+import Domain
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// `star-history`'s chart on a terminal: the running total fitted to the width, with and without colour.
+struct StarHistoryChartTests {
+    private func context(width: Int, colour: Bool) -> RenderContext {
+        RenderContext(format: .table, isTTY: true, colorEnabled: colour, width: width, now: Date())
+    }
+
+    /// `count` days from 2025-01-01, one star a day from 1,000 on.
+    private func days(_ count: Int) -> [StarPoint] {
+        let first = CalendarDay("2025-01-01")!
+        return (0..<count).map { StarPoint(start: first.adding(days: $0), gained: 1, total: 1_001 + $0) }
+    }
+
+    private func visible(_ line: Substring) -> String {
+        String(line).replacingOccurrences(of: "\u{1B}[33m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")
+    }
+
+    @Test(arguments: [80, 200])
+    func aYearFitsTheWidthAndRisesToTheTop(width: Int) {
+        let chart = StarHistoryChart.render(
+            days(365), title: "octocat/Hello-World", context: context(width: width, colour: false))
+        let lines = chart.split(separator: "\n")
+        #expect(lines.count == 1 + StarHistoryChart.rows + 1)
+        #expect(lines.allSatisfy { $0.count <= width }, "\(chart)")
+        // The totals on the axis: before the first day, and at the last.
+        #expect(lines[1].hasPrefix("1,365 ┤") && lines[StarHistoryChart.rows].hasPrefix("1,000 ┤"))
+        // Rising: the last column reaches the top row, the first only the bottom one.
+        let top = lines[1].dropFirst("1,365 ┤".count)
+        let bottom = lines[StarHistoryChart.rows].dropFirst("1,000 ┤".count)
+        #expect(top.last == "█" && top.first == " ")
+        #expect(bottom.first != " " && bottom.count == min(365, width - 7))
+        #expect(lines.last?.contains("2025-01-01") == true && lines.last?.hasSuffix("2025-12-31") == true)
+    }
+
+    @Test func colourIsYellowOnlyWhenOn() {
+        let coloured = StarHistoryChart.render(days(30), title: "t", context: context(width: 80, colour: true))
+        let plain = StarHistoryChart.render(days(30), title: "t", context: context(width: 80, colour: false))
+        #expect(coloured.contains("\u{1B}[33m") && !plain.contains("\u{1B}"))
+        #expect(coloured.split(separator: "\n").map(visible) == plain.split(separator: "\n").map(String.init))
+    }
+
+    @Test func moreDaysThanColumnsAreRunsShownAtTheirLastTotal() {
+        let runs = StarHistoryChart.buckets(days(365), columns: 40)
+        #expect(runs.count == 40)
+        #expect(runs.last?.total == 1_365 && runs.first?.start == CalendarDay("2025-01-01"))
+        #expect(runs.reduce(0) { $0 + $1.gained } == 365)
+        #expect(StarHistoryChart.buckets(days(10), columns: 40).count == 10)
+    }
+
+    @Test func aFlatHistoryDrawsNoBars() {
+        let first = CalendarDay("2025-01-01")!
+        let flat = (0..<10).map { StarPoint(start: first.adding(days: $0), gained: 0, total: 42) }
+        let lines = StarHistoryChart.render(flat, title: "t", context: context(width: 80, colour: true)).split(
+            separator: "\n")
+        #expect(lines[1] == "42 ┤" && lines[StarHistoryChart.rows] == "42 ┤")
+    }
+
+    @Test func numbersAreGroupedInThousands() {
+        #expect(StarHistoryChart.grouped(0) == "0")
+        #expect(StarHistoryChart.grouped(999) == "999")
+        #expect(StarHistoryChart.grouped(1_234_567) == "1,234,567")
+    }
+}
