@@ -122,7 +122,7 @@ enum ShowUsersCommand {
     )
 
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
-    static func suggestingID(_ reference: UserReference, _ result: Result<User, DomainError>)
+    fileprivate static func suggestingID(_ reference: UserReference, _ result: Result<User, DomainError>)
         -> Result<User, DomainError>
     {
         guard case .login(let login) = reference, login.value.allSatisfy({ $0.isASCII && $0.isNumber }),
