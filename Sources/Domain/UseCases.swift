@@ -20,12 +20,10 @@ package struct GetUsersUseCase: Sendable {
         let width = max(1, concurrency)
         var results = [Result<User, DomainError>?](repeating: nil, count: references.count)
         await withTaskGroup(of: (Int, Result<User, DomainError>).self) { group in
-            var nextIndex = 0
-            func startNext() {
-                guard nextIndex < references.count else { return }
-                let index = nextIndex
-                let reference = references[index]
-                let repository = self.repository
+            let repository = self.repository
+            for (index, reference) in references.enumerated() {
+                // At most `width` in flight: each lookup past the first `width` starts as one finishes.
+                if index >= width, let finished = await group.next() { results[finished.0] = finished.1 }
                 group.addTask {
                     // The fetch finishes before any part of the returned tuple is built. Swift 6.3.1's optimiser
                     // (LLVM dead-store elimination on async functions) drops the store of `index` when the tuple
@@ -33,12 +31,9 @@ package struct GetUsersUseCase: Sendable {
                     let result = await Self.fetch(reference, from: repository)
                     return (index, result)
                 }
-                nextIndex += 1
             }
-            for _ in 0..<min(width, references.count) { startNext() }
             for await (index, result) in group {
                 results[index] = result
-                startNext()
             }
         }
         return results.map { $0 ?? .failure(.cancelled) }

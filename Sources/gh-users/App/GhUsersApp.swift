@@ -22,7 +22,20 @@ struct GhUsersApp: Sendable {
         case .usageError(let error):
             outcome = .usage(error)
         case .run(let invocation):
-            outcome = await perform(invocation)
+            switch invocation.run {
+            case .local(let command):
+                let context = commandContext(invocation.common, hasToken: false)
+                outcome = await command.run(
+                    LocalContext(command: context, common: invocation.common, environment: environment))
+            case .github(let command):
+                do {
+                    let session = try GitHubSession.open(invocation.common, environment: environment)
+                    outcome = await command.run(
+                        commandContext(invocation.common, hasToken: session.hasToken), session.reader)
+                } catch {
+                    outcome = .usage(error)
+                }
+            }
         }
         if case .usage(let error) = outcome {
             environment.io.writeErr(error.rendered)
@@ -33,24 +46,6 @@ struct GhUsersApp: Sendable {
     /// Help fills the terminal it is read on; anywhere else (a pager, a file) it is 80 columns, or `COLUMNS`.
     private var helpWidth: Int {
         max(40, environment.io.terminalWidth)
-    }
-
-    private func perform(_ invocation: Invocation) async -> CommandOutcome {
-        switch invocation.run {
-        case .local(let command):
-            let context = commandContext(invocation.common, hasToken: false)
-            return await command.run(
-                LocalContext(command: context, common: invocation.common, environment: environment))
-        case .github(let command):
-            let session: GitHubSession
-            do {
-                session = try GitHubSession.open(invocation.common, environment: environment)
-            } catch {
-                return .usage(error)
-            }
-            let context = commandContext(invocation.common, hasToken: session.hasToken)
-            return await command.run(context, session.reader)
-        }
     }
 
     private func commandContext(_ common: CommonOptions, hasToken: Bool) -> CommandContext {

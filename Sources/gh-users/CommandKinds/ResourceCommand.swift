@@ -75,26 +75,37 @@ struct ResourceRun<Options: Sendable & Equatable, Value: Sendable>: GitHubRun {
     let declaration: ResourceDeclaration<Options, Value>
     let options: Options
 
-    /// Exit 4 before any request when these options need a token and there is none; else loads what was asked,
-    /// writes what was found, then reports each failure on stderr, and sums the lot up as one outcome.
+    /// Exit 4 before any request when these options need a token and there is none; else loads what was asked
+    /// and writes it (`write`).
     func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
         if let requirement = declaration.tokenRequirement(options), !context.presenter.hasToken {
             return requirement.refuse(context)
         }
         let loaded = await declaration.load(options, github, context)
-        let values = loaded.results.compactMap { try? $0.get() }
-        let failures = loaded.results.compactMap { result in
+        return loaded.write(to: context, empty: declaration.empty) { declaration.render($0, options, context.render) }
+    }
+}
+
+extension ResourceLoad {
+    /// Writes what was found, then reports each failure on stderr, and sums the lot up as one outcome: the
+    /// resource kind's ending, and that of a command that loads its resources itself (`show`).
+    func write(
+        to context: CommandContext, empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)? = nil,
+        render: ([Value]) -> [UInt8]
+    ) -> CommandOutcome {
+        let values = results.compactMap { try? $0.get() }
+        let failures = results.compactMap { result in
             if case .failure(let error) = result { return error }
             return nil
         }
         if !values.isEmpty || failures.isEmpty {
             do {
-                try context.io.out.write(declaration.render(values, options, context.render))
+                try context.io.out.write(render(values))
             } catch {
                 return .writeFailed(error, io: context.io)
             }
         }
-        if failures.isEmpty, !values.isEmpty, let empty = declaration.empty, values.allSatisfy(empty.isEmpty),
+        if failures.isEmpty, !values.isEmpty, let empty, values.allSatisfy(empty.isEmpty),
             let line = context.render.nothingFound(empty.noun)
         {
             context.io.writeErr(line + "\n")
@@ -105,7 +116,7 @@ struct ResourceRun<Options: Sendable & Equatable, Value: Sendable>: GitHubRun {
             let presentation = context.presenter.present(failure)
             if said.insert(presentation.withoutRequestID).inserted { context.io.writeErr(presentation.message) }
         }
-        if context.io.stderrIsTTY, let line = loaded.closingLine {
+        if context.io.stderrIsTTY, let line = closingLine {
             context.io.writeErr(line)
         }
         return failures.isEmpty ? .success : .partial(failures: failures, successes: values.count)

@@ -64,8 +64,12 @@ enum CommandCatalog {
 
     /// A command or, named in full (`me edit`), a subcommand.
     static func command(named name: String) -> Command? {
-        (commands + commands.flatMap(\.subcommands)).first { $0.spec.name == name }
+        named[name]
     }
+
+    /// Every command and subcommand by its full name: the router's lookup of the word it is given.
+    static let named: [String: Command] = Dictionary(
+        uniqueKeysWithValues: (commands + commands.flatMap(\.subcommands)).map { ($0.spec.name, $0) })
 
     static func spec(named name: String) -> CommandSpec? {
         allSpecs.first { $0.name == name }

@@ -19,10 +19,10 @@ struct CommandRouter: Sendable {
             if first == CommandCatalog.helpSpec.name {
                 return try helpRoute(rest)
             }
-            guard let named = CommandCatalog.command(named: first) else {
+            guard let named = CommandCatalog.named[first] else {
                 throw CommandCatalog.unknownCommand(first)
             }
-            let (command, arguments) = try Self.subcommand(of: named, rest)
+            let (command, arguments) = named.subcommands.isEmpty ? (named, rest) : try Self.subcommand(of: named, rest)
             let parsed = try ArgumentScanner.scan(arguments, spec: command.spec)
             if parsed.has(CommandSpec.help) { return .help(.command(command.spec.name)) }
             let spec = command.spec
@@ -40,7 +40,6 @@ struct CommandRouter: Sendable {
     private static func subcommand(of command: Command, _ arguments: [String]) throws(UsageError)
         -> (Command, [String])
     {
-        guard !command.subcommands.isEmpty else { return (command, arguments) }
         if let index = firstWord(arguments, spec: command.spec),
             let subcommand = command.subcommands.first(where: { $0.spec.word == arguments[index] })
         {

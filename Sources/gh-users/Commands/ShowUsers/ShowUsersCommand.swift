@@ -68,42 +68,7 @@ enum ShowUsersCommand {
     static let options = GroupDeclaration(title: "OPTIONS", options: [id, concurrency, via])
 
     static let declaration = Command(
-        resource: ResourceDeclaration(
-            load: { (options: ShowUsersOptions, github: any GitHubReader, context: CommandContext) in
-                var references = options.references
-                if options.fromStandardInput {
-                    do throws(DomainError) {
-                        references = try LoginInput.standardInput.resolve(context.io).map(UserReference.login)
-                    } catch {
-                        return ResourceLoad([.failure(error)])
-                    }
-                }
-                guard options.source == .graphql else {
-                    let results = await GetUsersUseCase(repository: github).execute(
-                        references, concurrency: options.concurrency)
-                    return ResourceLoad(zip(references, results).map(suggestingID))
-                }
-                // The parser refuses --id with --via graphql, so every reference is a login.
-                let logins = references.compactMap { reference -> Login? in
-                    if case .login(let login) = reference { return login }
-                    return nil
-                }
-                let lookups = ProfileSource.graphQLProfiles(github, concurrency: options.concurrency)
-                let results = await lookups.execute(logins)
-                let statistics = lookups.statistics
-                return ResourceLoad(
-                    results, closingLine: statistics.requests > 0 ? ProfileSource.closingLine(statistics) : nil)
-            },
-            render: { (users: [User], options: ShowUsersOptions, context: RenderContext) in
-                // Logins from stdin are a list whatever their number, so a script's output has one shape.
-                let asArray = options.references.count > 1 || options.fromStandardInput
-                return ShowUsersRenderer.render(users, asArray: asArray, context: context)
-            },
-            tokenRequirement: { options in
-                options.source == .graphql ? ProfileSource.tokenRequirement(command: "show") : nil
-            }
-        ),
-        spec: CommandSpec(
+        github: CommandSpec(
             name: "show",
             abstract: "Show the profile of one or more GitHub accounts (GET /users/{username}, GET /user/{id}).",
             usage: "gh-users show LOGIN... | - | --id N... [--concurrency N] [--via rest|graphql] [options]",
@@ -136,7 +101,7 @@ enum ShowUsersCommand {
             ],
             fields: FieldCatalog.profile
         ),
-        parse: { parsed, spec throws(UsageError) in
+        parse: { parsed, spec throws(UsageError) -> Invocation.Run in
             var references: [UserReference] = []
             if parsed.value(id) != nil {
                 guard parsed.positionals.isEmpty else {
@@ -152,12 +117,12 @@ enum ShowUsersCommand {
             }
             var options = try options.parse(parsed, spec: spec, into: ShowUsersOptions(references: references))
             options.fromStandardInput = options.references.isEmpty
-            return options
+            return .github(options)
         }
     )
 
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
-    private static func suggestingID(_ reference: UserReference, _ result: Result<User, DomainError>)
+    fileprivate static func suggestingID(_ reference: UserReference, _ result: Result<User, DomainError>)
         -> Result<User, DomainError>
     {
         guard case .login(let login) = reference, login.value.allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -167,5 +132,45 @@ enum ShowUsersCommand {
             .notFound(
                 resource: resource + " (for the account with id \(login.value): --id \(login.value))",
                 requestID: requestID))
+    }
+}
+
+extension ShowUsersOptions: GitHubRun {
+    /// Exit 4 without a token for `--via graphql`; else the profiles, looked up concurrently, written in the
+    /// order given, and each failure reported after them.
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        if source == .graphql, !context.presenter.hasToken {
+            return ProfileSource.tokenRequirement(command: "show").refuse(context)
+        }
+        // Logins from stdin are a list whatever their number, so a script's output has one shape.
+        let asArray = references.count > 1 || fromStandardInput
+        func render(_ users: [User]) -> [UInt8] {
+            ShowUsersRenderer.render(users, asArray: asArray, context: context.render)
+        }
+        var references = self.references
+        if fromStandardInput {
+            do throws(DomainError) {
+                references = try LoginInput.standardInput.resolve(context.io).map(UserReference.login)
+            } catch {
+                return ResourceLoad<User>([.failure(error)]).write(to: context, render: render)
+            }
+        }
+        guard source == .graphql else {
+            let results = await GetUsersUseCase(repository: github).execute(
+                references, concurrency: concurrency)
+            return ResourceLoad(zip(references, results).map(ShowUsersCommand.suggestingID))
+                .write(to: context, render: render)
+        }
+        // The parser refuses --id with --via graphql, so every reference is a login.
+        let logins = references.compactMap { reference -> Login? in
+            if case .login(let login) = reference { return login }
+            return nil
+        }
+        let lookups = ProfileSource.graphQLProfiles(github, concurrency: concurrency)
+        let results = await lookups.execute(logins)
+        let statistics = lookups.statistics
+        return ResourceLoad(
+            results, closingLine: statistics.requests > 0 ? ProfileSource.closingLine(statistics) : nil
+        ).write(to: context, render: render)
     }
 }
