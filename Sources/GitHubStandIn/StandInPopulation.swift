@@ -98,13 +98,6 @@ package struct StandInUser: Sendable, Equatable {
         login.replacingOccurrences(of: "[", with: "%5B").replacingOccurrences(of: "]", with: "%5D")
     }
 
-    /// The `simple-user` object GitHub puts in list responses.
-    package func simpleUserJSON() -> String {
-        var writer = JSONByteWriter()
-        writeSimpleUser(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
     /// The `public-user` object of `GET /users/{username}`, showing `profile` (the population's when nil: a
     /// running server passes the one writes left, see `StandInProfileEdits.profile(of:in:)`).
     package func publicUserJSONBytes(_ profile: StandInUserProfile? = nil) -> [UInt8] {

@@ -58,16 +58,7 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
     }
 
     /// The pattern without parameter types, as a reader of help text expects: `/user/{account_id}`.
-    var readableText: String {
-        segments.map { segment in
-            switch segment {
-            case .literal(let text):
-                "/" + text
-            case .parameter(let name), .integer(let name):
-                "/{\(name)}"
-            }
-        }.joined()
-    }
+    var readableText: String { description.replacing(":int}", with: "}") }
 
     /// `pathSegments` is the path split at every `/`, leading empty piece included.
     func match(_ path: String, pathSegments: [Substring]) -> StandInPathParameters? {

@@ -128,21 +128,6 @@ package final class StandInServer: @unchecked Sendable {
         ledger.advanceClock(by: seconds)
     }
 
-    /// The accounts that follow `user` now, newest first, writes included (`followGraph.followers(of:)`).
-    package func followers(of user: StandInUser) -> [StandInUser] {
-        followGraph.followers(of: user)
-    }
-
-    /// The accounts `user` follows now, newest first, writes included (`followGraph.following(of:)`).
-    package func following(of user: StandInUser) -> [StandInUser] {
-        followGraph.following(of: user)
-    }
-
-    /// Whether `GET /users/{follower}/following/{followed}` answers 204 now (`followGraph.follows(_:_:)`).
-    package func follows(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
-        followGraph.follows(follower, followed)
-    }
-
     /// One line per route row, e.g. `GET /users/{username}, /user/{account_id}`, so the runner's help cannot fall behind the
     /// route table.
     package static var servedRoutes: [String] {
