@@ -130,40 +130,4 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
             #expect(ContinuousClock.now - arrived >= .milliseconds(1_500))
         }
     }
-
-    /// The runner prints the table's rows; checked on the built binary when the build made one.
-    @Test(.enabled(if: standInBinary != nil)) func theRunnersHelpPrintsTheNewRoutes() throws {
-        let binary: URL = try #require(standInBinary)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--help"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        for line in StandInServer.servedRoutes {
-            #expect(text.contains("\n  \(line)\n"), "\(line)")
-        }
-        #expect(
-            text.contains("readonly") && text.contains("hide404") && text.contains(StandInPopulation.manyFollowsLogin))
-    }
 }
-
-/// The `github-standin` built beside the test bundle, if any.
-private let standInBinary: URL? = {
-    let candidate = Bundle.main.bundleURL.appendingPathComponent("github-standin")
-    if FileManager.default.isExecutableFile(atPath: candidate.path) {
-        return candidate
-    }
-    var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while directory.path != "/" {
-        let built = directory.appendingPathComponent(".build/debug/github-standin")
-        if FileManager.default.isExecutableFile(atPath: built.path) {
-            return built
-        }
-        directory = directory.deletingLastPathComponent()
-    }
-    return nil
-}()
