@@ -162,10 +162,9 @@ final class StandInLedger: @unchecked Sendable {
             requestSerial += 1
             return requestSerial
         }
-        return [
-            hex(0xC000 | (serial & 0xFFF), width: 4), hex((serial &* 7_919) & 0xFF_FFFF, width: 6),
-            hex(serial, width: 7), hex((serial &* 31) & 0xFFF_FFFF, width: 7), hex(startedAt & 0xFFFF_FFFF, width: 8),
-        ].joined(separator: ":")
+        return String(
+            format: "%04lX:%06lX:%07lX:%07lX:%08lX", 0xC000 | (serial & 0xFFF), (serial &* 7_919) & 0xFF_FFFF, serial,
+            (serial &* 31) & 0xFFF_FFFF, startedAt & 0xFFFF_FFFF)
     }
 
     /// A fixed hourly window, as GitHub's primary limit uses: when it ends every bucket refills.
@@ -177,9 +176,5 @@ final class StandInLedger: @unchecked Sendable {
         while windowReset <= now {
             windowReset += 3_600
         }
-    }
-
-    private func hex(_ value: Int, width: Int) -> String {
-        String(format: "%0\(width)lX", value)
     }
 }

@@ -22,12 +22,9 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
         "type:bogus": { _, _ in false },
         "type:org language:swift sponsorable:true followers:lots": { user, _ in user.type == "Organization" },
         "followers:>5000": { _, profile in profile.followers > 5_000 },
-        "followers:>=5000": { _, profile in profile.followers >= 5_000 },
         "followers:<20": { _, profile in profile.followers < 20 },
-        "followers:<=20": { _, profile in profile.followers <= 20 },
         "followers:20": { _, profile in profile.followers == 20 },
         "followers:100..200": { _, profile in (100...200).contains(profile.followers) },
-        "followers:9000..*": { _, profile in profile.followers >= 9_000 },
         "repos:*..3": { _, profile in profile.publicRepos <= 3 },
         "type:org followers:>=5000 repos:10..100": { user, profile in
             user.type == "Organization" && profile.followers >= 5_000 && (10...100).contains(profile.publicRepos)
