@@ -9,14 +9,7 @@ extension StandInPipeline {
         }
         let caller = request.caller
         let resource = request.match.rateResource
-        let snapshot: RateLimitSnapshot
-        switch resource {
-        case .search: snapshot = ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: request.now)
-        case .graphql:
-            snapshot = ledger.peekGraphQL(
-                bucket: caller.bucket, limit: context.configuration.graphQLRateLimit, now: request.now)
-        case .core, .free: snapshot = ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now)
-        }
+        let snapshot = ledger.peek(resource, for: caller, now: request.now)
         let now = request.now
         var response: StandInHTTPResponse
         var shown = snapshot

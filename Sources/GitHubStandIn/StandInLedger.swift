@@ -73,19 +73,19 @@ final class StandInLedger: @unchecked Sendable {
         }
     }
 
-    /// Looks without spending, for responses that GitHub does not count (401s, injected faults).
-    func peek(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        peekHourly("core " + bucket, limit: limit, now: now)
+    /// The caller's standing in `resource`'s bucket, spending nothing (`free` shows core's); with no search window
+    /// open the search reset is a full minute from `now`. The `graphql` bucket refills with core's hourly window.
+    func peek(_ resource: StandInRateResource, for caller: StandInCaller, now: Int) -> RateLimitSnapshot {
+        switch resource {
+        case .core, .free: peekHourly("core " + caller.bucket, limit: caller.coreLimit, now: now)
+        case .search: lock.withLock { searchSnapshot(bucket: caller.bucket, limit: caller.searchLimit, now: now) }
+        case .graphql: peekHourly("graphql " + caller.bucket, limit: caller.graphQLLimit, now: now)
+        }
     }
 
     /// Spends one request unless `exempt` (a 304 revalidation) or the bucket is already empty.
     func charge(bucket: String, limit: Int, now: Int, exempt: Bool) -> RateLimitCharge {
         chargeHourly("core " + bucket, limit: limit, points: exempt ? 0 : 1, now: now)
-    }
-
-    /// The `graphql` bucket as it stands; it refills with core's hourly window.
-    func peekGraphQL(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        peekHourly("graphql " + bucket, limit: limit, now: now)
     }
 
     /// Spends `points` of the `graphql` bucket when that many are left; otherwise spends nothing.
@@ -122,11 +122,6 @@ final class StandInLedger: @unchecked Sendable {
 
     func advanceClock(by seconds: Int) {
         lock.withLock { clockOffset += max(0, seconds) }
-    }
-
-    /// Like `peek`, for the search resource; with no window open the reset is a full minute from `now`.
-    func peekSearch(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        lock.withLock { searchSnapshot(bucket: bucket, limit: limit, now: now) }
     }
 
     /// Like `charge`, for the search resource; the first search after a window ended opens a new one.

@@ -62,15 +62,11 @@ struct StandInPipeline: Sendable {
         case .search:
             charge = ledger.chargeSearch(
                 bucket: caller.bucket, limit: caller.searchLimit, now: request.now, exempt: answer.isRevalidation)
-        case .free:
-            charge = RateLimitCharge(
-                snapshot: ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now), allowed: true)
-        case .graphql:
-            // The handler spent the query's points (or said the limit is spent); the headers show what is left,
-            // and GitHub's 403 form of a spent limit says none, whatever few points remain below the cost.
-            var snapshot = ledger.peekGraphQL(
-                bucket: caller.bucket, limit: context.configuration.graphQLRateLimit, now: request.now)
-            if answer.response.status == 403 {
+        case .free, .graphql:
+            // `free` spends nothing and shows core. For `graphql` the handler spent the query's points (or said the
+            // limit is spent); GitHub's 403 form of a spent limit says none left, whatever few points remain.
+            var snapshot = ledger.peek(resource, for: caller, now: request.now)
+            if resource == .graphql, answer.response.status == 403 {
                 snapshot = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: snapshot.reset)
             }
             charge = RateLimitCharge(snapshot: snapshot, allowed: true)

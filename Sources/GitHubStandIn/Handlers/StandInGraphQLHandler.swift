@@ -50,7 +50,7 @@ struct StandInGraphQLHandler: StandInHandler {
         let connections = lookups.count * query.ranges(of: "totalCount").count
         let cost = max(1, (connections + 50) / 100)
         let charge = request.context.ledger.chargeGraphQL(
-            bucket: request.caller.bucket, limit: request.context.configuration.graphQLRateLimit, points: cost,
+            bucket: request.caller.bucket, limit: request.caller.graphQLLimit, points: cost,
             now: request.now)
         guard charge.allowed else {
             // Some number that stands for the token's account, as GitHub's messages name a user ID.
