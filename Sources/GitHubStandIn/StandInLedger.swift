@@ -83,14 +83,16 @@ final class StandInLedger: @unchecked Sendable {
         }
     }
 
-    /// Spends one request unless `exempt` (a 304 revalidation) or the bucket is already empty.
-    func charge(bucket: String, limit: Int, now: Int, exempt: Bool) -> RateLimitCharge {
-        chargeHourly("core " + bucket, limit: limit, points: exempt ? 0 : 1, now: now)
-    }
-
-    /// Spends `points` of the `graphql` bucket when that many are left; otherwise spends nothing.
-    func chargeGraphQL(bucket: String, limit: Int, points: Int, now: Int) -> RateLimitCharge {
-        chargeHourly("graphql " + bucket, limit: limit, points: points, now: now)
+    /// Spends `points` (0 for a 304, which GitHub does not count; a query's cost for `graphql`) of the caller's
+    /// bucket when that many, and at least one, are left; otherwise spends nothing and is refused. The first
+    /// search after a search window ended opens a new one. `free` spends nothing and shows core.
+    func charge(_ resource: StandInRateResource, for caller: StandInCaller, points: Int, now: Int) -> RateLimitCharge {
+        switch resource {
+        case .core: chargeHourly("core " + caller.bucket, limit: caller.coreLimit, points: points, now: now)
+        case .graphql: chargeHourly("graphql " + caller.bucket, limit: caller.graphQLLimit, points: points, now: now)
+        case .free: RateLimitCharge(snapshot: peek(.core, for: caller, now: now), allowed: true)
+        case .search: lock.withLock { chargeSearch(bucket: caller.bucket, limit: caller.searchLimit, points, now) }
+        }
     }
 
     private func peekHourly(_ key: String, limit: Int, now: Int) -> RateLimitSnapshot {
@@ -100,7 +102,6 @@ final class StandInLedger: @unchecked Sendable {
         }
     }
 
-    /// Refused, spending nothing, unless at least `points` (and at least one) are left.
     private func chargeHourly(_ key: String, limit: Int, points: Int, now: Int) -> RateLimitCharge {
         lock.withLock {
             rollWindowIfDue(now: now)
@@ -124,21 +125,15 @@ final class StandInLedger: @unchecked Sendable {
         lock.withLock { clockOffset += max(0, seconds) }
     }
 
-    /// Like `charge`, for the search resource; the first search after a window ended opens a new one.
-    func chargeSearch(bucket: String, limit: Int, now: Int, exempt: Bool) -> RateLimitCharge {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Under the lock.
+    private func chargeSearch(bucket: String, limit: Int, _ points: Int, _ now: Int) -> RateLimitCharge {
         let before = searchSnapshot(bucket: bucket, limit: limit, now: now)
-        guard before.remaining > 0 else {
-            return RateLimitCharge(snapshot: before, allowed: false)
-        }
-        if exempt {
-            return RateLimitCharge(snapshot: before, allowed: true)
-        }
+        guard before.remaining > 0 else { return RateLimitCharge(snapshot: before, allowed: false) }
+        guard points > 0 else { return RateLimitCharge(snapshot: before, allowed: true) }
         if let window = searchWindows[bucket], now < window.start + searchWindowSeconds {
-            searchWindows[bucket] = (window.start, window.used + 1)
+            searchWindows[bucket] = (window.start, window.used + points)
         } else {
-            searchWindows[bucket] = (now, 1)
+            searchWindows[bucket] = (now, points)
         }
         return RateLimitCharge(snapshot: searchSnapshot(bucket: bucket, limit: limit, now: now), allowed: true)
     }

@@ -55,21 +55,16 @@ struct StandInPipeline: Sendable {
         let caller = request.caller
         let resource = request.match.rateResource
         let charge: RateLimitCharge
-        switch resource {
-        case .core:
-            charge = ledger.charge(
-                bucket: caller.bucket, limit: caller.coreLimit, now: request.now, exempt: answer.isRevalidation)
-        case .search:
-            charge = ledger.chargeSearch(
-                bucket: caller.bucket, limit: caller.searchLimit, now: request.now, exempt: answer.isRevalidation)
-        case .free, .graphql:
-            // `free` spends nothing and shows core. For `graphql` the handler spent the query's points (or said the
-            // limit is spent); GitHub's 403 form of a spent limit says none left, whatever few points remain.
+        if resource == .graphql {
+            // The handler spent the query's points (or said the limit is spent); GitHub's 403 form of a spent
+            // limit says none left, whatever few points remain.
             var snapshot = ledger.peek(resource, for: caller, now: request.now)
-            if resource == .graphql, answer.response.status == 403 {
+            if answer.response.status == 403 {
                 snapshot = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: snapshot.reset)
             }
             charge = RateLimitCharge(snapshot: snapshot, allowed: true)
+        } else {
+            charge = ledger.charge(resource, for: caller, points: answer.isRevalidation ? 0 : 1, now: request.now)
         }
         guard charge.allowed else {
             var limited = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)

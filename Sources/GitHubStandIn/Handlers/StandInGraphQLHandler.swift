@@ -49,9 +49,7 @@ struct StandInGraphQLHandler: StandInHandler {
         }
         let connections = lookups.count * query.ranges(of: "totalCount").count
         let cost = max(1, (connections + 50) / 100)
-        let charge = request.context.ledger.chargeGraphQL(
-            bucket: request.caller.bucket, limit: request.caller.graphQLLimit, points: cost,
-            now: request.now)
+        let charge = request.context.ledger.charge(.graphql, for: request.caller, points: cost, now: request.now)
         guard charge.allowed else {
             // Some number that stands for the token's account, as GitHub's messages name a user ID.
             let userID = token.utf8.reduce(7) { ($0 &* 31 &+ Int($1)) & 0xFF_FFFF }
