@@ -129,7 +129,7 @@ struct StandInPipeline: Sendable {
     /// `scopes` is nil for anonymous requests, which have no token to describe.
     func setStandardHeaders(
         on response: inout StandInHTTPResponse, snapshot: RateLimitSnapshot, now: Int, resource: StandInRateResource,
-        scopes: StandInScopeHeaders?
+        scopes: (granted: String, accepted: String)?
     ) {
         response.setHeader("Server", "github.com")
         response.setHeader("Date", UTCTimestamp.httpDate(now))
@@ -181,20 +181,12 @@ struct StandInRequest {
 
     func header(_ name: String) -> String? { headerValue(name, in: headers) }
 
-    /// What the token may do and what the matched row asks for; nil for anonymous requests.
-    var scopeHeaders: StandInScopeHeaders? {
-        guard let scopes = caller.scopes else {
-            return nil
-        }
-        return StandInScopeHeaders(granted: scopes.joined(separator: ", "), accepted: match.acceptedScopes)
+    /// `X-OAuth-Scopes` (what the token has) and `X-Accepted-OAuth-Scopes` (what the matched row checks for),
+    /// comma-and-space separated and possibly empty, as GitHub sends them with every answer to a token; nil for
+    /// anonymous requests.
+    var scopeHeaders: (granted: String, accepted: String)? {
+        caller.scopes.map { ($0.joined(separator: ", "), match.route?.acceptedScopes ?? "") }
     }
-}
-
-/// `X-OAuth-Scopes` (what the token has) and `X-Accepted-OAuth-Scopes` (what the endpoint checks for), both
-/// comma-and-space separated and possibly empty, as GitHub sends them with every answer to a token.
-struct StandInScopeHeaders {
-    var granted: String
-    var accepted: String
 }
 
 /// What the route and conditional stages settled on, before the rate-limit stage stamps its headers.

@@ -161,9 +161,6 @@ struct StandInRouteMatch {
     /// The matched row's, else that of a row with the same path but another method, else core: a wrong method
     /// still spends the limit its path would.
     let rateResource: StandInRateResource
-
-    /// The matched row's; empty when no row matched.
-    var acceptedScopes: String { route?.acceptedScopes ?? "" }
 }
 
 /// The rows, matched in order; the first row whose method and pattern both match wins.

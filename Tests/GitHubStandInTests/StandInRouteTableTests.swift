@@ -62,7 +62,7 @@ extension StandInReply {
             let route = try #require(match.route, "\(row) at \(path)")
             #expect(route.method == row.method, "\(path)")
             #expect(match.rateResource == StandInRateResource(row.rateLimit), "\(path)")
-            #expect(match.acceptedScopes == accepted[row] ?? "", "\(path)")
+            #expect(route.acceptedScopes == accepted[row] ?? "", "\(path)")
         }
     }
 
