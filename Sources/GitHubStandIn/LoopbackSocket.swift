@@ -1,31 +1,17 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
-/// Thin wrappers over the POSIX socket calls the server needs, isolating the Glibc/Darwin spelling differences.
+/// Thin wrappers over the POSIX socket calls the server needs.
 enum LoopbackSocket {
-    #if canImport(Glibc)
-        private static let streamType = Int32(SOCK_STREAM.rawValue)
-        private static let sendFlags = Int32(MSG_NOSIGNAL)
-    #else
-        private static let streamType = SOCK_STREAM
-        private static let sendFlags: Int32 = 0
-    #endif
 
     /// Binds 127.0.0.1 only: the stand-in must never be reachable from other machines.
     static func makeListener(port: Int) throws -> (descriptor: Int32, port: Int) {
-        let descriptor = socket(AF_INET, streamType, 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else {
             throw StandInServerError.socketFailure(operation: "socket", errno: errno)
         }
         var enabled: Int32 = 1
         // Lets a restarted benchmark server reuse a port whose previous connections are still in TIME_WAIT.
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &enabled, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &enabled, socklen_t(MemoryLayout<Int32>.size))
-        #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -77,9 +63,6 @@ enum LoopbackSocket {
         var enabled: Int32 = 1
         // Responses go out in one send, but disabling Nagle keeps keep-alive round trips free of 40 ms stalls.
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &enabled, socklen_t(MemoryLayout<Int32>.size))
-        #endif
         return .accepted(descriptor)
     }
 
@@ -110,7 +93,7 @@ enum LoopbackSocket {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let sent = send(descriptor, raw.baseAddress! + offset, raw.count - offset, sendFlags)
+                let sent = send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 if sent < 0 {
                     if errno == EINTR {
                         continue
@@ -125,11 +108,7 @@ enum LoopbackSocket {
 
     /// Wakes any thread blocked in accept/recv on this descriptor without freeing the descriptor number.
     static func shutdownBothDirections(_ descriptor: Int32) {
-        #if canImport(Glibc)
-            _ = shutdown(descriptor, Int32(SHUT_RDWR))
-        #else
-            _ = shutdown(descriptor, SHUT_RDWR)
-        #endif
+        _ = shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
     static func closeDescriptor(_ descriptor: Int32) {

@@ -6,6 +6,7 @@ struct StandInCaller: Sendable {
     var bucket: String
     var coreLimit: Int
     var searchLimit: Int
+    var graphQLLimit: Int
     /// The token's OAuth scopes (see `StandInTokens`); nil for anonymous callers.
     var scopes: [String]?
 
@@ -15,6 +16,7 @@ struct StandInCaller: Sendable {
         bucket = token.map { "token " + $0 } ?? "anonymous"
         coreLimit = token == nil ? StandInConfiguration.anonymousRateLimit : configuration.rateLimit
         searchLimit = token == nil ? StandInConfiguration.anonymousSearchRateLimit : configuration.searchRateLimit
+        graphQLLimit = configuration.graphQLRateLimit
     }
 
     init(authorization: String?, configuration: StandInConfiguration) {

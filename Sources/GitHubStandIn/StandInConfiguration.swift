@@ -7,9 +7,6 @@ package struct StandInConfiguration: Sendable {
     package var latencyMilliseconds: Int
     /// Requests per hour granted to each token; anonymous callers always get GitHub's 60.
     package var rateLimit: Int
-    /// nil accepts any token; otherwise a presented token outside the set gets 401. Anonymous requests are
-    /// always allowed, with the anonymous rate limit.
-    package var validTokens: Set<String>?
     /// 0 picks a free port.
     package var port: Int
     /// `GET /search/users` requests per minute granted to each token, counted apart from `rateLimit`; anonymous
@@ -29,7 +26,7 @@ package struct StandInConfiguration: Sendable {
     package var sameSecondAccounts: Int
 
     package init(
-        userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000, validTokens: Set<String>? = nil,
+        userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000,
         port: Int = 0, searchRateLimit: Int = 30, graphQLRateLimit: Int = 5000, graphQLNodeLimit: Int = 100,
         searchWindowSeconds: Int = 60, sameSecondAccounts: Int = 0,
         graphQLRateLimitForm: StandInGraphQLRateLimitForm = .rateLimit
@@ -40,7 +37,6 @@ package struct StandInConfiguration: Sendable {
         self.userCount = userCount
         self.latencyMilliseconds = latencyMilliseconds
         self.rateLimit = rateLimit
-        self.validTokens = validTokens
         self.port = port
         self.searchRateLimit = searchRateLimit
         self.searchWindowSeconds = searchWindowSeconds

@@ -73,7 +73,8 @@ struct StandInContributions {
         writer.integer(total)
         writer.raw(",\"weeks\":[")
         for (position, day) in days.enumerated() {
-            if position == 0 || UTCTimestamp.fields(of: day.midnight).weekday == 0 {
+            // 1970-01-01 was a Thursday, so a Sunday's day number is 3 more than a multiple of 7.
+            if position == 0 || Self.floorModulo(day.midnight / 86_400, 7) == 3 {
                 writer.raw(position == 0 ? "{\"contributionDays\":[" : "]},{\"contributionDays\":[")
             } else {
                 writer.raw(",")

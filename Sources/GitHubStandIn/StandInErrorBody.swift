@@ -2,44 +2,27 @@ import JSONBytes
 
 /// GitHub's error JSON, built in one place so every refusal the stand-in sends has the same shape.
 ///
-/// GitHub's key order is `message`, then `url` (redirects) or `errors` (validation), then `documentation_url`,
+/// GitHub's key order is `message`, then `url` (redirects), then `documentation_url`,
 /// then `status` as a string; clients that compare bodies byte for byte depend on that order.
 enum StandInErrorBody {
     /// Where GitHub points when no route matched, or for refusals that belong to no one endpoint.
     static let genericDocumentation = "https://docs.github.com/rest"
 
-    /// One entry of a 422's `errors` array.
-    struct ValidationError {
-        var resource: String
-        var field: String
-        var code: String
-    }
-
     /// `status` is left out where GitHub leaves it out (redirects, and the framing errors GitHub's front end sends).
     static func json(
-        message: String, url: String? = nil, errors: [ValidationError] = [], documentationURL: String, status: Int?
+        message: String, url: String? = nil, documentationURL: String, status: Int?
     ) -> [UInt8] {
-        let errorObjects = errors.map { error in
-            JSONValue.object([
-                .init("resource", .string(error.resource)), .init("field", .string(error.field)),
-                .init("code", .string(error.code)),
-            ])
-        }
         let members: [JSONValue.Member?] = [
             .init("message", .string(message)), url.map { .init("url", .string($0)) },
-            errors.isEmpty ? nil : .init("errors", .array(errorObjects)),
             .init("documentation_url", .string(documentationURL)), status.map { .init("status", .string(String($0))) },
         ]
         return JSONValue.object(members.compactMap { $0 }).bytes
     }
 
     /// A response carrying the error body; GitHub sends `status` in the body as well as in the status line.
-    static func response(
-        _ status: Int, message: String, errors: [ValidationError] = [], documentationURL: String
-    ) -> StandInHTTPResponse {
+    static func response(_ status: Int, message: String, documentationURL: String) -> StandInHTTPResponse {
         StandInHTTPResponse(
-            status: status,
-            body: json(message: message, errors: errors, documentationURL: documentationURL, status: status))
+            status: status, body: json(message: message, documentationURL: documentationURL, status: status))
     }
 
     /// 404; resources pass their own documentation link for an unknown account, routing passes none.

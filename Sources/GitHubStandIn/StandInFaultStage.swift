@@ -9,20 +9,13 @@ extension StandInPipeline {
         }
         let caller = request.caller
         let resource = request.match.rateResource
-        let snapshot: RateLimitSnapshot
-        switch resource {
-        case .search: snapshot = ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: request.now)
-        case .graphql:
-            snapshot = ledger.peekGraphQL(
-                bucket: caller.bucket, limit: context.configuration.graphQLRateLimit, now: request.now)
-        case .core, .free: snapshot = ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now)
-        }
+        let snapshot = ledger.peek(resource, for: caller, now: request.now)
         let now = request.now
         var response: StandInHTTPResponse
         var shown = snapshot
         switch fault {
         case .status(let status, let body, _):
-            response = StandInHTTPResponse(status: status, json: body)
+            response = StandInHTTPResponse(status: status, body: Array(body.utf8))
         case .primaryRateLimitExhausted(let resetAfterSeconds):
             shown = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: now + resetAfterSeconds)
             response = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)
@@ -32,7 +25,7 @@ extension StandInPipeline {
         case .secondaryRateLimit, .redirect:
             response = StandInHTTPResponse(status: 403)
         case .malformedBody:
-            response = StandInHTTPResponse(status: 200, json: #"[{"login": "broken","#)
+            response = StandInHTTPResponse(status: 200, body: Array(#"[{"login": "broken","#.utf8))
         case .truncatedBody:
             // The normal answer's body, so the declared length is realistic; GitHub routes HEAD and GET alike.
             response = routed(request, match: routes.match(method: "GET", path: request.path))

@@ -25,36 +25,41 @@ package final class StandInFollowGraph: @unchecked Sendable {
 
     /// The accounts that follow `user` now, newest follow first: what `GET /users/{user}/followers` pages through.
     package func followers(of user: StandInUser) -> [StandInUser] {
-        list(.followers, of: user).members
+        members(.followers, of: user)
     }
 
     /// The accounts `user` follows now, newest first: what `GET /users/{user}/following` pages through.
     package func following(of user: StandInUser) -> [StandInUser] {
-        list(.following, of: user).members
+        members(.following, of: user)
     }
 
     /// Whether `GET /users/{follower}/following/{followed}` answers 204 now.
     package func follows(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
-        list(.following, of: follower).contains(followed)
+        let written = lock.withLock { self.written[.following]?[follower.ordinal] }
+        return written?.contains(followed.ordinal)
+            ?? population.baseSequence(.following, of: follower).contains(ordinal: followed.ordinal)
     }
 
     /// The `followers` and `following` numbers `user`'s profile shows now: its base numbers moved by every
-    /// write, so they stay the list lengths wherever the population is big enough for the base lists.
+    /// write, so they stay the list lengths wherever the population is big enough for the base lists. A list
+    /// nobody wrote to is not built: a profile read stays cheap for an account with thousands of followers.
     package func counts(of user: StandInUser) -> (followers: Int, following: Int) {
         let numbers = StandInProfileNumbers(ordinal: user.ordinal)
-        let (followers, following) = (list(.followers, of: user), list(.following, of: user))
-        return (
-            numbers.followers + followers.count - followers.base.count,
-            numbers.following + following.count - following.base.count
-        )
+        func moved(_ relation: StandInFollowRelation) -> Int {
+            guard let written = lock.withLock({ self.written[relation]?[user.ordinal] }) else { return 0 }
+            return written.count - population.baseSequence(relation, of: user).count
+        }
+        return (numbers.followers + moved(.followers), numbers.following + moved(.following))
     }
 
-    /// One side of `user`'s follow graph as it stands, to page through without holding the lock.
-    func list(_ relation: StandInFollowRelation, of user: StandInUser) -> StandInFollowList {
+    /// One side of `user`'s follow graph as it stands, newest first, under the members' logins now.
+    func members(_ relation: StandInFollowRelation, of user: StandInUser) -> [StandInUser] {
         let (written, renamed) = lock.withLock { (self.written[relation]?[user.ordinal], self.renamed) }
-        return StandInFollowList(
-            population: population, base: population.baseSequence(relation, of: user), written: written,
-            renamed: renamed)
+        return (written ?? population.baseSequence(relation, of: user).ordinals).map { ordinal in
+            var member = population.users[ordinal - 1]
+            member.login = renamed[ordinal] ?? member.login
+            return member
+        }
     }
 
     /// `user` is listed under `login` from now on, in every follow list, with its id and place kept, as GitHub
@@ -102,31 +107,6 @@ package final class StandInFollowGraph: @unchecked Sendable {
                 written[relation, default: [:]][owner.ordinal] = list
                 return true
             }
-        }
-    }
-}
-
-/// One list as it stood when it was read: the base sequence, or the whole list a write left.
-struct StandInFollowList {
-    let population: StandInPopulation
-    let base: StandInFollowSequence
-    /// Member ordinals, newest first; nil while nobody wrote to the list.
-    let written: [Int]?
-    /// New logins by ordinal: see `StandInFollowGraph.rename(_:to:)`.
-    let renamed: [Int: String]
-
-    var count: Int { written?.count ?? base.count }
-
-    func contains(_ user: StandInUser) -> Bool {
-        written?.contains(user.ordinal) ?? base.contains(ordinal: user.ordinal)
-    }
-
-    /// Newest first, under their logins now.
-    var members: [StandInUser] {
-        (written ?? base.ordinals).map { ordinal in
-            var user = population.users[ordinal - 1]
-            user.login = renamed[ordinal] ?? user.login
-            return user
         }
     }
 }

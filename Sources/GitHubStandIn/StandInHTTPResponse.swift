@@ -4,16 +4,6 @@ struct StandInHTTPResponse {
     var headers: [(name: String, value: String)] = []
     var body: [UInt8] = []
 
-    init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    init(status: Int, json: String) {
-        self.init(status: status, body: Array(json.utf8))
-    }
-
     func header(_ name: String) -> String? { headerValue(name, in: headers) }
 
     /// Replaces every field with that name (case-insensitively) so injected headers override the defaults.

@@ -16,18 +16,6 @@ struct StandInContext: Sendable {
     let ledger: StandInLedger
     /// Who follows whom, as writes left it; shared by every connection.
     let followGraph: StandInFollowGraph
-
-    /// `followGraph` defaults to a fresh one over `population`, for pipelines built without a server.
-    init(
-        population: StandInPopulation, configuration: StandInConfiguration, baseURL: String, ledger: StandInLedger,
-        followGraph: StandInFollowGraph? = nil
-    ) {
-        self.population = population
-        self.configuration = configuration
-        self.baseURL = baseURL
-        self.ledger = ledger
-        self.followGraph = followGraph ?? StandInFollowGraph(population: population)
-    }
 }
 
 /// A request as a handler sees it: decoded, matched, with its caller known.

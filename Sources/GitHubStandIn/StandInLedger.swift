@@ -73,24 +73,26 @@ final class StandInLedger: @unchecked Sendable {
         }
     }
 
-    /// Looks without spending, for responses that GitHub does not count (401s, injected faults).
-    func peek(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        peekHourly("core " + bucket, limit: limit, now: now)
+    /// The caller's standing in `resource`'s bucket, spending nothing (`free` shows core's); with no search window
+    /// open the search reset is a full minute from `now`. The `graphql` bucket refills with core's hourly window.
+    func peek(_ resource: StandInRateResource, for caller: StandInCaller, now: Int) -> RateLimitSnapshot {
+        switch resource {
+        case .core, .free: peekHourly("core " + caller.bucket, limit: caller.coreLimit, now: now)
+        case .search: lock.withLock { searchSnapshot(bucket: caller.bucket, limit: caller.searchLimit, now: now) }
+        case .graphql: peekHourly("graphql " + caller.bucket, limit: caller.graphQLLimit, now: now)
+        }
     }
 
-    /// Spends one request unless `exempt` (a 304 revalidation) or the bucket is already empty.
-    func charge(bucket: String, limit: Int, now: Int, exempt: Bool) -> RateLimitCharge {
-        chargeHourly("core " + bucket, limit: limit, points: exempt ? 0 : 1, now: now)
-    }
-
-    /// The `graphql` bucket as it stands; it refills with core's hourly window.
-    func peekGraphQL(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        peekHourly("graphql " + bucket, limit: limit, now: now)
-    }
-
-    /// Spends `points` of the `graphql` bucket when that many are left; otherwise spends nothing.
-    func chargeGraphQL(bucket: String, limit: Int, points: Int, now: Int) -> RateLimitCharge {
-        chargeHourly("graphql " + bucket, limit: limit, points: points, now: now)
+    /// Spends `points` (0 for a 304, which GitHub does not count; a query's cost for `graphql`) of the caller's
+    /// bucket when that many, and at least one, are left; otherwise spends nothing and is refused. The first
+    /// search after a search window ended opens a new one. `free` spends nothing and shows core.
+    func charge(_ resource: StandInRateResource, for caller: StandInCaller, points: Int, now: Int) -> RateLimitCharge {
+        switch resource {
+        case .core: chargeHourly("core " + caller.bucket, limit: caller.coreLimit, points: points, now: now)
+        case .graphql: chargeHourly("graphql " + caller.bucket, limit: caller.graphQLLimit, points: points, now: now)
+        case .free: RateLimitCharge(snapshot: peek(.core, for: caller, now: now), allowed: true)
+        case .search: lock.withLock { chargeSearch(bucket: caller.bucket, limit: caller.searchLimit, points, now) }
+        }
     }
 
     private func peekHourly(_ key: String, limit: Int, now: Int) -> RateLimitSnapshot {
@@ -100,7 +102,6 @@ final class StandInLedger: @unchecked Sendable {
         }
     }
 
-    /// Refused, spending nothing, unless at least `points` (and at least one) are left.
     private func chargeHourly(_ key: String, limit: Int, points: Int, now: Int) -> RateLimitCharge {
         lock.withLock {
             rollWindowIfDue(now: now)
@@ -124,26 +125,15 @@ final class StandInLedger: @unchecked Sendable {
         lock.withLock { clockOffset += max(0, seconds) }
     }
 
-    /// Like `peek`, for the search resource; with no window open the reset is a full minute from `now`.
-    func peekSearch(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        lock.withLock { searchSnapshot(bucket: bucket, limit: limit, now: now) }
-    }
-
-    /// Like `charge`, for the search resource; the first search after a window ended opens a new one.
-    func chargeSearch(bucket: String, limit: Int, now: Int, exempt: Bool) -> RateLimitCharge {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Under the lock.
+    private func chargeSearch(bucket: String, limit: Int, _ points: Int, _ now: Int) -> RateLimitCharge {
         let before = searchSnapshot(bucket: bucket, limit: limit, now: now)
-        guard before.remaining > 0 else {
-            return RateLimitCharge(snapshot: before, allowed: false)
-        }
-        if exempt {
-            return RateLimitCharge(snapshot: before, allowed: true)
-        }
+        guard before.remaining > 0 else { return RateLimitCharge(snapshot: before, allowed: false) }
+        guard points > 0 else { return RateLimitCharge(snapshot: before, allowed: true) }
         if let window = searchWindows[bucket], now < window.start + searchWindowSeconds {
-            searchWindows[bucket] = (window.start, window.used + 1)
+            searchWindows[bucket] = (window.start, window.used + points)
         } else {
-            searchWindows[bucket] = (now, 1)
+            searchWindows[bucket] = (now, points)
         }
         return RateLimitCharge(snapshot: searchSnapshot(bucket: bucket, limit: limit, now: now), allowed: true)
     }
@@ -162,10 +152,9 @@ final class StandInLedger: @unchecked Sendable {
             requestSerial += 1
             return requestSerial
         }
-        return [
-            hex(0xC000 | (serial & 0xFFF), width: 4), hex((serial &* 7_919) & 0xFF_FFFF, width: 6),
-            hex(serial, width: 7), hex((serial &* 31) & 0xFFF_FFFF, width: 7), hex(startedAt & 0xFFFF_FFFF, width: 8),
-        ].joined(separator: ":")
+        return String(
+            format: "%04lX:%06lX:%07lX:%07lX:%08lX", 0xC000 | (serial & 0xFFF), (serial &* 7_919) & 0xFF_FFFF, serial,
+            (serial &* 31) & 0xFFF_FFFF, startedAt & 0xFFFF_FFFF)
     }
 
     /// A fixed hourly window, as GitHub's primary limit uses: when it ends every bucket refills.
@@ -177,9 +166,5 @@ final class StandInLedger: @unchecked Sendable {
         while windowReset <= now {
             windowReset += 3_600
         }
-    }
-
-    private func hex(_ value: Int, width: Int) -> String {
-        String(format: "%0\(width)lX", value)
     }
 }

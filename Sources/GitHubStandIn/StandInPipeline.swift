@@ -15,7 +15,7 @@ import Foundation
 // and the runner's `--help` list apply to every row.
 
 /// Turns one parsed request into a reply by running its stages in order:
-/// faults → auth → rate limit → route → conditional.
+/// faults → rate limit → route → conditional. Every token is accepted: a refused one is a queued 401 fault.
 ///
 /// Each stage may answer on its own and stop the request there. The rate-limit stage wraps the two after it
 /// because GitHub charges nothing for a 304, so it must see the conditional stage's verdict before it spends;
@@ -41,9 +41,6 @@ struct StandInPipeline: Sendable {
         if let faulted = injectedFault(request) {
             return faulted
         }
-        if let rejected = rejectedCredentials(request) {
-            return rejected
-        }
         return chargingRateLimit(request) {
             revalidated(request, routed(request, match: request.match))
         }
@@ -51,48 +48,23 @@ struct StandInPipeline: Sendable {
 
     // MARK: - Stages
 
-    /// Stage 2: a presented token the server does not know gets 401, charged to no one.
-    func rejectedCredentials(_ request: StandInRequest) -> StandInReply? {
-        guard let token = request.caller.token, let validTokens = context.configuration.validTokens,
-            !validTokens.contains(token)
-        else {
-            return nil
-        }
-        let anonymous = StandInCaller(token: nil, configuration: context.configuration)
-        var response = StandInErrorBody.badCredentials()
-        setStandardHeaders(
-            on: &response,
-            snapshot: ledger.peek(bucket: anonymous.bucket, limit: anonymous.coreLimit, now: request.now),
-            now: request.now, resource: .core, scopes: nil)
-        return .respond(response, closeAfterwards: request.closeAfterwards)
-    }
-
-    /// Stage 3: spends one request of the route's bucket, unless the inner stages settled on a 304; an empty bucket
+    /// Stage 2: spends one request of the route's bucket, unless the inner stages settled on a 304; an empty bucket
     /// gets GitHub's 403 whatever the inner stages said.
     func chargingRateLimit(_ request: StandInRequest, inner: () -> StandInAnswer) -> StandInReply {
         let answer = inner()
         let caller = request.caller
         let resource = request.match.rateResource
         let charge: RateLimitCharge
-        switch resource {
-        case .core:
-            charge = ledger.charge(
-                bucket: caller.bucket, limit: caller.coreLimit, now: request.now, exempt: answer.isRevalidation)
-        case .search:
-            charge = ledger.chargeSearch(
-                bucket: caller.bucket, limit: caller.searchLimit, now: request.now, exempt: answer.isRevalidation)
-        case .free:
-            charge = RateLimitCharge(
-                snapshot: ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now), allowed: true)
-        case .graphql:
-            // The handler spent the query's points (or said the limit is spent); the headers show what is left,
-            // and GitHub's 403 form of a spent limit says none, whatever few points remain below the cost.
-            var snapshot = ledger.peekGraphQL(
-                bucket: caller.bucket, limit: context.configuration.graphQLRateLimit, now: request.now)
+        if resource == .graphql {
+            // The handler spent the query's points (or said the limit is spent); GitHub's 403 form of a spent
+            // limit says none left, whatever few points remain.
+            var snapshot = ledger.peek(resource, for: caller, now: request.now)
             if answer.response.status == 403 {
                 snapshot = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: snapshot.reset)
             }
             charge = RateLimitCharge(snapshot: snapshot, allowed: true)
+        } else {
+            charge = ledger.charge(resource, for: caller, points: answer.isRevalidation ? 0 : 1, now: request.now)
         }
         guard charge.allowed else {
             var limited = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)
@@ -111,7 +83,7 @@ struct StandInPipeline: Sendable {
         return .respond(response, closeAfterwards: request.closeAfterwards)
     }
 
-    /// Stage 4: the matched row's handler, or GitHub's generic 404 when no row has this method and path.
+    /// Stage 3: the matched row's handler, or GitHub's generic 404 when no row has this method and path.
     ///
     /// `match` is a parameter because the truncated-body fault routes a request as `GET` whatever its method.
     func routed(_ request: StandInRequest, match: StandInRouteMatch) -> StandInHTTPResponse {
@@ -125,7 +97,7 @@ struct StandInPipeline: Sendable {
                 now: request.now, context: context, documentation: route.documentation))
     }
 
-    /// Stage 5: a 200 to a read gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.
+    /// Stage 4: a 200 to a read gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.
     ///
     /// The tag is computed from what is sent (body and `Link`), so anything a write changes (a list, a profile's
     /// counts) changes it, and a client revalidating a stale entry gets a 200 with the new body.
@@ -154,10 +126,10 @@ struct StandInPipeline: Sendable {
 
     /// The headers GitHub sends on every answer, rate-limit figures included; each call uses up one request id.
     ///
-    /// `scopes` is nil for anonymous requests and for a token the server rejected, which GitHub knows no scopes of.
+    /// `scopes` is nil for anonymous requests, which have no token to describe.
     func setStandardHeaders(
         on response: inout StandInHTTPResponse, snapshot: RateLimitSnapshot, now: Int, resource: StandInRateResource,
-        scopes: StandInScopeHeaders?
+        scopes: (granted: String, accepted: String)?
     ) {
         response.setHeader("Server", "github.com")
         response.setHeader("Date", UTCTimestamp.httpDate(now))
@@ -209,20 +181,12 @@ struct StandInRequest {
 
     func header(_ name: String) -> String? { headerValue(name, in: headers) }
 
-    /// What the token may do and what the matched row asks for; nil for anonymous requests.
-    var scopeHeaders: StandInScopeHeaders? {
-        guard let scopes = caller.scopes else {
-            return nil
-        }
-        return StandInScopeHeaders(granted: scopes.joined(separator: ", "), accepted: match.acceptedScopes)
+    /// `X-OAuth-Scopes` (what the token has) and `X-Accepted-OAuth-Scopes` (what the matched row checks for),
+    /// comma-and-space separated and possibly empty, as GitHub sends them with every answer to a token; nil for
+    /// anonymous requests.
+    var scopeHeaders: (granted: String, accepted: String)? {
+        caller.scopes.map { ($0.joined(separator: ", "), match.route?.acceptedScopes ?? "") }
     }
-}
-
-/// `X-OAuth-Scopes` (what the token has) and `X-Accepted-OAuth-Scopes` (what the endpoint checks for), both
-/// comma-and-space separated and possibly empty, as GitHub sends them with every answer to a token.
-struct StandInScopeHeaders {
-    var granted: String
-    var accepted: String
 }
 
 /// What the route and conditional stages settled on, before the rate-limit stage stamps its headers.

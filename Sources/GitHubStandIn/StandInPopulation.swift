@@ -51,14 +51,10 @@ package struct StandInPopulation: Sendable, Equatable {
         return position < users.count && users[position].id == id ? users[position] : nil
     }
 
-    /// Where the first account with an id above `id` sits in `users` (`users.count` when none has).
+    /// Where the first account with an id above `id` sits in `users` (`users.count` when none has). Ids come in
+    /// blocks of seven of which the first five are taken: 7k+1 … 7k+5 are the ordinals 5k+1 … 5k+5.
     func firstPosition(withIDAbove id: Int) -> Int {
-        var (low, high) = (0, users.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if users[middle].id <= id { low = middle + 1 } else { high = middle }
-        }
-        return low
+        id < 0 ? 0 : min(users.count, 5 * (id / 7) + min(id % 7, 5))
     }
 }
 
@@ -96,13 +92,6 @@ package struct StandInUser: Sendable, Equatable {
     /// The login as it appears in a URL path; only the bot's brackets need escaping.
     package var loginPathComponent: String {
         login.replacingOccurrences(of: "[", with: "%5B").replacingOccurrences(of: "]", with: "%5D")
-    }
-
-    /// The `simple-user` object GitHub puts in list responses.
-    package func simpleUserJSON() -> String {
-        var writer = JSONByteWriter()
-        writeSimpleUser(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// The `public-user` object of `GET /users/{username}`, showing `profile` (the population's when nil: a

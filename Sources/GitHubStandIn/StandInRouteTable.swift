@@ -35,8 +35,6 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
 
     let description: String
     let segments: [Segment]
-    /// Patterns without parameters are compared as whole strings, which keeps `GET /users` cheap.
-    let isLiteral: Bool
 
     init(_ text: String) {
         precondition(text.hasPrefix("/"), "route pattern \(text) must start with /")
@@ -54,26 +52,13 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
             precondition(!inner.contains(":"), "unknown parameter type in route pattern \(text)")
             return .parameter(String(inner))
         }
-        isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
     }
 
     /// The pattern without parameter types, as a reader of help text expects: `/user/{account_id}`.
-    var readableText: String {
-        segments.map { segment in
-            switch segment {
-            case .literal(let text):
-                "/" + text
-            case .parameter(let name), .integer(let name):
-                "/{\(name)}"
-            }
-        }.joined()
-    }
+    var readableText: String { description.replacing(":int}", with: "}") }
 
     /// `pathSegments` is the path split at every `/`, leading empty piece included.
-    func match(_ path: String, pathSegments: [Substring]) -> StandInPathParameters? {
-        if isLiteral {
-            return path == description ? StandInPathParameters() : nil
-        }
+    func match(_ pathSegments: [Substring]) -> StandInPathParameters? {
         // The first piece is what precedes the leading slash: empty unless the path does not start with one.
         guard pathSegments.count == segments.count + 1, pathSegments.first?.isEmpty == true else {
             return nil
@@ -170,9 +155,6 @@ struct StandInRouteMatch {
     /// The matched row's, else that of a row with the same path but another method, else core: a wrong method
     /// still spends the limit its path would.
     let rateResource: StandInRateResource
-
-    /// The matched row's; empty when no row matched.
-    var acceptedScopes: String { route?.acceptedScopes ?? "" }
 }
 
 /// The rows, matched in order; the first row whose method and pattern both match wins.
@@ -184,15 +166,11 @@ struct StandInRouteTable: Sendable {
     }
 
     func match(method: String, path: String) -> StandInRouteMatch {
-        var pathSegments: [Substring]?
+        let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
         var samePathOtherMethod: StandInRoute?
         for route in routes {
             for pattern in route.patterns {
-                // Split only once some row needs segments, so the literal `/users` row never pays for it.
-                if !pattern.isLiteral, pathSegments == nil {
-                    pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
-                }
-                guard let parameters = pattern.match(path, pathSegments: pathSegments ?? []) else {
+                guard let parameters = pattern.match(pathSegments) else {
                     continue
                 }
                 if route.method.accepts(method) {

@@ -104,43 +104,28 @@ package final class StandInServer: @unchecked Sendable {
 
     /// What a caller with this token (nil: anonymous) has left of its rate limit in the current window.
     package func rateLimitRemaining(token: String?) -> Int {
-        let caller = StandInCaller(token: token, configuration: configuration)
-        return ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: ledger.currentTime()).remaining
+        remaining(.core, token: token)
     }
 
     /// Like `rateLimitRemaining(token:)`, for the per-minute search limit that `GET /search/users` spends.
     package func searchRateLimitRemaining(token: String?) -> Int {
-        let caller = StandInCaller(token: token, configuration: configuration)
-        return ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: ledger.currentTime()).remaining
+        remaining(.search, token: token)
     }
 
     /// Points left in the `graphql` bucket of a caller with this token.
     package func graphQLRateLimitRemaining(token: String) -> Int {
+        remaining(.graphql, token: token)
+    }
+
+    private func remaining(_ resource: StandInRateResource, token: String?) -> Int {
         let caller = StandInCaller(token: token, configuration: configuration)
-        return ledger.peekGraphQL(
-            bucket: caller.bucket, limit: configuration.graphQLRateLimit, now: ledger.currentTime()
-        ).remaining
+        return ledger.peek(resource, for: caller, now: ledger.currentTime()).remaining
     }
 
     /// Moves the server's clock forward (Date headers and rate-limit windows), so tests can watch the
     /// per-minute search window or the hourly core window roll over without sleeping.
     package func advanceClock(bySeconds seconds: Int) {
         ledger.advanceClock(by: seconds)
-    }
-
-    /// The accounts that follow `user` now, newest first, writes included (`followGraph.followers(of:)`).
-    package func followers(of user: StandInUser) -> [StandInUser] {
-        followGraph.followers(of: user)
-    }
-
-    /// The accounts `user` follows now, newest first, writes included (`followGraph.following(of:)`).
-    package func following(of user: StandInUser) -> [StandInUser] {
-        followGraph.following(of: user)
-    }
-
-    /// Whether `GET /users/{follower}/following/{followed}` answers 204 now (`followGraph.follows(_:_:)`).
-    package func follows(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
-        followGraph.follows(follower, followed)
     }
 
     /// One line per route row, e.g. `GET /users/{username}, /user/{account_id}`, so the runner's help cannot fall behind the

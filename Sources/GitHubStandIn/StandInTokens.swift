@@ -1,5 +1,5 @@
-/// Which account a token signs in as, and which OAuth scopes it has. Every token is accepted unless the server
-/// was configured with `validTokens`; these rules only decide who it is.
+/// Which account a token signs in as, and which OAuth scopes it has. Every token is accepted; these rules only
+/// decide who it is.
 ///
 /// Account: the first `_`-separated field after the token's prefix that is a login of the population (ignoring
 /// case) names the account: `gho_octocat` is octocat, `github_pat_Yamada-Taro` and `ghp_Yamada-Taro_noscope` are

@@ -11,7 +11,7 @@ struct BlocksEndToEndTests {
     @Test func aBlockIsListedEndsTheFollowBothWaysAndAnUnblockTakesItOff() async throws {
         try await withStandIn(users: 200) { server in
             let octocat = try #require(server.population.user(login: "octocat"))
-            let follower = try #require(server.followers(of: octocat).first)
+            let follower = try #require(server.followGraph.followers(of: octocat).first)
             let api = ["--format", "tsv", "--api-url", server.baseURL, "--no-cache"]
             func run(_ arguments: [String]) async throws -> RunResult {
                 try await BinaryRunner.run(arguments + api, environment: signedInAsOctocat)
@@ -19,7 +19,7 @@ struct BlocksEndToEndTests {
             let blocked = try await run(["block", "--yes", follower.login])
             #expect(blocked.status == 0, "\(blocked.stderr)")
             #expect(blocked.stdout == "\(follower.login)\tblock\tblocked\n")
-            #expect(!server.follows(follower, octocat) && !server.follows(octocat, follower))
+            #expect(!server.followGraph.follows(follower, octocat) && !server.followGraph.follows(octocat, follower))
             #expect(try await run(["blocks", "--fields", "login"]).stdout == follower.login + "\n")
             let unblocked = try await run(["unblock", follower.login])
             #expect(unblocked.stdout == "\(follower.login)\tunblock\tunblocked\n")

@@ -29,7 +29,7 @@ struct FollowGraphEndToEndTests {
             let token = ["GH_TOKEN": StandInTokens.token(for: "octocat")]
             let result = try await BinaryRunner.run(["followers", "--all"] + api(server), environment: token)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(logins(result.stdout) == server.followers(of: octocat).map(\.login))
+            #expect(logins(result.stdout) == server.followGraph.followers(of: octocat).map(\.login))
             #expect(server.requests.first?.path == "/user/followers")
             let before = server.requests.count
             let anonymous = try await BinaryRunner.run(["following"] + api(server))
@@ -42,8 +42,8 @@ struct FollowGraphEndToEndTests {
 
     @Test func followsAnswersWithItsStatus() async throws {
         try await withServer { server in
-            let follower = try #require(server.population.users.first { !server.following(of: $0).isEmpty })
-            let followed = try #require(server.following(of: follower).first)
+            let follower = try #require(server.population.users.first { !server.followGraph.following(of: $0).isEmpty })
+            let followed = try #require(server.followGraph.following(of: follower).first)
             let yes = try await BinaryRunner.run(["follows", follower.login, followed.login, "--json"] + api(server))
             #expect(yes.status == 0, "\(yes.stderr)")
             #expect(
@@ -53,7 +53,7 @@ struct FollowGraphEndToEndTests {
             #expect(server.requests.count == 1)
             let stranger = try #require(
                 server.population.users.first {
-                    $0.type == "User" && $0.id != follower.id && !server.follows(follower, $0)
+                    $0.type == "User" && $0.id != follower.id && !server.followGraph.follows(follower, $0)
                 })
             let no = try await BinaryRunner.run(["follows", follower.login, stranger.login] + api(server))
             #expect(no.status == 1, "\(no.stderr)")
@@ -72,8 +72,8 @@ struct FollowGraphEndToEndTests {
             let many = try user(server, StandInPopulation.manyFollowsLogin)
             // Anonymous callers get 60 requests an hour; each of these runs takes 56.
             let token = ["GH_TOKEN": StandInTokens.token(for: many.login)]
-            let followers = server.followers(of: many)
-            let following = Set(server.following(of: many).map(\.id))
+            let followers = server.followGraph.followers(of: many)
+            let following = Set(server.followGraph.following(of: many).map(\.id))
             #expect(followers.count == 3000 && following.count == 2500)
             for (arguments, expected) in [
                 (["followers", many.login, "--mutual"], followers.filter { following.contains($0.id) }),
@@ -96,13 +96,15 @@ struct FollowGraphEndToEndTests {
                 environment: token)
             #expect(back.status == 0)
             #expect(
-                logins(back.stdout) == server.following(of: many).filter { !followersIDs.contains($0.id) }.map(\.login))
+                logins(back.stdout)
+                    == server.followGraph.following(of: many).filter { !followersIDs.contains($0.id) }.map(\.login))
         }
     }
 
     @Test func aPipedUnfollowTakesEffectOneWriteASecondAndEveryReadSeesIt() async throws {
         try await withServer { server in
-            let account = try #require(server.population.users.first { server.following(of: $0).count >= 5 })
+            let account = try #require(
+                server.population.users.first { server.followGraph.following(of: $0).count >= 5 })
             let token = StandInTokens.token(for: account.login)
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "gh-users-graph-\(UUID().uuidString)")
@@ -124,7 +126,7 @@ struct FollowGraphEndToEndTests {
             for (earlier, later) in zip(writes, writes.dropFirst()) {
                 #expect(later.receivedAt - earlier.receivedAt >= .seconds(1))
             }
-            #expect(Set(server.following(of: account).map(\.login)).isDisjoint(with: targets))
+            #expect(Set(server.followGraph.following(of: account).map(\.login)).isDisjoint(with: targets))
             let after = try await BinaryRunner.run(
                 ["following", "--all", "--format", "tsv"] + common, environment: ["GH_TOKEN": token])
             #expect(after.status == 0)

@@ -29,7 +29,7 @@ struct FollowerChangesEndToEndTests {
     private func account(_ server: StandInServer) throws -> StandInUser {
         try #require(
             server.population.users.first { user in
-                user.type == "User" && (12...60).contains(server.followers(of: user).count)
+                user.type == "User" && (12...60).contains(server.followGraph.followers(of: user).count)
             })
     }
 
@@ -50,7 +50,7 @@ struct FollowerChangesEndToEndTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 1000) { server in
             let target = try account(server)
-            let followers = server.followers(of: target)
+            let followers = server.followGraph.followers(of: target)
             let first = try await changes(server, target.login, ["--format", "tsv"])
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.stdout.isEmpty)
@@ -100,7 +100,7 @@ struct FollowerChangesEndToEndTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 1000) { server in
             let target = try account(server)
-            let followers = server.followers(of: target)
+            let followers = server.followGraph.followers(of: target)
             #expect(try await changes(server, target.login).status == 0)
             let before = try bytes(snapshot)
             try await asUser(followers[0].login, ["unfollow", "--yes", target.login], server)
@@ -121,7 +121,7 @@ struct FollowerChangesEndToEndTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 1000) { server in
             let target = try account(server)
-            let leaver = server.followers(of: target)[0]
+            let leaver = server.followGraph.followers(of: target)[0]
             #expect(try await changes(server, target.login).status == 0)
             let before = try bytes(snapshot)
             try await asUser(leaver.login, ["unfollow", "--yes", target.login], server)
@@ -141,7 +141,7 @@ struct FollowerChangesEndToEndTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 1000) { server in
             let target = try account(server)
-            let leavers = Array(server.followers(of: target).prefix(3))
+            let leavers = Array(server.followGraph.followers(of: target).prefix(3))
             #expect(try await changes(server, target.login).status == 0)
             let before = try bytes(snapshot)
             for leaver in leavers { try await asUser(leaver.login, ["unfollow", "--yes", target.login], server) }
@@ -181,13 +181,13 @@ struct FollowerChangesEndToEndTests {
         try await withStandIn(users: 1000) { server in
             let target = try #require(
                 server.population.users.first { user in
-                    let followers = server.followers(of: user)
+                    let followers = server.followGraph.followers(of: user)
                     return user.type == "User" && followers.count >= 5
-                        && followers.contains { server.follows(user, $0) }
-                        && followers.contains { $0.type == "User" && !server.follows(user, $0) }
+                        && followers.contains { server.followGraph.follows(user, $0) }
+                        && followers.contains { $0.type == "User" && !server.followGraph.follows(user, $0) }
                 })
-            let followers = server.followers(of: target)
-            let mutual = followers.filter { server.follows(target, $0) }
+            let followers = server.followGraph.followers(of: target)
+            let mutual = followers.filter { server.followGraph.follows(target, $0) }
             let first = try await changes(server, target.login, ["--mutual"])
             #expect(first.status == 0, "\(first.stderr)")
             #expect(
@@ -198,7 +198,8 @@ struct FollowerChangesEndToEndTests {
             #expect((recorded["accounts"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == mutual.map(\.id))
 
             // Following a follower back makes a mutual follower.
-            let followedBack = try #require(followers.first { $0.type == "User" && !server.follows(target, $0) })
+            let followedBack = try #require(
+                followers.first { $0.type == "User" && !server.followGraph.follows(target, $0) })
             try await asUser(target.login, ["follow", followedBack.login], server)
             let second = try await changes(server, target.login, ["--mutual"])
             #expect(second.status == 0, "\(second.stderr)")
@@ -226,7 +227,7 @@ struct FollowerChangesEndToEndTests {
             let first = try account(server)
             let second = try #require(
                 server.population.users.first { user in
-                    user.type == "User" && user.id != first.id && !server.followers(of: user).isEmpty
+                    user.type == "User" && user.id != first.id && !server.followGraph.followers(of: user).isEmpty
                 })
             func own(_ user: StandInUser) async throws -> RunResult {
                 try await BinaryRunner.run(

@@ -21,12 +21,11 @@ struct ResilienceEndToEndTests {
     private func withServer<T>(
         users: Int = 1000,
         latency: Int = 0,
-        validTokens: Set<String>? = nil,
         _ body: (StandInServer) async throws -> T
     ) async throws -> T {
         let server = try StandInServer(
             configuration: StandInConfiguration(
-                userCount: users, latencyMilliseconds: latency, validTokens: validTokens)
+                userCount: users, latencyMilliseconds: latency)
         )
         try server.start()
         defer { server.stop() }
@@ -184,7 +183,12 @@ struct ResilienceEndToEndTests {
     }
 
     @Test func badCredentialsAreExitFourWithAHint() async throws {
-        try await withServer(validTokens: ["good-token-1234"]) { server in
+        try await withServer { server in
+            // The stand-in accepts every token: GitHub's answer to one it does not know is queued, as the stand-in
+            // used to send it.
+            let badCredentials =
+                #"{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest","status":"401"}"#
+            server.injectFaults([.status(401, body: badCredentials)], forPath: "/users/octocat")
             let result = try await BinaryRunner.run(
                 ["show", "octocat"] + api(server), environment: ["GH_TOKEN": "bad-token-5678"])
             #expect(result.status == 4)

@@ -138,7 +138,7 @@ struct StressEndToEndTests {
         defer { server.stop() }
         let target = try #require(
             server.population.users.first { user in
-                user.type == "User" && (30...60).contains(server.followers(of: user).count)
+                user.type == "User" && (30...60).contains(server.followGraph.followers(of: user).count)
             })
         let arguments = [
             "followers", target.login, "--changes", snapshot.path, "--per-page", "2", "--no-cache",
@@ -148,9 +148,9 @@ struct StressEndToEndTests {
         #expect(first.status == 0, "\(first.stderr)")
         let before = try Data(contentsOf: snapshot)
         // A change since, so that a run that got to the end would leave another file.
-        let leaver = server.followers(of: target)[0]
+        let leaver = server.followGraph.followers(of: target)[0]
         #expect(server.followGraph.unfollow(leaver, target))
-        let now = server.followers(of: target).map(\.id)
+        let now = server.followGraph.followers(of: target).map(\.id)
 
         for run in 1...runs {
             let delay = Double.random(in: 0...0.3)

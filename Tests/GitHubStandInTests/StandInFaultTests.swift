@@ -46,23 +46,6 @@ import Testing
         }
     }
 
-    @Test func primaryRateLimitFaultLooksExhausted() throws {
-        try withStandInServer { server throws in
-            server.injectFaults([.primaryRateLimitExhausted(resetAfterSeconds: 120)], forPath: "/users")
-            let before = Int(Date().timeIntervalSince1970)
-            let response = try fetch(server, "/users", headers: [("Authorization", "Bearer t")])
-            let after = Int(Date().timeIntervalSince1970)
-            #expect(response.status == 403)
-            #expect(response.header("x-ratelimit-remaining") == "0")
-            #expect(response.header("x-ratelimit-used") == "5000")
-            let reset = try #require(response.header("x-ratelimit-reset").flatMap { Int($0) })
-            #expect(reset >= before + 120 && reset <= after + 120)
-            let body = try response.jsonObject()
-            #expect((body["message"] as? String)?.hasPrefix("API rate limit exceeded for user ID 1.") == true)
-            #expect(body["status"] as? String == "403")
-        }
-    }
-
     @Test func secondaryRateLimitFaultCarriesRetryAfterOnlyWhenGiven() throws {
         try withStandInServer { server throws in
             server.injectFaults(
@@ -76,72 +59,6 @@ import Testing
             #expect(message.hasPrefix("You have exceeded a secondary rate limit."))
             let withoutRetry = try fetch(server, "/users/octocat")
             #expect(withoutRetry.status == 403 && withoutRetry.header("Retry-After") == nil)
-        }
-    }
-
-    @Test func malformedBodyIsFramedCorrectlyButNotJSON() throws {
-        try withStandInServer { server throws in
-            server.injectFaults([.malformedBody], forPath: "/users")
-            let connection = try RawHTTPConnection(port: server.port)
-            let broken = try connection.request("GET", "/users")
-            #expect(broken.status == 200)
-            #expect(broken.text == #"[{"login": "broken","#)
-            #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: Data(broken.body)) }
-            #expect(try connection.request("GET", "/users").status == 200)
-        }
-    }
-
-    @Test func truncatedBodyPromisesMoreThanItSends() throws {
-        try withStandInServer { server throws in
-            server.injectFaults([.truncatedBody], forPath: "/users")
-            let connection = try RawHTTPConnection(port: server.port)
-            do {
-                _ = try connection.request("GET", "/users?per_page=50")
-                Issue.record("expected a truncated body")
-            } catch let RawHTTPError.truncatedBody(expected, received) {
-                #expect(expected > 10_000)
-                #expect(received < expected && received > 0)
-            }
-        }
-    }
-
-    @Test func hangSaysNothingThenCloses() throws {
-        try withStandInServer { server throws in
-            server.injectFaults([.hang(seconds: 0.5)], forPath: "/users")
-            let connection = try RawHTTPConnection(port: server.port)
-            let started = ContinuousClock.now
-            #expect(throws: RawHTTPError.closedBeforeHead(received: [])) {
-                _ = try connection.request("GET", "/users")
-            }
-            let waited = ContinuousClock.now - started
-            #expect(waited >= .milliseconds(450))
-        }
-    }
-
-    @Test func closeWithoutResponseDropsTheConnectionAtOnce() throws {
-        try withStandInServer { server throws in
-            server.injectFaults([.closeWithoutResponse], forPath: "/users/octocat")
-            let connection = try RawHTTPConnection(port: server.port)
-            // A connection left open would time the read out instead.
-            #expect(throws: RawHTTPError.closedBeforeHead(received: [])) {
-                _ = try connection.request("GET", "/users/octocat")
-            }
-            #expect(server.requests.map(\.path) == ["/users/octocat"])
-        }
-    }
-
-    @Test func redirectPointsAtTheGivenLocation() throws {
-        try withStandInServer { server throws in
-            let location = "\(server.baseURL)/users/octocat"
-            server.injectFaults(
-                [.redirect(to: location), .redirect(to: "https://example.invalid/x", status: 307)],
-                forPath: "/users/old")
-            let moved = try fetch(server, "/users/old")
-            #expect(moved.status == 301)
-            #expect(moved.header("Location") == location)
-            #expect(try moved.jsonObject()["url"] as? String == location)
-            let temporary = try fetch(server, "/users/old")
-            #expect(temporary.status == 307 && temporary.header("Location") == "https://example.invalid/x")
         }
     }
 

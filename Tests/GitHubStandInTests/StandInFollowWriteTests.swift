@@ -27,7 +27,7 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
             #expect(linkRelations(theirs.header("Link"))["next"] == "\(server.baseURL)/user/2/following?page=2")
             let followers = try fetch(server, "/user/followers?per_page=100&page=3", headers: token)
             let yamada = try #require(server.population.user(login: "Yamada-Taro"))
-            #expect(try logins(followers) == server.followers(of: yamada)[200...].map(\.login))
+            #expect(try logins(followers) == server.followGraph.followers(of: yamada)[200...].map(\.login))
         }
     }
 
@@ -38,8 +38,8 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
             let octocat = try #require(server.population.user(login: "octocat"))
             let other = try #require(
                 server.population.users.first {
-                    $0.type == "User" && $0 != octocat && !server.follows(octocat, $0)
-                        && !server.followers(of: $0).contains(octocat)
+                    $0.type == "User" && $0 != octocat && !server.followGraph.follows(octocat, $0)
+                        && !server.followGraph.followers(of: $0).contains(octocat)
                 })
             let token = bearer(StandInTokens.token(for: "octocat"))
             let reads = [
@@ -96,8 +96,8 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
     @Test func aPageWhoseItemsStayButWhosePageCountChangesGetsANewETag() throws {
         try withStandInServer { server throws in
             let octocat = try #require(server.population.user(login: "octocat"))
-            let last = try #require(server.followers(of: octocat).last)
-            #expect(server.followers(of: octocat).count == 20)
+            let last = try #require(server.followGraph.followers(of: octocat).last)
+            #expect(server.followGraph.followers(of: octocat).count == 20)
             let target = "/users/octocat/followers?per_page=19"
             let before = try fetch(server, target, headers: tokenHeader)
             #expect(before.header("Link")?.contains("rel=\"last\"") == true)
@@ -130,40 +130,4 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
             #expect(ContinuousClock.now - arrived >= .milliseconds(1_500))
         }
     }
-
-    /// The runner prints the table's rows; checked on the built binary when the build made one.
-    @Test(.enabled(if: standInBinary != nil)) func theRunnersHelpPrintsTheNewRoutes() throws {
-        let binary: URL = try #require(standInBinary)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--help"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        for line in StandInServer.servedRoutes {
-            #expect(text.contains("\n  \(line)\n"), "\(line)")
-        }
-        #expect(
-            text.contains("readonly") && text.contains("hide404") && text.contains(StandInPopulation.manyFollowsLogin))
-    }
 }
-
-/// The `github-standin` built beside the test bundle, if any.
-private let standInBinary: URL? = {
-    let candidate = Bundle.main.bundleURL.appendingPathComponent("github-standin")
-    if FileManager.default.isExecutableFile(atPath: candidate.path) {
-        return candidate
-    }
-    var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while directory.path != "/" {
-        let built = directory.appendingPathComponent(".build/debug/github-standin")
-        if FileManager.default.isExecutableFile(atPath: built.path) {
-            return built
-        }
-        directory = directory.deletingLastPathComponent()
-    }
-    return nil
-}()

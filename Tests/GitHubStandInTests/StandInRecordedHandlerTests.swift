@@ -37,9 +37,10 @@ private func suffix(_ row: Endpoint) -> String {
         let newRow = Endpoint(
             "orgs/list-for-user", .get, "/orgs/{org}/another-list", shape: .records(.organization), paging: .link,
             docs: "https://docs.github.com/rest")
+        let population = StandInPopulation(userCount: 3)
         let context = StandInContext(
-            population: StandInPopulation(userCount: 3), configuration: StandInConfiguration(userCount: 3),
-            baseURL: "http://127.0.0.1:1", ledger: StandInLedger(now: 1_000))
+            population: population, configuration: StandInConfiguration(userCount: 3), baseURL: "http://127.0.0.1:1",
+            ledger: StandInLedger(now: 1_000), followGraph: StandInFollowGraph(population: population))
         let pipeline = StandInPipeline(
             context: context,
             routes: StandInRouteTable([StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))]))

@@ -9,7 +9,7 @@ private struct EchoHandler: StandInHandler {
         let name = request.parameters["name"] ?? "-"
         let thing = request.header("x-thing") ?? "-"
         let body = String(decoding: request.body, as: UTF8.self)
-        return StandInHTTPResponse(status: 200, json: "\(request.method) \(name) \(thing) \(body)")
+        return StandInHTTPResponse(status: 200, body: Array("\(request.method) \(name) \(thing) \(body)".utf8))
     }
 }
 
@@ -62,14 +62,15 @@ extension StandInReply {
             let route = try #require(match.route, "\(row) at \(path)")
             #expect(route.method == row.method, "\(path)")
             #expect(match.rateResource == StandInRateResource(row.rateLimit), "\(path)")
-            #expect(match.acceptedScopes == accepted[row] ?? "", "\(path)")
+            #expect(route.acceptedScopes == accepted[row] ?? "", "\(path)")
         }
     }
 
     @Test func aNewRowGetsEveryStageWithoutTouchingThePipeline() throws {
+        let population = StandInPopulation(userCount: 3)
         let context = StandInContext(
-            population: StandInPopulation(userCount: 3), configuration: StandInConfiguration(userCount: 3),
-            baseURL: "http://127.0.0.1:1", ledger: StandInLedger(now: 1_000))
+            population: population, configuration: StandInConfiguration(userCount: 3), baseURL: "http://127.0.0.1:1",
+            ledger: StandInLedger(now: 1_000), followGraph: StandInFollowGraph(population: population))
         let pipeline = StandInPipeline(
             context: context, routes: StandInRouteTable([StandInRoute(.post, ["/echo/{name}"], handler: EchoHandler())])
         )

@@ -7,7 +7,7 @@ struct StandInFollowHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         request.about(signedIn: signedIn) { user in
             let name = relation == .followers ? "followers" : "following"
-            let members = request.followGraph.list(relation, of: user).members
+            let members = request.followGraph.members(relation, of: user)
             // GitHub's own Link URLs: `/user/{id}/followers` for a named account, `/user/followers` for the token's.
             return request.pagedList(
                 members, path: signedIn ? "/user/\(name)" : "/user/\(user.id)/\(name)", bytesPerItem: 1_000

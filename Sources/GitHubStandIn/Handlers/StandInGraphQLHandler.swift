@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 
 /// `POST /graphql`, for the two documents gh-users sends (`Sources/Data/GraphQLProfileQuery.swift` and
 /// `GraphQLContributions.swift`): a batch of `repositoryOwner(login:)` lookups, each `alias: repositoryOwner(login:
@@ -37,20 +38,18 @@ struct StandInGraphQLHandler: StandInHandler {
         }
         let lookups = Self.lookups(in: query)
         guard !lookups.isEmpty else {
-            return Self.errorsOnly([(nil, nil, "The stand-in answers only the queries gh-users sends")])
+            return Self.errorsOnly(type: nil, "The stand-in answers only the queries gh-users sends")
         }
         let span = Self.calendarSpan(in: query, now: request.now)
         let limit = request.context.configuration.graphQLNodeLimit
         guard lookups.count <= limit else {
             let message =
                 "This query requests up to \(lookups.count) nodes which exceeds the maximum limit of \(limit)."
-            return Self.errorsOnly([("MAX_NODE_LIMIT_EXCEEDED", nil, message)])
+            return Self.errorsOnly(type: "MAX_NODE_LIMIT_EXCEEDED", message)
         }
         let connections = lookups.count * query.ranges(of: "totalCount").count
         let cost = max(1, (connections + 50) / 100)
-        let charge = request.context.ledger.chargeGraphQL(
-            bucket: request.caller.bucket, limit: request.context.configuration.graphQLRateLimit, points: cost,
-            now: request.now)
+        let charge = request.context.ledger.charge(.graphql, for: request.caller, points: cost, now: request.now)
         guard charge.allowed else {
             // Some number that stands for the token's account, as GitHub's messages name a user ID.
             let userID = token.utf8.reduce(7) { ($0 &* 31 &+ Int($1)) & 0xFF_FFFF }
@@ -185,9 +184,9 @@ struct StandInGraphQLHandler: StandInHandler {
         let message = "API rate limit already exceeded for user ID \(userID)."
         switch form {
         case .rateLimit:
-            return errorsOnly([("RATE_LIMIT", "graphql_rate_limit", message)])
+            return errorsOnly(type: "RATE_LIMIT", code: "graphql_rate_limit", message)
         case .rateLimited:
-            return errorsOnly([("RATE_LIMITED", nil, message)])
+            return errorsOnly(type: "RATE_LIMITED", message)
         case .forbidden:
             return StandInErrorBody.response(
                 403, message: message,
@@ -196,24 +195,13 @@ struct StandInGraphQLHandler: StandInHandler {
         }
     }
 
-    /// `{"errors":[…]}` with status 200, as GitHub sends errors about the whole query; none has a `path`.
-    static func errorsOnly(_ errors: [(type: String?, code: String?, message: String)]) -> StandInHTTPResponse {
-        var writer = JSONByteWriter(reservingCapacity: 200)
-        writer.raw("{\"errors\":[")
-        for (position, error) in errors.enumerated() {
-            writer.raw(position == 0 ? "{" : ",{")
-            for (key, value) in [("type", error.type), ("code", error.code)] {
-                if let value {
-                    writer.unescaped("\"\(key)\":")
-                    writer.string(value)
-                    writer.raw(",")
-                }
-            }
-            writer.raw("\"message\":")
-            writer.string(error.message)
-            writer.raw("}")
-        }
-        writer.raw("]}")
-        return StandInHTTPResponse(status: 200, body: writer.bytes)
+    /// `{"errors":[…]}` with status 200 and one error, as GitHub sends an error about the whole query: no `path`.
+    static func errorsOnly(type: String?, code: String? = nil, _ message: String) -> StandInHTTPResponse {
+        let members: [JSONValue.Member?] = [
+            type.map { .init("type", .string($0)) }, code.map { .init("code", .string($0)) },
+            .init("message", .string(message)),
+        ]
+        let errors = JSONValue.array([.object(members.compactMap { $0 })])
+        return StandInHTTPResponse(status: 200, body: JSONValue.object([.init("errors", errors)]).bytes)
     }
 }

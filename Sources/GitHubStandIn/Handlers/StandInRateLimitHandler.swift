@@ -9,14 +9,13 @@ struct StandInRateLimitHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let caller = request.caller
         let ledger = request.context.ledger
-        let core = ledger.peek(bucket: caller.bucket, limit: caller.coreLimit, now: request.now)
-        let search = ledger.peekSearch(bucket: caller.bucket, limit: caller.searchLimit, now: request.now)
+        let core = ledger.peek(.core, for: caller, now: request.now)
+        let search = ledger.peek(.search, for: caller, now: request.now)
         // GraphQL refuses anonymous callers outright, which GitHub reports as a limit of 0.
         let graphQL =
             caller.token == nil
             ? RateLimitSnapshot(limit: 0, remaining: 0, reset: core.reset)
-            : ledger.peekGraphQL(
-                bucket: caller.bucket, limit: request.context.configuration.graphQLRateLimit, now: request.now)
+            : ledger.peek(.graphql, for: caller, now: request.now)
         let others: [(name: String, limit: Int, perMinute: Bool)] = [
             ("integration_manifest", 5_000, false),
             ("source_import", 100, true),

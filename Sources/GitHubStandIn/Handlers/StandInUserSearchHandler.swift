@@ -15,10 +15,8 @@ struct StandInUserSearchHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let query = request.query
         guard let text = query["q"], text.contains(where: { !$0.isWhitespace }) else {
-            return StandInErrorBody.response(
-                422, message: "Validation Failed",
-                errors: [StandInErrorBody.ValidationError(resource: "Search", field: "q", code: "missing")],
-                documentationURL: Self.documentation)
+            // GitHub's documented answer (`Bodies/error-422-code-only.json`).
+            return StandInHTTPResponse(status: 422, body: StandInRecordedHandler.body(named: "error-422-code-only")!)
         }
         let paging = StandInPageRequest(query: query)
         guard !paging.startsPast(Self.resultWindow) else {
