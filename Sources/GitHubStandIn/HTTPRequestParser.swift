@@ -41,12 +41,8 @@ enum HTTPRequestParser {
             return .needMoreData
         }
         // Split on bytes: as Characters, "\r\n" is a single grapheme and would never match "\n".
-        var lines = buffer[..<headEnd.headEnd].split(separator: 0x0A, omittingEmptySubsequences: false).map {
-            line in
+        let lines = buffer[..<headEnd].split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
             String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
-        }
-        while let last = lines.last, last.isEmpty {
-            lines.removeLast()
         }
         guard let requestLine = lines.first else {
             return .invalid(status: 400, reason: "missing request line")
@@ -76,29 +72,21 @@ enum HTTPRequestParser {
             }
             bodyLength = length
         }
-        let bodyEnd = headEnd.bodyStart + bodyLength
+        let bodyStart = headEnd + 4
+        let bodyEnd = bodyStart + bodyLength
         guard buffer.count >= bodyEnd else {
             return .needMoreData
         }
-        request.body = Array(buffer[headEnd.bodyStart..<bodyEnd])
+        request.body = Array(buffer[bodyStart..<bodyEnd])
         return .request(request, consumedBytes: bodyEnd)
     }
 
-    /// Finds the blank line ending the head; bare LF line endings are accepted alongside CRLF.
-    private static func endOfHead(in buffer: [UInt8]) -> (headEnd: Int, bodyStart: Int)? {
-        var index = 0
-        while index < buffer.count {
-            if buffer[index] == 0x0A {
-                if index + 1 < buffer.count, buffer[index + 1] == 0x0A {
-                    return (index + 1, index + 2)
-                }
-                if index + 2 < buffer.count, buffer[index + 1] == 0x0D, buffer[index + 2] == 0x0A {
-                    return (index + 1, index + 3)
-                }
-            }
-            index += 1
+    /// Where the blank line that ends the head starts: CRLF line endings, as RFC 9112 writes them.
+    private static func endOfHead(in buffer: [UInt8]) -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        return (0...(buffer.count - 4)).first { index in
+            buffer[index] == 0x0D && buffer[index + 1] == 0x0A && buffer[index + 2] == 0x0D && buffer[index + 3] == 0x0A
         }
-        return nil
     }
 }
 

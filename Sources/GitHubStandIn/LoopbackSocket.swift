@@ -2,12 +2,16 @@ import Glibc
 
 /// Thin wrappers over the POSIX socket calls the server needs.
 enum LoopbackSocket {
-
     /// Binds 127.0.0.1 only: the stand-in must never be reachable from other machines.
     static func makeListener(port: Int) throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else {
             throw StandInServerError.socketFailure(operation: "socket", errno: errno)
+        }
+        func failure(_ operation: String) -> StandInServerError {
+            let code = errno
+            close(descriptor)
+            return .socketFailure(operation: operation, errno: code)
         }
         var enabled: Int32 = 1
         // Lets a restarted benchmark server reuse a port whose previous connections are still in TIME_WAIT.
@@ -21,26 +25,14 @@ enum LoopbackSocket {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0 else {
-            let code = errno
-            close(descriptor)
-            throw StandInServerError.socketFailure(operation: "bind 127.0.0.1:\(port)", errno: code)
-        }
-        guard listen(descriptor, 128) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw StandInServerError.socketFailure(operation: "listen", errno: code)
-        }
+        guard bound == 0 else { throw failure("bind 127.0.0.1:\(port)") }
+        guard listen(descriptor, 128) == 0 else { throw failure("listen") }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &actual) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        guard named == 0 else {
-            let code = errno
-            close(descriptor)
-            throw StandInServerError.socketFailure(operation: "getsockname", errno: code)
-        }
+        guard named == 0 else { throw failure("getsockname") }
         return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
     }
 

@@ -19,10 +19,6 @@ struct StandInCaller: Sendable {
         graphQLLimit = configuration.graphQLRateLimit
     }
 
-    init(authorization: String?, configuration: StandInConfiguration) {
-        self.init(token: Self.token(from: authorization), configuration: configuration)
-    }
-
     /// Accepts `Bearer X` and `token X` (any case), as GitHub does; anything else is treated as an opaque token so
     /// that a restricted server rejects it.
     static func token(from authorization: String?) -> String? {

@@ -1,18 +1,9 @@
 import Domain
 import Foundation
 
-// How to add a resource:
-//
-// - Without behaviour (a list, a record): nothing here. Its row in Domain's endpoint table and its body, named by
-//   its operation id in `Bodies/` (the same file its command test reads), with its source in `Bodies/NOTICE.md`;
-//   `StandInRecordedHandler` serves it with the route, paging, the 404, the cap and the media type.
-// - With behaviour of its own: a `StandInHandler` under `Handlers/` returning the status, the body and the
-//   resource's own headers (`Link`, `Last-Modified`), and its row in `StandInRouteTable.gitHub()`. Requests give
-//   `account`, `signedInAccount` (else `signInRefusal`), `scopeRefusal`, `setPageLink` with `StandInPageRequest`;
-//   `StandInErrorBody` builds the error bodies. State that writes change lives in the context, behind its lock.
-//
-// Faults, credentials, rate limiting, ETags and 304s, HEAD, the standard headers, the 404 for every other method
-// and the runner's `--help` list apply to every row.
+// How to add a resource, with behaviour of its own or without: docs/HIGH_LEVEL_DESIGN.md ("Adding a list
+// command", "Adding a write command"). Faults, rate limiting, ETags and 304s, HEAD, the standard headers and the
+// 404 for every other method apply to every row.
 
 /// Turns one parsed request into a reply by running its stages in order:
 /// faults → rate limit → route → conditional. Every token is accepted: a refused one is a queued 401 fault.
@@ -22,12 +13,7 @@ import Foundation
 /// charging and the exhaustion check stay one atomic ledger step, as concurrent connections share buckets.
 struct StandInPipeline: Sendable {
     let context: StandInContext
-    let routes: StandInRouteTable
-
-    init(context: StandInContext, routes: StandInRouteTable = .gitHub()) {
-        self.context = context
-        self.routes = routes
-    }
+    var routes = StandInRouteTable.gitHub()
 
     var ledger: StandInLedger { context.ledger }
 
@@ -173,7 +159,8 @@ struct StandInRequest {
         (path, query) = RequestTargetDecoding.split(parsed.target)
         headers = parsed.headers
         body = parsed.body
-        caller = StandInCaller(authorization: parsed.header("Authorization"), configuration: configuration)
+        caller = StandInCaller(
+            token: StandInCaller.token(from: parsed.header("Authorization")), configuration: configuration)
         match = routes.match(method: parsed.method, path: path)
         self.now = now
         closeAfterwards = parsed.wantsConnectionClosed

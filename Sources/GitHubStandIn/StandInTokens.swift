@@ -31,11 +31,6 @@ package enum StandInTokens {
         return ["repo", "user"]
     }
 
-    /// GitHub shows the private profile fields of `GET /user` only to tokens with `user` or `read:user`.
-    static func canReadPrivateProfile(_ scopes: [String]) -> Bool {
-        scopes.contains("user") || scopes.contains("read:user")
-    }
-
     /// Whether a refused write gets 404 instead of 403 (see the type's comment).
     package static func hidesRefusals(_ token: String) -> Bool {
         token.lowercased().contains("hide404")

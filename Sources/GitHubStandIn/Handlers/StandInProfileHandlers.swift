@@ -89,8 +89,10 @@ struct StandInUserHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         request.about(signedIn: signedIn) { user in
             let profile = edits.profile(of: user, in: request.followGraph)
+            // GitHub shows the private profile fields of `GET /user` only to tokens with `user` or `read:user`.
+            let scopes = request.caller.scopes ?? []
             let body =
-                signedIn && StandInTokens.canReadPrivateProfile(request.caller.scopes ?? [])
+                signedIn && (scopes.contains("user") || scopes.contains("read:user"))
                 ? user.privateUserJSONBytes(profile) : user.publicUserJSONBytes(profile)
             var response = StandInHTTPResponse(status: 200, body: body)
             response.setHeader("Last-Modified", UTCTimestamp.httpDate(profile.updatedAt))
