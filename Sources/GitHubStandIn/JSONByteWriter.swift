@@ -1,4 +1,4 @@
-import Foundation
+import JSONBytes
 
 /// Appends compact JSON text to a byte buffer.
 ///
@@ -33,10 +33,16 @@ struct JSONByteWriter {
         raw("null")
     }
 
+    /// A string literal, escaped per RFC 8259 as JSONBytes escapes it, plus U+2028 and U+2029, so the text is
+    /// also safe inside JavaScript sources.
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        JSONByteWriter.appendEscaped(text, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        let literal = JSONValue.string(text).bytes
+        if text.unicodeScalars.contains(where: { $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+            let escaped = String(decoding: literal, as: UTF8.self).replacing("\u{2028}", with: #"\u2028"#)
+            bytes += escaped.replacing("\u{2029}", with: #"\u2029"#).utf8
+        } else {
+            bytes += literal
+        }
     }
 
     mutating func optionalString(_ text: String?) {
@@ -45,22 +51,5 @@ struct JSONByteWriter {
 
     mutating func optionalBoolean(_ value: Bool?) {
         if let value { boolean(value) } else { null() }
-    }
-
-    /// Escapes per RFC 8259, plus U+2028/U+2029 so the text is also safe inside JavaScript sources.
-    static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"", "\\": bytes += [UInt8(ascii: "\\"), UInt8(scalar.value)]
-            case "\n": bytes += Array("\\n".utf8)
-            case "\r": bytes += Array("\\r".utf8)
-            case "\t": bytes += Array("\\t".utf8)
-            case "\u{08}": bytes += Array("\\b".utf8)
-            case "\u{0C}": bytes += Array("\\f".utf8)
-            case "\u{00}"..."\u{1F}", "\u{2028}", "\u{2029}":
-                bytes += Array(String(format: "\\u%04x", scalar.value).utf8)
-            default: bytes += scalar.utf8
-            }
-        }
     }
 }

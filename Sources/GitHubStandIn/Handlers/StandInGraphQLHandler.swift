@@ -84,7 +84,7 @@ struct StandInGraphQLHandler: StandInHandler {
                 let calendar = StandInContributions(user: user, from: span.from, to: span.to, now: request.now)
                 calendar.write(type: user.type, into: &writer)
             } else {
-                Self.writeProfile(of: user, edits.profile(of: user, in: request.followGraph), into: &writer)
+                writer.bytes += Self.profile(of: user, edits.profile(of: user, in: request.followGraph)).bytes
             }
         }
         writer.raw("}")
@@ -132,51 +132,34 @@ struct StandInGraphQLHandler: StandInHandler {
 
     /// The profile fragment's fields, in the order GitHub's field collection gives them; an `Organization` has
     /// only its type, login and id, as the fragment asks.
-    static func writeProfile(of user: StandInUser, _ profile: StandInUserProfile, into writer: inout JSONByteWriter) {
-        writer.raw("{\"__typename\":")
-        writer.string(user.type)
-        writer.raw(",\"login\":")
-        writer.string(user.login)
-        writer.raw(",\"databaseId\":")
-        writer.integer(user.id)
-        guard user.type == "User" else { return writer.raw("}") }
-        writer.raw(",\"id\":")
-        writer.string(user.nodeID)
-        for (key, value) in [
-            ("name", profile.name), ("company", profile.company), ("location", profile.location), ("bio", profile.bio),
-            ("twitterUsername", profile.twitterUsername),
-            // GraphQL says null where REST says "" for no blog, and "" where REST says null for no email.
-            ("websiteUrl", profile.blog.isEmpty ? nil : profile.blog), ("email", profile.email ?? ""),
-        ] {
-            writer.raw(",")
-            writer.string(key)
-            writer.raw(":")
-            writer.optionalString(value)
-        }
-        writer.raw(",\"isHireable\":")
-        writer.boolean(profile.hireable ?? false)
-        writer.raw(",\"isSiteAdmin\":")
-        writer.boolean(user.siteAdmin)
-        writer.raw(",\"createdAt\":")
-        writer.string(UTCTimestamp.iso8601(profile.createdAt))
-        writer.raw(",\"updatedAt\":")
-        writer.string(UTCTimestamp.iso8601(profile.updatedAt))
-        writer.raw(",\"url\":")
-        writer.string(user.htmlURL)
-        writer.raw(",\"avatarUrl\":")
-        writer.string("https://avatars.githubusercontent.com/u/\(user.id)?v=4")
+    static func profile(of user: StandInUser, _ profile: StandInUserProfile) -> JSONValue {
+        var members: [JSONValue.Member] = [
+            .init("__typename", .string(user.type)), .init("login", .string(user.login)),
+            .init("databaseId", .integer(Int64(user.id))),
+        ]
+        guard user.type == "User" else { return .object(members) }
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        // GraphQL says null where REST says "" for no blog, and "" where REST says null for no email.
+        members += [
+            .init("id", .string(user.nodeID)), .init("name", text(profile.name)),
+            .init("company", text(profile.company)), .init("location", text(profile.location)),
+            .init("bio", text(profile.bio)), .init("twitterUsername", text(profile.twitterUsername)),
+            .init("websiteUrl", text(profile.blog.isEmpty ? nil : profile.blog)),
+            .init("email", .string(profile.email ?? "")), .init("isHireable", .bool(profile.hireable ?? false)),
+            .init("isSiteAdmin", .bool(user.siteAdmin)),
+            .init("createdAt", .string(UTCTimestamp.iso8601(profile.createdAt))),
+            .init("updatedAt", .string(UTCTimestamp.iso8601(profile.updatedAt))), .init("url", .string(user.htmlURL)),
+            .init("avatarUrl", .string("https://avatars.githubusercontent.com/u/\(user.id)?v=4")),
+        ]
         // `repositories(privacy: PUBLIC, ownerAffiliations: OWNER)`: the owned public ones, as REST counts them.
-        for (key, count) in [
+        let counts = [
             ("followers", profile.followers), ("following", profile.following), ("repositories", profile.publicRepos),
             ("gists", profile.publicGists),
-        ] {
-            writer.raw(",")
-            writer.string(key)
-            writer.raw(":{\"totalCount\":")
-            writer.integer(count)
-            writer.raw("}")
+        ]
+        for (key, count) in counts {
+            members.append(.init(key, .object([.init("totalCount", .integer(Int64(count)))])))
         }
-        writer.raw("}")
+        return .object(members)
     }
 
     /// A spent `graphql` bucket, in `form`. The 403 form's `x-ratelimit-remaining: 0` is the pipeline's to set.
