@@ -152,9 +152,9 @@ struct StandInRouteMatch {
     /// Nil when no row has this method and path: GitHub answers 404, also for a known path with another method.
     let route: StandInRoute?
     let parameters: StandInPathParameters
-    /// The matched row's, else that of a row with the same path but another method, else core: a wrong method
-    /// still spends the limit its path would.
-    let rateResource: StandInRateResource
+
+    /// The bucket the request spends: the matched row's, else core.
+    var rateResource: StandInRateResource { route?.rateResource ?? .core }
 }
 
 /// The rows, matched in order; the first row whose method and pattern both match wins.
@@ -167,22 +167,13 @@ struct StandInRouteTable: Sendable {
 
     func match(method: String, path: String) -> StandInRouteMatch {
         let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
-        var samePathOtherMethod: StandInRoute?
-        for route in routes {
+        for route in routes where route.method.accepts(method) {
             for pattern in route.patterns {
-                guard let parameters = pattern.match(pathSegments) else {
-                    continue
-                }
-                if route.method.accepts(method) {
-                    return StandInRouteMatch(route: route, parameters: parameters, rateResource: route.rateResource)
-                }
-                if samePathOtherMethod == nil {
-                    samePathOtherMethod = route
+                if let parameters = pattern.match(pathSegments) {
+                    return StandInRouteMatch(route: route, parameters: parameters)
                 }
             }
         }
-        return StandInRouteMatch(
-            route: nil, parameters: StandInPathParameters(),
-            rateResource: samePathOtherMethod?.rateResource ?? .core)
+        return StandInRouteMatch(route: nil, parameters: StandInPathParameters())
     }
 }

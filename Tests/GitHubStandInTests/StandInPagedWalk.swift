@@ -21,30 +21,21 @@ func linkRelations(_ header: String?) -> [String: String] {
     return relations
 }
 
-/// The items and responses seen while following `rel="next"` from a first page.
-struct StandInPagedWalk {
-    var items: [[String: Any]] = []
-    var responses: [RawHTTPResponse] = []
-}
-
 /// Fetches `firstTarget`, then follows `rel="next"` to the end, checking GitHub's page-based rels on the way:
 /// page k > 1 has `prev` (k-1) and `first` (1); every page before the last has `next` (k+1) and the same
 /// `last`; the last page has neither; a lone first page has no Link header at all. Every URL must be
-/// `linkPrefix` followed by the page number.
-func walkPages(
-    _ server: StandInServer, from firstTarget: String, linkPrefix: String, token: String = "paging-token",
-    maximumPages: Int = 60, items: (RawHTTPResponse) throws -> [[String: Any]] = { try $0.jsonArray() }
-) throws -> StandInPagedWalk {
+/// `linkPrefix` followed by the page number. The pages' responses, in order.
+func walkPages(_ server: StandInServer, from firstTarget: String, linkPrefix: String) throws -> [RawHTTPResponse] {
     let connection = try RawHTTPConnection(port: server.port)
-    var walk = StandInPagedWalk()
+    let maximumPages = 60
+    var responses: [RawHTTPResponse] = []
     var target: String? = firstTarget
     var page = 1
     var announcedLast: String?
     while let current = target, page <= maximumPages {
-        let response = try connection.request("GET", current, headers: [("Authorization", "Bearer \(token)")])
+        let response = try connection.request("GET", current, headers: tokenHeader)
         #expect(response.status == 200, "page \(page) of \(firstTarget): \(response.text)")
-        walk.responses.append(response)
-        walk.items += try items(response)
+        responses.append(response)
         let links = linkRelations(response.header("Link"))
         #expect(links["prev"] == (page > 1 ? "\(linkPrefix)\(page - 1)" : nil), "prev on page \(page)")
         #expect(links["first"] == (page > 1 ? "\(linkPrefix)1" : nil), "first on page \(page)")
@@ -68,7 +59,7 @@ func walkPages(
         page += 1
     }
     #expect(target == nil, "gave up after \(maximumPages) pages")
-    return walk
+    return responses
 }
 
 /// Auth header for requests that should not run into the anonymous limit of 60.

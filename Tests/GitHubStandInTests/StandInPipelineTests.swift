@@ -86,25 +86,6 @@ private let routeNotFound =
 
 /// How the route table shows on the wire.
 @Suite struct StandInRouteTableHTTPTests {
-    @Test func otherMethodsGetTheGenericNotFoundAndSpendWhatTheirPathWould() throws {
-        try withStandInServer(StandInConfiguration(userCount: 20)) { server throws in
-            let token = [("Authorization", "token methodical")]
-            for method in ["POST", "PUT", "PATCH", "DELETE", "get"] {
-                for target in ["/users", "/users/octocat", "/users/nobody", "/user/1/repos", "/rate_limit"] {
-                    let response = try fetch(server, target, method: method, headers: token)
-                    #expect(response.status == 404 && response.text == routeNotFound, "\(method) \(target)")
-                    #expect(response.header("x-ratelimit-resource") == "core", "\(method) \(target)")
-                }
-                let search = try fetch(server, "/search/users?q=a", method: method, headers: token)
-                #expect(search.status == 404 && search.text == routeNotFound, "\(method)")
-                #expect(search.header("x-ratelimit-resource") == "search", "\(method)")
-            }
-            // Four core paths per method spend core; /rate_limit spends nothing whatever the method.
-            #expect(server.rateLimitRemaining(token: "methodical") == 5_000 - 5 * 4)
-            #expect(server.searchRateLimitRemaining(token: "methodical") == 30 - 5)
-        }
-    }
-
     @Test func headIsAnsweredOnEveryRouteWithoutABody() throws {
         try withStandInServer { server throws in
             for target in [

@@ -74,12 +74,12 @@ private func suffix(_ row: Endpoint) -> String {
             let expected = try records(row)
             let account = try #require(server.population.user(login: "octocat"))
             let path = row.accountPath(String(account.id))
-            let walk = try walkPages(
+            let pages = try walkPages(
                 server, from: "/users/OCTOCAT\(suffix(row))?per_page=1",
                 linkPrefix: server.baseURL + path + "?per_page=1&page=")
-            #expect(walk.responses.map { String($0.text.dropFirst().dropLast()) } == expected)
+            #expect(pages.map { String($0.text.dropFirst().dropLast()) } == expected)
             let byID = try fetch(server, path + "?per_page=1", headers: tokenHeader)
-            #expect(byID.body == walk.responses.first?.body)
+            #expect(byID.body == pages.first?.body)
             // A revalidated page is a 304 that keeps its Link and costs nothing.
             let tag = try #require(byID.header("ETag"))
             let again = try fetch(server, path + "?per_page=1", headers: tokenHeader + [("If-None-Match", tag)])
