@@ -14,16 +14,6 @@ extension Command {
             .github(try ListRun(declaration, parsed, spec, options: try parse(parsed, spec)))
         }
     }
-
-    /// A paging command that takes no arguments and whose own options are all declared in `options`: nothing
-    /// to parse by hand.
-    init<Options: PagedOptions & OptionValues, Item: ListedItem>(
-        list declaration: ListDeclaration<Options, Item>, spec: CommandSpec, options: GroupDeclaration<Options>
-    ) {
-        self.init(github: declaration.spec(spec)) { parsed, spec throws(UsageError) in
-            .github(try ListRun(declaration, parsed, spec, options: try options.parse(parsed, spec: spec)))
-        }
-    }
 }
 
 extension ListDeclaration {
