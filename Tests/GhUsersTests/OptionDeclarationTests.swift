@@ -129,3 +129,26 @@ struct CommandOptionDeclarationTests {
         if operands.count > 1 { #expect(try written(options(operands)) == []) }
     }
 }
+
+/// `list` reads its own options, the paging group and the profile group in one pass: each group is checked
+/// once its own options are read, so with errors in several groups the first group's error is the one said.
+struct NestedGroupTests {
+    private func message(_ line: String) -> String? {
+        guard case .usageError(let error) = CommandRouter().route(line.split(separator: " ").map(String.init)) else {
+            return nil
+        }
+        return error.message
+    }
+
+    @Test(arguments: [
+        (
+            "list --state s.json --format json --limit 0",
+            "--state needs a format that can be appended to (tsv, csv or ndjson), not json"
+        ),
+        ("list --limit 0 --fields name", "invalid value '0' for '--limit': a whole number >= 1"),
+        ("list --since 3 --limit 1 --fields name", "the field 'name' is in a profile, not in this list: add --full"),
+    ])
+    func eachGroupIsCheckedBeforeTheNextIsRead(line: String, expected: String) {
+        #expect(message(line) == expected)
+    }
+}

@@ -3,7 +3,7 @@ import Domain
 
 /// What a paging command declares beyond its spec and parse: which list, which items belong in the output,
 /// and how they look; and, where it needs them, a few capabilities: how it is presented, pages prepared here
-/// in place of the list, full profiles, and setup before the first request. Everything else (paging,
+/// in place of the list, full profiles, and a token for some options. Everything else (paging,
 /// prefetch, streaming, JSON closing, resume hints, progress) is the shared `PagedListCoordinator`'s.
 struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
     typealias Admission = ListAdmission<Item>
@@ -29,7 +29,7 @@ struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
     private(set) var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> PreparedList<Item>?)?
     /// For a listing of accounts: `--full`, each account written as its profile (`fullProfiles(_:)`).
     private(set) var profiles: ProfileStage<Options, Item>?
-    /// What a run needs, or does, before its first request (`requiringToken(when:)`, `starting(with:)`).
+    /// What a run needs before its first request (`requiringToken(when:)`).
     private(set) var setup = RunSetup()
 
     /// A list of GitHub's records, declaring what differs from the defaults: pages as the paging group says,
@@ -99,38 +99,10 @@ struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
         return copy
     }
 
-    /// Work a run does before its first request (`list --state`).
-    func starting(with start: @escaping @Sendable (Options, CommandContext) -> Start) -> Self {
-        var copy = self
-        copy.setup.start = start
-        return copy
-    }
-
-    /// What a run needs, or does, before its first request.
+    /// What a run needs before its first request.
     struct RunSetup: Sendable {
         /// nil when no options need a token.
         var requiresToken: (@Sendable (Options) -> Bool)?
-        /// Reads where a crawl stopped, opens its `--output` file: the options and output the run goes on with,
-        /// or the outcome that ends it at once.
-        var start: (@Sendable (Options, CommandContext) -> Start)?
-    }
-
-    enum Start {
-        case run(Run)
-        /// Nothing is to be fetched, or nothing can be: the outcome, already reported.
-        case finished(CommandOutcome)
-    }
-
-    /// What one run pages with, once `start` has had its say.
-    struct Run {
-        var options: Options
-        /// The streams and output settings: `--output FILE` puts a file where stdout was.
-        var context: CommandContext
-        /// The output already holds records that this run appends to, so no CSV header is written again.
-        var continuesOutput = false
-        var pageWritten: (@Sendable (Item) throws(OutputWriteError) -> Void)?
-        /// Lines for stderr once the list has ended, given how many items were taken, after the others.
-        var closingNotes: (@Sendable (_ taken: Int) -> [String])?
     }
 
     /// Page-based lists can shift while they are read: an item whose id was already seen is dropped, as is

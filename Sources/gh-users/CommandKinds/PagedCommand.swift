@@ -14,24 +14,21 @@ extension Command {
             .github(try ListRun(declaration, parsed, spec, options: try parse(parsed, spec)))
         }
     }
-
-    /// A paging command that takes no arguments and whose own options are all declared in `options`: nothing
-    /// to parse by hand.
-    init<Options: PagedOptions & OptionValues, Item: ListedItem>(
-        list declaration: ListDeclaration<Options, Item>, spec: CommandSpec, options: GroupDeclaration<Options>
-    ) {
-        self.init(github: declaration.spec(spec)) { parsed, spec throws(UsageError) in
-            .github(try ListRun(declaration, parsed, spec, options: try options.parse(parsed, spec: spec)))
-        }
-    }
 }
 
 extension ListDeclaration {
-    /// The command's spec with the groups this list takes: paging, and for a listing of accounts the profiles,
-    /// whose fields help lists apart.
+    /// The command's spec with the groups this list takes: paging, and for a listing of accounts the profiles.
     func spec(_ spec: CommandSpec) -> CommandSpec {
-        var spec = spec.adding([PagingGroup.group(noun: noun)])
-        guard profiles != nil else { return spec }
+        spec.paging(noun, profiles: profiles != nil)
+    }
+}
+
+extension CommandSpec {
+    /// The spec of a paging command: the paging group in the command's words, and for a listing of accounts
+    /// (`profiles`) the profile group, whose fields help lists apart.
+    func paging(_ noun: String, profiles: Bool) -> CommandSpec {
+        var spec = adding([PagingGroup.group(noun: noun)])
+        guard profiles else { return spec }
         spec = spec.adding([ProfileGroup.group])
         spec.optionFields.append(
             ("With --\(ProfileGroup.full.name), also", FieldCatalog.profile.filter { !spec.fields.contains($0) }))
@@ -67,38 +64,22 @@ struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
         needingToken = spec.arguments.isEmpty ? spec.name : spec.name + " without a LOGIN"
     }
 
-    /// One run: the checks and setup before the first request, then the shared coordinator.
-    func run(_ initialContext: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
-        if let refusal = refusal(initialContext) { return refusal }
-        let requested = options
-        let declaration = declaration
-        var run = ListDeclaration<Options, Item>.Run(options: requested, context: initialContext)
-        if let start = declaration.setup.start {
-            switch start(requested, initialContext) {
-            case .finished(let outcome): return outcome
-            case .run(let started): run = started
-            }
-        }
-        let (options, context) = (run.options, run.context)
+    /// One run: the token check, then the shared coordinator with what the declaration says.
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        if let refusal = refusal(context) { return refusal }
         let plan = declaration.paging?(options) ?? options.paging.plan
         let expanding = declaration.profiles.flatMap { stage in
             let chosen = options[keyPath: stage.options]
             return chosen.full ? (stage, chosen) : nil
         }
-        var presentation = declaration.presentation?(requested, context) ?? .init(noun: declaration.noun)
+        var presentation = declaration.presentation?(options, context) ?? .init(noun: declaration.noun)
         if let hint = declaration.resumeHint {
-            presentation.resumeHint = { last, written in hint(last, written, requested, context) }
+            let options = options
+            presentation.resumeHint = { last, written in hint(last, written, options, context) }
         }
-        presentation.pageWritten = run.pageWritten
-        if let runNotes = run.closingNotes {
-            let declaredNotes = presentation.closingNotes
-            presentation.closingNotes = { declaredNotes($0, $1, $2) + runNotes($0) }
-        }
-        // JSON as GitHub wrote it needs no columns: only a table, tsv or csv, or `--fields`, reads them.
         let render = context.render
-        let needsColumns = render.fields != nil || (render.format != .json && render.format != .ndjson)
         let columns =
-            !needsColumns
+            !render.readsColumns
             ? []
             : expanding.map { stage, _ in stage.columns(render) } ?? declaration.columns(options, render)
         let viewModel: PagedListViewModel<Item>
@@ -112,11 +93,7 @@ struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
                 admission: declaration.admission(options))
         }
         return await PagedListCoordinator(
-            viewModel: viewModel,
-            writer: RecordStreamWriter(
-                context: render, columns: columns, continuesOutput: run.continuesOutput),
-            presentation: presentation,
-            command: context,
+            viewModel: viewModel, columns: columns, presentation: presentation, command: context,
             expansion: expanding.map { stage, chosen in stage.expansion(chosen, github) }
         ).run()
     }

@@ -26,15 +26,21 @@ struct PagedListCoordinator<Item: JSONRecord> {
     }
 
     let viewModel: PagedListViewModel<Item>
-    /// Writes the records for `command`'s output.
-    let writer: RecordStreamWriter<Item>
+    /// The table's columns, which only a table, tsv or csv, or `--fields`, reads (`RenderContext.readsColumns`).
+    let columns: [Column<Item>]
+    /// The output already holds records that this run appends to (`list --state`), so no CSV header is written.
+    var continuesOutput = false
     let presentation: Presentation
     let command: CommandContext
     /// `--full`: what turns each admitted item into what is written, between paging and writing.
     var expansion: ItemExpansion<Item>?
 
+    /// The paging kind's one run, whichever command declared the list (`ListRun`) or pages itself (`list`).
     func run() async -> CommandOutcome {
-        var output = ListOutput(io: command.io, writer: writer, presentation: presentation)
+        var output = ListOutput(
+            io: command.io,
+            writer: RecordStreamWriter(context: command.render, columns: columns, continuesOutput: continuesOutput),
+            presentation: presentation)
         defer { output.progress.clear() }
         let end: ListLoopEnd
         if let expansion {

@@ -9,7 +9,8 @@ struct PagingOptions: OptionValues {
 }
 
 /// The options of a command that takes the paging group: `Command(list:)` reads the group into `paging` after
-/// the command's own parse, so no command can take the group and forget to read it.
+/// the command's own parse, and `list` in the same pass as its own, so no command can take the group and
+/// forget to read it (`CatalogTests` checks every one).
 protocol PagedOptions: Sendable, Equatable {
     var paging: PagingOptions { get set }
 }

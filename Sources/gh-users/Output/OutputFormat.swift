@@ -24,6 +24,10 @@ struct RenderContext: Sendable {
         isTTY && format == .table ? "gh-users: " + (note ?? "no \(noun) found") : nil
     }
 
+    /// Whether records are written through columns: a table, tsv or csv, or `--fields`. JSON as GitHub wrote it
+    /// needs none, so a list works its columns out only when this holds.
+    var readsColumns: Bool { fields != nil || (format != .json && format != .ndjson) }
+
     /// table on a terminal, tsv when piped, unless a format was asked for.
     static func resolve(
         requested: OutputFormat?,

@@ -76,28 +76,7 @@ enum ListUsersCommand {
     }
 
     static let declaration = Command(
-        list: ListDeclaration<ListUsersOptions, _>(
-            noun: "accounts",
-            list: { GitHubEndpoints.users(since: $0.since) },
-            admission: { options in
-                // `GET /users` is in id order: anything at or below the last id (or --since) was already written.
-                var floor = options.since
-                let until = options.until ?? .max
-                return .init(
-                    admit: { user in
-                        guard user.id > floor, user.id <= until else { return false }
-                        floor = user.id
-                        return true
-                    },
-                    // Nothing after --until is wanted, so the page holding it is the last one requested.
-                    isLast: options.until.map { until in { $0.id >= until } }
-                )
-            }
-        )
-        .resumable { last, written, options, context in resumeHint(after: last.id, written: written, options, context) }
-        .fullProfiles(.accounts(\.profiles))
-        .starting(with: start),
-        spec: CommandSpec(
+        github: CommandSpec(
             name: "list",
             abstract: "List GitHub accounts in the order they were created (GET /users).",
             usage:
@@ -155,15 +134,37 @@ enum ListUsersCommand {
                 ),
             ],
             fields: FieldCatalog.account
-        ),
-        options: options
-    )
+        ).paging("accounts", profiles: true)
+    ) { parsed, spec throws(UsageError) -> Invocation.Run in
+        var values = ListUsersOptions()
+        try options.parse(
+            parsed, spec: spec, into: &values, nesting: (PagingGroup.declared, \.paging),
+            (ProfileGroup.declared, \.profiles))
+        return .github(values)
+    }
 
-    /// Before the first request: reads `--state`, opens `--output` (cut back to the state's length), and decides
-    /// where the crawl starts; or ends the run when the state is unusable or the shard is already done.
-    static func start(_ requested: ListUsersOptions, _ context: CommandContext)
-        -> ListDeclaration<ListUsersOptions, User>.Start
-    {
+    /// What a crawl pages with once `start` has had its say.
+    struct Crawl {
+        var options: ListUsersOptions
+        /// The streams and output settings: `--output FILE` puts a file where stdout was.
+        var context: CommandContext
+        /// The output already holds records that this run appends to, so no CSV header is written again.
+        var continuesOutput = false
+        var pageWritten: (@Sendable (User) throws(OutputWriteError) -> Void)?
+        /// Lines for stderr once the list has ended, given how many accounts were taken.
+        var closingNotes: (@Sendable (_ taken: Int) -> [String])?
+    }
+
+    enum Start {
+        case run(Crawl)
+        /// Nothing is to be fetched, or nothing can be: the outcome, already reported.
+        case finished(CommandOutcome)
+    }
+
+    /// Before the first request, with `--state` or `--output`: reads the state, opens the output (cut back to the
+    /// state's length), and decides where the crawl starts; or ends the run when the state is unusable or the
+    /// shard is already done.
+    static func start(_ requested: ListUsersOptions, _ context: CommandContext) -> Start {
         var options = requested
         let stateFile = options.statePath.map(CrawlStateFile.init(path:))
         let state: CrawlState?
@@ -215,10 +216,7 @@ enum ListUsersCommand {
                 return .finished(.setupFailed)
             }
         }
-        guard stateFile != nil || output != nil else { return .run(.init(options: options, context: context)) }
-
-        var run = ListDeclaration<ListUsersOptions, User>.Run(
-            options: options, context: appendingContext(context, to: output))
+        var run = Crawl(options: options, context: appendingContext(context, to: output))
         run.continuesOutput = state != nil || (output?.initialLength ?? 0) > 0
         if let stateFile {
             run.pageWritten = { last throws(OutputWriteError) in
@@ -326,5 +324,52 @@ enum ListUsersCommand {
         }
         if let note = CommonOptions.tokenFileNote(context.common) { lines.append(note) }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension ListUsersOptions: GitHubRun {
+    /// Exit 4 without a token for `--full --via graphql`; with `--state` or `--output`, the crawl's setup; then
+    /// `GET /users` from `--since`, each account past the last one written, up to `--until`.
+    func run(_ initialContext: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        if profiles.full, profiles.via == .graphql, !initialContext.presenter.hasToken {
+            return ProfileSource.tokenRequirement(command: "list").refuse(initialContext)
+        }
+        var crawl = ListUsersCommand.Crawl(options: self, context: initialContext)
+        if statePath != nil || outputPath != nil {
+            switch ListUsersCommand.start(self, initialContext) {
+            case .finished(let outcome): return outcome
+            case .run(let started): crawl = started
+            }
+        }
+        let (options, context, requested) = (crawl.options, crawl.context, self)
+        var presentation = PagedListCoordinator<User>.Presentation(noun: "accounts")
+        presentation.resumeHint = { last, written in
+            ListUsersCommand.resumeHint(after: last.id, written: written, requested, context)
+        }
+        presentation.pageWritten = crawl.pageWritten
+        if let notes = crawl.closingNotes { presentation.closingNotes = { taken, _, _ in notes(taken) } }
+        let render = context.render
+        let stage = options.profiles.full ? ProfileStage<ListUsersOptions, User>.accounts(\.profiles) : nil
+        let columns = !render.readsColumns ? [] : stage.map { $0.columns(render) } ?? AccountColumns.summary
+        // `GET /users` is in id order: anything at or below the last id (or --since) was already written.
+        var floor = options.since
+        let until = options.until ?? .max
+        let admission = ListAdmission<User>(
+            admit: { user in
+                guard user.id > floor, user.id <= until else { return false }
+                floor = user.id
+                return true
+            },
+            // Nothing after --until is wanted, so the page holding it is the last one requested.
+            isLast: options.until.map { until in { $0.id >= until } }
+        )
+        let plan = options.paging.plan
+        return await PagedListCoordinator(
+            viewModel: PagedListViewModel(
+                limit: plan.limit, list: GitHubEndpoints.users(since: options.since), perPage: plan.perPage,
+                github: github, admission: admission),
+            columns: columns, continuesOutput: crawl.continuesOutput, presentation: presentation, command: context,
+            expansion: stage.map { $0.expansion(options.profiles, github) }
+        ).run()
     }
 }
