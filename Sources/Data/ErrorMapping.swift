@@ -102,11 +102,14 @@ enum ErrorMapping {
 
     /// A 404 from a row of the token's own account that needs a scope (`GET /user/emails`, `PATCH /user`) cannot
     /// mean the account is missing: GitHub answers so when the token lacks the scope, so it is a refusal that
-    /// names the row's scope (exit 4), as a 403 that names it is.
+    /// names the row's scope (exit 4), as a 403 that names it is. So is a 404 from a row under an organization or
+    /// a repository that needs a scope (`GET /orgs/{org}/outside_collaborators`): GitHub hides from a token
+    /// without the scope or the role what it may not see, so the refusal names what is needed.
     static func ownResourceRefusal(_ error: DomainError, endpoint: Endpoint) -> DomainError {
-        guard case .notFound(_, let requestID) = error, let scope = endpoint.scope, endpoint.parameters.isEmpty,
-            endpoint.path == "/user" || endpoint.path.hasPrefix("/user/")
-        else { return error }
+        guard case .notFound(_, let requestID) = error, let scope = endpoint.scope else { return error }
+        let ownAccount = endpoint.parameters.isEmpty && (endpoint.path == "/user" || endpoint.path.hasPrefix("/user/"))
+        let underOwner = endpoint.path.hasPrefix("/orgs/") || endpoint.path.hasPrefix("/repos/")
+        guard ownAccount || underOwner else { return error }
         return .unauthorized(status: 404, message: "Not Found", problem: .scope(accepted: scope), requestID: requestID)
     }
 

@@ -144,6 +144,11 @@ extension Endpoint {
     package static let publicMembers = Endpoint(
         "orgs/list-public-members", .get, "/orgs/{org}/public_members", shape: .accounts, paging: .link,
         docs: "https://docs.github.com/rest/orgs/members#list-public-organization-members")
+    /// `GET /orgs/{org}/outside_collaborators`: an organization's outside collaborators, for its owners.
+    package static let outsideCollaborators = Endpoint(
+        "orgs/list-outside-collaborators", .get, "/orgs/{org}/outside_collaborators", shape: .accounts,
+        paging: .link, scope: "read:org",
+        docs: "https://docs.github.com/rest/orgs/outside-collaborators#list-outside-collaborators-for-an-organization")
     /// `GET /rate_limit`: free, and never cached.
     package static let rateLimitStatus = Endpoint(
         "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,
@@ -157,6 +162,6 @@ extension Endpoint {
         socialAccounts,
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
-        rateLimitStatus, publicMembers,
+        rateLimitStatus, publicMembers, outsideCollaborators,
     ]
 }

@@ -4,7 +4,7 @@ import Domain
 /// here (`Command(accounts:noun:spec:)` for a plain one) and a line in `commands`, which the catalog appends to
 /// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
-    static let commands: [Command] = [members.listed(under: .organizations)]
+    static let commands: [Command] = [members, outsideCollaborators].map { $0.listed(under: .organizations) }
 
     static let members = Command(
         accounts: .publicMembers, noun: "members",
@@ -21,6 +21,29 @@ enum PeopleLists {
             examples: [
                 ("gh-users members github --all", "Every public member of github."),
                 ("gh-users members github --all --full --format tsv --fields login,name", "Their names too."),
+            ],
+            fields: FieldCatalog.account))
+
+    static let outsideCollaborators = Command(
+        people: .outsideCollaborators, under: .organization, noun: "outside collaborators",
+        spec: CommandSpec(
+            name: "outside-collaborators",
+            abstract: "List an organization's outside collaborators (\(Endpoint.outsideCollaborators)).",
+            usage: "gh-users outside-collaborators ORG [--limit N | --all] [options]",
+            discussion: """
+                Lists the people who are not members of the organization but can reach one of its
+                repositories. Only the organization's owners may list them: it needs a token of an owner with
+                the read:org scope, and GitHub's refusal (403, or 404 for what the token may not see) is exit
+                status 4 with the scope named.
+                """,
+            arguments: [("ORG", "The organization whose outside collaborators to list.")],
+            options: [],
+            examples: [
+                ("gh-users outside-collaborators my-org --all", "Every outside collaborator of my-org."),
+                (
+                    "gh-users outside-collaborators my-org --all --full --format csv --fields login,name,email",
+                    "Who they are, for a security review."
+                ),
             ],
             fields: FieldCatalog.account))
 }

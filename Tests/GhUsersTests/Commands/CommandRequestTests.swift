@@ -171,6 +171,10 @@ struct CommandRequestTests {
             .publicMembers, "members github", sends: "GET /orgs/github/public_members?per_page=30",
             body: "orgs-list-public-members", fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
+            .outsideCollaborators, "outside-collaborators github",
+            sends: "GET /orgs/github/outside_collaborators?per_page=30", body: "orgs-list-outside-collaborators",
+            needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
+        CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
         CommandRow(

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// The people of organizations, repositories and teams beyond their rows in `CommandRequestTests`: what GitHub
+/// refuses, what it answers besides a page of accounts, and names that are refused before anything is sent.
+struct PeopleListCommandTests {
+    /// A harness signed in with a token, as these lists need one.
+    private static func signedIn() -> CommandHarness {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        return harness
+    }
+
+    /// GitHub answers 404 to a token that may not see an organization's outside collaborators: a refusal that
+    /// names the scope, not an organization that does not exist.
+    @Test func anOutsideCollaboratorListGitHubHidesNamesTheScope() async {
+        let harness = Self.signedIn()
+        harness.expect("GET /orgs/github/outside_collaborators?per_page=30", status: 404, body: "error-404")
+        let run = await harness.run(["outside-collaborators", "github"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("(this needs: read:org)"))
+    }
+}
