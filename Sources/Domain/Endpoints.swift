@@ -149,6 +149,10 @@ extension Endpoint {
         "orgs/list-outside-collaborators", .get, "/orgs/{org}/outside_collaborators", shape: .accounts,
         paging: .link, scope: "read:org",
         docs: "https://docs.github.com/rest/orgs/outside-collaborators#list-outside-collaborators-for-an-organization")
+    /// `GET /repos/{owner}/{repo}/assignees`: who issues and pull requests of a repository may be assigned to.
+    package static let assignees = Endpoint(
+        "issues/list-assignees", .get, "/repos/{owner}/{repo}/assignees", shape: .accounts, paging: .link,
+        docs: "https://docs.github.com/rest/issues/assignees#list-assignees")
     /// `GET /rate_limit`: free, and never cached.
     package static let rateLimitStatus = Endpoint(
         "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,
@@ -162,6 +166,6 @@ extension Endpoint {
         socialAccounts,
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
-        rateLimitStatus, publicMembers, outsideCollaborators,
+        rateLimitStatus, publicMembers, outsideCollaborators, assignees,
     ]
 }

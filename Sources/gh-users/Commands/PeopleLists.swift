@@ -4,7 +4,7 @@ import Domain
 /// here (`Command(accounts:noun:spec:)` for a plain one) and a line in `commands`, which the catalog appends to
 /// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
-    static let commands: [Command] = [members, outsideCollaborators].map { $0.listed(under: .organizations) }
+    static let commands: [Command] = [members, outsideCollaborators, assignees].map { $0.listed(under: .organizations) }
 
     static let members = Command(
         accounts: .publicMembers, noun: "members",
@@ -44,6 +44,24 @@ enum PeopleLists {
                     "gh-users outside-collaborators my-org --all --full --format csv --fields login,name,email",
                     "Who they are, for a security review."
                 ),
+            ],
+            fields: FieldCatalog.account))
+
+    static let assignees = Command(
+        people: .assignees, under: .repository, noun: "assignees",
+        spec: CommandSpec(
+            name: "assignees",
+            abstract: "List who a repository's issues can be assigned to (\(Endpoint.assignees)).",
+            usage: "gh-users assignees OWNER/REPO [--limit N | --all] [options]",
+            discussion: """
+                Lists the accounts that issues and pull requests of the repository may be assigned to: for a
+                public repository, anyone may list them.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [],
+            examples: [
+                ("gh-users assignees octocat/Hello-World", "The first 30."),
+                ("gh-users assignees octocat/Hello-World --all --format tsv --fields login", "Every login."),
             ],
             fields: FieldCatalog.account))
 }

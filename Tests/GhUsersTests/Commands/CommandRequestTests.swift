@@ -175,6 +175,9 @@ struct CommandRequestTests {
             sends: "GET /orgs/github/outside_collaborators?per_page=30", body: "orgs-list-outside-collaborators",
             needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
+            .assignees, "assignees octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/assignees?per_page=30",
+            body: "issues-list-assignees", fields: "login,id", lines: "octocat\t1\n"),
+        CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
         CommandRow(

@@ -23,4 +23,13 @@ struct PeopleListCommandTests {
         #expect(run.out.isEmpty)
         #expect(run.err.contains("(this needs: read:org)"))
     }
+
+    /// OWNER/REPO is checked before anything is sent: the strict stub answers nothing, so a request would fail.
+    @Test(arguments: ["octocat", "octocat/Hello-World/issues", "octocat/..", "octo cat/Hello-World"])
+    func aRepositoryNotGivenAsOwnerSlashRepoIsAUsageError(repository: String) async {
+        let run = await CommandHarness().run(["assignees", repository])
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: invalid repository"))
+    }
 }
