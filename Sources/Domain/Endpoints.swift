@@ -153,6 +153,12 @@ extension Endpoint {
     package static let assignees = Endpoint(
         "issues/list-assignees", .get, "/repos/{owner}/{repo}/assignees", shape: .accounts, paging: .link,
         docs: "https://docs.github.com/rest/issues/assignees#list-assignees")
+    /// `GET /repos/{owner}/{repo}/collaborators`: who has access to a repository, with each one's role; needs
+    /// push access to it.
+    package static let collaborators = Endpoint(
+        "repos/list-collaborators", .get, "/repos/{owner}/{repo}/collaborators", query: ["affiliation", "permission"],
+        shape: .accounts, paging: .link, scope: "repo",
+        docs: "https://docs.github.com/rest/collaborators/collaborators#list-repository-collaborators")
     /// `GET /rate_limit`: free, and never cached.
     package static let rateLimitStatus = Endpoint(
         "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,
@@ -166,6 +172,6 @@ extension Endpoint {
         socialAccounts,
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
-        rateLimitStatus, publicMembers, outsideCollaborators, assignees,
+        rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators,
     ]
 }

@@ -1,10 +1,13 @@
 import Domain
+import JSONBytes
 
 /// The people of organizations, teams and repositories: lists of accounts under one owner, each a declaration
 /// here (`Command(accounts:noun:spec:)` for a plain one) and a line in `commands`, which the catalog appends to
 /// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
-    static let commands: [Command] = [members, outsideCollaborators, assignees].map { $0.listed(under: .organizations) }
+    static let commands: [Command] = [members, outsideCollaborators, assignees, collaborators].map {
+        $0.listed(under: .organizations)
+    }
 
     static let members = Command(
         accounts: .publicMembers, noun: "members",
@@ -64,4 +67,48 @@ enum PeopleLists {
                 ("gh-users assignees octocat/Hello-World --all --format tsv --fields login", "Every login."),
             ],
             fields: FieldCatalog.account))
+
+    static let affiliation = PeopleFilter.choice(
+        "affiliation",
+        help: "outside (not members of the owning organization), direct (given access themselves) or all.",
+        default: "all", choices: ["outside", "direct", "all"])
+    static let permission = PeopleFilter.choice(
+        "permission", help: "Only those with this permission: pull, triage, push, maintain or admin.",
+        choices: ["pull", "triage", "push", "maintain", "admin"])
+
+    static let collaborators = Command(
+        people: .collaborators, under: .repository, noun: "collaborators", filters: [affiliation, permission],
+        columns: { _ in
+            [
+                Column("ID") { String($0.id) },
+                Column("LOGIN", shrink: .last) { $0.login },
+                Column("ROLE", key: "role_name") { JSONText.text(of: "role_name", in: $0.raw.bytes) },
+                Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
+            ]
+        },
+        spec: CommandSpec(
+            name: "collaborators",
+            abstract: "List who has access to a repository, with each one's role (\(Endpoint.collaborators)).",
+            usage:
+                "gh-users collaborators OWNER/REPO [--affiliation outside|direct|all] [--permission P] "
+                + "[--limit N | --all] [options]",
+            discussion: """
+                Lists the repository's collaborators: its organization's members with access, outside
+                collaborators and those given access themselves, each with role_name (read, triage, write,
+                maintain, admin, or a custom role) and GitHub's permissions object. GitHub lists them only to a
+                token with push access to the repository (and the repo scope for a private one): its refusal
+                (403, or 404 for what the token may not see) is exit status 4 and names what is needed. With
+                --full each is written as its profile, without role_name and permissions.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [affiliation.spec, permission.spec],
+            examples: [
+                ("gh-users collaborators octocat/Hello-World", "Who has access, and as what."),
+                (
+                    "gh-users collaborators my-org/app --affiliation outside --all --format tsv --fields login,role_name",
+                    "The outside collaborators and their roles."
+                ),
+                ("gh-users collaborators my-org/app --permission admin --all", "Who may administer it."),
+            ],
+            fields: FieldCatalog.account + ["role_name", "permissions"]))
 }

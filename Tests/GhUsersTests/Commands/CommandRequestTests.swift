@@ -178,6 +178,10 @@ struct CommandRequestTests {
             .assignees, "assignees octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/assignees?per_page=30",
             body: "issues-list-assignees", fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
+            .collaborators, "collaborators octocat/Hello-World --affiliation direct --permission push",
+            sends: "GET /repos/octocat/Hello-World/collaborators?affiliation=direct&permission=push&per_page=30",
+            body: "repos-list-collaborators", needsToken: true, fields: "login,role_name", lines: "octocat\twrite\n"),
+        CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
         CommandRow(

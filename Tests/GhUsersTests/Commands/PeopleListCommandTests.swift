@@ -32,4 +32,24 @@ struct PeopleListCommandTests {
         #expect(run.out.isEmpty)
         #expect(run.err.hasPrefix("Error: invalid repository"))
     }
+
+    /// A token without push access is refused as GitHub refuses it: exit 4, the need named, nothing printed.
+    @Test func aCollaboratorListGitHubHidesNamesWhatIsNeeded() async {
+        let harness = Self.signedIn()
+        harness.expect("GET /repos/octocat/Hello-World/collaborators?per_page=30", status: 404, body: "error-404")
+        let run = await harness.run(["collaborators", "octocat/Hello-World"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("(this needs: repo)"))
+    }
+
+    /// The table shows each collaborator's role as GitHub names it.
+    @Test func theCollaboratorTableShowsEachRole() async {
+        let harness = Self.signedIn()
+        harness.expect("GET /repos/octocat/Hello-World/collaborators?per_page=30", body: "repos-list-collaborators")
+        let run = await harness.run(["collaborators", "octocat/Hello-World", "--format", "table"])
+        #expect(run.status == 0)
+        #expect(run.out.contains("ROLE"))
+        #expect(run.out.contains("octocat") && run.out.contains("write"))
+    }
 }
