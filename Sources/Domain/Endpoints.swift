@@ -159,6 +159,11 @@ extension Endpoint {
         "repos/list-collaborators", .get, "/repos/{owner}/{repo}/collaborators", query: ["affiliation", "permission"],
         shape: .accounts, paging: .link, scope: "repo",
         docs: "https://docs.github.com/rest/collaborators/collaborators#list-repository-collaborators")
+    /// `GET /repos/{owner}/{repo}/contributors`: who committed to a repository, and how often; `anon=1` adds the
+    /// authors with no account. An empty repository is 204.
+    package static let contributors = Endpoint(
+        "repos/list-contributors", .get, "/repos/{owner}/{repo}/contributors", query: ["anon"], shape: .accounts,
+        paging: .link, docs: "https://docs.github.com/rest/repos/repos#list-repository-contributors")
     /// `GET /rate_limit`: free, and never cached.
     package static let rateLimitStatus = Endpoint(
         "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,
@@ -172,6 +177,6 @@ extension Endpoint {
         socialAccounts,
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
-        rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators,
+        rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors,
     ]
 }

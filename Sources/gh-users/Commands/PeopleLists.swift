@@ -5,7 +5,7 @@ import JSONBytes
 /// here (`Command(accounts:noun:spec:)` for a plain one) and a line in `commands`, which the catalog appends to
 /// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
-    static let commands: [Command] = [members, outsideCollaborators, assignees, collaborators].map {
+    static let commands: [Command] = [members, outsideCollaborators, assignees, collaborators, contributors].map {
         $0.listed(under: .organizations)
     }
 
@@ -111,4 +111,47 @@ enum PeopleLists {
                 ("gh-users collaborators my-org/app --permission admin --all", "Who may administer it."),
             ],
             fields: FieldCatalog.account + ["role_name", "permissions"]))
+
+    static let anon = PeopleFilter.flag("anon", help: "The authors with no GitHub account too.", sends: "anon", "1")
+
+    static let contributors = Command(
+        peopleRecords: .contributors, under: .repository, noun: "contributors",
+        filters: [anon],
+        columns: { _ in
+            [
+                Column("LOGIN", key: "login", shrink: .last) { record in
+                    let login = JSONText.text(of: "login", in: record.raw.bytes)
+                    return login.isEmpty ? Self.anonymousAuthor(record) : login
+                },
+                Column("CONTRIBUTIONS", path: ["contributions"]),
+                Column("TYPE", path: ["type"]),
+            ]
+        },
+        spec: CommandSpec(
+            name: "contributors",
+            abstract: "List who contributed to a repository, and how much (\(Endpoint.contributors)).",
+            usage: "gh-users contributors OWNER/REPO [--anon] [--limit N | --all] [options]",
+            discussion: """
+                Lists the accounts that committed to the repository's default branch, most contributions
+                first, with contributions: GitHub's count of their commits. With --anon, the authors GitHub
+                ties to no account too (type Anonymous): the table shows their name and email. An empty
+                repository lists no one. GitHub does not list the contributors of a repository whose history
+                or contributor list is too large: it says so, and that is exit status 1.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [anon.spec],
+            examples: [
+                ("gh-users contributors octocat/Hello-World", "The 30 who contributed most."),
+                (
+                    "gh-users contributors octocat/Hello-World --anon --all --format csv --fields login,name,email,contributions",
+                    "Everyone, with or without an account."
+                ),
+            ],
+            fields: FieldCatalog.account + ["contributions", "name", "email"]))
+
+    /// An author with no account: `name <email>`, as GitHub sent them.
+    private static func anonymousAuthor(_ record: Record) -> String {
+        let texts = JSONText.texts(of: ["name", "email"], in: record.raw.bytes)
+        return texts[1].isEmpty ? texts[0] : "\(texts[0]) <\(texts[1])>"
+    }
 }

@@ -182,6 +182,10 @@ struct CommandRequestTests {
             sends: "GET /repos/octocat/Hello-World/collaborators?affiliation=direct&permission=push&per_page=30",
             body: "repos-list-collaborators", needsToken: true, fields: "login,role_name", lines: "octocat\twrite\n"),
         CommandRow(
+            .contributors, "contributors octocat/Hello-World --anon",
+            sends: "GET /repos/octocat/Hello-World/contributors?anon=1&per_page=30", body: "repos-list-contributors",
+            fields: "login,contributions", lines: "octocat\t32\n"),
+        CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
         CommandRow(

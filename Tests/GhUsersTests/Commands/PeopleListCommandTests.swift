@@ -52,4 +52,30 @@ struct PeopleListCommandTests {
         #expect(run.out.contains("ROLE"))
         #expect(run.out.contains("octocat") && run.out.contains("write"))
     }
+
+    /// GitHub answers 204 for an empty repository's contributors: no one, and no error.
+    @Test func anEmptyRepositoryHasNoContributors() async {
+        let harness = CommandHarness()
+        harness.expect("GET /repos/octocat/empty/contributors?per_page=30", status: 204)
+        let run = await harness.run(["contributors", "octocat/empty", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.out == "[]\n")
+        #expect(run.err.isEmpty)
+    }
+
+    /// A repository too large for GitHub to list its contributors is said so in one line: a refusal of the
+    /// work (exit 1), not of the token.
+    @Test func aRepositoryTooLargeToListSaysSo() async {
+        let harness = CommandHarness()
+        harness.expect(
+            "GET /repos/torvalds/linux/contributors?per_page=30", status: 403,
+            body: "error-403-contributors-too-large")
+        let run = await harness.run(["contributors", "torvalds/linux"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err
+                == "gh-users: GitHub does not list this repository's contributors: its history or contributor list "
+                + "is too large to list through the API (HTTP 403)\n")
+    }
 }
