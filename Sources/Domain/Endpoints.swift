@@ -164,6 +164,10 @@ extension Endpoint {
     package static let contributors = Endpoint(
         "repos/list-contributors", .get, "/repos/{owner}/{repo}/contributors", query: ["anon"], shape: .accounts,
         paging: .link, docs: "https://docs.github.com/rest/repos/repos#list-repository-contributors")
+    /// `GET /repos/{owner}/{repo}/forks`: a repository's forks, newest first, each with its owner.
+    package static let forks = Endpoint(
+        "repos/list-forks", .get, "/repos/{owner}/{repo}/forks", shape: .records(.repository), paging: .link,
+        docs: "https://docs.github.com/rest/repos/forks#list-forks")
     /// `GET /rate_limit`: free, and never cached.
     package static let rateLimitStatus = Endpoint(
         "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,
@@ -177,6 +181,6 @@ extension Endpoint {
         socialAccounts,
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
-        rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors,
+        rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
     ]
 }

@@ -5,9 +5,10 @@ import JSONBytes
 /// here (`Command(accounts:noun:spec:)` for a plain one) and a line in `commands`, which the catalog appends to
 /// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
-    static let commands: [Command] = [members, outsideCollaborators, assignees, collaborators, contributors].map {
-        $0.listed(under: .organizations)
-    }
+    static let commands: [Command] = [members, outsideCollaborators, assignees, collaborators, contributors, forkers]
+        .map {
+            $0.listed(under: .organizations)
+        }
 
     static let members = Command(
         accounts: .publicMembers, noun: "members",
@@ -154,4 +155,33 @@ enum PeopleLists {
         let texts = JSONText.texts(of: ["name", "email"], in: record.raw.bytes)
         return texts[1].isEmpty ? texts[0] : "\(texts[0]) <\(texts[1])>"
     }
+
+    static let forkers = Command(
+        peopleRecords: .forks, under: .repository, noun: "forks",
+        columns: { context in
+            [
+                Column("OWNER", path: ["owner", "login"], shrink: .last),
+                Column("FORK", path: ["full_name"], shrink: .first),
+                .time("FORKED", "created_at", context),
+            ]
+        },
+        spec: CommandSpec(
+            name: "forkers",
+            abstract: "List who forked a repository, and when (\(Endpoint.forks)).",
+            usage: "gh-users forkers OWNER/REPO [--limit N | --all] [options]",
+            discussion: """
+                Lists the repository's forks, newest first: the table shows each fork's owner, its name and
+                when it was made (created_at). Each record is GitHub's fork object as sent; --fields takes its
+                top-level keys.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [],
+            examples: [
+                ("gh-users forkers octocat/Hello-World", "The 30 newest forks and their owners."),
+                (
+                    "gh-users forkers octocat/Hello-World --all --format ndjson | jq -r .owner.login",
+                    "Every forker's login."
+                ),
+            ],
+            fields: ["id", "full_name", "owner", "created_at", "pushed_at", "html_url", "stargazers_count"]))
 }

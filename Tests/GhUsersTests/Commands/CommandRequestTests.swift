@@ -186,6 +186,10 @@ struct CommandRequestTests {
             sends: "GET /repos/octocat/Hello-World/contributors?anon=1&per_page=30", body: "repos-list-contributors",
             fields: "login,contributions", lines: "octocat\t32\n"),
         CommandRow(
+            .forks, "forkers octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/forks?per_page=30",
+            body: "repos-list-forks", fields: "full_name,created_at",
+            lines: "octocat/Hello-World\t2011-01-26T19:01:12Z\n"),
+        CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
         CommandRow(

@@ -78,4 +78,13 @@ struct PeopleListCommandTests {
                 == "gh-users: GitHub does not list this repository's contributors: its history or contributor list "
                 + "is too large to list through the API (HTTP 403)\n")
     }
+
+    /// The table names each fork's owner before the fork, as the list is about who forked.
+    @Test func theForkerTableShowsTheOwnerAndTheFork() async {
+        let harness = CommandHarness()
+        harness.expect("GET /repos/octocat/Hello-World/forks?per_page=30", body: "repos-list-forks")
+        let run = await harness.run(["forkers", "octocat/Hello-World", "--format", "csv"])
+        #expect(run.status == 0)
+        #expect(run.out == "owner.login,full_name,created_at\r\noctocat,octocat/Hello-World,2011-01-26T19:01:12Z\r\n")
+    }
 }
