@@ -168,6 +168,12 @@ extension Endpoint {
     package static let forks = Endpoint(
         "repos/list-forks", .get, "/repos/{owner}/{repo}/forks", shape: .records(.repository), paging: .link,
         docs: "https://docs.github.com/rest/repos/forks#list-forks")
+    /// `GET /orgs/{org}/invitations`: an organization's pending invitations, for its owners; the `login` of an
+    /// invitation sent to an email address is null.
+    package static let invitations = Endpoint(
+        "orgs/list-pending-invitations", .get, "/orgs/{org}/invitations", shape: .records(.organization),
+        paging: .link, scope: "admin:org",
+        docs: "https://docs.github.com/rest/orgs/members#list-pending-organization-invitations")
     /// `GET /rate_limit`: free, and never cached.
     package static let rateLimitStatus = Endpoint(
         "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,
@@ -182,5 +188,6 @@ extension Endpoint {
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
         rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
+        invitations,
     ]
 }

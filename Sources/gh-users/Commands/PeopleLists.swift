@@ -5,10 +5,9 @@ import JSONBytes
 /// here (`Command(accounts:noun:spec:)` for a plain one) and a line in `commands`, which the catalog appends to
 /// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
-    static let commands: [Command] = [members, outsideCollaborators, assignees, collaborators, contributors, forkers]
-        .map {
-            $0.listed(under: .organizations)
-        }
+    static let commands: [Command] = [
+        members, outsideCollaborators, invitations, assignees, collaborators, contributors, forkers,
+    ].map { $0.listed(under: .organizations) }
 
     static let members = Command(
         accounts: .publicMembers, noun: "members",
@@ -184,4 +183,42 @@ enum PeopleLists {
                 ),
             ],
             fields: ["id", "full_name", "owner", "created_at", "pushed_at", "html_url", "stargazers_count"]))
+
+    static let invitations = Command(
+        peopleRecords: .invitations, under: .organization, noun: "invitations",
+        columns: { context in
+            [
+                Column("INVITEE", key: "login", shrink: .last) { record in
+                    let texts = JSONText.texts(of: ["login", "email"], in: record.raw.bytes)
+                    return texts[0].isEmpty ? texts[1] : texts[0]
+                },
+                Column("ROLE", path: ["role"]),
+                .time("INVITED", "created_at", context),
+                Column("INVITER", path: ["inviter", "login"]),
+            ]
+        },
+        spec: CommandSpec(
+            name: "invitations",
+            abstract: "List an organization's pending invitations (\(Endpoint.invitations)).",
+            usage: "gh-users invitations ORG [--limit N | --all] [options]",
+            discussion: """
+                Lists the invitations to the organization that are not yet accepted: who was invited (the
+                login, or the email address of an invitation sent to one, whose login is null), the role, when,
+                and who invited them. Only the organization's owners may list them: it needs a token of an
+                owner with the admin:org scope, and GitHub's refusal (403, or 404 for what the token may not
+                see) is exit status 4 with the scope named.
+                """,
+            arguments: [("ORG", "The organization whose pending invitations to list.")],
+            options: [],
+            examples: [
+                ("gh-users invitations my-org --all", "Every pending invitation to my-org."),
+                (
+                    "gh-users invitations my-org --all --format tsv --fields login,email,role,created_at",
+                    "The same, for a script."
+                ),
+            ],
+            fields: [
+                "id", "login", "email", "role", "created_at", "failed_at", "failed_reason", "inviter", "team_count",
+                "invitation_source",
+            ]))
 }

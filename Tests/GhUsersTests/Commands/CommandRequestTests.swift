@@ -190,6 +190,10 @@ struct CommandRequestTests {
             body: "repos-list-forks", fields: "full_name,created_at",
             lines: "octocat/Hello-World\t2011-01-26T19:01:12Z\n"),
         CommandRow(
+            .invitations, "invitations github", sends: "GET /orgs/github/invitations?per_page=30",
+            body: "orgs-list-pending-invitations", needsToken: true, fields: "login,email,role",
+            lines: "monalisa\toctocat@github.com\tdirect_member\n"),
+        CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
         CommandRow(

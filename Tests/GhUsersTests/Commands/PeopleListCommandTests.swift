@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import gh_users
@@ -86,5 +87,21 @@ struct PeopleListCommandTests {
         let run = await harness.run(["forkers", "octocat/Hello-World", "--format", "csv"])
         #expect(run.status == 0)
         #expect(run.out == "owner.login,full_name,created_at\r\noctocat,octocat/Hello-World,2011-01-26T19:01:12Z\r\n")
+    }
+
+    /// An invitation sent to an email address has a null login: the table shows the address.
+    @Test func anEmailInvitationShowsTheAddress() async throws {
+        let harness = Self.signedIn()
+        // GitHub's documented invitation, with the null login its schema allows for an email invitation.
+        let documented = String(decoding: Bodies.named("orgs-list-pending-invitations"), as: UTF8.self)
+        let emailOnly = documented.replacing(#""login": "monalisa""#, with: #""login": null"#)
+        #expect(emailOnly != documented)
+        harness.http.register(
+            RequestMatcher("GET /orgs/github/invitations?per_page=30", accept: "application/vnd.github+json"),
+            status: 200, headers: [], body: Data(emailOnly.utf8))
+        let run = await harness.run(["invitations", "github", "--format", "tsv"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("octocat@github.com\tdirect_member\t"))
+        #expect(run.err.isEmpty)
     }
 }
