@@ -174,6 +174,12 @@ extension Endpoint {
         "orgs/list-pending-invitations", .get, "/orgs/{org}/invitations", shape: .records(.organization),
         paging: .link, scope: "admin:org",
         docs: "https://docs.github.com/rest/orgs/members#list-pending-organization-invitations")
+    /// `GET /orgs/{org}/teams/{team_slug}/members`: a team's members, its child teams' included, for those who
+    /// can see the team.
+    package static let teamMembers = Endpoint(
+        "teams/list-members-in-org", .get, "/orgs/{org}/teams/{team_slug}/members", query: ["role"],
+        shape: .accounts, paging: .link, scope: "read:org",
+        docs: "https://docs.github.com/rest/teams/members#list-team-members")
     /// `GET /rate_limit`: free, and never cached.
     package static let rateLimitStatus = Endpoint(
         "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,

@@ -6,7 +6,7 @@ import JSONBytes
 /// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
     static let commands: [Command] = [
-        members, outsideCollaborators, invitations, assignees, collaborators, contributors, forkers,
+        members, outsideCollaborators, invitations, teamMembers, assignees, collaborators, contributors, forkers,
     ].map { $0.listed(under: .organizations) }
 
     static let members = Command(
@@ -78,14 +78,7 @@ enum PeopleLists {
 
     static let collaborators = Command(
         people: .collaborators, under: .repository, noun: "collaborators", filters: [affiliation, permission],
-        columns: { _ in
-            [
-                Column("ID") { String($0.id) },
-                Column("LOGIN", shrink: .last) { $0.login },
-                Column("ROLE", key: "role_name") { JSONText.text(of: "role_name", in: $0.raw.bytes) },
-                Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
-            ]
-        },
+        columns: { _ in accountsWithRole("role_name") },
         spec: CommandSpec(
             name: "collaborators",
             abstract: "List who has access to a repository, with each one's role (\(Endpoint.collaborators)).",
@@ -221,4 +214,39 @@ enum PeopleLists {
                 "id", "login", "email", "role", "created_at", "failed_at", "failed_reason", "inviter", "team_count",
                 "invitation_source",
             ]))
+
+    static let teamRole = PeopleFilter.choice(
+        "role", help: "member, maintainer or all.", default: "all", choices: ["member", "maintainer", "all"])
+
+    static let teamMembers = Command(
+        people: .teamMembers, under: .team, noun: "team members", filters: [teamRole],
+        columns: { _ in accountsWithRole("role") },
+        spec: CommandSpec(
+            name: "team-members",
+            abstract: "List a team's members, with each one's role (\(Endpoint.teamMembers)).",
+            usage: "gh-users team-members ORG/TEAM [--role member|maintainer|all] [--limit N | --all] [options]",
+            discussion: """
+                Lists the members of the team, the members of its child teams included, each with role
+                (member or maintainer). TEAM is the team's slug, as in its URL. It needs a token that can see
+                the team (read:org for a classic token): GitHub's refusal (403, or 404 for what the token may
+                not see) is exit status 4 with the scope named. With --full each is written as its profile,
+                without role.
+                """,
+            arguments: [("ORG/TEAM", "The team, as ORG/TEAM-SLUG (github/justice-league).")],
+            options: [teamRole.spec],
+            examples: [
+                ("gh-users team-members github/justice-league --all", "Every member of the team."),
+                ("gh-users team-members github/justice-league --role maintainer", "Its maintainers."),
+            ],
+            fields: FieldCatalog.account + ["role"]))
+
+    /// The accounts' columns with the role GitHub gives each under `key` (`role_name` of a collaborator).
+    private static func accountsWithRole(_ key: String) -> [Column<User>] {
+        [
+            Column("ID") { String($0.id) },
+            Column("LOGIN", shrink: .last) { $0.login },
+            Column("ROLE", key: key) { JSONText.text(of: key, in: $0.raw.bytes) },
+            Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
+        ]
+    }
 }

@@ -194,6 +194,10 @@ struct CommandRequestTests {
             body: "orgs-list-pending-invitations", needsToken: true, fields: "login,email,role",
             lines: "monalisa\toctocat@github.com\tdirect_member\n"),
         CommandRow(
+            .teamMembers, "team-members github/justice-league --role member",
+            sends: "GET /orgs/github/teams/justice-league/members?role=member&per_page=30",
+            body: "teams-list-members-in-org", needsToken: true, fields: "login,role", lines: "octocat\tmember\n"),
+        CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
         CommandRow(

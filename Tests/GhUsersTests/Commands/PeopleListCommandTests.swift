@@ -104,4 +104,13 @@ struct PeopleListCommandTests {
         #expect(run.out.hasPrefix("octocat@github.com\tdirect_member\t"))
         #expect(run.err.isEmpty)
     }
+
+    /// ORG/TEAM is checked before anything is sent.
+    @Test(arguments: ["github", "github/justice.league", "github/justice-league/members"])
+    func aTeamNotGivenAsOrgSlashTeamIsAUsageError(team: String) async {
+        let run = await CommandHarness().run(["team-members", team])
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: invalid team"))
+    }
 }
