@@ -41,10 +41,7 @@ package enum GitHubEndpoints {
     package static func accounts(
         _ endpoint: Endpoint, under owner: ListOwner, filters: [String: String] = [:]
     ) -> ListResource<User> {
-        ListResource(
-            first: Resource(
-                endpoint, segments: owner.segments, query: query(filters, of: endpoint), missing: owner.name,
-                decode: accounts))
+        list(endpoint, under: owner, filters: filters, decode: accounts)
     }
 
     /// The records listed under an organization or a repository that need no typed field (`GET
@@ -52,10 +49,17 @@ package enum GitHubEndpoints {
     package static func records(
         _ endpoint: Endpoint, under owner: ListOwner, filters: [String: String] = [:]
     ) -> ListResource<Record> {
+        list(endpoint, under: owner, filters: filters, decode: ResponseDecoder.records)
+    }
+
+    private static func list<Item: Sendable>(
+        _ endpoint: Endpoint, under owner: ListOwner, filters: [String: String],
+        decode: @escaping @Sendable (ResourceBody) throws(DomainError) -> Page<Item>
+    ) -> ListResource<Item> {
         ListResource(
             first: Resource(
                 endpoint, segments: owner.segments, query: query(filters, of: endpoint), missing: owner.name,
-                decode: ResponseDecoder.records))
+                decode: decode))
     }
 
     /// A list of the token's own account whose records need no typed field (`GET /user/emails`).

@@ -14,15 +14,22 @@ struct PeopleListCommandTests {
         return harness
     }
 
-    /// GitHub answers 404 to a token that may not see an organization's outside collaborators: a refusal that
-    /// names the scope, not an organization that does not exist.
-    @Test func anOutsideCollaboratorListGitHubHidesNamesTheScope() async {
+    /// GitHub answers 404 to a token that may not see a list (an organization's outside collaborators, the
+    /// collaborators of a repository it cannot push to): a refusal that names what is needed (exit 4), not an
+    /// organization or a repository that does not exist.
+    @Test(arguments: [
+        ("outside-collaborators github", "GET /orgs/github/outside_collaborators", "read:org"),
+        ("invitations github", "GET /orgs/github/invitations", "admin:org"),
+        ("collaborators octocat/Hello-World", "GET /repos/octocat/Hello-World/collaborators", "repo"),
+        ("team-members github/justice-league", "GET /orgs/github/teams/justice-league/members", "read:org"),
+    ])
+    func aListGitHubHidesNamesWhatIsNeeded(command: String, request: String, scope: String) async {
         let harness = Self.signedIn()
-        harness.expect("GET /orgs/github/outside_collaborators?per_page=30", status: 404, body: "error-404")
-        let run = await harness.run(["outside-collaborators", "github"])
+        harness.expect(request + "?per_page=30", status: 404, body: "error-404")
+        let run = await harness.run(command.split(separator: " ").map(String.init))
         #expect(run.status == 4)
         #expect(run.out.isEmpty)
-        #expect(run.err.contains("(this needs: read:org)"))
+        #expect(run.err.contains("(this needs: \(scope))"))
     }
 
     /// OWNER/REPO is checked before anything is sent: the strict stub answers nothing, so a request would fail.
@@ -32,16 +39,6 @@ struct PeopleListCommandTests {
         #expect(run.status == 64)
         #expect(run.out.isEmpty)
         #expect(run.err.hasPrefix("Error: invalid repository"))
-    }
-
-    /// A token without push access is refused as GitHub refuses it: exit 4, the need named, nothing printed.
-    @Test func aCollaboratorListGitHubHidesNamesWhatIsNeeded() async {
-        let harness = Self.signedIn()
-        harness.expect("GET /repos/octocat/Hello-World/collaborators?per_page=30", status: 404, body: "error-404")
-        let run = await harness.run(["collaborators", "octocat/Hello-World"])
-        #expect(run.status == 4)
-        #expect(run.out.isEmpty)
-        #expect(run.err.contains("(this needs: repo)"))
     }
 
     /// The table shows each collaborator's role as GitHub names it.
