@@ -194,6 +194,6 @@ extension Endpoint {
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
         rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
-        invitations,
+        invitations, teamMembers,
     ]
 }

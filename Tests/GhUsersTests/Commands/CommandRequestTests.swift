@@ -257,6 +257,13 @@ struct CommandRequestTests {
         }
     }
 
+    /// A row whose endpoint the table does not list is a command the stand-in does not serve.
+    @Test func everyRowsEndpointIsInTheTable() {
+        let listed = Set(Endpoint.all.map(\.operationID))
+        let unlisted = Self.rows.map(\.endpoint.operationID).filter { !listed.contains($0) }
+        #expect(unlisted.isEmpty, "rows whose endpoint Endpoint.all does not list: \(unlisted)")
+    }
+
     @Test func everyEndpointHasARow() {
         let covered = Set((Self.rows.map(\.endpoint) + FollowCommandTests.endpoints).map(\.operationID))
         let missing = Endpoint.all.map(\.operationID).filter { !covered.contains($0) }
