@@ -102,11 +102,24 @@ enum ErrorMapping {
 
     /// A 404 from a row of the token's own account that needs a scope (`GET /user/emails`, `PATCH /user`) cannot
     /// mean the account is missing: GitHub answers so when the token lacks the scope, so it is a refusal that
-    /// names the row's scope (exit 4), as a 403 that names it is.
+    /// names the row's scope (exit 4), as a 403 that names it is. So is a 404 from a row under an organization or
+    /// a repository that needs a scope (`GET /orgs/{org}/outside_collaborators`): GitHub hides from a token
+    /// without the scope or the role what it may not see, so the refusal names what is needed.
+    ///
+    /// A 403 of `GET /repos/{owner}/{repo}/contributors` that says the list is too large is no question of the
+    /// token: GitHub does not list them through the API at all (exit 1), and the message says so in one line.
     static func ownResourceRefusal(_ error: DomainError, endpoint: Endpoint) -> DomainError {
-        guard case .notFound(_, let requestID) = error, let scope = endpoint.scope, endpoint.parameters.isEmpty,
-            endpoint.path == "/user" || endpoint.path.hasPrefix("/user/")
-        else { return error }
+        if case .unauthorized(403, let message, _, _) = error, endpoint == .contributors,
+            message.lowercased().contains("too large")
+        {
+            return .refused(
+                "GitHub does not list this repository's contributors: its history or contributor list is too "
+                    + "large to list through the API (HTTP 403)")
+        }
+        guard case .notFound(_, let requestID) = error, let scope = endpoint.scope else { return error }
+        let ownAccount = endpoint.parameters.isEmpty && (endpoint.path == "/user" || endpoint.path.hasPrefix("/user/"))
+        let underOwner = endpoint.path.hasPrefix("/orgs/") || endpoint.path.hasPrefix("/repos/")
+        guard ownAccount || underOwner else { return error }
         return .unauthorized(status: 404, message: "Not Found", problem: .scope(accepted: scope), requestID: requestID)
     }
 

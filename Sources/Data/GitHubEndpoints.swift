@@ -36,6 +36,32 @@ package enum GitHubEndpoints {
             first: Resource(endpoint, segment(owner), missing: missing(owner, in: endpoint), decode: accounts))
     }
 
+    /// The accounts listed under an organization, a repository or a team (`GET /repos/{owner}/{repo}/assignees`),
+    /// with the filters GitHub documents for the row (`affiliation=outside`), sent in the row's order.
+    package static func accounts(
+        _ endpoint: Endpoint, under owner: ListOwner, filters: [String: String] = [:]
+    ) -> ListResource<User> {
+        list(endpoint, under: owner, filters: filters, decode: accounts)
+    }
+
+    /// The records listed under an organization or a repository that need no typed field (`GET
+    /// /repos/{owner}/{repo}/forks`); `204 No Content` (an empty repository's contributors) is an empty list.
+    package static func records(
+        _ endpoint: Endpoint, under owner: ListOwner, filters: [String: String] = [:]
+    ) -> ListResource<Record> {
+        list(endpoint, under: owner, filters: filters, decode: ResponseDecoder.records)
+    }
+
+    private static func list<Item: Sendable>(
+        _ endpoint: Endpoint, under owner: ListOwner, filters: [String: String],
+        decode: @escaping @Sendable (ResourceBody) throws(DomainError) -> Page<Item>
+    ) -> ListResource<Item> {
+        ListResource(
+            first: Resource(
+                endpoint, segments: owner.segments, query: query(filters, of: endpoint), missing: owner.name,
+                decode: decode))
+    }
+
     /// A list of the token's own account whose records need no typed field (`GET /user/emails`).
     package static func ownRecords(_ endpoint: Endpoint) -> ListResource<Record> {
         ListResource(first: Resource(endpoint, missing: "authenticated user", decode: ResponseDecoder.records))
@@ -189,6 +215,40 @@ package enum GitHubEndpoints {
     /// does not allow, so no feature can send what GitHub does not document for the endpoint.
     private static func query(_ parameters: KeyValuePairs<String, String?>) -> [String] {
         parameters.compactMap { key, value in value.map { key + "=" + URLEncoding.queryValue($0) } }
+    }
+
+    /// The filters given, in the order the row lists its query keys.
+    private static func query(_ filters: [String: String], of endpoint: Endpoint) -> [String] {
+        endpoint.query.compactMap { key in filters[key].map { key + "=" + URLEncoding.queryValue($0) } }
+    }
+}
+
+/// What a list of people is listed under: an organization, a repository or a team, as the row's path
+/// placeholders take it, and as a 404 names it ("repository 'octocat/Hello-World'").
+package struct ListOwner: Sendable, Equatable, CustomStringConvertible {
+    /// The path segments, percent-encoded, in the order of the row's placeholders.
+    package let segments: [String]
+    /// What a 404 lacks, in words.
+    package let name: String
+    /// As the command line gives it (`octocat/Hello-World`).
+    package let description: String
+
+    package static func organization(_ login: Login) -> ListOwner {
+        ListOwner(
+            segments: [URLEncoding.pathSegment(login.value)], name: "organization '\(login.value)'",
+            description: login.value)
+    }
+
+    package static func repository(_ repository: RepositoryName) -> ListOwner {
+        ListOwner(
+            segments: [URLEncoding.pathSegment(repository.owner.value), URLEncoding.pathSegment(repository.name)],
+            name: "repository '\(repository)'", description: repository.description)
+    }
+
+    package static func team(_ team: TeamName) -> ListOwner {
+        ListOwner(
+            segments: [URLEncoding.pathSegment(team.organization.value), URLEncoding.pathSegment(team.slug)],
+            name: "team '\(team)'", description: team.description)
     }
 }
 

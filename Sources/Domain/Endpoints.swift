@@ -144,6 +144,42 @@ extension Endpoint {
     package static let publicMembers = Endpoint(
         "orgs/list-public-members", .get, "/orgs/{org}/public_members", shape: .accounts, paging: .link,
         docs: "https://docs.github.com/rest/orgs/members#list-public-organization-members")
+    /// `GET /orgs/{org}/outside_collaborators`: an organization's outside collaborators, for its owners.
+    package static let outsideCollaborators = Endpoint(
+        "orgs/list-outside-collaborators", .get, "/orgs/{org}/outside_collaborators", shape: .accounts,
+        paging: .link, scope: "read:org",
+        docs: "https://docs.github.com/rest/orgs/outside-collaborators#list-outside-collaborators-for-an-organization")
+    /// `GET /repos/{owner}/{repo}/assignees`: who issues and pull requests of a repository may be assigned to.
+    package static let assignees = Endpoint(
+        "issues/list-assignees", .get, "/repos/{owner}/{repo}/assignees", shape: .accounts, paging: .link,
+        docs: "https://docs.github.com/rest/issues/assignees#list-assignees")
+    /// `GET /repos/{owner}/{repo}/collaborators`: who has access to a repository, with each one's role; needs
+    /// push access to it.
+    package static let collaborators = Endpoint(
+        "repos/list-collaborators", .get, "/repos/{owner}/{repo}/collaborators", query: ["affiliation", "permission"],
+        shape: .accounts, paging: .link, scope: "repo",
+        docs: "https://docs.github.com/rest/collaborators/collaborators#list-repository-collaborators")
+    /// `GET /repos/{owner}/{repo}/contributors`: who committed to a repository, and how often; `anon=1` adds the
+    /// authors with no account. An empty repository is 204.
+    package static let contributors = Endpoint(
+        "repos/list-contributors", .get, "/repos/{owner}/{repo}/contributors", query: ["anon"], shape: .accounts,
+        paging: .link, docs: "https://docs.github.com/rest/repos/repos#list-repository-contributors")
+    /// `GET /repos/{owner}/{repo}/forks`: a repository's forks, newest first, each with its owner.
+    package static let forks = Endpoint(
+        "repos/list-forks", .get, "/repos/{owner}/{repo}/forks", shape: .records(.repository), paging: .link,
+        docs: "https://docs.github.com/rest/repos/forks#list-forks")
+    /// `GET /orgs/{org}/invitations`: an organization's pending invitations, for its owners; the `login` of an
+    /// invitation sent to an email address is null.
+    package static let invitations = Endpoint(
+        "orgs/list-pending-invitations", .get, "/orgs/{org}/invitations", shape: .records(.organization),
+        paging: .link, scope: "admin:org",
+        docs: "https://docs.github.com/rest/orgs/members#list-pending-organization-invitations")
+    /// `GET /orgs/{org}/teams/{team_slug}/members`: a team's members, its child teams' included, for those who
+    /// can see the team.
+    package static let teamMembers = Endpoint(
+        "teams/list-members-in-org", .get, "/orgs/{org}/teams/{team_slug}/members", query: ["role"],
+        shape: .accounts, paging: .link, scope: "read:org",
+        docs: "https://docs.github.com/rest/teams/members#list-team-members")
     /// `GET /rate_limit`: free, and never cached.
     package static let rateLimitStatus = Endpoint(
         "rate-limit/get", .get, "/rate_limit", shape: .rateLimits, rateLimit: .free,
@@ -157,6 +193,7 @@ extension Endpoint {
         socialAccounts,
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
-        rateLimitStatus, publicMembers,
+        rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
+        invitations, teamMembers,
     ]
 }

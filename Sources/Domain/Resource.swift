@@ -50,6 +50,17 @@ package struct Resource<Value: Sendable>: Sendable {
         self.init(endpoint, path: endpoint.path(segments), query: query, missing: missing, decode: decode)
     }
 
+    /// The same, for segments held in an array (a repository's owner and name).
+    package init(
+        _ endpoint: Endpoint,
+        segments: [String],
+        query: [String] = [],
+        missing: String,
+        decode: @escaping @Sendable (ResourceBody) throws(DomainError) -> Value
+    ) {
+        self.init(endpoint, path: endpoint.path(segments), query: query, missing: missing, decode: decode)
+    }
+
     private init(
         _ endpoint: Endpoint,
         path: String,

@@ -160,7 +160,7 @@ struct CatalogTests {
 
     /// The options `name` parses with `words`, given a LOGIN (or a QUERY) when it needs one.
     private static func options(_ name: String, _ words: [String]) -> (any Sendable)? {
-        for arguments in [[], ["octocat"]] {
+        for arguments in [[], ["octocat"], ["octocat/Hello-World"]] {
             if case .run(let invocation) = CommandRouter().route([name] + arguments + words) {
                 return invocation.options
             }

@@ -1,10 +1,13 @@
 import Domain
+import JSONBytes
 
 /// The people of organizations, teams and repositories: lists of accounts under one owner, each a declaration
 /// here (`Command(accounts:noun:spec:)` for a plain one) and a line in `commands`, which the catalog appends to
 /// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
-    static let commands: [Command] = [members.listed(under: .organizations)]
+    static let commands: [Command] = [
+        members, outsideCollaborators, invitations, teamMembers, assignees, collaborators, contributors, forkers,
+    ].map { $0.listed(under: .organizations) }
 
     static let members = Command(
         accounts: .publicMembers, noun: "members",
@@ -23,4 +26,227 @@ enum PeopleLists {
                 ("gh-users members github --all --full --format tsv --fields login,name", "Their names too."),
             ],
             fields: FieldCatalog.account))
+
+    static let outsideCollaborators = Command(
+        people: .outsideCollaborators, under: .organization, noun: "outside collaborators",
+        spec: CommandSpec(
+            name: "outside-collaborators",
+            abstract: "List an organization's outside collaborators (\(Endpoint.outsideCollaborators)).",
+            usage: "gh-users outside-collaborators ORG [--limit N | --all] [options]",
+            discussion: """
+                Lists the people who are not members of the organization but can reach one of its
+                repositories. Only the organization's owners may list them: it needs a token of an owner with
+                the read:org scope, and GitHub's refusal (403, or 404 for what the token may not see) is exit
+                status 4 with the scope named.
+                """,
+            arguments: [("ORG", "The organization whose outside collaborators to list.")],
+            options: [],
+            examples: [
+                ("gh-users outside-collaborators my-org --all", "Every outside collaborator of my-org."),
+                (
+                    "gh-users outside-collaborators my-org --all --full --format csv --fields login,name,email",
+                    "Who they are, for a security review."
+                ),
+            ],
+            fields: FieldCatalog.account))
+
+    static let assignees = Command(
+        people: .assignees, under: .repository, noun: "assignees",
+        spec: CommandSpec(
+            name: "assignees",
+            abstract: "List who a repository's issues can be assigned to (\(Endpoint.assignees)).",
+            usage: "gh-users assignees OWNER/REPO [--limit N | --all] [options]",
+            discussion: """
+                Lists the accounts that issues and pull requests of the repository may be assigned to: for a
+                public repository, anyone may list them.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [],
+            examples: [
+                ("gh-users assignees octocat/Hello-World", "The first 30."),
+                ("gh-users assignees octocat/Hello-World --all --format tsv --fields login", "Every login."),
+            ],
+            fields: FieldCatalog.account))
+
+    static let affiliation = PeopleFilter.choice(
+        "affiliation",
+        help: "outside (not members of the owning organization), direct (given access themselves) or all.",
+        default: "all", choices: ["outside", "direct", "all"])
+    static let permission = PeopleFilter.choice(
+        "permission", help: "Only those with this permission: pull, triage, push, maintain or admin.",
+        choices: ["pull", "triage", "push", "maintain", "admin"])
+
+    static let collaborators = Command(
+        people: .collaborators, under: .repository, noun: "collaborators", filters: [affiliation, permission],
+        columns: { _ in accountsWithRole("role_name") },
+        spec: CommandSpec(
+            name: "collaborators",
+            abstract: "List who has access to a repository, with each one's role (\(Endpoint.collaborators)).",
+            usage:
+                "gh-users collaborators OWNER/REPO [--affiliation outside|direct|all] [--permission P] "
+                + "[--limit N | --all] [options]",
+            discussion: """
+                Lists the repository's collaborators: its organization's members with access, outside
+                collaborators and those given access themselves, each with role_name (read, triage, write,
+                maintain, admin, or a custom role) and GitHub's permissions object. GitHub lists them only to a
+                token with push access to the repository (and the repo scope for a private one): its refusal
+                (403, or 404 for what the token may not see) is exit status 4 and names what is needed. With
+                --full each is written as its profile, without role_name and permissions.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [affiliation.spec, permission.spec],
+            examples: [
+                ("gh-users collaborators octocat/Hello-World", "Who has access, and as what."),
+                (
+                    "gh-users collaborators my-org/app --affiliation outside --all --format tsv --fields login,role_name",
+                    "The outside collaborators and their roles."
+                ),
+                ("gh-users collaborators my-org/app --permission admin --all", "Who may administer it."),
+            ],
+            fields: FieldCatalog.account + ["role_name", "permissions"]))
+
+    static let anon = PeopleFilter.flag("anon", help: "The authors with no GitHub account too.", sends: "anon", "1")
+
+    static let contributors = Command(
+        peopleRecords: .contributors, under: .repository, noun: "contributors",
+        filters: [anon],
+        columns: { _ in
+            [
+                Column("LOGIN", key: "login", shrink: .last) { record in
+                    let login = JSONText.text(of: "login", in: record.raw.bytes)
+                    return login.isEmpty ? Self.anonymousAuthor(record) : login
+                },
+                Column("CONTRIBUTIONS", path: ["contributions"]),
+                Column("TYPE", path: ["type"]),
+            ]
+        },
+        spec: CommandSpec(
+            name: "contributors",
+            abstract: "List who contributed to a repository, and how much (\(Endpoint.contributors)).",
+            usage: "gh-users contributors OWNER/REPO [--anon] [--limit N | --all] [options]",
+            discussion: """
+                Lists the accounts that committed to the repository's default branch, most contributions
+                first, with contributions: GitHub's count of their commits. With --anon, the authors GitHub
+                ties to no account too (type Anonymous): the table shows their name and email. An empty
+                repository lists no one. GitHub does not list the contributors of a repository whose history
+                or contributor list is too large: it says so, and that is exit status 1.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [anon.spec],
+            examples: [
+                ("gh-users contributors octocat/Hello-World", "The 30 who contributed most."),
+                (
+                    "gh-users contributors octocat/Hello-World --anon --all --format csv --fields login,name,email,contributions",
+                    "Everyone, with or without an account."
+                ),
+            ],
+            fields: FieldCatalog.account + ["contributions", "name", "email"]))
+
+    /// An author with no account: `name <email>`, as GitHub sent them.
+    private static func anonymousAuthor(_ record: Record) -> String {
+        let texts = JSONText.texts(of: ["name", "email"], in: record.raw.bytes)
+        return texts[1].isEmpty ? texts[0] : "\(texts[0]) <\(texts[1])>"
+    }
+
+    static let forkers = Command(
+        peopleRecords: .forks, under: .repository, noun: "forks",
+        columns: { context in
+            [
+                Column("OWNER", path: ["owner", "login"], shrink: .last),
+                Column("FORK", path: ["full_name"], shrink: .first),
+                .time("FORKED", "created_at", context),
+            ]
+        },
+        spec: CommandSpec(
+            name: "forkers",
+            abstract: "List who forked a repository, and when (\(Endpoint.forks)).",
+            usage: "gh-users forkers OWNER/REPO [--limit N | --all] [options]",
+            discussion: """
+                Lists the repository's forks, newest first: the table shows each fork's owner, its name and
+                when it was made (created_at). Each record is GitHub's fork object as sent; --fields takes its
+                top-level keys.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [],
+            examples: [
+                ("gh-users forkers octocat/Hello-World", "The 30 newest forks and their owners."),
+                (
+                    "gh-users forkers octocat/Hello-World --all --format ndjson | jq -r .owner.login",
+                    "Every forker's login."
+                ),
+            ],
+            fields: ["id", "full_name", "owner", "created_at", "pushed_at", "html_url", "stargazers_count"]))
+
+    static let invitations = Command(
+        peopleRecords: .invitations, under: .organization, noun: "invitations",
+        columns: { context in
+            [
+                Column("INVITEE", key: "login", shrink: .last) { record in
+                    let texts = JSONText.texts(of: ["login", "email"], in: record.raw.bytes)
+                    return texts[0].isEmpty ? texts[1] : texts[0]
+                },
+                Column("ROLE", path: ["role"]),
+                .time("INVITED", "created_at", context),
+                Column("INVITER", path: ["inviter", "login"]),
+            ]
+        },
+        spec: CommandSpec(
+            name: "invitations",
+            abstract: "List an organization's pending invitations (\(Endpoint.invitations)).",
+            usage: "gh-users invitations ORG [--limit N | --all] [options]",
+            discussion: """
+                Lists the invitations to the organization that are not yet accepted: who was invited (the
+                login, or the email address of an invitation sent to one, whose login is null), the role, when,
+                and who invited them. Only the organization's owners may list them: it needs a token of an
+                owner with the admin:org scope, and GitHub's refusal (403, or 404 for what the token may not
+                see) is exit status 4 with the scope named.
+                """,
+            arguments: [("ORG", "The organization whose pending invitations to list.")],
+            options: [],
+            examples: [
+                ("gh-users invitations my-org --all", "Every pending invitation to my-org."),
+                (
+                    "gh-users invitations my-org --all --format tsv --fields login,email,role,created_at",
+                    "The same, for a script."
+                ),
+            ],
+            fields: [
+                "id", "login", "email", "role", "created_at", "failed_at", "failed_reason", "inviter", "team_count",
+                "invitation_source",
+            ]))
+
+    static let teamRole = PeopleFilter.choice(
+        "role", help: "member, maintainer or all.", default: "all", choices: ["member", "maintainer", "all"])
+
+    static let teamMembers = Command(
+        people: .teamMembers, under: .team, noun: "team members", filters: [teamRole],
+        columns: { _ in accountsWithRole("role") },
+        spec: CommandSpec(
+            name: "team-members",
+            abstract: "List a team's members, with each one's role (\(Endpoint.teamMembers)).",
+            usage: "gh-users team-members ORG/TEAM [--role member|maintainer|all] [--limit N | --all] [options]",
+            discussion: """
+                Lists the members of the team, the members of its child teams included, each with role
+                (member or maintainer). TEAM is the team's slug, as in its URL. It needs a token that can see
+                the team (read:org for a classic token): GitHub's refusal (403, or 404 for what the token may
+                not see) is exit status 4 with the scope named. With --full each is written as its profile,
+                without role.
+                """,
+            arguments: [("ORG/TEAM", "The team, as ORG/TEAM-SLUG (github/justice-league).")],
+            options: [teamRole.spec],
+            examples: [
+                ("gh-users team-members github/justice-league --all", "Every member of the team."),
+                ("gh-users team-members github/justice-league --role maintainer", "Its maintainers."),
+            ],
+            fields: FieldCatalog.account + ["role"]))
+
+    /// The accounts' columns with the role GitHub gives each under `key` (`role_name` of a collaborator).
+    private static func accountsWithRole(_ key: String) -> [Column<User>] {
+        [
+            Column("ID") { String($0.id) },
+            Column("LOGIN", shrink: .last) { $0.login },
+            Column("ROLE", key: key) { JSONText.text(of: key, in: $0.raw.bytes) },
+            Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
+        ]
+    }
 }

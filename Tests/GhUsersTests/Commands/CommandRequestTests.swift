@@ -171,6 +171,33 @@ struct CommandRequestTests {
             .publicMembers, "members github", sends: "GET /orgs/github/public_members?per_page=30",
             body: "orgs-list-public-members", fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
+            .outsideCollaborators, "outside-collaborators github",
+            sends: "GET /orgs/github/outside_collaborators?per_page=30", body: "orgs-list-outside-collaborators",
+            needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
+        CommandRow(
+            .assignees, "assignees octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/assignees?per_page=30",
+            body: "issues-list-assignees", fields: "login,id", lines: "octocat\t1\n"),
+        CommandRow(
+            .collaborators, "collaborators octocat/Hello-World --affiliation direct --permission push",
+            sends: "GET /repos/octocat/Hello-World/collaborators?affiliation=direct&permission=push&per_page=30",
+            body: "repos-list-collaborators", needsToken: true, fields: "login,role_name", lines: "octocat\twrite\n"),
+        CommandRow(
+            .contributors, "contributors octocat/Hello-World --anon",
+            sends: "GET /repos/octocat/Hello-World/contributors?anon=1&per_page=30", body: "repos-list-contributors",
+            fields: "login,contributions", lines: "octocat\t32\n"),
+        CommandRow(
+            .forks, "forkers octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/forks?per_page=30",
+            body: "repos-list-forks", fields: "full_name,created_at",
+            lines: "octocat/Hello-World\t2011-01-26T19:01:12Z\n"),
+        CommandRow(
+            .invitations, "invitations github", sends: "GET /orgs/github/invitations?per_page=30",
+            body: "orgs-list-pending-invitations", needsToken: true, fields: "login,email,role",
+            lines: "monalisa\toctocat@github.com\tdirect_member\n"),
+        CommandRow(
+            .teamMembers, "team-members github/justice-league --role member",
+            sends: "GET /orgs/github/teams/justice-league/members?role=member&per_page=30",
+            body: "teams-list-members-in-org", needsToken: true, fields: "login,role", lines: "octocat\tmember\n"),
+        CommandRow(
             .searchUsers, "search tom", sends: "GET /search/users?q=tom&per_page=30", body: "search-users",
             json: .searchItems, fields: "login,id", lines: "mojombo\t1\n"),
         CommandRow(
@@ -228,6 +255,13 @@ struct CommandRequestTests {
                 && zip(template, sent).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
             #expect(fits, "\(row.request) is not \(row.endpoint)")
         }
+    }
+
+    /// A row whose endpoint the table does not list is a command the stand-in does not serve.
+    @Test func everyRowsEndpointIsInTheTable() {
+        let listed = Set(Endpoint.all.map(\.operationID))
+        let unlisted = Self.rows.map(\.endpoint.operationID).filter { !listed.contains($0) }
+        #expect(unlisted.isEmpty, "rows whose endpoint Endpoint.all does not list: \(unlisted)")
     }
 
     @Test func everyEndpointHasARow() {

@@ -1,0 +1,119 @@
+import AtomicCore
+import Data
+import Domain
+
+/// What a list of the people of an organization, a repository or a team takes: whose list it is, the filters
+/// GitHub documents for it (by query key: `affiliation` → `outside`), the paging and the profile options.
+struct PeopleListOptions: PagedOptions {
+    var owner: ListOwner
+    var filters: [String: String] = [:]
+    var paging = PagingOptions()
+    var profiles = ProfileOptions()
+}
+
+/// What a people list is listed under, as its one argument names it: checked before anything is sent, a bad one
+/// a usage error (exit 64) that gives the form to use.
+enum PeopleListOwner: Sendable {
+    /// `ORG`.
+    case organization
+    /// `OWNER/REPO`.
+    case repository
+    /// `ORG/TEAM`.
+    case team
+
+    func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ListOwner {
+        let name = spec.arguments.first?.name ?? "ORG"
+        guard let text = parsed.positionals.first else {
+            throw UsageError(message: "\(spec.name) needs \(name)", command: spec)
+        }
+        if let extra = parsed.positionals.dropFirst().first {
+            throw UsageError(message: "unexpected argument '\(extra)': \(spec.name) takes one \(name)", command: spec)
+        }
+        do {
+            switch self {
+            case .organization: return .organization(try Login(validating: text))
+            case .repository: return .repository(try RepositoryName(validating: text))
+            case .team: return .team(try TeamName(validating: text))
+            }
+        } catch {
+            guard case .invalidInput(let message) = error else {
+                throw UsageError(message: "invalid \(name)", command: spec)
+            }
+            throw UsageError(message: message, command: spec)
+        }
+    }
+}
+
+/// A filter GitHub documents for a people list, given as an option and sent as its query key.
+enum PeopleFilter {
+    /// `--NAME VALUE`, one of `choices`, sent as `key=VALUE` (`--affiliation outside`); GitHub's default when
+    /// not given.
+    static func choice(
+        _ name: String, key: String? = nil, help: String, default shown: String? = nil, choices: [String]
+    ) -> OptionDeclaration<PeopleListOptions> {
+        let spec = OptionSpec(name, value: name.uppercased(), help: help, default: shown, choices: choices)
+        return .optional(
+            spec, at: \.filters[key ?? name],
+            parse: { reading throws(UsageError) in
+                guard choices.contains(reading.text) else {
+                    throw .invalidChoice(reading.option, reading.text, spec: reading.command)
+                }
+                return reading.text
+            },
+            write: { $0 })
+    }
+
+    /// `--NAME`, sent as `key=value` (`--anon` is `anon=1`).
+    static func flag(_ name: String, help: String, sends key: String, _ value: String) -> OptionDeclaration<
+        PeopleListOptions
+    > {
+        .flag(
+            name, help: help, apply: { options, _ in options.filters[key] = value },
+            resumedWhen: { $0.filters[key] == value })
+    }
+}
+
+extension Command {
+    /// The accounts a row lists under an organization, a repository or a team (`.assignees`: `GET
+    /// /repos/{owner}/{repo}/assignees`), named by the spec's one argument: the accounts' columns (or `columns`,
+    /// which read GitHub's JSON too), `--full` for their profiles, GitHub's JSON as sent, and the filters the row
+    /// documents as options (which the spec lists among its own).
+    init(
+        people endpoint: Endpoint, under owner: PeopleListOwner, noun: String,
+        filters: [OptionDeclaration<PeopleListOptions>] = [],
+        columns: (@Sendable (RenderContext) -> [Column<User>])? = User.listColumns, spec: CommandSpec
+    ) {
+        self.init(
+            peopleList: ListDeclaration<PeopleListOptions, User>(
+                noun: noun, list: { GitHubEndpoints.accounts(endpoint, under: $0.owner, filters: $0.filters) },
+                columns: columns
+            ).fullProfiles(.accounts(\.profiles)),
+            under: owner, filters: filters, spec: spec)
+    }
+
+    /// The records a row lists under an organization or a repository that are not accounts, or not only
+    /// (`.forks`, `.contributors` with anonymous authors): read by key, GitHub's JSON as sent.
+    init(
+        peopleRecords endpoint: Endpoint, under owner: PeopleListOwner, noun: String,
+        filters: [OptionDeclaration<PeopleListOptions>] = [],
+        columns: @escaping @Sendable (RenderContext) -> [Column<Record>], spec: CommandSpec
+    ) {
+        self.init(
+            peopleList: ListDeclaration<PeopleListOptions, Record>(
+                noun: noun, list: { GitHubEndpoints.records(endpoint, under: $0.owner, filters: $0.filters) },
+                columns: columns),
+            under: owner, filters: filters, spec: spec)
+    }
+
+    private init<Item: ListedItem>(
+        peopleList declaration: ListDeclaration<PeopleListOptions, Item>, under owner: PeopleListOwner,
+        filters: [OptionDeclaration<PeopleListOptions>], spec: CommandSpec
+    ) {
+        let group = GroupDeclaration(title: "OPTIONS", options: filters)
+        self.init(
+            list: declaration, spec: spec,
+            parse: { parsed, spec throws(UsageError) in
+                try group.parse(parsed, spec: spec, into: PeopleListOptions(owner: try owner.parse(parsed, spec: spec)))
+            })
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// The people of organizations, repositories and teams beyond their rows in `CommandRequestTests`: what GitHub
+/// refuses, what it answers besides a page of accounts, and names that are refused before anything is sent.
+struct PeopleListCommandTests {
+    /// A harness signed in with a token, as these lists need one.
+    private static func signedIn() -> CommandHarness {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        return harness
+    }
+
+    /// GitHub answers 404 to a token that may not see a list (an organization's outside collaborators, the
+    /// collaborators of a repository it cannot push to): a refusal that names what is needed (exit 4), not an
+    /// organization or a repository that does not exist.
+    @Test(arguments: [
+        ("outside-collaborators github", "GET /orgs/github/outside_collaborators", "read:org"),
+        ("invitations github", "GET /orgs/github/invitations", "admin:org"),
+        ("collaborators octocat/Hello-World", "GET /repos/octocat/Hello-World/collaborators", "repo"),
+        ("team-members github/justice-league", "GET /orgs/github/teams/justice-league/members", "read:org"),
+    ])
+    func aListGitHubHidesNamesWhatIsNeeded(command: String, request: String, scope: String) async {
+        let harness = Self.signedIn()
+        harness.expect(request + "?per_page=30", status: 404, body: "error-404")
+        let run = await harness.run(command.split(separator: " ").map(String.init))
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("(this needs: \(scope))"))
+    }
+
+    /// OWNER/REPO is checked before anything is sent: the strict stub answers nothing, so a request would fail.
+    @Test(arguments: ["octocat", "octocat/Hello-World/issues", "octocat/..", "octo cat/Hello-World"])
+    func aRepositoryNotGivenAsOwnerSlashRepoIsAUsageError(repository: String) async {
+        let run = await CommandHarness().run(["assignees", repository])
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: invalid repository"))
+    }
+
+    /// The table shows each collaborator's role as GitHub names it.
+    @Test func theCollaboratorTableShowsEachRole() async {
+        let harness = Self.signedIn()
+        harness.expect("GET /repos/octocat/Hello-World/collaborators?per_page=30", body: "repos-list-collaborators")
+        let run = await harness.run(["collaborators", "octocat/Hello-World", "--format", "table"])
+        #expect(run.status == 0)
+        #expect(run.out.contains("ROLE"))
+        #expect(run.out.contains("octocat") && run.out.contains("write"))
+    }
+
+    /// GitHub answers 204 for an empty repository's contributors: no one, and no error.
+    @Test func anEmptyRepositoryHasNoContributors() async {
+        let harness = CommandHarness()
+        harness.expect("GET /repos/octocat/empty/contributors?per_page=30", status: 204)
+        let run = await harness.run(["contributors", "octocat/empty", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.out == "[]\n")
+        #expect(run.err.isEmpty)
+    }
+
+    /// A repository too large for GitHub to list its contributors is said so in one line: a refusal of the
+    /// work (exit 1), not of the token.
+    @Test func aRepositoryTooLargeToListSaysSo() async {
+        let harness = CommandHarness()
+        harness.expect(
+            "GET /repos/torvalds/linux/contributors?per_page=30", status: 403,
+            body: "error-403-contributors-too-large")
+        let run = await harness.run(["contributors", "torvalds/linux"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err
+                == "gh-users: GitHub does not list this repository's contributors: its history or contributor list "
+                + "is too large to list through the API (HTTP 403)\n")
+    }
+
+    /// The table names each fork's owner before the fork, as the list is about who forked.
+    @Test func theForkerTableShowsTheOwnerAndTheFork() async {
+        let harness = CommandHarness()
+        harness.expect("GET /repos/octocat/Hello-World/forks?per_page=30", body: "repos-list-forks")
+        let run = await harness.run(["forkers", "octocat/Hello-World", "--format", "csv"])
+        #expect(run.status == 0)
+        #expect(run.out == "owner.login,full_name,created_at\r\noctocat,octocat/Hello-World,2011-01-26T19:01:12Z\r\n")
+    }
+
+    /// An invitation sent to an email address has a null login: the table shows the address.
+    @Test func anEmailInvitationShowsTheAddress() async throws {
+        let harness = Self.signedIn()
+        // GitHub's documented invitation, with the null login its schema allows for an email invitation.
+        let documented = String(decoding: Bodies.named("orgs-list-pending-invitations"), as: UTF8.self)
+        let emailOnly = documented.replacing(#""login": "monalisa""#, with: #""login": null"#)
+        #expect(emailOnly != documented)
+        harness.http.register(
+            RequestMatcher("GET /orgs/github/invitations?per_page=30", accept: "application/vnd.github+json"),
+            status: 200, headers: [], body: Data(emailOnly.utf8))
+        let run = await harness.run(["invitations", "github", "--format", "tsv"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("octocat@github.com\tdirect_member\t"))
+        #expect(run.err.isEmpty)
+    }
+
+    /// ORG/TEAM is checked before anything is sent.
+    @Test(arguments: ["github", "github/justice.league", "github/justice-league/members"])
+    func aTeamNotGivenAsOrgSlashTeamIsAUsageError(team: String) async {
+        let run = await CommandHarness().run(["team-members", team])
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: invalid team"))
+    }
+}
