@@ -114,15 +114,15 @@ struct StarHistoryCommandTests {
         #expect(run.out == "2025-07-27\t0\t4\n2025-08-03\t19\t23\n2025-08-10\t19\t42\n")
     }
 
-    /// A server whose pages never end, each pointing at the next: GitHub's 100 pages are read, and no more.
-    @Test func aHistoryWithoutEndStopsAtGitHubsHundredPages() async {
+    /// A server whose pages point at a next one for 150 pages, past GitHub's 100: 100 are read, and no more.
+    @Test func aHistoryPastGitHubsHundredPagesStopsAtThem() async {
         let harness = CommandHarness()
         harness.expect(Self.requests[0].request, body: "activity-get-stargazer-count-for-repo")
         let body = weekBefore()
         harness.http.answerEvery { request, index in
-            HTTPResponse(
-                status: 200,
-                headers: HTTPHeaders([(name: "Link", value: "<\(Self.secondPage)&n=\(index + 1)>; rel=\"next\"")]),
+            let next = "<\(Self.secondPage)&n=\(index + 1)>; rel=\"next\""
+            return HTTPResponse(
+                status: 200, headers: HTTPHeaders(index < 150 ? [(name: "Link", value: next)] : []),
                 body: body, url: request.url)
         }
         let run = await harness.run(["star-history", "octocat/Hello-World", "--from", "2020-01-01", "--json"])
