@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore", "TestSupport"]),
         .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes", "TestSupport"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "Data", "TestSupport"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Data", "JSONBytes", "TestSupport"]),
         .testTarget(
             name: "NetworkingTests",
             dependencies: ["Networking", "AtomicCore", "AtomicLogger", "TestSupport", "GitHubStandIn"]

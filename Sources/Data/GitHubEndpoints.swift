@@ -252,6 +252,73 @@ package struct ListOwner: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+// Star history (issue 28): the stars a repository gained a week, and how many it has now.
+extension GitHubEndpoints {
+    /// The most stars one day may count: far above any repository's, and low enough that no sum of 100 pages
+    /// of them overflows. A count past it is no answer GitHub's schema gives.
+    package static let maximumStarsADay = 1_000_000_000
+
+    /// `GET /repos/{owner}/{repo}/stargazers/count`: `{"count": N}`; a 404 is a repository that does not exist.
+    package static func starCount(of repository: RepositoryName) -> Resource<Int> {
+        Resource(
+            .starCount, segment(repository.owner), URLEncoding.pathSegment(repository.name),
+            missing: "repository '\(repository)'"
+        ) { body throws(DomainError) in
+            guard let dto = try? JSONDecoder().decode(StarCountDTO.self, from: Foundation.Data(body.bytes)),
+                dto.count >= 0
+            else {
+                throw .malformedResponse(
+                    endpoint: body.label, detail: "the answer is not {\"count\": N} with N a whole number, 0 or more")
+            }
+            return dto.count
+        }
+    }
+
+    /// `GET /repos/{owner}/{repo}/stargazers/history`: the weeks, newest first, page by page. A week that is not
+    /// what GitHub's schema allows (seven counts, none negative, from a Sunday at midnight UTC) makes the page a
+    /// malformed answer that names the endpoint and the week.
+    package static func starHistory(of repository: RepositoryName) -> ListResource<StarWeek> {
+        ListResource(
+            first: Resource(
+                .starHistory, segment(repository.owner), URLEncoding.pathSegment(repository.name),
+                missing: "repository '\(repository)'", decode: starWeeks))
+    }
+
+    @Sendable private static func starWeeks(_ body: ResourceBody) throws(DomainError) -> Page<StarWeek> {
+        if body.noContent { return .noContent }
+        let dtos: [StarWeekDTO]
+        do {
+            dtos = try JSONDecoder().decode([StarWeekDTO].self, from: Foundation.Data(body.bytes))
+        } catch {
+            throw .malformedResponse(
+                endpoint: body.label, detail: "the answer is not a list of weeks {\"week\", \"total\", \"days\"}")
+        }
+        var weeks: [StarWeek] = []
+        for (index, dto) in dtos.enumerated() {
+            guard dto.total >= 0, dto.days.allSatisfy({ $0 <= maximumStarsADay }),
+                let week = StarWeek(startSeconds: dto.week, days: dto.days)
+            else {
+                throw .malformedResponse(
+                    endpoint: body.label,
+                    detail: "week \(index + 1) (\"week\": \(dto.week)) is not seven counts of stars, from a Sunday "
+                        + "at midnight UTC")
+            }
+            weeks.append(week)
+        }
+        return Page(items: weeks, next: body.next)
+    }
+}
+
+private struct StarCountDTO: Decodable {
+    let count: Int
+}
+
+private struct StarWeekDTO: Decodable {
+    let week: Int64
+    let total: Int
+    let days: [Int]
+}
+
 /// Percent-encoding for the two places user text enters a URL.
 package enum URLEncoding {
     /// Everything but RFC 3986 unreserved characters is encoded, so `/`, `..`, `?` and `#` cannot change the path.

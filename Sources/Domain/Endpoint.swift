@@ -30,6 +30,11 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         case hovercard
         /// No body: the status is the answer (204 yes or done, 404 no).
         case status
+        /// `[{"week", "total", "days"}]`, newest week first: the stars a repository gained a week, each week
+        /// from its Sunday with a count for each of its seven days (`/stargazers/history`).
+        case starWeeks
+        /// `{"count": N}`: how many there are now (`/stargazers/count`).
+        case count
     }
 
     /// What each record of a `.records` list is, as GitHub shapes it: rows whose items are alike (an account's

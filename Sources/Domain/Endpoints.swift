@@ -195,5 +195,20 @@ extension Endpoint {
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
         rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
         invitations, teamMembers,
+        starHistory, starCount,
     ]
+
+    // Star history (issue 28): a repository's stars a day, and how many it has now.
+
+    /// `GET /repos/{owner}/{repo}/stargazers/history` (September 2026 on, any public repository): the stars
+    /// gained a week, newest week first, 30 weeks a page at most and 100 pages (a 422 past them).
+    package static let starHistory = Endpoint(
+        "activity/get-stargazer-history-for-repo", .get, "/repos/{owner}/{repo}/stargazers/history",
+        shape: .starWeeks, paging: .capped(at: 3_000),
+        docs: "https://docs.github.com/rest/activity/starring#get-repository-star-history")
+    /// `GET /repos/{owner}/{repo}/stargazers/count`: `{"count": N}`, the stars a repository has now; 404 for a
+    /// repository that does not exist.
+    package static let starCount = Endpoint(
+        "activity/get-stargazer-count-for-repo", .get, "/repos/{owner}/{repo}/stargazers/count", shape: .count,
+        docs: "https://docs.github.com/rest/activity/starring#get-stargazer-count")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import Testing
 
 @testable import Domain
@@ -63,6 +64,17 @@ private enum OperationLists {
     static func shared() throws -> [DocumentedOperation] {
         let url = packageRoot.appendingPathComponent("Tests/Documented/operations.json")
         return try JSONDecoder().decode(SharedList.self, from: Data(contentsOf: url)).operations
+    }
+
+    /// The example a 200 answer's `default` gives written inline (`{"value": …}`) rather than as a component
+    /// (`activity/get-stargazer-count-for-repo`'s `{"count": 42}`), as its exact bytes in the documented list.
+    static func inlineExample(_ operation: DocumentedOperation) throws -> [UInt8]? {
+        let url = packageRoot.appendingPathComponent("Tests/Documented/operations.json")
+        let list = try Array(Data(contentsOf: url))
+        let entry = JSONText.elements(at: ["operations"], in: list).first {
+            JSONText.text(of: "operationId", in: $0) == operation.operationId
+        }
+        return entry.flatMap { JSONText.value(at: ["responses", "200", "examples", "default", "value"], in: $0) }
     }
 
     static func supplement() throws -> Supplement {
@@ -137,8 +149,10 @@ struct EndpointTableTests {
 
     /// A body the stand-in and the command tests answer with, named after a documented operation and not listed
     /// in the bodies' NOTICE.md, is that operation's documented example: the body of the example the documented
-    /// list names, byte for byte (`orgs/list-public-members` answers with `simple-user-items`, `users-list.json`).
-    /// So a new list's documented body needs no line in NOTICE.md, and no other body can pass for one.
+    /// list names, byte for byte (`orgs/list-public-members` answers with `simple-user-items`, `users-list.json`),
+    /// or the example the list writes inline, laid out as the bodies are (two spaces a level, a newline at the
+    /// end: `activity-get-stargazer-count-for-repo.json` is `{"count": 42}`). So a new list's documented body
+    /// needs no line in NOTICE.md, and no other body can pass for one.
     @Test func aBodyNoticeDoesNotListIsTheOperationsDocumentedExample() throws {
         let bodies = OperationLists.packageRoot.appendingPathComponent("Sources/GitHubStandIn/Bodies")
         let notice = try String(contentsOf: bodies.appendingPathComponent("NOTICE.md"), encoding: .utf8)
@@ -147,6 +161,12 @@ struct EndpointTableTests {
             guard let body = FileManager.default.contents(atPath: bodies.appendingPathComponent(name).path),
                 !notice.contains("`\(name)`")
             else { continue }
+            if operation.exampleFiles?["default"] == nil, let inline = try OperationLists.inlineExample(operation) {
+                var laidOut: [UInt8] = []
+                JSONText.pretty(inline, into: &laidOut)
+                #expect(body == Data(laidOut + [10]), "\(name) is not in NOTICE.md, and differs from GitHub's example")
+                continue
+            }
             let example = try #require(
                 operation.exampleFiles?["default"], "\(name) is not in NOTICE.md, and GitHub documents no example")
             let documented = try #require(

@@ -64,7 +64,7 @@ struct ContributionsEndToEndTests {
                     ? { Self.glyphs[$0] ?? "?" } : { "\u{1B}[38;5;\(Self.greens[$0] ?? 0)m■\u{1B}[0m" }
                 #expect(Array(lines[1...7]) == expectedRows(days, weeks: weeks, cell: cell), "\(map.stdout)")
                 let visible = lines.map {
-                    $0.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
+                    $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
                 }
                 #expect(visible.allSatisfy { $0.count <= columns }, "\(map.stdout)")
                 #expect(lines.contains { $0.hasPrefix("    Less ") })

@@ -2,7 +2,8 @@
 /// people of organizations and repositories, both in `PeopleLists`), which also says under which section help
 /// lists it; the router, help, completions, the man pages and the tests that walk this list pick it up from it.
 enum CommandCatalog {
-    static let commands: [Command] = accounts + PeopleLists.commands
+    static let commands: [Command] =
+        accounts + PeopleLists.commands + [StarHistoryCommand.declaration.listed(under: .organizations)]
 
     /// The commands about accounts, yours, searches and crawls, and the setup.
     private static let accounts: [Command] = [

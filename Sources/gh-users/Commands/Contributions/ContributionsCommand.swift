@@ -9,13 +9,9 @@ struct ContributionsOptions: Sendable, Equatable {
     var from: CalendarDay?
     var to: CalendarDay?
 
-    /// `--from` and `--to` as given; a missing end, or one after today (UTC), is today: no day after it has
-    /// happened. A missing start makes the span the 365 days up to the end. Nil when the start comes after the
-    /// end.
+    /// `--from` and `--to` as given (`DaySpan.resolve`). Nil when the start comes after the end.
     func span(today: CalendarDay) -> ClosedRange<CalendarDay>? {
-        let end = min(to ?? today, today)
-        let start = from ?? ContributionSpan.lastYear(until: end).lowerBound
-        return start <= end ? start...end : nil
+        DaySpan.resolve(from: from, to: to, today: today)
     }
 }
 
@@ -29,40 +25,20 @@ struct ContributionsReport: Sendable, Equatable {
 /// `gh-users contributions LOGIN`: an account's contribution calendar from GraphQL, drawn as GitHub draws it on
 /// a terminal, or one record per day.
 enum ContributionsCommand {
-    static let from = day(
-        OptionSpec("from", value: "DATE", help: "First day, YYYY-MM-DD (UTC).", default: "364 days before --to"),
-        at: \.from)
-    static let to = day(
-        OptionSpec("to", value: "DATE", help: "Last day, YYYY-MM-DD (UTC).", default: "today"), at: \.to)
     /// The span's rules are checked once both ends are read.
     static let options = GroupDeclaration<ContributionsOptions>(
-        title: "OPTIONS", options: [from, to],
+        title: "OPTIONS", options: [DaySpan.from(at: \.from), DaySpan.to(at: \.to)],
         check: { options, _, spec throws(UsageError) in
-            if let start = options.from, let end = options.to, start > end {
-                throw UsageError(message: "--from \(start) comes after --to \(end)", command: spec)
-            }
-            // Each year is a request: a span reaching back before GitHub would spend them on empty years.
-            if let start = options.from, start < gitHubBegan {
-                throw UsageError(
-                    message: "--from \(start) is before GitHub began (\(gitHubBegan)): no account has contributions "
-                        + "before then",
-                    command: spec)
-            }
+            try DaySpan.check(from: options.from, to: options.to, nothing: "no account has contributions", spec: spec)
         }
     )
 
     static let declaration = Command(
         resource: ResourceDeclaration<ContributionsOptions, _>(
             fetch: { (options: ContributionsOptions, github: any GitHubReader, context: CommandContext) in
-                let today = CalendarDay(secondsSince1970: context.render.now.timeIntervalSince1970)
-                guard let span = options.span(today: today) else {
-                    let end = min(options.to ?? today, today)
-                    return [.failure(.invalidInput("--from \(options.from ?? end) comes after --to \(end)"))]
-                }
-                if let to = options.to, to > today {
-                    context.io.writeErr("gh-users: --to \(to) is in the future: the calendar ends today, \(today).\n")
-                }
                 let result = await Result.of { () throws(DomainError) -> ContributionsReport in
+                    let span = try DaySpan.resolve(
+                        from: options.from, to: options.to, context: context, ending: "the calendar")
                     let calendar = try await GetContributionsUseCase(repository: github).execute(
                         options.login, span: span)
                     return ContributionsReport(login: options.login.value, span: span, calendar: calendar)
@@ -134,38 +110,5 @@ enum ContributionsCommand {
         let days = unknown.count == 1 ? "1 day" : "\(unknown.count) days"
         return "gh-users: GitHub gave \(days) a contributionLevel this gh-users does not know (\(listed)); "
             + "drawn at the nearest known level.\n"
-    }
-
-    /// The day of GitHub's first commit, October 2007: no calendar has a contribution before it.
-    static let gitHubBegan = CalendarDay("2007-10-01")!
-
-    /// A day written as YYYY-MM-DD, or the error that says what is wrong with it.
-    private static func day(
-        _ spec: OptionSpec, at path: WritableKeyPath<ContributionsOptions, CalendarDay?> & Sendable
-    ) -> OptionDeclaration<ContributionsOptions> {
-        .optional(
-            spec, at: path,
-            parse: { reading throws(UsageError) in
-                guard let day = CalendarDay(reading.text) else {
-                    let problem = missingDay(reading.text) ?? "a date as YYYY-MM-DD, such as 2025-01-31"
-                    throw reading.usageError("invalid value '\(reading.text)' for '--\(spec.name)': \(problem)")
-                }
-                return day
-            },
-            write: \.description)
-    }
-
-    /// What is wrong with a date written as YYYY-MM-DD that names no day ("2026-02 has no day 30: it has 28
-    /// days"); nil when the text is not of that form.
-    static func missingDay(_ text: String) -> String? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            zip(parts, [4, 2, 2]).allSatisfy({ $0.count == $1 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let year = Int(parts[0]), let month = Int(parts[1])
-        else { return nil }
-        guard (1...12).contains(month) else { return "there is no month \(parts[1]): months are 01 to 12" }
-        guard year >= 1 else { return "the year is 0001 to 9999" }
-        let length = (28...31).last { CalendarDay(year: year, month: month, day: $0) != nil } ?? 31
-        return "\(parts[0])-\(parts[1]) has no day \(parts[2]): it has \(length) days"
     }
 }

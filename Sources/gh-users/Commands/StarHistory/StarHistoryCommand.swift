@@ -1,0 +1,154 @@
+import Data
+import Domain
+
+/// `gh-users star-history`: whose stars, over which days, and by day or by week (the rest is decided when it
+/// runs, from today's date).
+struct StarHistoryOptions: Sendable, Equatable {
+    enum Grouping: String, Sendable, CaseIterable {
+        case day, week
+    }
+
+    var repository: RepositoryName
+    var from: CalendarDay?
+    var to: CalendarDay?
+    /// Nil is by day.
+    var by: Grouping?
+}
+
+/// What `star-history` found: the repository, the span, today's count and a point a day or a week.
+struct StarHistoryReport: Sendable, Equatable {
+    let repository: RepositoryName
+    let span: ClosedRange<CalendarDay>
+    let grouping: StarHistoryOptions.Grouping
+    let count: Int
+    /// Oldest first.
+    let points: [StarPoint]
+
+    var gained: Int { points.reduce(0) { $0 + $1.gained } }
+}
+
+/// `gh-users star-history OWNER/REPO`: the stars a public repository gained a day or a week
+/// (`GET /repos/{owner}/{repo}/stargazers/history`, September 2026 on), with the running total counted back
+/// from today's count (`/stargazers/count`); drawn as a chart on a terminal, else one record per day or week.
+enum StarHistoryCommand {
+    /// GitHub serves at most 30 weeks a page.
+    static let weeksAPage = 30
+
+    static let options = GroupDeclaration<StarHistoryOptions>(
+        title: "OPTIONS",
+        options: [
+            DaySpan.from(at: \.from), DaySpan.to(at: \.to),
+            .choice(
+                OptionSpec(
+                    "by", value: "UNIT", help: "One record a day, or a week (from its Sunday).", default: "day",
+                    choices: StarHistoryOptions.Grouping.allCases.map(\.rawValue)),
+                at: \.by),
+        ],
+        check: { options, _, spec throws(UsageError) in
+            try DaySpan.check(from: options.from, to: options.to, nothing: "no repository has stars", spec: spec)
+        }
+    )
+
+    static let declaration = Command(
+        resource: ResourceDeclaration<StarHistoryOptions, _>(
+            fetch: { (options: StarHistoryOptions, github: any GitHubReader, context: CommandContext) in
+                [
+                    await Result.of { () throws(DomainError) in
+                        let span = try DaySpan.resolve(
+                            from: options.from, to: options.to, context: context, ending: "the history")
+                        return try await load(options, span: span, github)
+                    }
+                ]
+            },
+            render: { (reports: [StarHistoryReport], _: StarHistoryOptions, context: RenderContext) in
+                reports.first.map { StarHistoryRenderer.render($0, context: context) } ?? []
+            }
+        ),
+        spec: CommandSpec(
+            name: "star-history",
+            abstract: "Show the stars a repository gained a day or a week (\(Endpoint.starHistory)).",
+            usage: "gh-users star-history OWNER/REPO [--from DATE] [--to DATE] [--by day|week] [options]",
+            discussion: """
+                Asks how many stars the repository has now (\(Endpoint.starCount)), then GitHub's star history,
+                newest week first, back to --from and no further. Since September 2026 GitHub gives it for any
+                public repository, with or without a token, while it lists who starred (stargazers) only to a
+                repository's admins and collaborators.
+
+                The total at the end of each day is counted back from today's count: today's count less the
+                stars gained since. A star taken back is not in the history, so a day's total is lower than
+                the count was that day by the stars taken back since.
+
+                The span defaults to the 365 days up to today (UTC); a --to after today is cut at today. On a
+                terminal (or with --format table) a line says the count now and the stars gained in the span,
+                and a chart of the running total fits the width: as many days or weeks as it holds, else runs
+                of them, each drawn at the total it ended with. --json gives
+                {"repository","from","to","by","count","gained","history"} (with --fields, the history alone);
+                ndjson, csv and tsv (the default when piped) give one record per day or week: date (the day, or
+                the week's Sunday), stars (gained in it), total (at its end). A repository that does not exist
+                is exit 3.
+                """,
+            arguments: [("OWNER/REPO", "The repository, such as octocat/Hello-World.")],
+            options: options.group.options,
+            examples: [
+                ("gh-users star-history octocat/Hello-World", "The last year's stars, as a chart."),
+                (
+                    "gh-users star-history octocat/Hello-World --from 2020-01-01 --by week --format csv",
+                    "Every week since 2020, with its running total."
+                ),
+                (
+                    "gh-users star-history octocat/Hello-World --json | jq .gained",
+                    "How many stars the last year brought."
+                ),
+            ],
+            fields: ["date", "stars", "total"]
+        ),
+        parse: { parsed, spec throws(UsageError) in
+            try options.parse(parsed, spec: spec, into: StarHistoryOptions(repository: try repository(parsed, spec)))
+        }
+    )
+
+    /// Today's count, then the history's pages, newest first, until one reaches back to the span's first day,
+    /// the pages end, or GitHub's 100 pages are read.
+    static func load(_ options: StarHistoryOptions, span: ClosedRange<CalendarDay>, _ github: any GitHubReader)
+        async throws(DomainError) -> StarHistoryReport
+    {
+        let count = try await github.fetch(GitHubEndpoints.starCount(of: options.repository))
+        let list = GitHubEndpoints.starHistory(of: options.repository)
+        var page = try await github.firstPage(list, perPage: weeksAPage)
+        var weeks = page.items
+        let pages = (Endpoint.starHistory.itemCap ?? weeksAPage) / weeksAPage
+        for _ in 1..<pages {
+            guard let oldest = page.items.map(\.start).min(), oldest > span.lowerBound, let next = page.next else {
+                break
+            }
+            page = try await github.page(list, at: next)
+            weeks += page.items
+        }
+        let history = StarHistory(count: count, weeks: weeks)
+        let grouping = options.by ?? .day
+        return StarHistoryReport(
+            repository: options.repository, span: span, grouping: grouping, count: count,
+            points: grouping == .week ? history.weeks(in: span) : history.days(in: span))
+    }
+
+    /// The one OWNER/REPO the command takes, checked before anything is sent.
+    private static func repository(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError)
+        -> RepositoryName
+    {
+        guard let text = parsed.positionals.first else {
+            throw UsageError(message: "star-history needs an OWNER/REPO, such as octocat/Hello-World", command: spec)
+        }
+        if let extra = parsed.positionals.dropFirst().first {
+            throw UsageError(
+                message: "unexpected argument '\(extra)': star-history takes one OWNER/REPO", command: spec)
+        }
+        do {
+            return try RepositoryName(validating: text)
+        } catch {
+            guard case .invalidInput(let message) = error else {
+                throw UsageError(message: "invalid repository", command: spec)
+            }
+            throw UsageError(message: message, command: spec)
+        }
+    }
+}
