@@ -16,6 +16,32 @@ extension UsageError {
     }
 }
 
+/// The one OWNER/REPO or ORG/TEAM a command takes, named as its spec names it and checked before anything is
+/// sent: a missing, extra or malformed one is a usage error (exit 64) that gives an example.
+enum OwnedArgument {
+    static func single<Name>(
+        _ parsed: ParsedArguments, spec: CommandSpec, _ make: (String) throws(DomainError) -> Name
+    ) throws(UsageError) -> Name {
+        let name = spec.arguments.first?.name ?? "OWNER/REPO"
+        guard let text = parsed.positionals.first else {
+            let example = ["OWNER/REPO": "octocat/Hello-World", "ORG/TEAM": "github/justice-league"][name]
+            throw UsageError(
+                message: "\(spec.name) needs an \(name)" + (example.map { ", such as \($0)" } ?? ""), command: spec)
+        }
+        if let extra = parsed.positionals.dropFirst().first {
+            throw UsageError(message: "unexpected argument '\(extra)': \(spec.name) takes one \(name)", command: spec)
+        }
+        do {
+            return try make(text)
+        } catch {
+            guard case .invalidInput(let message) = error else {
+                throw UsageError(message: "invalid \(name)", command: spec)
+            }
+            throw UsageError(message: message, command: spec)
+        }
+    }
+}
+
 /// A login from the command line, or a usage error that says what a login may hold.
 enum LoginArgument {
     static func parse(_ text: String, spec: CommandSpec) throws(UsageError) -> Login {

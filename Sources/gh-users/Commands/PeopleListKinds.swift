@@ -22,24 +22,10 @@ enum PeopleListOwner: Sendable {
     case team
 
     func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ListOwner {
-        let name = spec.arguments.first?.name ?? "ORG"
-        guard let text = parsed.positionals.first else {
-            throw UsageError(message: "\(spec.name) needs \(name)", command: spec)
-        }
-        if let extra = parsed.positionals.dropFirst().first {
-            throw UsageError(message: "unexpected argument '\(extra)': \(spec.name) takes one \(name)", command: spec)
-        }
-        do {
-            switch self {
-            case .organization: return .organization(try Login(validating: text))
-            case .repository: return .repository(try RepositoryName(validating: text))
-            case .team: return .team(try TeamName(validating: text))
-            }
-        } catch {
-            guard case .invalidInput(let message) = error else {
-                throw UsageError(message: "invalid \(name)", command: spec)
-            }
-            throw UsageError(message: message, command: spec)
+        switch self {
+        case .organization: return .organization(try LoginArgument.single(parsed, spec: spec))
+        case .repository: return .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init))
+        case .team: return .team(try OwnedArgument.single(parsed, spec: spec, TeamName.init))
         }
     }
 }

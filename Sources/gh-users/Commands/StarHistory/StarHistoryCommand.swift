@@ -103,7 +103,9 @@ enum StarHistoryCommand {
             fields: ["date", "stars", "total"]
         ),
         parse: { parsed, spec throws(UsageError) in
-            try options.parse(parsed, spec: spec, into: StarHistoryOptions(repository: try repository(parsed, spec)))
+            try options.parse(
+                parsed, spec: spec,
+                into: StarHistoryOptions(repository: try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)))
         }
     )
 
@@ -129,26 +131,5 @@ enum StarHistoryCommand {
         return StarHistoryReport(
             repository: options.repository, span: span, grouping: grouping, count: count,
             points: grouping == .week ? history.weeks(in: span) : history.days(in: span))
-    }
-
-    /// The one OWNER/REPO the command takes, checked before anything is sent.
-    private static func repository(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError)
-        -> RepositoryName
-    {
-        guard let text = parsed.positionals.first else {
-            throw UsageError(message: "star-history needs an OWNER/REPO, such as octocat/Hello-World", command: spec)
-        }
-        if let extra = parsed.positionals.dropFirst().first {
-            throw UsageError(
-                message: "unexpected argument '\(extra)': star-history takes one OWNER/REPO", command: spec)
-        }
-        do {
-            return try RepositoryName(validating: text)
-        } catch {
-            guard case .invalidInput(let message) = error else {
-                throw UsageError(message: "invalid repository", command: spec)
-            }
-            throw UsageError(message: message, command: spec)
-        }
     }
 }
