@@ -108,7 +108,20 @@ enum ErrorMapping {
     ///
     /// A 403 of `GET /repos/{owner}/{repo}/contributors` that says the list is too large is no question of the
     /// token: GitHub does not list them through the API at all (exit 1), and the message says so in one line.
-    static func ownResourceRefusal(_ error: DomainError, endpoint: Endpoint) -> DomainError {
+    ///
+    /// `GET /orgs/{org}/members` with a 2FA filter (`url`'s query) is for the organization's owners: GitHub's 422
+    /// or 403 to anyone else is a refusal (exit 4) that says so in one line.
+    static func ownResourceRefusal(_ error: DomainError, endpoint: Endpoint, url: URL? = nil) -> DomainError {
+        if endpoint == .members, url?.query?.contains("filter=2fa_") == true {
+            let owners = "the 2FA filters are for the organization's owners only"
+            switch error {
+            case .server(422, let message, let requestID):
+                return .unauthorized(status: 422, message: "\(owners) (\(message))", requestID: requestID)
+            case .unauthorized(403, let message, _, let requestID):
+                return .unauthorized(status: 403, message: "\(owners) (\(message))", requestID: requestID)
+            default: break
+            }
+        }
         if case .unauthorized(403, let message, _, _) = error, endpoint == .contributors,
             message.lowercased().contains("too large")
         {

@@ -201,7 +201,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         let label = ErrorMapping.label(url)
         let response = try await answer(resource, at: url, label: label)
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
-            throw ErrorMapping.ownResourceRefusal(error, endpoint: resource.endpoint)
+            throw ErrorMapping.ownResourceRefusal(error, endpoint: resource.endpoint, url: url)
         }
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         do {

@@ -144,6 +144,11 @@ extension Endpoint {
     package static let publicMembers = Endpoint(
         "orgs/list-public-members", .get, "/orgs/{org}/public_members", shape: .accounts, paging: .link,
         docs: "https://docs.github.com/rest/orgs/members#list-public-organization-members")
+    /// `GET /orgs/{org}/members`: the members of an organization the token can see (all of them for a member);
+    /// `filter` 2fa_disabled or 2fa_insecure only for its owners (a 422 or 403 for others), `role` admin or member.
+    package static let members = Endpoint(
+        "orgs/list-members", .get, "/orgs/{org}/members", query: ["filter", "role"], shape: .accounts, paging: .link,
+        scope: "read:org", docs: "https://docs.github.com/rest/orgs/members#list-organization-members")
     /// `GET /orgs/{org}/outside_collaborators`: an organization's outside collaborators, for its owners.
     package static let outsideCollaborators = Endpoint(
         "orgs/list-outside-collaborators", .get, "/orgs/{org}/outside_collaborators", shape: .accounts,
@@ -193,7 +198,7 @@ extension Endpoint {
         socialAccounts,
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
-        rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
+        rateLimitStatus, members, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
         invitations, teamMembers,
         starHistory, starCount,
     ]

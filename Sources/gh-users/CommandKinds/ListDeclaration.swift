@@ -99,10 +99,30 @@ struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
         return copy
     }
 
+    /// Options that need a token, named as the exit-4 message names them (`members --role (read:org)`); nil
+    /// for options that need none.
+    func requiringToken(for needs: @escaping @Sendable (Options) -> String?) -> Self {
+        var copy = self
+        copy.setup.needsToken = needs
+        return copy
+    }
+
+    /// Options that depend on the run as well as on the command line (`members` without a token lists the
+    /// public members): applied after the token check, before the first request.
+    func resolved(by resolve: @escaping @Sendable (Options, CommandContext) -> Options) -> Self {
+        var copy = self
+        copy.setup.resolve = resolve
+        return copy
+    }
+
     /// What a run needs before its first request.
     struct RunSetup: Sendable {
         /// nil when no options need a token.
         var requiresToken: (@Sendable (Options) -> Bool)?
+        /// What needs a token, for a command whose need is its options' (`requiringToken(for:)`).
+        var needsToken: (@Sendable (Options) -> String?)?
+        /// What the run makes of the options (`resolved(by:)`); nil to take them as parsed.
+        var resolve: (@Sendable (Options, CommandContext) -> Options)?
     }
 
     /// Page-based lists can shift while they are read: an item whose id was already seen is dropped, as is

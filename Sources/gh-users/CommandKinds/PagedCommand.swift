@@ -67,6 +67,7 @@ struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
     /// One run: the token check, then the shared coordinator with what the declaration says.
     func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
         if let refusal = refusal(context) { return refusal }
+        let options = declaration.setup.resolve?(options, context) ?? options
         let plan = declaration.paging?(options) ?? options.paging.plan
         let expanding = declaration.profiles.flatMap { stage in
             let chosen = options[keyPath: stage.options]
@@ -103,6 +104,9 @@ struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
         guard !context.presenter.hasToken else { return nil }
         if declaration.setup.requiresToken?(options) == true {
             return TokenRequirement(command: needingToken).refuse(context)
+        }
+        if let needs = declaration.setup.needsToken?(options) {
+            return TokenRequirement(command: needs).refuse(context)
         }
         if let stage = declaration.profiles, options[keyPath: stage.options].full,
             options[keyPath: stage.options].via == .graphql

@@ -7,6 +7,8 @@ import Domain
 struct PeopleListOptions: PagedOptions {
     var owner: ListOwner
     var filters: [String: String] = [:]
+    /// `members --public`, or a run without a token: the list anyone may see (`GET /orgs/{org}/public_members`).
+    var publicOnly = false
     var paging = PagingOptions()
     var profiles = ProfileOptions()
 }
@@ -91,7 +93,7 @@ extension Command {
             under: owner, filters: filters, spec: spec)
     }
 
-    private init<Item: ListedItem>(
+    init<Item: ListedItem>(
         peopleList declaration: ListDeclaration<PeopleListOptions, Item>, under owner: PeopleListOwner,
         filters: [OptionDeclaration<PeopleListOptions>], spec: CommandSpec
     ) {

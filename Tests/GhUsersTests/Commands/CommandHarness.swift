@@ -28,6 +28,8 @@ struct CommandHarness {
     let http = StubTransport()
     var environment: [String: String] = [:]
     var stdoutTTY = false
+    /// stderr is a terminal: the notes written for a person (which list `members` listed) are written.
+    var stderrTTY = false
     var width = 80
     /// A cache folder the runs share, for a second run that revalidates the first's answers; nil gives each run
     /// a fresh one, removed after it.
@@ -57,7 +59,7 @@ struct CommandHarness {
         defer { if cacheDirectory == nil { try? FileManager.default.removeItem(at: cache) } }
         var variables = environment
         variables["XDG_CACHE_HOME"] = cache.path
-        let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, width: width)
+        let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, stderrTTY: stderrTTY, width: width)
         let transport = http.transport
         // No wait is slept: a retry's backoff or a rate limit's countdown passes at once, and a rate-limit wait
         // is announced on stderr as the live wiring announces it.

@@ -166,6 +166,10 @@ struct CommandRequestTests {
             sends: "GET /users/octocat/received_events/public?per_page=30",
             body: "activity-list-public-events-for-user", fields: "id,type",
             lines: "22249084947\tWatchEvent\n22249084964\tPushEvent\n"),
+        // GitHub documents the same simple-user items for an organization's members as for /users.
+        CommandRow(
+            .members, "members github --role admin", sends: "GET /orgs/github/members?role=admin&per_page=30",
+            body: "orgs-list-members", needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
         // GitHub documents the same simple-user items for an organization's public members as for /users.
         CommandRow(
             .publicMembers, "members github", sends: "GET /orgs/github/public_members?per_page=30",

@@ -1,0 +1,97 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// `members ORG`: the members the token can see (`GET /orgs/{org}/members`), or without a token and with `--public`
+/// the public ones (`GET /orgs/{org}/public_members`), and which of the two on a terminal's stderr. The bodies are
+/// GitHub's documented `simple-user-items` (Sources/GitHubStandIn/Bodies/NOTICE.md).
+struct MembersCommandTests {
+    private static func harness(token: Bool) -> CommandHarness {
+        var harness = CommandHarness()
+        harness.stderrTTY = true
+        if token { harness.environment["GH_TOKEN"] = CommandRequestTests.token }
+        return harness
+    }
+
+    @Test func withATokenTheMembersAreListedWithTheFilters() async {
+        let harness = Self.harness(token: true)
+        harness.expect(
+            "GET /orgs/github/members?filter=2fa_disabled&role=member&per_page=30", body: "orgs-list-members")
+        let run = await harness.run(
+            ["members", "github", "--2fa-disabled", "--role", "member", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0)
+        #expect(run.out == "octocat\n")
+        #expect(
+            run.err
+                == "Members as the token sees them: every member for a member of the organization, only the public "
+                + "ones for anyone else.\n")
+    }
+
+    @Test func withoutATokenThePublicMembersAreListedAndSaidSo() async {
+        let harness = Self.harness(token: false)
+        harness.expect("GET /orgs/github/public_members?per_page=30", body: "orgs-list-public-members")
+        let run = await harness.run(["members", "github", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0)
+        #expect(run.out == "octocat\n")
+        #expect(
+            run.err
+                == "Public members only: without a token GitHub lists only the members who show their membership.\n")
+    }
+
+    @Test func publicAsksForThePublicMembersWithAToken() async {
+        let harness = Self.harness(token: true)
+        harness.expect("GET /orgs/github/public_members?per_page=30", body: "orgs-list-public-members")
+        let run = await harness.run(["members", "github", "--public", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0)
+        #expect(run.out == "octocat\n")
+        #expect(run.err == "Public members only (--public): the members who show their membership.\n")
+    }
+
+    /// Piped, stderr carries no note: a script reads the records alone.
+    @Test func theNoteIsForATerminalOnly() async {
+        var harness = Self.harness(token: false)
+        harness.stderrTTY = false
+        harness.expect("GET /orgs/github/public_members?per_page=30", body: "orgs-list-public-members")
+        let run = await harness.run(["members", "github", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0)
+        #expect(run.err.isEmpty)
+    }
+
+    /// The strict stub answers nothing here: a request would fail the test.
+    @Test(arguments: [
+        (["--role", "admin"], "members --role (read:org)"),
+        (["--2fa-insecure"], "members --2fa-insecure (read:org, as an owner of the organization)"),
+    ])
+    func aFilterWithoutATokenIsRefusedBeforeAnythingIsSent(options: [String], named: String) async {
+        let run = await Self.harness(token: false).run(["members", "github"] + options)
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("gh-users: \(named) needs a token"))
+    }
+
+    @Test(arguments: [
+        ["--2fa-disabled", "--2fa-insecure"],
+        ["--public", "--role", "admin"],
+        ["--2fa-disabled", "--public"],
+    ])
+    func filtersThatCannotGoTogetherAreAUsageError(options: [String]) async {
+        let run = await Self.harness(token: true).run(["members", "github"] + options)
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: "))
+    }
+
+    /// GitHub filters by 2FA for the organization's owners only: its refusal of anyone else says so (exit 4).
+    @Test(arguments: [(422, "error-422-validation"), (403, "error-403-forbidden")])
+    func aTwoFactorFilterRefusedToANonOwnerSaysSo(status: Int, body: String) async {
+        let harness = Self.harness(token: true)
+        harness.expect("GET /orgs/github/members?filter=2fa_disabled&per_page=30", status: status, body: body)
+        let run = await harness.run(["members", "github", "--2fa-disabled"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("gh-users: GitHub refused the request (HTTP \(status): the 2FA filters are for"))
+        #expect(run.err.contains("the organization's owners only"))
+    }
+}
