@@ -57,7 +57,7 @@ extension StandInReply {
             .unfollow: "user, user:follow", .blocks: "user", .block: "user", .unblock: "user",
             .emails: "user, user:email", .updateAuthenticatedUser: "user",
             .outsideCollaborators: "read:org", .invitations: "admin:org", .collaborators: "repo",
-            .teamMembers: "read:org",
+            .teamMembers: "read:org", .members: "read:org",
         ]
         for path in paths.map({ $0.replacing("{username}", with: "octocat") }) {
             let match = gitHub.match(method: row.method.rawValue, path: path)
