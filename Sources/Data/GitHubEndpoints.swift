@@ -29,13 +29,6 @@ package enum GitHubEndpoints {
         ListResource(first: Resource(endpoint, missing: "authenticated user", decode: accounts))
     }
 
-    /// The accounts listed under one account or organization (`GET /orgs/{org}/public_members`): the row gives
-    /// the path, and a 404 names the owner as the row's placeholder does.
-    package static func accounts(_ endpoint: Endpoint, of owner: Login) -> ListResource<User> {
-        ListResource(
-            first: Resource(endpoint, segment(owner), missing: missing(owner, in: endpoint), decode: accounts))
-    }
-
     /// The accounts listed under an organization, a repository or a team (`GET /repos/{owner}/{repo}/assignees`),
     /// with the filters GitHub documents for the row (`affiliation=outside`), sent in the row's order.
     package static func accounts(

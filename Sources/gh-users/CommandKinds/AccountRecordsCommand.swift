@@ -13,13 +13,6 @@ struct AccountListOptions: PagedOptions {
     }
 }
 
-/// What a command that lists the accounts under one owner takes: the owner, the paging and the profile options.
-struct OwnedAccountsOptions: PagedOptions {
-    var owner: Login
-    var paging = PagingOptions()
-    var profiles = ProfileOptions()
-}
-
 /// A column read from a record's JSON by a path of keys, as GitHub sent it.
 extension Column where Item == Record {
     init(_ header: String, path: [String], shrink: ColumnShrink? = nil) {
@@ -52,23 +45,6 @@ extension Command {
             ),
             spec: spec,
             parse: AccountListOptions.parse
-        )
-    }
-}
-
-extension Command {
-    /// The accounts a row lists under one owner (`.publicMembers`: `GET /orgs/{org}/public_members`), named by the
-    /// spec's one argument (ORG): the accounts' columns, `--full` for their profiles, GitHub's JSON as sent, and
-    /// an account already written dropped.
-    init(accounts endpoint: Endpoint, noun: String, spec: CommandSpec) {
-        self.init(
-            list: ListDeclaration<OwnedAccountsOptions, User>(
-                noun: noun, list: { GitHubEndpoints.accounts(endpoint, of: $0.owner) }
-            ).fullProfiles(.accounts(\.profiles)),
-            spec: spec,
-            parse: { parsed, spec throws(UsageError) in
-                OwnedAccountsOptions(owner: try LoginArgument.single(parsed, spec: spec))
-            }
         )
     }
 }

@@ -51,7 +51,8 @@ struct UsersEndpointTests {
             try await repository.firstPage(GitHubEndpoints.records(underAnOrganization, of: org), perPage: 30)
         }
         await #expect(throws: DomainError.notFound(resource: "organization 'no-such-org'")) {
-            try await repository.firstPage(GitHubEndpoints.accounts(underAnOrganization, of: org), perPage: 30)
+            try await repository.firstPage(
+                GitHubEndpoints.accounts(underAnOrganization, under: .organization(org)), perPage: 30)
         }
     }
 }
