@@ -168,6 +168,11 @@ extension Endpoint {
     package static let forks = Endpoint(
         "repos/list-forks", .get, "/repos/{owner}/{repo}/forks", shape: .records(.repository), paging: .link,
         docs: "https://docs.github.com/rest/repos/forks#list-forks")
+    /// `GET /repos/{owner}/{repo}/subscribers`: who watches a repository; since July 2026 GitHub lists them only
+    /// to the repository's admins and collaborators.
+    package static let watchers = Endpoint(
+        "activity/list-watchers-for-repo", .get, "/repos/{owner}/{repo}/subscribers", shape: .accounts,
+        paging: .link, docs: "https://docs.github.com/rest/activity/watching#list-watchers")
     /// `GET /orgs/{org}/invitations`: an organization's pending invitations, for its owners; the `login` of an
     /// invitation sent to an email address is null.
     package static let invitations = Endpoint(
@@ -194,7 +199,7 @@ extension Endpoint {
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
         rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
-        invitations, teamMembers,
+        invitations, teamMembers, watchers,
         starHistory, starCount,
     ]
 

@@ -7,6 +7,7 @@ import JSONBytes
 enum PeopleLists {
     static let commands: [Command] = [
         members, outsideCollaborators, invitations, teamMembers, assignees, collaborators, contributors, forkers,
+        watchers,
     ].map { $0.listed(under: .organizations) }
 
     static let members = Command(
@@ -65,6 +66,25 @@ enum PeopleLists {
             examples: [
                 ("gh-users assignees octocat/Hello-World", "The first 30."),
                 ("gh-users assignees octocat/Hello-World --all --format tsv --fields login", "Every login."),
+            ],
+            fields: FieldCatalog.account))
+
+    static let watchers = Command(
+        people: .watchers, under: .repository, noun: "watchers",
+        spec: CommandSpec(
+            name: "watchers",
+            abstract: "List who watches a repository (\(Endpoint.watchers)).",
+            usage: "gh-users watchers OWNER/REPO [--limit N | --all] [options]",
+            discussion: """
+                Lists the accounts subscribed to the repository's notifications. Since July 2026 GitHub lists a
+                repository's watchers only to its admins and collaborators: it needs a token of one of them
+                (with the repo scope for a private repository).
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [],
+            examples: [
+                ("gh-users watchers my-org/app", "The first 30 watchers of a repository you administer."),
+                ("gh-users watchers my-org/app --all --full --format csv --fields login,name", "Who they are."),
             ],
             fields: FieldCatalog.account))
 

@@ -177,6 +177,10 @@ struct CommandRequestTests {
         CommandRow(
             .assignees, "assignees octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/assignees?per_page=30",
             body: "issues-list-assignees", fields: "login,id", lines: "octocat\t1\n"),
+        // GitHub documents the same simple-user items for a repository's watchers as for /users.
+        CommandRow(
+            .watchers, "watchers octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/subscribers?per_page=30",
+            body: "activity-list-watchers-for-repo", needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
             .collaborators, "collaborators octocat/Hello-World --affiliation direct --permission push",
             sends: "GET /repos/octocat/Hello-World/collaborators?affiliation=direct&permission=push&per_page=30",
