@@ -43,6 +43,8 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         case repository
         /// `{"starred_at", "repo"}` in the star media type, else a repository.
         case starredRepository
+        /// `{"starred_at", "user"}` in the star media type: who starred a repository, and when.
+        case stargazer
         case publicKey
         case signingKey
         case gpgKey

@@ -173,6 +173,12 @@ extension Endpoint {
     package static let watchers = Endpoint(
         "activity/list-watchers-for-repo", .get, "/repos/{owner}/{repo}/subscribers", shape: .accounts,
         paging: .link, docs: "https://docs.github.com/rest/activity/watching#list-watchers")
+    /// `GET /repos/{owner}/{repo}/stargazers` in the star media type: who starred a repository, and when; since
+    /// July 2026 GitHub lists them only to the repository's admins and collaborators.
+    package static let stargazers = Endpoint(
+        "activity/list-stargazers-for-repo", .get, "/repos/{owner}/{repo}/stargazers",
+        mediaType: "application/vnd.github.star+json", shape: .records(.stargazer), paging: .link,
+        docs: "https://docs.github.com/rest/activity/starring#list-stargazers")
     /// `GET /orgs/{org}/invitations`: an organization's pending invitations, for its owners; the `login` of an
     /// invitation sent to an email address is null.
     package static let invitations = Endpoint(
@@ -199,7 +205,7 @@ extension Endpoint {
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
         rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
-        invitations, teamMembers, watchers,
+        invitations, teamMembers, watchers, stargazers,
         starHistory, starCount,
     ]
 

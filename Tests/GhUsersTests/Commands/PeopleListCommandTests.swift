@@ -32,6 +32,19 @@ struct PeopleListCommandTests {
         #expect(run.err.contains("(this needs: \(scope))"))
     }
 
+    /// A stargazer is `{"starred_at", "user"}` in the star media type: the table reads the login inside `user`.
+    @Test func theStargazersTableShowsEachLoginAndWhenItStarred() async {
+        let harness = Self.signedIn()
+        harness.expect(
+            "GET /repos/octocat/Hello-World/stargazers?per_page=30", accept: "application/vnd.github.star+json",
+            body: "activity-list-stargazers-for-repo")
+        let run = await harness.run(["stargazers", "octocat/Hello-World", "--format", "table"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("LOGIN"))
+        #expect(run.out.contains("STARRED"))
+        #expect(run.out.split(separator: "\n").last?.hasPrefix("octocat ") == true)
+    }
+
     /// OWNER/REPO is checked before anything is sent: the strict stub answers nothing, so a request would fail.
     @Test(arguments: ["octocat", "octocat/Hello-World/issues", "octocat/..", "octo cat/Hello-World"])
     func aRepositoryNotGivenAsOwnerSlashRepoIsAUsageError(repository: String) async {
