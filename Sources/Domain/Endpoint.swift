@@ -33,6 +33,8 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         /// `[{"week", "total", "days"}]`, newest week first: the stars a repository gained a week, each week
         /// from its Sunday with a count for each of its seven days (`/stargazers/history`).
         case starWeeks
+        /// One repository object (`GET /repos/{owner}/{repo}`).
+        case repository
         /// `{"count": N}`: how many there are now (`/stargazers/count`).
         case count
     }

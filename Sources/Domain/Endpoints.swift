@@ -179,6 +179,11 @@ extension Endpoint {
         "activity/list-stargazers-for-repo", .get, "/repos/{owner}/{repo}/stargazers",
         mediaType: "application/vnd.github.star+json", shape: .records(.stargazer), paging: .link,
         docs: "https://docs.github.com/rest/activity/starring#list-stargazers")
+    /// `GET /repos/{owner}/{repo}`: a repository, asked to tell one that does not exist (404) from a list of it
+    /// that GitHub withholds (its stargazers and watchers since July 2026).
+    package static let repository = Endpoint(
+        "repos/get", .get, "/repos/{owner}/{repo}", shape: .repository,
+        docs: "https://docs.github.com/rest/repos/repos#get-a-repository")
     /// `GET /orgs/{org}/invitations`: an organization's pending invitations, for its owners; the `login` of an
     /// invitation sent to an email address is null.
     package static let invitations = Endpoint(
@@ -205,7 +210,7 @@ extension Endpoint {
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
         rateLimitStatus, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
-        invitations, teamMembers, watchers, stargazers,
+        invitations, teamMembers, watchers, stargazers, repository,
         starHistory, starCount,
     ]
 

@@ -275,7 +275,8 @@ struct CommandRequestTests {
 
     @Test func everyEndpointHasARow() {
         let covered = Set(
-            (Self.rows.map(\.endpoint) + FollowCommandTests.endpoints + StarHistoryCommandTests.endpoints)
+            (Self.rows.map(\.endpoint) + FollowCommandTests.endpoints + StarHistoryCommandTests.endpoints
+                + PeopleListCommandTests.endpoints)
                 .map(\.operationID))
         let missing = Endpoint.all.map(\.operationID).filter { !covered.contains($0) }
         #expect(missing.isEmpty, "operations without a command row: \(missing)")
