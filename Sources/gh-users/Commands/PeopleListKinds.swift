@@ -1,6 +1,7 @@
 import AtomicCore
 import Data
 import Domain
+import JSONBytes
 
 /// What a list of the people of an organization, a repository or a team takes: whose list it is, the filters
 /// GitHub documents for it (by query key: `affiliation` → `outside`), the paging and the profile options.
@@ -65,7 +66,7 @@ extension Command {
     /// which read GitHub's JSON too), `--full` for their profiles, GitHub's JSON as sent, and the filters the row
     /// documents as options (which the spec lists among its own).
     init(
-        people endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: Bool = false,
+        people endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
         filters: [OptionDeclaration<PeopleListOptions>] = [],
         columns: (@Sendable (RenderContext) -> [Column<User>])? = User.listColumns, spec: CommandSpec
     ) {
@@ -80,7 +81,7 @@ extension Command {
     /// The records a row lists under an organization or a repository that are not accounts, or not only
     /// (`.forks`, `.contributors` with anonymous authors): read by key, GitHub's JSON as sent.
     init(
-        peopleRecords endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: Bool = false,
+        peopleRecords endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
         filters: [OptionDeclaration<PeopleListOptions>] = [],
         columns: @escaping @Sendable (RenderContext) -> [Column<Record>], spec: CommandSpec
     ) {
@@ -107,11 +108,12 @@ extension Command {
 
 extension ListDeclaration where Options == PeopleListOptions {
     /// A repository's list that GitHub shows only its admins and collaborators since July 2026 (its stargazers
-    /// and watchers), when `withheld`: a 403 or 404 for the list's first page asks `GET /repos/{owner}/{repo}`,
-    /// to tell a repository that does not exist (its 404: exit 3) from the list withheld (exit 4, which says
-    /// so in one line and points to star-history).
-    func withheldFromOthers(_ withheld: Bool) -> Self {
-        guard withheld else { return self }
+    /// and watchers), when `count` names the repository's key that counts it (`stargazers_count`): a 403 or 404
+    /// for the list's first page, or an empty first page, asks `GET /repos/{owner}/{repo}`, to tell a
+    /// repository that does not exist (its 404: exit 3) or a list that is empty (its count 0) from the list
+    /// withheld (exit 4, which says so in one line and points to star-history).
+    func withheldFromOthers(_ count: String?) -> Self {
+        guard let count else { return self }
         let (noun, list, admission) = (noun, list, admission)
         return prepared { options, github, plan in
             let resource = list(options)
@@ -119,11 +121,17 @@ extension ListDeclaration where Options == PeopleListOptions {
             return PreparedList(
                 load: { cursor throws(DomainError) in
                     if let cursor { return try await github.page(resource, at: cursor) }
+                    let page: Page<Item>
                     do throws(DomainError) {
-                        return try await github.firstPage(resource, perPage: plan.perPage)
+                        page = try await github.firstPage(resource, perPage: plan.perPage)
                     } catch {
                         throw await Self.withholding(error, noun: noun, of: owner, github: github)
                     }
+                    guard page.items.isEmpty, page.next == nil else { return page }
+                    let repository = try await github.fetch(GitHubEndpoints.repository(owner))
+                    let counted = Int(JSONText.text(of: count, in: repository.raw.bytes)) ?? 0
+                    guard counted > 0 else { return page }
+                    throw Self.withheld(noun, of: owner, status: 200, saying: "an empty list, of \(counted); ")
                 },
                 admission: admission(options))
         }
@@ -145,11 +153,18 @@ extension ListDeclaration where Options == PeopleListOptions {
         } catch {
             return error
         }
-        return .unauthorized(
+        return withheld(noun, of: owner, status: status, requestID: error.requestID)
+    }
+
+    /// The July 2026 rule, in one line, as a refusal (exit 4).
+    private static func withheld(
+        _ noun: String, of owner: ListOwner, status: Int, saying prefix: String = "", requestID: String? = nil
+    ) -> DomainError {
+        .unauthorized(
             status: status,
             message:
-                "since July 2026 GitHub lists a repository's \(noun) only to its admins and collaborators; "
+                prefix + "since July 2026 GitHub lists a repository's \(noun) only to its admins and collaborators; "
                 + "gh-users star-history \(owner) gives its stars a day",
-            requestID: error.requestID)
+            requestID: requestID)
     }
 }

@@ -70,7 +70,7 @@ enum PeopleLists {
             fields: FieldCatalog.account))
 
     static let watchers = Command(
-        people: .watchers, under: .repository, noun: "watchers", withheld: true,
+        people: .watchers, under: .repository, noun: "watchers", withheld: "subscribers_count",
         spec: CommandSpec(
             name: "watchers",
             abstract: "List who watches a repository (\(Endpoint.watchers)).",
@@ -78,7 +78,7 @@ enum PeopleLists {
             discussion: """
                 Lists the accounts subscribed to the repository's notifications. Since July 2026 GitHub lists a
                 repository's watchers only to its admins and collaborators: it needs a token of one of them
-                (with the repo scope for a private repository). When GitHub refuses (403 or 404), the
+                (with the repo scope for a private repository). When GitHub refuses (403 or 404, or an empty list where the repository counts some), the
                 repository is asked for: if it exists, the refusal is exit status 4 and says why in one line;
                 if not, exit status 3.
                 """,
@@ -91,7 +91,7 @@ enum PeopleLists {
             fields: FieldCatalog.account))
 
     static let stargazers = Command(
-        peopleRecords: .stargazers, under: .repository, noun: "stargazers", withheld: true,
+        peopleRecords: .stargazers, under: .repository, noun: "stargazers", withheld: "stargazers_count",
         columns: { context in
             [
                 Column("LOGIN", path: ["user", "login"], shrink: .last),
@@ -107,7 +107,7 @@ enum PeopleLists {
                 starred (starred_at). Each record is GitHub's {"starred_at", "user"} object as sent;
                 --fields takes its top-level keys. Since July 2026 GitHub lists a repository's stargazers only
                 to its admins and collaborators: it needs a token of one of them (with the repo scope for a
-                private repository). When GitHub refuses (403 or 404), the repository is asked for: if it
+                private repository). When GitHub refuses (403 or 404, or an empty list where the repository counts some), the repository is asked for: if it
                 exists, the refusal is exit status 4 and says why in one line; if not, exit status 3. For any
                 public repository, star-history gives the stars gained a day.
                 This command does not take --full yet: pipe the logins to gh-users show for the profiles.

@@ -74,6 +74,22 @@ struct PeopleListCommandTests {
         #expect(run.err.contains("gh-users star-history octocat/Hello-World"))
     }
 
+    /// An empty list of a repository that counts 80 stargazers and 42 watchers is withheld too (exit 4).
+    @Test(arguments: [
+        ("stargazers", "GET /repos/octocat/Hello-World/stargazers", "of 80;"),
+        ("watchers", "GET /repos/octocat/Hello-World/subscribers", "of 42;"),
+    ])
+    func anEmptyListOfARepositoryThatCountsSomeIsWithheld(command: String, request: String, count: String) async {
+        let harness = Self.signedIn()
+        let accept = command == "stargazers" ? "application/vnd.github.star+json" : nil
+        harness.expect(request + "?per_page=30", accept: accept, body: "empty-list")
+        harness.expect("GET /repos/octocat/Hello-World", body: "repos-get")
+        let run = await harness.run([command, "octocat/Hello-World"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("an empty list, \(count) since July 2026"))
+    }
+
     /// A 404 for the list and for the repository too: no such repository (exit 3), not a list withheld.
     @Test(arguments: [
         ("stargazers", "GET /repos/octocat/Hello-World/stargazers"),
