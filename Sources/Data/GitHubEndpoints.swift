@@ -216,6 +216,21 @@ package enum GitHubEndpoints {
     }
 }
 
+extension GitHubEndpoints {
+    /// `GET /repos/{owner}/{repo}`: the repository, GitHub's object as sent; a 404 names it as the list did
+    /// ("repository 'octocat/Hello-World'").
+    package static func repository(_ owner: ListOwner) -> Resource<Record> {
+        Resource(.repository, segments: owner.segments, missing: owner.name) { body throws(DomainError) in
+            guard (try? JSONText.objectMembers(body.bytes)) != nil else {
+                throw .malformedResponse(endpoint: body.label, detail: "not a JSON object")
+            }
+            var raw: [UInt8] = []
+            JSONText.compact(body.bytes, into: &raw)
+            return Record(id: nil, raw: RawJSON(bytes: raw))
+        }
+    }
+}
+
 /// What a list of people is listed under: an organization, a repository or a team, as the row's path
 /// placeholders take it, and as a 404 names it ("repository 'octocat/Hello-World'").
 package struct ListOwner: Sendable, Equatable, CustomStringConvertible {

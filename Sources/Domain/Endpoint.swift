@@ -33,6 +33,8 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         /// `[{"week", "total", "days"}]`, newest week first: the stars a repository gained a week, each week
         /// from its Sunday with a count for each of its seven days (`/stargazers/history`).
         case starWeeks
+        /// One repository object (`GET /repos/{owner}/{repo}`).
+        case repository
         /// `{"count": N}`: how many there are now (`/stargazers/count`).
         case count
     }
@@ -43,6 +45,8 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         case repository
         /// `{"starred_at", "repo"}` in the star media type, else a repository.
         case starredRepository
+        /// `{"starred_at", "user"}` in the star media type: who starred a repository, and when.
+        case stargazer
         case publicKey
         case signingKey
         case gpgKey

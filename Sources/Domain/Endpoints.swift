@@ -173,6 +173,22 @@ extension Endpoint {
     package static let forks = Endpoint(
         "repos/list-forks", .get, "/repos/{owner}/{repo}/forks", shape: .records(.repository), paging: .link,
         docs: "https://docs.github.com/rest/repos/forks#list-forks")
+    /// `GET /repos/{owner}/{repo}/subscribers`: who watches a repository; since July 2026 GitHub lists them only
+    /// to the repository's admins and collaborators.
+    package static let watchers = Endpoint(
+        "activity/list-watchers-for-repo", .get, "/repos/{owner}/{repo}/subscribers", shape: .accounts,
+        paging: .link, docs: "https://docs.github.com/rest/activity/watching#list-watchers")
+    /// `GET /repos/{owner}/{repo}/stargazers` in the star media type: who starred a repository, and when; since
+    /// July 2026 GitHub lists them only to the repository's admins and collaborators.
+    package static let stargazers = Endpoint(
+        "activity/list-stargazers-for-repo", .get, "/repos/{owner}/{repo}/stargazers",
+        mediaType: "application/vnd.github.star+json", shape: .records(.stargazer), paging: .link,
+        docs: "https://docs.github.com/rest/activity/starring#list-stargazers")
+    /// `GET /repos/{owner}/{repo}`: a repository, asked to tell one that does not exist (404) from a list of it
+    /// that GitHub withholds (its stargazers and watchers since July 2026).
+    package static let repository = Endpoint(
+        "repos/get", .get, "/repos/{owner}/{repo}", shape: .repository,
+        docs: "https://docs.github.com/rest/repos/repos#get-a-repository")
     /// `GET /orgs/{org}/invitations`: an organization's pending invitations, for its owners; the `login` of an
     /// invitation sent to an email address is null.
     package static let invitations = Endpoint(
@@ -199,7 +215,7 @@ extension Endpoint {
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
         rateLimitStatus, members, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
-        invitations, teamMembers,
+        invitations, teamMembers, watchers, stargazers, repository,
         starHistory, starCount,
     ]
 

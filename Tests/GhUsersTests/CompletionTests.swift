@@ -652,7 +652,7 @@ struct CompletionEscapingTests {
         let script = hostile.sandbox.script(.bash).path
         let syntax = try await ShellProcess.run("/bin/bash", ["-n", script], in: hostile.sandbox.directory)
         #expect(syntax.status == 0, "\(syntax.stderr)")
-        #expect(try await hostile.sandbox.bashComplete("gh-users w") == ["weird"])
+        #expect(try await hostile.sandbox.bashComplete("gh-users we") == ["weird"])
         #expect(
             try await hostile.sandbox.bashComplete("gh-users weird -").sorted()
                 == spellings(offeredOptions(hostile.spec)).sorted())
@@ -669,7 +669,7 @@ struct CompletionEscapingTests {
         let syntax = try await ShellProcess.run(zsh, ["-n", script], in: hostile.sandbox.directory)
         #expect(syntax.status == 0, "\(syntax.stderr)")
         #expect(syntax.stderr.isEmpty, "\(syntax.stderr)")
-        #expect(try await hostile.sandbox.zshComplete("gh-users w", zsh: zsh) == ["weird"])
+        #expect(try await hostile.sandbox.zshComplete("gh-users we", zsh: zsh) == ["weird"])
         let offered = try await hostile.sandbox.zshComplete("gh-users weird --mode ", zsh: zsh)
         #expect(offered.sorted() == hostile.spec.options[0].choices.sorted())
         #expect(!hostile.wasExploited)
@@ -683,7 +683,7 @@ struct CompletionEscapingTests {
         let syntax = try await ShellProcess.run(
             fish, ["--no-config", "--no-execute", script], in: hostile.sandbox.directory)
         #expect(syntax.status == 0, "\(syntax.stderr)")
-        let commands = try await hostile.sandbox.fishComplete("gh-users w", fish: fish, withDescriptions: true)
+        let commands = try await hostile.sandbox.fishComplete("gh-users we", fish: fish, withDescriptions: true)
         #expect(commands == ["weird\t" + CompletionQuoting.oneLine(hostile.spec.abstract)])
         let offered = try await hostile.sandbox.fishComplete("gh-users weird --mode ", fish: fish)
         #expect(offered.sorted() == hostile.spec.options[0].choices.sorted())

@@ -1,6 +1,7 @@
 import AtomicCore
 import Data
 import Domain
+import JSONBytes
 
 /// What a list of the people of an organization, a repository or a team takes: whose list it is, the filters
 /// GitHub documents for it (by query key: `affiliation` → `outside`), the paging and the profile options.
@@ -67,7 +68,7 @@ extension Command {
     /// which read GitHub's JSON too), `--full` for their profiles, GitHub's JSON as sent, and the filters the row
     /// documents as options (which the spec lists among its own).
     init(
-        people endpoint: Endpoint, under owner: PeopleListOwner, noun: String,
+        people endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
         filters: [OptionDeclaration<PeopleListOptions>] = [],
         columns: (@Sendable (RenderContext) -> [Column<User>])? = User.listColumns, spec: CommandSpec
     ) {
@@ -75,21 +76,22 @@ extension Command {
             peopleList: ListDeclaration<PeopleListOptions, User>(
                 noun: noun, list: { GitHubEndpoints.accounts(endpoint, under: $0.owner, filters: $0.filters) },
                 columns: columns
-            ).fullProfiles(.accounts(\.profiles)),
+            ).fullProfiles(.accounts(\.profiles)).withheldFromOthers(withheld),
             under: owner, filters: filters, spec: spec)
     }
 
     /// The records a row lists under an organization or a repository that are not accounts, or not only
     /// (`.forks`, `.contributors` with anonymous authors): read by key, GitHub's JSON as sent.
     init(
-        peopleRecords endpoint: Endpoint, under owner: PeopleListOwner, noun: String,
+        peopleRecords endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
         filters: [OptionDeclaration<PeopleListOptions>] = [],
         columns: @escaping @Sendable (RenderContext) -> [Column<Record>], spec: CommandSpec
     ) {
         self.init(
             peopleList: ListDeclaration<PeopleListOptions, Record>(
                 noun: noun, list: { GitHubEndpoints.records(endpoint, under: $0.owner, filters: $0.filters) },
-                columns: columns),
+                columns: columns
+            ).withheldFromOthers(withheld),
             under: owner, filters: filters, spec: spec)
     }
 
@@ -103,5 +105,68 @@ extension Command {
             parse: { parsed, spec throws(UsageError) in
                 try group.parse(parsed, spec: spec, into: PeopleListOptions(owner: try owner.parse(parsed, spec: spec)))
             })
+    }
+}
+
+extension ListDeclaration where Options == PeopleListOptions {
+    /// A repository's list that GitHub shows only its admins and collaborators since July 2026 (its stargazers
+    /// and watchers), when `count` names the repository's key that counts it (`stargazers_count`): a 403 or 404
+    /// for the list's first page, or an empty first page, asks `GET /repos/{owner}/{repo}`, to tell a
+    /// repository that does not exist (its 404: exit 3) or a list that is empty (its count 0) from the list
+    /// withheld (exit 4, which says so in one line and points to star-history).
+    func withheldFromOthers(_ count: String?) -> Self {
+        guard let count else { return self }
+        let (noun, list, admission) = (noun, list, admission)
+        return prepared { options, github, plan in
+            let resource = list(options)
+            let owner = options.owner
+            return PreparedList(
+                load: { cursor throws(DomainError) in
+                    if let cursor { return try await github.page(resource, at: cursor) }
+                    let page: Page<Item>
+                    do throws(DomainError) {
+                        page = try await github.firstPage(resource, perPage: plan.perPage)
+                    } catch {
+                        throw await Self.withholding(error, noun: noun, of: owner, github: github)
+                    }
+                    guard page.items.isEmpty, page.next == nil else { return page }
+                    let repository = try await github.fetch(GitHubEndpoints.repository(owner))
+                    let counted = Int(JSONText.text(of: count, in: repository.raw.bytes)) ?? 0
+                    guard counted > 0 else { return page }
+                    throw Self.withheld(noun, of: owner, status: 200, saying: "an empty list, of \(counted); ")
+                },
+                admission: admission(options))
+        }
+    }
+
+    /// Why GitHub refused the list: the repository is missing (`GET /repos/{owner}/{repo}` is 404 too) or the
+    /// list is withheld; any other failure is the list's own.
+    private static func withholding(
+        _ error: DomainError, noun: String, of owner: ListOwner, github: any ResourceRepository
+    ) async -> DomainError {
+        let status: Int
+        switch error {
+        case .notFound: status = 404
+        case .unauthorized(403, _, _, _): status = 403
+        default: return error
+        }
+        do throws(DomainError) {
+            _ = try await github.fetch(GitHubEndpoints.repository(owner))
+        } catch {
+            return error
+        }
+        return withheld(noun, of: owner, status: status, requestID: error.requestID)
+    }
+
+    /// The July 2026 rule, in one line, as a refusal (exit 4).
+    private static func withheld(
+        _ noun: String, of owner: ListOwner, status: Int, saying prefix: String = "", requestID: String? = nil
+    ) -> DomainError {
+        .unauthorized(
+            status: status,
+            message:
+                prefix + "since July 2026 GitHub lists a repository's \(noun) only to its admins and collaborators; "
+                + "gh-users star-history \(owner) gives its stars a day",
+            requestID: requestID)
     }
 }

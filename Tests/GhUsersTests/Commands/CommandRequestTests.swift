@@ -181,6 +181,15 @@ struct CommandRequestTests {
         CommandRow(
             .assignees, "assignees octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/assignees?per_page=30",
             body: "issues-list-assignees", fields: "login,id", lines: "octocat\t1\n"),
+        // GitHub documents the same simple-user items for a repository's watchers as for /users.
+        CommandRow(
+            .watchers, "watchers octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/subscribers?per_page=30",
+            body: "activity-list-watchers-for-repo", needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
+        // Asked in the star media type, each stargazer comes with when it starred.
+        CommandRow(
+            .stargazers, "stargazers octocat/Hello-World",
+            sends: "GET /repos/octocat/Hello-World/stargazers?per_page=30", body: "activity-list-stargazers-for-repo",
+            needsToken: true, fields: "starred_at", lines: "2011-01-16T19:06:43Z\n"),
         CommandRow(
             .collaborators, "collaborators octocat/Hello-World --affiliation direct --permission push",
             sends: "GET /repos/octocat/Hello-World/collaborators?affiliation=direct&permission=push&per_page=30",
@@ -270,7 +279,8 @@ struct CommandRequestTests {
 
     @Test func everyEndpointHasARow() {
         let covered = Set(
-            (Self.rows.map(\.endpoint) + FollowCommandTests.endpoints + StarHistoryCommandTests.endpoints)
+            (Self.rows.map(\.endpoint) + FollowCommandTests.endpoints + StarHistoryCommandTests.endpoints
+                + PeopleListCommandTests.endpoints)
                 .map(\.operationID))
         let missing = Endpoint.all.map(\.operationID).filter { !covered.contains($0) }
         #expect(missing.isEmpty, "operations without a command row: \(missing)")

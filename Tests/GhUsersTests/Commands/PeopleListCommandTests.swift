@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import TestSupport
 import Testing
@@ -7,6 +8,10 @@ import Testing
 /// The people of organizations, repositories and teams beyond their rows in `CommandRequestTests`: what GitHub
 /// refuses, what it answers besides a page of accounts, and names that are refused before anything is sent.
 struct PeopleListCommandTests {
+    /// The operations these tests cover that no command row does: `GET /repos/{owner}/{repo}`, asked only when
+    /// GitHub refuses a repository's stargazers or watchers.
+    static let endpoints: [Endpoint] = [.repository]
+
     /// A harness signed in with a token, as these lists need one.
     private static func signedIn() -> CommandHarness {
         var harness = CommandHarness()
@@ -30,6 +35,76 @@ struct PeopleListCommandTests {
         #expect(run.status == 4)
         #expect(run.out.isEmpty)
         #expect(run.err.contains("(this needs: \(scope))"))
+    }
+
+    /// A stargazer is `{"starred_at", "user"}` in the star media type: the table reads the login inside `user`.
+    @Test func theStargazersTableShowsEachLoginAndWhenItStarred() async {
+        let harness = Self.signedIn()
+        harness.expect(
+            "GET /repos/octocat/Hello-World/stargazers?per_page=30", accept: "application/vnd.github.star+json",
+            body: "activity-list-stargazers-for-repo")
+        let run = await harness.run(["stargazers", "octocat/Hello-World", "--format", "table"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("LOGIN"))
+        #expect(run.out.contains("STARRED"))
+        #expect(run.out.split(separator: "\n").last?.hasPrefix("octocat ") == true)
+    }
+
+    /// Since July 2026 GitHub answers 403 or 404 to whoever is not a repository's admin or collaborator for its
+    /// stargazers and watchers: the repository itself answers, so the list is withheld (exit 4, in one line that
+    /// points to star-history), not missing.
+    @Test(arguments: [
+        ("stargazers", "GET /repos/octocat/Hello-World/stargazers", 404, "error-404"),
+        ("stargazers", "GET /repos/octocat/Hello-World/stargazers", 403, "error-403-forbidden"),
+        ("watchers", "GET /repos/octocat/Hello-World/subscribers", 404, "error-404"),
+        ("watchers", "GET /repos/octocat/Hello-World/subscribers", 403, "error-403-forbidden"),
+    ])
+    func aWithheldListSaysWhoMayListItAndPointsToStarHistory(
+        command: String, request: String, status: Int, body: String
+    ) async {
+        let harness = Self.signedIn()
+        let accept = command == "stargazers" ? "application/vnd.github.star+json" : nil
+        harness.expect(request + "?per_page=30", accept: accept, status: status, body: body)
+        harness.expect("GET /repos/octocat/Hello-World", body: "repos-get")
+        let run = await harness.run([command, "octocat/Hello-World"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.split(separator: "\n").count == 1)
+        #expect(run.err.contains("since July 2026 GitHub lists a repository's \(command) only to its admins"))
+        #expect(run.err.contains("gh-users star-history octocat/Hello-World"))
+    }
+
+    /// An empty list of a repository that counts 80 stargazers and 42 watchers is withheld too (exit 4).
+    @Test(arguments: [
+        ("stargazers", "GET /repos/octocat/Hello-World/stargazers", "of 80;"),
+        ("watchers", "GET /repos/octocat/Hello-World/subscribers", "of 42;"),
+    ])
+    func anEmptyListOfARepositoryThatCountsSomeIsWithheld(command: String, request: String, count: String) async {
+        let harness = Self.signedIn()
+        let accept = command == "stargazers" ? "application/vnd.github.star+json" : nil
+        harness.expect(request + "?per_page=30", accept: accept, body: "empty-list")
+        harness.expect("GET /repos/octocat/Hello-World", body: "repos-get")
+        let run = await harness.run([command, "octocat/Hello-World"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("an empty list, \(count) since July 2026"))
+    }
+
+    /// A 404 for the list and for the repository too: no such repository (exit 3), not a list withheld.
+    @Test(arguments: [
+        ("stargazers", "GET /repos/octocat/Hello-World/stargazers"),
+        ("watchers", "GET /repos/octocat/Hello-World/subscribers"),
+    ])
+    func aMissingRepositoryIsNotFound(command: String, request: String) async {
+        let harness = Self.signedIn()
+        let accept = command == "stargazers" ? "application/vnd.github.star+json" : nil
+        harness.expect(request + "?per_page=30", accept: accept, status: 404, body: "error-404")
+        harness.expect("GET /repos/octocat/Hello-World", status: 404, body: "error-404")
+        let run = await harness.run([command, "octocat/Hello-World"])
+        #expect(run.status == 3)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("no repository 'octocat/Hello-World'"))
+        #expect(!run.err.contains("July 2026"))
     }
 
     /// OWNER/REPO is checked before anything is sent: the strict stub answers nothing, so a request would fail.
