@@ -160,9 +160,9 @@ enum PeopleLists {
             discussion: """
                 Lists the accounts subscribed to the repository's notifications. Since July 2026 GitHub lists a
                 repository's watchers only to its admins and collaborators: it needs a token of one of them
-                (with the repo scope for a private repository). When GitHub refuses (403 or 404, or an empty list where the repository counts some), the
-                repository is asked for: if it exists, the refusal is exit status 4 and says why in one line;
-                if not, exit status 3.
+                (with the repo scope for a private repository). When GitHub refuses (403 or 404, or an empty
+                list where the repository counts some), the repository is asked for: if it exists, the refusal
+                is exit status 4 and says why in one line; if not, exit status 3.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [],
@@ -189,10 +189,11 @@ enum PeopleLists {
                 starred (starred_at). Each record is GitHub's {"starred_at", "user"} object as sent;
                 --fields takes its top-level keys. Since July 2026 GitHub lists a repository's stargazers only
                 to its admins and collaborators: it needs a token of one of them (with the repo scope for a
-                private repository). When GitHub refuses (403 or 404, or an empty list where the repository counts some), the repository is asked for: if it
-                exists, the refusal is exit status 4 and says why in one line; if not, exit status 3. For any
-                public repository, star-history gives the stars gained a day.
-                This command does not take --full yet: pipe the logins to gh-users show for the profiles.
+                private repository). When GitHub refuses (403 or 404, or an empty list where the repository
+                counts some), the repository is asked for: if it exists, the refusal is exit status 4 and says
+                why in one line; if not, exit status 3. For any public repository, star-history gives the stars
+                gained a day. This command does not take --full yet: pipe the logins to gh-users show for the
+                profiles.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [],
