@@ -16,6 +16,8 @@ struct StandInContext: Sendable {
     let ledger: StandInLedger
     /// Who follows whom, as writes left it; shared by every connection.
     let followGraph: StandInFollowGraph
+    /// Who is in which organization, as writes left it.
+    var memberships = StandInMemberships()
 }
 
 /// A request as a handler sees it: decoded, matched, with its caller known.

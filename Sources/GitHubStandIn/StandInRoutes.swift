@@ -34,6 +34,14 @@ extension StandInRouteTable {
             StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(edits: edits), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
+            StandInRoute(.members, handler: StandInMembersHandler()),
+            StandInRoute(.publicMembers, handler: StandInMembersHandler(publicOnly: true)),
+            StandInRoute(
+                .put, ["/orgs/{org}/memberships/{username}"], handler: StandInMembershipWriteHandler(operation: .set)),
+            StandInRoute(
+                .patch, ["/user/memberships/orgs/{org}"], handler: StandInMembershipWriteHandler(operation: .accept)),
+            StandInRoute(
+                .delete, ["/orgs/{org}/members/{username}"], handler: StandInMembershipWriteHandler(operation: .remove)),
             // Retired in July 2026: 204 for everyone. The token's own list is still served.
             StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
         ]

@@ -15,6 +15,8 @@ package final class StandInServer: @unchecked Sendable {
     /// compute expectations from it (`followers(of:)`, `following(of:)`, `follows(_:_:)`) and may set up state
     /// with its `follow` and `unfollow` without going through HTTP.
     package let followGraph: StandInFollowGraph
+    /// Every organization's members, which a test changes between runs as an owner would.
+    package let memberships = StandInMemberships()
 
     private let ledger: StandInLedger
     private let stateLock = NSLock()
@@ -59,7 +61,7 @@ package final class StandInServer: @unchecked Sendable {
         let pipeline = StandInPipeline(
             context: StandInContext(
                 population: population, configuration: configuration, baseURL: "http://127.0.0.1:\(port)",
-                ledger: ledger, followGraph: followGraph))
+                ledger: ledger, followGraph: followGraph, memberships: memberships))
         let thread = Thread { [self] in
             acceptLoop(listener: descriptor, pipeline: pipeline)
         }
