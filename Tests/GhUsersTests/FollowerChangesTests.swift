@@ -22,32 +22,32 @@ struct FollowerChangeDiffTests {
         let snapshot = accounts([(1, "alice"), (2, "bob"), (3, "carol"), (4, "dave")])
         let now = accounts([(5, "erin"), (1, "alice"), (3, "carol-new"), (6, "frank")])
         #expect(
-            FollowerChange.between(snapshot, now) == [
-                FollowerChange(kind: .added, id: 5, login: "erin"),
-                FollowerChange(kind: .renamed, id: 3, login: "carol-new", previousLogin: "carol"),
-                FollowerChange(kind: .added, id: 6, login: "frank"),
-                FollowerChange(kind: .removed, id: 2, login: "bob"),
-                FollowerChange(kind: .removed, id: 4, login: "dave"),
+            ListChange.between(snapshot, now) == [
+                ListChange(kind: .added, id: 5, login: "erin"),
+                ListChange(kind: .renamed, id: 3, login: "carol-new", previousLogin: "carol"),
+                ListChange(kind: .added, id: 6, login: "frank"),
+                ListChange(kind: .removed, id: 2, login: "bob"),
+                ListChange(kind: .removed, id: 4, login: "dave"),
             ])
     }
 
     @Test func nothingChangedIsNoRecordWhateverTheOrder() {
         let snapshot = accounts([(1, "a"), (2, "b"), (3, "c")])
-        #expect(FollowerChange.between(snapshot, snapshot.reversed()).isEmpty)
-        #expect(FollowerChange.between([], []).isEmpty)
+        #expect(ListChange.between(snapshot, snapshot.reversed()).isEmpty)
+        #expect(ListChange.between([FollowSnapshot.Account](), []).isEmpty)
     }
 
     @Test func aLoginThatOnlyChangedCaseIsARename() {
         #expect(
-            FollowerChange.between(accounts([(1, "Octocat")]), accounts([(1, "octocat")])) == [
-                FollowerChange(kind: .renamed, id: 1, login: "octocat", previousLogin: "Octocat")
+            ListChange.between(accounts([(1, "Octocat")]), accounts([(1, "octocat")])) == [
+                ListChange(kind: .renamed, id: 1, login: "octocat", previousLogin: "Octocat")
             ])
     }
 
     @Test func aRemovedAccountKeepsTheLoginTheSnapshotHad() {
         #expect(
-            FollowerChange.between(accounts([(7, "gone-now")]), []) == [
-                FollowerChange(kind: .removed, id: 7, login: "gone-now")
+            ListChange.between(accounts([(7, "gone-now")]), []) == [
+                ListChange(kind: .removed, id: 7, login: "gone-now")
             ])
     }
 
@@ -65,14 +65,14 @@ struct FollowerChangeDiffTests {
         }
         let count = 40_000
         let (small, large) = (sides(count / 8), sides(count))
-        let changes = FollowerChange.between(large.before, large.after)
+        let changes = ListChange.between(large.before, large.after)
         #expect(changes.filter { $0.kind == .added }.count == count / 10)
         #expect(changes.filter { $0.kind == .removed }.count == count / 10)
         #expect(changes.filter { $0.kind == .renamed }.count == count / 100)
-        #expect(changes.first { $0.kind == .removed } == FollowerChange(kind: .removed, id: 10, login: "user10"))
+        #expect(changes.first { $0.kind == .removed } == ListChange(kind: .removed, id: 10, login: "user10"))
         let ratio = Growth.ratio(
-            small: { _ = FollowerChange.between(small.before, small.after) },
-            large: { _ = FollowerChange.between(large.before, large.after) })
+            small: { _ = ListChange.between(small.before, small.after) },
+            large: { _ = ListChange.between(large.before, large.after) })
         #expect(ratio < 32, "8 times the accounts took \(ratio) times as long")
     }
 }
@@ -80,16 +80,16 @@ struct FollowerChangeDiffTests {
 /// How change records are written: every format, and the table's marks.
 struct FollowerChangeOutputTests {
     private let changes = [
-        FollowerChange(kind: .added, id: 5, login: "erin"),
-        FollowerChange(kind: .removed, id: 2, login: "bob"),
-        FollowerChange(kind: .renamed, id: 3, login: "carol-new", previousLogin: "carol"),
+        ListChange(kind: .added, id: 5, login: "erin"),
+        ListChange(kind: .removed, id: 2, login: "bob"),
+        ListChange(kind: .renamed, id: 3, login: "carol-new", previousLogin: "carol"),
     ]
 
     private func render(_ format: OutputFormat, isTTY: Bool = false, fields: [String]? = nil) -> String {
         let context = RenderContext(
             format: format, isTTY: isTTY, colorEnabled: false, width: 80, now: Date(), fields: fields)
         var writer = RecordStreamWriter(
-            context: context, columns: FollowerChange.columns(context))
+            context: context, columns: ListChange.columns(context))
         return String(decoding: writer.render(changes) + writer.finish(completed: true), as: UTF8.self)
     }
 
@@ -121,10 +121,10 @@ struct FollowerChangeOutputTests {
     }
 
     @Test func aLoginFromGitHubIsMadeHarmlessOnATerminal() {
-        let hostile = FollowerChange(kind: .added, id: 9, login: "evil\u{1B}]0;owned\u{07}")
+        let hostile = ListChange(kind: .added, id: 9, login: "evil\u{1B}]0;owned\u{07}")
         let context = RenderContext(format: .table, isTTY: true, colorEnabled: false, width: 80, now: Date())
         var writer = RecordStreamWriter(
-            context: context, columns: FollowerChange.columns(context))
+            context: context, columns: ListChange.columns(context))
         let text = String(decoding: writer.render([hostile]), as: UTF8.self)
         #expect(!text.contains("\u{1B}"))
         #expect(!text.contains("\u{07}"))
@@ -212,7 +212,7 @@ struct FollowSnapshotTests {
         let largest = size(1) + (FollowGraph.maximumAccounts - 1) * perAccount
         #expect(perAccount == 78)
         #expect(FollowGraph.bound(forCount: Int.max) == FollowGraph.maximumAccounts)
-        #expect(largest <= FollowSnapshotFile.limitBytes, "\(largest) bytes")
+        #expect(largest <= SnapshotFiles.limitBytes, "\(largest) bytes")
     }
 
     @Test func anotherVersionIsNamed() {

@@ -83,18 +83,9 @@ struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
             !render.readsColumns
             ? []
             : expanding.map { stage, _ in stage.columns(render) } ?? declaration.columns(options, render)
-        let viewModel: PagedListViewModel<Item>
-        if let prepared = declaration.prepare?(options, github, plan) {
-            viewModel = PagedListViewModel(
-                limit: plan.limit, noting: prepared.load, admit: prepared.admission.admit,
-                isNew: prepared.admission.isNew, isLast: prepared.admission.isLast)
-        } else {
-            viewModel = PagedListViewModel(
-                limit: plan.limit, list: declaration.list(options), perPage: plan.perPage, github: github,
-                admission: declaration.admission(options))
-        }
         return await PagedListCoordinator(
-            viewModel: viewModel, columns: columns, presentation: presentation, command: context,
+            viewModel: declaration.viewModel(options, github, plan: plan), columns: columns, presentation: presentation,
+            command: context,
             expansion: expanding.map { stage, chosen in stage.expansion(chosen, github) }
         ).run()
     }
@@ -114,5 +105,20 @@ struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
             return ProfileSource.tokenRequirement(command: command).refuse(context)
         }
         return nil
+    }
+}
+
+extension ListDeclaration {
+    /// The pages of one run: prepared here for the options that need it, else the declared list as GitHub
+    /// serves it.
+    func viewModel(_ options: Options, _ github: any GitHubReader, plan: PagingPlan) -> PagedListViewModel<Item> {
+        if let prepared = prepare?(options, github, plan) {
+            return PagedListViewModel(
+                limit: plan.limit, noting: prepared.load, admit: prepared.admission.admit,
+                isNew: prepared.admission.isNew, isLast: prepared.admission.isLast)
+        }
+        return PagedListViewModel(
+            limit: plan.limit, list: list(options), perPage: plan.perPage, github: github,
+            admission: admission(options))
     }
 }

@@ -57,8 +57,8 @@ struct OptionGroup: Sendable, Equatable {
 struct CommandSpec: Sendable {
     let name: String
     let abstract: String
-    let usage: String
-    let discussion: String?
+    var usage: String
+    var discussion: String?
     let arguments: [(name: String, help: String)]
     /// The command's own options.
     let options: [OptionSpec]

@@ -12,6 +12,8 @@ struct PeopleListOptions: PagedOptions {
     var publicOnly = false
     var paging = PagingOptions()
     var profiles = ProfileOptions()
+    /// `--changes FILE`: the snapshot to compare with and replace.
+    var changes: String?
 }
 
 /// What a people list is listed under, as its one argument names it: checked before anything is sent, a bad one
@@ -70,14 +72,15 @@ extension Command {
     init(
         people endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
         filters: [OptionDeclaration<PeopleListOptions>] = [],
-        columns: (@Sendable (RenderContext) -> [Column<User>])? = User.listColumns, spec: CommandSpec
+        columns: (@Sendable (RenderContext) -> [Column<User>])? = User.listColumns,
+        changes: PeopleChangeKey = PeopleChangeKey(), spec: CommandSpec
     ) {
         self.init(
             peopleList: ListDeclaration<PeopleListOptions, User>(
                 noun: noun, list: { GitHubEndpoints.accounts(endpoint, under: $0.owner, filters: $0.filters) },
                 columns: columns
             ).fullProfiles(.accounts(\.profiles)).withheldFromOthers(withheld),
-            under: owner, filters: filters, spec: spec)
+            under: owner, filters: filters, changes: changes, spec: spec)
     }
 
     /// The records a row lists under an organization or a repository that are not accounts, or not only
@@ -85,26 +88,45 @@ extension Command {
     init(
         peopleRecords endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
         filters: [OptionDeclaration<PeopleListOptions>] = [],
-        columns: @escaping @Sendable (RenderContext) -> [Column<Record>], spec: CommandSpec
+        changes: PeopleChangeKey, columns: @escaping @Sendable (RenderContext) -> [Column<Record>],
+        spec: CommandSpec
     ) {
         self.init(
             peopleList: ListDeclaration<PeopleListOptions, Record>(
                 noun: noun, list: { GitHubEndpoints.records(endpoint, under: $0.owner, filters: $0.filters) },
                 columns: columns
             ).withheldFromOthers(withheld),
-            under: owner, filters: filters, spec: spec)
+            under: owner, filters: filters, changes: changes, spec: spec)
     }
 
     init<Item: ListedItem>(
         peopleList declaration: ListDeclaration<PeopleListOptions, Item>, under owner: PeopleListOwner,
-        filters: [OptionDeclaration<PeopleListOptions>], spec: CommandSpec
+        filters: [OptionDeclaration<PeopleListOptions>], changes key: PeopleChangeKey, spec: CommandSpec
     ) {
-        let group = GroupDeclaration(title: "OPTIONS", options: filters)
-        self.init(
-            list: declaration, spec: spec,
-            parse: { parsed, spec throws(UsageError) in
-                try group.parse(parsed, spec: spec, into: PeopleListOptions(owner: try owner.parse(parsed, spec: spec)))
+        let changes = ChangesOption.declaration(
+            at: \PeopleListOptions.changes, fields: key.fields,
+            help:
+                "Write who joined, who left\(key.takesRoles ? " and whose role changed" : "") since the last run with "
+                + "FILE, then record the whole list in FILE (see CHANGES above).")
+        let group = GroupDeclaration(
+            title: "OPTIONS", options: filters + [changes],
+            check: { options, parsed, spec throws(UsageError) in
+                try ChangesOption.checkFields(options.changes, parsed, spec: spec, fields: key.fields)
+                if options.changes != nil, options.filters["anon"] != nil {
+                    throw UsageError(
+                        message: "--changes records people by their account id, which --anon's authors do not have",
+                        command: spec)
+                }
             })
+        var spec = spec.adding([OptionGroup(title: "CHANGES OPTIONS", options: [changes.spec])])
+        spec.usage = spec.usage.replacing("[--limit N | --all]", with: "[--limit N | --all | --changes FILE]")
+        spec.discussion = (spec.discussion.map { $0 + "\n\n" } ?? "") + PeopleChangeKey.discussion(key)
+        spec.optionFields.append(("With --\(changes.name)", key.fields))
+        self.init(github: declaration.spec(spec)) { parsed, spec throws(UsageError) in
+            let options = try group.parse(
+                parsed, spec: spec, into: PeopleListOptions(owner: try owner.parse(parsed, spec: spec)))
+            return .github(PeopleListRun(listing: try ListRun(declaration, parsed, spec, options: options), key: key))
+        }
     }
 }
 

@@ -73,6 +73,7 @@ enum PeopleLists {
                 })
         },
         under: .organization, filters: [memberRole, twoFactorDisabled, twoFactorInsecure, publicOnly],
+        changes: .members,
         spec: CommandSpec(
             name: "members",
             abstract: "List the members of an organization (\(Endpoint.members)).",
@@ -174,6 +175,7 @@ enum PeopleLists {
 
     static let stargazers = Command(
         peopleRecords: .stargazers, under: .repository, noun: "stargazers", withheld: "stargazers_count",
+        changes: PeopleChangeKey(account: ["user"]),
         columns: { context in
             [
                 Column("LOGIN", path: ["user", "login"], shrink: .last),
@@ -216,7 +218,7 @@ enum PeopleLists {
 
     static let collaborators = Command(
         people: .collaborators, under: .repository, noun: "collaborators", filters: [affiliation, permission],
-        columns: { _ in accountsWithRole("role_name") },
+        columns: { _ in accountsWithRole("role_name") }, changes: PeopleChangeKey(role: "role_name"),
         spec: CommandSpec(
             name: "collaborators",
             abstract: "List who has access to a repository, with each one's role (\(Endpoint.collaborators)).",
@@ -247,7 +249,7 @@ enum PeopleLists {
 
     static let contributors = Command(
         peopleRecords: .contributors, under: .repository, noun: "contributors",
-        filters: [anon],
+        filters: [anon], changes: PeopleChangeKey(),
         columns: { _ in
             [
                 Column("LOGIN", key: "login", shrink: .last) { record in
@@ -287,7 +289,7 @@ enum PeopleLists {
     }
 
     static let forkers = Command(
-        peopleRecords: .forks, under: .repository, noun: "forks",
+        peopleRecords: .forks, under: .repository, noun: "forks", changes: PeopleChangeKey(account: ["owner"]),
         columns: { context in
             [
                 Column("OWNER", path: ["owner", "login"], shrink: .last),
@@ -317,6 +319,7 @@ enum PeopleLists {
 
     static let invitations = Command(
         peopleRecords: .invitations, under: .organization, noun: "invitations",
+        changes: PeopleChangeKey(role: "role", fallbackName: "email"),
         columns: { context in
             [
                 Column("INVITEE", key: "login", shrink: .last) { record in
@@ -358,7 +361,7 @@ enum PeopleLists {
 
     static let teamMembers = Command(
         people: .teamMembers, under: .team, noun: "team members", filters: [teamRole],
-        columns: { _ in accountsWithRole("role") },
+        columns: { _ in accountsWithRole("role") }, changes: PeopleChangeKey(role: "role"),
         spec: CommandSpec(
             name: "team-members",
             abstract: "List a team's members, with each one's role (\(Endpoint.teamMembers)).",

@@ -87,7 +87,7 @@ struct FollowerChangesBoundTests {
         let harness = CommandHarness()
         harness.expect("GET /users/octocat", body: "users-get-by-username")
         Self.expectTwoPages(harness, "followers")
-        let run = await FollowSnapshotFile.$limitBytes.withValue(1_000) {
+        let run = await SnapshotFiles.$limitBytes.withValue(1_000) {
             await harness.run(["followers", "octocat", "--changes", path])
         }
         #expect(run.status == 1)

@@ -136,7 +136,7 @@ enum FollowListCommand {
                 ),
             ],
             fields: FieldCatalog.account,
-            optionFields: [("With --\(FollowerChanges.option.name)", FollowerChange.fields)]
+            optionFields: [("With --\(FollowerChanges.option.name)", ListChange.fields)]
         )
         return Command(github: listing.spec(spec)) { parsed, spec throws(UsageError) in
             let options = try options.parse(

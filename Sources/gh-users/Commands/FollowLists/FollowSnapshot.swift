@@ -105,14 +105,7 @@ struct FollowSnapshot: Sendable, Equatable {
         if let filter = subject.filter, !filters.contains(filter) {
             return FileContentProblem("has the filter \"\(filter)\", which \(subject.relation.rawValue) does not take")
         }
-        var seen = Set<Int64>(minimumCapacity: accounts.count)
-        for account in accounts {
-            if let problem = account.problem { return FileContentProblem("holds \(problem)") }
-            guard seen.insert(account.id).inserted else {
-                return FileContentProblem("holds the account id \(account.id) twice")
-            }
-        }
-        return nil
+        return accounts.problem(idNamed: "account id")
     }
 
     /// The snapshot a file holds, or why it is not one.
@@ -196,49 +189,6 @@ struct FollowSnapshot: Sendable, Equatable {
     }
 }
 
-/// The `--changes FILE` on disk: read and locked before the first request, replaced once the changes are
-/// written (see `OwnedFile` for how it is replaced, locked and found through links).
-struct FollowSnapshotFile: Sendable {
-    let file: OwnedFile
-
-    /// Far more than any follow list (a million accounts take about 45 MB); stops `/dev/zero` filling memory.
-    /// Task-local so a test can lower it rather than write hundreds of megabytes.
-    @TaskLocal static var limitBytes = 256 * 1024 * 1024
-
-    init(path: String) {
-        file = OwnedFile(path: path, kind: "snapshot file", option: "--changes", limitBytes: Self.limitBytes)
-    }
-
-    /// The snapshot's bytes, or why they would not be read back: a file larger than the reader takes would
-    /// make every later run refuse it, so it is never written.
-    func encode(_ snapshot: FollowSnapshot) -> Result<[UInt8], FileContentProblem> {
-        let bytes = snapshot.encoded
-        guard bytes.count <= file.limitBytes else {
-            return .failure(
-                FileContentProblem(
-                    "would take \(bytes.count) bytes, more than the \(file.limitBytes) a snapshot file is read back with"
-                ))
-        }
-        return .success(bytes)
-    }
-
-    var path: String { file.path }
-
-    /// nil when there is no file yet: the first run. Anything else that cannot be read as a snapshot is an
-    /// error, and the file is left as it is.
-    func load() throws(LocalFileError) -> FollowSnapshot? {
-        try file.load(
-            as: "a gh-users follower snapshot", remedy: "give --changes another file, or remove it to start again",
-            FollowSnapshot.decode)
-    }
-
-    /// Replaces the file with bytes from `encode`.
-    func replace(with bytes: [UInt8]) throws(LocalFileError) {
-        try file.replace(with: bytes)
-    }
-
-    /// One run at a time: two overlapping nightly runs would both report the same changes.
-    func lock() throws(LocalFileError) -> OwnedFileLock {
-        try file.lock()
-    }
+extension FollowSnapshot: SnapshotContents {
+    static let kindName = "a gh-users follower snapshot"
 }

@@ -6,51 +6,16 @@ import Foundation
 /// `followers [LOGIN] --changes FILE` and `following [LOGIN] --changes FILE`: who came and went since the last
 /// run, by comparing the whole list now with the snapshot in FILE, then recording the list in FILE.
 enum FollowerChanges {
-    /// A snapshot is always of the whole list (`--all` is implied, `--limit` refused), holds ids and logins (no
-    /// `--full`), and its records have their own fields.
-    static let option = OptionDeclaration<FollowListOptions>.optional(
-        OptionSpec(
-            "changes", value: "FILE",
-            help: "Write who came and went since the last run with FILE, then record the list in FILE (see the "
-                + "description above).",
-            path: .file),
-        at: \.changes,
-        parse: { reading throws(UsageError) in
-            let path = reading.text
-            guard !path.isEmpty else { throw reading.usageError("--changes needs a file path") }
-            if reading.parsed.value(PagingGroup.limit) != nil {
-                throw reading.usageError(
-                    "--changes compares the whole list, so it cannot be used with --limit (--all is implied)")
-            }
-            if reading.parsed.has(ProfileGroup.full) {
-                throw reading.usageError("--changes records ids and logins, so it cannot be used with --full")
-            }
-            if let field = fields(reading.parsed)?.first(where: { !$0.isEmpty && !FollowerChange.fields.contains($0) })
-            {
-                throw reading.usageError(
-                    "unknown field '\(field)' for \(reading.command.name) --changes\nValid fields: "
-                        + FollowerChange.fields.joined(separator: ", "))
-            }
-            return path
-        },
-        write: { $0 })
+    static let option = ChangesOption.declaration(
+        at: \FollowListOptions.changes, fields: ListChange.fields,
+        help: "Write who came and went since the last run with FILE, then record the list in FILE (see the "
+            + "description above).")
 
     /// Without `--changes`, a field only its records have is refused.
     @Sendable static func checkFields(_ options: FollowListOptions, _ parsed: ParsedArguments, spec: CommandSpec)
         throws(UsageError)
     {
-        guard options.changes == nil, let field = fields(parsed)?.first(where: FollowerChange.ownFields.contains)
-        else { return }
-        throw UsageError(
-            message: "the field '\(field)' exists only with --changes, whose records have "
-                + FollowerChange.fields.joined(separator: ", "),
-            command: spec)
-    }
-
-    private static func fields(_ parsed: ParsedArguments) -> [String]? {
-        parsed.value(OutputGroup.fields).map { text in
-            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        }
+        try ChangesOption.checkFields(options.changes, parsed, spec: spec, fields: ListChange.fields)
     }
 }
 
@@ -106,7 +71,7 @@ struct FollowerChangesCoordinator {
         }
         // Held until the new snapshot is in place.
         defer { withExtendedLifetime(lock) {} }
-        let untouched = "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was left as it was.\n"
+        let untouched = file.untouched
 
         let subject: FollowSnapshotSubject
         let counts: FollowGraph.Counts
@@ -140,41 +105,12 @@ struct FollowerChangesCoordinator {
             return .setupFailed
         }
         let snapshot = FollowSnapshot(subject: subject, accounts: accounts)
-        if let problem = snapshot.problem {
-            io.writeErr(
-                "gh-users: GitHub's list of \(subject.command) \(problem.detail), which a snapshot cannot record, so "
-                    + "nothing was written.\n" + untouched)
-            return .setupFailed
-        }
-        let bytes: [UInt8]
-        switch file.encode(snapshot) {
-        case .success(let encoded): bytes = encoded
-        case .failure(let problem):
-            io.writeErr(
-                "gh-users: the snapshot of \(subject.command) (\(Counted.text(accounts.count, "account"))) "
-                    + "\(problem.detail), so nothing was compared or written.\n" + untouched)
-            return .setupFailed
-        }
-        let changes = previous.map { FollowerChange.between($0.accounts, accounts) } ?? []
-        var writer = RecordStreamWriter(
-            context: command.render, columns: FollowerChange.columns(command.render))
-        do {
-            try io.out.write(writer.render(changes) + writer.finish(completed: true))
-        } catch {
-            let outcome = CommandOutcome.writeFailed(error, io: io)
-            if outcome != .outputClosed { io.writeErr(untouched) }
-            return outcome
-        }
-        // Every change was written, but a reader that left before taking them all (`| head -1`) never showed
-        // the rest: the snapshot stays, so the next run reports them again.
-        if await io.out.readerLeftEarly() { return .outputClosed }
-        do {
-            try file.replace(with: bytes)
-        } catch {
-            io.writeErr(
-                "gh-users: \(error.message). The changes written were not recorded, so the next run reports them "
-                    + "again.\n")
-            return .setupFailed
+        let changes = previous.map { ListChange.between($0.accounts, accounts) } ?? []
+        if let stopped = await file.record(
+            snapshot, problem: snapshot.problem, listed: subject.command, count: accounts.count, changes: changes,
+            roles: false, command: command)
+        {
+            return stopped
         }
         if let recorded = previous?.subject, recorded.loginOnly {
             io.writeErr(
@@ -185,14 +121,9 @@ struct FollowerChangesCoordinator {
                 "gh-users: \(recorded.login) (account id \(recorded.id)) is now \(subject.account.login); the "
                     + "snapshot in \(TerminalSanitizer.quotedPath(file.path)) carries on under the new login.\n")
         }
-        if previous == nil {
-            io.writeErr(
-                "gh-users: recorded the \(Counted.text(accounts.count, "account")) of 'gh-users \(subject.command)' in "
-                    + "\(TerminalSanitizer.quotedPath(file.path)); from the next run on, --changes writes who came and went.\n"
-            )
-        } else if changes.isEmpty, io.stderrIsTTY {
-            io.writeErr("gh-users: no changes since the last snapshot in \(TerminalSanitizer.quotedPath(file.path)).\n")
-        }
+        file.closingNote(
+            firstRun: previous == nil, changed: !changes.isEmpty, listed: subject.command, count: accounts.count,
+            io: io)
         return .success
     }
 

@@ -1,0 +1,50 @@
+import Foundation
+
+/// `--changes FILE`, as every list that takes it declares it: a snapshot is always of the whole list (`--all` is
+/// implied, `--limit` refused), holds ids, logins and roles (no `--full`), and its records have their own fields.
+enum ChangesOption {
+    static func declaration<Options: Sendable>(
+        at path: WritableKeyPath<Options, String?> & Sendable, fields: [String], help: String
+    ) -> OptionDeclaration<Options> {
+        .optional(
+            OptionSpec("changes", value: "FILE", help: help, path: .file),
+            at: path,
+            parse: { reading throws(UsageError) in
+                let path = reading.text
+                guard !path.isEmpty else { throw reading.usageError("--changes needs a file path") }
+                if reading.parsed.value(PagingGroup.limit) != nil {
+                    throw reading.usageError(
+                        "--changes compares the whole list, so it cannot be used with --limit (--all is implied)")
+                }
+                if reading.parsed.has(ProfileGroup.full) {
+                    throw reading.usageError("--changes records ids and logins, so it cannot be used with --full")
+                }
+                if let field = Self.fields(reading.parsed)?.first(where: { !$0.isEmpty && !fields.contains($0) }) {
+                    throw reading.usageError(
+                        "unknown field '\(field)' for \(reading.command.name) --changes\nValid fields: "
+                            + fields.joined(separator: ", "))
+                }
+                return path
+            },
+            write: { $0 })
+    }
+
+    /// Without `--changes` (`changes` nil), a field only its records have is refused.
+    static func checkFields(_ changes: String?, _ parsed: ParsedArguments, spec: CommandSpec, fields: [String])
+        throws(UsageError)
+    {
+        guard changes == nil,
+            let field = Self.fields(parsed)?.first(where: ListChange.ownFields.contains)
+        else { return }
+        throw UsageError(
+            message: "the field '\(field)' exists only with --changes, whose records have "
+                + fields.joined(separator: ", "),
+            command: spec)
+    }
+
+    private static func fields(_ parsed: ParsedArguments) -> [String]? {
+        parsed.value(OutputGroup.fields).map { text in
+            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Domain
+import JSONBytes
+
+/// Who is in a list, as `--changes` records them: an id that never changes, the login it had, and for a list that
+/// gives each person a role or permission (`collaborators`' `role_name`, `members`' `admin` or `member`) that role.
+protocol ChangeEntry: Sendable {
+    var id: Int64 { get }
+    var login: String { get }
+    /// nil for a list without roles (followers, stargazers).
+    var role: String? { get }
+    /// What the reader refuses in an entry (an id that is not positive, an empty login); nil for one it reads.
+    var problem: String? { get }
+}
+
+extension Array where Element: ChangeEntry {
+    /// What the reader refuses in a snapshot's entries: one it refuses, or an id twice (`idNamed`: "account id").
+    func problem(idNamed name: String) -> FileContentProblem? {
+        var seen = Set<Int64>(minimumCapacity: count)
+        for entry in self {
+            if let problem = entry.problem { return FileContentProblem("holds \(problem)") }
+            guard seen.insert(entry.id).inserted else {
+                return FileContentProblem("holds the \(name) \(entry.id) twice")
+            }
+        }
+        return nil
+    }
+}
+
+/// One difference between a snapshot and the list now: a person who came, went, changed their login or had their
+/// role changed. People are matched by id, which never changes, so a renamed account is one record, not a removal
+/// and an addition.
+struct ListChange: JSONRecord, Equatable {
+    enum Kind: String, Sendable {
+        /// `changed`: the role changed (and maybe the login too: then `previous_login` is there as well).
+        case added, removed, renamed, changed
+    }
+
+    let kind: Kind
+    let id: Int64
+    /// The login now; for a removed account, the one the snapshot recorded.
+    let login: String
+    /// For a renamed account, the login the snapshot recorded.
+    var previousLogin: String?
+    /// The role now (for a removed person the one recorded), in a list with roles; nil in one without.
+    var role: String?
+    /// For a `changed` record, the role the snapshot recorded.
+    var previousRole: String?
+
+    /// The keys of a record, which `--fields` takes with `--changes`, in a list without roles.
+    static let fields = ["change", "login", "id", "previous_login"]
+    /// The keys in a list with roles: `role` in every record, `previous_role` in a `changed` one.
+    static let roleFields = fields + ["role", "previous_role"]
+    /// Those an account's record does not have: refused without `--changes`.
+    static let ownFields = ["change", "previous_login", "previous_role"]
+
+    /// `{"change":"renamed","login":"new","id":1,"previous_login":"old"}`; `previous_login` only for a login that
+    /// changed, `role` in every record of a list with roles and `previous_role` only for a role that changed.
+    var raw: RawJSON {
+        var members: [JSONValue.Member] = [
+            .init("change", .string(kind.rawValue)), .init("login", .string(login)), .init("id", .integer(id)),
+        ]
+        if let previousLogin { members.append(.init("previous_login", .string(previousLogin))) }
+        if let role { members.append(.init("role", .string(role))) }
+        if let previousRole { members.append(.init("previous_role", .string(previousRole))) }
+        return RawJSON(bytes: JSONValue.object(members).bytes)
+    }
+
+    /// A table (on a terminal) marks each login with its change: `+` added, `−` (U+2212) removed, `~` renamed,
+    /// `!` role changed, the way a diff reads. Tsv and csv name the change in words, for scripts. `roles` adds the
+    /// role columns, for a list with roles.
+    static func columns(_ context: RenderContext, roles: Bool = false) -> [Column<ListChange>] {
+        let roleColumns: [Column<ListChange>] =
+            roles
+            ? [
+                Column("ROLE") { $0.role ?? "" },
+                Column("PREVIOUS_ROLE", key: "previous_role") { $0.previousRole ?? "" },
+            ] : []
+        guard context.format == .table else {
+            return [
+                Column("CHANGE") { $0.kind.rawValue },
+                Column("LOGIN", shrink: .last) { $0.login },
+                Column("ID") { String($0.id) },
+            ] + roleColumns + [
+                Column("PREVIOUS_LOGIN", key: "previous_login", shrink: .second) { $0.previousLogin ?? "" }
+            ]
+        }
+        return [
+            Column("CHANGE", shrink: .last) { $0.kind.sign + " " + $0.login },
+            Column("ID") { String($0.id) },
+        ] + roleColumns + [
+            Column("RENAMED FROM", key: "previous_login", shrink: .second) { $0.previousLogin ?? "" }
+        ]
+    }
+
+    /// What changed from `snapshot` to `now`, both in their list's order: the people added, renamed and changed in
+    /// the order the list has them now, then the people removed in the order the snapshot had them. Linear in the
+    /// two lists' lengths.
+    static func between<Entry: ChangeEntry>(_ snapshot: [Entry], _ now: [Entry]) -> [ListChange] {
+        var recorded = [Int64: Entry](minimumCapacity: snapshot.count)
+        for entry in snapshot { recorded[entry.id] = entry }
+        var changes: [ListChange] = []
+        var present = Set<Int64>(minimumCapacity: now.count)
+        for entry in now {
+            present.insert(entry.id)
+            guard let previous = recorded[entry.id] else {
+                changes.append(ListChange(kind: .added, id: entry.id, login: entry.login, role: entry.role))
+                continue
+            }
+            let renamed = previous.login != entry.login ? previous.login : nil
+            if previous.role != entry.role {
+                changes.append(
+                    ListChange(
+                        kind: .changed, id: entry.id, login: entry.login, previousLogin: renamed, role: entry.role,
+                        previousRole: previous.role ?? ""))
+            } else if renamed != nil {
+                changes.append(
+                    ListChange(
+                        kind: .renamed, id: entry.id, login: entry.login, previousLogin: renamed, role: entry.role))
+            }
+        }
+        for entry in snapshot where !present.contains(entry.id) {
+            changes.append(ListChange(kind: .removed, id: entry.id, login: entry.login, role: entry.role))
+        }
+        return changes
+    }
+}
+
+extension ListChange.Kind {
+    var sign: String {
+        switch self {
+        case .added: "+"
+        case .removed: "\u{2212}"
+        case .renamed: "~"
+        case .changed: "!"
+        }
+    }
+}
+
+extension FollowSnapshot.Account: ChangeEntry {
+    var role: String? { nil }
+}

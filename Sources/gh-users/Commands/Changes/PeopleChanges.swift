@@ -1,0 +1,251 @@
+import AtomicCore
+import Data
+import Domain
+import JSONBytes
+
+/// How `--changes` reads a person from a list's records, and the role it records for them.
+struct PeopleChangeKey: Sendable {
+    /// Where the person's account is in a record: nothing for a record that is the account, `user` for a
+    /// stargazer's `{"starred_at", "user"}`, `owner` for a fork.
+    var account: [String] = []
+    /// The record's key that holds the person's role or permission (`role_name`, a team member's `role`).
+    var role: String?
+    /// For a list whose records carry no role but whose filter picks one (`members`' `role=admin`): the filter's
+    /// key and its roles, each listed as a pass of its own, unless the options name one role already.
+    var rolePasses: RolePasses?
+    /// The key that names a person whose login is null (an invitation sent to an email address).
+    var fallbackName: String?
+    /// What tells a list the token sees only part of from the whole (`members` for a token that is not a
+    /// member lists only the public ones): the refusal, or nil for a list to record.
+    var check: (@Sendable (PeopleListOptions, [PeopleSnapshot.Entry], any GitHubReader) async -> DomainError?)?
+
+    struct RolePasses: Sendable {
+        let key: String
+        let roles: [String]
+        /// The value of `key` that names no one role (`all`).
+        let all: String
+        /// Options under which the filter does not apply (`members --public`).
+        let unless: @Sendable (PeopleListOptions) -> Bool
+    }
+
+    /// A person and a role, or nil for a record without a positive id or a name.
+    func entry(_ record: [UInt8], role passRole: String?) -> PeopleSnapshot.Entry? {
+        let account = self.account.isEmpty ? record : JSONText.value(at: self.account, in: record) ?? []
+        let texts = JSONText.texts(of: ["id", "login"] + (fallbackName.map { [$0] } ?? []), in: account)
+        guard let id = Int64(texts[0]), id > 0 else { return nil }
+        let login = texts[1].isEmpty && texts.count > 2 ? texts[2] : texts[1]
+        guard !login.isEmpty else { return nil }
+        let role = passRole ?? self.role.map { JSONText.text(of: $0, in: record) }
+        return PeopleSnapshot.Entry(id: id, login: login, role: role)
+    }
+
+    /// The lists one run reads, each with the role its people have (nil: each record's own, or none).
+    func passes(_ options: PeopleListOptions) -> [(options: PeopleListOptions, role: String?)] {
+        guard let passes = rolePasses, !passes.unless(options) else { return [(options, nil)] }
+        if let chosen = options.filters[passes.key], chosen != passes.all { return [(options, chosen)] }
+        return passes.roles.map { role in
+            var pass = options
+            pass.filters[passes.key] = role
+            return (pass, role)
+        }
+    }
+
+    /// Whether the records of a run with these options have roles.
+    func hasRoles(_ options: PeopleListOptions) -> Bool {
+        role != nil || (rolePasses.map { !$0.unless(options) } ?? false)
+    }
+
+    /// Whether the list records roles at all (`members --public` then records none).
+    var takesRoles: Bool { role != nil || rolePasses != nil }
+
+    /// The keys of a change record for this list.
+    var fields: [String] { takesRoles ? ListChange.roleFields : ListChange.fields }
+}
+
+/// A people list's run: the listing, or with `--changes` what changed since the last run.
+struct PeopleListRun<Item: ListedItem>: GitHubRun {
+    let listing: ListRun<PeopleListOptions, Item>
+    let key: PeopleChangeKey
+
+    var options: PeopleListOptions { listing.options }
+
+    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+        guard let path = listing.options.changes else { return await listing.run(context, github) }
+        if let refusal = listing.refusal(context) { return refusal }
+        let options = listing.declaration.setup.resolve?(listing.options, context) ?? listing.options
+        return await PeopleChangesCoordinator(
+            declaration: listing.declaration, command: listing.command, options: options, key: key,
+            file: PeopleSnapshotFile(path: path), github: github, context: context
+        ).run()
+    }
+}
+
+/// One `--changes` run of a people list: lock and read the snapshot, check it is of this list, read the whole list
+/// (in a pass for each role, where the records carry none), write the changes, and only then replace the snapshot.
+/// A run that stops before its changes are all written (a failed request, a refusal, a spent rate limit, Ctrl-C, a
+/// full disk, a closed pipe) leaves the snapshot as it was, so the next run reports the same changes again.
+struct PeopleChangesCoordinator<Item: ListedItem> {
+    /// More people than any list GitHub serves (its largest organizations have about 100,000 members, REST serves
+    /// 40,000 stargazers): past it a list that never ends is refused rather than held.
+    static var bound: Int { 5_000_000 }
+
+    let declaration: ListDeclaration<PeopleListOptions, Item>
+    let command: String
+    let options: PeopleListOptions
+    let key: PeopleChangeKey
+    let file: PeopleSnapshotFile
+    let github: any GitHubReader
+    let context: CommandContext
+
+    /// Which list: the filters as sent, and `public` for the public members.
+    var subject: PeopleSnapshot.Subject {
+        var filters = options.filters
+        if options.publicOnly { filters["public"] = "true" }
+        return PeopleSnapshot.Subject(command: command, owner: options.owner.description, filters: filters)
+    }
+
+    func run() async -> CommandOutcome {
+        let io = context.io
+        let subject = subject
+        let lock: OwnedFileLock
+        let previous: PeopleSnapshot?
+        do throws(LocalFileError) {
+            lock = try file.lock()
+            previous = try file.load()
+            if let recorded = previous?.subject, !recorded.isSameList(as: subject) {
+                throw LocalFileError(
+                    message:
+                        "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for "
+                        + "'gh-users \(recorded.description)', not for 'gh-users \(subject.description)'. It was left "
+                        + "as it is: give each list its own snapshot file")
+            }
+        } catch {
+            io.writeErr("gh-users: \(error.message)\n")
+            return .setupFailed
+        }
+        // Held until the new snapshot is in place.
+        defer { withExtendedLifetime(lock) {} }
+        let people: [PeopleSnapshot.Entry]
+        switch await readList() {
+        case .success(let read): people = read
+        case .failure(.github(let error)):
+            io.writeErr(context.presenter.present(error).message + file.untouched)
+            return .failed(error)
+        case .failure(.refused(let message)):
+            io.writeErr("gh-users: \(message)\n" + file.untouched)
+            return .setupFailed
+        }
+        if let check = key.check, let refusal = await check(options, people, github) {
+            let message =
+                if case .unauthorized(_, let message, _, _) = refusal { "gh-users: \(message)\n" } else {
+                    context.presenter.present(refusal).message
+                }
+            io.writeErr(message + file.untouched)
+            return .failed(refusal)
+        }
+        let snapshot = PeopleSnapshot(subject: subject, people: people)
+        let changes = previous.map { ListChange.between($0.people, people) } ?? []
+        let words = subject.description
+        if let stopped = await file.record(
+            snapshot, problem: snapshot.problem, listed: words, count: people.count, changes: changes,
+            roles: key.hasRoles(options), command: context)
+        {
+            return stopped
+        }
+        file.closingNote(
+            firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: people.count, io: io)
+        return .success
+    }
+
+    private enum ReadFailure: Error {
+        case github(DomainError)
+        case refused(String)
+    }
+
+    /// Everyone on the list, each once, in its order (a pass's people after the pass before), or why not.
+    private func readList() async -> Result<[PeopleSnapshot.Entry], ReadFailure> {
+        let progress = ProgressLine(io: context.io, noun: declaration.noun)
+        defer { progress.clear() }
+        var people: [PeopleSnapshot.Entry] = []
+        var seen = Set<Int64>()
+        var requests = 0
+        let plan = PagingPlan(limit: .all, requestedPerPage: options.paging.perPage)
+        do throws(DomainError) {
+            for (pass, role) in key.passes(options) {
+                let viewModel = declaration.viewModel(pass, github, plan: plan)
+                while !viewModel.isExhausted {
+                    for item in try await viewModel.loadNextPage() {
+                        guard let entry = key.entry(item.raw.bytes, role: role) else {
+                            return .failure(
+                                .refused(
+                                    "GitHub's list of \(subject.description) holds a record without an id or a login, "
+                                        + "which a snapshot cannot record, so nothing was compared"))
+                        }
+                        if seen.insert(entry.id).inserted { people.append(entry) }
+                    }
+                    guard people.count <= Self.bound else {
+                        return .failure(
+                            .refused(
+                                "the list of \(subject.description) went past \(Self.bound) people, more than GitHub "
+                                    + "lists anywhere, so it was not compared"))
+                    }
+                    progress.update(pages: requests + viewModel.requests, items: people.count)
+                }
+                requests += viewModel.requests
+            }
+        } catch {
+            return .failure(.github(error))
+        }
+        // An interrupt after the last page still means the run was stopped: nothing is written or recorded.
+        return Task.isCancelled ? .failure(.github(.cancelled)) : .success(people)
+    }
+}
+
+extension PeopleChangeKey {
+    /// The help's paragraph on `--changes`, for a list with or without roles.
+    static func discussion(_ key: PeopleChangeKey) -> String {
+        let roles = key.takesRoles
+        return """
+            CHANGES: --changes FILE writes who joined and who left since the last run with FILE, one record
+            each: {"change":"added","login":…,"id":…} or "removed" (with the login FILE recorded), and for a
+            person matched by id whose login changed, "renamed" with "previous_login".\(roles ? """
+             Each record has "role"; a person whose role changed is "changed", with "previous_role".
+            """ : "") On a terminal the table marks them + (added), − (removed), ~ (renamed)\(roles ? " and ! (changed)" : "").
+            Then FILE is replaced, atomically and 0600, with the whole list as it is now (ids, logins\(roles ? ", roles" : "") and
+            which list it is); the first run only records it and says so. It reads the whole list (--all is
+            implied; --limit and --full cannot be used with it). A run that stops before its changes are all
+            written and read (a failed request, a refusal, a rate limit, Ctrl-C, a full stdout, a reader that
+            left) leaves FILE as it was, so the next run reports them again. A FILE that is not a snapshot, or
+            one made for another list (another command, owner or filters), is exit status 1 and left as it
+            is; one run at a time may use it (FILE.lock).
+            """
+    }
+}
+
+extension PeopleChangeKey {
+    /// `members ORG --changes FILE` with a token: each member with their role, listed a role at a time. GitHub lists
+    /// every member to a member of the organization, but only the public ones to anyone else, with no sign of
+    /// which it did: a snapshot of the public ones would report every private member as gone. A member always sees
+    /// themselves, so a whole list without the token's own account (`GET /user`) is refused (exit 4) and not
+    /// recorded. A list of one role, or through a 2FA filter, cannot be checked so.
+    static let members = PeopleChangeKey(
+        rolePasses: .init(key: "role", roles: ["admin", "member"], all: "all", unless: \.publicOnly),
+        check: { options, people, github in
+            // Only the whole list holds the token's account for sure; a role's or a 2FA filter's may not.
+            guard !options.publicOnly, (options.filters["role"] ?? "all") == "all", options.filters["filter"] == nil
+            else { return nil }
+            let account: AuthenticatedUser
+            do throws(DomainError) {
+                account = try await github.fetch(GitHubEndpoints.authenticatedUser)
+            } catch {
+                return error
+            }
+            guard !people.contains(where: { $0.id == account.user.id }) else { return nil }
+            return .unauthorized(
+                status: 200,
+                message: "the token's account (\(account.user.login)) is not among the members GitHub listed of "
+                    + "\(options.owner), so GitHub listed only the ones who show their membership: recorded, they "
+                    + "would report every other member as gone. --changes needs a member's token (read:org), or "
+                    + "--public for the public members' changes")
+        })
+}

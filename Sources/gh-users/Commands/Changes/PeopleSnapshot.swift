@@ -1,0 +1,104 @@
+import Domain
+import Foundation
+import JSONBytes
+
+/// The people of one organization's, team's or repository's list as `--changes` found them: ids, logins and roles
+/// in the list's order, and which list it is. On disk it is one JSON object with one person a line, so a person can
+/// read it and `grep` it: `{"version":1,"command":"members","of":"github","filters":{},"people":[` then
+/// `{"id":1,"login":"mojombo","role":"admin"}` lines and `]}`.
+struct PeopleSnapshot: Sendable, Equatable {
+    static let version = 1
+
+    /// One person: the id, which never changes, the login (or for an invitation sent to an email address, the
+    /// address) and the role the list gave them.
+    struct Entry: ChangeEntry, Equatable, Decodable {
+        let id: Int64
+        let login: String
+        var role: String?
+
+        /// What the reader refuses in an entry: written, it would make every later run refuse the file.
+        var problem: String? {
+            id > 0 && !login.isEmpty ? nil : "a person whose id is not positive or whose login is empty"
+        }
+    }
+
+    /// Which list: the command, what it lists under (`github`, `octocat/Hello-World`, `github/justice-league`) and
+    /// the filters it was given, by their query keys (`affiliation=outside`; `public=true` for public members).
+    struct Subject: Sendable, Equatable {
+        let command: String
+        let owner: String
+        let filters: [String: String]
+
+        /// The list in words: `members github` or `collaborators octocat/Hello-World (affiliation=outside)`.
+        var description: String {
+            let shown = filters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            return "\(command) \(owner)" + (shown.isEmpty ? "" : " (" + shown.joined(separator: ", ") + ")")
+        }
+
+        /// The same list: the same command and filters, and the same owner in any case (as GitHub compares them).
+        func isSameList(as other: Subject) -> Bool {
+            command == other.command && owner.lowercased() == other.owner.lowercased() && filters == other.filters
+        }
+    }
+
+    var subject: Subject
+    var people: [Entry]
+
+    var encoded: [UInt8] {
+        let filters = subject.filters.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) }
+        let header: [JSONValue.Member] = [
+            .init("version", .integer(Int64(Self.version))),
+            .init("command", .string(subject.command)),
+            .init("of", .string(subject.owner)),
+            .init("filters", .object(filters)),
+        ]
+        // The header's closing brace gives way to the list.
+        var bytes = Array(JSONValue.object(header).bytes.dropLast())
+        bytes += Array(",\"people\":[".utf8)
+        for (index, entry) in people.enumerated() {
+            bytes += Array((index == 0 ? "\n" : ",\n").utf8)
+            var members: [JSONValue.Member] = [.init("id", .integer(entry.id)), .init("login", .string(entry.login))]
+            if let role = entry.role { members.append(.init("role", .string(role))) }
+            bytes += JSONValue.object(members).bytes
+        }
+        bytes += Array("\n]}\n".utf8)
+        return bytes
+    }
+
+    /// What the reader would refuse in this snapshot, in the words `decode` uses; nil when it reads back. Checked
+    /// before a snapshot is written, so that no run writes a file every later run refuses.
+    var problem: FileContentProblem? {
+        guard !subject.command.isEmpty, !subject.owner.isEmpty else {
+            return FileContentProblem("has an empty \"command\" or \"of\"")
+        }
+        return people.problem(idNamed: "id")
+    }
+
+    /// The snapshot a file holds, or why it is not one.
+    static func decode(_ bytes: [UInt8]) -> Result<PeopleSnapshot, FileContentProblem> {
+        guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)) else {
+            return .failure(
+                FileContentProblem(
+                    "does not hold \"version\" (\(Self.version)), \"command\", \"of\", \"filters\" (an object of "
+                        + "strings) and \"people\" (a list of {\"id\": a whole number, \"login\": a string, "
+                        + "\"role\": a string or absent})"))
+        }
+        guard fields.version == Self.version else {
+            return .failure(
+                FileContentProblem("has version \(fields.version); this gh-users reads version \(Self.version)"))
+        }
+        let snapshot = PeopleSnapshot(
+            subject: Subject(command: fields.command, owner: fields.of, filters: fields.filters),
+            people: fields.people)
+        if let problem = snapshot.problem { return .failure(problem) }
+        return .success(snapshot)
+    }
+
+    private struct Fields: Decodable {
+        let version: Int
+        let command: String
+        let of: String
+        let filters: [String: String]
+        let people: [Entry]
+    }
+}

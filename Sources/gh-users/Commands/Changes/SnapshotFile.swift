@@ -1,0 +1,135 @@
+import AtomicCore
+import Domain
+
+/// What a `--changes FILE` holds: a list's people as one run found them, which the next run compares with.
+protocol SnapshotContents: Sendable {
+    /// What the file is, for the message that refuses another kind: "a gh-users follower snapshot".
+    static var kindName: String { get }
+    var encoded: [UInt8] { get }
+    static func decode(_ bytes: [UInt8]) -> Result<Self, FileContentProblem>
+}
+
+enum SnapshotFiles {
+    /// Far more than any list (a million accounts take about 45 MB); stops `/dev/zero` filling memory.
+    /// Task-local so a test can lower it rather than write hundreds of megabytes.
+    @TaskLocal static var limitBytes = 256 * 1024 * 1024
+}
+
+/// The `--changes FILE` on disk: read and locked before the first request, replaced once the changes are
+/// written (see `OwnedFile` for how it is replaced, locked and found through links).
+struct SnapshotFile<Contents: SnapshotContents>: Sendable {
+    let file: OwnedFile
+
+    init(path: String) {
+        file = OwnedFile(
+            path: path, kind: "snapshot file", option: "--changes", limitBytes: SnapshotFiles.limitBytes)
+    }
+
+    /// The snapshot's bytes, or why they would not be read back: a file larger than the reader takes would
+    /// make every later run refuse it, so it is never written.
+    func encode(_ snapshot: Contents) -> Result<[UInt8], FileContentProblem> {
+        let bytes = snapshot.encoded
+        guard bytes.count <= file.limitBytes else {
+            return .failure(
+                FileContentProblem(
+                    "would take \(bytes.count) bytes, more than the \(file.limitBytes) a snapshot file is read back with"
+                ))
+        }
+        return .success(bytes)
+    }
+
+    var path: String { file.path }
+
+    /// nil when there is no file yet: the first run. Anything else that cannot be read as a snapshot is an
+    /// error, and the file is left as it is.
+    func load() throws(LocalFileError) -> Contents? {
+        try file.load(
+            as: Contents.kindName, remedy: "give --changes another file, or remove it to start again",
+            Contents.decode)
+    }
+
+    /// Replaces the file with bytes from `encode`.
+    func replace(with bytes: [UInt8]) throws(LocalFileError) {
+        try file.replace(with: bytes)
+    }
+
+    /// One run at a time: two overlapping nightly runs would both report the same changes.
+    func lock() throws(LocalFileError) -> OwnedFileLock {
+        try file.lock()
+    }
+}
+
+typealias FollowSnapshotFile = SnapshotFile<FollowSnapshot>
+typealias PeopleSnapshotFile = SnapshotFile<PeopleSnapshot>
+
+extension PeopleSnapshot: SnapshotContents {
+    static let kindName = "a gh-users snapshot of a list of people"
+}
+
+extension SnapshotFile {
+    /// The line that ends a run which leaves the file as it was.
+    var untouched: String {
+        "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(path)) was left as it was.\n"
+    }
+
+    /// The end of every `--changes` run, once the whole list is read: the snapshot checked and encoded, the
+    /// changes since `previous` written, and only then the file replaced. A run that stops before its changes
+    /// are all written and read (a full disk, a closed pipe, a reader that left as `| head -1` does), or whose
+    /// list a snapshot cannot hold, leaves the file as it was, so the next run reports the same changes again.
+    /// nil when the file was replaced: the caller says what it has to say and succeeds.
+    func record(
+        _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
+        changes: [ListChange], roles: Bool, command: CommandContext
+    ) async -> CommandOutcome? {
+        let io = command.io
+        if let problem {
+            io.writeErr(
+                "gh-users: GitHub's list of \(words) \(problem.detail), which a snapshot cannot record, so nothing "
+                    + "was written.\n" + untouched)
+            return .setupFailed
+        }
+        let bytes: [UInt8]
+        switch encode(snapshot) {
+        case .success(let encoded): bytes = encoded
+        case .failure(let problem):
+            io.writeErr(
+                "gh-users: the snapshot of \(words) (\(Counted.text(count, "account"))) \(problem.detail), so "
+                    + "nothing was compared or written.\n" + untouched)
+            return .setupFailed
+        }
+        var writer = RecordStreamWriter(
+            context: command.render, columns: ListChange.columns(command.render, roles: roles))
+        do {
+            try io.out.write(writer.render(changes) + writer.finish(completed: true))
+        } catch {
+            let outcome = CommandOutcome.writeFailed(error, io: io)
+            if outcome != .outputClosed { io.writeErr(untouched) }
+            return outcome
+        }
+        // Every change was written, but a reader that left before taking them all (`| head -1`) never showed
+        // the rest: the snapshot stays, so the next run reports them again.
+        if await io.out.readerLeftEarly() { return .outputClosed }
+        do {
+            try replace(with: bytes)
+        } catch {
+            io.writeErr(
+                "gh-users: \(error.message). The changes written were not recorded, so the next run reports them "
+                    + "again.\n")
+            return .setupFailed
+        }
+        return nil
+    }
+
+    /// What a run that replaced the file says last: on the first run, what was recorded; on a terminal, that
+    /// nothing changed.
+    func closingNote(firstRun: Bool, changed: Bool, listed words: String, count: Int, io: IOStreams) {
+        if firstRun {
+            io.writeErr(
+                "gh-users: recorded the \(Counted.text(count, "account")) of 'gh-users \(words)' in "
+                    + "\(TerminalSanitizer.quotedPath(path)); from the next run on, --changes writes who came and "
+                    + "went.\n")
+        } else if !changed, io.stderrIsTTY {
+            io.writeErr("gh-users: no changes since the last snapshot in \(TerminalSanitizer.quotedPath(path)).\n")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// `members ORG --changes FILE` through the built binary, as an organization's nightly job runs it: three runs
+/// across a member who joined, one who left and one whose role changed on the stand-in, and a run with a token
+/// that is not a member, which GitHub answers with the public members alone and which leaves FILE as it was.
+struct PeopleChangesEndToEndTests {
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-people-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    private var snapshot: String { folder.appendingPathComponent("members.json").path }
+
+    private func changes(_ server: StandInServer, as login: String = "octocat", _ extra: [String] = []) async throws
+        -> RunResult
+    {
+        try await BinaryRunner.run(
+            ["members", "acme", "--changes", snapshot, "--per-page", "2", "--api-url", server.baseURL, "--no-cache"]
+                + extra,
+            environment: ["GH_TOKEN": StandInTokens.token(for: login)])
+    }
+
+    /// As the organization's owner (octocat) would have it: `login` a member with `role`, or gone (nil).
+    private func set(_ login: String, _ role: String?, _ server: StandInServer) throws {
+        let user = try #require(server.population.user(login: login))
+        server.memberships.edit("acme", in: server.population) { list in
+            list.removeAll { $0.ordinal == user.ordinal && role == nil }
+            if let role, let index = list.firstIndex(where: { $0.ordinal == user.ordinal }) {
+                list[index].role = role
+            } else if let role {
+                list.append(.init(ordinal: user.ordinal, role: role))
+            }
+        }
+    }
+
+    @Test func threeRunsAcrossAJoinALeaveAndARoleChange() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 100) { server in
+            for login in ["Yamada-Taro", "kitsune-fox", "Happy-Otter-5"] { try set(login, "member", server) }
+            let first = try await changes(server, ["--format", "tsv"])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.isEmpty)
+            #expect(
+                first.stderr
+                    == "gh-users: recorded the 4 accounts of 'gh-users members acme' in '\(snapshot)'; from the next "
+                    + "run on, --changes writes who came and went.\n")
+            let attributes = try FileManager.default.attributesOfItem(atPath: snapshot)
+            #expect(attributes[.posixPermissions] as? Int == 0o600)
+
+            try set("jollyotter6", "member", server)
+            try set("kitsune-fox", nil, server)
+            try set("Yamada-Taro", "admin", server)
+            let newcomer = try #require(server.population.user(login: "jollyotter6"))
+            let second = try await changes(server, ["--format", "tsv"])
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(
+                second.stdout
+                    == "changed\tYamada-Taro\t2\tadmin\tmember\t\nadded\tjollyotter6\t\(newcomer.id)\tmember\t\t\n"
+                    + "removed\tkitsune-fox\t4\tmember\t\t\n")
+            #expect(second.stderr.isEmpty)
+
+            // A token that is not a member sees the public members alone: refused, and FILE is left as it was.
+            let before = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+            try set("Yamada-Taro", nil, server)
+            let outsider = try await changes(server, as: "lively-otter-8")
+            #expect(outsider.status == 4, "\(outsider.stderr)")
+            #expect(outsider.stdout.isEmpty)
+            #expect(outsider.stderr.hasSuffix("gh-users: the snapshot file '\(snapshot)' was left as it was.\n"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == before)
+
+            let third = try await changes(server, ["--format", "ndjson"])
+            #expect(third.status == 0, "\(third.stderr)")
+            #expect(third.stdout == #"{"change":"removed","login":"Yamada-Taro","id":2,"role":"admin"}"# + "\n")
+        }
+    }
+}

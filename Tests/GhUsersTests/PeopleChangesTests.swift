@@ -1,0 +1,296 @@
+import AtomicCore
+import Data
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+private func people(_ rows: [(Int64, String, String?)]) -> [PeopleSnapshot.Entry] {
+    rows.map { PeopleSnapshot.Entry(id: $0.0, login: $0.1, role: $0.2) }
+}
+
+/// The diff of a list with roles: a role that changed is one record, with the role it had.
+struct PeopleChangeDiffTests {
+    @Test func aRoleThatChangedIsChangedWithThePreviousRole() {
+        let snapshot = people([(1, "alice", "admin"), (2, "bob", "member"), (3, "carol", "member")])
+        let now = people([(1, "alice", "admin"), (2, "bob", "admin"), (4, "dave", "member")])
+        #expect(
+            ListChange.between(snapshot, now) == [
+                ListChange(kind: .changed, id: 2, login: "bob", role: "admin", previousRole: "member"),
+                ListChange(kind: .added, id: 4, login: "dave", role: "member"),
+                ListChange(kind: .removed, id: 3, login: "carol", role: "member"),
+            ])
+    }
+
+    @Test func aRenameWithTheSameRoleIsARenameAndWithAnotherIsOneChange() {
+        let snapshot = people([(1, "old", "write"), (2, "was", "read")])
+        let now = people([(1, "new", "write"), (2, "is", "admin")])
+        #expect(
+            ListChange.between(snapshot, now) == [
+                ListChange(kind: .renamed, id: 1, login: "new", previousLogin: "old", role: "write"),
+                ListChange(
+                    kind: .changed, id: 2, login: "is", previousLogin: "was", role: "admin", previousRole: "read"),
+            ])
+    }
+
+    @Test func recordsOfAListWithRolesCarryTheRoleAndThePreviousOneOnlyWhenItChanged() {
+        let context = RenderContext(format: .ndjson, isTTY: false, colorEnabled: false, width: 80, now: Date())
+        var writer = RecordStreamWriter(context: context, columns: ListChange.columns(context, roles: true))
+        let changes = [
+            ListChange(kind: .added, id: 4, login: "dave", role: "member"),
+            ListChange(kind: .changed, id: 2, login: "bob", role: "admin", previousRole: "member"),
+        ]
+        #expect(
+            String(decoding: writer.render(changes), as: UTF8.self) == """
+                {"change":"added","login":"dave","id":4,"role":"member"}
+                {"change":"changed","login":"bob","id":2,"role":"admin","previous_role":"member"}
+
+                """)
+        let table = RenderContext(format: .table, isTTY: true, colorEnabled: false, width: 80, now: Date())
+        var tableWriter = RecordStreamWriter(context: table, columns: ListChange.columns(table, roles: true))
+        let text = String(decoding: tableWriter.render(changes) + tableWriter.finish(completed: true), as: UTF8.self)
+        #expect(text.contains("! bob"), "\(text)")
+        #expect(text.hasPrefix("CHANGE  ID  ROLE    PREVIOUS_ROLE"), "\(text)")
+    }
+}
+
+/// A people snapshot's bytes: what it holds, and what it refuses to take for one.
+struct PeopleSnapshotTests {
+    private let snapshot = PeopleSnapshot(
+        subject: .init(command: "collaborators", owner: "octocat/Hello-World", filters: ["affiliation": "outside"]),
+        people: people([(1, "octocat", "admin"), (7, "mona", "read")]))
+
+    @Test func aSnapshotReadsBackAsItWasWrittenOnePersonALine() {
+        #expect(PeopleSnapshot.decode(snapshot.encoded) == .success(snapshot))
+        #expect(
+            String(decoding: snapshot.encoded, as: UTF8.self) == """
+                {"version":1,"command":"collaborators","of":"octocat/Hello-World","filters":{"affiliation":"outside"},"people":[
+                {"id":1,"login":"octocat","role":"admin"},
+                {"id":7,"login":"mona","role":"read"}
+                ]}
+
+                """)
+    }
+
+    @Test(arguments: [
+        (#"{"version":2,"command":"members","of":"x","filters":{},"people":[]}"#, "has version 2"),
+        (
+            #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"a"},{"id":1,"login":"b"}]}"#,
+            "holds the id 1 twice"
+        ),
+        (#"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":0,"login":"a"}]}"#, "not positive"),
+        (
+            #"{"version":2,"command":"followers","account_id":1,"login":"a","filter":null,"accounts":[]}"#,
+            "does not hold"
+        ),
+    ])
+    func whatIsNotASnapshotIsRefusedSayingWhy(text: String, saying: String) {
+        guard case .failure(let problem) = PeopleSnapshot.decode(Array(text.utf8)) else {
+            Issue.record("read \(text)")
+            return
+        }
+        #expect(problem.detail.contains(saying), "\(problem.detail)")
+    }
+
+    @Test func theSameListIsTheSameCommandOwnerInAnyCaseAndFilters() {
+        let subject = snapshot.subject
+        #expect(
+            subject.isSameList(
+                as: .init(command: "collaborators", owner: "OctoCat/hello-world", filters: ["affiliation": "outside"])))
+        #expect(!subject.isSameList(as: .init(command: "collaborators", owner: "octocat/Hello-World", filters: [:])))
+        #expect(
+            !subject.isSameList(as: .init(command: "assignees", owner: "octocat/Hello-World", filters: subject.filters))
+        )
+        #expect(subject.description == "collaborators octocat/Hello-World (affiliation=outside)")
+    }
+}
+
+/// How a record is read as a person, and which lists a run reads.
+struct PeopleChangeKeyTests {
+    @Test func aStargazerIsItsUserAndAnInvitationToAnEmailIsItsAddress() {
+        let stargazer = Array(#"{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"mona","id":7}}"#.utf8)
+        #expect(PeopleChangeKey(account: ["user"]).entry(stargazer, role: nil) == .init(id: 7, login: "mona"))
+        let invitation = Array(#"{"id":3,"login":null,"email":"x@example.com","role":"admin"}"#.utf8)
+        #expect(
+            PeopleChangeKey(role: "role", fallbackName: "email").entry(invitation, role: nil)
+                == .init(id: 3, login: "x@example.com", role: "admin"))
+        #expect(PeopleChangeKey().entry(Array(#"{"login":"a"}"#.utf8), role: nil) == nil)
+        #expect(PeopleChangeKey().entry(Array(#"{"login":"a","id":-2}"#.utf8), role: nil) == nil)
+    }
+
+    @Test func membersAreReadARoleAtATimeUnlessOneRoleOrThePublicOnesAreAsked() throws {
+        let owner = ListOwner.organization(try Login(validating: "github"))
+        let whole = PeopleListOptions(owner: owner)
+        #expect(PeopleChangeKey.members.passes(whole).map(\.role) == ["admin", "member"])
+        #expect(PeopleChangeKey.members.passes(whole).map { $0.options.filters["role"] } == ["admin", "member"])
+        var admins = whole
+        admins.filters["role"] = "admin"
+        #expect(PeopleChangeKey.members.passes(admins).map(\.role) == ["admin"])
+        var everyone = whole
+        everyone.filters["role"] = "all"
+        #expect(PeopleChangeKey.members.passes(everyone).map(\.role) == ["admin", "member"])
+        var publicOnes = whole
+        publicOnes.publicOnly = true
+        #expect(PeopleChangeKey.members.passes(publicOnes).map(\.role) == [nil])
+        #expect(!PeopleChangeKey.members.hasRoles(publicOnes))
+    }
+}
+
+/// `--changes` on the people lists, through the real request path against the strict stub.
+struct PeopleChangesRunTests {
+    private func run(_ github: StubTransport, _ arguments: [String]) async -> (Int32, String, String) {
+        let (env, out, err) = AppEnvironment.test(http: github, environment: ["GH_TOKEN": "t"])
+        let status = await GhUsersApp(environment: env).run(arguments)
+        return (status, out.text, err.text)
+    }
+
+    /// `github`'s members as a member of it (`me`, id 9) sees them: the owners, then the others.
+    private func members(admins: [(Int64, String)], others: [(Int64, String)], me: Int64 = 9) -> StubTransport {
+        let github = StubTransport()
+        github.answer("GET /user", json: #"{"login":"me","id":\#(me)}"#)
+        for (role, page) in [("admin", admins), ("member", others)] {
+            github.answer(
+                "GET /orgs/github/members?role=\(role)&per_page=100", accounts: page.map(\.0),
+                logins: Dictionary(uniqueKeysWithValues: page))
+        }
+        return github
+    }
+
+    @Test func membersJoinedLeftAndChangedRoleBetweenRuns() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--changes", folder("m.json"), "--format", "tsv"]
+        let first = await run(members(admins: [(9, "me")], others: [(1, "alice"), (2, "bob")]), arguments)
+        #expect(first.0 == 0, "\(first.2)")
+        #expect(first.1.isEmpty)
+        #expect(first.2.contains("recorded the 3 accounts of 'gh-users members github'"), "\(first.2)")
+        let second = await run(members(admins: [(9, "me"), (2, "bob")], others: [(3, "carol")]), arguments)
+        #expect(second.0 == 0, "\(second.2)")
+        #expect(
+            second.1
+                == "changed\tbob\t2\tadmin\tmember\t\nadded\tcarol\t3\tmember\t\t\nremoved\talice\t1\tmember\t\t\n")
+        let recorded = try #require(try PeopleSnapshotFile(path: folder("m.json")).load())
+        #expect(recorded.people == people([(9, "me", "admin"), (2, "bob", "admin"), (3, "carol", "member")]))
+        #expect(recorded.subject == .init(command: "members", owner: "github", filters: [:]))
+    }
+
+    @Test func membersThatDoNotHoldTheTokensAccountAreRefusedAndNotRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--changes", folder("m.json")]
+        _ = await run(members(admins: [(9, "me")], others: [(1, "alice"), (2, "bob")]), arguments)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json"))))
+        // A token that is not a member: GitHub lists the public members alone, and says nothing of it.
+        let (status, out, err) = await run(members(admins: [], others: [(1, "alice")], me: 40), arguments)
+        #expect(status == 4)
+        #expect(out.isEmpty)
+        #expect(
+            err
+                == "gh-users: the token's account (me) is not among the members GitHub listed of github, so GitHub "
+                + "listed only the ones who show their membership: recorded, they would report every other member "
+                + "as gone. --changes needs a member's token (read:org), or --public for the public members' changes\n"
+                + "gh-users: the snapshot file '\(folder("m.json"))' was left as it was.\n")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
+    }
+
+    /// A collaborator's `role_name` is the role: a permission that changed is a change.
+    @Test func aCollaboratorWhosePermissionChangedIsAChange() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        func collaborators(_ rows: [(Int64, String, String)]) -> StubTransport {
+            let github = StubTransport()
+            let body = rows.map { #"{"login":"\#($0.1)","id":\#($0.0),"type":"User","role_name":"\#($0.2)"}"# }
+            github.answer(
+                "GET /repos/octocat/Hello-World/collaborators?per_page=100",
+                json: "[" + body.joined(separator: ",") + "]")
+            return github
+        }
+        let arguments = ["collaborators", "octocat/Hello-World", "--changes", folder("c.json"), "--json"]
+        _ = await run(collaborators([(1, "octocat", "admin"), (2, "mona", "read")]), arguments)
+        let (status, out, err) = await run(collaborators([(1, "octocat", "admin"), (2, "mona", "write")]), arguments)
+        #expect(status == 0, "\(err)")
+        #expect(
+            out == """
+                [
+                  {
+                    "change": "changed",
+                    "login": "mona",
+                    "id": 2,
+                    "role": "write",
+                    "previous_role": "read"
+                  }
+                ]
+
+                """)
+    }
+
+    @Test func aListGitHubWithholdsLeavesTheSnapshotByteForByte() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["stargazers", "octocat/Hello-World", "--changes", folder("s.json")]
+        let allowed = StubTransport()
+        allowed.answer(
+            "GET /repos/octocat/Hello-World/stargazers?per_page=100",
+            json: #"[{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"mona","id":7}}]"#)
+        #expect(await run(allowed, arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("s.json"))))
+        let refused = StubTransport()
+        refused.answer(
+            "GET /repos/octocat/Hello-World/stargazers?per_page=100", status: 403,
+            json: #"{"message":"Must have admin rights to Repository."}"#)
+        refused.answer("GET /repos/octocat/Hello-World", json: #"{"id":1,"stargazers_count":80}"#)
+        let (status, out, err) = await run(refused, arguments)
+        #expect(status == 4)
+        #expect(out.isEmpty)
+        #expect(err.contains("since July 2026 GitHub lists a repository's stargazers only to"), "\(err)")
+        #expect(err.hasSuffix("gh-users: the snapshot file '\(folder("s.json"))' was left as it was.\n"))
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("s.json")))) == before)
+    }
+
+    @Test func aSnapshotOfTheListWithOtherFiltersIsRefusedBeforeAnythingIsSent() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let snapshot = PeopleSnapshot(
+            subject: .init(command: "collaborators", owner: "octocat/Hello-World", filters: [:]), people: [])
+        try Data(snapshot.encoded).write(to: URL(fileURLWithPath: folder("c.json")))
+        let github = StubTransport()
+        let (status, _, err) = await run(
+            github, ["collaborators", "octocat/hello-world", "--affiliation", "outside", "--changes", folder("c.json")])
+        #expect(status == 1)
+        #expect(
+            err
+                == "gh-users: the snapshot file '\(folder("c.json"))' was made for 'gh-users collaborators "
+                + "octocat/Hello-World', not for 'gh-users collaborators octocat/hello-world (affiliation=outside)'. "
+                + "It was left as it is: give each list its own snapshot file\n")
+        #expect(github.calls.isEmpty)
+    }
+
+    /// A list without roles has no `previous_role`.
+    @Test(arguments: [
+        (["stargazers", "--limit", "5"], "cannot be used with --limit"),
+        (["collaborators", "--full"], "cannot be used with --full"),
+        (["stargazers", "--fields", "login,previous_role"], "unknown field 'previous_role'"),
+    ])
+    func whatASnapshotCannotTakeIsAUsageError(arguments: [String], saying: String) async {
+        let github = StubTransport()
+        let (status, _, err) = await run(
+            github,
+            [arguments[0], "octocat/Hello-World", "--changes", "/tmp/never-written.json"] + arguments.dropFirst())
+        #expect(status == 64)
+        #expect(err.contains(saying), "\(err)")
+        #expect(github.calls.isEmpty)
+    }
+
+    @Test func theChangesFieldsAreRefusedWithoutChangesAndAnonymousAuthorsWithThem() async {
+        let github = StubTransport()
+        let without = await run(github, ["collaborators", "octocat/Hello-World", "--fields", "login,previous_role"])
+        #expect(without.0 == 64)
+        #expect(without.2.contains("the field 'previous_role' exists only with --changes"), "\(without.2)")
+        let anonymous = await run(github, ["contributors", "octocat/Hello-World", "--anon", "--changes", "f.json"])
+        #expect(anonymous.0 == 64)
+        #expect(anonymous.2.contains("--anon's authors"), "\(anonymous.2)")
+        #expect(github.calls.isEmpty)
+    }
+}
