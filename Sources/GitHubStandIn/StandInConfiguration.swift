@@ -24,6 +24,9 @@ package struct StandInConfiguration: Sendable {
     /// How many accounts (from ordinal `StandInPopulation.sameSecondFirstOrdinal` on) were all created in the
     /// same second, so a search can hold more than 1,000 results that no `created:` range can tell apart.
     package var sameSecondAccounts: Int
+    /// Where `Link` URLs point when clients reach the server through another address (a TLS proxy in front of
+    /// it, as `Scripts/bench --network` puts one): `https://api.bench.test`; nil for the server's own.
+    package var publicBaseURL: String?
 
     package init(
         userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000,

@@ -60,7 +60,8 @@ package final class StandInServer: @unchecked Sendable {
         phase = .running
         let pipeline = StandInPipeline(
             context: StandInContext(
-                population: population, configuration: configuration, baseURL: "http://127.0.0.1:\(port)",
+                population: population, configuration: configuration,
+                baseURL: configuration.publicBaseURL ?? "http://127.0.0.1:\(port)",
                 ledger: ledger, followGraph: followGraph, memberships: memberships))
         let thread = Thread { [self] in
             acceptLoop(listener: descriptor, pipeline: pipeline)

@@ -9,7 +9,7 @@ import GitHubStandIn
 #endif
 
 let usage = """
-    usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N]
+    usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N] [--base-url URL]
 
     Serves a loopback stand-in for GitHub's REST API on 127.0.0.1, answering
     \(StandInServer.servedRoutes.map { "  " + $0 }.joined(separator: "\n"))
@@ -33,6 +33,8 @@ let usage = """
       --latency-ms M         delay before every response, in milliseconds (default 0)
       --port P               port to bind, 0 for any free port (default 0)
       --rate-limit N         requests per hour per token; anonymous callers get 60 (default 5000)
+      --base-url URL         where Link URLs point, for clients that reach it through a proxy
+                             (default: its own http://127.0.0.1:PORT)
       -h, --help             show this help
     """
 
@@ -51,6 +53,13 @@ func parseConfiguration(_ arguments: [String]) -> StandInConfiguration {
         if argument == "-h" || argument == "--help" {
             print(usage)
             exit(0)
+        }
+        if argument == "--base-url" {
+            guard let url = remaining.popFirst(), url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                failUsage("--base-url needs an http:// or https:// URL")
+            }
+            configuration.publicBaseURL = String(url.reversed().drop { $0 == "/" }.reversed())
+            continue
         }
         guard ["--users", "--latency-ms", "--port", "--rate-limit"].contains(argument) else {
             failUsage("unknown argument '\(argument)'")

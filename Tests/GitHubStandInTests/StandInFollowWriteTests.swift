@@ -131,3 +131,13 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
         }
     }
 }
+
+/// `--base-url`: behind a proxy (`Scripts/bench --network` puts nginx in front), `Link` URLs name the proxy.
+@Test func linkURLsNameThePublicBaseURLWhenOneIsGiven() throws {
+    var configuration = StandInConfiguration(userCount: 250)
+    configuration.publicBaseURL = "https://api.bench.test"
+    try withStandInServer(configuration) { server throws in
+        let page = try fetch(server, "/users/Yamada-Taro/following")
+        #expect(linkRelations(page.header("Link"))["next"] == "https://api.bench.test/user/2/following?page=2")
+    }
+}
