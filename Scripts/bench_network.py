@@ -292,8 +292,9 @@ class ClientRunner:
 
 
 class NetworkBench:
-    def __init__(self, gh, standin, curl, rtt_ms, runs, workdir):
+    def __init__(self, gh, standin, curl, rtt_ms, runs, workdir, workloads):
         self.gh, self.curl, self.rtt, self.runs, self.workdir = gh, curl, rtt_ms / 1000, runs, workdir
+        self.wanted = workloads
         self.network = Network(standin, rtt_ms, workdir, users=1000)
         self.runner = ClientRunner()
         self.home = tempfile.mkdtemp(prefix="home.", dir=workdir)
@@ -370,6 +371,8 @@ class NetworkBench:
 
     def run(self):
         for workload, description, peers in self.workloads():
+            if workload not in self.wanted:
+                continue
             limit = LIMIT_RTTS[workload] * self.rtt
             cells = {}
             for peer, argv, lines in peers:
@@ -419,7 +422,7 @@ def unavailable_reason():
     return None
 
 
-def main(gh, standin, curl, rtt_ms, runs, install, apt_install):
+def main(gh, standin, curl, rtt_ms, runs, install, apt_install, workloads):
     reason = unavailable_reason()
     if reason:
         log(f"--network cannot run: {reason}")
@@ -433,7 +436,7 @@ def main(gh, standin, curl, rtt_ms, runs, install, apt_install):
     workdir = tempfile.mkdtemp(prefix="gh-users-netbench.")
     bench = None
     try:
-        bench = NetworkBench(gh, standin, curl, rtt_ms, runs, workdir)
+        bench = NetworkBench(gh, standin, curl, rtt_ms, runs, workdir, workloads)
         bench.run()
         sys.stdout.write(
             f"gh-users over TLS 1.3 at RTT {rtt_ms} ms (a TAP relay holding every packet {rtt_ms / 2:g} ms each way), "

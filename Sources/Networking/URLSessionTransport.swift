@@ -12,6 +12,8 @@ import Foundation
 package final class URLSessionTransport: Sendable {
     private let session: URLSession
     private let transfers = TransferDelegate()
+    /// One request first, the rest once its answer came: then they share its connection (see `FirstAnswerGate`).
+    private let firstAnswer = FirstAnswerGate()
     /// The most body bytes (after decompression) one response may bring; past it the transfer is stopped.
     package let maximumBodyBytes: Int
     /// The hosts of the proxies libcurl takes from the environment (`proxyHosts(in:)`): a failed connection
@@ -57,6 +59,8 @@ package final class URLSessionTransport: Sendable {
         let data: Foundation.Data
         let response: URLResponse
         do {
+            let leads = try await firstAnswer.pass()
+            defer { if leads { firstAnswer.open() } }
             (data, response) = try await transfers.load(urlRequest, in: session, maximumBodyBytes: maximumBodyBytes)
         } catch {
             throw URLSessionTransport.transportError(error, proxyHosts: proxyHosts)
