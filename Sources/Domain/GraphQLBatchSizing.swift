@@ -32,7 +32,10 @@ package struct GraphQLBatchSizing: Sendable, Equatable {
         case stop(refusals: Int)
     }
 
+    /// A batch larger than the size now was sent before another refusal shrank it (batches overlap): it asks
+    /// again at the size now, and is not another refusal in a row.
     package mutating func refused(count: Int) -> AfterRefusal {
+        if count > size, count > 1 { return .retry(size: size) }
         successesInRow = 0
         refusalsInRow += 1
         if refusalsInRow > Self.maximumRefusalsInRow { return .stop(refusals: refusalsInRow) }

@@ -68,7 +68,8 @@ package struct GraphQLProfilesStatistics: Sendable, Equatable {
 }
 
 /// Full profiles for many logins at a hundredth of REST's requests: batches of at most `maximumBatchSize`
-/// aliased lookups, one request at a time, each account GraphQL cannot give fetched from REST instead.
+/// aliased lookups, up to `concurrency` requests at a time across callers, each account GraphQL cannot give
+/// fetched from REST instead.
 /// Results come back in the order asked, as `GetUsersUseCase`'s do.
 ///
 /// A batch too big for the server is halved and tried again; successes grow the size back
@@ -87,12 +88,12 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
     private var sizing: GraphQLBatchSizing
     private var unsupported = false
     private var stopped: DomainError?
-    /// One POST at a time, however many callers: batches go one after another, as GitHub asks of a client,
-    /// while a batch's REST fallbacks may overlap the next batch's POST.
-    private let gate = SerialGate()
+    /// At most `concurrency` POSTs at a time, however many callers (`--full` expands several batches at once),
+    /// first come first served; a batch's REST fallbacks never wait for another batch's POST.
+    private let gate: CountingGate
 
-    /// `concurrency` bounds the REST fallbacks, as `--concurrency` does for `show`; `batchSize` is clamped to
-    /// 1...`maximumBatchSize`.
+    /// `concurrency` bounds the POSTs in flight and each batch's REST fallbacks, as `--concurrency` does for
+    /// `show`; `batchSize` is clamped to 1...`maximumBatchSize`.
     package init(
         graphQL: any GraphQLProfilesRepository,
         rest: any UsersRepository,
@@ -102,6 +103,7 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         self.graphQL = graphQL
         self.rest = rest
         self.concurrency = max(1, concurrency)
+        gate = CountingGate(max(1, concurrency))
         sizing = GraphQLBatchSizing(maximum: Self.maximumBatchSize, size: batchSize)
     }
 
@@ -149,8 +151,9 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
     }
 
     /// The request as a value: every `await` happens before the result is assembled (see `GetUsersUseCase`).
-    /// What the answer means is decided before the gate lets the next batch go, so refusals and successes
-    /// reach the sizing policy in the order the server gave them, and a caller that waited at the gate while
+    /// What the answer means is decided before the gate lets another batch go, so refusals and successes reach
+    /// the sizing policy as the server gave them (a refusal of a batch sent before an earlier refusal shrank the
+    /// size does not count again: `GraphQLBatchSizing.refused`), and a caller that waited at the gate while
     /// another's batch stopped the run or switched it to REST sends nothing.
     private func lookUp(_ logins: [Login]) async -> Answer {
         await gate.enter()
@@ -237,14 +240,18 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
     }
 }
 
-/// An async mutex that lets its waiters in first come, first served.
-private actor SerialGate {
-    private var busy = false
+/// An async semaphore of `limit` places that lets its waiters in first come, first served.
+private actor CountingGate {
+    private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
+    init(_ limit: Int) {
+        free = limit
+    }
+
     func enter() async {
-        guard busy else {
-            busy = true
+        guard free == 0 else {
+            free -= 1
             return
         }
         await withCheckedContinuation { waiting.append($0) }
@@ -252,7 +259,7 @@ private actor SerialGate {
 
     func leave() {
         if waiting.isEmpty {
-            busy = false
+            free += 1
         } else {
             waiting.removeFirst().resume()
         }

@@ -170,6 +170,40 @@ struct GraphQLProfilesUseCaseTests {
         #expect(github.graphQLLoginsAsked.map(\.count) == [100, 50, 50, 75, 75, 87, 63])
     }
 
+    /// `--full` expands several batches at once: their POSTs are in flight together, up to the concurrency and
+    /// no more (issue 29: one at a time, the POSTs of `list --full --via graphql` fell behind its pages).
+    @Test func batchesOfSeveralCallersAreInFlightTogetherUpToTheConcurrency() async {
+        let github = StubTransport()
+        github.answerEvery { request, _ in
+            let query = (try? JSONSerialization.jsonObject(with: request.body ?? Data()) as? [String: Any])?["query"]
+            let asked = ((query as? String) ?? "").matches(of: /login: "([^"]+)"/).map {
+                try! Login(validating: String($0.1))
+            }
+            return HTTPResponse(
+                status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                body: Data(found(asked).utf8), url: request.url)
+        }
+        let meter = InFlight()
+        let over: HTTPTransport = { request in
+            meter.enter()
+            defer { meter.leave() }
+            // Held until another is in flight too (a generous bound), so the gate's limit is what shows.
+            for _ in 0..<200 where meter.current < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            return try await github.transport(request)
+        }
+        let useCase = useCase(github, concurrency: 2, over: over)
+        let results = await withTaskGroup(of: [Result<User, DomainError>].self) { group in
+            for start in [1, 101, 201, 301] { group.addTask { await useCase.execute(logins(100, from: start)) } }
+            var all: [Result<User, DomainError>] = []
+            for await batch in group { all += batch }
+            return all
+        }
+        #expect(results.count == 400)
+        #expect(results.allSatisfy { (try? $0.get()) != nil })
+        #expect(meter.peak == 2)
+        #expect(github.graphQLLoginsAsked.map(\.count) == [100, 100, 100, 100])
+    }
+
     /// A server that refuses every batch is not asked forever in batches of one: past a few refusals in a row
     /// the run stops, with a message that says what to do.
     @Test func refusalsInARowStopTheRun() async {
@@ -289,6 +323,17 @@ struct GraphQLBatchSizingTests {
         #expect(refusals <= 8)
     }
 
+    /// Batches overlap: one sent at 100 before another refusal shrank the size to 50 is asked again at 50, and
+    /// is not a second refusal in a row.
+    @Test func aRefusalOfABatchSentBeforeTheSizeShrankIsNotCountedAgain() {
+        var sizing = GraphQLBatchSizing(maximum: 100)
+        #expect(sizing.refused(count: 100) == .retry(size: 50))
+        #expect(sizing.refused(count: 100) == .retry(size: 50))
+        #expect(sizing.refusalsInRow == 1)
+        #expect(sizing.refused(count: 50) == .retry(size: 25))
+        #expect(sizing.refusalsInRow == 2)
+    }
+
     @Test func theFifthRefusalInARowStops() {
         var sizing = GraphQLBatchSizing(maximum: 100)
         #expect(sizing.refused(count: 100) == .retry(size: 50))
@@ -317,4 +362,22 @@ struct GraphQLBatchSizingTests {
         #expect(GraphQLBatchSizing(maximum: 100, size: 1_000).size == 100)
         #expect(GraphQLBatchSizing(maximum: 0).size == 1)
     }
+}
+
+/// How many requests are in flight, and the most there were at once.
+private final class InFlight: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now = 0
+    private var most = 0
+    var current: Int { lock.withLock { now } }
+    var peak: Int { lock.withLock { most } }
+
+    func enter() {
+        lock.withLock {
+            now += 1
+            most = max(most, now)
+        }
+    }
+
+    func leave() { lock.withLock { now -= 1 } }
 }

@@ -73,10 +73,6 @@ struct ProfileStage<Options: Sendable, Item: Sendable>: Sendable {
     let expansion: @Sendable (ProfileOptions, any GitHubReader) -> ItemExpansion<Item>
 }
 
-/// GraphQL answers a hundred lookups a request. Three batches run at once, but the use case sends one POST at a
-/// time: the second batch's POST goes out while the first one's REST fallbacks (organizations, bots) run.
-private let graphQLBatchesInFlight = 3
-
 extension ProfileStage where Item == User {
     /// Accounts, each fetched as `GET /users/{login}`.
     static func accounts(_ options: WritableKeyPath<Options, ProfileOptions> & Sendable) -> Self {
@@ -94,7 +90,8 @@ extension ProfileStage where Item == User {
                 case .graphql:
                     let lookups = ProfileSource.graphQLProfiles(github, concurrency: options.concurrency)
                     return ItemExpansion(
-                        batchSize: GraphQLProfilesUseCase.maximumBatchSize, concurrency: graphQLBatchesInFlight,
+                        // A hundred lookups a request; `--concurrency` batches in flight, as many POSTs at once.
+                        batchSize: GraphQLProfilesUseCase.maximumBatchSize, concurrency: options.concurrency,
                         expand: { users in await ProfileLookup.profiles(of: users, via: lookups, from: github) },
                         closingNotes: {
                             let statistics = lookups.statistics
