@@ -34,6 +34,10 @@ extension StandInRouteTable {
             StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(edits: edits), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
+            // Since July 2026 for a repository's admins only; REST's stargazers stop at 40,000.
+            StandInRoute(.stargazers, handler: StandInStargazersHandler()),
+            StandInRoute(.watchers, handler: StandInWatchersHandler()),
+            StandInRoute(.repository, handler: StandInRepositoryHandler()),
             // Retired in July 2026: 204 for everyone. The token's own list is still served.
             StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
         ]
