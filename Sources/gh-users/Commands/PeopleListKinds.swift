@@ -172,18 +172,18 @@ extension ListDeclaration where Options == PeopleListOptions {
         } catch {
             return error
         }
-        return withheld(noun, of: owner, status: status, requestID: error.requestID)
+        return withheld(noun, of: owner, status: status)
     }
 
-    /// The July 2026 rule, in one line, as a refusal (exit 4).
-    private static func withheld(
-        _ noun: String, of owner: ListOwner, status: Int, saying prefix: String = "", requestID: String? = nil
-    ) -> DomainError {
+    /// The July 2026 rule, in one line, as a refusal (exit 4). It names no request id: the answer is GitHub's
+    /// rule, not a failure to report to GitHub, and the issue asks for one line.
+    private static func withheld(_ noun: String, of owner: ListOwner, status: Int, saying prefix: String = "")
+        -> DomainError
+    {
         .unauthorized(
             status: status,
             message:
                 prefix + "since July 2026 GitHub lists a repository's \(noun) only to its admins and collaborators; "
-                + "gh-users star-history \(owner) gives its stars a day",
-            requestID: requestID)
+                + "gh-users star-history \(owner) gives its stars a day")
     }
 }
