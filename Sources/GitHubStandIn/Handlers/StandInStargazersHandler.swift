@@ -21,8 +21,9 @@ enum StandInStargazers {
     static let firstStar = 1_420_070_400
     static let restCap = Endpoint.stargazers.itemCap ?? 40_000
 
-    static func stargazers(of population: StandInPopulation) -> [StandInUser] {
-        population.users.filter { $0.type == "User" }
+    /// The population's User accounts, in ordinal order, as a collection (nothing is copied).
+    static func stargazers(of population: StandInPopulation) -> LazyMapCollection<[Int], StandInUser> {
+        population.userPositions.lazy.map { population.users[$0] }
     }
 
     static func starredAt(_ position: Int) -> String {
@@ -142,22 +143,23 @@ extension StandInStargazers {
         _ repository: (owner: String, name: String), query: String, request: StandInRouteRequest,
         into writer: inout JSONByteWriter
     ) -> Bool {
-        let stargazers = mayList(owner: repository.owner, request) ? stargazers(of: request.population) : []
+        let stargazers = stargazers(of: request.population)
+        let listed = mayList(owner: repository.owner, request) ? stargazers.count : 0
         var start = 0
         if let after = literal(after: "after:", in: query, from: query.startIndex) {
             guard let position = position(after: after) else { return false }
-            start = min(position, stargazers.count)
+            start = min(position, listed)
         }
         let firstText = query.range(of: "first:").map {
             query[$0.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }
         }
         let first = max(0, min(100, firstText.flatMap { Int($0) } ?? 100))
-        let end = min(stargazers.count, start + first)
+        let end = min(listed, start + first)
         let cursors = query.contains("cursor")
         writer.raw("\"repository\":{\"stargazers\":{\"totalCount\":")
-        writer.integer(stargazers.count)
+        writer.integer(listed)
         writer.raw(",\"pageInfo\":{\"hasNextPage\":")
-        writer.boolean(end < stargazers.count)
+        writer.boolean(end < listed)
         writer.raw(",\"endCursor\":")
         writer.optionalString(end > start ? cursor(end - 1) : nil)
         writer.raw("},\"edges\":[")
