@@ -10,9 +10,10 @@ import JSONBytes
 /// REST serves at most 400 pages (40,000 stargazers): page 401 is a 422 and its `Link` header never points past
 /// page 400, so following links stops quietly short. So:
 /// - `--via graphql` pages GraphQL from the start;
-/// - a run that may want more than 40,000 (`--all`, or `--limit` above it) first asks `GET /repos/{owner}/{repo}`
-///   for `stargazers_count`, and when that is above 40,000 pages GraphQL from the start (GraphQL's cursors are
-///   opaque, so there is no cursor for "after REST's 40,000th": starting there costs one request, never 400);
+/// - a run that may want more than REST reaches (`--all`, or `--limit` above 40,000, or above 400 pages of a
+///   smaller `--per-page`: `restReach(perPage:)`) first asks `GET /repos/{owner}/{repo}` for `stargazers_count`,
+///   and when that is above the reach pages GraphQL from the start (GraphQL's cursors are opaque, so there is no
+///   cursor for "after REST's 40,000th": starting there costs one request, never 400);
 /// - if REST still ends at its cap and the count is now above what it gave (stars added during the run), GraphQL
 ///   is paged from the start, and every stargazer REST already gave is skipped by the user's id: none is written
 ///   twice, none skipped.
@@ -20,6 +21,14 @@ import JSONBytes
 enum StargazerPages {
     /// The most stargazers REST lists: 400 pages of 100.
     static let restCap = Endpoint.stargazers.itemCap ?? 40_000
+    /// The most pages REST serves.
+    static let restPages = 400
+
+    /// How far REST reaches at `perPage` a page: the cap is reported as 400 pages of 100, and whether a smaller
+    /// page lowers it GitHub does not say, so it is taken as the smaller of 40,000 and 400 pages.
+    static func restReach(perPage: Int) -> Int {
+        min(restCap, restPages * max(1, perPage))
+    }
     /// A cursor of a GraphQL page is kept after this prefix (REST's are URLs); nothing after it is the first page.
     static let graphQLCursor = "graphql:"
 
@@ -29,20 +38,21 @@ enum StargazerPages {
         admission: ListAdmission<Record>
     ) -> PreparedList<Record>? {
         guard let repository = try? RepositoryName(validating: options.owner.description) else { return nil }
+        let reach = restReach(perPage: plan.perPage)
         let reading = Reading(
             repository: repository, owner: options.owner, github: github,
-            resource: GitHubEndpoints.records(.stargazers, under: options.owner))
+            resource: GitHubEndpoints.records(.stargazers, under: options.owner), reach: reach)
         let viaGraphQL = options.profiles.via == .graphql
         let mayPassCap: Bool
         switch plan.limit {
         case .all: mayPassCap = true
-        case .count(let count): mayPassCap = count > restCap
+        case .count(let count): mayPassCap = count > reach
         }
         return PreparedList(
             noting: { cursor throws(DomainError) in
                 guard let cursor else {
                     if viaGraphQL { return try await reading.graphQL(after: nil, first: true) }
-                    if mayPassCap, try await reading.counted() > restCap {
+                    if mayPassCap, try await reading.counted() > reach {
                         reading.state.withLock { $0.pastCap = true }
                         return try await reading.graphQL(after: nil, first: true)
                     }
@@ -74,13 +84,19 @@ enum StargazerPages {
         let owner: ListOwner
         let github: any GitHubReader
         let resource: ListResource<Record>
+        /// How far REST reaches at this run's page size (`restReach(perPage:)`).
+        let reach: Int
         let state = Locked(State())
 
-        init(repository: RepositoryName, owner: ListOwner, github: any GitHubReader, resource: ListResource<Record>) {
+        init(
+            repository: RepositoryName, owner: ListOwner, github: any GitHubReader, resource: ListResource<Record>,
+            reach: Int
+        ) {
             self.repository = repository
             self.owner = owner
             self.github = github
             self.resource = resource
+            self.reach = reach
         }
 
         /// The repository's `stargazers_count` (`GET /repos/{owner}/{repo}`: a 404 is no such repository).
@@ -100,7 +116,7 @@ enum StargazerPages {
                 return state.restIDs.count
             }
             var next = page.next
-            if next == nil, read >= StargazerPages.restCap, try await counted() > read {
+            if next == nil, read >= reach, try await counted() > read {
                 state.withLock { $0.pastCap = true }
                 next = PageCursor(url: StargazerPages.graphQLCursor)
             }
@@ -179,8 +195,9 @@ enum StargazersHelp {
                 gained a day.
 
                 GitHub's REST list stops at 400 pages (40,000 stargazers): page 401 is refused, and its links
-                never point past page 400. So --all, or a --limit above 40,000, first asks GET
-                /repos/{owner}/{repo} for stargazers_count, and past 40,000 reads the whole list through
+                never point past page 400. So --all, or a --limit above 40,000 (or above 400 pages of a smaller
+                --per-page), first asks GET /repos/{owner}/{repo} for stargazers_count, and past that reads
+                the whole list through
                 GraphQL (Repository.stargazers, ordered by starredAt as REST is) from the start: GraphQL's
                 cursors are opaque, so none points at REST's 40,001st, and starting over costs one request
                 rather than 400. Should REST still stop at 40,000 (stars added during the run), GraphQL is read
