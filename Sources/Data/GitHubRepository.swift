@@ -6,9 +6,9 @@ import Networking
 
 /// Reads any resource of the endpoint catalog from GitHub's REST API: through the conditional cache, with the
 /// one status mapping, and with the resource's own decoder. It also answers `show`'s profile lookups and the
-/// GraphQL queries (profiles in batches, contribution calendars).
+/// GraphQL queries (profiles in batches, contribution calendars, stargazers).
 package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepository, GraphQLProfilesRepository,
-    ContributionsRepository
+    ContributionsRepository, StargazersRepository
 {
     private let fetcher: ConditionalFetcher
     private let client: HTTPClient

@@ -58,17 +58,51 @@ enum GraphQLUserRebuild {
     static func user(_ dto: GraphQLUserDTO, asked login: Login) -> User? {
         guard dto.typename == "User", let databaseId = dto.databaseId, let nodeID = dto.id,
             let name = dto.login, name.lowercased() == login.value.lowercased(),
-            let htmlURL = dto.url, let apiRoot = restRoot(forProfile: htmlURL),
+            let htmlURL = dto.url,
             let followers = dto.followers?.totalCount, let following = dto.following?.totalCount,
             let repositories = dto.repositories?.totalCount, let gists = dto.gists?.totalCount,
-            let createdAt = dto.createdAt, let updatedAt = dto.updatedAt
+            let createdAt = dto.createdAt, let updatedAt = dto.updatedAt,
+            let account = accountKeys(
+                login: name, databaseId: databaseId, nodeID: nodeID, htmlURL: htmlURL, avatarURL: dto.avatarUrl)
         else { return nil }
-        let account = apiRoot + "/users/" + name
+        let object = JSONValue.object(
+            account + [
+                .init("type", .string("User")),
+                .init("user_view_type", .string("public")),
+                .init("site_admin", .bool(dto.isSiteAdmin ?? false)),
+                .init("name", optional(dto.name)),
+                .init("company", optional(dto.company)),
+                .init("blog", .string(dto.websiteUrl ?? "")),
+                .init("location", optional(dto.location)),
+                .init("email", optional(dto.email.flatMap { $0.isEmpty ? nil : $0 })),
+                .init("hireable", dto.isHireable == true ? .bool(true) : .null),
+                .init("bio", optional(dto.bio)),
+                .init("twitter_username", optional(dto.twitterUsername)),
+                .init("public_repos", .integer(Int64(repositories))),
+                .init("public_gists", .integer(Int64(gists))),
+                .init("followers", .integer(Int64(followers))),
+                .init("following", .integer(Int64(following))),
+                .init("created_at", .string(createdAt)),
+                .init("updated_at", .string(updatedAt)),
+            ])
+        let bytes = object.bytes
+        guard let rest = try? JSONDecoder().decode(UserDTO.self, from: Foundation.Data(bytes)) else { return nil }
+        return rest.toDomain(raw: RawJSON(bytes: bytes))
+    }
+
+    /// A REST account object's keys from `login` to `received_events_url`, in REST's order, for an account whose
+    /// web page is `htmlURL`; nil when that is no GitHub web address. `avatar_url` is rebuilt from the id on
+    /// github.com (REST's form there), else GraphQL's `avatarUrl`.
+    static func accountKeys(
+        login: String, databaseId: Int64, nodeID: String, htmlURL: String, avatarURL: String?
+    ) -> [JSONValue.Member]? {
+        guard let apiRoot = restRoot(forProfile: htmlURL) else { return nil }
+        let account = apiRoot + "/users/" + login
         let avatar: JSONValue =
             isGitHubDotCom(htmlURL)
-            ? .string("https://avatars.githubusercontent.com/u/\(databaseId)?v=4") : optional(dto.avatarUrl)
-        let object = JSONValue.object([
-            .init("login", .string(name)),
+            ? .string("https://avatars.githubusercontent.com/u/\(databaseId)?v=4") : optional(avatarURL)
+        return [
+            .init("login", .string(login)),
             .init("id", .integer(databaseId)),
             .init("node_id", .string(nodeID)),
             .init("avatar_url", avatar),
@@ -84,27 +118,7 @@ enum GraphQLUserRebuild {
             .init("repos_url", .string(account + "/repos")),
             .init("events_url", .string(account + "/events{/privacy}")),
             .init("received_events_url", .string(account + "/received_events")),
-            .init("type", .string("User")),
-            .init("user_view_type", .string("public")),
-            .init("site_admin", .bool(dto.isSiteAdmin ?? false)),
-            .init("name", optional(dto.name)),
-            .init("company", optional(dto.company)),
-            .init("blog", .string(dto.websiteUrl ?? "")),
-            .init("location", optional(dto.location)),
-            .init("email", optional(dto.email.flatMap { $0.isEmpty ? nil : $0 })),
-            .init("hireable", dto.isHireable == true ? .bool(true) : .null),
-            .init("bio", optional(dto.bio)),
-            .init("twitter_username", optional(dto.twitterUsername)),
-            .init("public_repos", .integer(Int64(repositories))),
-            .init("public_gists", .integer(Int64(gists))),
-            .init("followers", .integer(Int64(followers))),
-            .init("following", .integer(Int64(following))),
-            .init("created_at", .string(createdAt)),
-            .init("updated_at", .string(updatedAt)),
-        ])
-        let bytes = object.bytes
-        guard let rest = try? JSONDecoder().decode(UserDTO.self, from: Foundation.Data(bytes)) else { return nil }
-        return rest.toDomain(raw: RawJSON(bytes: bytes))
+        ]
     }
 
     private static func optional(_ text: String?) -> JSONValue {

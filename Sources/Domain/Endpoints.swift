@@ -179,10 +179,11 @@ extension Endpoint {
         "activity/list-watchers-for-repo", .get, "/repos/{owner}/{repo}/subscribers", shape: .accounts,
         paging: .link, docs: "https://docs.github.com/rest/activity/watching#list-watchers")
     /// `GET /repos/{owner}/{repo}/stargazers` in the star media type: who starred a repository, and when; since
-    /// July 2026 GitHub lists them only to the repository's admins and collaborators.
+    /// July 2026 GitHub lists them only to the repository's admins and collaborators. At most 400 pages (40,000):
+    /// page 401 is a 422 "pagination is limited for this resource" (star-history/star-history#194).
     package static let stargazers = Endpoint(
         "activity/list-stargazers-for-repo", .get, "/repos/{owner}/{repo}/stargazers",
-        mediaType: "application/vnd.github.star+json", shape: .records(.stargazer), paging: .link,
+        mediaType: "application/vnd.github.star+json", shape: .records(.stargazer), paging: .capped(at: 40_000),
         docs: "https://docs.github.com/rest/activity/starring#list-stargazers")
     /// `GET /repos/{owner}/{repo}`: a repository, asked to tell one that does not exist (404) from a list of it
     /// that GitHub withholds (its stargazers and watchers since July 2026).

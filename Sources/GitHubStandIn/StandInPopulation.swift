@@ -17,6 +17,9 @@ package struct StandInPopulation: Sendable, Equatable {
     /// Steps through the population that pick followers and followed accounts (see StandInSocialGraph.swift).
     let followerStride: Int
     let followingStride: Int
+    /// Where the User accounts sit in `users` (organizations and bots left out), in ordinal order: every
+    /// repository's stargazers (`StandInStargazers`), found once rather than on every page.
+    let userPositions: [Int]
 
     /// The first of the accounts `sameSecondAccounts` puts in one creation second; past the hand-written ones.
     package static let sameSecondFirstOrdinal = 101
@@ -32,6 +35,8 @@ package struct StandInPopulation: Sendable, Equatable {
             StandInUser(ordinal: $0 + 1, createdAt: crowd.contains($0 + 1) ? crowdedSecond : nil)
         }
         ordinalByLowercasedLogin = Dictionary(uniqueKeysWithValues: users.map { ($0.login.lowercased(), $0.ordinal) })
+        let users = self.users
+        userPositions = users.indices.filter { users[$0].type == "User" }
         followerStride = Self.coprimeStride(near: count * 381_966 / 1_000_000, modulo: count)
         followingStride = Self.coprimeStride(near: count * 618_034 / 1_000_000, modulo: count)
     }

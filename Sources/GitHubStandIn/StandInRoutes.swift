@@ -42,6 +42,10 @@ extension StandInRouteTable {
                 .patch, ["/user/memberships/orgs/{org}"], handler: StandInMembershipWriteHandler(operation: .accept)),
             StandInRoute(
                 .delete, ["/orgs/{org}/members/{username}"], handler: StandInMembershipWriteHandler(operation: .remove)),
+            // Since July 2026 for a repository's admins only; REST's stargazers stop at 40,000.
+            StandInRoute(.stargazers, handler: StandInStargazersHandler()),
+            StandInRoute(.watchers, handler: StandInWatchersHandler()),
+            StandInRoute(.repository, handler: StandInRepositoryHandler()),
             // Retired in July 2026: 204 for everyone. The token's own list is still served.
             StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
         ]

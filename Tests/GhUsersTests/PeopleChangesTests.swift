@@ -231,6 +231,8 @@ struct PeopleChangesRunTests {
         defer { folder.remove() }
         let arguments = ["stargazers", "octocat/Hello-World", "--changes", folder("s.json")]
         let allowed = StubTransport()
+        // `--changes` reads the whole list, so stargazers first asks how many there are (REST stops at 40,000).
+        allowed.answer("GET /repos/octocat/Hello-World", json: #"{"id":1,"stargazers_count":1}"#)
         allowed.answer(
             "GET /repos/octocat/Hello-World/stargazers?per_page=100",
             json: #"[{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"mona","id":7}}]"#)
@@ -240,7 +242,8 @@ struct PeopleChangesRunTests {
         refused.answer(
             "GET /repos/octocat/Hello-World/stargazers?per_page=100", status: 403,
             json: #"{"message":"Must have admin rights to Repository."}"#)
-        refused.answer("GET /repos/octocat/Hello-World", json: #"{"id":1,"stargazers_count":80}"#)
+        // Asked for the count before the list, and again to tell a withheld list from a missing repository.
+        for _ in 0..<2 { refused.answer("GET /repos/octocat/Hello-World", json: #"{"id":1,"stargazers_count":80}"#) }
         let (status, out, err) = await run(refused, arguments)
         #expect(status == 4)
         #expect(out.isEmpty)

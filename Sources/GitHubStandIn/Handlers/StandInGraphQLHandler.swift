@@ -1,10 +1,11 @@
 import Foundation
 import JSONBytes
 
-/// `POST /graphql`, for the two documents gh-users sends (`Sources/Data/GraphQLProfileQuery.swift` and
-/// `GraphQLContributions.swift`): a batch of `repositoryOwner(login:)` lookups, each `alias: repositoryOwner(login:
-/// "…")`, with the profile fragment and `rateLimit { cost remaining resetAt }`; or one lookup's
-/// `contributionsCollection(from:to:)` calendar (`StandInContributions`). The stand-in reads only the lookups, the
+/// `POST /graphql`, for the documents gh-users sends (`Sources/Data/GraphQLProfileQuery.swift`,
+/// `GraphQLContributions.swift` and `GraphQLStargazers.swift`): a batch of `repositoryOwner(login:)` lookups, each
+/// `alias: repositoryOwner(login: "…")`, with the profile fragment and `rateLimit { cost remaining resetAt }`; one
+/// lookup's `contributionsCollection(from:to:)` calendar (`StandInContributions`); or a page of
+/// `repository(owner:, name:) { stargazers(first:, after:, orderBy:) }` (`StandInStargazers`, 1 point). The stand-in reads only the lookups, the
 /// calendar's span and whether `rateLimit` is asked, and answers the fields those documents ask, in their order,
 /// from the profile the REST routes serve, so the two always agree. Modelled on GitHub's documented behaviour:
 /// - no token: 401; a body that is no `{"query": …}`: 400; any other document: an error with no `path`;
@@ -37,7 +38,8 @@ struct StandInGraphQLHandler: StandInHandler {
                 400, message: "Problems parsing JSON", documentationURL: Self.documentation)
         }
         let lookups = Self.lookups(in: query)
-        guard !lookups.isEmpty else {
+        let repository = StandInStargazers.repository(in: query)
+        guard !lookups.isEmpty || repository != nil else {
             return Self.errorsOnly(type: nil, "The stand-in answers only the queries gh-users sends")
         }
         let span = Self.calendarSpan(in: query, now: request.now)
@@ -65,6 +67,13 @@ struct StandInGraphQLHandler: StandInHandler {
             writer.raw(",\"resetAt\":")
             writer.string(UTCTimestamp.iso8601(charge.snapshot.reset))
             writer.raw("},")
+        }
+        if let repository {
+            guard StandInStargazers.writeRepository(repository, query: query, request: request, into: &writer) else {
+                return Self.errorsOnly(type: nil, "The stand-in gave no such cursor")
+            }
+            writer.raw("}}")
+            return StandInHTTPResponse(status: 200, body: writer.bytes)
         }
         var tooMuchWork: [String] = []
         for (position, lookup) in lookups.enumerated() {

@@ -32,7 +32,7 @@ extension CommandSpec {
         spec = spec.adding([ProfileGroup.group])
         spec.optionFields.append(
             ("With --\(ProfileGroup.full.name), also", FieldCatalog.profile.filter { !spec.fields.contains($0) }))
-        for field in spec.fields where !FieldCatalog.profile.contains(field) {
+        for field in spec.fields where !FieldCatalog.profile.contains(field) && !spec.keptUnderFull.contains(field) {
             spec.fieldNotes[field] = "not with --\(ProfileGroup.full.name)"
         }
         return spec

@@ -145,20 +145,37 @@ extension ListDeclaration where Options == PeopleListOptions {
             return PreparedList(
                 load: { cursor throws(DomainError) in
                     if let cursor { return try await github.page(resource, at: cursor) }
-                    let page: Page<Item>
-                    do throws(DomainError) {
-                        page = try await github.firstPage(resource, perPage: plan.perPage)
-                    } catch {
-                        throw await Self.withholding(error, noun: noun, of: owner, github: github)
-                    }
-                    guard page.items.isEmpty, page.next == nil else { return page }
-                    let repository = try await github.fetch(GitHubEndpoints.repository(owner))
-                    let counted = Int(JSONText.text(of: count, in: repository.raw.bytes)) ?? 0
-                    guard counted > 0 else { return page }
-                    throw Self.withheld(noun, of: owner, status: 200, saying: "an empty list, of \(counted); ")
+                    return try await Self.firstPage(
+                        resource, perPage: plan.perPage, noun: noun, count: count, of: owner, github: github)
                 },
                 admission: admission(options))
         }
+    }
+
+    /// The list's first page, or why GitHub withholds it (see `withheldFromOthers(_:)`).
+    static func firstPage(
+        _ resource: ListResource<Item>, perPage: Int, noun: String, count: String, of owner: ListOwner,
+        github: any GitHubReader
+    ) async throws(DomainError) -> Page<Item> {
+        let page: Page<Item>
+        do throws(DomainError) {
+            page = try await github.firstPage(resource, perPage: perPage)
+        } catch {
+            throw await withholding(error, noun: noun, of: owner, github: github)
+        }
+        guard page.items.isEmpty, page.next == nil else { return page }
+        try await refuseEmpty(noun, count: count, of: owner, github: github)
+        return page
+    }
+
+    /// An empty first page of a repository whose `count` key says it has some: withheld (exit 4).
+    static func refuseEmpty(_ noun: String, count: String, of owner: ListOwner, github: any GitHubReader)
+        async throws(DomainError)
+    {
+        let repository = try await github.fetch(GitHubEndpoints.repository(owner))
+        let counted = Int(JSONText.text(of: count, in: repository.raw.bytes)) ?? 0
+        guard counted > 0 else { return }
+        throw withheld(noun, of: owner, status: 200, saying: "an empty list, of \(counted); ")
     }
 
     /// Why GitHub refused the list: the repository is missing (`GET /repos/{owner}/{repo}` is 404 too) or the
@@ -177,18 +194,18 @@ extension ListDeclaration where Options == PeopleListOptions {
         } catch {
             return error
         }
-        return withheld(noun, of: owner, status: status, requestID: error.requestID)
+        return withheld(noun, of: owner, status: status)
     }
 
-    /// The July 2026 rule, in one line, as a refusal (exit 4).
-    private static func withheld(
-        _ noun: String, of owner: ListOwner, status: Int, saying prefix: String = "", requestID: String? = nil
-    ) -> DomainError {
+    /// The July 2026 rule, in one line, as a refusal (exit 4). It names no request id: the answer is GitHub's
+    /// rule, not a failure to report to GitHub, and the issue asks for one line.
+    private static func withheld(_ noun: String, of owner: ListOwner, status: Int, saying prefix: String = "")
+        -> DomainError
+    {
         .unauthorized(
             status: status,
             message:
                 prefix + "since July 2026 GitHub lists a repository's \(noun) only to its admins and collaborators; "
-                + "gh-users star-history \(owner) gives its stars a day",
-            requestID: requestID)
+                + "gh-users star-history \(owner) gives its stars a day")
     }
 }

@@ -174,39 +174,23 @@ enum PeopleLists {
             fields: FieldCatalog.account))
 
     static let stargazers = Command(
-        peopleRecords: .stargazers, under: .repository, noun: "stargazers", withheld: "stargazers_count",
-        changes: PeopleChangeKey(account: ["user"]),
-        columns: { context in
-            [
-                Column("LOGIN", path: ["user", "login"], shrink: .last),
-                .time("STARRED", "starred_at", context),
-            ]
-        },
-        spec: CommandSpec(
-            name: "stargazers",
-            abstract: "List who starred a repository, and when (\(Endpoint.stargazers)).",
-            usage: "gh-users stargazers OWNER/REPO [--limit N | --all] [options]",
-            discussion: """
-                Lists the accounts that starred the repository: the table shows each login and when it
-                starred (starred_at). Each record is GitHub's {"starred_at", "user"} object as sent;
-                --fields takes its top-level keys. Since July 2026 GitHub lists a repository's stargazers only
-                to its admins and collaborators: it needs a token of one of them (with the repo scope for a
-                private repository). When GitHub refuses (403 or 404, or an empty list where the repository
-                counts some), the repository is asked for: if it exists, the refusal is exit status 4 and says
-                why in one line; if not, exit status 3. For any public repository, star-history gives the stars
-                gained a day. This command does not take --full yet: pipe the logins to gh-users show for the
-                profiles.
-                """,
-            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
-            options: [],
-            examples: [
-                ("gh-users stargazers my-org/app", "The first 30 to star a repository you administer."),
-                (
-                    "gh-users stargazers my-org/app --all --format ndjson | jq -r .user.login | gh-users show -",
-                    "Every stargazer's profile."
-                ),
-            ],
-            fields: ["starred_at", "user"]))
+        peopleList: ListDeclaration<PeopleListOptions, Record>(
+            noun: "stargazers", list: { GitHubEndpoints.records(.stargazers, under: $0.owner) },
+            columns: { context in
+                [
+                    Column("LOGIN", path: ["user", "login"], shrink: .last),
+                    .time("STARRED", "starred_at", context),
+                ]
+            }
+        )
+        .prepared { options, github, plan in
+            StargazerPages.prepared(
+                options, github: github, plan: plan,
+                admission: ListDeclaration<PeopleListOptions, Record>.unseen(id: \.listedID)(options))
+        }
+        .fullProfiles(.accounts(\.profiles, under: "user", keeping: ["starred_at"]))
+        .requiringToken { $0.profiles.via == .graphql && !$0.profiles.full ? "stargazers --via graphql" : nil },
+        under: .repository, filters: [], changes: PeopleChangeKey(account: ["user"]), spec: StargazersHelp.spec)
 
     static let affiliation = PeopleFilter.choice(
         "affiliation",

@@ -36,7 +36,9 @@ enum ProfileGroup {
         ProfileSource.via,
         at: \.via,
         parse: { reading throws(UsageError) in
-            guard reading.parsed.has(full) else { throw reading.usageError("--via applies only with --full") }
+            guard reading.parsed.has(full) || reading.command.listsThroughGraphQL else {
+                throw reading.usageError("--via applies only with --full")
+            }
             return try reading.choice(ProfileSource.self)
         },
         resume: { $0.rawValue }
@@ -59,7 +61,9 @@ enum ProfileGroup {
             throw UsageError(
                 message: "the field '\(field)' is in a profile, not in this list: add --full", command: spec)
         }
-        if options.full, let field = trimmed.first(where: { !FieldCatalog.profile.contains($0) }) {
+        if options.full,
+            let field = trimmed.first(where: { !FieldCatalog.profile.contains($0) && !spec.keptUnderFull.contains($0) })
+        {
             throw UsageError(message: "the field '\(field)' is not in a profile, which --full writes", command: spec)
         }
     }

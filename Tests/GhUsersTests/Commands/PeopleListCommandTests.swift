@@ -52,7 +52,7 @@ struct PeopleListCommandTests {
 
     /// Since July 2026 GitHub answers 403 or 404 to whoever is not a repository's admin or collaborator for its
     /// stargazers and watchers: the repository itself answers, so the list is withheld (exit 4, in one line that
-    /// points to star-history), not missing.
+    /// points to star-history, with no request id line after it), not missing.
     @Test(arguments: [
         ("stargazers", "GET /repos/octocat/Hello-World/stargazers", 404, "error-404"),
         ("stargazers", "GET /repos/octocat/Hello-World/stargazers", 403, "error-403-forbidden"),
@@ -64,7 +64,9 @@ struct PeopleListCommandTests {
     ) async {
         let harness = Self.signedIn()
         let accept = command == "stargazers" ? "application/vnd.github.star+json" : nil
-        harness.expect(request + "?per_page=30", accept: accept, status: status, body: body)
+        // GitHub names each answer (X-GitHub-Request-Id): the refusal is one line all the same.
+        harness.expect(
+            request + "?per_page=30", accept: accept, status: status, headers: [CommandHarness.requestID], body: body)
         harness.expect("GET /repos/octocat/Hello-World", body: "repos-get")
         let run = await harness.run([command, "octocat/Hello-World"])
         #expect(run.status == 4)

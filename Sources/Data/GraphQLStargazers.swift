@@ -1,0 +1,159 @@
+import Domain
+import Foundation
+import JSONBytes
+import Networking
+
+/// A repository's stargazers through GraphQL: `Repository.stargazers(first: 100, after:, orderBy: {field:
+/// STARRED_AT, direction: ASC})`, REST's order, with no 400-page cap. Each node asks only what REST's
+/// `simple-user` needs (`GraphQLUserRebuild.accountKeys`).
+enum GraphQLStargazersQuery {
+    static let pageSize = 100
+
+    /// Owner and name are written as JSON string literals (GraphQL's string syntax is JSON's); `RepositoryName`
+    /// has already refused anything but letters, digits, `-`, `_` and `.`. A cursor is GitHub's, and escaped so.
+    static func text(for repository: RepositoryName, after cursor: String?) -> String {
+        func literal(_ text: String) -> String { String(decoding: JSONValue.string(text).bytes, as: UTF8.self) }
+        let after = cursor.map { ", after: \(literal($0))" } ?? ""
+        return """
+            query GhUsersStargazers {
+              rateLimit { cost remaining resetAt }
+              repository(owner: \(literal(repository.owner.value)), name: \(literal(repository.name))) {
+                stargazers(first: \(pageSize)\(after), orderBy: {field: STARRED_AT, direction: ASC}) {
+                  totalCount
+                  pageInfo { hasNextPage endCursor }
+                  edges { starredAt node { databaseId id login avatarUrl url isSiteAdmin } }
+                }
+              }
+            }
+
+            """
+    }
+
+    /// The POST body: `{"query": "…"}`.
+    static func body(for repository: RepositoryName, after cursor: String?) -> [UInt8] {
+        JSONValue.object([.init("query", .string(text(for: repository, after: cursor)))]).bytes
+    }
+}
+
+/// GitHub's answer to `GraphQLStargazersQuery`, as the schema types it (`StargazerConnection`, `StargazerEdge`,
+/// `PageInfo`); every field optional here, so a missing one is a malformed answer that says which.
+struct GraphQLStargazersResponseDTO: Decodable {
+    struct NodeDTO: Decodable {
+        let databaseId: Int64?
+        let id: String?
+        let login: String?
+        let avatarUrl: String?
+        let url: String?
+        let isSiteAdmin: Bool?
+    }
+
+    struct EdgeDTO: Decodable {
+        let starredAt: String?
+        let node: NodeDTO?
+    }
+
+    struct PageInfoDTO: Decodable {
+        let hasNextPage: Bool
+        let endCursor: String?
+    }
+
+    struct ConnectionDTO: Decodable {
+        let totalCount: Int
+        let pageInfo: PageInfoDTO
+        let edges: [EdgeDTO?]?
+    }
+
+    struct RepositoryDTO: Decodable {
+        let stargazers: ConnectionDTO
+    }
+
+    struct DataDTO: Decodable {
+        let repository: RepositoryDTO?
+    }
+
+    let data: DataDTO?
+    let errors: [GraphQLProfileResponseDTO.ErrorDTO]?
+}
+
+/// Reads one stargazers answer. Every byte is untrusted: an edge without a user's id, login or web address, or a
+/// page that says there is more without saying where, is a malformed answer (exit 1), never a made-up record.
+enum GraphQLStargazersResponse {
+    static func decode(
+        _ response: HTTPResponse, repository: RepositoryName, leavingOut leftOut: Set<Int64> = [], endpoint: String
+    ) throws(GraphQLBatchFailure) -> StargazerPage {
+        let requestID = ErrorMapping.requestID(response)
+        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") { throw .failed(error) }
+        func malformed(_ detail: String) -> GraphQLBatchFailure {
+            .failed(.malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID))
+        }
+        let dto: GraphQLStargazersResponseDTO
+        do {
+            dto = try JSONDecoder().decode(GraphQLStargazersResponseDTO.self, from: response.body)
+        } catch {
+            throw malformed("the body is not the stargazer connection GitHub's schema gives")
+        }
+        let errors = dto.errors ?? []
+        if let limited = GraphQLProfileResponse.spentLimit(errors, response: response) {
+            throw .failed(limited.answered(requestID: requestID))
+        }
+        guard let connection = dto.data?.repository?.stargazers else {
+            // `repository` is null with a NOT_FOUND error for a repository the token cannot see or that is gone.
+            if errors.contains(where: { $0.type == "NOT_FOUND" }) || (errors.isEmpty && dto.data != nil) {
+                throw .failed(.notFound(resource: "repository '\(repository)'", requestID: requestID))
+            }
+            let message = errors.first.map { $0.message ?? $0.type ?? "an error" } ?? "no data and no errors"
+            throw .failed(.server(status: response.status, message: "GraphQL: " + message, requestID: requestID))
+        }
+        if let first = errors.first {
+            // A page beside an error may be missing what the error is about: it is never taken as whole.
+            throw .failed(
+                .server(
+                    status: response.status, message: "GraphQL: " + (first.message ?? first.type ?? "an error"),
+                    requestID: requestID))
+        }
+        var records: [Record] = []
+        let edges = connection.edges ?? []
+        for (index, edge) in edges.enumerated() {
+            guard let edge, let starredAt = edge.starredAt, let node = edge.node, let id = node.databaseId,
+                let nodeID = node.id, let login = node.login, let htmlURL = node.url,
+                let account = GraphQLUserRebuild.accountKeys(
+                    login: login, databaseId: id, nodeID: nodeID, htmlURL: htmlURL, avatarURL: node.avatarUrl)
+            else { throw malformed("stargazer \(index + 1) lacks starredAt, or its user's id, login or url") }
+            guard !leftOut.contains(id) else { continue }
+            let user = JSONValue.object(
+                account + [.init("type", .string("User")), .init("site_admin", .bool(node.isSiteAdmin ?? false))])
+            let record = JSONValue.object([.init("starred_at", .string(starredAt)), .init("user", user)])
+            records.append(Record(id: id, raw: RawJSON(bytes: record.bytes)))
+        }
+        guard connection.totalCount >= 0 else { throw malformed("totalCount is negative") }
+        var next: String?
+        if connection.pageInfo.hasNextPage {
+            guard let cursor = connection.pageInfo.endCursor, !cursor.isEmpty else {
+                throw malformed("hasNextPage is true but endCursor is missing")
+            }
+            next = cursor
+        }
+        return StargazerPage(records: records, read: edges.count, totalCount: connection.totalCount, endCursor: next)
+    }
+}
+
+extension GitHubRepository {
+    /// One page of stargazers through GraphQL (`GraphQLStargazersQuery`), waited out and retried as every
+    /// GraphQL query is.
+    package func stargazers(of repository: RepositoryName, after cursor: String?, leavingOut leftOut: Set<Int64>)
+        async throws(DomainError) -> StargazerPage
+    {
+        do {
+            return try await graphQL(GraphQLStargazersQuery.body(for: repository, after: cursor)) {
+                response, endpoint throws(GraphQLBatchFailure) in
+                try GraphQLStargazersResponse.decode(
+                    response, repository: repository, leavingOut: leftOut, endpoint: endpoint)
+            }
+        } catch {
+            switch error {
+            case .failed(let failure): throw failure
+            case .tooLarge(let reason), .unsupported(let reason): throw .refused(reason)
+            }
+        }
+    }
+}

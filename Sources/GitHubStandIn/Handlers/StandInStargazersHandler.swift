@@ -1,0 +1,191 @@
+import Domain
+import Foundation
+import JSONBytes
+
+/// Who starred a repository, and who may ask: the stand-in's model of GitHub's July 2026 rule and of REST's
+/// 400-page cap, for `GET /repos/{owner}/{repo}/stargazers`, `/subscribers`, `GET /repos/{owner}/{repo}` and
+/// GraphQL's `Repository.stargazers`.
+///
+/// - Every repository's stargazers are the population's User accounts (organizations and bots star nothing), in
+///   ordinal order, the k-th starring `firstStar + k` hours: nothing is stored, so a population of 45,000 gives a
+///   repository past REST's cap. `GET /repos/{owner}/{repo}` is GitHub's documented repository with its
+///   `stargazers_count` made that number.
+/// - Only the repository's admin may list its stargazers or watchers: the account the token signs in as, when it
+///   is the repository's owner. Anyone else (and anyone without a token) gets 404 `Not Found` for both lists, the
+///   answer reported most often since July 2026; GraphQL answers them an empty list (`totalCount` 0).
+/// - REST serves at most 40,000 stargazers (`Endpoint.stargazers`' cap): a page past it is 422 with the message
+///   GitHub gives (`Bodies/error-422-pagination-limited.json`), and `Link` never points past the page that holds
+///   the 40,000th. GraphQL has no such cap.
+enum StandInStargazers {
+    /// 2015-01-01T00:00:00Z.
+    static let firstStar = 1_420_070_400
+    static let restCap = Endpoint.stargazers.itemCap ?? 40_000
+
+    /// The population's User accounts, in ordinal order, as a collection (nothing is copied).
+    static func stargazers(of population: StandInPopulation) -> LazyMapCollection<[Int], StandInUser> {
+        population.userPositions.lazy.map { population.users[$0] }
+    }
+
+    static func starredAt(_ position: Int) -> String {
+        UTCTimestamp.iso8601(firstStar + 3_600 * (position + 1))
+    }
+
+    /// Whether the caller may list the repository's stargazers and watchers: it signs in as its owner.
+    static func mayList(owner: String?, _ request: StandInRouteRequest) -> Bool {
+        guard let owner, let account = request.signedInAccount else { return false }
+        return account.login.lowercased() == owner.lowercased()
+    }
+
+    /// `{"starred_at", "user"}`, the star media type's record; the user alone in the default one.
+    static func write(_ user: StandInUser, at position: Int, star: Bool, into writer: inout JSONByteWriter) {
+        guard star else { return user.writeSimpleUser(into: &writer) }
+        writer.raw("{\"starred_at\":")
+        writer.string(starredAt(position))
+        writer.raw(",\"user\":")
+        user.writeSimpleUser(into: &writer)
+        writer.raw("}")
+    }
+}
+
+/// `GET /repos/{owner}/{repo}/stargazers` (see `StandInStargazers`).
+struct StandInStargazersHandler: StandInHandler {
+    let endpoint = Endpoint.stargazers
+    static let paginationLimited = StandInRecordedHandler.body(named: "error-422-pagination-limited") ?? []
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        guard StandInStargazers.mayList(owner: request.parameters["owner"], request) else {
+            return StandInErrorBody.notFound(documentationURL: request.documentation)
+        }
+        let paging = StandInPageRequest(query: request.query)
+        guard !paging.startsPast(StandInStargazers.restCap) else {
+            return StandInHTTPResponse(status: 422, body: Self.paginationLimited)
+        }
+        let stargazers = StandInStargazers.stargazers(of: request.population)
+        let count = min(stargazers.count, StandInStargazers.restCap)
+        let star = StandInRecordedHandler(endpoint)?.asksForMediaType(request.header("Accept")) ?? false
+        var writer = JSONByteWriter(reservingCapacity: 2 + paging.perPage * 1_300)
+        writer.raw("[")
+        for (index, position) in paging.range(inCount: count).enumerated() {
+            writer.raw(index == 0 ? "" : ",")
+            StandInStargazers.write(stargazers[position], at: position, star: star, into: &writer)
+        }
+        writer.raw("]")
+        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
+        request.setPageLink(
+            on: &response, paging: paging, path: request.path, lastPage: paging.pageCount(forCount: count))
+        return response
+    }
+}
+
+/// `GET /repos/{owner}/{repo}/subscribers`: the documented body, for the repository's admin only.
+struct StandInWatchersHandler: StandInHandler {
+    let recorded = StandInRecordedHandler(.watchers)
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        guard StandInStargazers.mayList(owner: request.parameters["owner"], request), let recorded else {
+            return StandInErrorBody.notFound(documentationURL: request.documentation)
+        }
+        return recorded.respond(to: request)
+    }
+}
+
+/// `GET /repos/{owner}/{repo}`: GitHub's documented repository, its `stargazers_count` the stand-in's.
+struct StandInRepositoryHandler: StandInHandler {
+    let body = StandInRecordedHandler.body(named: "repos-get") ?? []
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        guard let range = (try? JSONText.objectMembers(body))?["stargazers_count"] else {
+            return StandInHTTPResponse(status: 200, body: body)
+        }
+        let count = StandInStargazers.stargazers(of: request.population).count
+        return StandInHTTPResponse(
+            status: 200, body: Array(body[..<range.lowerBound]) + Array(String(count).utf8) + body[range.upperBound...])
+    }
+}
+
+// GraphQL's `Repository.stargazers`, as `StandInGraphQLHandler` answers gh-users's stargazers query.
+extension StandInStargazers {
+    /// The `owner` and `name` of `repository(owner: "…", name: "…")`; nil when the document asks no repository.
+    static func repository(in query: String) -> (owner: String, name: String)? {
+        guard let call = query.range(of: "repository(owner:") else { return nil }
+        guard let owner = literal(after: "owner:", in: query, from: call.lowerBound),
+            let name = literal(after: "name:", in: query, from: call.lowerBound)
+        else { return nil }
+        return (owner, name)
+    }
+
+    /// The string literal after `label` (`after: "…"`), from `start` on; owners, names and the stand-in's cursors
+    /// hold no quote or backslash, so it needs no unescaping.
+    static func literal(after label: String, in query: String, from start: String.Index) -> String? {
+        guard let found = query.range(of: label, range: start..<query.endIndex) else { return nil }
+        let rest = query[found.upperBound...].drop { $0 == " " }
+        guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else { return nil }
+        return String(rest[rest.index(after: rest.startIndex)..<close])
+    }
+
+    /// The stand-in's opaque cursor for the stargazer at `position` (0-based): base64 of `cursor:N`, N 1-based.
+    static func cursor(_ position: Int) -> String {
+        Data("cursor:\(position + 1)".utf8).base64EncodedString()
+    }
+
+    /// The position after the one `cursor` names; nil for a cursor the stand-in did not give.
+    static func position(after cursor: String) -> Int? {
+        guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8),
+            text.hasPrefix("cursor:"), let number = Int(text.dropFirst("cursor:".count)), number >= 0
+        else { return nil }
+        return number
+    }
+
+    /// `"repository":{"stargazers":{…}}` for the query's `first` (at most 100) and `after`, oldest star first,
+    /// with the fields gh-users's query asks in its order (`cursor` on each edge when asked); the caller's
+    /// answer is an empty list when it may not list them. Nil for an `after` the stand-in did not give.
+    static func writeRepository(
+        _ repository: (owner: String, name: String), query: String, request: StandInRouteRequest,
+        into writer: inout JSONByteWriter
+    ) -> Bool {
+        let stargazers = stargazers(of: request.population)
+        let listed = mayList(owner: repository.owner, request) ? stargazers.count : 0
+        var start = 0
+        if let after = literal(after: "after:", in: query, from: query.startIndex) {
+            guard let position = position(after: after) else { return false }
+            start = min(position, listed)
+        }
+        let firstText = query.range(of: "first:").map {
+            query[$0.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }
+        }
+        let first = max(0, min(100, firstText.flatMap { Int($0) } ?? 100))
+        let end = min(listed, start + first)
+        let cursors = query.contains("cursor")
+        writer.raw("\"repository\":{\"stargazers\":{\"totalCount\":")
+        writer.integer(listed)
+        writer.raw(",\"pageInfo\":{\"hasNextPage\":")
+        writer.boolean(end < listed)
+        writer.raw(",\"endCursor\":")
+        writer.optionalString(end > start ? cursor(end - 1) : nil)
+        writer.raw("},\"edges\":[")
+        for position in start..<end {
+            let user = stargazers[position]
+            writer.raw(position == start ? "{" : ",{")
+            if cursors {
+                writer.raw("\"cursor\":")
+                writer.string(cursor(position))
+                writer.raw(",")
+            }
+            writer.raw("\"starredAt\":")
+            writer.string(starredAt(position))
+            writer.raw(",\"node\":{\"databaseId\":")
+            writer.integer(user.id)
+            for (key, value) in [
+                ("id", user.nodeID), ("login", user.login), ("avatarUrl", user.avatarURL), ("url", user.htmlURL),
+            ] {
+                writer.unescaped(",\"\(key)\":")
+                writer.string(value)
+            }
+            writer.raw(",\"isSiteAdmin\":")
+            writer.boolean(user.siteAdmin)
+            writer.raw("}}")
+        }
+        writer.raw("]}}")
+        return true
+    }
+}

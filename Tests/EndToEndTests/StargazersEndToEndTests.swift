@@ -1,0 +1,47 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// `gh-users stargazers` against the stand-in, which lists a repository's stargazers only to its owner (404 for
+/// anyone else, as GitHub answers since July 2026) and stops REST at 400 pages (`StandInStargazers`). The requests
+/// and the records are `StargazersCommandTests`' and `PeopleListCommandTests`'.
+struct StargazersEndToEndTests {
+    /// Someone who is not the repository's admin: one line on stderr that says why and points to star-history,
+    /// exit 4, nothing on stdout.
+    @Test func aNonCollaboratorIsRefusedInOneLine() async throws {
+        try await withStandIn(users: 40) { server in
+            let run = try await BinaryRunner.run(
+                ["stargazers", "octocat/Hello-World", "--api-url", server.baseURL, "--no-cache"],
+                environment: ["GH_TOKEN": StandInTokens.token(for: "Yamada-Taro")])
+            #expect(run.status == 4, "\(run.stderr)")
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("only to its admins and collaborators"), "\(run.stderr)")
+            #expect(run.stderr.contains("gh-users star-history octocat/Hello-World"), "\(run.stderr)")
+        }
+    }
+
+    /// A repository past 40,000 stargazers, `--all`: every one of them, each once, through GraphQL (REST's list is
+    /// never asked past its count), and stderr says so.
+    @Test func everyStargazerPastPageFourHundredThroughGraphQL() async throws {
+        try await withStandIn(users: 45_000) { server in
+            let count = server.population.users.filter { $0.type == "User" }.count
+            #expect(count > 40_000)
+            let run = try await BinaryRunner.run(
+                [
+                    "stargazers", "octocat/Hello-World", "--all", "--format", "tsv", "--fields", "starred_at",
+                    "--api-url", server.baseURL, "--no-cache",
+                ],
+                environment: ["GH_TOKEN": StandInTokens.token(for: "octocat")])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = run.stdout.split(separator: "\n")
+            // Each stargazer of the stand-in starred an hour after the one before: one line each, none twice.
+            #expect(lines.count == count)
+            #expect(Set(lines).count == count)
+            #expect(run.stderr.contains("read through GraphQL"), "\(run.stderr)")
+            let asked = server.requests
+            #expect(asked.filter { $0.path == "/graphql" }.count == (count + 99) / 100)
+            #expect(!asked.contains { $0.path.hasSuffix("/stargazers") })
+        }
+    }
+}

@@ -1,0 +1,236 @@
+import Domain
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// `stargazers` past REST's 400 pages, through GraphQL, and under `--full`. GitHub's documented bodies answer the
+/// REST requests (`Sources/GitHubStandIn/Bodies/NOTICE.md`); the GraphQL answers are made here (below).
+struct StargazersCommandTests {
+    static let star = "application/vnd.github.star+json"
+    static let repository = "octocat/Hello-World"
+
+    /// GitHub's documented repository (`repos-get`) with its own `stargazers_count` (80) changed to `count`.
+    static func repositoryCounting(_ count: Int) -> Data {
+        let documented = String(decoding: Bodies.named("repos-get"), as: UTF8.self)
+        let changed = documented.replacing(
+            #""stargazers_count": 80"#, with: #""stargazers_count": \#(count)"#, maxReplacements: 1)
+        #expect(changed != documented)
+        return Data(changed.utf8)
+    }
+
+    /// An answer to `GraphQLStargazersQuery`, made for these tests. It follows GitHub's schema as octokit/graphql-
+    /// schema publishes it (schema.graphql @ 82ff2d4780080e6929ebb95608cefa22dfa05ac7, MIT, Copyright (c) GitHub
+    /// 2025): `StargazerConnection { totalCount, pageInfo: PageInfo { hasNextPage, endCursor }, edges:
+    /// [StargazerEdge { cursor, starredAt, node: User }] }`, with the `User` fields the query asks.
+    static func graphQLPage(_ ids: some Sequence<Int64>, total: Int, next: String?) -> String {
+        let edges = ids.map { id in
+            let login = id == 1 ? "octocat" : "user\(id)"
+            let nodeID = id == 1 ? "MDQ6VXNlcjE=" : "U_\(id)"
+            return #"{"cursor":"s\#(id)","starredAt":"\#(starredAt(id))","node":{"databaseId":\#(id),"#
+                + #""id":"\#(nodeID)","login":"\#(login)","avatarUrl":"https://avatars.githubusercontent.com/u/\#(id)?v=4","#
+                + #""url":"https://github.com/\#(login)","isSiteAdmin":false}}"#
+        }
+        let pageInfo = #"{"hasNextPage":\#(next != nil),"endCursor":\#(next.map { "\"\($0)\"" } ?? "null")}"#
+        return #"{"data":{"rateLimit":{"cost":1,"remaining":4999,"resetAt":"2027-01-15T08:00:00Z"},"#
+            + #""repository":{"stargazers":{"totalCount":\#(total),"pageInfo":\#(pageInfo),"#
+            + #""edges":[\#(edges.joined(separator: ","))]}}}}"#
+    }
+
+    /// octocat's is the documented record's; the others' follow it, a second apart.
+    static func starredAt(_ id: Int64) -> String {
+        id == 1 ? "2011-01-16T19:06:43Z" : "2020-01-01T00:00:00Z"
+    }
+
+    /// GitHub's documented stargazer record (`activity-list-stargazers-for-repo`) cut down to what these tests
+    /// read, its `starred_at` and its user's `login` and `id`, made each user's: 40,000 whole ones take a debug
+    /// build ten seconds to read.
+    static func restRecord(_ id: Int) -> String {
+        #"{"starred_at":"\#(starredAt(Int64(id)))","user":{"login":"user\#(id)","id":\#(id)}}"#
+    }
+
+    private static func register(_ harness: CommandHarness, graphQL body: String) {
+        harness.http.register(RequestMatcher("POST /graphql"), status: 200, headers: [], body: Data(body.utf8))
+    }
+
+    private static func ids(_ ndjson: String) -> [Int64] {
+        ndjson.split(separator: "\n").compactMap { line in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return ((object?["user"] as? [String: Any])?["id"] as? NSNumber)?.int64Value
+        }
+    }
+
+    /// `--all` of a repository that counts more than 40,000 stargazers asks its count first and reads the list
+    /// through GraphQL from the start, following its cursor: REST's list, which stops at 400 pages, is never
+    /// asked (the strict stub would refuse it). Before: REST's links, and a list quietly 40,000 long. Whether a
+    /// smaller page lowers REST's cap GitHub does not say, so at 50 a page the reach is taken as 400 pages of 50:
+    /// a count past 20,000 is read through GraphQL too.
+    @Test(arguments: [([String](), 40_001), (["--per-page", "50"], 20_001)])
+    func aCountPastRESTsReachIsReadThroughGraphQLFromTheStart(perPage: [String], count: Int) async throws {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("GET /repos/\(Self.repository)"), status: 200, headers: [],
+            body: Self.repositoryCounting(count))
+        Self.register(harness, graphQL: Self.graphQLPage([1, 2], total: 3, next: "Y3Vyc29yOjI="))
+        Self.register(harness, graphQL: Self.graphQLPage([3], total: 3, next: nil))
+        let run = await harness.run(["stargazers", Self.repository, "--all", "--format", "ndjson"] + perPage)
+        #expect(run.status == 0)
+        #expect(Self.ids(run.out) == [1, 2, 3])
+        #expect(run.err == StargazerPages.pastCapNote + "\n")
+        let queries = harness.http.received.filter { $0.method == .post }.map {
+            String(decoding: $0.body ?? Data(), as: UTF8.self)
+        }
+        try #require(queries.count == 2)
+        #expect(!queries[0].contains("after:"))
+        #expect(queries[1].contains(#"after: \"Y3Vyc29yOjI=\""#))
+        #expect(queries.allSatisfy { $0.contains("orderBy: {field: STARRED_AT, direction: ASC}") })
+    }
+
+    /// A stargazer read through GraphQL is written as REST writes it: GitHub's documented record of octocat,
+    /// key for key and in order, but for `avatar_url`, which REST gives in its github.com form.
+    @Test func aStargazerReadThroughGraphQLIsTheRESTRecord() async throws {
+        let harness = CommandHarness.signedIn()
+        Self.register(harness, graphQL: Self.graphQLPage([1], total: 1, next: nil))
+        let run = await harness.run(["stargazers", Self.repository, "--via", "graphql", "--format", "json"])
+        #expect(run.status == 0)
+        let documented = Bodies.compact("activity-list-stargazers-for-repo").replacing(
+            "https://github.com/images/error/octocat_happy.gif", with: "https://avatars.githubusercontent.com/u/1?v=4")
+        #expect(Bodies.compact(Array(run.out.utf8)) == documented)
+        #expect(run.err.isEmpty)
+    }
+
+    /// GraphQL refuses anonymous callers: `--via graphql` without a token is exit 4, and nothing is sent.
+    @Test func viaGraphQLWithoutATokenIsRefusedBeforeAnythingIsSent() async {
+        let run = await CommandHarness().run(["stargazers", Self.repository, "--via", "graphql"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("stargazers --via graphql"))
+    }
+
+    /// Since July 2026 GraphQL answers those who are not admins or collaborators an empty list: for a repository
+    /// that counts stars, that is withheld (exit 4), as REST's empty list is.
+    @Test func anEmptyGraphQLListOfARepositoryWithStarsIsWithheld() async {
+        let harness = CommandHarness.signedIn()
+        Self.register(harness, graphQL: Self.graphQLPage([], total: 0, next: nil))
+        harness.expect("GET /repos/\(Self.repository)", body: "repos-get")
+        let run = await harness.run(["stargazers", Self.repository, "--via", "graphql"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("an empty list, of 80; since July 2026"))
+    }
+
+    /// A GitHub of a few lines for a repository past REST's cap: `GET /repos/{owner}/{repo}` counts `counts(n)`
+    /// stargazers when it is the n-th request (from 0); REST's list pages users 1 to 40,000, 100 a page, linking
+    /// up to page 400 only, as GitHub does; GraphQL pages `graphQL` 100 at a time (nil: a POST is a 500).
+    static func script(_ http: StubTransport, counts: @escaping @Sendable (Int) -> Int, graphQL: [Int64]?) {
+        http.answerEvery { request, index in
+            let url = request.url
+            func answer(_ body: Data, _ headers: [(name: String, value: String)] = [], status: Int = 200)
+                -> HTTPResponse
+            {
+                HTTPResponse(status: status, headers: HTTPHeaders(headers), body: body, url: url)
+            }
+            if url.path.hasSuffix("/Hello-World") { return answer(repositoryCounting(counts(index))) }
+            if request.method == .post {
+                guard let graphQL else { return answer(Data(), status: 500) }
+                let query = String(decoding: request.body ?? Data(), as: UTF8.self)
+                let start =
+                    query.firstRange(of: #"after: \"p"#).flatMap { range in
+                        Int(query[range.upperBound...].prefix { $0.isNumber })
+                    } ?? 0
+                let page = graphQL[start..<min(graphQL.count, start + 100)]
+                let next = start + 100 < graphQL.count ? "p\(start + 100)" : nil
+                return answer(Data(graphQLPage(page, total: graphQL.count, next: next).utf8))
+            }
+            let number =
+                URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == "page" }.flatMap { Int($0.value ?? "") } ?? 1
+            let records = (((number - 1) * 100 + 1)...(number * 100)).map(restRecord)
+            let next = "https://api.github.com/repos/\(repository)/stargazers?per_page=100&page=\(number + 1)"
+            let link = number < 400 ? [(name: "Link", value: "<\(next)>; rel=\"next\"")] : []
+            return answer(Data(("[" + records.joined(separator: ",") + "]").utf8), link)
+        }
+    }
+
+    /// REST ends at its 400th page while the repository now counts more (stars added during the run): the
+    /// list goes on through GraphQL from its start, skipping every stargazer REST gave by id. Meanwhile user 5
+    /// unstarred and three starred: REST's 40,000 are written once, then the three, and no one twice. Before:
+    /// 40,000 and a quiet end.
+    @Test func restEndingAtItsCapGoesOnThroughGraphQLWithNoneTwiceAndNoneLeftOut() async throws {
+        let harness = CommandHarness.signedIn()
+        Self.script(
+            harness.http, counts: { $0 == 0 ? 40_000 : 40_003 }, graphQL: (1...Int64(40_003)).filter { $0 != 5 })
+        let run = await harness.run(["stargazers", Self.repository, "--all", "--format", "ndjson"])
+        #expect(run.status == 0)
+        let written = Self.ids(run.out)
+        #expect(written.count == 40_003)
+        #expect(Set(written).count == written.count)
+        // Compared as a Bool, so a failure does not print 40,000 ids.
+        #expect(written.elementsEqual(1...Int64(40_003)))
+        #expect(run.err == StargazerPages.pastCapNote + "\n")
+    }
+
+    /// A repository with exactly 40,000 stargazers ends with REST's 400th page: its count says nothing is left,
+    /// so GraphQL is not asked (the script answers a POST with a 500).
+    @Test func restEndingAtItsCapWithNothingMoreCountedEnds() async throws {
+        let harness = CommandHarness.signedIn()
+        Self.script(harness.http, counts: { _ in 40_000 }, graphQL: nil)
+        let run = await harness.run(["stargazers", Self.repository, "--all", "--format", "ndjson"])
+        #expect(run.status == 0)
+        #expect(Self.ids(run.out).count == 40_000)
+        #expect(run.err.isEmpty)
+        #expect(!harness.http.received.contains { $0.method == .post })
+    }
+
+    /// Under `--full` each stargazer is its profile, with the list's own key (`starred_at`) added at its top
+    /// level, after the profile's own keys: GitHub's documented profile of octocat and its documented star.
+    @Test func underFullEachStargazerIsItsProfileWithStarredAt() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect(
+            "GET /repos/\(Self.repository)/stargazers?per_page=30", accept: Self.star,
+            body: "activity-list-stargazers-for-repo")
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        let run = await harness.run(["stargazers", Self.repository, "--full", "--format", "json"])
+        #expect(run.status == 0)
+        let profile = Bodies.compact("users-get-by-username")
+        #expect(
+            Bodies.compact(Array(run.out.utf8)) == "[" + profile.dropLast() + #","starred_at":"2011-01-16T19:06:43Z"}]"#
+        )
+    }
+
+    /// `--fields` takes `starred_at` beside a profile's keys under `--full`, and refuses `user`, which a
+    /// profile has not.
+    @Test func underFullTheFieldsAreAProfilesAndStarredAt() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect(
+            "GET /repos/\(Self.repository)/stargazers?per_page=30", accept: Self.star,
+            body: "activity-list-stargazers-for-repo")
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        let run = await harness.run([
+            "stargazers", Self.repository, "--full", "--format", "tsv", "--fields", "login,name,starred_at",
+        ])
+        #expect(run.status == 0)
+        #expect(run.out == "octocat\tmonalisa octocat\t2011-01-16T19:06:43Z\n")
+        let refused = await CommandHarness.signedIn().run(["stargazers", Self.repository, "--full", "--fields", "user"])
+        #expect(refused.status == 64)
+        #expect(refused.err.contains("the field 'user' is not in a profile"))
+    }
+
+    /// `--full --via graphql` reads the list and the profiles through GraphQL: one query for the page, one
+    /// batch for the profiles; `starred_at` is added as under REST.
+    @Test func fullViaGraphQLReadsTheListAndTheProfilesThroughGraphQL() async {
+        let harness = CommandHarness.signedIn()
+        Self.register(harness, graphQL: Self.graphQLPage([1], total: 1, next: nil))
+        Self.register(
+            harness,
+            graphQL: graphQLProfiles([graphQLOwner(1, "octocat", name: "monalisa octocat", followers: 20)]))
+        let run = await harness.run([
+            "stargazers", Self.repository, "--full", "--via", "graphql", "--format", "tsv", "--fields",
+            "login,name,followers,starred_at",
+        ])
+        #expect(run.status == 0)
+        #expect(run.out == "octocat\tmonalisa octocat\t20\t2011-01-16T19:06:43Z\n")
+    }
+}

@@ -1,0 +1,144 @@
+import Domain
+import Foundation
+import Testing
+
+@testable import GitHubStandIn
+
+/// Issue 28: a repository's stargazers and watchers, listed since July 2026 only to its admins (GitHub answers
+/// others 403, 404 or an empty list: the stand-in gives REST's 404 and GraphQL's empty list), and REST's cap of
+/// 400 pages (page 401 is a 422 "pagination is limited for this resource", quoted in star-history/star-history#194;
+/// the `Link` header never points past page 400), which GraphQL's `Repository.stargazers` does not have.
+@Suite struct StandInStargazersTests {
+    static let star = ("Accept", "application/vnd.github.star+json")
+
+    static func signedIn(_ login: String) -> (String, String) {
+        ("Authorization", "Bearer " + StandInTokens.token(for: login))
+    }
+
+    /// gh-users's stargazers query (`Sources/Data/GraphQLStargazers.swift`), with `first` and `after` given.
+    static func query(_ repository: String, first: Int = 100, after: String? = nil) -> String {
+        let parts = repository.split(separator: "/")
+        let after = after.map { ", after: \"\($0)\"" } ?? ""
+        return """
+            query GhUsersStargazers {
+              rateLimit { cost remaining resetAt }
+              repository(owner: "\(parts[0])", name: "\(parts[1])") {
+                stargazers(first: \(first)\(after), orderBy: {field: STARRED_AT, direction: ASC}) {
+                  totalCount
+                  pageInfo { hasNextPage endCursor }
+                  edges { starredAt node { databaseId id login avatarUrl url isSiteAdmin } }
+                }
+              }
+            }
+            """
+    }
+
+    /// One POST of `query` as `login`.
+    static func graphQL(_ server: StandInServer, _ query: String, as login: String) throws -> [String: Any] {
+        let body = try JSONSerialization.data(withJSONObject: ["query": query])
+        let headers = [("Content-Type", "application/json"), ("Content-Length", String(body.count)), signedIn(login)]
+        let connection = try RawHTTPConnection(port: server.port)
+        try connection.write(RawHTTPConnection.requestText(method: "POST", target: "/graphql", headers: headers))
+        try connection.write([UInt8](body))
+        return try connection.readResponse().jsonObject()
+    }
+
+    static func connection(_ answer: [String: Any]) -> [String: Any]? {
+        ((answer["data"] as? [String: Any])?["repository"] as? [String: Any])?["stargazers"] as? [String: Any]
+    }
+
+    /// Only the repository's owner may list its stargazers and watchers: anyone else, with a token or without,
+    /// gets 404 for both, and GraphQL's empty list. Before: everyone got GitHub's documented list.
+    @Test func onlyTheOwnerMayListTheStargazersAndWatchers() throws {
+        try withStandInServer { server throws in
+            for target in ["/repos/octocat/Hello-World/stargazers", "/repos/octocat/Hello-World/subscribers"] {
+                #expect(try fetch(server, target, headers: [Self.star]).status == 404, "\(target)")
+                let other = try fetch(server, target, headers: [Self.star, Self.signedIn("Yamada-Taro")])
+                #expect(other.status == 404, "\(target)")
+                let owner = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")])
+                #expect(owner.status == 200, "\(target)")
+            }
+            let refused = try Self.connection(
+                Self.graphQL(server, Self.query("octocat/Hello-World"), as: "Yamada-Taro"))
+            #expect(refused?["totalCount"] as? Int == 0 && (refused?["edges"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    /// The stargazers are the population's users, oldest star first, as the star media type's records (the user
+    /// alone without it); `GET /repos/{owner}/{repo}` counts them.
+    @Test func theStargazersAreThePopulationsUsersOldestFirst() throws {
+        try withStandInServer { server throws in
+            let users = server.population.users.filter { $0.type == "User" }
+            let target = "/repos/octocat/Hello-World/stargazers?per_page=100"
+            let page = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")])
+            let records = try #require(try JSONSerialization.jsonObject(with: Data(page.body)) as? [[String: Any]])
+            #expect(records.count == 100)
+            #expect(
+                records.map { ($0["user"] as? [String: Any])?["login"] as? String } == users.prefix(100).map(\.login))
+            let starred = records.compactMap { $0["starred_at"] as? String }
+            #expect(starred.count == 100 && starred == starred.sorted())
+            let plain = try fetch(server, target, headers: [Self.signedIn("octocat")])
+            let accounts = try #require(try JSONSerialization.jsonObject(with: Data(plain.body)) as? [[String: Any]])
+            #expect(accounts.first?["login"] as? String == users.first?.login)
+            let repository = try fetch(server, "/repos/octocat/Hello-World").jsonObject()
+            #expect(repository["stargazers_count"] as? Int == users.count)
+        }
+    }
+
+    /// Past 40,000 stargazers REST stops: page 400 is the last its links name, and page 401 is GitHub's 422.
+    /// GraphQL goes on, by cursor, with the 40,001st. Before: the documented list of one.
+    @Test func restStopsAtPageFourHundredAndGraphQLGoesOn() throws {
+        try withStandInServer(StandInConfiguration(userCount: 45_000)) { server throws in
+            let owner = [Self.star, Self.signedIn("octocat")]
+            let base = "/repos/octocat/Hello-World/stargazers?per_page=100&page="
+            let before = try fetch(server, base + "399", headers: owner)
+            #expect(linkRelations(before.header("Link"))["last"]?.hasSuffix("page=400") == true)
+            let last = try fetch(server, base + "400", headers: owner)
+            #expect(last.status == 200 && linkRelations(last.header("Link"))["next"] == nil)
+            let past = try fetch(server, base + "401", headers: owner)
+            #expect(past.status == 422)
+            #expect(
+                try past.jsonObject()["message"] as? String
+                    == "In order to keep the API fast for everyone, pagination is limited for this resource. "
+                    + "Check the rel=last link relation in the Link response header to see how far back you can traverse."
+            )
+            let users = server.population.users.filter { $0.type == "User" }
+            #expect(users.count > 40_000)
+            let answer = try Self.graphQL(
+                server, Self.query("octocat/Hello-World", first: 2, after: StandInStargazers.cursor(39_999)),
+                as: "octocat")
+            let connection = try #require(Self.connection(answer))
+            #expect(connection["totalCount"] as? Int == users.count)
+            let edges = try #require(connection["edges"] as? [[String: Any]])
+            #expect(
+                edges.map { ($0["node"] as? [String: Any])?["login"] as? String } == [
+                    users[40_000].login, users[40_001].login,
+                ])
+            let pageInfo = try #require(connection["pageInfo"] as? [String: Any])
+            #expect(pageInfo["hasNextPage"] as? Bool == true)
+            #expect(pageInfo["endCursor"] as? String == StandInStargazers.cursor(40_001))
+        }
+    }
+
+    /// GraphQL pages by its cursor to the end; a cursor the stand-in did not give is an error about the query.
+    @Test func graphQLPagesByCursorToTheEnd() throws {
+        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
+            let users = server.population.users.filter { $0.type == "User" }
+            var logins: [String] = []
+            var after: String?
+            for _ in 0..<40 {
+                let answer = try Self.graphQL(
+                    server, Self.query("octocat/Hello-World", first: 7, after: after), as: "octocat")
+                let connection = try #require(Self.connection(answer))
+                let edges = try #require(connection["edges"] as? [[String: Any]])
+                logins += edges.compactMap { ($0["node"] as? [String: Any])?["login"] as? String }
+                let pageInfo = try #require(connection["pageInfo"] as? [String: Any])
+                guard pageInfo["hasNextPage"] as? Bool == true else { break }
+                after = pageInfo["endCursor"] as? String
+            }
+            #expect(logins == users.map(\.login))
+            let bad = try Self.graphQL(server, Self.query("octocat/Hello-World", after: "bm90IG91cnM="), as: "octocat")
+            #expect(bad["data"] == nil && (bad["errors"] as? [Any])?.count == 1)
+        }
+    }
+}
