@@ -66,32 +66,33 @@ extension Command {
     /// The accounts a row lists under an organization, a repository or a team (`.assignees`: `GET
     /// /repos/{owner}/{repo}/assignees`), named by the spec's one argument: the accounts' columns (or `columns`,
     /// which read GitHub's JSON too), `--full` for their profiles, GitHub's JSON as sent, and the filters the row
-    /// documents as options (which the spec lists among its own).
+    /// documents as options (which the spec lists among its own); `keeping` the list's keys each profile keeps.
     init(
         people endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
-        filters: [OptionDeclaration<PeopleListOptions>] = [],
+        filters: [OptionDeclaration<PeopleListOptions>] = [], keeping kept: [ListedKey] = [],
         columns: (@Sendable (RenderContext) -> [Column<User>])? = User.listColumns, spec: CommandSpec
     ) {
         self.init(
             peopleList: ListDeclaration<PeopleListOptions, User>(
                 noun: noun, list: { GitHubEndpoints.accounts(endpoint, under: $0.owner, filters: $0.filters) },
                 columns: columns
-            ).fullProfiles(.accounts(\.profiles)).withheldFromOthers(withheld),
+            ).fullProfiles(.accounts(\.profiles, keeping: kept)).withheldFromOthers(withheld),
             under: owner, filters: filters, spec: spec)
     }
 
     /// The records a row lists under an organization or a repository that are not accounts, or not only
-    /// (`.forks`, `.contributors` with anonymous authors): read by key, GitHub's JSON as sent.
+    /// (`.forks`, `.contributors` with anonymous authors): read by key, GitHub's JSON as sent; with `full`
+    /// (`.records(\.profiles, account:keeping:)`), `--full` writes the accounts they hold as profiles.
     init(
         peopleRecords endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
-        filters: [OptionDeclaration<PeopleListOptions>] = [],
+        filters: [OptionDeclaration<PeopleListOptions>] = [], full: ProfileStage<PeopleListOptions, Record>? = nil,
         columns: @escaping @Sendable (RenderContext) -> [Column<Record>], spec: CommandSpec
     ) {
+        let declaration = ListDeclaration<PeopleListOptions, Record>(
+            noun: noun, list: { GitHubEndpoints.records(endpoint, under: $0.owner, filters: $0.filters) },
+            columns: columns)
         self.init(
-            peopleList: ListDeclaration<PeopleListOptions, Record>(
-                noun: noun, list: { GitHubEndpoints.records(endpoint, under: $0.owner, filters: $0.filters) },
-                columns: columns
-            ).withheldFromOthers(withheld),
+            peopleList: (full.map { declaration.fullProfiles($0) } ?? declaration).withheldFromOthers(withheld),
             under: owner, filters: filters, spec: spec)
     }
 

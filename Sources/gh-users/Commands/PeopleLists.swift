@@ -216,6 +216,7 @@ enum PeopleLists {
 
     static let collaborators = Command(
         people: .collaborators, under: .repository, noun: "collaborators", filters: [affiliation, permission],
+        keeping: [ListedKey("role_name"), ListedKey("permissions")],
         columns: { _ in accountsWithRole("role_name") },
         spec: CommandSpec(
             name: "collaborators",
@@ -229,7 +230,7 @@ enum PeopleLists {
                 maintain, admin, or a custom role) and GitHub's permissions object. GitHub lists them only to a
                 token with push access to the repository (and the repo scope for a private one): its refusal
                 (403, or 404 for what the token may not see) is exit status 4 and names what is needed. With
-                --full each is written as its profile, without role_name and permissions.
+                --full each is written as its profile with role_name and permissions added.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [affiliation.spec, permission.spec],
@@ -247,7 +248,7 @@ enum PeopleLists {
 
     static let contributors = Command(
         peopleRecords: .contributors, under: .repository, noun: "contributors",
-        filters: [anon],
+        filters: [anon], full: .records(\.profiles, account: [], keeping: [ListedKey("contributions")]),
         columns: { _ in
             [
                 Column("LOGIN", key: "login", shrink: .last) { record in
@@ -267,7 +268,9 @@ enum PeopleLists {
                 first, with contributions: GitHub's count of their commits. With --anon, the authors GitHub
                 ties to no account too (type Anonymous): the table shows their name and email. An empty
                 repository lists no one. GitHub does not list the contributors of a repository whose history
-                or contributor list is too large: it says so, and that is exit status 1.
+                or contributor list is too large: it says so, and that is exit status 1. With --full each
+                account is written as its profile with contributions added; an anonymous author, who has no
+                profile, is written as GitHub sent it.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [anon.spec],
@@ -288,6 +291,9 @@ enum PeopleLists {
 
     static let forkers = Command(
         peopleRecords: .forks, under: .repository, noun: "forks",
+        full: .records(
+            \.profiles, account: ["owner"],
+            keeping: [ListedKey("full_name", as: "fork"), ListedKey("created_at", as: "forked_at")]),
         columns: { context in
             [
                 Column("OWNER", path: ["owner", "login"], shrink: .last),
@@ -302,7 +308,8 @@ enum PeopleLists {
             discussion: """
                 Lists the repository's forks, newest first: the table shows each fork's owner, its name and
                 when it was made (created_at). Each record is GitHub's fork object as sent; --fields takes its
-                top-level keys.
+                top-level keys. With --full each is written as its owner's profile with fork (the fork's
+                full_name) and forked_at (its created_at) added.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [],
@@ -357,7 +364,7 @@ enum PeopleLists {
         "role", help: "member, maintainer or all.", default: "all", choices: ["member", "maintainer", "all"])
 
     static let teamMembers = Command(
-        people: .teamMembers, under: .team, noun: "team members", filters: [teamRole],
+        people: .teamMembers, under: .team, noun: "team members", filters: [teamRole], keeping: [ListedKey("role")],
         columns: { _ in accountsWithRole("role") },
         spec: CommandSpec(
             name: "team-members",
@@ -367,8 +374,8 @@ enum PeopleLists {
                 Lists the members of the team, the members of its child teams included, each with role
                 (member or maintainer). TEAM is the team's slug, as in its URL. It needs a token that can see
                 the team (read:org for a classic token): GitHub's refusal (403, or 404 for what the token may
-                not see) is exit status 4 with the scope named. With --full each is written as its profile,
-                without role.
+                not see) is exit status 4 with the scope named. With --full each is written as its profile
+                with role added.
                 """,
             arguments: [("ORG/TEAM", "The team, as ORG/TEAM-SLUG (github/justice-league).")],
             options: [teamRole.spec],
