@@ -268,7 +268,9 @@ enum PeopleLists {
                 first, with contributions: GitHub's count of their commits. With --anon, the authors GitHub
                 ties to no account too (type Anonymous): the table shows their name and email. An empty
                 repository lists no one. GitHub does not list the contributors of a repository whose history
-                or contributor list is too large: it says so, and that is exit status 1. With --full each
+                or contributor list is too large: it says so, and that is exit status 1. Should GitHub answer
+                202 (still computing, as its statistics do), the list is asked again after 1, 2, 4, 8 and 16
+                seconds, saying so on stderr; still 202 after that is exit status 1. With --full each
                 account is written as its profile with contributions added; an anonymous author, who has no
                 profile, is written as GitHub sent it.
                 """,

@@ -259,4 +259,41 @@ struct PeopleListCommandTests {
         #expect(lines.count == 2)
         #expect(lines.last.map(String.init) == anonymous)
     }
+
+    /// GitHub answers 202 Accepted while it computes what its statistics endpoints serve. The body of its
+    /// documented 202 (`#/components/responses/accepted` in github/rest-api-description, MIT) is `null`; `{}`
+    /// and an empty body are what callers report. None is a list: each is waited out on the injected clock
+    /// (announced, not slept) and the page asked again.
+    @Test(arguments: ["null", "{}", ""])
+    func aListAnswered202IsAskedAgainAfterAWait(body: String) async {
+        var harness = CommandHarness()
+        harness.stderrTTY = true
+        let request = RequestMatcher(
+            "GET /repos/octocat/Hello-World/contributors?per_page=30", accept: "application/vnd.github+json")
+        harness.http.register(request, status: 202, body: Data(body.utf8))
+        harness.http.register(request, status: 202, body: Data(body.utf8))
+        harness.expect("GET /repos/octocat/Hello-World/contributors?per_page=30", body: "repos-list-contributors")
+        let run = await harness.run(["contributors", "octocat/Hello-World", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\n")
+        #expect(run.err.contains("GitHub is computing the list; asking again in 1s"))
+        #expect(run.err.contains("GitHub is computing the list; asking again in 2s"))
+    }
+
+    /// A list that stays 202 past the bound (six answers: the first and five more after growing waits) ends the
+    /// run: exit 1, saying to run again later, and never an empty list.
+    @Test func aListStill202AfterTheBoundIsAnError() async {
+        let harness = CommandHarness()
+        for _ in 0..<6 {
+            harness.expect("GET /repos/octocat/Hello-World/contributors?per_page=30", status: 202)
+        }
+        let run = await harness.run(["contributors", "octocat/Hello-World", "--format", "json"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("asking again in 16s"))
+        #expect(
+            run.err.hasSuffix(
+                "gh-users: GitHub is still computing GET /repos/octocat/Hello-World/contributors?per_page=30 (HTTP 202, "
+                    + "asked 6 times over 31s); run the command again later\n"))
+    }
 }
