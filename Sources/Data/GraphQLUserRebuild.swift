@@ -63,11 +63,43 @@ enum GraphQLUserRebuild {
             let repositories = dto.repositories?.totalCount, let gists = dto.gists?.totalCount,
             let createdAt = dto.createdAt, let updatedAt = dto.updatedAt
         else { return nil }
+        let object = JSONValue.object(
+            identity(
+                login: name, databaseId: databaseId, nodeID: nodeID, htmlURL: htmlURL, avatarURL: dto.avatarUrl,
+                apiRoot: apiRoot) + [
+                    .init("type", .string("User")),
+                    .init("user_view_type", .string("public")),
+                    .init("site_admin", .bool(dto.isSiteAdmin ?? false)),
+                    .init("name", optional(dto.name)),
+                    .init("company", optional(dto.company)),
+                    .init("blog", .string(dto.websiteUrl ?? "")),
+                    .init("location", optional(dto.location)),
+                    .init("email", optional(dto.email.flatMap { $0.isEmpty ? nil : $0 })),
+                    .init("hireable", dto.isHireable == true ? .bool(true) : .null),
+                    .init("bio", optional(dto.bio)),
+                    .init("twitter_username", optional(dto.twitterUsername)),
+                    .init("public_repos", .integer(Int64(repositories))),
+                    .init("public_gists", .integer(Int64(gists))),
+                    .init("followers", .integer(Int64(followers))),
+                    .init("following", .integer(Int64(following))),
+                    .init("created_at", .string(createdAt)),
+                    .init("updated_at", .string(updatedAt)),
+                ])
+        let bytes = object.bytes
+        guard let rest = try? JSONDecoder().decode(UserDTO.self, from: Foundation.Data(bytes)) else { return nil }
+        return rest.toDomain(raw: RawJSON(bytes: bytes))
+    }
+
+    /// REST's keys of a user that every user object starts with, login to `received_events_url`, rebuilt from
+    /// GraphQL's `login`, `databaseId`, `id`, `url` and `avatarUrl`.
+    static func identity(
+        login name: String, databaseId: Int64, nodeID: String, htmlURL: String, avatarURL: String?, apiRoot: String
+    ) -> [JSONValue.Member] {
         let account = apiRoot + "/users/" + name
         let avatar: JSONValue =
             isGitHubDotCom(htmlURL)
-            ? .string("https://avatars.githubusercontent.com/u/\(databaseId)?v=4") : optional(dto.avatarUrl)
-        let object = JSONValue.object([
+            ? .string("https://avatars.githubusercontent.com/u/\(databaseId)?v=4") : optional(avatarURL)
+        return [
             .init("login", .string(name)),
             .init("id", .integer(databaseId)),
             .init("node_id", .string(nodeID)),
@@ -84,27 +116,7 @@ enum GraphQLUserRebuild {
             .init("repos_url", .string(account + "/repos")),
             .init("events_url", .string(account + "/events{/privacy}")),
             .init("received_events_url", .string(account + "/received_events")),
-            .init("type", .string("User")),
-            .init("user_view_type", .string("public")),
-            .init("site_admin", .bool(dto.isSiteAdmin ?? false)),
-            .init("name", optional(dto.name)),
-            .init("company", optional(dto.company)),
-            .init("blog", .string(dto.websiteUrl ?? "")),
-            .init("location", optional(dto.location)),
-            .init("email", optional(dto.email.flatMap { $0.isEmpty ? nil : $0 })),
-            .init("hireable", dto.isHireable == true ? .bool(true) : .null),
-            .init("bio", optional(dto.bio)),
-            .init("twitter_username", optional(dto.twitterUsername)),
-            .init("public_repos", .integer(Int64(repositories))),
-            .init("public_gists", .integer(Int64(gists))),
-            .init("followers", .integer(Int64(followers))),
-            .init("following", .integer(Int64(following))),
-            .init("created_at", .string(createdAt)),
-            .init("updated_at", .string(updatedAt)),
-        ])
-        let bytes = object.bytes
-        guard let rest = try? JSONDecoder().decode(UserDTO.self, from: Foundation.Data(bytes)) else { return nil }
-        return rest.toDomain(raw: RawJSON(bytes: bytes))
+        ]
     }
 
     private static func optional(_ text: String?) -> JSONValue {

@@ -10,6 +10,8 @@ struct PeopleListOptions: PagedOptions {
     var filters: [String: String] = [:]
     /// `members --public`, or a run without a token: the list anyone may see (`GET /orgs/{org}/public_members`).
     var publicOnly = false
+    /// `team-members --direct`: the team whose own members GraphQL lists.
+    var directTeam: TeamName?
     var paging = PagingOptions()
     var profiles = ProfileOptions()
 }

@@ -366,24 +366,39 @@ enum PeopleLists {
         "role", help: "member, maintainer or all.", default: "all", choices: ["member", "maintainer", "all"])
 
     static let teamMembers = Command(
-        people: .teamMembers, under: .team, noun: "team members", filters: [teamRole], keeping: [ListedKey("role")],
-        columns: { _ in accountsWithRole("role") },
+        peopleList: ListDeclaration<PeopleListOptions, User>(
+            noun: "team members",
+            list: { GitHubEndpoints.accounts(.teamMembers, under: $0.owner, filters: $0.filters) },
+            columns: { _ in accountsWithRole("role") }
+        ).fullProfiles(.accounts(\.profiles, keeping: [ListedKey("role")])).direct()
+            .requiringToken(for: TeamMembersDirect.needsToken),
+        under: .team, filters: [teamRole, TeamMembersDirect.option],
         spec: CommandSpec(
             name: "team-members",
             abstract: "List a team's members, with each one's role (\(Endpoint.teamMembers)).",
-            usage: "gh-users team-members ORG/TEAM [--role member|maintainer|all] [--limit N | --all] [options]",
+            usage:
+                "gh-users team-members ORG/TEAM [--role member|maintainer|all] [--direct] [--limit N | --all] "
+                + "[options]",
             discussion: """
                 Lists the members of the team, the members of its child teams included, each with role
                 (member or maintainer). TEAM is the team's slug, as in its URL. It needs a token that can see
                 the team (read:org for a classic token): GitHub's refusal (403, or 404 for what the token may
                 not see) is exit status 4 with the scope named. With --full each is written as its profile
-                with role added.
+                with role added. With --direct, only the team's own members, without its child teams': GitHub's
+                REST list cannot leave them out, so they are paged through GraphQL
+                (Team.members(membership: IMMEDIATE), --role as its role filter), which needs a token (exit
+                status 4 without one) and spends GraphQL points, about one a page; each is written in the REST
+                list's shape, role included.
                 """,
             arguments: [("ORG/TEAM", "The team, as ORG/TEAM-SLUG (github/justice-league).")],
-            options: [teamRole.spec],
+            options: [teamRole.spec, TeamMembersDirect.option.spec],
             examples: [
                 ("gh-users team-members github/justice-league --all", "Every member of the team."),
                 ("gh-users team-members github/justice-league --role maintainer", "Its maintainers."),
+                (
+                    "gh-users team-members github/justice-league --direct --all",
+                    "Its own members, not its child teams'."
+                ),
             ],
             fields: FieldCatalog.account + ["role"]))
 
