@@ -117,6 +117,25 @@ private func suffix(_ row: Endpoint) -> String {
         }
     }
 
+    /// Scripts/try's `members github` runs as octocat (gho_octocat), whose organizations do not include github:
+    /// GitHub gives a token outside the organization only its public members. The stand-in serves
+    /// `GET /orgs/{org}/members` from GitHub's documented example whatever the token, which holds exactly the
+    /// documented public members, so the demo shows what GitHub would.
+    @Test func theDemosMembersAreThePublicMembersANonMemberSees() throws {
+        try withStandInServer { server throws in
+            let octocat = [("Authorization", "Bearer gho_octocat")]
+            let organizations = try fetch(server, "/users/octocat/orgs?per_page=100", headers: octocat)
+            let listed = try #require(
+                try JSONSerialization.jsonObject(with: Data(organizations.text.utf8)) as? [[String: Any]])
+            #expect(organizations.status == 200 && !listed.isEmpty)
+            #expect(!listed.contains { $0["login"] as? String == "github" })
+            let members = try fetch(server, "/orgs/github/members", headers: octocat)
+            let publicMembers = try fetch(server, "/orgs/github/public_members", headers: octocat)
+            #expect(members.status == 200 && publicMembers.status == 200)
+            #expect(members.text == publicMembers.text)
+        }
+    }
+
     @Test func aCappedRowRefusesPagesPastItsCapAndAnswersAnEmptyPageInsideIt() throws {
         try withStandInServer { server throws in
             let path = "/users/octocat/events/public"
