@@ -216,14 +216,31 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
 
     /// The resource's answer through the cache. In a run that waits out per-minute limits, a spent limit of an
     /// endpoint whose row says it refills within a minute is sat out and the request asked again, at most
-    /// `HTTPClient.maximumPrimaryLimitWaits` times, as the client waits under `--wait-on-rate-limit`.
+    /// `HTTPClient.maximumPrimaryLimitWaits` times, as the client waits under `--wait-on-rate-limit`. A list's
+    /// page answered 202 Accepted is never data (GitHub is still computing it): it is asked for again after each
+    /// of `HTTPClient.computingWaits`, and after the last the run ends saying to run it again later.
     private func answer<Value: Sendable>(_ resource: Resource<Value>, at url: URL, label: String)
         async throws(DomainError) -> HTTPResponse
     {
         var waits = 0
+        var computing = HTTPClient.computingWaits.makeIterator()
         while true {
             let response = try await fetcher.get(
                 url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept)
+            if response.status == 202, resource.endpoint.paging != .single {
+                guard let wait = computing.next() else {
+                    let total = Int(HTTPClient.computingWaits.reduce(.zero, +).inSeconds)
+                    throw .refused(
+                        "GitHub is still computing \(label) (HTTP 202, asked \(HTTPClient.computingWaits.count + 1) "
+                            + "times over \(total)s); run the command again later")
+                }
+                do {
+                    try await client.waitWhileComputing(wait)
+                } catch {
+                    throw .cancelled
+                }
+                continue
+            }
             guard waitsOutPerMinuteLimits, resource.endpoint.rateLimit.refillsWithinAMinute,
                 waits < HTTPClient.maximumPrimaryLimitWaits
             else { return response }

@@ -118,6 +118,26 @@ package enum JSONText {
         return output
     }
 
+    /// The object with `members` added after its own, each an exact JSON value; a key it has already is
+    /// replaced by the one added. What is not an object is returned as it was.
+    package static func adding(_ members: [(key: String, value: [UInt8])], to bytes: [UInt8]) -> [UInt8] {
+        guard let own = try? objectMembers(bytes) else { return bytes }
+        let added = Set(members.map(\.key))
+        var output: [UInt8] = [UInt8(ascii: "{")]
+        func append(_ key: String, _ value: some Collection<UInt8>) {
+            if output.count > 1 { output.append(UInt8(ascii: ",")) }
+            appendString(key, to: &output)
+            output.append(UInt8(ascii: ":"))
+            compact(value, into: &output)
+        }
+        for (key, range) in own.sorted(by: { $0.value.lowerBound < $1.value.lowerBound }) where !added.contains(key) {
+            append(key, bytes[range])
+        }
+        for member in members { append(member.key, member.value) }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
     /// The exact bytes of the value a path of keys leads to (`["repo", "full_name"]`), or nil where it leads
     /// nowhere: a missing key, or a step into something that is not an object.
     package static func value(at path: [String], in bytes: [UInt8]) -> [UInt8]? {

@@ -111,6 +111,19 @@ package struct HTTPClient: Sendable {
         return request
     }
 
+    /// The waits before asking again for a list GitHub answered 202 Accepted (its statistics endpoints do while
+    /// they compute): growing, 31 s in all, and bounded, so a list that never comes ends the run.
+    package static let computingWaits: [Duration] = [1, 2, 4, 8, 16].map { .seconds($0) }
+
+    /// Sits out one of `computingWaits` through the injected clock, which announces it.
+    package func waitWhileComputing(_ wait: Duration) async throws(TransportError) {
+        do {
+            try await clock.sleep(wait, .computing)
+        } catch {
+            throw .cancelled
+        }
+    }
+
     /// Sits out a spent rate limit that the answer's body reported rather than its status (GraphQL's
     /// `RATE_LIMITED` comes with status 200), as `--wait-on-rate-limit` asks and through the same clock, so the
     /// wait is announced and counted down like any other. false: the policy does not wait, or the wait is

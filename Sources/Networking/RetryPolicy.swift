@@ -64,6 +64,8 @@ package enum RetryReason: Sendable, Equatable {
     /// (the wait is then a minute, as GitHub advises). `bucket` is GitHub's `x-ratelimit-resource` (`search`,
     /// `core`), when it named one in plain lowercase words.
     case primaryRateLimit(resetAt: Date?, bucket: String? = nil)
+    /// GitHub answered a list 202 Accepted: it is still computing it, and the list is asked for again.
+    case computing
 }
 
 /// In words, for the `--verbose` line that announces a retry.
@@ -74,6 +76,7 @@ extension RetryReason: CustomStringConvertible {
         case .status(let status): return "HTTP \(status)"
         case .secondaryRateLimit: return "secondary rate limit"
         case .primaryRateLimit: return "rate limit spent"
+        case .computing: return "HTTP 202, still computing"
         }
     }
 }

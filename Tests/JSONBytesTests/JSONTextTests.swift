@@ -122,4 +122,14 @@ struct JSONValueTests {
         let controls = JSONValue.string("\r\n\t\u{8}\u{C}\u{B}").bytes
         #expect(String(decoding: controls, as: UTF8.self) == #""\r\n\t\b\f\u000b""#)
     }
+
+    /// A list's keys added to a profile come after its own, in order; one the profile has is replaced, not
+    /// written twice; what is not an object is left as it was.
+    @Test func addingMembersKeepsTheObjectsOrderAndReplacesAKeyItHas() {
+        let profile = Array(#"{ "login": "octocat", "id": 1, "role": "old" }"#.utf8)
+        let added = JSONText.adding([("role", Array(#""maintainer""#.utf8)), ("n", Array("[1, 2]".utf8))], to: profile)
+        #expect(String(decoding: added, as: UTF8.self) == #"{"login":"octocat","id":1,"role":"maintainer","n":[1,2]}"#)
+        #expect(JSONText.adding([("a", Array("1".utf8))], to: Array("{}".utf8)) == Array(#"{"a":1}"#.utf8))
+        #expect(JSONText.adding([("a", Array("1".utf8))], to: Array("[1]".utf8)) == Array("[1]".utf8))
+    }
 }

@@ -30,6 +30,11 @@ struct WaitAnnouncer: Sendable {
                     + "\(DurationText.describe(seconds: seconds)) before retrying, as GitHub advises\n"
             )
             limit = Self.limitName(bucket)
+        case .computing:
+            io.writeErr(
+                "gh-users: GitHub is computing the list; asking again in \(DurationText.describe(seconds: seconds))\n")
+            try await pause(duration)
+            return
         case .transport, .status:
             try await pause(duration)
             return

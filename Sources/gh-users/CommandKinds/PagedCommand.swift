@@ -19,20 +19,21 @@ extension Command {
 extension ListDeclaration {
     /// The command's spec with the groups this list takes: paging, and for a listing of accounts the profiles.
     func spec(_ spec: CommandSpec) -> CommandSpec {
-        spec.paging(noun, profiles: profiles != nil)
+        spec.paging(noun, profiles: profiles != nil, keeping: profiles?.kept.map(\.name) ?? [])
     }
 }
 
 extension CommandSpec {
     /// The spec of a paging command: the paging group in the command's words, and for a listing of accounts
-    /// (`profiles`) the profile group, whose fields help lists apart.
-    func paging(_ noun: String, profiles: Bool) -> CommandSpec {
+    /// (`profiles`) the profile group, whose fields help lists apart: a profile's, and the list's own keys it
+    /// keeps (`kept`).
+    func paging(_ noun: String, profiles: Bool, keeping kept: [String] = []) -> CommandSpec {
         var spec = adding([PagingGroup.group(noun: noun)])
         guard profiles else { return spec }
         spec = spec.adding([ProfileGroup.group])
         spec.optionFields.append(
-            ("With --\(ProfileGroup.full.name), also", FieldCatalog.profile.filter { !spec.fields.contains($0) }))
-        for field in spec.fields where !FieldCatalog.profile.contains(field) && !spec.keptUnderFull.contains(field) {
+            (ProfileGroup.keptLabel, FieldCatalog.profile.filter { !spec.fields.contains($0) } + kept))
+        for field in spec.fields where !FieldCatalog.profile.contains(field) && !kept.contains(field) {
             spec.fieldNotes[field] = "not with --\(ProfileGroup.full.name)"
         }
         return spec

@@ -4,7 +4,7 @@ import Domain
 /// Everything a command does with GitHub: any resource of the endpoint catalog, profile lookups (REST, and
 /// GraphQL in batches), contribution calendars, stargazers through GraphQL, and writes.
 typealias GitHubReader = ResourceRepository & UsersRepository & ActionRepository & GraphQLProfilesRepository
-    & ContributionsRepository & StargazersRepository
+    & ContributionsRepository & StargazersRepository & TeamMembersRepository
 
 /// How a command ends. `ExitStatus` turns it into the exit status, in one place for every command.
 enum CommandOutcome: Sendable, Equatable {

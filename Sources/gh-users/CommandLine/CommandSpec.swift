@@ -73,8 +73,6 @@ struct CommandSpec: Sendable {
     var optionFields: [(label: String, fields: [String])] = []
     /// What help says after a field's name when an option refuses it (`score` is "not with --full").
     var fieldNotes: [String: String] = [:]
-    /// The list's own keys that `--full` adds at the top level of each profile (a stargazer's `starred_at`).
-    var keptUnderFull: [String] = []
     /// Whether the list itself can be read through GraphQL, so `--via graphql` is taken without `--full`.
     var listsThroughGraphQL = false
     /// The closed set of words the first argument takes (`completion bash|zsh|fish`), for completion; a

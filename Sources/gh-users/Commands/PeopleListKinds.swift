@@ -10,6 +10,8 @@ struct PeopleListOptions: PagedOptions {
     var filters: [String: String] = [:]
     /// `members --public`, or a run without a token: the list anyone may see (`GET /orgs/{org}/public_members`).
     var publicOnly = false
+    /// `team-members --direct`: the team whose own members GraphQL lists.
+    var directTeam: TeamName?
     var paging = PagingOptions()
     var profiles = ProfileOptions()
     /// `--changes FILE`: the snapshot to compare with and replace.
@@ -68,10 +70,10 @@ extension Command {
     /// The accounts a row lists under an organization, a repository or a team (`.assignees`: `GET
     /// /repos/{owner}/{repo}/assignees`), named by the spec's one argument: the accounts' columns (or `columns`,
     /// which read GitHub's JSON too), `--full` for their profiles, GitHub's JSON as sent, and the filters the row
-    /// documents as options (which the spec lists among its own).
+    /// documents as options (which the spec lists among its own); `keeping` the list's keys each profile keeps.
     init(
         people endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
-        filters: [OptionDeclaration<PeopleListOptions>] = [],
+        filters: [OptionDeclaration<PeopleListOptions>] = [], keeping kept: [ListedKey] = [],
         columns: (@Sendable (RenderContext) -> [Column<User>])? = User.listColumns,
         changes: PeopleChangeKey = PeopleChangeKey(), spec: CommandSpec
     ) {
@@ -79,23 +81,24 @@ extension Command {
             peopleList: ListDeclaration<PeopleListOptions, User>(
                 noun: noun, list: { GitHubEndpoints.accounts(endpoint, under: $0.owner, filters: $0.filters) },
                 columns: columns
-            ).fullProfiles(.accounts(\.profiles)).withheldFromOthers(withheld),
+            ).fullProfiles(.accounts(\.profiles, keeping: kept)).withheldFromOthers(withheld),
             under: owner, filters: filters, changes: changes, spec: spec)
     }
 
     /// The records a row lists under an organization or a repository that are not accounts, or not only
-    /// (`.forks`, `.contributors` with anonymous authors): read by key, GitHub's JSON as sent.
+    /// (`.forks`, `.contributors` with anonymous authors): read by key, GitHub's JSON as sent; with `full`
+    /// (`.records(\.profiles, account:keeping:)`), `--full` writes the accounts they hold as profiles.
     init(
         peopleRecords endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
-        filters: [OptionDeclaration<PeopleListOptions>] = [],
+        filters: [OptionDeclaration<PeopleListOptions>] = [], full: ProfileStage<PeopleListOptions, Record>? = nil,
         changes: PeopleChangeKey, columns: @escaping @Sendable (RenderContext) -> [Column<Record>],
         spec: CommandSpec
     ) {
+        let declaration = ListDeclaration<PeopleListOptions, Record>(
+            noun: noun, list: { GitHubEndpoints.records(endpoint, under: $0.owner, filters: $0.filters) },
+            columns: columns)
         self.init(
-            peopleList: ListDeclaration<PeopleListOptions, Record>(
-                noun: noun, list: { GitHubEndpoints.records(endpoint, under: $0.owner, filters: $0.filters) },
-                columns: columns
-            ).withheldFromOthers(withheld),
+            peopleList: (full.map { declaration.fullProfiles($0) } ?? declaration).withheldFromOthers(withheld),
             under: owner, filters: filters, changes: changes, spec: spec)
     }
 

@@ -188,7 +188,7 @@ enum PeopleLists {
                 options, github: github, plan: plan,
                 admission: ListDeclaration<PeopleListOptions, Record>.unseen(id: \.listedID)(options))
         }
-        .fullProfiles(.accounts(\.profiles, under: "user", keeping: ["starred_at"]))
+        .fullProfiles(.records(\.profiles, account: ["user"], keeping: [ListedKey("starred_at")]))
         .requiringToken { $0.profiles.via == .graphql && !$0.profiles.full ? "stargazers --via graphql" : nil },
         under: .repository, filters: [], changes: PeopleChangeKey(account: ["user"]), spec: StargazersHelp.spec)
 
@@ -202,6 +202,7 @@ enum PeopleLists {
 
     static let collaborators = Command(
         people: .collaborators, under: .repository, noun: "collaborators", filters: [affiliation, permission],
+        keeping: [ListedKey("role_name"), ListedKey("permissions")],
         columns: { _ in accountsWithRole("role_name") }, changes: PeopleChangeKey(role: "role_name"),
         spec: CommandSpec(
             name: "collaborators",
@@ -215,7 +216,7 @@ enum PeopleLists {
                 maintain, admin, or a custom role) and GitHub's permissions object. GitHub lists them only to a
                 token with push access to the repository (and the repo scope for a private one): its refusal
                 (403, or 404 for what the token may not see) is exit status 4 and names what is needed. With
-                --full each is written as its profile, without role_name and permissions.
+                --full each is written as its profile with role_name and permissions added.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [affiliation.spec, permission.spec],
@@ -233,7 +234,8 @@ enum PeopleLists {
 
     static let contributors = Command(
         peopleRecords: .contributors, under: .repository, noun: "contributors",
-        filters: [anon], changes: PeopleChangeKey(),
+        filters: [anon], full: .records(\.profiles, account: [], keeping: [ListedKey("contributions")]),
+        changes: PeopleChangeKey(),
         columns: { _ in
             [
                 Column("LOGIN", key: "login", shrink: .last) { record in
@@ -253,7 +255,11 @@ enum PeopleLists {
                 first, with contributions: GitHub's count of their commits. With --anon, the authors GitHub
                 ties to no account too (type Anonymous): the table shows their name and email. An empty
                 repository lists no one. GitHub does not list the contributors of a repository whose history
-                or contributor list is too large: it says so, and that is exit status 1.
+                or contributor list is too large: it says so, and that is exit status 1. Should GitHub answer
+                202 (still computing, as its statistics do), the list is asked again after 1, 2, 4, 8 and 16
+                seconds, saying so on stderr; still 202 after that is exit status 1. With --full each
+                account is written as its profile with contributions added; an anonymous author, who has no
+                profile, is written as GitHub sent it.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [anon.spec],
@@ -273,7 +279,11 @@ enum PeopleLists {
     }
 
     static let forkers = Command(
-        peopleRecords: .forks, under: .repository, noun: "forks", changes: PeopleChangeKey(account: ["owner"]),
+        peopleRecords: .forks, under: .repository, noun: "forks",
+        full: .records(
+            \.profiles, account: ["owner"],
+            keeping: [ListedKey("full_name", as: "fork"), ListedKey("created_at", as: "forked_at")]),
+        changes: PeopleChangeKey(account: ["owner"]),
         columns: { context in
             [
                 Column("OWNER", path: ["owner", "login"], shrink: .last),
@@ -288,7 +298,8 @@ enum PeopleLists {
             discussion: """
                 Lists the repository's forks, newest first: the table shows each fork's owner, its name and
                 when it was made (created_at). Each record is GitHub's fork object as sent; --fields takes its
-                top-level keys.
+                top-level keys. With --full each is written as its owner's profile with fork (the fork's
+                full_name) and forked_at (its created_at) added.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [],
@@ -344,24 +355,39 @@ enum PeopleLists {
         "role", help: "member, maintainer or all.", default: "all", choices: ["member", "maintainer", "all"])
 
     static let teamMembers = Command(
-        people: .teamMembers, under: .team, noun: "team members", filters: [teamRole],
-        columns: { _ in accountsWithRole("role") }, changes: PeopleChangeKey(role: "role"),
+        peopleList: ListDeclaration<PeopleListOptions, User>(
+            noun: "team members",
+            list: { GitHubEndpoints.accounts(.teamMembers, under: $0.owner, filters: $0.filters) },
+            columns: { _ in accountsWithRole("role") }
+        ).fullProfiles(.accounts(\.profiles, keeping: [ListedKey("role")])).direct()
+            .requiringToken(for: TeamMembersDirect.needsToken),
+        under: .team, filters: [teamRole, TeamMembersDirect.option], changes: PeopleChangeKey(role: "role"),
         spec: CommandSpec(
             name: "team-members",
             abstract: "List a team's members, with each one's role (\(Endpoint.teamMembers)).",
-            usage: "gh-users team-members ORG/TEAM [--role member|maintainer|all] [--limit N | --all] [options]",
+            usage:
+                "gh-users team-members ORG/TEAM [--role member|maintainer|all] [--direct] [--limit N | --all] "
+                + "[options]",
             discussion: """
                 Lists the members of the team, the members of its child teams included, each with role
                 (member or maintainer). TEAM is the team's slug, as in its URL. It needs a token that can see
                 the team (read:org for a classic token): GitHub's refusal (403, or 404 for what the token may
-                not see) is exit status 4 with the scope named. With --full each is written as its profile,
-                without role.
+                not see) is exit status 4 with the scope named. With --full each is written as its profile
+                with role added. With --direct, only the team's own members, without its child teams': GitHub's
+                REST list cannot leave them out, so they are paged through GraphQL
+                (Team.members(membership: IMMEDIATE), --role as its role filter), which needs a token (exit
+                status 4 without one) and spends GraphQL points, about one a page; each is written in the REST
+                list's shape, role included.
                 """,
             arguments: [("ORG/TEAM", "The team, as ORG/TEAM-SLUG (github/justice-league).")],
-            options: [teamRole.spec],
+            options: [teamRole.spec, TeamMembersDirect.option.spec],
             examples: [
                 ("gh-users team-members github/justice-league --all", "Every member of the team."),
                 ("gh-users team-members github/justice-league --role maintainer", "Its maintainers."),
+                (
+                    "gh-users team-members github/justice-league --direct --all",
+                    "Its own members, not its child teams'."
+                ),
             ],
             fields: FieldCatalog.account + ["role"]))
 

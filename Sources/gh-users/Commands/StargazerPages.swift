@@ -224,7 +224,6 @@ enum StargazersHelp {
                 ),
             ],
             fields: ["starred_at", "user"])
-        spec.keptUnderFull = ["starred_at"]
         spec.listsThroughGraphQL = true
         return spec
     }()

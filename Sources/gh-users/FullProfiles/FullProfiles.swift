@@ -48,6 +48,10 @@ enum ProfileGroup {
         title: "PROFILE OPTIONS", options: [full, concurrency, via], check: checkFields)
     static let group = declared.group
 
+    /// How help introduces the fields `--full` writes besides the list's: a profile's, and the list's own keys
+    /// each profile keeps (`ProfileStage.kept`), which `--fields` takes with `--full`.
+    static let keptLabel = "With --full, also"
+
     /// Fields only a profile has: asking for one without `--full` would print empty columns.
     private static let profileOnly = Set(FieldCatalog.profile).subtracting(FieldCatalog.account)
 
@@ -57,12 +61,12 @@ enum ProfileGroup {
     {
         let fields = parsed.value(OutputGroup.fields).map { $0.split(separator: ",").map(String.init) } ?? []
         let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
-        if !options.full, let field = trimmed.first(where: profileOnly.contains) {
+        if !options.full, let field = trimmed.first(where: { profileOnly.contains($0) && !spec.fields.contains($0) }) {
             throw UsageError(
                 message: "the field '\(field)' is in a profile, not in this list: add --full", command: spec)
         }
-        if options.full,
-            let field = trimmed.first(where: { !FieldCatalog.profile.contains($0) && !spec.keptUnderFull.contains($0) })
+        let kept = spec.optionFields.first { $0.label == keptLabel }?.fields ?? []
+        if options.full, let field = trimmed.first(where: { !FieldCatalog.profile.contains($0) && !kept.contains($0) })
         {
             throw UsageError(message: "the field '\(field)' is not in a profile, which --full writes", command: spec)
         }
@@ -75,9 +79,30 @@ struct ProfileStage<Options: Sendable, Item: Sendable>: Sendable {
     let options: WritableKeyPath<Options, ProfileOptions> & Sendable
     let columns: @Sendable (RenderContext) -> [Column<Item>]
     let expansion: @Sendable (ProfileOptions, any GitHubReader) -> ItemExpansion<Item>
+    /// The list's own keys each profile keeps (`role_name` of a collaborator): `--fields` takes them with
+    /// `--full`.
+    var kept: [ListedKey] = []
 }
 
 extension ProfileStage where Item == User {
+    /// Accounts, each fetched as `GET /users/{login}`, with `keeping` of the listed account added to its profile.
+    static func accounts(
+        _ options: WritableKeyPath<Options, ProfileOptions> & Sendable, keeping kept: [ListedKey]
+    ) -> Self {
+        guard !kept.isEmpty else { return accounts(options) }
+        let plain = accounts(options)
+        return ProfileStage(
+            options: options, columns: { plain.columns($0) + kept.columns() },
+            expansion: { chosen, github in
+                plain.expansion(chosen, github).combined { listed, profile in
+                    var profile = profile
+                    profile.raw = RawJSON(bytes: kept.adding(from: listed.raw.bytes, to: profile.raw.bytes))
+                    return profile
+                }
+            },
+            kept: kept)
+    }
+
     /// Accounts, each fetched as `GET /users/{login}`.
     static func accounts(_ options: WritableKeyPath<Options, ProfileOptions> & Sendable) -> Self {
         ProfileStage(

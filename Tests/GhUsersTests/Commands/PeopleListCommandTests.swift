@@ -187,4 +187,115 @@ struct PeopleListCommandTests {
         #expect(run.out.isEmpty)
         #expect(run.err.hasPrefix("Error: invalid team"))
     }
+
+    /// Under --full each record is the person's profile (`GET /users/octocat`, whose created_at is 2008's) with
+    /// the list's own keys added at the top level, the same way in every list; a fork's keys under their names.
+    /// (A kept value is checked as its text holds it: `permissions` is an object.)
+    @Test(arguments: [
+        (
+            "collaborators", "GET /repos/octocat/Hello-World/collaborators", "repos-list-collaborators",
+            ["role_name": "write", "permissions": "\"push\": 1"]
+        ),
+        (
+            "contributors", "GET /repos/octocat/Hello-World/contributors", "repos-list-contributors",
+            ["contributions": "32"]
+        ),
+        (
+            "team-members", "GET /orgs/github/teams/justice-league/members", "teams-list-members-in-org",
+            ["role": "member"]
+        ),
+        (
+            "forkers", "GET /repos/octocat/Hello-World/forks", "repos-list-forks",
+            ["fork": "octocat/Hello-World", "forked_at": "2011-01-26T19:01:12Z"]
+        ),
+    ])
+    func fullKeepsTheListsOwnKeysNextToTheProfile(
+        command: String, request: String, body: String, kept: [String: String]
+    ) async throws {
+        let harness = Self.signedIn()
+        harness.expect(request + "?per_page=30", body: body)
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        let owner = command == "team-members" ? "github/justice-league" : "octocat/Hello-World"
+        let run = await harness.run([command, owner, "--full", "--format", "ndjson"])
+        #expect(run.status == 0, "\(run.err)")
+        let record = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect(record["login"] as? String == "octocat")
+        #expect(record["created_at"] as? String == "2008-01-14T04:33:35Z")
+        #expect(record["followers"] != nil)
+        for (key, value) in kept {
+            let written = try #require(record[key], "\(key) is kept")
+            #expect("\(written)".contains(value))
+        }
+    }
+
+    /// `--fields` takes the kept keys with --full, in every format.
+    @Test func fieldsTakeTheKeptKeysWithFull() async {
+        let harness = Self.signedIn()
+        harness.expect("GET /repos/octocat/Hello-World/forks?per_page=30", body: "repos-list-forks")
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        let run = await harness.run([
+            "forkers", "octocat/Hello-World", "--full", "--format", "csv", "--fields", "login,followers,fork,forked_at",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "login,followers,fork,forked_at\r\noctocat,20,octocat/Hello-World,2011-01-26T19:01:12Z\r\n")
+    }
+
+    /// An author with no account has no profile: under --full --anon it is written as GitHub sent it.
+    @Test func fullWritesAnAnonymousContributorAsSent() async throws {
+        let harness = CommandHarness()
+        // GitHub's documented contributor, then an anonymous author as its schema describes one (type Anonymous,
+        // name and email, no login or id).
+        let documented = String(decoding: Bodies.named("repos-list-contributors"), as: UTF8.self)
+        let anonymous = #"{"type":"Anonymous","name":"Mona","email":"mona@example.com","contributions":3}"#
+        let trimmed = documented.trimmingCharacters(in: .whitespacesAndNewlines)
+        let both = String(trimmed.dropLast()) + "," + anonymous + "]"
+        harness.http.register(
+            RequestMatcher(
+                "GET /repos/octocat/Hello-World/contributors?anon=1&per_page=30", accept: "application/vnd.github+json"),
+            status: 200, headers: [], body: Data(both.utf8))
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        let run = await harness.run(["contributors", "octocat/Hello-World", "--anon", "--full", "--format", "ndjson"])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.last.map(String.init) == anonymous)
+    }
+
+    /// GitHub answers 202 Accepted while it computes what its statistics endpoints serve. The body of its
+    /// documented 202 (`#/components/responses/accepted` in github/rest-api-description, MIT) is `null`; `{}`
+    /// and an empty body are what callers report. None is a list: each is waited out on the injected clock
+    /// (announced, not slept) and the page asked again.
+    @Test(arguments: ["null", "{}", ""])
+    func aListAnswered202IsAskedAgainAfterAWait(body: String) async {
+        var harness = CommandHarness()
+        harness.stderrTTY = true
+        let request = RequestMatcher(
+            "GET /repos/octocat/Hello-World/contributors?per_page=30", accept: "application/vnd.github+json")
+        harness.http.register(request, status: 202, body: Data(body.utf8))
+        harness.http.register(request, status: 202, body: Data(body.utf8))
+        harness.expect("GET /repos/octocat/Hello-World/contributors?per_page=30", body: "repos-list-contributors")
+        let run = await harness.run(["contributors", "octocat/Hello-World", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\n")
+        #expect(run.err.contains("GitHub is computing the list; asking again in 1s"))
+        #expect(run.err.contains("GitHub is computing the list; asking again in 2s"))
+    }
+
+    /// A list that stays 202 past the bound (six answers: the first and five more after growing waits) ends the
+    /// run: exit 1, saying to run again later, and never an empty list.
+    @Test func aListStill202AfterTheBoundIsAnError() async {
+        let harness = CommandHarness()
+        for _ in 0..<6 {
+            harness.expect("GET /repos/octocat/Hello-World/contributors?per_page=30", status: 202)
+        }
+        let run = await harness.run(["contributors", "octocat/Hello-World", "--format", "json"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("asking again in 16s"))
+        #expect(
+            run.err.hasSuffix(
+                "gh-users: GitHub is still computing GET /repos/octocat/Hello-World/contributors?per_page=30 (HTTP 202, "
+                    + "asked 6 times over 31s); run the command again later\n"))
+    }
 }

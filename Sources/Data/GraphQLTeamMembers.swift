@@ -1,0 +1,158 @@
+import Domain
+import Foundation
+import JSONBytes
+import Networking
+
+/// `organization(login:) { team(slug:) { members(membership: IMMEDIATE) } }`: a team's own members, with each
+/// one's role on the team (`TeamMemberEdge.role`), as GitHub's public schema describes them.
+enum GraphQLTeamMembersQuery {
+    static let text = """
+        query GhUsersTeamMembers($org: String!, $team: String!, $first: Int!, $after: String, $role: TeamMemberRole) {
+          organization(login: $org) {
+            team(slug: $team) {
+              members(first: $first, after: $after, membership: IMMEDIATE, role: $role) {
+                totalCount
+                edges { role node { databaseId id login url avatarUrl isSiteAdmin } }
+                pageInfo { hasNextPage endCursor }
+              }
+            }
+          }
+        }
+
+        """
+
+    /// The POST body: the query and its variables, strings escaped as JSON.
+    static func body(for team: TeamName, role: String?, first: Int, after: String?) -> [UInt8] {
+        let variables = JSONValue.object([
+            .init("org", .string(team.organization.value)),
+            .init("team", .string(team.slug)),
+            .init("first", .integer(Int64(first))),
+            .init("after", after.map(JSONValue.string) ?? .null),
+            .init("role", role.map(JSONValue.string) ?? .null),
+        ])
+        return JSONValue.object([.init("query", .string(text)), .init("variables", variables)]).bytes
+    }
+}
+
+/// GitHub's answer to `GraphQLTeamMembersQuery`; every field optional, so a missing one is a malformed answer
+/// said in words, never a crash.
+struct GraphQLTeamMembersDTO: Decodable {
+    struct Node: Decodable {
+        let databaseId: Int64?
+        let id: String?
+        let login: String?
+        let url: String?
+        let avatarUrl: String?
+        let isSiteAdmin: Bool?
+    }
+
+    struct Edge: Decodable {
+        let role: String?
+        let node: Node?
+    }
+
+    struct PageInfo: Decodable {
+        let hasNextPage: Bool?
+        let endCursor: String?
+    }
+
+    struct Members: Decodable {
+        let edges: [Edge?]?
+        let pageInfo: PageInfo?
+    }
+
+    struct Team: Decodable {
+        let members: Members?
+    }
+
+    struct Organization: Decodable {
+        let team: Team?
+    }
+
+    struct DataDTO: Decodable {
+        let organization: Organization?
+    }
+
+    let data: DataDTO?
+    let errors: [GraphQLProfileResponseDTO.ErrorDTO]?
+}
+
+enum GraphQLTeamMembersResponse {
+    /// One page, or why there is none: no such organization or team (`null`, with or without a NOT_FOUND error)
+    /// is REST's 404 for the list, which may be a token that cannot see it (exit 4, naming read:org).
+    static func decode(_ response: HTTPResponse, team: TeamName, endpoint: String) throws(GraphQLBatchFailure)
+        -> Page<User>
+    {
+        let requestID = ErrorMapping.requestID(response)
+        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") { throw .failed(error) }
+        func malformed(_ detail: String) -> GraphQLBatchFailure {
+            .failed(.malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID))
+        }
+        let dto: GraphQLTeamMembersDTO
+        do {
+            dto = try JSONDecoder().decode(GraphQLTeamMembersDTO.self, from: response.body)
+        } catch {
+            throw malformed("the body is not the team's members GitHub documents")
+        }
+        let errors = dto.errors ?? []
+        if let limited = GraphQLProfileResponse.spentLimit(errors, response: response) {
+            throw .failed(limited.answered(requestID: requestID))
+        }
+        guard let members = dto.data?.organization?.team?.members else {
+            if let other = errors.first(where: { $0.type != "NOT_FOUND" }) {
+                throw .failed(
+                    .server(
+                        status: response.status, message: "GraphQL: " + (other.message ?? other.type ?? "an error"),
+                        requestID: requestID))
+            }
+            guard dto.data != nil else { throw malformed("no data and no errors") }
+            throw .failed(
+                ErrorMapping.ownResourceRefusal(
+                    .notFound(resource: "team '\(team)'", requestID: requestID), endpoint: .teamMembers))
+        }
+        var users: [User] = []
+        for edge in members.edges ?? [] {
+            guard let edge, let user = user(edge) else { throw malformed("a member without its id, login or url") }
+            users.append(user)
+        }
+        let next = members.pageInfo?.hasNextPage == true ? members.pageInfo?.endCursor : nil
+        return Page(items: users, next: next.map { PageCursor(url: $0) })
+    }
+
+    /// REST's team-member object: the summary keys, `type`, `site_admin`, then `role` lowercased.
+    private static func user(_ edge: GraphQLTeamMembersDTO.Edge) -> User? {
+        guard let node = edge.node, let databaseId = node.databaseId, let nodeID = node.id, let login = node.login,
+            let htmlURL = node.url,
+            let account = GraphQLUserRebuild.accountKeys(
+                login: login, databaseId: databaseId, nodeID: nodeID, htmlURL: htmlURL, avatarURL: node.avatarUrl)
+        else { return nil }
+        let object = JSONValue.object(
+            account + [
+                .init("type", .string("User")),
+                .init("site_admin", .bool(node.isSiteAdmin ?? false)),
+                .init("role", edge.role.map { .string($0.lowercased()) } ?? .null),
+            ])
+        return User(
+            id: databaseId, login: login, siteAdmin: node.isSiteAdmin ?? false, htmlURL: htmlURL,
+            raw: RawJSON(bytes: object.bytes))
+    }
+}
+
+extension GitHubRepository: TeamMembersRepository {
+    package func directMembers(of team: TeamName, role: String?, first: Int, after: PageCursor?)
+        async throws(DomainError) -> Page<User>
+    {
+        do {
+            return try await graphQL(
+                GraphQLTeamMembersQuery.body(for: team, role: role, first: first, after: after?.url)
+            ) { response, endpoint throws(GraphQLBatchFailure) in
+                try GraphQLTeamMembersResponse.decode(response, team: team, endpoint: endpoint)
+            }
+        } catch {
+            switch error {
+            case .failed(let failure): throw failure
+            case .tooLarge(let reason), .unsupported(let reason): throw .refused(reason)
+            }
+        }
+    }
+}

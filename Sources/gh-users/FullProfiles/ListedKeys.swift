@@ -1,0 +1,102 @@
+import Domain
+import JSONBytes
+
+/// Under `--full`, what a list's record keeps of its own: the keys written at the top level of the person's
+/// profile, each under its name there (`role_name` of a collaborator as it is, a fork's `created_at` as
+/// `forked_at`). A key the record lacks is written as null, so every record has one shape.
+struct ListedKey: Sendable, Equatable {
+    /// The record's key.
+    let key: String
+    /// The name written next to the profile's keys.
+    let name: String
+
+    init(_ key: String, as name: String? = nil) {
+        self.key = key
+        self.name = name ?? key
+    }
+}
+
+extension [ListedKey] {
+    /// `profile` with these keys of `listed` added at its top level.
+    func adding(from listed: [UInt8], to profile: [UInt8]) -> [UInt8] {
+        let members = (try? JSONText.objectMembers(listed)) ?? [:]
+        return JSONText.adding(
+            map { kept in (kept.name, members[kept.key].map { [UInt8](listed[$0]) } ?? [UInt8]("null".utf8)) },
+            to: profile)
+    }
+
+    /// The kept keys' columns, after the profile's.
+    func columns<Item: JSONRecord>() -> [Column<Item>] {
+        map { kept in Column(kept.name.uppercased(), key: kept.name) { JSONText.text(of: kept.name, in: $0.raw.bytes) }
+        }
+    }
+}
+
+extension ItemExpansion {
+    /// The same expansion, each result combined with the item it was made from (its kept keys added).
+    func combined(_ combine: @escaping @Sendable (_ listed: Item, _ expanded: Item) -> Item) -> Self {
+        let expand = expand
+        return ItemExpansion(
+            batchSize: batchSize, concurrency: concurrency,
+            expand: { items in
+                zip(items, await expand(items)).map { item, result in result.map { $0.map { combine(item, $0) } } }
+            },
+            closingNotes: closingNotes)
+    }
+}
+
+extension ProfileStage where Item == Record {
+    /// Records that hold an account, at `account` (`["owner"]` of a fork; `[]`: the record is the account, as a
+    /// contributor's is), each written as the account's profile with `keeping` added. A record with no account
+    /// there (a contributor with no GitHub account, under `--anon`) is written as it came.
+    static func records(
+        _ options: WritableKeyPath<Options, ProfileOptions> & Sendable, account path: [String],
+        keeping kept: [ListedKey]
+    ) -> Self {
+        let accounts = ProfileStage<Options, User>.accounts(options)
+        return ProfileStage(
+            options: options,
+            columns: { context in accounts.columns(context).map(\.readingJSON) + kept.columns() },
+            expansion: { chosen, github in
+                let profiles = accounts.expansion(chosen, github)
+                return ItemExpansion(
+                    batchSize: profiles.batchSize, concurrency: profiles.concurrency,
+                    expand: { records in
+                        let listed = records.map { account(at: path, of: $0) }
+                        let found = listed.contains { $0 != nil } ? await profiles.expand(listed.compactMap { $0 }) : []
+                        var answers = found.makeIterator()
+                        return zip(records, listed).map { record, account in
+                            guard account != nil, let answer = answers.next() else { return .success(record) }
+                            return answer.map { profile in
+                                profile.map { user in
+                                    Record(
+                                        id: user.id,
+                                        raw: RawJSON(bytes: kept.adding(from: record.raw.bytes, to: user.raw.bytes)))
+                                }
+                            }
+                        }
+                    },
+                    closingNotes: profiles.closingNotes)
+            },
+            kept: kept)
+    }
+
+    /// The account a record holds at `path`, as a listed account (its id, login and type); nil without one.
+    private static func account(at path: [String], of record: Record) -> User? {
+        guard let bytes = path.isEmpty ? record.raw.bytes : JSONText.value(at: path, in: record.raw.bytes) else {
+            return nil
+        }
+        let texts = JSONText.texts(of: ["id", "login", "type"], in: bytes)
+        guard let id = Int64(texts[0]), !texts[1].isEmpty else { return nil }
+        return User(id: id, login: texts[1], type: AccountType(name: texts[2]), raw: RawJSON(bytes: bytes))
+    }
+}
+
+extension Column where Item == User {
+    /// The same column for a record read by key from its JSON: a profile's columns for records that became
+    /// profiles.
+    var readingJSON: Column<Record> {
+        let key = key
+        return Column<Record>(header, key: key, shrink: shrink) { JSONText.text(of: key, in: $0.raw.bytes) }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// `team-members --direct`: the team's own members through GraphQL `Team.members(membership: IMMEDIATE)`.
+/// The answers below are written to GitHub's public GraphQL schema (`Organization.team`, `Team.members`,
+/// `TeamMemberConnection`, `TeamMemberEdge.role` MEMBER|MAINTAINER, `PageInfo`); no recording of this query
+/// exists, and the values are octocat's and hubot's public ids and logins.
+struct TeamMembersDirectTests {
+    private static func member(_ id: Int, _ login: String, role: String) -> String {
+        #"{"role":"\#(role)","node":{"databaseId":\#(id),"id":"MDQ6VXNlcj\#(id)=","login":"\#(login)","#
+            + #""url":"https://github.com/\#(login)","avatarUrl":"https://avatars.githubusercontent.com/u/\#(id)?v=4","#
+            + #""isSiteAdmin":false}}"#
+    }
+
+    private static func page(_ edges: [String], next: String?) -> Data {
+        let info =
+            next.map { #"{"hasNextPage":true,"endCursor":"\#($0)"}"# } ?? #"{"hasNextPage":false,"endCursor":null}"#
+        return Data(
+            (#"{"data":{"organization":{"team":{"members":{"totalCount":2,"edges":["# + edges.joined(separator: ",")
+                + #"],"pageInfo":\#(info)}}}}}"#).utf8)
+    }
+
+    private static func graphQL(_ harness: CommandHarness, _ body: Data) {
+        harness.http.register(RequestMatcher("POST /graphql"), body: body)
+    }
+
+    /// The sent query's variables and text, in the order sent.
+    private static func sent(_ harness: CommandHarness) -> [String] {
+        harness.http.received.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+    }
+
+    @Test func directPagesTheTeamsOwnMembersThroughGraphQLInRESTsShape() async throws {
+        let harness = CommandHarness.signedIn()
+        Self.graphQL(harness, Self.page([Self.member(1, "octocat", role: "MAINTAINER")], next: "Y3Vyc29yOjE="))
+        Self.graphQL(harness, Self.page([Self.member(2, "hubot", role: "MEMBER")], next: nil))
+        let run = await harness.run([
+            "team-members", "github/justice-league", "--direct", "--all", "--format", "ndjson",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["login"] as? String == "octocat")
+        #expect(first["id"] as? Int == 1)
+        #expect(first["html_url"] as? String == "https://github.com/octocat")
+        #expect(first["type"] as? String == "User")
+        #expect(first["role"] as? String == "maintainer")
+        #expect(lines[1].contains(#""login":"hubot""#) && lines[1].hasSuffix(#""role":"member"}"#))
+        // REST's team-member keys, in REST's order, as the documented example has them (less `inherited`,
+        // which --direct makes false for every member).
+        let documented = try #require(
+            try JSONSerialization.jsonObject(with: Bodies.named("teams-list-members-in-org")) as? [[String: Any]])
+        #expect(Set(first.keys) == Set(documented[0].keys).subtracting(["inherited"]))
+        let sent = Self.sent(harness)
+        #expect(sent.count == 2)
+        #expect(sent.allSatisfy { $0.contains("membership: IMMEDIATE") })
+        #expect(sent[0].contains(#""after":null"#) && sent[0].contains(#""org":"github""#))
+        #expect(sent[1].contains(#""after":"Y3Vyc29yOjE=""#))
+        #expect(sent[0].contains(#""role":null"#))
+    }
+
+    /// `--role` is GraphQL's role filter, not a filter of the answer.
+    @Test func roleIsSentAsGraphQLsRoleArgument() async {
+        let harness = CommandHarness.signedIn()
+        Self.graphQL(harness, Self.page([Self.member(1, "octocat", role: "MAINTAINER")], next: nil))
+        let run = await harness.run([
+            "team-members", "github/justice-league", "--direct", "--role", "maintainer", "--format", "tsv",
+            "--fields", "login,role",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\tmaintainer\n")
+        #expect(Self.sent(harness).first?.contains(#""role":"MAINTAINER""#) == true)
+    }
+
+    /// GraphQL refuses anonymous callers: without a token nothing is sent, and exit 4 says what needs one.
+    @Test func directWithoutATokenIsRefusedBeforeAnythingIsSent() async {
+        let run = await CommandHarness().run(["team-members", "github/justice-league", "--direct"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("team-members --direct"))
+    }
+
+    /// A team or organization GraphQL does not show is REST's 404 for the list: exit 4, naming read:org, as a
+    /// token that cannot see the team is told apart from no such team by neither API.
+    @Test(arguments: [
+        #"{"data":{"organization":{"team":null}}}"#,
+        #"{"data":{"organization":null},"errors":[{"type":"NOT_FOUND","path":["organization"],"#
+            + #""message":"Could not resolve to an Organization with the login of 'nosuchorg'."}]}"#,
+    ])
+    func anUnknownTeamIsRefusedAsRESTRefusesIt(body: String) async {
+        let harness = CommandHarness.signedIn()
+        Self.graphQL(harness, Data(body.utf8))
+        let run = await harness.run(["team-members", "github/justice-league", "--direct"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("(this needs: read:org)"))
+    }
+}
