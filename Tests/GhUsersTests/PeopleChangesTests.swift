@@ -270,6 +270,21 @@ struct PeopleChangesRunTests {
         #expect(github.calls.isEmpty)
     }
 
+    /// A team's own members (`--direct`) and all its members are two lists: one's snapshot is refused for the other.
+    @Test func aTeamsDirectMembersAreAListOfTheirOwn() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let snapshot = PeopleSnapshot(
+            subject: .init(command: "team-members", owner: "github/justice-league", filters: [:]), people: [])
+        try Data(snapshot.encoded).write(to: URL(fileURLWithPath: folder("t.json")))
+        let github = StubTransport()
+        let (status, _, err) = await run(
+            github, ["team-members", "github/justice-league", "--direct", "--changes", folder("t.json")])
+        #expect(status == 1)
+        #expect(err.contains("not for 'gh-users team-members github/justice-league (direct=true)'"), "\(err)")
+        #expect(github.calls.isEmpty)
+    }
+
     /// A list without roles has no `previous_role`.
     @Test(arguments: [
         (["stargazers", "--limit", "5"], "cannot be used with --limit"),

@@ -97,10 +97,11 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
     let github: any GitHubReader
     let context: CommandContext
 
-    /// Which list: the filters as sent, and `public` for the public members.
+    /// Which list: the filters as sent, `public` for the public members and `direct` for a team's own members.
     var subject: PeopleSnapshot.Subject {
         var filters = options.filters
         if options.publicOnly { filters["public"] = "true" }
+        if options.directTeam != nil { filters["direct"] = "true" }
         return PeopleSnapshot.Subject(command: command, owner: options.owner.description, filters: filters)
     }
 
