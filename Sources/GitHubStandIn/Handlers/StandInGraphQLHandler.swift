@@ -5,7 +5,8 @@ import JSONBytes
 /// `GraphQLContributions.swift` and `GraphQLStargazers.swift`): a batch of `repositoryOwner(login:)` lookups, each
 /// `alias: repositoryOwner(login: "…")`, with the profile fragment and `rateLimit { cost remaining resetAt }`; one
 /// lookup's `contributionsCollection(from:to:)` calendar (`StandInContributions`); or a page of
-/// `repository(owner:, name:) { stargazers(first:, after:, orderBy:) }` (`StandInStargazers`, 1 point). The stand-in reads only the lookups, the
+/// `repository(owner:, name:) { stargazers(first:, after:, orderBy:) }` (`StandInStargazers`, 1 point); or a team's
+/// own members (`StandInTeamMembers`, 1 point). The stand-in reads only the lookups, the
 /// calendar's span and whether `rateLimit` is asked, and answers the fields those documents ask, in their order,
 /// from the profile the REST routes serve, so the two always agree. Modelled on GitHub's documented behaviour:
 /// - no token: 401; a body that is no `{"query": …}`: 400; any other document: an error with no `path`;
@@ -39,7 +40,8 @@ struct StandInGraphQLHandler: StandInHandler {
         }
         let lookups = Self.lookups(in: query)
         let repository = StandInStargazers.repository(in: query)
-        guard !lookups.isEmpty || repository != nil else {
+        let team = StandInTeamMembers.isAsked(in: query)
+        guard !lookups.isEmpty || repository != nil || team else {
             return Self.errorsOnly(type: nil, "The stand-in answers only the queries gh-users sends")
         }
         let span = Self.calendarSpan(in: query, now: request.now)
@@ -67,6 +69,11 @@ struct StandInGraphQLHandler: StandInHandler {
             writer.raw(",\"resetAt\":")
             writer.string(UTCTimestamp.iso8601(charge.snapshot.reset))
             writer.raw("},")
+        }
+        if team {
+            StandInTeamMembers.write(variables: object["variables"] as? [String: Any] ?? [:], into: &writer)
+            writer.raw("}}")
+            return StandInHTTPResponse(status: 200, body: writer.bytes)
         }
         if let repository {
             guard StandInStargazers.writeRepository(repository, query: query, request: request, into: &writer) else {
