@@ -8,8 +8,9 @@ import JSONBytes
 ///
 /// What the row says is what the stand-in does: GitHub's 404 for an unknown account under `/users/{username}/…`,
 /// its sign-in refusal for the token's own lists and rows that need a token, its refusal of a token without the
-/// row's scope, page-based paging of an array body with `Link` URLs under `/user/{account_id}/…` as GitHub's own
-/// are, and a capped row's 422 for a page past the cap. A row with a media type (starred's `star+json`) answers
+/// row's scope, a filter the row documents that names the records' own key (`role`), page-based paging of an array
+/// body with `Link` URLs under `/user/{account_id}/…` as GitHub's own are, and a capped row's 422 for a page past
+/// the cap. A row with a media type (starred's `star+json`) answers
 /// callers who do not ask for it with each record's `repo`, as GitHub does.
 struct StandInRecordedHandler: StandInHandler {
     static let paginationLimitMessage =
@@ -48,6 +49,14 @@ struct StandInRecordedHandler: StandInHandler {
         }
         if endpoint.mediaType != nil, !asksForMediaType(request.header("Accept")) {
             records = records.map { JSONText.value(at: ["repo"], in: $0) ?? $0 }
+        }
+        // A documented filter named as the records' own key (a team member's `role=maintainer`) keeps the records
+        // that have it, as GitHub does; `all` keeps every one.
+        for key in endpoint.query {
+            guard let value = request.query[key], value != "all" else { continue }
+            records = records.filter { record in
+                JSONText.value(at: [key], in: record) == nil || JSONText.text(of: key, in: record) == value
+            }
         }
         let paging = StandInPageRequest(query: request.query)
         var count = records.count
