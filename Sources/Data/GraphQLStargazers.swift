@@ -38,18 +38,9 @@ enum GraphQLStargazersQuery {
 /// GitHub's answer to `GraphQLStargazersQuery`, as the schema types it (`StargazerConnection`, `StargazerEdge`,
 /// `PageInfo`); every field optional here, so a missing one is a malformed answer that says which.
 struct GraphQLStargazersResponseDTO: Decodable {
-    struct NodeDTO: Decodable {
-        let databaseId: Int64?
-        let id: String?
-        let login: String?
-        let avatarUrl: String?
-        let url: String?
-        let isSiteAdmin: Bool?
-    }
-
     struct EdgeDTO: Decodable {
         let starredAt: String?
-        let node: NodeDTO?
+        let node: GraphQLAccountNodeDTO?
     }
 
     struct PageInfoDTO: Decodable {
@@ -114,14 +105,12 @@ enum GraphQLStargazersResponse {
         var records: [Record] = []
         let edges = connection.edges ?? []
         for (index, edge) in edges.enumerated() {
-            guard let edge, let starredAt = edge.starredAt, let node = edge.node, let id = node.databaseId,
-                let nodeID = node.id, let login = node.login, let htmlURL = node.url,
-                let account = GraphQLUserRebuild.accountKeys(
-                    login: login, databaseId: id, nodeID: nodeID, htmlURL: htmlURL, avatarURL: node.avatarUrl)
-            else { throw malformed("stargazer \(index + 1) lacks starredAt, or its user's id, login or url") }
+            guard let edge, let starredAt = edge.starredAt, let account = edge.node?.simpleUser else {
+                throw malformed("stargazer \(index + 1) lacks starredAt, or its user's id, login or url")
+            }
+            let id = account.id
             guard !leftOut.contains(id) else { continue }
-            let user = JSONValue.object(
-                account + [.init("type", .string("User")), .init("site_admin", .bool(node.isSiteAdmin ?? false))])
+            let user = JSONValue.object(account.members)
             let record = JSONValue.object([.init("starred_at", .string(starredAt)), .init("user", user)])
             records.append(Record(id: id, raw: RawJSON(bytes: record.bytes)))
         }

@@ -37,18 +37,9 @@ enum GraphQLTeamMembersQuery {
 /// GitHub's answer to `GraphQLTeamMembersQuery`; every field optional, so a missing one is a malformed answer
 /// said in words, never a crash.
 struct GraphQLTeamMembersDTO: Decodable {
-    struct Node: Decodable {
-        let databaseId: Int64?
-        let id: String?
-        let login: String?
-        let url: String?
-        let avatarUrl: String?
-        let isSiteAdmin: Bool?
-    }
-
     struct Edge: Decodable {
         let role: String?
-        let node: Node?
+        let node: GraphQLAccountNodeDTO?
     }
 
     struct PageInfo: Decodable {
@@ -121,19 +112,11 @@ enum GraphQLTeamMembersResponse {
 
     /// REST's team-member object: the summary keys, `type`, `site_admin`, then `role` lowercased.
     private static func user(_ edge: GraphQLTeamMembersDTO.Edge) -> User? {
-        guard let node = edge.node, let databaseId = node.databaseId, let nodeID = node.id, let login = node.login,
-            let htmlURL = node.url,
-            let account = GraphQLUserRebuild.accountKeys(
-                login: login, databaseId: databaseId, nodeID: nodeID, htmlURL: htmlURL, avatarURL: node.avatarUrl)
-        else { return nil }
+        guard let node = edge.node, let account = node.simpleUser else { return nil }
         let object = JSONValue.object(
-            account + [
-                .init("type", .string("User")),
-                .init("site_admin", .bool(node.isSiteAdmin ?? false)),
-                .init("role", edge.role.map { .string($0.lowercased()) } ?? .null),
-            ])
+            account.members + [.init("role", edge.role.map { .string($0.lowercased()) } ?? .null)])
         return User(
-            id: databaseId, login: login, siteAdmin: node.isSiteAdmin ?? false, htmlURL: htmlURL,
+            id: account.id, login: account.login, siteAdmin: node.isSiteAdmin ?? false, htmlURL: account.htmlURL,
             raw: RawJSON(bytes: object.bytes))
     }
 }

@@ -48,6 +48,27 @@ struct GraphQLUserDTO: Decodable, Equatable {
 /// - `public_repos`: public repositories the account owns (leaving out `ownerAffiliations` overcounts);
 /// - `public_gists`: public gists;
 /// - `updated_at`: GraphQL's own record of the last change.
+/// A GraphQL `User` as a list's edge holds it (a stargazer, a team member): the fields REST's `simple-user` needs.
+struct GraphQLAccountNodeDTO: Decodable {
+    let databaseId: Int64?
+    let id: String?
+    let login: String?
+    let url: String?
+    let avatarUrl: String?
+    let isSiteAdmin: Bool?
+
+    /// REST's `simple-user` keys, `login` to `site_admin` (`type` User), with its id, login and web page; nil when
+    /// a field it needs is missing or the page is no GitHub web address.
+    var simpleUser: (id: Int64, login: String, htmlURL: String, members: [JSONValue.Member])? {
+        guard let databaseId, let id, let login, let url,
+            let account = GraphQLUserRebuild.accountKeys(
+                login: login, databaseId: databaseId, nodeID: id, htmlURL: url, avatarURL: avatarUrl)
+        else { return nil }
+        let members = account + [.init("type", .string("User")), .init("site_admin", .bool(isSiteAdmin ?? false))]
+        return (databaseId, login, url, members)
+    }
+}
+
 enum GraphQLUserRebuild {
     static let approximateKeys = [
         "avatar_url", "blog", "email", "hireable", "public_repos", "public_gists", "updated_at",
