@@ -61,7 +61,8 @@ package final class URLSessionTransport: Sendable {
         do {
             let leads = try await firstAnswer.pass()
             defer { if leads { firstAnswer.open() } }
-            (data, response) = try await transfers.load(urlRequest, in: session, maximumBodyBytes: maximumBodyBytes)
+            (data, response) = try await transfers.load(
+                urlRequest, in: session, maximumBodyBytes: maximumBodyBytes, onHead: request.onHead)
         } catch {
             throw URLSessionTransport.transportError(error, proxyHosts: proxyHosts)
         }
@@ -305,6 +306,8 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         var body = Foundation.Data()
         var response: URLResponse?
         var overLimit = false
+        /// Told the head when it arrives (`HTTPRequest.onHead`).
+        var onHead: HeadObserver?
         /// Why a redirect was not followed: the failure the caller gets instead of the redirect's own answer.
         var refusedRedirect: TransportError?
         /// The caller was cancelled: it has had its answer, and whatever still arrives is dropped.
@@ -319,11 +322,12 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
     private var transfers: [Int: Transfer] = [:]
 
     /// Runs `request` to completion, keeping at most `maximumBodyBytes` of (decompressed) body.
-    func load(_ request: URLRequest, in session: URLSession, maximumBodyBytes: Int) async throws -> (
-        Foundation.Data, URLResponse
-    ) {
+    func load(
+        _ request: URLRequest, in session: URLSession, maximumBodyBytes: Int, onHead: HeadObserver? = nil
+    ) async throws -> (Foundation.Data, URLResponse) {
         let task = session.dataTask(with: request)
         let transfer = Transfer(limit: maximumBodyBytes)
+        transfer.onHead = onHead
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let start = lock.withLock { () -> Bool in
@@ -366,21 +370,25 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let tooLarge = lock.withLock { () -> Bool in
-            guard let transfer = transfers[dataTask.taskIdentifier] else { return false }
+        let (tooLarge, onHead) = lock.withLock { () -> (Bool, HeadObserver?) in
+            guard let transfer = transfers[dataTask.taskIdentifier] else { return (false, nil) }
             transfer.response = response
+            defer { transfer.onHead = nil }
             // A plain body announced as too large need not be read at all. (A compressed one's length says
             // nothing about what it inflates to.)
             let encoded = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding") != nil
             if !encoded, response.expectedContentLength > Int64(transfer.limit) {
                 transfer.overLimit = true
             }
-            return transfer.overLimit
+            return (transfer.overLimit, transfer.abandoned ? nil : transfer.onHead)
         }
         // `.cancel` does not stop libcurl here (a 200 MB body was still read to its end, measured), so the
         // transfer is let through and cancelled like one that grows past the cap.
         completionHandler(.allow)
         if tooLarge { refuseTooLarge(dataTask) }
+        if let onHead, !tooLarge, let http = response as? HTTPURLResponse {
+            onHead.observe(http.statusCode, URLSessionTransport.headers(of: http))
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Foundation.Data) {

@@ -115,7 +115,9 @@ struct HostileServerEndToEndTests {
             #expect(
                 result.stderr.hasSuffix(
                     "\nTo continue from here: gh-users list --since 2 --all --format json --api-url \(base)\n"))
-            #expect(server.requests.count == 2)
+            // The third page may have gone out on the second page's head, before its body showed nothing new
+            // (issue 29); it is cancelled then, and paging stops there.
+            #expect((2...3).contains(server.requests.count))
         }
     }
 

@@ -100,3 +100,39 @@ struct FirstAnswerGateTests {
         #expect(server.requests.count == 8)
     }
 }
+
+/// The live transport tells a request's `onHead` the answer's head as soon as it arrives, before the body (issue
+/// 29: the next page can go out on the `Link` header instead of after the whole page).
+struct HeadObserverTests {
+    private final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var link: String?
+        var value: String? { lock.withLock { link } }
+        func set(_ text: String?) { lock.withLock { link = text } }
+    }
+
+    @Test func theHeadIsToldBeforeTheBodyIsSent() async throws {
+        let headTold = DispatchSemaphore(value: 0)
+        let releasedByHead = Seen()
+        let server = try RawTestServer { connection in
+            let body = "[]"
+            _ = connection.write(
+                "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n"
+                    + "Link: <http://127.0.0.1/users?page=2>; rel=\"next\"\r\n\r\n")
+            // The body waits for the head to be told: were it told only with the body, this waits its bound.
+            releasedByHead.set(headTold.wait(timeout: .now() + 10) == .success ? "yes" : "no")
+            _ = connection.write(body)
+        }
+        defer { server.stop() }
+        let link = Seen()
+        var request = HTTPRequest(url: URL(string: server.baseURL + "/users")!)
+        request.onHead = HeadObserver { status, headers in
+            link.set("\(status) \(headers["link"] ?? "")")
+            headTold.signal()
+        }
+        let response = try await URLSessionTransport.outsideHome().send(request)
+        #expect(response.status == 200 && String(decoding: response.body, as: UTF8.self) == "[]")
+        #expect(link.value == "200 <http://127.0.0.1/users?page=2>; rel=\"next\"")
+        #expect(releasedByHead.value == "yes")
+    }
+}

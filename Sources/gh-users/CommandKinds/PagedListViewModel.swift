@@ -1,5 +1,7 @@
 import AtomicCore
 import Domain
+import Foundation
+import Networking
 
 /// Pages through any GitHub list up to a limit. It never prints: a coordinator asks for the next page and
 /// writes it. `admit` decides per item whether it belongs in the output (the `/users` id floor, a fork
@@ -21,7 +23,7 @@ final class PagedListViewModel<Item: Sendable> {
     }
 
     /// Where pages come from: a list as GitHub serves it, read here, or a loader that prepares them.
-    private enum Pages: Sendable {
+    fileprivate enum Pages: Sendable {
         case listed(ListResource<Item>, perPage: Int, github: any ResourceRepository)
         case loaded(NotingLoader)
 
@@ -65,9 +67,12 @@ final class PagedListViewModel<Item: Sendable> {
     private(set) var incompleteResults = false
     private var cursor: PageCursor?
     private var prefetch: Task<NotedPage, any Error>?
+    /// Pages asked for as soon as the page before names them in its head; nil where that is not safe.
+    private var early: EarlyPages?
 
     deinit {
         prefetch?.cancel()
+        early?.cancelAll()
     }
 
     /// `isNew` tells a page of repeats (a server going round in circles) from a page whose items were all
@@ -93,6 +98,8 @@ final class PagedListViewModel<Item: Sendable> {
         admit = admission.admit
         isNew = admission.isNew
         isLast = admission.isLast
+        // A list that ends at an item (`list --until`) may not want the page its last page names.
+        if admission.isLast == nil { early = EarlyPages(limit: limit, perPage: perPage, pages: pages) }
     }
 
     /// A loader with nothing to say at the end.
@@ -145,8 +152,18 @@ final class PagedListViewModel<Item: Sendable> {
             detail: "\(count) pages in a row were empty yet linked to a next one, so paging stopped")
     }
 
-    /// Loads the next page and returns its admitted items within the limit.
+    /// Loads the next page and returns its admitted items within the limit. A page that fails stops the pages
+    /// asked for early: paging ends there.
     func loadNextPage() async throws(DomainError) -> [Item] {
+        do {
+            return try await loadPage()
+        } catch {
+            early?.cancelAll()
+            throw error
+        }
+    }
+
+    private func loadPage() async throws(DomainError) -> [Item] {
         precondition(!isExhausted, "loadNextPage called after the last page")
         if let pendingFailure { throw pendingFailure }
         // The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
@@ -166,7 +183,8 @@ final class PagedListViewModel<Item: Sendable> {
                 throw DomainError.cancelled
             }
         } else {
-            noted = try await pages.load(at: requests == 0 ? nil : cursor)
+            noted = try await EarlyPages.load(
+                requests == 0 ? nil : cursor, from: pages, telling: early?.listener(forPage: requests + 1))
         }
         let page = noted.page
         closingNotes = noted.closingNotes
@@ -207,10 +225,18 @@ final class PagedListViewModel<Item: Sendable> {
         }
         cursor = page.next
         taken += fresh.count
-        if !isExhausted, pendingFailure == nil {
+        early?.handedOut(requests)
+        if isExhausted || pendingFailure != nil {
+            early?.cancelAll()
+        } else if let cursor, let started = early?.take(cursor.url) {
+            prefetch = started
+        } else {
             let pages = self.pages
             let cursor = self.cursor
-            prefetch = Task { () async throws -> NotedPage in try await pages.load(at: cursor) }
+            let listener = early?.listener(forPage: requests + 1)
+            prefetch = Task { () async throws -> NotedPage in
+                try await EarlyPages.load(cursor, from: pages, telling: listener)
+            }
         }
         return fresh
     }
@@ -227,5 +253,99 @@ final class SeenIDs {
 
     func contains(_ id: Int64) -> Bool {
         ids.contains(id)
+    }
+}
+
+extension PagedListViewModel {
+    /// Pages asked for as soon as the page before names them in its answer's head (`EarlyLink`), before its body
+    /// has arrived and been decoded (issue 29: each chained page waited for the whole of the one before). Only
+    /// pages the limit certainly needs (the pages before one cannot fill it), and at most two beyond the last page
+    /// handed out, so a slow reader is not run ahead of. A page whose early answer is not the one paging asks for
+    /// (the list shifted) is cancelled when the model goes.
+    fileprivate final class EarlyPages: @unchecked Sendable {
+        private let limit: ItemLimit
+        private let perPage: Int
+        private let pages: Pages
+        private let lock = NSLock()
+        private var started: [String: Task<NotedPage, any Error>] = [:]
+        /// Every URL started early: a link back to one of them (a cycle, which paging reports) is not asked again.
+        private var asked: Set<String> = []
+        /// A page named too far ahead of the reader: started once the reader has caught up.
+        private var deferred: (url: String, page: Int)?
+        private var handed = 0
+        private var stopped = false
+
+        init(limit: ItemLimit, perPage: Int, pages: Pages) {
+            self.limit = limit
+            self.perPage = max(1, perPage)
+            self.pages = pages
+        }
+
+        /// The page at `cursor`, with `listener` told its next page's URL when its head names one.
+        static func load(_ cursor: PageCursor?, from pages: Pages, telling listener: (@Sendable (String) -> Void)?)
+            async throws(DomainError) -> NotedPage
+        {
+            guard let listener else { return try await pages.load(at: cursor) }
+            do {
+                return try await EarlyLink.telling(listener) { try await pages.load(at: cursor) }
+            } catch let error as DomainError {
+                throw error
+            } catch {
+                throw .cancelled
+            }
+        }
+
+        /// What the load of page `index` (the first is 1) tells when its head names the next page.
+        func listener(forPage index: Int) -> @Sendable (String) -> Void {
+            { [weak self] url in self?.start(url, page: index + 1) }
+        }
+
+        /// Page `page` at `url`, started now if the limit needs it and the reader is near enough, else once it is.
+        private func start(_ url: String, page: Int) {
+            if case .count(let count) = limit, (page - 1) * perPage >= count { return }
+            lock.withLock {
+                guard !stopped, !asked.contains(url) else { return }
+                guard page <= handed + 2 else {
+                    deferred = (url, page)
+                    return
+                }
+                asked.insert(url)
+                started[url] = task(url, page: page)
+            }
+        }
+
+        /// Called with `lock` held.
+        private func task(_ url: String, page: Int) -> Task<NotedPage, any Error> {
+            let listener = listener(forPage: page)
+            let pages = self.pages
+            return Task { () async throws -> NotedPage in
+                try await Self.load(PageCursor(url: url), from: pages, telling: listener)
+            }
+        }
+
+        /// The page at `url` if it was started early; the caller awaits it.
+        func take(_ url: String) -> Task<NotedPage, any Error>? {
+            lock.withLock { started.removeValue(forKey: url) }
+        }
+
+        /// How many pages paging has handed out: a page deferred until the reader caught up starts now.
+        func handedOut(_ count: Int) {
+            lock.withLock {
+                handed = count
+                guard !stopped, let waiting = deferred, waiting.page <= count + 2 else { return }
+                deferred = nil
+                if asked.insert(waiting.url).inserted { started[waiting.url] = task(waiting.url, page: waiting.page) }
+            }
+        }
+
+        /// Stops every page started early and starts no more: the list ended, or its reader went away.
+        func cancelAll() {
+            let tasks = lock.withLock { () -> [Task<NotedPage, any Error>] in
+                stopped = true
+                defer { started = [:] }
+                return Array(started.values)
+            }
+            for task in tasks { task.cancel() }
+        }
     }
 }
