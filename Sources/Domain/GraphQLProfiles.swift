@@ -109,8 +109,26 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
 
     package var statistics: GraphQLProfilesStatistics { lock.withLock { totals } }
 
-    package func execute(_ logins: [Login]) async -> [Result<User, DomainError>] {
-        await inBatches(logins)
+    /// The profiles of `logins`, in order. Those at `restOnly` are known not to be GraphQL Users (an organization
+    /// or a bot, as the list that named them says): they go to REST at once, beside the batches' POSTs, instead of
+    /// after a null answer (issue 29: each batch's fallbacks waited for its POST).
+    package func execute(_ logins: [Login], restOnly: Set<Int> = []) async -> [Result<User, DomainError>] {
+        let direct = logins.indices.filter { restOnly.contains($0) }
+        guard !direct.isEmpty else { return await inBatches(logins) }
+        let asked = logins.indices.filter { !restOnly.contains($0) }
+        async let besides = directly(direct.map { logins[$0] })
+        let found = await inBatches(asked.map { logins[$0] })
+        let fetched = await besides
+        var results = [Result<User, DomainError>?](repeating: nil, count: logins.count)
+        for (index, result) in zip(asked, found) { results[index] = result }
+        for (index, result) in zip(direct, fetched) { results[index] = result }
+        return results.map { $0 ?? .failure(.cancelled) }
+    }
+
+    /// Accounts GraphQL cannot give, from REST; nothing is sent once the run has stopped.
+    private func directly(_ logins: [Login]) async -> [Result<User, DomainError>] {
+        if let error = lock.withLock({ stopped }) { return logins.map { _ in .failure(error) } }
+        return await fromREST(logins)
     }
 
     /// `logins` in batches of the current size, which refusals shrink and successes grow.

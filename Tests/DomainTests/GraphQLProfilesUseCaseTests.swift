@@ -78,6 +78,37 @@ struct GraphQLProfilesUseCaseTests {
         #expect(useCase.statistics == GraphQLProfilesStatistics(requests: 1, points: 1, profiles: 3, restFallbacks: 2))
     }
 
+    /// An organization or a bot the list named as such is not asked of GraphQL: its REST profile is asked for
+    /// while the batch's POST is still unanswered, not after it (issue 29).
+    @Test func accountsKnownNotToBeUsersGoToRESTBesideThePOST() async {
+        let github = StubTransport()
+        let asked = logins(4)
+        github.answer("POST /graphql", json: found([asked[0], asked[2]]))
+        restProfiles(github, [asked[1], asked[3]])
+        let restAsked = Flag()
+        let postAnswered = Flag()
+        let restAfterPOST = Flag()
+        let over: HTTPTransport = { request in
+            if request.method == .get {
+                if postAnswered.isSet { restAfterPOST.set() }
+                restAsked.set()
+            }
+            // The POST's answer waits for a REST request (or a generous bound): after it, none would come.
+            if request.method == .post {
+                for _ in 0..<200 where !restAsked.isSet { try await Task.sleep(for: .milliseconds(10)) }
+                postAnswered.set()
+            }
+            return try await github.transport(request)
+        }
+        let useCase = useCase(github, over: over)
+        let results = await useCase.execute(asked, restOnly: [1, 3])
+        #expect(results.map { try? $0.get().login } == ["user1", "user2", "user3", "user4"])
+        #expect(github.graphQLLoginsAsked == [[asked[0].value, asked[2].value]])
+        #expect(github.calls.filter { $0.hasPrefix("GET ") }.sorted() == ["GET /users/user2", "GET /users/user4"])
+        #expect(!restAfterPOST.isSet)
+        #expect(useCase.statistics == GraphQLProfilesStatistics(requests: 1, points: 1, profiles: 2, restFallbacks: 2))
+    }
+
     @Test func aShortAnswerLeavesTheRestToREST() async {
         let github = StubTransport()
         let asked = logins(3)
@@ -365,6 +396,13 @@ struct GraphQLBatchSizingTests {
 }
 
 /// How many requests are in flight, and the most there were at once.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
 private final class InFlight: @unchecked Sendable {
     private let lock = NSLock()
     private var now = 0

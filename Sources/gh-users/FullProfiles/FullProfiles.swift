@@ -155,7 +155,10 @@ enum ProfileLookup {
         of listed: [User], via lookups: GraphQLProfilesUseCase, from github: any GitHubReader
     ) async -> [Result<User?, DomainError>] {
         let logins = listed.map { try? Login(validating: $0.login) }
-        let found = await lookups.execute(logins.compactMap { $0 })
+        // An organization or a bot is no GraphQL User: REST gives its profile, asked for beside the POST.
+        let valid = zip(listed, logins).compactMap { user, login in login.map { (user.type, $0) } }
+        let restOnly = Set(valid.indices.filter { [.organization, .bot].contains(valid[$0].0) })
+        let found = await lookups.execute(valid.map(\.1), restOnly: restOnly)
         var answers = found.makeIterator()
         var results: [Result<User?, DomainError>] = []
         for (user, login) in zip(listed, logins) {
