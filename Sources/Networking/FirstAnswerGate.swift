@@ -1,13 +1,13 @@
 import Foundation
 
-/// Until a session's first answer has come, one request goes and the others wait for it. libcurl (under URLSession
-/// on Linux) opens a connection for every request that starts before one is up, since swift-corelibs-foundation
-/// never sets `CURLOPT_PIPEWAIT`: `show` of 50 logins at `--concurrency 8` opened 8 connections and 8 TLS
-/// handshakes over HTTP/2 where one carries them all (issue 29, measured with `Scripts/bench --network`). Once an
-/// answer came, the connection is up and the rest multiplex on it (HTTP/2), or open their own (HTTP/1.1).
+/// Until a transport's first HTTPS answer has come, only the first few requests go; the others wait for it.
+/// Those few go on one connection (`URLSessionTransport`'s HTTPS session keeps one a host), where libcurl holds
+/// them until it is up and multiplexes them over HTTP/2; the answer then shows whether the server speaks HTTP/1.1,
+/// over which the ones queued on that connection go one after another and the rest go to a pool instead.
 ///
 /// The first request through `pass()` leads; it calls `open()` when its attempt ends, whatever the outcome, and
-/// every waiter goes on then. A waiter that is cancelled stops waiting at once (`pass()` then throws
+/// every waiter goes on then. A gate made with `ahead` > 1 lets that many go before the answer (the leader and
+/// `ahead` - 1 more), and holds only the ones after them. A waiter that is cancelled stops waiting at once (`pass()` then throws
 /// `CancellationError`).
 package final class FirstAnswerGate: @unchecked Sendable {
     private enum State {
@@ -19,8 +19,12 @@ package final class FirstAnswerGate: @unchecked Sendable {
     private let lock = NSLock()
     private var state = State.closed
     private var nextWaiter: UInt64 = 0
+    private let ahead: Int
+    private var wentAhead = 0
 
-    package init() {}
+    package init(ahead: Int = 1) {
+        self.ahead = max(1, ahead)
+    }
 
     /// Whether the gate has opened: an answer came, or the first request ended without one.
     package var isOpen: Bool { lock.withLock { if case .open = state { true } else { false } } }
@@ -32,7 +36,11 @@ package final class FirstAnswerGate: @unchecked Sendable {
             switch state {
             case .closed:
                 state = .opening([:])
+                wentAhead = 1
                 return (true, nil)
+            case .opening where wentAhead < ahead:
+                wentAhead += 1
+                return (false, nil)
             case .opening:
                 nextWaiter += 1
                 return (false, nextWaiter)

@@ -10,10 +10,21 @@ import Foundation
 /// (PLATFORM.md), so the session here has no cache at all and a delegate (`TransferDelegate`) that follows a
 /// redirect only within the request's origin and over http(s), and caps each body.
 package final class URLSessionTransport: Sendable {
-    private let session: URLSession
-    private let transfers = TransferDelegate()
-    /// One request first, the rest once its answer came: then they share its connection (see `FirstAnswerGate`).
-    private let firstAnswer = FirstAnswerGate()
+    /// HTTPS goes through a session of one connection per host. libcurl holds the requests that start before that
+    /// connection is up and multiplexes them all on it once HTTP/2 is agreed: the wait that swift-corelibs-foundation
+    /// never asks for (`CURLOPT_PIPEWAIT`), so that `show` of 50 logins at `--concurrency 8` opened 8 connections
+    /// and 8 TLS handshakes (issue 29). An answer that shows HTTP/1.1 (`showsHTTP1`) sends the requests after it to
+    /// `pooled`, as plain http always goes.
+    private let multiplexed: SessionRoute
+    /// Up to `maximumConnectionsPerHost` connections a host, for HTTP/1.1, which cannot multiplex.
+    private let pooled: SessionRoute
+    private let sawHTTP1 = Flag()
+    /// Over HTTPS, `requestsBeforeTheProtocolIsKnown` go on the one connection before the first answer, and the
+    /// rest wait for it (see `FirstAnswerGate`): over HTTP/1.1 the ones queued there go one after another, so
+    /// they are few. Plain http is HTTP/1.1 (libcurl offers HTTP/2 only over TLS) and waits for nothing.
+    private let firstHTTPSAnswer = FirstAnswerGate(ahead: URLSessionTransport.requestsBeforeTheProtocolIsKnown)
+    /// Four: HTTP/2 has them all on the wire with the leader, and over HTTP/1.1 three wait a round trip each.
+    static let requestsBeforeTheProtocolIsKnown = 4
     /// The most body bytes (after decompression) one response may bring; past it the transfer is stopped.
     package let maximumBodyBytes: Int
     /// The hosts of the proxies libcurl takes from the environment (`proxyHosts(in:)`): a failed connection
@@ -36,18 +47,58 @@ package final class URLSessionTransport: Sendable {
         if directHost != nil { URLSessionTransport.bypassProxies() }
         self.maximumBodyBytes = max(1, maximumBodyBytes)
         self.proxyHosts = Set(proxyHosts.map(URLSessionTransport.bare))
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.httpMaximumConnectionsPerHost = max(1, maximumConnectionsPerHost)
-        configuration.timeoutIntervalForRequest = requestTimeout
-        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+        multiplexed = SessionRoute(connectionsPerHost: 1, requestTimeout: requestTimeout)
+        pooled = SessionRoute(connectionsPerHost: max(1, maximumConnectionsPerHost), requestTimeout: requestTimeout)
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        multiplexed.invalidate()
+        pooled.invalidate()
+    }
+
+    /// `request` through the one connection, or the pool once an answer showed HTTP/1.1 (or for plain http).
+    /// What an answer shows is noted before the gates let the requests waiting on it go.
+    private func load(_ request: URLRequest, onHead: HeadObserver?) async throws -> (Foundation.Data, URLResponse) {
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        if routesToOneConnection(url) {
+            let leads = try await firstHTTPSAnswer.pass()
+            defer { if leads { firstHTTPSAnswer.open() } }
+            if routesToOneConnection(url) {
+                let answer = try await multiplexed.load(request, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
+                note(answer.1)
+                return answer
+            }
+        }
+        return try await pooled.load(request, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
+    }
+
+    private func note(_ response: URLResponse) {
+        guard !sawHTTP1.isSet, let http = response as? HTTPURLResponse else { return }
+        note(headerNames: http.allHeaderFields.keys.map { "\($0)" })
+    }
+
+    /// An answer's header names, as swift-corelibs-foundation hands them over.
+    func note(headerNames: [String]) {
+        if URLSessionTransport.showsHTTP1(headerNames) { sawHTTP1.set() }
+    }
+
+    /// Which session a request to `url` goes through: HTTPS multiplexed until an answer showed HTTP/1.1.
+    var routesToOneConnection: (URL) -> Bool {
+        { [sawHTTP1] url in url.scheme?.lowercased() == "https" && !sawHTTP1.isSet }
+    }
+
+    /// An answer's head that only HTTP/1.1 sends: a connection-specific field (RFC 9113 §8.2.2 forbids them in
+    /// HTTP/2, and libcurl's nghttp2 refuses such an answer), or an `X-` name with a capital letter (HTTP/2 names
+    /// are lower-case; swift-corelibs-foundation capitalizes every other name it hands over, so only `X-` names
+    /// show how they were sent). An HTTP/1.1 server that sends none of these keeps its requests on one connection.
+    static func showsHTTP1(_ names: some Sequence<String>) -> Bool {
+        names.contains { name in
+            let lower = name.lowercased()
+            if ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"].contains(lower) {
+                return true
+            }
+            return lower.hasPrefix("x-") && name != lower
+        }
     }
 
     package var transport: HTTPTransport {
@@ -59,10 +110,7 @@ package final class URLSessionTransport: Sendable {
         let data: Foundation.Data
         let response: URLResponse
         do {
-            let leads = try await firstAnswer.pass()
-            defer { if leads { firstAnswer.open() } }
-            (data, response) = try await transfers.load(
-                urlRequest, in: session, maximumBodyBytes: maximumBodyBytes, onHead: request.onHead)
+            (data, response) = try await load(urlRequest, onHead: request.onHead)
         } catch {
             throw URLSessionTransport.transportError(error, proxyHosts: proxyHosts)
         }
@@ -289,6 +337,54 @@ package final class URLSessionTransport: Sendable {
         else { return nil }
         return value << shift
     }
+}
+
+/// One URLSession and its delegate, made when first used: a run over HTTPS never makes the pooled one.
+final class SessionRoute: @unchecked Sendable {
+    private let transfers = TransferDelegate()
+    private let connectionsPerHost: Int
+    private let requestTimeout: TimeInterval
+    private let lock = NSLock()
+    private var made: URLSession?
+
+    init(connectionsPerHost: Int, requestTimeout: TimeInterval) {
+        self.connectionsPerHost = connectionsPerHost
+        self.requestTimeout = requestTimeout
+    }
+
+    func load(_ request: URLRequest, maximumBodyBytes: Int, onHead: HeadObserver?) async throws -> (
+        Foundation.Data, URLResponse
+    ) {
+        try await transfers.load(request, in: session, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
+    }
+
+    private var session: URLSession {
+        lock.withLock {
+            if let made { return made }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            configuration.httpMaximumConnectionsPerHost = connectionsPerHost
+            configuration.timeoutIntervalForRequest = requestTimeout
+            let session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+            made = session
+            return session
+        }
+    }
+
+    func invalidate() {
+        lock.withLock { made }?.finishTasksAndInvalidate()
+    }
+}
+
+/// A flag set once, read from any thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
 
 /// The session's delegate: it receives every task's body as it arrives, so a body can be stopped once it
