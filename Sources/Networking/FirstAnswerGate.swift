@@ -7,8 +7,8 @@ import Foundation
 ///
 /// The first request through `pass()` leads; it calls `open()` when its attempt ends, whatever the outcome, and
 /// every waiter goes on then. A gate made with `ahead` > 1 lets that many go before the answer (the leader and
-/// `ahead` - 1 more), and holds only the ones after them. A waiter that is cancelled stops waiting at once (`pass()` then throws
-/// `CancellationError`).
+/// `ahead` - 1 more), and holds only the ones after them. A waiter that is cancelled stops waiting at once
+/// (`pass()` then throws `CancellationError`).
 package final class FirstAnswerGate: @unchecked Sendable {
     private enum State {
         case closed
