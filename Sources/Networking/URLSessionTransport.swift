@@ -16,8 +16,14 @@ package final class URLSessionTransport: Sendable {
     /// and 8 TLS handshakes (issue 29). An answer that shows HTTP/1.1 (`showsHTTP1`) sends the requests after it to
     /// `pooled`, as plain http always goes.
     private let multiplexed: SessionRoute
-    /// Up to `maximumConnectionsPerHost` connections a host, for HTTP/1.1, which cannot multiplex.
-    private let pooled: SessionRoute
+    /// Up to `maximumConnectionsPerHost` connections a host, for HTTP/1.1, which cannot multiplex, in sessions of
+    /// at most `connectionsPerPooledSession`. libcurl closes an idle connection whenever a session holds more than
+    /// four for each transfer under way in it (CURLMOPT_MAXCONNECTS is unset, so its cache is 4 × the transfers),
+    /// so one pool of 10 lost connections whenever the transfers under way fell to two, and opened them again a
+    /// moment later (issue 29: `followers --all --full --concurrency 8` opened 9–14 over HTTP/1.1 where 9 do).
+    /// A session of four never holds more than that.
+    private let pooled: [SessionRoute]
+    static let connectionsPerPooledSession = 4
     private let sawHTTP1 = Flag()
     /// Over HTTPS, `requestsBeforeTheProtocolIsKnown` go on the one connection before the first answer, and the
     /// rest wait for it (see `FirstAnswerGate`): over HTTP/1.1 the ones queued there go one after another, so
@@ -48,12 +54,16 @@ package final class URLSessionTransport: Sendable {
         self.maximumBodyBytes = max(1, maximumBodyBytes)
         self.proxyHosts = Set(proxyHosts.map(URLSessionTransport.bare))
         multiplexed = SessionRoute(connectionsPerHost: 1, requestTimeout: requestTimeout)
-        pooled = SessionRoute(connectionsPerHost: max(1, maximumConnectionsPerHost), requestTimeout: requestTimeout)
+        let connections = max(1, maximumConnectionsPerHost)
+        let size = URLSessionTransport.connectionsPerPooledSession
+        pooled = stride(from: 0, to: connections, by: size).map {
+            SessionRoute(connectionsPerHost: min(size, connections - $0), requestTimeout: requestTimeout)
+        }
     }
 
     deinit {
         multiplexed.invalidate()
-        pooled.invalidate()
+        for route in pooled { route.invalidate() }
     }
 
     /// `request` through the one connection, or the pool once an answer showed HTTP/1.1 (or for plain http).
@@ -69,7 +79,15 @@ package final class URLSessionTransport: Sendable {
                 return answer
             }
         }
-        return try await pooled.load(request, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
+        return try await pooledRoute().load(request, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
+    }
+
+    /// The first pooled session with a connection to spare, else the least busy: a session is only opened when the
+    /// ones before it are full.
+    private func pooledRoute() -> SessionRoute {
+        let loads = pooled.map { ($0, $0.underWay) }
+        if let free = loads.first(where: { $0.1 < $0.0.connectionsPerHost }) { return free.0 }
+        return loads.min { $0.1 < $1.1 }?.0 ?? pooled[0]
     }
 
     private func note(_ response: URLResponse) {
@@ -342,10 +360,14 @@ package final class URLSessionTransport: Sendable {
 /// One URLSession and its delegate, made when first used: a run over HTTPS never makes the pooled one.
 final class SessionRoute: @unchecked Sendable {
     private let transfers = TransferDelegate()
-    private let connectionsPerHost: Int
+    let connectionsPerHost: Int
     private let requestTimeout: TimeInterval
     private let lock = NSLock()
     private var made: URLSession?
+    private var loading = 0
+
+    /// Requests sent through this session whose answers have not all come.
+    var underWay: Int { lock.withLock { loading } }
 
     init(connectionsPerHost: Int, requestTimeout: TimeInterval) {
         self.connectionsPerHost = connectionsPerHost
@@ -355,7 +377,9 @@ final class SessionRoute: @unchecked Sendable {
     func load(_ request: URLRequest, maximumBodyBytes: Int, onHead: HeadObserver?) async throws -> (
         Foundation.Data, URLResponse
     ) {
-        try await transfers.load(request, in: session, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
+        lock.withLock { loading += 1 }
+        defer { lock.withLock { loading -= 1 } }
+        return try await transfers.load(request, in: session, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
     }
 
     private var session: URLSession {
