@@ -10,8 +10,9 @@ Link URLs name it (--base-url). The client trusts the bench's certificate throug
 (`ip netns exec` mounts /etc/netns/ghb-client/ over /etc), which is the system bundle plus that certificate, so
 libcurl parses as many certificates as on a user's machine; /etc/hosts there names api.bench.test.
 
-Connections and TLS handshakes are counted on the wire, by the relay: each TCP SYN to 443 or 8443, and each TLS
-ClientHello. Every workload's time is measured inside the client namespace around the process alone.
+Connections and TLS handshakes are counted on the wire, by the relay: each TCP SYN to 443 or 8443, each TLS
+ClientHello, and each SYN that follows a FIN or RST the client sent earlier in the same run (a connection closed
+and opened again). Every workload's time is measured inside the client namespace around the process alone.
 
 Needs root (namespaces, TAP devices, mounts), `ip`, and nginx; it says so and exits with status 2 otherwise.
 """
@@ -73,11 +74,18 @@ class DelayRelay(threading.Thread):
         self.lock = threading.Lock()
         self.syns = 0
         self.hellos = 0
+        self.closed = 0
+        self.reopened = 0
         self.stopping = False
 
     def counts(self):
         with self.lock:
-            return self.syns, self.hellos
+            return self.syns, self.hellos, self.reopened
+
+    def begin_run(self):
+        """A run starts: connections its predecessor closed at its exit are not this run's."""
+        with self.lock:
+            self.closed = 0
 
     def _count(self, frame):
         # Ethernet, IPv4, TCP; the SYN that opens a connection, and a ClientHello at the start of a segment.
@@ -91,6 +99,11 @@ class DelayRelay(threading.Thread):
         with self.lock:
             if flags & 0x02 and not flags & 0x10:
                 self.syns += 1
+                # A connection opened after the client closed one in the same run: closed and reopened.
+                if self.closed:
+                    self.reopened += 1
+            elif flags & 0x05:
+                self.closed += 1
             elif len(payload) > 5 and payload[0] == 0x16 and payload[5] == 0x01:
                 self.hellos += 1
 
@@ -319,6 +332,7 @@ class NetworkBench:
         the connections and handshakes of each run."""
         results = []
         for index in range(self.runs + 1):
+            self.network.relay.begin_run()
             before = self.network.relay.counts()
             result = self.runner.run(argv, env)
             after = self.network.relay.counts()
@@ -326,7 +340,7 @@ class NetworkBench:
                 raise RuntimeError(f"{workload} {peer}: status {result['status']}, {result['lines']} lines: "
                                    + result["stderr"])
             if index > 0:
-                results.append((result["seconds"], after[0] - before[0], after[1] - before[1]))
+                results.append((result["seconds"], after[0] - before[0], after[1] - before[1], after[2] - before[2]))
         return results
 
     def ask(self, argv):
@@ -402,11 +416,12 @@ class NetworkBench:
                 if not results:
                     row.append("—")
                     continue
-                median = statistics.median(seconds for seconds, _, _ in results)
-                connections = sorted({syns for _, syns, _ in results})
-                hellos = sorted({count for _, _, count in results})
+                median = statistics.median(result[0] for result in results)
+                connections = sorted({result[1] for result in results})
+                hellos = sorted({result[2] for result in results})
+                reopened = sorted({result[3] for result in results})
                 row.append(f"{median:.3f} s ({median / limit:.2f}×), {'/'.join(map(str, connections))} conn, "
-                           f"{'/'.join(map(str, hellos))} TLS")
+                           f"{'/'.join(map(str, hellos))} TLS, {'/'.join(map(str, reopened))} reopened")
             lines.append("| " + " | ".join(row) + " |")
         return "\n".join(lines) + "\n"
 
@@ -473,8 +488,9 @@ def main(gh, standin, curl, rtt_ms, runs, install, apt_install, workloads, stres
         bench.run()
         sys.stdout.write(
             f"gh-users over TLS 1.3 at RTT {rtt_ms} ms (a TAP relay holding every packet {rtt_ms / 2:g} ms each way), "
-            f"nginx in front of github-standin; medians of {runs} runs after one warm-up; connections (TCP SYNs) and "
-            "TLS handshakes (ClientHellos) counted on the wire per run.\n\n" + bench.table())
+            f"nginx in front of github-standin; medians of {runs} runs after one warm-up; connections (TCP SYNs), "
+            "TLS handshakes (ClientHellos) and connections opened after the client closed one (reopened) counted on "
+            "the wire per run.\n\n" + bench.table())
     finally:
         if bench is not None:
             bench.close()
