@@ -82,3 +82,65 @@ struct EarlyPagesTests {
         #expect(!wire.has("page=3"))
     }
 }
+
+/// Pages asked for early, under failures and a reader that goes away at random moments (issue 29: a page that
+/// failed left the pages it had named running).
+struct EarlyPagesStressTests {
+    private final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private var urls: [String] = []
+        var sent: [String] { lock.withLock { urls } }
+        func record(_ url: String) { lock.withLock { urls.append(url) } }
+    }
+
+    private static let list = "/orgs/github/members"
+
+    /// Eight pages of two members each naming the next; page `failing` (if any) is refused, and the reader stops
+    /// after `reading` pages (or reads to the end). Every run ends; no page is asked twice; none is asked more than
+    /// two beyond the last one the reader asked for, plus the one that names it.
+    @Test func failuresAndReadersGoingAwayNeverHangOrRunAhead() async throws {
+        for run in 0..<300 {
+            let failing = run % 3 == 0 ? Int.random(in: 2...8) : nil
+            let reading = run % 2 == 0 ? Int.random(in: 1...8) : 8
+            let github = StubTransport()
+            for page in 1...8 {
+                let path = "GET \(Self.list)?per_page=2" + (page == 1 ? "" : "&page=\(page)")
+                if page == failing {
+                    github.refuse(path, status: 404, message: "Not Found")
+                } else {
+                    let next = page < 8 ? Self.list + "?per_page=2&page=\(page + 1)" : nil
+                    github.answer(path, accounts: [Int64(page * 2 - 1), Int64(page * 2)], next: next)
+                }
+            }
+            let log = Log()
+            let over: HTTPTransport = { request in
+                log.record(request.url.absoluteString)
+                for _ in 0..<Int.random(in: 0...3) { await Task.yield() }
+                let response = try await github.transport(request)
+                request.onHead?.observe(response.status, response.headers)
+                for _ in 0..<Int.random(in: 0...3) { await Task.yield() }
+                return response
+            }
+            let login = try Login(validating: "github")
+            let reader = Task { () -> Int in
+                let model = PagedListViewModel(
+                    limit: .all, list: GitHubEndpoints.accounts(.members, under: .organization(login)), perPage: 2,
+                    github: github.repository(over: over),
+                    admission: ListDeclaration<PeopleListOptions, User>.unseen(id: \.listedID)(
+                        PeopleListOptions(owner: .organization(login))))
+                var read = 0
+                while !model.isExhausted, read < reading {
+                    do { _ = try await model.loadNextPage() } catch { break }
+                    read += 1
+                }
+                return read
+            }
+            let read = await reader.value
+            // Whatever was started early and not cancelled would be sent now.
+            for _ in 0..<50 { await Task.yield() }
+            let sent = log.sent
+            #expect(Set(sent).count == sent.count, "a page asked twice: \(sent)")
+            #expect(sent.count <= min(8, read + 3), "\(sent.count) pages asked, \(read) read")
+        }
+    }
+}
