@@ -74,18 +74,31 @@ package final class URLSessionTransport: Sendable {
             let leads = try await firstHTTPSAnswer.pass()
             defer { if leads { firstHTTPSAnswer.open() } }
             if routesToOneConnection(url) {
-                let answer = try await multiplexed.load(request, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
+                // A head that shows HTTP/1.1 is noted at once and not told: a next page sent now would queue
+                // behind this answer, or need a connection of its own.
+                let told = onHead.map { observer in
+                    HeadObserver { [sawHTTP1] status, headers in
+                        if URLSessionTransport.showsHTTP1(headers.fields.lazy.map(\.name)) { sawHTTP1.set() }
+                        if !sawHTTP1.isSet { observer.observe(status, headers) }
+                    }
+                }
+                let answer = try await multiplexed.load(request, maximumBodyBytes: maximumBodyBytes, onHead: told)
                 note(answer.1)
                 return answer
             }
         }
-        return try await pooledRoute().load(request, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
+        // Over HTTPS the one connection is the pool's first once it is idle, so a request after another reuses it
+        // rather than paying a handshake; and an answer's head is not told early (`EarlyLink`), since a next page
+        // sent before this answer ends would need a connection, and a handshake, of its own.
+        let https = url.scheme?.lowercased() == "https"
+        return try await pooledRoute(after: https ? multiplexed : nil).load(
+            request, maximumBodyBytes: maximumBodyBytes, onHead: https ? nil : onHead)
     }
 
-    /// The first pooled session with a connection to spare, else the least busy: a session is only opened when the
-    /// ones before it are full.
-    private func pooledRoute() -> SessionRoute {
-        let loads = pooled.map { ($0, $0.underWay) }
+    /// The first session with a connection to spare (`first`, then the pooled ones in order), else the least busy:
+    /// a session is only opened when the ones before it are full.
+    private func pooledRoute(after first: SessionRoute?) -> SessionRoute {
+        let loads = ((first.map { [$0] } ?? []) + pooled).map { ($0, $0.underWay) }
         if let free = loads.first(where: { $0.1 < $0.0.connectionsPerHost }) { return free.0 }
         return loads.min { $0.1 < $1.1 }?.0 ?? pooled[0]
     }
