@@ -25,6 +25,7 @@ package final class URLSessionTransport: Sendable {
     private let pooled: [SessionRoute]
     static let connectionsPerPooledSession = 4
     private let sawHTTP1 = Flag()
+    private let choosing = NSLock()
     /// Over HTTPS, `requestsBeforeTheProtocolIsKnown` go on the one connection before the first answer, and the
     /// rest wait for it (see `FirstAnswerGate`): over HTTP/1.1 the ones queued there go one after another, so
     /// they are few. Plain http is HTTP/1.1 (libcurl offers HTTP/2 only over TLS) and waits for nothing.
@@ -82,6 +83,7 @@ package final class URLSessionTransport: Sendable {
                         if !sawHTTP1.isSet { observer.observe(status, headers) }
                     }
                 }
+                multiplexed.reserve()
                 let answer = try await multiplexed.load(request, maximumBodyBytes: maximumBodyBytes, onHead: told)
                 note(answer.1)
                 return answer
@@ -97,10 +99,16 @@ package final class URLSessionTransport: Sendable {
 
     /// The first session with a connection to spare (`first`, then the pooled ones in order), else the least busy:
     /// a session is only opened when the ones before it are full.
+    /// The choice and the count it reads are one step (`choosing`): requests that start together see each other.
     private func pooledRoute(after first: SessionRoute?) -> SessionRoute {
-        let loads = ((first.map { [$0] } ?? []) + pooled).map { ($0, $0.underWay) }
-        if let free = loads.first(where: { $0.1 < $0.0.connectionsPerHost }) { return free.0 }
-        return loads.min { $0.1 < $1.1 }?.0 ?? pooled[0]
+        choosing.withLock {
+            let loads = ((first.map { [$0] } ?? []) + pooled).map { ($0, $0.underWay) }
+            let route =
+                loads.first(where: { $0.1 < $0.0.connectionsPerHost })?.0 ?? loads.min { $0.1 < $1.1 }?.0
+                ?? pooled[0]
+            route.reserve()
+            return route
+        }
     }
 
     private func note(_ response: URLResponse) {
@@ -387,10 +395,15 @@ final class SessionRoute: @unchecked Sendable {
         self.requestTimeout = requestTimeout
     }
 
+    /// Counts a request under way before it is sent; `load` ends it.
+    func reserve() {
+        lock.withLock { loading += 1 }
+    }
+
+    /// A request `reserve` counted, to its answer.
     func load(_ request: URLRequest, maximumBodyBytes: Int, onHead: HeadObserver?) async throws -> (
         Foundation.Data, URLResponse
     ) {
-        lock.withLock { loading += 1 }
         defer { lock.withLock { loading -= 1 } }
         return try await transfers.load(request, in: session, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
     }
