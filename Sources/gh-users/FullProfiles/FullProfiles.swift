@@ -22,7 +22,10 @@ enum ProfileGroup {
         resumedWhen: { $0.full }
     )
     static let concurrency = OptionDeclaration<ProfileOptions>.value(
-        OptionSpec("concurrency", value: "N", help: "With --full, profile requests in flight at once, 1 to 10."),
+        OptionSpec(
+            "concurrency", value: "N",
+            help: "With --full, profile requests in flight at once, 1 to 10; with --via graphql, POSTs in flight and "
+                + "each batch's REST requests (organizations, bots)."),
         at: \.concurrency,
         parse: { reading throws(UsageError) in
             let maximum = maximumConcurrency
