@@ -35,7 +35,7 @@ enum GraphQLContributionsQuery {
 }
 
 /// GitHub's answer to `GraphQLContributionsQuery`.
-struct GraphQLContributionsResponseDTO: Decodable {
+struct GraphQLContributionsResponseDTO: GraphQLListAnswerDTO {
     struct DayDTO: Decodable {
         let date: String
         let contributionCount: Int
@@ -104,7 +104,8 @@ enum GraphQLContributionsResponse {
     static func decode(_ response: HTTPResponse, span: ClosedRange<CalendarDay>, endpoint: String)
         throws(GraphQLBatchFailure) -> GraphQLContributionsAnswer
     {
-        let requestID = ErrorMapping.requestID(response)
+        let answer = GraphQLListAnswer(response, endpoint: endpoint)
+        let requestID = answer.requestID
         if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
             // A 404 is the endpoint's, not the account's: an unknown login is a null owner in a 200.
             guard case .notFound = error else { throw .failed(error) }
@@ -113,19 +114,8 @@ enum GraphQLContributionsResponse {
                     status: 404, message: "\(endpoint) was not found: this server has no GraphQL API",
                     requestID: requestID))
         }
-        func malformed(_ detail: String) -> GraphQLBatchFailure {
-            .failed(.malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID))
-        }
-        let dto: GraphQLContributionsResponseDTO
-        do {
-            dto = try JSONDecoder().decode(GraphQLContributionsResponseDTO.self, from: response.body)
-        } catch {
-            throw malformed("the body is not the contribution calendar GitHub documents")
-        }
-        let errors = dto.errors ?? []
-        if let limited = GraphQLProfileResponse.spentLimit(errors, response: response) {
-            throw .failed(limited.answered(requestID: requestID))
-        }
+        let (dto, errors) = try answer.decode(
+            response, as: GraphQLContributionsResponseDTO.self, shape: "the contribution calendar GitHub documents")
         if let tooMuch = errors.first(where: { $0.type == "RESOURCE_LIMITS_EXCEEDED" }) {
             return .tooLong(message: tooMuch.message ?? "Resource limits for this query exceeded.")
         }
@@ -134,13 +124,13 @@ enum GraphQLContributionsResponse {
             // A calendar beside an error may be missing what the error is about: it is never taken as whole.
             if let first = errors.first { throw failure(first, response: response, requestID: requestID) }
             guard let calendar = owner.contributionsCollection?.contributionCalendar else {
-                throw malformed("a required field 'contributionsCollection' is missing")
+                throw answer.malformed("a required field 'contributionsCollection' is missing")
             }
-            return .calendar(try days(of: calendar, span: span, malformed: malformed))
+            return .calendar(try days(of: calendar, span: span, answer: answer))
         }
         if errors.contains(where: { $0.type == "NOT_FOUND" }) { return .notFound }
         if let first = errors.first { throw failure(first, response: response, requestID: requestID) }
-        guard dto.data?.hasOwner == true else { throw malformed("no data and no errors") }
+        guard dto.data?.hasOwner == true else { throw answer.malformed("no data and no errors") }
         return .notFound
     }
 
@@ -155,16 +145,16 @@ enum GraphQLContributionsResponse {
 
     private static func days(
         of calendar: GraphQLContributionsResponseDTO.CalendarDTO, span: ClosedRange<CalendarDay>,
-        malformed: (String) -> GraphQLBatchFailure
+        answer: GraphQLListAnswer
     ) throws(GraphQLBatchFailure) -> ContributionCalendar {
-        guard calendar.totalContributions >= 0 else { throw malformed("totalContributions is negative") }
+        guard calendar.totalContributions >= 0 else { throw answer.malformed("totalContributions is negative") }
         var read: [(date: CalendarDay, count: Int, level: ContributionLevel?, sent: String)] = []
         for dto in calendar.weeks.flatMap(\.contributionDays) {
             guard let date = CalendarDay(dto.date), span.contains(date) else {
-                throw malformed("a day '\(dto.date)' that is not in the span asked for")
+                throw answer.malformed("a day '\(dto.date)' that is not in the span asked for")
             }
-            if let last = read.last, last.date >= date { throw malformed("the days are not in date order") }
-            guard dto.contributionCount >= 0 else { throw malformed("a day's contributionCount is negative") }
+            if let last = read.last, last.date >= date { throw answer.malformed("the days are not in date order") }
+            guard dto.contributionCount >= 0 else { throw answer.malformed("a day's contributionCount is negative") }
             read.append(
                 (date, dto.contributionCount, ContributionLevel(rawValue: dto.contributionLevel), dto.contributionLevel)
             )

@@ -37,7 +37,7 @@ enum GraphQLStargazersQuery {
 
 /// GitHub's answer to `GraphQLStargazersQuery`, as the schema types it (`StargazerConnection`, `StargazerEdge`,
 /// `PageInfo`); every field optional here, so a missing one is a malformed answer that says which.
-struct GraphQLStargazersResponseDTO: Decodable {
+struct GraphQLStargazersResponseDTO: GraphQLListAnswerDTO {
     struct EdgeDTO: Decodable {
         let starredAt: String?
         let node: GraphQLAccountNodeDTO?
@@ -72,21 +72,11 @@ enum GraphQLStargazersResponse {
     static func decode(
         _ response: HTTPResponse, repository: RepositoryName, leavingOut leftOut: Set<Int64> = [], endpoint: String
     ) throws(GraphQLBatchFailure) -> StargazerPage {
-        let requestID = ErrorMapping.requestID(response)
+        let answer = GraphQLListAnswer(response, endpoint: endpoint)
+        let requestID = answer.requestID
         if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") { throw .failed(error) }
-        func malformed(_ detail: String) -> GraphQLBatchFailure {
-            .failed(.malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID))
-        }
-        let dto: GraphQLStargazersResponseDTO
-        do {
-            dto = try JSONDecoder().decode(GraphQLStargazersResponseDTO.self, from: response.body)
-        } catch {
-            throw malformed("the body is not the stargazer connection GitHub's schema gives")
-        }
-        let errors = dto.errors ?? []
-        if let limited = GraphQLProfileResponse.spentLimit(errors, response: response) {
-            throw .failed(limited.answered(requestID: requestID))
-        }
+        let (dto, errors) = try answer.decode(
+            response, as: GraphQLStargazersResponseDTO.self, shape: "the stargazer connection GitHub's schema gives")
         guard let connection = dto.data?.repository?.stargazers else {
             // `repository` is null with a NOT_FOUND error for a repository the token cannot see or that is gone.
             if errors.contains(where: { $0.type == "NOT_FOUND" }) || (errors.isEmpty && dto.data != nil) {
@@ -106,7 +96,7 @@ enum GraphQLStargazersResponse {
         let edges = connection.edges ?? []
         for (index, edge) in edges.enumerated() {
             guard let edge, let starredAt = edge.starredAt, let account = edge.node?.simpleUser else {
-                throw malformed("stargazer \(index + 1) lacks starredAt, or its user's id, login or url")
+                throw answer.malformed("stargazer \(index + 1) lacks starredAt, or its user's id, login or url")
             }
             let id = account.id
             guard !leftOut.contains(id) else { continue }
@@ -114,11 +104,11 @@ enum GraphQLStargazersResponse {
             let record = JSONValue.object([.init("starred_at", .string(starredAt)), .init("user", user)])
             records.append(Record(id: id, raw: RawJSON(bytes: record.bytes)))
         }
-        guard connection.totalCount >= 0 else { throw malformed("totalCount is negative") }
+        guard connection.totalCount >= 0 else { throw answer.malformed("totalCount is negative") }
         var next: String?
         if connection.pageInfo.hasNextPage {
             guard let cursor = connection.pageInfo.endCursor, !cursor.isEmpty else {
-                throw malformed("hasNextPage is true but endCursor is missing")
+                throw answer.malformed("hasNextPage is true but endCursor is missing")
             }
             next = cursor
         }

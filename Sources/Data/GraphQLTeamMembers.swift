@@ -36,7 +36,7 @@ enum GraphQLTeamMembersQuery {
 
 /// GitHub's answer to `GraphQLTeamMembersQuery`; every field optional, so a missing one is a malformed answer
 /// said in words, never a crash.
-struct GraphQLTeamMembersDTO: Decodable {
+struct GraphQLTeamMembersDTO: GraphQLListAnswerDTO {
     struct Edge: Decodable {
         let role: String?
         let node: GraphQLAccountNodeDTO?
@@ -74,21 +74,11 @@ enum GraphQLTeamMembersResponse {
     static func decode(_ response: HTTPResponse, team: TeamName, endpoint: String) throws(GraphQLBatchFailure)
         -> Page<User>
     {
-        let requestID = ErrorMapping.requestID(response)
+        let answer = GraphQLListAnswer(response, endpoint: endpoint)
+        let requestID = answer.requestID
         if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") { throw .failed(error) }
-        func malformed(_ detail: String) -> GraphQLBatchFailure {
-            .failed(.malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID))
-        }
-        let dto: GraphQLTeamMembersDTO
-        do {
-            dto = try JSONDecoder().decode(GraphQLTeamMembersDTO.self, from: response.body)
-        } catch {
-            throw malformed("the body is not the team's members GitHub documents")
-        }
-        let errors = dto.errors ?? []
-        if let limited = GraphQLProfileResponse.spentLimit(errors, response: response) {
-            throw .failed(limited.answered(requestID: requestID))
-        }
+        let (dto, errors) = try answer.decode(
+            response, as: GraphQLTeamMembersDTO.self, shape: "the team's members GitHub documents")
         guard let members = dto.data?.organization?.team?.members else {
             if let other = errors.first(where: { $0.type != "NOT_FOUND" }) {
                 throw .failed(
@@ -96,14 +86,16 @@ enum GraphQLTeamMembersResponse {
                         status: response.status, message: "GraphQL: " + (other.message ?? other.type ?? "an error"),
                         requestID: requestID))
             }
-            guard dto.data != nil else { throw malformed("no data and no errors") }
+            guard dto.data != nil else { throw answer.malformed("no data and no errors") }
             throw .failed(
                 ErrorMapping.ownResourceRefusal(
                     .notFound(resource: "team '\(team)'", requestID: requestID), endpoint: .teamMembers))
         }
         var users: [User] = []
         for edge in members.edges ?? [] {
-            guard let edge, let user = user(edge) else { throw malformed("a member without its id, login or url") }
+            guard let edge, let user = user(edge) else {
+                throw answer.malformed("a member without its id, login or url")
+            }
             users.append(user)
         }
         let next = members.pageInfo?.hasNextPage == true ? members.pageInfo?.endCursor : nil

@@ -35,12 +35,15 @@ package enum APIVersionRetirement {
 /// A flag that is set once: `setOnce()` answers true to the first caller only, whichever thread it is on.
 final class OnceFlag: @unchecked Sendable {
     private let lock = NSLock()
-    private var isSet = false
+    private var value = false
 
+    var isSet: Bool { lock.withLock { value } }
+
+    @discardableResult
     func setOnce() -> Bool {
         lock.withLock {
-            defer { isSet = true }
-            return !isSet
+            defer { value = true }
+            return !value
         }
     }
 }

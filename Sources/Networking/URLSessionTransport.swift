@@ -24,7 +24,7 @@ package final class URLSessionTransport: Sendable {
     /// A session of four never holds more than that.
     private let pooled: [SessionRoute]
     static let connectionsPerPooledSession = 4
-    private let sawHTTP1 = Flag()
+    private let sawHTTP1 = OnceFlag()
     private let choosing = NSLock()
     /// Over HTTPS, `requestsBeforeTheProtocolIsKnown` go on the one connection before the first answer, and the
     /// rest wait for it (see `FirstAnswerGate`): over HTTP/1.1 the ones queued there go one after another, so
@@ -79,7 +79,7 @@ package final class URLSessionTransport: Sendable {
                 // behind this answer, or need a connection of its own.
                 let told = onHead.map { observer in
                     HeadObserver { [sawHTTP1] status, headers in
-                        if URLSessionTransport.showsHTTP1(headers.fields.lazy.map(\.name)) { sawHTTP1.set() }
+                        if URLSessionTransport.showsHTTP1(headers.fields.lazy.map(\.name)) { sawHTTP1.setOnce() }
                         if !sawHTTP1.isSet { observer.observe(status, headers) }
                     }
                 }
@@ -118,12 +118,12 @@ package final class URLSessionTransport: Sendable {
 
     /// An answer's header names, as swift-corelibs-foundation hands them over.
     func note(headerNames: [String]) {
-        if URLSessionTransport.showsHTTP1(headerNames) { sawHTTP1.set() }
+        if URLSessionTransport.showsHTTP1(headerNames) { sawHTTP1.setOnce() }
     }
 
     /// Which session a request to `url` goes through: HTTPS multiplexed until an answer showed HTTP/1.1.
-    var routesToOneConnection: (URL) -> Bool {
-        { [sawHTTP1] url in url.scheme?.lowercased() == "https" && !sawHTTP1.isSet }
+    func routesToOneConnection(_ url: URL) -> Bool {
+        url.scheme?.lowercased() == "https" && !sawHTTP1.isSet
     }
 
     /// An answer's head that only HTTP/1.1 sends: a connection-specific field (RFC 9113 §8.2.2 forbids them in
@@ -427,14 +427,6 @@ final class SessionRoute: @unchecked Sendable {
     func invalidate() {
         lock.withLock { made }?.finishTasksAndInvalidate()
     }
-}
-
-/// A flag set once, read from any thread.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }
 
 /// The session's delegate: it receives every task's body as it arrives, so a body can be stopped once it

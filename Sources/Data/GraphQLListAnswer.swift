@@ -1,0 +1,43 @@
+import Domain
+import Foundation
+import Networking
+
+/// A GraphQL answer's body and its `errors`, the part every GraphQL list reads the same way.
+protocol GraphQLListAnswerDTO: Decodable {
+    var errors: [GraphQLProfileResponseDTO.ErrorDTO]? { get }
+}
+
+/// How a GraphQL list (stargazers, team members, contributions) reads its answer once the HTTP status has been
+/// dealt with: a body of another shape is malformed (exit 1), and a spent rate limit beside the data stops the
+/// run, naming the answer's request id.
+struct GraphQLListAnswer {
+    let endpoint: String
+    let requestID: String?
+
+    init(_ response: HTTPResponse, endpoint: String) {
+        self.endpoint = endpoint
+        requestID = ErrorMapping.requestID(response)
+    }
+
+    func malformed(_ detail: String) -> GraphQLBatchFailure {
+        .failed(.malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID))
+    }
+
+    /// The body as `DTO` and its errors; `shape` says what it should have been ("the team's members GitHub
+    /// documents").
+    func decode<DTO: GraphQLListAnswerDTO>(_ response: HTTPResponse, as _: DTO.Type, shape: String)
+        throws(GraphQLBatchFailure) -> (DTO, [GraphQLProfileResponseDTO.ErrorDTO])
+    {
+        let dto: DTO
+        do {
+            dto = try JSONDecoder().decode(DTO.self, from: response.body)
+        } catch {
+            throw malformed("the body is not \(shape)")
+        }
+        let errors = dto.errors ?? []
+        if let limited = GraphQLProfileResponse.spentLimit(errors, response: response) {
+            throw .failed(limited.answered(requestID: requestID))
+        }
+        return (dto, errors)
+    }
+}
