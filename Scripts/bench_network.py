@@ -23,6 +23,8 @@ import json
 import os
 import select
 import shutil
+import signal
+import socket
 import statistics
 import struct
 import subprocess
@@ -36,6 +38,8 @@ CLIENT_IP, SERVER_IP = "10.77.0.1", "10.77.0.2"
 CLIENT_MAC, SERVER_MAC = "02:77:00:00:00:01", "02:77:00:00:00:02"
 CLIENT_TAP, SERVER_TAP = "ghbc0", "ghbs0"
 HOST = "api.bench.test"
+# Linux's own default, which a server runs unless it was set otherwise (`--congestion-control`).
+DEFAULT_CONGESTION_CONTROL = "cubic"
 H2_PORT, H1_PORT = 443, 8443
 TUNSETIFF = 0x400454CA
 IFF_TAP, IFF_NO_PI = 0x0002, 0x1000
@@ -60,9 +64,69 @@ def open_tap(name):
     return descriptor
 
 
+class WireCounts:
+    """What the client sent to the TLS ports, frame by frame: TCP SYNs, TLS ClientHellos, and connections opened
+    after the client closed one of the run's own (reopened)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.syns = 0
+        self.hellos = 0
+        self.closed = 0
+        self.reopened = 0
+        # The client ports of the connections opened in this run.
+        self.ports = set()
+
+    def counts(self):
+        with self.lock:
+            return self.syns, self.hellos, self.reopened
+
+    def begin_run(self):
+        """A run starts: connections its predecessor closed at its exit are not this run's. (Their FINs can reach
+        the relay after this call, so a close counts only on a connection this run opened.)"""
+        with self.lock:
+            self.closed = 0
+            self.ports = set()
+
+    def count(self, frame):
+        # Ethernet, IPv4, TCP; the SYN that opens a connection, and a ClientHello at the start of a segment.
+        if len(frame) < 54 or frame[12:14] != b"\x08\x00" or frame[23] != 6:
+            return
+        tcp = 14 + (frame[14] & 0x0F) * 4
+        if len(frame) < tcp + 20 or int.from_bytes(frame[tcp + 2:tcp + 4], "big") not in (H2_PORT, H1_PORT):
+            return
+        flags = frame[tcp + 13]
+        port = int.from_bytes(frame[tcp:tcp + 2], "big")
+        payload = frame[tcp + (frame[tcp + 12] >> 4) * 4:]
+        with self.lock:
+            if flags & 0x02 and not flags & 0x10:
+                self.syns += 1
+                # A connection opened after the client closed one of this run's: closed and reopened.
+                if self.closed:
+                    self.reopened += 1
+                self.ports.add(port)
+            elif flags & 0x05:
+                if port in self.ports:
+                    self.closed += 1
+            elif len(payload) > 5 and payload[0] == 0x16 and payload[5] == 0x01:
+                self.hellos += 1
+
+
+def port_taken(host, port):
+    """Why `host:port` cannot be listened on (an nginx of a bench that was killed still holds it), or None.
+    Bound as nginx binds, so a connection of the last run still in TIME_WAIT does not count."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            return error.strerror
+    return None
+
+
 class DelayRelay(threading.Thread):
-    """Joins the two TAP devices, holding every frame `one_way` seconds, and counts TCP SYNs and TLS ClientHellos
-    sent to the TLS ports."""
+    """Joins the two TAP devices, holding every frame `one_way` seconds, and counts what the client sends to the
+    TLS ports (`WireCounts`)."""
 
     def __init__(self, one_way):
         super().__init__(daemon=True)
@@ -71,41 +135,10 @@ class DelayRelay(threading.Thread):
         self.server = open_tap(SERVER_TAP)
         os.set_blocking(self.client, False)
         os.set_blocking(self.server, False)
-        self.lock = threading.Lock()
-        self.syns = 0
-        self.hellos = 0
-        self.closed = 0
-        self.reopened = 0
+        self.wire = WireCounts()
+        self.counts = self.wire.counts
+        self.begin_run = self.wire.begin_run
         self.stopping = False
-
-    def counts(self):
-        with self.lock:
-            return self.syns, self.hellos, self.reopened
-
-    def begin_run(self):
-        """A run starts: connections its predecessor closed at its exit are not this run's."""
-        with self.lock:
-            self.closed = 0
-
-    def _count(self, frame):
-        # Ethernet, IPv4, TCP; the SYN that opens a connection, and a ClientHello at the start of a segment.
-        if len(frame) < 54 or frame[12:14] != b"\x08\x00" or frame[23] != 6:
-            return
-        tcp = 14 + (frame[14] & 0x0F) * 4
-        if len(frame) < tcp + 20 or int.from_bytes(frame[tcp + 2:tcp + 4], "big") not in (H2_PORT, H1_PORT):
-            return
-        flags = frame[tcp + 13]
-        payload = frame[tcp + (frame[tcp + 12] >> 4) * 4:]
-        with self.lock:
-            if flags & 0x02 and not flags & 0x10:
-                self.syns += 1
-                # A connection opened after the client closed one in the same run: closed and reopened.
-                if self.closed:
-                    self.reopened += 1
-            elif flags & 0x05:
-                self.closed += 1
-            elif len(payload) > 5 and payload[0] == 0x16 and payload[5] == 0x01:
-                self.hellos += 1
 
     def run(self):
         queues = {self.client: collections.deque(), self.server: collections.deque()}
@@ -124,7 +157,7 @@ class DelayRelay(threading.Thread):
                     except BlockingIOError:
                         break
                     if descriptor == self.client:
-                        self._count(frame)
+                        self.wire.count(frame)
                     queues[other[descriptor]].append((arrived + self.one_way, frame))
             now = time.monotonic()
             for descriptor, queue in queues.items():
@@ -144,8 +177,9 @@ class DelayRelay(threading.Thread):
 class Network:
     """The client's namespace, the relay, the certificate, nginx and the two stand-ins; `close()` undoes it all."""
 
-    def __init__(self, standin_binary, rtt_ms, workdir, users):
+    def __init__(self, standin_binary, rtt_ms, workdir, users, congestion_control=DEFAULT_CONGESTION_CONTROL):
         self.workdir = workdir
+        self.congestion_control = congestion_control
         self.etc = f"/etc/netns/{CLIENT_NS}"
         self.processes = []
         self.relay = None
@@ -171,6 +205,13 @@ class Network:
         run(["ip", "link", "set", SERVER_TAP, "address", SERVER_MAC, "up"])
         run(["ip", "addr", "add", f"{SERVER_IP}/24", "dev", SERVER_TAP])
         run(["ip", "neigh", "add", CLIENT_IP, "lladdr", CLIENT_MAC, "dev", SERVER_TAP, "nud", "permanent"])
+        # The TCP congestion control of both ends, set on the routes the bench's traffic takes, not taken from the
+        # host's default: BBR paces every answer at the rate it has measured, on a connection of small answers
+        # ~6.5 Mbit/s, so a page of 100 accounts (7 KB) leaves the server over 7.5 ms where CUBIC sends it at once.
+        subnet = CLIENT_IP.rsplit(".", 1)[0] + ".0/24"
+        for prefix, device, source in ((inside, CLIENT_TAP, CLIENT_IP), (["ip"], SERVER_TAP, SERVER_IP)):
+            run(prefix + ["route", "replace", subnet, "dev", device, "proto", "kernel", "scope", "link", "src", source,
+                          "congctl", self.congestion_control])
         self.relay.start()
 
     def _certificate(self):
@@ -211,6 +252,13 @@ class Network:
         raise RuntimeError("github-standin did not start")
 
     def _nginx(self):
+        # An nginx left by a bench that was killed keeps these ports; a new one would retry its bind for seconds
+        # while the client talked to the old one, with another run's certificate.
+        for port in self.standins:
+            reason = port_taken(SERVER_IP, port)
+            if reason:
+                raise RuntimeError(f"{SERVER_IP}:{port} is taken ({reason}): an nginx of a bench that was killed "
+                                   "may still run (`pgrep -a nginx`)")
         prefix = os.path.join(self.workdir, "nginx")
         os.makedirs(os.path.join(prefix, "logs"))
         self.access_log = os.path.join(prefix, "logs", "access.log")
@@ -310,10 +358,11 @@ class ClientRunner:
 
 
 class NetworkBench:
-    def __init__(self, gh, standin, curl, rtt_ms, runs, workdir, workloads):
+    def __init__(self, gh, standin, curl, rtt_ms, runs, workdir, workloads,
+                 congestion_control=DEFAULT_CONGESTION_CONTROL):
         self.gh, self.curl, self.rtt, self.runs, self.workdir = gh, curl, rtt_ms / 1000, runs, workdir
         self.wanted = workloads
-        self.network = Network(standin, rtt_ms, workdir, users=1000)
+        self.network = Network(standin, rtt_ms, workdir, users=1000, congestion_control=congestion_control)
         self.runner = ClientRunner()
         self.home = tempfile.mkdtemp(prefix="home.", dir=workdir)
         self.rows = []
@@ -468,11 +517,27 @@ def stress(bench, rounds):
     return 0
 
 
-def main(gh, standin, curl, rtt_ms, runs, install, apt_install, workloads, stress_rounds=0):
+def available_congestion_controls():
+    try:
+        with open("/proc/sys/net/ipv4/tcp_available_congestion_control") as handle:
+            return handle.read().split()
+    except OSError:
+        return []
+
+
+def main(gh, standin, curl, rtt_ms, runs, install, apt_install, workloads, stress_rounds=0,
+         congestion_control=DEFAULT_CONGESTION_CONTROL):
     reason = unavailable_reason()
     if reason:
         log(f"--network cannot run: {reason}")
         return 2
+    if congestion_control not in available_congestion_controls():
+        # Loading the module makes it available (tcp_bbr is one); a name the kernel does not know stays unknown.
+        subprocess.run(["modprobe", "tcp_" + congestion_control], capture_output=True)
+        if congestion_control not in available_congestion_controls():
+            log(f"--network cannot run: this kernel has no TCP congestion control '{congestion_control}' "
+                f"(it has: {' '.join(available_congestion_controls()) or 'none listed'})")
+            return 2
     if shutil.which("nginx") is None and not os.path.exists("/usr/sbin/nginx"):
         if not apt_install("nginx-light", install) and not apt_install("nginx", install):
             log("--network cannot run: it needs nginx (apt-get install nginx-light)")
@@ -481,13 +546,22 @@ def main(gh, standin, curl, rtt_ms, runs, install, apt_install, workloads, stres
         log("curl is missing: its column stays empty")
     workdir = tempfile.mkdtemp(prefix="gh-users-netbench.")
     bench = None
+    # Killed or hung up, it still stops nginx and the stand-ins and removes the namespace (`finally` below).
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, lambda received, _: sys.exit(128 + received))
     try:
-        bench = NetworkBench(gh, standin, curl, rtt_ms, runs, workdir, workloads)
+        bench = NetworkBench(gh, standin, curl, rtt_ms, runs, workdir, workloads, congestion_control)
         if stress_rounds:
             return stress(bench, stress_rounds)
         bench.run()
+        linked = subprocess.run(["ldd", gh], capture_output=True, text=True).stdout
+        runtime = "dynamically" if "libswiftCore" in linked else "statically, as Scripts/install.sh builds it"
         sys.stdout.write(
-            f"gh-users over TLS 1.3 at RTT {rtt_ms} ms (a TAP relay holding every packet {rtt_ms / 2:g} ms each way), "
+            f"gh-users ({gh}) has the Swift runtime linked {runtime}.\n"
+        )
+        sys.stdout.write(
+            f"gh-users over TLS 1.3 at RTT {rtt_ms} ms (a TAP relay holding every packet {rtt_ms / 2:g} ms each way; "
+            f"TCP congestion control {congestion_control}), "
             f"nginx in front of github-standin; medians of {runs} runs after one warm-up; connections (TCP SYNs), "
             "TLS handshakes (ClientHellos) and connections opened after the client closed one (reopened) counted on "
             "the wire per run.\n\n" + bench.table())
