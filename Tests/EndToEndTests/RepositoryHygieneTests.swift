@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// What a fresh clone holds: no path of one build machine, and a changelog whose releases have dates.
+/// What a fresh clone holds: no path of one build machine, no build product, and a changelog whose releases have
+/// dates.
 struct RepositoryHygieneTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -31,6 +32,24 @@ struct RepositoryHygieneTests {
             guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
             for path in machinePaths where text.contains(path) {
                 Issue.record("\(file.lastPathComponent) names \(path)")
+            }
+        }
+    }
+
+    /// What a build or a script run leaves behind is made anew on each machine, and can hold that machine's paths
+    /// where the test above cannot read them (Python's compiled files name their source's full path).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "git is not installed"))
+    func noBuildProductIsTracked() throws {
+        let files = try Self.trackedFiles()
+        #expect(files.count > 50)
+        let root = Self.root.path + "/"
+        for file in files {
+            let path = file.path.hasPrefix(root) ? String(file.path.dropFirst(root.count)) : file.path
+            let parts = path.split(separator: "/")
+            if parts.contains("__pycache__") || parts.contains(".build") || parts.contains(".swiftpm")
+                || [".pyc", ".o", ".swiftmodule"].contains(where: { path.hasSuffix($0) })
+            {
+                Issue.record("\(path) is a build product")
             }
         }
     }
