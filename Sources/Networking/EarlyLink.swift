@@ -1,10 +1,11 @@
 import Foundation
 
 /// Who wants to know a page's next URL as soon as the answer's head arrives, before its body is read and
-/// decoded: GitHub sends `Link` in the head. A page's body arrives paced over several milliseconds, and decoding
-/// 100 accounts takes a few more (issue 29, `Scripts/bench --network`); libcurl 7.88 hands a short answer's head
-/// over with its last bytes, a long one's as soon as it is read. A paging loop sets `listener` around one page's load; a GET
-/// sent under it whose answer is a 200 with a `Link: rel="next"` calls it with that URL, once per attempt, from
+/// decoded: GitHub sends `Link` in the head. A page's body can arrive paced over several milliseconds, and
+/// decoding 100 accounts takes a few more (issue 29, `Scripts/bench --network`). The head is readable only once
+/// the TLS record that holds it is whole: behind the bench's nginx, whose records are up to 16 KB, a page's head
+/// and body share one, so there only the decoding is saved. A paging loop sets `listener` around one page's load;
+/// a GET sent under it whose answer is a 200 with a `Link: rel="next"` calls it with that URL, once per attempt, from
 /// URLSession's queue. The URL is as the head gave it: whoever asks for it checks its origin as for any next
 /// page (`ErrorMapping.nextPageURL`).
 package enum EarlyLink {
