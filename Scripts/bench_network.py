@@ -136,8 +136,6 @@ class DelayRelay(threading.Thread):
         os.set_blocking(self.client, False)
         os.set_blocking(self.server, False)
         self.wire = WireCounts()
-        self.counts = self.wire.counts
-        self.begin_run = self.wire.begin_run
         self.stopping = False
 
     def run(self):
@@ -381,10 +379,10 @@ class NetworkBench:
         the connections and handshakes of each run."""
         results = []
         for index in range(self.runs + 1):
-            self.network.relay.begin_run()
-            before = self.network.relay.counts()
+            self.network.relay.wire.begin_run()
+            before = self.network.relay.wire.counts()
             result = self.runner.run(argv, env)
-            after = self.network.relay.counts()
+            after = self.network.relay.wire.counts()
             if result["status"] != 0 or (expect_lines is not None and result["lines"] != expect_lines):
                 raise RuntimeError(f"{workload} {peer}: status {result['status']}, {result['lines']} lines: "
                                    + result["stderr"])
