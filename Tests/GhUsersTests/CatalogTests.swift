@@ -18,6 +18,18 @@ struct CatalogTests {
         }
     }
 
+    /// The router finds a command by its catalog line's name and builds that command alone, so the name must be
+    /// the one the command's spec gives; a line that named another would route the word to the wrong command.
+    @Test func eachCatalogLineNamesTheCommandItBuilds() {
+        #expect(CommandCatalog.entries.count == CommandCatalog.commands.count)
+        for entry in CommandCatalog.entries {
+            #expect(entry.build().spec.name == entry.name)
+            #expect(CommandCatalog.routed(entry.name)?.spec.name == entry.name)
+        }
+        #expect(CommandCatalog.routed("me edit")?.spec.name == "me edit")
+        #expect(CommandCatalog.routed("no-such-command") == nil)
+    }
+
     /// Top-level help lists each command once, under a section, as gh's help does; a subcommand is listed in
     /// its command's help instead.
     @Test func topLevelHelpListsEveryCommandOnceUnderASection() throws {

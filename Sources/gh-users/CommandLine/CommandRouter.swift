@@ -19,7 +19,7 @@ struct CommandRouter: Sendable {
             if first == CommandCatalog.helpSpec.name {
                 return try helpRoute(rest)
             }
-            guard let named = CommandCatalog.named[first] else {
+            guard let named = CommandCatalog.routed(first) else {
                 throw CommandCatalog.unknownCommand(first)
             }
             let (command, arguments) = named.subcommands.isEmpty ? (named, rest) : try Self.subcommand(of: named, rest)

@@ -3,13 +3,21 @@ import Domain
 import JSONBytes
 
 /// The people of organizations, teams and repositories: lists of accounts under one owner, each a declaration
-/// here (`Command(people:under:noun:spec:)` for a plain one) and a line in `commands`, which the catalog appends to
+/// here (`Command(people:under:noun:spec:)` for a plain one) and a line in `entries`, which the catalog appends to
 /// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
-    static let commands: [Command] = [
-        members, outsideCollaborators, invitations, teamMembers, assignees, collaborators, contributors, forkers,
-        watchers, stargazers,
-    ].map { $0.listed(under: .organizations) }
+    static let entries: [CommandCatalog.Entry] = [
+        entry("members") { members }, entry("outside-collaborators") { outsideCollaborators },
+        entry("invitations") { invitations }, entry("team-members") { teamMembers },
+        entry("assignees") { assignees }, entry("collaborators") { collaborators },
+        entry("contributors") { contributors }, entry("forkers") { forkers }, entry("watchers") { watchers },
+        entry("stargazers") { stargazers },
+    ]
+
+    /// A catalog line for one of these lists, listed under the organizations' section.
+    private static func entry(_ name: String, _ command: @escaping @Sendable () -> Command) -> CommandCatalog.Entry {
+        CommandCatalog.Entry(name) { command().listed(under: .organizations) }
+    }
 
     static let memberRole = PeopleFilter.choice(
         "role", help: "admin (the owners), member or all; needs a token.", default: "all",
