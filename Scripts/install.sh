@@ -7,13 +7,16 @@
 #   DESTDIR=/tmp/pkg Scripts/install.sh   # staged, for packagers
 #   Scripts/install.sh --binary=PATH   # install a gh-users built elsewhere instead of building one
 #   Scripts/install.sh --check         # only say what the build needs and what would be run
+#   Scripts/install.sh --yes           # install libcurl's development files, if missing, without asking
 #
 # On Linux the Swift standard library and Foundation are linked statically, so the binary runs without a
 # Swift toolchain; it still needs libcurl 4, libstdc++ and libgcc_s at run time (Debian and Ubuntu: libcurl4,
-# libstdc++6, libgcc-s1). The static build needs libcurl's development files. When they are missing: as root,
-# this script says so and runs 'apt-get install -y libcurl4-openssl-dev' with its output shown; as another
-# user on a terminal it asks before running that with sudo, and without a terminal it stops and says what to
-# run. Set NO_APT=1 to never run apt-get.
+# libstdc++6, libgcc-s1). The static build needs libcurl's development files. When they are missing, the script
+# asks apt what installing libcurl4-openssl-dev would do and says so. It never upgrades an installed package:
+# where apt would (the development files of a newer libcurl than the one installed), it names the packages and
+# stops. Otherwise it asks on a terminal before it runs 'apt-get install --no-upgrade' (through sudo when not
+# root); --yes answers yes, and without a terminal or --yes it stops and says what to run. apt's output goes to
+# stderr. Set NO_APT=1 to never run apt-get.
 set -euo pipefail
 caller=$PWD
 cd "$(dirname "$0")/.."
@@ -22,6 +25,7 @@ PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 check_only=""
 prebuilt=""
+assume_yes=""
 # Where libcurl's headers are looked for: /usr/include/curl, or a multiarch folder such as
 # /usr/include/x86_64-linux-gnu/curl (where Debian and Ubuntu put them). Tests point it elsewhere.
 include_root=${CURL_INCLUDE_ROOT:-/usr/include}
@@ -30,7 +34,8 @@ for argument in "$@"; do
         --prefix=*) PREFIX=${argument#--prefix=} ;;
         --binary=*) prebuilt=${argument#--binary=}; [[ $prebuilt == /* ]] || prebuilt=$caller/$prebuilt ;;
         --check) check_only=1 ;;
-        -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -y | --yes) assume_yes=1 ;;
+        -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument '$argument' (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -43,32 +48,77 @@ have_curl_headers() {
     return 1
 }
 
+# What `apt-get install --no-upgrade PACKAGE` would do, from apt's simulation: sets `planned_new` (packages it
+# would newly install) and `planned_upgrades` (installed packages it would replace, "name old → new"). Fails
+# when apt cannot plan it (no such package in its lists).
+plan_install() {
+    local line upgrade='^Inst ([^ ]+) \[([^] ]+)\] \(([^ ]+)' new='^Inst ([^ ]+) \(([^ ]+)'
+    planned_new=()
+    planned_upgrades=()
+    local simulation
+    simulation=$(apt-get install -s --no-upgrade "$1" 2>&1) || return 1
+    while IFS= read -r line; do
+        if [[ $line =~ $upgrade ]]; then
+            planned_upgrades+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]} → ${BASH_REMATCH[3]}")
+        elif [[ $line =~ $new ]]; then
+            planned_new+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]}")
+        fi
+    done <<<"$simulation"
+}
+
 install_curl_headers() {
-    local sudo="" command="apt-get install -y libcurl4-openssl-dev"
+    local package=libcurl4-openssl-dev sudo="" refresh=""
+    local command="apt-get install --no-upgrade -y $package"
     echo "The static build needs libcurl's development files, which are missing under $include_root." >&2
     if [ -n "${NO_APT:-}" ] || ! command -v apt-get >/dev/null 2>&1; then
-        echo "error: install them (Debian and Ubuntu: libcurl4-openssl-dev; Fedora: libcurl-devel), then run" \
+        echo "error: install them (Debian and Ubuntu: $package; Fedora: libcurl-devel), then run" \
             "this script again" >&2
         exit 1
     fi
-    if [ "$(id -u)" -ne 0 ]; then
-        sudo=sudo
-        if [ -n "$check_only" ] || [ ! -t 0 ]; then
-            echo "error: run 'sudo $command' (or NO_APT=1 to install them another way), then this script again" >&2
-            exit 1
-        fi
-        read -r -p "Run 'sudo $command' now? [y/N] " answer
-        case "$answer" in
-            [yY] | [yY][eE][sS]) ;;
-            *) echo "error: not installed; run '$sudo $command' yourself, then this script again" >&2; exit 1 ;;
-        esac
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    if ! plan_install "$package"; then
+        # A fresh system (a container) has empty package lists: refreshing them changes no installed package.
+        refresh=1
+        echo "apt's package lists do not name $package yet: they are refreshed first ('apt-get update')." >&2
+    elif [ ${#planned_upgrades[@]} -gt 0 ]; then
+        echo "error: installing $package would upgrade packages that are installed:" >&2
+        printf '  %s\n' "${planned_upgrades[@]}" >&2
+        echo "This script never upgrades what is installed: run '${sudo:+sudo }apt-get install $package' yourself" \
+            "if you accept the upgrades, or install a gh-users built elsewhere with --binary=PATH." >&2
+        exit 1
+    else
+        echo "It will install: ${planned_new[*]:-$package} (nothing installed is upgraded)." >&2
     fi
     if [ -n "$check_only" ]; then
-        echo "Would run: $command" >&2
+        echo "Would run: ${sudo:+sudo }${refresh:+apt-get update, then }$command" >&2
         exit 0
     fi
+    if [ -z "$assume_yes" ]; then
+        if [ ! -t 0 ]; then
+            echo "error: not installed without asking: run this script again with --yes, or run" \
+                "'${sudo:+sudo }$command' yourself (NO_APT=1 to install them another way)" >&2
+            exit 1
+        fi
+        read -r -p "Run '${sudo:+sudo }$command' now? [y/N] " answer
+        case "$answer" in
+            [yY] | [yY][eE][sS]) ;;
+            *) echo "error: not installed; run '${sudo:+sudo }$command' yourself, then this script again" >&2; exit 1 ;;
+        esac
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    if [ -n "$refresh" ]; then
+        echo "Running: ${sudo:+sudo }apt-get update" >&2
+        $sudo apt-get update >&2
+        plan_install "$package" || { echo "error: apt knows no package $package" >&2; exit 1; }
+        if [ ${#planned_upgrades[@]} -gt 0 ]; then
+            echo "error: installing $package would upgrade installed packages (${planned_upgrades[*]});" \
+                "this script never does: run '${sudo:+sudo }apt-get install $package' yourself" >&2
+            exit 1
+        fi
+    fi
     echo "Running: ${sudo:+sudo }$command" >&2
-    $sudo apt-get install -y libcurl4-openssl-dev || { $sudo apt-get update && $sudo apt-get install -y libcurl4-openssl-dev; }
+    $sudo apt-get install --no-upgrade -y "$package" >&2
+    have_curl_headers || { echo "error: $package is installed but no curl/curl.h is under $include_root" >&2; exit 1; }
 }
 
 if [ -n "$prebuilt" ]; then

@@ -43,11 +43,86 @@ struct InstallScriptEndToEndTests {
         #expect(!result.stderr.contains("Running:"))
     }
 
+    /// A stand-in `apt-get` first on PATH: `-s` prints `plan` as apt's simulation does (its `Inst` lines), and
+    /// a real install logs its arguments to `apt.log`, prints apt's chatter on stdout and makes the header. A
+    /// stand-in `swift` stops the script right after, so no test builds anything.
+    private func withFakeApt(plan: [String], arguments: String, prefix: String = "")
+        async throws -> (result: RunResult, log: String)
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apt-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bin = folder.appendingPathComponent("bin")
+        let include = folder.appendingPathComponent("include")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: include, withIntermediateDirectories: true)
+        let log = folder.appendingPathComponent("apt.log")
+        let aptGet = """
+            #!/bin/bash
+            case " $* " in
+            *" -s "*) echo 'Reading package lists...'; printf '%s\\n' \(plan.map { "'\($0)'" }.joined(separator: " ")) ;;
+            *) echo "$*" >>'\(log.path)'; echo 'Setting up libcurl4-openssl-dev'
+               mkdir -p '\(include.path)/curl'; touch '\(include.path)/curl/curl.h' ;;
+            esac
+            """
+        let swift = "#!/bin/bash\necho \"swift stand-in: $*\" >&2\nexit 7\n"
+        for (name, text) in [("apt-get", aptGet), ("swift", swift)] {
+            let url = bin.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        }
+        let result = try await BinaryRunner.shell(
+            #"\#(prefix) bash "\#(Self.script)" \#(arguments) < /dev/null"#,
+            environment: ["CURL_INCLUDE_ROOT": include.path, "PATH": bin.path + ":" + Self.path])
+        return (result, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+
+    private static let newOnly = ["Inst libcurl4-openssl-dev (7.88.1-10+deb12u15 Debian:12.15/oldstable [amd64])"]
+
     @Test(.enabled(if: getuid() == 0, "only root can check what root would run: skipped"))
     func rootIsToldTheCommandBeforeItRuns() async throws {
-        let result = try await check(headers: [])
+        let (result, log) = try await withFakeApt(plan: Self.newOnly, arguments: "--check")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("Would run: apt-get install -y libcurl4-openssl-dev"))
+        #expect(result.stderr.contains("It will install: libcurl4-openssl-dev 7.88.1-10+deb12u15"))
+        #expect(result.stderr.contains("Would run: apt-get install --no-upgrade -y libcurl4-openssl-dev"))
+        #expect(log.isEmpty)
+    }
+
+    /// A real 2026 case: the development files apt offers belong to a newer libcurl, so installing them
+    /// would upgrade curl and three libcurl packages. The script names them and installs nothing.
+    @Test(.enabled(if: getuid() == 0, "only root runs apt-get without sudo: skipped"))
+    func anInstallThatWouldUpgradeIsRefused() async throws {
+        let plan =
+            [
+                "Inst curl [7.88.1-10+deb12u14] (7.88.1-10+deb12u15 Debian:12.15/oldstable [amd64]) []",
+                "Inst libcurl4 [7.88.1-10+deb12u14] (7.88.1-10+deb12u15 Debian:12.15/oldstable [amd64])",
+            ] + Self.newOnly
+        let (result, log) = try await withFakeApt(plan: plan, arguments: "--yes")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("would upgrade packages that are installed"))
+        #expect(result.stderr.contains("curl 7.88.1-10+deb12u14 → 7.88.1-10+deb12u15"))
+        #expect(result.stderr.contains("libcurl4 7.88.1-10+deb12u14 → 7.88.1-10+deb12u15"))
+        #expect(log.isEmpty, "apt-get ran: \(log)")
+    }
+
+    /// Root is asked too: without a terminal and without --yes nothing is installed.
+    @Test(.enabled(if: getuid() == 0, "only root runs apt-get without sudo: skipped"))
+    func withoutATerminalNothingIsInstalledUnasked() async throws {
+        let (result, log) = try await withFakeApt(plan: Self.newOnly, arguments: "")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("run this script again with --yes"))
+        #expect(log.isEmpty, "apt-get ran: \(log)")
+    }
+
+    /// With --yes it installs with --no-upgrade, and apt's output goes to stderr, never into stdout.
+    @Test(.enabled(if: getuid() == 0, "only root runs apt-get without sudo: skipped"))
+    func yesInstallsWithoutUpgradingAndKeepsStdoutClean() async throws {
+        let (result, log) = try await withFakeApt(plan: Self.newOnly, arguments: "--yes")
+        #expect(log == "install --no-upgrade -y libcurl4-openssl-dev\n")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderr.contains("Setting up libcurl4-openssl-dev"))
+        // The stand-in swift ends the run once the headers are there: the build is what comes next.
+        #expect(result.stderr.contains("swift stand-in: build -c release --product gh-users --static-swift-stdlib"))
+        #expect(result.status == 7)
     }
 
     /// Another user is never sent through sudo unasked: without a terminal the script stops and names the command.
@@ -56,9 +131,11 @@ struct InstallScriptEndToEndTests {
             if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             "needs root and setpriv to run as another user: skipped"))
     func anotherUserWithoutATerminalIsToldWhatToRun() async throws {
-        let result = try await check(headers: [], prefix: "setpriv --reuid=65534 --regid=65534 --clear-groups")
+        let (result, log) = try await withFakeApt(
+            plan: Self.newOnly, arguments: "", prefix: "setpriv --reuid=65534 --regid=65534 --clear-groups")
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("run 'sudo apt-get install -y libcurl4-openssl-dev'"))
+        #expect(result.stderr.contains("'sudo apt-get install --no-upgrade -y libcurl4-openssl-dev'"))
         #expect(!result.stderr.contains("Running:"))
+        #expect(log.isEmpty, "apt-get ran: \(log)")
     }
 }
