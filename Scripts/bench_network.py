@@ -374,11 +374,21 @@ class NetworkBench:
         return {"PATH": "/usr/bin:/bin", "HOME": self.home, "GH_TOKEN": "ghp_networkbench", "GH_USERS_API_URL": url,
                 "LC_ALL": "C.UTF-8"}
 
-    def measure(self, workload, peer, argv, env, expect_lines):
+    def forget_protocols(self):
+        """Removes what earlier runs learned of the hosts' HTTP versions (gh-users's `http1-origins` in its cache
+        folder, kept under --no-cache too), so the next run starts as a first run on a machine does."""
+        try:
+            os.remove(os.path.join(self.home, ".cache", "gh-users", "http1-origins"))
+        except FileNotFoundError:
+            pass
+
+    def measure(self, workload, peer, argv, env, expect_lines, cold=False):
         """Runs `argv` once to warm up, then `self.runs` times, interleaved by the caller; returns the times and
-        the connections and handshakes of each run."""
+        the connections and handshakes of each run. `cold` forgets the hosts' HTTP versions before each run."""
         results = []
         for index in range(self.runs + 1):
+            if cold:
+                self.forget_protocols()
             self.network.relay.wire.begin_run()
             before = self.network.relay.wire.counts()
             result = self.runner.run(argv, env)
@@ -442,16 +452,18 @@ class NetworkBench:
             limit = LIMIT_RTTS[workload] * self.rtt
             cells = {}
             for peer, argv, lines in peers:
-                protocols = [("h2", H2_PORT), ("h1", H1_PORT)] if peer == "gh-users" else [("h2", H2_PORT)]
+                protocols = [("h2", H2_PORT), ("h1", H1_PORT), ("h1 first run", H1_PORT)] if peer == "gh-users" \
+                    else [("h2", H2_PORT)]
                 for protocol, port in protocols:
                     env = self.env(port)
                     log(f"{workload} {peer} {protocol}: {self.runs} runs")
-                    results = self.measure(workload, peer, argv, env, lines or None)
+                    results = self.measure(workload, peer, argv, env, lines or None, cold=protocol == "h1 first run")
                     cells[f"{peer} {protocol}"] = results
             self.rows.append((workload, description, limit, cells))
 
     def table(self):
-        peers = ["gh-users h2", "gh-users h1", "curl h2"]
+        # "h1": after a run that learned the host speaks HTTP/1.1 (the warm-up); "h1 first run": with that forgotten.
+        peers = ["gh-users h2", "gh-users h1", "gh-users h1 first run", "curl h2"]
         lines = [
             "| workload | its limit | " + " | ".join(peers) + " |",
             "|---|---|" + "---|" * len(peers),

@@ -25,6 +25,15 @@ package final class URLSessionTransport: Sendable {
     private let pooled: [SessionRoute]
     static let connectionsPerPooledSession = 4
     private let sawHTTP1 = OnceFlag()
+    /// The API host answered over HTTP/1.1 in an earlier run (`HTTPVersionMemory` in the executable): every
+    /// request goes to the pool from the start, each on a connection of its own, instead of queueing the first
+    /// four on one connection until the first answer shows the protocol (issue 38: W2 over HTTP/1.1 took
+    /// 0.71–0.87 s that way, against 0.63 s).
+    private let remembersHTTP1: Bool
+    /// Told once what this run learned that the memory did not say: true when an answer showed HTTP/1.1, false
+    /// when a run that started from the memory's HTTP/1.1 got a first HTTPS answer that does not show it.
+    private let learnedHTTPVersion: (@Sendable (_ speaksHTTP1: Bool) -> Void)?
+    private let firstPooledHTTPSAnswer = OnceFlag()
     private let choosing = NSLock()
     /// Over HTTPS, `requestsBeforeTheProtocolIsKnown` go on the one connection before the first answer, and the
     /// rest wait for it (see `FirstAnswerGate`): over HTTP/1.1 the ones queued there go one after another, so
@@ -49,9 +58,14 @@ package final class URLSessionTransport: Sendable {
         requestTimeout: TimeInterval = 60,
         maximumBodyBytes: Int = URLSessionTransport.defaultMaximumBodyBytes,
         proxyHosts: Set<String> = [],
-        directHost: String? = nil
+        directHost: String? = nil,
+        remembersHTTP1: Bool = false,
+        learnedHTTPVersion: (@Sendable (_ speaksHTTP1: Bool) -> Void)? = nil
     ) {
         if directHost != nil { URLSessionTransport.bypassProxies() }
+        self.remembersHTTP1 = remembersHTTP1
+        self.learnedHTTPVersion = learnedHTTPVersion
+        if remembersHTTP1 { sawHTTP1.setOnce() }
         self.maximumBodyBytes = max(1, maximumBodyBytes)
         self.proxyHosts = Set(proxyHosts.map(URLSessionTransport.bare))
         multiplexed = SessionRoute(connectionsPerHost: 1, requestTimeout: requestTimeout)
@@ -78,8 +92,8 @@ package final class URLSessionTransport: Sendable {
                 // A head that shows HTTP/1.1 is noted at once and not told: a next page sent now would queue
                 // behind this answer, or need a connection of its own.
                 let told = onHead.map { observer in
-                    HeadObserver { [sawHTTP1] status, headers in
-                        if URLSessionTransport.showsHTTP1(headers.fields.lazy.map(\.name)) { sawHTTP1.setOnce() }
+                    HeadObserver { [self] status, headers in
+                        note(headerNames: headers.fields.lazy.map(\.name))
                         if !sawHTTP1.isSet { observer.observe(status, headers) }
                     }
                 }
@@ -93,8 +107,14 @@ package final class URLSessionTransport: Sendable {
         // rather than paying a handshake; and an answer's head is not told early (`EarlyLink`), since a next page
         // sent before this answer ends would need a connection, and a handshake, of its own.
         let https = url.scheme?.lowercased() == "https"
-        return try await pooledRoute(after: https ? multiplexed : nil).load(
+        let answer = try await pooledRoute(after: https ? multiplexed : nil).load(
             request, maximumBodyBytes: maximumBodyBytes, onHead: https ? nil : onHead)
+        if https, remembersHTTP1, firstPooledHTTPSAnswer.setOnce(), let http = answer.1 as? HTTPURLResponse,
+            !URLSessionTransport.showsHTTP1(http.allHeaderFields.keys.map { "\($0)" })
+        {
+            learnedHTTPVersion?(false)
+        }
+        return answer
     }
 
     /// The first session with a connection to spare (`first`, then the pooled ones in order), else the least busy:
@@ -117,8 +137,8 @@ package final class URLSessionTransport: Sendable {
     }
 
     /// An answer's header names, as swift-corelibs-foundation hands them over.
-    func note(headerNames: [String]) {
-        if URLSessionTransport.showsHTTP1(headerNames) { sawHTTP1.setOnce() }
+    func note(headerNames: some Sequence<String>) {
+        if URLSessionTransport.showsHTTP1(headerNames), sawHTTP1.setOnce() { learnedHTTPVersion?(true) }
     }
 
     /// Which session a request to `url` goes through: HTTPS multiplexed until an answer showed HTTP/1.1.

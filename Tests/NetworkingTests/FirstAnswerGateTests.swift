@@ -149,6 +149,34 @@ struct ProtocolRoutingTests {
         transport.note(headerNames: Self.overHTTP1)
         #expect(!transport.routesToOneConnection(https))
     }
+
+    /// A host an earlier run saw answer over HTTP/1.1 (issue 38): every request goes to the pool from the start,
+    /// none queued on the one connection behind the first answer.
+    @Test func aHostRememberedAsHTTP1GoesToThePoolFromTheStart() throws {
+        FoundationFolders.keepOutOfHome()
+        let https = try #require(URL(string: "https://api.github.com/users/octocat"))
+        #expect(!URLSessionTransport(remembersHTTP1: true).routesToOneConnection(https))
+        #expect(URLSessionTransport(remembersHTTP1: false).routesToOneConnection(https))
+    }
+
+    /// What a run learns is told once, for the next run to remember; an answer over HTTP/2 teaches nothing new.
+    @Test func learningHTTP1IsToldOnce() {
+        FoundationFolders.keepOutOfHome()
+        let told = Told()
+        let transport = URLSessionTransport(learnedHTTPVersion: { told.append($0) })
+        transport.note(headerNames: Self.overHTTP2)
+        #expect(told.values.isEmpty)
+        transport.note(headerNames: Self.overHTTP1)
+        transport.note(headerNames: Self.overHTTP1)
+        #expect(told.values == [true])
+    }
+
+    private final class Told: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [Bool] = []
+        var values: [Bool] { lock.withLock { list } }
+        func append(_ value: Bool) { lock.withLock { list.append(value) } }
+    }
 }
 
 /// The live transport tells a request's `onHead` the answer's head as soon as it arrives, before the body (issue

@@ -74,13 +74,18 @@ struct AppEnvironment: Sendable {
             makeGitHub: { request in
                 // URLSession's own timeout is only a backstop: the client cancels an attempt at its deadline.
                 // Paging is serial, so the connection pool only matters for `show`'s concurrency, at most 10.
+                let memory = HTTPVersionMemory(cache: request.cache, apiRoot: request.connection.apiRoot)
+                var learned: (@Sendable (Bool) -> Void)?
+                if let memory { learned = { memory.record(speaksHTTP1: $0) } }
                 let transport = URLSessionTransport(
                     maximumConnectionsPerHost: ShowUsersOptions.maximumConcurrency,
                     requestTimeout: request.attemptTimeout.rounded(.up) + 5,
                     maximumBodyBytes: request.maximumBodyBytes,
                     proxyHosts: URLSessionTransport.proxyHosts(in: environment),
                     directHost: OriginPolicy.mustBypassProxy(
-                        apiRoot: request.connection.apiRoot, sendsToken: request.connection.token != nil)
+                        apiRoot: request.connection.apiRoot, sendsToken: request.connection.token != nil),
+                    remembersHTTP1: memory?.speaksHTTP1 ?? false,
+                    learnedHTTPVersion: learned
                 )
                 let announcer = WaitAnnouncer(io: io, now: { Date() })
                 let clock = RetryClock(

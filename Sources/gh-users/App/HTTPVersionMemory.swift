@@ -1,0 +1,52 @@
+import Foundation
+
+/// The API origins that answered over HTTP/1.1 in an earlier run, kept in the cache folder as `http1-origins`,
+/// one origin (`https://host:port`) a line, so that the next run spreads its first requests over connections of
+/// their own at once (`URLSessionTransport`'s `remembersHTTP1`) rather than learning it again from the first
+/// answer. Kept under `--no-cache` as well: it holds no answer, only how the host speaks. A run that learns
+/// otherwise adds or removes its origin; losing the file costs one slower start, so failures to read or write it
+/// are ignored.
+struct HTTPVersionMemory: Sendable {
+    static let fileName = "http1-origins"
+    /// Origins kept, the most recent last: a few API hosts at most, so a file that grew otherwise is cut.
+    static let maximumOrigins = 16
+    /// A file larger than this is no file of ours and is read as empty.
+    static let maximumBytes = 16 << 10
+
+    let file: URL
+    let origin: String
+
+    /// nil where there is no cache folder, or the API root is not https (plain http is HTTP/1.1 anyway).
+    init?(cache: CacheLocation, apiRoot: URL) {
+        guard let directory = cache.directory, apiRoot.scheme?.lowercased() == "https", let host = apiRoot.host,
+            !host.isEmpty
+        else { return nil }
+        file = directory.appendingPathComponent(Self.fileName)
+        origin = "https://\(host.lowercased()):\(apiRoot.port ?? 443)"
+    }
+
+    var speaksHTTP1: Bool { origins().contains(origin) }
+
+    func record(speaksHTTP1: Bool) {
+        var kept = origins().filter { $0 != origin }
+        if speaksHTTP1 { kept.append(origin) }
+        kept = Array(kept.suffix(Self.maximumOrigins))
+        let directory = file.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = directory.appendingPathComponent(".\(Self.fileName).\(UUID().uuidString)")
+        let text = kept.map { $0 + "\n" }.joined()
+        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8)) else { return }
+        if rename(temporary.path, file.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    private func origins() -> [String] {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return [] }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: Self.maximumBytes + 1), data.count <= Self.maximumBytes else {
+            return []
+        }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            .filter { $0.hasPrefix("https://") }
+    }
+}
