@@ -101,8 +101,19 @@ struct ListOutput<Item: JSONRecord> {
     mutating func emit(_ items: [Item], endsPage: Bool, requestsSoFar: Int?) -> CommandOutcome? {
         progress.clear()
         var ends: [Int] = []
+        // The page goes out in pieces (`RecordStreamWriter.chunkSize`); `sent` counts the bytes of those that
+        // went out whole, so a failed write is placed among the page's records.
+        var sent = 0
+        let out = io.out
         do {
-            try io.out.write(writer.render(items, moreToCome: requestsSoFar != nil, ends: &ends))
+            try writer.write(items, moreToCome: requestsSoFar != nil, ends: &ends) { chunk in
+                do {
+                    try out.write(chunk)
+                } catch let failure as OutputWriteError {
+                    throw OutputWriteError(message: failure.message, written: failure.written.map { sent + $0 })
+                }
+                sent += chunk.count
+            }
             if let last = items.last { lastWritten = last }
             written += items.count
             if endsPage, let last = items.last { try presentation.pageWritten?(last) }

@@ -103,30 +103,55 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// The bytes of `items`, and in `ends` where each record's bytes end among them: after a write that went
     /// out in part, the records that went out whole.
     mutating func render(_ items: [Item], moreToCome: Bool = false, ends: inout [Int]) -> [UInt8] {
+        var output: [UInt8] = []
+        write(items, moreToCome: moreToCome, ends: &ends) { output += $0 }
+        return output
+    }
+
+    /// How much output `write` holds before handing it on: a page's records, or one record's indented JSON, can be
+    /// many times the answer they came from (every line of a record nested 60 levels deep starts with 120
+    /// spaces), so it goes out in pieces of this size, never as one buffer of all of it.
+    static var chunkSize: Int { 1 << 20 }
+
+    /// `items` handed to `sink` in pieces of about `chunkSize` bytes, in order, and in `ends` where each record's
+    /// bytes end, counted from the first byte given to `sink` by this call.
+    mutating func write<Failure: Error>(
+        _ items: [Item], moreToCome: Bool = false, ends: inout [Int], to sink: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         ends.reserveCapacity(items.count)
         var output: [UInt8] = []
-        output.reserveCapacity(items.count * 512)
+        output.reserveCapacity(min(items.count * 512, Self.chunkSize))
+        var handed = 0
+        func hand(_ output: inout [UInt8]) throws(Failure) {
+            handed += output.count
+            try sink(output)
+            output.removeAll(keepingCapacity: true)
+        }
+        func ended(_ output: inout [UInt8]) throws(Failure) {
+            written += 1
+            ends.append(handed + output.count)
+            if output.count >= Self.chunkSize { try hand(&output) }
+        }
         switch context.format {
         case .json:
             for item in items {
                 output.append(contentsOf: Array((written == 0 ? "[\n  " : ",\n  ").utf8))
-                JSONText.pretty(json(item), indent: 2, level: 1, into: &output)
-                written += 1
-                ends.append(output.count)
+                try JSONText.pretty(json(item), indent: 2, level: 1, into: &output, flushingAt: Self.chunkSize) {
+                    chunk throws(Failure) in try hand(&chunk)
+                }
+                try ended(&output)
             }
         case .ndjson:
             for item in items {
                 JSONText.compact(json(item), into: &output)
                 output.append(UInt8(ascii: "\n"))
-                written += 1
-                ends.append(output.count)
+                try ended(&output)
             }
         case .tsv:
             for item in items {
                 let row = cells(item).map { TerminalSanitizer.sanitize($0, escapeBackslash: true) }
                 output.append(contentsOf: Array((row.joined(separator: "\t") + "\n").utf8))
-                written += 1
-                ends.append(output.count)
+                try ended(&output)
             }
         case .csv:
             if !csvHeaderWritten && !continuesOutput {
@@ -135,8 +160,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             csvHeaderWritten = true
             for item in items {
                 output.append(contentsOf: Array(CSV.row(cells(item).map(csvCell)).utf8))
-                written += 1
-                ends.append(output.count)
+                try ended(&output)
             }
         case .table:
             let rows = items.map { item in cells(item).map { TerminalSanitizer.sanitize($0) } }
@@ -153,12 +177,11 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             if let layout = tableLayout {
                 for row in rows {
                     output.append(contentsOf: Array(layout.line(row).utf8))
-                    written += 1
-                    ends.append(output.count)
+                    try ended(&output)
                 }
             }
         }
-        return output
+        if !output.isEmpty { try hand(&output) }
     }
 
     private var csvHeader: [UInt8] { Array(CSV.row(columns.map(\.key)).utf8) }
