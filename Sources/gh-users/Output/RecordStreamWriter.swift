@@ -204,8 +204,11 @@ enum CSV {
         context.isTTY ? TerminalSanitizer.sanitize(text) : text
     }
 
+    /// A record of one empty field is `""`: as an empty line it would be no record at all to a reader (Python's
+    /// csv module skips it), and RFC 4180 lets any field be quoted.
     static func row(_ fields: [String]) -> String {
-        fields.map(field).joined(separator: ",") + "\r\n"
+        if fields == [""] { return "\"\"\r\n" }
+        return fields.map(field).joined(separator: ",") + "\r\n"
     }
 
     /// By byte, not by character: a CR LF pair is one `Character`, equal to neither "\r" nor "\n".
