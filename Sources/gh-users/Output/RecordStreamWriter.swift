@@ -38,7 +38,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         self.derived = derived
         if let fields = context.fields {
             self.columns = fields.map { field in
-                Column(field.uppercased(), key: field, shrink: .second) { item in
+                Column(field.uppercased(), key: field, shrink: .second, derived: derived[field] != nil) { item in
                     if let column = derived[field] { return column.value(item) }
                     return JSONText.text(at: Self.path(field), in: item.raw.bytes)
                 }
@@ -85,6 +85,22 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         }
         output.append(UInt8(ascii: "}"))
         return output
+    }
+
+    /// The keys the columns read, when a record has none of them, for a format that reads columns: every row
+    /// would be blank (a 2012 `starred` answer without the star media type, or a proxy that dropped the media
+    /// type, holds repositories where the columns read `repo` and `starred_at`). Nil when the record has one of
+    /// them, or a column it computes has a value.
+    func keysMissing(from item: Item) -> [String]? {
+        guard context.readsColumns, !columns.isEmpty else { return nil }
+        let bytes = item.raw.bytes
+        for column in columns {
+            let has =
+                column.isDerived
+                ? !column.value(item).isEmpty : JSONText.value(at: Self.path(column.key), in: bytes) != nil
+            if has { return nil }
+        }
+        return columns.map(\.key)
     }
 
     private func csvCell(_ text: String) -> String {
