@@ -88,6 +88,11 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
             throw ErrorMapping.ownResourceRefusal(error, endpoint: action.endpoint)
         }
+        do {
+            try ResponseDecoder.refuseDeepNesting(response.body, endpoint: describe(action))
+        } catch {
+            throw error.answered(requestID: ErrorMapping.requestID(response))
+        }
         return ResourceBody(
             bytes: [UInt8](response.body), next: nil, label: describe(action), headers: Self.headers(response),
             status: response.status)
@@ -171,6 +176,11 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
             }
             let requestID = ErrorMapping.requestID(response)
             do {
+                try ResponseDecoder.refuseDeepNesting(response.body, endpoint: endpoint)
+            } catch {
+                throw .failed(error.answered(requestID: requestID))
+            }
+            do {
                 return try decode(response, endpoint)
             } catch .failed(.rateLimited(let resetAt?, let message, let resource, _)) {
                 waits += 1
@@ -205,6 +215,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         }
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         do {
+            try ResponseDecoder.refuseDeepNesting(response.body, endpoint: label)
             return try resource.decode(
                 ResourceBody(
                     bytes: [UInt8](response.body), next: next, label: label, headers: Self.headers(response),
@@ -257,6 +268,16 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
 /// Decodes bodies into entities, keeping each object's exact bytes for JSON output. A list answered
 /// `204 No Content` is an empty page that says so (`Page.noContent`), never a malformed body.
 enum ResponseDecoder {
+    /// Every answer, before it is read: one nested deeper than `JSONText.maximumDepth` is no object GitHub
+    /// has, and indented it would print the square of its depth, so it is refused as malformed, whatever reads it.
+    static func refuseDeepNesting(_ body: some Collection<UInt8>, endpoint: String) throws(DomainError) {
+        guard JSONText.nests(body, deeperThan: JSONText.maximumDepth) else { return }
+        throw .malformedResponse(
+            endpoint: endpoint,
+            detail: "the answer nests objects or arrays more than \(JSONText.maximumDepth) levels deep, "
+                + "where GitHub's are a few levels deep")
+    }
+
     /// A page that is a JSON array of `DTO`s, each entity keeping its element's exact bytes.
     static func list<DTO: Decodable & Sendable, Entity: Sendable>(
         of type: DTO.Type,

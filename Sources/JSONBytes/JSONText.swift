@@ -10,6 +10,38 @@ package enum JSONText {
         package let reason: String
     }
 
+    /// The deepest nesting of objects and arrays an answer may have, the top-level array counted: 64 levels.
+    ///
+    /// GitHub's objects are a few levels deep (an event's `payload.pull_request.head.repo.owner` is six inside its
+    /// page, a GraphQL page's `data.repository.stargazers.edges[].node` seven), so 64 is ten times what any answer
+    /// needs, while it bounds what a hostile one costs: indented JSON puts up to `2 × depth` spaces before every
+    /// line, so a body nested D levels prints O(D²) bytes. Foundation's decoder refuses 512 levels and more, which
+    /// at 64 MB is gigabytes of output; at 64 levels a byte of body prints at most about 66 bytes, written as it
+    /// is made (`pretty(_:indent:level:into:flushingAt:_:)`). Every answer is held to this before it is read
+    /// (`GitHubRepository`), so a list of accounts and a list of records refuse the same body the same way.
+    package static let maximumDepth = 64
+
+    /// Whether `bytes` nest objects and arrays more than `limit` levels deep, outside strings: one pass that stops
+    /// at the first level past the limit.
+    package static func nests(_ bytes: some Collection<UInt8>, deeperThan limit: Int) -> Bool {
+        let scanned = bytes.withContiguousStorageIfAvailable { nests($0, deeperThan: limit) }
+        return scanned ?? Array(bytes).withUnsafeBufferPointer { nests($0, deeperThan: limit) }
+    }
+
+    private static func nests(_ buffer: UnsafeBufferPointer<UInt8>, deeperThan limit: Int) -> Bool {
+        var depth = 0
+        var strings = StringTracker()
+        for byte in buffer where !strings.consume(byte) {
+            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                depth += 1
+                if depth > limit { return true }
+            } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                depth -= 1
+            }
+        }
+        return false
+    }
+
     /// Byte ranges of the elements of a top-level JSON array.
     package static func arrayElements(_ bytes: [UInt8]) throws(StructureError) -> [Range<Int>] {
         var index = skipWhitespace(bytes, from: 0)
@@ -398,18 +430,37 @@ package enum JSONText {
         level: Int = 0,
         into output: inout [UInt8]
     ) {
-        var compacted: [UInt8] = []
-        compacted.reserveCapacity(bytes.count)
-        compact(bytes, into: &compacted)
+        pretty(bytes as? [UInt8] ?? Array(bytes), indent: indent, level: level, into: &output, flushingAt: .max) {
+            _ in
+        }
+    }
+
+    /// `pretty(_:indent:level:into:)` handing `output` to `flush` whenever it holds `threshold` bytes or more,
+    /// so that a record whose indented form is far larger than itself (a wide array deep down) is written as it
+    /// is made rather than held whole; `flush` writes what it is given and leaves `output` empty, or throws.
+    /// The document is read once, its insignificant whitespace skipped, with no compacted copy.
+    package static func pretty<Failure: Error>(
+        _ buffer: [UInt8],
+        indent: Int,
+        level: Int,
+        into output: inout [UInt8],
+        flushingAt threshold: Int,
+        _ flush: (inout [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         var depth = level
         var strings = StringTracker()
         var index = 0
-        func newline() {
+        let count = buffer.count
+        func newline(_ output: inout [UInt8]) {
             output.append(UInt8(ascii: "\n"))
             output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * indent))
         }
-        while index < compacted.count {
-            let byte = compacted[index]
+        func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+                || byte == UInt8(ascii: "\t")
+        }
+        while index < count {
+            let byte = buffer[index]
             if strings.consume(byte) {
                 output.append(byte)
                 index += 1
@@ -419,26 +470,31 @@ package enum JSONText {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 output.append(byte)
                 let closing = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                if index + 1 < compacted.count, compacted[index + 1] == closing {
+                var next = index + 1
+                while next < count, isWhitespace(buffer[next]) { next += 1 }
+                if next < count, buffer[next] == closing {
                     output.append(closing)
-                    index += 2
+                    index = next + 1
                     continue
                 }
                 depth += 1
-                newline()
+                newline(&output)
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
-                newline()
+                newline(&output)
                 output.append(byte)
             case UInt8(ascii: ","):
                 output.append(byte)
-                newline()
+                newline(&output)
             case UInt8(ascii: ":"):
                 output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+            case _ where isWhitespace(byte):
+                break
             default:
                 output.append(byte)
             }
             index += 1
+            if output.count >= threshold { try flush(&output) }
         }
     }
 

@@ -66,6 +66,24 @@ enum BinaryRunner {
         let count: Int
     }
 
+    /// Bash that starts `command` (which runs `"$GH_USERS"` with its redirections) in the background and waits for
+    /// it, then prints `STATUS PEAK`: its exit status and its peak RSS in KB, read from /proc while it runs
+    /// (VmHWM only grows, so the last reading is the peak).
+    static func watchingPeakRSS(_ command: String) -> String {
+        """
+        \(command) & pid=$!
+        peak=0
+        while kill -0 $pid 2> /dev/null; do
+            while read -r key value _; do
+                [ "$key" = "VmHWM:" ] && peak=$value
+            done < /proc/$pid/status 2> /dev/null
+            sleep 0.05
+        done
+        wait $pid
+        echo "$? $peak"
+        """
+    }
+
     /// Runs a bash snippet with `$GH_USERS` set to the binary, for pipelines such as `| head -1`.
     static func shell(_ script: String, environment: [String: String] = [:], timeout: TimeInterval = 60) async throws
         -> RunResult

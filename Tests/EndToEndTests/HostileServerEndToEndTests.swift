@@ -172,22 +172,12 @@ struct HostileServerEndToEndTests {
             }
         }
         defer { server.stop() }
-        // The peak RSS is read from /proc while the binary runs: VmHWM only grows, so the last reading is the peak.
         let result = try await BinaryRunner.shell(
-            """
-            "$GH_USERS" list --api-url "$API" > out 2> err & pid=$!
-            peak=0
-            while kill -0 $pid 2> /dev/null; do
-                while read -r key value _; do
-                    [ "$key" = "VmHWM:" ] && peak=$value
-                done < /proc/$pid/status 2> /dev/null
-                sleep 0.05
-            done
-            wait $pid
-            echo "$? $peak"
-            cat out
-            cat err >&2
-            """,
+            BinaryRunner.watchingPeakRSS(#""$GH_USERS" list --api-url "$API" > out 2> err"#) + """
+
+                cat out
+                cat err >&2
+                """,
             environment: ["API": server.baseURL],
             timeout: 60
         )

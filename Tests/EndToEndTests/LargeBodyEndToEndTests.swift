@@ -20,4 +20,31 @@ struct LargeBodyEndToEndTests {
             #expect(rows.first?.hasSuffix(String(repeating: line + #"\n"#, count: 3)) == true)
         }
     }
+
+    /// An 8 MB answer whose one record holds four million numbers 64 levels down, the deepest an answer may be:
+    /// indented, each `0,` is a line of 128 spaces, half a gigabyte of JSON. It is written as it is made, so the
+    /// binary's memory stays flat. Before, the page's output was built whole: 610 MB of RSS for this body, and a
+    /// record nested 20,000 deep (refused now) took 1.1 GB for its 800 MB.
+    @Test func aRecordThatIndentsToHalfAGigabyteIsWrittenInFlatMemory() async throws {
+        try await withStandIn(users: 10) { server in
+            let zeros = Array(repeating: "0", count: 4_000_000).joined(separator: ",")
+            let body =
+                #"[{"login":"github","id":1,"nested":"#
+                + String(repeating: "[", count: 62) + zeros + String(repeating: "]", count: 62) + "}]"
+            server.injectFaults([.status(200, body: body)], forPath: "/users/octocat/orgs")
+            // stdout goes to `wc -c` through a FIFO, so the binary's own pid is the one watched.
+            let result = try await BinaryRunner.shell(
+                "mkfifo out\nwc -c < out > count &\n"
+                    + BinaryRunner.watchingPeakRSS(
+                        #""$GH_USERS" orgs octocat --format json --api-url "$API" --no-cache > out 2> err"#)
+                    + "\nwait\ncat count\ncat err >&2\n",
+                environment: ["API": server.baseURL], timeout: 120)
+            let figures = result.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+            #expect(figures.count == 3, "\(result.stdout) \(result.stderr)")
+            guard figures.count == 3 else { return }
+            #expect(figures[0] == 0, "\(result.stderr)")
+            #expect(figures[2] > 60 * body.utf8.count && figures[2] < 70 * body.utf8.count, "\(figures[2]) bytes")
+            #expect(figures[1] < 160 << 10, "peak RSS \(figures[1]) KB")
+        }
+    }
 }

@@ -146,7 +146,11 @@ struct NestedGroupTests {
             "--state needs a format that can be appended to (tsv, csv or ndjson), not json"
         ),
         ("list --limit 0 --fields name", "invalid value '0' for '--limit': a whole number >= 1"),
-        ("list --since 3 --limit 1 --fields name", "the field 'name' is in a profile, not in this list: add --full"),
+        (
+            "list --since 3 --limit 1 --fields name",
+            "the field 'name' is in a profile, not in this list: add --full, or choose among this list's fields: "
+                + FieldCatalog.account.joined(separator: ", ")
+        ),
     ])
     func eachGroupIsCheckedBeforeTheNextIsRead(line: String, expected: String) {
         #expect(message(line) == expected)

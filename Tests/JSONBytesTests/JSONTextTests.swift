@@ -54,6 +54,51 @@ struct JSONTextTests {
         let original = try JSONSerialization.jsonObject(with: Data(source.utf8)) as? NSDictionary
         #expect(reparsed == original)
     }
+
+    /// Whitespace between tokens is skipped while indenting, as compacting first did, strings kept as they are.
+    @Test func prettyOfASpacedDocumentIsThatOfItsCompactForm() {
+        let spaced = "{ \"a\" : [ 1 ,\n 2 ] , \"e\" : { } , \"f\" : [\n] , \"s\" : \"x { } , y\" }"
+        var compacted: [UInt8] = []
+        JSONText.compact(Array(spaced.utf8), into: &compacted)
+        var fromSpaced: [UInt8] = []
+        var fromCompact: [UInt8] = []
+        JSONText.pretty(Array(spaced.utf8), into: &fromSpaced)
+        JSONText.pretty(compacted, into: &fromCompact)
+        #expect(String(decoding: fromSpaced, as: UTF8.self) == String(decoding: fromCompact, as: UTF8.self))
+        #expect(String(decoding: fromSpaced, as: UTF8.self).contains(#""s": "x { } , y""#))
+    }
+
+    /// The depth rule counts objects and arrays alike, the outermost included, and never brackets in a string.
+    @Test func nestingIsCountedOutsideStrings() {
+        let sixtyFour = String(repeating: "[", count: 63) + "{}" + String(repeating: "]", count: 63)
+        #expect(!JSONText.nests(Array(sixtyFour.utf8), deeperThan: 64))
+        #expect(JSONText.nests(Array(("[" + sixtyFour + "]").utf8), deeperThan: 64))
+        let quoted = #"[{"a":"\#(String(repeating: "[{", count: 100))\"["}]"#
+        #expect(!JSONText.nests(Array(quoted.utf8), deeperThan: 2))
+        #expect(JSONText.maximumDepth == 64)
+    }
+
+    /// A record that indents to far more than itself (a wide array 60 levels down: 120 spaces before each `0,`)
+    /// is handed on in pieces of about the threshold, never held whole: the pieces are the whole document.
+    @Test func prettyHandsItsOutputOnInPieces() {
+        let wide = Array(repeating: "0", count: 20_000).joined(separator: ",")
+        let record = Array((String(repeating: "[", count: 60) + wide + String(repeating: "]", count: 60)).utf8)
+        var whole: [UInt8] = []
+        JSONText.pretty(record, into: &whole)
+        var pieces: [Int] = []
+        var joined: [UInt8] = []
+        var output: [UInt8] = []
+        JSONText.pretty(record, indent: 2, level: 0, into: &output, flushingAt: 64 * 1024) { piece in
+            pieces.append(piece.count)
+            joined += piece
+            piece.removeAll()
+        }
+        joined += output
+        #expect(joined == whole)
+        #expect(whole.count > 2_000_000)
+        #expect(pieces.count >= whole.count / (128 * 1024))
+        #expect(pieces.allSatisfy { $0 < 64 * 1024 + 200 })
+    }
 }
 
 struct JSONObjectMembersTests {

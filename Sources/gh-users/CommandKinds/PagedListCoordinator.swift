@@ -63,8 +63,8 @@ struct PagedListCoordinator<Item: JSONRecord> {
                     break
                 }
                 let requests = viewModel.isExhausted ? nil : viewModel.requests
-                if let outcome = output.emit(items, endsPage: true, requestsSoFar: requests) {
-                    ended = .stopped(outcome)
+                if let end = output.emit(items, endsPage: true, requestsSoFar: requests) {
+                    ended = end
                     break
                 }
             }

@@ -1,5 +1,6 @@
 import AtomicCore
 import Domain
+import JSONBytes
 
 /// How a list run's loop ended.
 enum ListLoopEnd {
@@ -46,13 +47,11 @@ struct ExpandingListLoop<Item: JSONRecord> {
                 guard failure == nil else { break }
                 held += items
                 if batch.endsPage {
-                    if let outcome = output.emit(held, endsPage: true, requestsSoFar: requests) {
-                        return .stopped(outcome)
-                    }
+                    if let end = output.emit(held, endsPage: true, requestsSoFar: requests) { return end }
                     held = []
                 }
-            } else if let outcome = output.emit(items, endsPage: batch.endsPage, requestsSoFar: requests) {
-                return .stopped(outcome)
+            } else if let end = output.emit(items, endsPage: batch.endsPage, requestsSoFar: requests) {
+                return end
             }
             if failure == nil, let pageFailure, window.isEmpty { failure = pageFailure }
         }
@@ -95,14 +94,42 @@ struct ListOutput<Item: JSONRecord> {
         progress = ProgressLine(io: io, noun: presentation.noun)
     }
 
-    /// Writes one chunk, and runs the checkpoint when it completes a page; nil once written, else the outcome
-    /// that ends the run. `requestsSoFar` is nil once nothing more is to come: only a listing that needs more
-    /// than one request shows progress.
-    mutating func emit(_ items: [Item], endsPage: Bool, requestsSoFar: Int?) -> CommandOutcome? {
+    /// Writes one chunk, and runs the checkpoint when it completes a page; nil once written, else how the run
+    /// ends: a failure to report, or an outcome already reported. `requestsSoFar` is nil once nothing more is to
+    /// come: only a listing that needs more than one request shows progress.
+    mutating func emit(_ items: [Item], endsPage: Bool, requestsSoFar: Int?) -> ListLoopEnd? {
         progress.clear()
+        if let item = items.first, let keys = writer.keysMissing(from: item) {
+            let has = JSONText.keys(at: [], in: item.raw.bytes)
+            return .failed(
+                .refused(
+                    "the \(presentation.noun) GitHub sent have none of the keys this output reads ("
+                        + keys.joined(separator: ", ") + "), so every row would be blank; the first has "
+                        + (has.isEmpty
+                            ? "no keys" : has.prefix(8).joined(separator: ", ") + (has.count > 8 ? ", …" : ""))
+                        + ". Was the media type the request asked for dropped on the way? --format json writes "
+                        + "them as sent"),
+                vanished: 0)
+        }
+        guard let outcome = write(items, endsPage: endsPage, requestsSoFar: requestsSoFar) else { return nil }
+        return .stopped(outcome)
+    }
+
+    private mutating func write(_ items: [Item], endsPage: Bool, requestsSoFar: Int?) -> CommandOutcome? {
         var ends: [Int] = []
+        // The page goes out in pieces (`RecordStreamWriter.chunkSize`); `sent` counts the bytes of those that
+        // went out whole, so a failed write is placed among the page's records.
+        var sent = 0
+        let out = io.out
         do {
-            try io.out.write(writer.render(items, moreToCome: requestsSoFar != nil, ends: &ends))
+            try writer.write(items, moreToCome: requestsSoFar != nil, ends: &ends) { chunk in
+                do {
+                    try out.write(chunk)
+                } catch let failure as OutputWriteError {
+                    throw OutputWriteError(message: failure.message, written: failure.written.map { sent + $0 })
+                }
+                sent += chunk.count
+            }
             if let last = items.last { lastWritten = last }
             written += items.count
             if endsPage, let last = items.last { try presentation.pageWritten?(last) }

@@ -87,16 +87,17 @@ extension Command {
 
     /// The records a row lists under an organization or a repository that are not accounts, or not only
     /// (`.forks`, `.contributors` with anonymous authors): read by key, GitHub's JSON as sent; with `full`
-    /// (`.records(\.profiles, account:keeping:)`), `--full` writes the accounts they hold as profiles.
+    /// (`.records(\.profiles, account:keeping:)`), `--full` writes the accounts they hold as profiles. The columns
+    /// may depend on the filters (`--anon`'s authors have a name and an email).
     init(
         peopleRecords endpoint: Endpoint, under owner: PeopleListOwner, noun: String, withheld: String? = nil,
         filters: [OptionDeclaration<PeopleListOptions>] = [], full: ProfileStage<PeopleListOptions, Record>? = nil,
-        changes: PeopleChangeKey, columns: @escaping @Sendable (RenderContext) -> [Column<Record>],
+        changes: PeopleChangeKey, columns: @escaping @Sendable (PeopleListOptions, RenderContext) -> [Column<Record>],
         spec: CommandSpec
     ) {
         let declaration = ListDeclaration<PeopleListOptions, Record>(
             noun: noun, list: { GitHubEndpoints.records(endpoint, under: $0.owner, filters: $0.filters) },
-            columns: columns)
+            columns: nil, layout: columns)
         self.init(
             peopleList: (full.map { declaration.fullProfiles($0) } ?? declaration).withheldFromOthers(withheld),
             under: owner, filters: filters, changes: changes, spec: spec)

@@ -186,7 +186,7 @@ enum PeopleLists {
             noun: "stargazers", list: { GitHubEndpoints.records(.stargazers, under: $0.owner) },
             columns: { context in
                 [
-                    Column("LOGIN", path: ["user", "login"], shrink: .last),
+                    personLogin("LOGIN", under: "user"),
                     .time("STARRED", "starred_at", context),
                 ]
             }
@@ -244,12 +244,12 @@ enum PeopleLists {
         peopleRecords: .contributors, under: .repository, noun: "contributors",
         filters: [anon], full: .records(\.profiles, account: [], keeping: [ListedKey("contributions")]),
         changes: PeopleChangeKey(),
-        columns: { _ in
-            [
-                Column("LOGIN", key: "login", shrink: .last) { record in
-                    let login = JSONText.text(of: "login", in: record.raw.bytes)
-                    return login.isEmpty ? Self.anonymousAuthor(record) : login
-                },
+        columns: { options, _ in
+            // An author with no account has no login: GitHub sends a name and an email instead, each in its column.
+            let anonymous =
+                options.filters["anon"] == nil
+                ? [] : [Column<Record>("NAME", path: ["name"], shrink: .second), Column("EMAIL", path: ["email"])]
+            return [Column("LOGIN", path: ["login"], shrink: .last)] + anonymous + [
                 Column("CONTRIBUTIONS", path: ["contributions"]),
                 Column("TYPE", path: ["type"]),
             ]
@@ -261,7 +261,7 @@ enum PeopleLists {
             discussion: """
                 Lists the accounts that committed to the repository's default branch, most contributions
                 first, with contributions: GitHub's count of their commits. With --anon, the authors GitHub
-                ties to no account too (type Anonymous): the table shows their name and email. An empty
+                ties to no account too (type Anonymous), whose login is empty: NAME and EMAIL show theirs. An empty
                 repository lists no one. GitHub does not list the contributors of a repository whose history
                 or contributor list is too large: it says so, and that is exit status 1. Should GitHub answer
                 202 (still computing, as its statistics do), the list is asked again after 1, 2, 4, 8 and 16
@@ -280,21 +280,15 @@ enum PeopleLists {
             ],
             fields: FieldCatalog.account + ["contributions", "name", "email"]))
 
-    /// An author with no account: `name <email>`, as GitHub sent them.
-    private static func anonymousAuthor(_ record: Record) -> String {
-        let texts = JSONText.texts(of: ["name", "email"], in: record.raw.bytes)
-        return texts[1].isEmpty ? texts[0] : "\(texts[0]) <\(texts[1])>"
-    }
-
     static let forkers = Command(
         peopleRecords: .forks, under: .repository, noun: "forks",
         full: .records(
             \.profiles, account: ["owner"],
             keeping: [ListedKey("full_name", as: "fork"), ListedKey("created_at", as: "forked_at")]),
         changes: PeopleChangeKey(account: ["owner"]),
-        columns: { context in
+        columns: { _, context in
             [
-                Column("OWNER", path: ["owner", "login"], shrink: .last),
+                personLogin("OWNER", under: "owner"),
                 Column("FORK", path: ["full_name"], shrink: .first),
                 .time("FORKED", "created_at", context),
             ]
@@ -306,8 +300,8 @@ enum PeopleLists {
             discussion: """
                 Lists the repository's forks, newest first: the table shows each fork's owner, its name and
                 when it was made (created_at). Each record is GitHub's fork object as sent; --fields takes its
-                top-level keys. With --full each is written as its owner's profile with fork (the fork's
-                full_name) and forked_at (its created_at) added.
+                top-level keys, and login: the owner's login. With --full each is written as its owner's
+                profile with fork (the fork's full_name) and forked_at (its created_at) added.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [],
@@ -318,17 +312,25 @@ enum PeopleLists {
                     "Every forker's login."
                 ),
             ],
-            fields: ["id", "full_name", "owner", "created_at", "pushed_at", "html_url", "stargazers_count"]))
+            fields: ["login", "id", "full_name", "owner", "created_at", "pushed_at", "html_url", "stargazers_count"]))
+
+    /// `login` on a list whose records hold the person under `account` (a stargazer's `user`, a fork's `owner`):
+    /// the person's login, as on every people list, for the table and for `--fields`; under `--full` the record is
+    /// the person's profile, with a login of its own.
+    static func personLogin(_ header: String, under account: String) -> Column<Record> {
+        Column(header, key: "login", shrink: .last, derived: true) { record in
+            let own = JSONText.text(of: "login", in: record.raw.bytes)
+            return own.isEmpty ? JSONText.text(at: [account, "login"], in: record.raw.bytes) : own
+        }
+    }
 
     static let invitations = Command(
         peopleRecords: .invitations, under: .organization, noun: "invitations",
         changes: PeopleChangeKey(role: "role", fallbackName: "email"),
-        columns: { context in
+        columns: { _, context in
             [
-                Column("INVITEE", key: "login", shrink: .last) { record in
-                    let texts = JSONText.texts(of: ["login", "email"], in: record.raw.bytes)
-                    return texts[0].isEmpty ? texts[1] : texts[0]
-                },
+                Column("LOGIN", path: ["login"], shrink: .last),
+                Column("EMAIL", path: ["email"], shrink: .second),
                 Column("ROLE", path: ["role"]),
                 .time("INVITED", "created_at", context),
                 Column("INVITER", path: ["inviter", "login"]),
@@ -340,8 +342,8 @@ enum PeopleLists {
             usage: "gh-users invitations ORG [--limit N | --all] [options]",
             discussion: """
                 Lists the invitations to the organization that are not yet accepted: who was invited (the
-                login, or the email address of an invitation sent to one, whose login is null), the role, when,
-                and who invited them. Only the organization's owners may list them: it needs a token of an
+                login, empty for an invitation sent to an email address, whose login is null, and the email),
+                the role, when, and who invited them. Only the organization's owners may list them: it needs a token of an
                 owner with the admin:org scope, and GitHub's refusal (403, or 404 for what the token may not
                 see) is exit status 4 with the scope named.
                 """,

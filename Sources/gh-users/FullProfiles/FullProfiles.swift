@@ -55,20 +55,24 @@ enum ProfileGroup {
     /// each profile keeps (`ProfileStage.kept`), which `--fields` takes with `--full`.
     static let keptLabel = "With --full, also"
 
-    /// Fields only a profile has: asking for one without `--full` would print empty columns.
-    private static let profileOnly = Set(FieldCatalog.profile).subtracting(FieldCatalog.account)
-
-    /// `--fields` names a list's fields without `--full`, and a profile's with it.
+    /// `--fields` names a list's fields without `--full`, and a profile's with it: a field only a profile has
+    /// (a stargazer record's `id` is the user's, under `user`) would print an empty column or `null` in every
+    /// record, so it is a usage error that names the list's own fields.
     @Sendable private static func checkFields(_ options: ProfileOptions, _ parsed: ParsedArguments, spec: CommandSpec)
         throws(UsageError)
     {
         let fields = parsed.value(OutputGroup.fields).map { $0.split(separator: ",").map(String.init) } ?? []
         let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
-        if !options.full, let field = trimmed.first(where: { profileOnly.contains($0) && !spec.fields.contains($0) }) {
-            throw UsageError(
-                message: "the field '\(field)' is in a profile, not in this list: add --full", command: spec)
-        }
         let kept = spec.optionFields.first { $0.label == keptLabel }?.fields ?? []
+        let inList = { (field: String) in
+            spec.fields.contains(field) || spec.fields.contains(String(field.prefix { $0 != "." }))
+        }
+        if !options.full, let field = trimmed.first(where: { kept.contains($0) && !inList($0) }) {
+            throw UsageError(
+                message: "the field '\(field)' is in a profile, not in this list: add --full, or choose among "
+                    + "this list's fields: " + spec.fields.joined(separator: ", "),
+                command: spec)
+        }
         if options.full, let field = trimmed.first(where: { !FieldCatalog.profile.contains($0) && !kept.contains($0) })
         {
             throw UsageError(message: "the field '\(field)' is not in a profile, which --full writes", command: spec)

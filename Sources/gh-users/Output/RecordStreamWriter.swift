@@ -38,7 +38,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         self.derived = derived
         if let fields = context.fields {
             self.columns = fields.map { field in
-                Column(field.uppercased(), key: field, shrink: .second) { item in
+                Column(field.uppercased(), key: field, shrink: .second, derived: derived[field] != nil) { item in
                     if let column = derived[field] { return column.value(item) }
                     return JSONText.text(at: Self.path(field), in: item.raw.bytes)
                 }
@@ -87,6 +87,22 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         return output
     }
 
+    /// The keys the columns read, when a record has none of them, for a format that reads columns: every row
+    /// would be blank (a 2012 `starred` answer without the star media type, or a proxy that dropped the media
+    /// type, holds repositories where the columns read `repo` and `starred_at`). Nil when the record has one of
+    /// them, or a column it computes has a value.
+    func keysMissing(from item: Item) -> [String]? {
+        guard context.readsColumns, !columns.isEmpty else { return nil }
+        let bytes = item.raw.bytes
+        for column in columns {
+            let has =
+                column.isDerived
+                ? !column.value(item).isEmpty : JSONText.value(at: Self.path(column.key), in: bytes) != nil
+            if has { return nil }
+        }
+        return columns.map(\.key)
+    }
+
     private func csvCell(_ text: String) -> String {
         CSV.cell(text, context: context)
     }
@@ -103,30 +119,55 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// The bytes of `items`, and in `ends` where each record's bytes end among them: after a write that went
     /// out in part, the records that went out whole.
     mutating func render(_ items: [Item], moreToCome: Bool = false, ends: inout [Int]) -> [UInt8] {
+        var output: [UInt8] = []
+        write(items, moreToCome: moreToCome, ends: &ends) { output += $0 }
+        return output
+    }
+
+    /// How much output `write` holds before handing it on: a page's records, or one record's indented JSON, can be
+    /// many times the answer they came from (every line of a record nested 60 levels deep starts with 120
+    /// spaces), so it goes out in pieces of this size, never as one buffer of all of it.
+    static var chunkSize: Int { 1 << 20 }
+
+    /// `items` handed to `sink` in pieces of about `chunkSize` bytes, in order, and in `ends` where each record's
+    /// bytes end, counted from the first byte given to `sink` by this call.
+    mutating func write<Failure: Error>(
+        _ items: [Item], moreToCome: Bool = false, ends: inout [Int], to sink: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         ends.reserveCapacity(items.count)
         var output: [UInt8] = []
-        output.reserveCapacity(items.count * 512)
+        output.reserveCapacity(min(items.count * 512, Self.chunkSize))
+        var handed = 0
+        func hand(_ output: inout [UInt8]) throws(Failure) {
+            handed += output.count
+            try sink(output)
+            output.removeAll(keepingCapacity: true)
+        }
+        func ended(_ output: inout [UInt8]) throws(Failure) {
+            written += 1
+            ends.append(handed + output.count)
+            if output.count >= Self.chunkSize { try hand(&output) }
+        }
         switch context.format {
         case .json:
             for item in items {
                 output.append(contentsOf: Array((written == 0 ? "[\n  " : ",\n  ").utf8))
-                JSONText.pretty(json(item), indent: 2, level: 1, into: &output)
-                written += 1
-                ends.append(output.count)
+                try JSONText.pretty(json(item), indent: 2, level: 1, into: &output, flushingAt: Self.chunkSize) {
+                    chunk throws(Failure) in try hand(&chunk)
+                }
+                try ended(&output)
             }
         case .ndjson:
             for item in items {
                 JSONText.compact(json(item), into: &output)
                 output.append(UInt8(ascii: "\n"))
-                written += 1
-                ends.append(output.count)
+                try ended(&output)
             }
         case .tsv:
             for item in items {
                 let row = cells(item).map { TerminalSanitizer.sanitize($0, escapeBackslash: true) }
                 output.append(contentsOf: Array((row.joined(separator: "\t") + "\n").utf8))
-                written += 1
-                ends.append(output.count)
+                try ended(&output)
             }
         case .csv:
             if !csvHeaderWritten && !continuesOutput {
@@ -135,8 +176,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             csvHeaderWritten = true
             for item in items {
                 output.append(contentsOf: Array(CSV.row(cells(item).map(csvCell)).utf8))
-                written += 1
-                ends.append(output.count)
+                try ended(&output)
             }
         case .table:
             let rows = items.map { item in cells(item).map { TerminalSanitizer.sanitize($0) } }
@@ -153,12 +193,11 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             if let layout = tableLayout {
                 for row in rows {
                     output.append(contentsOf: Array(layout.line(row).utf8))
-                    written += 1
-                    ends.append(output.count)
+                    try ended(&output)
                 }
             }
         }
-        return output
+        if !output.isEmpty { try hand(&output) }
     }
 
     private var csvHeader: [UInt8] { Array(CSV.row(columns.map(\.key)).utf8) }
@@ -181,8 +220,11 @@ enum CSV {
         context.isTTY ? TerminalSanitizer.sanitize(text) : text
     }
 
+    /// A record of one empty field is `""`: as an empty line it would be no record at all to a reader (Python's
+    /// csv module skips it), and RFC 4180 lets any field be quoted.
     static func row(_ fields: [String]) -> String {
-        fields.map(field).joined(separator: ",") + "\r\n"
+        if fields == [""] { return "\"\"\r\n" }
+        return fields.map(field).joined(separator: ",") + "\r\n"
     }
 
     /// By byte, not by character: a CR LF pair is one `Character`, equal to neither "\r" nor "\n".

@@ -37,4 +37,53 @@ struct MalformedItemsCommandTests {
         #expect(run.err.contains("followers is 1.5, not a whole number"), "\(run.err)")
         #expect(!run.err.contains("not valid JSON"))
     }
+
+    /// `levels` arrays around a `0` that is in `{"id":1,…,"nested":…}` inside the page's array: the answer nests
+    /// `levels + 2` deep.
+    private static func nested(_ levels: Int, widthOfTheInnermost width: Int = 1, account: Bool = false) -> String {
+        let innermost = Array(repeating: "0", count: width).joined(separator: ",")
+        let value = String(repeating: "[", count: levels) + innermost + String(repeating: "]", count: levels)
+        return #"[{"id":1,"# + (account ? #""login":"octocat","# : "") + #""nested":"# + value + "}]"
+    }
+
+    /// A body nested deeper than any GitHub object is refused by every reader alike, a list of records, a list of
+    /// accounts or one account, before anything is written: a record 20,000 objects deep printed 800 MB of
+    /// indented JSON at 1.15 GB of memory (issue 38), and the account lists said "not valid JSON" of it.
+    @Test(arguments: [
+        (["stargazers", "octocat/Hello-World"], "GET /repos/octocat/Hello-World/stargazers?per_page=30", false),
+        (["orgs", "octocat"], "GET /users/octocat/orgs?per_page=30", false),
+        (["followers", "octocat"], "GET /users/octocat/followers?per_page=30", true),
+    ])
+    func anAnswerNestedPast64LevelsIsRefused(arguments: [String], request: String, account: Bool) async {
+        for levels in [63, 20_000] {
+            for format in ["json", "tsv"] {
+                let run = await run(
+                    arguments + ["--format", format], request: request,
+                    body: Self.nested(levels, account: account))
+                #expect(run.status == 1, "\(arguments) \(levels) \(format)")
+                #expect(run.out.isEmpty)
+                #expect(
+                    run.err
+                        == "gh-users: malformed response from \(request): the answer nests objects or arrays more than "
+                        + "64 levels deep, where GitHub's are a few levels deep\n", "\(run.err)")
+            }
+        }
+        let single = await run(
+            ["show", "octocat", "--format", "json"], request: "GET /users/octocat",
+            body: String(Self.nested(64, account: true).dropFirst().dropLast()))
+        #expect(single.status == 1)
+        #expect(single.err.contains("more than 64 levels deep"), "\(single.err)")
+    }
+
+    /// At 64 levels, the most an answer may nest, a wide array at the bottom prints in proportion to the body:
+    /// each `0,` of it (two bytes) is a line of 2 × 64 spaces, so about 66 bytes of output a byte of body.
+    @Test func anAnswerNested64LevelsDeepPrintsInProportion() async throws {
+        let body = Self.nested(62, widthOfTheInnermost: 5_000)
+        let run = await run(
+            ["orgs", "octocat", "--format", "json"], request: "GET /users/octocat/orgs?per_page=30", body: body)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.utf8.count < 70 * body.utf8.count)
+        #expect(run.out.contains("\n" + String(repeating: " ", count: 2 * 64) + "0,\n"))
+        _ = try JSONSerialization.jsonObject(with: Data(run.out.utf8))
+    }
 }

@@ -154,29 +154,79 @@ struct PeopleListCommandTests {
                 + "is too large to list through the API (HTTP 403)\n")
     }
 
-    /// The table names each fork's owner before the fork, as the list is about who forked.
+    /// The table names each fork's owner before the fork, as the list is about who forked; the owner's column
+    /// is `login`, the person's login as on every people list, and `--fields login` takes it.
     @Test func theForkerTableShowsTheOwnerAndTheFork() async {
         let harness = CommandHarness()
         harness.expect("GET /repos/octocat/Hello-World/forks?per_page=30", body: "repos-list-forks")
         let run = await harness.run(["forkers", "octocat/Hello-World", "--format", "csv"])
         #expect(run.status == 0)
-        #expect(run.out == "owner.login,full_name,created_at\r\noctocat,octocat/Hello-World,2011-01-26T19:01:12Z\r\n")
+        #expect(run.out == "login,full_name,created_at\r\noctocat,octocat/Hello-World,2011-01-26T19:01:12Z\r\n")
+        let fields = CommandHarness()
+        fields.expect("GET /repos/octocat/Hello-World/forks?per_page=30", body: "repos-list-forks")
+        let login = await fields.run(["forkers", "octocat/Hello-World", "--format", "json", "--fields", "login"])
+        #expect(login.status == 0)
+        #expect(Bodies.compact(Array(login.out.utf8)) == #"[{"login":"octocat"}]"#)
     }
 
-    /// An invitation sent to an email address has a null login: the table shows the address.
-    @Test func anEmailInvitationShowsTheAddress() async throws {
-        let harness = Self.signedIn()
-        // GitHub's documented invitation, with the null login its schema allows for an email invitation.
+    /// GitHub's documented invitation, with the null login its schema allows for one sent to an email address.
+    private static func emailInvitation() -> Data {
         let documented = String(decoding: Bodies.named("orgs-list-pending-invitations"), as: UTF8.self)
         let emailOnly = documented.replacing(#""login": "monalisa""#, with: #""login": null"#)
         #expect(emailOnly != documented)
+        return Data(emailOnly.utf8)
+    }
+
+    /// An invitation sent to an email address has a null login: each column holds what GitHub sent, an empty
+    /// login and the address under email. Before: the address under `login`.
+    @Test func anEmailInvitationHasAnEmptyLoginAndItsEmail() async throws {
+        for (format, output) in [
+            (
+                "csv",
+                "login,email,role,created_at,inviter.login\r\n"
+                    + ",octocat@github.com,direct_member,2016-11-30T06:46:10-08:00,other_user\r\n"
+            ),
+            ("tsv", "\toctocat@github.com\tdirect_member\t2016-11-30T06:46:10-08:00\tother_user\n"),
+        ] {
+            let harness = Self.signedIn()
+            harness.http.register(
+                RequestMatcher("GET /orgs/github/invitations?per_page=30", accept: "application/vnd.github+json"),
+                status: 200, headers: [], body: Self.emailInvitation())
+            let run = await harness.run(["invitations", "github", "--format", format])
+            #expect(run.status == 0)
+            #expect(run.out == output)
+            #expect(run.err.isEmpty)
+        }
+    }
+
+    /// A CSV record of one empty field is `""`, as RFC 4180 writes it: an empty line is no record to a reader
+    /// (Python's csv.DictReader read 0 of 1).
+    @Test func aCSVRecordOfOneEmptyFieldIsQuoted() async throws {
+        let harness = Self.signedIn()
         harness.http.register(
             RequestMatcher("GET /orgs/github/invitations?per_page=30", accept: "application/vnd.github+json"),
-            status: 200, headers: [], body: Data(emailOnly.utf8))
-        let run = await harness.run(["invitations", "github", "--format", "tsv"])
+            status: 200, headers: [], body: Self.emailInvitation())
+        let run = await harness.run(["invitations", "github", "--format", "csv", "--fields", "login"])
         #expect(run.status == 0)
-        #expect(run.out.hasPrefix("octocat@github.com\tdirect_member\t"))
-        #expect(run.err.isEmpty)
+        #expect(run.out == "login\r\n\"\"\r\n")
+    }
+
+    /// `--anon`'s authors have no login: GitHub sends their name and email, each written in its own column, the
+    /// login left empty. Before: `name <email>` under login.
+    @Test func anAnonymousContributorHasAnEmptyLoginAndItsNameAndEmail() async throws {
+        let harness = CommandHarness()
+        let documented = String(decoding: Bodies.named("repos-list-contributors"), as: UTF8.self)
+        let anonymous = #"{"email":"mona@example.com","name":"Mona","type":"Anonymous","contributions":3}"#
+        let both = String(documented.trimmingCharacters(in: .whitespacesAndNewlines).dropLast()) + "," + anonymous + "]"
+        harness.http.register(
+            RequestMatcher(
+                "GET /repos/octocat/Hello-World/contributors?anon=1&per_page=30", accept: "application/vnd.github+json"),
+            status: 200, headers: [], body: Data(both.utf8))
+        let run = await harness.run(["contributors", "octocat/Hello-World", "--anon", "--format", "csv"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(
+            run.out
+                == "login,name,email,contributions,type\r\noctocat,,,32,User\r\n,Mona,mona@example.com,3,Anonymous\r\n")
     }
 
     /// ORG/TEAM is checked before anything is sent.

@@ -233,4 +233,40 @@ struct StargazersCommandTests {
         #expect(run.status == 0)
         #expect(run.out == "octocat\tmonalisa octocat\t20\t2011-01-16T19:06:43Z\n")
     }
+
+    /// `login` is the stargazer's login (`user.login`), as on every people list, in every format; a field only
+    /// a profile has is a usage error that names the list's own fields. Before: blank lines, `{"login": null}`.
+    @Test func loginIsTheStargazersLogin() async {
+        let expected = [
+            ("csv", "login\r\noctocat\r\n"), ("tsv", "octocat\n"), ("ndjson", #"{"login":"octocat"}"# + "\n"),
+        ]
+        for (format, output) in expected {
+            let harness = CommandHarness.signedIn()
+            harness.expect(
+                "GET /repos/\(Self.repository)/stargazers?per_page=30", accept: Self.star,
+                body: "activity-list-stargazers-for-repo")
+            let run = await harness.run(["stargazers", Self.repository, "--format", format, "--fields", "login"])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out == output)
+        }
+        let refused = await CommandHarness.signedIn().run(["stargazers", Self.repository, "--fields", "login,id"])
+        #expect(refused.status == 64)
+        #expect(
+            refused.err.hasPrefix(
+                "Error: the field 'id' is in a profile, not in this list: add --full, or choose among this list's "
+                    + "fields: login, starred_at, user\n"), "\(refused.err)")
+    }
+
+    /// A live table (more pages to come) gives LOGIN the room of the longest login GitHub allows, 39 columns,
+    /// as every people list does, not the rest of the terminal: before, 88 of a 100-column terminal.
+    @Test func aLiveTableGivesLoginTheRoomOfALogin() async throws {
+        var harness = CommandHarness.signedIn()
+        harness.stdoutTTY = true
+        harness.width = 100
+        Self.script(harness.http, counts: { _ in 40_000 }, graphQL: nil)
+        let run = await harness.run(["stargazers", Self.repository, "--limit", "150"])
+        #expect(run.status == 0, "\(run.err)")
+        let header = try #require(run.out.split(separator: "\n").first).replacing(/\u{1B}\[[0-9;]*m/, with: "")
+        #expect(header == "LOGIN" + String(repeating: " ", count: 39 - 5 + 2) + "STARRED", "\(header)")
+    }
 }

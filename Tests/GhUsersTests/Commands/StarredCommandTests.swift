@@ -22,4 +22,27 @@ struct StarredCommandTests {
         #expect(out.text.hasPrefix("o/r\t2011-01-16T19:06:43Z\t"))
         #expect(ListStarredCommand.declaration.spec.name == "starred")
     }
+
+    /// Repositories where starred records were asked for (a 2012 answer without the star media type, or a proxy
+    /// that dropped it: GitHub's documented repository list) have none of the keys the columns read: every row
+    /// would be blank, so the run says what is missing, exit 1, in every format that reads columns. JSON writes
+    /// them as sent.
+    @Test func recordsWithoutAnyKeyTheColumnsReadAreRefused() async {
+        for format in ["tsv", "csv", "table"] {
+            let harness = CommandHarness()
+            harness.expect("GET /users/octocat/starred?per_page=30", body: "repos-list-for-user")
+            let run = await harness.run(["starred", "octocat", "--format", format])
+            #expect(run.status == 1, "\(format)")
+            #expect(run.out.isEmpty)
+            #expect(
+                run.err.hasPrefix(
+                    "gh-users: the starred repositories GitHub sent have none of the keys this output reads "
+                        + "(repo.full_name, starred_at, repo.language, repo.stargazers_count, repo.description), so "
+                        + "every row would be blank; the first has "), "\(run.err)")
+        }
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat/starred?per_page=30", body: "repos-list-for-user")
+        let json = await harness.run(["starred", "octocat", "--format", "json"])
+        #expect(json.status == 0)
+    }
 }
