@@ -718,6 +718,33 @@ struct FollowerChangesRunTests {
         #expect(changes == "removed\td\t4\t\nremoved\te\t5\t\n")
     }
 
+    /// `--mutual` has no count to compare with, but a list that collapsed to empty where the snapshot holds
+    /// accounts is the same one rule's: refused, both numbers said, FILE as it was.
+    @Test func aMutualListThatCameBackEmptyIsRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "me", "--mutual", "--changes", folder("m.json"), "--format", "tsv"]
+        func graph(following: [Int64]) -> StubTransport {
+            let github = StubTransport()
+            github.answer(
+                "GET /users/me", json: #"{"login":"me","id":9,"followers":2,"following":\#(following.count)}"#)
+            github.answer("GET /users/me/followers?per_page=100", accounts: [1, 2])
+            github.answer("GET /users/me/following?per_page=100", accounts: following)
+            return github
+        }
+        #expect(await run(graph(following: [1, 2]), arguments).0 == 0)
+        let before = try folder.bytes("m.json")
+        let (status, out, err) = await run(graph(following: []), arguments)
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err == "gh-users: me's followers came back empty while the snapshot holds 2 accounts, so the list was "
+                + "not compared: GitHub answers an empty list for one the token can no longer see as well as for one "
+                + "everyone left. If everyone did leave, remove the snapshot file to start again\n"
+                + "gh-users: the snapshot file '\(folder("m.json"))' was left as it was.\n")
+        #expect(try folder.bytes("m.json") == before)
+    }
+
     /// What the reader would refuse (an id that is not positive, an empty login) is never written: the first run
     /// makes no file, a later one leaves it as it was.
     @Test(arguments: [Int64(0), -7])

@@ -311,4 +311,66 @@ struct PeopleChangesRunTests {
         #expect(anonymous.2.contains("--anon's authors"), "\(anonymous.2)")
         #expect(github.calls.isEmpty)
     }
+
+    /// An empty answer (a `200 []`, contributors' `204`) for a list the snapshot holds people of is not everyone
+    /// leaving: GitHub answers so for a list the token can no longer see. Refused, both numbers said, FILE as it was.
+    @Test(arguments: [
+        ("collaborators", "octocat/Hello-World", "/repos/octocat/Hello-World/collaborators", 200),
+        ("contributors", "octocat/Hello-World", "/repos/octocat/Hello-World/contributors", 204),
+        ("team-members", "github/justice-league", "/orgs/github/teams/justice-league/members", 200),
+        ("outside-collaborators", "github", "/orgs/github/outside_collaborators", 200),
+    ])
+    func aListThatCameBackEmptyIsNotRecordedAsEveryoneLeaving(
+        command: String, owner: String, path: String, status: Int
+    ) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = [command, owner, "--changes", folder("p.json"), "--format", "tsv"]
+        let five = StubTransport()
+        five.answer("GET \(path)?per_page=100", accounts: [1, 2, 3, 4, 5])
+        #expect(await run(five, arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("p.json"))))
+        let empty = StubTransport()
+        empty.answer("GET \(path)?per_page=100", status: status, json: status == 204 ? "" : "[]")
+        let (code, out, err) = await run(empty, arguments)
+        #expect(code == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err
+                == "gh-users: GitHub's list of \(command) \(owner) came back empty while the snapshot holds 5 "
+                + "accounts, so the list was not compared: GitHub answers an empty list for one the token can no "
+                + "longer see as well as for one everyone left. If everyone did leave, remove the snapshot file to "
+                + "start again\ngh-users: the snapshot file '\(folder("p.json"))' was left as it was.\n")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("p.json")))) == before)
+    }
+
+    /// Forks far fewer than the repository's `forks_count` are a list GitHub answered in part: refused, both
+    /// numbers said; half of them or more is people leaving.
+    @Test func forksFarBelowTheRepositorysCountAreRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["forkers", "octocat/Hello-World", "--changes", folder("f.json"), "--format", "tsv"]
+        func forks(_ owners: [Int64], counted: Int) -> StubTransport {
+            let github = StubTransport()
+            github.answer("GET /repos/octocat/Hello-World", json: #"{"id":1296269,"forks_count":\#(counted)}"#)
+            let body = owners.map { #"{"id":\#($0 + 100),"owner":{"login":"u\#($0)","id":\#($0)}}"# }
+            github.answer(
+                "GET /repos/octocat/Hello-World/forks?per_page=100", json: "[" + body.joined(separator: ",") + "]")
+            return github
+        }
+        #expect(await run(forks([1, 2, 3, 4, 5], counted: 5), arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("f.json"))))
+        let (code, out, err) = await run(forks([1, 2], counted: 5), arguments)
+        #expect(code == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err
+                == "gh-users: GitHub's list of forkers octocat/Hello-World came back with 2 accounts while the "
+                + "repository's forks_count counts 5, so the list was not compared: GitHub answered only part of it; "
+                + "run again later\ngh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("f.json")))) == before)
+        let (kept, changes, _) = await run(forks([1, 2, 3], counted: 5), arguments)
+        #expect(kept == 0)
+        #expect(changes == "removed\tu4\t4\t\nremoved\tu5\t5\t\n")
+    }
 }

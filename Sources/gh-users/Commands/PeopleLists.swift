@@ -291,7 +291,7 @@ enum PeopleLists {
         full: .records(
             \.profiles, account: ["owner"],
             keeping: [ListedKey("full_name", as: "fork"), ListedKey("created_at", as: "forked_at")]),
-        changes: PeopleChangeKey(account: ["owner"]),
+        changes: PeopleChangeKey(account: ["owner"], counted: "forks_count"),
         columns: { context in
             [
                 Column("OWNER", path: ["owner", "login"], shrink: .last),

@@ -17,6 +17,9 @@ struct PeopleChangeKey: Sendable {
     var fallbackName: String?
     /// What tells a list the token sees only part of from the whole (`members` for a token that is not a
     /// member lists only the public ones): the refusal, or nil for a list to record.
+    /// The repository's key that counts the list (`forks_count`): a list far below it is not recorded
+    /// (`ListCollapse`).
+    var counted: String?
     var check: (@Sendable (PeopleListOptions, [PeopleSnapshot.Entry], any GitHubReader) async -> DomainError?)?
 
     struct RolePasses: Sendable {
@@ -126,6 +129,16 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         }
         // Held until the new snapshot is in place.
         defer { withExtendedLifetime(lock) {} }
+        var counted: Int?
+        if let count = key.counted {
+            do throws(DomainError) {
+                let repository = try await github.fetch(GitHubEndpoints.repository(options.owner))
+                counted = Int(JSONText.text(of: count, in: repository.raw.bytes))
+            } catch {
+                io.writeErr(context.presenter.present(error).message + file.untouched)
+                return .failed(error)
+            }
+        }
         let people: [PeopleSnapshot.Entry]
         switch await readList() {
         case .success(let read): people = read
@@ -134,6 +147,13 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             return .failed(error)
         case .failure(.refused(let message)):
             io.writeErr("gh-users: \(message)\n" + file.untouched)
+            return .setupFailed
+        }
+        let collapse = ListCollapse(
+            list: "GitHub's list of \(subject.description)", read: people.count,
+            counted: counted.map { ($0, "the repository's \(key.counted ?? "")") }, recorded: previous?.people.count)
+        if let refusal = collapse.refusal {
+            io.writeErr("gh-users: \(refusal)\n" + file.untouched)
             return .setupFailed
         }
         if let check = key.check, let refusal = await check(options, people, github) {
@@ -216,7 +236,9 @@ extension PeopleChangeKey {
             which list it is); the first run only records it and says so. It reads the whole list (--all is
             implied; --limit and --full cannot be used with it). A run that stops before its changes are all
             written and read (a failed request, a refusal, a rate limit, Ctrl-C, a full stdout, a reader that
-            left) leaves FILE as it was, so the next run reports them again. A FILE that is not a snapshot, or
+            left) leaves FILE as it was, so the next run reports them again; so does a list that came back
+            empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")
+            (exit status 1, both numbers said). A FILE that is not a snapshot, or
             one made for another list (another command, owner or filters), is exit status 1 and left as it
             is; one run at a time may use it (FILE.lock).
             """
