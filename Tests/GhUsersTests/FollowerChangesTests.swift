@@ -139,7 +139,15 @@ struct FollowSnapshotTests {
         accounts: accounts([(1, "alice"), (2, "bob \"quoted\" \\ é")]))
 
     @Test func aSnapshotReadsBackAsItWasWritten() {
-        #expect(FollowSnapshot.decode(snapshot.encoded) == .success(snapshot))
+        let written = FollowSnapshot(
+            subject: snapshot.subject, accounts: accounts([(1, "alice"), (2, "bob_2-x[bot]")]))
+        #expect(FollowSnapshot.decode(written.encoded) == .success(written))
+        // A login GitHub cannot issue is escaped as JSON is, and never read back as one (see `itIsOneAccountALine`).
+        guard case .failure(let problem) = FollowSnapshot.decode(snapshot.encoded) else {
+            Issue.record("read a login with quotes and a space")
+            return
+        }
+        #expect(problem.detail.contains("a login of 17 bytes that GitHub cannot issue"), "\(problem.detail)")
         let empty = FollowSnapshot(
             subject: FollowSnapshotSubject(relation: .following, account: .init(id: 1, login: "a"), filter: nil),
             accounts: [])
@@ -716,6 +724,22 @@ struct FollowerChangesRunTests {
         let (kept, changes, _) = await run(github([Array(five.prefix(3))], followers: 5), arguments)
         #expect(kept == 0)
         #expect(changes == "removed\td\t4\t\nremoved\te\t5\t\n")
+    }
+
+    /// A follower whose login GitHub cannot issue is refused at the first, never held, and never recorded.
+    @Test func aFollowerWithALoginGitHubCannotIssueIsRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let long = String(repeating: "z", count: 100_000)
+        let (status, out, err) = await run(
+            github([[(1, "a"), (2, long)]]), ["followers", "me", "--changes", folder("f.json")])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err == "gh-users: me's followers holds a login of 100000 bytes that GitHub cannot issue (a login is 1 to "
+                + "39 letters, digits, '-' or '_'), which a snapshot cannot record, so nothing was compared\n"
+                + "gh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
+        #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
     }
 
     /// `--mutual` has no count to compare with, but a list that collapsed to empty where the snapshot holds

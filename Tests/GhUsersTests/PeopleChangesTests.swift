@@ -373,4 +373,42 @@ struct PeopleChangesRunTests {
         #expect(kept == 0)
         #expect(changes == "removed\tu4\t4\t\nremoved\tu5\t5\t\n")
     }
+    /// A login GitHub cannot issue (its are at most 39 characters) is refused at the first one, never held: a
+    /// hostile list of 200 KB logins took the run to 2 GB. The message gives its length, not the login.
+    @Test func aLoginGitHubCannotIssueIsRefusedAndNeverRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let long = String(repeating: "a", count: 200_000)
+        let github = StubTransport()
+        github.answer(
+            "GET /repos/octocat/Hello-World/collaborators?per_page=100",
+            json: #"[{"login":"octocat","id":1,"role_name":"admin"},{"login":"\#(long)","id":2,"role_name":"read"}]"#)
+        let (status, out, err) = await run(
+            github, ["collaborators", "octocat/Hello-World", "--changes", folder("c.json")])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err
+                == "gh-users: GitHub's list of collaborators octocat/Hello-World holds a login of 200000 bytes that "
+                + "GitHub cannot issue (a login is 1 to 39 letters, digits, '-' or '_'), which a snapshot cannot "
+                + "record, so nothing was compared\ngh-users: the snapshot file '\(folder("c.json"))' was left as "
+                + "it was.\n")
+        #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
+    }
+
+    /// An invitation to an email address is named by the address, up to RFC 5321's 254 bytes; a login of 40
+    /// characters is no login, and a snapshot file holding one is refused as GitHub's list is.
+    @Test func anInvitationsAddressIsANameAndALoginOfFortyIsNot() {
+        #expect(PeopleSnapshot.Entry(id: 3, login: "x@example.com").problem == nil)
+        #expect(PeopleSnapshot.Entry(id: 3, login: "dependabot[bot]").problem == nil)
+        #expect(PeopleSnapshot.Entry(id: 3, login: String(repeating: "a", count: 39)).problem == nil)
+        #expect(PeopleSnapshot.Entry(id: 3, login: String(repeating: "a", count: 40)).problem != nil)
+        #expect(PeopleSnapshot.Entry(id: 3, login: String(repeating: "a", count: 250) + "@x.org").problem != nil)
+        let text = #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"a b"}]}"#
+        guard case .failure(let problem) = PeopleSnapshot.decode(Array(text.utf8)) else {
+            Issue.record("read a login with a space")
+            return
+        }
+        #expect(problem.detail.contains("a login of 3 bytes that GitHub cannot issue"), "\(problem.detail)")
+    }
 }

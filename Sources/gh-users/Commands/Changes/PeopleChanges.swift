@@ -202,6 +202,13 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
                                     "GitHub's list of \(subject.description) holds a record without an id or a login, "
                                         + "which a snapshot cannot record, so nothing was compared"))
                         }
+                        // Refused at the first: a hostile list of long logins is never held.
+                        if let problem = entry.problem {
+                            return .failure(
+                                .refused(
+                                    "GitHub's list of \(subject.description) holds \(problem), which a snapshot "
+                                        + "cannot record, so nothing was compared"))
+                        }
                         if seen.insert(entry.id).inserted { people.append(entry) }
                     }
                     guard people.count <= Self.bound else {

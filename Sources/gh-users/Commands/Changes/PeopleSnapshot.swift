@@ -18,7 +18,8 @@ struct PeopleSnapshot: Sendable, Equatable {
 
         /// What the reader refuses in an entry: written, it would make every later run refuse the file.
         var problem: String? {
-            id > 0 && !login.isEmpty ? nil : "a person whose id is not positive or whose login is empty"
+            guard id > 0, !login.isEmpty else { return "a person whose id is not positive or whose login is empty" }
+            return ListChange.loginProblem(login, orAddress: true)
         }
     }
 

@@ -176,7 +176,16 @@ struct FollowerChangesCoordinator {
         var accounts: [FollowSnapshot.Account] = []
         do throws(DomainError) {
             while !viewModel.isExhausted {
-                accounts += try await viewModel.loadNextPage().map { .init(id: $0.id, login: $0.login) }
+                for user in try await viewModel.loadNextPage() {
+                    // Refused at the first: a hostile list of long logins is never held. (An id or an empty
+                    // login the reader refuses is said once the list is read, by the snapshot's own check.)
+                    if !user.login.isEmpty, let problem = ListChange.loginProblem(user.login) {
+                        throw .refused(
+                            "\(account.login)'s \(relation.rawValue) holds \(problem), which a snapshot cannot "
+                                + "record, so nothing was compared")
+                    }
+                    accounts.append(.init(id: user.id, login: user.login))
+                }
                 if accounts.count > bound {
                     throw FollowGraph.overBound(
                         whose: "\(account.login)'s", relation, count: count, bound: bound,
