@@ -243,7 +243,8 @@ extension PeopleChangeKey {
             which list it is); the first run only records it and says so. It reads the whole list (--all is
             implied; --limit and --full cannot be used with it). A run that stops before its changes are all
             written and read (a failed request, a refusal, a rate limit, Ctrl-C, a full stdout, a reader that
-            left) leaves FILE as it was, so the next run reports them again; so does a list that came back
+            left or took nothing for 5 seconds: said, exit status 1) leaves FILE as it was, so the next run
+            reports them again; so does a login GitHub cannot issue, and a list that came back
             empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")
             (exit status 1, both numbers said). A FILE that is not a snapshot, or
             one made for another list (another command, owner or filters), is exit status 1 and left as it
