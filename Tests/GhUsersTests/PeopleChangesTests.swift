@@ -120,17 +120,18 @@ struct PeopleChangeKeyTests {
         #expect(PeopleChangeKey().entry(Array(#"{"login":"a","id":-2}"#.utf8), role: nil) == nil)
     }
 
-    @Test func membersAreReadARoleAtATimeUnlessOneRoleOrThePublicOnesAreAsked() throws {
+    @Test func membersAreTheWholeListWithTheOwnersRoleUnlessOneRoleOrThePublicOnesAreAsked() throws {
         let owner = ListOwner.organization(try Login(validating: "github"))
         let whole = PeopleListOptions(owner: owner)
-        #expect(PeopleChangeKey.members.passes(whole).map(\.role) == ["admin", "member"])
-        #expect(PeopleChangeKey.members.passes(whole).map { $0.options.filters["role"] } == ["admin", "member"])
+        #expect(PeopleChangeKey.members.passes(whole).map(\.role) == ["member", "admin"])
+        #expect(PeopleChangeKey.members.passes(whole).map { $0.options.filters["role"] } == [nil, "admin"])
+        #expect(PeopleChangeKey.members.passes(whole).map(\.rolesOnly) == [false, true])
         var admins = whole
         admins.filters["role"] = "admin"
         #expect(PeopleChangeKey.members.passes(admins).map(\.role) == ["admin"])
         var everyone = whole
         everyone.filters["role"] = "all"
-        #expect(PeopleChangeKey.members.passes(everyone).map(\.role) == ["admin", "member"])
+        #expect(PeopleChangeKey.members.passes(everyone).map(\.role) == ["member", "admin"])
         var publicOnes = whole
         publicOnes.publicOnly = true
         #expect(PeopleChangeKey.members.passes(publicOnes).map(\.role) == [nil])
@@ -146,13 +147,16 @@ struct PeopleChangesRunTests {
         return (status, out.text, err.text)
     }
 
-    /// `github`'s members as a member of it (`me`, id 9) sees them: the owners, then the others.
-    private func members(admins: [(Int64, String)], others: [(Int64, String)], me: Int64 = 9) -> StubTransport {
+    /// `github`'s members as a member of it (`me`, id 9) sees them: the whole list (the owners, then the others,
+    /// unless `whole` is given), then the owners' list.
+    private func members(
+        admins: [(Int64, String)], others: [(Int64, String)], whole: [(Int64, String)]? = nil, me: Int64 = 9
+    ) -> StubTransport {
         let github = StubTransport()
         github.answer("GET /user", json: #"{"login":"me","id":\#(me)}"#)
-        for (role, page) in [("admin", admins), ("member", others)] {
+        for (query, page) in [("", whole ?? admins + others), ("role=admin&", admins)] {
             github.answer(
-                "GET /orgs/github/members?role=\(role)&per_page=100", accounts: page.map(\.0),
+                "GET /orgs/github/members?\(query)per_page=100", accounts: page.map(\.0),
                 logins: Dictionary(uniqueKeysWithValues: page))
         }
         return github
@@ -193,6 +197,59 @@ struct PeopleChangesRunTests {
                 + "as gone. --changes needs a member's token (read:org), or --public for the public members' changes\n"
                 + "gh-users: the snapshot file '\(folder("m.json"))' was left as it was.\n")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
+    }
+
+    /// Someone promoted between the two passes is not "removed" then "added": presence comes from the whole list,
+    /// and only the role from the owners' list; someone who joined between the passes waits for the next run.
+    @Test func someonePromotedBetweenThePassesIsOneRoleChange() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--changes", folder("m.json"), "--format", "tsv"]
+        #expect(await run(members(admins: [(9, "me")], others: [(1, "alice")]), arguments).0 == 0)
+        let promoted = members(
+            admins: [(9, "me"), (1, "alice"), (5, "dave")], others: [], whole: [(9, "me"), (1, "alice")])
+        let (status, out, err) = await run(promoted, arguments)
+        #expect(status == 0, "\(err)")
+        #expect(out == "changed\talice\t1\tadmin\tmember\t\n")
+    }
+
+    /// A GitHub App's installation token is no user: `GET /user` is its 403, and its list is recorded.
+    @Test func anInstallationTokensMembersAreRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let github = StubTransport()
+        github.answer(
+            "GET /user", status: 403,
+            json:
+                #"{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/users/users#get-the-authenticated-user","status":"403"}"#
+        )
+        github.answer("GET /orgs/github/members?per_page=100", accounts: [1, 2])
+        github.answer("GET /orgs/github/members?role=admin&per_page=100", accounts: [1])
+        let (status, out, err) = await run(github, ["members", "github", "--changes", folder("m.json")])
+        #expect(status == 0, "\(err)")
+        #expect(out.isEmpty)
+        #expect(err.contains("recorded the 2 accounts of 'gh-users members github'"), "\(err)")
+    }
+
+    /// A filter given at its default (`--affiliation all`) names the same list as none.
+    @Test func aFilterAtItsDefaultIsTheSameListAsNone() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let without = StubTransport()
+        without.answer("GET /repos/octocat/Hello-World/collaborators?per_page=100", accounts: [1])
+        #expect(await run(without, ["collaborators", "octocat/Hello-World", "--changes", folder("c.json")]).0 == 0)
+        let all = StubTransport()
+        all.answer("GET /repos/octocat/Hello-World/collaborators?affiliation=all&per_page=100", accounts: [1, 2])
+        let (status, out, err) = await run(
+            all,
+            [
+                "collaborators", "octocat/Hello-World", "--affiliation", "all", "--changes", folder("c.json"),
+                "--format", "tsv",
+            ])
+        #expect(status == 0, "\(err)")
+        #expect(out.hasPrefix("added\t"), "\(out)")
+        let recorded = try #require(try PeopleSnapshotFile(path: folder("c.json")).load())
+        #expect(recorded.subject.filters.isEmpty)
     }
 
     /// A collaborator's `role_name` is the role: a permission that changed is a change.
@@ -373,6 +430,7 @@ struct PeopleChangesRunTests {
         #expect(kept == 0)
         #expect(changes == "removed\tu4\t4\t\nremoved\tu5\t5\t\n")
     }
+
     /// A login GitHub cannot issue (its are at most 39 characters) is refused at the first one, never held: a
     /// hostile list of 200 KB logins took the run to 2 GB. The message gives its length, not the login.
     @Test func aLoginGitHubCannotIssueIsRefusedAndNeverRecorded() async throws {
