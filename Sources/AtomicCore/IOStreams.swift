@@ -24,22 +24,45 @@ extension OutputSink {
     package var unreadBytes: Int? { nil }
     package var isOpen: Bool { true }
 
-    /// Whether the reader left before the end of what was written, asked once everything is written and before
-    /// something is recorded as seen (`--changes` replacing its snapshot). A pipe is waited on until its reader has
-    /// taken every byte, as a blocking write would wait, and then for `grace` more, since a reader that stops
-    /// early (`| head -1`) may take everything in one read and leave a moment later. Anything else is asked once.
-    package func readerLeftEarly(grace: Duration = .milliseconds(100)) async -> Bool {
-        guard unreadBytes != nil else { return readerHasLeft }
-        while let unread = unreadBytes, unread > 0, !readerHasLeft, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(5))
+    /// What became of everything written, asked once it is all written and before something is recorded as
+    /// seen (`--changes` replacing its snapshot). A pipe is waited on until its reader has taken every byte, as a
+    /// blocking write would wait, and then for `grace` more, since a reader that stops early (`| head -1`,
+    /// `| grep -q`) may take everything in one read and leave a moment later. A reader that takes nothing for
+    /// `limit` (a parent that waits for the process to end before it reads, as `Popen(…).wait()` does) is
+    /// waited on no longer. Anything else is asked once. `sleep` is the clock: tests pass one that returns at
+    /// once. A cancelled task stops waiting; the caller asks `Task.isCancelled`.
+    package func waitForReader(
+        grace: Duration = .milliseconds(100), limit: Duration = .seconds(5),
+        sleep: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) async -> ReaderWait {
+        guard var unread = unreadBytes else { return readerHasLeft ? .left : .tookAll }
+        let step = Duration.milliseconds(5)
+        var idle = Duration.zero
+        while unread > 0, !readerHasLeft, !Task.isCancelled {
+            guard idle < limit else { return .timedOut }
+            await sleep(step)
+            let now = unreadBytes ?? 0
+            // The limit is on a reader that takes nothing: one that is slow but reading is waited on.
+            idle = now < unread ? .zero : idle + step
+            unread = now
         }
         var waited = Duration.zero
         while waited < grace, !readerHasLeft, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(5))
-            waited += .milliseconds(5)
+            await sleep(step)
+            waited += step
         }
-        return readerHasLeft
+        return readerHasLeft ? .left : .tookAll
     }
+}
+
+/// What `OutputSink.waitForReader` found.
+package enum ReaderWait: Sendable, Equatable {
+    /// The reader took everything and stayed, or the output is no pipe.
+    case tookAll
+    /// The reader went away before it took everything, or right after (`| head -1`, `| grep -q`).
+    case left
+    /// The reader took nothing for the whole limit.
+    case timedOut
 }
 
 /// The reader of stdout went away (EPIPE). Commands stop quietly when they see it.

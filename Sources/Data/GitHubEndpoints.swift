@@ -37,6 +37,27 @@ package enum GitHubEndpoints {
         list(endpoint, under: owner, filters: filters, decode: accounts)
     }
 
+    /// An organization's members (`GET /orgs/{org}/members`). GitHub redirects a caller who is not a member to
+    /// the public members, a list without filters, and says so only by where the answer came from: a filtered
+    /// list answered from there is refused (exit 4) rather than taken for the filtered one, and an unfiltered one
+    /// is the public members, which its page says (`Page.answeredPath`).
+    package static func members(under owner: ListOwner, filters: [String: String]) -> ListResource<User> {
+        list(.members, under: owner, filters: filters) { body throws(DomainError) in
+            var page = try accounts(body)
+            guard let path = body.answeredPath, path.hasSuffix("/public_members") else { return page }
+            guard filters.isEmpty else {
+                let given = filters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                throw .unauthorized(
+                    status: 302,
+                    message: "GitHub answered with the public members (\(path)), where it sends a token that is not a "
+                        + "member of \(owner), and they have no filters: \(given.joined(separator: ", ")) needs a "
+                        + "member's token (read:org)")
+            }
+            page.answeredPath = path
+            return page
+        }
+    }
+
     /// The records listed under an organization or a repository that need no typed field (`GET
     /// /repos/{owner}/{repo}/forks`); `204 No Content` (an empty repository's contributors) is an empty list.
     package static func records(

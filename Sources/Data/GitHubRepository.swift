@@ -219,7 +219,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
             return try resource.decode(
                 ResourceBody(
                     bytes: [UInt8](response.body), next: next, label: label, headers: Self.headers(response),
-                    status: response.status))
+                    status: response.status, answeredPath: response.url.path == url.path ? nil : response.url.path))
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))
         }

@@ -121,26 +121,16 @@ enum GraphQLContributionsResponse {
         }
         if let owner = dto.data?.repositoryOwner {
             guard owner.typename == "User" else { return .notAUser(type: owner.typename ?? "unknown type") }
-            // A calendar beside an error may be missing what the error is about: it is never taken as whole.
-            if let first = errors.first { throw failure(first, response: response, requestID: requestID) }
+            try answer.refuse(errors, response)
             guard let calendar = owner.contributionsCollection?.contributionCalendar else {
                 throw answer.malformed("a required field 'contributionsCollection' is missing")
             }
             return .calendar(try days(of: calendar, span: span, answer: answer))
         }
         if errors.contains(where: { $0.type == "NOT_FOUND" }) { return .notFound }
-        if let first = errors.first { throw failure(first, response: response, requestID: requestID) }
+        try answer.refuse(errors, response)
         guard dto.data?.hasOwner == true else { throw answer.malformed("no data and no errors") }
         return .notFound
-    }
-
-    private static func failure(
-        _ error: GraphQLProfileResponseDTO.ErrorDTO, response: HTTPResponse, requestID: String?
-    ) -> GraphQLBatchFailure {
-        .failed(
-            .server(
-                status: response.status, message: "GraphQL: " + (error.message ?? error.type ?? "an error"),
-                requestID: requestID))
     }
 
     private static func days(

@@ -40,4 +40,24 @@ struct GraphQLListAnswer {
         }
         return (dto, errors)
     }
+
+    /// An error beside the data stops the run: the page may be missing what the error is about (a SAML
+    /// `FORBIDDEN` drops the members it hides), so it is never taken as whole.
+    func refuse(_ errors: [GraphQLProfileResponseDTO.ErrorDTO], _ response: HTTPResponse) throws(GraphQLBatchFailure) {
+        guard let first = errors.first else { return }
+        throw .failed(
+            .server(
+                status: response.status, message: "GraphQL: " + (first.message ?? first.type ?? "an error"),
+                requestID: requestID))
+    }
+
+    /// The next page's cursor, nil at the end; a page that says there is more without saying where is
+    /// malformed, never the end of the list.
+    func nextCursor(hasNextPage: Bool?, endCursor: String?) throws(GraphQLBatchFailure) -> String? {
+        guard hasNextPage == true else { return nil }
+        guard let endCursor, !endCursor.isEmpty else {
+            throw malformed("hasNextPage is true but endCursor is missing")
+        }
+        return endCursor
+    }
 }

@@ -85,13 +85,7 @@ enum GraphQLStargazersResponse {
             let message = errors.first.map { $0.message ?? $0.type ?? "an error" } ?? "no data and no errors"
             throw .failed(.server(status: response.status, message: "GraphQL: " + message, requestID: requestID))
         }
-        if let first = errors.first {
-            // A page beside an error may be missing what the error is about: it is never taken as whole.
-            throw .failed(
-                .server(
-                    status: response.status, message: "GraphQL: " + (first.message ?? first.type ?? "an error"),
-                    requestID: requestID))
-        }
+        try answer.refuse(errors, response)
         var records: [Record] = []
         let edges = connection.edges ?? []
         for (index, edge) in edges.enumerated() {
@@ -105,13 +99,8 @@ enum GraphQLStargazersResponse {
             records.append(Record(id: id, raw: RawJSON(bytes: record.bytes)))
         }
         guard connection.totalCount >= 0 else { throw answer.malformed("totalCount is negative") }
-        var next: String?
-        if connection.pageInfo.hasNextPage {
-            guard let cursor = connection.pageInfo.endCursor, !cursor.isEmpty else {
-                throw answer.malformed("hasNextPage is true but endCursor is missing")
-            }
-            next = cursor
-        }
+        let next = try answer.nextCursor(
+            hasNextPage: connection.pageInfo.hasNextPage, endCursor: connection.pageInfo.endCursor)
         return StargazerPage(records: records, read: edges.count, totalCount: connection.totalCount, endCursor: next)
     }
 }

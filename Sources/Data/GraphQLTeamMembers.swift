@@ -91,6 +91,7 @@ enum GraphQLTeamMembersResponse {
                 ErrorMapping.ownResourceRefusal(
                     .notFound(resource: "team '\(team)'", requestID: requestID), endpoint: .teamMembers))
         }
+        try answer.refuse(errors, response)
         var users: [User] = []
         for edge in members.edges ?? [] {
             guard let edge, let user = user(edge) else {
@@ -98,7 +99,8 @@ enum GraphQLTeamMembersResponse {
             }
             users.append(user)
         }
-        let next = members.pageInfo?.hasNextPage == true ? members.pageInfo?.endCursor : nil
+        let next = try answer.nextCursor(
+            hasNextPage: members.pageInfo?.hasNextPage, endCursor: members.pageInfo?.endCursor)
         return Page(items: users, next: next.map { PageCursor(url: $0) })
     }
 

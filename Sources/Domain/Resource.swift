@@ -12,13 +12,20 @@ package struct ResourceBody: Sendable {
     package let status: Int
     /// The answer was `204 No Content`: there is no body to read.
     package var noContent: Bool { status == 204 }
+    /// The path that answered, when a redirect within the origin took the request elsewhere (GitHub sends a
+    /// non-member's `/orgs/{org}/members` to `/orgs/{org}/public_members`); nil when the path asked answered.
+    package var answeredPath: String?
 
-    package init(bytes: [UInt8], next: PageCursor?, label: String, headers: [String: String] = [:], status: Int = 200) {
+    package init(
+        bytes: [UInt8], next: PageCursor?, label: String, headers: [String: String] = [:], status: Int = 200,
+        answeredPath: String? = nil
+    ) {
         self.bytes = bytes
         self.next = next
         self.label = label
         self.headers = headers
         self.status = status
+        self.answeredPath = answeredPath
     }
 }
 

@@ -19,6 +19,8 @@ package struct Page<Item: Sendable>: Sendable {
     /// GitHub answered `204 No Content`: an empty list with no body, as it answers for a list it no longer
     /// serves (`GET /users/{username}/subscriptions` since July 2026).
     package let noContent: Bool
+    /// The list that answered when GitHub redirected the request to another (`ResourceBody.answeredPath`).
+    package var answeredPath: String?
 
     package init(
         items: [Item], next: PageCursor?, totalCount: Int? = nil, incompleteResults: Bool = false,

@@ -61,8 +61,8 @@ struct FileDescriptorSinkTests {
         #expect(!FileDescriptorSink(descriptor: null).readerHasLeft)
     }
 
-    /// A reader that takes everything in one read and leaves a moment later (`| head -1`) left early; one that
-    /// took everything and stays did not, and neither did a file.
+    /// A reader that takes everything in one read and leaves a moment later (`| head -1`) left; one that took
+    /// everything and stays took it all, and so did a file.
     @Test func aReaderThatLeavesAfterTakingEverythingLeftEarly() async throws {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
@@ -78,7 +78,7 @@ struct FileDescriptorSinkTests {
             close(reader)
         }
         leaves.start()
-        #expect(await sink.readerLeftEarly(grace: .seconds(5)))
+        #expect(await sink.waitForReader(grace: .seconds(5)) == .left)
 
         var stays: [Int32] = [0, 0]
         try #require(pipe(&stays) == 0)
@@ -89,13 +89,13 @@ struct FileDescriptorSinkTests {
         var buffer = [UInt8](repeating: 0, count: 64)
         #expect(read(stays[0], &buffer, buffer.count) == 4)
         #expect(kept.unreadBytes == 0)
-        #expect(!(await kept.readerLeftEarly(grace: .milliseconds(50))))
+        #expect(await kept.waitForReader(grace: .milliseconds(50)) == .tookAll)
 
         let null = open("/dev/null", O_WRONLY)
         try #require(null >= 0)
         defer { close(null) }
         #expect(FileDescriptorSink(descriptor: null).unreadBytes == nil)
-        #expect(!(await FileDescriptorSink(descriptor: null).readerLeftEarly()))
+        #expect(await FileDescriptorSink(descriptor: null).waitForReader() == .tookAll)
     }
 
     /// `>&-`: a descriptor that is not open says so before anything is written; an open one does not.

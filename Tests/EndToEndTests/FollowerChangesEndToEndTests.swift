@@ -176,6 +176,47 @@ struct FollowerChangesEndToEndTests {
         }
     }
 
+    /// `… --changes F | grep -q removed`: the reader leaves once it has what it wants. F is not advanced, and
+    /// stderr says so and why (exit 1), rather than the same alert every night in silence.
+    @Test func aReaderThatLeavesIsToldFileWasNotUpdated() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 1000) { server in
+            let target = try account(server)
+            let leavers = Array(server.followGraph.followers(of: target).prefix(3))
+            #expect(try await changes(server, target.login).status == 0)
+            let before = try bytes(snapshot)
+            for leaver in leavers { try await asUser(leaver.login, ["unfollow", "--yes", target.login], server) }
+            let grep = try await BinaryRunner.shell(
+                #"{ "$GH_USERS" followers \#(target.login) --changes '\#(snapshot)' --per-page 5 --api-url \#(server.baseURL) --no-cache --format tsv; echo "exit $?" >&2; } | grep -q removed"#,
+                environment: reader)
+            #expect(grep.status == 0)
+            #expect(
+                grep.stderr.contains("the reader of stdout went away before it took every change"), "\(grep.stderr)")
+            #expect(grep.stderr.hasSuffix("was left as it was.\nexit 1\n"), "\(grep.stderr)")
+            #expect(try bytes(snapshot) == before)
+        }
+    }
+
+    /// SIGTERM while the changes wait in the pipe for their reader: exit 143, F as it was. The shell holds the
+    /// FIFO's reading end and takes one byte, so the run has written its changes and waits for the rest.
+    @Test func aSigtermWhileTheReaderHasTheChangesLeavesTheSnapshot() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 1000) { server in
+            let target = try account(server)
+            let leavers = Array(server.followGraph.followers(of: target).prefix(3))
+            #expect(try await changes(server, target.login).status == 0)
+            let before = try bytes(snapshot)
+            for leaver in leavers { try await asUser(leaver.login, ["unfollow", "--yes", target.login], server) }
+            let fifo = folder.appendingPathComponent("out").path
+            let run = try await BinaryRunner.shell(
+                #"mkfifo '\#(fifo)'; exec 3<>'\#(fifo)'; "$GH_USERS" followers \#(target.login) --changes '\#(snapshot)' --per-page 5 --api-url \#(server.baseURL) --no-cache --format tsv > '\#(fifo)' & pid=$!; head -c 1 <&3 > /dev/null; kill -TERM $pid; wait $pid; echo "exit $?""#,
+                environment: reader)
+            #expect(run.stdout == "exit 143\n", "\(run.stderr)")
+            #expect(run.stderr.contains("was left as it was"), "\(run.stderr)")
+            #expect(try bytes(snapshot) == before)
+        }
+    }
+
     @Test func mutualFollowersAreTheSetTheSnapshotHolds() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 1000) { server in

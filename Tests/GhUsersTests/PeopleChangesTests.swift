@@ -120,17 +120,18 @@ struct PeopleChangeKeyTests {
         #expect(PeopleChangeKey().entry(Array(#"{"login":"a","id":-2}"#.utf8), role: nil) == nil)
     }
 
-    @Test func membersAreReadARoleAtATimeUnlessOneRoleOrThePublicOnesAreAsked() throws {
+    @Test func membersAreTheWholeListWithTheOwnersRoleUnlessOneRoleOrThePublicOnesAreAsked() throws {
         let owner = ListOwner.organization(try Login(validating: "github"))
         let whole = PeopleListOptions(owner: owner)
-        #expect(PeopleChangeKey.members.passes(whole).map(\.role) == ["admin", "member"])
-        #expect(PeopleChangeKey.members.passes(whole).map { $0.options.filters["role"] } == ["admin", "member"])
+        #expect(PeopleChangeKey.members.passes(whole).map(\.role) == ["member", "admin"])
+        #expect(PeopleChangeKey.members.passes(whole).map { $0.options.filters["role"] } == [nil, "admin"])
+        #expect(PeopleChangeKey.members.passes(whole).map(\.rolesOnly) == [false, true])
         var admins = whole
         admins.filters["role"] = "admin"
         #expect(PeopleChangeKey.members.passes(admins).map(\.role) == ["admin"])
         var everyone = whole
         everyone.filters["role"] = "all"
-        #expect(PeopleChangeKey.members.passes(everyone).map(\.role) == ["admin", "member"])
+        #expect(PeopleChangeKey.members.passes(everyone).map(\.role) == ["member", "admin"])
         var publicOnes = whole
         publicOnes.publicOnly = true
         #expect(PeopleChangeKey.members.passes(publicOnes).map(\.role) == [nil])
@@ -146,13 +147,16 @@ struct PeopleChangesRunTests {
         return (status, out.text, err.text)
     }
 
-    /// `github`'s members as a member of it (`me`, id 9) sees them: the owners, then the others.
-    private func members(admins: [(Int64, String)], others: [(Int64, String)], me: Int64 = 9) -> StubTransport {
+    /// `github`'s members as a member of it (`me`, id 9) sees them: the whole list (the owners, then the others,
+    /// unless `whole` is given), then the owners' list.
+    private func members(
+        admins: [(Int64, String)], others: [(Int64, String)], whole: [(Int64, String)]? = nil, me: Int64 = 9
+    ) -> StubTransport {
         let github = StubTransport()
         github.answer("GET /user", json: #"{"login":"me","id":\#(me)}"#)
-        for (role, page) in [("admin", admins), ("member", others)] {
+        for (query, page) in [("", whole ?? admins + others), ("role=admin&", admins)] {
             github.answer(
-                "GET /orgs/github/members?role=\(role)&per_page=100", accounts: page.map(\.0),
+                "GET /orgs/github/members?\(query)per_page=100", accounts: page.map(\.0),
                 logins: Dictionary(uniqueKeysWithValues: page))
         }
         return github
@@ -193,6 +197,59 @@ struct PeopleChangesRunTests {
                 + "as gone. --changes needs a member's token (read:org), or --public for the public members' changes\n"
                 + "gh-users: the snapshot file '\(folder("m.json"))' was left as it was.\n")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
+    }
+
+    /// Someone promoted between the two passes is not "removed" then "added": presence comes from the whole list,
+    /// and only the role from the owners' list; someone who joined between the passes waits for the next run.
+    @Test func someonePromotedBetweenThePassesIsOneRoleChange() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--changes", folder("m.json"), "--format", "tsv"]
+        #expect(await run(members(admins: [(9, "me")], others: [(1, "alice")]), arguments).0 == 0)
+        let promoted = members(
+            admins: [(9, "me"), (1, "alice"), (5, "dave")], others: [], whole: [(9, "me"), (1, "alice")])
+        let (status, out, err) = await run(promoted, arguments)
+        #expect(status == 0, "\(err)")
+        #expect(out == "changed\talice\t1\tadmin\tmember\t\n")
+    }
+
+    /// A GitHub App's installation token is no user: `GET /user` is its 403, and its list is recorded.
+    @Test func anInstallationTokensMembersAreRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let github = StubTransport()
+        github.answer(
+            "GET /user", status: 403,
+            json:
+                #"{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/users/users#get-the-authenticated-user","status":"403"}"#
+        )
+        github.answer("GET /orgs/github/members?per_page=100", accounts: [1, 2])
+        github.answer("GET /orgs/github/members?role=admin&per_page=100", accounts: [1])
+        let (status, out, err) = await run(github, ["members", "github", "--changes", folder("m.json")])
+        #expect(status == 0, "\(err)")
+        #expect(out.isEmpty)
+        #expect(err.contains("recorded the 2 accounts of 'gh-users members github'"), "\(err)")
+    }
+
+    /// A filter given at its default (`--affiliation all`) names the same list as none.
+    @Test func aFilterAtItsDefaultIsTheSameListAsNone() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let without = StubTransport()
+        without.answer("GET /repos/octocat/Hello-World/collaborators?per_page=100", accounts: [1])
+        #expect(await run(without, ["collaborators", "octocat/Hello-World", "--changes", folder("c.json")]).0 == 0)
+        let all = StubTransport()
+        all.answer("GET /repos/octocat/Hello-World/collaborators?affiliation=all&per_page=100", accounts: [1, 2])
+        let (status, out, err) = await run(
+            all,
+            [
+                "collaborators", "octocat/Hello-World", "--affiliation", "all", "--changes", folder("c.json"),
+                "--format", "tsv",
+            ])
+        #expect(status == 0, "\(err)")
+        #expect(out.hasPrefix("added\t"), "\(out)")
+        let recorded = try #require(try PeopleSnapshotFile(path: folder("c.json")).load())
+        #expect(recorded.subject.filters.isEmpty)
     }
 
     /// A collaborator's `role_name` is the role: a permission that changed is a change.
@@ -310,5 +367,106 @@ struct PeopleChangesRunTests {
         #expect(anonymous.0 == 64)
         #expect(anonymous.2.contains("--anon's authors"), "\(anonymous.2)")
         #expect(github.calls.isEmpty)
+    }
+
+    /// An empty answer (a `200 []`, contributors' `204`) for a list the snapshot holds people of is not everyone
+    /// leaving: GitHub answers so for a list the token can no longer see. Refused, both numbers said, FILE as it was.
+    @Test(arguments: [
+        ("collaborators", "octocat/Hello-World", "/repos/octocat/Hello-World/collaborators", 200),
+        ("contributors", "octocat/Hello-World", "/repos/octocat/Hello-World/contributors", 204),
+        ("team-members", "github/justice-league", "/orgs/github/teams/justice-league/members", 200),
+        ("outside-collaborators", "github", "/orgs/github/outside_collaborators", 200),
+    ])
+    func aListThatCameBackEmptyIsNotRecordedAsEveryoneLeaving(
+        command: String, owner: String, path: String, status: Int
+    ) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = [command, owner, "--changes", folder("p.json"), "--format", "tsv"]
+        let five = StubTransport()
+        five.answer("GET \(path)?per_page=100", accounts: [1, 2, 3, 4, 5])
+        #expect(await run(five, arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("p.json"))))
+        let empty = StubTransport()
+        empty.answer("GET \(path)?per_page=100", status: status, json: status == 204 ? "" : "[]")
+        let (code, out, err) = await run(empty, arguments)
+        #expect(code == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err
+                == "gh-users: GitHub's list of \(command) \(owner) came back empty while the snapshot holds 5 "
+                + "accounts, so the list was not compared: GitHub answers an empty list for one the token can no "
+                + "longer see as well as for one everyone left. If everyone did leave, remove the snapshot file to "
+                + "start again\ngh-users: the snapshot file '\(folder("p.json"))' was left as it was.\n")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("p.json")))) == before)
+    }
+
+    /// Forks far fewer than the repository's `forks_count` are a list GitHub answered in part: refused, both
+    /// numbers said; half of them or more is people leaving.
+    @Test func forksFarBelowTheRepositorysCountAreRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["forkers", "octocat/Hello-World", "--changes", folder("f.json"), "--format", "tsv"]
+        func forks(_ owners: [Int64], counted: Int) -> StubTransport {
+            let github = StubTransport()
+            github.answer("GET /repos/octocat/Hello-World", json: #"{"id":1296269,"forks_count":\#(counted)}"#)
+            let body = owners.map { #"{"id":\#($0 + 100),"owner":{"login":"u\#($0)","id":\#($0)}}"# }
+            github.answer(
+                "GET /repos/octocat/Hello-World/forks?per_page=100", json: "[" + body.joined(separator: ",") + "]")
+            return github
+        }
+        #expect(await run(forks([1, 2, 3, 4, 5], counted: 5), arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("f.json"))))
+        let (code, out, err) = await run(forks([1, 2], counted: 5), arguments)
+        #expect(code == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err
+                == "gh-users: GitHub's list of forkers octocat/Hello-World came back with 2 accounts while the "
+                + "repository's forks_count counts 5, so the list was not compared: GitHub answered only part of it; "
+                + "run again later\ngh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("f.json")))) == before)
+        let (kept, changes, _) = await run(forks([1, 2, 3], counted: 5), arguments)
+        #expect(kept == 0)
+        #expect(changes == "removed\tu4\t4\t\nremoved\tu5\t5\t\n")
+    }
+
+    /// A login GitHub cannot issue (its are at most 39 characters) is refused at the first one, never held: a
+    /// hostile list of 200 KB logins took the run to 2 GB. The message gives its length, not the login.
+    @Test func aLoginGitHubCannotIssueIsRefusedAndNeverRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let long = String(repeating: "a", count: 200_000)
+        let github = StubTransport()
+        github.answer(
+            "GET /repos/octocat/Hello-World/collaborators?per_page=100",
+            json: #"[{"login":"octocat","id":1,"role_name":"admin"},{"login":"\#(long)","id":2,"role_name":"read"}]"#)
+        let (status, out, err) = await run(
+            github, ["collaborators", "octocat/Hello-World", "--changes", folder("c.json")])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err
+                == "gh-users: GitHub's list of collaborators octocat/Hello-World holds a login of 200000 bytes that "
+                + "GitHub cannot issue (a login is 1 to 39 letters, digits, '-' or '_'), which a snapshot cannot "
+                + "record, so nothing was compared\ngh-users: the snapshot file '\(folder("c.json"))' was left as "
+                + "it was.\n")
+        #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
+    }
+
+    /// An invitation to an email address is named by the address, up to RFC 5321's 254 bytes; a login of 40
+    /// characters is no login, and a snapshot file holding one is refused as GitHub's list is.
+    @Test func anInvitationsAddressIsANameAndALoginOfFortyIsNot() {
+        #expect(PeopleSnapshot.Entry(id: 3, login: "x@example.com").problem == nil)
+        #expect(PeopleSnapshot.Entry(id: 3, login: "dependabot[bot]").problem == nil)
+        #expect(PeopleSnapshot.Entry(id: 3, login: String(repeating: "a", count: 39)).problem == nil)
+        #expect(PeopleSnapshot.Entry(id: 3, login: String(repeating: "a", count: 40)).problem != nil)
+        #expect(PeopleSnapshot.Entry(id: 3, login: String(repeating: "a", count: 250) + "@x.org").problem != nil)
+        let text = #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"a b"}]}"#
+        guard case .failure(let problem) = PeopleSnapshot.decode(Array(text.utf8)) else {
+            Issue.record("read a login with a space")
+            return
+        }
+        #expect(problem.detail.contains("a login of 3 bytes that GitHub cannot issue"), "\(problem.detail)")
     }
 }

@@ -37,14 +37,19 @@ package final class StubTransport: @unchecked Sendable {
         add(Stub(name: url, matches: { $0.url.absoluteString == url }, answer: { _ in .failure(error) }))
     }
 
-    /// Answers the one request `matcher` names with `status`, `headers` and `body`, from the URL it was sent to.
+    /// Answers the one request `matcher` names with `status`, `headers` and `body`, from the URL it was sent to,
+    /// or from `redirectedTo` (a path and query on the same origin): the answer of a redirect the transport
+    /// followed, as GitHub redirects a non-member's `/orgs/{org}/members` to `/orgs/{org}/public_members`.
     package func register(
-        _ matcher: RequestMatcher, status: Int = 200, headers: [(String, String)] = [], body: Data = Data()
+        _ matcher: RequestMatcher, status: Int = 200, headers: [(String, String)] = [], body: Data = Data(),
+        redirectedTo: String? = nil
     ) {
         let fields = HTTPHeaders(headers.map { (name: $0.0, value: $0.1) })
         add(
             Stub(name: matcher.description, matches: matcher.matches) { request in
-                .success(HTTPResponse(status: status, headers: fields, body: body, url: request.url))
+                let answered = redirectedTo.flatMap { URL(string: $0, relativeTo: request.url)?.absoluteURL }
+                return .success(
+                    HTTPResponse(status: status, headers: fields, body: body, url: answered ?? request.url))
             })
     }
 

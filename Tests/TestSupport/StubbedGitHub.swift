@@ -60,8 +60,13 @@ extension StubTransport {
     }
 
     /// Answers `request` (`"GET /users?since=0&per_page=30"`) with `json`.
-    package func answer(_ request: String, status: Int = 200, headers: [(String, String)] = [], json: String) {
-        register(RequestMatcher(request), status: status, headers: headers, body: Data(json.utf8))
+    package func answer(
+        _ request: String, status: Int = 200, headers: [(String, String)] = [], json: String,
+        redirectedTo: String? = nil
+    ) {
+        register(
+            RequestMatcher(request), status: status, headers: headers, body: Data(json.utf8),
+            redirectedTo: redirectedTo)
     }
 
     /// Answers `request` with a page of the accounts `ids` names, linking to `next` (a path and query) when given.

@@ -11,4 +11,6 @@ struct CommandContext: Sendable {
     var programName = "gh-users"
     /// The regular file stdout appends to, when it is one (`>> users.tsv`): where a rerun must append too.
     var stdoutFile: String?
+    /// How the command waits on its reader (`OutputSink.waitForReader`): the real clock, or a test's.
+    var sleep: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
 }

@@ -57,9 +57,10 @@ enum PeopleLists {
             list: { options in
                 options.publicOnly
                     ? GitHubEndpoints.accounts(.publicMembers, under: options.owner)
-                    : GitHubEndpoints.accounts(.members, under: options.owner, filters: options.filters)
+                    : GitHubEndpoints.members(under: options.owner, filters: options.filters)
             }
         )
+        .notingPublicMembers()
         .fullProfiles(.accounts(\.profiles))
         .requiringToken { options in
             if let filter = options.filters["filter"] {
@@ -92,7 +93,9 @@ enum PeopleLists {
                 With a token, lists the members the token can see (\(Endpoint.members)): every member for a
                 member of the organization (read:org for a classic token), and for anyone else GitHub may list
                 only the public ones. Without a token, or with --public, lists the members who show their
-                membership (\(Endpoint.publicMembers)). On a terminal, stderr says which list it was.
+                membership (\(Endpoint.publicMembers)). On a terminal, stderr says which list it was; when
+                GitHub answers a non-member's request with the public members (its redirect), stderr says so
+                piped or not, and --role or a 2FA filter answered so is exit status 4.
                 --role and the 2FA filters need a token (exit status 4 without one). The 2FA filters are for
                 the organization's owners: GitHub's refusal (422 or 403) is exit status 4, and says so.
                 """,
@@ -117,6 +120,13 @@ enum PeopleLists {
         return hasToken
             ? "Public members only (--public): the members who show their membership."
             : "Public members only: without a token GitHub lists only the members who show their membership."
+    }
+
+    /// What a run says when GitHub answered `GET /orgs/{org}/members` with the public members, piped or not: a
+    /// script told nothing would take them for every member.
+    static func publicMembersNote(_ owner: ListOwner) -> String {
+        "Public members only: GitHub answered with the members of \(owner) who show their membership, as it does "
+            + "for a token that is not a member."
     }
 
     static let outsideCollaborators = Command(
@@ -285,7 +295,7 @@ enum PeopleLists {
         full: .records(
             \.profiles, account: ["owner"],
             keeping: [ListedKey("full_name", as: "fork"), ListedKey("created_at", as: "forked_at")]),
-        changes: PeopleChangeKey(account: ["owner"]),
+        changes: PeopleChangeKey(account: ["owner"], counted: "forks_count"),
         columns: { _, context in
             [
                 personLogin("OWNER", under: "owner"),
@@ -409,5 +419,31 @@ enum PeopleLists {
             Column("ROLE", key: key) { JSONText.text(of: key, in: $0.raw.bytes) },
             Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
         ]
+    }
+}
+
+extension ListDeclaration where Options == PeopleListOptions, Item == User {
+    /// `members` as GitHub answers it: a page that came from `/orgs/{org}/public_members` (GitHub's redirect for a
+    /// token that is not a member) ends the run with a line saying so, on a terminal or not
+    /// (`GitHubEndpoints.members` refuses a filtered list answered so).
+    func notingPublicMembers() -> Self {
+        let (list, admission) = (list, admission)
+        return prepared { options, github, plan in
+            guard !options.publicOnly else { return nil }
+            let resource = list(options)
+            return PreparedList(
+                noting: { cursor throws(DomainError) in
+                    let page =
+                        if let cursor { try await github.page(resource, at: cursor) } else {
+                            try await github.firstPage(resource, perPage: plan.perPage)
+                        }
+                    // The pages after a redirected first one link to the public list itself.
+                    let answeredPublic =
+                        page.answeredPath != nil || cursor?.url.contains("/public_members") == true
+                    return .init(
+                        page: page, closingNotes: answeredPublic ? [PeopleLists.publicMembersNote(options.owner)] : [])
+                },
+                admission: admission(options))
+        }
     }
 }

@@ -42,14 +42,15 @@ struct CommandHarness {
         return harness
     }
 
-    /// Registers the answer to one expected request; `body` names a file in `Bodies.folder`.
+    /// Registers the answer to one expected request; `body` names a file in `Bodies.folder`; `redirectedTo`
+    /// (a path and query) is where the answer came from after a redirect the transport followed.
     func expect(
         _ request: String, accept: String? = nil, status: Int = 200, headers: [(String, String)] = [],
-        body: String? = nil
+        body: String? = nil, redirectedTo: String? = nil
     ) {
         http.register(
             RequestMatcher(request, accept: accept), status: status, headers: headers,
-            body: body.map(Bodies.named) ?? Data())
+            body: body.map(Bodies.named) ?? Data(), redirectedTo: redirectedTo)
     }
 
     func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async -> Outcome {

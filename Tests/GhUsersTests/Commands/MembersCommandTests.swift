@@ -94,4 +94,56 @@ struct MembersCommandTests {
         #expect(run.err.hasPrefix("gh-users: GitHub refused the request (HTTP \(status): the 2FA filters are for"))
         #expect(run.err.contains("the organization's owners only"))
     }
+
+    /// GitHub documents that a non-member's `GET /orgs/{org}/members` "will be redirected to the public members
+    /// list", which has no filters: its answer is not the filtered list, so it is refused (exit 4), not printed.
+    @Test(arguments: [
+        (["--2fa-disabled"], "filter=2fa_disabled&"), (["--2fa-insecure"], "filter=2fa_insecure&"),
+        (["--role", "admin"], "role=admin&"),
+    ])
+    func aFilteredListAnsweredFromThePublicMembersIsRefused(options: [String], query: String) async {
+        let harness = Self.harness(token: true)
+        harness.expect(
+            "GET /orgs/github/members?\(query)per_page=30", body: "orgs-list-public-members",
+            redirectedTo: "/orgs/github/public_members?\(query)per_page=30")
+        let run = await harness.run(["members", "github"] + options)
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.hasPrefix(
+                "gh-users: GitHub refused the request (HTTP 302: GitHub answered with the public members "
+                    + "(/orgs/github/public_members), where it sends a token that is not a member of github, and they "
+                    + "have no filters: \(query.dropLast()) needs a member's token (read:org))"), "\(run.err)")
+    }
+
+    /// Without filters the public members are the answer, and stderr says so whether piped or not.
+    @Test(arguments: [true, false])
+    func membersAnsweredFromThePublicListSaySoPipedOrNot(terminal: Bool) async {
+        var harness = Self.harness(token: true)
+        harness.stderrTTY = terminal
+        harness.expect(
+            "GET /orgs/github/members?per_page=30", body: "orgs-list-public-members",
+            redirectedTo: "/orgs/github/public_members?per_page=30")
+        let run = await harness.run(["members", "github", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0)
+        #expect(run.out == "octocat\n")
+        #expect(
+            run.err.hasSuffix(
+                "Public members only: GitHub answered with the members of github who show their membership, as it "
+                    + "does for a token that is not a member.\n"), "\(run.err)")
+    }
+
+    /// With --changes a filtered list answered from the public members records nothing.
+    @Test func aSnapshotOfAdminsAnsweredFromThePublicMembersIsNotWritten() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let harness = Self.harness(token: true)
+        harness.expect(
+            "GET /orgs/github/members?role=admin&per_page=100", body: "orgs-list-public-members",
+            redirectedTo: "/orgs/github/public_members?role=admin&per_page=100")
+        let run = await harness.run(["members", "github", "--role", "admin", "--changes", folder("a.json")])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder("a.json")))
+    }
 }

@@ -98,4 +98,43 @@ struct TeamMembersDirectTests {
         #expect(run.out.isEmpty)
         #expect(run.err.contains("(this needs: read:org)"))
     }
+
+    /// A page of members beside an error (SAML enforcement hiding some) is not the team: with --changes it would
+    /// record everyone hidden as removed. It is a failure naming GitHub's error, and FILE stays as it was.
+    @Test func membersBesideAGraphQLErrorAreAFailureAndRecordNothing() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("t.json")
+        let arguments = ["team-members", "github/justice-league", "--direct", "--changes", file]
+        let first = CommandHarness.signedIn()
+        Self.graphQL(
+            first,
+            Self.page([Self.member(1, "octocat", role: "MEMBER"), Self.member(2, "hubot", role: "MEMBER")], next: nil))
+        #expect(await first.run(arguments).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let forbidden = CommandHarness.signedIn()
+        let page = String(decoding: Self.page([Self.member(1, "octocat", role: "MEMBER")], next: nil), as: UTF8.self)
+        Self.graphQL(
+            forbidden,
+            Data(
+                (page.dropLast() + #","errors":[{"type":"FORBIDDEN","path":["organization","team","members"],"#
+                    + #""message":"Resource protected by organization SAML enforcement."}]}"#).utf8))
+        let run = await forbidden.run(arguments)
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("GraphQL: Resource protected by organization SAML enforcement."), "\(run.err)")
+        #expect(run.err.hasSuffix("gh-users: the snapshot file '\(file)' was left as it was.\n"), "\(run.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    }
+
+    /// A page that says there is more without saying where does not end the list: it is a malformed answer.
+    @Test func moreWithoutACursorIsMalformedNotTheEnd() async {
+        let harness = CommandHarness.signedIn()
+        let page = String(decoding: Self.page([Self.member(1, "octocat", role: "MEMBER")], next: nil), as: UTF8.self)
+        Self.graphQL(
+            harness, Data(page.replacing(#""hasNextPage":false"#, with: #""hasNextPage":true"#).utf8))
+        let run = await harness.run(["team-members", "github/justice-league", "--direct", "--all"])
+        #expect(run.status == 1)
+        #expect(run.err.contains("hasNextPage is true but endCursor is missing"), "\(run.err)")
+    }
 }

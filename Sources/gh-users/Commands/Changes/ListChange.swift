@@ -92,6 +92,20 @@ struct ListChange: JSONRecord, Equatable {
         ]
     }
 
+    /// The longest email address an invitation may name a person by (RFC 5321's limit on a path).
+    static let maximumAddressLength = 254
+
+    /// Why a snapshot does not hold `login`: one GitHub cannot issue (`Login`'s rule: at most 39 characters)
+    /// would let a hostile answer fill memory and the file with logins of any length; with `orAddress`, an
+    /// invitation's email address of at most `maximumAddressLength` bytes is a name too. nil for one it holds.
+    /// The login is never repeated: its length is what is said.
+    static func loginProblem(_ login: String, orAddress: Bool = false) -> String? {
+        if login.utf8.count <= Login.maximumLength + 5, Login.isValid(login) { return nil }
+        if orAddress, login.utf8.count <= maximumAddressLength, login.contains("@") { return nil }
+        return "a login of \(login.utf8.count) bytes that GitHub cannot issue (a login is 1 to "
+            + "\(Login.maximumLength) letters, digits, '-' or '_')"
+    }
+
     /// What changed from `snapshot` to `now`, both in their list's order: the people added, renamed and changed in
     /// the order the list has them now, then the people removed in the order the snapshot had them. Linear in the
     /// two lists' lengths.

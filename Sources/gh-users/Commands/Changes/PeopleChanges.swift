@@ -10,18 +10,25 @@ struct PeopleChangeKey: Sendable {
     var account: [String] = []
     /// The record's key that holds the person's role or permission (`role_name`, a team member's `role`).
     var role: String?
-    /// For a list whose records carry no role but whose filter picks one (`members`' `role=admin`): the filter's
-    /// key and its roles, each listed as a pass of its own, unless the options name one role already.
+    /// For a list whose records carry no role but whose filter picks one (`members`' `role=admin`): the whole
+    /// list, which says who is there, then the one role's list, which says whose role it is, unless the options
+    /// name one role already.
     var rolePasses: RolePasses?
     /// The key that names a person whose login is null (an invitation sent to an email address).
     var fallbackName: String?
     /// What tells a list the token sees only part of from the whole (`members` for a token that is not a
     /// member lists only the public ones): the refusal, or nil for a list to record.
+    /// The repository's key that counts the list (`forks_count`): a list far below it is not recorded
+    /// (`ListCollapse`).
+    var counted: String?
     var check: (@Sendable (PeopleListOptions, [PeopleSnapshot.Entry], any GitHubReader) async -> DomainError?)?
 
     struct RolePasses: Sendable {
         let key: String
-        let roles: [String]
+        /// The role its own pass lists (`admin`).
+        let role: String
+        /// The role of everyone else on the whole list (`member`).
+        let others: String
         /// The value of `key` that names no one role (`all`).
         let all: String
         /// Options under which the filter does not apply (`members --public`).
@@ -39,15 +46,26 @@ struct PeopleChangeKey: Sendable {
         return PeopleSnapshot.Entry(id: id, login: login, role: role)
     }
 
-    /// The lists one run reads, each with the role its people have (nil: each record's own, or none).
-    func passes(_ options: PeopleListOptions) -> [(options: PeopleListOptions, role: String?)] {
-        guard let passes = rolePasses, !passes.unless(options) else { return [(options, nil)] }
-        if let chosen = options.filters[passes.key], chosen != passes.all { return [(options, chosen)] }
-        return passes.roles.map { role in
-            var pass = options
-            pass.filters[passes.key] = role
-            return (pass, role)
+    /// One list a run reads: its options, the role its people have (nil: each record's own, or none), and
+    /// whether it only gives that role to people the whole list has (`rolesOnly`) rather than saying who is there.
+    struct Pass {
+        let options: PeopleListOptions
+        let role: String?
+        var rolesOnly = false
+    }
+
+    /// The lists one run reads. Two passes of one role each would report someone promoted between them as
+    /// removed and added: presence comes from one whole list, and only roles from the second.
+    func passes(_ options: PeopleListOptions) -> [Pass] {
+        guard let passes = rolePasses, !passes.unless(options) else { return [Pass(options: options, role: nil)] }
+        if let chosen = options.filters[passes.key], chosen != passes.all {
+            return [Pass(options: options, role: chosen)]
         }
+        var whole = options
+        whole.filters[passes.key] = nil
+        var role = options
+        role.filters[passes.key] = passes.role
+        return [Pass(options: whole, role: passes.others), Pass(options: role, role: passes.role, rolesOnly: true)]
     }
 
     /// Whether the records of a run with these options have roles.
@@ -97,9 +115,10 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
     let github: any GitHubReader
     let context: CommandContext
 
-    /// Which list: the filters as sent, `public` for the public members and `direct` for a team's own members.
+    /// Which list: the filters as sent (less those at GitHub's default), `public` for the public members and
+    /// `direct` for a team's own members.
     var subject: PeopleSnapshot.Subject {
-        var filters = options.filters
+        var filters = PeopleSnapshot.Subject(command: command, owner: "", filters: options.filters).listFilters
         if options.publicOnly { filters["public"] = "true" }
         if options.directTeam != nil { filters["direct"] = "true" }
         return PeopleSnapshot.Subject(command: command, owner: options.owner.description, filters: filters)
@@ -126,6 +145,16 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         }
         // Held until the new snapshot is in place.
         defer { withExtendedLifetime(lock) {} }
+        var counted: Int?
+        if let count = key.counted {
+            do throws(DomainError) {
+                let repository = try await github.fetch(GitHubEndpoints.repository(options.owner))
+                counted = Int(JSONText.text(of: count, in: repository.raw.bytes))
+            } catch {
+                io.writeErr(context.presenter.present(error).message + file.untouched)
+                return .failed(error)
+            }
+        }
         let people: [PeopleSnapshot.Entry]
         switch await readList() {
         case .success(let read): people = read
@@ -134,6 +163,13 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             return .failed(error)
         case .failure(.refused(let message)):
             io.writeErr("gh-users: \(message)\n" + file.untouched)
+            return .setupFailed
+        }
+        let collapse = ListCollapse(
+            list: "GitHub's list of \(subject.description)", read: people.count,
+            counted: counted.map { ($0, "the repository's \(key.counted ?? "")") }, recorded: previous?.people.count)
+        if let refusal = collapse.refusal {
+            io.writeErr("gh-users: \(refusal)\n" + file.untouched)
             return .setupFailed
         }
         if let check = key.check, let refusal = await check(options, people, github) {
@@ -168,21 +204,36 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         let progress = ProgressLine(io: context.io, noun: declaration.noun)
         defer { progress.clear() }
         var people: [PeopleSnapshot.Entry] = []
-        var seen = Set<Int64>()
+        // Where each person is in `people`: a later pass of roles finds them there.
+        var seen: [Int64: Int] = [:]
         var requests = 0
         let plan = PagingPlan(limit: .all, requestedPerPage: options.paging.perPage)
         do throws(DomainError) {
-            for (pass, role) in key.passes(options) {
-                let viewModel = declaration.viewModel(pass, github, plan: plan)
+            for pass in key.passes(options) {
+                let viewModel = declaration.viewModel(pass.options, github, plan: plan)
                 while !viewModel.isExhausted {
                     for item in try await viewModel.loadNextPage() {
-                        guard let entry = key.entry(item.raw.bytes, role: role) else {
+                        guard let entry = key.entry(item.raw.bytes, role: pass.role) else {
                             return .failure(
                                 .refused(
                                     "GitHub's list of \(subject.description) holds a record without an id or a login, "
                                         + "which a snapshot cannot record, so nothing was compared"))
                         }
-                        if seen.insert(entry.id).inserted { people.append(entry) }
+                        // Refused at the first: a hostile list of long logins is never held.
+                        if let problem = entry.problem {
+                            return .failure(
+                                .refused(
+                                    "GitHub's list of \(subject.description) holds \(problem), which a snapshot "
+                                        + "cannot record, so nothing was compared"))
+                        }
+                        if pass.rolesOnly {
+                            // Someone the whole list did not have (they joined between the passes) waits for the
+                            // next run, which reads them in the whole list.
+                            if let index = seen[entry.id] { people[index].role = entry.role }
+                        } else if seen[entry.id] == nil {
+                            seen[entry.id] = people.count
+                            people.append(entry)
+                        }
                     }
                     guard people.count <= Self.bound else {
                         return .failure(
@@ -216,7 +267,10 @@ extension PeopleChangeKey {
             which list it is); the first run only records it and says so. It reads the whole list (--all is
             implied; --limit and --full cannot be used with it). A run that stops before its changes are all
             written and read (a failed request, a refusal, a rate limit, Ctrl-C, a full stdout, a reader that
-            left) leaves FILE as it was, so the next run reports them again. A FILE that is not a snapshot, or
+            left or took nothing for 5 seconds: said, exit status 1) leaves FILE as it was, so the next run
+            reports them again; so does a login GitHub cannot issue, and a list that came back
+            empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")
+            (exit status 1, both numbers said). A FILE that is not a snapshot, or
             one made for another list (another command, owner or filters), is exit status 1 and left as it
             is; one run at a time may use it (FILE.lock).
             """
@@ -224,13 +278,14 @@ extension PeopleChangeKey {
 }
 
 extension PeopleChangeKey {
-    /// `members ORG --changes FILE` with a token: each member with their role, listed a role at a time. GitHub lists
-    /// every member to a member of the organization, but only the public ones to anyone else, with no sign of
-    /// which it did: a snapshot of the public ones would report every private member as gone. A member always sees
-    /// themselves, so a whole list without the token's own account (`GET /user`) is refused (exit 4) and not
-    /// recorded. A list of one role, or through a 2FA filter, cannot be checked so.
+    /// `members ORG --changes FILE` with a token: each member, from the whole list, with their role, from the
+    /// owners' (`role=admin`). GitHub lists every member to a member of the organization, but only the public ones
+    /// to anyone else: a snapshot of the public ones would report every private member as gone. A member always
+    /// sees themselves, so a whole list without the token's own account (`GET /user`) is refused (exit 4) and not
+    /// recorded; a GitHub App's installation token has no account of its own and its list is recorded. A list of
+    /// one role, or through a 2FA filter, cannot be checked so.
     static let members = PeopleChangeKey(
-        rolePasses: .init(key: "role", roles: ["admin", "member"], all: "all", unless: \.publicOnly),
+        rolePasses: .init(key: "role", role: "admin", others: "member", all: "all", unless: \.publicOnly),
         check: { options, people, github in
             // Only the whole list holds the token's account for sure; a role's or a 2FA filter's may not.
             guard !options.publicOnly, (options.filters["role"] ?? "all") == "all", options.filters["filter"] == nil
@@ -239,6 +294,13 @@ extension PeopleChangeKey {
             do throws(DomainError) {
                 account = try await github.fetch(GitHubEndpoints.authenticatedUser)
             } catch {
+                // A GitHub App's installation token is no user (`GET /user` is its 403 "Resource not accessible
+                // by integration"), and GitHub lists it every member its installation may see: its list stands.
+                if case .unauthorized(403, let message, _, _) = error,
+                    message.contains("Resource not accessible by integration")
+                {
+                    return nil
+                }
                 return error
             }
             guard !people.contains(where: { $0.id == account.user.id }) else { return nil }

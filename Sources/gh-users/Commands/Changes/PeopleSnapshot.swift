@@ -18,7 +18,8 @@ struct PeopleSnapshot: Sendable, Equatable {
 
         /// What the reader refuses in an entry: written, it would make every later run refuse the file.
         var problem: String? {
-            id > 0 && !login.isEmpty ? nil : "a person whose id is not positive or whose login is empty"
+            guard id > 0, !login.isEmpty else { return "a person whose id is not positive or whose login is empty" }
+            return ListChange.loginProblem(login, orAddress: true)
         }
     }
 
@@ -35,9 +36,17 @@ struct PeopleSnapshot: Sendable, Equatable {
             return "\(command) \(owner)" + (shown.isEmpty ? "" : " (" + shown.joined(separator: ", ") + ")")
         }
 
-        /// The same list: the same command and filters, and the same owner in any case (as GitHub compares them).
+        /// GitHub's default for a filter, which names the same list as no filter (`--affiliation all`).
+        static let defaults = ["affiliation": "all", "role": "all"]
+
+        /// The filters with those at GitHub's default left out.
+        var listFilters: [String: String] { filters.filter { Self.defaults[$0.key] != $0.value } }
+
+        /// The same list: the same command and filters (one at its default the same as none), and the same owner in
+        /// any case (as GitHub compares them).
         func isSameList(as other: Subject) -> Bool {
-            command == other.command && owner.lowercased() == other.owner.lowercased() && filters == other.filters
+            command == other.command && owner.lowercased() == other.owner.lowercased()
+                && listFilters == other.listFilters
         }
     }
 

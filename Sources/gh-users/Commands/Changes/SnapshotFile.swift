@@ -67,6 +67,15 @@ extension PeopleSnapshot: SnapshotContents {
 }
 
 extension SnapshotFile {
+    /// How long a reader that takes nothing is waited on before the run stops without recording.
+    static var readerLimit: Duration { .seconds(5) }
+
+    /// Why a run whose reader went away left the file as it was.
+    private var readerLeft: String {
+        "gh-users: the reader of stdout went away before it took every change, so they were not recorded and "
+            + "the next run reports them again.\n"
+    }
+
     /// The line that ends a run which leaves the file as it was.
     var untouched: String {
         "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(path)) was left as it was.\n"
@@ -103,12 +112,30 @@ extension SnapshotFile {
             try io.out.write(writer.render(changes) + writer.finish(completed: true))
         } catch {
             let outcome = CommandOutcome.writeFailed(error, io: io)
-            if outcome != .outputClosed { io.writeErr(untouched) }
-            return outcome
+            if outcome == .outputClosed { io.writeErr(readerLeft) }
+            io.writeErr(untouched)
+            return .setupFailed
         }
-        // Every change was written, but a reader that left before taking them all (`| head -1`) never showed
-        // the rest: the snapshot stays, so the next run reports them again.
-        if await io.out.readerLeftEarly() { return .outputClosed }
+        // Every change was written, but a reader that left before taking them all (`| head -1`, `| grep -q`)
+        // never showed the rest, and one that takes nothing may never: the snapshot stays, so the next run
+        // reports them again, and the run says so (exit 1), lest a nightly job miss the same alert every night.
+        switch await io.out.waitForReader(limit: Self.readerLimit, sleep: command.sleep) {
+        case .tookAll: break
+        case .left:
+            io.writeErr(readerLeft + untouched)
+            return .setupFailed
+        case .timedOut:
+            io.writeErr(
+                "gh-users: the reader of stdout took none of the last changes in \(Self.readerLimit.components.seconds) "
+                    + "seconds (a program that waits for gh-users to end before it reads?), so they were not recorded "
+                    + "and the next run reports them again.\n" + untouched)
+            return .setupFailed
+        }
+        // A signal while the reader still had the changes (SIGTERM: exit 143) stops the run before it records.
+        if Task.isCancelled {
+            io.writeErr(command.presenter.present(.cancelled).message + untouched)
+            return .failed(.cancelled)
+        }
         do {
             try replace(with: bytes)
         } catch {

@@ -105,11 +105,13 @@ enum FollowListCommand {
                 it and says so. It reads the whole list (--all is implied;
                 --limit and --full cannot be used with it), with a set operation the set it gives. A run
                 that stops before its changes are all written and, on a pipe, read (a failed request, a rate
-                limit, Ctrl-C, a full stdout, a reader that left as | head -1 does) leaves FILE as it was, so
-                the next run reports them again. A FILE that is not
+                limit, Ctrl-C, a full stdout, a reader that left as | head -1 or | grep -q does, one that
+                took nothing for 5 seconds) leaves FILE as it was, so the next run reports them again; a
+                reader that left or took nothing is said, and exit 1. A FILE that is not
                 a snapshot, or one made for another list or another account (another token's, without
                 LOGIN), is exit 1 and left as it is, as is a list under half its profile's count (GitHub
-                answered part of it) or past the bound above; one run at a time may use it (FILE.lock). A
+                answered part of it), one that came back empty where FILE holds accounts, or past the bound
+                above; one run at a time may use it (FILE.lock). A
                 FILE written by an older gh-users (version 1, without the account id) is read if it names
                 the account's login, and rewritten with the id; one made without LOGIN ("login": null)
                 cannot be checked and is exit 1, saying how to carry it on.

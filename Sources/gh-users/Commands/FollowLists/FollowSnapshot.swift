@@ -56,7 +56,8 @@ struct FollowSnapshot: Sendable, Equatable {
 
         /// What the reader refuses in an account: written, it would make every later run refuse the file.
         var problem: String? {
-            id > 0 && !login.isEmpty ? nil : "an account whose id is not positive or whose login is empty"
+            guard id > 0, !login.isEmpty else { return "an account whose id is not positive or whose login is empty" }
+            return ListChange.loginProblem(login)
         }
     }
 

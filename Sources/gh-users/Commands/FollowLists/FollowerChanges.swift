@@ -23,8 +23,8 @@ enum FollowerChanges {
 /// lists), read the whole list (through the set operation, if any), write the changes, and only then replace the
 /// snapshot. A run that stops before its changes are all written (a failed request, a spent rate limit, Ctrl-C, a
 /// full disk, a closed pipe) leaves the snapshot as it was, so the next run reports the same changes again: none
-/// is ever lost. So does a run that finds the snapshot was of another account, a list that collapsed far below its
-/// profile's count, or a list the snapshot could not hold.
+/// is ever lost. So does a run that finds the snapshot was of another account, a list that collapsed (far below its
+/// profile's count, or to empty: `ListCollapse`), or a list the snapshot could not hold.
 struct FollowerChangesCoordinator {
     let file: FollowSnapshotFile
     let relation: UserRelation
@@ -100,8 +100,12 @@ struct FollowerChangesCoordinator {
             io.writeErr(command.presenter.present(error).message + untouched)
             return .failed(error)
         }
-        if let collapse = collapse(of: accounts.count, counted: counts.of(relation), account: subject.account) {
-            io.writeErr("gh-users: \(collapse)\n" + untouched)
+        let collapse = ListCollapse(
+            list: "\(subject.account.login)'s \(relation.rawValue)", read: accounts.count,
+            counted: filter == nil ? counts.of(relation).map { ($0, "its profile") } : nil,
+            recorded: previous?.accounts.count)
+        if let refusal = collapse.refusal {
+            io.writeErr("gh-users: \(refusal)\n" + untouched)
             return .setupFailed
         }
         let snapshot = FollowSnapshot(subject: subject, accounts: accounts)
@@ -158,18 +162,6 @@ struct FollowerChangesCoordinator {
             (FollowSnapshotSubject(relation: relation, account: account, filter: filter), FollowGraph.Counts(profile)))
     }
 
-    /// Why a whole list far shorter than its profile's count is not compared: fewer than half the accounts the
-    /// profile counts is a list GitHub answered in part, and recording it would report the rest as removed now
-    /// and as added on the next run. A set operation's output has no count to compare with.
-    private func collapse(of read: Int, counted: Int?, account: FollowSnapshot.Account) -> String? {
-        guard filter == nil, let counted, read.multipliedReportingOverflow(by: 2).partialValue < counted else {
-            return nil
-        }
-        return "\(account.login)'s \(relation.rawValue) came back with \(Counted.text(read, "account")) while its "
-            + "profile counts \(counted), so the list was not compared: GitHub answered only part of it; run again "
-            + "later"
-    }
-
     /// Every account of the list, in its order, or why it could not all be read. The list is bound as the set
     /// operations bound theirs: its profile's count and a margin, so a list that never ends is refused rather
     /// than held.
@@ -184,7 +176,16 @@ struct FollowerChangesCoordinator {
         var accounts: [FollowSnapshot.Account] = []
         do throws(DomainError) {
             while !viewModel.isExhausted {
-                accounts += try await viewModel.loadNextPage().map { .init(id: $0.id, login: $0.login) }
+                for user in try await viewModel.loadNextPage() {
+                    // Refused at the first: a hostile list of long logins is never held. (An id or an empty
+                    // login the reader refuses is said once the list is read, by the snapshot's own check.)
+                    if !user.login.isEmpty, let problem = ListChange.loginProblem(user.login) {
+                        throw .refused(
+                            "\(account.login)'s \(relation.rawValue) holds \(problem), which a snapshot cannot "
+                                + "record, so nothing was compared")
+                    }
+                    accounts.append(.init(id: user.id, login: user.login))
+                }
                 if accounts.count > bound {
                     throw FollowGraph.overBound(
                         whose: "\(account.login)'s", relation, count: count, bound: bound,

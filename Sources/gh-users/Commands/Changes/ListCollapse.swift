@@ -1,0 +1,32 @@
+/// The one rule by which every `--changes` run refuses a whole list that cannot be the list as it is: one that
+/// came back with fewer than half the people GitHub counts for it elsewhere (a profile's `followers`, a
+/// repository's `forks_count`), or empty where the snapshot holds people. GitHub answers so for what the token
+/// may no longer see, or for part of a list, with a 200 (or contributors' 204) and nothing to tell it from the
+/// truth: recorded, it would report everyone as removed now and as added on the next run. The run is refused
+/// (exit 1), FILE left as it was, and the message says both numbers.
+struct ListCollapse {
+    /// The list in words: `me's followers`, `collaborators octocat/Hello-World`.
+    let list: String
+    /// How many the list came back with.
+    let read: Int
+    /// What GitHub counts the list at and who says so (`its profile`, `the repository's forks_count`); nil where
+    /// GitHub gives no count (a set operation's output, most people lists).
+    var counted: (count: Int, by: String)?
+    /// How many the snapshot holds; nil on a first run.
+    var recorded: Int?
+
+    /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or
+    /// more is taken as it is.
+    var refusal: String? {
+        if let (count, by) = counted, read.multipliedReportingOverflow(by: 2).partialValue < count {
+            return "\(list) came back with \(Counted.text(read, "account")) while \(by) counts \(count), so the list "
+                + "was not compared: GitHub answered only part of it; run again later"
+        }
+        if read == 0, let recorded, recorded > 0 {
+            return "\(list) came back empty while the snapshot holds \(Counted.text(recorded, "account")), so the "
+                + "list was not compared: GitHub answers an empty list for one the token can no longer see as well as "
+                + "for one everyone left. If everyone did leave, remove the snapshot file to start again"
+        }
+        return nil
+    }
+}

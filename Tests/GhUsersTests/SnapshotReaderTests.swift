@@ -1,0 +1,109 @@
+import AtomicCore
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// stdout as a pipe whose reader is scripted: it takes nothing (`unread` stays), or has gone away.
+private final class ScriptedPipe: OutputSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var written = 0
+    private let left: Bool
+    private let takes: Bool
+
+    init(left: Bool = false, takes: Bool = false) {
+        self.left = left
+        self.takes = takes
+    }
+
+    func write(_ bytes: [UInt8]) throws { lock.withLock { written += bytes.count } }
+    var readerHasLeft: Bool { left }
+    var unreadBytes: Int? { lock.withLock { takes ? 0 : written } }
+}
+
+/// What `--changes` does once its changes are written to a pipe: FILE is replaced only when the reader took
+/// them all; a reader that left, one that takes nothing (waited on for 5 s of the injected clock) and a signal
+/// during the wait leave it as it was, and say so.
+struct SnapshotReaderTests {
+    private let snapshot = PeopleSnapshot(
+        subject: .init(command: "collaborators", owner: "octocat/Hello-World", filters: [:]),
+        people: [.init(id: 1, login: "octocat", role: "admin")])
+    private let changes = [ListChange(kind: .added, id: 1, login: "octocat", role: "admin")]
+
+    private func record(
+        to sink: ScriptedPipe, at path: String, sleep: @escaping @Sendable (Duration) async -> Void
+    ) async -> (CommandOutcome?, String) {
+        let err = CapturedOutput()
+        var context = CommandContext(
+            io: IOStreams(
+                out: sink, err: err, stdoutIsTTY: false, stderrIsTTY: false, terminalWidth: 80, colorPolicy: .auto),
+            render: RenderContext.resolve(requested: .tsv, isTTY: false, colorEnabled: false, width: 80, now: .now),
+            presenter: ErrorPresenter(now: .now, hasToken: true))
+        context.sleep = sleep
+        let file = PeopleSnapshotFile(path: path)
+        let outcome = await file.record(
+            snapshot, problem: nil, listed: "collaborators octocat/Hello-World", count: 1, changes: changes,
+            roles: true, command: context)
+        return (outcome, err.text)
+    }
+
+    @Test func aReaderThatTakesEverythingHasTheSnapshotRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (outcome, err) = await record(to: ScriptedPipe(takes: true), at: folder("c.json"), sleep: { _ in })
+        #expect(outcome == nil, "\(err)")
+        #expect(FileManager.default.fileExists(atPath: folder("c.json")))
+    }
+
+    /// `… --changes F | grep -q added`: the reader found what it wanted and left.
+    @Test func aReaderThatLeftIsSaidAndTheFileIsNotWritten() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (outcome, err) = await record(to: ScriptedPipe(left: true), at: folder("c.json"), sleep: { _ in })
+        #expect(outcome == .setupFailed)
+        #expect(
+            err
+                == "gh-users: the reader of stdout went away before it took every change, so they were not recorded "
+                + "and the next run reports them again.\ngh-users: the snapshot file '\(folder("c.json"))' was left "
+                + "as it was.\n")
+        #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
+    }
+
+    /// `Popen(…, stdout=PIPE).wait()` reads nothing until the process ends: 5 s of the injected clock, then exit 1.
+    @Test func aReaderThatTakesNothingIsWaitedOnFiveSecondsAndTheFileIsNotWritten() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let slept = Slept()
+        let (outcome, err) = await record(to: ScriptedPipe(), at: folder("c.json"), sleep: { slept.add($0) })
+        #expect(outcome == .setupFailed)
+        #expect(slept.total == .seconds(5))
+        #expect(err.hasPrefix("gh-users: the reader of stdout took none of the last changes in 5 seconds"), "\(err)")
+        #expect(err.hasSuffix("was left as it was.\n"))
+        #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
+    }
+
+    /// SIGTERM while the reader still has the changes cancels the run: nothing is recorded (exit 143 in the
+    /// binary, where the signal's number replaces 130).
+    @Test func aSignalDuringTheWaitLeavesTheFileAsItWas() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        // Its own task, so that the cancellation the signal brings ends the run, not the test.
+        let run = Task {
+            await record(
+                to: ScriptedPipe(), at: folder("c.json"), sleep: { _ in withUnsafeCurrentTask { $0?.cancel() } })
+        }
+        let (outcome, err) = await run.value
+        #expect(outcome == .failed(.cancelled))
+        #expect(err == "gh-users: interrupted\ngh-users: the snapshot file '\(folder("c.json"))' was left as it was.\n")
+        #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
+    }
+}
+
+/// The time an injected clock was asked to sleep.
+private final class Slept: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sum = Duration.zero
+
+    func add(_ duration: Duration) { lock.withLock { sum += duration } }
+    var total: Duration { lock.withLock { sum } }
+}
