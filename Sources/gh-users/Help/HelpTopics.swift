@@ -43,8 +43,12 @@ enum HelpTopics {
                 "follows only: a failure that is not its answer (network, server, a status other than GitHub's "
                     + "204 or 404), since 1 means no there"
             ),
-            ("3", "not found: a login or resource that does not exist"),
-            ("4", "authentication: a missing, bad or insufficient token (401, or a 403 that is not a rate limit)"),
+            ("3", "not found: a login, organization, team, repository or resource that does not exist"),
+            (
+                "4",
+                "authentication: a missing, bad or insufficient token (401, a 403 that is not a rate limit, or a "
+                    + "404 for a list whose organization or repository exists)"
+            ),
             (
                 "5",
                 "rate limited: the primary limit is spent and --wait-on-rate-limit was not given; "
