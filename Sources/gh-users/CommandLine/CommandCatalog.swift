@@ -78,14 +78,18 @@ enum CommandCatalog {
     static let helpSpec = CommandSpec(
         name: "help",
         abstract: "Show help for gh-users, one of its commands, or a topic.",
-        usage: "gh-users help [COMMAND | exit-codes | environment | formats]",
+        usage: "gh-users help [COMMAND | options | formats | environment | exit-codes]",
         discussion: nil,
-        arguments: [("COMMAND", "The command to explain."), ("TOPIC", "exit-codes, environment or formats.")],
+        arguments: [
+            ("COMMAND", "The command to explain."),
+            ("TOPIC", "options (the groups commands share), formats, environment or exit-codes."),
+        ],
         options: [],
         section: .setup,
         examples: [
             ("gh-users help list", "The same text as 'gh-users list --help'."),
             ("gh-users help exit-codes", "What each exit status means."),
+            ("gh-users help options", "The output, paging, network, cache and logging options in full."),
         ]
     )
 

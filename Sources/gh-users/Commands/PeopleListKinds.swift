@@ -110,7 +110,7 @@ extension Command {
             at: \PeopleListOptions.changes, fields: key.fields,
             help:
                 "Write who joined, who left\(key.takesRoles ? " and whose role changed" : "") since the last run with "
-                + "FILE, then record the whole list in FILE (see CHANGES above).")
+                + "FILE, then record the whole list in FILE (more under CHANGES).")
         let group = GroupDeclaration(
             title: "OPTIONS", options: filters + [changes],
             check: { options, parsed, spec throws(UsageError) in
