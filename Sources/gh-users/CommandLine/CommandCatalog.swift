@@ -108,7 +108,12 @@ enum CommandCatalog {
 
     static func unknownCommand(_ name: String) -> UsageError {
         var message = "unknown command '\(name)'"
-        if let suggestion = Suggestions.nearest(to: name, among: specs.map(\.name)) {
+        if name == "api" {
+            // gh's `gh api` sends any request; gh-users covers GitHub's people APIs alone.
+            message +=
+                "\ngh-users has no api command: for any other request of GitHub's API, use GitHub CLI's "
+                + "gh api (gh api /users/octocat)"
+        } else if let suggestion = Suggestions.nearest(to: name, among: specs.map(\.name)) {
             message += "\nDid you mean '\(suggestion)'?"
         } else if name == "version" {
             message += "\nTo print the version: gh-users --version"
