@@ -115,10 +115,14 @@ package struct Resource<Value: Sendable>: Sendable {
 /// A list GitHub serves page by page: its first page, and how to read every later one (the `Link` URLs).
 package struct ListResource<Item: Sendable>: Sendable {
     package let first: Resource<Page<Item>>
+    /// For a list under an organization, a team or a repository: the owner itself, asked for when the first page
+    /// is a 404 (`firstPage(_:perPage:)`).
+    package let owner: Resource<Record>?
 
-    package init(first: Resource<Page<Item>>) {
+    package init(first: Resource<Page<Item>>, owner: Resource<Record>? = nil) {
         precondition(first.endpoint.paging != .single, "\(first.endpoint) is not a list")
         self.first = first
+        self.owner = owner
     }
 
     /// The first page with `per_page` set.
@@ -139,10 +143,41 @@ package protocol ResourceRepository: Sendable {
 }
 
 extension ResourceRepository {
+    /// The list's first page. GitHub answers 404 alike for an owner that does not exist and for a list the token
+    /// may not see (`members nosuchorg`, `collaborators owner/private-repo`), so a 404 of a list under an owner
+    /// asks for the owner once (`ListResource.owner`, see `ownerAnswer(to:of:)`).
     package func firstPage<Item: Sendable>(_ list: ListResource<Item>, perPage: Int) async throws(DomainError)
         -> Page<Item>
     {
-        try await fetch(list.firstPage(perPage: perPage))
+        do {
+            return try await fetch(list.firstPage(perPage: perPage))
+        } catch {
+            guard let owner = list.owner else { throw error }
+            throw await ownerAnswer(to: error, of: owner)
+        }
+    }
+
+    /// The one rule for a 404 under an owner: its lookup (`GET /orgs/{org}`, `GET /repos/{owner}/{repo}`) is a 404
+    /// too, and the owner does not exist (exit 3, naming it); it answers, and the list is withheld from this
+    /// token, a refusal that names the scope the list's row needs, if any (exit 4). Any other failure, of the list
+    /// or of the lookup, is the list's own.
+    package func ownerAnswer(to error: DomainError, of owner: Resource<Record>) async -> DomainError {
+        let requestID: String?
+        let scope: String?
+        switch error {
+        case .notFound(_, let id): (requestID, scope) = (id, nil)
+        case .unauthorized(404, _, .scope(let accepted), let id): (requestID, scope) = (id, accepted)
+        default: return error
+        }
+        do throws(DomainError) {
+            _ = try await fetch(owner)
+        } catch let lookup {
+            if case .notFound = lookup { return lookup }
+            return error
+        }
+        return .unauthorized(
+            status: 404, message: "Not Found, though \(owner.missing) exists", problem: .scope(accepted: scope),
+            requestID: requestID)
     }
 }
 

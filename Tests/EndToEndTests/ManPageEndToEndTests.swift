@@ -31,6 +31,7 @@ import Testing
             #"bash "\#(scripts.path)/make-manpage" "$GH_USERS" "$HOME/man1" && cd "$HOME/man1" && ls && "#
                 + #"echo "== commands" && "# + commands + #" && for command in $("# + commands
                 + #"); do echo "== help $command"; COLUMNS=4000 "$GH_USERS" help "$command"; done; "#
+                + #"echo "== topic options"; COLUMNS=4000 "$GH_USERS" help options; "#
                 + (hasMan ? man : "") + (hasGroff ? roff : ""),
             timeout: bound)
         guard result.status == 0 else { throw PagesNotMade(stderr: result.stderr) }
@@ -108,17 +109,25 @@ import Testing
 
     /// The old single page held every group once per command (NETWORK OPTIONS 19 times); gh-users(1) holds each
     /// once, with the commands, the topics and a pointer to each command's page; a command's page holds the
-    /// groups its --help lists, each once.
+    /// groups its --help lists or names on its SHARED OPTIONS line (`paging, output: gh-users help options`),
+    /// each once.
     @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
     func eachGroupIsDescribedOnceInGhUsersAndOnceInEachPageThatTakesIt() async throws {
         let parts = try await Self.pages.value
         let main = try #require(parts["page gh-users.1"]).split(separator: "\n").map(String.init)
         var titles: Set<String> = []
         for (name, help) in helps(parts) {
-            let groups = help.split(separator: "\n").map(String.init)
-                .filter { line in
-                    line != "OPTIONS" && line.hasSuffix("OPTIONS") && line.allSatisfy { $0.isUppercase || $0 == " " }
+            let lines = help.split(separator: "\n").map(String.init)
+            let listed = lines.filter { line in
+                line != "OPTIONS" && line != "SHARED OPTIONS" && line.hasSuffix("OPTIONS")
+                    && line.allSatisfy { $0.isUppercase || $0 == " " }
+            }
+            let named = lines.firstIndex(of: "SHARED OPTIONS").map { index in
+                lines[index + 1].split(separator: ":")[0].split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces).uppercased() + " OPTIONS"
                 }
+            }
+            let groups = listed + (named ?? [])
             titles.formUnion(groups)
             let page = try #require(parts["page gh-users-\(name).1"]).split(separator: "\n").map(String.init)
             for title in groups {
@@ -138,24 +147,33 @@ import Testing
         }
     }
 
-    /// A command's page says what its --help says: its abstract and every option's text, word for word.
+    /// A command's page says what its --help says: its abstract and every option's text, word for word; and
+    /// gh-users(1) says what `help options` says of each shared group, which a command's help only names.
     @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
     func eachPageSaysWhatHelpSays() async throws {
         let parts = try await Self.pages.value
         var checked = 0
+        /// Unwrapped, each option is one line: its flags, then its text after the first run of two spaces.
+        func options(_ help: String) -> [String] {
+            help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("-") }
+                .compactMap { line in line.range(of: "  ").map { String(line[$0.upperBound...]) } }
+        }
         for (name, help) in helps(parts) {
             let page = words(try #require(parts["page gh-users-\(name).1"]))
-            let lines = help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            #expect(page.contains(words(lines[0].dropLast())), "\(name): \(lines[0])")
-            // Unwrapped, each option is one line: its flags, then its text after the first run of two spaces.
-            for line in lines where line.hasPrefix("-") {
-                guard let gap = line.range(of: "  ") else { continue }
-                let text = String(line[gap.upperBound...])
+            let first = help.split(separator: "\n")[0]
+            #expect(page.contains(words(first.dropLast())), "\(name): \(first)")
+            for text in options(help) {
                 #expect(page.contains(words(text)), "\(name): \(text)")
                 checked += 1
             }
         }
-        #expect(checked > 300)
+        let main = words(try #require(parts["page gh-users.1"]))
+        let shared = options(try #require(parts["topic options"]))
+        #expect(shared.count > 15)
+        for text in shared {
+            #expect(main.contains(words(text)), "help options: \(text)")
+        }
+        #expect(checked > 80)
     }
 
     @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))

@@ -68,11 +68,25 @@ struct CatalogTests {
         for line in text.split(separator: "\n") {
             #expect(DisplayWidth.of(String(line)) <= 80, "\(name): \(line)")
         }
-        // Every group the command takes is listed under its title, and FIELDS only where --fields exists.
+        // Every shared group the command takes is named on the line that points to `help options`, and the
+        // options of a group only it or a few take are listed with its own; FIELDS only where --fields exists.
         let spec = try #require(CommandCatalog.spec(named: name))
+        let sharedLine = text.components(separatedBy: "\nSHARED OPTIONS\n").dropFirst().first?
+            .components(separatedBy: "\n\n").first?.replacing("\n    ", with: " ")
+        let options =
+            text.components(separatedBy: "\nOPTIONS\n").dropFirst().first?
+            .components(separatedBy: "\n\n").first ?? ""
         for group in spec.groups {
-            #expect(text.contains("\n\(group.title)\n"), "\(name) \(group.title)")
+            #expect(!text.contains("\n\(group.title)\n"), "\(name) \(group.title)")
+            if HelpRenderer.isShared(group) {
+                #expect(sharedLine?.contains(HelpRenderer.shortName(group)) == true, "\(name) \(group.title)")
+            } else {
+                for option in group.options {
+                    #expect(options.contains(option.flagText), "\(name) \(option.flagText)")
+                }
+            }
         }
+        #expect(sharedLine.map { $0.hasSuffix(": gh-users help options") } ?? true, "\(name)")
         let takesFields = spec.option(named: OutputGroup.fields.name) != nil
         #expect(text.contains("\nFIELDS\n") == takesFields, "\(name)")
         #expect(takesFields == !spec.fields.isEmpty, "\(name)")
@@ -93,6 +107,27 @@ struct CatalogTests {
             // A single word longer than the line (a URL) may stand alone; nothing else may overflow.
             let longestWord = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(\.count).max() ?? 0
             #expect(widest <= max(width, longestWord + 8), "\(name) at \(width)")
+        }
+    }
+
+    /// Help is one screen: a command's own arguments, options and examples, and one line for the groups it
+    /// shares (`help options`), at most 50 lines at 80 columns; top-level help at most 60. Before, `help
+    /// collaborators` was 130 lines, 60 % of them the shared groups, and top-level help 114.
+    @Test(arguments: names)
+    func aCommandsHelpIsAtMostFiftyLinesAtEightyColumns(name: String) {
+        let text = HelpRenderer.render(.command(name), width: 80)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= 50, "\(name): \(lines.count) lines")
+    }
+
+    @Test func topLevelHelpIsAtMostSixtyLinesAtEightyColumns() {
+        let text = HelpRenderer.render(.topLevel, width: 80)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= 60, "\(lines.count) lines")
+        // Each command is one line: its name and what it does, without the request it makes.
+        for spec in CommandCatalog.specs {
+            let line = lines.first { $0.hasPrefix("  \(spec.name) ") }
+            #expect(line.map { !$0.contains("(GET ") && $0.hasSuffix(".") } == true, "\(spec.name): \(line ?? "")")
         }
     }
 

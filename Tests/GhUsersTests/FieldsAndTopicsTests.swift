@@ -83,7 +83,7 @@ struct FieldsTests {
 }
 
 struct HelpTopicTests {
-    @Test(arguments: ["exit-codes", "environment", "formats"])
+    @Test(arguments: ["exit-codes", "environment", "formats", "options"])
     func topicsAreHelp(topic: String) {
         guard let text = route("help \(topic)").helpText else {
             Issue.record("expected help for \(topic)")
@@ -94,15 +94,32 @@ struct HelpTopicTests {
         #expect(text.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 80 })
     }
 
-    /// Each topic's command and what it covers share a line where there is room: at 80 columns, none of the
-    /// three stands alone (`help environment` did, one column past the label column).
-    @Test func theTopLevelHelpListsEachTopicOnOneLine() {
-        let lines = HelpRenderer.topLevel(width: 80).split(separator: "\n").map(String.init)
-        for (topic, covers) in [
-            ("formats", "table, tsv"), ("environment", "tokens, hosts"), ("exit-codes", "what each exit"),
-        ] {
-            #expect(lines.contains { $0.hasPrefix("  gh-users help \(topic) ") && $0.contains(covers) }, "\(topic)")
+    /// Top-level help names every topic on its last line, at 80 columns.
+    @Test func theTopLevelHelpNamesEveryTopicOnOneLine() throws {
+        let last = try #require(HelpRenderer.topLevel(width: 80).split(separator: "\n").last)
+        #expect(last.hasPrefix("More: gh-users help <command> | "))
+        for topic in HelpTopics.names {
+            #expect(last.contains(" \(topic)"), "\(topic)")
         }
+    }
+
+    /// `help options` gives each shared group in full, every option of it, which a command's help names on one
+    /// line; `--limit` in the words every list shares.
+    @Test func theOptionsTopicListsEverySharedGroupInFull() throws {
+        let text = try #require(route("help options").helpText)
+        for group in HelpRenderer.sharedGroups {
+            #expect(text.contains("\n\(group.title)\n"), "\(group.title)")
+            for option in group.options {
+                #expect(text.contains("  " + option.flagText), "\(option.flagText)")
+            }
+        }
+        #expect(text.contains("Stop after N items (N >= 1)."))
+        #expect(route("--help options") == route("help options"))
+        let collaborators = try #require(route("collaborators --help").helpText)
+        #expect(
+            collaborators.contains("\nSHARED OPTIONS\n  paging, profile, output, network, cache, logging: gh-users "))
+        #expect(!collaborators.contains("--wait-on-rate-limit"))
+        #expect(collaborators.contains("--affiliation AFFILIATION"))
     }
 
     @Test func exitCodesListEveryDocumentedStatus() throws {

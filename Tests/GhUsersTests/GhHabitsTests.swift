@@ -13,13 +13,45 @@ struct GhHabitsTests {
         return run
     }
 
-    /// Before: "invalid login 'login,name'".
+    /// Before: "invalid login 'login,name'"; then "--json takes no list of fields, as gh's does", which read as
+    /// if gh's --json took none either.
     @Test func jsonWithAFieldListPointsToFields() async {
         let run = await usage(["show", "octocat", "--json", "login,name"])
         #expect(
             run.err.hasPrefix(
-                "Error: --json takes no list of fields, as gh's does: give --json --fields login,name, or pipe "
-                    + "--json into jq\n"), "\(run.err)")
+                "Error: gh-users's --json takes no list of fields, unlike gh's --json login,name: give --json "
+                    + "--fields login,name, or pipe --json into jq\n"), "\(run.err)")
+        #expect(!run.err.contains("as gh's does"))
+    }
+
+    /// gh's `-R, --repo OWNER/REPO`. Before: "unknown option '-R'", with no way on.
+    @Test(arguments: [
+        (
+            ["collaborators", "-R", "cli/cli"],
+            "gh-users takes the repository as the command's argument, not as -R: gh-users collaborators OWNER/REPO"
+        ),
+        (
+            ["stargazers", "--repo", "cli/cli"],
+            "gh-users takes the repository as the command's argument, not as -R: gh-users stargazers OWNER/REPO"
+        ),
+        (
+            ["members", "-R", "cli/cli"],
+            "gh-users has no -R; a repository's lists take it as their argument (gh-users collaborators "
+                + "OWNER/REPO), and members takes none"
+        ),
+    ])
+    func repoOptionPointsToTheArgument(arguments: [String], hint: String) async {
+        let run = await usage(arguments)
+        #expect(run.err.hasPrefix("Error: unknown option '\(arguments[1])': \(hint)\n"), "\(run.err)")
+    }
+
+    /// `gh api`'s habit. Before: "unknown command 'api'" and nothing more.
+    @Test func apiPointsToGhAPI() async {
+        let run = await usage(["api", "/users/octocat"])
+        #expect(
+            run.err.hasPrefix(
+                "Error: unknown command 'api'\ngh-users has no api command: for any other request of GitHub's API, "
+                    + "use GitHub CLI's gh api (gh api /users/octocat)\n"), "\(run.err)")
     }
 
     /// A query with a comma after `--json` is a query, not a list of fields (a review found it refused).
@@ -40,13 +72,19 @@ struct GhHabitsTests {
 
     /// Before: "unknown option '--jq'" and "unknown option '--template'", with no way on.
     @Test(arguments: [
-        (["show", "octocat", "--jq", ".login"], "gh-users has no jq of its own; pipe --json into jq"),
+        (
+            ["followers", "octocat", "--jq", ".login"],
+            "gh-users has no jq of its own; pipe into jq: --format ndjson | jq -r .login (one record a line), or "
+                + "--json | jq -r '.[].login' (a list is one array)"
+        ),
         (["followers", "octocat", "--template", "{{.login}}"], "pick keys with --json --fields login,name"),
     ])
     func jqAndTemplateSayHow(arguments: [String], hint: String) async {
         let run = await usage(arguments)
         #expect(run.err.hasPrefix("Error: unknown option '\(arguments[2])': "), "\(run.err)")
         #expect(run.err.contains(hint), "\(run.err)")
+        // jq's `.login` fails on a list, which is one JSON array: the hint never suggests it after --json.
+        #expect(!run.err.contains("--json | jq '.login'"), "\(run.err)")
     }
 
     /// Before: "option '--not-following-back' does not apply to followers", and no more.

@@ -80,8 +80,8 @@ enum ArgumentScanner {
                     Self.isFieldList(arguments[index])
                 {
                     throw UsageError(
-                        message: "--json takes no list of fields, as gh's does: give --json --fields "
-                            + "\(arguments[index]), or pipe --json into jq",
+                        message: "gh-users's --json takes no list of fields, unlike gh's --json "
+                            + "\(arguments[index]): give --json --fields \(arguments[index]), or pipe --json into jq",
                         command: spec)
                 }
             }

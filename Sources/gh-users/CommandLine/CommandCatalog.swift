@@ -78,14 +78,18 @@ enum CommandCatalog {
     static let helpSpec = CommandSpec(
         name: "help",
         abstract: "Show help for gh-users, one of its commands, or a topic.",
-        usage: "gh-users help [COMMAND | exit-codes | environment | formats]",
+        usage: "gh-users help [COMMAND | options | formats | environment | exit-codes]",
         discussion: nil,
-        arguments: [("COMMAND", "The command to explain."), ("TOPIC", "exit-codes, environment or formats.")],
+        arguments: [
+            ("COMMAND", "The command to explain."),
+            ("TOPIC", "options (the groups commands share), formats, environment or exit-codes."),
+        ],
         options: [],
         section: .setup,
         examples: [
             ("gh-users help list", "The same text as 'gh-users list --help'."),
             ("gh-users help exit-codes", "What each exit status means."),
+            ("gh-users help options", "The output, paging, network, cache and logging options in full."),
         ]
     )
 
@@ -104,7 +108,12 @@ enum CommandCatalog {
 
     static func unknownCommand(_ name: String) -> UsageError {
         var message = "unknown command '\(name)'"
-        if let suggestion = Suggestions.nearest(to: name, among: specs.map(\.name)) {
+        if name == "api" {
+            // gh's `gh api` sends any request; gh-users covers GitHub's people APIs alone.
+            message +=
+                "\ngh-users has no api command: for any other request of GitHub's API, use GitHub CLI's "
+                + "gh api (gh api /users/octocat)"
+        } else if let suggestion = Suggestions.nearest(to: name, among: specs.map(\.name)) {
             message += "\nDid you mean '\(suggestion)'?"
         } else if name == "version" {
             message += "\nTo print the version: gh-users --version"

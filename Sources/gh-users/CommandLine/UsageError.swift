@@ -26,17 +26,32 @@ struct UsageError: Error, Sendable, Equatable {
             return UsageError(
                 message: "option '\(option)' does not apply to \(spec.name)" + whereItApplies, command: spec)
         }
+        if option == "-R" || option == "--repo" {
+            return UsageError(message: "unknown option '\(option)': \(repositoryHint(spec))", command: spec)
+        }
         if let habit = ghHabits[name.lowercased()], spec.allOptions.contains(where: { $0.name == "json" }) {
             return UsageError(message: "unknown option '\(option)': \(habit)", command: spec)
         }
         return unknownOption(option, among: spec.allOptions.map { "--\($0.name)" }, spec: spec)
     }
 
-    /// gh's output options, which gh-users answers with its own way to the same output.
+    /// gh's output options, which gh-users answers with its own way to the same output. A list is written as
+    /// one JSON array, so jq's `.login` fails on it: `.[].login`, or one object a line with `--format ndjson`.
     private static let ghHabits = [
-        "jq": "gh-users has no jq of its own; pipe --json into jq, as in --json | jq '.login'",
+        "jq": "gh-users has no jq of its own; pipe into jq: --format ndjson | jq -r .login (one record a line), "
+            + "or --json | jq -r '.[].login' (a list is one array)",
         "template": "gh-users has no templates; pick keys with --json --fields login,name, or pipe --json into jq",
     ]
+
+    /// gh's `-R, --repo OWNER/REPO`: here the repository is the command's argument.
+    private static func repositoryHint(_ spec: CommandSpec) -> String {
+        if spec.arguments.contains(where: { $0.name == "OWNER/REPO" }) {
+            return "gh-users takes the repository as the command's argument, not as -R: gh-users \(spec.name) "
+                + "OWNER/REPO"
+        }
+        return "gh-users has no -R; a repository's lists take it as their argument (gh-users collaborators "
+            + "OWNER/REPO), and \(spec.name) takes none"
+    }
 
     static func unknownOption(_ option: String, among names: [String], spec: CommandSpec?) -> UsageError {
         var message = "unknown option '\(option)'"

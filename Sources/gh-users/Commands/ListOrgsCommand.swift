@@ -15,7 +15,7 @@ enum ListOrgsCommand {
         },
         spec: CommandSpec(
             name: "orgs",
-            abstract: "List the organizations an account is a public member of (GET /users/{username}/orgs).",
+            abstract: "List the organizations an account publicly belongs to (GET /users/{username}/orgs).",
             usage: "gh-users orgs LOGIN [--limit N | --all] [options]",
             discussion: """
                 Only public memberships are listed: GitHub shows no one else an account's private memberships,

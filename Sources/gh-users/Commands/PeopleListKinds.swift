@@ -111,7 +111,7 @@ extension Command {
             at: \PeopleListOptions.changes, fields: key.fields,
             help:
                 "Write who joined, who left\(key.takesRoles ? " and whose role changed" : "") since the last run with "
-                + "FILE, then record the whole list in FILE (see CHANGES above).")
+                + "FILE, then record the whole list in FILE (more under CHANGES).")
         let group = GroupDeclaration(
             title: "OPTIONS", options: filters + [changes],
             check: { options, parsed, spec throws(UsageError) in
@@ -137,7 +137,8 @@ extension Command {
 extension ListDeclaration where Options == PeopleListOptions {
     /// A repository's list that GitHub shows only its admins and collaborators since July 2026 (its stargazers
     /// and watchers), when `count` names the repository's key that counts it (`stargazers_count`): a 403 or 404
-    /// for the list's first page, or an empty first page, asks `GET /repos/{owner}/{repo}`, to tell a
+    /// for the list's first page (a 404 as every people list's, `ResourceRepository.firstPage(_:perPage:)`), or
+    /// an empty first page, asks `GET /repos/{owner}/{repo}`, to tell a
     /// repository that does not exist (its 404: exit 3) or a list that is empty (its count 0) from the list
     /// withheld (exit 4, which says so in one line and points to star-history).
     func withheldFromOthers(_ count: String?) -> Self {
@@ -182,23 +183,23 @@ extension ListDeclaration where Options == PeopleListOptions {
         throw withheld(noun, of: owner, status: 200, saying: "an empty list, of \(counted); ")
     }
 
-    /// Why GitHub refused the list: the repository is missing (`GET /repos/{owner}/{repo}` is 404 too) or the
-    /// list is withheld; any other failure is the list's own.
+    /// Why GitHub refused the list: the repository is missing or the list is withheld. A 404 has asked for the
+    /// repository already (`ResourceRepository.firstPage(_:perPage:)`: still `notFound` when it is missing, a
+    /// refusal when it exists); a 403 asks it here. Any other failure is the list's own.
     private static func withholding(
         _ error: DomainError, noun: String, of owner: ListOwner, github: any ResourceRepository
     ) async -> DomainError {
-        let status: Int
         switch error {
-        case .notFound: status = 404
-        case .unauthorized(403, _, _, _): status = 403
+        case .unauthorized(404, _, _, _): return withheld(noun, of: owner, status: 404)
+        case .unauthorized(403, _, _, _):
+            do throws(DomainError) {
+                _ = try await github.fetch(GitHubEndpoints.repository(owner))
+            } catch {
+                return error
+            }
+            return withheld(noun, of: owner, status: 403)
         default: return error
         }
-        do throws(DomainError) {
-            _ = try await github.fetch(GitHubEndpoints.repository(owner))
-        } catch {
-            return error
-        }
-        return withheld(noun, of: owner, status: status)
     }
 
     /// The July 2026 rule, in one line, as a refusal (exit 4). It names no request id: the answer is GitHub's

@@ -97,7 +97,8 @@ enum PeopleLists {
                 GitHub answers a non-member's request with the public members (its redirect), stderr says so
                 piped or not, and --role or a 2FA filter answered so is exit status 4.
                 --role and the 2FA filters need a token (exit status 4 without one). The 2FA filters are for
-                the organization's owners: GitHub's refusal (422 or 403) is exit status 4, and says so.
+                the organization's owners: GitHub's refusal (422 or 403) is exit status 4, and says so. A 404
+                asks for the organization (GET /orgs/{org}): none by that name is exit status 3.
                 """,
             arguments: [("ORG", "The organization whose members to list.")],
             options: [memberRole.spec, twoFactorDisabled.spec, twoFactorInsecure.spec, publicOnly.spec],
@@ -139,7 +140,8 @@ enum PeopleLists {
                 Lists the people who are not members of the organization but can reach one of its
                 repositories. Only the organization's owners may list them: it needs a token of an owner with
                 the read:org scope, and GitHub's refusal (403, or 404 for what the token may not see) is exit
-                status 4 with the scope named.
+                status 4 with the scope named. A 404 asks for the organization (GET /orgs/{org}) first: when
+                there is none by that name, exit status 3 says so.
                 """,
             arguments: [("ORG", "The organization whose outside collaborators to list.")],
             options: [],
@@ -233,8 +235,10 @@ enum PeopleLists {
                 collaborators and those given access themselves, each with role_name (read, triage, write,
                 maintain, admin, or a custom role) and GitHub's permissions object. GitHub lists them only to a
                 token with push access to the repository (and the repo scope for a private one): its refusal
-                (403, or 404 for what the token may not see) is exit status 4 and names what is needed. With
-                --full each is written as its profile with role_name and permissions added.
+                (403, or 404 for what the token may not see) is exit status 4 and names what is needed. A 404
+                asks for the repository (GET /repos/{owner}/{repo}) first: when there is none the token can
+                see, exit status 3 says so. With --full each is written as its profile with role_name and
+                permissions added.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [affiliation.spec, permission.spec],
@@ -355,7 +359,8 @@ enum PeopleLists {
                 login, empty for an invitation sent to an email address, whose login is null, and the email),
                 the role, when, and who invited them. Only the organization's owners may list them: it needs a token of an
                 owner with the admin:org scope, and GitHub's refusal (403, or 404 for what the token may not
-                see) is exit status 4 with the scope named.
+                see) is exit status 4 with the scope named. A 404 asks for the organization (GET /orgs/{org})
+                first: when there is none by that name, exit status 3 says so.
                 """,
             arguments: [("ORG", "The organization whose pending invitations to list.")],
             options: [],
@@ -392,7 +397,9 @@ enum PeopleLists {
                 Lists the members of the team, the members of its child teams included, each with role
                 (member or maintainer). TEAM is the team's slug, as in its URL. It needs a token that can see
                 the team (read:org for a classic token): GitHub's refusal (403, or 404 for what the token may
-                not see) is exit status 4 with the scope named. With --full each is written as its profile
+                not see) is exit status 4 with the scope named; a 404 asks for the organization (GET
+                /orgs/{org}) first, and when there is none by that name, exit status 3 says so (a team's own
+                lookup answers only those who may list it). With --full each is written as its profile
                 with role added. With --direct, only the team's own members, without its child teams': GitHub's
                 REST list cannot leave them out, so they are paged through GraphQL
                 (Team.members(membership: IMMEDIATE), --role as its role filter), which needs a token (exit

@@ -25,9 +25,10 @@ enum HelpRenderer {
     /// The options that stand alone, before any command.
     static let globalOptions: [(label: String, text: String)] = [
         ("--version", CommandRouter.version.help),
-        ("-h, --help", "Show this help. Every command takes --help too, and lists the options it takes."),
+        ("-h, --help", "Show this help; after a command, that command's."),
     ]
 
+    /// The examples of gh-users(1); top-level help leaves them to each command's help, to stay one screen.
     static let topLevelExamples: [(command: String, comment: String)] = [
         ("gh-users list --limit 5", "The first five accounts GitHub ever made."),
         ("gh-users show octocat --json", "One profile, as GitHub's JSON."),
@@ -35,46 +36,140 @@ enum HelpRenderer {
         ("gh-users show octocat --offline", "From the cache, without the network."),
     ]
 
+    /// One screen (at most 60 lines at 80 columns): each command on a line of its own under its section, the
+    /// global options, and one line that names every topic.
     static func topLevel(width: Int) -> String {
         let specs = CommandCatalog.specs
         var text = "gh-users: \(tagline).\n\nUSAGE\n  \(usage)\n"
         // One column for every section, so that the sections read as one list.
         let widest = specs.map { DisplayWidth.of($0.name) }.max() ?? 0
+        let room = width - min(widest, labelColumn) - 4
         for (section, listed) in CommandCatalog.sections {
             text += "\n\(section.rawValue)\n"
-            text += labelled(listed.map { ($0.name, $0.abstract) }, width: width, atLeast: widest)
+            text += labelled(listed.map { ($0.name, summary($0.abstract, room: room)) }, width: width, atLeast: widest)
         }
         text += "\nGLOBAL OPTIONS\n" + labelled(globalOptions, width: width)
-        text += "\nEXAMPLES\n" + examples(topLevelExamples, width: width)
-        text += "\nTOPICS\n"
-        text += labelled(
-            [
-                ("gh-users help formats", "table, tsv, csv, json, ndjson and --fields"),
-                ("gh-users help environment", "tokens, hosts, cache, colour"),
-                ("gh-users help exit-codes", "what each exit status means"),
-            ],
-            // The longest topic's command, so that none stands alone on a line of its own.
-            width: width, column: 25
-        )
-        text += "\n" + fill("Run 'gh-users help <command>' for more about a command.", indent: 0, width: width) + "\n"
+        let topics = (["<command>"] + HelpTopics.names).joined(separator: " | ")
+        text += "\n" + fill("More: gh-users help \(topics)", indent: 0, width: width) + "\n"
         return text
     }
 
-    static func render(_ spec: CommandSpec, width: Int) -> String {
-        var text = fill(spec.abstract, indent: 0, width: width) + "\n\nUSAGE\n"
-        text += fillUsage(spec.usage, indent: 2, hanging: 4, width: width) + "\n"
-        if let discussion = spec.discussion {
-            text += "\n" + paragraphs(discussion, width: width)
+    /// A command's abstract as top-level help lists it: without the request it makes ("(GET /users)"), and when
+    /// that is still wider than `room`, up to its first comma.
+    static func summary(_ abstract: String, room: Int) -> String {
+        var text = ""
+        var depth = 0
+        for character in abstract {
+            if character == "(" { depth += 1 }
+            if depth == 0 { text.append(character) }
+            if character == ")" { depth = max(0, depth - 1) }
         }
+        text = text.replacing("  ", with: " ").replacing(" .", with: ".").replacing(" ,", with: ",")
+        if DisplayWidth.of(text) > room, let comma = text.firstIndex(of: ",") {
+            text = String(text[..<comma]) + "."
+        }
+        return text
+    }
+
+    /// The groups of options many commands take, described once by `gh-users help options`: a command's help
+    /// names them on one line rather than repeating them. A command that takes part of a group (`cache`'s output
+    /// options without --fields) lists its part as its own.
+    static let sharedGroups: [OptionGroup] = [
+        PagingGroup.declared.group, ProfileGroup.group, OutputGroup.group, NetworkGroup.group, CacheGroup.group,
+        LoggingGroup.group,
+    ]
+
+    /// Whether help names `group` on the shared line instead of listing it.
+    static func isShared(_ group: OptionGroup) -> Bool {
+        sharedGroups.contains { $0.title == group.title && $0.options.map(\.name) == group.options.map(\.name) }
+    }
+
+    /// A shared group as the shared line names it: `paging` for PAGING OPTIONS.
+    static func shortName(_ group: OptionGroup) -> String {
+        group.title.replacing(" OPTIONS", with: "").lowercased()
+    }
+
+    /// The most lines a command's help takes, at any width: one screen.
+    static let maximumLines = 50
+
+    /// A command's help: what it does, its usage, arguments and options (its own, and the groups only it or a
+    /// few take), a line naming the shared groups it takes, its fields and examples. Its discussion is given
+    /// paragraph by paragraph, the last one given sentence by sentence, while the help stays within
+    /// `maximumLines`; what does not fit is left to its man page (which has everything), and a line says so.
+    static func render(_ spec: CommandSpec, width: Int) -> String {
+        let head =
+            fill(spec.abstract, indent: 0, width: width) + "\n\nUSAGE\n"
+            + fillUsage(spec.usage, indent: 2, hanging: 4, width: width) + "\n"
+        let tail = sections(spec, width: width)
+        guard let discussion = spec.discussion else { return head + tail }
+        let pointer = fill("More in 'man \(ManPageRenderer.pageName(spec))'.", indent: 2, width: width) + "\n"
+        var room = maximumLines - lineCount(head + tail) - 1 - lineCount(pointer)
+        let all = discussion.components(separatedBy: "\n\n")
+        var kept: [String] = []
+        for paragraph in all {
+            let gap = kept.isEmpty ? 0 : 1
+            let cost = lineCount(paragraphs(paragraph, width: width)) + gap
+            if cost <= room {
+                room -= cost
+                kept.append(paragraph)
+                continue
+            }
+            var taken = ""
+            for sentence in sentences(paragraph) {
+                let candidate = taken.isEmpty ? sentence : taken + " " + sentence
+                guard lineCount(paragraphs(candidate, width: width)) + gap <= room else { break }
+                taken = candidate
+            }
+            if !taken.isEmpty { kept.append(taken) }
+            break
+        }
+        let shown = kept.isEmpty ? "" : paragraphs(kept.joined(separator: "\n\n"), width: width)
+        return head + "\n" + shown + (kept == all ? "" : pointer) + tail
+    }
+
+    /// A paragraph's sentences, each ending at a full stop before a word that starts one (not a lowercase
+    /// letter); a paragraph with lines kept as written is one sentence.
+    private static func sentences(_ paragraph: String) -> [String] {
+        let lines = paragraph.split(separator: "\n")
+        guard !lines.contains(where: { $0.hasPrefix(" ") }) else { return [paragraph] }
+        let words = lines.joined(separator: " ").split(separator: " ")
+        var sentences: [String] = []
+        var current: [Substring] = []
+        for (index, word) in words.enumerated() {
+            current.append(word)
+            let next = index + 1 < words.count ? words[index + 1].first : nil
+            if word.hasSuffix("."), next.map({ !$0.isLowercase }) ?? true {
+                sentences.append(current.joined(separator: " "))
+                current = []
+            }
+        }
+        if !current.isEmpty { sentences.append(current.joined(separator: " ")) }
+        return sentences
+    }
+
+    private static func lineCount(_ text: String) -> Int {
+        text.count { $0 == "\n" }
+    }
+
+    /// Everything after the discussion.
+    private static func sections(_ spec: CommandSpec, width: Int) -> String {
+        var text = ""
         if !spec.arguments.isEmpty {
             text += "\nARGUMENTS\n" + labelled(spec.arguments.map { ($0.name, $0.help) }, width: width)
         }
         if !spec.subcommands.isEmpty {
             text += "\nCOMMANDS\n" + labelled(spec.subcommands.map { ($0.word, $0.abstract) }, width: width)
         }
-        text += "\nOPTIONS\n" + optionLines(spec.options + [CommandSpec.help], width: width)
-        for group in spec.groups {
-            text += "\n\(group.title)\n" + optionLines(group.options, width: width)
+        // A group only this command or a few take (--changes, cache's part of the output options) is read as
+        // its own options.
+        let own = spec.groups.filter { !isShared($0) }.flatMap(\.options)
+        text += "\nOPTIONS\n" + optionLines(spec.options + own + [CommandSpec.help], width: width)
+        let shared = spec.groups.filter(isShared).map(shortName)
+        if !shared.isEmpty {
+            text += "\nSHARED OPTIONS\n"
+            text += fill(
+                shared.joined(separator: ", ") + ": gh-users help options", indent: 2, hanging: 4, width: width)
+            text += "\n"
         }
         if !spec.fields.isEmpty {
             // An option's line runs on under itself, so its fields do not read as the command's own.
@@ -89,7 +184,7 @@ enum HelpRenderer {
         return text
     }
 
-    private static func optionLines(_ options: [OptionSpec], width: Int) -> String {
+    static func optionLines(_ options: [OptionSpec], width: Int) -> String {
         labelled(options.map { ($0.flagText, $0.helpWithDefault) }, width: width)
     }
 

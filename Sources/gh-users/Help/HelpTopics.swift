@@ -1,5 +1,6 @@
-/// `gh-users help exit-codes|environment|formats`: what every command shares, in one place each. Each topic is
-/// a heading, labelled rows and closing notes, filled to the width like the rest of the help.
+/// `gh-users help options|exit-codes|environment|formats`: what every command shares, in one place each. Each
+/// topic is a heading, labelled rows and closing notes, filled to the width like the rest of the help; `options`
+/// is the shared option groups, each under its own heading.
 enum HelpTopics {
     struct Topic: Sendable {
         let heading: String
@@ -7,7 +8,7 @@ enum HelpTopics {
         let notes: [String]
     }
 
-    static let names = ["exit-codes", "environment", "formats"]
+    static let names = ["options", "formats", "environment", "exit-codes"]
 
     static func topic(_ name: String) -> Topic? {
         switch name {
@@ -20,10 +21,27 @@ enum HelpTopics {
 
     /// The topic as it prints at `width`; nil for a name that is no topic.
     static func text(_ name: String, width: Int = 80) -> String? {
+        if name == "options" { return options(width: width) }
         guard let topic = topic(name) else { return nil }
         var text = topic.heading + "\n" + HelpRenderer.labelled(topic.rows, width: width)
         for note in topic.notes {
             text += "\n" + HelpRenderer.fill(note, indent: 0, width: width) + "\n"
+        }
+        return text
+    }
+
+    /// `help options`: every shared group in full (`HelpRenderer.sharedGroups`), which a command's help names on
+    /// one line.
+    static func options(width: Int) -> String {
+        var text =
+            HelpRenderer.fill(
+                "The options commands share, in groups. Every command that talks to GitHub takes the output, "
+                    + "network, cache and logging options; a list takes the paging options too, and a list of "
+                    + "accounts the profile options. A command's help names the groups it takes, and lists its own "
+                    + "options; options come after the command.",
+                indent: 0, width: width) + "\n"
+        for group in HelpRenderer.sharedGroups {
+            text += "\n\(group.title)\n" + HelpRenderer.optionLines(group.options, width: width)
         }
         return text
     }
@@ -43,8 +61,12 @@ enum HelpTopics {
                 "follows only: a failure that is not its answer (network, server, a status other than GitHub's "
                     + "204 or 404), since 1 means no there"
             ),
-            ("3", "not found: a login or resource that does not exist"),
-            ("4", "authentication: a missing, bad or insufficient token (401, or a 403 that is not a rate limit)"),
+            ("3", "not found: a login, organization, team, repository or resource that does not exist"),
+            (
+                "4",
+                "authentication: a missing, bad or insufficient token (401, a 403 that is not a rate limit, or a "
+                    + "404 for a list whose organization or repository exists)"
+            ),
             (
                 "5",
                 "rate limited: the primary limit is spent and --wait-on-rate-limit was not given; "

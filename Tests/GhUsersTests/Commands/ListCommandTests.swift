@@ -31,9 +31,9 @@ struct ListCommandTests {
         #expect(run.out.split(separator: "\r\n").count == 2)
     }
 
-    /// `--wait-on-rate-limit` and `--max-wait` tell the same story.
+    /// `--wait-on-rate-limit` and `--max-wait` tell the same story, where help gives the network options.
     @Test func theTwoRateLimitFlagsHelpTextsAgree() async {
-        let run = await CommandHarness().run(["list", "--help"])
+        let run = await CommandHarness().run(["help", "options"])
         #expect(run.status == 0)
         let text = run.out.split(separator: "\n").joined(separator: " ").split(separator: " ").joined(separator: " ")
         #expect(text.contains("for at most --max-wait"))

@@ -8,9 +8,9 @@ import Testing
 /// The people of organizations, repositories and teams beyond their rows in `CommandRequestTests`: what GitHub
 /// refuses, what it answers besides a page of accounts, and names that are refused before anything is sent.
 struct PeopleListCommandTests {
-    /// The operations these tests cover that no command row does: `GET /repos/{owner}/{repo}`, asked only when
-    /// GitHub refuses a repository's stargazers or watchers.
-    static let endpoints: [Endpoint] = [.repository]
+    /// The operations these tests cover that no command row does: `GET /repos/{owner}/{repo}` and `GET
+    /// /orgs/{org}`, asked only when GitHub refuses a list of a repository's or an organization's people.
+    static let endpoints: [Endpoint] = [.repository, .organization]
 
     /// A harness signed in with a token, as these lists need one.
     private static func signedIn() -> CommandHarness {
@@ -19,22 +19,66 @@ struct PeopleListCommandTests {
         return harness
     }
 
+    /// The lists GitHub answers 404 both for an owner that does not exist and for a token that may not see them,
+    /// each with the owner's own lookup (a team's is its organization's) and the scope its row needs.
+    static let hiddenLists: [(command: String, request: String, lookup: String, body: String, scope: String)] = [
+        ("members github", "GET /orgs/github/members", "GET /orgs/github", "orgs-get", "read:org"),
+        (
+            "outside-collaborators github", "GET /orgs/github/outside_collaborators", "GET /orgs/github", "orgs-get",
+            "read:org"
+        ),
+        ("invitations github", "GET /orgs/github/invitations", "GET /orgs/github", "orgs-get", "admin:org"),
+        (
+            "collaborators octocat/Hello-World", "GET /repos/octocat/Hello-World/collaborators",
+            "GET /repos/octocat/Hello-World", "repos-get", "repo"
+        ),
+        (
+            "team-members github/justice-league", "GET /orgs/github/teams/justice-league/members", "GET /orgs/github",
+            "orgs-get", "read:org"
+        ),
+    ]
+
     /// GitHub answers 404 to a token that may not see a list (an organization's outside collaborators, the
-    /// collaborators of a repository it cannot push to): a refusal that names what is needed (exit 4), not an
-    /// organization or a repository that does not exist.
-    @Test(arguments: [
-        ("outside-collaborators github", "GET /orgs/github/outside_collaborators", "read:org"),
-        ("invitations github", "GET /orgs/github/invitations", "admin:org"),
-        ("collaborators octocat/Hello-World", "GET /repos/octocat/Hello-World/collaborators", "repo"),
-        ("team-members github/justice-league", "GET /orgs/github/teams/justice-league/members", "read:org"),
-    ])
-    func aListGitHubHidesNamesWhatIsNeeded(command: String, request: String, scope: String) async {
+    /// collaborators of a repository it cannot push to): its owner is asked for once, and as it exists, the 404
+    /// is a refusal that names what is needed and the owner that exists (exit 4).
+    @Test(arguments: hiddenLists)
+    func aListGitHubHidesNamesWhatIsNeeded(
+        command: String, request: String, lookup: String, body: String, scope: String
+    ) async {
         let harness = Self.signedIn()
-        harness.expect(request + "?per_page=30", status: 404, body: "error-404")
+        harness.expect(request + "?per_page=30", status: 404, headers: [CommandHarness.requestID], body: "error-404")
+        harness.expect(lookup, body: body)
         let run = await harness.run(command.split(separator: " ").map(String.init))
         #expect(run.status == 4)
         #expect(run.out.isEmpty)
         #expect(run.err.contains("(this needs: \(scope))"))
+        let owner = command.hasPrefix("collaborators") ? "repository 'octocat/Hello-World'" : "organization 'github'"
+        #expect(run.err.contains("though \(owner) exists"), "\(run.err)")
+        #expect(run.err.hasSuffix("request id: CF25:41C0:C9E976\n"))
+    }
+
+    /// A mistyped owner: GitHub's 404 for the list and for the owner's lookup (its documented 404 body, as
+    /// recorded). Before, this was "authentication failed (HTTP 404) … this needs: read:org", exit 4, never naming
+    /// the owner; now it is exit 3 naming what does not exist, and no scope.
+    @Test(arguments: hiddenLists)
+    func aMistypedOwnerIsNotFoundNotATokenProblem(
+        command: String, request: String, lookup: String, body: String, scope: String
+    ) async {
+        let mistyped = { (text: String) in
+            text.replacing("/orgs/github", with: "/orgs/nosuchorg").replacing("Hello-World", with: "nosuchrepo")
+        }
+        let harness = Self.signedIn()
+        harness.expect(mistyped(request) + "?per_page=30", status: 404, body: "error-404")
+        harness.expect(mistyped(lookup), status: 404, headers: [CommandHarness.requestID], body: "error-404")
+        let argv = command.split(separator: " ").map {
+            String($0).replacing("github", with: "nosuchorg").replacing("Hello-World", with: "nosuchrepo")
+        }
+        let run = await harness.run(argv)
+        let missing =
+            command.hasPrefix("collaborators") ? "repository 'octocat/nosuchrepo'" : "organization 'nosuchorg'"
+        #expect(run.status == 3)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "gh-users: no \(missing) (HTTP 404)\nrequest id: CF25:41C0:C9E976\n")
     }
 
     /// A stargazer is `{"starred_at", "user"}` in the star media type: the table reads the login inside `user`.

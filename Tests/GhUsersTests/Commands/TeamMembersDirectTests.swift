@@ -83,20 +83,36 @@ struct TeamMembersDirectTests {
         #expect(run.err.contains("team-members --direct"))
     }
 
-    /// A team or organization GraphQL does not show is REST's 404 for the list: exit 4, naming read:org, as a
-    /// token that cannot see the team is told apart from no such team by neither API.
+    /// A team or organization GraphQL does not show is REST's 404 for the list: the organization is asked for
+    /// (`GET /orgs/{org}`, which answers anyone). As it exists: exit 4, naming read:org, as a token that cannot
+    /// see the team is told apart from no such team by neither API. As it does not: exit 3, naming it.
     @Test(arguments: [
-        #"{"data":{"organization":{"team":null}}}"#,
-        #"{"data":{"organization":null},"errors":[{"type":"NOT_FOUND","path":["organization"],"#
-            + #""message":"Could not resolve to an Organization with the login of 'nosuchorg'."}]}"#,
+        (#"{"data":{"organization":{"team":null}}}"#, true),
+        (
+            #"{"data":{"organization":null},"errors":[{"type":"NOT_FOUND","path":["organization"],"#
+                + #""message":"Could not resolve to an Organization with the login of 'github'."}]}"#, true
+        ),
+        (
+            #"{"data":{"organization":null},"errors":[{"type":"NOT_FOUND","path":["organization"],"#
+                + #""message":"Could not resolve to an Organization with the login of 'github'."}]}"#, false
+        ),
     ])
-    func anUnknownTeamIsRefusedAsRESTRefusesIt(body: String) async {
+    func anUnknownTeamIsRefusedAsRESTRefusesIt(body: String, organizationExists: Bool) async {
         let harness = CommandHarness.signedIn()
         Self.graphQL(harness, Data(body.utf8))
+        if organizationExists {
+            harness.expect("GET /orgs/github", body: "orgs-get")
+        } else {
+            harness.expect("GET /orgs/github", status: 404, body: "error-404")
+        }
         let run = await harness.run(["team-members", "github/justice-league", "--direct"])
-        #expect(run.status == 4)
+        #expect(run.status == (organizationExists ? 4 : 3))
         #expect(run.out.isEmpty)
-        #expect(run.err.contains("(this needs: read:org)"))
+        if organizationExists {
+            #expect(run.err.contains("(this needs: read:org)"))
+        } else {
+            #expect(run.err == "gh-users: no organization 'github' (HTTP 404)\n")
+        }
     }
 
     /// A page of members beside an error (SAML enforcement hiding some) is not the team: with --changes it would
