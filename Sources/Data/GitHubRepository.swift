@@ -68,7 +68,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         } catch {
             let mapped = ErrorMapping.domainError(
                 for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
-            guard error.error.mayHaveReachedServer, case .network(let text) = mapped else { throw mapped }
+            guard error.error.mayHaveReachedServer, case .network(let text, _) = mapped else { throw mapped }
             // A write is never sent twice, so whether it was made is for the user to look at.
             throw .network(
                 text + "\nThe \(action.method.rawValue) may have reached GitHub before its answer was lost: "
