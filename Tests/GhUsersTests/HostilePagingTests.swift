@@ -62,13 +62,20 @@ struct HostilePagingTests {
         #expect(server.requests == 3)
     }
 
-    @Test func aLinkToItselfStillEndsTheListQuietly() async {
+    /// A page whose next link names itself is a cycle too, the same rule as a link back to an earlier page: the
+    /// list is not known to end there (issue 38: it ended quietly, exit 0).
+    @Test func aLinkToItselfIsACycle() async {
         let server = ScriptedPages(["": users([1], next: "A"), "A": users([2], next: "A")])
         let model = PagedListViewModel<User>(
             limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
         #expect(written.map(\.id) == [1, 2])
-        #expect(failure == nil)
+        #expect(
+            failure
+                == .malformedResponse(
+                    endpoint: "GET A", detail: "the next-page link leads back to a page already read, so paging stopped"
+                ))
+        #expect(server.requests == 2)
     }
 
     @Test func pagesOfIdsAlreadyWrittenUnderNewURLsStopAtOnce() async {

@@ -210,10 +210,12 @@ final class PagedListViewModel<Item: Sendable> {
             fresh = Array(fresh.prefix(room))
             isExhausted = true
         }
-        // No next link, or one that points back at this page, ends the list. A page whose items were all
-        // filtered out does not, nor does an empty page with a next link: the next page may still hold items,
-        // and stopping there would end a cut listing as if it were whole. A run of empty pages is bounded.
-        if end != nil || page.next == nil || page.next == cursor {
+        // No next link ends the list. A page whose items were all filtered out does not, nor does an empty page
+        // with a next link: the next page may still hold items, and stopping there would end a cut listing as if
+        // it were whole. A run of empty pages is bounded. A next link to this very page (a `Link` to itself, a
+        // GraphQL `endCursor` equal to the one sent) is a cycle like a link to any page read before: the list
+        // is not known to end there.
+        if end != nil || page.next == nil {
             isExhausted = true
         }
         emptyPagesInARow = page.items.isEmpty ? emptyPagesInARow + 1 : 0
