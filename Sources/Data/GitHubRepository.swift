@@ -285,8 +285,10 @@ enum ResponseDecoder {
     ) -> @Sendable (ResourceBody) throws(DomainError) -> Page<Entity> {
         { body throws(DomainError) in
             if body.noContent { return .noContent }
-            return Page(
+            var page = Page(
                 items: try items(bytes: body.bytes, endpoint: body.label, as: DTO.self, map: map), next: body.next)
+            page.bodyBytes = body.bytes.count
+            return page
         }
     }
 
@@ -303,7 +305,9 @@ enum ResponseDecoder {
             let raw = Array(body.bytes[range])
             return Record(id: Int64(JSONText.text(of: "id", in: raw)), raw: RawJSON(bytes: raw))
         }
-        return Page(items: records, next: body.next)
+        var page = Page(items: records, next: body.next)
+        page.bodyBytes = body.bytes.count
+        return page
     }
 
     private static func items<DTO: Decodable, Entity>(
@@ -359,12 +363,14 @@ enum ResponseDecoder {
         guard users.count == envelope.items.count else {
             throw .malformedResponse(endpoint: endpoint, detail: "the items could not be split")
         }
-        return Page(
+        var page = Page(
             items: users,
             next: body.next,
             totalCount: envelope.totalCount,
             incompleteResults: envelope.incompleteResults ?? false
         )
+        page.bodyBytes = bytes.count
+        return page
     }
 
     /// The buckets in a stable order: core, search, then the rest by name.

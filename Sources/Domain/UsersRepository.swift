@@ -19,6 +19,9 @@ package struct Page<Item: Sendable>: Sendable {
     /// GitHub answered `204 No Content`: an empty list with no body, as it answers for a list it no longer
     /// serves (`GET /users/{username}/subscriptions` since July 2026).
     package let noContent: Bool
+    /// The size of the body the page was read from, where a decoder says (0 where none does): a paging loop asks
+    /// fewer pages ahead of its reader when pages are big, since each costs memory in proportion.
+    package var bodyBytes = 0
 
     package init(
         items: [Item], next: PageCursor?, totalCount: Int? = nil, incompleteResults: Bool = false,
@@ -35,7 +38,13 @@ package struct Page<Item: Sendable>: Sendable {
     package static var noContent: Page { Page(items: [], next: nil, noContent: true) }
 }
 
-extension Page: Equatable where Item: Equatable {}
+/// Two pages are equal when they say the same; the size of the body each was read from is not part of that.
+extension Page: Equatable where Item: Equatable {
+    package static func == (left: Page, right: Page) -> Bool {
+        left.items == right.items && left.next == right.next && left.totalCount == right.totalCount
+            && left.incompleteResults == right.incompleteResults && left.noContent == right.noContent
+    }
+}
 
 /// Profile lookups, which `show` makes many of at once (the bounded-concurrency use case).
 /// Implementations throw only `DomainError`.

@@ -78,6 +78,28 @@ struct HostilePagingTests {
         #expect(server.requests == 2)
     }
 
+    /// The URLs followed are kept by digest, 32 bytes each: 200 pages of 64 KB next links keep 6.4 KB, not 13 MB
+    /// (issue 38: an endless list of them grew 7 MB a second), and a link back to the first of them is still
+    /// caught.
+    @Test func longNextLinksAreKeptByDigestAndACycleIsStillCaught() async {
+        let pad = String(repeating: "x", count: 64 * 1024)
+        var pages: [String: Page<User>] = ["": users([0], next: "1" + pad)]
+        for index in 1...200 {
+            pages["\(index)" + pad] = users([Int64(index)], next: index == 200 ? "1" + pad : "\(index + 1)" + pad)
+        }
+        let server = ScriptedPages(pages)
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
+        let (written, failure) = await drain(model)
+        #expect(written.count == 201)
+        guard case .malformedResponse(_, let detail, _) = failure else {
+            Issue.record("paging did not stop: \(String(describing: failure))")
+            return
+        }
+        #expect(detail.hasPrefix("the next-page link leads back to a page already read"))
+        #expect(model.rememberedURLBytes <= 201 * 32, "\(model.rememberedURLBytes) bytes kept")
+    }
+
     @Test func pagesOfIdsAlreadyWrittenUnderNewURLsStopAtOnce() async {
         // The `/users` rule: anything at or below the last id was written already.
         var floor: Int64 = 0
