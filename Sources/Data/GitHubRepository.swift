@@ -310,12 +310,20 @@ enum ResponseDecoder {
         return page
     }
 
-    private static func items<DTO: Decodable, Entity>(
+    /// A body past this size is decoded one element at a time. Decoded whole, JSONDecoder's view of every element
+    /// and every DTO exist at once beside the entities, and the body cap is per page: four 63 MB pages of
+    /// GitHub's collaborators peaked at 546-675 MiB decoded whole, 427-453 MiB one by one (issue 38,
+    /// docs/PERFORMANCE.md). GitHub's pages (about 130 KB) are decoded whole, as fast as before.
+    static let oneByOneBytes = 4 << 20
+
+    static func items<DTO: Decodable, Entity>(
         bytes: [UInt8],
         endpoint: String,
         as type: DTO.Type,
+        oneByOneFrom threshold: Int = oneByOneBytes,
         map: (DTO, RawJSON) -> Entity
     ) throws(DomainError) -> [Entity] {
+        if bytes.count > threshold { return try itemsOneByOne(bytes: bytes, endpoint: endpoint, as: type, map: map) }
         let dtos: [DTO]
         do {
             dtos = try JSONDecoder().decode([DTO].self, from: Foundation.Data(bytes))
@@ -327,6 +335,27 @@ enum ResponseDecoder {
             throw .malformedResponse(endpoint: endpoint, detail: "the array could not be split into its elements")
         }
         return zip(dtos, ranges).map { dto, range in map(dto, RawJSON(bytes: Array(bytes[range]))) }
+    }
+
+    /// `items`, each element decoded and mapped before the next, so only one DTO exists at a time.
+    private static func itemsOneByOne<DTO: Decodable, Entity>(
+        bytes: [UInt8], endpoint: String, as type: DTO.Type, map: (DTO, RawJSON) -> Entity
+    ) throws(DomainError) -> [Entity] {
+        let ranges = try elements(bytes, endpoint: endpoint)
+        let decoder = JSONDecoder()
+        var entities: [Entity] = []
+        entities.reserveCapacity(ranges.count)
+        for (index, range) in ranges.enumerated() {
+            let raw = Array(bytes[range])
+            let dto: DTO
+            do {
+                dto = try decoder.decode(DTO.self, from: Foundation.Data(raw))
+            } catch {
+                throw .malformedResponse(endpoint: endpoint, detail: "item \(index + 1): " + describe(error, in: raw))
+            }
+            entities.append(map(dto, RawJSON(bytes: raw)))
+        }
+        return entities
     }
 
     private static func elements(_ bytes: [UInt8], endpoint: String) throws(DomainError) -> [Range<Int>] {
