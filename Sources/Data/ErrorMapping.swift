@@ -35,7 +35,7 @@ enum ErrorMapping {
         if cachedCopy {
             lines.append("A copy of \(endpoint) is in the cache: --offline answers from it.")
         }
-        return .network(lines.joined(separator: "\n"))
+        return .network(lines.joined(separator: "\n"), requestID: requestID(error.requestID))
     }
 
     /// "4 attempts over 3.1 s".
@@ -139,8 +139,12 @@ enum ErrorMapping {
     /// `x-github-request-id`, the id GitHub Support asks for, kept to a length an id can have: it is the
     /// server's text, so the presenter still sanitises it.
     static func requestID(_ response: HTTPResponse) -> String? {
-        guard let value = response.headers["x-github-request-id"]?.trimmingCharacters(in: .whitespaces),
-            !value.isEmpty
+        requestID(response.headers["x-github-request-id"])
+    }
+
+    /// A request id as a header gave it, trimmed and cut to `maximumRequestIDLength`; nil when empty.
+    static func requestID(_ header: String?) -> String? {
+        guard let value = header?.trimmingCharacters(in: .whitespaces), !value.isEmpty
         else { return nil }
         return value.count > maximumRequestIDLength ? value.prefix(maximumRequestIDLength - 1) + "…" : value
     }

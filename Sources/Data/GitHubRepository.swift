@@ -68,7 +68,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         } catch {
             let mapped = ErrorMapping.domainError(
                 for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
-            guard error.error.mayHaveReachedServer, case .network(let text) = mapped else { throw mapped }
+            guard error.error.mayHaveReachedServer, case .network(let text, _) = mapped else { throw mapped }
             // A write is never sent twice, so whether it was made is for the user to look at.
             throw .network(
                 text + "\nThe \(action.method.rawValue) may have reached GitHub before its answer was lost: "
@@ -285,8 +285,10 @@ enum ResponseDecoder {
     ) -> @Sendable (ResourceBody) throws(DomainError) -> Page<Entity> {
         { body throws(DomainError) in
             if body.noContent { return .noContent }
-            return Page(
+            var page = Page(
                 items: try items(bytes: body.bytes, endpoint: body.label, as: DTO.self, map: map), next: body.next)
+            page.bodyBytes = body.bytes.count
+            return page
         }
     }
 
@@ -303,15 +305,25 @@ enum ResponseDecoder {
             let raw = Array(body.bytes[range])
             return Record(id: Int64(JSONText.text(of: "id", in: raw)), raw: RawJSON(bytes: raw))
         }
-        return Page(items: records, next: body.next)
+        var page = Page(items: records, next: body.next)
+        page.bodyBytes = body.bytes.count
+        return page
     }
 
-    private static func items<DTO: Decodable, Entity>(
+    /// A body past this size is decoded one element at a time. Decoded whole, JSONDecoder's view of every element
+    /// and every DTO exist at once beside the entities, and the body cap is per page: four 63 MB pages of
+    /// GitHub's collaborators peaked at 546-675 MiB decoded whole, 427-453 MiB one by one (issue 38,
+    /// docs/PERFORMANCE.md). GitHub's pages (about 130 KB) are decoded whole, as fast as before.
+    static let oneByOneBytes = 4 << 20
+
+    static func items<DTO: Decodable, Entity>(
         bytes: [UInt8],
         endpoint: String,
         as type: DTO.Type,
+        oneByOneFrom threshold: Int = oneByOneBytes,
         map: (DTO, RawJSON) -> Entity
     ) throws(DomainError) -> [Entity] {
+        if bytes.count > threshold { return try itemsOneByOne(bytes: bytes, endpoint: endpoint, as: type, map: map) }
         let dtos: [DTO]
         do {
             dtos = try JSONDecoder().decode([DTO].self, from: Foundation.Data(bytes))
@@ -323,6 +335,27 @@ enum ResponseDecoder {
             throw .malformedResponse(endpoint: endpoint, detail: "the array could not be split into its elements")
         }
         return zip(dtos, ranges).map { dto, range in map(dto, RawJSON(bytes: Array(bytes[range]))) }
+    }
+
+    /// `items`, each element decoded and mapped before the next, so only one DTO exists at a time.
+    private static func itemsOneByOne<DTO: Decodable, Entity>(
+        bytes: [UInt8], endpoint: String, as type: DTO.Type, map: (DTO, RawJSON) -> Entity
+    ) throws(DomainError) -> [Entity] {
+        let ranges = try elements(bytes, endpoint: endpoint)
+        let decoder = JSONDecoder()
+        var entities: [Entity] = []
+        entities.reserveCapacity(ranges.count)
+        for (index, range) in ranges.enumerated() {
+            let raw = Array(bytes[range])
+            let dto: DTO
+            do {
+                dto = try decoder.decode(DTO.self, from: Foundation.Data(raw))
+            } catch {
+                throw .malformedResponse(endpoint: endpoint, detail: "item \(index + 1): " + describe(error, in: raw))
+            }
+            entities.append(map(dto, RawJSON(bytes: raw)))
+        }
+        return entities
     }
 
     private static func elements(_ bytes: [UInt8], endpoint: String) throws(DomainError) -> [Range<Int>] {
@@ -359,12 +392,14 @@ enum ResponseDecoder {
         guard users.count == envelope.items.count else {
             throw .malformedResponse(endpoint: endpoint, detail: "the items could not be split")
         }
-        return Page(
+        var page = Page(
             items: users,
             next: body.next,
             totalCount: envelope.totalCount,
             incompleteResults: envelope.incompleteResults ?? false
         )
+        page.bodyBytes = bytes.count
+        return page
     }
 
     /// The buckets in a stable order: core, search, then the rest by name.

@@ -20,8 +20,9 @@ package enum DomainError: Error, Sendable, Equatable {
     /// that is spent (`core`, `search`, `graphql`), `DomainError.secondaryLimit` for a secondary limit (which no
     /// token lifts), nil when GitHub did not say.
     case rateLimited(resetAt: Date?, message: String, resource: String? = nil, requestID: String? = nil)
-    /// No answer: connection refused, DNS, timeout, connection lost.
-    case network(String)
+    /// No answer: connection refused, DNS, timeout, connection lost; or an answer that is never read, a
+    /// redirect to another server, which names its `requestID`.
+    case network(String, requestID: String? = nil)
     /// GitHub answered with an error status that is none of the above.
     case server(status: Int, message: String, requestID: String? = nil)
     /// GitHub answered 2xx with a body that is not what the endpoint documents.
@@ -61,9 +62,9 @@ extension DomainError {
     package var requestID: String? {
         switch self {
         case .notFound(_, let id), .unauthorized(_, _, _, let id), .rateLimited(_, _, _, let id), .server(_, _, let id),
-            .malformedResponse(_, _, let id):
+            .malformedResponse(_, _, let id), .network(_, let id):
             return id
-        case .invalidInput, .tokenRequired, .network, .notCached, .cacheUnavailable, .refused, .boundReached,
+        case .invalidInput, .tokenRequired, .notCached, .cacheUnavailable, .refused, .boundReached,
             .cancelled:
             return nil
         }

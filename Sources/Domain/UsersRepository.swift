@@ -21,6 +21,9 @@ package struct Page<Item: Sendable>: Sendable {
     package let noContent: Bool
     /// The list that answered when GitHub redirected the request to another (`ResourceBody.answeredPath`).
     package var answeredPath: String?
+    /// The size of the body the page was read from, where a decoder says (0 where none does): a paging loop asks
+    /// fewer pages ahead of its reader when pages are big, since each costs memory in proportion.
+    package var bodyBytes = 0
 
     package init(
         items: [Item], next: PageCursor?, totalCount: Int? = nil, incompleteResults: Bool = false,
@@ -37,7 +40,14 @@ package struct Page<Item: Sendable>: Sendable {
     package static var noContent: Page { Page(items: [], next: nil, noContent: true) }
 }
 
-extension Page: Equatable where Item: Equatable {}
+/// Two pages are equal when they say the same; the size of the body each was read from is not part of that.
+extension Page: Equatable where Item: Equatable {
+    package static func == (left: Page, right: Page) -> Bool {
+        left.items == right.items && left.next == right.next && left.totalCount == right.totalCount
+            && left.incompleteResults == right.incompleteResults && left.noContent == right.noContent
+            && left.answeredPath == right.answeredPath
+    }
+}
 
 /// Profile lookups, which `show` makes many of at once (the bounded-concurrency use case).
 /// Implementations throw only `DomainError`.

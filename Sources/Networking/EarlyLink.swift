@@ -9,12 +9,25 @@ import Foundation
 /// URLSession's queue. The URL is as the head gave it: whoever asks for it checks its origin as for any next
 /// page (`ErrorMapping.nextPageURL`).
 package enum EarlyLink {
-    @TaskLocal package static var listener: (@Sendable (String) -> Void)?
+    /// What a head tells: the next page's URL, and the length of the body this head announces (nil when it
+    /// announces none, or a compressed one, whose length says nothing of what it inflates to), so that a loop
+    /// can ask fewer pages ahead when pages are big, before the body is in.
+    package struct Next: Sendable, Equatable {
+        package let url: String
+        package let bodyBytes: Int?
+
+        package init(url: String, bodyBytes: Int? = nil) {
+            self.url = url
+            self.bodyBytes = bodyBytes
+        }
+    }
+
+    @TaskLocal package static var listener: (@Sendable (Next) -> Void)?
 
     /// `operation` with `listener` set, for its duration.
     @inline(never)
     package static func telling<T: Sendable>(
-        _ listener: @escaping @Sendable (String) -> Void, _ operation: @Sendable () async throws -> T
+        _ listener: @escaping @Sendable (Next) -> Void, _ operation: @Sendable () async throws -> T
     ) async throws -> T {
         try await $listener.withValue(listener) { try await operation() }
     }
@@ -31,11 +44,16 @@ package struct HeadObserver: Sendable, Equatable {
 
     package static func == (_: HeadObserver, _: HeadObserver) -> Bool { true }
 
-    /// The observer that tells `listener` a 200's next page.
-    static func nextPage(to listener: @escaping @Sendable (String) -> Void) -> HeadObserver {
+    /// The observer that tells `listener` a 200's next page, and the length its head announces.
+    static func nextPage(to listener: @escaping @Sendable (EarlyLink.Next) -> Void) -> HeadObserver {
         HeadObserver { status, headers in
             guard status == 200, let next = LinkHeader(headers["link"]).next else { return }
-            listener(next)
+            let length =
+                headers["content-encoding"] == nil
+                ? headers["content-length"].flatMap {
+                    Int($0.trimmingCharacters(in: .whitespaces))
+                } : nil
+            listener(EarlyLink.Next(url: next, bodyBytes: length.flatMap { $0 >= 0 ? $0 : nil }))
         }
     }
 }

@@ -124,12 +124,23 @@ package enum TransportError: Error, Sendable, Equatable {
     /// The response's head could not be read (a header line over libcurl's 100 KiB, more than 300 KiB in all,
     /// a line that is not UTF-8): `reason` says which, in our words.
     case malformedHeaders(String)
-    /// A redirect to a URL that is not http or https, which is never followed.
-    case redirectRefused(String)
+    /// A redirect to a URL that is not http or https, which is never followed. `requestID` is the redirect's own
+    /// `x-github-request-id`: the redirect is GitHub's answer, and the message names it as any other refusal does.
+    case redirectRefused(String, requestID: String? = nil)
     /// A redirect that leaves the request's origin (`scheme://host:port`, the origin it named): another server's
-    /// answer would pass for GitHub's, so it is never followed.
-    case redirectToAnotherOrigin(String)
+    /// answer would pass for GitHub's, so it is never followed. `requestID` as for `redirectRefused`.
+    case redirectToAnotherOrigin(String, requestID: String? = nil)
     case other(String)
+}
+
+extension TransportError {
+    /// The `x-github-request-id` of the answer this failure stands for, when an answer came (a refused redirect).
+    package var requestID: String? {
+        switch self {
+        case .redirectRefused(_, let requestID), .redirectToAnotherOrigin(_, let requestID): return requestID
+        default: return nil
+        }
+    }
 }
 
 /// One line in words, for `--verbose` and `--debug` as much as for messages: the interpolation of a failure
@@ -158,10 +169,10 @@ extension TransportError: CustomStringConvertible {
         case .responseTooLarge(let limit): return "the response is larger than the \(Self.byteCount(limit)) limit"
         case .malformedHeaders(let reason):
             return "the server's headers are too large or malformed (\(Self.oneLine(reason)))"
-        case .redirectRefused(let target):
+        case .redirectRefused(let target, _):
             return
                 "the server redirected to \(Self.oneLine(target)), which is not http or https, so it was not followed"
-        case .redirectToAnotherOrigin(let origin):
+        case .redirectToAnotherOrigin(let origin, _):
             return "the server redirected to another server, \(Self.oneLine(origin)), so it was not followed"
         case .other(let detail): return Self.oneLine(detail)
         }

@@ -611,8 +611,9 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         // a request for `/etc/passwd` on the same server, so the header is checked as well as the new URL.
         let location = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0) }
         let targets = [request.url, location].compactMap { $0 }
+        let requestID = response.value(forHTTPHeaderField: "X-GitHub-Request-Id")
         if let refused = targets.first(where: { !["http", "https"].contains($0.scheme?.lowercased() ?? "http") }) {
-            refuse(task, .redirectRefused(refused.absoluteString), completionHandler)
+            refuse(task, .redirectRefused(refused.absoluteString, requestID: requestID), completionHandler)
             return
         }
         // Another origin's answer would pass for GitHub's (and URLSession on Linux would forward the token
@@ -621,7 +622,8 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         if let original = task.originalRequest?.url, let target = request.url,
             !OriginPolicy.sameOrigin(original, target)
         {
-            refuse(task, .redirectToAnotherOrigin(OriginPolicy.origin(target)), completionHandler)
+            refuse(
+                task, .redirectToAnotherOrigin(OriginPolicy.origin(target), requestID: requestID), completionHandler)
             return
         }
         completionHandler(request)

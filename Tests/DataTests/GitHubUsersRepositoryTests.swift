@@ -133,7 +133,7 @@ struct GitHubRepositoryTests {
             _ = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 30)
             Issue.record("a lost connection was not an error")
         } catch {
-            guard case .network(let detail) = error else {
+            guard case .network(let detail, _) = error else {
                 Issue.record("expected a network error, got \(error)")
                 return
             }

@@ -162,7 +162,7 @@ struct AnswersThatAreNotOutagesTests {
             _ = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
             Issue.record("the cached copy answered for a server that failed its certificate check")
         } catch {
-            guard case .network(let detail) = error else {
+            guard case .network(let detail, _) = error else {
                 Issue.record("got \(error)")
                 return
             }

@@ -17,7 +17,7 @@ struct NetworkMessageTests {
     private func message(_ error: TransportError, attempts: Int = 4, cachedCopy: Bool = false) -> String {
         let failure = RequestFailure(error, attempts: attempts, elapsed: .milliseconds(3_140))
         guard
-            case .network(let text) = ErrorMapping.domainError(
+            case .network(let text, _) = ErrorMapping.domainError(
                 for: failure, endpoint: "GET /users/octocat", apiRoot: root, cachedCopy: cachedCopy)
         else {
             Issue.record("not a network error")
@@ -32,6 +32,22 @@ struct NetworkMessageTests {
                 == "cannot connect to 127.0.0.1:9 (refused or unreachable), after 4 attempts over 3.1 s\n"
                 + "Check the API URL, http://127.0.0.1:9 (--api-url, GH_USERS_API_URL or GH_HOST), "
                 + "and the network.")
+    }
+
+    /// A refused redirect is GitHub's answer, so its failure names the answer's request id (issue 38); a failure
+    /// with no answer names none.
+    @Test(arguments: [
+        TransportError.redirectToAnotherOrigin("https://elsewhere.example", requestID: " CB8A:3A5F "),
+        .redirectRefused("file:///etc/passwd", requestID: " CB8A:3A5F "),
+    ])
+    func aRefusedRedirectNamesItsRequestID(_ error: TransportError) {
+        let failure = RequestFailure(error, attempts: 1, elapsed: .zero)
+        let mapped = ErrorMapping.domainError(for: failure, endpoint: "GET /users", apiRoot: root, cachedCopy: false)
+        #expect(mapped.requestID == "CB8A:3A5F")
+        let unanswered = ErrorMapping.domainError(
+            for: RequestFailure(.connectionLost, attempts: 1, elapsed: .zero), endpoint: "GET /users", apiRoot: root,
+            cachedCopy: false)
+        #expect(unanswered.requestID == nil)
     }
 
     @Test func oneAttemptIsSaidInTheSingular() {
@@ -124,7 +140,7 @@ struct OfflineHintTests {
         do {
             try await body()
         } catch {
-            if case .network(let text) = error as? DomainError { return text }
+            if case .network(let text, _) = error as? DomainError { return text }
         }
         return nil
     }

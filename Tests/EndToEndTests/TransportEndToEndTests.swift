@@ -59,7 +59,8 @@ struct TransportEndToEndTests {
 
     // MARK: 20.10 A read never lands on another origin
 
-    /// Before: the other server's accounts were written as GitHub's, exit 0.
+    /// Before: the other server's accounts were written as GitHub's, exit 0. The refusal names the redirect's
+    /// request id, as every refusal of an answer does (before issue 38, it named none).
     @Test func aListRedirectedToAnotherServerWritesNothingOfIt() async throws {
         try await withServer { origin in
             try await withServer { elsewhere in
@@ -69,10 +70,13 @@ struct TransportEndToEndTests {
                     ["list", "--limit", "5"] + api(origin), environment: ["GH_TOKEN": "ghp_notForElsewhere2"])
                 #expect(result.status == 1)
                 #expect(result.stdout.isEmpty)
-                #expect(
-                    result.stderr
-                        == "gh-users: network error: the server redirected to another server, "
-                        + "http://127.0.0.1:\(URL(string: elsewhere.baseURL)!.port!), so it was not followed\n")
+                let lines = result.stderr.components(separatedBy: "\n")
+                let refusal: String =
+                    "gh-users: network error: the server redirected to another server, "
+                    + "http://127.0.0.1:\(URL(string: elsewhere.baseURL)!.port!), so it was not followed"
+                #expect(lines.first == refusal, "\(result.stderr)")
+                // The stand-in's ids are five hex groups, as GitHub's.
+                #expect(lines.count == 3 && lines[1].wholeMatch(of: /request id: [0-9A-F]+(:[0-9A-F]+){4}/) != nil)
                 #expect(elsewhere.requests.isEmpty)
                 #expect(origin.requests.count == 1)
             }
@@ -83,7 +87,9 @@ struct TransportEndToEndTests {
     @Test func followsDoesNotAnswerFromAnotherServer() async throws {
         let elsewhere = try raw("HTTP/1.1 204 No Content\r\n")
         defer { elsewhere.stop() }
-        let origin = try raw("HTTP/1.1 302 Found\r\nLocation: \(elsewhere.baseURL)/users/a/following/b\r\n")
+        let origin = try raw(
+            "HTTP/1.1 302 Found\r\nLocation: \(elsewhere.baseURL)/users/a/following/b\r\n"
+                + "X-GitHub-Request-Id: \(Self.requestID)\r\n")
         defer { origin.stop() }
         let result = try await BinaryRunner.run(["follows", "a", "b", "--api-url", origin.baseURL])
         // 2: `follows` could not answer (1 would mean "no").
@@ -92,7 +98,7 @@ struct TransportEndToEndTests {
         #expect(
             result.stderr
                 == "gh-users: network error: the server redirected to another server, \(elsewhere.baseURL), "
-                + "so it was not followed\n")
+                + "so it was not followed\nrequest id: \(Self.requestID)\n")
         #expect(elsewhere.requests.isEmpty)
     }
 

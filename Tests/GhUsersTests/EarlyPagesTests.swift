@@ -24,11 +24,20 @@ struct EarlyPagesTests {
     /// Three pages of two members, each page's head naming the next, as the live transport tells a head: before
     /// the body is handed back. Each answer is held until the next page's request has gone out (or a generous
     /// bound passed), so a next page asked for only after the body shows as a missing early request.
-    private func github(_ wire: Wire, holding: Bool = true) -> (StubTransport, HTTPTransport) {
+    private func github(_ wire: Wire, holding: Bool = true, announcingLengths: Bool = false)
+        -> (StubTransport, HTTPTransport)
+    {
         let github = StubTransport()
-        github.answer("GET \(Self.list)?per_page=2", accounts: [1, 2], next: Self.list + "?per_page=2&page=2")
-        github.answer("GET \(Self.list)?per_page=2&page=2", accounts: [3, 4], next: Self.list + "?per_page=2&page=3")
-        github.answer("GET \(Self.list)?per_page=2&page=3", accounts: [5, 6])
+        let pages: [(String, [Int64], String?)] = [
+            ("", [1, 2], Self.list + "?per_page=2&page=2"), ("&page=2", [3, 4], Self.list + "?per_page=2&page=3"),
+            ("&page=3", [5, 6], nil),
+        ]
+        for (query, ids, next) in pages {
+            let body = accounts(ids)
+            var headers = next.map { [StubTransport.link(next: $0)] } ?? []
+            if announcingLengths { headers.append(("Content-Length", String(body.utf8.count))) }
+            github.answer("GET \(Self.list)?per_page=2" + query, headers: headers, json: body)
+        }
         let over: HTTPTransport = { request in
             wire.record(request.url.absoluteString)
             let response = try await github.transport(request)
@@ -43,14 +52,66 @@ struct EarlyPagesTests {
         return (github, over)
     }
 
-    private func model(_ limit: ItemLimit, over: @escaping HTTPTransport, github: StubTransport) throws
-        -> PagedListViewModel<User>
-    {
+    private func model(
+        _ limit: ItemLimit, over: @escaping HTTPTransport, github: StubTransport,
+        aheadBudget: Int = PagedListViewModel<User>.defaultAheadBudget
+    ) throws -> PagedListViewModel<User> {
         let list = GitHubEndpoints.accounts(.members, under: .organization(try Login(validating: "github")))
         return PagedListViewModel(
             limit: limit, list: list, perPage: 2, github: github.repository(over: over),
             admission: ListDeclaration<PeopleListOptions, User>.unseen(id: \.listedID)(
-                PeopleListOptions(owner: .organization(try Login(validating: "github")))))
+                PeopleListOptions(owner: .organization(try Login(validating: "github")))),
+            aheadBudget: aheadBudget)
+    }
+
+    /// Reads to the end, noting how many requests had been sent once each page was back and everything started
+    /// meanwhile had had its chance to send.
+    private func sentAsEachPageCameBack(_ model: PagedListViewModel<User>, _ wire: Wire) async throws
+        -> (ids: [Int64], sent: [Int])
+    {
+        var ids: [Int64] = []
+        var sent: [Int] = []
+        while !model.isExhausted {
+            ids += try await model.loadNextPage().map(\.id)
+            for _ in 0..<50 { await Task.yield() }
+            sent.append(wire.requests.count)
+        }
+        return (ids, sent)
+    }
+
+    /// Pages bigger than the budget for pages ahead (32 MiB; a few bytes here) are asked one at a time: none is
+    /// asked before the reader has the one before it, so one page's memory is held at a time (issue 38: 62 MB
+    /// pages asked ahead peaked at 955 MB, three pages' worth). A head that announces its length is believed
+    /// before the body is in.
+    @Test func pagesOverTheBudgetAreAskedOneAtATime() async throws {
+        let wire = Wire()
+        let (github, over) = github(wire, holding: false, announcingLengths: true)
+        let model = try model(.all, over: over, github: github, aheadBudget: 16)
+        let (ids, sent) = try await sentAsEachPageCameBack(model, wire)
+        #expect(ids == [1, 2, 3, 4, 5, 6])
+        #expect(sent == [1, 2, 3])
+    }
+
+    /// A first page whose head announces no length (compressed, or chunked) still names the second early; once
+    /// its size is known, nothing more is asked ahead.
+    @Test func afterAPageOverTheBudgetNothingMoreIsAskedAhead() async throws {
+        let wire = Wire()
+        let (github, over) = github(wire, holding: false)
+        let model = try model(.all, over: over, github: github, aheadBudget: 16)
+        let (ids, sent) = try await sentAsEachPageCameBack(model, wire)
+        #expect(ids == [1, 2, 3, 4, 5, 6])
+        #expect(sent == [2, 2, 3])
+    }
+
+    /// Pages ahead for the largest page so far, under the 32 MiB budget: two for GitHub's (about 130 KB), none
+    /// for a page near the 64 MB cap.
+    @Test(arguments: [
+        (0, 2), (130_000, 2), (16 << 20, 2), ((16 << 20) + 1, 1), (32 << 20, 1), ((32 << 20) + 1, 0), (64 << 20, 0),
+    ])
+    func pagesAheadFollowTheLargestPage(bytes: Int, ahead: Int) {
+        #expect(
+            PagedListViewModel<User>.pagesAhead(
+                largestPageBytes: bytes, budget: PagedListViewModel<User>.defaultAheadBudget) == ahead)
     }
 
     @Test func eachNextPageIsAskedForOnItsPredecessorsHeadAndOnlyOnce() async throws {

@@ -62,13 +62,42 @@ struct HostilePagingTests {
         #expect(server.requests == 3)
     }
 
-    @Test func aLinkToItselfStillEndsTheListQuietly() async {
+    /// A page whose next link names itself is a cycle too, the same rule as a link back to an earlier page: the
+    /// list is not known to end there (issue 38: it ended quietly, exit 0).
+    @Test func aLinkToItselfIsACycle() async {
         let server = ScriptedPages(["": users([1], next: "A"), "A": users([2], next: "A")])
         let model = PagedListViewModel<User>(
             limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
         #expect(written.map(\.id) == [1, 2])
-        #expect(failure == nil)
+        #expect(
+            failure
+                == .malformedResponse(
+                    endpoint: "GET A", detail: "the next-page link leads back to a page already read, so paging stopped"
+                ))
+        #expect(server.requests == 2)
+    }
+
+    /// The URLs followed are kept by digest, 32 bytes each: 200 pages of 64 KB next links keep 6.4 KB, not 13 MB
+    /// (issue 38: an endless list of them grew 7 MB a second), and a link back to the first of them is still
+    /// caught.
+    @Test func longNextLinksAreKeptByDigestAndACycleIsStillCaught() async {
+        let pad = String(repeating: "x", count: 64 * 1024)
+        var pages: [String: Page<User>] = ["": users([0], next: "1" + pad)]
+        for index in 1...200 {
+            pages["\(index)" + pad] = users([Int64(index)], next: index == 200 ? "1" + pad : "\(index + 1)" + pad)
+        }
+        let server = ScriptedPages(pages)
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
+        let (written, failure) = await drain(model)
+        #expect(written.count == 201)
+        guard case .malformedResponse(_, let detail, _) = failure else {
+            Issue.record("paging did not stop: \(String(describing: failure))")
+            return
+        }
+        #expect(detail.hasPrefix("the next-page link leads back to a page already read"))
+        #expect(model.rememberedURLBytes <= 201 * 32, "\(model.rememberedURLBytes) bytes kept")
     }
 
     @Test func pagesOfIdsAlreadyWrittenUnderNewURLsStopAtOnce() async {

@@ -34,6 +34,23 @@ struct CrossOriginRedirectTests {
         #expect(elsewhere.requests.isEmpty)
     }
 
+    /// The refusal names the redirect's `x-github-request-id`: the redirect is GitHub's answer, and every other
+    /// refusal of an answer names its id (issue 38: this one named none).
+    @Test func theRefusalCarriesTheRedirectsRequestID() async throws {
+        let origin = try RawTestServer { connection in
+            _ = connection.write(
+                "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.2:9/users\r\n"
+                    + "X-GitHub-Request-Id: CB8A:3A5F:1D2E3F4:1E3C5D6:65A1B2C3\r\nContent-Length: 0\r\n\r\n")
+        }
+        defer { origin.stop() }
+        await #expect(
+            throws: TransportError.redirectToAnotherOrigin(
+                "http://127.0.0.2:9", requestID: "CB8A:3A5F:1D2E3F4:1E3C5D6:65A1B2C3")
+        ) {
+            try await get(origin.baseURL + "/users")
+        }
+    }
+
     @Test func oneOnTheSameOriginIsFollowed() async throws {
         let server = try RawTestServer { connection in
             if connection.head.hasPrefix("GET /users/old ") {

@@ -19,7 +19,8 @@ import Foundation
 /// exits at once, for when something does not stop.
 ///
 /// It is installed before the command starts, and a signal that arrives before there is anything to cancel is
-/// remembered and applied as soon as there is, so none is ever lost.
+/// remembered and applied as soon as there is, so none is ever lost. A signal the process inherited as ignored
+/// (`nohup`'s SIGHUP, SIGINT for a background job of a script) is left ignored (`ignoredAtStart`).
 ///
 /// The handler only writes the signal's number to a pipe, and a thread of its own reads it there. A Dispatch
 /// signal source is no good here: on Linux it blocks the signal in whichever thread caught it and raises it again
@@ -53,7 +54,7 @@ final class InterruptHandler {
                 Self.handle(signal: Int32(byte), state: state, grace: grace)
             }
         }
-        for number in Self.signals {
+        for number in Self.signals where !Self.ignoredAtStart(number) {
             let handler: @convention(c) (Int32) -> Void = { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 let saved = errno
@@ -71,6 +72,21 @@ final class InterruptHandler {
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
         }
+    }
+
+    /// Whether `number` came ignored from the process that started this one: `nohup` ignores SIGHUP, and a shell
+    /// without job control ignores SIGINT (and SIGQUIT) for a command it runs in the background. Such a signal
+    /// stays ignored, as GNU's coding standards ask and `nohup sleep` shows: catching it would stop a run its
+    /// starter meant to survive the signal.
+    static func ignoredAtStart(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        #if canImport(Glibc)
+            let disposition = current.__sigaction_handler.sa_handler
+        #else
+            let disposition = current.__sigaction_u.__sa_handler
+        #endif
+        return disposition.map { unsafeBitCast($0, to: Int.self) } == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     private static func handle(signal number: Int32, state: InterruptState, grace: DispatchTimeInterval) {

@@ -1,4 +1,5 @@
 import AtomicCore
+import Data
 import Domain
 import Foundation
 import Networking
@@ -9,7 +10,11 @@ import Networking
 ///
 /// Paging stays serial, as GitHub asks, but the next page is requested as soon as the current one arrives,
 /// so its round trip overlaps the decoding and writing of this one. A page is never requested past the
-/// limit, and a prefetch nobody will read is cancelled.
+/// limit, and a prefetch nobody will read is cancelled. Each page held costs memory in proportion to its body
+/// (the body, its decoding and the records: about 4.6 times it), and the body cap is per page, so pages are
+/// asked ahead of the reader only while the largest seen so far fit `aheadBudget` (`pagesAhead`): two ahead
+/// for GitHub's pages (a page of 100 accounts is about 130 KB), one for pages over 16 MiB, none over 32 MiB,
+/// where one 62 MB page at a time peaks near 300 MB rather than 900 (issue 38).
 final class PagedListViewModel<Item: Sendable> {
     typealias Loader = @Sendable (PageCursor?) async throws(DomainError) -> Page<Item>
     /// A loader with something to say once the list ends (a split search's query count): it hands its lines for
@@ -48,8 +53,9 @@ final class PagedListViewModel<Item: Sendable> {
     private(set) var hasMore = false
     private(set) var taken = 0
     private(set) var requests = 0
-    /// The next-page URLs followed so far: a link back to one of them is a cycle, which would page forever.
-    private var followed: Set<String> = []
+    /// The next-page URLs followed so far, by digest: a link back to one of them, or to the page it is on, is a
+    /// cycle, which would page forever.
+    private var followed = URLDigests()
     /// A cycle found on the last page, reported on the next call, so that page's items are written first.
     private var pendingFailure: DomainError?
     /// Empty pages in a row that still linked to a next one: followed, up to `maximumEmptyPagesInARow`.
@@ -67,6 +73,10 @@ final class PagedListViewModel<Item: Sendable> {
     private(set) var incompleteResults = false
     private var cursor: PageCursor?
     private var prefetch: Task<NotedPage, any Error>?
+    /// The largest body a page has come from so far (`Page.bodyBytes`).
+    private var largestPageBytes = 0
+    /// The bytes of pages that may be held ahead of the reader (`pagesAhead`).
+    private let aheadBudget: Int
     /// Pages asked for as soon as the page before names them in its head; nil where that is not safe.
     private var early: EarlyPages?
 
@@ -75,13 +85,20 @@ final class PagedListViewModel<Item: Sendable> {
         early?.cancelAll()
     }
 
+    /// The bytes the model keeps of the URLs it has followed or asked early: bounded by their number, not their
+    /// length, however long a server makes them.
+    var rememberedURLBytes: Int {
+        followed.keptBytes + (early?.rememberedURLBytes ?? 0)
+    }
+
     /// `isNew` tells a page of repeats (a server going round in circles) from a page whose items were all
     /// filtered out; without it, a page with nothing admitted counts as one of repeats.
     init(
         limit: ItemLimit, noting load: @escaping NotingLoader, admit: @escaping (Item) -> Bool = { _ in true },
-        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil
+        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil, aheadBudget: Int = defaultAheadBudget
     ) {
         self.limit = limit
+        self.aheadBudget = aheadBudget
         pages = .loaded(load)
         self.admit = admit
         self.isNew = isNew
@@ -91,15 +108,18 @@ final class PagedListViewModel<Item: Sendable> {
     /// A list as GitHub serves it: the first page with `perPage` items, then each `Link` followed.
     init(
         limit: ItemLimit, list: ListResource<Item>, perPage: Int, github: any ResourceRepository,
-        admission: ListAdmission<Item>
+        admission: ListAdmission<Item>, aheadBudget: Int = defaultAheadBudget
     ) {
         self.limit = limit
+        self.aheadBudget = aheadBudget
         pages = .listed(list, perPage: perPage, github: github)
         admit = admission.admit
         isNew = admission.isNew
         isLast = admission.isLast
         // A list that ends at an item (`list --until`) may not want the page its last page names.
-        if admission.isLast == nil { early = EarlyPages(limit: limit, perPage: perPage, pages: pages) }
+        if admission.isLast == nil {
+            early = EarlyPages(limit: limit, perPage: perPage, pages: pages, aheadBudget: aheadBudget)
+        }
     }
 
     /// A loader with nothing to say at the end.
@@ -132,6 +152,16 @@ final class PagedListViewModel<Item: Sendable> {
             admit: { seen.admit(id($0)) && keep($0) }
         )
         isNew = { !seen.contains(id($0)) }
+    }
+
+    /// The bytes of pages held ahead of the reader: 32 MiB.
+    static var defaultAheadBudget: Int { 32 << 20 }
+
+    /// How many pages may be asked ahead of the one the reader has (two at most), when the largest page so far
+    /// came from `largestPageBytes` of body (0: none known yet) and `budget` bytes may be held ahead.
+    static func pagesAhead(largestPageBytes: Int, budget: Int) -> Int {
+        guard largestPageBytes > 0 else { return 2 }
+        return min(2, budget / largestPageBytes)
     }
 
     /// Empty pages that link on are followed; this many in a row are taken for a server that will never send
@@ -189,6 +219,7 @@ final class PagedListViewModel<Item: Sendable> {
         let page = noted.page
         closingNotes = noted.closingNotes
         requests += 1
+        largestPageBytes = max(largestPageBytes, page.bodyBytes)
         totalCount = page.totalCount ?? totalCount
         incompleteResults = incompleteResults || page.incompleteResults
         // Asked before `admit`, which records what it sees.
@@ -210,27 +241,32 @@ final class PagedListViewModel<Item: Sendable> {
             fresh = Array(fresh.prefix(room))
             isExhausted = true
         }
-        // No next link, or one that points back at this page, ends the list. A page whose items were all
-        // filtered out does not, nor does an empty page with a next link: the next page may still hold items,
-        // and stopping there would end a cut listing as if it were whole. A run of empty pages is bounded.
-        if end != nil || page.next == nil || page.next == cursor {
+        // No next link ends the list. A page whose items were all filtered out does not, nor does an empty page
+        // with a next link: the next page may still hold items, and stopping there would end a cut listing as if
+        // it were whole. A run of empty pages is bounded. A next link to this very page (a `Link` to itself, a
+        // GraphQL `endCursor` equal to the one sent) is a cycle like a link to any page read before: the list
+        // is not known to end there.
+        if end != nil || page.next == nil {
             isExhausted = true
         }
         emptyPagesInARow = page.items.isEmpty ? emptyPagesInARow + 1 : 0
         if !isExhausted, let next = page.next, emptyPagesInARow >= Self.maximumEmptyPagesInARow {
             pendingFailure = Self.emptyPages(emptyPagesInARow, next: next)
         }
-        if !isExhausted, pendingFailure == nil, let next = page.next, !followed.insert(next.url).inserted {
+        if !isExhausted, pendingFailure == nil, let next = page.next, !followed.insert(next.url) {
             pendingFailure = Self.linkCycle(next: next)
         }
         cursor = page.next
         taken += fresh.count
-        early?.handedOut(requests)
+        early?.handedOut(requests, largestPageBytes: largestPageBytes)
+        let ahead =
+            early?.pagesAhead
+            ?? Self.pagesAhead(largestPageBytes: largestPageBytes, budget: aheadBudget)
         if isExhausted || pendingFailure != nil {
             early?.cancelAll()
         } else if let cursor, let started = early?.take(cursor.url) {
             prefetch = started
-        } else {
+        } else if ahead > 0 {
             let pages = self.pages
             let cursor = self.cursor
             let listener = early?.listener(forPage: requests + 1)
@@ -260,29 +296,42 @@ extension PagedListViewModel {
     /// Pages asked for as soon as the page before names them in its answer's head (`EarlyLink`), before its body
     /// has arrived and been decoded (issue 29: each chained page waited for the whole of the one before). Only
     /// pages the limit certainly needs (the pages before one cannot fill it), and at most two beyond the last page
-    /// handed out, so a slow reader is not run ahead of. A page whose early answer is not the one paging asks for
+    /// handed out (`pagesAhead`: fewer when pages are big), so a slow reader is not run ahead of. A page whose early answer is not the one paging asks for
     /// (the list shifted) is cancelled when the model goes.
     fileprivate final class EarlyPages: @unchecked Sendable {
         private let limit: ItemLimit
         private let perPage: Int
         private let pages: Pages
         private let lock = NSLock()
-        private var started: [String: Task<NotedPage, any Error>] = [:]
-        /// Every URL started early: a link back to one of them (a cycle, which paging reports) is not asked again.
-        private var asked: Set<String> = []
+        /// The pages started early and not yet taken, by URL, with their place in the list.
+        private var started: [String: (page: Int, task: Task<NotedPage, any Error>)] = [:]
+        /// Every URL started early, by digest: a link back to one of them (a cycle, which paging reports) is not
+        /// asked again.
+        private var asked = URLDigests()
         /// A page named too far ahead of the reader: started once the reader has caught up.
         private var deferred: (url: String, page: Int)?
         private var handed = 0
         private var stopped = false
+        /// The largest body known so far: a page's, or one a head announced before its body came.
+        private var largest = 0
+        private let aheadBudget: Int
 
-        init(limit: ItemLimit, perPage: Int, pages: Pages) {
+        init(limit: ItemLimit, perPage: Int, pages: Pages, aheadBudget: Int) {
             self.limit = limit
             self.perPage = max(1, perPage)
             self.pages = pages
+            self.aheadBudget = aheadBudget
+        }
+
+        /// How many pages may be asked ahead of the last one handed out, as the largest body known says.
+        var pagesAhead: Int {
+            lock.withLock { PagedListViewModel.pagesAhead(largestPageBytes: largest, budget: aheadBudget) }
         }
 
         /// The page at `cursor`, with `listener` told its next page's URL when its head names one.
-        static func load(_ cursor: PageCursor?, from pages: Pages, telling listener: (@Sendable (String) -> Void)?)
+        static func load(
+            _ cursor: PageCursor?, from pages: Pages, telling listener: (@Sendable (EarlyLink.Next) -> Void)?
+        )
             async throws(DomainError) -> NotedPage
         {
             guard let listener else { return try await pages.load(at: cursor) }
@@ -296,21 +345,24 @@ extension PagedListViewModel {
         }
 
         /// What the load of page `index` (the first is 1) tells when its head names the next page.
-        func listener(forPage index: Int) -> @Sendable (String) -> Void {
-            { [weak self] url in self?.start(url, page: index + 1) }
+        func listener(forPage index: Int) -> @Sendable (EarlyLink.Next) -> Void {
+            { [weak self] next in self?.start(next.url, page: index + 1, after: next.bodyBytes) }
         }
 
         /// Page `page` at `url`, started now if the limit needs it and the reader is near enough, else once it is.
-        private func start(_ url: String, page: Int) {
+        /// `bytes` is what the head that named it announced for its own page's body, if it did.
+        private func start(_ url: String, page: Int, after bytes: Int?) {
             if case .count(let count) = limit, (page - 1) * perPage >= count { return }
             lock.withLock {
+                largest = max(largest, bytes ?? 0)
                 guard !stopped, !asked.contains(url) else { return }
-                guard page <= handed + 2 else {
+                let ahead = PagedListViewModel.pagesAhead(largestPageBytes: largest, budget: aheadBudget)
+                guard page <= handed + ahead else {
                     deferred = (url, page)
                     return
                 }
                 asked.insert(url)
-                started[url] = task(url, page: page)
+                started[url] = (page, task(url, page: page))
             }
         }
 
@@ -323,19 +375,39 @@ extension PagedListViewModel {
             }
         }
 
-        /// The page at `url` if it was started early; the caller awaits it.
-        func take(_ url: String) -> Task<NotedPage, any Error>? {
-            lock.withLock { started.removeValue(forKey: url) }
+        /// What the URLs remembered take: a digest for each asked, and the few not yet taken whole.
+        var rememberedURLBytes: Int {
+            lock.withLock {
+                asked.keptBytes + started.keys.reduce(0) { $0 + $1.utf8.count } + (deferred?.url.utf8.count ?? 0)
+            }
         }
 
-        /// How many pages paging has handed out: a page deferred until the reader caught up starts now.
-        func handedOut(_ count: Int) {
-            lock.withLock {
+        /// The page at `url` if it was started early; the caller awaits it.
+        func take(_ url: String) -> Task<NotedPage, any Error>? {
+            lock.withLock { started.removeValue(forKey: url)?.task }
+        }
+
+        /// How many pages paging has handed out, and the largest body among them: a page deferred until the reader
+        /// caught up starts now, one the reader has reached meanwhile is left to paging, and a page started early
+        /// for a place paging has passed (its answer was not the one paging asked for: the list shifted) is
+        /// stopped and dropped, so such pages never pile up.
+        func handedOut(_ count: Int, largestPageBytes: Int) {
+            let passed = lock.withLock { () -> [Task<NotedPage, any Error>] in
                 handed = count
-                guard !stopped, let waiting = deferred, waiting.page <= count + 2 else { return }
-                deferred = nil
-                if asked.insert(waiting.url).inserted { started[waiting.url] = task(waiting.url, page: waiting.page) }
+                largest = max(largest, largestPageBytes)
+                let passed = started.filter { $0.value.page <= count }
+                for url in passed.keys { started[url] = nil }
+                let ahead = PagedListViewModel.pagesAhead(largestPageBytes: largest, budget: aheadBudget)
+                if let waiting = deferred, waiting.page <= count { deferred = nil }
+                if !stopped, let waiting = deferred, waiting.page <= count + ahead {
+                    deferred = nil
+                    if asked.insert(waiting.url) {
+                        started[waiting.url] = (waiting.page, task(waiting.url, page: waiting.page))
+                    }
+                }
+                return passed.values.map(\.task)
             }
+            for task in passed { task.cancel() }
         }
 
         /// Stops every page started early and starts no more: the list ended, or its reader went away.
@@ -343,7 +415,7 @@ extension PagedListViewModel {
             let tasks = lock.withLock { () -> [Task<NotedPage, any Error>] in
                 stopped = true
                 defer { started = [:] }
-                return Array(started.values)
+                return started.values.map(\.task)
             }
             for task in tasks { task.cancel() }
         }

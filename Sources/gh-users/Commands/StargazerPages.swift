@@ -120,7 +120,9 @@ enum StargazerPages {
                 state.withLock { $0.pastCap = true }
                 next = PageCursor(url: StargazerPages.graphQLCursor)
             }
-            return .init(page: Page(items: records, next: next))
+            var handed = Page(items: records, next: next)
+            handed.bodyBytes = page.bodyBytes
+            return .init(page: handed)
         }
 
         /// A GraphQL page after `cursor`, without the users REST gave. Pages REST gave whole are read through here

@@ -97,7 +97,7 @@ struct ErrorPresenter: Sendable {
             if let hint = waitHint(wait) { text += "\n" + hint }
             if !hasToken, let tokenHint = tokenHint(resource: resource, message: message) { text += "\n" + tokenHint }
             return Presentation(message: text + "\n", for: error)
-        case .network(let detail):
+        case .network(let detail, _):
             // Data may add a line that says what to check (a CA bundle, a proxy); each line is cleaned alone.
             let lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map { clean(String($0)) }
             return Presentation(message: "gh-users: network error: " + lines.joined(separator: "\n") + "\n", for: error)

@@ -117,7 +117,8 @@ struct FollowGraph: Sendable {
         let list = GitHubEndpoints.relations(relation, of: login)
         let bound = Self.bound(forCount: count)
         var page = try await github.firstPage(list, perPage: PagingPlan.maximumPerPage)
-        var visited = Set<String>()
+        // By digest: a hostile server's next links may each be 64 KB.
+        var visited = URLDigests()
         var read = 0
         var emptyInARow = 0
         while true {
@@ -126,7 +127,7 @@ struct FollowGraph: Sendable {
             body(page.items)
             emptyInARow = page.items.isEmpty ? emptyInARow + 1 : 0
             guard let next = page.next else { return }
-            guard visited.insert(next.url).inserted else { throw PagedListViewModel<User>.linkCycle(next: next) }
+            guard visited.insert(next.url) else { throw PagedListViewModel<User>.linkCycle(next: next) }
             if emptyInARow >= PagedListViewModel<User>.maximumEmptyPagesInARow {
                 throw PagedListViewModel<User>.emptyPages(emptyInARow, next: next)
             }

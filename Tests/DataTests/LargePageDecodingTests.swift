@@ -1,0 +1,47 @@
+import Domain
+import Foundation
+import Testing
+
+@testable import Data
+
+/// A page past `ResponseDecoder.oneByOneBytes` is decoded one element at a time, so JSONDecoder's view of the
+/// whole page and every DTO never exist at once (issue 38: four 63 MB pages of collaborators peaked at
+/// 546-675 MiB decoded whole, 427-453 MiB one by one). It must read exactly what the whole-page decoding reads.
+struct LargePageDecodingTests {
+    private static func page(_ count: Int, broken: Int? = nil) -> [UInt8] {
+        let accounts = (1...count).map { id in
+            id == broken
+                ? #"{"login":"user\#(id)","id":"\#(id)","type":"User"}"#
+                : #"{"login":"user\#(id)","id":\#(id),"type":"User","site_admin":false}"#
+        }
+        return Array(("[" + accounts.joined(separator: ",") + "]").utf8)
+    }
+
+    private static func users(_ bytes: [UInt8], oneByOneFrom threshold: Int) throws(DomainError) -> [User] {
+        try ResponseDecoder.items(bytes: bytes, endpoint: "GET /users", as: UserDTO.self, oneByOneFrom: threshold) {
+            $0.toDomain(raw: $1)
+        }
+    }
+
+    @Test func oneByOneReadsWhatTheWholePageReads() throws {
+        let bytes = Self.page(2_000)
+        let whole = try Self.users(bytes, oneByOneFrom: .max)
+        let oneByOne = try Self.users(bytes, oneByOneFrom: 0)
+        #expect(whole.count == 2_000)
+        #expect(oneByOne == whole)
+        #expect(oneByOne.map(\.raw) == whole.map(\.raw))
+    }
+
+    @Test func aBrokenItemIsNamed() {
+        do {
+            _ = try Self.users(Self.page(50, broken: 17), oneByOneFrom: 0)
+            Issue.record("a page with a broken item was read")
+        } catch {
+            guard case .malformedResponse(_, let detail, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(detail == "item 17: a field has the wrong type at 'id'", "\(detail)")
+        }
+    }
+}
