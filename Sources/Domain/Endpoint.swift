@@ -35,6 +35,8 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         case starWeeks
         /// One repository object (`GET /repos/{owner}/{repo}`).
         case repository
+        /// One organization object (`GET /orgs/{org}`).
+        case organization
         /// `{"count": N}`: how many there are now (`/stargazers/count`).
         case count
     }

@@ -190,6 +190,11 @@ extension Endpoint {
     package static let repository = Endpoint(
         "repos/get", .get, "/repos/{owner}/{repo}", shape: .repository,
         docs: "https://docs.github.com/rest/repos/repos#get-a-repository")
+    /// `GET /orgs/{org}`: an organization, asked to tell one that does not exist (404) from a list of its people
+    /// that GitHub withholds from the token (404 too). Anyone may ask it.
+    package static let organization = Endpoint(
+        "orgs/get", .get, "/orgs/{org}", shape: .organization,
+        docs: "https://docs.github.com/rest/orgs/orgs#get-an-organization")
     /// `GET /orgs/{org}/invitations`: an organization's pending invitations, for its owners; the `login` of an
     /// invitation sent to an email address is null.
     package static let invitations = Endpoint(
@@ -216,7 +221,7 @@ extension Endpoint {
         orgs,
         starred, subscriptions, ownSubscriptions, gists, publicEvents, receivedPublicEvents, searchUsers,
         rateLimitStatus, members, publicMembers, outsideCollaborators, assignees, collaborators, contributors, forks,
-        invitations, teamMembers, watchers, stargazers, repository,
+        invitations, teamMembers, watchers, stargazers, repository, organization,
         starHistory, starCount,
     ]
 

@@ -8,9 +8,9 @@ import Testing
 /// The people of organizations, repositories and teams beyond their rows in `CommandRequestTests`: what GitHub
 /// refuses, what it answers besides a page of accounts, and names that are refused before anything is sent.
 struct PeopleListCommandTests {
-    /// The operations these tests cover that no command row does: `GET /repos/{owner}/{repo}`, asked only when
-    /// GitHub refuses a repository's stargazers or watchers.
-    static let endpoints: [Endpoint] = [.repository]
+    /// The operations these tests cover that no command row does: `GET /repos/{owner}/{repo}` and `GET
+    /// /orgs/{org}`, asked only when GitHub refuses a list of a repository's or an organization's people.
+    static let endpoints: [Endpoint] = [.repository, .organization]
 
     /// A harness signed in with a token, as these lists need one.
     private static func signedIn() -> CommandHarness {
