@@ -290,6 +290,8 @@ struct PeopleChangesRunTests {
         let allowed = StubTransport()
         // `--changes` reads the whole list, so stargazers first asks how many there are (REST stops at 40,000).
         allowed.answer("GET /repos/octocat/Hello-World", json: #"{"id":1,"stargazers_count":1}"#)
+        // And once the list is read, the repository's id, which the snapshot records.
+        allowed.answer("GET /repos/octocat/Hello-World", json: #"{"id":1,"stargazers_count":1}"#)
         allowed.answer(
             "GET /repos/octocat/Hello-World/stargazers?per_page=100",
             json: #"[{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"mona","id":7}}]"#)

@@ -132,7 +132,8 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         do throws(LocalFileError) {
             lock = try file.lock()
             previous = try file.load()
-            if let recorded = previous?.subject, !recorded.isSameList(as: subject) {
+            if let recorded = previous, !recorded.subject.isSameList(as: subject), !mayBeRenamed(recorded) {
+                let recorded = recorded.subject
                 throw LocalFileError(
                     message:
                         "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for "
@@ -146,14 +147,38 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         // Held until the new snapshot is in place.
         defer { withExtendedLifetime(lock) {} }
         var counted: Int?
+        var repository: Record?
         if let count = key.counted {
             do throws(DomainError) {
-                let repository = try await github.fetch(GitHubEndpoints.repository(options.owner))
-                counted = Int(JSONText.text(of: count, in: repository.raw.bytes))
+                let fetched = try await github.fetch(GitHubEndpoints.repository(options.owner))
+                counted = Int(JSONText.text(of: count, in: fetched.raw.bytes))
+                repository = fetched
             } catch {
                 io.writeErr(context.presenter.present(error).message + file.untouched)
                 return .failed(error)
             }
+        }
+        var ownerID = previous?.ownerID
+        var renamedFrom: String?
+        if let recorded = previous, let recordedID = recorded.ownerID, !recorded.subject.isSameOwnerName(as: subject) {
+            // Another name with the same id is the same owner renamed; another id, or none, is another list.
+            let given: Int64?
+            switch await lookUpOwnerID(repository) {
+            case .success(let id): given = id
+            case .failure(let error):
+                io.writeErr(context.presenter.present(error).message)
+                given = nil
+            }
+            guard given == recordedID else {
+                io.writeErr(
+                    "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for 'gh-users "
+                        + "\(recorded.subject.description)' (\(ownerIDName) \(recordedID)), not for 'gh-users "
+                        + "\(subject.description)' "
+                        + (given.map { "(\(ownerIDName) \($0))" } ?? "(GitHub did not give its \(ownerIDName))")
+                        + ". It was left as it is: give each list its own snapshot file\n")
+                return .setupFailed
+            }
+            renamedFrom = recorded.subject.owner
         }
         let people: [PeopleSnapshot.Entry]
         switch await readList() {
@@ -180,7 +205,12 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             io.writeErr(message + file.untouched)
             return .failed(refusal)
         }
-        let snapshot = PeopleSnapshot(subject: subject, people: people)
+        if ownerID == nil {
+            // The first run, or a file from before the id was recorded: asked once the list is read, recorded when
+            // GitHub gives it; a lookup that fails only leaves it unrecorded, and the next run asks again.
+            ownerID = try? await lookUpOwnerID(repository).get()
+        }
+        let snapshot = PeopleSnapshot(subject: subject, people: people, ownerID: ownerID)
         let changes = previous.map { ListChange.between($0.people, people) } ?? []
         let words = subject.description
         if let stopped = await file.record(
@@ -189,9 +219,46 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         {
             return stopped
         }
+        if let renamedFrom, let ownerID {
+            io.writeErr(
+                file.renamedNote(renamedFrom, id: "\(ownerIDName) \(ownerID)", now: subject.owner, name: "name"))
+        }
         file.closingNote(
             firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: people.count, io: io)
         return .success
+    }
+
+    /// What the owner's id is of: the organization's for an organization's list and a team's, else the
+    /// repository's.
+    private var ownerIDName: String {
+        options.owner.lookup.endpoint == .organization ? "organization id" : "repository id"
+    }
+
+    /// Whether the snapshot's owner may be the one given under another name: the snapshot recorded its id, and
+    /// what the id does not cover (a team's slug: its id is its organization's) is the same. Only then is its id
+    /// asked for; a snapshot without one is of another list, as before ids were recorded.
+    private func mayBeRenamed(_ recorded: PeopleSnapshot) -> Bool {
+        let covered = options.owner.lookup.segments.count
+        func uncovered(_ owner: String) -> [Substring] {
+            Array(owner.lowercased().split(separator: "/").dropFirst(covered))
+        }
+        return recorded.ownerID != nil && uncovered(recorded.subject.owner) == uncovered(subject.owner)
+    }
+
+    /// The owner's id (`GET /orgs/{org}`, `GET /repos/{owner}/{repo}`, or the repository the run read already for
+    /// its count), nil when the answer holds no positive one.
+    private func lookUpOwnerID(_ repository: Record?) async -> Result<Int64?, DomainError> {
+        let owner: Record
+        if let repository {
+            owner = repository
+        } else {
+            do throws(DomainError) {
+                owner = try await github.fetch(GitHubEndpoints.owner(options.owner))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(Int64(JSONText.text(of: "id", in: owner.raw.bytes)).flatMap { $0 > 0 ? $0 : nil })
     }
 
     private enum ReadFailure: Error {
@@ -272,7 +339,10 @@ extension PeopleChangeKey {
             empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")
             (exit status 1, both numbers said). A FILE that is not a snapshot, or
             one made for another list (another command, owner or filters), is exit status 1 and left as it
-            is; one run at a time may use it (FILE.lock).
+            is; one run at a time may use it (FILE.lock). FILE records the owner's id (GET /orgs/{org}, a
+            team's organization's, or GET /repos/{owner}/{repo}); only when FILE's owner name differs from
+            the one given is the id asked again: the same id is the owner renamed, and the snapshot carries
+            on under the new name, said on stderr; another id, or none, is another list.
             """
     }
 }

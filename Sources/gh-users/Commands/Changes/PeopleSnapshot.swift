@@ -4,8 +4,10 @@ import JSONBytes
 
 /// The people of one organization's, team's or repository's list as `--changes` found them: ids, logins and roles
 /// in the list's order, and which list it is. On disk it is one JSON object with one person a line, so a person can
-/// read it and `grep` it: `{"version":1,"command":"members","of":"github","filters":{},"people":[` then
-/// `{"id":1,"login":"mojombo","role":"admin"}` lines and `]}`.
+/// read it and `grep` it: `{"version":1,"command":"members","of":"github","owner_id":1,"filters":{},"people":[`
+/// then `{"id":1,"login":"mojombo","role":"admin"}` lines and `]}`. The owner's id (`owner_id`: the organization's,
+/// a team's organization's, or the repository's) was added without a new version: a file without it still reads,
+/// and an older gh-users reads a file with it.
 struct PeopleSnapshot: Sendable, Equatable {
     static let version = 1
 
@@ -45,22 +47,36 @@ struct PeopleSnapshot: Sendable, Equatable {
         /// The same list: the same command and filters (one at its default the same as none), and the same owner in
         /// any case (as GitHub compares them).
         func isSameList(as other: Subject) -> Bool {
-            command == other.command && owner.lowercased() == other.owner.lowercased()
-                && listFilters == other.listFilters
+            isSameKind(as: other) && isSameOwnerName(as: other)
+        }
+
+        /// The same command and filters, whoever the owner.
+        func isSameKind(as other: Subject) -> Bool {
+            command == other.command && listFilters == other.listFilters
+        }
+
+        /// The same owner name, in any case (as GitHub compares them).
+        func isSameOwnerName(as other: Subject) -> Bool {
+            owner.lowercased() == other.owner.lowercased()
         }
     }
 
     var subject: Subject
     var people: [Entry]
+    /// The id of what the list is under, as GitHub gave it when the list was read (`GET /orgs/{org}` for an
+    /// organization's or a team's, `GET /repos/{owner}/{repo}` for a repository's): a renamed owner's snapshot
+    /// carries on under its new name. nil in a file written before it was recorded, or when GitHub did not say.
+    var ownerID: Int64?
 
     var encoded: [UInt8] {
         let filters = subject.filters.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) }
-        let header: [JSONValue.Member] = [
+        let list: [JSONValue.Member] = [
             .init("version", .integer(Int64(Self.version))),
             .init("command", .string(subject.command)),
             .init("of", .string(subject.owner)),
-            .init("filters", .object(filters)),
         ]
+        let owner = ownerID.map { [JSONValue.Member("owner_id", .integer($0))] } ?? []
+        let header = list + owner + [.init("filters", .object(filters))]
         // The header's closing brace gives way to the list.
         var bytes = Array(JSONValue.object(header).bytes.dropLast())
         bytes += Array(",\"people\":[".utf8)
@@ -80,6 +96,7 @@ struct PeopleSnapshot: Sendable, Equatable {
         guard !subject.command.isEmpty, !subject.owner.isEmpty else {
             return FileContentProblem("has an empty \"command\" or \"of\"")
         }
+        if let ownerID, ownerID <= 0 { return FileContentProblem("has an \"owner_id\" that is not positive") }
         return people.problem(idNamed: "id")
     }
 
@@ -88,8 +105,8 @@ struct PeopleSnapshot: Sendable, Equatable {
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)) else {
             return .failure(
                 FileContentProblem(
-                    "does not hold \"version\" (\(Self.version)), \"command\", \"of\", \"filters\" (an object of "
-                        + "strings) and \"people\" (a list of {\"id\": a whole number, \"login\": a string, "
+                    "does not hold \"version\" (\(Self.version)), \"command\", \"of\", \"owner_id\" (a whole "
+                        + "number or absent), \"filters\" (an object of strings) and \"people\" (a list of {\"id\": a whole number, \"login\": a string, "
                         + "\"role\": a string or absent})"))
         }
         guard fields.version == Self.version else {
@@ -98,7 +115,7 @@ struct PeopleSnapshot: Sendable, Equatable {
         }
         let snapshot = PeopleSnapshot(
             subject: Subject(command: fields.command, owner: fields.of, filters: fields.filters),
-            people: fields.people)
+            people: fields.people, ownerID: fields.ownerID)
         if let problem = snapshot.problem { return .failure(problem) }
         return .success(snapshot)
     }
@@ -107,7 +124,14 @@ struct PeopleSnapshot: Sendable, Equatable {
         let version: Int
         let command: String
         let of: String
+        /// Not in a file written before the owner's id was recorded.
+        let ownerID: Int64?
         let filters: [String: String]
         let people: [Entry]
+
+        enum CodingKeys: String, CodingKey {
+            case version, command, of, filters, people
+            case ownerID = "owner_id"
+        }
     }
 }

@@ -122,8 +122,8 @@ struct FollowerChangesCoordinator {
                     + "records the account id too (\(subject.accountDescription)).\n")
         } else if let recorded = previous?.subject.account, recorded.login != subject.account.login {
             io.writeErr(
-                "gh-users: \(recorded.login) (account id \(recorded.id)) is now \(subject.account.login); the "
-                    + "snapshot in \(TerminalSanitizer.quotedPath(file.path)) carries on under the new login.\n")
+                file.renamedNote(
+                    recorded.login, id: "account id \(recorded.id)", now: subject.account.login, name: "login"))
         }
         file.closingNote(
             firstRun: previous == nil, changed: !changes.isEmpty, listed: subject.command, count: accounts.count,
