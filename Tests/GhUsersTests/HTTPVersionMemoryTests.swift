@@ -49,6 +49,15 @@ struct HTTPVersionMemoryTests {
         }
     }
 
+    /// A FIFO where the file should be is never waited on: the run starts as if nothing were remembered.
+    @Test func aFIFOInItsPlaceIsNotWaitedOn() throws {
+        try withFolder { folder in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            #expect(mkfifo(folder.appendingPathComponent("http1-origins").path, 0o600) == 0)
+            #expect(!(try memory(folder, "https://api.github.com").speaksHTTP1))
+        }
+    }
+
     /// Plain http is HTTP/1.1 anyway, and without a cache folder there is nowhere to keep it.
     @Test func onlyHTTPSWithACacheFolderIsRemembered() throws {
         let http = try #require(URL(string: "http://127.0.0.1:8080"))

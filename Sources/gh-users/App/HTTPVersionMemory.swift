@@ -13,7 +13,7 @@ struct HTTPVersionMemory: Sendable {
     /// A file larger than this is no file of ours and is read as empty.
     static let maximumBytes = 16 << 10
 
-    let file: URL
+    let file: OwnedFile
     let origin: String
 
     /// nil where there is no cache folder, or the API root is not https (plain http is HTTP/1.1 anyway).
@@ -21,32 +21,30 @@ struct HTTPVersionMemory: Sendable {
         guard let directory = cache.directory, apiRoot.scheme?.lowercased() == "https", let host = apiRoot.host,
             !host.isEmpty
         else { return nil }
-        file = directory.appendingPathComponent(Self.fileName)
+        file = OwnedFile(
+            path: directory.appendingPathComponent(Self.fileName).path, kind: "HTTP version memory",
+            option: "--cache-dir", limitBytes: Self.maximumBytes)
         origin = "https://\(host.lowercased()):\(apiRoot.port ?? 443)"
     }
 
     var speaksHTTP1: Bool { origins().contains(origin) }
 
+    /// Written as every file gh-users owns is (`OwnedFile.replace`): atomically, 0600.
     func record(speaksHTTP1: Bool) {
         var kept = origins().filter { $0 != origin }
         if speaksHTTP1 { kept.append(origin) }
         kept = Array(kept.suffix(Self.maximumOrigins))
-        let directory = file.deletingLastPathComponent()
         try? FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = directory.appendingPathComponent(".\(Self.fileName).\(UUID().uuidString)")
-        let text = kept.map { $0 + "\n" }.joined()
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8)) else { return }
-        if rename(temporary.path, file.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+            atPath: OwnedFile.directory(of: file.target), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        try? file.replace(with: Array(kept.map { $0 + "\n" }.joined().utf8))
     }
 
+    /// What the file says; nothing where it is missing, not a regular file (a FIFO is never waited on) or
+    /// larger than any file of ours.
     private func origins() -> [String] {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { return [] }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: Self.maximumBytes + 1), data.count <= Self.maximumBytes else {
-            return []
-        }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard let bytes = try? file.read() else { return [] }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
             .filter { $0.hasPrefix("https://") }
     }
 }
