@@ -75,8 +75,6 @@ struct AppEnvironment: Sendable {
                 // URLSession's own timeout is only a backstop: the client cancels an attempt at its deadline.
                 // Paging is serial, so the connection pool only matters for `show`'s concurrency, at most 10.
                 let memory = HTTPVersionMemory(cache: request.cache, apiRoot: request.connection.apiRoot)
-                var learned: (@Sendable (Bool) -> Void)?
-                if let memory { learned = { memory.record(speaksHTTP1: $0) } }
                 let transport = URLSessionTransport(
                     maximumConnectionsPerHost: ShowUsersOptions.maximumConcurrency,
                     requestTimeout: request.attemptTimeout.rounded(.up) + 5,
@@ -85,7 +83,7 @@ struct AppEnvironment: Sendable {
                     directHost: OriginPolicy.mustBypassProxy(
                         apiRoot: request.connection.apiRoot, sendsToken: request.connection.token != nil),
                     remembersHTTP1: memory?.speaksHTTP1 ?? false,
-                    learnedHTTPVersion: learned
+                    learnedHTTPVersion: memory?.recorder()
                 )
                 let announcer = WaitAnnouncer(io: io, now: { Date() })
                 let clock = RetryClock(

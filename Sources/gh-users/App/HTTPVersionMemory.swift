@@ -40,6 +40,11 @@ struct HTTPVersionMemory: Sendable {
         try? file.replace(with: Array(kept.map { $0 + "\n" }.joined().utf8))
     }
 
+    /// `record`, for the transport to call when a run learns the host's version.
+    func recorder() -> @Sendable (_ speaksHTTP1: Bool) -> Void {
+        { record(speaksHTTP1: $0) }
+    }
+
     /// What the file says; nothing where it is missing, not a regular file (a FIFO is never waited on) or
     /// larger than any file of ours.
     private func origins() -> [String] {
