@@ -60,7 +60,7 @@ struct ConditionalFetcher: Sendable {
         let entry = store?.read(key: key)
         if settings.mode == .offline {
             guard let entry else { throw DomainError.notCached(resource: endpoint) }
-            logger.info("\(HTTPClient.traceText(endpoint)): from the cache (--offline)")
+            logger.info("\(HTTPClient.traceText(endpoint)): from the cache, offline")
             return response(from: entry, requested: url)
         }
         var request = client.makeRequest(.get, url)

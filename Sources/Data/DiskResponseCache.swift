@@ -134,7 +134,7 @@ package final class DiskResponseCache: Sendable {
     package func summary() throws(DomainError) -> CacheSummary {
         switch store.resolve({ openStore(create: false) }) {
         case .failure(let problem):
-            throw DomainError.cacheUnavailable(problem.message)
+            throw DomainError.cacheUnavailable(problem.message, remedy: problem.remedy)
         case .success(nil):
             return CacheSummary(path: storeDirectory.path, entries: 0, bytes: 0, limitBytes: limitBytes)
         case .success(let descriptor?):
@@ -149,7 +149,7 @@ package final class DiskResponseCache: Sendable {
         let descriptor: Int32
         switch store.resolve({ openStore(create: false, repair: .ownedAndNotShared) }) {
         case .failure(let problem):
-            throw DomainError.cacheUnavailable(problem.message)
+            throw DomainError.cacheUnavailable(problem.message, remedy: problem.remedy)
         case .success(nil):
             return CacheSummary(path: storeDirectory.path, entries: 0, bytes: 0, limitBytes: limitBytes)
         case .success(let opened?):

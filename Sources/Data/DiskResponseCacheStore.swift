@@ -32,7 +32,7 @@ extension DiskResponseCache {
         case .success(let descriptor):
             return descriptor
         case .failure(let problem):
-            warnOnce(problem.message, about: "store")
+            warnOnce(problem, about: "store")
             return nil
         }
     }
@@ -54,8 +54,8 @@ extension DiskResponseCache {
             return .failure(
                 StoreProblem(
                     "\(TerminalSanitizer.quotedPath(path)) is "
-                        + (isLink ? "a symbolic link, which gh-users does not follow" : "not a directory")
-                        + DiskResponseCache.wayOut))
+                        + (isLink ? "a symbolic link, which gh-users does not follow" : "not a directory"),
+                    remedy: .removeOrMove))
         default:
             return .failure(StoreProblem("cannot open \(TerminalSanitizer.quotedPath(path)): \(FileInfo.reason(code))"))
         }
@@ -131,20 +131,17 @@ extension DiskResponseCache {
         case ownedAndNotShared
     }
 
-    /// What a refusal says about getting out of it.
-    static let wayOut = "; remove it by hand, or give --cache-dir another folder"
-
     /// Keeps an opened store only if it is ours, writable by us alone, and marked; closes it otherwise. A store
     /// of ours whose marker is wrong (a damaged file, an older or newer gh-users) is emptied and marked again,
     /// with one line on stderr: its entries are of no known format, and nobody else could have written them.
     private func validate(_ descriptor: Int32, repair: Repair) -> Result<Int32, StoreProblem> {
         let path = TerminalSanitizer.quotedPath(storeDirectory.path)
         var info = stat()
-        var problem: String?
+        var problem: StoreProblem?
         if fstat(descriptor, &info) != 0 {
-            problem = "cannot examine \(path): \(FileInfo.reason(errno))"
+            problem = StoreProblem("cannot examine \(path): \(FileInfo.reason(errno))")
         } else if let unsafety = FileInfo.unsafety(info) {
-            problem = "\(path) is not safe to use: \(unsafety)" + DiskResponseCache.wayOut
+            problem = StoreProblem("\(path) is not safe to use: \(unsafety)", remedy: .removeOrMove)
         } else if FileInfo.contents(at: descriptor, name: DiskResponseCache.markerName, limit: 4096)
             != Array(DiskResponseCache.marker.utf8)
         {
@@ -153,15 +150,15 @@ extension DiskResponseCache {
                 // `cache clear` empties the store itself, and counts what it removed.
                 problem = remark(descriptor, emptying: repair == .madeByGhUsers)
             } else {
-                problem =
+                problem = StoreProblem(
                     "\(path) is not a gh-users cache of this version (its \(DiskResponseCache.markerName) is "
-                    + "missing or different, and the folder is not private as gh-users makes it); "
-                    + "'gh-users cache clear' empties it and marks it again, or give --cache-dir another folder"
+                        + "missing or different, and the folder is not private as gh-users makes it)",
+                    remedy: .clearOrMove)
             }
         }
         if let problem {
             close(descriptor)
-            return .failure(StoreProblem(problem))
+            return .failure(problem)
         }
         // Readable by others (but not writable): ours and marked, so it may be made private, as the spec wants.
         if Int(info.st_mode) & 0o077 != 0 { _ = fchmod(descriptor, 0o700) }
@@ -170,7 +167,7 @@ extension DiskResponseCache {
 
     /// Empties a store of ours whose marker is wrong and writes the marker again (whole, through a rename);
     /// nil once done, else what went wrong.
-    private func remark(_ descriptor: Int32, emptying: Bool) -> String? {
+    private func remark(_ descriptor: Int32, emptying: Bool) -> StoreProblem? {
         let path = TerminalSanitizer.quotedPath(storeDirectory.path)
         var removed = 0
         for name in FileInfo.names(in: descriptor)
@@ -186,8 +183,10 @@ extension DiskResponseCache {
             unlinkat(descriptor, temporary, 0)
         }
         if let failure {
-            return "\(path) has a missing or different \(DiskResponseCache.markerName), and it cannot be marked "
-                + "again: \(FileInfo.reason(failure))" + DiskResponseCache.wayOut
+            return StoreProblem(
+                "\(path) has a missing or different \(DiskResponseCache.markerName), and it cannot be marked "
+                    + "again: \(FileInfo.reason(failure))",
+                remedy: .removeOrMove)
         }
         sizeEstimate.reset()
         let emptied = emptying ? "emptied it (\(removed == 1 ? "1 file" : "\(removed) files")) and " : ""
@@ -199,9 +198,10 @@ extension DiskResponseCache {
 
     // MARK: - Warnings, once per process
 
-    private func warnOnce(_ message: String, about subject: String) {
+    private func warnOnce(_ problem: StoreProblem, about subject: String) {
         guard WarningsGiven.shared.first(subject + "\u{0}" + storeDirectory.path) else { return }
-        logger.warning(message + "; going on without the cache")
+        logger.warning(
+            problem.message + (problem.remedy.map(StoreProblem.words) ?? "") + "; going on without the cache")
     }
 
     func warnAboutEntry(_ name: String, _ problem: String) {
@@ -220,9 +220,21 @@ extension DiskResponseCache {
 
 struct StoreProblem: Error {
     let message: String
+    /// The way out, which `cache info` and `cache clear` leave to the executable to word; a warning words it
+    /// here, naming no option.
+    let remedy: CacheRemedy?
 
-    init(_ message: String) {
+    init(_ message: String, remedy: CacheRemedy? = nil) {
         self.message = message
+        self.remedy = remedy
+    }
+
+    /// The way out, as a warning says it.
+    static func words(_ remedy: CacheRemedy) -> String {
+        switch remedy {
+        case .removeOrMove: "; remove it by hand, or use another cache folder"
+        case .clearOrMove: "; 'gh-users cache clear' empties it and marks it again, or use another cache folder"
+        }
     }
 }
 

@@ -8,9 +8,9 @@ import Networking
 /// `malformedResponse`. A failure with no answer carries what was tried and what to check next.
 enum ErrorMapping {
     /// `endpoint` names the request ("GET /users?since=0&per_page=30") for failures that are about its answer.
-    /// A failure with no answer says what was tried and what to check: the API URL (`apiRoot`, which came from
-    /// --api-url, GH_USERS_API_URL or GH_HOST), the proxy, and `--offline` when `cachedCopy` says the cache
-    /// holds this very request.
+    /// A failure with no answer says what was tried, and advises what to check: the API URL (`apiRoot`) and the
+    /// network, or the proxy, and the cache when `cachedCopy` says it holds this very request. The executable
+    /// words the advice in the terms of its command line.
     static func domainError(for failure: RequestFailure, endpoint: String, apiRoot: URL, cachedCopy: Bool)
         -> DomainError
     {
@@ -27,15 +27,19 @@ enum ErrorMapping {
         default:
             break
         }
-        var lines = describe(error).components(separatedBy: "\n")
+        var text = describe(error)
+        var advice: [NetworkAdvice] = []
+        if case .tls(.nameMismatch, _, _) = error { advice.append(.checkHostName) }
         if error.isTransient {
-            lines[0] += ", after " + attempts(failure)
-            lines.append(transientHint(error, apiRoot: apiRoot))
+            text = text.replacingFirstLine { $0 + ", after " + attempts(failure) }
+            if case .proxyUnreachable = error {
+                text += "\n" + proxyEnvironmentHint
+            } else {
+                advice.append(.checkAPIRoot(apiRoot, timedOut: error == .timedOut))
+            }
         }
-        if cachedCopy {
-            lines.append("A copy of \(endpoint) is in the cache: --offline answers from it.")
-        }
-        return .network(lines.joined(separator: "\n"), requestID: requestID(error.requestID))
+        if cachedCopy { advice.append(.cachedCopy(endpoint: endpoint)) }
+        return .network(text, advice: advice, requestID: requestID(error.requestID))
     }
 
     /// "4 attempts over 3.1 s".
@@ -44,17 +48,10 @@ enum ErrorMapping {
         return count + " over " + String(format: "%.1f s", failure.elapsed.inSeconds)
     }
 
-    private static func transientHint(_ error: TransportError, apiRoot: URL) -> String {
-        if case .proxyUnreachable = error {
-            return "The proxy comes from HTTPS_PROXY, https_proxy or ALL_PROXY (http_proxy for an http URL): "
-                + "check it, or list the API's host in NO_PROXY to go around it."
-        }
-        let check =
-            "Check the API URL, \(apiRoot.absoluteString) (--api-url, GH_USERS_API_URL or GH_HOST), "
-            + "and the network"
-        if error == .timedOut { return check + "; --timeout SECONDS gives each attempt longer." }
-        return check + "."
-    }
+    /// Where libcurl takes a proxy from, and how to go around it.
+    private static let proxyEnvironmentHint =
+        "The proxy comes from HTTPS_PROXY, https_proxy or ALL_PROXY (http_proxy for an http URL): "
+        + "check it, or list the API's host in NO_PROXY to go around it."
 
     /// One line for the common failures (the warning that a cached copy answered instead is one line); a
     /// failure that is an answer in its own right (TLS, a proxy's refusal) adds lines that say what to check.
@@ -62,7 +59,7 @@ enum ErrorMapping {
     /// `TransportError.description`, so the only line breaks are our own; ErrorPresenter sanitises each line.
     static func describe(_ error: TransportError) -> String {
         switch error {
-        case .tls(let failure, _, _): return error.description + "\n" + hint(failure)
+        case .tls(let failure, _, _): return hint(failure).map { error.description + "\n" + $0 } ?? error.description
         case .proxyRefused(_, let status): return error.description + "\n" + proxyRefusalHint(status)
         default: return error.description
         }
@@ -71,15 +68,15 @@ enum ErrorMapping {
     /// swift-corelibs-foundation gives libcurl the first CA bundle it finds and no way to add another:
     /// SSL_CERT_FILE, SSL_CERT_DIR, CURL_CA_BUNDLE and OpenSSL's configuration are not read for it (measured, see
     /// docs/NETWORK.md's "Corporate networks"), so the system store is the one way to trust a company's CA.
-    private static func hint(_ failure: TLSFailure) -> String {
+    /// A name that does not match is `NetworkAdvice.checkHostName` instead, which the executable words.
+    private static func hint(_ failure: TLSFailure) -> String? {
         switch failure {
+        case .nameMismatch:
+            return nil
         case .untrustedCertificate:
             return "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
                 + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates).\n"
                 + "SSL_CERT_FILE, SSL_CERT_DIR and CURL_CA_BUNDLE are not read: see 'gh-users help environment'."
-        case .nameMismatch:
-            return "Check the host in --api-url or GH_HOST; a proxy that inspects TLS must issue certificates "
-                + "for the host asked for."
         case .handshake:
             return "Check that the API URL is https on a port that speaks TLS, and whether a proxy in between "
                 + "intercepts TLS."
@@ -287,5 +284,13 @@ enum ErrorMapping {
         case 504: return "Gateway Timeout"
         default: return "unexpected status"
         }
+    }
+}
+
+extension String {
+    /// The same text with its first line changed.
+    fileprivate func replacingFirstLine(_ change: (String) -> String) -> String {
+        guard let end = firstIndex(of: "\n") else { return change(self) }
+        return change(String(self[..<end])) + self[end...]
     }
 }

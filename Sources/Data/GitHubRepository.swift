@@ -68,12 +68,13 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         } catch {
             let mapped = ErrorMapping.domainError(
                 for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
-            guard error.error.mayHaveReachedServer, case .network(let text, _) = mapped else { throw mapped }
+            guard error.error.mayHaveReachedServer, case .network(let text, let advice, let id) = mapped else {
+                throw mapped
+            }
             // A write is never sent twice, so whether it was made is for the user to look at.
-            throw .network(
-                text + "\nThe \(action.method.rawValue) may have reached GitHub before its answer was lost: "
-                    + (action.lostAnswerCheck.map { "check with \($0) before sending it again." }
-                        ?? "check before sending it again."))
+            let arrived = NetworkAdvice.writeMayHaveArrived(
+                method: action.method.rawValue, check: action.lostAnswerCheck)
+            throw .network(text, advice: advice + [arrived], requestID: id)
         }
         if (300..<400).contains(response.status) {
             // The transport does not follow a write's redirect: sent again to the Location, it could follow or
@@ -146,7 +147,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
                 // Said once: the run asks GraphQL nothing more after this.
                 logger.warning(
                     "the GraphQL API refused the profile query, so the rest of the run fetches profiles from "
-                        + "REST, one request each (--debug shows why)")
+                        + "REST, one request each (the debug log says why)")
                 logger.debug("GraphQL refusal: \(HTTPClient.traceText(reason))")
             }
             throw error

@@ -21,25 +21,51 @@ package enum DomainError: Error, Sendable, Equatable {
     /// token lifts), nil when GitHub did not say.
     case rateLimited(resetAt: Date?, message: String, resource: String? = nil, requestID: String? = nil)
     /// No answer: connection refused, DNS, timeout, connection lost; or an answer that is never read, a
-    /// redirect to another server, which names its `requestID`.
-    case network(String, requestID: String? = nil)
+    /// redirect to another server, which names its `requestID`. `advice` is what to check next, which the
+    /// executable words in the terms of its command line.
+    case network(String, advice: [NetworkAdvice] = [], requestID: String? = nil)
     /// GitHub answered with an error status that is none of the above.
     case server(status: Int, message: String, requestID: String? = nil)
     /// GitHub answered 2xx with a body that is not what the endpoint documents.
     case malformedResponse(endpoint: String, detail: String, requestID: String? = nil)
     /// `--offline` was asked for and the answer is not in the cache.
     case notCached(resource: String)
-    /// The cache could not be read or changed (`cache info`, `cache clear`).
-    case cacheUnavailable(String)
+    /// The cache could not be read or changed (`cache info`, `cache clear`); `remedy` is the way out, if any.
+    case cacheUnavailable(String, remedy: CacheRemedy? = nil)
     /// The server refused the same work again and again, however small it was made (GraphQL batches refused
     /// in a row), or the work cannot be done for what it names (the contributions of an organization); the
     /// text says what was refused and what to do (exit 1).
     case refused(String)
     /// The work was cancelled (an interrupt).
     case cancelled
+    /// The GraphQL API refused `batches` profile batches in a row, the last one of `accounts` accounts, for
+    /// `reason`, however small they were made (exit 1).
+    case graphQLBatchesRefused(batches: Int, accounts: Int, reason: String)
     /// The run stopped at one of its own bounds (a split search's query cap, a set operation's list bound);
     /// the text says which and why (exit 1).
     case boundReached(String)
+}
+
+/// What to check after a failure with no answer. Data says which applies; the executable says it in the terms
+/// of its command line (the option or variable that sets what is to be checked).
+package enum NetworkAdvice: Sendable, Equatable {
+    /// The API root the run used (`apiRoot`) and the network; `timedOut` when an attempt ran out of time.
+    case checkAPIRoot(URL, timedOut: Bool)
+    /// The host a certificate was checked against: a proxy that inspects TLS must issue certificates for it.
+    case checkHostName
+    /// A copy of `endpoint`'s answer is in the cache, and the run may be made again from the cache alone.
+    case cachedCopy(endpoint: String)
+    /// A write (`method`) may have reached GitHub before its answer was lost; `check` is the command that
+    /// shows whether it did, when there is one.
+    case writeMayHaveArrived(method: String, check: String?)
+}
+
+/// The way out of a cache that is not fit to use, which the executable words.
+package enum CacheRemedy: Sendable, Equatable {
+    /// A folder that is not safe: remove it by hand, or use another folder.
+    case removeOrMove
+    /// A folder that is not a cache of this version: `cache clear` marks it again, or use another folder.
+    case clearOrMove
 }
 
 /// What a 403 said about the token itself. Most 403s say nothing of the kind (a request without a User-Agent,
@@ -62,10 +88,10 @@ extension DomainError {
     package var requestID: String? {
         switch self {
         case .notFound(_, let id), .unauthorized(_, _, _, let id), .rateLimited(_, _, _, let id), .server(_, _, let id),
-            .malformedResponse(_, _, let id), .network(_, let id):
+            .malformedResponse(_, _, let id), .network(_, _, let id):
             return id
-        case .invalidInput, .tokenRequired, .notCached, .cacheUnavailable, .refused, .boundReached,
-            .cancelled:
+        case .invalidInput, .tokenRequired, .notCached, .cacheUnavailable, .refused, .graphQLBatchesRefused,
+            .boundReached, .cancelled:
             return nil
         }
     }
@@ -83,8 +109,8 @@ extension DomainError {
         case .server(let status, let message, _): return .server(status: status, message: message, requestID: requestID)
         case .malformedResponse(let endpoint, let detail, _):
             return .malformedResponse(endpoint: endpoint, detail: detail, requestID: requestID)
-        case .invalidInput, .tokenRequired, .network, .notCached, .cacheUnavailable, .refused, .boundReached,
-            .cancelled:
+        case .invalidInput, .tokenRequired, .network, .notCached, .cacheUnavailable, .refused,
+            .graphQLBatchesRefused, .boundReached, .cancelled:
             return self
         }
     }

@@ -211,11 +211,7 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
             case .retry: return .smaller
             case .single: return .fromREST
             case .stop(let refusals):
-                let accounts = count == 1 ? "1 account" : "\(count) accounts"
-                return stopRun(
-                    with: .refused(
-                        "the GraphQL API refused \(refusals) batches in a row, the last one of \(accounts) "
-                            + "(\(reason)); try again later, or leave out --via graphql to fetch profiles from REST"))
+                return stopRun(with: .graphQLBatchesRefused(batches: refusals, accounts: count, reason: reason))
             }
         case .unsupported:
             unsupported = true

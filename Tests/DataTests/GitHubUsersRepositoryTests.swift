@@ -133,13 +133,13 @@ struct GitHubRepositoryTests {
             _ = try await repository(stub).firstPage(GitHubEndpoints.users(since: 0), perPage: 30)
             Issue.record("a lost connection was not an error")
         } catch {
-            guard case .network(let detail, _) = error else {
+            guard case .network(let detail, let advice, _) = error else {
                 Issue.record("expected a network error, got \(error)")
                 return
             }
             // What was tried and what to check (NetworkMessageTests has the whole text).
             #expect(detail.hasPrefix("the connection was lost, after 1 attempt over "))
-            #expect(detail.contains("\nCheck the API URL, https://api.github.com (--api-url"))
+            #expect(advice == [.checkAPIRoot(URL(string: "https://api.github.com")!, timedOut: false)])
         }
     }
 

@@ -410,7 +410,7 @@ struct GraphQLRepositoryTests {
             ])
             Issue.record("no failure")
         } catch {
-            guard case .failed(.network(let text, _)) = error else {
+            guard case .failed(.network(let text, _, _)) = error else {
                 Issue.record("\(error) is not a network failure for every login")
                 return
             }

@@ -67,7 +67,7 @@ struct OfflineVerboseTests {
         _ = try await repository(.readWrite).user(login: Login(validating: "octocat"))
         let user = try await repository(.offline).user(login: Login(validating: "octocat"))
         #expect(user.login == "octocat")
-        #expect(handler.entries.map(\.message) == ["GET /users/octocat: from the cache (--offline)"])
+        #expect(handler.entries.map(\.message) == ["GET /users/octocat: from the cache, offline"])
         #expect(stub.received.count == 1)
     }
 }

@@ -11,27 +11,33 @@ private let root = URL(string: "http://127.0.0.1:9")!
 private let usersURL = "https://api.github.com/users?since=0&per_page=2"
 private let page = #"[{"login":"a","id":1},{"login":"b","id":2}]"#
 
-/// A network failure says what was tried and what to do next: the attempts and their time, the API URL and
-/// where it is set, the proxy when the proxy failed, and --offline when the cache holds a copy.
+/// A network failure says what was tried and advises what to check next: the attempts and their time, the API
+/// URL, the proxy when the proxy failed, and the cache when it holds a copy. Data's text names no option of the
+/// executable; the advice is a value the executable words (`NetworkMessagePresentationTests`).
 struct NetworkMessageTests {
-    private func message(_ error: TransportError, attempts: Int = 4, cachedCopy: Bool = false) -> String {
+    private func failure(_ error: TransportError, attempts: Int = 4, cachedCopy: Bool = false) -> (
+        text: String, advice: [NetworkAdvice]
+    ) {
         let failure = RequestFailure(error, attempts: attempts, elapsed: .milliseconds(3_140))
         guard
-            case .network(let text, _) = ErrorMapping.domainError(
+            case .network(let text, let advice, _) = ErrorMapping.domainError(
                 for: failure, endpoint: "GET /users/octocat", apiRoot: root, cachedCopy: cachedCopy)
         else {
             Issue.record("not a network error")
-            return ""
+            return ("", [])
         }
-        return text
+        #expect(!text.contains("--"), "Data names no option: \(text)")
+        return (text, advice)
     }
 
-    @Test func aRefusedConnectionSaysWhatWasTriedAndWhatToCheck() {
-        #expect(
-            message(.cannotConnect("refused or unreachable", host: "127.0.0.1:9"))
-                == "cannot connect to 127.0.0.1:9 (refused or unreachable), after 4 attempts over 3.1 s\n"
-                + "Check the API URL, http://127.0.0.1:9 (--api-url, GH_USERS_API_URL or GH_HOST), "
-                + "and the network.")
+    private func message(_ error: TransportError, attempts: Int = 4, cachedCopy: Bool = false) -> String {
+        failure(error, attempts: attempts, cachedCopy: cachedCopy).text
+    }
+
+    @Test func aRefusedConnectionSaysWhatWasTriedAndAdvisesTheAPIURL() {
+        let said = failure(.cannotConnect("refused or unreachable", host: "127.0.0.1:9"))
+        #expect(said.text == "cannot connect to 127.0.0.1:9 (refused or unreachable), after 4 attempts over 3.1 s")
+        #expect(said.advice == [.checkAPIRoot(root, timedOut: false)])
     }
 
     /// A refused redirect is GitHub's answer, so its failure names the answer's request id (issue 38); a failure
@@ -52,23 +58,31 @@ struct NetworkMessageTests {
 
     @Test func oneAttemptIsSaidInTheSingular() {
         #expect(
-            message(.connectionLost, attempts: 1).hasPrefix("the connection was lost, after 1 attempt over 3.1 s\n"))
+            message(.connectionLost, attempts: 1) == "the connection was lost, after 1 attempt over 3.1 s")
     }
 
-    @Test func aTimeoutPointsAtTimeout() {
-        #expect(message(.timedOut).hasSuffix("and the network; --timeout SECONDS gives each attempt longer."))
+    @Test func aTimeoutAdvisesTheTimeout() {
+        #expect(failure(.timedOut).advice == [.checkAPIRoot(root, timedOut: true)])
     }
 
-    @Test func aCachedCopyPointsAtOffline() {
-        let text = message(.cannotConnect("refused or unreachable", host: "127.0.0.1:9"), cachedCopy: true)
-        #expect(text.hasSuffix("\nA copy of GET /users/octocat is in the cache: --offline answers from it."))
-        #expect(!message(.cannotConnect("refused or unreachable", host: "127.0.0.1:9")).contains("--offline"))
+    @Test func aCachedCopyIsAdvisedLast() {
+        let advice = failure(.cannotConnect("refused or unreachable", host: "127.0.0.1:9"), cachedCopy: true).advice
+        #expect(advice == [.checkAPIRoot(root, timedOut: false), .cachedCopy(endpoint: "GET /users/octocat")])
+        #expect(failure(.cannotConnect("refused or unreachable", host: "127.0.0.1:9")).advice.count == 1)
+    }
+
+    /// A name that does not match is advised to be checked where the host is set; the executable says where.
+    @Test func aNameMismatchAdvisesTheHost() {
+        let said = failure(.tls(.nameMismatch, host: "api.github.com", detail: "d"), attempts: 1)
+        #expect(said.text == "the TLS certificate of api.github.com is for another name (d)")
+        #expect(said.advice == [.checkHostName])
     }
 
     @Test func anUnreachableProxyIsNamedWithWhereItCameFrom() {
-        let text = message(.proxyUnreachable(proxy: "127.0.0.1:3128", detail: "refused or unreachable"))
+        let said = failure(.proxyUnreachable(proxy: "127.0.0.1:3128", detail: "refused or unreachable"))
+        #expect(said.advice.isEmpty)
         #expect(
-            text
+            said.text
                 == "cannot connect to the proxy 127.0.0.1:3128 (refused or unreachable), after 4 attempts over 3.1 s\n"
                 + "The proxy comes from HTTPS_PROXY, https_proxy or ALL_PROXY (http_proxy for an http URL): check it, "
                 + "or list the API's host in NO_PROXY to go around it.")
@@ -88,16 +102,16 @@ struct NetworkMessageTests {
 
     /// A certificate failure is one attempt and an answer: no "after", no API URL hint, but the system way.
     @Test func anUntrustedCertificateGivesTheSystemWayAndSaysTheVariablesAreNotRead() {
-        let text = message(
+        let said = failure(
             .tls(.untrustedCertificate, host: "api.github.com", detail: "SSL certificate problem: x"), attempts: 1,
             cachedCopy: true)
         #expect(
-            text
+            said.text
                 == "the TLS certificate of api.github.com is not trusted (SSL certificate problem: x)\n"
                 + "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
                 + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates).\n"
-                + "SSL_CERT_FILE, SSL_CERT_DIR and CURL_CA_BUNDLE are not read: see 'gh-users help environment'.\n"
-                + "A copy of GET /users/octocat is in the cache: --offline answers from it.")
+                + "SSL_CERT_FILE, SSL_CERT_DIR and CURL_CA_BUNDLE are not read: see 'gh-users help environment'.")
+        #expect(said.advice == [.cachedCopy(endpoint: "GET /users/octocat")])
     }
 
     @Test func cancellationAndTheCapAreNotNetworkErrors() {
@@ -136,11 +150,11 @@ struct OfflineHintTests {
         )
     }
 
-    private func networkText(_ body: () async throws -> Void) async -> String? {
+    private func networkFailure(_ body: () async throws -> Void) async -> (text: String, advice: [NetworkAdvice])? {
         do {
             try await body()
         } catch {
-            if case .network(let text, _) = error as? DomainError { return text }
+            if case .network(let text, let advice, _) = error as? DomainError { return (text, advice) }
         }
         return nil
     }
@@ -159,13 +173,11 @@ struct OfflineHintTests {
         let cache = try await filledCache(stub)
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         stub.fail(usersURL, with: .tls(.untrustedCertificate, host: "api.github.com", detail: "d"))
-        let text = await networkText {
+        let said = await networkFailure {
             _ = try await repository(stub, cache: cache, mode: .readWrite).firstPage(
                 GitHubEndpoints.users(since: 0), perPage: 2)
         }
-        #expect(
-            text?.hasSuffix("\nA copy of GET /users?since=0&per_page=2 is in the cache: --offline answers from it.")
-                == true)
+        #expect(said?.advice == [.cachedCopy(endpoint: "GET /users?since=0&per_page=2")])
     }
 
     @Test func underNoCacheACopyOnDiskStillPointsAtOffline() async throws {
@@ -173,14 +185,12 @@ struct OfflineHintTests {
         let cache = try await filledCache(stub)
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         for _ in 0..<2 { stub.fail(usersURL, with: .cannotConnect("refused or unreachable", host: "api.github.com")) }
-        let text = await networkText {
+        let said = await networkFailure {
             _ = try await repository(stub, cache: cache, mode: .disabled).firstPage(
                 GitHubEndpoints.users(since: 0), perPage: 2)
         }
-        #expect(
-            text?.hasPrefix("cannot connect to api.github.com (refused or unreachable), after 2 attempts over 0.0 s\n")
-                == true)
-        #expect(text?.hasSuffix("is in the cache: --offline answers from it.") == true)
+        #expect(said?.text == "cannot connect to api.github.com (refused or unreachable), after 2 attempts over 0.0 s")
+        #expect(said?.advice.last == .cachedCopy(endpoint: "GET /users?since=0&per_page=2"))
         #expect(stub.unusedStubs.isEmpty)
     }
 
@@ -189,14 +199,11 @@ struct OfflineHintTests {
         let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         for _ in 0..<2 { stub.fail(usersURL, with: .timedOut) }
-        let text = await networkText {
+        let said = await networkFailure {
             _ = try await repository(stub, cache: cache, mode: .readWrite).firstPage(
                 GitHubEndpoints.users(since: 0), perPage: 2)
         }
-        #expect(
-            text?.hasPrefix(
-                "the request timed out, after 2 attempts over 0.0 s\nCheck the API URL, https://api.github.com (")
-                == true)
-        #expect(text?.contains("--offline") == false)
+        #expect(said?.text == "the request timed out, after 2 attempts over 0.0 s")
+        #expect(said?.advice == [.checkAPIRoot(URL(string: "https://api.github.com")!, timedOut: true)])
     }
 }

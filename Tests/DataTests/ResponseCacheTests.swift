@@ -276,7 +276,7 @@ struct CacheFolderSafetyTests {
         #expect(
             log.entries.map(\.message) == [
                 "'\(cache.storeDirectory.path)' is a symbolic link, which gh-users does not follow; remove it by hand, "
-                    + "or give --cache-dir another folder; going on without the cache"
+                    + "or use another cache folder; going on without the cache"
             ])
     }
 
@@ -381,7 +381,7 @@ struct CacheFolderSafetyTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: store.path).sorted()
                 == (marker == nil ? ["theirs.entry"] : ["CACHEDIR.TAG", "theirs.entry"]))
-        #expect(log.entries.first?.message.contains("remove it by hand, or give --cache-dir another folder") == true)
+        #expect(log.entries.first?.message.contains("remove it by hand, or use another cache folder") == true)
         #expect(try mode(store.path) == 0o770)
     }
 

@@ -244,13 +244,13 @@ struct GraphQLProfilesUseCaseTests {
         let useCase = useCase(github)
         let results = await useCase.execute(asked)
         #expect(github.graphQLLoginsAsked.map(\.count) == [100, 50, 25, 13, 7])
-        guard case .failure(.refused(let text)) = results[0] else {
+        guard case .failure(.graphQLBatchesRefused(let batches, let accounts, let reason)) = results[0] else {
             Issue.record("\(results[0]) is not a refusal")
             return
         }
-        #expect(text.contains("refused 5 batches in a row"))
-        #expect(text.contains("HTTP 502"))
-        #expect(text.contains("--via graphql"))
+        #expect(batches == 5)
+        #expect(accounts == 7)
+        #expect(reason.contains("HTTP 502"))
         #expect(results.allSatisfy { $0 == results[0] })
         #expect(!github.calls.contains { $0.hasPrefix("GET ") })
         // A later call sends nothing more.

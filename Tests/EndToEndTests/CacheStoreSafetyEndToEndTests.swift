@@ -116,8 +116,7 @@ struct CacheStoreSafetyEndToEndTests: EndToEndSuite {
                 #expect(
                     second.stderr
                         == "gh-users: warning: '\(store(folder).path)' is not safe to use: other users can write to "
-                        + "it (mode 777); remove it by hand, or give --cache-dir another folder; going on without the "
-                        + "cache\n")
+                        + "it (mode 777); remove it by hand, or use another cache folder; going on without the cache\n")
                 #expect(server.requests.count == 3)
                 #expect(server.requests.allSatisfy { $0.header("if-none-match") == nil })
             }

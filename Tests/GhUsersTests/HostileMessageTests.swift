@@ -18,9 +18,13 @@ struct HostileErrorPresentationTests {
     private let presenter = ErrorPresenter(now: Date(timeIntervalSince1970: 1_700_000_000), hasToken: true)
 
     @Test func aNetworkErrorKeepsDatasHintLineAndCleansEachLine() {
-        let shown = presenter.present(.network("the TLS certificate of h is not trusted (x\u{1B}[2J)\nAdd the CA."))
+        let shown = presenter.present(
+            .network(
+                "the TLS certificate of h is not trusted (x\u{1B}[2J)\nAdd the CA.",
+                advice: [.cachedCopy(endpoint: "GET /users/\u{1B}[2J")]))
         #expect(
             shown.message == "gh-users: network error: the TLS certificate of h is not trusted (x\\e[2J)\nAdd the CA.\n"
+                + "A copy of GET /users/\\e[2J is in the cache: --offline answers from it.\n"
         )
         #expect(shown.exitCode == 1)
     }

@@ -39,16 +39,59 @@ struct RateLimitMessageTests {
     }
 }
 
-/// Data's lines (what was tried, what to check, --offline) arrive as they are, each cleaned for the terminal.
+/// Data's lines (what was tried) arrive as they are, each cleaned for the terminal, and its advice is worded in the
+/// terms of the command line: the options and variables that set what is to be checked.
 struct NetworkMessagePresentationTests {
-    @Test func everyLineOfTheNetworkMessageIsPrinted() {
-        let presenter = ErrorPresenter(now: Date(timeIntervalSince1970: 1_700_000_000), hasToken: true)
-        let detail =
-            "cannot connect to 127.0.0.1:9 (refused or unreachable), after 4 attempts over 3.1 s\n"
-            + "Check the API URL, http://127.0.0.1:9 (--api-url, GH_USERS_API_URL or GH_HOST), and the network.\n"
-            + "A copy of GET /users/octocat is in the cache: --offline answers from it."
-        let shown = presenter.present(.network(detail))
-        #expect(shown.message == "gh-users: network error: " + detail + "\n")
+    private let presenter = ErrorPresenter(now: Date(timeIntervalSince1970: 1_700_000_000), hasToken: true)
+
+    @Test func everyLineOfTheNetworkMessageIsPrintedWithItsAdviceWorded() {
+        let shown = presenter.present(
+            .network(
+                "cannot connect to 127.0.0.1:9 (refused or unreachable), after 4 attempts over 3.1 s",
+                advice: [
+                    .checkAPIRoot(URL(string: "http://127.0.0.1:9")!, timedOut: false),
+                    .cachedCopy(endpoint: "GET /users/octocat"),
+                ]))
+        #expect(
+            shown.message
+                == "gh-users: network error: cannot connect to 127.0.0.1:9 (refused or unreachable), after 4 attempts "
+                + "over 3.1 s\n"
+                + "Check the API URL, http://127.0.0.1:9 (--api-url, GH_USERS_API_URL or GH_HOST), and the network.\n"
+                + "A copy of GET /users/octocat is in the cache: --offline answers from it.\n")
+        #expect(shown.exitCode == 1)
+    }
+
+    @Test func eachAdviceNamesWhereToChangeIt() {
+        let root = URL(string: "https://api.github.com")!
+        #expect(
+            presenter.words(.checkAPIRoot(root, timedOut: true))
+                == "Check the API URL, https://api.github.com (--api-url, GH_USERS_API_URL or GH_HOST), and the "
+                + "network; --timeout SECONDS gives each attempt longer.")
+        #expect(presenter.words(.checkHostName).hasPrefix("Check the host in --api-url or GH_HOST;"))
+        #expect(
+            presenter.words(.writeMayHaveArrived(method: "PATCH", check: "gh-users me"))
+                == "The PATCH may have reached GitHub before its answer was lost: check with gh-users me before "
+                + "sending it again.")
+        #expect(
+            presenter.words(.writeMayHaveArrived(method: "PUT", check: nil)).hasSuffix("check before sending it again.")
+        )
+    }
+
+    /// A cache that is not fit to use says the way out: the option that names another folder.
+    @Test func aCacheRemedyNamesTheOption() {
+        let shown = presenter.present(.cacheUnavailable("'/c' is not safe to use: x", remedy: .removeOrMove))
+        #expect(
+            shown.message
+                == "gh-users: cache: '/c' is not safe to use: x; remove it by hand, or give --cache-dir another folder\n"
+        )
+    }
+
+    @Test func refusedGraphQLBatchesPointBackToREST() {
+        let shown = presenter.present(.graphQLBatchesRefused(batches: 5, accounts: 1, reason: "too large"))
+        #expect(
+            shown.message
+                == "gh-users: the GraphQL API refused 5 batches in a row, the last one of 1 account (too large); try "
+                + "again later, or leave out --via graphql to fetch profiles from REST\n")
         #expect(shown.exitCode == 1)
     }
 }

@@ -121,7 +121,7 @@ final class WriteViewModel {
                     ? error
                     : .unauthorized(
                         status: status, message: message + "; " + scopeHint, problem: problem, requestID: requestID))
-        case .rateLimited, .cancelled, .tokenRequired, .invalidInput, .boundReached:
+        case .rateLimited, .cancelled, .tokenRequired, .invalidInput, .boundReached, .graphQLBatchesRefused:
             return .stop(error)
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
             return .skip(error)

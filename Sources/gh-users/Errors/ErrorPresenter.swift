@@ -97,10 +97,12 @@ struct ErrorPresenter: Sendable {
             if let hint = waitHint(wait) { text += "\n" + hint }
             if !hasToken, let tokenHint = tokenHint(resource: resource, message: message) { text += "\n" + tokenHint }
             return Presentation(message: text + "\n", for: error)
-        case .network(let detail, _):
+        case .network(let detail, let advice, _):
             // Data may add a line that says what to check (a CA bundle, a proxy); each line is cleaned alone.
             let lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map { clean(String($0)) }
-            return Presentation(message: "gh-users: network error: " + lines.joined(separator: "\n") + "\n", for: error)
+            let advised = advice.map { words($0) }
+            return Presentation(
+                message: "gh-users: network error: " + (lines + advised).joined(separator: "\n") + "\n", for: error)
         case .server(let status, let message, _):
             var text = "gh-users: GitHub answered HTTP \(status): \(clean(message))\n"
             if Self.refusesAPIVersion(status: status, message: message) {
@@ -118,14 +120,48 @@ struct ErrorPresenter: Sendable {
             return Presentation(
                 message: "gh-users: \(clean(resource)) is \(absence), and --offline keeps off the network\n",
                 for: error)
-        case .cacheUnavailable(let detail):
-            return Presentation(message: "gh-users: cache: \(clean(detail))\n", for: error)
+        case .cacheUnavailable(let detail, let remedy):
+            let wayOut = remedy.map { words($0) } ?? ""
+            return Presentation(message: "gh-users: cache: \(clean(detail))\(wayOut)\n", for: error)
+        case .graphQLBatchesRefused(let batches, let count, let reason):
+            let accounts = count == 1 ? "1 account" : "\(count) accounts"
+            return Presentation(
+                message: "gh-users: the GraphQL API refused \(batches) batches in a row, the last one of \(accounts) "
+                    + "(\(clean(reason))); try again later, or leave out --via graphql to fetch profiles from REST\n",
+                for: error)
         case .refused(let detail):
             return Presentation(message: "gh-users: \(clean(detail))\n", for: error)
         case .cancelled:
             return Presentation(message: "gh-users: interrupted\n", for: error)
         case .boundReached(let detail):
             return Presentation(message: "gh-users: \(detail)\n", for: error)
+        }
+    }
+
+    /// What to check after a failure with no answer, in the terms of gh-users's command line.
+    func words(_ advice: NetworkAdvice) -> String {
+        switch advice {
+        case .checkAPIRoot(let root, let timedOut):
+            let check =
+                "Check the API URL, \(clean(root.absoluteString)) (--api-url, GH_USERS_API_URL or GH_HOST), "
+                + "and the network"
+            return check + (timedOut ? "; --timeout SECONDS gives each attempt longer." : ".")
+        case .checkHostName:
+            return "Check the host in --api-url or GH_HOST; a proxy that inspects TLS must issue certificates "
+                + "for the host asked for."
+        case .cachedCopy(let endpoint):
+            return "A copy of \(clean(endpoint)) is in the cache: --offline answers from it."
+        case .writeMayHaveArrived(let method, let check):
+            return "The \(method) may have reached GitHub before its answer was lost: "
+                + (check.map { "check with \($0) before sending it again." } ?? "check before sending it again.")
+        }
+    }
+
+    /// The way out of a cache that is not fit to use.
+    func words(_ remedy: CacheRemedy) -> String {
+        switch remedy {
+        case .removeOrMove: "; remove it by hand, or give --cache-dir another folder"
+        case .clearOrMove: "; 'gh-users cache clear' empties it and marks it again, or give --cache-dir another folder"
         }
     }
 

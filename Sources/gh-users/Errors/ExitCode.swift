@@ -47,7 +47,7 @@ enum ExitStatus {
         case .notFound: return ExitCode.notFound
         case .unauthorized, .tokenRequired: return ExitCode.authentication
         case .rateLimited: return ExitCode.rateLimited
-        case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
+        case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused, .graphQLBatchesRefused:
             return ExitCode.failure
         case .cancelled: return ExitCode.interrupted
         case .boundReached: return ExitCode.failure
