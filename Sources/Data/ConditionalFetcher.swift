@@ -51,7 +51,7 @@ struct ConditionalFetcher: Sendable {
     /// `--offline` still cannot reach the network for them. `accept` asks for another media type, whose body
     /// differs, so it is part of the cache key.
     func get(
-        _ url: URL, endpoint: String, cacheable: Bool = true, accept: String? = nil
+        _ url: URL, endpoint: String, cacheable: Bool = true, accept: String? = nil, onHead: HeadObserver? = nil
     ) async throws(DomainError) -> HTTPResponse {
         let store = settings.mode == .disabled || !cacheable ? nil : settings.store
         // With no store (--no-cache, /rate_limit) there is nothing to key, so no hashing either.
@@ -64,6 +64,7 @@ struct ConditionalFetcher: Sendable {
             return response(from: entry, requested: url)
         }
         var request = client.makeRequest(.get, url)
+        request.onHead = onHead
         if let accept { request.headers.set("Accept", accept) }
         if let entry {
             if let etag = entry.etag { request.headers.set("If-None-Match", etag) }

@@ -29,8 +29,10 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         apiRoot = client.configuration.baseURL
     }
 
-    package func fetch<Value: Sendable>(_ resource: Resource<Value>) async throws(DomainError) -> Value {
-        try await fetch(resource, at: url(resource.target))
+    package func fetch<Value: Sendable>(_ resource: Resource<Value>, nextPage: NextPageListener?)
+        async throws(DomainError) -> Value
+    {
+        try await fetch(resource, at: url(resource.target), nextPage: nextPage)
     }
 
     package func waitingOutPerMinuteLimits() -> any ResourceRepository {
@@ -116,11 +118,11 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         }
     }
 
-    package func page<Item: Sendable>(_ list: ListResource<Item>, at cursor: PageCursor) async throws(DomainError)
-        -> Page<Item>
+    package func page<Item: Sendable>(_ list: ListResource<Item>, at cursor: PageCursor, nextPage: NextPageListener?)
+        async throws(DomainError) -> Page<Item>
     {
         let url = try ErrorMapping.nextPageURL(cursor.url, apiRoot: apiRoot, endpoint: "GET " + list.first.path)
-        return try await fetch(list.first, at: url)
+        return try await fetch(list.first, at: url, nextPage: nextPage)
     }
 
     package func user(login: Login) async throws(DomainError) -> User {
@@ -208,9 +210,14 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         }
     }
 
-    private func fetch<Value: Sendable>(_ resource: Resource<Value>, at url: URL) async throws(DomainError) -> Value {
+    private func fetch<Value: Sendable>(_ resource: Resource<Value>, at url: URL, nextPage: NextPageListener? = nil)
+        async throws(DomainError) -> Value
+    {
         let label = ErrorMapping.label(url)
-        let response = try await answer(resource, at: url, label: label)
+        let onHead = nextPage.map { listener in
+            HeadObserver.nextPage { url, bytes in listener(NextPageNotice(url: url, bodyBytes: bytes)) }
+        }
+        let response = try await answer(resource, at: url, label: label, onHead: onHead)
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
             throw ErrorMapping.ownResourceRefusal(error, endpoint: resource.endpoint, url: url)
         }
@@ -231,14 +238,14 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
     /// `HTTPClient.maximumPrimaryLimitWaits` times, as the client waits under `--wait-on-rate-limit`. A list's
     /// page answered 202 Accepted is never data (GitHub is still computing it): it is asked for again after each
     /// of `HTTPClient.computingWaits`, and after the last the run ends saying to run it again later.
-    private func answer<Value: Sendable>(_ resource: Resource<Value>, at url: URL, label: String)
+    private func answer<Value: Sendable>(_ resource: Resource<Value>, at url: URL, label: String, onHead: HeadObserver?)
         async throws(DomainError) -> HTTPResponse
     {
         var waits = 0
         var computing = HTTPClient.computingWaits.makeIterator()
         while true {
             let response = try await fetcher.get(
-                url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept)
+                url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept, onHead: onHead)
             if response.status == 202, resource.endpoint.paging != .single {
                 guard let wait = computing.next() else {
                     let total = Int(HTTPClient.computingWaits.reduce(.zero, +).inSeconds)

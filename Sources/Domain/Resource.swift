@@ -131,11 +131,31 @@ package struct ListResource<Item: Sendable>: Sendable {
     }
 }
 
-/// Reads any resource from GitHub. Implementations throw only `DomainError`; Data's is the only live one.
+/// What an answer's head says of the next page before its body is read and decoded (GitHub sends `Link` in the
+/// head): its URL, as the head gave it, and the length of the body this head announces (nil when it announces
+/// none, or a compressed one), so that a paging loop can ask fewer pages ahead when pages are big.
+package struct NextPageNotice: Sendable, Equatable {
+    package let url: String
+    package let bodyBytes: Int?
+
+    package init(url: String, bodyBytes: Int? = nil) {
+        self.url = url
+        self.bodyBytes = bodyBytes
+    }
+}
+
+/// Told a page's `NextPageNotice` as soon as its head arrives, once per attempt, on the transport's queue.
+package typealias NextPageListener = @Sendable (NextPageNotice) -> Void
+
+/// Reads any resource from GitHub. Implementations throw only `DomainError`; Data's is the live one, and the
+/// list view model's tests hold pages in memory.
 package protocol ResourceRepository: Sendable {
-    func fetch<Value: Sendable>(_ resource: Resource<Value>) async throws(DomainError) -> Value
-    /// The page a `Link` URL points at, decoded as the list's pages are.
-    func page<Item: Sendable>(_ list: ListResource<Item>, at cursor: PageCursor) async throws(DomainError) -> Page<Item>
+    /// `resource`; a list's page tells `nextPage` of the page after it as soon as its head arrives, if given.
+    func fetch<Value: Sendable>(_ resource: Resource<Value>, nextPage: NextPageListener?) async throws(DomainError)
+        -> Value
+    /// The page a `Link` URL points at, decoded as the list's pages are; `nextPage` as for `fetch`.
+    func page<Item: Sendable>(_ list: ListResource<Item>, at cursor: PageCursor, nextPage: NextPageListener?)
+        async throws(DomainError) -> Page<Item>
     /// This repository for a run that spends a per-minute limit by design (a split search's many queries): when
     /// the limit of an endpoint whose row says it refills within a minute is spent, the wait is sat out, as far
     /// as `--max-wait` allows, and the request asked again, instead of ending the run.
@@ -143,14 +163,24 @@ package protocol ResourceRepository: Sendable {
 }
 
 extension ResourceRepository {
-    /// The list's first page. GitHub answers 404 alike for an owner that does not exist and for a list the token
-    /// may not see (`members nosuchorg`, `collaborators owner/private-repo`), so a 404 of a list under an owner
-    /// asks for the owner once (`ListResource.owner`, see `ownerAnswer(to:of:)`).
-    package func firstPage<Item: Sendable>(_ list: ListResource<Item>, perPage: Int) async throws(DomainError)
+    package func fetch<Value: Sendable>(_ resource: Resource<Value>) async throws(DomainError) -> Value {
+        try await fetch(resource, nextPage: nil)
+    }
+
+    package func page<Item: Sendable>(_ list: ListResource<Item>, at cursor: PageCursor) async throws(DomainError)
         -> Page<Item>
     {
+        try await page(list, at: cursor, nextPage: nil)
+    }
+
+    /// The list's first page. GitHub answers 404 alike for an owner that does not exist and for a list the token
+    /// may not see (`members nosuchorg`, `collaborators owner/private-repo`), so a 404 of a list under an owner
+    /// asks for the owner once (`ListResource.owner`, see `ownerAnswer(to:of:)`). `nextPage` as for `fetch`.
+    package func firstPage<Item: Sendable>(
+        _ list: ListResource<Item>, perPage: Int, nextPage: NextPageListener? = nil
+    ) async throws(DomainError) -> Page<Item> {
         do {
-            return try await fetch(list.firstPage(perPage: perPage))
+            return try await fetch(list.firstPage(perPage: perPage), nextPage: nextPage)
         } catch {
             guard let owner = list.owner else { throw error }
             throw await ownerAnswer(to: error, of: owner)

@@ -184,10 +184,6 @@ package struct HTTPClient: Sendable {
 
     /// `send`, and when no answer came, how many attempts were made over how long, for the message.
     package func sendReportingAttempts(_ request: HTTPRequest) async throws(RequestFailure) -> HTTPResponse {
-        var request = request
-        if request.method == .get, request.onHead == nil, let listener = EarlyLink.listener {
-            request.onHead = .nextPage(to: listener)
-        }
         var retriesUsed = 0
         var primaryWaits = 0
         var attempts = 0

@@ -71,7 +71,7 @@ package struct HTTPRequest: Sendable, Equatable {
     /// 500, a 503 or a secondary limit is retried as a GET's would be. A 502 or 504 (a query that ran out of
     /// time) is handed back at once, for the caller to ask for less.
     package var isRepeatableQuery = false
-    /// Told the answer's status and head as soon as they arrive, before the body (`EarlyLink`); the live
+    /// Told the answer's status and head as soon as they arrive, before the body (`HeadObserver`); the live
     /// transport calls it, a stub need not.
     package var onHead: HeadObserver?
 

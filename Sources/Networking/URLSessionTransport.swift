@@ -104,7 +104,7 @@ package final class URLSessionTransport: Sendable {
             }
         }
         // Over HTTPS the one connection is the pool's first once it is idle, so a request after another reuses it
-        // rather than paying a handshake; and an answer's head is not told early (`EarlyLink`), since a next page
+        // rather than paying a handshake; and an answer's head is not told early (`HeadObserver`), since a next page
         // sent before this answer ends would need a connection, and a handshake, of its own.
         let https = url.scheme?.lowercased() == "https"
         let answer = try await pooledRoute(after: https ? multiplexed : nil).load(

@@ -32,12 +32,15 @@ final class PagedListViewModel<Item: Sendable> {
         case listed(ListResource<Item>, perPage: Int, github: any ResourceRepository)
         case loaded(NotingLoader)
 
-        /// The page at `cursor`; nil asks for the first.
-        func load(at cursor: PageCursor?) async throws(DomainError) -> NotedPage {
+        /// The page at `cursor`; nil asks for the first. A listed page tells `nextPage` of the page after it as
+        /// soon as its head names one.
+        func load(at cursor: PageCursor?, nextPage: NextPageListener? = nil) async throws(DomainError) -> NotedPage {
             switch self {
             case .listed(let list, let perPage, let github):
-                guard let cursor else { return NotedPage(page: try await github.firstPage(list, perPage: perPage)) }
-                return NotedPage(page: try await github.page(list, at: cursor))
+                guard let cursor else {
+                    return NotedPage(page: try await github.firstPage(list, perPage: perPage, nextPage: nextPage))
+                }
+                return NotedPage(page: try await github.page(list, at: cursor, nextPage: nextPage))
             case .loaded(let load): return try await load(cursor)
             }
         }
@@ -293,7 +296,7 @@ final class SeenIDs {
 }
 
 extension PagedListViewModel {
-    /// Pages asked for as soon as the page before names them in its answer's head (`EarlyLink`), before its body
+    /// Pages asked for as soon as the page before names them in its answer's head (`NextPageNotice`), before its body
     /// has arrived and been decoded (issue 29: each chained page waited for the whole of the one before). Only
     /// pages the limit certainly needs (the pages before one cannot fill it), and at most two beyond the last page
     /// handed out (`pagesAhead`: fewer when pages are big), so a slow reader is not run ahead of. A page whose early answer is not the one paging asks for
@@ -329,23 +332,14 @@ extension PagedListViewModel {
         }
 
         /// The page at `cursor`, with `listener` told its next page's URL when its head names one.
-        static func load(
-            _ cursor: PageCursor?, from pages: Pages, telling listener: (@Sendable (EarlyLink.Next) -> Void)?
-        )
+        static func load(_ cursor: PageCursor?, from pages: Pages, telling listener: NextPageListener?)
             async throws(DomainError) -> NotedPage
         {
-            guard let listener else { return try await pages.load(at: cursor) }
-            do {
-                return try await EarlyLink.telling(listener) { try await pages.load(at: cursor) }
-            } catch let error as DomainError {
-                throw error
-            } catch {
-                throw .cancelled
-            }
+            try await pages.load(at: cursor, nextPage: listener)
         }
 
         /// What the load of page `index` (the first is 1) tells when its head names the next page.
-        func listener(forPage index: Int) -> @Sendable (EarlyLink.Next) -> Void {
+        func listener(forPage index: Int) -> NextPageListener {
             { [weak self] next in self?.start(next.url, page: index + 1, after: next.bodyBytes) }
         }
 
