@@ -3,8 +3,8 @@ import Domain
 import JSONBytes
 
 /// The people of organizations, teams and repositories: lists of accounts under one owner, each a declaration
-/// here (`Command(people:under:noun:spec:)` for a plain one) and a line in `entries`, which the catalog appends to
-/// its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
+/// here (`Command(people:under:noun:spec:)` for a plain one; `members` in MembersCommand.swift) and a line in
+/// `entries`, which the catalog appends to its own. Adding one takes its endpoint row, its declaration here, its command-test row and GitHub's body.
 enum PeopleLists {
     static let entries: [CommandCatalog.Entry] = [
         entry("members") { members }, entry("outside-collaborators") { outsideCollaborators },
@@ -17,117 +17,6 @@ enum PeopleLists {
     /// A catalog line for one of these lists, listed under the organizations' section.
     private static func entry(_ name: String, _ command: @escaping @Sendable () -> Command) -> CommandCatalog.Entry {
         CommandCatalog.Entry(name) { command().listed(under: .organizations) }
-    }
-
-    static let memberRole = PeopleFilter.choice(
-        "role", help: "admin (the owners), member or all; needs a token.", default: "all",
-        choices: ["admin", "member", "all"])
-    static let twoFactorDisabled = twoFactor(
-        "2fa-disabled", other: "2fa-insecure", help: "Only the members without two-factor authentication.")
-    static let twoFactorInsecure = twoFactor(
-        "2fa-insecure", other: "2fa-disabled", help: "Only the members with an insecure two-factor method.")
-    static let publicOnly = OptionDeclaration<PeopleListOptions>.flag(
-        "public", help: "Only the members who show their membership (GET /orgs/{org}/public_members).",
-        apply: { options, reading throws(UsageError) in
-            if reading.parsed.value(memberRole.spec) != nil
-                || reading.parsed.flags.contains(where: { $0.hasPrefix("2fa-") })
-            {
-                throw reading.usageError(
-                    "--public lists the public members as they are: --role and the 2FA filters need the whole list")
-            }
-            options.publicOnly = true
-        }, resumedWhen: { $0.publicOnly })
-
-    /// `--2fa-disabled` or `--2fa-insecure`, sent as `filter=2fa_disabled`: one of them at most.
-    private static func twoFactor(_ name: String, other: String, help: String) -> OptionDeclaration<PeopleListOptions> {
-        let value = name.replacing("-", with: "_")
-        return .flag(
-            name, help: help + " For the organization's owners only; needs a token.",
-            apply: { options, reading throws(UsageError) in
-                guard !reading.parsed.flags.contains(other) else {
-                    throw reading.usageError("--2fa-disabled and --2fa-insecure are two filters: give one of them")
-                }
-                options.filters["filter"] = value
-            }, resumedWhen: { $0.filters["filter"] == value })
-    }
-
-    static let members = Command(
-        peopleList: ListDeclaration<PeopleListOptions, User>(
-            noun: "members",
-            list: { options in
-                options.publicOnly
-                    ? GitHubEndpoints.accounts(.publicMembers, under: options.owner)
-                    : GitHubEndpoints.members(under: options.owner, filters: options.filters)
-            }
-        )
-        .notingPublicMembers()
-        .fullProfiles(.accounts(\.profiles))
-        .requiringToken { options in
-            if let filter = options.filters["filter"] {
-                return "members --\(filter.replacing("_", with: "-")) (read:org, as an owner of the organization)"
-            }
-            return options.filters["role"] != nil ? "members --role (read:org)" : nil
-        }
-        .resolved { options, context in
-            var options = options
-            if !context.presenter.hasToken { options.publicOnly = true }
-            return options
-        }
-        .presented { options, context in
-            .init(
-                noun: "members",
-                closingNotes: { _, _, _ in
-                    guard context.io.stderrIsTTY else { return [] }
-                    return [membersNote(options, hasToken: context.presenter.hasToken)]
-                })
-        },
-        under: .organization, filters: [memberRole, twoFactorDisabled, twoFactorInsecure, publicOnly],
-        changes: .members,
-        spec: CommandSpec(
-            name: "members",
-            abstract: "List the members of an organization (\(Endpoint.members)).",
-            usage:
-                "gh-users members ORG [--role all|admin|member] [--2fa-disabled | --2fa-insecure] [--public] "
-                + "[--limit N | --all] [options]",
-            discussion: """
-                With a token, lists the members the token can see (\(Endpoint.members)): every member for a
-                member of the organization (read:org for a classic token), and for anyone else GitHub may list
-                only the public ones. Without a token, or with --public, lists the members who show their
-                membership (\(Endpoint.publicMembers)). On a terminal, stderr says which list it was; when
-                GitHub answers a non-member's request with the public members (its redirect), stderr says so
-                piped or not, and --role or a 2FA filter answered so is exit status 4.
-                --role and the 2FA filters need a token (exit status 4 without one). The 2FA filters are for
-                the organization's owners: GitHub's refusal (422 or 403) is exit status 4, and says so. A 404
-                asks for the organization (GET /orgs/{org}): none by that name is exit status 3.
-                """,
-            arguments: [("ORG", "The organization whose members to list.")],
-            options: [memberRole.spec, twoFactorDisabled.spec, twoFactorInsecure.spec, publicOnly.spec],
-            examples: [
-                ("gh-users members github --all", "Every member of github the token can see."),
-                ("gh-users members my-org --2fa-disabled --all", "Who has no 2FA, for an owner's review."),
-                (
-                    "gh-users members github --public --all --full --format tsv --fields login,name",
-                    "The public ones, with their names."
-                ),
-            ],
-            fields: FieldCatalog.account))
-
-    /// Which list `members` listed, for a terminal's stderr.
-    private static func membersNote(_ options: PeopleListOptions, hasToken: Bool) -> String {
-        guard options.publicOnly else {
-            return "Members as the token sees them: every member for a member of the organization, "
-                + "only the public ones for anyone else."
-        }
-        return hasToken
-            ? "Public members only (--public): the members who show their membership."
-            : "Public members only: without a token GitHub lists only the members who show their membership."
-    }
-
-    /// What a run says when GitHub answered `GET /orgs/{org}/members` with the public members, piped or not: a
-    /// script told nothing would take them for every member.
-    static func publicMembersNote(_ owner: ListOwner) -> String {
-        "Public members only: GitHub answered with the members of \(owner) who show their membership, as it does "
-            + "for a token that is not a member."
     }
 
     static let outsideCollaborators = Command(

@@ -1,0 +1,137 @@
+import AtomicCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The POSIX file work of the cache, relative to directory descriptors.
+enum FileInfo {
+    static func isRegular(_ info: stat) -> Bool {
+        Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
+    }
+
+    /// Why a file or folder that someone else could have written must not be trusted, or nil.
+    static func unsafety(_ info: stat) -> String? {
+        if info.st_uid != geteuid() {
+            return "it belongs to another user (uid \(info.st_uid))"
+        }
+        let mode = Int(info.st_mode) & 0o7777
+        if mode & 0o022 != 0 {
+            return "other users can write to it (mode \(String(mode, radix: 8)))"
+        }
+        return nil
+    }
+
+    static func modified(_ info: stat) -> Date {
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        return Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+    }
+
+    /// strerror's text, lowercased as the rest of a message is: "no such file or directory".
+    static func reason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
+    /// The names in a folder. A fresh descriptor, so concurrent listings do not share a read position.
+    static func names(in directory: Int32) -> [String] {
+        let listing = openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard listing >= 0 else { return [] }
+        guard let stream = fdopendir(listing) else {
+            close(listing)
+            return []
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(cString: $0)
+                }
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Up to `limit` bytes from the descriptor's current position to its end; nil on a read error.
+    static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < limit {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return bytes
+    }
+
+    /// A small regular file's bytes, or nil when it is missing, not a regular file, or larger than `limit`.
+    static func contents(at directory: Int32, name: String, limit: Int) -> [UInt8]? {
+        let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, isRegular(info), Int(info.st_size) <= limit else { return nil }
+        return readAll(descriptor, limit: limit)
+    }
+
+    /// Writes a new file readable by its owner only; fails rather than reuse an existing name. Returns the
+    /// errno of a failure, having removed what it made, or nil.
+    static func writeNew(_ bytes: [UInt8], at directory: Int32, name: String) -> Int32? {
+        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return errno }
+        var failure: Int32?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure != nil { unlinkat(directory, name, 0) }
+        return failure
+    }
+
+    /// `mkdir -p` with 0700 for the folders it makes; existing ones are left exactly as they are. Returns the
+    /// path that could not be made and why, or nil.
+    static func makeDirectories(_ path: String) -> (String, Int32)? {
+        var info = stat()
+        if stat(path, &info) == 0 { return nil }
+        let parent = (path as NSString).deletingLastPathComponent
+        if parent != path, !parent.isEmpty, let failure = makeDirectories(parent) { return failure }
+        if mkdir(path, 0o700) != 0, errno != EEXIST { return (path, errno) }
+        return nil
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.read(descriptor, pointer, count)
+    #else
+        return Darwin.read(descriptor, pointer, count)
+    #endif
+}
+
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.write(descriptor, pointer, count)
+    #else
+        return Darwin.write(descriptor, pointer, count)
+    #endif
+}

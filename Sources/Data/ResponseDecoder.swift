@@ -1,0 +1,254 @@
+import Domain
+import Foundation
+import JSONBytes
+import Networking
+
+/// Decodes bodies into entities, keeping each object's exact bytes for JSON output. A list answered
+/// `204 No Content` is an empty page that says so (`Page.noContent`), never a malformed body.
+enum ResponseDecoder {
+    /// Every answer, before it is read: one nested deeper than `JSONText.maximumDepth` is no object GitHub
+    /// has, and indented it would print the square of its depth, so it is refused as malformed, whatever reads it.
+    static func refuseDeepNesting(_ body: some Collection<UInt8>, endpoint: String) throws(DomainError) {
+        guard JSONText.nests(body, deeperThan: JSONText.maximumDepth) else { return }
+        throw .malformedResponse(
+            endpoint: endpoint,
+            detail: "the answer nests objects or arrays more than \(JSONText.maximumDepth) levels deep, "
+                + "where GitHub's are a few levels deep")
+    }
+
+    /// A page that is a JSON array of `DTO`s, each entity keeping its element's exact bytes.
+    static func list<DTO: Decodable & Sendable, Entity: Sendable>(
+        of type: DTO.Type,
+        map: @escaping @Sendable (DTO, RawJSON) -> Entity
+    ) -> @Sendable (ResourceBody) throws(DomainError) -> Page<Entity> {
+        { body throws(DomainError) in
+            if body.noContent { return .noContent }
+            var page = Page(
+                items: try items(bytes: body.bytes, endpoint: body.label, as: DTO.self, map: map), next: body.next)
+            page.bodyBytes = body.bytes.count
+            return page
+        }
+    }
+
+    /// A page of records that need no typed field: each element's bytes, and its numeric `id` when it has one.
+    @Sendable static func records(_ body: ResourceBody) throws(DomainError) -> Page<Record> {
+        if body.noContent { return .noContent }
+        let elements = try elements(body.bytes, endpoint: body.label)
+        // Every record is an object, as every account of a list is: a null, a number or an array is no record.
+        for (index, range) in elements.enumerated() where body.bytes[range.lowerBound] != UInt8(ascii: "{") {
+            throw .malformedResponse(
+                endpoint: body.label, detail: "item \(index + 1) is \(kind(of: body.bytes[range])), not an object")
+        }
+        let records = elements.map { range -> Record in
+            let raw = Array(body.bytes[range])
+            return Record(id: Int64(JSONText.text(of: "id", in: raw)), raw: RawJSON(bytes: raw))
+        }
+        var page = Page(items: records, next: body.next)
+        page.bodyBytes = body.bytes.count
+        return page
+    }
+
+    /// A body past this size is decoded one element at a time. Decoded whole, JSONDecoder's view of every element
+    /// and every DTO exist at once beside the entities, and the body cap is per page: four 63 MB pages of
+    /// GitHub's collaborators peaked at 546-675 MiB decoded whole, 427-453 MiB one by one (issue 38,
+    /// docs/PERFORMANCE.md). GitHub's pages (about 130 KB) are decoded whole, as fast as before.
+    static let oneByOneBytes = 4 << 20
+
+    static func items<DTO: Decodable, Entity>(
+        bytes: [UInt8],
+        endpoint: String,
+        as type: DTO.Type,
+        oneByOneFrom threshold: Int = oneByOneBytes,
+        map: (DTO, RawJSON) -> Entity
+    ) throws(DomainError) -> [Entity] {
+        if bytes.count > threshold { return try itemsOneByOne(bytes: bytes, endpoint: endpoint, as: type, map: map) }
+        let dtos: [DTO]
+        do {
+            dtos = try JSONDecoder().decode([DTO].self, from: Foundation.Data(bytes))
+        } catch {
+            throw .malformedResponse(endpoint: endpoint, detail: describe(error, in: bytes))
+        }
+        let ranges = try elements(bytes, endpoint: endpoint)
+        guard ranges.count == dtos.count else {
+            throw .malformedResponse(endpoint: endpoint, detail: "the array could not be split into its elements")
+        }
+        return zip(dtos, ranges).map { dto, range in map(dto, RawJSON(bytes: Array(bytes[range]))) }
+    }
+
+    /// `items`, each element decoded and mapped before the next, so only one DTO exists at a time.
+    private static func itemsOneByOne<DTO: Decodable, Entity>(
+        bytes: [UInt8], endpoint: String, as type: DTO.Type, map: (DTO, RawJSON) -> Entity
+    ) throws(DomainError) -> [Entity] {
+        let ranges = try elements(bytes, endpoint: endpoint)
+        let decoder = JSONDecoder()
+        var entities: [Entity] = []
+        entities.reserveCapacity(ranges.count)
+        for (index, range) in ranges.enumerated() {
+            let raw = Array(bytes[range])
+            let dto: DTO
+            do {
+                dto = try decoder.decode(DTO.self, from: Foundation.Data(raw))
+            } catch {
+                throw .malformedResponse(endpoint: endpoint, detail: "item \(index + 1): " + describe(error, in: raw))
+            }
+            entities.append(map(dto, RawJSON(bytes: raw)))
+        }
+        return entities
+    }
+
+    private static func elements(_ bytes: [UInt8], endpoint: String) throws(DomainError) -> [Range<Int>] {
+        do {
+            return try JSONText.arrayElements(bytes)
+        } catch {
+            throw .malformedResponse(endpoint: endpoint, detail: error.reason)
+        }
+    }
+
+    /// A search envelope: its items keep their exact bytes, `score` included.
+    @Sendable static func search(_ body: ResourceBody) throws(DomainError) -> Page<User> {
+        if body.noContent { return .noContent }
+        let endpoint = body.label
+        let envelope: UserSearchDTO
+        do {
+            envelope = try JSONDecoder().decode(UserSearchDTO.self, from: Foundation.Data(body.bytes))
+        } catch {
+            throw .malformedResponse(endpoint: endpoint, detail: describe(error, in: body.bytes))
+        }
+        let bytes = body.bytes
+        let members: [String: Range<Int>]
+        do {
+            members = try JSONText.objectMembers(bytes)
+        } catch {
+            throw .malformedResponse(endpoint: endpoint, detail: error.reason)
+        }
+        guard let itemsRange = members["items"] else {
+            throw .malformedResponse(endpoint: endpoint, detail: "a required field 'items' is missing")
+        }
+        let users = try items(bytes: Array(bytes[itemsRange]), endpoint: endpoint, as: UserDTO.self) {
+            $0.toDomain(raw: $1)
+        }
+        guard users.count == envelope.items.count else {
+            throw .malformedResponse(endpoint: endpoint, detail: "the items could not be split")
+        }
+        var page = Page(
+            items: users,
+            next: body.next,
+            totalCount: envelope.totalCount,
+            incompleteResults: envelope.incompleteResults ?? false
+        )
+        page.bodyBytes = bytes.count
+        return page
+    }
+
+    /// The buckets in a stable order: core, search, then the rest by name.
+    static func rateLimits(_ body: ResourceBody) throws(DomainError) -> RateLimitOverview {
+        let dto: RateLimitDTO
+        do {
+            dto = try JSONDecoder().decode(RateLimitDTO.self, from: Foundation.Data(body.bytes))
+        } catch {
+            throw .malformedResponse(endpoint: body.label, detail: describe(error, in: body.bytes))
+        }
+        let first = ["core", "search"]
+        let names = dto.resources.keys.sorted { lhs, rhs in
+            let left = first.firstIndex(of: lhs) ?? first.count
+            let right = first.firstIndex(of: rhs) ?? first.count
+            return left == right ? lhs < rhs : left < right
+        }
+        let buckets = names.compactMap { name -> RateLimitBucket? in
+            guard let bucket = dto.resources[name] else { return nil }
+            return RateLimitBucket(
+                resource: name,
+                limit: bucket.limit,
+                remaining: bucket.remaining,
+                used: bucket.used ?? max(0, bucket.limit - bucket.remaining),
+                resetAt: Date(timeIntervalSince1970: TimeInterval(bucket.reset))
+            )
+        }
+        var raw: [UInt8] = []
+        JSONText.compact(body.bytes, into: &raw)
+        return RateLimitOverview(buckets: buckets, raw: RawJSON(bytes: raw))
+    }
+
+    /// `{"contexts": [{"message", "octicon"}]}`, kept as sent (compacted) once it is found to be that shape.
+    @Sendable static func hovercard(_ body: ResourceBody) throws(DomainError) -> Record {
+        do {
+            _ = try JSONDecoder().decode(HovercardDTO.self, from: Foundation.Data(body.bytes))
+        } catch {
+            throw .malformedResponse(endpoint: body.label, detail: describe(error, in: body.bytes))
+        }
+        var raw: [UInt8] = []
+        JSONText.compact(body.bytes, into: &raw)
+        return Record(id: nil, raw: RawJSON(bytes: raw))
+    }
+
+    static func user(_ body: ResourceBody) throws(DomainError) -> User {
+        do {
+            let dto = try JSONDecoder().decode(UserDTO.self, from: Foundation.Data(body.bytes))
+            var raw: [UInt8] = []
+            JSONText.compact(body.bytes, into: &raw)
+            return dto.toDomain(raw: RawJSON(bytes: raw))
+        } catch {
+            throw .malformedResponse(endpoint: body.label, detail: describe(error, in: body.bytes))
+        }
+    }
+
+    /// What a JSON value is, in words: "null", "a number", "an array".
+    private static func kind(of value: ArraySlice<UInt8>) -> String {
+        switch value.first {
+        case UInt8(ascii: "n"): return "null"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "["): return "an array"
+        default: return "a number"
+        }
+    }
+
+    /// The counts and ids GitHub sends as whole numbers, by key: what a number that does not fit was.
+    private static let wholeNumberKeys = ["id", "public_repos", "public_gists", "followers", "following"]
+
+    /// A decoding error in words. Foundation on Linux calls a count of 1.5 "not valid JSON" with no key, so when
+    /// the body is valid JSON, the first count that is not a whole number is named, in the object or its items.
+    private static func describe(_ error: any Error, in bytes: [UInt8]) -> String {
+        guard case DecodingError.dataCorrupted = error,
+            (try? JSONSerialization.jsonObject(with: Foundation.Data(bytes), options: .fragmentsAllowed)) != nil
+        else { return describe(error) }
+        var objects = [bytes]
+        if let items = JSONText.value(at: ["items"], in: bytes) { objects.append(items) }
+        objects += objects.flatMap { array in
+            ((try? JSONText.arrayElements(array)) ?? []).map { Array(array[$0]) }
+        }
+        for object in objects {
+            guard let members = try? JSONText.objectMembers(object) else { continue }
+            for key in wholeNumberKeys {
+                guard let range = members[key], object[range.lowerBound] != UInt8(ascii: "n") else { continue }
+                let value = String(decoding: object[range].prefix(40), as: UTF8.self)
+                if Int64(value) == nil { return "\(key) is \(value), not a whole number" }
+            }
+        }
+        return "a value does not fit its field"
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _):
+            return "a required field '\(key.stringValue)' is missing"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "a field has the wrong type" + (path.isEmpty ? "" : " at '\(path)'")
+        case DecodingError.dataCorrupted:
+            return "the body is not valid JSON"
+        default:
+            return "the body could not be read"
+        }
+    }
+}
+
+/// The shape `GET /users/{username}/hovercard` documents; only checked, the bytes are what is kept.
+private struct HovercardDTO: Decodable {
+    struct Context: Decodable {
+        let message: String
+        let octicon: String
+    }
+
+    let contexts: [Context]
+}
