@@ -327,16 +327,19 @@ http {{
 
 
 # Runs inside the client's namespace, started once: reads one JSON command a line, runs it with its output to
-# /dev/null (or counted), and answers its status, time and lines. `ip netns exec` costs a few milliseconds a call,
-# which this keeps out of the times.
+# /dev/null (or counted), and answers its status, time, CPU time (user and system) and lines. `ip netns exec` costs
+# a few milliseconds a call, which this keeps out of the times.
 RUNNER = r"""
-import json, subprocess, sys, time
+import json, resource, subprocess, sys, time
 for line in sys.stdin:
     job = json.loads(line)
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(job["argv"], env=job["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - started
-    print(json.dumps({"status": done.returncode, "seconds": elapsed, "lines": done.stdout.count(b"\n"),
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime
+    print(json.dumps({"status": done.returncode, "seconds": elapsed, "cpu": cpu, "lines": done.stdout.count(b"\n"),
                       "stdout": done.stdout.decode(errors="replace") if job.get("capture") else "",
                       "stderr": done.stderr.decode(errors="replace")[-2000:]}), flush=True)
 """
@@ -405,8 +408,8 @@ class NetworkBench:
                     raise RuntimeError(f"{workload} {cell}: status {result['status']}, {result['lines']} lines: "
                                        + result["stderr"])
                 if index > 0:
-                    results[cell].append(
-                        (result["seconds"], after[0] - before[0], after[1] - before[1], after[2] - before[2]))
+                    results[cell].append((result["seconds"], after[0] - before[0], after[1] - before[1],
+                                          after[2] - before[2], result["cpu"]))
         return results
 
     def ask(self, argv):
@@ -508,8 +511,10 @@ class NetworkBench:
                 connections = sorted({result[1] for result in results})
                 hellos = sorted({result[2] for result in results})
                 reopened = sorted({result[3] for result in results})
+                cpu = statistics.median(result[4] for result in results)
                 row.append(f"{median:.3f} s ({median / limit:.2f}×), {'/'.join(map(str, connections))} conn, "
-                           f"{'/'.join(map(str, hellos))} TLS, {'/'.join(map(str, reopened))} reopened")
+                           f"{'/'.join(map(str, hellos))} TLS, {'/'.join(map(str, reopened))} reopened, "
+                           f"{cpu:.2f} s CPU")
             lines.append("| " + " | ".join(row) + " |")
         # The same medians as ratios, each gh-users cell to curl over the same protocol, and each compared
         # build's to this build's.
@@ -618,7 +623,7 @@ def main(gh, standin, curl, rtt_ms, runs, install, apt_install, workloads, stres
             f"gh-users over TLS 1.3 at RTT {rtt_ms} ms (a TAP relay holding every packet {rtt_ms / 2:g} ms each way; "
             f"TCP congestion control {congestion_control}), "
             f"nginx in front of github-standin; medians of {runs} runs after one warm-up, every column's runs taking "
-            "turns; connections (TCP SYNs), "
+            "turns, and of their CPU time (user and system); connections (TCP SYNs), "
             "TLS handshakes (ClientHellos) and connections opened after the client closed one (reopened) counted on "
             "the wire per run.\n\n" + bench.table())
     finally:
