@@ -441,7 +441,7 @@ class NetworkBench:
             handle.writelines(f'url = "{base}:{H1_PORT}/users/{login}"\noutput = "/dev/null"\n' for login in logins)
         pages = [f"{base}/users?per_page=100" + (f"&since={index * 100}" if index else "") for index in range(10)]
         token = ["--compressed", "-H", "Authorization: Bearer ghp_networkbench"]
-        workloads = [
+        return [
             ("W1", "list 1,000 (10 chained pages)", [
                 ("gh-users", [self.gh, "list", "--limit", "1000", "--format", "ndjson", "--no-cache"], 1000),
                 ("curl", [self.curl, "-sS", "-f", *token, *[part for url in pages for part in (url, "-o", "/dev/null")]],
@@ -460,34 +460,40 @@ class NetworkBench:
                               "--no-cache"], 1000),
             ]),
         ]
-        # Each compared build runs what this one does, with its own command in place of this binary.
-        for _, _, peers in workloads:
-            for peer, argv, lines in list(peers):
-                if peer == "gh-users":
-                    peers.extend((label, [*command, *argv[1:]], lines) for label, command in self.compared)
-        return workloads
 
     def gh_peers(self):
         return ["gh-users", *(label for label, _ in self.compared)]
+
+    def jobs(self, peers):
+        """A workload's cells, each (cell, argv, env, expected lines, cold): every gh-users build over HTTP/2, over
+        HTTP/1.1 after a run that learned it, and over HTTP/1.1 with that forgotten; curl over HTTP/2, HTTP/1.1,
+        and HTTP/1.1 trusting the bench's certificate alone."""
+        # Each compared build runs what this one does, with its own command in place of this binary.
+        every = []
+        for peer, argv, lines in peers:
+            every.append((peer, argv, lines))
+            if peer == "gh-users":
+                every += [(label, [*command, *argv[1:]], lines) for label, command in self.compared]
+        jobs = []
+        for peer, argv, lines in every:
+            protocols = [("h2", H2_PORT), ("h1", H1_PORT), ("h1 first run", H1_PORT)] \
+                if peer in self.gh_peers() else [("h2", H2_PORT), ("h1", H1_PORT), (CURL_OWN_CA, H1_PORT)]
+            for protocol, port in protocols:
+                command = argv
+                if peer == "curl" and port == H1_PORT:
+                    h1_root = f"https://{HOST}:{H1_PORT}/"
+                    command = [self.h1_files.get(part, part).replace(f"https://{HOST}/", h1_root) for part in argv]
+                if protocol == CURL_OWN_CA:
+                    command = [command[0], "--cacert", self.network.cert, *command[1:]]
+                jobs.append((f"{peer} {protocol}", command, self.env(port), lines or None, protocol == "h1 first run"))
+        return jobs
 
     def run(self):
         for workload, description, peers in self.workloads():
             if workload not in self.wanted:
                 continue
             limit = LIMIT_RTTS[workload] * self.rtt
-            jobs = []
-            for peer, argv, lines in peers:
-                protocols = [("h2", H2_PORT), ("h1", H1_PORT), ("h1 first run", H1_PORT)] \
-                    if peer in self.gh_peers() else [("h2", H2_PORT), ("h1", H1_PORT), (CURL_OWN_CA, H1_PORT)]
-                for protocol, port in protocols:
-                    command = argv
-                    if peer == "curl" and port == H1_PORT:
-                        h1_root = f"https://{HOST}:{H1_PORT}/"
-                        command = [self.h1_files.get(part, part).replace(f"https://{HOST}/", h1_root) for part in argv]
-                    if protocol == CURL_OWN_CA:
-                        command = [command[0], "--cacert", self.network.cert, *command[1:]]
-                    jobs.append((f"{peer} {protocol}", command, self.env(port), lines or None,
-                                 protocol == "h1 first run"))
+            jobs = self.jobs(peers)
             log(f"{workload}: {', '.join(cell for cell, *_ in jobs)}, in turn: 1 warm-up + {self.runs} runs each")
             cells = self.measure(workload, jobs)
             self.rows.append((workload, description, limit, cells))
