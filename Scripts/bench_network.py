@@ -48,6 +48,9 @@ IFF_TAP, IFF_NO_PI = 0x0002, 0x1000
 # request: 3; then one a page, and the ones between); W2 50 profiles 8 at a time after the connection (7 rounds);
 # W6 320 followers' profiles 8 at a time beside 4 pages; W8 10 pages and 11 GraphQL batches overlapped.
 LIMIT_RTTS = {"W1": 12, "W2": 9, "W6": 43, "W8": 13}
+# curl over HTTP/1.1 trusting the bench's certificate alone: a CA file of one certificate instead of the system's
+# bundle, which libcurl 7.88 with OpenSSL 3.0 parses again for every connection. What the bundle costs, shown.
+CURL_OWN_CA = "h1 bench CA only"
 
 
 def log(message):
@@ -324,16 +327,19 @@ http {{
 
 
 # Runs inside the client's namespace, started once: reads one JSON command a line, runs it with its output to
-# /dev/null (or counted), and answers its status, time and lines. `ip netns exec` costs a few milliseconds a call,
-# which this keeps out of the times.
+# /dev/null (or counted), and answers its status, time, CPU time (user and system) and lines. `ip netns exec` costs
+# a few milliseconds a call, which this keeps out of the times.
 RUNNER = r"""
-import json, subprocess, sys, time
+import json, resource, subprocess, sys, time
 for line in sys.stdin:
     job = json.loads(line)
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(job["argv"], env=job["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - started
-    print(json.dumps({"status": done.returncode, "seconds": elapsed, "lines": done.stdout.count(b"\n"),
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime
+    print(json.dumps({"status": done.returncode, "seconds": elapsed, "cpu": cpu, "lines": done.stdout.count(b"\n"),
                       "stdout": done.stdout.decode(errors="replace") if job.get("capture") else "",
                       "stderr": done.stderr.decode(errors="replace")[-2000:]}), flush=True)
 """
@@ -357,9 +363,11 @@ class ClientRunner:
 
 class NetworkBench:
     def __init__(self, gh, standin, curl, rtt_ms, runs, workdir, workloads,
-                 congestion_control=DEFAULT_CONGESTION_CONTROL):
+                 congestion_control=DEFAULT_CONGESTION_CONTROL, compared=()):
         self.gh, self.curl, self.rtt, self.runs, self.workdir = gh, curl, rtt_ms / 1000, runs, workdir
         self.wanted = workloads
+        # (label, command) of other gh-users builds measured beside this one (`Scripts/bench --compare`).
+        self.compared = list(compared)
         self.network = Network(standin, rtt_ms, workdir, users=1000, congestion_control=congestion_control)
         self.runner = ClientRunner()
         self.home = tempfile.mkdtemp(prefix="home.", dir=workdir)
@@ -382,22 +390,26 @@ class NetworkBench:
         except FileNotFoundError:
             pass
 
-    def measure(self, workload, peer, argv, env, expect_lines, cold=False):
-        """Runs `argv` once to warm up, then `self.runs` times, interleaved by the caller; returns the times and
-        the connections and handshakes of each run. `cold` forgets the hosts' HTTP versions before each run."""
-        results = []
+    def measure(self, workload, jobs):
+        """Runs every job (cell, argv, env, expected lines, cold) once to warm up, then `self.runs` times, the jobs
+        taking turns within each round so that a machine that slows down midway slows them all alike; returns
+        each cell's times and the connections and handshakes of each run. A `cold` job forgets the hosts' HTTP
+        versions before each of its runs."""
+        results = {cell: [] for cell, *_ in jobs}
         for index in range(self.runs + 1):
-            if cold:
-                self.forget_protocols()
-            self.network.relay.wire.begin_run()
-            before = self.network.relay.wire.counts()
-            result = self.runner.run(argv, env)
-            after = self.network.relay.wire.counts()
-            if result["status"] != 0 or (expect_lines is not None and result["lines"] != expect_lines):
-                raise RuntimeError(f"{workload} {peer}: status {result['status']}, {result['lines']} lines: "
-                                   + result["stderr"])
-            if index > 0:
-                results.append((result["seconds"], after[0] - before[0], after[1] - before[1], after[2] - before[2]))
+            for cell, argv, env, expect_lines, cold in jobs:
+                if cold:
+                    self.forget_protocols()
+                self.network.relay.wire.begin_run()
+                before = self.network.relay.wire.counts()
+                result = self.runner.run(argv, env)
+                after = self.network.relay.wire.counts()
+                if result["status"] != 0 or (expect_lines is not None and result["lines"] != expect_lines):
+                    raise RuntimeError(f"{workload} {cell}: status {result['status']}, {result['lines']} lines: "
+                                       + result["stderr"])
+                if index > 0:
+                    results[cell].append((result["seconds"], after[0] - before[0], after[1] - before[1],
+                                          after[2] - before[2], result["cpu"]))
         return results
 
     def ask(self, argv):
@@ -423,6 +435,10 @@ class NetworkBench:
         base = f"https://{HOST}"
         with open(curl_config, "w") as handle:
             handle.writelines(f'url = "{base}/users/{login}"\noutput = "/dev/null"\n' for login in logins)
+        # The same URLs on the HTTP/1.1 port, for curl's HTTP/1.1 columns.
+        self.h1_files = {curl_config: curl_config.replace(".curl", "-h1.curl")}
+        with open(self.h1_files[curl_config], "w") as handle:
+            handle.writelines(f'url = "{base}:{H1_PORT}/users/{login}"\noutput = "/dev/null"\n' for login in logins)
         pages = [f"{base}/users?per_page=100" + (f"&since={index * 100}" if index else "") for index in range(10)]
         token = ["--compressed", "-H", "Authorization: Bearer ghp_networkbench"]
         return [
@@ -445,25 +461,47 @@ class NetworkBench:
             ]),
         ]
 
+    def gh_peers(self):
+        return ["gh-users", *(label for label, _ in self.compared)]
+
+    def jobs(self, peers):
+        """A workload's cells, each (cell, argv, env, expected lines, cold): every gh-users build over HTTP/2, over
+        HTTP/1.1 after a run that learned it, and over HTTP/1.1 with that forgotten; curl over HTTP/2, HTTP/1.1,
+        and HTTP/1.1 trusting the bench's certificate alone."""
+        # Each compared build runs what this one does, with its own command in place of this binary.
+        every = []
+        for peer, argv, lines in peers:
+            every.append((peer, argv, lines))
+            if peer == "gh-users":
+                every += [(label, [*command, *argv[1:]], lines) for label, command in self.compared]
+        jobs = []
+        for peer, argv, lines in every:
+            protocols = [("h2", H2_PORT), ("h1", H1_PORT), ("h1 first run", H1_PORT)] \
+                if peer in self.gh_peers() else [("h2", H2_PORT), ("h1", H1_PORT), (CURL_OWN_CA, H1_PORT)]
+            for protocol, port in protocols:
+                command = argv
+                if peer == "curl" and port == H1_PORT:
+                    h1_root = f"https://{HOST}:{H1_PORT}/"
+                    command = [self.h1_files.get(part, part).replace(f"https://{HOST}/", h1_root) for part in argv]
+                if protocol == CURL_OWN_CA:
+                    command = [command[0], "--cacert", self.network.cert, *command[1:]]
+                jobs.append((f"{peer} {protocol}", command, self.env(port), lines or None, protocol == "h1 first run"))
+        return jobs
+
     def run(self):
         for workload, description, peers in self.workloads():
             if workload not in self.wanted:
                 continue
             limit = LIMIT_RTTS[workload] * self.rtt
-            cells = {}
-            for peer, argv, lines in peers:
-                protocols = [("h2", H2_PORT), ("h1", H1_PORT), ("h1 first run", H1_PORT)] if peer == "gh-users" \
-                    else [("h2", H2_PORT)]
-                for protocol, port in protocols:
-                    env = self.env(port)
-                    log(f"{workload} {peer} {protocol}: {self.runs} runs")
-                    results = self.measure(workload, peer, argv, env, lines or None, cold=protocol == "h1 first run")
-                    cells[f"{peer} {protocol}"] = results
+            jobs = self.jobs(peers)
+            log(f"{workload}: {', '.join(cell for cell, *_ in jobs)}, in turn: 1 warm-up + {self.runs} runs each")
+            cells = self.measure(workload, jobs)
             self.rows.append((workload, description, limit, cells))
 
     def table(self):
         # "h1": after a run that learned the host speaks HTTP/1.1 (the warm-up); "h1 first run": with that forgotten.
-        peers = ["gh-users h2", "gh-users h1", "gh-users h1 first run", "curl h2"]
+        peers = [f"{peer} {protocol}" for peer in self.gh_peers() for protocol in ("h2", "h1", "h1 first run")]
+        peers += ["curl h2", "curl h1", f"curl {CURL_OWN_CA}"]
         lines = [
             "| workload | its limit | " + " | ".join(peers) + " |",
             "|---|---|" + "---|" * len(peers),
@@ -479,9 +517,27 @@ class NetworkBench:
                 connections = sorted({result[1] for result in results})
                 hellos = sorted({result[2] for result in results})
                 reopened = sorted({result[3] for result in results})
+                cpu = statistics.median(result[4] for result in results)
                 row.append(f"{median:.3f} s ({median / limit:.2f}×), {'/'.join(map(str, connections))} conn, "
-                           f"{'/'.join(map(str, hellos))} TLS, {'/'.join(map(str, reopened))} reopened")
+                           f"{'/'.join(map(str, hellos))} TLS, {'/'.join(map(str, reopened))} reopened, "
+                           f"{cpu:.2f} s CPU")
             lines.append("| " + " | ".join(row) + " |")
+        # The same medians as ratios, each gh-users cell to curl over the same protocol, and each compared
+        # build's to this build's.
+        for workload, _, _, cells in self.rows:
+            medians = {peer: statistics.median(result[0] for result in results)
+                       for peer, results in cells.items() if results}
+            ratios = []
+            for peer in self.gh_peers():
+                for protocol in ("h2", "h1", "h1 first run"):
+                    cell = f"{peer} {protocol}"
+                    bases = ["curl h2" if protocol == "h2" else "curl h1"]
+                    if peer != "gh-users":
+                        bases.append(f"gh-users {protocol}")
+                    ratios += [f"{cell} / {base} = {medians[cell] / medians[base]:.2f}" for base in bases
+                               if cell in medians and base in medians]
+            if ratios:
+                lines.append(f"\n{workload}: " + "; ".join(ratios) + ".")
         return "\n".join(lines) + "\n"
 
 
@@ -536,7 +592,7 @@ def available_congestion_controls():
 
 
 def main(gh, standin, curl, rtt_ms, runs, install, apt_install, workloads, stress_rounds=0,
-         congestion_control=DEFAULT_CONGESTION_CONTROL):
+         congestion_control=DEFAULT_CONGESTION_CONTROL, compared=()):
     reason = unavailable_reason()
     if reason:
         log(f"--network cannot run: {reason}")
@@ -560,7 +616,7 @@ def main(gh, standin, curl, rtt_ms, runs, install, apt_install, workloads, stres
     for number in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, lambda received, _: sys.exit(128 + received))
     try:
-        bench = NetworkBench(gh, standin, curl, rtt_ms, runs, workdir, workloads, congestion_control)
+        bench = NetworkBench(gh, standin, curl, rtt_ms, runs, workdir, workloads, congestion_control, compared)
         if stress_rounds:
             return stress(bench, stress_rounds)
         bench.run()
@@ -572,7 +628,8 @@ def main(gh, standin, curl, rtt_ms, runs, install, apt_install, workloads, stres
         sys.stdout.write(
             f"gh-users over TLS 1.3 at RTT {rtt_ms} ms (a TAP relay holding every packet {rtt_ms / 2:g} ms each way; "
             f"TCP congestion control {congestion_control}), "
-            f"nginx in front of github-standin; medians of {runs} runs after one warm-up; connections (TCP SYNs), "
+            f"nginx in front of github-standin; medians of {runs} runs after one warm-up, every column's runs taking "
+            "turns, and of their CPU time (user and system); connections (TCP SYNs), "
             "TLS handshakes (ClientHellos) and connections opened after the client closed one (reopened) counted on "
             "the wire per run.\n\n" + bench.table())
     finally:
