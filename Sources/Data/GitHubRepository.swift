@@ -7,8 +7,7 @@ import Networking
 /// Reads any resource of the endpoint catalog from GitHub's REST API: through the conditional cache, with the
 /// one status mapping, and with the resource's own decoder. It also answers `show`'s profile lookups and the
 /// GraphQL queries (profiles in batches, contribution calendars, stargazers).
-package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepository, GraphQLProfilesRepository,
-    ContributionsRepository, StargazersRepository
+package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLProfilesRepository, ContributionsRepository
 {
     private let fetcher: ConditionalFetcher
     private let client: HTTPClient
@@ -48,6 +47,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
         return URL(string: root + target)!
     }
 
+    /// The request an action would send, as `METHOD URL`, for a dry run.
     package func describe(_ action: Action) -> String {
         action.method.rawValue + " " + url(action.path).absoluteString
     }

@@ -106,8 +106,10 @@ enum GraphQLStargazersResponse {
 }
 
 extension GitHubRepository {
-    /// One page of stargazers through GraphQL (`GraphQLStargazersQuery`), waited out and retried as every
-    /// GraphQL query is.
+    /// One page of stargazers through GraphQL (`GraphQLStargazersQuery`), which has no 400-page cap (REST's list
+    /// stops at 40,000), waited out and retried as every GraphQL query is: the page after `cursor` (the first
+    /// for nil), 100 stargazers at most, ordered by `starredAt` ascending, without the users whose ids are
+    /// `leftOut` (already written: no record is made of them).
     package func stargazers(of repository: RepositoryName, after cursor: String?, leavingOut leftOut: Set<Int64>)
         async throws(DomainError) -> StargazerPage
     {

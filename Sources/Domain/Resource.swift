@@ -253,12 +253,3 @@ package struct Action: Sendable, Equatable {
     /// The OAuth scope the token needs for it (`user:follow`), for the exit-4 hint.
     package var scope: String? { endpoint.scope }
 }
-
-/// Changes on GitHub. Implementations throw only `DomainError`.
-package protocol ActionRepository: Sendable {
-    /// Sends the write once. Its answer's body, which most writes leave empty (204).
-    @discardableResult
-    func perform(_ action: Action) async throws(DomainError) -> ResourceBody
-    /// The request an action would send, as `METHOD URL`, for a dry run.
-    func describe(_ action: Action) -> String
-}

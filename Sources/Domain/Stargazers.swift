@@ -17,11 +17,3 @@ package struct StargazerPage: Sendable {
         self.endCursor = endCursor
     }
 }
-
-/// A repository's stargazers through GraphQL, which has no 400-page cap (REST's list stops at 40,000).
-package protocol StargazersRepository: Sendable {
-    /// The page after `cursor` (the first page for nil), 100 stargazers at most, ordered by `starredAt` ascending,
-    /// without the users whose ids are `leftOut` (already written: no record is made of them).
-    func stargazers(of repository: RepositoryName, after cursor: String?, leavingOut leftOut: Set<Int64>)
-        async throws(DomainError) -> StargazerPage
-}

@@ -43,7 +43,7 @@ struct AppEnvironment: Sendable {
     /// The regular file stdout writes to, when it is one, for hints that must append to it again.
     var stdoutFile: String?
     /// Everything GitHub serves, over one connection, cache and retry policy.
-    var makeGitHub: @Sendable (SessionRequest) -> any GitHubReader
+    var makeGitHub: @Sendable (SessionRequest) -> GitHubReader
     /// nil when there is no cache directory to look after.
     var makeCacheRepository: @Sendable (CacheLocation) -> (any CacheRepository)?
     /// Throws an error whose description is fit for the user.
@@ -107,7 +107,7 @@ extension AppEnvironment {
     /// GitHub for one run over `transport`: the run's retry policy, HTTP client, cache and repository. The
     /// live factory passes URLSession; the command tests pass a stub transport, so they run this same wiring.
     static func gitHub(_ request: SessionRequest, transport: @escaping HTTPTransport, clock: RetryClock)
-        -> any GitHubReader
+        -> GitHubReader
     {
         let retryPolicy = RetryPolicy(
             maxRetries: request.retries,

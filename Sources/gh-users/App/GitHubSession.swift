@@ -7,7 +7,7 @@ import Networking
 /// environment, the cache located, and logging set, all before the first request. Every problem here is a
 /// usage error (exit 64), so nothing is sent when the setup is wrong.
 struct GitHubSession: Sendable {
-    let reader: any GitHubReader
+    let reader: GitHubReader
     let hasToken: Bool
 
     static func open(_ common: CommonOptions, environment: AppEnvironment) throws(UsageError) -> GitHubSession {

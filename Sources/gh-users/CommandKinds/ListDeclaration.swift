@@ -26,7 +26,7 @@ struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
     private(set) var resumeHint:
         (@Sendable (_ last: Item, _ writtenBeforeStop: Int?, Options, CommandContext) -> String)?
     /// Pages prepared here in place of the list, for the options that need them (`prepared(by:)`).
-    private(set) var prepare: (@Sendable (Options, any GitHubReader, PagingPlan) -> PreparedList<Item>?)?
+    private(set) var prepare: (@Sendable (Options, GitHubReader, PagingPlan) -> PreparedList<Item>?)?
     /// For a listing of accounts: `--full`, each account written as its profile (`fullProfiles(_:)`).
     private(set) var profiles: ProfileStage<Options, Item>?
     /// What a run needs before its first request (`requiringToken(when:)`).
@@ -78,7 +78,7 @@ struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
     /// For a command whose pages are not one list's as GitHub serves them (the follow graph's set operations, a
     /// split search): the loader and admission rule for one run; nil for options the declared list serves.
     func prepared(
-        by prepare: @escaping @Sendable (Options, any GitHubReader, PagingPlan) -> PreparedList<Item>?
+        by prepare: @escaping @Sendable (Options, GitHubReader, PagingPlan) -> PreparedList<Item>?
     ) -> Self {
         var copy = self
         copy.prepare = prepare

@@ -66,7 +66,7 @@ struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
     }
 
     /// One run: the token check, then the shared coordinator with what the declaration says.
-    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if let refusal = refusal(context) { return refusal }
         let options = declaration.setup.resolve?(options, context) ?? options
         let plan = declaration.paging?(options) ?? options.paging.plan
@@ -112,7 +112,7 @@ struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
 extension ListDeclaration {
     /// The pages of one run: prepared here for the options that need it, else the declared list as GitHub
     /// serves it.
-    func viewModel(_ options: Options, _ github: any GitHubReader, plan: PagingPlan) -> PagedListViewModel<Item> {
+    func viewModel(_ options: Options, _ github: GitHubReader, plan: PagingPlan) -> PagedListViewModel<Item> {
         if let prepared = prepare?(options, github, plan) {
             return PagedListViewModel(
                 limit: plan.limit, noting: prepared.load, admit: prepared.admission.admit,

@@ -5,7 +5,7 @@ import Domain
 /// its own outcome, and how the ones found look. Writing, reporting each failure and the outcome are the
 /// shared `ResourceRun`'s.
 struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
-    let load: @Sendable (Options, any GitHubReader, CommandContext) async -> ResourceLoad<Value>
+    let load: @Sendable (Options, GitHubReader, CommandContext) async -> ResourceLoad<Value>
     let render: @Sendable ([Value], Options, RenderContext) -> [UInt8]
     /// What needs a token, if these options do (`gh-users me`, `--via graphql`): without one, exit 4 before
     /// any request.
@@ -15,7 +15,7 @@ struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
     var empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)?
 
     init(
-        fetch: @escaping @Sendable (Options, any GitHubReader, CommandContext) async -> [Result<Value, DomainError>],
+        fetch: @escaping @Sendable (Options, GitHubReader, CommandContext) async -> [Result<Value, DomainError>],
         render: @escaping @Sendable ([Value], Options, RenderContext) -> [UInt8],
         tokenRequirement: @escaping @Sendable (Options) -> TokenRequirement? = { _ in nil }
     ) {
@@ -26,7 +26,7 @@ struct ResourceDeclaration<Options: Sendable, Value: Sendable>: Sendable {
 
     /// For a fetch with something to say once the output is written (`ResourceLoad.closingLine`).
     init(
-        load: @escaping @Sendable (Options, any GitHubReader, CommandContext) async -> ResourceLoad<Value>,
+        load: @escaping @Sendable (Options, GitHubReader, CommandContext) async -> ResourceLoad<Value>,
         render: @escaping @Sendable ([Value], Options, RenderContext) -> [UInt8],
         tokenRequirement: @escaping @Sendable (Options) -> TokenRequirement? = { _ in nil }
     ) {
@@ -77,7 +77,7 @@ struct ResourceRun<Options: Sendable & Equatable, Value: Sendable>: GitHubRun {
 
     /// Exit 4 before any request when these options need a token and there is none; else loads what was asked
     /// and writes it (`write`).
-    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if let requirement = declaration.tokenRequirement(options), !context.presenter.hasToken {
             return requirement.refuse(context)
         }

@@ -31,7 +31,7 @@ struct WriteDeclaration: Sendable {
 
 extension Action {
     /// What `--dry-run` prints for a write instead of sending it: the request line, then the JSON it would send.
-    func dryRun(_ github: any ActionRepository) -> String {
+    func dryRun(_ github: GitHubReader) -> String {
         var text = github.describe(self) + "\n"
         if let body {
             var pretty: [UInt8] = []
@@ -152,7 +152,7 @@ struct WriteRun: GitHubRun {
     let declaration: WriteDeclaration
     let options: WriteOptions
 
-    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         await WriteCoordinator(
             declaration: declaration, options: options, context: context, github: github, clock: .live
         ).run()

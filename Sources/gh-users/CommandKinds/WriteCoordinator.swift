@@ -16,7 +16,7 @@ struct WriteCoordinator {
     let declaration: WriteDeclaration
     let options: WriteOptions
     let context: CommandContext
-    let github: any GitHubReader
+    let github: GitHubReader
     let clock: WriteClock
 
     private var io: IOStreams { context.io }

@@ -28,7 +28,7 @@ final class WriteViewModel {
 
     private let declaration: WriteDeclaration
     private let logins: [Login]
-    private let github: any GitHubReader
+    private let github: GitHubReader
     private let clock: WriteClock
     /// How many accounts a write was sent for, or stopped at.
     private(set) var position = 0
@@ -42,7 +42,7 @@ final class WriteViewModel {
     // Counted from the end of the previous write, so the gap GitHub sees is a second however the network jitters.
     private var lastEnd: ContinuousClock.Instant?
 
-    init(declaration: WriteDeclaration, logins: [Login], github: any GitHubReader, clock: WriteClock) {
+    init(declaration: WriteDeclaration, logins: [Login], github: GitHubReader, clock: WriteClock) {
         self.declaration = declaration
         self.logins = logins
         self.github = github

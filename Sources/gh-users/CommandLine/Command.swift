@@ -1,10 +1,12 @@
 import AtomicCore
+import Data
 import Domain
 
 /// Everything a command does with GitHub: any resource of the endpoint catalog, profile lookups (REST, and
-/// GraphQL in batches), contribution calendars, stargazers through GraphQL, and writes.
-typealias GitHubReader = ResourceRepository & UsersRepository & ActionRepository & GraphQLProfilesRepository
-    & ContributionsRepository & StargazersRepository & TeamMembersRepository
+/// GraphQL in batches), contribution calendars, stargazers and a team's own members through GraphQL, and
+/// writes. It is Data's repository itself: the command tests run it over the strict stub transport, and the view
+/// models and use cases that page or split work depend on Domain's protocols instead, tested with in-memory fakes.
+typealias GitHubReader = GitHubRepository
 
 /// How a command ends. `ExitStatus` turns it into the exit status, in one place for every command.
 enum CommandOutcome: Sendable, Equatable {
@@ -49,7 +51,7 @@ struct LocalContext: Sendable {
 protocol GitHubRun: Sendable {
     associatedtype Options: Sendable & Equatable
     var options: Options { get }
-    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome
 }
 
 /// A parsed command that runs on this machine alone (`cache`, `completion`).

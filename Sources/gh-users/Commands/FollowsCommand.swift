@@ -43,7 +43,7 @@ enum FollowsCommand {
     )
 
     /// A 204 is a yes at once; a 404 is a no only when both accounts exist.
-    static func answer(_ options: FollowsOptions, _ github: any GitHubReader) async throws(DomainError) -> Bool {
+    static func answer(_ options: FollowsOptions, _ github: GitHubReader) async throws(DomainError) -> Bool {
         do {
             return try await github.fetch(GitHubEndpoints.follows(options.follower, options.followed))
         } catch {
@@ -82,7 +82,7 @@ enum FollowsCommand {
 
 extension FollowsOptions: GitHubRun {
     /// The answer as the exit status, and as a sentence or a record on stdout.
-    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         let follows: Bool
         do throws(DomainError) {
             follows = try await FollowsCommand.answer(self, github)

@@ -73,7 +73,7 @@ enum ListSubscriptionsCommand {
     /// why; a 403 or 404 is the same line as a refusal (exit 1), not "no user" (exit 3) for an account that
     /// exists.
     private static func retired(
-        _ list: ListResource<Record>, _ github: any GitHubReader, _ plan: PagingPlan
+        _ list: ListResource<Record>, _ github: GitHubReader, _ plan: PagingPlan
     ) -> PagedListViewModel<Record>.NotingLoader {
         { cursor throws(DomainError) in
             let page: Page<Record>

@@ -160,7 +160,7 @@ extension ListDeclaration where Options == PeopleListOptions {
     /// The list's first page, or why GitHub withholds it (see `withheldFromOthers(_:)`).
     static func firstPage(
         _ resource: ListResource<Item>, perPage: Int, noun: String, count: String, of owner: ListOwner,
-        github: any GitHubReader
+        github: GitHubReader
     ) async throws(DomainError) -> Page<Item> {
         let page: Page<Item>
         do throws(DomainError) {
@@ -174,7 +174,7 @@ extension ListDeclaration where Options == PeopleListOptions {
     }
 
     /// An empty first page of a repository whose `count` key says it has some: withheld (exit 4).
-    static func refuseEmpty(_ noun: String, count: String, of owner: ListOwner, github: any GitHubReader)
+    static func refuseEmpty(_ noun: String, count: String, of owner: ListOwner, github: GitHubReader)
         async throws(DomainError)
     {
         let repository = try await github.fetch(GitHubEndpoints.repository(owner))

@@ -34,7 +34,7 @@ enum StargazerPages {
 
     /// The loader for one run; nil for an OWNER/REPO that is no repository name (parsing refused it already).
     static func prepared(
-        _ options: PeopleListOptions, github: any GitHubReader, plan: PagingPlan,
+        _ options: PeopleListOptions, github: GitHubReader, plan: PagingPlan,
         admission: ListAdmission<Record>
     ) -> PreparedList<Record>? {
         guard let repository = try? RepositoryName(validating: options.owner.description) else { return nil }
@@ -82,14 +82,14 @@ enum StargazerPages {
     final class Reading: Sendable {
         let repository: RepositoryName
         let owner: ListOwner
-        let github: any GitHubReader
+        let github: GitHubReader
         let resource: ListResource<Record>
         /// How far REST reaches at this run's page size (`restReach(perPage:)`).
         let reach: Int
         let state = Locked(State())
 
         init(
-            repository: RepositoryName, owner: ListOwner, github: any GitHubReader, resource: ListResource<Record>,
+            repository: RepositoryName, owner: ListOwner, github: GitHubReader, resource: ListResource<Record>,
             reach: Int
         ) {
             self.repository = repository

@@ -85,7 +85,7 @@ enum ProfileGroup {
 struct ProfileStage<Options: Sendable, Item: Sendable>: Sendable {
     let options: WritableKeyPath<Options, ProfileOptions> & Sendable
     let columns: @Sendable (RenderContext) -> [Column<Item>]
-    let expansion: @Sendable (ProfileOptions, any GitHubReader) -> ItemExpansion<Item>
+    let expansion: @Sendable (ProfileOptions, GitHubReader) -> ItemExpansion<Item>
     /// The list's own keys each profile keeps (`role_name` of a collaborator): `--fields` takes them with
     /// `--full`.
     var kept: [ListedKey] = []
@@ -145,7 +145,7 @@ extension ProfileStage where Item == User {
 enum ProfileLookup {
     /// By login, then by id when the login no longer answers or now names another account (the listed one was
     /// renamed, and its old login taken); nil when the account is gone.
-    static func profile(of listed: User, from github: any GitHubReader) async -> Result<User?, DomainError> {
+    static func profile(of listed: User, from github: GitHubReader) async -> Result<User?, DomainError> {
         if let login = try? Login(validating: listed.login) {
             switch await GetUsersUseCase.fetch(.login(login), from: github) {
             case .success(let user) where user.id == listed.id: return .success(user)
@@ -159,7 +159,7 @@ enum ProfileLookup {
     /// A batch of listed accounts through GraphQL (REST for what it cannot give), in order. A login that GraphQL
     /// and REST both call missing, or that now names another account, is looked for by id.
     static func profiles(
-        of listed: [User], via lookups: GraphQLProfilesUseCase, from github: any GitHubReader
+        of listed: [User], via lookups: GraphQLProfilesUseCase, from github: GitHubReader
     ) async -> [Result<User?, DomainError>] {
         let logins = listed.map { try? Login(validating: $0.login) }
         // An organization or a bot is no GraphQL User: REST gives its profile, asked for beside the POST.
@@ -183,7 +183,7 @@ enum ProfileLookup {
     }
 
     /// `GET /user/{id}`: the account whatever its login now; nil when it is gone.
-    private static func byID(_ listed: User, from github: any GitHubReader) async -> Result<User?, DomainError> {
+    private static func byID(_ listed: User, from github: GitHubReader) async -> Result<User?, DomainError> {
         switch await GetUsersUseCase.fetch(.id(listed.id), from: github) {
         case .success(let user) where user.id == listed.id:
             return .success(user)

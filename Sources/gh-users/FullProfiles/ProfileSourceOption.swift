@@ -28,7 +28,7 @@ enum ProfileSource: String, Sendable, Equatable, CaseIterable {
 
     /// The batched lookups over a session's GitHub, with REST for what GraphQL cannot give, at most
     /// `concurrency` REST requests at a time for each batch.
-    static func graphQLProfiles(_ github: any GitHubReader, concurrency: Int) -> GraphQLProfilesUseCase {
+    static func graphQLProfiles(_ github: GitHubReader, concurrency: Int) -> GraphQLProfilesUseCase {
         GraphQLProfilesUseCase(graphQL: github, rest: github, concurrency: concurrency)
     }
 

@@ -21,7 +21,7 @@ struct PeopleChangeKey: Sendable {
     /// The repository's key that counts the list (`forks_count`): a list far below it is not recorded
     /// (`ListCollapse`).
     var counted: String?
-    var check: (@Sendable (PeopleListOptions, [PeopleSnapshot.Entry], any GitHubReader) async -> DomainError?)?
+    var check: (@Sendable (PeopleListOptions, [PeopleSnapshot.Entry], GitHubReader) async -> DomainError?)?
 
     struct RolePasses: Sendable {
         let key: String
@@ -87,7 +87,7 @@ struct PeopleListRun<Item: ListedItem>: GitHubRun {
 
     var options: PeopleListOptions { listing.options }
 
-    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         guard let path = listing.options.changes else { return await listing.run(context, github) }
         if let refusal = listing.refusal(context) { return refusal }
         let options = listing.declaration.setup.resolve?(listing.options, context) ?? listing.options
@@ -112,7 +112,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
     let options: PeopleListOptions
     let key: PeopleChangeKey
     let file: PeopleSnapshotFile
-    let github: any GitHubReader
+    let github: GitHubReader
     let context: CommandContext
 
     /// Which list: the filters as sent (less those at GitHub's default), `public` for the public members and

@@ -35,7 +35,7 @@ enum ContributionsCommand {
 
     static let declaration = Command(
         resource: ResourceDeclaration<ContributionsOptions, _>(
-            fetch: { (options: ContributionsOptions, github: any GitHubReader, context: CommandContext) in
+            fetch: { (options: ContributionsOptions, github: GitHubReader, context: CommandContext) in
                 let result = await Result.of { () throws(DomainError) -> ContributionsReport in
                     let span = try DaySpan.resolve(
                         from: options.from, to: options.to, context: context, ending: "the calendar")

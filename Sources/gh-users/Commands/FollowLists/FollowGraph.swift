@@ -15,7 +15,7 @@ struct FollowGraph: Sendable {
         case difference
     }
 
-    let github: any GitHubReader
+    let github: GitHubReader
     /// nil: the token's own account.
     let login: Login?
     let output: UserRelation

@@ -156,7 +156,7 @@ struct FollowListRun: GitHubRun {
 
     var options: FollowListOptions { listing.options }
 
-    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         guard let path = options.changes else { return await listing.run(context, github) }
         if let refusal = listing.refusal(context) { return refusal }
         return await FollowerChangesCoordinator(

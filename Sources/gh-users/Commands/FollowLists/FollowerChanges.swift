@@ -31,11 +31,11 @@ struct FollowerChangesCoordinator {
     /// The set operation's option, without its dashes.
     let filter: String?
     let options: FollowListOptions
-    let github: any GitHubReader
+    let github: GitHubReader
     let command: CommandContext
 
     init(
-        relation: UserRelation, options: FollowListOptions, path: String, github: any GitHubReader,
+        relation: UserRelation, options: FollowListOptions, path: String, github: GitHubReader,
         command: CommandContext
     ) {
         file = FollowSnapshotFile(path: path)

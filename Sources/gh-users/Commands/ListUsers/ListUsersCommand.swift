@@ -330,7 +330,7 @@ enum ListUsersCommand {
 extension ListUsersOptions: GitHubRun {
     /// Exit 4 without a token for `--full --via graphql`; with `--state` or `--output`, the crawl's setup; then
     /// `GET /users` from `--since`, each account past the last one written, up to `--until`.
-    func run(_ initialContext: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+    func run(_ initialContext: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if profiles.full, profiles.via == .graphql, !initialContext.presenter.hasToken {
             return ProfileSource.tokenRequirement(command: "list").refuse(initialContext)
         }

@@ -109,7 +109,7 @@ enum MeCommand {
 
 extension MeCommand.Options: GitHubRun {
     /// `me edit --dry-run` prints the request it would send; everything else reads (or changes) the profile.
-    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         guard let edit, edit.dryRun else {
             return await ResourceRun(declaration: MeCommand.profile, options: self).run(context, github)
         }

@@ -138,7 +138,7 @@ enum ShowUsersCommand {
 extension ShowUsersOptions: GitHubRun {
     /// Exit 4 without a token for `--via graphql`; else the profiles, looked up concurrently, written in the
     /// order given, and each failure reported after them.
-    func run(_ context: CommandContext, _ github: any GitHubReader) async -> CommandOutcome {
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if source == .graphql, !context.presenter.hasToken {
             return ProfileSource.tokenRequirement(command: "show").refuse(context)
         }

@@ -51,7 +51,7 @@ enum StarHistoryCommand {
 
     static let declaration = Command(
         resource: ResourceDeclaration<StarHistoryOptions, _>(
-            fetch: { (options: StarHistoryOptions, github: any GitHubReader, context: CommandContext) in
+            fetch: { (options: StarHistoryOptions, github: GitHubReader, context: CommandContext) in
                 [
                     await Result.of { () throws(DomainError) in
                         let span = try DaySpan.resolve(
@@ -111,7 +111,7 @@ enum StarHistoryCommand {
 
     /// Today's count, then the history's pages, newest first, until one reaches back to the span's first day,
     /// the pages end, or GitHub's 100 pages are read.
-    static func load(_ options: StarHistoryOptions, span: ClosedRange<CalendarDay>, _ github: any GitHubReader)
+    static func load(_ options: StarHistoryOptions, span: ClosedRange<CalendarDay>, _ github: GitHubReader)
         async throws(DomainError) -> StarHistoryReport
     {
         let count = try await github.fetch(GitHubEndpoints.starCount(of: options.repository))

@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Domain
+
+/// Domain's use cases against in-memory repositories, the second implementation of each protocol they depend on:
+/// what they ask, in what order, and what they make of the answers, with no HTTP underneath.
+
+/// Profiles held in memory; a login it does not hold is GitHub's 404. It counts the lookups under way at once.
+private final class InMemoryUsers: UsersRepository, @unchecked Sendable {
+    private let lock = NSLock()
+    private let users: [String: User]
+    private var underWay = 0
+    private var most = 0
+    var mostAtOnce: Int { lock.withLock { most } }
+
+    init(_ users: [User]) {
+        self.users = Dictionary(uniqueKeysWithValues: users.map { ($0.login, $0) })
+    }
+
+    func user(login: Login) async throws(DomainError) -> User {
+        lock.withLock {
+            underWay += 1
+            most = max(most, underWay)
+        }
+        await Task.yield()
+        lock.withLock { underWay -= 1 }
+        guard let user = users[login.value] else { throw .notFound(resource: "user '\(login.value)'") }
+        return user
+    }
+
+    func user(id: Int64) async throws(DomainError) -> User {
+        guard let user = users.values.first(where: { $0.id == id }) else { throw .notFound(resource: "user \(id)") }
+        return user
+    }
+}
+
+/// A calendar of one contribution a day, held in memory, that refuses as too long any piece over `longest` days,
+/// as GitHub refuses a long history since July 2026. It records the pieces asked.
+private final class InMemoryContributions: ContributionsRepository, @unchecked Sendable {
+    private let lock = NSLock()
+    private let longest: Int
+    private var asked: [ClosedRange<CalendarDay>] = []
+    var pieces: [ClosedRange<CalendarDay>] { lock.withLock { asked } }
+
+    init(longest: Int) {
+        self.longest = longest
+    }
+
+    func contributions(of login: Login, in span: ClosedRange<CalendarDay>) async throws(DomainError)
+        -> ContributionsPiece
+    {
+        lock.withLock { asked.append(span) }
+        let length = span.upperBound.ordinal - span.lowerBound.ordinal + 1
+        guard length <= longest else { return .tooLong(message: "Resource limits for this query exceeded.") }
+        let days = (span.lowerBound.ordinal...span.upperBound.ordinal).map {
+            ContributionDay(date: CalendarDay(ordinal: $0), count: 1, level: .firstQuartile)
+        }
+        return .calendar(ContributionCalendar(total: days.count, days: days))
+    }
+}
+
+struct InMemoryRepositoryTests {
+    private func login(_ text: String) -> Login {
+        try! Login(validating: text)
+    }
+
+    @Test func profilesComeBackInTheOrderAskedWithEachFailureInItsPlace() async {
+        let users = InMemoryUsers([makeUser(1, "a"), makeUser(2, "b"), makeUser(3, "c")])
+        let results = await GetUsersUseCase(repository: users).execute(
+            logins: ["c", "nobody", "a", "b"].map(login), concurrency: 2)
+        #expect(results.map { try? $0.get().login } == ["c", nil, "a", "b"])
+        #expect(results[1] == .failure(.notFound(resource: "user 'nobody'")))
+        #expect(users.mostAtOnce <= 2)
+    }
+
+    @Test func aRefusedPieceIsHalvedAndEveryDayComesOnce() async throws {
+        let contributions = InMemoryContributions(longest: 100)
+        let start = CalendarDay(year: 2025, month: 1, day: 1)!
+        let span = start...start.adding(days: 364)
+        let calendar = try await GetContributionsUseCase(repository: contributions).execute(
+            login("octocat"), span: span)
+        #expect(calendar.days.map(\.date.ordinal) == Array(span.lowerBound.ordinal...span.upperBound.ordinal))
+        #expect(calendar.total == 365)
+        // 182 days refused, then 91 at a time from there on.
+        let lengths = contributions.pieces.map { $0.upperBound.ordinal - $0.lowerBound.ordinal + 1 }
+        #expect(lengths.first == ContributionSpan.daysPerPiece)
+        #expect(lengths.dropFirst().allSatisfy { $0 <= 91 })
+    }
+
+    @Test func aPieceRefusedAtTheShortestEndsTheRunWithGitHubsMessage() async {
+        let contributions = InMemoryContributions(longest: 10)
+        let start = CalendarDay(year: 2025, month: 1, day: 1)!
+        await #expect(throws: DomainError.self) {
+            _ = try await GetContributionsUseCase(repository: contributions).execute(
+                login("octocat"), span: start...start.adding(days: 99))
+        }
+        let lengths = contributions.pieces.map { $0.upperBound.ordinal - $0.lowerBound.ordinal + 1 }
+        #expect(lengths.last == ContributionSpan.shortestPiece)
+    }
+}
