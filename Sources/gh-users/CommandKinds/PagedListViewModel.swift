@@ -157,6 +157,10 @@ final class PagedListViewModel<Item: Sendable> {
         isNew = { !seen.contains(id($0)) }
     }
 
+    /// A page whose body was over this size gives its memory back to the system once it is let go
+    /// (`FreedMemory`). GitHub's pages (about 130 KB) never do.
+    static var givesBackAfterBytes: Int { 4 << 20 }
+
     /// The bytes of pages held ahead of the reader: 32 MiB.
     static var defaultAheadBudget: Int { 32 << 20 }
 
@@ -199,6 +203,9 @@ final class PagedListViewModel<Item: Sendable> {
     private func loadPage() async throws(DomainError) -> [Item] {
         precondition(!isExhausted, "loadNextPage called after the last page")
         if let pendingFailure { throw pendingFailure }
+        // The page before was written and let go: when pages are big, what it took goes back to the system
+        // before the next is made, or the allocator's arenas keep a page's worth each (issue 38).
+        if largestPageBytes > Self.givesBackAfterBytes { FreedMemory.giveBack() }
         // The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
         // since an unstructured task does not inherit cancellation.
         var noted: NotedPage
