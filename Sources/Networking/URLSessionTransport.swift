@@ -543,6 +543,11 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
             let encoded = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding") != nil
             if !encoded, response.expectedContentLength > Int64(transfer.limit) {
                 transfer.overLimit = true
+            } else if !encoded, response.expectedContentLength > 0, transfer.body.isEmpty {
+                // A body of known length is gathered in one buffer of that size, not in one that doubles as it
+                // grows, each smaller one left behind in the allocator (issue 38). Pages not yet touched cost
+                // nothing, so a length that overstates the body costs no memory.
+                transfer.body = Foundation.Data(capacity: Int(response.expectedContentLength))
             }
             return (transfer.overLimit, transfer.abandoned ? nil : transfer.onHead)
         }
