@@ -1,3 +1,4 @@
+import AtomicCore
 import AtomicLogger
 import Domain
 import Foundation
@@ -228,6 +229,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, ActionRepo
             // body cap is not held twice while its entities are made (issue 38).
             let bytes = [UInt8](response.body)
             response.body = Foundation.Data()
+            // The pieces the body arrived in were freed on the transport's threads, whose allocator arenas the
+            // decoding thread does not reuse: a big body's are handed back before its entities are made.
+            if bytes.count > ResponseDecoder.oneByOneBytes { FreedMemory.giveBack() }
             return try resource.decode(
                 ResourceBody(
                     bytes: bytes, next: next, label: label, headers: Self.headers(response),
