@@ -1,3 +1,4 @@
+import AtomicCore
 import AtomicLogger
 import Domain
 import Foundation
@@ -217,16 +218,23 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         let onHead = nextPage.map { listener in
             HeadObserver.nextPage { url, bytes in listener(NextPageNotice(url: url, bodyBytes: bytes)) }
         }
-        let response = try await answer(resource, at: url, label: label, onHead: onHead)
+        var response = try await answer(resource, at: url, label: label, onHead: onHead)
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
             throw ErrorMapping.ownResourceRefusal(error, endpoint: resource.endpoint, url: url)
         }
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         do {
             try ResponseDecoder.refuseDeepNesting(response.body, endpoint: label)
+            // The body is decoded from its bytes alone: the answer's own copy goes first, so a page up to the
+            // body cap is not held twice while its entities are made (issue 38).
+            let bytes = [UInt8](response.body)
+            response.body = Foundation.Data()
+            // The pieces the body arrived in were freed on the transport's threads, whose allocator arenas the
+            // decoding thread does not reuse: a big body's are handed back before its entities are made.
+            if bytes.count > ResponseDecoder.oneByOneBytes { FreedMemory.giveBack() }
             return try resource.decode(
                 ResourceBody(
-                    bytes: [UInt8](response.body), next: next, label: label, headers: Self.headers(response),
+                    bytes: bytes, next: next, label: label, headers: Self.headers(response),
                     status: response.status, answeredPath: response.url.path == url.path ? nil : response.url.path))
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))

@@ -133,7 +133,9 @@ package struct ListResource<Item: Sendable>: Sendable {
 
 /// What an answer's head says of the next page before its body is read and decoded (GitHub sends `Link` in the
 /// head): its URL, as the head gave it, and the length of the body this head announces (nil when it announces
-/// none, or a compressed one), so that a paging loop can ask fewer pages ahead when pages are big.
+/// none, or a compressed one), so that a paging loop can ask fewer pages ahead when pages are big. A head that
+/// announced no length is told again as its body grows, with what has arrived so far as `bodyBytes`: a chunked
+/// body is then known to be big before it ends (issue 38).
 package struct NextPageNotice: Sendable, Equatable {
     package let url: String
     package let bodyBytes: Int?

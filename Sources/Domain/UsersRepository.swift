@@ -10,7 +10,7 @@ package struct PageCursor: Sendable, Equatable {
 /// One page of a list, the cursor to the next one if GitHub said there is one, and, for a search, how many
 /// results there are in all.
 package struct Page<Item: Sendable>: Sendable {
-    package let items: [Item]
+    package var items: [Item]
     package let next: PageCursor?
     /// A search's `total_count`; nil for plain lists.
     package let totalCount: Int?

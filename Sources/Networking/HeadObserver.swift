@@ -11,9 +11,16 @@ import Foundation
 /// observer is given with the request (Data's `fetch(_:nextPage:)`), never set around it.
 package struct HeadObserver: Sendable, Equatable {
     package let observe: @Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void
+    /// Told the bytes of body that have arrived so far, as they pass 1 MiB, 2, 4, 8 and so on: the transport
+    /// calls it after the head, from URLSession's queue.
+    package let grew: (@Sendable (_ bodyBytes: Int) -> Void)?
 
-    package init(_ observe: @escaping @Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void) {
+    package init(
+        _ observe: @escaping @Sendable (_ status: Int, _ headers: HTTPHeaders) -> Void,
+        grew: (@Sendable (_ bodyBytes: Int) -> Void)? = nil
+    ) {
         self.observe = observe
+        self.grew = grew
     }
 
     package static func == (_: HeadObserver, _: HeadObserver) -> Bool { true }
@@ -21,18 +28,38 @@ package struct HeadObserver: Sendable, Equatable {
     /// The observer that tells `listener` a 200's next page (its URL as the head gave it: whoever asks for it
     /// checks its origin as for any next page, `ErrorMapping.nextPageURL`), and the length of the body this head
     /// announces: nil when it announces none, or a compressed one, whose length says nothing of what it inflates
-    /// to.
+    /// to. When it announces none, `listener` is told again each time the transport says the body grew, with
+    /// its length so far.
     package static func nextPage(to listener: @escaping @Sendable (_ url: String, _ bodyBytes: Int?) -> Void)
         -> HeadObserver
     {
-        HeadObserver { status, headers in
-            guard status == 200, let next = LinkHeader(headers["link"]).next else { return }
-            let length =
-                headers["content-encoding"] == nil
-                ? headers["content-length"].flatMap {
-                    Int($0.trimmingCharacters(in: .whitespaces))
-                } : nil
-            listener(next, length.flatMap { $0 >= 0 ? $0 : nil })
-        }
+        let unannounced = UnannouncedNext()
+        return HeadObserver(
+            { status, headers in
+                guard status == 200, let next = LinkHeader(headers["link"]).next else { return }
+                let length =
+                    headers["content-encoding"] == nil
+                    ? headers["content-length"].flatMap {
+                        Int($0.trimmingCharacters(in: .whitespaces))
+                    } : nil
+                let announced = length.flatMap { $0 >= 0 ? $0 : nil }
+                if announced == nil { unannounced.url = next }
+                listener(next, announced)
+            },
+            grew: { bytes in
+                guard let next = unannounced.url else { return }
+                listener(next, bytes)
+            })
+    }
+}
+
+/// The next page a head named without announcing its body's length, for the reports of its body's growth.
+private final class UnannouncedNext: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: String?
+
+    var url: String? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

@@ -92,10 +92,11 @@ package final class URLSessionTransport: Sendable {
                 // A head that shows HTTP/1.1 is noted at once and not told: a next page sent now would queue
                 // behind this answer, or need a connection of its own.
                 let told = onHead.map { observer in
-                    HeadObserver { [self] status, headers in
-                        note(headerNames: headers.fields.lazy.map(\.name))
-                        if !sawHTTP1.isSet { observer.observe(status, headers) }
-                    }
+                    HeadObserver(
+                        { [self] status, headers in
+                            note(headerNames: headers.fields.lazy.map(\.name))
+                            if !sawHTTP1.isSet { observer.observe(status, headers) }
+                        }, grew: observer.grew)
                 }
                 multiplexed.reserve()
                 let answer = try await multiplexed.load(request, maximumBodyBytes: maximumBodyBytes, onHead: told)
@@ -466,6 +467,9 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         var overLimit = false
         /// Told the head when it arrives (`HTTPRequest.onHead`).
         var onHead: HeadObserver?
+        /// Told the body's length as it grows (`HeadObserver.grew`), each time it reaches `nextGrowthMark`.
+        var grew: (@Sendable (Int) -> Void)?
+        var nextGrowthMark = 1 << 20
         /// Why a redirect was not followed: the failure the caller gets instead of the redirect's own answer.
         var refusedRedirect: TransportError?
         /// The caller was cancelled: it has had its answer, and whatever still arrives is dropped.
@@ -486,6 +490,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         let task = session.dataTask(with: request)
         let transfer = Transfer(limit: maximumBodyBytes)
         transfer.onHead = onHead
+        transfer.grew = onHead?.grew
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let start = lock.withLock { () -> Bool in
@@ -516,6 +521,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         let continuation = lock.withLock { () -> CheckedContinuation<(Foundation.Data, URLResponse), any Error>? in
             transfer.abandoned = true
             transfer.body = Foundation.Data()
+            transfer.grew = nil
             defer { transfer.continuation = nil }
             return transfer.continuation
         }
@@ -537,6 +543,11 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
             let encoded = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding") != nil
             if !encoded, response.expectedContentLength > Int64(transfer.limit) {
                 transfer.overLimit = true
+            } else if !encoded, response.expectedContentLength > 0, transfer.body.isEmpty {
+                // A body of known length is gathered in one buffer of that size, not in one that doubles as it
+                // grows, each smaller one left behind in the allocator (issue 38). Pages not yet touched cost
+                // nothing, so a length that overstates the body costs no memory.
+                transfer.body = Foundation.Data(capacity: Int(response.expectedContentLength))
             }
             return (transfer.overLimit, transfer.abandoned ? nil : transfer.onHead)
         }
@@ -550,19 +561,23 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Foundation.Data) {
-        let passedLimit = lock.withLock { () -> Bool in
+        let (passedLimit, grown) = lock.withLock { () -> (Bool, (@Sendable (Int) -> Void, Int)?) in
             guard let transfer = transfers[dataTask.taskIdentifier], !transfer.overLimit, !transfer.abandoned else {
-                return false
+                return (false, nil)
             }
             guard transfer.body.count + data.count <= transfer.limit else {
                 transfer.overLimit = true
                 transfer.body = Foundation.Data()
-                return true
+                return (true, nil)
             }
             transfer.body.append(data)
-            return false
+            let count = transfer.body.count
+            guard let grew = transfer.grew, count >= transfer.nextGrowthMark else { return (false, nil) }
+            while transfer.nextGrowthMark <= count { transfer.nextGrowthMark *= 2 }
+            return (false, (grew, count))
         }
         if passedLimit { refuseTooLarge(dataTask) }
+        if let (grew, count) = grown { grew(count) }
     }
 
     /// Answers the caller as soon as the body is known to be too large, then stops the transfer. The cancel

@@ -123,3 +123,29 @@ struct AccountTypeTests {
         #expect(AccountType(name: "Mannequin").name == "Mannequin")
     }
 }
+
+/// What a list's account costs while its page is held: a 64 MiB page of short accounts is nearly a million of
+/// them (issue 38).
+struct UserSizeTests {
+    /// 288 bytes inline while the fourteen profile fields, nil in every list, were stored in each account.
+    @Test func aListedAccountIsAtMost80BytesBesideItsJSON() {
+        #expect(MemoryLayout<User>.stride <= 80)
+    }
+
+    /// The profile fields behind the box read and write as stored fields did, and equality sees them.
+    @Test func profileFieldsReadWriteAndCompareAsBefore() {
+        var user = User(id: 1, login: "octocat", raw: RawJSON("{}"))
+        let listed = user
+        #expect(user.name == nil && user.followers == nil)
+        user.name = "The Octocat"
+        user.followers = 20
+        #expect(user.name == "The Octocat" && user.followers == 20)
+        #expect(user != listed)
+        let copy = user
+        user.name = nil
+        #expect(copy.name == "The Octocat")
+        user.followers = nil
+        #expect(user == listed)
+        #expect(User(id: 1, login: "octocat", name: "The Octocat", followers: 20, raw: RawJSON("{}")) == copy)
+    }
+}

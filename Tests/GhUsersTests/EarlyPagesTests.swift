@@ -103,6 +103,47 @@ struct EarlyPagesTests {
         #expect(sent == [2, 2, 3])
     }
 
+    /// A first page whose head announces no length (a chunked body) names the second, which starts early; its
+    /// body, as it grows past the budget (`HeadObserver.grew`), stops that page, and paging asks for it again
+    /// once the reader has the first. Before, the pages started after such a head were each decoded beside it:
+    /// four chunked 64 MiB pages of short accounts peaked at 547 MiB where one at a time took 364 (issue 38).
+    @Test func aBodyThatGrowsPastTheBudgetStopsThePagesStartedAfterItsHead() async throws {
+        let wire = Wire()
+        let github = StubTransport()
+        let pages: [(String, [Int64], String?)] = [
+            ("", [1, 2], Self.list + "?per_page=2&page=2"), ("&page=2", [3, 4], Self.list + "?per_page=2&page=3"),
+            ("&page=3", [5, 6], nil),
+        ]
+        for (query, ids, next) in pages {
+            github.answer(
+                "GET \(Self.list)?per_page=2" + query, headers: next.map { [StubTransport.link(next: $0)] } ?? [],
+                json: accounts(ids))
+        }
+        let over: HTTPTransport = { request in
+            let url = request.url.absoluteString
+            let again = url.hasSuffix("page=2") && wire.has("page=2")
+            wire.record(url)
+            let response = try await github.transport(request)
+            request.onHead?.observe(response.status, response.headers)
+            if url.hasSuffix("?per_page=2") {
+                // The first body arrives slowly and big: the second page has gone out on its head by now.
+                for _ in 0..<200 where !wire.has("page=2") { try await Task.sleep(for: .milliseconds(10)) }
+                request.onHead?.grew?(1 << 20)
+            } else if again || !url.hasSuffix("page=2") {
+                return response
+            } else {
+                // The second page, asked early, answers only once stopped (or after a generous bound).
+                for _ in 0..<300 where !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
+                try Task.checkCancellation()
+            }
+            return response
+        }
+        let model = try model(.all, over: over, github: github, aheadBudget: 1 << 19)
+        let (ids, _) = try await sentAsEachPageCameBack(model, wire)
+        #expect(ids == [1, 2, 3, 4, 5, 6])
+        #expect(wire.requests.filter { $0.hasSuffix("page=2") }.count == 2, "\(wire.requests)")
+    }
+
     /// Pages ahead for the largest page so far, under the 32 MiB budget: two for GitHub's (about 130 KB), none
     /// for a page near the 64 MB cap.
     @Test(arguments: [

@@ -51,11 +51,24 @@ extension PagedListViewModel {
         }
 
         /// Page `page` at `url`, started now if the limit needs it and the reader is near enough, else once it is.
-        /// `bytes` is what the head that named it announced for its own page's body, if it did.
+        /// `bytes` is what the head that named it announced for its own page's body, if it did, or what has
+        /// arrived of a body whose head announced none. A body found bigger than any before stops the pages
+        /// started early that the reader is no longer near enough for: a chunked body is known to be big only
+        /// as it arrives, and before, the two pages started after its head were each decoded beside it (four
+        /// chunked 64 MiB pages of short accounts peaked at 547 MiB, one at a time at 364; issue 38). Paging
+        /// asks for them again when it gets there.
         private func start(_ url: String, page: Int, after bytes: Int?) {
+            let outrun = lock.withLock { () -> [Task<NotedPage, any Error>] in
+                guard let bytes, bytes > largest else { return [] }
+                largest = bytes
+                let ahead = PagedListViewModel.pagesAhead(largestPageBytes: largest, budget: aheadBudget)
+                let outrun = started.filter { $0.value.page > handed + ahead }
+                for url in outrun.keys { started[url] = nil }
+                return outrun.values.map(\.task)
+            }
+            for task in outrun { task.cancel() }
             if case .count(let count) = limit, (page - 1) * perPage >= count { return }
             lock.withLock {
-                largest = max(largest, bytes ?? 0)
                 guard !stopped, !asked.contains(url) else { return }
                 let ahead = PagedListViewModel.pagesAhead(largestPageBytes: largest, budget: aheadBudget)
                 guard page <= handed + ahead else {

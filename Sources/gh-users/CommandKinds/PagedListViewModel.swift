@@ -23,7 +23,7 @@ final class PagedListViewModel<Item: Sendable> {
 
     /// A page, and its loader's closing lines as they stand after it.
     struct NotedPage: Sendable {
-        let page: Page<Item>
+        var page: Page<Item>
         var closingNotes: [String] = []
     }
 
@@ -157,6 +157,10 @@ final class PagedListViewModel<Item: Sendable> {
         isNew = { !seen.contains(id($0)) }
     }
 
+    /// A page whose body was over this size gives its memory back to the system once it is let go
+    /// (`FreedMemory`). GitHub's pages (about 130 KB) never do.
+    static var givesBackAfterBytes: Int { 4 << 20 }
+
     /// The bytes of pages held ahead of the reader: 32 MiB.
     static var defaultAheadBudget: Int { 32 << 20 }
 
@@ -199,9 +203,12 @@ final class PagedListViewModel<Item: Sendable> {
     private func loadPage() async throws(DomainError) -> [Item] {
         precondition(!isExhausted, "loadNextPage called after the last page")
         if let pendingFailure { throw pendingFailure }
+        // The page before was written and let go: when pages are big, what it took goes back to the system
+        // before the next is made, or the allocator's arenas keep a page's worth each (issue 38).
+        if largestPageBytes > Self.givesBackAfterBytes { FreedMemory.giveBack() }
         // The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
         // since an unstructured task does not inherit cancellation.
-        let noted: NotedPage
+        var noted: NotedPage
         if let pending = prefetch {
             prefetch = nil
             do {
@@ -219,19 +226,26 @@ final class PagedListViewModel<Item: Sendable> {
             noted = try await EarlyPages.load(
                 requests == 0 ? nil : cursor, from: pages, telling: early?.listener(forPage: requests + 1))
         }
+        // The items are taken out of the page and filtered where they are: a page's items are the largest thing
+        // paging holds (a 64 MiB page of short accounts is nearly a million), and a filtered copy beside them
+        // held both at once (issue 38).
+        var fresh = noted.page.items
+        noted.page.items = []
         let page = noted.page
+        let pageIsEmpty = fresh.isEmpty
         closingNotes = noted.closingNotes
         requests += 1
         largestPageBytes = max(largestPageBytes, page.bodyBytes)
         totalCount = page.totalCount ?? totalCount
         incompleteResults = incompleteResults || page.incompleteResults
         // Asked before `admit`, which records what it sees.
-        let bringsNew = isNew.map { page.items.contains(where: $0) }
-        let end = isLast.flatMap { page.items.firstIndex(where: $0) }
-        var fresh = (end.map { Array(page.items[...$0]) } ?? page.items).filter(admit)
+        let bringsNew = isNew.map { fresh.contains(where: $0) }
+        let end = isLast.flatMap { fresh.firstIndex(where: $0) }
+        if let end { fresh.removeSubrange((end + 1)...) }
+        Self.keep(&fresh, where: admit)
         // A page of items all written before means the server is going round in circles under new URLs; a
         // page that ends the list needs no more paging, whatever it holds.
-        if !page.items.isEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
+        if !pageIsEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
             let failure = DomainError.malformedResponse(
                 endpoint: "GET " + (cursor?.url ?? "the first page"),
                 detail: "the page brought nothing new (all of it was already written), so paging stopped"
@@ -241,7 +255,7 @@ final class PagedListViewModel<Item: Sendable> {
         if case .count(let limit) = limit, taken + fresh.count >= limit {
             let room = limit - taken
             hasMore = fresh.count > room || (page.next != nil && end == nil)
-            fresh = Array(fresh.prefix(room))
+            fresh.removeSubrange(room...)
             isExhausted = true
         }
         // No next link ends the list. A page whose items were all filtered out does not, nor does an empty page
@@ -252,7 +266,7 @@ final class PagedListViewModel<Item: Sendable> {
         if end != nil || page.next == nil {
             isExhausted = true
         }
-        emptyPagesInARow = page.items.isEmpty ? emptyPagesInARow + 1 : 0
+        emptyPagesInARow = pageIsEmpty ? emptyPagesInARow + 1 : 0
         if !isExhausted, let next = page.next, emptyPagesInARow >= Self.maximumEmptyPagesInARow {
             pendingFailure = Self.emptyPages(emptyPagesInARow, next: next)
         }
@@ -278,6 +292,16 @@ final class PagedListViewModel<Item: Sendable> {
             }
         }
         return fresh
+    }
+
+    /// Keeps the items `admit` lets through, in order, in place: `admit` sees each once, first to last.
+    static func keep(_ items: inout [Item], where admit: (Item) -> Bool) {
+        var kept = 0
+        for index in items.indices where admit(items[index]) {
+            if kept != index { items.swapAt(kept, index) }
+            kept += 1
+        }
+        items.removeSubrange(kept...)
     }
 }
 
