@@ -9,7 +9,7 @@ import Testing
 
 /// A clock that never sleeps: each reading is `step` after the one before (the time a write takes), and a
 /// wait moves it on by the time asked for, which it records.
-private final class TickingClock: @unchecked Sendable {
+final class TickingClock: @unchecked Sendable {
     private let lock = NSLock()
     private let step: Duration
     private var instant = ContinuousClock.now
