@@ -381,7 +381,7 @@ struct WriteCommandTests {
 /// was done and not done, status 130, and the command that finishes the job.
 struct WriteCancellationStressTests {
     @Test func aRunCancelledWhileItWaitsStopsCleanlyEveryTime() async throws {
-        for attempt in 0..<200 {
+        for attempt in 0..<Stress.rounds(50) {
             // Cancelled during the first wait, or the second.
             let doneBefore = 1 + attempt % 2
             let github = StubTransport.acceptingWrites()
