@@ -1,3 +1,5 @@
+import Foundation
+
 extension StandInPipeline {
     /// Stage 1: the next fault queued for the request's decoded path, if any, answers instead of everything else.
     ///
@@ -58,7 +60,29 @@ extension StandInPipeline {
         default:
             break
         }
+        if let until = waitAsked(by: response, fault: fault, now: now) {
+            ledger.askToWait(forPath: request.path, until: until)
+        }
         return .respond(response, closeAfterwards: request.closeAfterwards)
+    }
+}
+
+extension StandInPipeline {
+    /// Until when (server time, in seconds) a faulted answer tells its caller to wait: its `Retry-After` in
+    /// seconds or as an HTTP date, or the reset of the limit it says is spent.
+    private func waitAsked(by response: StandInHTTPResponse, fault: StandInFault, now: Int) -> Double? {
+        switch fault {
+        case .primaryRateLimitExhausted(let seconds), .graphQLRateLimited(let seconds):
+            return Double(now + seconds)
+        default:
+            guard let retryAfter = response.header("Retry-After") else { return nil }
+            if let seconds = Int(retryAfter) { return ledger.preciseTime() + Double(seconds) }
+            let format = DateFormatter()
+            format.locale = Locale(identifier: "en_US_POSIX")
+            format.timeZone = TimeZone(identifier: "GMT")
+            format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            return format.date(from: retryAfter).map { $0.timeIntervalSince1970 }
+        }
     }
 }
 

@@ -34,6 +34,10 @@ final class StandInLedger: @unchecked Sendable {
     /// Seconds added to the wall clock, so tests can let rate-limit windows expire without sleeping.
     private var clockOffset = 0
     private var recording = true
+    /// For each path a fault told to wait (Retry-After, a spent limit's reset): the server time, in seconds,
+    /// before which a request for it came too soon; and how many did.
+    private var waitsAsked: [String: Double] = [:]
+    private var earlyCount = 0
 
     /// GitHub's search window is a minute; a test may shorten it.
     private let searchWindowSeconds: Int
@@ -58,6 +62,28 @@ final class StandInLedger: @unchecked Sendable {
 
     func clearRecordedRequests() {
         lock.withLock { journal.removeAll() }
+    }
+
+    /// A caller was told not to ask for `path` again before `until` (server time, in seconds).
+    func askToWait(forPath path: String, until: Double) {
+        lock.withLock { waitsAsked[path] = max(waitsAsked[path] ?? until, until) }
+    }
+
+    /// Counts a request for `path` that came before the wait a fault asked for had passed.
+    func noteArrival(forPath path: String) {
+        lock.withLock {
+            guard let until = waitsAsked[path], Date().timeIntervalSince1970 + Double(clockOffset) < until else {
+                return
+            }
+            earlyCount += 1
+        }
+    }
+
+    var requestsTooEarly: Int { lock.withLock { earlyCount } }
+
+    /// The server's notion of now to the fraction of a second, for the waits faults ask for.
+    func preciseTime() -> Double {
+        lock.withLock { Date().timeIntervalSince1970 + Double(clockOffset) }
     }
 
     func enqueue(_ faults: [StandInFault], forPath path: String) {

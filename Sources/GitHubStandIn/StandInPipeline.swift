@@ -24,6 +24,7 @@ struct StandInPipeline: Sendable {
             RecordedRequest(
                 method: request.method, target: request.target, path: request.path, query: request.query,
                 headers: request.headers, body: request.body, receivedAt: receivedAt))
+        ledger.noteArrival(forPath: request.path)
         if let faulted = injectedFault(request) {
             return faulted
         }

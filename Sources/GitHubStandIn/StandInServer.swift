@@ -149,6 +149,13 @@ package final class StandInServer: @unchecked Sendable {
         set { ledger.isRecording = newValue }
     }
 
+    /// Requests that came for a path before the wait a fault asked for there had passed: a `Retry-After` (in
+    /// seconds or as a date), or a spent limit's reset. GitHub refuses those again; the stand-in serves them and
+    /// counts them, so a test sees a client that did not wait as a count, not a stopwatch.
+    package var requestsTooEarly: Int {
+        ledger.requestsTooEarly
+    }
+
     package func resetRequests() {
         ledger.clearRecordedRequests()
     }

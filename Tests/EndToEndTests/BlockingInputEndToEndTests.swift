@@ -18,7 +18,8 @@ struct BlockingInputEndToEndTests {
     /// `run` starts a case, waits until it blocks (the kernel's wchan shows two threads waiting on a pipe or a FIFO:
     /// the signal thread and the blocked call; at most 4 s), sends one signal, and kills it 20 s later if it is
     /// still there, which is the failure: a swallowed signal. It records the status and the milliseconds from
-    /// the signal to the end. A script's background job starts with SIGINT ignored, which gh-users keeps (as
+    /// the signal to the end. The killer takes its `sleep` with it when stopped: a sleep left behind would hold
+    /// the test run's output open for its 20 s after the tests end. A script's background job starts with SIGINT ignored, which gh-users keeps (as
     /// `sleep` does, issue 38), so each case starts with every signal at its default, as a foreground job's are.
     private static let runner = #"""
         mkfifo tok out
@@ -33,9 +34,10 @@ struct BlockingInputEndToEndTests {
             while [ "$(blocked $pid)" -lt 2 ] && [ $waited -lt 200 ]; do sleep 0.02; waited=$((waited + 1)); done
             local start=$(date +%s%N)
             kill -$SIG $pid
-            (sleep 20; kill -9 $pid 2>/dev/null) & local killer=$!
+            (trap 'kill $nap 2>/dev/null; exit' TERM; sleep 20 & nap=$!; wait $nap; kill -9 $pid 2>/dev/null) &
+            local killer=$!
             wait $pid; local status=$?
-            kill $killer 2>/dev/null
+            kill $killer 2>/dev/null; wait $killer 2>/dev/null
             echo "$index $status $(( ($(date +%s%N) - start) / 1000000 )) $(grep -c 'gh-users: interrupted' err$index)" >> results
         }
         """#

@@ -6,50 +6,34 @@ import Testing
 /// pointing at the stand-in, and what the blocks leave behind checked against the stand-in's own accounts. A
 /// block marked `requires=TOOL` runs in the test for that tool, which is skipped (and says so) when the tool is
 /// not installed (`Scripts/test-tools` installs them). The Kubernetes manifest is parsed, not run.
-struct CrawlingDocTests {
-    private static let population = 3000
+///
+/// The plain blocks run once for the suite (`PlainBlocks`, about half its cost each time): each tool's test
+/// runs its own blocks after them, in a copy of the folder they left, against the same stand-in.
+@Suite(PlainBlocks()) struct CrawlingDocTests {
+    static let population = 3000
 
-    /// Runs the page's plain blocks, then those that need `tool`, and hands the scratch folder to `check`.
+    /// The page's plain blocks as they ran for the suite, then those that need `tool`, run in a copy of their
+    /// folder; `check` gets that folder, the stand-in and every block's run.
     private func runPage(
         with tool: String? = nil, _ check: (URL, StandInServer, [BlockRun]) throws -> Void
     ) async throws {
-        let server = try StandInServer(
-            configuration: StandInConfiguration(
-                userCount: Self.population, rateLimit: 1_000_000, searchRateLimit: 1_000_000))
-        try server.start()
-        defer { server.stop() }
+        let plain = try #require(PlainBlocks.current, "the suite runs its plain blocks first")
+        guard let tool else {
+            for run in plain.runs {
+                #expect(run.status == 0, "block at line \(run.block.line) exited \(run.status):\n\(run.stderr)")
+            }
+            return try check(plain.scratch, plain.server, plain.runs)
+        }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-crawling-\(UUID())")
-        let bin = scratch.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: plain.scratch, to: scratch)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.createSymbolicLink(
-            at: bin.appendingPathComponent("gh-users"), withDestinationURL: BinaryRunner.binary)
-        let tokens = scratch.appendingPathComponent("tokens")
-        try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
-        for shard in 1...4 {
-            try "gho_shard\(shard)_token\n".write(
-                to: tokens.appendingPathComponent("shard-\(shard)"), atomically: true, encoding: .utf8)
+        let blocks = try CrawlingPage.blocks().filter { $0.language == "sh" && $0.requires == tool }
+        #expect(!blocks.isEmpty)
+        let runs = try await PlainBlocks.run(blocks, in: scratch, server: plain.server, tool: tool)
+        for run in runs {
+            #expect(run.status == 0, "block at line \(run.block.line) exited \(run.status):\n\(run.stderr)")
         }
-        let blocks = try CrawlingPage.blocks().filter {
-            $0.language == "sh" && ($0.requires == nil || $0.requires == tool)
-        }
-        #expect(blocks.contains { $0.requires == tool })
-        var path = [bin.path]
-        if let tool, let found = Tool.find(tool) { path.append(found.deletingLastPathComponent().path) }
-        path += ["/usr/local/bin", "/usr/bin", "/bin"]
-        var runs: [BlockRun] = []
-        for block in blocks {
-            let result = try await BinaryRunner.shell(
-                "set -euo pipefail\ncd \"$SCRATCH\"\n" + block.text,
-                environment: [
-                    "SCRATCH": scratch.path, "PATH": path.joined(separator: ":"), "GH_USERS_API_URL": server.baseURL,
-                    "GH_TOKEN": "gho_crawling_doc", "HOME": scratch.path,
-                ],
-                timeout: 300)
-            #expect(result.status == 0, "block at line \(block.line) exited \(result.status):\n\(result.stderr)")
-            runs.append(BlockRun(block: block, stdout: result.stdout, stderr: result.stderr))
-        }
-        try check(scratch, server, runs)
+        try check(scratch, plain.server, plain.runs + runs)
     }
 
     private func ids(in file: URL) throws -> [Int] {
@@ -156,8 +140,9 @@ struct CrawlingBlock: Sendable {
     let text: String
 }
 
-struct BlockRun {
+struct BlockRun: Sendable {
     let block: CrawlingBlock
+    let status: Int32
     let stdout: String
     let stderr: String
 }
@@ -237,4 +222,63 @@ enum Tool {
             return process.terminationStatus == 0
         }
     }()
+}
+
+/// Runs the page's plain blocks once, before the suite's tests, against a stand-in that serves the whole suite;
+/// stops it and removes their folder after the last test.
+struct PlainBlocks: SuiteTrait, TestScoping {
+    struct Run: Sendable {
+        let scratch: URL
+        let server: StandInServer
+        let runs: [BlockRun]
+    }
+
+    @TaskLocal static var current: Run?
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let server = try StandInServer(
+            configuration: StandInConfiguration(
+                userCount: CrawlingDocTests.population, rateLimit: 1_000_000, searchRateLimit: 1_000_000))
+        try server.start()
+        defer { server.stop() }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-crawling-\(UUID())")
+        let bin = scratch.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.createSymbolicLink(
+            at: bin.appendingPathComponent("gh-users"), withDestinationURL: BinaryRunner.binary)
+        let tokens = scratch.appendingPathComponent("tokens")
+        try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
+        for shard in 1...4 {
+            try "gho_shard\(shard)_token\n".write(
+                to: tokens.appendingPathComponent("shard-\(shard)"), atomically: true, encoding: .utf8)
+        }
+        let blocks = try CrawlingPage.blocks().filter { $0.language == "sh" && $0.requires == nil }
+        let runs = try await Self.run(blocks, in: scratch, server: server, tool: nil)
+        try await Self.$current.withValue(Run(scratch: scratch, server: server, runs: runs)) { try await function() }
+    }
+
+    /// Runs `blocks` in order in `scratch`, each in its own bash with `set -euo pipefail`, the folder's `bin`
+    /// (gh-users) and `tool`'s folder on PATH.
+    static func run(_ blocks: [CrawlingBlock], in scratch: URL, server: StandInServer, tool: String?) async throws
+        -> [BlockRun]
+    {
+        var path = [scratch.appendingPathComponent("bin").path]
+        if let tool, let found = Tool.find(tool) { path.append(found.deletingLastPathComponent().path) }
+        path += ["/usr/local/bin", "/usr/bin", "/bin"]
+        var runs: [BlockRun] = []
+        for block in blocks {
+            let result = try await BinaryRunner.shell(
+                "set -euo pipefail\ncd \"$SCRATCH\"\n" + block.text,
+                environment: [
+                    "SCRATCH": scratch.path, "PATH": path.joined(separator: ":"), "GH_USERS_API_URL": server.baseURL,
+                    "GH_TOKEN": "gho_crawling_doc", "HOME": scratch.path,
+                ],
+                timeout: 300)
+            runs.append(BlockRun(block: block, status: result.status, stdout: result.stdout, stderr: result.stderr))
+        }
+        return runs
+    }
 }

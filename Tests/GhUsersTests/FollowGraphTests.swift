@@ -191,9 +191,11 @@ struct FollowChangeTests {
         let (io, out, _) = IOStreams.test(stdin: "alice\n\n# a comment\nbob\n")
         var (env, _, _) = AppEnvironment.test(http: github, environment: token)
         env.io = io
-        let started = ContinuousClock.now
+        // The writes are a second apart: the clock sees the one wait between them, and the test never sleeps.
+        let clock = TickingClock(step: .zero)
+        env.writeClock = clock.clock
         #expect(await run(["follow", "-", "--format", "tsv"], env) == 0)
-        #expect(ContinuousClock.now - started >= .seconds(1))
+        #expect(clock.waits == [.seconds(1)])
         #expect(github.calls == ["PUT /user/following/alice", "PUT /user/following/bob"])
         #expect(out.text == "alice\tfollow\tfollowed\nbob\tfollow\tfollowed\n")
         let (bad, _, err) = IOStreams.test(stdin: "alice\nnot a login\n")

@@ -78,26 +78,27 @@ struct HostilePagingTests {
         #expect(server.requests == 2)
     }
 
-    /// The URLs followed are kept by digest, 32 bytes each: 200 pages of 64 KB next links keep 6.4 KB, not 13 MB
+    /// The URLs followed are kept by digest, 32 bytes each: 40 pages of 64 KB next links keep 1.3 KB, not 2.6 MB
     /// (issue 38: an endless list of them grew 7 MB a second), and a link back to the first of them is still
-    /// caught.
+    /// caught. (Each link is hashed, by a debug build in the tests: 40 pages, not 200, keep that to a fifth.)
     @Test func longNextLinksAreKeptByDigestAndACycleIsStillCaught() async {
         let pad = String(repeating: "x", count: 64 * 1024)
+        let count = 40
         var pages: [String: Page<User>] = ["": users([0], next: "1" + pad)]
-        for index in 1...200 {
-            pages["\(index)" + pad] = users([Int64(index)], next: index == 200 ? "1" + pad : "\(index + 1)" + pad)
+        for index in 1...count {
+            pages["\(index)" + pad] = users([Int64(index)], next: index == count ? "1" + pad : "\(index + 1)" + pad)
         }
         let server = ScriptedPages(pages)
         let model = PagedListViewModel<User>(
             limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
-        #expect(written.count == 201)
+        #expect(written.count == count + 1)
         guard case .malformedResponse(_, let detail, _) = failure else {
             Issue.record("paging did not stop: \(String(describing: failure))")
             return
         }
         #expect(detail.hasPrefix("the next-page link leads back to a page already read"))
-        #expect(model.rememberedURLBytes <= 201 * 32, "\(model.rememberedURLBytes) bytes kept")
+        #expect(model.rememberedURLBytes <= (count + 1) * 32, "\(model.rememberedURLBytes) bytes kept")
     }
 
     @Test func pagesOfIdsAlreadyWrittenUnderNewURLsStopAtOnce() async {
@@ -223,7 +224,7 @@ struct HostilePagingTests {
             "": users([1, 2], next: "p2"), "p2": users([], next: "p3"), "p3": users([3], next: "p4"),
             "p4": users([], next: "p5"), "p5": users([], next: "p6"), "p6": users([4, 5], next: nil),
         ]
-        for round in 0..<200 {
+        for round in 0..<Stress.rounds(60) {
             let server = ScriptedPages(pages)
             let model = PagedListViewModel<User>(
                 limit: .all,

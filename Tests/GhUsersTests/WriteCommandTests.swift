@@ -9,7 +9,7 @@ import Testing
 
 /// A clock that never sleeps: each reading is `step` after the one before (the time a write takes), and a
 /// wait moves it on by the time asked for, which it records.
-private final class TickingClock: @unchecked Sendable {
+final class TickingClock: @unchecked Sendable {
     private let lock = NSLock()
     private let step: Duration
     private var instant = ContinuousClock.now
@@ -381,7 +381,7 @@ struct WriteCommandTests {
 /// was done and not done, status 130, and the command that finishes the job.
 struct WriteCancellationStressTests {
     @Test func aRunCancelledWhileItWaitsStopsCleanlyEveryTime() async throws {
-        for attempt in 0..<200 {
+        for attempt in 0..<Stress.rounds(50) {
             // Cancelled during the first wait, or the second.
             let doneBefore = 1 + attempt % 2
             let github = StubTransport.acceptingWrites()

@@ -130,6 +130,12 @@ final class RawHTTPConnection {
         buffer.isEmpty && !receiveMore()
     }
 
+    /// True if some of an answer has arrived and is waiting to be read; never waits for one.
+    func hasBytesWaiting() -> Bool {
+        var byte: UInt8 = 0
+        return !buffer.isEmpty || recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
     private func receiveMore() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16_384)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }

@@ -28,6 +28,35 @@ import Testing
         }
     }
 
+    /// A request that comes before the wait a fault asked for is counted, whether the wait was a Retry-After in
+    /// seconds, one as an HTTP date, or a spent limit's reset; one after it, or for another path, is not.
+    @Test func requestsBeforeTheWaitAFaultAskedForAreCounted() throws {
+        try withStandInServer { server throws in
+            let format = DateFormatter()
+            format.locale = Locale(identifier: "en_US_POSIX")
+            format.timeZone = TimeZone(identifier: "GMT")
+            format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = format.string(from: Date().addingTimeInterval(600))
+            server.injectFaults([.secondaryRateLimit(retryAfterSeconds: 600)], forPath: "/users/octocat")
+            server.injectFaults(
+                [.status(429, body: "{}", headers: ["Retry-After": date])], forPath: "/users/Yamada-Taro")
+            server.injectFaults([.primaryRateLimitExhausted(resetAfterSeconds: 600)], forPath: "/users")
+            server.injectFaults([.status(500, body: "{}")], forPath: "/users/octocat/followers")
+            for path in ["/users/octocat", "/users/Yamada-Taro", "/users", "/users/octocat/followers"] {
+                #expect(try fetch(server, path).status != 200)
+                #expect(server.requestsTooEarly == 0)
+            }
+            #expect(try fetch(server, "/users/octocat").status == 200)
+            #expect(try fetch(server, "/users/Yamada-Taro").status == 200)
+            #expect(try fetch(server, "/users?since=5").status == 200)
+            #expect(try fetch(server, "/users/octocat/followers").status == 200)
+            #expect(server.requestsTooEarly == 3)
+            server.advanceClock(bySeconds: 601)
+            for path in ["/users/octocat", "/users/Yamada-Taro", "/users"] { _ = try fetch(server, path) }
+            #expect(server.requestsTooEarly == 3)
+        }
+    }
+
     @Test func faultsOnlyHitTheirOwnDecodedPath() throws {
         try withStandInServer { server throws in
             server.injectFaults([.status(503, body: "{}")], forPath: "/users/dependabot[bot]")

@@ -53,7 +53,7 @@ struct FirstAnswerGateTests {
     /// Many runs of many passes, a third of them cancelled at random moments: every pass that is not cancelled
     /// goes on once the gate opens, exactly one leads each time, and nothing is left waiting.
     @Test func manyPassesWithCancellationsNeverHangOrLeadTwice() async throws {
-        for run in 0..<200 {
+        for run in 0..<Stress.rounds(50) {
             // With room ahead or without (HTTPS lets four go before the first answer).
             let gate = FirstAnswerGate(ahead: 1 + run % 5)
             let outcomes = await withTaskGroup(of: Bool?.self) { group in

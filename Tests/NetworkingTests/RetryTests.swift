@@ -285,10 +285,17 @@ struct HTTPClientRetryTests {
     @Test func cancellationStopsTheLoop() async {
         let stub = StubTransport()
         for _ in 0..<4 { stub.stub(url.absoluteString, status: 503) }
+        // Cancelled once the loop waits to retry, whenever that is on a busy machine, not after a guessed 100 ms.
+        let (waiting, entered) = AsyncStream<Void>.makeStream()
         let sleeping = RetryClock(
-            now: { now }, random: { 1 }, sleep: { duration, _ in try await Task.sleep(for: .seconds(30)) })
+            now: { now }, random: { 1 },
+            sleep: { duration, _ in
+                entered.yield()
+                try await Task.sleep(for: .seconds(30))
+            })
         let task = Task { try await client(stub, clock: sleeping).get(url) }
-        try? await Task.sleep(for: .milliseconds(100))
+        var wait = waiting.makeAsyncIterator()
+        await wait.next()
         task.cancel()
         await #expect(throws: TransportError.cancelled) { try await task.value }
         #expect(stub.received.count == 1)

@@ -48,6 +48,8 @@ struct AppEnvironment: Sendable {
     var makeCacheRepository: @Sendable (CacheLocation) -> (any CacheRepository)?
     /// Throws an error whose description is fit for the user.
     var readTokenFile: @Sendable (String) throws -> TokenFile
+    /// The clock a write command spaces its writes by: the real one, or a test's that never sleeps.
+    var writeClock = WriteClock.live
 
     static let version = "0.1.0"
     static var userAgent: String { "gh-users/\(version)" }

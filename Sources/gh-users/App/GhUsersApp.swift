@@ -67,7 +67,8 @@ struct GhUsersApp: Sendable {
                 ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"])),
             common: common,
             programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
-            stdoutFile: environment.stdoutFile
+            stdoutFile: environment.stdoutFile,
+            writeClock: environment.writeClock
         )
     }
 

@@ -13,4 +13,6 @@ struct CommandContext: Sendable {
     var stdoutFile: String?
     /// How the command waits on its reader (`OutputSink.waitForReader`): the real clock, or a test's.
     var sleep: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    /// The clock a write command spaces its writes by: the real one, or a test's.
+    var writeClock = WriteClock.live
 }

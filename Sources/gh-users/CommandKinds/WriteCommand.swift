@@ -154,7 +154,7 @@ struct WriteRun: GitHubRun {
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         await WriteCoordinator(
-            declaration: declaration, options: options, context: context, github: github, clock: .live
+            declaration: declaration, options: options, context: context, github: github, clock: context.writeClock
         ).run()
     }
 }
