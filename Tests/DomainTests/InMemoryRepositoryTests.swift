@@ -61,6 +61,29 @@ private final class InMemoryContributions: ContributionsRepository, @unchecked S
     }
 }
 
+/// A GraphQL endpoint held in memory: it refuses as too large any batch over `largest` logins, answers an
+/// organization (a login starting "org-") as one GraphQL cannot give, and records the batch sizes asked.
+private final class InMemoryGraphQL: GraphQLProfilesRepository, @unchecked Sendable {
+    private let lock = NSLock()
+    private let largest: Int
+    private var asked: [Int] = []
+    var batches: [Int] { lock.withLock { asked } }
+
+    init(largest: Int) {
+        self.largest = largest
+    }
+
+    func profiles(_ logins: [Login]) async throws(GraphQLBatchFailure) -> GraphQLBatch {
+        lock.withLock { asked.append(logins.count) }
+        guard logins.count <= largest else { throw .tooLarge("the node limit") }
+        let lookups = logins.map { login -> GraphQLLookup in
+            login.value.hasPrefix("org-")
+                ? .needsREST : .found(makeUser(Int64(login.value.dropFirst(1)) ?? 0, login.value))
+        }
+        return GraphQLBatch(lookups: lookups, cost: 1, remaining: 4_999)
+    }
+}
+
 struct InMemoryRepositoryTests {
     private func login(_ text: String) -> Login {
         try! Login(validating: text)
@@ -98,5 +121,21 @@ struct InMemoryRepositoryTests {
         }
         let lengths = contributions.pieces.map { $0.upperBound.ordinal - $0.lowerBound.ordinal + 1 }
         #expect(lengths.last == ContributionSpan.shortestPiece)
+    }
+
+    /// A batch too large is halved until it passes, every account comes back in the order asked, and one
+    /// GraphQL cannot give is asked of REST.
+    @Test func batchesTooLargeAreHalvedAndAnOrganizationGoesToREST() async {
+        let graphQL = InMemoryGraphQL(largest: 30)
+        let rest = InMemoryUsers([makeUser(9_000, "org-github")])
+        let logins = (1...60).map { login("u\($0)") } + [login("org-github")]
+        let useCase = GraphQLProfilesUseCase(graphQL: graphQL, rest: rest, concurrency: 1)
+        let results = await useCase.execute(logins)
+        #expect(results.map { try? $0.get().login } == logins.map(\.value))
+        #expect(graphQL.batches.first == 61)
+        #expect(graphQL.batches.dropFirst().allSatisfy { $0 <= 31 })
+        #expect(useCase.statistics.requests == graphQL.batches.count)
+        #expect(useCase.statistics.restFallbacks == 1)
+        #expect(useCase.statistics.profiles == 60)
     }
 }
