@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes straight to a file descriptor with `write(2)`, retrying short writes and EINTR.
+/// Needs SIGPIPE ignored so that a closed pipe surfaces as EPIPE instead of killing the process, and SIGXFSZ
+/// ignored so that a file-size limit (`ulimit -f`) surfaces as EFBIG.
+/// Only EPIPE (the reader left) is `OutputClosedError`; any other failure (a full disk, a file too large, an I/O
+/// error) is `OutputWriteError`, because what was written is then cut short and the command must fail.
+package struct FileDescriptorSink: OutputSink {
+    let descriptor: Int32
+
+    package init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    package func write(_ bytes: [UInt8]) throws {
+        let failure: (code: Int32, written: Int)? = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return (errno, offset)
+                }
+                offset += written
+            }
+            return nil
+        }
+        guard let failure else { return }
+        if failure.code == EPIPE { throw OutputClosedError() }
+        throw OutputWriteError(
+            message: "cannot write to \(streamName): \(SystemError.reason(failure.code))"
+                + (failure.written > 0 ? " (what was written ends in a cut record)" : ""),
+            written: failure.written)
+    }
+
+    /// A pipe whose reader closed polls as POLLERR on Linux, and a socket whose peer left as POLLHUP; a file or
+    /// a terminal as neither.
+    package var readerHasLeft: Bool {
+        var poller = pollfd(fd: descriptor, events: 0, revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return false }
+        return poller.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
+    /// What FIONREAD counts in a pipe, which Linux answers on either end; nil for a file, a terminal or a socket.
+    package var unreadBytes: Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return nil }
+        var count: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : nil
+    }
+
+    /// `fcntl(F_GETFL)` fails (EBADF) on a descriptor that is not open, and says read-only for one that
+    /// `StandardDescriptors.holdClosed` holds.
+    package var isOpen: Bool {
+        let flags = fcntl(descriptor, F_GETFL)
+        return flags != -1 && flags & O_ACCMODE != O_RDONLY
+    }
+
+    private var streamName: String {
+        switch descriptor {
+        case STDOUT_FILENO: return "stdout"
+        case STDERR_FILENO: return "stderr"
+        default: return "file descriptor \(descriptor)"
+        }
+    }
+}
+
+/// The standard descriptors a process may start without (`>&-`, `2>&-`, `<&-`).
+package enum StandardDescriptors {
+    /// Puts /dev/null, opened the wrong way round, on each of stdin, stdout and stderr that is closed, before
+    /// anything else opens a file: a closed one keeps failing as closed (EBADF, and `isOpen` is false), and no
+    /// pipe or file opened later takes its number, so no output or diagnostic goes into one. Call it first.
+    package static func holdClosed() {
+        for (descriptor, mode) in [(STDIN_FILENO, O_WRONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_RDONLY)]
+        where fcntl(descriptor, F_GETFL) == -1 {
+            // The lowest free number is the closed one, or a lower one also closed, which the loop fills first.
+            _ = open("/dev/null", mode)
+        }
+    }
+}
+
+/// Words for an errno in a message.
+package enum SystemError {
+    /// strerror's text, lowercased as the rest of a message is: "no space left on device".
+    package static func reason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.write(descriptor, pointer, count)
+    #else
+        return Darwin.write(descriptor, pointer, count)
+    #endif
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where a token may go: only to the API's own origin (scheme, host and port), and over plain http only
+/// when that origin is a loopback address.
+package enum OriginPolicy {
+    package static func mayReceiveToken(_ url: URL, apiRoot: URL) -> Bool {
+        guard sameOrigin(url, apiRoot) else { return false }
+        return isSecureOrLoopback(url)
+    }
+
+    /// A `Link` URL is followed only on the API's own origin: another server's page would be mixed into the
+    /// output as if GitHub had sent it.
+    package static func mayFollowLink(_ url: URL, apiRoot: URL) -> Bool {
+        sameOrigin(url, apiRoot)
+    }
+
+    /// `scheme://host:port` as a message names it (the port only when the URL gives one).
+    package static func origin(_ url: URL) -> String {
+        (url.scheme ?? "") + "://" + (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    package static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
+            && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && effectivePort(lhs) == effectivePort(rhs)
+    }
+
+    /// The host that must go around any proxy: an http API root on a loopback address that is sent the token.
+    /// A proxy over plain http reads the whole request, the token too (`http_proxy`, `ALL_PROXY`), and a
+    /// loopback address is this machine's own, which no proxy is needed to reach. nil for an https root (the
+    /// proxy tunnels it, and sees no token) or when no token goes.
+    package static func mustBypassProxy(apiRoot: URL, sendsToken: Bool) -> String? {
+        guard sendsToken, apiRoot.scheme?.lowercased() == "http", let host = apiRoot.host, isLoopback(host: host)
+        else { return nil }
+        return host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    }
+
+    package static func isSecureOrLoopback(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "https": return true
+        case "http": return isLoopback(host: url.host ?? "")
+        default: return false
+        }
+    }
+
+    package static func isLoopback(host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "https": return 443
+        case "http": return 80
+        default: return nil
+        }
+    }
+}
