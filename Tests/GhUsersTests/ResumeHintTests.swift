@@ -51,7 +51,7 @@ struct ResumeHintTests {
         if movesSince { expected.since = 4242 }
         #expect(
             try invocation(Array(words.dropFirst()))
-                == ListUsersCommand.declaration.invocation(expected, original.common))
+                == Command(ListUsersOptions.self).invocation(expected, original.common))
     }
 
     @Test func aFailedJSONCrawlSaysHowToGoOnInJSON() async {

@@ -5,7 +5,7 @@ import Testing
 /// What the router should return for each command, spelled as the tables of argv read best.
 extension Route {
     static func listUsers(_ options: ListUsersOptions, _ common: CommonOptions) -> Route {
-        .run(ListUsersCommand.declaration.invocation(options, common))
+        .run(Command(ListUsersOptions.self).invocation(options, common))
     }
 
     static func showUsers(_ options: ShowUsersOptions, _ common: CommonOptions) -> Route {

@@ -6,25 +6,20 @@ import Domain
 /// in place of the list, full profiles, and a token for some options. Everything else (paging,
 /// prefetch, streaming, JSON closing, resume hints, progress) is the shared `PagedListCoordinator`'s.
 struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
-    typealias Admission = ListAdmission<Item>
-
     /// What the items are called in help and messages ("repositories").
     let noun: String
     /// How the list is paged, when not as `--limit`, `--all` and `--per-page` say (`followers --changes`).
     let paging: (@Sendable (Options) -> PagingPlan)?
     let list: @Sendable (Options) -> ListResource<Item>
     /// A fresh admission rule for each run: which items are written (a fork filter, the `/users` id floor).
-    let admission: @Sendable (Options) -> Admission
+    let admission: @Sendable (Options) -> ListAdmission<Item>
     /// The table's columns: most lists have the same whatever the options.
     let columns: (@Sendable (RenderContext) -> [Column<Item>])?
     /// The columns, for a list whose columns depend on the options as well (`events --received`).
     let layout: (@Sendable (Options, RenderContext) -> [Column<Item>])?
     /// How a run is presented beyond its records: a resume hint, closing notes (`presented(by:)`); nil for
     /// the noun alone.
-    private(set) var presentation: (@Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation)?
-    /// How to go on from the last item written, for a list that can be resumed (`resumable(by:)`).
-    private(set) var resumeHint:
-        (@Sendable (_ last: Item, _ writtenBeforeStop: Int?, Options, CommandContext) -> String)?
+    private(set) var presentation: (@Sendable (Options, CommandContext) -> ListPresentation)?
     /// Pages prepared here in place of the list, for the options that need them (`prepared(by:)`).
     private(set) var prepare: (@Sendable (Options, GitHubReader, PagingPlan) -> PreparedList<Item>?)?
     /// For a listing of accounts: `--full`, each account written as its profile (`fullProfiles(_:)`).
@@ -38,7 +33,7 @@ struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
         noun: String,
         paging: (@Sendable (Options) -> PagingPlan)? = nil,
         list: @escaping @Sendable (Options) -> ListResource<Item>,
-        admission: @escaping @Sendable (Options) -> Admission = ListDeclaration.unseen(id: \.listedID),
+        admission: @escaping @Sendable (Options) -> ListAdmission<Item> = ListDeclaration.unseen(id: \.listedID),
         columns: (@Sendable (RenderContext) -> [Column<Item>])? = Item.listColumns,
         layout: (@Sendable (Options, RenderContext) -> [Column<Item>])? = nil
     ) {
@@ -58,20 +53,10 @@ struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
 
     /// The same list, presented its own way: a resume hint, closing notes.
     func presented(
-        by presentation: @escaping @Sendable (Options, CommandContext) -> PagedListCoordinator<Item>.Presentation
+        by presentation: @escaping @Sendable (Options, CommandContext) -> ListPresentation
     ) -> Self {
         var copy = self
         copy.presentation = presentation
-        return copy
-    }
-
-    /// A list that can be resumed: the hint, given the last item written and how many this run wrote when it
-    /// stopped short of its limit, is worked out only when a run stops with more to come.
-    func resumable(
-        by hint: @escaping @Sendable (_ last: Item, _ writtenBeforeStop: Int?, Options, CommandContext) -> String
-    ) -> Self {
-        var copy = self
-        copy.resumeHint = hint
         return copy
     }
 
@@ -131,11 +116,11 @@ struct ListDeclaration<Options: PagedOptions, Item: ListedItem>: Sendable {
     static func unseen(
         id: @escaping @Sendable (Item) -> Int64?,
         keep: @escaping @Sendable (Options) -> (Item) -> Bool = { _ in { _ in true } }
-    ) -> @Sendable (Options) -> Admission {
+    ) -> @Sendable (Options) -> ListAdmission<Item> {
         { options in
             let seen = SeenIDs()
             let kept = keep(options)
-            return Admission(
+            return ListAdmission(
                 admit: { item in
                     guard let identity = id(item) else { return kept(item) }
                     return seen.admit(identity) && kept(item)
@@ -169,4 +154,12 @@ extension Record: ListedItem {
 
 extension Repo: ListedItem {
     var listedID: Int64? { id }
+}
+
+/// How a declared list is presented beyond its records: its noun, what a terminal is told of an empty list, and
+/// lines for stderr once it ends (a search's 1,000-result cap).
+struct ListPresentation: Sendable {
+    let noun: String
+    var emptyNote: String?
+    var closingNotes: @Sendable (_ taken: Int, _ totalCount: Int?, _ incomplete: Bool) -> [String] = { _, _, _ in [] }
 }

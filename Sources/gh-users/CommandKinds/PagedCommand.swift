@@ -74,21 +74,18 @@ struct ListRun<Options: PagedOptions, Item: ListedItem>: GitHubRun {
             let chosen = options[keyPath: stage.options]
             return chosen.full ? (stage, chosen) : nil
         }
-        var presentation = declaration.presentation?(options, context) ?? .init(noun: declaration.noun)
-        if let hint = declaration.resumeHint {
-            let options = options
-            presentation.resumeHint = { last, written in hint(last, written, options, context) }
-        }
+        let presentation = declaration.presentation?(options, context) ?? .init(noun: declaration.noun)
         let render = context.render
         let columns =
             !render.readsColumns
             ? []
             : expanding.map { stage, _ in stage.columns(render) } ?? declaration.columns(options, render)
-        return await PagedListCoordinator(
-            viewModel: declaration.viewModel(options, github, plan: plan), columns: columns, presentation: presentation,
-            command: context,
-            expansion: expanding.map { stage, chosen in stage.expansion(chosen, github) }
-        ).run()
+        var stream = ListStream(noun: presentation.noun, columns: columns, command: context)
+        stream.emptyNote = presentation.emptyNote
+        stream.expansion = expanding.map { stage, chosen in stage.expansion(chosen, github) }
+        let end = await stream.stream(declaration.viewModel(options, github, plan: plan))
+        return stream.close(
+            end, notes: presentation.closingNotes(end.taken, end.totalCount, end.incompleteResults))
     }
 
     /// Exit 4 before anything is sent, when these options need a token and there is none.
@@ -114,9 +111,7 @@ extension ListDeclaration {
     /// serves it.
     func viewModel(_ options: Options, _ github: GitHubReader, plan: PagingPlan) -> PagedListViewModel<Item> {
         if let prepared = prepare?(options, github, plan) {
-            return PagedListViewModel(
-                limit: plan.limit, noting: prepared.load, admit: prepared.admission.admit,
-                isNew: prepared.admission.isNew, isLast: prepared.admission.isLast)
+            return PagedListViewModel(limit: plan.limit, noting: prepared.load, admission: prepared.admission)
         }
         return PagedListViewModel(
             limit: plan.limit, list: list(options), perPage: plan.perPage, github: github,

@@ -14,7 +14,7 @@ enum ListLoopEnd {
 
 /// The `--full` mode: admitted items go through an `ExpansionWindow`, which expands them a batch at a time, and
 /// the batches are written in the listing's order. The next page is read only while the window has room.
-struct ExpandingListLoop<Item: JSONRecord> {
+struct ExpandingListLoop<Item: ListedItem> {
     let viewModel: PagedListViewModel<Item>
     let window: ExpansionWindow<Item>
     /// Whether a page's items are held until the page is whole, for a checkpoint after each page.
@@ -78,20 +78,27 @@ struct ExpandingListLoop<Item: JSONRecord> {
 
 /// Where a list run writes: stdout through the record writer, a progress line on stderr, and the checkpoint
 /// after each page. It remembers the last item that reached stdout: the only safe place to resume from.
-struct ListOutput<Item: JSONRecord> {
+struct ListOutput<Item: ListedItem> {
     let io: IOStreams
     var writer: RecordStreamWriter<Item>
-    let presentation: PagedListCoordinator<Item>.Presentation
+    let noun: String
+    let resume: (any ResumeHint)?
+    let checkpoint: (any PageCheckpoint)?
     let progress: ProgressLine
     private(set) var lastWritten: Item?
     /// How many items this run has written whole, up to `lastWritten`.
     private(set) var written = 0
 
-    init(io: IOStreams, writer: RecordStreamWriter<Item>, presentation: PagedListCoordinator<Item>.Presentation) {
+    init(
+        io: IOStreams, writer: RecordStreamWriter<Item>, noun: String, resume: (any ResumeHint)?,
+        checkpoint: (any PageCheckpoint)?
+    ) {
         self.io = io
         self.writer = writer
-        self.presentation = presentation
-        progress = ProgressLine(io: io, noun: presentation.noun)
+        self.noun = noun
+        self.resume = resume
+        self.checkpoint = checkpoint
+        progress = ProgressLine(io: io, noun: noun)
     }
 
     /// Writes one chunk, and runs the checkpoint when it completes a page; nil once written, else how the run
@@ -103,7 +110,7 @@ struct ListOutput<Item: JSONRecord> {
             let has = JSONText.keys(at: [], in: item.raw.bytes)
             return .failed(
                 .refused(
-                    "the \(presentation.noun) GitHub sent have none of the keys this output reads ("
+                    "the \(noun) GitHub sent have none of the keys this output reads ("
                         + keys.joined(separator: ", ") + "), so every row would be blank; the first has "
                         + (has.isEmpty
                             ? "no keys" : has.prefix(8).joined(separator: ", ") + (has.count > 8 ? ", …" : ""))
@@ -132,7 +139,7 @@ struct ListOutput<Item: JSONRecord> {
             }
             if let last = items.last { lastWritten = last }
             written += items.count
-            if endsPage, let last = items.last { try presentation.pageWritten?(last) }
+            if endsPage, let checkpoint, let id = items.last?.listedID { try checkpoint.pageWritten(lastID: id) }
         } catch let failure as OutputWriteError {
             progress.clear()
             var message = "gh-users: " + failure.message + "\n"
@@ -142,11 +149,11 @@ struct ListOutput<Item: JSONRecord> {
             if whole > 0 { lastWritten = items[whole - 1] }
             // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.
             if failure.written != nil { written += whole }
-            if let lastWritten, let hint = presentation.resumeHint {
+            if let id = lastWritten?.listedID, let resume {
                 if let written = failure.written, written > (whole > 0 ? ends[whole - 1] : 0) {
                     message += "Remove the unfinished last line from the output before you continue.\n"
                 }
-                message += hint(lastWritten, written) + "\n"
+                message += resume.hint(afterID: id, written: written) + "\n"
             }
             io.writeErr(message)
             return .setupFailed

@@ -48,7 +48,8 @@ final class PagedListViewModel<Item: Sendable> {
 
     private let pages: Pages
     private let limit: ItemLimit
-    private let admit: (Item) -> Bool
+    /// Which items are written, what is new, and where the list ends (`Admission`).
+    private let admission: any Admission<Item>
 
     /// No more pages will be loaded: the limit is reached or GitHub has nothing after the last page.
     private(set) var isExhausted = false
@@ -63,12 +64,6 @@ final class PagedListViewModel<Item: Sendable> {
     private var pendingFailure: DomainError?
     /// Empty pages in a row that still linked to a next one: followed, up to `maximumEmptyPagesInARow`.
     private var emptyPagesInARow = 0
-    /// Whether an item was never seen before, for lists that keep ids; without it, an item `admit` lets
-    /// through is the sign of progress.
-    private var isNew: ((Item) -> Bool)?
-    /// Whether the list ends at an item, nothing after it being wanted (`list --until`): the items after it
-    /// are dropped, and no page past it is requested.
-    private let isLast: ((Item) -> Bool)?
     /// The loader's closing lines, as the latest page brought them.
     private(set) var closingNotes: [String] = []
     /// The latest page's `total_count`, for searches.
@@ -97,30 +92,36 @@ final class PagedListViewModel<Item: Sendable> {
     /// `isNew` tells a page of repeats (a server going round in circles) from a page whose items were all
     /// filtered out; without it, a page with nothing admitted counts as one of repeats.
     init(
-        limit: ItemLimit, noting load: @escaping NotingLoader, admit: @escaping (Item) -> Bool = { _ in true },
-        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil, aheadBudget: Int = defaultAheadBudget
+        limit: ItemLimit, noting load: @escaping NotingLoader, admission: any Admission<Item>,
+        aheadBudget: Int = defaultAheadBudget
     ) {
         self.limit = limit
         self.aheadBudget = aheadBudget
         pages = .loaded(load)
-        self.admit = admit
-        self.isNew = isNew
-        self.isLast = isLast
+        self.admission = admission
+    }
+
+    /// A loader, and a rule given as closures.
+    convenience init(
+        limit: ItemLimit, noting load: @escaping NotingLoader, admit: @escaping (Item) -> Bool = { _ in true },
+        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil, aheadBudget: Int = defaultAheadBudget
+    ) {
+        self.init(
+            limit: limit, noting: load, admission: ListAdmission(admit: admit, isNew: isNew, isLast: isLast),
+            aheadBudget: aheadBudget)
     }
 
     /// A list as GitHub serves it: the first page with `perPage` items, then each `Link` followed.
     init(
         limit: ItemLimit, list: ListResource<Item>, perPage: Int, github: any ResourceRepository,
-        admission: ListAdmission<Item>, aheadBudget: Int = defaultAheadBudget
+        admission: any Admission<Item>, aheadBudget: Int = defaultAheadBudget
     ) {
         self.limit = limit
         self.aheadBudget = aheadBudget
         pages = .listed(list, perPage: perPage, github: github)
-        admit = admission.admit
-        isNew = admission.isNew
-        isLast = admission.isLast
+        self.admission = admission
         // A list that ends at an item (`list --until`) may not want the page its last page names.
-        if admission.isLast == nil {
+        if !admission.endsAtAnItem {
             early = EarlyPages(limit: limit, perPage: perPage, pages: pages, aheadBudget: aheadBudget)
         }
     }
@@ -152,9 +153,9 @@ final class PagedListViewModel<Item: Sendable> {
                 return try await first()
             },
             // Every id is recorded, kept or not, so `isNew` can tell a page of repeats from a page of forks.
-            admit: { seen.admit(id($0)) && keep($0) }
+            admit: { seen.admit(id($0)) && keep($0) },
+            isNew: { !seen.contains(id($0)) }
         )
-        isNew = { !seen.contains(id($0)) }
     }
 
     /// A page whose body was over this size gives its memory back to the system once it is let go
@@ -239,10 +240,13 @@ final class PagedListViewModel<Item: Sendable> {
         totalCount = page.totalCount ?? totalCount
         incompleteResults = incompleteResults || page.incompleteResults
         // Asked before `admit`, which records what it sees.
-        let bringsNew = isNew.map { fresh.contains(where: $0) }
-        let end = isLast.flatMap { fresh.firstIndex(where: $0) }
+        let admission = self.admission
+        // nil for a rule that keeps no ids: it answers nil for every item.
+        let keepsIDs = fresh.first.map { admission.isNew($0) != nil } ?? false
+        let bringsNew = keepsIDs ? fresh.contains { admission.isNew($0) == true } : nil
+        let end = admission.endsAtAnItem ? fresh.firstIndex(where: admission.isLast) : nil
         if let end { fresh.removeSubrange((end + 1)...) }
-        Self.keep(&fresh, where: admit)
+        Self.keep(&fresh, where: admission.admit)
         // A page of items all written before means the server is going round in circles under new URLs; a
         // page that ends the list needs no more paging, whatever it holds.
         if !pageIsEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {

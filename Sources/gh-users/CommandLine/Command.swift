@@ -69,16 +69,64 @@ extension LocalRun where Options == Self {
     var options: Self { self }
 }
 
-/// One command, declared once: its help and options (`spec`), and how argv becomes what runs. The router,
-/// help, completions, the man pages and `--fields` all read this one value.
+/// A command that works with GitHub, written as a type: its help and options declared once (`spec`, from which
+/// help, usage, completions and the man page come), its values read from argv by `init` (a bad one is a usage
+/// error, exit 64, before anything is sent), and a `run` that reads top to bottom: check the input, ask GitHub
+/// through Data, hand the answer to the output. The router picks it; its `run` is its coordinator.
+protocol GitHubCommand: GitHubRun where Options == Self {
+    static var spec: CommandSpec { get }
+    init(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError)
+}
+
+/// A command that runs on this machine alone, written as a type (`cache`, `completion`).
+protocol LocalCommand: LocalRun where Options == Self {
+    static var spec: CommandSpec { get }
+    init(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError)
+}
+
+/// One command, declared once: its help and options (`spec`), and the type argv becomes. The router, help,
+/// completions, the man pages and `--fields` all read this one value.
 struct Command: Sendable {
     private(set) var spec: CommandSpec
-    let parse: @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Invocation.Run
+    private let kind: Kind
     /// The commands nested under this one (`me edit`, `cache clear`), each with its own help, options and usage
     /// errors; the router takes the first word after the command to be one of them when it names one.
     private(set) var subcommands: [Command] = []
     /// A usage error for an option the command does not take but one of its subcommands does (`me --bio x`).
     private(set) var misplaced: (@Sendable (OptionSpec) -> UsageError?)?
+
+    /// What argv becomes: a command type, or (for the kinds not yet written as types) a parse.
+    private enum Kind: Sendable {
+        case github(any GitHubCommand.Type)
+        case local(any LocalCommand.Type)
+        case parsed(@Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Invocation.Run)
+    }
+
+    /// A command written as a type. It takes the output, network, cache and logging groups whatever its spec
+    /// says, so none can be forgotten.
+    init(_ type: any GitHubCommand.Type) {
+        spec = Self.withGitHubGroups(type.spec)
+        kind = .github(type)
+    }
+
+    /// A command that runs on this machine alone, written as a type.
+    init(local type: any LocalCommand.Type) {
+        spec = type.spec
+        kind = .local(type)
+    }
+
+    /// The command's values, as argv gives them; a bad value is a usage error.
+    func parse(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError) -> Invocation.Run {
+        switch kind {
+        case .github(let type): .github(try type.init(parsed, spec: spec))
+        case .local(let type): .local(try type.init(parsed, spec: spec))
+        case .parsed(let parse): try parse(parsed, spec)
+        }
+    }
+
+    private static func withGitHubGroups(_ spec: CommandSpec) -> CommandSpec {
+        spec.adding([OutputGroup.group, NetworkGroup.group, CacheGroup.group, LoggingGroup.group])
+    }
 
     /// A command that works with GitHub. It takes the output, network, cache and logging groups whatever its
     /// spec says, so none can be forgotten.
@@ -94,8 +142,8 @@ struct Command: Sendable {
         github spec: CommandSpec,
         parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Invocation.Run
     ) {
-        self.spec = spec.adding([OutputGroup.group, NetworkGroup.group, CacheGroup.group, LoggingGroup.group])
-        self.parse = parse
+        self.spec = Self.withGitHubGroups(spec)
+        kind = .parsed(parse)
     }
 
     /// A command that runs on this machine alone.
@@ -103,7 +151,7 @@ struct Command: Sendable {
         local spec: CommandSpec, parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Run
     ) {
         self.spec = spec
-        self.parse = { parsed, spec throws(UsageError) in .local(try parse(parsed, spec)) }
+        kind = .parsed { parsed, spec throws(UsageError) in .local(try parse(parsed, spec)) }
     }
 }
 

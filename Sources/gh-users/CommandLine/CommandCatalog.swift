@@ -5,15 +5,40 @@
 /// A line names its command and builds it when asked: a run builds the one command it runs (`routed`), not all
 /// of them, which took 1.4–1.7 ms of a release build's ~6 ms from `main` to the first connection (issue 29).
 enum CommandCatalog {
-    /// One line of the catalog: the command's name, as its spec gives it (a test holds the two together), and
-    /// its declaration, built only when asked for.
+    /// One line of the catalog: the command's name, as its spec gives it (a test holds the two together), its
+    /// section in top-level help, and the command, built only when asked for.
     struct Entry: Sendable {
         let name: String
-        let build: @Sendable () -> Command
+        private let source: Source
+
+        private enum Source: Sendable {
+            case github(any GitHubCommand.Type, CommandSection)
+            case local(any LocalCommand.Type, CommandSection)
+            /// A command declared as a value, for the kinds not yet written as types.
+            case declared(@Sendable () -> Command)
+        }
+
+        init(_ name: String, _ type: any GitHubCommand.Type, _ section: CommandSection) {
+            self.name = name
+            source = .github(type, section)
+        }
+
+        init(_ name: String, local type: any LocalCommand.Type, _ section: CommandSection) {
+            self.name = name
+            source = .local(type, section)
+        }
 
         init(_ name: String, _ build: @escaping @Sendable () -> Command) {
             self.name = name
-            self.build = build
+            source = .declared(build)
+        }
+
+        func build() -> Command {
+            switch source {
+            case .github(let type, let section): Command(type).listed(under: section)
+            case .local(let type, let section): Command(local: type).listed(under: section)
+            case .declared(let build): build()
+            }
         }
     }
 
@@ -33,7 +58,7 @@ enum CommandCatalog {
 
     /// The commands about accounts, yours, searches and crawls, and the setup.
     private static let accounts: [Entry] = [
-        Entry("list") { ListUsersCommand.declaration.listed(under: .searching) },
+        Entry("list", ListUsersOptions.self, .searching),
         Entry("show") { ShowUsersCommand.declaration.listed(under: .people) },
         Entry("repos") { ListReposCommand.declaration.listed(under: .people) },
         Entry("followers") { FollowListCommand.followers.listed(under: .people) },

@@ -59,7 +59,7 @@ struct FollowGraph: Sendable {
                 }
                 return Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil)
             },
-            admission: .init(
+            admission: ListAdmission(
                 admit: { user in seen.admit(user.id) && keep(user) },
                 isNew: { !seen.contains($0.id) }
             )

@@ -214,6 +214,6 @@ struct FollowerChangesCoordinator {
             github: github, login: options.login, output: relation, filter: filter, knownCounts: counts
         ).preparation(perPage: perPage)
         return PagedListViewModel(
-            limit: .all, noting: prepared.load, admit: prepared.admission.admit, isNew: prepared.admission.isNew)
+            limit: .all, noting: prepared.load, admission: prepared.admission)
     }
 }

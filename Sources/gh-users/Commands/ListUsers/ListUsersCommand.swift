@@ -75,73 +75,65 @@ enum ListUsersCommand {
             resume: { $0 })
     }
 
-    static let declaration = Command(
-        github: CommandSpec(
-            name: "list",
-            abstract: "List GitHub accounts in the order they were created (GET /users).",
-            usage:
-                "gh-users list [--since ID] [--until ID] [--state FILE] [--output FILE] [--limit N | --all] "
-                + "[--per-page N] [options]",
-            discussion: """
-                Pages through every account with an id greater than --since, in id order, following GitHub's
-                Link header. Output is written page by page as it arrives. When a crawl stops early, the message
-                on stderr names the --since value to resume from: the id of the last account written, and under
-                --limit what is left of it (--limit 2000 stopped at 500: --limit 1500), also with --state.
+    static let spec = CommandSpec(
+        name: "list",
+        abstract: "List GitHub accounts in the order they were created (GET /users).",
+        usage:
+            "gh-users list [--since ID] [--until ID] [--state FILE] [--output FILE] [--limit N | --all] "
+            + "[--per-page N] [options]",
+        discussion: """
+            Pages through every account with an id greater than --since, in id order, following GitHub's
+            Link header. Output is written page by page as it arrives. When a crawl stops early, the message
+            on stderr names the --since value to resume from: the id of the last account written, and under
+            --limit what is left of it (--limit 2000 stopped at 500: --limit 1500), also with --state.
 
-                --until ID stops after the last account with an id <= ID, and requests no page beyond it, so
-                --since A --until B crawls one shard: shards that meet (0..B, B..C) add up to the whole crawl.
+            --until ID stops after the last account with an id <= ID, and requests no page beyond it, so
+            --since A --until B crawls one shard: shards that meet (0..B, B..C) add up to the whole crawl.
 
-                --state FILE makes a crawl resumable and able to grow. The file holds one JSON object such as
-                {"version":1,"since":ID,"format":"tsv"}: the id of the last account written, and the format,
-                --fields, --full and --via the output is written with (a rerun that differs is exit 1, naming the
-                difference); with --output, also "output_bytes" and "output", that file's length after the last
-                whole page and its path (another --output, or none, is exit 1). It is replaced atomically (a new
-                file, flushed to disk, renamed over it) after each page is written. A run starts after its
-                "since", which wins over --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
-                rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
-                the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
-                One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once. A link
-                to a state is followed, so both names share one lock.
-                After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
+            --state FILE makes a crawl resumable and able to grow. The file holds one JSON object such as
+            {"version":1,"since":ID,"format":"tsv"}: the id of the last account written, and the format,
+            --fields, --full and --via the output is written with (a rerun that differs is exit 1, naming the
+            difference); with --output, also "output_bytes" and "output", that file's length after the last
+            whole page and its path (another --output, or none, is exit 1). It is replaced atomically (a new
+            file, flushed to disk, renamed over it) after each page is written. A run starts after its
+            "since", which wins over --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
+            rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
+            the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
+            One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once. A link
+            to a state is followed, so both names share one lock.
+            After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
 
-                --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
-                length the state recorded, and the file is flushed to disk before the state is replaced, so even
-                a SIGKILL or a power cut leaves nothing written twice (a FILE shorter than recorded is exit 1).
-                With --state or --output the format is tsv (the default), csv or ndjson: a JSON array or a table
-                cannot be appended to. CSV writes its header only into an empty output.
-                """,
-            arguments: [],
-            options: options.group.options,
-            examples: [
-                ("gh-users list --limit 5", "The first five accounts."),
-                ("gh-users list --limit 100 --full --format ndjson", "Their full profiles, one request each."),
-                (
-                    "gh-users list --since 1000 --limit 200 --format ndjson",
-                    "200 accounts after id 1000, one JSON object per line."
-                ),
-                ("gh-users list --all --format ndjson > users.ndjson", "Crawl everything; resume later with --since."),
-                (
-                    "gh-users list --all --state users.state --format ndjson >> users.ndjson",
-                    "A crawl to run nightly: each run appends only the accounts created since the last."
-                ),
-                (
-                    "gh-users list --all --state users.state --output users.tsv",
-                    "A crawl that survives a kill or a power cut with nothing written twice."
-                ),
-                (
-                    "gh-users list --since 0 --until 50000000 --all --state shard1.state --output shard1.tsv",
-                    "One shard of a crawl split by id range."
-                ),
-            ],
-            fields: FieldCatalog.account
-        ).paging("accounts", profiles: true)
-    ) { parsed, spec throws(UsageError) -> Invocation.Run in
-        var values = ListUsersOptions()
-        try options.parse(
-            parsed, spec: spec, into: &values, nesting: (PagingGroup.declared, \.paging),
-            (ProfileGroup.declared, \.profiles))
-        return .github(values)
-    }
+            --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
+            length the state recorded, and the file is flushed to disk before the state is replaced, so even
+            a SIGKILL or a power cut leaves nothing written twice (a FILE shorter than recorded is exit 1).
+            With --state or --output the format is tsv (the default), csv or ndjson: a JSON array or a table
+            cannot be appended to. CSV writes its header only into an empty output.
+            """,
+        arguments: [],
+        options: options.group.options,
+        examples: [
+            ("gh-users list --limit 5", "The first five accounts."),
+            ("gh-users list --limit 100 --full --format ndjson", "Their full profiles, one request each."),
+            (
+                "gh-users list --since 1000 --limit 200 --format ndjson",
+                "200 accounts after id 1000, one JSON object per line."
+            ),
+            ("gh-users list --all --format ndjson > users.ndjson", "Crawl everything; resume later with --since."),
+            (
+                "gh-users list --all --state users.state --format ndjson >> users.ndjson",
+                "A crawl to run nightly: each run appends only the accounts created since the last."
+            ),
+            (
+                "gh-users list --all --state users.state --output users.tsv",
+                "A crawl that survives a kill or a power cut with nothing written twice."
+            ),
+            (
+                "gh-users list --since 0 --until 50000000 --all --state shard1.state --output shard1.tsv",
+                "One shard of a crawl split by id range."
+            ),
+        ],
+        fields: FieldCatalog.account
+    ).paging("accounts", profiles: true)
 
     /// What a crawl pages with once `start` has had its say.
     struct Crawl {
@@ -150,9 +142,8 @@ enum ListUsersCommand {
         var context: CommandContext
         /// The output already holds records that this run appends to, so no CSV header is written again.
         var continuesOutput = false
-        var pageWritten: (@Sendable (User) throws(OutputWriteError) -> Void)?
-        /// Lines for stderr once the list has ended, given how many accounts were taken.
-        var closingNotes: (@Sendable (_ taken: Int) -> [String])?
+        /// With `--state`: the state replaced after every page.
+        var checkpoint: CrawlCheckpoint?
     }
 
     enum Start {
@@ -219,29 +210,8 @@ enum ListUsersCommand {
         var run = Crawl(options: options, context: appendingContext(context, to: output))
         run.continuesOutput = state != nil || (output?.initialLength ?? 0) > 0
         if let stateFile {
-            run.pageWritten = { last throws(OutputWriteError) in
-                // Held as long as the run can still write a state.
-                withExtendedLifetime(lock) {}
-                do throws(LocalFileError) {
-                    // The data is on disk before the state that counts it, so a state never outlives its page.
-                    try output?.sync()
-                    try stateFile.replace(
-                        with: CrawlState(
-                            since: last.id, outputBytes: output?.currentLength,
-                            output: output == nil ? nil : outputPath, settings: settings))
-                } catch {
-                    throw OutputWriteError(message: error.message)
-                }
-            }
-            let since = options.since
-            let statePath = stateFile.path
-            // A rerun that finds nothing new would say nothing at all on a terminal.
-            run.closingNotes = { taken in
-                guard taken == 0, context.io.stderrIsTTY else { return [] }
-                return [
-                    "gh-users: nothing new after id \(since): the crawl in \(TerminalSanitizer.quotedPath(statePath)) is up to date."
-                ]
-            }
+            run.checkpoint = CrawlCheckpoint(
+                stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings)
         }
         return .run(run)
     }
@@ -327,7 +297,50 @@ enum ListUsersCommand {
     }
 }
 
-extension ListUsersOptions: GitHubRun {
+/// `list --state`: after each page, the output is flushed to disk and the state replaced with the page's last
+/// account, so a state never counts a page that is not on disk.
+struct CrawlCheckpoint: PageCheckpoint {
+    let stateFile: CrawlStateFile
+    /// Held as long as the run can still write a state.
+    let lock: OwnedFileLock?
+    let output: CrawlOutputFile?
+    let outputPath: String?
+    let settings: CrawlOutputSettings
+
+    func pageWritten(lastID: Int64) throws(OutputWriteError) {
+        do throws(LocalFileError) {
+            // The data is on disk before the state that counts it, so a state never outlives its page.
+            try output?.sync()
+            try stateFile.replace(
+                with: CrawlState(
+                    since: lastID, outputBytes: output?.currentLength, output: output == nil ? nil : outputPath,
+                    settings: settings))
+        } catch {
+            throw OutputWriteError(message: error.message)
+        }
+    }
+}
+
+/// The resume hint of a crawl: the command line that goes on after the last account written.
+struct CrawlResumeHint: ResumeHint {
+    let requested: ListUsersOptions
+    let context: CommandContext
+
+    func hint(afterID id: Int64, written: Int?) -> String {
+        ListUsersCommand.resumeHint(after: id, written: written, requested, context)
+    }
+}
+
+extension ListUsersOptions: GitHubCommand {
+    static var spec: CommandSpec { ListUsersCommand.spec }
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        self.init()
+        try ListUsersCommand.options.parse(
+            parsed, spec: spec, into: &self, nesting: (PagingGroup.declared, \.paging),
+            (ProfileGroup.declared, \.profiles))
+    }
+
     /// Exit 4 without a token for `--full --via graphql`; with `--state` or `--output`, the crawl's setup; then
     /// `GET /users` from `--since`, each account past the last one written, up to `--until`.
     func run(_ initialContext: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -341,35 +354,29 @@ extension ListUsersOptions: GitHubRun {
             case .run(let started): crawl = started
             }
         }
-        let (options, context, requested) = (crawl.options, crawl.context, self)
-        var presentation = PagedListCoordinator<User>.Presentation(noun: "accounts")
-        presentation.resumeHint = { last, written in
-            ListUsersCommand.resumeHint(after: last.id, written: written, requested, context)
-        }
-        presentation.pageWritten = crawl.pageWritten
-        if let notes = crawl.closingNotes { presentation.closingNotes = { taken, _, _ in notes(taken) } }
+        let (options, context) = (crawl.options, crawl.context)
+        let pages = PagedListViewModel(
+            limit: options.paging.plan.limit, list: GitHubEndpoints.users(since: options.since),
+            perPage: options.paging.plan.perPage, github: github,
+            admission: IDRange(after: options.since, through: options.until))
+        let full = options.profiles.full ? ProfileStage<ListUsersOptions, User>.accounts(\.profiles) : nil
         let render = context.render
-        let stage = options.profiles.full ? ProfileStage<ListUsersOptions, User>.accounts(\.profiles) : nil
-        let columns = !render.readsColumns ? [] : stage.map { $0.columns(render) } ?? AccountColumns.summary
-        // `GET /users` is in id order: anything at or below the last id (or --since) was already written.
-        var floor = options.since
-        let until = options.until ?? .max
-        let admission = ListAdmission<User>(
-            admit: { user in
-                guard user.id > floor, user.id <= until else { return false }
-                floor = user.id
-                return true
-            },
-            // Nothing after --until is wanted, so the page holding it is the last one requested.
-            isLast: options.until.map { until in { $0.id >= until } }
-        )
-        let plan = options.paging.plan
-        return await PagedListCoordinator(
-            viewModel: PagedListViewModel(
-                limit: plan.limit, list: GitHubEndpoints.users(since: options.since), perPage: plan.perPage,
-                github: github, admission: admission),
-            columns: columns, continuesOutput: crawl.continuesOutput, presentation: presentation, command: context,
-            expansion: stage.map { $0.expansion(options.profiles, github) }
-        ).run()
+        var stream = ListStream(
+            noun: "accounts",
+            columns: !render.readsColumns ? [] : full.map { $0.columns(render) } ?? AccountColumns.summary,
+            command: context)
+        stream.continuesOutput = crawl.continuesOutput
+        stream.expansion = full.map { $0.expansion(options.profiles, github) }
+        stream.resume = CrawlResumeHint(requested: self, context: context)
+        stream.checkpoint = crawl.checkpoint
+        let end = await stream.stream(pages)
+        // A rerun that finds nothing new would say nothing at all on a terminal.
+        var notes: [String] = []
+        if let statePath = crawl.checkpoint?.stateFile.path, end.taken == 0, context.io.stderrIsTTY {
+            notes.append(
+                "gh-users: nothing new after id \(options.since): the crawl in "
+                    + "\(TerminalSanitizer.quotedPath(statePath)) is up to date.")
+        }
+        return stream.close(end, notes: notes)
     }
 }

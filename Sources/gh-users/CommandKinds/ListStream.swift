@@ -1,0 +1,167 @@
+import AtomicCore
+import Domain
+
+/// What a command that can be resumed says after its last item written (`list --since`): given the number
+/// of items this run wrote when it stopped short of its limit, so that the hint asks only for the rest; nil
+/// when the run reached its limit and more is to come.
+protocol ResumeHint: Sendable {
+    func hint(afterID id: Int64, written: Int?) -> String
+}
+
+/// What runs once a page's items have all been written, with the last of them: where `list --state` records
+/// how far the crawl got. A failure stops the run with status 1.
+protocol PageCheckpoint: Sendable {
+    func pageWritten(lastID: Int64) throws(OutputWriteError)
+}
+
+/// The pager a paging command calls: it takes page after page from a list's view model, writes each as it
+/// arrives, and stops at the limit, at the end, at a failure, or when stdout is closed; then `close` ends the
+/// output as one valid document and says on stderr what the run has to say. With `--full` each item is expanded
+/// between paging and writing (`ExpandingListLoop`).
+///
+/// A command reads it top to bottom: `let end = await stream.stream(pages)`, then
+/// `stream.close(end, notes: …)` with whatever lines the command adds once it knows how the list ended; or
+/// `stream.run(pages)` for a list that adds none.
+struct ListStream<Item: ListedItem> {
+    /// What the items are called in "Showing 30 repositories".
+    let noun: String
+    /// The table's columns, which only a table, tsv or csv, or `--fields`, reads (`RenderContext.readsColumns`).
+    let columns: [Column<Item>]
+    let command: CommandContext
+    /// What a terminal is told of an empty list when "no NOUN found" does not say it (a search's "no accounts
+    /// matched your search", as `gh` says).
+    var emptyNote: String?
+    /// The output already holds records that this run appends to (`list --state`), so no CSV header is written.
+    var continuesOutput = false
+    /// `--full`: what turns each admitted item into what is written, between paging and writing.
+    var expansion: ItemExpansion<Item>?
+    /// How to go on from the last item written, for a list that can be resumed (`list`).
+    var resume: (any ResumeHint)?
+    /// What runs after each page written (`list --state`).
+    var checkpoint: (any PageCheckpoint)?
+
+    init(noun: String, columns: [Column<Item>], command: CommandContext) {
+        self.noun = noun
+        self.columns = columns
+        self.command = command
+    }
+
+    /// How a list ended, for the command to say its closing lines, and for `close`.
+    struct End {
+        fileprivate var output: ListOutput<Item>
+        fileprivate let how: ListLoopEnd
+        /// The items the limit counted.
+        let taken: Int
+        /// GitHub's `total_count`, for searches; and whether it said its results were incomplete.
+        let totalCount: Int?
+        let incompleteResults: Bool
+        /// The loader's own closing lines (a split search's query count, the public members' note).
+        let loaderNotes: [String]
+        fileprivate let hasMore: Bool
+        fileprivate let expansionNotes: [String]
+    }
+
+    /// A list with nothing of its own to say at the end.
+    func run(_ pages: PagedListViewModel<Item>) async -> CommandOutcome {
+        close(await stream(pages), notes: [])
+    }
+
+    /// Writes the list page by page; the output is left open for `close`.
+    func stream(_ viewModel: PagedListViewModel<Item>) async -> End {
+        var output = ListOutput(
+            io: command.io,
+            writer: RecordStreamWriter(context: command.render, columns: columns, continuesOutput: continuesOutput),
+            noun: noun, resume: resume, checkpoint: checkpoint)
+        defer { output.progress.clear() }
+        let end: ListLoopEnd
+        var expansionNotes: [String] = []
+        if let expansion {
+            let window = ExpansionWindow(expansion)
+            defer { window.cancel() }
+            // With a checkpoint after each page (`list --state`), the profiles of a page are held until the page
+            // is whole, so what reached the output is always exactly what the checkpoint counts.
+            let loop = ExpandingListLoop(viewModel: viewModel, window: window, holdsPages: checkpoint != nil)
+            end = await loop.run(into: &output)
+            if command.io.stderrIsTTY {
+                expansionNotes = expansion.closingNotes().map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
+            }
+        } else {
+            // The plain mode: each page is written as it arrives, while the view model prefetches the next.
+            var ended = ListLoopEnd.completed(vanished: 0)
+            while !viewModel.isExhausted {
+                let items: [Item]
+                do {
+                    items = try await viewModel.loadNextPage()
+                } catch {
+                    ended = .failed(error, vanished: 0)
+                    break
+                }
+                let requests = viewModel.isExhausted ? nil : viewModel.requests
+                if let end = output.emit(items, endsPage: true, requestsSoFar: requests) {
+                    ended = end
+                    break
+                }
+            }
+            end = ended
+        }
+        return End(
+            output: output, how: end, taken: viewModel.taken, totalCount: viewModel.totalCount,
+            incompleteResults: viewModel.incompleteResults, loaderNotes: viewModel.closingNotes,
+            hasMore: viewModel.hasMore, expansionNotes: expansionNotes)
+    }
+
+    /// Closes the output as a whole document, then says on stderr what the run has to say about the list:
+    /// "no NOUN found", the command's `notes`, the loader's, and on a terminal where to go on from.
+    func close(_ end: End, notes commandNotes: [String]) -> CommandOutcome {
+        var output = end.output
+        switch end.how {
+        case .stopped(let outcome): return outcome
+        case .failed(let error, let vanished): return fail(error, output: &output, vanished: vanished)
+        case .completed(let vanished):
+            let io = command.io
+            do {
+                try io.out.write(output.writer.finish(completed: true))
+            } catch {
+                return .writeFailed(error, io: io)
+            }
+            var notes = commandNotes
+            if output.writer.recordsWritten == 0, let line = command.render.nothingFound(noun, saying: emptyNote) {
+                notes.insert(line, at: 0)
+            }
+            notes += end.loaderNotes + Self.vanishedNote(vanished) + end.expansionNotes
+            if command.render.isTTY, end.hasMore {
+                var line = "Showing \(Counted.text(output.writer.recordsWritten, plural: noun))"
+                if let total = end.totalCount { line += " of \(total)" }
+                if let id = output.lastWritten?.listedID, let resume {
+                    line += ". " + resume.hint(afterID: id, written: nil)
+                } else {
+                    line += ". Use --limit N or --all for more."
+                }
+                notes.append(line)
+            }
+            for note in notes { io.writeErr(note + "\n") }
+            return .success
+        }
+    }
+
+    /// Closes the output as a valid document, says what went wrong and where to go on from.
+    private func fail(_ error: DomainError, output: inout ListOutput<Item>, vanished: Int) -> CommandOutcome {
+        let io = command.io
+        try? io.out.write(output.writer.finish(completed: false))
+        var message = command.presenter.present(error).message
+        if let id = output.lastWritten?.listedID, let resume {
+            message += resume.hint(afterID: id, written: output.written) + "\n"
+        }
+        for note in Self.vanishedNote(vanished) { message += note + "\n" }
+        io.writeErr(message)
+        return .failed(error)
+    }
+
+    private static func vanishedNote(_ count: Int) -> [String] {
+        guard count > 0 else { return [] }
+        return [
+            "gh-users: \(count) listed account\(count == 1 ? " was" : "s were") gone (deleted) by the time its "
+                + "profile was read, and \(count == 1 ? "is" : "are") left out."
+        ]
+    }
+}
