@@ -9,7 +9,7 @@ extension Route {
     }
 
     static func showUsers(_ options: ShowUsersOptions, _ common: CommonOptions) -> Route {
-        .run(ShowUsersCommand.declaration.invocation(options, common))
+        .run(Command(ShowUsersOptions.self).invocation(options, common))
     }
 
     static func followers(_ options: FollowListOptions, _ common: CommonOptions) -> Route {

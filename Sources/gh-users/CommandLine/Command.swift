@@ -73,13 +73,13 @@ extension LocalRun where Options == Self {
 /// help, usage, completions and the man page come), its values read from argv by `init` (a bad one is a usage
 /// error, exit 64, before anything is sent), and a `run` that reads top to bottom: check the input, ask GitHub
 /// through Data, hand the answer to the output. The router picks it; its `run` is its coordinator.
-protocol GitHubCommand: GitHubRun where Options == Self {
+protocol GitHubCommand: GitHubRun, Equatable where Options == Self {
     static var spec: CommandSpec { get }
     init(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError)
 }
 
 /// A command that runs on this machine alone, written as a type (`cache`, `completion`).
-protocol LocalCommand: LocalRun where Options == Self {
+protocol LocalCommand: LocalRun, Equatable where Options == Self {
     static var spec: CommandSpec { get }
     init(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError)
 }

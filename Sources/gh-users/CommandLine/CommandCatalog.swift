@@ -59,7 +59,7 @@ enum CommandCatalog {
     /// The commands about accounts, yours, searches and crawls, and the setup.
     private static let accounts: [Entry] = [
         Entry("list", ListUsersOptions.self, .searching),
-        Entry("show") { ShowUsersCommand.declaration.listed(under: .people) },
+        Entry("show", ShowUsersOptions.self, .people),
         Entry("repos") { ListReposCommand.declaration.listed(under: .people) },
         Entry("followers") { FollowListCommand.followers.listed(under: .people) },
         Entry("following") { FollowListCommand.following.listed(under: .people) },

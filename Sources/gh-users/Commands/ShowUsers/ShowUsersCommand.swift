@@ -67,58 +67,38 @@ enum ShowUsersCommand {
     )
     static let options = GroupDeclaration(title: "OPTIONS", options: [id, concurrency, via])
 
-    static let declaration = Command(
-        github: CommandSpec(
-            name: "show",
-            abstract: "Show the profile of one or more GitHub accounts (GET /users/{username}, GET /user/{id}).",
-            usage: "gh-users show LOGIN... | - | --id N... [--concurrency N] [--via rest|graphql] [options]",
-            discussion: """
-                Several logins are fetched concurrently and printed in the order given. With --json, one login
-                gives GitHub's user object and several give an array. A login that does not exist is reported on
-                stderr; the others are still printed, and the exit status is non-zero.
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show the profile of one or more GitHub accounts (GET /users/{username}, GET /user/{id}).",
+        usage: "gh-users show LOGIN... | - | --id N... [--concurrency N] [--via rest|graphql] [options]",
+        discussion: """
+            Several logins are fetched concurrently and printed in the order given. With --json, one login
+            gives GitHub's user object and several give an array. A login that does not exist is reported on
+            stderr; the others are still printed, and the exit status is non-zero.
 
-                --via graphql looks up to 100 logins in one GraphQL request, at about a hundredth of the quota
-                of one REST request each, and rebuilds GitHub's REST object from it; seven keys are approximate
-                (see 'gh-users help formats'). It needs a token. Organizations, bots and accounts GraphQL
-                cannot give come from REST. On a terminal a closing line says what the batches spent and saved.
-                """,
-            arguments: [
-                ("LOGIN", "An account's login, e.g. octocat or dependabot[bot]; - reads them from stdin, one a line.")
-            ],
-            options: options.group.options,
-            examples: [
-                ("gh-users show octocat", "One profile."),
-                ("gh-users show octocat torvalds --json | jq '.[].followers'", "Several, as a JSON array."),
-                ("gh-users show --id 583231", "By id, which survives a rename."),
-                (
-                    "gh-users followers octocat --format tsv --fields login | gh-users show - --format ndjson",
-                    "The profile of every follower."
-                ),
-                (
-                    "gh-users followers octocat --all --format tsv --fields login | gh-users show - --via graphql --json",
-                    "Every follower's profile, 100 to a request."
-                ),
-            ],
-            fields: FieldCatalog.profile
-        ),
-        parse: { parsed, spec throws(UsageError) -> Invocation.Run in
-            var references: [UserReference] = []
-            if parsed.value(id) != nil {
-                guard parsed.positionals.isEmpty else {
-                    throw UsageError(message: "give either LOGINs or --id, not both", command: spec)
-                }
-            } else {
-                guard !parsed.positionals.isEmpty else {
-                    throw UsageError(message: "show needs at least one LOGIN, - for stdin, or --id N", command: spec)
-                }
-                if case .given(let logins) = try LoginInput.parse(parsed.positionals, spec: spec) {
-                    references = logins.map(UserReference.login)
-                }
-            }
-            var options = try options.parse(parsed, spec: spec, into: ShowUsersOptions(references: references))
-            options.fromStandardInput = options.references.isEmpty
-            return .github(options)
-        }
+            --via graphql looks up to 100 logins in one GraphQL request, at about a hundredth of the quota
+            of one REST request each, and rebuilds GitHub's REST object from it; seven keys are approximate
+            (see 'gh-users help formats'). It needs a token. Organizations, bots and accounts GraphQL
+            cannot give come from REST. On a terminal a closing line says what the batches spent and saved.
+            """,
+        arguments: [
+            ("LOGIN", "An account's login, e.g. octocat or dependabot[bot]; - reads them from stdin, one a line.")
+        ],
+        options: options.group.options,
+        examples: [
+            ("gh-users show octocat", "One profile."),
+            ("gh-users show octocat torvalds --json | jq '.[].followers'", "Several, as a JSON array."),
+            ("gh-users show --id 583231", "By id, which survives a rename."),
+            (
+                "gh-users followers octocat --format tsv --fields login | gh-users show - --format ndjson",
+                "The profile of every follower."
+            ),
+            (
+                "gh-users followers octocat --all --format tsv --fields login | gh-users show - --via graphql --json",
+                "Every follower's profile, 100 to a request."
+            ),
+        ],
+        fields: FieldCatalog.profile
     )
 
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
@@ -135,7 +115,28 @@ enum ShowUsersCommand {
     }
 }
 
-extension ShowUsersOptions: GitHubRun {
+extension ShowUsersOptions: GitHubCommand {
+    static var spec: CommandSpec { ShowUsersCommand.spec }
+
+    /// LOGINs, `-` or `--id`s, never both kinds; then the options.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        var references: [UserReference] = []
+        if parsed.value(ShowUsersCommand.id) != nil {
+            guard parsed.positionals.isEmpty else {
+                throw UsageError(message: "give either LOGINs or --id, not both", command: spec)
+            }
+        } else {
+            guard !parsed.positionals.isEmpty else {
+                throw UsageError(message: "show needs at least one LOGIN, - for stdin, or --id N", command: spec)
+            }
+            if case .given(let logins) = try LoginInput.parse(parsed.positionals, spec: spec) {
+                references = logins.map(UserReference.login)
+            }
+        }
+        self = try ShowUsersCommand.options.parse(parsed, spec: spec, into: ShowUsersOptions(references: references))
+        fromStandardInput = self.references.isEmpty
+    }
+
     /// Exit 4 without a token for `--via graphql`; else the profiles, looked up concurrently, written in the
     /// order given, and each failure reported after them.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
