@@ -118,11 +118,6 @@ struct ListOutput<Item: ListedItem> {
                         + "them as sent"),
                 vanished: 0)
         }
-        guard let outcome = write(items, endsPage: endsPage, requestsSoFar: requestsSoFar) else { return nil }
-        return .stopped(outcome)
-    }
-
-    private mutating func write(_ items: [Item], endsPage: Bool, requestsSoFar: Int?) -> CommandOutcome? {
         var ends: [Int] = []
         // The page goes out in pieces (`RecordStreamWriter.chunkSize`); `sent` counts the bytes of those that
         // went out whole, so a failed write is placed among the page's records.
@@ -156,10 +151,10 @@ struct ListOutput<Item: ListedItem> {
                 message += resume.hint(afterID: id, written: written) + "\n"
             }
             io.writeErr(message)
-            return .setupFailed
+            return .stopped(.setupFailed)
         } catch {
             // The reader went away (`| head`): stop fetching, quietly.
-            return .outputClosed
+            return .stopped(.outputClosed)
         }
         if let requestsSoFar { progress.update(pages: requestsSoFar, items: writer.recordsWritten) }
         return nil

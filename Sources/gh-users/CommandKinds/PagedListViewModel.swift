@@ -193,109 +193,106 @@ final class PagedListViewModel<Item: Sendable> {
     /// Loads the next page and returns its admitted items within the limit. A page that fails stops the pages
     /// asked for early: paging ends there.
     func loadNextPage() async throws(DomainError) -> [Item] {
-        do {
-            return try await loadPage()
+        precondition(!isExhausted, "loadNextPage called after the last page")
+        // A page that fails stops the pages asked for early.
+        do throws(DomainError) {
+            if let pendingFailure { throw pendingFailure }
+            // The page before was written and let go: when pages are big, what it took goes back to the system
+            // before the next is made, or the allocator's arenas keep a page's worth each (issue 38).
+            if largestPageBytes > Self.givesBackAfterBytes { FreedMemory.giveBack() }
+            // The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
+            // since an unstructured task does not inherit cancellation.
+            var noted: NotedPage
+            if let pending = prefetch {
+                prefetch = nil
+                do {
+                    noted = try await withTaskCancellationHandler {
+                        try await pending.value
+                    } onCancel: {
+                        pending.cancel()
+                    }
+                } catch let error as DomainError {
+                    throw error
+                } catch {
+                    throw DomainError.cancelled
+                }
+            } else {
+                noted = try await pages.load(
+                    at: requests == 0 ? nil : cursor, nextPage: early?.listener(forPage: requests + 1))
+            }
+            // The items are taken out of the page and filtered where they are: a page's items are the largest thing
+            // paging holds (a 64 MiB page of short accounts is nearly a million), and a filtered copy beside them
+            // held both at once (issue 38).
+            var fresh = noted.page.items
+            noted.page.items = []
+            let page = noted.page
+            let pageIsEmpty = fresh.isEmpty
+            closingNotes = noted.closingNotes
+            requests += 1
+            largestPageBytes = max(largestPageBytes, page.bodyBytes)
+            totalCount = page.totalCount ?? totalCount
+            incompleteResults = incompleteResults || page.incompleteResults
+            // Asked before `admit`, which records what it sees.
+            let admission = self.admission
+            // nil for a rule that keeps no ids: it answers nil for every item.
+            let keepsIDs = fresh.first.map { admission.isNew($0) != nil } ?? false
+            let bringsNew = keepsIDs ? fresh.contains { admission.isNew($0) == true } : nil
+            let end = admission.endsAtAnItem ? fresh.firstIndex(where: admission.isLast) : nil
+            if let end { fresh.removeSubrange((end + 1)...) }
+            Self.keep(&fresh, where: admission.admit)
+            // A page of items all written before means the server is going round in circles under new URLs; a
+            // page that ends the list needs no more paging, whatever it holds.
+            if !pageIsEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
+                let failure = DomainError.malformedResponse(
+                    endpoint: "GET " + (cursor?.url ?? "the first page"),
+                    detail: "the page brought nothing new (all of it was already written), so paging stopped"
+                )
+                throw failure
+            }
+            if case .count(let limit) = limit, taken + fresh.count >= limit {
+                let room = limit - taken
+                hasMore = fresh.count > room || (page.next != nil && end == nil)
+                fresh.removeSubrange(room...)
+                isExhausted = true
+            }
+            // No next link ends the list. A page whose items were all filtered out does not, nor does an empty page
+            // with a next link: the next page may still hold items, and stopping there would end a cut listing as if
+            // it were whole. A run of empty pages is bounded. A next link to this very page (a `Link` to itself, a
+            // GraphQL `endCursor` equal to the one sent) is a cycle like a link to any page read before: the list
+            // is not known to end there.
+            if end != nil || page.next == nil {
+                isExhausted = true
+            }
+            emptyPagesInARow = pageIsEmpty ? emptyPagesInARow + 1 : 0
+            if !isExhausted, let next = page.next, emptyPagesInARow >= Self.maximumEmptyPagesInARow {
+                pendingFailure = Self.emptyPages(emptyPagesInARow, next: next)
+            }
+            if !isExhausted, pendingFailure == nil, let next = page.next, !followed.insert(next.url) {
+                pendingFailure = Self.linkCycle(next: next)
+            }
+            cursor = page.next
+            taken += fresh.count
+            early?.handedOut(requests, largestPageBytes: largestPageBytes)
+            let ahead =
+                early?.pagesAhead
+                ?? Self.pagesAhead(largestPageBytes: largestPageBytes, budget: aheadBudget)
+            if isExhausted || pendingFailure != nil {
+                early?.cancelAll()
+            } else if let cursor, let started = early?.take(cursor.url) {
+                prefetch = started
+            } else if ahead > 0 {
+                let pages = self.pages
+                let cursor = self.cursor
+                let listener = early?.listener(forPage: requests + 1)
+                prefetch = Task { () async throws -> NotedPage in
+                    try await pages.load(at: cursor, nextPage: listener)
+                }
+            }
+            return fresh
         } catch {
             early?.cancelAll()
             throw error
         }
-    }
-
-    private func loadPage() async throws(DomainError) -> [Item] {
-        precondition(!isExhausted, "loadNextPage called after the last page")
-        if let pendingFailure { throw pendingFailure }
-        // The page before was written and let go: when pages are big, what it took goes back to the system
-        // before the next is made, or the allocator's arenas keep a page's worth each (issue 38).
-        if largestPageBytes > Self.givesBackAfterBytes { FreedMemory.giveBack() }
-        // The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
-        // since an unstructured task does not inherit cancellation.
-        var noted: NotedPage
-        if let pending = prefetch {
-            prefetch = nil
-            do {
-                noted = try await withTaskCancellationHandler {
-                    try await pending.value
-                } onCancel: {
-                    pending.cancel()
-                }
-            } catch let error as DomainError {
-                throw error
-            } catch {
-                throw DomainError.cancelled
-            }
-        } else {
-            noted = try await EarlyPages.load(
-                requests == 0 ? nil : cursor, from: pages, telling: early?.listener(forPage: requests + 1))
-        }
-        // The items are taken out of the page and filtered where they are: a page's items are the largest thing
-        // paging holds (a 64 MiB page of short accounts is nearly a million), and a filtered copy beside them
-        // held both at once (issue 38).
-        var fresh = noted.page.items
-        noted.page.items = []
-        let page = noted.page
-        let pageIsEmpty = fresh.isEmpty
-        closingNotes = noted.closingNotes
-        requests += 1
-        largestPageBytes = max(largestPageBytes, page.bodyBytes)
-        totalCount = page.totalCount ?? totalCount
-        incompleteResults = incompleteResults || page.incompleteResults
-        // Asked before `admit`, which records what it sees.
-        let admission = self.admission
-        // nil for a rule that keeps no ids: it answers nil for every item.
-        let keepsIDs = fresh.first.map { admission.isNew($0) != nil } ?? false
-        let bringsNew = keepsIDs ? fresh.contains { admission.isNew($0) == true } : nil
-        let end = admission.endsAtAnItem ? fresh.firstIndex(where: admission.isLast) : nil
-        if let end { fresh.removeSubrange((end + 1)...) }
-        Self.keep(&fresh, where: admission.admit)
-        // A page of items all written before means the server is going round in circles under new URLs; a
-        // page that ends the list needs no more paging, whatever it holds.
-        if !pageIsEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
-            let failure = DomainError.malformedResponse(
-                endpoint: "GET " + (cursor?.url ?? "the first page"),
-                detail: "the page brought nothing new (all of it was already written), so paging stopped"
-            )
-            throw failure
-        }
-        if case .count(let limit) = limit, taken + fresh.count >= limit {
-            let room = limit - taken
-            hasMore = fresh.count > room || (page.next != nil && end == nil)
-            fresh.removeSubrange(room...)
-            isExhausted = true
-        }
-        // No next link ends the list. A page whose items were all filtered out does not, nor does an empty page
-        // with a next link: the next page may still hold items, and stopping there would end a cut listing as if
-        // it were whole. A run of empty pages is bounded. A next link to this very page (a `Link` to itself, a
-        // GraphQL `endCursor` equal to the one sent) is a cycle like a link to any page read before: the list
-        // is not known to end there.
-        if end != nil || page.next == nil {
-            isExhausted = true
-        }
-        emptyPagesInARow = pageIsEmpty ? emptyPagesInARow + 1 : 0
-        if !isExhausted, let next = page.next, emptyPagesInARow >= Self.maximumEmptyPagesInARow {
-            pendingFailure = Self.emptyPages(emptyPagesInARow, next: next)
-        }
-        if !isExhausted, pendingFailure == nil, let next = page.next, !followed.insert(next.url) {
-            pendingFailure = Self.linkCycle(next: next)
-        }
-        cursor = page.next
-        taken += fresh.count
-        early?.handedOut(requests, largestPageBytes: largestPageBytes)
-        let ahead =
-            early?.pagesAhead
-            ?? Self.pagesAhead(largestPageBytes: largestPageBytes, budget: aheadBudget)
-        if isExhausted || pendingFailure != nil {
-            early?.cancelAll()
-        } else if let cursor, let started = early?.take(cursor.url) {
-            prefetch = started
-        } else if ahead > 0 {
-            let pages = self.pages
-            let cursor = self.cursor
-            let listener = early?.listener(forPage: requests + 1)
-            prefetch = Task { () async throws -> NotedPage in
-                try await EarlyPages.load(cursor, from: pages, telling: listener)
-            }
-        }
-        return fresh
     }
 
     /// Keeps the items `admit` lets through, in order, in place: `admit` sees each once, first to last.
