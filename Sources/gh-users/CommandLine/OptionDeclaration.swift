@@ -160,13 +160,8 @@ struct GroupDeclaration<Values: Sendable>: Sendable {
         OptionGroup(title: title, options: options.map(\.spec).filter { names.contains($0.name) })
     }
 
-    /// Reads every option of the group that was given, in order, into `values`; then, in the same pass, each of
-    /// the `nested` groups into the part of `values` it keeps (`list` reads its paging and profile groups so).
-    /// Each group's check runs once its own options are read, so a usage error is the one it would be alone.
-    func parse<each Nested>(
-        _ parsed: ParsedArguments, spec: CommandSpec, into values: inout Values,
-        nesting nested: repeat (GroupDeclaration<each Nested>, WritableKeyPath<Values, each Nested>)
-    ) throws(UsageError) {
+    /// Reads every option of the group that was given, in order, into `values`, then runs the group's check.
+    func parse(_ parsed: ParsedArguments, spec: CommandSpec, into values: inout Values) throws(UsageError) {
         for option in options {
             let text = parsed.value(option.spec)
             guard text != nil || parsed.has(option.spec) else { continue }
@@ -174,18 +169,6 @@ struct GroupDeclaration<Values: Sendable>: Sendable {
                 &values, OptionReading(option: option.spec, text: text ?? "", parsed: parsed, command: spec))
         }
         try check?(values, parsed, spec)
-        for (group, path) in repeat each nested {
-            // By index: iterating a nested group's options directly crashes Swift 6.3's IR generation.
-            for index in group.options.indices {
-                let option = group.options[index]
-                let text = parsed.value(option.spec)
-                guard text != nil || parsed.has(option.spec) else { continue }
-                try option.read(
-                    &values[keyPath: path],
-                    OptionReading(option: option.spec, text: text ?? "", parsed: parsed, command: spec))
-            }
-            try group.check?(values[keyPath: path], parsed, spec)
-        }
     }
 
     /// `values` with every option of the group that was given read into it, for a command whose values hold

@@ -49,18 +49,21 @@ enum ListUsersCommand {
         at: \.outputPath)
 
     static let options = GroupDeclaration<ListUsersOptions>(
-        title: "OPTIONS", options: [since, until, state, output],
-        check: { options, parsed, spec throws(UsageError) in
-            guard options.statePath != nil || options.outputPath != nil else { return }
-            let format = parsed.has(OutputGroup.json) ? OutputFormat.json.rawValue : parsed.value(OutputGroup.format)
-            if let format, format == OutputFormat.json.rawValue || format == OutputFormat.table.rawValue {
-                let flag = options.statePath != nil ? "--state" : "--output"
-                throw UsageError(
-                    message: "\(flag) needs a format that can be appended to (tsv, csv or ndjson), not \(format)",
-                    command: spec)
-            }
+        title: "OPTIONS", options: [since, until, state, output])
+
+    /// `--state` and `--output` append, which a JSON array or a table cannot take.
+    static func checkAppendable(_ options: ListUsersOptions, _ parsed: ParsedArguments, spec: CommandSpec)
+        throws(UsageError)
+    {
+        guard options.statePath != nil || options.outputPath != nil else { return }
+        let format = parsed.has(OutputGroup.json) ? OutputFormat.json.rawValue : parsed.value(OutputGroup.format)
+        if let format, format == OutputFormat.json.rawValue || format == OutputFormat.table.rawValue {
+            let flag = options.statePath != nil ? "--state" : "--output"
+            throw UsageError(
+                message: "\(flag) needs a format that can be appended to (tsv, csv or ndjson), not \(format)",
+                command: spec)
         }
-    )
+    }
 
     /// A file the crawl reads or writes: any path but an empty one.
     private static func filePath(_ spec: OptionSpec, at path: WritableKeyPath<ListUsersOptions, String?> & Sendable)
@@ -336,9 +339,10 @@ extension ListUsersOptions: GitHubCommand {
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         self.init()
-        try ListUsersCommand.options.parse(
-            parsed, spec: spec, into: &self, nesting: (PagingGroup.declared, \.paging),
-            (ProfileGroup.declared, \.profiles))
+        try ListUsersCommand.options.parse(parsed, spec: spec, into: &self)
+        try ListUsersCommand.checkAppendable(self, parsed, spec: spec)
+        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        profiles = try ProfileGroup.declared.parse(parsed, spec: spec)
     }
 
     /// Exit 4 without a token for `--full --via graphql`; with `--state` or `--output`, the crawl's setup; then
