@@ -142,7 +142,7 @@ enum LoginInput: Sendable, Equatable {
             return []
         }
         var logins: [Login] = []
-        var lines = InputLines(read: io.readInput, maximumLength: Self.maximumLineBytes)
+        var lines = InputLines(reading: io, maximumLength: Self.maximumLineBytes)
         while let line = try lines.next() {
             let number = lines.number
             guard number <= Self.maximumLines else {
@@ -167,15 +167,16 @@ enum LoginInput: Sendable, Equatable {
 /// The lines of stdin, read a chunk at a time, so that what is held stays under `maximumLength` plus a chunk
 /// however long a line or the stream is.
 struct InputLines {
-    let read: @Sendable () throws(InputReadError) -> [UInt8]
+    /// Where the chunks come from: stdin, or a test's.
+    let io: IOStreams
     let maximumLength: Int
     /// The line `next()` returned last, counted from 1.
     private(set) var number = 0
     private var buffer: [UInt8] = []
     private var ended = false
 
-    init(read: @escaping @Sendable () throws(InputReadError) -> [UInt8], maximumLength: Int) {
-        self.read = read
+    init(reading io: IOStreams, maximumLength: Int) {
+        self.io = io
         self.maximumLength = maximumLength
     }
 
@@ -200,7 +201,7 @@ struct InputLines {
             searched = buffer.count
             let chunk: [UInt8]
             do {
-                chunk = try read()
+                chunk = try io.readInput()
             } catch {
                 throw .invalidInput("cannot read the logins from stdin: \(error.reason)")
             }
