@@ -27,7 +27,8 @@ let package = Package(
             dependencies: ["AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking"]
         ),
         // The loopback GitHub stand-in used by end-to-end tests and benchmarks.
-        .target(name: "GitHubStandIn", dependencies: ["Domain", "JSONBytes"], resources: [.copy("Bodies")]),
+        .target(
+            name: "GitHubStandIn", dependencies: ["Domain", "JSONBytes"], resources: [.copy("Bodies"), .copy("World")]),
         .executableTarget(name: "github-standin", dependencies: ["GitHubStandIn"]),
 
         // Test doubles shared by the unit tests: a stub transport and a fake repository.

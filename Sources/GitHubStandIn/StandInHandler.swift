@@ -16,8 +16,8 @@ struct StandInContext: Sendable {
     let ledger: StandInLedger
     /// Who follows whom, as writes left it; shared by every connection.
     let followGraph: StandInFollowGraph
-    /// Who is in which organization, as writes left it.
-    var memberships = StandInMemberships()
+    /// The organizations, teams and repositories, as writes left them.
+    var world = StandInWorldState()
 }
 
 /// A request as a handler sees it: decoded, matched, with its caller known.

@@ -12,7 +12,7 @@ extension StandInRouteTable {
     static func gitHub() -> StandInRouteTable {
         let blocks = StandInBlockList()
         let edits = StandInProfileEdits()
-        let behaviour = [
+        let handled = [
             // First because it is the benchmarked path and must not pay for the other comparisons.
             StandInRoute(.listUsers, handler: StandInUsersListHandler()),
             // Its `/user/{account_id}` form is `Endpoint.userByID`. GitHub's documentation names `user` here.
@@ -34,8 +34,17 @@ extension StandInRouteTable {
             StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(edits: edits), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
-            StandInRoute(.members, handler: StandInMembersHandler()),
-            StandInRoute(.publicMembers, handler: StandInMembersHandler(publicOnly: true)),
+            StandInRoute(.members, handler: StandInWorldListHandler(list: .members)),
+            StandInRoute(.publicMembers, handler: StandInWorldListHandler(list: .publicMembers)),
+            StandInRoute(.outsideCollaborators, handler: StandInWorldListHandler(list: .outsideCollaborators)),
+            StandInRoute(.invitations, handler: StandInWorldListHandler(list: .invitations)),
+            StandInRoute(.teamMembers, handler: StandInWorldListHandler(list: .teamMembers)),
+            StandInRoute(.collaborators, handler: StandInWorldListHandler(list: .collaborators)),
+            StandInRoute(.contributors, handler: StandInWorldListHandler(list: .contributors)),
+            StandInRoute(.assignees, handler: StandInWorldListHandler(list: .assignees)),
+            StandInRoute(.starCount, handler: StandInWorldListHandler(list: .starCount)),
+            StandInRoute(.starHistory, handler: StandInWorldListHandler(list: .starHistory)),
+            StandInRoute(.organization, handler: StandInWorldListHandler(list: .organization)),
             StandInRoute(
                 .put, ["/orgs/{org}/memberships/{username}"], handler: StandInMembershipWriteHandler(operation: .set)),
             StandInRoute(
@@ -44,11 +53,25 @@ extension StandInRouteTable {
                 .delete, ["/orgs/{org}/members/{username}"], handler: StandInMembershipWriteHandler(operation: .remove)),
             // Since July 2026 for a repository's admins only; REST's stargazers stop at 40,000.
             StandInRoute(.stargazers, handler: StandInStargazersHandler()),
-            StandInRoute(.watchers, handler: StandInWatchersHandler()),
-            StandInRoute(.repository, handler: StandInRepositoryHandler()),
+            StandInRoute(.watchers, handler: StandInWorldListHandler(list: .watchers)),
+            StandInRoute(.repository, handler: StandInWorldListHandler(list: .repository)),
             // Retired in July 2026: 204 for everyone. The token's own list is still served.
             StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
         ]
+        // What GitHub's web UI changes, for `Scripts/try --world`: PUT adds, DELETE takes away.
+        let worldWrites: [(StandInWorldWriteHandler.Operation, String)] = [
+            (.star, "/user/starred/{owner}/{repo}"),
+            (.teamGrant, "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}"),
+            (.collaborator, "/repos/{owner}/{repo}/collaborators/{username}"),
+        ]
+        let behaviour =
+            handled
+            + worldWrites.flatMap { operation, path in
+                [true, false].map { add in
+                    StandInRoute(
+                        add ? .put : .delete, [path], handler: StandInWorldWriteHandler(operation: operation, add: add))
+                }
+            }
         // `.user` answers `/user/{account_id}` too, as its account-scoped second pattern.
         let answered = Set(behaviour.compactMap(\.operationID) + [Endpoint.userByID.operationID])
         return StandInRouteTable(

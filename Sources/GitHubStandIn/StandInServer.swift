@@ -15,8 +15,9 @@ package final class StandInServer: @unchecked Sendable {
     /// compute expectations from it (`followers(of:)`, `following(of:)`, `follows(_:_:)`) and may set up state
     /// with its `follow` and `unfollow` without going through HTTP.
     package let followGraph: StandInFollowGraph
-    /// Every organization's members, which a test changes between runs as an owner would.
-    package let memberships = StandInMemberships()
+    /// The organizations, teams and repositories (`World/world.json`), which a test changes between runs as
+    /// their owners would.
+    package let world = StandInWorldState()
 
     private let ledger: StandInLedger
     private let stateLock = NSLock()
@@ -62,7 +63,7 @@ package final class StandInServer: @unchecked Sendable {
             context: StandInContext(
                 population: population, configuration: configuration,
                 baseURL: configuration.publicBaseURL ?? "http://127.0.0.1:\(port)",
-                ledger: ledger, followGraph: followGraph, memberships: memberships))
+                ledger: ledger, followGraph: followGraph, world: world))
         let thread = Thread { [self] in
             acceptLoop(listener: descriptor, pipeline: pipeline)
         }

@@ -3,40 +3,43 @@ import Foundation
 import JSONBytes
 
 /// `organization(login:) { team(slug:) { members(membership: IMMEDIATE, role:) } }`, as `team-members --direct`
-/// asks it (`GraphQLTeamMembersQuery`): every team of every organization has the members of GitHub's documented
-/// example for `GET /orgs/{org}/teams/{team_slug}/members` (`Bodies/teams-list-members-in-org.json`), so the
-/// two agree; a team's own members are those whose `inherited` is false, each with its `role` in GraphQL's
-/// capitals, on one page.
+/// asks it (`GraphQLTeamMembersQuery`): the team's own members in the world (`StandInWorld.Team.members`), not its
+/// child teams', each with its `role` in GraphQL's capitals, on one page; the team of an organization the caller
+/// is no member of, or of no organization, is null, as GitHub answers a team it does not show.
 enum StandInTeamMembers {
     /// Whether the document is the team members query; its values come as variables.
     static func isAsked(in query: String) -> Bool {
         query.contains("team(slug:") && query.contains("membership: IMMEDIATE")
     }
 
-    static func write(variables: [String: Any], into writer: inout JSONByteWriter) {
-        let body = StandInRecordedHandler.body(named: Endpoint.teamMembers.operationID) ?? Array("[]".utf8)
+    static func write(variables: [String: Any], request: StandInRouteRequest, into writer: inout JSONByteWriter) {
+        let world = request.context.world.current
         let role = (variables["role"] as? String)?.lowercased()
-        let members = ((try? JSONText.arrayElements(body)) ?? []).map { Array(body[$0]) }.filter { member in
-            JSONText.text(of: "inherited", in: member) != "true"
-                && (role == nil || JSONText.text(of: "role", in: member) == role)
+        let organization = (variables["org"] as? String).flatMap(world.organization)
+        let caller = request.signedInAccount?.login ?? ""
+        guard let organization, world.isMember(caller, of: organization),
+            let team = organization.teams.first(where: { $0.slug == variables["team"] as? String })
+        else { return writer.raw("\"organization\":{\"team\":null}") }
+        let members = team.members.filter { role == nil || $0.role == role }.compactMap { member in
+            request.population.user(login: member.login).map { (member.role, $0) }
         }
         writer.raw("\"organization\":{\"team\":{\"members\":{\"totalCount\":")
         writer.integer(members.count)
         writer.raw(",\"edges\":[")
-        for (index, member) in members.enumerated() {
-            let texts = JSONText.texts(
-                of: ["role", "id", "node_id", "login", "html_url", "avatar_url", "site_admin"], in: member)
+        for (index, (role, user)) in members.enumerated() {
             writer.raw(index == 0 ? "{\"role\":" : ",{\"role\":")
-            writer.string(texts[0].uppercased())
+            writer.string(role.uppercased())
             writer.raw(",\"node\":{\"databaseId\":")
-            writer.integer(Int(texts[1]) ?? 0)
-            for (key, text) in zip(["id", "login", "url", "avatarUrl"], texts[2...5]) {
-                writer.raw(",")
-                writer.string(key)
-                writer.raw(":")
+            writer.integer(user.id)
+            for (key, text) in [
+                ("id", user.nodeID), ("login", user.login), ("url", user.htmlURL), ("avatarUrl", user.avatarURL),
+            ] {
+                writer.unescaped(",\"\(key)\":")
                 writer.string(text)
             }
-            writer.raw(texts[6] == "true" ? ",\"isSiteAdmin\":true}}" : ",\"isSiteAdmin\":false}}")
+            writer.raw(",\"isSiteAdmin\":")
+            writer.boolean(user.siteAdmin)
+            writer.raw("}}")
         }
         writer.raw("],\"pageInfo\":{\"hasNextPage\":false,\"endCursor\":null}}}}")
     }

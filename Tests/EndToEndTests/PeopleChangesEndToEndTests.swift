@@ -27,14 +27,7 @@ struct PeopleChangesEndToEndTests {
     /// As the organization's owner (octocat) would have it: `login` a member with `role`, or gone (nil).
     private func set(_ login: String, _ role: String?, _ server: StandInServer) throws {
         let user = try #require(server.population.user(login: login))
-        server.memberships.edit("acme", in: server.population) { list in
-            list.removeAll { $0.ordinal == user.ordinal && role == nil }
-            if let role, let index = list.firstIndex(where: { $0.ordinal == user.ordinal }) {
-                list[index].role = role
-            } else if let role {
-                list.append(.init(ordinal: user.ordinal, role: role))
-            }
-        }
+        #expect(server.world.edit { $0.setMember(user.login, role: role, of: "acme") })
     }
 
     @Test func threeRunsAcrossAJoinALeaveAndARoleChange() async throws {

@@ -2,17 +2,17 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-/// `gh-users stargazers` against the stand-in, which lists a repository's stargazers only to its owner (404 for
-/// anyone else, as GitHub answers since July 2026) and stops REST at 400 pages (`StandInStargazers`). The requests
+/// `gh-users stargazers` against the stand-in, which lists a repository's stargazers only to its admins and
+/// collaborators (404 for anyone else, as GitHub answers since July 2026) and stops REST at 400 pages (`StandInStargazers`). The requests
 /// and the records are `StargazersCommandTests`' and `PeopleListCommandTests`'.
 struct StargazersEndToEndTests {
-    /// Someone who is not the repository's admin: one line on stderr that says why and points to star-history,
+    /// Someone who is neither an admin nor a collaborator of the repository (kitsune-fox, in the world): one line on stderr that says why and points to star-history,
     /// exit 4, nothing on stdout.
     @Test func aNonCollaboratorIsRefusedInOneLine() async throws {
         try await withStandIn(users: 40) { server in
             let run = try await BinaryRunner.run(
                 ["stargazers", "octocat/Hello-World", "--api-url", server.baseURL, "--no-cache"],
-                environment: ["GH_TOKEN": StandInTokens.token(for: "Yamada-Taro")])
+                environment: ["GH_TOKEN": StandInTokens.token(for: "kitsune-fox")])
             #expect(run.status == 4, "\(run.stderr)")
             #expect(run.stdout.isEmpty)
             #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
@@ -21,7 +21,7 @@ struct StargazersEndToEndTests {
         }
     }
 
-    /// A repository past 40,000 stargazers, `--all`: every one of them, each once, through GraphQL (REST's list is
+    /// A repository past 40,000 stargazers (octocat/Spoon-Knife, which the whole population stars), `--all`: every one of them, each once, through GraphQL (REST's list is
     /// never asked past its count), and stderr says so.
     @Test func everyStargazerPastPageFourHundredThroughGraphQL() async throws {
         try await withStandIn(users: 45_000) { server in
@@ -29,7 +29,7 @@ struct StargazersEndToEndTests {
             #expect(count > 40_000)
             let run = try await BinaryRunner.run(
                 [
-                    "stargazers", "octocat/Hello-World", "--all", "--format", "tsv", "--fields", "starred_at",
+                    "stargazers", "octocat/Spoon-Knife", "--all", "--format", "tsv", "--fields", "starred_at",
                     "--api-url", server.baseURL, "--no-cache",
                 ],
                 environment: ["GH_TOKEN": StandInTokens.token(for: "octocat")])

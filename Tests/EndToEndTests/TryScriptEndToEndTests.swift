@@ -45,12 +45,19 @@ struct TryScriptEndToEndTests {
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.stderr.contains("+ Scripts/try me --format table"))
         #expect(demo.stdout.contains("Scopes     repo, user"), "\(demo.stdout)")
-        // stargazers, listed to the repository's owner and refused to anyone else, in one line (exit 4).
+        // stargazers, listed to the repository's owner and collaborators and refused to anyone else, in one line
+        // (exit 4).
         #expect(demo.stderr.contains("+ Scripts/try stargazers octocat/Hello-World --limit 5 --format table"))
         #expect(demo.stdout.contains("LOGIN") && demo.stdout.contains("STARRED"), "\(demo.stdout)")
-        let refusal = demo.stderr.split(separator: "\n").drop { !$0.hasPrefix("+ TRY_TOKEN=gho_Yamada-Taro") }
+        let refusal = demo.stderr.split(separator: "\n").drop { !$0.hasPrefix("+ TRY_TOKEN=gho_kitsune-fox") }
         #expect(refusal.dropFirst().first?.contains("only to its admins and collaborators") == true, "\(demo.stderr)")
         #expect(refusal.dropFirst(2).first?.hasPrefix("(exit status 4:") == true, "\(demo.stderr)")
+        // --changes across changes to the world (Scripts/try --world): who joined, whose role changed, who left;
+        // who starred and who took a star back.
+        #expect(demo.stderr.contains("+ Scripts/try --world join github eager-falcon-20"), "\(demo.stderr)")
+        for change in ["+ eager-falcon-20", "! Yamada-Taro", "− kitsune-fox", "+ Tidy-Falcon-33"] {
+            #expect(demo.stdout.contains(change), "\(change): \(demo.stdout)")
+        }
 
         let offline = try await BinaryRunner.shell(
             #"bash "\#(Self.script)" list --limit 5 --offline"#, environment: environment)

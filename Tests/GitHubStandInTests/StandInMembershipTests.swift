@@ -18,16 +18,27 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
     try response.jsonArray().compactMap { $0["login"] as? String }
 }
 
-/// An organization's members as writes leave them: what `members --changes` sees change between runs.
+/// An organization's members, from the world (`World/world.json`) and as writes leave them: what `members
+/// --changes` sees change between runs.
 @Suite struct StandInMembershipTests {
-    @Test func anOrganizationNobodyWroteToHasGitHubsExampleMemberAsItsOwner() throws {
+    /// GitHub's rules over the world's `github`: an unknown organization is 404 (before: octocat, for any name); a
+    /// member sees every member, a non-member and the public list only those who show their membership.
+    @Test func anUnknownOrganizationIsNotFoundAndANonMemberSeesThePublicMembers() throws {
         try withStandInServer { server throws in
-            let all = try send(server, "GET", "/orgs/any-org/members", as: "octocat")
-            #expect(all.status == 200)
-            #expect(try logins(all) == ["octocat"])
-            #expect(try logins(send(server, "GET", "/orgs/any-org/members?role=admin", as: "octocat")) == ["octocat"])
-            #expect(try logins(send(server, "GET", "/orgs/any-org/members?role=member", as: "octocat")).isEmpty)
-            #expect(try logins(send(server, "GET", "/orgs/any-org/public_members", as: nil)) == ["octocat"])
+            #expect(try send(server, "GET", "/orgs/no-such-org/members", as: "octocat").status == 404)
+            #expect(try send(server, "GET", "/orgs/no-such-org/public_members", as: nil).status == 404)
+            let everyone = [
+                "octocat", "lively-otter-8", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5", "jollyotter6",
+                "CalmFalcon19",
+            ]
+            let shown = ["octocat", "Yamada-Taro", "jollyotter6", "CalmFalcon19"]
+            #expect(try logins(send(server, "GET", "/orgs/github/members", as: "kitsune-fox")) == everyone)
+            #expect(try logins(send(server, "GET", "/orgs/github/members", as: "eager-falcon-20")) == shown)
+            #expect(try logins(send(server, "GET", "/orgs/github/public_members", as: "octocat")) == shown)
+            #expect(
+                try logins(send(server, "GET", "/orgs/github/members?role=admin", as: "octocat"))
+                    == ["octocat", "lively-otter-8"])
+            #expect(try logins(send(server, "GET", "/orgs/github/members?role=member", as: "octocat")).count == 5)
         }
     }
 
@@ -57,7 +68,9 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
             #expect(removed.status == 204)
             #expect(try logins(send(server, "GET", "/orgs/acme/members", as: "Yamada-Taro")) == ["Yamada-Taro"])
             // Another organization is untouched.
-            #expect(try logins(send(server, "GET", "/orgs/other/members", as: "octocat")) == ["octocat"])
+            #expect(
+                try logins(send(server, "GET", "/orgs/octo-org/members", as: "octocat"))
+                    == ["Yamada-Taro", "octocat", "eager-falcon-20", "gentlefalcon22"])
         }
     }
 
@@ -83,13 +96,18 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
         }
     }
 
-    /// The 2FA filters are for owners; no one in the stand-in is without two-factor authentication.
-    @Test func theTwoFactorFilterIsAnOwnersAndListsNoOne() throws {
+    /// The 2FA filters are for owners, and list the members in that state.
+    @Test func theTwoFactorFiltersAreAnOwnersAndListThoseInThatState() throws {
         try withStandInServer { server throws in
-            let owner = try send(server, "GET", "/orgs/acme/members?filter=2fa_disabled", as: "octocat")
+            let owner = try send(server, "GET", "/orgs/github/members?filter=2fa_disabled", as: "octocat")
             #expect(owner.status == 200)
-            #expect(try logins(owner).isEmpty)
-            #expect(try send(server, "GET", "/orgs/acme/members?filter=2fa_disabled", as: "Yamada-Taro").status == 403)
+            #expect(try logins(owner) == ["Happy-Otter-5"])
+            #expect(
+                try logins(send(server, "GET", "/orgs/github/members?filter=2fa_insecure", as: "octocat")) == [
+                    "jollyotter6"
+                ])
+            #expect(
+                try send(server, "GET", "/orgs/github/members?filter=2fa_disabled", as: "Yamada-Taro").status == 403)
         }
     }
 }

@@ -117,19 +117,6 @@ private func suffix(_ row: Endpoint) -> String {
         }
     }
 
-    /// `team-members --role maintainer` against the stand-in: the documented member is a member, so a team's
-    /// maintainers are no one, its members are that one, and `all` is everyone, as GitHub filters.
-    @Test func aDocumentedFilterNamedAsTheRecordsKeyFiltersThem() throws {
-        try withStandInServer { server throws in
-            let path = "/orgs/github/teams/justice-league/members"
-            for (role, count) in [("maintainer", 0), ("member", 1), ("all", 1)] {
-                let answer = try fetch(server, path + "?role=" + role, headers: tokenHeader)
-                #expect(answer.status == 200)
-                #expect(try answer.jsonArray().count == count, "\(role)")
-            }
-        }
-    }
-
     @Test func aCappedRowRefusesPagesPastItsCapAndAnswersAnEmptyPageInsideIt() throws {
         try withStandInServer { server throws in
             let path = "/users/octocat/events/public"

@@ -4,7 +4,8 @@ import Testing
 
 @testable import GitHubStandIn
 
-/// Issue 28: a repository's stargazers and watchers, listed since July 2026 only to its admins (GitHub answers
+/// Issue 28: a repository's stargazers and watchers, listed since July 2026 only to its admins and collaborators
+/// (GitHub answers
 /// others 403, 404 or an empty list: the stand-in gives REST's 404 and GraphQL's empty list), and REST's cap of
 /// 400 pages (page 401 is a 422 "pagination is limited for this resource", quoted in star-history/star-history#194;
 /// the `Link` header never points past page 400), which GraphQL's `Repository.stargazers` does not have.
@@ -47,29 +48,34 @@ import Testing
         ((answer["data"] as? [String: Any])?["repository"] as? [String: Any])?["stargazers"] as? [String: Any]
     }
 
-    /// Only the repository's owner may list its stargazers and watchers: anyone else, with a token or without,
-    /// gets 404 for both, and GraphQL's empty list. Before: everyone got GitHub's documented list.
-    @Test func onlyTheOwnerMayListTheStargazersAndWatchers() throws {
+    /// Only the repository's owner and collaborators (the world's octocat and Yamada-Taro for octocat/Hello-World)
+    /// may list its stargazers and watchers: anyone else, with a token or without, gets 404 for both, and GraphQL's
+    /// empty list; so does everyone for a repository that does not exist. Before: everyone got GitHub's list.
+    @Test func onlyTheOwnerAndCollaboratorsMayListTheStargazersAndWatchers() throws {
         try withStandInServer { server throws in
             for target in ["/repos/octocat/Hello-World/stargazers", "/repos/octocat/Hello-World/subscribers"] {
                 #expect(try fetch(server, target, headers: [Self.star]).status == 404, "\(target)")
-                let other = try fetch(server, target, headers: [Self.star, Self.signedIn("Yamada-Taro")])
+                let other = try fetch(server, target, headers: [Self.star, Self.signedIn("kitsune-fox")])
                 #expect(other.status == 404, "\(target)")
-                let owner = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")])
-                #expect(owner.status == 200, "\(target)")
+                for login in ["octocat", "Yamada-Taro"] {
+                    let allowed = try fetch(server, target, headers: [Self.star, Self.signedIn(login)])
+                    #expect(allowed.status == 200, "\(target) \(login)")
+                }
+                let missing = target.replacing("Hello-World", with: "nothing")
+                #expect(try fetch(server, missing, headers: [Self.signedIn("octocat")]).status == 404)
             }
             let refused = try Self.connection(
-                Self.graphQL(server, Self.query("octocat/Hello-World"), as: "Yamada-Taro"))
+                Self.graphQL(server, Self.query("octocat/Hello-World"), as: "kitsune-fox"))
             #expect(refused?["totalCount"] as? Int == 0 && (refused?["edges"] as? [Any])?.isEmpty == true)
         }
     }
 
-    /// The stargazers are the population's users, oldest star first, as the star media type's records (the user
+    /// octocat/Spoon-Knife's stargazers are the population's users, oldest star first, as the star media type's records (the user
     /// alone without it); `GET /repos/{owner}/{repo}` counts them.
     @Test func theStargazersAreThePopulationsUsersOldestFirst() throws {
         try withStandInServer { server throws in
             let users = server.population.users.filter { $0.type == "User" }
-            let target = "/repos/octocat/Hello-World/stargazers?per_page=100"
+            let target = "/repos/octocat/Spoon-Knife/stargazers?per_page=100"
             let page = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")])
             let records = try #require(try JSONSerialization.jsonObject(with: Data(page.body)) as? [[String: Any]])
             #expect(records.count == 100)
@@ -80,7 +86,7 @@ import Testing
             let plain = try fetch(server, target, headers: [Self.signedIn("octocat")])
             let accounts = try #require(try JSONSerialization.jsonObject(with: Data(plain.body)) as? [[String: Any]])
             #expect(accounts.first?["login"] as? String == users.first?.login)
-            let repository = try fetch(server, "/repos/octocat/Hello-World").jsonObject()
+            let repository = try fetch(server, "/repos/octocat/Spoon-Knife").jsonObject()
             #expect(repository["stargazers_count"] as? Int == users.count)
         }
     }
@@ -90,7 +96,7 @@ import Testing
     @Test func restStopsAtPageFourHundredAndGraphQLGoesOn() throws {
         try withStandInServer(StandInConfiguration(userCount: 45_000)) { server throws in
             let owner = [Self.star, Self.signedIn("octocat")]
-            let base = "/repos/octocat/Hello-World/stargazers?per_page=100&page="
+            let base = "/repos/octocat/Spoon-Knife/stargazers?per_page=100&page="
             let before = try fetch(server, base + "399", headers: owner)
             #expect(linkRelations(before.header("Link"))["last"]?.hasSuffix("page=400") == true)
             let last = try fetch(server, base + "400", headers: owner)
@@ -105,7 +111,7 @@ import Testing
             let users = server.population.users.filter { $0.type == "User" }
             #expect(users.count > 40_000)
             let answer = try Self.graphQL(
-                server, Self.query("octocat/Hello-World", first: 2, after: StandInStargazers.cursor(39_999)),
+                server, Self.query("octocat/Spoon-Knife", first: 2, after: StandInStargazers.cursor(39_999)),
                 as: "octocat")
             let connection = try #require(Self.connection(answer))
             #expect(connection["totalCount"] as? Int == users.count)
@@ -128,7 +134,7 @@ import Testing
             var after: String?
             for _ in 0..<40 {
                 let answer = try Self.graphQL(
-                    server, Self.query("octocat/Hello-World", first: 7, after: after), as: "octocat")
+                    server, Self.query("octocat/Spoon-Knife", first: 7, after: after), as: "octocat")
                 let connection = try #require(Self.connection(answer))
                 let edges = try #require(connection["edges"] as? [[String: Any]])
                 logins += edges.compactMap { ($0["node"] as? [String: Any])?["login"] as? String }
@@ -137,7 +143,7 @@ import Testing
                 after = pageInfo["endCursor"] as? String
             }
             #expect(logins == users.map(\.login))
-            let bad = try Self.graphQL(server, Self.query("octocat/Hello-World", after: "bm90IG91cnM="), as: "octocat")
+            let bad = try Self.graphQL(server, Self.query("octocat/Spoon-Knife", after: "bm90IG91cnM="), as: "octocat")
             #expect(bad["data"] == nil && (bad["errors"] as? [Any])?.count == 1)
         }
     }

@@ -71,7 +71,8 @@ struct StandInGraphQLHandler: StandInHandler {
             writer.raw("},")
         }
         if team {
-            StandInTeamMembers.write(variables: object["variables"] as? [String: Any] ?? [:], into: &writer)
+            StandInTeamMembers.write(
+                variables: object["variables"] as? [String: Any] ?? [:], request: request, into: &writer)
             writer.raw("}}")
             return StandInHTTPResponse(status: 200, body: writer.bytes)
         }

@@ -6,12 +6,12 @@ import JSONBytes
 /// `Bodies/<operation id>.json` (`users/list-public-keys-for-user` is `users-list-public-keys-for-user.json`; the
 /// folder's `NOTICE.md` gives each body's source). A new list needs its row and its body, and no code here.
 ///
-/// What the row says is what the stand-in does: GitHub's 404 for an unknown account under `/users/{username}/…`,
-/// its sign-in refusal for the token's own lists and rows that need a token, its refusal of a token without the
-/// row's scope, a filter the row documents that names the records' own key (`role`), page-based paging of an array
-/// body with `Link` URLs under `/user/{account_id}/…` as GitHub's own are, and a capped row's 422 for a page past
-/// the cap. A row with a media type (starred's `star+json`) answers
-/// callers who do not ask for it with each record's `repo`, as GitHub does.
+/// What the row says is what the stand-in does: GitHub's 404 for an unknown account under `/users/{username}/…`
+/// and for an organization or repository the world does not hold, its sign-in refusal for the token's own lists
+/// and rows that need a token, its refusal of a token without the row's scope, page-based paging of an array body
+/// with `Link` URLs under `/user/{account_id}/…` as GitHub's own are, and a capped row's 422 for a page past the
+/// cap. A row with a media type (starred's `star+json`) answers callers who do not ask for it with each record's
+/// `repo`, as GitHub does.
 struct StandInRecordedHandler: StandInHandler {
     static let paginationLimitMessage =
         "In order to keep the API fast for everyone, pagination is limited for this resource."
@@ -43,6 +43,13 @@ struct StandInRecordedHandler: StandInHandler {
             }
             linkPath = endpoint.accountPath(String(account.id))
         }
+        // An organization or repository the world does not hold is GitHub's 404 (`GET /repos/{owner}/{repo}/forks`).
+        let world = request.context.world.current
+        let unknownOrganization = request.parameters["org"].map { world.organization($0) == nil } ?? false
+        let owner = request.parameters["owner"] ?? ""
+        if unknownOrganization || request.parameters["repo"].map({ world.repository(owner, $0) == nil }) ?? false {
+            return StandInErrorBody.notFound(documentationURL: request.documentation)
+        }
         if let scope = endpoint.scope, let refusal = request.scopeRefusal(unlessOneOf: [scope]) { return refusal }
         guard var records = try? JSONText.arrayElements(body).map({ Array(body[$0]) }) else {
             return StandInHTTPResponse(status: 200, body: body)
@@ -50,29 +57,9 @@ struct StandInRecordedHandler: StandInHandler {
         if endpoint.mediaType != nil, !asksForMediaType(request.header("Accept")) {
             records = records.map { JSONText.value(at: ["repo"], in: $0) ?? $0 }
         }
-        // A documented filter named as the records' own key (a team member's `role=maintainer`) keeps the records
-        // that have it, as GitHub does; `all` keeps every one.
-        for key in endpoint.query {
-            guard let value = request.query[key], value != "all" else { continue }
-            records = records.filter { record in
-                JSONText.value(at: [key], in: record) == nil || JSONText.text(of: key, in: record) == value
-            }
-        }
-        let paging = StandInPageRequest(query: request.query)
-        var count = records.count
-        if case .capped(let cap) = endpoint.paging {
-            guard !paging.startsPast(cap) else {
-                return StandInErrorBody.response(
-                    422, message: Self.paginationLimitMessage,
-                    documentationURL: "https://docs.github.com/v3/#pagination")
-            }
-            count = min(count, cap)
-        }
-        let page = records[paging.range(inCount: count)]
-        var response = StandInHTTPResponse(status: 200, body: Array("[".utf8) + page.joined(separator: [44]) + [93])
-        request.setPageLink(
-            on: &response, paging: paging, path: linkPath, lastPage: paging.pageCount(forCount: count))
-        return response
+        var cap: Int?
+        if case .capped(let limit) = endpoint.paging { cap = limit }
+        return request.pagedRecords(records, cap: cap, linkPath: linkPath)
     }
 
     /// Whether `Accept` names the row's own media type; GitHub's may name the API version too

@@ -2,16 +2,63 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// Who starred a repository, and who may ask: the stand-in's model of GitHub's July 2026 rule and of REST's
-/// 400-page cap, for `GET /repos/{owner}/{repo}/stargazers`, `/subscribers`, `GET /repos/{owner}/{repo}` and
-/// GraphQL's `Repository.stargazers`.
+/// Who starred a repository, and when: the world's stars (`StandInWorld.Repository.stars`), or for a repository
+/// the population stars every User account, in ordinal order, the k-th starring `firstStar + k` hours: nothing is
+/// stored, so a population of 45,000 gives a repository past REST's cap. One list answers the stargazers (REST and
+/// GraphQL), `stargazers_count`, the star count and the star history, so they always agree.
+struct StandInStargazerList {
+    private let listed: [(user: StandInUser, at: Int)]?
+    private let population: StandInPopulation
+
+    init(_ stars: [StandInWorld.Star]?, in population: StandInPopulation) {
+        self.population = population
+        listed = stars.map { stars in
+            stars.compactMap { star in
+                guard let user = population.user(login: star.user),
+                    let at = UTCTimestamp.epochSeconds(iso8601: star.starredAt)
+                else { return nil }
+                return (user, at)
+            }.sorted { $0.at < $1.at }
+        }
+    }
+
+    var count: Int { listed?.count ?? population.userPositions.count }
+
+    func user(at position: Int) -> StandInUser {
+        listed?[position].user ?? population.users[population.userPositions[position]]
+    }
+
+    func starredAt(_ position: Int) -> Int {
+        listed?[position].at ?? StandInStargazers.firstStar + 3_600 * (position + 1)
+    }
+
+    /// GitHub's star history: `{"week", "total", "days"}` for each week (from Sunday, UTC) with a star, newest first.
+    func weeks() -> [[UInt8]] {
+        var days: [Int: [Int]] = [:]
+        for position in 0..<count {
+            let day = starredAt(position) / 86_400
+            let weekday = (day + 4) % 7
+            days[day - weekday, default: Array(repeating: 0, count: 7)][weekday] += 1
+        }
+        return days.keys.sorted(by: >).map { week in
+            var writer = JSONByteWriter(reservingCapacity: 80)
+            writer.raw("{\"week\":")
+            writer.integer(week * 86_400)
+            writer.raw(",\"total\":")
+            writer.integer(days[week, default: []].reduce(0, +))
+            writer.raw(",\"days\":[")
+            writer.unescaped(days[week, default: []].map(String.init).joined(separator: ","))
+            writer.raw("]}")
+            return writer.bytes
+        }
+    }
+}
+
+/// Who may list a repository's stargazers and watchers: GitHub's July 2026 rule, and REST's 400-page cap, for
+/// `GET /repos/{owner}/{repo}/stargazers` and GraphQL's `Repository.stargazers`.
 ///
-/// - Every repository's stargazers are the population's User accounts (organizations and bots star nothing), in
-///   ordinal order, the k-th starring `firstStar + k` hours: nothing is stored, so a population of 45,000 gives a
-///   repository past REST's cap. `GET /repos/{owner}/{repo}` is GitHub's documented repository with its
-///   `stargazers_count` made that number.
-/// - Only the repository's admin may list its stargazers or watchers: the account the token signs in as, when it
-///   is the repository's owner. Anyone else (and anyone without a token) gets 404 `Not Found` for both lists, the
+/// - Only those with a grant on the repository (its admins and collaborators, `StandInWorld.grants`) may list its
+///   stargazers or watchers. Anyone else (and anyone without a token) gets 404 `Not Found` for both lists, the
 ///   answer reported most often since July 2026; GraphQL answers them an empty list (`totalCount` 0).
 /// - REST serves at most 40,000 stargazers (`Endpoint.stargazers`' cap): a page past it is 422 with the message
 ///   GitHub gives (`Bodies/error-422-pagination-limited.json`), and `Link` never points past the page that holds
@@ -21,28 +68,26 @@ enum StandInStargazers {
     static let firstStar = 1_420_070_400
     static let restCap = Endpoint.stargazers.itemCap ?? 40_000
 
-    /// The population's User accounts, in ordinal order, as a collection (nothing is copied).
-    static func stargazers(of population: StandInPopulation) -> LazyMapCollection<[Int], StandInUser> {
-        population.userPositions.lazy.map { population.users[$0] }
+    static func list(of repository: StandInWorld.Repository, in population: StandInPopulation) -> StandInStargazerList {
+        StandInStargazerList(repository.stars, in: population)
     }
 
-    static func starredAt(_ position: Int) -> String {
-        UTCTimestamp.iso8601(firstStar + 3_600 * (position + 1))
-    }
-
-    /// Whether the caller may list the repository's stargazers and watchers: it signs in as its owner.
-    static func mayList(owner: String?, _ request: StandInRouteRequest) -> Bool {
-        guard let owner, let account = request.signedInAccount else { return false }
-        return account.login.lowercased() == owner.lowercased()
+    /// The repository, when it exists and the caller has a grant on it.
+    static func listable(owner: String?, name: String?, _ request: StandInRouteRequest) -> StandInWorld.Repository? {
+        let world = request.context.world.current
+        guard let owner, let name, let repository = world.repository(owner, name),
+            let login = request.signedInAccount?.login, world.permission(of: login, on: repository) != nil
+        else { return nil }
+        return repository
     }
 
     /// `{"starred_at", "user"}`, the star media type's record; the user alone in the default one.
-    static func write(_ user: StandInUser, at position: Int, star: Bool, into writer: inout JSONByteWriter) {
-        guard star else { return user.writeSimpleUser(into: &writer) }
+    static func write(_ list: StandInStargazerList, at position: Int, star: Bool, into writer: inout JSONByteWriter) {
+        guard star else { return list.user(at: position).writeSimpleUser(into: &writer) }
         writer.raw("{\"starred_at\":")
-        writer.string(starredAt(position))
+        writer.string(UTCTimestamp.iso8601(list.starredAt(position)))
         writer.raw(",\"user\":")
-        user.writeSimpleUser(into: &writer)
+        list.user(at: position).writeSimpleUser(into: &writer)
         writer.raw("}")
     }
 }
@@ -53,53 +98,30 @@ struct StandInStargazersHandler: StandInHandler {
     static let paginationLimited = StandInRecordedHandler.body(named: "error-422-pagination-limited") ?? []
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard StandInStargazers.mayList(owner: request.parameters["owner"], request) else {
+        guard
+            let repository = StandInStargazers.listable(
+                owner: request.parameters["owner"], name: request.parameters["repo"], request)
+        else {
             return StandInErrorBody.notFound(documentationURL: request.documentation)
         }
         let paging = StandInPageRequest(query: request.query)
         guard !paging.startsPast(StandInStargazers.restCap) else {
             return StandInHTTPResponse(status: 422, body: Self.paginationLimited)
         }
-        let stargazers = StandInStargazers.stargazers(of: request.population)
+        let stargazers = StandInStargazers.list(of: repository, in: request.population)
         let count = min(stargazers.count, StandInStargazers.restCap)
         let star = StandInRecordedHandler(endpoint)?.asksForMediaType(request.header("Accept")) ?? false
         var writer = JSONByteWriter(reservingCapacity: 2 + paging.perPage * 1_300)
         writer.raw("[")
         for (index, position) in paging.range(inCount: count).enumerated() {
             writer.raw(index == 0 ? "" : ",")
-            StandInStargazers.write(stargazers[position], at: position, star: star, into: &writer)
+            StandInStargazers.write(stargazers, at: position, star: star, into: &writer)
         }
         writer.raw("]")
         var response = StandInHTTPResponse(status: 200, body: writer.bytes)
         request.setPageLink(
             on: &response, paging: paging, path: request.path, lastPage: paging.pageCount(forCount: count))
         return response
-    }
-}
-
-/// `GET /repos/{owner}/{repo}/subscribers`: the documented body, for the repository's admin only.
-struct StandInWatchersHandler: StandInHandler {
-    let recorded = StandInRecordedHandler(.watchers)
-
-    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard StandInStargazers.mayList(owner: request.parameters["owner"], request), let recorded else {
-            return StandInErrorBody.notFound(documentationURL: request.documentation)
-        }
-        return recorded.respond(to: request)
-    }
-}
-
-/// `GET /repos/{owner}/{repo}`: GitHub's documented repository, its `stargazers_count` the stand-in's.
-struct StandInRepositoryHandler: StandInHandler {
-    let body = StandInRecordedHandler.body(named: "repos-get") ?? []
-
-    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard let range = (try? JSONText.objectMembers(body))?["stargazers_count"] else {
-            return StandInHTTPResponse(status: 200, body: body)
-        }
-        let count = StandInStargazers.stargazers(of: request.population).count
-        return StandInHTTPResponse(
-            status: 200, body: Array(body[..<range.lowerBound]) + Array(String(count).utf8) + body[range.upperBound...])
     }
 }
 
@@ -143,8 +165,9 @@ extension StandInStargazers {
         _ repository: (owner: String, name: String), query: String, request: StandInRouteRequest,
         into writer: inout JSONByteWriter
     ) -> Bool {
-        let stargazers = stargazers(of: request.population)
-        let listed = mayList(owner: repository.owner, request) ? stargazers.count : 0
+        let world = listable(owner: repository.owner, name: repository.name, request)
+        let stargazers = world.map { list(of: $0, in: request.population) }
+        let listed = stargazers?.count ?? 0
         var start = 0
         if let after = literal(after: "after:", in: query, from: query.startIndex) {
             guard let position = position(after: after) else { return false }
@@ -164,7 +187,7 @@ extension StandInStargazers {
         writer.optionalString(end > start ? cursor(end - 1) : nil)
         writer.raw("},\"edges\":[")
         for position in start..<end {
-            let user = stargazers[position]
+            guard let user = stargazers?.user(at: position) else { break }
             writer.raw(position == start ? "{" : ",{")
             if cursors {
                 writer.raw("\"cursor\":")
@@ -172,7 +195,7 @@ extension StandInStargazers {
                 writer.raw(",")
             }
             writer.raw("\"starredAt\":")
-            writer.string(starredAt(position))
+            writer.string(UTCTimestamp.iso8601(stargazers?.starredAt(position) ?? 0))
             writer.raw(",\"node\":{\"databaseId\":")
             writer.integer(user.id)
             for (key, value) in [

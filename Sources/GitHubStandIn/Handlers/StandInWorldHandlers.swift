@@ -1,0 +1,218 @@
+import Domain
+import Foundation
+import JSONBytes
+
+/// The people lists of organizations, teams and repositories, answered from the world (`StandInWorld`) by GitHub's
+/// generic rules, not by code per endpoint:
+/// - an unknown organization, team or repository is GitHub's 404;
+/// - a non-member sees an organization's public members only; its owners alone see outside collaborators and
+///   invitations and filter by two-factor state; its members alone see its teams;
+/// - a repository's stargazers and watchers are listed only to those with a grant on it (its admins and
+///   collaborators), its collaborators only to those who can push to it;
+/// - the filters the endpoint table documents filter: `role`, `filter`, `affiliation`, `permission`, `anon`.
+struct StandInWorldListHandler: StandInHandler {
+    enum List: Sendable {
+        case members, publicMembers, outsideCollaborators, invitations, teamMembers
+        case collaborators, contributors, assignees, watchers, starCount, starHistory, repository, organization
+    }
+
+    let list: List
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        let world = request.context.world.current
+        let notFound = StandInErrorBody.notFound(documentationURL: request.documentation)
+        let caller = request.signedInAccount?.login
+        if let org = request.parameters["org"] {
+            guard let organization = world.organization(org) else { return notFound }
+            return respond(to: request, organization, in: world, caller: caller) ?? notFound
+        }
+        guard let owner = request.parameters["owner"], let name = request.parameters["repo"],
+            let repository = world.repository(owner, name)
+        else { return notFound }
+        return respond(to: request, repository, in: world, caller: caller) ?? notFound
+    }
+
+    private func refusal(_ message: String, _ request: StandInRouteRequest) -> StandInHTTPResponse {
+        StandInErrorBody.response(403, message: message, documentationURL: request.documentation)
+    }
+
+    /// Nil for GitHub's 404.
+    private func respond(
+        to request: StandInRouteRequest, _ organization: StandInWorld.Organization, in world: StandInWorld,
+        caller: String?
+    ) -> StandInHTTPResponse? {
+        let member = caller.flatMap { login in
+            organization.members.first { $0.active && $0.login.lowercased() == login.lowercased() }
+        }
+        let ownerOnly = "You must be an owner of \(organization.login) to see this"
+        switch list {
+        case .organization:
+            return StandInHTTPResponse(
+                status: 200, body: request.replacing(["login": organization.login], in: "orgs-get"))
+        case .members, .publicMembers:
+            var listed = organization.members.filter { $0.active && (member != nil && list == .members || $0.isPublic) }
+            if list == .members {
+                if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
+                if let filter = request.query["filter"], filter != "all" {
+                    guard member?.role == "admin" else { return refusal(ownerOnly, request) }
+                    listed = listed.filter { "2fa_" + $0.twoFactor == filter }
+                }
+            }
+            return request.peopleList(listed.map(\.login))
+        case .outsideCollaborators:
+            guard member?.role == "admin" else { return refusal(ownerOnly, request) }
+            return request.peopleList(world.outsideCollaborators(of: organization))
+        case .invitations:
+            guard member?.role == "admin" else { return refusal(ownerOnly, request) }
+            return request.pagedRecords(world.invitations[organization.login.lowercased()] ?? [])
+        case .teamMembers:
+            guard member != nil, let slug = request.parameters["team_slug"],
+                let team = organization.teams.first(where: { $0.slug.lowercased() == slug.lowercased() })
+            else { return nil }
+            var listed = world.members(of: team, in: organization)
+            if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
+            return request.peopleList(listed.map(\.login))
+        default:
+            return nil
+        }
+    }
+
+    /// Nil for GitHub's 404.
+    private func respond(
+        to request: StandInRouteRequest, _ repository: StandInWorld.Repository, in world: StandInWorld,
+        caller: String?
+    ) -> StandInHTTPResponse? {
+        let access = caller.flatMap { world.permission(of: $0, on: repository) }
+        let stargazers = StandInStargazers.list(of: repository, in: request.population)
+        switch list {
+        case .repository:
+            let counts = [
+                "stargazers_count": stargazers.count, "watchers_count": stargazers.count,
+                "subscribers_count": repository.watchers.count, "forks_count": repository.forks.count,
+            ]
+            return StandInHTTPResponse(status: 200, body: request.replacing(counts, in: "repos-get"))
+        case .starCount:
+            return StandInHTTPResponse(status: 200, body: Array("{\"count\":\(stargazers.count)}".utf8))
+        case .starHistory:
+            return request.pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap)
+        case .watchers:
+            guard access != nil else { return nil }
+            return request.peopleList(repository.watchers)
+        case .assignees:
+            // Who may be assigned: whoever can push to the repository.
+            return request.peopleList(
+                world.people(of: repository).filter { (world.permission(of: $0, on: repository) ?? 0) >= 2 })
+        case .contributors:
+            return contributors(repository, request)
+        case .collaborators:
+            guard let access, access >= 2 else {
+                return refusal("Must have push access to view repository collaborators.", request)
+            }
+            var listed = world.people(of: repository)
+            let organization = world.organization(repository.owner)
+            switch request.query["affiliation"] {
+            case "outside":
+                listed = listed.filter { login in
+                    organization.map { !world.isMember(login, of: $0) } ?? (login != repository.owner)
+                }
+            case "direct":
+                listed = listed.filter { world.grants(of: $0, on: repository).contains { $0.source == "direct" } }
+            default: break
+            }
+            if let permission = request.query["permission"] {
+                listed = listed.filter { world.permission(of: $0, on: repository) == StandInWorld.level(permission) }
+            }
+            return request.peopleList(listed) { login, writer in
+                let level = world.permission(of: login, on: repository) ?? 0
+                writer.raw(",\"permissions\":{")
+                for (index, name) in ["pull", "triage", "push", "maintain", "admin"].enumerated() {
+                    writer.unescaped((index == 0 ? "\"" : ",\"") + name + "\":")
+                    writer.boolean(level >= StandInWorld.permissions.firstIndex(of: name)!)
+                }
+                writer.raw("},\"role_name\":")
+                writer.string(StandInWorld.roleName(level))
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Accounts by commits, most first; with `anon` (1 or true) the authors with no account too, as GitHub's
+    /// `{"email", "name", "type": "Anonymous", "contributions"}`.
+    private func contributors(_ repository: StandInWorld.Repository, _ request: StandInRouteRequest)
+        -> StandInHTTPResponse
+    {
+        let anonymous = ["1", "true"].contains(request.query["anon"]?.lowercased() ?? "")
+        var records: [[UInt8]] = []
+        for contributor in repository.contributors.sorted(by: { $0.contributions > $1.contributions }) {
+            var writer = JSONByteWriter(reservingCapacity: 1_200)
+            if let login = contributor.login {
+                guard let user = request.population.user(login: login) else { continue }
+                user.writeSimpleUserFields(into: &writer)
+            } else {
+                guard anonymous else { continue }
+                writer.raw("{\"email\":")
+                writer.optionalString(contributor.email)
+                writer.raw(",\"name\":")
+                writer.optionalString(contributor.name)
+                writer.raw(",\"type\":\"Anonymous\"")
+            }
+            writer.raw(",\"contributions\":")
+            writer.integer(contributor.contributions)
+            writer.raw("}")
+            records.append(writer.bytes)
+        }
+        return request.pagedRecords(records)
+    }
+}
+
+extension StandInRouteRequest {
+    /// The accounts of `logins` the population holds, each as GitHub's simple user with what `extra` adds after
+    /// its `site_admin`, paged as GitHub pages.
+    func peopleList(
+        _ logins: [String], extra: (String, inout JSONByteWriter) -> Void = { _, _ in }
+    ) -> StandInHTTPResponse {
+        let records = logins.compactMap { login -> [UInt8]? in
+            guard let user = population.user(login: login) else { return nil }
+            var writer = JSONByteWriter(reservingCapacity: 1_200)
+            user.writeSimpleUserFields(into: &writer)
+            extra(login, &writer)
+            writer.raw("}")
+            return writer.bytes
+        }
+        return pagedRecords(records)
+    }
+
+    /// The page the query asks for of `records`, with GitHub's `Link` header (URLs under `linkPath`, the request's
+    /// own path by default); a page past `cap` is GitHub's 422.
+    func pagedRecords(_ records: [[UInt8]], cap: Int? = nil, linkPath: String? = nil) -> StandInHTTPResponse {
+        let paging = StandInPageRequest(query: query)
+        var count = records.count
+        if let cap {
+            guard !paging.startsPast(cap) else {
+                return StandInErrorBody.response(
+                    422, message: StandInRecordedHandler.paginationLimitMessage,
+                    documentationURL: "https://docs.github.com/v3/#pagination")
+            }
+            count = min(count, cap)
+        }
+        let page = records[paging.range(inCount: count)]
+        var response = StandInHTTPResponse(status: 200, body: Array("[".utf8) + page.joined(separator: [44]) + [93])
+        setPageLink(
+            on: &response, paging: paging, path: linkPath ?? path, lastPage: paging.pageCount(forCount: count))
+        return response
+    }
+
+    /// A documented body with some of its top-level members' values replaced: integers as numbers, text as strings.
+    func replacing(_ values: [String: any Sendable], in bodyName: String) -> [UInt8] {
+        var body = StandInRecordedHandler.body(named: bodyName) ?? []
+        let members = (try? JSONText.objectMembers(body)) ?? [:]
+        for (key, range) in members.sorted(by: { $0.value.lowerBound > $1.value.lowerBound }) {
+            guard let value = values[key] else { continue }
+            var writer = JSONByteWriter(reservingCapacity: 64)
+            if let number = value as? Int { writer.integer(number) } else { writer.string("\(value)") }
+            body.replaceSubrange(range, with: writer.bytes)
+        }
+        return body
+    }
+}

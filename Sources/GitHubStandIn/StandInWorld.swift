@@ -1,0 +1,304 @@
+import Foundation
+import JSONBytes
+
+/// The stand-in's world (`World/world.json`): organizations with their members, teams and invitations, and
+/// repositories with their collaborators, stars, watchers, forks and contributors. Accounts are named by login and
+/// are the population's; one the population does not hold is left out of every list. What GitHub's rules make of
+/// it (who is listed to whom, who has which permission) is `StandInWorld`'s generic code, not code per endpoint.
+package struct StandInWorld: Decodable, Sendable {
+    package struct Member: Decodable, Sendable, Equatable {
+        package var login: String
+        /// `admin` (an owner) or `member`.
+        package var role: String
+        package var isPublic: Bool
+        /// `enabled`, `disabled` or `insecure`, as the `2fa_disabled` and `2fa_insecure` filters read it.
+        package var twoFactor: String
+        /// False while an invitation is pending (listed to no one, as GitHub's pending memberships are).
+        package var active: Bool
+
+        package init(login: String, role: String, isPublic: Bool = false, twoFactor: String = "enabled") {
+            (self.login, self.role, self.isPublic, self.twoFactor, active) = (login, role, isPublic, twoFactor, true)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case login, role
+            case isPublic = "public"
+            case twoFactor = "two_factor"
+            case active
+        }
+
+        package init(from decoder: any Decoder) throws {
+            let values = try decoder.container(keyedBy: CodingKeys.self)
+            login = try values.decode(String.self, forKey: .login)
+            role = try values.decode(String.self, forKey: .role)
+            isPublic = try values.decode(Bool.self, forKey: .isPublic)
+            twoFactor = try values.decode(String.self, forKey: .twoFactor)
+            active = try values.decodeIfPresent(Bool.self, forKey: .active) ?? true
+        }
+    }
+
+    package struct TeamMember: Decodable, Sendable, Equatable {
+        package var login: String
+        /// `maintainer` or `member`.
+        package var role: String
+    }
+
+    package struct Team: Decodable, Sendable {
+        package var slug: String
+        package var name: String
+        package var parent: String?
+        package var members: [TeamMember]
+        /// Repository full name to the permission the team grants on it (`pull` … `admin`).
+        package var repositories: [String: String]
+    }
+
+    package struct Organization: Decodable, Sendable {
+        package var login: String
+        /// `none`, `read`, `write` or `admin`: what every member has on every repository of the organization.
+        package var basePermission: String
+        package var members: [Member]
+        package var teams: [Team]
+
+        enum CodingKeys: String, CodingKey {
+            case login
+            case basePermission = "base_permission"
+            case members, teams
+        }
+    }
+
+    /// GitHub's star record, `{"starred_at", "user"}`, with the user by login.
+    package struct Star: Decodable, Sendable, Equatable {
+        package var starredAt: String
+        package var user: String
+
+        enum CodingKeys: String, CodingKey {
+            case starredAt = "starred_at"
+            case user
+        }
+    }
+
+    /// GitHub's contributor record: an account's `login`, or an anonymous author's `name` and `email`.
+    package struct Contributor: Decodable, Sendable {
+        package var login: String?
+        package var name: String?
+        package var email: String?
+        package var contributions: Int
+    }
+
+    package struct Repository: Decodable, Sendable {
+        package var fullName: String
+        /// Direct grants: login to permission.
+        package var collaborators: [String: String]
+        /// Nil when the population stars it (`"stargazers": "population"`): every User account, in ordinal order,
+        /// the k-th an hour after the (k-1)-th, which gives a repository past REST's 40,000 cap.
+        package var stars: [Star]?
+        package var watchers: [String]
+        package var forks: [String]
+        package var contributors: [Contributor]
+
+        enum CodingKeys: String, CodingKey {
+            case fullName = "full_name"
+            case collaborators
+            case stars = "stargazers"
+            case watchers, forks, contributors
+        }
+
+        package init(from decoder: any Decoder) throws {
+            let values = try decoder.container(keyedBy: CodingKeys.self)
+            fullName = try values.decode(String.self, forKey: .fullName)
+            collaborators = try values.decode([String: String].self, forKey: .collaborators)
+            stars = try? values.decode([Star].self, forKey: .stars)
+            watchers = try values.decode([String].self, forKey: .watchers)
+            forks = try values.decode([String].self, forKey: .forks)
+            contributors = try values.decode([Contributor].self, forKey: .contributors)
+        }
+
+        package var owner: String { String(fullName.prefix { $0 != "/" }) }
+    }
+
+    package var organizations: [Organization]
+    package var repositories: [Repository]
+    /// Each organization's pending invitations, as GitHub's records (the bytes of the world file).
+    var invitations: [String: [[UInt8]]] = [:]
+
+    enum CodingKeys: String, CodingKey {
+        case organizations, repositories
+    }
+
+    /// The world file, read once.
+    package static let file: StandInWorld = {
+        guard let url = Bundle.module.url(forResource: "world", withExtension: "json", subdirectory: "World"),
+            let bytes = try? Array(Data(contentsOf: url))
+        else { fatalError("the stand-in's World/world.json is missing from its bundle") }
+        do {
+            return try StandInWorld(bytes: bytes)
+        } catch {
+            fatalError("the stand-in's World/world.json does not decode: \(error)")
+        }
+    }()
+
+    package init(bytes: [UInt8]) throws {
+        self = try JSONDecoder().decode(StandInWorld.self, from: Data(bytes))
+        for organization in JSONText.elements(at: ["organizations"], in: bytes) {
+            invitations[JSONText.text(of: "login", in: organization).lowercased()] = JSONText.elements(
+                at: ["invitations"], in: organization
+            ).map { record in
+                var compact: [UInt8] = []
+                JSONText.compact(record, into: &compact)
+                return compact
+            }
+        }
+    }
+
+    package func organization(_ login: String) -> Organization? {
+        organizations.first { $0.login.lowercased() == login.lowercased() }
+    }
+
+    package func repository(_ owner: String, _ name: String) -> Repository? {
+        let fullName = (owner + "/" + name).lowercased()
+        return repositories.first { $0.fullName.lowercased() == fullName }
+    }
+
+    package func organizationIndex(_ login: String) -> Int? {
+        organizations.firstIndex { $0.login.lowercased() == login.lowercased() }
+    }
+
+    package func repositoryIndex(_ fullName: String) -> Int? {
+        repositories.firstIndex { $0.fullName.lowercased() == fullName.lowercased() }
+    }
+}
+
+// GitHub's access rules, as "Repository roles for an organization" and "Permission levels for a personal account's
+// repository" describe them: an owner is admin; an organization's members have its base permission; a team's
+// grant reaches its members and those of its child teams; a direct grant is the person's own. A person's
+// permission is the highest of their grants, and every grant is kept, named by where it comes from.
+extension StandInWorld {
+    /// From least to most: what a higher one grants includes the lower ones.
+    package static let permissions = ["pull", "triage", "push", "maintain", "admin"]
+
+    /// A permission as a grant names it (`read`, `write` as an organization's base permission does) in
+    /// `permissions`' terms; nil for `none` or anything unknown.
+    package static func level(_ permission: String) -> Int? {
+        let names = ["read": "pull", "write": "push"]
+        return permissions.firstIndex(of: names[permission] ?? permission)
+    }
+
+    /// GitHub's `role_name` for a permission: `read`, `triage`, `write`, `maintain`, `admin`.
+    package static func roleName(_ level: Int) -> String {
+        ["read", "triage", "write", "maintain", "admin"][level]
+    }
+
+    package struct Grant: Sendable, Equatable {
+        /// `owner`, `organization owner`, `base permission`, `team <slug>`, or `direct`.
+        package var source: String
+        package var level: Int
+    }
+
+    /// Whether the member is an active member of the organization.
+    package func isMember(_ login: String, of organization: Organization) -> Bool {
+        organization.members.contains { $0.active && $0.login.lowercased() == login.lowercased() }
+    }
+
+    /// The team and every team above it, nearest first.
+    func lineage(of team: Team, in organization: Organization) -> [Team] {
+        var chain = [team]
+        while let parent = chain.last?.parent, chain.count <= organization.teams.count,
+            let next = organization.teams.first(where: { $0.slug == parent })
+        {
+            chain.append(next)
+        }
+        return chain
+    }
+
+    /// Every grant `login` has on `repository`, in the order above; empty for someone with no access of their own.
+    package func grants(of login: String, on repository: Repository) -> [Grant] {
+        let person = login.lowercased()
+        var grants: [Grant] = []
+        if let organization = organization(repository.owner) {
+            let member = organization.members.first { $0.active && $0.login.lowercased() == person }
+            if member?.role == "admin" { grants.append(Grant(source: "organization owner", level: 4)) }
+            if member != nil, let level = Self.level(organization.basePermission) {
+                grants.append(Grant(source: "base permission", level: level))
+            }
+            for team in organization.teams where member != nil {
+                // A team's members are its own and its child teams'; a team's grants reach down to its children.
+                let granting = lineage(of: team, in: organization).compactMap { ancestor in
+                    ancestor.repositories.first { $0.key.lowercased() == repository.fullName.lowercased() }
+                        .flatMap { Self.level($0.value) }
+                }.max()
+                if let granting, team.members.contains(where: { $0.login.lowercased() == person }) {
+                    grants.append(Grant(source: "team " + team.slug, level: granting))
+                }
+            }
+        } else if repository.owner.lowercased() == person {
+            grants.append(Grant(source: "owner", level: 4))
+        }
+        if let direct = repository.collaborators.first(where: { $0.key.lowercased() == person }),
+            let level = Self.level(direct.value)
+        {
+            grants.append(Grant(source: "direct", level: level))
+        }
+        return grants
+    }
+
+    /// The highest of `login`'s grants on the repository; nil for none.
+    package func permission(of login: String, on repository: Repository) -> Int? {
+        grants(of: login, on: repository).map(\.level).max()
+    }
+
+    /// Everyone with a grant on the repository: owners, members, team members and direct collaborators, once each,
+    /// in that order.
+    package func people(of repository: Repository) -> [String] {
+        var logins: [String] = []
+        if let organization = organization(repository.owner) {
+            logins += organization.members.filter(\.active).map(\.login)
+            logins += organization.teams.flatMap { $0.members.map(\.login) }
+        } else {
+            logins.append(repository.owner)
+        }
+        logins += repository.collaborators.keys.sorted()
+        var seen = Set<String>()
+        return logins.filter { seen.insert($0.lowercased()).inserted && permission(of: $0, on: repository) != nil }
+    }
+
+    /// A team's members, its child teams' included (GitHub's `GET /orgs/{org}/teams/{team_slug}/members`), each
+    /// with the role they have in the team that lists them first.
+    package func members(of team: Team, in organization: Organization) -> [TeamMember] {
+        var listed = team.members
+        for child in organization.teams where child.slug != team.slug {
+            guard lineage(of: child, in: organization).contains(where: { $0.slug == team.slug }) else { continue }
+            listed += child.members.filter { member in !listed.contains { $0.login == member.login } }
+        }
+        return listed
+    }
+
+    /// The organization's outside collaborators: direct collaborators of its repositories who are not members.
+    package func outsideCollaborators(of organization: Organization) -> [String] {
+        var logins: [String] = []
+        for repository in repositories where repository.owner.lowercased() == organization.login.lowercased() {
+            for login in repository.collaborators.keys.sorted()
+            where !isMember(login, of: organization) && !logins.contains(login) {
+                logins.append(login)
+            }
+        }
+        return logins
+    }
+}
+
+/// The world as writes left it; one per server. Reads take a copy under the lock, so a list is answered from one
+/// consistent world.
+package final class StandInWorldState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var world: StandInWorld
+
+    package init(_ world: StandInWorld = .file) {
+        self.world = world
+    }
+
+    package var current: StandInWorld { lock.withLock { world } }
+
+    /// Changes the world under the lock.
+    package func edit<Result>(_ body: (inout StandInWorld) -> Result) -> Result {
+        lock.withLock { body(&world) }
+    }
+}

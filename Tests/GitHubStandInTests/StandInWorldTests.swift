@@ -1,0 +1,222 @@
+import Foundation
+import JSONBytes
+import Testing
+
+@testable import GitHubStandIn
+
+/// One request as `login` (its stand-in token), with a JSON body where given.
+private func send(
+    _ server: StandInServer, _ method: String, _ target: String, as login: String?, body: String = ""
+) throws -> RawHTTPResponse {
+    var headers = login.map { [("Authorization", "Bearer \(StandInTokens.token(for: $0))")] } ?? []
+    if !body.isEmpty { headers.append(("Content-Length", String(body.utf8.count))) }
+    let connection = try RawHTTPConnection(port: server.port)
+    try connection.write(RawHTTPConnection.requestText(method: method, target: target, headers: headers) + body)
+    return try connection.readResponse()
+}
+
+private func get(_ server: StandInServer, _ target: String, as login: String?) throws -> RawHTTPResponse {
+    try send(server, "GET", target, as: login)
+}
+
+private func logins(_ response: RawHTTPResponse) throws -> [String] {
+    try response.jsonArray().compactMap { $0["login"] as? String }
+}
+
+/// The keys of the first record of a documented body (`Bodies/<name>.json`), in order.
+private func documentedKeys(_ name: String) throws -> [String] {
+    let body = try #require(StandInRecordedHandler.body(named: name))
+    let first = try #require(try JSONText.arrayElements(body).first)
+    return try JSONText.objectMembers(Array(body[first])).sorted { $0.value.lowerBound < $1.value.lowerBound }
+        .map(\.key)
+}
+
+/// The keys of a record the stand-in wrote, in order, without `user_view_type`: GitHub's real answers carry it
+/// since 2024 (the population's simple user is pinned to them), its documented examples do not.
+private func keys(_ record: [UInt8]) throws -> [String] {
+    try JSONText.objectMembers(record).sorted { $0.value.lowerBound < $1.value.lowerBound }.map(\.key)
+        .filter { $0 != "user_view_type" }
+}
+
+/// GitHub's rules as generic code over the world (`World/world.json`), issue 40.
+@Suite struct StandInWorldTests {
+    let world = StandInWorld.file
+
+    /// A person's permission is the highest of their grants, each kept with its source: ownership, the base
+    /// permission, a team's grant (a child team inherits its parent's) and a direct grant.
+    @Test func aPermissionIsTheHighestOfEveryGrantAndEachSourceIsKept() throws {
+        let docs = try #require(world.repository("github", "docs"))
+        typealias Grant = StandInWorld.Grant
+        #expect(
+            world.grants(of: "octocat", on: docs) == [
+                Grant(source: "organization owner", level: 4), Grant(source: "base permission", level: 0),
+                Grant(source: "team justice-league", level: 2),
+            ])
+        // linguists is justice-league's child: its members have the parent's push on github/docs.
+        #expect(world.grants(of: "kitsune-fox", on: docs).last == Grant(source: "team linguists", level: 2))
+        #expect(world.permission(of: "Yamada-Taro", on: docs) == 4)
+        #expect(world.grants(of: "livelyfalcon26", on: docs) == [Grant(source: "direct", level: 2)])
+        #expect(world.permission(of: "eager-falcon-20", on: docs) == nil)
+        let hello = try #require(world.repository("octocat", "Hello-World"))
+        #expect(world.grants(of: "octocat", on: hello) == [Grant(source: "owner", level: 4)])
+        #expect(world.permission(of: "kitsune-fox", on: hello) == nil)
+    }
+
+    /// Nobody is an outside collaborator of an organization they belong to; octocat owns repositories and is a
+    /// public member of an organization, so the demo can show every command.
+    @Test func theWorldIsConsistent() throws {
+        for organization in world.organizations {
+            for login in world.outsideCollaborators(of: organization) {
+                #expect(!world.isMember(login, of: organization), "\(login) in \(organization.login)")
+            }
+        }
+        #expect(
+            world.outsideCollaborators(of: try #require(world.organization("github"))) == [
+                "livelyfalcon26", "RapidFalcon31",
+            ])
+        #expect(world.repositories.contains { $0.owner == "octocat" })
+        #expect(world.organizations.contains { $0.members.contains { $0.login == "octocat" && $0.isPublic } })
+    }
+
+    /// An unknown organization, team, repository or account is GitHub's 404, on every list under it.
+    @Test func anUnknownOrganizationTeamRepositoryOrAccountIsNotFound() throws {
+        try withStandInServer { server throws in
+            for target in [
+                "/orgs/no-such-org", "/orgs/no-such-org/outside_collaborators", "/orgs/no-such-org/invitations",
+                "/orgs/github/teams/no-such-team/members", "/repos/octocat/nothing", "/repos/octocat/nothing/forks",
+                "/repos/octocat/nothing/contributors", "/repos/octocat/nothing/collaborators",
+                "/repos/octocat/nothing/assignees", "/repos/octocat/nothing/stargazers/history",
+                "/repos/octocat/nothing/stargazers/count", "/users/no-such-account",
+            ] {
+                #expect(try get(server, target, as: "octocat").status == 404, "\(target)")
+            }
+            #expect(try get(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
+        }
+    }
+
+    /// `affiliation` and `permission` filter, for those who can push; each record is GitHub's documented
+    /// collaborator, with the person's highest permission.
+    @Test func collaboratorsAreListedToWritersAndFilteredByAffiliationAndPermission() throws {
+        try withStandInServer { server throws in
+            let base = "/repos/github/docs/collaborators"
+            #expect(try get(server, base, as: "kitsune-fox").status == 200)
+            #expect(try get(server, base, as: "CalmFalcon19").status == 403)
+            #expect(try logins(get(server, base + "?affiliation=outside", as: "octocat")) == ["livelyfalcon26"])
+            #expect(
+                try logins(get(server, base + "?affiliation=direct", as: "octocat")) == [
+                    "Yamada-Taro", "livelyfalcon26",
+                ])
+            #expect(
+                try logins(get(server, base + "?permission=admin", as: "octocat")) == [
+                    "octocat", "lively-otter-8", "Yamada-Taro",
+                ])
+            let all = try get(server, base + "?per_page=100", as: "octocat")
+            #expect(try logins(all).count == 8)
+            let records = try JSONText.arrayElements(all.body).map { Array(all.body[$0]) }
+            for record in records { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
+            let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
+            #expect(outside["role_name"] as? String == "write")
+            #expect(
+                (outside["permissions"] as? [String: Bool]) == [
+                    "pull": true, "triage": true, "push": true, "maintain": false, "admin": false,
+                ])
+        }
+    }
+
+    /// `anon` adds the authors with no account; the rest are the documented contributor record. A team's
+    /// members include its child teams', `role` filters them, and a non-member is not shown the team.
+    @Test func contributorsTeamsAndInvitationsFollowTheirFilters() throws {
+        try withStandInServer { server throws in
+            let named = try get(server, "/repos/octocat/Hello-World/contributors", as: nil)
+            #expect(try logins(named) == ["octocat", "Yamada-Taro"])
+            let first = try JSONText.arrayElements(named.body).map { Array(named.body[$0]) }[0]
+            #expect(try keys(first) == documentedKeys("repos-list-contributors"))
+            let anonymous = try get(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
+            #expect(anonymous.count == 3 && anonymous.last?["type"] as? String == "Anonymous")
+
+            let team = "/orgs/github/teams/justice-league/members"
+            #expect(
+                try logins(get(server, team, as: "Yamada-Taro")) == [
+                    "octocat", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5",
+                ])
+            #expect(
+                try logins(get(server, team + "?role=maintainer", as: "Yamada-Taro")) == ["octocat", "kitsune-fox"])
+            #expect(try get(server, team, as: "eager-falcon-20").status == 404)
+
+            let invitations = try get(server, "/orgs/github/invitations", as: "octocat")
+            #expect(
+                invitations.body
+                    == StandInRecordedHandler.body(named: "orgs-list-pending-invitations").map {
+                        var compact: [UInt8] = []
+                        JSONText.compact($0, into: &compact)
+                        return compact
+                    })
+            #expect(try get(server, "/orgs/github/invitations", as: "Yamada-Taro").status == 403)
+            #expect(try get(server, "/orgs/github/outside_collaborators", as: "Yamada-Taro").status == 403)
+        }
+    }
+
+    /// For every repository of the world, its stargazers list, its `stargazers_count`, its star count and the sum
+    /// of its star history agree, also after a star and an unstar; each week is GitHub's documented record.
+    @Test func everyRepositorysStarsAgreeAcrossItsListCountAndHistory() throws {
+        try withStandInServer { server throws in
+            func check(_ repository: StandInWorld.Repository) throws -> Int {
+                let world = server.world.current
+                let admin = try #require(
+                    world.people(of: repository).first {
+                        world.permission(of: $0, on: repository) == 4
+                    })
+                let path = "/repos/" + repository.fullName
+                var listed = 0
+                for page in 1...10 {
+                    let records = try get(server, path + "/stargazers?per_page=100&page=\(page)", as: admin)
+                    listed += try records.jsonArray().count
+                }
+                let count = try get(server, path, as: nil).jsonObject()["stargazers_count"] as? Int
+                let now = try get(server, path + "/stargazers/count", as: nil).jsonObject()["count"] as? Int
+                let history = try get(server, path + "/stargazers/history?per_page=100", as: nil)
+                let weeks = try JSONText.arrayElements(history.body).map { Array(history.body[$0]) }
+                for week in weeks {
+                    #expect(try keys(week) == documentedKeys("activity-get-stargazer-history-for-repo"))
+                }
+                let total = try history.jsonArray().compactMap { $0["total"] as? Int }.reduce(0, +)
+                #expect([count, now, total] == [listed, listed, listed], "\(repository.fullName)")
+                return listed
+            }
+            for repository in server.world.current.repositories { _ = try check(repository) }
+            let hello = try #require(server.world.current.repository("octocat", "Hello-World"))
+            let before = try check(hello)
+            #expect(try send(server, "PUT", "/user/starred/octocat/Hello-World", as: "Tidy-Falcon-33").status == 204)
+            #expect(try check(hello) == before + 1)
+            #expect(try send(server, "DELETE", "/user/starred/octocat/Hello-World", as: "kitsune-fox").status == 204)
+            #expect(try check(hello) == before)
+        }
+    }
+
+    /// What `Scripts/try --world` sends: a team's grant and a direct grant change who is a collaborator, with what
+    /// permission; a collaborator who joins the organization stops being an outside collaborator.
+    @Test func grantsAndMembershipsChangeWhoIsACollaborator() throws {
+        try withStandInServer { server throws in
+            let outside = "/repos/github/docs/collaborators?affiliation=outside"
+            let grant = "/orgs/github/teams/justice-league/repos/github/linguist"
+            #expect(try send(server, "PUT", grant, as: "Yamada-Taro", body: #"{"permission":"admin"}"#).status == 403)
+            #expect(try send(server, "PUT", grant, as: "octocat", body: #"{"permission":"admin"}"#).status == 204)
+            let linguist = try #require(server.world.current.repository("github", "linguist"))
+            #expect(server.world.current.permission(of: "Yamada-Taro", on: linguist) == 4)
+            #expect(try send(server, "DELETE", grant, as: "octocat").status == 204)
+            #expect(server.world.current.permission(of: "Yamada-Taro", on: linguist) == 0)
+
+            let direct = "/repos/github/docs/collaborators/Tidy-Falcon-33"
+            #expect(try send(server, "PUT", direct, as: "kitsune-fox", body: #"{"permission":"pull"}"#).status == 403)
+            #expect(try send(server, "PUT", direct, as: "octocat", body: #"{"permission":"pull"}"#).status == 204)
+            #expect(try logins(get(server, outside, as: "octocat")) == ["Tidy-Falcon-33", "livelyfalcon26"])
+            let join = "/orgs/github/memberships/livelyfalcon26"
+            #expect(try send(server, "PUT", join, as: "octocat", body: #"{"role":"member"}"#).status == 200)
+            let accept = "/user/memberships/orgs/github"
+            #expect(try send(server, "PATCH", accept, as: "livelyfalcon26", body: #"{"state":"active"}"#).status == 200)
+            #expect(try logins(get(server, outside, as: "octocat")) == ["Tidy-Falcon-33"])
+            #expect(try send(server, "DELETE", direct, as: "octocat").status == 204)
+            #expect(try logins(get(server, outside, as: "octocat")).isEmpty)
+        }
+    }
+}
