@@ -143,3 +143,14 @@ extension GitHubRepository {
         }
     }
 }
+
+extension GitHubRepository {
+    /// `directMembers(of:role:first:after:)` with the role as REST's list filters it (`member`, `maintainer`, or
+    /// `all` or nil for both), turned into GraphQL's `TeamMemberRole`.
+    package func directMembers(of team: TeamName, restRole: String?, first: Int, after: PageCursor?)
+        async throws(DomainError) -> Page<User>
+    {
+        let role = restRole.flatMap { $0 == "all" ? nil : $0.uppercased() }
+        return try await directMembers(of: team, role: role, first: first, after: after)
+    }
+}

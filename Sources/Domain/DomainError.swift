@@ -77,6 +77,9 @@ package enum AccessProblem: Sendable, Equatable {
     case scope(accepted: String?)
     /// An organization's SAML single sign-on wants the token authorized (`X-GitHub-SSO`), at `url` if given.
     case singleSignOn(url: String?)
+    /// Not the token's fault: since July 2026 GitHub lists a repository's stargazers and watchers only to its
+    /// admins and collaborators (`repository`, as OWNER/REPO), whatever the token.
+    case withheld(repository: String)
 }
 
 extension DomainError {

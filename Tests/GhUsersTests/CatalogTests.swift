@@ -196,7 +196,11 @@ struct CatalogTests {
             }
             if titles.contains(ProfileGroup.declared.title) {
                 let options = try #require(Self.options(name, ["--full", "--concurrency", "9"]), "\(name)")
-                let profiles = Mirror(reflecting: options).children.compactMap { $0.value as? ProfileOptions }
+                // In the options, or one level down (a people list's command keeps its `PeopleListOptions`).
+                let values = Mirror(reflecting: options).children.flatMap { child in
+                    [child.value] + Mirror(reflecting: child.value).children.map(\.value)
+                }
+                let profiles = values.compactMap { $0 as? ProfileOptions }
                 #expect(profiles == [ProfileOptions(full: true, concurrency: 9)], "\(name)")
                 checked.profiles += 1
             }

@@ -72,6 +72,12 @@ struct ErrorPresenter: Sendable {
                 hint =
                     "An organization's SAML single sign-on wants the token authorized"
                     + (url.map { ": \(clean($0))" } ?? " (GitHub settings, Personal access tokens, Configure SSO).")
+            case (_, .withheld(let repository)):
+                // GitHub's rule, not a failure: where a day's stars can be had instead.
+                return Presentation(
+                    message: "gh-users: GitHub refused the request (HTTP \(status): "
+                        + clean(message + "; gh-users star-history \(repository) gives its stars a day") + ")\n",
+                    for: error)
             case (_, .unstated):
                 // GitHub's message says what it refused (no User-Agent, an abuse block): nothing about scopes.
                 return Presentation(

@@ -6,11 +6,54 @@ import Domain
 struct ItemExpansion<Item: Sendable>: Sendable {
     let batchSize: Int
     let concurrency: Int
+    /// What expands each batch (`RESTProfiles`, `GraphQLProfiles`, …).
+    let expander: any ItemExpander<Item>
+
+    init(batchSize: Int, concurrency: Int, expander: any ItemExpander<Item>) {
+        self.batchSize = batchSize
+        self.concurrency = concurrency
+        self.expander = expander
+    }
+
+    /// An expansion given as a function: the tests' stand-in for GitHub.
+    init(
+        batchSize: Int, concurrency: Int, expand: @escaping @Sendable ([Item]) async -> [Result<Item?, DomainError>]
+    ) {
+        self.init(batchSize: batchSize, concurrency: concurrency, expander: ExpandingFunction(body: expand))
+    }
+
+    /// One batch's results, one per item and in its order.
+    func expand(_ items: [Item]) async -> [Result<Item?, DomainError>] {
+        await expander.expand(items)
+    }
+
+    /// Lines for a terminal's stderr once the listing is written (what a GraphQL run spent and saved).
+    func closingNotes() -> [String] {
+        expander.closingNotes()
+    }
+}
+
+/// What turns a batch of a listing's items into what is written.
+protocol ItemExpander<Item>: Sendable {
+    associatedtype Item: Sendable
     /// One batch's results, one per item and in its order. A failure that leaves an item out and the run going
     /// (an account deleted since it was listed) is `.success(nil)`.
-    let expand: @Sendable ([Item]) async -> [Result<Item?, DomainError>]
-    /// Lines for a terminal's stderr once the listing is written (what a GraphQL run spent and saved).
-    var closingNotes: @Sendable () -> [String] = { [] }
+    func expand(_ items: [Item]) async -> [Result<Item?, DomainError>]
+    /// Lines for a terminal's stderr once the listing is written.
+    func closingNotes() -> [String]
+}
+
+extension ItemExpander {
+    func closingNotes() -> [String] { [] }
+}
+
+/// An expansion given as a function (`ItemExpansion.init(batchSize:concurrency:expand:)`).
+private struct ExpandingFunction<Item: Sendable>: ItemExpander {
+    let body: @Sendable ([Item]) async -> [Result<Item?, DomainError>]
+
+    func expand(_ items: [Item]) async -> [Result<Item?, DomainError>] {
+        await body(items)
+    }
 }
 
 /// The moving window of an expansion: items wait in `pending` until the window has room, batches are started
@@ -106,14 +149,14 @@ final class ExpansionWindow<Item: Sendable> {
                 pending.removeFirst(pendingStart)
                 pendingStart = 0
             }
-            let expand = expansion.expand
+            let expansion = self.expansion
             let items = batch
             let slots = self.slots
             let ticket = tickets
             tickets += 1
             let task = Task {
                 await slots.acquire(ticket)
-                let results = await expand(items)
+                let results = await expansion.expand(items)
                 await slots.release()
                 return results
             }

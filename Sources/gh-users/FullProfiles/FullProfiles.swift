@@ -80,15 +80,34 @@ enum ProfileGroup {
     }
 }
 
-/// How a listing's items become full profiles: where its options keep the profile group (which
-/// `Command(list:)` reads into them), how the profiles look, and how they are fetched.
+/// How a listing's items become full profiles: where its options keep the profile group, how the profiles look,
+/// and how they are fetched (`way`: accounts, or records that hold one).
 struct ProfileStage<Options: Sendable, Item: Sendable>: Sendable {
     let options: WritableKeyPath<Options, ProfileOptions> & Sendable
-    let columns: @Sendable (RenderContext) -> [Column<Item>]
-    let expansion: @Sendable (ProfileOptions, GitHubReader) -> ItemExpansion<Item>
+    /// Accounts (`AccountProfiles`) or records holding one (`RecordProfiles`).
+    let way: any ProfileExpanding<Item>
+
     /// The list's own keys each profile keeps (`role_name` of a collaborator): `--fields` takes them with
     /// `--full`.
-    var kept: [ListedKey] = []
+    var kept: [ListedKey] { way.kept }
+
+    /// The profiles' columns, the kept keys' after them.
+    func columns(_ render: RenderContext) -> [Column<Item>] {
+        way.columns(render)
+    }
+
+    /// How the items are expanded with `chosen`'s `--via` and `--concurrency`.
+    func expansion(_ chosen: ProfileOptions, _ github: GitHubReader) -> ItemExpansion<Item> {
+        way.expansion(chosen, github)
+    }
+}
+
+/// One way of turning a listing's items into profiles: its columns and its expansion.
+protocol ProfileExpanding<Item>: Sendable {
+    associatedtype Item: Sendable
+    var kept: [ListedKey] { get }
+    func columns(_ render: RenderContext) -> [Column<Item>]
+    func expansion(_ chosen: ProfileOptions, _ github: GitHubReader) -> ItemExpansion<Item>
 }
 
 extension ProfileStage where Item == User {
@@ -96,48 +115,86 @@ extension ProfileStage where Item == User {
     static func accounts(
         _ options: WritableKeyPath<Options, ProfileOptions> & Sendable, keeping kept: [ListedKey]
     ) -> Self {
-        guard !kept.isEmpty else { return accounts(options) }
-        let plain = accounts(options)
-        return ProfileStage(
-            options: options, columns: { plain.columns($0) + kept.columns() },
-            expansion: { chosen, github in
-                plain.expansion(chosen, github).combined { listed, profile in
-                    var profile = profile
-                    profile.raw = RawJSON(bytes: kept.adding(from: listed.raw.bytes, to: profile.raw.bytes))
-                    return profile
-                }
-            },
-            kept: kept)
+        ProfileStage(options: options, way: AccountProfiles(kept: kept))
     }
 
     /// Accounts, each fetched as `GET /users/{login}`.
     static func accounts(_ options: WritableKeyPath<Options, ProfileOptions> & Sendable) -> Self {
-        ProfileStage(
-            options: options,
-            columns: { $0.format == .table ? AccountColumns.profile : ShowUsersRenderer.columns },
-            expansion: { options, github in
-                switch options.via {
-                case .rest:
-                    return ItemExpansion(batchSize: 1, concurrency: options.concurrency) { users in
-                        var results: [Result<User?, DomainError>] = []
-                        for user in users { results.append(await ProfileLookup.profile(of: user, from: github)) }
-                        return results
-                    }
-                case .graphql:
-                    let lookups = ProfileSource.graphQLProfiles(github, concurrency: options.concurrency)
-                    return ItemExpansion(
-                        // A hundred lookups a request; `--concurrency` batches in flight, as many POSTs at once.
-                        batchSize: GraphQLProfilesUseCase.maximumBatchSize, concurrency: options.concurrency,
-                        expand: { users in await ProfileLookup.profiles(of: users, via: lookups, from: github) },
-                        closingNotes: {
-                            let statistics = lookups.statistics
-                            return statistics.requests > 0 ? [ProfileSource.closingLine(statistics)] : []
-                        }
-                    )
+        accounts(options, keeping: [])
+    }
+}
+
+/// Accounts written as their profiles (`GET /users/{login}`, or GraphQL a hundred at a time), each with `kept` of
+/// the listed account added.
+struct AccountProfiles: ProfileExpanding {
+    let kept: [ListedKey]
+
+    func columns(_ render: RenderContext) -> [Column<User>] {
+        (render.format == .table ? AccountColumns.profile : ShowUsersRenderer.columns) + kept.columns()
+    }
+
+    func expansion(_ chosen: ProfileOptions, _ github: GitHubReader) -> ItemExpansion<User> {
+        let profiles: any ItemExpander<User>
+        let batchSize: Int
+        switch chosen.via {
+        case .rest:
+            (profiles, batchSize) = (RESTProfiles(github: github), 1)
+        case .graphql:
+            // A hundred lookups a request; `--concurrency` batches in flight, as many POSTs at once.
+            profiles = GraphQLProfiles(
+                lookups: ProfileSource.graphQLProfiles(github, concurrency: chosen.concurrency), github: github)
+            batchSize = GraphQLProfilesUseCase.maximumBatchSize
+        }
+        return ItemExpansion(
+            batchSize: batchSize, concurrency: chosen.concurrency,
+            expander: kept.isEmpty ? profiles : KeptKeys(profiles: profiles, kept: kept))
+    }
+}
+
+/// Each account's profile through REST, one request each.
+struct RESTProfiles: ItemExpander {
+    let github: GitHubReader
+
+    func expand(_ users: [User]) async -> [Result<User?, DomainError>] {
+        var results: [Result<User?, DomainError>] = []
+        for user in users { results.append(await ProfileLookup.profile(of: user, from: github)) }
+        return results
+    }
+}
+
+/// A batch of accounts' profiles through GraphQL; on a terminal, what the batches spent and saved.
+struct GraphQLProfiles: ItemExpander {
+    let lookups: GraphQLProfilesUseCase
+    let github: GitHubReader
+
+    func expand(_ users: [User]) async -> [Result<User?, DomainError>] {
+        await ProfileLookup.profiles(of: users, via: lookups, from: github)
+    }
+
+    func closingNotes() -> [String] {
+        let statistics = lookups.statistics
+        return statistics.requests > 0 ? [ProfileSource.closingLine(statistics)] : []
+    }
+}
+
+/// Profiles with the listed account's `kept` keys added.
+struct KeptKeys: ItemExpander {
+    let profiles: any ItemExpander<User>
+    let kept: [ListedKey]
+
+    func expand(_ users: [User]) async -> [Result<User?, DomainError>] {
+        zip(users, await profiles.expand(users)).map { listed, result in
+            result.map { found in
+                found.map { profile in
+                    var profile = profile
+                    profile.raw = RawJSON(bytes: kept.adding(from: listed.raw.bytes, to: profile.raw.bytes))
+                    return profile
                 }
             }
-        )
+        }
     }
+
+    func closingNotes() -> [String] { profiles.closingNotes() }
 }
 
 /// One listed account's profile, by login, and by id when the login no longer answers (renamed since it was

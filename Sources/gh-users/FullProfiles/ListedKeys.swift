@@ -32,19 +32,6 @@ extension [ListedKey] {
     }
 }
 
-extension ItemExpansion {
-    /// The same expansion, each result combined with the item it was made from (its kept keys added).
-    func combined(_ combine: @escaping @Sendable (_ listed: Item, _ expanded: Item) -> Item) -> Self {
-        let expand = expand
-        return ItemExpansion(
-            batchSize: batchSize, concurrency: concurrency,
-            expand: { items in
-                zip(items, await expand(items)).map { item, result in result.map { $0.map { combine(item, $0) } } }
-            },
-            closingNotes: closingNotes)
-    }
-}
-
 extension ProfileStage where Item == Record {
     /// Records that hold an account, at `account` (`["owner"]` of a fork; `[]`: the record is the account, as a
     /// contributor's is), each written as the account's profile with `keeping` added. A record with no account
@@ -53,33 +40,48 @@ extension ProfileStage where Item == Record {
         _ options: WritableKeyPath<Options, ProfileOptions> & Sendable, account path: [String],
         keeping kept: [ListedKey]
     ) -> Self {
-        let accounts = ProfileStage<Options, User>.accounts(options)
-        return ProfileStage(
-            options: options,
-            columns: { context in accounts.columns(context).map(\.readingJSON) + kept.columns() },
-            expansion: { chosen, github in
-                let profiles = accounts.expansion(chosen, github)
-                return ItemExpansion(
-                    batchSize: profiles.batchSize, concurrency: profiles.concurrency,
-                    expand: { records in
-                        let listed = records.map { account(at: path, of: $0) }
-                        let found = listed.contains { $0 != nil } ? await profiles.expand(listed.compactMap { $0 }) : []
-                        var answers = found.makeIterator()
-                        return zip(records, listed).map { record, account in
-                            guard account != nil, let answer = answers.next() else { return .success(record) }
-                            return answer.map { profile in
-                                profile.map { user in
-                                    Record(
-                                        id: user.id,
-                                        raw: RawJSON(bytes: kept.adding(from: record.raw.bytes, to: user.raw.bytes)))
-                                }
-                            }
-                        }
-                    },
-                    closingNotes: profiles.closingNotes)
-            },
-            kept: kept)
+        ProfileStage(options: options, way: RecordProfiles(account: path, kept: kept))
     }
+}
+
+/// Records that hold an account at `account`, written as the account's profile with `kept` added.
+struct RecordProfiles: ProfileExpanding {
+    let account: [String]
+    let kept: [ListedKey]
+
+    func columns(_ render: RenderContext) -> [Column<Record>] {
+        AccountProfiles(kept: []).columns(render).map(\.readingJSON) + kept.columns()
+    }
+
+    func expansion(_ chosen: ProfileOptions, _ github: GitHubReader) -> ItemExpansion<Record> {
+        let profiles = AccountProfiles(kept: []).expansion(chosen, github)
+        return ItemExpansion(
+            batchSize: profiles.batchSize, concurrency: profiles.concurrency,
+            expander: RecordsAsProfiles(profiles: profiles.expander, account: account, kept: kept))
+    }
+}
+
+/// Each record's account expanded to its profile, the record's kept keys added; a record without one as it came.
+struct RecordsAsProfiles: ItemExpander {
+    let profiles: any ItemExpander<User>
+    let account: [String]
+    let kept: [ListedKey]
+
+    func expand(_ records: [Record]) async -> [Result<Record?, DomainError>] {
+        let listed = records.map { Self.account(at: account, of: $0) }
+        let found = listed.contains { $0 != nil } ? await profiles.expand(listed.compactMap { $0 }) : []
+        var answers = found.makeIterator()
+        return zip(records, listed).map { record, account in
+            guard account != nil, let answer = answers.next() else { return .success(record) }
+            return answer.map { profile in
+                profile.map { user in
+                    Record(id: user.id, raw: RawJSON(bytes: kept.adding(from: record.raw.bytes, to: user.raw.bytes)))
+                }
+            }
+        }
+    }
+
+    func closingNotes() -> [String] { profiles.closingNotes() }
 
     /// The account a record holds at `path`, as a listed account (its id, login and type); nil without one.
     private static func account(at path: [String], of record: Record) -> User? {

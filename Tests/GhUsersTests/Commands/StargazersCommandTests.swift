@@ -78,7 +78,7 @@ struct StargazersCommandTests {
         let run = await harness.run(["stargazers", Self.repository, "--all", "--format", "ndjson"] + perPage)
         #expect(run.status == 0)
         #expect(Self.ids(run.out) == [1, 2, 3])
-        #expect(run.err == StargazerPages.pastCapNote + "\n")
+        #expect(run.err == StargazersCommand.pastCapNote + "\n")
         let queries = harness.http.received.filter { $0.method == .post }.map {
             String(decoding: $0.body ?? Data(), as: UTF8.self)
         }
@@ -169,7 +169,7 @@ struct StargazersCommandTests {
         #expect(Set(written).count == written.count)
         // Compared as a Bool, so a failure does not print 40,000 ids.
         #expect(written.elementsEqual(1...Int64(40_003)))
-        #expect(run.err == StargazerPages.pastCapNote + "\n")
+        #expect(run.err == StargazersCommand.pastCapNote + "\n")
     }
 
     /// A repository with exactly 40,000 stargazers ends with REST's 400th page: its count says nothing is left,

@@ -16,12 +16,12 @@ struct PeopleChangeKey: Sendable {
     var rolePasses: RolePasses?
     /// The key that names a person whose login is null (an invitation sent to an email address).
     var fallbackName: String?
-    /// What tells a list the token sees only part of from the whole (`members` for a token that is not a
-    /// member lists only the public ones): the refusal, or nil for a list to record.
     /// The repository's key that counts the list (`forks_count`): a list far below it is not recorded
     /// (`ListCollapse`).
     var counted: String?
-    var check: (@Sendable (PeopleListOptions, [PeopleSnapshot.Entry], GitHubReader) async -> DomainError?)?
+    /// Whether a list the token may see only part of is told from the whole by the token's own account
+    /// (`members` for a token that is not a member lists only the public ones: `membershipRefusal`).
+    var checksMembership = false
 
     struct RolePasses: Sendable {
         let key: String
@@ -32,7 +32,7 @@ struct PeopleChangeKey: Sendable {
         /// The value of `key` that names no one role (`all`).
         let all: String
         /// Options under which the filter does not apply (`members --public`).
-        let unless: @Sendable (PeopleListOptions) -> Bool
+        let unless: KeyPath<PeopleListOptions, Bool> & Sendable
     }
 
     /// A person and a role, or nil for a record without a positive id or a name.
@@ -57,7 +57,9 @@ struct PeopleChangeKey: Sendable {
     /// The lists one run reads. Two passes of one role each would report someone promoted between them as
     /// removed and added: presence comes from one whole list, and only roles from the second.
     func passes(_ options: PeopleListOptions) -> [Pass] {
-        guard let passes = rolePasses, !passes.unless(options) else { return [Pass(options: options, role: nil)] }
+        guard let passes = rolePasses, !options[keyPath: passes.unless] else {
+            return [Pass(options: options, role: nil)]
+        }
         if let chosen = options.filters[passes.key], chosen != passes.all {
             return [Pass(options: options, role: chosen)]
         }
@@ -70,7 +72,7 @@ struct PeopleChangeKey: Sendable {
 
     /// Whether the records of a run with these options have roles.
     func hasRoles(_ options: PeopleListOptions) -> Bool {
-        role != nil || (rolePasses.map { !$0.unless(options) } ?? false)
+        role != nil || (rolePasses.map { !options[keyPath: $0.unless] } ?? false)
     }
 
     /// Whether the list records roles at all (`members --public` then records none).
@@ -78,24 +80,6 @@ struct PeopleChangeKey: Sendable {
 
     /// The keys of a change record for this list.
     var fields: [String] { takesRoles ? ListChange.roleFields : ListChange.fields }
-}
-
-/// A people list's run: the listing, or with `--changes` what changed since the last run.
-struct PeopleListRun<Item: ListedItem>: GitHubRun {
-    let listing: ListRun<PeopleListOptions, Item>
-    let key: PeopleChangeKey
-
-    var options: PeopleListOptions { listing.options }
-
-    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        guard let path = listing.options.changes else { return await listing.run(context, github) }
-        if let refusal = listing.refusal(context) { return refusal }
-        let options = listing.declaration.setup.resolve?(listing.options, context) ?? listing.options
-        return await PeopleChangesCoordinator(
-            declaration: listing.declaration, command: listing.command, options: options, key: key,
-            file: PeopleSnapshotFile(path: path), github: github, context: context
-        ).run()
-    }
 }
 
 /// One `--changes` run of a people list: lock and read the snapshot, check it is of this list, read the whole list
@@ -107,7 +91,14 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
     /// 40,000 stargazers): past it a list that never ends is refused rather than held.
     static var bound: Int { 5_000_000 }
 
-    let declaration: ListDeclaration<PeopleListOptions, Item>
+    /// One list the run reads (`PeopleChangeKey.passes`), and its pages, none asked for yet.
+    struct Reading {
+        let pass: PeopleChangeKey.Pass
+        let pages: PagedListViewModel<Item>
+    }
+
+    /// What the list's items are called, for the progress line.
+    let noun: String
     let command: String
     let options: PeopleListOptions
     let key: PeopleChangeKey
@@ -124,7 +115,9 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         return PeopleSnapshot.Subject(command: command, owner: options.owner.description, filters: filters)
     }
 
-    func run() async -> CommandOutcome {
+    /// Reads `readings` (one for each of `key.passes(options)`, its pages the whole list's: `PeopleListOptions.plan`), compares
+    /// and records.
+    func run(_ readings: [Reading]) async -> CommandOutcome {
         let io = context.io
         let subject = subject
         let lock: OwnedFileLock
@@ -181,7 +174,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             renamedFrom = recorded.subject.owner
         }
         let people: [PeopleSnapshot.Entry]
-        switch await readList() {
+        switch await readList(readings) {
         case .success(let read): people = read
         case .failure(.github(let error)):
             io.writeErr(context.presenter.present(error).message + file.untouched)
@@ -197,7 +190,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             io.writeErr("gh-users: \(refusal)\n" + file.untouched)
             return .setupFailed
         }
-        if let check = key.check, let refusal = await check(options, people, github) {
+        if key.checksMembership, let refusal = await PeopleChangeKey.membershipRefusal(options, people, github) {
             let message =
                 if case .unauthorized(_, let message, _, _) = refusal { "gh-users: \(message)\n" } else {
                     context.presenter.present(refusal).message
@@ -267,17 +260,16 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
     }
 
     /// Everyone on the list, each once, in its order (a pass's people after the pass before), or why not.
-    private func readList() async -> Result<[PeopleSnapshot.Entry], ReadFailure> {
-        let progress = ProgressLine(io: context.io, noun: declaration.noun)
+    private func readList(_ readings: [Reading]) async -> Result<[PeopleSnapshot.Entry], ReadFailure> {
+        let progress = ProgressLine(io: context.io, noun: noun)
         defer { progress.clear() }
         var people: [PeopleSnapshot.Entry] = []
         // Where each person is in `people`: a later pass of roles finds them there.
         var seen: [Int64: Int] = [:]
         var requests = 0
-        let plan = PagingPlan(limit: .all, requestedPerPage: options.paging.perPage)
         do throws(DomainError) {
-            for pass in key.passes(options) {
-                let viewModel = declaration.viewModel(pass.options, github, plan: plan)
+            for reading in readings {
+                let (pass, viewModel) = (reading.pass, reading.pages)
                 while !viewModel.isExhausted {
                     for item in try await viewModel.loadNextPage() {
                         guard let entry = key.entry(item.raw.bytes, role: pass.role) else {
@@ -356,29 +348,32 @@ extension PeopleChangeKey {
     /// one role, or through a 2FA filter, cannot be checked so.
     static let members = PeopleChangeKey(
         rolePasses: .init(key: "role", role: "admin", others: "member", all: "all", unless: \.publicOnly),
-        check: { options, people, github in
-            // Only the whole list holds the token's account for sure; a role's or a 2FA filter's may not.
-            guard !options.publicOnly, (options.filters["role"] ?? "all") == "all", options.filters["filter"] == nil
-            else { return nil }
-            let account: AuthenticatedUser
-            do throws(DomainError) {
-                account = try await github.fetch(GitHubEndpoints.authenticatedUser)
-            } catch {
-                // A GitHub App's installation token is no user (`GET /user` is its 403 "Resource not accessible
-                // by integration"), and GitHub lists it every member its installation may see: its list stands.
-                if case .unauthorized(403, let message, _, _) = error,
-                    message.contains("Resource not accessible by integration")
-                {
-                    return nil
-                }
-                return error
-            }
-            guard !people.contains(where: { $0.id == account.user.id }) else { return nil }
-            return .unauthorized(
-                status: 200,
-                message: "the token's account (\(account.user.login)) is not among the members GitHub listed of "
-                    + "\(options.owner), so GitHub listed only the ones who show their membership: recorded, they "
-                    + "would report every other member as gone. --changes needs a member's token (read:org), or "
-                    + "--public for the public members' changes")
-        })
+        checksMembership: true)
+
+    /// Why a whole members list cannot be recorded: the token's account is not on it (see `members`); nil when it
+    /// may be, or when the options list a role's or a 2FA filter's members, which may leave the token out.
+    static func membershipRefusal(
+        _ options: PeopleListOptions, _ people: [PeopleSnapshot.Entry], _ github: GitHubReader
+    )
+        async -> DomainError?
+    {
+        guard !options.publicOnly, (options.filters["role"] ?? "all") == "all", options.filters["filter"] == nil
+        else { return nil }
+        let account: User
+        do throws(DomainError) {
+            // nil: a GitHub App's installation token, which has no account and is listed every member its
+            // installation may see: its list stands.
+            guard let user = try await github.tokenAccount() else { return nil }
+            account = user
+        } catch {
+            return error
+        }
+        guard !people.contains(where: { $0.id == account.id }) else { return nil }
+        return .unauthorized(
+            status: 200,
+            message: "the token's account (\(account.login)) is not among the members GitHub listed of "
+                + "\(options.owner), so GitHub listed only the ones who show their membership: recorded, they "
+                + "would report every other member as gone. --changes needs a member's token (read:org), or "
+                + "--public for the public members' changes")
+    }
 }

@@ -2,7 +2,9 @@ import Data
 import Domain
 
 /// `members ORG`: an organization's members, its filters, and what stderr says of which list GitHub gave.
-extension PeopleLists {
+struct MembersCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
     static let memberRole = PeopleFilter.choice(
         "role", help: "admin (the owners), member or all; needs a token.", default: "all",
         choices: ["admin", "member", "all"])
@@ -23,7 +25,7 @@ extension PeopleLists {
         }, resumedWhen: { $0.publicOnly })
 
     /// `--2fa-disabled` or `--2fa-insecure`, sent as `filter=2fa_disabled`: one of them at most.
-    fileprivate static func twoFactor(_ name: String, other: String, help: String) -> OptionDeclaration<
+    private static func twoFactor(_ name: String, other: String, help: String) -> OptionDeclaration<
         PeopleListOptions
     > {
         let value = name.replacing("-", with: "_")
@@ -37,39 +39,10 @@ extension PeopleLists {
             }, resumedWhen: { $0.filters["filter"] == value })
     }
 
-    static let members = Command(
-        peopleList: ListDeclaration<PeopleListOptions, User>(
-            noun: "members",
-            list: { options in
-                options.publicOnly
-                    ? GitHubEndpoints.accounts(.publicMembers, under: options.owner)
-                    : GitHubEndpoints.members(under: options.owner, filters: options.filters)
-            }
-        )
-        .notingPublicMembers()
-        .fullProfiles(.accounts(\.profiles))
-        .requiringToken { options in
-            if let filter = options.filters["filter"] {
-                return "members --\(filter.replacing("_", with: "-")) (read:org, as an owner of the organization)"
-            }
-            return options.filters["role"] != nil ? "members --role (read:org)" : nil
-        }
-        .resolved { options, context in
-            var options = options
-            if !context.presenter.hasToken { options.publicOnly = true }
-            return options
-        }
-        .presented { options, context in
-            .init(
-                noun: "members",
-                closingNotes: { _, _, _ in
-                    guard context.io.stderrIsTTY else { return [] }
-                    return [membersNote(options, hasToken: context.presenter.hasToken)]
-                })
-        },
-        under: .organization, filters: [memberRole, twoFactorDisabled, twoFactorInsecure, publicOnly],
-        changes: .members,
-        spec: CommandSpec(
+    static let filters = [memberRole, twoFactorDisabled, twoFactorInsecure, publicOnly]
+
+    static let spec = PeopleList.spec(
+        CommandSpec(
             name: "members",
             abstract: "List the members of an organization (\(Endpoint.members)).",
             usage:
@@ -87,7 +60,7 @@ extension PeopleLists {
                 asks for the organization (GET /orgs/{org}): none by that name is exit status 3.
                 """,
             arguments: [("ORG", "The organization whose members to list.")],
-            options: [memberRole.spec, twoFactorDisabled.spec, twoFactorInsecure.spec, publicOnly.spec],
+            options: filters.map(\.spec),
             examples: [
                 ("gh-users members github --all", "Every member of github the token can see."),
                 ("gh-users members my-org --2fa-disabled --all", "Who has no 2FA, for an owner's review."),
@@ -96,10 +69,63 @@ extension PeopleLists {
                     "The public ones, with their names."
                 ),
             ],
-            fields: FieldCatalog.account))
+            fields: FieldCatalog.account),
+        noun: "members", changes: .members, profiles: [])
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .organization, filters: Self.filters, changes: .members, profiles: true)
+    }
+
+    /// Exit 4 without a token for a filter that needs one; without a token, the public members; then the list,
+    /// or with `--changes` what changed, and on a terminal which list it was.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if let refusal = PeopleList.refusal(list, command: "members", needs: needsToken, context) { return refusal }
+        var list = list
+        if !context.presenter.hasToken { list.publicOnly = true }
+        if let file = list.changes {
+            // A pass for each role (`PeopleChangeKey.members`), each its whole list.
+            let passes = PeopleChangeKey.members.passes(list).map { pages($0.options, list.plan, github) }
+            return await PeopleList.changes(
+                file, command: "members", noun: "members", key: .members, list, pages: passes, context, github)
+        }
+        let stream = PeopleList.stream(
+            noun: "members", columns: AccountColumns.summary, full: .accounts(\.profiles), list, context, github)
+        let end = await stream.stream(pages(list, list.paging.plan, github))
+        let note = context.io.stderrIsTTY ? [Self.note(list, hasToken: context.presenter.hasToken)] : []
+        return stream.close(end, notes: note)
+    }
+
+    /// What needs a token, as the exit-4 message names it; nil when nothing does.
+    private var needsToken: String? {
+        if let filter = list.filters["filter"] {
+            return "members --\(filter.replacing("_", with: "-")) (read:org, as an owner of the organization)"
+        }
+        return list.filters["role"] != nil ? "members --role (read:org)" : nil
+    }
+
+    /// The public members as GitHub serves them; or the members, whose pages say when GitHub answered with the
+    /// public ones (its redirect for a token that is not a member): that ends the run with a line saying so, on a
+    /// terminal or not (`GitHubEndpoints.members` refuses a filtered list answered so).
+    private func pages(_ options: PeopleListOptions, _ plan: PagingPlan, _ github: GitHubReader)
+        -> PagedListViewModel<User>
+    {
+        guard !options.publicOnly else {
+            return PeopleList.pages(GitHubEndpoints.accounts(.publicMembers, under: options.owner), plan, github)
+        }
+        let resource = GitHubEndpoints.members(under: options.owner, filters: options.filters)
+        let note = Self.publicMembersNote(options.owner)
+        return PagedListViewModel(
+            limit: plan.limit,
+            noting: { cursor throws(DomainError) in
+                let members = try await github.members(resource, at: cursor, perPage: plan.perPage)
+                return .init(page: members.page, closingNotes: members.answeredWithPublicMembers ? [note] : [])
+            },
+            admission: UnseenIDs<User>())
+    }
 
     /// Which list `members` listed, for a terminal's stderr.
-    fileprivate static func membersNote(_ options: PeopleListOptions, hasToken: Bool) -> String {
+    private static func note(_ options: PeopleListOptions, hasToken: Bool) -> String {
         guard options.publicOnly else {
             return "Members as the token sees them: every member for a member of the organization, "
                 + "only the public ones for anyone else."

@@ -1,0 +1,114 @@
+import AtomicCore
+import Domain
+import Foundation
+import JSONBytes
+
+/// A repository's list that GitHub shows only its admins and collaborators since July 2026 (its stargazers and
+/// watchers): what it is called, and the repository's key that counts it.
+package struct WithheldList: Sendable, Equatable {
+    /// What the list's items are called ("stargazers").
+    package let noun: String
+    /// The repository's key that counts the list (`stargazers_count`).
+    package let countKey: String
+
+    package static let stargazers = WithheldList(noun: "stargazers", countKey: "stargazers_count")
+    package static let watchers = WithheldList(noun: "watchers", countKey: "subscribers_count")
+}
+
+extension GitHubRepository {
+    /// The first page of a list GitHub withholds from others (`WithheldList`): a 403 or 404 (a 404 as every
+    /// people list's, `ResourceRepository.firstPage(_:perPage:)`), or an empty first page, asks
+    /// `GET /repos/{owner}/{repo}`, to tell a repository that does not exist (its 404) or a list that is empty (its
+    /// count 0) from the list withheld: a refusal whose problem is `.withheld(repository:)`.
+    package func firstPage<Item: Sendable>(
+        _ resource: ListResource<Item>, perPage: Int, withheld list: WithheldList, of owner: ListOwner
+    ) async throws(DomainError) -> Page<Item> {
+        let page: Page<Item>
+        do throws(DomainError) {
+            page = try await firstPage(resource, perPage: perPage)
+        } catch {
+            throw await withholding(error, list, of: owner)
+        }
+        guard page.items.isEmpty, page.next == nil else { return page }
+        try await refuseEmpty(list, of: owner)
+        return page
+    }
+
+    /// An empty first page of a repository whose count says it has some: withheld.
+    package func refuseEmpty(_ list: WithheldList, of owner: ListOwner) async throws(DomainError) {
+        let repository = try await fetch(GitHubEndpoints.repository(owner))
+        let counted = Int(JSONText.text(of: list.countKey, in: repository.raw.bytes)) ?? 0
+        guard counted > 0 else { return }
+        throw Self.withheld(list, of: owner, status: 200, saying: "an empty list, of \(counted); ")
+    }
+
+    /// Why GitHub refused the list: the repository is missing or the list is withheld. A 404 has asked for the
+    /// repository already (still `notFound` when it is missing, a refusal when it exists); a 403 asks it here.
+    /// Any other failure is the list's own.
+    private func withholding(_ error: DomainError, _ list: WithheldList, of owner: ListOwner) async -> DomainError {
+        switch error {
+        case .unauthorized(404, _, _, _): return Self.withheld(list, of: owner, status: 404)
+        case .unauthorized(403, _, _, _):
+            do throws(DomainError) {
+                _ = try await fetch(GitHubEndpoints.repository(owner))
+            } catch {
+                return error
+            }
+            return Self.withheld(list, of: owner, status: 403)
+        default: return error
+        }
+    }
+
+    /// The July 2026 rule, in one line, as a refusal. It carries no request id: the answer is GitHub's rule, not a
+    /// failure to report to GitHub.
+    private static func withheld(_ list: WithheldList, of owner: ListOwner, status: Int, saying prefix: String = "")
+        -> DomainError
+    {
+        .unauthorized(
+            status: status,
+            message: prefix
+                + "since July 2026 GitHub lists a repository's \(list.noun) only to its admins and collaborators",
+            problem: .withheld(repository: owner.description))
+    }
+}
+
+/// A page of an organization's members, and whether GitHub answered it with the public members (its redirect of
+/// `GET /orgs/{org}/members` to `/orgs/{org}/public_members` for a token that is not a member).
+package struct MembersPage: Sendable {
+    package var page: Page<User>
+    package var answeredWithPublicMembers: Bool
+}
+
+extension GitHubRepository {
+    /// The page of a members list at `cursor` (nil: the first, `perPage` long), with whether it came from the
+    /// public members: the first page says so when it was redirected, the pages after it link to the public list
+    /// itself.
+    package func members(_ resource: ListResource<User>, at cursor: PageCursor?, perPage: Int)
+        async throws(DomainError) -> MembersPage
+    {
+        let page =
+            if let cursor { try await self.page(resource, at: cursor) } else {
+                try await firstPage(resource, perPage: perPage)
+            }
+        let answeredPublic = page.answeredPath != nil || cursor?.url.contains("/public_members") == true
+        return MembersPage(page: page, answeredWithPublicMembers: answeredPublic)
+    }
+}
+
+extension GitHubRepository {
+    /// The token's own account (`GET /user`), to tell a list the token sees only part of from the whole; nil for a
+    /// GitHub App's installation token, which is no user (`GET /user` is its 403 "Resource not accessible by
+    /// integration") and has no account to look for.
+    package func tokenAccount() async throws(DomainError) -> User? {
+        do throws(DomainError) {
+            return try await fetch(GitHubEndpoints.authenticatedUser).user
+        } catch {
+            if case .unauthorized(403, let message, _, _) = error,
+                message.contains("Resource not accessible by integration")
+            {
+                return nil
+            }
+            throw error
+        }
+    }
+}

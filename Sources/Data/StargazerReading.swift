@@ -1,0 +1,145 @@
+import Domain
+import Foundation
+import JSONBytes
+
+/// Where a repository's stargazers are read: REST (`GET /repos/{owner}/{repo}/stargazers`, the star media type),
+/// or GraphQL's `Repository.stargazers(orderBy: {field: STARRED_AT, direction: ASC})`, which gives the same
+/// `{"starred_at", "user"}` records in the same order (oldest star first).
+///
+/// REST serves at most 400 pages (40,000 stargazers): page 401 is a 422 and its `Link` header never points past
+/// page 400, so following links stops quietly short. So:
+/// - a run asked to read through GraphQL pages GraphQL from the start;
+/// - a run that may want more than REST reaches (all of them, or more than 40,000, or than 400 pages of a smaller
+///   page: `restReach(perPage:)`) first asks `GET /repos/{owner}/{repo}` for `stargazers_count`, and when that is
+///   above the reach pages GraphQL from the start (GraphQL's cursors are opaque, so there is no cursor for "after
+///   REST's 40,000th": starting there costs one request, never 400);
+/// - if REST still ends at its cap and the count is now above what it gave (stars added during the run), GraphQL
+///   is paged from the start, and every stargazer REST already gave is skipped by the user's id: none is handed
+///   on twice, none skipped.
+/// Every record is keyed by its user's id, so a list's admission can write each stargazer once. A list withheld
+/// from the token (July 2026) is refused as `firstPage(_:perPage:withheld:of:)` refuses it, through either API.
+package final class StargazerReading: @unchecked Sendable {
+    /// The most stargazers REST lists: 400 pages of 100.
+    package static let restCap = Endpoint.stargazers.itemCap ?? 40_000
+    /// The most pages REST serves.
+    package static let restPages = 400
+
+    /// How far REST reaches at `perPage` a page: the cap is reported as 400 pages of 100, and whether a smaller
+    /// page lowers it GitHub does not say, so it is taken as the smaller of 40,000 and 400 pages.
+    package static func restReach(perPage: Int) -> Int {
+        min(restCap, restPages * max(1, perPage))
+    }
+
+    /// A cursor of a GraphQL page is kept after this prefix (REST's are URLs); nothing after it is the first page.
+    static let graphQLCursor = "graphql:"
+
+    /// One page, and whether the run reads through GraphQL because REST stops at 40,000 (chosen from the count,
+    /// or taken when REST stopped there).
+    package struct Page: Sendable {
+        package var page: Domain.Page<Record>
+        package var passedRESTCap: Bool
+    }
+
+    private let github: GitHubRepository
+    private let repository: RepositoryName
+    private let owner: ListOwner
+    private let resource: ListResource<Record>
+    private let perPage: Int
+    /// How far REST reaches at this run's page size (`restReach(perPage:)`).
+    private let reach: Int
+    private let viaGraphQL: Bool
+    private let mayPassCap: Bool
+    private let lock = NSLock()
+    /// The users REST gave, by id: skipped when GraphQL is paged from the start after REST's cap.
+    private var restIDs = Set<Int64>()
+    /// GraphQL was chosen or taken because REST stops at 40,000.
+    private var pastCap = false
+
+    /// One run's reading of `owner`'s stargazers, `plan` as the run pages; nil for an owner that is no repository.
+    package init?(of owner: ListOwner, plan: PagingPlan, viaGraphQL: Bool, github: GitHubRepository) {
+        guard let repository = try? RepositoryName(validating: owner.description) else { return nil }
+        self.github = github
+        self.repository = repository
+        self.owner = owner
+        resource = GitHubEndpoints.records(.stargazers, under: owner)
+        perPage = plan.perPage
+        reach = Self.restReach(perPage: plan.perPage)
+        self.viaGraphQL = viaGraphQL
+        switch plan.limit {
+        case .all: mayPassCap = true
+        case .count(let count): mayPassCap = count > reach
+        }
+    }
+
+    /// The page at `cursor`; nil asks for the first.
+    package func page(at cursor: PageCursor?) async throws(DomainError) -> Page {
+        guard let cursor else {
+            if viaGraphQL { return try await graphQL(after: nil, first: true) }
+            if mayPassCap, try await counted() > reach {
+                lock.withLock { pastCap = true }
+                return try await graphQL(after: nil, first: true)
+            }
+            return try await rest(
+                try await github.firstPage(resource, perPage: perPage, withheld: .stargazers, of: owner))
+        }
+        if cursor.url.hasPrefix(Self.graphQLCursor) {
+            let after = String(cursor.url.dropFirst(Self.graphQLCursor.count))
+            return try await graphQL(after: after.isEmpty ? nil : after, first: false)
+        }
+        return try await rest(try await github.page(resource, at: cursor))
+    }
+
+    /// The repository's `stargazers_count` (`GET /repos/{owner}/{repo}`: a 404 is no such repository).
+    private func counted() async throws(DomainError) -> Int {
+        let record = try await github.fetch(GitHubEndpoints.repository(owner))
+        return Int(JSONText.text(of: "stargazers_count", in: record.raw.bytes)) ?? 0
+    }
+
+    /// A REST page, each record keyed by its user's id. A last page that ends at REST's cap, of a repository that
+    /// counts more stargazers than REST gave, goes on through GraphQL from the start.
+    private func rest(_ page: Domain.Page<Record>) async throws(DomainError) -> Page {
+        let records = page.items.map { record in
+            Record(id: Int64(JSONText.text(at: ["user", "id"], in: record.raw.bytes)), raw: record.raw)
+        }
+        let read = lock.withLock {
+            restIDs.formUnion(records.compactMap(\.id))
+            return restIDs.count
+        }
+        var next = page.next
+        if next == nil, read >= reach, try await counted() > read {
+            lock.withLock { pastCap = true }
+            next = PageCursor(url: Self.graphQLCursor)
+        }
+        var handed = Domain.Page(items: records, next: next)
+        handed.bodyBytes = page.bodyBytes
+        // Said by the GraphQL pages that follow, once they are read.
+        return Page(page: handed, passedRESTCap: false)
+    }
+
+    /// A GraphQL page after `cursor`, without the users REST gave. Pages REST gave whole are read through here
+    /// rather than handed on, so the list goes on where REST stopped. An empty first page of a repository that
+    /// counts stargazers is withheld (GraphQL answers others an empty list since July 2026).
+    private func graphQL(after cursor: String?, first: Bool) async throws(DomainError) -> Page {
+        var after = cursor
+        let skipped = lock.withLock { restIDs }
+        // REST gives at most 400 pages, so skipping them takes as many GraphQL pages of 100, and a few for stars
+        // that moved; past that, the server is going round in circles.
+        for _ in 0..<(Self.restCap / 100 + 50) {
+            let page = try await github.stargazers(of: repository, after: after, leavingOut: skipped)
+            if first, page.read == 0, page.endCursor == nil {
+                try await github.refuseEmpty(.stargazers, of: owner)
+            }
+            guard page.records.isEmpty, let next = page.endCursor, page.read > 0 else {
+                let cursor = page.endCursor.map { PageCursor(url: Self.graphQLCursor + $0) }
+                return Page(
+                    page: Domain.Page(items: page.records, next: cursor, totalCount: page.totalCount),
+                    passedRESTCap: lock.withLock { pastCap })
+            }
+            guard next != after else { break }
+            after = next
+        }
+        throw .malformedResponse(
+            endpoint: "POST /graphql",
+            detail: "the stargazers' pages brought nothing new (all of them were already written), so paging stopped")
+    }
+}

@@ -1,0 +1,103 @@
+import Data
+import Domain
+
+/// `outside-collaborators ORG`: the people who are not members of an organization but can reach one of its
+/// repositories, for its owners.
+struct OutsideCollaboratorsCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
+    static let changes = PeopleChangeKey()
+
+    static let spec = PeopleList.spec(
+        CommandSpec(
+            name: "outside-collaborators",
+            abstract: "List an organization's outside collaborators (\(Endpoint.outsideCollaborators)).",
+            usage: "gh-users outside-collaborators ORG [--limit N | --all] [options]",
+            discussion: """
+                Lists the people who are not members of the organization but can reach one of its
+                repositories. Only the organization's owners may list them: it needs a token of an owner with
+                the read:org scope, and GitHub's refusal (403, or 404 for what the token may not see) is exit
+                status 4 with the scope named. A 404 asks for the organization (GET /orgs/{org}) first: when
+                there is none by that name, exit status 3 says so.
+                """,
+            arguments: [("ORG", "The organization whose outside collaborators to list.")],
+            options: [],
+            examples: [
+                ("gh-users outside-collaborators my-org --all", "Every outside collaborator of my-org."),
+                (
+                    "gh-users outside-collaborators my-org --all --full --format csv --fields login,name,email",
+                    "Who they are, for a security review."
+                ),
+            ],
+            fields: FieldCatalog.account),
+        noun: "outside collaborators", changes: changes, profiles: [])
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .organization, filters: [], changes: Self.changes, profiles: true)
+    }
+
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if let refusal = PeopleList.refusal(list, command: "outside-collaborators", context) { return refusal }
+        let people = GitHubEndpoints.accounts(.outsideCollaborators, under: list.owner)
+        return await PeopleList.write(
+            PeopleList.pages(people, list.plan, github), command: "outside-collaborators",
+            noun: "outside collaborators", columns: AccountColumns.summary, full: .accounts(\.profiles),
+            changes: Self.changes, list, context, github)
+    }
+}
+
+/// `invitations ORG`: an organization's pending invitations, for its owners.
+struct InvitationsCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
+    static let changes = PeopleChangeKey(role: "role", fallbackName: "email")
+
+    static let spec = PeopleList.spec(
+        CommandSpec(
+            name: "invitations",
+            abstract: "List an organization's pending invitations (\(Endpoint.invitations)).",
+            usage: "gh-users invitations ORG [--limit N | --all] [options]",
+            discussion: """
+                Lists the invitations to the organization that are not yet accepted: who was invited (the
+                login, empty for an invitation sent to an email address, whose login is null, and the email),
+                the role, when, and who invited them. Only the organization's owners may list them: it needs a token of an
+                owner with the admin:org scope, and GitHub's refusal (403, or 404 for what the token may not
+                see) is exit status 4 with the scope named. A 404 asks for the organization (GET /orgs/{org})
+                first: when there is none by that name, exit status 3 says so.
+                """,
+            arguments: [("ORG", "The organization whose pending invitations to list.")],
+            options: [],
+            examples: [
+                ("gh-users invitations my-org --all", "Every pending invitation to my-org."),
+                (
+                    "gh-users invitations my-org --all --format tsv --fields login,email,role,created_at",
+                    "The same, for a script."
+                ),
+            ],
+            fields: [
+                "id", "login", "email", "role", "created_at", "failed_at", "failed_reason", "inviter", "team_count",
+                "invitation_source",
+            ]),
+        noun: "invitations", changes: changes, profiles: nil)
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .organization, filters: [], changes: Self.changes, profiles: false)
+    }
+
+    /// No `--full`: an invitation to an email address has no account.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        let invitations = GitHubEndpoints.records(.invitations, under: list.owner)
+        let columns = [
+            Column<Record>("LOGIN", path: ["login"], shrink: .last),
+            Column("EMAIL", path: ["email"], shrink: .second),
+            Column("ROLE", path: ["role"]),
+            .time("INVITED", "created_at", context.render),
+            Column("INVITER", path: ["inviter", "login"]),
+        ]
+        return await PeopleList.write(
+            PeopleList.pages(invitations, list.plan, github), command: "invitations", noun: "invitations",
+            columns: columns, full: nil, changes: Self.changes, list, context, github)
+    }
+}

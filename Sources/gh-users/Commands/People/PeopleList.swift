@@ -1,0 +1,225 @@
+import AtomicCore
+import Data
+import Domain
+import JSONBytes
+
+/// What a list of the people of an organization, a repository or a team takes: whose list it is, the filters
+/// GitHub documents for it (by query key: `affiliation` → `outside`), the paging and the profile options.
+struct PeopleListOptions: PagedOptions {
+    var owner: ListOwner
+    var filters: [String: String] = [:]
+    /// `members --public`, or a run without a token: the list anyone may see (`GET /orgs/{org}/public_members`).
+    var publicOnly = false
+    /// `team-members --direct`: the team whose own members GraphQL lists.
+    var directTeam: TeamName?
+    var paging = PagingOptions()
+    var profiles = ProfileOptions()
+    /// `--changes FILE`: the snapshot to compare with and replace.
+    var changes: String?
+}
+
+/// What a people list is listed under, as its one argument names it: checked before anything is sent, a bad one
+/// a usage error (exit 64) that gives the form to use.
+enum PeopleListOwner: Sendable {
+    /// `ORG`.
+    case organization
+    /// `OWNER/REPO`.
+    case repository
+    /// `ORG/TEAM`.
+    case team
+
+    func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ListOwner {
+        switch self {
+        case .organization: return .organization(try LoginArgument.single(parsed, spec: spec))
+        case .repository: return .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init))
+        case .team: return .team(try OwnedArgument.single(parsed, spec: spec, TeamName.init))
+        }
+    }
+}
+
+/// A filter GitHub documents for a people list, given as an option and sent as its query key.
+enum PeopleFilter {
+    /// `--NAME VALUE`, one of `choices`, sent as `key=VALUE` (`--affiliation outside`); GitHub's default when
+    /// not given.
+    static func choice(
+        _ name: String, key: String? = nil, help: String, default shown: String? = nil, choices: [String]
+    ) -> OptionDeclaration<PeopleListOptions> {
+        let spec = OptionSpec(name, value: name.uppercased(), help: help, default: shown, choices: choices)
+        return .optional(
+            spec, at: \.filters[key ?? name],
+            parse: { reading throws(UsageError) in
+                guard choices.contains(reading.text) else {
+                    throw .invalidChoice(reading.option, reading.text, spec: reading.command)
+                }
+                return reading.text
+            },
+            write: { $0 })
+    }
+
+    /// `--NAME`, sent as `key=value` (`--anon` is `anon=1`).
+    static func flag(_ name: String, help: String, sends key: String, _ value: String) -> OptionDeclaration<
+        PeopleListOptions
+    > {
+        .flag(
+            name, help: help, apply: { options, _ in options.filters[key] = value },
+            resumedWhen: { $0.filters[key] == value })
+    }
+}
+
+/// A people list's command: its values are a `PeopleListOptions`, paged as every paging command is.
+protocol PeopleListCommand: GitHubCommand, PagedOptions {
+    var list: PeopleListOptions { get set }
+}
+
+extension PeopleListCommand {
+    var paging: PagingOptions {
+        get { list.paging }
+        set { list.paging = newValue }
+    }
+}
+
+/// What the people lists share, as plain helpers each command calls: its spec with the paging, profile and
+/// `--changes` options, its parse, the token check, the pages of a list as GitHub serves it, the stream, and the
+/// `--changes` snapshot.
+enum PeopleList {
+    /// The command's spec with `--changes` (its option, its help and its fields), the paging group and, when the
+    /// list takes `--full` (`profiles`), the profile group and the list's own keys each profile keeps.
+    static func spec(
+        _ spec: CommandSpec, noun: String, changes key: PeopleChangeKey, profiles kept: [ListedKey]?
+    ) -> CommandSpec {
+        let changes = changesOption(key)
+        var spec = spec.adding([OptionGroup(title: "CHANGES OPTIONS", options: [changes.spec])])
+        spec.usage = spec.usage.replacing("[--limit N | --all]", with: "[--limit N | --all | --changes FILE]")
+        spec.discussion = (spec.discussion.map { $0 + "\n\n" } ?? "") + PeopleChangeKey.discussion(key)
+        spec.optionFields.append(("With --\(changes.name)", key.fields))
+        return spec.paging(noun, profiles: kept != nil, keeping: kept?.map(\.name) ?? [])
+    }
+
+    /// The list's values from argv: its one argument (`owner`), its `filters` and `--changes`, then the paging
+    /// group and, for a list that takes `--full`, the profile group; a bad value is a usage error.
+    static func parse(
+        _ parsed: ParsedArguments, spec: CommandSpec, owner: PeopleListOwner,
+        filters: [OptionDeclaration<PeopleListOptions>], changes key: PeopleChangeKey, profiles: Bool
+    ) throws(UsageError) -> PeopleListOptions {
+        var options = PeopleListOptions(owner: try owner.parse(parsed, spec: spec))
+        let fields = key.fields
+        // `--changes`' rule across the options: its fields only with it, and not with `--anon`'s authors, who
+        // have no id.
+        let group = GroupDeclaration(
+            title: "OPTIONS", options: filters + [changesOption(key)],
+            check: { options, parsed, spec throws(UsageError) in
+                try ChangesOption.checkFields(options.changes, parsed, spec: spec, fields: fields)
+                if options.changes != nil, options.filters["anon"] != nil {
+                    throw UsageError(
+                        message: "--changes records people by their account id, which --anon's authors do not have",
+                        command: spec)
+                }
+            })
+        if profiles {
+            try group.parse(
+                parsed, spec: spec, into: &options, nesting: (PagingGroup.declared, \.paging),
+                (ProfileGroup.declared, \.profiles))
+        } else {
+            try group.parse(parsed, spec: spec, into: &options, nesting: (PagingGroup.declared, \.paging))
+        }
+        return options
+    }
+
+    /// `--changes FILE`, in the list's words.
+    private static func changesOption(_ key: PeopleChangeKey) -> OptionDeclaration<PeopleListOptions> {
+        ChangesOption.declaration(
+            at: \PeopleListOptions.changes, fields: key.fields,
+            help:
+                "Write who joined, who left\(key.takesRoles ? " and whose role changed" : "") since the last run with "
+                + "FILE, then record the whole list in FILE (more under CHANGES).")
+    }
+
+    /// Exit 4 before anything is sent, when there is no token and the options need one: `needs` names what needs
+    /// it (`members --role (read:org)`); `--full --via graphql` does, for `command`.
+    static func refusal(
+        _ options: PeopleListOptions, command: String, needs: String? = nil, _ context: CommandContext
+    ) -> CommandOutcome? {
+        guard !context.presenter.hasToken else { return nil }
+        if let needs { return TokenRequirement(command: needs).refuse(context) }
+        if options.profiles.full, options.profiles.via == .graphql {
+            return ProfileSource.tokenRequirement(command: command).refuse(context)
+        }
+        return nil
+    }
+
+    /// A list as GitHub serves it: the first page, then each `Link` followed, an item already written dropped.
+    static func pages<Item: ListedItem>(
+        _ list: ListResource<Item>, _ plan: PagingPlan, _ github: GitHubReader
+    ) -> PagedListViewModel<Item> {
+        PagedListViewModel(
+            limit: plan.limit, list: list, perPage: plan.perPage, github: github, admission: UnseenIDs<Item>())
+    }
+
+    /// The stream of a list: its `columns`, or under `--full` the profiles' (`full`), each account expanded.
+    static func stream<Item: ListedItem>(
+        noun: String, columns: [Column<Item>], full: ProfileStage<PeopleListOptions, Item>?,
+        _ options: PeopleListOptions, _ context: CommandContext, _ github: GitHubReader
+    ) -> ListStream<Item> {
+        let expanding = options.profiles.full ? full : nil
+        let render = context.render
+        var stream = ListStream(
+            noun: noun, columns: !render.readsColumns ? [] : expanding.map { $0.columns(render) } ?? columns,
+            command: context)
+        stream.expansion = expanding.map { $0.expansion(options.profiles, github) }
+        return stream
+    }
+
+    /// The list written, or with `--changes` what changed since the last run: `pages` are paged as
+    /// `PeopleListOptions.plan` says, the whole list for `--changes`.
+    static func write<Item: ListedItem>(
+        _ pages: PagedListViewModel<Item>, command: String, noun: String, columns: [Column<Item>],
+        full: ProfileStage<PeopleListOptions, Item>?, changes key: PeopleChangeKey, _ options: PeopleListOptions,
+        _ context: CommandContext, _ github: GitHubReader
+    ) async -> CommandOutcome {
+        if let file = options.changes {
+            return await changes(
+                file, command: command, noun: noun, key: key, options, pages: [pages], context, github)
+        }
+        return await stream(noun: noun, columns: columns, full: full, options, context, github).run(pages)
+    }
+
+    /// `--changes FILE`: the whole list read (in a pass for each role, where the records carry none), compared
+    /// with the snapshot in FILE, and recorded; `pages` gives each pass's pages.
+    static func changes<Item: ListedItem>(
+        _ file: String, command: String, noun: String, key: PeopleChangeKey, _ options: PeopleListOptions,
+        pages: [PagedListViewModel<Item>], _ context: CommandContext, _ github: GitHubReader
+    ) async -> CommandOutcome {
+        await PeopleChangesCoordinator<Item>(
+            noun: noun, command: command, options: options, key: key, file: PeopleSnapshotFile(path: file),
+            github: github, context: context
+        ).run(zip(key.passes(options), pages).map { .init(pass: $0, pages: $1) })
+    }
+}
+
+extension PeopleListOptions {
+    /// How the list is paged: as `--limit`, `--all` and `--per-page` say, or whole for `--changes` (at the page
+    /// size asked for).
+    var plan: PagingPlan {
+        changes == nil ? paging.plan : PagingPlan(limit: .all, requestedPerPage: paging.perPage)
+    }
+}
+
+/// `login` on a list whose records hold the person under `account` (a stargazer's `user`, a fork's `owner`): the
+/// person's login, as on every people list, for the table and for `--fields`; under `--full` the record is the
+/// person's profile, with a login of its own.
+func personLogin(_ header: String, under account: String) -> Column<Record> {
+    Column(header, key: "login", shrink: .last, derived: true) { record in
+        let own = JSONText.text(of: "login", in: record.raw.bytes)
+        return own.isEmpty ? JSONText.text(at: [account, "login"], in: record.raw.bytes) : own
+    }
+}
+
+/// The accounts' columns with the role GitHub gives each under `key` (`role_name` of a collaborator).
+func accountsWithRole(_ key: String) -> [Column<User>] {
+    [
+        Column("ID") { String($0.id) },
+        Column("LOGIN", shrink: .last) { $0.login },
+        Column("ROLE", key: key) { JSONText.text(of: key, in: $0.raw.bytes) },
+        Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
+    ]
+}

@@ -1,0 +1,269 @@
+import Data
+import Domain
+
+/// `assignees OWNER/REPO`: who a repository's issues can be assigned to.
+struct AssigneesCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
+    static let changes = PeopleChangeKey()
+
+    static let spec = PeopleList.spec(
+        CommandSpec(
+            name: "assignees",
+            abstract: "List who a repository's issues can be assigned to (\(Endpoint.assignees)).",
+            usage: "gh-users assignees OWNER/REPO [--limit N | --all] [options]",
+            discussion: """
+                Lists the accounts that issues and pull requests of the repository may be assigned to: for a
+                public repository, anyone may list them.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [],
+            examples: [
+                ("gh-users assignees octocat/Hello-World", "The first 30."),
+                ("gh-users assignees octocat/Hello-World --all --format tsv --fields login", "Every login."),
+            ],
+            fields: FieldCatalog.account),
+        noun: "assignees", changes: changes, profiles: [])
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .repository, filters: [], changes: Self.changes, profiles: true)
+    }
+
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if let refusal = PeopleList.refusal(list, command: "assignees", context) { return refusal }
+        let assignees = GitHubEndpoints.accounts(.assignees, under: list.owner)
+        return await PeopleList.write(
+            PeopleList.pages(assignees, list.plan, github), command: "assignees", noun: "assignees",
+            columns: AccountColumns.summary, full: .accounts(\.profiles), changes: Self.changes, list, context, github)
+    }
+}
+
+/// `watchers OWNER/REPO`: who watches a repository, which GitHub lists only to its admins and collaborators since
+/// July 2026 (Data tells a withheld list from a missing repository).
+struct WatchersCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
+    static let changes = PeopleChangeKey()
+
+    static let spec = PeopleList.spec(
+        CommandSpec(
+            name: "watchers",
+            abstract: "List who watches a repository (\(Endpoint.watchers)).",
+            usage: "gh-users watchers OWNER/REPO [--limit N | --all] [options]",
+            discussion: """
+                Lists the accounts subscribed to the repository's notifications. Since July 2026 GitHub lists a
+                repository's watchers only to its admins and collaborators: it needs a token of one of them
+                (with the repo scope for a private repository). When GitHub refuses (403 or 404, or an empty
+                list where the repository counts some), the repository is asked for: if it exists, the refusal
+                is exit status 4 and says why in one line; if not, exit status 3.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [],
+            examples: [
+                ("gh-users watchers my-org/app", "The first 30 watchers of a repository you administer."),
+                ("gh-users watchers my-org/app --all --full --format csv --fields login,name", "Who they are."),
+            ],
+            fields: FieldCatalog.account),
+        noun: "watchers", changes: changes, profiles: [])
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .repository, filters: [], changes: Self.changes, profiles: true)
+    }
+
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if let refusal = PeopleList.refusal(list, command: "watchers", context) { return refusal }
+        return await PeopleList.write(
+            pages(list.plan, github), command: "watchers", noun: "watchers", columns: AccountColumns.summary,
+            full: .accounts(\.profiles), changes: Self.changes, list, context, github)
+    }
+
+    /// The first page through Data's July 2026 check, then each `Link` followed.
+    private func pages(_ plan: PagingPlan, _ github: GitHubReader) -> PagedListViewModel<User> {
+        let (watchers, owner) = (GitHubEndpoints.accounts(.watchers, under: list.owner), list.owner)
+        return PagedListViewModel(
+            limit: plan.limit,
+            noting: { cursor throws(DomainError) in
+                guard let cursor else {
+                    return .init(
+                        page: try await github.firstPage(
+                            watchers, perPage: plan.perPage, withheld: .watchers, of: owner))
+                }
+                return .init(page: try await github.page(watchers, at: cursor))
+            },
+            admission: UnseenIDs<User>())
+    }
+}
+
+/// `collaborators OWNER/REPO`: who has access to a repository, with each one's role.
+struct CollaboratorsCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
+    static let affiliation = PeopleFilter.choice(
+        "affiliation",
+        help: "outside (not members of the owning organization), direct (given access themselves) or all.",
+        default: "all", choices: ["outside", "direct", "all"])
+    static let permission = PeopleFilter.choice(
+        "permission", help: "Only those with this permission: pull, triage, push, maintain or admin.",
+        choices: ["pull", "triage", "push", "maintain", "admin"])
+    static let changes = PeopleChangeKey(role: "role_name")
+    static let kept = [ListedKey("role_name"), ListedKey("permissions")]
+
+    static let spec = PeopleList.spec(
+        CommandSpec(
+            name: "collaborators",
+            abstract: "List who has access to a repository, with each one's role (\(Endpoint.collaborators)).",
+            usage:
+                "gh-users collaborators OWNER/REPO [--affiliation outside|direct|all] [--permission P] "
+                + "[--limit N | --all] [options]",
+            discussion: """
+                Lists the repository's collaborators: its organization's members with access, outside
+                collaborators and those given access themselves, each with role_name (read, triage, write,
+                maintain, admin, or a custom role) and GitHub's permissions object. GitHub lists them only to a
+                token with push access to the repository (and the repo scope for a private one): its refusal
+                (403, or 404 for what the token may not see) is exit status 4 and names what is needed. A 404
+                asks for the repository (GET /repos/{owner}/{repo}) first: when there is none the token can
+                see, exit status 3 says so. With --full each is written as its profile with role_name and
+                permissions added.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [affiliation.spec, permission.spec],
+            examples: [
+                ("gh-users collaborators octocat/Hello-World", "Who has access, and as what."),
+                (
+                    "gh-users collaborators my-org/app --affiliation outside --all --format tsv --fields login,role_name",
+                    "The outside collaborators and their roles."
+                ),
+                ("gh-users collaborators my-org/app --permission admin --all", "Who may administer it."),
+            ],
+            fields: FieldCatalog.account + ["role_name", "permissions"]),
+        noun: "collaborators", changes: changes, profiles: kept)
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .repository, filters: [Self.affiliation, Self.permission],
+            changes: Self.changes, profiles: true)
+    }
+
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if let refusal = PeopleList.refusal(list, command: "collaborators", context) { return refusal }
+        let collaborators = GitHubEndpoints.accounts(.collaborators, under: list.owner, filters: list.filters)
+        return await PeopleList.write(
+            PeopleList.pages(collaborators, list.plan, github), command: "collaborators", noun: "collaborators",
+            columns: accountsWithRole("role_name"), full: .accounts(\.profiles, keeping: Self.kept),
+            changes: Self.changes, list, context, github)
+    }
+}
+
+/// `contributors OWNER/REPO`: who contributed to a repository, and how much; with `--anon`, the authors with no
+/// account too.
+struct ContributorsCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
+    static let anon = PeopleFilter.flag("anon", help: "The authors with no GitHub account too.", sends: "anon", "1")
+    static let changes = PeopleChangeKey()
+    static let full = ProfileStage<PeopleListOptions, Record>.records(
+        \.profiles, account: [], keeping: [ListedKey("contributions")])
+
+    static let spec = PeopleList.spec(
+        CommandSpec(
+            name: "contributors",
+            abstract: "List who contributed to a repository, and how much (\(Endpoint.contributors)).",
+            usage: "gh-users contributors OWNER/REPO [--anon] [--limit N | --all] [options]",
+            discussion: """
+                Lists the accounts that committed to the repository's default branch, most contributions
+                first, with contributions: GitHub's count of their commits. With --anon, the authors GitHub
+                ties to no account too (type Anonymous), whose login is empty: NAME and EMAIL show theirs. An empty
+                repository lists no one. GitHub does not list the contributors of a repository whose history
+                or contributor list is too large: it says so, and that is exit status 1. Should GitHub answer
+                202 (still computing, as its statistics do), the list is asked again after 1, 2, 4, 8 and 16
+                seconds, saying so on stderr; still 202 after that is exit status 1. With --full each
+                account is written as its profile with contributions added; an anonymous author, who has no
+                profile, is written as GitHub sent it.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [anon.spec],
+            examples: [
+                ("gh-users contributors octocat/Hello-World", "The 30 who contributed most."),
+                (
+                    "gh-users contributors octocat/Hello-World --anon --all --format csv --fields login,name,email,contributions",
+                    "Everyone, with or without an account."
+                ),
+            ],
+            fields: FieldCatalog.account + ["contributions", "name", "email"]),
+        noun: "contributors", changes: changes, profiles: full.kept)
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .repository, filters: [Self.anon], changes: Self.changes, profiles: true)
+    }
+
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if let refusal = PeopleList.refusal(list, command: "contributors", context) { return refusal }
+        let contributors = GitHubEndpoints.records(.contributors, under: list.owner, filters: list.filters)
+        // An author with no account has no login: GitHub sends a name and an email instead, each in its column.
+        let anonymous =
+            list.filters["anon"] == nil
+            ? [] : [Column<Record>("NAME", path: ["name"], shrink: .second), Column("EMAIL", path: ["email"])]
+        let columns =
+            [Column<Record>("LOGIN", path: ["login"], shrink: .last)] + anonymous + [
+                Column("CONTRIBUTIONS", path: ["contributions"]),
+                Column("TYPE", path: ["type"]),
+            ]
+        return await PeopleList.write(
+            PeopleList.pages(contributors, list.plan, github), command: "contributors", noun: "contributors",
+            columns: columns, full: Self.full, changes: Self.changes, list, context, github)
+    }
+}
+
+/// `forkers OWNER/REPO`: who forked a repository, and when, newest first.
+struct ForkersCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
+    static let changes = PeopleChangeKey(account: ["owner"], counted: "forks_count")
+    static let full = ProfileStage<PeopleListOptions, Record>.records(
+        \.profiles, account: ["owner"],
+        keeping: [ListedKey("full_name", as: "fork"), ListedKey("created_at", as: "forked_at")])
+
+    static let spec = PeopleList.spec(
+        CommandSpec(
+            name: "forkers",
+            abstract: "List who forked a repository, and when (\(Endpoint.forks)).",
+            usage: "gh-users forkers OWNER/REPO [--limit N | --all] [options]",
+            discussion: """
+                Lists the repository's forks, newest first: the table shows each fork's owner, its name and
+                when it was made (created_at). Each record is GitHub's fork object as sent; --fields takes its
+                top-level keys, and login: the owner's login. With --full each is written as its owner's
+                profile with fork (the fork's full_name) and forked_at (its created_at) added.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [],
+            examples: [
+                ("gh-users forkers octocat/Hello-World", "The 30 newest forks and their owners."),
+                (
+                    "gh-users forkers octocat/Hello-World --all --format ndjson | jq -r .owner.login",
+                    "Every forker's login."
+                ),
+            ],
+            fields: ["login", "id", "full_name", "owner", "created_at", "pushed_at", "html_url", "stargazers_count"]),
+        noun: "forks", changes: changes, profiles: full.kept)
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .repository, filters: [], changes: Self.changes, profiles: true)
+    }
+
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if let refusal = PeopleList.refusal(list, command: "forkers", context) { return refusal }
+        let forks = GitHubEndpoints.records(.forks, under: list.owner)
+        let columns = [
+            personLogin("OWNER", under: "owner"),
+            Column("FORK", path: ["full_name"], shrink: .first),
+            .time("FORKED", "created_at", context.render),
+        ]
+        return await PeopleList.write(
+            PeopleList.pages(forks, list.plan, github), command: "forkers", noun: "forks", columns: columns,
+            full: Self.full, changes: Self.changes, list, context, github)
+    }
+}

@@ -1,0 +1,99 @@
+import Data
+import Domain
+
+/// `stargazers OWNER/REPO`: who starred a repository and when, oldest star first. Data decides where the pages
+/// come from (`StargazerReading`: REST, or GraphQL past REST's 40,000 or with `--via graphql`) and refuses a list
+/// GitHub withholds (July 2026); this says so once the list ends when GraphQL took over from REST.
+struct StargazersCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
+    static let changes = PeopleChangeKey(account: ["user"])
+    static let full = ProfileStage<PeopleListOptions, Record>.records(
+        \.profiles, account: ["user"], keeping: [ListedKey("starred_at")])
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .repository, filters: [], changes: Self.changes, profiles: true)
+    }
+
+    /// Exit 4 without a token for `--via graphql`; then the list, or with `--changes` what changed.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        let needs = list.profiles.via == .graphql && !list.profiles.full ? "stargazers --via graphql" : nil
+        if let refusal = PeopleList.refusal(list, command: "stargazers", needs: needs, context) { return refusal }
+        let columns = [personLogin("LOGIN", under: "user"), .time("STARRED", "starred_at", context.render)]
+        return await PeopleList.write(
+            pages(list.plan, github), command: "stargazers", noun: "stargazers", columns: columns, full: Self.full,
+            changes: Self.changes, list, context, github)
+    }
+
+    /// The stargazers as Data reads them, each once by its user's id; a line for stderr when GraphQL took over.
+    private func pages(_ plan: PagingPlan, _ github: GitHubReader) -> PagedListViewModel<Record> {
+        let viaGraphQL = list.profiles.via == .graphql
+        guard let reading = StargazerReading(of: list.owner, plan: plan, viaGraphQL: viaGraphQL, github: github) else {
+            return PeopleList.pages(GitHubEndpoints.records(.stargazers, under: list.owner), plan, github)
+        }
+        return PagedListViewModel(
+            limit: plan.limit,
+            noting: { cursor throws(DomainError) in
+                let read = try await reading.page(at: cursor)
+                return .init(page: read.page, closingNotes: read.passedRESTCap ? [Self.pastCapNote] : [])
+            },
+            admission: UnseenIDs<Record>())
+    }
+
+    static let pastCapNote =
+        "gh-users: GitHub's REST list of stargazers stops at 40,000 (400 pages), so they were read through GraphQL."
+}
+
+extension StargazersCommand {
+    /// What it lists, who may list it, the 400-page cap and how it is passed.
+    static let spec: CommandSpec = {
+        var spec = CommandSpec(
+            name: "stargazers",
+            abstract: "List who starred a repository, and when (\(Endpoint.stargazers)).",
+            usage:
+                "gh-users stargazers OWNER/REPO [--limit N | --all] [--via rest|graphql] [--full] [options]",
+            discussion: """
+                Lists the accounts that starred the repository, oldest star first: the table shows each login
+                and when it starred (starred_at). Each record is GitHub's {"starred_at", "user"} object;
+                --fields takes its top-level keys, and login: the user's login. Since July 2026 GitHub lists a
+                repository's stargazers only to its admins and collaborators: it needs a token of one of them
+                (with the repo scope for a private repository). When GitHub refuses (403 or 404, or an empty
+                list where the repository counts some), the repository is asked for: if it exists, the refusal
+                is exit status 4 and says why in one line; if not, exit status 3. For any public repository,
+                star-history gives the stars gained a day.
+
+                GitHub's REST list stops at 400 pages (40,000 stargazers): page 401 is refused, and its links
+                never point past page 400. So --all, or a --limit above 40,000 (or above 400 pages of a smaller
+                --per-page), first asks GET /repos/{owner}/{repo} for stargazers_count, and past that reads
+                the whole list through
+                GraphQL (Repository.stargazers, ordered by starredAt as REST is) from the start: GraphQL's
+                cursors are opaque, so none points at REST's 40,001st, and starting over costs one request
+                rather than 400. Should REST still stop at 40,000 (stars added during the run), GraphQL is read
+                from its start and every stargazer already written is skipped by the user's id: none is
+                written twice and none is left out; stderr says GraphQL was used. --via graphql reads the list
+                through GraphQL from the start (it needs a token: exit status 4 without one). Each record has
+                the same shape either way, the user's keys as REST names them: databaseId is id, id is
+                node_id, url is html_url, avatarUrl is avatar_url (REST's form of it on github.com),
+                isSiteAdmin is site_admin, type is User, gravatar_id is "", and url, followers_url and the
+                other API addresses are built from the login as REST writes them.
+
+                With --full each stargazer is written as its profile (GET /users/{username}; with --via
+                graphql, 100 a request): under --full, the list's own keys (starred_at) are added to the
+                profile, after its own keys.
+                """,
+            arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
+            options: [],
+            examples: [
+                ("gh-users stargazers my-org/app", "The first 30 to star a repository you administer."),
+                ("gh-users stargazers my-org/app --all --format ndjson", "Every stargazer, past 40,000 too."),
+                (
+                    "gh-users stargazers my-org/app --all --full --via graphql --format csv --fields login,name,starred_at",
+                    "Every stargazer's name, and when they starred."
+                ),
+            ],
+            fields: ["login", "starred_at", "user"])
+        spec.listsThroughGraphQL = true
+        return PeopleList.spec(spec, noun: "stargazers", changes: changes, profiles: full.kept)
+    }()
+}

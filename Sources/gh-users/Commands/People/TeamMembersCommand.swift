@@ -1,0 +1,85 @@
+import Data
+import Domain
+
+/// `team-members ORG/TEAM`: a team's members with their roles; with `--direct`, only its own members, which
+/// REST's list has no filter for, so they are paged through GraphQL (`Team.members(membership: IMMEDIATE, role:)`),
+/// which needs a token and spends GraphQL points; each is written in REST's team-member shape, `role` lowercased.
+struct TeamMembersCommand: PeopleListCommand {
+    var list: PeopleListOptions
+
+    static let teamRole = PeopleFilter.choice(
+        "role", help: "member, maintainer or all.", default: "all", choices: ["member", "maintainer", "all"])
+    static let direct = OptionDeclaration<PeopleListOptions>.flag(
+        "direct",
+        help: "Only the team's own members, not its child teams' (through GraphQL: needs a token, costs "
+            + "GraphQL points).",
+        apply: { options, reading throws(UsageError) in
+            options.directTeam = try OwnedArgument.single(reading.parsed, spec: reading.command, TeamName.init)
+        }, resumedWhen: { $0.directTeam != nil })
+    static let changes = PeopleChangeKey(role: "role")
+    static let kept = [ListedKey("role")]
+
+    static let spec = PeopleList.spec(
+        CommandSpec(
+            name: "team-members",
+            abstract: "List a team's members, with each one's role (\(Endpoint.teamMembers)).",
+            usage:
+                "gh-users team-members ORG/TEAM [--role member|maintainer|all] [--direct] [--limit N | --all] "
+                + "[options]",
+            discussion: """
+                Lists the members of the team, the members of its child teams included, each with role
+                (member or maintainer). TEAM is the team's slug, as in its URL. It needs a token that can see
+                the team (read:org for a classic token): GitHub's refusal (403, or 404 for what the token may
+                not see) is exit status 4 with the scope named; a 404 asks for the organization (GET
+                /orgs/{org}) first, and when there is none by that name, exit status 3 says so (a team's own
+                lookup answers only those who may list it). With --full each is written as its profile
+                with role added. With --direct, only the team's own members, without its child teams': GitHub's
+                REST list cannot leave them out, so they are paged through GraphQL
+                (Team.members(membership: IMMEDIATE), --role as its role filter), which needs a token (exit
+                status 4 without one) and spends GraphQL points, about one a page; each is written in the REST
+                list's shape, role included.
+                """,
+            arguments: [("ORG/TEAM", "The team, as ORG/TEAM-SLUG (github/justice-league).")],
+            options: [teamRole.spec, direct.spec],
+            examples: [
+                ("gh-users team-members github/justice-league --all", "Every member of the team."),
+                ("gh-users team-members github/justice-league --role maintainer", "Its maintainers."),
+                (
+                    "gh-users team-members github/justice-league --direct --all",
+                    "Its own members, not its child teams'."
+                ),
+            ],
+            fields: FieldCatalog.account + ["role"]),
+        noun: "team members", changes: changes, profiles: kept)
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try PeopleList.parse(
+            parsed, spec: spec, owner: .team, filters: [Self.teamRole, Self.direct], changes: Self.changes,
+            profiles: true)
+    }
+
+    /// Exit 4 without a token for `--direct`; then the list, or with `--changes` what changed.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        let needs = list.directTeam == nil ? nil : "team-members --direct (GraphQL; read:org)"
+        if let refusal = PeopleList.refusal(list, command: "team-members", needs: needs, context) { return refusal }
+        return await PeopleList.write(
+            pages(list.plan, github), command: "team-members", noun: "team members", columns: accountsWithRole("role"),
+            full: .accounts(\.profiles, keeping: Self.kept), changes: Self.changes, list, context, github)
+    }
+
+    /// REST's list, or with `--direct` the team's own members through GraphQL, `--role` as GraphQL's role.
+    private func pages(_ plan: PagingPlan, _ github: GitHubReader) -> PagedListViewModel<User> {
+        guard let team = list.directTeam else {
+            return PeopleList.pages(
+                GitHubEndpoints.accounts(.teamMembers, under: list.owner, filters: list.filters), plan, github)
+        }
+        let role = list.filters["role"]
+        return PagedListViewModel(
+            limit: plan.limit,
+            noting: { cursor throws(DomainError) in
+                .init(
+                    page: try await github.directMembers(of: team, restRole: role, first: plan.perPage, after: cursor))
+            },
+            admission: UnseenIDs<User>())
+    }
+}
