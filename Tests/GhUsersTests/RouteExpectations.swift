@@ -21,7 +21,7 @@ extension Route {
     }
 
     static func listRepos(_ options: ListReposOptions, _ common: CommonOptions) -> Route {
-        .run(ListReposCommand.declaration.invocation(options, common))
+        .run(Command(ListReposOptions.self).invocation(options, common))
     }
 
     static func searchUsers(_ options: SearchUsersOptions, _ common: CommonOptions) -> Route {

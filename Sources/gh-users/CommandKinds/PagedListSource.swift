@@ -28,13 +28,16 @@ class UnseenIDs<Item: ListedItem>: Admission {
     init() {}
 
     func admit(_ item: Item) -> Bool {
-        guard let id = item.listedID else { return keeps(item) }
+        guard let id = identity(item) else { return keeps(item) }
         return seen.admit(id) && keeps(item)
     }
 
     func isNew(_ item: Item) -> Bool? {
-        item.listedID.map { !seen.contains($0) } ?? true
+        identity(item).map { !seen.contains($0) } ?? true
     }
+
+    /// The id that tells an item already seen: its own, unless a subclass reads another (a star's repository).
+    func identity(_ item: Item) -> Int64? { item.listedID }
 
     /// Whether an item not seen before is written; all are, unless a subclass filters.
     func keeps(_ item: Item) -> Bool { true }
