@@ -29,17 +29,19 @@ extension Route {
     }
 
     static func rateLimit(_ common: CommonOptions) -> Route {
-        .run(RateLimitCommand.declaration.invocation(RateLimitCommand.Options(), common))
+        .run(Command(RateLimitCommand.self).invocation(RateLimitCommand(), common))
     }
 
     /// `cache info` and `cache clear` are subcommands, each a command of its own.
     static func cache(_ options: CacheOptions, _ common: CommonOptions) -> Route {
-        let subcommand = CommandCatalog.command(named: "cache " + options.action.rawValue) ?? CacheCommand.declaration
-        return .run(subcommand.invocation(options, common))
+        switch options.action {
+        case .info: .run(Command(local: CacheInfoCommand.self).invocation(CacheInfoCommand(), common))
+        case .clear: .run(Command(local: CacheClearCommand.self).invocation(CacheClearCommand(), common))
+        }
     }
 
     static func completion(_ options: CompletionOptions) -> Route {
-        .run(CompletionCommand.declaration.invocation(options, CommonOptions()))
+        .run(Command(local: CompletionOptions.self).invocation(options, CommonOptions()))
     }
 }
 

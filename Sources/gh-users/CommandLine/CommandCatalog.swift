@@ -44,7 +44,7 @@ enum CommandCatalog {
 
     static let entries: [Entry] =
         accounts + PeopleLists.entries
-        + [Entry("star-history") { StarHistoryCommand.declaration.listed(under: .organizations) }]
+        + [Entry("star-history", StarHistoryOptions.self, .organizations)]
 
     /// Every command, built: what help, completions and the man pages walk.
     static let commands: [Command] = entries.map { $0.build() }
@@ -63,7 +63,7 @@ enum CommandCatalog {
         Entry("repos", ListReposOptions.self, .people),
         Entry("followers") { FollowListCommand.followers.listed(under: .people) },
         Entry("following") { FollowListCommand.following.listed(under: .people) },
-        Entry("follows") { FollowsCommand.declaration.listed(under: .people) },
+        Entry("follows", FollowsOptions.self, .people),
         Entry("follow", FollowCommand.self, .yourAccount),
         Entry("unfollow", UnfollowCommand.self, .yourAccount),
         Entry("block", BlockCommand.self, .yourAccount),
@@ -79,13 +79,13 @@ enum CommandCatalog {
         Entry("subscriptions", SubscriptionsOptions.self, .yourAccount),
         Entry("gists", ListGistsCommand.self, .people),
         Entry("events", ListEventsOptions.self, .people),
-        Entry("contributions") { ContributionsCommand.declaration.listed(under: .people) },
-        Entry("me") { MeCommand.declaration.listed(under: .yourAccount) },
-        Entry("hovercard") { HovercardCommand.declaration.listed(under: .people) },
+        Entry("contributions", ContributionsOptions.self, .people),
+        Entry("me", MeCommand.self, .yourAccount),
+        Entry("hovercard", HovercardOptions.self, .people),
         Entry("search") { SearchUsersCommand.declaration.listed(under: .searching) },
-        Entry("rate-limit") { RateLimitCommand.declaration.listed(under: .setup) },
-        Entry("cache") { CacheCommand.declaration.listed(under: .setup) },
-        Entry("completion") { CompletionCommand.declaration.listed(under: .setup) },
+        Entry("rate-limit", RateLimitCommand.self, .setup),
+        Entry("cache", local: CacheCommand.self, .setup),
+        Entry("completion", local: CompletionOptions.self, .setup),
     ]
 
     /// What `help` lists and completes: every command, then `help` itself.
