@@ -13,11 +13,11 @@ extension Route {
     }
 
     static func followers(_ options: FollowListOptions, _ common: CommonOptions) -> Route {
-        .run(FollowListCommand.followers.invocation(options, common))
+        .run(Command(FollowersCommand.self).invocation(FollowersCommand(list: options), common))
     }
 
     static func following(_ options: FollowListOptions, _ common: CommonOptions) -> Route {
-        .run(FollowListCommand.following.invocation(options, common))
+        .run(Command(FollowingCommand.self).invocation(FollowingCommand(list: options), common))
     }
 
     static func listRepos(_ options: ListReposOptions, _ common: CommonOptions) -> Route {
@@ -25,7 +25,7 @@ extension Route {
     }
 
     static func searchUsers(_ options: SearchUsersOptions, _ common: CommonOptions) -> Route {
-        .run(SearchUsersCommand.declaration.invocation(options, common))
+        .run(Command(SearchUsersOptions.self).invocation(options, common))
     }
 
     static func rateLimit(_ common: CommonOptions) -> Route {
