@@ -196,17 +196,20 @@ struct CatalogTests {
             }
             if titles.contains(ProfileGroup.declared.title) {
                 let options = try #require(Self.options(name, ["--full", "--concurrency", "9"]), "\(name)")
-                // In the options, or one level down (a people list's command keeps its `PeopleListOptions`).
-                let values = Mirror(reflecting: options).children.flatMap { child in
-                    [child.value] + Mirror(reflecting: child.value).children.map(\.value)
-                }
-                let profiles = values.compactMap { $0 as? ProfileOptions }
+                let profiles = Self.profileOptions(in: options)
                 #expect(profiles == [ProfileOptions(full: true, concurrency: 9)], "\(name)")
                 checked.profiles += 1
             }
         }
         #expect(checked.paging >= 10)
         #expect(checked.profiles >= 4)
+    }
+
+    /// The profile options a command's values hold, however deep (`followers` keeps them in its list's options).
+    private static func profileOptions(in value: Any) -> [ProfileOptions] {
+        Mirror(reflecting: value).children.flatMap { child in
+            (child.value as? ProfileOptions).map { [$0] } ?? profileOptions(in: child.value)
+        }
     }
 
     /// The options `name` parses with `words`, given a LOGIN (or a QUERY) when it needs one.

@@ -28,8 +28,9 @@ private func spec(named name: String) throws -> CommandSpec {
 struct CompletionOptionsTests {
     private func parse(_ arguments: [String]) -> Result<CompletionOptions, UsageError> {
         Result { () throws(UsageError) -> CompletionOptions in
-            let spec = CompletionCommand.declaration.spec
-            let run = try CompletionCommand.declaration.parse(try ArgumentScanner.scan(arguments, spec: spec), spec)
+            let spec = Command(local: CompletionOptions.self).spec
+            let run = try Command(local: CompletionOptions.self).parse(
+                try ArgumentScanner.scan(arguments, spec: spec), spec)
             guard let options = run.options as? CompletionOptions else {
                 throw UsageError(message: "not the completion command's options", command: nil)
             }
@@ -58,7 +59,7 @@ struct CompletionOptionsTests {
     }
 
     @Test func theSpecExplainsHowToInstallEachShell() throws {
-        let discussion = try #require(CompletionCommand.declaration.spec.discussion)
+        let discussion = try #require(Command(local: CompletionOptions.self).spec.discussion)
         #expect(
             discussion.contains(
                 "gh-users completion bash \\\n      > ~/.local/share/bash-completion/completions/gh-users"))
@@ -66,7 +67,7 @@ struct CompletionOptionsTests {
         #expect(discussion.contains(#"gh-users completion zsh > "${fpath[1]}/_gh-users""#))
         #expect(discussion.contains("compinit"))
         #expect(discussion.contains("gh-users completion fish > ~/.config/fish/completions/gh-users.fish"))
-        #expect(CompletionCommand.declaration.spec.examples.count == 3)
+        #expect(Command(local: CompletionOptions.self).spec.examples.count == 3)
     }
 }
 
@@ -76,8 +77,11 @@ struct CompletionScriptTextTests {
         let catalog = CommandCatalog.specs
         let script = CompletionScripts.script(for: shell, commands: catalog)
         #expect(
-            script == CompletionScripts.script(for: shell, commands: catalog + [CompletionCommand.declaration.spec]))
-        let names = CompletionModel(commands: catalog + [CompletionCommand.declaration.spec]).commands.map(\.name)
+            script
+                == CompletionScripts.script(
+                    for: shell, commands: catalog + [Command(local: CompletionOptions.self).spec]))
+        let names = CompletionModel(commands: catalog + [Command(local: CompletionOptions.self).spec]).commands.map(
+            \.name)
         #expect(names == everyCommand.map(\.name))
         #expect(names.count(where: { $0 == "completion" }) == 1)
     }

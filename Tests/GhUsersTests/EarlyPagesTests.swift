@@ -59,8 +59,7 @@ struct EarlyPagesTests {
         let list = GitHubEndpoints.accounts(.members, under: .organization(try Login(validating: "github")))
         return PagedListViewModel(
             limit: limit, list: list, perPage: 2, github: github.repository(over: over),
-            admission: ListDeclaration<PeopleListOptions, User>.unseen(id: \.listedID)(
-                PeopleListOptions(owner: .organization(try Login(validating: "github")))),
+            admission: UnseenIDs<User>(),
             aheadBudget: aheadBudget)
     }
 
@@ -228,8 +227,7 @@ struct EarlyPagesStressTests {
                 let model = PagedListViewModel(
                     limit: .all, list: GitHubEndpoints.accounts(.members, under: .organization(login)), perPage: 2,
                     github: github.repository(over: over),
-                    admission: ListDeclaration<PeopleListOptions, User>.unseen(id: \.listedID)(
-                        PeopleListOptions(owner: .organization(login))))
+                    admission: UnseenIDs<User>())
                 var read = 0
                 while !model.isExhausted, read < reading {
                     do { _ = try await model.loadNextPage() } catch { break }

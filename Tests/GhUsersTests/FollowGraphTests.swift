@@ -280,7 +280,7 @@ struct FollowChangePromisesTests {
     }
 
     @Test func followNeverClaimsToNeedYes() {
-        let help = HelpRenderer.render(FollowChangeCommand.follow.spec, width: 100)
+        let help = HelpRenderer.render(Command(FollowCommand.self).spec, width: 100)
         #expect(!help.contains("required without a terminal"))
         #expect(help.contains("follow never asks"))
     }

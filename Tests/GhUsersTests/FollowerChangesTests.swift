@@ -409,7 +409,7 @@ struct FollowerChangesParsingTests {
             Issue.record("not a run")
             return
         }
-        let options = try #require(invocation.options as? FollowListOptions)
+        let options = try #require((invocation.options as? FollowersCommand)?.list)
         #expect(options.changes == "f.json")
         #expect(options.plan.limit == .all)
         #expect(options.plan.perPage == 100)

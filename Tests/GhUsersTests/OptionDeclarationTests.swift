@@ -103,11 +103,11 @@ struct CommandOptionDeclarationTests {
         ),
         (
             ["followers", "octocat", "--not-followed-back", "--changes", "/tmp/f.json"],
-            { ($0 as? FollowListOptions).map(FollowListCommand.options(.followers).arguments) }
+            { ($0 as? FollowersCommand).map { FollowListCommand.options(.followers).arguments($0.list) } }
         ),
         (
             ["following", "octocat", "--not-following-back"],
-            { ($0 as? FollowListOptions).map(FollowListCommand.options(.following).arguments) }
+            { ($0 as? FollowingCommand).map { FollowListCommand.options(.following).arguments($0.list) } }
         ),
     ]
 

@@ -56,8 +56,8 @@ struct OptionValueTests {
 
     /// `@mona`, as people write an X account, is sent as GitHub keeps it: `mona`.
     @Test func aTwitterUsernameLosesItsAt() {
-        let chosen = options(["me", "edit", "--twitter-username", "@mona"], as: MeCommand.Options.self)
-        #expect(chosen?.edit?.texts["twitter_username"] == "mona")
+        let chosen = options(["me", "edit", "--twitter-username", "@mona"], as: MeEditCommand.self)
+        #expect(chosen?.edit.texts["twitter_username"] == "mona")
     }
 
     /// A command over an organization names its argument ORG in its usage errors, not LOGIN.

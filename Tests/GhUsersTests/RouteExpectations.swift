@@ -13,33 +13,35 @@ extension Route {
     }
 
     static func followers(_ options: FollowListOptions, _ common: CommonOptions) -> Route {
-        .run(FollowListCommand.followers.invocation(options, common))
+        .run(Command(FollowersCommand.self).invocation(FollowersCommand(list: options), common))
     }
 
     static func following(_ options: FollowListOptions, _ common: CommonOptions) -> Route {
-        .run(FollowListCommand.following.invocation(options, common))
+        .run(Command(FollowingCommand.self).invocation(FollowingCommand(list: options), common))
     }
 
     static func listRepos(_ options: ListReposOptions, _ common: CommonOptions) -> Route {
-        .run(ListReposCommand.declaration.invocation(options, common))
+        .run(Command(ListReposOptions.self).invocation(options, common))
     }
 
     static func searchUsers(_ options: SearchUsersOptions, _ common: CommonOptions) -> Route {
-        .run(SearchUsersCommand.declaration.invocation(options, common))
+        .run(Command(SearchUsersOptions.self).invocation(options, common))
     }
 
     static func rateLimit(_ common: CommonOptions) -> Route {
-        .run(RateLimitCommand.declaration.invocation(RateLimitCommand.Options(), common))
+        .run(Command(RateLimitCommand.self).invocation(RateLimitCommand(), common))
     }
 
     /// `cache info` and `cache clear` are subcommands, each a command of its own.
     static func cache(_ options: CacheOptions, _ common: CommonOptions) -> Route {
-        let subcommand = CommandCatalog.command(named: "cache " + options.action.rawValue) ?? CacheCommand.declaration
-        return .run(subcommand.invocation(options, common))
+        switch options.action {
+        case .info: .run(Command(local: CacheInfoCommand.self).invocation(CacheInfoCommand(), common))
+        case .clear: .run(Command(local: CacheClearCommand.self).invocation(CacheClearCommand(), common))
+        }
     }
 
     static func completion(_ options: CompletionOptions) -> Route {
-        .run(CompletionCommand.declaration.invocation(options, CommonOptions()))
+        .run(Command(local: CompletionOptions.self).invocation(options, CommonOptions()))
     }
 }
 

@@ -330,8 +330,9 @@ struct WriteCommandTests {
         }
         #expect(
             invocation
-                == FollowChangeCommand.follow.invocation(
-                    WriteOptions(logins: .given([try Login(validating: "bob")]), yes: true), common))
+                == Command(FollowCommand.self).invocation(
+                    FollowCommand(write: WriteOptions(logins: .given([try Login(validating: "bob")]), yes: true)),
+                    common))
     }
 
     /// The command that finishes an interrupted run is one the router reads back as the rest of the job.
@@ -354,9 +355,10 @@ struct WriteCommandTests {
         }
         #expect(
             invocation
-                == FollowChangeCommand.follow.invocation(
-                    WriteOptions(
-                        logins: .given([try Login(validating: "bob"), try Login(validating: "carol")]), yes: true)
+                == Command(FollowCommand.self).invocation(
+                    FollowCommand(
+                        write: WriteOptions(
+                            logins: .given([try Login(validating: "bob"), try Login(validating: "carol")]), yes: true))
                 ))
     }
 

@@ -3,13 +3,37 @@ import Data
 import Domain
 import JSONBytes
 
-/// What a command that lists something of one account takes: the LOGIN and the paging options.
-struct AccountListOptions: PagedOptions {
-    var login: Login
-    var paging = PagingOptions()
+/// A command that lists something of one account (`keys LOGIN`): the LOGIN, then the paging options, read the
+/// same way by each. Each such command is its own type with its own `run`, which calls `AccountRecords.stream`.
+protocol AccountRecordsCommand: GitHubCommand, PagedOptions {
+    var login: Login { get }
+    init(login: Login)
+}
 
-    @Sendable static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> AccountListOptions {
-        AccountListOptions(login: try LoginArgument.single(parsed, spec: spec))
+extension AccountRecordsCommand {
+    /// The LOGIN, then the paging group: a missing or bad LOGIN is the usage error before a bad `--limit`.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+    }
+}
+
+/// The shared part of the account record lists: the row's list under one account, paged as the paging options
+/// say, never a record whose id was already written, streamed to the output.
+enum AccountRecords {
+    /// Pages through `endpoint` for `login` (`.keys`: `GET /users/{username}/keys`) and writes each page as it
+    /// arrives: the columns read GitHub's JSON, and JSON output is GitHub's objects.
+    static func stream(
+        _ endpoint: Endpoint, of login: Login, paging: PagingOptions, noun: String,
+        columns: (RenderContext) -> [Column<Record>], _ context: CommandContext, _ github: GitHubReader
+    ) async -> CommandOutcome {
+        let plan = paging.plan
+        let pages = PagedListViewModel(
+            limit: plan.limit, list: GitHubEndpoints.records(endpoint, of: login), perPage: plan.perPage,
+            github: github, admission: UnseenIDs<Record>())
+        let render = context.render
+        return await ListStream(noun: noun, columns: render.readsColumns ? columns(render) : [], command: context)
+            .run(pages)
     }
 }
 
@@ -24,27 +48,5 @@ extension Column where Item == Record {
     /// A timestamp: relative on a terminal, as sent anywhere else.
     static func time(_ header: String, _ key: String, _ context: RenderContext) -> Column<Record> {
         Column(header, key: key) { RelativeTime.cell(JSONText.text(of: key, in: $0.raw.bytes), context: context) }
-    }
-}
-
-extension Command {
-    /// A list under one account (`.keys`: `GET /users/{username}/keys`) whose records need no typed field: the
-    /// row gives the request, the columns read GitHub's JSON, JSON output is GitHub's objects, and a record whose
-    /// id was already written is dropped.
-    init(
-        records endpoint: Endpoint,
-        noun: String,
-        columns: @escaping @Sendable (RenderContext) -> [Column<Record>],
-        spec: CommandSpec
-    ) {
-        self.init(
-            list: ListDeclaration(
-                noun: noun,
-                list: { GitHubEndpoints.records(endpoint, of: $0.login) },
-                columns: columns
-            ),
-            spec: spec,
-            parse: AccountListOptions.parse
-        )
     }
 }

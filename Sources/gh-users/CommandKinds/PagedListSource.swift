@@ -28,13 +28,16 @@ class UnseenIDs<Item: ListedItem>: Admission {
     init() {}
 
     func admit(_ item: Item) -> Bool {
-        guard let id = item.listedID else { return keeps(item) }
+        guard let id = identity(item) else { return keeps(item) }
         return seen.admit(id) && keeps(item)
     }
 
     func isNew(_ item: Item) -> Bool? {
-        item.listedID.map { !seen.contains($0) } ?? true
+        identity(item).map { !seen.contains($0) } ?? true
     }
+
+    /// The id that tells an item already seen: its own, unless a subclass reads another (a star's repository).
+    func identity(_ item: Item) -> Int64? { item.listedID }
 
     /// Whether an item not seen before is written; all are, unless a subclass filters.
     func keeps(_ item: Item) -> Bool { true }
@@ -82,21 +85,4 @@ struct ListAdmission<Item>: Admission {
     func isNew(_ item: Item) -> Bool? { isNewItem?(item) }
     var endsAtAnItem: Bool { isLastItem != nil }
     func isLast(_ item: Item) -> Bool { isLastItem?(item) ?? false }
-}
-
-/// Pages worked out here rather than one list as GitHub serves them: the loader, which hands on with its pages
-/// any lines it has for stderr once the list ends (a split search's query count), and which items are written.
-struct PreparedList<Item: Sendable> {
-    let load: PagedListViewModel<Item>.NotingLoader
-    let admission: any Admission<Item>
-
-    init(noting load: @escaping PagedListViewModel<Item>.NotingLoader, admission: any Admission<Item>) {
-        self.load = load
-        self.admission = admission
-    }
-
-    /// A loader with nothing to say at the end.
-    init(load: @escaping PagedListViewModel<Item>.Loader, admission: any Admission<Item>) {
-        self.init(noting: { cursor throws(DomainError) in .init(page: try await load(cursor)) }, admission: admission)
-    }
 }

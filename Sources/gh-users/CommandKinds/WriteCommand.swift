@@ -134,27 +134,23 @@ extension WriteDeclaration {
     }
 }
 
-extension Command {
-    /// A command that sends one write per account, as `declaration` says.
-    init(write declaration: WriteDeclaration) {
-        let declared = declaration.options
-        self.init(github: declaration.spec) { parsed, spec throws(UsageError) in
-            let logins = try LoginInput.parse(parsed.positionals, spec: spec)
-            var options = try declared.parse(parsed, spec: spec)
-            options.logins = logins
-            return .github(WriteRun(declaration: declaration, options: options))
-        }
-    }
+/// A command that sends one write per account (`follow`): its declaration, and what argv gave it: the logins
+/// (`LOGIN...` or `-`), `--dry-run` and `--yes`. Each such command is its own type, whose `run` hands its
+/// declaration and options to the `WriteCoordinator`.
+protocol AccountWriteCommand: GitHubCommand {
+    static var declaration: WriteDeclaration { get }
+    var write: WriteOptions { get }
+    init(write: WriteOptions)
 }
 
-/// One run of a write command: its declaration and the options parsed for it.
-struct WriteRun: GitHubRun {
-    let declaration: WriteDeclaration
-    let options: WriteOptions
+extension AccountWriteCommand {
+    static var spec: CommandSpec { declaration.spec }
 
-    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        await WriteCoordinator(
-            declaration: declaration, options: options, context: context, github: github, clock: context.writeClock
-        ).run()
+    /// The logins first, then the options: a bad login is the usage error before a misplaced option's.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        let logins = try LoginInput.parse(parsed.positionals, spec: spec)
+        var options = try Self.declaration.options.parse(parsed, spec: spec)
+        options.logins = logins
+        self.init(write: options)
     }
 }

@@ -46,8 +46,7 @@ struct LocalContext: Sendable {
 }
 
 /// A parsed command that works with GitHub: its validated options, and how it runs once host, token, cache and
-/// retries are resolved. The kinds (`ListRun`, `ResourceRun`, `WriteRun`) are plain values; a command of its own
-/// kind (`follows`) makes its options conform.
+/// retries are resolved. Every command is written as a type (`GitHubCommand`) that is its own run.
 protocol GitHubRun: Sendable {
     associatedtype Options: Sendable & Equatable
     var options: Options { get }
@@ -78,6 +77,20 @@ protocol GitHubCommand: GitHubRun, Equatable where Options == Self {
     init(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError)
 }
 
+/// A command with subcommands under it (`me edit`, `cache clear`), each a command of its own with its own help,
+/// options and usage errors; the router takes the first word after the command to be one of them when it names
+/// one.
+protocol NestingCommand: Sendable {
+    static var subcommands: [Command] { get }
+    /// A usage error for an option the command does not take but one of its subcommands does (`me --bio x`); nil
+    /// to let the scanner say the option is unknown.
+    static func misplaced(_ option: OptionSpec) -> UsageError?
+}
+
+extension NestingCommand {
+    static func misplaced(_ option: OptionSpec) -> UsageError? { nil }
+}
+
 /// A command that runs on this machine alone, written as a type (`cache`, `completion`).
 protocol LocalCommand: LocalRun, Equatable where Options == Self {
     static var spec: CommandSpec { get }
@@ -92,14 +105,13 @@ struct Command: Sendable {
     /// The commands nested under this one (`me edit`, `cache clear`), each with its own help, options and usage
     /// errors; the router takes the first word after the command to be one of them when it names one.
     private(set) var subcommands: [Command] = []
-    /// A usage error for an option the command does not take but one of its subcommands does (`me --bio x`).
-    private(set) var misplaced: (@Sendable (OptionSpec) -> UsageError?)?
+    /// The type that words the error for an option only its subcommands take (`me --bio x`).
+    private var nestingType: (any NestingCommand.Type)?
 
-    /// What argv becomes: a command type, or (for the kinds not yet written as types) a parse.
+    /// The type argv becomes.
     private enum Kind: Sendable {
         case github(any GitHubCommand.Type)
         case local(any LocalCommand.Type)
-        case parsed(@Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Invocation.Run)
     }
 
     /// A command written as a type. It takes the output, network, cache and logging groups whatever its spec
@@ -107,12 +119,27 @@ struct Command: Sendable {
     init(_ type: any GitHubCommand.Type) {
         spec = Self.withGitHubGroups(type.spec)
         kind = .github(type)
+        nest(type)
     }
 
     /// A command that runs on this machine alone, written as a type.
     init(local type: any LocalCommand.Type) {
         spec = type.spec
         kind = .local(type)
+        nest(type)
+    }
+
+    /// A type that carries subcommands (`NestingCommand`) has them under it.
+    private mutating func nest(_ type: Any.Type) {
+        guard let nesting = type as? any NestingCommand.Type else { return }
+        self = self.nesting(nesting.subcommands)
+        nestingType = nesting
+    }
+
+    /// A usage error for an option the command does not take but one of its subcommands does (`me --bio x`);
+    /// nil to let the scanner say the option is unknown.
+    func misplaced(_ option: OptionSpec) -> UsageError? {
+        nestingType?.misplaced(option)
     }
 
     /// The command's values, as argv gives them; a bad value is a usage error.
@@ -120,49 +147,21 @@ struct Command: Sendable {
         switch kind {
         case .github(let type): .github(try type.init(parsed, spec: spec))
         case .local(let type): .local(try type.init(parsed, spec: spec))
-        case .parsed(let parse): try parse(parsed, spec)
         }
     }
 
     private static func withGitHubGroups(_ spec: CommandSpec) -> CommandSpec {
         spec.adding([OutputGroup.group, NetworkGroup.group, CacheGroup.group, LoggingGroup.group])
     }
-
-    /// A command that works with GitHub. It takes the output, network, cache and logging groups whatever its
-    /// spec says, so none can be forgotten.
-    init<Run: GitHubRun>(
-        spec: CommandSpec, parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Run
-    ) {
-        self.init(github: spec) { parsed, spec throws(UsageError) in .github(try parse(parsed, spec)) }
-    }
-
-    /// A command that works with GitHub, for a kind whose parse says what runs: one closure, not one around
-    /// another.
-    init(
-        github spec: CommandSpec,
-        parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Invocation.Run
-    ) {
-        self.spec = Self.withGitHubGroups(spec)
-        kind = .parsed(parse)
-    }
-
-    /// A command that runs on this machine alone.
-    init<Run: LocalRun>(
-        local spec: CommandSpec, parse: @escaping @Sendable (ParsedArguments, CommandSpec) throws(UsageError) -> Run
-    ) {
-        self.spec = spec
-        kind = .parsed { parsed, spec throws(UsageError) in .local(try parse(parsed, spec)) }
-    }
 }
 
 extension Command {
-    /// The same command with subcommands under it; `misplaced` words the error for an option only they take.
-    func nesting(_ commands: [Command], misplaced: (@Sendable (OptionSpec) -> UsageError?)? = nil) -> Command {
+    /// The same command with subcommands under it.
+    func nesting(_ commands: [Command]) -> Command {
         var copy = self
         copy.subcommands = commands
         copy.spec.subcommands = commands.map(\.spec)
         copy.spec.words = commands.map(\.spec.word)
-        copy.misplaced = misplaced
         return copy
     }
 

@@ -14,8 +14,6 @@ enum CommandCatalog {
         private enum Source: Sendable {
             case github(any GitHubCommand.Type, CommandSection)
             case local(any LocalCommand.Type, CommandSection)
-            /// A command declared as a value, for the kinds not yet written as types.
-            case declared(@Sendable () -> Command)
         }
 
         init(_ name: String, _ type: any GitHubCommand.Type, _ section: CommandSection) {
@@ -28,23 +26,17 @@ enum CommandCatalog {
             source = .local(type, section)
         }
 
-        init(_ name: String, _ build: @escaping @Sendable () -> Command) {
-            self.name = name
-            source = .declared(build)
-        }
-
         func build() -> Command {
             switch source {
             case .github(let type, let section): Command(type).listed(under: section)
             case .local(let type, let section): Command(local: type).listed(under: section)
-            case .declared(let build): build()
             }
         }
     }
 
     static let entries: [Entry] =
         accounts + PeopleLists.entries
-        + [Entry("star-history") { StarHistoryCommand.declaration.listed(under: .organizations) }]
+        + [Entry("star-history", StarHistoryOptions.self, .organizations)]
 
     /// Every command, built: what help, completions and the man pages walk.
     static let commands: [Command] = entries.map { $0.build() }
@@ -60,32 +52,32 @@ enum CommandCatalog {
     private static let accounts: [Entry] = [
         Entry("list", ListUsersOptions.self, .searching),
         Entry("show", ShowUsersOptions.self, .people),
-        Entry("repos") { ListReposCommand.declaration.listed(under: .people) },
-        Entry("followers") { FollowListCommand.followers.listed(under: .people) },
-        Entry("following") { FollowListCommand.following.listed(under: .people) },
-        Entry("follows") { FollowsCommand.declaration.listed(under: .people) },
-        Entry("follow") { FollowChangeCommand.follow.listed(under: .yourAccount) },
-        Entry("unfollow") { FollowChangeCommand.unfollow.listed(under: .yourAccount) },
-        Entry("block") { BlocksCommand.block.listed(under: .yourAccount) },
-        Entry("unblock") { BlocksCommand.unblock.listed(under: .yourAccount) },
-        Entry("blocks") { BlocksCommand.list.listed(under: .yourAccount) },
-        Entry("emails") { ListEmailsCommand.declaration.listed(under: .yourAccount) },
-        Entry("keys") { ListKeysCommand.declaration.listed(under: .people) },
-        Entry("signing-keys") { ListSigningKeysCommand.declaration.listed(under: .people) },
-        Entry("gpg-keys") { ListGPGKeysCommand.declaration.listed(under: .people) },
-        Entry("social") { ListSocialAccountsCommand.declaration.listed(under: .people) },
-        Entry("orgs") { ListOrgsCommand.declaration.listed(under: .people) },
-        Entry("starred") { ListStarredCommand.declaration.listed(under: .people) },
-        Entry("subscriptions") { ListSubscriptionsCommand.declaration.listed(under: .yourAccount) },
-        Entry("gists") { ListGistsCommand.declaration.listed(under: .people) },
-        Entry("events") { ListEventsCommand.declaration.listed(under: .people) },
-        Entry("contributions") { ContributionsCommand.declaration.listed(under: .people) },
-        Entry("me") { MeCommand.declaration.listed(under: .yourAccount) },
-        Entry("hovercard") { HovercardCommand.declaration.listed(under: .people) },
-        Entry("search") { SearchUsersCommand.declaration.listed(under: .searching) },
-        Entry("rate-limit") { RateLimitCommand.declaration.listed(under: .setup) },
-        Entry("cache") { CacheCommand.declaration.listed(under: .setup) },
-        Entry("completion") { CompletionCommand.declaration.listed(under: .setup) },
+        Entry("repos", ListReposOptions.self, .people),
+        Entry("followers", FollowersCommand.self, .people),
+        Entry("following", FollowingCommand.self, .people),
+        Entry("follows", FollowsOptions.self, .people),
+        Entry("follow", FollowCommand.self, .yourAccount),
+        Entry("unfollow", UnfollowCommand.self, .yourAccount),
+        Entry("block", BlockCommand.self, .yourAccount),
+        Entry("unblock", UnblockCommand.self, .yourAccount),
+        Entry("blocks", ListBlocksCommand.self, .yourAccount),
+        Entry("emails", ListEmailsCommand.self, .yourAccount),
+        Entry("keys", ListKeysCommand.self, .people),
+        Entry("signing-keys", ListSigningKeysCommand.self, .people),
+        Entry("gpg-keys", ListGPGKeysCommand.self, .people),
+        Entry("social", ListSocialAccountsCommand.self, .people),
+        Entry("orgs", ListOrgsCommand.self, .people),
+        Entry("starred", ListStarredOptions.self, .people),
+        Entry("subscriptions", SubscriptionsOptions.self, .yourAccount),
+        Entry("gists", ListGistsCommand.self, .people),
+        Entry("events", ListEventsOptions.self, .people),
+        Entry("contributions", ContributionsOptions.self, .people),
+        Entry("me", MeCommand.self, .yourAccount),
+        Entry("hovercard", HovercardOptions.self, .people),
+        Entry("search", SearchUsersOptions.self, .searching),
+        Entry("rate-limit", RateLimitCommand.self, .setup),
+        Entry("cache", local: CacheCommand.self, .setup),
+        Entry("completion", local: CompletionOptions.self, .setup),
     ]
 
     /// What `help` lists and completes: every command, then `help` itself.

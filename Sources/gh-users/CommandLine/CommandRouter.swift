@@ -51,7 +51,7 @@ struct CommandRouter: Sendable {
             let name = String(argument.dropFirst(2).prefix { $0 != "=" })
             guard command.spec.option(named: name) == nil,
                 let option = command.subcommands.lazy.compactMap({ $0.spec.option(named: name) }).first,
-                let error = command.misplaced?(option)
+                let error = command.misplaced(option)
             else { continue }
             throw error
         }

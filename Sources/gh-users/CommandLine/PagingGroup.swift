@@ -8,7 +8,7 @@ struct PagingOptions: OptionValues {
     var plan: PagingPlan { PagingPlan(limit: limit, requestedPerPage: perPage) }
 }
 
-/// The options of a command that takes the paging group: `Command(list:)` reads the group into `paging` after
+/// The options of a command that takes the paging group: the command's init reads the group into `paging` after
 /// the command's own parse, and `list` in the same pass as its own, so no command can take the group and
 /// forget to read it (`CatalogTests` checks every one).
 protocol PagedOptions: Sendable, Equatable {

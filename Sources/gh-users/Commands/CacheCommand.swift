@@ -3,7 +3,7 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// `gh-users cache info|clear`.
+/// `gh-users cache info|clear`: what to do with the response cache.
 struct CacheOptions: Sendable, Equatable {
     enum Action: String, Sendable, CaseIterable {
         case info
@@ -13,66 +13,94 @@ struct CacheOptions: Sendable, Equatable {
     var action: Action
 }
 
-/// Shows or empties the response cache. Data (the summary) goes to stdout; the confirmation of a clear to stderr.
-enum CacheCommand {
-    /// `cache` names what to do; the router takes `info` or `clear` to the subcommand, so what reaches this parse
-    /// is a word that is neither, or none.
-    static let declaration = Command(
-        local: CommandSpec(
-            name: "cache",
-            abstract: "Show where the response cache is and how large, or empty it.",
-            usage: "gh-users cache info|clear [--cache-dir DIR] [options]",
-            discussion: """
-                gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
-                answer (HTTP 304) costs no rate limit. `info` prints the cache's path, entries and size; `clear`
-                removes every entry, and repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of
-                another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
-                recently used entries go first.
-                """,
-            arguments: [],
-            options: [],
-            groups: groups,
-            examples: examples
-        ),
-        parse: { parsed, spec throws(UsageError) in
-            CacheOptions(
-                action: try WordArgument.parse(
-                    parsed, spec: spec, missing: "cache needs an action", unknown: "cache action")
-            )
-        }
+/// `gh-users cache`: names what to do; the router takes `info` or `clear` to the subcommand, so what reaches
+/// this parse is a word that is neither, or none.
+struct CacheCommand: LocalCommand, NestingCommand {
+    var action: CacheOptions.Action
+
+    static let spec = CommandSpec(
+        name: "cache",
+        abstract: "Show where the response cache is and how large, or empty it.",
+        usage: "gh-users cache info|clear [--cache-dir DIR] [options]",
+        discussion: """
+            gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
+            answer (HTTP 304) costs no rate limit. `info` prints the cache's path, entries and size; `clear`
+            removes every entry, and repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of
+            another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
+            recently used entries go first.
+            """,
+        arguments: [],
+        options: [],
+        groups: groups,
+        examples: examples
     )
-    .nesting(CacheOptions.Action.allCases.map(subcommand))
 
-    private static let groups = [OutputGroup.withoutFields, CacheGroup.location]
+    static let subcommands = [Command(local: CacheInfoCommand.self), Command(local: CacheClearCommand.self)]
 
-    private static let examples = [
+    static let groups = [OutputGroup.withoutFields, CacheGroup.location]
+
+    static let examples = [
         ("gh-users cache info", "Path, entries and size."),
         ("gh-users cache info --json | jq .size_bytes", "The same, for a script."),
         ("gh-users cache clear", "Remove every cached answer."),
     ]
 
-    private static func subcommand(_ action: CacheOptions.Action) -> Command {
+    /// The spec of `cache info` or `cache clear`.
+    static func subcommandSpec(_ action: CacheOptions.Action) -> CommandSpec {
         let name = "cache " + action.rawValue
-        return Command(
-            local: CommandSpec(
-                name: name,
-                abstract: action == .info
-                    ? "Print the response cache's path, entries and size."
-                    : "Remove every cached answer, and repair a store whose CACHEDIR.TAG is wrong.",
-                usage: "gh-users \(name) [--cache-dir DIR] [options]",
-                discussion: nil,
-                arguments: [],
-                options: [],
-                groups: groups,
-                examples: examples.filter { $0.0.hasPrefix("gh-users " + name) }
-            ),
-            parse: { _, _ in CacheOptions(action: action) }
+        return CommandSpec(
+            name: name,
+            abstract: action == .info
+                ? "Print the response cache's path, entries and size."
+                : "Remove every cached answer, and repair a store whose CACHEDIR.TAG is wrong.",
+            usage: "gh-users \(name) [--cache-dir DIR] [options]",
+            discussion: nil,
+            arguments: [],
+            options: [],
+            groups: groups,
+            examples: examples.filter { $0.0.hasPrefix("gh-users " + name) }
         )
+    }
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        action = try WordArgument.parse(parsed, spec: spec, missing: "cache needs an action", unknown: "cache action")
+    }
+
+    func run(_ context: LocalContext) async -> CommandOutcome {
+        CacheOptions(action: action).perform(context)
     }
 }
 
-extension CacheOptions: LocalRun {
+/// `gh-users cache info`: the cache's path, entries and size.
+struct CacheInfoCommand: LocalCommand {
+    static let spec = CacheCommand.subcommandSpec(.info)
+
+    init() {}
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {}
+
     func run(_ context: LocalContext) async -> CommandOutcome {
+        CacheOptions(action: .info).perform(context)
+    }
+}
+
+/// `gh-users cache clear`: removes every cached answer.
+struct CacheClearCommand: LocalCommand {
+    static let spec = CacheCommand.subcommandSpec(.clear)
+
+    init() {}
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {}
+
+    func run(_ context: LocalContext) async -> CommandOutcome {
+        CacheOptions(action: .clear).perform(context)
+    }
+}
+
+extension CacheOptions {
+    /// Finds the cache as `--cache-dir` and the environment say, then does the action: the summary to stdout,
+    /// or the confirmation of a clear to stderr.
+    func perform(_ context: LocalContext) -> CommandOutcome {
         let io = context.command.io
         let location: CacheLocation
         do {

@@ -12,34 +12,23 @@ struct FollowsOptions: Sendable, Equatable {
 /// Answers with its exit status, as `grep -q` and `git merge-base --is-ancestor` do: 0 when A follows B, 1
 /// when not, 3 when either account does not exist, and 2 (never 1) for any other failure.
 enum FollowsCommand {
-    static let declaration = Command(
-        spec: CommandSpec(
-            name: "follows",
-            abstract: "Say whether one account follows another (GET /users/{username}/following/{target_user}).",
-            usage: "gh-users follows A B [options]",
-            discussion: """
-                The exit status is the answer: 0 when A follows B, 1 when it does not. So that 1 always means
-                no, a network or server failure exits 2 here; 3 means A or B does not exist, 4 a token problem,
-                5 a spent rate limit. A yes costs one request; a no costs two more, to tell it apart from an
-                account that does not exist. JSON is {"follower": A, "followed": B, "follows": true|false}.
-                """,
-            arguments: [("A", "The account that may follow."), ("B", "The account that may be followed.")],
-            options: [],
-            examples: [
-                ("gh-users follows octocat torvalds", "A sentence on a terminal, and the answer as the status."),
-                ("gh-users follows alice bob --json", "The answer as JSON."),
-            ],
-            fields: ["follower", "followed", "follows"]
-        ),
-        parse: { parsed, spec throws(UsageError) in
-            guard parsed.positionals.count == 2 else {
-                throw UsageError(message: "follows needs two logins: A and B", command: spec)
-            }
-            return FollowsOptions(
-                follower: try LoginArgument.parse(parsed.positionals[0], spec: spec),
-                followed: try LoginArgument.parse(parsed.positionals[1], spec: spec)
-            )
-        }
+    static let spec = CommandSpec(
+        name: "follows",
+        abstract: "Say whether one account follows another (GET /users/{username}/following/{target_user}).",
+        usage: "gh-users follows A B [options]",
+        discussion: """
+            The exit status is the answer: 0 when A follows B, 1 when it does not. So that 1 always means
+            no, a network or server failure exits 2 here; 3 means A or B does not exist, 4 a token problem,
+            5 a spent rate limit. A yes costs one request; a no costs two more, to tell it apart from an
+            account that does not exist. JSON is {"follower": A, "followed": B, "follows": true|false}.
+            """,
+        arguments: [("A", "The account that may follow."), ("B", "The account that may be followed.")],
+        options: [],
+        examples: [
+            ("gh-users follows octocat torvalds", "A sentence on a terminal, and the answer as the status."),
+            ("gh-users follows alice bob --json", "The answer as JSON."),
+        ],
+        fields: ["follower", "followed", "follows"]
     )
 
     /// A 204 is a yes at once; a 404 is a no only when both accounts exist.
@@ -80,7 +69,19 @@ enum FollowsCommand {
     }
 }
 
-extension FollowsOptions: GitHubRun {
+extension FollowsOptions: GitHubCommand {
+    static var spec: CommandSpec { FollowsCommand.spec }
+
+    /// Exactly two logins: A and B.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        guard parsed.positionals.count == 2 else {
+            throw UsageError(message: "follows needs two logins: A and B", command: spec)
+        }
+        self.init(
+            follower: try LoginArgument.parse(parsed.positionals[0], spec: spec),
+            followed: try LoginArgument.parse(parsed.positionals[1], spec: spec))
+    }
+
     /// The answer as the exit status, and as a sentence or a record on stdout.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         let follows: Bool

@@ -54,45 +54,27 @@ enum HovercardCommand {
         reading.usageError("--subject-type and --subject-id go together: give both or neither")
     }
 
-    static let declaration = Command(
-        resource: ResourceDeclaration<HovercardOptions, _>(
-            fetch: { options, github, _ in
-                let subject = options.subjectType.map { ($0.rawValue, options.subjectID ?? "") }
-                return [
-                    await Result.of { () throws(DomainError) in
-                        try await github.fetch(GitHubEndpoints.hovercard(of: options.login, subject: subject))
-                    }
-                ]
-            },
-            render: { cards, _, context in cards.first.map { render($0, context: context) } ?? [] },
-            tokenRequirement: { _ in TokenRequirement(command: "hovercard") }
-        ).sayingNothingFound("hovercard contexts") { contexts(of: $0).isEmpty },
-        spec: CommandSpec(
-            name: "hovercard",
-            abstract: "Show what GitHub's hovercard says of an account (\(Endpoint.hovercard)).",
-            usage: "gh-users hovercard LOGIN [--subject-type TYPE --subject-id ID] [options]",
-            discussion: """
-                One line per context GitHub gives: where the account works or lives, the organizations it is in,
-                and, with a subject, how it relates to that organization, repository, issue or pull request.
-                --subject-type and --subject-id go together. Needs a token (exit 4 without one, before anything
-                is sent). JSON is GitHub's object as sent; tsv and csv give each context's message and octicon. A
-                card with no contexts is empty output; a terminal is told so on stderr.
-                """,
-            arguments: [("LOGIN", "The account whose hovercard to show.")],
-            options: options.group.options,
-            examples: [
-                ("gh-users hovercard octocat", "What its hovercard says."),
-                (
-                    "gh-users hovercard octocat --subject-type repository --subject-id 1300192",
-                    "What it says of octocat next to octocat/Spoon-Knife."
-                ),
-            ],
-            fields: ["message", "octicon"]
-        ),
-        parse: { parsed, spec throws(UsageError) in
-            try options.parse(
-                parsed, spec: spec, into: HovercardOptions(login: try LoginArgument.single(parsed, spec: spec)))
-        }
+    static let spec = CommandSpec(
+        name: "hovercard",
+        abstract: "Show what GitHub's hovercard says of an account (\(Endpoint.hovercard)).",
+        usage: "gh-users hovercard LOGIN [--subject-type TYPE --subject-id ID] [options]",
+        discussion: """
+            One line per context GitHub gives: where the account works or lives, the organizations it is in,
+            and, with a subject, how it relates to that organization, repository, issue or pull request.
+            --subject-type and --subject-id go together. Needs a token (exit 4 without one, before anything
+            is sent). JSON is GitHub's object as sent; tsv and csv give each context's message and octicon. A
+            card with no contexts is empty output; a terminal is told so on stderr.
+            """,
+        arguments: [("LOGIN", "The account whose hovercard to show.")],
+        options: options.group.options,
+        examples: [
+            ("gh-users hovercard octocat", "What its hovercard says."),
+            (
+                "gh-users hovercard octocat --subject-type repository --subject-id 1300192",
+                "What it says of octocat next to octocat/Spoon-Knife."
+            ),
+        ],
+        fields: ["message", "octicon"]
     )
 
     /// The card's contexts, one record each.
@@ -120,5 +102,28 @@ enum HovercardCommand {
             var writer = RecordStreamWriter(context: context, columns: columns)
             return writer.render(contexts) + writer.finish(completed: true)
         }
+    }
+}
+
+extension HovercardOptions: GitHubCommand {
+    static var spec: CommandSpec { HovercardCommand.spec }
+
+    /// The LOGIN, then `--subject-type` and `--subject-id`, which go together.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        try HovercardCommand.options.parse(parsed, spec: spec, into: &self)
+    }
+
+    /// Exit 4 without a token, before anything is sent; then `GET /users/{username}/hovercard`, written as one
+    /// line per context, and on a terminal "no hovercard contexts found" for a card without any.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        guard context.presenter.hasToken else { return TokenRequirement(command: "hovercard").refuse(context) }
+        let subject = subjectType.map { ($0.rawValue, subjectID ?? "") }
+        let card = await Result.of { () throws(DomainError) in
+            try await github.fetch(GitHubEndpoints.hovercard(of: login, subject: subject))
+        }
+        return ResourceLoad([card]).write(
+            to: context, empty: ("hovercard contexts", { HovercardCommand.contexts(of: $0).isEmpty })
+        ) { cards in cards.first.map { HovercardCommand.render($0, context: context.render) } ?? [] }
     }
 }

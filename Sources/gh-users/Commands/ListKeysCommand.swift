@@ -4,43 +4,53 @@ import Domain
 import JSONBytes
 
 /// `gh-users keys LOGIN`: an account's public SSH keys, as people fetch them to grant server access.
-enum ListKeysCommand {
-    static let declaration = Command(
-        records: .keys,
-        noun: "keys",
-        columns: { _ in
-            [
-                Column("ID", path: ["id"]),
-                Column("TYPE", key: "type", derived: true) {
-                    SSHKeyText.type(of: JSONText.text(of: "key", in: $0.raw.bytes))
-                },
-                Column("FINGERPRINT", key: "fingerprint", derived: true) {
-                    SSHKeyFingerprint.sha256(of: JSONText.text(of: "key", in: $0.raw.bytes)) ?? "?"
-                },
-                Column("KEY", path: ["key"], shrink: .first),
-            ]
-        },
-        spec: CommandSpec(
-            name: "keys",
-            abstract: "List an account's public SSH keys (GET /users/{username}/keys).",
-            usage: "gh-users keys LOGIN [--limit N | --all] [options]",
-            discussion: """
-                The table shows each key's id, type and fingerprint, computed here as ssh-keygen -lf prints it
-                (SHA256 of the key), and the key itself cut to fit. A key that does not decode shows '?' as its
-                fingerprint and never stops the listing. tsv, csv and JSON carry the keys exactly as GitHub sent them.
-                """,
-            arguments: [("LOGIN", "The account whose keys to list.")],
-            options: [],
-            examples: [
-                ("gh-users keys octocat", "Each key with its fingerprint."),
-                (
-                    "gh-users keys octocat --all --format tsv --fields key >> ~/.ssh/authorized_keys",
-                    "Let the account's keys log in here."
-                ),
-            ],
-            fields: ["id", "key", "created_at", "last_used", "type", "fingerprint"]
-        )
-    )
+struct ListKeysCommand: AccountRecordsCommand {
+    var login: Login
+    var paging = PagingOptions()
+
+    init(login: Login) {
+        self.login = login
+    }
+
+    static let spec = CommandSpec(
+        name: "keys",
+        abstract: "List an account's public SSH keys (GET /users/{username}/keys).",
+        usage: "gh-users keys LOGIN [--limit N | --all] [options]",
+        discussion: """
+            The table shows each key's id, type and fingerprint, computed here as ssh-keygen -lf prints it
+            (SHA256 of the key), and the key itself cut to fit. A key that does not decode shows '?' as its
+            fingerprint and never stops the listing. tsv, csv and JSON carry the keys exactly as GitHub sent them.
+            """,
+        arguments: [("LOGIN", "The account whose keys to list.")],
+        options: [],
+        examples: [
+            ("gh-users keys octocat", "Each key with its fingerprint."),
+            (
+                "gh-users keys octocat --all --format tsv --fields key >> ~/.ssh/authorized_keys",
+                "Let the account's keys log in here."
+            ),
+        ],
+        fields: ["id", "key", "created_at", "last_used", "type", "fingerprint"]
+    ).paging("keys", profiles: false)
+
+    /// The account's keys, page by page as GitHub lists them.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        await AccountRecords.stream(
+            .keys, of: login, paging: paging, noun: "keys", columns: Self.columns, context, github)
+    }
+
+    static func columns(_ context: RenderContext) -> [Column<Record>] {
+        [
+            Column("ID", path: ["id"]),
+            Column("TYPE", key: "type", derived: true) {
+                SSHKeyText.type(of: JSONText.text(of: "key", in: $0.raw.bytes))
+            },
+            Column("FINGERPRINT", key: "fingerprint", derived: true) {
+                SSHKeyFingerprint.sha256(of: JSONText.text(of: "key", in: $0.raw.bytes)) ?? "?"
+            },
+            Column("KEY", path: ["key"], shrink: .first),
+        ]
+    }
 }
 
 /// The parts of an SSH public key's text (`TYPE BASE64 [COMMENT]`) that a table shows.

@@ -48,49 +48,35 @@ enum ListReposCommand {
         }
     )
 
-    static let declaration = Command(
-        list: ListDeclaration<ListReposOptions, _>(
-            noun: "repositories",
-            paging: \.plan,
-            list: { GitHubEndpoints.repos(of: $0.login, query: $0.query) },
-            admission: ListDeclaration.unseen(id: \.id, keep: { options in options.query.forks.admits }),
-            columns: columns
-        ),
-        spec: CommandSpec(
-            name: "repos",
-            abstract: "List an account's repositories (GET /users/{username}/repos).",
-            usage: "gh-users repos LOGIN [--type owner|member|all] [--sort KEY] [--direction asc|desc] "
-                + "[--sources | --forks] [--limit N | --all] [options]",
-            discussion: """
-                The table shows what a person scans first: name, whether it is a fork, language, stars, forks,
-                when it was last pushed to, and the description. tsv and csv carry the same columns with the
-                data as GitHub sent it (fork is true or false); JSON carries GitHub's whole repository objects.
-                """,
-            arguments: [("LOGIN", "The account whose repositories to list.")],
-            options: options.group.options,
-            examples: [
-                ("gh-users repos octocat", "The first 30, by name."),
-                (
-                    "gh-users repos octocat --sort pushed --sources --limit 10",
-                    "The ten most recently pushed originals."
-                ),
-                (
-                    "gh-users repos octocat --all --json | jq -r '.[] | select(.language == \"Go\") | .full_name'",
-                    "Every Go repository."
-                ),
-            ],
-            fields: FieldCatalog.repository
-        ),
-        parse: { parsed, spec throws(UsageError) in
-            var repos = ListReposOptions(login: try LoginArgument.single(parsed, spec: spec))
-            repos.query = try options.parse(parsed, spec: spec, into: repos.query)
-            return repos
-        }
-    )
+    static let spec = CommandSpec(
+        name: "repos",
+        abstract: "List an account's repositories (GET /users/{username}/repos).",
+        usage: "gh-users repos LOGIN [--type owner|member|all] [--sort KEY] [--direction asc|desc] "
+            + "[--sources | --forks] [--limit N | --all] [options]",
+        discussion: """
+            The table shows what a person scans first: name, whether it is a fork, language, stars, forks,
+            when it was last pushed to, and the description. tsv and csv carry the same columns with the
+            data as GitHub sent it (fork is true or false); JSON carries GitHub's whole repository objects.
+            """,
+        arguments: [("LOGIN", "The account whose repositories to list.")],
+        options: options.group.options,
+        examples: [
+            ("gh-users repos octocat", "The first 30, by name."),
+            (
+                "gh-users repos octocat --sort pushed --sources --limit 10",
+                "The ten most recently pushed originals."
+            ),
+            (
+                "gh-users repos octocat --all --json | jq -r '.[] | select(.language == \"Go\") | .full_name'",
+                "Every Go repository."
+            ),
+        ],
+        fields: FieldCatalog.repository
+    ).paging("repositories", profiles: false)
 
     /// Times are relative on a terminal ("3 days ago") and RFC 3339 otherwise. Data formats never alter a field:
     /// a fork is its own column, never a mark inside the description.
-    @Sendable static func columns(_ context: RenderContext) -> [Column<Repo>] {
+    static func columns(_ context: RenderContext) -> [Column<Repo>] {
         let now = context.now
         let relative = context.isTTY
         let table = context.format == .table
@@ -109,4 +95,36 @@ enum ListReposCommand {
             Column("DESCRIPTION", shrink: .first) { $0.description ?? "" },
         ]
     }
+}
+
+extension ListReposOptions: GitHubCommand {
+    static var spec: CommandSpec { ListReposCommand.spec }
+
+    /// The LOGIN, the query's options, then the paging group.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        query = try ListReposCommand.options.parse(parsed, spec: spec, into: query)
+        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+    }
+
+    /// `GET /users/{username}/repos`, page by page; `--sources` or `--forks` filters here, on full pages.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        let pages = PagedListViewModel(
+            limit: plan.limit, list: GitHubEndpoints.repos(of: login, query: query), perPage: plan.perPage,
+            github: github, admission: ForkFilter(query.forks))
+        let render = context.render
+        let columns = render.readsColumns ? ListReposCommand.columns(render) : []
+        return await ListStream(noun: "repositories", columns: columns, command: context).run(pages)
+    }
+}
+
+/// `--sources` or `--forks`: a repository already written is dropped, and so is one the filter refuses.
+final class ForkFilter: UnseenIDs<Repo> {
+    private let forks: RepoQuery.ForkFilter
+
+    init(_ forks: RepoQuery.ForkFilter) {
+        self.forks = forks
+    }
+
+    override func keeps(_ repo: Repo) -> Bool { forks.admits(repo) }
 }

@@ -18,61 +18,47 @@ enum ListSubscriptionsCommand {
         "GitHub no longer lists the repositories another account watches (since July 2026); "
         + "without LOGIN, subscriptions lists your own"
 
-    static let declaration = Command(
-        list: ListDeclaration<SubscriptionsOptions, Record>(
-            noun: "watched repositories",
-            list: { GitHubEndpoints.watched(by: $0.login) },
-            columns: { context in
-                [
-                    Column("NAME", path: ["full_name"], shrink: .last),
-                    Column("LANGUAGE", path: ["language"]),
-                    Column("STARS", path: ["stargazers_count"]),
-                    .time("PUSHED", "pushed_at", context),
-                    Column("DESCRIPTION", path: ["description"], shrink: .first),
-                ]
-            }
-        )
-        .prepared { options, github, plan in
-            guard let login = options.login else { return nil }
-            let admission = ListDeclaration<SubscriptionsOptions, Record>.unseen(id: \.id)(options)
-            return PreparedList(noting: retired(GitHubEndpoints.watched(by: login), github, plan), admission: admission)
-        }
-        .requiringToken { $0.login == nil },
-        spec: CommandSpec(
-            name: "subscriptions",
-            abstract: "List the repositories an account watches (GET /user/subscriptions).",
-            usage: "gh-users subscriptions [LOGIN] [--limit N | --all] [options]",
-            discussion: """
-                Watching is not starring: an account watches a repository to be notified of its activity (see
-                starred for the bookmarks). The table shows each repository's name, language, stars, when it was
-                last pushed to and its description; JSON carries GitHub's repository objects as sent.
+    static let spec = CommandSpec(
+        name: "subscriptions",
+        abstract: "List the repositories an account watches (GET /user/subscriptions).",
+        usage: "gh-users subscriptions [LOGIN] [--limit N | --all] [options]",
+        discussion: """
+            Watching is not starring: an account watches a repository to be notified of its activity (see
+            starred for the bookmarks). The table shows each repository's name, language, stars, when it was
+            last pushed to and its description; JSON carries GitHub's repository objects as sent.
 
-                Without LOGIN, the token's own account is listed (GET /user/subscriptions); that needs a token.
-                Since July 2026 GitHub no longer lists the repositories another account watches: GET
-                /users/{username}/subscriptions answers 204 No Content, even with a token, and a line on stderr
-                says so (exit 0, nothing listed). Once GitHub refuses it (403) or removes it (404), the same line
-                is exit 1: nothing could be listed, and the account may well exist.
-                """,
-            arguments: [("LOGIN", "The account whose watched repositories to list (GitHub no longer says).")],
-            options: [],
-            examples: [
-                ("gh-users subscriptions", "The first 30 repositories your account watches."),
-                (
-                    "gh-users subscriptions --all --format tsv --fields full_name",
-                    "Every repository you watch, by name, one a line."
-                ),
-            ],
-            fields: FieldCatalog.repository
-        ),
-        parse: { parsed, spec throws(UsageError) in
-            SubscriptionsOptions(login: try LoginArgument.optional(parsed, spec: spec))
-        }
-    )
+            Without LOGIN, the token's own account is listed (GET /user/subscriptions); that needs a token.
+            Since July 2026 GitHub no longer lists the repositories another account watches: GET
+            /users/{username}/subscriptions answers 204 No Content, even with a token, and a line on stderr
+            says so (exit 0, nothing listed). Once GitHub refuses it (403) or removes it (404), the same line
+            is exit 1: nothing could be listed, and the account may well exist.
+            """,
+        arguments: [("LOGIN", "The account whose watched repositories to list (GitHub no longer says).")],
+        options: [],
+        examples: [
+            ("gh-users subscriptions", "The first 30 repositories your account watches."),
+            (
+                "gh-users subscriptions --all --format tsv --fields full_name",
+                "Every repository you watch, by name, one a line."
+            ),
+        ],
+        fields: FieldCatalog.repository
+    ).paging("watched repositories", profiles: false)
+
+    static func columns(_ context: RenderContext) -> [Column<Record>] {
+        [
+            Column("NAME", path: ["full_name"], shrink: .last),
+            Column("LANGUAGE", path: ["language"]),
+            Column("STARS", path: ["stargazers_count"]),
+            .time("PUSHED", "pushed_at", context),
+            Column("DESCRIPTION", path: ["description"], shrink: .first),
+        ]
+    }
 
     /// Another account's list, read as GitHub now answers it: a 204 is an empty list and the line that says
     /// why; a 403 or 404 is the same line as a refusal (exit 1), not "no user" (exit 3) for an account that
     /// exists.
-    private static func retired(
+    static func retired(
         _ list: ListResource<Record>, _ github: GitHubReader, _ plan: PagingPlan
     ) -> PagedListViewModel<Record>.NotingLoader {
         { cursor throws(DomainError) in
@@ -92,5 +78,35 @@ enum ListSubscriptionsCommand {
             }
             return .init(page: page, closingNotes: page.noContent ? ["gh-users: " + withheld + "."] : [])
         }
+    }
+}
+
+extension SubscriptionsOptions: GitHubCommand {
+    static var spec: CommandSpec { ListSubscriptionsCommand.spec }
+
+    /// At most one LOGIN, then the paging group.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        self.init(login: try LoginArgument.optional(parsed, spec: spec))
+        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+    }
+
+    /// Without LOGIN, exit 4 without a token, else `GET /user/subscriptions`; with LOGIN, the retired list as
+    /// GitHub now answers it, with the line that says why nothing is listed.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if login == nil, !context.presenter.hasToken {
+            return TokenRequirement(command: "subscriptions without a LOGIN").refuse(context)
+        }
+        let plan = paging.plan
+        let list = GitHubEndpoints.watched(by: login)
+        let pages =
+            login == nil
+            ? PagedListViewModel(
+                limit: plan.limit, list: list, perPage: plan.perPage, github: github, admission: UnseenIDs<Record>())
+            : PagedListViewModel(
+                limit: plan.limit, noting: ListSubscriptionsCommand.retired(list, github, plan),
+                admission: UnseenIDs<Record>())
+        let render = context.render
+        let columns = render.readsColumns ? ListSubscriptionsCommand.columns(render) : []
+        return await ListStream(noun: "watched repositories", columns: columns, command: context).run(pages)
     }
 }

@@ -5,38 +5,37 @@ import Foundation
 import JSONBytes
 
 /// `gh-users rate-limit`: every bucket's limit, what is left, and when it refills. Costs no quota.
-enum RateLimitCommand {
-    /// The command takes no options of its own, so its options value is empty.
-    struct Options: Sendable, Equatable {}
-
-    static let declaration = Command(
-        resource: ResourceDeclaration<Options, _>(
-            fetch: { _, github, _ in
-                [await Result.of { () throws(DomainError) in try await github.fetch(GitHubEndpoints.rateLimit) }]
-            },
-            render: { overviews, _, context in
-                overviews.first.map { RateLimitRenderer.render($0, context: context) } ?? []
-            }
-        ),
-        spec: CommandSpec(
-            name: "rate-limit",
-            abstract: "Show the current rate limits and when they reset (GET /rate_limit, which costs no quota).",
-            usage: "gh-users rate-limit [options]",
-            discussion: """
-                One line per resource: core (most requests), search (30 a minute with a token), graphql and the
-                others GitHub reports. Without a token the core limit is 60 an hour.
-                """,
-            arguments: [],
-            options: [],
-            examples: [
-                ("gh-users rate-limit", "A table of every bucket."),
-                ("gh-users rate-limit --json | jq .resources.core.remaining", "What is left of the core limit."),
-                ("gh-users rate-limit --fields resource,remaining", "Just what is left of each."),
-            ],
-            fields: FieldCatalog.rateLimitBucket
-        ),
-        parse: { _, _ in Options() }
+struct RateLimitCommand: GitHubCommand {
+    static let spec = CommandSpec(
+        name: "rate-limit",
+        abstract: "Show the current rate limits and when they reset (GET /rate_limit, which costs no quota).",
+        usage: "gh-users rate-limit [options]",
+        discussion: """
+            One line per resource: core (most requests), search (30 a minute with a token), graphql and the
+            others GitHub reports. Without a token the core limit is 60 an hour.
+            """,
+        arguments: [],
+        options: [],
+        examples: [
+            ("gh-users rate-limit", "A table of every bucket."),
+            ("gh-users rate-limit --json | jq .resources.core.remaining", "What is left of the core limit."),
+            ("gh-users rate-limit --fields resource,remaining", "Just what is left of each."),
+        ],
+        fields: FieldCatalog.rateLimitBucket
     )
+
+    /// The command takes no options of its own.
+    init() {}
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {}
+
+    /// `GET /rate_limit`, which needs no token, written as the format asks.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        let overview = await Result.of { () throws(DomainError) in try await github.fetch(GitHubEndpoints.rateLimit) }
+        return ResourceLoad([overview]).write(to: context) { overviews in
+            overviews.first.map { RateLimitRenderer.render($0, context: context.render) } ?? []
+        }
+    }
 }
 
 /// The buckets as a table (reset as a clock time and a duration on a terminal), tsv/csv rows, or GitHub's JSON.

@@ -93,7 +93,7 @@ struct ScopesAfterARecorded304Tests {
 struct SmallerTruthsTests {
     /// Since 2025-01-30 the events API keeps 30 days (GitHub changelog, 2025-01-30). Before: "90 days".
     @Test func eventsHelpSaysThirtyDays() {
-        let discussion = ListEventsCommand.declaration.spec.discussion ?? ""
+        let discussion = ListEventsCommand.spec.discussion ?? ""
         #expect(discussion.contains("none older than 30 days"))
         #expect(!discussion.contains("90"))
     }

@@ -20,7 +20,7 @@ struct StarredCommandTests {
         let (env, out, _) = AppEnvironment.test(http: github)
         #expect(await run(["starred", "octocat", "--sort", "updated", "--direction", "asc"], env) == 0)
         #expect(out.text.hasPrefix("o/r\t2011-01-16T19:06:43Z\t"))
-        #expect(ListStarredCommand.declaration.spec.name == "starred")
+        #expect(ListStarredCommand.spec.name == "starred")
     }
 
     /// Repositories where starred records were asked for (a 2012 answer without the star media type, or a proxy

@@ -11,54 +11,50 @@ struct CompletionOptions: Sendable, Equatable {
 
 /// Prints a shell completion script generated from the command catalog.
 enum CompletionCommand {
-    static let declaration = Command(
-        local: CommandSpec(
-            name: "completion",
-            abstract: "Print a shell completion script.",
-            usage: "gh-users completion bash|zsh|fish",
-            discussion: """
-                The script completes commands, options, their values (formats, sort keys, fields, directories)
-                and the words 'cache' and 'help' take. It is generated from the same specs the parser reads, so
-                regenerate it after an upgrade. Install it once:
+    static let spec = CommandSpec(
+        name: "completion",
+        abstract: "Print a shell completion script.",
+        usage: "gh-users completion bash|zsh|fish",
+        discussion: """
+            The script completes commands, options, their values (formats, sort keys, fields, directories)
+            and the words 'cache' and 'help' take. It is generated from the same specs the parser reads, so
+            regenerate it after an upgrade. Install it once:
 
-                  bash:
-                    mkdir -p ~/.local/share/bash-completion/completions
-                    gh-users completion bash \\
-                      > ~/.local/share/bash-completion/completions/gh-users
-                    (or add 'source <(gh-users completion bash)' to ~/.bashrc)
-                  zsh:
-                    gh-users completion zsh > "${fpath[1]}/_gh-users"
-                    then run 'compinit' (or start a new shell)
-                  fish:
-                    gh-users completion fish > ~/.config/fish/completions/gh-users.fish
-                """,
-            arguments: [("SHELL", "bash, zsh or fish.")],
-            options: [],
-            examples: [
-                (
-                    "gh-users completion bash > ~/.local/share/bash-completion/completions/gh-users",
-                    "bash, loaded on demand by bash-completion."
-                ),
-                ("gh-users completion zsh > \"${fpath[1]}/_gh-users\"", "zsh; then run compinit."),
-                ("gh-users completion fish > ~/.config/fish/completions/gh-users.fish", "fish, picked up at once."),
-            ],
-            words: CompletionOptions.Shell.allCases.map(\.rawValue)
-        ),
-        parse: { parsed, spec throws(UsageError) in
-            CompletionOptions(
-                shell: try WordArgument.parse(
-                    parsed,
-                    spec: spec,
-                    missing: "completion needs a shell",
-                    unknown: "shell",
-                    extraHint: "completion takes one shell"
-                )
-            )
-        }
+              bash:
+                mkdir -p ~/.local/share/bash-completion/completions
+                gh-users completion bash \\
+                  > ~/.local/share/bash-completion/completions/gh-users
+                (or add 'source <(gh-users completion bash)' to ~/.bashrc)
+              zsh:
+                gh-users completion zsh > "${fpath[1]}/_gh-users"
+                then run 'compinit' (or start a new shell)
+              fish:
+                gh-users completion fish > ~/.config/fish/completions/gh-users.fish
+            """,
+        arguments: [("SHELL", "bash, zsh or fish.")],
+        options: [],
+        examples: [
+            (
+                "gh-users completion bash > ~/.local/share/bash-completion/completions/gh-users",
+                "bash, loaded on demand by bash-completion."
+            ),
+            ("gh-users completion zsh > \"${fpath[1]}/_gh-users\"", "zsh; then run compinit."),
+            ("gh-users completion fish > ~/.config/fish/completions/gh-users.fish", "fish, picked up at once."),
+        ],
+        words: CompletionOptions.Shell.allCases.map(\.rawValue)
     )
 }
 
-extension CompletionOptions: LocalRun {
+extension CompletionOptions: LocalCommand {
+    static var spec: CommandSpec { CompletionCommand.spec }
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        shell = try WordArgument.parse(
+            parsed, spec: spec, missing: "completion needs a shell", unknown: "shell",
+            extraHint: "completion takes one shell")
+    }
+
+    /// The script for the shell, generated from every command's spec.
     func run(_ context: LocalContext) async -> CommandOutcome {
         do {
             try context.command.io.writeOut(CompletionScripts.script(for: shell, commands: CommandCatalog.specs))

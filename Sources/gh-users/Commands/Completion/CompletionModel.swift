@@ -59,7 +59,7 @@ struct CompletionModel: Sendable {
     init(commands specs: [CommandSpec]) {
         var seen: Set<String> = []
         let nested = specs.flatMap(\.subcommands)
-        let specs = (specs + [CompletionCommand.declaration.spec] + nested).filter { seen.insert($0.name).inserted }
+        let specs = (specs + [CompletionCommand.spec] + nested).filter { seen.insert($0.name).inserted }
         subcommands = nested.map(\.name)
         commands = specs.map { spec in
             Command(

@@ -33,68 +33,39 @@ enum ContributionsCommand {
         }
     )
 
-    static let declaration = Command(
-        resource: ResourceDeclaration<ContributionsOptions, _>(
-            fetch: { (options: ContributionsOptions, github: GitHubReader, context: CommandContext) in
-                let result = await Result.of { () throws(DomainError) -> ContributionsReport in
-                    let span = try DaySpan.resolve(
-                        from: options.from, to: options.to, context: context, ending: "the calendar")
-                    let calendar = try await GetContributionsUseCase(repository: github).execute(
-                        options.login, span: span)
-                    return ContributionsReport(login: options.login.value, span: span, calendar: calendar)
-                }
-                if case .success(let report) = result, let note = unknownLevelsNote(report.calendar) {
-                    context.io.writeErr(note)
-                }
-                return [result]
-            },
-            render: { (reports: [ContributionsReport], _: ContributionsOptions, context: RenderContext) in
-                reports.first.map { ContributionsRenderer.render($0, context: context) } ?? []
-            },
-            tokenRequirement: { _ in
-                TokenRequirement(
-                    command: "contributions",
-                    hint: "Hint: calendars come from GitHub's GraphQL API, which answers only with a token.\n")
-            }
-        ),
-        spec: CommandSpec(
-            name: "contributions",
-            abstract: "Show an account's contribution calendar (GraphQL contributionsCollection).",
-            usage: "gh-users contributions LOGIN [--from DATE] [--to DATE] [options]",
-            discussion: """
-                On a terminal (or with --format table) the calendar is drawn as GitHub draws it: a column per
-                week, a row per weekday from Sunday, month names above, and GitHub's five levels in green, or as
-                the glyphs · ░ ▒ ▓ █ when colour is off. As many of the latest weeks as the width holds are
-                drawn, and a line says when earlier ones were left out. Under the map: the total, the longest
-                streak and the current one (today does not break it while it has no contributions yet).
+    static let spec = CommandSpec(
+        name: "contributions",
+        abstract: "Show an account's contribution calendar (GraphQL contributionsCollection).",
+        usage: "gh-users contributions LOGIN [--from DATE] [--to DATE] [options]",
+        discussion: """
+            On a terminal (or with --format table) the calendar is drawn as GitHub draws it: a column per
+            week, a row per weekday from Sunday, month names above, and GitHub's five levels in green, or as
+            the glyphs · ░ ▒ ▓ █ when colour is off. As many of the latest weeks as the width holds are
+            drawn, and a line says when earlier ones were left out. Under the map: the total, the longest
+            streak and the current one (today does not break it while it has no contributions yet).
 
-                The span defaults to the 365 days up to today (UTC); a --to after today is cut at today. Since
-                July 2026 GitHub refuses a year's calendar of an account with a long history, so the span is
-                asked in pieces of at most six months (182 days), one after another, and joined; a piece GitHub
-                still refuses as too much work is halved, down to a month, and then its message is exit 1. --json gives
-                {"login","from","to","total","days"} (with --fields, the days alone); ndjson, csv and tsv (the
-                default when piped) give one record per day: date, count, level. It needs a token. An
-                organization or a bot has no calendar (exit 1).
-                """,
-            arguments: [("LOGIN", "The account whose contributions to show.")],
-            options: options.group.options,
-            examples: [
-                ("gh-users contributions octocat", "The last year, as a heatmap."),
-                (
-                    "gh-users contributions octocat --from 2020-01-01 --json | jq .total",
-                    "Everything since 2020, asked a year at a time."
-                ),
-                (
-                    "gh-users contributions octocat --format csv | awk -F, '$2 > 0' | wc -l",
-                    "How many days had a contribution."
-                ),
-            ],
-            fields: ["date", "count", "level"]
-        ),
-        parse: { parsed, spec throws(UsageError) in
-            try options.parse(
-                parsed, spec: spec, into: ContributionsOptions(login: try LoginArgument.single(parsed, spec: spec)))
-        }
+            The span defaults to the 365 days up to today (UTC); a --to after today is cut at today. Since
+            July 2026 GitHub refuses a year's calendar of an account with a long history, so the span is
+            asked in pieces of at most six months (182 days), one after another, and joined; a piece GitHub
+            still refuses as too much work is halved, down to a month, and then its message is exit 1. --json gives
+            {"login","from","to","total","days"} (with --fields, the days alone); ndjson, csv and tsv (the
+            default when piped) give one record per day: date, count, level. It needs a token. An
+            organization or a bot has no calendar (exit 1).
+            """,
+        arguments: [("LOGIN", "The account whose contributions to show.")],
+        options: options.group.options,
+        examples: [
+            ("gh-users contributions octocat", "The last year, as a heatmap."),
+            (
+                "gh-users contributions octocat --from 2020-01-01 --json | jq .total",
+                "Everything since 2020, asked a year at a time."
+            ),
+            (
+                "gh-users contributions octocat --format csv | awk -F, '$2 > 0' | wc -l",
+                "How many days had a contribution."
+            ),
+        ],
+        fields: ["date", "count", "level"]
     )
 
     /// Days whose `contributionLevel` this version does not know are drawn at the nearest known level; records
@@ -110,5 +81,37 @@ enum ContributionsCommand {
         let days = unknown.count == 1 ? "1 day" : "\(unknown.count) days"
         return "gh-users: GitHub gave \(days) a contributionLevel this gh-users does not know (\(listed)); "
             + "drawn at the nearest known level.\n"
+    }
+}
+
+extension ContributionsOptions: GitHubCommand {
+    static var spec: CommandSpec { ContributionsCommand.spec }
+
+    /// The LOGIN, then `--from` and `--to`, checked together.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        try ContributionsCommand.options.parse(parsed, spec: spec, into: &self)
+    }
+
+    /// Exit 4 without a token (calendars come from GraphQL); then the span, asked in pieces, and the calendar
+    /// drawn or written as records.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        guard context.presenter.hasToken else {
+            return TokenRequirement(
+                command: "contributions",
+                hint: "Hint: calendars come from GitHub's GraphQL API, which answers only with a token.\n"
+            ).refuse(context)
+        }
+        let result = await Result.of { () throws(DomainError) -> ContributionsReport in
+            let span = try DaySpan.resolve(from: from, to: to, context: context, ending: "the calendar")
+            let calendar = try await GetContributionsUseCase(repository: github).execute(login, span: span)
+            return ContributionsReport(login: login.value, span: span, calendar: calendar)
+        }
+        if case .success(let report) = result, let note = ContributionsCommand.unknownLevelsNote(report.calendar) {
+            context.io.writeErr(note)
+        }
+        return ResourceLoad([result]).write(to: context) { reports in
+            reports.first.map { ContributionsRenderer.render($0, context: context.render) } ?? []
+        }
     }
 }

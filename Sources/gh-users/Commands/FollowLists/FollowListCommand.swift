@@ -21,9 +21,6 @@ struct FollowListOptions: PagedOptions {
 
 /// The two sides of the follow graph: accounts, page by page, never one twice.
 enum FollowListCommand {
-    static let followers = declaration(.followers)
-    static let following = declaration(.following)
-
     static let mutual = filter(OptionSpec("mutual", help: "Only followers whom LOGIN follows too."), .mutual)
     static let notFollowedBack = filter(
         OptionSpec("not-followed-back", help: "Only followers whom LOGIN does not follow."), .difference)
@@ -61,24 +58,16 @@ enum FollowListCommand {
             resume: { options in options.filter == filter ? ["--" + spec.name] : [] })
     }
 
-    private static func declaration(_ relation: UserRelation) -> Command {
+    /// What the accounts of a side are called in "Showing 30 followers".
+    static func noun(_ relation: UserRelation) -> String {
+        relation == .followers ? "followers" : "followed accounts"
+    }
+
+    /// A side's help and options, declared once.
+    static func spec(_ relation: UserRelation) -> CommandSpec {
         let name = relation.rawValue
-        let filters = Self.filters(relation)
-        let choices: String = filters.map { "--" + $0.option.name }.joined(separator: " | ")
-        let options = Self.options(relation)
-        let listing = ListDeclaration<FollowListOptions, User>(
-            noun: relation == .followers ? "followers" : "followed accounts",
-            paging: { $0.plan },
-            list: { GitHubEndpoints.relations(relation, of: $0.login) }
-        )
-        .prepared { options, github, plan in
-            guard let filter = options.filter else { return nil }
-            return FollowGraph(github: github, login: options.login, output: relation, filter: filter)
-                .preparation(perPage: plan.perPage)
-        }
-        .fullProfiles(.accounts(\.profiles))
-        .requiringToken { $0.login == nil }
-        let spec = CommandSpec(
+        let choices: String = filters(relation).map { "--" + $0.option.name }.joined(separator: " | ")
+        return CommandSpec(
             name: name,
             abstract: relation == .followers
                 ? "List the accounts that follow an account (GET /users/{username}/followers)."
@@ -118,7 +107,7 @@ enum FollowListCommand {
                 --fields takes change, login, id and previous_login.
                 """,
             arguments: [("LOGIN", "The account whose \(name) to list; without it, the token's own.")],
-            options: options.group.options,
+            options: options(relation).group.options,
             examples: [
                 ("gh-users \(name) octocat", "The first 30."),
                 ("gh-users \(name) octocat --all --format ndjson | jq -r .login", "All of them, by login."),
@@ -139,28 +128,103 @@ enum FollowListCommand {
             ],
             fields: FieldCatalog.account,
             optionFields: [("With --\(FollowerChanges.option.name)", ListChange.fields)]
-        )
-        return Command(github: listing.spec(spec)) { parsed, spec throws(UsageError) in
-            let options = try options.parse(
-                parsed, spec: spec, into: FollowListOptions(login: try LoginArgument.optional(parsed, spec: spec)))
-            let run = try ListRun(listing, parsed, spec, options: options)
-            return .github(FollowListRun(listing: run, relation: relation))
+        ).paging(noun(relation), profiles: true)
+    }
+
+    /// At most one LOGIN, the side's options, then the paging and profile groups.
+    static func parse(_ relation: UserRelation, _ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError)
+        -> FollowListOptions
+    {
+        var list = FollowListOptions(login: try LoginArgument.optional(parsed, spec: spec))
+        try options(relation).parse(parsed, spec: spec, into: &list)
+        list.paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        list.profiles = try ProfileGroup.declared.parse(parsed, spec: spec)
+        return list
+    }
+
+    /// One side's run, which `followers` and `following` each call: exit 4 without a token for the token's own
+    /// account or `--full --via graphql`; with `--changes`, what changed since the last run; else the list (or
+    /// the set a filter asks for), page by page.
+    static func run(
+        _ relation: UserRelation, _ options: FollowListOptions, _ context: CommandContext, _ github: GitHubReader
+    ) async -> CommandOutcome {
+        if !context.presenter.hasToken {
+            if options.login == nil {
+                return TokenRequirement(command: relation.rawValue + " without a LOGIN").refuse(context)
+            }
+            if options.profiles.full, options.profiles.via == .graphql {
+                return ProfileSource.tokenRequirement(command: relation.rawValue).refuse(context)
+            }
         }
+        if let path = options.changes {
+            return await FollowerChangesCoordinator(
+                relation: relation, options: options, path: path, github: github, command: context
+            ).run()
+        }
+        let plan = options.plan
+        let pages =
+            options.filter.map { filter in
+                FollowGraph(github: github, login: options.login, output: relation, filter: filter)
+                    .pages(limit: plan.limit, perPage: plan.perPage)
+            }
+            ?? PagedListViewModel(
+                limit: plan.limit, list: GitHubEndpoints.relations(relation, of: options.login),
+                perPage: plan.perPage, github: github, admission: UnseenIDs<User>())
+        let full = options.profiles.full ? ProfileStage<FollowListOptions, User>.accounts(\.profiles) : nil
+        let render = context.render
+        var stream = ListStream(
+            noun: noun(relation),
+            columns: !render.readsColumns ? [] : full.map { $0.columns(render) } ?? AccountColumns.summary,
+            command: context)
+        stream.expansion = full.map { $0.expansion(options.profiles, github) }
+        return await stream.run(pages)
     }
 }
 
-/// `followers` and `following`: the listing, or with `--changes` what changed since the last run.
-struct FollowListRun: GitHubRun {
-    let listing: ListRun<FollowListOptions, User>
-    let relation: UserRelation
+/// `gh-users followers [LOGIN]`: the accounts that follow an account.
+struct FollowersCommand: GitHubCommand, PagedOptions {
+    var list: FollowListOptions
 
-    var options: FollowListOptions { listing.options }
+    var paging: PagingOptions {
+        get { list.paging }
+        set { list.paging = newValue }
+    }
+
+    static let spec = FollowListCommand.spec(.followers)
+
+    init(list: FollowListOptions) {
+        self.list = list
+    }
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try FollowListCommand.parse(.followers, parsed, spec: spec)
+    }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        guard let path = options.changes else { return await listing.run(context, github) }
-        if let refusal = listing.refusal(context) { return refusal }
-        return await FollowerChangesCoordinator(
-            relation: relation, options: options, path: path, github: github, command: context
-        ).run()
+        await FollowListCommand.run(.followers, list, context, github)
+    }
+}
+
+/// `gh-users following [LOGIN]`: the accounts an account follows.
+struct FollowingCommand: GitHubCommand, PagedOptions {
+    var list: FollowListOptions
+
+    var paging: PagingOptions {
+        get { list.paging }
+        set { list.paging = newValue }
+    }
+
+    static let spec = FollowListCommand.spec(.following)
+
+    init(list: FollowListOptions) {
+        self.list = list
+    }
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        list = try FollowListCommand.parse(.following, parsed, spec: spec)
+    }
+
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        await FollowListCommand.run(.following, list, context, github)
     }
 }

@@ -210,10 +210,8 @@ struct FollowerChangesCoordinator {
                 first: { () async throws(DomainError) in try await github.firstPage(list, perPage: perPage) },
                 next: { cursor async throws(DomainError) in try await github.page(list, at: cursor) }, id: \.id)
         }
-        let prepared = FollowGraph(
+        return FollowGraph(
             github: github, login: options.login, output: relation, filter: filter, knownCounts: counts
-        ).preparation(perPage: perPage)
-        return PagedListViewModel(
-            limit: .all, noting: prepared.load, admission: prepared.admission)
+        ).pages(limit: .all, perPage: perPage)
     }
 }

@@ -102,26 +102,18 @@ enum PeopleList {
         filters: [OptionDeclaration<PeopleListOptions>], changes key: PeopleChangeKey, profiles: Bool
     ) throws(UsageError) -> PeopleListOptions {
         var options = PeopleListOptions(owner: try owner.parse(parsed, spec: spec))
-        let fields = key.fields
+        try GroupDeclaration(title: "OPTIONS", options: filters + [changesOption(key)])
+            .parse(parsed, spec: spec, into: &options)
         // `--changes`' rule across the options: its fields only with it, and not with `--anon`'s authors, who
         // have no id.
-        let group = GroupDeclaration(
-            title: "OPTIONS", options: filters + [changesOption(key)],
-            check: { options, parsed, spec throws(UsageError) in
-                try ChangesOption.checkFields(options.changes, parsed, spec: spec, fields: fields)
-                if options.changes != nil, options.filters["anon"] != nil {
-                    throw UsageError(
-                        message: "--changes records people by their account id, which --anon's authors do not have",
-                        command: spec)
-                }
-            })
-        if profiles {
-            try group.parse(
-                parsed, spec: spec, into: &options, nesting: (PagingGroup.declared, \.paging),
-                (ProfileGroup.declared, \.profiles))
-        } else {
-            try group.parse(parsed, spec: spec, into: &options, nesting: (PagingGroup.declared, \.paging))
+        try ChangesOption.checkFields(options.changes, parsed, spec: spec, fields: key.fields)
+        if options.changes != nil, options.filters["anon"] != nil {
+            throw UsageError(
+                message: "--changes records people by their account id, which --anon's authors do not have",
+                command: spec)
         }
+        options.paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        if profiles { options.profiles = try ProfileGroup.declared.parse(parsed, spec: spec) }
         return options
     }
 

@@ -68,88 +68,48 @@ enum SearchUsersCommand {
         }
     )
 
-    static let declaration = Command(
-        list: ListDeclaration<SearchUsersOptions, _>(
-            noun: "accounts",
-            paging: \.plan,
-            list: { GitHubEndpoints.searchUsers($0.query) }
-        )
-        .presented { options, _ in
-            .init(
-                noun: "accounts",
-                emptyNote: "no accounts matched your search",
-                closingNotes: { taken, total, incomplete in
-                    // A split search's notes are its own (the loader's).
-                    if options.split { return [] }
-                    return notes(
-                        taken: taken, total: total, incomplete: incomplete, wantedMore: options.wantsMoreThanTheCap)
-                }
-            )
-        }
-        .prepared { options, github, plan in
-            guard options.split else { return nil }
-            let admission = ListDeclaration<SearchUsersOptions, User>.unseen(id: \.id)(options)
-            let search = SplitUserSearch(github: github, query: options.query, perPage: plan.perPage, now: Date())
-            // The notes go with each page, as they stand after it: the last page's are the run's.
-            return PreparedList(
-                noting: { cursor throws(DomainError) in
-                    .init(page: try await search.load(cursor), closingNotes: search.closingNotes())
-                },
-                admission: admission)
-        }
-        .fullProfiles(.accounts(\.profiles)),
-        spec: CommandSpec(
-            name: "search",
-            abstract: "Search for accounts (GET /search/users).",
-            usage:
-                "gh-users search QUERY... [--sort followers|repositories|joined] [--order asc|desc] [--split] [--limit N | --all] [options]",
-            discussion: """
-                The words of QUERY are joined with spaces and sent as GitHub's q parameter, so its qualifiers work:
-                type:org, followers:>100, repos:10..50, location:"San Francisco", in:login, created:<2012-01-01.
-                GitHub returns at most 1,000 results for any search; gh-users stops there and says so on stderr.
-                Searches have their own rate limit (30 a minute with a token, 10 without).
+    static let spec = CommandSpec(
+        name: "search",
+        abstract: "Search for accounts (GET /search/users).",
+        usage:
+            "gh-users search QUERY... [--sort followers|repositories|joined] [--order asc|desc] [--split] [--limit N | --all] [options]",
+        discussion: """
+            The words of QUERY are joined with spaces and sent as GitHub's q parameter, so its qualifiers work:
+            type:org, followers:>100, repos:10..50, location:"San Francisco", in:login, created:<2012-01-01.
+            GitHub returns at most 1,000 results for any search; gh-users stops there and says so on stderr.
+            Searches have their own rate limit (30 a minute with a token, 10 without).
 
-                --split gets past the cap: while a query has more than 1,000 results, it is cut in two by
-                creation time (created:, from GitHub's first day, 2007-10-20, to today; by days, then hours,
-                then seconds), and each piece of 1,000 or fewer is paged in turn, oldest first, each account
-                written once. --limit and --all count the whole output. A spent search limit is waited out
-                (with a countdown on a terminal), for at most --max-wait. stderr ends with the number of
-                search queries used, and names any piece still over 1,000 (only possible when over 1,000
-                accounts were created in one second: its first 1,000 are written). A split spends at most
-                10,000 search queries, counts and pages alike (about five and a half hours at 30 a minute): at
-                the cap it stops with status 1 and says so. A negative total_count is refused (status 1); a
-                first half counted above its whole (the counts changed between asks) has its second half
-                counted on its own, and stderr says so. The pieces make their own
-                created: ranges, so the query may not hold one, and the order is by creation, so --sort and
-                --order do not apply.
-                """,
-            arguments: [("QUERY", "Search words and qualifiers.")],
-            options: options.group.options,
-            examples: [
-                ("gh-users search mona", "Accounts whose login or name holds 'mona'."),
-                (
-                    "gh-users search 'type:org location:Berlin' --sort followers",
-                    "Berlin organisations, most followed first."
-                ),
-                ("gh-users search 'followers:>1000' --all --format ndjson", "Up to GitHub's 1,000-result cap."),
-                ("gh-users search 'location:Lisbon' --full --format ndjson", "Full profiles of the hits."),
-                (
-                    "gh-users search 'location:Berlin' --split --all --format ndjson",
-                    "Every match, past the cap, one created: range at a time."
-                ),
-            ],
-            fields: FieldCatalog.searchResult
-        ),
-        parse: { parsed, spec throws(UsageError) in
-            let query: UserSearchQuery
-            do {
-                query = try UserSearchQuery(text: parsed.positionals.joined(separator: " "))
-            } catch {
-                throw UsageError(message: "search needs a QUERY (words and qualifiers such as type:org)", command: spec)
-            }
-            return try options.parse(parsed, spec: spec, into: SearchUsersOptions(query: query))
-        }
-    )
+            --split gets past the cap: while a query has more than 1,000 results, it is cut in two by
+            creation time (created:, from GitHub's first day, 2007-10-20, to today; by days, then hours,
+            then seconds), and each piece of 1,000 or fewer is paged in turn, oldest first, each account
+            written once. --limit and --all count the whole output. A spent search limit is waited out
+            (with a countdown on a terminal), for at most --max-wait. stderr ends with the number of
+            search queries used, and names any piece still over 1,000 (only possible when over 1,000
+            accounts were created in one second: its first 1,000 are written). A split spends at most
+            10,000 search queries, counts and pages alike (about five and a half hours at 30 a minute): at
+            the cap it stops with status 1 and says so. A negative total_count is refused (status 1); a
+            first half counted above its whole (the counts changed between asks) has its second half
+            counted on its own, and stderr says so. The pieces make their own
+            created: ranges, so the query may not hold one, and the order is by creation, so --sort and
+            --order do not apply.
+            """,
+        arguments: [("QUERY", "Search words and qualifiers.")],
+        options: options.group.options,
+        examples: [
+            ("gh-users search mona", "Accounts whose login or name holds 'mona'."),
+            (
+                "gh-users search 'type:org location:Berlin' --sort followers",
+                "Berlin organisations, most followed first."
+            ),
+            ("gh-users search 'followers:>1000' --all --format ndjson", "Up to GitHub's 1,000-result cap."),
+            ("gh-users search 'location:Lisbon' --full --format ndjson", "Full profiles of the hits."),
+            (
+                "gh-users search 'location:Berlin' --split --all --format ndjson",
+                "Every match, past the cap, one created: range at a time."
+            ),
+        ],
+        fields: FieldCatalog.searchResult
+    ).paging("accounts", profiles: true)
 
     static let incompleteNote =
         "gh-users: GitHub's search timed out before it finished: these results may be incomplete."
@@ -174,5 +134,65 @@ enum SearchUsersCommand {
             )
         }
         return notes
+    }
+}
+
+extension SearchUsersOptions: GitHubCommand {
+    static var spec: CommandSpec { SearchUsersCommand.spec }
+
+    /// The QUERY, the search's options, then the paging and profile groups.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        let query: UserSearchQuery
+        do {
+            query = try UserSearchQuery(text: parsed.positionals.joined(separator: " "))
+        } catch {
+            throw UsageError(message: "search needs a QUERY (words and qualifiers such as type:org)", command: spec)
+        }
+        self.init(query: query)
+        try SearchUsersCommand.options.parse(parsed, spec: spec, into: &self)
+        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        profiles = try ProfileGroup.declared.parse(parsed, spec: spec)
+    }
+
+    /// Exit 4 without a token for `--full --via graphql`; then `GET /search/users` up to GitHub's 1,000-result
+    /// cap, or with `--split` the query cut into `created:` ranges; and a word on stderr when the cap or a
+    /// partial answer limited what could be shown.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if profiles.full, profiles.via == .graphql, !context.presenter.hasToken {
+            return ProfileSource.tokenRequirement(command: "search").refuse(context)
+        }
+        let plan = self.plan
+        let pages: PagedListViewModel<User>
+        if split {
+            let search = SplitUserSearch(github: github, query: query, perPage: plan.perPage, now: Date())
+            // The notes go with each page, as they stand after it: the last page's are the run's.
+            pages = PagedListViewModel(
+                limit: plan.limit,
+                noting: { cursor throws(DomainError) in
+                    .init(page: try await search.load(cursor), closingNotes: search.closingNotes())
+                },
+                admission: UnseenIDs<User>())
+        } else {
+            pages = PagedListViewModel(
+                limit: plan.limit, list: GitHubEndpoints.searchUsers(query), perPage: plan.perPage, github: github,
+                admission: UnseenIDs<User>())
+        }
+        let full = profiles.full ? ProfileStage<SearchUsersOptions, User>.accounts(\.profiles) : nil
+        let render = context.render
+        var stream = ListStream(
+            noun: "accounts",
+            columns: !render.readsColumns ? [] : full.map { $0.columns(render) } ?? AccountColumns.summary,
+            command: context)
+        stream.emptyNote = "no accounts matched your search"
+        stream.expansion = full.map { $0.expansion(profiles, github) }
+        let end = await stream.stream(pages)
+        // A split search's notes are its own (the loader's).
+        let notes =
+            split
+            ? []
+            : SearchUsersCommand.notes(
+                taken: end.taken, total: end.totalCount, incomplete: end.incompleteResults,
+                wantedMore: wantsMoreThanTheCap)
+        return stream.close(end, notes: notes)
     }
 }

@@ -49,64 +49,43 @@ enum StarHistoryCommand {
         }
     )
 
-    static let declaration = Command(
-        resource: ResourceDeclaration<StarHistoryOptions, _>(
-            fetch: { (options: StarHistoryOptions, github: GitHubReader, context: CommandContext) in
-                [
-                    await Result.of { () throws(DomainError) in
-                        let span = try DaySpan.resolve(
-                            from: options.from, to: options.to, context: context, ending: "the history")
-                        return try await load(options, span: span, github)
-                    }
-                ]
-            },
-            render: { (reports: [StarHistoryReport], _: StarHistoryOptions, context: RenderContext) in
-                reports.first.map { StarHistoryRenderer.render($0, context: context) } ?? []
-            }
-        ),
-        spec: CommandSpec(
-            name: "star-history",
-            abstract: "Show the stars a repository gained a day or a week (\(Endpoint.starHistory)).",
-            usage: "gh-users star-history OWNER/REPO [--from DATE] [--to DATE] [--by day|week] [options]",
-            discussion: """
-                Asks how many stars the repository has now (\(Endpoint.starCount)), then GitHub's star history,
-                newest week first, back to --from and no further. Since September 2026 GitHub gives it for any
-                public repository, with or without a token, while it lists who starred (stargazers) only to a
-                repository's admins and collaborators.
+    static let spec = CommandSpec(
+        name: "star-history",
+        abstract: "Show the stars a repository gained a day or a week (\(Endpoint.starHistory)).",
+        usage: "gh-users star-history OWNER/REPO [--from DATE] [--to DATE] [--by day|week] [options]",
+        discussion: """
+            Asks how many stars the repository has now (\(Endpoint.starCount)), then GitHub's star history,
+            newest week first, back to --from and no further. Since September 2026 GitHub gives it for any
+            public repository, with or without a token, while it lists who starred (stargazers) only to a
+            repository's admins and collaborators.
 
-                The total at the end of each day is counted back from today's count: today's count less the
-                stars gained since. A star taken back is not in the history, so a day's total is lower than
-                the count was that day by the stars taken back since.
+            The total at the end of each day is counted back from today's count: today's count less the
+            stars gained since. A star taken back is not in the history, so a day's total is lower than
+            the count was that day by the stars taken back since.
 
-                The span defaults to the 365 days up to today (UTC); a --to after today is cut at today. On a
-                terminal (or with --format table) a line says the count now and the stars gained in the span,
-                and a chart of the running total fits the width: as many days or weeks as it holds, else runs
-                of them, each drawn at the total it ended with. --json gives
-                {"repository","from","to","by","count","gained","history"} (with --fields, the history alone);
-                ndjson, csv and tsv (the default when piped) give one record per day or week: date (the day, or
-                the week's Sunday), stars (gained in it), total (at its end). A repository that does not exist
-                is exit 3.
-                """,
-            arguments: [("OWNER/REPO", "The repository, such as octocat/Hello-World.")],
-            options: options.group.options,
-            examples: [
-                ("gh-users star-history octocat/Hello-World", "The last year's stars, as a chart."),
-                (
-                    "gh-users star-history octocat/Hello-World --from 2020-01-01 --by week --format csv",
-                    "Every week since 2020, with its running total."
-                ),
-                (
-                    "gh-users star-history octocat/Hello-World --json | jq .gained",
-                    "How many stars the last year brought."
-                ),
-            ],
-            fields: ["date", "stars", "total"]
-        ),
-        parse: { parsed, spec throws(UsageError) in
-            try options.parse(
-                parsed, spec: spec,
-                into: StarHistoryOptions(repository: try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)))
-        }
+            The span defaults to the 365 days up to today (UTC); a --to after today is cut at today. On a
+            terminal (or with --format table) a line says the count now and the stars gained in the span,
+            and a chart of the running total fits the width: as many days or weeks as it holds, else runs
+            of them, each drawn at the total it ended with. --json gives
+            {"repository","from","to","by","count","gained","history"} (with --fields, the history alone);
+            ndjson, csv and tsv (the default when piped) give one record per day or week: date (the day, or
+            the week's Sunday), stars (gained in it), total (at its end). A repository that does not exist
+            is exit 3.
+            """,
+        arguments: [("OWNER/REPO", "The repository, such as octocat/Hello-World.")],
+        options: options.group.options,
+        examples: [
+            ("gh-users star-history octocat/Hello-World", "The last year's stars, as a chart."),
+            (
+                "gh-users star-history octocat/Hello-World --from 2020-01-01 --by week --format csv",
+                "Every week since 2020, with its running total."
+            ),
+            (
+                "gh-users star-history octocat/Hello-World --json | jq .gained",
+                "How many stars the last year brought."
+            ),
+        ],
+        fields: ["date", "stars", "total"]
     )
 
     /// Today's count, then the history's pages, newest first, until one reaches back to the span's first day,
@@ -131,5 +110,26 @@ enum StarHistoryCommand {
         return StarHistoryReport(
             repository: options.repository, span: span, grouping: grouping, count: count,
             points: grouping == .week ? history.weeks(in: span) : history.days(in: span))
+    }
+}
+
+extension StarHistoryOptions: GitHubCommand {
+    static var spec: CommandSpec { StarHistoryCommand.spec }
+
+    /// OWNER/REPO, then `--from`, `--to` and `--by`.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        self.init(repository: try OwnedArgument.single(parsed, spec: spec, RepositoryName.init))
+        try StarHistoryCommand.options.parse(parsed, spec: spec, into: &self)
+    }
+
+    /// The span, today's count and the history back to its first day, drawn as a chart or written as records.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        let report = await Result.of { () throws(DomainError) in
+            let span = try DaySpan.resolve(from: from, to: to, context: context, ending: "the history")
+            return try await StarHistoryCommand.load(self, span: span, github)
+        }
+        return ResourceLoad([report]).write(to: context) { reports in
+            reports.first.map { StarHistoryRenderer.render($0, context: context.render) } ?? []
+        }
     }
 }

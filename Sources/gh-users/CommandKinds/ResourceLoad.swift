@@ -1,0 +1,75 @@
+import AtomicCore
+import Domain
+
+/// What a token is needed for, named in the exit-4 message, and an optional hint after it.
+struct TokenRequirement: Sendable, Equatable {
+    let command: String
+    var hint: String?
+
+    /// Says on stderr that the command needs a token, with the hint, and ends the run (exit 4).
+    func refuse(_ context: CommandContext) -> CommandOutcome {
+        let error = DomainError.tokenRequired(command: command)
+        context.io.writeErr(context.presenter.present(error).message + (hint ?? ""))
+        return .failed(error)
+    }
+}
+
+/// The outcome of each resource asked for, in order, and a closing line for a terminal's stderr (what a
+/// GraphQL run spent and saved), written after the output and the failures.
+struct ResourceLoad<Value: Sendable>: Sendable {
+    let results: [Result<Value, DomainError>]
+    var closingLine: String?
+
+    init(_ results: [Result<Value, DomainError>], closingLine: String? = nil) {
+        self.results = results
+        self.closingLine = closingLine
+    }
+}
+
+extension ResourceLoad {
+    /// Writes what was found, then reports each failure on stderr, and sums the lot up as one outcome: how a
+    /// command that reads whole resources (`show`, `rate-limit`, `me`) ends.
+    func write(
+        to context: CommandContext, empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)? = nil,
+        render: ([Value]) -> [UInt8]
+    ) -> CommandOutcome {
+        let values = results.compactMap { try? $0.get() }
+        let failures = results.compactMap { result in
+            if case .failure(let error) = result { return error }
+            return nil
+        }
+        if !values.isEmpty || failures.isEmpty {
+            do {
+                try context.io.out.write(render(values))
+            } catch {
+                return .writeFailed(error, io: context.io)
+            }
+        }
+        if failures.isEmpty, !values.isEmpty, let empty, values.allSatisfy(empty.isEmpty),
+            let line = context.render.nothingFound(empty.noun)
+        {
+            context.io.writeErr(line + "\n")
+        }
+        // A failure every lookup met (a spent rate limit, say) is said once, not once per login.
+        var said: Set<String> = []
+        for failure in failures {
+            let presentation = context.presenter.present(failure)
+            if said.insert(presentation.withoutRequestID).inserted { context.io.writeErr(presentation.message) }
+        }
+        if context.io.stderrIsTTY, let line = closingLine {
+            context.io.writeErr(line)
+        }
+        return failures.isEmpty ? .success : .partial(failures: failures, successes: values.count)
+    }
+}
+
+extension Result where Failure == DomainError {
+    /// The outcome of one typed-throwing fetch, as a value.
+    static func of(_ body: () async throws(DomainError) -> Success) async -> Result<Success, DomainError> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
