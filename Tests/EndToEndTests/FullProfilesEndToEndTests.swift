@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// `--full` through the built binary: every listing of accounts written as profiles, the same bytes `show`
@@ -99,7 +100,7 @@ struct FullProfilesEndToEndTests {
         try await withServer(users: 5000) { server in
             let environment = token.merging(["API": server.baseURL]) { $1 }
             let population = server.population.users.map(\.id)
-            for run in 1...10 {
+            for run in 1...Stress.rounds(4) {
                 let piped = try await BinaryRunner.shell(
                     #"timeout -s KILL 15 "$GH_USERS" list --all --full --concurrency 10 --format ndjson "#
                         + #"--api-url "$API" --no-cache 2>stderr.txt | head -n 1; echo "status=${PIPESTATUS[0]}""#,

@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// Repeated runs of what used to fail only now and then, or only in the release build: `Scripts/run-tests` runs
@@ -8,7 +9,8 @@ import Testing
 /// under the task's lock), and `show --id` trapped in the release build. Every run is killed after 15
 /// seconds, so a hang fails the run instead of the suite.
 struct StressEndToEndTests {
-    private let runs = 20
+    /// `GH_USERS_STRESS_ROUNDS` runs more.
+    private let runs = Stress.rounds(8)
     /// The crawl takes one account per request, so requests end every millisecond or two and a stop is likely
     /// to meet an answer on its way in.
     private let crawl = ["list", "--all", "--json", "--per-page", "1", "--no-cache"]
