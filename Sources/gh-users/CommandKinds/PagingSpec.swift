@@ -17,4 +17,3 @@ extension CommandSpec {
         return spec
     }
 }
-
