@@ -68,21 +68,3 @@ final class IDRange: Admission {
         until.map { user.id >= $0 } ?? false
     }
 }
-
-/// A rule given as closures, for the lists not yet written with a rule of their own.
-struct ListAdmission<Item>: Admission {
-    let admitting: (Item) -> Bool
-    var isNewItem: ((Item) -> Bool)?
-    var isLastItem: ((Item) -> Bool)?
-
-    init(admit: @escaping (Item) -> Bool, isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil) {
-        admitting = admit
-        isNewItem = isNew
-        isLastItem = isLast
-    }
-
-    func admit(_ item: Item) -> Bool { admitting(item) }
-    func isNew(_ item: Item) -> Bool? { isNewItem?(item) }
-    var endsAtAnItem: Bool { isLastItem != nil }
-    func isLast(_ item: Item) -> Bool { isLastItem?(item) ?? false }
-}

@@ -101,16 +101,6 @@ final class PagedListViewModel<Item: Sendable> {
         self.admission = admission
     }
 
-    /// A loader, and a rule given as closures.
-    convenience init(
-        limit: ItemLimit, noting load: @escaping NotingLoader, admit: @escaping (Item) -> Bool = { _ in true },
-        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil, aheadBudget: Int = defaultAheadBudget
-    ) {
-        self.init(
-            limit: limit, noting: load, admission: ListAdmission(admit: admit, isNew: isNew, isLast: isLast),
-            aheadBudget: aheadBudget)
-    }
-
     /// A list as GitHub serves it: the first page with `perPage` items, then each `Link` followed.
     init(
         limit: ItemLimit, list: ListResource<Item>, perPage: Int, github: any ResourceRepository,
@@ -124,38 +114,6 @@ final class PagedListViewModel<Item: Sendable> {
         if !admission.endsAtAnItem {
             early = EarlyPages(limit: limit, perPage: perPage, pages: pages, aheadBudget: aheadBudget)
         }
-    }
-
-    /// A loader with nothing to say at the end.
-    convenience init(
-        limit: ItemLimit, load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },
-        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil
-    ) {
-        self.init(
-            limit: limit, noting: { cursor throws(DomainError) in NotedPage(page: try await load(cursor)) },
-            admit: admit, isNew: isNew, isLast: isLast)
-    }
-
-    /// A page-based list: `first` loads page one, `next` follows a `Link`, and an item whose id was already
-    /// written (the list shifted while it was read) is dropped, as is anything `keep` refuses.
-    convenience init(
-        limit: ItemLimit,
-        first: @escaping @Sendable () async throws(DomainError) -> Page<Item>,
-        next: @escaping @Sendable (PageCursor) async throws(DomainError) -> Page<Item>,
-        id: @escaping (Item) -> Int64,
-        keep: @escaping (Item) -> Bool = { _ in true }
-    ) {
-        let seen = SeenIDs()
-        self.init(
-            limit: limit,
-            load: { cursor throws(DomainError) in
-                if let cursor { return try await next(cursor) }
-                return try await first()
-            },
-            // Every id is recorded, kept or not, so `isNew` can tell a page of repeats from a page of forks.
-            admit: { seen.admit(id($0)) && keep($0) },
-            isNew: { !seen.contains(id($0)) }
-        )
     }
 
     /// A page whose body was over this size gives its memory back to the system once it is let go

@@ -207,8 +207,10 @@ struct FollowerChangesCoordinator {
             let list = GitHubEndpoints.relations(relation, of: options.login)
             return PagedListViewModel(
                 limit: .all,
-                first: { () async throws(DomainError) in try await github.firstPage(list, perPage: perPage) },
-                next: { cursor async throws(DomainError) in try await github.page(list, at: cursor) }, id: \.id)
+                noting: { cursor throws(DomainError) in
+                    guard let cursor else { return .init(page: try await github.firstPage(list, perPage: perPage)) }
+                    return .init(page: try await github.page(list, at: cursor))
+                }, admission: UnseenIDs<User>())
         }
         return FollowGraph(
             github: github, login: options.login, output: relation, filter: filter, knownCounts: counts
