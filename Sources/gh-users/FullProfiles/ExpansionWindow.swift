@@ -15,13 +15,6 @@ struct ItemExpansion<Item: Sendable>: Sendable {
         self.expander = expander
     }
 
-    /// An expansion given as a function: the tests' stand-in for GitHub.
-    init(
-        batchSize: Int, concurrency: Int, expand: @escaping @Sendable ([Item]) async -> [Result<Item?, DomainError>]
-    ) {
-        self.init(batchSize: batchSize, concurrency: concurrency, expander: ExpandingFunction(body: expand))
-    }
-
     /// One batch's results, one per item and in its order.
     func expand(_ items: [Item]) async -> [Result<Item?, DomainError>] {
         await expander.expand(items)
@@ -45,15 +38,6 @@ protocol ItemExpander<Item>: Sendable {
 
 extension ItemExpander {
     func closingNotes() -> [String] { [] }
-}
-
-/// An expansion given as a function (`ItemExpansion.init(batchSize:concurrency:expand:)`).
-private struct ExpandingFunction<Item: Sendable>: ItemExpander {
-    let body: @Sendable ([Item]) async -> [Result<Item?, DomainError>]
-
-    func expand(_ items: [Item]) async -> [Result<Item?, DomainError>] {
-        await body(items)
-    }
 }
 
 /// The moving window of an expansion: items wait in `pending` until the window has room, batches are started
