@@ -142,6 +142,12 @@ struct OptionDeclaration<Values: Sendable>: Sendable {
     }
 }
 
+/// Values with a rule across their group's options, or with other options (`--fields` against `--full`): checked
+/// once every option of the group is read, before the next group.
+protocol CheckedOptions {
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError)
+}
+
 /// Options a command takes as a whole, declared once (as swift-argument-parser's `@OptionGroup`): their help
 /// under one title, how argv becomes their values, and how a resume hint writes those values back.
 struct GroupDeclaration<Values: Sendable>: Sendable {
@@ -149,8 +155,6 @@ struct GroupDeclaration<Values: Sendable>: Sendable {
     /// In the order help lists them, which is the order they are read: an option may look at what those
     /// before it decided (`--json` after `--format`).
     let options: [OptionDeclaration<Values>]
-    /// A rule across the group and other options (`--fields` against `--full`), once every option is read.
-    var check: (@Sendable (Values, ParsedArguments, CommandSpec) throws(UsageError) -> Void)?
 
     /// The group as help, the scanner and completion see it.
     var group: OptionGroup { OptionGroup(title: title, options: options.map(\.spec)) }
@@ -168,7 +172,7 @@ struct GroupDeclaration<Values: Sendable>: Sendable {
             try option.read(
                 &values, OptionReading(option: option.spec, text: text ?? "", parsed: parsed, command: spec))
         }
-        try check?(values, parsed, spec)
+        if let checked = values as? any CheckedOptions { try checked.check(parsed, spec: spec) }
     }
 
     /// `values` with every option of the group that was given read into it, for a command whose values hold

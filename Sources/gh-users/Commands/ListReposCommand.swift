@@ -41,12 +41,7 @@ enum ListReposCommand {
         read: { query, _ in query.forks = .forksOnly }, resume: { $0.forks == .forksOnly ? ["--forks"] : [] })
 
     static let options = GroupDeclaration<RepoQuery>(
-        title: "OPTIONS", options: [type, sort, direction, sources, forks],
-        check: { _, parsed, spec throws(UsageError) in
-            guard parsed.has(sources), parsed.has(forks) else { return }
-            throw UsageError(message: "--sources and --forks cannot be used together", command: spec)
-        }
-    )
+        title: "OPTIONS", options: [type, sort, direction, sources, forks])
 
     static let spec = CommandSpec(
         name: "repos",
@@ -127,4 +122,11 @@ final class ForkFilter: UnseenIDs<Repo> {
     }
 
     override func keeps(_ repo: Repo) -> Bool { forks.admits(repo) }
+}
+
+extension RepoQuery: CheckedOptions {
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        guard parsed.has(ListReposCommand.sources), parsed.has(ListReposCommand.forks) else { return }
+        throw UsageError(message: "--sources and --forks cannot be used together", command: spec)
+    }
 }

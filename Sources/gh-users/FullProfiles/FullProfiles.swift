@@ -48,7 +48,7 @@ enum ProfileGroup {
     )
 
     static let declared = GroupDeclaration(
-        title: "PROFILE OPTIONS", options: [full, concurrency, via], check: checkFields)
+        title: "PROFILE OPTIONS", options: [full, concurrency, via])
     static let group = declared.group
 
     /// How help introduces the fields `--full` writes besides the list's: a profile's, and the list's own keys
@@ -58,7 +58,7 @@ enum ProfileGroup {
     /// `--fields` names a list's fields without `--full`, and a profile's with it: a field only a profile has
     /// (a stargazer record's `id` is the user's, under `user`) would print an empty column or `null` in every
     /// record, so it is a usage error that names the list's own fields.
-    @Sendable private static func checkFields(_ options: ProfileOptions, _ parsed: ParsedArguments, spec: CommandSpec)
+    static func checkFields(_ options: ProfileOptions, _ parsed: ParsedArguments, spec: CommandSpec)
         throws(UsageError)
     {
         let fields = parsed.value(OutputGroup.fields).map { $0.split(separator: ",").map(String.init) } ?? []
@@ -260,5 +260,11 @@ extension DomainError {
     var isNotFound: Bool {
         if case .notFound = self { return true }
         return false
+    }
+}
+
+extension ProfileOptions: CheckedOptions {
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        try ProfileGroup.checkFields(self, parsed, spec: spec)
     }
 }

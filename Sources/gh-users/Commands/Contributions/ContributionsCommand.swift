@@ -27,11 +27,7 @@ struct ContributionsReport: Sendable, Equatable {
 enum ContributionsCommand {
     /// The span's rules are checked once both ends are read.
     static let options = GroupDeclaration<ContributionsOptions>(
-        title: "OPTIONS", options: [DaySpan.from(at: \.from), DaySpan.to(at: \.to)],
-        check: { options, _, spec throws(UsageError) in
-            try DaySpan.check(from: options.from, to: options.to, nothing: "no account has contributions", spec: spec)
-        }
-    )
+        title: "OPTIONS", options: [DaySpan.from(at: \.from), DaySpan.to(at: \.to)])
 
     static let spec = CommandSpec(
         name: "contributions",
@@ -113,5 +109,11 @@ extension ContributionsOptions: GitHubCommand {
         return ResourceLoad([result]).write(to: context) { reports in
             reports.first.map { ContributionsRenderer.render($0, context: context.render) } ?? []
         }
+    }
+}
+
+extension ContributionsOptions: CheckedOptions {
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        try DaySpan.check(from: from, to: to, nothing: "no account has contributions", spec: spec)
     }
 }

@@ -38,8 +38,7 @@ enum FollowListCommand {
     /// Each side's own options, declared once: its set operations, then `--changes`.
     static func options(_ relation: UserRelation) -> GroupDeclaration<FollowListOptions> {
         GroupDeclaration(
-            title: "OPTIONS", options: filters(relation).map(\.option) + [FollowerChanges.option],
-            check: FollowerChanges.checkFields)
+            title: "OPTIONS", options: filters(relation).map(\.option) + [FollowerChanges.option])
     }
 
     /// A set operation's flag; one at most.
@@ -226,5 +225,11 @@ struct FollowingCommand: GitHubCommand, PagedOptions {
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         await FollowListCommand.run(.following, list, context, github)
+    }
+}
+
+extension FollowListOptions: CheckedOptions {
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        try FollowerChanges.checkFields(self, parsed, spec: spec)
     }
 }

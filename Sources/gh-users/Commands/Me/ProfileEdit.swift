@@ -27,18 +27,7 @@ struct ProfileEdit: OptionValues {
     /// Every option `me edit` takes, in the order help lists them: at least one field is needed, and
     /// `--hireable` and `--no-hireable` exclude each other.
     static let options = GroupDeclaration<ProfileEdit>(
-        title: "OPTIONS", options: textFields.map(\.option) + [hireable, notHireable, dryRun],
-        check: { edit, parsed, spec throws(UsageError) in
-            if parsed.has(hireable), parsed.has(notHireable) {
-                throw UsageError(message: "give --hireable or --no-hireable, not both", command: spec)
-            }
-            guard edit.fields.isEmpty else { return }
-            let names = (textFields.map(\.option) + [hireable]).map { "--" + $0.name }
-            throw UsageError(
-                message: "me edit needs a field to change: " + names.dropLast().joined(separator: ", ") + " or "
-                    + (names.last ?? ""),
-                command: spec)
-        })
+        title: "OPTIONS", options: textFields.map(\.option) + [hireable, notHireable, dryRun])
 
     /// A text field kept under GitHub's `key`; an empty value clears the field, as GitHub takes it.
     private static func text(_ spec: OptionSpec, _ key: String) -> (OptionDeclaration<ProfileEdit>, String) {
@@ -63,5 +52,19 @@ struct ProfileEdit: OptionValues {
     var fields: [JSONValue.Member] {
         Self.textFields.compactMap { field in texts[field.key].map { .init(field.key, .string($0)) } }
             + (hireable.map { [.init("hireable", .bool($0))] } ?? [])
+    }
+}
+
+extension ProfileEdit: CheckedOptions {
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        if parsed.has(Self.hireable), parsed.has(Self.notHireable) {
+            throw UsageError(message: "give --hireable or --no-hireable, not both", command: spec)
+        }
+        guard fields.isEmpty else { return }
+        let names = (Self.textFields.map(\.option) + [Self.hireable]).map { "--" + $0.name }
+        throw UsageError(
+            message: "me edit needs a field to change: " + names.dropLast().joined(separator: ", ") + " or "
+                + (names.last ?? ""),
+            command: spec)
     }
 }

@@ -53,20 +53,7 @@ enum SearchUsersCommand {
                 + "page each (not with --sort, --order or a created: qualifier)."),
         at: \.split)
     static let options = GroupDeclaration<SearchUsersOptions>(
-        title: "OPTIONS", options: [sort, order, split],
-        check: { options, _, spec throws(UsageError) in
-            guard options.split else { return }
-            if options.query.sort != nil || options.query.order != nil {
-                throw UsageError(
-                    message: "--split writes the pieces in created order; it cannot be combined with --sort or --order",
-                    command: spec)
-            }
-            if hasCreatedQualifier(options.query.text) {
-                throw UsageError(
-                    message: "--split makes its own created: ranges; leave created: out of the query", command: spec)
-            }
-        }
-    )
+        title: "OPTIONS", options: [sort, order, split])
 
     static let spec = CommandSpec(
         name: "search",
@@ -194,5 +181,20 @@ extension SearchUsersOptions: GitHubCommand {
                 taken: end.taken, total: end.totalCount, incomplete: end.incompleteResults,
                 wantedMore: wantsMoreThanTheCap)
         return stream.close(end, notes: notes)
+    }
+}
+
+extension SearchUsersOptions: CheckedOptions {
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        guard split else { return }
+        if query.sort != nil || query.order != nil {
+            throw UsageError(
+                message: "--split writes the pieces in created order; it cannot be combined with --sort or --order",
+                command: spec)
+        }
+        if SearchUsersCommand.hasCreatedQualifier(query.text) {
+            throw UsageError(
+                message: "--split makes its own created: ranges; leave created: out of the query", command: spec)
+        }
     }
 }

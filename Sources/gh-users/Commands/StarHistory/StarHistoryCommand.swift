@@ -43,10 +43,7 @@ enum StarHistoryCommand {
                     "by", value: "UNIT", help: "One record a day, or a week (from its Sunday).", default: "day",
                     choices: StarHistoryOptions.Grouping.allCases.map(\.rawValue)),
                 at: \.by),
-        ],
-        check: { options, _, spec throws(UsageError) in
-            try DaySpan.check(from: options.from, to: options.to, nothing: "no repository has stars", spec: spec)
-        }
+        ]
     )
 
     static let spec = CommandSpec(
@@ -131,5 +128,12 @@ extension StarHistoryOptions: GitHubCommand {
         return ResourceLoad([report]).write(to: context) { reports in
             reports.first.map { StarHistoryRenderer.render($0, context: context.render) } ?? []
         }
+    }
+}
+
+extension StarHistoryOptions: CheckedOptions {
+    /// The span's rules are checked once both ends are read.
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        try DaySpan.check(from: from, to: to, nothing: "no repository has stars", spec: spec)
     }
 }
