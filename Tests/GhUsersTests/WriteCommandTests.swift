@@ -98,11 +98,12 @@ private func run(
         render: RenderContext.resolve(requested: .tsv, isTTY: false, colorEnabled: false, width: 80, now: .now),
         presenter: ErrorPresenter(now: .now, hasToken: hasToken))
     context.common = common
+    context.writeClock = clock
     let options = WriteOptions(
         logins: .given(logins.map { try! Login(validating: $0) }), dryRun: dryRun, yes: yes)
     let outcome = await WriteCoordinator(
         declaration: declaration, options: options, context: context,
-        github: github.repository(retries: common.retries), clock: clock
+        github: github.repository(retries: common.retries)
     ).run()
     var result = Run(status: ExitStatus.code(for: outcome), out: out.text, err: err.text)
     if case .usage(let error) = outcome { result.usage = error.message }

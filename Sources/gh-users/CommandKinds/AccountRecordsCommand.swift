@@ -29,8 +29,7 @@ enum AccountRecords {
     ) async -> CommandOutcome {
         let plan = paging.plan
         let pages = PagedListViewModel(
-            limit: plan.limit, list: GitHubEndpoints.records(endpoint, of: login), perPage: plan.perPage,
-            github: github, admission: UnseenIDs<Record>())
+            GitHubEndpoints.records(endpoint, of: login), plan: plan, github: github, admission: UnseenIDs<Record>())
         let render = context.render
         return await ListStream(noun: noun, columns: render.readsColumns ? columns(render) : [], command: context)
             .run(pages)

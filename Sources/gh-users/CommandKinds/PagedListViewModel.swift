@@ -116,6 +116,13 @@ final class PagedListViewModel<Item: Sendable> {
         }
     }
 
+    /// A list as GitHub serves it, paged as `plan` says (`--limit`, `--all`, `--per-page`).
+    convenience init(
+        _ list: ListResource<Item>, plan: PagingPlan, github: any ResourceRepository, admission: any Admission<Item>
+    ) {
+        self.init(limit: plan.limit, list: list, perPage: plan.perPage, github: github, admission: admission)
+    }
+
     /// A page whose body was over this size gives its memory back to the system once it is let go
     /// (`FreedMemory`). GitHub's pages (about 130 KB) never do.
     static var givesBackAfterBytes: Int { 4 << 20 }

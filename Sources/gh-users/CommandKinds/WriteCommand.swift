@@ -153,4 +153,9 @@ extension AccountWriteCommand {
         options.logins = logins
         self.init(write: options)
     }
+
+    /// The writes this command's declaration and options say, through the `WriteCoordinator`.
+    func send(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        await WriteCoordinator(declaration: Self.declaration, options: write, context: context, github: github).run()
+    }
 }

@@ -17,7 +17,6 @@ struct WriteCoordinator {
     let options: WriteOptions
     let context: CommandContext
     let github: GitHubReader
-    let clock: WriteClock
 
     private var io: IOStreams { context.io }
 
@@ -59,7 +58,8 @@ struct WriteCoordinator {
         guard context.presenter.hasToken else {
             return TokenRequirement(command: declaration.name).refuse(context)
         }
-        return await send(WriteViewModel(declaration: declaration, logins: logins, github: github, clock: clock))
+        return await send(
+            WriteViewModel(declaration: declaration, logins: logins, github: github, clock: context.writeClock))
     }
 
     /// nil to go on; an outcome when the user said no, or could not be asked. As `gh` does, the question goes to

@@ -16,10 +16,7 @@ struct BlockCommand: AccountWriteCommand {
 
     /// `PUT /user/blocks/{username}` for each login, a second apart, once confirmed.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        await WriteCoordinator(
-            declaration: Self.declaration, options: write, context: context, github: github,
-            clock: context.writeClock
-        ).run()
+        await send(context, github)
     }
 }
 
@@ -36,10 +33,7 @@ struct UnblockCommand: AccountWriteCommand {
 
     /// `DELETE /user/blocks/{username}` for each login, a second apart.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        await WriteCoordinator(
-            declaration: Self.declaration, options: write, context: context, github: github,
-            clock: context.writeClock
-        ).run()
+        await send(context, github)
     }
 }
 
@@ -75,8 +69,7 @@ struct ListBlocksCommand: GitHubCommand, PagedOptions {
         }
         let plan = paging.plan
         let pages = PagedListViewModel(
-            limit: plan.limit, list: GitHubEndpoints.accounts(.blocks), perPage: plan.perPage, github: github,
-            admission: UnseenIDs<User>())
+            GitHubEndpoints.accounts(.blocks), plan: plan, github: github, admission: UnseenIDs<User>())
         let columns = context.render.readsColumns ? AccountColumns.summary : []
         return await ListStream(noun: "blocked accounts", columns: columns, command: context).run(pages)
     }

@@ -10,10 +10,7 @@ struct FollowCommand: AccountWriteCommand {
 
     /// `PUT /user/following/{username}` for each login, a second apart; follow never asks.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        await WriteCoordinator(
-            declaration: Self.declaration, options: write, context: context, github: github,
-            clock: context.writeClock
-        ).run()
+        await send(context, github)
     }
 }
 
@@ -34,9 +31,6 @@ struct UnfollowCommand: AccountWriteCommand {
 
     /// `DELETE /user/following/{username}` for each login, a second apart, once confirmed.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        await WriteCoordinator(
-            declaration: Self.declaration, options: write, context: context, github: github,
-            clock: context.writeClock
-        ).run()
+        await send(context, github)
     }
 }

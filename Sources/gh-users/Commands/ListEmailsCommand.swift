@@ -44,8 +44,7 @@ struct ListEmailsCommand: GitHubCommand, PagedOptions {
         }
         let plan = paging.plan
         let pages = PagedListViewModel(
-            limit: plan.limit, list: GitHubEndpoints.ownRecords(.emails), perPage: plan.perPage, github: github,
-            admission: UnseenIDs<Record>())
+            GitHubEndpoints.ownRecords(.emails), plan: plan, github: github, admission: UnseenIDs<Record>())
         let columns: [Column<Record>] =
             !context.render.readsColumns
             ? []

@@ -105,8 +105,8 @@ extension ListReposOptions: GitHubCommand {
     /// `GET /users/{username}/repos`, page by page; `--sources` or `--forks` filters here, on full pages.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         let pages = PagedListViewModel(
-            limit: plan.limit, list: GitHubEndpoints.repos(of: login, query: query), perPage: plan.perPage,
-            github: github, admission: ForkFilter(query.forks))
+            GitHubEndpoints.repos(of: login, query: query), plan: plan, github: github,
+            admission: ForkFilter(query.forks))
         let render = context.render
         let columns = render.readsColumns ? ListReposCommand.columns(render) : []
         return await ListStream(noun: "repositories", columns: columns, command: context).run(pages)

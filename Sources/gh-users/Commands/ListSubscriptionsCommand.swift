@@ -101,7 +101,7 @@ extension SubscriptionsOptions: GitHubCommand {
         let pages =
             login == nil
             ? PagedListViewModel(
-                limit: plan.limit, list: list, perPage: plan.perPage, github: github, admission: UnseenIDs<Record>())
+                list, plan: plan, github: github, admission: UnseenIDs<Record>())
             : PagedListViewModel(
                 limit: plan.limit, noting: ListSubscriptionsCommand.retired(list, github, plan),
                 admission: UnseenIDs<Record>())

@@ -180,52 +180,40 @@ enum FollowListCommand {
     }
 }
 
-/// `gh-users followers [LOGIN]`: the accounts that follow an account.
-struct FollowersCommand: GitHubCommand, PagedOptions {
-    var list: FollowListOptions
+/// `followers` or `following`: the same list of one relation, with the same options, parse and run.
+protocol FollowRelationCommand: GitHubCommand, PagedOptions {
+    static var relation: UserRelation { get }
+    var list: FollowListOptions { get set }
+    init(list: FollowListOptions)
+}
+
+extension FollowRelationCommand {
+    static var spec: CommandSpec { FollowListCommand.spec(relation) }
 
     var paging: PagingOptions {
         get { list.paging }
         set { list.paging = newValue }
     }
 
-    static let spec = FollowListCommand.spec(.followers)
-
-    init(list: FollowListOptions) {
-        self.list = list
-    }
-
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try FollowListCommand.parse(.followers, parsed, spec: spec)
+        self.init(list: try FollowListCommand.parse(Self.relation, parsed, spec: spec))
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        await FollowListCommand.run(.followers, list, context, github)
+        await FollowListCommand.run(Self.relation, list, context, github)
     }
 }
 
-/// `gh-users following [LOGIN]`: the accounts an account follows.
-struct FollowingCommand: GitHubCommand, PagedOptions {
+/// `gh-users followers [LOGIN]`: the accounts that follow an account.
+struct FollowersCommand: FollowRelationCommand {
+    static let relation = UserRelation.followers
     var list: FollowListOptions
+}
 
-    var paging: PagingOptions {
-        get { list.paging }
-        set { list.paging = newValue }
-    }
-
-    static let spec = FollowListCommand.spec(.following)
-
-    init(list: FollowListOptions) {
-        self.list = list
-    }
-
-    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try FollowListCommand.parse(.following, parsed, spec: spec)
-    }
-
-    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        await FollowListCommand.run(.following, list, context, github)
-    }
+/// `gh-users following [LOGIN]`: the accounts an account follows.
+struct FollowingCommand: FollowRelationCommand {
+    static let relation = UserRelation.following
+    var list: FollowListOptions
 }
 
 extension FollowListOptions: CheckedOptions {

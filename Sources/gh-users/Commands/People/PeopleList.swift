@@ -144,7 +144,7 @@ enum PeopleList {
         _ list: ListResource<Item>, _ plan: PagingPlan, _ github: GitHubReader
     ) -> PagedListViewModel<Item> {
         PagedListViewModel(
-            limit: plan.limit, list: list, perPage: plan.perPage, github: github, admission: UnseenIDs<Item>())
+            list, plan: plan, github: github, admission: UnseenIDs<Item>())
     }
 
     /// The stream of a list: its `columns`, or under `--full` the profiles' (`full`), each account expanded.

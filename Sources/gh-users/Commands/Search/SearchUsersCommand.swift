@@ -161,8 +161,7 @@ extension SearchUsersOptions: GitHubCommand {
                 admission: UnseenIDs<User>())
         } else {
             pages = PagedListViewModel(
-                limit: plan.limit, list: GitHubEndpoints.searchUsers(query), perPage: plan.perPage, github: github,
-                admission: UnseenIDs<User>())
+                GitHubEndpoints.searchUsers(query), plan: plan, github: github, admission: UnseenIDs<User>())
         }
         let full = profiles.full ? ProfileStage<SearchUsersOptions, User>.accounts(\.profiles) : nil
         let render = context.render
