@@ -3,9 +3,9 @@ import TestSupport
 import Testing
 
 /// The binary against real GitHub answers recorded by public projects (Tests/Recorded, NOTICE.md there): every
-/// recording is served by `ReplayServer` to the command that makes that request. JSON output must be token for
-/// token what GitHub sent; tables and CSV must render a row per account without a control character; errors must
-/// give the documented exit status with GitHub's message.
+/// recording is served by `RawTestServer(replaying:)` to the command that makes that request. JSON output must
+/// be token for token what GitHub sent; tables and CSV must render a row per account without a control
+/// character; errors must give the documented exit status with GitHub's message.
 struct ReplayEndToEndTests {
     /// What one recording asks of gh-users: the command that makes its requests and what its output must hold.
     struct Plan {
@@ -106,10 +106,10 @@ struct ReplayEndToEndTests {
 
     static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
 
-    private func run(_ name: String, _ extra: [String]) async throws -> (RunResult, ReplayServer) {
+    private func run(_ name: String, _ extra: [String]) async throws -> (RunResult, RawTestServer) {
         let cassette = try Recordings.load(name)
         let plan = Self.plan(cassette)
-        let server = try ReplayServer(cassette.exchanges)
+        let server = try RawTestServer(replaying: cassette.exchanges)
         defer { server.stop() }
         let result = try await BinaryRunner.run(
             plan.arguments + extra + ["--api-url", server.baseURL, "--retries", "0", "--no-cache"],

@@ -85,20 +85,23 @@ package final class LoopbackListener: @unchecked Sendable {
 }
 
 /// A loopback HTTP server of a few lines, for what the GitHub stand-in will not do: stream a body without
-/// end, send compressed bytes, redirect anywhere, answer a TLS ClientHello in plain HTTP. Each connection
-/// reads one request head and hands the socket to `respond`, which writes through `Connection` (which counts
-/// what the peer accepted).
+/// end, send compressed bytes, redirect anywhere, answer a TLS ClientHello in plain HTTP, replay real GitHub's
+/// recorded answers (`init(replaying:)`). Each connection reads one request head and hands the socket to
+/// `respond`, which writes through `Connection` (which counts what the peer accepted).
 package final class RawTestServer: @unchecked Sendable {
     package final class Connection {
         package let descriptor: Int32
         package let head: String
+        /// The server's own URL, for answers that name it (a replayed `Link`).
+        package let baseURL: String
         fileprivate(set) var written = 0
         /// The peer closed the connection: a write failed, or `awaitHangUp` saw it go.
         fileprivate(set) var hungUp = false
 
-        fileprivate init(descriptor: Int32, head: String) {
+        fileprivate init(descriptor: Int32, head: String, baseURL: String) {
             self.descriptor = descriptor
             self.head = head
+            self.baseURL = baseURL
         }
 
         /// false once the peer has gone away.
@@ -146,6 +149,8 @@ package final class RawTestServer: @unchecked Sendable {
     private var ended = 0
     private var hangUps = 0
     private var listener: LoopbackListener?
+    /// The recording a replaying server answers from; nil for one that answers through `respond`.
+    private let replay: RecordedReplay?
 
     package var port: UInt16 { listener?.port ?? 0 }
     package var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -155,15 +160,32 @@ package final class RawTestServer: @unchecked Sendable {
     package var written: Int { lock.withLock { bytesWritten } }
     /// Connections, of those that have ended, whose peer closed them first.
     package var hungUp: Int { lock.withLock { hangUps } }
+    /// For a replaying server: request targets that matched no recorded exchange (each was answered 404).
+    package var unmatchedRequests: [String] { replay?.unmatched ?? [] }
+    /// For a replaying server: request targets that were answered from the recording, in order.
+    package var servedRequests: [String] { replay?.served ?? [] }
 
     /// `readsHead: false` answers at once, for clients that never send an HTTP head (a TLS ClientHello).
-    package init(readsHead: Bool = true, respond: @escaping @Sendable (Connection) -> Void) throws {
+    package convenience init(readsHead: Bool = true, respond: @escaping @Sendable (Connection) -> Void) throws {
+        try self.init(readsHead: readsHead, replay: nil, respond: respond)
+    }
+
+    /// Serves recorded real GitHub exchanges (Tests/Recorded): see `RecordedReplay`.
+    package convenience init(replaying exchanges: [RecordedExchange]) throws {
+        let replay = RecordedReplay(exchanges)
+        try self.init(readsHead: true, replay: replay) { replay.answer($0) }
+    }
+
+    private init(
+        readsHead: Bool, replay: RecordedReplay?, respond: @escaping @Sendable (Connection) -> Void
+    ) throws {
+        self.replay = replay
         listener = try LoopbackListener { [self] client in
             defer { close(client) }
             lock.withLock { accepted += 1 }
             guard let head = readsHead ? LoopbackListener.readHead(client) : "" else { return }
             lock.withLock { heads.append(head) }
-            let connection = Connection(descriptor: client, head: head)
+            let connection = Connection(descriptor: client, head: head, baseURL: baseURL)
             respond(connection)
             lock.withLock {
                 bytesWritten += connection.written
@@ -182,5 +204,57 @@ package final class RawTestServer: @unchecked Sendable {
         for _ in 0..<(seconds * 50) where lock.withLock({ ended }) < count {
             try? await Task.sleep(for: .milliseconds(20))
         }
+    }
+}
+
+/// The answers of a replaying `RawTestServer`: each request gets the first exchange not yet served whose path
+/// (without its query) it asks for, with GitHub's status, headers and body bytes as recorded. Only what a live
+/// hop would change is changed: the body is framed with its own `Content-Length` on a closed connection, and
+/// `Link` and `Location` URLs name the server instead of api.github.com (a redirect GitHub sent on its own
+/// origin stays on the origin it was served from).
+final class RecordedReplay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: [RecordedExchange]
+    private var unmatchedTargets: [String] = []
+    private var servedTargets: [String] = []
+
+    init(_ exchanges: [RecordedExchange]) { waiting = exchanges }
+
+    var unmatched: [String] { lock.withLock { unmatchedTargets } }
+    var served: [String] { lock.withLock { servedTargets } }
+
+    func answer(_ connection: RawTestServer.Connection) {
+        let requestLine = connection.head.split(separator: "\r\n", maxSplits: 1).first ?? ""
+        let parts = requestLine.split(separator: " ")
+        let method = parts.first.map(String.init) ?? ""
+        let target = parts.count > 1 ? String(parts[1]) : ""
+        let route = RecordedExchange.route(of: target)
+        let exchange: RecordedExchange? = lock.withLock {
+            guard let index = waiting.firstIndex(where: { $0.requestMethod == method && $0.route == route }) else {
+                unmatchedTargets.append("\(method) \(target)")
+                return nil
+            }
+            servedTargets.append("\(method) \(target)")
+            return waiting.remove(at: index)
+        }
+        guard let exchange else {
+            connection.write(
+                "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 31\r\n"
+                    + "Connection: close\r\n\r\n{\"message\":\"not in recording\"}")
+            return
+        }
+        let body = exchange.status == 204 || exchange.status == 304 ? [] : exchange.wireBody
+        // Clients read the code, never the reason phrase, which the recordings do not all keep.
+        var head = "HTTP/1.1 \(exchange.status) Recorded\r\n"
+        for pair in exchange.headers where pair.count == 2 {
+            let name = pair[0]
+            guard !["transfer-encoding", "content-length", "connection"].contains(name.lowercased()) else { continue }
+            let value =
+                ["link", "location"].contains(name.lowercased())
+                ? pair[1].replacingOccurrences(of: "https://api.github.com", with: connection.baseURL) : pair[1]
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        connection.write(Array(head.utf8) + body)
     }
 }
