@@ -81,22 +81,42 @@ struct StandInRouteRequest {
             403, message: StandInErrorBody.missingPermissionMessage, documentationURL: documentation)
     }
 
-    /// A list the handler holds whole (the token's own blocks, its addresses), paged as GitHub pages: the page the
-    /// query asks for as a JSON array, with `Link` URLs under `path`.
-    func pagedList<Item>(
-        _ items: [Item], path: String, bytesPerItem: Int, write: (Item, inout JSONByteWriter) -> Void
+    /// The page the query asks for of a list of `count` records, as a JSON array of what `record` writes for each
+    /// position, with GitHub's `Link` header (URLs under `linkPath`, the request's own path by default). Past `cap`
+    /// nothing is listed: a page that starts there is GitHub's 422, and `Link` never points past the page that
+    /// holds the cap's last record. Records are written for the page alone, so a list of 45,000 costs a page.
+    func paged(
+        count: Int, cap: Int? = nil, linkPath: String? = nil, record: (Int, inout JSONByteWriter) -> Void
     ) -> StandInHTTPResponse {
         let paging = StandInPageRequest(query: query)
-        var writer = JSONByteWriter(reservingCapacity: 2 + items.count * bytesPerItem)
+        if let cap, paging.startsPast(cap) {
+            return StandInErrorBody.response(
+                422, message: StandInRecordedHandler.paginationLimitMessage,
+                documentationURL: "https://docs.github.com/v3/#pagination")
+        }
+        let listed = min(count, cap ?? count)
+        let range = paging.range(inCount: listed)
+        var writer = JSONByteWriter(reservingCapacity: 2 + range.count * 1_200)
         writer.raw("[")
-        for (position, item) in items[paging.range(inCount: items.count)].enumerated() {
-            writer.raw(position == 0 ? "" : ",")
-            write(item, &writer)
+        for position in range {
+            writer.raw(position == range.lowerBound ? "" : ",")
+            record(position, &writer)
         }
         writer.raw("]")
         var response = StandInHTTPResponse(status: 200, body: writer.bytes)
-        setPageLink(on: &response, paging: paging, path: path, lastPage: paging.pageCount(forCount: items.count))
+        setPageLink(
+            on: &response, paging: paging, path: linkPath ?? path, lastPage: paging.pageCount(forCount: listed))
         return response
+    }
+
+    /// `paged` over records already written.
+    func pagedRecords(_ records: [[UInt8]], cap: Int? = nil, linkPath: String? = nil) -> StandInHTTPResponse {
+        paged(count: records.count, cap: cap, linkPath: linkPath) { $1.bytes += records[$0] }
+    }
+
+    /// `paged` over accounts, each as GitHub's simple user.
+    func pagedUsers(_ users: [StandInUser], linkPath: String? = nil) -> StandInHTTPResponse {
+        paged(count: users.count, linkPath: linkPath) { users[$0].writeSimpleUser(into: &$1) }
     }
 
     /// Sets GitHub's page-based `Link` header, when the list has more than one page, with URLs under `path`.

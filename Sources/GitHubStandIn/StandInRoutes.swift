@@ -52,8 +52,9 @@ extension StandInRouteTable {
             StandInRoute(
                 .delete, ["/orgs/{org}/members/{username}"], handler: StandInMembershipWriteHandler(operation: .remove)),
             // Since July 2026 for a repository's admins only; REST's stargazers stop at 40,000.
-            StandInRoute(.stargazers, handler: StandInStargazersHandler()),
+            StandInRoute(.stargazers, handler: StandInWorldListHandler(list: .stargazers)),
             StandInRoute(.watchers, handler: StandInWorldListHandler(list: .watchers)),
+            StandInRoute(.forks, handler: StandInWorldListHandler(list: .forks)),
             StandInRoute(.repository, handler: StandInWorldListHandler(list: .repository)),
             // Retired in July 2026: 204 for everyone. The token's own list is still served.
             StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
@@ -64,6 +65,7 @@ extension StandInRouteTable {
             (.teamGrant, "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}"),
             (.collaborator, "/repos/{owner}/{repo}/collaborators/{username}"),
         ]
+        let accept = StandInWorldWriteHandler(operation: .acceptInvitation, add: true)
         let behaviour =
             handled
             + worldWrites.flatMap { operation, path in
@@ -71,7 +73,7 @@ extension StandInRouteTable {
                     StandInRoute(
                         add ? .put : .delete, [path], handler: StandInWorldWriteHandler(operation: operation, add: add))
                 }
-            }
+            } + [StandInRoute(.patch, ["/user/repository_invitations/{invitation_id:int}"], handler: accept)]
         // `.user` answers `/user/{account_id}` too, as its account-scoped second pattern.
         let answered = Set(behaviour.compactMap(\.operationID) + [Endpoint.userByID.operationID])
         return StandInRouteTable(

@@ -29,18 +29,27 @@ enum StandInTeamMembers {
         for (index, (role, user)) in members.enumerated() {
             writer.raw(index == 0 ? "{\"role\":" : ",{\"role\":")
             writer.string(role.uppercased())
-            writer.raw(",\"node\":{\"databaseId\":")
-            writer.integer(user.id)
-            for (key, text) in [
-                ("id", user.nodeID), ("login", user.login), ("url", user.htmlURL), ("avatarUrl", user.avatarURL),
-            ] {
-                writer.unescaped(",\"\(key)\":")
-                writer.string(text)
-            }
-            writer.raw(",\"isSiteAdmin\":")
-            writer.boolean(user.siteAdmin)
-            writer.raw("}}")
+            writer.raw(",\"node\":")
+            user.writeGraphQLNode(["id", "login", "url", "avatarUrl"], into: &writer)
+            writer.raw("}")
         }
         writer.raw("],\"pageInfo\":{\"hasNextPage\":false,\"endCursor\":null}}}}")
+    }
+}
+
+extension StandInUser {
+    /// A `User` node as gh-users's GraphQL documents ask it: `databaseId`, then `fields` (of `id`, `login`, `url`
+    /// and `avatarUrl`) in the document's order, then `isSiteAdmin`.
+    func writeGraphQLNode(_ fields: [String], into writer: inout JSONByteWriter) {
+        let values = ["id": nodeID, "login": login, "url": htmlURL, "avatarUrl": avatarURL]
+        writer.raw("{\"databaseId\":")
+        writer.integer(id)
+        for key in fields {
+            writer.unescaped(",\"\(key)\":")
+            writer.string(values[key] ?? "")
+        }
+        writer.raw(",\"isSiteAdmin\":")
+        writer.boolean(siteAdmin)
+        writer.raw("}")
     }
 }

@@ -85,13 +85,28 @@ package struct StandInWorld: Decodable, Sendable {
         package var contributions: Int
     }
 
+    /// An invitation to collaborate on a repository, waiting for the invitee: no access until they accept it.
+    package struct Invitation: Sendable, Equatable {
+        package var id: Int
+        package var login: String
+        package var permission: String
+        /// Unix seconds.
+        package var createdAt: Int
+    }
+
     package struct Repository: Decodable, Sendable {
         package var fullName: String
         /// Direct grants: login to permission.
         package var collaborators: [String: String]
+        /// Pending invitations to become a direct collaborator (none in the file: writes make them).
+        package var invitations: [Invitation] = []
         /// Nil when the population stars it (`"stargazers": "population"`): every User account, in ordinal order,
         /// the k-th an hour after the (k-1)-th, which gives a repository past REST's 40,000 cap.
         package var stars: [Star]?
+        /// For a repository the population stars: the (lowercased) logins that took their star back, and the
+        /// stars given since, oldest first. The population itself is never stored.
+        package var unstarred: Set<String> = []
+        package var laterStars: [Star] = []
         package var watchers: [String]
         package var forks: [String]
         package var contributors: [Contributor]
@@ -114,12 +129,35 @@ package struct StandInWorld: Decodable, Sendable {
         }
 
         package var owner: String { String(fullName.prefix { $0 != "/" }) }
+
+        package var name: String { String(fullName.drop { $0 != "/" }.dropFirst()) }
+
+        /// `user` stars the repository at `now` (Unix seconds), or takes their star back; a second star, or taking
+        /// back one never given, changes nothing, as GitHub's `PUT` and `DELETE /user/starred/…` do.
+        package mutating func setStar(by user: StandInUser, _ starring: Bool, now: Int) {
+            let login = user.login.lowercased()
+            let given = { (stars: [Star]) in stars.contains { $0.user.lowercased() == login } }
+            let starred =
+                stars.map(given) ?? (given(laterStars) || (user.type == "User" && !unstarred.contains(login)))
+            guard starred != starring else { return }
+            let star = Star(starredAt: UTCTimestamp.iso8601(now), user: user.login)
+            if let listed = stars {
+                stars = starring ? listed + [star] : listed.filter { $0.user.lowercased() != login }
+            } else if starring {
+                laterStars.append(star)
+            } else {
+                laterStars.removeAll { $0.user.lowercased() == login }
+                if user.type == "User" { unstarred.insert(login) }
+            }
+        }
     }
 
     package var organizations: [Organization]
     package var repositories: [Repository]
     /// Each organization's pending invitations, as GitHub's records (the bytes of the world file).
     var invitations: [String: [[UInt8]]] = [:]
+    /// How many repository invitations writes have made: the next one's id is one more.
+    package var repositoryInvitationsMade = 0
 
     enum CodingKeys: String, CodingKey {
         case organizations, repositories
@@ -158,6 +196,10 @@ package struct StandInWorld: Decodable, Sendable {
         let fullName = (owner + "/" + name).lowercased()
         return repositories.first { $0.fullName.lowercased() == fullName }
     }
+
+    /// The id of the repository at `index`: the documented example's (octocat/Hello-World's) for the first, and a
+    /// thousand apart, so that its forks (`forks[k]` is one more than the k-th) have their own.
+    static func repositoryID(_ index: Int) -> Int { 1_296_269 + 1_000 * index }
 
     package func organizationIndex(_ login: String) -> Int? {
         organizations.firstIndex { $0.login.lowercased() == login.lowercased() }

@@ -133,6 +133,14 @@ private func keys(_ record: [UInt8]) throws -> [String] {
             #expect(try keys(first) == documentedKeys("repos-list-contributors"))
             let anonymous = try get(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
             #expect(anonymous.count == 3 && anonymous.last?["type"] as? String == "Anonymous")
+            // Forks are the world's, as many as `forks_count` says, each GitHub's fork record under its owner.
+            let forks = try get(server, "/repos/octocat/Hello-World/forks", as: nil).jsonArray()
+            let hello = try get(server, "/repos/octocat/Hello-World", as: nil).jsonObject()
+            #expect(
+                forks.compactMap { $0["full_name"] as? String } == [
+                    "kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World",
+                ])
+            #expect(forks.count == hello["forks_count"] as? Int)
 
             let team = "/orgs/github/teams/justice-league/members"
             #expect(
@@ -190,6 +198,15 @@ private func keys(_ record: [UInt8]) throws -> [String] {
             #expect(try check(hello) == before + 1)
             #expect(try send(server, "DELETE", "/user/starred/octocat/Hello-World", as: "kitsune-fox").status == 204)
             #expect(try check(hello) == before)
+            // The population's stars change too: one taken back, then given again, now (the newest).
+            let spoon = try #require(server.world.current.repository("octocat", "Spoon-Knife"))
+            let everyone = try check(spoon)
+            #expect(try send(server, "DELETE", "/user/starred/octocat/Spoon-Knife", as: "kitsune-fox").status == 204)
+            #expect(try check(spoon) == everyone - 1)
+            #expect(try send(server, "PUT", "/user/starred/octocat/Spoon-Knife", as: "kitsune-fox").status == 204)
+            #expect(try check(spoon) == everyone)
+            let last = "/repos/octocat/Spoon-Knife/stargazers?per_page=1&page=\(everyone)"
+            #expect(try logins(get(server, last, as: "octocat")) == ["kitsune-fox"])
         }
     }
 
@@ -206,14 +223,26 @@ private func keys(_ record: [UInt8]) throws -> [String] {
             #expect(try send(server, "DELETE", grant, as: "octocat").status == 204)
             #expect(server.world.current.permission(of: "Yamada-Taro", on: linguist) == 0)
 
+            // A newcomer is invited (GitHub's 201 with the invitation) and has access once they accept it; a
+            // collaborator's permission changes at once (204).
             let direct = "/repos/github/docs/collaborators/Tidy-Falcon-33"
             #expect(try send(server, "PUT", direct, as: "kitsune-fox", body: #"{"permission":"pull"}"#).status == 403)
-            #expect(try send(server, "PUT", direct, as: "octocat", body: #"{"permission":"pull"}"#).status == 204)
+            let invited = try send(server, "PUT", direct, as: "octocat", body: #"{"permission":"pull"}"#)
+            let invitation = try invited.jsonObject()
+            #expect(invited.status == 201 && invitation["permissions"] as? String == "read")
+            #expect((invitation["invitee"] as? [String: Any])?["login"] as? String == "Tidy-Falcon-33")
+            #expect((invitation["repository"] as? [String: Any])?["full_name"] as? String == "github/docs")
+            #expect(try logins(get(server, outside, as: "octocat")) == ["livelyfalcon26"])
+            let accept = "/user/repository_invitations/\(try #require(invitation["id"] as? Int))"
+            #expect(try send(server, "PATCH", accept, as: "kitsune-fox").status == 404)
+            #expect(try send(server, "PATCH", accept, as: "Tidy-Falcon-33").status == 204)
+            #expect(try send(server, "PUT", direct, as: "octocat", body: #"{"permission":"push"}"#).status == 204)
             #expect(try logins(get(server, outside, as: "octocat")) == ["Tidy-Falcon-33", "livelyfalcon26"])
             let join = "/orgs/github/memberships/livelyfalcon26"
             #expect(try send(server, "PUT", join, as: "octocat", body: #"{"role":"member"}"#).status == 200)
-            let accept = "/user/memberships/orgs/github"
-            #expect(try send(server, "PATCH", accept, as: "livelyfalcon26", body: #"{"state":"active"}"#).status == 200)
+            let joining = "/user/memberships/orgs/github"
+            #expect(
+                try send(server, "PATCH", joining, as: "livelyfalcon26", body: #"{"state":"active"}"#).status == 200)
             #expect(try logins(get(server, outside, as: "octocat")) == ["Tidy-Falcon-33"])
             #expect(try send(server, "DELETE", direct, as: "octocat").status == 204)
             #expect(try logins(get(server, outside, as: "octocat")).isEmpty)

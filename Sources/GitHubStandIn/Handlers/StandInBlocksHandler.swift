@@ -39,9 +39,7 @@ struct StandInBlocksHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         request.asSignedIn(withOneOf: ["user"]) { signedIn in
             guard operation != .list else {
-                return request.pagedList(blocks.blocked(by: signedIn), path: "/user/blocks", bytesPerItem: 1_000) {
-                    $0.writeSimpleUser(into: &$1)
-                }
+                return request.pagedUsers(blocks.blocked(by: signedIn), linkPath: "/user/blocks")
             }
             guard let login = request.parameters["username"], let other = request.population.user(login: login)
             else {

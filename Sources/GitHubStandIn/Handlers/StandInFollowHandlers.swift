@@ -9,9 +9,7 @@ struct StandInFollowHandler: StandInHandler {
             let name = relation == .followers ? "followers" : "following"
             let members = request.followGraph.members(relation, of: user)
             // GitHub's own Link URLs: `/user/{id}/followers` for a named account, `/user/followers` for the token's.
-            return request.pagedList(
-                members, path: signedIn ? "/user/\(name)" : "/user/\(user.id)/\(name)", bytesPerItem: 1_000
-            ) { $0.writeSimpleUser(into: &$1) }
+            return request.pagedUsers(members, linkPath: signedIn ? "/user/\(name)" : "/user/\(user.id)/\(name)")
         }
     }
 }

@@ -92,17 +92,19 @@ struct StandInMembershipWriteHandler: StandInHandler {
 
 /// The writes GitHub makes from its web UI and documents for its API, which `Scripts/try --world` sends, each
 /// answered 204 once the world changed:
-/// - `PUT`/`DELETE /user/starred/{owner}/{repo}`: the token's account stars or unstars a repository, now;
+/// - `PUT`/`DELETE /user/starred/{owner}/{repo}`: the token's account stars or unstars a repository, now (also one
+///   the population stars);
 /// - `PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}` `{"permission": …}` and `DELETE`, by an owner of the
 ///   organization: a team's grant on a repository;
 /// - `PUT /repos/{owner}/{repo}/collaborators/{username}` `{"permission": …}` and `DELETE`, by an admin of the
-///   repository: a direct grant. GitHub invites a new collaborator first (201 with the invitation); the stand-in
-///   grants at once, as though the invitation were accepted.
+///   repository: a direct grant. As on GitHub, a collaborator's permission changes at once (204), while anyone
+///   else is invited (201 with GitHub's repository invitation) and has no access until they accept it with
+///   `PATCH /user/repository_invitations/{invitation_id}` (204; 404 for an invitation that is not theirs).
 /// An unknown organization, team, repository or account is 404; someone without the right 403; a permission GitHub
 /// does not know 422.
 struct StandInWorldWriteHandler: StandInHandler {
     enum Operation: Sendable {
-        case star, teamGrant, collaborator
+        case star, teamGrant, collaborator, acceptInvitation
     }
 
     let operation: Operation
@@ -114,21 +116,25 @@ struct StandInWorldWriteHandler: StandInHandler {
             let forbidden = StandInErrorBody.response(
                 403, message: "Must have admin rights to Repository.", documentationURL: request.documentation)
             let permission = JSONText.text(of: "permission", in: request.body)
-            guard !add || operation == .star || StandInWorld.level(permission) != nil else {
+            guard !add || [.star, .acceptInvitation].contains(operation) || StandInWorld.level(permission) != nil
+            else {
                 return StandInErrorBody.response(
                     422, message: "Validation Failed", documentationURL: request.documentation)
             }
             return request.context.world.edit { world -> StandInHTTPResponse in
+                if operation == .acceptInvitation {
+                    return world.accept(request.parameters["invitation_id"].flatMap { Int($0) }, by: signedIn.login)
+                        ? StandInHTTPResponse(status: 204) : notFound
+                }
                 guard let owner = request.parameters["owner"], let name = request.parameters["repo"],
                     let repository = world.repository(owner, name),
                     let index = world.repositoryIndex(owner + "/" + name)
                 else { return notFound }
                 switch operation {
                 case .star:
-                    guard var stars = repository.stars else { return StandInHTTPResponse(status: 204) }
-                    stars.removeAll { $0.user.lowercased() == signedIn.login.lowercased() }
-                    if add { stars.append(.init(starredAt: UTCTimestamp.iso8601(request.now), user: signedIn.login)) }
-                    world.repositories[index].stars = stars
+                    world.repositories[index].setStar(by: signedIn, add, now: request.now)
+                case .acceptInvitation:
+                    break
                 case .teamGrant:
                     guard let org = request.parameters["org"], let orgIndex = world.organizationIndex(org),
                         let slug = request.parameters["team_slug"],
@@ -144,13 +150,88 @@ struct StandInWorldWriteHandler: StandInHandler {
                     guard let login = request.parameters["username"], let user = request.population.user(login: login)
                     else { return notFound }
                     guard world.permission(of: signedIn.login, on: repository) == 4 else { return forbidden }
-                    world.repositories[index].collaborators = repository.collaborators.filter {
-                        $0.key.lowercased() != user.login.lowercased()
-                    }
-                    if add { world.repositories[index].collaborators[user.login] = permission }
+                    let direct = repository.collaborators.keys.first { $0.lowercased() == user.login.lowercased() }
+                    world.repositories[index].invitations.removeAll { $0.login == user.login }
+                    if let direct { world.repositories[index].collaborators[direct] = add ? permission : nil }
+                    guard add, direct == nil else { break }
+                    world.repositoryInvitationsMade += 1
+                    let invitation = StandInWorld.Invitation(
+                        id: world.repositoryInvitationsMade, login: user.login, permission: permission,
+                        createdAt: request.now)
+                    world.repositories[index].invitations.append(invitation)
+                    let record = request.invitationRecord(
+                        invitation, repository, id: StandInWorld.repositoryID(index), by: signedIn)
+                    return StandInHTTPResponse(status: 201, body: record)
                 }
                 return StandInHTTPResponse(status: 204)
             }
         }
+    }
+}
+
+extension StandInWorld {
+    /// `login` accepts the repository invitation `id`: its permission becomes their direct grant. False for an
+    /// invitation that does not exist or is someone else's.
+    mutating func accept(_ id: Int?, by login: String) -> Bool {
+        for index in repositories.indices {
+            guard
+                let invitation = repositories[index].invitations.first(where: {
+                    $0.id == id && $0.login.lowercased() == login.lowercased()
+                })
+            else { continue }
+            repositories[index].invitations.removeAll { $0.id == id }
+            repositories[index].collaborators[invitation.login] = invitation.permission
+            return true
+        }
+        return false
+    }
+}
+
+extension StandInRouteRequest {
+    /// GitHub's documented fork record (`Bodies/repos-list-forks.json`, octocat/Hello-World) made `fullName`'s:
+    /// its names and URLs say `fullName`, its `owner` is the owner's simple user, its ids are `id`'s.
+    func repositoryRecord(_ fullName: String, id: Int) -> [UInt8] {
+        let body = StandInRecordedHandler.body(named: "repos-list-forks") ?? []
+        let first = (try? JSONText.arrayElements(body))?.first.map { Array(body[$0]) } ?? []
+        var values: [String: any Sendable] = [
+            "id": id, "node_id": Data("010:Repository\(id)".utf8).base64EncodedString(),
+            "name": String(fullName.drop { $0 != "/" }.dropFirst()), "full_name": fullName,
+        ]
+        if let owner = population.user(login: String(fullName.prefix { $0 != "/" })) {
+            var writer = JSONByteWriter(reservingCapacity: 1_200)
+            owner.writeSimpleUser(into: &writer)
+            values["owner"] = writer.bytes
+        }
+        let renamed = String(decoding: first, as: UTF8.self).replacing("octocat/Hello-World", with: fullName)
+        return replacing(values, in: Array(renamed.utf8))
+    }
+
+    /// GitHub's repository invitation (`repository-invitation`): who was invited to which repository, by whom,
+    /// with what permission (`read`, `triage`, `write`, `maintain` or `admin`), and when.
+    func invitationRecord(
+        _ invitation: StandInWorld.Invitation, _ repository: StandInWorld.Repository, id: Int,
+        by inviter: StandInUser
+    ) -> [UInt8] {
+        var writer = JSONByteWriter(reservingCapacity: 8_000)
+        writer.raw("{\"id\":")
+        writer.integer(invitation.id)
+        writer.raw(",\"repository\":")
+        writer.bytes += repositoryRecord(repository.fullName, id: id)
+        for (key, user) in [("invitee", population.user(login: invitation.login)), ("inviter", inviter)] {
+            writer.unescaped(",\"\(key)\":")
+            if let user { user.writeSimpleUser(into: &writer) } else { writer.null() }
+        }
+        writer.raw(",\"permissions\":")
+        writer.string(StandInWorld.level(invitation.permission).map(StandInWorld.roleName) ?? invitation.permission)
+        writer.raw(",\"created_at\":")
+        writer.string(UTCTimestamp.iso8601(invitation.createdAt))
+        writer.raw(",\"url\":")
+        writer.string("https://api.github.com/user/repository_invitations/\(invitation.id)")
+        writer.raw(",\"html_url\":")
+        writer.string("https://github.com/\(repository.fullName)/invitations")
+        writer.raw(",\"node_id\":")
+        writer.string(Data("020:RepositoryInvitation\(invitation.id)".utf8).base64EncodedString())
+        writer.raw("}")
+        return writer.bytes
     }
 }

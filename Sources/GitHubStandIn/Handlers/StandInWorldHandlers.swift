@@ -13,7 +13,8 @@ import JSONBytes
 struct StandInWorldListHandler: StandInHandler {
     enum List: Sendable {
         case members, publicMembers, outsideCollaborators, invitations, teamMembers
-        case collaborators, contributors, assignees, watchers, starCount, starHistory, repository, organization
+        case collaborators, contributors, assignees, stargazers, watchers, forks, starCount, starHistory, repository
+        case organization
     }
 
     let list: List
@@ -84,17 +85,33 @@ struct StandInWorldListHandler: StandInHandler {
     ) -> StandInHTTPResponse? {
         let access = caller.flatMap { world.permission(of: $0, on: repository) }
         let stargazers = StandInStargazers.list(of: repository, in: request.population)
+        let forks = repository.forks.compactMap(request.population.user(login:))
         switch list {
         case .repository:
             let counts = [
                 "stargazers_count": stargazers.count, "watchers_count": stargazers.count,
-                "subscribers_count": repository.watchers.count, "forks_count": repository.forks.count,
+                "subscribers_count": repository.watchers.count, "forks_count": forks.count,
             ]
             return StandInHTTPResponse(status: 200, body: request.replacing(counts, in: "repos-get"))
         case .starCount:
             return StandInHTTPResponse(status: 200, body: Array("{\"count\":\(stargazers.count)}".utf8))
         case .starHistory:
             return request.pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap)
+        case .stargazers:
+            // REST's cap answers GitHub's recorded 422 (see `StandInStargazers`).
+            guard access != nil else { return nil }
+            guard !StandInPageRequest(query: request.query).startsPast(StandInStargazers.restCap) else {
+                return StandInHTTPResponse(status: 422, body: StandInStargazers.paginationLimited)
+            }
+            let star = StandInRecordedHandler(.stargazers)?.asksForMediaType(request.header("Accept")) ?? false
+            return request.paged(count: stargazers.count, cap: StandInStargazers.restCap) { position, writer in
+                StandInStargazers.write(stargazers, at: position, star: star, into: &writer)
+            }
+        case .forks:
+            // Each fork is GitHub's documented fork record, under its owner's name, with an id of its own.
+            let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
+            return request.pagedRecords(
+                forks.enumerated().map { request.repositoryRecord($1.login + "/" + repository.name, id: id + $0 + 1) })
         case .watchers:
             guard access != nil else { return nil }
             return request.peopleList(repository.watchers)
@@ -172,45 +189,33 @@ extension StandInRouteRequest {
     func peopleList(
         _ logins: [String], extra: (String, inout JSONByteWriter) -> Void = { _, _ in }
     ) -> StandInHTTPResponse {
-        let records = logins.compactMap { login -> [UInt8]? in
-            guard let user = population.user(login: login) else { return nil }
-            var writer = JSONByteWriter(reservingCapacity: 1_200)
-            user.writeSimpleUserFields(into: &writer)
-            extra(login, &writer)
+        let users = logins.compactMap(population.user(login:))
+        return paged(count: users.count) { position, writer in
+            users[position].writeSimpleUserFields(into: &writer)
+            extra(users[position].login, &writer)
             writer.raw("}")
-            return writer.bytes
         }
-        return pagedRecords(records)
     }
 
-    /// The page the query asks for of `records`, with GitHub's `Link` header (URLs under `linkPath`, the request's
-    /// own path by default); a page past `cap` is GitHub's 422.
-    func pagedRecords(_ records: [[UInt8]], cap: Int? = nil, linkPath: String? = nil) -> StandInHTTPResponse {
-        let paging = StandInPageRequest(query: query)
-        var count = records.count
-        if let cap {
-            guard !paging.startsPast(cap) else {
-                return StandInErrorBody.response(
-                    422, message: StandInRecordedHandler.paginationLimitMessage,
-                    documentationURL: "https://docs.github.com/v3/#pagination")
-            }
-            count = min(count, cap)
-        }
-        let page = records[paging.range(inCount: count)]
-        var response = StandInHTTPResponse(status: 200, body: Array("[".utf8) + page.joined(separator: [44]) + [93])
-        setPageLink(
-            on: &response, paging: paging, path: linkPath ?? path, lastPage: paging.pageCount(forCount: count))
-        return response
-    }
-
-    /// A documented body with some of its top-level members' values replaced: integers as numbers, text as strings.
+    /// A documented body with some of its top-level members' values replaced: integers as numbers, text as strings,
+    /// bytes as the JSON they hold.
     func replacing(_ values: [String: any Sendable], in bodyName: String) -> [UInt8] {
-        var body = StandInRecordedHandler.body(named: bodyName) ?? []
+        replacing(values, in: StandInRecordedHandler.body(named: bodyName) ?? [])
+    }
+
+    func replacing(_ values: [String: any Sendable], in body: [UInt8]) -> [UInt8] {
+        var body = body
         let members = (try? JSONText.objectMembers(body)) ?? [:]
         for (key, range) in members.sorted(by: { $0.value.lowerBound > $1.value.lowerBound }) {
             guard let value = values[key] else { continue }
             var writer = JSONByteWriter(reservingCapacity: 64)
-            if let number = value as? Int { writer.integer(number) } else { writer.string("\(value)") }
+            if let number = value as? Int {
+                writer.integer(number)
+            } else if let json = value as? [UInt8] {
+                writer.bytes += json
+            } else {
+                writer.string("\(value)")
+            }
             body.replaceSubrange(range, with: writer.bytes)
         }
         return body

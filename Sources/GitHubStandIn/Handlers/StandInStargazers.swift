@@ -8,11 +8,15 @@ import JSONBytes
 /// GraphQL), `stargazers_count`, the star count and the star history, so they always agree.
 struct StandInStargazerList {
     private let listed: [(user: StandInUser, at: Int)]?
+    /// For the population's stars: where those who took theirs back sit in `userPositions`, ascending; and the
+    /// stars given since, after every one of the population's.
+    private let withdrawn: [Int]
+    private let later: [(user: StandInUser, at: Int)]
     private let population: StandInPopulation
 
-    init(_ stars: [StandInWorld.Star]?, in population: StandInPopulation) {
+    init(_ repository: StandInWorld.Repository, in population: StandInPopulation) {
         self.population = population
-        listed = stars.map { stars in
+        func resolved(_ stars: [StandInWorld.Star]) -> [(user: StandInUser, at: Int)] {
             stars.compactMap { star in
                 guard let user = population.user(login: star.user),
                     let at = UTCTimestamp.epochSeconds(iso8601: star.starredAt)
@@ -20,16 +24,35 @@ struct StandInStargazerList {
                 return (user, at)
             }.sorted { $0.at < $1.at }
         }
+        listed = repository.stars.map(resolved)
+        later = resolved(repository.laterStars)
+        withdrawn = repository.unstarred.compactMap { login in
+            population.user(login: login).flatMap { user in population.userPositions.firstIndex(of: user.ordinal - 1) }
+        }.sorted()
     }
 
-    var count: Int { listed?.count ?? population.userPositions.count }
+    /// How many of the population's stars are still given.
+    private var kept: Int { population.userPositions.count - withdrawn.count }
+
+    var count: Int { listed?.count ?? kept + later.count }
+
+    /// Where the population's `position`-th kept star sits in `userPositions`, past the withdrawn ones.
+    private func populationIndex(_ position: Int) -> Int {
+        var index = position
+        for gone in withdrawn where gone <= index { index += 1 }
+        return index
+    }
 
     func user(at position: Int) -> StandInUser {
-        listed?[position].user ?? population.users[population.userPositions[position]]
+        if let listed { return listed[position].user }
+        guard position < kept else { return later[position - kept].user }
+        return population.users[population.userPositions[populationIndex(position)]]
     }
 
     func starredAt(_ position: Int) -> Int {
-        listed?[position].at ?? StandInStargazers.firstStar + 3_600 * (position + 1)
+        if let listed { return listed[position].at }
+        guard position < kept else { return later[position - kept].at }
+        return StandInStargazers.firstStar + 3_600 * (populationIndex(position) + 1)
     }
 
     /// GitHub's star history: `{"week", "total", "days"}` for each week (from Sunday, UTC) with a star, newest first.
@@ -67,9 +90,11 @@ enum StandInStargazers {
     /// 2015-01-01T00:00:00Z.
     static let firstStar = 1_420_070_400
     static let restCap = Endpoint.stargazers.itemCap ?? 40_000
+    /// The 422 GitHub gives for a page past the cap, as recorded.
+    static let paginationLimited = StandInRecordedHandler.body(named: "error-422-pagination-limited") ?? []
 
     static func list(of repository: StandInWorld.Repository, in population: StandInPopulation) -> StandInStargazerList {
-        StandInStargazerList(repository.stars, in: population)
+        StandInStargazerList(repository, in: population)
     }
 
     /// The repository, when it exists and the caller has a grant on it.
@@ -89,39 +114,6 @@ enum StandInStargazers {
         writer.raw(",\"user\":")
         list.user(at: position).writeSimpleUser(into: &writer)
         writer.raw("}")
-    }
-}
-
-/// `GET /repos/{owner}/{repo}/stargazers` (see `StandInStargazers`).
-struct StandInStargazersHandler: StandInHandler {
-    let endpoint = Endpoint.stargazers
-    static let paginationLimited = StandInRecordedHandler.body(named: "error-422-pagination-limited") ?? []
-
-    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard
-            let repository = StandInStargazers.listable(
-                owner: request.parameters["owner"], name: request.parameters["repo"], request)
-        else {
-            return StandInErrorBody.notFound(documentationURL: request.documentation)
-        }
-        let paging = StandInPageRequest(query: request.query)
-        guard !paging.startsPast(StandInStargazers.restCap) else {
-            return StandInHTTPResponse(status: 422, body: Self.paginationLimited)
-        }
-        let stargazers = StandInStargazers.list(of: repository, in: request.population)
-        let count = min(stargazers.count, StandInStargazers.restCap)
-        let star = StandInRecordedHandler(endpoint)?.asksForMediaType(request.header("Accept")) ?? false
-        var writer = JSONByteWriter(reservingCapacity: 2 + paging.perPage * 1_300)
-        writer.raw("[")
-        for (index, position) in paging.range(inCount: count).enumerated() {
-            writer.raw(index == 0 ? "" : ",")
-            StandInStargazers.write(stargazers, at: position, star: star, into: &writer)
-        }
-        writer.raw("]")
-        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
-        request.setPageLink(
-            on: &response, paging: paging, path: request.path, lastPage: paging.pageCount(forCount: count))
-        return response
     }
 }
 
@@ -196,17 +188,9 @@ extension StandInStargazers {
             }
             writer.raw("\"starredAt\":")
             writer.string(UTCTimestamp.iso8601(stargazers?.starredAt(position) ?? 0))
-            writer.raw(",\"node\":{\"databaseId\":")
-            writer.integer(user.id)
-            for (key, value) in [
-                ("id", user.nodeID), ("login", user.login), ("avatarUrl", user.avatarURL), ("url", user.htmlURL),
-            ] {
-                writer.unescaped(",\"\(key)\":")
-                writer.string(value)
-            }
-            writer.raw(",\"isSiteAdmin\":")
-            writer.boolean(user.siteAdmin)
-            writer.raw("}}")
+            writer.raw(",\"node\":")
+            user.writeGraphQLNode(["id", "login", "avatarUrl", "url"], into: &writer)
+            writer.raw("}")
         }
         writer.raw("]}}")
         return true
