@@ -165,3 +165,34 @@ func fetch(
     let connection = try RawHTTPConnection(port: server.port)
     return try connection.request(method, target, headers: headers)
 }
+
+/// One request on a fresh connection as `login` (its stand-in token; nil: none), with a JSON body where given.
+func send(
+    _ server: StandInServer, _ method: String, _ target: String, as login: String?, body: String = ""
+) throws -> RawHTTPResponse {
+    var headers = login.map { bearer(StandInTokens.token(for: $0)) } ?? []
+    if !body.isEmpty { headers.append(("Content-Length", String(body.utf8.count))) }
+    let connection = try RawHTTPConnection(port: server.port)
+    try connection.write(RawHTTPConnection.requestText(method: method, target: target, headers: headers) + body)
+    return try connection.readResponse()
+}
+
+func bearer(_ token: String) -> [(String, String)] {
+    [("Authorization", "Bearer \(token)")]
+}
+
+/// The `login` of each record of a JSON array answer.
+func logins(_ response: RawHTTPResponse) throws -> [String] {
+    try response.jsonArray().compactMap { $0["login"] as? String }
+}
+
+/// One POST of `query` on a fresh connection.
+func graphQL(_ server: StandInServer, _ query: String, token: String? = "gql-tests") throws -> RawHTTPResponse {
+    let body = try JSONSerialization.data(withJSONObject: ["query": query])
+    var headers = [("Content-Type", "application/json"), ("Content-Length", String(body.count))]
+    if let token { headers.append(("Authorization", "Bearer \(token)")) }
+    let connection = try RawHTTPConnection(port: server.port)
+    try connection.write(RawHTTPConnection.requestText(method: "POST", target: "/graphql", headers: headers))
+    try connection.write([UInt8](body))
+    return try connection.readResponse()
+}

@@ -2,10 +2,6 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-private func bearer(_ token: String) -> [(String, String)] {
-    [("Authorization", "Bearer \(token)")]
-}
-
 @Suite struct StandInAuthenticationTests {
     @Test func getUserWithoutATokenIsGitHubs401AndCarriesNoScopeHeaders() throws {
         try withStandInServer { server throws in

@@ -7,14 +7,6 @@ private let writeDocs = [
     "DELETE": "https://docs.github.com/rest/users/followers#unfollow-a-user",
 ]
 
-private func bearer(_ token: String) -> [(String, String)] {
-    [("Authorization", "Bearer \(token)")]
-}
-
-private func logins(_ response: RawHTTPResponse) throws -> [String] {
-    try response.jsonArray().compactMap { $0["login"] as? String }
-}
-
 @Suite struct StandInFollowWriteTests {
     /// GitHub's own `Link` URLs: `/user/following` for the token's list, `/user/{id}/followers` for a named one.
     @Test func theTokensOwnListsAreItsAccountsListsWithTheirOwnLink() throws {

@@ -26,17 +26,6 @@ private func lookups(_ logins: [String]) -> String {
     return text + "}\n" + ownerFragment
 }
 
-/// One POST of `query` on a fresh connection.
-private func graphQL(_ server: StandInServer, _ query: String, token: String? = "gql-tests") throws -> RawHTTPResponse {
-    let body = try JSONSerialization.data(withJSONObject: ["query": query])
-    var headers = [("Content-Type", "application/json"), ("Content-Length", String(body.count))]
-    if let token { headers.append(("Authorization", "Bearer \(token)")) }
-    let connection = try RawHTTPConnection(port: server.port)
-    try connection.write(RawHTTPConnection.requestText(method: "POST", target: "/graphql", headers: headers))
-    try connection.write([UInt8](body))
-    return try connection.readResponse()
-}
-
 @Suite struct StandInGraphQLTests {
     /// Issue 26, item 3: GitHub answers `repositoryOwner(login:)` for a login nobody has (and a bot, which is no
     /// RepositoryOwner) with a null and no error: clients' tests pin `{"data":{"repositoryOwner":null}}` (see

@@ -2,46 +2,9 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-/// One request as `login` (its stand-in token), with a JSON body where given.
-private func send(
-    _ server: StandInServer, _ method: String, _ target: String, as login: String?, body: String = ""
-) throws -> RawHTTPResponse {
-    let connection = try RawHTTPConnection(port: server.port)
-    var headers = login.map { [("Authorization", "Bearer \(StandInTokens.token(for: $0))")] } ?? []
-    if !body.isEmpty { headers.append(("Content-Length", String(body.utf8.count))) }
-    try connection.write(
-        RawHTTPConnection.requestText(method: method, target: target, headers: headers) + body)
-    return try connection.readResponse()
-}
-
-private func logins(_ response: RawHTTPResponse) throws -> [String] {
-    try response.jsonArray().compactMap { $0["login"] as? String }
-}
-
-/// An organization's members, from the world (`World/world.json`) and as writes leave them: what `members
-/// --changes` sees change between runs.
+/// An organization's members as writes leave them: what `members --changes` sees change between runs (who sees
+/// which members, and the filters, are `StandInWorldTests.reads`).
 @Suite struct StandInMembershipTests {
-    /// GitHub's rules over the world's `github`: an unknown organization is 404 (before: octocat, for any name); a
-    /// member sees every member, a non-member and the public list only those who show their membership.
-    @Test func anUnknownOrganizationIsNotFoundAndANonMemberSeesThePublicMembers() throws {
-        try withStandInServer { server throws in
-            #expect(try send(server, "GET", "/orgs/no-such-org/members", as: "octocat").status == 404)
-            #expect(try send(server, "GET", "/orgs/no-such-org/public_members", as: nil).status == 404)
-            let everyone = [
-                "octocat", "lively-otter-8", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5", "jollyotter6",
-                "CalmFalcon19",
-            ]
-            let shown = ["octocat", "Yamada-Taro", "jollyotter6", "CalmFalcon19"]
-            #expect(try logins(send(server, "GET", "/orgs/github/members", as: "kitsune-fox")) == everyone)
-            #expect(try logins(send(server, "GET", "/orgs/github/members", as: "eager-falcon-20")) == shown)
-            #expect(try logins(send(server, "GET", "/orgs/github/public_members", as: "octocat")) == shown)
-            #expect(
-                try logins(send(server, "GET", "/orgs/github/members?role=admin", as: "octocat"))
-                    == ["octocat", "lively-otter-8"])
-            #expect(try logins(send(server, "GET", "/orgs/github/members?role=member", as: "octocat")).count == 5)
-        }
-    }
-
     /// An invitation is pending, and listed to no one, until it is accepted; then members see the new member and
     /// anyone else still sees only the public ones. A role changes at once; a removal is 204.
     @Test func peopleJoinChangeRoleAndLeaveAsAnOwnerAndTheyMakeIt() throws {
@@ -93,21 +56,6 @@ private func logins(_ response: RawHTTPResponse) throws -> [String] {
                 try send(
                     server, "PATCH", "/user/memberships/orgs/acme", as: "kitsune-fox", body: #"{"state":"active"}"#
                 ).status == 404)
-        }
-    }
-
-    /// The 2FA filters are for owners, and list the members in that state.
-    @Test func theTwoFactorFiltersAreAnOwnersAndListThoseInThatState() throws {
-        try withStandInServer { server throws in
-            let owner = try send(server, "GET", "/orgs/github/members?filter=2fa_disabled", as: "octocat")
-            #expect(owner.status == 200)
-            #expect(try logins(owner) == ["Happy-Otter-5"])
-            #expect(
-                try logins(send(server, "GET", "/orgs/github/members?filter=2fa_insecure", as: "octocat")) == [
-                    "jollyotter6"
-                ])
-            #expect(
-                try send(server, "GET", "/orgs/github/members?filter=2fa_disabled", as: "Yamada-Taro").status == 403)
         }
     }
 }

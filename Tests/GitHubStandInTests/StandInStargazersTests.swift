@@ -36,12 +36,7 @@ import Testing
 
     /// One POST of `query` as `login`.
     static func graphQL(_ server: StandInServer, _ query: String, as login: String) throws -> [String: Any] {
-        let body = try JSONSerialization.data(withJSONObject: ["query": query])
-        let headers = [("Content-Type", "application/json"), ("Content-Length", String(body.count)), signedIn(login)]
-        let connection = try RawHTTPConnection(port: server.port)
-        try connection.write(RawHTTPConnection.requestText(method: "POST", target: "/graphql", headers: headers))
-        try connection.write([UInt8](body))
-        return try connection.readResponse().jsonObject()
+        try GitHubStandInTests.graphQL(server, query, token: StandInTokens.token(for: login)).jsonObject()
     }
 
     static func connection(_ answer: [String: Any]) -> [String: Any]? {

@@ -4,23 +4,8 @@ import Testing
 
 @testable import GitHubStandIn
 
-/// One request as `login` (its stand-in token), with a JSON body where given.
-private func send(
-    _ server: StandInServer, _ method: String, _ target: String, as login: String?, body: String = ""
-) throws -> RawHTTPResponse {
-    var headers = login.map { [("Authorization", "Bearer \(StandInTokens.token(for: $0))")] } ?? []
-    if !body.isEmpty { headers.append(("Content-Length", String(body.utf8.count))) }
-    let connection = try RawHTTPConnection(port: server.port)
-    try connection.write(RawHTTPConnection.requestText(method: method, target: target, headers: headers) + body)
-    return try connection.readResponse()
-}
-
 private func get(_ server: StandInServer, _ target: String, as login: String?) throws -> RawHTTPResponse {
     try send(server, "GET", target, as: login)
-}
-
-private func logins(_ response: RawHTTPResponse) throws -> [String] {
-    try response.jsonArray().compactMap { $0["login"] as? String }
 }
 
 /// The keys of the first record of a documented body (`Bodies/<name>.json`), in order.
@@ -78,38 +63,78 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         #expect(world.organizations.contains { $0.members.contains { $0.login == "octocat" && $0.isPublic } })
     }
 
-    /// An unknown organization, team, repository or account is GitHub's 404, on every list under it.
-    @Test func anUnknownOrganizationTeamRepositoryOrAccountIsNotFound() throws {
-        try withStandInServer { server throws in
-            for target in [
-                "/orgs/no-such-org", "/orgs/no-such-org/outside_collaborators", "/orgs/no-such-org/invitations",
-                "/orgs/github/teams/no-such-team/members", "/repos/octocat/nothing", "/repos/octocat/nothing/forks",
-                "/repos/octocat/nothing/contributors", "/repos/octocat/nothing/collaborators",
-                "/repos/octocat/nothing/assignees", "/repos/octocat/nothing/stargazers/history",
-                "/repos/octocat/nothing/stargazers/count", "/users/no-such-account",
-            ] {
-                #expect(try get(server, target, as: "octocat").status == 404, "\(target)")
-            }
-            #expect(try get(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
+    /// One read of the world and what GitHub answers it: the status, and for a list the logins in order.
+    struct Read: Sendable, CustomTestStringConvertible {
+        var target: String
+        var login: String?
+        var status = 200
+        var logins: [String]? = nil
+        var testDescription: String { "\(target) as \(login ?? "nobody")" }
+
+        init(_ target: String, as login: String?, _ status: Int) {
+            (self.target, self.login, self.status) = (target, login, status)
+        }
+        init(_ target: String, as login: String?, _ logins: [String]) {
+            (self.target, self.login, self.logins) = (target, login, logins)
         }
     }
 
-    /// `affiliation` and `permission` filter, for those who can push; each record is GitHub's documented
-    /// collaborator, with the person's highest permission.
-    @Test func collaboratorsAreListedToWritersAndFilteredByAffiliationAndPermission() throws {
+    static let members = "/orgs/github/members"
+    static let everyone = [
+        "octocat", "lively-otter-8", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5", "jollyotter6", "CalmFalcon19",
+    ]
+    static let shown = ["octocat", "Yamada-Taro", "jollyotter6", "CalmFalcon19"]
+    static let team = "/orgs/github/teams/justice-league/members"
+    static let collaborators = "/repos/github/docs/collaborators"
+
+    /// GitHub's read rules, generic over the world: an unknown organization, team, repository or account is 404 on
+    /// every list under it; a member sees every member and a non-member (and the public list) only those who show
+    /// their membership; `role` filters, and the 2FA `filter`s, outside collaborators and invitations are an
+    /// owner's; a team is its members' (with its child teams'); collaborators are listed to those who can push,
+    /// filtered by `affiliation` and `permission`; `anon` is off by default.
+    static let reads: [Read] =
+        [
+            "/orgs/no-such-org", "/orgs/no-such-org/members", "/orgs/no-such-org/outside_collaborators",
+            "/orgs/no-such-org/invitations", "/orgs/github/teams/no-such-team/members", "/repos/octocat/nothing",
+            "/repos/octocat/nothing/forks", "/repos/octocat/nothing/contributors",
+            "/repos/octocat/nothing/collaborators",
+            "/repos/octocat/nothing/assignees", "/repos/octocat/nothing/stargazers/history",
+            "/repos/octocat/nothing/stargazers/count", "/users/no-such-account",
+        ].map { Read($0, as: "octocat", 404) } + [
+            Read("/orgs/no-such-org/public_members", as: nil, 404),
+            Read(members, as: "kitsune-fox", everyone),
+            Read(members, as: "eager-falcon-20", shown),
+            Read("/orgs/github/public_members", as: "octocat", shown),
+            Read(members + "?role=admin", as: "octocat", ["octocat", "lively-otter-8"]),
+            Read(members + "?role=member", as: "octocat", Array(everyone.dropFirst(2))),
+            Read(members + "?filter=2fa_disabled", as: "octocat", ["Happy-Otter-5"]),
+            Read(members + "?filter=2fa_insecure", as: "octocat", ["jollyotter6"]),
+            Read(members + "?filter=2fa_disabled", as: "Yamada-Taro", 403),
+            Read("/orgs/github/invitations", as: "Yamada-Taro", 403),
+            Read("/orgs/github/outside_collaborators", as: "Yamada-Taro", 403),
+            Read(team, as: "Yamada-Taro", ["octocat", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5"]),
+            Read(team + "?role=maintainer", as: "Yamada-Taro", ["octocat", "kitsune-fox"]),
+            Read(team, as: "eager-falcon-20", 404),
+            Read(collaborators, as: "kitsune-fox", 200),
+            Read(collaborators, as: "CalmFalcon19", 403),
+            Read(collaborators + "?affiliation=outside", as: "octocat", ["livelyfalcon26"]),
+            Read(collaborators + "?affiliation=direct", as: "octocat", ["Yamada-Taro", "livelyfalcon26"]),
+            Read(collaborators + "?permission=admin", as: "octocat", ["octocat", "lively-otter-8", "Yamada-Taro"]),
+            Read("/repos/octocat/Hello-World/contributors", as: nil, ["octocat", "Yamada-Taro"]),
+        ]
+
+    @Test(arguments: reads) func aReadIsAnsweredByGitHubsRules(_ read: Read) throws {
         try withStandInServer { server throws in
-            let base = "/repos/github/docs/collaborators"
-            #expect(try get(server, base, as: "kitsune-fox").status == 200)
-            #expect(try get(server, base, as: "CalmFalcon19").status == 403)
-            #expect(try logins(get(server, base + "?affiliation=outside", as: "octocat")) == ["livelyfalcon26"])
-            #expect(
-                try logins(get(server, base + "?affiliation=direct", as: "octocat")) == [
-                    "Yamada-Taro", "livelyfalcon26",
-                ])
-            #expect(
-                try logins(get(server, base + "?permission=admin", as: "octocat")) == [
-                    "octocat", "lively-otter-8", "Yamada-Taro",
-                ])
+            let response = try get(server, read.target, as: read.login)
+            #expect(response.status == read.status)
+            if let expected = read.logins { #expect(try logins(response) == expected) }
+        }
+    }
+
+    /// Each collaborator record is GitHub's documented one, with the person's highest permission.
+    @Test func collaboratorsAreGitHubsRecordsWithTheHighestPermission() throws {
+        try withStandInServer { server throws in
+            let base = Self.collaborators
             let all = try get(server, base + "?per_page=100", as: "octocat")
             #expect(try logins(all).count == 8)
             let records = try JSONText.arrayElements(all.body).map { Array(all.body[$0]) }
@@ -123,12 +148,12 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         }
     }
 
-    /// `anon` adds the authors with no account; the rest are the documented contributor record. A team's
-    /// members include its child teams', `role` filters them, and a non-member is not shown the team.
-    @Test func contributorsTeamsAndInvitationsFollowTheirFilters() throws {
+    /// `anon` adds the authors with no account; the rest are the documented contributor record. Forks are the
+    /// world's; invitations are GitHub's own records.
+    @Test func contributorsForksAndInvitationsAreGitHubsRecords() throws {
         try withStandInServer { server throws in
+            #expect(try get(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
             let named = try get(server, "/repos/octocat/Hello-World/contributors", as: nil)
-            #expect(try logins(named) == ["octocat", "Yamada-Taro"])
             let first = try JSONText.arrayElements(named.body).map { Array(named.body[$0]) }[0]
             #expect(try keys(first) == documentedKeys("repos-list-contributors"))
             let anonymous = try get(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
@@ -142,15 +167,6 @@ private func keys(_ record: [UInt8]) throws -> [String] {
                 ])
             #expect(forks.count == hello["forks_count"] as? Int)
 
-            let team = "/orgs/github/teams/justice-league/members"
-            #expect(
-                try logins(get(server, team, as: "Yamada-Taro")) == [
-                    "octocat", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5",
-                ])
-            #expect(
-                try logins(get(server, team + "?role=maintainer", as: "Yamada-Taro")) == ["octocat", "kitsune-fox"])
-            #expect(try get(server, team, as: "eager-falcon-20").status == 404)
-
             let invitations = try get(server, "/orgs/github/invitations", as: "octocat")
             #expect(
                 invitations.body
@@ -159,8 +175,6 @@ private func keys(_ record: [UInt8]) throws -> [String] {
                         JSONText.compact($0, into: &compact)
                         return compact
                     })
-            #expect(try get(server, "/orgs/github/invitations", as: "Yamada-Taro").status == 403)
-            #expect(try get(server, "/orgs/github/outside_collaborators", as: "Yamada-Taro").status == 403)
         }
     }
 
