@@ -34,31 +34,20 @@ extension StandInRouteTable {
             StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(edits: edits), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
-            StandInRoute(.members, handler: StandInWorldListHandler(list: .members)),
-            StandInRoute(.publicMembers, handler: StandInWorldListHandler(list: .publicMembers)),
-            StandInRoute(.outsideCollaborators, handler: StandInWorldListHandler(list: .outsideCollaborators)),
-            StandInRoute(.invitations, handler: StandInWorldListHandler(list: .invitations)),
-            StandInRoute(.teamMembers, handler: StandInWorldListHandler(list: .teamMembers)),
-            StandInRoute(.collaborators, handler: StandInWorldListHandler(list: .collaborators)),
-            StandInRoute(.contributors, handler: StandInWorldListHandler(list: .contributors)),
-            StandInRoute(.assignees, handler: StandInWorldListHandler(list: .assignees)),
-            StandInRoute(.starCount, handler: StandInWorldListHandler(list: .starCount)),
-            StandInRoute(.starHistory, handler: StandInWorldListHandler(list: .starHistory)),
-            StandInRoute(.organization, handler: StandInWorldListHandler(list: .organization)),
             StandInRoute(
                 .put, ["/orgs/{org}/memberships/{username}"], handler: StandInMembershipWriteHandler(operation: .set)),
             StandInRoute(
                 .patch, ["/user/memberships/orgs/{org}"], handler: StandInMembershipWriteHandler(operation: .accept)),
             StandInRoute(
                 .delete, ["/orgs/{org}/members/{username}"], handler: StandInMembershipWriteHandler(operation: .remove)),
-            // Since July 2026 for a repository's admins only; REST's stargazers stop at 40,000.
-            StandInRoute(.stargazers, handler: StandInWorldListHandler(list: .stargazers)),
-            StandInRoute(.watchers, handler: StandInWorldListHandler(list: .watchers)),
-            StandInRoute(.forks, handler: StandInWorldListHandler(list: .forks)),
-            StandInRoute(.repository, handler: StandInWorldListHandler(list: .repository)),
             // Retired in July 2026: 204 for everyone. The token's own list is still served.
             StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
         ]
+        // The world's lists; since July 2026 its stargazers and watchers only to a repository's admins and
+        // collaborators, and REST's stargazers stop at 40,000.
+        let world = StandInWorldListHandler.endpoints.map {
+            StandInRoute($0, handler: StandInWorldListHandler(list: $0))
+        }
         // What GitHub's web UI changes, for `Scripts/try --world`: PUT adds, DELETE takes away.
         let worldWrites: [(StandInWorldWriteHandler.Operation, String)] = [
             (.star, "/user/starred/{owner}/{repo}"),
@@ -67,7 +56,7 @@ extension StandInRouteTable {
         ]
         let accept = StandInWorldWriteHandler(operation: .acceptInvitation, add: true)
         let behaviour =
-            handled
+            handled + world
             + worldWrites.flatMap { operation, path in
                 [true, false].map { add in
                     StandInRoute(

@@ -11,13 +11,13 @@ import JSONBytes
 ///   collaborators), its collaborators only to those who can push to it;
 /// - the filters the endpoint table documents filter: `role`, `filter`, `affiliation`, `permission`, `anon`.
 struct StandInWorldListHandler: StandInHandler {
-    enum List: Sendable {
-        case members, publicMembers, outsideCollaborators, invitations, teamMembers
-        case collaborators, contributors, assignees, stargazers, watchers, forks, starCount, starHistory, repository
-        case organization
-    }
+    /// The rows it answers, each one of the world's lists (or records) by its endpoint.
+    static let endpoints: [Endpoint] = [
+        .organization, .members, .publicMembers, .outsideCollaborators, .invitations, .teamMembers, .repository,
+        .collaborators, .contributors, .assignees, .stargazers, .watchers, .forks, .starCount, .starHistory,
+    ]
 
-    let list: List
+    let list: Endpoint
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let world = request.context.world.current
