@@ -59,8 +59,10 @@ enum ResponseDecoder {
         endpoint: String,
         as type: DTO.Type,
         oneByOneFrom threshold: Int = oneByOneBytes,
+        scanning: Bool = true,
         map: (DTO, RawJSON) -> Entity
     ) throws(DomainError) -> [Entity] {
+        if scanning, let entities = scannedItems(bytes: bytes, as: type, map: map) { return entities }
         if bytes.count > threshold { return try itemsOneByOne(bytes: bytes, endpoint: endpoint, as: type, map: map) }
         let dtos: [DTO]
         do {
@@ -73,6 +75,23 @@ enum ResponseDecoder {
             throw .malformedResponse(endpoint: endpoint, detail: "the array could not be split into its elements")
         }
         return zip(dtos, ranges).map { dto, range in map(dto, RawJSON(bytes: Array(bytes[range]))) }
+    }
+
+    /// `items` read in one pass each (`ScannedDTO`), mapped one by one; nil when the DTO has no such reader or
+    /// any element needs Foundation's decoder, which then reads the page (and words what is wrong with it).
+    private static func scannedItems<DTO, Entity>(bytes: [UInt8], as type: DTO.Type, map: (DTO, RawJSON) -> Entity)
+        -> [Entity]?
+    {
+        guard let scanned = type as? any ScannedDTO.Type, let ranges = JSONText.strictArrayElements(bytes) else {
+            return nil
+        }
+        var entities: [Entity] = []
+        entities.reserveCapacity(ranges.count)
+        for range in ranges {
+            guard let dto = scanned.init(scanning: bytes, in: range) as? DTO else { return nil }
+            entities.append(map(dto, RawJSON(bytes: Array(bytes[range]))))
+        }
+        return entities
     }
 
     /// `items`, each element decoded and mapped before the next, so only one DTO exists at a time.

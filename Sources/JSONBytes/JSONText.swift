@@ -498,7 +498,7 @@ package enum JSONText {
         }
     }
 
-    private static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
+    static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start
         while index < bytes.count {
             switch bytes[index] {

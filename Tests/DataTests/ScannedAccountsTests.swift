@@ -1,0 +1,72 @@
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Data
+
+/// Accounts read in one pass (`UserDTO.init(scanning:in:)`) are the accounts Foundation's `JSONDecoder` reads,
+/// and a page either refuses does so with the same words, because Foundation reads whatever the scan leaves.
+struct ScannedAccountsTests {
+    private static func read(_ text: String, scanning: Bool) -> Result<[User], DomainError> {
+        Result { () throws(DomainError) in
+            try ResponseDecoder.items(
+                bytes: Array(text.utf8), endpoint: "GET /users", as: UserDTO.self, scanning: scanning
+            ) { $0.toDomain(raw: $1) }
+        }
+    }
+
+    private static let account =
+        #"{"login":"octocat","id":1,"node_id":"MDQ6VXNlcjE=","type":"User","site_admin":false,"#
+        + #""html_url":"https://github.com/octocat","name":"The \"Octo\" Cat","company":null,"blog":"","#
+        + #""location":"SF","email":null,"bio":"a\nb","twitter_username":null,"hireable":true,"public_repos":8,"#
+        + #""public_gists":8,"followers":9000,"following":9,"created_at":"2011-01-25T18:44:36Z","#
+        + #""updated_at":"2024-01-01T00:00:00Z","plan":{"name":"pro","space":976562499,"private_repos":9999}}"#
+
+    @Test(arguments: [
+        "[]", "[" + account + "]", "[" + account + "," + account + "]",
+        #"[{"id":2,"login":"a"} , {"login":"b","id":3}]"#,
+        // What the scan leaves to Foundation: Foundation's reading stands.
+        #"[{"id":2,"login":"é"}]"#, #"[{"id":2,"login":"\u0061"}]"#, #"[{"id":2,"login":"a","id":3}]"#,
+        #"[{"id":2.0,"login":"a"}]"#, #"[{"id":2,"login":"a","followers":1.0}]"#, #"[{"\u0069d":2,"login":"a"}]"#,
+        // Malformed: each is refused, with Foundation's words.
+        #"[{"id":2,"login":"a"},]"#, #"[{"id":2,"login":"a"} {"id":3,"login":"b"}]"#, #"[{"id":"2","login":"a"}]"#,
+        #"[{"id":2}]"#, #"[{"login":"a"}]"#, #"[{"id":null,"login":"a"}]"#, #"[{"id":2,"login":5}]"#,
+        #"[{"id":2,"login":"a","site_admin":"no"}]"#, #"[{"id":2,"login":"a","followers":1.5}]"#,
+        #"[{"id":2,"login":"a","followers":9223372036854775808}]"#, #"[{"id":2,"login":"a","x":[1,]}]"#,
+        #"[{"id":2,"login":"a","name":true}]"#, #"[1]"#, #"[{"id":2,"login":"a"}, null]"#,
+    ])
+    func theScanReadsWhatFoundationReads(body: String) {
+        let scanned = Self.read(body, scanning: true)
+        let decoded = Self.read(body, scanning: false)
+        switch (scanned, decoded) {
+        case (.success(let scanned), .success(let decoded)):
+            #expect(scanned == decoded)
+            #expect(scanned.map(\.raw) == decoded.map(\.raw))
+        case (.failure(let scanned), .failure(let decoded)):
+            #expect("\(scanned)" == "\(decoded)")
+        default:
+            Issue.record("scanned \(scanned), decoded \(decoded)")
+        }
+    }
+
+    /// The recorded lists of accounts read the same either way.
+    @Test func gitHubsOwnListReadsTheSameEitherWay() throws {
+        let body = try fixture("users-list.json")
+        let scanned = try Self.read(body, scanning: true).get()
+        #expect(!scanned.isEmpty)
+        #expect(try scanned == Self.read(body, scanning: false).get())
+    }
+
+    /// The scan is the path a page of plain accounts takes: it allocates a few blocks an account, where Foundation's
+    /// decoder allocates several times as many (counted, not timed).
+    @Test func aPageOfAccountsIsScannedNotDecodedByFoundation() throws {
+        let body =
+            "["
+            + (1...1_000).map { #"{"login":"u\#($0)","id":\#($0),"type":"User","site_admin":false}"# }
+            .joined(separator: ",") + "]"
+        let scanned = try AllocationCount.during { _ = Self.read(body, scanning: true) }
+        let decoded = try AllocationCount.during { _ = Self.read(body, scanning: false) }
+        #expect(scanned.blocks * 3 < decoded.blocks, "scanned \(scanned), decoded \(decoded)")
+    }
+}
