@@ -112,8 +112,8 @@ enum PeopleList {
                 message: "--changes records people by their account id, which --anon's authors do not have",
                 command: spec)
         }
-        options.paging = try PagingGroup.declared.parse(parsed, spec: spec)
-        if profiles { options.profiles = try ProfileGroup.declared.parse(parsed, spec: spec) }
+        options.paging = parsed.paging
+        if profiles { options.profiles = parsed.profiles }
         return options
     }
 
