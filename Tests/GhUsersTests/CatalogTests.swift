@@ -24,10 +24,11 @@ struct CatalogTests {
         #expect(CommandCatalog.entries.count == CommandCatalog.commands.count)
         for entry in CommandCatalog.entries {
             #expect(entry.build().spec.name == entry.name)
-            #expect(CommandCatalog.routed(entry.name)?.spec.name == entry.name)
+            #expect(CommandCatalog.lines[entry.name]?.build().spec.name == entry.name)
         }
-        #expect(CommandCatalog.routed("me edit")?.spec.name == "me edit")
-        #expect(CommandCatalog.routed("no-such-command") == nil)
+        #expect(CommandCatalog.lines["no-such-command"] == nil)
+        // A subcommand named in full, as one word, is routed to it.
+        #expect(CommandRouter().route(["me edit", "--help"]) == .help(.command("me edit")))
     }
 
     /// Top-level help lists each command once, under a section, as gh's help does; a subcommand is listed in

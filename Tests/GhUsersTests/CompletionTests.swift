@@ -29,12 +29,7 @@ struct CompletionOptionsTests {
     private func parse(_ arguments: [String]) -> Result<CompletionOptions, UsageError> {
         Result { () throws(UsageError) -> CompletionOptions in
             let spec = Command(local: CompletionOptions.self).spec
-            let run = try Command(local: CompletionOptions.self).parse(
-                try ArgumentScanner.scan(arguments, spec: spec), spec)
-            guard let options = run.options as? CompletionOptions else {
-                throw UsageError(message: "not the completion command's options", command: nil)
-            }
-            return options
+            return try CompletionOptions(try ArgumentScanner.scan(arguments, spec: spec), spec: spec)
         }
     }
 

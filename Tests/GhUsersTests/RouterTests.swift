@@ -13,6 +13,44 @@ struct RouterTests {
         return nil
     }
 
+    /// The scanner reads every option given, but a bad value is said in the order a command line was always read
+    /// in: the command's arguments first, then its own options (and the rule across them), then paging, profile,
+    /// output, network, cache and logging, each group in the order it declares its options.
+    @Test(arguments: [
+        ("show a..b --concurrency 0", "invalid login 'a..b'"),
+        ("show --id 0 --format yaml", "invalid value '0' for '--id'"),
+        ("show octocat --id 5", "give either LOGINs or --id, not both"),
+        ("show --via graphql --id 5 --format yaml", "--via graphql looks accounts up by login"),
+        ("list --since -1 --limit 0", "invalid value '-1' for '--since'"),
+        ("list --limit 0 --format yaml", "invalid value '0' for '--limit'"),
+        ("list --state s --format json --since -1", "invalid value '-1' for '--since'"),
+        ("list --state s --format json", "--state needs a format that can be appended to (tsv, csv or ndjson), not"),
+        ("list --output o --json", "--output needs a format that can be appended to (tsv, csv or ndjson), not"),
+        ("list --state s --output o --format table", "--state needs a format that can be appended to"),
+        ("list --full --fields nosuch --format yaml", "the field 'nosuch' is not in a profile"),
+        ("list --concurrency 3", "--concurrency applies only with --full"),
+        ("members a/b --role boss", "invalid login 'a/b'"),
+        ("members org --role boss --limit 0", "invalid value 'boss' for '--role'"),
+        ("members org --fields change --format yaml", "the field 'change' exists only with --changes"),
+        ("members org --role x --fields change", "invalid value 'x' for '--role'"),
+        ("members org --public --role admin --format yaml", "--public lists the public members as they are"),
+        ("collaborators o/r --affiliation x --fields nosuch", "invalid value 'x' for '--affiliation'"),
+        ("contributors o/r --anon --changes f", "--changes records people by their account id"),
+        ("team-members org --direct", "invalid team 'org'"),
+        ("team-members org/t --direct --role x", "invalid value 'x' for '--role'"),
+        ("members org --offline --no-cache --limit 0", "invalid value '0' for '--limit'"),
+        ("list --max-wait -1 --timeout 0", "invalid value '0' for '--timeout'"),
+    ])
+    func theFirstOfTwoUsageErrorsIsSaid(arguments: String, messageStart: String) throws {
+        let message = try #require(usageMessage(arguments), "\(arguments)")
+        #expect(message.hasPrefix(messageStart), "\(arguments): \(message)")
+    }
+
+    /// `--help` wins over a bad value given with it.
+    @Test func helpWinsOverABadValue() {
+        #expect(route("show octocat --help --concurrency 0") == .help(.command("show")))
+    }
+
     @Test func listDefaults() {
         #expect(route("list") == .listUsers(ListUsersOptions(), CommonOptions()))
     }

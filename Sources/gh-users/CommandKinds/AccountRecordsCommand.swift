@@ -14,7 +14,7 @@ extension AccountRecordsCommand {
     /// The LOGIN, then the paging group: a missing or bad LOGIN is the usage error before a bad `--limit`.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         self.init(login: try LoginArgument.single(parsed, spec: spec))
-        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        paging = parsed.paging
     }
 }
 

@@ -1,10 +1,32 @@
-/// What the scanner found in argv for one command: positionals in order, and the last value of each option
-/// (every value, in order, for an option that may be given more than once, as `show --id`).
-struct ParsedArguments: Sendable, Equatable {
+/// What the scanner found in argv for one command: positionals in order, the last value of each option (every
+/// value, in order, for an option that may be given more than once, as `show --id`), and what the options given
+/// mean, read through their declarations: the shared groups' values, and the command's own where its spec
+/// declares them (`CommandSpec.declared`). A command's `init` takes them as values.
+struct ParsedArguments: Sendable {
     var positionals: [String] = []
     var values: [String: String] = [:]
     var everyValue: [String: [String]] = [:]
     var flags: Set<String> = []
+    /// The output, network, cache and logging groups.
+    var common = CommonOptions()
+    var paging = PagingOptions()
+    var profiles = ProfileOptions()
+    /// The command's own options, read as its spec declares them; nil where none was given.
+    var own: (any OptionValues)?
+    /// The first bad option value: the router says it once the command's `init` has checked its arguments,
+    /// which come first.
+    var readError: UsageError?
+
+    /// The command's own options as the scanner read them: their defaults where none was given.
+    func options<Values: OptionValues>(_: Values.Type = Values.self) -> Values {
+        own as? Values ?? Values()
+    }
+
+    /// Whether any option of the group was given, or one its values' check relates (`CheckedOptions`).
+    func gives(_ options: [OptionSpec], checking valuesType: Any.Type) -> Bool {
+        let related = (valuesType as? any CheckedOptions.Type)?.relatedOptions ?? []
+        return (options + related).contains { values[$0.name] != nil || flags.contains($0.name) }
+    }
 
     func has(_ flag: OptionSpec) -> Bool { flags.contains(flag.name) }
     func value(_ option: OptionSpec) -> String? { values[option.name] }
@@ -93,6 +115,30 @@ enum ArgumentScanner {
         {
             throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
         }
+        // The options given, read group by group in the order the command declares them: its own, paging,
+        // profile, then output, network, cache and logging. A group none of whose options was given keeps its
+        // defaults, and is not read. A bad value waits in `readError` until the command has checked its arguments.
+        var (paging, profiles, common) = (parsed.paging, parsed.profiles, parsed.common)
+        do throws(UsageError) {
+            if let own = spec.declared, parsed.gives(own.specs, checking: own.valuesType) {
+                parsed.own = try own.read(parsed, spec: spec)
+            }
+            if spec.takes(PagingGroup.declared), parsed.gives(PagingGroup.declared.specs, checking: PagingOptions.self)
+            {
+                try PagingGroup.declared.parse(parsed, spec: spec, into: &paging)
+            }
+            if spec.takes(ProfileGroup.declared),
+                parsed.gives(ProfileGroup.declared.specs, checking: ProfileOptions.self)
+            {
+                try ProfileGroup.declared.parse(parsed, spec: spec, into: &profiles)
+            }
+            for group in CommonOptions.groups where parsed.gives(group.specs, checking: CommonOptions.self) {
+                try group.parse(parsed, spec: spec, into: &common)
+            }
+        } catch {
+            parsed.readError = error
+        }
+        (parsed.paging, parsed.profiles, parsed.common) = (paging, profiles, common)
         return parsed
     }
 

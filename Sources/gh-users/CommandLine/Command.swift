@@ -101,7 +101,8 @@ protocol LocalCommand: LocalRun, Equatable where Options == Self {
 /// completions, the man pages and `--fields` all read this one value.
 struct Command: Sendable {
     private(set) var spec: CommandSpec
-    private let kind: Kind
+    /// The type argv becomes, which the router builds with the parsed arguments.
+    let type: Kind
     /// The commands nested under this one (`me edit`, `cache clear`), each with its own help, options and usage
     /// errors; the router takes the first word after the command to be one of them when it names one.
     private(set) var subcommands: [Command] = []
@@ -109,7 +110,7 @@ struct Command: Sendable {
     private var nestingType: (any NestingCommand.Type)?
 
     /// The type argv becomes.
-    private enum Kind: Sendable {
+    enum Kind: Sendable {
         case github(any GitHubCommand.Type)
         case local(any LocalCommand.Type)
     }
@@ -118,14 +119,14 @@ struct Command: Sendable {
     /// says, so none can be forgotten.
     init(_ type: any GitHubCommand.Type) {
         spec = Self.withGitHubGroups(type.spec)
-        kind = .github(type)
+        self.type = .github(type)
         nest(type)
     }
 
     /// A command that runs on this machine alone, written as a type.
     init(local type: any LocalCommand.Type) {
         spec = type.spec
-        kind = .local(type)
+        self.type = .local(type)
         nest(type)
     }
 
@@ -140,14 +141,6 @@ struct Command: Sendable {
     /// nil to let the scanner say the option is unknown.
     func misplaced(_ option: OptionSpec) -> UsageError? {
         nestingType?.misplaced(option)
-    }
-
-    /// The command's values, as argv gives them; a bad value is a usage error.
-    func parse(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError) -> Invocation.Run {
-        switch kind {
-        case .github(let type): .github(try type.init(parsed, spec: spec))
-        case .local(let type): .local(try type.init(parsed, spec: spec))
-        }
     }
 
     private static func withGitHubGroups(_ spec: CommandSpec) -> CommandSpec {

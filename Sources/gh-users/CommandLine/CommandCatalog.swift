@@ -41,12 +41,8 @@ enum CommandCatalog {
     /// Every command, built: what help, completions and the man pages walk.
     static let commands: [Command] = entries.map { $0.build() }
 
-    /// The command a run names as its first word, built alone; or a subcommand named in full (`'me edit'`); nil
-    /// for no command.
-    static func routed(_ word: String) -> Command? {
-        if let entry = entries.first(where: { $0.name == word }) { return entry.build() }
-        return word.contains(" ") ? named[word] : nil
-    }
+    /// The catalog's lines by the command's name: the router builds the one a run names, and no other.
+    static let lines = Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0) })
 
     /// The commands about accounts, yours, searches and crawls, and the setup.
     private static let accounts: [Entry] = [

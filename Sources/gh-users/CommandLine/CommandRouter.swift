@@ -19,17 +19,25 @@ struct CommandRouter: Sendable {
             if first == CommandCatalog.helpSpec.name {
                 return try helpRoute(rest)
             }
-            guard let named = CommandCatalog.routed(first) else {
+            // The catalog's line for the word, built alone (or a subcommand named in full: `'me edit'`).
+            guard
+                let named = CommandCatalog.lines[first]?.build()
+                    ?? (first.contains(" ") ? CommandCatalog.named[first] : nil)
+            else {
                 throw CommandCatalog.unknownCommand(first)
             }
             let (command, arguments) = named.subcommands.isEmpty ? (named, rest) : try Self.subcommand(of: named, rest)
-            let parsed = try ArgumentScanner.scan(arguments, spec: command.spec)
-            if parsed.has(CommandSpec.help) { return .help(.command(command.spec.name)) }
             let spec = command.spec
-            return .run(
-                Invocation(
-                    name: spec.name, run: try command.parse(parsed, spec),
-                    common: try CommonOptions.parse(parsed, spec: spec)))
+            let parsed = try ArgumentScanner.scan(arguments, spec: spec)
+            if parsed.has(CommandSpec.help) { return .help(.command(spec.name)) }
+            let run: Invocation.Run =
+                switch command.type {
+                case .github(let type): .github(try type.init(parsed, spec: spec))
+                case .local(let type): .local(try type.init(parsed, spec: spec))
+                }
+            // A bad option value is said once the command has checked its arguments, which come first.
+            if let error = parsed.readError { throw error }
+            return .run(Invocation(name: spec.name, run: run, common: parsed.common))
         } catch {
             return .usageError(error)
         }

@@ -82,6 +82,8 @@ struct CommandSpec: Sendable {
     var subcommands: [CommandSpec] = []
     /// Where top-level help lists the command; nil for a subcommand, which its parent's help lists.
     var section: CommandSection?
+    /// The command's own options as declared, when the scanner reads them (`declaring`); else its `init` does.
+    private(set) var declared: (any DeclaredOptions)?
 
     /// The subcommand's own word (`edit` of `me edit`), or the command's name.
     var word: String { name.split(separator: " ").last.map(String.init) ?? name }
@@ -139,6 +141,18 @@ struct CommandSpec: Sendable {
 
     func option(short: Character) -> OptionSpec? {
         allOptions.first { $0.short == short }
+    }
+
+    /// The same command, whose own options the scanner reads as `options` declares them.
+    func declaring(_ options: some DeclaredOptions) -> CommandSpec {
+        var copy = self
+        copy.declared = options
+        return copy
+    }
+
+    /// Whether the command takes the group (paging and profile are a list's).
+    func takes<Values>(_ group: GroupDeclaration<Values>) -> Bool {
+        groups.contains { $0.title == group.title }
     }
 
     /// The same command with more groups, as a builder adds the ones its kind of command implies.

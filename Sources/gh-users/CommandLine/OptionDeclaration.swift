@@ -143,9 +143,31 @@ struct OptionDeclaration<Values: Sendable>: Sendable {
 }
 
 /// Values with a rule across their group's options, or with other options (`--fields` against `--full`): checked
-/// once every option of the group is read, before the next group.
+/// once every option of the group is read, before the next group. The scanner reads a group when one of its
+/// options is given, or one of `relatedOptions`.
 protocol CheckedOptions {
+    static var relatedOptions: [OptionSpec] { get }
     func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError)
+}
+
+extension CheckedOptions {
+    static var relatedOptions: [OptionSpec] { [] }
+}
+
+/// A command's own options as its spec declares them (`CommandSpec.declared`), for the scanner to read with the
+/// shared groups: a `GroupDeclaration` of values that have defaults.
+protocol DeclaredOptions: Sendable {
+    var specs: [OptionSpec] { get }
+    var valuesType: Any.Type { get }
+    func read(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> any OptionValues
+}
+
+extension GroupDeclaration: DeclaredOptions where Values: OptionValues {
+    var valuesType: Any.Type { Values.self }
+
+    func read(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> any OptionValues {
+        try parse(parsed, spec: spec, into: Values())
+    }
 }
 
 /// Options a command takes as a whole, declared once (as swift-argument-parser's `@OptionGroup`): their help
@@ -157,7 +179,9 @@ struct GroupDeclaration<Values: Sendable>: Sendable {
     let options: [OptionDeclaration<Values>]
 
     /// The group as help, the scanner and completion see it.
-    var group: OptionGroup { OptionGroup(title: title, options: options.map(\.spec)) }
+    var group: OptionGroup { OptionGroup(title: title, options: specs) }
+
+    var specs: [OptionSpec] { options.map(\.spec) }
 
     /// The same group offering only some of its options (`cache info` has no records to choose fields of).
     func group(only names: [String]) -> OptionGroup {

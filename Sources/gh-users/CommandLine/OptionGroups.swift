@@ -53,20 +53,13 @@ struct CommonOptions: Sendable, Equatable {
         waitOnRateLimit ? 3660 : 900
     }
 
-    /// The groups that set these values, in the order they are read.
+    /// The groups that set these values, in the order the scanner reads them.
     static let groups = [OutputGroup.declared, NetworkGroup.declared, CacheGroup.declared, LoggingGroup.declared]
 
     /// The options that shape what a rerun prints and where it looks, as command-line words; left out when
     /// they are the defaults, and never the diagnostics, nor a `--token-file` that cannot be read again.
     static func arguments(_ options: CommonOptions) -> [String] {
         groups.flatMap { $0.arguments(options) }
-    }
-
-    /// Reads every group the command takes; options of other groups cannot be present (the scanner refused them).
-    static func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> CommonOptions {
-        var options = CommonOptions()
-        for group in groups { try group.parse(parsed, spec: spec, into: &options) }
-        return options
     }
 }
 

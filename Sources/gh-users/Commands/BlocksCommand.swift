@@ -59,7 +59,7 @@ struct ListBlocksCommand: GitHubCommand, PagedOptions {
     }
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        paging = parsed.paging
     }
 
     /// Exit 4 without a token, before anything is sent; then `GET /user/blocks`, page by page.

@@ -34,7 +34,7 @@ struct ListEmailsCommand: GitHubCommand, PagedOptions {
     }
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        paging = parsed.paging
     }
 
     /// Exit 4 without a token, before anything is sent; then `GET /user/emails`, page by page.

@@ -70,7 +70,7 @@ extension ListEventsOptions: GitHubCommand {
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         self.init(login: try LoginArgument.single(parsed, spec: spec))
         try ListEventsCommand.options.parse(parsed, spec: spec, into: &self)
-        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        paging = parsed.paging
     }
 
     /// The account's public events, or those it received, newest first; never the page past GitHub's cap, and

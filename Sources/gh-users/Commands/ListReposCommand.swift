@@ -99,7 +99,7 @@ extension ListReposOptions: GitHubCommand {
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         self.init(login: try LoginArgument.single(parsed, spec: spec))
         query = try ListReposCommand.options.parse(parsed, spec: spec, into: query)
-        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        paging = parsed.paging
     }
 
     /// `GET /users/{username}/repos`, page by page; `--sources` or `--forks` filters here, on full pages.

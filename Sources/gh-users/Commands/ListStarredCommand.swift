@@ -77,7 +77,7 @@ extension ListStarredOptions: GitHubCommand {
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         self.init(login: try LoginArgument.single(parsed, spec: spec))
         try ListStarredCommand.options.parse(parsed, spec: spec, into: &self)
-        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        paging = parsed.paging
     }
 
     /// `GET /users/{username}/starred` with GitHub's `star+json` media type, page by page, never a repository

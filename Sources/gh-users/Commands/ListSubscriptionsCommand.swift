@@ -87,7 +87,7 @@ extension SubscriptionsOptions: GitHubCommand {
     /// At most one LOGIN, then the paging group.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         self.init(login: try LoginArgument.optional(parsed, spec: spec))
-        paging = try PagingGroup.declared.parse(parsed, spec: spec)
+        paging = parsed.paging
     }
 
     /// Without LOGIN, exit 4 without a token, else `GET /user/subscriptions`; with LOGIN, the retired list as

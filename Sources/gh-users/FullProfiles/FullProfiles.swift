@@ -264,6 +264,9 @@ extension DomainError {
 }
 
 extension ProfileOptions: CheckedOptions {
+    /// The rule is about `--fields`, an output option.
+    static var relatedOptions: [OptionSpec] { [OutputGroup.fields.spec] }
+
     func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         try ProfileGroup.checkFields(self, parsed, spec: spec)
     }

@@ -136,8 +136,8 @@ enum FollowListCommand {
     {
         var list = FollowListOptions(login: try LoginArgument.optional(parsed, spec: spec))
         try options(relation).parse(parsed, spec: spec, into: &list)
-        list.paging = try PagingGroup.declared.parse(parsed, spec: spec)
-        list.profiles = try ProfileGroup.declared.parse(parsed, spec: spec)
+        list.paging = parsed.paging
+        list.profiles = parsed.profiles
         return list
     }
 

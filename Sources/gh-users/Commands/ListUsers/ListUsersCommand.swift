@@ -51,21 +51,20 @@ enum ListUsersCommand {
     static let options = GroupDeclaration<ListUsersOptions>(
         title: "OPTIONS", options: [since, until, state, output])
 
-    /// `--state` and `--output` append, which a JSON array or a table cannot take.
-    static func checkAppendable(_ options: ListUsersOptions, _ parsed: ParsedArguments, spec: CommandSpec)
-        throws(UsageError)
-    {
-        guard options.statePath != nil || options.outputPath != nil else { return }
+    /// `--state` and `--output` append, which a JSON array or a table cannot take: the last of them given says
+    /// so, once its path is read.
+    private static func checkAppendable(_ reading: OptionReading) throws(UsageError) {
+        let parsed = reading.parsed
+        if reading.option.name == "state", parsed.value(output.spec) != nil { return }
         let format = parsed.has(OutputGroup.json) ? OutputFormat.json.rawValue : parsed.value(OutputGroup.format)
         if let format, format == OutputFormat.json.rawValue || format == OutputFormat.table.rawValue {
-            let flag = options.statePath != nil ? "--state" : "--output"
-            throw UsageError(
-                message: "\(flag) needs a format that can be appended to (tsv, csv or ndjson), not \(format)",
-                command: spec)
+            let flag = parsed.value(state.spec) != nil ? "--state" : "--output"
+            throw reading.usageError(
+                "\(flag) needs a format that can be appended to (tsv, csv or ndjson), not \(format)")
         }
     }
 
-    /// A file the crawl reads or writes: any path but an empty one.
+    /// A file the crawl reads or writes: any path but an empty one, in a format that can be appended to.
     private static func filePath(_ spec: OptionSpec, at path: WritableKeyPath<ListUsersOptions, String?> & Sendable)
         -> OptionDeclaration<ListUsersOptions>
     {
@@ -73,6 +72,7 @@ enum ListUsersCommand {
             spec, at: path,
             parse: { reading throws(UsageError) in
                 guard !reading.text.isEmpty else { throw reading.usageError("--\(spec.name) needs a file path") }
+                try checkAppendable(reading)
                 return reading.text
             },
             resume: { $0 })
@@ -136,7 +136,7 @@ enum ListUsersCommand {
             ),
         ],
         fields: FieldCatalog.account
-    ).paging("accounts", profiles: true)
+    ).declaring(options).paging("accounts", profiles: true)
 
     /// What a crawl pages with once `start` has had its say.
     struct Crawl {
@@ -337,12 +337,11 @@ struct CrawlResumeHint: ResumeHint {
 extension ListUsersOptions: GitHubCommand {
     static var spec: CommandSpec { ListUsersCommand.spec }
 
-    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        self.init()
-        try ListUsersCommand.options.parse(parsed, spec: spec, into: &self)
-        try ListUsersCommand.checkAppendable(self, parsed, spec: spec)
-        paging = try PagingGroup.declared.parse(parsed, spec: spec)
-        profiles = try ProfileGroup.declared.parse(parsed, spec: spec)
+    /// Its options as the scanner read them.
+    init(_ parsed: ParsedArguments, spec: CommandSpec) {
+        self = parsed.options()
+        paging = parsed.paging
+        profiles = parsed.profiles
     }
 
     /// Exit 4 without a token for `--full --via graphql`; with `--state` or `--output`, the crawl's setup; then

@@ -12,7 +12,7 @@ struct MembersCommand: PeopleListCommand {
         "2fa-disabled", other: "2fa-insecure", help: "Only the members without two-factor authentication.")
     static let twoFactorInsecure = twoFactor(
         "2fa-insecure", other: "2fa-disabled", help: "Only the members with an insecure two-factor method.")
-    static let publicOnly = OptionDeclaration<PeopleListOptions>.flag(
+    static let publicOnly = OptionDeclaration<PeopleListChoices>.flag(
         "public", help: "Only the members who show their membership (GET /orgs/{org}/public_members).",
         apply: { options, reading throws(UsageError) in
             if reading.parsed.value(memberRole.spec) != nil
@@ -26,7 +26,7 @@ struct MembersCommand: PeopleListCommand {
 
     /// `--2fa-disabled` or `--2fa-insecure`, sent as `filter=2fa_disabled`: one of them at most.
     private static func twoFactor(_ name: String, other: String, help: String) -> OptionDeclaration<
-        PeopleListOptions
+        PeopleListChoices
     > {
         let value = name.replacing("-", with: "_")
         return .flag(
@@ -70,11 +70,11 @@ struct MembersCommand: PeopleListCommand {
                 ),
             ],
             fields: FieldCatalog.account),
-        noun: "members", changes: .members, profiles: [])
+        noun: "members", filters: filters, changes: .members, profiles: [])
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .organization, filters: Self.filters, changes: .members, profiles: true)
+        list = PeopleListOptions(
+            owner: .organization(try LoginArgument.single(parsed, spec: spec)), parsed)
     }
 
     /// Exit 4 without a token for a filter that needs one; without a token, the public members; then the list,

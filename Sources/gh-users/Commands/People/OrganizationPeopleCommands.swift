@@ -33,8 +33,8 @@ struct OutsideCollaboratorsCommand: PeopleListCommand {
         noun: "outside collaborators", changes: changes, profiles: [])
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .organization, filters: [], changes: Self.changes, profiles: true)
+        list = PeopleListOptions(
+            owner: .organization(try LoginArgument.single(parsed, spec: spec)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -82,8 +82,8 @@ struct InvitationsCommand: PeopleListCommand {
         noun: "invitations", changes: changes, profiles: nil)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .organization, filters: [], changes: Self.changes, profiles: false)
+        list = PeopleListOptions(
+            owner: .organization(try LoginArgument.single(parsed, spec: spec)), parsed)
     }
 
     /// No `--full`: an invitation to an email address has no account.

@@ -3,36 +3,64 @@ import Data
 import Domain
 import JSONBytes
 
-/// What a list of the people of an organization, a repository or a team takes: whose list it is, the filters
-/// GitHub documents for it (by query key: `affiliation` → `outside`), the paging and the profile options.
+/// What a list of the people of an organization, a repository or a team takes: whose list it is, the options it
+/// declares itself (`PeopleListChoices`), the paging and the profile options.
 struct PeopleListOptions: PagedOptions {
     var owner: ListOwner
+    var choices = PeopleListChoices()
+    var paging = PagingOptions()
+    var profiles = ProfileOptions()
+
+    var filters: [String: String] {
+        get { choices.filters }
+        set { choices.filters = newValue }
+    }
+    var publicOnly: Bool {
+        get { choices.publicOnly }
+        set { choices.publicOnly = newValue }
+    }
+    var directTeam: TeamName? { choices.directTeam }
+    var changes: String? { choices.changes }
+
+    init(owner: ListOwner) {
+        self.owner = owner
+    }
+
+    /// The list under `owner`, as the command's one argument names it (checked by the command's `init`), with the
+    /// options as the scanner read them.
+    init(owner: ListOwner, _ parsed: ParsedArguments) {
+        self.owner = owner
+        choices = parsed.options()
+        paging = parsed.paging
+        profiles = parsed.profiles
+    }
+}
+
+/// The options a people list declares itself, which the scanner reads: the filters GitHub documents for it (by
+/// query key: `affiliation` → `outside`), `members --public`, `team-members --direct` and `--changes`.
+struct PeopleListChoices: OptionValues {
     var filters: [String: String] = [:]
     /// `members --public`, or a run without a token: the list anyone may see (`GET /orgs/{org}/public_members`).
     var publicOnly = false
     /// `team-members --direct`: the team whose own members GraphQL lists.
     var directTeam: TeamName?
-    var paging = PagingOptions()
-    var profiles = ProfileOptions()
     /// `--changes FILE`: the snapshot to compare with and replace.
     var changes: String?
 }
 
-/// What a people list is listed under, as its one argument names it: checked before anything is sent, a bad one
-/// a usage error (exit 64) that gives the form to use.
-enum PeopleListOwner: Sendable {
-    /// `ORG`.
-    case organization
-    /// `OWNER/REPO`.
-    case repository
-    /// `ORG/TEAM`.
-    case team
+extension PeopleListChoices: CheckedOptions {
+    /// `--changes`' fields are a rule about `--fields`.
+    static var relatedOptions: [OptionSpec] { [OutputGroup.fields.spec] }
 
-    func parse(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> ListOwner {
-        switch self {
-        case .organization: return .organization(try LoginArgument.single(parsed, spec: spec))
-        case .repository: return .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init))
-        case .team: return .team(try OwnedArgument.single(parsed, spec: spec, TeamName.init))
+    /// `--changes`' rule across the options: its fields only with it, and not with `--anon`'s authors, who have
+    /// no id.
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        let fields = spec.optionFields.first { $0.label == PeopleList.changesLabel }?.fields ?? []
+        try ChangesOption.checkFields(changes, parsed, spec: spec, fields: fields)
+        if changes != nil, filters["anon"] != nil {
+            throw UsageError(
+                message: "--changes records people by their account id, which --anon's authors do not have",
+                command: spec)
         }
     }
 }
@@ -43,7 +71,7 @@ enum PeopleFilter {
     /// not given.
     static func choice(
         _ name: String, key: String? = nil, help: String, default shown: String? = nil, choices: [String]
-    ) -> OptionDeclaration<PeopleListOptions> {
+    ) -> OptionDeclaration<PeopleListChoices> {
         let spec = OptionSpec(name, value: name.uppercased(), help: help, default: shown, choices: choices)
         return .optional(
             spec, at: \.filters[key ?? name],
@@ -58,7 +86,7 @@ enum PeopleFilter {
 
     /// `--NAME`, sent as `key=value` (`--anon` is `anon=1`).
     static func flag(_ name: String, help: String, sends key: String, _ value: String) -> OptionDeclaration<
-        PeopleListOptions
+        PeopleListChoices
     > {
         .flag(
             name, help: help, apply: { options, _ in options.filters[key] = value },
@@ -79,48 +107,31 @@ extension PeopleListCommand {
 }
 
 /// What the people lists share, as plain helpers each command calls: its spec with the paging, profile and
-/// `--changes` options, its parse, the token check, the pages of a list as GitHub serves it, the stream, and the
+/// `--changes` options, the token check, the pages of a list as GitHub serves it, the stream, and the
 /// `--changes` snapshot.
 enum PeopleList {
     /// The command's spec with `--changes` (its option, its help and its fields), the paging group and, when the
     /// list takes `--full` (`profiles`), the profile group and the list's own keys each profile keeps.
     static func spec(
-        _ spec: CommandSpec, noun: String, changes key: PeopleChangeKey, profiles kept: [ListedKey]?
+        _ spec: CommandSpec, noun: String, filters: [OptionDeclaration<PeopleListChoices>] = [],
+        changes key: PeopleChangeKey, profiles kept: [ListedKey]?
     ) -> CommandSpec {
         let changes = changesOption(key)
         var spec = spec.adding([OptionGroup(title: "CHANGES OPTIONS", options: [changes.spec])])
         spec.usage = spec.usage.replacing("[--limit N | --all]", with: "[--limit N | --all | --changes FILE]")
         spec.discussion = (spec.discussion.map { $0 + "\n\n" } ?? "") + PeopleChangeKey.discussion(key)
-        spec.optionFields.append(("With --\(changes.name)", key.fields))
-        return spec.paging(noun, profiles: kept != nil, keeping: kept?.map(\.name) ?? [])
+        spec.optionFields.append((changesLabel, key.fields))
+        return spec.declaring(GroupDeclaration(title: "OPTIONS", options: filters + [changes]))
+            .paging(noun, profiles: kept != nil, keeping: kept?.map(\.name) ?? [])
     }
 
-    /// The list's values from argv: its one argument (`owner`), its `filters` and `--changes`, then the paging
-    /// group and, for a list that takes `--full`, the profile group; a bad value is a usage error.
-    static func parse(
-        _ parsed: ParsedArguments, spec: CommandSpec, owner: PeopleListOwner,
-        filters: [OptionDeclaration<PeopleListOptions>], changes key: PeopleChangeKey, profiles: Bool
-    ) throws(UsageError) -> PeopleListOptions {
-        var options = PeopleListOptions(owner: try owner.parse(parsed, spec: spec))
-        try GroupDeclaration(title: "OPTIONS", options: filters + [changesOption(key)])
-            .parse(parsed, spec: spec, into: &options)
-        // `--changes`' rule across the options: its fields only with it, and not with `--anon`'s authors, who
-        // have no id.
-        try ChangesOption.checkFields(options.changes, parsed, spec: spec, fields: key.fields)
-        if options.changes != nil, options.filters["anon"] != nil {
-            throw UsageError(
-                message: "--changes records people by their account id, which --anon's authors do not have",
-                command: spec)
-        }
-        options.paging = try PagingGroup.declared.parse(parsed, spec: spec)
-        if profiles { options.profiles = try ProfileGroup.declared.parse(parsed, spec: spec) }
-        return options
-    }
+    /// How help introduces the fields of `--changes`' records.
+    static let changesLabel = "With --changes"
 
     /// `--changes FILE`, in the list's words.
-    private static func changesOption(_ key: PeopleChangeKey) -> OptionDeclaration<PeopleListOptions> {
+    private static func changesOption(_ key: PeopleChangeKey) -> OptionDeclaration<PeopleListChoices> {
         ChangesOption.declaration(
-            at: \PeopleListOptions.changes, fields: key.fields,
+            at: \PeopleListChoices.changes, fields: key.fields,
             help:
                 "Write who joined, who left\(key.takesRoles ? " and whose role changed" : "") since the last run with "
                 + "FILE, then record the whole list in FILE (more under CHANGES).")

@@ -26,8 +26,8 @@ struct AssigneesCommand: PeopleListCommand {
         noun: "assignees", changes: changes, profiles: [])
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .repository, filters: [], changes: Self.changes, profiles: true)
+        list = PeopleListOptions(
+            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -68,8 +68,8 @@ struct WatchersCommand: PeopleListCommand {
         noun: "watchers", changes: changes, profiles: [])
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .repository, filters: [], changes: Self.changes, profiles: true)
+        list = PeopleListOptions(
+            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -138,12 +138,11 @@ struct CollaboratorsCommand: PeopleListCommand {
                 ("gh-users collaborators my-org/app --permission admin --all", "Who may administer it."),
             ],
             fields: FieldCatalog.account + ["role_name", "permissions"]),
-        noun: "collaborators", changes: changes, profiles: kept)
+        noun: "collaborators", filters: [affiliation, permission], changes: changes, profiles: kept)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .repository, filters: [Self.affiliation, Self.permission],
-            changes: Self.changes, profiles: true)
+        list = PeopleListOptions(
+            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -192,11 +191,11 @@ struct ContributorsCommand: PeopleListCommand {
                 ),
             ],
             fields: FieldCatalog.account + ["contributions", "name", "email"]),
-        noun: "contributors", changes: changes, profiles: full.kept)
+        noun: "contributors", filters: [anon], changes: changes, profiles: full.kept)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .repository, filters: [Self.anon], changes: Self.changes, profiles: true)
+        list = PeopleListOptions(
+            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -250,8 +249,8 @@ struct ForkersCommand: PeopleListCommand {
         noun: "forks", changes: changes, profiles: full.kept)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .repository, filters: [], changes: Self.changes, profiles: true)
+        list = PeopleListOptions(
+            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {

@@ -12,8 +12,8 @@ struct StargazersCommand: PeopleListCommand {
         \.profiles, account: ["user"], keeping: [ListedKey("starred_at")])
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .repository, filters: [], changes: Self.changes, profiles: true)
+        list = PeopleListOptions(
+            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
     }
 
     /// Exit 4 without a token for `--via graphql`; then the list, or with `--changes` what changed.

@@ -9,7 +9,7 @@ struct TeamMembersCommand: PeopleListCommand {
 
     static let teamRole = PeopleFilter.choice(
         "role", help: "member, maintainer or all.", default: "all", choices: ["member", "maintainer", "all"])
-    static let direct = OptionDeclaration<PeopleListOptions>.flag(
+    static let direct = OptionDeclaration<PeopleListChoices>.flag(
         "direct",
         help: "Only the team's own members, not its child teams' (through GraphQL: needs a token, costs "
             + "GraphQL points).",
@@ -50,12 +50,11 @@ struct TeamMembersCommand: PeopleListCommand {
                 ),
             ],
             fields: FieldCatalog.account + ["role"]),
-        noun: "team members", changes: changes, profiles: kept)
+        noun: "team members", filters: [teamRole, direct], changes: changes, profiles: kept)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = try PeopleList.parse(
-            parsed, spec: spec, owner: .team, filters: [Self.teamRole, Self.direct], changes: Self.changes,
-            profiles: true)
+        list = PeopleListOptions(
+            owner: .team(try OwnedArgument.single(parsed, spec: spec, TeamName.init)), parsed)
     }
 
     /// Exit 4 without a token for `--direct`; then the list, or with `--changes` what changed.

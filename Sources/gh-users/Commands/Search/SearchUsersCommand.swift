@@ -137,8 +137,8 @@ extension SearchUsersOptions: GitHubCommand {
         }
         self.init(query: query)
         try SearchUsersCommand.options.parse(parsed, spec: spec, into: &self)
-        paging = try PagingGroup.declared.parse(parsed, spec: spec)
-        profiles = try ProfileGroup.declared.parse(parsed, spec: spec)
+        paging = parsed.paging
+        profiles = parsed.profiles
     }
 
     /// Exit 4 without a token for `--full --via graphql`; then `GET /search/users` up to GitHub's 1,000-result

@@ -2,7 +2,7 @@ import AtomicCore
 import Domain
 
 /// `gh-users show`: which profiles to fetch, validated.
-struct ShowUsersOptions: Sendable, Equatable {
+struct ShowUsersOptions: OptionValues {
     var references: [UserReference]
     var concurrency: Int = 4
     /// `show -`: the logins are read from stdin, one a line, when the command runs.
@@ -11,6 +11,11 @@ struct ShowUsersOptions: Sendable, Equatable {
     var source: ProfileSource = .rest
 
     static let maximumConcurrency = 10
+
+    /// No account yet: the LOGINs, `-` or the `--id`s say which.
+    init() {
+        self.init(references: [])
+    }
 
     init(references: [UserReference], concurrency: Int = 4) {
         self.references = references
@@ -99,7 +104,7 @@ enum ShowUsersCommand {
             ),
         ],
         fields: FieldCatalog.profile
-    )
+    ).declaring(options)
 
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
     fileprivate static func suggestingID(_ reference: UserReference, _ result: Result<User, DomainError>)
@@ -118,9 +123,9 @@ enum ShowUsersCommand {
 extension ShowUsersOptions: GitHubCommand {
     static var spec: CommandSpec { ShowUsersCommand.spec }
 
-    /// LOGINs, `-` or `--id`s, never both kinds; then the options.
+    /// LOGINs, `-` or `--id`s, never both kinds; the options as the scanner read them (the `--id`s among them).
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        var references: [UserReference] = []
+        self = parsed.options()
         if parsed.value(ShowUsersCommand.id) != nil {
             guard parsed.positionals.isEmpty else {
                 throw UsageError(message: "give either LOGINs or --id, not both", command: spec)
@@ -133,8 +138,7 @@ extension ShowUsersOptions: GitHubCommand {
                 references = logins.map(UserReference.login)
             }
         }
-        self = try ShowUsersCommand.options.parse(parsed, spec: spec, into: ShowUsersOptions(references: references))
-        fromStandardInput = self.references.isEmpty
+        fromStandardInput = references.isEmpty
     }
 
     /// Exit 4 without a token for `--via graphql`; else the profiles, looked up concurrently, written in the
