@@ -1,0 +1,152 @@
+import Domain
+
+/// One request of the access map's read: the next listing page, or a batch of collaborator pages.
+enum AccessWork: Sendable, Equatable {
+    case listing(after: String?)
+    case batch([AccessPageAsk])
+}
+
+/// What a request came back as.
+enum AccessOutcome: Sendable {
+    case listed(names: [String], next: String?, cost: Int?)
+    case failed(GraphQLBatchFailure)
+    case answered([AccessPageAsk], [AccessPageAnswer], cost: Int?)
+    case refused([AccessPageAsk], GraphQLBatchFailure)
+}
+
+/// The bookkeeping of `AccessReading`, kept by the one task that sends and receives, so it is a plain value
+/// tested without a server: which repositories are listed, which pages are to be asked (each once: a page is
+/// asked only from the cursor the page before it gave, or again after a batch refused whole), which
+/// repositories are whole, and which is handed on next.
+struct AccessSchedule {
+    struct Slot {
+        let repository: String
+        var edges: [AccessEdge] = []
+        /// Why GitHub would not show its collaborators, if it would not.
+        var unreadable: String?
+        var done = false
+    }
+
+    private(set) var slots: [Slot] = []
+    /// The next slot to hand on.
+    private(set) var first = 0
+    private var position: [String: Int] = [:]
+    /// First pages not yet asked, by slot index, in order.
+    private var fresh: [Int] = []
+    private var freshStart = 0
+    /// Pages after a cursor, and pages of a refused batch to ask again.
+    private var pending: [AccessPageAsk] = []
+    private var listingCursor: String?
+    private var listingDone = false
+    private var listingInFlight = false
+    private var sizing: GraphQLBatchSizing
+    private let lookahead: Int
+
+    init(batchSize: Int, lookahead: Int) {
+        sizing = GraphQLBatchSizing(maximum: batchSize)
+        self.lookahead = lookahead
+    }
+
+    /// Every repository listed has been handed on, and nothing more is to come.
+    var isFinished: Bool { listingDone && first == slots.count && pending.isEmpty }
+
+    /// Repositories listed, in the map's order; a name listed before (a listing that shifted under the read) is
+    /// not listed twice. `next` nil ends the listing.
+    mutating func listed(_ names: [String], next: String?) {
+        for name in names.sorted(by: AccessOrder.precedes) where position[name.lowercased()] == nil {
+            position[name.lowercased()] = slots.count
+            fresh.append(slots.count)
+            slots.append(Slot(repository: name))
+        }
+        listingCursor = next
+        listingDone = next == nil
+    }
+
+    /// The next request to send, if one may go now: pages of repositories already begun first (they hold back
+    /// the ones after them), then first pages, within the lookahead; the next listing page when fewer first
+    /// pages wait than a few batches take.
+    mutating func nextWork() -> AccessWork? {
+        let waiting = fresh.count - freshStart
+        if !listingDone, !listingInFlight, waiting < sizing.size * 4 {
+            listingInFlight = true
+            return .listing(after: listingCursor)
+        }
+        var asks: [AccessPageAsk] = []
+        pending.sort { (position[$0.repository.lowercased()] ?? 0) < (position[$1.repository.lowercased()] ?? 0) }
+        while asks.count < sizing.size, !pending.isEmpty {
+            asks.append(pending.removeFirst())
+        }
+        while asks.count < sizing.size, freshStart < fresh.count, fresh[freshStart] < first + lookahead {
+            asks.append(AccessPageAsk(repository: slots[fresh[freshStart]].repository, cursor: nil))
+            freshStart += 1
+        }
+        if freshStart > 1024 {
+            fresh.removeFirst(freshStart)
+            freshStart = 0
+        }
+        return asks.isEmpty ? nil : .batch(asks)
+    }
+
+    /// Takes a request's outcome; returns the points it cost. A failure that stops the run is thrown.
+    mutating func take(_ outcome: AccessOutcome) throws(DomainError) -> Int {
+        switch outcome {
+        case .listed(let names, let next, let cost):
+            listingInFlight = false
+            listed(names, next: next)
+            return max(0, cost ?? 0)
+        case .failed(let failure):
+            listingInFlight = false
+            throw Self.stopping(failure, pages: 0)
+        case .answered(let asks, let answers, let cost):
+            sizing.succeeded()
+            for (ask, answer) in zip(asks, answers) {
+                guard let index = position[ask.repository.lowercased()] else { continue }
+                switch answer {
+                case .page(let edges, let next):
+                    slots[index].edges += edges
+                    if let next {
+                        pending.append(AccessPageAsk(repository: ask.repository, cursor: next))
+                    } else {
+                        slots[index].done = true
+                    }
+                case .unreadable(let reason):
+                    slots[index].unreadable = reason
+                    slots[index].done = true
+                }
+            }
+            return max(0, cost ?? 0)
+        case .refused(let asks, let failure):
+            guard case .tooLarge(let reason) = failure else { throw Self.stopping(failure, pages: asks.count) }
+            switch sizing.refused(count: asks.count) {
+            case .retry:
+                pending = asks + pending
+                return 0
+            case .single:
+                throw .refused(
+                    "GitHub's GraphQL API refused even one page of \(asks.first?.repository ?? "a repository")'s "
+                        + "collaborators as too large: \(reason)")
+            case .stop(let refusals):
+                throw .refused(
+                    "GitHub's GraphQL API refused \(refusals) batches of collaborator pages in a row, the last of "
+                        + "\(asks.count), however small they were made: \(reason)")
+            }
+        }
+    }
+
+    private static func stopping(_ failure: GraphQLBatchFailure, pages: Int) -> DomainError {
+        switch failure {
+        case .failed(let error): return error
+        case .tooLarge(let reason), .unsupported(let reason):
+            return .refused("GitHub's GraphQL API refused the access map's query: \(reason)")
+        }
+    }
+
+    /// The next repository to hand on, once it is whole and every one before it has been; its slot is emptied.
+    mutating func nextDone() -> Slot? {
+        guard first < slots.count, slots[first].done else { return nil }
+        let slot = slots[first]
+        slots[first].edges = []
+        first += 1
+        return slot
+    }
+}
