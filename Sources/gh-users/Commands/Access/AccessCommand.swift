@@ -1,6 +1,7 @@
 import AtomicCore
 import Data
 import Domain
+import Foundation
 
 /// `gh-users access ORG`: the organization's access map, one record per repository and person with access,
 /// with the permission, where it comes from, how the person stands to the organization and their two-factor
@@ -13,6 +14,8 @@ struct AccessCommand: GitHubCommand {
     var permission: RepositoryPermissionLevel?
     var affiliation: AccessRecord.Affiliation?
     var concurrency = 4
+    /// `--changes FILE`: what changed since the map the file holds.
+    var changes: String?
 
     static let maximumConcurrency = 10
 
@@ -50,15 +53,18 @@ struct AccessCommand: GitHubCommand {
                 in: 1...Int64(maximumConcurrency), rule: "a whole number from 1 to \(maximumConcurrency)")
         },
         resume: { $0.concurrency == 4 ? [] : ["--concurrency", String($0.concurrency)] })
+    static let changesOption = ChangesOption.declaration(
+        at: \AccessCommand.changes, fields: AccessChange.fields,
+        help: "What changed since the map in FILE (added, removed, changed); then FILE is replaced.")
     static let options = GroupDeclaration(
-        title: "OPTIONS", options: [repo, person, permission, affiliation, concurrencyOption])
+        title: "OPTIONS", options: [repo, person, permission, affiliation, concurrencyOption, changesOption])
 
     static let spec = CommandSpec(
         name: "access",
         abstract: "Show who can reach each repository of an organization, and why (GraphQL).",
         usage:
             "gh-users access ORG [--repo NAME]... [--person LOGIN] [--permission LEVEL] "
-            + "[--affiliation outside|member|owner] [--concurrency N] [options]",
+            + "[--affiliation outside|member|owner] [--concurrency N] [--changes FILE] [options]",
         discussion: """
             Writes one record per repository of ORG that the token can read (archived ones too) and person
             with access to it: repository (ORG/NAME), login, id, permission (read, triage, write, maintain or
@@ -81,6 +87,14 @@ struct AccessCommand: GitHubCommand {
             records of the others: the exit status is then 1, so a partial map never looks complete. An
             unknown organization is exit status 3; a spent GraphQL rate limit is exit status 5, or a wait
             with --wait-on-rate-limit.
+
+            With --changes FILE it writes what changed since the map FILE holds instead: one record per change,
+            with change (added, removed, or changed: another permission, or the same from other sources),
+            repository, login, id, old_permission, new_permission, old_sources and new_sources (null where
+            there is none); then FILE holds this map. The first run records the map and says so. FILE is
+            written whole or not at all (0600), one run at a time; it is left as it was when the run fails,
+            when GitHub refused a repository (a partial map is never recorded), or when FILE was made for
+            another organization or other filters.
             """,
         arguments: [("ORG", "The organization, such as github.")],
         options: options.group.options,
@@ -92,8 +106,10 @@ struct AccessCommand: GitHubCommand {
                 "Outside collaborators who can push, as CSV."
             ),
             ("gh-users access my-org --repo Hello-World --json", "One repository's access map as JSON."),
+            ("gh-users access my-org --changes my-org.access.json", "What changed since the last run."),
         ],
-        fields: ["repository", "login", "id", "permission", "affiliation", "sources", "two_factor"])
+        fields: ["repository", "login", "id", "permission", "affiliation", "sources", "two_factor"],
+        optionFields: [("With --changes", AccessChange.fields)])
 
     static let columns: [Column<AccessRecord>] = [
         Column("REPOSITORY", key: "repository", shrink: .second) { $0.repository },
@@ -128,6 +144,7 @@ struct AccessCommand: GitHubCommand {
                     + "repository to see its collaborators.\n"
             ).refuse(context)
         }
+        if let changes { return await recordChanges(changes, context, github) }
         let reading = AccessReading(organization: organization, github: github, concurrency: concurrency)
         var output = AccessOutput(command: self, context: context)
         var summary = AccessReadSummary()
@@ -152,6 +169,21 @@ struct AccessCommand: GitHubCommand {
 }
 
 extension AccessRecord: JSONRecord {}
+
+extension AccessCommand: CheckedOptions {
+    /// A field only the change records have is refused without `--changes`.
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        guard changes == nil, let text = parsed.value(OutputGroup.fields) else { return }
+        let fields = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let field = fields.first(where: { !spec.fields.contains($0) && AccessChange.fields.contains($0) }) else {
+            return
+        }
+        throw UsageError(
+            message: "the field '\(field)' exists only with --changes, whose records have "
+                + AccessChange.fields.joined(separator: ", "),
+            command: spec)
+    }
+}
 
 /// Where the map's records go: filtered, written as each repository's arrive, with a progress line on a
 /// terminal; then the document closed, and the repositories GitHub refused said.
