@@ -23,10 +23,12 @@ package protocol AccessRecordSink {
 /// limits, a 502 or 504 when the query ran out of time) is asked again smaller (`GraphQLBatchSizing`), and
 /// refusals in a row past a few stop the run.
 ///
-/// Records come out sorted by repository, then login, case aside: each listing page's repositories are sorted
-/// as they arrive (GitHub lists them by name), and a repository's records are handed on once all its pages are
-/// read and every repository before it has been handed on. At most `lookahead` repositories are read ahead of
-/// the one handed on next, so memory stays flat however large the organization.
+/// Records come out sorted by repository, then login, case aside. GitHub lists repositories by name in its own
+/// collation (which may put `a_b` after `ab`), so the listing is read to its end, each page asked as soon as the
+/// one before is in, while the first repositories' collaborators are already being read; a repository's
+/// records are handed on once the listing is whole, all its pages are read, and every repository before it has
+/// been handed on. At most `lookahead` repositories are begun and not yet handed on, so memory stays flat
+/// however large the organization.
 ///
 /// A repository whose collaborators GitHub refuses (a token without push access gets `FORBIDDEN` at that path)
 /// or that went between its listing and its read is named in the summary's `unreadable`, and the others'

@@ -27,11 +27,20 @@ struct AccessSchedule {
         var done = false
     }
 
+    /// Every repository listed, in the order GitHub listed them.
     private(set) var slots: [Slot] = []
-    /// The next slot to hand on.
-    private(set) var first = 0
+    /// Slot indices by name, case aside.
     private var position: [String: Int] = [:]
-    /// First pages not yet asked, by slot index, in order.
+    /// Places in the map's order by name, case aside, once the listing is whole.
+    private var rank: [String: Int] = [:]
+    /// The slots in the map's order, once the listing is whole: GitHub lists by name, but in its own collation
+    /// (which may put `a_b` after `ab`), so nothing is handed on before every name is known.
+    private var order: [Int] = []
+    /// How many of `order` have been handed on.
+    private var handed = 0
+    /// First pages asked.
+    private var begun = 0
+    /// First pages not yet asked, by slot index: as listed, then in the map's order once the listing is whole.
     private var fresh: [Int] = []
     private var freshStart = 0
     /// Pages after a cursor, and pages of a refused batch to ask again.
@@ -48,37 +57,45 @@ struct AccessSchedule {
     }
 
     /// Every repository listed has been handed on, and nothing more is to come.
-    var isFinished: Bool { listingDone && first == slots.count && pending.isEmpty }
+    var isFinished: Bool { listingDone && handed == slots.count && pending.isEmpty }
 
-    /// Repositories listed, in the map's order; a name listed before (a listing that shifted under the read) is
-    /// not listed twice. `next` nil ends the listing.
+    /// Repositories listed; a name listed before (a listing that shifted under the read) is not listed twice.
+    /// `next` nil ends the listing: the map's order is known, and the first pages not yet asked go in it.
     mutating func listed(_ names: [String], next: String?) {
-        for name in names.sorted(by: AccessOrder.precedes) where position[name.lowercased()] == nil {
+        for name in names where position[name.lowercased()] == nil {
             position[name.lowercased()] = slots.count
             fresh.append(slots.count)
             slots.append(Slot(repository: name))
         }
         listingCursor = next
         listingDone = next == nil
+        guard listingDone else { return }
+        let names = slots.map(\.repository)
+        let precedes = { (lhs: Int, rhs: Int) in AccessOrder.precedes(names[lhs], names[rhs]) }
+        order = slots.indices.sorted(by: precedes)
+        fresh = fresh[freshStart...].sorted(by: precedes)
+        freshStart = 0
+        for (place, index) in order.enumerated() { rank[slots[index].repository.lowercased()] = place }
     }
 
-    /// The next request to send, if one may go now: pages of repositories already begun first (they hold back
-    /// the ones after them), then first pages, within the lookahead; the next listing page when fewer first
-    /// pages wait than a few batches take.
+    /// The next request to send, if one may go now: the next listing page, as soon as the one before is in;
+    /// then pages of repositories already begun (they hold back the ones after them), then first pages, while
+    /// fewer than the lookahead are begun and not yet handed on.
     mutating func nextWork() -> AccessWork? {
-        let waiting = fresh.count - freshStart
-        if !listingDone, !listingInFlight, waiting < sizing.size * 4 {
+        if !listingDone, !listingInFlight {
             listingInFlight = true
             return .listing(after: listingCursor)
         }
         var asks: [AccessPageAsk] = []
-        pending.sort { (position[$0.repository.lowercased()] ?? 0) < (position[$1.repository.lowercased()] ?? 0) }
+        let places = listingDone ? rank : position
+        pending.sort { (places[$0.repository.lowercased()] ?? 0) < (places[$1.repository.lowercased()] ?? 0) }
         while asks.count < sizing.size, !pending.isEmpty {
             asks.append(pending.removeFirst())
         }
-        while asks.count < sizing.size, freshStart < fresh.count, fresh[freshStart] < first + lookahead {
+        while asks.count < sizing.size, freshStart < fresh.count, begun - handed < lookahead {
             asks.append(AccessPageAsk(repository: slots[fresh[freshStart]].repository, cursor: nil))
             freshStart += 1
+            begun += 1
         }
         if freshStart > 1024 {
             fresh.removeFirst(freshStart)
@@ -141,12 +158,14 @@ struct AccessSchedule {
         }
     }
 
-    /// The next repository to hand on, once it is whole and every one before it has been; its slot is emptied.
+    /// The next repository to hand on, once the listing is whole, it is whole, and every one before it in the
+    /// map's order has been; its slot is emptied.
     mutating func nextDone() -> Slot? {
-        guard first < slots.count, slots[first].done else { return nil }
-        let slot = slots[first]
-        slots[first].edges = []
-        first += 1
+        guard listingDone, handed < order.count, slots[order[handed]].done else { return nil }
+        let index = order[handed]
+        let slot = slots[index]
+        slots[index].edges = []
+        handed += 1
         return slot
     }
 }

@@ -192,6 +192,25 @@ struct AccessReadingTests {
         #expect(summary.repositories == 4)
     }
 
+    /// GitHub lists by name in its own collation (`ab` before `a_b`, capitals aside), over pages: nothing is
+    /// handed on before the listing is whole, and the map comes out in its own order, case aside.
+    @Test func theMapsOrderIsItsOwnWhateverTheListingsOrder() async throws {
+        let listing = ["b", "c", "A", "ab", "a_b", "Zed", "d"]
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for (index, name) in listing.enumerated() { collaborators[name] = [Self.person(index)] }
+        let world = AccessWorld(
+            organization: "octo-org", members: [], collaborators: collaborators, listing: listing, pageSize: 2)
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, summary) = try await Self.read(stub)
+        #expect(
+            sink.records.map(\.repository)
+                == ["A", "a_b", "ab", "b", "c", "d", "Zed"].map { "octo-org/" + $0 })
+        #expect(summary.repositories == 7)
+        let pages = world.batches.flatMap { $0 }
+        #expect(Set(pages).count == pages.count && pages.count == 7)
+    }
+
     /// `only` reads the named repositories without listing the organization's.
     @Test func onlyTheNamedRepositoriesAreReadWithoutAListing() async throws {
         let world = AccessWorld(

@@ -149,18 +149,21 @@ package final class AccessWorld: @unchecked Sendable {
     /// Repository name → its collaborators, in the order GitHub would give them.
     private let collaborators: [String: [AccessBodies.Collaborator]]
     private let forbidden: Set<String>
+    /// The order the repositories are listed in; nil: by name, case aside.
+    private let listing: [String]?
     private let pageSize: Int
     private let lock = NSLock()
     private var asked: [[String]] = []
 
     package init(
         organization: String, members: [AccessBodies.Member], collaborators: [String: [AccessBodies.Collaborator]],
-        forbidden: Set<String> = [], pageSize: Int = 100
+        forbidden: Set<String> = [], listing: [String]? = nil, pageSize: Int = 100
     ) {
         self.organization = organization
         self.members = members
         self.collaborators = collaborators
         self.forbidden = forbidden
+        self.listing = listing
         self.pageSize = pageSize
     }
 
@@ -174,7 +177,7 @@ package final class AccessWorld: @unchecked Sendable {
             let (slice, next) = page(members, after: Self.cursor(in: query))
             body = AccessBodies.members(slice, next: next)
         } else if query.contains("repositories(") {
-            let names = collaborators.keys.sorted { $0.lowercased() < $1.lowercased() }
+            let names = listing ?? collaborators.keys.sorted { $0.lowercased() < $1.lowercased() }
             let (slice, next) = page(names, after: Self.cursor(in: query))
             body = AccessBodies.repositories(slice, of: organization, total: names.count, next: next)
         } else {
