@@ -27,11 +27,13 @@ package protocol AccessRecordSink {
 /// collation (which may put `a_b` after `ab`), so the listing is read to its end, each page asked as soon as the
 /// one before is in, while the first repositories' collaborators are already being read; a repository's
 /// records are handed on once the listing is whole, all its pages are read, and every repository before it has
-/// been handed on. At most `lookahead` repositories are begun and not yet handed on, so memory stays flat
-/// however large the organization.
+/// been handed on. Only repositories within `lookahead` of the next to hand on (in the map's order; before the
+/// listing is whole, the first `lookahead` listed) are begun, so memory stays flat however large the
+/// organization.
 ///
 /// A repository whose collaborators GitHub refuses (a token without push access gets `FORBIDDEN` at that path)
-/// or that went between its listing and its read is named in the summary's `unreadable`, and the others'
+/// is named in the summary's `unreadable`, one that is not there (gone since its listing, or never there) in
+/// `missing`, and the others'
 /// records are still handed on. An unknown organization is `notFound`; a spent rate limit is waited out or
 /// thrown as every GraphQL query's is (`GitHubRepository.graphQL(_:decode:)`).
 package struct AccessReading: Sendable {
@@ -131,6 +133,7 @@ package struct AccessReading: Sendable {
                     return error
                 }
                 while let done = schedule.nextDone() {
+                    if done.gone { summary.missing.append(done.repository) }
                     if done.unreadable != nil { summary.unreadable.append(done.repository) }
                     let records = done.edges.map { Self.record($0, in: done.repository, members: members) }
                         .sorted { AccessOrder.precedes($0.login, $1.login) }

@@ -24,6 +24,8 @@ struct AccessSchedule {
         var edges: [AccessEdge] = []
         /// Why GitHub would not show its collaborators, if it would not.
         var unreadable: String?
+        /// No such repository: gone since it was listed, or never there.
+        var gone = false
         var done = false
     }
 
@@ -79,8 +81,8 @@ struct AccessSchedule {
     }
 
     /// The next request to send, if one may go now: the next listing page, as soon as the one before is in;
-    /// then pages of repositories already begun (they hold back the ones after them), then first pages, while
-    /// fewer than the lookahead are begun and not yet handed on.
+    /// then pages of repositories already begun (they hold back the ones after them), then first pages within
+    /// the lookahead (`mayBegin`).
     mutating func nextWork() -> AccessWork? {
         if !listingDone, !listingInFlight {
             listingInFlight = true
@@ -92,7 +94,7 @@ struct AccessSchedule {
         while asks.count < sizing.size, !pending.isEmpty {
             asks.append(pending.removeFirst())
         }
-        while asks.count < sizing.size, freshStart < fresh.count, begun - handed < lookahead {
+        while asks.count < sizing.size, freshStart < fresh.count, mayBegin(fresh[freshStart]) {
             asks.append(AccessPageAsk(repository: slots[fresh[freshStart]].repository, cursor: nil))
             freshStart += 1
             begun += 1
@@ -102,6 +104,15 @@ struct AccessSchedule {
             freshStart = 0
         }
         return asks.isEmpty ? nil : .batch(asks)
+    }
+
+    /// Whether the repository at `slot` may be begun: before the listing is whole, while fewer than the lookahead
+    /// are begun; after, while it is fewer than the lookahead past the next to hand on in the map's order. The
+    /// next to hand on is always within it, however GitHub's listing ordered it, so the read never waits on a
+    /// repository it will not ask for.
+    private func mayBegin(_ slot: Int) -> Bool {
+        guard listingDone else { return begun < lookahead }
+        return (rank[slots[slot].repository.lowercased()] ?? 0) < handed + lookahead
     }
 
     /// Takes a request's outcome; returns the points it cost. A failure that stops the run is thrown.
@@ -128,6 +139,9 @@ struct AccessSchedule {
                     }
                 case .unreadable(let reason):
                     slots[index].unreadable = reason
+                    slots[index].done = true
+                case .gone:
+                    slots[index].gone = true
                     slots[index].done = true
                 }
             }

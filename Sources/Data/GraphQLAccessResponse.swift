@@ -14,9 +14,10 @@ struct AccessEdge: Sendable, Equatable {
 enum AccessPageAnswer: Sendable, Equatable {
     /// The page's people, and the cursor of the next page (nil at the end).
     case page([AccessEdge], next: String?)
-    /// GitHub refused this repository's collaborators (`FORBIDDEN` at its path), or the repository is gone
-    /// (`NOT_FOUND`, or null): `reason` is GitHub's message.
+    /// GitHub refused this repository's collaborators (`FORBIDDEN` at its path): `reason` is GitHub's message.
     case unreadable(reason: String)
+    /// No such repository (`NOT_FOUND` at its path, or null): gone since it was listed, or never there.
+    case gone
 }
 
 /// Reads the access map's answers. Every byte is untrusted: an edge without its login, id or permission, or a
@@ -109,7 +110,7 @@ enum GraphQLAccessResponse {
         }) {
             throw .tooLarge(limited.message ?? "Resource limits for this query exceeded.")
         }
-        var refusals: [String: String] = [:]
+        var refusals: [String: GraphQLProfileResponseDTO.ErrorDTO] = [:]
         for error in errors {
             let alias = error.path?.first?.text ?? ""
             guard GraphQLAccessQuery.isAlias(alias), error.type == "FORBIDDEN" || error.type == "NOT_FOUND" else {
@@ -118,20 +119,21 @@ enum GraphQLAccessResponse {
                         status: response.status, message: "GraphQL: " + (error.message ?? error.type ?? "an error"),
                         requestID: answer.requestID))
             }
-            refusals[alias] = error.message ?? error.type ?? "refused"
+            refusals[alias] = error
         }
         guard let data = dto.data else { throw answer.malformed("no data and no errors") }
         var answers: [AccessPageAnswer] = []
         for index in pages.indices {
             let alias = GraphQLAccessQuery.alias(index)
-            if let reason = refusals[alias] {
-                answers.append(.unreadable(reason: reason))
+            if let refusal = refusals[alias] {
+                answers.append(
+                    refusal.type == "NOT_FOUND" ? .gone : .unreadable(reason: refusal.message ?? "FORBIDDEN"))
                 continue
             }
             guard case .some(.some(let repository)) = data.repositories[alias] else {
                 // Null with no error: the repository went between its listing and this read.
                 if case .some(.none) = data.repositories[alias] {
-                    answers.append(.unreadable(reason: "the repository is gone"))
+                    answers.append(.gone)
                     continue
                 }
                 throw answer.malformed("no answer for \(pages[index].repository)")

@@ -115,6 +115,8 @@ package struct AccessMember: Sendable, Equatable {
 package struct AccessReadSummary: Sendable, Equatable {
     /// "ORG/NAME" of every repository whose collaborators could not be read, in the map's order.
     package var unreadable: [String] = []
+    /// "ORG/NAME" of every repository asked for that is not there: gone since it was listed, or never there.
+    package var missing: [String] = []
     /// The organization's repositories listed.
     package var repositories = 0
     /// GraphQL requests sent, refused ones included.

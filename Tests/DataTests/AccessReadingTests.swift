@@ -89,6 +89,23 @@ struct AccessReadingTests {
         #expect(sink.repositories[7].count == 250)
     }
 
+    /// 200 repositories of 150 people each: every page asked once and ten to a POST, so the POSTs are the fewest
+    /// the batch size allows: 2 member pages, 2 listing pages and 400 collaborator pages in 40.
+    @Test func aLargeOrganizationTakesTheFewestPOSTsTheBatchSizeAllows() async throws {
+        let people = (0..<150).map { Self.person($0) }
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<200 { collaborators[String(format: "repo-%03d", index)] = people }
+        let members = (0..<150).map { AccessBodies.Member("user-\($0)", Int64(5000 + $0), "MEMBER", twoFactor: nil) }
+        let world = AccessWorld(organization: "octo-org", members: members, collaborators: collaborators)
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, summary) = try await Self.read(stub, concurrency: 1)
+        #expect(summary.requests == 2 + 2 + 40)
+        #expect(world.batches.allSatisfy { $0.count == 10 })
+        #expect(sink.records.count == 30_000)
+        #expect(sink.repositories.count == 200)
+    }
+
     /// Concurrency 1 sends one request at a time: the same pages, no page twice.
     @Test func oneAtATimeAsksTheSamePages() async throws {
         var collaborators: [String: [AccessBodies.Collaborator]] = [:]
@@ -211,6 +228,28 @@ struct AccessReadingTests {
         #expect(Set(pages).count == pages.count && pages.count == 7)
     }
 
+    /// The first repository in the map's order may be listed last (GitHub's collation puts `_a` after `c`): once
+    /// the listing is whole it is asked for, even with the lookahead spent on those listed before it.
+    @Test func theFirstInTheMapsOrderIsAskedWhereverItWasListed() throws {
+        var schedule = AccessSchedule(batchSize: 2, lookahead: 2)
+        #expect(schedule.nextWork() == .listing(after: nil))
+        _ = try schedule.take(.listed(names: ["o/b", "o/c"], next: "p2", cost: nil))
+        #expect(schedule.nextWork() == .listing(after: "p2"))
+        let first = [AccessPageAsk(repository: "o/b", cursor: nil), AccessPageAsk(repository: "o/c", cursor: nil)]
+        #expect(schedule.nextWork() == .batch(first))
+        #expect(schedule.nextWork() == nil)
+        _ = try schedule.take(.listed(names: ["o/_a"], next: nil, cost: nil))
+        _ = try schedule.take(.answered(first, [.page([], next: nil), .page([], next: nil)], cost: 1))
+        #expect(schedule.nextDone() == nil)
+        let last = [AccessPageAsk(repository: "o/_a", cursor: nil)]
+        #expect(schedule.nextWork() == .batch(last))
+        _ = try schedule.take(.answered(last, [.page([], next: nil)], cost: 1))
+        var handed: [String] = []
+        while let slot = schedule.nextDone() { handed.append(slot.repository) }
+        #expect(handed == ["o/_a", "o/b", "o/c"])
+        #expect(schedule.isFinished)
+    }
+
     /// `only` reads the named repositories without listing the organization's.
     @Test func onlyTheNamedRepositoriesAreReadWithoutAListing() async throws {
         let world = AccessWorld(
@@ -221,6 +260,22 @@ struct AccessReadingTests {
         #expect(world.batches == [["b@"]])
         #expect(sink.records.map(\.repository) == ["octo-org/b"])
         #expect(!stub.received.contains { AccessWorld.query(of: $0).contains("repositories(") })
+    }
+
+    /// A repository that is not there (NOT_FOUND at its path, or null) is missing, not refused.
+    @Test func aRepositoryThatIsNotThereIsMissing() async throws {
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            body: Data(
+                (#"{"data":{"r0":null,"r1":null},"errors":[{"type":"NOT_FOUND","path":["r0"],"#
+                    + #""message":"Could not resolve to a Repository with the name 'octo-org/nope'."}]}"#).utf8))
+        let (sink, summary) = try await Self.read(stub, concurrency: 1, only: ["nope", "gone"])
+        #expect(sink.records.isEmpty)
+        #expect(summary.missing == ["octo-org/gone", "octo-org/nope"])
+        #expect(summary.unreadable.isEmpty)
+        #expect(stub.problems.isEmpty)
     }
 
     /// No such organization is not found (exit 3), said without a flag.

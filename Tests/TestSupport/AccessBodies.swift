@@ -81,6 +81,8 @@ package enum AccessBodies {
         case collaborators([Collaborator], next: String?)
         /// `collaborators: null`, and a FORBIDDEN error at its path.
         case forbidden
+        /// `repository: null`, and a NOT_FOUND error at its path.
+        case notFound(String)
     }
 
     static let cost = #""rateLimit":{"cost":1,"remaining":4990,"resetAt":"2027-01-15T08:00:00Z"}"#
@@ -121,6 +123,11 @@ package enum AccessBodies {
                     #"{"type":"FORBIDDEN","path":["r\#(index)","collaborators"],"#
                         + #""locations":[{"line":\#(3 + 3 * index),"column":5}],"#
                         + #""message":"You do not have permission to view repository collaborators."}"#)
+            case .notFound(let name):
+                members.append(#""r\#(index)":null"#)
+                errors.append(
+                    #"{"type":"NOT_FOUND","path":["r\#(index)"],"locations":[{"line":\#(3 + 3 * index),"column":3}],"#
+                        + #""message":"Could not resolve to a Repository with the name '\#(name)'."}"#)
             }
         }
         let data = #"{"data":{\#(cost),"# + members.joined(separator: ",") + "}"
@@ -194,6 +201,8 @@ package final class AccessWorld: @unchecked Sendable {
                 served.append(name + "@" + (cursor ?? ""))
                 if forbidden.contains(name) {
                     pages.append(.forbidden)
+                } else if collaborators[name] == nil {
+                    pages.append(.notFound(organization + "/" + name))
                 } else {
                     let (slice, next) = page(collaborators[name] ?? [], after: cursor)
                     pages.append(.collaborators(slice, next: next))

@@ -150,6 +150,16 @@ struct AccessCommandTests {
                 + "those with push access): octo-org/api, octo-org/docs; the map above leaves them out.\n")
     }
 
+    /// A repository `--repo` names that is not there is exit 3, after the others' records.
+    @Test func aRepositoryThatIsNotThereIsExit3() async {
+        let run = await Self.harness(Self.world()).run([
+            "access", "octo-org", "--repo", "nope", "--repo", "web", "--format", "tsv", "--fields", "login",
+        ])
+        #expect(run.status == 3)
+        #expect(run.out == "octocat\n")
+        #expect(run.err == "gh-users: no repository 'octo-org/nope' (HTTP 404)\n")
+    }
+
     @Test func anUnknownOrganizationIsExit3() async {
         let harness = CommandHarness.signedIn()
         harness.http.register(

@@ -302,6 +302,10 @@ extension AccessCommand {
             return .failed(
                 .refused("the collaborators of \(count) of \(summary.repositories) repositories were refused"))
         }
+        if let missing = missing(summary) {
+            io.writeErr(context.presenter.present(missing).message + file.untouched)
+            return .failed(missing)
+        }
         snapshot.entries = collected.entries
         let changes = previous.map { AccessChange.between($0.entries, snapshot.entries) } ?? []
         let words = snapshot.description

@@ -85,8 +85,8 @@ struct AccessCommand: GitHubCommand {
             where it left off, and a request GitHub finds too large is asked again smaller. A repository
             whose collaborators GitHub refuses is named on stderr, with how many there were, after the
             records of the others: the exit status is then 1, so a partial map never looks complete. An
-            unknown organization is exit status 3; a spent GraphQL rate limit is exit status 5, or a wait
-            with --wait-on-rate-limit.
+            unknown organization, or a --repo that is not there, is exit status 3; a spent GraphQL rate
+            limit is exit status 5, or a wait with --wait-on-rate-limit.
 
             With --changes FILE it writes what changed since the map FILE holds instead: one record per change,
             with change (added, removed, or changed: another permission, or the same from other sources),
@@ -157,6 +157,13 @@ struct AccessCommand: GitHubCommand {
             return output.fail(error)
         }
         return output.close(summary)
+    }
+
+    /// The first repository `--repo` named that is not there, as the failure it is (exit 3); nil when there is
+    /// none. A listed repository gone before its read is no failure: the map without it is the map.
+    func missing(_ summary: AccessReadSummary) -> DomainError? {
+        guard !repositories.isEmpty, let name = summary.missing.first else { return nil }
+        return .notFound(resource: "repository '\(name)'")
     }
 
     /// Whether `record` passes the filters.
@@ -230,12 +237,18 @@ private struct AccessOutput: AccessRecordSink {
         } catch {
             return .writeFailed(error, io: io)
         }
-        if writer.recordsWritten == 0, summary.unreadable.isEmpty,
+        let missing = command.missing(summary)
+        if writer.recordsWritten == 0, summary.unreadable.isEmpty, missing == nil,
             let line = context.render.nothingFound("access records")
         {
             io.writeErr(line + "\n")
         }
-        guard !summary.unreadable.isEmpty else { return .success }
+        guard !summary.unreadable.isEmpty else {
+            guard let missing else { return .success }
+            io.writeErr(context.presenter.present(missing).message)
+            return .failed(missing)
+        }
+        if let missing { io.writeErr(context.presenter.present(missing).message) }
         let count = summary.unreadable.count
         let message =
             "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) of "
