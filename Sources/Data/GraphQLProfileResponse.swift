@@ -156,7 +156,7 @@ enum GraphQLProfileResponse {
     }
 
     /// GitHub's `MAX_NODE_LIMIT_EXCEEDED`, or its message ("… exceeds the maximum limit of 500,000").
-    private static func isNodeLimit(_ error: GraphQLProfileResponseDTO.ErrorDTO) -> Bool {
+    static func isNodeLimit(_ error: GraphQLProfileResponseDTO.ErrorDTO) -> Bool {
         if error.type == "MAX_NODE_LIMIT_EXCEEDED" { return true }
         let message = (error.message ?? "").lowercased()
         return message.contains("node") && message.contains("limit")

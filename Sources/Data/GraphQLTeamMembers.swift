@@ -42,14 +42,9 @@ struct GraphQLTeamMembersDTO: GraphQLListAnswerDTO {
         let node: GraphQLAccountNodeDTO?
     }
 
-    struct PageInfo: Decodable {
-        let hasNextPage: Bool?
-        let endCursor: String?
-    }
-
     struct Members: Decodable {
         let edges: [Edge?]?
-        let pageInfo: PageInfo?
+        let pageInfo: GraphQLPageInfoDTO?
     }
 
     struct Team: Decodable {

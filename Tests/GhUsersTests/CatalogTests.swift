@@ -112,8 +112,9 @@ struct CatalogTests {
     }
 
     /// Help is one screen: a command's own arguments, options and examples, and one line for the groups it
-    /// shares (`help options`), at most 50 lines at 80 columns; top-level help at most 60. Before, `help
-    /// collaborators` was 130 lines, 60 % of them the shared groups, and top-level help 114.
+    /// shares (`help options`), at most 50 lines at 80 columns; top-level help at most 61 (60 until `access`
+    /// took a line of its own). Before, `help collaborators` was 130 lines, 60 % of them the shared groups, and
+    /// top-level help 114.
     @Test(arguments: names)
     func aCommandsHelpIsAtMostFiftyLinesAtEightyColumns(name: String) {
         let text = HelpRenderer.render(.command(name), width: 80)
@@ -121,10 +122,10 @@ struct CatalogTests {
         #expect(lines.count <= 50, "\(name): \(lines.count) lines")
     }
 
-    @Test func topLevelHelpIsAtMostSixtyLinesAtEightyColumns() {
+    @Test func topLevelHelpIsAtMostSixtyOneLinesAtEightyColumns() {
         let text = HelpRenderer.render(.topLevel, width: 80)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        #expect(lines.count <= 60, "\(lines.count) lines")
+        #expect(lines.count <= 61, "\(lines.count) lines")
         // Each command is one line: its name and what it does, without the request it makes.
         for spec in CommandCatalog.specs {
             let line = lines.first { $0.hasPrefix("  \(spec.name) ") }

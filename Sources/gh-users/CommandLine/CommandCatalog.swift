@@ -37,6 +37,7 @@ enum CommandCatalog {
     static let entries: [Entry] =
         accounts + PeopleLists.entries
         + [Entry("star-history", StarHistoryOptions.self, .organizations)]
+        + [Entry("access", AccessCommand.self, .organizations)]
 
     /// Every command, built: what help, completions and the man pages walk.
     static let commands: [Command] = entries.map { $0.build() }

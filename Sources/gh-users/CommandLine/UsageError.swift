@@ -17,6 +17,10 @@ struct UsageError: Error, Sendable, Equatable {
         // An option another command takes is no typo: say it does not apply here, and where it does.
         // Names are matched as typed: `--ALL` is a typo of `--all`, which the suggestion below offers.
         let name = String(option.dropFirst(2))
+        // gh's `-R, --repo` is a habit before it is another command's option (`access --repo`).
+        if option == "-R" || option == "--repo" {
+            return UsageError(message: "unknown option '\(option)': \(repositoryHint(spec))", command: spec)
+        }
         let takers = CommandCatalog.specs.filter { $0.option(named: name) != nil }.map(\.name)
         if option.hasPrefix("--"), !takers.isEmpty {
             // A command's own option names the few that take it; a group's (most commands) would be a long list.
@@ -25,9 +29,6 @@ struct UsageError: Error, Sendable, Equatable {
                 ? "" : "; " + takers.joined(separator: ", ") + (takers.count == 1 ? " takes it" : " take it")
             return UsageError(
                 message: "option '\(option)' does not apply to \(spec.name)" + whereItApplies, command: spec)
-        }
-        if option == "-R" || option == "--repo" {
-            return UsageError(message: "unknown option '\(option)': \(repositoryHint(spec))", command: spec)
         }
         if let habit = ghHabits[name.lowercased()], spec.allOptions.contains(where: { $0.name == "json" }) {
             return UsageError(message: "unknown option '\(option)': \(habit)", command: spec)

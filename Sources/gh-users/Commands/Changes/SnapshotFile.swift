@@ -90,6 +90,16 @@ extension SnapshotFile {
         _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
         changes: [ListChange], roles: Bool, command: CommandContext
     ) async -> CommandOutcome? {
+        await record(
+            snapshot, problem: problem, listed: words, count: count, changes: changes,
+            columns: ListChange.columns(command.render, roles: roles), command: command)
+    }
+
+    /// `record` for changes of any kind, written through `columns`; `noun` is what the snapshot counts.
+    func record<Change: JSONRecord>(
+        _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
+        noun: String = "account", changes: [Change], columns: [Column<Change>], command: CommandContext
+    ) async -> CommandOutcome? {
         let io = command.io
         if let problem {
             io.writeErr(
@@ -102,12 +112,11 @@ extension SnapshotFile {
         case .success(let encoded): bytes = encoded
         case .failure(let problem):
             io.writeErr(
-                "gh-users: the snapshot of \(words) (\(Counted.text(count, "account"))) \(problem.detail), so "
+                "gh-users: the snapshot of \(words) (\(Counted.text(count, noun))) \(problem.detail), so "
                     + "nothing was compared or written.\n" + untouched)
             return .setupFailed
         }
-        var writer = RecordStreamWriter(
-            context: command.render, columns: ListChange.columns(command.render, roles: roles))
+        var writer = RecordStreamWriter(context: command.render, columns: columns)
         do {
             try io.out.write(writer.render(changes) + writer.finish(completed: true))
         } catch {
@@ -156,10 +165,12 @@ extension SnapshotFile {
 
     /// What a run that replaced the file says last: on the first run, what was recorded; on a terminal, that
     /// nothing changed.
-    func closingNote(firstRun: Bool, changed: Bool, listed words: String, count: Int, io: IOStreams) {
+    func closingNote(
+        firstRun: Bool, changed: Bool, listed words: String, count: Int, noun: String = "account", io: IOStreams
+    ) {
         if firstRun {
             io.writeErr(
-                "gh-users: recorded the \(Counted.text(count, "account")) of 'gh-users \(words)' in "
+                "gh-users: recorded the \(Counted.text(count, noun)) of 'gh-users \(words)' in "
                     + "\(TerminalSanitizer.quotedPath(path)); from the next run on, --changes writes who came and "
                     + "went.\n")
         } else if !changed, io.stderrIsTTY {

@@ -1,0 +1,200 @@
+import Domain
+import Foundation
+import JSONBytes
+import Networking
+
+/// Where the access map's records go, one repository's at a time, in the map's order.
+package protocol AccessRecordSink {
+    /// `records` are one repository's, sorted by login; false stops the read (stdout is closed).
+    mutating func take(_ records: [AccessRecord]) async -> Bool
+}
+
+/// An organization's access map through GraphQL: every repository of the organization the token can read
+/// (archived ones too), every person with access to it, with the permission, its sources, and how the person
+/// stands to the organization.
+///
+/// The membership is read first (`membersWithRole`, 100 a page: the owners, the members, and their two-factor
+/// state). Then the repositories are listed (`Organization.repositories`, 100 names a page, by name) and their
+/// collaborators read in batches: one POST asks one page of 100 collaborators for each of up to `batchSize`
+/// repositories (aliased `repository(owner:, name:)` lookups), and a repository with more people is continued
+/// by cursor in a later batch, so each page is asked once. Up to `concurrency` POSTs are in flight at once,
+/// the next listing page among them. Each batch of ten pages of a hundred is about a thousand nodes, far under
+/// GitHub's limit of 500,000, and costs a point; a batch GitHub refuses as too large (its node or resource
+/// limits, a 502 or 504 when the query ran out of time) is asked again smaller (`GraphQLBatchSizing`), and
+/// refusals in a row past a few stop the run.
+///
+/// Records come out sorted by repository, then login, case aside. GitHub lists repositories by name in its own
+/// collation (which may put `a_b` after `ab`), so the listing is read to its end, each page asked as soon as the
+/// one before is in, while the first repositories' collaborators are already being read; a repository's
+/// records are handed on once the listing is whole, all its pages are read, and every repository before it has
+/// been handed on. Only repositories within `lookahead` of the next to hand on (in the map's order; before the
+/// listing is whole, the first `lookahead` listed) are begun, so memory stays flat however large the
+/// organization.
+///
+/// A repository whose collaborators GitHub refuses (a token without push access gets `FORBIDDEN` at that path)
+/// is named in the summary's `unreadable`, one that is not there (gone since its listing, or never there) in
+/// `missing`, and the others'
+/// records are still handed on. An unknown organization is `notFound`; a spent rate limit is waited out or
+/// thrown as every GraphQL query's is (`GitHubRepository.graphQL(_:decode:)`).
+package struct AccessReading: Sendable {
+    package static let defaultBatchSize = 10
+
+    private let organization: Login
+    private let github: GitHubRepository
+    private let concurrency: Int
+    private let batchSize: Int
+    /// Repositories read ahead of the next one handed on.
+    private let lookahead: Int
+
+    package init(
+        organization: Login, github: GitHubRepository, concurrency: Int = 4,
+        batchSize: Int = AccessReading.defaultBatchSize
+    ) {
+        self.organization = organization
+        self.github = github
+        self.concurrency = max(1, concurrency)
+        self.batchSize = max(1, batchSize)
+        lookahead = max(100, 4 * self.concurrency * self.batchSize)
+    }
+
+    /// The organization's members by account id: owner or not, and the two-factor state.
+    package func members(counting summary: inout AccessReadSummary) async throws(DomainError) -> [Int64: AccessMember] {
+        var members: [Int64: AccessMember] = [:]
+        var cursor: String?
+        repeat {
+            let login = organization.value
+            let page = try await ask(GraphQLAccessQuery.members(of: login, after: cursor), summary: &summary) {
+                response, endpoint throws(GraphQLBatchFailure) in
+                try GraphQLAccessResponse.members(response, of: login, endpoint: endpoint)
+            }
+            summary.points += max(0, page.cost ?? 0)
+            for (id, member) in page.members { members[id] = member }
+            guard page.next == nil || page.next != cursor else {
+                throw .malformedResponse(
+                    endpoint: "POST /graphql", detail: "the members' next page is the page just read")
+            }
+            cursor = page.next
+        } while cursor != nil
+        return members
+    }
+
+    /// One query of the membership or the listing, sent alone.
+    private func ask<Value>(
+        _ body: [UInt8], summary: inout AccessReadSummary,
+        decode: (HTTPResponse, String) throws(GraphQLBatchFailure) -> Value
+    ) async throws(DomainError) -> Value {
+        summary.requests += 1
+        do {
+            return try await github.graphQL(body, decode: decode)
+        } catch {
+            throw Self.domainError(error)
+        }
+    }
+
+    private static func domainError(_ failure: GraphQLBatchFailure) -> DomainError {
+        switch failure {
+        case .failed(let error): return error
+        case .tooLarge(let reason), .unsupported(let reason): return .refused("GitHub's GraphQL API refused: \(reason)")
+        }
+    }
+
+    /// Reads the map into `sink`, repository by repository in order; `only` (names within the organization)
+    /// reads those repositories alone, without listing the organization's.
+    package func read<Sink: AccessRecordSink>(
+        members: [Int64: AccessMember], only: [String]? = nil, into sink: inout Sink,
+        counting summary: inout AccessReadSummary
+    ) async throws(DomainError) {
+        var schedule = AccessSchedule(batchSize: batchSize, lookahead: lookahead)
+        if let only {
+            schedule.listed(only.map { organization.value + "/" + $0 }, next: nil)
+            summary.repositories = schedule.slots.count
+        }
+        let failure: DomainError? = await withTaskGroup(of: AccessOutcome.self) { group in
+            var inFlight = 0
+            while true {
+                while inFlight < concurrency, let work = schedule.nextWork() {
+                    inFlight += 1
+                    summary.requests += 1
+                    group.addTask { await self.perform(work) }
+                }
+                guard inFlight > 0, let outcome = await group.next() else {
+                    return schedule.isFinished
+                        ? nil
+                        : DomainError.malformedResponse(
+                            endpoint: "POST /graphql", detail: "the access map's read stopped with pages still to ask")
+                }
+                inFlight -= 1
+                do throws(DomainError) {
+                    let cost = try schedule.take(outcome)
+                    summary.points += cost
+                    summary.repositories = max(summary.repositories, schedule.slots.count)
+                } catch {
+                    group.cancelAll()
+                    return error
+                }
+                while let done = schedule.nextDone() {
+                    if done.gone { summary.missing.append(done.repository) }
+                    if done.unreadable != nil { summary.unreadable.append(done.repository) }
+                    let records = done.edges.map { Self.record($0, in: done.repository, members: members) }
+                        .sorted { AccessOrder.precedes($0.login, $1.login) }
+                    guard await sink.take(records) else {
+                        group.cancelAll()
+                        return DomainError.cancelled
+                    }
+                }
+                if schedule.isFinished { return nil }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private func perform(_ work: AccessWork) async -> AccessOutcome {
+        switch work {
+        case .listing(let cursor):
+            let login = organization.value
+            do {
+                let page = try await github.graphQL(GraphQLAccessQuery.repositories(of: login, after: cursor)) {
+                    response, endpoint throws(GraphQLBatchFailure) in
+                    try GraphQLAccessResponse.repositories(response, of: login, endpoint: endpoint)
+                }
+                return .listed(names: page.names, next: page.next, cost: page.cost)
+            } catch {
+                return .failed(error)
+            }
+        case .batch(let asks):
+            do {
+                let answer = try await github.graphQL(GraphQLAccessQuery.collaborators(asks)) {
+                    response, endpoint throws(GraphQLBatchFailure) in
+                    try GraphQLAccessResponse.batch(response, asked: asks, endpoint: endpoint)
+                }
+                return .answered(asks, answer.answers, cost: answer.cost)
+            } catch {
+                return .refused(asks, error)
+            }
+        }
+    }
+
+    /// The record of `edge`: an owner is a member whose role is `ADMIN`; anyone the membership does not name is
+    /// an outside collaborator, whose two-factor state GitHub does not tell (null, never false).
+    static func record(_ edge: AccessEdge, in repository: String, members: [Int64: AccessMember]) -> AccessRecord {
+        let member = members[edge.id]
+        let affiliation: AccessRecord.Affiliation =
+            member.map { $0.isOwner ? .owner : .member } ?? .outside
+        let sources = edge.sources.map { source in
+            JSONValue.object([
+                .init("kind", .string(source.kind.rawValue)), .init("name", .string(source.name)),
+                .init("permission", .string(source.permission)),
+            ])
+        }
+        let raw = JSONValue.object([
+            .init("repository", .string(repository)), .init("login", .string(edge.login)),
+            .init("id", .integer(edge.id)), .init("permission", .string(edge.permission.rawValue)),
+            .init("affiliation", .string(affiliation.rawValue)), .init("sources", .array(sources)),
+            .init("two_factor", member?.twoFactor.map(JSONValue.bool) ?? .null),
+        ])
+        return AccessRecord(
+            repository: repository, login: edge.login, id: edge.id, permission: edge.permission,
+            affiliation: affiliation, sources: edge.sources, twoFactor: member?.twoFactor,
+            raw: RawJSON(bytes: raw.bytes))
+    }
+}

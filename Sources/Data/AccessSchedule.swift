@@ -1,0 +1,185 @@
+import Domain
+
+/// One request of the access map's read: the next listing page, or a batch of collaborator pages.
+enum AccessWork: Sendable, Equatable {
+    case listing(after: String?)
+    case batch([AccessPageAsk])
+}
+
+/// What a request came back as.
+enum AccessOutcome: Sendable {
+    case listed(names: [String], next: String?, cost: Int?)
+    case failed(GraphQLBatchFailure)
+    case answered([AccessPageAsk], [AccessPageAnswer], cost: Int?)
+    case refused([AccessPageAsk], GraphQLBatchFailure)
+}
+
+/// The bookkeeping of `AccessReading`, kept by the one task that sends and receives, so it is a plain value
+/// tested without a server: which repositories are listed, which pages are to be asked (each once: a page is
+/// asked only from the cursor the page before it gave, or again after a batch refused whole), which
+/// repositories are whole, and which is handed on next.
+struct AccessSchedule {
+    struct Slot {
+        let repository: String
+        var edges: [AccessEdge] = []
+        /// Why GitHub would not show its collaborators, if it would not.
+        var unreadable: String?
+        /// No such repository: gone since it was listed, or never there.
+        var gone = false
+        var done = false
+    }
+
+    /// Every repository listed, in the order GitHub listed them.
+    private(set) var slots: [Slot] = []
+    /// Slot indices by name, case aside.
+    private var position: [String: Int] = [:]
+    /// Places in the map's order by name, case aside, once the listing is whole.
+    private var rank: [String: Int] = [:]
+    /// The slots in the map's order, once the listing is whole: GitHub lists by name, but in its own collation
+    /// (which may put `a_b` after `ab`), so nothing is handed on before every name is known.
+    private var order: [Int] = []
+    /// How many of `order` have been handed on.
+    private var handed = 0
+    /// First pages asked.
+    private var begun = 0
+    /// First pages not yet asked, by slot index: as listed, then in the map's order once the listing is whole.
+    private var fresh: [Int] = []
+    private var freshStart = 0
+    /// Pages after a cursor, and pages of a refused batch to ask again.
+    private var pending: [AccessPageAsk] = []
+    private var listingCursor: String?
+    private var listingDone = false
+    private var listingInFlight = false
+    private var sizing: GraphQLBatchSizing
+    private let lookahead: Int
+
+    init(batchSize: Int, lookahead: Int) {
+        sizing = GraphQLBatchSizing(maximum: batchSize)
+        self.lookahead = lookahead
+    }
+
+    /// Every repository listed has been handed on, and nothing more is to come.
+    var isFinished: Bool { listingDone && handed == slots.count && pending.isEmpty }
+
+    /// Repositories listed; a name listed before (a listing that shifted under the read) is not listed twice.
+    /// `next` nil ends the listing: the map's order is known, and the first pages not yet asked go in it.
+    mutating func listed(_ names: [String], next: String?) {
+        for name in names where position[name.lowercased()] == nil {
+            position[name.lowercased()] = slots.count
+            fresh.append(slots.count)
+            slots.append(Slot(repository: name))
+        }
+        listingCursor = next
+        listingDone = next == nil
+        guard listingDone else { return }
+        let names = slots.map(\.repository)
+        let precedes = { (lhs: Int, rhs: Int) in AccessOrder.precedes(names[lhs], names[rhs]) }
+        order = slots.indices.sorted(by: precedes)
+        fresh = fresh[freshStart...].sorted(by: precedes)
+        freshStart = 0
+        for (place, index) in order.enumerated() { rank[slots[index].repository.lowercased()] = place }
+    }
+
+    /// The next request to send, if one may go now: the next listing page, as soon as the one before is in;
+    /// then pages of repositories already begun (they hold back the ones after them), then first pages within
+    /// the lookahead (`mayBegin`).
+    mutating func nextWork() -> AccessWork? {
+        if !listingDone, !listingInFlight {
+            listingInFlight = true
+            return .listing(after: listingCursor)
+        }
+        var asks: [AccessPageAsk] = []
+        let places = listingDone ? rank : position
+        pending.sort { (places[$0.repository.lowercased()] ?? 0) < (places[$1.repository.lowercased()] ?? 0) }
+        while asks.count < sizing.size, !pending.isEmpty {
+            asks.append(pending.removeFirst())
+        }
+        while asks.count < sizing.size, freshStart < fresh.count, mayBegin(fresh[freshStart]) {
+            asks.append(AccessPageAsk(repository: slots[fresh[freshStart]].repository, cursor: nil))
+            freshStart += 1
+            begun += 1
+        }
+        if freshStart > 1024 {
+            fresh.removeFirst(freshStart)
+            freshStart = 0
+        }
+        return asks.isEmpty ? nil : .batch(asks)
+    }
+
+    /// Whether the repository at `slot` may be begun: before the listing is whole, while fewer than the lookahead
+    /// are begun; after, while it is fewer than the lookahead past the next to hand on in the map's order. The
+    /// next to hand on is always within it, however GitHub's listing ordered it, so the read never waits on a
+    /// repository it will not ask for.
+    private func mayBegin(_ slot: Int) -> Bool {
+        guard listingDone else { return begun < lookahead }
+        return (rank[slots[slot].repository.lowercased()] ?? 0) < handed + lookahead
+    }
+
+    /// Takes a request's outcome; returns the points it cost. A failure that stops the run is thrown.
+    mutating func take(_ outcome: AccessOutcome) throws(DomainError) -> Int {
+        switch outcome {
+        case .listed(let names, let next, let cost):
+            listingInFlight = false
+            listed(names, next: next)
+            return max(0, cost ?? 0)
+        case .failed(let failure):
+            listingInFlight = false
+            throw Self.stopping(failure, pages: 0)
+        case .answered(let asks, let answers, let cost):
+            sizing.succeeded()
+            for (ask, answer) in zip(asks, answers) {
+                guard let index = position[ask.repository.lowercased()] else { continue }
+                switch answer {
+                case .page(let edges, let next):
+                    slots[index].edges += edges
+                    if let next {
+                        pending.append(AccessPageAsk(repository: ask.repository, cursor: next))
+                    } else {
+                        slots[index].done = true
+                    }
+                case .unreadable(let reason):
+                    slots[index].unreadable = reason
+                    slots[index].done = true
+                case .gone:
+                    slots[index].gone = true
+                    slots[index].done = true
+                }
+            }
+            return max(0, cost ?? 0)
+        case .refused(let asks, let failure):
+            guard case .tooLarge(let reason) = failure else { throw Self.stopping(failure, pages: asks.count) }
+            switch sizing.refused(count: asks.count) {
+            case .retry:
+                pending = asks + pending
+                return 0
+            case .single:
+                throw .refused(
+                    "GitHub's GraphQL API refused even one page of \(asks.first?.repository ?? "a repository")'s "
+                        + "collaborators as too large: \(reason)")
+            case .stop(let refusals):
+                throw .refused(
+                    "GitHub's GraphQL API refused \(refusals) batches of collaborator pages in a row, the last of "
+                        + "\(asks.count), however small they were made: \(reason)")
+            }
+        }
+    }
+
+    private static func stopping(_ failure: GraphQLBatchFailure, pages: Int) -> DomainError {
+        switch failure {
+        case .failed(let error): return error
+        case .tooLarge(let reason), .unsupported(let reason):
+            return .refused("GitHub's GraphQL API refused the access map's query: \(reason)")
+        }
+    }
+
+    /// The next repository to hand on, once the listing is whole, it is whole, and every one before it in the
+    /// map's order has been; its slot is emptied.
+    mutating func nextDone() -> Slot? {
+        guard listingDone, handed < order.count, slots[order[handed]].done else { return nil }
+        let index = order[handed]
+        let slot = slots[index]
+        slots[index].edges = []
+        handed += 1
+        return slot
+    }
+}

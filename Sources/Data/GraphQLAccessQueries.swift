@@ -1,0 +1,223 @@
+import Domain
+import Foundation
+import JSONBytes
+
+/// The three GraphQL queries of an organization's access map, written to GitHub's public schema
+/// (octokit/graphql-schema's `schema.graphql`):
+/// - `Organization.membersWithRole(first:, after:)`: `OrganizationMemberEdge` { `role` (`ADMIN`, `MEMBER`),
+///   `hasTwoFactorEnabled` (nullable: null when the viewer may not see it), `node` { `login`, `databaseId` } };
+/// - `Organization.repositories(first:, after:, orderBy: {field: NAME, direction: ASC})`, archived ones too (no
+///   `isArchived` filter): `name`, `nameWithOwner`, `isArchived`;
+/// - aliased `repository(owner:, name:)` lookups, each one page of `collaborators(first: 100, affiliation: ALL,
+///   after:)`: `RepositoryCollaboratorEdge` { `permission` (`RepositoryPermission`), `permissionSources`
+///   [`PermissionSource` { `permission` (`DefaultRepositoryPermissionField`: `NONE`, `READ`, `WRITE`, `ADMIN`),
+///   `roleName`, `source` (`Organization` | `Repository` | `Team`) }], `node` { `login`, `databaseId` } }.
+/// Names and cursors are written as JSON string literals (GraphQL's string syntax is JSON's), escaped so.
+enum GraphQLAccessQuery {
+    /// People per page, and repositories per listing page: the most a connection gives.
+    static let pageSize = 100
+
+    static func literal(_ text: String) -> String { String(decoding: JSONValue.string(text).bytes, as: UTF8.self) }
+
+    private static func after(_ cursor: String?) -> String { cursor.map { ", after: \(literal($0))" } ?? "" }
+
+    static func members(of organization: String, after cursor: String?) -> [UInt8] {
+        body(
+            """
+            query GhUsersAccessMembers {
+              rateLimit { cost remaining resetAt }
+              organization(login: \(literal(organization))) {
+                membersWithRole(first: \(pageSize)\(after(cursor))) {
+                  pageInfo { hasNextPage endCursor }
+                  edges { role hasTwoFactorEnabled node { login databaseId } }
+                }
+              }
+            }
+
+            """)
+    }
+
+    static func repositories(of organization: String, after cursor: String?) -> [UInt8] {
+        body(
+            """
+            query GhUsersAccessRepositories {
+              rateLimit { cost remaining resetAt }
+              organization(login: \(literal(organization))) {
+                repositories(first: \(pageSize)\(after(cursor)), orderBy: {field: NAME, direction: ASC}) {
+                  totalCount
+                  pageInfo { hasNextPage endCursor }
+                  nodes { name nameWithOwner isArchived }
+                }
+              }
+            }
+
+            """)
+    }
+
+    /// The alias of the `index`th page asked in a batch.
+    static func alias(_ index: Int) -> String { "r\(index)" }
+
+    static func isAlias(_ key: String) -> Bool {
+        key.count > 1 && key.first == "r" && key.dropFirst().allSatisfy(\.isASCII) && Int(key.dropFirst()) != nil
+    }
+
+    /// One page of collaborators for each of `pages`, in one POST.
+    static func collaborators(_ pages: [AccessPageAsk]) -> [UInt8] {
+        var lines = ["query GhUsersAccessCollaborators {", "  rateLimit { cost remaining resetAt }"]
+        for (index, page) in pages.enumerated() {
+            lines.append(
+                "  \(alias(index)): repository(owner: \(literal(page.owner)), name: \(literal(page.name))) {")
+            lines.append(
+                "    collaborators(first: \(pageSize), affiliation: ALL\(after(page.cursor))) { ...GhUsersAccess }")
+            lines.append("  }")
+        }
+        lines.append("}")
+        lines.append(
+            """
+            fragment GhUsersAccess on RepositoryCollaboratorConnection {
+              pageInfo { hasNextPage endCursor }
+              edges {
+                permission
+                permissionSources {
+                  permission
+                  roleName
+                  source {
+                    __typename
+                    ... on Organization { login }
+                    ... on Team { slug }
+                    ... on Repository { nameWithOwner }
+                  }
+                }
+                node { login databaseId }
+              }
+            }
+
+            """)
+        return body(lines.joined(separator: "\n"))
+    }
+
+    private static func body(_ text: String) -> [UInt8] {
+        JSONValue.object([.init("query", .string(text))]).bytes
+    }
+}
+
+/// One page of one repository's collaborators to ask for: the first (`cursor` nil) or the one after `cursor`.
+struct AccessPageAsk: Sendable, Equatable {
+    /// "ORG/NAME" as GitHub listed it.
+    let repository: String
+    let cursor: String?
+
+    var owner: String { String(repository.prefix { $0 != "/" }) }
+    var name: String {
+        guard let slash = repository.firstIndex(of: "/") else { return repository }
+        return String(repository[repository.index(after: slash)...])
+    }
+}
+
+/// GraphQL's `PageInfo`, as the lists read it: every field optional, so a missing one is said in words.
+struct GraphQLPageInfoDTO: Decodable {
+    let hasNextPage: Bool?
+    let endCursor: String?
+}
+
+/// The answer to `GraphQLAccessQuery.members`.
+struct GraphQLAccessMembersDTO: GraphQLListAnswerDTO {
+    struct Node: Decodable {
+        let login: String?
+        let databaseId: Int64?
+    }
+
+    struct Edge: Decodable {
+        let role: String?
+        let hasTwoFactorEnabled: Bool?
+        let node: Node?
+    }
+
+    struct Members: Decodable {
+        let pageInfo: GraphQLPageInfoDTO?
+        let edges: [Edge?]?
+    }
+
+    struct Organization: Decodable {
+        let membersWithRole: Members?
+        let repositories: Repositories?
+    }
+
+    struct Repositories: Decodable {
+        struct Node: Decodable {
+            let name: String?
+            let nameWithOwner: String?
+            let isArchived: Bool?
+        }
+
+        let totalCount: Int?
+        let pageInfo: GraphQLPageInfoDTO?
+        let nodes: [Node?]?
+    }
+
+    struct DataDTO: Decodable {
+        let rateLimit: GraphQLProfileResponseDTO.RateLimit?
+        let organization: Organization?
+    }
+
+    let data: DataDTO?
+    let errors: [GraphQLProfileResponseDTO.ErrorDTO]?
+}
+
+/// The answer to `GraphQLAccessQuery.collaborators`: `rateLimit` and one member per alias, null where the
+/// repository is gone; its `collaborators` null where GitHub refuses them (an error of type `FORBIDDEN` whose
+/// `path` is `[alias, "collaborators"]`).
+struct GraphQLAccessBatchDTO: GraphQLListAnswerDTO {
+    struct Source: Decodable {
+        let typename: String?
+        let login: String?
+        let slug: String?
+        let nameWithOwner: String?
+
+        enum CodingKeys: String, CodingKey {
+            case typename = "__typename"
+            case login, slug, nameWithOwner
+        }
+    }
+
+    struct PermissionSource: Decodable {
+        let permission: String?
+        let roleName: String?
+        let source: Source?
+    }
+
+    struct Edge: Decodable {
+        let permission: String?
+        let permissionSources: [PermissionSource?]?
+        let node: GraphQLAccessMembersDTO.Node?
+    }
+
+    struct Collaborators: Decodable {
+        let pageInfo: GraphQLPageInfoDTO?
+        let edges: [Edge?]?
+    }
+
+    struct Repository: Decodable {
+        let collaborators: Collaborators?
+    }
+
+    struct DataDTO: Decodable {
+        let rateLimit: GraphQLProfileResponseDTO.RateLimit?
+        let repositories: [String: Repository?]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: GraphQLProfileResponseDTO.DataDTO.Key.self)
+            rateLimit = try? container.decodeIfPresent(
+                GraphQLProfileResponseDTO.RateLimit.self,
+                forKey: GraphQLProfileResponseDTO.DataDTO.Key(stringValue: "rateLimit"))
+            var repositories: [String: Repository?] = [:]
+            for key in container.allKeys where GraphQLAccessQuery.isAlias(key.stringValue) {
+                repositories[key.stringValue] = try container.decode(Repository?.self, forKey: key)
+            }
+            self.repositories = repositories
+        }
+    }
+
+    let data: DataDTO?
+    let errors: [GraphQLProfileResponseDTO.ErrorDTO]?
+}

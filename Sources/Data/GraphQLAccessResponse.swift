@@ -1,0 +1,191 @@
+import Domain
+import Foundation
+import Networking
+
+/// One collaborator edge as GitHub gave it, before the organization's membership says how the person stands.
+struct AccessEdge: Sendable, Equatable {
+    let login: String
+    let id: Int64
+    let permission: RepositoryPermissionLevel
+    let sources: [AccessRecord.Source]
+}
+
+/// What one aliased page of a batch came back as.
+enum AccessPageAnswer: Sendable, Equatable {
+    /// The page's people, and the cursor of the next page (nil at the end).
+    case page([AccessEdge], next: String?)
+    /// GitHub refused this repository's collaborators (`FORBIDDEN` at its path): `reason` is GitHub's message.
+    case unreadable(reason: String)
+    /// No such repository (`NOT_FOUND` at its path, or null): gone since it was listed, or never there.
+    case gone
+}
+
+/// Reads the access map's answers. Every byte is untrusted: an edge without its login, id or permission, or a
+/// page that says there is more without saying where, is a malformed answer (exit 1), never a made-up record.
+enum GraphQLAccessResponse {
+    /// The failure an answer's HTTP status is, if any: a 502 or 504 is a query that ran out of time, too large.
+    private static func statusFailure(_ response: HTTPResponse, endpoint: String) -> GraphQLBatchFailure? {
+        if response.status == 502 || response.status == 504 {
+            return .tooLarge("\(endpoint) answered HTTP \(response.status)")
+        }
+        return ErrorMapping.domainError(for: response, resource: "GraphQL API").map { .failed($0) }
+    }
+
+    /// The organization, or why there is none: null with a NOT_FOUND error (or with none) is no such
+    /// organization (exit 3); any other error beside the data stops the run, naming it.
+    private static func organizationAnswer(
+        _ response: HTTPResponse, of login: String, endpoint: String
+    ) throws(GraphQLBatchFailure) -> (GraphQLAccessMembersDTO.Organization, cost: Int?) {
+        if let failure = statusFailure(response, endpoint: endpoint) { throw failure }
+        let answer = GraphQLListAnswer(response, endpoint: endpoint)
+        let (dto, errors) = try answer.decode(
+            response, as: GraphQLAccessMembersDTO.self, shape: "the organization GitHub's schema gives")
+        if errors.contains(where: { $0.type == "RESOURCE_LIMITS_EXCEEDED" || GraphQLProfileResponse.isNodeLimit($0) }) {
+            throw .tooLarge(errors.first?.message ?? "Resource limits for this query exceeded.")
+        }
+        guard let organization = dto.data?.organization else {
+            if errors.isEmpty, dto.data == nil { throw answer.malformed("no data and no errors") }
+            if let other = errors.first(where: { $0.type != "NOT_FOUND" }) {
+                throw .failed(
+                    .server(
+                        status: response.status, message: "GraphQL: " + (other.message ?? other.type ?? "an error"),
+                        requestID: answer.requestID))
+            }
+            throw .failed(.notFound(resource: "organization '\(login)'", requestID: answer.requestID))
+        }
+        try answer.refuse(errors, response)
+        return (organization, dto.data?.rateLimit?.cost)
+    }
+
+    /// One page of `membersWithRole`: each member's id, whether an owner, and the two-factor state.
+    static func members(_ response: HTTPResponse, of login: String, endpoint: String) throws(GraphQLBatchFailure)
+        -> (members: [(id: Int64, member: AccessMember)], next: String?, cost: Int?)
+    {
+        let answer = GraphQLListAnswer(response, endpoint: endpoint)
+        let (organization, cost) = try organizationAnswer(response, of: login, endpoint: endpoint)
+        guard let connection = organization.membersWithRole else { throw answer.malformed("no membersWithRole") }
+        var members: [(id: Int64, member: AccessMember)] = []
+        for edge in connection.edges ?? [] {
+            guard let edge, let id = edge.node?.databaseId, let role = edge.role, role == "ADMIN" || role == "MEMBER"
+            else { throw answer.malformed("a member without its id or its role (ADMIN or MEMBER)") }
+            members.append(
+                (id: id, member: AccessMember(isOwner: role == "ADMIN", twoFactor: edge.hasTwoFactorEnabled)))
+        }
+        let next = try answer.nextCursor(
+            hasNextPage: connection.pageInfo?.hasNextPage, endCursor: connection.pageInfo?.endCursor)
+        return (members, next, cost)
+    }
+
+    /// One page of the organization's repositories, as "ORG/NAME".
+    static func repositories(_ response: HTTPResponse, of login: String, endpoint: String)
+        throws(GraphQLBatchFailure) -> (names: [String], next: String?, cost: Int?)
+    {
+        let answer = GraphQLListAnswer(response, endpoint: endpoint)
+        let (organization, cost) = try organizationAnswer(response, of: login, endpoint: endpoint)
+        guard let connection = organization.repositories else { throw answer.malformed("no repositories") }
+        var names: [String] = []
+        for node in connection.nodes ?? [] {
+            guard let node, let name = node.nameWithOwner, name.contains("/"), !name.hasSuffix("/") else {
+                throw answer.malformed("a repository without its nameWithOwner")
+            }
+            names.append(name)
+        }
+        let next = try answer.nextCursor(
+            hasNextPage: connection.pageInfo?.hasNextPage, endCursor: connection.pageInfo?.endCursor)
+        return (names, next, cost)
+    }
+
+    /// One batch's answer: a page answer per ask, in the order asked, and what the query cost. A batch too large
+    /// (the node limit, GitHub's resource limits, a 502 or 504) is `tooLarge`, asked again smaller; an error
+    /// that is about none of the aliases, or about one in a way other than a refusal, stops the run.
+    static func batch(_ response: HTTPResponse, asked pages: [AccessPageAsk], endpoint: String)
+        throws(GraphQLBatchFailure) -> (answers: [AccessPageAnswer], cost: Int?)
+    {
+        if let failure = statusFailure(response, endpoint: endpoint) { throw failure }
+        let answer = GraphQLListAnswer(response, endpoint: endpoint)
+        let (dto, errors) = try answer.decode(
+            response, as: GraphQLAccessBatchDTO.self, shape: "the collaborator connections GitHub's schema gives")
+        if let limited = errors.first(where: {
+            $0.type == "RESOURCE_LIMITS_EXCEEDED" || GraphQLProfileResponse.isNodeLimit($0)
+        }) {
+            throw .tooLarge(limited.message ?? "Resource limits for this query exceeded.")
+        }
+        var refusals: [String: GraphQLProfileResponseDTO.ErrorDTO] = [:]
+        for error in errors {
+            let alias = error.path?.first?.text ?? ""
+            guard GraphQLAccessQuery.isAlias(alias), error.type == "FORBIDDEN" || error.type == "NOT_FOUND" else {
+                throw .failed(
+                    .server(
+                        status: response.status, message: "GraphQL: " + (error.message ?? error.type ?? "an error"),
+                        requestID: answer.requestID))
+            }
+            refusals[alias] = error
+        }
+        guard let data = dto.data else { throw answer.malformed("no data and no errors") }
+        var answers: [AccessPageAnswer] = []
+        for index in pages.indices {
+            let alias = GraphQLAccessQuery.alias(index)
+            if let refusal = refusals[alias] {
+                answers.append(
+                    refusal.type == "NOT_FOUND" ? .gone : .unreadable(reason: refusal.message ?? "FORBIDDEN"))
+                continue
+            }
+            guard case .some(.some(let repository)) = data.repositories[alias] else {
+                // Null with no error: the repository went between its listing and this read.
+                if case .some(.none) = data.repositories[alias] {
+                    answers.append(.gone)
+                    continue
+                }
+                throw answer.malformed("no answer for \(pages[index].repository)")
+            }
+            guard let connection = repository.collaborators else {
+                throw answer.malformed("no collaborators for \(pages[index].repository), and no error saying why")
+            }
+            var edges: [AccessEdge] = []
+            for edge in connection.edges ?? [] {
+                guard let edge, let made = accessEdge(edge) else {
+                    throw answer.malformed(
+                        "a collaborator of \(pages[index].repository) without its login, id, permission or sources")
+                }
+                edges.append(made)
+            }
+            let next = try answer.nextCursor(
+                hasNextPage: connection.pageInfo?.hasNextPage, endCursor: connection.pageInfo?.endCursor)
+            answers.append(.page(edges, next: next))
+        }
+        return (answers, data.rateLimit?.cost)
+    }
+
+    private static func accessEdge(_ edge: GraphQLAccessBatchDTO.Edge) -> AccessEdge? {
+        guard let login = edge.node?.login, !login.isEmpty, let id = edge.node?.databaseId,
+            let permission = edge.permission.flatMap({ RepositoryPermissionLevel(rawValue: $0.lowercased()) })
+        else { return nil }
+        var sources: [AccessRecord.Source] = []
+        for source in edge.permissionSources ?? [] {
+            guard let source, let made = Self.source(source) else { return nil }
+            sources.append(made)
+        }
+        return AccessEdge(login: login, id: id, permission: permission, sources: sources)
+    }
+
+    /// A `PermissionSource`: its granter by kind and name, and the role it grants: `roleName` where GitHub gives
+    /// one (it tells triage from read and maintain from write, which `permission` does not), else `permission`
+    /// in lower case.
+    private static func source(_ dto: GraphQLAccessBatchDTO.PermissionSource) -> AccessRecord.Source? {
+        guard let granter = dto.source, let permission = dto.permission, !permission.isEmpty else { return nil }
+        let role = dto.roleName.flatMap { $0.isEmpty ? nil : $0 } ?? permission.lowercased()
+        switch granter.typename {
+        case "Organization":
+            guard let login = granter.login else { return nil }
+            return AccessRecord.Source(kind: .organization, name: login, permission: role)
+        case "Team":
+            guard let slug = granter.slug else { return nil }
+            return AccessRecord.Source(kind: .team, name: slug, permission: role)
+        case "Repository":
+            guard let name = granter.nameWithOwner else { return nil }
+            return AccessRecord.Source(kind: .repository, name: name, permission: role)
+        default:
+            return nil
+        }
+    }
+}

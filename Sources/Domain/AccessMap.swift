@@ -1,0 +1,128 @@
+/// A repository permission as GitHub grants it (GraphQL's `RepositoryPermission`, REST's `role_name`), in lower
+/// case, ordered from least to most: `--permission LEVEL` keeps that level or higher.
+package enum RepositoryPermissionLevel: String, Sendable, CaseIterable, Comparable {
+    case read, triage, write, maintain, admin
+
+    private var rank: Int {
+        switch self {
+        case .read: return 0
+        case .triage: return 1
+        case .write: return 2
+        case .maintain: return 3
+        case .admin: return 4
+        }
+    }
+
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One person's access to one repository of an organization, and why they have it: a record of the access
+/// map. GitHub's `Repository.collaborators(affiliation: ALL)` edge gives the permission and its sources;
+/// `Organization.membersWithRole` gives the affiliation and the two-factor state.
+package struct AccessRecord: Sendable, Equatable {
+    /// How the person stands to the organization: an owner (`membersWithRole` role `ADMIN`), a member, or an
+    /// outside collaborator (no member at all).
+    package enum Affiliation: String, Sendable, CaseIterable {
+        case owner, member, outside
+    }
+
+    /// One of GitHub's `permissionSources`: the organization (its login), a team (its slug: the team that
+    /// grants it, a parent for access through a child team) or the repository itself ("ORG/NAME"), with the
+    /// role that source grants: GitHub's role name where it gives one, else its permission in lower case.
+    package struct Source: Sendable, Equatable {
+        package enum Kind: String, Sendable, CaseIterable {
+            case organization, team, repository
+        }
+
+        package let kind: Kind
+        package let name: String
+        package let permission: String
+
+        package init(kind: Kind, name: String, permission: String) {
+            self.kind = kind
+            self.name = name
+            self.permission = permission
+        }
+    }
+
+    /// "ORG/NAME".
+    package let repository: String
+    package let login: String
+    /// The account's id (GraphQL's `databaseId`, REST's `id`).
+    package let id: Int64
+    package let permission: RepositoryPermissionLevel
+    package let affiliation: Affiliation
+    /// As GitHub lists them.
+    package let sources: [Source]
+    /// Whether the person has two-factor authentication on, where GitHub tells the token; nil where it does not
+    /// (an outside collaborator, or a member whose state the token may not see): never false for unknown.
+    package let twoFactor: Bool?
+    /// The record as it is written: `repository`, `login`, `id`, `permission`, `affiliation`, `sources`,
+    /// `two_factor`.
+    package let raw: RawJSON
+
+    package init(
+        repository: String, login: String, id: Int64, permission: RepositoryPermissionLevel,
+        affiliation: Affiliation, sources: [Source], twoFactor: Bool?, raw: RawJSON
+    ) {
+        self.repository = repository
+        self.login = login
+        self.id = id
+        self.permission = permission
+        self.affiliation = affiliation
+        self.sources = sources
+        self.twoFactor = twoFactor
+        self.raw = raw
+    }
+
+    /// Repository, then login, case aside: the order records are written in, so two runs compare line by line.
+    package static func inOrder(_ lhs: AccessRecord, _ rhs: AccessRecord) -> Bool {
+        let repository = AccessOrder.compare(lhs.repository, rhs.repository)
+        if repository != 0 { return repository < 0 }
+        return AccessOrder.compare(lhs.login, rhs.login) < 0
+    }
+}
+
+/// The order of the access map: case-insensitive (ASCII, as GitHub's names are), ties broken by the bytes so
+/// the order is total.
+package enum AccessOrder {
+    /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`.
+    package static func compare(_ lhs: String, _ rhs: String) -> Int {
+        let left = lhs.lowercased()
+        let right = rhs.lowercased()
+        if left != right { return left < right ? -1 : 1 }
+        if lhs == rhs { return 0 }
+        return lhs < rhs ? -1 : 1
+    }
+
+    package static func precedes(_ lhs: String, _ rhs: String) -> Bool { compare(lhs, rhs) < 0 }
+}
+
+/// An organization member as `membersWithRole` gives it: whether an owner, and the two-factor state where the
+/// token may see it.
+package struct AccessMember: Sendable, Equatable {
+    package let isOwner: Bool
+    package let twoFactor: Bool?
+
+    package init(isOwner: Bool, twoFactor: Bool?) {
+        self.isOwner = isOwner
+        self.twoFactor = twoFactor
+    }
+}
+
+/// What a whole read of the access map did besides its records: the repositories GitHub would not show the
+/// collaborators of (a token without push access gets `FORBIDDEN` there), and what it cost.
+package struct AccessReadSummary: Sendable, Equatable {
+    /// "ORG/NAME" of every repository whose collaborators could not be read, in the map's order.
+    package var unreadable: [String] = []
+    /// "ORG/NAME" of every repository asked for that is not there: gone since it was listed, or never there.
+    package var missing: [String] = []
+    /// The organization's repositories listed.
+    package var repositories = 0
+    /// GraphQL requests sent, refused ones included.
+    package var requests = 0
+    /// Points of the `graphql` limit spent, where GitHub said.
+    package var points = 0
+
+    package init() {}
+}

@@ -1,0 +1,270 @@
+import AtomicCore
+import Data
+import Domain
+import Foundation
+
+/// `gh-users access ORG`: the organization's access map, one record per repository and person with access,
+/// with the permission, where it comes from, how the person stands to the organization and their two-factor
+/// state, read through GraphQL (`AccessReading`) and written as it arrives, sorted by repository then login.
+struct AccessCommand: GitHubCommand {
+    var organization: Login
+    /// `--repo NAME`, repeatable: those repositories alone.
+    var repositories: [String] = []
+    var person: String?
+    var permission: RepositoryPermissionLevel?
+    var affiliation: AccessRecord.Affiliation?
+    var concurrency = 4
+    /// `--changes FILE`: what changed since the map the file holds.
+    var changes: String?
+
+    static let maximumConcurrency = 10
+
+    static let repo = OptionDeclaration<AccessCommand>(
+        spec: OptionSpec(
+            "repo", value: "NAME", help: "Only this repository (its name within ORG); give it again for more."),
+        read: { options, reading throws(UsageError) in
+            for name in reading.parsed.values(reading.option) {
+                guard !name.isEmpty, !name.contains("/"), (try? RepositoryName(validating: "o/" + name)) != nil else {
+                    throw reading.usageError("--repo takes a repository's name within ORG, such as Hello-World")
+                }
+                if !options.repositories.contains(name) { options.repositories.append(name) }
+            }
+        },
+        resume: { $0.repositories.flatMap { ["--repo", $0] } })
+    static let person = OptionDeclaration<AccessCommand>.optional(
+        OptionSpec("person", value: "LOGIN", help: "Only this person's access: every repository they reach, and why."),
+        at: \.person,
+        parse: { reading throws(UsageError) in try LoginArgument.parse(reading.text, spec: reading.command).value },
+        write: { $0 })
+    static let permission = OptionDeclaration<AccessCommand>.choice(
+        OptionSpec(
+            "permission", value: "LEVEL", help: "Only access at this level or higher.",
+            choices: RepositoryPermissionLevel.allCases.map(\.rawValue)),
+        at: \.permission)
+    static let affiliation = OptionDeclaration<AccessCommand>.choice(
+        OptionSpec(
+            "affiliation", value: "WHO", help: "Only owners, members, or outside collaborators.",
+            choices: ["outside", "member", "owner"]),
+        at: \.affiliation)
+    static let concurrencyOption = OptionDeclaration<AccessCommand>(
+        spec: OptionSpec("concurrency", value: "N", help: "GraphQL requests in flight at once, 1 to 10.", default: "4"),
+        read: { options, reading throws(UsageError) in
+            options.concurrency = try reading.number(
+                in: 1...Int64(maximumConcurrency), rule: "a whole number from 1 to \(maximumConcurrency)")
+        },
+        resume: { $0.concurrency == 4 ? [] : ["--concurrency", String($0.concurrency)] })
+    static let changesOption = ChangesOption.declaration(
+        at: \AccessCommand.changes, fields: AccessChange.fields,
+        help: "What changed since the map in FILE (added, removed, changed); then FILE is replaced.")
+    static let options = GroupDeclaration(
+        title: "OPTIONS", options: [repo, person, permission, affiliation, concurrencyOption, changesOption])
+
+    static let spec = CommandSpec(
+        name: "access",
+        abstract: "Show who can reach each repository of an organization, and why (GraphQL).",
+        usage:
+            "gh-users access ORG [--repo NAME]... [--person LOGIN] [--permission LEVEL] "
+            + "[--affiliation outside|member|owner] [--concurrency N] [--changes FILE] [options]",
+        discussion: """
+            Writes one record per repository of ORG that the token can read (archived ones too) and person
+            with access to it: repository (ORG/NAME), login, id, permission (read, triage, write, maintain or
+            admin), affiliation (owner, member, or outside for an outside collaborator), sources and
+            two_factor. sources is every source GitHub gives for the access, as it lists them: kind
+            (organization, team or repository), name (the organization's login, the team's slug, or
+            ORG/NAME) and permission (the role it grants); access through a child team names the team that
+            grants it. An owner can have two organization sources (ownership and the base permission).
+            two_factor is true or false where GitHub tells the token, null where it does not (an outside
+            collaborator, or a token that may not see it). Records are sorted by repository, then login,
+            case aside, so two runs compare line by line; the table shows REPOSITORY, LOGIN, PERMISSION,
+            AFFILIATION, VIA (the sources) and 2FA.
+
+            It reads through GraphQL and needs a token with read:org and repo (exit status 4 without one);
+            GitHub shows a repository's collaborators only to those with push access to it. The members come
+            first (100 a page), then the repositories' collaborators, ten repositories' pages of 100 people in
+            one request, up to --concurrency requests at once; a repository of more people is continued
+            where it left off, and a request GitHub finds too large is asked again smaller. A repository
+            whose collaborators GitHub refuses is named on stderr, with how many there were, after the
+            records of the others: the exit status is then 1, so a partial map never looks complete. An
+            unknown organization, or a --repo that is not there, is exit status 3; a spent GraphQL rate
+            limit is exit status 5, or a wait with --wait-on-rate-limit.
+
+            With --changes FILE it writes what changed since the map FILE holds instead: one record per change,
+            with change (added, removed, or changed: another permission, or the same from other sources),
+            repository, login, id, old_permission, new_permission, old_sources and new_sources (null where
+            there is none); then FILE holds this map. The first run records the map and says so. FILE is
+            written whole or not at all (0600), one run at a time; it is left as it was when the run fails,
+            when GitHub refused a repository (a partial map is never recorded), or when FILE was made for
+            another organization or other filters.
+            """,
+        arguments: [("ORG", "The organization, such as github.")],
+        options: options.group.options,
+        examples: [
+            ("gh-users access my-org", "Everyone's access to every repository, and why."),
+            ("gh-users access my-org --person mona", "Every repository mona reaches, and through what."),
+            (
+                "gh-users access my-org --affiliation outside --permission write --format csv",
+                "Outside collaborators who can push, as CSV."
+            ),
+            ("gh-users access my-org --repo Hello-World --json", "One repository's access map as JSON."),
+            ("gh-users access my-org --changes my-org.access.json", "What changed since the last run."),
+        ],
+        fields: ["repository", "login", "id", "permission", "affiliation", "sources", "two_factor"],
+        optionFields: [("With --changes", AccessChange.fields)])
+
+    static let columns: [Column<AccessRecord>] = [
+        Column("REPOSITORY", key: "repository", shrink: .second) { $0.repository },
+        Column("LOGIN", key: "login") { $0.login },
+        Column("PERMISSION", key: "permission") { $0.permission.rawValue },
+        Column("AFFILIATION", key: "affiliation") { $0.affiliation.rawValue },
+        Column("VIA", key: "sources", shrink: .first) { via($0.sources) },
+        Column("2FA", key: "two_factor") { $0.twoFactor.map { $0 ? "true" : "false" } ?? "" },
+    ]
+
+    /// "team devs: write, organization my-org: read, repository: admin".
+    static func via(_ sources: [AccessRecord.Source]) -> String {
+        sources.map { source in
+            source.kind == .repository
+                ? "repository: \(source.permission)"
+                : "\(source.kind.rawValue) \(source.name): \(source.permission)"
+        }.joined(separator: ", ")
+    }
+
+    init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        organization = try LoginArgument.single(parsed, spec: spec)
+        try Self.options.parse(parsed, spec: spec, into: &self)
+    }
+
+    /// Exit 4 without a token; then the membership, then the map, written as it arrives; then the repositories
+    /// GitHub would not show, and exit 1 if there were any.
+    func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        guard context.presenter.hasToken else {
+            return TokenRequirement(
+                command: "access",
+                hint: "It reads through GraphQL: a classic token needs read:org and repo, and push access to a "
+                    + "repository to see its collaborators.\n"
+            ).refuse(context)
+        }
+        if let changes { return await recordChanges(changes, context, github) }
+        let reading = AccessReading(organization: organization, github: github, concurrency: concurrency)
+        var output = AccessOutput(command: self, context: context)
+        var summary = AccessReadSummary()
+        do throws(DomainError) {
+            output.progress.show("Reading \(organization)'s members…")
+            let members = try await reading.members(counting: &summary)
+            try await reading.read(
+                members: members, only: repositories.isEmpty ? nil : repositories, into: &output, counting: &summary)
+        } catch {
+            return output.fail(error)
+        }
+        return output.close(summary)
+    }
+
+    /// The first repository `--repo` named that is not there, as the failure it is (exit 3); nil when there is
+    /// none. A listed repository gone before its read is no failure: the map without it is the map.
+    func missing(_ summary: AccessReadSummary) -> DomainError? {
+        guard !repositories.isEmpty, let name = summary.missing.first else { return nil }
+        return .notFound(resource: "repository '\(name)'")
+    }
+
+    /// Whether `record` passes the filters.
+    func keeps(_ record: AccessRecord) -> Bool {
+        if let person, record.login.lowercased() != person.lowercased() { return false }
+        if let permission, record.permission < permission { return false }
+        if let affiliation, record.affiliation != affiliation { return false }
+        return true
+    }
+}
+
+extension AccessRecord: JSONRecord {}
+
+extension AccessCommand: CheckedOptions {
+    /// A field only the change records have is refused without `--changes`.
+    func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        guard changes == nil, let text = parsed.value(OutputGroup.fields) else { return }
+        let fields = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let field = fields.first(where: { !spec.fields.contains($0) && AccessChange.fields.contains($0) }) else {
+            return
+        }
+        throw UsageError(
+            message: "the field '\(field)' exists only with --changes, whose records have "
+                + AccessChange.fields.joined(separator: ", "),
+            command: spec)
+    }
+}
+
+/// Where the map's records go: filtered, written as each repository's arrive, with a progress line on a
+/// terminal; then the document closed, and the repositories GitHub refused said.
+private struct AccessOutput: AccessRecordSink {
+    let command: AccessCommand
+    let context: CommandContext
+    var writer: RecordStreamWriter<AccessRecord>
+    let progress: ProgressLine
+    var repositories = 0
+    var writeFailure: (any Error)?
+
+    init(command: AccessCommand, context: CommandContext) {
+        self.command = command
+        self.context = context
+        writer = RecordStreamWriter(context: context.render, columns: AccessCommand.columns)
+        progress = ProgressLine(io: context.io, noun: "records")
+    }
+
+    mutating func take(_ records: [AccessRecord]) async -> Bool {
+        repositories += 1
+        let kept = records.filter(command.keeps)
+        if !kept.isEmpty {
+            let bytes = writer.render(kept, moreToCome: true)
+            progress.clear()
+            do {
+                try context.io.out.write(bytes)
+            } catch {
+                writeFailure = error
+                return false
+            }
+        }
+        progress.show(
+            "Read \(Counted.text(repositories, plural: "repositories")) · "
+                + Counted.text(writer.recordsWritten, plural: "records"))
+        return true
+    }
+
+    /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1).
+    func close(_ summary: AccessReadSummary) -> CommandOutcome {
+        progress.clear()
+        let io = context.io
+        do {
+            try io.out.write(writer.finish(completed: true))
+        } catch {
+            return .writeFailed(error, io: io)
+        }
+        let missing = command.missing(summary)
+        if writer.recordsWritten == 0, summary.unreadable.isEmpty, missing == nil,
+            let line = context.render.nothingFound("access records")
+        {
+            io.writeErr(line + "\n")
+        }
+        guard !summary.unreadable.isEmpty else {
+            guard let missing else { return .success }
+            io.writeErr(context.presenter.present(missing).message)
+            return .failed(missing)
+        }
+        if let missing { io.writeErr(context.presenter.present(missing).message) }
+        let count = summary.unreadable.count
+        let message =
+            "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) of "
+            + "\(summary.repositories) (it shows them only to those with push access): "
+            + summary.unreadable.joined(separator: ", ") + "; the map above leaves "
+            + (count == 1 ? "it" : "them") + " out."
+        io.writeErr(TerminalSanitizer.sanitize(message) + "\n")
+        return .failed(.refused("the collaborators of \(count) of \(summary.repositories) repositories were refused"))
+    }
+
+    /// The map stopped: what was written is closed as a valid document, and the failure said.
+    func fail(_ error: DomainError) -> CommandOutcome {
+        progress.clear()
+        if let writeFailure { return .writeFailed(writeFailure, io: context.io) }
+        try? context.io.out.write(writer.finish(completed: false))
+        context.io.writeErr(context.presenter.present(error).message)
+        return .failed(error)
+    }
+}

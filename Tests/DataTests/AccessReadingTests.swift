@@ -1,0 +1,372 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import Data
+@testable import Domain
+
+/// The access map's read (`AccessReading`) over the strict stub: the membership first, then the repositories'
+/// collaborators in batches of aliased pages, each page asked once, records in order, a refused repository
+/// reported beside the others' records. The answers are written to GitHub's schema (`AccessBodies`, and the
+/// fixture `graphql-access-batch.json`, whose sources `Fixtures/NOTICE.md` names).
+struct AccessReadingTests {
+    /// Keeps what it is handed, one repository at a time.
+    struct Collected: AccessRecordSink {
+        var repositories: [[AccessRecord]] = []
+        var records: [AccessRecord] { repositories.flatMap { $0 } }
+
+        mutating func take(_ records: [AccessRecord]) async -> Bool {
+            repositories.append(records)
+            return true
+        }
+    }
+
+    private static let org = try! Login(validating: "octo-org")
+
+    private static func reading(_ stub: StubTransport, concurrency: Int = 4) -> AccessReading {
+        AccessReading(organization: org, github: stub.repository(retries: 0), concurrency: concurrency)
+    }
+
+    /// The whole read: members, then the map.
+    private static func read(
+        _ stub: StubTransport, concurrency: Int = 4, only: [String]? = nil
+    ) async throws(DomainError) -> (Collected, AccessReadSummary) {
+        let reading = reading(stub, concurrency: concurrency)
+        var summary = AccessReadSummary()
+        let members = try await reading.members(counting: &summary)
+        var sink = Collected()
+        try await reading.read(members: members, only: only, into: &sink, counting: &summary)
+        return (sink, summary)
+    }
+
+    private static func person(_ index: Int) -> AccessBodies.Collaborator {
+        AccessBodies.Collaborator(
+            "user-\(index)", Int64(5000 + index), "WRITE",
+            [AccessBodies.Source("Organization", "octo-org", "READ"), AccessBodies.Source("Team", "devs", "WRITE")])
+    }
+
+    private static func failure(_ body: () async throws(DomainError) -> Void) async -> DomainError? {
+        do throws(DomainError) {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// 25 repositories, one of 250 people: three batches of first pages (10, 10, 5), the big one continued by
+    /// cursor, every page asked once, and every record handed on in order.
+    @Test func batchesOfTenPagesContinuedByCursorAskEachPageOnce() async throws {
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<25 {
+            collaborators[String(format: "repo-%02d", index)] = (0..<3).map { Self.person(index * 3 + $0) }
+        }
+        collaborators["repo-07"] = (0..<250).map { Self.person(1000 + $0) }
+        let members = (0..<150).map { AccessBodies.Member("user-\($0)", Int64(5000 + $0), "MEMBER", twoFactor: true) }
+        let world = AccessWorld(organization: "octo-org", members: members, collaborators: collaborators)
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, summary) = try await Self.read(stub)
+
+        let batches = world.batches
+        let pages = batches.flatMap { $0 }
+        #expect(Set(pages).count == pages.count, "a page was asked twice: \(pages)")
+        #expect(pages.count == 25 + 2)
+        #expect(pages.contains("repo-07@c100") && pages.contains("repo-07@c200"))
+        // First pages go ten to a POST: the 25 first pages take three POSTs.
+        #expect(batches.map(\.count).max() == 10)
+        #expect(batches.filter { $0.contains { $0.hasSuffix("@") } }.count == 3)
+        // 2 member pages, 1 listing page, and the batches.
+        #expect(summary.requests == 2 + 1 + batches.count)
+        #expect(stub.received.count == summary.requests)
+        #expect(summary.repositories == 25)
+        #expect(summary.unreadable.isEmpty)
+        #expect(sink.records.count == 24 * 3 + 250)
+        #expect(sink.repositories.count == 25)
+        let order = sink.records.map { $0.repository + " " + $0.login.lowercased() }
+        #expect(order == order.sorted())
+        #expect(sink.repositories[7].count == 250)
+    }
+
+    /// 200 repositories of 150 people each: every page asked once and ten to a POST, so the POSTs are the fewest
+    /// the batch size allows: 2 member pages, 2 listing pages and 400 collaborator pages in 40.
+    @Test func aLargeOrganizationTakesTheFewestPOSTsTheBatchSizeAllows() async throws {
+        let people = (0..<150).map { Self.person($0) }
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<200 { collaborators[String(format: "repo-%03d", index)] = people }
+        let members = (0..<150).map { AccessBodies.Member("user-\($0)", Int64(5000 + $0), "MEMBER", twoFactor: nil) }
+        let world = AccessWorld(organization: "octo-org", members: members, collaborators: collaborators)
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, summary) = try await Self.read(stub, concurrency: 1)
+        #expect(summary.requests == 2 + 2 + 40)
+        #expect(world.batches.allSatisfy { $0.count == 10 })
+        #expect(sink.records.count == 30_000)
+        #expect(sink.repositories.count == 200)
+    }
+
+    /// Concurrency 1 sends one request at a time: the same pages, no page twice.
+    @Test func oneAtATimeAsksTheSamePages() async throws {
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<12 { collaborators["r\(index)"] = [Self.person(index)] }
+        let world = AccessWorld(organization: "octo-org", members: [], collaborators: collaborators)
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, _) = try await Self.read(stub, concurrency: 1)
+        #expect(world.batches.map(\.count) == [10, 2])
+        #expect(sink.records.count == 12)
+        #expect(sink.records.allSatisfy { $0.affiliation == .outside && $0.twoFactor == nil })
+    }
+
+    /// Owner is a member whose role is ADMIN; a member; anyone else an outside collaborator. Two-factor is
+    /// GitHub's true, false or null, and null is never written as false.
+    @Test func affiliationAndTwoFactorComeFromTheMembership() async throws {
+        let stub = StubTransport()
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            body: Data(
+                AccessBodies.members([
+                    AccessBodies.Member("pipcrispy", 1001, "ADMIN", twoFactor: true),
+                    AccessBodies.Member("banned-from-urgent", 1002, "MEMBER", twoFactor: false),
+                    AccessBodies.Member("robin-of-loxley", 1003, "MEMBER", twoFactor: nil),
+                ]).utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            body: Data(AccessBodies.repositories(["repo-permissions", "secret"], of: "pulepule").utf8))
+        stub.register(RequestMatcher("POST /graphql"), body: Data(try fixture("graphql-access-batch.json").utf8))
+        let (sink, summary) = try await Self.read(stub, concurrency: 1)
+        #expect(stub.problems.isEmpty, "\(stub.problems)")
+        let records = sink.records
+        #expect(
+            records.map(\.login) == [
+                "banned-from-urgent", "grillpan-eddie", "monty-bojangle", "pipcrispy", "robin-of-loxley",
+                "roger-de-courcey",
+            ])
+        let byLogin = Dictionary(uniqueKeysWithValues: records.map { ($0.login, $0) })
+        #expect(byLogin["pipcrispy"]?.affiliation == .owner)
+        #expect(byLogin["pipcrispy"]?.twoFactor == true)
+        #expect(byLogin["banned-from-urgent"]?.affiliation == .member)
+        #expect(byLogin["banned-from-urgent"]?.twoFactor == false)
+        #expect(byLogin["robin-of-loxley"]?.affiliation == .member)
+        #expect(byLogin["robin-of-loxley"]?.twoFactor == nil)
+        #expect(byLogin["monty-bojangle"]?.affiliation == .outside)
+        #expect(byLogin["monty-bojangle"]?.twoFactor == nil)
+        let falseJSON = String(decoding: byLogin["banned-from-urgent"]?.raw.bytes ?? [], as: UTF8.self)
+        let nullJSON = String(decoding: byLogin["robin-of-loxley"]?.raw.bytes ?? [], as: UTF8.self)
+        #expect(falseJSON.hasSuffix(#""two_factor":false}"#))
+        #expect(nullJSON.hasSuffix(#""two_factor":null}"#))
+        // The owner's two sources as GitHub lists them; permissions in lower case.
+        #expect(
+            byLogin["pipcrispy"]?.sources == [
+                AccessRecord.Source(kind: .organization, name: "pulepule", permission: "admin"),
+                AccessRecord.Source(kind: .repository, name: "pulepule/repo-permissions", permission: "admin"),
+            ])
+        #expect(byLogin["robin-of-loxley"]?.permission == .triage)
+        #expect(
+            String(decoding: byLogin["pipcrispy"]?.raw.bytes ?? [], as: UTF8.self)
+                == #"{"repository":"pulepule/repo-permissions","login":"pipcrispy","id":1001,"permission":"admin","#
+                + #""affiliation":"owner","sources":[{"kind":"organization","name":"pulepule","permission":"admin"},"#
+                + #"{"kind":"repository","name":"pulepule/repo-permissions","permission":"admin"}],"two_factor":true}"#)
+        // The refused repository is named; the other's records are all there.
+        #expect(summary.unreadable == ["pulepule/secret"])
+    }
+
+    /// A source's role name, where GitHub gives one, says triage or maintain where its permission says read or
+    /// write.
+    @Test func aRoleNameIsTheSourcesPermission() async throws {
+        let world = AccessWorld(
+            organization: "octo-org", members: [],
+            collaborators: [
+                "app": [
+                    AccessBodies.Collaborator(
+                        "mona", 7, "MAINTAIN",
+                        [
+                            AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read"),
+                            AccessBodies.Source("Team", "parent-team", "WRITE", roleName: "maintain"),
+                        ])
+                ]
+            ])
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, _) = try await Self.read(stub)
+        #expect(sink.records.first?.permission == .maintain)
+        #expect(sink.records.first?.sources.map(\.permission) == ["read", "maintain"])
+        #expect(sink.records.first?.sources.map(\.name) == ["octo-org", "parent-team"])
+    }
+
+    /// A repository GitHub refuses is named, and how many; every other repository's records are handed on.
+    @Test func aForbiddenRepositoryIsReportedAndTheOthersRead() async throws {
+        let world = AccessWorld(
+            organization: "octo-org", members: [],
+            collaborators: ["a": [Self.person(1)], "b": [Self.person(2)], "c": [Self.person(3)], "d": []],
+            forbidden: ["b", "d"])
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, summary) = try await Self.read(stub)
+        #expect(sink.records.map(\.repository) == ["octo-org/a", "octo-org/c"])
+        #expect(summary.unreadable == ["octo-org/b", "octo-org/d"])
+        #expect(summary.repositories == 4)
+    }
+
+    /// GitHub lists by name in its own collation (`ab` before `a_b`, capitals aside), over pages: nothing is
+    /// handed on before the listing is whole, and the map comes out in its own order, case aside.
+    @Test func theMapsOrderIsItsOwnWhateverTheListingsOrder() async throws {
+        let listing = ["b", "c", "A", "ab", "a_b", "Zed", "d"]
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for (index, name) in listing.enumerated() { collaborators[name] = [Self.person(index)] }
+        let world = AccessWorld(
+            organization: "octo-org", members: [], collaborators: collaborators, listing: listing, pageSize: 2)
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, summary) = try await Self.read(stub)
+        #expect(
+            sink.records.map(\.repository)
+                == ["A", "a_b", "ab", "b", "c", "d", "Zed"].map { "octo-org/" + $0 })
+        #expect(summary.repositories == 7)
+        let pages = world.batches.flatMap { $0 }
+        #expect(Set(pages).count == pages.count && pages.count == 7)
+    }
+
+    /// The first repository in the map's order may be listed last (GitHub's collation puts `_a` after `c`): once
+    /// the listing is whole it is asked for, even with the lookahead spent on those listed before it.
+    @Test func theFirstInTheMapsOrderIsAskedWhereverItWasListed() throws {
+        var schedule = AccessSchedule(batchSize: 2, lookahead: 2)
+        #expect(schedule.nextWork() == .listing(after: nil))
+        _ = try schedule.take(.listed(names: ["o/b", "o/c"], next: "p2", cost: nil))
+        #expect(schedule.nextWork() == .listing(after: "p2"))
+        let first = [AccessPageAsk(repository: "o/b", cursor: nil), AccessPageAsk(repository: "o/c", cursor: nil)]
+        #expect(schedule.nextWork() == .batch(first))
+        #expect(schedule.nextWork() == nil)
+        _ = try schedule.take(.listed(names: ["o/_a"], next: nil, cost: nil))
+        _ = try schedule.take(.answered(first, [.page([], next: nil), .page([], next: nil)], cost: 1))
+        #expect(schedule.nextDone() == nil)
+        let last = [AccessPageAsk(repository: "o/_a", cursor: nil)]
+        #expect(schedule.nextWork() == .batch(last))
+        _ = try schedule.take(.answered(last, [.page([], next: nil)], cost: 1))
+        var handed: [String] = []
+        while let slot = schedule.nextDone() { handed.append(slot.repository) }
+        #expect(handed == ["o/_a", "o/b", "o/c"])
+        #expect(schedule.isFinished)
+    }
+
+    /// `only` reads the named repositories without listing the organization's.
+    @Test func onlyTheNamedRepositoriesAreReadWithoutAListing() async throws {
+        let world = AccessWorld(
+            organization: "octo-org", members: [], collaborators: ["a": [Self.person(1)], "b": [Self.person(2)]])
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, _) = try await Self.read(stub, only: ["b"])
+        #expect(world.batches == [["b@"]])
+        #expect(sink.records.map(\.repository) == ["octo-org/b"])
+        #expect(!stub.received.contains { AccessWorld.query(of: $0).contains("repositories(") })
+    }
+
+    /// A repository that is not there (NOT_FOUND at its path, or null) is missing, not refused.
+    @Test func aRepositoryThatIsNotThereIsMissing() async throws {
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            body: Data(
+                (#"{"data":{"r0":null,"r1":null},"errors":[{"type":"NOT_FOUND","path":["r0"],"#
+                    + #""message":"Could not resolve to a Repository with the name 'octo-org/nope'."}]}"#).utf8))
+        let (sink, summary) = try await Self.read(stub, concurrency: 1, only: ["nope", "gone"])
+        #expect(sink.records.isEmpty)
+        #expect(summary.missing == ["octo-org/gone", "octo-org/nope"])
+        #expect(summary.unreadable.isEmpty)
+        #expect(stub.problems.isEmpty)
+    }
+
+    /// No such organization is not found (exit 3), said without a flag.
+    @Test func anUnknownOrganizationIsNotFound() async {
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.unknownOrganization("octo-org").utf8))
+        let error = await Self.failure { () async throws(DomainError) in _ = try await Self.read(stub) }
+        #expect(error == .notFound(resource: "organization 'octo-org'"))
+        #expect(stub.problems.isEmpty)
+    }
+
+    /// A spent graphql bucket is the rate limit every GraphQL command meets.
+    @Test func aSpentLimitIsTheGraphQLRateLimit() async {
+        let stub = StubTransport()
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            headers: [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "2000000000")],
+            body: Data(AccessBodies.rateLimited.utf8))
+        let error = await Self.failure { () async throws(DomainError) in _ = try await Self.read(stub) }
+        guard case .rateLimited(let reset, let message, let resource, _)? = error, resource == "graphql" else {
+            Issue.record("not a rate limit: \(String(describing: error))")
+            return
+        }
+        #expect(reset == Date(timeIntervalSince1970: 2_000_000_000))
+        #expect(message.contains("API rate limit already exceeded"))
+        #expect(!message.contains("--"))
+    }
+
+    /// A batch refused as too large is asked again in smaller batches; the pages it held are asked once more,
+    /// and none that was answered is asked again.
+    @Test func aBatchRefusedForSizeIsAskedAgainSmaller() async throws {
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<10 { collaborators["r\(index)"] = [Self.person(index)] }
+        let world = AccessWorld(organization: "octo-org", members: [], collaborators: collaborators)
+        let stub = StubTransport()
+        let refusal =
+            #"{"data":null,"errors":[{"type":"RESOURCE_LIMITS_EXCEEDED","#
+            + #""message":"Resource limits for this query exceeded."}]}"#
+        stub.answerEvery { request, index in
+            let query = AccessWorld.query(of: request)
+            if query.contains("collaborators(first:"), query.contains("r9: repository") {
+                return HTTPResponse(status: 200, headers: HTTPHeaders(), body: Data(refusal.utf8), url: request.url)
+            }
+            return world.answer(request)
+        }
+        let (sink, summary) = try await Self.read(stub, concurrency: 1)
+        #expect(world.batches.map(\.count) == [5, 5])
+        #expect(sink.records.count == 10)
+        // members, listing, the refused batch, two halves.
+        #expect(summary.requests == 5)
+    }
+
+    /// A page that says there is more without saying where is malformed, not the end.
+    @Test func moreWithoutACursorIsMalformed() async {
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"), body: Data(AccessBodies.repositories(["a"], of: "octo-org").utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            body: Data(
+                #"{"data":{"r0":{"collaborators":{"pageInfo":{"hasNextPage":true,"endCursor":null},"edges":[]}}}}"#
+                    .utf8))
+        let error = await Self.failure { () async throws(DomainError) in
+            _ = try await Self.read(stub, concurrency: 1)
+        }
+        guard case .malformedResponse(_, let detail, _)? = error else {
+            Issue.record("not malformed: \(String(describing: error))")
+            return
+        }
+        #expect(detail.contains("endCursor"))
+    }
+
+    /// The batch query asks what the schema has: aliases of `repository(owner:, name:)`, 100 collaborators of
+    /// every affiliation a page, the permission, its sources and the person; the listing is by name.
+    @Test func theQueriesAskTheSchemasFields() {
+        let asks = [
+            AccessPageAsk(repository: "octo-org/a", cursor: nil),
+            AccessPageAsk(repository: "octo-org/b\"", cursor: "Y3Vy"),
+        ]
+        let batch = String(decoding: GraphQLAccessQuery.collaborators(asks), as: UTF8.self)
+        #expect(batch.contains(#"r0: repository(owner: \"octo-org\", name: \"a\")"#))
+        #expect(batch.contains(#"r1: repository(owner: \"octo-org\", name: \"b\\\"\")"#))
+        #expect(batch.contains(#"collaborators(first: 100, affiliation: ALL, after: \"Y3Vy\")"#))
+        #expect(batch.contains("permissionSources {") && batch.contains("roleName") && batch.contains("__typename"))
+        #expect(batch.contains("... on Team { slug }"))
+        let listing = String(decoding: GraphQLAccessQuery.repositories(of: "octo-org", after: nil), as: UTF8.self)
+        #expect(listing.contains("orderBy: {field: NAME, direction: ASC}"))
+        #expect(!listing.contains("isArchived:"))
+        let members = String(decoding: GraphQLAccessQuery.members(of: "octo-org", after: "x"), as: UTF8.self)
+        #expect(members.contains(#"membersWithRole(first: 100, after: \"x\")"#))
+        #expect(members.contains("edges { role hasTwoFactorEnabled node { login databaseId } }"))
+    }
+}

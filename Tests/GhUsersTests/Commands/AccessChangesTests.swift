@@ -1,0 +1,147 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// `access ORG --changes FILE`: the first run records the map, later runs write what was added, removed and
+/// changed (another permission, or the same from other sources) and replace FILE; a map of another organization
+/// or other filters, or a partial one, leaves FILE as it was.
+struct AccessChangesTests {
+    private static let org = AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read")
+
+    private static func team(_ slug: String, _ permission: String, role: String) -> AccessBodies.Source {
+        AccessBodies.Source("Team", slug, permission, roleName: role)
+    }
+
+    private static func world(
+        _ collaborators: [String: [AccessBodies.Collaborator]], members: [AccessBodies.Member] = [],
+        forbidden: Set<String> = []
+    ) -> CommandHarness {
+        let world = AccessWorld(
+            organization: "octo-org", members: members, collaborators: collaborators, forbidden: forbidden)
+        let harness = CommandHarness.signedIn()
+        harness.http.answerEvery { request, _ in world.answer(request) }
+        return harness
+    }
+
+    private static let first: [String: [AccessBodies.Collaborator]] = [
+        "api": [
+            AccessBodies.Collaborator("hubot", 2, "WRITE", [org, team("core", "WRITE", role: "write")]),
+            AccessBodies.Collaborator("octocat", 3, "READ", [org]),
+        ],
+        "web": [AccessBodies.Collaborator("octocat", 3, "READ", [org])],
+    ]
+
+    /// A collaborator added to web, the core team's grant raised to maintain (for hubot, through it), and
+    /// octocat no longer a member: gone from both repositories.
+    private static let second: [String: [AccessBodies.Collaborator]] = [
+        "api": [AccessBodies.Collaborator("hubot", 2, "MAINTAIN", [org, team("core", "WRITE", role: "maintain")])],
+        "web": [
+            AccessBodies.Collaborator(
+                "mona", 4, "WRITE", [AccessBodies.Source("Repository", "octo-org/web", "WRITE", roleName: "write")])
+        ],
+    ]
+
+    @Test func theFirstRunRecordsAndTheNextWritesWhatChanged() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("octo-org.access.json")
+        let arguments = ["access", "octo-org", "--changes", file, "--format", "ndjson"]
+        let recorded = await Self.world(Self.first).run(arguments)
+        #expect(recorded.status == 0, "\(recorded.err)")
+        #expect(recorded.out.isEmpty)
+        #expect(recorded.err.contains("recorded the 3 records of 'gh-users access octo-org'"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        let changed = await Self.world(Self.second).run(arguments)
+        #expect(changed.status == 0, "\(changed.err)")
+        let lines = changed.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(
+            lines[0]
+                == #"{"change":"changed","repository":"octo-org/api","login":"hubot","id":2,"#
+                + #""old_permission":"write","new_permission":"maintain","#
+                + #""old_sources":[{"kind":"organization","name":"octo-org","permission":"read"},"#
+                + #"{"kind":"team","name":"core","permission":"write"}],"#
+                + #""new_sources":[{"kind":"organization","name":"octo-org","permission":"read"},"#
+                + #"{"kind":"team","name":"core","permission":"maintain"}]}"#)
+        #expect(lines[1].hasPrefix(#"{"change":"removed","repository":"octo-org/api","login":"octocat""#))
+        #expect(lines[1].contains(#""new_permission":null"#) && lines[1].hasSuffix(#""new_sources":null}"#))
+        #expect(lines[2].hasPrefix(#"{"change":"added","repository":"octo-org/web","login":"mona""#))
+        #expect(lines[2].contains(#""old_permission":null,"new_permission":"write""#))
+        #expect(lines[3].hasPrefix(#"{"change":"removed","repository":"octo-org/web","login":"octocat""#))
+
+        // The third run, of the same map, has nothing to say.
+        let same = await Self.world(Self.second).run(arguments)
+        #expect(same.status == 0, "\(same.err)")
+        #expect(same.out.isEmpty)
+    }
+
+    /// The same permission from other sources is a change too; the same sources in another order are not.
+    @Test func otherSourcesAreAChangeAndAnotherOrderIsNot() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("a.json")
+        let arguments = ["access", "octo-org", "--changes", file, "--format", "tsv", "--fields", "change,login"]
+        let two = [Self.org, Self.team("core", "WRITE", role: "write")]
+        #expect(
+            await Self.world(["api": [AccessBodies.Collaborator("hubot", 2, "WRITE", two)]]).run(arguments).status
+                == 0)
+        let reordered = await Self.world(["api": [AccessBodies.Collaborator("hubot", 2, "WRITE", two.reversed())]])
+            .run(arguments)
+        #expect(reordered.status == 0)
+        #expect(reordered.out.isEmpty)
+        let other = await Self.world([
+            "api": [
+                AccessBodies.Collaborator("hubot", 2, "WRITE", [Self.org, Self.team("web", "WRITE", role: "write")])
+            ]
+        ]).run(arguments)
+        #expect(other.status == 0)
+        #expect(other.out == "changed\thubot\n")
+    }
+
+    /// A file made for another organization, or for the same with other filters, is refused and left as it was.
+    @Test(arguments: [["access", "other-org"], ["access", "octo-org", "--permission", "write"]])
+    func aSnapshotOfAnotherMapIsRefused(arguments: [String]) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("a.json")
+        #expect(await Self.world(Self.first).run(["access", "octo-org", "--changes", file]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let harness = CommandHarness.signedIn()
+        let run = await harness.run(arguments + ["--changes", file])
+        #expect(run.status != 0)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("was made for 'gh-users access octo-org'"), "\(run.err)")
+        #expect(harness.http.received.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    }
+
+    /// A map with a repository GitHub refused is never compared or recorded: exit 1, FILE as it was.
+    @Test func aPartialMapIsNeverRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("a.json")
+        let arguments = ["access", "octo-org", "--changes", file]
+        #expect(await Self.world(Self.first).run(arguments).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let run = await Self.world(Self.second, forbidden: ["web"]).run(arguments)
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("octo-org/web; a partial map is never compared or recorded."), "\(run.err)")
+        #expect(run.err.hasSuffix("gh-users: the snapshot file '\(file)' was left as it was.\n"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    }
+
+    /// A change record's field is refused without --changes, and a map's field with it.
+    @Test(arguments: [
+        ["access", "octo-org", "--fields", "old_permission"],
+        ["access", "octo-org", "--changes", "x.json", "--fields", "affiliation"],
+    ])
+    func fieldsOfTheOtherRecordAreUsageErrors(arguments: [String]) async {
+        let run = await CommandHarness.signedIn().run(arguments)
+        #expect(run.status == 64, "\(run.err)")
+    }
+}

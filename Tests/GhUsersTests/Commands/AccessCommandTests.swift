@@ -1,0 +1,190 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// `access ORG`: the organization's access map through GraphQL, run in process from argv through the real
+/// `GitHubRepository` to the strict stub, answered by `AccessWorld` (GitHub's schema, a few lines of it) or by
+/// the answers `AccessBodies` writes.
+struct AccessCommandTests {
+    private static let members = [
+        AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: true),
+        AccessBodies.Member("hubot", 2, "MEMBER", twoFactor: nil),
+        AccessBodies.Member("octocat", 3, "MEMBER", twoFactor: false),
+    ]
+
+    private static let org = AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read")
+
+    /// Two repositories: `api` (the owner through ownership, a member through a team, an outside collaborator
+    /// directly) and `web` (a member through the base permission alone).
+    private static func world(forbidden: Set<String> = []) -> AccessWorld {
+        AccessWorld(
+            organization: "octo-org", members: members,
+            collaborators: [
+                "web": [AccessBodies.Collaborator("octocat", 3, "READ", [org])],
+                "api": [
+                    AccessBodies.Collaborator(
+                        "outsider", 9, "WRITE",
+                        [AccessBodies.Source("Repository", "octo-org/api", "WRITE", roleName: "write")]),
+                    AccessBodies.Collaborator(
+                        "Mona", 1, "ADMIN",
+                        [
+                            AccessBodies.Source("Organization", "octo-org", "ADMIN", roleName: "admin"), org,
+                        ]),
+                    AccessBodies.Collaborator(
+                        "hubot", 2, "MAINTAIN",
+                        [org, AccessBodies.Source("Team", "core", "WRITE", roleName: "maintain")]),
+                ],
+                "docs": [],
+            ],
+            forbidden: forbidden)
+    }
+
+    private static func harness(_ world: AccessWorld) -> CommandHarness {
+        let harness = CommandHarness.signedIn()
+        harness.http.answerEvery { request, _ in world.answer(request) }
+        return harness
+    }
+
+    @Test func ndjsonIsOneRecordPerRepositoryAndPersonInOrder() async {
+        let world = Self.world()
+        let run = await Self.harness(world).run(["access", "octo-org", "--format", "ndjson"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.isEmpty)
+        let lines = run.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(
+            lines[0]
+                == #"{"repository":"octo-org/api","login":"hubot","id":2,"permission":"maintain","#
+                + #""affiliation":"member","sources":[{"kind":"organization","name":"octo-org","permission":"read"},"#
+                + #"{"kind":"team","name":"core","permission":"maintain"}],"two_factor":null}"#)
+        #expect(lines[1].contains(#""login":"Mona""#) && lines[1].contains(#""affiliation":"owner""#))
+        #expect(lines[1].hasSuffix(#""two_factor":true}"#))
+        #expect(lines[2].contains(#""login":"outsider""#) && lines[2].contains(#""affiliation":"outside""#))
+        #expect(lines[2].hasSuffix(#""two_factor":null}"#))
+        #expect(lines[3].hasPrefix(#"{"repository":"octo-org/web","login":"octocat""#))
+        #expect(lines[3].hasSuffix(#""two_factor":false}"#))
+    }
+
+    @Test func csvHasAHeaderNamingTheColumns() async {
+        let run = await Self.harness(Self.world()).run(["access", "octo-org", "--format", "csv", "--repo", "web"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(
+            run.out
+                == "repository,login,permission,affiliation,sources,two_factor\r\n"
+                + "octo-org/web,octocat,read,member,organization octo-org: read,false\r\n")
+    }
+
+    @Test func jsonIsAnArrayOfRecords() async throws {
+        let run = await Self.harness(Self.world()).run(["access", "octo-org", "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [[String: Any]])
+        #expect(records.count == 4)
+        #expect(records.map { $0["login"] as? String } == ["hubot", "Mona", "outsider", "octocat"])
+        let sources = try #require(records[1]["sources"] as? [[String: Any]])
+        #expect(sources.map { $0["kind"] as? String } == ["organization", "organization"])
+    }
+
+    @Test func fieldsChooseTheColumns() async {
+        let run = await Self.harness(Self.world()).run([
+            "access", "octo-org", "--format", "tsv", "--fields", "repository,login,two_factor",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(
+            run.out
+                == "octo-org/api\thubot\t\nocto-org/api\tMona\ttrue\nocto-org/api\toutsider\t\nocto-org/web\toctocat\tfalse\n"
+        )
+    }
+
+    @Test func theTableShowsWhereAccessComesFrom() async {
+        var harness = Self.harness(Self.world())
+        harness.stdoutTTY = true
+        harness.width = 200
+        let run = await harness.run(["access", "octo-org", "--repo", "api", "--person", "hubot"])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("REPOSITORY") == true && lines.first?.contains("VIA") == true)
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains("organization octo-org: read, team core: maintain") == true)
+    }
+
+    /// `--person`, `--permission` (that level or higher) and `--affiliation` filter the map; `--repo` reads only
+    /// the repositories named, without listing the organization's.
+    @Test(arguments: [
+        (["--person", "mona"], ["octo-org/api Mona"]),
+        (["--permission", "write"], ["octo-org/api hubot", "octo-org/api Mona", "octo-org/api outsider"]),
+        (["--permission", "admin"], ["octo-org/api Mona"]),
+        (["--affiliation", "outside"], ["octo-org/api outsider"]),
+        (["--affiliation", "member", "--repo", "web"], ["octo-org/web octocat"]),
+    ])
+    func filters(arguments: [String], expected: [String]) async {
+        let world = Self.world()
+        let run = await Self.harness(world).run(
+            ["access", "octo-org", "--format", "tsv", "--fields", "repository,login"] + arguments)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.split(separator: "\n").map { $0.replacingOccurrences(of: "\t", with: " ") } == expected)
+        if arguments.contains("--repo") { #expect(world.batches == [["web@"]]) }
+    }
+
+    /// Without a token nothing is sent, and exit 4 says what the token needs.
+    @Test func withoutATokenItNamesTheScopes() async {
+        let run = await CommandHarness().run(["access", "octo-org"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("access needs a token"))
+        #expect(run.err.contains("read:org") && run.err.contains("repo"))
+    }
+
+    /// A repository GitHub refuses is named, with how many, after the others' records: exit 1.
+    @Test func aRefusedRepositoryIsNamedAndTheRunIsPartial() async {
+        let run = await Self.harness(Self.world(forbidden: ["api", "docs"])).run([
+            "access", "octo-org", "--format", "tsv", "--fields", "repository,login",
+        ])
+        #expect(run.status == 1)
+        #expect(run.out == "octo-org/web\toctocat\n")
+        #expect(
+            run.err
+                == "gh-users: GitHub did not show the collaborators of 2 repositories of 3 (it shows them only to "
+                + "those with push access): octo-org/api, octo-org/docs; the map above leaves them out.\n")
+    }
+
+    /// A repository `--repo` names that is not there is exit 3, after the others' records.
+    @Test func aRepositoryThatIsNotThereIsExit3() async {
+        let run = await Self.harness(Self.world()).run([
+            "access", "octo-org", "--repo", "nope", "--repo", "web", "--format", "tsv", "--fields", "login",
+        ])
+        #expect(run.status == 3)
+        #expect(run.out == "octocat\n")
+        #expect(run.err == "gh-users: no repository 'octo-org/nope' (HTTP 404)\n")
+    }
+
+    @Test func anUnknownOrganizationIsExit3() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("POST /graphql"), body: Data(AccessBodies.unknownOrganization("nope").utf8))
+        let run = await harness.run(["access", "nope"])
+        #expect(run.status == 3)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("no organization 'nope'"))
+    }
+
+    @Test func aSpentGraphQLLimitIsExit5() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("POST /graphql"),
+            headers: [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1800000600")],
+            body: Data(AccessBodies.rateLimited.utf8))
+        let run = await harness.run(["access", "octo-org"])
+        #expect(run.status == 5)
+        #expect(run.err.contains("rate limit"))
+    }
+
+    @Test(arguments: [["--concurrency", "0"], ["--permission", "push"], ["--repo", "a/b"], ["--affiliation", "x"]])
+    func badValuesAreUsageErrors(arguments: [String]) async {
+        let run = await CommandHarness.signedIn().run(["access", "octo-org"] + arguments)
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+    }
+}
