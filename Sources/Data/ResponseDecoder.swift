@@ -79,7 +79,7 @@ enum ResponseDecoder {
 
     /// `items` read in one pass each (`ScannedDTO`), mapped one by one; nil when the DTO has no such reader or
     /// any element needs Foundation's decoder, which then reads the page (and words what is wrong with it).
-    private static func scannedItems<DTO, Entity>(bytes: [UInt8], as type: DTO.Type, map: (DTO, RawJSON) -> Entity)
+    static func scannedItems<DTO, Entity>(bytes: [UInt8], as type: DTO.Type, map: (DTO, RawJSON) -> Entity)
         -> [Entity]?
     {
         guard let scanned = type as? any ScannedDTO.Type, let ranges = JSONText.strictArrayElements(bytes) else {
