@@ -218,34 +218,17 @@ struct HeadObserverTests {
 /// Over HTTP/1.1 the pool keeps its connections for the whole run (issue 29: libcurl closed idle ones whenever the
 /// transfers under way fell, and opened them again for the next burst).
 struct PooledConnectionsTests {
-    /// A keep-alive HTTP/1.1 server on loopback that counts the connections it accepted, and holds each answer until
-    /// `together` requests are waiting (or a generous bound passed), so a burst takes that many connections.
-    private final class KeepAliveServer: @unchecked Sendable {
+    /// Holds each answer until `together` requests are waiting (or a generous bound passed), so a burst takes
+    /// that many connections.
+    private final class Burst: @unchecked Sendable {
         private let lock = NSCondition()
-        private var accepted = 0
         private var waiting = 0
         private var together = 1
-        private var listener: LoopbackListener?
-
-        var connections: Int { lock.withLock { accepted } }
-        var baseURL: String { "http://127.0.0.1:\(listener?.port ?? 0)" }
-
-        init() throws {
-            listener = try LoopbackListener { [weak self] descriptor in
-                defer { close(descriptor) }
-                self?.lock.withLock { self?.accepted += 1 }
-                while LoopbackListener.readHead(descriptor) != nil, let self {
-                    self.hold()
-                    let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}".utf8)
-                    guard write(descriptor, answer, answer.count) == answer.count else { return }
-                }
-            }
-        }
 
         /// Answers wait until `count` requests are in.
-        func burst(of count: Int) { lock.withLock { together = count } }
+        func of(_ count: Int) { lock.withLock { together = count } }
 
-        private func hold() {
+        func hold() {
             lock.lock()
             defer { lock.unlock() }
             waiting += 1
@@ -255,18 +238,23 @@ struct PooledConnectionsTests {
             together = 1
             waiting -= 1
         }
-
-        func stop() { listener?.stop() }
     }
 
     @Test func burstsAndLullsReuseTheSameConnections() async throws {
-        let server = try KeepAliveServer()
+        let burst = Burst()
+        // Keep-alive: a connection answers request after request, the server having read the first head.
+        let server = try RawTestServer { connection in
+            repeat {
+                burst.hold()
+                guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}") else { return }
+            } while LoopbackListener.readHead(connection.descriptor) != nil
+        }
         defer { server.stop() }
         FoundationFolders.keepOutOfHome()
         let transport = URLSessionTransport(maximumConnectionsPerHost: 8)
         let url = try #require(URL(string: server.baseURL + "/users"))
         for _ in 0..<3 {
-            server.burst(of: 8)
+            burst.of(8)
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<8 { group.addTask { try await transport.send(HTTPRequest(url: url)).status } }
                 for try await status in group { #expect(status == 200) }
