@@ -8,7 +8,7 @@ import Testing
 /// GitHub's lists held in memory: a second `ResourceRepository`, so the list view model's paging, limits and
 /// errors are tested without HTTP. Each page is GitHub's JSON and the next page's URL, by the target asked
 /// (`/users?since=0&per_page=2`, or a `Link` URL); a target with no page is GitHub's 404.
-private final class InMemoryGitHub: ResourceRepository, @unchecked Sendable {
+private final class InMemoryResourceRepository: ResourceRepository, @unchecked Sendable {
     private let lock = NSLock()
     private let pages: [String: (json: String, next: String?)]
     private var asked: [String] = []
@@ -51,14 +51,14 @@ private func accounts(_ ids: ClosedRange<Int>) -> String {
 struct InMemoryListTests {
     private let followers = GitHubEndpoints.relations(.followers, of: try! Login(validating: "octocat"))
 
-    private func model(_ github: InMemoryGitHub, limit: ItemLimit) -> PagedListViewModel<User> {
+    private func model(_ github: InMemoryResourceRepository, limit: ItemLimit) -> PagedListViewModel<User> {
         PagedListViewModel(
             limit: limit, list: followers, perPage: 2, github: github,
             admission: ListAdmission(admit: { _ in true }))
     }
 
-    private var threePages: InMemoryGitHub {
-        InMemoryGitHub([
+    private var threePages: InMemoryResourceRepository {
+        InMemoryResourceRepository([
             "/users/octocat/followers?per_page=2": (accounts(1...2), "p2"),
             "p2": (accounts(3...4), "p3"),
             "p3": (accounts(5...5), nil),
@@ -86,7 +86,7 @@ struct InMemoryListTests {
     }
 
     @Test func aMissingPageIsTheRepositorysError() async throws {
-        let github = InMemoryGitHub(["/users/octocat/followers?per_page=2": (accounts(1...2), "gone")])
+        let github = InMemoryResourceRepository(["/users/octocat/followers?per_page=2": (accounts(1...2), "gone")])
         let model = model(github, limit: .all)
         #expect(try await model.loadNextPage().map(\.id) == [1, 2])
         await #expect(throws: DomainError.notFound(resource: followers.first.missing)) {
@@ -95,7 +95,7 @@ struct InMemoryListTests {
     }
 
     @Test func aLinkBackToAPageFollowedIsACycle() async throws {
-        let github = InMemoryGitHub([
+        let github = InMemoryResourceRepository([
             "/users/octocat/followers?per_page=2": (accounts(1...2), "p2"),
             "p2": (accounts(3...4), "p3"),
             "p3": (accounts(5...6), "p2"),
