@@ -5,8 +5,9 @@ import Networking
 
 /// Where the access map's records go, one repository's at a time, in the map's order.
 package protocol AccessRecordSink {
-    /// `records` are one repository's, sorted by login; false stops the read (stdout is closed).
-    mutating func take(_ records: [AccessRecord]) async -> Bool
+    /// `records` are the repository's ("ORG/NAME"), sorted by login; `readable` is false when GitHub refused its
+    /// collaborators (and `records` is empty). False stops the read (stdout is closed).
+    mutating func take(_ records: [AccessRecord], of repository: String, readable: Bool) async -> Bool
 }
 
 /// An organization's access map through GraphQL: every repository of the organization the token can read
@@ -99,12 +100,14 @@ package struct AccessReading: Sendable {
     }
 
     /// Reads the map into `sink`, repository by repository in order; `only` (names within the organization)
-    /// reads those repositories alone, without listing the organization's.
+    /// reads those repositories alone, without listing the organization's. `after` ("ORG/NAME", a resumed map's
+    /// last repository written) leaves out every repository up to it in the map's order: none of their pages is
+    /// asked.
     package func read<Sink: AccessRecordSink>(
-        members: [Int64: AccessMember], only: [String]? = nil, into sink: inout Sink,
+        members: [Int64: AccessMember], only: [String]? = nil, after: String? = nil, into sink: inout Sink,
         counting summary: inout AccessReadSummary
     ) async throws(DomainError) {
-        var schedule = AccessSchedule(batchSize: batchSize, lookahead: lookahead)
+        var schedule = AccessSchedule(batchSize: batchSize, lookahead: lookahead, after: after)
         if let only {
             schedule.listed(only.map { organization.value + "/" + $0 }, next: nil)
             summary.repositories = schedule.slots.count
@@ -137,7 +140,7 @@ package struct AccessReading: Sendable {
                     if done.unreadable != nil { summary.unreadable.append(done.repository) }
                     let records = done.edges.map { Self.record($0, in: done.repository, members: members) }
                         .sorted { AccessOrder.precedes($0.login, $1.login) }
-                    guard await sink.take(records) else {
+                    guard await sink.take(records, of: done.repository, readable: done.unreadable == nil) else {
                         group.cancelAll()
                         return DomainError.cancelled
                     }

@@ -52,19 +52,24 @@ struct AccessSchedule {
     private var listingInFlight = false
     private var sizing: GraphQLBatchSizing
     private let lookahead: Int
+    /// A resumed map's last repository written: it and every repository before it are left out.
+    private let after: String?
 
-    init(batchSize: Int, lookahead: Int) {
+    init(batchSize: Int, lookahead: Int, after: String? = nil) {
         sizing = GraphQLBatchSizing(maximum: batchSize)
         self.lookahead = lookahead
+        self.after = after
     }
 
     /// Every repository listed has been handed on, and nothing more is to come.
     var isFinished: Bool { listingDone && handed == slots.count && pending.isEmpty }
 
-    /// Repositories listed; a name listed before (a listing that shifted under the read) is not listed twice.
-    /// `next` nil ends the listing: the map's order is known, and the first pages not yet asked go in it.
+    /// Repositories listed; a name listed before (a listing that shifted under the read) is not listed twice,
+    /// and one at or before `after` not at all. `next` nil ends the listing: the map's order is known, and the
+    /// first pages not yet asked go in it.
     mutating func listed(_ names: [String], next: String?) {
         for name in names where position[name.lowercased()] == nil {
+            if let after, !AccessOrder.precedes(after, name) { continue }
             position[name.lowercased()] = slots.count
             fresh.append(slots.count)
             slots.append(Slot(repository: name))

@@ -16,7 +16,7 @@ struct AccessReadingTests {
         var repositories: [[AccessRecord]] = []
         var records: [AccessRecord] { repositories.flatMap { $0 } }
 
-        mutating func take(_ records: [AccessRecord]) async -> Bool {
+        mutating func take(_ records: [AccessRecord], of repository: String, readable: Bool) async -> Bool {
             repositories.append(records)
             return true
         }

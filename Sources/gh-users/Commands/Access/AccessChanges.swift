@@ -230,7 +230,7 @@ struct AccessCollected: AccessRecordSink {
     var entries: [AccessSnapshot.Entry] = []
     var repositories = 0
 
-    mutating func take(_ records: [AccessRecord]) async -> Bool {
+    mutating func take(_ records: [AccessRecord], of repository: String, readable: Bool) async -> Bool {
         repositories += 1
         entries += records.filter(command.keeps).map(AccessSnapshot.Entry.init)
         progress.show(

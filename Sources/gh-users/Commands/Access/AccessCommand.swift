@@ -16,6 +16,8 @@ struct AccessCommand: GitHubCommand {
     var concurrency = 4
     /// `--changes FILE`: what changed since the map the file holds.
     var changes: String?
+    /// `--state FILE`: where an interrupted map goes on from.
+    var statePath: String?
 
     static let maximumConcurrency = 10
 
@@ -56,15 +58,33 @@ struct AccessCommand: GitHubCommand {
     static let changesOption = ChangesOption.declaration(
         at: \AccessCommand.changes, fields: AccessChange.fields,
         help: "What changed since the map in FILE (added, removed, changed); then FILE is replaced.")
+    static let stateOption = OptionDeclaration<AccessCommand>.optional(
+        OptionSpec(
+            "state", value: "FILE",
+            help: "Go on from where the map in FILE stopped, and record it there after each repository.",
+            path: .file),
+        at: \.statePath,
+        parse: { reading throws(UsageError) in
+            guard !reading.text.isEmpty else { throw reading.usageError("--state needs a file path") }
+            let parsed = reading.parsed
+            let format = parsed.has(OutputGroup.json) ? OutputFormat.json.rawValue : parsed.value(OutputGroup.format)
+            if let format, format == OutputFormat.json.rawValue || format == OutputFormat.table.rawValue {
+                throw reading.usageError(
+                    "--state needs a format that can be appended to (tsv, csv or ndjson), not \(format)")
+            }
+            return reading.text
+        },
+        write: { $0 })
     static let options = GroupDeclaration(
-        title: "OPTIONS", options: [repo, person, permission, affiliation, concurrencyOption, changesOption])
+        title: "OPTIONS",
+        options: [repo, person, permission, affiliation, concurrencyOption, changesOption, stateOption])
 
     static let spec = CommandSpec(
         name: "access",
         abstract: "Show who can reach each repository of an organization, and why (GraphQL).",
         usage:
             "gh-users access ORG [--repo NAME]... [--person LOGIN] [--permission LEVEL] "
-            + "[--affiliation outside|member|owner] [--concurrency N] [--changes FILE] [options]",
+            + "[--affiliation outside|member|owner] [--concurrency N] [--changes FILE | --state FILE] [options]",
         discussion: """
             Writes one record per repository of ORG that the token can read (archived ones too) and person
             with access to it: repository (ORG/NAME), login, id, permission (read, triage, write, maintain or
@@ -95,6 +115,14 @@ struct AccessCommand: GitHubCommand {
             written whole or not at all (0600), one run at a time; it is left as it was when the run fails,
             when GitHub refused a repository (a partial map is never recorded), or when FILE was made for
             another organization or other filters.
+
+            With --state FILE a map that stops (Ctrl-C, a rate limit, a failure, a kill) goes on where it
+            stopped when the same command is run again, appending to the same output: FILE records the last
+            repository whose records were written, after each one, and the rerun asks nothing for the
+            repositories up to it. The format is then tsv (the default), csv or ndjson, which can be appended to.
+            A map read to its end stays recorded: a rerun writes nothing and says so; remove FILE to read the
+            map again. A FILE made for another organization, other filters, another format or other --fields is
+            exit 1 and left as it is; so is a FILE another run is using.
             """,
         arguments: [("ORG", "The organization, such as github.")],
         options: options.group.options,
@@ -107,6 +135,10 @@ struct AccessCommand: GitHubCommand {
             ),
             ("gh-users access my-org --repo Hello-World --json", "One repository's access map as JSON."),
             ("gh-users access my-org --changes my-org.access.json", "What changed since the last run."),
+            (
+                "gh-users access my-org --state my-org.state >> my-org.tsv",
+                "A resumable map: run it again after a stop to go on."
+            ),
         ],
         fields: ["repository", "login", "id", "permission", "affiliation", "sources", "two_factor"],
         optionFields: [("With --changes", AccessChange.fields)])
@@ -145,18 +177,36 @@ struct AccessCommand: GitHubCommand {
             ).refuse(context)
         }
         if let changes { return await recordChanges(changes, context, github) }
-        let reading = AccessReading(organization: organization, github: github, concurrency: concurrency)
         var output = AccessOutput(command: self, context: context)
+        if let statePath {
+            let appending = ListUsersCommand.appendingContext(context, to: nil)
+            switch AccessStateFile.open(statePath, as: freshState(appending.render), io: context.io) {
+            case .success(let state):
+                output = AccessOutput(command: self, context: appending, state: state)
+            case .failure(.setupFailed):
+                return .setupFailed
+            case .failure(.complete(let state, let shown)):
+                return AccessOutput(command: self, context: appending).closeComplete(state, file: shown)
+            }
+        }
+        let reading = AccessReading(organization: organization, github: github, concurrency: concurrency)
         var summary = AccessReadSummary()
         do throws(DomainError) {
             output.progress.show("Reading \(organization)'s members…")
             let members = try await reading.members(counting: &summary)
             try await reading.read(
-                members: members, only: repositories.isEmpty ? nil : repositories, into: &output, counting: &summary)
+                members: members, only: repositories.isEmpty ? nil : repositories, after: output.state?.state.after,
+                into: &output, counting: &summary)
         } catch {
             return output.fail(error)
         }
         return output.close(summary)
+    }
+
+    /// The state this run starts a new map with.
+    private func freshState(_ render: RenderContext) -> AccessState {
+        AccessState(
+            organization: organization.value, filters: snapshotFilters, format: render.format, fields: render.fields)
     }
 
     /// The first repository `--repo` named that is not there, as the failure it is (exit 3); nil when there is
@@ -180,6 +230,10 @@ extension AccessRecord: JSONRecord {}
 extension AccessCommand: CheckedOptions {
     /// A field only the change records have is refused without `--changes`.
     func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        if changes != nil, statePath != nil {
+            throw UsageError(
+                message: "--changes compares whole maps and --state resumes one: give one of them", command: spec)
+        }
         guard changes == nil, let text = parsed.value(OutputGroup.fields) else { return }
         let fields = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let field = fields.first(where: { !spec.fields.contains($0) && AccessChange.fields.contains($0) }) else {
@@ -193,34 +247,44 @@ extension AccessCommand: CheckedOptions {
 }
 
 /// Where the map's records go: filtered, written as each repository's arrive, with a progress line on a
-/// terminal; then the document closed, and the repositories GitHub refused said.
+/// terminal, and with `--state` recorded after each repository; then the document closed, and the repositories
+/// GitHub refused said.
 private struct AccessOutput: AccessRecordSink {
     let command: AccessCommand
     let context: CommandContext
     var writer: RecordStreamWriter<AccessRecord>
     let progress: ProgressLine
+    /// With `--state`: the file the run goes on from and records itself in.
+    private(set) var state: AccessStateFile?
     var repositories = 0
     var writeFailure: (any Error)?
 
-    init(command: AccessCommand, context: CommandContext) {
+    init(command: AccessCommand, context: CommandContext, state: AccessStateFile? = nil) {
         self.command = command
         self.context = context
-        writer = RecordStreamWriter(context: context.render, columns: AccessCommand.columns)
+        self.state = state
+        writer = RecordStreamWriter(
+            context: context.render, columns: AccessCommand.columns, continuesOutput: state?.continuesOutput ?? false)
         progress = ProgressLine(io: context.io, noun: "records")
     }
 
-    mutating func take(_ records: [AccessRecord]) async -> Bool {
+    mutating func take(_ records: [AccessRecord], of repository: String, readable: Bool) async -> Bool {
         repositories += 1
         let kept = records.filter(command.keeps)
-        if !kept.isEmpty {
-            let bytes = writer.render(kept, moreToCome: true)
-            progress.clear()
-            do {
+        do {
+            if !kept.isEmpty {
+                let bytes = writer.render(kept, moreToCome: true)
+                progress.clear()
                 try context.io.out.write(bytes)
-            } catch {
-                writeFailure = error
-                return false
             }
+            do throws(LocalFileError) {
+                try state?.written(repository, readable: readable)
+            } catch {
+                throw OutputWriteError(message: error.message)
+            }
+        } catch {
+            writeFailure = error
+            return false
         }
         progress.show(
             "Read \(Counted.text(repositories, plural: "repositories")) · "
@@ -228,43 +292,69 @@ private struct AccessOutput: AccessRecordSink {
         return true
     }
 
-    /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1).
-    func close(_ summary: AccessReadSummary) -> CommandOutcome {
+    /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1); with
+    /// `--state`, those of the runs before this one too.
+    mutating func close(_ summary: AccessReadSummary) -> CommandOutcome {
         progress.clear()
         let io = context.io
         do {
             try io.out.write(writer.finish(completed: true))
+            do throws(LocalFileError) {
+                try state?.finish()
+            } catch {
+                throw OutputWriteError(message: error.message)
+            }
         } catch {
             return .writeFailed(error, io: io)
         }
         let missing = command.missing(summary)
-        if writer.recordsWritten == 0, summary.unreadable.isEmpty, missing == nil,
+        let unreadable = state?.state.unreadable ?? summary.unreadable
+        if writer.recordsWritten == 0, unreadable.isEmpty, missing == nil,
             let line = context.render.nothingFound("access records")
         {
             io.writeErr(line + "\n")
         }
-        guard !summary.unreadable.isEmpty else {
-            guard let missing else { return .success }
-            io.writeErr(context.presenter.present(missing).message)
-            return .failed(missing)
-        }
         if let missing { io.writeErr(context.presenter.present(missing).message) }
-        let count = summary.unreadable.count
-        let message =
-            "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) of "
-            + "\(summary.repositories) (it shows them only to those with push access): "
-            + summary.unreadable.joined(separator: ", ") + "; the map above leaves "
-            + (count == 1 ? "it" : "them") + " out."
-        io.writeErr(TerminalSanitizer.sanitize(message) + "\n")
-        return .failed(.refused("the collaborators of \(count) of \(summary.repositories) repositories were refused"))
+        guard !unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
+        return refused(unreadable, of: state?.state.repositories ?? summary.repositories)
     }
 
-    /// The map stopped: what was written is closed as a valid document, and the failure said.
+    /// A `--state` whose map was read to its end: nothing is written, and the run ends as that map did.
+    func closeComplete(_ recorded: AccessState, file: String) -> CommandOutcome {
+        context.io.writeErr(
+            "gh-users: nothing to do: the map in the state file \(file) was read to its end "
+                + "(\(Counted.text(recorded.repositories, plural: "repositories"))). Remove it to read the map again.\n"
+        )
+        guard !recorded.unreadable.isEmpty else { return .success }
+        return refused(recorded.unreadable, of: recorded.repositories)
+    }
+
+    /// Says which repositories GitHub refused: the map is partial (exit 1).
+    private func refused(_ unreadable: [String], of total: Int) -> CommandOutcome {
+        let count = unreadable.count
+        let message =
+            "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) of "
+            + "\(total) (it shows them only to those with push access): "
+            + unreadable.joined(separator: ", ") + "; the map above leaves "
+            + (count == 1 ? "it" : "them") + " out."
+        context.io.writeErr(TerminalSanitizer.sanitize(message) + "\n")
+        return .failed(.refused("the collaborators of \(count) of \(total) repositories were refused"))
+    }
+
+    /// The map stopped: what was written is closed as a valid document, and the failure said; with `--state`,
+    /// how to go on.
     func fail(_ error: DomainError) -> CommandOutcome {
         progress.clear()
         if let writeFailure { return .writeFailed(writeFailure, io: context.io) }
         try? context.io.out.write(writer.finish(completed: false))
         context.io.writeErr(context.presenter.present(error).message)
+        if let state {
+            let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
+            context.io.writeErr(
+                TerminalSanitizer.sanitize(
+                    "gh-users: the state file \(state.file.shown) records the map \(place); run the same command "
+                        + "again, appending to the same output, to go on.") + "\n")
+        }
         return .failed(error)
     }
 }

@@ -227,7 +227,7 @@ enum ListUsersCommand {
 
     /// The context for output that is appended to: tsv unless a format was asked for, and with `--output` the
     /// file in place of stdout, which is no terminal.
-    private static func appendingContext(_ context: CommandContext, to file: CrawlOutputFile?) -> CommandContext {
+    static func appendingContext(_ context: CommandContext, to file: CrawlOutputFile?) -> CommandContext {
         var context = context
         var io = context.io
         if let file {

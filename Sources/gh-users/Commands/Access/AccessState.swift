@@ -1,0 +1,163 @@
+import AtomicCore
+import Domain
+import Foundation
+import JSONBytes
+
+/// Where an `access ORG --state FILE` run stands: which map it is (the organization and the filters), how its
+/// output is written, the last repository whose records were written, and what the run so far found. On disk
+/// it is one small JSON object, `{"version":1,"command":"access","of":"my-org","filters":{},"format":"tsv",
+/// "after":"my-org/app","repositories":12,"unreadable":[],"complete":false}`, replaced after every repository.
+struct AccessState: Equatable {
+    static let version = 1
+
+    var organization: String
+    /// As `AccessSnapshot.filters`: another set of filters is another map.
+    var filters: [String: String]
+    var format: OutputFormat
+    var fields: [String]?
+    /// "ORG/NAME" of the last repository written, in the map's order; nil before the first.
+    var after: String?
+    /// Repositories written so far, GitHub's refusals among them.
+    var repositories = 0
+    /// "ORG/NAME" of every repository whose collaborators GitHub refused so far.
+    var unreadable: [String] = []
+    /// The map was read to its end.
+    var complete = false
+
+    /// The map and the output in words: `access my-org (permission=write) --format tsv`.
+    var description: String {
+        let shown = filters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return "access \(organization)" + (shown.isEmpty ? "" : " (" + shown.joined(separator: ", ") + ")")
+    }
+
+    /// How `recorded`'s map or output differs from this run's, one phrase per difference.
+    func differences(from recorded: AccessState) -> [String] {
+        var phrases: [String] = []
+        if recorded.organization.lowercased() != organization.lowercased() || recorded.filters != filters {
+            phrases.append("the map of 'gh-users \(recorded.description)', not of 'gh-users \(description)'")
+        }
+        // How the output is written, worded as a crawl's state words it.
+        phrases += CrawlOutputSettings(format: format, fields: fields)
+            .differences(from: CrawlOutputSettings(format: recorded.format, fields: recorded.fields))
+        return phrases
+    }
+
+    var encoded: [UInt8] {
+        var members: [JSONValue.Member] = [
+            .init("version", .integer(Int64(Self.version))), .init("command", .string("access")),
+            .init("of", .string(organization)),
+            .init("filters", .object(filters.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })),
+            .init("format", .string(format.rawValue)),
+        ]
+        if let fields { members.append(.init("fields", .array(fields.map(JSONValue.string)))) }
+        members += [
+            .init("after", after.map(JSONValue.string) ?? .null),
+            .init("repositories", .integer(Int64(repositories))),
+            .init("unreadable", .array(unreadable.map(JSONValue.string))), .init("complete", .bool(complete)),
+        ]
+        return JSONValue.object(members).bytes + [UInt8(ascii: "\n")]
+    }
+
+    static func decode(_ bytes: [UInt8]) -> Result<AccessState, FileContentProblem> {
+        guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)),
+            fields.command == "access"
+        else {
+            return .failure(
+                FileContentProblem(
+                    "does not hold \"version\" (\(Self.version)), \"command\" (\"access\"), \"of\", \"filters\" (an "
+                        + "object of strings), \"format\", \"after\", \"repositories\", \"unreadable\" and "
+                        + "\"complete\""))
+        }
+        guard fields.version == Self.version else {
+            return .failure(
+                FileContentProblem("has version \(fields.version); this gh-users reads version \(Self.version)"))
+        }
+        guard let format = OutputFormat(rawValue: fields.format), CrawlOutputSettings.formats.contains(format) else {
+            return .failure(
+                FileContentProblem("has the format \"\(fields.format)\"; it is written as tsv, csv or ndjson"))
+        }
+        guard !fields.of.isEmpty, fields.repositories >= 0, fields.after.map({ $0.contains("/") }) ?? true else {
+            return .failure(
+                FileContentProblem(
+                    "has an empty \"of\", a negative \"repositories\" or an \"after\" that is not ORG/NAME"))
+        }
+        return .success(
+            AccessState(
+                organization: fields.of, filters: fields.filters, format: format, fields: fields.fields,
+                after: fields.after, repositories: fields.repositories, unreadable: fields.unreadable,
+                complete: fields.complete))
+    }
+
+    private struct Fields: Decodable {
+        let version: Int
+        let command: String
+        let of: String
+        let filters: [String: String]
+        let format: String
+        let fields: [String]?
+        let after: String?
+        let repositories: Int
+        let unreadable: [String]
+        let complete: Bool
+    }
+}
+
+/// The `--state FILE` of `access` on disk, locked for the run: read before the first request, written before
+/// it, and replaced after each repository's records are written (see `OwnedFile`: atomic, 0600).
+struct AccessStateFile {
+    let file: OwnedFile
+    private(set) var state: AccessState
+    /// The output holds records of the run so far: no CSV header again.
+    let continuesOutput: Bool
+    private let lock: OwnedFileLock
+
+    /// The state to go on from, checked against this run's map and output; or the outcome, already said, when
+    /// it cannot be used. A map already complete ends the run here, as it ended before.
+    static func open(_ path: String, as fresh: AccessState, io: IOStreams) -> Result<AccessStateFile, Stop> {
+        let file = OwnedFile(path: path, kind: "state file", option: "--state", limitBytes: 16 * 1024 * 1024)
+        do throws(LocalFileError) {
+            let lock = try file.lock()
+            let loaded = try file.load(
+                as: "a gh-users access state", remedy: "fix it, or remove it to read the map from the start.",
+                AccessState.decode)
+            if let loaded {
+                let differences = fresh.differences(from: loaded)
+                guard differences.isEmpty else {
+                    throw LocalFileError(
+                        message: "the state file \(file.shown) continues "
+                            + differences.joined(separator: "; ") + ". It was left as it is: give this run another "
+                            + "state file, or run it as the map so far was")
+                }
+            }
+            let state = loaded ?? fresh
+            if state.complete { return .failure(.complete(state, file.shown)) }
+            // On disk before the first record, so a run that cannot write it stops before anything is written.
+            if loaded == nil { try file.replace(with: state.encoded) }
+            return .success(
+                AccessStateFile(file: file, state: state, continuesOutput: state.after != nil, lock: lock))
+        } catch {
+            io.writeErr("gh-users: \(error.message)\n")
+            return .failure(.setupFailed)
+        }
+    }
+
+    enum Stop: Error {
+        case setupFailed
+        /// The state's map was read to its end: nothing is left to write.
+        case complete(AccessState, String)
+    }
+
+    /// The repository's records are written: the next run goes on after it.
+    mutating func written(_ repository: String, readable: Bool) throws(LocalFileError) {
+        state.after = repository
+        state.repositories += 1
+        if !readable { state.unreadable.append(repository) }
+        try file.replace(with: state.encoded)
+    }
+
+    /// The map was read to its end.
+    mutating func finish() throws(LocalFileError) {
+        state.complete = true
+        try file.replace(with: state.encoded)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// `access ORG --state FILE`: a map that stops goes on where it stopped, asking nothing again for the
+/// repositories whose records were written; run in process against the strict stub, answered by `AccessWorld`.
+struct AccessStateTests {
+    /// 25 repositories `r00`…`r24`, each with one collaborator through the base permission: with
+    /// `--concurrency 1` they are read in three batches of first pages (10, 10, 5).
+    private static func world() -> AccessWorld {
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<25 {
+            collaborators[String(format: "r%02d", index)] = [
+                AccessBodies.Collaborator(
+                    "user-\(index)", Int64(100 + index), "READ",
+                    [AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read")])
+            ]
+        }
+        return AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: true)],
+            collaborators: collaborators)
+    }
+
+    /// A harness whose GitHub answers from `world`, except that the `failing`th batch of collaborator pages
+    /// (counted from 1) finds the GraphQL limit spent.
+    private static func harness(_ world: AccessWorld, failing: Int? = nil) -> CommandHarness {
+        let harness = CommandHarness.signedIn()
+        let batches = Counter()
+        harness.http.answerEvery { request, _ in
+            let query = AccessWorld.query(of: request)
+            if query.contains(": repository("), batches.next() == failing {
+                return HTTPResponse(
+                    status: 200,
+                    headers: HTTPHeaders([("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1800000600")]),
+                    body: Data(AccessBodies.rateLimited.utf8), url: request.url)
+            }
+            return world.answer(request)
+        }
+        return harness
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func next() -> Int {
+            lock.withLock {
+                count += 1
+                return count
+            }
+        }
+    }
+
+    private static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("access-state-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private static let argv = ["access", "octo-org", "--concurrency", "1", "--fields", "repository,login"]
+
+    /// Stopped by a spent limit in its second batch, the map goes on from the tenth repository: the two runs'
+    /// output is the whole map's, and no repository's page is asked twice; a third run finds the map complete
+    /// and writes nothing.
+    @Test func aStoppedMapGoesOnWhereItStopped() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("octo-org.state").path
+
+        let whole = await Self.harness(Self.world()).run(Self.argv)
+        #expect(whole.status == 0, "\(whole.err)")
+        #expect(whole.out.split(separator: "\n").count == 25)
+
+        let stopped = await Self.harness(Self.world(), failing: 2).run(Self.argv + ["--state", state])
+        #expect(stopped.status == 5, "\(stopped.err)")
+        #expect(stopped.out.split(separator: "\n").count == 10)
+        #expect(stopped.err.contains("records the map up to octo-org/r09; run the same command again"))
+        let recorded = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(recorded.contains(#""after":"octo-org/r09""#) && recorded.contains(#""complete":false"#))
+
+        let world = Self.world()
+        let resumed = await Self.harness(world).run(Self.argv + ["--state", state])
+        #expect(resumed.status == 0, "\(resumed.err)")
+        #expect(stopped.out + resumed.out == whole.out)
+        let asked = world.batches.flatMap { $0 }
+        #expect(asked == (10..<25).map { String(format: "r%02d@", $0) })
+
+        let again = await Self.harness(Self.world()).run(Self.argv + ["--state", state])
+        #expect(again.status == 0)
+        #expect(again.out.isEmpty)
+        #expect(again.err.contains("nothing to do: the map in the state file"))
+        #expect(again.err.contains("was read to its end (25 repositories)"))
+    }
+
+    /// CSV's header is written once: a resumed run appends records only.
+    @Test func aResumedCSVHasOneHeader() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s").path
+        let csv = Self.argv + ["--format", "csv", "--state", state]
+        let stopped = await Self.harness(Self.world(), failing: 2).run(csv)
+        #expect(stopped.status == 5)
+        #expect(stopped.out.hasPrefix("repository,login\r\n"))
+        let resumed = await Self.harness(Self.world()).run(csv)
+        #expect(resumed.status == 0, "\(resumed.err)")
+        #expect(resumed.out.hasPrefix("octo-org/r10,user-10\r\n"))
+    }
+
+    /// A state made for another map or another output is refused and left byte for byte.
+    @Test(arguments: [
+        ["access", "other-org", "--concurrency", "1", "--fields", "repository,login"],
+        Self.argv + ["--person", "user-3"],
+        Self.argv + ["--format", "ndjson"],
+        ["access", "octo-org", "--concurrency", "1", "--fields", "login"],
+    ])
+    func aStateOfAnotherMapIsRefused(argv: [String]) async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s").path
+        let stopped = await Self.harness(Self.world(), failing: 2).run(Self.argv + ["--state", state])
+        #expect(stopped.status == 5)
+        let before = try Data(contentsOf: URL(fileURLWithPath: state))
+        let world = Self.world()
+        let refused = await Self.harness(world).run(argv + ["--state", state])
+        #expect(refused.status == 1)
+        #expect(refused.out.isEmpty)
+        #expect(refused.err.contains("the state file"))
+        #expect(refused.err.contains("It was left as it is"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
+        #expect(world.batches.isEmpty)
+    }
+
+    /// A partial map stays partial across runs: the repositories GitHub refused before the stop are still
+    /// named, and the run that completes it is exit 1.
+    @Test func refusalsBeforeTheStopAreStillNamed() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s").path
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<25 { collaborators[String(format: "r%02d", index)] = [] }
+        let world = AccessWorld(
+            organization: "octo-org", members: [], collaborators: collaborators, forbidden: ["r03"])
+        let stopped = await Self.harness(world, failing: 2).run(Self.argv + ["--state", state])
+        #expect(stopped.status == 5)
+        let resumed = await Self.harness(world).run(Self.argv + ["--state", state])
+        #expect(resumed.status == 1)
+        #expect(resumed.err.contains("collaborators of 1 repository of 25"))
+        #expect(resumed.err.contains("octo-org/r03"))
+        let again = await Self.harness(world).run(Self.argv + ["--state", state])
+        #expect(again.status == 1)
+        #expect(again.err.contains("octo-org/r03"))
+    }
+
+    @Test(arguments: [["--json"], ["--format", "table"], ["--changes", "c.json"], ["--state", ""]])
+    func whatCannotBeResumedIsAUsageError(extra: [String]) async {
+        let run = await CommandHarness.signedIn().run(
+            ["access", "octo-org"] + (extra.first == "--state" ? extra : ["--state", "s"] + extra))
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("--state"))
+    }
+}
