@@ -23,6 +23,8 @@ package protocol AccessRecordSink {
 /// GitHub's limit of 500,000, and costs a point; a batch GitHub refuses as too large (its node or resource
 /// limits, a 502 or 504 when the query ran out of time) is asked again smaller (`GraphQLBatchSizing`), and
 /// refusals in a row past a few stop the run.
+/// One person's access (`person`) is asked with `collaborators(first: 1, login:)`: a page of at most one edge,
+/// so a batch asks 50 repositories (`personBatchSize`) and none is continued.
 ///
 /// Records come out sorted by repository, then login, case aside. GitHub lists repositories by name in its own
 /// collation (which may put `a_b` after `ab`), so the listing is read to its end, each page asked as soon as the
@@ -39,22 +41,27 @@ package protocol AccessRecordSink {
 /// thrown as every GraphQL query's is (`GitHubRepository.graphQL(_:decode:)`).
 package struct AccessReading: Sendable {
     package static let defaultBatchSize = 10
+    /// Repositories a batch asks one person's access on (`collaborators(first: 1, login:)`): a node or two each.
+    package static let personBatchSize = 50
 
     private let organization: Login
     private let github: GitHubRepository
     private let concurrency: Int
     private let batchSize: Int
+    /// One person's access alone: their login, which GitHub's `collaborators(login:)` filters by.
+    private let person: String?
     /// Repositories read ahead of the next one handed on.
     private let lookahead: Int
 
     package init(
-        organization: Login, github: GitHubRepository, concurrency: Int = 4,
-        batchSize: Int = AccessReading.defaultBatchSize
+        organization: Login, github: GitHubRepository, concurrency: Int = 4, person: String? = nil,
+        batchSize: Int? = nil
     ) {
         self.organization = organization
         self.github = github
         self.concurrency = max(1, concurrency)
-        self.batchSize = max(1, batchSize)
+        self.person = person
+        self.batchSize = max(1, batchSize ?? (person == nil ? Self.defaultBatchSize : Self.personBatchSize))
         lookahead = max(100, 4 * self.concurrency * self.batchSize)
     }
 
@@ -166,7 +173,7 @@ package struct AccessReading: Sendable {
             }
         case .batch(let asks):
             do {
-                let answer = try await github.graphQL(GraphQLAccessQuery.collaborators(asks)) {
+                let answer = try await github.graphQL(GraphQLAccessQuery.collaborators(asks, login: person)) {
                     response, endpoint throws(GraphQLBatchFailure) in
                     try GraphQLAccessResponse.batch(response, asked: asks, endpoint: endpoint)
                 }

@@ -61,14 +61,17 @@ enum GraphQLAccessQuery {
         key.count > 1 && key.first == "r" && key.dropFirst().allSatisfy(\.isASCII) && Int(key.dropFirst()) != nil
     }
 
-    /// One page of collaborators for each of `pages`, in one POST.
-    static func collaborators(_ pages: [AccessPageAsk]) -> [UInt8] {
+    /// One page of collaborators for each of `pages`, in one POST; with `login`, that one person's access alone
+    /// (`collaborators(login:)`), a page of at most one.
+    static func collaborators(_ pages: [AccessPageAsk], login: String? = nil) -> [UInt8] {
+        let filter = login.map { "first: 1, affiliation: ALL, login: \(literal($0))" }
         var lines = ["query GhUsersAccessCollaborators {", "  rateLimit { cost remaining resetAt }"]
         for (index, page) in pages.enumerated() {
             lines.append(
                 "  \(alias(index)): repository(owner: \(literal(page.owner)), name: \(literal(page.name))) {")
             lines.append(
-                "    collaborators(first: \(pageSize), affiliation: ALL\(after(page.cursor))) { ...GhUsersAccess }")
+                "    collaborators(\(filter ?? "first: \(pageSize), affiliation: ALL")\(after(page.cursor))) "
+                    + "{ ...GhUsersAccess }")
             lines.append("  }")
         }
         lines.append("}")

@@ -191,9 +191,10 @@ package final class AccessWorld: @unchecked Sendable {
             let lines = query.split(separator: "\n").map(String.init)
             let names = lines.filter { $0.contains(": repository(") }.map { Self.quoted(after: "name: ", in: $0) ?? "" }
             // Each alias's collaborators line follows it, in the same order.
-            let cursors = lines.filter { $0.contains("collaborators(first:") }.map {
-                Self.quoted(after: "after: ", in: $0)
-            }
+            let asks = lines.filter { $0.contains("collaborators(first:") }
+            let cursors = asks.map { Self.quoted(after: "after: ", in: $0) }
+            // `collaborators(login:)`: that one person's access alone.
+            let logins = asks.map { Self.quoted(after: "login: ", in: $0)?.lowercased() }
             var pages: [AccessBodies.Page] = []
             var served: [String] = []
             for (index, name) in names.enumerated() {
@@ -204,7 +205,9 @@ package final class AccessWorld: @unchecked Sendable {
                 } else if collaborators[name] == nil {
                     pages.append(.notFound(organization + "/" + name))
                 } else {
-                    let (slice, next) = page(collaborators[name] ?? [], after: cursor)
+                    let login = index < logins.count ? logins[index] : nil
+                    let people = (collaborators[name] ?? []).filter { login == nil || $0.login.lowercased() == login }
+                    let (slice, next) = page(people, after: cursor)
                     pages.append(.collaborators(slice, next: next))
                 }
             }

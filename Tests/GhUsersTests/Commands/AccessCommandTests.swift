@@ -128,6 +128,28 @@ struct AccessCommandTests {
         if arguments.contains("--repo") { #expect(world.batches == [["web@"]]) }
     }
 
+    /// `--person` asks GitHub for that person's access alone (`collaborators(first: 1, login:)`), fifty
+    /// repositories a request: 25 repositories of three people take one POST, where the whole map takes three.
+    @Test func onePersonIsAskedForByLoginFiftyRepositoriesARequest() async {
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<25 {
+            collaborators[String(format: "r%02d", index)] = ["hubot", "Mona", "octocat"].enumerated().map {
+                AccessBodies.Collaborator($0.element, Int64($0.offset + 1), "READ", [Self.org])
+            }
+        }
+        let world = AccessWorld(organization: "octo-org", members: Self.members, collaborators: collaborators)
+        let harness = Self.harness(world)
+        let run = await harness.run([
+            "access", "octo-org", "--person", "MONA", "--concurrency", "1", "--fields", "repository,login",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == (0..<25).map { String(format: "octo-org/r%02d\tMona\n", $0) }.joined())
+        #expect(world.batches.map(\.count) == [25])
+        let queries = harness.http.received.map(AccessWorld.query(of:)).filter { $0.contains(": repository(") }
+        #expect(queries.count == 1)
+        #expect(queries.first?.contains(#"collaborators(first: 1, affiliation: ALL, login: "MONA")"#) == true)
+    }
+
     /// Without a token nothing is sent, and exit 4 says what the token needs.
     @Test func withoutATokenItNamesTheScopes() async {
         let run = await CommandHarness().run(["access", "octo-org"])

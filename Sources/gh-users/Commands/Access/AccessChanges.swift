@@ -277,7 +277,8 @@ extension AccessCommand {
         }
         // Held until the new snapshot is in place.
         defer { withExtendedLifetime(lock) {} }
-        let reading = AccessReading(organization: organization, github: github, concurrency: concurrency)
+        let reading = AccessReading(
+            organization: organization, github: github, concurrency: concurrency, person: person)
         var collected = AccessCollected(command: self, progress: ProgressLine(io: io, noun: "records"))
         var summary = AccessReadSummary()
         do throws(DomainError) {

@@ -102,7 +102,8 @@ struct AccessCommand: GitHubCommand {
             GitHub shows a repository's collaborators only to those with push access to it. The members come
             first (100 a page), then the repositories' collaborators, ten repositories' pages of 100 people in
             one request, up to --concurrency requests at once; a repository of more people is continued
-            where it left off, and a request GitHub finds too large is asked again smaller. A repository
+            where it left off, and a request GitHub finds too large is asked again smaller. With --person,
+            GitHub is asked for that person alone, fifty repositories a request. A repository
             whose collaborators GitHub refuses is named on stderr, with how many there were, after the
             records of the others: the exit status is then 1, so a partial map never looks complete. An
             unknown organization, or a --repo that is not there, is exit status 3; a spent GraphQL rate
@@ -189,7 +190,8 @@ struct AccessCommand: GitHubCommand {
                 return AccessOutput(command: self, context: appending).closeComplete(state, file: shown)
             }
         }
-        let reading = AccessReading(organization: organization, github: github, concurrency: concurrency)
+        let reading = AccessReading(
+            organization: organization, github: github, concurrency: concurrency, person: person)
         var summary = AccessReadSummary()
         do throws(DomainError) {
             output.progress.show("Reading \(organization)'s members…")
