@@ -158,4 +158,26 @@ import Testing
             #expect(paged == whole && whole.count > 4)
         }
     }
+
+    /// `--access-bench`'s organization, computed beside the world: 1,000 repositories of about 150 people, whose
+    /// collaborators come 100 a page and are continued by cursor.
+    @Test func theBenchOrganizationsRepositoriesArePagedPastAHundredPeople() throws {
+        var configuration = StandInConfiguration(userCount: 2_000)
+        configuration.accessBench = true
+        try withStandInServer(configuration) { server throws in
+            let world = server.world.current
+            let repositories = world.repositories.filter { $0.owner == StandInWorld.benchOrganization }
+            #expect(repositories.count == 1_000)
+            let counts = stride(from: 7, to: 1_000, by: 50).map { world.people(of: repositories[$0]).count }
+            #expect(counts.allSatisfy { (140...160).contains($0) }, "\(counts)")
+            let first = try post(server, batch(["bench-org/repo-0007"]), as: "octocat")
+            let page = try #require((first["data"] as? [String: Any])?["r0"] as? [String: Any])
+            let info = try #require((page["collaborators"] as? [String: Any])?["pageInfo"] as? [String: Any])
+            let cursor = try #require(info["endCursor"] as? String)
+            #expect(try edges(first, "r0").count == 100 && info["hasNextPage"] as? Bool == true)
+            let ask = [AccessPageAsk(repository: "bench-org/repo-0007", cursor: cursor)]
+            let rest = try edges(post(server, GraphQLAccessQuery.collaborators(ask), as: "octocat"), "r0")
+            #expect(rest.count == counts[0] - 100)
+        }
+    }
 }
