@@ -56,7 +56,8 @@ let package = Package(
                 "gh-users", "AtomicCore", "AtomicLogger", "JSONBytes", "Domain", "Data", "Networking", "TestSupport",
             ]
         ),
-        .testTarget(name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "Domain", "JSONBytes", "TestSupport"]),
+        .testTarget(
+            name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "Data", "Domain", "JSONBytes", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -27,6 +27,8 @@ package struct StandInConfiguration: Sendable {
     /// Where `Link` URLs point when clients reach the server through another address (a TLS proxy in front of
     /// it, as `Scripts/bench --network` puts one): `https://api.bench.test`; nil for the server's own.
     package var publicBaseURL: String?
+    /// Whether the world holds `StandInWorld.benchOrganization` beside its own (`--access-bench`).
+    package var accessBench = false
 
     package init(
         userCount: Int = 1000, latencyMilliseconds: Int = 0, rateLimit: Int = 5000,

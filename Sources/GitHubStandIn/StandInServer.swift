@@ -17,7 +17,7 @@ package final class StandInServer: @unchecked Sendable {
     package let followGraph: StandInFollowGraph
     /// The organizations, teams and repositories (`World/world.json`), which a test changes between runs as
     /// their owners would.
-    package let world = StandInWorldState()
+    package let world: StandInWorldState
 
     private let ledger: StandInLedger
     private let stateLock = NSLock()
@@ -46,6 +46,7 @@ package final class StandInServer: @unchecked Sendable {
         population = StandInPopulation(
             userCount: configuration.userCount, sameSecondAccounts: configuration.sameSecondAccounts)
         followGraph = StandInFollowGraph(population: population)
+        world = StandInWorldState(configuration.accessBench ? .file.addingBenchOrganization(population) : .file)
         ledger = StandInLedger(
             now: Int(Date().timeIntervalSince1970), searchWindowSeconds: configuration.searchWindowSeconds)
     }

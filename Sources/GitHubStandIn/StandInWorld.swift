@@ -262,15 +262,14 @@ extension StandInWorld {
             if member != nil, let level = Self.level(organization.basePermission) {
                 grants.append(Grant(source: "base permission", level: level))
             }
-            for team in organization.teams where member != nil {
+            for team in organization.teams
+            where member != nil && team.members.contains(where: { $0.login.lowercased() == person }) {
                 // A team's members are its own and its child teams'; a team's grants reach down to its children.
                 let granting = lineage(of: team, in: organization).compactMap { ancestor in
                     ancestor.repositories.first { $0.key.lowercased() == repository.fullName.lowercased() }
                         .flatMap { Self.level($0.value) }
                 }.max()
-                if let granting, team.members.contains(where: { $0.login.lowercased() == person }) {
-                    grants.append(Grant(source: "team " + team.slug, level: granting))
-                }
+                if let granting { grants.append(Grant(source: "team " + team.slug, level: granting)) }
             }
         } else if repository.owner.lowercased() == person {
             grants.append(Grant(source: "owner", level: 4))

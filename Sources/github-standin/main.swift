@@ -9,7 +9,7 @@ import GitHubStandIn
 #endif
 
 let usage = """
-    usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N] [--base-url URL]
+    usage: github-standin [--users N] [--latency-ms M] [--port P] [--rate-limit N] [--base-url URL] [--access-bench]
 
     Serves a loopback stand-in for GitHub's REST API on 127.0.0.1, answering
     \(StandInServer.servedRoutes.map { "  " + $0 }.joined(separator: "\n"))
@@ -35,6 +35,8 @@ let usage = """
       --rate-limit N         requests per hour per token; anonymous callers get 60 (default 5000)
       --base-url URL         where Link URLs point, for clients that reach it through a proxy
                              (default: its own http://127.0.0.1:PORT)
+      --access-bench         add bench-org, 1,000 repositories with about 150 people each, for
+                             gh-users access (octocat owns it; give --users 2000 or more)
       -h, --help             show this help
     """
 
@@ -59,6 +61,10 @@ func parseConfiguration(_ arguments: [String]) -> StandInConfiguration {
                 failUsage("--base-url needs an http:// or https:// URL")
             }
             configuration.publicBaseURL = String(url.reversed().drop { $0 == "/" }.reversed())
+            continue
+        }
+        if argument == "--access-bench" {
+            configuration.accessBench = true
             continue
         }
         guard ["--users", "--latency-ms", "--port", "--rate-limit"].contains(argument) else {

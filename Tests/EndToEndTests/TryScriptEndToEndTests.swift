@@ -58,6 +58,12 @@ struct TryScriptEndToEndTests {
         for change in ["+ eager-falcon-20", "! Yamada-Taro", "− kitsune-fox", "+ Tidy-Falcon-33"] {
             #expect(demo.stdout.contains(change), "\(change): \(demo.stdout)")
         }
+        // The access map, and what a team's grant and a new collaborator changed in it.
+        #expect(demo.stderr.contains("+ Scripts/try access github --format table"), "\(demo.stderr)")
+        #expect(demo.stderr.contains("+ Scripts/try --world grant github/justice-league github/docs maintain"))
+        let access = demo.stdout.split(separator: "\n").filter { $0.hasPrefix("added ") || $0.hasPrefix("changed ") }
+        #expect(access.contains { $0.contains("github/docs") && $0.contains("RapidFalcon31") }, "\(demo.stdout)")
+        #expect(access.contains { $0.contains("github/docs") && $0.contains("Happy-Otter-5") }, "\(demo.stdout)")
 
         let offline = try await BinaryRunner.shell(
             #"bash "\#(Self.script)" list --limit 5 --offline"#, environment: environment)

@@ -38,6 +38,7 @@ struct StandInGraphQLHandler: StandInHandler {
             return StandInErrorBody.response(
                 400, message: "Problems parsing JSON", documentationURL: Self.documentation)
         }
+        if StandInAccessGraphQL.isAsked(in: query) { return StandInAccessGraphQL.respond(query, to: request) }
         let lookups = Self.lookups(in: query)
         let repository = StandInStargazers.repository(in: query)
         let team = StandInTeamMembers.isAsked(in: query)

@@ -1,0 +1,168 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `gh-users access ORG` through the built binary against the stand-in, which answers its GraphQL documents from its
+/// world by GitHub's access rules (`StandInAccessGraphQL`); between runs the world changes through the stand-in's
+/// routes, as `Scripts/try --world` changes it.
+struct AccessEndToEndTests {
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-access-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    private var snapshot: String { folder.appendingPathComponent("access.json").path }
+
+    private func access(_ server: StandInServer, _ arguments: [String], as login: String = "octocat") async throws
+        -> RunResult
+    {
+        try await BinaryRunner.run(
+            ["access"] + arguments + ["--api-url", server.baseURL, "--no-cache"],
+            environment: ["GH_TOKEN": StandInTokens.token(for: login)])
+    }
+
+    /// One request to the stand-in as `login`, as GitHub's web UI would make the change; its answer's JSON, if any.
+    @discardableResult
+    private func send(
+        _ server: StandInServer, _ method: String, _ path: String, as login: String, _ body: String? = nil
+    ) async throws -> [String: Any] {
+        var request = URLRequest(url: try #require(URL(string: server.baseURL + path)))
+        request.httpMethod = method
+        request.setValue("Bearer " + StandInTokens.token(for: login), forHTTPHeaderField: "Authorization")
+        request.httpBody = body.map { Data($0.utf8) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        #expect((200..<300).contains(status), "\(method) \(path): \(status)")
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    /// The NDJSON records, by "repository login".
+    private func records(_ stdout: String) throws -> [String: [String: Any]] {
+        var records: [String: [String: Any]] = [:]
+        for line in stdout.split(separator: "\n") {
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            records["\(record["repository"] ?? "") \(record["login"] ?? "")"] = record
+        }
+        return records
+    }
+
+    private func sources(_ record: [String: Any]?) -> String {
+        (record?["sources"] as? [[String: Any]] ?? []).map {
+            "\($0["kind"] ?? "") \($0["name"] ?? "") \($0["permission"] ?? "")"
+        }
+        .joined(separator: ", ")
+    }
+
+    /// The map of one organization, as its owner reads it: every person with a grant on each repository, with the
+    /// permission, affiliation and two-factor state the world gives them, and every source of it.
+    @Test func theFullMapOfAnOrganizationIsTheWorlds() async throws {
+        try await withStandIn(users: 100) { server in
+            let run = try await access(server, ["github", "--format", "ndjson"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let records = try records(run.stdout)
+            let world = server.world.current
+            let organization = try #require(world.organization("github"))
+            var expected: [String: String] = [:]
+            for repository in world.repositories where repository.owner == "github" {
+                for login in world.people(of: repository) {
+                    let member = organization.members.first { $0.login == login }
+                    let level = try #require(world.permission(of: login, on: repository))
+                    let affiliation = member.map { $0.role == "admin" ? "owner" : "member" } ?? "outside"
+                    let twoFactor = member.map { "\($0.twoFactor != "disabled")" } ?? "nil"
+                    expected["\(repository.fullName) \(login)"] =
+                        "\(StandInWorld.roleName(level)) \(affiliation) \(twoFactor)"
+                }
+            }
+            let got = records.mapValues { record in
+                let twoFactor = (record["two_factor"] as? Bool).map { "\($0)" } ?? "nil"
+                return "\(record["permission"] ?? "") \(record["affiliation"] ?? "") \(twoFactor)"
+            }
+            #expect(got == expected)
+            #expect(
+                Array(records.keys).sorted { $0.lowercased() < $1.lowercased() }
+                    == run.stdout.split(separator: "\n").map {
+                        let record = try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                        return "\(record?["repository"] ?? "") \(record?["login"] ?? "")"
+                    })
+            #expect(
+                sources(records["github/docs octocat"])
+                    == "organization github admin, organization github read, team justice-league write")
+            // kitsune-fox is in linguists, a child of justice-league, which grants it: the source is the parent.
+            #expect(
+                sources(records["github/docs kitsune-fox"]) == "organization github read, team justice-league write")
+            #expect(sources(records["github/docs livelyfalcon26"]) == "repository github/docs write")
+            #expect(
+                sources(records["github/linguist Happy-Otter-5"]) == "organization github read, team linguists maintain"
+            )
+        }
+    }
+
+    /// A member who can push to some repositories only: the records of those, stderr names the others and how
+    /// many, exit 1; two-factor states are null, as GitHub shows them to owners alone.
+    @Test func aMembersTokenReadsOnlyWhatItCanPushTo() async throws {
+        try await withStandIn(users: 100) { server in
+            let run = try await access(server, ["github", "--format", "ndjson"], as: "Yamada-Taro")
+            #expect(run.status == 1, "\(run.stderr)")
+            let records = try records(run.stdout)
+            #expect(!records.isEmpty && records.keys.allSatisfy { $0.hasPrefix("github/docs ") })
+            #expect(records.values.allSatisfy { $0["two_factor"] is NSNull })
+            #expect(run.stderr.contains("GitHub did not show the collaborators of 1 repository of 2"), "\(run.stderr)")
+            #expect(run.stderr.contains("github/linguist"), "\(run.stderr)")
+        }
+    }
+
+    /// `--changes` across three runs: the first records; then a collaborator added and a team's grant raised (its
+    /// child team's members with it); then a member removed. A snapshot of another organization is refused, and
+    /// the file left byte for byte.
+    @Test func changesAcrossThreeRunsAndAnotherOrganizationsSnapshotRefused() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 100) { server in
+            let fields = ["--format", "tsv", "--fields", "change,repository,login,old_permission,new_permission"]
+            let first = try await access(server, ["github", "--changes", snapshot] + fields)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.isEmpty)
+            #expect(first.stderr.contains("recorded"), "\(first.stderr)")
+
+            let invitation = try await send(
+                server, "PUT", "/repos/github/docs/collaborators/eager-falcon-20", as: "octocat",
+                #"{"permission":"push"}"#)
+            let id = try #require(invitation["id"] as? Int)
+            try await send(server, "PATCH", "/user/repository_invitations/\(id)", as: "eager-falcon-20")
+            try await send(
+                server, "PUT", "/orgs/github/teams/justice-league/repos/github/docs", as: "octocat",
+                #"{"permission":"maintain"}"#)
+            let second = try await access(server, ["github", "--changes", snapshot] + fields)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(
+                second.stdout.split(separator: "\n").sorted() == [
+                    "added\tgithub/docs\teager-falcon-20\t\twrite",
+                    "changed\tgithub/docs\tHappy-Otter-5\twrite\tmaintain",
+                    "changed\tgithub/docs\tYamada-Taro\tadmin\tadmin",
+                    "changed\tgithub/docs\tkitsune-fox\twrite\tmaintain",
+                    "changed\tgithub/docs\toctocat\tadmin\tadmin",
+                ])
+
+            try await send(server, "DELETE", "/orgs/github/members/kitsune-fox", as: "octocat")
+            let third = try await access(server, ["github", "--changes", snapshot] + fields)
+            #expect(third.status == 0, "\(third.stderr)")
+            #expect(
+                third.stdout.split(separator: "\n").sorted() == [
+                    "removed\tgithub/docs\tkitsune-fox\tmaintain\t",
+                    "removed\tgithub/linguist\tkitsune-fox\tmaintain\t",
+                ])
+
+            let before = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+            let other = try await access(server, ["octo-org", "--changes", snapshot])
+            #expect(other.status == 1, "\(other.stderr)")
+            #expect(other.stdout.isEmpty)
+            #expect(other.stderr.contains("was made for 'gh-users access github"), "\(other.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == before)
+        }
+    }
+}
