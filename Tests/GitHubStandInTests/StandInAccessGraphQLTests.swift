@@ -75,6 +75,18 @@ import Testing
         }
     }
 
+    /// `collaborators(first: 1, login:)`, as `access --person` asks: that person's edge alone, case aside, or none.
+    @Test func aLoginAsksForOnePersonAlone() throws {
+        try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
+            let asks = ["github/docs", "github/linguist"].map { AccessPageAsk(repository: $0, cursor: nil) }
+            let answer = try post(server, GraphQLAccessQuery.collaborators(asks, login: "KITSUNE-fox"), as: "octocat")
+            #expect(Array(try edges(answer, "r0").keys) == ["kitsune-fox"])
+            #expect(Array(try edges(answer, "r1").keys) == ["kitsune-fox"])
+            let nobody = try post(server, GraphQLAccessQuery.collaborators(asks, login: "ghost"), as: "octocat")
+            #expect(try edges(nobody, "r0").isEmpty)
+        }
+    }
+
     /// The members, with their role; their two-factor state only to an owner (null, never false, to anyone else);
     /// a non-member sees the public members alone.
     @Test(arguments: [

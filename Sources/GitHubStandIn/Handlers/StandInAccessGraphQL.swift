@@ -23,6 +23,8 @@ enum StandInAccessGraphQL {
         var owner: String
         var name: String
         var after: String?
+        /// `collaborators(login:)`: that one person's access alone.
+        var login: String?
     }
 
     static let permissions = ["READ", "TRIAGE", "WRITE", "MAINTAIN", "ADMIN"]
@@ -96,7 +98,8 @@ enum StandInAccessGraphQL {
             guard let owner = literal(after: "owner:", in: lookup), let name = literal(after: "name:", in: lookup)
             else { return nil }
             return Ask(
-                alias: String(alias.reversed()), owner: owner, name: name, after: literal(after: "after:", in: lookup))
+                alias: String(alias.reversed()), owner: owner, name: name, after: literal(after: "after:", in: lookup),
+                login: literal(after: "login:", in: lookup))
         }
     }
 
@@ -186,7 +189,10 @@ enum StandInAccessGraphQL {
                 let message = "You do not have permission to view repository collaborators."
                 return errors.append(("FORBIDDEN", [ask.alias, "collaborators"], message))
             }
-            let people = world.people(of: repository).compactMap(request.population.user(login:))
+            let people = world.people(of: repository).filter {
+                ask.login == nil || $0.lowercased() == ask.login?.lowercased()
+            }
+            .compactMap(request.population.user(login:))
             writer.raw(":{\"collaborators\":{")
             let page = self.page(count: people.count, first: first, after: ask.after)
             writer.raw(",\"edges\":[")
