@@ -1,6 +1,7 @@
 import Foundation
-import GitHubStandIn
 import Testing
+
+@testable import GitHubStandIn
 
 @Suite struct StandInFaultTests {
     @Test func statusFaultsAreServedInOrderThenNormalServiceResumes() throws {
@@ -32,11 +33,7 @@ import Testing
     /// seconds, one as an HTTP date, or a spent limit's reset; one after it, or for another path, is not.
     @Test func requestsBeforeTheWaitAFaultAskedForAreCounted() throws {
         try withStandInServer { server throws in
-            let format = DateFormatter()
-            format.locale = Locale(identifier: "en_US_POSIX")
-            format.timeZone = TimeZone(identifier: "GMT")
-            format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-            let date = format.string(from: Date().addingTimeInterval(600))
+            let date = UTCTimestamp.httpDate(Int(Date().timeIntervalSince1970) + 600)
             server.injectFaults([.secondaryRateLimit(retryAfterSeconds: 600)], forPath: "/users/octocat")
             server.injectFaults(
                 [.status(429, body: "{}", headers: ["Retry-After": date])], forPath: "/users/Yamada-Taro")
