@@ -14,26 +14,23 @@ struct StandInContext: Sendable {
     var world = StandInWorldState()
 }
 
+/// The pipeline's request (`method`, `path`, `query`, the raw `target` paged resources repeat in `Link` URLs,
+/// `headers`, `body`, `caller`, `now`) with what the route table found for it.
+@dynamicMemberLookup
 struct StandInRouteRequest {
-    let method: String
-    let path: String
-    let query: [String: String]
-    /// The raw request-target, which paged resources need to repeat the caller's query in `Link` URLs.
-    let target: String
+    let request: StandInRequest
     let parameters: StandInPathParameters
-    let headers: [(name: String, value: String)]
-    let body: [UInt8]
-    let caller: StandInCaller
-    let now: Int
     let context: StandInContext
     /// The matched row's documentation link, for the resource's error bodies.
     let documentation: String
+
+    subscript<Value>(dynamicMember path: KeyPath<StandInRequest, Value>) -> Value { request[keyPath: path] }
 
     var population: StandInPopulation { context.population }
 
     var followGraph: StandInFollowGraph { context.followGraph }
 
-    func header(_ name: String) -> String? { headerValue(name, in: headers) }
+    func header(_ name: String) -> String? { request.header(name) }
 
     /// The account a `{username}` or `{account_id:int}` segment names; nil when there is no such account.
     var account: StandInUser? {
@@ -47,12 +44,12 @@ struct StandInRouteRequest {
     }
 
     var signedInAccount: StandInUser? {
-        caller.token.flatMap { population.authenticatedAccount(forToken: $0) }
+        request.caller.token.flatMap { population.authenticatedAccount(forToken: $0) }
     }
 
     /// What GitHub answers instead when `signedInAccount` is nil.
     func signInRefusal() -> StandInHTTPResponse {
-        guard caller.token != nil else {
+        guard request.caller.token != nil else {
             return StandInErrorBody.response(401, message: "Requires authentication", documentationURL: documentation)
         }
         return StandInErrorBody.badCredentials()
@@ -60,9 +57,9 @@ struct StandInRouteRequest {
 
     /// GitHub's refusal of a token with none of `scopes` (`user` grants every `user:` scope); nil when it has one.
     func scopeRefusal(unlessOneOf scopes: [String]) -> StandInHTTPResponse? {
-        let granted = caller.scopes ?? []
+        let granted = request.caller.scopes ?? []
         guard !granted.contains("user"), granted.allSatisfy({ !scopes.contains($0) }) else { return nil }
-        if caller.token.map(StandInTokens.hidesRefusals) == true {
+        if request.caller.token.map(StandInTokens.hidesRefusals) == true {
             return StandInErrorBody.notFound(documentationURL: documentation)
         }
         return StandInErrorBody.response(
@@ -74,7 +71,7 @@ struct StandInRouteRequest {
     func paged(
         count: Int, cap: Int? = nil, linkPath: String? = nil, record: (Int, inout JSONByteWriter) -> Void
     ) -> StandInHTTPResponse {
-        let paging = StandInPageRequest(query: query)
+        let paging = StandInPageRequest(query: request.query)
         if let cap, paging.startsPast(cap) {
             return StandInErrorBody.response(
                 422, message: StandInRecordedHandler.paginationLimitMessage,
@@ -91,7 +88,7 @@ struct StandInRouteRequest {
         writer.raw("]")
         var response = StandInHTTPResponse(status: 200, body: writer.bytes)
         setPageLink(
-            on: &response, paging: paging, path: linkPath ?? path, lastPage: paging.pageCount(forCount: listed))
+            on: &response, paging: paging, path: linkPath ?? request.path, lastPage: paging.pageCount(forCount: listed))
         return response
     }
 
@@ -106,7 +103,9 @@ struct StandInRouteRequest {
     func setPageLink(
         on response: inout StandInHTTPResponse, paging: StandInPageRequest, path: String, lastPage: Int
     ) {
-        if let link = paging.linkHeader(baseURL: context.baseURL, path: path, target: target, lastPage: lastPage) {
+        if let link = paging.linkHeader(
+            baseURL: context.baseURL, path: path, target: request.target, lastPage: lastPage)
+        {
             response.setHeader("Link", link)
         }
     }

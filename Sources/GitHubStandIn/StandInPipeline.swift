@@ -65,9 +65,7 @@ struct StandInPipeline: Sendable {
         }
         return route.handler.respond(
             to: StandInRouteRequest(
-                method: request.method, path: request.path, query: request.query, target: request.target,
-                parameters: match.parameters, headers: request.headers, body: request.body, caller: request.caller,
-                now: request.now, context: context, documentation: route.documentation))
+                request: request, parameters: match.parameters, context: context, documentation: route.documentation))
     }
 
     /// Stage 4: a 200 to a read gets an ETag of what is sent (body and `Link`), so a write changes it; a 304 when
