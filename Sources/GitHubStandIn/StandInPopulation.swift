@@ -245,8 +245,8 @@ struct StandInProfileNumbers {
                 StandInPopulation.manyFollowsFollowerCount, StandInPopulation.manyFollowsFollowingCount
             )
         }
-        if let counts = StandInSpecialAccounts.byOrdinal[n]?.counts {
-            (publicRepos, publicGists, followers, following) = counts
+        if let counts = StandInSpecialAccounts.byOrdinal[n]?.counts, counts.count == 4 {
+            (publicRepos, publicGists, followers, following) = (counts[0], counts[1], counts[2], counts[3])
         }
     }
 }

@@ -6,9 +6,7 @@ struct StandInUsersListHandler: StandInHandler {
         let users = request.population.users
         let since = request.query["since"].flatMap { Int($0) } ?? 0
         let requestedPerPage = request.query["per_page"].flatMap { Int($0) }
-        let perPage = min(
-            StandInPageRequest.maximumPerPage,
-            requestedPerPage.flatMap { $0 > 0 ? $0 : nil } ?? StandInPageRequest.defaultPerPage)
+        let perPage = StandInPageRequest(query: request.query).perPage
         let start = request.population.firstPosition(withIDAbove: since)
         let page = users[start..<min(users.count, start + perPage)]
         var writer = JSONByteWriter(reservingCapacity: 2 + page.count * 1_000)
