@@ -1,13 +1,12 @@
 import Foundation
 
-/// Who is asking, and which rate-limit buckets and limits that means.
 struct StandInCaller: Sendable {
     var token: String?
     var bucket: String
     var coreLimit: Int
     var searchLimit: Int
     var graphQLLimit: Int
-    /// The token's OAuth scopes (see `StandInTokens`); nil for anonymous callers.
+    /// Nil for anonymous callers.
     var scopes: [String]?
 
     init(token: String?, configuration: StandInConfiguration) {
@@ -19,8 +18,7 @@ struct StandInCaller: Sendable {
         graphQLLimit = configuration.graphQLRateLimit
     }
 
-    /// Accepts `Bearer X` and `token X` (any case), as GitHub does; anything else is treated as an opaque token so
-    /// that a restricted server rejects it.
+    /// `Bearer X` or `token X` (any case), as GitHub accepts; anything else is an opaque token.
     static func token(from authorization: String?) -> String? {
         guard let authorization = authorization?.trimmingCharacters(in: .whitespaces), !authorization.isEmpty else {
             return nil
@@ -33,14 +31,12 @@ struct StandInCaller: Sendable {
     }
 }
 
-/// Which rate limit a route spends; every route row names one (core unless it says otherwise).
 enum StandInRateResource: Sendable {
     case core
-    /// Its own per-minute bucket, as `GET /search/users` has.
     case search
     /// Spends nothing but reports the core figures in its headers, as `GET /rate_limit` does.
     case free
-    /// The hourly `graphql` bucket, counted in points: the handler spends what the query costs.
+    /// Counted in points: the handler spends what the query costs.
     case graphql
 
     var headerName: String {

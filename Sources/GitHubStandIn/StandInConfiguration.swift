@@ -1,31 +1,22 @@
-/// Knobs for a stand-in server instance.
 package struct StandInConfiguration: Sendable {
-    /// How many accounts the population holds.
     package var userCount: Int
-    /// Delay before every response, applied per request on the connection's own thread so that concurrent
-    /// connections overlap their latency the way real network round trips do.
+    /// Before every response, on the connection's own thread, so connections overlap it as round trips do.
     package var latencyMilliseconds: Int
     /// Requests per hour granted to each token; anonymous callers always get GitHub's 60.
     package var rateLimit: Int
-    /// 0 picks a free port.
     package var port: Int
-    /// `GET /search/users` requests per minute granted to each token, counted apart from `rateLimit`; anonymous
-    /// callers always get GitHub's 10.
+    /// Per minute; anonymous callers always get GitHub's 10.
     package var searchRateLimit: Int
-    /// Points per hour of the `graphql` bucket granted to each token; GraphQL refuses anonymous callers.
     package var graphQLRateLimit: Int
     /// The most `repositoryOwner` lookups one GraphQL query may hold; more is GitHub's node-limit error.
     package var graphQLNodeLimit: Int
-    /// How a spent `graphql` bucket is answered: each form GitHub has been seen to send.
     package var graphQLRateLimitForm: StandInGraphQLRateLimitForm
-    /// How long one search window lasts: GitHub's is a minute; tests shorten it so a spent search limit can be
-    /// waited out in seconds.
+    /// GitHub's is a minute; tests shorten it.
     package var searchWindowSeconds: Int
-    /// How many accounts (from ordinal `StandInPopulation.sameSecondFirstOrdinal` on) were all created in the
-    /// same second, so a search can hold more than 1,000 results that no `created:` range can tell apart.
+    /// Accounts (from `StandInPopulation.sameSecondFirstOrdinal` on) created in one second, so a search can hold
+    /// more than 1,000 results no `created:` range tells apart.
     package var sameSecondAccounts: Int
-    /// Where `Link` URLs point when clients reach the server through another address (a TLS proxy in front of
-    /// it, as `Scripts/bench --network` puts one): `https://api.bench.test`; nil for the server's own.
+    /// Where `Link` URLs point behind a proxy (`Scripts/bench --network`); nil for the server's own address.
     package var publicBaseURL: String?
     /// Whether the world holds `StandInWorld.benchOrganization` beside its own (`--access-bench`).
     package var accessBench = false
@@ -48,13 +39,11 @@ package struct StandInConfiguration: Sendable {
         self.sameSecondAccounts = sameSecondAccounts
     }
 
-    /// GitHub's limit for unauthenticated REST calls.
     package static let anonymousRateLimit = 60
-    /// GitHub's per-minute limit for unauthenticated search calls.
     package static let anonymousSearchRateLimit = 10
 }
 
-/// The answers GitHub gives a query when the `graphql` bucket has too few points left for it.
+/// The answers GitHub has been seen to give a query the `graphql` bucket has too few points left for.
 package enum StandInGraphQLRateLimitForm: String, Sendable, CaseIterable {
     /// Today's: status 200, `{"errors":[{"type":"RATE_LIMIT","code":"graphql_rate_limit","message":…}]}`.
     case rateLimit

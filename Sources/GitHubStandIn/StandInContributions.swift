@@ -1,10 +1,7 @@
-/// A user's contribution calendar, made up from the account alone so every request agrees with every other:
-/// the same day always has the same count, whatever span it is asked in. Days before the account was created,
-/// and days after now, have none. Levels are GitHub's quartiles of the span's non-zero days, so, as on
-/// GitHub, the same count may shade differently in two spans.
+/// A user's contribution calendar, from the account alone, so a day has the same count in every span asked.
+/// Levels are GitHub's quartiles of the span's non-zero days.
 struct StandInContributions {
     struct Day {
-        /// Unix seconds of the day's midnight, UTC.
         let midnight: Int
         let count: Int
         let level: String
@@ -17,8 +14,7 @@ struct StandInContributions {
     /// The longest window GitHub still makes for such an account: six months (muesli/markscribe #103).
     static let longestBusyWindow = 184 * 86_400
 
-    /// Whether GitHub refuses the window with `RESOURCE_LIMITS_EXCEEDED`: here, a window over six months of an
-    /// account that contributes most days (every fourth ordinal), standing for GitHub's long histories.
+    /// Here, a window over six months of an account that contributes most days stands for a long history.
     static func exceedsResourceLimits(user: StandInUser, from: Int, to: Int) -> Bool {
         user.ordinal % 4 == 3 && to - from > longestBusyWindow
     }
@@ -27,7 +23,6 @@ struct StandInContributions {
 
     var total: Int { days.reduce(0) { $0 + $1.count } }
 
-    /// The days from `from`'s through `to`'s, both Unix seconds.
     init(user: StandInUser, from: Int, to: Int, now: Int) {
         let first = from - Self.floorModulo(from, 86_400)
         let created = user.createdAt - Self.floorModulo(user.createdAt, 86_400)
@@ -62,9 +57,7 @@ struct StandInContributions {
         }
     }
 
-    /// `{"__typename": …, "contributionsCollection": {"contributionCalendar": …}}`, the fields and order gh-users's
-    /// calendar query asks, in GitHub's weeks (each from a Sunday, the first and last cut to the span); an
-    /// `Organization` has only its type.
+    /// What gh-users's calendar query asks, in its order, in weeks from a Sunday; an `Organization` has its type.
     func write(type: String, into writer: inout JSONByteWriter) {
         writer.raw("{\"__typename\":")
         writer.string(type)
@@ -90,7 +83,7 @@ struct StandInContributions {
         writer.raw(days.isEmpty ? "]}}}" : "]}]}}}")
     }
 
-    /// A day's few random-looking numbers, from the account and the day alone (SplitMix64's finaliser).
+    /// SplitMix64's finaliser.
     private static func random(_ seed: Int, _ step: UInt64) -> UInt64 {
         var z = (UInt64(truncatingIfNeeded: seed) ^ 0xC0_471B) &+ step &* 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,15 +1,8 @@
-/// The value of a search range qualifier as an inclusive range: `created:` over Unix seconds (the default
-/// `value`), `followers:` and `repos:` over numbers (`value` parses one number).
-///
-/// For `created:`, a date (`2015-01-01`) stands for its whole UTC day and a date-time (`2015-01-01T10:00:00Z`,
-/// `…+02:00`, or with no zone, UTC) for its one second. The forms are GitHub's: `X`, `>X`, `>=X`, `<X`, `<=X`,
-/// `A..B`, `A..*` and `*..B`; so `>2015-01-01` starts on 2 January and `2015-01-01..2015-01-31` ends on the last
-/// second of the 31st.
+/// A search range qualifier's value (GitHub's `X`, `>X`, `>=X`, `<X`, `<=X`, `A..B`, `A..*`, `*..B`) as an
+/// inclusive range: of Unix seconds by default, where a date is its whole UTC day; of what `value` parses else.
 package enum StandInCreatedRange {
-    /// Far enough out for any date or count a query can name, and far from overflowing.
     package static let unbounded = Int.max / 4
 
-    /// nil when the value does not parse, or names an empty range.
     package static func parse(_ text: String, value: (String) -> ClosedRange<Int>? = span) -> ClosedRange<Int>? {
         func bounded(_ text: String) -> ClosedRange<Int>? {
             value(text).flatMap { abs($0.lowerBound) < unbounded && abs($0.upperBound) < unbounded ? $0 : nil }
@@ -34,7 +27,6 @@ package enum StandInCreatedRange {
         return bounded(text)
     }
 
-    /// The seconds one date or date-time covers.
     package static func span(_ text: String) -> ClosedRange<Int>? {
         let bytes = Array(text.utf8)
         switch bytes.count {

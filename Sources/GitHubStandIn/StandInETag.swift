@@ -1,9 +1,5 @@
-/// Entity tags for response bodies.
 enum StandInETag {
-    /// Weak because the same representation may be sent with different framing; 64 bits is plenty for a test server.
-    ///
-    /// `link`, a list page's `Link` header, is covered too: a write can change how many pages a list has while an
-    /// earlier page's items stay the same, and a 304 must not leave a client with the old page count.
+    /// `link` is covered too: a write can change how many pages a list has while a page's items stay the same.
     static func weakTag(for body: [UInt8], link: String? = nil) -> String {
         var hash = digest(body)
         if let link {
@@ -13,7 +9,7 @@ enum StandInETag {
         return "W/\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }
 
-    /// Weak comparison per RFC 9110: `W/` prefixes are ignored, and `*` matches anything.
+    /// Weak comparison (RFC 9110).
     static func matches(_ ifNoneMatch: String?, _ tag: String) -> Bool {
         guard let ifNoneMatch else {
             return false

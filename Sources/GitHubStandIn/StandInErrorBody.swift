@@ -1,14 +1,10 @@
 import JSONBytes
 
-/// GitHub's error JSON, built in one place so every refusal the stand-in sends has the same shape.
-///
-/// GitHub's key order is `message`, then `url` (redirects), then `documentation_url`,
-/// then `status` as a string; clients that compare bodies byte for byte depend on that order.
+/// GitHub's error JSON, in its key order, which clients comparing bodies byte for byte depend on.
 enum StandInErrorBody {
-    /// Where GitHub points when no route matched, or for refusals that belong to no one endpoint.
     static let genericDocumentation = "https://docs.github.com/rest"
 
-    /// `status` is left out where GitHub leaves it out (redirects, and the framing errors GitHub's front end sends).
+    /// `status` nil where GitHub leaves it out (redirects, framing errors).
     static func json(
         message: String, url: String? = nil, documentationURL: String, status: Int?
     ) -> [UInt8] {
@@ -19,26 +15,21 @@ enum StandInErrorBody {
         return JSONValue.object(members.compactMap { $0 }).bytes
     }
 
-    /// A response carrying the error body; GitHub sends `status` in the body as well as in the status line.
     static func response(_ status: Int, message: String, documentationURL: String) -> StandInHTTPResponse {
         StandInHTTPResponse(
             status: status, body: json(message: message, documentationURL: documentationURL, status: status))
     }
 
-    /// 404; resources pass their own documentation link for an unknown account, routing passes none.
     static func notFound(documentationURL: String = genericDocumentation) -> StandInHTTPResponse {
         response(404, message: "Not Found", documentationURL: documentationURL)
     }
 
-    /// GitHub's 403 for a token that lacks the scope or permission an endpoint needs, as its REST troubleshooting
-    /// guide quotes it.
     static let missingPermissionMessage = "Resource not accessible by personal access token"
 
     static func badCredentials() -> StandInHTTPResponse {
         response(401, message: "Bad credentials", documentationURL: genericDocumentation)
     }
 
-    /// GitHub names the user for tokens and the address for anonymous callers.
     static func primaryRateLimitExceeded(token: String?) -> StandInHTTPResponse {
         let subject =
             token == nil
@@ -50,7 +41,6 @@ enum StandInErrorBody {
             documentationURL: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting")
     }
 
-    /// The message quotes the response's own request id, as GitHub's does.
     static func secondaryRateLimitExceeded(requestID: String) -> [UInt8] {
         json(
             message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. "
@@ -66,7 +56,6 @@ enum StandInErrorBody {
             documentationURL: "https://docs.github.com/v3/#http-redirects", status: nil)
     }
 
-    /// For requests the connection cannot parse, before any route or rate limit is involved.
     static func unparsableRequest(reason: String) -> [UInt8] {
         json(message: reason, documentationURL: genericDocumentation, status: nil)
     }

@@ -1,14 +1,10 @@
 import Foundation
 
 extension StandInPipeline {
-    /// Stage 1: the next fault queued for the request's decoded path, if any, answers instead of everything else.
-    ///
-    /// Faults come before credentials and cost nothing: they imitate GitHub's front end failing, which happens
-    /// before GitHub looks at who is asking. Their rate-limit headers show the caller's bucket as it stands.
+    /// Stage 1: a fault queued for the path answers instead. Faults cost nothing: they imitate GitHub's front end
+    /// failing before GitHub looks at who is asking.
     func injectedFault(_ request: StandInRequest) -> StandInReply? {
-        guard let fault = ledger.takeFault(forPath: request.path), !fault.isPassThrough else {
-            return nil
-        }
+        guard let fault = ledger.takeFault(forPath: request.path) else { return nil }
         let caller = request.caller
         let resource = request.match.rateResource
         let snapshot = ledger.peek(resource, for: caller, now: request.now)
@@ -36,7 +32,6 @@ extension StandInPipeline {
         case .closeWithoutResponse:
             return .close
         case .passThrough:
-            // Filtered out above; a later stage answers it.
             return nil
         }
         setStandardHeaders(on: &response, snapshot: shown, now: now, resource: resource, scopes: request.scopeHeaders)
@@ -65,11 +60,8 @@ extension StandInPipeline {
         }
         return .respond(response, closeAfterwards: request.closeAfterwards)
     }
-}
 
-extension StandInPipeline {
-    /// Until when (server time, in seconds) a faulted answer tells its caller to wait: its `Retry-After` in
-    /// seconds or as an HTTP date, or the reset of the limit it says is spent.
+    /// Until when (server time) a faulted answer tells its caller to wait: its `Retry-After` or the reset.
     private func waitAsked(by response: StandInHTTPResponse, fault: StandInFault, now: Int) -> Double? {
         switch fault {
         case .primaryRateLimitExhausted(let seconds), .graphQLRateLimited(let seconds):
@@ -83,14 +75,5 @@ extension StandInPipeline {
             format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
             return format.date(from: retryAfter).map { $0.timeIntervalSince1970 }
         }
-    }
-}
-
-extension StandInFault {
-    var isPassThrough: Bool {
-        if case .passThrough = self {
-            return true
-        }
-        return false
     }
 }

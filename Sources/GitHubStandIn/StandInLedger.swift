@@ -1,6 +1,5 @@
 import Foundation
 
-/// Rate-limit figures for one caller at one moment, as sent in the `x-ratelimit-*` headers.
 struct RateLimitSnapshot: Equatable {
     var limit: Int
     var remaining: Int
@@ -9,16 +8,12 @@ struct RateLimitSnapshot: Equatable {
     var used: Int { limit - remaining }
 }
 
-/// Outcome of charging a request against its caller's rate limit.
 struct RateLimitCharge {
     var snapshot: RateLimitSnapshot
-    /// False once the caller had nothing left: the request must be answered with the primary-limit 403.
     var allowed: Bool
 }
 
-/// Mutable state every connection thread shares: the request journal, queued faults and rate-limit buckets.
-///
-/// One lock guards all of it; each operation is short, so contention stays negligible even with many connections.
+/// What every connection shares: the request journal, queued faults and rate-limit buckets, under one lock.
 final class StandInLedger: @unchecked Sendable {
     private let lock = NSLock()
     private var journal: [RecordedRequest] = []
@@ -28,18 +23,14 @@ final class StandInLedger: @unchecked Sendable {
     private var windowReset: Int
     private var requestSerial = 0
     private let startedAt: Int
-    /// Search buckets keep their own one-minute windows, opened by a bucket's first search after the last one
-    /// ended, as GitHub's per-minute search limit behaves.
+    /// Each search bucket's one-minute window, opened by its first search after the last one ended, as GitHub's.
     private var searchWindows: [String: (start: Int, used: Int)] = [:]
-    /// Seconds added to the wall clock, so tests can let rate-limit windows expire without sleeping.
     private var clockOffset = 0
     private var recording = true
-    /// For each path a fault told to wait (Retry-After, a spent limit's reset): the server time, in seconds,
-    /// before which a request for it came too soon; and how many did.
+    /// For each path a fault told to wait: the server time before which a request for it came too soon.
     private var waitsAsked: [String: Double] = [:]
     private var earlyCount = 0
 
-    /// GitHub's search window is a minute; a test may shorten it.
     private let searchWindowSeconds: Int
 
     init(now: Int, searchWindowSeconds: Int = 60) {
@@ -48,7 +39,6 @@ final class StandInLedger: @unchecked Sendable {
         self.searchWindowSeconds = max(1, searchWindowSeconds)
     }
 
-    /// Off for long benchmark runs, where an ever-growing journal would only cost memory.
     var isRecording: Bool {
         get { lock.withLock { recording } }
         set { lock.withLock { recording = newValue } }
@@ -64,12 +54,10 @@ final class StandInLedger: @unchecked Sendable {
         lock.withLock { journal.removeAll() }
     }
 
-    /// A caller was told not to ask for `path` again before `until` (server time, in seconds).
     func askToWait(forPath path: String, until: Double) {
         lock.withLock { waitsAsked[path] = max(waitsAsked[path] ?? until, until) }
     }
 
-    /// Counts a request for `path` that came before the wait a fault asked for had passed.
     func noteArrival(forPath path: String) {
         lock.withLock {
             guard let until = waitsAsked[path], Date().timeIntervalSince1970 + Double(clockOffset) < until else {
@@ -81,7 +69,6 @@ final class StandInLedger: @unchecked Sendable {
 
     var requestsTooEarly: Int { lock.withLock { earlyCount } }
 
-    /// The server's notion of now to the fraction of a second, for the waits faults ask for.
     func preciseTime() -> Double {
         lock.withLock { Date().timeIntervalSince1970 + Double(clockOffset) }
     }
@@ -99,8 +86,7 @@ final class StandInLedger: @unchecked Sendable {
         }
     }
 
-    /// The caller's standing in `resource`'s bucket, spending nothing (`free` shows core's); with no search window
-    /// open the search reset is a full minute from `now`. The `graphql` bucket refills with core's hourly window.
+    /// The caller's standing in `resource`'s bucket, spending nothing (`free` shows core's).
     func peek(_ resource: StandInRateResource, for caller: StandInCaller, now: Int) -> RateLimitSnapshot {
         switch resource {
         case .core, .free: peekHourly("core " + caller.bucket, limit: caller.coreLimit, now: now)
@@ -109,9 +95,8 @@ final class StandInLedger: @unchecked Sendable {
         }
     }
 
-    /// Spends `points` (0 for a 304, which GitHub does not count; a query's cost for `graphql`) of the caller's
-    /// bucket when that many, and at least one, are left; otherwise spends nothing and is refused. The first
-    /// search after a search window ended opens a new one. `free` spends nothing and shows core.
+    /// Spends `points` (0 for a 304; a query's cost for `graphql`) when that many, and at least one, are left;
+    /// otherwise spends nothing and is refused.
     func charge(_ resource: StandInRateResource, for caller: StandInCaller, points: Int, now: Int) -> RateLimitCharge {
         switch resource {
         case .core: chargeHourly("core " + caller.bucket, limit: caller.coreLimit, points: points, now: now)
@@ -142,7 +127,6 @@ final class StandInLedger: @unchecked Sendable {
         RateLimitSnapshot(limit: limit, remaining: limit - min(limit, spentByKey[key] ?? 0), reset: windowReset)
     }
 
-    /// The server's notion of now: wall-clock Unix seconds plus whatever tests advanced it by.
     func currentTime() -> Int {
         lock.withLock { Int(Date().timeIntervalSince1970) + clockOffset }
     }
@@ -151,7 +135,6 @@ final class StandInLedger: @unchecked Sendable {
         lock.withLock { clockOffset += max(0, seconds) }
     }
 
-    /// Under the lock.
     private func chargeSearch(bucket: String, limit: Int, _ points: Int, _ now: Int) -> RateLimitCharge {
         let before = searchSnapshot(bucket: bucket, limit: limit, now: now)
         guard before.remaining > 0 else { return RateLimitCharge(snapshot: before, allowed: false) }
@@ -172,7 +155,7 @@ final class StandInLedger: @unchecked Sendable {
         return RateLimitSnapshot(limit: limit, remaining: limit - used, reset: window.start + searchWindowSeconds)
     }
 
-    /// Shaped like GitHub's `X-GitHub-Request-Id` (five hex groups); unique per server.
+    /// Shaped like GitHub's `X-GitHub-Request-Id`; unique per server.
     func nextRequestID() -> String {
         let serial = lock.withLock {
             requestSerial += 1
@@ -183,7 +166,7 @@ final class StandInLedger: @unchecked Sendable {
             (serial &* 31) & 0xFFF_FFFF, startedAt & 0xFFFF_FFFF)
     }
 
-    /// A fixed hourly window, as GitHub's primary limit uses: when it ends every bucket refills.
+    /// A fixed hourly window, as GitHub's primary limit's: when it ends every bucket refills.
     private func rollWindowIfDue(now: Int) {
         guard now >= windowReset else {
             return

@@ -1,23 +1,14 @@
 import Domain
 import Foundation
 
-// How to add a resource, with behaviour of its own or without: docs/HIGH_LEVEL_DESIGN.md ("Adding a list
-// command", "Adding a write command"). Faults, rate limiting, ETags and 304s, HEAD, the standard headers and the
-// 404 for every other method apply to every row.
-
-/// Turns one parsed request into a reply by running its stages in order:
-/// faults → rate limit → route → conditional. Every token is accepted: a refused one is a queued 401 fault.
-///
-/// Each stage may answer on its own and stop the request there. The rate-limit stage wraps the two after it
-/// because GitHub charges nothing for a 304, so it must see the conditional stage's verdict before it spends;
-/// charging and the exhaustion check stay one atomic ledger step, as concurrent connections share buckets.
+/// Turns one parsed request into a reply by its stages, each of which may answer alone: faults → rate limit →
+/// route → conditional. The rate-limit stage wraps the two after it because GitHub charges nothing for a 304.
 struct StandInPipeline: Sendable {
     let context: StandInContext
     var routes = StandInRouteTable.gitHub()
 
     var ledger: StandInLedger { context.ledger }
 
-    /// `receivedAt` is when the connection had the whole request, which the journal keeps for pacing checks.
     func reply(to parsed: ParsedHTTPRequest, now: Int, receivedAt: ContinuousClock.Instant = .now) -> StandInReply {
         let request = StandInRequest(parsed, configuration: context.configuration, routes: routes, now: now)
         ledger.record(
@@ -33,10 +24,7 @@ struct StandInPipeline: Sendable {
         }
     }
 
-    // MARK: - Stages
-
-    /// Stage 2: spends one request of the route's bucket, unless the inner stages settled on a 304; an empty bucket
-    /// gets GitHub's 403 whatever the inner stages said.
+    /// Stage 2: an empty bucket gets GitHub's 403 whatever the inner stages said.
     func chargingRateLimit(_ request: StandInRequest, inner: () -> StandInAnswer) -> StandInReply {
         let answer = inner()
         let caller = request.caller
@@ -70,26 +58,18 @@ struct StandInPipeline: Sendable {
         return .respond(response, closeAfterwards: request.closeAfterwards)
     }
 
-    /// Stage 3: the matched row's handler, or GitHub's generic 404 when no row has this method and path.
-    ///
-    /// `match` is a parameter because the truncated-body fault routes a request as `GET` whatever its method.
+    /// Stage 3. `match` is a parameter because the truncated-body fault routes a request as `GET`.
     func routed(_ request: StandInRequest, match: StandInRouteMatch) -> StandInHTTPResponse {
         guard let route = match.route else {
             return StandInErrorBody.notFound()
         }
         return route.handler.respond(
             to: StandInRouteRequest(
-                method: request.method, path: request.path, query: request.query, target: request.target,
-                parameters: match.parameters, headers: request.headers, body: request.body, caller: request.caller,
-                now: request.now, context: context, documentation: route.documentation))
+                request: request, parameters: match.parameters, context: context, documentation: route.documentation))
     }
 
-    /// Stage 4: a 200 to a read gets an ETag, and becomes a bodiless 304 when `If-None-Match` already names it.
-    ///
-    /// The tag is computed from what is sent (body and `Link`), so anything a write changes (a list, a profile's
-    /// counts) changes it, and a client revalidating a stale entry gets a 200 with the new body.
-    ///
-    /// Reads only, because RFC 9110 allows a 304 only for GET and HEAD, and GitHub tags no write's answer.
+    /// Stage 4: a 200 to a read gets an ETag of what is sent (body and `Link`), so a write changes it; a 304 when
+    /// `If-None-Match` already names it. Reads only: RFC 9110 allows a 304 only for GET and HEAD.
     func revalidated(_ request: StandInRequest, _ response: StandInHTTPResponse) -> StandInAnswer {
         guard response.status == 200, Endpoint.Method.get.accepts(request.method) else {
             return StandInAnswer(response: response, isRevalidation: false, cacheHeaders: [])
@@ -111,9 +91,7 @@ struct StandInPipeline: Sendable {
             response: StandInHTTPResponse(status: 304), isRevalidation: true, cacheHeaders: cacheHeaders)
     }
 
-    /// The headers GitHub sends on every answer, rate-limit figures included; each call uses up one request id.
-    ///
-    /// `scopes` is nil for anonymous requests, which have no token to describe.
+    /// The headers GitHub sends on every answer; `scopes` is nil for anonymous requests.
     func setStandardHeaders(
         on response: inout StandInHTTPResponse, snapshot: RateLimitSnapshot, now: Int, resource: StandInRateResource,
         scopes: (granted: String, accepted: String)?
@@ -138,18 +116,14 @@ struct StandInPipeline: Sendable {
     }
 }
 
-/// One request on its way through the pipeline, decoded once.
 struct StandInRequest {
     let method: String
-    /// The raw request-target.
     let target: String
-    /// Percent-decoded, without the query.
     let path: String
     let query: [String: String]
     let headers: [(name: String, value: String)]
     let body: [UInt8]
     let caller: StandInCaller
-    /// The row for this method and path; matched up front because the fault stage already needs its rate resource.
     let match: StandInRouteMatch
     let now: Int
     let closeAfterwards: Bool
@@ -169,19 +143,15 @@ struct StandInRequest {
 
     func header(_ name: String) -> String? { headerValue(name, in: headers) }
 
-    /// `X-OAuth-Scopes` (what the token has) and `X-Accepted-OAuth-Scopes` (what the matched row checks for),
-    /// comma-and-space separated and possibly empty, as GitHub sends them with every answer to a token; nil for
-    /// anonymous requests.
+    /// `X-OAuth-Scopes` and `X-Accepted-OAuth-Scopes`; nil for anonymous requests.
     var scopeHeaders: (granted: String, accepted: String)? {
         caller.scopes.map { ($0.joined(separator: ", "), match.route?.acceptedScopes ?? "") }
     }
 }
 
-/// What the route and conditional stages settled on, before the rate-limit stage stamps its headers.
 struct StandInAnswer {
     var response: StandInHTTPResponse
-    /// A 304, which GitHub does not count against the rate limit.
     var isRevalidation: Bool
-    /// ETag and friends, which GitHub sends after the rate-limit headers.
+    /// Sent after the rate-limit headers, as GitHub does.
     var cacheHeaders: [(name: String, value: String)]
 }

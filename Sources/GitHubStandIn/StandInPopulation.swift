@@ -1,31 +1,22 @@
 import Foundation
 import JSONBytes
 
-// The JSON shapes below (key names, key order, URL templates) and octocat's profile values are modelled on GitHub's
-// documented examples `users-list.json` (`simple-user-items`, the 200 of `GET /users`) and
-// `users-get-by-username.public-user.json` (`public-user-default-response`, the 200 of `GET /users/{username}`),
-// taken from GitHub's OpenAPI description, github/rest-api-description (MIT License, Copyright (c) 2020 GitHub).
-// Everything else in the population is synthetic.
+// The JSON shapes below and octocat's profile values are modelled on GitHub's documented examples `users-list.json`
+// and `users-get-by-username.public-user.json`, from github/rest-api-description (MIT License, Copyright (c) 2020
+// GitHub). Everything else in the population is synthetic.
 
-/// The deterministic set of accounts a stand-in server serves, in id order.
-///
-/// Built purely from `userCount`, so two populations of the same size are equal and tests can predict every
-/// login, id and profile field.
+/// The accounts a stand-in serves, in id order, built from `userCount` alone, so tests can predict every field.
 package struct StandInPopulation: Sendable, Equatable {
     package let users: [StandInUser]
     private let ordinalByLowercasedLogin: [String: Int]
-    /// Steps through the population that pick followers and followed accounts (see StandInSocialGraph.swift).
+    /// Steps through the population that pick followers and followed accounts (see `StandInFollowSequence`).
     let followerStride: Int
     let followingStride: Int
-    /// Where the User accounts sit in `users` (organizations and bots left out), in ordinal order: every
-    /// repository's stargazers (`StandInStargazers`), found once rather than on every page.
+    /// Where the User accounts sit in `users`: the population's stargazers, found once rather than on every page.
     let userPositions: [Int]
 
-    /// The first of the accounts `sameSecondAccounts` puts in one creation second; past the hand-written ones.
     package static let sameSecondFirstOrdinal = 101
 
-    /// `sameSecondAccounts` accounts from `sameSecondFirstOrdinal` on share one creation second (see
-    /// `StandInConfiguration.sameSecondAccounts`); 0 keeps every account's own.
     package init(userCount: Int, sameSecondAccounts: Int = 0) {
         let count = max(0, userCount)
         let crowd = Self.sameSecondFirstOrdinal..<(Self.sameSecondFirstOrdinal + max(0, sameSecondAccounts))
@@ -46,7 +37,6 @@ package struct StandInPopulation: Sendable, Equatable {
         ordinal + 2 * ((ordinal - 1) / 5)
     }
 
-    /// GitHub logins are case-insensitive, so lookups are too.
     package func user(login: String) -> StandInUser? {
         ordinalByLowercasedLogin[login.lowercased()].map { users[$0 - 1] }
     }
@@ -56,29 +46,22 @@ package struct StandInPopulation: Sendable, Equatable {
         return position < users.count && users[position].id == id ? users[position] : nil
     }
 
-    /// Where the first account with an id above `id` sits in `users` (`users.count` when none has). Ids come in
-    /// blocks of seven of which the first five are taken: 7k+1 … 7k+5 are the ordinals 5k+1 … 5k+5.
+    /// Ids come in blocks of seven of which the first five are taken: 7k+1 … 7k+5 are the ordinals 5k+1 … 5k+5.
     func firstPosition(withIDAbove id: Int) -> Int {
         id < 0 ? 0 : min(users.count, 5 * (id / 7) + min(id % 7, 5))
     }
 }
 
-/// One account of the population, with the fields the `GET /users` list form needs.
-///
-/// Profile fields are derived on demand from `ordinal` so a 100,000-account population stays small in memory.
+/// One account; its profile is derived on demand from `ordinal`, so 100,000 accounts stay small in memory.
 package struct StandInUser: Sendable, Equatable {
-    /// 1-based position in id order.
     package let ordinal: Int
     package let id: Int
     /// Changed only by `StandInFollowGraph.rename(_:to:)`, for the lists it serves.
     package internal(set) var login: String
-    /// `User`, `Organization` or `Bot`, as in GitHub's `type` field.
     package let type: String
     package let siteAdmin: Bool
-    /// Unix seconds: the profile's `created_at`, and what search's `created:` and `sort=joined` read.
     package let createdAt: Int
 
-    /// `createdAt` nil: the ordinal's own creation time.
     init(ordinal: Int, createdAt: Int? = nil) {
         self.ordinal = ordinal
         self.createdAt = createdAt ?? StandInProfileNumbers(ordinal: ordinal).createdAt
@@ -94,13 +77,11 @@ package struct StandInUser: Sendable, Equatable {
         StandInUserProfile(user: self)
     }
 
-    /// The login as it appears in a URL path; only the bot's brackets need escaping.
     package var loginPathComponent: String {
         login.replacingOccurrences(of: "[", with: "%5B").replacingOccurrences(of: "]", with: "%5D")
     }
 
-    /// The `public-user` object of `GET /users/{username}`, showing `profile` (the population's when nil: a
-    /// running server passes the one writes left, see `StandInProfileEdits.profile(of:in:)`).
+    /// `GET /users/{username}`'s `public-user`, showing `profile` (the population's when nil).
     package func publicUserJSONBytes(_ profile: StandInUserProfile? = nil) -> [UInt8] {
         var writer = JSONByteWriter(reservingCapacity: 1_600)
         writePublicUserFields(into: &writer, profile: profile ?? self.profile)
@@ -108,8 +89,7 @@ package struct StandInUser: Sendable, Equatable {
         return writer.bytes
     }
 
-    /// The `private-user` object of `GET /user`: the public profile, then the private keys of GitHub's documented
-    /// example (`Bodies/users-get-authenticated.json`), the same for every account.
+    /// `GET /user`'s `private-user`: the public profile, then the documented example's private keys.
     package func privateUserJSONBytes(_ profile: StandInUserProfile? = nil) -> [UInt8] {
         var writer = JSONByteWriter(reservingCapacity: 1_900)
         writePublicUserFields(into: &writer, profile: profile ?? self.profile)
@@ -118,7 +98,6 @@ package struct StandInUser: Sendable, Equatable {
         return writer.bytes
     }
 
-    /// The keys `GET /user` adds to the public profile, in their order (`private_gists` … `plan`).
     static let privateKeys: [UInt8] = {
         let body = StandInRecordedHandler.body(named: "users-get-authenticated") ?? []
         var bytes: [UInt8] = []
@@ -130,7 +109,6 @@ package struct StandInUser: Sendable, Equatable {
         return bytes
     }()
 
-    /// Left open so the private-user form can append its own keys.
     private func writePublicUserFields(into writer: inout JSONByteWriter, profile: StandInUserProfile) {
         writeSimpleUserFields(into: &writer)
         for (key, value) in [
@@ -164,9 +142,8 @@ package struct StandInUser: Sendable, Equatable {
         writer.raw("}")
     }
 
-    /// Keys follow the order of GitHub's real answers (2024 on): `"type"`, `"user_view_type"`, `"site_admin"`, the
-    /// discriminator between the two (the published examples leave it out). Left open so the public-user form and
-    /// search items can append their own keys.
+    /// In the key order of GitHub's real answers (2024 on), `user_view_type` included, which the documented
+    /// examples leave out. Left open for the longer forms' keys.
     func writeSimpleUserFields(into writer: inout JSONByteWriter) {
         let api = "https://api.github.com/users/" + loginPathComponent
         writer.raw("{\"login\":")
@@ -182,7 +159,6 @@ package struct StandInUser: Sendable, Equatable {
         writer.boolean(siteAdmin)
     }
 
-    /// The `…_url` keys after `html_url`, in GitHub's order, with the path after the login.
     private static let urlTemplates = [
         ("followers", "/followers"), ("following", "/following{/other_user}"), ("gists", "/gists{/gist_id}"),
         ("starred", "/starred{/owner}{/repo}"), ("subscriptions", "/subscriptions"), ("organizations", "/orgs"),
@@ -198,7 +174,6 @@ package struct StandInUser: Sendable, Equatable {
         if ordinal == 1 {
             return "https://github.com/images/error/octocat_happy.gif"
         }
-        // Bots are GitHub Apps; their avatars live under /in/<app id>.
         return "https://avatars.githubusercontent.com/\(type == "Bot" ? "in" : "u")/\(id)?v=4"
     }
 
@@ -208,15 +183,12 @@ package struct StandInUser: Sendable, Equatable {
     }
 }
 
-/// The public-profile fields `GET /users/{username}` adds to the list form.
 package struct StandInUserProfile: Sendable, Equatable {
     package var name: String?
     package var company: String?
-    /// GitHub sends an empty string, not null, when no blog is set.
     package var blog: String
     package var location: String?
     package var email: String?
-    /// GitHub sends `true` or null, never `false`, for most accounts; octocat's fixture has `false`.
     package var hireable: Bool?
     package var bio: String?
     package var twitterUsername: String?
@@ -224,9 +196,7 @@ package struct StandInUserProfile: Sendable, Equatable {
     package var publicGists: Int
     package var followers: Int
     package var following: Int
-    /// Unix seconds.
     package var createdAt: Int
-    /// Unix seconds.
     package var updatedAt: Int
 
     init(user: StandInUser) {
@@ -249,20 +219,16 @@ package struct StandInUserProfile: Sendable, Equatable {
     }
 }
 
-/// The profile's numeric fields alone, so search scans over 100,000 accounts need not build every profile's
-/// strings. `StandInUserProfile` takes its numbers from here, so the two can never disagree.
+/// The profile's numbers alone, so a search scan need not build every profile's strings.
 struct StandInProfileNumbers {
     var publicRepos: Int
     var publicGists: Int
     var followers: Int
     var following: Int
-    /// Unix seconds.
     var createdAt: Int
-    /// Unix seconds.
     var updatedAt: Int
 
-    /// 2008-01-14T04:33:35Z, octocat's creation time in the fixture, for ordinal 1; each later account about 43
-    /// minutes on, before up to an hour's jitter.
+    /// Octocat's in the fixture for ordinal 1; each later account about 43 minutes on, before an hour's jitter.
     static func unjitteredCreatedAt(ordinal n: Int) -> Int {
         1_200_285_215 + (n - 1) * 2_593
     }
@@ -279,13 +245,12 @@ struct StandInProfileNumbers {
                 StandInPopulation.manyFollowsFollowerCount, StandInPopulation.manyFollowsFollowingCount
             )
         }
-        if let counts = StandInSpecialAccounts.byOrdinal[n]?.counts {
-            (publicRepos, publicGists, followers, following) = counts
+        if let counts = StandInSpecialAccounts.byOrdinal[n]?.counts, counts.count == 4 {
+            (publicRepos, publicGists, followers, following) = (counts[0], counts[1], counts[2], counts[3])
         }
     }
 }
 
-/// Words that generated logins and names are built from; indexed by ordinal so output is reproducible.
 struct StandInNameParts {
     static let adjectives = [
         "brave", "calm", "eager", "fancy", "gentle", "happy", "jolly", "kind", "lively", "mighty", "nimble", "proud",
@@ -314,8 +279,7 @@ struct StandInNameParts {
     var capitalizedNoun: String { noun.prefix(1).uppercased() + noun.dropFirst() }
     var displayName: String { "\(capitalizedAdjective) \(capitalizedNoun)" }
 
-    /// Every generated login ends in its decimal ordinal right after a letter or hyphen, which keeps them unique
-    /// (even ignoring case) and distinct from the hand-written special logins, none of which ends in a digit.
+    /// Ending in the ordinal keeps them unique and apart from the special logins, none of which ends in a digit.
     func generatedLogin(isOrganization: Bool) -> String {
         if isOrganization {
             return "\(capitalizedNoun)-Labs-\(ordinal)"

@@ -1,8 +1,7 @@
 import Domain
 
 extension Endpoint.Method {
-    /// Methods compare case-sensitively (RFC 9110), so `get` matches no row; `HEAD` is answered by the `GET` row, as
-    /// GitHub does.
+    /// Case-sensitive (RFC 9110); `HEAD` is answered by the `GET` row, as GitHub does.
     func accepts(_ method: String) -> Bool {
         method == rawValue || (self == .get && method == "HEAD")
     }
@@ -11,21 +10,16 @@ extension Endpoint.Method {
 extension Endpoint {
     private static let accountPrefix = "/users/{username}"
 
-    /// Whether the row is under an account (`/users/{username}/…`), which GitHub also serves under the account's
-    /// id, the form its own `Link` URLs use.
+    /// Under `/users/{username}/…`, which GitHub also serves under the account's id, as its `Link` URLs use.
     var isAccountScoped: Bool { path.hasPrefix(Self.accountPrefix) }
 
-    /// An account-scoped path under the account's id: `accountPath("583231")` of `.keys` is `/user/583231/keys`.
     func accountPath(_ id: String) -> String {
         "/user/" + id + path.dropFirst(Self.accountPrefix.count)
     }
 }
 
-/// A path template such as `/users/{username}/followers`.
-///
-/// `{name}` matches any non-empty segment and `{name:int}` only a segment `Int` parses; everything else must match
-/// literally and case-sensitively. Patterns are matched against the percent-decoded path, so a parameter holds the
-/// decoded text (`dependabot%5Bbot%5D` arrives as `dependabot[bot]`).
+/// A path template: `{name}` matches any non-empty segment, `{name:int}` an integer, the rest literally. Matched
+/// against the percent-decoded path.
 struct StandInPathPattern: Sendable, CustomStringConvertible {
     enum Segment: Sendable, Equatable {
         case literal(String)
@@ -54,12 +48,9 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The pattern without parameter types, as a reader of help text expects: `/user/{account_id}`.
     var readableText: String { description.replacing(":int}", with: "}") }
 
-    /// `pathSegments` is the path split at every `/`, leading empty piece included.
     func match(_ pathSegments: [Substring]) -> StandInPathParameters? {
-        // The first piece is what precedes the leading slash: empty unless the path does not start with one.
         guard pathSegments.count == segments.count + 1, pathSegments.first?.isEmpty == true else {
             return nil
         }
@@ -86,23 +77,17 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
     }
 }
 
-/// The values a matched pattern's `{name}` segments took, by name.
 typealias StandInPathParameters = [String: String]
 
-/// One row of the route table: which requests a handler answers, and which rate limit they spend.
 struct StandInRoute: Sendable {
     let method: Endpoint.Method
-    /// Usually one; a resource GitHub also serves under a second address (`/user/{account_id}` beside
-    /// `/users/{username}`) lists both, so it is still one row.
+    /// A second for a resource GitHub also serves under `/user/{account_id}`.
     let patterns: [StandInPathPattern]
     let handler: any StandInHandler
     let rateResource: StandInRateResource
-    /// What `X-Accepted-OAuth-Scopes` says to callers with a token: the scopes the endpoint checks for, usually
-    /// none for public reads.
+    /// What `X-Accepted-OAuth-Scopes` says to callers with a token.
     let acceptedScopes: String
-    /// The endpoint's documentation link, which GitHub's error bodies for it carry.
     let documentation: String
-    /// The endpoint row's operation id; nil for a route no row has.
     var operationID: String?
 
     init(
@@ -119,10 +104,8 @@ struct StandInRoute: Sendable {
         self.documentation = documentation
     }
 
-    /// The row of an endpoint of the shared table: its method, its path (an account-scoped one also under
-    /// `/user/{account_id}/…`), the rate limit it spends, its documentation link, and its scope as
-    /// `X-Accepted-OAuth-Scopes` names it: after `user`, which grants every `user:` scope. `acceptedScopes` replaces
-    /// that where GitHub names a scope the row does not need (`user` on profiles).
+    /// The row of an endpoint of the shared table. A `user:` scope is named after `user`, which grants it, as
+    /// GitHub names them; `acceptedScopes` replaces that where GitHub names one the row does not need.
     init(_ endpoint: Endpoint, handler: any StandInHandler, acceptedScopes: String? = nil) {
         var patterns = [endpoint.path]
         if endpoint.isAccountScoped {
@@ -137,7 +120,6 @@ struct StandInRoute: Sendable {
 }
 
 extension StandInRateResource {
-    /// The bucket an endpoint row spends.
     init(_ rateLimit: Endpoint.RateLimit) {
         switch rateLimit {
         case .core: self = .core
@@ -147,17 +129,14 @@ extension StandInRateResource {
     }
 }
 
-/// What the table found for one request.
 struct StandInRouteMatch {
-    /// Nil when no row has this method and path: GitHub answers 404, also for a known path with another method.
+    /// Nil: GitHub's 404, also for a known path with another method.
     let route: StandInRoute?
     let parameters: StandInPathParameters
 
-    /// The bucket the request spends: the matched row's, else core.
     var rateResource: StandInRateResource { route?.rateResource ?? .core }
 }
 
-/// The rows, matched in order; the first row whose method and pattern both match wins.
 struct StandInRouteTable: Sendable {
     let routes: [StandInRoute]
 

@@ -1,14 +1,8 @@
 import Domain
 
 extension StandInRouteTable {
-    /// Every resource the stand-in serves, built from the shared endpoint table: one row per endpoint, with its
-    /// method, path, rate limit and scope (see `StandInRoute.init(_:handler:acceptedScopes:)`). Resources with
-    /// behaviour of their own come first; then every other row with a body in `Bodies`, through
-    /// `StandInRecordedHandler`. A row a handler answers is never served from a body, though `Bodies` holds one
-    /// for the command tests (`users-get-by-id.json`, `users-list.json`).
-    ///
-    /// The first row whose method and pattern match wins: where two rows could match one path, list first the one
-    /// with a literal segment where the other has a parameter (`/user/following/{username}` before `/user/{a}/{b}`).
+    /// Every resource the stand-in serves, one row per endpoint of the shared table: those with behaviour of their
+    /// own first, then every other row with a body in `Bodies`. The first matching row wins.
     static func gitHub() -> StandInRouteTable {
         let blocks = StandInBlockList()
         let edits = StandInProfileEdits()

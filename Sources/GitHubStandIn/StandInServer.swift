@@ -1,19 +1,12 @@
 import Dispatch
 import Foundation
 
-/// A loopback HTTP/1.1 server that imitates the parts of GitHub's REST API that gh-users uses.
-///
-/// Blocking sockets with one thread for accepting and one per connection: simple to reason about, and plenty for
-/// tests and single-machine benchmarks. Threads keep the server alive until `stop()` is called.
-///
-/// Which account a token signs in as, and which OAuth scopes it has, is `StandInTokens`' rule; the resources
-/// without behaviour of their own are served from recorded or documented bodies (`StandInRecordedHandler`).
+/// A loopback HTTP/1.1 server that imitates the parts of GitHub's API that gh-users uses. Blocking sockets, one
+/// thread per connection: simple to reason about, and plenty for tests and single-machine benchmarks.
 package final class StandInServer: @unchecked Sendable {
     package let population: StandInPopulation
     package let configuration: StandInConfiguration
-    /// Who follows whom now: the population's graph plus every follow and unfollow this server answered. Tests
-    /// compute expectations from it (`followers(of:)`, `following(of:)`, `follows(_:_:)`) and may set up state
-    /// with its `follow` and `unfollow` without going through HTTP.
+    /// Who follows whom now; tests read expectations from it and may set up state without HTTP.
     package let followGraph: StandInFollowGraph
     /// The organizations, teams and repositories (`World/world.json`), which a test changes between runs as
     /// their owners would.
@@ -30,9 +23,7 @@ package final class StandInServer: @unchecked Sendable {
     private let connectionThreads = DispatchGroup()
 
     private enum Phase {
-        case idle
-        case running
-        case stopped
+        case idle, running, stopped
     }
 
     package init(configuration: StandInConfiguration = StandInConfiguration()) throws {
@@ -107,34 +98,22 @@ package final class StandInServer: @unchecked Sendable {
         _ = connectionThreads.wait(timeout: .now() + 5)
     }
 
-    /// What a caller with this token (nil: anonymous) has left of its rate limit in the current window.
-    package func rateLimitRemaining(token: String?) -> Int {
-        remaining(.core, token: token)
-    }
-
-    /// Like `rateLimitRemaining(token:)`, for the per-minute search limit that `GET /search/users` spends.
-    package func searchRateLimitRemaining(token: String?) -> Int {
-        remaining(.search, token: token)
-    }
-
-    /// Points left in the `graphql` bucket of a caller with this token.
-    package func graphQLRateLimitRemaining(token: String) -> Int {
-        remaining(.graphql, token: token)
-    }
+    /// What a caller with this token (nil: anonymous) has left of each bucket in the current window.
+    package func rateLimitRemaining(token: String?) -> Int { remaining(.core, token: token) }
+    package func searchRateLimitRemaining(token: String?) -> Int { remaining(.search, token: token) }
+    package func graphQLRateLimitRemaining(token: String) -> Int { remaining(.graphql, token: token) }
 
     private func remaining(_ resource: StandInRateResource, token: String?) -> Int {
         let caller = StandInCaller(token: token, configuration: configuration)
         return ledger.peek(resource, for: caller, now: ledger.currentTime()).remaining
     }
 
-    /// Moves the server's clock forward (Date headers and rate-limit windows), so tests can watch the
-    /// per-minute search window or the hourly core window roll over without sleeping.
+    /// Moves the server's clock forward, so tests can watch rate-limit windows roll over without sleeping.
     package func advanceClock(bySeconds seconds: Int) {
         ledger.advanceClock(by: seconds)
     }
 
-    /// One line per route row, e.g. `GET /users/{username}, /user/{account_id}`, so the runner's help cannot fall behind the
-    /// route table.
+    /// One line per route row, so the runner's help cannot fall behind the route table.
     package static var servedRoutes: [String] {
         StandInRouteTable.gitHub().routes.map { route in
             route.method.rawValue + " " + route.patterns.map(\.readableText).joined(separator: ", ")
@@ -151,9 +130,8 @@ package final class StandInServer: @unchecked Sendable {
         set { ledger.isRecording = newValue }
     }
 
-    /// Requests that came for a path before the wait a fault asked for there had passed: a `Retry-After` (in
-    /// seconds or as a date), or a spent limit's reset. GitHub refuses those again; the stand-in serves them and
-    /// counts them, so a test sees a client that did not wait as a count, not a stopwatch.
+    /// Requests that came for a path before the wait a fault asked for there had passed, so a test sees a client
+    /// that did not wait as a count, not a stopwatch.
     package var requestsTooEarly: Int {
         ledger.requestsTooEarly
     }
@@ -162,8 +140,7 @@ package final class StandInServer: @unchecked Sendable {
         ledger.clearRecordedRequests()
     }
 
-    /// Queue faults for requests whose decoded path equals `path` (query ignored); each matching request consumes
-    /// the next fault; when the queue is empty normal service resumes.
+    /// Each request whose decoded path is `path` (query ignored) takes the next fault, until none is left.
     package func injectFaults(_ faults: [StandInFault], forPath path: String) {
         ledger.enqueue(faults, forPath: path)
     }
@@ -245,7 +222,6 @@ package final class StandInServer: @unchecked Sendable {
         }
     }
 
-    /// Returns whether the connection stays open for another request.
     private func perform(_ reply: StandInReply, for request: ParsedHTTPRequest, on descriptor: Int32) -> Bool {
         let omitBody = request.method == "HEAD"
         switch reply {
@@ -286,7 +262,7 @@ final class ShutdownLatch: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Returns true if the full time elapsed, false if the latch was triggered first.
+    /// False if the latch was triggered first.
     func sleep(seconds: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: max(0, seconds))
         condition.lock()

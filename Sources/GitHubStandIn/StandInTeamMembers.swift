@@ -2,12 +2,9 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// `organization(login:) { team(slug:) { members(membership: IMMEDIATE, role:) } }`, as `team-members --direct`
-/// asks it (`GraphQLTeamMembersQuery`): the team's own members in the world (`StandInWorld.Team.members`), not its
-/// child teams', each with its `role` in GraphQL's capitals, on one page; the team of an organization the caller
-/// is no member of, or of no organization, is null, as GitHub answers a team it does not show.
+/// `team(slug:) { members(membership: IMMEDIATE) }`, as `team-members --direct` asks it: the team's own members,
+/// on one page; a team the caller may not see is null, as GitHub answers it.
 enum StandInTeamMembers {
-    /// Whether the document is the team members query; its values come as variables.
     static func isAsked(in query: String) -> Bool {
         query.contains("team(slug:") && query.contains("membership: IMMEDIATE")
     }
@@ -38,8 +35,7 @@ enum StandInTeamMembers {
 }
 
 extension StandInUser {
-    /// A `User` node as gh-users's GraphQL documents ask it: `databaseId`, then `fields` (of `id`, `login`, `url`
-    /// and `avatarUrl`) in the document's order, then `isSiteAdmin`.
+    /// A `User` node: `databaseId`, `fields` in the document's order, `isSiteAdmin`.
     func writeGraphQLNode(_ fields: [String], into writer: inout JSONByteWriter) {
         let values = ["id": nodeID, "login": login, "url": htmlURL, "avatarUrl": avatarURL]
         writer.raw("{\"databaseId\":")

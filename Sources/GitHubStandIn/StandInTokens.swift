@@ -1,29 +1,17 @@
-/// Which account a token signs in as, and which OAuth scopes it has. Every token is accepted; these rules only
-/// decide who it is.
+/// Which account a token signs in as, and its OAuth scopes; every token is accepted.
 ///
-/// Account: the first `_`-separated field after the token's prefix that is a login of the population (ignoring
-/// case) names the account: `gho_octocat` is octocat, `github_pat_Yamada-Taro` and `ghp_Yamada-Taro_noscope` are
-/// Yamada-Taro. GitHub logins never contain `_`, so a field is never half a login. Any other token (`test-token`)
-/// signs in as the first User account at or after the position a hash of the token picks, wrapping around, so
-/// it is stable for the same token and population.
+/// Account: the first `_`-separated field after the prefix that is a login (`gho_octocat`, `ghp_Yamada-Taro_noscope`;
+/// logins never contain `_`); any other token, a User account a hash of the token picks.
 ///
-/// Scopes, by markers anywhere in the token (any case), first match wins:
-/// - `noscope`: none (`X-OAuth-Scopes:` empty);
-/// - `readonly` or `hide404`: `read:user` only, so it reads every profile but may not follow or unfollow;
-/// - anything else: `repo, user`, the scopes of GitHub's own example of those headers.
-///
-/// Following and unfollowing need `user:follow` (or `user`, which includes it), as GitHub documents for OAuth
-/// and classic tokens. A token without it gets 403 `Resource not accessible by personal access token`, unless it
-/// contains `hide404`: then 404 `Not Found`, the answer GitHub's REST troubleshooting guide says a token that
-/// lacks a scope or permission may get instead. So `gho_octocat_readonly` gets the 403,
-/// `gho_octocat_hide404` the 404, and `gho_octocat_noscope_hide404` the 404 with no scopes at all.
+/// Scopes, by markers anywhere in the token (any case), first match wins: `noscope` none; `readonly` or `hide404`
+/// `read:user`; else `repo, user`, as GitHub's own example. A `hide404` token is refused a missing scope with 404
+/// instead of 403, as GitHub's REST troubleshooting guide says such a token may be.
 package enum StandInTokens {
-    /// The token that signs in as `login` with the default scopes.
     package static func token(for login: String) -> String {
         "gho_" + login
     }
 
-    /// As `X-OAuth-Scopes` lists them: alphabetical.
+    /// Alphabetical, as `X-OAuth-Scopes` lists them.
     package static func scopes(forToken token: String) -> [String] {
         let lowercased = token.lowercased()
         if lowercased.contains("noscope") { return [] }
@@ -31,14 +19,8 @@ package enum StandInTokens {
         return ["repo", "user"]
     }
 
-    /// Whether a refused write gets 404 instead of 403 (see the type's comment).
     package static func hidesRefusals(_ token: String) -> Bool {
         token.lowercased().contains("hide404")
-    }
-
-    /// The fields that may name a login: all but the first, which is the token's prefix (`gho`, `ghp`, ...).
-    static func candidateLogins(in token: String) -> ArraySlice<Substring> {
-        token.split(separator: "_", omittingEmptySubsequences: true).dropFirst()
     }
 
     /// FNV-1a: stable across runs and platforms, unlike `Hasher`.
@@ -52,9 +34,9 @@ package enum StandInTokens {
 }
 
 extension StandInPopulation {
-    /// The account `GET /user` answers for this token (see `StandInTokens`); nil only for an empty population.
+    /// Nil only for an empty population.
     package func authenticatedAccount(forToken token: String) -> StandInUser? {
-        for field in StandInTokens.candidateLogins(in: token) {
+        for field in token.split(separator: "_").dropFirst() {
             if let named = user(login: String(field)) {
                 return named
             }

@@ -2,30 +2,19 @@
 // documented example `search-users.json` (`user-search-result-item-paginated`, the 200 of `GET /search/users`),
 // taken from GitHub's OpenAPI description, github/rest-api-description (MIT License, Copyright (c) 2020 GitHub).
 
-/// The `sort` parameter of `GET /search/users`; without one GitHub orders by "best match".
+/// Without a `sort`, GitHub orders by "best match".
 package enum StandInUserSearchSort: String, Sendable, CaseIterable {
-    case followers
-    case repositories
-    /// When the account was created.
-    case joined
+    case followers, repositories, joined
 }
 
-/// A parsed `q` of `GET /search/users`.
-///
-/// Terms are separated by spaces (double quotes group words) and all must hold. Free-text terms match
-/// case-insensitively as substrings of the login or name. Qualifiers: `type:user`/`type:org` (the Bot matches
-/// neither), `followers:` and `repos:` with `N`, `>N`, `>=N`, `<N`, `<=N`, `N..M`, `N..*` or `*..M`, `created:`
-/// with the same forms over dates (`2015-01-01`, a whole UTC day) and date-times (`2015-01-01T10:00:00Z`, or with
-/// an offset such as `+02:00`), and `location:` (case-insensitive substring, quotes allowed). Other qualifiers and
-/// unparsable numbers or dates are ignored, as if absent; an unknown `type:` value matches nothing.
+/// A parsed `q`: terms all of which must hold. Free text matches the login or name; the qualifiers are `type:`,
+/// `followers:`, `repos:`, `created:` (`StandInCreatedRange`) and `location:`. Others, and values that do not
+/// parse, are ignored; an unknown `type:` matches nothing.
 struct StandInUserSearchQuery: Sendable {
-    /// Lowercased.
+    /// Lowercased, as `locations`.
     var freeText: [String] = []
-    /// `User`, `Organization`, or a word no account's type is.
     var type: String?
-    /// Each `followers:`, `repos:` and `created:` (Unix seconds), inclusive.
     var ranges: [(qualifier: String, range: ClosedRange<Int>)] = []
-    /// Lowercased.
     var locations: [String] = []
 
     init(_ text: String) {
@@ -81,8 +70,7 @@ struct StandInUserSearchQuery: Sendable {
             && freeText.allSatisfy { login.contains($0) || name.contains($0) }
     }
 
-    /// Splits on whitespace outside double quotes and drops the quotes, so `location:"San Francisco"` becomes
-    /// `location:San Francisco`; a token that starts with a quote (`"two words"`) is always free text.
+    /// Splits on whitespace outside double quotes, dropping them; a token that starts with a quote is free text.
     private static func tokens(of text: String) -> [(text: String, quoted: Bool)] {
         var tokens: [(String, Bool)] = []
         var (current, quoted, started, inQuotes) = ("", false, false, false)
@@ -106,22 +94,18 @@ struct StandInUserSearchQuery: Sendable {
 }
 
 extension StandInPopulation {
-    /// Every account matching `query` (a `q` value, already form-decoded), in the order `GET /search/users`
-    /// returns them: "best match" (ascending id) without `sort`, otherwise by the key (`order` desc unless
-    /// `ascending`), ties broken by ascending id either way. GitHub's 1,000-result window is not applied here.
+    /// Every account matching `query`, in GitHub's order: "best match" (ascending id), or by `sort`, ties by id.
     package func searchUsers(query: String, sort: StandInUserSearchSort? = nil, ascending: Bool = false)
         -> [StandInUser]
     {
         searchPositions(StandInUserSearchQuery(query), sort: sort, ascending: ascending).map { users[$0] }
     }
 
-    /// Positions into `users`, which the router caches between pages.
     func searchPositions(_ query: StandInUserSearchQuery, sort: StandInUserSearchSort?, ascending: Bool) -> [Int] {
         let positions = users.indices.filter { query.matches(users[$0]) }
         guard let sort else {
             return positions
         }
-        // Keys first, so the sort compares integers instead of recomputing profiles.
         let keyed = positions.map { position -> (key: Int, position: Int) in
             let numbers = StandInProfileNumbers(ordinal: position + 1)
             switch sort {

@@ -1,22 +1,18 @@
 import Foundation
 import Glibc
 
-/// Formats Unix timestamps as UTC text with the C library's `gmtime_r` and `strftime`, which never depend on
-/// the time zone and, in the C locale every process starts in, write English day and month names.
+/// UTC text by `gmtime_r` and `strftime`, which never depend on the time zone and write English names in the C
+/// locale every process starts in.
 enum UTCTimestamp {
-    /// `2008-01-14T04:33:35Z`, the form GitHub uses for `created_at`.
     static func iso8601(_ epochSeconds: Int) -> String {
         format(epochSeconds, "%Y-%m-%dT%H:%M:%SZ")
     }
 
-    /// RFC 9110 IMF-fixdate, for the `Date` header.
     static func httpDate(_ epochSeconds: Int) -> String {
         format(epochSeconds, "%a, %d %b %Y %H:%M:%S GMT")
     }
 
-    /// The inverse of `iso8601`, for query values such as search's `created:`: `YYYY-MM-DDTHH:MM:SSZ`
-    /// or a bare `YYYY-MM-DD` (midnight UTC). Anything else, offsets, fractions and 2023-02-30 included, is nil:
-    /// only text `iso8601` writes back unchanged is accepted.
+    /// The inverse of `iso8601`, also of a bare date; nil for what `iso8601` would not write back (2023-02-30).
     static func epochSeconds(iso8601 text: String) -> Int? {
         let canonical = text.count == 10 ? text + "T00:00:00Z" : text
         guard let date = try? Date(canonical, strategy: .iso8601) else { return nil }

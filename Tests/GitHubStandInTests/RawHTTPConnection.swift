@@ -3,7 +3,6 @@ import GitHubStandIn
 import Glibc
 import Testing
 
-/// Failures the raw test client can observe.
 enum RawHTTPError: Error {
     case socket(errno: Int32)
     /// The peer closed (or stopped answering) before the whole response arrived.
@@ -11,7 +10,6 @@ enum RawHTTPError: Error {
     case malformedHead
 }
 
-/// A response as read off the wire, with headers kept in arrival order.
 struct RawHTTPResponse {
     var status: Int
     var headers: [(name: String, value: String)]
@@ -32,10 +30,8 @@ struct RawHTTPResponse {
     }
 }
 
-/// A minimal blocking HTTP/1.1 client over one socket.
-///
-/// Tests use it instead of URLSession where they need to control connection reuse, send requests in fragments,
-/// or see broken framing that a real client would hide behind a generic error.
+/// A blocking HTTP/1.1 client over one socket, for tests that control connection reuse, send requests in
+/// fragments, or must see broken framing a real client would hide behind a generic error.
 final class RawHTTPConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -125,12 +121,12 @@ final class RawHTTPConnection {
         return response
     }
 
-    /// True if the server closed the connection (EOF) within the timeout, rather than leaving it open or sending more.
+    /// True if the server closed the connection within the timeout.
     func peerClosed() -> Bool {
         buffer.isEmpty && !receiveMore()
     }
 
-    /// True if some of an answer has arrived and is waiting to be read; never waits for one.
+    /// Never waits.
     func hasBytesWaiting() -> Bool {
         var byte: UInt8 = 0
         return !buffer.isEmpty || recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
@@ -147,7 +143,6 @@ final class RawHTTPConnection {
     }
 }
 
-/// Starts a server for one test and guarantees it is stopped afterwards, even when the test throws.
 func withStandInServer<T>(
     _ configuration: StandInConfiguration = StandInConfiguration(userCount: 250),
     _ body: (StandInServer) throws -> T
@@ -158,7 +153,6 @@ func withStandInServer<T>(
     return try body(server)
 }
 
-/// One request on a fresh connection.
 func fetch(
     _ server: StandInServer, _ target: String, method: String = "GET", headers: [(String, String)] = []
 ) throws -> RawHTTPResponse {
@@ -181,12 +175,10 @@ func bearer(_ token: String) -> [(String, String)] {
     [("Authorization", "Bearer \(token)")]
 }
 
-/// The `login` of each record of a JSON array answer.
 func logins(_ response: RawHTTPResponse) throws -> [String] {
     try response.jsonArray().compactMap { $0["login"] as? String }
 }
 
-/// One POST of `query` on a fresh connection.
 func graphQL(_ server: StandInServer, _ query: String, token: String? = "gql-tests") throws -> RawHTTPResponse {
     let body = try JSONSerialization.data(withJSONObject: ["query": query])
     var headers = [("Content-Type", "application/json"), ("Content-Length", String(body.count))]

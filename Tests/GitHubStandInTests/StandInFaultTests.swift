@@ -1,6 +1,7 @@
 import Foundation
-import GitHubStandIn
 import Testing
+
+@testable import GitHubStandIn
 
 @Suite struct StandInFaultTests {
     @Test func statusFaultsAreServedInOrderThenNormalServiceResumes() throws {
@@ -32,11 +33,7 @@ import Testing
     /// seconds, one as an HTTP date, or a spent limit's reset; one after it, or for another path, is not.
     @Test func requestsBeforeTheWaitAFaultAskedForAreCounted() throws {
         try withStandInServer { server throws in
-            let format = DateFormatter()
-            format.locale = Locale(identifier: "en_US_POSIX")
-            format.timeZone = TimeZone(identifier: "GMT")
-            format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-            let date = format.string(from: Date().addingTimeInterval(600))
+            let date = UTCTimestamp.httpDate(Int(Date().timeIntervalSince1970) + 600)
             server.injectFaults([.secondaryRateLimit(retryAfterSeconds: 600)], forPath: "/users/octocat")
             server.injectFaults(
                 [.status(429, body: "{}", headers: ["Retry-After": date])], forPath: "/users/Yamada-Taro")
@@ -57,21 +54,20 @@ import Testing
         }
     }
 
-    @Test func faultsOnlyHitTheirOwnDecodedPath() throws {
+    /// A queue answers its own decoded path only, in turn (`passThrough` serving normally), and spends nothing.
+    @Test func faultsHitTheirOwnDecodedPathInTurnAndSpendNothing() throws {
         try withStandInServer { server throws in
             server.injectFaults([.status(503, body: "{}")], forPath: "/users/dependabot[bot]")
-            #expect(try fetch(server, "/users").status == 200)
-            #expect(try fetch(server, "/users/octocat").status == 200)
-            #expect(try fetch(server, "/users/dependabot%5Bbot%5D").status == 503)
-            #expect(try fetch(server, "/users/dependabot%5Bbot%5D").status == 200)
-        }
-    }
-
-    @Test func faultsDoNotSpendRateLimit() throws {
-        try withStandInServer { server throws in
-            server.injectFaults([.status(500, body: "{}")], forPath: "/users")
-            #expect(try fetch(server, "/users").header("x-ratelimit-remaining") == "60")
-            #expect(try fetch(server, "/users").header("x-ratelimit-remaining") == "59")
+            server.injectFaults([.passThrough, .status(500, body: "{}")], forPath: "/users")
+            for (target, status, remaining) in [
+                ("/users/dependabot%5Bbot%5D", 503, "60"), ("/users/octocat", 200, "59"),
+                ("/users/dependabot%5Bbot%5D", 200, "58"), ("/users?per_page=100", 200, "57"),
+                ("/users?since=138", 500, "57"), ("/users?since=138", 200, "56"),
+            ] {
+                let response = try fetch(server, target)
+                #expect(response.status == status, "\(target)")
+                #expect(response.header("x-ratelimit-remaining") == remaining, "\(target)")
+            }
         }
     }
 
@@ -88,17 +84,6 @@ import Testing
             #expect(message.hasPrefix("You have exceeded a secondary rate limit."))
             let withoutRetry = try fetch(server, "/users/octocat")
             #expect(withoutRetry.status == 403 && withoutRetry.header("Retry-After") == nil)
-        }
-    }
-
-    @Test func passThroughServesNormallyAndLetsALaterFaultTargetTheNextRequest() throws {
-        try withStandInServer { server throws in
-            server.injectFaults([.passThrough, .status(500, body: "{}")], forPath: "/users")
-            let first = try fetch(server, "/users?per_page=100")
-            #expect(first.status == 200 && first.header("x-ratelimit-remaining") == "59")
-            #expect(try first.jsonArray().count == 100)
-            #expect(try fetch(server, "/users?per_page=100&since=138").status == 500)
-            #expect(try fetch(server, "/users?per_page=100&since=138").status == 200)
         }
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-/// rel → URL for every entry of a `Link` header.
 func linkRelations(_ header: String?) -> [String: String] {
     guard let header else {
         return [:]
@@ -21,10 +20,8 @@ func linkRelations(_ header: String?) -> [String: String] {
     return relations
 }
 
-/// Fetches `firstTarget`, then follows `rel="next"` to the end, checking GitHub's page-based rels on the way:
-/// page k > 1 has `prev` (k-1) and `first` (1); every page before the last has `next` (k+1) and the same
-/// `last`; the last page has neither; a lone first page has no Link header at all. Every URL must be
-/// `linkPrefix` followed by the page number. The pages' responses, in order.
+/// Follows `rel="next"` from `firstTarget` to the end, checking GitHub's page-based rels, each `linkPrefix` and a
+/// page number, on the way; a lone first page has no Link header at all.
 func walkPages(_ server: StandInServer, from firstTarget: String, linkPrefix: String) throws -> [RawHTTPResponse] {
     let connection = try RawHTTPConnection(port: server.port)
     let maximumPages = 60

@@ -51,9 +51,7 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         }
     }
 
-    /// Benchmarks, fixtures and end-to-end tests name accounts by ordinal, id and login: a population is a
-    /// function of its size, a smaller one is a prefix of a larger one, ids skip two after every fifth account,
-    /// every tenth from the seventh is an Organization, and logins are unique ignoring case.
+    /// Benchmarks, fixtures and end-to-end tests name accounts by ordinal, id and login, so these are pinned.
     @Test func theAccountsArePredictableFromTheirOrdinal() throws {
         let population = StandInPopulation(userCount: 20_000)
         #expect(population == StandInPopulation(userCount: 20_000))

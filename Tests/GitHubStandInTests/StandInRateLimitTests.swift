@@ -1,6 +1,7 @@
 import Foundation
-import GitHubStandIn
 import Testing
+
+@testable import GitHubStandIn
 
 /// Resource names of GitHub's `rate-limit-overview` example (github/rest-api-description, MIT License,
 /// Copyright (c) 2020 GitHub), in its order.
@@ -138,12 +139,7 @@ private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [Str
                 #expect(byID.header("ETag") == byLogin.header("ETag"))
                 let lastModified = try #require(byID.header("Last-Modified"))
                 #expect(lastModified == byLogin.header("Last-Modified"))
-                let formatter = DateFormatter()
-                formatter.locale = Locale(identifier: "en_US_POSIX")
-                formatter.timeZone = TimeZone(identifier: "GMT")
-                formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-                let date = try #require(formatter.date(from: lastModified))
-                #expect(Int(date.timeIntervalSince1970) == user.profile.updatedAt)
+                #expect(lastModified == UTCTimestamp.httpDate(user.profile.updatedAt))
                 let etag = try #require(byID.header("ETag"))
                 let revalidated = try fetch(
                     server, "/user/\(user.id)", headers: tokenHeader + [("If-None-Match", etag)])

@@ -5,7 +5,6 @@ import Testing
 
 @testable import GitHubStandIn
 
-/// Every row the stand-in serves from a body in `Bodies`, in the endpoint table's order.
 private let rows = StandInRouteTable.gitHub().routes.compactMap { ($0.handler as? StandInRecordedHandler)?.endpoint }
 /// Those under `/users/{username}/…` whose body is a list.
 private let accountLists = rows.filter { $0.isAccountScoped && (try? records($0)) != nil }
@@ -23,14 +22,12 @@ private func records(_ row: Endpoint, inMediaType: Bool = false) throws -> [Stri
     }
 }
 
-/// What follows the account in the row's path: `/keys`.
 private func suffix(_ row: Endpoint) -> String {
     String(row.path.dropFirst("/users/{username}".count))
 }
 
 @Suite struct StandInRecordedHandlerTests {
-    /// A row is served from the body its operation id names, so a new row with a body needs no stand-in code; a
-    /// row with neither a handler nor a body is not served.
+    /// A row is served from the body its operation id names, so a new row with a body needs no stand-in code.
     @Test func aRowFindsItsBodyByItsOperationID() throws {
         #expect(rows.count >= 12)
         // A public list outside `/users/{username}/…`, as the next issue's `GET /orgs/{org}/public_members`.
@@ -100,8 +97,6 @@ private func suffix(_ row: Endpoint) -> String {
         }
     }
 
-    /// The token's own lists and rows that need a token refuse a caller without one; a row with a scope refuses
-    /// a token without it.
     @Test func ownListsNeedATokenAndTheRowsScope() throws {
         try withStandInServer { server throws in
             // The token's own: under /user/, or a row that needs a token; a list under /orgs/ is anyone's.
@@ -114,6 +109,18 @@ private func suffix(_ row: Endpoint) -> String {
             #expect(unscoped.status == 403)
             let own = try fetch(server, "/user/subscriptions", headers: [("Authorization", "Bearer gho_octocat")])
             #expect(own.text == "[" + (try records(.ownSubscriptions)).joined(separator: ",") + "]")
+        }
+    }
+
+    /// Issue 26: since July 2026 GitHub answers another account's watched repositories 204, to everyone (its REST
+    /// page for watching, "New access restrictions"; python-github-backup #521 and #522).
+    @Test func anotherAccountsWatchedRepositoriesAre204ToEveryone() throws {
+        try withStandInServer { server throws in
+            for login in [nil, "octocat"] {
+                for target in ["/users/octocat/subscriptions?per_page=100", "/users/no-such-user/subscriptions"] {
+                    #expect(try send(server, "GET", target, as: login).status == 204, "\(target)")
+                }
+            }
         }
     }
 

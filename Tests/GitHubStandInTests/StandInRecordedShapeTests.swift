@@ -3,10 +3,8 @@ import GitHubStandIn
 import TestSupport
 import Testing
 
-/// The stand-in against the real GitHub answers in Tests/Recorded: for every kind of endpoint they cover, the
-/// stand-in's objects hold the keys they share with GitHub's in GitHub's order, and its response carries the
-/// header names GitHub sent, so the stand-in cannot drift from GitHub again. The lists it serves from recorded or
-/// documented bodies (Sources/GitHubStandIn/Bodies) are GitHub's own and are not compared.
+/// The stand-in against the real GitHub answers in Tests/Recorded: for every kind of endpoint they cover, its
+/// objects hold their shared keys in GitHub's order, and it sends the header names GitHub sent.
 @Suite struct StandInRecordedShapeTests {
     /// A kind of endpoint: which recorded routes belong to it, and the stand-in request that answers like them.
     struct Kind: Sendable, CustomTestStringConvertible {
@@ -67,7 +65,6 @@ import Testing
         }
     }
 
-    /// Pairs of shared keys that `theirs` writes in the other order from `ours`.
     static func orderViolations(ours: [String], theirs: [String]) -> [String] {
         let shared = ours.filter(theirs.contains)
         let theirOrder = theirs.filter(shared.contains)
@@ -85,7 +82,6 @@ import Testing
         return Int(text[range]) ?? 0
     }
 
-    /// The recordings made in the latest year among them.
     static func newest(_ recorded: [(name: String, exchange: RecordedExchange)]) -> [(
         name: String, exchange: RecordedExchange
     )] {

@@ -14,7 +14,6 @@ private struct EchoHandler: StandInHandler {
 }
 
 extension StandInReply {
-    /// The response of a `.respond` reply.
     var response: StandInHTTPResponse? {
         if case .respond(let response, _) = self { response } else { nil }
     }

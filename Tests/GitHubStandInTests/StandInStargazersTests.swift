@@ -4,17 +4,12 @@ import Testing
 
 @testable import GitHubStandIn
 
-/// Issue 28: a repository's stargazers and watchers, listed since July 2026 only to its admins and collaborators
-/// (GitHub answers
-/// others 403, 404 or an empty list: the stand-in gives REST's 404 and GraphQL's empty list), and REST's cap of
-/// 400 pages (page 401 is a 422 "pagination is limited for this resource", quoted in star-history/star-history#194;
-/// the `Link` header never points past page 400), which GraphQL's `Repository.stargazers` does not have.
+/// Issue 28: stargazers and watchers, listed since July 2026 only to a repository's admins and collaborators, and
+/// REST's cap of 400 pages (star-history/star-history#194), which GraphQL's `Repository.stargazers` does not have.
 @Suite struct StandInStargazersTests {
     static let star = ("Accept", "application/vnd.github.star+json")
 
-    static func signedIn(_ login: String) -> (String, String) {
-        ("Authorization", "Bearer " + StandInTokens.token(for: login))
-    }
+    static func signedIn(_ login: String) -> (String, String) { bearer(StandInTokens.token(for: login))[0] }
 
     /// gh-users's stargazers query (`Sources/Data/GraphQLStargazers.swift`), with `first` and `after` given.
     static func query(_ repository: String, first: Int = 100, after: String? = nil) -> String {
@@ -34,7 +29,6 @@ import Testing
             """
     }
 
-    /// One POST of `query` as `login`.
     static func graphQL(_ server: StandInServer, _ query: String, as login: String) throws -> [String: Any] {
         try GitHubStandInTests.graphQL(server, query, token: StandInTokens.token(for: login)).jsonObject()
     }
@@ -43,9 +37,8 @@ import Testing
         ((answer["data"] as? [String: Any])?["repository"] as? [String: Any])?["stargazers"] as? [String: Any]
     }
 
-    /// Only the repository's owner and collaborators (the world's octocat and Yamada-Taro for octocat/Hello-World)
-    /// may list its stargazers and watchers: anyone else, with a token or without, gets 404 for both, and GraphQL's
-    /// empty list; so does everyone for a repository that does not exist. Before: everyone got GitHub's list.
+    /// Only the owner and collaborators (octocat and Yamada-Taro for octocat/Hello-World) may list its stargazers
+    /// and watchers: anyone else gets 404 for both, and GraphQL's empty list; so does a repository that does not exist.
     @Test func onlyTheOwnerAndCollaboratorsMayListTheStargazersAndWatchers() throws {
         try withStandInServer { server throws in
             for target in ["/repos/octocat/Hello-World/stargazers", "/repos/octocat/Hello-World/subscribers"] {
@@ -65,8 +58,7 @@ import Testing
         }
     }
 
-    /// octocat/Spoon-Knife's stargazers are the population's users, oldest star first, as the star media type's records (the user
-    /// alone without it); `GET /repos/{owner}/{repo}` counts them.
+    /// octocat/Spoon-Knife's stargazers are the population's users, oldest star first; `GET /repos/…` counts them.
     @Test func theStargazersAreThePopulationsUsersOldestFirst() throws {
         try withStandInServer { server throws in
             let users = server.population.users.filter { $0.type == "User" }
@@ -86,8 +78,7 @@ import Testing
         }
     }
 
-    /// Past 40,000 stargazers REST stops: page 400 is the last its links name, and page 401 is GitHub's 422.
-    /// GraphQL goes on, by cursor, with the 40,001st. Before: the documented list of one.
+    /// Past 40,000 stargazers REST stops: page 400 is the last its links name, 401 GitHub's 422; GraphQL goes on.
     @Test func restStopsAtPageFourHundredAndGraphQLGoesOn() throws {
         try withStandInServer(StandInConfiguration(userCount: 45_000)) { server throws in
             let owner = [Self.star, Self.signedIn("octocat")]

@@ -8,7 +8,6 @@ private func get(_ server: StandInServer, _ target: String, as login: String?) t
     try send(server, "GET", target, as: login)
 }
 
-/// The keys of the first record of a documented body (`Bodies/<name>.json`), in order.
 private func documentedKeys(_ name: String) throws -> [String] {
     let body = try #require(StandInRecordedHandler.body(named: name))
     let first = try #require(try JSONText.arrayElements(body).first)
@@ -16,8 +15,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         .map(\.key)
 }
 
-/// The keys of a record the stand-in wrote, in order, without `user_view_type`: GitHub's real answers carry it
-/// since 2024 (the population's simple user is pinned to them), its documented examples do not.
+/// Without `user_view_type`: GitHub's real answers carry it since 2024, its documented examples do not.
 private func keys(_ record: [UInt8]) throws -> [String] {
     try JSONText.objectMembers(record).sorted { $0.value.lowerBound < $1.value.lowerBound }.map(\.key)
         .filter { $0 != "user_view_type" }
@@ -63,7 +61,6 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         #expect(world.organizations.contains { $0.members.contains { $0.login == "octocat" && $0.isPublic } })
     }
 
-    /// One read of the world and what GitHub answers it: the status, and for a list the logins in order.
     struct Read: Sendable, CustomTestStringConvertible {
         var target: String
         var login: String?
@@ -87,11 +84,7 @@ private func keys(_ record: [UInt8]) throws -> [String] {
     static let team = "/orgs/github/teams/justice-league/members"
     static let collaborators = "/repos/github/docs/collaborators"
 
-    /// GitHub's read rules, generic over the world: an unknown organization, team, repository or account is 404 on
-    /// every list under it; a member sees every member and a non-member (and the public list) only those who show
-    /// their membership; `role` filters, and the 2FA `filter`s, outside collaborators and invitations are an
-    /// owner's; a team is its members' (with its child teams'); collaborators are listed to those who can push,
-    /// filtered by `affiliation` and `permission`; `anon` is off by default.
+    /// GitHub's read rules over the world (see `StandInWorldListHandler`).
     static let reads: [Read] =
         [
             "/orgs/no-such-org", "/orgs/no-such-org/members", "/orgs/no-such-org/outside_collaborators",
@@ -166,6 +159,10 @@ private func keys(_ record: [UInt8]) throws -> [String] {
                     "kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World",
                 ])
             #expect(forks.count == hello["forks_count"] as? Int)
+            // Each repository is its own, not the documented octocat/Hello-World.
+            let docs = try get(server, "/repos/github/docs", as: nil).jsonObject()
+            #expect(docs["full_name"] as? String == "github/docs" && docs["name"] as? String == "docs")
+            #expect(docs["html_url"] as? String == "https://github.com/github/docs")
 
             let invitations = try get(server, "/orgs/github/invitations", as: "octocat")
             #expect(

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The accounts each account blocks, in the order it blocked them, as writes left them; one per server.
+/// The accounts each account blocks, in the order it blocked them.
 final class StandInBlockList: @unchecked Sendable {
     private let lock = NSLock()
     private var blocked: [Int: [StandInUser]] = [:]
@@ -22,15 +22,11 @@ final class StandInBlockList: @unchecked Sendable {
     }
 }
 
-/// `GET /user/blocks`, `PUT` and `DELETE /user/blocks/{username}`: the token's account's blocks. Each needs the
-/// `user` scope (403 without, or 404 for a `hide404` token, as follow's refusals). A write is 204 whether or
-/// not anything changed; blocking oneself or an organization is 422; and a block ends any follow between the
-/// two accounts, both ways, as on GitHub.
+/// `GET /user/blocks`, `PUT` and `DELETE /user/blocks/{username}`. A write is 204 whether or not anything changed;
+/// blocking oneself or an organization is 422; a block ends any follow between the two, as on GitHub.
 struct StandInBlocksHandler: StandInHandler {
     enum Operation: Sendable {
-        case list
-        case block
-        case unblock
+        case list, block, unblock
     }
 
     let operation: Operation

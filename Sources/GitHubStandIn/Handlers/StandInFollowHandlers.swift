@@ -1,5 +1,4 @@
-/// `GET /users/{username}/followers` and `/following` (also under `/user/{account_id}/`), and with `signedIn` the
-/// token's own `GET /user/followers` and `/user/following`: one side of the follow graph, as writes left it.
+/// One side of an account's follow graph, or with `signedIn` the token's own (`GET /user/followers`).
 struct StandInFollowHandler: StandInHandler {
     let relation: StandInFollowRelation
     var signedIn = false
@@ -14,9 +13,7 @@ struct StandInFollowHandler: StandInHandler {
     }
 }
 
-/// `GET /users/{username}/following/{target_user}`: 204 with no body when the account follows the target, GitHub's
-/// not-found body when it does not or when either account does not exist (GitHub documents only those two
-/// answers, so the 404s cannot be told apart).
+/// `GET /users/{username}/following/{target_user}`: 204, or 404 when not, or when either account does not exist.
 struct StandInFollowCheckHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         guard let follower = request.account, let target = request.parameters["target_user"],
@@ -28,12 +25,8 @@ struct StandInFollowCheckHandler: StandInHandler {
     }
 }
 
-/// `PUT /user/following/{username}` (follow) and `DELETE /user/following/{username}` (unfollow), as the token's
-/// account: 204 with no body, whether or not anything changed, as both are idempotent on GitHub.
-///
-/// Refusals in GitHub's order: no token 401; a token without `user:follow` 403, or 404 for a `hide404` token (see
-/// `StandInTokens`), before the target is even looked at; an unknown target 404. Following oneself is 204 and
-/// changes nothing: GitHub documents no other answer for it (its 422 is for validation and spam in general).
+/// `PUT` and `DELETE /user/following/{username}`: 204 whether or not anything changed, as on GitHub. The scope is
+/// checked before the target is looked at, so a missing scope never tells whether an account exists.
 struct StandInFollowChangeHandler: StandInHandler {
     let follow: Bool
 
@@ -54,8 +47,7 @@ struct StandInFollowChangeHandler: StandInHandler {
 }
 
 extension StandInRouteRequest {
-    /// `answer` about the account a route reads: the token's when `signedIn`, else the one its path names; when
-    /// there is none, GitHub's sign-in refusal or the route's 404.
+    /// `answer` about the token's account when `signedIn`, else the one the path names.
     func about(signedIn: Bool, _ answer: (StandInUser) -> StandInHTTPResponse) -> StandInHTTPResponse {
         guard let user = signedIn ? signedInAccount : account else {
             return signedIn ? signInRefusal() : StandInErrorBody.notFound(documentationURL: documentation)
@@ -63,8 +55,7 @@ extension StandInRouteRequest {
         return answer(user)
     }
 
-    /// `answer` as the token's account, when its token has one of `scopes`; else GitHub's refusal, the sign-in
-    /// one first (see `signInRefusal()` and `scopeRefusal(unlessOneOf:)`).
+    /// `answer` as the token's account, when its token has one of `scopes`; else GitHub's refusal.
     func asSignedIn(withOneOf scopes: [String], _ answer: (StandInUser) -> StandInHTTPResponse) -> StandInHTTPResponse {
         guard let signedIn = signedInAccount else {
             return signInRefusal()

@@ -3,9 +3,7 @@ import Foundation
 import JSONBytes
 
 extension StandInWorld {
-    /// Makes `login` an active member of the organization with `role`, or removes them (`role` nil); false for an
-    /// unknown organization. A direct collaborator who joins stops being an outside collaborator by the world's
-    /// own rule (`outsideCollaborators(of:)`).
+    /// Makes `login` an active member with `role`, or removes them (`role` nil); false for an unknown organization.
     @discardableResult
     package mutating func setMember(_ login: String, role: String?, of organization: String) -> Bool {
         guard let index = organizationIndex(organization) else { return false }
@@ -22,13 +20,9 @@ extension StandInWorld {
     }
 }
 
-/// The writes that change an organization's members between runs, by the methods GitHub documents:
-/// - `PUT /orgs/{org}/memberships/{username}` `{"role":"admin"|"member"}`, by an owner: a member's role changes
-///   at once; anyone else is invited, a pending membership, until they accept;
-/// - `PATCH /user/memberships/orgs/{org}` `{"state":"active"}`, by the invited person: they join;
-/// - `DELETE /orgs/{org}/members/{username}`, by an owner: 204, and they are gone.
-/// Each answers 200 with the membership (`state`, `role`, `user`), or 204 for a removal; anyone but an owner gets
-/// 403, an unknown organization or account 404, a body without a known role or state 422.
+/// GitHub's membership writes: an owner's `PUT /orgs/{org}/memberships/{username}` changes a member's role at once
+/// and invites anyone else; the invited person's `PATCH /user/memberships/orgs/{org}` joins; an owner's `DELETE
+/// /orgs/{org}/members/{username}` removes (204). Anyone but an owner gets 403, a body without a known role 422.
 struct StandInMembershipWriteHandler: StandInHandler {
     enum Operation: Sendable {
         case set, accept, remove
@@ -90,18 +84,9 @@ struct StandInMembershipWriteHandler: StandInHandler {
     }
 }
 
-/// The writes GitHub makes from its web UI and documents for its API, which `Scripts/try --world` sends, each
-/// answered 204 once the world changed:
-/// - `PUT`/`DELETE /user/starred/{owner}/{repo}`: the token's account stars or unstars a repository, now (also one
-///   the population stars);
-/// - `PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}` `{"permission": …}` and `DELETE`, by an owner of the
-///   organization: a team's grant on a repository;
-/// - `PUT /repos/{owner}/{repo}/collaborators/{username}` `{"permission": …}` and `DELETE`, by an admin of the
-///   repository: a direct grant. As on GitHub, a collaborator's permission changes at once (204), while anyone
-///   else is invited (201 with GitHub's repository invitation) and has no access until they accept it with
-///   `PATCH /user/repository_invitations/{invitation_id}` (204; 404 for an invitation that is not theirs).
-/// An unknown organization, team, repository or account is 404; someone without the right 403; a permission GitHub
-/// does not know 422.
+/// The writes `Scripts/try --world` sends (204 once the world changed): starring, an owner's team grant, and a
+/// repository admin's direct grant, which, as on GitHub, changes a collaborator's permission at once and invites
+/// anyone else (201), who has no access until they accept. Someone without the right gets 403.
 struct StandInWorldWriteHandler: StandInHandler {
     enum Operation: Sendable {
         case star, teamGrant, collaborator, acceptInvitation
@@ -170,8 +155,7 @@ struct StandInWorldWriteHandler: StandInHandler {
 }
 
 extension StandInWorld {
-    /// `login` accepts the repository invitation `id`: its permission becomes their direct grant. False for an
-    /// invitation that does not exist or is someone else's.
+    /// False for an invitation that does not exist or is someone else's.
     mutating func accept(_ id: Int?, by login: String) -> Bool {
         for index in repositories.indices {
             guard
@@ -188,26 +172,27 @@ extension StandInWorld {
 }
 
 extension StandInRouteRequest {
-    /// GitHub's documented fork record (`Bodies/repos-list-forks.json`, octocat/Hello-World) made `fullName`'s:
-    /// its names and URLs say `fullName`, its `owner` is the owner's simple user, its ids are `id`'s.
-    func repositoryRecord(_ fullName: String, id: Int) -> [UInt8] {
-        let body = StandInRecordedHandler.body(named: "repos-list-forks") ?? []
-        let first = (try? JSONText.arrayElements(body))?.first.map { Array(body[$0]) } ?? []
+    /// A documented record of octocat/Hello-World (the first of `repos-list-forks` by default) made `fullName`'s:
+    /// its names, its own URLs, its `owner` where the population holds it, and its ids; nested records keep theirs.
+    func repositoryRecord(_ fullName: String, id: Int, from record: [UInt8]? = nil) -> [UInt8] {
+        let forks = StandInRecordedHandler.body(named: "repos-list-forks") ?? []
+        let record = record ?? (try? JSONText.arrayElements(forks))?.first.map { Array(forks[$0]) } ?? []
         var values: [String: any Sendable] = [
             "id": id, "node_id": Data("010:Repository\(id)".utf8).base64EncodedString(),
             "name": String(fullName.drop { $0 != "/" }.dropFirst()), "full_name": fullName,
         ]
+        for (key, range) in (try? JSONText.objectMembers(record)) ?? [:]
+        where values[key] == nil && record[range.lowerBound] == UInt8(ascii: "\"") {
+            values[key] = JSONText.text(of: key, in: record).replacing("octocat/Hello-World", with: fullName)
+        }
         if let owner = population.user(login: String(fullName.prefix { $0 != "/" })) {
             var writer = JSONByteWriter(reservingCapacity: 1_200)
             owner.writeSimpleUser(into: &writer)
             values["owner"] = writer.bytes
         }
-        let renamed = String(decoding: first, as: UTF8.self).replacing("octocat/Hello-World", with: fullName)
-        return replacing(values, in: Array(renamed.utf8))
+        return replacing(values, in: record)
     }
 
-    /// GitHub's repository invitation (`repository-invitation`): who was invited to which repository, by whom,
-    /// with what permission (`read`, `triage`, `write`, `maintain` or `admin`), and when.
     func invitationRecord(
         _ invitation: StandInWorld.Invitation, _ repository: StandInWorld.Repository, id: Int,
         by inviter: StandInUser

@@ -1,18 +1,16 @@
 import Foundation
 
-/// The profiles `PATCH /user` changed, by account: one store per server, read by every profile answer.
+/// The profiles `PATCH /user` changed, by account.
 final class StandInProfileEdits: @unchecked Sendable {
     private let lock = NSLock()
     private var edited: [Int: StandInUserProfile] = [:]
 
-    /// `user`'s profile now: the population's or as `PATCH /user` left it, with the follow counts writes moved.
     func profile(of user: StandInUser, in graph: StandInFollowGraph) -> StandInUserProfile {
         var profile = lock.withLock { edited[user.ordinal] } ?? user.profile
         (profile.followers, profile.following) = graph.counts(of: user)
         return profile
     }
 
-    /// Applies `edit`'s fields over the account's profile as it stands.
     func record(_ edit: StandInProfileEdit, for user: StandInUser) {
         lock.withLock {
             var profile = edited[user.ordinal] ?? user.profile
@@ -22,7 +20,7 @@ final class StandInProfileEdits: @unchecked Sendable {
     }
 }
 
-/// The fields of `PATCH /user`'s body, by GitHub's names; nil: not sent, so not changed. `updatedAt` is when.
+/// The fields of `PATCH /user`'s body; nil: not sent, so not changed.
 struct StandInProfileEdit: Decodable {
     var name: String?
     var bio: String?
@@ -31,7 +29,7 @@ struct StandInProfileEdit: Decodable {
     var company: String?
     var twitterUsername: String?
     var hireable: Bool?
-    /// Unix seconds; not part of the body.
+    /// Not part of the body.
     var updatedAt = 0
 
     enum CodingKeys: String, CodingKey {
@@ -48,10 +46,8 @@ struct StandInProfileEdit: Decodable {
     }
 }
 
-/// `PATCH /user`: changes the signed-in account's profile, for a token with the `user` scope (else GitHub's
-/// refusal of a missing scope), and answers with its private profile as it now is, which every later profile
-/// answer shows. A body that is not JSON is 400; a field of the wrong type is 422, naming it; keys GitHub does not
-/// document are ignored, as GitHub ignores them.
+/// `PATCH /user`: answers the private profile as it now is. A body that is not JSON is 400; a field of the wrong
+/// type is 422, naming it; keys GitHub does not document are ignored, as GitHub ignores them.
 struct StandInProfileEditHandler: StandInHandler {
     let edits: StandInProfileEdits
 
@@ -78,10 +74,8 @@ struct StandInProfileEditHandler: StandInHandler {
     }
 }
 
-/// `GET /users/{username}` and `GET /user/{account_id}` (`signedIn` false): one account's public profile; `GET
-/// /user` (`signedIn` true): the profile of the account the token signs in as (see `StandInTokens`), in the
-/// private-user form for tokens with the `user` or `read:user` scope and the public one for others, as GitHub
-/// documents. Both show what follows, unfollows and `PATCH /user` changed, and with them the body and the ETag.
+/// `GET /users/{username}` and `/user/{account_id}`, or with `signedIn` `GET /user`, whose private form GitHub
+/// shows only to tokens with `user` or `read:user`.
 struct StandInUserHandler: StandInHandler {
     let edits: StandInProfileEdits
     var signedIn = false
@@ -89,7 +83,6 @@ struct StandInUserHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         request.about(signedIn: signedIn) { user in
             let profile = edits.profile(of: user, in: request.followGraph)
-            // GitHub shows the private profile fields of `GET /user` only to tokens with `user` or `read:user`.
             let scopes = request.caller.scopes ?? []
             let body =
                 signedIn && (scopes.contains("user") || scopes.contains("read:user"))

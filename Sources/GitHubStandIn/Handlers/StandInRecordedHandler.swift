@@ -2,16 +2,9 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// Every row of the endpoint table that needs no behaviour of its own, served from a recorded or documented body:
-/// `Bodies/<operation id>.json` (`users/list-public-keys-for-user` is `users-list-public-keys-for-user.json`; the
-/// folder's `NOTICE.md` gives each body's source). A new list needs its row and its body, and no code here.
-///
-/// What the row says is what the stand-in does: GitHub's 404 for an unknown account under `/users/{username}/…`
-/// and for an organization or repository the world does not hold, its sign-in refusal for the token's own lists
-/// and rows that need a token, its refusal of a token without the row's scope, page-based paging of an array body
-/// with `Link` URLs under `/user/{account_id}/…` as GitHub's own are, and a capped row's 422 for a page past the
-/// cap. A row with a media type (starred's `star+json`) answers callers who do not ask for it with each record's
-/// `repo`, as GitHub does.
+/// Every row of the endpoint table with no behaviour of its own, served from `Bodies/<operation id>.json` (its
+/// `NOTICE.md` gives each body's source): a new list needs its row and its body, and no code. What the row says
+/// (its account, token, scope, cap, media type) is what the stand-in does.
 struct StandInRecordedHandler: StandInHandler {
     static let paginationLimitMessage =
         "In order to keep the API fast for everyone, pagination is limited for this resource."
@@ -19,7 +12,6 @@ struct StandInRecordedHandler: StandInHandler {
     let endpoint: Endpoint
     let body: [UInt8]
 
-    /// Nil when the row is no `GET` or has no body in `Bodies`.
     init?(_ endpoint: Endpoint) {
         guard endpoint.method == .get, let body = Self.body(named: endpoint.operationID) else { return nil }
         self.endpoint = endpoint
@@ -43,7 +35,6 @@ struct StandInRecordedHandler: StandInHandler {
             }
             linkPath = endpoint.accountPath(String(account.id))
         }
-        // An organization or repository the world does not hold is GitHub's 404 (`GET /repos/{owner}/{repo}/forks`).
         let world = request.context.world.current
         let unknownOrganization = request.parameters["org"].map { world.organization($0) == nil } ?? false
         let owner = request.parameters["owner"] ?? ""
@@ -62,9 +53,7 @@ struct StandInRecordedHandler: StandInHandler {
         return request.pagedRecords(records, cap: cap, linkPath: linkPath)
     }
 
-    /// Whether `Accept` names the row's own media type; GitHub's may name the API version too
-    /// (`application/vnd.github.v3.star+json`). The body differs, so the pipeline's body-derived ETag differs
-    /// between the two, and `Vary: Accept` tells caches so.
+    /// Whether `Accept` names the row's own media type, with or without the API version (`vnd.github.v3.`).
     func asksForMediaType(_ accept: String?) -> Bool {
         guard let mediaType = endpoint.mediaType, let accept = accept?.lowercased() else {
             return false
@@ -73,9 +62,8 @@ struct StandInRecordedHandler: StandInHandler {
     }
 }
 
-/// A list GitHub no longer serves to anyone: `GET /users/{username}/subscriptions` since July 2026 answers
-/// `204 No Content` with no body, with or without a token, whoever is named (GitHub's REST page for watching,
-/// "New access restrictions"; python-github-backup pull request #521 and issue #522, 2026-07-05).
+/// `GET /users/{username}/subscriptions` since July 2026: 204 to everyone (GitHub's REST page for watching, "New
+/// access restrictions"; python-github-backup #521, #522).
 struct StandInRetiredListHandler: StandInHandler {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         StandInHTTPResponse(status: 204, body: [])

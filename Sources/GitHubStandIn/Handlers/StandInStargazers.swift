@@ -2,14 +2,11 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// Who starred a repository, and when: the world's stars (`StandInWorld.Repository.stars`), or for a repository
-/// the population stars every User account, in ordinal order, the k-th starring `firstStar + k` hours: nothing is
-/// stored, so a population of 45,000 gives a repository past REST's cap. One list answers the stargazers (REST and
-/// GraphQL), `stargazers_count`, the star count and the star history, so they always agree.
+/// Who starred a repository, and when: the world's stars, or every User account of the population, the k-th at
+/// `firstStar + k` hours, stored nowhere. One list answers the stargazers, the counts and the history, so they agree.
 struct StandInStargazerList {
     private let listed: [(user: StandInUser, at: Int)]?
-    /// For the population's stars: where those who took theirs back sit in `userPositions`, ascending; and the
-    /// stars given since, after every one of the population's.
+    /// For the population's stars: where those who took theirs back sit in `userPositions`, and the stars since.
     private let withdrawn: [Int]
     private let later: [(user: StandInUser, at: Int)]
     private let population: StandInPopulation
@@ -31,12 +28,10 @@ struct StandInStargazerList {
         }.sorted()
     }
 
-    /// How many of the population's stars are still given.
     private var kept: Int { population.userPositions.count - withdrawn.count }
 
     var count: Int { listed?.count ?? kept + later.count }
 
-    /// Where the population's `position`-th kept star sits in `userPositions`, past the withdrawn ones.
     private func populationIndex(_ position: Int) -> Int {
         var index = position
         for gone in withdrawn where gone <= index { index += 1 }
@@ -77,27 +72,18 @@ struct StandInStargazerList {
     }
 }
 
-/// Who may list a repository's stargazers and watchers: GitHub's July 2026 rule, and REST's 400-page cap, for
-/// `GET /repos/{owner}/{repo}/stargazers` and GraphQL's `Repository.stargazers`.
-///
-/// - Only those with a grant on the repository (its admins and collaborators, `StandInWorld.grants`) may list its
-///   stargazers or watchers. Anyone else (and anyone without a token) gets 404 `Not Found` for both lists, the
-///   answer reported most often since July 2026; GraphQL answers them an empty list (`totalCount` 0).
-/// - REST serves at most 40,000 stargazers (`Endpoint.stargazers`' cap): a page past it is 422 with the message
-///   GitHub gives (`Bodies/error-422-pagination-limited.json`), and `Link` never points past the page that holds
-///   the 40,000th. GraphQL has no such cap.
+/// GitHub's July 2026 rule: only those with a grant on a repository may list its stargazers and watchers; anyone
+/// else gets 404 (the answer reported most often), or GraphQL's empty list. REST stops at 40,000 with GitHub's 422;
+/// GraphQL has no such cap.
 enum StandInStargazers {
-    /// 2015-01-01T00:00:00Z.
     static let firstStar = 1_420_070_400
     static let restCap = Endpoint.stargazers.itemCap ?? 40_000
-    /// The 422 GitHub gives for a page past the cap, as recorded.
     static let paginationLimited = StandInRecordedHandler.body(named: "error-422-pagination-limited") ?? []
 
     static func list(of repository: StandInWorld.Repository, in population: StandInPopulation) -> StandInStargazerList {
         StandInStargazerList(repository, in: population)
     }
 
-    /// The repository, when it exists and the caller has a grant on it.
     static func listable(owner: String?, name: String?, _ request: StandInRouteRequest) -> StandInWorld.Repository? {
         let world = request.context.world.current
         guard let owner, let name, let repository = world.repository(owner, name),
@@ -106,7 +92,6 @@ enum StandInStargazers {
         return repository
     }
 
-    /// `{"starred_at", "user"}`, the star media type's record; the user alone in the default one.
     static func write(_ list: StandInStargazerList, at position: Int, star: Bool, into writer: inout JSONByteWriter) {
         guard star else { return list.user(at: position).writeSimpleUser(into: &writer) }
         writer.raw("{\"starred_at\":")
@@ -119,7 +104,6 @@ enum StandInStargazers {
 
 // GraphQL's `Repository.stargazers`, as `StandInGraphQLHandler` answers gh-users's stargazers query.
 extension StandInStargazers {
-    /// The `owner` and `name` of `repository(owner: "…", name: "…")`; nil when the document asks no repository.
     static func repository(in query: String) -> (owner: String, name: String)? {
         guard let call = query.range(of: "repository(owner:") else { return nil }
         guard let owner = literal(after: "owner:", in: query, from: call.lowerBound),
@@ -128,8 +112,7 @@ extension StandInStargazers {
         return (owner, name)
     }
 
-    /// The string literal after `label` (`after: "…"`), from `start` on; owners, names and the stand-in's cursors
-    /// hold no quote or backslash, so it needs no unescaping.
+    /// Owners, names and the stand-in's cursors hold no quote or backslash, so this needs no unescaping.
     static func literal(after label: String, in query: String, from start: String.Index) -> String? {
         guard let found = query.range(of: label, range: start..<query.endIndex) else { return nil }
         let rest = query[found.upperBound...].drop { $0 == " " }
@@ -137,12 +120,10 @@ extension StandInStargazers {
         return String(rest[rest.index(after: rest.startIndex)..<close])
     }
 
-    /// The stand-in's opaque cursor for the stargazer at `position` (0-based): base64 of `cursor:N`, N 1-based.
     static func cursor(_ position: Int) -> String {
         Data("cursor:\(position + 1)".utf8).base64EncodedString()
     }
 
-    /// The position after the one `cursor` names; nil for a cursor the stand-in did not give.
     static func position(after cursor: String) -> Int? {
         guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8),
             text.hasPrefix("cursor:"), let number = Int(text.dropFirst("cursor:".count)), number >= 0
@@ -150,9 +131,8 @@ extension StandInStargazers {
         return number
     }
 
-    /// `"repository":{"stargazers":{…}}` for the query's `first` (at most 100) and `after`, oldest star first,
-    /// with the fields gh-users's query asks in its order (`cursor` on each edge when asked); the caller's
-    /// answer is an empty list when it may not list them. Nil for an `after` the stand-in did not give.
+    /// `"repository":{"stargazers":{…}}`, oldest star first, with the fields gh-users's query asks in its order.
+    /// False for an `after` the stand-in did not give.
     static func writeRepository(
         _ repository: (owner: String, name: String), query: String, request: StandInRouteRequest,
         into writer: inout JSONByteWriter

@@ -2,20 +2,16 @@ import Foundation
 
 /// `GET /search/users`: accounts matching `q`, at most the first 1,000 of them, spending the search rate limit.
 struct StandInUserSearchHandler: StandInHandler {
-    /// GitHub's search only ever serves the first 1,000 results of a query.
     static let resultWindow = 1_000
     static let documentation = "https://docs.github.com/v3/search"
 
-    /// Paging through search results repeats the same query once per page; scanning 100,000 accounts each time
-    /// would dominate the cost.
+    /// Each page repeats the query; scanning 100,000 accounts each time would dominate the cost.
     let cache = StandInSearchCache()
 
-    /// Validation comes first (missing `q`), then the 1,000-result window, then the query itself, so the
-    /// cheap refusals never scan the population.
+    /// The cheap refusals first, so they never scan the population.
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let query = request.query
         guard let text = query["q"], text.contains(where: { !$0.isWhitespace }) else {
-            // GitHub's documented answer (`Bodies/error-422-code-only.json`).
             return StandInHTTPResponse(status: 422, body: StandInRecordedHandler.body(named: "error-422-code-only")!)
         }
         let paging = StandInPageRequest(query: query)
@@ -52,14 +48,13 @@ struct StandInUserSearchHandler: StandInHandler {
     }
 }
 
-/// The ordered matches of the last few search queries, keyed by query text, sort and order; the oldest goes
-/// first, so a client sending endless distinct queries cannot grow memory.
+/// The matches of the last few queries; the oldest goes first, so endless distinct queries cannot grow memory.
 final class StandInSearchCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [(key: String, positions: [Int])] = []
     static let capacity = 16
 
-    /// Computed outside the lock, so one slow scan does not stall other connections' lookups.
+    /// Computed outside the lock, so one slow scan does not stall other connections.
     func positions(forKey key: String, compute: () -> [Int]) -> [Int] {
         if let hit = lock.withLock({ entries.first { $0.key == key }?.positions }) {
             return hit

@@ -1,16 +1,12 @@
-/// `GET /users`: every account in id order, paged by `since` (an id) rather than by page number.
+/// `GET /users`: every account in id order, paged by `since` (an id).
 struct StandInUsersListHandler: StandInHandler {
     static let firstPageLink = #"<https://api.github.com/users{?since}>; rel="first""#
 
-    /// Non-integer or non-positive `per_page` and non-integer `since` fall back to the defaults (30 and 0) rather
-    /// than failing, and `per_page` above 100 is capped, which is what GitHub does.
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let users = request.population.users
         let since = request.query["since"].flatMap { Int($0) } ?? 0
         let requestedPerPage = request.query["per_page"].flatMap { Int($0) }
-        let perPage = min(
-            StandInPageRequest.maximumPerPage,
-            requestedPerPage.flatMap { $0 > 0 ? $0 : nil } ?? StandInPageRequest.defaultPerPage)
+        let perPage = StandInPageRequest(query: request.query).perPage
         let start = request.population.firstPosition(withIDAbove: since)
         let page = users[start..<min(users.count, start + perPage)]
         var writer = JSONByteWriter(reservingCapacity: 2 + page.count * 1_000)

@@ -2,16 +2,11 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// The people lists of organizations, teams and repositories, answered from the world (`StandInWorld`) by GitHub's
-/// generic rules, not by code per endpoint:
-/// - an unknown organization, team or repository is GitHub's 404;
-/// - a non-member sees an organization's public members only; its owners alone see outside collaborators and
-///   invitations and filter by two-factor state; its members alone see its teams;
-/// - a repository's stargazers and watchers are listed only to those with a grant on it (its admins and
-///   collaborators), its collaborators only to those who can push to it;
-/// - the filters the endpoint table documents filter: `role`, `filter`, `affiliation`, `permission`, `anon`.
+/// The lists of organizations, teams and repositories, answered from the world by GitHub's generic rules: an
+/// unknown one is 404; a non-member sees public members only; owners alone see outside collaborators and
+/// invitations and filter by 2FA; members alone see teams; stargazers and watchers are listed to those with a
+/// grant, collaborators to those who can push; `role`, `filter`, `affiliation`, `permission` and `anon` filter.
 struct StandInWorldListHandler: StandInHandler {
-    /// The rows it answers, each one of the world's lists (or records) by its endpoint.
     static let endpoints: [Endpoint] = [
         .organization, .members, .publicMembers, .outsideCollaborators, .invitations, .teamMembers, .repository,
         .collaborators, .contributors, .assignees, .stargazers, .watchers, .forks, .starCount, .starHistory,
@@ -92,13 +87,15 @@ struct StandInWorldListHandler: StandInHandler {
                 "stargazers_count": stargazers.count, "watchers_count": stargazers.count,
                 "subscribers_count": repository.watchers.count, "forks_count": forks.count,
             ]
-            return StandInHTTPResponse(status: 200, body: request.replacing(counts, in: "repos-get"))
+            let documented = StandInRecordedHandler.body(named: "repos-get")
+            let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
+            let record = request.repositoryRecord(repository.fullName, id: id, from: documented)
+            return StandInHTTPResponse(status: 200, body: request.replacing(counts, in: record))
         case .starCount:
             return StandInHTTPResponse(status: 200, body: Array("{\"count\":\(stargazers.count)}".utf8))
         case .starHistory:
             return request.pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap)
         case .stargazers:
-            // REST's cap answers GitHub's recorded 422 (see `StandInStargazers`).
             guard access != nil else { return nil }
             guard !StandInPageRequest(query: request.query).startsPast(StandInStargazers.restCap) else {
                 return StandInHTTPResponse(status: 422, body: StandInStargazers.paginationLimited)
@@ -108,7 +105,6 @@ struct StandInWorldListHandler: StandInHandler {
                 StandInStargazers.write(stargazers, at: position, star: star, into: &writer)
             }
         case .forks:
-            // Each fork is GitHub's documented fork record, under its owner's name, with an id of its own.
             let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
             return request.pagedRecords(
                 forks.enumerated().map { request.repositoryRecord($1.login + "/" + repository.name, id: id + $0 + 1) })
@@ -154,8 +150,7 @@ struct StandInWorldListHandler: StandInHandler {
         }
     }
 
-    /// Accounts by commits, most first; with `anon` (1 or true) the authors with no account too, as GitHub's
-    /// `{"email", "name", "type": "Anonymous", "contributions"}`.
+    /// Accounts by commits, most first; with `anon` the authors with no account too.
     private func contributors(_ repository: StandInWorld.Repository, _ request: StandInRouteRequest)
         -> StandInHTTPResponse
     {
@@ -184,8 +179,7 @@ struct StandInWorldListHandler: StandInHandler {
 }
 
 extension StandInRouteRequest {
-    /// The accounts of `logins` the population holds, each as GitHub's simple user with what `extra` adds after
-    /// its `site_admin`, paged as GitHub pages.
+    /// The accounts of `logins` the population holds, as simple users with what `extra` adds, paged.
     func peopleList(
         _ logins: [String], extra: (String, inout JSONByteWriter) -> Void = { _, _ in }
     ) -> StandInHTTPResponse {
@@ -197,8 +191,7 @@ extension StandInRouteRequest {
         }
     }
 
-    /// A documented body with some of its top-level members' values replaced: integers as numbers, text as strings,
-    /// bytes as the JSON they hold.
+    /// A documented body with some top-level values replaced (bytes are JSON).
     func replacing(_ values: [String: any Sendable], in bodyName: String) -> [UInt8] {
         replacing(values, in: StandInRecordedHandler.body(named: bodyName) ?? [])
     }
