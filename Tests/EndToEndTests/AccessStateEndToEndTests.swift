@@ -1,0 +1,54 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// `access ORG --state FILE` through the built binary against the stand-in: a map stopped by a spent GraphQL limit
+/// after its first repository is taken on by the same command, and the two outputs together are the map one run
+/// writes; a third run finds it complete and writes nothing.
+struct AccessStateEndToEndTests {
+    @Test func aMapStoppedAfterARepositoryIsTakenOnByTheSameCommand() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-access-state-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = folder.appendingPathComponent("github.state").path
+        try await withStandIn(users: 100) { server in
+            func access(_ extra: [String]) async throws -> RunResult {
+                try await BinaryRunner.run(
+                    [
+                        "access", "github", "--format", "ndjson", "--concurrency", "1", "--api-url", server.baseURL,
+                        "--no-cache",
+                    ] + extra,
+                    environment: ["GH_TOKEN": StandInTokens.token(for: "octocat")])
+            }
+            let whole = try await access([])
+            #expect(whole.status == 0, "\(whole.stderr)")
+            #expect(whole.stdout.contains("github/docs") && whole.stdout.contains("github/linguist"))
+
+            // The members and the names pass; the batch of both repositories is too large (a 502, as GitHub
+            // answers a query that ran out of time) and is asked again one repository at a time; the first of
+            // those passes, and the limit is spent at the second.
+            server.injectFaults(
+                [
+                    .passThrough, .passThrough, .status(502, body: ""), .passThrough,
+                    .graphQLRateLimited(resetAfterSeconds: 600),
+                ],
+                forPath: "/graphql")
+            let stopped = try await access(["--state", state])
+            #expect(stopped.status == 5, "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("records the map up to github/docs; run the same command again"))
+            #expect(whole.stdout.hasPrefix(stopped.stdout) && !stopped.stdout.isEmpty)
+            let recorded = try String(contentsOfFile: state, encoding: .utf8)
+            #expect(recorded.contains(#""after":"github/docs""#) && recorded.contains(#""complete":false"#))
+
+            let resumed = try await access(["--state", state])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(stopped.stdout + resumed.stdout == whole.stdout)
+            #expect(!resumed.stdout.contains("github/docs"))
+
+            let again = try await access(["--state", state])
+            #expect(again.status == 0)
+            #expect(again.stdout.isEmpty)
+            #expect(again.stderr.contains("nothing to do"))
+        }
+    }
+}
