@@ -5,9 +5,18 @@ import Networking
 
 /// Where the access map's records go, one repository's at a time, in the map's order.
 package protocol AccessRecordSink {
-    /// `records` are the repository's ("ORG/NAME"), sorted by login; `readable` is false when GitHub refused its
-    /// collaborators (and `records` is empty). False stops the read (stdout is closed).
-    mutating func take(_ records: [AccessRecord], of repository: String, readable: Bool) async -> Bool
+    /// `records` are the repository's ("ORG/NAME"), sorted by login; empty when GitHub refused its collaborators
+    /// or it is not there (`read`). False stops the read (stdout is closed).
+    mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool
+}
+
+/// How a repository's collaborators were read.
+package enum AccessRepositoryRead: Sendable, Equatable {
+    case read
+    /// GitHub refused them (`FORBIDDEN`: no push access).
+    case refused
+    /// No such repository: gone since its listing, or never there.
+    case gone
 }
 
 /// An organization's access map through GraphQL: every repository of the organization the token can read
@@ -147,7 +156,8 @@ package struct AccessReading: Sendable {
                     if done.unreadable != nil { summary.unreadable.append(done.repository) }
                     let records = done.edges.map { Self.record($0, in: done.repository, members: members) }
                         .sorted { AccessOrder.precedes($0.login, $1.login) }
-                    guard await sink.take(records, of: done.repository, readable: done.unreadable == nil) else {
+                    let read: AccessRepositoryRead = done.gone ? .gone : done.unreadable == nil ? .read : .refused
+                    guard await sink.take(records, of: done.repository, read: read) else {
                         group.cancelAll()
                         return DomainError.cancelled
                     }

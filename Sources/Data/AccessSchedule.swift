@@ -69,7 +69,8 @@ struct AccessSchedule {
     /// first pages not yet asked go in it.
     mutating func listed(_ names: [String], next: String?) {
         for name in names where position[name.lowercased()] == nil {
-            if let after, !AccessOrder.precedes(after, name) { continue }
+            // Names are unique case aside: one spelt otherwise is the same repository.
+            if let after, name.lowercased() <= after.lowercased() { continue }
             position[name.lowercased()] = slots.count
             fresh.append(slots.count)
             slots.append(Slot(repository: name))

@@ -16,7 +16,7 @@ struct AccessReadingTests {
         var repositories: [[AccessRecord]] = []
         var records: [AccessRecord] { repositories.flatMap { $0 } }
 
-        mutating func take(_ records: [AccessRecord], of repository: String, readable: Bool) async -> Bool {
+        mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
             repositories.append(records)
             return true
         }
@@ -248,6 +248,18 @@ struct AccessReadingTests {
         while let slot = schedule.nextDone() { handed.append(slot.repository) }
         #expect(handed == ["o/_a", "o/b", "o/c"])
         #expect(schedule.isFinished)
+    }
+
+    /// A resumed map leaves out its last repository written and every one before it, whatever the case either
+    /// is spelt in (GitHub's names are unique case aside), and GitHub's listing order does not matter.
+    @Test func aResumedMapLeavesOutWhatWasWrittenCaseAside() throws {
+        var schedule = AccessSchedule(batchSize: 10, lookahead: 10, after: "o/Beta")
+        #expect(schedule.nextWork() == .listing(after: nil))
+        _ = try schedule.take(
+            .listed(names: ["o/gamma", "o/alpha", "o/beta", "o/BETB", "o/a_z"], next: nil, cost: nil))
+        #expect(schedule.slots.map(\.repository) == ["o/gamma", "o/BETB"])
+        let asks = ["o/BETB", "o/gamma"].map { AccessPageAsk(repository: $0, cursor: nil) }
+        #expect(schedule.nextWork() == .batch(asks))
     }
 
     /// `only` reads the named repositories without listing the organization's.

@@ -108,6 +108,49 @@ struct AccessStateTests {
         #expect(resumed.out.hasPrefix("octo-org/r10,user-10\r\n"))
     }
 
+    /// A run that stopped before writing any record leaves CSV's header to the run that writes the first: the
+    /// people of the first batch are all filtered out.
+    @Test func aCSVHeaderComesWithTheFirstRecordWhicheverRunWritesIt() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s").path
+        let csv = Self.argv + ["--format", "csv", "--affiliation", "member", "--state", state]
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<25 {
+            // Mona, a member, reaches only the repositories after the first batch.
+            let login = index < 10 ? "outsider-\(index)" : "Mona"
+            collaborators[String(format: "r%02d", index)] = [
+                AccessBodies.Collaborator(login, index < 10 ? Int64(100 + index) : 1, "READ", [])
+            ]
+        }
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "MEMBER", twoFactor: true)],
+            collaborators: collaborators)
+        let stopped = await Self.harness(world, failing: 2).run(csv)
+        #expect(stopped.status == 5)
+        #expect(stopped.out.isEmpty)
+        let resumed = await Self.harness(world).run(csv)
+        #expect(resumed.status == 0, "\(resumed.err)")
+        #expect(resumed.out.hasPrefix("repository,login\r\nocto-org/r10,Mona\r\n"))
+    }
+
+    /// A repository `--repo` names that is not there is exit 3 in the run that finds it and in every run after,
+    /// whatever the case the other names are given in.
+    @Test func aMissingRepositoryStaysExit3() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s").path
+        let first = await Self.harness(Self.world()).run(
+            Self.argv + ["--repo", "r01", "--repo", "nope", "--state", state])
+        #expect(first.status == 3, "\(first.err)")
+        #expect(first.out == "octo-org/r01\tuser-1\n")
+        let again = await Self.harness(Self.world()).run(
+            Self.argv + ["--repo", "R01", "--repo", "nope", "--state", state])
+        #expect(again.status == 3, "\(again.err)")
+        #expect(again.out.isEmpty)
+        #expect(again.err.contains("no repository 'octo-org/nope'"))
+    }
+
     /// A state made for another map or another output is refused and left byte for byte.
     @Test(arguments: [
         ["access", "other-org", "--concurrency", "1", "--fields", "repository,login"],

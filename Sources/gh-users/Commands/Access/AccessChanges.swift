@@ -230,7 +230,7 @@ struct AccessCollected: AccessRecordSink {
     var entries: [AccessSnapshot.Entry] = []
     var repositories = 0
 
-    mutating func take(_ records: [AccessRecord], of repository: String, readable: Bool) async -> Bool {
+    mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
         repositories += 1
         entries += records.filter(command.keeps).map(AccessSnapshot.Entry.init)
         progress.show(
@@ -303,7 +303,7 @@ extension AccessCommand {
             return .failed(
                 .refused("the collaborators of \(count) of \(summary.repositories) repositories were refused"))
         }
-        if let missing = missing(summary) {
+        if let missing = missing(summary.missing) {
             io.writeErr(context.presenter.present(missing).message + file.untouched)
             return .failed(missing)
         }

@@ -213,8 +213,8 @@ struct AccessCommand: GitHubCommand {
 
     /// The first repository `--repo` named that is not there, as the failure it is (exit 3); nil when there is
     /// none. A listed repository gone before its read is no failure: the map without it is the map.
-    func missing(_ summary: AccessReadSummary) -> DomainError? {
-        guard !repositories.isEmpty, let name = summary.missing.first else { return nil }
+    func missing(_ names: [String]) -> DomainError? {
+        guard !repositories.isEmpty, let name = names.first else { return nil }
         return .notFound(resource: "repository '\(name)'")
     }
 
@@ -270,7 +270,7 @@ private struct AccessOutput: AccessRecordSink {
         progress = ProgressLine(io: context.io, noun: "records")
     }
 
-    mutating func take(_ records: [AccessRecord], of repository: String, readable: Bool) async -> Bool {
+    mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
         repositories += 1
         let kept = records.filter(command.keeps)
         do {
@@ -280,7 +280,7 @@ private struct AccessOutput: AccessRecordSink {
                 try context.io.out.write(bytes)
             }
             do throws(LocalFileError) {
-                try state?.written(repository, readable: readable)
+                try state?.written(repository, records: kept.count, read: read)
             } catch {
                 throw OutputWriteError(message: error.message)
             }
@@ -309,7 +309,7 @@ private struct AccessOutput: AccessRecordSink {
         } catch {
             return .writeFailed(error, io: io)
         }
-        let missing = command.missing(summary)
+        let missing = command.missing(state?.state.missing ?? summary.missing)
         let unreadable = state?.state.unreadable ?? summary.unreadable
         if writer.recordsWritten == 0, unreadable.isEmpty, missing == nil,
             let line = context.render.nothingFound("access records")
@@ -327,7 +327,9 @@ private struct AccessOutput: AccessRecordSink {
             "gh-users: nothing to do: the map in the state file \(file) was read to its end "
                 + "(\(Counted.text(recorded.repositories, plural: "repositories"))). Remove it to read the map again.\n"
         )
-        guard !recorded.unreadable.isEmpty else { return .success }
+        let missing = command.missing(recorded.missing)
+        if let missing { context.io.writeErr(context.presenter.present(missing).message) }
+        guard !recorded.unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
         return refused(recorded.unreadable, of: recorded.repositories)
     }
 

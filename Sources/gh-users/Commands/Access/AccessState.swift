@@ -1,4 +1,5 @@
 import AtomicCore
+import Data
 import Domain
 import Foundation
 import JSONBytes
@@ -6,7 +7,8 @@ import JSONBytes
 /// Where an `access ORG --state FILE` run stands: which map it is (the organization and the filters), how its
 /// output is written, the last repository whose records were written, and what the run so far found. On disk
 /// it is one small JSON object, `{"version":1,"command":"access","of":"my-org","filters":{},"format":"tsv",
-/// "after":"my-org/app","repositories":12,"unreadable":[],"complete":false}`, replaced after every repository.
+/// "after":"my-org/app","repositories":12,"records":340,"unreadable":[],"missing":[],"complete":false}`, replaced
+/// after every repository.
 struct AccessState: Equatable {
     static let version = 1
 
@@ -21,6 +23,10 @@ struct AccessState: Equatable {
     var repositories = 0
     /// "ORG/NAME" of every repository whose collaborators GitHub refused so far.
     var unreadable: [String] = []
+    /// "ORG/NAME" of every repository `--repo` named that was not there.
+    var missing: [String] = []
+    /// Records written so far: none yet, and CSV's header is still to come.
+    var records = 0
     /// The map was read to its end.
     var complete = false
 
@@ -53,7 +59,9 @@ struct AccessState: Equatable {
         members += [
             .init("after", after.map(JSONValue.string) ?? .null),
             .init("repositories", .integer(Int64(repositories))),
-            .init("unreadable", .array(unreadable.map(JSONValue.string))), .init("complete", .bool(complete)),
+            .init("records", .integer(Int64(records))),
+            .init("unreadable", .array(unreadable.map(JSONValue.string))),
+            .init("missing", .array(missing.map(JSONValue.string))), .init("complete", .bool(complete)),
         ]
         return JSONValue.object(members).bytes + [UInt8(ascii: "\n")]
     }
@@ -65,8 +73,8 @@ struct AccessState: Equatable {
             return .failure(
                 FileContentProblem(
                     "does not hold \"version\" (\(Self.version)), \"command\" (\"access\"), \"of\", \"filters\" (an "
-                        + "object of strings), \"format\", \"after\", \"repositories\", \"unreadable\" and "
-                        + "\"complete\""))
+                        + "object of strings), \"format\", \"after\", \"repositories\", \"records\", \"unreadable\", "
+                        + "\"missing\" and \"complete\""))
         }
         guard fields.version == Self.version else {
             return .failure(
@@ -76,16 +84,19 @@ struct AccessState: Equatable {
             return .failure(
                 FileContentProblem("has the format \"\(fields.format)\"; it is written as tsv, csv or ndjson"))
         }
-        guard !fields.of.isEmpty, fields.repositories >= 0, fields.after.map({ $0.contains("/") }) ?? true else {
+        guard !fields.of.isEmpty, fields.repositories >= 0, fields.records >= 0,
+            fields.after.map({ $0.contains("/") }) ?? true
+        else {
             return .failure(
                 FileContentProblem(
-                    "has an empty \"of\", a negative \"repositories\" or an \"after\" that is not ORG/NAME"))
+                    "has an empty \"of\", a negative \"repositories\" or \"records\", or an \"after\" that is not "
+                        + "ORG/NAME"))
         }
         return .success(
             AccessState(
                 organization: fields.of, filters: fields.filters, format: format, fields: fields.fields,
                 after: fields.after, repositories: fields.repositories, unreadable: fields.unreadable,
-                complete: fields.complete))
+                missing: fields.missing, records: fields.records, complete: fields.complete))
     }
 
     private struct Fields: Decodable {
@@ -97,7 +108,9 @@ struct AccessState: Equatable {
         let fields: [String]?
         let after: String?
         let repositories: Int
+        let records: Int
         let unreadable: [String]
+        let missing: [String]
         let complete: Bool
     }
 }
@@ -134,7 +147,7 @@ struct AccessStateFile {
             // On disk before the first record, so a run that cannot write it stops before anything is written.
             if loaded == nil { try file.replace(with: state.encoded) }
             return .success(
-                AccessStateFile(file: file, state: state, continuesOutput: state.after != nil, lock: lock))
+                AccessStateFile(file: file, state: state, continuesOutput: state.records > 0, lock: lock))
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .failure(.setupFailed)
@@ -147,11 +160,16 @@ struct AccessStateFile {
         case complete(AccessState, String)
     }
 
-    /// The repository's records are written: the next run goes on after it.
-    mutating func written(_ repository: String, readable: Bool) throws(LocalFileError) {
+    /// The repository's `records` are written: the next run goes on after it.
+    mutating func written(_ repository: String, records: Int, read: AccessRepositoryRead) throws(LocalFileError) {
         state.after = repository
         state.repositories += 1
-        if !readable { state.unreadable.append(repository) }
+        state.records += records
+        switch read {
+        case .read: break
+        case .refused: state.unreadable.append(repository)
+        case .gone: state.missing.append(repository)
+        }
         try file.replace(with: state.encoded)
     }
 
