@@ -189,12 +189,12 @@ package struct StandInWorld: Decodable, Sendable {
     }
 
     package func organization(_ login: String) -> Organization? {
-        organizations.first { $0.login.lowercased() == login.lowercased() }
+        organizations.first { $0.login.isSame(as: login) }
     }
 
     package func repository(_ owner: String, _ name: String) -> Repository? {
-        let fullName = (owner + "/" + name).lowercased()
-        return repositories.first { $0.fullName.lowercased() == fullName }
+        let fullName = owner + "/" + name
+        return repositories.first { $0.fullName.isSame(as: fullName) }
     }
 
     /// The id of the repository at `index`: the documented example's (octocat/Hello-World's) for the first, and a
@@ -257,16 +257,16 @@ extension StandInWorld {
         let person = login.lowercased()
         var grants: [Grant] = []
         if let organization = organization(repository.owner) {
-            let member = organization.members.first { $0.active && $0.login.lowercased() == person }
+            let member = organization.members.first { $0.active && $0.login.isSame(as: person) }
             if member?.role == "admin" { grants.append(Grant(source: "organization owner", level: 4)) }
             if member != nil, let level = Self.level(organization.basePermission) {
                 grants.append(Grant(source: "base permission", level: level))
             }
             for team in organization.teams
-            where member != nil && team.members.contains(where: { $0.login.lowercased() == person }) {
+            where member != nil && team.members.contains(where: { $0.login.isSame(as: person) }) {
                 // A team's members are its own and its child teams'; a team's grants reach down to its children.
                 let granting = lineage(of: team, in: organization).compactMap { ancestor in
-                    ancestor.repositories.first { $0.key.lowercased() == repository.fullName.lowercased() }
+                    ancestor.repositories.first { $0.key.isSame(as: repository.fullName) }
                         .flatMap { Self.level($0.value) }
                 }.max()
                 if let granting { grants.append(Grant(source: "team " + team.slug, level: granting)) }
@@ -274,7 +274,7 @@ extension StandInWorld {
         } else if repository.owner.lowercased() == person {
             grants.append(Grant(source: "owner", level: 4))
         }
-        if let direct = repository.collaborators.first(where: { $0.key.lowercased() == person }),
+        if let direct = repository.collaborators.first(where: { $0.key.isSame(as: person) }),
             let level = Self.level(direct.value)
         {
             grants.append(Grant(source: "direct", level: level))
