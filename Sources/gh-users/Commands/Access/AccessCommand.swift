@@ -167,8 +167,9 @@ struct AccessCommand: GitHubCommand {
         try Self.options.parse(parsed, spec: spec, into: &self)
     }
 
-    /// Exit 4 without a token; then the membership, then the map, written as it arrives; then the repositories
-    /// GitHub would not show, and exit 1 if there were any.
+    /// Exit 4 without a token; with `--state`, the state taken on (a map already complete ends here, as it
+    /// ended); then the membership, then the map, written as it arrives and recorded in the state; then the
+    /// repositories GitHub would not show, and exit 1 if there were any.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         guard context.presenter.hasToken else {
             return TokenRequirement(
