@@ -34,6 +34,9 @@ extension StandInRouteTable {
                 .patch, ["/user/memberships/orgs/{org}"], handler: StandInMembershipWriteHandler(operation: .accept)),
             StandInRoute(
                 .delete, ["/orgs/{org}/members/{username}"], handler: StandInMembershipWriteHandler(operation: .remove)),
+            StandInRoute(
+                .get, ["/orgs/{org}/repos"], handler: StandInOrganizationReposHandler(),
+                documentation: "https://docs.github.com/rest/repos/repos#list-organization-repositories"),
             // Retired in July 2026: 204 for everyone. The token's own list is still served.
             StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
         ]

@@ -87,7 +87,8 @@ private func keys(_ record: [UInt8]) throws -> [String] {
     /// GitHub's read rules over the world (see `StandInWorldListHandler`).
     static let reads: [Read] =
         [
-            "/orgs/no-such-org", "/orgs/no-such-org/members", "/orgs/no-such-org/outside_collaborators",
+            "/orgs/no-such-org", "/orgs/no-such-org/repos", "/orgs/no-such-org/members",
+            "/orgs/no-such-org/outside_collaborators",
             "/orgs/no-such-org/invitations", "/orgs/github/teams/no-such-team/members", "/repos/octocat/nothing",
             "/repos/octocat/nothing/forks", "/repos/octocat/nothing/contributors",
             "/repos/octocat/nothing/collaborators",
@@ -121,6 +122,16 @@ private func keys(_ record: [UInt8]) throws -> [String] {
             let response = try get(server, read.target, as: read.login)
             #expect(response.status == read.status)
             if let expected = read.logins { #expect(try logins(response) == expected) }
+        }
+    }
+
+    /// An organization's repositories over REST, by name, each the repository's own record.
+    @Test func anOrganizationsRepositoriesAreItsOwn() throws {
+        try withStandInServer { server throws in
+            let response = try get(server, "/orgs/github/repos", as: "octocat")
+            #expect(response.status == 200)
+            let records = try response.jsonArray()
+            #expect(records.map { $0["full_name"] as? String } == ["github/docs", "github/linguist"])
         }
     }
 
