@@ -16,3 +16,31 @@ struct CommandContext: Sendable {
     /// The clock a write command spaces its writes by: the real one, or a test's.
     var writeClock = WriteClock.live
 }
+
+extension CommandContext {
+    /// The context for output that is appended to: tsv unless a format was asked for, and with `--output` the
+    /// file in place of stdout, which is no terminal.
+    func appending(to file: CrawlOutputFile?) -> CommandContext {
+        var io = io
+        if let file {
+            let streams = io
+            io = IOStreams(
+                out: file, err: streams.err, stdoutIsTTY: false, stderrIsTTY: streams.stderrIsTTY,
+                terminalWidth: streams.terminalWidth, colorPolicy: streams.colorPolicy)
+            io.stdinIsTTY = streams.stdinIsTTY
+            io.readInput = streams.readInput
+            io.readLine = streams.readLine
+        }
+        let render = RenderContext.resolve(
+            requested: common.format ?? .tsv,
+            isTTY: io.stdoutIsTTY,
+            colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
+            width: io.terminalWidth,
+            now: self.render.now,
+            fields: common.fields
+        )
+        return CommandContext(
+            io: io, render: render, presenter: presenter, common: common, programName: programName,
+            stdoutFile: file == nil ? stdoutFile : nil)
+    }
+}

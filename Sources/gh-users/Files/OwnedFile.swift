@@ -31,6 +31,11 @@ struct FileContentProblem: Error, Equatable {
         self.detail = detail
         self.remedy = remedy
     }
+
+    /// A file of another version than the one this gh-users reads (`expected`); nil when it is that one.
+    static func version(_ found: Int, expected: Int) -> FileContentProblem? {
+        found == expected ? nil : FileContentProblem("has version \(found); this gh-users reads version \(expected)")
+    }
 }
 
 /// A small file gh-users owns and rewrites whole (`list --state`, `followers --changes`). It is read once and

@@ -120,10 +120,7 @@ struct AccessSnapshot: SnapshotContents, Equatable {
                         + "object of strings) and \"access\" (a list of {\"repository\", \"login\", \"id\", "
                         + "\"permission\", \"sources\"})"))
         }
-        guard fields.version == Self.version else {
-            return .failure(
-                FileContentProblem("has version \(fields.version); this gh-users reads version \(Self.version)"))
-        }
+        if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
         let snapshot = AccessSnapshot(organization: fields.of, filters: fields.filters, entries: fields.access)
         if let problem = snapshot.problem { return .failure(problem) }
         return .success(snapshot)

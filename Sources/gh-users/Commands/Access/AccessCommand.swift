@@ -181,7 +181,7 @@ struct AccessCommand: GitHubCommand {
         if let changes { return await recordChanges(changes, context, github) }
         var output = AccessOutput(command: self, context: context)
         if let statePath {
-            let appending = ListUsersCommand.appendingContext(context, to: nil)
+            let appending = context.appending(to: nil)
             switch AccessStateFile.open(statePath, as: freshState(appending.render), io: context.io) {
             case .success(let state):
                 output = AccessOutput(command: self, context: appending, state: state)

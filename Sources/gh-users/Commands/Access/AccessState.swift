@@ -76,10 +76,7 @@ struct AccessState: Equatable {
                         + "object of strings), \"format\", \"after\", \"repositories\", \"records\", \"unreadable\", "
                         + "\"missing\" and \"complete\""))
         }
-        guard fields.version == Self.version else {
-            return .failure(
-                FileContentProblem("has version \(fields.version); this gh-users reads version \(Self.version)"))
-        }
+        if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
         guard let format = OutputFormat(rawValue: fields.format), CrawlOutputSettings.formats.contains(format) else {
             return .failure(
                 FileContentProblem("has the format \"\(fields.format)\"; it is written as tsv, csv or ndjson"))

@@ -109,10 +109,7 @@ struct PeopleSnapshot: Sendable, Equatable {
                         + "number or absent), \"filters\" (an object of strings) and \"people\" (a list of {\"id\": a whole number, \"login\": a string, "
                         + "\"role\": a string or absent})"))
         }
-        guard fields.version == Self.version else {
-            return .failure(
-                FileContentProblem("has version \(fields.version); this gh-users reads version \(Self.version)"))
-        }
+        if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
         let snapshot = PeopleSnapshot(
             subject: Subject(command: fields.command, owner: fields.of, filters: fields.filters),
             people: fields.people, ownerID: fields.ownerID)

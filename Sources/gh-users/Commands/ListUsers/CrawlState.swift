@@ -53,9 +53,7 @@ struct CrawlState: Sendable, Equatable {
                         + "\"format\" and \"via\" as strings, \"fields\" as a list of strings and \"full\" as true or false"
                 ))
         }
-        guard fields.version == Self.version else {
-            return .failure(.init("has version \(fields.version); this gh-users reads version \(Self.version)"))
-        }
+        if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
         guard fields.since >= 0 else { return .failure(.init("has a negative \"since\"")) }
         if let bytes = fields.outputBytes, bytes < 0 { return .failure(.init("has a negative \"output_bytes\"")) }
         var state = CrawlState(since: fields.since, outputBytes: fields.outputBytes, output: fields.output)

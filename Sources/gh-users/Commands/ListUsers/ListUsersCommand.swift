@@ -210,7 +210,7 @@ enum ListUsersCommand {
                 return .finished(.setupFailed)
             }
         }
-        var run = Crawl(options: options, context: appendingContext(context, to: output))
+        var run = Crawl(options: options, context: context.appending(to: output))
         run.continuesOutput = state != nil || (output?.initialLength ?? 0) > 0
         if let stateFile {
             run.checkpoint = CrawlCheckpoint(
@@ -223,35 +223,6 @@ enum ListUsersCommand {
     private static func absolutePath(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return URL(fileURLWithPath: absolute).standardizedFileURL.path
-    }
-
-    /// The context for output that is appended to: tsv unless a format was asked for, and with `--output` the
-    /// file in place of stdout, which is no terminal.
-    static func appendingContext(_ context: CommandContext, to file: CrawlOutputFile?) -> CommandContext {
-        var context = context
-        var io = context.io
-        if let file {
-            let streams = io
-            io = IOStreams(
-                out: file, err: streams.err, stdoutIsTTY: false, stderrIsTTY: streams.stderrIsTTY,
-                terminalWidth: streams.terminalWidth, colorPolicy: streams.colorPolicy)
-            io.stdinIsTTY = streams.stdinIsTTY
-            io.readInput = streams.readInput
-            io.readLine = streams.readLine
-        }
-        let common = context.common
-        let render = RenderContext.resolve(
-            requested: common.format ?? .tsv,
-            isTTY: io.stdoutIsTTY,
-            colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
-            width: io.terminalWidth,
-            now: context.render.now,
-            fields: common.fields
-        )
-        context = CommandContext(
-            io: io, render: render, presenter: context.presenter, common: common, programName: context.programName,
-            stdoutFile: file == nil ? context.stdoutFile : nil)
-        return context
     }
 
     /// The command line that goes on after the last account written, with the user's output, paging, host and
