@@ -39,17 +39,13 @@ extension StandInWorld {
             Organization(
                 login: Self.benchOrganization, basePermission: "read",
                 members: [Member(login: "octocat", role: "admin")] + members, teams: teams))
-        var text = ""
-        for (index, name) in names.enumerated() {
-            let collaborators = (0..<10).compactMap { login(140 + (index * 10 + $0) % 1_000) }.enumerated().map {
-                "\"\($1)\":\"\(Self.permissions[(index + $0) % 3])\""
-            }
-            text +=
-                (index == 0 ? "[" : ",") + "{\"full_name\":\"\(name)\",\"collaborators\":{"
-                + collaborators.joined(separator: ",")
-                + "},\"stargazers\":[],\"watchers\":[],\"forks\":[],\"contributors\":[]}"
+        world.repositories += names.enumerated().map { index, name in
+            let logins = (0..<10).compactMap { login(140 + (index * 10 + $0) % 1_000) }
+            let collaborators = Dictionary(
+                logins.enumerated().map { ($1, Self.permissions[(index + $0) % 3]) }, uniquingKeysWith: { $1 })
+            return Repository(
+                fullName: name, collaborators: collaborators, stars: [], watchers: [], forks: [], contributors: [])
         }
-        world.repositories += (try? JSONDecoder().decode([Repository].self, from: Data((text + "]").utf8))) ?? []
         return world
     }
 }

@@ -73,6 +73,11 @@ package struct StandInUser: Sendable, Equatable {
         siteAdmin = ordinal == 2
     }
 
+    /// An organization of the world, which the population does not hold.
+    init(organization login: String, id: Int) {
+        (ordinal, self.id, self.login, type, siteAdmin, createdAt) = (0, id, login, "Organization", false, 0)
+    }
+
     package var profile: StandInUserProfile {
         StandInUserProfile(user: self)
     }

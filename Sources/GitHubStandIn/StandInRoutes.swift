@@ -6,6 +6,7 @@ extension StandInRouteTable {
     static func gitHub() -> StandInRouteTable {
         let blocks = StandInBlockList()
         let edits = StandInProfileEdits()
+        let membership = StandInWorldWriteHandler(operation: .membership)
         let handled = [
             // First because it is the benchmarked path and must not pay for the other comparisons.
             StandInRoute(.listUsers, handler: StandInUsersListHandler()),
@@ -28,12 +29,10 @@ extension StandInRouteTable {
             StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(edits: edits), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
+            StandInRoute(.put, ["/orgs/{org}/memberships/{username}"], handler: membership),
             StandInRoute(
-                .put, ["/orgs/{org}/memberships/{username}"], handler: StandInMembershipWriteHandler(operation: .set)),
-            StandInRoute(
-                .patch, ["/user/memberships/orgs/{org}"], handler: StandInMembershipWriteHandler(operation: .accept)),
-            StandInRoute(
-                .delete, ["/orgs/{org}/members/{username}"], handler: StandInMembershipWriteHandler(operation: .remove)),
+                .patch, ["/user/memberships/orgs/{org}"], handler: StandInWorldWriteHandler(operation: .joining)),
+            StandInRoute(.delete, ["/orgs/{org}/members/{username}"], handler: membership.removing),
             StandInRoute(
                 .get, ["/orgs/{org}/repos"], handler: StandInOrganizationReposHandler(),
                 documentation: "https://docs.github.com/rest/repos/repos#list-organization-repositories"),
@@ -51,14 +50,14 @@ extension StandInRouteTable {
             (.teamGrant, "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}"),
             (.collaborator, "/repos/{owner}/{repo}/collaborators/{username}"),
         ]
-        let accept = StandInWorldWriteHandler(operation: .acceptInvitation, add: true)
+        let accept = StandInWorldWriteHandler(operation: .acceptInvitation)
         let behaviour =
             handled + world
             + worldWrites.flatMap { operation, path in
-                [true, false].map { add in
-                    StandInRoute(
-                        add ? .put : .delete, [path], handler: StandInWorldWriteHandler(operation: operation, add: add))
-                }
+                [
+                    StandInRoute(.put, [path], handler: StandInWorldWriteHandler(operation: operation)),
+                    StandInRoute(.delete, [path], handler: StandInWorldWriteHandler(operation: operation).removing),
+                ]
             } + [StandInRoute(.patch, ["/user/repository_invitations/{invitation_id:int}"], handler: accept)]
         // `.user` answers `/user/{account_id}` too, as its account-scoped second pattern.
         let answered = Set(behaviour.compactMap(\.operationID) + [Endpoint.userByID.operationID])

@@ -14,26 +14,16 @@ package struct StandInWorld: Decodable, Sendable {
         /// `enabled`, `disabled` or `insecure`, as the `2fa_disabled` and `2fa_insecure` filters read it.
         package var twoFactor: String
         /// False while an invitation is pending (listed to no one, as GitHub's pending memberships are).
-        package var active: Bool
+        package var active = true
 
         package init(login: String, role: String, isPublic: Bool = false, twoFactor: String = "enabled") {
-            (self.login, self.role, self.isPublic, self.twoFactor, active) = (login, role, isPublic, twoFactor, true)
+            (self.login, self.role, self.isPublic, self.twoFactor) = (login, role, isPublic, twoFactor)
         }
 
         enum CodingKeys: String, CodingKey {
             case login, role
             case isPublic = "public"
             case twoFactor = "two_factor"
-            case active
-        }
-
-        package init(from decoder: any Decoder) throws {
-            let values = try decoder.container(keyedBy: CodingKeys.self)
-            login = try values.decode(String.self, forKey: .login)
-            role = try values.decode(String.self, forKey: .role)
-            isPublic = try values.decode(Bool.self, forKey: .isPublic)
-            twoFactor = try values.decode(String.self, forKey: .twoFactor)
-            active = try values.decodeIfPresent(Bool.self, forKey: .active) ?? true
         }
     }
 
@@ -100,7 +90,7 @@ package struct StandInWorld: Decodable, Sendable {
         package var collaborators: [String: String]
         /// Pending invitations to become a direct collaborator (none in the file: writes make them).
         package var invitations: [Invitation] = []
-        /// Nil when the population stars it (`"stargazers": "population"`): every User account, in ordinal order,
+        /// Nil when the population stars it (no `stargazers`, `"starred_by": "population"`): every User account, in ordinal order,
         /// the k-th an hour after the (k-1)-th, which gives a repository past REST's 40,000 cap.
         package var stars: [Star]?
         /// For a repository the population stars: the (lowercased) logins that took their star back, and the
@@ -116,16 +106,6 @@ package struct StandInWorld: Decodable, Sendable {
             case collaborators
             case stars = "stargazers"
             case watchers, forks, contributors
-        }
-
-        package init(from decoder: any Decoder) throws {
-            let values = try decoder.container(keyedBy: CodingKeys.self)
-            fullName = try values.decode(String.self, forKey: .fullName)
-            collaborators = try values.decode([String: String].self, forKey: .collaborators)
-            stars = try? values.decode([Star].self, forKey: .stars)
-            watchers = try values.decode([String].self, forKey: .watchers)
-            forks = try values.decode([String].self, forKey: .forks)
-            contributors = try values.decode([Contributor].self, forKey: .contributors)
         }
 
         package var owner: String { String(fullName.prefix { $0 != "/" }) }
@@ -200,6 +180,11 @@ package struct StandInWorld: Decodable, Sendable {
     /// The id of the repository at `index`: the documented example's (octocat/Hello-World's) for the first, and a
     /// thousand apart, so that its forks (`forks[k]` is one more than the k-th) have their own.
     static func repositoryID(_ index: Int) -> Int { 1_296_269 + 1_000 * index }
+
+    /// The organization at `index` as an account, a repository's `owner`: its id is 9919 (github's) and on.
+    func organizationAccount(_ index: Int) -> StandInUser {
+        StandInUser(organization: organizations[index].login, id: 9_919 + index)
+    }
 
     package func organizationIndex(_ login: String) -> Int? {
         organizations.firstIndex { $0.login.lowercased() == login.lowercased() }

@@ -61,18 +61,41 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         #expect(world.organizations.contains { $0.members.contains { $0.login == "octocat" && $0.isPublic } })
     }
 
-    struct Read: Sendable, CustomTestStringConvertible {
+    /// A request as someone (nil: no token) and what GitHub answers it: a status, the logins a list holds, and
+    /// top-level (or `a.b` nested) string fields of the body.
+    struct Step: Sendable, CustomTestStringConvertible {
+        var method = "GET"
         var target: String
         var login: String?
+        var body = ""
         var status = 200
         var logins: [String]? = nil
-        var testDescription: String { "\(target) as \(login ?? "nobody")" }
+        var fields: [String: String] = [:]
+        var testDescription: String { "\(method) \(target) as \(login ?? "nobody")" }
 
         init(_ target: String, as login: String?, _ status: Int) {
             (self.target, self.login, self.status) = (target, login, status)
         }
         init(_ target: String, as login: String?, _ logins: [String]) {
             (self.target, self.login, self.logins) = (target, login, logins)
+        }
+        init(
+            _ method: String, _ target: String, as login: String?, body: String = "", _ status: Int,
+            _ fields: [String: String] = [:]
+        ) {
+            (self.method, self.target, self.login, self.body, self.status) = (method, target, login, body, status)
+            self.fields = fields
+        }
+
+        func run(on server: StandInServer) throws {
+            let response = try send(server, method, target, as: login, body: body)
+            #expect(response.status == status, "\(testDescription)")
+            if let logins { #expect(try GitHubStandInTests.logins(response) == logins, "\(testDescription)") }
+            for (path, value) in fields {
+                var object: Any? = try response.jsonObject()
+                for key in path.split(separator: ".") { object = (object as? [String: Any])?[String(key)] }
+                #expect(object as? String == value, "\(testDescription): \(path)")
+            }
         }
     }
 
@@ -85,7 +108,7 @@ private func keys(_ record: [UInt8]) throws -> [String] {
     static let collaborators = "/repos/github/docs/collaborators"
 
     /// GitHub's read rules over the world (see `StandInWorldListHandler`).
-    static let reads: [Read] =
+    static let reads: [Step] =
         [
             "/orgs/no-such-org", "/orgs/no-such-org/repos", "/orgs/no-such-org/members",
             "/orgs/no-such-org/outside_collaborators",
@@ -94,35 +117,31 @@ private func keys(_ record: [UInt8]) throws -> [String] {
             "/repos/octocat/nothing/collaborators",
             "/repos/octocat/nothing/assignees", "/repos/octocat/nothing/stargazers/history",
             "/repos/octocat/nothing/stargazers/count", "/users/no-such-account",
-        ].map { Read($0, as: "octocat", 404) } + [
-            Read("/orgs/no-such-org/public_members", as: nil, 404),
-            Read(members, as: "kitsune-fox", everyone),
-            Read(members, as: "eager-falcon-20", shown),
-            Read("/orgs/github/public_members", as: "octocat", shown),
-            Read(members + "?role=admin", as: "octocat", ["octocat", "lively-otter-8"]),
-            Read(members + "?role=member", as: "octocat", Array(everyone.dropFirst(2))),
-            Read(members + "?filter=2fa_disabled", as: "octocat", ["Happy-Otter-5"]),
-            Read(members + "?filter=2fa_insecure", as: "octocat", ["jollyotter6"]),
-            Read(members + "?filter=2fa_disabled", as: "Yamada-Taro", 403),
-            Read("/orgs/github/invitations", as: "Yamada-Taro", 403),
-            Read("/orgs/github/outside_collaborators", as: "Yamada-Taro", 403),
-            Read(team, as: "Yamada-Taro", ["octocat", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5"]),
-            Read(team + "?role=maintainer", as: "Yamada-Taro", ["octocat", "kitsune-fox"]),
-            Read(team, as: "eager-falcon-20", 404),
-            Read(collaborators, as: "kitsune-fox", 200),
-            Read(collaborators, as: "CalmFalcon19", 403),
-            Read(collaborators + "?affiliation=outside", as: "octocat", ["livelyfalcon26"]),
-            Read(collaborators + "?affiliation=direct", as: "octocat", ["Yamada-Taro", "livelyfalcon26"]),
-            Read(collaborators + "?permission=admin", as: "octocat", ["octocat", "lively-otter-8", "Yamada-Taro"]),
-            Read("/repos/octocat/Hello-World/contributors", as: nil, ["octocat", "Yamada-Taro"]),
+        ].map { Step($0, as: "octocat", 404) } + [
+            Step("/orgs/no-such-org/public_members", as: nil, 404),
+            Step(members, as: "kitsune-fox", everyone),
+            Step(members, as: "eager-falcon-20", shown),
+            Step("/orgs/github/public_members", as: "octocat", shown),
+            Step(members + "?role=admin", as: "octocat", ["octocat", "lively-otter-8"]),
+            Step(members + "?role=member", as: "octocat", Array(everyone.dropFirst(2))),
+            Step(members + "?filter=2fa_disabled", as: "octocat", ["Happy-Otter-5"]),
+            Step(members + "?filter=2fa_insecure", as: "octocat", ["jollyotter6"]),
+            Step(members + "?filter=2fa_disabled", as: "Yamada-Taro", 403),
+            Step("/orgs/github/invitations", as: "Yamada-Taro", 403),
+            Step("/orgs/github/outside_collaborators", as: "Yamada-Taro", 403),
+            Step(team, as: "Yamada-Taro", ["octocat", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5"]),
+            Step(team + "?role=maintainer", as: "Yamada-Taro", ["octocat", "kitsune-fox"]),
+            Step(team, as: "eager-falcon-20", 404),
+            Step(collaborators, as: "kitsune-fox", 200),
+            Step(collaborators, as: "CalmFalcon19", 403),
+            Step(collaborators + "?affiliation=outside", as: "octocat", ["livelyfalcon26"]),
+            Step(collaborators + "?affiliation=direct", as: "octocat", ["Yamada-Taro", "livelyfalcon26"]),
+            Step(collaborators + "?permission=admin", as: "octocat", ["octocat", "lively-otter-8", "Yamada-Taro"]),
+            Step("/repos/octocat/Hello-World/contributors", as: nil, ["octocat", "Yamada-Taro"]),
         ]
 
-    @Test(arguments: reads) func aReadIsAnsweredByGitHubsRules(_ read: Read) throws {
-        try withStandInServer { server throws in
-            let response = try get(server, read.target, as: read.login)
-            #expect(response.status == read.status)
-            if let expected = read.logins { #expect(try logins(response) == expected) }
-        }
+    @Test(arguments: reads) func aReadIsAnsweredByGitHubsRules(_ read: Step) throws {
+        try withStandInServer { server throws in try read.run(on: server) }
     }
 
     /// An organization's repositories over REST, by name, each the repository's own record.
@@ -132,6 +151,14 @@ private func keys(_ record: [UInt8]) throws -> [String] {
             #expect(response.status == 200)
             let records = try response.jsonArray()
             #expect(records.map { $0["full_name"] as? String } == ["github/docs", "github/linguist"])
+            // Owned by the organization, the account `GET /orgs/github` is.
+            let owners = records.map { $0["owner"] as? [String: Any] ?? [:] }
+            let organization = try get(server, "/orgs/github", as: nil).jsonObject()
+            #expect(
+                owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == [
+                    "github Organization", "github Organization",
+                ])
+            #expect(owners.allSatisfy { $0["id"] as? Int == organization["id"] as? Int })
         }
     }
 
@@ -232,42 +259,74 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         }
     }
 
-    /// What `Scripts/try --world` sends: a team's grant and a direct grant change who is a collaborator, with what
-    /// permission; a collaborator who joins the organization stops being an outside collaborator.
-    @Test func grantsAndMembershipsChangeWhoIsACollaborator() throws {
-        try withStandInServer { server throws in
-            let outside = "/repos/github/docs/collaborators?affiliation=outside"
-            let grant = "/orgs/github/teams/justice-league/repos/github/linguist"
-            #expect(try send(server, "PUT", grant, as: "Yamada-Taro", body: #"{"permission":"admin"}"#).status == 403)
-            #expect(try send(server, "PUT", grant, as: "octocat", body: #"{"permission":"admin"}"#).status == 204)
-            let linguist = try #require(server.world.current.repository("github", "linguist"))
-            #expect(server.world.current.permission(of: "Yamada-Taro", on: linguist) == 4)
-            #expect(try send(server, "DELETE", grant, as: "octocat").status == 204)
-            #expect(server.world.current.permission(of: "Yamada-Taro", on: linguist) == 0)
+    static let member = #"{"role":"member"}"#
+    static let active = #"{"state":"active"}"#
+    static let outside = "/repos/github/docs/collaborators?affiliation=outside"
+    static let direct = "/repos/github/docs/collaborators/Tidy-Falcon-33"
+    static let grant = "/orgs/github/teams/justice-league/repos/github/linguist"
+    static let linguistAdmins = "/repos/github/linguist/collaborators?permission=admin"
 
-            // A newcomer is invited (GitHub's 201 with the invitation) and has access once they accept it; a
-            // collaborator's permission changes at once (204).
-            let direct = "/repos/github/docs/collaborators/Tidy-Falcon-33"
-            #expect(try send(server, "PUT", direct, as: "kitsune-fox", body: #"{"permission":"pull"}"#).status == 403)
-            let invited = try send(server, "PUT", direct, as: "octocat", body: #"{"permission":"pull"}"#)
-            let invitation = try invited.jsonObject()
-            #expect(invited.status == 201 && invitation["permissions"] as? String == "read")
-            #expect((invitation["invitee"] as? [String: Any])?["login"] as? String == "Tidy-Falcon-33")
-            #expect((invitation["repository"] as? [String: Any])?["full_name"] as? String == "github/docs")
-            #expect(try logins(get(server, outside, as: "octocat")) == ["livelyfalcon26"])
-            let accept = "/user/repository_invitations/\(try #require(invitation["id"] as? Int))"
-            #expect(try send(server, "PATCH", accept, as: "kitsune-fox").status == 404)
-            #expect(try send(server, "PATCH", accept, as: "Tidy-Falcon-33").status == 204)
-            #expect(try send(server, "PUT", direct, as: "octocat", body: #"{"permission":"push"}"#).status == 204)
-            #expect(try logins(get(server, outside, as: "octocat")) == ["Tidy-Falcon-33", "livelyfalcon26"])
-            let join = "/orgs/github/memberships/livelyfalcon26"
-            #expect(try send(server, "PUT", join, as: "octocat", body: #"{"role":"member"}"#).status == 200)
-            let joining = "/user/memberships/orgs/github"
-            #expect(
-                try send(server, "PATCH", joining, as: "livelyfalcon26", body: #"{"state":"active"}"#).status == 200)
-            #expect(try logins(get(server, outside, as: "octocat")) == ["Tidy-Falcon-33"])
-            #expect(try send(server, "DELETE", direct, as: "octocat").status == 204)
-            #expect(try logins(get(server, outside, as: "octocat")).isEmpty)
+    /// What `Scripts/try --world` and `members --changes` see change, in order, each step after the one before:
+    /// GitHub's write routes as an owner (or an admin) and as someone without the right.
+    static let stories: [String: [Step]] = [
+        // A membership is pending, and listed to no one, until it is accepted; then members see the new member and
+        // anyone else still sees only the public ones. A role changes at once; a removal is 204; only an owner
+        // changes members, only with a role GitHub knows, and accepting needs an invitation.
+        "members join, change role and leave": [
+            Step("PUT", "/orgs/acme/memberships/Yamada-Taro", as: "octocat", body: member, 200, ["state": "pending"]),
+            Step("/orgs/acme/members", as: "octocat", ["octocat"]),
+            Step("PATCH", "/user/memberships/orgs/acme", as: "Yamada-Taro", body: active, 200, ["state": "active"]),
+            Step("/orgs/acme/members", as: "octocat", ["octocat", "Yamada-Taro"]),
+            Step("/orgs/acme/members", as: "kitsune-fox", ["octocat"]),
+            Step("/orgs/acme/public_members", as: "Yamada-Taro", ["octocat"]),
+            Step(
+                "PUT", "/orgs/acme/memberships/Yamada-Taro", as: "octocat", body: #"{"role":"admin"}"#, 200,
+                ["role": "admin", "user.login": "Yamada-Taro"]),
+            Step("/orgs/acme/members?role=admin", as: "Yamada-Taro", ["octocat", "Yamada-Taro"]),
+            Step("PUT", "/orgs/acme/memberships/kitsune-fox", as: "Yamada-Taro", body: #"{"role":"boss"}"#, 422),
+            Step("PUT", "/orgs/acme/memberships/no-such-account", as: "octocat", body: member, 404),
+            Step("PUT", "/orgs/acme/memberships/kitsune-fox", as: nil, body: member, 401),
+            Step("PATCH", "/user/memberships/orgs/acme", as: "kitsune-fox", body: active, 404),
+            Step("DELETE", "/orgs/acme/members/octocat", as: "Yamada-Taro", 204),
+            Step("/orgs/acme/members", as: "Yamada-Taro", ["Yamada-Taro"]),
+            Step("PUT", "/orgs/acme/memberships/kitsune-fox", as: "kitsune-fox", body: member, 403),
+            Step("DELETE", "/orgs/acme/members/Yamada-Taro", as: "kitsune-fox", 403),
+            Step(
+                "/orgs/octo-org/members", as: "octocat",
+                ["Yamada-Taro", "octocat", "eager-falcon-20", "gentlefalcon22"]),
+        ],
+        // A team's grant and a direct grant change who is a collaborator, with what permission. A newcomer is
+        // invited (GitHub's 201 with the invitation) and has access once they accept it; a collaborator's
+        // permission changes at once (204); one who joins the organization stops being an outside collaborator.
+        "grants and memberships change who is a collaborator": [
+            Step("PUT", grant, as: "Yamada-Taro", body: #"{"permission":"admin"}"#, 403),
+            Step(linguistAdmins, as: "octocat", ["octocat", "lively-otter-8"]),
+            Step("PUT", grant, as: "octocat", body: #"{"permission":"admin"}"#, 204),
+            Step(
+                linguistAdmins, as: "octocat",
+                ["octocat", "lively-otter-8", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5"]),
+            Step("DELETE", grant, as: "octocat", 204),
+            Step(linguistAdmins, as: "octocat", ["octocat", "lively-otter-8"]),
+            Step("PUT", direct, as: "kitsune-fox", body: #"{"permission":"pull"}"#, 403),
+            Step(
+                "PUT", direct, as: "octocat", body: #"{"permission":"pull"}"#, 201,
+                ["permissions": "read", "invitee.login": "Tidy-Falcon-33", "repository.full_name": "github/docs"]),
+            Step(outside, as: "octocat", ["livelyfalcon26"]),
+            Step("PATCH", "/user/repository_invitations/1", as: "kitsune-fox", 404),
+            Step("PATCH", "/user/repository_invitations/1", as: "Tidy-Falcon-33", 204),
+            Step("PUT", direct, as: "octocat", body: #"{"permission":"push"}"#, 204),
+            Step(outside, as: "octocat", ["Tidy-Falcon-33", "livelyfalcon26"]),
+            Step("PUT", "/orgs/github/memberships/livelyfalcon26", as: "octocat", body: member, 200),
+            Step("PATCH", "/user/memberships/orgs/github", as: "livelyfalcon26", body: active, 200),
+            Step(outside, as: "octocat", ["Tidy-Falcon-33"]),
+            Step("DELETE", direct, as: "octocat", 204),
+            Step(outside, as: "octocat", []),
+        ],
+    ]
+
+    @Test(arguments: stories.keys.sorted()) func writesChangeTheWorldAsOnGitHub(_ story: String) throws {
+        try withStandInServer { server throws in
+            for step in Self.stories[story] ?? [] { try step.run(on: server) }
         }
     }
 }

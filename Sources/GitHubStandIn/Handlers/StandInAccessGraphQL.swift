@@ -1,8 +1,8 @@
 import Foundation
 import JSONBytes
 
-/// `POST /graphql` for the three documents of `gh-users access ORG` (`Sources/Data/GraphQLAccessQueries.swift`),
-/// answered from the world by its generic access rules (`StandInWorld.grants(of:on:)`), with the fields those
+/// `POST /graphql` for the documents gh-users asks of the world (`Sources/Data/GraphQLAccessQueries.swift`,
+/// `GraphQLStargazers.swift`, `GraphQLTeamMembers.swift`), answered by its generic rules with the fields those
 /// documents ask in their order, as GitHub's schema (octokit/graphql-schema's `schema.graphql`) names them:
 /// - `organization(login:) { membersWithRole }`: its active members (only the public ones to a non-member), each
 ///   with `role` (`ADMIN` for an owner, else `MEMBER`) and `hasTwoFactorEnabled`, null unless the caller is an owner;
@@ -11,11 +11,15 @@ import JSONBytes
 ///   highest as `permission` and every grant as a `PermissionSource`: the organization (ownership, the base
 ///   permission), the team that grants it (a child team's members name the parent that does), the repository (a
 ///   direct grant, or an account's own repository). `permission` is GitHub's `DefaultRepositoryPermissionField`
-///   (triage shows as `READ`, maintain as `WRITE`) and `roleName` the exact role, as a real answer has them.
+///   (triage shows as `READ`, maintain as `WRITE`) and `roleName` the exact role, as a real answer has them;
+/// - `repository(owner:, name:) { stargazers }`: the one star list REST serves, with no cap, oldest first; to
+///   anyone without a grant an empty list, as GitHub answers since July 2026;
+/// - `organization(login: $org) { team(slug: $team) { members(membership: IMMEDIATE) } }`: a team's own members
+///   on one page, filtered by `$role`; null to a non-member.
 /// A caller who cannot push to a repository gets `collaborators: null` beside a `FORBIDDEN` error with the field's
 /// path; an unknown repository is null beside `NOT_FOUND`, an unknown organization `organization: null` beside
-/// `NOT_FOUND`. Lists are paged by the stand-in's cursors (`StandInStargazers.cursor`), at most 100 a page. Each
-/// document costs 1 point per 100 connections asked, at least 1, from the caller's `graphql` bucket.
+/// `NOT_FOUND`. Lists are paged by the stand-in's cursors, at most 100 a page. Each document costs 1 point per 100
+/// connections asked, at least 1, from the caller's `graphql` bucket.
 enum StandInAccessGraphQL {
     /// One aliased `repository(owner:, name:)` lookup of a batch.
     struct Ask {
@@ -32,11 +36,13 @@ enum StandInAccessGraphQL {
     static let basePermissions = ["READ", "READ", "WRITE", "WRITE", "ADMIN"]
 
     static func isAsked(in query: String) -> Bool {
-        query.contains("membersWithRole(") || query.contains("collaborators(")
+        ["membersWithRole(", "collaborators(", "repository(owner:", "team(slug:"].contains { query.contains($0) }
             || (query.contains("organization(login:") && query.contains("repositories("))
     }
 
-    static func respond(_ query: String, to request: StandInRouteRequest) -> StandInHTTPResponse {
+    static func respond(_ query: String, variables: [String: Any], to request: StandInRouteRequest)
+        -> StandInHTTPResponse
+    {
         let asks = Self.asks(in: query)
         let limit = request.context.configuration.graphQLNodeLimit
         guard asks.count <= limit else {
@@ -44,34 +50,23 @@ enum StandInAccessGraphQL {
             return StandInGraphQLHandler.errorsOnly(type: "MAX_NODE_LIMIT_EXCEEDED", message)
         }
         let cursors = asks.map(\.after) + [literal(after: "after:", in: query[...])]
-        guard cursors.allSatisfy({ $0 == nil || $0.flatMap(StandInStargazers.position(after:)) != nil }) else {
+        guard cursors.allSatisfy({ $0 == nil || $0.flatMap(position(after:)) != nil }) else {
             return StandInGraphQLHandler.errorsOnly(type: nil, "The stand-in gave no such cursor")
         }
-        let cost = max(1, (max(1, asks.count) + 50) / 100)
-        let charge = request.context.ledger.charge(.graphql, for: request.caller, points: cost, now: request.now)
-        guard charge.allowed else {
-            let userID = (request.caller.token ?? "").utf8.reduce(7) { ($0 &* 31 &+ Int($1)) & 0xFF_FFFF }
-            return StandInGraphQLHandler.rateLimitExceeded(
-                request.context.configuration.graphQLRateLimitForm, userID: userID)
-        }
         var answer = Answer(request: request, world: request.context.world.current)
-        answer.writer.raw("{\"data\":{")
-        if query.contains("rateLimit") {
-            answer.writer.raw("\"rateLimit\":{\"cost\":")
-            answer.writer.integer(cost)
-            answer.writer.raw(",\"remaining\":")
-            answer.writer.integer(charge.snapshot.remaining)
-            answer.writer.raw(",\"resetAt\":")
-            answer.writer.string(UTCTimestamp.iso8601(charge.snapshot.reset))
-            answer.writer.raw("},")
-        }
-        if asks.isEmpty {
-            answer.organization(query)
-        } else {
+        let cost = max(1, (max(1, asks.count) + 50) / 100)
+        if let refusal = StandInGraphQLHandler.charge(cost, query, request, into: &answer.writer) { return refusal }
+        if !asks.isEmpty {
             for (index, ask) in asks.enumerated() {
                 answer.writer.raw(index == 0 ? "" : ",")
                 answer.collaborators(ask, first: first(in: query))
             }
+        } else if query.contains("team(slug:") {
+            answer.team(variables)
+        } else if query.contains("repository(owner:") {
+            answer.stargazers(query)
+        } else {
+            answer.organization(query)
         }
         answer.writer.raw("}")
         let errors = answer.errors.map { type, path, message in
@@ -87,6 +82,18 @@ enum StandInAccessGraphQL {
         }
         answer.writer.raw("}")
         return StandInHTTPResponse(status: 200, body: answer.writer.bytes)
+    }
+
+    /// The stand-in's opaque cursors: base64 of `cursor:<position + 1>`.
+    static func cursor(_ position: Int) -> String {
+        Data("cursor:\(position + 1)".utf8).base64EncodedString()
+    }
+
+    static func position(after cursor: String) -> Int? {
+        guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8),
+            text.hasPrefix("cursor:"), let number = Int(text.dropFirst("cursor:".count)), number >= 0
+        else { return nil }
+        return number
     }
 
     /// Each `alias: repository(owner: "…", name: "…")` of the document, with its `after:` up to the lookup's end.
@@ -220,6 +227,61 @@ enum StandInAccessGraphQL {
             writer.raw("]}}")
         }
 
+        /// `"repository":{"stargazers":…}`: empty to a caller without a grant, or for no such repository.
+        mutating func stargazers(_ query: String) {
+            let owner = StandInAccessGraphQL.literal(after: "owner:", in: query[...]) ?? ""
+            let name = StandInAccessGraphQL.literal(after: "name:", in: query[...]) ?? ""
+            let list = world.repository(owner, name).flatMap { repository in
+                world.permission(of: caller, on: repository).map { _ in
+                    StandInStargazers.list(of: repository, in: request.population)
+                }
+            }
+            writer.raw("\"repository\":{\"stargazers\":{\"totalCount\":")
+            writer.integer(list?.count ?? 0)
+            writer.raw(",")
+            let after = StandInAccessGraphQL.literal(after: "after:", in: query[...])
+            let page = self.page(count: list?.count ?? 0, first: StandInAccessGraphQL.first(in: query), after: after)
+            writer.raw(",\"edges\":[")
+            for position in page {
+                guard let list else { break }
+                writer.raw(position == page.lowerBound ? "{" : ",{")
+                if query.contains("cursor") {
+                    writer.raw("\"cursor\":")
+                    writer.string(StandInAccessGraphQL.cursor(position))
+                    writer.raw(",")
+                }
+                writer.raw("\"starredAt\":")
+                writer.string(UTCTimestamp.iso8601(list.starredAt(position)))
+                writer.raw(",\"node\":")
+                list.user(at: position).writeGraphQLNode(["id", "login", "avatarUrl", "url"], into: &writer)
+                writer.raw("}")
+            }
+            writer.raw("]}}")
+        }
+
+        /// `"organization":{"team":…}` with the team's own members, `$role` filtering; null to a non-member.
+        mutating func team(_ variables: [String: Any]) {
+            let organization = (variables["org"] as? String).flatMap(world.organization)
+            guard let organization, world.isMember(caller, of: organization),
+                let team = organization.teams.first(where: { $0.slug == variables["team"] as? String })
+            else { return writer.raw("\"organization\":{\"team\":null}") }
+            let role = (variables["role"] as? String)?.lowercased()
+            let members = team.members.filter { role == nil || $0.role == role }.compactMap { member in
+                request.population.user(login: member.login).map { (member.role, $0) }
+            }
+            writer.raw("\"organization\":{\"team\":{\"members\":{\"totalCount\":")
+            writer.integer(members.count)
+            writer.raw(",\"edges\":[")
+            for (index, (role, user)) in members.enumerated() {
+                writer.raw(index == 0 ? "{\"role\":" : ",{\"role\":")
+                writer.string(role.uppercased())
+                writer.raw(",\"node\":")
+                user.writeGraphQLNode(["id", "login", "url", "avatarUrl"], into: &writer)
+                writer.raw("}")
+            }
+            writer.raw("],\"pageInfo\":{\"hasNextPage\":false,\"endCursor\":null}}}}")
+        }
+
         /// The granter of `grant`: its `__typename`, the field that names it, and its name.
         func source(of grant: StandInWorld.Grant, on repository: StandInWorld.Repository)
             -> (String, String, String)
@@ -244,12 +306,12 @@ enum StandInAccessGraphQL {
 
         /// `"pageInfo":{…}` of the page after `cursor` of `count` items, and the page's positions.
         mutating func page(count: Int, first: Int, after cursor: String?) -> Range<Int> {
-            let start = min(count, cursor.flatMap(StandInStargazers.position(after:)) ?? 0)
+            let start = min(count, cursor.flatMap(StandInAccessGraphQL.position(after:)) ?? 0)
             let page = start..<min(count, start + first)
             writer.raw("\"pageInfo\":{\"hasNextPage\":")
             writer.boolean(page.upperBound < count)
             writer.raw(",\"endCursor\":")
-            writer.optionalString(page.isEmpty ? nil : StandInStargazers.cursor(page.upperBound - 1))
+            writer.optionalString(page.isEmpty ? nil : StandInAccessGraphQL.cursor(page.upperBound - 1))
             writer.raw("}")
             return page
         }

@@ -1,14 +1,11 @@
 import Foundation
 import JSONBytes
 
-/// `POST /graphql`, for the documents gh-users sends (`Sources/Data/GraphQLProfileQuery.swift`,
-/// `GraphQLContributions.swift` and `GraphQLStargazers.swift`): a batch of `repositoryOwner(login:)` lookups, each
-/// `alias: repositoryOwner(login: "…")`, with the profile fragment and `rateLimit { cost remaining resetAt }`; one
-/// lookup's `contributionsCollection(from:to:)` calendar (`StandInContributions`); or a page of
-/// `repository(owner:, name:) { stargazers(first:, after:, orderBy:) }` (`StandInStargazers`, 1 point); or a team's
-/// own members (`StandInTeamMembers`, 1 point). The stand-in reads only the lookups, the
-/// calendar's span and whether `rateLimit` is asked, and answers the fields those documents ask, in their order,
-/// from the profile the REST routes serve, so the two always agree. Modelled on GitHub's documented behaviour:
+/// `POST /graphql`, for the documents gh-users sends: a batch of `repositoryOwner(login:)` lookups
+/// (`Sources/Data/GraphQLProfileQuery.swift`), each `alias: repositoryOwner(login: "…")`, with the profile fragment
+/// and `rateLimit { cost remaining resetAt }`, or one lookup's `contributionsCollection(from:to:)` calendar
+/// (`StandInContributions`); the world's documents are `StandInAccessGraphQL`'s. Profiles are the ones the REST
+/// routes serve, so the two always agree. Modelled on GitHub's documented behaviour:
 /// - no token: 401; a body that is no `{"query": …}`: 400; any other document: an error with no `path`;
 /// - more lookups than `graphQLNodeLimit`: a `MAX_NODE_LIMIT_EXCEEDED` error with no `path`, and nothing spent;
 /// - an account that does not exist, or a bot (a GitHub App's account is no `RepositoryOwner`): the alias is
@@ -27,7 +24,7 @@ struct StandInGraphQLHandler: StandInHandler {
     let edits: StandInProfileEdits
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        guard let token = request.caller.token else {
+        guard request.caller.token != nil else {
             return StandInErrorBody.response(
                 401, message: "This endpoint requires you to be authenticated.",
                 documentationURL: Self.documentation + "/guides/forming-calls-with-graphql#authenticating-with-graphql")
@@ -38,11 +35,12 @@ struct StandInGraphQLHandler: StandInHandler {
             return StandInErrorBody.response(
                 400, message: "Problems parsing JSON", documentationURL: Self.documentation)
         }
-        if StandInAccessGraphQL.isAsked(in: query) { return StandInAccessGraphQL.respond(query, to: request) }
+        let variables = object["variables"] as? [String: Any] ?? [:]
+        if StandInAccessGraphQL.isAsked(in: query) {
+            return StandInAccessGraphQL.respond(query, variables: variables, to: request)
+        }
         let lookups = Self.lookups(in: query)
-        let repository = StandInStargazers.repository(in: query)
-        let team = StandInTeamMembers.isAsked(in: query)
-        guard !lookups.isEmpty || repository != nil || team else {
+        guard !lookups.isEmpty else {
             return Self.errorsOnly(type: nil, "The stand-in answers only the queries gh-users sends")
         }
         let span = Self.calendarSpan(in: query, now: request.now)
@@ -53,36 +51,9 @@ struct StandInGraphQLHandler: StandInHandler {
             return Self.errorsOnly(type: "MAX_NODE_LIMIT_EXCEEDED", message)
         }
         let connections = lookups.count * query.ranges(of: "totalCount").count
-        let cost = max(1, (connections + 50) / 100)
-        let charge = request.context.ledger.charge(.graphql, for: request.caller, points: cost, now: request.now)
-        guard charge.allowed else {
-            // Some number that stands for the token's account, as GitHub's messages name a user ID.
-            let userID = token.utf8.reduce(7) { ($0 &* 31 &+ Int($1)) & 0xFF_FFFF }
-            return Self.rateLimitExceeded(request.context.configuration.graphQLRateLimitForm, userID: userID)
-        }
         var writer = JSONByteWriter(reservingCapacity: 1_024 * lookups.count)
-        writer.raw("{\"data\":{")
-        if query.contains("rateLimit") {
-            writer.raw("\"rateLimit\":{\"cost\":")
-            writer.integer(cost)
-            writer.raw(",\"remaining\":")
-            writer.integer(charge.snapshot.remaining)
-            writer.raw(",\"resetAt\":")
-            writer.string(UTCTimestamp.iso8601(charge.snapshot.reset))
-            writer.raw("},")
-        }
-        if team {
-            StandInTeamMembers.write(
-                variables: object["variables"] as? [String: Any] ?? [:], request: request, into: &writer)
-            writer.raw("}}")
-            return StandInHTTPResponse(status: 200, body: writer.bytes)
-        }
-        if let repository {
-            guard StandInStargazers.writeRepository(repository, query: query, request: request, into: &writer) else {
-                return Self.errorsOnly(type: nil, "The stand-in gave no such cursor")
-            }
-            writer.raw("}}")
-            return StandInHTTPResponse(status: 200, body: writer.bytes)
+        if let refusal = Self.charge(max(1, (connections + 50) / 100), query, request, into: &writer) {
+            return refusal
         }
         var tooMuchWork: [String] = []
         for (position, lookup) in lookups.enumerated() {
@@ -117,6 +88,30 @@ struct StandInGraphQLHandler: StandInHandler {
         }
         writer.raw("}")
         return StandInHTTPResponse(status: 200, body: writer.bytes)
+    }
+
+    /// Spends `cost` from the caller's `graphql` bucket and opens the answer (`{"data":{`, and `rateLimit` where the
+    /// document asks it); GitHub's refusal instead when too few points are left.
+    static func charge(_ cost: Int, _ query: String, _ request: StandInRouteRequest, into writer: inout JSONByteWriter)
+        -> StandInHTTPResponse?
+    {
+        let charge = request.context.ledger.charge(.graphql, for: request.caller, points: cost, now: request.now)
+        guard charge.allowed else {
+            // Some number that stands for the token's account, as GitHub's messages name a user ID.
+            let userID = (request.caller.token ?? "").utf8.reduce(7) { ($0 &* 31 &+ Int($1)) & 0xFF_FFFF }
+            return Self.rateLimitExceeded(request.context.configuration.graphQLRateLimitForm, userID: userID)
+        }
+        writer.raw("{\"data\":{")
+        if query.contains("rateLimit") {
+            writer.raw("\"rateLimit\":{\"cost\":")
+            writer.integer(cost)
+            writer.raw(",\"remaining\":")
+            writer.integer(charge.snapshot.remaining)
+            writer.raw(",\"resetAt\":")
+            writer.string(UTCTimestamp.iso8601(charge.snapshot.reset))
+            writer.raw("},")
+        }
+        return nil
     }
 
     /// Each `alias: repositoryOwner(login: "…")` of the document, in order; an unaliased one answers under
@@ -204,5 +199,21 @@ struct StandInGraphQLHandler: StandInHandler {
         ]
         let errors = JSONValue.array([.object(members.compactMap { $0 })])
         return StandInHTTPResponse(status: 200, body: JSONValue.object([.init("errors", errors)]).bytes)
+    }
+}
+
+extension StandInUser {
+    /// A `User` node: `databaseId`, `fields` in the document's order, `isSiteAdmin`.
+    func writeGraphQLNode(_ fields: [String], into writer: inout JSONByteWriter) {
+        let values = ["id": nodeID, "login": login, "url": htmlURL, "avatarUrl": avatarURL]
+        writer.raw("{\"databaseId\":")
+        writer.integer(id)
+        for key in fields {
+            writer.unescaped(",\"\(key)\":")
+            writer.string(values[key] ?? "")
+        }
+        writer.raw(",\"isSiteAdmin\":")
+        writer.boolean(siteAdmin)
+        writer.raw("}")
     }
 }

@@ -9,10 +9,6 @@ struct StandInOrganizationReposHandler: StandInHandler {
         }
         let repositories = world.repositories.filter { $0.owner.lowercased() == organization.login.lowercased() }
             .sorted { $0.name.lowercased() < $1.name.lowercased() }
-        return request.pagedRecords(
-            repositories.map {
-                request.repositoryRecord(
-                    $0.fullName, id: StandInWorld.repositoryID(world.repositoryIndex($0.fullName) ?? 0))
-            })
+        return request.pagedRecords(repositories.map { request.repositoryRecord($0.fullName, in: world) })
     }
 }

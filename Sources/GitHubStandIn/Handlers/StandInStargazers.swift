@@ -84,14 +84,6 @@ enum StandInStargazers {
         StandInStargazerList(repository, in: population)
     }
 
-    static func listable(owner: String?, name: String?, _ request: StandInRouteRequest) -> StandInWorld.Repository? {
-        let world = request.context.world.current
-        guard let owner, let name, let repository = world.repository(owner, name),
-            let login = request.signedInAccount?.login, world.permission(of: login, on: repository) != nil
-        else { return nil }
-        return repository
-    }
-
     static func write(_ list: StandInStargazerList, at position: Int, star: Bool, into writer: inout JSONByteWriter) {
         guard star else { return list.user(at: position).writeSimpleUser(into: &writer) }
         writer.raw("{\"starred_at\":")
@@ -99,80 +91,5 @@ enum StandInStargazers {
         writer.raw(",\"user\":")
         list.user(at: position).writeSimpleUser(into: &writer)
         writer.raw("}")
-    }
-}
-
-// GraphQL's `Repository.stargazers`, as `StandInGraphQLHandler` answers gh-users's stargazers query.
-extension StandInStargazers {
-    static func repository(in query: String) -> (owner: String, name: String)? {
-        guard let call = query.range(of: "repository(owner:") else { return nil }
-        guard let owner = literal(after: "owner:", in: query, from: call.lowerBound),
-            let name = literal(after: "name:", in: query, from: call.lowerBound)
-        else { return nil }
-        return (owner, name)
-    }
-
-    /// Owners, names and the stand-in's cursors hold no quote or backslash, so this needs no unescaping.
-    static func literal(after label: String, in query: String, from start: String.Index) -> String? {
-        guard let found = query.range(of: label, range: start..<query.endIndex) else { return nil }
-        let rest = query[found.upperBound...].drop { $0 == " " }
-        guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else { return nil }
-        return String(rest[rest.index(after: rest.startIndex)..<close])
-    }
-
-    static func cursor(_ position: Int) -> String {
-        Data("cursor:\(position + 1)".utf8).base64EncodedString()
-    }
-
-    static func position(after cursor: String) -> Int? {
-        guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8),
-            text.hasPrefix("cursor:"), let number = Int(text.dropFirst("cursor:".count)), number >= 0
-        else { return nil }
-        return number
-    }
-
-    /// `"repository":{"stargazers":{…}}`, oldest star first, with the fields gh-users's query asks in its order.
-    /// False for an `after` the stand-in did not give.
-    static func writeRepository(
-        _ repository: (owner: String, name: String), query: String, request: StandInRouteRequest,
-        into writer: inout JSONByteWriter
-    ) -> Bool {
-        let world = listable(owner: repository.owner, name: repository.name, request)
-        let stargazers = world.map { list(of: $0, in: request.population) }
-        let listed = stargazers?.count ?? 0
-        var start = 0
-        if let after = literal(after: "after:", in: query, from: query.startIndex) {
-            guard let position = position(after: after) else { return false }
-            start = min(position, listed)
-        }
-        let firstText = query.range(of: "first:").map {
-            query[$0.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }
-        }
-        let first = max(0, min(100, firstText.flatMap { Int($0) } ?? 100))
-        let end = min(listed, start + first)
-        let cursors = query.contains("cursor")
-        writer.raw("\"repository\":{\"stargazers\":{\"totalCount\":")
-        writer.integer(listed)
-        writer.raw(",\"pageInfo\":{\"hasNextPage\":")
-        writer.boolean(end < listed)
-        writer.raw(",\"endCursor\":")
-        writer.optionalString(end > start ? cursor(end - 1) : nil)
-        writer.raw("},\"edges\":[")
-        for position in start..<end {
-            guard let user = stargazers?.user(at: position) else { break }
-            writer.raw(position == start ? "{" : ",{")
-            if cursors {
-                writer.raw("\"cursor\":")
-                writer.string(cursor(position))
-                writer.raw(",")
-            }
-            writer.raw("\"starredAt\":")
-            writer.string(UTCTimestamp.iso8601(stargazers?.starredAt(position) ?? 0))
-            writer.raw(",\"node\":")
-            user.writeGraphQLNode(["id", "login", "avatarUrl", "url"], into: &writer)
-            writer.raw("}")
-        }
-        writer.raw("]}}")
-        return true
     }
 }

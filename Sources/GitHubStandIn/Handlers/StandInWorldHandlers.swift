@@ -43,8 +43,11 @@ struct StandInWorldListHandler: StandInHandler {
         let ownerOnly = "You must be an owner of \(organization.login) to see this"
         switch list {
         case .organization:
+            let account = world.organizationAccount(world.organizationIndex(organization.login) ?? 0)
             return StandInHTTPResponse(
-                status: 200, body: request.replacing(["login": organization.login], in: "orgs-get"))
+                status: 200,
+                body: request.replacing(
+                    ["login": account.login, "id": account.id, "node_id": account.nodeID], in: "orgs-get"))
         case .members, .publicMembers:
             var listed = organization.members.filter { $0.active && (member != nil && list == .members || $0.isPublic) }
             if list == .members {
@@ -88,8 +91,7 @@ struct StandInWorldListHandler: StandInHandler {
                 "subscribers_count": repository.watchers.count, "forks_count": forks.count,
             ]
             let documented = StandInRecordedHandler.body(named: "repos-get")
-            let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
-            let record = request.repositoryRecord(repository.fullName, id: id, from: documented)
+            let record = request.repositoryRecord(repository.fullName, in: world, from: documented)
             return StandInHTTPResponse(status: 200, body: request.replacing(counts, in: record))
         case .starCount:
             return StandInHTTPResponse(status: 200, body: Array("{\"count\":\(stargazers.count)}".utf8))
@@ -107,7 +109,9 @@ struct StandInWorldListHandler: StandInHandler {
         case .forks:
             let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
             return request.pagedRecords(
-                forks.enumerated().map { request.repositoryRecord($1.login + "/" + repository.name, id: id + $0 + 1) })
+                forks.enumerated().map {
+                    request.repositoryRecord($1.login + "/" + repository.name, in: world, id: id + $0 + 1)
+                })
         case .watchers:
             guard access != nil else { return nil }
             return request.peopleList(repository.watchers)

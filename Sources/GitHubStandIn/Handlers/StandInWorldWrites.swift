@@ -1,0 +1,216 @@
+import Domain
+import Foundation
+import JSONBytes
+
+extension StandInWorld {
+    /// Makes `login` an active member with `role`, or removes them (`role` nil); false for an unknown organization.
+    @discardableResult
+    package mutating func setMember(_ login: String, role: String?, of organization: String) -> Bool {
+        guard let index = organizationIndex(organization) else { return false }
+        var members = organizations[index].members
+        let existing = members.firstIndex { $0.login.lowercased() == login.lowercased() }
+        switch (role, existing) {
+        case (nil, let existing?): members.remove(at: existing)
+        case (let role?, let existing?): (members[existing].role, members[existing].active) = (role, true)
+        case (let role?, nil): members.append(Member(login: login, role: role))
+        case (nil, nil): break
+        }
+        organizations[index].members = members
+        return true
+    }
+}
+
+/// What GitHub's write routes and web UI change in the world (`Scripts/try --world` sends them). An owner's `PUT
+/// /orgs/{org}/memberships/{username}` changes a member's role at once and invites anyone else, who joins with
+/// `PATCH /user/memberships/orgs/{org}`; an owner's `DELETE /orgs/{org}/members/{username}` removes (204). Starring,
+/// an owner's team grant, and a repository admin's direct grant are 204; a direct grant changes a collaborator's
+/// permission at once and invites anyone else (201), who has no access until they accept. Someone without the right
+/// gets 403, a body without a role, state or permission GitHub knows 422.
+struct StandInWorldWriteHandler: StandInHandler {
+    enum Operation: Sendable {
+        case membership, joining, star, teamGrant, collaborator, acceptInvitation
+    }
+
+    let operation: Operation
+    var add = true
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
+        request.asSignedIn(withOneOf: ["repo", "admin:org", "write:org", "public_repo"]) { signedIn in
+            let notFound = StandInErrorBody.notFound(documentationURL: request.documentation)
+            func refusal(_ status: Int, _ message: String) -> StandInHTTPResponse {
+                StandInErrorBody.response(status, message: message, documentationURL: request.documentation)
+            }
+            let field = JSONText.text(
+                of: operation == .membership ? "role" : operation == .joining ? "state" : "permission", in: request.body
+            )
+            let valid: Bool
+            switch operation {
+            case .membership: valid = !add || ["admin", "member"].contains(field)
+            case .joining: valid = field == "active"
+            case .teamGrant, .collaborator: valid = !add || StandInWorld.level(field) != nil
+            case .star, .acceptInvitation: valid = true
+            }
+            guard valid else { return refusal(422, "Validation Failed") }
+            let user = request.parameters["username"].flatMap(request.population.user(login:))
+            return request.context.world.edit { world -> StandInHTTPResponse in
+                let org = request.parameters["org"].flatMap(world.organizationIndex)
+                let repo = request.parameters["repo"].flatMap { name in
+                    request.parameters["owner"].flatMap { world.repositoryIndex($0 + "/" + name) }
+                }
+                let owns =
+                    org.map { index in
+                        world.organizations[index].members.contains {
+                            $0.active && $0.role == "admin" && $0.login.isSame(as: signedIn.login)
+                        }
+                    } ?? false
+                switch operation {
+                case .acceptInvitation:
+                    let id = request.parameters["invitation_id"].flatMap { Int($0) }
+                    return world.accept(id, by: signedIn.login) ? StandInHTTPResponse(status: 204) : notFound
+                case .membership, .joining:
+                    let person = operation == .joining ? signedIn : user
+                    guard let org, let person else { return notFound }
+                    let existing = world.organizations[org].members.firstIndex { $0.login.isSame(as: person.login) }
+                    if operation == .joining {
+                        guard let existing else { return notFound }
+                        world.organizations[org].members[existing].active = true
+                    } else if !owns {
+                        return refusal(403, "You must be an admin to change an organization's memberships")
+                    } else if !add {
+                        world.setMember(person.login, role: nil, of: world.organizations[org].login)
+                        return StandInHTTPResponse(status: 204)
+                    } else if let existing {
+                        world.organizations[org].members[existing].role = field
+                    } else {
+                        var invited = StandInWorld.Member(login: person.login, role: field)
+                        invited.active = false
+                        world.organizations[org].members.append(invited)
+                    }
+                    let membership = world.organizations[org].members.first { $0.login.isSame(as: person.login) }
+                    return StandInHTTPResponse(status: 200, body: request.membershipRecord(membership, person))
+                case .star:
+                    guard let repo else { return notFound }
+                    world.repositories[repo].setStar(by: signedIn, add, now: request.now)
+                case .teamGrant:
+                    guard let org, let repo,
+                        let team = world.organizations[org].teams.firstIndex(where: {
+                            $0.slug == request.parameters["team_slug"]
+                        })
+                    else { return notFound }
+                    guard owns else { return refusal(403, "Must have admin rights to Repository.") }
+                    world.organizations[org].teams[team].repositories[world.repositories[repo].fullName] =
+                        add ? field : nil
+                case .collaborator:
+                    guard let repo, let user else { return notFound }
+                    let repository = world.repositories[repo]
+                    guard world.permission(of: signedIn.login, on: repository) == 4 else {
+                        return refusal(403, "Must have admin rights to Repository.")
+                    }
+                    let direct = repository.collaborators.keys.first { $0.isSame(as: user.login) }
+                    world.repositories[repo].invitations.removeAll { $0.login == user.login }
+                    if let direct { world.repositories[repo].collaborators[direct] = add ? field : nil }
+                    guard add, direct == nil else { break }
+                    world.repositoryInvitationsMade += 1
+                    let invitation = StandInWorld.Invitation(
+                        id: world.repositoryInvitationsMade, login: user.login, permission: field,
+                        createdAt: request.now)
+                    world.repositories[repo].invitations.append(invitation)
+                    let record = request.invitationRecord(invitation, repository, in: world, by: signedIn)
+                    return StandInHTTPResponse(status: 201, body: record)
+                }
+                return StandInHTTPResponse(status: 204)
+            }
+        }
+    }
+}
+
+extension StandInWorld {
+    /// False for an invitation that does not exist or is someone else's.
+    mutating func accept(_ id: Int?, by login: String) -> Bool {
+        for index in repositories.indices {
+            guard
+                let invitation = repositories[index].invitations.first(where: {
+                    $0.id == id && $0.login.lowercased() == login.lowercased()
+                })
+            else { continue }
+            repositories[index].invitations.removeAll { $0.id == id }
+            repositories[index].collaborators[invitation.login] = invitation.permission
+            return true
+        }
+        return false
+    }
+}
+
+extension StandInRouteRequest {
+    /// A documented record of octocat/Hello-World (the first of `repos-list-forks` by default) made `fullName`'s:
+    /// its names, its own URLs, its `owner` (an account of the population, or an organization of the world) and
+    /// its ids; nested records keep theirs.
+    func repositoryRecord(_ fullName: String, in world: StandInWorld, id: Int? = nil, from record: [UInt8]? = nil)
+        -> [UInt8]
+    {
+        let id = id ?? StandInWorld.repositoryID(world.repositoryIndex(fullName) ?? 0)
+        let forks = StandInRecordedHandler.body(named: "repos-list-forks") ?? []
+        let record = record ?? (try? JSONText.arrayElements(forks))?.first.map { Array(forks[$0]) } ?? []
+        var values: [String: any Sendable] = [
+            "id": id, "node_id": Data("010:Repository\(id)".utf8).base64EncodedString(),
+            "name": String(fullName.drop { $0 != "/" }.dropFirst()), "full_name": fullName,
+        ]
+        for (key, range) in (try? JSONText.objectMembers(record)) ?? [:]
+        where values[key] == nil && record[range.lowerBound] == UInt8(ascii: "\"") {
+            values[key] = JSONText.text(of: key, in: record).replacing("octocat/Hello-World", with: fullName)
+        }
+        let login = String(fullName.prefix { $0 != "/" })
+        let organization = world.organizationIndex(login).map { world.organizationAccount($0) }
+        if let owner = population.user(login: login) ?? organization {
+            var writer = JSONByteWriter(reservingCapacity: 1_200)
+            owner.writeSimpleUser(into: &writer)
+            values["owner"] = writer.bytes
+        }
+        return replacing(values, in: record)
+    }
+
+    /// GitHub's org membership record: `state`, `role` and the member.
+    func membershipRecord(_ membership: StandInWorld.Member?, _ user: StandInUser) -> [UInt8] {
+        var writer = JSONByteWriter(reservingCapacity: 1_200)
+        writer.raw("{\"state\":")
+        writer.string(membership?.active == false ? "pending" : "active")
+        writer.raw(",\"role\":")
+        writer.string(membership?.role ?? "member")
+        writer.raw(",\"user\":")
+        user.writeSimpleUser(into: &writer)
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    func invitationRecord(
+        _ invitation: StandInWorld.Invitation, _ repository: StandInWorld.Repository, in world: StandInWorld,
+        by inviter: StandInUser
+    ) -> [UInt8] {
+        var writer = JSONByteWriter(reservingCapacity: 8_000)
+        writer.raw("{\"id\":")
+        writer.integer(invitation.id)
+        writer.raw(",\"repository\":")
+        writer.bytes += repositoryRecord(repository.fullName, in: world)
+        for (key, user) in [("invitee", population.user(login: invitation.login)), ("inviter", inviter)] {
+            writer.unescaped(",\"\(key)\":")
+            if let user { user.writeSimpleUser(into: &writer) } else { writer.null() }
+        }
+        writer.raw(",\"permissions\":")
+        writer.string(StandInWorld.level(invitation.permission).map(StandInWorld.roleName) ?? invitation.permission)
+        writer.raw(",\"created_at\":")
+        writer.string(UTCTimestamp.iso8601(invitation.createdAt))
+        writer.raw(",\"url\":")
+        writer.string("https://api.github.com/user/repository_invitations/\(invitation.id)")
+        writer.raw(",\"html_url\":")
+        writer.string("https://github.com/\(repository.fullName)/invitations")
+        writer.raw(",\"node_id\":")
+        writer.string(Data("020:RepositoryInvitation\(invitation.id)".utf8).base64EncodedString())
+        writer.raw("}")
+        return writer.bytes
+    }
+}
+
+extension StandInWorldWriteHandler {
+    /// The `DELETE` of the same write.
+    var removing: Self { Self(operation: operation, add: false) }
+}
