@@ -179,12 +179,17 @@ func logins(_ response: RawHTTPResponse) throws -> [String] {
     try response.jsonArray().compactMap { $0["login"] as? String }
 }
 
-func graphQL(_ server: StandInServer, _ query: String, token: String? = "gql-tests") throws -> RawHTTPResponse {
-    let body = try JSONSerialization.data(withJSONObject: ["query": query])
+/// `POST /graphql` of `query` (with `variables` where given), or of a whole JSON `body`.
+func graphQL(
+    _ server: StandInServer, _ query: String = "", variables: [String: String]? = nil, body: [UInt8]? = nil,
+    token: String? = "gql-tests"
+) throws -> RawHTTPResponse {
+    let document: [String: Any] = variables.map { ["query": query, "variables": $0] } ?? ["query": query]
+    let body = try body ?? Array(JSONSerialization.data(withJSONObject: document))
     var headers = [("Content-Type", "application/json"), ("Content-Length", String(body.count))]
     if let token { headers.append(("Authorization", "Bearer \(token)")) }
     let connection = try RawHTTPConnection(port: server.port)
     try connection.write(RawHTTPConnection.requestText(method: "POST", target: "/graphql", headers: headers))
-    try connection.write([UInt8](body))
+    try connection.write(body)
     return try connection.readResponse()
 }

@@ -15,11 +15,7 @@ import Testing
     {
         var text = String(decoding: body, as: UTF8.self)
         if let first { text = text.replacing("first: 100", with: "first: \(first)") }
-        var headers = bearer(StandInTokens.token(for: login)) + [("Content-Length", String(text.utf8.count))]
-        headers.append(("Content-Type", "application/json"))
-        let connection = try RawHTTPConnection(port: server.port)
-        try connection.write(RawHTTPConnection.requestText(method: "POST", target: "/graphql", headers: headers) + text)
-        let response = try connection.readResponse()
+        let response = try graphQL(server, body: Array(text.utf8), token: StandInTokens.token(for: login))
         #expect(response.status == 200)
         return try response.jsonObject()
     }

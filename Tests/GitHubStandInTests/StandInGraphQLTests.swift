@@ -52,17 +52,9 @@ private func lookups(_ logins: [String]) -> String {
         try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
             let asked = [("MEMBER", ["Yamada-Taro"]), ("MAINTAINER", ["octocat"]), ("MEMBER", [])]
             for (index, (role, expected)) in asked.enumerated() {
-                let body = try JSONSerialization.data(
-                    withJSONObject: [
-                        "query": query, "variables": ["org": "github", "team": "justice-league", "role": role],
-                    ])
-                let connection = try RawHTTPConnection(port: server.port)
                 let token = index < 2 ? "gho_Yamada-Taro" : "gho_eager-falcon-20"
-                let headers = [("Authorization", "Bearer " + token), ("Content-Length", String(body.count))]
-                try connection.write(
-                    RawHTTPConnection.requestText(method: "POST", target: "/graphql", headers: headers))
-                try connection.write([UInt8](body))
-                let answer = try connection.readResponse().jsonObject()
+                let variables = ["org": "github", "team": "justice-league", "role": role]
+                let answer = try graphQL(server, query, variables: variables, token: token).jsonObject()
                 let team = ((answer["data"] as? [String: Any])?["organization"] as? [String: Any])?["team"]
                 let edges = ((team as? [String: Any])?["members"] as? [String: Any])?["edges"] as? [[String: Any]]
                 #expect((edges ?? []).compactMap { ($0["node"] as? [String: Any])?["login"] as? String } == expected)

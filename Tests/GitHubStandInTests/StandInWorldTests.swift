@@ -139,6 +139,15 @@ private func keys(_ record: [UInt8]) throws -> [String] {
             Step(collaborators + "?permission=admin", as: "octocat", ["octocat", "lively-otter-8", "Yamada-Taro"]),
             Step("/repos/octocat/Hello-World/contributors", as: nil, ["octocat", "Yamada-Taro"]),
         ]
+        // Stargazers and watchers only to the owner and collaborators (octocat and Yamada-Taro for Hello-World):
+        // anyone else gets 404, as for a repository that does not exist.
+        + ["stargazers", "subscribers"].flatMap { list in
+            let path = "/repos/octocat/Hello-World/" + list
+            return [
+                Step(path, as: nil, 404), Step(path, as: "kitsune-fox", 404), Step(path, as: "octocat", 200),
+                Step(path, as: "Yamada-Taro", 200), Step("/repos/octocat/nothing/" + list, as: "octocat", 404),
+            ]
+        }
 
     @Test(arguments: reads) func aReadIsAnsweredByGitHubsRules(_ read: Step) throws {
         try withStandInServer { server throws in try read.run(on: server) }
