@@ -33,9 +33,6 @@ extension StandInRouteTable {
             StandInRoute(
                 .patch, ["/user/memberships/orgs/{org}"], handler: StandInWorldWriteHandler(operation: .joining)),
             StandInRoute(.delete, ["/orgs/{org}/members/{username}"], handler: membership.removing),
-            StandInRoute(
-                .get, ["/orgs/{org}/repos"], handler: StandInOrganizationReposHandler(),
-                documentation: "https://docs.github.com/rest/repos/repos#list-organization-repositories"),
             // Retired in July 2026: 204 for everyone. The token's own list is still served.
             StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
         ]

@@ -169,12 +169,11 @@ package struct StandInWorld: Decodable, Sendable {
     }
 
     package func organization(_ login: String) -> Organization? {
-        organizations.first { $0.login.isSame(as: login) }
+        organizationIndex(login).map { organizations[$0] }
     }
 
     package func repository(_ owner: String, _ name: String) -> Repository? {
-        let fullName = owner + "/" + name
-        return repositories.first { $0.fullName.isSame(as: fullName) }
+        repositoryIndex(owner + "/" + name).map { repositories[$0] }
     }
 
     /// The id of the repository at `index`: the documented example's (octocat/Hello-World's) for the first, and a
@@ -187,11 +186,11 @@ package struct StandInWorld: Decodable, Sendable {
     }
 
     package func organizationIndex(_ login: String) -> Int? {
-        organizations.firstIndex { $0.login.lowercased() == login.lowercased() }
+        organizations.firstIndex { $0.login.isSame(as: login) }
     }
 
     package func repositoryIndex(_ fullName: String) -> Int? {
-        repositories.firstIndex { $0.fullName.lowercased() == fullName.lowercased() }
+        repositories.firstIndex { $0.fullName.isSame(as: fullName) }
     }
 }
 

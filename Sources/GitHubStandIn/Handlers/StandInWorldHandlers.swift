@@ -7,8 +7,14 @@ import JSONBytes
 /// invitations and filter by 2FA; members alone see teams; stargazers and watchers are listed to those with a
 /// grant, collaborators to those who can push; `role`, `filter`, `affiliation`, `permission` and `anon` filter.
 struct StandInWorldListHandler: StandInHandler {
+    /// `GET /orgs/{org}/repos`, which gh-users reads through GraphQL: the REST side of `access`'s listing.
+    static let organizationRepositories = Endpoint(
+        "repos/list-for-org", .get, "/orgs/{org}/repos", shape: .records(.repository), paging: .link,
+        docs: "https://docs.github.com/rest/repos/repos#list-organization-repositories")
+
     static let endpoints: [Endpoint] = [
-        .organization, .members, .publicMembers, .outsideCollaborators, .invitations, .teamMembers, .repository,
+        organizationRepositories, .organization, .members, .publicMembers, .outsideCollaborators, .invitations,
+        .teamMembers, .repository,
         .collaborators, .contributors, .assignees, .stargazers, .watchers, .forks, .starCount, .starHistory,
     ]
 
@@ -58,6 +64,12 @@ struct StandInWorldListHandler: StandInHandler {
                 }
             }
             return request.peopleList(listed.map(\.login))
+        case Self.organizationRepositories:
+            let repositories = world.repositories.filter { $0.owner.isSame(as: organization.login) }
+            return request.pagedRecords(
+                repositories.sorted { $0.name.lowercased() < $1.name.lowercased() }.map {
+                    request.repositoryRecord($0.fullName, in: world)
+                })
         case .outsideCollaborators:
             guard member?.role == "admin" else { return refusal(ownerOnly, request) }
             return request.peopleList(world.outsideCollaborators(of: organization))
