@@ -65,11 +65,12 @@ struct StandInWorldListHandler: StandInHandler {
             }
             return request.peopleList(listed.map(\.login))
         case Self.organizationRepositories:
+            // Only the asked page's records are made: bench-org has a thousand.
             let repositories = world.repositories.filter { $0.owner.isSame(as: organization.login) }
-            return request.pagedRecords(
-                repositories.sorted { $0.name.lowercased() < $1.name.lowercased() }.map {
-                    request.repositoryRecord($0.fullName, in: world)
-                })
+                .sorted { $0.name.lowercased() < $1.name.lowercased() }
+            return request.paged(count: repositories.count) { position, writer in
+                writer.bytes += request.repositoryRecord(repositories[position].fullName, in: world)
+            }
         case .outsideCollaborators:
             guard member?.role == "admin" else { return refusal(ownerOnly, request) }
             return request.peopleList(world.outsideCollaborators(of: organization))
