@@ -68,20 +68,7 @@ enum StandInAccessGraphQL {
         } else {
             answer.organization(query)
         }
-        answer.writer.raw("}")
-        let errors = answer.errors.map { type, path, message in
-            JSONValue.object([
-                .init("type", .string(type)), .init("path", .array(path.map(JSONValue.string))),
-                .init("locations", .array([.object([.init("line", .integer(1)), .init("column", .integer(1))])])),
-                .init("message", .string(message)),
-            ])
-        }
-        if !errors.isEmpty {
-            answer.writer.raw(",\"errors\":")
-            answer.writer.bytes += JSONValue.array(errors).bytes
-        }
-        answer.writer.raw("}")
-        return StandInHTTPResponse(status: 200, body: answer.writer.bytes)
+        return StandInGraphQLHandler.finish(&answer.writer, errors: answer.errors)
     }
 
     /// The stand-in's opaque cursors: base64 of `cursor:<position + 1>`.

@@ -76,15 +76,29 @@ struct StandInGraphQLHandler: StandInHandler {
                 writer.bytes += Self.profile(of: user, edits.profile(of: user, in: request.followGraph)).bytes
             }
         }
+        let path = ["contributionsCollection", "contributionCalendar"]
+        return Self.finish(
+            &writer,
+            errors: tooMuchWork.map {
+                ("RESOURCE_LIMITS_EXCEEDED", [$0] + path, StandInContributions.resourceLimitsExceeded)
+            })
+    }
+
+    /// Closes `data` and the answer, with GitHub's errors (each at its `path`) between them where there are any.
+    static func finish(_ writer: inout JSONByteWriter, errors: [(type: String, path: [String], message: String)])
+        -> StandInHTTPResponse
+    {
         writer.raw("}")
-        for (position, alias) in tooMuchWork.enumerated() {
-            writer.raw(position == 0 ? ",\"errors\":[{" : ",{")
-            writer.raw("\"type\":\"RESOURCE_LIMITS_EXCEEDED\",\"path\":[")
-            writer.string(alias)
-            writer.raw(",\"contributionsCollection\",\"contributionCalendar\"],")
-            writer.raw("\"locations\":[{\"line\":1,\"column\":1}],\"message\":")
-            writer.string(StandInContributions.resourceLimitsExceeded)
-            writer.raw(position == tooMuchWork.count - 1 ? "}]" : "}")
+        let errors = errors.map { type, path, message in
+            JSONValue.object([
+                .init("type", .string(type)), .init("path", .array(path.map(JSONValue.string))),
+                .init("locations", .array([.object([.init("line", .integer(1)), .init("column", .integer(1))])])),
+                .init("message", .string(message)),
+            ])
+        }
+        if !errors.isEmpty {
+            writer.raw(",\"errors\":")
+            writer.bytes += JSONValue.array(errors).bytes
         }
         writer.raw("}")
         return StandInHTTPResponse(status: 200, body: writer.bytes)

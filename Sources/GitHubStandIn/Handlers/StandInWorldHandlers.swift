@@ -172,14 +172,16 @@ struct StandInWorldListHandler: StandInHandler {
         -> StandInHTTPResponse
     {
         let anonymous = ["1", "true"].contains(request.query["anon"]?.lowercased() ?? "")
-        var records: [[UInt8]] = []
-        for contributor in repository.contributors.sorted(by: { $0.contributions > $1.contributions }) {
-            var writer = JSONByteWriter(reservingCapacity: 1_200)
-            if let login = contributor.login {
-                guard let user = request.population.user(login: login) else { continue }
+        let listed = repository.contributors.sorted { $0.contributions > $1.contributions }.compactMap { contributor in
+            contributor.login == nil
+                ? (anonymous ? (contributor, nil) : nil)
+                : request.population.user(login: contributor.login ?? "").map { (contributor, $0) }
+        }
+        return request.paged(count: listed.count) { position, writer in
+            let (contributor, user) = listed[position]
+            if let user {
                 user.writeSimpleUserFields(into: &writer)
             } else {
-                guard anonymous else { continue }
                 writer.raw("{\"email\":")
                 writer.optionalString(contributor.email)
                 writer.raw(",\"name\":")
@@ -189,9 +191,7 @@ struct StandInWorldListHandler: StandInHandler {
             writer.raw(",\"contributions\":")
             writer.integer(contributor.contributions)
             writer.raw("}")
-            records.append(writer.bytes)
         }
-        return request.pagedRecords(records)
     }
 }
 
