@@ -3,7 +3,7 @@ import GitHubStandIn
 import Testing
 
 /// `gh-users stargazers` against the stand-in, which lists a repository's stargazers only to its admins and
-/// collaborators (404 for anyone else, as GitHub answers since July 2026) and stops REST at 400 pages (`StandInStargazers`). The requests
+/// collaborators (404 for anyone else, as GitHub answers since July 2026) and stops REST at 400 pages (`StandInStargazerList`). The requests
 /// and the records are `StargazersCommandTests`' and `PeopleListCommandTests`'.
 struct StargazersEndToEndTests {
     /// Someone who is neither an admin nor a collaborator of the repository (kitsune-fox, in the world): one line on stderr that says why and points to star-history,

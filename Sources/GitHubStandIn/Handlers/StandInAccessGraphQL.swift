@@ -220,7 +220,7 @@ enum StandInAccessGraphQL {
             let name = StandInAccessGraphQL.literal(after: "name:", in: query[...]) ?? ""
             let list = world.repository(owner, name).flatMap { repository in
                 world.permission(of: caller, on: repository).map { _ in
-                    StandInStargazers.list(of: repository, in: request.population)
+                    StandInStargazerList(repository, in: request.population)
                 }
             }
             writer.raw("\"repository\":{\"stargazers\":{\"totalCount\":")

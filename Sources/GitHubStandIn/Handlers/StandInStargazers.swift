@@ -47,7 +47,7 @@ struct StandInStargazerList {
     func starredAt(_ position: Int) -> Int {
         if let listed { return listed[position].at }
         guard position < kept else { return later[position - kept].at }
-        return StandInStargazers.firstStar + 3_600 * (populationIndex(position) + 1)
+        return Self.firstStar + 3_600 * (populationIndex(position) + 1)
     }
 
     /// GitHub's star history: `{"week", "total", "days"}` for each week (from Sunday, UTC) with a star, newest first.
@@ -75,21 +75,18 @@ struct StandInStargazerList {
 /// GitHub's July 2026 rule: only those with a grant on a repository may list its stargazers and watchers; anyone
 /// else gets 404 (the answer reported most often), or GraphQL's empty list. REST stops at 40,000 with GitHub's 422;
 /// GraphQL has no such cap.
-enum StandInStargazers {
+extension StandInStargazerList {
     static let firstStar = 1_420_070_400
     static let restCap = Endpoint.stargazers.itemCap ?? 40_000
     static let paginationLimited = StandInRecordedHandler.body(named: "error-422-pagination-limited") ?? []
 
-    static func list(of repository: StandInWorld.Repository, in population: StandInPopulation) -> StandInStargazerList {
-        StandInStargazerList(repository, in: population)
-    }
-
-    static func write(_ list: StandInStargazerList, at position: Int, star: Bool, into writer: inout JSONByteWriter) {
-        guard star else { return list.user(at: position).writeSimpleUser(into: &writer) }
+    /// A simple user, or in the star media type (`star`) GitHub's `{"starred_at", "user"}`.
+    func write(at position: Int, star: Bool, into writer: inout JSONByteWriter) {
+        guard star else { return user(at: position).writeSimpleUser(into: &writer) }
         writer.raw("{\"starred_at\":")
-        writer.string(UTCTimestamp.iso8601(list.starredAt(position)))
+        writer.string(UTCTimestamp.iso8601(starredAt(position)))
         writer.raw(",\"user\":")
-        list.user(at: position).writeSimpleUser(into: &writer)
+        user(at: position).writeSimpleUser(into: &writer)
         writer.raw("}")
     }
 }

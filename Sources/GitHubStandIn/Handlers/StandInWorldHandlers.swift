@@ -95,7 +95,7 @@ struct StandInWorldListHandler: StandInHandler {
         caller: String?
     ) -> StandInHTTPResponse? {
         let access = caller.flatMap { world.permission(of: $0, on: repository) }
-        let stargazers = StandInStargazers.list(of: repository, in: request.population)
+        let stargazers = StandInStargazerList(repository, in: request.population)
         let forks = repository.forks.compactMap(request.population.user(login:))
         switch list {
         case .repository:
@@ -112,12 +112,12 @@ struct StandInWorldListHandler: StandInHandler {
             return request.pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap)
         case .stargazers:
             guard access != nil else { return nil }
-            guard !StandInPageRequest(query: request.query).startsPast(StandInStargazers.restCap) else {
-                return StandInHTTPResponse(status: 422, body: StandInStargazers.paginationLimited)
+            guard !StandInPageRequest(query: request.query).startsPast(StandInStargazerList.restCap) else {
+                return StandInHTTPResponse(status: 422, body: StandInStargazerList.paginationLimited)
             }
             let star = StandInRecordedHandler(.stargazers)?.asksForMediaType(request.header("Accept")) ?? false
-            return request.paged(count: stargazers.count, cap: StandInStargazers.restCap) { position, writer in
-                StandInStargazers.write(stargazers, at: position, star: star, into: &writer)
+            return request.paged(count: stargazers.count, cap: StandInStargazerList.restCap) { position, writer in
+                stargazers.write(at: position, star: star, into: &writer)
             }
         case .forks:
             let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
