@@ -80,7 +80,11 @@ struct MembersCommand: PeopleListCommand {
     /// Exit 4 without a token for a filter that needs one; without a token, the public members; then the list,
     /// or with `--changes` what changed, and on a terminal which list it was.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if let refusal = PeopleList.refusal(list, command: "members", needs: needsToken, context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "members", needs: needsToken)
+        {
+            return requirement.refuse(context)
+        }
         var list = list
         if !context.presenter.hasToken { list.publicOnly = true }
         if let file = list.changes {
