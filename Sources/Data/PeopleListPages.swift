@@ -72,29 +72,6 @@ extension GitHubRepository {
     }
 }
 
-/// A page of an organization's members, and whether GitHub answered it with the public members (its redirect of
-/// `GET /orgs/{org}/members` to `/orgs/{org}/public_members` for a token that is not a member).
-package struct MembersPage: Sendable {
-    package var page: Page<User>
-    package var answeredWithPublicMembers: Bool
-}
-
-extension GitHubRepository {
-    /// The page of a members list at `cursor` (nil: the first, `perPage` long), with whether it came from the
-    /// public members: the first page says so when it was redirected, the pages after it link to the public list
-    /// itself.
-    package func members(_ resource: ListResource<User>, at cursor: PageCursor?, perPage: Int)
-        async throws(DomainError) -> MembersPage
-    {
-        let page =
-            if let cursor { try await self.page(resource, at: cursor) } else {
-                try await firstPage(resource, perPage: perPage)
-            }
-        let answeredPublic = page.answeredPath != nil || cursor?.url.contains("/public_members") == true
-        return MembersPage(page: page, answeredWithPublicMembers: answeredPublic)
-    }
-}
-
 extension GitHubRepository {
     /// The token's own account (`GET /user`), to tell a list the token sees only part of from the whole; nil for a
     /// GitHub App's installation token, which is no user (`GET /user` is its 403 "Resource not accessible by

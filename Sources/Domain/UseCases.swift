@@ -17,6 +17,8 @@ package struct GetUsersUseCase: Sendable {
     }
 
     package func execute(_ references: [UserReference], concurrency: Int) async -> [Result<User, DomainError>] {
+        // One lookup needs no task group: it is fetched here, in the caller's task.
+        if references.count == 1 { return [await Self.fetch(references[0], from: repository)] }
         let width = max(1, concurrency)
         var results = [Result<User, DomainError>?](repeating: nil, count: references.count)
         await withTaskGroup(of: (Int, Result<User, DomainError>).self) { group in

@@ -97,14 +97,14 @@ struct PeopleListPagesTests {
         stub.register(
             RequestMatcher("GET /orgs/github/members?per_page=30"), body: Data(#"[{"login":"a","id":1}]"#.utf8),
             redirectedTo: "/orgs/github/public_members?per_page=30")
-        let redirected = try await Self.repository(stub).members(members, at: nil, perPage: 30)
-        #expect(redirected.answeredWithPublicMembers)
-        #expect(redirected.page.items.map(\.login) == ["a"])
+        let redirected = try await Self.repository(stub).firstPage(members, perPage: 30)
+        #expect(redirected.answeredPath == "/orgs/github/public_members")
+        #expect(redirected.items.map(\.login) == ["a"])
 
         let plain = StubTransport()
         plain.register(
             RequestMatcher("GET /orgs/github/members?per_page=30"), body: Data(#"[{"login":"a","id":1}]"#.utf8))
-        #expect(try await !Self.repository(plain).members(members, at: nil, perPage: 30).answeredWithPublicMembers)
+        #expect(try await Self.repository(plain).firstPage(members, perPage: 30).answeredPath == nil)
         #expect(stub.unusedStubs.isEmpty && plain.unusedStubs.isEmpty)
     }
 

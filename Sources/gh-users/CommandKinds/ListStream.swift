@@ -55,8 +55,10 @@ struct ListStream<Item: ListedItem> {
         /// GitHub's `total_count`, for searches; and whether it said its results were incomplete.
         let totalCount: Int?
         let incompleteResults: Bool
-        /// The loader's own closing lines (a split search's query count, the public members' note).
+        /// The loader's own closing lines (a split search's query count).
         let loaderNotes: [String]
+        /// The list that answered in place of the one asked for (GitHub's redirect), if one did.
+        let answeredPath: String?
         fileprivate let hasMore: Bool
         fileprivate let expansionNotes: [String]
     }
@@ -107,6 +109,7 @@ struct ListStream<Item: ListedItem> {
         return End(
             output: output, how: end, taken: viewModel.taken, totalCount: viewModel.totalCount,
             incompleteResults: viewModel.incompleteResults, loaderNotes: viewModel.closingNotes,
+            answeredPath: viewModel.answeredPath,
             hasMore: viewModel.hasMore, expansionNotes: expansionNotes)
     }
 

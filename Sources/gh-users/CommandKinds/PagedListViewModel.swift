@@ -66,6 +66,9 @@ final class PagedListViewModel<Item: Sendable> {
     private var emptyPagesInARow = 0
     /// The loader's closing lines, as the latest page brought them.
     private(set) var closingNotes: [String] = []
+    /// The list that answered a page in place of the one asked for (GitHub's redirect, `Page.answeredPath`), once
+    /// one did: `members` says it listed the public members.
+    private(set) var answeredPath: String?
     /// The latest page's `total_count`, for searches.
     private(set) var totalCount: Int?
     private(set) var incompleteResults = false
@@ -196,6 +199,7 @@ final class PagedListViewModel<Item: Sendable> {
             requests += 1
             largestPageBytes = max(largestPageBytes, page.bodyBytes)
             totalCount = page.totalCount ?? totalCount
+            answeredPath = page.answeredPath ?? answeredPath
             incompleteResults = incompleteResults || page.incompleteResults
             // Asked before `admit`, which records what it sees.
             let admission = self.admission

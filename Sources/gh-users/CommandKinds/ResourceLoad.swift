@@ -27,20 +27,24 @@ struct ResourceLoad<Value: Sendable>: Sendable {
 }
 
 extension ResourceLoad {
-    /// Writes what was found, then reports each failure on stderr, and sums the lot up as one outcome: how a
-    /// command that reads whole resources (`show`, `rate-limit`, `me`) ends.
+    /// What was found, in order: what the command renders for `write`.
+    var values: [Value] { results.compactMap { try? $0.get() } }
+
+    /// Writes `output`, what the command rendered of `values`, unless every lookup failed; then reports each
+    /// failure on stderr, and sums the lot up as one outcome: how a command that reads whole resources (`show`,
+    /// `rate-limit`, `me`) ends. `empty` says when a terminal is told that nothing was found.
     func write(
-        to context: CommandContext, empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)? = nil,
-        render: ([Value]) -> [UInt8]
+        _ output: [UInt8], to context: CommandContext,
+        empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)? = nil
     ) -> CommandOutcome {
-        let values = results.compactMap { try? $0.get() }
+        let values = self.values
         let failures = results.compactMap { result in
             if case .failure(let error) = result { return error }
             return nil
         }
         if !values.isEmpty || failures.isEmpty {
             do {
-                try context.io.out.write(render(values))
+                try context.io.out.write(output)
             } catch {
                 return .writeFailed(error, io: context.io)
             }

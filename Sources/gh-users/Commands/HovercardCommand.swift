@@ -122,8 +122,9 @@ extension HovercardOptions: GitHubCommand {
         let card = await Result.of { () throws(DomainError) in
             try await github.fetch(GitHubEndpoints.hovercard(of: login, subject: subject))
         }
-        return ResourceLoad([card]).write(
-            to: context, empty: ("hovercard contexts", { HovercardCommand.contexts(of: $0).isEmpty })
-        ) { cards in cards.first.map { HovercardCommand.render($0, context: context.render) } ?? [] }
+        let load = ResourceLoad([card])
+        return load.write(
+            load.values.first.map { HovercardCommand.render($0, context: context.render) } ?? [], to: context,
+            empty: ("hovercard contexts", { HovercardCommand.contexts(of: $0).isEmpty }))
     }
 }

@@ -67,7 +67,7 @@ enum ListReposCommand {
             ),
         ],
         fields: FieldCatalog.repository
-    ).paging("repositories", profiles: false)
+    ).declaring(options).paging("repositories", profiles: false)
 
     /// Times are relative on a terminal ("3 days ago") and RFC 3339 otherwise. Data formats never alter a field:
     /// a fork is its own column, never a mark inside the description.
@@ -95,10 +95,10 @@ enum ListReposCommand {
 extension ListReposOptions: GitHubCommand {
     static var spec: CommandSpec { ListReposCommand.spec }
 
-    /// The LOGIN, the query's options, then the paging group.
+    /// The LOGIN; the query's options and the paging group as the scanner read them.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         self.init(login: try LoginArgument.single(parsed, spec: spec))
-        query = try ListReposCommand.options.parse(parsed, spec: spec, into: query)
+        query = parsed.options()
         paging = parsed.paging
     }
 
@@ -122,6 +122,14 @@ final class ForkFilter: UnseenIDs<Repo> {
     }
 
     override func keeps(_ repo: Repo) -> Bool { forks.admits(repo) }
+}
+
+/// `repos`' own options, which its spec declares for the scanner to read.
+extension RepoQuery: OptionValues {
+    /// Every option at GitHub's default.
+    init() {
+        self.init(kind: nil)
+    }
 }
 
 extension RepoQuery: CheckedOptions {

@@ -32,9 +32,9 @@ struct RateLimitCommand: GitHubCommand {
     /// `GET /rate_limit`, which needs no token, written as the format asks.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         let overview = await Result.of { () throws(DomainError) in try await github.fetch(GitHubEndpoints.rateLimit) }
-        return ResourceLoad([overview]).write(to: context) { overviews in
-            overviews.first.map { RateLimitRenderer.render($0, context: context.render) } ?? []
-        }
+        let load = ResourceLoad([overview])
+        return load.write(
+            load.values.first.map { RateLimitRenderer.render($0, context: context.render) } ?? [], to: context)
     }
 }
 

@@ -106,9 +106,9 @@ extension ContributionsOptions: GitHubCommand {
         if case .success(let report) = result, let note = ContributionsCommand.unknownLevelsNote(report.calendar) {
             context.io.writeErr(note)
         }
-        return ResourceLoad([result]).write(to: context) { reports in
-            reports.first.map { ContributionsRenderer.render($0, context: context.render) } ?? []
-        }
+        let load = ResourceLoad([result])
+        return load.write(
+            load.values.first.map { ContributionsRenderer.render($0, context: context.render) } ?? [], to: context)
     }
 }
 

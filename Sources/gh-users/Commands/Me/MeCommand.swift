@@ -53,7 +53,8 @@ struct MeCommand: GitHubCommand, NestingCommand {
         let account = await Result.of { () throws(DomainError) in
             try await github.fetch(GitHubEndpoints.authenticatedUser)
         }
-        return ResourceLoad([account]).write(to: context) { Self.render($0, context.render) }
+        let load = ResourceLoad([account])
+        return load.write(Self.render(load.values, context.render), to: context)
     }
 
     /// What both print: the private profile, and on a terminal's table the token's scopes.
@@ -123,6 +124,7 @@ struct MeEditCommand: GitHubCommand {
             guard answer.status != 204 else { return try await github.fetch(GitHubEndpoints.authenticatedUser) }
             return try GitHubEndpoints.authenticatedUser.decode(answer)
         }
-        return ResourceLoad([account]).write(to: context) { MeCommand.render($0, context.render) }
+        let load = ResourceLoad([account])
+        return load.write(MeCommand.render(load.values, context.render), to: context)
     }
 }

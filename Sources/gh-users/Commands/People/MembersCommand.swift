@@ -80,7 +80,11 @@ struct MembersCommand: PeopleListCommand {
     /// Exit 4 without a token for a filter that needs one; without a token, the public members; then the list,
     /// or with `--changes` what changed, and on a terminal which list it was.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if let refusal = PeopleList.refusal(list, command: "members", needs: needsToken, context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "members", needs: needsToken)
+        {
+            return requirement.refuse(context)
+        }
         var list = list
         if !context.presenter.hasToken { list.publicOnly = true }
         if let file = list.changes {
@@ -92,8 +96,11 @@ struct MembersCommand: PeopleListCommand {
         let stream = PeopleList.stream(
             noun: "members", columns: AccountColumns.summary, full: .accounts(\.profiles), list, context, github)
         let end = await stream.stream(pages(list, list.paging.plan, github))
-        let note = context.io.stderrIsTTY ? [Self.note(list, hasToken: context.presenter.hasToken)] : []
-        return stream.close(end, notes: note)
+        var notes = context.io.stderrIsTTY ? [Self.note(list, hasToken: context.presenter.hasToken)] : []
+        // GitHub answered with the public members (its redirect for a token that is not a member): said piped or
+        // not, since a script told nothing would take them for every member.
+        if end.answeredPath != nil { notes.append(Self.publicMembersNote(list.owner)) }
+        return stream.close(end, notes: notes)
     }
 
     /// What needs a token, as the exit-4 message names it; nil when nothing does.
@@ -104,24 +111,17 @@ struct MembersCommand: PeopleListCommand {
         return list.filters["role"] != nil ? "members --role (read:org)" : nil
     }
 
-    /// The public members as GitHub serves them; or the members, whose pages say when GitHub answered with the
-    /// public ones (its redirect for a token that is not a member): that ends the run with a line saying so, on a
-    /// terminal or not (`GitHubEndpoints.members` refuses a filtered list answered so).
+    /// The public members as GitHub serves them; or the members, whose first page says when GitHub answered with
+    /// the public ones (its redirect for a token that is not a member, `Page.answeredPath`): the run ends with a
+    /// line saying so, on a terminal or not (`GitHubEndpoints.members` refuses a filtered list answered so).
     private func pages(_ options: PeopleListOptions, _ plan: PagingPlan, _ github: GitHubReader)
         -> PagedListViewModel<User>
     {
-        guard !options.publicOnly else {
-            return PeopleList.pages(GitHubEndpoints.accounts(.publicMembers, under: options.owner), plan, github)
-        }
-        let resource = GitHubEndpoints.members(under: options.owner, filters: options.filters)
-        let note = Self.publicMembersNote(options.owner)
-        return PagedListViewModel(
-            limit: plan.limit,
-            noting: { cursor throws(DomainError) in
-                let members = try await github.members(resource, at: cursor, perPage: plan.perPage)
-                return .init(page: members.page, closingNotes: members.answeredWithPublicMembers ? [note] : [])
-            },
-            admission: UnseenIDs<User>())
+        let list =
+            options.publicOnly
+            ? GitHubEndpoints.accounts(.publicMembers, under: options.owner)
+            : GitHubEndpoints.members(under: options.owner, filters: options.filters)
+        return PeopleList.pages(list, plan, github)
     }
 
     /// Which list `members` listed, for a terminal's stderr.

@@ -38,7 +38,11 @@ struct OutsideCollaboratorsCommand: PeopleListCommand {
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if let refusal = PeopleList.refusal(list, command: "outside-collaborators", context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "outside-collaborators")
+        {
+            return requirement.refuse(context)
+        }
         let people = GitHubEndpoints.accounts(.outsideCollaborators, under: list.owner)
         return await PeopleList.write(
             PeopleList.pages(people, list.plan, github), command: "outside-collaborators",

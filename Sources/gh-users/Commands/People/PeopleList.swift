@@ -137,15 +137,15 @@ enum PeopleList {
                 + "FILE, then record the whole list in FILE (more under CHANGES).")
     }
 
-    /// Exit 4 before anything is sent, when there is no token and the options need one: `needs` names what needs
-    /// it (`members --role (read:org)`); `--full --via graphql` does, for `command`.
-    static func refusal(
-        _ options: PeopleListOptions, command: String, needs: String? = nil, _ context: CommandContext
-    ) -> CommandOutcome? {
-        guard !context.presenter.hasToken else { return nil }
-        if let needs { return TokenRequirement(command: needs).refuse(context) }
+    /// What needs a token among the options, for the check at the top of a people list's `run` when there is
+    /// none (exit 4 before anything is sent): `needs` names what needs it (`members --role (read:org)`);
+    /// `--full --via graphql` does, for `command`. nil when nothing does.
+    static func tokenRequirement(_ options: PeopleListOptions, command: String, needs: String? = nil)
+        -> TokenRequirement?
+    {
+        if let needs { return TokenRequirement(command: needs) }
         if options.profiles.full, options.profiles.via == .graphql {
-            return ProfileSource.tokenRequirement(command: command).refuse(context)
+            return ProfileSource.tokenRequirement(command: command)
         }
         return nil
     }

@@ -31,7 +31,11 @@ struct AssigneesCommand: PeopleListCommand {
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if let refusal = PeopleList.refusal(list, command: "assignees", context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "assignees")
+        {
+            return requirement.refuse(context)
+        }
         let assignees = GitHubEndpoints.accounts(.assignees, under: list.owner)
         return await PeopleList.write(
             PeopleList.pages(assignees, list.plan, github), command: "assignees", noun: "assignees",
@@ -73,7 +77,11 @@ struct WatchersCommand: PeopleListCommand {
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if let refusal = PeopleList.refusal(list, command: "watchers", context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "watchers")
+        {
+            return requirement.refuse(context)
+        }
         return await PeopleList.write(
             pages(list.plan, github), command: "watchers", noun: "watchers", columns: AccountColumns.summary,
             full: .accounts(\.profiles), changes: Self.changes, list, context, github)
@@ -146,7 +154,11 @@ struct CollaboratorsCommand: PeopleListCommand {
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if let refusal = PeopleList.refusal(list, command: "collaborators", context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "collaborators")
+        {
+            return requirement.refuse(context)
+        }
         let collaborators = GitHubEndpoints.accounts(.collaborators, under: list.owner, filters: list.filters)
         return await PeopleList.write(
             PeopleList.pages(collaborators, list.plan, github), command: "collaborators", noun: "collaborators",
@@ -199,7 +211,11 @@ struct ContributorsCommand: PeopleListCommand {
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if let refusal = PeopleList.refusal(list, command: "contributors", context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "contributors")
+        {
+            return requirement.refuse(context)
+        }
         let contributors = GitHubEndpoints.records(.contributors, under: list.owner, filters: list.filters)
         // An author with no account has no login: GitHub sends a name and an email instead, each in its column.
         let anonymous =
@@ -254,7 +270,11 @@ struct ForkersCommand: PeopleListCommand {
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if let refusal = PeopleList.refusal(list, command: "forkers", context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "forkers")
+        {
+            return requirement.refuse(context)
+        }
         let forks = GitHubEndpoints.records(.forks, under: list.owner)
         let columns = [
             personLogin("OWNER", under: "owner"),

@@ -19,7 +19,11 @@ struct StargazersCommand: PeopleListCommand {
     /// Exit 4 without a token for `--via graphql`; then the list, or with `--changes` what changed.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         let needs = list.profiles.via == .graphql && !list.profiles.full ? "stargazers --via graphql" : nil
-        if let refusal = PeopleList.refusal(list, command: "stargazers", needs: needs, context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "stargazers", needs: needs)
+        {
+            return requirement.refuse(context)
+        }
         let columns = [personLogin("LOGIN", under: "user"), .time("STARRED", "starred_at", context.render)]
         return await PeopleList.write(
             pages(list.plan, github), command: "stargazers", noun: "stargazers", columns: columns, full: Self.full,

@@ -60,7 +60,11 @@ struct TeamMembersCommand: PeopleListCommand {
     /// Exit 4 without a token for `--direct`; then the list, or with `--changes` what changed.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         let needs = list.directTeam == nil ? nil : "team-members --direct (GraphQL; read:org)"
-        if let refusal = PeopleList.refusal(list, command: "team-members", needs: needs, context) { return refusal }
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(list, command: "team-members", needs: needs)
+        {
+            return requirement.refuse(context)
+        }
         return await PeopleList.write(
             pages(list.plan, github), command: "team-members", noun: "team members", columns: accountsWithRole("role"),
             full: .accounts(\.profiles, keeping: Self.kept), changes: Self.changes, list, context, github)

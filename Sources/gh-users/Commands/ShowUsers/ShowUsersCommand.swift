@@ -149,22 +149,19 @@ extension ShowUsersOptions: GitHubCommand {
         }
         // Logins from stdin are a list whatever their number, so a script's output has one shape.
         let asArray = references.count > 1 || fromStandardInput
-        func render(_ users: [User]) -> [UInt8] {
-            ShowUsersRenderer.render(users, asArray: asArray, context: context.render)
-        }
         var references = self.references
         if fromStandardInput {
             do throws(DomainError) {
                 references = try LoginInput.standardInput.resolve(context.io).map(UserReference.login)
             } catch {
-                return ResourceLoad<User>([.failure(error)]).write(to: context, render: render)
+                return ResourceLoad<User>([.failure(error)]).write([], to: context)
             }
         }
         guard source == .graphql else {
-            let results = await GetUsersUseCase(repository: github).execute(
-                references, concurrency: concurrency)
-            return ResourceLoad(zip(references, results).map(ShowUsersCommand.suggestingID))
-                .write(to: context, render: render)
+            let results = await GetUsersUseCase(repository: github).execute(references, concurrency: concurrency)
+            let load = ResourceLoad(zip(references, results).map(ShowUsersCommand.suggestingID))
+            return load.write(
+                ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context)
         }
         // The parser refuses --id with --via graphql, so every reference is a login.
         let logins = references.compactMap { reference -> Login? in
@@ -174,8 +171,9 @@ extension ShowUsersOptions: GitHubCommand {
         let lookups = ProfileSource.graphQLProfiles(github, concurrency: concurrency)
         let results = await lookups.execute(logins)
         let statistics = lookups.statistics
-        return ResourceLoad(
-            results, closingLine: statistics.requests > 0 ? ProfileSource.closingLine(statistics) : nil
-        ).write(to: context, render: render)
+        let load = ResourceLoad(
+            results, closingLine: statistics.requests > 0 ? ProfileSource.closingLine(statistics) : nil)
+        return load.write(
+            ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context)
     }
 }

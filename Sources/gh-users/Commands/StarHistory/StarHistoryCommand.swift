@@ -125,9 +125,9 @@ extension StarHistoryOptions: GitHubCommand {
             let span = try DaySpan.resolve(from: from, to: to, context: context, ending: "the history")
             return try await StarHistoryCommand.load(self, span: span, github)
         }
-        return ResourceLoad([report]).write(to: context) { reports in
-            reports.first.map { StarHistoryRenderer.render($0, context: context.render) } ?? []
-        }
+        let load = ResourceLoad([report])
+        return load.write(
+            load.values.first.map { StarHistoryRenderer.render($0, context: context.render) } ?? [], to: context)
     }
 }
 
