@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Test machinery the debug build optimises: the stand-in, the test doubles and the end-to-end tests build
+/// large bodies and serve thousands of pages per run, ten times slower at -Onone. The product's own modules
+/// stay at the build's setting, and the end-to-end tests run the release binary.
+let optimisedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "gh-users",
     platforms: [.macOS(.v13)],
@@ -28,7 +33,8 @@ let package = Package(
         ),
         // The loopback GitHub stand-in used by end-to-end tests and benchmarks.
         .target(
-            name: "GitHubStandIn", dependencies: ["Domain", "JSONBytes"], resources: [.copy("Bodies"), .copy("World")]),
+            name: "GitHubStandIn", dependencies: ["Domain", "JSONBytes"], resources: [.copy("Bodies"), .copy("World")],
+            swiftSettings: optimisedInTests),
         .executableTarget(name: "github-standin", dependencies: ["GitHubStandIn"]),
 
         // Test doubles shared by the unit tests: a stub transport and a fake repository.
@@ -36,7 +42,7 @@ let package = Package(
         .target(name: "TestProcessSetup", path: "Tests/TestProcessSetup"),
         .target(
             name: "TestSupport", dependencies: ["AtomicLogger", "Domain", "Data", "Networking", "TestProcessSetup"],
-            path: "Tests/TestSupport"),
+            path: "Tests/TestSupport", swiftSettings: optimisedInTests),
         .testTarget(name: "AtomicCoreTests", dependencies: ["AtomicCore", "TestSupport"]),
         .testTarget(name: "AtomicLoggerTests", dependencies: ["AtomicLogger"]),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes", "TestSupport"]),
@@ -58,7 +64,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GitHubStandInTests", dependencies: ["GitHubStandIn", "Data", "Domain", "JSONBytes", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["GitHubStandIn", "gh-users", "TestSupport"],
+            swiftSettings: optimisedInTests),
     ],
     swiftLanguageModes: [.v6]
 )

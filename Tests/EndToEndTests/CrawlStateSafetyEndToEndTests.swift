@@ -4,8 +4,7 @@ import Testing
 
 /// `list --state` against files that are not what they seem (a state that names no output, a link to a state, a
 /// planted link or FIFO beside it), reruns that would append another shape to the same output, and hints that
-/// must run as printed. One test at a time, as the other crawl tests.
-@Suite(.serialized)
+/// must run as printed.
 struct CrawlStateSafetyEndToEndTests {
     static let token = "ghp_crawlstatesafety"
     private let folder: URL

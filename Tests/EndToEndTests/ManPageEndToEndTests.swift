@@ -3,8 +3,9 @@ import Testing
 
 /// The manual pages `Scripts/make-manpage` writes and `Scripts/install.sh` installs: gh-users(1) and one page per
 /// command, rendered by the binary from the specs its help comes from. The pages are made and rendered once,
-/// for all the tests, with a bound that a loaded machine does not reach.
-@Suite(.serialized) struct ManPageEndToEndTests {
+/// for all the tests, with a bound that a loaded machine does not reach; the tests wait for that one run
+/// together.
+struct ManPageEndToEndTests {
     private static let bound: TimeInterval = 300
     private static let scripts = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
