@@ -13,7 +13,9 @@ extension StubTransport {
     /// Requests a run sends for one failing GET with the default `--retries 3`: the first and three retries.
     package static let attemptsWithDefaultRetries = 4
 
-    /// The real repository over this transport, as the app builds it, sleeping no retry wait.
+    /// The real repository over this transport, as the app builds it, sleeping no retry wait and timing no attempt
+    /// out: the stub answers in-process, and a machine loaded enough to starve a request for the app's 30 s made
+    /// `EarlyPagesStressTests` see a page asked twice (its retry). Timeouts are `AttemptTimersTests`'.
     /// `over` replaces the transport with one made of it (`transport(latency:gauge:counting:)`).
     package func repository(token: String? = "ghp_stubbed", retries: Int = 3, over: HTTPTransport? = nil)
         -> GitHubRepository
@@ -23,7 +25,7 @@ extension StubTransport {
                 baseURL: URL(string: Self.apiRoot)!, userAgent: "gh-users-tests", token: token),
             transport: over ?? transport,
             logger: .disabled,
-            retryPolicy: RetryPolicy(maxRetries: retries, waitOnPrimaryLimit: false),
+            retryPolicy: RetryPolicy(maxRetries: retries, waitOnPrimaryLimit: false, attemptTimeout: .seconds(86_400)),
             clock: RetryClock(now: { Date() }, random: { 0 }, sleep: { _, _ in })
         )
         return GitHubRepository(client: client)
