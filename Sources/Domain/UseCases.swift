@@ -18,7 +18,11 @@ package struct GetUsersUseCase: Sendable {
 
     package func execute(_ references: [UserReference], concurrency: Int) async -> [Result<User, DomainError>] {
         // One lookup needs no task group: it is fetched here, in the caller's task.
-        if references.count == 1 { return [await Self.fetch(references[0], from: repository)] }
+        // The fetch finishes before the array is built (see the group's comment below).
+        if references.count == 1 {
+            let result = await Self.fetch(references[0], from: repository)
+            return [result]
+        }
         let width = max(1, concurrency)
         var results = [Result<User, DomainError>?](repeating: nil, count: references.count)
         await withTaskGroup(of: (Int, Result<User, DomainError>).self) { group in

@@ -157,6 +157,14 @@ package struct StandInWorld: Decodable, Sendable {
 
     package init(bytes: [UInt8]) throws {
         self = try JSONDecoder().decode(StandInWorld.self, from: Data(bytes))
+        // A repository lists its stargazers or says the population stars it, never neither nor both: a key
+        // misspelt would otherwise make the whole population its stargazers.
+        for (repository, record) in zip(repositories, JSONText.elements(at: ["repositories"], in: bytes)) {
+            guard (repository.stars == nil) == (JSONText.text(of: "starred_by", in: record) == "population") else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: "\(repository.fullName): stargazers or starred_by"))
+            }
+        }
         for organization in JSONText.elements(at: ["organizations"], in: bytes) {
             invitations[JSONText.text(of: "login", in: organization).lowercased()] = JSONText.elements(
                 at: ["invitations"], in: organization

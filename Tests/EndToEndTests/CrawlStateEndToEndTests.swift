@@ -297,9 +297,10 @@ struct CrawlStateEndToEndTests {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 0...30)))
                 guard crawl.isRunning else {
                     status = try await crawl.wait()
-                    // A crawl that ended before any kill (the tests beside this one left it no turn while the
-                    // crawl ran) tested nothing: it starts again from nothing, up to four times.
-                    if kills == 0, restarts < 4 {
+                    // A crawl that ended well before any kill (the tests beside this one left it no turn while
+                    // the crawl ran) tested nothing: it starts again from nothing, up to four times. One that
+                    // failed, or wrote another list, is the failure it is.
+                    if kills == 0, restarts < 4, status == 0, bytes("users.ndjson") == whole {
                         restarts += 1
                         status = nil
                         for name in ["s", "s.lock", "users.ndjson"] {

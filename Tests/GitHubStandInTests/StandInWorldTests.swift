@@ -338,4 +338,16 @@ private func keys(_ record: [UInt8]) throws -> [String] {
             for step in Self.stories[story] ?? [] { try step.run(on: server) }
         }
     }
+
+    /// A repository lists its stargazers or is starred by the population: one that says neither (a misspelt key)
+    /// or both is refused, where it once became a repository the whole population stars.
+    @Test(arguments: [#""stargazers_typo": []"#, #""stargazers": [], "starred_by": "population""#])
+    func aRepositoryWithoutOneSourceOfStarsIsRefused(stars: String) {
+        let world =
+            #"{"organizations": [], "repositories": [{"full_name": "o/r", "collaborators": {}, "watchers": [], "#
+            + #""forks": [], "contributors": [], "# + stars + "}]}"
+        #expect(throws: DecodingError.self) { try StandInWorld(bytes: Array(world.utf8)) }
+        let listed = world.replacingOccurrences(of: stars, with: #""stargazers": []"#)
+        #expect(throws: Never.self) { try StandInWorld(bytes: Array(listed.utf8)) }
+    }
 }
