@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// Test machinery the debug build optimises: the stand-in, the test doubles and the end-to-end tests build
-/// large bodies and serve thousands of pages per run, ten times slower at -Onone. The product's own modules
-/// stay at the build's setting, and the end-to-end tests run the release binary.
+/// large bodies and serve thousands of pages per run: at -Onone they cost about 30 s more of the test phase's CPU
+/// (docs/DEVELOPMENT.md). The product's own modules stay at the build's setting, and the end-to-end tests run the
+/// release binary.
 let optimisedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
