@@ -21,10 +21,14 @@ struct ManPageEndToEndTests {
     private static let listed = #"'/COMMANDS$/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }'"#
 
     /// make-manpage run once into `$HOME/man1`, and there, in the same shell: the file names, the commands
-    /// help lists, each command's help unwrapped, each page rendered at 80 columns by man, and roff's warnings.
-    /// The four tests below read this one run: rendering every page is most of the suite's cost.
+    /// help lists, each command's help unwrapped, each page rendered at 80 columns by man, and roff's warnings
+    /// (`-ww`, every one), from that same rendering where man is installed. The four tests below read this one
+    /// run: rendering every page is most of the suite's cost.
     private static let pages = Task { () async throws -> [String: String] in
-        let man = #"for page in *.1; do echo "== page $page"; MANWIDTH=80 man -l "$page" || echo "FAILED"; done; "#
+        let man =
+            #"for page in *.1; do echo "== page $page"; MANWIDTH=80 man --warnings=w -l "$page" 2>"$HOME/warned" "#
+            + #"|| echo "FAILED"; sed "s|^|$page: |" "$HOME/warned" >>"$HOME/roff"; done; "#
+            + #"echo "== roff"; cat "$HOME/roff"; "#
         let roff =
             #"echo "== roff"; for page in *.1; do groff -man -Tutf8 -ww -z "$page" 2>&1 | "#
             + #"sed "s|^|$page: |"; done"#
@@ -33,7 +37,7 @@ struct ManPageEndToEndTests {
                 + #"echo "== commands" && "# + commands + #" && for command in $("# + commands
                 + #"); do echo "== help $command"; COLUMNS=4000 "$GH_USERS" help "$command"; done; "#
                 + #"echo "== topic options"; COLUMNS=4000 "$GH_USERS" help options; "#
-                + (hasMan ? man : "") + (hasGroff ? roff : ""),
+                + (hasMan ? man : hasGroff ? roff : ""),
             timeout: bound)
         guard result.status == 0 else { throw PagesNotMade(stderr: result.stderr) }
         return sections(result.stdout)

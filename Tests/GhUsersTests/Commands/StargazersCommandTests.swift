@@ -122,8 +122,9 @@ struct StargazersCommandTests {
     }
 
     /// A GitHub of a few lines for a repository past REST's cap: `GET /repos/{owner}/{repo}` counts `counts(n)`
-    /// stargazers when it is the n-th request (from 0); REST's list pages users 1 to 40,000, 100 a page, linking
-    /// up to page 400 only, as GitHub does; GraphQL pages `graphQL` 100 at a time (nil: a POST is a 500).
+    /// stargazers when it is the n-th request (from 0); REST's list pages users from 1, `per_page` a page (100
+    /// unless asked), linking up to page 400 only, as GitHub does; GraphQL pages `graphQL` 100 at a time (nil: a
+    /// POST is a 500).
     static func script(_ http: StubTransport, counts: @escaping @Sendable (Int) -> Int, graphQL: [Int64]?) {
         http.answerEvery { request, index in
             let url = request.url
@@ -144,11 +145,12 @@ struct StargazersCommandTests {
                 let next = start + 100 < graphQL.count ? "p\(start + 100)" : nil
                 return answer(Data(graphQLPage(page, total: graphQL.count, next: next).utf8))
             }
-            let number =
-                URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
-                .first { $0.name == "page" }.flatMap { Int($0.value ?? "") } ?? 1
-            let records = (((number - 1) * 100 + 1)...(number * 100)).map(restRecord)
-            let next = "https://api.github.com/repos/\(repository)/stargazers?per_page=100&page=\(number + 1)"
+            let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            func value(_ name: String) -> Int? { query.first { $0.name == name }.flatMap { Int($0.value ?? "") } }
+            let number = value("page") ?? 1
+            let size = value("per_page") ?? 100
+            let records = (((number - 1) * size + 1)...(number * size)).map(restRecord)
+            let next = "https://api.github.com/repos/\(repository)/stargazers?per_page=\(size)&page=\(number + 1)"
             let link = number < 400 ? [(name: "Link", value: "<\(next)>; rel=\"next\"")] : []
             return answer(Data(("[" + records.joined(separator: ",") + "]").utf8), link)
         }
@@ -156,30 +158,36 @@ struct StargazersCommandTests {
 
     /// REST ends at its 400th page while the repository now counts more (stars added during the run): the
     /// list goes on through GraphQL from its start, skipping every stargazer REST gave by id. Meanwhile user 5
-    /// unstarred and three starred: REST's 40,000 are written once, then the three, and no one twice. Before:
-    /// 40,000 and a quiet end.
+    /// unstarred and three starred: REST's 4,000 are written once, then the three, and no one twice. Before:
+    /// 4,000 and a quiet end. At 10 a page REST's 400 pages reach 4,000 (at 100, 40,000: the same run with ten
+    /// times the records to read, which `aCountPastRESTsReachIsReadThroughGraphQLFromTheStart` covers).
     @Test func restEndingAtItsCapGoesOnThroughGraphQLWithNoneTwiceAndNoneLeftOut() async throws {
         let harness = CommandHarness.signedIn()
         Self.script(
-            harness.http, counts: { $0 == 0 ? 40_000 : 40_003 }, graphQL: (1...Int64(40_003)).filter { $0 != 5 })
-        let run = await harness.run(["stargazers", Self.repository, "--all", "--format", "ndjson"])
+            harness.http, counts: { $0 == 0 ? 4_000 : 4_003 }, graphQL: (1...Int64(4_003)).filter { $0 != 5 })
+        let run = await harness.run([
+            "stargazers", Self.repository, "--all", "--per-page", "10", "--format", "ndjson",
+        ])
         #expect(run.status == 0)
         let written = Self.ids(run.out)
-        #expect(written.count == 40_003)
+        #expect(written.count == 4_003)
         #expect(Set(written).count == written.count)
-        // Compared as a Bool, so a failure does not print 40,000 ids.
-        #expect(written.elementsEqual(1...Int64(40_003)))
+        // Compared as a Bool, so a failure does not print 4,000 ids.
+        #expect(written.elementsEqual(1...Int64(4_003)))
         #expect(run.err == StargazersCommand.pastCapNote + "\n")
     }
 
-    /// A repository with exactly 40,000 stargazers ends with REST's 400th page: its count says nothing is left,
-    /// so GraphQL is not asked (the script answers a POST with a 500).
+    /// A repository with exactly as many stargazers as REST's 400 pages hold (4,000 at 10 a page) ends with
+    /// REST's 400th page: its count says nothing is left, so GraphQL is not asked (the script answers a POST with
+    /// a 500).
     @Test func restEndingAtItsCapWithNothingMoreCountedEnds() async throws {
         let harness = CommandHarness.signedIn()
-        Self.script(harness.http, counts: { _ in 40_000 }, graphQL: nil)
-        let run = await harness.run(["stargazers", Self.repository, "--all", "--format", "ndjson"])
+        Self.script(harness.http, counts: { _ in 4_000 }, graphQL: nil)
+        let run = await harness.run([
+            "stargazers", Self.repository, "--all", "--per-page", "10", "--format", "ndjson",
+        ])
         #expect(run.status == 0)
-        #expect(Self.ids(run.out).count == 40_000)
+        #expect(Self.ids(run.out).count == 4_000)
         #expect(run.err.isEmpty)
         #expect(!harness.http.received.contains { $0.method == .post })
     }
