@@ -133,6 +133,26 @@ struct MembersCommandTests {
                     + "does for a token that is not a member.\n"), "\(run.err)")
     }
 
+    /// The public members a non-member is sent to may run to several pages: the next is the redirected answer's
+    /// `Link` (GitHub's name the organization by its id), every account of every page is written, and the note
+    /// is said once. The second page is a recorded page of accounts (`followers-page-2`).
+    @Test func publicMembersOfSeveralPagesAreAllWrittenAndSaidOnce() async throws {
+        let harness = Self.harness(token: true)
+        let next = "https://api.github.com/organizations/9919/public_members?per_page=30&page=2"
+        harness.expect(
+            "GET /orgs/github/members?per_page=30", headers: [("Link", "<\(next)>; rel=\"next\"")],
+            body: "orgs-list-public-members", redirectedTo: "/orgs/github/public_members?per_page=30")
+        harness.expect("GET /organizations/9919/public_members?per_page=30&page=2", body: "followers-page-2")
+        let run = await harness.run(["members", "github", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0, "\(run.err)")
+        let second = try #require(
+            try JSONSerialization.jsonObject(with: Bodies.named("followers-page-2")) as? [[String: Any]])
+        let logins = ["octocat"] + second.compactMap { $0["login"] as? String }
+        #expect(logins.count > 2)
+        #expect(run.out == logins.map { $0 + "\n" }.joined())
+        #expect(run.err.components(separatedBy: "Public members only").count == 2, "\(run.err)")
+    }
+
     /// With --changes a filtered list answered from the public members records nothing.
     @Test func aSnapshotOfAdminsAnsweredFromThePublicMembersIsNotWritten() async throws {
         let folder = try Folder()
