@@ -2,8 +2,8 @@ import Domain
 
 @testable import gh_users
 
-/// A rule given as closures, for tests that need one rule for one model: the commands use `Admission` values
-/// (`UnseenIDs`, `IDRange`), never closures.
+/// A rule given as closures, for tests that need one rule for one model: the commands use `Admitting` values,
+/// never closures.
 struct ListAdmission<Item>: Admission {
     let admitting: (Item) -> Bool
     var isNewItem: ((Item) -> Bool)?
@@ -25,11 +25,11 @@ struct ListAdmission<Item>: Admission {
 extension PagedListViewModel {
     /// A loader, and a rule given as closures.
     convenience init(
-        limit: ItemLimit, noting load: @escaping NotingLoader, admit: @escaping (Item) -> Bool = { _ in true },
+        limit: ItemLimit, noting load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },
         isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil, aheadBudget: Int = defaultAheadBudget
     ) {
         self.init(
-            limit: limit, noting: load, admission: ListAdmission(admit: admit, isNew: isNew, isLast: isLast),
+            limit: limit, noting: load, admitting: .rule(ListAdmission(admit: admit, isNew: isNew, isLast: isLast)),
             aheadBudget: aheadBudget)
     }
 
@@ -39,7 +39,7 @@ extension PagedListViewModel {
         isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil
     ) {
         self.init(
-            limit: limit, noting: { cursor throws(DomainError) in NotedPage(page: try await load(cursor)) },
+            limit: limit, noting: load,
             admit: admit, isNew: isNew, isLast: isLast)
     }
 

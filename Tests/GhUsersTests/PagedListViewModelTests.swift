@@ -146,7 +146,7 @@ struct PagedListClosingNotesTests {
             limit: limit,
             noting: { cursor throws(DomainError) in
                 guard let result = pages[cursor?.url] else { throw DomainError.server(status: 599, message: "no page") }
-                return .init(page: result, closingNotes: ["after \(cursor?.url ?? "p1")"])
+                return result.noting(["after \(cursor?.url ?? "p1")"])
             }
         )
     }
