@@ -43,25 +43,28 @@ extension PagedListViewModel {
             admit: admit, isNew: isNew, isLast: isLast)
     }
 
-    /// A page-based list: `first` loads page one, `next` follows a `Link`, and an item whose id was already
-    /// written (the list shifted while it was read) is dropped, as is anything `keep` refuses.
+    /// A page-based list: `first` loads page one, `next` follows a `Link`, and the view model's own rule
+    /// (`Admitting.keeping`) drops an item whose id was already seen (the list shifted while it was read), as it
+    /// does anything `keep` refuses.
     convenience init(
         limit: ItemLimit,
         first: @escaping @Sendable () async throws(DomainError) -> Page<Item>,
         next: @escaping @Sendable (PageCursor) async throws(DomainError) -> Page<Item>,
-        id: @escaping (Item) -> Int64,
         keep: @escaping (Item) -> Bool = { _ in true }
     ) {
-        let seen = SeenIDs()
         self.init(
             limit: limit,
-            load: { cursor throws(DomainError) in
+            noting: { cursor throws(DomainError) in
                 if let cursor { return try await next(cursor) }
                 return try await first()
             },
-            // Every id is recorded, kept or not, so `isNew` can tell a page of repeats from a page of forks.
-            admit: { seen.admit(id($0)) && keep($0) },
-            isNew: { !seen.contains(id($0)) }
-        )
+            admitting: .keeping(KeptByClosure(keeping: keep)))
     }
+}
+
+/// A filter given as a closure, for the tests.
+struct KeptByClosure<Item>: ItemFilter {
+    let keeping: (Item) -> Bool
+
+    func keeps(_ item: Item) -> Bool { keeping(item) }
 }
