@@ -20,8 +20,13 @@ package struct GetUsersUseCase: Sendable {
         // One lookup needs no task group: it is fetched here, in the caller's task.
         // The fetch finishes before the array is built (see the group's comment below).
         if references.count == 1 {
-            let result = await Self.fetch(references[0], from: repository)
-            return [result]
+            let user: User
+            do throws(DomainError) {
+                user = try await repository.user(references[0])
+            } catch {
+                return [.failure(error)]
+            }
+            return [.success(user)]
         }
         let width = max(1, concurrency)
         var results = [Result<User, DomainError>?](repeating: nil, count: references.count)
@@ -52,10 +57,7 @@ package struct GetUsersUseCase: Sendable {
     ) async -> Result<User, DomainError> {
         let user: User
         do throws(DomainError) {
-            switch reference {
-            case .login(let login): user = try await repository.user(login: login)
-            case .id(let id): user = try await repository.user(id: id)
-            }
+            user = try await repository.user(reference)
         } catch {
             return .failure(error)
         }

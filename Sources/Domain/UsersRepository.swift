@@ -24,6 +24,9 @@ package struct Page<Item: Sendable>: Sendable {
     /// The size of the body the page was read from, where a decoder says (0 where none does): a paging loop asks
     /// fewer pages ahead of its reader when pages are big, since each costs memory in proportion.
     package var bodyBytes = 0
+    /// What a list a command prepares has to say once it ends, as it stands after this page (a split search's
+    /// query count), for stderr; GitHub's own pages say nothing.
+    package var closingNotes: [String] = []
 
     package init(
         items: [Item], next: PageCursor?, totalCount: Int? = nil, incompleteResults: Bool = false,
@@ -38,6 +41,13 @@ package struct Page<Item: Sendable>: Sendable {
 
     /// What a list's `204 No Content` means: nothing in it, and nothing after it.
     package static var noContent: Page { Page(items: [], next: nil, noContent: true) }
+
+    /// This page with `notes` to say once the list ends.
+    package func noting(_ notes: [String]) -> Page {
+        var page = self
+        page.closingNotes = notes
+        return page
+    }
 }
 
 /// Two pages are equal when they say the same; the size of the body each was read from is not part of that.
@@ -56,6 +66,16 @@ package protocol UsersRepository: Sendable {
     func user(login: Login) async throws(DomainError) -> User
     /// The full profile of the account with this id (`GET /user/{id}`).
     func user(id: Int64) async throws(DomainError) -> User
+}
+
+extension UsersRepository {
+    /// The full profile of the account `reference` names: by login, or by id.
+    package func user(_ reference: UserReference) async throws(DomainError) -> User {
+        switch reference {
+        case .login(let login): try await user(login: login)
+        case .id(let id): try await user(id: id)
+        }
+    }
 }
 
 /// Which side of the follow graph to list.

@@ -193,3 +193,55 @@ struct GitHubEndpointsTests {
         #expect(String(decoding: page.items[1].raw.bytes, as: UTF8.self) == #"{"key":"no id"}"#)
     }
 }
+
+/// How Data fetches a list's pages for the pager (`ListedPages`) and an account a `show` names: the requests sent
+/// to the strict stub, which fails on any other.
+struct ListedPagesTests {
+    /// The first page asks for `per_page`; every later one is the `Link` the page before named, as sent.
+    @Test func theFirstPageHasItsSizeAndTheNextIsTheLinkNamed() async throws {
+        let stub = StubTransport()
+        stub.stub(
+            "https://api.github.com/users/octocat/followers?per_page=2",
+            headers: [("Link", #"<https://api.github.com/user/583231/followers?per_page=2&page=2>; rel="next""#)],
+            body: #"[{"login":"a","id":1},{"login":"b","id":2}]"#)
+        stub.stub(
+            "https://api.github.com/user/583231/followers?per_page=2&page=2", body: #"[{"login":"c","id":3}]"#)
+        let pages = repository(stub).pages(
+            of: GitHubEndpoints.relations(.followers, of: try Login(validating: "octocat")), perPage: 2)
+        let first = try await pages.page(at: nil, nextPage: nil)
+        #expect(first.items.map(\.login) == ["a", "b"])
+        #expect(first.next?.url == "https://api.github.com/user/583231/followers?per_page=2&page=2")
+        let second = try await pages.page(at: first.next, nextPage: nil)
+        #expect(second.items.map(\.login) == ["c"])
+        #expect(second.next == nil)
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    /// A 404 of an organization's first page asks for the organization: when it is a 404 too, the organization
+    /// is what is missing.
+    @Test func aFirstPageThatIsA404AsksForItsOwner() async throws {
+        let stub = StubTransport()
+        stub.stub(
+            "https://api.github.com/orgs/no-such-org/members?per_page=30", status: 404,
+            body: #"{"message":"Not Found"}"#)
+        stub.stub("https://api.github.com/orgs/no-such-org", status: 404, body: #"{"message":"Not Found"}"#)
+        let org = try Login(validating: "no-such-org")
+        let pages = repository(stub).pages(
+            of: GitHubEndpoints.members(under: .organization(org), filters: [:]), perPage: 30)
+        await #expect(throws: DomainError.notFound(resource: "organization 'no-such-org'")) {
+            _ = try await pages.page(at: nil, nextPage: nil)
+        }
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    /// `show` names an account by login or by id; each is its own request.
+    @Test func anAccountIsLookedUpByLoginOrByID() async throws {
+        let stub = StubTransport()
+        stub.stub("https://api.github.com/users/octocat", body: #"{"login":"octocat","id":583231}"#)
+        stub.stub("https://api.github.com/user/583231", body: #"{"login":"octocat","id":583231}"#)
+        let github = repository(stub)
+        #expect(try await github.user(.login(try Login(validating: "octocat"))).id == 583231)
+        #expect(try await github.user(.id(583231)).login == "octocat")
+        #expect(stub.unusedStubs.isEmpty)
+    }
+}

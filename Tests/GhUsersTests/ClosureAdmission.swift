@@ -2,8 +2,8 @@ import Domain
 
 @testable import gh_users
 
-/// A rule given as closures, for tests that need one rule for one model: the commands use `Admission` values
-/// (`UnseenIDs`, `IDRange`), never closures.
+/// A rule given as closures, for tests that need one rule for one model: the commands use `Admitting` values,
+/// never closures.
 struct ListAdmission<Item>: Admission {
     let admitting: (Item) -> Bool
     var isNewItem: ((Item) -> Bool)?
@@ -25,11 +25,11 @@ struct ListAdmission<Item>: Admission {
 extension PagedListViewModel {
     /// A loader, and a rule given as closures.
     convenience init(
-        limit: ItemLimit, noting load: @escaping NotingLoader, admit: @escaping (Item) -> Bool = { _ in true },
+        limit: ItemLimit, noting load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },
         isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil, aheadBudget: Int = defaultAheadBudget
     ) {
         self.init(
-            limit: limit, noting: load, admission: ListAdmission(admit: admit, isNew: isNew, isLast: isLast),
+            limit: limit, noting: load, admitting: .rule(ListAdmission(admit: admit, isNew: isNew, isLast: isLast)),
             aheadBudget: aheadBudget)
     }
 
@@ -39,29 +39,32 @@ extension PagedListViewModel {
         isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil
     ) {
         self.init(
-            limit: limit, noting: { cursor throws(DomainError) in NotedPage(page: try await load(cursor)) },
+            limit: limit, noting: load,
             admit: admit, isNew: isNew, isLast: isLast)
     }
 
-    /// A page-based list: `first` loads page one, `next` follows a `Link`, and an item whose id was already
-    /// written (the list shifted while it was read) is dropped, as is anything `keep` refuses.
+    /// A page-based list: `first` loads page one, `next` follows a `Link`, and the view model's own rule
+    /// (`Admitting.keeping`) drops an item whose id was already seen (the list shifted while it was read), as it
+    /// does anything `keep` refuses.
     convenience init(
         limit: ItemLimit,
         first: @escaping @Sendable () async throws(DomainError) -> Page<Item>,
         next: @escaping @Sendable (PageCursor) async throws(DomainError) -> Page<Item>,
-        id: @escaping (Item) -> Int64,
         keep: @escaping (Item) -> Bool = { _ in true }
     ) {
-        let seen = SeenIDs()
         self.init(
             limit: limit,
-            load: { cursor throws(DomainError) in
+            noting: { cursor throws(DomainError) in
                 if let cursor { return try await next(cursor) }
                 return try await first()
             },
-            // Every id is recorded, kept or not, so `isNew` can tell a page of repeats from a page of forks.
-            admit: { seen.admit(id($0)) && keep($0) },
-            isNew: { !seen.contains(id($0)) }
-        )
+            admitting: .keeping(KeptByClosure(keeping: keep)))
     }
+}
+
+/// A filter given as a closure, for the tests.
+struct KeptByClosure<Item>: ItemFilter {
+    let keeping: (Item) -> Bool
+
+    func keeps(_ item: Item) -> Bool { keeping(item) }
 }

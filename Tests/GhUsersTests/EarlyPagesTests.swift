@@ -59,7 +59,6 @@ struct EarlyPagesTests {
         let list = GitHubEndpoints.accounts(.members, under: .organization(try Login(validating: "github")))
         return PagedListViewModel(
             limit: limit, list: list, perPage: 2, github: github.repository(over: over),
-            admission: UnseenIDs<User>(),
             aheadBudget: aheadBudget)
     }
 
@@ -230,8 +229,7 @@ struct EarlyPagesStressTests {
             let reader = Task { () -> Int in
                 let model = PagedListViewModel(
                     limit: .all, list: GitHubEndpoints.accounts(.members, under: .organization(login)), perPage: 2,
-                    github: github.repository(over: over),
-                    admission: UnseenIDs<User>())
+                    github: github.repository(over: over))
                 var read = 0
                 while !model.isExhausted, read < reading {
                     do { _ = try await model.loadNextPage() } catch { break }

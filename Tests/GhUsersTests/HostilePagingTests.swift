@@ -129,7 +129,7 @@ struct HostilePagingTests {
         let server = ScriptedPages(["": users([1, 2], next: "p2"), "p2": users([2, 1], next: "p3")])
         let model = PagedListViewModel<User>(
             limit: .all, first: { () throws(DomainError) in try await server.load(nil) },
-            next: { cursor throws(DomainError) in try await server.load(cursor) }, id: \.id)
+            next: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
         #expect(written.map(\.id) == [1, 2])
         #expect(failure != nil)
@@ -146,7 +146,7 @@ struct HostilePagingTests {
         let server = ScriptedPages(pages)
         let model = PagedListViewModel<Repo>(
             limit: .all, first: { () throws(DomainError) in try await server.load(nil) },
-            next: { cursor throws(DomainError) in try await server.load(cursor) }, id: \.id,
+            next: { cursor throws(DomainError) in try await server.load(cursor) },
             keep: { !$0.fork })
         let (written, failure) = await drain(model)
         // Two pages of forks in a row are new items, just not wanted: paging goes on to the source.
@@ -162,7 +162,7 @@ struct HostilePagingTests {
         ])
         let model = PagedListViewModel<User>(
             limit: .all, first: { () throws(DomainError) in try await server.load(nil) },
-            next: { cursor throws(DomainError) in try await server.load(cursor) }, id: \.id)
+            next: { cursor throws(DomainError) in try await server.load(cursor) })
         let (written, failure) = await drain(model)
         // Before: the empty page ended the list, 4 and 5 were never asked for, and nothing was said.
         #expect(written.map(\.id) == [1, 2, 4, 5])
@@ -232,7 +232,7 @@ struct HostilePagingTests {
                 next: { cursor throws(DomainError) in
                     if round % 3 == 0 { await Task.yield() }
                     return try await server.load(cursor)
-                }, id: \.id)
+                })
             let (written, failure) = await drain(model)
             #expect(written.map(\.id) == [1, 2, 3, 4, 5], "round \(round)")
             #expect(failure == nil)

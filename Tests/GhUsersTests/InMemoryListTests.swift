@@ -54,7 +54,7 @@ struct InMemoryListTests {
     private func model(_ github: InMemoryResourceRepository, limit: ItemLimit) -> PagedListViewModel<User> {
         PagedListViewModel(
             limit: limit, list: followers, perPage: 2, github: github,
-            admission: ListAdmission(admit: { _ in true }))
+            admitting: .rule(ListAdmission(admit: { _ in true })))
     }
 
     private var threePages: InMemoryResourceRepository {

@@ -35,6 +35,44 @@ struct PagedListViewModelTests {
         )
     }
 
+    /// `list`'s pages, in id order, read under `Admitting.idOrder`.
+    private func inIDOrder(
+        _ pages: [String?: Page<User>], after since: Int64, through until: Int64?, recorder: LoadRecorder
+    ) -> PagedListViewModel<User> {
+        PagedListViewModel(
+            limit: .all,
+            noting: { cursor throws(DomainError) in
+                recorder.record(cursor)
+                guard let result = pages[cursor?.url] else { throw DomainError.server(status: 599, message: "no page") }
+                return result
+            },
+            admitting: .idOrder(after: since, through: until))
+    }
+
+    /// `list`'s rule: an id at or below the last one written (`--since` at first) is dropped, nothing past
+    /// `--until` is written, and the page holding it is the last one asked for.
+    @Test func inIDOrderWhatWasWrittenIsDroppedAndTheListEndsAtUntil() async throws {
+        let recorder = LoadRecorder()
+        let model = inIDOrder(
+            [nil: page([3, 5, 4], next: "p2"), "p2": page([6, 8, 9], next: "p3"), "p3": page([10], next: nil)],
+            after: 3, through: 8, recorder: recorder)
+        #expect(try await model.loadNextPage().map(\.id) == [5])
+        #expect(try await model.loadNextPage().map(\.id) == [6, 8])
+        #expect(model.isExhausted)
+        await settle()
+        #expect(recorder.loads == [nil, "p2"])
+    }
+
+    /// A page of ids all written before brings nothing new: paging stops rather than go round in circles.
+    @Test func inIDOrderAPageOfOldIDsStopsPaging() async throws {
+        let recorder = LoadRecorder()
+        let model = inIDOrder(
+            [nil: page([1, 2], next: "p2"), "p2": page([2, 1], next: "p3")], after: 0, through: nil,
+            recorder: recorder)
+        #expect(try await model.loadNextPage().map(\.id) == [1, 2])
+        await #expect(throws: DomainError.self) { _ = try await model.loadNextPage() }
+    }
+
     private func settle() async {
         for _ in 0..<50 { await Task.yield() }
         try? await Task.sleep(for: .milliseconds(20))
@@ -146,7 +184,7 @@ struct PagedListClosingNotesTests {
             limit: limit,
             noting: { cursor throws(DomainError) in
                 guard let result = pages[cursor?.url] else { throw DomainError.server(status: 599, message: "no page") }
-                return .init(page: result, closingNotes: ["after \(cursor?.url ?? "p1")"])
+                return result.noting(["after \(cursor?.url ?? "p1")"])
             }
         )
     }

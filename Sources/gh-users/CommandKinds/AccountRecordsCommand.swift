@@ -29,7 +29,7 @@ enum AccountRecords {
     ) async -> CommandOutcome {
         let plan = paging.plan
         let pages = PagedListViewModel(
-            GitHubEndpoints.records(endpoint, of: login), plan: plan, github: github, admission: UnseenIDs<Record>())
+            GitHubEndpoints.records(endpoint, of: login), plan: plan, github: github)
         let render = context.render
         return await ListStream(noun: noun, columns: render.readsColumns ? columns(render) : [], command: context)
             .run(pages)

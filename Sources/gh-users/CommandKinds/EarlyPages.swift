@@ -11,10 +11,10 @@ extension PagedListViewModel {
     final class EarlyPages: @unchecked Sendable {
         private let limit: ItemLimit
         private let perPage: Int
-        private let pages: Pages
+        private let pages: any PageSource<Item>
         private let lock = NSLock()
         /// The pages started early and not yet taken, by URL, with their place in the list.
-        private var started: [String: (page: Int, task: Task<NotedPage, any Error>)] = [:]
+        private var started: [String: (page: Int, task: Task<Page<Item>, any Error>)] = [:]
         /// Every URL started early, by digest: a link back to one of them (a cycle, which paging reports) is not
         /// asked again.
         private var asked = URLDigests()
@@ -26,7 +26,7 @@ extension PagedListViewModel {
         private var largest = 0
         private let aheadBudget: Int
 
-        init(limit: ItemLimit, perPage: Int, pages: Pages, aheadBudget: Int) {
+        init(limit: ItemLimit, perPage: Int, pages: any PageSource<Item>, aheadBudget: Int) {
             self.limit = limit
             self.perPage = max(1, perPage)
             self.pages = pages
@@ -36,13 +36,6 @@ extension PagedListViewModel {
         /// How many pages may be asked ahead of the last one handed out, as the largest body known says.
         var pagesAhead: Int {
             lock.withLock { PagedListViewModel.pagesAhead(largestPageBytes: largest, budget: aheadBudget) }
-        }
-
-        /// The page at `cursor`, with `listener` told its next page's URL when its head names one.
-        static func load(_ cursor: PageCursor?, from pages: Pages, telling listener: NextPageListener?)
-            async throws(DomainError) -> NotedPage
-        {
-            try await pages.load(at: cursor, nextPage: listener)
         }
 
         /// What the load of page `index` (the first is 1) tells when its head names the next page.
@@ -58,7 +51,7 @@ extension PagedListViewModel {
         /// chunked 64 MiB pages of short accounts peaked at 547 MiB, one at a time at 364; issue 38). Paging
         /// asks for them again when it gets there.
         private func start(_ url: String, page: Int, after bytes: Int?) {
-            let outrun = lock.withLock { () -> [Task<NotedPage, any Error>] in
+            let outrun = lock.withLock { () -> [Task<Page<Item>, any Error>] in
                 guard let bytes, bytes > largest else { return [] }
                 largest = bytes
                 let ahead = PagedListViewModel.pagesAhead(largestPageBytes: largest, budget: aheadBudget)
@@ -81,11 +74,11 @@ extension PagedListViewModel {
         }
 
         /// Called with `lock` held.
-        private func task(_ url: String, page: Int) -> Task<NotedPage, any Error> {
+        private func task(_ url: String, page: Int) -> Task<Page<Item>, any Error> {
             let listener = listener(forPage: page)
             let pages = self.pages
-            return Task { () async throws -> NotedPage in
-                try await Self.load(PageCursor(url: url), from: pages, telling: listener)
+            return Task { () async throws -> Page<Item> in
+                try await pages.page(at: PageCursor(url: url), nextPage: listener)
             }
         }
 
@@ -97,7 +90,7 @@ extension PagedListViewModel {
         }
 
         /// The page at `url` if it was started early; the caller awaits it.
-        func take(_ url: String) -> Task<NotedPage, any Error>? {
+        func take(_ url: String) -> Task<Page<Item>, any Error>? {
             lock.withLock { started.removeValue(forKey: url)?.task }
         }
 
@@ -106,7 +99,7 @@ extension PagedListViewModel {
         /// for a place paging has passed (its answer was not the one paging asked for: the list shifted) is
         /// stopped and dropped, so such pages never pile up.
         func handedOut(_ count: Int, largestPageBytes: Int) {
-            let passed = lock.withLock { () -> [Task<NotedPage, any Error>] in
+            let passed = lock.withLock { () -> [Task<Page<Item>, any Error>] in
                 handed = count
                 largest = max(largest, largestPageBytes)
                 let passed = started.filter { $0.value.page <= count }
@@ -126,7 +119,7 @@ extension PagedListViewModel {
 
         /// Stops every page started early and starts no more: the list ended, or its reader went away.
         func cancelAll() {
-            let tasks = lock.withLock { () -> [Task<NotedPage, any Error>] in
+            let tasks = lock.withLock { () -> [Task<Page<Item>, any Error>] in
                 stopped = true
                 defer { started = [:] }
                 return started.values.map(\.task)

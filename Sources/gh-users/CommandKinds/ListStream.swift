@@ -68,49 +68,105 @@ struct ListStream<Item: ListedItem> {
         close(await stream(pages), notes: [])
     }
 
-    /// Writes the list page by page; the output is left open for `close`.
+    /// Writes the list page by page; the output is left open for `close`. Each page is written as it arrives,
+    /// while the view model prefetches the next; under `--full`, each batch of profiles (`ExpandingListLoop`). After
+    /// a page, the checkpoint runs and the progress line on a terminal says how far the run is.
     func stream(_ viewModel: PagedListViewModel<Item>) async -> End {
+        let io = command.io
         var output = ListOutput(
-            io: command.io,
             writer: RecordStreamWriter(context: command.render, columns: columns, continuesOutput: continuesOutput),
-            noun: noun, resume: resume, checkpoint: checkpoint)
+            progress: ProgressLine(io: io, noun: noun))
         defer { output.progress.clear() }
-        let end: ListLoopEnd
-        var expansionNotes: [String] = []
-        if let expansion {
-            let window = ExpansionWindow(expansion)
-            defer { window.cancel() }
-            // With a checkpoint after each page (`list --state`), the profiles of a page are held until the page
-            // is whole, so what reached the output is always exactly what the checkpoint counts.
-            let loop = ExpandingListLoop(viewModel: viewModel, window: window, holdsPages: checkpoint != nil)
-            end = await loop.run(into: &output)
-            if command.io.stderrIsTTY {
-                expansionNotes = expansion.closingNotes().map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
-            }
-        } else {
-            // The plain mode: each page is written as it arrives, while the view model prefetches the next.
-            var ended = ListLoopEnd.completed(vanished: 0)
-            while !viewModel.isExhausted {
-                let items: [Item]
+        let window = expansion.map(ExpansionWindow.init)
+        defer { window?.cancel() }
+        // With a checkpoint after each page (`list --state`), the profiles of a page are held until the page is
+        // whole, so what reached the output is always exactly what the checkpoint counts.
+        var expanding = window.map {
+            ExpandingListLoop(viewModel: viewModel, window: $0, holdsPages: checkpoint != nil)
+        }
+        var end = ListLoopEnd.completed(vanished: 0)
+        paging: while true {
+            let step: ListStep<Item>
+            if let batch = await expanding?.next() {
+                step = batch
+            } else if viewModel.isExhausted {
+                break
+            } else {
                 do {
-                    items = try await viewModel.loadNextPage()
+                    let page = try await viewModel.loadNextPage()
+                    step = .write(page, endsPage: true, requestsSoFar: viewModel.isExhausted ? nil : viewModel.requests)
                 } catch {
-                    ended = .failed(error, vanished: 0)
-                    break
-                }
-                let requests = viewModel.isExhausted ? nil : viewModel.requests
-                if let end = output.emit(items, endsPage: true, requestsSoFar: requests) {
-                    ended = end
+                    end = .failed(error, vanished: 0)
                     break
                 }
             }
-            end = ended
+            guard case .write(let items, let endsPage, let requestsSoFar) = step else {
+                if case .end(let how) = step { end = how }
+                break
+            }
+            output.progress.clear()
+            if let item = items.first, let keys = output.writer.keysMissing(from: item) {
+                end = .failed(ListOutput.keysMissing(keys, in: item, noun: noun), vanished: 0)
+                break
+            }
+            // The page goes out in pieces (`RecordStreamWriter.chunkSize`); `sent` counts the bytes of those that
+            // went out whole, so a failed write is placed among the page's records.
+            var ends: [Int] = []
+            var sent = 0
+            do {
+                try output.writer.write(items, moreToCome: requestsSoFar != nil, ends: &ends) { chunk in
+                    do {
+                        try io.out.write(chunk)
+                    } catch let failure as OutputWriteError {
+                        throw OutputWriteError(message: failure.message, written: failure.written.map { sent + $0 })
+                    }
+                    sent += chunk.count
+                }
+                if let last = items.last { output.lastWritten = last }
+                output.written += items.count
+                if endsPage, let checkpoint, let id = items.last?.listedID { try checkpoint.pageWritten(lastID: id) }
+            } catch let failure as OutputWriteError {
+                end = stopped(by: failure, writing: items, ends: ends, output: &output)
+                break paging
+            } catch {
+                // The reader went away (`| head`): stop fetching, quietly.
+                end = .stopped(.outputClosed)
+                break
+            }
+            if let requestsSoFar { output.progress.update(pages: requestsSoFar, items: output.writer.recordsWritten) }
+        }
+        var expansionNotes: [String] = []
+        if let expansion, io.stderrIsTTY {
+            expansionNotes = expansion.closingNotes().map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
         }
         return End(
             output: output, how: end, taken: viewModel.taken, totalCount: viewModel.totalCount,
             incompleteResults: viewModel.incompleteResults, loaderNotes: viewModel.closingNotes,
             answeredPath: viewModel.answeredPath,
             hasMore: viewModel.hasMore, expansionNotes: expansionNotes)
+    }
+
+    /// A write of `items` that failed, or the checkpoint after it (a full disk, `ulimit -f`): says so with where to
+    /// go on from, and ends the run.
+    private func stopped(
+        by failure: OutputWriteError, writing items: [Item], ends: [Int], output: inout ListOutput<Item>
+    ) -> ListLoopEnd {
+        output.progress.clear()
+        var message = "gh-users: " + failure.message + "\n"
+        // A write that went out in part holds some of its records whole, and perhaps a cut one after them: the run
+        // goes on after the last whole one, once the cut one is gone.
+        let whole = failure.written.map { written in ends.prefix { $0 <= written }.count } ?? 0
+        if whole > 0 { output.lastWritten = items[whole - 1] }
+        // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.
+        if failure.written != nil { output.written += whole }
+        if let id = output.lastWritten?.listedID, let resume {
+            if let written = failure.written, written > (whole > 0 ? ends[whole - 1] : 0) {
+                message += "Remove the unfinished last line from the output before you continue.\n"
+            }
+            message += resume.hint(afterID: id, written: output.written) + "\n"
+        }
+        command.io.writeErr(message)
+        return .stopped(.setupFailed)
     }
 
     /// Closes the output as a whole document, then says on stderr what the run has to say about the list:

@@ -12,20 +12,40 @@ enum ListLoopEnd {
     case stopped(CommandOutcome)
 }
 
+/// What a list run writes next: items, whether they end a page, and the requests so far (nil once nothing more
+/// is to come: only a listing that needs more than one request shows progress); or how the loop ended.
+enum ListStep<Item> {
+    case write([Item], endsPage: Bool, requestsSoFar: Int?)
+    case end(ListLoopEnd)
+}
+
 /// The `--full` mode: admitted items go through an `ExpansionWindow`, which expands them a batch at a time, and
-/// the batches are written in the listing's order. The next page is read only while the window has room.
+/// `next` hands the batches out in the listing's order for `ListStream` to write. The next page is read only
+/// while the window has room.
 struct ExpandingListLoop<Item: ListedItem> {
     let viewModel: PagedListViewModel<Item>
     let window: ExpansionWindow<Item>
     /// Whether a page's items are held until the page is whole, for a checkpoint after each page.
     let holdsPages: Bool
+    private var vanished = 0
+    private var failure: DomainError?
+    /// A page failure stops the reading, not the writing: the items already asked for are written first.
+    private var pageFailure: DomainError?
+    private var held: [Item] = []
+    /// A batch was handed out, and the loop goes on after it.
+    private var handedOut = false
 
-    func run(into output: inout ListOutput<Item>) async -> ListLoopEnd {
-        var vanished = 0
-        var failure: DomainError?
-        // A page failure stops the reading, not the writing: the items already asked for are written first.
-        var pageFailure: DomainError?
-        var held: [Item] = []
+    init(viewModel: PagedListViewModel<Item>, window: ExpansionWindow<Item>, holdsPages: Bool) {
+        self.viewModel = viewModel
+        self.window = window
+        self.holdsPages = holdsPages
+    }
+
+    mutating func next() async -> ListStep<Item> {
+        if handedOut {
+            handedOut = false
+            if failure == nil, let pageFailure, window.isEmpty { failure = pageFailure }
+        }
         while failure == nil {
             while pageFailure == nil, !viewModel.isExhausted, window.wantsItems {
                 do {
@@ -47,16 +67,18 @@ struct ExpandingListLoop<Item: ListedItem> {
                 guard failure == nil else { break }
                 held += items
                 if batch.endsPage {
-                    if let end = output.emit(held, endsPage: true, requestsSoFar: requests) { return end }
-                    held = []
+                    defer { held = [] }
+                    handedOut = true
+                    return .write(held, endsPage: true, requestsSoFar: requests)
                 }
-            } else if let end = output.emit(items, endsPage: batch.endsPage, requestsSoFar: requests) {
-                return end
+            } else {
+                handedOut = true
+                return .write(items, endsPage: batch.endsPage, requestsSoFar: requests)
             }
             if failure == nil, let pageFailure, window.isEmpty { failure = pageFailure }
         }
-        if let failure { return .failed(failure, vanished: vanished) }
-        return .completed(vanished: vanished)
+        if let failure { return .end(.failed(failure, vanished: vanished)) }
+        return .end(.completed(vanished: vanished))
     }
 
     /// A batch's items up to its first failure, and how many of them were gone (deleted since listed).
@@ -76,87 +98,23 @@ struct ExpandingListLoop<Item: ListedItem> {
     }
 }
 
-/// Where a list run writes: stdout through the record writer, a progress line on stderr, and the checkpoint
-/// after each page. It remembers the last item that reached stdout: the only safe place to resume from.
+/// What a list run has written: the record writer's state, the progress line on stderr, and the last item that
+/// reached stdout, the only safe place to resume from.
 struct ListOutput<Item: ListedItem> {
-    let io: IOStreams
     var writer: RecordStreamWriter<Item>
-    let noun: String
-    let resume: (any ResumeHint)?
-    let checkpoint: (any PageCheckpoint)?
     let progress: ProgressLine
-    private(set) var lastWritten: Item?
+    var lastWritten: Item?
     /// How many items this run has written whole, up to `lastWritten`.
-    private(set) var written = 0
+    var written = 0
 
-    init(
-        io: IOStreams, writer: RecordStreamWriter<Item>, noun: String, resume: (any ResumeHint)?,
-        checkpoint: (any PageCheckpoint)?
-    ) {
-        self.io = io
-        self.writer = writer
-        self.noun = noun
-        self.resume = resume
-        self.checkpoint = checkpoint
-        progress = ProgressLine(io: io, noun: noun)
-    }
-
-    /// Writes one chunk, and runs the checkpoint when it completes a page; nil once written, else how the run
-    /// ends: a failure to report, or an outcome already reported. `requestsSoFar` is nil once nothing more is to
-    /// come: only a listing that needs more than one request shows progress.
-    mutating func emit(_ items: [Item], endsPage: Bool, requestsSoFar: Int?) -> ListLoopEnd? {
-        progress.clear()
-        if let item = items.first, let keys = writer.keysMissing(from: item) {
-            let has = JSONText.keys(at: [], in: item.raw.bytes)
-            return .failed(
-                .refused(
-                    "the \(noun) GitHub sent have none of the keys this output reads ("
-                        + keys.joined(separator: ", ") + "), so every row would be blank; the first has "
-                        + (has.isEmpty
-                            ? "no keys" : has.prefix(8).joined(separator: ", ") + (has.count > 8 ? ", …" : ""))
-                        + ". Was the media type the request asked for dropped on the way? --format json writes "
-                        + "them as sent"),
-                vanished: 0)
-        }
-        var ends: [Int] = []
-        // The page goes out in pieces (`RecordStreamWriter.chunkSize`); `sent` counts the bytes of those that
-        // went out whole, so a failed write is placed among the page's records.
-        var sent = 0
-        let out = io.out
-        do {
-            try writer.write(items, moreToCome: requestsSoFar != nil, ends: &ends) { chunk in
-                do {
-                    try out.write(chunk)
-                } catch let failure as OutputWriteError {
-                    throw OutputWriteError(message: failure.message, written: failure.written.map { sent + $0 })
-                }
-                sent += chunk.count
-            }
-            if let last = items.last { lastWritten = last }
-            written += items.count
-            if endsPage, let checkpoint, let id = items.last?.listedID { try checkpoint.pageWritten(lastID: id) }
-        } catch let failure as OutputWriteError {
-            progress.clear()
-            var message = "gh-users: " + failure.message + "\n"
-            // A write that went out in part holds some of its records whole, and perhaps a cut one after them:
-            // the run goes on after the last whole one, once the cut one is gone.
-            let whole = failure.written.map { written in ends.prefix { $0 <= written }.count } ?? 0
-            if whole > 0 { lastWritten = items[whole - 1] }
-            // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.
-            if failure.written != nil { written += whole }
-            if let id = lastWritten?.listedID, let resume {
-                if let written = failure.written, written > (whole > 0 ? ends[whole - 1] : 0) {
-                    message += "Remove the unfinished last line from the output before you continue.\n"
-                }
-                message += resume.hint(afterID: id, written: written) + "\n"
-            }
-            io.writeErr(message)
-            return .stopped(.setupFailed)
-        } catch {
-            // The reader went away (`| head`): stop fetching, quietly.
-            return .stopped(.outputClosed)
-        }
-        if let requestsSoFar { progress.update(pages: requestsSoFar, items: writer.recordsWritten) }
-        return nil
+    /// Why a batch is not written: the columns read none of the keys its first item has, so every row would be
+    /// blank.
+    static func keysMissing(_ keys: [String], in item: Item, noun: String) -> DomainError {
+        let has = JSONText.keys(at: [], in: item.raw.bytes)
+        return .refused(
+            "the \(noun) GitHub sent have none of the keys this output reads (" + keys.joined(separator: ", ")
+                + "), so every row would be blank; the first has "
+                + (has.isEmpty ? "no keys" : has.prefix(8).joined(separator: ", ") + (has.count > 8 ? ", …" : ""))
+                + ". Was the media type the request asked for dropped on the way? --format json writes them as sent")
     }
 }

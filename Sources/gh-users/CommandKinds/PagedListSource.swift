@@ -1,6 +1,6 @@
 import Domain
 
-/// One run's rule for which items of a list are written, and for what counts as new (so that a page of items
+/// A command's own rule for which items of a list are written, and for what counts as new (so that a page of items
 /// all filtered out is not taken for a server going round in circles). It sees each item once, in order, and
 /// may remember what it saw: a run makes its own.
 protocol Admission<Item> {
@@ -20,51 +20,37 @@ extension Admission {
     func isLast(_ item: Item) -> Bool { false }
 }
 
-/// Page-based lists can shift while they are read: an item whose id was already seen is dropped. Every id is
-/// recorded, so a page of repeats is told from a page of items a subclass refuses (`keeps`).
-class UnseenIDs<Item: ListedItem>: Admission {
-    private let seen = SeenIDs()
+/// Which items of a page a list run writes, applied in the view model's page step: an item already written is
+/// never written again, and the limit counts only what is let through.
+enum Admitting<Item: ListedItem> {
+    /// Page-based lists can shift while they are read (a new follower pushes everyone one place down): an item
+    /// whose id was already seen is dropped, and so is one `keeping` refuses. Every id is recorded, kept or not,
+    /// so a page of repeats (a server going round in circles) is told from a page the filter refused.
+    case shifting(SeenIDs, keeping: (any ItemFilter<Item>)?)
+    /// `GET /users` is in id order: anything at or below the last id written (`after`, `--since` at first) was
+    /// already written, and nothing past `--until` is wanted, so the page holding it is the last one requested.
+    case idOrder(after: Int64, through: Int64?)
+    /// A rule of the command's own.
+    case rule(any Admission<Item>)
 
-    init() {}
+    /// A page-based list: every item not seen before.
+    static var unseenIDs: Admitting { .shifting(SeenIDs(), keeping: nil) }
 
-    func admit(_ item: Item) -> Bool {
-        guard let id = identity(item) else { return keeps(item) }
-        return seen.admit(id) && keeps(item)
+    /// A page-based list, filtered: every item not seen before that `filter` keeps.
+    static func keeping(_ filter: any ItemFilter<Item>) -> Admitting { .shifting(SeenIDs(), keeping: filter) }
+
+    /// Whether the list ends at an item (`list --until`): nothing after it is wanted, or requested.
+    var endsAtAnItem: Bool {
+        switch self {
+        case .shifting: false
+        case .idOrder(_, let until): until != nil
+        case .rule(let admission): admission.endsAtAnItem
+        }
     }
-
-    func isNew(_ item: Item) -> Bool? {
-        identity(item).map { !seen.contains($0) } ?? true
-    }
-
-    /// The id that tells an item already seen: its own, unless a subclass reads another (a star's repository).
-    func identity(_ item: Item) -> Int64? { item.listedID }
-
-    /// Whether an item not seen before is written; all are, unless a subclass filters.
-    func keeps(_ item: Item) -> Bool { true }
 }
 
-/// `GET /users` is in id order: anything at or below the last id written (or `--since`) was already written,
-/// and nothing past `--until` is wanted, so the page holding it is the last one requested.
-final class IDRange: Admission {
-    private var floor: Int64
-    private let until: Int64?
-
-    init(after since: Int64, through until: Int64?) {
-        floor = since
-        self.until = until
-    }
-
-    func admit(_ user: User) -> Bool {
-        guard user.id > floor, user.id <= until ?? .max else { return false }
-        floor = user.id
-        return true
-    }
-
-    func isNew(_ user: User) -> Bool? { nil }
-
-    var endsAtAnItem: Bool { until != nil }
-
-    func isLast(_ user: User) -> Bool {
-        until.map { user.id >= $0 } ?? false
-    }
+/// Which items not seen before a page-based list writes (`repos --forks`).
+protocol ItemFilter<Item> {
+    associatedtype Item
+    func keeps(_ item: Item) -> Bool
 }

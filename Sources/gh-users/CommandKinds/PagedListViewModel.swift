@@ -5,8 +5,8 @@ import Foundation
 import Networking
 
 /// Pages through any GitHub list up to a limit. It never prints: a coordinator asks for the next page and
-/// writes it. `admit` decides per item whether it belongs in the output (the `/users` id floor, a fork
-/// filter, or dropping an item a shifting page-based list shows twice), and the limit counts admitted items.
+/// writes it. `Admitting` decides per item whether it belongs in the output (dropping an item a shifting
+/// page-based list shows twice, the `/users` id floor, a fork filter), and the limit counts admitted items.
 ///
 /// Paging stays serial, as GitHub asks, but the next page is requested as soon as the current one arrives,
 /// so its round trip overlaps the decoding and writing of this one. A page is never requested past the
@@ -15,41 +15,16 @@ import Networking
 /// asked ahead of the reader only while the largest seen so far fit `aheadBudget` (`pagesAhead`): two ahead
 /// for GitHub's pages (a page of 100 accounts is about 130 KB), one for pages over 16 MiB, none over 32 MiB,
 /// where one 62 MB page at a time peaks near 300 MB rather than 900 (issue 38).
-final class PagedListViewModel<Item: Sendable> {
+final class PagedListViewModel<Item: ListedItem> {
+    /// A list a command prepares itself, page by page (nil asks for the first); a page may carry lines to say once
+    /// the list ends (`Page.closingNotes`: a split search's query count), as they stand after it.
     typealias Loader = @Sendable (PageCursor?) async throws(DomainError) -> Page<Item>
-    /// A loader with something to say once the list ends (a split search's query count): it hands its lines for
-    /// stderr on with each page, as they stand after that page.
-    typealias NotingLoader = @Sendable (PageCursor?) async throws(DomainError) -> NotedPage
 
-    /// A page, and its loader's closing lines as they stand after it.
-    struct NotedPage: Sendable {
-        var page: Page<Item>
-        var closingNotes: [String] = []
-    }
-
-    /// Where pages come from: a list as GitHub serves it, read here, or a loader that prepares them.
-    enum Pages: Sendable {
-        case listed(ListResource<Item>, perPage: Int, github: any ResourceRepository)
-        case loaded(NotingLoader)
-
-        /// The page at `cursor`; nil asks for the first. A listed page tells `nextPage` of the page after it as
-        /// soon as its head names one.
-        func load(at cursor: PageCursor?, nextPage: NextPageListener? = nil) async throws(DomainError) -> NotedPage {
-            switch self {
-            case .listed(let list, let perPage, let github):
-                guard let cursor else {
-                    return NotedPage(page: try await github.firstPage(list, perPage: perPage, nextPage: nextPage))
-                }
-                return NotedPage(page: try await github.page(list, at: cursor, nextPage: nextPage))
-            case .loaded(let load): return try await load(cursor)
-            }
-        }
-    }
-
-    private let pages: Pages
+    /// Where the pages come from: Data's `ListedPages` for a list as GitHub serves it, or a command's `Loader`.
+    private let pages: any PageSource<Item>
     private let limit: ItemLimit
-    /// Which items are written, what is new, and where the list ends (`Admission`).
-    private let admission: any Admission<Item>
+    /// Which items are written, what is new, and where the list ends.
+    private var admitting: Admitting<Item>
 
     /// No more pages will be loaded: the limit is reached or GitHub has nothing after the last page.
     private(set) var isExhausted = false
@@ -73,7 +48,7 @@ final class PagedListViewModel<Item: Sendable> {
     private(set) var totalCount: Int?
     private(set) var incompleteResults = false
     private var cursor: PageCursor?
-    private var prefetch: Task<NotedPage, any Error>?
+    private var prefetch: Task<Page<Item>, any Error>?
     /// The largest body a page has come from so far (`Page.bodyBytes`).
     private var largestPageBytes = 0
     /// The bytes of pages that may be held ahead of the reader (`pagesAhead`).
@@ -95,35 +70,36 @@ final class PagedListViewModel<Item: Sendable> {
     /// `isNew` tells a page of repeats (a server going round in circles) from a page whose items were all
     /// filtered out; without it, a page with nothing admitted counts as one of repeats.
     init(
-        limit: ItemLimit, noting load: @escaping NotingLoader, admission: any Admission<Item>,
+        limit: ItemLimit, noting load: @escaping Loader, admitting: Admitting<Item> = .unseenIDs,
         aheadBudget: Int = defaultAheadBudget
     ) {
         self.limit = limit
         self.aheadBudget = aheadBudget
-        pages = .loaded(load)
-        self.admission = admission
+        pages = LoadedPages(load: load)
+        self.admitting = admitting
     }
 
     /// A list as GitHub serves it: the first page with `perPage` items, then each `Link` followed.
     init(
         limit: ItemLimit, list: ListResource<Item>, perPage: Int, github: any ResourceRepository,
-        admission: any Admission<Item>, aheadBudget: Int = defaultAheadBudget
+        admitting: Admitting<Item> = .unseenIDs, aheadBudget: Int = defaultAheadBudget
     ) {
         self.limit = limit
         self.aheadBudget = aheadBudget
-        pages = .listed(list, perPage: perPage, github: github)
-        self.admission = admission
+        pages = github.pages(of: list, perPage: perPage)
+        self.admitting = admitting
         // A list that ends at an item (`list --until`) may not want the page its last page names.
-        if !admission.endsAtAnItem {
+        if !admitting.endsAtAnItem {
             early = EarlyPages(limit: limit, perPage: perPage, pages: pages, aheadBudget: aheadBudget)
         }
     }
 
     /// A list as GitHub serves it, paged as `plan` says (`--limit`, `--all`, `--per-page`).
     convenience init(
-        _ list: ListResource<Item>, plan: PagingPlan, github: any ResourceRepository, admission: any Admission<Item>
+        _ list: ListResource<Item>, plan: PagingPlan, github: any ResourceRepository,
+        admitting: Admitting<Item> = .unseenIDs
     ) {
-        self.init(limit: plan.limit, list: list, perPage: plan.perPage, github: github, admission: admission)
+        self.init(limit: plan.limit, list: list, perPage: plan.perPage, github: github, admitting: admitting)
     }
 
     /// A page whose body was over this size gives its memory back to the system once it is let go
@@ -170,11 +146,11 @@ final class PagedListViewModel<Item: Sendable> {
             if largestPageBytes > Self.givesBackAfterBytes { FreedMemory.giveBack() }
             // The prefetched page if there is one, else a fresh request. An interrupt cancels the prefetch too,
             // since an unstructured task does not inherit cancellation.
-            var noted: NotedPage
+            var page: Page<Item>
             if let pending = prefetch {
                 prefetch = nil
                 do {
-                    noted = try await withTaskCancellationHandler {
+                    page = try await withTaskCancellationHandler {
                         try await pending.value
                     } onCancel: {
                         pending.cancel()
@@ -185,30 +161,49 @@ final class PagedListViewModel<Item: Sendable> {
                     throw DomainError.cancelled
                 }
             } else {
-                noted = try await pages.load(
+                page = try await pages.page(
                     at: requests == 0 ? nil : cursor, nextPage: early?.listener(forPage: requests + 1))
             }
             // The items are taken out of the page and filtered where they are: a page's items are the largest thing
             // paging holds (a 64 MiB page of short accounts is nearly a million), and a filtered copy beside them
             // held both at once (issue 38).
-            var fresh = noted.page.items
-            noted.page.items = []
-            let page = noted.page
+            var fresh = page.items
+            page.items = []
             let pageIsEmpty = fresh.isEmpty
-            closingNotes = noted.closingNotes
+            closingNotes = page.closingNotes
             requests += 1
             largestPageBytes = max(largestPageBytes, page.bodyBytes)
             totalCount = page.totalCount ?? totalCount
             answeredPath = page.answeredPath ?? answeredPath
             incompleteResults = incompleteResults || page.incompleteResults
-            // Asked before `admit`, which records what it sees.
-            let admission = self.admission
-            // nil for a rule that keeps no ids: it answers nil for every item.
-            let keepsIDs = fresh.first.map { admission.isNew($0) != nil } ?? false
-            let bringsNew = keepsIDs ? fresh.contains { admission.isNew($0) == true } : nil
-            let end = admission.endsAtAnItem ? fresh.firstIndex(where: admission.isLast) : nil
-            if let end { fresh.removeSubrange((end + 1)...) }
-            Self.keep(&fresh, where: admission.admit)
+            // Whether the page brings an item not seen before, asked before the items are let through (which
+            // records them); nil for a rule that keeps no ids, where an item let through is the sign of progress.
+            // And where the list ends, when it ends at an item.
+            var bringsNew: Bool?
+            var end: Int?
+            switch admitting {
+            case .shifting(let seen, let filter):
+                if !fresh.isEmpty { bringsNew = fresh.contains { $0.listedID.map { !seen.contains($0) } ?? true } }
+                Self.keep(&fresh) { item in
+                    guard let id = item.listedID else { return filter?.keeps(item) ?? true }
+                    return seen.admit(id) && filter?.keeps(item) ?? true
+                }
+            case .idOrder(var floor, let until):
+                end = until.flatMap { until in fresh.firstIndex { ($0.listedID ?? .min) >= until } }
+                if let end { fresh.removeSubrange((end + 1)...) }
+                Self.keep(&fresh) { item in
+                    guard let id = item.listedID, id > floor, id <= until ?? .max else { return false }
+                    floor = id
+                    return true
+                }
+                admitting = .idOrder(after: floor, through: until)
+            case .rule(let admission):
+                let keepsIDs = fresh.first.map { admission.isNew($0) != nil } ?? false
+                bringsNew = keepsIDs ? fresh.contains { admission.isNew($0) == true } : nil
+                end = admission.endsAtAnItem ? fresh.firstIndex(where: admission.isLast) : nil
+                if let end { fresh.removeSubrange((end + 1)...) }
+                Self.keep(&fresh, where: admission.admit)
+            }
             // A page of items all written before means the server is going round in circles under new URLs; a
             // page that ends the list needs no more paging, whatever it holds.
             if !pageIsEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
@@ -253,8 +248,8 @@ final class PagedListViewModel<Item: Sendable> {
                 let pages = self.pages
                 let cursor = self.cursor
                 let listener = early?.listener(forPage: requests + 1)
-                prefetch = Task { () async throws -> NotedPage in
-                    try await pages.load(at: cursor, nextPage: listener)
+                prefetch = Task { () async throws -> Page<Item> in
+                    try await pages.page(at: cursor, nextPage: listener)
                 }
             }
             return fresh
@@ -272,6 +267,15 @@ final class PagedListViewModel<Item: Sendable> {
             kept += 1
         }
         items.removeSubrange(kept...)
+    }
+}
+
+/// A command's `Loader` as a page source; it has no head to tell of the next page early.
+struct LoadedPages<Item: ListedItem>: PageSource {
+    let load: PagedListViewModel<Item>.Loader
+
+    func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<Item> {
+        try await load(cursor)
     }
 }
 

@@ -69,7 +69,7 @@ struct ListBlocksCommand: GitHubCommand, PagedOptions {
         }
         let plan = paging.plan
         let pages = PagedListViewModel(
-            GitHubEndpoints.accounts(.blocks), plan: plan, github: github, admission: UnseenIDs<User>())
+            GitHubEndpoints.accounts(.blocks), plan: plan, github: github)
         let columns = context.render.readsColumns ? AccountColumns.summary : []
         return await ListStream(noun: "blocked accounts", columns: columns, command: context).run(pages)
     }

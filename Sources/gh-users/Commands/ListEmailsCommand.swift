@@ -44,7 +44,7 @@ struct ListEmailsCommand: GitHubCommand, PagedOptions {
         }
         let plan = paging.plan
         let pages = PagedListViewModel(
-            GitHubEndpoints.ownRecords(.emails), plan: plan, github: github, admission: UnseenIDs<Record>())
+            GitHubEndpoints.ownRecords(.emails), plan: plan, github: github)
         let columns: [Column<Record>] =
             !context.render.readsColumns
             ? []

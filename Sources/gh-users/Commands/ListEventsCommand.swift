@@ -79,7 +79,7 @@ extension ListEventsOptions: GitHubCommand {
         // Never ask for the page GitHub refuses: stop at the row's cap (the 300th event).
         let plan = PagingPlan(limit: paging.limit.capped(at: endpoint.itemCap), requestedPerPage: paging.perPage)
         let pages = PagedListViewModel(
-            GitHubEndpoints.records(endpoint, of: login), plan: plan, github: github, admission: UnseenIDs<Record>())
+            GitHubEndpoints.records(endpoint, of: login), plan: plan, github: github)
         let render = context.render
         let stream = ListStream(
             noun: received ? "received events" : "events",

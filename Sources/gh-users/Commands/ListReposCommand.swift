@@ -106,7 +106,7 @@ extension ListReposOptions: GitHubCommand {
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         let pages = PagedListViewModel(
             GitHubEndpoints.repos(of: login, query: query), plan: plan, github: github,
-            admission: ForkFilter(query.forks))
+            admitting: .keeping(ForkFilter(query.forks)))
         let render = context.render
         let columns = render.readsColumns ? ListReposCommand.columns(render) : []
         return await ListStream(noun: "repositories", columns: columns, command: context).run(pages)
@@ -114,14 +114,14 @@ extension ListReposOptions: GitHubCommand {
 }
 
 /// `--sources` or `--forks`: a repository already written is dropped, and so is one the filter refuses.
-final class ForkFilter: UnseenIDs<Repo> {
-    private let forks: RepoQuery.ForkFilter
+struct ForkFilter: ItemFilter {
+    let forks: RepoQuery.ForkFilter
 
     init(_ forks: RepoQuery.ForkFilter) {
         self.forks = forks
     }
 
-    override func keeps(_ repo: Repo) -> Bool { forks.admits(repo) }
+    func keeps(_ repo: Repo) -> Bool { forks.admits(repo) }
 }
 
 /// `repos`' own options, which its spec declares for the scanner to read.

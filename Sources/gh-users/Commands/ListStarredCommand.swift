@@ -64,9 +64,19 @@ enum ListStarredCommand {
 }
 
 /// A star is told from one already written by its repository's id: the record itself has none.
-final class UnseenRepositories: UnseenIDs<Record> {
-    override func identity(_ star: Record) -> Int64? {
+final class UnseenRepositories: Admission {
+    private let seen = SeenIDs()
+
+    private func identity(_ star: Record) -> Int64? {
         Int64(JSONText.text(at: ["repo", "id"], in: star.raw.bytes))
+    }
+
+    func admit(_ star: Record) -> Bool {
+        identity(star).map(seen.admit) ?? true
+    }
+
+    func isNew(_ star: Record) -> Bool? {
+        identity(star).map { !seen.contains($0) } ?? true
     }
 }
 
@@ -88,7 +98,7 @@ extension ListStarredOptions: GitHubCommand {
             limit: plan.limit,
             list: GitHubEndpoints.records(
                 .starred, of: login, query: ["sort": sort?.rawValue, "direction": direction?.rawValue]),
-            perPage: plan.perPage, github: github, admission: UnseenRepositories())
+            perPage: plan.perPage, github: github, admitting: .rule(UnseenRepositories()))
         let render = context.render
         let columns = render.readsColumns ? ListStarredCommand.columns(render) : []
         return await ListStream(noun: "starred repositories", columns: columns, command: context).run(pages)

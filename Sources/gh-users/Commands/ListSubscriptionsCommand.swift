@@ -60,7 +60,7 @@ enum ListSubscriptionsCommand {
     /// exists.
     static func retired(
         _ list: ListResource<Record>, _ github: GitHubReader, _ plan: PagingPlan
-    ) -> PagedListViewModel<Record>.NotingLoader {
+    ) -> PagedListViewModel<Record>.Loader {
         { cursor throws(DomainError) in
             let page: Page<Record>
             do throws(DomainError) {
@@ -76,7 +76,7 @@ enum ListSubscriptionsCommand {
                 default: throw error
                 }
             }
-            return .init(page: page, closingNotes: page.noContent ? ["gh-users: " + withheld + "."] : [])
+            return page.noting(page.noContent ? ["gh-users: " + withheld + "."] : [])
         }
     }
 }
@@ -101,10 +101,9 @@ extension SubscriptionsOptions: GitHubCommand {
         let pages =
             login == nil
             ? PagedListViewModel(
-                list, plan: plan, github: github, admission: UnseenIDs<Record>())
+                list, plan: plan, github: github)
             : PagedListViewModel(
-                limit: plan.limit, noting: ListSubscriptionsCommand.retired(list, github, plan),
-                admission: UnseenIDs<Record>())
+                limit: plan.limit, noting: ListSubscriptionsCommand.retired(list, github, plan))
         let render = context.render
         let columns = render.readsColumns ? ListSubscriptionsCommand.columns(render) : []
         return await ListStream(noun: "watched repositories", columns: columns, command: context).run(pages)

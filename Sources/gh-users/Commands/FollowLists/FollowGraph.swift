@@ -34,7 +34,7 @@ struct FollowGraph: Sendable {
             noting: { cursor throws(DomainError) in
                 // The output list streams past the held ids, bounded like the held list: a filter that keeps
                 // nothing would otherwise page a list without end and write nothing.
-                if let cursor { return .init(page: try state.counted(try await github.page(outputList, at: cursor))) }
+                if let cursor { return try state.counted(try await github.page(outputList, at: cursor)) }
                 let counts = try await profileCounts()
                 if Self.holdsTheOtherList(output: counts.of(output), other: counts.of(other)) {
                     var held = Set<Int64>()
@@ -44,7 +44,7 @@ struct FollowGraph: Sendable {
                     state.outputBound = (
                         outputBound, overBound(output, count: counts.of(output), bound: outputBound)
                     )
-                    return .init(page: try state.counted(try await github.firstPage(outputList, perPage: perPage)))
+                    return try state.counted(try await github.firstPage(outputList, perPage: perPage))
                 }
                 // The output list is the smaller: hold it, stream the other, and keep what the filter asks for.
                 var candidates: [User] = []
@@ -54,10 +54,9 @@ struct FollowGraph: Sendable {
                 try await stream(other, count: counts.of(other)) { page in
                     for user in page where candidateIDs.contains(user.id) { inOther.insert(user.id) }
                 }
-                return .init(
-                    page: Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil))
+                return Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil)
             },
-            admission: HeldIDsFilter(state: state, filter: filter)
+            admitting: .keeping(HeldIDsFilter(state: state, filter: filter))
         )
     }
 
@@ -164,16 +163,11 @@ struct FollowGraph: Sendable {
 /// The set operation's rule while the output list streams past the other list's ids: an account already written
 /// is dropped, and so is one the filter refuses. While no ids are held (the output list was the smaller, and the
 /// set is worked out before the one page it makes), every account is kept.
-private final class HeldIDsFilter: UnseenIDs<User> {
-    private let state: FollowGraphState
-    private let filter: FollowGraph.Filter
+private struct HeldIDsFilter: ItemFilter {
+    let state: FollowGraphState
+    let filter: FollowGraph.Filter
 
-    init(state: FollowGraphState, filter: FollowGraph.Filter) {
-        self.state = state
-        self.filter = filter
-    }
-
-    override func keeps(_ user: User) -> Bool {
+    func keeps(_ user: User) -> Bool {
         guard let held = state.heldIDs else { return true }
         return held.contains(user.id) == (filter == .mutual)
     }

@@ -168,7 +168,7 @@ enum FollowListCommand {
             }
             ?? PagedListViewModel(
                 limit: plan.limit, list: GitHubEndpoints.relations(relation, of: options.login),
-                perPage: plan.perPage, github: github, admission: UnseenIDs<User>())
+                perPage: plan.perPage, github: github)
         let full = options.profiles.full ? ProfileStage<FollowListOptions, User>.accounts(\.profiles) : nil
         let render = context.render
         var stream = ListStream(

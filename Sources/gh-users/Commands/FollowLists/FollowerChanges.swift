@@ -208,9 +208,9 @@ struct FollowerChangesCoordinator {
             return PagedListViewModel(
                 limit: .all,
                 noting: { cursor throws(DomainError) in
-                    guard let cursor else { return .init(page: try await github.firstPage(list, perPage: perPage)) }
-                    return .init(page: try await github.page(list, at: cursor))
-                }, admission: UnseenIDs<User>())
+                    guard let cursor else { return try await github.firstPage(list, perPage: perPage) }
+                    return try await github.page(list, at: cursor)
+                })
         }
         return FollowGraph(
             github: github, login: options.login, output: relation, filter: filter, knownCounts: counts

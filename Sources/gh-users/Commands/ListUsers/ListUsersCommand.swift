@@ -332,7 +332,7 @@ extension ListUsersOptions: GitHubCommand {
         let pages = PagedListViewModel(
             limit: options.paging.plan.limit, list: GitHubEndpoints.users(since: options.since),
             perPage: options.paging.plan.perPage, github: github,
-            admission: IDRange(after: options.since, through: options.until))
+            admitting: .idOrder(after: options.since, through: options.until))
         let full = options.profiles.full ? ProfileStage<ListUsersOptions, User>.accounts(\.profiles) : nil
         let render = context.render
         var stream = ListStream(

@@ -155,7 +155,7 @@ enum PeopleList {
         _ list: ListResource<Item>, _ plan: PagingPlan, _ github: GitHubReader
     ) -> PagedListViewModel<Item> {
         PagedListViewModel(
-            list, plan: plan, github: github, admission: UnseenIDs<Item>())
+            list, plan: plan, github: github)
     }
 
     /// The stream of a list: its `columns`, or under `--full` the profiles' (`full`), each account expanded.

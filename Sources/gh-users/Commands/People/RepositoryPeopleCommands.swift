@@ -94,13 +94,11 @@ struct WatchersCommand: PeopleListCommand {
             limit: plan.limit,
             noting: { cursor throws(DomainError) in
                 guard let cursor else {
-                    return .init(
-                        page: try await github.firstPage(
-                            watchers, perPage: plan.perPage, withheld: .watchers, of: owner))
+                    return try await github.firstPage(
+                        watchers, perPage: plan.perPage, withheld: .watchers, of: owner)
                 }
-                return .init(page: try await github.page(watchers, at: cursor))
-            },
-            admission: UnseenIDs<User>())
+                return try await github.page(watchers, at: cursor)
+            })
     }
 }
 

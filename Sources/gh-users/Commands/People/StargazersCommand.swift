@@ -40,9 +40,8 @@ struct StargazersCommand: PeopleListCommand {
             limit: plan.limit,
             noting: { cursor throws(DomainError) in
                 let read = try await reading.page(at: cursor)
-                return .init(page: read.page, closingNotes: read.passedRESTCap ? [Self.pastCapNote] : [])
-            },
-            admission: UnseenIDs<Record>())
+                return read.page.noting(read.passedRESTCap ? [Self.pastCapNote] : [])
+            })
     }
 
     static let pastCapNote =

@@ -80,9 +80,7 @@ struct TeamMembersCommand: PeopleListCommand {
         return PagedListViewModel(
             limit: plan.limit,
             noting: { cursor throws(DomainError) in
-                .init(
-                    page: try await github.directMembers(of: team, restRole: role, first: plan.perPage, after: cursor))
-            },
-            admission: UnseenIDs<User>())
+                try await github.directMembers(of: team, restRole: role, first: plan.perPage, after: cursor)
+            })
     }
 }

@@ -156,12 +156,11 @@ extension SearchUsersOptions: GitHubCommand {
             pages = PagedListViewModel(
                 limit: plan.limit,
                 noting: { cursor throws(DomainError) in
-                    .init(page: try await search.load(cursor), closingNotes: search.closingNotes())
-                },
-                admission: UnseenIDs<User>())
+                    try await search.load(cursor).noting(search.closingNotes())
+                })
         } else {
             pages = PagedListViewModel(
-                GitHubEndpoints.searchUsers(query), plan: plan, github: github, admission: UnseenIDs<User>())
+                GitHubEndpoints.searchUsers(query), plan: plan, github: github)
         }
         let full = profiles.full ? ProfileStage<SearchUsersOptions, User>.accounts(\.profiles) : nil
         let render = context.render

@@ -1,0 +1,22 @@
+import Domain
+
+/// A list as GitHub serves it: the first page with `perPage` items (a 404 under an owner asks for the owner,
+/// `ResourceRepository.ownerAnswer(to:of:)`), then each `Link` URL the page before named. A pager calls `page(at:)`
+/// for every page it reads, the first, the next, and those asked for early, so how a list is fetched is decided here.
+package struct ListedPages<Item: Sendable>: PageSource {
+    package let list: ListResource<Item>
+    package let perPage: Int
+    package let repository: any ResourceRepository
+
+    package func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<Item> {
+        guard let cursor else { return try await repository.firstPage(list, perPage: perPage, nextPage: nextPage) }
+        return try await repository.page(list, at: cursor, nextPage: nextPage)
+    }
+}
+
+extension ResourceRepository {
+    /// `list`'s pages, `perPage` items to a page, read through this repository.
+    package func pages<Item: Sendable>(of list: ListResource<Item>, perPage: Int) -> ListedPages<Item> {
+        ListedPages(list: list, perPage: perPage, repository: self)
+    }
+}
