@@ -23,7 +23,7 @@ extension AppEnvironment {
         let transport = transport ?? http.transport
         let clock = RetryClock(now: { now }, random: { 0 }, sleep: { _, _ in })
         let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, width: width)
-        let env = AppEnvironment(
+        var env = AppEnvironment(
             io: io,
             environment: environment,
             logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
@@ -37,6 +37,8 @@ extension AppEnvironment {
                 return file
             }
         )
+        // The second of a write's spacing passes on a clock that never sleeps, as a retry's backoff does above.
+        env.writeClock = TickingClock(step: .zero).clock
         return (env, out, err)
     }
 }

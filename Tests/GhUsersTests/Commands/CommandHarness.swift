@@ -68,7 +68,7 @@ struct CommandHarness {
         let clock = RetryClock(
             now: { Self.now }, random: { 0 },
             sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) })
-        let app = AppEnvironment(
+        var app = AppEnvironment(
             io: io,
             environment: variables,
             logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
@@ -77,6 +77,8 @@ struct CommandHarness {
             makeCacheRepository: { _ in nil },
             readTokenFile: { path in throw TokenFileError(message: "no token file '\(path)' in a command test") }
         )
+        // The second between two writes passes on a clock that never sleeps.
+        app.writeClock = TickingClock(step: .zero).clock
         let status = await GhUsersApp(environment: app).run(arguments)
         for problem in http.problems {
             Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
