@@ -228,9 +228,16 @@ extension StandInWorld {
         package var level: Int
     }
 
-    /// Whether the member is an active member of the organization.
+    /// Whether `login` is an active member of the organization.
     package func isMember(_ login: String, of organization: Organization) -> Bool {
-        organization.members.contains { $0.active && $0.login.lowercased() == login.lowercased() }
+        organization.member(login) != nil
+    }
+
+    /// The organization's repositories, by name.
+    func repositories(of organization: Organization) -> [Repository] {
+        repositories.filter { $0.owner.isSame(as: organization.login) }.sorted {
+            $0.name.lowercased() < $1.name.lowercased()
+        }
     }
 
     /// The team and every team above it, nearest first.
@@ -249,7 +256,7 @@ extension StandInWorld {
         let person = login.lowercased()
         var grants: [Grant] = []
         if let organization = organization(repository.owner) {
-            let member = organization.members.first { $0.active && $0.login.isSame(as: person) }
+            let member = organization.member(person)
             if member?.role == "admin" { grants.append(Grant(source: "organization owner", level: 4)) }
             if member != nil, let level = Self.level(organization.basePermission) {
                 grants.append(Grant(source: "base permission", level: level))
@@ -315,6 +322,19 @@ extension StandInWorld {
             }
         }
         return logins
+    }
+}
+
+extension StandInWorld.Organization {
+    /// The active member who is `login`; nil for anyone else, and for no one.
+    package func member(_ login: String?) -> StandInWorld.Member? {
+        login.flatMap { login in members.first { $0.active && $0.login.isSame(as: login) } }
+    }
+
+    /// The active members `viewer` sees: every one to a member, the public ones to anyone else.
+    func members(shownTo viewer: String?) -> [StandInWorld.Member] {
+        let isMember = member(viewer) != nil
+        return members.filter { $0.active && (isMember || $0.isPublic) }
     }
 }
 

@@ -75,14 +75,7 @@ private func suffix(_ row: Endpoint) -> String {
                 server, from: "/users/OCTOCAT\(suffix(row))?per_page=1",
                 linkPrefix: server.baseURL + path + "?per_page=1&page=")
             #expect(pages.map { String($0.text.dropFirst().dropLast()) } == expected)
-            let byID = try fetch(server, path + "?per_page=1", headers: tokenHeader)
-            #expect(byID.body == pages.first?.body)
-            // A revalidated page is a 304 that keeps its Link and costs nothing.
-            let tag = try #require(byID.header("ETag"))
-            let again = try fetch(server, path + "?per_page=1", headers: tokenHeader + [("If-None-Match", tag)])
-            #expect(again.status == 304 && again.body.isEmpty)
-            #expect(again.header("Link") == byID.header("Link"))
-            #expect(again.header("x-ratelimit-remaining") == byID.header("x-ratelimit-remaining"))
+            #expect(try fetch(server, path + "?per_page=1", headers: tokenHeader).body == pages.first?.body)
         }
     }
 
@@ -118,7 +111,7 @@ private func suffix(_ row: Endpoint) -> String {
         try withStandInServer { server throws in
             for login in [nil, "octocat"] {
                 for target in ["/users/octocat/subscriptions?per_page=100", "/users/no-such-user/subscriptions"] {
-                    #expect(try send(server, "GET", target, as: login).status == 204, "\(target)")
+                    #expect(try fetch(server, target, as: login).status == 204, "\(target)")
                 }
             }
         }

@@ -57,12 +57,7 @@ struct StandInWorldWriteHandler: StandInHandler {
                 let repo = request.parameters["repo"].flatMap { name in
                     request.parameters["owner"].flatMap { world.repositoryIndex($0 + "/" + name) }
                 }
-                let owns =
-                    org.map { index in
-                        world.organizations[index].members.contains {
-                            $0.active && $0.role == "admin" && $0.login.isSame(as: signedIn.login)
-                        }
-                    } ?? false
+                let owns = org.map { world.organizations[$0].member(signedIn.login)?.role == "admin" } ?? false
                 switch operation {
                 case .acceptInvitation:
                     let id = request.parameters["invitation_id"].flatMap { Int($0) }
