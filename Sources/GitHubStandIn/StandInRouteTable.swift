@@ -86,16 +86,6 @@ struct StandInRoute: Sendable {
     }
 }
 
-extension StandInRateResource {
-    init(_ rateLimit: Endpoint.RateLimit) {
-        switch rateLimit {
-        case .core: self = .core
-        case .search: self = .search
-        case .free: self = .free
-        }
-    }
-}
-
 struct StandInRouteMatch {
     /// Nil: GitHub's 404, also for a known path with another method.
     let route: StandInRoute?
@@ -106,10 +96,6 @@ struct StandInRouteMatch {
 
 struct StandInRouteTable: Sendable {
     let routes: [StandInRoute]
-
-    init(_ routes: [StandInRoute]) {
-        self.routes = routes
-    }
 
     func match(method: String, path: String) -> StandInRouteMatch {
         let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)

@@ -57,7 +57,7 @@ extension StandInRouteTable {
         // `.user` answers `/user/{account_id}` too, as its account-scoped second pattern.
         let answered = Set(behaviour.compactMap(\.operationID) + [Endpoint.userByID.operationID])
         return StandInRouteTable(
-            behaviour
+            routes: behaviour
                 + Endpoint.all.filter { !answered.contains($0.operationID) }.compactMap { row in
                     StandInRecordedHandler(row).map { StandInRoute(row, handler: $0) }
                 })

@@ -43,7 +43,7 @@ import Testing
             let publicOnly = try fetch(server, "/user", headers: bearer("gho_octocat_noscope"))
             #expect(publicOnly.status == 200 && publicOnly.header("X-OAuth-Scopes") == "")
             #expect(
-                publicOnly.text == String(decoding: server.population.users[0].publicUserJSONBytes(), as: UTF8.self))
+                publicOnly.text == String(decoding: server.population.users[0].userJSONBytes(), as: UTF8.self))
             let full = try fetch(server, "/user", headers: bearer("gho_octocat"))
             #expect(publicOnly.header("ETag") != full.header("ETag"))
             #expect(StandInTokens.scopes(forToken: "gho_octocat_NoScope") == [])

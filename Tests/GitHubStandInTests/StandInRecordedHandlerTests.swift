@@ -34,17 +34,10 @@ private func suffix(_ row: Endpoint) -> String {
         let newRow = Endpoint(
             "orgs/list-for-user", .get, "/orgs/{org}/another-list", shape: .records(.organization), paging: .link,
             docs: "https://docs.github.com/rest")
-        let population = StandInPopulation(userCount: 3)
-        let context = StandInContext(
-            population: population, configuration: StandInConfiguration(userCount: 3), baseURL: "http://127.0.0.1:1",
-            ledger: StandInLedger(now: 1_000), followGraph: StandInFollowGraph(population: population))
-        let pipeline = StandInPipeline(
-            context: context,
-            routes: StandInRouteTable([StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))]))
-        let parsed = ParsedHTTPRequest(
-            method: "GET", target: "/orgs/github/another-list?per_page=1&page=2", version: "HTTP/1.1", headers: [],
-            body: [])
-        let response = try #require(pipeline.reply(to: parsed, now: 1_000).response)
+        let pipeline = StandInPipeline(routes: [
+            StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))
+        ])
+        let response = try #require(pipeline.answer("GET", "/orgs/github/another-list?per_page=1&page=2"))
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == "[\(try records(.orgs)[1])]")
         #expect(

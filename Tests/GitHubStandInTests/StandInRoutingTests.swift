@@ -119,6 +119,7 @@ import Testing
             #expect(first.headers.contains { $0.name == "X-Custom-Thing" })
             #expect(first.header("Missing") == nil)
             #expect(recorded[1].method == "HEAD" && recorded[1].query == ["since": "0", "per_page": "100"])
+            #expect(recorded[1].receivedAt >= recorded[0].receivedAt)
             server.resetRequests()
             #expect(server.requests.isEmpty)
             _ = try fetch(server, "/users")

@@ -202,11 +202,11 @@ enum StandInAccessGraphQL {
             let after = StandInAccessGraphQL.literal(after: "after:", in: query[...])
             let cursors = query.contains("cursor")
             let edges = connection(list?.count ?? 0, after: after, total: true) { position in
-                guard let list else { return .null }
+                guard let (user, at) = list?.star(at: position) else { return .null }
                 let fields: [JSONValue.Member?] = [
                     cursors ? .init("cursor", .string(StandInAccessGraphQL.cursor(position))) : nil,
-                    .init("starredAt", .string(UTCTimestamp.iso8601(list.starredAt(position)))),
-                    .init("node", list.user(at: position).graphQLNode(["id", "login", "avatarUrl", "url"])),
+                    .init("starredAt", .string(UTCTimestamp.iso8601(at))),
+                    .init("node", user.graphQLNode(["id", "login", "avatarUrl", "url"])),
                 ]
                 return .object(fields.compactMap { $0 })
             }

@@ -47,7 +47,7 @@ struct StandInProfileEditHandler: StandInHandler {
             edit.updatedAt = request.now
             request.followGraph.record(edit, for: signedIn)
             let profile = request.followGraph.profile(of: signedIn)
-            return StandInHTTPResponse(status: 200, body: signedIn.privateUserJSONBytes(profile))
+            return StandInHTTPResponse(status: 200, body: signedIn.userJSONBytes(profile, privateKeys: true))
         }
     }
 }
@@ -61,10 +61,8 @@ struct StandInUserHandler: StandInHandler {
         request.about(signedIn: signedIn) { user in
             let profile = request.followGraph.profile(of: user)
             let scopes = request.caller.scopes ?? []
-            let body =
-                signedIn && (scopes.contains("user") || scopes.contains("read:user"))
-                ? user.privateUserJSONBytes(profile) : user.publicUserJSONBytes(profile)
-            var response = StandInHTTPResponse(status: 200, body: body)
+            let privateKeys = signedIn && (scopes.contains("user") || scopes.contains("read:user"))
+            var response = StandInHTTPResponse(status: 200, body: user.userJSONBytes(profile, privateKeys: privateKeys))
             response.setHeader("Last-Modified", UTCTimestamp.httpDate(profile.updatedAt))
             return response
         }
