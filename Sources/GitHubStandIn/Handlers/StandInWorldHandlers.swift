@@ -151,12 +151,10 @@ struct StandInWorldListHandler: StandInHandler {
             }
             return request.peopleList(listed) { login, writer in
                 let level = world.permission(of: login, on: repository) ?? 0
-                writer.raw(",\"permissions\":{")
-                for (index, name) in ["pull", "triage", "push", "maintain", "admin"].enumerated() {
-                    writer.unescaped((index == 0 ? "\"" : ",\"") + name + "\":")
-                    writer.boolean(level >= StandInWorld.permissions.firstIndex(of: name)!)
-                }
-                writer.raw("},\"role_name\":")
+                let permissions = StandInWorld.permissions.enumerated().map { JSONValue.Member($1, .bool(level >= $0)) }
+                writer.raw(",\"permissions\":")
+                writer.bytes += JSONValue.object(permissions).bytes
+                writer.raw(",\"role_name\":")
                 writer.string(StandInWorld.roleName(level))
             }
         default:
