@@ -95,10 +95,8 @@ private func lookups(_ logins: [String]) -> String {
     }
 
     private func days(_ response: RawHTTPResponse) throws -> (total: Int, weeks: [[[String: Any]]]) {
-        let data = try #require(try response.jsonObject()["data"] as? [String: Any])
-        let owner = try #require(data["repositoryOwner"] as? [String: Any])
-        let collection = try #require(owner["contributionsCollection"] as? [String: Any])
-        let calendar = try #require(collection["contributionCalendar"] as? [String: Any])
+        let path = ["data", "repositoryOwner", "contributionsCollection", "contributionCalendar"]
+        let calendar = try #require(path.reduce(try response.jsonObject() as Any?) { value($0, $1) } as? [String: Any])
         let weeks = try #require(calendar["weeks"] as? [[String: Any]])
         return (
             try #require(calendar["totalContributions"] as? Int),

@@ -53,15 +53,13 @@ import Testing
         try withStandInServer { server throws in
             let users = server.population.users.filter { $0.type == "User" }
             let target = "/repos/octocat/Spoon-Knife/stargazers?per_page=100"
-            let page = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")])
-            let records = try #require(try JSONSerialization.jsonObject(with: Data(page.body)) as? [[String: Any]])
+            let records = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")]).jsonArray()
             #expect(records.count == 100)
             #expect(
                 records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
             let starred = records.compactMap { $0["starred_at"] as? String }
             #expect(starred.count == 100 && starred == starred.sorted())
-            let plain = try fetch(server, target, headers: [Self.signedIn("octocat")])
-            let accounts = try #require(try JSONSerialization.jsonObject(with: Data(plain.body)) as? [[String: Any]])
+            let accounts = try fetch(server, target, headers: [Self.signedIn("octocat")]).jsonArray()
             #expect(accounts.first?["login"] as? String == users.first?.login)
             let repository = try fetch(server, "/repos/octocat/Spoon-Knife").jsonObject()
             #expect(repository["stargazers_count"] as? Int == users.count)
