@@ -29,16 +29,9 @@ enum StandInSpecialAccounts {
     }
 
     /// `World/accounts.json`, read once.
-    static let byOrdinal: [Int: StandInSpecialAccount] = {
-        guard let url = Bundle.module.url(forResource: "accounts", withExtension: "json", subdirectory: "World"),
-            let data = try? Data(contentsOf: url)
-        else { fatalError("the stand-in's World/accounts.json is missing from its bundle") }
-        do {
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            return try decoder.decode(File.self, from: data).accounts
-        } catch {
-            fatalError("the stand-in's World/accounts.json does not decode: \(error)")
-        }
-    }()
+    static let byOrdinal = StandInWorld.worldFile("accounts") { bytes in
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(File.self, from: Data(bytes)).accounts
+    }
 }

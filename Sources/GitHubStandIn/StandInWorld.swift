@@ -144,16 +144,20 @@ package struct StandInWorld: Decodable, Sendable {
     }
 
     /// The world file, read once.
-    package static let file: StandInWorld = {
-        guard let url = Bundle.module.url(forResource: "world", withExtension: "json", subdirectory: "World"),
+    package static let file = worldFile("world", StandInWorld.init(bytes:))
+
+    /// `World/<name>.json` as `decode` reads it; a file missing from the bundle, or one that does not decode, stops
+    /// the stand-in with what is wrong.
+    static func worldFile<Value>(_ name: String, _ decode: ([UInt8]) throws -> Value) -> Value {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "World"),
             let bytes = try? Array(Data(contentsOf: url))
-        else { fatalError("the stand-in's World/world.json is missing from its bundle") }
+        else { fatalError("the stand-in's World/\(name).json is missing from its bundle") }
         do {
-            return try StandInWorld(bytes: bytes)
+            return try decode(bytes)
         } catch {
-            fatalError("the stand-in's World/world.json does not decode: \(error)")
+            fatalError("the stand-in's World/\(name).json does not decode: \(error)")
         }
-    }()
+    }
 
     package init(bytes: [UInt8]) throws {
         self = try JSONDecoder().decode(StandInWorld.self, from: Data(bytes))
