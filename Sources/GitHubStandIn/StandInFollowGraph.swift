@@ -1,9 +1,10 @@
 import Foundation
 
 /// What writes change about accounts, as a server serves them: the population's follow graph (`baseSequence`) plus
-/// what follows, unfollows and blocks changed, and the profiles `PATCH /user` edited. Every read (lists, checks, profile counts) goes through here, so a write is seen
-/// by all at once. A list nobody wrote to is computed; a write stores its list whole, newest follow first, as
-/// GitHub lists them, so a cached first page is never still valid after someone followed.
+/// what follows, unfollows and blocks changed, and the profiles `PATCH /user` edited. Every read (lists, checks,
+/// profiles and their counts) goes through here, so a write is seen by all at once. A list nobody wrote to is
+/// computed; a write stores its list whole, newest follow first, as GitHub lists them, so a cached first page is
+/// never still valid after someone followed.
 package final class StandInFollowGraph: @unchecked Sendable {
     package let population: StandInPopulation
 
