@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 struct StandInCaller: Sendable {
@@ -31,7 +32,8 @@ struct StandInCaller: Sendable {
     }
 }
 
-enum StandInRateResource: Sendable {
+/// A bucket, named as `x-ratelimit-resource` names it; the endpoint table's `Endpoint.RateLimit`, and GraphQL's.
+enum StandInRateResource: String, Sendable {
     case core
     case search
     /// Spends nothing but reports the core figures in its headers, as `GET /rate_limit` does.
@@ -39,11 +41,7 @@ enum StandInRateResource: Sendable {
     /// Counted in points: the handler spends what the query costs.
     case graphql
 
-    var headerName: String {
-        switch self {
-        case .search: return "search"
-        case .graphql: return "graphql"
-        case .core, .free: return "core"
-        }
-    }
+    init(_ rateLimit: Endpoint.RateLimit) { self = Self(rawValue: rateLimit.rawValue) ?? .core }
+
+    var headerName: String { self == .free ? "core" : rawValue }
 }

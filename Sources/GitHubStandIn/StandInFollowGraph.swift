@@ -1,15 +1,18 @@
 import Foundation
 
-/// The follow graph as a server serves it: the population's base graph (`baseSequence`) plus what follows,
-/// unfollows and blocks changed. Every read (lists, checks, profile counts) goes through here, so a write is seen
-/// by all at once. A list nobody wrote to is computed; a write stores its list whole, newest follow first, as
-/// GitHub lists them, so a cached first page is never still valid after someone followed.
+/// What writes change about accounts, as a server serves them: the population's follow graph (`baseSequence`) plus
+/// what follows, unfollows and blocks changed, and the profiles `PATCH /user` edited. Every read (lists, checks,
+/// profiles and their counts) goes through here, so a write is seen by all at once. A list nobody wrote to is
+/// computed; a write stores its list whole, newest follow first, as GitHub lists them, so a cached first page is
+/// never still valid after someone followed.
 package final class StandInFollowGraph: @unchecked Sendable {
     package let population: StandInPopulation
 
     private let lock = NSLock()
     private var written: [StandInFollowRelation: [Int: [Int]]] = [:]
     private var renamed: [Int: String] = [:]
+    /// The profiles `PATCH /user` changed, by account.
+    private var edited: [Int: StandInUserProfile] = [:]
 
     package init(population: StandInPopulation) {
         self.population = population
@@ -27,6 +30,17 @@ package final class StandInFollowGraph: @unchecked Sendable {
         let written = lock.withLock { self.written[.following]?[follower.ordinal] }
         return written?.contains(followed.ordinal)
             ?? population.baseSequence(.following, of: follower).contains(ordinal: followed.ordinal)
+    }
+
+    /// The account's profile as `PATCH /user` left it, with its counts as follows left them.
+    package func profile(of user: StandInUser) -> StandInUserProfile {
+        var profile = lock.withLock { edited[user.ordinal] } ?? user.profile
+        (profile.followers, profile.following) = counts(of: user)
+        return profile
+    }
+
+    func record(_ edit: StandInProfileEdit, for user: StandInUser) {
+        lock.withLock { edit.apply(to: &edited[user.ordinal, default: user.profile]) }
     }
 
     /// The profile's numbers moved by every write, without building a list nobody wrote to.
@@ -53,41 +67,47 @@ package final class StandInFollowGraph: @unchecked Sendable {
         lock.withLock { renamed[user.ordinal] = login }
     }
 
-    /// Following oneself changes nothing: GitHub documents no answer for it but 204. True when a list changed.
     @discardableResult
     package func follow(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
-        guard follower.ordinal != followed.ordinal else {
-            return false
-        }
-        return change { edit in
-            let followingChanged = edit(.following, follower, followed, true)
-            return edit(.followers, followed, follower, true) || followingChanged
-        }
+        change(.following, follower, followed, adding: true)
     }
 
     @discardableResult
     package func unfollow(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
-        change { edit in
-            let followingChanged = edit(.following, follower, followed, false)
-            return edit(.followers, followed, follower, false) || followingChanged
-        }
+        change(.following, follower, followed, adding: false)
     }
 
-    /// `body` under the lock, with an edit that adds (at the front) or removes one member of one list.
-    private func change(
-        _ body: ((StandInFollowRelation, StandInUser, StandInUser, Bool) -> Bool) -> Bool
-    ) -> Bool {
-        lock.withLock {
-            body { relation, owner, member, adding in
+    /// `owner` adds `member` to their `following` (and so themselves to `member`'s `followers`) or `blocks`, or takes
+    /// them off. Nobody follows or blocks themselves: GitHub documents no answer for it but 204. A block ends every
+    /// follow between the two, as on GitHub. True when a list changed.
+    @discardableResult
+    package func change(_ relation: StandInFollowRelation, _ owner: StandInUser, _ member: StandInUser, adding: Bool)
+        -> Bool
+    {
+        guard owner.ordinal != member.ordinal else { return false }
+        return lock.withLock {
+            // Adds `member` (newest follow first, blocks in the order given) or removes them, on one list.
+            func edit(_ relation: StandInFollowRelation, _ owner: StandInUser, _ member: StandInUser, _ adding: Bool)
+                -> Bool
+            {
                 var list = written[relation]?[owner.ordinal] ?? population.baseSequence(relation, of: owner).ordinals
                 let index = list.firstIndex(of: member.ordinal)
-                guard adding == (index == nil) else {
-                    return false
+                guard adding == (index == nil) else { return false }
+                if let index {
+                    list.remove(at: index)
+                } else {
+                    list.insert(member.ordinal, at: relation == .blocks ? list.count : 0)
                 }
-                if let index { list.remove(at: index) } else { list.insert(member.ordinal, at: 0) }
                 written[relation, default: [:]][owner.ordinal] = list
                 return true
             }
+            for (one, other) in [(owner, member), (member, owner)] where relation == .blocks && adding {
+                _ = edit(.following, one, other, false)
+                _ = edit(.followers, other, one, false)
+            }
+            guard relation == .following else { return edit(relation, owner, member, adding) }
+            let followingChanged = edit(.following, owner, member, adding)
+            return edit(.followers, member, owner, adding) || followingChanged
         }
     }
 }

@@ -18,13 +18,14 @@ final class StandInLedger: @unchecked Sendable {
     private let lock = NSLock()
     private var journal: [RecordedRequest] = []
     private var faultQueues: [String: [StandInFault]] = [:]
-    /// What each bucket spent of its hourly window: requests under `core`, points under `graphql`.
-    private var spentByKey: [String: Int] = [:]
+    /// What each bucket spent of its window, and when the window ends: requests under `core` and `search`, points
+    /// under `graphql`. The hourly buckets share one fixed window, as GitHub's primary limit's: when it ends every
+    /// one refills. A search bucket's one-minute window is opened by its first search after the last one ended, as
+    /// GitHub's.
+    private var windows: [String: (reset: Int, used: Int)] = [:]
     private var windowReset: Int
     private var requestSerial = 0
     private let startedAt: Int
-    /// Each search bucket's one-minute window, opened by its first search after the last one ended, as GitHub's.
-    private var searchWindows: [String: (start: Int, used: Int)] = [:]
     private var clockOffset = 0
     private var recording = true
     /// For each path a fault told to wait: the server time before which a request for it came too soon.
@@ -88,43 +89,37 @@ final class StandInLedger: @unchecked Sendable {
 
     /// The caller's standing in `resource`'s bucket, spending nothing (`free` shows core's).
     func peek(_ resource: StandInRateResource, for caller: StandInCaller, now: Int) -> RateLimitSnapshot {
-        switch resource {
-        case .core, .free: peekHourly("core " + caller.bucket, limit: caller.coreLimit, now: now)
-        case .search: lock.withLock { searchSnapshot(bucket: caller.bucket, limit: caller.searchLimit, now: now) }
-        case .graphql: peekHourly("graphql " + caller.bucket, limit: caller.graphQLLimit, now: now)
-        }
+        lock.withLock { snapshot(resource, caller, now: now) }
     }
 
     /// Spends `points` (0 for a 304; a query's cost for `graphql`) when that many, and at least one, are left;
-    /// otherwise spends nothing and is refused.
+    /// otherwise spends nothing and is refused. `free` spends nothing.
     func charge(_ resource: StandInRateResource, for caller: StandInCaller, points: Int, now: Int) -> RateLimitCharge {
-        switch resource {
-        case .core: chargeHourly("core " + caller.bucket, limit: caller.coreLimit, points: points, now: now)
-        case .graphql: chargeHourly("graphql " + caller.bucket, limit: caller.graphQLLimit, points: points, now: now)
-        case .free: RateLimitCharge(snapshot: peek(.core, for: caller, now: now), allowed: true)
-        case .search: lock.withLock { chargeSearch(bucket: caller.bucket, limit: caller.searchLimit, points, now) }
-        }
-    }
-
-    private func peekHourly(_ key: String, limit: Int, now: Int) -> RateLimitSnapshot {
         lock.withLock {
-            rollWindowIfDue(now: now)
-            return hourlySnapshot(key, limit: limit)
-        }
-    }
-
-    private func chargeHourly(_ key: String, limit: Int, points: Int, now: Int) -> RateLimitCharge {
-        lock.withLock {
-            rollWindowIfDue(now: now)
-            let before = hourlySnapshot(key, limit: limit)
+            let before = snapshot(resource, caller, now: now)
+            guard resource != .free else { return RateLimitCharge(snapshot: before, allowed: true) }
             guard before.remaining >= max(1, points) else { return RateLimitCharge(snapshot: before, allowed: false) }
-            spentByKey[key, default: 0] += points
-            return RateLimitCharge(snapshot: hourlySnapshot(key, limit: limit), allowed: true)
+            if points > 0 {
+                let key = resource.rawValue + " " + caller.bucket
+                let used = windows[key].map { $0.reset == before.reset ? $0.used : 0 } ?? 0
+                windows[key] = (before.reset, used + points)
+            }
+            return RateLimitCharge(snapshot: snapshot(resource, caller, now: now), allowed: true)
         }
     }
 
-    private func hourlySnapshot(_ key: String, limit: Int) -> RateLimitSnapshot {
-        RateLimitSnapshot(limit: limit, remaining: limit - min(limit, spentByKey[key] ?? 0), reset: windowReset)
+    /// Under the lock.
+    private func snapshot(_ resource: StandInRateResource, _ caller: StandInCaller, now: Int) -> RateLimitSnapshot {
+        let search = resource == .search
+        let limit = search ? caller.searchLimit : resource == .graphql ? caller.graphQLLimit : caller.coreLimit
+        while windowReset <= now { windowReset += 3_600 }
+        guard let window = windows[(resource == .free ? "core" : resource.rawValue) + " " + caller.bucket],
+            now < window.reset
+        else {
+            return RateLimitSnapshot(
+                limit: limit, remaining: limit, reset: search ? now + searchWindowSeconds : windowReset)
+        }
+        return RateLimitSnapshot(limit: limit, remaining: limit - min(limit, window.used), reset: window.reset)
     }
 
     func currentTime() -> Int {
@@ -133,26 +128,6 @@ final class StandInLedger: @unchecked Sendable {
 
     func advanceClock(by seconds: Int) {
         lock.withLock { clockOffset += max(0, seconds) }
-    }
-
-    private func chargeSearch(bucket: String, limit: Int, _ points: Int, _ now: Int) -> RateLimitCharge {
-        let before = searchSnapshot(bucket: bucket, limit: limit, now: now)
-        guard before.remaining > 0 else { return RateLimitCharge(snapshot: before, allowed: false) }
-        guard points > 0 else { return RateLimitCharge(snapshot: before, allowed: true) }
-        if let window = searchWindows[bucket], now < window.start + searchWindowSeconds {
-            searchWindows[bucket] = (window.start, window.used + points)
-        } else {
-            searchWindows[bucket] = (now, points)
-        }
-        return RateLimitCharge(snapshot: searchSnapshot(bucket: bucket, limit: limit, now: now), allowed: true)
-    }
-
-    private func searchSnapshot(bucket: String, limit: Int, now: Int) -> RateLimitSnapshot {
-        guard let window = searchWindows[bucket], now < window.start + searchWindowSeconds else {
-            return RateLimitSnapshot(limit: limit, remaining: limit, reset: now + searchWindowSeconds)
-        }
-        let used = min(limit, window.used)
-        return RateLimitSnapshot(limit: limit, remaining: limit - used, reset: window.start + searchWindowSeconds)
     }
 
     /// Shaped like GitHub's `X-GitHub-Request-Id`; unique per server.
@@ -164,16 +139,5 @@ final class StandInLedger: @unchecked Sendable {
         return String(
             format: "%04lX:%06lX:%07lX:%07lX:%08lX", 0xC000 | (serial & 0xFFF), (serial &* 7_919) & 0xFF_FFFF, serial,
             (serial &* 31) & 0xFFF_FFFF, startedAt & 0xFFFF_FFFF)
-    }
-
-    /// A fixed hourly window, as GitHub's primary limit's: when it ends every bucket refills.
-    private func rollWindowIfDue(now: Int) {
-        guard now >= windowReset else {
-            return
-        }
-        spentByKey.removeAll()
-        while windowReset <= now {
-            windowReset += 3_600
-        }
     }
 }

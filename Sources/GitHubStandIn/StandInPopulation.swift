@@ -86,19 +86,12 @@ package struct StandInUser: Sendable, Equatable {
         login.replacingOccurrences(of: "[", with: "%5B").replacingOccurrences(of: "]", with: "%5D")
     }
 
-    /// `GET /users/{username}`'s `public-user`, showing `profile` (the population's when nil).
-    package func publicUserJSONBytes(_ profile: StandInUserProfile? = nil) -> [UInt8] {
-        var writer = JSONByteWriter(reservingCapacity: 1_600)
-        writePublicUserFields(into: &writer, profile: profile ?? self.profile)
-        writer.raw("}")
-        return writer.bytes
-    }
-
+    /// `GET /users/{username}`'s `public-user`, showing `profile` (the population's when nil); with `privateKeys`
     /// `GET /user`'s `private-user`: the public profile, then the documented example's private keys.
-    package func privateUserJSONBytes(_ profile: StandInUserProfile? = nil) -> [UInt8] {
+    package func userJSONBytes(_ profile: StandInUserProfile? = nil, privateKeys: Bool = false) -> [UInt8] {
         var writer = JSONByteWriter(reservingCapacity: 1_900)
         writePublicUserFields(into: &writer, profile: profile ?? self.profile)
-        writer.bytes += Self.privateKeys
+        writer.bytes += privateKeys ? Self.privateKeys : []
         writer.raw("}")
         return writer.bytes
     }

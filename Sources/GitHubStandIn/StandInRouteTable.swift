@@ -21,57 +21,24 @@ extension Endpoint {
 /// A path template: `{name}` matches any non-empty segment, `{name:int}` an integer, the rest literally. Matched
 /// against the percent-decoded path.
 struct StandInPathPattern: Sendable, CustomStringConvertible {
-    enum Segment: Sendable, Equatable {
-        case literal(String)
-        case parameter(String)
-        case integer(String)
-    }
-
     let description: String
-    let segments: [Segment]
+    let segments: [Substring]
 
     init(_ text: String) {
-        precondition(text.hasPrefix("/"), "route pattern \(text) must start with /")
         description = text
-        segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { piece in
-            guard piece.hasPrefix("{") else {
-                precondition(!piece.contains("{") && !piece.contains("}"), "malformed route pattern \(text)")
-                return .literal(String(piece))
-            }
-            precondition(piece.hasSuffix("}") && piece.count > 2, "malformed route pattern \(text)")
-            let inner = piece.dropFirst().dropLast()
-            if inner.hasSuffix(":int") {
-                return .integer(String(inner.dropLast(4)))
-            }
-            precondition(!inner.contains(":"), "unknown parameter type in route pattern \(text)")
-            return .parameter(String(inner))
-        }
+        segments = text.split(separator: "/", omittingEmptySubsequences: false)
     }
 
     var readableText: String { description.replacing(":int}", with: "}") }
 
     func match(_ pathSegments: [Substring]) -> StandInPathParameters? {
-        guard pathSegments.count == segments.count + 1, pathSegments.first?.isEmpty == true else {
-            return nil
-        }
+        guard pathSegments.count == segments.count else { return nil }
         var parameters = StandInPathParameters()
-        for (segment, piece) in zip(segments, pathSegments.dropFirst()) {
-            switch segment {
-            case .literal(let text):
-                guard piece == text else {
-                    return nil
-                }
-            case .parameter(let name):
-                guard !piece.isEmpty else {
-                    return nil
-                }
-                parameters[name] = String(piece)
-            case .integer(let name):
-                guard Int(piece) != nil else {
-                    return nil
-                }
-                parameters[name] = String(piece)
-            }
+        for (segment, piece) in zip(segments, pathSegments) where segment != piece {
+            let name = segment.dropFirst().dropLast()
+            let integer = name.hasSuffix(":int")
+            guard segment.hasPrefix("{"), !piece.isEmpty, !integer || Int(piece) != nil else { return nil }
+            parameters[String(integer ? name.dropLast(4) : name)] = String(piece)
         }
         return parameters
     }
@@ -119,16 +86,6 @@ struct StandInRoute: Sendable {
     }
 }
 
-extension StandInRateResource {
-    init(_ rateLimit: Endpoint.RateLimit) {
-        switch rateLimit {
-        case .core: self = .core
-        case .search: self = .search
-        case .free: self = .free
-        }
-    }
-}
-
 struct StandInRouteMatch {
     /// Nil: GitHub's 404, also for a known path with another method.
     let route: StandInRoute?
@@ -139,10 +96,6 @@ struct StandInRouteMatch {
 
 struct StandInRouteTable: Sendable {
     let routes: [StandInRoute]
-
-    init(_ routes: [StandInRoute]) {
-        self.routes = routes
-    }
 
     func match(method: String, path: String) -> StandInRouteMatch {
         let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)

@@ -4,29 +4,27 @@ extension StandInRouteTable {
     /// Every resource the stand-in serves, one row per endpoint of the shared table: those with behaviour of their
     /// own first, then every other row with a body in `Bodies`. The first matching row wins.
     static func gitHub() -> StandInRouteTable {
-        let blocks = StandInBlockList()
-        let edits = StandInProfileEdits()
         let membership = StandInWorldWriteHandler(operation: .membership)
         let handled = [
             // First because it is the benchmarked path and must not pay for the other comparisons.
             StandInRoute(.listUsers, handler: StandInUsersListHandler()),
             // Its `/user/{account_id}` form is `Endpoint.userByID`. GitHub's documentation names `user` here.
-            StandInRoute(.user, handler: StandInUserHandler(edits: edits), acceptedScopes: "user"),
+            StandInRoute(.user, handler: StandInUserHandler(), acceptedScopes: "user"),
             StandInRoute(
-                .authenticatedUser, handler: StandInUserHandler(edits: edits, signedIn: true), acceptedScopes: "user"),
-            StandInRoute(.updateAuthenticatedUser, handler: StandInProfileEditHandler(edits: edits)),
+                .authenticatedUser, handler: StandInUserHandler(signedIn: true), acceptedScopes: "user"),
+            StandInRoute(.updateAuthenticatedUser, handler: StandInProfileEditHandler()),
             StandInRoute(.followers, handler: StandInFollowHandler(relation: .followers)),
             StandInRoute(.following, handler: StandInFollowHandler(relation: .following)),
             StandInRoute(.ownFollowers, handler: StandInFollowHandler(relation: .followers, signedIn: true)),
             StandInRoute(.ownFollowing, handler: StandInFollowHandler(relation: .following, signedIn: true)),
             StandInRoute(.checkFollowing, handler: StandInFollowCheckHandler()),
-            StandInRoute(.follow, handler: StandInFollowChangeHandler(follow: true)),
-            StandInRoute(.unfollow, handler: StandInFollowChangeHandler(follow: false)),
-            StandInRoute(.blocks, handler: StandInBlocksHandler(operation: .list, blocks: blocks)),
-            StandInRoute(.block, handler: StandInBlocksHandler(operation: .block, blocks: blocks)),
-            StandInRoute(.unblock, handler: StandInBlocksHandler(operation: .unblock, blocks: blocks)),
+            StandInRoute(.follow, handler: StandInFollowChangeHandler(relation: .following, adding: true)),
+            StandInRoute(.unfollow, handler: StandInFollowChangeHandler(relation: .following, adding: false)),
+            StandInRoute(.blocks, handler: StandInFollowHandler(relation: .blocks, signedIn: true)),
+            StandInRoute(.block, handler: StandInFollowChangeHandler(relation: .blocks, adding: true)),
+            StandInRoute(.unblock, handler: StandInFollowChangeHandler(relation: .blocks, adding: false)),
             StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
-            StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(edits: edits), rateResource: .graphql),
+            StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
             StandInRoute(.put, ["/orgs/{org}/memberships/{username}"], handler: membership),
@@ -59,7 +57,7 @@ extension StandInRouteTable {
         // `.user` answers `/user/{account_id}` too, as its account-scoped second pattern.
         let answered = Set(behaviour.compactMap(\.operationID) + [Endpoint.userByID.operationID])
         return StandInRouteTable(
-            behaviour
+            routes: behaviour
                 + Endpoint.all.filter { !answered.contains($0.operationID) }.compactMap { row in
                     StandInRecordedHandler(row).map { StandInRoute(row, handler: $0) }
                 })

@@ -1,5 +1,7 @@
 package enum StandInFollowRelation: Sendable, Hashable {
     case followers, following
+    /// The accounts an account blocks; nobody's before a write.
+    case blocks
 }
 
 /// The follow graph before any write. The i-th member of an account's list sits `i * stride` positions after it,
@@ -23,7 +25,8 @@ extension StandInPopulation {
     /// of them are still ahead.
     func baseSequence(_ relation: StandInFollowRelation, of user: StandInUser) -> StandInFollowSequence {
         let numbers = StandInProfileNumbers(ordinal: user.ordinal)
-        let count = max(0, min(relation == .followers ? numbers.followers : numbers.following, users.count - 1))
+        let listed = relation == .followers ? numbers.followers : relation == .following ? numbers.following : 0
+        let count = max(0, min(listed, users.count - 1))
         var sequence = StandInFollowSequence(
             start: user.ordinal - 1, stride: relation == .followers ? followerStride : followingStride, skipped: 0,
             count: count, modulo: users.count)

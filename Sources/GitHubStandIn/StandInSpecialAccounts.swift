@@ -15,11 +15,6 @@ struct StandInSpecialAccount: Decodable, Sendable {
     var twitterUsername: String?
     var counts: [Int]?
 
-    enum CodingKeys: String, CodingKey {
-        case login, type, name, company, blog, location, email, hireable, bio, counts
-        case twitterUsername = "twitter_username"
-    }
-
     func apply(to profile: inout StandInUserProfile) {
         (profile.name, profile.company, profile.blog, profile.location) = (name, company, blog ?? "", location)
         (profile.email, profile.hireable, profile.bio, profile.twitterUsername) = (
@@ -34,14 +29,9 @@ enum StandInSpecialAccounts {
     }
 
     /// `World/accounts.json`, read once.
-    static let byOrdinal: [Int: StandInSpecialAccount] = {
-        guard let url = Bundle.module.url(forResource: "accounts", withExtension: "json", subdirectory: "World"),
-            let data = try? Data(contentsOf: url)
-        else { fatalError("the stand-in's World/accounts.json is missing from its bundle") }
-        do {
-            return try JSONDecoder().decode(File.self, from: data).accounts
-        } catch {
-            fatalError("the stand-in's World/accounts.json does not decode: \(error)")
-        }
-    }()
+    static let byOrdinal = StandInWorld.worldFile("accounts") { bytes in
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(File.self, from: Data(bytes)).accounts
+    }
 }

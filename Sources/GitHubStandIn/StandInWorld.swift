@@ -144,16 +144,20 @@ package struct StandInWorld: Decodable, Sendable {
     }
 
     /// The world file, read once.
-    package static let file: StandInWorld = {
-        guard let url = Bundle.module.url(forResource: "world", withExtension: "json", subdirectory: "World"),
+    package static let file = worldFile("world", StandInWorld.init(bytes:))
+
+    /// `World/<name>.json` as `decode` reads it; a file missing from the bundle, or one that does not decode, stops
+    /// the stand-in with what is wrong.
+    static func worldFile<Value>(_ name: String, _ decode: ([UInt8]) throws -> Value) -> Value {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "World"),
             let bytes = try? Array(Data(contentsOf: url))
-        else { fatalError("the stand-in's World/world.json is missing from its bundle") }
+        else { fatalError("the stand-in's World/\(name).json is missing from its bundle") }
         do {
-            return try StandInWorld(bytes: bytes)
+            return try decode(bytes)
         } catch {
-            fatalError("the stand-in's World/world.json does not decode: \(error)")
+            fatalError("the stand-in's World/\(name).json does not decode: \(error)")
         }
-    }()
+    }
 
     package init(bytes: [UInt8]) throws {
         self = try JSONDecoder().decode(StandInWorld.self, from: Data(bytes))
@@ -228,9 +232,16 @@ extension StandInWorld {
         package var level: Int
     }
 
-    /// Whether the member is an active member of the organization.
+    /// Whether `login` is an active member of the organization.
     package func isMember(_ login: String, of organization: Organization) -> Bool {
-        organization.members.contains { $0.active && $0.login.lowercased() == login.lowercased() }
+        organization.member(login) != nil
+    }
+
+    /// The organization's repositories, by name.
+    func repositories(of organization: Organization) -> [Repository] {
+        repositories.filter { $0.owner.isSame(as: organization.login) }.sorted {
+            $0.name.lowercased() < $1.name.lowercased()
+        }
     }
 
     /// The team and every team above it, nearest first.
@@ -249,7 +260,7 @@ extension StandInWorld {
         let person = login.lowercased()
         var grants: [Grant] = []
         if let organization = organization(repository.owner) {
-            let member = organization.members.first { $0.active && $0.login.isSame(as: person) }
+            let member = organization.member(person)
             if member?.role == "admin" { grants.append(Grant(source: "organization owner", level: 4)) }
             if member != nil, let level = Self.level(organization.basePermission) {
                 grants.append(Grant(source: "base permission", level: level))
@@ -315,6 +326,19 @@ extension StandInWorld {
             }
         }
         return logins
+    }
+}
+
+extension StandInWorld.Organization {
+    /// The active member who is `login`; nil for anyone else, and for no one.
+    package func member(_ login: String?) -> StandInWorld.Member? {
+        login.flatMap { login in members.first { $0.active && $0.login.isSame(as: login) } }
+    }
+
+    /// The active members `viewer` sees: every one to a member, the public ones to anyone else.
+    func members(shownTo viewer: String?) -> [StandInWorld.Member] {
+        let isMember = member(viewer) != nil
+        return members.filter { $0.active && (isMember || $0.isPublic) }
     }
 }
 

@@ -153,22 +153,16 @@ func withStandInServer<T>(
     return try body(server)
 }
 
+/// One request on a fresh connection, as `login` (its stand-in token) where given, with a JSON body where given.
 func fetch(
-    _ server: StandInServer, _ target: String, method: String = "GET", headers: [(String, String)] = []
+    _ server: StandInServer, _ target: String, method: String = "GET", headers: [(String, String)] = [],
+    as login: String? = nil, body: String = ""
 ) throws -> RawHTTPResponse {
-    let connection = try RawHTTPConnection(port: server.port)
-    return try connection.request(method, target, headers: headers)
-}
-
-/// One request on a fresh connection as `login` (its stand-in token; nil: none), with a JSON body where given.
-func send(
-    _ server: StandInServer, _ method: String, _ target: String, as login: String?, body: String = ""
-) throws -> RawHTTPResponse {
-    var headers = login.map { bearer(StandInTokens.token(for: $0)) } ?? []
+    var headers = headers + (login.map { bearer(StandInTokens.token(for: $0)) } ?? [])
     if !body.isEmpty { headers.append(("Content-Length", String(body.utf8.count))) }
     let connection = try RawHTTPConnection(port: server.port)
     try connection.write(RawHTTPConnection.requestText(method: method, target: target, headers: headers) + body)
-    return try connection.readResponse()
+    return try connection.readResponse(bodyExpected: method != "HEAD")
 }
 
 func bearer(_ token: String) -> [(String, String)] {
@@ -186,10 +180,29 @@ func graphQL(
 ) throws -> RawHTTPResponse {
     let document: [String: Any] = variables.map { ["query": query, "variables": $0] } ?? ["query": query]
     let body = try body ?? Array(JSONSerialization.data(withJSONObject: document))
-    var headers = [("Content-Type", "application/json"), ("Content-Length", String(body.count))]
-    if let token { headers.append(("Authorization", "Bearer \(token)")) }
-    let connection = try RawHTTPConnection(port: server.port)
-    try connection.write(RawHTTPConnection.requestText(method: "POST", target: "/graphql", headers: headers))
-    try connection.write(body)
-    return try connection.readResponse()
+    let headers = [("Content-Type", "application/json")] + (token.map(bearer) ?? [])
+    return try fetch(server, "/graphql", method: "POST", headers: headers, body: String(decoding: body, as: UTF8.self))
+}
+
+let userNotFound =
+    #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/users/users#get-a-user","status":"404"}"#
+let routeNotFound = #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#
+
+/// The value at `path` (keys of nested objects) in decoded JSON; nil where there is none.
+func value(_ json: Any?, _ path: String...) -> Any? {
+    path.reduce(json) { ($0 as? [String: Any])?[$1] }
+}
+
+/// Each page of a GraphQL connection (the object at `path` of an answer) from the first to the last: `answer` asks
+/// for the page after a cursor (nil: the first).
+func pages(at path: String..., answer: (String?) throws -> [String: Any]) throws -> [[String: Any]] {
+    var connections: [[String: Any]] = []
+    var cursor: String? = nil
+    repeat {
+        let connection = try #require(path.reduce(try answer(cursor) as Any?) { ($0 as? [String: Any])?[$1] })
+        connections.append(try #require(connection as? [String: Any]))
+        let info = value(connection, "pageInfo")
+        cursor = value(info, "hasNextPage") as? Bool == true ? value(info, "endCursor") as? String : nil
+    } while cursor != nil && connections.count < 1_000
+    return connections
 }

@@ -20,26 +20,30 @@ import Testing
         return try response.jsonObject()
     }
 
-    private func batch(_ repositories: [String]) -> [UInt8] {
-        GraphQLAccessQuery.collaborators(repositories.map { AccessPageAsk(repository: $0, cursor: nil) })
+    private func batch(_ repositories: [String], after cursor: String? = nil, login: String? = nil) -> [UInt8] {
+        GraphQLAccessQuery.collaborators(
+            repositories.map { AccessPageAsk(repository: $0, cursor: cursor) }, login: login)
     }
 
-    /// Each alias's edges, as `login: "PERMISSION <source>, <source>"`, a source `Type name PERMISSION role`.
-    private func edges(_ answer: [String: Any], _ alias: String) throws -> [String: String] {
-        let data = try #require(answer["data"] as? [String: Any])
-        let connection = try #require((data[alias] as? [String: Any])?["collaborators"] as? [String: Any])
+    /// A connection's edges, as `login: "PERMISSION <source>, <source>"`, a source `Type name PERMISSION role`.
+    private func edges(_ connection: Any?) throws -> [String: String] {
         var edges: [String: String] = [:]
-        for edge in try #require(connection["edges"] as? [[String: Any]]) {
+        for edge in try #require(value(connection, "edges") as? [[String: Any]]) {
             let sources = try #require(edge["permissionSources"] as? [[String: Any]]).map { source in
                 let granter = source["source"] as? [String: Any] ?? [:]
                 let name = granter["login"] ?? granter["slug"] ?? granter["nameWithOwner"] ?? "?"
                 let role = source["roleName"] ?? "?"
                 return "\(granter["__typename"] ?? "?") \(name) \(source["permission"] ?? "?") \(role)"
             }
-            let login = try #require((edge["node"] as? [String: Any])?["login"] as? String)
-            edges[login] = "\(edge["permission"] ?? "?") " + sources.joined(separator: ", ")
+            edges[try #require(value(edge, "node", "login") as? String)] =
+                "\(edge["permission"] ?? "?") " + sources.joined(separator: ", ")
         }
         return edges
+    }
+
+    /// The edges of one alias of a batch's answer.
+    private func edges(_ answer: [String: Any], _ alias: String) throws -> [String: String] {
+        try edges(value(answer, "data", alias, "collaborators"))
     }
 
     /// Everyone with a grant on each repository of the world is listed, with the highest as the permission and
@@ -55,36 +59,38 @@ import Testing
                 let people = world.people(of: repository).filter { server.population.user(login: $0) != nil }
                 #expect(Set(try edges(answer, "r\(index)").keys) == Set(people), "\(repository.fullName)")
             }
-            let docs = try edges(answer, "r\(try #require(names.firstIndex(of: "github/docs")))")
+            func of(_ repository: String) throws -> [String: String] {
+                try edges(answer, "r\(try #require(names.firstIndex(of: repository)))")
+            }
+            let docs = try of("github/docs")
             #expect(
                 docs["octocat"]
                     == "ADMIN Organization github ADMIN admin, Organization github READ read, "
                     + "Team justice-league WRITE write")
             #expect(docs["kitsune-fox"] == "WRITE Organization github READ read, Team justice-league WRITE write")
             #expect(docs["livelyfalcon26"] == "WRITE Repository github/docs WRITE write")
-            let linguist = try edges(answer, "r\(try #require(names.firstIndex(of: "github/linguist")))")
+            let linguist = try of("github/linguist")
             #expect(
                 linguist["Happy-Otter-5"] == "MAINTAIN Organization github READ read, Team linguists WRITE maintain")
-            let octo = try edges(answer, "r\(try #require(names.firstIndex(of: "octo-org/octo-repo")))")
-            #expect(octo["eager-falcon-20"] == "TRIAGE Team octo-team READ triage")
-            #expect(try edges(answer, "r0")["octocat"] == "ADMIN Repository octocat/Hello-World ADMIN admin")
+            #expect(try of("octo-org/octo-repo")["eager-falcon-20"] == "TRIAGE Team octo-team READ triage")
+            #expect(try of("octocat/Hello-World")["octocat"] == "ADMIN Repository octocat/Hello-World ADMIN admin")
         }
     }
 
     /// `collaborators(first: 1, login:)`, as `access --person` asks: that person's edge alone, case aside, or none.
     @Test func aLoginAsksForOnePersonAlone() throws {
         try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
-            let asks = ["github/docs", "github/linguist"].map { AccessPageAsk(repository: $0, cursor: nil) }
-            let answer = try post(server, GraphQLAccessQuery.collaborators(asks, login: "KITSUNE-fox"), as: "octocat")
+            let answer = try post(
+                server, batch(["github/docs", "github/linguist"], login: "KITSUNE-fox"), as: "octocat")
             #expect(Array(try edges(answer, "r0").keys) == ["kitsune-fox"])
             #expect(Array(try edges(answer, "r1").keys) == ["kitsune-fox"])
-            let nobody = try post(server, GraphQLAccessQuery.collaborators(asks, login: "ghost"), as: "octocat")
+            let nobody = try post(server, batch(["github/docs"], login: "ghost"), as: "octocat")
             #expect(try edges(nobody, "r0").isEmpty)
         }
     }
 
     /// The members, with their role; their two-factor state only to an owner (null, never false, to anyone else);
-    /// a non-member sees the public members alone.
+    /// a non-member sees the public members alone. Three a page, by the stand-in's cursors.
     @Test(arguments: [
         ("octocat", ["octocat": "ADMIN true", "lively-otter-8": "ADMIN true", "Happy-Otter-5": "MEMBER false"]),
         ("Yamada-Taro", ["octocat": "ADMIN null", "Happy-Otter-5": "MEMBER null", "Yamada-Taro": "MEMBER null"]),
@@ -95,21 +101,13 @@ import Testing
             let organization = try #require(world.organization("github"))
             let member = world.isMember(caller, of: organization)
             var listed: [String: String] = [:]
-            var cursor: String? = nil
-            repeat {  // Three a page, by the stand-in's cursors.
-                let answer = try post(
-                    server, GraphQLAccessQuery.members(of: "github", after: cursor), as: caller, first: 3)
-                let data = try #require((answer["data"] as? [String: Any])?["organization"] as? [String: Any])
-                let members = try #require(data["membersWithRole"] as? [String: Any])
-                for edge in try #require(members["edges"] as? [[String: Any]]) {
-                    let login = try #require((edge["node"] as? [String: Any])?["login"] as? String)
-                    let twoFactor =
-                        edge["hasTwoFactorEnabled"].map { $0 is NSNull ? "null" : "\($0 as? Bool == true)" } ?? "?"
-                    listed[login] = "\(edge["role"] ?? "?") \(twoFactor)"
-                }
-                let info = try #require(members["pageInfo"] as? [String: Any])
-                cursor = info["hasNextPage"] as? Bool == true ? info["endCursor"] as? String : nil
-            } while cursor != nil
+            let connections = try pages(at: "data", "organization", "membersWithRole") { cursor in
+                try post(server, GraphQLAccessQuery.members(of: "github", after: cursor), as: caller, first: 3)
+            }
+            for edge in connections.flatMap({ $0["edges"] as? [[String: Any]] ?? [] }) {
+                let twoFactor = edge["hasTwoFactorEnabled"].map { $0 is NSNull ? "null" : "\($0 as? Bool == true)" }
+                listed[value(edge, "node", "login") as? String ?? "?"] = "\(edge["role"] ?? "?") \(twoFactor ?? "?")"
+            }
             #expect(Set(listed.keys) == Set(organization.members.filter { member || $0.isPublic }.map(\.login)))
             for (login, edge) in expected { #expect(listed[login] == edge, "\(login)") }
         }
@@ -121,27 +119,20 @@ import Testing
         try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
             let answer = try post(
                 server, batch(["github/docs", "github/linguist", "github/nothing"]), as: "Yamada-Taro")
-            let data = try #require(answer["data"] as? [String: Any])
             #expect(try edges(answer, "r0")["Yamada-Taro"]?.hasPrefix("ADMIN ") == true)
-            #expect((data["r1"] as? [String: Any])?["collaborators"] is NSNull && data["r2"] is NSNull)
+            #expect(value(answer, "data", "r1", "collaborators") is NSNull && value(answer, "data", "r2") is NSNull)
             let errors = try #require(answer["errors"] as? [[String: Any]])
             #expect(
                 errors.map { "\($0["type"] ?? "") \($0["path"] as? [String] ?? [])" } == [
                     #"FORBIDDEN ["r1", "collaborators"]"#, #"NOT_FOUND ["r2"]"#,
                 ])
-            let spent = try #require((data["rateLimit"] as? [String: Any])?["remaining"] as? Int)
+            let spent = try #require(value(answer, "data", "rateLimit", "remaining") as? Int)
             let listing = try post(server, GraphQLAccessQuery.repositories(of: "github", after: nil), as: "Yamada-Taro")
-            let listed = try #require((listing["data"] as? [String: Any])?["organization"] as? [String: Any])
-            let repositories = try #require(listed["repositories"] as? [String: Any])
-            #expect(
-                (repositories["nodes"] as? [[String: Any]])?.compactMap { $0["nameWithOwner"] as? String } == [
-                    "github/docs", "github/linguist",
-                ])
-            #expect(
-                ((listing["data"] as? [String: Any])?["rateLimit"] as? [String: Any])?["remaining"] as? Int == spent - 1
-            )
+            let nodes = value(listing, "data", "organization", "repositories", "nodes") as? [[String: Any]]
+            #expect(nodes?.compactMap { $0["nameWithOwner"] as? String } == ["github/docs", "github/linguist"])
+            #expect(value(listing, "data", "rateLimit", "remaining") as? Int == spent - 1)
             let unknown = try post(server, GraphQLAccessQuery.members(of: "no-such-org", after: nil), as: "octocat")
-            #expect((unknown["data"] as? [String: Any])?["organization"] is NSNull)
+            #expect(value(unknown, "data", "organization") is NSNull)
             #expect((unknown["errors"] as? [[String: Any]])?.first?["type"] as? String == "NOT_FOUND")
         }
     }
@@ -151,18 +142,16 @@ import Testing
         try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
             let whole = try edges(post(server, batch(["github/docs"]), as: "octocat"), "r0")
             var paged: [String: String] = [:]
-            var cursor: String? = nil
-            repeat {
-                let ask = [AccessPageAsk(repository: "github/docs", cursor: cursor)]
-                let answer = try post(server, GraphQLAccessQuery.collaborators(ask), as: "octocat", first: 2)
-                let page = try edges(answer, "r0")
-                #expect(page.count <= 2 && page.keys.allSatisfy { paged[$0] == nil })
-                paged.merge(page) { old, _ in old }
-                let data = try #require(answer["data"] as? [String: Any])
-                let info = try #require(
-                    ((data["r0"] as? [String: Any])?["collaborators"] as? [String: Any])?["pageInfo"] as? [String: Any])
-                cursor = info["hasNextPage"] as? Bool == true ? info["endCursor"] as? String : nil
-            } while cursor != nil
+            for page in try pages(
+                at: "data", "r0", "collaborators",
+                answer: { cursor in
+                    try post(server, batch(["github/docs"], after: cursor), as: "octocat", first: 2)
+                })
+            {
+                let edges = try edges(page)
+                #expect(edges.count <= 2 && edges.keys.allSatisfy { paged[$0] == nil })
+                paged.merge(edges) { old, _ in old }
+            }
             #expect(paged == whole && whole.count > 4)
         }
     }
@@ -178,14 +167,10 @@ import Testing
             #expect(repositories.count == 1_000)
             let counts = stride(from: 7, to: 1_000, by: 50).map { world.people(of: repositories[$0]).count }
             #expect(counts.allSatisfy { (140...160).contains($0) }, "\(counts)")
-            let first = try post(server, batch(["bench-org/repo-0007"]), as: "octocat")
-            let page = try #require((first["data"] as? [String: Any])?["r0"] as? [String: Any])
-            let info = try #require((page["collaborators"] as? [String: Any])?["pageInfo"] as? [String: Any])
-            let cursor = try #require(info["endCursor"] as? String)
-            #expect(try edges(first, "r0").count == 100 && info["hasNextPage"] as? Bool == true)
-            let ask = [AccessPageAsk(repository: "bench-org/repo-0007", cursor: cursor)]
-            let rest = try edges(post(server, GraphQLAccessQuery.collaborators(ask), as: "octocat"), "r0")
-            #expect(rest.count == counts[0] - 100)
+            let pages = try pages(at: "data", "r0", "collaborators") { cursor in
+                try post(server, batch(["bench-org/repo-0007"], after: cursor), as: "octocat")
+            }
+            #expect(try pages.map { try edges($0).count } == [100, counts[0] - 100])
         }
     }
 }

@@ -97,7 +97,10 @@ import Testing
         server.stop()
     }
 
-    @Test(arguments: [StandInConfiguration(userCount: -1), StandInConfiguration(port: 70_000)])
+    @Test(arguments: [
+        StandInConfiguration(userCount: -1), StandInConfiguration(port: 70_000),
+        StandInConfiguration(searchWindowSeconds: 0), StandInConfiguration(sameSecondAccounts: -1),
+    ])
     func badConfigurationsAreRejected(_ configuration: StandInConfiguration) {
         #expect(throws: StandInServerError.invalidConfiguration) { try StandInServer(configuration: configuration) }
     }

@@ -2,7 +2,7 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-/// Search's `created:` qualifier, the accounts created in one second, and the configurable search window.
+/// Search's `created:` qualifier, and the accounts created in one second.
 @Suite struct StandInCreatedSearchTests {
     /// 2015-01-01T00:00:00Z and 2015-07-01T00:00:00Z.
     private let newYear2015 = 1_420_070_400
@@ -67,27 +67,6 @@ import Testing
             // Without the knob, the same population has no crowd.
             let plain = StandInPopulation(userCount: 1_500)
             #expect(plain.users.filter { $0.createdAt == crowd.first?.createdAt }.count <= 1)
-        }
-    }
-
-    @Test func theSearchWindowCanBeShortened() throws {
-        let configuration = StandInConfiguration(userCount: 50, searchRateLimit: 1, searchWindowSeconds: 2)
-        try withStandInServer(configuration) { server throws in
-            let token = [("Authorization", "token brief")]
-            let before = Int(Date().timeIntervalSince1970)
-            let first = try fetch(server, "/search/users?q=type:org", headers: token)
-            #expect(first.status == 200)
-            let reset = try #require(first.header("x-ratelimit-reset").flatMap { Int($0) })
-            #expect(reset >= before + 2)
-            #expect(try fetch(server, "/search/users?q=type:user", headers: token).status == 403)
-            server.advanceClock(bySeconds: 3)
-            #expect(try fetch(server, "/search/users?q=type:user", headers: token).status == 200)
-        }
-        #expect(throws: (any Error).self) {
-            _ = try StandInServer(configuration: StandInConfiguration(searchWindowSeconds: 0))
-        }
-        #expect(throws: (any Error).self) {
-            _ = try StandInServer(configuration: StandInConfiguration(sameSecondAccounts: -1))
         }
     }
 }

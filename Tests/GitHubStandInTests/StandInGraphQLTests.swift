@@ -34,7 +34,7 @@ private func lookups(_ logins: [String]) -> String {
         try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
             let body = try graphQL(server, lookups(["octocat", "no-such-account", "dependabot[bot]"])).jsonObject()
             let data = try #require(body["data"] as? [String: Any])
-            #expect((data["a0"] as? [String: Any])?["login"] as? String == "octocat")
+            #expect(value(data, "a0", "login") as? String == "octocat")
             #expect(data["a1"] is NSNull && data["a2"] is NSNull && body["errors"] == nil)
             let single = try graphQL(server, #"query { repositoryOwner(login: "no-such-account") { login } }"#)
             #expect(single.text == #"{"data":{"repositoryOwner":null}}"#)
@@ -55,9 +55,8 @@ private func lookups(_ logins: [String]) -> String {
                 let token = index < 2 ? "gho_Yamada-Taro" : "gho_eager-falcon-20"
                 let variables = ["org": "github", "team": "justice-league", "role": role]
                 let answer = try graphQL(server, query, variables: variables, token: token).jsonObject()
-                let team = ((answer["data"] as? [String: Any])?["organization"] as? [String: Any])?["team"]
-                let edges = ((team as? [String: Any])?["members"] as? [String: Any])?["edges"] as? [[String: Any]]
-                #expect((edges ?? []).compactMap { ($0["node"] as? [String: Any])?["login"] as? String } == expected)
+                let edges = value(answer, "data", "organization", "team", "members", "edges") as? [[String: Any]]
+                #expect((edges ?? []).compactMap { value($0, "node", "login") as? String } == expected)
                 #expect((edges ?? []).allSatisfy { $0["role"] as? String == role })
                 #expect((edges == nil) == (index == 2))
             }
@@ -96,10 +95,8 @@ private func lookups(_ logins: [String]) -> String {
     }
 
     private func days(_ response: RawHTTPResponse) throws -> (total: Int, weeks: [[[String: Any]]]) {
-        let data = try #require(try response.jsonObject()["data"] as? [String: Any])
-        let owner = try #require(data["repositoryOwner"] as? [String: Any])
-        let collection = try #require(owner["contributionsCollection"] as? [String: Any])
-        let calendar = try #require(collection["contributionCalendar"] as? [String: Any])
+        let path = ["data", "repositoryOwner", "contributionsCollection", "contributionCalendar"]
+        let calendar = try #require(path.reduce(try response.jsonObject() as Any?) { value($0, $1) } as? [String: Any])
         let weeks = try #require(calendar["weeks"] as? [[String: Any]])
         return (
             try #require(calendar["totalContributions"] as? Int),
@@ -130,7 +127,7 @@ private func lookups(_ logins: [String]) -> String {
             let organization = try #require(server.population.users.first { $0.type == "Organization" })
             let answer = try graphQL(
                 server, calendar(organization.login, from: "2025-01-01T00:00:00Z", to: "2025-01-31T00:00:00Z"))
-            let owner = (try answer.jsonObject()["data"] as? [String: Any])?["repositoryOwner"] as? [String: Any]
+            let owner = value(try answer.jsonObject(), "data", "repositoryOwner") as? [String: Any]
             #expect(owner?.count == 1 && owner?["__typename"] as? String == "Organization")
         }
     }

@@ -2,9 +2,6 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-private let routeNotFound =
-    #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#
-
 /// The pipeline's stages run in the order faults → rate limit → route → conditional; each test pins one
 /// neighbouring pair by making both stages want to answer.
 @Suite struct StandInPipelineOrderTests {
@@ -64,22 +61,32 @@ private let routeNotFound =
         }
     }
 
-    @Test func aRevalidationCostsNothingInEveryBucket() throws {
+    /// A read whose ETag `If-None-Match` names (weakly, strongly or in a list) is a 304 with no body that keeps
+    /// what a cache would otherwise lose with it (`Link`, `Last-Modified`, the scopes) and costs nothing in its
+    /// bucket; a stale tag is answered and charged.
+    @Test(arguments: [
+        ("/users?per_page=5", "core"), ("/users/octocat", "core"), ("/user/1", "core"), ("/user", "core"),
+        ("/search/users?q=otter", "search"), ("/user/1/keys?per_page=1", "core"),
+    ])
+    func aRevalidationIsA304ThatCostsNothing(target: String, bucket: String) throws {
         try withStandInServer { server throws in
-            let token = [("Authorization", "token thrifty")]
-            for (target, bucket) in [("/users/octocat", "core"), ("/search/users?q=otter", "search")] {
-                let first = try fetch(server, target, headers: token)
-                let remaining = try #require(first.header("x-ratelimit-remaining"))
-                let etag = try #require(first.header("ETag"))
-                for _ in 0..<3 {
-                    let revalidated = try fetch(server, target, headers: token + [("If-None-Match", etag)])
-                    #expect(revalidated.status == 304, "\(target)")
-                    #expect(revalidated.header("x-ratelimit-remaining") == remaining, "\(target)")
-                    #expect(revalidated.header("x-ratelimit-resource") == bucket, "\(target)")
+            let token = bearer("gho_octocat")
+            let first = try fetch(server, target, headers: token)
+            let etag = try #require(first.header("ETag"))
+            #expect(etag.hasPrefix("W/\"") && etag.hasSuffix("\""))
+            for candidate in [etag, String(etag.dropFirst(2)), "\"other\", \(etag)"] {
+                let revalidated = try fetch(server, target, headers: token + [("If-None-Match", candidate)])
+                #expect(revalidated.status == 304 && revalidated.body.isEmpty && revalidated.header("ETag") == etag)
+                for name in [
+                    "Link", "Last-Modified", "X-OAuth-Scopes", "x-ratelimit-remaining", "x-ratelimit-resource",
+                ] {
+                    #expect(revalidated.header(name) == first.header(name), "\(name) of \(candidate)")
                 }
             }
-            #expect(server.rateLimitRemaining(token: "thrifty") == 4_999)
-            #expect(server.searchRateLimitRemaining(token: "thrifty") == 29)
+            #expect(first.header("x-ratelimit-resource") == bucket)
+            let stale = try fetch(server, target, headers: token + [("If-None-Match", "W/\"stale\"")])
+            #expect(
+                stale.status == 200 && stale.header("x-ratelimit-remaining") != first.header("x-ratelimit-remaining"))
         }
     }
 }

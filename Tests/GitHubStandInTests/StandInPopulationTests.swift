@@ -39,9 +39,9 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         JSONText.compact(Array(octocatPrivateUserExample.utf8), into: &example)
         let full = text(example)
         let octocat = StandInPopulation(userCount: 10).users[0]
-        #expect(text(octocat.privateUserJSONBytes()) == full)
+        #expect(text(octocat.userJSONBytes(privateKeys: true)) == full)
         let publicEnd = try #require(full.range(of: ",\"private_gists\""))
-        #expect(text(octocat.publicUserJSONBytes()) == full[..<publicEnd.lowerBound] + "}")
+        #expect(text(octocat.userJSONBytes()) == full[..<publicEnd.lowerBound] + "}")
         let simpleEnd = try #require(full.range(of: "\"site_admin\":false"))
         var simple = JSONByteWriter()
         octocat.writeSimpleUser(into: &simple)
@@ -77,15 +77,15 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
     @Test func specialAccountsSurviveEscapingIntact() throws {
         let population = StandInPopulation(userCount: 100)
         for (ordinal, special) in StandInSpecialAccounts.byOrdinal {
-            let bytes = population.users[ordinal - 1].publicUserJSONBytes()
+            let bytes = population.users[ordinal - 1].userJSONBytes()
             #expect(!bytes.contains { $0 < 0x20 }, "\(special.login) has an unescaped control byte")
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
             #expect(parsed["login"] as? String == special.login)
             #expect(parsed["name"] as? String == special.name, "\(special.login)")
             #expect(parsed["bio"] as? String == special.bio, "\(special.login)")
         }
-        #expect(text(population.users[14].publicUserJSONBytes()).contains(#""bio":"before\u0000after""#))
-        #expect(text(population.users[20].publicUserJSONBytes()).contains(#"para\u2028line\u2029end"#))
+        #expect(text(population.users[14].userJSONBytes()).contains(#""bio":"before\u0000after""#))
+        #expect(text(population.users[20].userJSONBytes()).contains(#"para\u2028line\u2029end"#))
     }
 
     /// Every list is as long as its profile's count, capped by the population, never holds the account itself

@@ -34,17 +34,10 @@ private func suffix(_ row: Endpoint) -> String {
         let newRow = Endpoint(
             "orgs/list-for-user", .get, "/orgs/{org}/another-list", shape: .records(.organization), paging: .link,
             docs: "https://docs.github.com/rest")
-        let population = StandInPopulation(userCount: 3)
-        let context = StandInContext(
-            population: population, configuration: StandInConfiguration(userCount: 3), baseURL: "http://127.0.0.1:1",
-            ledger: StandInLedger(now: 1_000), followGraph: StandInFollowGraph(population: population))
-        let pipeline = StandInPipeline(
-            context: context,
-            routes: StandInRouteTable([StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))]))
-        let parsed = ParsedHTTPRequest(
-            method: "GET", target: "/orgs/github/another-list?per_page=1&page=2", version: "HTTP/1.1", headers: [],
-            body: [])
-        let response = try #require(pipeline.reply(to: parsed, now: 1_000).response)
+        let pipeline = StandInPipeline(routes: [
+            StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))
+        ])
+        let response = try #require(pipeline.answer("GET", "/orgs/github/another-list?per_page=1&page=2"))
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == "[\(try records(.orgs)[1])]")
         #expect(
@@ -75,14 +68,7 @@ private func suffix(_ row: Endpoint) -> String {
                 server, from: "/users/OCTOCAT\(suffix(row))?per_page=1",
                 linkPrefix: server.baseURL + path + "?per_page=1&page=")
             #expect(pages.map { String($0.text.dropFirst().dropLast()) } == expected)
-            let byID = try fetch(server, path + "?per_page=1", headers: tokenHeader)
-            #expect(byID.body == pages.first?.body)
-            // A revalidated page is a 304 that keeps its Link and costs nothing.
-            let tag = try #require(byID.header("ETag"))
-            let again = try fetch(server, path + "?per_page=1", headers: tokenHeader + [("If-None-Match", tag)])
-            #expect(again.status == 304 && again.body.isEmpty)
-            #expect(again.header("Link") == byID.header("Link"))
-            #expect(again.header("x-ratelimit-remaining") == byID.header("x-ratelimit-remaining"))
+            #expect(try fetch(server, path + "?per_page=1", headers: tokenHeader).body == pages.first?.body)
         }
     }
 
@@ -118,7 +104,7 @@ private func suffix(_ row: Endpoint) -> String {
         try withStandInServer { server throws in
             for login in [nil, "octocat"] {
                 for target in ["/users/octocat/subscriptions?per_page=100", "/users/no-such-user/subscriptions"] {
-                    #expect(try send(server, "GET", target, as: login).status == 204, "\(target)")
+                    #expect(try fetch(server, target, as: login).status == 204, "\(target)")
                 }
             }
         }

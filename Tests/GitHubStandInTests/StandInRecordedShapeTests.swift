@@ -89,37 +89,24 @@ import Testing
         return recorded.filter { year($0.exchange) == latest }
     }
 
-    /// GitHub has reordered keys over the years (in 2013 `public_gists` came last): the stand-in follows the
-    /// newest recordings of each kind.
+    /// GitHub has reordered keys over the years (in 2013 `public_gists` came last), and headers come and go (lists
+    /// carried Last-Modified in 2013): the stand-in follows the newest recordings of each kind.
     @Test(arguments: kinds)
-    func keysComeInGitHubsOrder(_ kind: Kind) throws {
-        let recorded = try Self.newest(Self.recordings(of: kind))
-        try #require(!recorded.isEmpty, "no recording of \(kind.name)")
-        try withStandInServer { server in
-            let response = try fetch(server, kind.standInTarget, headers: [("Authorization", "Bearer recorded")])
-            #expect(response.status == 200)
-            let ours = kind.objects(response.text)
-            for (name, exchange) in recorded {
-                for (mine, theirs) in zip(ours, kind.objects(exchange.text)) {
-                    let (ourKeys, theirKeys) = (JSONTokens.keys(mine), JSONTokens.keys(theirs))
-                    let violations = Self.orderViolations(ours: ourKeys, theirs: theirKeys)
-                    #expect(violations.isEmpty, "\(name): \(violations)\nstand-in: \(ourKeys)")
-                }
-            }
-        }
-    }
-
-    /// Headers come and go over the years too (lists carried Last-Modified in 2013): the newest recordings rule.
-    @Test(arguments: kinds)
-    func responsesCarryGitHubsHeaderNames(_ kind: Kind) throws {
+    func keysAndHeadersAreGitHubs(_ kind: Kind) throws {
         let recorded = try Self.newest(Self.recordings(of: kind))
         try #require(!recorded.isEmpty, "no recording of \(kind.name)")
         try withStandInServer { server in
             for (name, exchange) in recorded {
                 let headers = exchange.authenticated ? [("Authorization", "Bearer recorded")] : []
                 let response = try fetch(server, kind.standInTarget, headers: headers)
-                let ours = Set(response.headers.map { $0.name.lowercased() })
-                let missing = Set(exchange.headerNames).intersection(Self.headersClientsRead).subtracting(ours)
+                #expect(response.status == 200)
+                for (mine, theirs) in zip(kind.objects(response.text), kind.objects(exchange.text)) {
+                    let (ourKeys, theirKeys) = (JSONTokens.keys(mine), JSONTokens.keys(theirs))
+                    let violations = Self.orderViolations(ours: ourKeys, theirs: theirKeys)
+                    #expect(violations.isEmpty, "\(name): \(violations)\nstand-in: \(ourKeys)")
+                }
+                let sent = Set(response.headers.map { $0.name.lowercased() })
+                let missing = Set(exchange.headerNames).intersection(Self.headersClientsRead).subtracting(sent)
                 #expect(missing.isEmpty, "\(name): the stand-in does not send \(missing.sorted())")
             }
         }

@@ -13,9 +13,24 @@ private struct EchoHandler: StandInHandler {
     }
 }
 
-extension StandInReply {
-    var response: StandInHTTPResponse? {
-        if case .respond(let response, _) = self { response } else { nil }
+extension StandInPipeline {
+    /// A pipeline of `routes` alone, over three accounts, at 127.0.0.1:1.
+    init(routes: [StandInRoute]) {
+        let population = StandInPopulation(userCount: 3)
+        let context = StandInContext(
+            population: population, configuration: StandInConfiguration(userCount: 3), baseURL: "http://127.0.0.1:1",
+            ledger: StandInLedger(now: 1_000), followGraph: StandInFollowGraph(population: population))
+        self.init(context: context, routes: StandInRouteTable(routes: routes))
+    }
+
+    /// The answer to one request (nil for a fault's), sent at second 1,000.
+    func answer(_ method: String, _ target: String, headers: [(name: String, value: String)] = [], body: String = "")
+        -> StandInHTTPResponse?
+    {
+        let parsed = ParsedHTTPRequest(
+            method: method, target: target, version: "HTTP/1.1", headers: headers, body: Array(body.utf8))
+        guard case .respond(let response, _) = reply(to: parsed, now: 1_000) else { return nil }
+        return response
     }
 }
 
@@ -27,13 +42,8 @@ extension StandInReply {
         for route in gitHub.routes {
             for pattern in route.patterns {
                 #expect(seen.insert("\(route.method.rawValue) \(pattern)").inserted, "duplicate \(pattern)")
-                let path = pattern.segments.map { segment -> String in
-                    switch segment {
-                    case .literal(let text): return "/" + text
-                    case .parameter: return "/octocat"
-                    case .integer: return "/1"
-                    }
-                }.joined()
+                let path = pattern.segments.map { $0.hasSuffix(":int}") ? "1" : $0.hasPrefix("{") ? "octocat" : $0 }
+                    .joined(separator: "/")
                 let match = gitHub.match(method: route.method.rawValue, path: path)
                 #expect(match.route?.patterns.map(\.description) == route.patterns.map(\.description), "\(path)")
                 #expect(match.route?.method == route.method, "\(path)")
@@ -68,18 +78,10 @@ extension StandInReply {
     }
 
     @Test func aNewRowGetsEveryStageWithoutTouchingThePipeline() throws {
-        let population = StandInPopulation(userCount: 3)
-        let context = StandInContext(
-            population: population, configuration: StandInConfiguration(userCount: 3), baseURL: "http://127.0.0.1:1",
-            ledger: StandInLedger(now: 1_000), followGraph: StandInFollowGraph(population: population))
-        let pipeline = StandInPipeline(
-            context: context, routes: StandInRouteTable([StandInRoute(.post, ["/echo/{name}"], handler: EchoHandler())])
-        )
+        let pipeline = StandInPipeline(routes: [StandInRoute(.post, ["/echo/{name}"], handler: EchoHandler())])
         func send(_ method: String, headers: [(name: String, value: String)] = []) throws -> StandInHTTPResponse {
-            let parsed = ParsedHTTPRequest(
-                method: method, target: "/echo/hi%21?x=1", version: "HTTP/1.1",
-                headers: [(name: "X-Thing", value: "yes")] + headers, body: Array("payload".utf8))
-            return try #require(pipeline.reply(to: parsed, now: 1_000).response)
+            let headers = [(name: "X-Thing", value: "yes")] + headers
+            return try #require(pipeline.answer(method, "/echo/hi%21?x=1", headers: headers, body: "payload"))
         }
         let echoed = try send("POST")
         #expect(echoed.status == 200 && String(decoding: echoed.body, as: UTF8.self) == "POST hi! yes payload")
@@ -89,7 +91,7 @@ extension StandInReply {
         let unconditional = try send("POST", headers: [(name: "If-None-Match", value: "*")])
         #expect(unconditional.status == 200 && unconditional.header("x-ratelimit-remaining") == "58")
         #expect(try send("GET").status == 404)
-        #expect(context.ledger.recordedRequests.map(\.path) == ["/echo/hi!", "/echo/hi!", "/echo/hi!"])
+        #expect(pipeline.ledger.recordedRequests.map(\.path) == ["/echo/hi!", "/echo/hi!", "/echo/hi!"])
     }
 
     /// The runner's help is built from this, so it must name every row, without parameter types.

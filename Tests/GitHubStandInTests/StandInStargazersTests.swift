@@ -34,7 +34,7 @@ import Testing
     }
 
     static func connection(_ answer: [String: Any]) -> [String: Any]? {
-        ((answer["data"] as? [String: Any])?["repository"] as? [String: Any])?["stargazers"] as? [String: Any]
+        value(answer, "data", "repository", "stargazers") as? [String: Any]
     }
 
     /// Anyone without a grant on a repository gets GraphQL's empty list (REST's 404s are `StandInWorldTests.reads`).
@@ -53,15 +53,13 @@ import Testing
         try withStandInServer { server throws in
             let users = server.population.users.filter { $0.type == "User" }
             let target = "/repos/octocat/Spoon-Knife/stargazers?per_page=100"
-            let page = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")])
-            let records = try #require(try JSONSerialization.jsonObject(with: Data(page.body)) as? [[String: Any]])
+            let records = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")]).jsonArray()
             #expect(records.count == 100)
             #expect(
-                records.map { ($0["user"] as? [String: Any])?["login"] as? String } == users.prefix(100).map(\.login))
+                records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
             let starred = records.compactMap { $0["starred_at"] as? String }
             #expect(starred.count == 100 && starred == starred.sorted())
-            let plain = try fetch(server, target, headers: [Self.signedIn("octocat")])
-            let accounts = try #require(try JSONSerialization.jsonObject(with: Data(plain.body)) as? [[String: Any]])
+            let accounts = try fetch(server, target, headers: [Self.signedIn("octocat")]).jsonArray()
             #expect(accounts.first?["login"] as? String == users.first?.login)
             let repository = try fetch(server, "/repos/octocat/Spoon-Knife").jsonObject()
             #expect(repository["stargazers_count"] as? Int == users.count)
@@ -93,7 +91,7 @@ import Testing
             #expect(connection["totalCount"] as? Int == users.count)
             let edges = try #require(connection["edges"] as? [[String: Any]])
             #expect(
-                edges.map { ($0["node"] as? [String: Any])?["login"] as? String } == [
+                edges.map { value($0, "node", "login") as? String } == [
                     users[40_000].login, users[40_001].login,
                 ])
             let pageInfo = try #require(connection["pageInfo"] as? [String: Any])
@@ -106,17 +104,11 @@ import Testing
     @Test func graphQLPagesByCursorToTheEnd() throws {
         try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
             let users = server.population.users.filter { $0.type == "User" }
-            var logins: [String] = []
-            var after: String?
-            for _ in 0..<40 {
-                let answer = try Self.graphQL(
-                    server, Self.query("octocat/Spoon-Knife", first: 7, after: after), as: "octocat")
-                let connection = try #require(Self.connection(answer))
-                let edges = try #require(connection["edges"] as? [[String: Any]])
-                logins += edges.compactMap { ($0["node"] as? [String: Any])?["login"] as? String }
-                let pageInfo = try #require(connection["pageInfo"] as? [String: Any])
-                guard pageInfo["hasNextPage"] as? Bool == true else { break }
-                after = pageInfo["endCursor"] as? String
+            let pages = try pages(at: "data", "repository", "stargazers") { after in
+                try Self.graphQL(server, Self.query("octocat/Spoon-Knife", first: 7, after: after), as: "octocat")
+            }
+            let logins = pages.flatMap { $0["edges"] as? [[String: Any]] ?? [] }.map {
+                value($0, "node", "login") as? String
             }
             #expect(logins == users.map(\.login))
             let bad = try Self.graphQL(server, Self.query("octocat/Spoon-Knife", after: "bm90IG91cnM="), as: "octocat")

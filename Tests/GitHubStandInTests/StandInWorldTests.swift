@@ -4,10 +4,6 @@ import Testing
 
 @testable import GitHubStandIn
 
-private func get(_ server: StandInServer, _ target: String, as login: String?) throws -> RawHTTPResponse {
-    try send(server, "GET", target, as: login)
-}
-
 private func documentedKeys(_ name: String) throws -> [String] {
     let body = try #require(StandInRecordedHandler.body(named: name))
     let first = try #require(try JSONText.arrayElements(body).first)
@@ -88,13 +84,14 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         }
 
         func run(on server: StandInServer) throws {
-            let response = try send(server, method, target, as: login, body: body)
+            let response = try fetch(server, target, method: method, as: login, body: body)
             #expect(response.status == status, "\(testDescription)")
             if let logins { #expect(try GitHubStandInTests.logins(response) == logins, "\(testDescription)") }
-            for (path, value) in fields {
-                var object: Any? = try response.jsonObject()
-                for key in path.split(separator: ".") { object = (object as? [String: Any])?[String(key)] }
-                #expect(object as? String == value, "\(testDescription): \(path)")
+            for (path, field) in fields {
+                let object = path.split(separator: ".").reduce(try response.jsonObject() as Any?) {
+                    value($0, String($1))
+                }
+                #expect(object as? String == field, "\(testDescription): \(path)")
             }
         }
     }
@@ -156,13 +153,13 @@ private func keys(_ record: [UInt8]) throws -> [String] {
     /// An organization's repositories over REST, by name, each the repository's own record.
     @Test func anOrganizationsRepositoriesAreItsOwn() throws {
         try withStandInServer { server throws in
-            let response = try get(server, "/orgs/github/repos", as: "octocat")
+            let response = try fetch(server, "/orgs/github/repos", as: "octocat")
             #expect(response.status == 200)
             let records = try response.jsonArray()
             #expect(records.map { $0["full_name"] as? String } == ["github/docs", "github/linguist"])
             // Owned by the organization, the account `GET /orgs/github` is.
             let owners = records.map { $0["owner"] as? [String: Any] ?? [:] }
-            let organization = try get(server, "/orgs/github", as: nil).jsonObject()
+            let organization = try fetch(server, "/orgs/github", as: nil).jsonObject()
             #expect(
                 owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == [
                     "github Organization", "github Organization",
@@ -175,7 +172,7 @@ private func keys(_ record: [UInt8]) throws -> [String] {
     @Test func collaboratorsAreGitHubsRecordsWithTheHighestPermission() throws {
         try withStandInServer { server throws in
             let base = Self.collaborators
-            let all = try get(server, base + "?per_page=100", as: "octocat")
+            let all = try fetch(server, base + "?per_page=100", as: "octocat")
             #expect(try logins(all).count == 8)
             let records = try JSONText.arrayElements(all.body).map { Array(all.body[$0]) }
             for record in records { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
@@ -192,26 +189,26 @@ private func keys(_ record: [UInt8]) throws -> [String] {
     /// world's; invitations are GitHub's own records.
     @Test func contributorsForksAndInvitationsAreGitHubsRecords() throws {
         try withStandInServer { server throws in
-            #expect(try get(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
-            let named = try get(server, "/repos/octocat/Hello-World/contributors", as: nil)
+            #expect(try fetch(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
+            let named = try fetch(server, "/repos/octocat/Hello-World/contributors", as: nil)
             let first = try JSONText.arrayElements(named.body).map { Array(named.body[$0]) }[0]
             #expect(try keys(first) == documentedKeys("repos-list-contributors"))
-            let anonymous = try get(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
+            let anonymous = try fetch(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
             #expect(anonymous.count == 3 && anonymous.last?["type"] as? String == "Anonymous")
             // Forks are the world's, as many as `forks_count` says, each GitHub's fork record under its owner.
-            let forks = try get(server, "/repos/octocat/Hello-World/forks", as: nil).jsonArray()
-            let hello = try get(server, "/repos/octocat/Hello-World", as: nil).jsonObject()
+            let forks = try fetch(server, "/repos/octocat/Hello-World/forks", as: nil).jsonArray()
+            let hello = try fetch(server, "/repos/octocat/Hello-World", as: nil).jsonObject()
             #expect(
                 forks.compactMap { $0["full_name"] as? String } == [
                     "kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World",
                 ])
             #expect(forks.count == hello["forks_count"] as? Int)
             // Each repository is its own, not the documented octocat/Hello-World.
-            let docs = try get(server, "/repos/github/docs", as: nil).jsonObject()
+            let docs = try fetch(server, "/repos/github/docs", as: nil).jsonObject()
             #expect(docs["full_name"] as? String == "github/docs" && docs["name"] as? String == "docs")
             #expect(docs["html_url"] as? String == "https://github.com/github/docs")
 
-            let invitations = try get(server, "/orgs/github/invitations", as: "octocat")
+            let invitations = try fetch(server, "/orgs/github/invitations", as: "octocat")
             #expect(
                 invitations.body
                     == StandInRecordedHandler.body(named: "orgs-list-pending-invitations").map {
@@ -235,12 +232,12 @@ private func keys(_ record: [UInt8]) throws -> [String] {
                 let path = "/repos/" + repository.fullName
                 var listed = 0
                 for page in 1...10 {
-                    let records = try get(server, path + "/stargazers?per_page=100&page=\(page)", as: admin)
+                    let records = try fetch(server, path + "/stargazers?per_page=100&page=\(page)", as: admin)
                     listed += try records.jsonArray().count
                 }
-                let count = try get(server, path, as: nil).jsonObject()["stargazers_count"] as? Int
-                let now = try get(server, path + "/stargazers/count", as: nil).jsonObject()["count"] as? Int
-                let history = try get(server, path + "/stargazers/history?per_page=100", as: nil)
+                let count = try fetch(server, path, as: nil).jsonObject()["stargazers_count"] as? Int
+                let now = try fetch(server, path + "/stargazers/count", as: nil).jsonObject()["count"] as? Int
+                let history = try fetch(server, path + "/stargazers/history?per_page=100", as: nil)
                 let weeks = try JSONText.arrayElements(history.body).map { Array(history.body[$0]) }
                 for week in weeks {
                     #expect(try keys(week) == documentedKeys("activity-get-stargazer-history-for-repo"))
@@ -252,19 +249,26 @@ private func keys(_ record: [UInt8]) throws -> [String] {
             for repository in server.world.current.repositories { _ = try check(repository) }
             let hello = try #require(server.world.current.repository("octocat", "Hello-World"))
             let before = try check(hello)
-            #expect(try send(server, "PUT", "/user/starred/octocat/Hello-World", as: "Tidy-Falcon-33").status == 204)
+            #expect(
+                try fetch(server, "/user/starred/octocat/Hello-World", method: "PUT", as: "Tidy-Falcon-33").status
+                    == 204)
             #expect(try check(hello) == before + 1)
-            #expect(try send(server, "DELETE", "/user/starred/octocat/Hello-World", as: "kitsune-fox").status == 204)
+            #expect(
+                try fetch(server, "/user/starred/octocat/Hello-World", method: "DELETE", as: "kitsune-fox").status
+                    == 204)
             #expect(try check(hello) == before)
             // The population's stars change too: one taken back, then given again, now (the newest).
             let spoon = try #require(server.world.current.repository("octocat", "Spoon-Knife"))
             let everyone = try check(spoon)
-            #expect(try send(server, "DELETE", "/user/starred/octocat/Spoon-Knife", as: "kitsune-fox").status == 204)
+            #expect(
+                try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "DELETE", as: "kitsune-fox").status
+                    == 204)
             #expect(try check(spoon) == everyone - 1)
-            #expect(try send(server, "PUT", "/user/starred/octocat/Spoon-Knife", as: "kitsune-fox").status == 204)
+            #expect(
+                try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "PUT", as: "kitsune-fox").status == 204)
             #expect(try check(spoon) == everyone)
             let last = "/repos/octocat/Spoon-Knife/stargazers?per_page=1&page=\(everyone)"
-            #expect(try logins(get(server, last, as: "octocat")) == ["kitsune-fox"])
+            #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
         }
     }
 

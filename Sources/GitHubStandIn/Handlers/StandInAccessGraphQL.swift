@@ -44,29 +44,26 @@ enum StandInAccessGraphQL {
         -> StandInHTTPResponse
     {
         let asks = Self.asks(in: query)
-        let limit = request.context.configuration.graphQLNodeLimit
-        guard asks.count <= limit else {
-            let message = "This query requests up to \(asks.count) nodes which exceeds the maximum limit of \(limit)."
-            return StandInGraphQLHandler.errorsOnly(type: "MAX_NODE_LIMIT_EXCEEDED", message)
-        }
         let cursors = asks.map(\.after) + [literal(after: "after:", in: query[...])]
         guard cursors.allSatisfy({ $0 == nil || $0.flatMap(position(after:)) != nil }) else {
             return StandInGraphQLHandler.errorsOnly(type: nil, "The stand-in gave no such cursor")
         }
-        var answer = Answer(request: request, world: request.context.world.current)
+        var answer = Answer(request: request, world: request.context.world.current, query: query)
         let cost = max(1, (max(1, asks.count) + 50) / 100)
-        if let refusal = StandInGraphQLHandler.charge(cost, query, request, into: &answer.writer) { return refusal }
+        if let refusal = StandInGraphQLHandler.charge(cost, nodes: asks.count, query, request, into: &answer.writer) {
+            return refusal
+        }
         if !asks.isEmpty {
             for (index, ask) in asks.enumerated() {
                 answer.writer.raw(index == 0 ? "" : ",")
-                answer.collaborators(ask, first: first(in: query))
+                answer.collaborators(ask)
             }
         } else if query.contains("team(slug:") {
             answer.team(variables)
         } else if query.contains("repository(owner:") {
-            answer.stargazers(query)
+            answer.stargazers()
         } else {
-            answer.organization(query)
+            answer.organization()
         }
         return StandInGraphQLHandler.finish(&answer.writer, errors: answer.errors)
     }
@@ -86,18 +83,22 @@ enum StandInAccessGraphQL {
     /// Each `alias: repository(owner: "…", name: "…")` of the document, with its `after:` up to the lookup's end.
     static func asks(in query: String) -> [Ask] {
         query.ranges(of: ": repository(owner:").compactMap { range in
-            let alias = query[..<range.lowerBound].reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
             let end = query[range.upperBound...].firstIndex(of: "}") ?? query.endIndex
             let lookup = query[range.lowerBound..<end]
             guard let owner = literal(after: "owner:", in: lookup), let name = literal(after: "name:", in: lookup)
             else { return nil }
             return Ask(
-                alias: String(alias.reversed()), owner: owner, name: name, after: literal(after: "after:", in: lookup),
-                login: literal(after: "login:", in: lookup))
+                alias: alias(before: range.lowerBound, in: query), owner: owner, name: name,
+                after: literal(after: "after:", in: lookup), login: literal(after: "login:", in: lookup))
         }
     }
 
-    /// The string literal after `label` in `text`; logins, names and the stand-in's cursors hold no quote or
+    /// The name just before `position` (an alias before its colon).
+    static func alias(before position: String.Index, in query: String) -> String {
+        String(query[..<position].reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }.reversed())
+    }
+
+    /// The string literal after `label` in `text`; logins, names, dates and the stand-in's cursors hold no quote or
     /// backslash, so it needs no unescaping.
     static func literal(after label: String, in text: Substring) -> String? {
         guard let found = text.range(of: label) else { return nil }
@@ -106,26 +107,21 @@ enum StandInAccessGraphQL {
         return String(rest[rest.index(after: rest.startIndex)..<close])
     }
 
-    /// The document's first `first:`, at most 100, as GitHub caps a connection's page.
-    static func first(in query: String) -> Int {
-        guard let found = query.range(of: "first:") else { return 100 }
-        return min(100, Int(String(query[found.upperBound...].drop { $0 == " " }.prefix(while: \.isNumber))) ?? 100)
-    }
-
     /// An answer being written, and the errors to write after its data.
     struct Answer {
         let request: StandInRouteRequest
         let world: StandInWorld
+        let query: String
         var writer = JSONByteWriter(reservingCapacity: 64 * 1_024)
         var errors: [(type: String, path: [String], message: String)] = []
         var caller: String { request.signedInAccount?.login.lowercased() ?? "" }
 
-        init(request: StandInRouteRequest, world: StandInWorld) {
-            (self.request, self.world) = (request, world)
+        init(request: StandInRouteRequest, world: StandInWorld, query: String) {
+            (self.request, self.world, self.query) = (request, world, query)
         }
 
         /// `"organization":…` for the members or the repositories document.
-        mutating func organization(_ query: String) {
+        mutating func organization() {
             let login = StandInAccessGraphQL.literal(after: "organization(login:", in: query[...]) ?? ""
             guard let organization = world.organization(login) else {
                 writer.raw("\"organization\":null")
@@ -133,89 +129,69 @@ enum StandInAccessGraphQL {
                 return errors.append(("NOT_FOUND", ["organization"], message))
             }
             let after = StandInAccessGraphQL.literal(after: "after:", in: query[...])
-            let first = StandInAccessGraphQL.first(in: query)
             guard query.contains("membersWithRole(") else {
-                let repositories = world.repositories.filter {
-                    $0.owner.lowercased() == organization.login.lowercased()
+                let repositories = world.repositories(of: organization)
+                let nodes = connection(repositories.count, after: after, total: true, items: "nodes") { position in
+                    .object([
+                        .init("name", .string(repositories[position].name)),
+                        .init("nameWithOwner", .string(repositories[position].fullName)),
+                        .init("isArchived", .bool(false)),
+                    ])
                 }
-                .sorted { $0.name.lowercased() < $1.name.lowercased() }
-                writer.raw("\"organization\":{\"repositories\":{\"totalCount\":")
-                writer.integer(repositories.count)
-                writer.raw(",")
-                let page = self.page(count: repositories.count, first: first, after: after)
-                writer.raw(",\"nodes\":[")
-                for position in page {
-                    writer.raw(position == page.lowerBound ? "{\"name\":" : ",{\"name\":")
-                    writer.string(repositories[position].name)
-                    writer.raw(",\"nameWithOwner\":")
-                    writer.string(repositories[position].fullName)
-                    writer.raw(",\"isArchived\":false}")
-                }
-                return writer.raw("]}}")
+                return write("organization", .object([.init("repositories", nodes)]))
             }
-            let viewer = organization.members.first { $0.active && $0.login.lowercased() == caller }
-            let members = organization.members.filter { $0.active && (viewer != nil || $0.isPublic) }
-                .compactMap { member in request.population.user(login: member.login).map { (member, $0) } }
-            writer.raw("\"organization\":{\"membersWithRole\":{")
-            let page = self.page(count: members.count, first: first, after: after)
-            writer.raw(",\"edges\":[")
-            for position in page {
+            let owner = organization.member(caller)?.role == "admin"
+            let members = organization.members(shownTo: caller).compactMap { member in
+                request.population.user(login: member.login).map { (member, $0) }
+            }
+            let edges = connection(members.count, after: after) { position in
                 let (member, user) = members[position]
-                writer.raw(position == page.lowerBound ? "{\"role\":" : ",{\"role\":")
-                writer.raw(member.role == "admin" ? "\"ADMIN\"" : "\"MEMBER\"")
-                writer.raw(",\"hasTwoFactorEnabled\":")
-                writer.optionalBoolean(viewer?.role == "admin" ? member.twoFactor != "disabled" : nil)
-                writeNode(user)
+                return .object([
+                    .init("role", .string(member.role == "admin" ? "ADMIN" : "MEMBER")),
+                    .init("hasTwoFactorEnabled", owner ? .bool(member.twoFactor != "disabled") : .null),
+                    .init("node", Self.node(user)),
+                ])
             }
-            writer.raw("]}}")
+            write("organization", .object([.init("membersWithRole", edges)]))
         }
 
         /// `"alias":{"collaborators":…}` for one lookup of a batch.
-        mutating func collaborators(_ ask: Ask, first: Int) {
-            writer.string(ask.alias)
+        mutating func collaborators(_ ask: Ask) {
             guard let repository = world.repository(ask.owner, ask.name) else {
-                writer.raw(":null")
                 let message = "Could not resolve to a Repository with the name '\(ask.owner)/\(ask.name)'."
-                return errors.append(("NOT_FOUND", [ask.alias], message))
+                errors.append(("NOT_FOUND", [ask.alias], message))
+                return write(ask.alias, .null)
             }
             guard (world.permission(of: caller, on: repository) ?? 0) >= 2 else {
-                writer.raw(":{\"collaborators\":null}")
                 let message = "You do not have permission to view repository collaborators."
-                return errors.append(("FORBIDDEN", [ask.alias, "collaborators"], message))
+                errors.append(("FORBIDDEN", [ask.alias, "collaborators"], message))
+                return write(ask.alias, .object([.init("collaborators", .null)]))
             }
-            let people = world.people(of: repository).filter {
-                ask.login == nil || $0.lowercased() == ask.login?.lowercased()
-            }
-            .compactMap(request.population.user(login:))
-            writer.raw(":{\"collaborators\":{")
-            let page = self.page(count: people.count, first: first, after: ask.after)
-            writer.raw(",\"edges\":[")
-            for position in page {
+            let people = world.people(of: repository).filter { ask.login == nil || $0.isSame(as: ask.login ?? "") }
+                .compactMap(request.population.user(login:))
+            let world = world
+            let edges = connection(people.count, after: ask.after) { position in
                 let grants = world.grants(of: people[position].login, on: repository)
-                writer.raw(position == page.lowerBound ? "{\"permission\":" : ",{\"permission\":")
-                writer.unescaped("\"\(StandInAccessGraphQL.permissions[grants.map(\.level).max() ?? 0])\"")
-                writer.raw(",\"permissionSources\":[")
-                var written: [String] = []
+                var sources: [JSONValue] = []
                 for grant in grants {
-                    let (type, key, name) = source(of: grant, on: repository)
-                    let source =
-                        "{\"permission\":\"\(StandInAccessGraphQL.basePermissions[grant.level])\",\"roleName\":"
-                    guard !written.contains(source + type + name) else { continue }
-                    writer.raw(written.isEmpty ? "" : ",")
-                    written.append(source + type + name)
-                    writer.unescaped(source + "\"\(StandInWorld.roleName(grant.level))\",\"source\":{\"__typename\":")
-                    writer.unescaped("\"\(type)\",\"\(key)\":")
-                    writer.string(name)
-                    writer.raw("}}")
+                    let (type, key, name) = Self.source(of: grant, on: repository, in: world)
+                    let source = JSONValue.object([
+                        .init("permission", .string(StandInAccessGraphQL.basePermissions[grant.level])),
+                        .init("roleName", .string(StandInWorld.roleName(grant.level))),
+                        .init("source", .object([.init("__typename", .string(type)), .init(key, .string(name))])),
+                    ])
+                    if !sources.contains(source) { sources.append(source) }
                 }
-                writer.raw("]")
-                writeNode(people[position])
+                return .object([
+                    .init("permission", .string(StandInAccessGraphQL.permissions[grants.map(\.level).max() ?? 0])),
+                    .init("permissionSources", .array(sources)), .init("node", Self.node(people[position])),
+                ])
             }
-            writer.raw("]}}")
+            write(ask.alias, .object([.init("collaborators", edges)]))
         }
 
         /// `"repository":{"stargazers":…}`: empty to a caller without a grant, or for no such repository.
-        mutating func stargazers(_ query: String) {
+        mutating func stargazers() {
             let owner = StandInAccessGraphQL.literal(after: "owner:", in: query[...]) ?? ""
             let name = StandInAccessGraphQL.literal(after: "name:", in: query[...]) ?? ""
             let list = world.repository(owner, name).flatMap { repository in
@@ -223,54 +199,45 @@ enum StandInAccessGraphQL {
                     StandInStargazerList(repository, in: request.population)
                 }
             }
-            writer.raw("\"repository\":{\"stargazers\":{\"totalCount\":")
-            writer.integer(list?.count ?? 0)
-            writer.raw(",")
             let after = StandInAccessGraphQL.literal(after: "after:", in: query[...])
-            let page = self.page(count: list?.count ?? 0, first: StandInAccessGraphQL.first(in: query), after: after)
-            writer.raw(",\"edges\":[")
-            for position in page {
-                guard let list else { break }
-                writer.raw(position == page.lowerBound ? "{" : ",{")
-                if query.contains("cursor") {
-                    writer.raw("\"cursor\":")
-                    writer.string(StandInAccessGraphQL.cursor(position))
-                    writer.raw(",")
-                }
-                writer.raw("\"starredAt\":")
-                writer.string(UTCTimestamp.iso8601(list.starredAt(position)))
-                writer.raw(",\"node\":")
-                list.user(at: position).writeGraphQLNode(["id", "login", "avatarUrl", "url"], into: &writer)
-                writer.raw("}")
+            let cursors = query.contains("cursor")
+            let edges = connection(list?.count ?? 0, after: after, total: true) { position in
+                guard let (user, at) = list?.star(at: position) else { return .null }
+                let fields: [JSONValue.Member?] = [
+                    cursors ? .init("cursor", .string(StandInAccessGraphQL.cursor(position))) : nil,
+                    .init("starredAt", .string(UTCTimestamp.iso8601(at))),
+                    .init("node", user.graphQLNode(["id", "login", "avatarUrl", "url"])),
+                ]
+                return .object(fields.compactMap { $0 })
             }
-            writer.raw("]}}")
+            write("repository", .object([.init("stargazers", edges)]))
         }
 
         /// `"organization":{"team":…}` with the team's own members, `$role` filtering; null to a non-member.
         mutating func team(_ variables: [String: Any]) {
             let organization = (variables["org"] as? String).flatMap(world.organization)
-            guard let organization, world.isMember(caller, of: organization),
+            guard let organization, organization.member(caller) != nil,
                 let team = organization.teams.first(where: { $0.slug == variables["team"] as? String })
-            else { return writer.raw("\"organization\":{\"team\":null}") }
+            else { return write("organization", .object([.init("team", .null)])) }
             let role = (variables["role"] as? String)?.lowercased()
-            let members = team.members.filter { role == nil || $0.role == role }.compactMap { member in
-                request.population.user(login: member.login).map { (member.role, $0) }
+            let edges = team.members.filter { role == nil || $0.role == role }.compactMap { member in
+                request.population.user(login: member.login).map { user in
+                    JSONValue.object([
+                        .init("role", .string(member.role.uppercased())),
+                        .init("node", user.graphQLNode(["id", "login", "url", "avatarUrl"])),
+                    ])
+                }
             }
-            writer.raw("\"organization\":{\"team\":{\"members\":{\"totalCount\":")
-            writer.integer(members.count)
-            writer.raw(",\"edges\":[")
-            for (index, (role, user)) in members.enumerated() {
-                writer.raw(index == 0 ? "{\"role\":" : ",{\"role\":")
-                writer.string(role.uppercased())
-                writer.raw(",\"node\":")
-                user.writeGraphQLNode(["id", "login", "url", "avatarUrl"], into: &writer)
-                writer.raw("}")
-            }
-            writer.raw("],\"pageInfo\":{\"hasNextPage\":false,\"endCursor\":null}}}}")
+            let info = JSONValue.object([.init("hasNextPage", .bool(false)), .init("endCursor", .null)])
+            let members = JSONValue.object([
+                .init("totalCount", .integer(Int64(edges.count))), .init("edges", .array(edges)),
+                .init("pageInfo", info),
+            ])
+            write("organization", .object([.init("team", .object([.init("members", members)]))]))
         }
 
         /// The granter of `grant`: its `__typename`, the field that names it, and its name.
-        func source(of grant: StandInWorld.Grant, on repository: StandInWorld.Repository)
+        static func source(of grant: StandInWorld.Grant, on repository: StandInWorld.Repository, in world: StandInWorld)
             -> (String, String, String)
         {
             guard let organization = world.organization(repository.owner) else {
@@ -285,31 +252,41 @@ enum StandInAccessGraphQL {
             let slug = String(grant.source.dropFirst("team ".count))
             let team = organization.teams.first { $0.slug == slug }
             let granting = team.map { world.lineage(of: $0, in: organization) }?.first { ancestor in
-                let given = ancestor.repositories.first { $0.key.lowercased() == repository.fullName.lowercased() }
+                let given = ancestor.repositories.first { $0.key.isSame(as: repository.fullName) }
                 return given.flatMap { StandInWorld.level($0.value) } == grant.level
             }
             return ("Team", "slug", granting?.slug ?? slug)
         }
 
-        /// `"pageInfo":{…}` of the page after `cursor` of `count` items, and the page's positions.
-        mutating func page(count: Int, first: Int, after cursor: String?) -> Range<Int> {
+        /// The page after `cursor` of `count` items, at most the document's first `first:` (100 at most, as GitHub
+        /// caps a page): `totalCount` where asked, `pageInfo`, and what `item` makes of each position.
+        func connection(
+            _ count: Int, after cursor: String?, total: Bool = false, items: String = "edges",
+            _ item: (Int) -> JSONValue
+        ) -> JSONValue {
+            let asked = query.range(of: "first:").flatMap {
+                Int(query[$0.upperBound...].drop { $0 == " " }.prefix(while: \.isNumber))
+            }
             let start = min(count, cursor.flatMap(StandInAccessGraphQL.position(after:)) ?? 0)
-            let page = start..<min(count, start + first)
-            writer.raw("\"pageInfo\":{\"hasNextPage\":")
-            writer.boolean(page.upperBound < count)
-            writer.raw(",\"endCursor\":")
-            writer.optionalString(page.isEmpty ? nil : StandInAccessGraphQL.cursor(page.upperBound - 1))
-            writer.raw("}")
-            return page
+            let page = start..<min(count, start + min(100, asked ?? 100))
+            let info = JSONValue.object([
+                .init("hasNextPage", .bool(page.upperBound < count)),
+                .init("endCursor", page.isEmpty ? .null : .string(StandInAccessGraphQL.cursor(page.upperBound - 1))),
+            ])
+            let totalCount = total ? [JSONValue.Member("totalCount", .integer(Int64(count)))] : []
+            return .object(totalCount + [.init("pageInfo", info), .init(items, .array(page.map(item)))])
         }
 
-        /// `,"node":{"login","databaseId"}}`, closing the edge.
-        mutating func writeNode(_ user: StandInUser) {
-            writer.raw(",\"node\":{\"login\":")
-            writer.string(user.login)
-            writer.raw(",\"databaseId\":")
-            writer.integer(user.id)
-            writer.raw("}}")
+        /// `"key":value`, one member of `data`.
+        mutating func write(_ key: String, _ value: JSONValue) {
+            writer.string(key)
+            writer.raw(":")
+            writer.bytes += value.bytes
+        }
+
+        /// `{"login","databaseId"}`.
+        static func node(_ user: StandInUser) -> JSONValue {
+            .object([.init("login", .string(user.login)), .init("databaseId", .integer(Int64(user.id)))])
         }
     }
 }

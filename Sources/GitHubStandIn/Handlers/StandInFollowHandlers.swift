@@ -1,14 +1,16 @@
-/// One side of an account's follow graph, or with `signedIn` the token's own (`GET /user/followers`).
+/// One of an account's lists (`followers`, `following`), or with `signedIn` the token's own (`GET /user/followers`,
+/// `/user/blocks`, which needs the `user` scope).
 struct StandInFollowHandler: StandInHandler {
     let relation: StandInFollowRelation
     var signedIn = false
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         request.about(signedIn: signedIn) { user in
-            let name = relation == .followers ? "followers" : "following"
+            if relation == .blocks, let refusal = request.scopeRefusal(unlessOneOf: ["user"]) { return refusal }
             let members = request.followGraph.members(relation, of: user)
             // GitHub's own Link URLs: `/user/{id}/followers` for a named account, `/user/followers` for the token's.
-            return request.pagedUsers(members, linkPath: signedIn ? "/user/\(name)" : "/user/\(user.id)/\(name)")
+            return request.pagedUsers(
+                members, linkPath: signedIn ? "/user/\(relation)" : "/user/\(user.id)/\(relation)")
         }
     }
 }
@@ -25,22 +27,23 @@ struct StandInFollowCheckHandler: StandInHandler {
     }
 }
 
-/// `PUT` and `DELETE /user/following/{username}`: 204 whether or not anything changed, as on GitHub. The scope is
-/// checked before the target is looked at, so a missing scope never tells whether an account exists.
+/// `PUT` and `DELETE /user/following/{username}` and `/user/blocks/{username}`: 204 whether or not anything
+/// changed, as on GitHub; blocking oneself or an organization is 422. The scope is checked before the target is
+/// looked at, so a missing scope never tells whether an account exists.
 struct StandInFollowChangeHandler: StandInHandler {
-    let follow: Bool
+    let relation: StandInFollowRelation
+    let adding: Bool
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        request.asSignedIn(withOneOf: ["user:follow"]) { signedIn in
-            guard let target = request.parameters["username"], let other = request.population.user(login: target)
-            else {
+        request.asSignedIn(withOneOf: [relation == .blocks ? "user" : "user:follow"]) { signedIn in
+            guard let other = request.account else {
                 return StandInErrorBody.notFound(documentationURL: request.documentation)
             }
-            if follow {
-                request.followGraph.follow(signedIn, other)
-            } else {
-                request.followGraph.unfollow(signedIn, other)
+            if relation == .blocks, adding, other.ordinal == signedIn.ordinal || other.type == "Organization" {
+                return StandInErrorBody.response(
+                    422, message: "Validation Failed", documentationURL: request.documentation)
             }
+            request.followGraph.change(relation, signedIn, other, adding: adding)
             return StandInHTTPResponse(status: 204)
         }
     }

@@ -20,8 +20,6 @@ import JSONBytes
 ///   (status 200 with a `RATE_LIMIT` error by default).
 struct StandInGraphQLHandler: StandInHandler {
     static let documentation = "https://docs.github.com/graphql"
-    /// What `PATCH /user` changed, which GraphQL's profiles show as REST's do.
-    let edits: StandInProfileEdits
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         guard request.caller.token != nil else {
@@ -44,17 +42,10 @@ struct StandInGraphQLHandler: StandInHandler {
             return Self.errorsOnly(type: nil, "The stand-in answers only the queries gh-users sends")
         }
         let span = Self.calendarSpan(in: query, now: request.now)
-        let limit = request.context.configuration.graphQLNodeLimit
-        guard lookups.count <= limit else {
-            let message =
-                "This query requests up to \(lookups.count) nodes which exceeds the maximum limit of \(limit)."
-            return Self.errorsOnly(type: "MAX_NODE_LIMIT_EXCEEDED", message)
-        }
         let connections = lookups.count * query.ranges(of: "totalCount").count
         var writer = JSONByteWriter(reservingCapacity: 1_024 * lookups.count)
-        if let refusal = Self.charge(max(1, (connections + 50) / 100), query, request, into: &writer) {
-            return refusal
-        }
+        let cost = max(1, (connections + 50) / 100)
+        if let refusal = Self.charge(cost, nodes: lookups.count, query, request, into: &writer) { return refusal }
         var tooMuchWork: [String] = []
         for (position, lookup) in lookups.enumerated() {
             writer.raw(position == 0 ? "" : ",")
@@ -73,7 +64,7 @@ struct StandInGraphQLHandler: StandInHandler {
                 let calendar = StandInContributions(user: user, from: span.from, to: span.to, now: request.now)
                 calendar.write(type: user.type, into: &writer)
             } else {
-                writer.bytes += Self.profile(of: user, edits.profile(of: user, in: request.followGraph)).bytes
+                writer.bytes += Self.profile(of: user, request.followGraph.profile(of: user)).bytes
             }
         }
         let path = ["contributionsCollection", "contributionCalendar"]
@@ -105,10 +96,16 @@ struct StandInGraphQLHandler: StandInHandler {
     }
 
     /// Spends `cost` from the caller's `graphql` bucket and opens the answer (`{"data":{`, and `rateLimit` where the
-    /// document asks it); GitHub's refusal instead when too few points are left.
-    static func charge(_ cost: Int, _ query: String, _ request: StandInRouteRequest, into writer: inout JSONByteWriter)
-        -> StandInHTTPResponse?
-    {
+    /// document asks it); GitHub's refusal instead when the document asks more than `graphQLNodeLimit` lookups
+    /// (spending nothing), or too few points are left.
+    static func charge(
+        _ cost: Int, nodes: Int, _ query: String, _ request: StandInRouteRequest, into writer: inout JSONByteWriter
+    ) -> StandInHTTPResponse? {
+        let limit = request.context.configuration.graphQLNodeLimit
+        guard nodes <= limit else {
+            let message = "This query requests up to \(nodes) nodes which exceeds the maximum limit of \(limit)."
+            return Self.errorsOnly(type: "MAX_NODE_LIMIT_EXCEEDED", message)
+        }
         let charge = request.context.ledger.charge(.graphql, for: request.caller, points: cost, now: request.now)
         guard charge.allowed else {
             // Some number that stands for the token's account, as GitHub's messages name a user ID.
@@ -135,11 +132,9 @@ struct StandInGraphQLHandler: StandInHandler {
             let before = query[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
             let alias =
                 before.hasSuffix(":")
-                ? String(before.dropLast().reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }.reversed())
+                ? StandInAccessGraphQL.alias(before: before.index(before: before.endIndex), in: before)
                 : "repositoryOwner"
-            let literal = query[range.upperBound...].drop { $0 == " " }
-            guard literal.first == "\"", let close = literal.dropFirst().firstIndex(of: "\"") else { return nil }
-            return (alias, String(literal[literal.index(after: literal.startIndex)..<close]))
+            return StandInAccessGraphQL.literal(after: "login:", in: query[range.lowerBound...]).map { (alias, $0) }
         }
     }
 
@@ -148,10 +143,9 @@ struct StandInGraphQLHandler: StandInHandler {
     static func calendarSpan(in query: String, now: Int) -> (from: Int, to: Int)? {
         guard let call = query.range(of: "contributionsCollection(") else { return nil }
         func seconds(_ name: String) -> Int? {
-            guard let start = query.range(of: name + ": \"", range: call.upperBound..<query.endIndex),
-                let end = query[start.upperBound...].firstIndex(of: "\"")
-            else { return nil }
-            return UTCTimestamp.epochSeconds(iso8601: String(query[start.upperBound..<end]))
+            StandInAccessGraphQL.literal(after: name + ":", in: query[call.upperBound...]).flatMap {
+                UTCTimestamp.epochSeconds(iso8601: $0)
+            }
         }
         let to = seconds("to") ?? now
         return (seconds("from") ?? to - 31_536_000, to)
@@ -218,16 +212,9 @@ struct StandInGraphQLHandler: StandInHandler {
 
 extension StandInUser {
     /// A `User` node: `databaseId`, `fields` in the document's order, `isSiteAdmin`.
-    func writeGraphQLNode(_ fields: [String], into writer: inout JSONByteWriter) {
+    func graphQLNode(_ fields: [String]) -> JSONValue {
         let values = ["id": nodeID, "login": login, "url": htmlURL, "avatarUrl": avatarURL]
-        writer.raw("{\"databaseId\":")
-        writer.integer(id)
-        for key in fields {
-            writer.unescaped(",\"\(key)\":")
-            writer.string(values[key] ?? "")
-        }
-        writer.raw(",\"isSiteAdmin\":")
-        writer.boolean(siteAdmin)
-        writer.raw("}")
+        let named = fields.map { JSONValue.Member($0, .string(values[$0] ?? "")) }
+        return .object([.init("databaseId", .integer(Int64(id)))] + named + [.init("isSiteAdmin", .bool(siteAdmin))])
     }
 }

@@ -1,25 +1,5 @@
 import Foundation
 
-/// The profiles `PATCH /user` changed, by account.
-final class StandInProfileEdits: @unchecked Sendable {
-    private let lock = NSLock()
-    private var edited: [Int: StandInUserProfile] = [:]
-
-    func profile(of user: StandInUser, in graph: StandInFollowGraph) -> StandInUserProfile {
-        var profile = lock.withLock { edited[user.ordinal] } ?? user.profile
-        (profile.followers, profile.following) = graph.counts(of: user)
-        return profile
-    }
-
-    func record(_ edit: StandInProfileEdit, for user: StandInUser) {
-        lock.withLock {
-            var profile = edited[user.ordinal] ?? user.profile
-            edit.apply(to: &profile)
-            edited[user.ordinal] = profile
-        }
-    }
-}
-
 /// The fields of `PATCH /user`'s body; nil: not sent, so not changed.
 struct StandInProfileEdit: Decodable {
     var name: String?
@@ -49,8 +29,6 @@ struct StandInProfileEdit: Decodable {
 /// `PATCH /user`: answers the private profile as it now is. A body that is not JSON is 400; a field of the wrong
 /// type is 422, naming it; keys GitHub does not document are ignored, as GitHub ignores them.
 struct StandInProfileEditHandler: StandInHandler {
-    let edits: StandInProfileEdits
-
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         request.asSignedIn(withOneOf: ["user"]) { signedIn in
             var edit: StandInProfileEdit
@@ -67,9 +45,9 @@ struct StandInProfileEditHandler: StandInHandler {
                     400, message: "Problems parsing JSON", documentationURL: request.documentation)
             }
             edit.updatedAt = request.now
-            edits.record(edit, for: signedIn)
-            let profile = edits.profile(of: signedIn, in: request.followGraph)
-            return StandInHTTPResponse(status: 200, body: signedIn.privateUserJSONBytes(profile))
+            request.followGraph.record(edit, for: signedIn)
+            let profile = request.followGraph.profile(of: signedIn)
+            return StandInHTTPResponse(status: 200, body: signedIn.userJSONBytes(profile, privateKeys: true))
         }
     }
 }
@@ -77,17 +55,14 @@ struct StandInProfileEditHandler: StandInHandler {
 /// `GET /users/{username}` and `/user/{account_id}`, or with `signedIn` `GET /user`, whose private form GitHub
 /// shows only to tokens with `user` or `read:user`.
 struct StandInUserHandler: StandInHandler {
-    let edits: StandInProfileEdits
     var signedIn = false
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         request.about(signedIn: signedIn) { user in
-            let profile = edits.profile(of: user, in: request.followGraph)
+            let profile = request.followGraph.profile(of: user)
             let scopes = request.caller.scopes ?? []
-            let body =
-                signedIn && (scopes.contains("user") || scopes.contains("read:user"))
-                ? user.privateUserJSONBytes(profile) : user.publicUserJSONBytes(profile)
-            var response = StandInHTTPResponse(status: 200, body: body)
+            let privateKeys = signedIn && (scopes.contains("user") || scopes.contains("read:user"))
+            var response = StandInHTTPResponse(status: 200, body: user.userJSONBytes(profile, privateKeys: privateKeys))
             response.setHeader("Last-Modified", UTCTimestamp.httpDate(profile.updatedAt))
             return response
         }

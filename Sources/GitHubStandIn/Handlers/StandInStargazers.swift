@@ -38,23 +38,19 @@ struct StandInStargazerList {
         return index
     }
 
-    func user(at position: Int) -> StandInUser {
-        if let listed { return listed[position].user }
-        guard position < kept else { return later[position - kept].user }
-        return population.users[population.userPositions[populationIndex(position)]]
-    }
-
-    func starredAt(_ position: Int) -> Int {
-        if let listed { return listed[position].at }
-        guard position < kept else { return later[position - kept].at }
-        return Self.firstStar + 3_600 * (populationIndex(position) + 1)
+    /// Who gave the star at `position`, oldest first, and when.
+    func star(at position: Int) -> (user: StandInUser, at: Int) {
+        if let listed { return listed[position] }
+        guard position < kept else { return later[position - kept] }
+        let index = populationIndex(position)
+        return (population.users[population.userPositions[index]], Self.firstStar + 3_600 * (index + 1))
     }
 
     /// GitHub's star history: `{"week", "total", "days"}` for each week (from Sunday, UTC) with a star, newest first.
     func weeks() -> [[UInt8]] {
         var days: [Int: [Int]] = [:]
         for position in 0..<count {
-            let day = starredAt(position) / 86_400
+            let day = star(at: position).at / 86_400
             let weekday = (day + 4) % 7
             days[day - weekday, default: Array(repeating: 0, count: 7)][weekday] += 1
         }
@@ -81,12 +77,13 @@ extension StandInStargazerList {
     static let paginationLimited = StandInRecordedHandler.body(named: "error-422-pagination-limited") ?? []
 
     /// A simple user, or in the star media type (`star`) GitHub's `{"starred_at", "user"}`.
-    func write(at position: Int, star: Bool, into writer: inout JSONByteWriter) {
-        guard star else { return user(at: position).writeSimpleUser(into: &writer) }
+    func write(at position: Int, star media: Bool, into writer: inout JSONByteWriter) {
+        let (user, at) = star(at: position)
+        guard media else { return user.writeSimpleUser(into: &writer) }
         writer.raw("{\"starred_at\":")
-        writer.string(UTCTimestamp.iso8601(starredAt(position)))
+        writer.string(UTCTimestamp.iso8601(at))
         writer.raw(",\"user\":")
-        user(at: position).writeSimpleUser(into: &writer)
+        user.writeSimpleUser(into: &writer)
         writer.raw("}")
     }
 }

@@ -43,9 +43,7 @@ struct StandInWorldListHandler: StandInHandler {
         to request: StandInRouteRequest, _ organization: StandInWorld.Organization, in world: StandInWorld,
         caller: String?
     ) -> StandInHTTPResponse? {
-        let member = caller.flatMap { login in
-            organization.members.first { $0.active && $0.login.lowercased() == login.lowercased() }
-        }
+        let member = organization.member(caller)
         let ownerOnly = "You must be an owner of \(organization.login) to see this"
         switch list {
         case .organization:
@@ -55,7 +53,7 @@ struct StandInWorldListHandler: StandInHandler {
                 body: request.replacing(
                     ["login": account.login, "id": account.id, "node_id": account.nodeID], in: "orgs-get"))
         case .members, .publicMembers:
-            var listed = organization.members.filter { $0.active && (member != nil && list == .members || $0.isPublic) }
+            var listed = list == .members ? organization.members(shownTo: caller) : organization.members(shownTo: nil)
             if list == .members {
                 if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
                 if let filter = request.query["filter"], filter != "all" {
@@ -66,8 +64,7 @@ struct StandInWorldListHandler: StandInHandler {
             return request.peopleList(listed.map(\.login))
         case Self.organizationRepositories:
             // Only the asked page's records are made: bench-org has a thousand.
-            let repositories = world.repositories.filter { $0.owner.isSame(as: organization.login) }
-                .sorted { $0.name.lowercased() < $1.name.lowercased() }
+            let repositories = world.repositories(of: organization)
             return request.paged(count: repositories.count) { position, writer in
                 writer.bytes += request.repositoryRecord(repositories[position].fullName, in: world)
             }
@@ -154,12 +151,10 @@ struct StandInWorldListHandler: StandInHandler {
             }
             return request.peopleList(listed) { login, writer in
                 let level = world.permission(of: login, on: repository) ?? 0
-                writer.raw(",\"permissions\":{")
-                for (index, name) in ["pull", "triage", "push", "maintain", "admin"].enumerated() {
-                    writer.unescaped((index == 0 ? "\"" : ",\"") + name + "\":")
-                    writer.boolean(level >= StandInWorld.permissions.firstIndex(of: name)!)
-                }
-                writer.raw("},\"role_name\":")
+                let permissions = StandInWorld.permissions.enumerated().map { JSONValue.Member($1, .bool(level >= $0)) }
+                writer.raw(",\"permissions\":")
+                writer.bytes += JSONValue.object(permissions).bytes
+                writer.raw(",\"role_name\":")
                 writer.string(StandInWorld.roleName(level))
             }
         default:

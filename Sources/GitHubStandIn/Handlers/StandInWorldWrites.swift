@@ -27,7 +27,7 @@ extension StandInWorld {
 /// permission at once and invites anyone else (201), who has no access until they accept. Someone without the right
 /// gets 403, a body without a role, state or permission GitHub knows 422.
 struct StandInWorldWriteHandler: StandInHandler {
-    enum Operation: Sendable {
+    enum Operation: Sendable, Hashable {
         case membership, joining, star, teamGrant, collaborator, acceptInvitation
     }
 
@@ -41,8 +41,7 @@ struct StandInWorldWriteHandler: StandInHandler {
                 StandInErrorBody.response(status, message: message, documentationURL: request.documentation)
             }
             let field = JSONText.text(
-                of: operation == .membership ? "role" : operation == .joining ? "state" : "permission", in: request.body
-            )
+                of: [.membership: "role", .joining: "state"][operation] ?? "permission", in: request.body)
             let valid: Bool
             switch operation {
             case .membership: valid = !add || ["admin", "member"].contains(field)
@@ -57,12 +56,7 @@ struct StandInWorldWriteHandler: StandInHandler {
                 let repo = request.parameters["repo"].flatMap { name in
                     request.parameters["owner"].flatMap { world.repositoryIndex($0 + "/" + name) }
                 }
-                let owns =
-                    org.map { index in
-                        world.organizations[index].members.contains {
-                            $0.active && $0.role == "admin" && $0.login.isSame(as: signedIn.login)
-                        }
-                    } ?? false
+                let owns = org.map { world.organizations[$0].member(signedIn.login)?.role == "admin" } ?? false
                 switch operation {
                 case .acceptInvitation:
                     let id = request.parameters["invitation_id"].flatMap { Int($0) }
@@ -171,11 +165,10 @@ extension StandInRouteRequest {
 
     /// GitHub's org membership record: `state`, `role` and the member.
     func membershipRecord(_ membership: StandInWorld.Member?, _ user: StandInUser) -> [UInt8] {
+        let state = JSONValue.string(membership?.active == false ? "pending" : "active")
         var writer = JSONByteWriter(reservingCapacity: 1_200)
-        writer.raw("{\"state\":")
-        writer.string(membership?.active == false ? "pending" : "active")
-        writer.raw(",\"role\":")
-        writer.string(membership?.role ?? "member")
+        writer.bytes += JSONValue.object([.init("state", state), .init("role", .string(membership?.role ?? "member"))])
+            .bytes.dropLast()
         writer.raw(",\"user\":")
         user.writeSimpleUser(into: &writer)
         writer.raw("}")
@@ -195,17 +188,15 @@ extension StandInRouteRequest {
             writer.unescaped(",\"\(key)\":")
             if let user { user.writeSimpleUser(into: &writer) } else { writer.null() }
         }
-        writer.raw(",\"permissions\":")
-        writer.string(StandInWorld.level(invitation.permission).map(StandInWorld.roleName) ?? invitation.permission)
-        writer.raw(",\"created_at\":")
-        writer.string(UTCTimestamp.iso8601(invitation.createdAt))
-        writer.raw(",\"url\":")
-        writer.string("https://api.github.com/user/repository_invitations/\(invitation.id)")
-        writer.raw(",\"html_url\":")
-        writer.string("https://github.com/\(repository.fullName)/invitations")
-        writer.raw(",\"node_id\":")
-        writer.string(Data("020:RepositoryInvitation\(invitation.id)".utf8).base64EncodedString())
-        writer.raw("}")
+        let permission = StandInWorld.level(invitation.permission).map(StandInWorld.roleName) ?? invitation.permission
+        let rest: [(String, String)] = [
+            ("permissions", permission), ("created_at", UTCTimestamp.iso8601(invitation.createdAt)),
+            ("url", "https://api.github.com/user/repository_invitations/\(invitation.id)"),
+            ("html_url", "https://github.com/\(repository.fullName)/invitations"),
+            ("node_id", Data("020:RepositoryInvitation\(invitation.id)".utf8).base64EncodedString()),
+        ]
+        writer.raw(",")
+        writer.bytes += JSONValue.object(rest.map { JSONValue.Member($0, .string($1)) }).bytes.dropFirst()
         return writer.bytes
     }
 }
