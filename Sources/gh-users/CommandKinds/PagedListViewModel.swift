@@ -79,6 +79,18 @@ final class PagedListViewModel<Item: ListedItem> {
         self.admitting = admitting
     }
 
+    /// A list whose fetching Data decides (its `PageSource`: a repository's stargazers, REST or GraphQL; a team's
+    /// own members), page by page. No page is asked for early.
+    init(
+        limit: ItemLimit, pages: any PageSource<Item>, admitting: Admitting<Item> = .unseenIDs,
+        aheadBudget: Int = defaultAheadBudget
+    ) {
+        self.limit = limit
+        self.aheadBudget = aheadBudget
+        self.pages = pages
+        self.admitting = admitting
+    }
+
     /// A list as GitHub serves it: the first page with `perPage` items, then each `Link` followed.
     init(
         limit: ItemLimit, list: ListResource<Item>, perPage: Int, github: any ResourceRepository,
