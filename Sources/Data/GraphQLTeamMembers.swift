@@ -139,13 +139,26 @@ extension GitHubRepository {
     }
 }
 
+/// A team's own members, without its child teams' (`team-members --direct`), paged through GraphQL
+/// (`GitHubRepository.directMembers(of:role:first:after:)`), `perPage` a page; each page's `next` is GraphQL's
+/// `endCursor`. It has no head to tell of the next page early.
+package struct DirectTeamMembers: PageSource {
+    package let team: TeamName
+    /// GraphQL's `TeamMemberRole`: `MEMBER` or `MAINTAINER`; nil for both.
+    package let role: String?
+    package let perPage: Int
+    package let github: GitHubRepository
+
+    package func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<User> {
+        try await github.directMembers(of: team, role: role, first: perPage, after: cursor)
+    }
+}
+
 extension GitHubRepository {
-    /// `directMembers(of:role:first:after:)` with the role as REST's list filters it (`member`, `maintainer`, or
-    /// `all` or nil for both), turned into GraphQL's `TeamMemberRole`.
-    package func directMembers(of team: TeamName, restRole: String?, first: Int, after: PageCursor?)
-        async throws(DomainError) -> Page<User>
-    {
+    /// A team's own members, `perPage` a page, `restRole` as REST's list filters it (`member`, `maintainer`, or
+    /// `all` or nil for both) turned into GraphQL's `TeamMemberRole`.
+    package func directMembers(of team: TeamName, restRole: String?, perPage: Int) -> DirectTeamMembers {
         let role = restRole.flatMap { $0 == "all" ? nil : $0.uppercased() }
-        return try await directMembers(of: team, role: role, first: first, after: after)
+        return DirectTeamMembers(team: team, role: role, perPage: perPage, github: self)
     }
 }

@@ -15,6 +15,33 @@ package struct WithheldList: Sendable, Equatable {
     package static let watchers = WithheldList(noun: "watchers", countKey: "subscribers_count")
 }
 
+/// A repository's list GitHub withholds from others since July 2026 (`WithheldList`), paged: its first page through
+/// the check that tells a withheld list from a missing repository or an empty list
+/// (`GitHubRepository.firstPage(_:perPage:withheld:of:)`), then each `Link` URL the page before named.
+package struct WithheldPages<Item: Sendable>: PageSource {
+    package let list: ListResource<Item>
+    package let withheld: WithheldList
+    package let owner: ListOwner
+    package let perPage: Int
+    package let github: GitHubRepository
+
+    package func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<Item> {
+        guard let cursor else {
+            return try await github.firstPage(list, perPage: perPage, withheld: withheld, of: owner)
+        }
+        return try await github.page(list, at: cursor, nextPage: nextPage)
+    }
+}
+
+extension GitHubRepository {
+    /// A repository's watchers, `perPage` to a page, refused as GitHub withholds them since July 2026.
+    package func watchers(of owner: ListOwner, perPage: Int) -> WithheldPages<User> {
+        WithheldPages(
+            list: GitHubEndpoints.accounts(.watchers, under: owner), withheld: .watchers, owner: owner,
+            perPage: perPage, github: self)
+    }
+}
+
 extension GitHubRepository {
     /// The first page of a list GitHub withholds from others (`WithheldList`): a 403 or 404 (a 404 as every
     /// people list's, `ResourceRepository.firstPage(_:perPage:)`), or an empty first page, asks

@@ -18,7 +18,8 @@ import JSONBytes
 ///   on twice, none skipped.
 /// Every record is keyed by its user's id, so a list's admission can write each stargazer once. A list withheld
 /// from the token (July 2026) is refused as `firstPage(_:perPage:withheld:of:)` refuses it, through either API.
-package final class StargazerReading: @unchecked Sendable {
+/// Once the list is read, `passedRESTCap` says whether GraphQL took over because REST stops at 40,000.
+package final class StargazerReading: PageSource, @unchecked Sendable {
     /// The most stargazers REST lists: 400 pages of 100.
     package static let restCap = Endpoint.stargazers.itemCap ?? 40_000
     /// The most pages REST serves.
@@ -32,13 +33,6 @@ package final class StargazerReading: @unchecked Sendable {
 
     /// A cursor of a GraphQL page is kept after this prefix (REST's are URLs); nothing after it is the first page.
     static let graphQLCursor = "graphql:"
-
-    /// One page, and whether the run reads through GraphQL because REST stops at 40,000 (chosen from the count,
-    /// or taken when REST stopped there).
-    package struct Page: Sendable {
-        package var page: Domain.Page<Record>
-        package var passedRESTCap: Bool
-    }
 
     private let github: GitHubRepository
     private let repository: RepositoryName
@@ -55,11 +49,11 @@ package final class StargazerReading: @unchecked Sendable {
     /// GraphQL was chosen or taken because REST stops at 40,000.
     private var pastCap = false
 
-    /// One run's reading of `owner`'s stargazers, `plan` as the run pages; nil for an owner that is no repository.
-    package init?(of owner: ListOwner, plan: PagingPlan, viaGraphQL: Bool, github: GitHubRepository) {
-        guard let repository = try? RepositoryName(validating: owner.description) else { return nil }
+    /// One run's reading of `repository`'s stargazers, `plan` as the run pages.
+    package init(of repository: RepositoryName, plan: PagingPlan, viaGraphQL: Bool, github: GitHubRepository) {
         self.github = github
         self.repository = repository
+        let owner = ListOwner.repository(repository)
         self.owner = owner
         resource = GitHubEndpoints.records(.stargazers, under: owner)
         perPage = plan.perPage
@@ -71,8 +65,13 @@ package final class StargazerReading: @unchecked Sendable {
         }
     }
 
-    /// The page at `cursor`; nil asks for the first.
-    package func page(at cursor: PageCursor?) async throws(DomainError) -> Page {
+    /// Whether the run reads through GraphQL because REST stops at 40,000: chosen from the count, or taken when
+    /// REST stopped there.
+    package var passedRESTCap: Bool { lock.withLock { pastCap } }
+
+    /// The page at `cursor`; nil asks for the first. No page is told of early: a GraphQL page's cursor is in its
+    /// body.
+    package func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<Record> {
         guard let cursor else {
             if viaGraphQL { return try await graphQL(after: nil, first: true) }
             if mayPassCap, try await counted() > reach {
@@ -97,7 +96,7 @@ package final class StargazerReading: @unchecked Sendable {
 
     /// A REST page, each record keyed by its user's id. A last page that ends at REST's cap, of a repository that
     /// counts more stargazers than REST gave, goes on through GraphQL from the start.
-    private func rest(_ page: Domain.Page<Record>) async throws(DomainError) -> Page {
+    private func rest(_ page: Page<Record>) async throws(DomainError) -> Page<Record> {
         let records = page.items.map { record in
             Record(id: Int64(JSONText.text(at: ["user", "id"], in: record.raw.bytes)), raw: record.raw)
         }
@@ -110,16 +109,15 @@ package final class StargazerReading: @unchecked Sendable {
             lock.withLock { pastCap = true }
             next = PageCursor(url: Self.graphQLCursor)
         }
-        var handed = Domain.Page(items: records, next: next)
+        var handed = Page(items: records, next: next)
         handed.bodyBytes = page.bodyBytes
-        // Said by the GraphQL pages that follow, once they are read.
-        return Page(page: handed, passedRESTCap: false)
+        return handed
     }
 
     /// A GraphQL page after `cursor`, without the users REST gave. Pages REST gave whole are read through here
     /// rather than handed on, so the list goes on where REST stopped. An empty first page of a repository that
     /// counts stargazers is withheld (GraphQL answers others an empty list since July 2026).
-    private func graphQL(after cursor: String?, first: Bool) async throws(DomainError) -> Page {
+    private func graphQL(after cursor: String?, first: Bool) async throws(DomainError) -> Page<Record> {
         var after = cursor
         let skipped = lock.withLock { restIDs }
         // REST gives at most 400 pages, so skipping them takes as many GraphQL pages of 100, and a few for stars
@@ -131,9 +129,7 @@ package final class StargazerReading: @unchecked Sendable {
             }
             guard page.records.isEmpty, let next = page.endCursor, page.read > 0 else {
                 let cursor = page.endCursor.map { PageCursor(url: Self.graphQLCursor + $0) }
-                return Page(
-                    page: Domain.Page(items: page.records, next: cursor, totalCount: page.totalCount),
-                    passedRESTCap: lock.withLock { pastCap })
+                return Page(items: page.records, next: cursor, totalCount: page.totalCount)
             }
             guard next != after else { break }
             after = next

@@ -7,8 +7,9 @@ import Testing
 @testable import Domain
 
 /// What Data decides for the people lists: the July 2026 check of a repository's stargazers and watchers, the
-/// public members' redirect, the token's own account, and where stargazers are read (REST or GraphQL). Over the
-/// strict stub: every request is one these tests expect, and every expected one is sent.
+/// public members' redirect, the token's own account, where stargazers are read (REST or GraphQL), and the pages
+/// of the lists whose fetching Data decides (`PageSource`s other than `ListedPages`: the watchers, a team's own
+/// members). Over the strict stub: every request is one these tests expect, and every expected one is sent.
 struct PeopleListPagesTests {
     private static func repository(_ stub: StubTransport) -> GitHubRepository {
         GitHubRepository(
@@ -18,7 +19,8 @@ struct PeopleListPagesTests {
                 transport: stub.transport, logger: .disabled, retryPolicy: RetryPolicy(maxRetries: 0)))
     }
 
-    private static let owner = ListOwner.repository(try! RepositoryName(validating: "octo/app"))
+    private static let repositoryName = try! RepositoryName(validating: "octo/app")
+    private static let owner = ListOwner.repository(repositoryName)
     private static let stargazers = GitHubEndpoints.records(.stargazers, under: owner)
 
     /// The refusal a withheld list is, or nil.
@@ -136,13 +138,12 @@ struct PeopleListPagesTests {
                     + #""endCursor":null},"edges":[{"starredAt":"2020-01-01T00:00:00Z","node":{"databaseId":9,"#
                     + #""id":"U_9","login":"nine","url":"https://github.com/nine","avatarUrl":"https://a/9","#
                     + #""isSiteAdmin":false}}]}}}}"#).utf8))
-        let reading = try #require(
-            StargazerReading(
-                of: Self.owner, plan: PagingPlan(limit: .all, requestedPerPage: 100), viaGraphQL: false,
-                github: Self.repository(stub)))
-        let first = try await reading.page(at: nil)
-        #expect(first.passedRESTCap)
-        #expect(first.page.items.map(\.id) == [9])
+        let reading = StargazerReading(
+            of: Self.repositoryName, plan: PagingPlan(limit: .all, requestedPerPage: 100), viaGraphQL: false,
+            github: Self.repository(stub))
+        let first = try await reading.page(at: nil, nextPage: nil)
+        #expect(reading.passedRESTCap)
+        #expect(first.items.map(\.id) == [9])
         #expect(stub.unusedStubs.isEmpty)
     }
 
@@ -151,13 +152,96 @@ struct PeopleListPagesTests {
         stub.stub(
             "https://api.github.com/repos/octo/app/stargazers?per_page=30",
             body: #"[{"starred_at":"2020-01-01T00:00:00Z","user":{"login":"nine","id":9}}]"#)
-        let reading = try #require(
-            StargazerReading(
-                of: Self.owner, plan: PagingPlan(limit: .count(30), requestedPerPage: 30), viaGraphQL: false,
-                github: Self.repository(stub)))
-        let first = try await reading.page(at: nil)
-        #expect(!first.passedRESTCap)
-        #expect(first.page.items.map(\.id) == [9])
+        let reading = StargazerReading(
+            of: Self.repositoryName, plan: PagingPlan(limit: .count(30), requestedPerPage: 30), viaGraphQL: false,
+            github: Self.repository(stub))
+        let first = try await reading.page(at: nil, nextPage: nil)
+        #expect(!reading.passedRESTCap)
+        #expect(first.items.map(\.id) == [9])
         #expect(stub.unusedStubs.isEmpty)
+    }
+
+    private static func accounts(_ ids: ClosedRange<Int>) -> String {
+        "[" + ids.map { #"{"login":"u\#($0)","id":\#($0)}"# }.joined(separator: ",") + "]"
+    }
+
+    @Test func watchersAreTheFirstPageThenItsLinkAndAWithheldFirstPageIsRefused() async throws {
+        let stub = StubTransport()
+        let second = "https://api.github.com/repositories/1/subscribers?per_page=2&page=2"
+        stub.stub(
+            "https://api.github.com/repos/octo/app/subscribers?per_page=2",
+            headers: [("Link", "<\(second)>; rel=\"next\"")],
+            body: Self.accounts(1...2))
+        stub.stub(second, body: Self.accounts(3...3))
+        let watchers = Self.repository(stub).watchers(of: Self.owner, perPage: 2)
+        let first = try await watchers.page(at: nil, nextPage: nil)
+        #expect(first.items.map(\.id) == [1, 2])
+        #expect(first.next?.url == second)
+        let last = try await watchers.page(at: PageCursor(url: second), nextPage: nil)
+        #expect(last.items.map(\.id) == [3])
+        #expect(last.next == nil)
+        #expect(stub.problems.isEmpty, "\(stub.problems)")
+
+        let withheld = StubTransport()
+        withheld.stub(
+            "https://api.github.com/repos/octo/app/subscribers?per_page=2", status: 403,
+            body: #"{"message":"Must have push access to view repository subscribers."}"#)
+        withheld.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"subscribers_count":3}"#)
+        let error = await Self.refusal { () async throws(DomainError) in
+            _ = try await Self.repository(withheld).watchers(of: Self.owner, perPage: 2).page(at: nil, nextPage: nil)
+        }
+        guard case .unauthorized(403, _, .withheld("octo/app"), _)? = error else {
+            Issue.record("not withheld: \(String(describing: error))")
+            return
+        }
+        #expect(withheld.problems.isEmpty, "\(withheld.problems)")
+    }
+
+    private static func teamPage(_ logins: [(Int, String)], role: String, next: String?) -> Data {
+        let edges = logins.map { id, login in
+            #"{"role":"\#(role)","node":{"databaseId":\#(id),"id":"U_\#(id)","login":"\#(login)","#
+                + #""url":"https://github.com/\#(login)","avatarUrl":"https://a/\#(id)","isSiteAdmin":false}}"#
+        }
+        let info = next.map { #"{"hasNextPage":true,"endCursor":"\#($0)"}"# } ?? #"{"hasNextPage":false}"#
+        return Data(
+            (#"{"data":{"organization":{"team":{"members":{"totalCount":3,"edges":["# + edges.joined(separator: ",")
+                + #"],"pageInfo":"# + info + "}}}}}").utf8)
+    }
+
+    /// The variables a GraphQL request sent, as JSON text.
+    private static func variables(_ request: HTTPRequest) throws -> [String: Any] {
+        let body = try #require(request.body)
+        let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        return try #require(object["variables"] as? [String: Any])
+    }
+
+    @Test func aTeamsOwnMembersArePagedThroughGraphQLWithRESTsRoleAsGraphQLs() async throws {
+        let stub = StubTransport()
+        stub.register(
+            RequestMatcher("POST /graphql"), body: Self.teamPage([(1, "ann")], role: "MAINTAINER", next: "c1"))
+        stub.register(RequestMatcher("POST /graphql"), body: Self.teamPage([(2, "bo")], role: "MAINTAINER", next: nil))
+        let team = try TeamName(validating: "github/justice-league")
+        let members = Self.repository(stub).directMembers(of: team, restRole: "maintainer", perPage: 2)
+        let first = try await members.page(at: nil, nextPage: nil)
+        #expect(first.items.map(\.login) == ["ann"])
+        #expect(first.next?.url == "c1")
+        #expect(
+            first.items.first.map { String(decoding: $0.raw.bytes, as: UTF8.self) }?.hasSuffix(#""role":"maintainer"}"#)
+                == true)
+        let last = try await members.page(at: PageCursor(url: "c1"), nextPage: nil)
+        #expect(last.items.map(\.login) == ["bo"])
+        #expect(last.next == nil)
+        #expect(stub.problems.isEmpty, "\(stub.problems)")
+        let sent = try stub.received.map(Self.variables)
+        #expect(sent.map { $0["role"] as? String } == ["MAINTAINER", "MAINTAINER"])
+        #expect(sent.map { $0["first"] as? Int } == [2, 2])
+        #expect(sent.map { $0["after"] as? String } == [nil, "c1"])
+        #expect(sent.map { $0["team"] as? String } == ["justice-league", "justice-league"])
+
+        let all = StubTransport()
+        all.register(RequestMatcher("POST /graphql"), body: Self.teamPage([(1, "ann")], role: "MEMBER", next: nil))
+        _ = try await Self.repository(all).directMembers(of: team, restRole: "all", perPage: 30).page(
+            at: nil, nextPage: nil)
+        #expect(try all.received.map(Self.variables).map { $0["role"] is NSNull } == [true])
     }
 }

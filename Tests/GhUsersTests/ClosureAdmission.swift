@@ -21,8 +21,28 @@ struct ListAdmission<Item>: Admission {
     func isLast(_ item: Item) -> Bool { isLastItem?(item) ?? false }
 }
 
+/// A list's pages given as a closure, for the tests: the commands' pages come from Data's `PageSource`s or their
+/// own types. Nil asks for the first page; no page is told of early.
+struct ClosurePages<Item: Sendable>: PageSource {
+    let load: @Sendable (PageCursor?) async throws(DomainError) -> Page<Item>
+
+    func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<Item> {
+        try await load(cursor)
+    }
+}
+
 /// The view model over a loader, with its rule given as closures, as the tests build it.
 extension PagedListViewModel {
+    typealias Loader = @Sendable (PageCursor?) async throws(DomainError) -> Page<Item>
+
+    /// A loader and a rule of the view model's own.
+    convenience init(
+        limit: ItemLimit, noting load: @escaping Loader, admitting: Admitting<Item> = .unseenIDs,
+        aheadBudget: Int = defaultAheadBudget
+    ) {
+        self.init(limit: limit, pages: ClosurePages(load: load), admitting: admitting, aheadBudget: aheadBudget)
+    }
+
     /// A loader, and a rule given as closures.
     convenience init(
         limit: ItemLimit, noting load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },

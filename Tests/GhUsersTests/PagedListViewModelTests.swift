@@ -209,3 +209,57 @@ struct PagedListClosingNotesTests {
         #expect(model.closingNotes.isEmpty)
     }
 }
+
+/// A list from a `PageSource` other than Data's `ListedPages` (the stargazers, a team's own members, a split
+/// search), held in memory: the view model reads it page by page to its end or its limit, in order, and tells it
+/// of no page early, since such a source has no head to tell of the next page.
+struct PageSourceViewModelTests {
+    private final class InMemoryPages: PageSource, @unchecked Sendable {
+        private let lock = NSLock()
+        private let pages: [String?: Page<User>]
+        private var asked: [(url: String?, listened: Bool)] = []
+        var requests: [(url: String?, listened: Bool)] { lock.withLock { asked } }
+
+        init(_ pages: [String?: Page<User>]) {
+            self.pages = pages
+        }
+
+        func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<User> {
+            lock.withLock { asked.append((cursor?.url, nextPage != nil)) }
+            guard let page = pages[cursor?.url] else { throw .server(status: 599, message: "no page") }
+            return page
+        }
+    }
+
+    private let threePages: [String?: Page<User>] = [
+        nil: page([1, 2], next: "p2"), "p2": page([3, 4], next: "p3"), "p3": page([5], next: nil),
+    ]
+
+    @Test func everyPageIsReadInOrderAndNoneIsAskedEarly() async throws {
+        let source = InMemoryPages(threePages)
+        let model = PagedListViewModel(limit: .all, pages: source)
+        var ids: [Int64] = []
+        while !model.isExhausted { ids += try await model.loadNextPage().map(\.id) }
+        #expect(ids == [1, 2, 3, 4, 5])
+        #expect(source.requests.map(\.url) == [nil, "p2", "p3"])
+        #expect(source.requests.allSatisfy { !$0.listened })
+    }
+
+    @Test func theLimitStopsAtItsItemAndSaysThereIsMore() async throws {
+        let source = InMemoryPages(threePages)
+        let model = PagedListViewModel(limit: .count(3), pages: source)
+        var ids: [Int64] = []
+        while !model.isExhausted { ids += try await model.loadNextPage().map(\.id) }
+        #expect(ids == [1, 2, 3])
+        #expect(model.hasMore)
+        #expect(source.requests.map(\.url).prefix(2) == [nil, "p2"])
+    }
+
+    @Test func aSourcesFailureIsThePagersAfterThePagesBeforeIt() async throws {
+        let model = PagedListViewModel(limit: .all, pages: InMemoryPages([nil: page([1], next: "gone")]))
+        #expect(try await model.loadNextPage().map(\.id) == [1])
+        await #expect(throws: DomainError.server(status: 599, message: "no page")) {
+            try await model.loadNextPage()
+        }
+    }
+}

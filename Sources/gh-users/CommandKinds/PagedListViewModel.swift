@@ -16,11 +16,9 @@ import Networking
 /// for GitHub's pages (a page of 100 accounts is about 130 KB), one for pages over 16 MiB, none over 32 MiB,
 /// where one 62 MB page at a time peaks near 300 MB rather than 900 (issue 38).
 final class PagedListViewModel<Item: ListedItem> {
-    /// A list a command prepares itself, page by page (nil asks for the first); a page may carry lines to say once
+    /// Where the pages come from: Data's `ListedPages` for a list as GitHub serves it, or another `PageSource`
+    /// (Data's stargazers or a team's own members; a split search's pieces). A page may carry lines to say once
     /// the list ends (`Page.closingNotes`: a split search's query count), as they stand after it.
-    typealias Loader = @Sendable (PageCursor?) async throws(DomainError) -> Page<Item>
-
-    /// Where the pages come from: Data's `ListedPages` for a list as GitHub serves it, or a command's `Loader`.
     private let pages: any PageSource<Item>
     private let limit: ItemLimit
     /// Which items are written, what is new, and where the list ends.
@@ -39,7 +37,7 @@ final class PagedListViewModel<Item: ListedItem> {
     private var pendingFailure: DomainError?
     /// Empty pages in a row that still linked to a next one: followed, up to `maximumEmptyPagesInARow`.
     private var emptyPagesInARow = 0
-    /// The loader's closing lines, as the latest page brought them.
+    /// The closing lines of the latest page (`Page.closingNotes`).
     private(set) var closingNotes: [String] = []
     /// The list that answered a page in place of the one asked for (GitHub's redirect, `Page.answeredPath`), once
     /// one did: `members` says it listed the public members.
@@ -67,15 +65,15 @@ final class PagedListViewModel<Item: ListedItem> {
         followed.keptBytes + (early?.rememberedURLBytes ?? 0)
     }
 
-    /// `isNew` tells a page of repeats (a server going round in circles) from a page whose items were all
-    /// filtered out; without it, a page with nothing admitted counts as one of repeats.
+    /// A list from any `PageSource` (Data's stargazers, REST or GraphQL, or a team's own members; a split
+    /// search), page by page. No page is asked for early.
     init(
-        limit: ItemLimit, noting load: @escaping Loader, admitting: Admitting<Item> = .unseenIDs,
+        limit: ItemLimit, pages: any PageSource<Item>, admitting: Admitting<Item> = .unseenIDs,
         aheadBudget: Int = defaultAheadBudget
     ) {
         self.limit = limit
         self.aheadBudget = aheadBudget
-        pages = LoadedPages(load: load)
+        self.pages = pages
         self.admitting = admitting
     }
 
@@ -267,15 +265,6 @@ final class PagedListViewModel<Item: ListedItem> {
             kept += 1
         }
         items.removeSubrange(kept...)
-    }
-}
-
-/// A command's `Loader` as a page source; it has no head to tell of the next page early.
-struct LoadedPages<Item: ListedItem>: PageSource {
-    let load: PagedListViewModel<Item>.Loader
-
-    func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<Item> {
-        try await load(cursor)
     }
 }
 

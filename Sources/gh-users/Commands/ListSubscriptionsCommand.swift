@@ -58,16 +58,18 @@ enum ListSubscriptionsCommand {
     /// Another account's list, read as GitHub now answers it: a 204 is an empty list and the line that says
     /// why; a 403 or 404 is the same line as a refusal (exit 1), not "no user" (exit 3) for an account that
     /// exists.
-    static func retired(
-        _ list: ListResource<Record>, _ github: GitHubReader, _ plan: PagingPlan
-    ) -> PagedListViewModel<Record>.Loader {
-        { cursor throws(DomainError) in
+    struct Retired: PageSource {
+        let list: ListResource<Record>
+        let perPage: Int
+        let github: GitHubReader
+
+        func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<Record> {
             let page: Page<Record>
             do throws(DomainError) {
                 if let cursor {
                     page = try await github.page(list, at: cursor)
                 } else {
-                    page = try await github.firstPage(list, perPage: plan.perPage)
+                    page = try await github.firstPage(list, perPage: perPage)
                 }
             } catch {
                 switch error {
@@ -100,10 +102,10 @@ extension SubscriptionsOptions: GitHubCommand {
         let list = GitHubEndpoints.watched(by: login)
         let pages =
             login == nil
-            ? PagedListViewModel(
-                list, plan: plan, github: github)
+            ? PagedListViewModel(list, plan: plan, github: github)
             : PagedListViewModel(
-                limit: plan.limit, noting: ListSubscriptionsCommand.retired(list, github, plan))
+                limit: plan.limit,
+                pages: ListSubscriptionsCommand.Retired(list: list, perPage: plan.perPage, github: github))
         let render = context.render
         let columns = render.readsColumns ? ListSubscriptionsCommand.columns(render) : []
         return await ListStream(noun: "watched repositories", columns: columns, command: context).run(pages)

@@ -28,37 +28,36 @@ struct FollowGraph: Sendable {
     /// The set's pages, up to `limit`: what the filter keeps of the output list, each account once.
     func pages(limit: ItemLimit, perPage: Int) -> PagedListViewModel<User> {
         let state = FollowGraphState()
-        let outputList = GitHubEndpoints.relations(output, of: login)
         return PagedListViewModel(
-            limit: limit,
-            noting: { cursor throws(DomainError) in
-                // The output list streams past the held ids, bounded like the held list: a filter that keeps
-                // nothing would otherwise page a list without end and write nothing.
-                if let cursor { return try state.counted(try await github.page(outputList, at: cursor)) }
-                let counts = try await profileCounts()
-                if Self.holdsTheOtherList(output: counts.of(output), other: counts.of(other)) {
-                    var held = Set<Int64>()
-                    try await stream(other, count: counts.of(other)) { page in held.formUnion(page.map(\.id)) }
-                    state.heldIDs = held
-                    let outputBound = Self.bound(forCount: counts.of(output))
-                    state.outputBound = (
-                        outputBound, overBound(output, count: counts.of(output), bound: outputBound)
-                    )
-                    return try state.counted(try await github.firstPage(outputList, perPage: perPage))
-                }
-                // The output list is the smaller: hold it, stream the other, and keep what the filter asks for.
-                var candidates: [User] = []
-                try await stream(output, count: counts.of(output)) { candidates += $0 }
-                var inOther = Set<Int64>()
-                let candidateIDs = Set(candidates.map(\.id))
-                try await stream(other, count: counts.of(other)) { page in
-                    for user in page where candidateIDs.contains(user.id) { inOther.insert(user.id) }
-                }
-                return Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil)
-            },
-            admitting: .keeping(HeldIDsFilter(state: state, filter: filter))
-        )
+            limit: limit, pages: FollowGraphPages(graph: self, perPage: perPage, state: state),
+            admitting: .keeping(HeldIDsFilter(state: state, filter: filter)))
     }
+
+    /// The set's first page: the other list's ids held and the output list's first page, bounded; or, when the
+    /// output list is the smaller, the whole set worked out at once, as one page.
+    fileprivate func firstPage(perPage: Int, state: FollowGraphState) async throws(DomainError) -> Page<User> {
+        let counts = try await profileCounts()
+        if Self.holdsTheOtherList(output: counts.of(output), other: counts.of(other)) {
+            var held = Set<Int64>()
+            try await stream(other, count: counts.of(other)) { page in held.formUnion(page.map(\.id)) }
+            state.heldIDs = held
+            let outputBound = Self.bound(forCount: counts.of(output))
+            state.outputBound = (outputBound, overBound(output, count: counts.of(output), bound: outputBound))
+            return try state.counted(try await github.firstPage(outputList, perPage: perPage))
+        }
+        // The output list is the smaller: hold it, stream the other, and keep what the filter asks for.
+        var candidates: [User] = []
+        try await stream(output, count: counts.of(output)) { candidates += $0 }
+        var inOther = Set<Int64>()
+        let candidateIDs = Set(candidates.map(\.id))
+        try await stream(other, count: counts.of(other)) { page in
+            for user in page where candidateIDs.contains(user.id) { inOther.insert(user.id) }
+        }
+        return Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil)
+    }
+
+    /// The list written: the account's followers, or whom it follows.
+    fileprivate var outputList: ListResource<User> { GitHubEndpoints.relations(output, of: login) }
 
     /// The sizes of both lists, as the account's profile gives them.
     struct Counts: Sendable {
@@ -157,6 +156,20 @@ struct FollowGraph: Sendable {
         case (.difference, .followers): return "--" + FollowListCommand.notFollowedBack.name
         case (.difference, .following): return "--" + FollowListCommand.notFollowingBack.name
         }
+    }
+}
+
+/// A set operation's pages: its first (`FollowGraph.firstPage`), then the output list's as its links name them,
+/// streamed past the held ids and bounded like the held list: a filter that keeps nothing would otherwise page a
+/// list without end and write nothing.
+private struct FollowGraphPages: PageSource {
+    let graph: FollowGraph
+    let perPage: Int
+    let state: FollowGraphState
+
+    func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<User> {
+        guard let cursor else { return try await graph.firstPage(perPage: perPage, state: state) }
+        return try state.counted(try await graph.github.page(graph.outputList, at: cursor))
     }
 }
 

@@ -205,12 +205,7 @@ struct FollowerChangesCoordinator {
         let (github, perPage) = (self.github, options.plan.perPage)
         guard let filter = options.filter else {
             let list = GitHubEndpoints.relations(relation, of: options.login)
-            return PagedListViewModel(
-                limit: .all,
-                noting: { cursor throws(DomainError) in
-                    guard let cursor else { return try await github.firstPage(list, perPage: perPage) }
-                    return try await github.page(list, at: cursor)
-                })
+            return PagedListViewModel(limit: .all, pages: github.pages(of: list, perPage: perPage))
         }
         return FollowGraph(
             github: github, login: options.login, output: relation, filter: filter, knownCounts: counts

@@ -82,23 +82,11 @@ struct WatchersCommand: PeopleListCommand {
         {
             return requirement.refuse(context)
         }
+        // The first page through Data's July 2026 check, then each `Link` followed.
+        let watchers = github.watchers(of: list.owner, perPage: list.plan.perPage)
         return await PeopleList.write(
-            pages(list.plan, github), command: "watchers", noun: "watchers", columns: AccountColumns.summary,
-            full: .accounts(\.profiles), changes: Self.changes, list, context, github)
-    }
-
-    /// The first page through Data's July 2026 check, then each `Link` followed.
-    private func pages(_ plan: PagingPlan, _ github: GitHubReader) -> PagedListViewModel<User> {
-        let (watchers, owner) = (GitHubEndpoints.accounts(.watchers, under: list.owner), list.owner)
-        return PagedListViewModel(
-            limit: plan.limit,
-            noting: { cursor throws(DomainError) in
-                guard let cursor else {
-                    return try await github.firstPage(
-                        watchers, perPage: plan.perPage, withheld: .watchers, of: owner)
-                }
-                return try await github.page(watchers, at: cursor)
-            })
+            PagedListViewModel(limit: list.plan.limit, pages: watchers), command: "watchers", noun: "watchers",
+            columns: AccountColumns.summary, full: .accounts(\.profiles), changes: Self.changes, list, context, github)
     }
 }
 

@@ -6,17 +6,20 @@ import Domain
 /// GitHub withholds (July 2026); this says so once the list ends when GraphQL took over from REST.
 struct StargazersCommand: PeopleListCommand {
     var list: PeopleListOptions
+    /// The repository, as `list.owner` names it.
+    let repository: RepositoryName
 
     static let changes = PeopleChangeKey(account: ["user"])
     static let full = ProfileStage<PeopleListOptions, Record>.records(
         \.profiles, account: ["user"], keeping: [ListedKey("starred_at")])
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        list = PeopleListOptions(
-            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
+        repository = try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)
+        list = PeopleListOptions(owner: .repository(repository), parsed)
     }
 
-    /// Exit 4 without a token for `--via graphql`; then the list, or with `--changes` what changed.
+    /// Exit 4 without a token for `--via graphql`; then the list, or with `--changes` what changed; and a line on
+    /// stderr once the list ends when GraphQL took over from REST.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         let needs = list.profiles.via == .graphql && !list.profiles.full ? "stargazers --via graphql" : nil
         if !context.presenter.hasToken,
@@ -24,24 +27,19 @@ struct StargazersCommand: PeopleListCommand {
         {
             return requirement.refuse(context)
         }
-        let columns = [personLogin("LOGIN", under: "user"), .time("STARRED", "starred_at", context.render)]
-        return await PeopleList.write(
-            pages(list.plan, github), command: "stargazers", noun: "stargazers", columns: columns, full: Self.full,
-            changes: Self.changes, list, context, github)
-    }
-
-    /// The stargazers as Data reads them, each once by its user's id; a line for stderr when GraphQL took over.
-    private func pages(_ plan: PagingPlan, _ github: GitHubReader) -> PagedListViewModel<Record> {
-        let viaGraphQL = list.profiles.via == .graphql
-        guard let reading = StargazerReading(of: list.owner, plan: plan, viaGraphQL: viaGraphQL, github: github) else {
-            return PeopleList.pages(GitHubEndpoints.records(.stargazers, under: list.owner), plan, github)
+        // Each stargazer once, by its user's id, as Data reads them.
+        let reading = StargazerReading(
+            of: repository, plan: list.plan, viaGraphQL: list.profiles.via == .graphql, github: github)
+        let pages = PagedListViewModel(limit: list.plan.limit, pages: reading)
+        if let file = list.changes {
+            return await PeopleList.changes(
+                file, command: "stargazers", noun: "stargazers", key: Self.changes, list, pages: [pages], context,
+                github)
         }
-        return PagedListViewModel(
-            limit: plan.limit,
-            noting: { cursor throws(DomainError) in
-                let read = try await reading.page(at: cursor)
-                return read.page.noting(read.passedRESTCap ? [Self.pastCapNote] : [])
-            })
+        let columns = [personLogin("LOGIN", under: "user"), .time("STARRED", "starred_at", context.render)]
+        let stream = PeopleList.stream(noun: "stargazers", columns: columns, full: Self.full, list, context, github)
+        let end = await stream.stream(pages)
+        return stream.close(end, notes: reading.passedRESTCap ? [Self.pastCapNote] : [])
     }
 
     static let pastCapNote =

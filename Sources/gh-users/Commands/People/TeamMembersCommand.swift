@@ -76,11 +76,8 @@ struct TeamMembersCommand: PeopleListCommand {
             return PeopleList.pages(
                 GitHubEndpoints.accounts(.teamMembers, under: list.owner, filters: list.filters), plan, github)
         }
-        let role = list.filters["role"]
         return PagedListViewModel(
             limit: plan.limit,
-            noting: { cursor throws(DomainError) in
-                try await github.directMembers(of: team, restRole: role, first: plan.perPage, after: cursor)
-            })
+            pages: github.directMembers(of: team, restRole: list.filters["role"], perPage: plan.perPage))
     }
 }

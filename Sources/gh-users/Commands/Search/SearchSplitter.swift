@@ -160,8 +160,8 @@ struct SearchSplitPlanner: Sendable {
 /// A split spends at most `queryCap` search queries, counts and pages alike: a query whose counts never settle
 /// (or a server whose do not) ends with exit 1 and the cap named, not an endless bisection.
 ///
-/// The view model calls `load` serially; the lock only makes that visible to the compiler's checker.
-final class SplitUserSearch: @unchecked Sendable {
+/// The view model asks for its pages serially; the lock only makes that visible to the compiler's checker.
+final class SplitUserSearch: PageSource, @unchecked Sendable {
     /// About five and a half hours of GitHub's search limit (30 a minute), and up to about a million results.
     /// A task-local so that a test can reach the cap in a hundred queries; nothing in the program sets it.
     @TaskLocal static var queryCap = 10_000
@@ -188,8 +188,14 @@ final class SplitUserSearch: @unchecked Sendable {
         planner = SearchSplitPlanner(now: now)
     }
 
+    /// The page at `cursor`, with the notes as they stand after it (`closingNotes()`): the last page's are the
+    /// run's. No page is told of early: a piece's pages are asked one by one.
+    func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<User> {
+        try await load(cursor).noting(closingNotes())
+    }
+
     /// `cursor` is GitHub's next link within a piece, or this type's own marker between pieces.
-    func load(_ cursor: PageCursor?) async throws(DomainError) -> Page<User> {
+    private func load(_ cursor: PageCursor?) async throws(DomainError) -> Page<User> {
         if let cursor, let piece = withLock({ self.piece }) {
             try checkCap()
             let page = try await github.page(piece.list, at: cursor)

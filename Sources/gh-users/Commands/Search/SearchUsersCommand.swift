@@ -151,13 +151,9 @@ extension SearchUsersOptions: GitHubCommand {
         let plan = self.plan
         let pages: PagedListViewModel<User>
         if split {
-            let search = SplitUserSearch(github: github, query: query, perPage: plan.perPage, now: Date())
             // The notes go with each page, as they stand after it: the last page's are the run's.
-            pages = PagedListViewModel(
-                limit: plan.limit,
-                noting: { cursor throws(DomainError) in
-                    try await search.load(cursor).noting(search.closingNotes())
-                })
+            let search = SplitUserSearch(github: github, query: query, perPage: plan.perPage, now: Date())
+            pages = PagedListViewModel(limit: plan.limit, pages: search)
         } else {
             pages = PagedListViewModel(
                 GitHubEndpoints.searchUsers(query), plan: plan, github: github)
