@@ -150,18 +150,12 @@ package struct StandInUser: Sendable, Equatable {
         writer.integer(id)
         for (key, value) in [
             ("node_id", nodeID), ("avatar_url", avatarURL), ("gravatar_id", ""), ("url", api), ("html_url", htmlURL),
-        ] + Self.urlTemplates.map({ ($0.0, api + $0.1) }) {
+        ] + StandInNameParts.words.simpleUserUrls.map({ ($0[0], api + $0[1]) }) {
             writer.unescaped(",\"\(key)\":\"\(value)\"")
         }
         writer.unescaped(",\"type\":\"\(type)\",\"user_view_type\":\"public\",\"site_admin\":")
         writer.boolean(siteAdmin)
     }
-
-    private static let urlTemplates = [
-        ("followers", "/followers"), ("following", "/following{/other_user}"), ("gists", "/gists{/gist_id}"),
-        ("starred", "/starred{/owner}{/repo}"), ("subscriptions", "/subscriptions"), ("organizations", "/orgs"),
-        ("repos", "/repos"), ("events", "/events{/privacy}"), ("received_events", "/received_events"),
-    ].map { ("\($0.0)_url", $0.1) }
 
     /// GitHub's node ids are base64 of `0<length of type>:<type><id>`, e.g. `04:User1` → `MDQ6VXNlcjE=`.
     package var nodeID: String {
@@ -205,7 +199,7 @@ package struct StandInUserProfile: Sendable, Equatable {
         name = n % 3 == 0 ? nil : (isOrganization ? "\(parts.capitalizedNoun) Labs" : parts.displayName)
         company = n % 4 == 0 && !isOrganization ? "@\(parts.noun)-works" : nil
         blog = n % 5 == 0 ? "https://\(parts.adjective)-\(parts.noun).example.com" : ""
-        location = n % 3 == 1 ? StandInNameParts.cities[n % StandInNameParts.cities.count] : nil
+        location = n % 3 == 1 ? StandInNameParts.words.cities[n % StandInNameParts.words.cities.count] : nil
         email = n % 6 == 0 ? "\(user.login.lowercased())@example.com" : nil
         hireable = n % 8 == 0 && !isOrganization ? true : nil
         bio = n % 5 == 2 ? "\(parts.capitalizedAdjective) maintainer of \(parts.noun) things." : nil
@@ -250,18 +244,7 @@ struct StandInProfileNumbers {
 }
 
 struct StandInNameParts {
-    static let adjectives = [
-        "brave", "calm", "eager", "fancy", "gentle", "happy", "jolly", "kind", "lively", "mighty", "nimble", "proud",
-        "quiet", "rapid", "silly", "tidy", "witty", "zesty",
-    ]
-    static let nouns = [
-        "otter", "falcon", "badger", "lynx", "walrus", "heron", "panda", "koala", "gecko", "marmot", "puffin",
-        "quokka", "bison", "ibis", "newt", "yak", "raven", "squid", "tapir", "wombat",
-    ]
-    static let cities = [
-        "Berlin", "Lagos", "Lima", "Osaka", "Toronto", "Wellington", "Nairobi", "Reykjavík", "Kraków", "São Paulo",
-        "Montréal",
-    ]
+    static let words = StandInSpecialAccounts.words
 
     let ordinal: Int
     let adjective: String
@@ -269,8 +252,8 @@ struct StandInNameParts {
 
     init(ordinal: Int) {
         self.ordinal = ordinal
-        adjective = Self.adjectives[ordinal % Self.adjectives.count]
-        noun = Self.nouns[(ordinal / Self.adjectives.count) % Self.nouns.count]
+        adjective = Self.words.adjectives[ordinal % Self.words.adjectives.count]
+        noun = Self.words.nouns[(ordinal / Self.words.adjectives.count) % Self.words.nouns.count]
     }
 
     var capitalizedAdjective: String { adjective.prefix(1).uppercased() + adjective.dropFirst() }

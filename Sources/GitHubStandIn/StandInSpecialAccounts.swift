@@ -23,15 +23,28 @@ struct StandInSpecialAccount: Decodable, Sendable {
     }
 }
 
+/// The words the rest of the population is made of: `World/accounts.json`'s `generated` (see its `about`).
+struct StandInGeneratedWords: Decodable, Sendable {
+    var adjectives: [String]
+    var nouns: [String]
+    var cities: [String]
+    /// GitHub's simple user's URL keys, each with the path after the account's API URL.
+    var simpleUserUrls: [[String]]
+}
+
 enum StandInSpecialAccounts {
     private struct File: Decodable {
         var accounts: [Int: StandInSpecialAccount]
+        var generated: StandInGeneratedWords
     }
 
     /// `World/accounts.json`, read once.
-    static let byOrdinal = StandInWorld.worldFile("accounts") { bytes in
+    private static let file = StandInWorld.worldFile("accounts") { bytes in
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try decoder.decode(File.self, from: Data(bytes)).accounts
+        return try decoder.decode(File.self, from: Data(bytes))
     }
+
+    static let byOrdinal = file.accounts
+    static let words = file.generated
 }

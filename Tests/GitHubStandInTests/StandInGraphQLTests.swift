@@ -42,11 +42,12 @@ private func lookups(_ logins: [String]) -> String {
     }
 
     /// `team-members --direct`: a team's own members through GraphQL, the world's (not its child team's), with the
-    /// role in GraphQL's capitals; `role` (a variable, as gh-users sends it) filters; a non-member sees no team.
+    /// role in GraphQL's capitals; `role` (a variable, as gh-users sends it) filters; a non-member sees no team; the
+    /// shared cursors page it from `$after`.
     @Test func aTeamsOwnMembersAreTheWorldsWithoutItsChildTeams() throws {
         let query = """
-            query($org: String!, $team: String!, $role: TeamMemberRole) { organization(login: $org) {
-            team(slug: $team) { members(first: 100, membership: IMMEDIATE, role: $role) { totalCount
+            query($org: String!, $team: String!, $after: String, $role: TeamMemberRole) { organization(login: $org) {
+            team(slug: $team) { members(first: 100, after: $after, membership: IMMEDIATE, role: $role) { totalCount
             edges { role node { databaseId id login url avatarUrl isSiteAdmin } } pageInfo { hasNextPage endCursor } } } } }
             """
         try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
@@ -60,6 +61,16 @@ private func lookups(_ logins: [String]) -> String {
                 #expect((edges ?? []).allSatisfy { $0["role"] as? String == role })
                 #expect((edges == nil) == (index == 2))
             }
+            let onePerPage = query.replacingOccurrences(of: "first: 100", with: "first: 1")
+            let teamPages = try pages(at: "data", "organization", "team", "members") { after in
+                var variables = ["org": "github", "team": "justice-league"]
+                variables["after"] = after
+                return try graphQL(server, onePerPage, variables: variables, token: "gho_octocat").jsonObject()
+            }
+            let edges = teamPages.flatMap { $0["edges"] as? [[String: Any]] ?? [] }
+            #expect(
+                teamPages.count == 2
+                    && edges.compactMap { value($0, "node", "login") as? String } == ["octocat", "Yamada-Taro"])
         }
     }
 

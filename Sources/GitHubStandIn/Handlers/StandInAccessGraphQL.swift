@@ -14,8 +14,8 @@ import JSONBytes
 ///   (triage shows as `READ`, maintain as `WRITE`) and `roleName` the exact role, as a real answer has them;
 /// - `repository(owner:, name:) { stargazers }`: the one star list REST serves, with no cap, oldest first; to
 ///   anyone without a grant an empty list, as GitHub answers since July 2026;
-/// - `organization(login: $org) { team(slug: $team) { members(membership: IMMEDIATE) } }`: a team's own members
-///   on one page, filtered by `$role`; null to a non-member.
+/// - `organization(login: $org) { team(slug: $team) { members(membership: IMMEDIATE) } }`: a team's own members,
+///   filtered by `$role`, paged from `$after`; null to a non-member.
 /// A caller who cannot push to a repository gets `collaborators: null` beside a `FORBIDDEN` error with the field's
 /// path; an unknown repository is null beside `NOT_FOUND`, an unknown organization `organization: null` beside
 /// `NOT_FOUND`. Lists are paged by the stand-in's cursors, at most 100 a page. Each document costs 1 point per 100
@@ -44,7 +44,7 @@ enum StandInAccessGraphQL {
         -> StandInHTTPResponse
     {
         let asks = Self.asks(in: query)
-        let cursors = asks.map(\.after) + [literal(after: "after:", in: query[...])]
+        let cursors = asks.map(\.after) + [literal(after: "after:", in: query[...]), variables["after"] as? String]
         guard cursors.allSatisfy({ $0 == nil || $0.flatMap(position(after:)) != nil }) else {
             return StandInGraphQLHandler.errorsOnly(type: nil, "The stand-in gave no such cursor")
         }
@@ -220,20 +220,16 @@ enum StandInAccessGraphQL {
                 let team = organization.teams.first(where: { $0.slug == variables["team"] as? String })
             else { return write("organization", .object([.init("team", .null)])) }
             let role = (variables["role"] as? String)?.lowercased()
-            let edges = team.members.filter { role == nil || $0.role == role }.compactMap { member in
-                request.population.user(login: member.login).map { user in
-                    JSONValue.object([
-                        .init("role", .string(member.role.uppercased())),
-                        .init("node", user.graphQLNode(["id", "login", "url", "avatarUrl"])),
-                    ])
-                }
+            let members = team.members.filter { role == nil || $0.role == role }.compactMap { member in
+                request.population.user(login: member.login).map { (member.role, $0) }
             }
-            let info = JSONValue.object([.init("hasNextPage", .bool(false)), .init("endCursor", .null)])
-            let members = JSONValue.object([
-                .init("totalCount", .integer(Int64(edges.count))), .init("edges", .array(edges)),
-                .init("pageInfo", info),
-            ])
-            write("organization", .object([.init("team", .object([.init("members", members)]))]))
+            let edges = connection(members.count, after: variables["after"] as? String, total: true) { position in
+                .object([
+                    .init("role", .string(members[position].0.uppercased())),
+                    .init("node", members[position].1.graphQLNode(["id", "login", "url", "avatarUrl"])),
+                ])
+            }
+            write("organization", .object([.init("team", .object([.init("members", edges)]))]))
         }
 
         /// The granter of `grant`: its `__typename`, the field that names it, and its name.
