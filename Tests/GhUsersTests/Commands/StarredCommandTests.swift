@@ -45,4 +45,27 @@ struct StarredCommandTests {
         let json = await harness.run(["starred", "octocat", "--format", "json"])
         #expect(json.status == 0)
     }
+
+    /// A repository on two pages (starred again while the list was paged) is written once, known by its
+    /// `repo.id`; a record without one is written as it comes.
+    @Test func aRepositoryOnTwoPagesIsWrittenOnce() async {
+        let harness = CommandHarness()
+        func star(_ id: Int?, _ name: String) -> String {
+            let key = id.map { #""id":\#($0),"# } ?? ""
+            return #"{"starred_at":"2011-01-16T19:06:43Z","repo":{\#(key)"full_name":"\#(name)"}}"#
+        }
+        let next = "https://api.github.com/users/octocat/starred?per_page=100&page=2"
+        harness.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=100"), status: 200,
+            headers: [("Link", "<\(next)>; rel=\"next\"")], body: Data("[\(star(7, "o/a")),\(star(8, "o/b"))]".utf8))
+        harness.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=100&page=2"), status: 200, headers: [],
+            body: Data("[\(star(8, "o/b")),\(star(9, "o/c")),\(star(nil, "o/x"))]".utf8))
+        let run = await harness.run(["starred", "octocat", "--all", "--format", "tsv"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(
+            run.out.split(separator: "\n").map { $0.split(separator: "\t").first ?? "" } == [
+                "o/a", "o/b", "o/c", "o/x",
+            ])
+    }
 }
