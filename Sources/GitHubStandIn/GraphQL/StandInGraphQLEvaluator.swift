@@ -10,6 +10,7 @@ enum StandInGraphQLResult {
     static func text(_ text: String?) -> Self { leaf(text.map(JSONValue.string) ?? .null) }
     static func number(_ number: Int) -> Self { leaf(.integer(Int64(number))) }
     static func flag(_ flag: Bool) -> Self { leaf(.bool(flag)) }
+    static func object(_ type: String, _ fields: [String: Self]) -> Self { .object(StandInGraphQLObject(type, fields)) }
 }
 
 /// An object of GitHub's schema: its type, and how it answers a field (nil: the schema has no such field here).

@@ -31,22 +31,19 @@ struct StandInGraphQLSchema {
 
     var query: Object {
         Object("Query") { field in
+            let (login, owner, name) = (field.text("login") ?? "", field.text("owner") ?? "", field.text("name") ?? "")
             switch field.name {
             case "repositoryOwner":
-                let user = request.population.user(login: field.text("login") ?? "")
+                let user = request.population.user(login: login)
                 return user.flatMap { $0.type == "Bot" ? nil : .object(account($0)) } ?? .null
             case "organization":
-                let login = field.text("login") ?? ""
                 guard let organization = world.organization(login) else {
-                    let message = "Could not resolve to an Organization with the login of '\(login)'."
-                    throw StandInGraphQLFieldError(type: "NOT_FOUND", message: message)
+                    throw Self.notFound("an Organization with the login of '\(login)'")
                 }
                 return .object(self.organization(organization))
             case "repository":
-                let (owner, name) = (field.text("owner") ?? "", field.text("name") ?? "")
                 guard let repository = world.repository(owner, name) else {
-                    let message = "Could not resolve to a Repository with the name '\(owner)/\(name)'."
-                    throw StandInGraphQLFieldError(type: "NOT_FOUND", message: message)
+                    throw Self.notFound("a Repository with the name '\(owner)/\(name)'")
                 }
                 return .object(self.repository(repository))
             default: return nil
@@ -54,37 +51,34 @@ struct StandInGraphQLSchema {
         }
     }
 
-    /// A `User` or `Organization` of the population.
+    static func notFound(_ what: String) -> StandInGraphQLFieldError {
+        StandInGraphQLFieldError(type: "NOT_FOUND", message: "Could not resolve to \(what).")
+    }
+
+    /// A `User` or `Organization` of the population; its profile is made only for a field that needs it.
     func account(_ user: StandInUser) -> Object {
         Object(user.type) { field in
-            let profile = { request.followGraph.profile(of: user) }
-            func count(_ type: String, _ count: Int) -> Result { .object(Object(type, ["totalCount": .number(count)])) }
-            switch field.name {
-            case "login": return .text(user.login)
-            case "databaseId": return .number(user.id)
-            case "id": return .text(user.nodeID)
-            case "url": return .text(user.htmlURL)
-            case "avatarUrl": return .text(user.avatarURL)
-            case "isSiteAdmin": return .flag(user.siteAdmin)
-            case "name": return .text(profile().name)
-            case "company": return .text(profile().company)
-            case "location": return .text(profile().location)
-            case "bio": return .text(profile().bio)
-            case "twitterUsername": return .text(profile().twitterUsername)
-            // GraphQL says null where REST says "" for no blog, and "" where REST says null for no email.
-            case "websiteUrl": return .text(profile().blog.isEmpty ? nil : profile().blog)
-            case "email": return .text(profile().email ?? "")
-            case "isHireable": return .flag(profile().hireable ?? false)
-            case "createdAt": return .text(UTCTimestamp.iso8601(profile().createdAt))
-            case "updatedAt": return .text(UTCTimestamp.iso8601(profile().updatedAt))
-            case "followers": return count("FollowerConnection", profile().followers)
-            case "following": return count("FollowingConnection", profile().following)
-            // `repositories(privacy: PUBLIC, ownerAffiliations: OWNER)`: the owned public ones, as REST counts them.
-            case "repositories": return count("RepositoryConnection", profile().publicRepos)
-            case "gists": return count("GistConnection", profile().publicGists)
-            case "contributionsCollection" where user.type == "User": return .object(contributions(user, field))
-            default: return nil
-            }
+            let identity: [String: Result] = [
+                "login": .text(user.login), "databaseId": .number(user.id), "id": .text(user.nodeID),
+                "url": .text(user.htmlURL), "avatarUrl": .text(user.avatarURL), "isSiteAdmin": .flag(user.siteAdmin),
+            ]
+            if let value = identity[field.name] { return value }
+            if field.name == "contributionsCollection" { return user.type == "User" ? contributions(user, field) : nil }
+            let profile = request.followGraph.profile(of: user)
+            func count(_ count: Int) -> Result { .object("Connection", ["totalCount": .number(count)]) }
+            // GraphQL says null where REST says "" for no blog, and "" where REST says null for no email;
+            // `repositories(privacy: PUBLIC, ownerAffiliations: OWNER)` counts the owned public ones, as REST does.
+            let fields: [String: Result] = [
+                "name": .text(profile.name), "company": .text(profile.company), "location": .text(profile.location),
+                "bio": .text(profile.bio), "twitterUsername": .text(profile.twitterUsername),
+                "websiteUrl": .text(profile.blog.isEmpty ? nil : profile.blog), "email": .text(profile.email ?? ""),
+                "isHireable": .flag(profile.hireable ?? false),
+                "createdAt": .text(UTCTimestamp.iso8601(profile.createdAt)),
+                "updatedAt": .text(UTCTimestamp.iso8601(profile.updatedAt)),
+                "followers": count(profile.followers), "following": count(profile.following),
+                "repositories": count(profile.publicRepos), "gists": count(profile.publicGists),
+            ]
+            return fields[field.name]
         }
     }
 
@@ -176,14 +170,14 @@ struct StandInGraphQLSchema {
                     sources.append((grant.level, granter.object, granter.name))
                 }
             }
-            let permissionSources = sources.map { source in
+            let permissionSources = sources.map { level, granter, _ in
                 Result.object(
-                    Object(
-                        "PermissionSource",
-                        [
-                            "permission": .text(Self.basePermissions[source.level]),
-                            "roleName": .text(StandInWorld.roleName(source.level)), "source": .object(source.granter),
-                        ]))
+                    "PermissionSource",
+                    [
+                        "permission": .text(Self.basePermissions[level]),
+                        "roleName": .text(StandInWorld.roleName(level)),
+                        "source": .object(granter),
+                    ])
             }
             return [
                 "permission": .text(Self.permissions[grants.map(\.level).max() ?? 0]),
@@ -228,7 +222,7 @@ extension StandInGraphQLSchema {
         let start = min(count, after ?? 0)
         let page = start..<min(count, start + max(0, min(100, field.integer("first") ?? 100)))
         let edges = page.map { edge($0).merging(["cursor": .text(Self.cursor($0))]) { given, _ in given } }
-        let pageInfo = Object(
+        let pageInfo = Result.object(
             "PageInfo",
             [
                 "hasNextPage": .flag(page.upperBound < count), "hasPreviousPage": .flag(start > 0),
@@ -236,13 +230,12 @@ extension StandInGraphQLSchema {
                 "endCursor": page.isEmpty ? .null : .text(Self.cursor(page.upperBound - 1)),
             ])
         return .object(
-            Object(
-                type + "Connection",
-                [
-                    "totalCount": .number(count), "pageInfo": .object(pageInfo),
-                    "edges": .list(edges.map { .object(Object(type + "Edge", $0)) }),
-                    "nodes": .list(edges.map { $0["node"] ?? .null }),
-                ]))
+            type + "Connection",
+            [
+                "totalCount": .number(count), "pageInfo": pageInfo,
+                "edges": .list(edges.map { .object(type + "Edge", $0) }),
+                "nodes": .list(edges.map { $0["node"] ?? .null }),
+            ])
     }
 
     /// The stand-in's opaque cursors: base64 of `cursor:<position + 1>`.
@@ -259,32 +252,32 @@ extension StandInGraphQLSchema {
 
     /// `contributionsCollection(from:to:)`, the year to now unless asked: its calendar in weeks from Sunday,
     /// refused as too much work where `StandInContributions.exceedsResourceLimits` says.
-    func contributions(_ user: StandInUser, _ field: Field) -> Object {
+    func contributions(_ user: StandInUser, _ field: Field) -> Result {
         let to = field.text("to").flatMap(UTCTimestamp.epochSeconds(iso8601:)) ?? request.now
         let from = field.text("from").flatMap(UTCTimestamp.epochSeconds(iso8601:)) ?? to - 31_536_000
-        return Object("ContributionsCollection") { field in
-            guard field.name == "contributionCalendar" else { return nil }
-            guard !StandInContributions.exceedsResourceLimits(user: user, from: from, to: to) else {
-                let message = StandInContributions.resourceLimitsExceeded
-                throw StandInGraphQLFieldError(type: "RESOURCE_LIMITS_EXCEEDED", message: message)
-            }
-            let calendar = StandInContributions(user: user, from: from, to: to, now: request.now)
-            let weeks = calendar.weeks.map { week in
-                let days = week.map { day in
-                    Result.object(
-                        Object(
+        return .object(
+            Object("ContributionsCollection") { field in
+                guard field.name == "contributionCalendar" else { return nil }
+                guard !StandInContributions.exceedsResourceLimits(user: user, from: from, to: to) else {
+                    let message = StandInContributions.resourceLimitsExceeded
+                    throw StandInGraphQLFieldError(type: "RESOURCE_LIMITS_EXCEEDED", message: message)
+                }
+                let calendar = StandInContributions(user: user, from: from, to: to, now: request.now)
+                let weeks = calendar.weeks.map { week in
+                    let days = week.map { day in
+                        Result.object(
                             "ContributionCalendarDay",
                             [
                                 "date": .text(day.date), "contributionCount": .number(day.count),
                                 "contributionLevel": .text(day.level),
-                            ]))
+                            ])
+                    }
+                    return Result.object(
+                        "ContributionCalendarWeek",
+                        ["firstDay": .text(week.first?.date), "contributionDays": .list(days)])
                 }
-                let firstDay = Result.text(week.first?.date)
-                return Result.object(
-                    Object("ContributionCalendarWeek", ["firstDay": firstDay, "contributionDays": .list(days)]))
-            }
-            return .object(
-                Object("ContributionCalendar", ["totalContributions": .number(calendar.total), "weeks": .list(weeks)]))
-        }
+                return .object(
+                    "ContributionCalendar", ["totalContributions": .number(calendar.total), "weeks": .list(weeks)])
+            })
     }
 }
