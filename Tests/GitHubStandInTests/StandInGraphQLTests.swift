@@ -114,17 +114,14 @@ import Testing
     /// The calendar in weeks from Sunday; a day's count is the same in every span, none before the account was made.
     @Test func theCalendarRunsInSundayWeeksTheSameInEverySpan() throws {
         try withStandInServer(StandInConfiguration(userCount: 60)) { server throws in
-            func calendar(_ login: String, _ from: String, _ to: String) throws -> Any? {
-                let query = """
-                    { repositoryOwner(login: "\(login)") { __typename ... on User { contributionsCollection(from: \
-                    "\(from)T00:00:00Z", to: "\(to)T00:00:00Z") { contributionCalendar { weeks { contributionDays { date
-                    contributionCount contributionLevel } } } } } } }
-                    """
-                return value(try graphQL(server, query).jsonObject(), "data", "repositoryOwner")
-            }
             func days(_ login: String, _ from: String, _ to: String) throws -> [[[String: Any]]] {
-                let weeks = value(
-                    try calendar(login, from, to), "contributionsCollection", "contributionCalendar", "weeks")
+                let query = """
+                    { repositoryOwner(login: "\(login)") { ... on User { contributionsCollection(from: "\(from)T00:00:00Z", \
+                    to: "\(to)T00:00:00Z") { contributionCalendar { weeks { contributionDays { date contributionCount \
+                    contributionLevel } } } } } } }
+                    """
+                let path = ["data", "repositoryOwner", "contributionsCollection", "contributionCalendar", "weeks"]
+                let weeks = path.reduce(try graphQL(server, query).jsonObject() as Any?) { value($0, $1) }
                 return (weeks as? [[String: Any]] ?? []).map { $0["contributionDays"] as? [[String: Any]] ?? [] }
             }
             let year = try days("octocat", "2025-01-01", "2025-12-31")
