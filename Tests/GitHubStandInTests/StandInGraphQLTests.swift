@@ -58,21 +58,32 @@ import Testing
         }
     }
 
-    /// No token: 401. A field the stand-in does not serve, a document it cannot read, more lookups than the node
-    /// limit: an error with no `path` and no `data`. None of them spends a point.
+    /// No token: 401. A field the stand-in does not serve, a document it cannot read (none, two operations, a
+    /// fragment missing or spreading itself even through a field, nesting past 64 levels), more lookups than the
+    /// node limit: an error with no `path` and no `data`. None of them spends a point, and none stops the server.
     @Test func refusedQueriesAreErrorsWithNoPathAndCostNothing() throws {
         try withStandInServer(StandInConfiguration(userCount: 40, graphQLNodeLimit: 3)) { server throws in
             let unauthenticated = try graphQL(server, body: profiles(["octocat"]), token: nil)
             #expect(unauthenticated.status == 401 && unauthenticated.text.contains("requires you to be authenticated"))
             let refusals = [
-                ("query { viewer { login } }", nil), ("query { repositoryOwner(login: ", nil),
+                ("query { viewer { login } }", nil), ("query { repositoryOwner(login: ", nil), ("", nil),
+                ("query { rateLimit { cost } } query { rateLimit { used } }", nil), ("query { ...A }", nil),
+                ("query { ...A } fragment A on Query { ...A }", nil),
+                (
+                    #"query { o: repositoryOwner(login: "octocat") { ...B } } "#
+                        + "fragment B on User { followers { nodes { ...B } } }", nil
+                ),
+                (
+                    "query " + String(repeating: "{ ... on Query ", count: 70) + "{ rateLimit { cost } }"
+                        + String(repeating: " }", count: 70), nil
+                ),
                 (String(decoding: profiles(["a", "b", "c", "d"]), as: UTF8.self), "MAX_NODE_LIMIT_EXCEEDED"),
             ]
             for (query, type) in refusals {
                 let body =
                     query.hasPrefix("{") ? Array(query.utf8) : JSONValue.object([.init("query", .string(query))]).bytes
                 let answer = try graphQL(server, body: body).jsonObject()
-                let error = try #require((answer["errors"] as? [[String: Any]])?.first)
+                let error = try #require((answer["errors"] as? [[String: Any]])?.first, "\(query)")
                 #expect(answer["data"] == nil && error["path"] == nil && error["type"] as? String == type, "\(query)")
             }
             #expect(server.graphQLRateLimitRemaining(token: "gql-tests") == 5_000)
@@ -87,6 +98,22 @@ import Testing
             let answer = try graphQL(server, body: profiles((0..<lookups).map { "user\($0)" })).jsonObject()
             #expect(value(answer, "data", "rateLimit", "cost") as? Int == cost)
             #expect(value(answer, "data", "rateLimit", "remaining") as? Int == 5_000 - cost)
+        }
+    }
+
+    /// Nested connections multiply: every page of members asks each member's repositories (two organizations of
+    /// 1 + 100 requests: 2 points). A `first` past 100 counts as 100, as the schema answers no more: no larger
+    /// cost, and no overflow.
+    @Test(arguments: ["100", "5000000000000"])
+    func nestedConnectionsMultiplyAndAPageCountsAtMostAHundred(first: String) throws {
+        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
+            let ask = { (alias: String) in
+                "\(alias): organization(login: \"github\") { membersWithRole(first: \(first)) "
+                    + "{ nodes { repositories(first: \(first)) { totalCount } } } }"
+            }
+            let answer = try graphQL(server, "{ \(ask("a")) \(ask("b")) rateLimit { cost } }").jsonObject()
+            #expect(answer["errors"] == nil)
+            #expect(value(answer, "data", "rateLimit", "cost") as? Int == 2)
         }
     }
 

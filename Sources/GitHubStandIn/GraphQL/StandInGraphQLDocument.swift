@@ -31,6 +31,10 @@ struct StandInGraphQLDocument {
     private var tokens: [Substring] = []
     private var next = 0
     private let variables: [String: Any]
+    /// How deep the selection sets and values being read are nested: past `maximumDepth` the document is refused
+    /// rather than read by a recursion a client could make as deep as it likes.
+    private var depth = 0
+    static let maximumDepth = 64
 
     /// A string, a spread, a name, a number or a punctuator; or white space, commas and comments, which are ignored.
     private static var token: Regex<Substring> {
@@ -48,6 +52,7 @@ struct StandInGraphQLDocument {
             rest = rest[match.output.endIndex...]
         }
         guard rest.isEmpty else { throw SyntaxError() }
+        var operations = 0
         while next < tokens.count {
             if take("fragment") {
                 let name = try self.name()
@@ -63,6 +68,36 @@ struct StandInGraphQLDocument {
                 }
             }
             selections = try selectionSet()
+            operations += 1
+        }
+        // One operation, and no fragment that is missing or spreads itself, at any depth (GitHub's validation: a
+        // document with none, with several and no operation name, or with a fragment cycle is refused whole).
+        guard operations == 1 else { throw SyntaxError() }
+        var path: [String] = []
+        var checked: Set<String> = []
+        for name in Self.spreads(in: selections) + fragments.keys {
+            try checkSpreads(of: name, path: &path, checked: &checked)
+        }
+    }
+
+    /// A depth-first walk of the spreads: a name on the walk's own path is a cycle; one walked before is not walked
+    /// again, so fragments that spread each other many times are still walked in linear time.
+    private func checkSpreads(of name: String, path: inout [String], checked: inout Set<String>) throws {
+        guard !path.contains(name), let fragment = fragments[name] else { throw SyntaxError() }
+        guard checked.insert(name).inserted else { return }
+        path.append(name)
+        defer { path.removeLast() }
+        for spread in Self.spreads(in: [fragment]) { try checkSpreads(of: spread, path: &path, checked: &checked) }
+    }
+
+    /// The names of the fragments spread in `selections`, at any depth.
+    private static func spreads(in selections: [Selection]) -> [String] {
+        selections.flatMap { selection -> [String] in
+            switch selection {
+            case .field(let field): spreads(in: field.selections)
+            case .fragment(_, let inner): spreads(in: inner)
+            case .spread(let name): [name]
+            }
         }
     }
 
@@ -81,7 +116,9 @@ struct StandInGraphQLDocument {
     }
 
     private mutating func selectionSet() throws -> [Selection] {
-        guard take("{") else { throw SyntaxError() }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth, take("{") else { throw SyntaxError() }
         var selections: [Selection] = []
         while !take("}") {
             if take("...") {
@@ -106,7 +143,9 @@ struct StandInGraphQLDocument {
     }
 
     private mutating func value() throws -> String? {
-        guard let token = tokens[next...].first else { throw SyntaxError() }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth, let token = tokens[next...].first else { throw SyntaxError() }
         next += 1
         switch token.first {
         case "$":

@@ -63,6 +63,8 @@ struct StandInGraphQLEvaluator {
 
     func collect(_ selections: [Selection], on type: String?) -> [Field] {
         var fields: [Field] = []
+        // A fragment spread twice in one selection set is collected once (the specification's visitedFragments).
+        var visited: Set<String> = []
         func visit(_ selections: [Selection]) {
             for selection in selections {
                 switch selection {
@@ -76,7 +78,7 @@ struct StandInGraphQLEvaluator {
                     let met = type == nil || condition == nil || condition == type
                     if met || Self.interfaces[condition ?? ""]?.contains(type ?? "") == true { visit(inner) }
                 case .spread(let name):
-                    fragments[name].map { visit([$0]) }
+                    if visited.insert(name).inserted { fragments[name].map { visit([$0]) } }
                 }
             }
         }
@@ -121,15 +123,18 @@ struct StandInGraphQLEvaluator {
     /// connection (a field that asks `totalCount`, `edges`, `nodes` or `pageInfo`) one per page of the connections
     /// above it, divided by 100 and rounded, at least 1.
     func cost(of selections: [Selection]) -> Int {
-        func requests(_ selections: [Selection], _ pages: Int) -> Int {
+        // Counted in Double: pages of nested connections multiply, and a document may nest them deep enough to
+        // pass Int's range (a page is at most 100, as the schema answers no more).
+        func requests(_ selections: [Selection], _ pages: Double) -> Double {
             collect(selections, on: nil).reduce(0) { sum, field in
                 let connection = collect(field.selections, on: nil).contains {
                     ["totalCount", "edges", "nodes", "pageInfo"].contains($0.name)
                 }
-                let inner = requests(field.selections, connection ? pages * (field.integer("first") ?? 1) : pages)
-                return sum + (connection ? pages : 0) + inner
+                let first = Double(min(max(field.integer("first") ?? 1, 0), 100))
+                return sum + (connection ? pages : 0) + requests(field.selections, connection ? pages * first : pages)
             }
         }
-        return max(1, (requests(selections, 1) + 50) / 100)
+        let points = ((requests(selections, 1) + 50) / 100).rounded(.down)
+        return max(1, points < 1e15 ? Int(points) : Int(1e15))
     }
 }

@@ -55,16 +55,18 @@ struct StandInGraphQLSchema {
         StandInGraphQLFieldError(type: "NOT_FOUND", message: "Could not resolve to \(what).")
     }
 
-    /// A `User` or `Organization` of the population; its profile is made only for a field that needs it.
+    /// A `User` or `Organization` of the population; its profile is made only for a field that needs it, once, so
+    /// that every field of one answer comes from the same profile.
     func account(_ user: StandInUser) -> Object {
-        Object(user.type) { field in
+        let made = MadeOnce<StandInUserProfile>()
+        return Object(user.type) { field in
             let identity: [String: Result] = [
                 "login": .text(user.login), "databaseId": .number(user.id), "id": .text(user.nodeID),
                 "url": .text(user.htmlURL), "avatarUrl": .text(user.avatarURL), "isSiteAdmin": .flag(user.siteAdmin),
             ]
             if let value = identity[field.name] { return value }
             if field.name == "contributionsCollection" { return user.type == "User" ? contributions(user, field) : nil }
-            let profile = request.followGraph.profile(of: user)
+            let profile = made.value { request.followGraph.profile(of: user) }
             func count(_ count: Int) -> Result { .object("Connection", ["totalCount": .number(count)]) }
             // GraphQL says null where REST says "" for no blog, and "" where REST says null for no email;
             // `repositories(privacy: PUBLIC, ownerAffiliations: OWNER)` counts the owned public ones, as REST does.
@@ -279,5 +281,17 @@ extension StandInGraphQLSchema {
                 return .object(
                     "ContributionCalendar", ["totalContributions": .number(calendar.total), "weeks": .list(weeks)])
             })
+    }
+}
+
+/// A value made the first time it is asked for, then kept: one answer is executed on one thread.
+final class MadeOnce<Value> {
+    private var made: Value?
+
+    func value(_ make: () -> Value) -> Value {
+        if let made { return made }
+        let value = make()
+        made = value
+        return value
     }
 }
