@@ -37,7 +37,8 @@ struct ManPageEndToEndTests {
             hasMan ? #"echo "== man"; MANPATH="$HOME/root/usr/share/man" MANWIDTH=80 man -P cat gh-users-list"# : "true"
         let result = try await BinaryRunner.shell(
             #"DESTDIR="$HOME/root" PREFIX=/usr bash "\#(scripts.path)/install.sh" --binary="$GH_USERS" "#
-                + #"2>"$HOME/installed" && cd "$HOME/root/usr/share/man/man1" && ls && "#
+                + #"2>"$HOME/installed" || { cat "$HOME/installed" >&2; exit 1; }; "#
+                + #"cd "$HOME/root/usr/share/man/man1" && ls && "#
                 + #"echo "== commands" && "# + commands + #" && for command in $("# + commands
                 + #"); do echo "== help $command"; COLUMNS=4000 "$GH_USERS" help "$command"; done; "#
                 + #"echo "== topic options"; COLUMNS=4000 "$GH_USERS" help options; "#

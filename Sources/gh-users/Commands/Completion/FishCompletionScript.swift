@@ -12,6 +12,8 @@ enum FishCompletionScript {
         script += "# reads it.\nfunction __gh_users_subcommand --argument-names command token\n"
         script += "    contains -- \"$command $token\" " + words(model.subcommands) + "\nend\n\n"
         script += helpers
+        // An answer kept by an older script sourced in this shell must not answer for this one.
+        script += "set -e -g __gh_users_position_key __gh_users_position_memo\n"
         script += "complete -c gh-users -f\n\n"
         let needsCommand = CompletionQuoting.fish("__gh_users_needs_command")
         for command in model.topLevel {
@@ -45,10 +47,11 @@ enum FishCompletionScript {
         # Prints how many arguments follow the command in the line before the cursor, then the command if there is
         # one. Global options may come before the command, an option that takes a value takes the next word, and
         # '--' ends the options. fish tests the condition of every complete line below on each TAB, so the
-        # answer for the words before the cursor is kept, and worked out again only when they change.
+        # answer for the words before the cursor is kept (escaped, so that no two lists of words look alike), and
+        # worked out again only when they change.
         function __gh_users_position
             set -l tokens (commandline -opc)
-            set -l key (string join \n -- $tokens)
+            set -l key (string escape -- $tokens)
             if test "x$key" = "x$__gh_users_position_key"
                 printf '%s\n' $__gh_users_position_memo
                 return
