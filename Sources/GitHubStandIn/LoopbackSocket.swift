@@ -36,35 +36,6 @@ enum LoopbackSocket {
         return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
     }
 
-    /// Waits up to `timeoutMilliseconds` for a connection; nil on timeout or a transient error.
-    static func acceptConnection(on listener: Int32, timeoutMilliseconds: Int32) -> AcceptOutcome {
-        var pollEntry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&pollEntry, 1, timeoutMilliseconds)
-        guard ready > 0 else {
-            return .nothingYet
-        }
-        let descriptor = accept(listener, nil, nil)
-        guard descriptor >= 0 else {
-            switch errno {
-            case EINTR, EAGAIN, ECONNABORTED:
-                return .nothingYet
-            default:
-                return .failed
-            }
-        }
-        var enabled: Int32 = 1
-        // Responses go out in one send, but disabling Nagle keeps keep-alive round trips free of 40 ms stalls.
-        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
-        return .accepted(descriptor)
-    }
-
-    /// Result of one accept attempt.
-    enum AcceptOutcome {
-        case accepted(Int32)
-        case nothingYet
-        case failed
-    }
-
     /// Appends whatever arrives; returns false on EOF or error.
     static func receive(from descriptor: Int32, into buffer: inout [UInt8], scratch: inout [UInt8]) -> Bool {
         while true {
@@ -96,14 +67,5 @@ enum LoopbackSocket {
             }
             return true
         }
-    }
-
-    /// Wakes any thread blocked in accept/recv on this descriptor without freeing the descriptor number.
-    static func shutdownBothDirections(_ descriptor: Int32) {
-        _ = shutdown(descriptor, Int32(SHUT_RDWR))
-    }
-
-    static func closeDescriptor(_ descriptor: Int32) {
-        _ = close(descriptor)
     }
 }

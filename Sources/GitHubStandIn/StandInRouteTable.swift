@@ -31,9 +31,9 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
 
     var readableText: String { description.replacing(":int}", with: "}") }
 
-    func match(_ pathSegments: [Substring]) -> StandInPathParameters? {
+    func match(_ pathSegments: [Substring]) -> [String: String]? {
         guard pathSegments.count == segments.count else { return nil }
-        var parameters = StandInPathParameters()
+        var parameters: [String: String] = [:]
         for (segment, piece) in zip(segments, pathSegments) where segment != piece {
             let name = segment.dropFirst().dropLast()
             let integer = name.hasSuffix(":int")
@@ -43,8 +43,6 @@ struct StandInPathPattern: Sendable, CustomStringConvertible {
         return parameters
     }
 }
-
-typealias StandInPathParameters = [String: String]
 
 struct StandInRoute: Sendable {
     let method: Endpoint.Method
@@ -86,26 +84,20 @@ struct StandInRoute: Sendable {
     }
 }
 
-struct StandInRouteMatch {
-    /// Nil: GitHub's 404, also for a known path with another method.
-    let route: StandInRoute?
-    let parameters: StandInPathParameters
-
-    var rateResource: StandInRateResource { route?.rateResource ?? .core }
-}
-
 struct StandInRouteTable: Sendable {
     let routes: [StandInRoute]
 
-    func match(method: String, path: String) -> StandInRouteMatch {
+    /// The first row with `method` and a pattern that matches `path`; nil: GitHub's 404, also for a known path with
+    /// another method.
+    func match(method: String, path: String) -> (route: StandInRoute, parameters: [String: String])? {
         let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
         for route in routes where route.method.accepts(method) {
             for pattern in route.patterns {
                 if let parameters = pattern.match(pathSegments) {
-                    return StandInRouteMatch(route: route, parameters: parameters)
+                    return (route, parameters)
                 }
             }
         }
-        return StandInRouteMatch(route: nil, parameters: StandInPathParameters())
+        return nil
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import GitHubStandIn
 import Glibc
 import Testing
+
+@testable import GitHubStandIn
 
 enum RawHTTPError: Error {
     case socket(errno: Int32)
@@ -30,8 +31,8 @@ struct RawHTTPResponse {
     }
 }
 
-/// A blocking HTTP/1.1 client over one socket, for tests that control connection reuse, send requests in
-/// fragments, or must see broken framing a real client would hide behind a generic error.
+/// A blocking HTTP/1.1 client over one socket, for the tests of the server's connections: reuse, requests in
+/// fragments, framing. Every other test asks the server's own request path (`fetch`).
 final class RawHTTPConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -143,26 +144,29 @@ final class RawHTTPConnection {
     }
 }
 
+/// A stand-in of `configuration`, not listening: `fetch` asks it directly.
+func standIn(_ configuration: StandInConfiguration = StandInConfiguration(userCount: 250)) throws -> StandInServer {
+    try StandInServer(configuration: configuration)
+}
+
 func withStandInServer<T>(
     _ configuration: StandInConfiguration = StandInConfiguration(userCount: 250),
     _ body: (StandInServer) throws -> T
 ) throws -> T {
-    let server = try StandInServer(configuration: configuration)
-    try server.start()
-    defer { server.stop() }
-    return try body(server)
+    try body(standIn(configuration))
 }
 
-/// One request on a fresh connection, as `login` (its stand-in token) where given, with a JSON body where given.
+/// The server's answer to one request, as `login` (its stand-in token) where given, with a body where given,
+/// from its own request path: everything but the connection (`StandInConnectionTests`).
 func fetch(
     _ server: StandInServer, _ target: String, method: String = "GET", headers: [(String, String)] = [],
     as login: String? = nil, body: String = ""
 ) throws -> RawHTTPResponse {
-    var headers = headers + (login.map { bearer(StandInTokens.token(for: $0)) } ?? [])
-    if !body.isEmpty { headers.append(("Content-Length", String(body.utf8.count))) }
-    let connection = try RawHTTPConnection(port: server.port)
-    try connection.write(RawHTTPConnection.requestText(method: method, target: target, headers: headers) + body)
-    return try connection.readResponse(bodyExpected: method != "HEAD")
+    let headers = headers + (login.map { bearer(StandInTokens.token(for: $0)) } ?? [])
+    let request = RecordedRequest(
+        method: method, target: target, headers: headers.map { (name: $0, value: $1) }, body: Array(body.utf8))
+    guard case .respond(let response) = server.reply(to: request) else { throw RawHTTPError.closedEarly }
+    return RawHTTPResponse(status: response.status, headers: response.headers, body: response.body)
 }
 
 func bearer(_ token: String) -> [(String, String)] {

@@ -2,9 +2,21 @@ import Foundation
 import GitHubStandIn
 import Testing
 
+/// A stand-in listening on a free port for the body's connections, stopped after it.
+private func withListeningStandIn<T>(
+    _ configuration: StandInConfiguration = StandInConfiguration(userCount: 250),
+    _ body: (StandInServer) throws -> T
+) throws -> T {
+    let server = try standIn(configuration)
+    try server.start()
+    defer { server.stop() }
+    return try body(server)
+}
+
+/// The server's connections: framing, reuse, HEAD, closing and stopping. What it answers is the other suites'.
 @Suite struct StandInConnectionTests {
     @Test func oneConnectionAnswersPipelinedRequestsInOrderAndStaysOpen() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write(
                 RawHTTPConnection.requestText(target: "/users/octocat")
@@ -20,7 +32,7 @@ import Testing
     }
 
     @Test func connectionCloseIsHonoured() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             let response = try connection.request("GET", "/users/octocat", headers: [("Connection", "close")])
             #expect(response.status == 200)
@@ -35,7 +47,7 @@ import Testing
     }
 
     @Test func requestsArrivingInFragmentsAreReassembled() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             let request = Array(
                 RawHTTPConnection.requestText(
@@ -56,7 +68,7 @@ import Testing
     }
 
     @Test func requestWithBodyIsFramedByContentLength() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write("POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhel")
             usleep(20_000)
@@ -68,17 +80,49 @@ import Testing
     }
 
     @Test func garbageGets400AndACloseNotACrash() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write("THIS IS NOT HTTP\r\n\r\n")
             #expect(try connection.readResponse().status == 400)
             #expect(connection.peerClosed())
-            #expect(try fetch(server, "/users/octocat").status == 200)
+            #expect(try RawHTTPConnection(port: server.port).request("GET", "/users/octocat").status == 200)
+        }
+    }
+
+    /// GitHub answers HEAD by the GET row: the same head, the length of the body it does not send.
+    @Test func headIsAnsweredOnEveryRouteWithoutABody() throws {
+        try withListeningStandIn { server throws in
+            for target in [
+                "/users", "/users/octocat", "/user/1", "/users/octocat/repos", "/user/2/followers",
+                "/users/octocat/following", "/search/users?q=a", "/rate_limit",
+            ] {
+                let connection = try RawHTTPConnection(port: server.port)
+                let get = try connection.request("GET", target, headers: tokenHeader)
+                let head = try connection.request("HEAD", target, headers: tokenHeader)
+                #expect(head.status == 200 && head.body.isEmpty, "\(target)")
+                #expect(head.header("Content-Length") == String(get.body.count), "\(target)")
+                #expect(head.header("ETag") == get.header("ETag"), "\(target)")
+                // Had HEAD leaked a body, this answer would be read out of it.
+                #expect(try connection.request("GET", "/users/nobody").status == 404, "\(target)")
+            }
+        }
+    }
+
+    /// A request is recorded on arrival, before the configured latency delays the answer: the journal has the
+    /// request while no byte of its answer has come back.
+    @Test func requestsAreRecordedOnArrival() throws {
+        try withListeningStandIn(StandInConfiguration(userCount: 50, latencyMilliseconds: 1_500)) { server throws in
+            let connection = try RawHTTPConnection(port: server.port)
+            try connection.write(RawHTTPConnection.requestText(target: "/users/octocat", headers: tokenHeader))
+            for _ in 0..<10_000 where server.requests.isEmpty { usleep(1_000) }
+            #expect(server.requests.map(\.path) == ["/users/octocat"])
+            #expect(!connection.hasBytesWaiting())
+            #expect(try connection.readResponse().status == 200)
         }
     }
 
     @Test func stopReturnsPromptlyWithBusyAndIdleConnections() throws {
-        let server = try StandInServer(configuration: StandInConfiguration(userCount: 20))
+        let server = try standIn(StandInConfiguration(userCount: 20))
         try server.start()
         let port = server.port
         #expect(port > 0)
