@@ -16,15 +16,7 @@ enum LoopbackSocket {
         var enabled: Int32 = 1
         // Lets a restarted benchmark server reuse a port whose previous connections are still in TIME_WAIT.
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &enabled, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let bound = withLoopbackAddress(port: port) { bind(descriptor, $0, $1) }
         guard bound == 0 else { throw failure("bind 127.0.0.1:\(port)") }
         guard listen(descriptor, 128) == 0 else { throw failure("listen") }
         var actual = sockaddr_in()
@@ -34,6 +26,18 @@ enum LoopbackSocket {
         }
         guard named == 0 else { throw failure("getsockname") }
         return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
+    }
+
+    /// `body` (bind or connect) given 127.0.0.1:`port`.
+    static func withLoopbackAddress(port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
+        }
     }
 
     /// Appends whatever arrives; returns false on EOF or error.

@@ -44,11 +44,6 @@ struct RateLimitSnapshot: Equatable {
     var used: Int { limit - remaining }
 }
 
-struct RateLimitCharge {
-    var snapshot: RateLimitSnapshot
-    var allowed: Bool
-}
-
 /// What every connection shares: the request journal, queued faults and rate-limit buckets, under one lock.
 final class StandInLedger: @unchecked Sendable {
     private let lock = NSLock()
@@ -130,17 +125,19 @@ final class StandInLedger: @unchecked Sendable {
 
     /// Spends `points` (0 for a 304; a query's cost for `graphql`) when that many, and at least one, are left;
     /// otherwise spends nothing and is refused. `free` spends nothing.
-    func charge(_ resource: StandInRateResource, for caller: StandInCaller, points: Int, now: Int) -> RateLimitCharge {
+    func charge(_ resource: StandInRateResource, for caller: StandInCaller, points: Int, now: Int)
+        -> (snapshot: RateLimitSnapshot, allowed: Bool)
+    {
         lock.withLock {
             let before = snapshot(resource, caller, now: now)
-            guard resource != .free else { return RateLimitCharge(snapshot: before, allowed: true) }
-            guard before.remaining >= max(1, points) else { return RateLimitCharge(snapshot: before, allowed: false) }
+            guard resource != .free else { return (before, true) }
+            guard before.remaining >= max(1, points) else { return (before, false) }
             if points > 0 {
                 let key = resource.rawValue + " " + (caller.token ?? "")
                 let used = windows[key].map { $0.reset == before.reset ? $0.used : 0 } ?? 0
                 windows[key] = (before.reset, used + points)
             }
-            return RateLimitCharge(snapshot: snapshot(resource, caller, now: now), allowed: true)
+            return (snapshot(resource, caller, now: now), true)
         }
     }
 

@@ -15,7 +15,7 @@ package final class StandInServer: @unchecked Sendable {
 
     /// The journal, queued faults, rate-limit buckets and clock that every connection shares.
     let ledger: StandInLedger
-    /// Every resource it answers (`StandInRoutes`); a test may serve others.
+    /// Every resource it answers (`StandInRouteTable.gitHub()`); a test may serve others.
     var routes = StandInRouteTable.gitHub()
 
     private let stateLock = NSLock()
@@ -60,15 +60,9 @@ package final class StandInServer: @unchecked Sendable {
         thread.start()
     }
 
-    package var port: Int {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return boundPort
-    }
+    package var port: Int { stateLock.withLock { boundPort } }
 
-    package var baseURL: String {
-        "http://127.0.0.1:\(port)"
-    }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Where `Link` URLs point: the server's own address, or the proxy's in front of it.
     var linkBaseURL: String { configuration.publicBaseURL ?? baseURL }
@@ -109,9 +103,7 @@ package final class StandInServer: @unchecked Sendable {
     }
 
     /// Moves the server's clock forward, so tests can watch rate-limit windows roll over without sleeping.
-    package func advanceClock(bySeconds seconds: Int) {
-        ledger.advanceClock(by: seconds)
-    }
+    package func advanceClock(bySeconds seconds: Int) { ledger.advanceClock(by: seconds) }
 
     /// One line per route row, so the runner's help cannot fall behind the route table.
     package static var servedRoutes: [String] {
@@ -120,9 +112,7 @@ package final class StandInServer: @unchecked Sendable {
         }
     }
 
-    package var requests: [RecordedRequest] {
-        ledger.recordedRequests
-    }
+    package var requests: [RecordedRequest] { ledger.recordedRequests }
 
     /// On by default; the standalone executable turns it off so a long benchmark does not grow memory per request.
     package var isRecordingRequests: Bool {
@@ -132,18 +122,12 @@ package final class StandInServer: @unchecked Sendable {
 
     /// Requests that came for a path before the wait a fault asked for there had passed, so a test sees a client
     /// that did not wait as a count, not a stopwatch.
-    package var requestsTooEarly: Int {
-        ledger.requestsTooEarly
-    }
+    package var requestsTooEarly: Int { ledger.requestsTooEarly }
 
-    package func resetRequests() {
-        ledger.clearRecordedRequests()
-    }
+    package func resetRequests() { ledger.clearRecordedRequests() }
 
     /// Each request whose decoded path is `path` (query ignored) takes the next fault, until none is left.
-    package func injectFaults(_ faults: [StandInFault], forPath path: String) {
-        ledger.enqueue(faults, forPath: path)
-    }
+    package func injectFaults(_ faults: [StandInFault], forPath path: String) { ledger.enqueue(faults, forPath: path) }
 
     private func acceptLoop(listener: Int32) {
         defer { acceptLoopFinished.signal() }

@@ -4,29 +4,6 @@ import Testing
 @testable import GitHubStandIn
 
 @Suite struct StandInFaultTests {
-    @Test func statusFaultsAreServedInOrderThenNormalServiceResumes() throws {
-        let server = try standIn()
-        server.injectFaults(
-            [
-                .status(502, body: "<html><body>Bad gateway</body></html>", headers: ["Content-Type": "text/html"]),
-                .status(500, body: #"{"message":"Server Error"}"#),
-                .status(429, body: #"{"message":"slow down"}"#, headers: ["Retry-After": "3"]),
-            ], forPath: "/users")
-        let badGateway = try fetch(server, "/users?per_page=5")
-        #expect(badGateway.status == 502)
-        #expect(badGateway.text == "<html><body>Bad gateway</body></html>")
-        #expect(badGateway.header("content-type") == "text/html")
-        #expect(badGateway.headers.filter { $0.name.lowercased() == "content-type" }.count == 1)
-        let serverError = try fetch(server, "/users")
-        #expect(serverError.status == 500 && serverError.text == #"{"message":"Server Error"}"#)
-        let tooMany = try fetch(server, "/users?since=3")
-        #expect(tooMany.status == 429 && tooMany.header("Retry-After") == "3")
-        let recovered = try fetch(server, "/users?per_page=5")
-        #expect(recovered.status == 200)
-        #expect(try recovered.jsonArray().count == 5)
-        #expect(server.requests.count == 4)
-    }
-
     /// A request that comes before the wait a fault asked for is counted, whether the wait was a Retry-After in
     /// seconds, one as an HTTP date, or a spent limit's reset; one after it, or for another path, is not.
     @Test func requestsBeforeTheWaitAFaultAskedForAreCounted() throws {
@@ -51,7 +28,8 @@ import Testing
         #expect(server.requestsTooEarly == 3)
     }
 
-    /// A queue answers its own decoded path only, in turn (`passThrough` serving normally), and spends nothing.
+    /// A queue answers its own decoded path only, in turn (`passThrough` serving normally), then normal service
+    /// resumes; no fault spends anything, and a status fault's headers replace the defaults.
     @Test func faultsHitTheirOwnDecodedPathInTurnAndSpendNothing() throws {
         let server = try standIn()
         server.injectFaults([.status(503, body: "{}")], forPath: "/users/dependabot[bot]")
@@ -65,6 +43,12 @@ import Testing
             #expect(response.status == status, "\(target)")
             #expect(response.header("x-ratelimit-remaining") == remaining, "\(target)")
         }
+        let html = "<html><body>Bad gateway</body></html>"
+        let headers = ["Content-Type": "text/html", "Retry-After": "3"]
+        server.injectFaults([.status(502, body: html, headers: headers)], forPath: "/users")
+        let badGateway = try fetch(server, "/users")
+        #expect(badGateway.status == 502 && badGateway.text == html && badGateway.header("Retry-After") == "3")
+        #expect(badGateway.headers.filter { $0.name.lowercased() == "content-type" }.map(\.value) == ["text/html"])
     }
 
     @Test func secondaryRateLimitFaultCarriesRetryAfterOnlyWhenGiven() throws {

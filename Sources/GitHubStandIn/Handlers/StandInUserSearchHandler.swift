@@ -3,7 +3,6 @@ import Foundation
 /// `GET /search/users`: accounts matching `q`, at most the first 1,000 of them, spending the search rate limit.
 struct StandInUserSearchHandler: StandInHandler {
     static let resultWindow = 1_000
-    static let documentation = "https://docs.github.com/v3/search"
 
     /// Each page repeats the query; scanning 100,000 accounts each time would dominate the cost.
     let cache = StandInSearchCache()
