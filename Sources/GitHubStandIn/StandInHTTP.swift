@@ -123,9 +123,10 @@ struct StandInHTTPResponse {
         headers.insert((name: name, value: value), at: min(position, headers.endIndex))
     }
 
+    var forbidsBody: Bool { status < 200 || status == 204 || status == 304 }
+
     /// The bytes on the wire; no body for HEAD (`omitBody`) nor for a status that forbids one.
     func serialized(omitBody: Bool, closeConnection: Bool) -> [UInt8] {
-        let forbidsBody = status < 200 || status == 204 || status == 304
         var head = "HTTP/1.1 \(status) \(StandInHTTPResponse.reasonPhrase(for: status))\r\n"
         for field in headers {
             head += "\(field.name): \(field.value)\r\n"

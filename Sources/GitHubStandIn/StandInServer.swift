@@ -202,7 +202,7 @@ package final class StandInServer: @unchecked Sendable {
                 // Always at least one byte short, so the client sees a premature EOF even for an empty body.
                 response.body = response.body.isEmpty ? [0x20] : response.body
                 let bytes = response.serialized(omitBody: false, closeConnection: true)
-                let sent = bytes.count - (response.body.count - response.body.count / 2)
+                let sent = bytes.count - (response.forbidsBody ? 0 : response.body.count - response.body.count / 2)
                 _ = LoopbackSocket.sendAll(Array(bytes[..<sent]), to: descriptor)
                 return
             case .hang(let seconds):
