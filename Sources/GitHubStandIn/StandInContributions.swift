@@ -5,6 +5,7 @@ struct StandInContributions {
         let midnight: Int
         let count: Int
         let level: String
+        var date: String { String(UTCTimestamp.iso8601(midnight).prefix(10)) }
     }
 
     /// GitHub's words, since July 2026, for a calendar too much work to make: a window over six months of an
@@ -57,30 +58,13 @@ struct StandInContributions {
         }
     }
 
-    /// What gh-users's calendar query asks, in its order, in weeks from a Sunday; an `Organization` has its type.
-    func write(type: String, into writer: inout JSONByteWriter) {
-        writer.raw("{\"__typename\":")
-        writer.string(type)
-        guard type == "User" else { return writer.raw("}") }
-        writer.raw(",\"contributionsCollection\":{\"contributionCalendar\":{\"totalContributions\":")
-        writer.integer(total)
-        writer.raw(",\"weeks\":[")
-        for (position, day) in days.enumerated() {
-            // 1970-01-01 was a Thursday, so a Sunday's day number is 3 more than a multiple of 7.
-            if position == 0 || Self.floorModulo(day.midnight / 86_400, 7) == 3 {
-                writer.raw(position == 0 ? "{\"contributionDays\":[" : "]},{\"contributionDays\":[")
-            } else {
-                writer.raw(",")
-            }
-            writer.raw("{\"date\":")
-            writer.string(String(UTCTimestamp.iso8601(day.midnight).prefix(10)))
-            writer.raw(",\"contributionCount\":")
-            writer.integer(day.count)
-            writer.raw(",\"contributionLevel\":")
-            writer.string(day.level)
-            writer.raw("}")
+    /// The days in weeks from a Sunday, as GitHub's calendar gives them; the first and last may be short.
+    var weeks: [[Day]] {
+        // 1970-01-01 was a Thursday, so a Sunday's day number is 3 more than a multiple of 7.
+        days.reduce(into: []) { weeks, day in
+            if weeks.isEmpty || Self.floorModulo(day.midnight / 86_400, 7) == 3 { weeks.append([]) }
+            weeks[weeks.count - 1].append(day)
         }
-        writer.raw(days.isEmpty ? "]}}}" : "]}]}}}")
     }
 
     /// SplitMix64's finaliser.

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// `gh-users access ORG` through the built binary against the stand-in, which answers its GraphQL documents from its
-/// world by GitHub's access rules (`StandInAccessGraphQL`); between runs the world changes through the stand-in's
+/// world by GitHub's access rules (`StandInGraphQLSchema`); between runs the world changes through the stand-in's
 /// routes, as `Scripts/try --world` changes it.
 struct AccessEndToEndTests {
     private let folder: URL

@@ -20,32 +20,28 @@ struct ManPageEndToEndTests {
     /// subcommands in a command's help.
     private static let listed = #"'/COMMANDS$/ { on = 1; next } /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }'"#
 
-    /// make-manpage run once into `$HOME/man1`, and there, in the same shell: the file names, the commands
-    /// help lists, each command's help unwrapped, each page rendered at 80 columns by man, and roff's warnings
-    /// (`-ww`, every one). A man that takes `--warnings` (man-db's) gives them from that same rendering (its
-    /// own messages, `man: …`, left out); with another man, groff reads each page again for its warnings. The
-    /// four tests below read this one run: rendering every page is most of the suite's cost.
+    /// install.sh run once into `$HOME/root` (with `--binary`, so nothing is built: it writes the pages with
+    /// make-manpage), and in its man1 folder, in the same shell: the file names, the commands help lists, each
+    /// command's help unwrapped, and each page rendered by groff as man-db renders it for `MANWIDTH=80` (a line
+    /// of 78 ens, text without overstriking), with roff's warnings (`-ww`, every one) from that same rendering;
+    /// then what install.sh said, and the list page as man finds it through MANPATH. The tests below read this
+    /// one run: making and rendering every page is most of the suite's cost.
     private static let pages = Task { () async throws -> [String: String] in
-        let manDB =
-            #"for page in *.1; do echo "== page $page"; MANWIDTH=80 man --warnings=w -l "$page" 2>"$HOME/warned" "#
-            + #"|| echo "FAILED"; grep -v "^man: " "$HOME/warned" | sed "s|^|$page: |" >>"$HOME/roff"; done; "#
-            + #"echo "== roff"; cat "$HOME/roff"; "#
-        let man = #"for page in *.1; do echo "== page $page"; MANWIDTH=80 man -l "$page" || echo "FAILED"; done; "#
-        let roff =
-            #"echo "== roff"; for page in *.1; do groff -man -Tutf8 -ww -z "$page" 2>&1 | "#
-            + #"sed "s|^|$page: |"; done"#
         let render =
-            hasMan
-            ? #"if man --help 2>&1 | grep -q -- --warnings; then "# + manDB + " else " + man
-                + (hasGroff ? roff : "true")
-                + "; fi"
-            : hasGroff ? roff : ""
+            hasGroff
+            ? #"for page in *.1; do echo "== page $page"; "#
+                + #"groff -k -man -Tutf8 -ww -rLL=78n -rLT=78n -P-cbou "$page" 2>"$HOME/warned" || echo "FAILED"; "#
+                + #"sed "s|^|$page: |" "$HOME/warned" >>"$HOME/roff"; done; echo "== roff"; cat "$HOME/roff"; "#
+            : ""
+        let man =
+            hasMan ? #"echo "== man"; MANPATH="$HOME/root/usr/share/man" MANWIDTH=80 man -P cat gh-users-list"# : "true"
         let result = try await BinaryRunner.shell(
-            #"bash "\#(scripts.path)/make-manpage" "$GH_USERS" "$HOME/man1" && cd "$HOME/man1" && ls && "#
+            #"DESTDIR="$HOME/root" PREFIX=/usr bash "\#(scripts.path)/install.sh" --binary="$GH_USERS" "#
+                + #"2>"$HOME/installed" && cd "$HOME/root/usr/share/man/man1" && ls && "#
                 + #"echo "== commands" && "# + commands + #" && for command in $("# + commands
                 + #"); do echo "== help $command"; COLUMNS=4000 "$GH_USERS" help "$command"; done; "#
                 + #"echo "== topic options"; COLUMNS=4000 "$GH_USERS" help options; "#
-                + render,
+                + render + #"echo "== installed"; cat "$HOME/installed"; "# + man,
             timeout: bound)
         guard result.status == 0 else { throw PagesNotMade(stderr: result.stderr) }
         return sections(result.stdout)
@@ -55,13 +51,14 @@ struct ManPageEndToEndTests {
         let stderr: String
     }
 
-    /// The output of `script`, split at lines `== NAME`, by name.
+    /// The output of `script`, split at lines `== NAME`, by name (a section with no lines is empty, not missing).
     private static func sections(_ output: String) -> [String: String] {
         var sections: [String: String] = [:]
         var name = ""
         for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("== ") {
                 name = String(line.dropFirst(3))
+                sections[name] = sections[name] ?? ""
             } else {
                 sections[name, default: ""] += line + "\n"
             }
@@ -102,7 +99,7 @@ struct ManPageEndToEndTests {
         #expect(try #require(parts[""]).split(separator: "\n").map(String.init).sorted() == expected.sorted())
     }
 
-    @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
+    @Test(.enabled(if: hasGroff, "groff is not installed (Scripts/test-tools installs groff-base): skipped"))
     func everyRenderedPageFitsEightyColumns() async throws {
         let pages = try await Self.pages.value.filter { $0.key.hasPrefix("page ") }
         #expect(pages.count > 20)
@@ -124,7 +121,7 @@ struct ManPageEndToEndTests {
     /// once, with the commands, the topics and a pointer to each command's page; a command's page holds the
     /// groups its --help lists or names on its SHARED OPTIONS line (`paging, output: gh-users help options`),
     /// each once.
-    @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
+    @Test(.enabled(if: hasGroff, "groff is not installed (Scripts/test-tools installs groff-base): skipped"))
     func eachGroupIsDescribedOnceInGhUsersAndOnceInEachPageThatTakesIt() async throws {
         let parts = try await Self.pages.value
         let main = try #require(parts["page gh-users.1"]).split(separator: "\n").map(String.init)
@@ -162,7 +159,7 @@ struct ManPageEndToEndTests {
 
     /// A command's page says what its --help says: its abstract and every option's text, word for word; and
     /// gh-users(1) says what `help options` says of each shared group, which a command's help only names.
-    @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
+    @Test(.enabled(if: hasGroff, "groff is not installed (Scripts/test-tools installs groff-base): skipped"))
     func eachPageSaysWhatHelpSays() async throws {
         let parts = try await Self.pages.value
         var checked = 0
@@ -191,16 +188,11 @@ struct ManPageEndToEndTests {
 
     @Test(.enabled(if: hasMan, "man is not installed (Scripts/test-tools installs man-db): skipped"))
     func installedPagesAreFoundByManThroughManpath() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("install-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let result = try await BinaryRunner.shell(
-            #"bash "\#(Self.scripts.path)/install.sh" --binary="$GH_USERS" "#
-                + #"&& MANPATH="$DESTDIR/usr/share/man" MANWIDTH=80 man -P cat gh-users-list"#,
-            environment: ["DESTDIR": root.path, "PREFIX": "/usr"], timeout: Self.bound)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("gh-users-list - "))
-        #expect(result.stdout.contains("PAGING OPTIONS"))
-        #expect(result.stderr.contains("Installed gh-users"))
+        let parts = try await Self.pages.value
+        let page = try #require(parts["man"])
+        #expect(page.contains("gh-users-list - "))
+        #expect(page.contains("PAGING OPTIONS"))
+        #expect(try #require(parts["installed"]).contains("Installed gh-users"))
     }
 
     /// Words separated by single spaces, so that text filled at two widths compares equal.

@@ -226,7 +226,7 @@ struct CatalogTests {
 
     @Test(arguments: CompletionOptions.Shell.allCases)
     func everyCommandIsCompleted(shell: CompletionOptions.Shell) {
-        let script = CompletionScripts.script(for: shell, commands: CommandCatalog.specs)
+        let script = CatalogScripts.of(shell)
         for name in Self.names {
             #expect(script.contains(name), "\(shell) \(name)")
         }

@@ -7,18 +7,14 @@ import Domain
 struct ListAdmission<Item>: Admission {
     let admitting: (Item) -> Bool
     var isNewItem: ((Item) -> Bool)?
-    var isLastItem: ((Item) -> Bool)?
 
-    init(admit: @escaping (Item) -> Bool, isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil) {
+    init(admit: @escaping (Item) -> Bool, isNew: ((Item) -> Bool)? = nil) {
         admitting = admit
         isNewItem = isNew
-        isLastItem = isLast
     }
 
     func admit(_ item: Item) -> Bool { admitting(item) }
     func isNew(_ item: Item) -> Bool? { isNewItem?(item) }
-    var endsAtAnItem: Bool { isLastItem != nil }
-    func isLast(_ item: Item) -> Bool { isLastItem?(item) ?? false }
 }
 
 /// A list's pages given as a closure, for the tests: the commands' pages come from Data's `PageSource`s or their
@@ -46,21 +42,19 @@ extension PagedListViewModel {
     /// A loader, and a rule given as closures.
     convenience init(
         limit: ItemLimit, noting load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },
-        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil, aheadBudget: Int = defaultAheadBudget
+        isNew: ((Item) -> Bool)? = nil, aheadBudget: Int = defaultAheadBudget
     ) {
         self.init(
-            limit: limit, noting: load, admitting: .rule(ListAdmission(admit: admit, isNew: isNew, isLast: isLast)),
+            limit: limit, noting: load, admitting: .rule(ListAdmission(admit: admit, isNew: isNew)),
             aheadBudget: aheadBudget)
     }
 
     /// A loader with nothing to say at the end.
     convenience init(
         limit: ItemLimit, load: @escaping Loader, admit: @escaping (Item) -> Bool = { _ in true },
-        isNew: ((Item) -> Bool)? = nil, isLast: ((Item) -> Bool)? = nil
+        isNew: ((Item) -> Bool)? = nil
     ) {
-        self.init(
-            limit: limit, noting: load,
-            admit: admit, isNew: isNew, isLast: isLast)
+        self.init(limit: limit, noting: load, admit: admit, isNew: isNew)
     }
 
     /// A page-based list: `first` loads page one, `next` follows a `Link`, and the view model's own rule

@@ -70,7 +70,7 @@ struct CompletionScriptTextTests {
     @Test(arguments: CompletionOptions.Shell.allCases)
     func completionIsListedOnceWhetherOrNotTheCallerPassesIt(shell: CompletionOptions.Shell) {
         let catalog = CommandCatalog.specs
-        let script = CompletionScripts.script(for: shell, commands: catalog)
+        let script = CatalogScripts.of(shell)
         #expect(
             script
                 == CompletionScripts.script(
@@ -106,11 +106,11 @@ struct CompletionScriptTextTests {
     /// whose real completion is tested below when they are installed).
     @Test(arguments: [("list", "state"), ("list", "output"), ("followers", "changes"), ("following", "changes")])
     func zshAndFishCompleteFilesAfterAFileOption(command: String, option: String) throws {
-        let zsh = CompletionScripts.script(for: .zsh, commands: CommandCatalog.specs)
+        let zsh = CatalogScripts.of(.zsh)
         let block = try #require(section(of: zsh, from: "        '\(command)')\n", to: "            ;;\n"))
         let line = block.split(separator: "\n").first { $0.contains("'--\(option)=[") }
         #expect(line?.hasSuffix(":FILE:_files' \\") == true, "zsh: \(line ?? "none")")
-        let fish = CompletionScripts.script(for: .fish, commands: CommandCatalog.specs).split(separator: "\n")
+        let fish = CatalogScripts.of(.fish).split(separator: "\n")
         let fishLine = fish.first {
             $0.hasPrefix("complete -c gh-users -n '__gh_users_using \(command)' ") && $0.contains("-l '\(option)' ")
         }
@@ -119,7 +119,7 @@ struct CompletionScriptTextTests {
 
     /// Each command's zsh `_arguments` block names all of that command's options.
     @Test func zshGivesEachCommandItsOptions() throws {
-        let script = CompletionScripts.script(for: .zsh, commands: CommandCatalog.specs)
+        let script = CatalogScripts.of(.zsh)
         for spec in commands {
             let block = try #require(section(of: script, from: "        '\(spec.name)')\n", to: "            ;;\n"))
             for spelling in spellings(offeredOptions(spec)) {
@@ -137,10 +137,10 @@ struct CompletionScriptTextTests {
     }
 
     @Test func fishGivesEachCommandItsOptions() {
-        let script = CompletionScripts.script(for: .fish, commands: CommandCatalog.specs)
+        let script = CatalogScripts.of(.fish).split(separator: "\n")
         for spec in commands {
             let prefix = "complete -c gh-users -n '__gh_users_using \(spec.name)' "
-            let lines = script.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+            let lines = script.filter { $0.hasPrefix(prefix) }
             for option in offeredOptions(spec) {
                 let matching = lines.filter { $0.contains("-l '\(option.name)' ") }
                 #expect(matching.count == 1, "fish: \(spec.name) --\(option.name)")
@@ -157,7 +157,7 @@ struct CompletionScriptTextTests {
 
     @Test(arguments: CompletionOptions.Shell.allCases)
     func everyCommandNameIsOffered(shell: CompletionOptions.Shell) {
-        let script = CompletionScripts.script(for: shell, commands: CommandCatalog.specs)
+        let script = CatalogScripts.of(shell)
         for spec in commands {
             #expect(script.contains("'\(spec.name)'"), "\(shell): \(spec.name)")
         }
@@ -168,6 +168,19 @@ struct CompletionScriptTextTests {
             let upper = text.range(of: end, range: lower..<text.endIndex)?.lowerBound
         else { return nil }
         return text[lower..<upper]
+    }
+}
+
+/// The catalog's script for each shell, made once for every test that reads it: the debug build takes a tenth
+/// of a second for each.
+enum CatalogScripts {
+    private static let scripts = Dictionary(
+        uniqueKeysWithValues: CompletionOptions.Shell.allCases.map {
+            ($0, CompletionScripts.script(for: $0, commands: CommandCatalog.specs))
+        })
+
+    static func of(_ shell: CompletionOptions.Shell) -> String {
+        scripts[shell] ?? ""
     }
 }
 
@@ -242,14 +255,15 @@ private final class CompletionSandbox {
     private let root: URL
     let directory: URL
 
-    init(commands: [CommandSpec] = CommandCatalog.specs) throws {
+    /// The catalog's scripts, or those of `commands` when a test adds one of its own.
+    init(commands: [CommandSpec]? = nil) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-completion-\(UUID())")
         directory = root.appendingPathComponent("work")
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("cachedir"), withIntermediateDirectories: true)
         try Data("token".utf8).write(to: directory.appendingPathComponent("token.txt"))
         for shell in CompletionOptions.Shell.allCases {
-            try CompletionScripts.script(for: shell, commands: commands)
+            try (commands.map { CompletionScripts.script(for: shell, commands: $0) } ?? CatalogScripts.of(shell))
                 .write(to: script(shell), atomically: true, encoding: .utf8)
         }
     }

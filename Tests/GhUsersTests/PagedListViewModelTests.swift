@@ -140,13 +140,12 @@ struct PagedListUntilTests {
         ]
         return PagedListViewModel(
             limit: .all,
-            load: { cursor throws(DomainError) in
+            noting: { cursor throws(DomainError) in
                 recorder.record(cursor)
                 guard let result = pages[cursor?.url] else { throw DomainError.server(status: 599, message: "no page") }
                 return result
             },
-            admit: { $0.id <= until },
-            isLast: { $0.id >= until }
+            admitting: .idOrder(after: 0, through: until)
         )
     }
 

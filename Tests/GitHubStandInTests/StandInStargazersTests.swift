@@ -83,7 +83,7 @@ import Testing
         let users = server.population.users.filter { $0.type == "User" }
         #expect(users.count > 40_000)
         let answer = try Self.graphQL(
-            server, Self.query("octocat/Spoon-Knife", first: 2, after: StandInAccessGraphQL.cursor(39_999)),
+            server, Self.query("octocat/Spoon-Knife", first: 2, after: StandInGraphQLSchema.cursor(39_999)),
             as: "octocat")
         let connection = try #require(Self.connection(answer))
         #expect(connection["totalCount"] as? Int == users.count)
@@ -94,7 +94,7 @@ import Testing
             ])
         let pageInfo = try #require(connection["pageInfo"] as? [String: Any])
         #expect(pageInfo["hasNextPage"] as? Bool == true)
-        #expect(pageInfo["endCursor"] as? String == StandInAccessGraphQL.cursor(40_001))
+        #expect(pageInfo["endCursor"] as? String == StandInGraphQLSchema.cursor(40_001))
     }
 
     /// GraphQL pages by its cursor to the end; a cursor the stand-in did not give is an error about the query.

@@ -10,14 +10,6 @@ protocol Admission<Item> {
     /// Whether the item was never seen before, asked before `admit`; nil for a rule that keeps no ids, where an
     /// item `admit` lets through is the sign of progress.
     func isNew(_ item: Item) -> Bool?
-    /// Whether the list ends at an item (`list --until`): nothing after it is wanted, or requested.
-    var endsAtAnItem: Bool { get }
-    func isLast(_ item: Item) -> Bool
-}
-
-extension Admission {
-    var endsAtAnItem: Bool { false }
-    func isLast(_ item: Item) -> Bool { false }
 }
 
 /// Which items of a page a list run writes, applied in the view model's page step: an item already written is
@@ -44,7 +36,7 @@ enum Admitting<Item: ListedItem> {
         switch self {
         case .shifting: false
         case .idOrder(_, let until): until != nil
-        case .rule(let admission): admission.endsAtAnItem
+        case .rule: false
         }
     }
 }

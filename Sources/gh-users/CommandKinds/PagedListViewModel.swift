@@ -198,8 +198,6 @@ final class PagedListViewModel<Item: ListedItem> {
             case .rule(let admission):
                 let keepsIDs = fresh.first.map { admission.isNew($0) != nil } ?? false
                 bringsNew = keepsIDs ? fresh.contains { admission.isNew($0) == true } : nil
-                end = admission.endsAtAnItem ? fresh.firstIndex(where: admission.isLast) : nil
-                if let end { fresh.removeSubrange((end + 1)...) }
                 Self.keep(&fresh, where: admission.admit)
             }
             // A page of items all written before means the server is going round in circles under new URLs; a

@@ -44,9 +44,15 @@ enum FishCompletionScript {
     private static let helpers = #"""
         # Prints how many arguments follow the command in the line before the cursor, then the command if there is
         # one. Global options may come before the command, an option that takes a value takes the next word, and
-        # '--' ends the options.
+        # '--' ends the options. fish tests the condition of every complete line below on each TAB, so the
+        # answer for the words before the cursor is kept, and worked out again only when they change.
         function __gh_users_position
             set -l tokens (commandline -opc)
+            set -l key (string join \n -- $tokens)
+            if test "x$key" = "x$__gh_users_position_key"
+                printf '%s\n' $__gh_users_position_memo
+                return
+            end
             set -e tokens[1]
             set -l command ''
             set -l arguments 0
@@ -69,6 +75,8 @@ enum FishCompletionScript {
                     set arguments (math $arguments + 1)
                 end
             end
+            set -g __gh_users_position_key $key
+            set -g __gh_users_position_memo $arguments "$command"
             printf '%s\n' $arguments "$command"
         end
 

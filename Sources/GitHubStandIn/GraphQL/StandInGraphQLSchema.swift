@@ -1,0 +1,283 @@
+import Foundation
+
+/// The part of GitHub's schema (octokit/graphql-schema's `schema.graphql`) that gh-users asks, resolved against the
+/// population (accounts, profiles, stars) and the world (organizations, teams, repositories, grants) by the
+/// world's generic rules, so GraphQL and REST always agree:
+/// - `repositoryOwner(login:)`: an account that does not exist, or a bot (a GitHub App's account is no
+///   `RepositoryOwner`), is null with no error, as GitHub answers (`{"data":{"repositoryOwner":null}}`, pinned by
+///   several clients' tests); only `user(login:)` adds a `NOT_FOUND` error, and it is not served here;
+/// - an unknown organization or repository is null beside `NOT_FOUND`;
+/// - `membersWithRole`: the active members (only the public ones to a non-member), `role` `ADMIN` for an owner,
+///   `hasTwoFactorEnabled` null unless the caller is an owner;
+/// - `team(slug:)`: null to a non-member; `members(membership: IMMEDIATE)` its own members, else its child teams'
+///   too, `role` filtering;
+/// - `collaborators`: to a caller who cannot push, null beside `FORBIDDEN`; everyone with a grant, the highest as
+///   `permission` and every grant as a `PermissionSource`: the organization (ownership, the base permission), the
+///   team that grants it (a child team's members name the parent that does), the repository (a direct grant, or an
+///   account's own repository). `permission` is GitHub's `DefaultRepositoryPermissionField` (triage shows as `READ`,
+///   maintain as `WRITE`) and `roleName` the exact role, as a real answer has them;
+/// - `stargazers`: the one star list REST serves, oldest first, with no cap; to anyone without a grant an empty
+///   list, as GitHub answers since July 2026;
+/// - `contributionsCollection`: `StandInContributions`, refused as GitHub refuses too much work.
+/// Lists are paged by the stand-in's cursors, at most 100 a page, as GitHub caps a page.
+struct StandInGraphQLSchema {
+    typealias Field = StandInGraphQLDocument.Field
+    typealias Result = StandInGraphQLResult
+    typealias Object = StandInGraphQLObject
+
+    let request: StandInRouteRequest
+    let world: StandInWorld
+    var caller: String { request.signedInAccount?.login.lowercased() ?? "" }
+
+    var query: Object {
+        Object("Query") { field in
+            let (login, owner, name) = (field.text("login") ?? "", field.text("owner") ?? "", field.text("name") ?? "")
+            switch field.name {
+            case "repositoryOwner":
+                let user = request.population.user(login: login)
+                return user.flatMap { $0.type == "Bot" ? nil : .object(account($0)) } ?? .null
+            case "organization":
+                guard let organization = world.organization(login) else {
+                    throw Self.notFound("an Organization with the login of '\(login)'")
+                }
+                return .object(self.organization(organization))
+            case "repository":
+                guard let repository = world.repository(owner, name) else {
+                    throw Self.notFound("a Repository with the name '\(owner)/\(name)'")
+                }
+                return .object(self.repository(repository))
+            default: return nil
+            }
+        }
+    }
+
+    static func notFound(_ what: String) -> StandInGraphQLFieldError {
+        StandInGraphQLFieldError(type: "NOT_FOUND", message: "Could not resolve to \(what).")
+    }
+
+    /// A `User` or `Organization` of the population; its profile is made only for a field that needs it.
+    func account(_ user: StandInUser) -> Object {
+        Object(user.type) { field in
+            let identity: [String: Result] = [
+                "login": .text(user.login), "databaseId": .number(user.id), "id": .text(user.nodeID),
+                "url": .text(user.htmlURL), "avatarUrl": .text(user.avatarURL), "isSiteAdmin": .flag(user.siteAdmin),
+            ]
+            if let value = identity[field.name] { return value }
+            if field.name == "contributionsCollection" { return user.type == "User" ? contributions(user, field) : nil }
+            let profile = request.followGraph.profile(of: user)
+            func count(_ count: Int) -> Result { .object("Connection", ["totalCount": .number(count)]) }
+            // GraphQL says null where REST says "" for no blog, and "" where REST says null for no email;
+            // `repositories(privacy: PUBLIC, ownerAffiliations: OWNER)` counts the owned public ones, as REST does.
+            let fields: [String: Result] = [
+                "name": .text(profile.name), "company": .text(profile.company), "location": .text(profile.location),
+                "bio": .text(profile.bio), "twitterUsername": .text(profile.twitterUsername),
+                "websiteUrl": .text(profile.blog.isEmpty ? nil : profile.blog), "email": .text(profile.email ?? ""),
+                "isHireable": .flag(profile.hireable ?? false),
+                "createdAt": .text(UTCTimestamp.iso8601(profile.createdAt)),
+                "updatedAt": .text(UTCTimestamp.iso8601(profile.updatedAt)),
+                "followers": count(profile.followers), "following": count(profile.following),
+                "repositories": count(profile.publicRepos), "gists": count(profile.publicGists),
+            ]
+            return fields[field.name]
+        }
+    }
+
+    func organization(_ organization: StandInWorld.Organization) -> Object {
+        Object("Organization") { field in
+            let owner = organization.member(caller)?.role == "admin"
+            switch field.name {
+            case "login": return .text(organization.login)
+            case "membersWithRole":
+                let members = organization.members(shownTo: caller).compactMap { member in
+                    request.population.user(login: member.login).map { (member, $0) }
+                }
+                return try connection("OrganizationMember", field, members.count) { position in
+                    let (member, user) = members[position]
+                    return [
+                        "role": .text(member.role == "admin" ? "ADMIN" : "MEMBER"),
+                        "hasTwoFactorEnabled": owner ? .flag(member.twoFactor != "disabled") : .null,
+                        "node": .object(account(user)),
+                    ]
+                }
+            case "repositories":
+                let repositories = world.repositories(of: organization)
+                return try connection("Repository", field, repositories.count) { position in
+                    ["node": .object(repository(repositories[position]))]
+                }
+            case "team":
+                let team = organization.teams.first { $0.slug == field.text("slug") }
+                guard let team, organization.member(caller) != nil else { return .null }
+                return .object(self.team(team, of: organization))
+            default: return nil
+            }
+        }
+    }
+
+    func team(_ team: StandInWorld.Team, of organization: StandInWorld.Organization) -> Object {
+        Object("Team") { field in
+            switch field.name {
+            case "slug": return .text(team.slug)
+            case "name": return .text(team.name)
+            case "members":
+                let direct = field.text("membership") == "IMMEDIATE"
+                let role = field.text("role")?.lowercased()
+                let members = (direct ? team.members : world.members(of: team, in: organization))
+                    .filter { role == nil || $0.role == role }
+                    .compactMap { member in request.population.user(login: member.login).map { (member.role, $0) } }
+                return try connection("TeamMember", field, members.count) { position in
+                    ["role": .text(members[position].0.uppercased()), "node": .object(account(members[position].1))]
+                }
+            default: return nil
+            }
+        }
+    }
+
+    func repository(_ repository: StandInWorld.Repository) -> Object {
+        Object("Repository") { field in
+            switch field.name {
+            case "name": return .text(repository.name)
+            case "nameWithOwner": return .text(repository.fullName)
+            case "isArchived": return .flag(false)
+            case "collaborators": return try collaborators(of: repository, field)
+            case "stargazers":
+                let list = world.permission(of: caller, on: repository).map { _ in
+                    StandInStargazerList(repository, in: request.population)
+                }
+                return try connection("Stargazer", field, list?.count ?? 0) { position in
+                    guard let (user, at) = list?.star(at: position) else { return [:] }
+                    return ["starredAt": .text(UTCTimestamp.iso8601(at)), "node": .object(account(user))]
+                }
+            default: return nil
+            }
+        }
+    }
+
+    /// `collaborators(affiliation: ALL, login:)`, `login` naming one person alone (case aside).
+    func collaborators(of repository: StandInWorld.Repository, _ field: Field) throws -> Result {
+        guard (world.permission(of: caller, on: repository) ?? 0) >= 2 else {
+            let message = "You do not have permission to view repository collaborators."
+            throw StandInGraphQLFieldError(type: "FORBIDDEN", message: message)
+        }
+        let login = field.text("login")
+        let people = world.people(of: repository).filter { login == nil || $0.isSame(as: login ?? "") }
+            .compactMap(request.population.user(login:))
+        return try connection("RepositoryCollaborator", field, people.count) { position in
+            let grants = world.grants(of: people[position].login, on: repository)
+            var sources: [(level: Int, granter: Object, name: String)] = []
+            for grant in grants {
+                let granter = self.granter(of: grant, on: repository)
+                if !sources.contains(where: { $0.level == grant.level && $0.name == granter.name }) {
+                    sources.append((grant.level, granter.object, granter.name))
+                }
+            }
+            let permissionSources = sources.map { level, granter, _ in
+                Result.object(
+                    "PermissionSource",
+                    [
+                        "permission": .text(Self.basePermissions[level]),
+                        "roleName": .text(StandInWorld.roleName(level)),
+                        "source": .object(granter),
+                    ])
+            }
+            return [
+                "permission": .text(Self.permissions[grants.map(\.level).max() ?? 0]),
+                "permissionSources": .list(permissionSources), "node": .object(account(people[position])),
+            ]
+        }
+    }
+
+    static let permissions = ["READ", "TRIAGE", "WRITE", "MAINTAIN", "ADMIN"]
+    /// `DefaultRepositoryPermissionField` for each level of `permissions`.
+    static let basePermissions = ["READ", "READ", "WRITE", "WRITE", "ADMIN"]
+
+    /// What grants `grant`: the organization, the team (the nearest at or above the person's whose grant it is), or
+    /// the repository; with a name that tells it from the others.
+    func granter(of grant: StandInWorld.Grant, on repository: StandInWorld.Repository) -> (object: Object, name: String)
+    {
+        guard let organization = world.organization(repository.owner), grant.source != "direct" else {
+            return (self.repository(repository), "repository")
+        }
+        guard grant.source.hasPrefix("team "),
+            let team = organization.teams.first(where: { "team " + $0.slug == grant.source })
+        else { return (self.organization(organization), "organization") }
+        let granting = world.lineage(of: team, in: organization).first { ancestor in
+            let given = ancestor.repositories.first { $0.key.isSame(as: repository.fullName) }
+            return given.flatMap { StandInWorld.level($0.value) } == grant.level
+        }
+        return (self.team(granting ?? team, of: organization), "team " + (granting ?? team).slug)
+    }
+}
+
+extension StandInGraphQLSchema {
+    /// A cursor connection over `count` items: the page after `after:` of at most `first:` (100 at most, as GitHub
+    /// caps a page), with `totalCount`, `pageInfo`, `edges` (each with its `cursor` and what `edge` gives) and
+    /// `nodes` (each edge's `node`). A cursor the stand-in did not give is an error about the query.
+    func connection(_ type: String, _ field: Field, _ count: Int, edge: (Int) -> [String: Result]) throws -> Result {
+        let after = try field.text("after").map { cursor in
+            guard let position = Self.position(after: cursor) else {
+                throw StandInGraphQLQueryError(message: "The stand-in gave no such cursor")
+            }
+            return position
+        }
+        let start = min(count, after ?? 0)
+        let page = start..<min(count, start + max(0, min(100, field.integer("first") ?? 100)))
+        let edges = page.map { edge($0).merging(["cursor": .text(Self.cursor($0))]) { given, _ in given } }
+        let pageInfo = Result.object(
+            "PageInfo",
+            [
+                "hasNextPage": .flag(page.upperBound < count), "hasPreviousPage": .flag(start > 0),
+                "startCursor": page.isEmpty ? .null : .text(Self.cursor(page.lowerBound)),
+                "endCursor": page.isEmpty ? .null : .text(Self.cursor(page.upperBound - 1)),
+            ])
+        return .object(
+            type + "Connection",
+            [
+                "totalCount": .number(count), "pageInfo": pageInfo,
+                "edges": .list(edges.map { .object(type + "Edge", $0) }),
+                "nodes": .list(edges.map { $0["node"] ?? .null }),
+            ])
+    }
+
+    /// The stand-in's opaque cursors: base64 of `cursor:<position + 1>`.
+    static func cursor(_ position: Int) -> String {
+        Data("cursor:\(position + 1)".utf8).base64EncodedString()
+    }
+
+    static func position(after cursor: String) -> Int? {
+        guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8),
+            text.hasPrefix("cursor:"), let number = Int(text.dropFirst("cursor:".count)), number >= 0
+        else { return nil }
+        return number
+    }
+
+    /// `contributionsCollection(from:to:)`, the year to now unless asked: its calendar in weeks from Sunday,
+    /// refused as too much work where `StandInContributions.exceedsResourceLimits` says.
+    func contributions(_ user: StandInUser, _ field: Field) -> Result {
+        let to = field.text("to").flatMap(UTCTimestamp.epochSeconds(iso8601:)) ?? request.now
+        let from = field.text("from").flatMap(UTCTimestamp.epochSeconds(iso8601:)) ?? to - 31_536_000
+        return .object(
+            Object("ContributionsCollection") { field in
+                guard field.name == "contributionCalendar" else { return nil }
+                guard !StandInContributions.exceedsResourceLimits(user: user, from: from, to: to) else {
+                    let message = StandInContributions.resourceLimitsExceeded
+                    throw StandInGraphQLFieldError(type: "RESOURCE_LIMITS_EXCEEDED", message: message)
+                }
+                let calendar = StandInContributions(user: user, from: from, to: to, now: request.now)
+                let weeks = calendar.weeks.map { week in
+                    let days = week.map { day in
+                        Result.object(
+                            "ContributionCalendarDay",
+                            [
+                                "date": .text(day.date), "contributionCount": .number(day.count),
+                                "contributionLevel": .text(day.level),
+                            ])
+                    }
+                    return Result.object(
+                        "ContributionCalendarWeek",
+                        ["firstDay": .text(week.first?.date), "contributionDays": .list(days)])
+                }
+                return .object(
+                    "ContributionCalendar", ["totalContributions": .number(calendar.total), "weeks": .list(weeks)])
+            })
+    }
+}
