@@ -16,15 +16,7 @@ enum LoopbackSocket {
         var enabled: Int32 = 1
         // Lets a restarted benchmark server reuse a port whose previous connections are still in TIME_WAIT.
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &enabled, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let bound = withLoopbackAddress(port: port) { bind(descriptor, $0, $1) }
         guard bound == 0 else { throw failure("bind 127.0.0.1:\(port)") }
         guard listen(descriptor, 128) == 0 else { throw failure("listen") }
         var actual = sockaddr_in()
@@ -36,33 +28,16 @@ enum LoopbackSocket {
         return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
     }
 
-    /// Waits up to `timeoutMilliseconds` for a connection; nil on timeout or a transient error.
-    static func acceptConnection(on listener: Int32, timeoutMilliseconds: Int32) -> AcceptOutcome {
-        var pollEntry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&pollEntry, 1, timeoutMilliseconds)
-        guard ready > 0 else {
-            return .nothingYet
+    /// `body` (bind or connect) given 127.0.0.1:`port`.
+    static func withLoopbackAddress(port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }
-        let descriptor = accept(listener, nil, nil)
-        guard descriptor >= 0 else {
-            switch errno {
-            case EINTR, EAGAIN, ECONNABORTED:
-                return .nothingYet
-            default:
-                return .failed
-            }
-        }
-        var enabled: Int32 = 1
-        // Responses go out in one send, but disabling Nagle keeps keep-alive round trips free of 40 ms stalls.
-        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
-        return .accepted(descriptor)
-    }
-
-    /// Result of one accept attempt.
-    enum AcceptOutcome {
-        case accepted(Int32)
-        case nothingYet
-        case failed
     }
 
     /// Appends whatever arrives; returns false on EOF or error.
@@ -96,14 +71,5 @@ enum LoopbackSocket {
             }
             return true
         }
-    }
-
-    /// Wakes any thread blocked in accept/recv on this descriptor without freeing the descriptor number.
-    static func shutdownBothDirections(_ descriptor: Int32) {
-        _ = shutdown(descriptor, Int32(SHUT_RDWR))
-    }
-
-    static func closeDescriptor(_ descriptor: Int32) {
-        _ = close(descriptor)
     }
 }

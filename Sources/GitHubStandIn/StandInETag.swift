@@ -11,21 +11,10 @@ enum StandInETag {
 
     /// Weak comparison (RFC 9110).
     static func matches(_ ifNoneMatch: String?, _ tag: String) -> Bool {
-        guard let ifNoneMatch else {
-            return false
-        }
-        let wanted = opaque(tag)
-        for candidate in ifNoneMatch.split(separator: ",") {
+        (ifNoneMatch ?? "").split(separator: ",").contains { candidate in
             let trimmed = candidate.trimmingCharacters(in: .whitespaces)
-            if trimmed == "*" || opaque(trimmed) == wanted {
-                return true
-            }
+            return trimmed == "*" || trimmed.trimmingPrefix("W/") == tag.trimmingPrefix("W/")
         }
-        return false
-    }
-
-    private static func opaque(_ tag: String) -> String {
-        tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
     }
 
     /// Eight bytes per step keeps hashing a 90 KB page cheap compared with a byte-wise FNV loop.

@@ -1,30 +1,39 @@
 /// Answers the requests of one route row: the status, the body and the resource's own headers (`Link`,
-/// `Last-Modified`). Faults, rate limiting, ETags and the standard headers are the pipeline's business.
+/// `Last-Modified`). Faults, rate limiting, ETags and the standard headers are the server's (`reply(to:)`).
 protocol StandInHandler: Sendable {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse
 }
 
-struct StandInContext: Sendable {
-    let population: StandInPopulation
-    let configuration: StandInConfiguration
-    /// Where `Link` URLs point: the server's own address, not api.github.com.
-    let baseURL: String
-    let ledger: StandInLedger
-    let followGraph: StandInFollowGraph
-    var world = StandInWorldState()
-}
-
-/// The pipeline's request (`method`, `path`, `query`, the raw `target` paged resources repeat in `Link` URLs,
-/// `headers`, `body`, `caller`, `now`) with what the route table found for it.
+/// A request as a handler sees it: the recorded request (`method`, `path`, `query`, the raw `target` paged
+/// resources repeat in `Link` URLs, `headers`, `body`), who sent it, the server's time, and the row it matched.
 @dynamicMemberLookup
 struct StandInRouteRequest {
-    let request: StandInRequest
-    let parameters: StandInPathParameters
-    let context: StandInContext
-    /// The matched row's documentation link, for the resource's error bodies.
-    let documentation: String
+    let request: RecordedRequest
+    let caller: StandInCaller
+    let now: Int
+    /// Nil: GitHub's 404, also for a known path with another method.
+    let route: StandInRoute?
+    let parameters: [String: String]
+    /// The server, whose population, follow graph, world and ledger every connection shares.
+    let context: StandInServer
 
-    subscript<Value>(dynamicMember path: KeyPath<StandInRequest, Value>) -> Value { request[keyPath: path] }
+    /// Routed by its own method, or by `method` (the truncated-body fault routes a request as `GET`).
+    init(_ request: RecordedRequest, matchedAs method: String? = nil, on server: StandInServer, now: Int) {
+        self.request = request
+        self.now = now
+        context = server
+        caller = StandInCaller(authorization: request.header("Authorization"))
+        let match = server.routes.match(method: method ?? request.method, path: request.path)
+        route = match?.route
+        parameters = match?.parameters ?? [:]
+    }
+
+    subscript<Value>(dynamicMember path: KeyPath<RecordedRequest, Value>) -> Value { request[keyPath: path] }
+
+    /// The matched row's documentation link, for the resource's error bodies.
+    var documentation: String { route?.documentation ?? StandInErrorBody.genericDocumentation }
+
+    var rateResource: StandInRateResource { route?.rateResource ?? .core }
 
     var population: StandInPopulation { context.population }
 
@@ -44,12 +53,12 @@ struct StandInRouteRequest {
     }
 
     var signedInAccount: StandInUser? {
-        request.caller.token.flatMap { population.authenticatedAccount(forToken: $0) }
+        caller.token.flatMap { population.authenticatedAccount(forToken: $0) }
     }
 
     /// What GitHub answers instead when `signedInAccount` is nil.
     func signInRefusal() -> StandInHTTPResponse {
-        guard request.caller.token != nil else {
+        guard caller.token != nil else {
             return StandInErrorBody.response(401, message: "Requires authentication", documentationURL: documentation)
         }
         return StandInErrorBody.badCredentials()
@@ -57,13 +66,29 @@ struct StandInRouteRequest {
 
     /// GitHub's refusal of a token with none of `scopes` (`user` grants every `user:` scope); nil when it has one.
     func scopeRefusal(unlessOneOf scopes: [String]) -> StandInHTTPResponse? {
-        let granted = request.caller.scopes ?? []
+        let granted = caller.scopes ?? []
         guard !granted.contains("user"), granted.allSatisfy({ !scopes.contains($0) }) else { return nil }
-        if request.caller.token.map(StandInTokens.hidesRefusals) == true {
+        if caller.token.map(StandInTokens.hidesRefusals) == true {
             return StandInErrorBody.notFound(documentationURL: documentation)
         }
         return StandInErrorBody.response(
             403, message: StandInErrorBody.missingPermissionMessage, documentationURL: documentation)
+    }
+
+    /// `answer` about the token's account when `signedIn`, else the one the path names.
+    func about(signedIn: Bool, _ answer: (StandInUser) -> StandInHTTPResponse) -> StandInHTTPResponse {
+        guard let user = signedIn ? signedInAccount : account else {
+            return signedIn ? signInRefusal() : StandInErrorBody.notFound(documentationURL: documentation)
+        }
+        return answer(user)
+    }
+
+    /// `answer` as the token's account, when its token has one of `scopes`; else GitHub's refusal.
+    func asSignedIn(withOneOf scopes: [String], _ answer: (StandInUser) -> StandInHTTPResponse) -> StandInHTTPResponse {
+        guard let signedIn = signedInAccount else {
+            return signInRefusal()
+        }
+        return scopeRefusal(unlessOneOf: scopes) ?? answer(signedIn)
     }
 
     /// The asked page of `count` records, with GitHub's `Link` (under `linkPath`); a page past `cap` is GitHub's
@@ -87,8 +112,12 @@ struct StandInRouteRequest {
         }
         writer.raw("]")
         var response = StandInHTTPResponse(status: 200, body: writer.bytes)
-        setPageLink(
-            on: &response, paging: paging, path: linkPath ?? request.path, lastPage: paging.pageCount(forCount: listed))
+        let link = paging.linkHeader(
+            baseURL: context.linkBaseURL, path: linkPath ?? request.path, target: request.target,
+            lastPage: paging.pageCount(forCount: listed))
+        if let link {
+            response.setHeader("Link", link)
+        }
         return response
     }
 
@@ -96,17 +125,22 @@ struct StandInRouteRequest {
         paged(count: records.count, cap: cap, linkPath: linkPath) { $1.bytes += records[$0] }
     }
 
-    func pagedUsers(_ users: [StandInUser], linkPath: String? = nil) -> StandInHTTPResponse {
-        paged(count: users.count, linkPath: linkPath) { users[$0].writeSimpleUser(into: &$1) }
+    /// `users` as simple users, each with what `extra` adds, paged.
+    func pagedUsers(
+        _ users: [StandInUser], linkPath: String? = nil,
+        extra: (StandInUser, inout JSONByteWriter) -> Void = { _, _ in }
+    ) -> StandInHTTPResponse {
+        paged(count: users.count, linkPath: linkPath) { position, writer in
+            users[position].writeSimpleUserFields(into: &writer)
+            extra(users[position], &writer)
+            writer.raw("}")
+        }
     }
 
-    func setPageLink(
-        on response: inout StandInHTTPResponse, paging: StandInPageRequest, path: String, lastPage: Int
-    ) {
-        if let link = paging.linkHeader(
-            baseURL: context.baseURL, path: path, target: request.target, lastPage: lastPage)
-        {
-            response.setHeader("Link", link)
-        }
+    /// The accounts of `logins` the population holds, as `pagedUsers`.
+    func peopleList(
+        _ logins: [String], extra: (StandInUser, inout JSONByteWriter) -> Void = { _, _ in }
+    ) -> StandInHTTPResponse {
+        pagedUsers(logins.compactMap(population.user(login:)), extra: extra)
     }
 }

@@ -1,4 +1,40 @@
+import Domain
 import Foundation
+
+/// Who sent a request: their token (nil: anonymous), whose OAuth scopes `StandInTokens` gives.
+struct StandInCaller: Sendable {
+    let token: String?
+
+    /// `Bearer X` or `token X` (any case), as GitHub accepts; anything else is an opaque token.
+    init(authorization: String?) {
+        let authorization = authorization?.trimmingCharacters(in: .whitespaces) ?? ""
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        if parts.count == 2, ["bearer", "token"].contains(parts[0].lowercased()) {
+            token = parts[1].trimmingCharacters(in: .whitespaces)
+        } else {
+            token = authorization.isEmpty ? nil : authorization
+        }
+    }
+
+    init(token: String?) { self.token = token }
+
+    /// Nil for anonymous callers.
+    var scopes: [String]? { token.map(StandInTokens.scopes(forToken:)) }
+}
+
+/// A bucket, named as `x-ratelimit-resource` names it; the endpoint table's `Endpoint.RateLimit`, and GraphQL's.
+enum StandInRateResource: String, Sendable {
+    case core
+    case search
+    /// Spends nothing but reports the core figures in its headers, as `GET /rate_limit` does.
+    case free
+    /// Counted in points: the handler spends what the query costs.
+    case graphql
+
+    init(_ rateLimit: Endpoint.RateLimit) { self = Self(rawValue: rateLimit.rawValue) ?? .core }
+
+    var headerName: String { self == .free ? "core" : rawValue }
+}
 
 struct RateLimitSnapshot: Equatable {
     var limit: Int
@@ -6,11 +42,6 @@ struct RateLimitSnapshot: Equatable {
     var reset: Int
 
     var used: Int { limit - remaining }
-}
-
-struct RateLimitCharge {
-    var snapshot: RateLimitSnapshot
-    var allowed: Bool
 }
 
 /// What every connection shares: the request journal, queued faults and rate-limit buckets, under one lock.
@@ -32,12 +63,12 @@ final class StandInLedger: @unchecked Sendable {
     private var waitsAsked: [String: Double] = [:]
     private var earlyCount = 0
 
-    private let searchWindowSeconds: Int
+    private let configuration: StandInConfiguration
 
-    init(now: Int, searchWindowSeconds: Int = 60) {
+    init(now: Int, configuration: StandInConfiguration) {
         startedAt = now
         windowReset = now + 3_600
-        self.searchWindowSeconds = max(1, searchWindowSeconds)
+        self.configuration = configuration
     }
 
     var isRecording: Bool {
@@ -94,30 +125,35 @@ final class StandInLedger: @unchecked Sendable {
 
     /// Spends `points` (0 for a 304; a query's cost for `graphql`) when that many, and at least one, are left;
     /// otherwise spends nothing and is refused. `free` spends nothing.
-    func charge(_ resource: StandInRateResource, for caller: StandInCaller, points: Int, now: Int) -> RateLimitCharge {
+    func charge(_ resource: StandInRateResource, for caller: StandInCaller, points: Int, now: Int)
+        -> (snapshot: RateLimitSnapshot, allowed: Bool)
+    {
         lock.withLock {
             let before = snapshot(resource, caller, now: now)
-            guard resource != .free else { return RateLimitCharge(snapshot: before, allowed: true) }
-            guard before.remaining >= max(1, points) else { return RateLimitCharge(snapshot: before, allowed: false) }
+            guard resource != .free else { return (before, true) }
+            guard before.remaining >= max(1, points) else { return (before, false) }
             if points > 0 {
-                let key = resource.rawValue + " " + caller.bucket
+                let key = resource.rawValue + " " + (caller.token ?? "")
                 let used = windows[key].map { $0.reset == before.reset ? $0.used : 0 } ?? 0
                 windows[key] = (before.reset, used + points)
             }
-            return RateLimitCharge(snapshot: snapshot(resource, caller, now: now), allowed: true)
+            return (snapshot(resource, caller, now: now), true)
         }
     }
 
-    /// Under the lock.
+    /// Under the lock. Anonymous callers get GitHub's 60 an hour and 10 searches a minute, tokens the configured.
     private func snapshot(_ resource: StandInRateResource, _ caller: StandInCaller, now: Int) -> RateLimitSnapshot {
-        let search = resource == .search
-        let limit = search ? caller.searchLimit : resource == .graphql ? caller.graphQLLimit : caller.coreLimit
+        let anonymous = caller.token == nil
+        let limit =
+            switch resource {
+            case .core, .free: anonymous ? StandInConfiguration.anonymousRateLimit : configuration.rateLimit
+            case .search: anonymous ? StandInConfiguration.anonymousSearchRateLimit : configuration.searchRateLimit
+            case .graphql: configuration.graphQLRateLimit
+            }
         while windowReset <= now { windowReset += 3_600 }
-        guard let window = windows[(resource == .free ? "core" : resource.rawValue) + " " + caller.bucket],
-            now < window.reset
-        else {
-            return RateLimitSnapshot(
-                limit: limit, remaining: limit, reset: search ? now + searchWindowSeconds : windowReset)
+        guard let window = windows[resource.headerName + " " + (caller.token ?? "")], now < window.reset else {
+            let reset = resource == .search ? now + configuration.searchWindowSeconds : windowReset
+            return RateLimitSnapshot(limit: limit, remaining: limit, reset: reset)
         }
         return RateLimitSnapshot(limit: limit, remaining: limit - min(limit, window.used), reset: window.reset)
     }

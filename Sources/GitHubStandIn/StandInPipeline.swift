@@ -1,157 +1,143 @@
 import Domain
 import Foundation
 
-/// Turns one parsed request into a reply by its stages, each of which may answer alone: faults → rate limit →
-/// route → conditional. The rate-limit stage wraps the two after it because GitHub charges nothing for a 304.
-struct StandInPipeline: Sendable {
-    let context: StandInContext
-    var routes = StandInRouteTable.gitHub()
-
-    var ledger: StandInLedger { context.ledger }
-
-    func reply(to parsed: ParsedHTTPRequest, now: Int, receivedAt: ContinuousClock.Instant = .now) -> StandInReply {
-        let request = StandInRequest(parsed, configuration: context.configuration, routes: routes, now: now)
-        ledger.record(
-            RecordedRequest(
-                method: request.method, target: request.target, path: request.path, query: request.query,
-                headers: request.headers, body: request.body, receivedAt: receivedAt))
-        ledger.noteArrival(forPath: request.path)
-        if let faulted = injectedFault(request) {
-            return faulted
+extension StandInServer {
+    /// Answers one request as GitHub does, in its order. A fault queued for the path answers first and costs
+    /// nothing: it imitates GitHub's front end failing before GitHub looks at who is asking. Else the route answers
+    /// and a read the caller already holds becomes a 304; then the caller's bucket is charged, nothing for a 304,
+    /// as GitHub charges, and an empty bucket gets GitHub's 403 whatever the route said.
+    func reply(to recorded: RecordedRequest) -> StandInReply {
+        ledger.record(recorded)
+        ledger.noteArrival(forPath: recorded.path)
+        let request = StandInRouteRequest(recorded, on: self, now: ledger.currentTime())
+        if let fault = ledger.takeFault(forPath: request.path), let reply = faulted(request, fault) {
+            return reply
         }
-        return chargingRateLimit(request) {
-            revalidated(request, routed(request, match: request.match))
+        var response = request.route?.handler.respond(to: request) ?? StandInErrorBody.notFound()
+        var cacheHeaders: [(name: String, value: String)] = []
+        // A 200 to a read gets an ETag of what is sent (body and `Link`, so a write changes it), and a 304 when
+        // `If-None-Match` already names it. Reads only: RFC 9110 allows a 304 only for GET and HEAD.
+        if response.status == 200, Endpoint.Method.get.accepts(request.method) {
+            let etag = StandInETag.weakTag(for: response.body, link: response.header("Link"))
+            cacheHeaders = [("Cache-Control", "private, max-age=60, s-maxage=60"), ("ETag", etag)]
+            if StandInETag.matches(request.header("If-None-Match"), etag) {
+                // A 304 repeats the metadata a cache would otherwise lose with the body.
+                for name in ["Link", "Last-Modified"] {
+                    cacheHeaders += response.header(name).map { [(name, $0)] } ?? []
+                }
+                response = StandInHTTPResponse(status: 304)
+            }
         }
-    }
-
-    /// Stage 2: an empty bucket gets GitHub's 403 whatever the inner stages said.
-    func chargingRateLimit(_ request: StandInRequest, inner: () -> StandInAnswer) -> StandInReply {
-        let answer = inner()
-        let caller = request.caller
-        let resource = request.match.rateResource
-        let charge: RateLimitCharge
-        if resource == .graphql {
+        var snapshot: RateLimitSnapshot
+        if request.rateResource == .graphql {
             // The handler spent the query's points (or said the limit is spent); GitHub's 403 form of a spent
             // limit says none left, whatever few points remain.
-            var snapshot = ledger.peek(resource, for: caller, now: request.now)
-            if answer.response.status == 403 {
-                snapshot = RateLimitSnapshot(limit: snapshot.limit, remaining: 0, reset: snapshot.reset)
-            }
-            charge = RateLimitCharge(snapshot: snapshot, allowed: true)
+            snapshot = ledger.peek(.graphql, for: request.caller, now: request.now)
+            snapshot.remaining = response.status == 403 ? 0 : snapshot.remaining
         } else {
-            charge = ledger.charge(resource, for: caller, points: answer.isRevalidation ? 0 : 1, now: request.now)
-        }
-        guard charge.allowed else {
-            var limited = StandInErrorBody.primaryRateLimitExceeded(token: caller.token)
-            setStandardHeaders(
-                on: &limited, snapshot: charge.snapshot, now: request.now, resource: resource,
-                scopes: request.scopeHeaders)
-            return .respond(limited, closeAfterwards: request.closeAfterwards)
-        }
-        var response = answer.response
-        setStandardHeaders(
-            on: &response, snapshot: charge.snapshot, now: request.now, resource: resource, scopes: request.scopeHeaders
-        )
-        for header in answer.cacheHeaders {
-            response.setHeader(header.name, header.value)
-        }
-        return .respond(response, closeAfterwards: request.closeAfterwards)
-    }
-
-    /// Stage 3. `match` is a parameter because the truncated-body fault routes a request as `GET`.
-    func routed(_ request: StandInRequest, match: StandInRouteMatch) -> StandInHTTPResponse {
-        guard let route = match.route else {
-            return StandInErrorBody.notFound()
-        }
-        return route.handler.respond(
-            to: StandInRouteRequest(
-                request: request, parameters: match.parameters, context: context, documentation: route.documentation))
-    }
-
-    /// Stage 4: a 200 to a read gets an ETag of what is sent (body and `Link`), so a write changes it; a 304 when
-    /// `If-None-Match` already names it. Reads only: RFC 9110 allows a 304 only for GET and HEAD.
-    func revalidated(_ request: StandInRequest, _ response: StandInHTTPResponse) -> StandInAnswer {
-        guard response.status == 200, Endpoint.Method.get.accepts(request.method) else {
-            return StandInAnswer(response: response, isRevalidation: false, cacheHeaders: [])
-        }
-        let etag = StandInETag.weakTag(for: response.body, link: response.header("Link"))
-        var cacheHeaders = [
-            (name: "Cache-Control", value: "private, max-age=60, s-maxage=60"), (name: "ETag", value: etag),
-        ]
-        guard StandInETag.matches(request.header("If-None-Match"), etag) else {
-            return StandInAnswer(response: response, isRevalidation: false, cacheHeaders: cacheHeaders)
-        }
-        // A 304 repeats the metadata a cache would otherwise lose with the body.
-        for name in ["Link", "Last-Modified"] {
-            if let value = response.header(name) {
-                cacheHeaders.append((name: name, value: value))
+            let points = response.status == 304 ? 0 : 1
+            let charge = ledger.charge(request.rateResource, for: request.caller, points: points, now: request.now)
+            snapshot = charge.snapshot
+            if !charge.allowed {
+                response = StandInErrorBody.primaryRateLimitExceeded(token: request.caller.token)
+                cacheHeaders = []
             }
         }
-        return StandInAnswer(
-            response: StandInHTTPResponse(status: 304), isRevalidation: true, cacheHeaders: cacheHeaders)
+        setStandardHeaders(on: &response, snapshot: snapshot, for: request)
+        // After the rate-limit headers, as GitHub sends them.
+        for (name, value) in cacheHeaders {
+            response.setHeader(name, value)
+        }
+        return .respond(response)
     }
 
-    /// The headers GitHub sends on every answer; `scopes` is nil for anonymous requests.
-    func setStandardHeaders(
-        on response: inout StandInHTTPResponse, snapshot: RateLimitSnapshot, now: Int, resource: StandInRateResource,
-        scopes: (granted: String, accepted: String)?
+    /// A queued fault's answer, with the standard headers where it has any; nil for `passThrough`.
+    private func faulted(_ request: StandInRouteRequest, _ fault: StandInFault) -> StandInReply? {
+        var snapshot = ledger.peek(request.rateResource, for: request.caller, now: request.now)
+        let requestID = ledger.nextRequestID()
+        var response = StandInHTTPResponse(status: 403)
+        // Replacing same-named defaults, or added.
+        var headers: [String: String] = [:]
+        switch fault {
+        case .status(let status, let body, let extra):
+            response = StandInHTTPResponse(status: status, body: Array(body.utf8))
+            headers = extra
+        case .primaryRateLimitExhausted(let resetAfterSeconds):
+            (snapshot.remaining, snapshot.reset) = (0, request.now + resetAfterSeconds)
+            response = StandInErrorBody.primaryRateLimitExceeded(token: request.caller.token)
+        case .graphQLRateLimited(let resetAfterSeconds):
+            (snapshot.remaining, snapshot.reset) = (0, request.now + resetAfterSeconds)
+            response = StandInGraphQLHandler.rateLimitExceeded(configuration.graphQLRateLimitForm, userID: 1)
+        case .secondaryRateLimit(let retryAfterSeconds):
+            response.body = StandInErrorBody.secondaryRateLimitExceeded(requestID: requestID)
+            headers["Retry-After"] = retryAfterSeconds.map(String.init)
+        case .redirect(let location, let status):
+            response = StandInHTTPResponse(
+                status: status, body: StandInErrorBody.redirect(status: status, location: location))
+            headers["Location"] = location
+        case .malformedBody:
+            response = StandInHTTPResponse(status: 200, body: Array(#"[{"login": "broken","#.utf8))
+        case .truncatedBody:
+            // The normal answer's body, so the declared length is realistic; GitHub routes HEAD and GET alike.
+            let asGET = StandInRouteRequest(request.request, matchedAs: "GET", on: self, now: request.now)
+            response = asGET.route?.handler.respond(to: asGET) ?? StandInErrorBody.notFound()
+        case .hang(let seconds):
+            return .hang(seconds: seconds)
+        case .closeWithoutResponse:
+            return .close
+        case .passThrough:
+            return nil
+        }
+        setStandardHeaders(on: &response, snapshot: snapshot, for: request, requestID: requestID)
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            response.setHeader(name, value)
+        }
+        if case .truncatedBody = fault {
+            return .truncate(response)
+        }
+        if let until = waitAsked(by: response, fault: fault, now: request.now) {
+            ledger.askToWait(forPath: request.path, until: until)
+        }
+        return .respond(response)
+    }
+
+    /// Until when (server time) a faulted answer tells its caller to wait: its `Retry-After` or the reset.
+    private func waitAsked(by response: StandInHTTPResponse, fault: StandInFault, now: Int) -> Double? {
+        switch fault {
+        case .primaryRateLimitExhausted(let seconds), .graphQLRateLimited(let seconds):
+            return Double(now + seconds)
+        default:
+            guard let retryAfter = response.header("Retry-After") else { return nil }
+            if let seconds = Int(retryAfter) { return ledger.preciseTime() + Double(seconds) }
+            let format = DateFormatter()
+            format.locale = Locale(identifier: "en_US_POSIX")
+            format.timeZone = TimeZone(identifier: "GMT")
+            format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            return format.date(from: retryAfter).map { $0.timeIntervalSince1970 }
+        }
+    }
+
+    /// The headers GitHub sends on every answer; the scopes only to a caller with a token.
+    private func setStandardHeaders(
+        on response: inout StandInHTTPResponse, snapshot: RateLimitSnapshot, for request: StandInRouteRequest,
+        requestID: String? = nil
     ) {
         response.setHeader("Server", "github.com")
-        response.setHeader("Date", UTCTimestamp.httpDate(now))
+        response.setHeader("Date", UTCTimestamp.httpDate(request.now))
         response.setHeader("Content-Type", "application/json; charset=utf-8")
         response.setHeader("Vary", "Accept, Authorization, Cookie, X-GitHub-OTP")
         // Every recorded answer (Tests/Recorded) names the media type it was rendered in.
         response.setHeader("X-GitHub-Media-Type", "github.v3; format=json")
-        if let scopes {
-            response.setHeader("X-OAuth-Scopes", scopes.granted)
-            response.setHeader("X-Accepted-OAuth-Scopes", scopes.accepted)
+        if let scopes = request.caller.scopes {
+            response.setHeader("X-OAuth-Scopes", scopes.joined(separator: ", "))
+            response.setHeader("X-Accepted-OAuth-Scopes", request.route?.acceptedScopes ?? "")
         }
         response.setHeader("x-github-api-version-selected", "2022-11-28")
         response.setHeader("x-ratelimit-limit", String(snapshot.limit))
         response.setHeader("x-ratelimit-remaining", String(snapshot.remaining))
         response.setHeader("x-ratelimit-reset", String(snapshot.reset))
         response.setHeader("x-ratelimit-used", String(snapshot.used))
-        response.setHeader("x-ratelimit-resource", resource.headerName)
-        response.setHeader("X-GitHub-Request-Id", ledger.nextRequestID())
+        response.setHeader("x-ratelimit-resource", request.rateResource.headerName)
+        response.setHeader("X-GitHub-Request-Id", requestID ?? ledger.nextRequestID())
     }
-}
-
-struct StandInRequest {
-    let method: String
-    let target: String
-    let path: String
-    let query: [String: String]
-    let headers: [(name: String, value: String)]
-    let body: [UInt8]
-    let caller: StandInCaller
-    let match: StandInRouteMatch
-    let now: Int
-    let closeAfterwards: Bool
-
-    init(_ parsed: ParsedHTTPRequest, configuration: StandInConfiguration, routes: StandInRouteTable, now: Int) {
-        method = parsed.method
-        target = parsed.target
-        (path, query) = RequestTargetDecoding.split(parsed.target)
-        headers = parsed.headers
-        body = parsed.body
-        caller = StandInCaller(
-            token: StandInCaller.token(from: parsed.header("Authorization")), configuration: configuration)
-        match = routes.match(method: parsed.method, path: path)
-        self.now = now
-        closeAfterwards = parsed.wantsConnectionClosed
-    }
-
-    func header(_ name: String) -> String? { headerValue(name, in: headers) }
-
-    /// `X-OAuth-Scopes` and `X-Accepted-OAuth-Scopes`; nil for anonymous requests.
-    var scopeHeaders: (granted: String, accepted: String)? {
-        caller.scopes.map { ($0.joined(separator: ", "), match.route?.acceptedScopes ?? "") }
-    }
-}
-
-struct StandInAnswer {
-    var response: StandInHTTPResponse
-    var isRevalidation: Bool
-    /// Sent after the rate-limit headers, as GitHub does.
-    var cacheHeaders: [(name: String, value: String)]
 }

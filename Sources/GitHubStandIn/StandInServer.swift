@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 
 /// A loopback HTTP/1.1 server that imitates the parts of GitHub's API that gh-users uses. Blocking sockets, one
 /// thread per connection: simple to reason about, and plenty for tests and single-machine benchmarks.
@@ -12,7 +13,11 @@ package final class StandInServer: @unchecked Sendable {
     /// their owners would.
     package let world: StandInWorldState
 
-    private let ledger: StandInLedger
+    /// The journal, queued faults, rate-limit buckets and clock that every connection shares.
+    let ledger: StandInLedger
+    /// Every resource it answers (`StandInRouteTable.gitHub()`); a test may serve others.
+    var routes = StandInRouteTable.gitHub()
+
     private let stateLock = NSLock()
     private var phase = Phase.idle
     private var listener: Int32 = -1
@@ -38,8 +43,7 @@ package final class StandInServer: @unchecked Sendable {
             userCount: configuration.userCount, sameSecondAccounts: configuration.sameSecondAccounts)
         followGraph = StandInFollowGraph(population: population)
         world = StandInWorldState(configuration.accessBench ? .file.addingBenchOrganization(population) : .file)
-        ledger = StandInLedger(
-            now: Int(Date().timeIntervalSince1970), searchWindowSeconds: configuration.searchWindowSeconds)
+        ledger = StandInLedger(now: Int(Date().timeIntervalSince1970), configuration: configuration)
     }
 
     /// Binds and starts accepting, once; `port` and `baseURL` are valid once this returns.
@@ -48,30 +52,20 @@ package final class StandInServer: @unchecked Sendable {
         defer { stateLock.unlock() }
         precondition(phase == .idle, "a stand-in server starts once")
         let (descriptor, port) = try LoopbackSocket.makeListener(port: configuration.port)
-        listener = descriptor
-        boundPort = port
-        phase = .running
-        let pipeline = StandInPipeline(
-            context: StandInContext(
-                population: population, configuration: configuration,
-                baseURL: configuration.publicBaseURL ?? "http://127.0.0.1:\(port)",
-                ledger: ledger, followGraph: followGraph, world: world))
+        (listener, boundPort, phase) = (descriptor, port, .running)
         let thread = Thread { [self] in
-            acceptLoop(listener: descriptor, pipeline: pipeline)
+            acceptLoop(listener: descriptor)
         }
         thread.name = "github-standin accept"
         thread.start()
     }
 
-    package var port: Int {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return boundPort
-    }
+    package var port: Int { stateLock.withLock { boundPort } }
 
-    package var baseURL: String {
-        "http://127.0.0.1:\(port)"
-    }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Where `Link` URLs point: the server's own address, or the proxy's in front of it.
+    var linkBaseURL: String { configuration.publicBaseURL ?? baseURL }
 
     /// Closes the listener and every connection, interrupts latency sleeps and hangs, and waits (bounded) for the
     /// server's threads to finish. Safe to call more than once.
@@ -84,16 +78,17 @@ package final class StandInServer: @unchecked Sendable {
         }
         phase = .stopped
         let listenerToClose = listener
+        // Wakes the threads blocked in accept and recv without freeing the descriptor numbers.
         for descriptor in openConnections {
-            LoopbackSocket.shutdownBothDirections(descriptor)
+            shutdown(descriptor, Int32(SHUT_RDWR))
         }
         stateLock.unlock()
 
         shutdownLatch.trigger()
-        LoopbackSocket.shutdownBothDirections(listenerToClose)
+        shutdown(listenerToClose, Int32(SHUT_RDWR))
         // Closing only after the accept loop has left avoids closing a descriptor number another thread reused.
         if acceptLoopFinished.wait(timeout: .now() + 5) == .success {
-            LoopbackSocket.closeDescriptor(listenerToClose)
+            close(listenerToClose)
         }
         _ = connectionThreads.wait(timeout: .now() + 5)
     }
@@ -104,14 +99,11 @@ package final class StandInServer: @unchecked Sendable {
     package func graphQLRateLimitRemaining(token: String) -> Int { remaining(.graphql, token: token) }
 
     private func remaining(_ resource: StandInRateResource, token: String?) -> Int {
-        let caller = StandInCaller(token: token, configuration: configuration)
-        return ledger.peek(resource, for: caller, now: ledger.currentTime()).remaining
+        ledger.peek(resource, for: StandInCaller(token: token), now: ledger.currentTime()).remaining
     }
 
     /// Moves the server's clock forward, so tests can watch rate-limit windows roll over without sleeping.
-    package func advanceClock(bySeconds seconds: Int) {
-        ledger.advanceClock(by: seconds)
-    }
+    package func advanceClock(bySeconds seconds: Int) { ledger.advanceClock(by: seconds) }
 
     /// One line per route row, so the runner's help cannot fall behind the route table.
     package static var servedRoutes: [String] {
@@ -120,9 +112,7 @@ package final class StandInServer: @unchecked Sendable {
         }
     }
 
-    package var requests: [RecordedRequest] {
-        ledger.recordedRequests
-    }
+    package var requests: [RecordedRequest] { ledger.recordedRequests }
 
     /// On by default; the standalone executable turns it off so a long benchmark does not grow memory per request.
     package var isRecordingRequests: Bool {
@@ -132,114 +122,95 @@ package final class StandInServer: @unchecked Sendable {
 
     /// Requests that came for a path before the wait a fault asked for there had passed, so a test sees a client
     /// that did not wait as a count, not a stopwatch.
-    package var requestsTooEarly: Int {
-        ledger.requestsTooEarly
-    }
+    package var requestsTooEarly: Int { ledger.requestsTooEarly }
 
-    package func resetRequests() {
-        ledger.clearRecordedRequests()
-    }
+    package func resetRequests() { ledger.clearRecordedRequests() }
 
     /// Each request whose decoded path is `path` (query ignored) takes the next fault, until none is left.
-    package func injectFaults(_ faults: [StandInFault], forPath path: String) {
-        ledger.enqueue(faults, forPath: path)
-    }
+    package func injectFaults(_ faults: [StandInFault], forPath path: String) { ledger.enqueue(faults, forPath: path) }
 
-    private func acceptLoop(listener: Int32, pipeline: StandInPipeline) {
+    private func acceptLoop(listener: Int32) {
         defer { acceptLoopFinished.signal() }
         while !shutdownLatch.isTriggered {
             // The poll timeout bounds how long stop() can wait where shutdown() does not wake accept().
-            switch LoopbackSocket.acceptConnection(on: listener, timeoutMilliseconds: 200) {
-            case .nothingYet:
-                continue
-            case .failed:
-                if shutdownLatch.isTriggered {
-                    return
-                }
+            var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 200) > 0 else { continue }
+            let descriptor = accept(listener, nil, nil)
+            if descriptor >= 0 {
+                register(descriptor)
+            } else if ![EINTR, EAGAIN, ECONNABORTED].contains(errno) {
                 // Out of descriptors or similar: back off instead of spinning on a listener that stays readable.
                 _ = shutdownLatch.sleep(seconds: 0.01)
-            case .accepted(let descriptor):
-                register(descriptor, pipeline: pipeline)
             }
         }
     }
 
-    private func register(_ descriptor: Int32, pipeline: StandInPipeline) {
+    private func register(_ descriptor: Int32) {
         stateLock.lock()
         defer { stateLock.unlock() }
         guard phase == .running else {
-            LoopbackSocket.closeDescriptor(descriptor)
+            close(descriptor)
             return
         }
+        var enabled: Int32 = 1
+        // Responses go out in one send, but disabling Nagle keeps keep-alive round trips free of 40 ms stalls.
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
         openConnections.insert(descriptor)
         connectionThreads.enter()
         let thread = Thread { [self] in
-            serve(descriptor, pipeline: pipeline)
+            serve(descriptor)
         }
         thread.name = "github-standin connection"
         thread.start()
     }
 
-    private func finish(_ descriptor: Int32) {
-        stateLock.lock()
-        // Closing under the lock guarantees stop() never shuts down a recycled descriptor number.
-        openConnections.remove(descriptor)
-        LoopbackSocket.closeDescriptor(descriptor)
-        stateLock.unlock()
-        connectionThreads.leave()
-    }
-
-    private func serve(_ descriptor: Int32, pipeline: StandInPipeline) {
-        defer { finish(descriptor) }
+    private func serve(_ descriptor: Int32) {
+        defer {
+            stateLock.lock()
+            // Closing under the lock guarantees stop() never shuts down a recycled descriptor number.
+            openConnections.remove(descriptor)
+            close(descriptor)
+            stateLock.unlock()
+            connectionThreads.leave()
+        }
         var pending: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 64 * 1_024)
         while !shutdownLatch.isTriggered {
-            switch HTTPRequestParser.parse(pending) {
-            case .needMoreData:
-                guard LoopbackSocket.receive(from: descriptor, into: &pending, scratch: &scratch) else {
-                    return
-                }
-            case .invalid(let status, let reason):
-                var response = StandInHTTPResponse(
-                    status: status, body: StandInErrorBody.unparsableRequest(reason: reason))
+            let parsed: (request: RecordedRequest, closes: Bool, size: Int)?
+            do {
+                parsed = try HTTPRequestParser.parse(pending)
+            } catch {
+                let body = StandInErrorBody.unparsableRequest(reason: error.reason)
+                var response = StandInHTTPResponse(status: 400, body: body)
                 response.setHeader("Content-Type", "application/json; charset=utf-8")
                 _ = LoopbackSocket.sendAll(response.serialized(omitBody: false, closeConnection: true), to: descriptor)
                 return
-            case .request(let request, let consumedBytes):
-                // Taken before any work or latency, so the journal shows when the client sent, not when we answered.
-                let receivedAt = ContinuousClock.now
-                pending.removeFirst(consumedBytes)
-                let reply = pipeline.reply(to: request, now: ledger.currentTime(), receivedAt: receivedAt)
-                if configuration.latencyMilliseconds > 0,
-                    !shutdownLatch.sleep(seconds: Double(configuration.latencyMilliseconds) / 1_000)
-                {
-                    return
-                }
-                guard perform(reply, for: request, on: descriptor) else {
-                    return
-                }
             }
-        }
-    }
-
-    private func perform(_ reply: StandInReply, for request: ParsedHTTPRequest, on descriptor: Int32) -> Bool {
-        let omitBody = request.method == "HEAD"
-        switch reply {
-        case .respond(let response, let closeAfterwards):
-            let bytes = response.serialized(omitBody: omitBody, closeConnection: closeAfterwards)
-            return LoopbackSocket.sendAll(bytes, to: descriptor) && !closeAfterwards
-        case .truncate(let response):
-            // Always at least one byte short, so the client sees a premature EOF even for tiny bodies.
-            let bytes = response.serialized(
-                omitBody: false, closeConnection: true, declaredLength: max(response.body.count, 1),
-                bodyPrefix: max(0, response.body.count / 2))
-            _ = LoopbackSocket.sendAll(bytes, to: descriptor)
-            return false
-        case .hang(let seconds):
-            _ = shutdownLatch.sleep(seconds: seconds)
-            return false
-        case .close:
-            return false
+            guard let (request, closes, size) = parsed else {
+                guard LoopbackSocket.receive(from: descriptor, into: &pending, scratch: &scratch) else { return }
+                continue
+            }
+            pending.removeFirst(size)
+            let reply = reply(to: request)
+            let latency = Double(configuration.latencyMilliseconds) / 1_000
+            guard latency == 0 || shutdownLatch.sleep(seconds: latency) else { return }
+            switch reply {
+            case .respond(let response):
+                let bytes = response.serialized(omitBody: request.method == "HEAD", closeConnection: closes)
+                guard LoopbackSocket.sendAll(bytes, to: descriptor), !closes else { return }
+            case .truncate(var response):
+                // Always at least one byte short, so the client sees a premature EOF even for an empty body.
+                response.body = response.body.isEmpty ? [0x20] : response.body
+                let bytes = response.serialized(omitBody: false, closeConnection: true)
+                let sent = bytes.count - (response.forbidsBody ? 0 : response.body.count - response.body.count / 2)
+                _ = LoopbackSocket.sendAll(Array(bytes[..<sent]), to: descriptor)
+                return
+            case .hang(let seconds):
+                _ = shutdownLatch.sleep(seconds: seconds)
+                return
+            case .close:
+                return
+            }
         }
     }
 }

@@ -1,10 +1,24 @@
 import Foundation
-import GitHubStandIn
+import Glibc
 import Testing
 
+@testable import GitHubStandIn
+
+/// A stand-in listening on a free port for the body's connections, stopped after it.
+private func withListeningStandIn<T>(
+    _ configuration: StandInConfiguration = StandInConfiguration(userCount: 250),
+    _ body: (StandInServer) throws -> T
+) throws -> T {
+    let server = try standIn(configuration)
+    try server.start()
+    defer { server.stop() }
+    return try body(server)
+}
+
+/// The server's connections: framing, reuse, HEAD, closing and stopping. What it answers is the other suites'.
 @Suite struct StandInConnectionTests {
     @Test func oneConnectionAnswersPipelinedRequestsInOrderAndStaysOpen() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write(
                 RawHTTPConnection.requestText(target: "/users/octocat")
@@ -20,7 +34,7 @@ import Testing
     }
 
     @Test func connectionCloseIsHonoured() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             let response = try connection.request("GET", "/users/octocat", headers: [("Connection", "close")])
             #expect(response.status == 200)
@@ -35,7 +49,7 @@ import Testing
     }
 
     @Test func requestsArrivingInFragmentsAreReassembled() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             let request = Array(
                 RawHTTPConnection.requestText(
@@ -56,7 +70,7 @@ import Testing
     }
 
     @Test func requestWithBodyIsFramedByContentLength() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write("POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhel")
             usleep(20_000)
@@ -68,17 +82,49 @@ import Testing
     }
 
     @Test func garbageGets400AndACloseNotACrash() throws {
-        try withStandInServer { server throws in
+        try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write("THIS IS NOT HTTP\r\n\r\n")
             #expect(try connection.readResponse().status == 400)
             #expect(connection.peerClosed())
-            #expect(try fetch(server, "/users/octocat").status == 200)
+            #expect(try RawHTTPConnection(port: server.port).request("GET", "/users/octocat").status == 200)
+        }
+    }
+
+    /// GitHub answers HEAD by the GET row: the same head, the length of the body it does not send.
+    @Test func headIsAnsweredOnEveryRouteWithoutABody() throws {
+        try withListeningStandIn { server throws in
+            for target in [
+                "/users", "/users/octocat", "/user/1", "/users/octocat/repos", "/user/2/followers",
+                "/users/octocat/following", "/search/users?q=a", "/rate_limit",
+            ] {
+                let connection = try RawHTTPConnection(port: server.port)
+                let get = try connection.request("GET", target, headers: tokenHeader)
+                let head = try connection.request("HEAD", target, headers: tokenHeader)
+                #expect(head.status == 200 && head.body.isEmpty, "\(target)")
+                #expect(head.header("Content-Length") == String(get.body.count), "\(target)")
+                #expect(head.header("ETag") == get.header("ETag"), "\(target)")
+                // Had HEAD leaked a body, this answer would be read out of it.
+                #expect(try connection.request("GET", "/users/nobody").status == 404, "\(target)")
+            }
+        }
+    }
+
+    /// A request is recorded on arrival, before the configured latency delays the answer: the journal has the
+    /// request while no byte of its answer has come back.
+    @Test func requestsAreRecordedOnArrival() throws {
+        try withListeningStandIn(StandInConfiguration(userCount: 50, latencyMilliseconds: 1_500)) { server throws in
+            let connection = try RawHTTPConnection(port: server.port)
+            try connection.write(RawHTTPConnection.requestText(target: "/users/octocat", headers: tokenHeader))
+            for _ in 0..<10_000 where server.requests.isEmpty { usleep(1_000) }
+            #expect(server.requests.map(\.path) == ["/users/octocat"])
+            #expect(!connection.hasBytesWaiting())
+            #expect(try connection.readResponse().status == 200)
         }
     }
 
     @Test func stopReturnsPromptlyWithBusyAndIdleConnections() throws {
-        let server = try StandInServer(configuration: StandInConfiguration(userCount: 20))
+        let server = try standIn(StandInConfiguration(userCount: 20))
         try server.start()
         let port = server.port
         #expect(port > 0)
@@ -103,5 +149,104 @@ import Testing
     ])
     func badConfigurationsAreRejected(_ configuration: StandInConfiguration) {
         #expect(throws: StandInServerError.invalidConfiguration) { try StandInServer(configuration: configuration) }
+    }
+}
+
+/// A blocking HTTP/1.1 client over one socket, for the tests of the server's connections: reuse, requests in
+/// fragments, framing. Every other test asks the server's own request path (`fetch`).
+private final class RawHTTPConnection {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A test must fail, not hang, if the server never answers.
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard LoopbackSocket.withLoopbackAddress(port: port, { connect(descriptor, $0, $1) }) == 0 else {
+            _ = close(descriptor)
+            throw RawHTTPError()
+        }
+    }
+
+    deinit {
+        _ = close(descriptor)
+    }
+
+    func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { raw in
+                send(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+            }
+            guard sent > 0 else { throw RawHTTPError() }
+            offset += sent
+        }
+    }
+
+    static func requestText(method: String = "GET", target: String, headers: [(String, String)] = []) -> String {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: standin-tests\r\n"
+        for (name, value) in headers {
+            text += "\(name): \(value)\r\n"
+        }
+        return text + "\r\n"
+    }
+
+    func request(
+        _ method: String = "GET", _ target: String, headers: [(String, String)] = []
+    ) throws -> RawHTTPResponse {
+        try write(Self.requestText(method: method, target: target, headers: headers))
+        return try readResponse(bodyExpected: method != "HEAD")
+    }
+
+    /// Reads one response framed by Content-Length (or bodiless for 304/204/HEAD).
+    func readResponse(bodyExpected: Bool = true) throws -> RawHTTPResponse {
+        while buffer.firstRange(of: [13, 10, 13, 10]) == nil {
+            guard receiveMore() else { throw RawHTTPError() }
+        }
+        let end = buffer.firstRange(of: [13, 10, 13, 10])!.upperBound
+        let headText = String(decoding: buffer[0..<end], as: UTF8.self)
+        let lines = headText.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let statusParts = lines.first?.split(separator: " ") ?? []
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw RawHTTPError() }
+        var headers: [(name: String, value: String)] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { throw RawHTTPError() }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers.append((name: String(line[..<colon]), value: value))
+        }
+        buffer.removeFirst(end)
+        var response = RawHTTPResponse(status: status, headers: headers, body: [])
+        let length = Int(response.header("Content-Length") ?? "0") ?? 0
+        guard bodyExpected, status != 304, status != 204 else {
+            return response
+        }
+        while buffer.count < length {
+            guard receiveMore() else { throw RawHTTPError() }
+        }
+        response.body = Array(buffer[0..<length])
+        buffer.removeFirst(length)
+        return response
+    }
+
+    /// True if the server closed the connection within the timeout.
+    func peerClosed() -> Bool {
+        buffer.isEmpty && !receiveMore()
+    }
+
+    /// Never waits.
+    func hasBytesWaiting() -> Bool {
+        var byte: UInt8 = 0
+        return !buffer.isEmpty || recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
+    private func receiveMore() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
     }
 }

@@ -54,19 +54,18 @@ import Testing
 
     @Test func sameSecondAccountsShareTheirCreatedAtAcrossProfilesAndSearch() throws {
         let configuration = StandInConfiguration(userCount: 1_500, sameSecondAccounts: 1_100)
-        try withStandInServer(configuration) { server throws in
-            let first = StandInPopulation.sameSecondFirstOrdinal
-            let crowd = server.population.users[(first - 1)..<(first - 1 + 1_100)]
-            #expect(Set(crowd.map(\.createdAt)).count == 1)
-            #expect(server.population.users[first - 2].createdAt != crowd.first?.createdAt)
-            let profile = try fetch(server, "/users/\(try #require(crowd.last?.login))").jsonObject()
-            let createdAt = try #require(profile["created_at"] as? String)
-            #expect(try #require(profile["updated_at"] as? String) >= createdAt)
-            let search = try fetch(server, "/search/users?q=created:\(createdAt)&per_page=1").jsonObject()
-            #expect(search["total_count"] as? Int == 1_100)
-            // Without the knob, the same population has no crowd.
-            let plain = StandInPopulation(userCount: 1_500)
-            #expect(plain.users.filter { $0.createdAt == crowd.first?.createdAt }.count <= 1)
-        }
+        let server = try standIn(configuration)
+        let first = StandInPopulation.sameSecondFirstOrdinal
+        let crowd = server.population.users[(first - 1)..<(first - 1 + 1_100)]
+        #expect(Set(crowd.map(\.createdAt)).count == 1)
+        #expect(server.population.users[first - 2].createdAt != crowd.first?.createdAt)
+        let profile = try fetch(server, "/users/\(try #require(crowd.last?.login))").jsonObject()
+        let createdAt = try #require(profile["created_at"] as? String)
+        #expect(try #require(profile["updated_at"] as? String) >= createdAt)
+        let search = try fetch(server, "/search/users?q=created:\(createdAt)&per_page=1").jsonObject()
+        #expect(search["total_count"] as? Int == 1_100)
+        // Without the knob, the same population has no crowd.
+        let plain = StandInPopulation(userCount: 1_500)
+        #expect(plain.users.filter { $0.createdAt == crowd.first?.createdAt }.count <= 1)
     }
 }

@@ -10,56 +10,54 @@ private let writeDocs = [
 @Suite struct StandInFollowWriteTests {
     /// GitHub's own `Link` URLs: `/user/following` for the token's list, `/user/{id}/followers` for a named one.
     @Test func theTokensOwnListsAreItsAccountsListsWithTheirOwnLink() throws {
-        try withStandInServer { server throws in
-            let token = bearer(StandInTokens.token(for: "Yamada-Taro"))
-            let mine = try fetch(server, "/user/following", headers: token)
-            let theirs = try fetch(server, "/users/Yamada-Taro/following", headers: token)
-            #expect(mine.status == 200 && mine.body == theirs.body)
-            #expect(linkRelations(mine.header("Link"))["next"] == "\(server.baseURL)/user/following?page=2")
-            #expect(linkRelations(theirs.header("Link"))["next"] == "\(server.baseURL)/user/2/following?page=2")
-            let followers = try fetch(server, "/user/followers?per_page=100&page=3", headers: token)
-            let yamada = try #require(server.population.user(login: "Yamada-Taro"))
-            #expect(try logins(followers) == server.followGraph.followers(of: yamada)[200...].map(\.login))
-        }
+        let server = try standIn()
+        let token = bearer(StandInTokens.token(for: "Yamada-Taro"))
+        let mine = try fetch(server, "/user/following", headers: token)
+        let theirs = try fetch(server, "/users/Yamada-Taro/following", headers: token)
+        #expect(mine.status == 200 && mine.body == theirs.body)
+        #expect(linkRelations(mine.header("Link"))["next"] == "\(server.baseURL)/user/following?page=2")
+        #expect(linkRelations(theirs.header("Link"))["next"] == "\(server.baseURL)/user/2/following?page=2")
+        let followers = try fetch(server, "/user/followers?per_page=100&page=3", headers: token)
+        let yamada = try #require(server.population.user(login: "Yamada-Taro"))
+        #expect(try logins(followers) == server.followGraph.followers(of: yamada)[200...].map(\.login))
     }
 
     /// The whole point of the graph: one PUT, and every read (both lists, the check, three profiles) sees it, with
     /// new ETags, so a client revalidating what it cached before gets the new body. A second PUT is 204 too.
     @Test func aFollowIsSeenByEveryReadAndChangesTheirETags() throws {
-        try withStandInServer { server throws in
-            let octocat = try #require(server.population.user(login: "octocat"))
-            let other = try #require(
-                server.population.users.first {
-                    $0.type == "User" && $0 != octocat && !server.followGraph.follows(octocat, $0)
-                        && !server.followGraph.followers(of: $0).contains(octocat)
-                })
-            let token = bearer(StandInTokens.token(for: "octocat"))
-            let reads = [
-                "/users/octocat/following", "/user/following", "/users/\(other.login)/followers?per_page=100",
-                "/users/octocat", "/users/\(other.login)", "/user",
-            ]
-            let before = try reads.map { try fetch(server, $0, headers: token) }
-            let otherFollowers = try #require(try before[4].jsonObject()["followers"] as? Int)
-            #expect(try fetch(server, "/users/octocat/following/\(other.login)").status == 404)
-            for _ in 0..<2 {
-                let put = try fetch(server, "/user/following/\(other.login)", method: "PUT", headers: token)
-                #expect(
-                    put.status == 204 && put.body.isEmpty
-                        && put.header("X-Accepted-OAuth-Scopes") == "user, user:follow")
-            }
-            for (target, old) in zip(reads, before) {
-                let revalidated = try fetch(
-                    server, target, headers: token + [("If-None-Match", old.header("ETag") ?? "")])
-                #expect(revalidated.status == 200 && revalidated.header("ETag") != old.header("ETag"), "\(target)")
-            }
-            #expect(try logins(fetch(server, "/users/octocat/following", headers: token)) == [other.login])
-            #expect(try logins(fetch(server, "/user/following", headers: token)) == [other.login])
-            let followers = try logins(fetch(server, "/users/\(other.login)/followers?per_page=100", headers: token))
-            #expect(followers.first == "octocat" && followers.count == otherFollowers + 1)
-            #expect(try fetch(server, "/users/octocat/following/\(other.login)").status == 204)
-            #expect(try fetch(server, "/user", headers: token).jsonObject()["following"] as? Int == 1)
-            #expect(try fetch(server, "/users/\(other.login)").jsonObject()["followers"] as? Int == otherFollowers + 1)
+        let server = try standIn()
+        let octocat = try #require(server.population.user(login: "octocat"))
+        let other = try #require(
+            server.population.users.first {
+                $0.type == "User" && $0 != octocat && !server.followGraph.follows(octocat, $0)
+                    && !server.followGraph.followers(of: $0).contains(octocat)
+            })
+        let token = bearer(StandInTokens.token(for: "octocat"))
+        let reads = [
+            "/users/octocat/following", "/user/following", "/users/\(other.login)/followers?per_page=100",
+            "/users/octocat", "/users/\(other.login)", "/user",
+        ]
+        let before = try reads.map { try fetch(server, $0, headers: token) }
+        let otherFollowers = try #require(try before[4].jsonObject()["followers"] as? Int)
+        #expect(try fetch(server, "/users/octocat/following/\(other.login)").status == 404)
+        for _ in 0..<2 {
+            let put = try fetch(server, "/user/following/\(other.login)", method: "PUT", headers: token)
+            #expect(
+                put.status == 204 && put.body.isEmpty
+                    && put.header("X-Accepted-OAuth-Scopes") == "user, user:follow")
         }
+        for (target, old) in zip(reads, before) {
+            let revalidated = try fetch(
+                server, target, headers: token + [("If-None-Match", old.header("ETag") ?? "")])
+            #expect(revalidated.status == 200 && revalidated.header("ETag") != old.header("ETag"), "\(target)")
+        }
+        #expect(try logins(fetch(server, "/users/octocat/following", headers: token)) == [other.login])
+        #expect(try logins(fetch(server, "/user/following", headers: token)) == [other.login])
+        let followers = try logins(fetch(server, "/users/\(other.login)/followers?per_page=100", headers: token))
+        #expect(followers.first == "octocat" && followers.count == otherFollowers + 1)
+        #expect(try fetch(server, "/users/octocat/following/\(other.login)").status == 204)
+        #expect(try fetch(server, "/user", headers: token).jsonObject()["following"] as? Int == 1)
+        #expect(try fetch(server, "/users/\(other.login)").jsonObject()["followers"] as? Int == otherFollowers + 1)
     }
 
     /// A token without `user:follow` is refused before the target is looked at, so a missing scope never leaks
@@ -69,52 +67,37 @@ private let writeDocs = [
         ("gho_octocat_hide404", "Yamada-Taro", 404), ("gho_octocat", "no-such-user", 404),
     ])
     func writesNeedATokenWithUserFollow(token: String, target: String, status: Int) throws {
-        try withStandInServer { server throws in
-            for method in ["PUT", "DELETE"] {
-                let response = try fetch(server, "/user/following/\(target)", method: method, headers: bearer(token))
-                let message = status == 403 ? "Resource not accessible by personal access token" : "Not Found"
-                let documentation = writeDocs[method] ?? ""
-                #expect(response.status == status, "\(method)")
-                #expect(
-                    response.text
-                        == #"{"message":"\#(message)","documentation_url":"\#(documentation)","status":"\#(status)"}"#)
-            }
-            #expect(try fetch(server, "/user", headers: bearer("gho_octocat")).jsonObject()["following"] as? Int == 0)
+        let server = try standIn()
+        for method in ["PUT", "DELETE"] {
+            let response = try fetch(server, "/user/following/\(target)", method: method, headers: bearer(token))
+            let message = status == 403 ? "Resource not accessible by personal access token" : "Not Found"
+            let documentation = writeDocs[method] ?? ""
+            #expect(response.status == status, "\(method)")
+            #expect(
+                response.text
+                    == #"{"message":"\#(message)","documentation_url":"\#(documentation)","status":"\#(status)"}"#)
         }
+        #expect(try fetch(server, "/user", headers: bearer("gho_octocat")).jsonObject()["following"] as? Int == 0)
     }
 
     /// A page whose items stay the same but whose list lost its second page must not revalidate to a 304, or a
     /// client would keep following a `next` link to a page that no longer exists.
     @Test func aPageWhoseItemsStayButWhosePageCountChangesGetsANewETag() throws {
-        try withStandInServer { server throws in
-            let octocat = try #require(server.population.user(login: "octocat"))
-            let last = try #require(server.followGraph.followers(of: octocat).last)
-            #expect(server.followGraph.followers(of: octocat).count == 20)
-            let target = "/users/octocat/followers?per_page=19"
-            let before = try fetch(server, target, headers: tokenHeader)
-            #expect(before.header("Link")?.contains("rel=\"last\"") == true)
-            let delete = try fetch(
-                server, "/user/following/octocat", method: "DELETE",
-                headers: bearer(StandInTokens.token(for: last.login)))
-            #expect(delete.status == 204)
-            let after = try fetch(
-                server, target, headers: tokenHeader + [("If-None-Match", before.header("ETag") ?? "")])
-            #expect(after.status == 200 && after.body == before.body && after.header("Link") == nil)
-            #expect(after.header("ETag") != before.header("ETag"))
-        }
-    }
-
-    /// A request is recorded on arrival, before the configured latency delays the answer: the journal has the
-    /// request while no byte of its answer has come back.
-    @Test func requestsAreRecordedOnArrival() throws {
-        try withStandInServer(StandInConfiguration(userCount: 50, latencyMilliseconds: 1_500)) { server throws in
-            let connection = try RawHTTPConnection(port: server.port)
-            try connection.write(RawHTTPConnection.requestText(target: "/users/octocat", headers: tokenHeader))
-            for _ in 0..<10_000 where server.requests.isEmpty { usleep(1_000) }
-            #expect(server.requests.map(\.path) == ["/users/octocat"])
-            #expect(!connection.hasBytesWaiting())
-            #expect(try connection.readResponse().status == 200)
-        }
+        let server = try standIn()
+        let octocat = try #require(server.population.user(login: "octocat"))
+        let last = try #require(server.followGraph.followers(of: octocat).last)
+        #expect(server.followGraph.followers(of: octocat).count == 20)
+        let target = "/users/octocat/followers?per_page=19"
+        let before = try fetch(server, target, headers: tokenHeader)
+        #expect(before.header("Link")?.contains("rel=\"last\"") == true)
+        let delete = try fetch(
+            server, "/user/following/octocat", method: "DELETE",
+            headers: bearer(StandInTokens.token(for: last.login)))
+        #expect(delete.status == 204)
+        let after = try fetch(
+            server, target, headers: tokenHeader + [("If-None-Match", before.header("ETag") ?? "")])
+        #expect(after.status == 200 && after.body == before.body && after.header("Link") == nil)
+        #expect(after.header("ETag") != before.header("ETag"))
     }
 }
 
@@ -122,8 +105,7 @@ private let writeDocs = [
 @Test func linkURLsNameThePublicBaseURLWhenOneIsGiven() throws {
     var configuration = StandInConfiguration(userCount: 250)
     configuration.publicBaseURL = "https://api.bench.test"
-    try withStandInServer(configuration) { server throws in
-        let page = try fetch(server, "/users/Yamada-Taro/following")
-        #expect(linkRelations(page.header("Link"))["next"] == "https://api.bench.test/user/2/following?page=2")
-    }
+    let server = try standIn(configuration)
+    let page = try fetch(server, "/users/Yamada-Taro/following")
+    #expect(linkRelations(page.header("Link"))["next"] == "https://api.bench.test/user/2/following?page=2")
 }

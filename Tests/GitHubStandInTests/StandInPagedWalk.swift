@@ -23,14 +23,13 @@ func linkRelations(_ header: String?) -> [String: String] {
 /// Follows `rel="next"` from `firstTarget` to the end, checking GitHub's page-based rels, each `linkPrefix` and a
 /// page number, on the way; a lone first page has no Link header at all.
 func walkPages(_ server: StandInServer, from firstTarget: String, linkPrefix: String) throws -> [RawHTTPResponse] {
-    let connection = try RawHTTPConnection(port: server.port)
     let maximumPages = 60
     var responses: [RawHTTPResponse] = []
     var target: String? = firstTarget
     var page = 1
     var announcedLast: String?
     while let current = target, page <= maximumPages {
-        let response = try connection.request("GET", current, headers: tokenHeader)
+        let response = try fetch(server, current, headers: tokenHeader)
         #expect(response.status == 200, "page \(page) of \(firstTarget): \(response.text)")
         responses.append(response)
         let links = linkRelations(response.header("Link"))

@@ -2,63 +2,71 @@ import Foundation
 import GitHubStandIn
 import Testing
 
-/// The pipeline's stages run in the order faults → rate limit → route → conditional; each test pins one
-/// neighbouring pair by making both stages want to answer.
-@Suite struct StandInPipelineOrderTests {
+/// How the server answers every request, whatever its route (`reply(to:)`): faults, then the route and its
+/// revalidation, then the rate limit; each order test makes two of them want to answer.
+@Suite struct StandInPipelineTests {
     @Test func anInjectedFaultWinsOverAnEmptyBucketAndSpendsNothing() throws {
-        try withStandInServer(StandInConfiguration(userCount: 20, rateLimit: 1)) { server throws in
-            let token = [("Authorization", "token spent")]
-            #expect(try fetch(server, "/users", headers: token).status == 200)
-            server.injectFaults([.status(500, body: "{}")], forPath: "/users")
-            let faulted = try fetch(server, "/users", headers: token)
-            #expect(faulted.status == 500)
-            #expect(faulted.header("x-ratelimit-remaining") == "0")
-            #expect(try fetch(server, "/users", headers: token).status == 403)
-        }
+        let server = try standIn(StandInConfiguration(userCount: 20, rateLimit: 1))
+        let token = [("Authorization", "token spent")]
+        #expect(try fetch(server, "/users", headers: token).status == 200)
+        server.injectFaults([.status(500, body: "{}")], forPath: "/users")
+        let faulted = try fetch(server, "/users", headers: token)
+        #expect(faulted.status == 500)
+        #expect(faulted.header("x-ratelimit-remaining") == "0")
+        #expect(try fetch(server, "/users", headers: token).status == 403)
     }
 
-    @Test func anEmptyBucketWinsOverRouting() throws {
-        try withStandInServer(StandInConfiguration(userCount: 20, rateLimit: 1)) { server throws in
-            let token = [("Authorization", "token spent")]
-            #expect(try fetch(server, "/users", headers: token).status == 200)
-            for target in ["/users/octocat", "/users/nobody", "/nowhere", "/search/repositories"] {
-                let limited = try fetch(server, target, headers: token)
-                #expect(limited.status == 403, "\(target)")
-                #expect(limited.text.contains("API rate limit exceeded for user ID 1."), "\(target)")
-            }
-            let wrongMethod = try fetch(server, "/users", method: "DELETE", headers: token)
-            #expect(wrongMethod.status == 403)
+    /// A spent bucket is GitHub's 403, for a known route, an unknown one or a known path with another method; it is
+    /// counted per token in a window that ends within the hour, and anonymous callers have their own 60.
+    @Test func anEmptyBucketWinsOverRoutingAndIsGitHubs403() throws {
+        let server = try standIn(StandInConfiguration(userCount: 50, rateLimit: 1))
+        let token = [("Authorization", "token alpha")]
+        let first = try fetch(server, "/users", headers: token)
+        #expect(first.header("x-ratelimit-limit") == "1" && first.header("x-ratelimit-used") == "1")
+        let reset = try #require(first.header("x-ratelimit-reset").flatMap { Int($0) })
+        let now = Int(Date().timeIntervalSince1970)
+        #expect(reset > now && reset <= now + 3_600)
+        for (method, target) in [
+            ("GET", "/users/octocat"), ("GET", "/users/nobody"), ("GET", "/nowhere"), ("DELETE", "/users"),
+        ] {
+            let limited = try fetch(server, target, method: method, headers: token)
+            #expect(limited.status == 403 && limited.header("x-ratelimit-remaining") == "0", "\(target)")
+            #expect(
+                limited.text
+                    == #"{"message":"API rate limit exceeded for user ID 1.","documentation_url":"#
+                    + #""https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting","status":"403"}"#,
+                "\(target)")
         }
+        #expect(try fetch(server, "/users/octocat", headers: [("Authorization", "Bearer beta")]).status == 200)
+        let anonymous = try fetch(server, "/users/octocat")
+        #expect(anonymous.header("x-ratelimit-limit") == "60" && anonymous.header("x-ratelimit-remaining") == "59")
     }
 
     @Test func anEmptyBucketWinsOverRevalidation() throws {
-        try withStandInServer(StandInConfiguration(userCount: 20, rateLimit: 2)) { server throws in
-            let token = [("Authorization", "token two")]
-            let first = try fetch(server, "/users/octocat", headers: token)
-            let etag = try #require(first.header("ETag"))
-            let revalidate = token + [("If-None-Match", etag)]
-            let free = try fetch(server, "/users/octocat", headers: revalidate)
-            #expect(free.status == 304 && free.header("x-ratelimit-remaining") == "1")
-            #expect(try fetch(server, "/users", headers: token).header("x-ratelimit-remaining") == "0")
-            let limited = try fetch(server, "/users/octocat", headers: revalidate)
-            #expect(limited.status == 403 && limited.header("ETag") == nil)
-        }
+        let server = try standIn(StandInConfiguration(userCount: 20, rateLimit: 2))
+        let token = [("Authorization", "token two")]
+        let first = try fetch(server, "/users/octocat", headers: token)
+        let etag = try #require(first.header("ETag"))
+        let revalidate = token + [("If-None-Match", etag)]
+        let free = try fetch(server, "/users/octocat", headers: revalidate)
+        #expect(free.status == 304 && free.header("x-ratelimit-remaining") == "1")
+        #expect(try fetch(server, "/users", headers: token).header("x-ratelimit-remaining") == "0")
+        let limited = try fetch(server, "/users/octocat", headers: revalidate)
+        #expect(limited.status == 403 && limited.header("ETag") == nil)
     }
 
     @Test func revalidationOnlyAppliesToWhatTheRouteAnswered() throws {
-        try withStandInServer { server throws in
-            let anything = [("If-None-Match", "*")]
-            let missingRoute = try fetch(server, "/nowhere", headers: anything)
-            #expect(missingRoute.status == 404 && missingRoute.text == routeNotFound)
-            #expect(missingRoute.header("ETag") == nil)
-            let missingUser = try fetch(server, "/users/nobody", headers: anything)
-            #expect(missingUser.status == 404 && missingUser.header("ETag") == nil)
-            let invalidSearch = try fetch(server, "/search/users", headers: anything)
-            #expect(invalidSearch.status == 422)
-            let list = try fetch(server, "/users?per_page=2", headers: anything)
-            #expect(list.status == 304 && list.body.isEmpty)
-            #expect(list.header("Link")?.contains("rel=\"next\"") == true)
-        }
+        let server = try standIn()
+        let anything = [("If-None-Match", "*")]
+        let missingRoute = try fetch(server, "/nowhere", headers: anything)
+        #expect(missingRoute.status == 404 && missingRoute.text == routeNotFound)
+        #expect(missingRoute.header("ETag") == nil)
+        let missingUser = try fetch(server, "/users/nobody", headers: anything)
+        #expect(missingUser.status == 404 && missingUser.header("ETag") == nil)
+        #expect(try fetch(server, "/search/users", headers: anything).status == 422)
+        let list = try fetch(server, "/users?per_page=2", headers: anything)
+        #expect(list.status == 304 && list.body.isEmpty)
+        #expect(list.header("Link")?.contains("rel=\"next\"") == true)
     }
 
     /// A read whose ETag `If-None-Match` names (weakly, strongly or in a list) is a 304 with no body that keeps
@@ -69,45 +77,68 @@ import Testing
         ("/search/users?q=otter", "search"), ("/user/1/keys?per_page=1", "core"),
     ])
     func aRevalidationIsA304ThatCostsNothing(target: String, bucket: String) throws {
-        try withStandInServer { server throws in
-            let token = bearer("gho_octocat")
-            let first = try fetch(server, target, headers: token)
-            let etag = try #require(first.header("ETag"))
-            #expect(etag.hasPrefix("W/\"") && etag.hasSuffix("\""))
-            for candidate in [etag, String(etag.dropFirst(2)), "\"other\", \(etag)"] {
-                let revalidated = try fetch(server, target, headers: token + [("If-None-Match", candidate)])
-                #expect(revalidated.status == 304 && revalidated.body.isEmpty && revalidated.header("ETag") == etag)
-                for name in [
-                    "Link", "Last-Modified", "X-OAuth-Scopes", "x-ratelimit-remaining", "x-ratelimit-resource",
-                ] {
-                    #expect(revalidated.header(name) == first.header(name), "\(name) of \(candidate)")
-                }
+        let server = try standIn()
+        let token = bearer("gho_octocat")
+        let first = try fetch(server, target, headers: token)
+        let etag = try #require(first.header("ETag"))
+        #expect(etag.hasPrefix("W/\"") && etag.hasSuffix("\""))
+        for candidate in [etag, String(etag.dropFirst(2)), "\"other\", \(etag)"] {
+            let revalidated = try fetch(server, target, headers: token + [("If-None-Match", candidate)])
+            #expect(revalidated.status == 304 && revalidated.body.isEmpty && revalidated.header("ETag") == etag)
+            for name in ["Link", "Last-Modified", "X-OAuth-Scopes", "x-ratelimit-remaining", "x-ratelimit-resource"] {
+                #expect(revalidated.header(name) == first.header(name), "\(name) of \(candidate)")
             }
-            #expect(first.header("x-ratelimit-resource") == bucket)
-            let stale = try fetch(server, target, headers: token + [("If-None-Match", "W/\"stale\"")])
-            #expect(
-                stale.status == 200 && stale.header("x-ratelimit-remaining") != first.header("x-ratelimit-remaining"))
         }
+        #expect(first.header("x-ratelimit-resource") == bucket)
+        let stale = try fetch(server, target, headers: token + [("If-None-Match", "W/\"stale\"")])
+        #expect(stale.status == 200 && stale.header("x-ratelimit-remaining") != first.header("x-ratelimit-remaining"))
     }
-}
 
-/// How the route table shows on the wire.
-@Suite struct StandInRouteTableHTTPTests {
-    @Test func headIsAnsweredOnEveryRouteWithoutABody() throws {
-        try withStandInServer { server throws in
-            for target in [
-                "/users", "/users/octocat", "/user/1", "/users/octocat/repos", "/user/2/followers",
-                "/users/octocat/following", "/search/users?q=a", "/rate_limit",
-            ] {
-                let connection = try RawHTTPConnection(port: server.port)
-                let get = try connection.request("GET", target, headers: tokenHeader)
-                let head = try connection.request("HEAD", target, headers: tokenHeader)
-                #expect(head.status == 200 && head.body.isEmpty, "\(target)")
-                #expect(head.header("Content-Length") == String(get.body.count), "\(target)")
-                #expect(head.header("ETag") == get.header("ETag"), "\(target)")
-                // Had HEAD leaked a body, this answer would be read out of it.
-                #expect(try connection.request("GET", "/users/nobody").status == 404, "\(target)")
+    @Test func everyResponseCarriesGitHubsHeaders() throws {
+        let server = try standIn()
+        var requestIDs = Set<String>()
+        for target in ["/users", "/users/octocat", "/users/nobody", "/elsewhere"] {
+            let response = try fetch(server, target)
+            #expect(response.header("content-type") == "application/json; charset=utf-8")
+            #expect(response.header("x-github-api-version-selected") == "2022-11-28")
+            #expect(response.header("x-ratelimit-resource") == "core")
+            for name in ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used", "x-ratelimit-reset"] {
+                #expect(response.header(name).flatMap { Int($0) } != nil, "\(name) on \(target)")
+            }
+            requestIDs.insert(try #require(response.header("X-GitHub-Request-Id")))
+            if response.status == 200 {
+                #expect(response.header("Cache-Control") == "private, max-age=60, s-maxage=60")
+                #expect(response.header("Vary") == "Accept, Authorization, Cookie, X-GitHub-OTP")
             }
         }
+        #expect(requestIDs.count == 4)
+    }
+
+    @Test func requestsAreRecordedWithDecodedPartsAndHeaders() throws {
+        let server = try standIn()
+        _ = try fetch(
+            server, "/users/dependabot%5Bbot%5D?note=a%20b+c&x=1",
+            headers: [("Authorization", "Bearer rec"), ("X-Custom-Thing", "value: with colon")])
+        _ = try fetch(server, "/users?since=0&per_page=100", method: "HEAD")
+        let recorded = server.requests
+        #expect(recorded.count == 2)
+        let first = try #require(recorded.first)
+        #expect(first.method == "GET")
+        #expect(first.target == "/users/dependabot%5Bbot%5D?note=a%20b+c&x=1")
+        #expect(first.path == "/users/dependabot[bot]")
+        #expect(first.query == ["note": "a b c", "x": "1"])
+        #expect(first.header("authorization") == "Bearer rec")
+        #expect(first.header("x-custom-thing") == "value: with colon")
+        #expect(first.headers.contains { $0.name == "X-Custom-Thing" })
+        #expect(first.header("Missing") == nil)
+        #expect(recorded[1].method == "HEAD" && recorded[1].query == ["since": "0", "per_page": "100"])
+        #expect(recorded[1].receivedAt >= recorded[0].receivedAt)
+        server.resetRequests()
+        #expect(server.requests.isEmpty)
+        _ = try fetch(server, "/users")
+        #expect(server.requests.map(\.path) == ["/users"])
+        server.isRecordingRequests = false
+        _ = try fetch(server, "/users/octocat")
+        #expect(server.requests.count == 1)
     }
 }

@@ -46,9 +46,8 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         var simple = JSONByteWriter()
         octocat.writeSimpleUser(into: &simple)
         #expect(text(simple.bytes) == full[..<simpleEnd.upperBound] + "}")
-        try withStandInServer { server throws in
-            #expect(try fetch(server, "/user", headers: [("Authorization", "Bearer gho_octocat")]).text == full)
-        }
+        let server = try standIn()
+        #expect(try fetch(server, "/user", headers: [("Authorization", "Bearer gho_octocat")]).text == full)
     }
 
     /// Benchmarks, fixtures and end-to-end tests name accounts by ordinal, id and login, so these are pinned.

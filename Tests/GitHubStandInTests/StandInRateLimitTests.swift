@@ -19,122 +19,108 @@ private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [Str
     /// Search has its own bucket per caller, apart from core, in a window its first search opens (GitHub's minute,
     /// shortened here to two seconds), after which it is full again.
     @Test func searchHasItsOwnBucketInAWindowItsFirstSearchOpens() throws {
-        let configuration = StandInConfiguration(userCount: 100, searchRateLimit: 3, searchWindowSeconds: 2)
-        try withStandInServer(configuration) { server throws in
-            let connection = try RawHTTPConnection(port: server.port)
-            let token = [("Authorization", "token searcher")]
-            let before = Int(Date().timeIntervalSince1970)
-            var resets = Set<String>()
-            for used in 1...3 {
-                let response = try connection.request("GET", "/search/users?q=type:user", headers: token)
-                #expect(response.status == 200 && response.header("x-ratelimit-resource") == "search")
-                #expect(response.header("x-ratelimit-limit") == "3" && response.header("x-ratelimit-used") == "\(used)")
-                #expect(response.header("x-ratelimit-remaining") == String(3 - used))
-                resets.insert(try #require(response.header("x-ratelimit-reset")))
-            }
-            let reset = try #require(resets.count == 1 ? resets.first.flatMap { Int($0) } : nil)
-            #expect(reset >= before + 2 && reset <= Int(Date().timeIntervalSince1970) + 2)
-            let exhausted = try connection.request("GET", "/search/users?q=octocat", headers: token)
-            #expect(exhausted.status == 403 && exhausted.header("x-ratelimit-remaining") == "0")
-            #expect(exhausted.header("x-ratelimit-resource") == "search")
-            #expect(exhausted.text.contains("API rate limit exceeded"))
-            // Searching spent nothing of core, and core calls still work; another caller has its own bucket.
-            let core = try connection.request("GET", "/users/octocat", headers: token)
-            #expect(core.header("x-ratelimit-resource") == "core" && core.header("x-ratelimit-remaining") == "4999")
-            #expect(server.searchRateLimitRemaining(token: "searcher") == 0)
-            #expect(server.searchRateLimitRemaining(token: "someone-else") == 3)
-            server.advanceClock(bySeconds: 3)
-            let renewed = try connection.request("GET", "/search/users?q=octocat", headers: token)
-            #expect(renewed.status == 200 && renewed.header("x-ratelimit-remaining") == "2")
-            #expect(try #require(renewed.header("x-ratelimit-reset").flatMap { Int($0) }) >= reset + 2)
-            // Core's hourly window did not roll over.
-            #expect(server.rateLimitRemaining(token: "searcher") == 4_999)
+        let server = try standIn(StandInConfiguration(userCount: 100, searchRateLimit: 3, searchWindowSeconds: 2))
+        let token = [("Authorization", "token searcher")]
+        let before = Int(Date().timeIntervalSince1970)
+        var resets = Set<String>()
+        for used in 1...3 {
+            let response = try fetch(server, "/search/users?q=type:user", headers: token)
+            #expect(response.status == 200 && response.header("x-ratelimit-resource") == "search")
+            #expect(response.header("x-ratelimit-limit") == "3" && response.header("x-ratelimit-used") == "\(used)")
+            #expect(response.header("x-ratelimit-remaining") == String(3 - used))
+            resets.insert(try #require(response.header("x-ratelimit-reset")))
         }
-    }
-
-    @Test func anonymousSearchGetsTenPerMinute() throws {
-        try withStandInServer(StandInConfiguration(userCount: 50)) { server throws in
-            let connection = try RawHTTPConnection(port: server.port)
-            for _ in 0..<10 {
-                let response = try connection.request("GET", "/search/users?q=a")
-                #expect(response.status == 200 && response.header("x-ratelimit-limit") == "10")
-            }
-            let limited = try connection.request("GET", "/search/users?q=a")
-            #expect(limited.status == 403)
-            #expect(limited.text.contains("API rate limit exceeded for 127.0.0.1."))
-            #expect(server.searchRateLimitRemaining(token: nil) == 0)
-            #expect(server.rateLimitRemaining(token: nil) == 60)
-        }
+        let reset = try #require(resets.count == 1 ? resets.first.flatMap { Int($0) } : nil)
+        #expect(reset >= before + 2 && reset <= Int(Date().timeIntervalSince1970) + 2)
+        let exhausted = try fetch(server, "/search/users?q=octocat", headers: token)
+        #expect(exhausted.status == 403 && exhausted.header("x-ratelimit-remaining") == "0")
+        #expect(exhausted.header("x-ratelimit-resource") == "search")
+        #expect(exhausted.text.contains("API rate limit exceeded"))
+        // Searching spent nothing of core, and core calls still work; another caller has its own bucket.
+        let core = try fetch(server, "/users/octocat", headers: token)
+        #expect(core.header("x-ratelimit-resource") == "core" && core.header("x-ratelimit-remaining") == "4999")
+        #expect(server.searchRateLimitRemaining(token: "searcher") == 0)
+        #expect(server.searchRateLimitRemaining(token: "someone-else") == 3)
+        server.advanceClock(bySeconds: 3)
+        let renewed = try fetch(server, "/search/users?q=octocat", headers: token)
+        #expect(renewed.status == 200 && renewed.header("x-ratelimit-remaining") == "2")
+        #expect(try #require(renewed.header("x-ratelimit-reset").flatMap { Int($0) }) >= reset + 2)
+        // Core's hourly window did not roll over.
+        #expect(server.rateLimitRemaining(token: "searcher") == 4_999)
     }
 
     @Test func rateLimitEndpointReportsBothBucketsAndCostsNothing() throws {
-        try withStandInServer(StandInConfiguration(userCount: 50)) { server throws in
-            let token = [("Authorization", "token watcher")]
-            for _ in 0..<3 {
-                _ = try fetch(server, "/users", headers: token)
-            }
-            for _ in 0..<2 {
-                _ = try fetch(server, "/search/users?q=x", headers: token)
-            }
-            for _ in 0..<5 {
-                let response = try fetch(server, "/rate_limit", headers: token)
-                #expect(response.status == 200)
-                #expect(response.header("x-ratelimit-resource") == "core")
-                #expect(response.header("x-ratelimit-remaining") == "4997")
-                #expect(response.header("x-ratelimit-used") == "3")
-                let body = try response.jsonObject()
-                let resources = try #require(body["resources"] as? [String: Any])
-                #expect(Set(resources.keys) == Set(rateLimitResources))
-                let core = try rateEntry(body, "core")
-                #expect(core == ["limit": 5_000, "used": 3, "remaining": 4_997, "reset": core["reset"] ?? -1])
-                #expect(String(core["reset"] ?? -1) == response.header("x-ratelimit-reset"))
-                #expect(body["rate"] as? [String: Int] == core)
-                let search = try rateEntry(body, "search")
-                #expect(search["limit"] == 30 && search["used"] == 2 && search["remaining"] == 28)
-                for resource in rateLimitResources {
-                    let entry = try rateEntry(body, resource)
-                    #expect(Set(entry.keys) == ["limit", "used", "remaining", "reset"])
-                    #expect(entry["limit"] == (entry["used"] ?? 0) + (entry["remaining"] ?? 0))
-                }
-            }
-            #expect(server.rateLimitRemaining(token: "watcher") == 4_997)
-            #expect(server.searchRateLimitRemaining(token: "watcher") == 28)
+        let server = try standIn(StandInConfiguration(userCount: 50))
+        let token = [("Authorization", "token watcher")]
+        for _ in 0..<3 {
+            _ = try fetch(server, "/users", headers: token)
         }
+        for _ in 0..<2 {
+            _ = try fetch(server, "/search/users?q=x", headers: token)
+        }
+        for _ in 0..<5 {
+            let response = try fetch(server, "/rate_limit", headers: token)
+            #expect(response.status == 200)
+            #expect(response.header("x-ratelimit-resource") == "core")
+            #expect(response.header("x-ratelimit-remaining") == "4997")
+            #expect(response.header("x-ratelimit-used") == "3")
+            let body = try response.jsonObject()
+            let resources = try #require(body["resources"] as? [String: Any])
+            #expect(Set(resources.keys) == Set(rateLimitResources))
+            let core = try rateEntry(body, "core")
+            #expect(core == ["limit": 5_000, "used": 3, "remaining": 4_997, "reset": core["reset"] ?? -1])
+            #expect(String(core["reset"] ?? -1) == response.header("x-ratelimit-reset"))
+            #expect(body["rate"] as? [String: Int] == core)
+            let search = try rateEntry(body, "search")
+            #expect(search["limit"] == 30 && search["used"] == 2 && search["remaining"] == 28)
+            for resource in rateLimitResources {
+                let entry = try rateEntry(body, resource)
+                #expect(Set(entry.keys) == ["limit", "used", "remaining", "reset"])
+                #expect(entry["limit"] == (entry["used"] ?? 0) + (entry["remaining"] ?? 0))
+            }
+        }
+        #expect(server.rateLimitRemaining(token: "watcher") == 4_997)
+        #expect(server.searchRateLimitRemaining(token: "watcher") == 28)
     }
 
+    /// Anonymous callers get GitHub's 60 an hour and 10 searches a minute, whose refusal names their address;
+    /// a caller whose bucket is spent can still read `/rate_limit`, and revalidate it.
     @Test func rateLimitEndpointAnswersAnonymousAndExhaustedCallers() throws {
-        let configuration = StandInConfiguration(userCount: 50, rateLimit: 1)
-        try withStandInServer(configuration) { server throws in
-            let anonymous = try fetch(server, "/rate_limit").jsonObject()
-            #expect(try rateEntry(anonymous, "core")["limit"] == 60)
-            #expect(try rateEntry(anonymous, "search")["limit"] == 10)
-            let token = [("Authorization", "token spent")]
-            #expect(try fetch(server, "/users", headers: token).status == 200)
-            #expect(try fetch(server, "/users", headers: token).status == 403)
-            let status = try fetch(server, "/rate_limit", headers: token)
-            #expect(status.status == 200)
-            #expect(try rateEntry(status.jsonObject(), "core")["remaining"] == 0)
-            let etag = try #require(status.header("ETag"))
-            let revalidated = try fetch(server, "/rate_limit", headers: token + [("If-None-Match", etag)])
-            #expect(revalidated.status == 304)
+        let server = try standIn(StandInConfiguration(userCount: 50, rateLimit: 1))
+        let anonymous = try fetch(server, "/rate_limit").jsonObject()
+        #expect(try rateEntry(anonymous, "core")["limit"] == 60)
+        #expect(try rateEntry(anonymous, "search")["limit"] == 10)
+        for _ in 0..<10 {
+            #expect(try fetch(server, "/search/users?q=a").status == 200)
         }
+        let limited = try fetch(server, "/search/users?q=a")
+        #expect(limited.status == 403 && limited.text.contains("API rate limit exceeded for 127.0.0.1."))
+        #expect(server.searchRateLimitRemaining(token: nil) == 0 && server.rateLimitRemaining(token: nil) == 60)
+        let token = [("Authorization", "token spent")]
+        #expect(try fetch(server, "/users", headers: token).status == 200)
+        #expect(try fetch(server, "/users", headers: token).status == 403)
+        let status = try fetch(server, "/rate_limit", headers: token)
+        #expect(status.status == 200)
+        #expect(try rateEntry(status.jsonObject(), "core")["remaining"] == 0)
+        let etag = try #require(status.header("ETag"))
+        let revalidated = try fetch(server, "/rate_limit", headers: token + [("If-None-Match", etag)])
+        #expect(revalidated.status == 304)
     }
 
     @Test func accountsByIdServeTheSameProfileWithLastModified() throws {
-        try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
-            for user in [server.population.users[0], server.population.users[2], server.population.users[6]] {
-                let byID = try fetch(server, "/user/\(user.id)", headers: tokenHeader)
-                let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
-                #expect(byID.status == 200 && byID.body == byLogin.body, "\(user.login)")
-                #expect(byID.header("ETag") == byLogin.header("ETag"))
-                let lastModified = try #require(byID.header("Last-Modified"))
-                #expect(lastModified == byLogin.header("Last-Modified"))
-                #expect(lastModified == UTCTimestamp.httpDate(user.profile.updatedAt))
-            }
-            for target in ["/user/6", "/user/0", "/user/-1", "/user/99999"] {
-                let response = try fetch(server, target, headers: tokenHeader)
-                #expect(response.status == 404 && response.text == userNotFound, "\(target)")
-            }
+        let server = try standIn(StandInConfiguration(userCount: 100))
+        for user in [server.population.users[0], server.population.users[2], server.population.users[6]] {
+            let byID = try fetch(server, "/user/\(user.id)", headers: tokenHeader)
+            let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
+            #expect(byID.status == 200 && byID.body == byLogin.body, "\(user.login)")
+            #expect(byID.header("ETag") == byLogin.header("ETag"))
+            let lastModified = try #require(byID.header("Last-Modified"))
+            #expect(lastModified == byLogin.header("Last-Modified"))
+            #expect(lastModified == UTCTimestamp.httpDate(user.profile.updatedAt))
+        }
+        for target in ["/user/6", "/user/0", "/user/-1", "/user/99999"] {
+            let response = try fetch(server, target, headers: tokenHeader)
+            #expect(response.status == 404 && response.text == userNotFound, "\(target)")
         }
     }
 }

@@ -34,15 +34,12 @@ private func suffix(_ row: Endpoint) -> String {
         let newRow = Endpoint(
             "orgs/list-for-user", .get, "/orgs/{org}/another-list", shape: .records(.organization), paging: .link,
             docs: "https://docs.github.com/rest")
-        let pipeline = StandInPipeline(routes: [
-            StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))
-        ])
-        let response = try #require(pipeline.answer("GET", "/orgs/github/another-list?per_page=1&page=2"))
-        #expect(response.status == 200)
-        #expect(String(decoding: response.body, as: UTF8.self) == "[\(try records(.orgs)[1])]")
+        let server = try standIn(serving: [StandInRoute(newRow, handler: try #require(StandInRecordedHandler(newRow)))])
+        let response = try fetch(server, "/orgs/github/another-list?per_page=1&page=2")
+        #expect(try response.status == 200 && response.text == "[\(records(.orgs)[1])]")
         #expect(
             linkRelations(response.header("Link"))["first"]
-                == "http://127.0.0.1:1/orgs/github/another-list?per_page=1&page=1")
+                == "\(server.baseURL)/orgs/github/another-list?per_page=1&page=1")
         #expect(StandInRecordedHandler(Endpoint("no/such-operation", .get, "/x", shape: .status, docs: "")) == nil)
         #expect(StandInRecordedHandler(.follow) == nil)
     }
@@ -53,86 +50,79 @@ private func suffix(_ row: Endpoint) -> String {
         for row in [Endpoint.listUsers, .user, .userByID, .authenticatedUser, .followers, .searchUsers] {
             #expect(StandInRecordedHandler(row) != nil && !rows.contains { $0.operationID == row.operationID })
         }
-        try withStandInServer { server throws in
-            #expect(try fetch(server, "/user/octocat", headers: tokenHeader).status == 404)
-        }
+        let server = try standIn()
+        #expect(try fetch(server, "/user/octocat", headers: tokenHeader).status == 404)
     }
 
     @Test(arguments: accountLists)
     func everyListPagesItsBodyInOrderWithLinksUnderTheAccountsID(_ row: Endpoint) throws {
-        try withStandInServer { server throws in
-            let expected = try records(row)
-            let account = try #require(server.population.user(login: "octocat"))
-            let path = row.accountPath(String(account.id))
-            let pages = try walkPages(
-                server, from: "/users/OCTOCAT\(suffix(row))?per_page=1",
-                linkPrefix: server.baseURL + path + "?per_page=1&page=")
-            #expect(pages.map { String($0.text.dropFirst().dropLast()) } == expected)
-            #expect(try fetch(server, path + "?per_page=1", headers: tokenHeader).body == pages.first?.body)
-        }
+        let server = try standIn()
+        let expected = try records(row)
+        let account = try #require(server.population.user(login: "octocat"))
+        let path = row.accountPath(String(account.id))
+        let pages = try walkPages(
+            server, from: "/users/OCTOCAT\(suffix(row))?per_page=1",
+            linkPrefix: server.baseURL + path + "?per_page=1&page=")
+        #expect(pages.map { String($0.text.dropFirst().dropLast()) } == expected)
+        #expect(try fetch(server, path + "?per_page=1", headers: tokenHeader).body == pages.first?.body)
     }
 
     @Test(arguments: rows.filter(\.isAccountScoped))
     func anUnknownAccountIsGitHubs404WithTheRowsDocumentation(_ row: Endpoint) throws {
-        try withStandInServer { server throws in
-            let expected = #"{"message":"Not Found","documentation_url":""# + row.docs + #"","status":"404"}"#
-            for target in ["/users/no-such-user\(suffix(row))", row.accountPath("999999999")] {
-                let response = try fetch(server, target, headers: tokenHeader)
-                #expect(response.status == 404 && response.text == expected, "\(target)")
-            }
+        let server = try standIn()
+        let expected = #"{"message":"Not Found","documentation_url":""# + row.docs + #"","status":"404"}"#
+        for target in ["/users/no-such-user\(suffix(row))", row.accountPath("999999999")] {
+            let response = try fetch(server, target, headers: tokenHeader)
+            #expect(response.status == 404 && response.text == expected, "\(target)")
         }
     }
 
     @Test func ownListsNeedATokenAndTheRowsScope() throws {
-        try withStandInServer { server throws in
-            // The token's own: under /user/, or a row that needs a token; a list under /orgs/ is anyone's.
-            for row in rows where row.needsToken || row.path.hasPrefix("/user/") {
-                let target = row.path.replacing("{username}", with: "octocat")
-                #expect(try fetch(server, target).status == 401, "\(row.path)")
-                #expect(try fetch(server, target, headers: [("Authorization", "Bearer gho_octocat")]).status == 200)
-            }
-            let unscoped = try fetch(server, "/user/emails", headers: [("Authorization", "Bearer gho_octocat_noscope")])
-            #expect(unscoped.status == 403)
-            let own = try fetch(server, "/user/subscriptions", headers: [("Authorization", "Bearer gho_octocat")])
-            #expect(own.text == "[" + (try records(.ownSubscriptions)).joined(separator: ",") + "]")
+        let server = try standIn()
+        // The token's own: under /user/, or a row that needs a token; a list under /orgs/ is anyone's.
+        for row in rows where row.needsToken || row.path.hasPrefix("/user/") {
+            let target = row.path.replacing("{username}", with: "octocat")
+            #expect(try fetch(server, target).status == 401, "\(row.path)")
+            #expect(try fetch(server, target, headers: [("Authorization", "Bearer gho_octocat")]).status == 200)
         }
+        let unscoped = try fetch(server, "/user/emails", headers: [("Authorization", "Bearer gho_octocat_noscope")])
+        #expect(unscoped.status == 403)
+        let own = try fetch(server, "/user/subscriptions", headers: [("Authorization", "Bearer gho_octocat")])
+        #expect(own.text == "[" + (try records(.ownSubscriptions)).joined(separator: ",") + "]")
     }
 
     /// Issue 26: since July 2026 GitHub answers another account's watched repositories 204, to everyone (its REST
     /// page for watching, "New access restrictions"; python-github-backup #521 and #522).
     @Test func anotherAccountsWatchedRepositoriesAre204ToEveryone() throws {
-        try withStandInServer { server throws in
-            for login in [nil, "octocat"] {
-                for target in ["/users/octocat/subscriptions?per_page=100", "/users/no-such-user/subscriptions"] {
-                    #expect(try fetch(server, target, as: login).status == 204, "\(target)")
-                }
+        let server = try standIn()
+        for login in [nil, "octocat"] {
+            for target in ["/users/octocat/subscriptions?per_page=100", "/users/no-such-user/subscriptions"] {
+                #expect(try fetch(server, target, as: login).status == 204, "\(target)")
             }
         }
     }
 
     @Test func aCappedRowRefusesPagesPastItsCapAndAnswersAnEmptyPageInsideIt() throws {
-        try withStandInServer { server throws in
-            let path = "/users/octocat/events/public"
-            for query in ["?per_page=100&page=4", "?per_page=7&page=44", "?page=99999999999999999"] {
-                let refused = try fetch(server, path + query, headers: tokenHeader)
-                #expect(refused.status == 422 && refused.text == paginationLimited, "\(query)")
-                #expect(refused.header("ETag") == nil && refused.header("Link") == nil, "\(query)")
-            }
-            let inside = try fetch(server, path + "?per_page=7&page=43", headers: tokenHeader)
-            #expect(inside.status == 200 && inside.text == "[]")
+        let server = try standIn()
+        let path = "/users/octocat/events/public"
+        for query in ["?per_page=100&page=4", "?per_page=7&page=44", "?page=99999999999999999"] {
+            let refused = try fetch(server, path + query, headers: tokenHeader)
+            #expect(refused.status == 422 && refused.text == paginationLimited, "\(query)")
+            #expect(refused.header("ETag") == nil && refused.header("Link") == nil, "\(query)")
         }
+        let inside = try fetch(server, path + "?per_page=7&page=43", headers: tokenHeader)
+        #expect(inside.status == 200 && inside.text == "[]")
     }
 
     @Test func theStarMediaTypeGetsTheStarRecordsVersionedOrNotAndOthersTheRepositories() throws {
-        try withStandInServer { server throws in
-            let path = "/users/octocat/starred"
-            let plain = try fetch(server, path, headers: tokenHeader)
-            #expect(plain.text == "[" + (try records(.starred)).joined(separator: ",") + "]")
-            let wrapped = "[" + (try records(.starred, inMediaType: true)).joined(separator: ",") + "]"
-            #expect(wrapped != plain.text)
-            for accept in ["application/vnd.github.star+json", "APPLICATION/VND.GITHUB.V3.STAR+JSON"] {
-                #expect(try fetch(server, path, headers: tokenHeader + [("Accept", accept)]).text == wrapped)
-            }
+        let server = try standIn()
+        let path = "/users/octocat/starred"
+        let plain = try fetch(server, path, headers: tokenHeader)
+        #expect(plain.text == "[" + (try records(.starred)).joined(separator: ",") + "]")
+        let wrapped = "[" + (try records(.starred, inMediaType: true)).joined(separator: ",") + "]"
+        #expect(wrapped != plain.text)
+        for accept in ["application/vnd.github.star+json", "APPLICATION/VND.GITHUB.V3.STAR+JSON"] {
+            #expect(try fetch(server, path, headers: tokenHeader + [("Accept", accept)]).text == wrapped)
         }
     }
 }

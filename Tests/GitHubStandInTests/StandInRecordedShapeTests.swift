@@ -95,20 +95,19 @@ import Testing
     func keysAndHeadersAreGitHubs(_ kind: Kind) throws {
         let recorded = try Self.newest(Self.recordings(of: kind))
         try #require(!recorded.isEmpty, "no recording of \(kind.name)")
-        try withStandInServer { server in
-            for (name, exchange) in recorded {
-                let headers = exchange.authenticated ? [("Authorization", "Bearer recorded")] : []
-                let response = try fetch(server, kind.standInTarget, headers: headers)
-                #expect(response.status == 200)
-                for (mine, theirs) in zip(kind.objects(response.text), kind.objects(exchange.text)) {
-                    let (ourKeys, theirKeys) = (JSONTokens.keys(mine), JSONTokens.keys(theirs))
-                    let violations = Self.orderViolations(ours: ourKeys, theirs: theirKeys)
-                    #expect(violations.isEmpty, "\(name): \(violations)\nstand-in: \(ourKeys)")
-                }
-                let sent = Set(response.headers.map { $0.name.lowercased() })
-                let missing = Set(exchange.headerNames).intersection(Self.headersClientsRead).subtracting(sent)
-                #expect(missing.isEmpty, "\(name): the stand-in does not send \(missing.sorted())")
+        let server = try standIn()
+        for (name, exchange) in recorded {
+            let headers = exchange.authenticated ? [("Authorization", "Bearer recorded")] : []
+            let response = try fetch(server, kind.standInTarget, headers: headers)
+            #expect(response.status == 200)
+            for (mine, theirs) in zip(kind.objects(response.text), kind.objects(exchange.text)) {
+                let (ourKeys, theirKeys) = (JSONTokens.keys(mine), JSONTokens.keys(theirs))
+                let violations = Self.orderViolations(ours: ourKeys, theirs: theirKeys)
+                #expect(violations.isEmpty, "\(name): \(violations)\nstand-in: \(ourKeys)")
             }
+            let sent = Set(response.headers.map { $0.name.lowercased() })
+            let missing = Set(exchange.headerNames).intersection(Self.headersClientsRead).subtracting(sent)
+            #expect(missing.isEmpty, "\(name): the stand-in does not send \(missing.sorted())")
         }
     }
 }

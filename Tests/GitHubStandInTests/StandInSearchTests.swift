@@ -65,45 +65,43 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
     }
 
     @Test func onlyTheFirstThousandResultsAreServed() throws {
-        try withStandInServer(StandInConfiguration(userCount: 3_000)) { server throws in
-            let matches = server.population.searchUsers(query: "type:user").map(\.id)
-            #expect(matches.count == 2_699)
-            let prefix = "\(server.baseURL)/search/users?q=type%3Auser&per_page=100&page="
-            let first = try fetch(server, "/search/users?q=type%3Auser&per_page=100", headers: tokenHeader)
-            #expect(try first.jsonObject()["total_count"] as? Int == 2_699)
-            #expect(linkRelations(first.header("Link")) == ["next": prefix + "2", "last": prefix + "10"])
-            let tenth = try fetch(server, "/search/users?q=type%3Auser&per_page=100&page=10", headers: tokenHeader)
-            #expect(tenth.status == 200)
-            #expect(try searchItems(tenth).compactMap { $0["id"] as? Int } == Array(matches[900..<1_000]))
-            #expect(linkRelations(tenth.header("Link")) == ["prev": prefix + "9", "first": prefix + "1"])
-            let eleventh = try fetch(server, "/search/users?q=type%3Auser&per_page=100&page=11", headers: tokenHeader)
-            #expect(eleventh.status == 422 && eleventh.text == searchWindowExceeded)
-            #expect(eleventh.header("Link") == nil)
-            // A page straddling the window is cut at result 1,000.
-            let straddling = try fetch(server, "/search/users?q=type%3Auser&page=34", headers: tokenHeader)
-            #expect(try searchItems(straddling).compactMap { $0["id"] as? Int } == Array(matches[990..<1_000]))
-            #expect(linkRelations(straddling.header("Link"))["next"] == nil)
-            let defaultFirst = try fetch(server, "/search/users?q=type%3Auser", headers: tokenHeader)
-            #expect(
-                linkRelations(defaultFirst.header("Link"))["last"]
-                    == "\(server.baseURL)/search/users?q=type%3Auser&page=34")
-            let farBeyond = try fetch(
-                server, "/search/users?q=type%3Auser&page=99999999999999999", headers: tokenHeader)
-            #expect(farBeyond.status == 422 && farBeyond.text == searchWindowExceeded)
-        }
+        let server = try standIn(StandInConfiguration(userCount: 3_000))
+        let matches = server.population.searchUsers(query: "type:user").map(\.id)
+        #expect(matches.count == 2_699)
+        let prefix = "\(server.baseURL)/search/users?q=type%3Auser&per_page=100&page="
+        let first = try fetch(server, "/search/users?q=type%3Auser&per_page=100", headers: tokenHeader)
+        #expect(try first.jsonObject()["total_count"] as? Int == 2_699)
+        #expect(linkRelations(first.header("Link")) == ["next": prefix + "2", "last": prefix + "10"])
+        let tenth = try fetch(server, "/search/users?q=type%3Auser&per_page=100&page=10", headers: tokenHeader)
+        #expect(tenth.status == 200)
+        #expect(try searchItems(tenth).compactMap { $0["id"] as? Int } == Array(matches[900..<1_000]))
+        #expect(linkRelations(tenth.header("Link")) == ["prev": prefix + "9", "first": prefix + "1"])
+        let eleventh = try fetch(server, "/search/users?q=type%3Auser&per_page=100&page=11", headers: tokenHeader)
+        #expect(eleventh.status == 422 && eleventh.text == searchWindowExceeded)
+        #expect(eleventh.header("Link") == nil)
+        // A page straddling the window is cut at result 1,000.
+        let straddling = try fetch(server, "/search/users?q=type%3Auser&page=34", headers: tokenHeader)
+        #expect(try searchItems(straddling).compactMap { $0["id"] as? Int } == Array(matches[990..<1_000]))
+        #expect(linkRelations(straddling.header("Link"))["next"] == nil)
+        let defaultFirst = try fetch(server, "/search/users?q=type%3Auser", headers: tokenHeader)
+        #expect(
+            linkRelations(defaultFirst.header("Link"))["last"]
+                == "\(server.baseURL)/search/users?q=type%3Auser&page=34")
+        let farBeyond = try fetch(
+            server, "/search/users?q=type%3Auser&page=99999999999999999", headers: tokenHeader)
+        #expect(farBeyond.status == 422 && farBeyond.text == searchWindowExceeded)
     }
 
     @Test func missingOrBlankQueriesAreValidationFailures() throws {
-        try withStandInServer(StandInConfiguration(userCount: 100)) { server throws in
-            for target in ["/search/users", "/search/users?q=", "/search/users?q=+++", "/search/users?per_page=5"] {
-                let response = try fetch(server, target, headers: tokenHeader)
-                #expect(response.status == 422 && response.text == searchMissingQuery, "\(target)")
-                #expect(response.header("x-ratelimit-resource") == "search")
-            }
-            let nothing = try fetch(server, "/search/users?q=zzzzzz", headers: tokenHeader)
-            #expect(nothing.status == 200)
-            #expect(nothing.text == #"{"total_count":0,"incomplete_results":false,"items":[]}"#)
-            #expect(nothing.header("Link") == nil)
+        let server = try standIn(StandInConfiguration(userCount: 100))
+        for target in ["/search/users", "/search/users?q=", "/search/users?q=+++", "/search/users?per_page=5"] {
+            let response = try fetch(server, target, headers: tokenHeader)
+            #expect(response.status == 422 && response.text == searchMissingQuery, "\(target)")
+            #expect(response.header("x-ratelimit-resource") == "search")
         }
+        let nothing = try fetch(server, "/search/users?q=zzzzzz", headers: tokenHeader)
+        #expect(nothing.status == 200)
+        #expect(nothing.text == #"{"total_count":0,"incomplete_results":false,"items":[]}"#)
+        #expect(nothing.header("Link") == nil)
     }
 }

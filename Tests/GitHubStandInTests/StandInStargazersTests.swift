@@ -39,80 +39,76 @@ import Testing
 
     /// Anyone without a grant on a repository gets GraphQL's empty list (REST's 404s are `StandInWorldTests.reads`).
     @Test func graphQLListsNoStargazersToSomeoneWithoutAGrant() throws {
-        try withStandInServer { server throws in
-            let refused = try Self.connection(
-                Self.graphQL(server, Self.query("octocat/Hello-World"), as: "kitsune-fox"))
-            #expect(refused?["totalCount"] as? Int == 0 && (refused?["edges"] as? [Any])?.isEmpty == true)
-            let allowed = try Self.connection(Self.graphQL(server, Self.query("octocat/Hello-World"), as: "octocat"))
-            #expect(allowed?["totalCount"] as? Int == 12)
-        }
+        let server = try standIn()
+        let refused = try Self.connection(
+            Self.graphQL(server, Self.query("octocat/Hello-World"), as: "kitsune-fox"))
+        #expect(refused?["totalCount"] as? Int == 0 && (refused?["edges"] as? [Any])?.isEmpty == true)
+        let allowed = try Self.connection(Self.graphQL(server, Self.query("octocat/Hello-World"), as: "octocat"))
+        #expect(allowed?["totalCount"] as? Int == 12)
     }
 
     /// octocat/Spoon-Knife's stargazers are the population's users, oldest star first; `GET /repos/…` counts them.
     @Test func theStargazersAreThePopulationsUsersOldestFirst() throws {
-        try withStandInServer { server throws in
-            let users = server.population.users.filter { $0.type == "User" }
-            let target = "/repos/octocat/Spoon-Knife/stargazers?per_page=100"
-            let records = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")]).jsonArray()
-            #expect(records.count == 100)
-            #expect(
-                records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
-            let starred = records.compactMap { $0["starred_at"] as? String }
-            #expect(starred.count == 100 && starred == starred.sorted())
-            let accounts = try fetch(server, target, headers: [Self.signedIn("octocat")]).jsonArray()
-            #expect(accounts.first?["login"] as? String == users.first?.login)
-            let repository = try fetch(server, "/repos/octocat/Spoon-Knife").jsonObject()
-            #expect(repository["stargazers_count"] as? Int == users.count)
-        }
+        let server = try standIn()
+        let users = server.population.users.filter { $0.type == "User" }
+        let target = "/repos/octocat/Spoon-Knife/stargazers?per_page=100"
+        let records = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")]).jsonArray()
+        #expect(records.count == 100)
+        #expect(
+            records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
+        let starred = records.compactMap { $0["starred_at"] as? String }
+        #expect(starred.count == 100 && starred == starred.sorted())
+        let accounts = try fetch(server, target, headers: [Self.signedIn("octocat")]).jsonArray()
+        #expect(accounts.first?["login"] as? String == users.first?.login)
+        let repository = try fetch(server, "/repos/octocat/Spoon-Knife").jsonObject()
+        #expect(repository["stargazers_count"] as? Int == users.count)
     }
 
     /// Past 40,000 stargazers REST stops: page 400 is the last its links name, 401 GitHub's 422; GraphQL goes on.
     @Test func restStopsAtPageFourHundredAndGraphQLGoesOn() throws {
-        try withStandInServer(StandInConfiguration(userCount: 45_000)) { server throws in
-            let owner = [Self.star, Self.signedIn("octocat")]
-            let base = "/repos/octocat/Spoon-Knife/stargazers?per_page=100&page="
-            let before = try fetch(server, base + "399", headers: owner)
-            #expect(linkRelations(before.header("Link"))["last"]?.hasSuffix("page=400") == true)
-            let last = try fetch(server, base + "400", headers: owner)
-            #expect(last.status == 200 && linkRelations(last.header("Link"))["next"] == nil)
-            let past = try fetch(server, base + "401", headers: owner)
-            #expect(past.status == 422)
-            #expect(
-                try past.jsonObject()["message"] as? String
-                    == "In order to keep the API fast for everyone, pagination is limited for this resource. "
-                    + "Check the rel=last link relation in the Link response header to see how far back you can traverse."
-            )
-            let users = server.population.users.filter { $0.type == "User" }
-            #expect(users.count > 40_000)
-            let answer = try Self.graphQL(
-                server, Self.query("octocat/Spoon-Knife", first: 2, after: StandInGraphQLSchema.cursor(39_999)),
-                as: "octocat")
-            let connection = try #require(Self.connection(answer))
-            #expect(connection["totalCount"] as? Int == users.count)
-            let edges = try #require(connection["edges"] as? [[String: Any]])
-            #expect(
-                edges.map { value($0, "node", "login") as? String } == [
-                    users[40_000].login, users[40_001].login,
-                ])
-            let pageInfo = try #require(connection["pageInfo"] as? [String: Any])
-            #expect(pageInfo["hasNextPage"] as? Bool == true)
-            #expect(pageInfo["endCursor"] as? String == StandInGraphQLSchema.cursor(40_001))
-        }
+        let server = try standIn(StandInConfiguration(userCount: 45_000))
+        let owner = [Self.star, Self.signedIn("octocat")]
+        let base = "/repos/octocat/Spoon-Knife/stargazers?per_page=100&page="
+        let before = try fetch(server, base + "399", headers: owner)
+        #expect(linkRelations(before.header("Link"))["last"]?.hasSuffix("page=400") == true)
+        let last = try fetch(server, base + "400", headers: owner)
+        #expect(last.status == 200 && linkRelations(last.header("Link"))["next"] == nil)
+        let past = try fetch(server, base + "401", headers: owner)
+        #expect(past.status == 422)
+        #expect(
+            try past.jsonObject()["message"] as? String
+                == "In order to keep the API fast for everyone, pagination is limited for this resource. "
+                + "Check the rel=last link relation in the Link response header to see how far back you can traverse."
+        )
+        let users = server.population.users.filter { $0.type == "User" }
+        #expect(users.count > 40_000)
+        let answer = try Self.graphQL(
+            server, Self.query("octocat/Spoon-Knife", first: 2, after: StandInGraphQLSchema.cursor(39_999)),
+            as: "octocat")
+        let connection = try #require(Self.connection(answer))
+        #expect(connection["totalCount"] as? Int == users.count)
+        let edges = try #require(connection["edges"] as? [[String: Any]])
+        #expect(
+            edges.map { value($0, "node", "login") as? String } == [
+                users[40_000].login, users[40_001].login,
+            ])
+        let pageInfo = try #require(connection["pageInfo"] as? [String: Any])
+        #expect(pageInfo["hasNextPage"] as? Bool == true)
+        #expect(pageInfo["endCursor"] as? String == StandInGraphQLSchema.cursor(40_001))
     }
 
     /// GraphQL pages by its cursor to the end; a cursor the stand-in did not give is an error about the query.
     @Test func graphQLPagesByCursorToTheEnd() throws {
-        try withStandInServer(StandInConfiguration(userCount: 40)) { server throws in
-            let users = server.population.users.filter { $0.type == "User" }
-            let pages = try pages(at: "data", "repository", "stargazers") { after in
-                try Self.graphQL(server, Self.query("octocat/Spoon-Knife", first: 7, after: after), as: "octocat")
-            }
-            let logins = pages.flatMap { $0["edges"] as? [[String: Any]] ?? [] }.map {
-                value($0, "node", "login") as? String
-            }
-            #expect(logins == users.map(\.login))
-            let bad = try Self.graphQL(server, Self.query("octocat/Spoon-Knife", after: "bm90IG91cnM="), as: "octocat")
-            #expect(bad["data"] == nil && (bad["errors"] as? [Any])?.count == 1)
+        let server = try standIn(StandInConfiguration(userCount: 40))
+        let users = server.population.users.filter { $0.type == "User" }
+        let pages = try pages(at: "data", "repository", "stargazers") { after in
+            try Self.graphQL(server, Self.query("octocat/Spoon-Knife", first: 7, after: after), as: "octocat")
         }
+        let logins = pages.flatMap { $0["edges"] as? [[String: Any]] ?? [] }.map {
+            value($0, "node", "login") as? String
+        }
+        #expect(logins == users.map(\.login))
+        let bad = try Self.graphQL(server, Self.query("octocat/Spoon-Knife", after: "bm90IG91cnM="), as: "octocat")
+        #expect(bad["data"] == nil && (bad["errors"] as? [Any])?.count == 1)
     }
 }

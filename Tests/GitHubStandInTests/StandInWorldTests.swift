@@ -147,129 +147,125 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         }
 
     @Test(arguments: reads) func aReadIsAnsweredByGitHubsRules(_ read: Step) throws {
-        try withStandInServer { server throws in try read.run(on: server) }
+        try read.run(on: standIn())
     }
 
     /// An organization's repositories over REST, by name, each the repository's own record.
     @Test func anOrganizationsRepositoriesAreItsOwn() throws {
-        try withStandInServer { server throws in
-            let response = try fetch(server, "/orgs/github/repos", as: "octocat")
-            #expect(response.status == 200)
-            let records = try response.jsonArray()
-            #expect(records.map { $0["full_name"] as? String } == ["github/docs", "github/linguist"])
-            // Owned by the organization, the account `GET /orgs/github` is.
-            let owners = records.map { $0["owner"] as? [String: Any] ?? [:] }
-            let organization = try fetch(server, "/orgs/github", as: nil).jsonObject()
-            #expect(
-                owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == [
-                    "github Organization", "github Organization",
-                ])
-            #expect(owners.allSatisfy { $0["id"] as? Int == organization["id"] as? Int })
-        }
+        let server = try standIn()
+        let response = try fetch(server, "/orgs/github/repos", as: "octocat")
+        #expect(response.status == 200)
+        let records = try response.jsonArray()
+        #expect(records.map { $0["full_name"] as? String } == ["github/docs", "github/linguist"])
+        // Owned by the organization, the account `GET /orgs/github` is.
+        let owners = records.map { $0["owner"] as? [String: Any] ?? [:] }
+        let organization = try fetch(server, "/orgs/github", as: nil).jsonObject()
+        #expect(
+            owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == [
+                "github Organization", "github Organization",
+            ])
+        #expect(owners.allSatisfy { $0["id"] as? Int == organization["id"] as? Int })
     }
 
     /// Each collaborator record is GitHub's documented one, with the person's highest permission.
     @Test func collaboratorsAreGitHubsRecordsWithTheHighestPermission() throws {
-        try withStandInServer { server throws in
-            let base = Self.collaborators
-            let all = try fetch(server, base + "?per_page=100", as: "octocat")
-            #expect(try logins(all).count == 8)
-            let records = try JSONText.arrayElements(all.body).map { Array(all.body[$0]) }
-            for record in records { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
-            let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
-            #expect(outside["role_name"] as? String == "write")
-            #expect(
-                (outside["permissions"] as? [String: Bool]) == [
-                    "pull": true, "triage": true, "push": true, "maintain": false, "admin": false,
-                ])
-        }
+        let server = try standIn()
+        let base = Self.collaborators
+        let all = try fetch(server, base + "?per_page=100", as: "octocat")
+        #expect(try logins(all).count == 8)
+        let records = try JSONText.arrayElements(all.body).map { Array(all.body[$0]) }
+        for record in records { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
+        let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
+        #expect(outside["role_name"] as? String == "write")
+        #expect(
+            (outside["permissions"] as? [String: Bool]) == [
+                "pull": true, "triage": true, "push": true, "maintain": false, "admin": false,
+            ])
     }
 
     /// `anon` adds the authors with no account; the rest are the documented contributor record. Forks are the
     /// world's; invitations are GitHub's own records.
     @Test func contributorsForksAndInvitationsAreGitHubsRecords() throws {
-        try withStandInServer { server throws in
-            #expect(try fetch(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
-            let named = try fetch(server, "/repos/octocat/Hello-World/contributors", as: nil)
-            let first = try JSONText.arrayElements(named.body).map { Array(named.body[$0]) }[0]
-            #expect(try keys(first) == documentedKeys("repos-list-contributors"))
-            let anonymous = try fetch(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
-            #expect(anonymous.count == 3 && anonymous.last?["type"] as? String == "Anonymous")
-            // Forks are the world's, as many as `forks_count` says, each GitHub's fork record under its owner.
-            let forks = try fetch(server, "/repos/octocat/Hello-World/forks", as: nil).jsonArray()
-            let hello = try fetch(server, "/repos/octocat/Hello-World", as: nil).jsonObject()
-            #expect(
-                forks.compactMap { $0["full_name"] as? String } == [
-                    "kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World",
-                ])
-            #expect(forks.count == hello["forks_count"] as? Int)
-            // Each repository is its own, not the documented octocat/Hello-World.
-            let docs = try fetch(server, "/repos/github/docs", as: nil).jsonObject()
-            #expect(docs["full_name"] as? String == "github/docs" && docs["name"] as? String == "docs")
-            #expect(docs["html_url"] as? String == "https://github.com/github/docs")
+        let server = try standIn()
+        #expect(try fetch(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
+        let named = try fetch(server, "/repos/octocat/Hello-World/contributors", as: nil)
+        let first = try JSONText.arrayElements(named.body).map { Array(named.body[$0]) }[0]
+        #expect(try keys(first) == documentedKeys("repos-list-contributors"))
+        let anonymous = try fetch(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
+        #expect(anonymous.count == 3 && anonymous.last?["type"] as? String == "Anonymous")
+        // Forks are the world's, as many as `forks_count` says, each GitHub's fork record under its owner.
+        let forks = try fetch(server, "/repos/octocat/Hello-World/forks", as: nil).jsonArray()
+        let hello = try fetch(server, "/repos/octocat/Hello-World", as: nil).jsonObject()
+        #expect(
+            forks.compactMap { $0["full_name"] as? String } == [
+                "kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World",
+            ])
+        #expect(forks.count == hello["forks_count"] as? Int)
+        // Each repository is its own, not the documented octocat/Hello-World.
+        let docs = try fetch(server, "/repos/github/docs", as: nil).jsonObject()
+        #expect(docs["full_name"] as? String == "github/docs" && docs["name"] as? String == "docs")
+        #expect(docs["html_url"] as? String == "https://github.com/github/docs")
 
-            let invitations = try fetch(server, "/orgs/github/invitations", as: "octocat")
-            #expect(
-                invitations.body
-                    == StandInRecordedHandler.body(named: "orgs-list-pending-invitations").map {
-                        var compact: [UInt8] = []
-                        JSONText.compact($0, into: &compact)
-                        return compact
-                    })
-        }
+        let invitations = try fetch(server, "/orgs/github/invitations", as: "octocat")
+        #expect(
+            invitations.body
+                == StandInRecordedHandler.body(named: "orgs-list-pending-invitations").map {
+                    var compact: [UInt8] = []
+                    JSONText.compact($0, into: &compact)
+                    return compact
+                })
     }
 
     /// For every repository of the world, its stargazers list, its `stargazers_count`, its star count and the sum
     /// of its star history agree, also after a star and an unstar; each week is GitHub's documented record.
     @Test func everyRepositorysStarsAgreeAcrossItsListCountAndHistory() throws {
-        try withStandInServer { server throws in
-            func check(_ repository: StandInWorld.Repository) throws -> Int {
-                let world = server.world.current
-                let admin = try #require(
-                    world.people(of: repository).first {
-                        world.permission(of: $0, on: repository) == 4
-                    })
-                let path = "/repos/" + repository.fullName
-                var listed = 0
-                for page in 1...10 {
-                    let records = try fetch(server, path + "/stargazers?per_page=100&page=\(page)", as: admin)
-                    listed += try records.jsonArray().count
-                }
-                let count = try fetch(server, path, as: nil).jsonObject()["stargazers_count"] as? Int
-                let now = try fetch(server, path + "/stargazers/count", as: nil).jsonObject()["count"] as? Int
-                let history = try fetch(server, path + "/stargazers/history?per_page=100", as: nil)
-                let weeks = try JSONText.arrayElements(history.body).map { Array(history.body[$0]) }
-                for week in weeks {
-                    #expect(try keys(week) == documentedKeys("activity-get-stargazer-history-for-repo"))
-                }
-                let total = try history.jsonArray().compactMap { $0["total"] as? Int }.reduce(0, +)
-                #expect([count, now, total] == [listed, listed, listed], "\(repository.fullName)")
-                return listed
+        let server = try standIn()
+        func check(_ repository: StandInWorld.Repository) throws -> Int {
+            let world = server.world.current
+            let admin = try #require(
+                world.people(of: repository).first {
+                    world.permission(of: $0, on: repository) == 4
+                })
+            let path = "/repos/" + repository.fullName
+            var listed = 0
+            for page in 1...10 {
+                let records = try fetch(server, path + "/stargazers?per_page=100&page=\(page)", as: admin)
+                listed += try records.jsonArray().count
             }
-            for repository in server.world.current.repositories { _ = try check(repository) }
-            let hello = try #require(server.world.current.repository("octocat", "Hello-World"))
-            let before = try check(hello)
-            #expect(
-                try fetch(server, "/user/starred/octocat/Hello-World", method: "PUT", as: "Tidy-Falcon-33").status
-                    == 204)
-            #expect(try check(hello) == before + 1)
-            #expect(
-                try fetch(server, "/user/starred/octocat/Hello-World", method: "DELETE", as: "kitsune-fox").status
-                    == 204)
-            #expect(try check(hello) == before)
-            // The population's stars change too: one taken back, then given again, now (the newest).
-            let spoon = try #require(server.world.current.repository("octocat", "Spoon-Knife"))
-            let everyone = try check(spoon)
-            #expect(
-                try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "DELETE", as: "kitsune-fox").status
-                    == 204)
-            #expect(try check(spoon) == everyone - 1)
-            #expect(
-                try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "PUT", as: "kitsune-fox").status == 204)
-            #expect(try check(spoon) == everyone)
-            let last = "/repos/octocat/Spoon-Knife/stargazers?per_page=1&page=\(everyone)"
-            #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
+            let count = try fetch(server, path, as: nil).jsonObject()["stargazers_count"] as? Int
+            let now = try fetch(server, path + "/stargazers/count", as: nil).jsonObject()["count"] as? Int
+            let history = try fetch(server, path + "/stargazers/history?per_page=100", as: nil)
+            let weeks = try JSONText.arrayElements(history.body).map { Array(history.body[$0]) }
+            for week in weeks {
+                #expect(try keys(week) == documentedKeys("activity-get-stargazer-history-for-repo"))
+            }
+            let total = try history.jsonArray().compactMap { $0["total"] as? Int }.reduce(0, +)
+            #expect([count, now, total] == [listed, listed, listed], "\(repository.fullName)")
+            return listed
         }
+        for repository in server.world.current.repositories { _ = try check(repository) }
+        let hello = try #require(server.world.current.repository("octocat", "Hello-World"))
+        let before = try check(hello)
+        #expect(
+            try fetch(server, "/user/starred/octocat/Hello-World", method: "PUT", as: "Tidy-Falcon-33").status
+                == 204)
+        #expect(try check(hello) == before + 1)
+        #expect(
+            try fetch(server, "/user/starred/octocat/Hello-World", method: "DELETE", as: "kitsune-fox").status
+                == 204)
+        #expect(try check(hello) == before)
+        // The population's stars change too: one taken back, then given again, now (the newest).
+        let spoon = try #require(server.world.current.repository("octocat", "Spoon-Knife"))
+        let everyone = try check(spoon)
+        #expect(
+            try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "DELETE", as: "kitsune-fox").status
+                == 204)
+        #expect(try check(spoon) == everyone - 1)
+        #expect(
+            try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "PUT", as: "kitsune-fox").status == 204)
+        #expect(try check(spoon) == everyone)
+        let last = "/repos/octocat/Spoon-Knife/stargazers?per_page=1&page=\(everyone)"
+        #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
     }
 
     static let member = #"{"role":"member"}"#
@@ -338,9 +334,8 @@ private func keys(_ record: [UInt8]) throws -> [String] {
     ]
 
     @Test(arguments: stories.keys.sorted()) func writesChangeTheWorldAsOnGitHub(_ story: String) throws {
-        try withStandInServer { server throws in
-            for step in Self.stories[story] ?? [] { try step.run(on: server) }
-        }
+        let server = try standIn()
+        for step in Self.stories[story] ?? [] { try step.run(on: server) }
     }
 
     /// A repository lists its stargazers or is starred by the population: one that says neither (a misspelt key)

@@ -48,21 +48,3 @@ struct StandInFollowChangeHandler: StandInHandler {
         }
     }
 }
-
-extension StandInRouteRequest {
-    /// `answer` about the token's account when `signedIn`, else the one the path names.
-    func about(signedIn: Bool, _ answer: (StandInUser) -> StandInHTTPResponse) -> StandInHTTPResponse {
-        guard let user = signedIn ? signedInAccount : account else {
-            return signedIn ? signInRefusal() : StandInErrorBody.notFound(documentationURL: documentation)
-        }
-        return answer(user)
-    }
-
-    /// `answer` as the token's account, when its token has one of `scopes`; else GitHub's refusal.
-    func asSignedIn(withOneOf scopes: [String], _ answer: (StandInUser) -> StandInHTTPResponse) -> StandInHTTPResponse {
-        guard let signedIn = signedInAccount else {
-            return signInRefusal()
-        }
-        return scopeRefusal(unlessOneOf: scopes) ?? answer(signedIn)
-    }
-}

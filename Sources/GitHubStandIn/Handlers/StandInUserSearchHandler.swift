@@ -3,7 +3,6 @@ import Foundation
 /// `GET /search/users`: accounts matching `q`, at most the first 1,000 of them, spending the search rate limit.
 struct StandInUserSearchHandler: StandInHandler {
     static let resultWindow = 1_000
-    static let documentation = "https://docs.github.com/v3/search"
 
     /// Each page repeats the query; scanning 100,000 accounts each time would dominate the cost.
     let cache = StandInSearchCache()
@@ -28,22 +27,13 @@ struct StandInUserSearchHandler: StandInHandler {
         let positions = cache.positions(forKey: "\(sort?.rawValue ?? "")\u{0}\(ascending)\u{0}\(text)") {
             population.searchPositions(StandInUserSearchQuery(text), sort: sort, ascending: ascending)
         }
-        let visible = min(positions.count, Self.resultWindow)
-        let range = paging.range(inCount: visible)
-        var writer = JSONByteWriter(reservingCapacity: 64 + range.count * 1_000)
-        writer.raw("{\"total_count\":")
-        writer.integer(positions.count)
-        writer.raw(",\"incomplete_results\":false,\"items\":[")
-        for position in range {
-            writer.raw(position > range.lowerBound ? "," : "")
-            population.users[positions[position]].writeSimpleUserFields(into: &writer)
-            // Search scores are relevance floats; with no text ranking every hit scores the same.
-            writer.raw(",\"score\":1.0}")
+        // Search scores are relevance floats; with no text ranking every hit scores the same.
+        var response = request.paged(count: min(positions.count, Self.resultWindow), linkPath: "/search/users") {
+            population.users[positions[$0]].writeSimpleUserFields(into: &$1)
+            $1.raw(",\"score\":1.0}")
         }
-        writer.raw("]}")
-        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
-        request.setPageLink(
-            on: &response, paging: paging, path: "/search/users", lastPage: paging.pageCount(forCount: visible))
+        let head = "{\"total_count\":\(positions.count),\"incomplete_results\":false,\"items\":"
+        response.body = Array(head.utf8) + response.body + [UInt8(ascii: "}")]
         return response
     }
 }

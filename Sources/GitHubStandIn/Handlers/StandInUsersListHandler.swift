@@ -21,7 +21,7 @@ struct StandInUsersListHandler: StandInHandler {
         if let last = page.last, last.ordinal < users.count {
             // GitHub echoes per_page in the next link only when the caller sent it.
             let perPageItem = requestedPerPage == nil ? "" : "per_page=\(perPage)&"
-            links.append("<\(request.context.baseURL)/users?\(perPageItem)since=\(last.id)>; rel=\"next\"")
+            links.append("<\(request.context.linkBaseURL)/users?\(perPageItem)since=\(last.id)>; rel=\"next\"")
         }
         links.append(Self.firstPageLink)
         response.setHeader("Link", links.joined(separator: ", "))

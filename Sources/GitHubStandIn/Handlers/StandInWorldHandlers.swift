@@ -149,8 +149,8 @@ struct StandInWorldListHandler: StandInHandler {
             if let permission = request.query["permission"] {
                 listed = listed.filter { world.permission(of: $0, on: repository) == StandInWorld.level(permission) }
             }
-            return request.peopleList(listed) { login, writer in
-                let level = world.permission(of: login, on: repository) ?? 0
+            return request.peopleList(listed) { user, writer in
+                let level = world.permission(of: user.login, on: repository) ?? 0
                 let permissions = StandInWorld.permissions.enumerated().map { JSONValue.Member($1, .bool(level >= $0)) }
                 writer.raw(",\"permissions\":")
                 writer.bytes += JSONValue.object(permissions).bytes
@@ -191,18 +191,6 @@ struct StandInWorldListHandler: StandInHandler {
 }
 
 extension StandInRouteRequest {
-    /// The accounts of `logins` the population holds, as simple users with what `extra` adds, paged.
-    func peopleList(
-        _ logins: [String], extra: (String, inout JSONByteWriter) -> Void = { _, _ in }
-    ) -> StandInHTTPResponse {
-        let users = logins.compactMap(population.user(login:))
-        return paged(count: users.count) { position, writer in
-            users[position].writeSimpleUserFields(into: &writer)
-            extra(users[position].login, &writer)
-            writer.raw("}")
-        }
-    }
-
     /// A documented body with some top-level values replaced (bytes are JSON).
     func replacing(_ values: [String: any Sendable], in bodyName: String) -> [UInt8] {
         replacing(values, in: StandInRecordedHandler.body(named: bodyName) ?? [])
