@@ -106,19 +106,16 @@ extension StandInPopulation {
         guard let sort else {
             return positions
         }
+        // Descending is ascending by the negated key; ties stay by id either way.
+        let sign = ascending ? 1 : -1
         let keyed = positions.map { position -> (key: Int, position: Int) in
             let numbers = StandInProfileNumbers(ordinal: position + 1)
             switch sort {
-            case .followers: return (numbers.followers, position)
-            case .repositories: return (numbers.publicRepos, position)
-            case .joined: return (users[position].createdAt, position)
+            case .followers: return (sign * numbers.followers, position)
+            case .repositories: return (sign * numbers.publicRepos, position)
+            case .joined: return (sign * users[position].createdAt, position)
             }
         }
-        return keyed.sorted { first, second in
-            guard first.key != second.key else {
-                return first.position < second.position
-            }
-            return ascending ? first.key < second.key : first.key > second.key
-        }.map(\.position)
+        return keyed.sorted { ($0.key, $0.position) < ($1.key, $1.position) }.map(\.position)
     }
 }

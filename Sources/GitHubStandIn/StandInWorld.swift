@@ -232,11 +232,6 @@ extension StandInWorld {
         package var level: Int
     }
 
-    /// Whether `login` is an active member of the organization.
-    package func isMember(_ login: String, of organization: Organization) -> Bool {
-        organization.member(login) != nil
-    }
-
     /// The organization's repositories, by name.
     func repositories(of organization: Organization) -> [Repository] {
         repositories.filter { $0.owner.isSame(as: organization.login) }.sorted {
@@ -318,14 +313,11 @@ extension StandInWorld {
 
     /// The organization's outside collaborators: direct collaborators of its repositories who are not members.
     package func outsideCollaborators(of organization: Organization) -> [String] {
-        var logins: [String] = []
-        for repository in repositories where repository.owner.lowercased() == organization.login.lowercased() {
-            for login in repository.collaborators.keys.sorted()
-            where !isMember(login, of: organization) && !logins.contains(login) {
-                logins.append(login)
-            }
+        let owned = repositories.filter { $0.owner.isSame(as: organization.login) }
+        var seen = Set<String>()
+        return owned.flatMap { $0.collaborators.keys.sorted() }.filter {
+            organization.member($0) == nil && seen.insert($0).inserted
         }
-        return logins
     }
 }
 

@@ -53,7 +53,7 @@ struct StandInWorldListHandler: StandInHandler {
                 body: request.replacing(
                     ["login": account.login, "id": account.id, "node_id": account.nodeID], in: "orgs-get"))
         case .members, .publicMembers:
-            var listed = list == .members ? organization.members(shownTo: caller) : organization.members(shownTo: nil)
+            var listed = organization.members(shownTo: list == .members ? caller : nil)
             if list == .members {
                 if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
                 if let filter = request.query["filter"], filter != "all" {
@@ -100,7 +100,7 @@ struct StandInWorldListHandler: StandInHandler {
                 "stargazers_count": stargazers.count, "watchers_count": stargazers.count,
                 "subscribers_count": repository.watchers.count, "forks_count": forks.count,
             ]
-            let documented = StandInRecordedHandler.body(named: "repos-get")
+            let documented = StandInRecordedHandler.body(named: "repos-get") ?? []
             let record = request.repositoryRecord(repository.fullName, in: world, from: documented)
             return StandInHTTPResponse(status: 200, body: request.replacing(counts, in: record))
         case .starCount:
@@ -140,7 +140,7 @@ struct StandInWorldListHandler: StandInHandler {
             switch request.query["affiliation"] {
             case "outside":
                 listed = listed.filter { login in
-                    organization.map { !world.isMember(login, of: $0) } ?? (login != repository.owner)
+                    organization.map { $0.member(login) == nil } ?? (login != repository.owner)
                 }
             case "direct":
                 listed = listed.filter { world.grants(of: $0, on: repository).contains { $0.source == "direct" } }

@@ -136,15 +136,20 @@ extension StandInWorld {
 }
 
 extension StandInRouteRequest {
-    /// A documented record of octocat/Hello-World (the first of `repos-list-forks` by default) made `fullName`'s:
+    /// The first record of `repos-list-forks` (octocat/Hello-World), read once: every repository record is made
+    /// from it.
+    static let documentedRepository: [UInt8] = {
+        let forks = StandInRecordedHandler.body(named: "repos-list-forks") ?? []
+        return (try? JSONText.arrayElements(forks))?.first.map { Array(forks[$0]) } ?? []
+    }()
+
+    /// A documented record of octocat/Hello-World (`documentedRepository` by default) made `fullName`'s:
     /// its names, its own URLs, its `owner` (an account of the population, or an organization of the world) and
     /// its ids; nested records keep theirs.
-    func repositoryRecord(_ fullName: String, in world: StandInWorld, id: Int? = nil, from record: [UInt8]? = nil)
-        -> [UInt8]
-    {
+    func repositoryRecord(
+        _ fullName: String, in world: StandInWorld, id: Int? = nil, from record: [UInt8] = documentedRepository
+    ) -> [UInt8] {
         let id = id ?? StandInWorld.repositoryID(world.repositoryIndex(fullName) ?? 0)
-        let forks = StandInRecordedHandler.body(named: "repos-list-forks") ?? []
-        let record = record ?? (try? JSONText.arrayElements(forks))?.first.map { Array(forks[$0]) } ?? []
         var values: [String: any Sendable] = [
             "id": id, "node_id": Data("010:Repository\(id)".utf8).base64EncodedString(),
             "name": String(fullName.drop { $0 != "/" }.dropFirst()), "full_name": fullName,
