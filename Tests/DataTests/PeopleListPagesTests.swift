@@ -23,6 +23,17 @@ struct PeopleListPagesTests {
     private static let owner = ListOwner.repository(repositoryName)
     private static let stargazers = GitHubEndpoints.records(.stargazers, under: owner)
 
+    /// GitHub refusing octo/app's `list` (403, push access needed), and answering for the repository itself with
+    /// its id and the `counted` member.
+    private static func refusing(_ list: String, perPage: Int, counted: String) -> StubTransport {
+        let stub = StubTransport()
+        stub.stub(
+            "https://api.github.com/repos/octo/app/\(list)?per_page=\(perPage)", status: 403,
+            body: #"{"message":"Must have push access to view repository \#(list)."}"#)
+        stub.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"# + counted + "}")
+        return stub
+    }
+
     /// The refusal a withheld list is, or nil.
     private static func refusal(_ body: () async throws(DomainError) -> Void) async -> DomainError? {
         do throws(DomainError) {
@@ -34,11 +45,7 @@ struct PeopleListPagesTests {
     }
 
     @Test func aRefusedListOfARepositoryThatExistsIsWithheldAndNamesNoFlag() async throws {
-        let stub = StubTransport()
-        stub.stub(
-            "https://api.github.com/repos/octo/app/stargazers?per_page=30", status: 403,
-            body: #"{"message":"Must have push access to view repository stargazers."}"#)
-        stub.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"stargazers_count":5}"#)
+        let stub = Self.refusing("stargazers", perPage: 30, counted: #""stargazers_count":5"#)
         let error = await Self.refusal { () async throws(DomainError) in
             _ = try await Self.repository(stub).firstPage(
                 Self.stargazers, perPage: 30, withheld: .stargazers, of: Self.owner)
@@ -182,11 +189,7 @@ struct PeopleListPagesTests {
         #expect(last.next == nil)
         #expect(stub.problems.isEmpty, "\(stub.problems)")
 
-        let withheld = StubTransport()
-        withheld.stub(
-            "https://api.github.com/repos/octo/app/subscribers?per_page=2", status: 403,
-            body: #"{"message":"Must have push access to view repository subscribers."}"#)
-        withheld.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"subscribers_count":3}"#)
+        let withheld = Self.refusing("subscribers", perPage: 2, counted: #""subscribers_count":3"#)
         let error = await Self.refusal { () async throws(DomainError) in
             _ = try await Self.repository(withheld).watchers(of: Self.owner, perPage: 2).page(at: nil, nextPage: nil)
         }

@@ -55,33 +55,36 @@ struct StandInGraphQLSchema {
         StandInGraphQLFieldError(type: "NOT_FOUND", message: "Could not resolve to \(what).")
     }
 
-    /// A `User` or `Organization` of the population; its profile is made only for a field that needs it, once, so
-    /// that every field of one answer comes from the same profile.
+    /// A `User` or `Organization` of the population; its profile's fields are made only for a field that needs
+    /// them, once, so that every field of one answer comes from the same profile.
     func account(_ user: StandInUser) -> Object {
-        let made = MadeOnce<StandInUserProfile>()
+        let identity: [String: Result] = [
+            "login": .text(user.login), "databaseId": .number(user.id), "id": .text(user.nodeID),
+            "url": .text(user.htmlURL), "avatarUrl": .text(user.avatarURL), "isSiteAdmin": .flag(user.siteAdmin),
+        ]
+        let made = MadeOnce<[String: Result]>()
         return Object(user.type) { field in
-            let identity: [String: Result] = [
-                "login": .text(user.login), "databaseId": .number(user.id), "id": .text(user.nodeID),
-                "url": .text(user.htmlURL), "avatarUrl": .text(user.avatarURL), "isSiteAdmin": .flag(user.siteAdmin),
-            ]
             if let value = identity[field.name] { return value }
             if field.name == "contributionsCollection" { return user.type == "User" ? contributions(user, field) : nil }
-            let profile = made.value { request.followGraph.profile(of: user) }
-            func count(_ count: Int) -> Result { .object("Connection", ["totalCount": .number(count)]) }
-            // GraphQL says null where REST says "" for no blog, and "" where REST says null for no email;
-            // `repositories(privacy: PUBLIC, ownerAffiliations: OWNER)` counts the owned public ones, as REST does.
-            let fields: [String: Result] = [
-                "name": .text(profile.name), "company": .text(profile.company), "location": .text(profile.location),
-                "bio": .text(profile.bio), "twitterUsername": .text(profile.twitterUsername),
-                "websiteUrl": .text(profile.blog.isEmpty ? nil : profile.blog), "email": .text(profile.email ?? ""),
-                "isHireable": .flag(profile.hireable ?? false),
-                "createdAt": .text(UTCTimestamp.iso8601(profile.createdAt)),
-                "updatedAt": .text(UTCTimestamp.iso8601(profile.updatedAt)),
-                "followers": count(profile.followers), "following": count(profile.following),
-                "repositories": count(profile.publicRepos), "gists": count(profile.publicGists),
-            ]
-            return fields[field.name]
+            return made.value { profileFields(request.followGraph.profile(of: user)) }[field.name]
         }
+    }
+
+    /// A profile's fields as GraphQL names them: null where REST says "" for no blog, and "" where REST says null
+    /// for no email; `repositories(privacy: PUBLIC, ownerAffiliations: OWNER)` counts the owned public ones, as
+    /// REST does.
+    private func profileFields(_ profile: StandInUserProfile) -> [String: Result] {
+        func count(_ count: Int) -> Result { .object("Connection", ["totalCount": .number(count)]) }
+        return [
+            "name": .text(profile.name), "company": .text(profile.company), "location": .text(profile.location),
+            "bio": .text(profile.bio), "twitterUsername": .text(profile.twitterUsername),
+            "websiteUrl": .text(profile.blog.isEmpty ? nil : profile.blog), "email": .text(profile.email ?? ""),
+            "isHireable": .flag(profile.hireable ?? false),
+            "createdAt": .text(UTCTimestamp.iso8601(profile.createdAt)),
+            "updatedAt": .text(UTCTimestamp.iso8601(profile.updatedAt)),
+            "followers": count(profile.followers), "following": count(profile.following),
+            "repositories": count(profile.publicRepos), "gists": count(profile.publicGists),
+        ]
     }
 
     func organization(_ organization: StandInWorld.Organization) -> Object {
