@@ -9,12 +9,17 @@ import Testing
 /// `gh-users access ORG` through the built binary against the stand-in, which answers its GraphQL documents from its
 /// world by GitHub's access rules (`StandInGraphQLSchema`); between runs the world changes through the stand-in's
 /// routes, as `Scripts/try --world` changes it.
-struct AccessEndToEndTests {
+final class AccessEndToEndTests {
     private let folder: URL
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-access-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// Each test's folder (its snapshots) goes with it: the tests leave the temporary folder as they found it.
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     private var snapshot: String { folder.appendingPathComponent("access.json").path }
