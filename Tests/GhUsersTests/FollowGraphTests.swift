@@ -285,3 +285,30 @@ struct FollowChangePromisesTests {
         #expect(help.contains("follow never asks"))
     }
 }
+
+/// The set operation's bound on the streamed output list, counted from several tasks at once, as the view model's
+/// pages ahead count it: every page is counted, and the page past the bound, and only it, fails.
+struct FollowGraphStateStressTests {
+    @Test func pagesCountedFromManyTasksAtOnceAreEachCountedOnce() async {
+        let tasks = 8
+        let pagesEach = Stress.rounds(4) * 5_000
+        let state = FollowGraphState()
+        let page = Page(items: [makeUser(1)], next: nil)
+        state.hold([], outputLimit: tasks * pagesEach, failure: .refused("over the bound"))
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<tasks {
+                group.addTask {
+                    var failed = 0
+                    for _ in 0..<pagesEach {
+                        do throws(DomainError) { _ = try state.counted(page) } catch { failed += 1 }
+                    }
+                    return failed
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+        // A count that lost an update leaves room here.
+        #expect(throws: DomainError.refused("over the bound")) { try state.counted(page) }
+    }
+}

@@ -1,5 +1,6 @@
 import Data
 import Domain
+import Foundation
 
 /// The follow graph's set operations on one account: its followers, or whom it follows (the output list),
 /// kept or dropped by whether they are in the other list. Memory grows with the smaller of the two lists:
@@ -40,9 +41,10 @@ struct FollowGraph: Sendable {
         if Self.holdsTheOtherList(output: counts.of(output), other: counts.of(other)) {
             var held = Set<Int64>()
             try await stream(other, count: counts.of(other)) { page in held.formUnion(page.map(\.id)) }
-            state.heldIDs = held
             let outputBound = Self.bound(forCount: counts.of(output))
-            state.outputBound = (outputBound, overBound(output, count: counts.of(output), bound: outputBound))
+            state.hold(
+                held, outputLimit: outputBound,
+                failure: overBound(output, count: counts.of(output), bound: outputBound))
             return try state.counted(try await github.firstPage(outputList, perPage: perPage))
         }
         // The output list is the smaller: hold it, stream the other, and keep what the filter asks for.
@@ -186,18 +188,35 @@ private struct HeldIDsFilter: ItemFilter {
     }
 }
 
-/// What one run of a set operation learned before its output list streams: the other list's ids.
-private final class FollowGraphState: @unchecked Sendable {
-    var heldIDs: Set<Int64>?
+/// What one run of a set operation learned before its output list streams: the other list's ids. The view
+/// model asks pages ahead, so pages of the output list are counted from more than one task at a time: the lock
+/// keeps the count whole.
+final class FollowGraphState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: Set<Int64>?
     /// How many accounts the streamed output list may bring, and the failure past that.
-    var outputBound: (limit: Int, failure: DomainError)?
+    private var outputBound: (limit: Int, failure: DomainError)?
     private var outputRead = 0
+
+    /// The other list's ids, once held; nil while the output list is the one held.
+    var heldIDs: Set<Int64>? { lock.withLock { held } }
+
+    /// Holds the other list's ids, and bounds the output list that streams past them.
+    func hold(_ ids: Set<Int64>, outputLimit: Int, failure: DomainError) {
+        lock.withLock {
+            held = ids
+            outputBound = (outputLimit, failure)
+        }
+    }
 
     /// Counts a page of the streamed output list against its bound.
     func counted(_ page: Page<User>) throws(DomainError) -> Page<User> {
-        guard let outputBound else { return page }
-        outputRead += page.items.count
-        if outputRead > outputBound.limit { throw outputBound.failure }
+        let failure: DomainError? = lock.withLock {
+            guard let outputBound else { return nil }
+            outputRead += page.items.count
+            return outputRead > outputBound.limit ? outputBound.failure : nil
+        }
+        if let failure { throw failure }
         return page
     }
 }
