@@ -51,16 +51,12 @@ private func withListeningStandIn<T>(
     @Test func requestsArrivingInFragmentsAreReassembled() throws {
         try withListeningStandIn { server throws in
             let connection = try RawHTTPConnection(port: server.port)
-            let request = Array(
-                RawHTTPConnection.requestText(
-                    target: "/users/Yamada-Taro", headers: [("Accept", "application/vnd.github+json")]
-                ).utf8)
-            var offset = 0
-            while offset < request.count {
-                let end = min(request.count, offset + 7)
-                try connection.write(Array(request[offset..<end]))
+            var request = RawHTTPConnection.requestText(
+                target: "/users/Yamada-Taro", headers: [("Accept", "application/vnd.github+json")])[...]
+            while !request.isEmpty {
+                try connection.write(String(request.prefix(7)))
+                request = request.dropFirst(7)
                 usleep(2_000)
-                offset = end
             }
             let response = try connection.readResponse()
             #expect(response.status == 200)
@@ -173,25 +169,18 @@ private final class RawHTTPConnection {
         _ = close(descriptor)
     }
 
-    func write(_ text: String) throws { try write(Array(text.utf8)) }
-
-    func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { raw in
-                send(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
-            }
+    func write(_ text: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard sent > 0 else { throw RawHTTPError() }
-            offset += sent
+            bytes = bytes.dropFirst(sent)
         }
     }
 
     static func requestText(method: String = "GET", target: String, headers: [(String, String)] = []) -> String {
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: standin-tests\r\n"
-        for (name, value) in headers {
-            text += "\(name): \(value)\r\n"
-        }
-        return text + "\r\n"
+        let lines = ["Host: 127.0.0.1", "User-Agent: standin-tests"] + headers.map { "\($0): \($1)" }
+        return "\(method) \(target) HTTP/1.1\r\n" + lines.map { $0 + "\r\n" }.joined() + "\r\n"
     }
 
     func request(
@@ -207,22 +196,19 @@ private final class RawHTTPConnection {
             guard receiveMore() else { throw RawHTTPError() }
         }
         let end = buffer.firstRange(of: [13, 10, 13, 10])!.upperBound
-        let headText = String(decoding: buffer[0..<end], as: UTF8.self)
-        let lines = headText.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let lines = String(decoding: buffer[0..<end], as: UTF8.self).split(separator: "\r\n")
+        buffer.removeFirst(end)
         let statusParts = lines.first?.split(separator: " ") ?? []
         guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw RawHTTPError() }
-        var headers: [(name: String, value: String)] = []
-        for line in lines.dropFirst() {
+        let headers = try lines.dropFirst().map { line in
             guard let colon = line.firstIndex(of: ":") else { throw RawHTTPError() }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.append((name: String(line[..<colon]), value: value))
+            return (
+                name: String(line[..<colon]), value: line[colon...].dropFirst().trimmingCharacters(in: .whitespaces)
+            )
         }
-        buffer.removeFirst(end)
         var response = RawHTTPResponse(status: status, headers: headers, body: [])
         let length = Int(response.header("Content-Length") ?? "0") ?? 0
-        guard bodyExpected, status != 304, status != 204 else {
-            return response
-        }
+        guard bodyExpected, status != 304, status != 204 else { return response }
         while buffer.count < length {
             guard receiveMore() else { throw RawHTTPError() }
         }

@@ -106,21 +106,4 @@ private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [Str
         let revalidated = try fetch(server, "/rate_limit", headers: token + [("If-None-Match", etag)])
         #expect(revalidated.status == 304)
     }
-
-    @Test func accountsByIdServeTheSameProfileWithLastModified() throws {
-        let server = try standIn(StandInConfiguration(userCount: 100))
-        for user in [server.population.users[0], server.population.users[2], server.population.users[6]] {
-            let byID = try fetch(server, "/user/\(user.id)", headers: tokenHeader)
-            let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
-            #expect(byID.status == 200 && byID.body == byLogin.body, "\(user.login)")
-            #expect(byID.header("ETag") == byLogin.header("ETag"))
-            let lastModified = try #require(byID.header("Last-Modified"))
-            #expect(lastModified == byLogin.header("Last-Modified"))
-            #expect(lastModified == UTCTimestamp.httpDate(user.profile.updatedAt))
-        }
-        for target in ["/user/6", "/user/0", "/user/-1", "/user/99999"] {
-            let response = try fetch(server, target, headers: tokenHeader)
-            #expect(response.status == 404 && response.text == userNotFound, "\(target)")
-        }
-    }
 }

@@ -173,8 +173,7 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         let base = Self.collaborators
         let all = try fetch(server, base + "?per_page=100", as: "octocat")
         #expect(try logins(all).count == 8)
-        let records = try JSONText.arrayElements(all.body).map { Array(all.body[$0]) }
-        for record in records { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
+        for record in try all.records() { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
         let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
         #expect(outside["role_name"] as? String == "write")
         #expect(
@@ -189,8 +188,7 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         let server = try standIn()
         #expect(try fetch(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
         let named = try fetch(server, "/repos/octocat/Hello-World/contributors", as: nil)
-        let first = try JSONText.arrayElements(named.body).map { Array(named.body[$0]) }[0]
-        #expect(try keys(first) == documentedKeys("repos-list-contributors"))
+        #expect(try keys(named.records()[0]) == documentedKeys("repos-list-contributors"))
         let anonymous = try fetch(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
         #expect(anonymous.count == 3 && anonymous.last?["type"] as? String == "Anonymous")
         // Forks are the world's, as many as `forks_count` says, each GitHub's fork record under its owner.
@@ -227,42 +225,36 @@ private func keys(_ record: [UInt8]) throws -> [String] {
                     world.permission(of: $0, on: repository) == 4
                 })
             let path = "/repos/" + repository.fullName
-            var listed = 0
-            for page in 1...10 {
-                let records = try fetch(server, path + "/stargazers?per_page=100&page=\(page)", as: admin)
-                listed += try records.jsonArray().count
+            let listed = try (1...10).reduce(0) { listed, page in
+                try listed + fetch(server, path + "/stargazers?per_page=100&page=\(page)", as: admin).jsonArray().count
             }
             let count = try fetch(server, path, as: nil).jsonObject()["stargazers_count"] as? Int
             let now = try fetch(server, path + "/stargazers/count", as: nil).jsonObject()["count"] as? Int
             let history = try fetch(server, path + "/stargazers/history?per_page=100", as: nil)
-            let weeks = try JSONText.arrayElements(history.body).map { Array(history.body[$0]) }
-            for week in weeks {
+            for week in try history.records() {
                 #expect(try keys(week) == documentedKeys("activity-get-stargazer-history-for-repo"))
             }
             let total = try history.jsonArray().compactMap { $0["total"] as? Int }.reduce(0, +)
             #expect([count, now, total] == [listed, listed, listed], "\(repository.fullName)")
             return listed
         }
+        /// The status of a star (PUT) or an unstar (DELETE) of octocat's `repository` by `login`.
+        func star(_ method: String, _ repository: String, as login: String) throws -> Int {
+            try fetch(server, "/user/starred/octocat/" + repository, method: method, as: login).status
+        }
         for repository in server.world.current.repositories { _ = try check(repository) }
         let hello = try #require(server.world.current.repository("octocat", "Hello-World"))
         let before = try check(hello)
-        #expect(
-            try fetch(server, "/user/starred/octocat/Hello-World", method: "PUT", as: "Tidy-Falcon-33").status
-                == 204)
+        #expect(try star("PUT", "Hello-World", as: "Tidy-Falcon-33") == 204)
         #expect(try check(hello) == before + 1)
-        #expect(
-            try fetch(server, "/user/starred/octocat/Hello-World", method: "DELETE", as: "kitsune-fox").status
-                == 204)
+        #expect(try star("DELETE", "Hello-World", as: "kitsune-fox") == 204)
         #expect(try check(hello) == before)
         // The population's stars change too: one taken back, then given again, now (the newest).
         let spoon = try #require(server.world.current.repository("octocat", "Spoon-Knife"))
         let everyone = try check(spoon)
-        #expect(
-            try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "DELETE", as: "kitsune-fox").status
-                == 204)
+        #expect(try star("DELETE", "Spoon-Knife", as: "kitsune-fox") == 204)
         #expect(try check(spoon) == everyone - 1)
-        #expect(
-            try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "PUT", as: "kitsune-fox").status == 204)
+        #expect(try star("PUT", "Spoon-Knife", as: "kitsune-fox") == 204)
         #expect(try check(spoon) == everyone)
         let last = "/repos/octocat/Spoon-Knife/stargazers?per_page=1&page=\(everyone)"
         #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
