@@ -49,10 +49,8 @@ private func keys(_ record: [UInt8]) throws -> [String] {
                 #expect(organization.member(login) == nil, "\(login) in \(organization.login)")
             }
         }
-        #expect(
-            world.outsideCollaborators(of: try #require(world.organization("github"))) == [
-                "livelyfalcon26", "RapidFalcon31",
-            ])
+        let github = try #require(world.organization("github"))
+        #expect(world.outsideCollaborators(of: github) == ["livelyfalcon26", "RapidFalcon31"])
         #expect(world.repositories.contains { $0.owner == "octocat" })
         #expect(world.organizations.contains { $0.members.contains { $0.login == "octocat" && $0.isPublic } })
     }
@@ -161,9 +159,7 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         let owners = records.map { $0["owner"] as? [String: Any] ?? [:] }
         let organization = try fetch(server, "/orgs/github", as: nil).jsonObject()
         #expect(
-            owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == [
-                "github Organization", "github Organization",
-            ])
+            owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == ["github Organization", "github Organization"])
         #expect(owners.allSatisfy { $0["id"] as? Int == organization["id"] as? Int })
     }
 
@@ -176,10 +172,8 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         for record in try all.records() { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
         let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
         #expect(outside["role_name"] as? String == "write")
-        #expect(
-            (outside["permissions"] as? [String: Bool]) == [
-                "pull": true, "triage": true, "push": true, "maintain": false, "admin": false,
-            ])
+        let write = ["pull": true, "triage": true, "push": true, "maintain": false, "admin": false]
+        #expect(outside["permissions"] as? [String: Bool] == write)
     }
 
     /// `anon` adds the authors with no account; the rest are the documented contributor record. Forks are the
@@ -194,24 +188,18 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         // Forks are the world's, as many as `forks_count` says, each GitHub's fork record under its owner.
         let forks = try fetch(server, "/repos/octocat/Hello-World/forks", as: nil).jsonArray()
         let hello = try fetch(server, "/repos/octocat/Hello-World", as: nil).jsonObject()
-        #expect(
-            forks.compactMap { $0["full_name"] as? String } == [
-                "kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World",
-            ])
+        let names = forks.compactMap { $0["full_name"] as? String }
+        #expect(names == ["kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World"])
         #expect(forks.count == hello["forks_count"] as? Int)
         // Each repository is its own, not the documented octocat/Hello-World.
         let docs = try fetch(server, "/repos/github/docs", as: nil).jsonObject()
         #expect(docs["full_name"] as? String == "github/docs" && docs["name"] as? String == "docs")
         #expect(docs["html_url"] as? String == "https://github.com/github/docs")
 
-        let invitations = try fetch(server, "/orgs/github/invitations", as: "octocat")
-        #expect(
-            invitations.body
-                == StandInRecordedHandler.body(named: "orgs-list-pending-invitations").map {
-                    var compact: [UInt8] = []
-                    JSONText.compact($0, into: &compact)
-                    return compact
-                })
+        let invitations = try #require(StandInRecordedHandler.body(named: "orgs-list-pending-invitations"))
+        var compact: [UInt8] = []
+        JSONText.compact(invitations, into: &compact)
+        #expect(try fetch(server, "/orgs/github/invitations", as: "octocat").body == compact)
     }
 
     /// For every repository of the world, its stargazers list, its `stargazers_count`, its star count and the sum
