@@ -35,6 +35,13 @@ import Testing
         }
     }
 
+    /// Each error of `answers` as its type and path.
+    private func errors(_ answers: [String: Any]...) -> [String] {
+        answers.flatMap { $0["errors"] as? [[String: Any]] ?? [] }.map {
+            "\($0["type"] ?? "") \($0["path"] as? [String] ?? [])"
+        }
+    }
+
     private func collaborators(_ names: [String], after: String? = nil, login: String? = nil) -> [UInt8] {
         GraphQLAccessQuery.collaborators(names.map { AccessPageAsk(repository: $0, cursor: after) }, login: login)
     }
@@ -123,11 +130,8 @@ import Testing
             .jsonObject()
         #expect(value(answer, "data", "year") is NSNull)
         #expect(value(answer, "data", "half", "contributionsCollection", "contributionCalendar") != nil)
-        let errors = try #require(answer["errors"] as? [[String: Any]])
-        #expect(
-            errors.map { "\($0["type"] ?? "") \($0["path"] as? [String] ?? [])" } == [
-                #"RESOURCE_LIMITS_EXCEEDED ["year", "contributionsCollection", "contributionCalendar"]"#
-            ])
+        let path = #"["year", "contributionsCollection", "contributionCalendar"]"#
+        #expect(errors(answer) == ["RESOURCE_LIMITS_EXCEEDED " + path])
     }
 
     /// The calendar in weeks from Sunday; a day's count is the same in every span, none before the account was made.
@@ -198,12 +202,8 @@ import Testing
         #expect(value(answer, "data", "r0", "collaborators", "edges") != nil)
         let unknown = try post(server, GraphQLAccessQuery.members(of: "no-such-org", after: nil), as: "Yamada-Taro")
         #expect(value(unknown, "data", "organization") is NSNull)
-        let errors =
-            ((answer["errors"] as? [[String: Any]]) ?? []) + ((unknown["errors"] as? [[String: Any]]) ?? [])
-        #expect(
-            errors.map { "\($0["type"] ?? "") \($0["path"] as? [String] ?? [])" } == [
-                #"FORBIDDEN ["r1", "collaborators"]"#, #"NOT_FOUND ["r2"]"#, #"NOT_FOUND ["organization"]"#,
-            ])
+        let found = errors(answer, unknown)
+        #expect(found == [#"FORBIDDEN ["r1", "collaborators"]"#, #"NOT_FOUND ["r2"]"#, #"NOT_FOUND ["organization"]"#])
         let spent = try #require(value(unknown, "data", "rateLimit", "remaining") as? Int)
         let listing = try post(server, GraphQLAccessQuery.repositories(of: "github", after: nil), as: "Yamada-Taro")
         let nodes = value(listing, "data", "organization", "repositories", "nodes") as? [[String: Any]]
