@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import Testing
 
 @testable import GitHubStandIn
@@ -24,18 +25,16 @@ struct RawHTTPResponse {
     func jsonArray() throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]])
     }
+
+    /// Each element of an array body, as its bytes.
+    func records() throws -> [[UInt8]] {
+        try JSONText.arrayElements(body).map { Array(body[$0]) }
+    }
 }
 
 /// A stand-in of `configuration`, not listening: `fetch` asks it directly.
 func standIn(_ configuration: StandInConfiguration = StandInConfiguration(userCount: 250)) throws -> StandInServer {
     try StandInServer(configuration: configuration)
-}
-
-func withStandInServer<T>(
-    _ configuration: StandInConfiguration = StandInConfiguration(userCount: 250),
-    _ body: (StandInServer) throws -> T
-) throws -> T {
-    try body(standIn(configuration))
 }
 
 /// The server's answer to one request, as `login` (its stand-in token) where given, with a body where given,

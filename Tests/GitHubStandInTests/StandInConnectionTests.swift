@@ -4,123 +4,107 @@ import Testing
 
 @testable import GitHubStandIn
 
-/// A stand-in listening on a free port for the body's connections, stopped after it.
-private func withListeningStandIn<T>(
-    _ configuration: StandInConfiguration = StandInConfiguration(userCount: 250),
-    _ body: (StandInServer) throws -> T
-) throws -> T {
-    let server = try standIn(configuration)
-    try server.start()
-    defer { server.stop() }
-    return try body(server)
-}
-
 /// The server's connections: framing, reuse, HEAD, closing and stopping. What it answers is the other suites'.
-@Suite struct StandInConnectionTests {
+/// Each test has a stand-in of its own listening on a free port, stopped after it.
+@Suite final class StandInConnectionTests {
+    let server: StandInServer
+
+    init() throws {
+        server = try standIn()
+        try server.start()
+    }
+
+    deinit { server.stop() }
+
     @Test func oneConnectionAnswersPipelinedRequestsInOrderAndStaysOpen() throws {
-        try withListeningStandIn { server throws in
-            let connection = try RawHTTPConnection(port: server.port)
-            try connection.write(
-                RawHTTPConnection.requestText(target: "/users/octocat")
-                    + RawHTTPConnection.requestText(target: "/users/nobody")
-                    + RawHTTPConnection.requestText(target: "/users?per_page=1"))
-            #expect(try connection.readResponse().status == 200)
-            #expect(try connection.readResponse().status == 404)
-            let last = try connection.readResponse()
-            #expect(try last.jsonArray().count == 1 && last.header("Connection") == "keep-alive")
-            #expect(try connection.request("GET", "/nowhere").header("Connection") == "keep-alive")
-            #expect(server.requests.count == 4)
-        }
+        let connection = try RawHTTPConnection(port: server.port)
+        try connection.write(
+            RawHTTPConnection.requestText(target: "/users/octocat")
+                + RawHTTPConnection.requestText(target: "/users/nobody")
+                + RawHTTPConnection.requestText(target: "/users?per_page=1"))
+        #expect(try connection.readResponse().status == 200)
+        #expect(try connection.readResponse().status == 404)
+        let last = try connection.readResponse()
+        #expect(try last.jsonArray().count == 1 && last.header("Connection") == "keep-alive")
+        #expect(try connection.request("GET", "/nowhere").header("Connection") == "keep-alive")
+        #expect(server.requests.count == 4)
     }
 
     @Test func connectionCloseIsHonoured() throws {
-        try withListeningStandIn { server throws in
-            let connection = try RawHTTPConnection(port: server.port)
-            let response = try connection.request("GET", "/users/octocat", headers: [("Connection", "close")])
-            #expect(response.status == 200)
-            #expect(response.header("Connection") == "close")
-            #expect(connection.peerClosed())
+        let connection = try RawHTTPConnection(port: server.port)
+        let response = try connection.request("GET", "/users/octocat", headers: [("Connection", "close")])
+        #expect(response.status == 200)
+        #expect(response.header("Connection") == "close")
+        #expect(connection.peerClosed())
 
-            let legacy = try RawHTTPConnection(port: server.port)
-            try legacy.write("GET /users/octocat HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
-            #expect(try legacy.readResponse().status == 200)
-            #expect(legacy.peerClosed())
-        }
+        let legacy = try RawHTTPConnection(port: server.port)
+        try legacy.write("GET /users/octocat HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(try legacy.readResponse().status == 200)
+        #expect(legacy.peerClosed())
     }
 
     @Test func requestsArrivingInFragmentsAreReassembled() throws {
-        try withListeningStandIn { server throws in
-            let connection = try RawHTTPConnection(port: server.port)
-            let request = Array(
-                RawHTTPConnection.requestText(
-                    target: "/users/Yamada-Taro", headers: [("Accept", "application/vnd.github+json")]
-                ).utf8)
-            var offset = 0
-            while offset < request.count {
-                let end = min(request.count, offset + 7)
-                try connection.write(Array(request[offset..<end]))
-                usleep(2_000)
-                offset = end
-            }
-            let response = try connection.readResponse()
-            #expect(response.status == 200)
-            #expect(try response.jsonObject()["name"] as? String == "山田太郎")
-            #expect(server.requests.first?.header("accept") == "application/vnd.github+json")
+        let connection = try RawHTTPConnection(port: server.port)
+        var request = RawHTTPConnection.requestText(
+            target: "/users/Yamada-Taro", headers: [("Accept", "application/vnd.github+json")])[...]
+        while !request.isEmpty {
+            try connection.write(String(request.prefix(7)))
+            request = request.dropFirst(7)
+            usleep(2_000)
         }
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(try response.jsonObject()["name"] as? String == "山田太郎")
+        #expect(server.requests.first?.header("accept") == "application/vnd.github+json")
     }
 
     @Test func requestWithBodyIsFramedByContentLength() throws {
-        try withListeningStandIn { server throws in
-            let connection = try RawHTTPConnection(port: server.port)
-            try connection.write("POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhel")
-            usleep(20_000)
-            try connection.write("lo" + RawHTTPConnection.requestText(target: "/users/octocat"))
-            #expect(try connection.readResponse().status == 404)
-            #expect(try connection.readResponse().status == 200)
-            #expect(server.requests.first?.body == Array("hello".utf8))
-        }
+        let connection = try RawHTTPConnection(port: server.port)
+        try connection.write("POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhel")
+        usleep(20_000)
+        try connection.write("lo" + RawHTTPConnection.requestText(target: "/users/octocat"))
+        #expect(try connection.readResponse().status == 404)
+        #expect(try connection.readResponse().status == 200)
+        #expect(server.requests.first?.body == Array("hello".utf8))
     }
 
     @Test func garbageGets400AndACloseNotACrash() throws {
-        try withListeningStandIn { server throws in
-            let connection = try RawHTTPConnection(port: server.port)
-            try connection.write("THIS IS NOT HTTP\r\n\r\n")
-            #expect(try connection.readResponse().status == 400)
-            #expect(connection.peerClosed())
-            #expect(try RawHTTPConnection(port: server.port).request("GET", "/users/octocat").status == 200)
-        }
+        let connection = try RawHTTPConnection(port: server.port)
+        try connection.write("THIS IS NOT HTTP\r\n\r\n")
+        #expect(try connection.readResponse().status == 400)
+        #expect(connection.peerClosed())
+        #expect(try RawHTTPConnection(port: server.port).request("GET", "/users/octocat").status == 200)
     }
 
     /// GitHub answers HEAD by the GET row: the same head, the length of the body it does not send.
     @Test func headIsAnsweredOnEveryRouteWithoutABody() throws {
-        try withListeningStandIn { server throws in
-            for target in [
-                "/users", "/users/octocat", "/user/1", "/users/octocat/repos", "/user/2/followers",
-                "/users/octocat/following", "/search/users?q=a", "/rate_limit",
-            ] {
-                let connection = try RawHTTPConnection(port: server.port)
-                let get = try connection.request("GET", target, headers: tokenHeader)
-                let head = try connection.request("HEAD", target, headers: tokenHeader)
-                #expect(head.status == 200 && head.body.isEmpty, "\(target)")
-                #expect(head.header("Content-Length") == String(get.body.count), "\(target)")
-                #expect(head.header("ETag") == get.header("ETag"), "\(target)")
-                // Had HEAD leaked a body, this answer would be read out of it.
-                #expect(try connection.request("GET", "/users/nobody").status == 404, "\(target)")
-            }
+        for target in [
+            "/users", "/users/octocat", "/user/1", "/users/octocat/repos", "/user/2/followers",
+            "/users/octocat/following", "/search/users?q=a", "/rate_limit",
+        ] {
+            let connection = try RawHTTPConnection(port: server.port)
+            let get = try connection.request("GET", target, headers: tokenHeader)
+            let head = try connection.request("HEAD", target, headers: tokenHeader)
+            #expect(head.status == 200 && head.body.isEmpty, "\(target)")
+            #expect(head.header("Content-Length") == String(get.body.count), "\(target)")
+            #expect(head.header("ETag") == get.header("ETag"), "\(target)")
+            // Had HEAD leaked a body, this answer would be read out of it.
+            #expect(try connection.request("GET", "/users/nobody").status == 404, "\(target)")
         }
     }
 
     /// A request is recorded on arrival, before the configured latency delays the answer: the journal has the
     /// request while no byte of its answer has come back.
     @Test func requestsAreRecordedOnArrival() throws {
-        try withListeningStandIn(StandInConfiguration(userCount: 50, latencyMilliseconds: 1_500)) { server throws in
-            let connection = try RawHTTPConnection(port: server.port)
-            try connection.write(RawHTTPConnection.requestText(target: "/users/octocat", headers: tokenHeader))
-            for _ in 0..<10_000 where server.requests.isEmpty { usleep(1_000) }
-            #expect(server.requests.map(\.path) == ["/users/octocat"])
-            #expect(!connection.hasBytesWaiting())
-            #expect(try connection.readResponse().status == 200)
-        }
+        let server = try standIn(StandInConfiguration(userCount: 50, latencyMilliseconds: 1_500))
+        try server.start()
+        defer { server.stop() }
+        let connection = try RawHTTPConnection(port: server.port)
+        try connection.write(RawHTTPConnection.requestText(target: "/users/octocat", headers: tokenHeader))
+        for _ in 0..<10_000 where server.requests.isEmpty { usleep(1_000) }
+        #expect(server.requests.map(\.path) == ["/users/octocat"])
+        #expect(!connection.hasBytesWaiting())
+        #expect(try connection.readResponse().status == 200)
     }
 
     @Test func stopReturnsPromptlyWithBusyAndIdleConnections() throws {
@@ -173,25 +157,18 @@ private final class RawHTTPConnection {
         _ = close(descriptor)
     }
 
-    func write(_ text: String) throws { try write(Array(text.utf8)) }
-
-    func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { raw in
-                send(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
-            }
+    func write(_ text: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard sent > 0 else { throw RawHTTPError() }
-            offset += sent
+            bytes = bytes.dropFirst(sent)
         }
     }
 
     static func requestText(method: String = "GET", target: String, headers: [(String, String)] = []) -> String {
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: standin-tests\r\n"
-        for (name, value) in headers {
-            text += "\(name): \(value)\r\n"
-        }
-        return text + "\r\n"
+        let lines = ["Host: 127.0.0.1", "User-Agent: standin-tests"] + headers.map { "\($0): \($1)" }
+        return "\(method) \(target) HTTP/1.1\r\n" + lines.map { $0 + "\r\n" }.joined() + "\r\n"
     }
 
     func request(
@@ -207,22 +184,19 @@ private final class RawHTTPConnection {
             guard receiveMore() else { throw RawHTTPError() }
         }
         let end = buffer.firstRange(of: [13, 10, 13, 10])!.upperBound
-        let headText = String(decoding: buffer[0..<end], as: UTF8.self)
-        let lines = headText.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let lines = String(decoding: buffer[0..<end], as: UTF8.self).split(separator: "\r\n")
+        buffer.removeFirst(end)
         let statusParts = lines.first?.split(separator: " ") ?? []
         guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw RawHTTPError() }
-        var headers: [(name: String, value: String)] = []
-        for line in lines.dropFirst() {
+        let headers = try lines.dropFirst().map { line in
             guard let colon = line.firstIndex(of: ":") else { throw RawHTTPError() }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.append((name: String(line[..<colon]), value: value))
+            return (
+                name: String(line[..<colon]), value: line[colon...].dropFirst().trimmingCharacters(in: .whitespaces)
+            )
         }
-        buffer.removeFirst(end)
         var response = RawHTTPResponse(status: status, headers: headers, body: [])
         let length = Int(response.header("Content-Length") ?? "0") ?? 0
-        guard bodyExpected, status != 304, status != 204 else {
-            return response
-        }
+        guard bodyExpected, status != 304, status != 204 else { return response }
         while buffer.count < length {
             guard receiveMore() else { throw RawHTTPError() }
         }

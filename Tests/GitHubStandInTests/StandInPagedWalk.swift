@@ -2,22 +2,10 @@ import Foundation
 import GitHubStandIn
 import Testing
 
+/// The URL of each `rel` of a `Link` header.
 func linkRelations(_ header: String?) -> [String: String] {
-    guard let header else {
-        return [:]
-    }
-    var relations: [String: String] = [:]
-    for entry in header.components(separatedBy: ", <") {
-        let trimmed = entry.hasPrefix("<") ? String(entry.dropFirst()) : entry
-        guard let close = trimmed.firstIndex(of: ">"),
-            let relStart = trimmed.range(of: "rel=\"", range: close..<trimmed.endIndex),
-            let relEnd = trimmed[relStart.upperBound...].firstIndex(of: "\"")
-        else {
-            continue
-        }
-        relations[String(trimmed[relStart.upperBound..<relEnd])] = String(trimmed[..<close])
-    }
-    return relations
+    let links = (header ?? "").matches(of: #/<([^>]*)>; rel="([^"]*)"/#)
+    return Dictionary(links.map { (String($0.2), String($0.1)) }) { _, last in last }
 }
 
 /// Follows `rel="next"` from `firstTarget` to the end, checking GitHub's page-based rels, each `linkPrefix` and a

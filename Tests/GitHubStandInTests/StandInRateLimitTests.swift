@@ -52,18 +52,12 @@ private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [Str
     @Test func rateLimitEndpointReportsBothBucketsAndCostsNothing() throws {
         let server = try standIn(StandInConfiguration(userCount: 50))
         let token = [("Authorization", "token watcher")]
-        for _ in 0..<3 {
-            _ = try fetch(server, "/users", headers: token)
-        }
-        for _ in 0..<2 {
-            _ = try fetch(server, "/search/users?q=x", headers: token)
-        }
+        for _ in 0..<3 { _ = try fetch(server, "/users", headers: token) }
+        for _ in 0..<2 { _ = try fetch(server, "/search/users?q=x", headers: token) }
         for _ in 0..<5 {
             let response = try fetch(server, "/rate_limit", headers: token)
-            #expect(response.status == 200)
-            #expect(response.header("x-ratelimit-resource") == "core")
-            #expect(response.header("x-ratelimit-remaining") == "4997")
-            #expect(response.header("x-ratelimit-used") == "3")
+            #expect(response.status == 200 && response.header("x-ratelimit-resource") == "core")
+            #expect(response.header("x-ratelimit-remaining") == "4997" && response.header("x-ratelimit-used") == "3")
             let body = try response.jsonObject()
             let resources = try #require(body["resources"] as? [String: Any])
             #expect(Set(resources.keys) == Set(rateLimitResources))
@@ -90,9 +84,7 @@ private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [Str
         let anonymous = try fetch(server, "/rate_limit").jsonObject()
         #expect(try rateEntry(anonymous, "core")["limit"] == 60)
         #expect(try rateEntry(anonymous, "search")["limit"] == 10)
-        for _ in 0..<10 {
-            #expect(try fetch(server, "/search/users?q=a").status == 200)
-        }
+        for _ in 0..<10 { #expect(try fetch(server, "/search/users?q=a").status == 200) }
         let limited = try fetch(server, "/search/users?q=a")
         #expect(limited.status == 403 && limited.text.contains("API rate limit exceeded for 127.0.0.1."))
         #expect(server.searchRateLimitRemaining(token: nil) == 0 && server.rateLimitRemaining(token: nil) == 60)
@@ -100,27 +92,8 @@ private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [Str
         #expect(try fetch(server, "/users", headers: token).status == 200)
         #expect(try fetch(server, "/users", headers: token).status == 403)
         let status = try fetch(server, "/rate_limit", headers: token)
-        #expect(status.status == 200)
-        #expect(try rateEntry(status.jsonObject(), "core")["remaining"] == 0)
+        #expect(try status.status == 200 && rateEntry(status.jsonObject(), "core")["remaining"] == 0)
         let etag = try #require(status.header("ETag"))
-        let revalidated = try fetch(server, "/rate_limit", headers: token + [("If-None-Match", etag)])
-        #expect(revalidated.status == 304)
-    }
-
-    @Test func accountsByIdServeTheSameProfileWithLastModified() throws {
-        let server = try standIn(StandInConfiguration(userCount: 100))
-        for user in [server.population.users[0], server.population.users[2], server.population.users[6]] {
-            let byID = try fetch(server, "/user/\(user.id)", headers: tokenHeader)
-            let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
-            #expect(byID.status == 200 && byID.body == byLogin.body, "\(user.login)")
-            #expect(byID.header("ETag") == byLogin.header("ETag"))
-            let lastModified = try #require(byID.header("Last-Modified"))
-            #expect(lastModified == byLogin.header("Last-Modified"))
-            #expect(lastModified == UTCTimestamp.httpDate(user.profile.updatedAt))
-        }
-        for target in ["/user/6", "/user/0", "/user/-1", "/user/99999"] {
-            let response = try fetch(server, target, headers: tokenHeader)
-            #expect(response.status == 404 && response.text == userNotFound, "\(target)")
-        }
+        #expect(try fetch(server, "/rate_limit", headers: token + [("If-None-Match", etag)]).status == 304)
     }
 }

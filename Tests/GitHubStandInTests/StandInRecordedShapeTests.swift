@@ -19,34 +19,25 @@ import Testing
 
     private static func firstElements(_ array: String) -> [String] { Array(JSONTokens.members(array).prefix(3)) }
 
-    private static func itself(_ body: String) -> [String] { [body] }
-
-    private static func searchObjects(_ body: String) -> [String] {
-        [body] + firstElements(JSONTokens.value("items", in: body) ?? "[]")
-    }
-
-    private static func rateLimitObjects(_ body: String) -> [String] {
-        let resources = JSONTokens.value("resources", in: body) ?? "{}"
-        return [body, resources, JSONTokens.value("core", in: resources) ?? "{}"]
-    }
-
     static let kinds: [Kind] = [
         Kind(
             // `/users/<login>` and `/user/<id>`; not `/repositories/<id>`, the object a recorded 301 leads to.
             name: "profile", standInTarget: "/users/octocat",
-            routes: { $0.count == 2 && ["users", "user"].contains($0[0]) },
-            objects: itself),
-        Kind(name: "authenticated user", standInTarget: "/user", routes: { $0 == ["user"] }, objects: itself),
+            routes: { $0.count == 2 && ["users", "user"].contains($0[0]) }, objects: { [$0] }),
+        Kind(name: "authenticated user", standInTarget: "/user", routes: { $0 == ["user"] }, objects: { [$0] }),
         Kind(
             name: "account list", standInTarget: "/users?per_page=1",
             routes: { $0 == ["users"] || ($0.count == 3 && ["followers", "following"].contains($0[2])) },
             objects: firstElements),
         Kind(
             name: "search", standInTarget: "/search/users?q=a&per_page=1", routes: { $0 == ["search", "users"] },
-            objects: searchObjects),
+            objects: { [$0] + firstElements(JSONTokens.value("items", in: $0) ?? "[]") }),
         Kind(
             name: "rate limit", standInTarget: "/rate_limit", routes: { $0 == ["rate_limit"] },
-            objects: rateLimitObjects),
+            objects: { body in
+                let resources = JSONTokens.value("resources", in: body) ?? "{}"
+                return [body, resources, JSONTokens.value("core", in: resources) ?? "{}"]
+            }),
     ]
 
     /// Headers a client of GitHub reads; where a recording has one, the stand-in's answer must have it too.
@@ -56,7 +47,9 @@ import Testing
         "x-ratelimit-used", "x-ratelimit-resource", "x-oauth-scopes", "x-accepted-oauth-scopes",
     ]
 
-    private static func recordings(of kind: Kind) throws -> [(name: String, exchange: RecordedExchange)] {
+    typealias Recorded = (name: String, exchange: RecordedExchange)
+
+    private static func recordings(of kind: Kind) throws -> [Recorded] {
         try Recordings.all().flatMap { name, cassette in
             cassette.exchanges.filter {
                 $0.status == 200 && kind.routes($0.route.split(separator: "/").map(String.init))
@@ -68,11 +61,9 @@ import Testing
     static func orderViolations(ours: [String], theirs: [String]) -> [String] {
         let shared = ours.filter(theirs.contains)
         let theirOrder = theirs.filter(shared.contains)
-        var violations: [String] = []
-        for (index, key) in shared.enumerated() where theirOrder[index] != key {
-            violations.append("\(key) at \(index) where GitHub has \(theirOrder[index])")
+        return shared.indices.filter { shared[$0] != theirOrder[$0] }.map {
+            "\(shared[$0]) at \($0) where GitHub has \(theirOrder[$0])"
         }
-        return violations
     }
 
     /// The year a recording was made ("Mon, 24 Jun 2013 …" or "2014-09-01T…").
@@ -82,9 +73,7 @@ import Testing
         return Int(text[range]) ?? 0
     }
 
-    static func newest(_ recorded: [(name: String, exchange: RecordedExchange)]) -> [(
-        name: String, exchange: RecordedExchange
-    )] {
+    static func newest(_ recorded: [Recorded]) -> [Recorded] {
         let latest = recorded.map { year($0.exchange) }.max() ?? 0
         return recorded.filter { year($0.exchange) == latest }
     }

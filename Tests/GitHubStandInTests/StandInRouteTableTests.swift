@@ -94,4 +94,57 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
     @Test func anETagIsTheSameInEveryProcess() {
         #expect(StandInETag.weakTag(for: Array("[]".utf8)) == "W/\"33c90ba58d4d739a\"")
     }
+
+    @Test func perPageDefaultsToThirtyAndIsCappedAtOneHundred() throws {
+        let server = try standIn(StandInConfiguration(userCount: 500))
+        let defaulted = try fetch(server, "/users")
+        #expect(try defaulted.jsonArray().count == 30)
+        let thirtieth = server.population.users[29].id
+        // Without per_page in the request, GitHub's next link has none either.
+        #expect(linkRelations(defaulted.header("Link"))["next"] == "\(server.baseURL)/users?since=\(thirtieth)")
+        let capped = try fetch(server, "/users?per_page=500")
+        #expect(try capped.jsonArray().count == 100)
+        #expect(linkRelations(capped.header("Link"))["next"]?.contains("per_page=100&") == true)
+        #expect(try fetch(server, "/users?per_page=abc").jsonArray().count == 30)
+        #expect(try fetch(server, "/users?per_page=0").jsonArray().count == 30)
+        #expect(try logins(fetch(server, "/users?since=abc&per_page=2")) == ["octocat", "Yamada-Taro"])
+        #expect(try fetch(server, "/users?since=6&per_page=1").jsonArray().first?["id"] as? Int == 8)
+    }
+
+    /// A login is found whatever its case, percent-encoded or not.
+    @Test(arguments: [
+        ("/users/OctoCat", "octocat"), ("/users/%6Fctocat", "octocat"), ("/users/dependabot[bot]", "dependabot[bot]"),
+        ("/users/dependabot%5Bbot%5D", "dependabot[bot]"), ("/users/DEPENDABOT%5bBOT%5d", "dependabot[bot]"),
+    ])
+    func loginLookupIgnoresCaseAndDecodesThePath(target: String, login: String) throws {
+        #expect(try fetch(standIn(), target).jsonObject()["login"] as? String == login)
+    }
+
+    /// Neighbours of served paths (the caller's own keys, private events, received events) are GitHub's 404.
+    @Test func unknownRoutesGetGitHubsNotFoundBody() throws {
+        let server = try standIn()
+        for target in [
+            "/", "/user/keys", "/users/octocat/received_events", "/users/octocat/repos/extra", "/user/abc",
+            "/user/1/events", "/search/repositories", "/rate_limit/extra",
+        ] {
+            let response = try fetch(server, target)
+            #expect(response.status == 404 && response.text == routeNotFound, "\(target)")
+        }
+    }
+
+    @Test func accountsByIdServeTheSameProfileWithLastModified() throws {
+        let server = try standIn(StandInConfiguration(userCount: 100))
+        for user in [0, 2, 6].map({ server.population.users[$0] }) {
+            let byID = try fetch(server, "/user/\(user.id)", headers: tokenHeader)
+            let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
+            #expect(byID.status == 200 && byID.body == byLogin.body, "\(user.login)")
+            #expect(byID.header("ETag") == byLogin.header("ETag"))
+            #expect(byID.header("Last-Modified") == byLogin.header("Last-Modified"))
+            #expect(byID.header("Last-Modified") == UTCTimestamp.httpDate(user.profile.updatedAt))
+        }
+        for target in ["/user/6", "/user/0", "/user/-1", "/user/99999"] {
+            let response = try fetch(server, target, headers: tokenHeader)
+            #expect(response.status == 404 && response.text == userNotFound, "\(target)")
+        }
+    }
 }

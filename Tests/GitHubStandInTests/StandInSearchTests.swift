@@ -11,11 +11,16 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
     try #require(response.jsonObject()["items"] as? [[String: Any]])
 }
 
+/// Search: its qualifiers (`created:` among them), sorts, window and refusals.
 @Suite struct StandInSearchTests {
     private static let population = StandInPopulation(userCount: 3_000)
+    /// 2008-02-01 to 2008-02-29, inclusive: the Users created then.
+    private static let february: @Sendable (StandInUser, StandInUserProfile) -> Bool = { user, _ in
+        user.type == "User" && (1_201_824_000...(1_204_329_600 - 1)).contains(user.createdAt)
+    }
 
     /// Each qualifier and range form, and the same predicate written over the profiles. Unknown qualifiers and
-    /// unparsable values are ignored; an unknown type matches nothing.
+    /// unparsable values are ignored; an unknown type, or a time before anyone was created, matches nothing.
     private static let cases: [String: @Sendable (StandInUser, StandInUserProfile) -> Bool] = [
         "type:org": { user, _ in user.type == "Organization" },
         "TYPE:USER": { user, _ in user.type == "User" },
@@ -36,6 +41,11 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
             user.login.lowercased().contains("otter") || profile.name?.lowercased().contains("otter") == true
         },
         #""happy otter""#: { _, profile in profile.name?.lowercased().contains("happy otter") == true },
+        "type:user created:2008-02-01..2008-02-29": february,
+        "type:user created:>=2008-02-01 created:<2008-03-01": february,
+        "type:user created:2008-02-01T00:00:00Z..2008-02-29T23:59:59Z": february,
+        "type:user created:bogus": { user, _ in user.type == "User" },
+        "created:<2008-01-14": { _, _ in false },
     ]
 
     @Test(arguments: cases.keys.sorted())
@@ -43,7 +53,7 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
         let predicate = try #require(Self.cases[query])
         let expected = Self.population.users.filter { predicate($0, $0.profile) }.map(\.id)
         #expect(Self.population.searchUsers(query: query).map(\.id) == expected)
-        #expect(query.contains("bogus") || !expected.isEmpty)
+        #expect(expected.isEmpty == ["type:bogus", "created:<2008-01-14"].contains(query))
     }
 
     @Test func sortsOrderByTheKeyWithIdTieBreaks() throws {
@@ -68,28 +78,23 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
         let server = try standIn(StandInConfiguration(userCount: 3_000))
         let matches = server.population.searchUsers(query: "type:user").map(\.id)
         #expect(matches.count == 2_699)
-        let prefix = "\(server.baseURL)/search/users?q=type%3Auser&per_page=100&page="
-        let first = try fetch(server, "/search/users?q=type%3Auser&per_page=100", headers: tokenHeader)
-        #expect(try first.jsonObject()["total_count"] as? Int == 2_699)
-        #expect(linkRelations(first.header("Link")) == ["next": prefix + "2", "last": prefix + "10"])
-        let tenth = try fetch(server, "/search/users?q=type%3Auser&per_page=100&page=10", headers: tokenHeader)
-        #expect(tenth.status == 200)
-        #expect(try searchItems(tenth).compactMap { $0["id"] as? Int } == Array(matches[900..<1_000]))
-        #expect(linkRelations(tenth.header("Link")) == ["prev": prefix + "9", "first": prefix + "1"])
-        let eleventh = try fetch(server, "/search/users?q=type%3Auser&per_page=100&page=11", headers: tokenHeader)
-        #expect(eleventh.status == 422 && eleventh.text == searchWindowExceeded)
-        #expect(eleventh.header("Link") == nil)
+        let search = "/search/users?q=type%3Auser"
+        let hundreds = search + "&per_page=100"
+        // Ten pages of a hundred, each linked to the next, the last (page 10) naming no next and no last.
+        let pages = try walkPages(server, from: hundreds, linkPrefix: server.baseURL + hundreds + "&page=")
+        #expect(try pages.first?.jsonObject()["total_count"] as? Int == 2_699)
+        #expect(try pages.flatMap { try searchItems($0) }.compactMap { $0["id"] as? Int } == Array(matches[..<1_000]))
+        for target in [hundreds + "&page=11", search + "&page=99999999999999999"] {
+            let refused = try fetch(server, target, headers: tokenHeader)
+            #expect(refused.status == 422 && refused.text == searchWindowExceeded, "\(target)")
+            #expect(refused.header("Link") == nil, "\(target)")
+        }
         // A page straddling the window is cut at result 1,000.
-        let straddling = try fetch(server, "/search/users?q=type%3Auser&page=34", headers: tokenHeader)
+        let straddling = try fetch(server, search + "&page=34", headers: tokenHeader)
         #expect(try searchItems(straddling).compactMap { $0["id"] as? Int } == Array(matches[990..<1_000]))
         #expect(linkRelations(straddling.header("Link"))["next"] == nil)
-        let defaultFirst = try fetch(server, "/search/users?q=type%3Auser", headers: tokenHeader)
-        #expect(
-            linkRelations(defaultFirst.header("Link"))["last"]
-                == "\(server.baseURL)/search/users?q=type%3Auser&page=34")
-        let farBeyond = try fetch(
-            server, "/search/users?q=type%3Auser&page=99999999999999999", headers: tokenHeader)
-        #expect(farBeyond.status == 422 && farBeyond.text == searchWindowExceeded)
+        let defaultFirst = try fetch(server, search, headers: tokenHeader)
+        #expect(linkRelations(defaultFirst.header("Link"))["last"] == server.baseURL + search + "&page=34")
     }
 
     @Test func missingOrBlankQueriesAreValidationFailures() throws {
@@ -103,5 +108,39 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
         #expect(nothing.status == 200)
         #expect(nothing.text == #"{"total_count":0,"incomplete_results":false,"items":[]}"#)
         #expect(nothing.header("Link") == nil)
+    }
+
+    /// `created:`: 2015-01-01T00:00:00Z and 2015-07-01T00:00:00Z.
+    private let newYear2015 = 1_420_070_400
+    private let july2015 = 1_435_708_800
+    private let far = StandInCreatedRange.unbounded
+
+    @Test func everyFormOfDatesAndDateTimes() {
+        let day = newYear2015...(newYear2015 + 86_399)
+        #expect(StandInCreatedRange.parse("2015-01-01") == day)
+        #expect(StandInCreatedRange.parse(">2015-01-01") == (day.upperBound + 1)...far)
+        #expect(StandInCreatedRange.parse(">=2015-01-01") == day.lowerBound...far)
+        #expect(StandInCreatedRange.parse("<2015-01-01") == -far...(day.lowerBound - 1))
+        #expect(StandInCreatedRange.parse("<=2015-01-01") == -far...day.upperBound)
+        #expect(StandInCreatedRange.parse("2015-01-01..2015-06-30") == newYear2015...(july2015 - 1))
+        #expect(StandInCreatedRange.parse("2015-01-01..*") == newYear2015...far)
+        #expect(StandInCreatedRange.parse("*..2015-06-30") == -far...(july2015 - 1))
+        let ten = newYear2015 + 10 * 3_600
+        #expect(StandInCreatedRange.parse("2015-01-01T10:00:00Z..2015-01-01T10:59:59Z") == ten...(ten + 3_599))
+        #expect(StandInCreatedRange.parse("2015-01-01T10:00:00Z") == ten...ten)
+        #expect(StandInCreatedRange.parse("2015-01-01T10:00:00") == ten...ten)
+        #expect(StandInCreatedRange.parse("2015-01-01T12:00:00+02:00") == ten...ten)
+        #expect(StandInCreatedRange.parse("2015-01-01T07:30:00-02:30") == ten...ten)
+        #expect(StandInCreatedRange.parse(">2015-01-01T10:00:00Z") == (ten + 1)...far)
+        #expect(StandInCreatedRange.parse("<2015-01-01T10:00:00Z") == -far...(ten - 1))
+        #expect(StandInCreatedRange.parse("2015-01-01..2015-01-01T00:59:59Z") == newYear2015...(newYear2015 + 3_599))
+    }
+
+    @Test(arguments: [
+        "", "yesterday", "2015-13-01", "2015-02-30", "2015-1-1", "2015-06-30..2015-01-01", "2015-01-01T25:00:00Z",
+        "2015-01-01T10:00:00+2:00", "2015-01-01T10:00:00++2:00", ">", "..", "2015-01-01...2015-01-02",
+    ])
+    func unparsableValuesAreNil(_ text: String) {
+        #expect(StandInCreatedRange.parse(text) == nil)
     }
 }

@@ -7,15 +7,16 @@ import Testing
 /// Issue 28: stargazers and watchers, listed since July 2026 only to a repository's admins and collaborators, and
 /// REST's cap of 400 pages (star-history/star-history#194), which GraphQL's `Repository.stargazers` does not have.
 @Suite struct StandInStargazersTests {
-    static let star = ("Accept", "application/vnd.github.star+json")
+    static let star = [("Accept", "application/vnd.github.star+json")]
 
-    static func signedIn(_ login: String) -> (String, String) { bearer(StandInTokens.token(for: login))[0] }
-
-    /// gh-users's stargazers query (`Sources/Data/GraphQLStargazers.swift`), with `first` and `after` given.
-    static func query(_ repository: String, first: Int = 100, after: String? = nil) -> String {
+    /// The answer, as `login`, to gh-users's stargazers query (`Sources/Data/GraphQLStargazers.swift`) with `first`
+    /// and `after` given.
+    static func ask(
+        _ server: StandInServer, _ repository: String, first: Int = 100, after: String? = nil, as login: String
+    ) throws -> [String: Any] {
         let parts = repository.split(separator: "/")
         let after = after.map { ", after: \"\($0)\"" } ?? ""
-        return """
+        let query = """
             query GhUsersStargazers {
               rateLimit { cost remaining resetAt }
               repository(owner: "\(parts[0])", name: "\(parts[1])") {
@@ -27,10 +28,7 @@ import Testing
               }
             }
             """
-    }
-
-    static func graphQL(_ server: StandInServer, _ query: String, as login: String) throws -> [String: Any] {
-        try GitHubStandInTests.graphQL(server, query, token: StandInTokens.token(for: login)).jsonObject()
+        return try graphQL(server, query, token: StandInTokens.token(for: login)).jsonObject()
     }
 
     static func connection(_ answer: [String: Any]) -> [String: Any]? {
@@ -40,10 +38,9 @@ import Testing
     /// Anyone without a grant on a repository gets GraphQL's empty list (REST's 404s are `StandInWorldTests.reads`).
     @Test func graphQLListsNoStargazersToSomeoneWithoutAGrant() throws {
         let server = try standIn()
-        let refused = try Self.connection(
-            Self.graphQL(server, Self.query("octocat/Hello-World"), as: "kitsune-fox"))
+        let refused = try Self.connection(Self.ask(server, "octocat/Hello-World", as: "kitsune-fox"))
         #expect(refused?["totalCount"] as? Int == 0 && (refused?["edges"] as? [Any])?.isEmpty == true)
-        let allowed = try Self.connection(Self.graphQL(server, Self.query("octocat/Hello-World"), as: "octocat"))
+        let allowed = try Self.connection(Self.ask(server, "octocat/Hello-World", as: "octocat"))
         #expect(allowed?["totalCount"] as? Int == 12)
     }
 
@@ -52,14 +49,13 @@ import Testing
         let server = try standIn()
         let users = server.population.users.filter { $0.type == "User" }
         let target = "/repos/octocat/Spoon-Knife/stargazers?per_page=100"
-        let records = try fetch(server, target, headers: [Self.star, Self.signedIn("octocat")]).jsonArray()
-        #expect(records.count == 100)
+        let records = try fetch(server, target, headers: Self.star, as: "octocat").jsonArray()
         #expect(
-            records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
+            records.count == 100
+                && records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
         let starred = records.compactMap { $0["starred_at"] as? String }
         #expect(starred.count == 100 && starred == starred.sorted())
-        let accounts = try fetch(server, target, headers: [Self.signedIn("octocat")]).jsonArray()
-        #expect(accounts.first?["login"] as? String == users.first?.login)
+        #expect(try logins(fetch(server, target, as: "octocat")).first == users.first?.login)
         let repository = try fetch(server, "/repos/octocat/Spoon-Knife").jsonObject()
         #expect(repository["stargazers_count"] as? Int == users.count)
     }
@@ -67,13 +63,12 @@ import Testing
     /// Past 40,000 stargazers REST stops: page 400 is the last its links name, 401 GitHub's 422; GraphQL goes on.
     @Test func restStopsAtPageFourHundredAndGraphQLGoesOn() throws {
         let server = try standIn(StandInConfiguration(userCount: 45_000))
-        let owner = [Self.star, Self.signedIn("octocat")]
         let base = "/repos/octocat/Spoon-Knife/stargazers?per_page=100&page="
-        let before = try fetch(server, base + "399", headers: owner)
+        let before = try fetch(server, base + "399", headers: Self.star, as: "octocat")
         #expect(linkRelations(before.header("Link"))["last"]?.hasSuffix("page=400") == true)
-        let last = try fetch(server, base + "400", headers: owner)
+        let last = try fetch(server, base + "400", headers: Self.star, as: "octocat")
         #expect(last.status == 200 && linkRelations(last.header("Link"))["next"] == nil)
-        let past = try fetch(server, base + "401", headers: owner)
+        let past = try fetch(server, base + "401", headers: Self.star, as: "octocat")
         #expect(past.status == 422)
         #expect(
             try past.jsonObject()["message"] as? String
@@ -82,16 +77,12 @@ import Testing
         )
         let users = server.population.users.filter { $0.type == "User" }
         #expect(users.count > 40_000)
-        let answer = try Self.graphQL(
-            server, Self.query("octocat/Spoon-Knife", first: 2, after: StandInGraphQLSchema.cursor(39_999)),
-            as: "octocat")
+        let after = StandInGraphQLSchema.cursor(39_999)
+        let answer = try Self.ask(server, "octocat/Spoon-Knife", first: 2, after: after, as: "octocat")
         let connection = try #require(Self.connection(answer))
         #expect(connection["totalCount"] as? Int == users.count)
         let edges = try #require(connection["edges"] as? [[String: Any]])
-        #expect(
-            edges.map { value($0, "node", "login") as? String } == [
-                users[40_000].login, users[40_001].login,
-            ])
+        #expect(edges.map { value($0, "node", "login") as? String } == [users[40_000].login, users[40_001].login])
         let pageInfo = try #require(connection["pageInfo"] as? [String: Any])
         #expect(pageInfo["hasNextPage"] as? Bool == true)
         #expect(pageInfo["endCursor"] as? String == StandInGraphQLSchema.cursor(40_001))
@@ -102,13 +93,11 @@ import Testing
         let server = try standIn(StandInConfiguration(userCount: 40))
         let users = server.population.users.filter { $0.type == "User" }
         let pages = try pages(at: "data", "repository", "stargazers") { after in
-            try Self.graphQL(server, Self.query("octocat/Spoon-Knife", first: 7, after: after), as: "octocat")
+            try Self.ask(server, "octocat/Spoon-Knife", first: 7, after: after, as: "octocat")
         }
-        let logins = pages.flatMap { $0["edges"] as? [[String: Any]] ?? [] }.map {
-            value($0, "node", "login") as? String
-        }
-        #expect(logins == users.map(\.login))
-        let bad = try Self.graphQL(server, Self.query("octocat/Spoon-Knife", after: "bm90IG91cnM="), as: "octocat")
+        let edges = pages.flatMap { $0["edges"] as? [[String: Any]] ?? [] }
+        #expect(edges.map { value($0, "node", "login") as? String } == users.map(\.login))
+        let bad = try Self.ask(server, "octocat/Spoon-Knife", after: "bm90IG91cnM=", as: "octocat")
         #expect(bad["data"] == nil && (bad["errors"] as? [Any])?.count == 1)
     }
 }

@@ -49,10 +49,8 @@ private func keys(_ record: [UInt8]) throws -> [String] {
                 #expect(organization.member(login) == nil, "\(login) in \(organization.login)")
             }
         }
-        #expect(
-            world.outsideCollaborators(of: try #require(world.organization("github"))) == [
-                "livelyfalcon26", "RapidFalcon31",
-            ])
+        let github = try #require(world.organization("github"))
+        #expect(world.outsideCollaborators(of: github) == ["livelyfalcon26", "RapidFalcon31"])
         #expect(world.repositories.contains { $0.owner == "octocat" })
         #expect(world.organizations.contains { $0.members.contains { $0.login == "octocat" && $0.isPublic } })
     }
@@ -161,9 +159,7 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         let owners = records.map { $0["owner"] as? [String: Any] ?? [:] }
         let organization = try fetch(server, "/orgs/github", as: nil).jsonObject()
         #expect(
-            owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == [
-                "github Organization", "github Organization",
-            ])
+            owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == ["github Organization", "github Organization"])
         #expect(owners.allSatisfy { $0["id"] as? Int == organization["id"] as? Int })
     }
 
@@ -173,14 +169,11 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         let base = Self.collaborators
         let all = try fetch(server, base + "?per_page=100", as: "octocat")
         #expect(try logins(all).count == 8)
-        let records = try JSONText.arrayElements(all.body).map { Array(all.body[$0]) }
-        for record in records { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
+        for record in try all.records() { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
         let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
         #expect(outside["role_name"] as? String == "write")
-        #expect(
-            (outside["permissions"] as? [String: Bool]) == [
-                "pull": true, "triage": true, "push": true, "maintain": false, "admin": false,
-            ])
+        let write = ["pull": true, "triage": true, "push": true, "maintain": false, "admin": false]
+        #expect(outside["permissions"] as? [String: Bool] == write)
     }
 
     /// `anon` adds the authors with no account; the rest are the documented contributor record. Forks are the
@@ -189,31 +182,24 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         let server = try standIn()
         #expect(try fetch(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
         let named = try fetch(server, "/repos/octocat/Hello-World/contributors", as: nil)
-        let first = try JSONText.arrayElements(named.body).map { Array(named.body[$0]) }[0]
-        #expect(try keys(first) == documentedKeys("repos-list-contributors"))
+        #expect(try keys(named.records()[0]) == documentedKeys("repos-list-contributors"))
         let anonymous = try fetch(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
         #expect(anonymous.count == 3 && anonymous.last?["type"] as? String == "Anonymous")
         // Forks are the world's, as many as `forks_count` says, each GitHub's fork record under its owner.
         let forks = try fetch(server, "/repos/octocat/Hello-World/forks", as: nil).jsonArray()
         let hello = try fetch(server, "/repos/octocat/Hello-World", as: nil).jsonObject()
-        #expect(
-            forks.compactMap { $0["full_name"] as? String } == [
-                "kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World",
-            ])
+        let names = forks.compactMap { $0["full_name"] as? String }
+        #expect(names == ["kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World"])
         #expect(forks.count == hello["forks_count"] as? Int)
         // Each repository is its own, not the documented octocat/Hello-World.
         let docs = try fetch(server, "/repos/github/docs", as: nil).jsonObject()
         #expect(docs["full_name"] as? String == "github/docs" && docs["name"] as? String == "docs")
         #expect(docs["html_url"] as? String == "https://github.com/github/docs")
 
-        let invitations = try fetch(server, "/orgs/github/invitations", as: "octocat")
-        #expect(
-            invitations.body
-                == StandInRecordedHandler.body(named: "orgs-list-pending-invitations").map {
-                    var compact: [UInt8] = []
-                    JSONText.compact($0, into: &compact)
-                    return compact
-                })
+        let invitations = try #require(StandInRecordedHandler.body(named: "orgs-list-pending-invitations"))
+        var compact: [UInt8] = []
+        JSONText.compact(invitations, into: &compact)
+        #expect(try fetch(server, "/orgs/github/invitations", as: "octocat").body == compact)
     }
 
     /// For every repository of the world, its stargazers list, its `stargazers_count`, its star count and the sum
@@ -227,42 +213,36 @@ private func keys(_ record: [UInt8]) throws -> [String] {
                     world.permission(of: $0, on: repository) == 4
                 })
             let path = "/repos/" + repository.fullName
-            var listed = 0
-            for page in 1...10 {
-                let records = try fetch(server, path + "/stargazers?per_page=100&page=\(page)", as: admin)
-                listed += try records.jsonArray().count
+            let listed = try (1...10).reduce(0) { listed, page in
+                try listed + fetch(server, path + "/stargazers?per_page=100&page=\(page)", as: admin).jsonArray().count
             }
             let count = try fetch(server, path, as: nil).jsonObject()["stargazers_count"] as? Int
             let now = try fetch(server, path + "/stargazers/count", as: nil).jsonObject()["count"] as? Int
             let history = try fetch(server, path + "/stargazers/history?per_page=100", as: nil)
-            let weeks = try JSONText.arrayElements(history.body).map { Array(history.body[$0]) }
-            for week in weeks {
+            for week in try history.records() {
                 #expect(try keys(week) == documentedKeys("activity-get-stargazer-history-for-repo"))
             }
             let total = try history.jsonArray().compactMap { $0["total"] as? Int }.reduce(0, +)
             #expect([count, now, total] == [listed, listed, listed], "\(repository.fullName)")
             return listed
         }
+        /// The status of a star (PUT) or an unstar (DELETE) of octocat's `repository` by `login`.
+        func star(_ method: String, _ repository: String, as login: String) throws -> Int {
+            try fetch(server, "/user/starred/octocat/" + repository, method: method, as: login).status
+        }
         for repository in server.world.current.repositories { _ = try check(repository) }
         let hello = try #require(server.world.current.repository("octocat", "Hello-World"))
         let before = try check(hello)
-        #expect(
-            try fetch(server, "/user/starred/octocat/Hello-World", method: "PUT", as: "Tidy-Falcon-33").status
-                == 204)
+        #expect(try star("PUT", "Hello-World", as: "Tidy-Falcon-33") == 204)
         #expect(try check(hello) == before + 1)
-        #expect(
-            try fetch(server, "/user/starred/octocat/Hello-World", method: "DELETE", as: "kitsune-fox").status
-                == 204)
+        #expect(try star("DELETE", "Hello-World", as: "kitsune-fox") == 204)
         #expect(try check(hello) == before)
         // The population's stars change too: one taken back, then given again, now (the newest).
         let spoon = try #require(server.world.current.repository("octocat", "Spoon-Knife"))
         let everyone = try check(spoon)
-        #expect(
-            try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "DELETE", as: "kitsune-fox").status
-                == 204)
+        #expect(try star("DELETE", "Spoon-Knife", as: "kitsune-fox") == 204)
         #expect(try check(spoon) == everyone - 1)
-        #expect(
-            try fetch(server, "/user/starred/octocat/Spoon-Knife", method: "PUT", as: "kitsune-fox").status == 204)
+        #expect(try star("PUT", "Spoon-Knife", as: "kitsune-fox") == 204)
         #expect(try check(spoon) == everyone)
         let last = "/repos/octocat/Spoon-Knife/stargazers?per_page=1&page=\(everyone)"
         #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
