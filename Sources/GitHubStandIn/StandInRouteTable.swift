@@ -82,6 +82,13 @@ struct StandInRoute: Sendable {
             acceptedScopes: acceptedScopes ?? scope ?? "", documentation: endpoint.docs)
         operationID = endpoint.operationID
     }
+
+    init(
+        _ endpoint: Endpoint, acceptedScopes: String? = nil,
+        answer: @escaping @Sendable (StandInRouteRequest) -> StandInHTTPResponse
+    ) {
+        self.init(endpoint, handler: StandInAnswer(answer: answer), acceptedScopes: acceptedScopes)
+    }
 }
 
 struct StandInRouteTable: Sendable {
@@ -107,34 +114,35 @@ extension StandInRouteTable {
     /// own first, then every other row with a body in `Bodies`. The first matching row wins.
     static func gitHub() -> StandInRouteTable {
         let membership = StandInWorldWriteHandler(operation: .membership)
+        let search = StandInSearchCache()
         let handled = [
             // First because it is the benchmarked path and must not pay for the other comparisons.
-            StandInRoute(.listUsers, handler: StandInUsersListHandler()),
+            StandInRoute(.listUsers) { $0.usersList() },
             // Its `/user/{account_id}` form is `Endpoint.userByID`. GitHub's documentation names `user` here.
-            StandInRoute(.user, handler: StandInUserHandler(), acceptedScopes: "user"),
-            StandInRoute(
-                .authenticatedUser, handler: StandInUserHandler(signedIn: true), acceptedScopes: "user"),
-            StandInRoute(.updateAuthenticatedUser, handler: StandInProfileEditHandler()),
-            StandInRoute(.followers, handler: StandInFollowHandler(relation: .followers)),
-            StandInRoute(.following, handler: StandInFollowHandler(relation: .following)),
-            StandInRoute(.ownFollowers, handler: StandInFollowHandler(relation: .followers, signedIn: true)),
-            StandInRoute(.ownFollowing, handler: StandInFollowHandler(relation: .following, signedIn: true)),
-            StandInRoute(.checkFollowing, handler: StandInFollowCheckHandler()),
-            StandInRoute(.follow, handler: StandInFollowChangeHandler(relation: .following, adding: true)),
-            StandInRoute(.unfollow, handler: StandInFollowChangeHandler(relation: .following, adding: false)),
-            StandInRoute(.blocks, handler: StandInFollowHandler(relation: .blocks, signedIn: true)),
-            StandInRoute(.block, handler: StandInFollowChangeHandler(relation: .blocks, adding: true)),
-            StandInRoute(.unblock, handler: StandInFollowChangeHandler(relation: .blocks, adding: false)),
-            StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
+            StandInRoute(.user, acceptedScopes: "user") { $0.profile(signedIn: false) },
+            StandInRoute(.authenticatedUser, acceptedScopes: "user") { $0.profile(signedIn: true) },
+            StandInRoute(.updateAuthenticatedUser) { $0.editProfile() },
+            StandInRoute(.followers) { $0.followList(.followers) },
+            StandInRoute(.following) { $0.followList(.following) },
+            StandInRoute(.ownFollowers) { $0.followList(.followers, signedIn: true) },
+            StandInRoute(.ownFollowing) { $0.followList(.following, signedIn: true) },
+            StandInRoute(.checkFollowing) { $0.followCheck() },
+            StandInRoute(.follow) { $0.changeFollow(.following, adding: true) },
+            StandInRoute(.unfollow) { $0.changeFollow(.following, adding: false) },
+            StandInRoute(.blocks) { $0.followList(.blocks, signedIn: true) },
+            StandInRoute(.block) { $0.changeFollow(.blocks, adding: true) },
+            StandInRoute(.unblock) { $0.changeFollow(.blocks, adding: false) },
+            StandInRoute(.searchUsers) { $0.searchUsers(cache: search) },
             StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
-            StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
+            StandInRoute(.rateLimitStatus) { $0.rateLimitStatus() },
             StandInRoute(.put, ["/orgs/{org}/memberships/{username}"], handler: membership),
             StandInRoute(
                 .patch, ["/user/memberships/orgs/{org}"], handler: StandInWorldWriteHandler(operation: .joining)),
             StandInRoute(.delete, ["/orgs/{org}/members/{username}"], handler: membership.removing),
-            // Retired in July 2026: 204 for everyone. The token's own list is still served.
-            StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
+            // Retired in July 2026: 204 for everyone (GitHub's REST page for watching, "New access restrictions";
+            // python-github-backup #521, #522). The token's own list is still served.
+            StandInRoute(.subscriptions) { _ in StandInHTTPResponse(status: 204) },
         ]
         // The world's lists; since July 2026 its stargazers and watchers only to a repository's admins and
         // collaborators, and REST's stargazers stop at 40,000.

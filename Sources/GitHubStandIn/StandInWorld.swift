@@ -116,17 +116,17 @@ package struct StandInWorld: Decodable, Sendable {
         /// back one never given, changes nothing, as GitHub's `PUT` and `DELETE /user/starred/…` do.
         package mutating func setStar(by user: StandInUser, _ starring: Bool, now: Int) {
             let login = user.login.lowercased()
-            let given = { (stars: [Star]) in stars.contains { $0.user.lowercased() == login } }
+            let given = { (stars: [Star]) in stars.contains { $0.user.isSame(as: login) } }
             let starred =
                 stars.map(given) ?? (given(laterStars) || (user.type == "User" && !unstarred.contains(login)))
             guard starred != starring else { return }
             let star = Star(starredAt: UTCTimestamp.iso8601(now), user: user.login)
             if let listed = stars {
-                stars = starring ? listed + [star] : listed.filter { $0.user.lowercased() != login }
+                stars = starring ? listed + [star] : listed.filter { !$0.user.isSame(as: login) }
             } else if starring {
                 laterStars.append(star)
             } else {
-                laterStars.removeAll { $0.user.lowercased() == login }
+                laterStars.removeAll { $0.user.isSame(as: login) }
                 if user.type == "User" { unstarred.insert(login) }
             }
         }
@@ -269,7 +269,7 @@ extension StandInWorld {
                 }.max()
                 if let granting { grants.append(Grant(source: "team " + team.slug, level: granting)) }
             }
-        } else if repository.owner.lowercased() == person {
+        } else if repository.owner.isSame(as: person) {
             grants.append(Grant(source: "owner", level: 4))
         }
         if let direct = repository.collaborators.first(where: { $0.key.isSame(as: person) }),

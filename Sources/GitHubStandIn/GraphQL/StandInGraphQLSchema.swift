@@ -62,11 +62,13 @@ struct StandInGraphQLSchema {
             "login": .text(user.login), "databaseId": .number(user.id), "id": .text(user.nodeID),
             "url": .text(user.htmlURL), "avatarUrl": .text(user.avatarURL), "isSiteAdmin": .flag(user.siteAdmin),
         ]
-        let made = MadeOnce<[String: Result]>()
+        // One answer is executed on one thread, so the object may keep what it made.
+        var profile: [String: Result]?
         return Object(user.type) { field in
             if let value = identity[field.name] { return value }
             if field.name == "contributionsCollection" { return user.type == "User" ? contributions(user, field) : nil }
-            return made.value { profileFields(request.followGraph.profile(of: user)) }[field.name]
+            profile = profile ?? profileFields(request.followGraph.profile(of: user))
+            return profile?[field.name]
         }
     }
 
@@ -284,17 +286,5 @@ extension StandInGraphQLSchema {
                 return .object(
                     "ContributionCalendar", ["totalContributions": .number(calendar.total), "weeks": .list(weeks)])
             })
-    }
-}
-
-/// A value made the first time it is asked for, then kept: one answer is executed on one thread.
-final class MadeOnce<Value> {
-    private var made: Value?
-
-    func value(_ make: () -> Value) -> Value {
-        if let made { return made }
-        let value = make()
-        made = value
-        return value
     }
 }

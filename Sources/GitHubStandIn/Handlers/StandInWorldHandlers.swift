@@ -22,7 +22,7 @@ struct StandInWorldListHandler: StandInHandler {
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let world = request.context.world.current
-        let notFound = StandInErrorBody.notFound(documentationURL: request.documentation)
+        let notFound = request.notFound
         let caller = request.signedInAccount?.login
         if let org = request.parameters["org"] {
             guard let organization = world.organization(org) else { return notFound }
@@ -32,10 +32,6 @@ struct StandInWorldListHandler: StandInHandler {
             let repository = world.repository(owner, name)
         else { return notFound }
         return respond(to: request, repository, in: world, caller: caller) ?? notFound
-    }
-
-    private func refusal(_ message: String, _ request: StandInRouteRequest) -> StandInHTTPResponse {
-        StandInErrorBody.response(403, message: message, documentationURL: request.documentation)
     }
 
     /// Nil for GitHub's 404.
@@ -57,7 +53,7 @@ struct StandInWorldListHandler: StandInHandler {
             if list == .members {
                 if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
                 if let filter = request.query["filter"], filter != "all" {
-                    guard member?.role == "admin" else { return refusal(ownerOnly, request) }
+                    guard member?.role == "admin" else { return request.refusal(403, ownerOnly) }
                     listed = listed.filter { "2fa_" + $0.twoFactor == filter }
                 }
             }
@@ -69,14 +65,14 @@ struct StandInWorldListHandler: StandInHandler {
                 writer.bytes += request.repositoryRecord(repositories[position].fullName, in: world)
             }
         case .outsideCollaborators:
-            guard member?.role == "admin" else { return refusal(ownerOnly, request) }
+            guard member?.role == "admin" else { return request.refusal(403, ownerOnly) }
             return request.peopleList(world.outsideCollaborators(of: organization))
         case .invitations:
-            guard member?.role == "admin" else { return refusal(ownerOnly, request) }
+            guard member?.role == "admin" else { return request.refusal(403, ownerOnly) }
             return request.pagedRecords(world.invitations[organization.login.lowercased()] ?? [])
         case .teamMembers:
             guard member != nil, let slug = request.parameters["team_slug"],
-                let team = organization.teams.first(where: { $0.slug.lowercased() == slug.lowercased() })
+                let team = organization.teams.first(where: { $0.slug.isSame(as: slug) })
             else { return nil }
             var listed = world.members(of: team, in: organization)
             if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
@@ -133,7 +129,7 @@ struct StandInWorldListHandler: StandInHandler {
             return contributors(repository, request)
         case .collaborators:
             guard let access, access >= 2 else {
-                return refusal("Must have push access to view repository collaborators.", request)
+                return request.refusal(403, "Must have push access to view repository collaborators.")
             }
             var listed = world.people(of: repository)
             let organization = world.organization(repository.owner)

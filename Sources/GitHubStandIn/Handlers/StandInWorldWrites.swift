@@ -8,7 +8,7 @@ extension StandInWorld {
     package mutating func setMember(_ login: String, role: String?, of organization: String) -> Bool {
         guard let index = organizationIndex(organization) else { return false }
         var members = organizations[index].members
-        let existing = members.firstIndex { $0.login.lowercased() == login.lowercased() }
+        let existing = members.firstIndex { $0.login.isSame(as: login) }
         switch (role, existing) {
         case (nil, let existing?): members.remove(at: existing)
         case (let role?, let existing?): (members[existing].role, members[existing].active) = (role, true)
@@ -36,10 +36,7 @@ struct StandInWorldWriteHandler: StandInHandler {
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         request.asSignedIn(withOneOf: ["repo", "admin:org", "write:org", "public_repo"]) { signedIn in
-            let notFound = StandInErrorBody.notFound(documentationURL: request.documentation)
-            func refusal(_ status: Int, _ message: String) -> StandInHTTPResponse {
-                StandInErrorBody.response(status, message: message, documentationURL: request.documentation)
-            }
+            let (notFound, refusal) = (request.notFound, request.refusal)
             let field = JSONText.text(
                 of: [.membership: "role", .joining: "state"][operation] ?? "permission", in: request.body)
             let valid: Bool
@@ -122,11 +119,8 @@ extension StandInWorld {
     /// False for an invitation that does not exist or is someone else's.
     mutating func accept(_ id: Int?, by login: String) -> Bool {
         for index in repositories.indices {
-            guard
-                let invitation = repositories[index].invitations.first(where: {
-                    $0.id == id && $0.login.lowercased() == login.lowercased()
-                })
-            else { continue }
+            let mine = repositories[index].invitations.first { $0.id == id && $0.login.isSame(as: login) }
+            guard let invitation = mine else { continue }
             repositories[index].invitations.removeAll { $0.id == id }
             repositories[index].collaborators[invitation.login] = invitation.permission
             return true
