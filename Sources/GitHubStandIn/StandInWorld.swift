@@ -16,14 +16,16 @@ package struct StandInWorld: Decodable, Sendable {
         /// False while an invitation is pending (listed to no one, as GitHub's pending memberships are).
         package var active = true
 
-        package init(login: String, role: String, isPublic: Bool = false, twoFactor: String = "enabled") {
-            (self.login, self.role, self.isPublic, self.twoFactor) = (login, role, isPublic, twoFactor)
+        package init(
+            login: String, role: String, isPublic: Bool = false, twoFactor: String = "enabled", active: Bool = true
+        ) {
+            (self.login, self.role, self.isPublic) = (login, role, isPublic)
+            (self.twoFactor, self.active) = (twoFactor, active)
         }
 
         enum CodingKeys: String, CodingKey {
-            case login, role
+            case login, role, twoFactor
             case isPublic = "public"
-            case twoFactor = "two_factor"
         }
     }
 
@@ -48,23 +50,12 @@ package struct StandInWorld: Decodable, Sendable {
         package var basePermission: String
         package var members: [Member]
         package var teams: [Team]
-
-        enum CodingKeys: String, CodingKey {
-            case login
-            case basePermission = "base_permission"
-            case members, teams
-        }
     }
 
     /// GitHub's star record, `{"starred_at", "user"}`, with the user by login.
     package struct Star: Decodable, Sendable, Equatable {
         package var starredAt: String
         package var user: String
-
-        enum CodingKeys: String, CodingKey {
-            case starredAt = "starred_at"
-            case user
-        }
     }
 
     /// GitHub's contributor record: an account's `login`, or an anonymous author's `name` and `email`.
@@ -102,10 +93,8 @@ package struct StandInWorld: Decodable, Sendable {
         package var contributors: [Contributor]
 
         enum CodingKeys: String, CodingKey {
-            case fullName = "full_name"
-            case collaborators
+            case fullName, collaborators, watchers, forks, contributors
             case stars = "stargazers"
-            case watchers, forks, contributors
         }
 
         package var owner: String { String(fullName.prefix { $0 != "/" }) }
@@ -159,8 +148,11 @@ package struct StandInWorld: Decodable, Sendable {
         }
     }
 
+    /// Keys in snake case, as GitHub's; a dictionary's keys (logins, repositories) are kept as they are.
     package init(bytes: [UInt8]) throws {
-        self = try JSONDecoder().decode(StandInWorld.self, from: Data(bytes))
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        self = try decoder.decode(StandInWorld.self, from: Data(bytes))
         // A repository lists its stargazers or says the population stars it, never neither nor both: a key
         // misspelt would otherwise make the whole population its stargazers.
         for (repository, record) in zip(repositories, JSONText.elements(at: ["repositories"], in: bytes)) {

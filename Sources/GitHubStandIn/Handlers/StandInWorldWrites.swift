@@ -73,9 +73,7 @@ struct StandInWorldWriteHandler: StandInHandler {
                     } else if let existing {
                         world.organizations[org].members[existing].role = field
                     } else {
-                        var invited = StandInWorld.Member(login: person.login, role: field)
-                        invited.active = false
-                        world.organizations[org].members.append(invited)
+                        world.organizations[org].members.append(.init(login: person.login, role: field, active: false))
                     }
                     let membership = world.organizations[org].members.first { $0.login.isSame(as: person.login) }
                     return StandInHTTPResponse(status: 200, body: request.membershipRecord(membership, person))
