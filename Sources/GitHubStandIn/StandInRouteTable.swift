@@ -89,6 +89,14 @@ struct StandInRoute: Sendable {
     ) {
         self.init(endpoint, handler: StandInAnswer(answer: answer), acceptedScopes: acceptedScopes)
     }
+
+    /// A row the shared table does not list (the world's writes), with one pattern.
+    init(
+        _ method: Endpoint.Method, _ pattern: String,
+        answer: @escaping @Sendable (StandInRouteRequest) -> StandInHTTPResponse
+    ) {
+        self.init(method, [pattern], handler: StandInAnswer(answer: answer))
+    }
 }
 
 struct StandInRouteTable: Sendable {
@@ -113,7 +121,6 @@ extension StandInRouteTable {
     /// Every resource the stand-in serves, one row per endpoint of the shared table: those with behaviour of their
     /// own first, then every other row with a body in `Bodies`. The first matching row wins.
     static func gitHub() -> StandInRouteTable {
-        let membership = StandInWorldWriteHandler(operation: .membership)
         let search = StandInSearchCache()
         let handled = [
             // First because it is the benchmarked path and must not pay for the other comparisons.
@@ -136,10 +143,9 @@ extension StandInRouteTable {
             StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.rateLimitStatus) { $0.rateLimitStatus() },
-            StandInRoute(.put, ["/orgs/{org}/memberships/{username}"], handler: membership),
-            StandInRoute(
-                .patch, ["/user/memberships/orgs/{org}"], handler: StandInWorldWriteHandler(operation: .joining)),
-            StandInRoute(.delete, ["/orgs/{org}/members/{username}"], handler: membership.removing),
+            StandInRoute(.put, "/orgs/{org}/memberships/{username}") { $0.worldWrite(.membership, add: true) },
+            StandInRoute(.patch, "/user/memberships/orgs/{org}") { $0.worldWrite(.joining, add: true) },
+            StandInRoute(.delete, "/orgs/{org}/members/{username}") { $0.worldWrite(.membership, add: false) },
             // Retired in July 2026: 204 for everyone (GitHub's REST page for watching, "New access restrictions";
             // python-github-backup #521, #522). The token's own list is still served.
             StandInRoute(.subscriptions) { _ in StandInHTTPResponse(status: 204) },
@@ -150,20 +156,21 @@ extension StandInRouteTable {
             StandInRoute($0, handler: StandInWorldListHandler(list: $0))
         }
         // What GitHub's web UI changes, for `Scripts/try --world`: PUT adds, DELETE takes away.
-        let worldWrites: [(StandInWorldWriteHandler.Operation, String)] = [
+        let worldWrites: [(StandInWorldWrite, String)] = [
             (.star, "/user/starred/{owner}/{repo}"),
             (.teamGrant, "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}"),
             (.collaborator, "/repos/{owner}/{repo}/collaborators/{username}"),
         ]
-        let accept = StandInWorldWriteHandler(operation: .acceptInvitation)
-        let behaviour =
-            handled + world
-            + worldWrites.flatMap { operation, path in
-                [
-                    StandInRoute(.put, [path], handler: StandInWorldWriteHandler(operation: operation)),
-                    StandInRoute(.delete, [path], handler: StandInWorldWriteHandler(operation: operation).removing),
-                ]
-            } + [StandInRoute(.patch, ["/user/repository_invitations/{invitation_id:int}"], handler: accept)]
+        let writes = worldWrites.flatMap { operation, path in
+            [
+                StandInRoute(.put, path) { $0.worldWrite(operation, add: true) },
+                StandInRoute(.delete, path) { $0.worldWrite(operation, add: false) },
+            ]
+        }
+        let accept = StandInRoute(.patch, "/user/repository_invitations/{invitation_id:int}") {
+            $0.worldWrite(.acceptInvitation, add: true)
+        }
+        let behaviour = handled + world + writes + [accept]
         // `.user` answers `/user/{account_id}` too, as its account-scoped second pattern.
         let answered = Set(behaviour.compactMap(\.operationID) + [Endpoint.userByID.operationID])
         return StandInRouteTable(
