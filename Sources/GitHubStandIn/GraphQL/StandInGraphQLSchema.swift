@@ -170,21 +170,16 @@ struct StandInGraphQLSchema {
             .compactMap(request.population.user(login:))
         return try connection("RepositoryCollaborator", field, people.count) { position in
             let grants = world.grants(of: people[position].login, on: repository)
-            var sources: [(level: Int, granter: Object, name: String)] = []
-            for grant in grants {
+            // One source for each granter and level, in the order of the grants.
+            var seen = Set<String>()
+            let permissionSources = grants.compactMap { grant -> Result? in
                 let granter = self.granter(of: grant, on: repository)
-                if !sources.contains(where: { $0.level == grant.level && $0.name == granter.name }) {
-                    sources.append((grant.level, granter.object, granter.name))
-                }
-            }
-            let permissionSources = sources.map { level, granter, _ in
-                Result.object(
-                    "PermissionSource",
-                    [
-                        "permission": .text(Self.basePermissions[level]),
-                        "roleName": .text(StandInWorld.roleName(level)),
-                        "source": .object(granter),
-                    ])
+                guard seen.insert("\(grant.level) \(granter.name)").inserted else { return nil }
+                let fields: [String: Result] = [
+                    "permission": .text(Self.basePermissions[grant.level]),
+                    "roleName": .text(StandInWorld.roleName(grant.level)), "source": .object(granter.object),
+                ]
+                return .object("PermissionSource", fields)
             }
             return [
                 "permission": .text(Self.permissions[grants.map(\.level).max() ?? 0]),

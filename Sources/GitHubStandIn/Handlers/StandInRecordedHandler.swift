@@ -46,9 +46,7 @@ struct StandInRecordedHandler: StandInHandler {
         if endpoint.mediaType != nil, !asksForMediaType(request.header("Accept")) {
             records = records.map { JSONText.value(at: ["repo"], in: $0) ?? $0 }
         }
-        var cap: Int?
-        if case .capped(let limit) = endpoint.paging { cap = limit }
-        return request.pagedRecords(records, cap: cap, linkPath: linkPath)
+        return request.pagedRecords(records, cap: endpoint.itemCap, linkPath: linkPath)
     }
 
     /// Whether `Accept` names the row's own media type, with or without the API version (`vnd.github.v3.`).
