@@ -12,6 +12,18 @@ struct JSONByteWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A JSON array of `items`, each written by `element`.
+    static func array<Items: Collection>(_ items: Items, _ element: (inout Self, Items.Element) -> Void) -> [UInt8] {
+        var writer = Self(reservingCapacity: 2 + items.count * 1_200)
+        writer.raw("[")
+        for (index, item) in items.enumerated() {
+            writer.raw(index == 0 ? "" : ",")
+            element(&writer, item)
+        }
+        writer.raw("]")
+        return writer.bytes
+    }
+
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }

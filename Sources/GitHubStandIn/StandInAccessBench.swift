@@ -49,19 +49,3 @@ extension StandInWorld {
         return world
     }
 }
-
-extension String {
-    /// Whether two names (logins, slugs, `owner/name`) are the same, ASCII case aside, as GitHub's names are ASCII:
-    /// what `lowercased() ==` tells, without making two strings for every person on every repository.
-    func isSame(as other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        let same = utf8.withContiguousStorageIfAvailable { a in
-            other.utf8.withContiguousStorageIfAvailable { b in
-                a.indices.allSatisfy {
-                    a[$0] == b[$0] || (a[$0] ^ b[$0] == 0x20 && (0x61...0x7A).contains(a[$0] | 0x20))
-                }
-            }
-        }
-        return same.flatMap { $0 } ?? (lowercased() == other.lowercased())
-    }
-}

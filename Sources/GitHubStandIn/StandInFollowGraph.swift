@@ -39,8 +39,8 @@ package final class StandInFollowGraph: @unchecked Sendable {
         return profile
     }
 
-    func record(_ edit: StandInProfileEdit, for user: StandInUser) {
-        lock.withLock { edit.apply(to: &edited[user.ordinal, default: user.profile]) }
+    func record(_ edit: StandInProfileEdit, for user: StandInUser, now: Int) {
+        lock.withLock { edit.apply(to: &edited[user.ordinal, default: user.profile], now: now) }
     }
 
     /// The profile's numbers moved by every write, without building a list nobody wrote to.

@@ -4,6 +4,13 @@ protocol StandInHandler: Sendable {
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse
 }
 
+/// A row answered by a function of the request (most are `StandInRouteRequest`'s own methods).
+struct StandInAnswer: StandInHandler {
+    let answer: @Sendable (StandInRouteRequest) -> StandInHTTPResponse
+
+    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse { answer(request) }
+}
+
 /// A request as a handler sees it: the recorded request (`method`, `path`, `query`, the raw `target` paged
 /// resources repeat in `Link` URLs, `headers`, `body`), who sent it, the server's time, and the row it matched.
 @dynamicMemberLookup
@@ -56,29 +63,31 @@ struct StandInRouteRequest {
         caller.token.flatMap { population.authenticatedAccount(forToken: $0) }
     }
 
+    /// GitHub's 404, with the matched row's documentation link.
+    var notFound: StandInHTTPResponse { StandInErrorBody.notFound(documentationURL: documentation) }
+
+    /// GitHub's error body for `status` with `message`, with the matched row's documentation link.
+    func refusal(_ status: Int, _ message: String) -> StandInHTTPResponse {
+        StandInErrorBody.response(status, message: message, documentationURL: documentation)
+    }
+
     /// What GitHub answers instead when `signedInAccount` is nil.
     func signInRefusal() -> StandInHTTPResponse {
-        guard caller.token != nil else {
-            return StandInErrorBody.response(401, message: "Requires authentication", documentationURL: documentation)
-        }
-        return StandInErrorBody.badCredentials()
+        caller.token == nil ? refusal(401, "Requires authentication") : StandInErrorBody.badCredentials()
     }
 
     /// GitHub's refusal of a token with none of `scopes` (`user` grants every `user:` scope); nil when it has one.
     func scopeRefusal(unlessOneOf scopes: [String]) -> StandInHTTPResponse? {
         let granted = caller.scopes ?? []
         guard !granted.contains("user"), granted.allSatisfy({ !scopes.contains($0) }) else { return nil }
-        if caller.token.map(StandInTokens.hidesRefusals) == true {
-            return StandInErrorBody.notFound(documentationURL: documentation)
-        }
-        return StandInErrorBody.response(
-            403, message: StandInErrorBody.missingPermissionMessage, documentationURL: documentation)
+        let hides = caller.token.map(StandInTokens.hidesRefusals) == true
+        return hides ? notFound : refusal(403, StandInErrorBody.missingPermissionMessage)
     }
 
     /// `answer` about the token's account when `signedIn`, else the one the path names.
     func about(signedIn: Bool, _ answer: (StandInUser) -> StandInHTTPResponse) -> StandInHTTPResponse {
         guard let user = signedIn ? signedInAccount : account else {
-            return signedIn ? signInRefusal() : StandInErrorBody.notFound(documentationURL: documentation)
+            return signedIn ? signInRefusal() : notFound
         }
         return answer(user)
     }
@@ -103,15 +112,8 @@ struct StandInRouteRequest {
                 documentationURL: "https://docs.github.com/v3/#pagination")
         }
         let listed = min(count, cap ?? count)
-        let range = paging.range(inCount: listed)
-        var writer = JSONByteWriter(reservingCapacity: 2 + range.count * 1_200)
-        writer.raw("[")
-        for position in range {
-            writer.raw(position == range.lowerBound ? "" : ",")
-            record(position, &writer)
-        }
-        writer.raw("]")
-        var response = StandInHTTPResponse(status: 200, body: writer.bytes)
+        let page = JSONByteWriter.array(paging.range(inCount: listed)) { record($1, &$0) }
+        var response = StandInHTTPResponse(status: 200, body: page)
         let link = paging.linkHeader(
             baseURL: context.linkBaseURL, path: linkPath ?? request.path, target: request.target,
             lastPage: paging.pageCount(forCount: listed))

@@ -91,11 +91,9 @@ final class StandInLedger: @unchecked Sendable {
     }
 
     func noteArrival(forPath path: String) {
+        let now = preciseTime()
         lock.withLock {
-            guard let until = waitsAsked[path], Date().timeIntervalSince1970 + Double(clockOffset) < until else {
-                return
-            }
-            earlyCount += 1
+            if let until = waitsAsked[path], now < until { earlyCount += 1 }
         }
     }
 

@@ -82,6 +82,21 @@ struct StandInRoute: Sendable {
             acceptedScopes: acceptedScopes ?? scope ?? "", documentation: endpoint.docs)
         operationID = endpoint.operationID
     }
+
+    init(
+        _ endpoint: Endpoint, acceptedScopes: String? = nil,
+        answer: @escaping @Sendable (StandInRouteRequest) -> StandInHTTPResponse
+    ) {
+        self.init(endpoint, handler: StandInAnswer(answer: answer), acceptedScopes: acceptedScopes)
+    }
+
+    /// A row the shared table does not list (the world's writes), with one pattern.
+    init(
+        _ method: Endpoint.Method, _ pattern: String,
+        answer: @escaping @Sendable (StandInRouteRequest) -> StandInHTTPResponse
+    ) {
+        self.init(method, [pattern], handler: StandInAnswer(answer: answer))
+    }
 }
 
 struct StandInRouteTable: Sendable {
@@ -106,35 +121,34 @@ extension StandInRouteTable {
     /// Every resource the stand-in serves, one row per endpoint of the shared table: those with behaviour of their
     /// own first, then every other row with a body in `Bodies`. The first matching row wins.
     static func gitHub() -> StandInRouteTable {
-        let membership = StandInWorldWriteHandler(operation: .membership)
+        let search = StandInSearchCache()
         let handled = [
             // First because it is the benchmarked path and must not pay for the other comparisons.
-            StandInRoute(.listUsers, handler: StandInUsersListHandler()),
+            StandInRoute(.listUsers) { $0.usersList() },
             // Its `/user/{account_id}` form is `Endpoint.userByID`. GitHub's documentation names `user` here.
-            StandInRoute(.user, handler: StandInUserHandler(), acceptedScopes: "user"),
-            StandInRoute(
-                .authenticatedUser, handler: StandInUserHandler(signedIn: true), acceptedScopes: "user"),
-            StandInRoute(.updateAuthenticatedUser, handler: StandInProfileEditHandler()),
-            StandInRoute(.followers, handler: StandInFollowHandler(relation: .followers)),
-            StandInRoute(.following, handler: StandInFollowHandler(relation: .following)),
-            StandInRoute(.ownFollowers, handler: StandInFollowHandler(relation: .followers, signedIn: true)),
-            StandInRoute(.ownFollowing, handler: StandInFollowHandler(relation: .following, signedIn: true)),
-            StandInRoute(.checkFollowing, handler: StandInFollowCheckHandler()),
-            StandInRoute(.follow, handler: StandInFollowChangeHandler(relation: .following, adding: true)),
-            StandInRoute(.unfollow, handler: StandInFollowChangeHandler(relation: .following, adding: false)),
-            StandInRoute(.blocks, handler: StandInFollowHandler(relation: .blocks, signedIn: true)),
-            StandInRoute(.block, handler: StandInFollowChangeHandler(relation: .blocks, adding: true)),
-            StandInRoute(.unblock, handler: StandInFollowChangeHandler(relation: .blocks, adding: false)),
-            StandInRoute(.searchUsers, handler: StandInUserSearchHandler()),
+            StandInRoute(.user, acceptedScopes: "user") { $0.profile(signedIn: false) },
+            StandInRoute(.authenticatedUser, acceptedScopes: "user") { $0.profile(signedIn: true) },
+            StandInRoute(.updateAuthenticatedUser) { $0.editProfile() },
+            StandInRoute(.followers) { $0.followList(.followers) },
+            StandInRoute(.following) { $0.followList(.following) },
+            StandInRoute(.ownFollowers) { $0.followList(.followers, signedIn: true) },
+            StandInRoute(.ownFollowing) { $0.followList(.following, signedIn: true) },
+            StandInRoute(.checkFollowing) { $0.followCheck() },
+            StandInRoute(.follow) { $0.changeFollow(.following, adding: true) },
+            StandInRoute(.unfollow) { $0.changeFollow(.following, adding: false) },
+            StandInRoute(.blocks) { $0.followList(.blocks, signedIn: true) },
+            StandInRoute(.block) { $0.changeFollow(.blocks, adding: true) },
+            StandInRoute(.unblock) { $0.changeFollow(.blocks, adding: false) },
+            StandInRoute(.searchUsers) { $0.searchUsers(cache: search) },
             StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
-            StandInRoute(.rateLimitStatus, handler: StandInRateLimitHandler()),
-            StandInRoute(.put, ["/orgs/{org}/memberships/{username}"], handler: membership),
-            StandInRoute(
-                .patch, ["/user/memberships/orgs/{org}"], handler: StandInWorldWriteHandler(operation: .joining)),
-            StandInRoute(.delete, ["/orgs/{org}/members/{username}"], handler: membership.removing),
-            // Retired in July 2026: 204 for everyone. The token's own list is still served.
-            StandInRoute(.subscriptions, handler: StandInRetiredListHandler()),
+            StandInRoute(.rateLimitStatus) { $0.rateLimitStatus() },
+            StandInRoute(.put, "/orgs/{org}/memberships/{username}") { $0.worldWrite(.membership, add: true) },
+            StandInRoute(.patch, "/user/memberships/orgs/{org}") { $0.worldWrite(.joining, add: true) },
+            StandInRoute(.delete, "/orgs/{org}/members/{username}") { $0.worldWrite(.membership, add: false) },
+            // Retired in July 2026: 204 for everyone (GitHub's REST page for watching, "New access restrictions";
+            // python-github-backup #521, #522). The token's own list is still served.
+            StandInRoute(.subscriptions) { _ in StandInHTTPResponse(status: 204) },
         ]
         // The world's lists; since July 2026 its stargazers and watchers only to a repository's admins and
         // collaborators, and REST's stargazers stop at 40,000.
@@ -142,20 +156,21 @@ extension StandInRouteTable {
             StandInRoute($0, handler: StandInWorldListHandler(list: $0))
         }
         // What GitHub's web UI changes, for `Scripts/try --world`: PUT adds, DELETE takes away.
-        let worldWrites: [(StandInWorldWriteHandler.Operation, String)] = [
+        let worldWrites: [(StandInWorldWrite, String)] = [
             (.star, "/user/starred/{owner}/{repo}"),
             (.teamGrant, "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}"),
             (.collaborator, "/repos/{owner}/{repo}/collaborators/{username}"),
         ]
-        let accept = StandInWorldWriteHandler(operation: .acceptInvitation)
-        let behaviour =
-            handled + world
-            + worldWrites.flatMap { operation, path in
-                [
-                    StandInRoute(.put, [path], handler: StandInWorldWriteHandler(operation: operation)),
-                    StandInRoute(.delete, [path], handler: StandInWorldWriteHandler(operation: operation).removing),
-                ]
-            } + [StandInRoute(.patch, ["/user/repository_invitations/{invitation_id:int}"], handler: accept)]
+        let writes = worldWrites.flatMap { operation, path in
+            [
+                StandInRoute(.put, path) { $0.worldWrite(operation, add: true) },
+                StandInRoute(.delete, path) { $0.worldWrite(operation, add: false) },
+            ]
+        }
+        let accept = StandInRoute(.patch, "/user/repository_invitations/{invitation_id:int}") {
+            $0.worldWrite(.acceptInvitation, add: true)
+        }
+        let behaviour = handled + world + writes + [accept]
         // `.user` answers `/user/{account_id}` too, as its account-scoped second pattern.
         let answered = Set(behaviour.compactMap(\.operationID) + [Endpoint.userByID.operationID])
         return StandInRouteTable(

@@ -16,14 +16,16 @@ package struct StandInWorld: Decodable, Sendable {
         /// False while an invitation is pending (listed to no one, as GitHub's pending memberships are).
         package var active = true
 
-        package init(login: String, role: String, isPublic: Bool = false, twoFactor: String = "enabled") {
-            (self.login, self.role, self.isPublic, self.twoFactor) = (login, role, isPublic, twoFactor)
+        package init(
+            login: String, role: String, isPublic: Bool = false, twoFactor: String = "enabled", active: Bool = true
+        ) {
+            (self.login, self.role, self.isPublic) = (login, role, isPublic)
+            (self.twoFactor, self.active) = (twoFactor, active)
         }
 
         enum CodingKeys: String, CodingKey {
-            case login, role
+            case login, role, twoFactor
             case isPublic = "public"
-            case twoFactor = "two_factor"
         }
     }
 
@@ -48,23 +50,12 @@ package struct StandInWorld: Decodable, Sendable {
         package var basePermission: String
         package var members: [Member]
         package var teams: [Team]
-
-        enum CodingKeys: String, CodingKey {
-            case login
-            case basePermission = "base_permission"
-            case members, teams
-        }
     }
 
     /// GitHub's star record, `{"starred_at", "user"}`, with the user by login.
     package struct Star: Decodable, Sendable, Equatable {
         package var starredAt: String
         package var user: String
-
-        enum CodingKeys: String, CodingKey {
-            case starredAt = "starred_at"
-            case user
-        }
     }
 
     /// GitHub's contributor record: an account's `login`, or an anonymous author's `name` and `email`.
@@ -102,10 +93,8 @@ package struct StandInWorld: Decodable, Sendable {
         package var contributors: [Contributor]
 
         enum CodingKeys: String, CodingKey {
-            case fullName = "full_name"
-            case collaborators
+            case fullName, collaborators, watchers, forks, contributors
             case stars = "stargazers"
-            case watchers, forks, contributors
         }
 
         package var owner: String { String(fullName.prefix { $0 != "/" }) }
@@ -116,17 +105,17 @@ package struct StandInWorld: Decodable, Sendable {
         /// back one never given, changes nothing, as GitHub's `PUT` and `DELETE /user/starred/…` do.
         package mutating func setStar(by user: StandInUser, _ starring: Bool, now: Int) {
             let login = user.login.lowercased()
-            let given = { (stars: [Star]) in stars.contains { $0.user.lowercased() == login } }
+            let given = { (stars: [Star]) in stars.contains { $0.user.isSame(as: login) } }
             let starred =
                 stars.map(given) ?? (given(laterStars) || (user.type == "User" && !unstarred.contains(login)))
             guard starred != starring else { return }
             let star = Star(starredAt: UTCTimestamp.iso8601(now), user: user.login)
             if let listed = stars {
-                stars = starring ? listed + [star] : listed.filter { $0.user.lowercased() != login }
+                stars = starring ? listed + [star] : listed.filter { !$0.user.isSame(as: login) }
             } else if starring {
                 laterStars.append(star)
             } else {
-                laterStars.removeAll { $0.user.lowercased() == login }
+                laterStars.removeAll { $0.user.isSame(as: login) }
                 if user.type == "User" { unstarred.insert(login) }
             }
         }
@@ -159,8 +148,11 @@ package struct StandInWorld: Decodable, Sendable {
         }
     }
 
+    /// Keys in snake case, as GitHub's; a dictionary's keys (logins, repositories) are kept as they are.
     package init(bytes: [UInt8]) throws {
-        self = try JSONDecoder().decode(StandInWorld.self, from: Data(bytes))
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        self = try decoder.decode(StandInWorld.self, from: Data(bytes))
         // A repository lists its stargazers or says the population stars it, never neither nor both: a key
         // misspelt would otherwise make the whole population its stargazers.
         for (repository, record) in zip(repositories, JSONText.elements(at: ["repositories"], in: bytes)) {
@@ -269,7 +261,7 @@ extension StandInWorld {
                 }.max()
                 if let granting { grants.append(Grant(source: "team " + team.slug, level: granting)) }
             }
-        } else if repository.owner.lowercased() == person {
+        } else if repository.owner.isSame(as: person) {
             grants.append(Grant(source: "owner", level: 4))
         }
         if let direct = repository.collaborators.first(where: { $0.key.isSame(as: person) }),
@@ -349,5 +341,22 @@ package final class StandInWorldState: @unchecked Sendable {
     /// Changes the world under the lock.
     package func edit<Result>(_ body: (inout StandInWorld) -> Result) -> Result {
         lock.withLock { body(&world) }
+    }
+}
+
+extension String {
+    /// Whether two names (logins, slugs, `owner/name`) are the same, ASCII case aside, as GitHub's names are ASCII:
+    /// the stand-in's one rule for names. It tells what `lowercased() ==` tells, without making two strings for
+    /// every person on every repository.
+    func isSame(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        let same = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in
+                a.indices.allSatisfy {
+                    a[$0] == b[$0] || (a[$0] ^ b[$0] == 0x20 && (0x61...0x7A).contains(a[$0] | 0x20))
+                }
+            }
+        }
+        return same.flatMap { $0 } ?? (lowercased() == other.lowercased())
     }
 }

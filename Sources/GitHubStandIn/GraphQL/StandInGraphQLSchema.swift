@@ -62,11 +62,13 @@ struct StandInGraphQLSchema {
             "login": .text(user.login), "databaseId": .number(user.id), "id": .text(user.nodeID),
             "url": .text(user.htmlURL), "avatarUrl": .text(user.avatarURL), "isSiteAdmin": .flag(user.siteAdmin),
         ]
-        let made = MadeOnce<[String: Result]>()
+        // One answer is executed on one thread, so the object may keep what it made.
+        var profile: [String: Result]?
         return Object(user.type) { field in
             if let value = identity[field.name] { return value }
             if field.name == "contributionsCollection" { return user.type == "User" ? contributions(user, field) : nil }
-            return made.value { profileFields(request.followGraph.profile(of: user)) }[field.name]
+            profile = profile ?? profileFields(request.followGraph.profile(of: user))
+            return profile?[field.name]
         }
     }
 
@@ -168,21 +170,16 @@ struct StandInGraphQLSchema {
             .compactMap(request.population.user(login:))
         return try connection("RepositoryCollaborator", field, people.count) { position in
             let grants = world.grants(of: people[position].login, on: repository)
-            var sources: [(level: Int, granter: Object, name: String)] = []
-            for grant in grants {
+            // One source for each granter and level, in the order of the grants.
+            var seen = Set<String>()
+            let permissionSources = grants.compactMap { grant -> Result? in
                 let granter = self.granter(of: grant, on: repository)
-                if !sources.contains(where: { $0.level == grant.level && $0.name == granter.name }) {
-                    sources.append((grant.level, granter.object, granter.name))
-                }
-            }
-            let permissionSources = sources.map { level, granter, _ in
-                Result.object(
-                    "PermissionSource",
-                    [
-                        "permission": .text(Self.basePermissions[level]),
-                        "roleName": .text(StandInWorld.roleName(level)),
-                        "source": .object(granter),
-                    ])
+                guard seen.insert("\(grant.level) \(granter.name)").inserted else { return nil }
+                let fields: [String: Result] = [
+                    "permission": .text(Self.basePermissions[grant.level]),
+                    "roleName": .text(StandInWorld.roleName(grant.level)), "source": .object(granter.object),
+                ]
+                return .object("PermissionSource", fields)
             }
             return [
                 "permission": .text(Self.permissions[grants.map(\.level).max() ?? 0]),
@@ -284,17 +281,5 @@ extension StandInGraphQLSchema {
                 return .object(
                     "ContributionCalendar", ["totalContributions": .number(calendar.total), "weeks": .list(weeks)])
             })
-    }
-}
-
-/// A value made the first time it is asked for, then kept: one answer is executed on one thread.
-final class MadeOnce<Value> {
-    private var made: Value?
-
-    func value(_ make: () -> Value) -> Value {
-        if let made { return made }
-        let value = make()
-        made = value
-        return value
     }
 }

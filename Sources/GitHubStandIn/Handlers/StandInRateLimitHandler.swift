@@ -1,12 +1,15 @@
 import JSONBytes
 
-/// `GET /rate_limit`: GitHub's documented example (`Bodies/rate-limit-get.json`) with the caller's live core, search
-/// and graphql buckets; the other resources report full allowances, reset with search if per-minute, else with core.
-struct StandInRateLimitHandler: StandInHandler {
-    static let perMinute: Set = ["source_import", "dependency_snapshots", "code_search", "code_scanning_autofix"]
+extension StandInRouteRequest {
+    private static let perMinute: Set = [
+        "source_import", "dependency_snapshots", "code_search", "code_scanning_autofix",
+    ]
 
-    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        let (ledger, caller, now) = (request.context.ledger, request.caller, request.now)
+    /// `GET /rate_limit`: GitHub's documented example (`Bodies/rate-limit-get.json`) with the caller's live core,
+    /// search and graphql buckets; the other resources report full allowances, reset with search if per-minute, else
+    /// with core.
+    func rateLimitStatus() -> StandInHTTPResponse {
+        let ledger = context.ledger
         let core = ledger.peek(.core, for: caller, now: now)
         let search = ledger.peek(.search, for: caller, now: now)
         // GraphQL refuses anonymous callers outright, which GitHub reports as a limit of 0.
@@ -19,9 +22,9 @@ struct StandInRateLimitHandler: StandInHandler {
             let reset = Self.perMinute.contains(name) ? search.reset : core.reset
             live[name] = entry(RateLimitSnapshot(limit: limit, remaining: limit, reset: reset))
         }
-        let resources = request.replacing(live, in: JSONText.value(at: ["resources"], in: example) ?? [])
+        let resources = replacing(live, in: JSONText.value(at: ["resources"], in: example) ?? [])
         var body: [UInt8] = []
-        JSONText.compact(request.replacing(["resources": resources, "rate": entry(core)], in: example), into: &body)
+        JSONText.compact(replacing(["resources": resources, "rate": entry(core)], in: example), into: &body)
         return StandInHTTPResponse(status: 200, body: body)
     }
 

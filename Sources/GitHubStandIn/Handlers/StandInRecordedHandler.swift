@@ -30,16 +30,14 @@ struct StandInRecordedHandler: StandInHandler {
             return request.signInRefusal()
         }
         if endpoint.isAccountScoped {
-            guard let account = request.account else {
-                return StandInErrorBody.notFound(documentationURL: request.documentation)
-            }
+            guard let account = request.account else { return request.notFound }
             linkPath = endpoint.accountPath(String(account.id))
         }
         let world = request.context.world.current
         let unknownOrganization = request.parameters["org"].map { world.organization($0) == nil } ?? false
         let owner = request.parameters["owner"] ?? ""
         if unknownOrganization || request.parameters["repo"].map({ world.repository(owner, $0) == nil }) ?? false {
-            return StandInErrorBody.notFound(documentationURL: request.documentation)
+            return request.notFound
         }
         if let scope = endpoint.scope, let refusal = request.scopeRefusal(unlessOneOf: [scope]) { return refusal }
         guard var records = try? JSONText.arrayElements(body).map({ Array(body[$0]) }) else {
@@ -48,9 +46,7 @@ struct StandInRecordedHandler: StandInHandler {
         if endpoint.mediaType != nil, !asksForMediaType(request.header("Accept")) {
             records = records.map { JSONText.value(at: ["repo"], in: $0) ?? $0 }
         }
-        var cap: Int?
-        if case .capped(let limit) = endpoint.paging { cap = limit }
-        return request.pagedRecords(records, cap: cap, linkPath: linkPath)
+        return request.pagedRecords(records, cap: endpoint.itemCap, linkPath: linkPath)
     }
 
     /// Whether `Accept` names the row's own media type, with or without the API version (`vnd.github.v3.`).
@@ -59,13 +55,5 @@ struct StandInRecordedHandler: StandInHandler {
             return false
         }
         return accept.contains(mediaType) || accept.contains(mediaType.replacing("vnd.github.", with: "vnd.github.v3."))
-    }
-}
-
-/// `GET /users/{username}/subscriptions` since July 2026: 204 to everyone (GitHub's REST page for watching, "New
-/// access restrictions"; python-github-backup #521, #522).
-struct StandInRetiredListHandler: StandInHandler {
-    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        StandInHTTPResponse(status: 204, body: [])
     }
 }

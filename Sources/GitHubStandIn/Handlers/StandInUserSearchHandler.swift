@@ -1,34 +1,29 @@
 import Foundation
 
-/// `GET /search/users`: accounts matching `q`, at most the first 1,000 of them, spending the search rate limit.
-struct StandInUserSearchHandler: StandInHandler {
-    static let resultWindow = 1_000
+extension StandInRouteRequest {
+    private static let resultWindow = 1_000
 
-    /// Each page repeats the query; scanning 100,000 accounts each time would dominate the cost.
-    let cache = StandInSearchCache()
-
-    /// The cheap refusals first, so they never scan the population.
-    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        let query = request.query
-        guard let text = query["q"], text.contains(where: { !$0.isWhitespace }) else {
+    /// `GET /search/users`: accounts matching `q`, at most the first 1,000 of them, spending the search rate limit.
+    /// The cheap refusals first, so they never scan the population; the matches are kept in `cache`.
+    func searchUsers(cache: StandInSearchCache) -> StandInHTTPResponse {
+        guard let text = request.query["q"], text.contains(where: { !$0.isWhitespace }) else {
             return StandInHTTPResponse(status: 422, body: StandInRecordedHandler.body(named: "error-422-code-only")!)
         }
-        let paging = StandInPageRequest(query: query)
+        let paging = StandInPageRequest(query: request.query)
         guard !paging.startsPast(Self.resultWindow) else {
             return StandInErrorBody.response(
                 422, message: "Only the first 1000 search results are available",
                 // GitHub's two search refusals really do differ by this trailing slash.
                 documentationURL: "https://docs.github.com/v3/search/")
         }
-        let population = request.population
-        let sort = query["sort"].flatMap { StandInUserSearchSort(rawValue: $0) }
+        let sort = request.query["sort"].flatMap { StandInUserSearchSort(rawValue: $0) }
         // `order` only means something with `sort`; best match has one fixed order.
-        let ascending = sort != nil && query["order"] == "asc"
+        let ascending = sort != nil && request.query["order"] == "asc"
         let positions = cache.positions(forKey: "\(sort?.rawValue ?? "")\u{0}\(ascending)\u{0}\(text)") {
             population.searchPositions(StandInUserSearchQuery(text), sort: sort, ascending: ascending)
         }
         // Search scores are relevance floats; with no text ranking every hit scores the same.
-        var response = request.paged(count: min(positions.count, Self.resultWindow), linkPath: "/search/users") {
+        var response = paged(count: min(positions.count, Self.resultWindow), linkPath: "/search/users") {
             population.users[positions[$0]].writeSimpleUserFields(into: &$1)
             $1.raw(",\"score\":1.0}")
         }
@@ -38,7 +33,8 @@ struct StandInUserSearchHandler: StandInHandler {
     }
 }
 
-/// The matches of the last few queries; the oldest goes first, so endless distinct queries cannot grow memory.
+/// The matches of the last few queries; the oldest goes first, so endless distinct queries cannot grow memory. Each
+/// page repeats the query; scanning 100,000 accounts each time would dominate the cost.
 final class StandInSearchCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [(key: String, positions: [Int])] = []

@@ -22,78 +22,72 @@ struct StandInWorldListHandler: StandInHandler {
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
         let world = request.context.world.current
-        let notFound = StandInErrorBody.notFound(documentationURL: request.documentation)
+        let notFound = request.notFound
         let caller = request.signedInAccount?.login
         if let org = request.parameters["org"] {
             guard let organization = world.organization(org) else { return notFound }
-            return respond(to: request, organization, in: world, caller: caller) ?? notFound
+            return request.worldList(list, organization, in: world, caller: caller) ?? notFound
         }
         guard let owner = request.parameters["owner"], let name = request.parameters["repo"],
             let repository = world.repository(owner, name)
         else { return notFound }
-        return respond(to: request, repository, in: world, caller: caller) ?? notFound
+        return request.worldList(list, repository, in: world, caller: caller) ?? notFound
     }
+}
 
-    private func refusal(_ message: String, _ request: StandInRouteRequest) -> StandInHTTPResponse {
-        StandInErrorBody.response(403, message: message, documentationURL: request.documentation)
-    }
-
+extension StandInRouteRequest {
     /// Nil for GitHub's 404.
-    private func respond(
-        to request: StandInRouteRequest, _ organization: StandInWorld.Organization, in world: StandInWorld,
-        caller: String?
+    fileprivate func worldList(
+        _ list: Endpoint, _ organization: StandInWorld.Organization, in world: StandInWorld, caller: String?
     ) -> StandInHTTPResponse? {
         let member = organization.member(caller)
         let ownerOnly = "You must be an owner of \(organization.login) to see this"
         switch list {
         case .organization:
             let account = world.organizationAccount(world.organizationIndex(organization.login) ?? 0)
-            return StandInHTTPResponse(
-                status: 200,
-                body: request.replacing(
-                    ["login": account.login, "id": account.id, "node_id": account.nodeID], in: "orgs-get"))
+            let values: [String: any Sendable] = ["login": account.login, "id": account.id, "node_id": account.nodeID]
+            return StandInHTTPResponse(status: 200, body: replacing(values, in: "orgs-get"))
         case .members, .publicMembers:
             var listed = organization.members(shownTo: list == .members ? caller : nil)
             if list == .members {
                 if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
                 if let filter = request.query["filter"], filter != "all" {
-                    guard member?.role == "admin" else { return refusal(ownerOnly, request) }
+                    guard member?.role == "admin" else { return refusal(403, ownerOnly) }
                     listed = listed.filter { "2fa_" + $0.twoFactor == filter }
                 }
             }
-            return request.peopleList(listed.map(\.login))
-        case Self.organizationRepositories:
+            return peopleList(listed.map(\.login))
+        case StandInWorldListHandler.organizationRepositories:
             // Only the asked page's records are made: bench-org has a thousand.
             let repositories = world.repositories(of: organization)
-            return request.paged(count: repositories.count) { position, writer in
-                writer.bytes += request.repositoryRecord(repositories[position].fullName, in: world)
+            return paged(count: repositories.count) { position, writer in
+                writer.bytes += repositoryRecord(repositories[position].fullName, in: world)
             }
         case .outsideCollaborators:
-            guard member?.role == "admin" else { return refusal(ownerOnly, request) }
-            return request.peopleList(world.outsideCollaborators(of: organization))
+            guard member?.role == "admin" else { return refusal(403, ownerOnly) }
+            return peopleList(world.outsideCollaborators(of: organization))
         case .invitations:
-            guard member?.role == "admin" else { return refusal(ownerOnly, request) }
-            return request.pagedRecords(world.invitations[organization.login.lowercased()] ?? [])
+            guard member?.role == "admin" else { return refusal(403, ownerOnly) }
+            return pagedRecords(world.invitations[organization.login.lowercased()] ?? [])
         case .teamMembers:
-            guard member != nil, let slug = request.parameters["team_slug"],
-                let team = organization.teams.first(where: { $0.slug.lowercased() == slug.lowercased() })
+            guard member != nil, let slug = parameters["team_slug"],
+                let team = organization.teams.first(where: { $0.slug.isSame(as: slug) })
             else { return nil }
             var listed = world.members(of: team, in: organization)
             if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
-            return request.peopleList(listed.map(\.login))
+            return peopleList(listed.map(\.login))
         default:
             return nil
         }
     }
 
     /// Nil for GitHub's 404.
-    private func respond(
-        to request: StandInRouteRequest, _ repository: StandInWorld.Repository, in world: StandInWorld,
-        caller: String?
+    fileprivate func worldList(
+        _ list: Endpoint, _ repository: StandInWorld.Repository, in world: StandInWorld, caller: String?
     ) -> StandInHTTPResponse? {
         let access = caller.flatMap { world.permission(of: $0, on: repository) }
-        let stargazers = StandInStargazerList(repository, in: request.population)
-        let forks = repository.forks.compactMap(request.population.user(login:))
+        let stargazers = StandInStargazerList(repository, in: population)
+        let forks = repository.forks.compactMap(population.user(login:))
         switch list {
         case .repository:
             let counts = [
@@ -101,39 +95,37 @@ struct StandInWorldListHandler: StandInHandler {
                 "subscribers_count": repository.watchers.count, "forks_count": forks.count,
             ]
             let documented = StandInRecordedHandler.body(named: "repos-get") ?? []
-            let record = request.repositoryRecord(repository.fullName, in: world, from: documented)
-            return StandInHTTPResponse(status: 200, body: request.replacing(counts, in: record))
+            let record = repositoryRecord(repository.fullName, in: world, from: documented)
+            return StandInHTTPResponse(status: 200, body: replacing(counts, in: record))
         case .starCount:
             return StandInHTTPResponse(status: 200, body: Array("{\"count\":\(stargazers.count)}".utf8))
         case .starHistory:
-            return request.pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap)
+            return pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap)
         case .stargazers:
             guard access != nil else { return nil }
             guard !StandInPageRequest(query: request.query).startsPast(StandInStargazerList.restCap) else {
                 return StandInHTTPResponse(status: 422, body: StandInStargazerList.paginationLimited)
             }
-            let star = StandInRecordedHandler(.stargazers)?.asksForMediaType(request.header("Accept")) ?? false
-            return request.paged(count: stargazers.count, cap: StandInStargazerList.restCap) { position, writer in
+            let star = StandInRecordedHandler(.stargazers)?.asksForMediaType(header("Accept")) ?? false
+            return paged(count: stargazers.count, cap: StandInStargazerList.restCap) { position, writer in
                 stargazers.write(at: position, star: star, into: &writer)
             }
         case .forks:
             let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
-            return request.pagedRecords(
-                forks.enumerated().map {
-                    request.repositoryRecord($1.login + "/" + repository.name, in: world, id: id + $0 + 1)
-                })
+            let names = forks.map { $0.login + "/" + repository.name }
+            return pagedRecords(names.enumerated().map { repositoryRecord($1, in: world, id: id + $0 + 1) })
         case .watchers:
             guard access != nil else { return nil }
-            return request.peopleList(repository.watchers)
+            return peopleList(repository.watchers)
         case .assignees:
             // Who may be assigned: whoever can push to the repository.
-            return request.peopleList(
-                world.people(of: repository).filter { (world.permission(of: $0, on: repository) ?? 0) >= 2 })
+            let pushers = world.people(of: repository).filter { (world.permission(of: $0, on: repository) ?? 0) >= 2 }
+            return peopleList(pushers)
         case .contributors:
-            return contributors(repository, request)
+            return contributors(repository)
         case .collaborators:
             guard let access, access >= 2 else {
-                return refusal("Must have push access to view repository collaborators.", request)
+                return refusal(403, "Must have push access to view repository collaborators.")
             }
             var listed = world.people(of: repository)
             let organization = world.organization(repository.owner)
@@ -149,7 +141,7 @@ struct StandInWorldListHandler: StandInHandler {
             if let permission = request.query["permission"] {
                 listed = listed.filter { world.permission(of: $0, on: repository) == StandInWorld.level(permission) }
             }
-            return request.peopleList(listed) { user, writer in
+            return peopleList(listed) { user, writer in
                 let level = world.permission(of: user.login, on: repository) ?? 0
                 let permissions = StandInWorld.permissions.enumerated().map { JSONValue.Member($1, .bool(level >= $0)) }
                 writer.raw(",\"permissions\":")
@@ -163,16 +155,14 @@ struct StandInWorldListHandler: StandInHandler {
     }
 
     /// Accounts by commits, most first; with `anon` the authors with no account too.
-    private func contributors(_ repository: StandInWorld.Repository, _ request: StandInRouteRequest)
-        -> StandInHTTPResponse
-    {
+    private func contributors(_ repository: StandInWorld.Repository) -> StandInHTTPResponse {
         let anonymous = ["1", "true"].contains(request.query["anon"]?.lowercased() ?? "")
         let listed = repository.contributors.sorted { $0.contributions > $1.contributions }.compactMap { contributor in
             contributor.login == nil
                 ? (anonymous ? (contributor, nil) : nil)
-                : request.population.user(login: contributor.login ?? "").map { (contributor, $0) }
+                : population.user(login: contributor.login ?? "").map { (contributor, $0) }
         }
-        return request.paged(count: listed.count) { position, writer in
+        return paged(count: listed.count) { position, writer in
             let (contributor, user) = listed[position]
             if let user {
                 user.writeSimpleUserFields(into: &writer)
@@ -188,9 +178,7 @@ struct StandInWorldListHandler: StandInHandler {
             writer.raw("}")
         }
     }
-}
 
-extension StandInRouteRequest {
     /// A documented body with some top-level values replaced (bytes are JSON).
     func replacing(_ values: [String: any Sendable], in bodyName: String) -> [UInt8] {
         replacing(values, in: StandInRecordedHandler.body(named: bodyName) ?? [])

@@ -8,7 +8,7 @@ extension StandInWorld {
     package mutating func setMember(_ login: String, role: String?, of organization: String) -> Bool {
         guard let index = organizationIndex(organization) else { return false }
         var members = organizations[index].members
-        let existing = members.firstIndex { $0.login.lowercased() == login.lowercased() }
+        let existing = members.firstIndex { $0.login.isSame(as: login) }
         switch (role, existing) {
         case (nil, let existing?): members.remove(at: existing)
         case (let role?, let existing?): (members[existing].role, members[existing].active) = (role, true)
@@ -26,22 +26,16 @@ extension StandInWorld {
 /// an owner's team grant, and a repository admin's direct grant are 204; a direct grant changes a collaborator's
 /// permission at once and invites anyone else (201), who has no access until they accept. Someone without the right
 /// gets 403, a body without a role, state or permission GitHub knows 422.
-struct StandInWorldWriteHandler: StandInHandler {
-    enum Operation: Sendable, Hashable {
-        case membership, joining, star, teamGrant, collaborator, acceptInvitation
-    }
+enum StandInWorldWrite: Sendable, Hashable {
+    case membership, joining, star, teamGrant, collaborator, acceptInvitation
+}
 
-    let operation: Operation
-    var add = true
-
-    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        request.asSignedIn(withOneOf: ["repo", "admin:org", "write:org", "public_repo"]) { signedIn in
-            let notFound = StandInErrorBody.notFound(documentationURL: request.documentation)
-            func refusal(_ status: Int, _ message: String) -> StandInHTTPResponse {
-                StandInErrorBody.response(status, message: message, documentationURL: request.documentation)
-            }
-            let field = JSONText.text(
-                of: [.membership: "role", .joining: "state"][operation] ?? "permission", in: request.body)
+extension StandInRouteRequest {
+    /// `operation`'s `PUT`, `PATCH` (`add`) or `DELETE`.
+    func worldWrite(_ operation: StandInWorldWrite, add: Bool) -> StandInHTTPResponse {
+        asSignedIn(withOneOf: ["repo", "admin:org", "write:org", "public_repo"]) { signedIn in
+            let key = [StandInWorldWrite.membership: "role", .joining: "state"][operation] ?? "permission"
+            let field = JSONText.text(of: key, in: request.body)
             let valid: Bool
             switch operation {
             case .membership: valid = !add || ["admin", "member"].contains(field)
@@ -50,16 +44,16 @@ struct StandInWorldWriteHandler: StandInHandler {
             case .star, .acceptInvitation: valid = true
             }
             guard valid else { return refusal(422, "Validation Failed") }
-            let user = request.parameters["username"].flatMap(request.population.user(login:))
-            return request.context.world.edit { world -> StandInHTTPResponse in
-                let org = request.parameters["org"].flatMap(world.organizationIndex)
-                let repo = request.parameters["repo"].flatMap { name in
-                    request.parameters["owner"].flatMap { world.repositoryIndex($0 + "/" + name) }
+            let user = parameters["username"].flatMap(population.user(login:))
+            return context.world.edit { world -> StandInHTTPResponse in
+                let org = parameters["org"].flatMap(world.organizationIndex)
+                let repo = parameters["repo"].flatMap { name in
+                    parameters["owner"].flatMap { world.repositoryIndex($0 + "/" + name) }
                 }
                 let owns = org.map { world.organizations[$0].member(signedIn.login)?.role == "admin" } ?? false
                 switch operation {
                 case .acceptInvitation:
-                    let id = request.parameters["invitation_id"].flatMap { Int($0) }
+                    let id = parameters["invitation_id"].flatMap { Int($0) }
                     return world.accept(id, by: signedIn.login) ? StandInHTTPResponse(status: 204) : notFound
                 case .membership, .joining:
                     let person = operation == .joining ? signedIn : user
@@ -76,19 +70,17 @@ struct StandInWorldWriteHandler: StandInHandler {
                     } else if let existing {
                         world.organizations[org].members[existing].role = field
                     } else {
-                        var invited = StandInWorld.Member(login: person.login, role: field)
-                        invited.active = false
-                        world.organizations[org].members.append(invited)
+                        world.organizations[org].members.append(.init(login: person.login, role: field, active: false))
                     }
                     let membership = world.organizations[org].members.first { $0.login.isSame(as: person.login) }
-                    return StandInHTTPResponse(status: 200, body: request.membershipRecord(membership, person))
+                    return StandInHTTPResponse(status: 200, body: membershipRecord(membership, person))
                 case .star:
                     guard let repo else { return notFound }
-                    world.repositories[repo].setStar(by: signedIn, add, now: request.now)
+                    world.repositories[repo].setStar(by: signedIn, add, now: now)
                 case .teamGrant:
                     guard let org, let repo,
                         let team = world.organizations[org].teams.firstIndex(where: {
-                            $0.slug == request.parameters["team_slug"]
+                            $0.slug == parameters["team_slug"]
                         })
                     else { return notFound }
                     guard owns else { return refusal(403, "Must have admin rights to Repository.") }
@@ -107,9 +99,9 @@ struct StandInWorldWriteHandler: StandInHandler {
                     world.repositoryInvitationsMade += 1
                     let invitation = StandInWorld.Invitation(
                         id: world.repositoryInvitationsMade, login: user.login, permission: field,
-                        createdAt: request.now)
+                        createdAt: now)
                     world.repositories[repo].invitations.append(invitation)
-                    let record = request.invitationRecord(invitation, repository, in: world, by: signedIn)
+                    let record = invitationRecord(invitation, repository, in: world, by: signedIn)
                     return StandInHTTPResponse(status: 201, body: record)
                 }
                 return StandInHTTPResponse(status: 204)
@@ -122,11 +114,8 @@ extension StandInWorld {
     /// False for an invitation that does not exist or is someone else's.
     mutating func accept(_ id: Int?, by login: String) -> Bool {
         for index in repositories.indices {
-            guard
-                let invitation = repositories[index].invitations.first(where: {
-                    $0.id == id && $0.login.lowercased() == login.lowercased()
-                })
-            else { continue }
+            let mine = repositories[index].invitations.first { $0.id == id && $0.login.isSame(as: login) }
+            guard let invitation = mine else { continue }
             repositories[index].invitations.removeAll { $0.id == id }
             repositories[index].collaborators[invitation.login] = invitation.permission
             return true
@@ -204,9 +193,4 @@ extension StandInRouteRequest {
         writer.bytes += JSONValue.object(rest.map { JSONValue.Member($0, .string($1)) }).bytes.dropFirst()
         return writer.bytes
     }
-}
-
-extension StandInWorldWriteHandler {
-    /// The `DELETE` of the same write.
-    var removing: Self { Self(operation: operation, add: false) }
 }
