@@ -12,7 +12,7 @@ import Testing
 
 /// Issue 20 item 4: making control characters visible costs work linear in the text, however many there are.
 /// Counted, not timed: the heap bytes allocated meanwhile (`AllocationCount`). Built in place, the result takes
-/// some tens of bytes per byte of text in a debug build (40 for an escape character); built by appending to a
+/// at most some tens of bytes per byte of text (40 for an escape character, built at -Onone); built by appending to a
 /// `String.UnicodeScalarView`, which copied the whole view each time (20 s for 800k escape characters), it took
 /// about N²/2 bytes for N characters: 400 MB for the 20,000 here, 6,700 to 20,000 bytes per byte of text.
 struct SanitizerCostTests {

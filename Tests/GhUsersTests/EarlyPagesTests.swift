@@ -22,9 +22,9 @@ struct EarlyPagesTests {
     private static let list = "/orgs/github/members"
 
     /// Three pages of two members, each page's head naming the next, as the live transport tells a head: before
-    /// the body is handed back. Each answer is held until the next page's request has gone out (or 30 s passed),
-    /// so a next page asked for only after the body shows as a missing early request. The bound only ends a run
-    /// whose early request never comes: at 2 s, a machine busy building let a correct run's request come late.
+    /// the body is handed back. Each answer is held until the next page's request (`&page=N`) has gone out (or
+    /// 30 s passed), so a next page asked for only after the body shows as a missing early request. The bound
+    /// only ends a run whose early request never comes; a correct run waits for the request, never for it.
     private func github(_ wire: Wire, holding: Bool = true, announcingLengths: Bool = false)
         -> (StubTransport, HTTPTransport)
     {
@@ -44,7 +44,8 @@ struct EarlyPagesTests {
             let response = try await github.transport(request)
             request.onHead?.observe(response.status, response.headers)
             if holding, let next = LinkHeader(response.headers["Link"]).next {
-                for _ in 0..<3000 where !wire.has(String(next.suffix(6))) {
+                // "&page=2", not "page=2": the first page's own URL ends in "per_page=2".
+                for _ in 0..<3000 where !wire.has(String(next.suffix(7))) {
                     try await Task.sleep(for: .milliseconds(10))
                 }
             }

@@ -286,8 +286,9 @@ struct FollowChangePromisesTests {
     }
 }
 
-/// The set operation's bound on the streamed output list, counted from several tasks at once, as the view model's
-/// pages ahead count it: every page is counted, and the page past the bound, and only it, fails.
+/// The set operation's bound on the streamed output list, counted from several tasks at once, as a view model
+/// asking pages ahead would count it (the set's asks none today): every page is counted once, and the page past
+/// the bound, and only it, fails. Without the lock, a lost count let that page through.
 struct FollowGraphStateStressTests {
     @Test func pagesCountedFromManyTasksAtOnceAreEachCountedOnce() async {
         let tasks = 8

@@ -80,7 +80,7 @@ struct HostilePagingTests {
 
     /// The URLs followed are kept by digest, 32 bytes each: 40 pages of 64 KB next links keep 1.3 KB, not 2.6 MB
     /// (issue 38: an endless list of them grew 7 MB a second), and a link back to the first of them is still
-    /// caught. (Each link is hashed, by a debug build in the tests: 40 pages, not 200, keep that to a fifth.)
+    /// caught. (Each link of 64 KB is hashed: 40 pages, not 200, keep that work to a fifth.)
     @Test func longNextLinksAreKeptByDigestAndACycleIsStillCaught() async {
         let pad = String(repeating: "x", count: 64 * 1024)
         let count = 40

@@ -45,10 +45,13 @@ import Testing
 
     @Test func requestsArrivingInFragmentsAreReassembled() throws {
         let connection = try RawHTTPConnection(port: server.port)
-        var request = RawHTTPConnection.requestText(
-            target: "/users/Yamada-Taro", headers: [("Accept", "application/vnd.github+json")])[...]
+        // Cut by bytes, seven at a time: some pieces end between a line's \r and its \n (a Character apiece).
+        var request = Array(
+            RawHTTPConnection.requestText(
+                target: "/users/Yamada-Taro", headers: [("Accept", "application/vnd.github+json")]
+            ).utf8)[...]
         while !request.isEmpty {
-            try connection.write(String(request.prefix(7)))
+            try connection.write(Array(request.prefix(7)))
             request = request.dropFirst(7)
             usleep(2_000)
         }
@@ -158,7 +161,11 @@ private final class RawHTTPConnection {
     }
 
     func write(_ text: String) throws {
-        var bytes = Array(text.utf8)[...]
+        try write(Array(text.utf8))
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        var bytes = bytes[...]
         while !bytes.isEmpty {
             let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard sent > 0 else { throw RawHTTPError() }

@@ -188,9 +188,9 @@ private struct HeldIDsFilter: ItemFilter {
     }
 }
 
-/// What one run of a set operation learned before its output list streams: the other list's ids. The view
-/// model asks pages ahead, so pages of the output list are counted from more than one task at a time: the lock
-/// keeps the count whole.
+/// What one run of a set operation learned before its output list streams: the other list's ids. The set's view
+/// model asks no page early, so its pages are counted one after another; the lock makes the type's `Sendable`
+/// true whoever calls it, so that a view model asking pages ahead could not lose a count.
 final class FollowGraphState: @unchecked Sendable {
     private let lock = NSLock()
     private var held: Set<Int64>?
