@@ -168,7 +168,8 @@ import Testing
     }
 
     /// A queue answers its own decoded path only, in turn (`passThrough` serving normally), then normal service
-    /// resumes; no fault spends anything, and a status fault's headers replace the defaults.
+    /// resumes; no fault spends anything, a status fault's headers replace the defaults, and a secondary limit
+    /// carries Retry-After only when given.
     @Test func faultsHitTheirOwnDecodedPathInTurnAndSpendNothing() throws {
         let server = try standIn()
         server.injectFaults([.status(503, body: "{}")], forPath: "/users/dependabot[bot]")
@@ -188,10 +189,6 @@ import Testing
         let badGateway = try fetch(server, "/users")
         #expect(badGateway.status == 502 && badGateway.text == html && badGateway.header("Retry-After") == "3")
         #expect(badGateway.headers.filter { $0.name.lowercased() == "content-type" }.map(\.value) == ["text/html"])
-    }
-
-    @Test func secondaryRateLimitFaultCarriesRetryAfterOnlyWhenGiven() throws {
-        let server = try standIn()
         server.injectFaults(
             [.secondaryRateLimit(retryAfterSeconds: 7), .secondaryRateLimit(retryAfterSeconds: nil)],
             forPath: "/users/octocat")

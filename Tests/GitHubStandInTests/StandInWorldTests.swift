@@ -4,17 +4,16 @@ import Testing
 
 @testable import GitHubStandIn
 
-private func documentedKeys(_ name: String) throws -> [String] {
-    let body = try #require(StandInRecordedHandler.body(named: name))
-    let first = try #require(try JSONText.arrayElements(body).first)
-    return try JSONText.objectMembers(Array(body[first])).sorted { $0.value.lowerBound < $1.value.lowerBound }
-        .map(\.key)
-}
-
 /// Without `user_view_type`: GitHub's real answers carry it since 2024, its documented examples do not.
 private func keys(_ record: [UInt8]) throws -> [String] {
     try JSONText.objectMembers(record).sorted { $0.value.lowerBound < $1.value.lowerBound }.map(\.key)
         .filter { $0 != "user_view_type" }
+}
+
+/// The keys of the first record of the documented body `name`.
+private func documentedKeys(_ name: String) throws -> [String] {
+    let body = try #require(StandInRecordedHandler.body(named: name))
+    return try keys(Array(body[try #require(try JSONText.arrayElements(body).first)]))
 }
 
 /// GitHub's rules as generic code over the world (`World/world.json`), issue 40.
@@ -55,45 +54,6 @@ private func keys(_ record: [UInt8]) throws -> [String] {
         #expect(world.organizations.contains { $0.members.contains { $0.login == "octocat" && $0.isPublic } })
     }
 
-    /// A request as someone (nil: no token) and what GitHub answers it: a status, the logins a list holds, and
-    /// top-level (or `a.b` nested) string fields of the body.
-    struct Step: Sendable, CustomTestStringConvertible {
-        var method = "GET"
-        var target: String
-        var login: String?
-        var body = ""
-        var status = 200
-        var logins: [String]? = nil
-        var fields: [String: String] = [:]
-        var testDescription: String { "\(method) \(target) as \(login ?? "nobody")" }
-
-        init(_ target: String, as login: String?, _ status: Int) {
-            (self.target, self.login, self.status) = (target, login, status)
-        }
-        init(_ target: String, as login: String?, _ logins: [String]) {
-            (self.target, self.login, self.logins) = (target, login, logins)
-        }
-        init(
-            _ method: String, _ target: String, as login: String?, body: String = "", _ status: Int,
-            _ fields: [String: String] = [:]
-        ) {
-            (self.method, self.target, self.login, self.body, self.status) = (method, target, login, body, status)
-            self.fields = fields
-        }
-
-        func run(on server: StandInServer) throws {
-            let response = try fetch(server, target, method: method, as: login, body: body)
-            #expect(response.status == status, "\(testDescription)")
-            if let logins { #expect(try GitHubStandInTests.logins(response) == logins, "\(testDescription)") }
-            for (path, field) in fields {
-                let object = path.split(separator: ".").reduce(try response.jsonObject() as Any?) {
-                    value($0, String($1))
-                }
-                #expect(object as? String == field, "\(testDescription): \(path)")
-            }
-        }
-    }
-
     static let members = "/orgs/github/members"
     static let everyone = [
         "octocat", "lively-otter-8", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5", "jollyotter6", "CalmFalcon19",
@@ -102,17 +62,15 @@ private func keys(_ record: [UInt8]) throws -> [String] {
     static let team = "/orgs/github/teams/justice-league/members"
     static let collaborators = "/repos/github/docs/collaborators"
 
+    /// What is not there: an organization's paths, a repository's, a team and an account.
+    static let missing =
+        ["", "/repos", "/members", "/outside_collaborators", "/invitations"].map { "/orgs/no-such-org" + $0 }
+        + ["", "/forks", "/contributors", "/collaborators", "/assignees", "/stargazers/history", "/stargazers/count"]
+        .map { "/repos/octocat/nothing" + $0 } + ["/orgs/github/teams/no-such-team/members", "/users/no-such-account"]
+
     /// GitHub's read rules over the world (see `StandInWorldListHandler`).
     static let reads: [Step] =
-        [
-            "/orgs/no-such-org", "/orgs/no-such-org/repos", "/orgs/no-such-org/members",
-            "/orgs/no-such-org/outside_collaborators",
-            "/orgs/no-such-org/invitations", "/orgs/github/teams/no-such-team/members", "/repos/octocat/nothing",
-            "/repos/octocat/nothing/forks", "/repos/octocat/nothing/contributors",
-            "/repos/octocat/nothing/collaborators",
-            "/repos/octocat/nothing/assignees", "/repos/octocat/nothing/stargazers/history",
-            "/repos/octocat/nothing/stargazers/count", "/users/no-such-account",
-        ].map { Step($0, as: "octocat", 404) } + [
+        missing.map { Step($0, as: "octocat", 404) } + [
             Step("/orgs/no-such-org/public_members", as: nil, 404),
             Step(members, as: "kitsune-fox", everyone),
             Step(members, as: "eager-falcon-20", shown),
@@ -142,6 +100,13 @@ private func keys(_ record: [UInt8]) throws -> [String] {
                 Step(path, as: nil, 404), Step(path, as: "kitsune-fox", 404), Step(path, as: "octocat", 200),
                 Step(path, as: "Yamada-Taro", 200), Step("/repos/octocat/nothing/" + list, as: "octocat", 404),
             ]
+        }
+        // Issue 26: since July 2026 GitHub answers another account's watched repositories 204, to everyone (its REST
+        // page for watching, "New access restrictions"; python-github-backup #521 and #522).
+        + [nil, "octocat"].flatMap { login in
+            ["/users/octocat/subscriptions?per_page=100", "/users/no-such-user/subscriptions"].map {
+                Step($0, as: login, 204)
+            }
         }
 
     @Test(arguments: reads) func aReadIsAnsweredByGitHubsRules(_ read: Step) throws {
