@@ -1,5 +1,5 @@
 import Foundation
-import JSONBytes
+import TestSupport
 import Testing
 
 @testable import GitHubStandIn
@@ -26,10 +26,13 @@ struct RawHTTPResponse {
         try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]])
     }
 
-    /// Each element of an array body, as its bytes.
-    func records() throws -> [[UInt8]] {
-        try JSONText.arrayElements(body).map { Array(body[$0]) }
-    }
+    /// Each element of an array body, as compact text (TestSupport's `JSONTokens`, apart from the stand-in's code).
+    func records() -> [String] { JSONTokens.members(text) }
+}
+
+/// GitHub's documented body `name` (`Bodies/`), as text.
+func documented(_ name: String) throws -> String {
+    String(decoding: try #require(StandInRecordedHandler.body(named: name)), as: UTF8.self)
 }
 
 /// A stand-in of `configuration`, not listening: `fetch` asks it directly.

@@ -1,5 +1,6 @@
 import Foundation
 import JSONBytes
+import TestSupport
 import Testing
 
 @testable import GitHubStandIn
@@ -13,9 +14,8 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
     /// `public-user-default-response` example, and up to `site_admin` the `simple-user` one: octocat's three forms
     /// must be these bytes, in this order.
     @Test func octocatsThreeFormsAreGitHubsExamplesByteForByte() throws {
-        var example: [UInt8] = []
-        JSONText.compact(try #require(StandInRecordedHandler.body(named: "users-get-authenticated")), into: &example)
-        let full = text(example).replacing(#""type":"User","#, with: #""type":"User","user_view_type":"public","#)
+        let example = try JSONTokens.compact(documented("users-get-authenticated"))
+        let full = example.replacing(#""type":"User","#, with: #""type":"User","user_view_type":"public","#)
         let octocat = StandInPopulation(userCount: 10).users[0]
         #expect(text(octocat.userJSONBytes(privateKeys: true)) == full)
         let publicEnd = try #require(full.range(of: ",\"private_gists\""))

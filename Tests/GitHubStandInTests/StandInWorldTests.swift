@@ -1,19 +1,17 @@
 import Foundation
-import JSONBytes
+import TestSupport
 import Testing
 
 @testable import GitHubStandIn
 
 /// Without `user_view_type`: GitHub's real answers carry it since 2024, its documented examples do not.
-private func keys(_ record: [UInt8]) throws -> [String] {
-    try JSONText.objectMembers(record).sorted { $0.value.lowerBound < $1.value.lowerBound }.map(\.key)
-        .filter { $0 != "user_view_type" }
+private func keys(_ record: String) -> [String] {
+    JSONTokens.keys(record).filter { $0 != "user_view_type" }
 }
 
 /// The keys of the first record of the documented body `name`.
 private func documentedKeys(_ name: String) throws -> [String] {
-    let body = try #require(StandInRecordedHandler.body(named: name))
-    return try keys(Array(body[try #require(try JSONText.arrayElements(body).first)]))
+    keys(try #require(JSONTokens.members(documented(name)).first))
 }
 
 /// GitHub's rules as generic code over the world (`World/world.json`), issue 40.
@@ -134,7 +132,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         let base = Self.collaborators
         let all = try fetch(server, base + "?per_page=100", as: "octocat")
         #expect(try logins(all).count == 8)
-        for record in try all.records() { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
+        for record in all.records() { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
         let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
         #expect(outside["role_name"] as? String == "write")
         let write = ["pull": true, "triage": true, "push": true, "maintain": false, "admin": false]
@@ -161,10 +159,8 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(docs["full_name"] as? String == "github/docs" && docs["name"] as? String == "docs")
         #expect(docs["html_url"] as? String == "https://github.com/github/docs")
 
-        let invitations = try #require(StandInRecordedHandler.body(named: "orgs-list-pending-invitations"))
-        var compact: [UInt8] = []
-        JSONText.compact(invitations, into: &compact)
-        #expect(try fetch(server, "/orgs/github/invitations", as: "octocat").body == compact)
+        let invitations = try fetch(server, "/orgs/github/invitations", as: "octocat").text
+        #expect(try invitations == JSONTokens.compact(documented("orgs-list-pending-invitations")))
     }
 
     /// For every repository of the world, its stargazers list, its `stargazers_count`, its star count and the sum
@@ -184,7 +180,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
             let count = try fetch(server, path, as: nil).jsonObject()["stargazers_count"] as? Int
             let now = try fetch(server, path + "/stargazers/count", as: nil).jsonObject()["count"] as? Int
             let history = try fetch(server, path + "/stargazers/history?per_page=100", as: nil)
-            for week in try history.records() {
+            for week in history.records() {
                 #expect(try keys(week) == documentedKeys("activity-get-stargazer-history-for-repo"))
             }
             let total = try history.jsonArray().compactMap { $0["total"] as? Int }.reduce(0, +)
