@@ -158,12 +158,7 @@ private final class RawHTTPConnection {
     }
 
     func write(_ text: String) throws {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw RawHTTPError() }
-            bytes = bytes.dropFirst(sent)
-        }
+        guard LoopbackSocket.sendAll(Array(text.utf8), to: descriptor) else { throw RawHTTPError() }
     }
 
     static func requestText(method: String = "GET", target: String, headers: [(String, String)] = []) -> String {
