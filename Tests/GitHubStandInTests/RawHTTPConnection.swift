@@ -1,5 +1,5 @@
 import Foundation
-import JSONBytes
+import TestSupport
 import Testing
 
 @testable import GitHubStandIn
@@ -26,10 +26,13 @@ struct RawHTTPResponse {
         try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]])
     }
 
-    /// Each element of an array body, as its bytes.
-    func records() throws -> [[UInt8]] {
-        try JSONText.arrayElements(body).map { Array(body[$0]) }
-    }
+    /// Each element of an array body, as compact text (TestSupport's `JSONTokens`, apart from the stand-in's code).
+    func records() -> [String] { JSONTokens.members(text) }
+}
+
+/// GitHub's documented body `name` (`Bodies/`), as text.
+func documented(_ name: String) throws -> String {
+    String(decoding: try #require(StandInRecordedHandler.body(named: name)), as: UTF8.self)
 }
 
 /// A stand-in of `configuration`, not listening: `fetch` asks it directly.
@@ -69,9 +72,57 @@ func graphQL(
     return try fetch(server, "/graphql", method: "POST", headers: headers, body: String(decoding: body, as: UTF8.self))
 }
 
+/// A request as someone (nil: no token) and what GitHub answers it: a status, the logins a list holds, and
+/// top-level (or `a.b` nested) string fields of the body, or the whole body's text.
+struct Step: Sendable, CustomTestStringConvertible {
+    var method = "GET"
+    var target: String
+    var login: String?
+    var body = ""
+    var status = 200
+    var logins: [String]? = nil
+    var fields: [String: String] = [:]
+    var text: String?
+    var testDescription: String { "\(method) \(target) as \(login ?? "nobody")" }
+
+    init(_ target: String, as login: String?, _ status: Int, text: String? = nil) {
+        (self.target, self.login, self.status, self.text) = (target, login, status, text)
+    }
+    init(_ target: String, as login: String?, _ logins: [String]) {
+        (self.target, self.login, self.logins) = (target, login, logins)
+    }
+    init(
+        _ method: String, _ target: String, as login: String?, body: String = "", _ status: Int,
+        _ fields: [String: String] = [:]
+    ) {
+        (self.method, self.target, self.login, self.body, self.status) = (method, target, login, body, status)
+        self.fields = fields
+    }
+
+    @discardableResult func run(on server: StandInServer) throws -> RawHTTPResponse {
+        let response = try fetch(server, target, method: method, as: login, body: body)
+        #expect(response.status == status, "\(testDescription)")
+        if let text { #expect(response.text == text, "\(testDescription)") }
+        if let logins { #expect(try GitHubStandInTests.logins(response) == logins, "\(testDescription)") }
+        for (path, field) in fields {
+            let object = path.split(separator: ".").reduce(try response.jsonObject() as Any?) {
+                value($0, String($1))
+            }
+            #expect(object as? String == field, "\(testDescription): \(path)")
+        }
+        return response
+    }
+}
+
 let userNotFound =
     #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/users/users#get-a-user","status":"404"}"#
 let routeNotFound = #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#
+let requiresAuthentication =
+    #"{"message":"Requires authentication","documentation_url":"https://docs.github.com/rest/users/users#get-the-authenticated-user","status":"401"}"#
+let searchMissingQuery =
+    #"{"message":"Validation Failed","errors":[{"resource":"Search","field":"q","code":"missing"}],"documentation_url":"https://docs.github.com/v3/search"}"#
+let paginationLimited =
+    #"{"message":"In order to keep the API fast for everyone, pagination is limited for this resource.","documentation_url":"https://docs.github.com/v3/#pagination","status":"422"}"#
 
 /// The value at `path` (keys of nested objects) in decoded JSON; nil where there is none.
 func value(_ json: Any?, _ path: String...) -> Any? {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import GitHubStandIn
@@ -143,7 +144,6 @@ import Testing
 /// fragments, framing. Every other test asks the server's own request path (`fetch`).
 private final class RawHTTPConnection {
     private let descriptor: Int32
-    private var buffer: [UInt8] = []
 
     init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -165,12 +165,7 @@ private final class RawHTTPConnection {
     }
 
     func write(_ bytes: [UInt8]) throws {
-        var bytes = bytes[...]
-        while !bytes.isEmpty {
-            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw RawHTTPError() }
-            bytes = bytes.dropFirst(sent)
-        }
+        guard LoopbackSocket.sendAll(bytes, to: descriptor) else { throw RawHTTPError() }
     }
 
     static func requestText(method: String = "GET", target: String, headers: [(String, String)] = []) -> String {
@@ -185,14 +180,11 @@ private final class RawHTTPConnection {
         return try readResponse(bodyExpected: method != "HEAD")
     }
 
-    /// Reads one response framed by Content-Length (or bodiless for 304/204/HEAD).
+    /// Reads one response framed by Content-Length (or bodiless for 304/204/HEAD): its head a byte at a time, as
+    /// the test servers read theirs, so nothing after the response is consumed.
     func readResponse(bodyExpected: Bool = true) throws -> RawHTTPResponse {
-        while buffer.firstRange(of: [13, 10, 13, 10]) == nil {
-            guard receiveMore() else { throw RawHTTPError() }
-        }
-        let end = buffer.firstRange(of: [13, 10, 13, 10])!.upperBound
-        let lines = String(decoding: buffer[0..<end], as: UTF8.self).split(separator: "\r\n")
-        buffer.removeFirst(end)
+        guard let head = LoopbackListener.readHead(descriptor) else { throw RawHTTPError() }
+        let lines = head.split(separator: "\r\n")
         let statusParts = lines.first?.split(separator: " ") ?? []
         guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw RawHTTPError() }
         let headers = try lines.dropFirst().map { line in
@@ -202,32 +194,29 @@ private final class RawHTTPConnection {
             )
         }
         var response = RawHTTPResponse(status: status, headers: headers, body: [])
-        let length = Int(response.header("Content-Length") ?? "0") ?? 0
         guard bodyExpected, status != 304, status != 204 else { return response }
-        while buffer.count < length {
-            guard receiveMore() else { throw RawHTTPError() }
+        response.body = [UInt8](repeating: 0, count: Int(response.header("Content-Length") ?? "0") ?? 0)
+        var received = 0
+        while received < response.body.count {
+            let count = response.body[received...].withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, 0)
+            }
+            guard count > 0 else { throw RawHTTPError() }
+            received += count
         }
-        response.body = Array(buffer[0..<length])
-        buffer.removeFirst(length)
         return response
     }
 
-    /// True if the server closed the connection within the timeout.
+    /// True if the server closed the connection within the timeout (false if it sent more, or kept it open).
     func peerClosed() -> Bool {
-        buffer.isEmpty && !receiveMore()
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, 0)
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// Never waits.
     func hasBytesWaiting() -> Bool {
         var byte: UInt8 = 0
-        return !buffer.isEmpty || recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
-    }
-
-    private func receiveMore() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return false }
-        buffer.append(contentsOf: chunk[0..<count])
-        return true
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 }

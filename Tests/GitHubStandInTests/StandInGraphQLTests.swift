@@ -135,14 +135,12 @@ import Testing
     }
 
     /// The calendar in weeks from Sunday; a day's count is the same in every span, none before the account was made.
+    /// Asked as gh-users asks it (`GraphQLContributionsQuery`).
     @Test func theCalendarRunsInSundayWeeksTheSameInEverySpan() throws {
         let server = try standIn(StandInConfiguration(userCount: 60))
         func days(_ login: String, _ from: String, _ to: String) throws -> [[[String: Any]]] {
-            let query = """
-                { repositoryOwner(login: "\(login)") { ... on User { contributionsCollection(from: "\(from)T00:00:00Z", \
-                to: "\(to)T00:00:00Z") { contributionCalendar { weeks { contributionDays { date contributionCount \
-                contributionLevel } } } } } } }
-                """
+            let span = try #require(CalendarDay(from))...(try #require(CalendarDay(to)))
+            let query = GraphQLContributionsQuery.text(for: try Login(validating: login), in: span)
             let path = ["data", "repositoryOwner", "contributionsCollection", "contributionCalendar", "weeks"]
             let weeks = path.reduce(try graphQL(server, query).jsonObject() as Any?) { value($0, $1) }
             return (weeks as? [[String: Any]] ?? []).map { $0["contributionDays"] as? [[String: Any]] ?? [] }

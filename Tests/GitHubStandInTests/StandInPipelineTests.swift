@@ -4,7 +4,8 @@ import Testing
 @testable import GitHubStandIn
 
 /// How the server answers every request, whatever its route (`reply(to:)`): faults, then the route and its
-/// revalidation, then the rate limit; each order test makes two of them want to answer.
+/// revalidation, then the rate limit; each order test makes two of them want to answer. Who a token signs in as,
+/// and the scopes every answer names (the authentication tests, merged in).
 @Suite struct StandInPipelineTests {
     @Test func anInjectedFaultWinsOverAnEmptyBucketAndSpendsNothing() throws {
         let server = try standIn(StandInConfiguration(userCount: 20, rateLimit: 1))
@@ -168,7 +169,8 @@ import Testing
     }
 
     /// A queue answers its own decoded path only, in turn (`passThrough` serving normally), then normal service
-    /// resumes; no fault spends anything, and a status fault's headers replace the defaults.
+    /// resumes; no fault spends anything, a status fault's headers replace the defaults, and a secondary limit
+    /// carries Retry-After only when given.
     @Test func faultsHitTheirOwnDecodedPathInTurnAndSpendNothing() throws {
         let server = try standIn()
         server.injectFaults([.status(503, body: "{}")], forPath: "/users/dependabot[bot]")
@@ -188,10 +190,6 @@ import Testing
         let badGateway = try fetch(server, "/users")
         #expect(badGateway.status == 502 && badGateway.text == html && badGateway.header("Retry-After") == "3")
         #expect(badGateway.headers.filter { $0.name.lowercased() == "content-type" }.map(\.value) == ["text/html"])
-    }
-
-    @Test func secondaryRateLimitFaultCarriesRetryAfterOnlyWhenGiven() throws {
-        let server = try standIn()
         server.injectFaults(
             [.secondaryRateLimit(retryAfterSeconds: 7), .secondaryRateLimit(retryAfterSeconds: nil)],
             forPath: "/users/octocat")
@@ -201,5 +199,60 @@ import Testing
         #expect(withRetry.text.contains(#"{"message":"You have exceeded a secondary rate limit."#))
         let withoutRetry = try fetch(server, "/users/octocat")
         #expect(withoutRetry.status == 403 && withoutRetry.header("Retry-After") == nil)
+    }
+
+    /// A token naming a login signs in as it, ignoring case; any other as a User its hash picks, the same every
+    /// time and in every population of the same size, spread over the population.
+    @Test func aTokenSignsInAsTheLoginItNamesOrTheUserItsHashPicks() throws {
+        let server = try standIn()
+        let population = server.population
+        for (token, login) in [
+            ("gho_octocat", "octocat"), ("ghp_OCTOCAT", "octocat"), ("github_pat_Yamada-Taro", "Yamada-Taro"),
+            (StandInTokens.token(for: StandInPopulation.manyFollowsLogin), StandInPopulation.manyFollowsLogin),
+            ("test-token", population.authenticatedAccount(forToken: "test-token")?.login ?? "?"),
+        ] {
+            #expect(try fetch(server, "/user", headers: bearer(token)).jsonObject()["login"] as? String == login)
+        }
+        let many = (0..<500).compactMap { population.authenticatedAccount(forToken: "token-\($0)") }
+        #expect(many.count == 500 && many.allSatisfy { $0.type == "User" } && Set(many.map(\.id)).count > 100)
+        #expect(StandInPopulation(userCount: 250).authenticatedAccount(forToken: "token-1") == many[1])
+        #expect(StandInPopulation(userCount: 0).authenticatedAccount(forToken: "test-token") == nil)
+    }
+
+    /// `noscope` tokens have no scopes (the header is present and empty) and see only the public profile, whose
+    /// ETag differs from the private one's.
+    @Test func aNoScopeTokenSeesThePublicProfileAndEachFormRevalidates() throws {
+        let server = try standIn()
+        let publicOnly = try fetch(server, "/user", headers: bearer("gho_octocat_noscope"))
+        #expect(publicOnly.status == 200 && publicOnly.header("X-OAuth-Scopes") == "")
+        #expect(
+            publicOnly.text == String(decoding: server.population.users[0].userJSONBytes(), as: UTF8.self))
+        let full = try fetch(server, "/user", headers: bearer("gho_octocat"))
+        #expect(publicOnly.header("ETag") != full.header("ETag"))
+        #expect(StandInTokens.scopes(forToken: "gho_octocat_NoScope") == [])
+        #expect(StandInTokens.scopes(forToken: "gho_octocat_HIDE404") == ["read:user"])
+    }
+
+    @Test func everyAnswerToATokenCarriesItsScopesAndWhatTheRowAccepts() throws {
+        let server = try standIn()
+        let token = bearer("test-token")
+        for (target, accepted) in [
+            ("/user", "user"), ("/users/octocat", "user"), ("/users/octocat/keys", ""),
+            ("/users/no-such-user/gists", ""), ("/nowhere", ""), ("/rate_limit", ""), ("/search/users?q=a", ""),
+        ] {
+            let response = try fetch(server, target, headers: token)
+            #expect(response.header("X-OAuth-Scopes") == "repo, user", "\(target)")
+            #expect(response.header("X-Accepted-OAuth-Scopes") == accepted, "\(target)")
+        }
+        // Faults imitate GitHub's front end but still answer a known token.
+        server.injectFaults([.status(502, body: "{}")], forPath: "/users/octocat/orgs")
+        #expect(try fetch(server, "/users/octocat/orgs", headers: token).header("X-OAuth-Scopes") == "repo, user")
+        // Anonymous callers have no token to describe, even where one is needed (GitHub's 401 is a refusal, in
+        // `StandInRouteTableTests.refusals`, charged like any other request).
+        for target in ["/users/octocat/keys", "/user"] {
+            let response = try fetch(server, target)
+            #expect(response.header("X-OAuth-Scopes") == nil && response.header("X-Accepted-OAuth-Scopes") == nil)
+            #expect(response.header("x-ratelimit-remaining") == (target == "/user" ? "58" : "59"))
+        }
     }
 }

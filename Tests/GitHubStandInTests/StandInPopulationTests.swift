@@ -1,43 +1,21 @@
 import Foundation
 import JSONBytes
+import TestSupport
 import Testing
 
 @testable import GitHubStandIn
 
-/// GitHub's `users-get-authenticated.private-user.json` (`private-user` in github/rest-api-description, MIT License,
-/// Copyright (c) 2020 GitHub), plus the `user_view_type` GitHub's real answers carry between `type` and
-/// `site_admin`. Its keys up to `updated_at` are the `public-user-default-response` example, and up to
-/// `site_admin` the `simple-user` one: octocat's three forms must be these bytes, in this order.
-private let octocatPrivateUserExample = """
-    {"login": "octocat", "id": 1, "node_id": "MDQ6VXNlcjE=",
-     "avatar_url": "https://github.com/images/error/octocat_happy.gif", "gravatar_id": "",
-     "url": "https://api.github.com/users/octocat", "html_url": "https://github.com/octocat",
-     "followers_url": "https://api.github.com/users/octocat/followers",
-     "following_url": "https://api.github.com/users/octocat/following{/other_user}",
-     "gists_url": "https://api.github.com/users/octocat/gists{/gist_id}",
-     "starred_url": "https://api.github.com/users/octocat/starred{/owner}{/repo}",
-     "subscriptions_url": "https://api.github.com/users/octocat/subscriptions",
-     "organizations_url": "https://api.github.com/users/octocat/orgs",
-     "repos_url": "https://api.github.com/users/octocat/repos",
-     "events_url": "https://api.github.com/users/octocat/events{/privacy}",
-     "received_events_url": "https://api.github.com/users/octocat/received_events",
-     "type": "User", "user_view_type": "public", "site_admin": false, "name": "monalisa octocat",
-     "company": "GitHub", "blog": "https://github.com/blog", "location": "San Francisco",
-     "email": "octocat@github.com", "hireable": false, "bio": "There once was...",
-     "twitter_username": "monatheoctocat", "public_repos": 2, "public_gists": 1, "followers": 20, "following": 0,
-     "created_at": "2008-01-14T04:33:35Z", "updated_at": "2008-01-14T04:33:35Z", "private_gists": 81,
-     "total_private_repos": 100, "owned_private_repos": 100, "disk_usage": 10000, "collaborators": 8,
-     "two_factor_authentication": true,
-     "plan": {"name": "Medium", "space": 400, "private_repos": 20, "collaborators": 0}}
-    """
-
 private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
 @Suite struct StandInPopulationTests {
+    /// GitHub's `users-get-authenticated.private-user.json` (`Bodies/users-get-authenticated.json`, the example's
+    /// bytes as github/rest-api-description has them: see Bodies/NOTICE.md), plus the `user_view_type` GitHub's
+    /// real answers carry between `type` and `site_admin`. Its keys up to `updated_at` are the
+    /// `public-user-default-response` example, and up to `site_admin` the `simple-user` one: octocat's three forms
+    /// must be these bytes, in this order.
     @Test func octocatsThreeFormsAreGitHubsExamplesByteForByte() throws {
-        var example: [UInt8] = []
-        JSONText.compact(Array(octocatPrivateUserExample.utf8), into: &example)
-        let full = text(example)
+        let example = try JSONTokens.compact(documented("users-get-authenticated"))
+        let full = example.replacing(#""type":"User","#, with: #""type":"User","user_view_type":"public","#)
         let octocat = StandInPopulation(userCount: 10).users[0]
         #expect(text(octocat.userJSONBytes(privateKeys: true)) == full)
         let publicEnd = try #require(full.range(of: ",\"private_gists\""))

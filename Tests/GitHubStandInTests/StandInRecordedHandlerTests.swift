@@ -9,9 +9,6 @@ private let rows = StandInRouteTable.gitHub().routes.compactMap { ($0.handler as
 /// Those under `/users/{username}/…` whose body is a list.
 private let accountLists = rows.filter { $0.isAccountScoped && (try? records($0)) != nil }
 
-private let paginationLimited =
-    #"{"message":"In order to keep the API fast for everyone, pagination is limited for this resource.","documentation_url":"https://docs.github.com/v3/#pagination","status":"422"}"#
-
 /// The records of `row`'s body, as the file holds them; each one's `repo` for a row with a media type.
 private func records(_ row: Endpoint, inMediaType: Bool = false) throws -> [String] {
     let body = try #require(StandInRecordedHandler.body(named: row.operationID))
@@ -44,14 +41,12 @@ private func suffix(_ row: Endpoint) -> String {
         #expect(StandInRecordedHandler(.follow) == nil)
     }
 
-    /// `Bodies` holds the command tests' bodies too: a row a handler answers is never served from its body, and
-    /// `/user/{account_id}` (the profile handler's) is no catch-all under `/user/`.
-    @Test func aRowAHandlerAnswersIsNeverServedFromABody() throws {
+    /// `Bodies` holds the command tests' bodies too: a row a handler answers is never served from its body (nor is
+    /// `/user/{account_id}` a catch-all under `/user/`: `StandInRouteTableTests.refusals`).
+    @Test func aRowAHandlerAnswersIsNeverServedFromABody() {
         for row in [Endpoint.listUsers, .user, .userByID, .authenticatedUser, .followers, .searchUsers] {
             #expect(StandInRecordedHandler(row) != nil && !rows.contains { $0.operationID == row.operationID })
         }
-        let server = try standIn()
-        #expect(try fetch(server, "/user/octocat", headers: tokenHeader).status == 404)
     }
 
     @Test(arguments: accountLists)
@@ -91,25 +86,9 @@ private func suffix(_ row: Endpoint) -> String {
         #expect(own.text == "[" + (try records(.ownSubscriptions)).joined(separator: ",") + "]")
     }
 
-    /// Issue 26: since July 2026 GitHub answers another account's watched repositories 204, to everyone (its REST
-    /// page for watching, "New access restrictions"; python-github-backup #521 and #522).
-    @Test(arguments: [nil, "octocat"])
-    func anotherAccountsWatchedRepositoriesAre204ToEveryone(login: String?) throws {
-        let server = try standIn()
-        for target in ["/users/octocat/subscriptions?per_page=100", "/users/no-such-user/subscriptions"] {
-            #expect(try fetch(server, target, as: login).status == 204, "\(target)")
-        }
-    }
-
-    @Test func aCappedRowRefusesPagesPastItsCapAndAnswersAnEmptyPageInsideIt() throws {
-        let server = try standIn()
-        let path = "/users/octocat/events/public"
-        for query in ["?per_page=100&page=4", "?per_page=7&page=44", "?page=99999999999999999"] {
-            let refused = try fetch(server, path + query, headers: tokenHeader)
-            #expect(refused.status == 422 && refused.text == paginationLimited, "\(query)")
-            #expect(refused.header("ETag") == nil && refused.header("Link") == nil, "\(query)")
-        }
-        let inside = try fetch(server, path + "?per_page=7&page=43", headers: tokenHeader)
+    /// A capped row answers an empty page inside its cap; pages past it are `StandInRouteTableTests.refusals`.
+    @Test func aCappedRowAnswersAnEmptyPageInsideItsCap() throws {
+        let inside = try fetch(standIn(), "/users/octocat/events/public?per_page=7&page=43", headers: tokenHeader)
         #expect(inside.status == 200 && inside.text == "[]")
     }
 

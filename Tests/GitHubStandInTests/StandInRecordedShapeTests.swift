@@ -66,16 +66,10 @@ import Testing
         }
     }
 
-    /// The year a recording was made ("Mon, 24 Jun 2013 …" or "2014-09-01T…").
-    static func year(_ exchange: RecordedExchange) -> Int {
-        let text = exchange.recordedAt ?? ""
-        guard let range = text.range(of: #"20[0-9][0-9]"#, options: .regularExpression) else { return 0 }
-        return Int(text[range]) ?? 0
-    }
-
+    /// Those of the newest year, the year a recording was made ("Mon, 24 Jun 2013 …" or "2014-09-01T…").
     static func newest(_ recorded: [Recorded]) -> [Recorded] {
-        let latest = recorded.map { year($0.exchange) }.max() ?? 0
-        return recorded.filter { year($0.exchange) == latest }
+        let years = recorded.map { $0.exchange.recordedAt?.firstMatch(of: #/20[0-9][0-9]/#).map(\.output) ?? "" }
+        return zip(recorded, years).filter { $1 == years.max() }.map(\.0)
     }
 
     /// GitHub has reordered keys over the years (in 2013 `public_gists` came last), and headers come and go (lists

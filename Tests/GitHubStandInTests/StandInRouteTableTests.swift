@@ -120,16 +120,28 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
         #expect(try fetch(standIn(), target).jsonObject()["login"] as? String == login)
     }
 
-    /// Neighbours of served paths (the caller's own keys, private events, received events) are GitHub's 404.
-    @Test func unknownRoutesGetGitHubsNotFoundBody() throws {
-        let server = try standIn()
-        for target in [
-            "/", "/user/keys", "/users/octocat/received_events", "/users/octocat/repos/extra", "/user/abc",
+    /// GitHub's refusals, each with its body: neighbours of served paths (the caller's own keys, private events,
+    /// received events; `/user/{account_id}` is no catch-all under `/user/`), ids no account has, a search without
+    /// a query, a capped row's pages past its cap, `GET /user` without a token.
+    static let refusals: [Step] =
+        [
+            "/", "/user/keys", "/users/octocat/received_events", "/users/octocat/repos/extra", "/user/octocat",
             "/user/1/events", "/search/repositories", "/rate_limit/extra",
-        ] {
-            let response = try fetch(server, target)
-            #expect(response.status == 404 && response.text == routeNotFound, "\(target)")
+        ].map { Step($0, as: nil, 404, text: routeNotFound) }
+        + ["/user/6", "/user/0", "/user/-1", "/user/99999"].map { Step($0, as: "octocat", 404, text: userNotFound) }
+        + ["/search/users", "/search/users?q=", "/search/users?q=+++", "/search/users?per_page=5"].map {
+            Step($0, as: "octocat", 422, text: searchMissingQuery)
         }
+        + ["?per_page=100&page=4", "?per_page=7&page=44", "?page=99999999999999999"].map {
+            Step("/users/octocat/events/public" + $0, as: "octocat", 422, text: paginationLimited)
+        } + [Step("/user", as: nil, 401, text: requiresAuthentication)]
+
+    /// A refusal has neither an ETag nor a Link, and is charged to the bucket its route's is.
+    @Test(arguments: refusals) func aRefusalIsGitHubsBodyWithNoETagOrLink(_ refusal: Step) throws {
+        let response = try refusal.run(on: standIn())
+        #expect(response.header("ETag") == nil && response.header("Link") == nil)
+        let search = refusal.target.hasPrefix("/search/users")
+        #expect(response.header("x-ratelimit-resource") == (search ? "search" : "core"))
     }
 
     @Test func accountsByIdServeTheSameProfileWithLastModified() throws {
@@ -141,10 +153,6 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
             #expect(byID.header("ETag") == byLogin.header("ETag"))
             #expect(byID.header("Last-Modified") == byLogin.header("Last-Modified"))
             #expect(byID.header("Last-Modified") == UTCTimestamp.httpDate(user.profile.updatedAt))
-        }
-        for target in ["/user/6", "/user/0", "/user/-1", "/user/99999"] {
-            let response = try fetch(server, target, headers: tokenHeader)
-            #expect(response.status == 404 && response.text == userNotFound, "\(target)")
         }
     }
 }

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Testing
 
+@testable import Data
 @testable import GitHubStandIn
 
 /// Issue 28: stargazers and watchers, listed since July 2026 only to a repository's admins and collaborators, and
@@ -9,26 +10,13 @@ import Testing
 @Suite struct StandInStargazersTests {
     static let star = [("Accept", "application/vnd.github.star+json")]
 
-    /// The answer, as `login`, to gh-users's stargazers query (`Sources/Data/GraphQLStargazers.swift`) with `first`
-    /// and `after` given.
+    /// The answer, as `login`, to gh-users's stargazers query (`GraphQLStargazersQuery`), `first` a page.
     static func ask(
         _ server: StandInServer, _ repository: String, first: Int = 100, after: String? = nil, as login: String
     ) throws -> [String: Any] {
-        let parts = repository.split(separator: "/")
-        let after = after.map { ", after: \"\($0)\"" } ?? ""
-        let query = """
-            query GhUsersStargazers {
-              rateLimit { cost remaining resetAt }
-              repository(owner: "\(parts[0])", name: "\(parts[1])") {
-                stargazers(first: \(first)\(after), orderBy: {field: STARRED_AT, direction: ASC}) {
-                  totalCount
-                  pageInfo { hasNextPage endCursor }
-                  edges { starredAt node { databaseId id login avatarUrl url isSiteAdmin } }
-                }
-              }
-            }
-            """
-        return try graphQL(server, query, token: StandInTokens.token(for: login)).jsonObject()
+        let query = GraphQLStargazersQuery.text(for: try RepositoryName(validating: repository), after: after)
+        let paged = query.replacing("first: \(GraphQLStargazersQuery.pageSize)", with: "first: \(first)")
+        return try graphQL(server, paged, token: StandInTokens.token(for: login)).jsonObject()
     }
 
     static func connection(_ answer: [String: Any]) -> [String: Any]? {
