@@ -97,6 +97,11 @@ import Testing
         }
     }
 
+}
+
+/// The server's own life: configurations it refuses, recording before answering, and stopping. Each test starts
+/// the stand-in it needs, or none.
+struct StandInServerLifeTests {
     /// A request is recorded on arrival, before the configured latency delays the answer: the journal has the
     /// request while no byte of its answer has come back.
     @Test func requestsAreRecordedOnArrival() throws {

@@ -183,8 +183,8 @@ private struct HeldIDsFilter: ItemFilter {
     let filter: FollowGraph.Filter
 
     func keeps(_ user: User) -> Bool {
-        guard let held = state.heldIDs else { return true }
-        return held.contains(user.id) == (filter == .mutual)
+        guard let isHeld = state.holds(user.id) else { return true }
+        return isHeld == (filter == .mutual)
     }
 }
 
@@ -198,8 +198,10 @@ final class FollowGraphState: @unchecked Sendable {
     private var outputBound: (limit: Int, failure: DomainError)?
     private var outputRead = 0
 
-    /// The other list's ids, once held; nil while the output list is the one held.
-    var heldIDs: Set<Int64>? { lock.withLock { held } }
+    /// Whether the other list holds `id`; nil while no ids are held (the output list is the one held).
+    func holds(_ id: Int64) -> Bool? {
+        lock.withLock { held?.contains(id) }
+    }
 
     /// Holds the other list's ids, and bounds the output list that streams past them.
     func hold(_ ids: Set<Int64>, outputLimit: Int, failure: DomainError) {
