@@ -25,10 +25,11 @@ struct PeopleChangesOwnerTests {
 
     /// FILE made for `owner`, with its id (nil: a file written before ids were), everyone in it of `role`.
     private func write(
-        _ path: String, command: String, owner: String, id: Int64?, people: [(Int64, String)], role: String? = nil
+        _ path: String, command: String, owner: String, id: Int64?, people: [(Int64, String)], role: String? = nil,
+        filters: [String: String] = [:]
     ) throws {
         let snapshot = PeopleSnapshot(
-            subject: .init(command: command, owner: owner, filters: [:]),
+            subject: .init(command: command, owner: owner, filters: filters),
             people: people.map { PeopleSnapshot.Entry(id: $0.0, login: $0.1, role: role) }, ownerID: id)
         try Data(snapshot.encoded).write(to: URL(fileURLWithPath: path))
     }
@@ -144,6 +145,51 @@ struct PeopleChangesOwnerTests {
             "\(said)")
         #expect(missing.problems.isEmpty, "\(missing.problems)")
         #expect(try bytes(folder("o.json")) == before)
+    }
+
+    /// A snapshot with its owner's id, of the same owner but another list (another command, other filters, the
+    /// public members only) is refused before anything is asked, and left as it was: the id says the owner is the
+    /// same, not the list.
+    @Test(arguments: [
+        ("watchers", "octocat/Hello-World", [String: String](), ["collaborators", "octocat/Hello-World"]),
+        (
+            "collaborators", "octocat/Hello-World", [:],
+            ["collaborators", "octocat/Hello-World", "--affiliation", "outside"]
+        ),
+        ("members", "github", [:], ["members", "github", "--role", "admin"]),
+        ("members", "github", ["public": "true"], ["members", "github"]),
+        ("members", "github", [:], ["invitations", "github"]),
+    ])
+    func anotherListOfTheSameOwnerIsRefusedWhateverItsId(
+        command: String, owner: String, filters: [String: String], arguments: [String]
+    ) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try write(folder("s.json"), command: command, owner: owner, id: 1, people: [(1, "octocat")], filters: filters)
+        let before = try bytes(folder("s.json"))
+        let github = StubTransport()
+        let (status, out, err) = await run(github, arguments + ["--changes", folder("s.json")])
+        #expect(status == 1, "\(err)")
+        #expect(out.isEmpty)
+        #expect(err.contains("was made for 'gh-users \(command) \(owner)"), "\(err)")
+        #expect(github.calls.isEmpty, "\(github.calls)")
+        #expect(try bytes(folder("s.json")) == before)
+    }
+
+    /// The words a snapshot file holds (its command, owner, filters) reach stderr made safe, in the refusal of
+    /// another owner's id too, which is written after GitHub answered.
+    @Test func aFilesWordsAreShownSafelyWhenItsIdIsAnothers() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try write(
+            folder("o.json"), command: "outside-collaborators", owner: "evil\u{1B}]0;pwned\u{07}org", id: 99,
+            people: [(1, "a")])
+        let github = StubTransport()
+        github.answer("GET /orgs/github", json: body("orgs-get"))
+        let (status, _, err) = await run(github, ["outside-collaborators", "github", "--changes", folder("o.json")])
+        #expect(status == 1)
+        #expect(!err.contains("\u{1B}") && !err.contains("\u{07}"), "\(err)")
+        #expect(err.contains(#"evil\e]0;pwned\aorg"#), "\(err)")
     }
 
     /// The first run records the id; a run whose owner name is FILE's (in any case) asks for nothing but the list.

@@ -163,12 +163,14 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
                 given = nil
             }
             guard given == recordedID else {
-                io.writeErr(
-                    "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for 'gh-users "
+                // Through `LocalFileError`, which makes the words the file holds safe to print.
+                let refusal = LocalFileError(
+                    message: "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for 'gh-users "
                         + "\(recorded.subject.description)' (\(ownerIDName) \(recordedID)), not for 'gh-users "
                         + "\(subject.description)' "
                         + (given.map { "(\(ownerIDName) \($0))" } ?? "(GitHub did not give its \(ownerIDName))")
-                        + ". It was left as it is: give each list its own snapshot file\n")
+                        + ". It was left as it is: give each list its own snapshot file")
+                io.writeErr("gh-users: \(refusal.message)\n")
                 return .setupFailed
             }
             renamedFrom = recorded.subject.owner
@@ -227,15 +229,17 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         options.owner.lookup.endpoint == .organization ? "organization id" : "repository id"
     }
 
-    /// Whether the snapshot's owner may be the one given under another name: the snapshot recorded its id, and
-    /// what the id does not cover (a team's slug: its id is its organization's) is the same. Only then is its id
-    /// asked for; a snapshot without one is of another list, as before ids were recorded.
+    /// Whether the snapshot's owner may be the one given under another name: the snapshot is of the same command
+    /// and filters, recorded its id, and what the id does not cover (a team's slug: its id is its organization's) is
+    /// the same. Only then is its id asked for; a snapshot without one is of another list, as before ids were
+    /// recorded.
     private func mayBeRenamed(_ recorded: PeopleSnapshot) -> Bool {
         let covered = options.owner.lookup.segments.count
         func uncovered(_ owner: String) -> [Substring] {
             Array(owner.lowercased().split(separator: "/").dropFirst(covered))
         }
-        return recorded.ownerID != nil && uncovered(recorded.subject.owner) == uncovered(subject.owner)
+        return recorded.subject.isSameKind(as: subject) && recorded.ownerID != nil
+            && uncovered(recorded.subject.owner) == uncovered(subject.owner)
     }
 
     /// The owner's id (`GET /orgs/{org}`, `GET /repos/{owner}/{repo}`, or the repository the run read already for

@@ -159,8 +159,9 @@ extension SnapshotFile {
     /// What a run says once it recorded the list of an account or an owner renamed since the file was made (the
     /// same id under another name): the old name, the id that keeps it the same, and the name it carries on under.
     func renamedNote(_ old: String, id: String, now new: String, name: String) -> String {
-        "gh-users: \(old) (\(id)) is now \(new); the snapshot in \(TerminalSanitizer.quotedPath(path)) carries on "
-            + "under the new \(name).\n"
+        // The old name is the file's, which may not be gh-users's: made safe to print.
+        "gh-users: \(TerminalSanitizer.sanitize(old)) (\(id)) is now \(TerminalSanitizer.sanitize(new)); the snapshot in "
+            + "\(TerminalSanitizer.quotedPath(path)) carries on under the new \(name).\n"
     }
 
     /// What a run that replaced the file says last: on the first run, what was recorded; on a terminal, that

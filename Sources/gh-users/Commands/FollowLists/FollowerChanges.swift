@@ -86,10 +86,12 @@ struct FollowerChangesCoordinator {
             return .setupFailed
         }
         if let recorded = previous?.subject, !recorded.isSameAccount(as: subject) {
-            io.writeErr(
-                "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for the "
+            // Through `LocalFileError`, which makes the words the file holds safe to print.
+            let refusal = LocalFileError(
+                message: "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for the "
                     + "\(relation.rawValue) of \(recorded.accountDescription), but \(whose) is "
-                    + "\(subject.accountDescription). It was left as it is: give each account its own snapshot file\n")
+                    + "\(subject.accountDescription). It was left as it is: give each account its own snapshot file")
+            io.writeErr("gh-users: \(refusal.message)\n")
             return .setupFailed
         }
 
