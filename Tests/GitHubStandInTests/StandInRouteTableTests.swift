@@ -136,12 +136,16 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
             Step("/users/octocat/events/public" + $0, as: "octocat", 422, text: paginationLimited)
         } + [Step("/user", as: nil, 401, text: requiresAuthentication)]
 
-    /// A refusal has neither an ETag nor a Link, and is charged to the bucket its route's is.
+    /// A refusal has neither an ETag nor a Link, is charged to the bucket its route's is, and is no 304 to an
+    /// `If-None-Match` that matches anything.
     @Test(arguments: refusals) func aRefusalIsGitHubsBodyWithNoETagOrLink(_ refusal: Step) throws {
-        let response = try refusal.run(on: standIn())
+        let server = try standIn()
+        let response = try refusal.run(on: server)
         #expect(response.header("ETag") == nil && response.header("Link") == nil)
         let search = refusal.target.hasPrefix("/search/users")
         #expect(response.header("x-ratelimit-resource") == (search ? "search" : "core"))
+        let revalidated = try fetch(server, refusal.target, headers: [("If-None-Match", "*")], as: refusal.login)
+        #expect(revalidated.status == refusal.status && revalidated.body == response.body)
     }
 
     @Test func accountsByIdServeTheSameProfileWithLastModified() throws {
