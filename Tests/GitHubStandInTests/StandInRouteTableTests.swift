@@ -111,13 +111,21 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
         #expect(try fetch(server, "/users?since=6&per_page=1").jsonArray().first?["id"] as? Int == 8)
     }
 
-    /// A login is found whatever its case, percent-encoded or not.
+    /// A profile is found by its login whatever its case, percent-encoded or not, and by its id: the same answer each
+    /// way (the account's ordinal given), with its `updated_at` as `Last-Modified`.
     @Test(arguments: [
-        ("/users/OctoCat", "octocat"), ("/users/%6Fctocat", "octocat"), ("/users/dependabot[bot]", "dependabot[bot]"),
-        ("/users/dependabot%5Bbot%5D", "dependabot[bot]"), ("/users/DEPENDABOT%5bBOT%5d", "dependabot[bot]"),
+        ("/users/OctoCat", 1), ("/users/%6Fctocat", 1), ("/users/dependabot[bot]", 3),
+        ("/users/dependabot%5Bbot%5D", 3), ("/users/DEPENDABOT%5bBOT%5d", 3), ("/user/1", 1), ("/user/3", 3),
+        ("/user/9", 7),
     ])
-    func loginLookupIgnoresCaseAndDecodesThePath(target: String, login: String) throws {
-        #expect(try fetch(standIn(), target).jsonObject()["login"] as? String == login)
+    func aProfileIsFoundByItsLoginInAnyCaseOrEncodingAndByItsID(target: String, ordinal: Int) throws {
+        let server = try standIn()
+        let user = server.population.users[ordinal - 1]
+        let response = try fetch(server, target, headers: tokenHeader)
+        let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
+        #expect(try response.status == 200 && response.jsonObject()["login"] as? String == user.login)
+        #expect(response.body == byLogin.body && response.header("ETag") == byLogin.header("ETag"))
+        #expect(response.header("Last-Modified") == UTCTimestamp.httpDate(user.profile.updatedAt))
     }
 
     /// GitHub's refusals, each with its body: neighbours of served paths (the caller's own keys, private events,
@@ -146,17 +154,5 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
         #expect(response.header("x-ratelimit-resource") == (search ? "search" : "core"))
         let revalidated = try fetch(server, refusal.target, headers: [("If-None-Match", "*")], as: refusal.login)
         #expect(revalidated.status == refusal.status && revalidated.body == response.body)
-    }
-
-    @Test func accountsByIdServeTheSameProfileWithLastModified() throws {
-        let server = try standIn(StandInConfiguration(userCount: 100))
-        for user in [0, 2, 6].map({ server.population.users[$0] }) {
-            let byID = try fetch(server, "/user/\(user.id)", headers: tokenHeader)
-            let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
-            #expect(byID.status == 200 && byID.body == byLogin.body, "\(user.login)")
-            #expect(byID.header("ETag") == byLogin.header("ETag"))
-            #expect(byID.header("Last-Modified") == byLogin.header("Last-Modified"))
-            #expect(byID.header("Last-Modified") == UTCTimestamp.httpDate(user.profile.updatedAt))
-        }
     }
 }
