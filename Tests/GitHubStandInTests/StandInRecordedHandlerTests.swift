@@ -25,6 +25,8 @@ private func suffix(_ row: Endpoint) -> String {
 
 @Suite struct StandInRecordedHandlerTests {
     /// A row is served from the body its operation id names, so a new row with a body needs no stand-in code.
+    /// `Bodies` holds the command tests' bodies too: a row a handler answers is never served from its body (nor is
+    /// `/user/{account_id}` a catch-all under `/user/`: `StandInRouteTableTests.refusals`).
     @Test func aRowFindsItsBodyByItsOperationID() throws {
         #expect(rows.count >= 12)
         // A public list outside `/users/{username}/…`, as the next issue's `GET /orgs/{org}/public_members`.
@@ -39,37 +41,29 @@ private func suffix(_ row: Endpoint) -> String {
                 == "\(server.baseURL)/orgs/github/another-list?per_page=1&page=1")
         #expect(StandInRecordedHandler(Endpoint("no/such-operation", .get, "/x", shape: .status, docs: "")) == nil)
         #expect(StandInRecordedHandler(.follow) == nil)
-    }
-
-    /// `Bodies` holds the command tests' bodies too: a row a handler answers is never served from its body (nor is
-    /// `/user/{account_id}` a catch-all under `/user/`: `StandInRouteTableTests.refusals`).
-    @Test func aRowAHandlerAnswersIsNeverServedFromABody() {
         for row in [Endpoint.listUsers, .user, .userByID, .authenticatedUser, .followers, .searchUsers] {
             #expect(StandInRecordedHandler(row) != nil && !rows.contains { $0.operationID == row.operationID })
         }
     }
 
-    @Test(arguments: accountLists)
-    func everyListPagesItsBodyInOrderWithLinksUnderTheAccountsID(_ row: Endpoint) throws {
+    /// A row under `/users/{username}/…` is GitHub's 404 with the row's documentation for an unknown account, by
+    /// login or id; a list pages its body in order, with links under the account's id.
+    @Test(arguments: rows.filter(\.isAccountScoped))
+    func everyAccountsRowPagesItsBodyUnderItsIDAndAnUnknownAccountIsGitHubs404(_ row: Endpoint) throws {
         let server = try standIn()
-        let expected = try records(row)
+        let notFound = #"{"message":"Not Found","documentation_url":""# + row.docs + #"","status":"404"}"#
+        for target in ["/users/no-such-user\(suffix(row))", row.accountPath("999999999")] {
+            let response = try fetch(server, target, headers: tokenHeader)
+            #expect(response.status == 404 && response.text == notFound, "\(target)")
+        }
+        guard accountLists.contains(row) else { return }
         let account = try #require(server.population.user(login: "octocat"))
         let path = row.accountPath(String(account.id))
         let pages = try walkPages(
             server, from: "/users/OCTOCAT\(suffix(row))?per_page=1",
             linkPrefix: server.baseURL + path + "?per_page=1&page=")
-        #expect(pages.map { String($0.text.dropFirst().dropLast()) } == expected)
+        #expect(try pages.map { String($0.text.dropFirst().dropLast()) } == records(row))
         #expect(try fetch(server, path + "?per_page=1", headers: tokenHeader).body == pages.first?.body)
-    }
-
-    @Test(arguments: rows.filter(\.isAccountScoped))
-    func anUnknownAccountIsGitHubs404WithTheRowsDocumentation(_ row: Endpoint) throws {
-        let server = try standIn()
-        let expected = #"{"message":"Not Found","documentation_url":""# + row.docs + #"","status":"404"}"#
-        for target in ["/users/no-such-user\(suffix(row))", row.accountPath("999999999")] {
-            let response = try fetch(server, target, headers: tokenHeader)
-            #expect(response.status == 404 && response.text == expected, "\(target)")
-        }
     }
 
     @Test func ownListsNeedATokenAndTheRowsScope() throws {
