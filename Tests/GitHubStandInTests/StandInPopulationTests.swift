@@ -14,7 +14,7 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
     /// `public-user-default-response` example, and up to `site_admin` the `simple-user` one: octocat's three forms
     /// must be these bytes, in this order.
     @Test func octocatsThreeFormsAreGitHubsExamplesByteForByte() throws {
-        let example = try JSONTokens.compact(documented("users-get-authenticated"))
+        let example = JSONTokens.compact(documented("users-get-authenticated"))
         let full = example.replacing(#""type":"User","#, with: #""type":"User","user_view_type":"public","#)
         let octocat = StandInPopulation(userCount: 10).users[0]
         #expect(text(octocat.userJSONBytes(privateKeys: true)) == full)
