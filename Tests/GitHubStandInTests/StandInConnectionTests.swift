@@ -192,14 +192,11 @@ private final class RawHTTPConnection {
         var response = RawHTTPResponse(status: status, headers: headers, body: [])
         guard bodyExpected, status != 304, status != 204 else { return response }
         response.body = [UInt8](repeating: 0, count: Int(response.header("Content-Length") ?? "0") ?? 0)
-        var received = 0
-        while received < response.body.count {
-            let count = response.body[received...].withUnsafeMutableBytes {
-                recv(descriptor, $0.baseAddress, $0.count, 0)
-            }
-            guard count > 0 else { throw RawHTTPError() }
-            received += count
+        // MSG_WAITALL: the whole body, unless the peer closes or the timeout passes first.
+        let received = response.body.withUnsafeMutableBytes {
+            recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_WAITALL))
         }
+        guard received == response.body.count else { throw RawHTTPError() }
         return response
     }
 
