@@ -80,12 +80,6 @@ private func suffix(_ row: Endpoint) -> String {
         #expect(own.text == "[" + (try records(.ownSubscriptions)).joined(separator: ",") + "]")
     }
 
-    /// A capped row answers an empty page inside its cap; pages past it are `StandInRouteTableTests.refusals`.
-    @Test func aCappedRowAnswersAnEmptyPageInsideItsCap() throws {
-        let inside = try fetch(standIn(), "/users/octocat/events/public?per_page=7&page=43", headers: tokenHeader)
-        #expect(inside.status == 200 && inside.text == "[]")
-    }
-
     @Test func theStarMediaTypeGetsTheStarRecordsVersionedOrNotAndOthersTheRepositories() throws {
         let server = try standIn()
         let path = "/users/octocat/starred"

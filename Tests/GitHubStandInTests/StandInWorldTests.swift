@@ -61,7 +61,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         + ["", "/forks", "/contributors", "/collaborators", "/assignees", "/stargazers/history", "/stargazers/count"]
         .map { "/repos/octocat/nothing" + $0 } + ["/orgs/github/teams/no-such-team/members", "/users/no-such-account"]
 
-    /// GitHub's read rules over the world (see `StandInWorldListHandler`).
+    /// GitHub's read rules over the world (see `StandInWorldListHandler`), and two of rows served from a body.
     static let reads: [Step] =
         missing.map { Step($0, as: "octocat", 404) } + [
             Step("/orgs/no-such-org/public_members", as: nil, 404),
@@ -101,29 +101,25 @@ private func documentedKeys(_ name: String) throws -> [String] {
                 Step($0, as: login, 204)
             }
         }
+        // A capped row answers an empty page inside its cap; pages past it are `StandInRouteTableTests.refusals`.
+        + [Step("/users/octocat/events/public?per_page=7&page=43", as: "octocat", 200, text: "[]")]
 
     @Test(arguments: reads) func aReadIsAnsweredByGitHubsRules(_ read: Step) throws {
         try read.run(on: standIn())
     }
 
-    /// Each collaborator record is GitHub's documented one, with the person's highest permission.
-    @Test func collaboratorsAreGitHubsRecordsWithTheHighestPermission() throws {
+    /// An organization's repositories, by name, are owned by the account `GET /orgs/github` is. `anon` adds the
+    /// authors with no account; the rest are the documented contributor record. Forks are the world's; invitations
+    /// are GitHub's own records. Each collaborator record is GitHub's documented one, with the highest permission.
+    @Test func theWorldsListsAreGitHubsRecords() throws {
         let server = try standIn()
-        let base = Self.collaborators
-        let all = try fetch(server, base + "?per_page=100", as: "octocat")
+        let all = try fetch(server, Self.collaborators + "?per_page=100", as: "octocat")
         #expect(try logins(all).count == 8)
         for record in all.records() { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
         let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
         #expect(outside["role_name"] as? String == "write")
         let write = ["pull": true, "triage": true, "push": true, "maintain": false, "admin": false]
         #expect(outside["permissions"] as? [String: Bool] == write)
-    }
-
-    /// An organization's repositories, by name, are owned by the account `GET /orgs/github` is. `anon` adds the
-    /// authors with no account; the rest are the documented contributor record. Forks are the world's; invitations
-    /// are GitHub's own records.
-    @Test func repositoriesContributorsForksAndInvitationsAreGitHubsRecords() throws {
-        let server = try standIn()
         let repositories = try fetch(server, "/orgs/github/repos", as: "octocat").jsonArray()
         #expect(repositories.map { $0["full_name"] as? String } == ["github/docs", "github/linguist"])
         let owners = repositories.map { $0["owner"] as? [String: Any] ?? [:] }
@@ -174,24 +170,20 @@ private func documentedKeys(_ name: String) throws -> [String] {
             #expect([count, now, total] == [listed, listed, listed], "\(repository.fullName)")
             return listed
         }
-        /// The status of a star (PUT) or an unstar (DELETE) of octocat's `repository` by `login`.
-        func star(_ method: String, _ repository: String, as login: String) throws -> Int {
-            try fetch(server, "/user/starred/octocat/" + repository, method: method, as: login).status
+        let repositories = server.world.current.repositories
+        var stars = try Dictionary(uniqueKeysWithValues: repositories.map { ($0.fullName, try check($0)) })
+        // A star and an unstar of Hello-World; the population's stars of Spoon-Knife change too: one taken back,
+        // then given again, now (the newest).
+        for (method, name, login, change) in [
+            ("PUT", "Hello-World", "Tidy-Falcon-33", 1), ("DELETE", "Hello-World", "kitsune-fox", -1),
+            ("DELETE", "Spoon-Knife", "kitsune-fox", -1), ("PUT", "Spoon-Knife", "kitsune-fox", 1),
+        ] {
+            #expect(try fetch(server, "/user/starred/octocat/" + name, method: method, as: login).status == 204)
+            stars["octocat/" + name, default: 0] += change
+            let repository = try #require(server.world.current.repository("octocat", name))
+            #expect(try check(repository) == stars["octocat/" + name], "after \(method) by \(login)")
         }
-        for repository in server.world.current.repositories { _ = try check(repository) }
-        let hello = try #require(server.world.current.repository("octocat", "Hello-World"))
-        let before = try check(hello)
-        #expect(try star("PUT", "Hello-World", as: "Tidy-Falcon-33") == 204)
-        #expect(try check(hello) == before + 1)
-        #expect(try star("DELETE", "Hello-World", as: "kitsune-fox") == 204)
-        #expect(try check(hello) == before)
-        // The population's stars change too: one taken back, then given again, now (the newest).
-        let spoon = try #require(server.world.current.repository("octocat", "Spoon-Knife"))
-        let everyone = try check(spoon)
-        #expect(try star("DELETE", "Spoon-Knife", as: "kitsune-fox") == 204)
-        #expect(try check(spoon) == everyone - 1)
-        #expect(try star("PUT", "Spoon-Knife", as: "kitsune-fox") == 204)
-        #expect(try check(spoon) == everyone)
+        let everyone = stars["octocat/Spoon-Knife"] ?? 0
         let last = "/repos/octocat/Spoon-Knife/stargazers?per_page=1&page=\(everyone)"
         #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
     }
