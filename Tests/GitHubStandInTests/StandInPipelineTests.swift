@@ -94,22 +94,18 @@ import Testing
 
     @Test func requestsAreRecordedWithDecodedPartsAndHeaders() throws {
         let server = try standIn()
-        _ = try fetch(
-            server, "/users/dependabot%5Bbot%5D?note=a%20b+c&x=1",
-            headers: [("Authorization", "Bearer rec"), ("X-Custom-Thing", "value: with colon")])
+        let target = "/users/dependabot%5Bbot%5D?note=a%20b+c&x=1"
+        _ = try fetch(server, target, headers: [("X-Custom-Thing", "value: with colon")])
         _ = try fetch(server, "/users?since=0&per_page=100", method: "HEAD")
         let recorded = server.requests
-        #expect(recorded.count == 2)
+        #expect(recorded.map(\.method) == ["GET", "HEAD"])
         let first = try #require(recorded.first)
-        #expect(first.method == "GET")
-        #expect(first.target == "/users/dependabot%5Bbot%5D?note=a%20b+c&x=1")
-        #expect(first.path == "/users/dependabot[bot]")
+        #expect(first.target == target && first.path == "/users/dependabot[bot]")
         #expect(first.query == ["note": "a b c", "x": "1"])
-        #expect(first.header("authorization") == "Bearer rec")
         #expect(first.header("x-custom-thing") == "value: with colon")
         #expect(first.headers.contains { $0.name == "X-Custom-Thing" })
         #expect(first.header("Missing") == nil)
-        #expect(recorded[1].method == "HEAD" && recorded[1].query == ["since": "0", "per_page": "100"])
+        #expect(recorded[1].query == ["since": "0", "per_page": "100"])
         #expect(recorded[1].receivedAt >= recorded[0].receivedAt)
         server.resetRequests()
         #expect(server.requests.isEmpty)
@@ -130,17 +126,15 @@ import Testing
             [.status(429, body: "{}", headers: ["Retry-After": date])], forPath: "/users/Yamada-Taro")
         server.injectFaults([.primaryRateLimitExhausted(resetAfterSeconds: 600)], forPath: "/users")
         server.injectFaults([.status(500, body: "{}")], forPath: "/users/octocat/followers")
-        for path in ["/users/octocat", "/users/Yamada-Taro", "/users", "/users/octocat/followers"] {
+        let paths = ["/users/octocat", "/users/Yamada-Taro", "/users", "/users/octocat/followers"]
+        for path in paths {
             #expect(try fetch(server, path).status != 200)
             #expect(server.requestsTooEarly == 0)
         }
-        #expect(try fetch(server, "/users/octocat").status == 200)
-        #expect(try fetch(server, "/users/Yamada-Taro").status == 200)
-        #expect(try fetch(server, "/users?since=5").status == 200)
-        #expect(try fetch(server, "/users/octocat/followers").status == 200)
+        for path in paths { #expect(try fetch(server, path + "?since=5").status == 200, "\(path)") }
         #expect(server.requestsTooEarly == 3)
         server.advanceClock(bySeconds: 601)
-        for path in ["/users/octocat", "/users/Yamada-Taro", "/users"] { _ = try fetch(server, path) }
+        for path in paths.dropLast() { _ = try fetch(server, path) }
         #expect(server.requestsTooEarly == 3)
     }
 
