@@ -21,8 +21,9 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
 }
 
 @Suite struct StandInRouteTableTests {
-    /// Guards the real table against a row that an earlier row shadows, or a pattern nobody can reach.
-    @Test func everyPatternOfTheGitHubTableReachesItsOwnRow() {
+    /// Guards the real table against a row that an earlier row shadows, or a pattern nobody can reach. The runner's
+    /// help is built from the table (`servedRoutes`), so it must name every row, without parameter types.
+    @Test func everyPatternOfTheGitHubTableReachesItsOwnRowAndIsListedReadably() {
         let gitHub = StandInRouteTable.gitHub()
         var seen = Set<String>()
         for route in gitHub.routes {
@@ -36,6 +37,12 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
             }
         }
         #expect(seen.count >= 11)
+        let lines = StandInServer.servedRoutes
+        #expect(lines.count == gitHub.routes.count)
+        #expect(lines.first == "GET /users")
+        #expect(lines.contains("GET /users/{username}/followers, /user/{account_id}/followers"))
+        #expect(lines.contains("GET /rate_limit"))
+        #expect(!lines.joined().contains(":int"))
     }
 
     /// The table is built from the endpoint rows: each is served with its method and its rate limit, under the
@@ -77,16 +84,6 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
         #expect(unconditional.status == 200 && unconditional.header("x-ratelimit-remaining") == "58")
         #expect(try send("GET").status == 404)
         #expect(server.requests.map(\.path) == ["/echo/hi!", "/echo/hi!", "/echo/hi!"])
-    }
-
-    /// The runner's help is built from this, so it must name every row, without parameter types.
-    @Test func servedRoutesListEveryRowReadably() {
-        let lines = StandInServer.servedRoutes
-        #expect(lines.count == StandInRouteTable.gitHub().routes.count)
-        #expect(lines.first == "GET /users")
-        #expect(lines.contains("GET /users/{username}/followers, /user/{account_id}/followers"))
-        #expect(lines.contains("GET /rate_limit"))
-        #expect(!lines.joined().contains(":int"))
     }
 
     /// Scripts/try keeps its cache from one stand-in process to the next, so a tag must not depend on the process
