@@ -11,8 +11,7 @@ private let rateLimitResources = [
 ]
 
 private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [String: Int] {
-    let resources = try #require(body["resources"] as? [String: Any])
-    return try #require(resources[resource] as? [String: Int], "\(resource)")
+    try #require(value(body, "resources", resource) as? [String: Int], "\(resource)")
 }
 
 @Suite struct StandInRateLimitTests {
