@@ -45,7 +45,7 @@ import Testing
                 target: "/users/Yamada-Taro", headers: [("Accept", "application/vnd.github+json")]
             ).utf8)[...]
         while !request.isEmpty {
-            try connection.write(Array(request.prefix(7)))
+            try connection.write(String(decoding: request.prefix(7), as: UTF8.self))
             request = request.dropFirst(7)
             usleep(2_000)
         }
@@ -157,11 +157,7 @@ private final class RawHTTPConnection {
     }
 
     func write(_ text: String) throws {
-        try write(Array(text.utf8))
-    }
-
-    func write(_ bytes: [UInt8]) throws {
-        guard LoopbackSocket.sendAll(bytes, to: descriptor) else { throw RawHTTPError() }
+        guard LoopbackSocket.sendAll(Array(text.utf8), to: descriptor) else { throw RawHTTPError() }
     }
 
     static func requestText(method: String = "GET", target: String, headers: [(String, String)] = []) -> String {
