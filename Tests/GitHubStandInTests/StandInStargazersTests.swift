@@ -24,25 +24,20 @@ import Testing
     }
 
     /// octocat/Spoon-Knife's stargazers are the population's users, oldest star first; `GET /repos/…` counts them.
-    @Test func theStargazersAreThePopulationsUsersOldestFirst() throws {
-        let server = try standIn()
+    /// Past 40,000 stargazers REST stops: page 400 is the last its links name, 401 GitHub's 422; GraphQL goes on.
+    @Test func restListsThePopulationOldestFirstToPageFourHundredAndGraphQLGoesOn() throws {
+        let server = try standIn(StandInConfiguration(userCount: 45_000))
         let users = server.population.users.filter { $0.type == "User" }
-        let target = "/repos/octocat/Spoon-Knife/stargazers?per_page=100"
-        let records = try fetch(server, target, headers: Self.star, as: "octocat").jsonArray()
+        let base = "/repos/octocat/Spoon-Knife/stargazers?per_page=100&page="
+        let records = try fetch(server, base + "1", headers: Self.star, as: "octocat").jsonArray()
         #expect(
             records.count == 100
                 && records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
         let starred = records.compactMap { $0["starred_at"] as? String }
         #expect(starred.count == 100 && starred == starred.sorted())
-        #expect(try logins(fetch(server, target, as: "octocat")).first == users.first?.login)
+        #expect(try logins(fetch(server, base + "1", as: "octocat")).first == users.first?.login)
         let repository = try fetch(server, "/repos/octocat/Spoon-Knife").jsonObject()
         #expect(repository["stargazers_count"] as? Int == users.count)
-    }
-
-    /// Past 40,000 stargazers REST stops: page 400 is the last its links name, 401 GitHub's 422; GraphQL goes on.
-    @Test func restStopsAtPageFourHundredAndGraphQLGoesOn() throws {
-        let server = try standIn(StandInConfiguration(userCount: 45_000))
-        let base = "/repos/octocat/Spoon-Knife/stargazers?per_page=100&page="
         let before = try fetch(server, base + "399", headers: Self.star, as: "octocat")
         #expect(linkRelations(before.header("Link"))["last"]?.hasSuffix("page=400") == true)
         let last = try fetch(server, base + "400", headers: Self.star, as: "octocat")
@@ -54,7 +49,6 @@ import Testing
                 == "In order to keep the API fast for everyone, pagination is limited for this resource. "
                 + "Check the rel=last link relation in the Link response header to see how far back you can traverse."
         )
-        let users = server.population.users.filter { $0.type == "User" }
         #expect(users.count > 40_000)
         let after = StandInGraphQLSchema.cursor(39_999)
         let answer = try Self.ask(server, "octocat/Spoon-Knife", first: 2, after: after, as: "octocat")
