@@ -161,8 +161,10 @@ import Testing
     /// source: ownership and the base permission, the team that grants it (a child team's members name the parent),
     /// the repository for a direct grant; triage shows as READ and maintain as WRITE, roleName exact. `login:` asks
     /// for one person alone, case aside. Of the bench organization's 1,000 repositories of about 150 people, a
-    /// repository's people come at most 100 a page, continued by cursor, each once.
-    @Test func everyoneWithAGrantIsListedWithEverySourceAHundredAPage() throws {
+    /// repository's people come at most 100 a page, continued by cursor, each once. A caller who cannot push gets
+    /// `collaborators: null` beside FORBIDDEN at its path; an unknown repository or organization is null beside
+    /// NOT_FOUND; a document of one connection costs a point.
+    @Test func everyoneWithAGrantIsListedAHundredAPageAndRefusalsAreErrorsAtTheirPaths() throws {
         var configuration = StandInConfiguration(userCount: 2_000)
         configuration.accessBench = true
         let server = try standIn(configuration)
@@ -195,19 +197,13 @@ import Testing
         }.map(edges)
         #expect(pages.map(\.count) == [100, people.count - 100])
         #expect(Set(pages.flatMap(\.keys)) == Set(people))
-    }
-
-    /// A caller who cannot push gets `collaborators: null` beside FORBIDDEN at its path; an unknown repository or
-    /// organization is null beside NOT_FOUND; a document of one connection costs a point.
-    @Test func refusalsAndUnknownsAreGitHubsErrorsAtTheirPaths() throws {
-        let server = try standIn(StandInConfiguration(userCount: 100))
-        let answer = try post(
+        let refused = try post(
             server, collaborators(["github/docs", "github/linguist", "no/such"]), as: "Yamada-Taro")
-        #expect(value(answer, "data", "r1", "collaborators") is NSNull && value(answer, "data", "r2") is NSNull)
-        #expect(value(answer, "data", "r0", "collaborators", "edges") != nil)
+        #expect(value(refused, "data", "r1", "collaborators") is NSNull && value(refused, "data", "r2") is NSNull)
+        #expect(value(refused, "data", "r0", "collaborators", "edges") != nil)
         let unknown = try post(server, GraphQLAccessQuery.members(of: "no-such-org", after: nil), as: "Yamada-Taro")
         #expect(value(unknown, "data", "organization") is NSNull)
-        let found = errors(answer, unknown)
+        let found = errors(refused, unknown)
         #expect(found == [#"FORBIDDEN ["r1", "collaborators"]"#, #"NOT_FOUND ["r2"]"#, #"NOT_FOUND ["organization"]"#])
         let spent = try #require(value(unknown, "data", "rateLimit", "remaining") as? Int)
         let listing = try post(server, GraphQLAccessQuery.repositories(of: "github", after: nil), as: "Yamada-Taro")
