@@ -72,11 +72,10 @@ private func suffix(_ row: Endpoint) -> String {
         for row in rows where row.needsToken || row.path.hasPrefix("/user/") {
             let target = row.path.replacing("{username}", with: "octocat")
             #expect(try fetch(server, target).status == 401, "\(row.path)")
-            #expect(try fetch(server, target, headers: [("Authorization", "Bearer gho_octocat")]).status == 200)
+            #expect(try fetch(server, target, as: "octocat").status == 200)
         }
-        let unscoped = try fetch(server, "/user/emails", headers: [("Authorization", "Bearer gho_octocat_noscope")])
-        #expect(unscoped.status == 403)
-        let own = try fetch(server, "/user/subscriptions", headers: [("Authorization", "Bearer gho_octocat")])
+        #expect(try fetch(server, "/user/emails", headers: bearer("gho_octocat_noscope")).status == 403)
+        let own = try fetch(server, "/user/subscriptions", as: "octocat")
         #expect(own.text == "[" + (try records(.ownSubscriptions)).joined(separator: ",") + "]")
     }
 
