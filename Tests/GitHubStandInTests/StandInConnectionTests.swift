@@ -17,41 +17,31 @@ import Testing
 
     deinit { server.stop() }
 
-    /// Requests sent back to back are answered in order, each framed by its head and `Content-Length` (a body that
-    /// arrives in two pieces too), on a connection that stays open.
-    @Test func oneConnectionAnswersPipelinedRequestsInOrderAndStaysOpen() throws {
+    /// Requests sent back to back are answered in order, each framed by its head and `Content-Length`, on a
+    /// connection that stays open, whether they arrive at once or cut by bytes, seven at a time: some pieces end
+    /// between a line's \r and its \n (a Character apiece), and one in the middle of the body.
+    @Test(arguments: [Int.max, 7])
+    func oneConnectionAnswersPipelinedRequestsInOrderAndStaysOpen(cutEvery pieceSize: Int) throws {
         let connection = try RawHTTPConnection(port: server.port)
-        try connection.write(
-            RawHTTPConnection.requestText(target: "/users/octocat")
-                + "POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhel")
-        usleep(20_000)
-        try connection.write(
-            "lo" + RawHTTPConnection.requestText(target: "/users/nobody")
-                + RawHTTPConnection.requestText(target: "/users?per_page=1"))
-        #expect(try connection.readResponse().status == 200)
+        var requests = Array(
+            (RawHTTPConnection.requestText(
+                target: "/users/Yamada-Taro", headers: [("Accept", "application/vnd.github+json")])
+                + RawHTTPConnection.requestText(target: "/users/nobody")
+                + "POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+                + RawHTTPConnection.requestText(target: "/users?per_page=1")).utf8)[...]
+        while !requests.isEmpty {
+            try connection.write(String(decoding: requests.prefix(pieceSize), as: UTF8.self))
+            requests = requests.dropFirst(pieceSize)
+            usleep(2_000)
+        }
+        let first = try connection.readResponse()
+        #expect(try first.status == 200 && first.jsonObject()["name"] as? String == "山田太郎")
         #expect(try connection.readResponse().status == 404)
         #expect(try connection.readResponse().status == 404)
         let last = try connection.readResponse()
         #expect(try last.jsonArray().count == 1 && last.header("Connection") == "keep-alive")
         #expect(try connection.request("GET", "/nowhere").header("Connection") == "keep-alive")
-        #expect(server.requests.map(\.body) == [[], Array("hello".utf8), [], [], []])
-    }
-
-    @Test func requestsArrivingInFragmentsAreReassembled() throws {
-        let connection = try RawHTTPConnection(port: server.port)
-        // Cut by bytes, seven at a time: some pieces end between a line's \r and its \n (a Character apiece).
-        var request = Array(
-            RawHTTPConnection.requestText(
-                target: "/users/Yamada-Taro", headers: [("Accept", "application/vnd.github+json")]
-            ).utf8)[...]
-        while !request.isEmpty {
-            try connection.write(String(decoding: request.prefix(7), as: UTF8.self))
-            request = request.dropFirst(7)
-            usleep(2_000)
-        }
-        let response = try connection.readResponse()
-        #expect(response.status == 200)
-        #expect(try response.jsonObject()["name"] as? String == "山田太郎")
+        #expect(server.requests.map(\.body) == [[], [], Array("hello".utf8), [], []])
         #expect(server.requests.first?.header("accept") == "application/vnd.github+json")
     }
 
