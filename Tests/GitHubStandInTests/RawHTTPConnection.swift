@@ -30,10 +30,8 @@ struct RawHTTPResponse {
     func records() -> [String] { JSONTokens.members(text) }
 }
 
-/// GitHub's documented body `name` (`Bodies/`), as text.
-func documented(_ name: String) throws -> String {
-    String(decoding: try #require(StandInRecordedHandler.body(named: name)), as: UTF8.self)
-}
+/// GitHub's documented body `name` (`Bodies/`), as text, read apart from the stand-in's code.
+func documented(_ name: String) -> String { String(decoding: GitHubBodies.named(name), as: UTF8.self) }
 
 /// A stand-in of `configuration`, not listening: `fetch` asks it directly.
 func standIn(_ configuration: StandInConfiguration = StandInConfiguration(userCount: 250)) throws -> StandInServer {

@@ -117,26 +117,11 @@ import Testing
         #expect(value(answer, "data", "rateLimit", "cost") as? Int == 2)
     }
 
-    /// A calendar GitHub finds too much work nulls its non-null parents up to the owner, with the error's path
-    /// ending at `contributionCalendar` (since July 2026); the same owner's half year is answered.
-    @Test func tooMuchWorkNullsTheOwnerWithAnErrorAtTheCalendar() throws {
-        let server = try standIn(StandInConfiguration(userCount: 40))
-        let busy = try #require(server.population.users.first { $0.type == "User" && $0.ordinal % 4 == 3 })
-        let ask = { (alias: String, from: String) in
-            "\(alias): repositoryOwner(login: \"\(busy.login)\") { ... on User { contributionsCollection(from: "
-                + "\"\(from)T00:00:00Z\", to: \"2025-12-31T00:00:00Z\") { contributionCalendar { totalContributions } } } }"
-        }
-        let answer = try graphQL(server, "{ \(ask("year", "2025-01-01")) \(ask("half", "2025-07-01")) }")
-            .jsonObject()
-        #expect(value(answer, "data", "year") is NSNull)
-        #expect(value(answer, "data", "half", "contributionsCollection", "contributionCalendar") != nil)
-        let path = #"["year", "contributionsCollection", "contributionCalendar"]"#
-        #expect(errors(answer) == ["RESOURCE_LIMITS_EXCEEDED " + path])
-    }
-
     /// The calendar in weeks from Sunday; a day's count is the same in every span, none before the account was made.
-    /// Asked as gh-users asks it (`GraphQLContributionsQuery`).
-    @Test func theCalendarRunsInSundayWeeksTheSameInEverySpan() throws {
+    /// Asked as gh-users asks it (`GraphQLContributionsQuery`). A calendar GitHub finds too much work nulls its
+    /// non-null parents up to the owner, with the error's path ending at `contributionCalendar` (since July 2026);
+    /// the same owner's half year is answered.
+    @Test func theCalendarRunsInSundayWeeksTheSameInEverySpanUnlessItIsTooMuchWork() throws {
         let server = try standIn(StandInConfiguration(userCount: 60))
         func days(_ login: String, _ from: String, _ to: String) throws -> [[[String: Any]]] {
             let span = try #require(CalendarDay(from))...(try #require(CalendarDay(to)))
@@ -159,14 +144,30 @@ import Testing
         let early = try days(user.login, day(user.createdAt - 100 * 86_400), day(user.createdAt + 200 * 86_400))
             .flatMap { $0 }
         #expect(early.prefix(100).allSatisfy { count($0) == 0 } && early.dropFirst(100).contains { count($0) != 0 })
+        let busy = try #require(server.population.users.first { $0.type == "User" && $0.ordinal % 4 == 3 })
+        let ask = { (alias: String, from: String) in
+            "\(alias): repositoryOwner(login: \"\(busy.login)\") { ... on User { contributionsCollection(from: "
+                + "\"\(from)T00:00:00Z\", to: \"2025-12-31T00:00:00Z\") { contributionCalendar { totalContributions } } } }"
+        }
+        let answer = try graphQL(server, "{ \(ask("year", "2025-01-01")) \(ask("half", "2025-07-01")) }")
+            .jsonObject()
+        #expect(value(answer, "data", "year") is NSNull)
+        #expect(value(answer, "data", "half", "contributionsCollection", "contributionCalendar") != nil)
+        let path = #"["year", "contributionsCollection", "contributionCalendar"]"#
+        #expect(errors(answer) == ["RESOURCE_LIMITS_EXCEEDED " + path])
     }
 
     /// Everyone with a grant on each repository of the world, the highest as the permission and every grant as a
     /// source: ownership and the base permission, the team that grants it (a child team's members name the parent),
     /// the repository for a direct grant; triage shows as READ and maintain as WRITE, roleName exact. `login:` asks
-    /// for one person alone, case aside.
-    @Test func everyoneWithAGrantIsListedWithEverySource() throws {
-        let server = try standIn(StandInConfiguration(userCount: 100))
+    /// for one person alone, case aside. Of the bench organization's 1,000 repositories of about 150 people, a
+    /// repository's people come at most 100 a page, continued by cursor, each once. A caller who cannot push gets
+    /// `collaborators: null` beside FORBIDDEN at its path; an unknown repository or organization is null beside
+    /// NOT_FOUND; a document of one connection costs a point.
+    @Test func everyoneWithAGrantIsListedAHundredAPageAndRefusalsAreErrorsAtTheirPaths() throws {
+        var configuration = StandInConfiguration(userCount: 2_000)
+        configuration.accessBench = true
+        let server = try standIn(configuration)
         let names = world.repositories.map(\.fullName)
         let answer = try post(server, collaborators(names), as: "octocat")
         #expect(answer["errors"] == nil)
@@ -188,19 +189,21 @@ import Testing
         #expect(of["octocat/Hello-World"]?["octocat"] == "ADMIN Repository octocat/Hello-World ADMIN admin")
         let one = try post(server, collaborators(["github/docs"], login: "KITSUNE-fox"), as: "octocat")
         #expect(Array(try edges(value(one, "data", "r0", "collaborators")).keys) == ["kitsune-fox"])
-    }
-
-    /// A caller who cannot push gets `collaborators: null` beside FORBIDDEN at its path; an unknown repository or
-    /// organization is null beside NOT_FOUND; a document of one connection costs a point.
-    @Test func refusalsAndUnknownsAreGitHubsErrorsAtTheirPaths() throws {
-        let server = try standIn(StandInConfiguration(userCount: 100))
-        let answer = try post(
+        let bench = server.world.current.repositories.filter { $0.owner == StandInWorld.benchOrganization }
+        let people = server.world.current.people(of: bench[7])
+        #expect(bench.count == 1_000 && (140...160).contains(people.count))
+        let pages = try pages(at: "data", "r0", "collaborators") { cursor in
+            try post(server, collaborators([bench[7].fullName], after: cursor), as: "octocat")
+        }.map(edges)
+        #expect(pages.map(\.count) == [100, people.count - 100])
+        #expect(Set(pages.flatMap(\.keys)) == Set(people))
+        let refused = try post(
             server, collaborators(["github/docs", "github/linguist", "no/such"]), as: "Yamada-Taro")
-        #expect(value(answer, "data", "r1", "collaborators") is NSNull && value(answer, "data", "r2") is NSNull)
-        #expect(value(answer, "data", "r0", "collaborators", "edges") != nil)
+        #expect(value(refused, "data", "r1", "collaborators") is NSNull && value(refused, "data", "r2") is NSNull)
+        #expect(value(refused, "data", "r0", "collaborators", "edges") != nil)
         let unknown = try post(server, GraphQLAccessQuery.members(of: "no-such-org", after: nil), as: "Yamada-Taro")
         #expect(value(unknown, "data", "organization") is NSNull)
-        let found = errors(answer, unknown)
+        let found = errors(refused, unknown)
         #expect(found == [#"FORBIDDEN ["r1", "collaborators"]"#, #"NOT_FOUND ["r2"]"#, #"NOT_FOUND ["organization"]"#])
         let spent = try #require(value(unknown, "data", "rateLimit", "remaining") as? Int)
         let listing = try post(server, GraphQLAccessQuery.repositories(of: "github", after: nil), as: "Yamada-Taro")
@@ -254,21 +257,5 @@ import Testing
                 server, GraphQLTeamMembersQuery.body(for: team, role: nil, first: 1, after: after), as: "octocat")
         }
         #expect(paged.flatMap { edges($0) ?? [] } == ["MAINTAINER octocat", "MEMBER Yamada-Taro"])
-    }
-
-    /// The bench organization's 1,000 repositories of about 150 people: a repository's people come at most 100 a
-    /// page, continued by cursor, each once.
-    @Test func collaboratorsArePagedByCursor() throws {
-        var configuration = StandInConfiguration(userCount: 2_000)
-        configuration.accessBench = true
-        let server = try standIn(configuration)
-        let bench = server.world.current.repositories.filter { $0.owner == StandInWorld.benchOrganization }
-        let people = server.world.current.people(of: bench[7])
-        #expect(bench.count == 1_000 && (140...160).contains(people.count))
-        let pages = try pages(at: "data", "r0", "collaborators") { cursor in
-            try post(server, collaborators([bench[7].fullName], after: cursor), as: "octocat")
-        }.map(edges)
-        #expect(pages.map(\.count) == [100, people.count - 100])
-        #expect(Set(pages.flatMap(\.keys)) == Set(people))
     }
 }

@@ -8,41 +8,24 @@ func linkRelations(_ header: String?) -> [String: String] {
     return Dictionary(links.map { (String($0.2), String($0.1)) }) { _, last in last }
 }
 
-/// Follows `rel="next"` from `firstTarget` to the end, checking GitHub's page-based rels, each `linkPrefix` and a
-/// page number, on the way; a lone first page has no Link header at all.
+/// Follows `rel="next"` from `firstTarget` to the end (60 pages at most), then checks GitHub's page-based rels on
+/// each page, each `linkPrefix` and a page number: `prev` and `first` past the first page, `next` and `last` before
+/// the last; a lone first page has no Link header at all.
 func walkPages(_ server: StandInServer, from firstTarget: String, linkPrefix: String) throws -> [RawHTTPResponse] {
-    let maximumPages = 60
-    var responses: [RawHTTPResponse] = []
-    var target: String? = firstTarget
-    var page = 1
-    var announcedLast: String?
-    while let current = target, page <= maximumPages {
-        let response = try fetch(server, current, headers: tokenHeader)
-        #expect(response.status == 200, "page \(page) of \(firstTarget): \(response.text)")
-        responses.append(response)
-        let links = linkRelations(response.header("Link"))
-        #expect(links["prev"] == (page > 1 ? "\(linkPrefix)\(page - 1)" : nil), "prev on page \(page)")
-        #expect(links["first"] == (page > 1 ? "\(linkPrefix)1" : nil), "first on page \(page)")
-        target = nil
-        if let next = links["next"] {
-            #expect(next == "\(linkPrefix)\(page + 1)", "next on page \(page)")
-            let last = try #require(links["last"], "a page with next also has last")
-            #expect(announcedLast == nil || announcedLast == last)
-            announcedLast = last
-            #expect(next.hasPrefix(server.baseURL))
-            target = String(next.dropFirst(server.baseURL.count))
-        } else {
-            #expect(links["last"] == nil, "last page \(page) must not link to last")
-            if page == 1 {
-                #expect(response.header("Link") == nil, "a single page has no Link header")
-            }
-            if let announcedLast {
-                #expect(announcedLast == "\(linkPrefix)\(page)", "last pointed at the final page")
-            }
-        }
-        page += 1
+    var responses = [try fetch(server, firstTarget, headers: tokenHeader)]
+    while responses.count < 60, let next = linkRelations(responses.last?.header("Link"))["next"] {
+        responses.append(try fetch(server, String(next.dropFirst(server.baseURL.count)), headers: tokenHeader))
     }
-    #expect(target == nil, "gave up after \(maximumPages) pages")
+    for (page, response) in zip(1..., responses) {
+        var expected: [String: String] = [:]
+        if page > 1 { (expected["prev"], expected["first"]) = ("\(linkPrefix)\(page - 1)", "\(linkPrefix)1") }
+        if page < responses.count {
+            (expected["next"], expected["last"]) = ("\(linkPrefix)\(page + 1)", "\(linkPrefix)\(responses.count)")
+        }
+        #expect(response.status == 200, "page \(page) of \(firstTarget): \(response.text)")
+        #expect(linkRelations(response.header("Link")) == expected, "page \(page) of \(firstTarget)")
+        #expect((response.header("Link") == nil) == expected.isEmpty, "page \(page) of \(firstTarget)")
+    }
     return responses
 }
 

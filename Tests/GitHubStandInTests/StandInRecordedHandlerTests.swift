@@ -25,6 +25,8 @@ private func suffix(_ row: Endpoint) -> String {
 
 @Suite struct StandInRecordedHandlerTests {
     /// A row is served from the body its operation id names, so a new row with a body needs no stand-in code.
+    /// `Bodies` holds the command tests' bodies too: a row a handler answers is never served from its body (nor is
+    /// `/user/{account_id}` a catch-all under `/user/`: `StandInRouteTableTests.refusals`).
     @Test func aRowFindsItsBodyByItsOperationID() throws {
         #expect(rows.count >= 12)
         // A public list outside `/users/{username}/…`, as the next issue's `GET /orgs/{org}/public_members`.
@@ -39,37 +41,29 @@ private func suffix(_ row: Endpoint) -> String {
                 == "\(server.baseURL)/orgs/github/another-list?per_page=1&page=1")
         #expect(StandInRecordedHandler(Endpoint("no/such-operation", .get, "/x", shape: .status, docs: "")) == nil)
         #expect(StandInRecordedHandler(.follow) == nil)
-    }
-
-    /// `Bodies` holds the command tests' bodies too: a row a handler answers is never served from its body (nor is
-    /// `/user/{account_id}` a catch-all under `/user/`: `StandInRouteTableTests.refusals`).
-    @Test func aRowAHandlerAnswersIsNeverServedFromABody() {
         for row in [Endpoint.listUsers, .user, .userByID, .authenticatedUser, .followers, .searchUsers] {
             #expect(StandInRecordedHandler(row) != nil && !rows.contains { $0.operationID == row.operationID })
         }
     }
 
-    @Test(arguments: accountLists)
-    func everyListPagesItsBodyInOrderWithLinksUnderTheAccountsID(_ row: Endpoint) throws {
+    /// A row under `/users/{username}/…` is GitHub's 404 with the row's documentation for an unknown account, by
+    /// login or id; a list pages its body in order, with links under the account's id.
+    @Test(arguments: rows.filter(\.isAccountScoped))
+    func everyAccountsRowPagesItsBodyUnderItsIDAndAnUnknownAccountIsGitHubs404(_ row: Endpoint) throws {
         let server = try standIn()
-        let expected = try records(row)
+        let notFound = #"{"message":"Not Found","documentation_url":""# + row.docs + #"","status":"404"}"#
+        for target in ["/users/no-such-user\(suffix(row))", row.accountPath("999999999")] {
+            let response = try fetch(server, target, headers: tokenHeader)
+            #expect(response.status == 404 && response.text == notFound, "\(target)")
+        }
+        guard accountLists.contains(row) else { return }
         let account = try #require(server.population.user(login: "octocat"))
         let path = row.accountPath(String(account.id))
         let pages = try walkPages(
             server, from: "/users/OCTOCAT\(suffix(row))?per_page=1",
             linkPrefix: server.baseURL + path + "?per_page=1&page=")
-        #expect(pages.map { String($0.text.dropFirst().dropLast()) } == expected)
+        #expect(try pages.map { String($0.text.dropFirst().dropLast()) } == records(row))
         #expect(try fetch(server, path + "?per_page=1", headers: tokenHeader).body == pages.first?.body)
-    }
-
-    @Test(arguments: rows.filter(\.isAccountScoped))
-    func anUnknownAccountIsGitHubs404WithTheRowsDocumentation(_ row: Endpoint) throws {
-        let server = try standIn()
-        let expected = #"{"message":"Not Found","documentation_url":""# + row.docs + #"","status":"404"}"#
-        for target in ["/users/no-such-user\(suffix(row))", row.accountPath("999999999")] {
-            let response = try fetch(server, target, headers: tokenHeader)
-            #expect(response.status == 404 && response.text == expected, "\(target)")
-        }
     }
 
     @Test func ownListsNeedATokenAndTheRowsScope() throws {
@@ -78,29 +72,22 @@ private func suffix(_ row: Endpoint) -> String {
         for row in rows where row.needsToken || row.path.hasPrefix("/user/") {
             let target = row.path.replacing("{username}", with: "octocat")
             #expect(try fetch(server, target).status == 401, "\(row.path)")
-            #expect(try fetch(server, target, headers: [("Authorization", "Bearer gho_octocat")]).status == 200)
+            #expect(try fetch(server, target, as: "octocat").status == 200)
         }
-        let unscoped = try fetch(server, "/user/emails", headers: [("Authorization", "Bearer gho_octocat_noscope")])
-        #expect(unscoped.status == 403)
-        let own = try fetch(server, "/user/subscriptions", headers: [("Authorization", "Bearer gho_octocat")])
+        #expect(try fetch(server, "/user/emails", headers: bearer("gho_octocat_noscope")).status == 403)
+        let own = try fetch(server, "/user/subscriptions", as: "octocat")
         #expect(own.text == "[" + (try records(.ownSubscriptions)).joined(separator: ",") + "]")
     }
 
-    /// A capped row answers an empty page inside its cap; pages past it are `StandInRouteTableTests.refusals`.
-    @Test func aCappedRowAnswersAnEmptyPageInsideItsCap() throws {
-        let inside = try fetch(standIn(), "/users/octocat/events/public?per_page=7&page=43", headers: tokenHeader)
-        #expect(inside.status == 200 && inside.text == "[]")
-    }
-
-    @Test func theStarMediaTypeGetsTheStarRecordsVersionedOrNotAndOthersTheRepositories() throws {
+    /// The star media type, versioned or not, gets the star records; a request without it gets the repositories, as
+    /// everyAccountsRowPagesItsBody... walks them.
+    @Test func theStarMediaTypeGetsTheStarRecordsVersionedOrNot() throws {
         let server = try standIn()
-        let path = "/users/octocat/starred"
-        let plain = try fetch(server, path, headers: tokenHeader)
-        #expect(plain.text == "[" + (try records(.starred)).joined(separator: ",") + "]")
         let wrapped = "[" + (try records(.starred, inMediaType: true)).joined(separator: ",") + "]"
-        #expect(wrapped != plain.text)
+        #expect(try wrapped != "[" + records(.starred).joined(separator: ",") + "]")
         for accept in ["application/vnd.github.star+json", "APPLICATION/VND.GITHUB.V3.STAR+JSON"] {
-            #expect(try fetch(server, path, headers: tokenHeader + [("Accept", accept)]).text == wrapped)
+            let headers = tokenHeader + [("Accept", accept)]
+            #expect(try fetch(server, "/users/octocat/starred", headers: headers).text == wrapped)
         }
     }
 }

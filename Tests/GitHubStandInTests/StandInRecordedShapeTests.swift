@@ -47,15 +47,17 @@ import Testing
         "x-ratelimit-used", "x-ratelimit-resource", "x-oauth-scopes", "x-accepted-oauth-scopes",
     ]
 
-    typealias Recorded = (name: String, exchange: RecordedExchange)
-
-    private static func recordings(of kind: Kind) throws -> [Recorded] {
-        try Recordings.all().flatMap { name, cassette in
+    /// The recorded 200s of `kind` of the newest year, the year a recording was made ("Mon, 24 Jun 2013 …" or
+    /// "2014-09-01T…").
+    private static func newestRecordings(of kind: Kind) throws -> [(name: String, exchange: RecordedExchange)] {
+        let recorded = try Recordings.all().flatMap { name, cassette in
             cassette.exchanges.filter {
                 $0.status == 200 && kind.routes($0.route.split(separator: "/").map(String.init))
             }
-            .map { (name, $0) }
+            .map { (name: name, exchange: $0) }
         }
+        let years = recorded.map { $0.exchange.recordedAt?.firstMatch(of: #/20[0-9][0-9]/#).map(\.output) ?? "" }
+        return zip(recorded, years).filter { $1 == years.max() }.map(\.0)
     }
 
     static func orderViolations(ours: [String], theirs: [String]) -> [String] {
@@ -66,17 +68,11 @@ import Testing
         }
     }
 
-    /// Those of the newest year, the year a recording was made ("Mon, 24 Jun 2013 …" or "2014-09-01T…").
-    static func newest(_ recorded: [Recorded]) -> [Recorded] {
-        let years = recorded.map { $0.exchange.recordedAt?.firstMatch(of: #/20[0-9][0-9]/#).map(\.output) ?? "" }
-        return zip(recorded, years).filter { $1 == years.max() }.map(\.0)
-    }
-
     /// GitHub has reordered keys over the years (in 2013 `public_gists` came last), and headers come and go (lists
     /// carried Last-Modified in 2013): the stand-in follows the newest recordings of each kind.
     @Test(arguments: kinds)
     func keysAndHeadersAreGitHubs(_ kind: Kind) throws {
-        let recorded = try Self.newest(Self.recordings(of: kind))
+        let recorded = try Self.newestRecordings(of: kind)
         try #require(!recorded.isEmpty, "no recording of \(kind.name)")
         let server = try standIn()
         for (name, exchange) in recorded {

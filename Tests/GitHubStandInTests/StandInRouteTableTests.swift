@@ -21,8 +21,9 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
 }
 
 @Suite struct StandInRouteTableTests {
-    /// Guards the real table against a row that an earlier row shadows, or a pattern nobody can reach.
-    @Test func everyPatternOfTheGitHubTableReachesItsOwnRow() {
+    /// Guards the real table against a row that an earlier row shadows, or a pattern nobody can reach. The runner's
+    /// help is built from the table (`servedRoutes`), so it must name every row, without parameter types.
+    @Test func everyPatternOfTheGitHubTableReachesItsOwnRowAndIsListedReadably() {
         let gitHub = StandInRouteTable.gitHub()
         var seen = Set<String>()
         for route in gitHub.routes {
@@ -36,6 +37,12 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
             }
         }
         #expect(seen.count >= 11)
+        let lines = StandInServer.servedRoutes
+        #expect(lines.count == gitHub.routes.count)
+        #expect(lines.first == "GET /users")
+        #expect(lines.contains("GET /users/{username}/followers, /user/{account_id}/followers"))
+        #expect(lines.contains("GET /rate_limit"))
+        #expect(!lines.joined().contains(":int"))
     }
 
     /// The table is built from the endpoint rows: each is served with its method and its rate limit, under the
@@ -79,16 +86,6 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
         #expect(server.requests.map(\.path) == ["/echo/hi!", "/echo/hi!", "/echo/hi!"])
     }
 
-    /// The runner's help is built from this, so it must name every row, without parameter types.
-    @Test func servedRoutesListEveryRowReadably() {
-        let lines = StandInServer.servedRoutes
-        #expect(lines.count == StandInRouteTable.gitHub().routes.count)
-        #expect(lines.first == "GET /users")
-        #expect(lines.contains("GET /users/{username}/followers, /user/{account_id}/followers"))
-        #expect(lines.contains("GET /rate_limit"))
-        #expect(!lines.joined().contains(":int"))
-    }
-
     /// Scripts/try keeps its cache from one stand-in process to the next, so a tag must not depend on the process
     /// (as `Hasher`'s seed does): the same body is the same tag in every run.
     @Test func anETagIsTheSameInEveryProcess() {
@@ -111,13 +108,21 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
         #expect(try fetch(server, "/users?since=6&per_page=1").jsonArray().first?["id"] as? Int == 8)
     }
 
-    /// A login is found whatever its case, percent-encoded or not.
+    /// A profile is found by its login whatever its case, percent-encoded or not, and by its id: the same answer each
+    /// way (the account's ordinal given), with its `updated_at` as `Last-Modified`.
     @Test(arguments: [
-        ("/users/OctoCat", "octocat"), ("/users/%6Fctocat", "octocat"), ("/users/dependabot[bot]", "dependabot[bot]"),
-        ("/users/dependabot%5Bbot%5D", "dependabot[bot]"), ("/users/DEPENDABOT%5bBOT%5d", "dependabot[bot]"),
+        ("/users/OctoCat", 1), ("/users/%6Fctocat", 1), ("/users/dependabot[bot]", 3),
+        ("/users/dependabot%5Bbot%5D", 3), ("/users/DEPENDABOT%5bBOT%5d", 3), ("/user/1", 1), ("/user/3", 3),
+        ("/user/9", 7),
     ])
-    func loginLookupIgnoresCaseAndDecodesThePath(target: String, login: String) throws {
-        #expect(try fetch(standIn(), target).jsonObject()["login"] as? String == login)
+    func aProfileIsFoundByItsLoginInAnyCaseOrEncodingAndByItsID(target: String, ordinal: Int) throws {
+        let server = try standIn()
+        let user = server.population.users[ordinal - 1]
+        let response = try fetch(server, target, headers: tokenHeader)
+        let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
+        #expect(try response.status == 200 && response.jsonObject()["login"] as? String == user.login)
+        #expect(response.body == byLogin.body && response.header("ETag") == byLogin.header("ETag"))
+        #expect(response.header("Last-Modified") == UTCTimestamp.httpDate(user.profile.updatedAt))
     }
 
     /// GitHub's refusals, each with its body: neighbours of served paths (the caller's own keys, private events,
@@ -136,23 +141,15 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
             Step("/users/octocat/events/public" + $0, as: "octocat", 422, text: paginationLimited)
         } + [Step("/user", as: nil, 401, text: requiresAuthentication)]
 
-    /// A refusal has neither an ETag nor a Link, and is charged to the bucket its route's is.
+    /// A refusal has neither an ETag nor a Link, is charged to the bucket its route's is, and is no 304 to an
+    /// `If-None-Match` that matches anything.
     @Test(arguments: refusals) func aRefusalIsGitHubsBodyWithNoETagOrLink(_ refusal: Step) throws {
-        let response = try refusal.run(on: standIn())
+        let server = try standIn()
+        let response = try refusal.run(on: server)
         #expect(response.header("ETag") == nil && response.header("Link") == nil)
         let search = refusal.target.hasPrefix("/search/users")
         #expect(response.header("x-ratelimit-resource") == (search ? "search" : "core"))
-    }
-
-    @Test func accountsByIdServeTheSameProfileWithLastModified() throws {
-        let server = try standIn(StandInConfiguration(userCount: 100))
-        for user in [0, 2, 6].map({ server.population.users[$0] }) {
-            let byID = try fetch(server, "/user/\(user.id)", headers: tokenHeader)
-            let byLogin = try fetch(server, "/users/\(user.loginPathComponent)", headers: tokenHeader)
-            #expect(byID.status == 200 && byID.body == byLogin.body, "\(user.login)")
-            #expect(byID.header("ETag") == byLogin.header("ETag"))
-            #expect(byID.header("Last-Modified") == byLogin.header("Last-Modified"))
-            #expect(byID.header("Last-Modified") == UTCTimestamp.httpDate(user.profile.updatedAt))
-        }
+        let revalidated = try fetch(server, refusal.target, headers: [("If-None-Match", "*")], as: refusal.login)
+        #expect(revalidated.status == refusal.status && revalidated.body == response.body)
     }
 }

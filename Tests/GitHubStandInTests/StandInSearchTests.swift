@@ -72,7 +72,9 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
         }
     }
 
-    @Test func onlyTheFirstThousandResultsAreServed() throws {
+    /// Pages of a search stop at result 1,000; a query that matches no one is one empty page (a missing or blank one
+    /// is `StandInRouteTableTests.refusals`).
+    @Test func onlyTheFirstThousandResultsAreServedAndNoMatchIsOneEmptyPage() throws {
         let server = try standIn(StandInConfiguration(userCount: 3_000))
         let matches = server.population.searchUsers(query: "type:user").map(\.id)
         #expect(matches.count == 2_699)
@@ -93,15 +95,8 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
         #expect(linkRelations(straddling.header("Link"))["next"] == nil)
         let defaultFirst = try fetch(server, search, headers: tokenHeader)
         #expect(linkRelations(defaultFirst.header("Link"))["last"] == server.baseURL + search + "&page=34")
-    }
-
-    /// A query that matches no one is an empty page; a missing or blank one is `StandInRouteTableTests.refusals`.
-    @Test func aQueryMatchingNoOneIsAnEmptyPage() throws {
-        let server = try standIn(StandInConfiguration(userCount: 100))
-        let nothing = try fetch(server, "/search/users?q=zzzzzz", headers: tokenHeader)
-        #expect(nothing.status == 200)
-        #expect(nothing.text == #"{"total_count":0,"incomplete_results":false,"items":[]}"#)
-        #expect(nothing.header("Link") == nil)
+        let nothing = try walkPages(server, from: "/search/users?q=zzzzzz", linkPrefix: "")
+        #expect(nothing.map(\.text) == [#"{"total_count":0,"incomplete_results":false,"items":[]}"#])
     }
 
     /// `created:`: 2015-01-01T00:00:00Z, 10:00 that day, and 2015-07-01T00:00:00Z.

@@ -23,35 +23,21 @@ import Testing
         value(answer, "data", "repository", "stargazers") as? [String: Any]
     }
 
-    /// Anyone without a grant on a repository gets GraphQL's empty list (REST's 404s are `StandInWorldTests.reads`).
-    @Test func graphQLListsNoStargazersToSomeoneWithoutAGrant() throws {
-        let server = try standIn()
-        let refused = try Self.connection(Self.ask(server, "octocat/Hello-World", as: "kitsune-fox"))
-        #expect(refused?["totalCount"] as? Int == 0 && (refused?["edges"] as? [Any])?.isEmpty == true)
-        let allowed = try Self.connection(Self.ask(server, "octocat/Hello-World", as: "octocat"))
-        #expect(allowed?["totalCount"] as? Int == 12)
-    }
-
     /// octocat/Spoon-Knife's stargazers are the population's users, oldest star first; `GET /repos/…` counts them.
-    @Test func theStargazersAreThePopulationsUsersOldestFirst() throws {
-        let server = try standIn()
+    /// Past 40,000 stargazers REST stops: page 400 is the last its links name, 401 GitHub's 422; GraphQL goes on.
+    @Test func restListsThePopulationOldestFirstToPageFourHundredAndGraphQLGoesOn() throws {
+        let server = try standIn(StandInConfiguration(userCount: 45_000))
         let users = server.population.users.filter { $0.type == "User" }
-        let target = "/repos/octocat/Spoon-Knife/stargazers?per_page=100"
-        let records = try fetch(server, target, headers: Self.star, as: "octocat").jsonArray()
+        let base = "/repos/octocat/Spoon-Knife/stargazers?per_page=100&page="
+        let records = try fetch(server, base + "1", headers: Self.star, as: "octocat").jsonArray()
         #expect(
             records.count == 100
                 && records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
         let starred = records.compactMap { $0["starred_at"] as? String }
         #expect(starred.count == 100 && starred == starred.sorted())
-        #expect(try logins(fetch(server, target, as: "octocat")).first == users.first?.login)
+        #expect(try logins(fetch(server, base + "1", as: "octocat")).first == users.first?.login)
         let repository = try fetch(server, "/repos/octocat/Spoon-Knife").jsonObject()
         #expect(repository["stargazers_count"] as? Int == users.count)
-    }
-
-    /// Past 40,000 stargazers REST stops: page 400 is the last its links name, 401 GitHub's 422; GraphQL goes on.
-    @Test func restStopsAtPageFourHundredAndGraphQLGoesOn() throws {
-        let server = try standIn(StandInConfiguration(userCount: 45_000))
-        let base = "/repos/octocat/Spoon-Knife/stargazers?per_page=100&page="
         let before = try fetch(server, base + "399", headers: Self.star, as: "octocat")
         #expect(linkRelations(before.header("Link"))["last"]?.hasSuffix("page=400") == true)
         let last = try fetch(server, base + "400", headers: Self.star, as: "octocat")
@@ -63,7 +49,6 @@ import Testing
                 == "In order to keep the API fast for everyone, pagination is limited for this resource. "
                 + "Check the rel=last link relation in the Link response header to see how far back you can traverse."
         )
-        let users = server.population.users.filter { $0.type == "User" }
         #expect(users.count > 40_000)
         let after = StandInGraphQLSchema.cursor(39_999)
         let answer = try Self.ask(server, "octocat/Spoon-Knife", first: 2, after: after, as: "octocat")
@@ -71,13 +56,13 @@ import Testing
         #expect(connection["totalCount"] as? Int == users.count)
         let edges = try #require(connection["edges"] as? [[String: Any]])
         #expect(edges.map { value($0, "node", "login") as? String } == [users[40_000].login, users[40_001].login])
-        let pageInfo = try #require(connection["pageInfo"] as? [String: Any])
-        #expect(pageInfo["hasNextPage"] as? Bool == true)
-        #expect(pageInfo["endCursor"] as? String == StandInGraphQLSchema.cursor(40_001))
+        #expect(value(connection, "pageInfo", "hasNextPage") as? Bool == true)
+        #expect(value(connection, "pageInfo", "endCursor") as? String == StandInGraphQLSchema.cursor(40_001))
     }
 
     /// GraphQL pages by its cursor to the end; a cursor the stand-in did not give is an error about the query.
-    @Test func graphQLPagesByCursorToTheEnd() throws {
+    /// Anyone without a grant on a repository gets an empty list (REST's 404s are `StandInWorldTests.reads`).
+    @Test func graphQLPagesByCursorToTheEndAndListsNoneToSomeoneWithoutAGrant() throws {
         let server = try standIn(StandInConfiguration(userCount: 40))
         let users = server.population.users.filter { $0.type == "User" }
         let pages = try pages(at: "data", "repository", "stargazers") { after in
@@ -87,5 +72,9 @@ import Testing
         #expect(edges.map { value($0, "node", "login") as? String } == users.map(\.login))
         let bad = try Self.ask(server, "octocat/Spoon-Knife", after: "bm90IG91cnM=", as: "octocat")
         #expect(bad["data"] == nil && (bad["errors"] as? [Any])?.count == 1)
+        let refused = try Self.connection(Self.ask(server, "octocat/Hello-World", as: "kitsune-fox"))
+        #expect(refused?["totalCount"] as? Int == 0 && (refused?["edges"] as? [Any])?.isEmpty == true)
+        let allowed = try Self.connection(Self.ask(server, "octocat/Hello-World", as: "octocat"))
+        #expect(allowed?["totalCount"] as? Int == 12)
     }
 }

@@ -21,8 +21,10 @@ private func documentedKeys(_ name: String) throws -> [String] {
     /// A person's permission is the highest of their grants, each kept with its source: ownership, the base
     /// permission, a team's grant (a child team inherits its parent's) and a direct grant. Each source's own grant
     /// (octocat's three on github/docs, a direct one, an owner's) is `StandInGraphQLTests`'
-    /// everyoneWithAGrantIsListedWithEverySource, which lists them as the world grants them.
-    @Test func aPermissionIsTheHighestOfEveryGrantAndEachSourceIsKept() throws {
+    /// everyoneWithAGrantIsListedAHundredAPageAndRefusalsAreErrorsAtTheirPaths, which lists them as the world grants them. The world
+    /// is consistent: nobody is an outside collaborator of an organization they belong to; octocat owns repositories
+    /// and is a public member of an organization, so the demo can show every command.
+    @Test func aPermissionIsTheHighestOfEveryGrantInAConsistentWorld() throws {
         let docs = try #require(world.repository("github", "docs"))
         // linguists is justice-league's child: its members have the parent's push on github/docs.
         let inherited = StandInWorld.Grant(source: "team linguists", level: 2)
@@ -31,11 +33,6 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(world.permission(of: "eager-falcon-20", on: docs) == nil)
         let hello = try #require(world.repository("octocat", "Hello-World"))
         #expect(world.permission(of: "kitsune-fox", on: hello) == nil)
-    }
-
-    /// Nobody is an outside collaborator of an organization they belong to; octocat owns repositories and is a
-    /// public member of an organization, so the demo can show every command.
-    @Test func theWorldIsConsistent() throws {
         for organization in world.organizations {
             for login in world.outsideCollaborators(of: organization) {
                 #expect(organization.member(login) == nil, "\(login) in \(organization.login)")
@@ -61,7 +58,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         + ["", "/forks", "/contributors", "/collaborators", "/assignees", "/stargazers/history", "/stargazers/count"]
         .map { "/repos/octocat/nothing" + $0 } + ["/orgs/github/teams/no-such-team/members", "/users/no-such-account"]
 
-    /// GitHub's read rules over the world (see `StandInWorldListHandler`).
+    /// GitHub's read rules over the world (see `StandInWorldListHandler`), and two of rows served from a body.
     static let reads: [Step] =
         missing.map { Step($0, as: "octocat", 404) } + [
             Step("/orgs/no-such-org/public_members", as: nil, 404),
@@ -101,44 +98,32 @@ private func documentedKeys(_ name: String) throws -> [String] {
                 Step($0, as: login, 204)
             }
         }
+        // A capped row answers an empty page inside its cap; pages past it are `StandInRouteTableTests.refusals`.
+        + [Step("/users/octocat/events/public?per_page=7&page=43", as: "octocat", 200, text: "[]")]
 
     @Test(arguments: reads) func aReadIsAnsweredByGitHubsRules(_ read: Step) throws {
         try read.run(on: standIn())
     }
 
-    /// An organization's repositories over REST, by name, each the repository's own record.
-    @Test func anOrganizationsRepositoriesAreItsOwn() throws {
+    /// An organization's repositories, by name, are owned by the account `GET /orgs/github` is. `anon` adds the
+    /// authors with no account; the rest are the documented contributor record. Forks are the world's; invitations
+    /// are GitHub's own records. Each collaborator record is GitHub's documented one, with the highest permission.
+    @Test func theWorldsListsAreGitHubsRecords() throws {
         let server = try standIn()
-        let response = try fetch(server, "/orgs/github/repos", as: "octocat")
-        #expect(response.status == 200)
-        let records = try response.jsonArray()
-        #expect(records.map { $0["full_name"] as? String } == ["github/docs", "github/linguist"])
-        // Owned by the organization, the account `GET /orgs/github` is.
-        let owners = records.map { $0["owner"] as? [String: Any] ?? [:] }
-        let organization = try fetch(server, "/orgs/github", as: nil).jsonObject()
-        #expect(
-            owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == ["github Organization", "github Organization"])
-        #expect(owners.allSatisfy { $0["id"] as? Int == organization["id"] as? Int })
-    }
-
-    /// Each collaborator record is GitHub's documented one, with the person's highest permission.
-    @Test func collaboratorsAreGitHubsRecordsWithTheHighestPermission() throws {
-        let server = try standIn()
-        let base = Self.collaborators
-        let all = try fetch(server, base + "?per_page=100", as: "octocat")
+        let all = try fetch(server, Self.collaborators + "?per_page=100", as: "octocat")
         #expect(try logins(all).count == 8)
         for record in all.records() { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
         let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
         #expect(outside["role_name"] as? String == "write")
         let write = ["pull": true, "triage": true, "push": true, "maintain": false, "admin": false]
         #expect(outside["permissions"] as? [String: Bool] == write)
-    }
-
-    /// `anon` adds the authors with no account; the rest are the documented contributor record. Forks are the
-    /// world's; invitations are GitHub's own records.
-    @Test func contributorsForksAndInvitationsAreGitHubsRecords() throws {
-        let server = try standIn()
-        #expect(try fetch(server, "/orgs/github", as: nil).jsonObject()["login"] as? String == "github")
+        let repositories = try fetch(server, "/orgs/github/repos", as: "octocat").jsonArray()
+        #expect(repositories.map { $0["full_name"] as? String } == ["github/docs", "github/linguist"])
+        let owners = repositories.map { $0["owner"] as? [String: Any] ?? [:] }
+        let organization = try fetch(server, "/orgs/github", as: nil).jsonObject()
+        #expect(
+            owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == ["github Organization", "github Organization"])
+        #expect(owners.allSatisfy { $0["id"] as? Int == organization["id"] as? Int })
         let named = try fetch(server, "/repos/octocat/Hello-World/contributors", as: nil)
         #expect(try keys(named.records()[0]) == documentedKeys("repos-list-contributors"))
         let anonymous = try fetch(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
@@ -155,7 +140,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(docs["html_url"] as? String == "https://github.com/github/docs")
 
         let invitations = try fetch(server, "/orgs/github/invitations", as: "octocat").text
-        #expect(try invitations == JSONTokens.compact(documented("orgs-list-pending-invitations")))
+        #expect(invitations == JSONTokens.compact(documented("orgs-list-pending-invitations")))
     }
 
     /// For every repository of the world, its stargazers list, its `stargazers_count`, its star count and the sum
@@ -164,10 +149,8 @@ private func documentedKeys(_ name: String) throws -> [String] {
         let server = try standIn()
         func check(_ repository: StandInWorld.Repository) throws -> Int {
             let world = server.world.current
-            let admin = try #require(
-                world.people(of: repository).first {
-                    world.permission(of: $0, on: repository) == 4
-                })
+            let admins = world.people(of: repository).filter { world.permission(of: $0, on: repository) == 4 }
+            let admin = try #require(admins.first, "\(repository.fullName) has an admin")
             let path = "/repos/" + repository.fullName
             let listed = try (1...10).reduce(0) { listed, page in
                 try listed + fetch(server, path + "/stargazers?per_page=100&page=\(page)", as: admin).jsonArray().count
@@ -182,24 +165,20 @@ private func documentedKeys(_ name: String) throws -> [String] {
             #expect([count, now, total] == [listed, listed, listed], "\(repository.fullName)")
             return listed
         }
-        /// The status of a star (PUT) or an unstar (DELETE) of octocat's `repository` by `login`.
-        func star(_ method: String, _ repository: String, as login: String) throws -> Int {
-            try fetch(server, "/user/starred/octocat/" + repository, method: method, as: login).status
+        let repositories = server.world.current.repositories
+        var stars = try Dictionary(uniqueKeysWithValues: repositories.map { ($0.fullName, try check($0)) })
+        // A star and an unstar of Hello-World; the population's stars of Spoon-Knife change too: one taken back,
+        // then given again, now (the newest).
+        for (method, name, login, change) in [
+            ("PUT", "Hello-World", "Tidy-Falcon-33", 1), ("DELETE", "Hello-World", "kitsune-fox", -1),
+            ("DELETE", "Spoon-Knife", "kitsune-fox", -1), ("PUT", "Spoon-Knife", "kitsune-fox", 1),
+        ] {
+            #expect(try fetch(server, "/user/starred/octocat/" + name, method: method, as: login).status == 204)
+            stars["octocat/" + name, default: 0] += change
+            let repository = try #require(server.world.current.repository("octocat", name))
+            #expect(try check(repository) == stars["octocat/" + name], "after \(method) by \(login)")
         }
-        for repository in server.world.current.repositories { _ = try check(repository) }
-        let hello = try #require(server.world.current.repository("octocat", "Hello-World"))
-        let before = try check(hello)
-        #expect(try star("PUT", "Hello-World", as: "Tidy-Falcon-33") == 204)
-        #expect(try check(hello) == before + 1)
-        #expect(try star("DELETE", "Hello-World", as: "kitsune-fox") == 204)
-        #expect(try check(hello) == before)
-        // The population's stars change too: one taken back, then given again, now (the newest).
-        let spoon = try #require(server.world.current.repository("octocat", "Spoon-Knife"))
-        let everyone = try check(spoon)
-        #expect(try star("DELETE", "Spoon-Knife", as: "kitsune-fox") == 204)
-        #expect(try check(spoon) == everyone - 1)
-        #expect(try star("PUT", "Spoon-Knife", as: "kitsune-fox") == 204)
-        #expect(try check(spoon) == everyone)
+        let everyone = stars["octocat/Spoon-Knife"] ?? 0
         let last = "/repos/octocat/Spoon-Knife/stargazers?per_page=1&page=\(everyone)"
         #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
     }
