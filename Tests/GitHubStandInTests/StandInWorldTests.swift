@@ -113,6 +113,14 @@ private func documentedKeys(_ name: String) throws -> [String] {
         let all = try fetch(server, Self.collaborators + "?per_page=100", as: "octocat")
         #expect(try logins(all).count == 8)
         for record in all.records() { #expect(try keys(record) == documentedKeys("repos-list-collaborators")) }
+        // A team's members are GitHub's `team-member-items`: their role, and whether a child team makes them one.
+        let team = try fetch(server, Self.team, as: "octocat")
+        for record in team.records() { #expect(try keys(record) == documentedKeys("teams-list-members-in-org")) }
+        let roles = try team.jsonArray().map { "\($0["login"] ?? "") \($0["role"] ?? "") \($0["inherited"] ?? "")" }
+        #expect(
+            roles == [
+                "octocat maintainer 0", "Yamada-Taro member 0", "kitsune-fox maintainer 1", "Happy-Otter-5 member 1",
+            ])
         let outside = try #require(try all.jsonArray().first { $0["login"] as? String == "livelyfalcon26" })
         #expect(outside["role_name"] as? String == "write")
         let write = ["pull": true, "triage": true, "push": true, "maintain": false, "admin": false]

@@ -75,7 +75,14 @@ extension StandInRouteRequest {
             else { return nil }
             var listed = world.members(of: team, in: organization)
             if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
-            return peopleList(listed.map(\.login))
+            // GitHub's `team-member-items`: each with their `role` and whether a child team makes them one.
+            return peopleList(listed.map(\.login)) { user, writer in
+                let member = listed.first { $0.login.isSame(as: user.login) }
+                writer.raw(",\"role\":")
+                writer.string(member?.role ?? "member")
+                writer.raw(",\"inherited\":")
+                writer.boolean(!team.members.contains { $0.login.isSame(as: user.login) })
+            }
         default:
             return nil
         }
