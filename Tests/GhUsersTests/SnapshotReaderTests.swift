@@ -31,7 +31,8 @@ struct SnapshotReaderTests {
     private let changes = [ListChange(kind: .added, id: 1, login: "octocat", role: "admin")]
 
     private func record(
-        to sink: ScriptedPipe, at path: String, sleep: @escaping @Sendable (Duration) async -> Void
+        to sink: ScriptedPipe, at path: String, changes: [ListChange]? = nil,
+        sleep: @escaping @Sendable (Duration) async -> Void
     ) async -> (CommandOutcome?, String) {
         let err = CapturedOutput()
         var context = CommandContext(
@@ -42,7 +43,8 @@ struct SnapshotReaderTests {
         context.sleep = sleep
         let file = PeopleSnapshotFile(path: path)
         let outcome = await file.record(
-            snapshot, problem: nil, listed: "collaborators octocat/Hello-World", count: 1, changes: changes,
+            snapshot, problem: nil, listed: "collaborators octocat/Hello-World", count: 1,
+            changes: changes ?? self.changes,
             roles: true, command: context)
         return (outcome, err.text)
     }
@@ -52,6 +54,19 @@ struct SnapshotReaderTests {
         defer { folder.remove() }
         let (outcome, err) = await record(to: ScriptedPipe(takes: true), at: folder("c.json"), sleep: { _ in })
         #expect(outcome == nil, "\(err)")
+        #expect(FileManager.default.fileExists(atPath: folder("c.json")))
+    }
+
+    /// With no change there is nothing to miss: a reader that left, or takes nothing, does not stop the record,
+    /// and nothing is waited for.
+    @Test(arguments: [true, false]) func noChangeIsRecordedWhateverTheReader(left: Bool) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let slept = Slept()
+        let (outcome, err) = await record(
+            to: ScriptedPipe(left: left), at: folder("c.json"), changes: [], sleep: { slept.add($0) })
+        #expect(outcome == nil, "\(err)")
+        #expect(err.isEmpty && slept.total == .zero)
         #expect(FileManager.default.fileExists(atPath: folder("c.json")))
     }
 

@@ -128,7 +128,8 @@ extension SnapshotFile {
         // Every change was written, but a reader that left before taking them all (`| head -1`, `| grep -q`)
         // never showed the rest, and one that takes nothing may never: the snapshot stays, so the next run
         // reports them again, and the run says so (exit 1), lest a nightly job miss the same alert every night.
-        switch await io.out.waitForReader(limit: Self.readerLimit, sleep: command.sleep) {
+        // With no change there is nothing a reader could miss: the run records at once.
+        switch changes.isEmpty ? .tookAll : await io.out.waitForReader(limit: Self.readerLimit, sleep: command.sleep) {
         case .tookAll: break
         case .left:
             io.writeErr(readerLeft + untouched)
