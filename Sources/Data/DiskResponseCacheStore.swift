@@ -15,7 +15,7 @@ import Networking
 /// descriptor. Every problem is one warning per process.
 extension DiskResponseCache {
     static let temporaryPrefix = ".tmp-"
-    static let storeName = "gh-users-responses"
+    package static let storeName = "gh-users-responses"
     /// A cache directory tag (https://bford.info/cachedir/), so backup tools skip the folder; its exact text
     /// is also what tells gh-users that the folder is its own, and of this format.
     static let markerName = "CACHEDIR.TAG"

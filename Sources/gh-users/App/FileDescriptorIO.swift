@@ -112,6 +112,13 @@ enum FileDescriptorIO {
         return String(cString: resolved)
     }
 
+    /// The working directory, as the kernel names it (its links resolved); "/" when it cannot say.
+    static func currentDirectory() -> String {
+        guard let path = getcwd(nil, 0) else { return "/" }
+        defer { free(path) }
+        return String(cString: path)
+    }
+
     /// What the symbolic link at `path` points to; nil when it is no link.
     static func readLink(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -1,11 +1,14 @@
+import Data
 import Foundation
 
-/// The API origins that answered over HTTP/1.1 in an earlier run, kept in the cache folder as `http1-origins`,
-/// one origin (`https://host:port`) a line, so that the next run spreads its first requests over connections of
-/// their own at once (`URLSessionTransport`'s `remembersHTTP1`) rather than learning it again from the first
-/// answer. Kept under `--no-cache` as well: it holds no answer, only how the host speaks. A run that learns
-/// otherwise adds or removes its origin; losing the file costs one slower start, so failures to read or write it
-/// are ignored.
+/// The API origins that answered over HTTP/1.1 in an earlier run, kept as `http1-origins` in the response
+/// cache's own folder (`gh-users-responses`, private), one origin (`https://host:port`) a line, so that the next
+/// run spreads its first requests over connections of their own at once (`URLSessionTransport`'s
+/// `remembersHTTP1`) rather than learning it again from the first answer. Nothing is written outside that folder,
+/// so a shared `--cache-dir` (`/tmp`) holds no file of gh-users's another user could plant a link at; the file is
+/// written only once the cache made the folder (a run that caches nothing, as under `--no-cache`, still reads it).
+/// A run that learns otherwise adds or removes its origin; losing the file costs one slower start, so failures to
+/// read or write it are ignored.
 struct HTTPVersionMemory: Sendable {
     static let fileName = "http1-origins"
     /// Origins kept, the most recent last: a few API hosts at most, so a file that grew otherwise is cut.
@@ -22,8 +25,8 @@ struct HTTPVersionMemory: Sendable {
             !host.isEmpty
         else { return nil }
         file = OwnedFile(
-            path: directory.appendingPathComponent(Self.fileName).path, kind: "HTTP version memory",
-            option: "--cache-dir", limitBytes: Self.maximumBytes)
+            path: directory.appendingPathComponent(DiskResponseCache.storeName).appendingPathComponent(Self.fileName)
+                .path, kind: "HTTP version memory", option: "--cache-dir", limitBytes: Self.maximumBytes)
         origin = "https://\(host.lowercased()):\(apiRoot.port ?? 443)"
     }
 
@@ -34,9 +37,12 @@ struct HTTPVersionMemory: Sendable {
         var kept = origins().filter { $0 != origin }
         if speaksHTTP1 { kept.append(origin) }
         kept = Array(kept.suffix(Self.maximumOrigins))
-        try? FileManager.default.createDirectory(
-            atPath: OwnedFile.directory(of: file.target), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
+        // Only into the cache's folder as the cache made it: a directory of the runner's that no one else may
+        // write to. It is never made here.
+        var folder = stat()
+        guard lstat(OwnedFile.directory(of: file.target), &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR,
+            folder.st_uid == geteuid(), folder.st_mode & 0o022 == 0
+        else { return }
         try? file.replace(with: Array(kept.map { $0 + "\n" }.joined().utf8))
     }
 

@@ -45,7 +45,7 @@ struct FileContentProblem: Error, Equatable {
 ///
 /// A symbolic link is followed to the file it names, once, before anything is opened: the lock, the temporary
 /// file and the rename all belong to that file, so two runs through two names of one file share one lock, and
-/// the link stays a link.
+/// the link stays a link. A link Linux's `protected_symlinks` would not follow is refused (`untrustedLink`).
 struct OwnedFile: Sendable {
     /// The path as given, for messages.
     let path: String
@@ -59,13 +59,28 @@ struct OwnedFile: Sendable {
     let option: String
     /// How much a read takes at most: far more than any file of this kind, so `/dev/zero` cannot fill memory.
     let limitBytes: Int
+    /// A link on the way that another user made in a folder anyone may write to and whose sticky bit keeps
+    /// others' files apart (`/tmp`): Linux's `protected_symlinks` follows none, since a link planted there could
+    /// turn a write into one of the runner's own files. gh-users resolves links itself, so it applies the same
+    /// rule: such a file is neither read, locked nor replaced.
+    let untrustedLink: String?
 
     init(path: String, kind: String, option: String, limitBytes: Int) {
         self.path = path
-        self.target = Self.resolve(path)
+        (target, untrustedLink) = Self.resolve(path)
         self.kind = kind
         self.option = option
         self.limitBytes = limitBytes
+    }
+
+    /// The refusal of a file reached through `untrustedLink`; nothing was read or changed.
+    private func checkLinks() throws(LocalFileError) {
+        guard let link = untrustedLink else { return }
+        throw LocalFileError(
+            message: "the \(kind) \(shown) is reached through the symbolic link \(TerminalSanitizer.quotedPath(link)), "
+                + "which another user made in a shared folder (sticky, writable by anyone): gh-users does not follow "
+                + "it, as Linux's protected_symlinks does not. Nothing was read or changed: give \(option) another file"
+        )
     }
 
     /// The temporary file a replacement is written to first, in the same directory so that rename is atomic.
@@ -78,6 +93,7 @@ struct OwnedFile: Sendable {
     /// The file's bytes, or nil when there is no file yet. A file that is not a regular one (a FIFO is never
     /// waited on), cannot be read or is larger than `limitBytes` is an error, and is left as it is.
     func read() throws(LocalFileError) -> [UInt8]? {
+        try checkLinks()
         // O_NONBLOCK: a FIFO with no writer must not hold the run before the check below refuses it.
         let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -130,6 +146,7 @@ struct OwnedFile: Sendable {
 
     /// Replaces the file atomically with `bytes`, 0600 whatever the umask or an older file's mode.
     func replace(with bytes: [UInt8]) throws(LocalFileError) {
+        try checkLinks()
         let temporary = temporaryPath
         // A temporary file left by a killed run is removed (only its name: a hard link planted there loses
         // nothing), and the new one is made afresh, never opened through whatever stands at its name.
@@ -177,6 +194,7 @@ struct OwnedFile: Sendable {
     /// just before then gets a lock on a file that is no longer there, while a third could lock a new one: so a
     /// lock counts only once the path still names the file locked, and otherwise the run tries again.
     func lock() throws(LocalFileError) -> OwnedFileLock {
+        try checkLinks()
         for _ in 0..<16 {
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o600)
             guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
@@ -228,21 +246,45 @@ struct OwnedFile: Sendable {
         return directory.isEmpty ? "/" : directory
     }
 
-    /// The file `path` names, absolute, with every symbolic link followed, also to a file that does not exist
-    /// yet (a link to a file the first run will make). What cannot be resolved is left as given, for the open
-    /// that follows to fail with its own reason.
-    static func resolve(_ path: String) -> String {
-        var current = path
-        // Linux's own limit on links followed in one lookup.
-        for _ in 0..<40 {
-            if let resolved = FileDescriptorIO.realPath(current) { return resolved }
-            guard let link = FileDescriptorIO.readLink(current) else { break }
-            current = link.hasPrefix("/") ? link : directory(of: current) + "/" + link
+    /// The file `path` names, absolute, with its symbolic links followed one name at a time, as the kernel does,
+    /// also to a file that does not exist yet (a link to a file the first run will make); and the first link
+    /// `trusts` refuses, which is not followed. What cannot be resolved is left as given, for the open that
+    /// follows to fail with its own reason.
+    static func resolve(_ path: String) -> (target: String, untrustedLink: String?) {
+        var pending = ArraySlice(path.split(separator: "/").map(String.init))
+        var resolved = path.hasPrefix("/") ? "" : FileDescriptorIO.currentDirectory()
+        if resolved == "/" { resolved = "" }
+        var followed = 0
+        while let name = pending.popFirst() {
+            if name == "." { continue }
+            if name == ".." {
+                resolved = directory(of: resolved.isEmpty ? "/" : resolved)
+                resolved = resolved == "/" ? "" : resolved
+                continue
+            }
+            let candidate = resolved + "/" + name
+            guard let link = FileDescriptorIO.readLink(candidate) else {
+                resolved = candidate
+                continue
+            }
+            guard trusts(candidate) else { return (candidate, candidate) }
+            // Linux's own limit on links followed in one lookup.
+            followed += 1
+            guard followed <= 40 else { return (path, nil) }
+            if link.hasPrefix("/") { resolved = "" }
+            pending = ArraySlice(link.split(separator: "/").map(String.init)) + pending
         }
-        // A file yet to be made: its directory resolved, its own name as given.
-        guard let base = FileDescriptorIO.realPath(directory(of: current)) else { return current }
-        let name = current.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? current
-        return (base == "/" ? "" : base) + "/" + name
+        return (resolved.isEmpty ? "/" : resolved, nil)
+    }
+
+    /// Whether Linux's `protected_symlinks` would follow the link at `link`: one in a sticky folder anyone may
+    /// write to only when it is the runner's own or the folder owner's.
+    static func trusts(_ link: String) -> Bool {
+        var own = stat()
+        var folder = stat()
+        guard lstat(link, &own) == 0, stat(directory(of: link), &folder) == 0 else { return true }
+        let shared = folder.st_mode & S_ISVTX != 0 && folder.st_mode & S_IWOTH != 0
+        return !shared || own.st_uid == geteuid() || own.st_uid == folder.st_uid
     }
 }
 

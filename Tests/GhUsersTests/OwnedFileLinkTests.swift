@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// A file gh-users owns (`--state`, `--changes`, `http1-origins`) is reached through symbolic links as the kernel
+/// would reach it with Linux's `protected_symlinks`: a link another user planted in a sticky folder anyone may
+/// write to (`/tmp`) is not followed, so it cannot turn gh-users's write into one of the runner's own files.
+struct OwnedFileLinkTests {
+    private func file(_ path: String) -> OwnedFile {
+        OwnedFile(path: path, kind: "state file", option: "--state", limitBytes: 1 << 16)
+    }
+
+    /// Links of one's own, relative or absolute, through a folder or to a file yet to be made, are followed.
+    @Test func ownLinksAreFollowedNameByName() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder("real"), withIntermediateDirectories: true)
+        #expect(symlink("real", folder("through")) == 0)
+        #expect(symlink(folder("real/state.json"), folder("real/link.json")) == 0)
+        let resolved = OwnedFile.resolve(folder("through/../through/link.json"))
+        #expect(resolved.target == FileDescriptorIO.realPath(folder("real")).map { $0 + "/state.json" })
+        #expect(resolved.untrustedLink == nil)
+        try file(folder("through/link.json")).replace(with: Array("{}".utf8))
+        #expect(FileManager.default.contents(atPath: folder("real/state.json")) == Data("{}".utf8))
+        #expect(FileDescriptorIO.readLink(folder("real/link.json")) != nil, "the link stays a link")
+    }
+
+    /// Another user's link in a sticky folder anyone may write to is refused, the file it names untouched;
+    /// the folder owner's link there is followed, as the kernel's rule has it.
+    @Test(.enabled(if: geteuid() == 0, "only root can give a link to another user"))
+    func anotherUsersLinkInASharedStickyFolderIsNotFollowed() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let shared = folder("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        #expect(chmod(shared, 0o1777) == 0 && chown(shared, 65_533, 65_533) == 0)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: folder("victim")))
+        #expect(symlink(folder("victim"), shared + "/planted.json") == 0)
+        #expect(lchown(shared + "/planted.json", 65_534, 65_534) == 0)
+        let planted = file(shared + "/planted.json")
+        #expect(planted.untrustedLink == shared + "/planted.json")
+        for attempt in [{ _ = try planted.read() }, { try planted.replace(with: Array("{}".utf8)) }] {
+            #expect {
+                try attempt()
+            } throws: { error in
+                "\(error)".contains("another user made in a shared folder (sticky, writable by anyone)")
+            }
+        }
+        #expect(throws: LocalFileError.self) { _ = try planted.lock() }
+        #expect(FileManager.default.contents(atPath: folder("victim")) == Data("mine".utf8))
+        #expect(FileDescriptorIO.readLink(shared + "/planted.json") != nil)
+        #expect(lchown(shared + "/planted.json", 65_533, 65_533) == 0)
+        #expect(file(shared + "/planted.json").untrustedLink == nil, "the folder owner's link")
+    }
+}
