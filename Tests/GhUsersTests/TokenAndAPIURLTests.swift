@@ -90,7 +90,6 @@ struct TokenAndAPIURLTests {
         ("HTTP://127.0.0.1:8080", "http://127.0.0.1:8080"),
         ("Https://ghe.example/api/v3", "https://ghe.example/api/v3"),
         ("hTTp://localhost:9", "http://localhost:9"), ("http://127.0.0.1:65535", "http://127.0.0.1:65535"),
-        ("http://[::1]:8080", "http://[::1]:8080"), ("http://[::1]", "http://[::1]"),
     ])
     func schemesAreCaseInsensitiveAndLoopbackMayHaveAToken(text: String, root: String) throws {
         let settings = try ConnectionSettings.resolve(apiURL: text, environment: ["GH_TOKEN": "tok-1234"])
@@ -98,13 +97,22 @@ struct TokenAndAPIURLTests {
         #expect(settings.token == "tok-1234")
     }
 
-    @Test(arguments: ["http://[::2]:8080", "http://127.0.0.1.example:80", "http://localhost.example:80"])
+    @Test(arguments: ["http://10.0.0.1:8080", "http://127.0.0.1.example:80", "http://localhost.example:80"])
     func onlyLoopbackGetsATokenOverPlainHTTP(text: String) throws {
         let error = try #require(
             usageError { () throws(UsageError) in
                 try ConnectionSettings.resolve(apiURL: text, environment: ["GH_TOKEN": "tok-1234"])
             })
         #expect(error.message.hasPrefix("refusing to send a token over plain http"))
+    }
+
+    /// Linux's URLSession refuses every IPv6 address before it connects (NSURLErrorBadURL): said before any request.
+    @Test(arguments: ["http://[::1]:8080", "https://[2001:db8::1]/api/v3"])
+    func anIPv6AddressIsAUsageErrorWithTheWayRound(text: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in try ConnectionSettings.resolve(apiURL: text, environment: [:]) })
+        #expect(error.message.hasPrefix("invalid API URL '\(text)': URLSession on Linux cannot reach an IPv6 address"))
+        #expect(error.message.hasSuffix("such as localhost"))
     }
 
     @Test(arguments: [

@@ -34,7 +34,15 @@ struct ConnectionSettings: Sendable, Equatable {
 
     private static func apiRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
         if let text = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
-            return try validatedRoot(text)
+            let root = try validatedRoot(text)
+            // swift-corelibs-foundation's URLSession refuses every URL whose host is an IPv6 address
+            // (NSURLErrorBadURL, -1000, before any connection): said now, with the way round it.
+            if root.host?.contains(":") == true {
+                throw UsageError(
+                    message: "invalid API URL '\(text)': URLSession on Linux cannot reach an IPv6 address such as "
+                        + "[::1]; give a host name for it, such as localhost", command: nil)
+            }
+            return root
         }
         if let host = nonEmpty(environment["GH_HOST"]) {
             return try enterpriseRoot(host: host)
