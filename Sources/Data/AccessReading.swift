@@ -24,7 +24,7 @@ package enum AccessRepositoryRead: Sendable, Equatable {
 /// stands to the organization.
 ///
 /// The membership is read first (`membersWithRole`, 100 a page: the owners, the members, and their two-factor
-/// state). Then the repositories are listed (`Organization.repositories`, 100 names a page, by name) and their
+/// state; with `viewer`, whether that is every member). Then the repositories are listed (`Organization.repositories`, 100 names a page, by name) and their
 /// collaborators read in batches: one POST asks one page of 100 collaborators for each of up to `batchSize`
 /// repositories (aliased `repository(owner:, name:)` lookups), and a repository with more people is continued
 /// by cursor in a later batch, so each page is asked once. Up to `concurrency` POSTs are in flight at once,
@@ -74,9 +74,11 @@ package struct AccessReading: Sendable {
         lookahead = max(100, 4 * self.concurrency * self.batchSize)
     }
 
-    /// The organization's members by account id: owner or not, and the two-factor state.
-    package func members(counting summary: inout AccessReadSummary) async throws(DomainError) -> [Int64: AccessMember] {
+    /// The organization's members by account id (owner or not, and the two-factor state), and whether they are
+    /// all of them: the token's account (`viewer`) is among them.
+    package func members(counting summary: inout AccessReadSummary) async throws(DomainError) -> AccessMembership {
         var members: [Int64: AccessMember] = [:]
+        var viewer: Int64?
         var cursor: String?
         repeat {
             let login = organization.value
@@ -86,13 +88,14 @@ package struct AccessReading: Sendable {
             }
             summary.points += max(0, page.cost ?? 0)
             for (id, member) in page.members { members[id] = member }
+            viewer = viewer ?? page.viewer
             guard page.next == nil || page.next != cursor else {
                 throw .malformedResponse(
                     endpoint: "POST /graphql", detail: "the members' next page is the page just read")
             }
             cursor = page.next
         } while cursor != nil
-        return members
+        return AccessMembership(members: members, isComplete: viewer.map { members[$0] != nil } ?? false)
     }
 
     /// One query of the membership or the listing, sent alone.
@@ -120,7 +123,7 @@ package struct AccessReading: Sendable {
     /// last repository written) leaves out every repository up to it in the map's order: none of their pages is
     /// asked.
     package func read<Sink: AccessRecordSink>(
-        members: [Int64: AccessMember], only: [String]? = nil, after: String? = nil, into sink: inout Sink,
+        members: AccessMembership, only: [String]? = nil, after: String? = nil, into sink: inout Sink,
         counting summary: inout AccessReadSummary
     ) async throws(DomainError) {
         var schedule = AccessSchedule(batchSize: batchSize, lookahead: lookahead, after: after)
@@ -194,12 +197,12 @@ package struct AccessReading: Sendable {
         }
     }
 
-    /// The record of `edge`: an owner is a member whose role is `ADMIN`; anyone the membership does not name is
-    /// an outside collaborator, whose two-factor state GitHub does not tell (null, never false).
-    static func record(_ edge: AccessEdge, in repository: String, members: [Int64: AccessMember]) -> AccessRecord {
-        let member = members[edge.id]
-        let affiliation: AccessRecord.Affiliation =
-            member.map { $0.isOwner ? .owner : .member } ?? .outside
+    /// The record of `edge`: its affiliation as `AccessMembership.affiliation` tells it (null where the token
+    /// cannot tell, never a guess), and the two-factor state of a member listed (null for anyone else, never
+    /// false).
+    static func record(_ edge: AccessEdge, in repository: String, members: AccessMembership) -> AccessRecord {
+        let member = members.members[edge.id]
+        let affiliation = members.affiliation(of: edge.id, sources: edge.sources)
         let sources = edge.sources.map { source in
             JSONValue.object([
                 .init("kind", .string(source.kind.rawValue)), .init("name", .string(source.name)),
@@ -209,7 +212,7 @@ package struct AccessReading: Sendable {
         let raw = JSONValue.object([
             .init("repository", .string(repository)), .init("login", .string(edge.login)),
             .init("id", .integer(edge.id)), .init("permission", .string(edge.permission.rawValue)),
-            .init("affiliation", .string(affiliation.rawValue)), .init("sources", .array(sources)),
+            .init("affiliation", affiliation.map { .string($0.rawValue) } ?? .null), .init("sources", .array(sources)),
             .init("two_factor", member?.twoFactor.map(JSONValue.bool) ?? .null),
         ])
         return AccessRecord(

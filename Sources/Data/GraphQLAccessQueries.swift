@@ -5,7 +5,9 @@ import JSONBytes
 /// The three GraphQL queries of an organization's access map, written to GitHub's public schema
 /// (octokit/graphql-schema's `schema.graphql`):
 /// - `Organization.membersWithRole(first:, after:)`: `OrganizationMemberEdge` { `role` (`ADMIN`, `MEMBER`),
-///   `hasTwoFactorEnabled` (nullable: null when the viewer may not see it), `node` { `login`, `databaseId` } };
+///   `hasTwoFactorEnabled` (nullable: null when the viewer may not see it), `node` { `login`, `databaseId` } },
+///   beside `Query.viewer` (`User!`: the token's account) { `login`, `databaseId` }, to tell whether the list is
+///   every member (`AccessMembership.isComplete`);
 /// - `Organization.repositories(first:, after:, orderBy: {field: NAME, direction: ASC})`, archived ones too (no
 ///   `isArchived` filter): `name`, `nameWithOwner`, `isArchived`;
 /// - aliased `repository(owner:, name:)` lookups, each one page of `collaborators(first: 100, affiliation: ALL,
@@ -26,6 +28,7 @@ enum GraphQLAccessQuery {
             """
             query GhUsersAccessMembers {
               rateLimit { cost remaining resetAt }
+              viewer { login databaseId }
               organization(login: \(literal(organization))) {
                 membersWithRole(first: \(pageSize)\(after(cursor))) {
                   pageInfo { hasNextPage endCursor }
@@ -160,6 +163,8 @@ struct GraphQLAccessMembersDTO: GraphQLListAnswerDTO {
 
     struct DataDTO: Decodable {
         let rateLimit: GraphQLProfileResponseDTO.RateLimit?
+        /// The token's account, asked beside the members.
+        let viewer: Node?
         let organization: Organization?
     }
 

@@ -35,7 +35,7 @@ enum GraphQLAccessResponse {
     /// organization (exit 3); any other error beside the data stops the run, naming it.
     private static func organizationAnswer(
         _ response: HTTPResponse, of login: String, endpoint: String
-    ) throws(GraphQLBatchFailure) -> (GraphQLAccessMembersDTO.Organization, cost: Int?) {
+    ) throws(GraphQLBatchFailure) -> (GraphQLAccessMembersDTO.Organization, cost: Int?, viewer: Int64?) {
         if let failure = statusFailure(response, endpoint: endpoint) { throw failure }
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (dto, errors) = try answer.decode(
@@ -54,15 +54,16 @@ enum GraphQLAccessResponse {
             throw .failed(.notFound(resource: "organization '\(login)'", requestID: answer.requestID))
         }
         try answer.refuse(errors, response)
-        return (organization, dto.data?.rateLimit?.cost)
+        return (organization, dto.data?.rateLimit?.cost, dto.data?.viewer?.databaseId)
     }
 
-    /// One page of `membersWithRole`: each member's id, whether an owner, and the two-factor state.
+    /// One page of `membersWithRole`: each member's id, whether an owner, and the two-factor state; and the
+    /// token's account's id (`viewer`), nil where the answer has none.
     static func members(_ response: HTTPResponse, of login: String, endpoint: String) throws(GraphQLBatchFailure)
-        -> (members: [(id: Int64, member: AccessMember)], next: String?, cost: Int?)
+        -> (members: [(id: Int64, member: AccessMember)], viewer: Int64?, next: String?, cost: Int?)
     {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
-        let (organization, cost) = try organizationAnswer(response, of: login, endpoint: endpoint)
+        let (organization, cost, viewer) = try organizationAnswer(response, of: login, endpoint: endpoint)
         guard let connection = organization.membersWithRole else { throw answer.malformed("no membersWithRole") }
         var members: [(id: Int64, member: AccessMember)] = []
         for edge in connection.edges ?? [] {
@@ -73,7 +74,7 @@ enum GraphQLAccessResponse {
         }
         let next = try answer.nextCursor(
             hasNextPage: connection.pageInfo?.hasNextPage, endCursor: connection.pageInfo?.endCursor)
-        return (members, next, cost)
+        return (members, viewer, next, cost)
     }
 
     /// One page of the organization's repositories, as "ORG/NAME".
@@ -81,7 +82,7 @@ enum GraphQLAccessResponse {
         throws(GraphQLBatchFailure) -> (names: [String], next: String?, cost: Int?)
     {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
-        let (organization, cost) = try organizationAnswer(response, of: login, endpoint: endpoint)
+        let (organization, cost, _) = try organizationAnswer(response, of: login, endpoint: endpoint)
         guard let connection = organization.repositories else { throw answer.malformed("no repositories") }
         var names: [String] = []
         for node in connection.nodes ?? [] {

@@ -3,7 +3,8 @@ import Networking
 
 /// GitHub's GraphQL answers to the access map's three queries (`gh-users access ORG`), written to the public
 /// schema (octokit/graphql-schema's `schema.graphql`, July 2026): `Organization.membersWithRole` edges
-/// (`role` ADMIN|MEMBER, `hasTwoFactorEnabled` nullable, `node { login databaseId }`), `Organization.repositories`
+/// (`role` ADMIN|MEMBER, `hasTwoFactorEnabled` nullable, `node { login databaseId }`) beside `Query.viewer`
+/// (`User!`: `login`, `databaseId`), `Organization.repositories`
 /// nodes (`name`, `nameWithOwner`, `isArchived`), and aliased `repository(owner:, name:)` lookups whose
 /// `collaborators(affiliation: ALL)` edges carry `permission` (`RepositoryPermission`) and `permissionSources`
 /// (`permission`: `DefaultRepositoryPermissionField`, `roleName`, `source` with its `__typename`). A refused
@@ -76,6 +77,27 @@ package enum AccessBodies {
         }
     }
 
+    /// The token's account, as `viewer` gives it beside the members.
+    package struct Viewer: Sendable {
+        package let login: String
+        package let id: Int64
+
+        package init(_ login: String, _ id: Int64) {
+            self.login = login
+            self.id = id
+        }
+
+        /// An account that is no member of the organization.
+        package static let outsider = Viewer("not-a-member", 4_000_001)
+
+        /// The token of a member of `members` when there is one (the first), else of `outsider`.
+        static func member(of members: [Member]) -> Viewer {
+            members.first.map { Viewer($0.login, $0.id) } ?? outsider
+        }
+
+        var json: String { #"{"login":"\#(login)","databaseId":\#(id)}"# }
+    }
+
     /// One aliased page's answer in a batch.
     package enum Page: Sendable {
         case collaborators([Collaborator], next: String?)
@@ -91,9 +113,12 @@ package enum AccessBodies {
         next.map { #"{"hasNextPage":true,"endCursor":"\#($0)"}"# } ?? #"{"hasNextPage":false,"endCursor":null}"#
     }
 
-    package static func members(_ members: [Member], next: String? = nil) -> String {
-        #"{"data":{\#(cost),"organization":{"membersWithRole":{"pageInfo":\#(pageInfo(next)),"edges":["#
-            + members.map(\.json).joined(separator: ",") + "]}}}}"
+    /// A page of `members`, beside `viewer`: nil is the first member's token (`Viewer.member(of:)`), which GitHub
+    /// shows every member.
+    package static func members(_ members: [Member], viewer: Viewer? = nil, next: String? = nil) -> String {
+        let viewer = viewer ?? Viewer.member(of: members)
+        return #"{"data":{\#(cost),"viewer":\#(viewer.json),"organization":{"membersWithRole":{"pageInfo":"#
+            + pageInfo(next) + #","edges":["# + members.map(\.json).joined(separator: ",") + "]}}}}"
     }
 
     /// `names` are the repositories' names within `organization`.
@@ -153,6 +178,7 @@ package enum AccessBodies {
 package final class AccessWorld: @unchecked Sendable {
     package let organization: String
     private let members: [AccessBodies.Member]
+    private let viewer: AccessBodies.Viewer
     /// Repository name → its collaborators, in the order GitHub would give them.
     private let collaborators: [String: [AccessBodies.Collaborator]]
     private let forbidden: Set<String>
@@ -164,10 +190,11 @@ package final class AccessWorld: @unchecked Sendable {
 
     package init(
         organization: String, members: [AccessBodies.Member], collaborators: [String: [AccessBodies.Collaborator]],
-        forbidden: Set<String> = [], listing: [String]? = nil, pageSize: Int = 100
+        forbidden: Set<String> = [], listing: [String]? = nil, pageSize: Int = 100, viewer: AccessBodies.Viewer? = nil
     ) {
         self.organization = organization
         self.members = members
+        self.viewer = viewer ?? AccessBodies.Viewer.member(of: members)
         self.collaborators = collaborators
         self.forbidden = forbidden
         self.listing = listing
@@ -182,7 +209,7 @@ package final class AccessWorld: @unchecked Sendable {
         let body: String
         if query.contains("membersWithRole") {
             let (slice, next) = page(members, after: Self.cursor(in: query))
-            body = AccessBodies.members(slice, next: next)
+            body = AccessBodies.members(slice, viewer: viewer, next: next)
         } else if query.contains("repositories(") {
             let names = listing ?? collaborators.keys.sorted { $0.lowercased() < $1.lowercased() }
             let (slice, next) = page(names, after: Self.cursor(in: query))

@@ -17,28 +17,21 @@ struct AccessCommandTests {
 
     private static let org = AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read")
 
-    /// Two repositories: `api` (the owner through ownership, a member through a team, an outside collaborator
-    /// directly) and `web` (a member through the base permission alone).
+    /// `api`'s people: the owner through ownership, a member through a team, an outside collaborator directly.
+    private static let api = [
+        AccessBodies.Collaborator(
+            "outsider", 9, "WRITE", [AccessBodies.Source("Repository", "octo-org/api", "WRITE", roleName: "write")]),
+        AccessBodies.Collaborator(
+            "Mona", 1, "ADMIN", [AccessBodies.Source("Organization", "octo-org", "ADMIN", roleName: "admin"), org]),
+        AccessBodies.Collaborator(
+            "hubot", 2, "MAINTAIN", [org, AccessBodies.Source("Team", "core", "WRITE", roleName: "maintain")]),
+    ]
+
+    /// Two repositories: `api` and `web` (a member through the base permission alone).
     private static func world(forbidden: Set<String> = []) -> AccessWorld {
         AccessWorld(
             organization: "octo-org", members: members,
-            collaborators: [
-                "web": [AccessBodies.Collaborator("octocat", 3, "READ", [org])],
-                "api": [
-                    AccessBodies.Collaborator(
-                        "outsider", 9, "WRITE",
-                        [AccessBodies.Source("Repository", "octo-org/api", "WRITE", roleName: "write")]),
-                    AccessBodies.Collaborator(
-                        "Mona", 1, "ADMIN",
-                        [
-                            AccessBodies.Source("Organization", "octo-org", "ADMIN", roleName: "admin"), org,
-                        ]),
-                    AccessBodies.Collaborator(
-                        "hubot", 2, "MAINTAIN",
-                        [org, AccessBodies.Source("Team", "core", "WRITE", roleName: "maintain")]),
-                ],
-                "docs": [],
-            ],
+            collaborators: ["web": [AccessBodies.Collaborator("octocat", 3, "READ", [org])], "api": api, "docs": []],
             forbidden: forbidden)
     }
 
@@ -126,6 +119,32 @@ struct AccessCommandTests {
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.split(separator: "\n").map { $0.replacingOccurrences(of: "\t", with: " ") } == expected)
         if arguments.contains("--repo") { #expect(world.batches == [["web@"]]) }
+    }
+
+    /// A token that is no member is shown only the members who show their membership: nobody it was not shown
+    /// is called an outside collaborator. A member through a team it was not shown, and a direct collaborator who
+    /// may be a member hiding it, have a null affiliation (empty in CSV); `--affiliation outside` keeps neither,
+    /// and stderr says why.
+    @Test func aNonMembersTokenCallsNobodyItWasNotShownOutside() async {
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: nil)],
+            collaborators: ["api": Self.api], viewer: .outsider)
+        let csv = await Self.harness(world).run([
+            "access", "octo-org", "--format", "csv", "--fields", "login,affiliation",
+        ])
+        #expect(csv.status == 0, "\(csv.err)")
+        #expect(csv.out == "login,affiliation\r\nhubot,\r\nMona,owner\r\noutsider,\r\n")
+        #expect(
+            csv.err
+                == "gh-users: 2 records have a null affiliation: GitHub did not list those people among octo-org's "
+                + "members to this token, and lists every member only to a member (a member's token with read:org "
+                + "tells owners, members and outside collaborators apart).\n")
+        let json = await Self.harness(world).run(["access", "octo-org", "--format", "ndjson", "--person", "outsider"])
+        #expect(json.out.contains(#""affiliation":null,"#))
+        let outside = await Self.harness(world).run(["access", "octo-org", "--affiliation", "outside"])
+        #expect(outside.status == 0, "\(outside.err)")
+        #expect(outside.out.isEmpty)
+        #expect(outside.err.hasPrefix("gh-users: --affiliation outside left out 2 records whose affiliation is null: "))
     }
 
     /// `--person` asks GitHub for that person's access alone (`collaborators(first: 1, login:)`), fifty

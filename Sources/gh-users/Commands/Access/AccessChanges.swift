@@ -226,10 +226,13 @@ struct AccessCollected: AccessRecordSink {
     let progress: ProgressLine
     var entries: [AccessSnapshot.Entry] = []
     var repositories = 0
+    /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
+    var unknownAffiliations = 0
 
     mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
         repositories += 1
         entries += records.filter(command.keeps).map(AccessSnapshot.Entry.init)
+        unknownAffiliations += command.unknownAffiliations(records)
         progress.show(
             "Read \(Counted.text(repositories, plural: "repositories")) · "
                 + Counted.text(entries.count, plural: "records"))
@@ -313,6 +316,8 @@ extension AccessCommand {
         {
             return stopped
         }
+        // The change records have no affiliation: only what --affiliation left out is worth a word.
+        if affiliation != nil, let note = affiliationNote(collected.unknownAffiliations) { io.writeErr(note) }
         file.closingNote(
             firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: snapshot.entries.count,
             noun: "record", io: io)

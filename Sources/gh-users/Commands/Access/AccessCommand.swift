@@ -45,7 +45,7 @@ struct AccessCommand: GitHubCommand {
         at: \.permission)
     static let affiliation = OptionDeclaration<AccessCommand>.choice(
         OptionSpec(
-            "affiliation", value: "WHO", help: "Only owners, members, or outside collaborators.",
+            "affiliation", value: "WHO", help: "Only this affiliation; a null one matches none.",
             choices: ["outside", "member", "owner"]),
         at: \.affiliation)
     static let concurrencyOption = OptionDeclaration<AccessCommand>(
@@ -88,8 +88,8 @@ struct AccessCommand: GitHubCommand {
         discussion: """
             Writes one record per repository of ORG that the token can read (archived ones too) and person
             with access to it: repository (ORG/NAME), login, id, permission (read, triage, write, maintain or
-            admin), affiliation (owner, member, or outside for an outside collaborator), sources and
-            two_factor. sources is every source GitHub gives for the access, as it lists them: kind
+            admin), affiliation (owner, member, or outside for an outside collaborator; null where the token
+            cannot tell), sources and two_factor. sources is every source GitHub gives for the access, as it lists them: kind
             (organization, team or repository), name (the organization's login, the team's slug, or
             ORG/NAME) and permission (the role it grants); access through a child team names the team that
             grants it. An owner can have two organization sources (ownership and the base permission).
@@ -148,7 +148,7 @@ struct AccessCommand: GitHubCommand {
         Column("REPOSITORY", key: "repository", shrink: .second) { $0.repository },
         Column("LOGIN", key: "login") { $0.login },
         Column("PERMISSION", key: "permission") { $0.permission.rawValue },
-        Column("AFFILIATION", key: "affiliation") { $0.affiliation.rawValue },
+        Column("AFFILIATION", key: "affiliation") { $0.affiliation?.rawValue ?? "" },
         Column("VIA", key: "sources", shrink: .first) { via($0.sources) },
         Column("2FA", key: "two_factor") { $0.twoFactor.map { $0 ? "true" : "false" } ?? "" },
     ]
@@ -219,12 +219,35 @@ struct AccessCommand: GitHubCommand {
         return .notFound(resource: "repository '\(name)'")
     }
 
-    /// Whether `record` passes the filters.
+    /// Whether `record` passes the filters. `--affiliation` keeps only the records whose affiliation is known to
+    /// be the one it names: a null one is none of them.
     func keeps(_ record: AccessRecord) -> Bool {
+        keepsAsideAffiliation(record) && (affiliation == nil || record.affiliation == affiliation)
+    }
+
+    private func keepsAsideAffiliation(_ record: AccessRecord) -> Bool {
         if let person, record.login.lowercased() != person.lowercased() { return false }
         if let permission, record.permission < permission { return false }
-        if let affiliation, record.affiliation != affiliation { return false }
         return true
+    }
+
+    /// How many of `records` pass the filters but for `--affiliation`, with an affiliation the token cannot tell.
+    func unknownAffiliations(_ records: [AccessRecord]) -> Int {
+        records.count { $0.affiliation == nil && keepsAsideAffiliation($0) }
+    }
+
+    /// What stderr says when `count` records' affiliation was not known: written as null, or left out by
+    /// `--affiliation`, and why.
+    func affiliationNote(_ count: Int) -> String? {
+        guard count > 0 else { return nil }
+        let records = Counted.text(count, plural: "records")
+        let what =
+            affiliation.map { "--affiliation \($0.rawValue) left out \(records) whose affiliation is null" }
+            ?? "\(records) \(count == 1 ? "has" : "have") a null affiliation"
+        return TerminalSanitizer.sanitize(
+            "gh-users: \(what): GitHub did not list \(count == 1 ? "that person" : "those people") among "
+                + "\(organization)'s members to this token, and lists every member only to a member (a member's "
+                + "token with read:org tells owners, members and outside collaborators apart).") + "\n"
     }
 }
 
@@ -260,6 +283,8 @@ private struct AccessOutput: AccessRecordSink {
     /// With `--state`: the file the run goes on from and records itself in.
     private(set) var state: AccessStateFile?
     var repositories = 0
+    /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
+    var unknownAffiliations = 0
     var writeFailure: (any Error)?
 
     init(command: AccessCommand, context: CommandContext, state: AccessStateFile? = nil) {
@@ -274,6 +299,7 @@ private struct AccessOutput: AccessRecordSink {
     mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
         repositories += 1
         let kept = records.filter(command.keeps)
+        unknownAffiliations += command.unknownAffiliations(records)
         do {
             if !kept.isEmpty {
                 let bytes = writer.render(kept, moreToCome: true)
@@ -310,6 +336,7 @@ private struct AccessOutput: AccessRecordSink {
         } catch {
             return .writeFailed(error, io: io)
         }
+        if let note = command.affiliationNote(unknownAffiliations) { io.writeErr(note) }
         let missing = command.missing(state?.state.missing ?? summary.missing)
         let unreadable = state?.state.unreadable ?? summary.unreadable
         if writer.recordsWritten == 0, unreadable.isEmpty, missing == nil,
