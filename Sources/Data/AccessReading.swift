@@ -119,7 +119,7 @@ package struct AccessReading: Sendable {
     }
 
     /// Reads the map into `sink`, repository by repository in order; `only` (names within the organization)
-    /// reads those repositories alone, without listing the organization's. `after` ("ORG/NAME", a resumed map's
+    /// reads those repositories alone, without listing the organization's, under the names GitHub gives them. `after` ("ORG/NAME", a resumed map's
     /// last repository written) leaves out every repository up to it in the map's order: none of their pages is
     /// asked.
     package func read<Sink: AccessRecordSink>(
@@ -128,7 +128,9 @@ package struct AccessReading: Sendable {
     ) async throws(DomainError) {
         var schedule = AccessSchedule(batchSize: batchSize, lookahead: lookahead, after: after)
         if let only {
-            schedule.listed(only.map { organization.value + "/" + $0 }, next: nil)
+            let found = try await names(only, counting: &summary)
+            schedule.listed(found.map { $0.name ?? $0.asked }, next: nil)
+            schedule.gone(found.filter { $0.name == nil }.map(\.asked))
             summary.repositories = schedule.slots.count
         }
         let failure: DomainError? = await withTaskGroup(of: AccessOutcome.self) { group in
@@ -169,6 +171,29 @@ package struct AccessReading: Sendable {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// The names GitHub gives the repositories `only` names ("ORG/NAME", 100 a request), so that they are read,
+    /// ordered and written as the whole map has them: spelt as GitHub spells them, a renamed one under its
+    /// name now. `name` is nil for one GitHub finds nowhere, or in another organization (moved away): not there.
+    private func names(_ only: [String], counting summary: inout AccessReadSummary) async throws(DomainError)
+        -> [(asked: String, name: String?)]
+    {
+        let asked = only.map { AccessPageAsk(repository: organization.value + "/" + $0, cursor: nil) }
+        let owner = organization.value.lowercased() + "/"
+        var found: [(asked: String, name: String?)] = []
+        for start in stride(from: 0, to: asked.count, by: GraphQLAccessQuery.pageSize) {
+            let chunk = Array(asked[start..<min(asked.count, start + GraphQLAccessQuery.pageSize)])
+            let answer = try await ask(GraphQLAccessQuery.names(chunk), summary: &summary) {
+                response, endpoint throws(GraphQLBatchFailure) in
+                try GraphQLAccessResponse.names(response, asked: chunk, endpoint: endpoint)
+            }
+            summary.points += max(0, answer.cost ?? 0)
+            for (ask, name) in zip(chunk, answer.names) {
+                found.append((ask.repository, name.flatMap { $0.lowercased().hasPrefix(owner) ? $0 : nil }))
+            }
+        }
+        return found
     }
 
     private func perform(_ work: AccessWork) async -> AccessOutcome {

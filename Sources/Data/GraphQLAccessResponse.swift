@@ -111,17 +111,7 @@ enum GraphQLAccessResponse {
         }) {
             throw .tooLarge(limited.message ?? "Resource limits for this query exceeded.")
         }
-        var refusals: [String: GraphQLProfileResponseDTO.ErrorDTO] = [:]
-        for error in errors {
-            let alias = error.path?.first?.text ?? ""
-            guard GraphQLAccessQuery.isAlias(alias), error.type == "FORBIDDEN" || error.type == "NOT_FOUND" else {
-                throw .failed(
-                    .server(
-                        status: response.status, message: "GraphQL: " + (error.message ?? error.type ?? "an error"),
-                        requestID: answer.requestID))
-            }
-            refusals[alias] = error
-        }
+        let refusals = try aliased(errors, of: ["FORBIDDEN", "NOT_FOUND"], response, answer)
         guard let data = dto.data else { throw answer.malformed("no data and no errors") }
         var answers: [AccessPageAnswer] = []
         for index in pages.indices {
@@ -155,6 +145,52 @@ enum GraphQLAccessResponse {
             answers.append(.page(edges, next: next))
         }
         return (answers, data.rateLimit?.cost)
+    }
+
+    /// `errors` by the alias at the start of their path, each of one of `types`; any other error stops the run,
+    /// naming it.
+    private static func aliased(
+        _ errors: [GraphQLProfileResponseDTO.ErrorDTO], of types: Set<String>, _ response: HTTPResponse,
+        _ answer: GraphQLListAnswer
+    ) throws(GraphQLBatchFailure) -> [String: GraphQLProfileResponseDTO.ErrorDTO] {
+        var aliased: [String: GraphQLProfileResponseDTO.ErrorDTO] = [:]
+        for error in errors {
+            let alias = error.path?.first?.text ?? ""
+            guard GraphQLAccessQuery.isAlias(alias), let type = error.type, types.contains(type) else {
+                throw .failed(
+                    .server(
+                        status: response.status, message: "GraphQL: " + (error.message ?? error.type ?? "an error"),
+                        requestID: answer.requestID))
+            }
+            aliased[alias] = error
+        }
+        return aliased
+    }
+
+    /// The answer to `GraphQLAccessQuery.names`: the name GitHub gives each repository asked ("ORG/NAME"), in
+    /// the order asked; nil for one that is not there (null, with a `NOT_FOUND` error at its alias or none).
+    static func names(_ response: HTTPResponse, asked repositories: [AccessPageAsk], endpoint: String)
+        throws(GraphQLBatchFailure) -> (names: [String?], cost: Int?)
+    {
+        if let failure = statusFailure(response, endpoint: endpoint) { throw failure }
+        let answer = GraphQLListAnswer(response, endpoint: endpoint)
+        let (dto, errors) = try answer.decode(
+            response, as: GraphQLAccessBatchDTO.self, shape: "the repositories GitHub's schema gives")
+        _ = try aliased(errors, of: ["NOT_FOUND"], response, answer)
+        guard let data = dto.data else { throw answer.malformed("no data and no errors") }
+        var names: [String?] = []
+        for (index, asked) in repositories.enumerated() {
+            switch data.repositories[GraphQLAccessQuery.alias(index)] {
+            case .some(.some(let repository)):
+                guard let name = repository.nameWithOwner, name.contains("/"), !name.hasSuffix("/") else {
+                    throw answer.malformed("no nameWithOwner for \(asked.repository)")
+                }
+                names.append(name)
+            case .some(.none): names.append(nil)
+            case .none: throw answer.malformed("no answer for \(asked.repository)")
+            }
+        }
+        return (names, data.rateLimit?.cost)
     }
 
     private static func accessEdge(_ edge: GraphQLAccessBatchDTO.Edge) -> AccessEdge? {

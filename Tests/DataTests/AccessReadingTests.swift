@@ -300,32 +300,47 @@ struct AccessReadingTests {
         #expect(schedule.nextWork() == .batch(asks))
     }
 
-    /// `only` reads the named repositories without listing the organization's.
+    /// `only` reads the named repositories without listing the organization's: their names are looked up in one
+    /// request (`nameWithOwner`, which follows a rename), and each is read and written under GitHub's name.
     @Test func onlyTheNamedRepositoriesAreReadWithoutAListing() async throws {
         let world = AccessWorld(
-            organization: "octo-org", members: [], collaborators: ["a": [Self.person(1)], "b": [Self.person(2)]])
+            organization: "octo-org", members: [],
+            collaborators: ["a": [Self.person(1)], "b": [Self.person(2)], "c": [Self.person(3)]], renamed: ["z": "a"])
         let stub = StubTransport()
         stub.answerEvery { request, _ in world.answer(request) }
-        let (sink, _) = try await Self.read(stub, only: ["b"])
-        #expect(world.batches == [["b@"]])
-        #expect(sink.records.map(\.repository) == ["octo-org/b"])
+        let (sink, summary) = try await Self.read(stub, only: ["B", "z"])
+        #expect(world.lookups == [["B", "z"]])
+        #expect(world.batches == [["a@", "b@"]])
+        #expect(sink.records.map(\.repository) == ["octo-org/a", "octo-org/b"])
         #expect(!stub.received.contains { AccessWorld.query(of: $0).contains("repositories(") })
+        #expect(summary.requests == 3 && summary.repositories == 2)
     }
 
-    /// A repository that is not there (NOT_FOUND at its path, or null) is missing, not refused.
+    /// A repository that is not there is missing, not refused: one the lookup of names finds nowhere, or in
+    /// another organization (moved away), is never asked for, and one gone since (NOT_FOUND at its path, or
+    /// null) is missing too.
     @Test func aRepositoryThatIsNotThereIsMissing() async throws {
         let stub = StubTransport()
         stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
         stub.register(
             RequestMatcher("POST /graphql"),
             body: Data(
+                AccessBodies.names(
+                    [nil, "octo-org/gone", "octo-org/went", "other-org/moved"],
+                    asked: ["octo-org/nope", "octo-org/gone", "octo-org/went", "octo-org/moved"]
+                ).utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            body: Data(
                 (#"{"data":{"r0":null,"r1":null},"errors":[{"type":"NOT_FOUND","path":["r0"],"#
-                    + #""message":"Could not resolve to a Repository with the name 'octo-org/nope'."}]}"#).utf8))
-        let (sink, summary) = try await Self.read(stub, concurrency: 1, only: ["nope", "gone"])
+                    + #""message":"Could not resolve to a Repository with the name 'octo-org/gone'."}]}"#).utf8))
+        let (sink, summary) = try await Self.read(stub, concurrency: 1, only: ["nope", "gone", "went", "moved"])
         #expect(sink.records.isEmpty)
-        #expect(summary.missing == ["octo-org/gone", "octo-org/nope"])
+        #expect(summary.missing == ["octo-org/gone", "octo-org/moved", "octo-org/nope", "octo-org/went"])
         #expect(summary.unreadable.isEmpty)
         #expect(stub.problems.isEmpty)
+        let batch = AccessWorld.query(of: try #require(stub.received.last))
+        #expect(batch.contains(#"name: "gone""#) && !batch.contains(#"name: "nope""#) && !batch.contains("moved"))
     }
 
     /// No such organization is not found (exit 3), said without a flag.
@@ -419,5 +434,7 @@ struct AccessReadingTests {
         #expect(members.contains(#"membersWithRole(first: 100, after: \"x\")"#))
         #expect(members.contains("edges { role hasTwoFactorEnabled node { login databaseId } }"))
         #expect(members.contains("viewer { login databaseId }"))
+        let names = String(decoding: GraphQLAccessQuery.names(asks), as: UTF8.self)
+        #expect(names.contains(#"r1: repository(owner: \"octo-org\", name: \"b\\\"\") { nameWithOwner }"#))
     }
 }

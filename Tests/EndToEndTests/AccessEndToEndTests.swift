@@ -122,6 +122,19 @@ final class AccessEndToEndTests {
         }
     }
 
+    /// `--repo` and the organization typed in any case give the full map's records: GitHub's names, not the
+    /// typed ones.
+    @Test func aNamedRepositoryIsWrittenAsTheFullMapWritesIt() async throws {
+        try await withStandIn(users: 100) { server in
+            let full = try await access(server, ["github", "--format", "ndjson"])
+            #expect(full.status == 0, "\(full.stderr)")
+            let named = try await access(server, ["GitHub", "--repo", "DOCS", "--format", "ndjson"])
+            #expect(named.status == 0, "\(named.stderr)")
+            let docs = full.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"repository":"github/docs","#) }
+            #expect(!docs.isEmpty && named.stdout == docs.map { $0 + "\n" }.joined())
+        }
+    }
+
     /// To a token that is no member (livelyfalcon26, who can push to github/docs) GitHub lists only the members who
     /// show their membership: those who do not, an owner among them, are never outside collaborators. Each record
     /// of someone not listed has a null affiliation, so `--affiliation outside` keeps none, and stderr says why.

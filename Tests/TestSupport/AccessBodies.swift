@@ -159,6 +159,26 @@ package enum AccessBodies {
         return errors.isEmpty ? data + "}" : data + #","errors":["# + errors.joined(separator: ",") + "]}"
     }
 
+    /// The answer to a lookup of repositories by name (`repository(owner:, name:) { nameWithOwner }` per alias):
+    /// `found[i]` answers alias `r{i}` with the name GitHub gives it, or null beside a NOT_FOUND error naming
+    /// `asked[i]`.
+    package static func names(_ found: [String?], asked: [String]) -> String {
+        var members: [String] = []
+        var errors: [String] = []
+        for (index, name) in found.enumerated() {
+            guard let name else {
+                members.append(#""r\#(index)":null"#)
+                errors.append(
+                    #"{"type":"NOT_FOUND","path":["r\#(index)"],"locations":[{"line":\#(3 + index),"column":3}],"#
+                        + #""message":"Could not resolve to a Repository with the name '\#(asked[index])'."}"#)
+                continue
+            }
+            members.append(#""r\#(index)":{"nameWithOwner":"\#(name)"}"#)
+        }
+        let data = #"{"data":{\#(cost),"# + members.joined(separator: ",") + "}"
+        return errors.isEmpty ? data + "}" : data + #","errors":["# + errors.joined(separator: ",") + "]}"
+    }
+
     /// No organization of that login: `organization: null` beside a NOT_FOUND error.
     package static func unknownOrganization(_ login: String) -> String {
         #"{"data":{\#(cost),"organization":null},"errors":[{"type":"NOT_FOUND","path":["organization"],"#
@@ -182,27 +202,43 @@ package final class AccessWorld: @unchecked Sendable {
     /// Repository name → its collaborators, in the order GitHub would give them.
     private let collaborators: [String: [AccessBodies.Collaborator]]
     private let forbidden: Set<String>
+    /// Former names → names: `repository(owner:, name:)` follows a rename, as GitHub's does.
+    private let renamed: [String: String]
     /// The order the repositories are listed in; nil: by name, case aside.
     private let listing: [String]?
     private let pageSize: Int
     private let lock = NSLock()
     private var asked: [[String]] = []
+    private var looked: [[String]] = []
 
     package init(
         organization: String, members: [AccessBodies.Member], collaborators: [String: [AccessBodies.Collaborator]],
-        forbidden: Set<String> = [], listing: [String]? = nil, pageSize: Int = 100, viewer: AccessBodies.Viewer? = nil
+        forbidden: Set<String> = [], renamed: [String: String] = [:], listing: [String]? = nil, pageSize: Int = 100,
+        viewer: AccessBodies.Viewer? = nil
     ) {
         self.organization = organization
         self.members = members
         self.viewer = viewer ?? AccessBodies.Viewer.member(of: members)
         self.collaborators = collaborators
         self.forbidden = forbidden
+        self.renamed = renamed
         self.listing = listing
         self.pageSize = pageSize
     }
 
     /// Each batch's pages as "NAME@CURSOR" ("NAME@" for a first page), one array per POST, in the order served.
     package var batches: [[String]] { lock.withLock { asked } }
+
+    /// Each lookup of repositories by name: the names asked, one array per POST.
+    package var lookups: [[String]] { lock.withLock { looked } }
+
+    /// The repository `repository(owner:, name:)` finds, case aside and through a rename, as its name is spelt
+    /// here; nil when the organization has none of that name.
+    private func named(owner: String?, _ name: String) -> String? {
+        guard owner?.lowercased() == organization.lowercased() else { return nil }
+        let current = renamed.first { $0.key.lowercased() == name.lowercased() }?.value ?? name
+        return (Array(collaborators.keys) + forbidden).first { $0.lowercased() == current.lowercased() }
+    }
 
     package func answer(_ request: HTTPRequest) -> HTTPResponse {
         let query = Self.query(of: request)
@@ -214,9 +250,20 @@ package final class AccessWorld: @unchecked Sendable {
             let names = listing ?? collaborators.keys.sorted { $0.lowercased() < $1.lowercased() }
             let (slice, next) = page(names, after: Self.cursor(in: query))
             body = AccessBodies.repositories(slice, of: organization, total: names.count, next: next)
+        } else if !query.contains("collaborators(") {
+            let lines = query.split(separator: "\n").filter { $0.contains(": repository(") }.map(String.init)
+            let names = lines.map { Self.quoted(after: "name: ", in: $0) ?? "" }
+            let owners = lines.map { Self.quoted(after: "owner: ", in: $0) }
+            let found = zip(owners, names).map { owner, name in
+                named(owner: owner, name).map { organization + "/" + $0 }
+            }
+            lock.withLock { looked.append(names) }
+            body = AccessBodies.names(found, asked: zip(owners, names).map { ($0 ?? "") + "/" + $1 })
         } else {
             let lines = query.split(separator: "\n").map(String.init)
-            let names = lines.filter { $0.contains(": repository(") }.map { Self.quoted(after: "name: ", in: $0) ?? "" }
+            let repositories = lines.filter { $0.contains(": repository(") }
+            let names = repositories.map { Self.quoted(after: "name: ", in: $0) ?? "" }
+            let owners = repositories.map { Self.quoted(after: "owner: ", in: $0) }
             // Each alias's collaborators line follows it, in the same order.
             let asks = lines.filter { $0.contains("collaborators(first:") }
             let cursors = asks.map { Self.quoted(after: "after: ", in: $0) }
@@ -227,15 +274,16 @@ package final class AccessWorld: @unchecked Sendable {
             for (index, name) in names.enumerated() {
                 let cursor = index < cursors.count ? cursors[index] : nil
                 served.append(name + "@" + (cursor ?? ""))
-                if forbidden.contains(name) {
+                let found = named(owner: owners[index], name)
+                if let found, forbidden.contains(found) {
                     pages.append(.forbidden)
-                } else if collaborators[name] == nil {
-                    pages.append(.notFound(organization + "/" + name))
-                } else {
+                } else if let found, let people = collaborators[found] {
                     let login = index < logins.count ? logins[index] : nil
-                    let people = (collaborators[name] ?? []).filter { login == nil || $0.login.lowercased() == login }
+                    let people = people.filter { login == nil || $0.login.lowercased() == login }
                     let (slice, next) = page(people, after: cursor)
                     pages.append(.collaborators(slice, next: next))
+                } else {
+                    pages.append(.notFound((owners[index] ?? "") + "/" + name))
                 }
             }
             lock.withLock { asked.append(served) }

@@ -28,11 +28,11 @@ struct AccessCommandTests {
     ]
 
     /// Two repositories: `api` and `web` (a member through the base permission alone).
-    private static func world(forbidden: Set<String> = []) -> AccessWorld {
+    private static func world(forbidden: Set<String> = [], renamed: [String: String] = [:]) -> AccessWorld {
         AccessWorld(
             organization: "octo-org", members: members,
             collaborators: ["web": [AccessBodies.Collaborator("octocat", 3, "READ", [org])], "api": api, "docs": []],
-            forbidden: forbidden)
+            forbidden: forbidden, renamed: renamed)
     }
 
     private static func harness(_ world: AccessWorld) -> CommandHarness {
@@ -119,6 +119,34 @@ struct AccessCommandTests {
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.split(separator: "\n").map { $0.replacingOccurrences(of: "\t", with: " ") } == expected)
         if arguments.contains("--repo") { #expect(world.batches == [["web@"]]) }
+    }
+
+    /// `--repo` writes each repository as GitHub names it (`nameWithOwner`), however it was typed and through a
+    /// rename (`zeta` is now `api`), in the map's order by those names: the records are the full map's, byte for
+    /// byte. `--changes` and `--state` record those names too.
+    @Test func namedRepositoriesAreWrittenAsGitHubNamesThem() async throws {
+        let world = Self.world(renamed: ["zeta": "api"])
+        let full = await Self.harness(world).run(["access", "octo-org", "--format", "ndjson"])
+        #expect(full.status == 0, "\(full.err)")
+        let named = await Self.harness(world).run([
+            "access", "OCTO-ORG", "--repo", "WEB", "--repo", "zeta", "--format", "ndjson",
+        ])
+        #expect(named.status == 0, "\(named.err)")
+        #expect(named.out == full.out)
+        #expect(world.lookups == [["WEB", "zeta"]])
+        #expect(world.batches.last == ["api@", "web@"])
+
+        let folder = try Folder()
+        defer { folder.remove() }
+        let changes = await Self.harness(world).run(["access", "Octo-Org", "--repo", "WEB", "--changes", folder("c")])
+        #expect(changes.status == 0, "\(changes.err)")
+        #expect(try String(contentsOfFile: folder("c"), encoding: .utf8).contains(#"{"repository":"octo-org/web","#))
+        let state = await Self.harness(world).run([
+            "access", "Octo-Org", "--repo", "WEB", "--state", folder("s"), "--format", "ndjson",
+        ])
+        #expect(state.status == 0, "\(state.err)")
+        #expect(state.out.hasPrefix(#"{"repository":"octo-org/web","#))
+        #expect(try String(contentsOfFile: folder("s"), encoding: .utf8).contains(#""after":"octo-org/web","#))
     }
 
     /// A token that is no member is shown only the members who show their membership: nobody it was not shown
