@@ -61,13 +61,30 @@ struct AccessCommandTests {
         #expect(lines[3].hasSuffix(#""two_factor":false}"#))
     }
 
+    /// CSV's header names its columns, and each holds what the record holds under that name: `sources` its JSON
+    /// array, as JSON and `--fields` write it, not the table's words (VIA).
     @Test func csvHasAHeaderNamingTheColumns() async {
         let run = await Self.harness(Self.world()).run(["access", "octo-org", "--format", "csv", "--repo", "web"])
         #expect(run.status == 0, "\(run.err)")
         #expect(
             run.out
                 == "repository,login,permission,affiliation,sources,two_factor\r\n"
-                + "octo-org/web,octocat,read,member,organization octo-org: read,false\r\n")
+                + #"octo-org/web,octocat,read,member,"[{""kind"":""organization"",""name"":""octo-org"","#
+                + #"""permission"":""read""}]",false"# + "\r\n")
+    }
+
+    /// Without `--fields`, csv and tsv are what `--fields` naming their columns writes, byte for byte.
+    @Test(arguments: ["csv", "tsv"])
+    func theDefaultColumnsAreTheirFields(format: String) async {
+        let fields = "repository,login,permission,affiliation,sources,two_factor"
+        let plain = await Self.harness(Self.world()).run(["access", "octo-org", "--format", format])
+        let chosen = await Self.harness(Self.world()).run([
+            "access", "octo-org", "--format", format, "--fields", fields,
+        ])
+        #expect(plain.status == 0 && chosen.status == 0, "\(plain.err)\(chosen.err)")
+        #expect(plain.out == chosen.out)
+        let team = #"{"kind":"team","name":"core","permission":"maintain"}"#
+        #expect(plain.out.contains(format == "csv" ? team.replacing("\"", with: "\"\"") : team))
     }
 
     @Test func jsonIsAnArrayOfRecords() async throws {

@@ -2,6 +2,7 @@ import AtomicCore
 import Data
 import Domain
 import Foundation
+import JSONBytes
 
 /// `gh-users access ORG`: the organization's access map, one record per repository and person with access,
 /// with the permission, where it comes from, how the person stands to the organization and their two-factor
@@ -96,7 +97,8 @@ struct AccessCommand: GitHubCommand {
             two_factor is true or false where GitHub tells the token, null where it does not (an outside
             collaborator, or a token that may not see it). Records are sorted by repository, then login,
             case aside, so two runs compare line by line; the table shows REPOSITORY, LOGIN, PERMISSION,
-            AFFILIATION, VIA (the sources) and 2FA.
+            AFFILIATION, VIA (the sources in words) and 2FA; in tsv and csv each column holds what the record
+            holds under its name, sources its JSON array.
 
             It reads through GraphQL and needs a token with read:org and repo (exit status 4 without one);
             GitHub shows a repository's collaborators only to those with push access to it. The members come
@@ -112,7 +114,7 @@ struct AccessCommand: GitHubCommand {
             With --changes FILE it writes what changed since the map FILE holds instead: one record per change,
             with change (added, removed, or changed: another permission, or the same from other sources),
             repository, login, id, old_permission, new_permission, old_sources and new_sources (null where
-            there is none); then FILE holds this map. The first run records the map and says so. FILE is
+            there is none; in tsv and csv the JSON arrays, empty for null); then FILE holds this map. The first run records the map and says so. FILE is
             written whole or not at all (0600), one run at a time; it is left as it was when the run fails,
             when GitHub refused a repository (a partial map is never recorded), or when FILE was made for
             another organization or other filters.
@@ -152,6 +154,16 @@ struct AccessCommand: GitHubCommand {
         Column("VIA", key: "sources", shrink: .first) { via($0.sources) },
         Column("2FA", key: "two_factor") { $0.twoFactor.map { $0 ? "true" : "false" } ?? "" },
     ]
+
+    /// The columns `format` writes: the table says the sources in words (VIA); tsv and csv hold under each name
+    /// what the record holds there, `sources` its JSON array, as JSON and `--fields` write it.
+    static func columns(for format: OutputFormat) -> [Column<AccessRecord>] {
+        guard format != .table else { return columns }
+        return columns.map { column in
+            guard column.key == "sources" else { return column }
+            return Column("SOURCES", key: "sources", shrink: .first) { JSONText.text(of: "sources", in: $0.raw.bytes) }
+        }
+    }
 
     /// "team devs: write, organization my-org: read, repository: admin".
     static func via(_ sources: [AccessRecord.Source]) -> String {
@@ -269,124 +281,5 @@ extension AccessCommand: CheckedOptions {
             message: "the field '\(field)' exists only with --changes, whose records have "
                 + AccessChange.fields.joined(separator: ", "),
             command: spec)
-    }
-}
-
-/// Where the map's records go: filtered, written as each repository's arrive, with a progress line on a
-/// terminal, and with `--state` recorded after each repository; then the document closed, and the repositories
-/// GitHub refused said.
-private struct AccessOutput: AccessRecordSink {
-    let command: AccessCommand
-    let context: CommandContext
-    var writer: RecordStreamWriter<AccessRecord>
-    let progress: ProgressLine
-    /// With `--state`: the file the run goes on from and records itself in.
-    private(set) var state: AccessStateFile?
-    var repositories = 0
-    /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
-    var unknownAffiliations = 0
-    var writeFailure: (any Error)?
-
-    init(command: AccessCommand, context: CommandContext, state: AccessStateFile? = nil) {
-        self.command = command
-        self.context = context
-        self.state = state
-        writer = RecordStreamWriter(
-            context: context.render, columns: AccessCommand.columns, continuesOutput: state?.continuesOutput ?? false)
-        progress = ProgressLine(io: context.io, noun: "records")
-    }
-
-    mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
-        repositories += 1
-        let kept = records.filter(command.keeps)
-        unknownAffiliations += command.unknownAffiliations(records)
-        do {
-            if !kept.isEmpty {
-                let bytes = writer.render(kept, moreToCome: true)
-                progress.clear()
-                try context.io.out.write(bytes)
-            }
-            do throws(LocalFileError) {
-                try state?.written(repository, records: kept.count, read: read)
-            } catch {
-                throw OutputWriteError(message: error.message)
-            }
-        } catch {
-            writeFailure = error
-            return false
-        }
-        progress.show(
-            "Read \(Counted.text(repositories, plural: "repositories")) · "
-                + Counted.text(writer.recordsWritten, plural: "records"))
-        return true
-    }
-
-    /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1); with
-    /// `--state`, those of the runs before this one too.
-    mutating func close(_ summary: AccessReadSummary) -> CommandOutcome {
-        progress.clear()
-        let io = context.io
-        do {
-            try io.out.write(writer.finish(completed: true))
-            do throws(LocalFileError) {
-                try state?.finish()
-            } catch {
-                throw OutputWriteError(message: error.message)
-            }
-        } catch {
-            return .writeFailed(error, io: io)
-        }
-        if let note = command.affiliationNote(unknownAffiliations) { io.writeErr(note) }
-        let missing = command.missing(state?.state.missing ?? summary.missing)
-        let unreadable = state?.state.unreadable ?? summary.unreadable
-        if writer.recordsWritten == 0, unreadable.isEmpty, missing == nil,
-            let line = context.render.nothingFound("access records")
-        {
-            io.writeErr(line + "\n")
-        }
-        if let missing { io.writeErr(context.presenter.present(missing).message) }
-        guard !unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
-        return refused(unreadable, of: state?.state.repositories ?? summary.repositories)
-    }
-
-    /// A `--state` whose map was read to its end: nothing is written, and the run ends as that map did.
-    func closeComplete(_ recorded: AccessState, file: String) -> CommandOutcome {
-        context.io.writeErr(
-            "gh-users: nothing to do: the map in the state file \(file) was read to its end "
-                + "(\(Counted.text(recorded.repositories, plural: "repositories"))). Remove it to read the map again.\n"
-        )
-        let missing = command.missing(recorded.missing)
-        if let missing { context.io.writeErr(context.presenter.present(missing).message) }
-        guard !recorded.unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
-        return refused(recorded.unreadable, of: recorded.repositories)
-    }
-
-    /// Says which repositories GitHub refused: the map is partial (exit 1).
-    private func refused(_ unreadable: [String], of total: Int) -> CommandOutcome {
-        let count = unreadable.count
-        let message =
-            "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) of "
-            + "\(total) (it shows them only to those with push access): "
-            + unreadable.joined(separator: ", ") + "; the map above leaves "
-            + (count == 1 ? "it" : "them") + " out."
-        context.io.writeErr(TerminalSanitizer.sanitize(message) + "\n")
-        return .failed(.refused("the collaborators of \(count) of \(total) repositories were refused"))
-    }
-
-    /// The map stopped: what was written is closed as a valid document, and the failure said; with `--state`,
-    /// how to go on.
-    func fail(_ error: DomainError) -> CommandOutcome {
-        progress.clear()
-        if let writeFailure { return .writeFailed(writeFailure, io: context.io) }
-        try? context.io.out.write(writer.finish(completed: false))
-        context.io.writeErr(context.presenter.present(error).message)
-        if let state {
-            let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
-            context.io.writeErr(
-                TerminalSanitizer.sanitize(
-                    "gh-users: the state file \(state.file.shown) records the map \(place); run the same command "
-                        + "again, appending to the same output, to go on.") + "\n")
-        }
-        return .failed(error)
     }
 }
