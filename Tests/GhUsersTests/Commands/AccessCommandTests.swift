@@ -214,6 +214,26 @@ struct AccessCommandTests {
         #expect(queries.first?.contains(#"collaborators(first: 1, affiliation: ALL, login: "MONA")"#) == true)
     }
 
+    /// `access --help` at 80 columns, within help's 50 lines, says what the command needs (a token with read:org
+    /// and repo, push access to a repository to see its collaborators) and what `sources` is; so does its man
+    /// page, and the completions that describe commands name the token's scopes.
+    @Test func itsHelpSaysWhatItNeedsAndWhatSourcesAre() {
+        let help = HelpRenderer.render(.command("access"), width: 80)
+        #expect(help.split(separator: "\n", omittingEmptySubsequences: false).dropLast().count <= 50)
+        let page = ManPageRenderer.render("access", version: "9.9", date: Date(timeIntervalSince1970: 0))
+        for text in [help, page.replacing("\\-", with: "-")] {
+            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains("a token with read:org and repo"), "\(text)")
+            #expect(words.contains("push access to it"), "\(text)")
+            #expect(words.contains("sources is every source GitHub gives for that access"), "\(text)")
+        }
+        #expect(help.contains("--person") && help.contains("--changes"))
+        for shell in [CompletionOptions.Shell.fish, .zsh] {
+            let script = CompletionScripts.script(for: shell, commands: CommandCatalog.specs)
+            #expect(script.contains("read:org and repo") || script.contains(#"read\:org\ and\ repo"#), "\(shell)")
+        }
+    }
+
     /// Without a token nothing is sent, and exit 4 says what the token needs.
     @Test func withoutATokenItNamesTheScopes() async {
         let run = await CommandHarness().run(["access", "octo-org"])

@@ -24,7 +24,7 @@ struct AccessCommand: GitHubCommand {
 
     static let repo = OptionDeclaration<AccessCommand>(
         spec: OptionSpec(
-            "repo", value: "NAME", help: "Only this repository (its name within ORG); give it again for more."),
+            "repo", value: "NAME", help: "Only this repository of ORG; repeat for more."),
         read: { options, reading throws(UsageError) in
             for name in reading.parsed.values(reading.option) {
                 guard !name.isEmpty, !name.contains("/"), (try? RepositoryName(validating: "o/" + name)) != nil else {
@@ -35,7 +35,7 @@ struct AccessCommand: GitHubCommand {
         },
         resume: { $0.repositories.flatMap { ["--repo", $0] } })
     static let person = OptionDeclaration<AccessCommand>.optional(
-        OptionSpec("person", value: "LOGIN", help: "Only this person's access: every repository they reach, and why."),
+        OptionSpec("person", value: "LOGIN", help: "Only this person's access: each repository, and why."),
         at: \.person,
         parse: { reading throws(UsageError) in try LoginArgument.parse(reading.text, spec: reading.command).value },
         write: { $0 })
@@ -50,7 +50,7 @@ struct AccessCommand: GitHubCommand {
             choices: ["outside", "member", "owner"]),
         at: \.affiliation)
     static let concurrencyOption = OptionDeclaration<AccessCommand>(
-        spec: OptionSpec("concurrency", value: "N", help: "GraphQL requests in flight at once, 1 to 10.", default: "4"),
+        spec: OptionSpec("concurrency", value: "N", help: "GraphQL requests at once, 1 to 10.", default: "4"),
         read: { options, reading throws(UsageError) in
             options.concurrency = try reading.number(
                 in: 1...Int64(maximumConcurrency), rule: "a whole number from 1 to \(maximumConcurrency)")
@@ -58,11 +58,11 @@ struct AccessCommand: GitHubCommand {
         resume: { $0.concurrency == 4 ? [] : ["--concurrency", String($0.concurrency)] })
     static let changesOption = ChangesOption.declaration(
         at: \AccessCommand.changes, fields: AccessChange.fields,
-        help: "What changed since the map in FILE (added, removed, changed); then FILE is replaced.")
+        help: "What changed since FILE's map; FILE is then replaced.")
     static let stateOption = OptionDeclaration<AccessCommand>.optional(
         OptionSpec(
             "state", value: "FILE",
-            help: "Go on from where the map in FILE stopped, and record it there after each repository.",
+            help: "Go on where the map in FILE stopped; record it there.",
             path: .file),
         at: \.statePath,
         parse: { reading throws(UsageError) in
@@ -82,42 +82,48 @@ struct AccessCommand: GitHubCommand {
 
     static let spec = CommandSpec(
         name: "access",
-        abstract: "Show who can reach each repository of an organization, and why (GraphQL).",
+        abstract:
+            "Show who can reach each repository of an organization, and why (GraphQL; a token with read:org and repo).",
         usage:
             "gh-users access ORG [--repo NAME]... [--person LOGIN] [--permission LEVEL] "
             + "[--affiliation outside|member|owner] [--concurrency N] [--changes FILE | --state FILE] [options]",
         discussion: """
-            Writes one record per repository of ORG that the token can read (archived ones too) and person
-            with access to it: repository (ORG/NAME), login, id, permission (read, triage, write, maintain or
-            admin), affiliation (owner, member, or outside for an outside collaborator; null where the token
-            cannot tell), sources and two_factor. sources is every source GitHub gives for the access, as it lists them: kind
-            (organization, team or repository), name (the organization's login, the team's slug, or
-            ORG/NAME) and permission (the role it grants); access through a child team names the team that
-            grants it. An owner can have two organization sources (ownership and the base permission).
-            two_factor is true or false where GitHub tells the token, null where it does not (an outside
-            collaborator, or a token that may not see it). Records are sorted by repository, then login,
-            case aside, so two runs compare line by line; the table shows REPOSITORY, LOGIN, PERMISSION,
-            AFFILIATION, VIA (the sources in words) and 2FA; in tsv and csv each column holds what the record
-            holds under its name, sources its JSON array.
+            It needs a token with read:org and repo (exit status 4 without one), and GitHub shows a
+            repository's collaborators only to those with push access to it. Each record is one person's access
+            to one repository of ORG the token can read (archived ones too): repository, login, id, permission,
+            affiliation (owner, member or outside; null where the token cannot tell), sources and two_factor.
+            sources is every source GitHub gives for that access, as it lists them: kind (organization, team or
+            repository), name and permission (the role it grants).
 
-            It reads through GraphQL and needs a token with read:org and repo (exit status 4 without one);
-            GitHub shows a repository's collaborators only to those with push access to it. The members come
-            first (100 a page), then the repositories' collaborators, ten repositories' pages of 100 people in
-            one request, up to --concurrency requests at once; a repository of more people is continued
-            where it left off, and a request GitHub finds too large is asked again smaller. With --person,
-            GitHub is asked for that person alone, fifty repositories a request. A repository
-            whose collaborators GitHub refuses is named on stderr, with how many there were, after the
-            records of the others: the exit status is then 1, so a partial map never looks complete. An
-            unknown organization, or a --repo that is not there, is exit status 3; a spent GraphQL rate
-            limit is exit status 5, or a wait with --wait-on-rate-limit.
+            repository is ORG/NAME as GitHub names it, --repo's too; permission is read, triage, write,
+            maintain or admin. A source's name is the organization's login, the team's slug or ORG/NAME; access
+            through a child team names the team that grants it, and an owner can have two organization sources
+            (ownership and the base permission). affiliation comes from the members GitHub lists, whole only to a
+            member: someone it does not list is a member whose role is not shown (null) when reached through the
+            organization or a team, outside when the token's own account is listed, else null; --affiliation
+            keeps none whose affiliation is null, and stderr says how many records it is. two_factor is true or
+            false where GitHub tells the token, null where it does not (an outside collaborator, or a token that
+            may not see it). Records are sorted by repository, then login, case aside, so two runs compare line
+            by line; the table shows REPOSITORY, LOGIN, PERMISSION, AFFILIATION, VIA (the sources in words) and
+            2FA; in tsv and csv each column holds what the record holds under its name, sources its JSON array.
+
+            It reads through GraphQL. The members come first (100 a page), then the repositories'
+            collaborators, ten repositories' pages of 100 people in one request, up to --concurrency requests at
+            once; a repository of more people is continued where it left off, and a request GitHub finds too
+            large is asked again smaller. --repo's names are looked up first, 100 a request. With --person,
+            GitHub is asked for that person alone, fifty repositories a request. A repository whose
+            collaborators GitHub refuses is named on stderr, with how many there were, after the records of the
+            others: the exit status is then 1, so a partial map never looks complete. An unknown organization,
+            or a --repo that is not there, is exit status 3; a spent GraphQL rate limit is exit status 5, or a
+            wait with --wait-on-rate-limit.
 
             With --changes FILE it writes what changed since the map FILE holds instead: one record per change,
             with change (added, removed, or changed: another permission, or the same from other sources),
             repository, login, id, old_permission, new_permission, old_sources and new_sources (null where
-            there is none; in tsv and csv the JSON arrays, empty for null); then FILE holds this map. The first run records the map and says so. FILE is
-            written whole or not at all (0600), one run at a time; it is left as it was when the run fails,
-            when GitHub refused a repository (a partial map is never recorded), or when FILE was made for
-            another organization or other filters.
+            there is none; in tsv and csv the JSON arrays, empty for null); then FILE holds this map. The first
+            run records the map and says so. FILE is written whole or not at all (0600), one run at a time; it
+            is left as it was when the run fails, when GitHub refused a repository (a partial map is never
+            recorded), or when FILE was made for another organization or other filters.
 
             With --state FILE a map that stops (Ctrl-C, a rate limit, a failure, a kill) goes on where it
             stopped when the same command is run again, appending to the same output: FILE records the last
@@ -132,11 +138,7 @@ struct AccessCommand: GitHubCommand {
         examples: [
             ("gh-users access my-org", "Everyone's access to every repository, and why."),
             ("gh-users access my-org --person mona", "Every repository mona reaches, and through what."),
-            (
-                "gh-users access my-org --affiliation outside --permission write --format csv",
-                "Outside collaborators who can push, as CSV."
-            ),
-            ("gh-users access my-org --repo Hello-World --json", "One repository's access map as JSON."),
+            ("gh-users access my-org --affiliation outside --format csv", "Outside collaborators, as CSV."),
             ("gh-users access my-org --changes my-org.access.json", "What changed since the last run."),
             (
                 "gh-users access my-org --state my-org.state >> my-org.tsv",
