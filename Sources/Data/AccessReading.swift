@@ -24,7 +24,7 @@ package enum AccessRepositoryRead: Sendable, Equatable {
 /// stands to the organization.
 ///
 /// The membership is read first (`membersWithRole`, 100 a page: the owners, the members, and their two-factor
-/// state). Then the repositories are listed (`Organization.repositories`, 100 names a page, by name) and their
+/// state; with `viewer`, whether that is every member). Then the repositories are listed (`Organization.repositories`, 100 names a page, by name) and their
 /// collaborators read in batches: one POST asks one page of 100 collaborators for each of up to `batchSize`
 /// repositories (aliased `repository(owner:, name:)` lookups), and a repository with more people is continued
 /// by cursor in a later batch, so each page is asked once. Up to `concurrency` POSTs are in flight at once,
@@ -74,9 +74,11 @@ package struct AccessReading: Sendable {
         lookahead = max(100, 4 * self.concurrency * self.batchSize)
     }
 
-    /// The organization's members by account id: owner or not, and the two-factor state.
-    package func members(counting summary: inout AccessReadSummary) async throws(DomainError) -> [Int64: AccessMember] {
+    /// The organization's members by account id (owner or not, and the two-factor state), and whether they are
+    /// all of them: the token's account (`viewer`) is among them.
+    package func members(counting summary: inout AccessReadSummary) async throws(DomainError) -> AccessMembership {
         var members: [Int64: AccessMember] = [:]
+        var viewer: Int64?
         var cursor: String?
         repeat {
             let login = organization.value
@@ -86,13 +88,14 @@ package struct AccessReading: Sendable {
             }
             summary.points += max(0, page.cost ?? 0)
             for (id, member) in page.members { members[id] = member }
+            viewer = viewer ?? page.viewer
             guard page.next == nil || page.next != cursor else {
                 throw .malformedResponse(
                     endpoint: "POST /graphql", detail: "the members' next page is the page just read")
             }
             cursor = page.next
         } while cursor != nil
-        return members
+        return AccessMembership(members: members, isComplete: viewer.map { members[$0] != nil } ?? false)
     }
 
     /// One query of the membership or the listing, sent alone.
@@ -116,16 +119,18 @@ package struct AccessReading: Sendable {
     }
 
     /// Reads the map into `sink`, repository by repository in order; `only` (names within the organization)
-    /// reads those repositories alone, without listing the organization's. `after` ("ORG/NAME", a resumed map's
+    /// reads those repositories alone, without listing the organization's, under the names GitHub gives them. `after` ("ORG/NAME", a resumed map's
     /// last repository written) leaves out every repository up to it in the map's order: none of their pages is
     /// asked.
     package func read<Sink: AccessRecordSink>(
-        members: [Int64: AccessMember], only: [String]? = nil, after: String? = nil, into sink: inout Sink,
+        members: AccessMembership, only: [String]? = nil, after: String? = nil, into sink: inout Sink,
         counting summary: inout AccessReadSummary
     ) async throws(DomainError) {
         var schedule = AccessSchedule(batchSize: batchSize, lookahead: lookahead, after: after)
         if let only {
-            schedule.listed(only.map { organization.value + "/" + $0 }, next: nil)
+            let found = try await names(only, counting: &summary)
+            schedule.listed(found.map { $0.name ?? $0.asked }, next: nil)
+            schedule.gone(found.filter { $0.name == nil }.map(\.asked))
             summary.repositories = schedule.slots.count
         }
         let failure: DomainError? = await withTaskGroup(of: AccessOutcome.self) { group in
@@ -168,6 +173,29 @@ package struct AccessReading: Sendable {
         if let failure { throw failure }
     }
 
+    /// The names GitHub gives the repositories `only` names ("ORG/NAME", 100 a request), so that they are read,
+    /// ordered and written as the whole map has them: spelt as GitHub spells them, a renamed one under its
+    /// name now. `name` is nil for one GitHub finds nowhere, or in another organization (moved away): not there.
+    private func names(_ only: [String], counting summary: inout AccessReadSummary) async throws(DomainError)
+        -> [(asked: String, name: String?)]
+    {
+        let asked = only.map { AccessPageAsk(repository: organization.value + "/" + $0, cursor: nil) }
+        let owner = organization.value.lowercased() + "/"
+        var found: [(asked: String, name: String?)] = []
+        for start in stride(from: 0, to: asked.count, by: GraphQLAccessQuery.pageSize) {
+            let chunk = Array(asked[start..<min(asked.count, start + GraphQLAccessQuery.pageSize)])
+            let answer = try await ask(GraphQLAccessQuery.names(chunk), summary: &summary) {
+                response, endpoint throws(GraphQLBatchFailure) in
+                try GraphQLAccessResponse.names(response, asked: chunk, endpoint: endpoint)
+            }
+            summary.points += max(0, answer.cost ?? 0)
+            for (ask, name) in zip(chunk, answer.names) {
+                found.append((ask.repository, name.flatMap { $0.lowercased().hasPrefix(owner) ? $0 : nil }))
+            }
+        }
+        return found
+    }
+
     private func perform(_ work: AccessWork) async -> AccessOutcome {
         switch work {
         case .listing(let cursor):
@@ -194,12 +222,12 @@ package struct AccessReading: Sendable {
         }
     }
 
-    /// The record of `edge`: an owner is a member whose role is `ADMIN`; anyone the membership does not name is
-    /// an outside collaborator, whose two-factor state GitHub does not tell (null, never false).
-    static func record(_ edge: AccessEdge, in repository: String, members: [Int64: AccessMember]) -> AccessRecord {
-        let member = members[edge.id]
-        let affiliation: AccessRecord.Affiliation =
-            member.map { $0.isOwner ? .owner : .member } ?? .outside
+    /// The record of `edge`: its affiliation as `AccessMembership.affiliation` tells it (null where the token
+    /// cannot tell, never a guess), and the two-factor state of a member listed (null for anyone else, never
+    /// false).
+    static func record(_ edge: AccessEdge, in repository: String, members: AccessMembership) -> AccessRecord {
+        let member = members.members[edge.id]
+        let affiliation = members.affiliation(of: edge.id, sources: edge.sources)
         let sources = edge.sources.map { source in
             JSONValue.object([
                 .init("kind", .string(source.kind.rawValue)), .init("name", .string(source.name)),
@@ -209,7 +237,7 @@ package struct AccessReading: Sendable {
         let raw = JSONValue.object([
             .init("repository", .string(repository)), .init("login", .string(edge.login)),
             .init("id", .integer(edge.id)), .init("permission", .string(edge.permission.rawValue)),
-            .init("affiliation", .string(affiliation.rawValue)), .init("sources", .array(sources)),
+            .init("affiliation", affiliation.map { .string($0.rawValue) } ?? .null), .init("sources", .array(sources)),
             .init("two_factor", member?.twoFactor.map(JSONValue.bool) ?? .null),
         ])
         return AccessRecord(

@@ -86,6 +86,17 @@ struct AccessSchedule {
         for (place, index) in order.enumerated() { rank[slots[index].repository.lowercased()] = place }
     }
 
+    /// Repositories listed that are known not to be there before any page is asked (`--repo` names GitHub finds
+    /// nowhere in the organization): handed on as gone in their place, and never asked for.
+    mutating func gone(_ names: [String]) {
+        let indices = Set(names.compactMap { position[$0.lowercased()] })
+        for index in indices {
+            slots[index].gone = true
+            slots[index].done = true
+        }
+        fresh = Array(fresh[..<freshStart]) + fresh[freshStart...].filter { !indices.contains($0) }
+    }
+
     /// The next request to send, if one may go now: the next listing page, as soon as the one before is in;
     /// then pages of repositories already begun (they hold back the ones after them), then first pages within
     /// the lookahead (`mayBegin`).

@@ -2,12 +2,16 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// The three GraphQL queries of an organization's access map, written to GitHub's public schema
+/// The GraphQL queries of an organization's access map, written to GitHub's public schema
 /// (octokit/graphql-schema's `schema.graphql`):
 /// - `Organization.membersWithRole(first:, after:)`: `OrganizationMemberEdge` { `role` (`ADMIN`, `MEMBER`),
-///   `hasTwoFactorEnabled` (nullable: null when the viewer may not see it), `node` { `login`, `databaseId` } };
+///   `hasTwoFactorEnabled` (nullable: null when the viewer may not see it), `node` { `login`, `databaseId` } },
+///   beside `Query.viewer` (`User!`: the token's account) { `login`, `databaseId` }, to tell whether the list is
+///   every member (`AccessMembership.isComplete`);
 /// - `Organization.repositories(first:, after:, orderBy: {field: NAME, direction: ASC})`, archived ones too (no
 ///   `isArchived` filter): `name`, `nameWithOwner`, `isArchived`;
+/// - for `--repo`, aliased `repository(owner:, name:)` lookups of `nameWithOwner` (the name as GitHub spells it,
+///   through a rename: `followRenames` is true unless asked otherwise);
 /// - aliased `repository(owner:, name:)` lookups, each one page of `collaborators(first: 100, affiliation: ALL,
 ///   after:)`: `RepositoryCollaboratorEdge` { `permission` (`RepositoryPermission`), `permissionSources`
 ///   [`PermissionSource` { `permission` (`DefaultRepositoryPermissionField`: `NONE`, `READ`, `WRITE`, `ADMIN`),
@@ -26,6 +30,7 @@ enum GraphQLAccessQuery {
             """
             query GhUsersAccessMembers {
               rateLimit { cost remaining resetAt }
+              viewer { login databaseId }
               organization(login: \(literal(organization))) {
                 membersWithRole(first: \(pageSize)\(after(cursor))) {
                   pageInfo { hasNextPage endCursor }
@@ -52,6 +57,17 @@ enum GraphQLAccessQuery {
             }
 
             """)
+    }
+
+    /// The name GitHub gives each of `repositories` (their cursors aside), in one POST.
+    static func names(_ repositories: [AccessPageAsk]) -> [UInt8] {
+        var lines = ["query GhUsersAccessNames {", "  rateLimit { cost remaining resetAt }"]
+        for (index, repository) in repositories.enumerated() {
+            lines.append(
+                "  \(alias(index)): repository(owner: \(literal(repository.owner)), name: \(literal(repository.name))) "
+                    + "{ nameWithOwner }")
+        }
+        return body(lines.joined(separator: "\n") + "\n}\n")
     }
 
     /// The alias of the `index`th page asked in a batch.
@@ -160,6 +176,8 @@ struct GraphQLAccessMembersDTO: GraphQLListAnswerDTO {
 
     struct DataDTO: Decodable {
         let rateLimit: GraphQLProfileResponseDTO.RateLimit?
+        /// The token's account, asked beside the members.
+        let viewer: Node?
         let organization: Organization?
     }
 
@@ -169,7 +187,8 @@ struct GraphQLAccessMembersDTO: GraphQLListAnswerDTO {
 
 /// The answer to `GraphQLAccessQuery.collaborators`: `rateLimit` and one member per alias, null where the
 /// repository is gone; its `collaborators` null where GitHub refuses them (an error of type `FORBIDDEN` whose
-/// `path` is `[alias, "collaborators"]`).
+/// `path` is `[alias, "collaborators"]`). The answer to `GraphQLAccessQuery.names` has the same shape, each
+/// repository's `nameWithOwner` in place of its collaborators.
 struct GraphQLAccessBatchDTO: GraphQLListAnswerDTO {
     struct Source: Decodable {
         let typename: String?
@@ -201,6 +220,8 @@ struct GraphQLAccessBatchDTO: GraphQLListAnswerDTO {
     }
 
     struct Repository: Decodable {
+        /// Asked by `GraphQLAccessQuery.names` alone.
+        let nameWithOwner: String?
         let collaborators: Collaborators?
     }
 

@@ -35,7 +35,7 @@ enum GraphQLAccessResponse {
     /// organization (exit 3); any other error beside the data stops the run, naming it.
     private static func organizationAnswer(
         _ response: HTTPResponse, of login: String, endpoint: String
-    ) throws(GraphQLBatchFailure) -> (GraphQLAccessMembersDTO.Organization, cost: Int?) {
+    ) throws(GraphQLBatchFailure) -> (GraphQLAccessMembersDTO.Organization, cost: Int?, viewer: Int64?) {
         if let failure = statusFailure(response, endpoint: endpoint) { throw failure }
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (dto, errors) = try answer.decode(
@@ -54,15 +54,16 @@ enum GraphQLAccessResponse {
             throw .failed(.notFound(resource: "organization '\(login)'", requestID: answer.requestID))
         }
         try answer.refuse(errors, response)
-        return (organization, dto.data?.rateLimit?.cost)
+        return (organization, dto.data?.rateLimit?.cost, dto.data?.viewer?.databaseId)
     }
 
-    /// One page of `membersWithRole`: each member's id, whether an owner, and the two-factor state.
+    /// One page of `membersWithRole`: each member's id, whether an owner, and the two-factor state; and the
+    /// token's account's id (`viewer`), nil where the answer has none.
     static func members(_ response: HTTPResponse, of login: String, endpoint: String) throws(GraphQLBatchFailure)
-        -> (members: [(id: Int64, member: AccessMember)], next: String?, cost: Int?)
+        -> (members: [(id: Int64, member: AccessMember)], viewer: Int64?, next: String?, cost: Int?)
     {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
-        let (organization, cost) = try organizationAnswer(response, of: login, endpoint: endpoint)
+        let (organization, cost, viewer) = try organizationAnswer(response, of: login, endpoint: endpoint)
         guard let connection = organization.membersWithRole else { throw answer.malformed("no membersWithRole") }
         var members: [(id: Int64, member: AccessMember)] = []
         for edge in connection.edges ?? [] {
@@ -73,7 +74,7 @@ enum GraphQLAccessResponse {
         }
         let next = try answer.nextCursor(
             hasNextPage: connection.pageInfo?.hasNextPage, endCursor: connection.pageInfo?.endCursor)
-        return (members, next, cost)
+        return (members, viewer, next, cost)
     }
 
     /// One page of the organization's repositories, as "ORG/NAME".
@@ -81,7 +82,7 @@ enum GraphQLAccessResponse {
         throws(GraphQLBatchFailure) -> (names: [String], next: String?, cost: Int?)
     {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
-        let (organization, cost) = try organizationAnswer(response, of: login, endpoint: endpoint)
+        let (organization, cost, _) = try organizationAnswer(response, of: login, endpoint: endpoint)
         guard let connection = organization.repositories else { throw answer.malformed("no repositories") }
         var names: [String] = []
         for node in connection.nodes ?? [] {
@@ -110,17 +111,7 @@ enum GraphQLAccessResponse {
         }) {
             throw .tooLarge(limited.message ?? "Resource limits for this query exceeded.")
         }
-        var refusals: [String: GraphQLProfileResponseDTO.ErrorDTO] = [:]
-        for error in errors {
-            let alias = error.path?.first?.text ?? ""
-            guard GraphQLAccessQuery.isAlias(alias), error.type == "FORBIDDEN" || error.type == "NOT_FOUND" else {
-                throw .failed(
-                    .server(
-                        status: response.status, message: "GraphQL: " + (error.message ?? error.type ?? "an error"),
-                        requestID: answer.requestID))
-            }
-            refusals[alias] = error
-        }
+        let refusals = try aliased(errors, of: ["FORBIDDEN", "NOT_FOUND"], response, answer)
         guard let data = dto.data else { throw answer.malformed("no data and no errors") }
         var answers: [AccessPageAnswer] = []
         for index in pages.indices {
@@ -154,6 +145,52 @@ enum GraphQLAccessResponse {
             answers.append(.page(edges, next: next))
         }
         return (answers, data.rateLimit?.cost)
+    }
+
+    /// `errors` by the alias at the start of their path, each of one of `types`; any other error stops the run,
+    /// naming it.
+    private static func aliased(
+        _ errors: [GraphQLProfileResponseDTO.ErrorDTO], of types: Set<String>, _ response: HTTPResponse,
+        _ answer: GraphQLListAnswer
+    ) throws(GraphQLBatchFailure) -> [String: GraphQLProfileResponseDTO.ErrorDTO] {
+        var aliased: [String: GraphQLProfileResponseDTO.ErrorDTO] = [:]
+        for error in errors {
+            let alias = error.path?.first?.text ?? ""
+            guard GraphQLAccessQuery.isAlias(alias), let type = error.type, types.contains(type) else {
+                throw .failed(
+                    .server(
+                        status: response.status, message: "GraphQL: " + (error.message ?? error.type ?? "an error"),
+                        requestID: answer.requestID))
+            }
+            aliased[alias] = error
+        }
+        return aliased
+    }
+
+    /// The answer to `GraphQLAccessQuery.names`: the name GitHub gives each repository asked ("ORG/NAME"), in
+    /// the order asked; nil for one that is not there (null, with a `NOT_FOUND` error at its alias or none).
+    static func names(_ response: HTTPResponse, asked repositories: [AccessPageAsk], endpoint: String)
+        throws(GraphQLBatchFailure) -> (names: [String?], cost: Int?)
+    {
+        if let failure = statusFailure(response, endpoint: endpoint) { throw failure }
+        let answer = GraphQLListAnswer(response, endpoint: endpoint)
+        let (dto, errors) = try answer.decode(
+            response, as: GraphQLAccessBatchDTO.self, shape: "the repositories GitHub's schema gives")
+        _ = try aliased(errors, of: ["NOT_FOUND"], response, answer)
+        guard let data = dto.data else { throw answer.malformed("no data and no errors") }
+        var names: [String?] = []
+        for (index, asked) in repositories.enumerated() {
+            switch data.repositories[GraphQLAccessQuery.alias(index)] {
+            case .some(.some(let repository)):
+                guard let name = repository.nameWithOwner, name.contains("/"), !name.hasSuffix("/") else {
+                    throw answer.malformed("no nameWithOwner for \(asked.repository)")
+                }
+                names.append(name)
+            case .some(.none): names.append(nil)
+            case .none: throw answer.malformed("no answer for \(asked.repository)")
+            }
+        }
+        return (names, data.rateLimit?.cost)
     }
 
     private static func accessEdge(_ edge: GraphQLAccessBatchDTO.Edge) -> AccessEdge? {

@@ -21,7 +21,7 @@ package enum RepositoryPermissionLevel: String, Sendable, CaseIterable, Comparab
 /// `Organization.membersWithRole` gives the affiliation and the two-factor state.
 package struct AccessRecord: Sendable, Equatable {
     /// How the person stands to the organization: an owner (`membersWithRole` role `ADMIN`), a member, or an
-    /// outside collaborator (no member at all).
+    /// outside collaborator (no member at all). `AccessMembership.affiliation` says which, where the token can tell.
     package enum Affiliation: String, Sendable, CaseIterable {
         case owner, member, outside
     }
@@ -51,7 +51,8 @@ package struct AccessRecord: Sendable, Equatable {
     /// The account's id (GraphQL's `databaseId`, REST's `id`).
     package let id: Int64
     package let permission: RepositoryPermissionLevel
-    package let affiliation: Affiliation
+    /// nil where the token cannot tell (`AccessMembership.affiliation`): written as null, never guessed.
+    package let affiliation: Affiliation?
     /// As GitHub lists them.
     package let sources: [Source]
     /// Whether the person has two-factor authentication on, where GitHub tells the token; nil where it does not
@@ -63,7 +64,7 @@ package struct AccessRecord: Sendable, Equatable {
 
     package init(
         repository: String, login: String, id: Int64, permission: RepositoryPermissionLevel,
-        affiliation: Affiliation, sources: [Source], twoFactor: Bool?, raw: RawJSON
+        affiliation: Affiliation?, sources: [Source], twoFactor: Bool?, raw: RawJSON
     ) {
         self.repository = repository
         self.login = login
@@ -107,6 +108,36 @@ package struct AccessMember: Sendable, Equatable {
     package init(isOwner: Bool, twoFactor: Bool?) {
         self.isOwner = isOwner
         self.twoFactor = twoFactor
+    }
+}
+
+/// The organization's members as `membersWithRole` showed them to the token, and whether that is all of them.
+/// GitHub lists every member to a member of the organization, but to anyone else only those who show their
+/// membership: an owner or a member who does not is missing from a non-member's list.
+package struct AccessMembership: Sendable, Equatable {
+    /// The members listed, by account id.
+    package var members: [Int64: AccessMember]
+    /// Every member is listed: the token's own account (GraphQL's `viewer`) is among them, so the token is a
+    /// member's and was shown every member. A member who hides their membership is listed to themselves, so a
+    /// list without the token's account is a non-member's (or a GitHub App's, which is no member either) and may
+    /// leave members out.
+    package var isComplete: Bool
+
+    package init(members: [Int64: AccessMember], isComplete: Bool) {
+        self.members = members
+        self.isComplete = isComplete
+    }
+
+    /// How the account `id`, with access from `sources`, stands to the organization, where the token can tell:
+    /// - listed: an owner or a member, by its role;
+    /// - not listed, with access through the organization or one of its teams: a member (only members have
+    ///   those), whose role this token was not shown: nil;
+    /// - not listed otherwise: an outside collaborator when every member is listed, else nil, since it may be a
+    ///   member who hides their membership.
+    package func affiliation(of id: Int64, sources: [AccessRecord.Source]) -> AccessRecord.Affiliation? {
+        if let member = members[id] { return member.isOwner ? .owner : .member }
+        guard isComplete, !sources.contains(where: { $0.kind != .repository }) else { return nil }
+        return .outside
     }
 }
 

@@ -116,11 +116,13 @@ struct AccessReadingTests {
         let (sink, _) = try await Self.read(stub, concurrency: 1)
         #expect(world.batches.map(\.count) == [10, 2])
         #expect(sink.records.count == 12)
-        #expect(sink.records.allSatisfy { $0.affiliation == .outside && $0.twoFactor == nil })
+        // No member listed, so the token is no member's: whether they are members is not known.
+        #expect(sink.records.allSatisfy { $0.affiliation == nil && $0.twoFactor == nil })
     }
 
-    /// Owner is a member whose role is ADMIN; a member; anyone else an outside collaborator. Two-factor is
-    /// GitHub's true, false or null, and null is never written as false.
+    /// Owner is a member whose role is ADMIN; a member; someone the members do not name, with access through the
+    /// organization and a team, is a member of a role not shown: null, never outside. Two-factor is GitHub's
+    /// true, false or null, and null is never written as false.
     @Test func affiliationAndTwoFactorComeFromTheMembership() async throws {
         let stub = StubTransport()
         stub.register(
@@ -150,7 +152,7 @@ struct AccessReadingTests {
         #expect(byLogin["banned-from-urgent"]?.twoFactor == false)
         #expect(byLogin["robin-of-loxley"]?.affiliation == .member)
         #expect(byLogin["robin-of-loxley"]?.twoFactor == nil)
-        #expect(byLogin["monty-bojangle"]?.affiliation == .outside)
+        #expect(byLogin["monty-bojangle"]?.affiliation == nil)
         #expect(byLogin["monty-bojangle"]?.twoFactor == nil)
         let falseJSON = String(decoding: byLogin["banned-from-urgent"]?.raw.bytes ?? [], as: UTF8.self)
         let nullJSON = String(decoding: byLogin["robin-of-loxley"]?.raw.bytes ?? [], as: UTF8.self)
@@ -170,6 +172,42 @@ struct AccessReadingTests {
                 + #"{"kind":"repository","name":"pulepule/repo-permissions","permission":"admin"}],"two_factor":true}"#)
         // The refused repository is named; the other's records are all there.
         #expect(summary.unreadable == ["pulepule/secret"])
+    }
+
+    /// To a token that is no member GitHub lists only the members who show their membership. Someone it does not
+    /// list with access through the organization or a team is a member whose role this token was not shown, and
+    /// someone with a repository's grant alone may be a member who hides it: both null, never `outside`. When the
+    /// token's own account (`viewer`) is listed, the list is every member's, and the latter is an outside
+    /// collaborator.
+    @Test(arguments: [false, true])
+    func aNonMembersListLeavesTheUnlistedUnknown(viewerIsMember: Bool) async throws {
+        let ownership = AccessBodies.Source("Organization", "octo-org", "ADMIN", roleName: "admin")
+        let base = AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read")
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("octocat", 1, "ADMIN", twoFactor: nil)],
+            collaborators: [
+                "docs": [
+                    AccessBodies.Collaborator("octocat", 1, "ADMIN", [ownership, base]),
+                    AccessBodies.Collaborator("hidden-owner", 2, "ADMIN", [ownership, base]),
+                    AccessBodies.Collaborator(
+                        "hidden-member", 3, "WRITE", [base, AccessBodies.Source("Team", "core", "WRITE")]),
+                    AccessBodies.Collaborator(
+                        "direct", 4, "WRITE", [AccessBodies.Source("Repository", "octo-org/docs", "WRITE")]),
+                ]
+            ],
+            viewer: viewerIsMember ? nil : .outsider)
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, _) = try await Self.read(stub)
+        let affiliations = Dictionary(
+            uniqueKeysWithValues: sink.records.map { ($0.login, $0.affiliation?.rawValue ?? "null") })
+        #expect(
+            affiliations == [
+                "octocat": "owner", "hidden-owner": "null", "hidden-member": "null",
+                "direct": viewerIsMember ? "outside" : "null",
+            ])
+        let hidden = String(decoding: sink.records.first { $0.id == 2 }?.raw.bytes ?? [], as: UTF8.self)
+        #expect(hidden.contains(#""affiliation":null,"#) && hidden.hasSuffix(#""two_factor":null}"#))
     }
 
     /// A source's role name, where GitHub gives one, says triage or maintain where its permission says read or
@@ -262,32 +300,47 @@ struct AccessReadingTests {
         #expect(schedule.nextWork() == .batch(asks))
     }
 
-    /// `only` reads the named repositories without listing the organization's.
+    /// `only` reads the named repositories without listing the organization's: their names are looked up in one
+    /// request (`nameWithOwner`, which follows a rename), and each is read and written under GitHub's name.
     @Test func onlyTheNamedRepositoriesAreReadWithoutAListing() async throws {
         let world = AccessWorld(
-            organization: "octo-org", members: [], collaborators: ["a": [Self.person(1)], "b": [Self.person(2)]])
+            organization: "octo-org", members: [],
+            collaborators: ["a": [Self.person(1)], "b": [Self.person(2)], "c": [Self.person(3)]], renamed: ["z": "a"])
         let stub = StubTransport()
         stub.answerEvery { request, _ in world.answer(request) }
-        let (sink, _) = try await Self.read(stub, only: ["b"])
-        #expect(world.batches == [["b@"]])
-        #expect(sink.records.map(\.repository) == ["octo-org/b"])
+        let (sink, summary) = try await Self.read(stub, only: ["B", "z"])
+        #expect(world.lookups == [["B", "z"]])
+        #expect(world.batches == [["a@", "b@"]])
+        #expect(sink.records.map(\.repository) == ["octo-org/a", "octo-org/b"])
         #expect(!stub.received.contains { AccessWorld.query(of: $0).contains("repositories(") })
+        #expect(summary.requests == 3 && summary.repositories == 2)
     }
 
-    /// A repository that is not there (NOT_FOUND at its path, or null) is missing, not refused.
+    /// A repository that is not there is missing, not refused: one the lookup of names finds nowhere, or in
+    /// another organization (moved away), is never asked for, and one gone since (NOT_FOUND at its path, or
+    /// null) is missing too.
     @Test func aRepositoryThatIsNotThereIsMissing() async throws {
         let stub = StubTransport()
         stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
         stub.register(
             RequestMatcher("POST /graphql"),
             body: Data(
+                AccessBodies.names(
+                    [nil, "octo-org/gone", "octo-org/went", "other-org/moved"],
+                    asked: ["octo-org/nope", "octo-org/gone", "octo-org/went", "octo-org/moved"]
+                ).utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            body: Data(
                 (#"{"data":{"r0":null,"r1":null},"errors":[{"type":"NOT_FOUND","path":["r0"],"#
-                    + #""message":"Could not resolve to a Repository with the name 'octo-org/nope'."}]}"#).utf8))
-        let (sink, summary) = try await Self.read(stub, concurrency: 1, only: ["nope", "gone"])
+                    + #""message":"Could not resolve to a Repository with the name 'octo-org/gone'."}]}"#).utf8))
+        let (sink, summary) = try await Self.read(stub, concurrency: 1, only: ["nope", "gone", "went", "moved"])
         #expect(sink.records.isEmpty)
-        #expect(summary.missing == ["octo-org/gone", "octo-org/nope"])
+        #expect(summary.missing == ["octo-org/gone", "octo-org/moved", "octo-org/nope", "octo-org/went"])
         #expect(summary.unreadable.isEmpty)
         #expect(stub.problems.isEmpty)
+        let batch = AccessWorld.query(of: try #require(stub.received.last))
+        #expect(batch.contains(#"name: "gone""#) && !batch.contains(#"name: "nope""#) && !batch.contains("moved"))
     }
 
     /// No such organization is not found (exit 3), said without a flag.
@@ -380,5 +433,8 @@ struct AccessReadingTests {
         let members = String(decoding: GraphQLAccessQuery.members(of: "octo-org", after: "x"), as: UTF8.self)
         #expect(members.contains(#"membersWithRole(first: 100, after: \"x\")"#))
         #expect(members.contains("edges { role hasTwoFactorEnabled node { login databaseId } }"))
+        #expect(members.contains("viewer { login databaseId }"))
+        let names = String(decoding: GraphQLAccessQuery.names(asks), as: UTF8.self)
+        #expect(names.contains(#"r1: repository(owner: \"octo-org\", name: \"b\\\"\") { nameWithOwner }"#))
     }
 }

@@ -122,6 +122,48 @@ final class AccessEndToEndTests {
         }
     }
 
+    /// `--repo` and the organization typed in any case give the full map's records: GitHub's names, not the
+    /// typed ones.
+    @Test func aNamedRepositoryIsWrittenAsTheFullMapWritesIt() async throws {
+        try await withStandIn(users: 100) { server in
+            let full = try await access(server, ["github", "--format", "ndjson"])
+            #expect(full.status == 0, "\(full.stderr)")
+            let named = try await access(server, ["GitHub", "--repo", "DOCS", "--format", "ndjson"])
+            #expect(named.status == 0, "\(named.stderr)")
+            let docs = full.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"repository":"github/docs","#) }
+            #expect(!docs.isEmpty && named.stdout == docs.map { $0 + "\n" }.joined())
+        }
+    }
+
+    /// To a token that is no member (livelyfalcon26, who can push to github/docs) GitHub lists only the members who
+    /// show their membership: those who do not, an owner among them, are never outside collaborators. Each record
+    /// of someone not listed has a null affiliation, so `--affiliation outside` keeps none, and stderr says why.
+    @Test func aNonMembersTokenCallsNoHiddenMemberOutside() async throws {
+        try await withStandIn(users: 100) { server in
+            let run = try await access(
+                server, ["github", "--repo", "docs", "--format", "ndjson"], as: "livelyfalcon26")
+            #expect(run.status == 0, "\(run.stderr)")
+            let organization = try #require(server.world.current.organization("github"))
+            let repository = try #require(server.world.current.repository("github", "docs"))
+            var expected: [String: String] = [:]
+            for login in server.world.current.people(of: repository) {
+                let member = organization.members.first { $0.login == login && $0.isPublic && $0.active }
+                expected["github/docs \(login)"] = member.map { $0.role == "admin" ? "owner" : "member" } ?? "null"
+            }
+            let got = try records(run.stdout).mapValues { ($0["affiliation"] as? String) ?? "null" }
+            #expect(got == expected)
+            #expect(got["github/docs lively-otter-8"] == "null" && got["github/docs kitsune-fox"] == "null")
+            #expect(got["github/docs octocat"] == "owner")
+
+            let outside = try await access(
+                server, ["github", "--repo", "docs", "--affiliation", "outside", "--format", "csv"],
+                as: "livelyfalcon26")
+            #expect(outside.status == 0, "\(outside.stderr)")
+            #expect(outside.stdout == "repository,login,permission,affiliation,sources,two_factor\r\n")
+            #expect(outside.stderr.contains("--affiliation outside left out 4 records whose affiliation is null"))
+        }
+    }
+
     /// `--changes` across three runs: the first records; then a collaborator added and a team's grant raised (its
     /// child team's members with it); then a member removed. A snapshot of another organization is refused, and
     /// the file left byte for byte.

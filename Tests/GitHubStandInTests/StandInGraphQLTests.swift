@@ -72,7 +72,7 @@ import Testing
         let unauthenticated = try graphQL(server, body: profiles(["octocat"]), token: nil)
         #expect(unauthenticated.status == 401 && unauthenticated.text.contains("requires you to be authenticated"))
         let unreadable = [
-            "query { viewer { login } }", "query { repositoryOwner(login: ", "",
+            "query { meta { gitIpAddresses } }", "query { repositoryOwner(login: ", "",
             "query { rateLimit { cost } } query { rateLimit { used } }", "query { ...A }",
             "query { ...A } fragment A on Query { ...A }",
             #"query { o: repositoryOwner(login: "octocat") { ...B } } "#
@@ -213,7 +213,8 @@ import Testing
     }
 
     /// The members with their role; their two-factor state only to an owner (null, never false, to anyone else); a
-    /// non-member sees the public members alone. Three a page, by the stand-in's cursors.
+    /// non-member sees the public members alone. Three a page, by the stand-in's cursors; `viewer` beside them is
+    /// the caller.
     @Test(arguments: [
         ("octocat", ["octocat": "ADMIN true", "lively-otter-8": "ADMIN true", "Happy-Otter-5": "MEMBER false"]),
         ("Yamada-Taro", ["octocat": "ADMIN null", "Happy-Otter-5": "MEMBER null", "Yamada-Taro": "MEMBER null"]),
@@ -233,6 +234,8 @@ import Testing
         let member = organization.member(caller) != nil
         #expect(Set(listed.keys) == Set(organization.members.filter { member || $0.isPublic }.map(\.login)))
         for (login, edge) in expected { #expect(listed[login] == edge, "\(login)") }
+        let first = try post(server, GraphQLAccessQuery.members(of: "github", after: nil), as: caller)
+        #expect(value(first, "data", "viewer", "login") as? String == caller)
     }
 
     /// `team-members --direct`: a team's own members (not its child team's), `$role` filtering, in GraphQL's

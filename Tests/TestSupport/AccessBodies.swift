@@ -3,7 +3,8 @@ import Networking
 
 /// GitHub's GraphQL answers to the access map's three queries (`gh-users access ORG`), written to the public
 /// schema (octokit/graphql-schema's `schema.graphql`, July 2026): `Organization.membersWithRole` edges
-/// (`role` ADMIN|MEMBER, `hasTwoFactorEnabled` nullable, `node { login databaseId }`), `Organization.repositories`
+/// (`role` ADMIN|MEMBER, `hasTwoFactorEnabled` nullable, `node { login databaseId }`) beside `Query.viewer`
+/// (`User!`: `login`, `databaseId`), `Organization.repositories`
 /// nodes (`name`, `nameWithOwner`, `isArchived`), and aliased `repository(owner:, name:)` lookups whose
 /// `collaborators(affiliation: ALL)` edges carry `permission` (`RepositoryPermission`) and `permissionSources`
 /// (`permission`: `DefaultRepositoryPermissionField`, `roleName`, `source` with its `__typename`). A refused
@@ -76,6 +77,27 @@ package enum AccessBodies {
         }
     }
 
+    /// The token's account, as `viewer` gives it beside the members.
+    package struct Viewer: Sendable {
+        package let login: String
+        package let id: Int64
+
+        package init(_ login: String, _ id: Int64) {
+            self.login = login
+            self.id = id
+        }
+
+        /// An account that is no member of the organization.
+        package static let outsider = Viewer("not-a-member", 4_000_001)
+
+        /// The token of a member of `members` when there is one (the first), else of `outsider`.
+        static func member(of members: [Member]) -> Viewer {
+            members.first.map { Viewer($0.login, $0.id) } ?? outsider
+        }
+
+        var json: String { #"{"login":"\#(login)","databaseId":\#(id)}"# }
+    }
+
     /// One aliased page's answer in a batch.
     package enum Page: Sendable {
         case collaborators([Collaborator], next: String?)
@@ -91,9 +113,12 @@ package enum AccessBodies {
         next.map { #"{"hasNextPage":true,"endCursor":"\#($0)"}"# } ?? #"{"hasNextPage":false,"endCursor":null}"#
     }
 
-    package static func members(_ members: [Member], next: String? = nil) -> String {
-        #"{"data":{\#(cost),"organization":{"membersWithRole":{"pageInfo":\#(pageInfo(next)),"edges":["#
-            + members.map(\.json).joined(separator: ",") + "]}}}}"
+    /// A page of `members`, beside `viewer`: nil is the first member's token (`Viewer.member(of:)`), which GitHub
+    /// shows every member.
+    package static func members(_ members: [Member], viewer: Viewer? = nil, next: String? = nil) -> String {
+        let viewer = viewer ?? Viewer.member(of: members)
+        return #"{"data":{\#(cost),"viewer":\#(viewer.json),"organization":{"membersWithRole":{"pageInfo":"#
+            + pageInfo(next) + #","edges":["# + members.map(\.json).joined(separator: ",") + "]}}}}"
     }
 
     /// `names` are the repositories' names within `organization`.
@@ -134,6 +159,26 @@ package enum AccessBodies {
         return errors.isEmpty ? data + "}" : data + #","errors":["# + errors.joined(separator: ",") + "]}"
     }
 
+    /// The answer to a lookup of repositories by name (`repository(owner:, name:) { nameWithOwner }` per alias):
+    /// `found[i]` answers alias `r{i}` with the name GitHub gives it, or null beside a NOT_FOUND error naming
+    /// `asked[i]`.
+    package static func names(_ found: [String?], asked: [String]) -> String {
+        var members: [String] = []
+        var errors: [String] = []
+        for (index, name) in found.enumerated() {
+            guard let name else {
+                members.append(#""r\#(index)":null"#)
+                errors.append(
+                    #"{"type":"NOT_FOUND","path":["r\#(index)"],"locations":[{"line":\#(3 + index),"column":3}],"#
+                        + #""message":"Could not resolve to a Repository with the name '\#(asked[index])'."}"#)
+                continue
+            }
+            members.append(#""r\#(index)":{"nameWithOwner":"\#(name)"}"#)
+        }
+        let data = #"{"data":{\#(cost),"# + members.joined(separator: ",") + "}"
+        return errors.isEmpty ? data + "}" : data + #","errors":["# + errors.joined(separator: ",") + "]}"
+    }
+
     /// No organization of that login: `organization: null` beside a NOT_FOUND error.
     package static func unknownOrganization(_ login: String) -> String {
         #"{"data":{\#(cost),"organization":null},"errors":[{"type":"NOT_FOUND","path":["organization"],"#
@@ -153,23 +198,30 @@ package enum AccessBodies {
 package final class AccessWorld: @unchecked Sendable {
     package let organization: String
     private let members: [AccessBodies.Member]
+    private let viewer: AccessBodies.Viewer
     /// Repository name → its collaborators, in the order GitHub would give them.
     private let collaborators: [String: [AccessBodies.Collaborator]]
     private let forbidden: Set<String>
+    /// Former names → names: `repository(owner:, name:)` follows a rename, as GitHub's does.
+    private let renamed: [String: String]
     /// The order the repositories are listed in; nil: by name, case aside.
     private let listing: [String]?
     private let pageSize: Int
     private let lock = NSLock()
     private var asked: [[String]] = []
+    private var looked: [[String]] = []
 
     package init(
         organization: String, members: [AccessBodies.Member], collaborators: [String: [AccessBodies.Collaborator]],
-        forbidden: Set<String> = [], listing: [String]? = nil, pageSize: Int = 100
+        forbidden: Set<String> = [], renamed: [String: String] = [:], listing: [String]? = nil, pageSize: Int = 100,
+        viewer: AccessBodies.Viewer? = nil
     ) {
         self.organization = organization
         self.members = members
+        self.viewer = viewer ?? AccessBodies.Viewer.member(of: members)
         self.collaborators = collaborators
         self.forbidden = forbidden
+        self.renamed = renamed
         self.listing = listing
         self.pageSize = pageSize
     }
@@ -177,19 +229,41 @@ package final class AccessWorld: @unchecked Sendable {
     /// Each batch's pages as "NAME@CURSOR" ("NAME@" for a first page), one array per POST, in the order served.
     package var batches: [[String]] { lock.withLock { asked } }
 
+    /// Each lookup of repositories by name: the names asked, one array per POST.
+    package var lookups: [[String]] { lock.withLock { looked } }
+
+    /// The repository `repository(owner:, name:)` finds, case aside and through a rename, as its name is spelt
+    /// here; nil when the organization has none of that name.
+    private func named(owner: String?, _ name: String) -> String? {
+        guard owner?.lowercased() == organization.lowercased() else { return nil }
+        let current = renamed.first { $0.key.lowercased() == name.lowercased() }?.value ?? name
+        return (Array(collaborators.keys) + forbidden).first { $0.lowercased() == current.lowercased() }
+    }
+
     package func answer(_ request: HTTPRequest) -> HTTPResponse {
         let query = Self.query(of: request)
         let body: String
         if query.contains("membersWithRole") {
             let (slice, next) = page(members, after: Self.cursor(in: query))
-            body = AccessBodies.members(slice, next: next)
+            body = AccessBodies.members(slice, viewer: viewer, next: next)
         } else if query.contains("repositories(") {
             let names = listing ?? collaborators.keys.sorted { $0.lowercased() < $1.lowercased() }
             let (slice, next) = page(names, after: Self.cursor(in: query))
             body = AccessBodies.repositories(slice, of: organization, total: names.count, next: next)
+        } else if !query.contains("collaborators(") {
+            let lines = query.split(separator: "\n").filter { $0.contains(": repository(") }.map(String.init)
+            let names = lines.map { Self.quoted(after: "name: ", in: $0) ?? "" }
+            let owners = lines.map { Self.quoted(after: "owner: ", in: $0) }
+            let found = zip(owners, names).map { owner, name in
+                named(owner: owner, name).map { organization + "/" + $0 }
+            }
+            lock.withLock { looked.append(names) }
+            body = AccessBodies.names(found, asked: zip(owners, names).map { ($0 ?? "") + "/" + $1 })
         } else {
             let lines = query.split(separator: "\n").map(String.init)
-            let names = lines.filter { $0.contains(": repository(") }.map { Self.quoted(after: "name: ", in: $0) ?? "" }
+            let repositories = lines.filter { $0.contains(": repository(") }
+            let names = repositories.map { Self.quoted(after: "name: ", in: $0) ?? "" }
+            let owners = repositories.map { Self.quoted(after: "owner: ", in: $0) }
             // Each alias's collaborators line follows it, in the same order.
             let asks = lines.filter { $0.contains("collaborators(first:") }
             let cursors = asks.map { Self.quoted(after: "after: ", in: $0) }
@@ -200,15 +274,16 @@ package final class AccessWorld: @unchecked Sendable {
             for (index, name) in names.enumerated() {
                 let cursor = index < cursors.count ? cursors[index] : nil
                 served.append(name + "@" + (cursor ?? ""))
-                if forbidden.contains(name) {
+                let found = named(owner: owners[index], name)
+                if let found, forbidden.contains(found) {
                     pages.append(.forbidden)
-                } else if collaborators[name] == nil {
-                    pages.append(.notFound(organization + "/" + name))
-                } else {
+                } else if let found, let people = collaborators[found] {
                     let login = index < logins.count ? logins[index] : nil
-                    let people = (collaborators[name] ?? []).filter { login == nil || $0.login.lowercased() == login }
+                    let people = people.filter { login == nil || $0.login.lowercased() == login }
                     let (slice, next) = page(people, after: cursor)
                     pages.append(.collaborators(slice, next: next))
+                } else {
+                    pages.append(.notFound((owners[index] ?? "") + "/" + name))
                 }
             }
             lock.withLock { asked.append(served) }

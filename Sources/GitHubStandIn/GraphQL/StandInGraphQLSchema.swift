@@ -7,6 +7,7 @@ import Foundation
 ///   `RepositoryOwner`), is null with no error, as GitHub answers (`{"data":{"repositoryOwner":null}}`, pinned by
 ///   several clients' tests); only `user(login:)` adds a `NOT_FOUND` error, and it is not served here;
 /// - an unknown organization or repository is null beside `NOT_FOUND`;
+/// - `viewer`: the token's account;
 /// - `membersWithRole`: the active members (only the public ones to a non-member), `role` `ADMIN` for an owner,
 ///   `hasTwoFactorEnabled` null unless the caller is an owner;
 /// - `team(slug:)`: null to a non-member; `members(membership: IMMEDIATE)` its own members, else its child teams'
@@ -33,6 +34,7 @@ struct StandInGraphQLSchema {
         Object("Query") { field in
             let (login, owner, name) = (field.text("login") ?? "", field.text("owner") ?? "", field.text("name") ?? "")
             switch field.name {
+            case "viewer": return request.signedInAccount.map { .object(account($0)) } ?? .null
             case "repositoryOwner":
                 let user = request.population.user(login: login)
                 return user.flatMap { $0.type == "Bot" ? nil : .object(account($0)) } ?? .null

@@ -79,6 +79,31 @@ struct AccessChangesTests {
         #expect(same.out.isEmpty)
     }
 
+    /// Without `--fields`, the changes' csv and tsv hold in `old_sources` and `new_sources` what the change
+    /// records hold there (the JSON array, empty for null), as `--fields` writes them; the table says them in
+    /// words.
+    @Test(arguments: ["csv", "tsv"])
+    func theChangesColumnsHoldTheirFields(format: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (plain, chosen) = (folder("plain.json"), folder("chosen.json"))
+        for file in [plain, chosen] {
+            #expect(await Self.world(Self.first).run(["access", "octo-org", "--changes", file]).status == 0)
+        }
+        let fields = "change,repository,login,old_permission,new_permission,old_sources,new_sources"
+        let written = await Self.world(Self.second).run(["access", "octo-org", "--changes", plain, "--format", format])
+        let asked = await Self.world(Self.second).run([
+            "access", "octo-org", "--changes", chosen, "--format", format, "--fields", fields,
+        ])
+        #expect(written.status == 0 && asked.status == 0, "\(written.err)\(asked.err)")
+        #expect(written.out == asked.out)
+        let added = written.out.split(whereSeparator: \.isNewline).first { $0.hasPrefix("added") }
+        let separator = format == "csv" ? "," : "\t"
+        #expect(
+            added?.hasPrefix(["added", "octo-org/web", "mona", "", "write", ""].joined(separator: separator)) == true)
+        #expect(added?.contains("kind") == true)
+    }
+
     /// The same permission from other sources is a change too; the same sources in another order are not.
     @Test func otherSourcesAreAChangeAndAnotherOrderIsNot() async throws {
         let folder = try Folder()

@@ -17,29 +17,22 @@ struct AccessCommandTests {
 
     private static let org = AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read")
 
-    /// Two repositories: `api` (the owner through ownership, a member through a team, an outside collaborator
-    /// directly) and `web` (a member through the base permission alone).
-    private static func world(forbidden: Set<String> = []) -> AccessWorld {
+    /// `api`'s people: the owner through ownership, a member through a team, an outside collaborator directly.
+    private static let api = [
+        AccessBodies.Collaborator(
+            "outsider", 9, "WRITE", [AccessBodies.Source("Repository", "octo-org/api", "WRITE", roleName: "write")]),
+        AccessBodies.Collaborator(
+            "Mona", 1, "ADMIN", [AccessBodies.Source("Organization", "octo-org", "ADMIN", roleName: "admin"), org]),
+        AccessBodies.Collaborator(
+            "hubot", 2, "MAINTAIN", [org, AccessBodies.Source("Team", "core", "WRITE", roleName: "maintain")]),
+    ]
+
+    /// Two repositories: `api` and `web` (a member through the base permission alone).
+    private static func world(forbidden: Set<String> = [], renamed: [String: String] = [:]) -> AccessWorld {
         AccessWorld(
             organization: "octo-org", members: members,
-            collaborators: [
-                "web": [AccessBodies.Collaborator("octocat", 3, "READ", [org])],
-                "api": [
-                    AccessBodies.Collaborator(
-                        "outsider", 9, "WRITE",
-                        [AccessBodies.Source("Repository", "octo-org/api", "WRITE", roleName: "write")]),
-                    AccessBodies.Collaborator(
-                        "Mona", 1, "ADMIN",
-                        [
-                            AccessBodies.Source("Organization", "octo-org", "ADMIN", roleName: "admin"), org,
-                        ]),
-                    AccessBodies.Collaborator(
-                        "hubot", 2, "MAINTAIN",
-                        [org, AccessBodies.Source("Team", "core", "WRITE", roleName: "maintain")]),
-                ],
-                "docs": [],
-            ],
-            forbidden: forbidden)
+            collaborators: ["web": [AccessBodies.Collaborator("octocat", 3, "READ", [org])], "api": api, "docs": []],
+            forbidden: forbidden, renamed: renamed)
     }
 
     private static func harness(_ world: AccessWorld) -> CommandHarness {
@@ -68,13 +61,30 @@ struct AccessCommandTests {
         #expect(lines[3].hasSuffix(#""two_factor":false}"#))
     }
 
+    /// CSV's header names its columns, and each holds what the record holds under that name: `sources` its JSON
+    /// array, as JSON and `--fields` write it, not the table's words (VIA).
     @Test func csvHasAHeaderNamingTheColumns() async {
         let run = await Self.harness(Self.world()).run(["access", "octo-org", "--format", "csv", "--repo", "web"])
         #expect(run.status == 0, "\(run.err)")
         #expect(
             run.out
                 == "repository,login,permission,affiliation,sources,two_factor\r\n"
-                + "octo-org/web,octocat,read,member,organization octo-org: read,false\r\n")
+                + #"octo-org/web,octocat,read,member,"[{""kind"":""organization"",""name"":""octo-org"","#
+                + #"""permission"":""read""}]",false"# + "\r\n")
+    }
+
+    /// Without `--fields`, csv and tsv are what `--fields` naming their columns writes, byte for byte.
+    @Test(arguments: ["csv", "tsv"])
+    func theDefaultColumnsAreTheirFields(format: String) async {
+        let fields = "repository,login,permission,affiliation,sources,two_factor"
+        let plain = await Self.harness(Self.world()).run(["access", "octo-org", "--format", format])
+        let chosen = await Self.harness(Self.world()).run([
+            "access", "octo-org", "--format", format, "--fields", fields,
+        ])
+        #expect(plain.status == 0 && chosen.status == 0, "\(plain.err)\(chosen.err)")
+        #expect(plain.out == chosen.out)
+        let team = #"{"kind":"team","name":"core","permission":"maintain"}"#
+        #expect(plain.out.contains(format == "csv" ? team.replacing("\"", with: "\"\"") : team))
     }
 
     @Test func jsonIsAnArrayOfRecords() async throws {
@@ -128,6 +138,60 @@ struct AccessCommandTests {
         if arguments.contains("--repo") { #expect(world.batches == [["web@"]]) }
     }
 
+    /// `--repo` writes each repository as GitHub names it (`nameWithOwner`), however it was typed and through a
+    /// rename (`zeta` is now `api`), in the map's order by those names: the records are the full map's, byte for
+    /// byte. `--changes` and `--state` record those names too.
+    @Test func namedRepositoriesAreWrittenAsGitHubNamesThem() async throws {
+        let world = Self.world(renamed: ["zeta": "api"])
+        let full = await Self.harness(world).run(["access", "octo-org", "--format", "ndjson"])
+        #expect(full.status == 0, "\(full.err)")
+        let named = await Self.harness(world).run([
+            "access", "OCTO-ORG", "--repo", "WEB", "--repo", "zeta", "--format", "ndjson",
+        ])
+        #expect(named.status == 0, "\(named.err)")
+        #expect(named.out == full.out)
+        #expect(world.lookups == [["WEB", "zeta"]])
+        #expect(world.batches.last == ["api@", "web@"])
+
+        let folder = try Folder()
+        defer { folder.remove() }
+        let changes = await Self.harness(world).run(["access", "Octo-Org", "--repo", "WEB", "--changes", folder("c")])
+        #expect(changes.status == 0, "\(changes.err)")
+        #expect(try String(contentsOfFile: folder("c"), encoding: .utf8).contains(#"{"repository":"octo-org/web","#))
+        let state = await Self.harness(world).run([
+            "access", "Octo-Org", "--repo", "WEB", "--state", folder("s"), "--format", "ndjson",
+        ])
+        #expect(state.status == 0, "\(state.err)")
+        #expect(state.out.hasPrefix(#"{"repository":"octo-org/web","#))
+        #expect(try String(contentsOfFile: folder("s"), encoding: .utf8).contains(#""after":"octo-org/web","#))
+    }
+
+    /// A token that is no member is shown only the members who show their membership: nobody it was not shown
+    /// is called an outside collaborator. A member through a team it was not shown, and a direct collaborator who
+    /// may be a member hiding it, have a null affiliation (empty in CSV); `--affiliation outside` keeps neither,
+    /// and stderr says why.
+    @Test func aNonMembersTokenCallsNobodyItWasNotShownOutside() async {
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: nil)],
+            collaborators: ["api": Self.api], viewer: .outsider)
+        let csv = await Self.harness(world).run([
+            "access", "octo-org", "--format", "csv", "--fields", "login,affiliation",
+        ])
+        #expect(csv.status == 0, "\(csv.err)")
+        #expect(csv.out == "login,affiliation\r\nhubot,\r\nMona,owner\r\noutsider,\r\n")
+        #expect(
+            csv.err
+                == "gh-users: 2 records have a null affiliation: GitHub did not list those people among octo-org's "
+                + "members to this token, and lists every member only to a member (a member's token with read:org "
+                + "tells owners, members and outside collaborators apart).\n")
+        let json = await Self.harness(world).run(["access", "octo-org", "--format", "ndjson", "--person", "outsider"])
+        #expect(json.out.contains(#""affiliation":null,"#))
+        let outside = await Self.harness(world).run(["access", "octo-org", "--affiliation", "outside"])
+        #expect(outside.status == 0, "\(outside.err)")
+        #expect(outside.out.isEmpty)
+        #expect(outside.err.hasPrefix("gh-users: --affiliation outside left out 2 records whose affiliation is null: "))
+    }
+
     /// `--person` asks GitHub for that person's access alone (`collaborators(first: 1, login:)`), fifty
     /// repositories a request: 25 repositories of three people take one POST, where the whole map takes three.
     @Test func onePersonIsAskedForByLoginFiftyRepositoriesARequest() async {
@@ -148,6 +212,26 @@ struct AccessCommandTests {
         let queries = harness.http.received.map(AccessWorld.query(of:)).filter { $0.contains(": repository(") }
         #expect(queries.count == 1)
         #expect(queries.first?.contains(#"collaborators(first: 1, affiliation: ALL, login: "MONA")"#) == true)
+    }
+
+    /// `access --help` at 80 columns, within help's 50 lines, says what the command needs (a token with read:org
+    /// and repo, push access to a repository to see its collaborators) and what `sources` is; so does its man
+    /// page, and the completions that describe commands name the token's scopes.
+    @Test func itsHelpSaysWhatItNeedsAndWhatSourcesAre() {
+        let help = HelpRenderer.render(.command("access"), width: 80)
+        #expect(help.split(separator: "\n", omittingEmptySubsequences: false).dropLast().count <= 50)
+        let page = ManPageRenderer.render("access", version: "9.9", date: Date(timeIntervalSince1970: 0))
+        for text in [help, page.replacing("\\-", with: "-")] {
+            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains("a token with read:org and repo"), "\(text)")
+            #expect(words.contains("push access to it"), "\(text)")
+            #expect(words.contains("sources is every source GitHub gives for that access"), "\(text)")
+        }
+        #expect(help.contains("--person") && help.contains("--changes"))
+        for shell in [CompletionOptions.Shell.fish, .zsh] {
+            let script = CompletionScripts.script(for: shell, commands: CommandCatalog.specs)
+            #expect(script.contains("read:org and repo") || script.contains(#"read\:org\ and\ repo"#), "\(shell)")
+        }
     }
 
     /// Without a token nothing is sent, and exit 4 says what the token needs.

@@ -169,6 +169,24 @@ struct AccessChange: JSONRecord, Equatable {
         Column("NEW VIA", key: "new_sources", shrink: .first) { via($0.new) },
     ]
 
+    /// The columns `format` writes: the table says the sources in words; tsv and csv hold under each name what
+    /// the change record holds there, `old_sources` and `new_sources` their JSON arrays (empty for null), as
+    /// JSON and `--fields` write them.
+    static func columns(for format: OutputFormat) -> [Column<AccessChange>] {
+        guard format != .table else { return columns }
+        return columns.map { column in
+            switch column.key {
+            case "old_sources": return Column("OLD_SOURCES", key: column.key) { json($0.old) }
+            case "new_sources": return Column("NEW_SOURCES", key: column.key) { json($0.new) }
+            default: return column
+            }
+        }
+    }
+
+    private static func json(_ entry: AccessSnapshot.Entry?) -> String {
+        entry.map { String(decoding: $0.sourcesJSON.bytes, as: UTF8.self) } ?? ""
+    }
+
     private static func via(_ entry: AccessSnapshot.Entry?) -> String {
         AccessCommand.via(
             entry?.sources.compactMap { source in
@@ -226,10 +244,13 @@ struct AccessCollected: AccessRecordSink {
     let progress: ProgressLine
     var entries: [AccessSnapshot.Entry] = []
     var repositories = 0
+    /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
+    var unknownAffiliations = 0
 
     mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
         repositories += 1
         entries += records.filter(command.keeps).map(AccessSnapshot.Entry.init)
+        unknownAffiliations += command.unknownAffiliations(records)
         progress.show(
             "Read \(Counted.text(repositories, plural: "repositories")) · "
                 + Counted.text(entries.count, plural: "records"))
@@ -309,10 +330,12 @@ extension AccessCommand {
         let words = snapshot.description
         if let stopped = await file.record(
             snapshot, problem: snapshot.problem, listed: words, count: snapshot.entries.count, noun: "record",
-            changes: changes, columns: AccessChange.columns, command: context)
+            changes: changes, columns: AccessChange.columns(for: context.render.format), command: context)
         {
             return stopped
         }
+        // The change records have no affiliation: only what --affiliation left out is worth a word.
+        if affiliation != nil, let note = affiliationNote(collected.unknownAffiliations) { io.writeErr(note) }
         file.closingNote(
             firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: snapshot.entries.count,
             noun: "record", io: io)

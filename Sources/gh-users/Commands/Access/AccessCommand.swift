@@ -2,6 +2,7 @@ import AtomicCore
 import Data
 import Domain
 import Foundation
+import JSONBytes
 
 /// `gh-users access ORG`: the organization's access map, one record per repository and person with access,
 /// with the permission, where it comes from, how the person stands to the organization and their two-factor
@@ -23,7 +24,7 @@ struct AccessCommand: GitHubCommand {
 
     static let repo = OptionDeclaration<AccessCommand>(
         spec: OptionSpec(
-            "repo", value: "NAME", help: "Only this repository (its name within ORG); give it again for more."),
+            "repo", value: "NAME", help: "Only this repository of ORG; repeat for more."),
         read: { options, reading throws(UsageError) in
             for name in reading.parsed.values(reading.option) {
                 guard !name.isEmpty, !name.contains("/"), (try? RepositoryName(validating: "o/" + name)) != nil else {
@@ -34,7 +35,7 @@ struct AccessCommand: GitHubCommand {
         },
         resume: { $0.repositories.flatMap { ["--repo", $0] } })
     static let person = OptionDeclaration<AccessCommand>.optional(
-        OptionSpec("person", value: "LOGIN", help: "Only this person's access: every repository they reach, and why."),
+        OptionSpec("person", value: "LOGIN", help: "Only this person's access: each repository, and why."),
         at: \.person,
         parse: { reading throws(UsageError) in try LoginArgument.parse(reading.text, spec: reading.command).value },
         write: { $0 })
@@ -45,11 +46,11 @@ struct AccessCommand: GitHubCommand {
         at: \.permission)
     static let affiliation = OptionDeclaration<AccessCommand>.choice(
         OptionSpec(
-            "affiliation", value: "WHO", help: "Only owners, members, or outside collaborators.",
+            "affiliation", value: "WHO", help: "Only this affiliation; a null one matches none.",
             choices: ["outside", "member", "owner"]),
         at: \.affiliation)
     static let concurrencyOption = OptionDeclaration<AccessCommand>(
-        spec: OptionSpec("concurrency", value: "N", help: "GraphQL requests in flight at once, 1 to 10.", default: "4"),
+        spec: OptionSpec("concurrency", value: "N", help: "GraphQL requests at once, 1 to 10.", default: "4"),
         read: { options, reading throws(UsageError) in
             options.concurrency = try reading.number(
                 in: 1...Int64(maximumConcurrency), rule: "a whole number from 1 to \(maximumConcurrency)")
@@ -57,11 +58,11 @@ struct AccessCommand: GitHubCommand {
         resume: { $0.concurrency == 4 ? [] : ["--concurrency", String($0.concurrency)] })
     static let changesOption = ChangesOption.declaration(
         at: \AccessCommand.changes, fields: AccessChange.fields,
-        help: "What changed since the map in FILE (added, removed, changed); then FILE is replaced.")
+        help: "What changed since FILE's map; FILE is then replaced.")
     static let stateOption = OptionDeclaration<AccessCommand>.optional(
         OptionSpec(
             "state", value: "FILE",
-            help: "Go on from where the map in FILE stopped, and record it there after each repository.",
+            help: "Go on where the map in FILE stopped; record it there.",
             path: .file),
         at: \.statePath,
         parse: { reading throws(UsageError) in
@@ -81,41 +82,48 @@ struct AccessCommand: GitHubCommand {
 
     static let spec = CommandSpec(
         name: "access",
-        abstract: "Show who can reach each repository of an organization, and why (GraphQL).",
+        abstract:
+            "Show who can reach each repository of an organization, and why (GraphQL; a token with read:org and repo).",
         usage:
             "gh-users access ORG [--repo NAME]... [--person LOGIN] [--permission LEVEL] "
             + "[--affiliation outside|member|owner] [--concurrency N] [--changes FILE | --state FILE] [options]",
         discussion: """
-            Writes one record per repository of ORG that the token can read (archived ones too) and person
-            with access to it: repository (ORG/NAME), login, id, permission (read, triage, write, maintain or
-            admin), affiliation (owner, member, or outside for an outside collaborator), sources and
-            two_factor. sources is every source GitHub gives for the access, as it lists them: kind
-            (organization, team or repository), name (the organization's login, the team's slug, or
-            ORG/NAME) and permission (the role it grants); access through a child team names the team that
-            grants it. An owner can have two organization sources (ownership and the base permission).
-            two_factor is true or false where GitHub tells the token, null where it does not (an outside
-            collaborator, or a token that may not see it). Records are sorted by repository, then login,
-            case aside, so two runs compare line by line; the table shows REPOSITORY, LOGIN, PERMISSION,
-            AFFILIATION, VIA (the sources) and 2FA.
+            It needs a token with read:org and repo (exit status 4 without one), and GitHub shows a
+            repository's collaborators only to those with push access to it. Each record is one person's access
+            to one repository of ORG the token can read (archived ones too): repository, login, id, permission,
+            affiliation (owner, member or outside; null where the token cannot tell), sources and two_factor.
+            sources is every source GitHub gives for that access, as it lists them: kind (organization, team or
+            repository), name and permission (the role it grants).
 
-            It reads through GraphQL and needs a token with read:org and repo (exit status 4 without one);
-            GitHub shows a repository's collaborators only to those with push access to it. The members come
-            first (100 a page), then the repositories' collaborators, ten repositories' pages of 100 people in
-            one request, up to --concurrency requests at once; a repository of more people is continued
-            where it left off, and a request GitHub finds too large is asked again smaller. With --person,
-            GitHub is asked for that person alone, fifty repositories a request. A repository
-            whose collaborators GitHub refuses is named on stderr, with how many there were, after the
-            records of the others: the exit status is then 1, so a partial map never looks complete. An
-            unknown organization, or a --repo that is not there, is exit status 3; a spent GraphQL rate
-            limit is exit status 5, or a wait with --wait-on-rate-limit.
+            repository is ORG/NAME as GitHub names it, --repo's too; permission is read, triage, write,
+            maintain or admin. A source's name is the organization's login, the team's slug or ORG/NAME; access
+            through a child team names the team that grants it, and an owner can have two organization sources
+            (ownership and the base permission). affiliation comes from the members GitHub lists, whole only to a
+            member: someone it does not list is a member whose role is not shown (null) when reached through the
+            organization or a team, outside when the token's own account is listed, else null; --affiliation
+            keeps none whose affiliation is null, and stderr says how many records it is. two_factor is true or
+            false where GitHub tells the token, null where it does not (an outside collaborator, or a token that
+            may not see it). Records are sorted by repository, then login, case aside, so two runs compare line
+            by line; the table shows REPOSITORY, LOGIN, PERMISSION, AFFILIATION, VIA (the sources in words) and
+            2FA; in tsv and csv each column holds what the record holds under its name, sources its JSON array.
+
+            It reads through GraphQL. The members come first (100 a page), then the repositories'
+            collaborators, ten repositories' pages of 100 people in one request, up to --concurrency requests at
+            once; a repository of more people is continued where it left off, and a request GitHub finds too
+            large is asked again smaller. --repo's names are looked up first, 100 a request. With --person,
+            GitHub is asked for that person alone, fifty repositories a request. A repository whose
+            collaborators GitHub refuses is named on stderr, with how many there were, after the records of the
+            others: the exit status is then 1, so a partial map never looks complete. An unknown organization,
+            or a --repo that is not there, is exit status 3; a spent GraphQL rate limit is exit status 5, or a
+            wait with --wait-on-rate-limit.
 
             With --changes FILE it writes what changed since the map FILE holds instead: one record per change,
             with change (added, removed, or changed: another permission, or the same from other sources),
             repository, login, id, old_permission, new_permission, old_sources and new_sources (null where
-            there is none); then FILE holds this map. The first run records the map and says so. FILE is
-            written whole or not at all (0600), one run at a time; it is left as it was when the run fails,
-            when GitHub refused a repository (a partial map is never recorded), or when FILE was made for
-            another organization or other filters.
+            there is none; in tsv and csv the JSON arrays, empty for null); then FILE holds this map. The first
+            run records the map and says so. FILE is written whole or not at all (0600), one run at a time; it
+            is left as it was when the run fails, when GitHub refused a repository (a partial map is never
+            recorded), or when FILE was made for another organization or other filters.
 
             With --state FILE a map that stops (Ctrl-C, a rate limit, a failure, a kill) goes on where it
             stopped when the same command is run again, appending to the same output: FILE records the last
@@ -130,11 +138,7 @@ struct AccessCommand: GitHubCommand {
         examples: [
             ("gh-users access my-org", "Everyone's access to every repository, and why."),
             ("gh-users access my-org --person mona", "Every repository mona reaches, and through what."),
-            (
-                "gh-users access my-org --affiliation outside --permission write --format csv",
-                "Outside collaborators who can push, as CSV."
-            ),
-            ("gh-users access my-org --repo Hello-World --json", "One repository's access map as JSON."),
+            ("gh-users access my-org --affiliation outside --format csv", "Outside collaborators, as CSV."),
             ("gh-users access my-org --changes my-org.access.json", "What changed since the last run."),
             (
                 "gh-users access my-org --state my-org.state >> my-org.tsv",
@@ -148,10 +152,20 @@ struct AccessCommand: GitHubCommand {
         Column("REPOSITORY", key: "repository", shrink: .second) { $0.repository },
         Column("LOGIN", key: "login") { $0.login },
         Column("PERMISSION", key: "permission") { $0.permission.rawValue },
-        Column("AFFILIATION", key: "affiliation") { $0.affiliation.rawValue },
+        Column("AFFILIATION", key: "affiliation") { $0.affiliation?.rawValue ?? "" },
         Column("VIA", key: "sources", shrink: .first) { via($0.sources) },
         Column("2FA", key: "two_factor") { $0.twoFactor.map { $0 ? "true" : "false" } ?? "" },
     ]
+
+    /// The columns `format` writes: the table says the sources in words (VIA); tsv and csv hold under each name
+    /// what the record holds there, `sources` its JSON array, as JSON and `--fields` write it.
+    static func columns(for format: OutputFormat) -> [Column<AccessRecord>] {
+        guard format != .table else { return columns }
+        return columns.map { column in
+            guard column.key == "sources" else { return column }
+            return Column("SOURCES", key: "sources", shrink: .first) { JSONText.text(of: "sources", in: $0.raw.bytes) }
+        }
+    }
 
     /// "team devs: write, organization my-org: read, repository: admin".
     static func via(_ sources: [AccessRecord.Source]) -> String {
@@ -219,12 +233,35 @@ struct AccessCommand: GitHubCommand {
         return .notFound(resource: "repository '\(name)'")
     }
 
-    /// Whether `record` passes the filters.
+    /// Whether `record` passes the filters. `--affiliation` keeps only the records whose affiliation is known to
+    /// be the one it names: a null one is none of them.
     func keeps(_ record: AccessRecord) -> Bool {
+        keepsAsideAffiliation(record) && (affiliation == nil || record.affiliation == affiliation)
+    }
+
+    private func keepsAsideAffiliation(_ record: AccessRecord) -> Bool {
         if let person, record.login.lowercased() != person.lowercased() { return false }
         if let permission, record.permission < permission { return false }
-        if let affiliation, record.affiliation != affiliation { return false }
         return true
+    }
+
+    /// How many of `records` pass the filters but for `--affiliation`, with an affiliation the token cannot tell.
+    func unknownAffiliations(_ records: [AccessRecord]) -> Int {
+        records.count { $0.affiliation == nil && keepsAsideAffiliation($0) }
+    }
+
+    /// What stderr says when `count` records' affiliation was not known: written as null, or left out by
+    /// `--affiliation`, and why.
+    func affiliationNote(_ count: Int) -> String? {
+        guard count > 0 else { return nil }
+        let records = Counted.text(count, plural: "records")
+        let what =
+            affiliation.map { "--affiliation \($0.rawValue) left out \(records) whose affiliation is null" }
+            ?? "\(records) \(count == 1 ? "has" : "have") a null affiliation"
+        return TerminalSanitizer.sanitize(
+            "gh-users: \(what): GitHub did not list \(count == 1 ? "that person" : "those people") among "
+                + "\(organization)'s members to this token, and lists every member only to a member (a member's "
+                + "token with read:org tells owners, members and outside collaborators apart).") + "\n"
     }
 }
 
@@ -246,120 +283,5 @@ extension AccessCommand: CheckedOptions {
             message: "the field '\(field)' exists only with --changes, whose records have "
                 + AccessChange.fields.joined(separator: ", "),
             command: spec)
-    }
-}
-
-/// Where the map's records go: filtered, written as each repository's arrive, with a progress line on a
-/// terminal, and with `--state` recorded after each repository; then the document closed, and the repositories
-/// GitHub refused said.
-private struct AccessOutput: AccessRecordSink {
-    let command: AccessCommand
-    let context: CommandContext
-    var writer: RecordStreamWriter<AccessRecord>
-    let progress: ProgressLine
-    /// With `--state`: the file the run goes on from and records itself in.
-    private(set) var state: AccessStateFile?
-    var repositories = 0
-    var writeFailure: (any Error)?
-
-    init(command: AccessCommand, context: CommandContext, state: AccessStateFile? = nil) {
-        self.command = command
-        self.context = context
-        self.state = state
-        writer = RecordStreamWriter(
-            context: context.render, columns: AccessCommand.columns, continuesOutput: state?.continuesOutput ?? false)
-        progress = ProgressLine(io: context.io, noun: "records")
-    }
-
-    mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
-        repositories += 1
-        let kept = records.filter(command.keeps)
-        do {
-            if !kept.isEmpty {
-                let bytes = writer.render(kept, moreToCome: true)
-                progress.clear()
-                try context.io.out.write(bytes)
-            }
-            do throws(LocalFileError) {
-                try state?.written(repository, records: kept.count, read: read)
-            } catch {
-                throw OutputWriteError(message: error.message)
-            }
-        } catch {
-            writeFailure = error
-            return false
-        }
-        progress.show(
-            "Read \(Counted.text(repositories, plural: "repositories")) · "
-                + Counted.text(writer.recordsWritten, plural: "records"))
-        return true
-    }
-
-    /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1); with
-    /// `--state`, those of the runs before this one too.
-    mutating func close(_ summary: AccessReadSummary) -> CommandOutcome {
-        progress.clear()
-        let io = context.io
-        do {
-            try io.out.write(writer.finish(completed: true))
-            do throws(LocalFileError) {
-                try state?.finish()
-            } catch {
-                throw OutputWriteError(message: error.message)
-            }
-        } catch {
-            return .writeFailed(error, io: io)
-        }
-        let missing = command.missing(state?.state.missing ?? summary.missing)
-        let unreadable = state?.state.unreadable ?? summary.unreadable
-        if writer.recordsWritten == 0, unreadable.isEmpty, missing == nil,
-            let line = context.render.nothingFound("access records")
-        {
-            io.writeErr(line + "\n")
-        }
-        if let missing { io.writeErr(context.presenter.present(missing).message) }
-        guard !unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
-        return refused(unreadable, of: state?.state.repositories ?? summary.repositories)
-    }
-
-    /// A `--state` whose map was read to its end: nothing is written, and the run ends as that map did.
-    func closeComplete(_ recorded: AccessState, file: String) -> CommandOutcome {
-        context.io.writeErr(
-            "gh-users: nothing to do: the map in the state file \(file) was read to its end "
-                + "(\(Counted.text(recorded.repositories, plural: "repositories"))). Remove it to read the map again.\n"
-        )
-        let missing = command.missing(recorded.missing)
-        if let missing { context.io.writeErr(context.presenter.present(missing).message) }
-        guard !recorded.unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
-        return refused(recorded.unreadable, of: recorded.repositories)
-    }
-
-    /// Says which repositories GitHub refused: the map is partial (exit 1).
-    private func refused(_ unreadable: [String], of total: Int) -> CommandOutcome {
-        let count = unreadable.count
-        let message =
-            "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) of "
-            + "\(total) (it shows them only to those with push access): "
-            + unreadable.joined(separator: ", ") + "; the map above leaves "
-            + (count == 1 ? "it" : "them") + " out."
-        context.io.writeErr(TerminalSanitizer.sanitize(message) + "\n")
-        return .failed(.refused("the collaborators of \(count) of \(total) repositories were refused"))
-    }
-
-    /// The map stopped: what was written is closed as a valid document, and the failure said; with `--state`,
-    /// how to go on.
-    func fail(_ error: DomainError) -> CommandOutcome {
-        progress.clear()
-        if let writeFailure { return .writeFailed(writeFailure, io: context.io) }
-        try? context.io.out.write(writer.finish(completed: false))
-        context.io.writeErr(context.presenter.present(error).message)
-        if let state {
-            let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
-            context.io.writeErr(
-                TerminalSanitizer.sanitize(
-                    "gh-users: the state file \(state.file.shown) records the map \(place); run the same command "
-                        + "again, appending to the same output, to go on.") + "\n")
-        }
-        return .failed(error)
     }
 }

@@ -1,0 +1,124 @@
+import AtomicCore
+import Data
+import Domain
+import Foundation
+
+/// Where the map's records go: filtered, written as each repository's arrive, with a progress line on a
+/// terminal, and with `--state` recorded after each repository; then the document closed, and the repositories
+/// GitHub refused said.
+struct AccessOutput: AccessRecordSink {
+    let command: AccessCommand
+    let context: CommandContext
+    var writer: RecordStreamWriter<AccessRecord>
+    let progress: ProgressLine
+    /// With `--state`: the file the run goes on from and records itself in.
+    private(set) var state: AccessStateFile?
+    var repositories = 0
+    /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
+    var unknownAffiliations = 0
+    var writeFailure: (any Error)?
+
+    init(command: AccessCommand, context: CommandContext, state: AccessStateFile? = nil) {
+        self.command = command
+        self.context = context
+        self.state = state
+        writer = RecordStreamWriter(
+            context: context.render, columns: AccessCommand.columns(for: context.render.format),
+            continuesOutput: state?.continuesOutput ?? false)
+        progress = ProgressLine(io: context.io, noun: "records")
+    }
+
+    mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
+        repositories += 1
+        let kept = records.filter(command.keeps)
+        unknownAffiliations += command.unknownAffiliations(records)
+        do {
+            if !kept.isEmpty {
+                let bytes = writer.render(kept, moreToCome: true)
+                progress.clear()
+                try context.io.out.write(bytes)
+            }
+            do throws(LocalFileError) {
+                try state?.written(repository, records: kept.count, read: read)
+            } catch {
+                throw OutputWriteError(message: error.message)
+            }
+        } catch {
+            writeFailure = error
+            return false
+        }
+        progress.show(
+            "Read \(Counted.text(repositories, plural: "repositories")) · "
+                + Counted.text(writer.recordsWritten, plural: "records"))
+        return true
+    }
+
+    /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1); with
+    /// `--state`, those of the runs before this one too.
+    mutating func close(_ summary: AccessReadSummary) -> CommandOutcome {
+        progress.clear()
+        let io = context.io
+        do {
+            try io.out.write(writer.finish(completed: true))
+            do throws(LocalFileError) {
+                try state?.finish()
+            } catch {
+                throw OutputWriteError(message: error.message)
+            }
+        } catch {
+            return .writeFailed(error, io: io)
+        }
+        if let note = command.affiliationNote(unknownAffiliations) { io.writeErr(note) }
+        let missing = command.missing(state?.state.missing ?? summary.missing)
+        let unreadable = state?.state.unreadable ?? summary.unreadable
+        if writer.recordsWritten == 0, unreadable.isEmpty, missing == nil,
+            let line = context.render.nothingFound("access records")
+        {
+            io.writeErr(line + "\n")
+        }
+        if let missing { io.writeErr(context.presenter.present(missing).message) }
+        guard !unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
+        return refused(unreadable, of: state?.state.repositories ?? summary.repositories)
+    }
+
+    /// A `--state` whose map was read to its end: nothing is written, and the run ends as that map did.
+    func closeComplete(_ recorded: AccessState, file: String) -> CommandOutcome {
+        context.io.writeErr(
+            "gh-users: nothing to do: the map in the state file \(file) was read to its end "
+                + "(\(Counted.text(recorded.repositories, plural: "repositories"))). Remove it to read the map again.\n"
+        )
+        let missing = command.missing(recorded.missing)
+        if let missing { context.io.writeErr(context.presenter.present(missing).message) }
+        guard !recorded.unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
+        return refused(recorded.unreadable, of: recorded.repositories)
+    }
+
+    /// Says which repositories GitHub refused: the map is partial (exit 1).
+    private func refused(_ unreadable: [String], of total: Int) -> CommandOutcome {
+        let count = unreadable.count
+        let message =
+            "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) of "
+            + "\(total) (it shows them only to those with push access): "
+            + unreadable.joined(separator: ", ") + "; the map above leaves "
+            + (count == 1 ? "it" : "them") + " out."
+        context.io.writeErr(TerminalSanitizer.sanitize(message) + "\n")
+        return .failed(.refused("the collaborators of \(count) of \(total) repositories were refused"))
+    }
+
+    /// The map stopped: what was written is closed as a valid document, and the failure said; with `--state`,
+    /// how to go on.
+    func fail(_ error: DomainError) -> CommandOutcome {
+        progress.clear()
+        if let writeFailure { return .writeFailed(writeFailure, io: context.io) }
+        try? context.io.out.write(writer.finish(completed: false))
+        context.io.writeErr(context.presenter.present(error).message)
+        if let state {
+            let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
+            context.io.writeErr(
+                TerminalSanitizer.sanitize(
+                    "gh-users: the state file \(state.file.shown) records the map \(place); run the same command "
+                        + "again, appending to the same output, to go on.") + "\n")
+        }
+        return .failed(error)
+    }
+}
