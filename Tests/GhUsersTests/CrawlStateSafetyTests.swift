@@ -287,3 +287,50 @@ struct CrawlUpToDateTests {
         )
     }
 }
+
+/// A state is written before the first page. A run stopped before that page (a spent rate limit, Ctrl-C, a kill)
+/// left an output with nothing of the crawl in it: the rerun writes the CSV header it never got, and one that
+/// goes on after pages does not write it again.
+struct CrawlHeaderTests {
+    private func run(_ line: [String], github: StubTransport) async -> (Int32, String, String) {
+        let (env, out, err) = AppEnvironment.test(http: github)
+        let status = await GhUsersApp(environment: env).run(line)
+        return (status, out.text, err.text)
+    }
+
+    @Test(arguments: [(#","written":false"#, true), ("", false)])
+    func stdoutGetsItsHeaderUnlessPagesWereWritten(written: String, header: Bool) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Foundation.Data(#"{"version":1,"since":0,"format":"csv"\#(written)}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder("s")))
+        let github = StubTransport()
+        github.answer("GET /users?since=0&per_page=100", accounts: [1])
+        let (status, out, err) = await run(
+            ["list", "--all", "--format", "csv", "--state", folder("s"), "--no-cache"], github: github)
+        #expect(status == 0, "\(err)")
+        #expect(out.hasPrefix("id,login,") == header, "\(out)")
+        #expect(out.split(separator: "\r\n").count == (header ? 2 : 1), "\(out)")
+        let state = try #require(try CrawlStateFile(path: folder("s")).load())
+        #expect(!state.beforeFirstPage && state.since == 1)
+    }
+
+    /// The first run's state says nothing was written yet, and the rerun after it stopped writes the header once.
+    @Test func aFirstRunStoppedBeforeItsFirstPageLeavesTheHeaderToTheNext() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let line = [
+            "list", "--all", "--format", "csv", "--state", folder("s"), "--output", folder("o.csv"), "--no-cache",
+        ]
+        let refused = StubTransport()
+        refused.answer("GET /users?since=0&per_page=100", status: 500, json: #"{"message":"Server Error"}"#)
+        #expect(await run(line + ["--retries", "0"], github: refused).0 != 0)
+        #expect(try #require(try CrawlStateFile(path: folder("s")).load()).beforeFirstPage)
+        let github = StubTransport()
+        github.answer("GET /users?since=0&per_page=100", accounts: [1, 2])
+        let (status, _, err) = await run(line, github: github)
+        #expect(status == 0, "\(err)")
+        let written = try String(contentsOfFile: folder("o.csv"), encoding: .utf8)
+        #expect(written.hasPrefix("id,login,") && written.split(separator: "\r\n").count == 3, "\(written)")
+    }
+}

@@ -29,6 +29,9 @@ struct CrawlState: Sendable, Equatable {
     var output: String?
     /// How the output so far was written; nil in a state from a gh-users that did not record it.
     var settings: CrawlOutputSettings?
+    /// Written before the first page and not since (`"written": false`): the output holds nothing of the crawl,
+    /// so a rerun to stdout writes the CSV header it never got. A state without the key has pages under it.
+    var beforeFirstPage = false
 
     var encoded: [UInt8] {
         var members: [JSONValue.Member] = [
@@ -37,6 +40,7 @@ struct CrawlState: Sendable, Equatable {
         if let outputBytes { members.append(.init("output_bytes", .integer(outputBytes))) }
         if let output { members.append(.init("output", .string(output))) }
         if let settings { members += settings.members }
+        if beforeFirstPage { members.append(.init("written", .bool(false))) }
         return JSONValue.object(members).bytes + [UInt8(ascii: "\n")]
     }
 
@@ -50,13 +54,15 @@ struct CrawlState: Sendable, Equatable {
             return .failure(
                 .init(
                     "does not hold \"version\", \"since\" and \"output_bytes\" as whole numbers, \"output\", "
-                        + "\"format\" and \"via\" as strings, \"fields\" as a list of strings and \"full\" as true or false"
+                        + "\"format\" and \"via\" as strings, \"fields\" as a list of strings and \"full\" and "
+                        + "\"written\" as true or false"
                 ))
         }
         if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
         guard fields.since >= 0 else { return .failure(.init("has a negative \"since\"")) }
         if let bytes = fields.outputBytes, bytes < 0 { return .failure(.init("has a negative \"output_bytes\"")) }
         var state = CrawlState(since: fields.since, outputBytes: fields.outputBytes, output: fields.output)
+        state.beforeFirstPage = fields.written == false
         // A state without "format" comes from before gh-users recorded how the output is written.
         if let name = fields.format {
             guard let format = OutputFormat(rawValue: name), CrawlOutputSettings.formats.contains(format) else {
@@ -80,9 +86,10 @@ struct CrawlState: Sendable, Equatable {
         let fields: [String]?
         let full: Bool?
         let via: String?
+        let written: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case version, since, output, format, fields, full, via
+            case version, since, output, format, fields, full, via, written
             case outputBytes = "output_bytes"
         }
     }

@@ -201,17 +201,21 @@ enum ListUsersCommand {
         // older state gets this run's settings here, once StateCheck has found nothing written under it.
         if let stateFile, state == nil || (output != nil && state?.outputBytes == nil) || state?.settings == nil {
             do {
-                try stateFile.replace(
-                    with: CrawlState(
-                        since: options.since, outputBytes: output?.initialLength,
-                        output: output == nil ? nil : outputPath, settings: settings))
+                var initial = CrawlState(
+                    since: options.since, outputBytes: output?.initialLength, output: output == nil ? nil : outputPath,
+                    settings: settings)
+                initial.beforeFirstPage = state?.beforeFirstPage ?? true
+                try stateFile.replace(with: initial)
             } catch {
                 context.io.writeErr("gh-users: \(error.message)\n")
                 return .finished(.setupFailed)
             }
         }
         var run = Crawl(options: options, context: context.appending(to: output))
-        run.continuesOutput = state != nil || (output?.initialLength ?? 0) > 0
+        // A CSV header is written unless the output already holds some of the crawl: a file by its length (cut back
+        // to the state's), stdout by the state (one written before the first page holds none).
+        run.continuesOutput =
+            output.map { $0.initialLength > 0 } ?? state.map { !$0.beforeFirstPage } ?? false
         if let stateFile {
             run.checkpoint = CrawlCheckpoint(
                 stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings)
