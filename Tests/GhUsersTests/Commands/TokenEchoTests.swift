@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// A server that echoes the token back (in a message, a header) never gets it printed on stderr: what the
+/// answer says is shown with the token masked as `***`.
+struct TokenEchoTests {
+    private static let token = CommandRequestTests.token
+
+    /// `show octocat` with the token, no retry, answered by `status` with `headers` and the JSON `body`.
+    private static func show(status: Int, headers: [(String, String)], body: String) async -> CommandHarness.Outcome {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("GET /users/octocat"), status: status, headers: headers, body: Data(body.utf8))
+        return await harness.run(["show", "octocat", "--retries", "0"])
+    }
+
+    @Test func aRefusalWhoseMessageAndRequestIDHoldTheTokenMasksBoth() async {
+        let run = await Self.show(
+            status: 401, headers: [("X-GitHub-Request-Id", "req-\(Self.token)")],
+            body: #"{"message":"Bad credentials for \#(Self.token)"}"#)
+        #expect(run.status == 4)
+        #expect(!run.err.contains(Self.token), "\(run.err)")
+        #expect(run.err.contains("authentication failed (HTTP 401: Bad credentials for ***)"), "\(run.err)")
+        #expect(run.err.hasSuffix("request id: req-***\n"), "\(run.err)")
+    }
+
+    @Test func aSingleSignOnURLThatHoldsTheTokenIsMasked() async {
+        let run = await Self.show(
+            status: 403, headers: [("X-GitHub-SSO", "required; url=https://x/\(Self.token)")],
+            body: #"{"message":"Resource protected by organization SAML enforcement."}"#)
+        #expect(run.status == 4)
+        #expect(!run.err.contains(Self.token), "\(run.err)")
+        #expect(run.err.contains("authorized: https://x/***"), "\(run.err)")
+    }
+
+    @Test func aValidationFailureThatHoldsTheTokenIsMasked() async {
+        let run = await Self.show(
+            status: 422, headers: [],
+            body: #"{"message":"Validation Failed \#(Self.token)","errors":[{"message":"\#(Self.token) is bad"}]}"#)
+        #expect(run.status == 1)
+        #expect(!run.err.contains(Self.token), "\(run.err)")
+        #expect(run.err.contains("Validation Failed ***"), "\(run.err)")
+    }
+
+    @Test func aRetryAfterThatIsTheTokenIsMasked() async {
+        let run = await Self.show(
+            status: 429, headers: [("Retry-After", Self.token)], body: #"{"message":"slow down"}"#)
+        #expect(run.status != 0)
+        #expect(!run.err.contains(Self.token), "\(run.err)")
+        #expect(run.err.contains("Retry-After '***' is neither a number of seconds"), "\(run.err)")
+    }
+}
