@@ -4,8 +4,8 @@ import Testing
 
 @testable import gh_users
 
-/// A server that echoes the token back (in a message, a header) never gets it printed on stderr: what the
-/// answer says is shown with the token masked as `***`.
+/// A server that echoes the token back (in a message, a header, a validator) never gets it printed on stderr
+/// or stored in the cache: what GitHub's answer says is shown with the token masked as `***`.
 struct TokenEchoTests {
     private static let token = CommandRequestTests.token
 
@@ -51,5 +51,30 @@ struct TokenEchoTests {
         #expect(run.status != 0)
         #expect(!run.err.contains(Self.token), "\(run.err)")
         #expect(run.err.contains("Retry-After '***' is neither a number of seconds"), "\(run.err)")
+    }
+
+    /// A 200 whose `ETag` is the token, or whose body holds it, is not kept: the cache folder holds no file with
+    /// the token, and the answer is still shown.
+    @Test(arguments: [
+        ([("ETag", "\"\(token)\"")], #"{"login":"octocat","id":1}"#),
+        ([("ETag", "\"abc\"")], #"{"login":"octocat","id":1,"bio":"\#(token)"}"#),
+    ])
+    func anAnswerThatHoldsTheTokenIsNotCached(headers: [(String, String)], body: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-echo-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var harness = CommandHarness.signedIn()
+        harness.cacheDirectory = folder
+        harness.http.register(
+            RequestMatcher("GET /users/octocat"), headers: headers + [("Content-Type", "application/json")],
+            body: Data(body.utf8))
+        let run = await harness.run(["show", "octocat", "--retries", "0"])
+        #expect(run.status == 0, "\(run.err)")
+        let files =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? []
+        for file in files {
+            let bytes = FileManager.default.contents(atPath: file.path) ?? Data()
+            #expect(!String(decoding: bytes, as: UTF8.self).contains(Self.token), "\(file.lastPathComponent)")
+        }
     }
 }
