@@ -26,7 +26,7 @@ struct GhUsersApp: Sendable {
         case .run(let invocation):
             switch invocation.run {
             case .local(let command):
-                let context = commandContext(invocation.common, hasToken: false, io: io)
+                let context = commandContext(invocation.common, hasToken: false, io: io, redactor: Redactor())
                 outcome = await command.run(
                     LocalContext(command: context, common: invocation.common, environment: environment))
             case .github(let command):
@@ -34,7 +34,9 @@ struct GhUsersApp: Sendable {
                     let session = try GitHubSession.open(invocation.common, environment: environment)
                     io = session.io
                     outcome = await command.run(
-                        commandContext(invocation.common, hasToken: session.hasToken, io: io), session.reader)
+                        commandContext(
+                            invocation.common, hasToken: session.hasToken, io: io, redactor: session.redactor),
+                        session.reader)
                 } catch {
                     outcome = .usage(error)
                 }
@@ -51,7 +53,9 @@ struct GhUsersApp: Sendable {
         max(40, environment.io.terminalWidth)
     }
 
-    private func commandContext(_ common: CommonOptions, hasToken: Bool, io: IOStreams) -> CommandContext {
+    private func commandContext(_ common: CommonOptions, hasToken: Bool, io: IOStreams, redactor: Redactor)
+        -> CommandContext
+    {
         let render = RenderContext.resolve(
             requested: common.format,
             isTTY: io.stdoutIsTTY,
@@ -66,7 +70,8 @@ struct GhUsersApp: Sendable {
             presenter: ErrorPresenter(
                 now: environment.now(), hasToken: hasToken, waitOnRateLimit: common.waitOnRateLimit,
                 maxWait: common.maxWait,
-                ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"])),
+                ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"]),
+                redactor: redactor),
             common: common,
             programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
             stdoutFile: environment.stdoutFile,

@@ -9,8 +9,9 @@ import Networking
 struct GitHubSession: Sendable {
     let reader: GitHubReader
     let hasToken: Bool
-    /// The streams the command writes through: stderr masks the token, as the log does, with the one Redactor
-    /// made from it here.
+    /// The one Redactor, made here from the token: the log, stderr and the error presenter mask with it.
+    let redactor: Redactor
+    /// The streams the command writes through: stderr masks the token.
     let io: IOStreams
 
     static func open(_ common: CommonOptions, environment: AppEnvironment) throws(UsageError) -> GitHubSession {
@@ -63,6 +64,7 @@ struct GitHubSession: Sendable {
             io: maskedIO
         )
         return GitHubSession(
-            reader: environment.makeGitHub(request), hasToken: connection.token != nil, io: maskedIO)
+            reader: environment.makeGitHub(request), hasToken: connection.token != nil, redactor: redactor,
+            io: maskedIO)
     }
 }

@@ -53,6 +53,29 @@ struct TokenEchoTests {
         #expect(run.err.contains("Retry-After '***' is neither a number of seconds"), "\(run.err)")
     }
 
+    /// GitHub's message is cut to one line of 300 columns: the token is masked before the cut, so no first part
+    /// of it is left where a mask of the whole token cannot find it.
+    @Test func aMessageCutShortShowsNoPartOfTheToken() async {
+        let padding = String(repeating: "x", count: 280)
+        let run = await Self.show(
+            status: 401, headers: [], body: #"{"message":"\#(padding) \#(Self.token) and more"}"#)
+        #expect(run.status == 4)
+        #expect(!run.err.contains(Self.token.prefix(8)), "\(run.err)")
+        #expect(run.err.contains("\(padding) *** and more"), "\(run.err)")
+    }
+
+    /// A write's outcome record on stdout says GitHub's refusal in words: the token is masked there too.
+    @Test func aRefusedWritesRecordMasksTheToken() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("PUT /user/blocks/octocat"), status: 422,
+            body: Data(#"{"message":"Validation Failed for \#(Self.token)"}"#.utf8))
+        let run = await harness.run(["block", "--yes", "octocat", "--format", "tsv"])
+        #expect(run.status == 1)
+        #expect(run.out == "octocat\tblock\tfailed: GitHub answered HTTP 422: Validation Failed for ***\n")
+        #expect(!run.err.contains(Self.token), "\(run.err)")
+    }
+
     /// A 200 whose `ETag` is the token, or whose body holds it, is not kept: the cache folder holds no file with
     /// the token, and the answer is still shown.
     @Test(arguments: [
