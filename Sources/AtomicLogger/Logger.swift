@@ -105,6 +105,7 @@ package struct Redactor: Sendable {
     /// Each secret's UTF-8, in the order of `secrets`.
     private let patterns: [[UInt8]]
     private static let mask = Array("***".utf8)
+    private static let ellipsis = Array("…".utf8)
 
     package init(secrets: [String] = []) {
         self.secrets = secrets.filter { $0.count >= 4 }
@@ -120,6 +121,10 @@ package struct Redactor: Sendable {
     }
 
     /// `bytes` with every secret replaced by `***`, each secret in turn; nil when they hold none.
+    ///
+    /// A secret cut short is masked too: gh-users cuts a server's long text (a quoted header, a request id) to
+    /// end in `…`, which could leave all but the last bytes of a secret. The first part of a secret, 4 bytes or
+    /// more, right before a `…`, becomes `***`.
     package func redacted(_ bytes: [UInt8]) -> [UInt8]? {
         var result = bytes
         var changed = false
@@ -137,7 +142,32 @@ package struct Redactor: Sendable {
             result = output
             changed = true
         }
-        return changed ? result : nil
+        var output: [UInt8] = []
+        var copied = 0
+        var from = 0
+        while let cut = result.withUnsafeBytes({ Self.firstOffset(of: Self.ellipsis, in: $0, from: from) }) {
+            let kept = patterns.map { Self.firstPartLength(of: $0, endingAt: cut, in: result) }.max() ?? 0
+            if kept > 0 {
+                output += result[copied..<(cut - kept)]
+                output += Self.mask
+                copied = cut
+            }
+            from = cut + Self.ellipsis.count
+        }
+        guard copied > 0 else { return changed ? result : nil }
+        output += result[copied...]
+        return output
+    }
+
+    /// How many bytes of `pattern`'s start, 4 at least and never the whole of it, end at `end` in `bytes`; 0
+    /// when none do.
+    private static func firstPartLength(of pattern: [UInt8], endingAt end: Int, in bytes: [UInt8]) -> Int {
+        var length = min(pattern.count - 1, end)
+        while length >= 4 {
+            if bytes[(end - length)..<end].elementsEqual(pattern[..<length]) { return length }
+            length -= 1
+        }
+        return 0
     }
 
     /// Whether `bytes` (an array, a body's `Data`) hold any secret.

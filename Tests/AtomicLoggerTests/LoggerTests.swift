@@ -56,6 +56,14 @@ struct LoggerTests {
         #expect(!Redactor().holdsSecret(bytes))
     }
 
+    /// Text cut short to end in `…` may end in the first part of a secret: that part is masked, down to 4 bytes.
+    @Test func masksTheFirstPartOfASecretCutShort() {
+        let redactor = Redactor(secrets: ["ghp_secret123"])
+        #expect(redactor.redact("'xghp_secret12…' and ghp_…") == "'x***…' and ***…")
+        #expect(redactor.redact("ghp…, ghp_secret123…") == "ghp…, ***…")
+        #expect(redactor.redacted(Array("a secret…".utf8)) == nil)
+    }
+
     @Test func levelsParseByName() {
         #expect(LogLevel(name: "DEBUG") == .debug)
         #expect(LogLevel(name: "loud") == nil)

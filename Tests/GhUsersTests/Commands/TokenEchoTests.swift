@@ -64,6 +64,22 @@ struct TokenEchoTests {
         #expect(run.err.contains("\(padding) *** and more"), "\(run.err)")
     }
 
+    /// A header quoted in a complaint is cut to 40 characters, a request id to 64: the token that the cut leaves
+    /// all but its end of is masked all the same.
+    @Test func aTokenCutShortInAHeaderShowsNoPartOfIt() async {
+        let run = await Self.show(
+            status: 429,
+            headers: [
+                ("Retry-After", "xx\(Self.token)"),
+                ("X-GitHub-Request-Id", String(repeating: "r", count: 40) + Self.token),
+            ],
+            body: #"{"message":"slow down"}"#)
+        #expect(run.status != 0)
+        #expect(!run.err.contains(Self.token.prefix(8)), "\(run.err)")
+        #expect(run.err.contains("Retry-After 'xx***…'"), "\(run.err)")
+        #expect(run.err.hasSuffix("request id: \(String(repeating: "r", count: 40))***…\n"), "\(run.err)")
+    }
+
     /// A write's outcome record on stdout says GitHub's refusal in words: the token is masked there too.
     @Test func aRefusedWritesRecordMasksTheToken() async {
         let harness = CommandHarness.signedIn()
