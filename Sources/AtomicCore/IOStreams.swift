@@ -88,7 +88,7 @@ package struct OutputWriteError: Error, Equatable {
 /// Data goes to `out`; logs, progress, hints and errors go to `err`.
 package struct IOStreams: Sendable {
     package let out: any OutputSink
-    package let err: any OutputSink
+    package private(set) var err: any OutputSink
     package let stdoutIsTTY: Bool
     package let stderrIsTTY: Bool
     /// Columns of the terminal behind stdout; meaningful only when `stdoutIsTTY`.
@@ -125,6 +125,13 @@ package struct IOStreams: Sendable {
 
     package func writeOut(_ text: String) throws {
         try out.write(Array(text.utf8))
+    }
+
+    /// The same streams, with stderr written through what `wrap` makes of it (a filter in front of it).
+    package func writingErrors(through wrap: (any OutputSink) -> any OutputSink) -> IOStreams {
+        var io = self
+        io.err = wrap(err)
+        return io
     }
 
     /// Diagnostics must never fail a command, so a closed stderr is ignored.

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Severity, lowest first, after swift-log's levels.
 package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     case trace
@@ -90,19 +96,104 @@ package struct Logger: Sendable {
 
 /// Replaces every registered secret with `***`. Secrets shorter than 4 characters are ignored, since masking
 /// them would garble ordinary text without protecting anything.
+///
+/// A secret is matched byte for byte in UTF-8, never as `Character`s: a secret followed by a combining mark
+/// (U+0301) ends in another `Character`, so `String.contains` would not find it while every byte of it is there.
+/// `holdsSecret` asks the same of bytes about to be kept (the response cache), so both go by one rule.
 package struct Redactor: Sendable {
     package private(set) var secrets: [String]
+    /// Each secret's UTF-8, in the order of `secrets`.
+    private let patterns: [[UInt8]]
+    private static let mask = Array("***".utf8)
+    private static let ellipsis = Array("…".utf8)
 
     package init(secrets: [String] = []) {
         self.secrets = secrets.filter { $0.count >= 4 }
+        patterns = self.secrets.map { Array($0.utf8) }
     }
 
+    /// No secret to mask: text passes as it is.
+    package var isEmpty: Bool { patterns.isEmpty }
+
     package func redact(_ text: String) -> String {
-        var result = text
-        for secret in secrets where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: "***")
+        guard !patterns.isEmpty else { return text }
+        return redacted(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? text
+    }
+
+    /// `bytes` with every secret replaced by `***`, each secret in turn; nil when they hold none.
+    ///
+    /// A secret cut short is masked too: gh-users cuts a server's long text (a quoted header, a request id) to
+    /// end in `…`, which could leave all but the last bytes of a secret. The first part of a secret, 4 bytes or
+    /// more, right before a `…`, becomes `***`.
+    package func redacted(_ bytes: [UInt8]) -> [UInt8]? {
+        var result = bytes
+        var changed = false
+        for pattern in patterns {
+            var output: [UInt8] = []
+            var start = 0
+            while let found = result.withUnsafeBytes({ Self.firstOffset(of: pattern, in: $0, from: start) }) {
+                if output.isEmpty { output.reserveCapacity(result.count) }
+                output += result[start..<found]
+                output += Self.mask
+                start = found + pattern.count
+            }
+            guard start > 0 else { continue }
+            output += result[start...]
+            result = output
+            changed = true
         }
-        return result
+        var output: [UInt8] = []
+        var copied = 0
+        var from = 0
+        while let cut = result.withUnsafeBytes({ Self.firstOffset(of: Self.ellipsis, in: $0, from: from) }) {
+            let kept = patterns.map { Self.firstPartLength(of: $0, endingAt: cut, in: result) }.max() ?? 0
+            if kept > 0 {
+                output += result[copied..<(cut - kept)]
+                output += Self.mask
+                copied = cut
+            }
+            from = cut + Self.ellipsis.count
+        }
+        guard copied > 0 else { return changed ? result : nil }
+        output += result[copied...]
+        return output
+    }
+
+    /// How many bytes of `pattern`'s start, 4 at least and never the whole of it, end at `end` in `bytes`; 0
+    /// when none do.
+    private static func firstPartLength(of pattern: [UInt8], endingAt end: Int, in bytes: [UInt8]) -> Int {
+        var length = min(pattern.count - 1, end)
+        while length >= 4 {
+            if bytes[(end - length)..<end].elementsEqual(pattern[..<length]) { return length }
+            length -= 1
+        }
+        return 0
+    }
+
+    /// Whether `bytes` (an array, a body's `Data`) hold any secret.
+    package func holdsSecret(_ bytes: some ContiguousBytes) -> Bool {
+        guard !patterns.isEmpty else { return false }
+        return bytes.withUnsafeBytes { buffer in
+            patterns.contains { Self.firstOffset(of: $0, in: buffer, from: 0) != nil }
+        }
+    }
+
+    /// Where `pattern` first starts in `bytes` at or after `start`: `memchr` finds each candidate first byte.
+    private static func firstOffset(of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let first = pattern.first, let base = bytes.baseAddress, bytes.count - start >= pattern.count else {
+            return nil
+        }
+        return pattern.withUnsafeBytes { needle in
+            var offset = start
+            let last = bytes.count - needle.count
+            while offset <= last {
+                guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return nil }
+                offset = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(base + offset, needle.baseAddress!, needle.count) == 0 { return offset }
+                offset += 1
+            }
+            return nil
+        }
     }
 }
 

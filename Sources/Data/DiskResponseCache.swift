@@ -98,8 +98,13 @@ package final class DiskResponseCache: Sendable {
 
     /// Stores a 200 answer. Failing to write is not an error for the command: the cache is an optimisation,
     /// so it is one warning, and the command goes on.
+    ///
+    /// An answer that holds the token anywhere it would be kept (a server that echoes it in an `ETag`, a `Link`,
+    /// the body) is not stored at all, so the token is never written to disk. Masking it instead would keep an
+    /// answer the server never gave: a validator that is not its own, sent back as `If-None-Match`, and a body
+    /// served as GitHub's to `--offline`. Such an answer is simply fetched again next time. The token is the
+    /// secret of the logger's Redactor, which the session sets.
     package func write(key: String, response: HTTPResponse, now: Date) {
-        guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: true) else { return }
         var headers = HTTPHeaders()
         for field in response.headers where DiskResponseCache.keptHeaders.contains(field.name.lowercased()) {
             headers.set(field.name, field.value)
@@ -111,6 +116,11 @@ package final class DiskResponseCache: Sendable {
             body: response.body,
             storedAt: now
         )
+        if entry.holdsSecret(of: logger.redactor) {
+            logger.debug("\(HTTPClient.traceText(entry.url)): not cached, since the answer holds the token")
+            return
+        }
+        guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: true) else { return }
         let bytes = DiskResponseCache.encode(entry)
         let temporary =
             DiskResponseCache.temporaryPrefix + "\(key)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

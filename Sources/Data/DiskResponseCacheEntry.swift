@@ -1,3 +1,4 @@
+import AtomicLogger
 import Foundation
 import Networking
 
@@ -11,6 +12,13 @@ package struct CachedResponse: Sendable, Equatable {
 
     package var etag: String? { headers["ETag"] }
     package var lastModified: String? { headers["Last-Modified"] }
+
+    /// Whether anything the entry would keep on disk holds one of `redactor`'s secrets.
+    func holdsSecret(of redactor: Redactor) -> Bool {
+        guard !redactor.isEmpty else { return false }
+        let texts = [url] + headers.fields.map(\.value)
+        return texts.contains { redactor.holdsSecret(Array($0.utf8)) } || redactor.holdsSecret(body)
+    }
 }
 
 /// How an entry is kept on disk: the headers worth keeping, the file layout and its version. A file of another

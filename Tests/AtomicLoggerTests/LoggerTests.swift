@@ -37,6 +37,33 @@ struct LoggerTests {
         #expect(Redactor(secrets: ["ab"]).redact("abcab") == "abcab")
     }
 
+    /// A secret followed by a combining mark ends in another `Character`, but every byte of it is there.
+    @Test func masksASecretWhateverFollowsIt() {
+        let redactor = Redactor(secrets: ["ghp_secret123"])
+        #expect(redactor.redact("for ghp_secret123\u{301}.") == "for ***\u{301}.")
+        #expect(redactor.redact("ghp_secret123ghp_secret123 ghp_secret12") == "****** ghp_secret12")
+        #expect(redactor.redact("\u{301}ghp_secret123") == "\u{301}***")
+    }
+
+    /// Bytes are masked, or said to hold a secret, by the same rule as text; bytes without one are left alone.
+    @Test func bytesGoByTheSameRule() {
+        let redactor = Redactor(secrets: ["ghp_secret123", "other-secret"])
+        let bytes = Array("a ghp_secret123 b other-secret".utf8)
+        #expect(redactor.redacted(bytes).map { String(decoding: $0, as: UTF8.self) } == "a *** b ***")
+        #expect(redactor.holdsSecret(bytes))
+        #expect(redactor.redacted(Array("ghp_secret12".utf8)) == nil)
+        #expect(!redactor.holdsSecret(Array("ghp_secret12".utf8)))
+        #expect(!Redactor().holdsSecret(bytes))
+    }
+
+    /// Text cut short to end in `…` may end in the first part of a secret: that part is masked, down to 4 bytes.
+    @Test func masksTheFirstPartOfASecretCutShort() {
+        let redactor = Redactor(secrets: ["ghp_secret123"])
+        #expect(redactor.redact("'xghp_secret12…' and ghp_…") == "'x***…' and ***…")
+        #expect(redactor.redact("ghp…, ghp_secret123…") == "ghp…, ***…")
+        #expect(redactor.redacted(Array("a secret…".utf8)) == nil)
+    }
+
     @Test func levelsParseByName() {
         #expect(LogLevel(name: "DEBUG") == .debug)
         #expect(LogLevel(name: "loud") == nil)

@@ -71,6 +71,35 @@ struct DiskResponseCacheTests {
         #expect(entry.storedAt == Date(timeIntervalSince1970: 1_700_000_000))
     }
 
+    /// A server that echoes the token (as the `ETag`, in a `Link`, in the body) gets no entry written: the token
+    /// is the secret of the cache's logger, as the session sets it, and no file in the store holds it.
+    @Test(arguments: [
+        (etag: "\"ghp_echoedToken42\"", body: page, link: "<https://api.github.com/users?since=2>"),
+        (etag: "W/\"1\"", body: #"[{"login":"a","bio":"ghp_echoedToken42"}]"#, link: "<https://x/>"),
+        (etag: "W/\"1\"", body: page, link: "<https://api.github.com/users?t=ghp_echoedToken42>; rel=\"next\""),
+    ])
+    func anAnswerThatHoldsTheTokenIsNotStored(etag: String, body: String, link: String) throws {
+        let log = InMemoryLogHandler()
+        let logger = Logger(
+            label: "t", level: .debug, handler: log, redactor: Redactor(secrets: ["ghp_echoedToken42"]))
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000, logger: logger)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let key = DiskResponseCache.key(url: listURL, token: "ghp_echoedToken42")
+        var answer = response(body, etag: etag)
+        answer.headers.set("Link", link)
+        cache.write(key: key, response: answer, now: Date())
+        #expect(cache.read(key: key) == nil)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: cache.storeDirectory.path)) ?? []
+        for name in names {
+            let text = try String(contentsOf: cache.storeDirectory.appendingPathComponent(name), encoding: .utf8)
+            #expect(!text.contains("ghp_echoedToken42"), "\(name)")
+        }
+        #expect(log.entries.map(\.message).contains { $0.hasSuffix("not cached, since the answer holds the token") })
+        // The same answer without the token is kept.
+        cache.write(key: key, response: response(), now: Date())
+        #expect(cache.read(key: key) != nil)
+    }
+
     @Test func theDirectoryIsPrivateAndSoAreTheFiles() throws {
         let cache = DiskResponseCache(
             directory: temporaryDirectory().appendingPathComponent("nested"), limitBytes: 1_000_000)

@@ -23,6 +23,8 @@ struct AppEnvironment: Sendable {
         let cache: CacheLocation
         let cacheMode: CacheMode
         let logger: Logger
+        /// The run's streams, whose stderr masks the token: a rate-limit wait is announced there.
+        let io: IOStreams
     }
 
     /// A token file's text, and whether anyone but its owner may read it.
@@ -87,7 +89,7 @@ struct AppEnvironment: Sendable {
                     remembersHTTP1: memory?.speaksHTTP1 ?? false,
                     learnedHTTPVersion: memory?.recorder()
                 )
-                let announcer = WaitAnnouncer(io: io, now: { Date() })
+                let announcer = WaitAnnouncer(io: request.io, now: { Date() })
                 let clock = RetryClock(
                     now: { Date() },
                     random: { Double.random(in: 0..<1) },

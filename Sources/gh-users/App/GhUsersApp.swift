@@ -9,6 +9,8 @@ struct GhUsersApp: Sendable {
 
     func run(_ arguments: [String]) async -> Int32 {
         let outcome: CommandOutcome
+        // Once a session holds the token, its streams (stderr masking the token) carry every word after.
+        var io = environment.io
         switch CommandRouter().route(arguments) {
         case .help(let request):
             outcome = write(HelpRenderer.render(request, width: helpWidth))
@@ -24,21 +26,24 @@ struct GhUsersApp: Sendable {
         case .run(let invocation):
             switch invocation.run {
             case .local(let command):
-                let context = commandContext(invocation.common, hasToken: false)
+                let context = commandContext(invocation.common, hasToken: false, io: io, redactor: Redactor())
                 outcome = await command.run(
                     LocalContext(command: context, common: invocation.common, environment: environment))
             case .github(let command):
                 do {
                     let session = try GitHubSession.open(invocation.common, environment: environment)
+                    io = session.io
                     outcome = await command.run(
-                        commandContext(invocation.common, hasToken: session.hasToken), session.reader)
+                        commandContext(
+                            invocation.common, hasToken: session.hasToken, io: io, redactor: session.redactor),
+                        session.reader)
                 } catch {
                     outcome = .usage(error)
                 }
             }
         }
         if case .usage(let error) = outcome {
-            environment.io.writeErr(error.rendered)
+            io.writeErr(error.rendered)
         }
         return ExitStatus.code(for: outcome)
     }
@@ -48,8 +53,9 @@ struct GhUsersApp: Sendable {
         max(40, environment.io.terminalWidth)
     }
 
-    private func commandContext(_ common: CommonOptions, hasToken: Bool) -> CommandContext {
-        let io = environment.io
+    private func commandContext(_ common: CommonOptions, hasToken: Bool, io: IOStreams, redactor: Redactor)
+        -> CommandContext
+    {
         let render = RenderContext.resolve(
             requested: common.format,
             isTTY: io.stdoutIsTTY,
@@ -64,7 +70,8 @@ struct GhUsersApp: Sendable {
             presenter: ErrorPresenter(
                 now: environment.now(), hasToken: hasToken, waitOnRateLimit: common.waitOnRateLimit,
                 maxWait: common.maxWait,
-                ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"])),
+                ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"]),
+                redactor: redactor),
             common: common,
             programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
             stdoutFile: environment.stdoutFile,

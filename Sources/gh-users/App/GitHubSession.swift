@@ -9,6 +9,10 @@ import Networking
 struct GitHubSession: Sendable {
     let reader: GitHubReader
     let hasToken: Bool
+    /// The one Redactor, made here from the token: the log, stderr and the error presenter mask with it.
+    let redactor: Redactor
+    /// The streams the command writes through: stderr masks the token.
+    let io: IOStreams
 
     static func open(_ common: CommonOptions, environment: AppEnvironment) throws(UsageError) -> GitHubSession {
         let io = environment.io
@@ -41,8 +45,10 @@ struct GitHubSession: Sendable {
             }
             maximumBodyBytes = bytes
         }
+        let redactor = Redactor(secrets: connection.token.map { [$0] } ?? [])
+        let maskedIO = io.maskingErrors(with: redactor)
         var logger = environment.logger
-        logger.redactor = Redactor(secrets: connection.token.map { [$0] } ?? [])
+        logger.redactor = redactor
         let level = common.logLevel ?? environment.environment["GH_USERS_LOG_LEVEL"].flatMap(LogLevel.init(name:))
         if let level { logger.level = level }
         let request = AppEnvironment.SessionRequest(
@@ -54,8 +60,11 @@ struct GitHubSession: Sendable {
             maximumBodyBytes: maximumBodyBytes,
             cache: cache,
             cacheMode: common.cacheMode,
-            logger: logger
+            logger: logger,
+            io: maskedIO
         )
-        return GitHubSession(reader: environment.makeGitHub(request), hasToken: connection.token != nil)
+        return GitHubSession(
+            reader: environment.makeGitHub(request), hasToken: connection.token != nil, redactor: redactor,
+            io: maskedIO)
     }
 }

@@ -1,10 +1,11 @@
 import AtomicCore
+import AtomicLogger
 import Domain
 import Foundation
 import Networking
 
 /// The one place where a failure becomes words on stderr (its status comes from `ExitStatus`). Text that came from GitHub is
-/// sanitised before it is shown.
+/// sanitised before it is shown, with the token masked.
 struct ErrorPresenter: Sendable {
     let now: Date
     let hasToken: Bool
@@ -14,6 +15,9 @@ struct ErrorPresenter: Sendable {
     var maxWait = CommonOptions.defaultMaxWait(waitOnRateLimit: false)
     /// GitHub CLI is on PATH: a missing token's message says how to lend gh-users the one gh is logged in with.
     var ghOnPath = false
+    /// The session's, holding the token: a server that echoes it gets `***` in every presentation, stdout's
+    /// records of a write's outcome too.
+    var redactor = Redactor()
 
     /// The way to the token `gh` holds; gh-users never runs gh itself.
     static let ghTokenHint = "Logged in with gh? Then: export GH_TOKEN=$(gh auth token)"
@@ -218,9 +222,10 @@ struct ErrorPresenter: Sendable {
         message.lowercased().contains("rate limit") ? message : "API rate limit exceeded (\(message))"
     }
 
-    /// GitHub's messages are data, not trusted text: keep them to one printable line of sane length.
+    /// GitHub's messages are data, not trusted text: keep them to one printable line of sane length, the token
+    /// masked before the cut, which could leave a first part of it that no later mask would find.
     private func clean(_ text: String) -> String {
-        DisplayWidth.truncate(TerminalSanitizer.sanitize(text), toWidth: 300)
+        DisplayWidth.truncate(TerminalSanitizer.sanitize(redactor.redact(text)), toWidth: 300)
     }
 
     /// The time alone when it is today; with the date when it is not, or "10:42:07" would mislead.

@@ -62,18 +62,20 @@ struct CommandHarness {
         variables["XDG_CACHE_HOME"] = cache.path
         let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, stderrTTY: stderrTTY, width: width)
         let transport = http.transport
-        // No wait is slept: a retry's backoff or a rate limit's countdown passes at once, and a rate-limit wait
-        // is announced on stderr as the live wiring announces it.
-        let announcer = WaitAnnouncer(io: io, now: { Self.now }, pause: { _ in })
-        let clock = RetryClock(
-            now: { Self.now }, random: { 0 },
-            sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) })
         var app = AppEnvironment(
             io: io,
             environment: variables,
             logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
             now: { Self.now },
-            makeGitHub: { request in AppEnvironment.gitHub(request, transport: transport, clock: clock) },
+            makeGitHub: { request in
+                // No wait is slept: a retry's backoff or a rate limit's countdown passes at once, and a rate-limit
+                // wait is announced on the session's stderr as the live wiring announces it.
+                let announcer = WaitAnnouncer(io: request.io, now: { Self.now }, pause: { _ in })
+                let clock = RetryClock(
+                    now: { Self.now }, random: { 0 },
+                    sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) })
+                return AppEnvironment.gitHub(request, transport: transport, clock: clock)
+            },
             makeCacheRepository: { _ in nil },
             readTokenFile: { path in throw TokenFileError(message: "no token file '\(path)' in a command test") }
         )
