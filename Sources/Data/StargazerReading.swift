@@ -18,7 +18,8 @@ import JSONBytes
 ///   on twice, none skipped.
 /// Every record is keyed by its user's id, so a list's admission can write each stargazer once. A list withheld
 /// from the token (July 2026) is refused as `firstPage(_:perPage:withheld:of:)` refuses it, through either API.
-/// Once the list is read, `passedRESTCap` says whether GraphQL took over because REST stops at 40,000.
+/// Once the list is read, `passedRESTCap` says whether GraphQL took over because REST stops at its reach, and
+/// `takeover` why and at what reach.
 package final class StargazerReading: PageSource, @unchecked Sendable {
     /// The most stargazers REST lists: 400 pages of 100.
     package static let restCap = Endpoint.stargazers.itemCap ?? 40_000
@@ -46,8 +47,8 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
     private let lock = NSLock()
     /// The users REST gave, by id: skipped when GraphQL is paged from the start after REST's cap.
     private var restIDs = Set<Int64>()
-    /// GraphQL was chosen or taken because REST stops at 40,000.
-    private var pastCap = false
+    /// Why GraphQL was chosen or taken because REST stops at its reach; nil when it was not.
+    private var pastCap: RESTTakeover?
 
     /// One run's reading of `repository`'s stargazers, `plan` as the run pages.
     package init(of repository: RepositoryName, plan: PagingPlan, viaGraphQL: Bool, github: GitHubRepository) {
@@ -67,15 +68,27 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
 
     /// Whether the run reads through GraphQL because REST stops at 40,000: chosen from the count, or taken when
     /// REST stopped there.
-    package var passedRESTCap: Bool { lock.withLock { pastCap } }
+    package var passedRESTCap: Bool { lock.withLock { pastCap != nil } }
+
+    /// Why GraphQL took over from REST: nil when it did not (REST read the whole list, or `--via graphql`).
+    package var takeover: RESTTakeover? { lock.withLock { pastCap } }
+
+    /// Why the list was read through GraphQL rather than REST, and how far REST reached at the run's page size
+    /// (`reach` stargazers, `perPage` a page: 400 pages, at most 40,000).
+    package enum RESTTakeover: Sendable, Equatable {
+        /// The repository counted `count` stargazers, more than REST reaches, so GraphQL was read from the start.
+        case counted(count: Int, reach: Int, perPage: Int)
+        /// REST ended at its reach while the repository counted more (stars added during the run).
+        case stopped(reach: Int, perPage: Int)
+    }
 
     /// The page at `cursor`; nil asks for the first. No page is told of early: a GraphQL page's cursor is in its
     /// body.
     package func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<Record> {
         guard let cursor else {
             if viaGraphQL { return try await graphQL(after: nil, first: true) }
-            if mayPassCap, try await counted() > reach {
-                lock.withLock { pastCap = true }
+            if mayPassCap, case let count = try await counted(), count > reach {
+                lock.withLock { pastCap = .counted(count: count, reach: reach, perPage: perPage) }
                 return try await graphQL(after: nil, first: true)
             }
             return try await rest(
@@ -106,7 +119,7 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
         }
         var next = page.next
         if next == nil, read >= reach, try await counted() > read {
-            lock.withLock { pastCap = true }
+            lock.withLock { pastCap = .stopped(reach: reach, perPage: perPage) }
             next = PageCursor(url: Self.graphQLCursor)
         }
         var handed = Page(items: records, next: next)

@@ -132,10 +132,46 @@ extension ContributionLevel {
 package struct ContributionCalendar: Sendable, Equatable {
     package let total: Int
     package let days: [ContributionDay]
+    /// How many of GitHub's answers it was joined from: each answer's levels are GitHub's quartiles over that
+    /// answer's days alone (`drawnDays`).
+    package let pieces: Int
 
-    package init(total: Int, days: [ContributionDay]) {
+    package init(total: Int, days: [ContributionDay], pieces: Int = 1) {
         self.total = total
         self.days = days
+        self.pieces = pieces
+    }
+
+    /// The days at the level a heatmap draws them at. From one answer: GitHub's levels. Joined from several,
+    /// each answer's levels are quartiles over its own days, so one count could be drawn at two levels; so every
+    /// day is drawn at a level worked out once over the whole span from the counts alone: NONE for a count of
+    /// 0; else, with `active` the span's days with a count above 0 and `below` how many of them have a smaller
+    /// count than this day, quartile `1 + 4 * below / active` (integer division, 1 to 4). The lowest count is
+    /// the first quartile, a count above more than three quarters of the active days the fourth, and equal
+    /// counts are always one level. GitHub's own levels stay in `days` (records write them).
+    package var drawnDays: [ContributionDay] {
+        guard pieces > 1 else { return days }
+        let active = days.map(\.count).filter { $0 > 0 }.sorted()
+        var levels: [Int: ContributionLevel] = [:]
+        return days.map { day in
+            let level: ContributionLevel
+            if day.count <= 0 {
+                level = .none
+            } else if let known = levels[day.count] {
+                level = known
+            } else {
+                // How many active days have a smaller count: the first index of this count in the sorted counts.
+                var low = 0
+                var high = active.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if active[middle] < day.count { low = middle + 1 } else { high = middle }
+                }
+                level = [.firstQuartile, .secondQuartile, .thirdQuartile, .fourthQuartile][4 * low / active.count]
+                levels[day.count] = level
+            }
+            return ContributionDay(date: day.date, count: day.count, level: level, unknownLevel: day.unknownLevel)
+        }
     }
 
     /// What is wrong with the days for `span`, which they must hold each exactly once, in order: nil when
@@ -252,6 +288,7 @@ package struct GetContributionsUseCase: Sendable {
     {
         var total = 0
         var days: [ContributionDay] = []
+        var pieces = 0
         var length = ContributionSpan.daysPerPiece
         var start = span.lowerBound
         while start <= span.upperBound {
@@ -266,6 +303,7 @@ package struct GetContributionsUseCase: Sendable {
                 let (sum, overflow) = total.addingReportingOverflow(calendar.total)
                 total = overflow ? Int.max : sum
                 days += calendar.days
+                pieces += 1
                 start = piece.upperBound.adding(days: 1)
             case .tooLong(let message):
                 let asked = piece.upperBound.ordinal - piece.lowerBound.ordinal + 1
@@ -277,6 +315,6 @@ package struct GetContributionsUseCase: Sendable {
                 length = shorter
             }
         }
-        return ContributionCalendar(total: total, days: days)
+        return ContributionCalendar(total: total, days: days, pieces: pieces)
     }
 }

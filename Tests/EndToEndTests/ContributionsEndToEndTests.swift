@@ -28,10 +28,22 @@ struct ContributionsEndToEndTests {
         return try #require(object["days"] as? [[String: Any]])
     }
 
-    /// The map rows the binary must draw for `days` (from 2024-11-25, a Monday) when `weeks` of them fit.
+    /// The level a span asked in more than one piece is drawn at, from the counts alone (USAGE.md): NONE for 0,
+    /// else quartile 1 + 4 × (days with a smaller count above 0) / (days with a count above 0).
+    private func spanLevels(_ days: [[String: Any]]) -> [String] {
+        let counts = days.map { $0["count"] as? Int ?? 0 }
+        let active = counts.filter { $0 > 0 }
+        let names = ["FIRST_QUARTILE", "SECOND_QUARTILE", "THIRD_QUARTILE", "FOURTH_QUARTILE"]
+        return counts.map { count in
+            count > 0 ? names[4 * active.filter { $0 < count }.count / active.count] : "NONE"
+        }
+    }
+
+    /// The map rows the binary must draw for `days` (from 2024-11-25, a Monday) when `weeks` of them fit: 365
+    /// days are three pieces, so at levels over the whole span.
     private func expectedRows(_ days: [[String: Any]], weeks: Int, cell: (String) -> String) -> [String] {
         // Slot 1 of the first week is 2024-11-25; slot 0 (the Sunday before) is not in the span.
-        let slots: [String?] = [nil] + days.map { $0["level"] as? String }
+        let slots: [String?] = [nil] + spanLevels(days)
         let allWeeks = stride(from: 0, to: slots.count, by: 7).map { Array(slots[$0..<min(slots.count, $0 + 7)]) }
         let shown = allWeeks.suffix(weeks)
         return (0..<7).map { row in

@@ -378,3 +378,69 @@ struct GetContributionsUseCaseTests {
         #expect(github.calls == ["POST /graphql", "GET /users/octocat"])
     }
 }
+
+/// One count, one level: each piece's `contributionLevel` is GitHub's quartile over that piece alone, so a span
+/// asked in pieces is drawn at levels worked out once over the whole span (`ContributionCalendar.drawnDays`).
+struct ContributionsSpanLevelTests {
+    /// `weekdayCalendar`'s counts with the levels GitHub gives a piece whose quartiles sit lower: 2 is the first
+    /// quartile there, 3 the second, 4 the third.
+    private static func lowerQuartiles(_ first: String, _ last: String) -> [ContributionDay] {
+        let levels: [Int: ContributionLevel] = [
+            0: .none, 1: .firstQuartile, 2: .firstQuartile, 3: .secondQuartile, 4: .thirdQuartile,
+        ]
+        return weekdayCalendar(first, last).map { day in
+            ContributionDay(date: day.date, count: day.count, level: levels[day.count] ?? .none)
+        }
+    }
+
+    /// Two pieces, 2026-01-04 to 2026-07-04 and 2026-07-05 to 2026-10-31, whose levels disagree for every
+    /// count: the heatmap draws each count in one glyph across all 43 weeks (before: Thursday's 4 was █ to July
+    /// and ▓ after it), and the records keep GitHub's own level of each day.
+    @Test func aSpanOfTwoPiecesDrawsEachCountAtOneLevel() async {
+        var harness = CommandHarness.signedIn()
+        harness.width = 200
+        func answerBothPieces() {
+            harness.http.answer(
+                "POST /graphql", json: calendarAnswer(total: 0, weekdayCalendar("2026-01-04", "2026-07-04")))
+            harness.http.answer(
+                "POST /graphql", json: calendarAnswer(total: 0, Self.lowerQuartiles("2026-07-05", "2026-10-31")))
+        }
+        let arguments = ["contributions", "octocat", "--from", "2026-01-04", "--to", "2026-10-31"]
+        answerBothPieces()
+        let table = await harness.run(arguments + ["--format", "table"])
+        #expect(table.status == 0, "\(table.err)")
+        #expect(
+            spansAsked(harness.http).prefix(2) == [
+                "octocat 2026-01-04...2026-07-04", "octocat 2026-07-05...2026-10-31",
+            ])
+        let lines = table.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(
+            Array(lines.dropFirst().prefix(7)) == [
+                row("", "·", 43), row("Mon", "░", 43), row("", "▒", 43), row("Wed", "▓", 43), row("", "█", 43),
+                row("Fri", "░", 43), row("", "·", 43),
+            ])
+        answerBothPieces()
+        let csv = await harness.run(arguments + ["--format", "csv"])
+        #expect(csv.status == 0, "\(csv.err)")
+        let records = csv.out.split(separator: "\r\n").map(String.init)
+        #expect(records.contains("2026-07-02,4,FOURTH_QUARTILE") && records.contains("2026-07-09,4,THIRD_QUARTILE"))
+    }
+
+    /// The rule: none for 0; else quartile 1 + 4 × (active days with a smaller count) / (active days).
+    @Test func levelsOverTheSpanComeFromTheCountsAlone() {
+        let counts = [0, 1, 1, 1, 10, 2, 1, 0]
+        let days = counts.enumerated().map { offset, count in
+            ContributionDay(date: day("2026-03-01").adding(days: offset), count: count, level: .fourthQuartile)
+        }
+        let joined = ContributionCalendar(total: 17, days: days, pieces: 2)
+        // 6 active days: 1 has none below (first), 2 has 4 below (4 × 4 / 6 = 2: third), 10 has 5 (fourth).
+        #expect(
+            joined.drawnDays.map(\.level) == [
+                .none, .firstQuartile, .firstQuartile, .firstQuartile, .fourthQuartile, .thirdQuartile,
+                .firstQuartile, .none,
+            ])
+        #expect(joined.days == days)
+        // One piece: GitHub's own levels, as it sent them.
+        #expect(ContributionCalendar(total: 17, days: days).drawnDays == days)
+    }
+}

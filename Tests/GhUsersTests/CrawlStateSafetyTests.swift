@@ -334,3 +334,41 @@ struct CrawlHeaderTests {
         #expect(written.hasPrefix("id,login,") && written.split(separator: "\r\n").count == 3, "\(written)")
     }
 }
+
+/// `--state` cuts `--output` back on a rerun, which only a regular file can be: a device or a FIFO is refused on
+/// the first run, before any request, with no state written. Before: the first run wrote to it and recorded a
+/// length, and every rerun was exit 1 ("is not a regular file, so it cannot be cut back").
+struct CrawlOutputKindTests {
+    @Test(arguments: ["/dev/null", "fifo"])
+    func anOutputThatIsNotARegularFileIsRefusedOnTheFirstRun(output: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let path = output == "fifo" ? folder("o.fifo") : output
+        if output == "fifo" { #expect(mkfifo(path, 0o600) == 0) }
+        let github = StubTransport()
+        let (env, out, err) = AppEnvironment.test(http: github)
+        let status = await GhUsersApp(environment: env).run([
+            "list", "--all", "--state", folder("s"), "--output", path, "--no-cache",
+        ])
+        #expect(status == 1)
+        #expect(github.received.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder("s")))
+        #expect(out.text.isEmpty)
+        let kind = output == "fifo" ? "a FIFO (named pipe)" : "a device"
+        #expect(err.text.hasPrefix("gh-users: the output file "), "\(err.text)")
+        #expect(
+            err.text.contains("\(path)' is \(kind), not a regular file")
+                || err.text.contains("\(path) is \(kind), not a regular file"), "\(err.text)")
+    }
+
+    /// Without `--state` nothing is cut back, so `--output /dev/null` still takes the records.
+    @Test func withoutAStateAnyWritableOutputIsAppendedTo() async throws {
+        let github = StubTransport()
+        github.answer("GET /users?since=0&per_page=100", accounts: [1])
+        let (env, _, err) = AppEnvironment.test(http: github)
+        let status = await GhUsersApp(environment: env).run([
+            "list", "--limit", "100", "--output", "/dev/null", "--no-cache",
+        ])
+        #expect(status == 0, "\(err.text)")
+    }
+}

@@ -159,7 +159,7 @@ struct CrawlOutputFileTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("o", "1\ta\n2\tb\n3\tc")
-        let file = try CrawlOutputFile(path: scratch.path("o"), truncatingTo: 8)
+        let file = try CrawlOutputFile(path: scratch.path("o"), truncatingTo: 8, resumable: true)
         #expect(file.initialLength == 8)
         #expect(try scratch.read("o") == "1\ta\n2\tb\n")
         try file.write(Array("3\tc\n".utf8))
@@ -173,7 +173,7 @@ struct CrawlOutputFileTests {
         defer { scratch.remove() }
         try scratch.write("o", "1\ta\n")
         #expect {
-            try CrawlOutputFile(path: scratch.path("o"), truncatingTo: 100)
+            try CrawlOutputFile(path: scratch.path("o"), truncatingTo: 100, resumable: true)
         } throws: { error in
             ((error as? LocalFileError)?.message ?? "").contains("holds 4 bytes, fewer than the 100")
         }
@@ -184,11 +184,11 @@ struct CrawlOutputFileTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("o", "old\n")
-        let file = try CrawlOutputFile(path: scratch.path("o"), truncatingTo: nil)
+        let file = try CrawlOutputFile(path: scratch.path("o"), truncatingTo: nil, resumable: false)
         #expect(file.initialLength == 4)
         try file.write(Array("new\n".utf8))
         #expect(try scratch.read("o") == "old\nnew\n")
-        let fresh = try CrawlOutputFile(path: scratch.path("fresh"), truncatingTo: 0)
+        let fresh = try CrawlOutputFile(path: scratch.path("fresh"), truncatingTo: 0, resumable: true)
         #expect(fresh.initialLength == 0)
         #expect(try scratch.read("fresh") == "")
     }
@@ -197,7 +197,7 @@ struct CrawlOutputFileTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         #expect {
-            try CrawlOutputFile(path: scratch.path("missing/o"), truncatingTo: nil)
+            try CrawlOutputFile(path: scratch.path("missing/o"), truncatingTo: nil, resumable: false)
         } throws: { error in
             ((error as? LocalFileError)?.message ?? "").hasPrefix("cannot open the output file")
         }

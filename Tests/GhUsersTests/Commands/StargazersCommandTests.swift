@@ -67,8 +67,16 @@ struct StargazersCommandTests {
     /// asked (the strict stub would refuse it). Before: REST's links, and a list quietly 40,000 long. Whether a
     /// smaller page lowers REST's cap GitHub does not say, so at 50 a page the reach is taken as 400 pages of 50:
     /// a count past 20,000 is read through GraphQL too.
-    @Test(arguments: [([String](), 40_001), (["--per-page", "50"], 20_001)])
-    func aCountPastRESTsReachIsReadThroughGraphQLFromTheStart(perPage: [String], count: Int) async throws {
+    ///
+    /// The closing note names the count and the reach that applied (before: "stops at 40,000 (400 pages)" at 50 a
+    /// page too, where REST's 400 pages reach 20,000).
+    @Test(arguments: [
+        ([String](), 40_001, "40,001 stargazers and GitHub's REST list reaches 40,000 (400 pages of 100)"),
+        (["--per-page", "50"], 20_001, "20,001 stargazers and GitHub's REST list reaches 20,000 (400 pages of 50)"),
+    ])
+    func aCountPastRESTsReachIsReadThroughGraphQLFromTheStart(perPage: [String], count: Int, note: String)
+        async throws
+    {
         let harness = CommandHarness.signedIn()
         harness.http.register(
             RequestMatcher("GET /repos/\(Self.repository)"), status: 200, headers: [],
@@ -78,7 +86,7 @@ struct StargazersCommandTests {
         let run = await harness.run(["stargazers", Self.repository, "--all", "--format", "ndjson"] + perPage)
         #expect(run.status == 0)
         #expect(Self.ids(run.out) == [1, 2, 3])
-        #expect(run.err == StargazersCommand.pastCapNote + "\n")
+        #expect(run.err == "gh-users: the repository counts \(note), so they were read through GraphQL.\n")
         let queries = harness.http.received.filter { $0.method == .post }.map {
             String(decoding: $0.body ?? Data(), as: UTF8.self)
         }
@@ -99,6 +107,18 @@ struct StargazersCommandTests {
             "https://github.com/images/error/octocat_happy.gif", with: "https://avatars.githubusercontent.com/u/1?v=4")
         #expect(Bodies.compact(Array(run.out.utf8)) == documented)
         #expect(run.err.isEmpty)
+    }
+
+    /// `--via graphql --all` reads GraphQL from the start without asking REST or the count: no note says REST
+    /// stopped.
+    @Test func viaGraphQLSaysNothingOfREST() async throws {
+        let harness = CommandHarness.signedIn()
+        Self.register(harness, graphQL: Self.graphQLPage([1, 2], total: 3, next: "Y3Vyc29yOjI="))
+        Self.register(harness, graphQL: Self.graphQLPage([3], total: 3, next: nil))
+        let run = await harness.run(["stargazers", Self.repository, "--via", "graphql", "--all", "--format", "ndjson"])
+        #expect(run.status == 0)
+        #expect(Self.ids(run.out) == [1, 2, 3])
+        #expect(run.err.isEmpty, "\(run.err)")
     }
 
     /// GraphQL refuses anonymous callers: `--via graphql` without a token is exit 4, and nothing is sent.
@@ -174,7 +194,11 @@ struct StargazersCommandTests {
         #expect(Set(written).count == written.count)
         // Compared as a Bool, so a failure does not print 4,000 ids.
         #expect(written.elementsEqual(1...Int64(4_003)))
-        #expect(run.err == StargazersCommand.pastCapNote + "\n")
+        // The reach that applied, 400 pages of 10 (before: "stops at 40,000 (400 pages)").
+        #expect(
+            run.err
+                == "gh-users: GitHub's REST list of stargazers stopped at 4,000 (400 pages of 10) while the repository "
+                + "counted more (stars added during the run), so the rest were read through GraphQL.\n")
     }
 
     /// A repository with exactly as many stargazers as REST's 400 pages hold (4,000 at 10 a page) ends with

@@ -36,7 +36,12 @@ enum ContributionsCommand {
         discussion: """
             On a terminal (or with --format table) the calendar is drawn as GitHub draws it: a column per
             week, a row per weekday from Sunday, month names above, and GitHub's five levels in green, or as
-            the glyphs · ░ ▒ ▓ █ when colour is off. As many of the latest weeks as the width holds are
+            the glyphs · ░ ▒ ▓ █ when colour is off. GitHub's levels are quartiles over the days of one
+            answer; a span asked in more than one piece (below) is drawn with one set of quartiles over the
+            whole span instead: a day with no contributions is NONE, any other is quartile
+            1+4×below/active, where active is the span's days with contributions and below how many of
+            them have fewer than this day (integer division), so one count is always one level. The records
+            keep GitHub's level. As many of the latest weeks as the width holds are
             drawn, and a line says when earlier ones were left out. Under the map: the total, the longest
             streak and the current one (today does not break it while it has no contributions yet).
 
@@ -75,8 +80,10 @@ enum ContributionsCommand {
             names.prefix(3).map { "'" + TerminalSanitizer.sanitize(String($0.prefix(40))) + "'" }
             .joined(separator: ", ") + (names.count > 3 ? ", …" : "")
         let days = unknown.count == 1 ? "1 day" : "\(unknown.count) days"
+        // A calendar joined from several answers draws every day by its count, so no level is guessed.
+        let drawn = calendar.pieces > 1 ? "drawn by its count, as every day is" : "drawn at the nearest known level"
         return "gh-users: GitHub gave \(days) a contributionLevel this gh-users does not know (\(listed)); "
-            + "drawn at the nearest known level.\n"
+            + "\(drawn).\n"
     }
 }
 

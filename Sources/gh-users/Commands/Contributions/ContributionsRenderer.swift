@@ -41,7 +41,8 @@ enum ContributionsRenderer {
 }
 
 /// The calendar drawn as GitHub draws it: a column per week (Sunday on top), month names over the weeks they
-/// start, Mon, Wed and Fri labelled, each day a cell of its level; then a legend, a line when the width left
+/// start, Mon, Wed and Fri labelled, each day a cell of its level (`ContributionCalendar.drawnDays`: one set of
+/// quartiles over the span, also when it was asked in pieces); then a legend, a line when the width left
 /// earlier weeks out, the total and the streaks.
 enum ContributionsHeatmap {
     /// "Mon " before each row; each week then takes a cell and a space.
@@ -58,7 +59,8 @@ enum ContributionsHeatmap {
     ]
 
     static func render(_ report: ContributionsReport, context: RenderContext) -> String {
-        let weeks = Self.weeks(report.calendar.days)
+        // A calendar joined from several answers is drawn at levels worked out over the whole span.
+        let weeks = Self.weeks(report.calendar.drawnDays)
         let fitting = max(1, (context.width - labelWidth + 1) / 2)
         let shown = Array(weeks.suffix(fitting))
         var lines = [monthLine(shown, width: context.width)]

@@ -268,9 +268,15 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     private var length: Int64
 
     /// Opens (or creates) the file for appending. With `truncatingTo`, the file is first cut back to that
-    /// length; a file shorter than it has lost data, and is left untouched.
-    init(path: String, truncatingTo recorded: Int64?) throws(LocalFileError) {
+    /// length; a file shorter than it has lost data, and is left untouched. A `resumable` output (with
+    /// `--state`) must be a regular file from the first run on, since a rerun cuts it back: a device or a FIFO
+    /// is refused before it is opened (a FIFO is never waited on), so nothing is written.
+    init(path: String, truncatingTo recorded: Int64?, resumable: Bool) throws(LocalFileError) {
         self.path = path
+        var named = stat()
+        if resumable, stat(path, &named) == 0, let kind = FileDescriptorIO.nonRegularKind(named.st_mode) {
+            throw Self.notRegular(path, kind)
+        }
         // A FIFO with no reader blocks open(2) until one comes, which a signal must still interrupt.
         let descriptor = InterruptState.process.blocking {
             open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o666)
@@ -291,15 +297,12 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             )
         }
         var length = Int64(info.st_size)
-        let regular = Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
+        // Checked again on the open file: the path may have been replaced since.
+        if resumable || recorded != nil, let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
+            close(descriptor)
+            throw Self.notRegular(path, kind)
+        }
         if let recorded {
-            guard regular else {
-                close(descriptor)
-                throw LocalFileError(
-                    message:
-                        "the output file \(TerminalSanitizer.quotedPath(path)) is not a regular file, so it cannot be cut back to the "
-                        + "\(recorded) bytes the state file recorded")
-            }
             guard length >= recorded else {
                 close(descriptor)
                 throw LocalFileError(
@@ -327,6 +330,14 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
 
     deinit {
         close(descriptor)
+    }
+
+    /// The refusal of a `--output` that `--state` could not cut back on a rerun.
+    private static func notRegular(_ path: String, _ kind: String) -> LocalFileError {
+        LocalFileError(
+            message: "the output file \(TerminalSanitizer.quotedPath(path)) is \(kind), not a regular file: with "
+                + "--state a rerun cuts the output back to the length the state recorded, which only a regular file "
+                + "can be. Nothing was written: give --output a regular file, or leave --state out")
     }
 
     /// How long the file is after everything written so far.

@@ -109,6 +109,8 @@ enum ListUsersCommand {
             --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
             length the state recorded, and the file is flushed to disk before the state is replaced, so even
             a SIGKILL or a power cut leaves nothing written twice (a FILE shorter than recorded is exit 1).
+            So with --state, a FILE that is not a regular file (/dev/null, a FIFO) is exit 1 before anything
+            is asked or written, from the first run on.
             With --state or --output the format is tsv (the default), csv or ndjson: a JSON array or a table
             cannot be appended to. CSV writes its header only into an empty output.
             """,
@@ -181,7 +183,7 @@ enum ListUsersCommand {
                 ).run()
             }
             output = try options.outputPath.map { path throws(LocalFileError) in
-                try CrawlOutputFile(path: path, truncatingTo: state?.outputBytes)
+                try CrawlOutputFile(path: path, truncatingTo: state?.outputBytes, resumable: stateFile != nil)
             }
         } catch {
             context.io.writeErr("gh-users: \(error.message)\n")

@@ -39,11 +39,24 @@ struct StargazersCommand: PeopleListCommand {
         let columns = [personLogin("LOGIN", under: "user"), .time("STARRED", "starred_at", context.render)]
         let stream = PeopleList.stream(noun: "stargazers", columns: columns, full: Self.full, list, context, github)
         let end = await stream.stream(pages)
-        return stream.close(end, notes: reading.passedRESTCap ? [Self.pastCapNote] : [])
+        return stream.close(end, notes: reading.takeover.map { [Self.pastCapNote($0)] } ?? [])
     }
 
-    static let pastCapNote =
-        "gh-users: GitHub's REST list of stargazers stops at 40,000 (400 pages), so they were read through GraphQL."
+    /// Why GraphQL took over from REST, with the reach that applied: 400 pages of the run's --per-page, at most
+    /// 40,000. Never written for --via graphql, where REST is not asked.
+    static func pastCapNote(_ takeover: StargazerReading.RESTTakeover) -> String {
+        func pages(_ reach: Int, _ perPage: Int) -> String {
+            "\(StarHistoryChart.grouped(reach)) (\(StargazerReading.restPages) pages of \(perPage))"
+        }
+        switch takeover {
+        case .counted(let count, let reach, let perPage):
+            return "gh-users: the repository counts \(StarHistoryChart.grouped(count)) stargazers and GitHub's REST "
+                + "list reaches \(pages(reach, perPage)), so they were read through GraphQL."
+        case .stopped(let reach, let perPage):
+            return "gh-users: GitHub's REST list of stargazers stopped at \(pages(reach, perPage)) while the "
+                + "repository counted more (stars added during the run), so the rest were read through GraphQL."
+        }
+    }
 }
 
 extension StargazersCommand {
@@ -72,8 +85,10 @@ extension StargazersCommand {
                 cursors are opaque, so none points at REST's 40,001st, and starting over costs one request
                 rather than 400. Should REST still stop at 40,000 (stars added during the run), GraphQL is read
                 from its start and every stargazer already written is skipped by the user's id: none is
-                written twice and none is left out; stderr says GraphQL was used. --via graphql reads the list
-                through GraphQL from the start (it needs a token: exit status 4 without one). Each record has
+                written twice and none is left out. Either way a line on stderr says why GraphQL was used (the
+                count, or REST stopping short) and the reach that applied (40,000, or 4,000 at --per-page 10).
+                --via graphql reads the list through GraphQL from the start (it needs a token: exit status 4
+                without one), and then no such line is written. Each record has
                 the same shape either way, the user's keys as REST names them: databaseId is id, id is
                 node_id, url is html_url, avatarUrl is avatar_url (REST's form of it on github.com),
                 isSiteAdmin is site_admin, type is User, gravatar_id is "", and url, followers_url and the
