@@ -124,8 +124,12 @@ struct TokenAndAPIURLTests {
         #expect(error.message == "invalid API URL '\(text)': the port must be from 1 to 65535")
     }
 
-    @Test(arguments: ["127.0.0.1:8080", "localhost:3000", "[::1]:8080", "127.0.0.1"])
-    func aLoopbackGHHostIsExplainedBeforeAnyRequest(host: String) throws {
+    /// An IPv6 loopback is named `localhost` in the suggestion, as an IPv6 API URL is refused.
+    @Test(arguments: [
+        ("127.0.0.1:8080", "127.0.0.1:8080"), ("localhost:3000", "localhost:3000"), ("[::1]:8080", "localhost:8080"),
+        ("127.0.0.1", "127.0.0.1"),
+    ])
+    func aLoopbackGHHostIsExplainedBeforeAnyRequest(host: String, suggested: String) throws {
         let error = try #require(
             usageError { () throws(UsageError) in
                 try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": host])
@@ -133,8 +137,17 @@ struct TokenAndAPIURLTests {
         #expect(
             error.message
                 == "GH_HOST=\(host) would mean GitHub Enterprise at https://\(host)/api/v3, over https; for a "
-                + "server on this machine give its URL instead, such as --api-url http://\(host) (or GH_USERS_API_URL)"
+                + "server on this machine give its URL instead, such as --api-url http://\(suggested) (or "
+                + "GH_USERS_API_URL)"
         )
+    }
+
+    @Test func anIPv6GHHostIsAUsageErrorWithTheWayRound() throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": "[2001:db8::1]"])
+            })
+        #expect(error.message.hasPrefix("GH_HOST='[2001:db8::1]': URLSession on Linux cannot reach an IPv6 address"))
     }
 
     @Test(arguments: ["http://127.0.0.1:8080", "ghe.example/api/v3", "https://ghe.example"])

@@ -35,13 +35,7 @@ struct ConnectionSettings: Sendable, Equatable {
     private static func apiRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
         if let text = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
             let root = try validatedRoot(text)
-            // swift-corelibs-foundation's URLSession refuses every URL whose host is an IPv6 address
-            // (NSURLErrorBadURL, -1000, before any connection): said now, with the way round it.
-            if root.host?.contains(":") == true {
-                throw UsageError(
-                    message: "invalid API URL '\(text)': URLSession on Linux cannot reach an IPv6 address such as "
-                        + "[::1]; give a host name for it, such as localhost", command: nil)
-            }
+            try refuseIPv6(root, given: "invalid API URL '\(text)'")
             return root
         }
         if let host = nonEmpty(environment["GH_HOST"]) {
@@ -72,6 +66,15 @@ struct ConnectionSettings: Sendable, Equatable {
         return lowered
     }
 
+    /// swift-corelibs-foundation's URLSession refuses every URL whose host is an IPv6 address (NSURLErrorBadURL,
+    /// -1000, before any connection): said now, with the way round it.
+    private static func refuseIPv6(_ root: URL, given: String) throws(UsageError) {
+        guard root.host?.contains(":") == true else { return }
+        throw UsageError(
+            message: "\(given): URLSession on Linux cannot reach an IPv6 address such as [::1]; give a host name "
+                + "for it, such as localhost", command: nil)
+    }
+
     /// `GH_HOST` is a host name, as for `gh`: github.com, or a GitHub Enterprise server at
     /// `https://HOST/api/v3`. A URL there, or a server on this machine (which hardly ever speaks https on a
     /// certificate for 127.0.0.1), is a mistake better explained now than by a TLS failure after the timeout.
@@ -91,13 +94,16 @@ struct ConnectionSettings: Sendable, Equatable {
         let text = "https://\(host)/api/v3"
         let url = try validatedRoot(text)
         if OriginPolicy.isLoopback(host: url.host ?? "") {
+            // An IPv6 address is named by a host name instead (see `refuseIPv6`).
+            let named = url.host?.contains(":") == true ? "localhost" + (url.port.map { ":\($0)" } ?? "") : host
             throw UsageError(
                 message:
                     "GH_HOST=\(host) would mean GitHub Enterprise at \(text), over https; for a server on this "
-                    + "machine give its URL instead, such as --api-url http://\(host) (or GH_USERS_API_URL)",
+                    + "machine give its URL instead, such as --api-url http://\(named) (or GH_USERS_API_URL)",
                 command: nil
             )
         }
+        try refuseIPv6(url, given: "GH_HOST='\(host)'")
         return url
     }
 
