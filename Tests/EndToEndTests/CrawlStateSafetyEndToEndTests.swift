@@ -85,6 +85,20 @@ struct CrawlStateSafetyEndToEndTests {
 
     /// A state that counts an output file's bytes, rerun without --output, would write to stdout and forget the
     /// file: exit 1, naming the file to give.
+    /// A run whose working directory was removed leaves a relative `--state` relative, for its open to fail, and
+    /// never makes it at `/`.
+    @Test func aRelativeStateFromARemovedFolderIsNotMadeAtTheRoot() async throws {
+        let name = "gone-\(UUID().uuidString).json"
+        let script = """
+            dir=$(mktemp -d) && cd "$dir" && rmdir "$dir"
+            "$GH_USERS" list --limit 1 --state \(name) --api-url http://127.0.0.1:9 --no-cache; echo "status=$?"
+            """
+        let result = try await BinaryRunner.shell(script)
+        defer { try? FileManager.default.removeItem(atPath: "/" + name) }
+        #expect(result.stdout.hasSuffix("status=1\n"), "\(result.stdout) \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/" + name))
+    }
+
     @Test func aStateThatCountsAFileIsNotContinuedOnStdout() async throws {
         try await withServer(users: 300) { server in
             let first = try await run(

@@ -298,6 +298,25 @@ struct CrawlHeaderTests {
         return (status, out.text, err.text)
     }
 
+    /// A run that ends with no one to write has written the header, so its rerun does not write it again.
+    @Test func aRunThatFoundNoOneLeavesTheHeaderWritten() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Foundation.Data(#"{"version":1,"since":7,"format":"csv","written":false}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder("s")))
+        let line = ["list", "--all", "--format", "csv", "--state", folder("s"), "--no-cache"]
+        var outputs: [String] = []
+        for _ in 0..<2 {
+            let github = StubTransport()
+            github.answer("GET /users?since=7&per_page=100", accounts: [])
+            let (status, out, err) = await run(line, github: github)
+            #expect(status == 0, "\(err)")
+            outputs.append(out)
+        }
+        #expect(outputs == ["id,login,type,html_url\r\n", ""])
+        #expect(try #require(try CrawlStateFile(path: folder("s")).load()).beforeFirstPage == false)
+    }
+
     @Test(arguments: [(#","written":false"#, true), ("", false)])
     func stdoutGetsItsHeaderUnlessPagesWereWritten(written: String, header: Bool) async throws {
         let folder = try Folder()

@@ -50,6 +50,13 @@ struct OwnedFileLinkTests {
         #expect(throws: LocalFileError.self) { _ = try planted.lock() }
         #expect(FileManager.default.contents(atPath: folder("victim")) == Data("mine".utf8))
         #expect(FileDescriptorIO.readLink(shared + "/planted.json") != nil)
+        // `--output`, which a rerun cuts back to the state's length, is reached by the same rule.
+        #expect {
+            try CrawlOutputFile(path: shared + "/planted.json", truncatingTo: 0, resumable: true)
+        } throws: { error in
+            "\(error)".contains("the output file '\(shared)/planted.json' is reached through the symbolic link")
+        }
+        #expect(FileManager.default.contents(atPath: folder("victim")) == Data("mine".utf8))
         #expect(lchown(shared + "/planted.json", 65_533, 65_533) == 0)
         #expect(file(shared + "/planted.json").untrustedLink == nil, "the folder owner's link")
     }

@@ -112,9 +112,9 @@ enum FileDescriptorIO {
         return String(cString: resolved)
     }
 
-    /// The working directory, as the kernel names it (its links resolved); "/" when it cannot say.
-    static func currentDirectory() -> String {
-        guard let path = getcwd(nil, 0) else { return "/" }
+    /// The working directory, as the kernel names it (its links resolved); nil when it cannot say (it was removed).
+    static func currentDirectory() -> String? {
+        guard let path = getcwd(nil, 0) else { return nil }
         defer { free(path) }
         return String(cString: path)
     }

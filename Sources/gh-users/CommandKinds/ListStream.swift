@@ -52,6 +52,8 @@ struct ListStream<Item: ListedItem> {
         fileprivate let how: ListLoopEnd
         /// The items the limit counted.
         let taken: Int
+        /// Whether any record was written whole.
+        var wroteRecords: Bool { output.written > 0 }
         /// GitHub's `total_count`, for searches; and whether it said its results were incomplete.
         let totalCount: Int?
         let incompleteResults: Bool

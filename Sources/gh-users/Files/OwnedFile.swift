@@ -76,11 +76,15 @@ struct OwnedFile: Sendable {
     /// The refusal of a file reached through `untrustedLink`; nothing was read or changed.
     private func checkLinks() throws(LocalFileError) {
         guard let link = untrustedLink else { return }
-        throw LocalFileError(
-            message: "the \(kind) \(shown) is reached through the symbolic link \(TerminalSanitizer.quotedPath(link)), "
-                + "which another user made in a shared folder (sticky, writable by anyone): gh-users does not follow "
-                + "it, as Linux's protected_symlinks does not. Nothing was read or changed: give \(option) another file"
-        )
+        throw Self.refusal(of: link, reaching: "the \(kind) \(shown)", option: option)
+    }
+
+    /// Why a file reached through `link` (one `trusts` refuses) is neither read nor written.
+    static func refusal(of link: String, reaching file: String, option: String) -> LocalFileError {
+        LocalFileError(
+            message: "\(file) is reached through the symbolic link \(TerminalSanitizer.quotedPath(link)), which "
+                + "another user made in a shared folder (sticky, writable by anyone): gh-users does not follow it, "
+                + "as Linux's protected_symlinks does not. Nothing was read or changed: give \(option) another file")
     }
 
     /// The temporary file a replacement is written to first, in the same directory so that rename is atomic.
@@ -252,8 +256,9 @@ struct OwnedFile: Sendable {
     /// follows to fail with its own reason.
     static func resolve(_ path: String) -> (target: String, untrustedLink: String?) {
         var pending = ArraySlice(path.split(separator: "/").map(String.init))
-        var resolved = path.hasPrefix("/") ? "" : FileDescriptorIO.currentDirectory()
-        if resolved == "/" { resolved = "" }
+        // A working directory that is gone (or unnamable) leaves a relative path as given, for the open to fail.
+        guard let base = path.hasPrefix("/") ? "" : FileDescriptorIO.currentDirectory() else { return (path, nil) }
+        var resolved = base == "/" ? "" : base
         var followed = 0
         while let name = pending.popFirst() {
             if name == "." { continue }

@@ -273,13 +273,20 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     /// is refused before it is opened (a FIFO is never waited on), so nothing is written.
     init(path: String, truncatingTo recorded: Int64?, resumable: Bool) throws(LocalFileError) {
         self.path = path
+        // Its links followed as the state's are (`OwnedFile.resolve`): never another user's link in /tmp, which a
+        // rerun's cut would turn on one of the runner's own files.
+        let (target, untrusted) = OwnedFile.resolve(path)
+        if let untrusted {
+            throw OwnedFile.refusal(
+                of: untrusted, reaching: "the output file \(TerminalSanitizer.quotedPath(path))", option: "--output")
+        }
         var named = stat()
-        if resumable, stat(path, &named) == 0, let kind = FileDescriptorIO.nonRegularKind(named.st_mode) {
+        if resumable, stat(target, &named) == 0, let kind = FileDescriptorIO.nonRegularKind(named.st_mode) {
             throw Self.notRegular(path, kind)
         }
         // A FIFO with no reader blocks open(2) until one comes, which a signal must still interrupt.
         let descriptor = InterruptState.process.blocking {
-            open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0o666)
+            open(target, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0o666)
         }
         guard descriptor >= 0 else {
             throw LocalFileError(

@@ -357,6 +357,12 @@ extension ListUsersOptions: GitHubCommand {
                 "gh-users: nothing new after id \(options.since): the crawl in "
                     + "\(TerminalSanitizer.quotedPath(statePath)) is up to date.")
         }
-        return stream.close(end, notes: notes)
+        let outcome = stream.close(end, notes: notes)
+        // A run that ends has written the CSV header, even with no one to write: a state still before its first
+        // page is no longer, lest every rerun that finds no one write it again.
+        if outcome == .success, !end.wroteRecords, let checkpoint = crawl.checkpoint {
+            try? checkpoint.pageWritten(lastID: options.since)
+        }
+        return outcome
     }
 }
