@@ -6,13 +6,13 @@ import Foundation
 #endif
 
 /// The POSIX file work of the cache, relative to directory descriptors.
-enum FileInfo {
+package enum FileInfo {
     static func isRegular(_ info: stat) -> Bool {
         Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
     }
 
     /// Why a file or folder that someone else could have written must not be trusted, or nil.
-    static func unsafety(_ info: stat) -> String? {
+    package static func unsafety(_ info: stat) -> String? {
         if info.st_uid != geteuid() {
             return "it belongs to another user (uid \(info.st_uid))"
         }

@@ -18,8 +18,8 @@ import JSONBytes
 ///   on twice, none skipped.
 /// Every record is keyed by its user's id, so a list's admission can write each stargazer once. A list withheld
 /// from the token (July 2026) is refused as `firstPage(_:perPage:withheld:of:)` refuses it, through either API.
-/// Once the list is read, `passedRESTCap` says whether GraphQL took over because REST stops at its reach, and
-/// `takeover` why and at what reach.
+/// Once the list is read, `takeover` says whether GraphQL took over because REST stops at its reach, why, and
+/// at what reach.
 package final class StargazerReading: PageSource, @unchecked Sendable {
     /// The most stargazers REST lists: 400 pages of 100.
     package static let restCap = Endpoint.stargazers.itemCap ?? 40_000
@@ -65,10 +65,6 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
         case .count(let count): mayPassCap = count > reach
         }
     }
-
-    /// Whether the run reads through GraphQL because REST stops at 40,000: chosen from the count, or taken when
-    /// REST stopped there.
-    package var passedRESTCap: Bool { lock.withLock { pastCap != nil } }
 
     /// Why GraphQL took over from REST: nil when it did not (REST read the whole list, or `--via graphql`).
     package var takeover: RESTTakeover? { lock.withLock { pastCap } }

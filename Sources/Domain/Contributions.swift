@@ -152,24 +152,12 @@ package struct ContributionCalendar: Sendable, Equatable {
     package var drawnDays: [ContributionDay] {
         guard pieces > 1 else { return days }
         let active = days.map(\.count).filter { $0 > 0 }.sorted()
-        var levels: [Int: ContributionLevel] = [:]
+        // How many active days have a smaller count: the first place of each count in the sorted counts.
+        var below: [Int: Int] = [:]
+        for (place, count) in active.enumerated() where below[count] == nil { below[count] = place }
+        let quartiles: [ContributionLevel] = [.firstQuartile, .secondQuartile, .thirdQuartile, .fourthQuartile]
         return days.map { day in
-            let level: ContributionLevel
-            if day.count <= 0 {
-                level = .none
-            } else if let known = levels[day.count] {
-                level = known
-            } else {
-                // How many active days have a smaller count: the first index of this count in the sorted counts.
-                var low = 0
-                var high = active.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if active[middle] < day.count { low = middle + 1 } else { high = middle }
-                }
-                level = [.firstQuartile, .secondQuartile, .thirdQuartile, .fourthQuartile][4 * low / active.count]
-                levels[day.count] = level
-            }
+            let level = below[day.count].map { quartiles[4 * $0 / active.count] } ?? .none
             return ContributionDay(date: day.date, count: day.count, level: level, unknownLevel: day.unknownLevel)
         }
     }

@@ -149,7 +149,7 @@ struct PeopleListPagesTests {
             of: Self.repositoryName, plan: PagingPlan(limit: .all, requestedPerPage: 100), viaGraphQL: false,
             github: Self.repository(stub))
         let first = try await reading.page(at: nil, nextPage: nil)
-        #expect(reading.passedRESTCap)
+        #expect(reading.takeover != nil)
         #expect(first.items.map(\.id) == [9])
         #expect(stub.unusedStubs.isEmpty)
     }
@@ -163,7 +163,7 @@ struct PeopleListPagesTests {
             of: Self.repositoryName, plan: PagingPlan(limit: .count(30), requestedPerPage: 30), viaGraphQL: false,
             github: Self.repository(stub))
         let first = try await reading.page(at: nil, nextPage: nil)
-        #expect(!reading.passedRESTCap)
+        #expect(reading.takeover == nil)
         #expect(first.items.map(\.id) == [9])
         #expect(stub.unusedStubs.isEmpty)
     }

@@ -41,7 +41,7 @@ struct HTTPVersionMemory: Sendable {
         // write to. It is never made here.
         var folder = stat()
         guard lstat(OwnedFile.directory(of: file.target), &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR,
-            folder.st_uid == geteuid(), folder.st_mode & 0o022 == 0
+            FileInfo.unsafety(folder) == nil
         else { return }
         try? file.replace(with: Array(kept.map { $0 + "\n" }.joined().utf8))
     }
