@@ -46,6 +46,14 @@ struct RouterTests {
         #expect(message.hasPrefix(messageStart), "\(arguments): \(message)")
     }
 
+    /// `role` is a field of `members --changes`' records only, while `team-members`' own records carry it: without
+    /// `--changes`, `members` refuses it rather than print an empty column.
+    @Test func aFieldOnlyChangeRecordsHaveIsRefusedWithoutChanges() {
+        #expect(usageMessage("members org --fields login,role")?.hasPrefix("the field 'role' exists only") == true)
+        #expect(usageMessage("members org --changes f --fields login,role") == nil)
+        #expect(usageMessage("team-members org/team --fields login,role") == nil)
+    }
+
     /// `--help` wins over a bad value given with it.
     @Test func helpWinsOverABadValue() {
         #expect(route("show octocat --help --concurrency 0") == .help(.command("show")))

@@ -29,13 +29,14 @@ enum ChangesOption {
             write: { $0 })
     }
 
-    /// Without `--changes` (`changes` nil), a field only its records have is refused.
+    /// Without `--changes` (`changes` nil), a field only its records have is refused: one of `fields` that
+    /// neither the command's own records nor another option's have (`members`' `role`; `team-members` has one).
     static func checkFields(_ changes: String?, _ parsed: ParsedArguments, spec: CommandSpec, fields: [String])
         throws(UsageError)
     {
-        guard changes == nil,
-            let field = Self.fields(parsed)?.first(where: ListChange.ownFields.contains)
-        else { return }
+        let others = spec.fields + spec.optionFields.filter { $0.fields != fields }.flatMap(\.fields)
+        let changesOnly = Set(ListChange.ownFields + fields).subtracting(others)
+        guard changes == nil, let field = Self.fields(parsed)?.first(where: changesOnly.contains) else { return }
         throw UsageError(
             message: "the field '\(field)' exists only with --changes, whose records have "
                 + fields.joined(separator: ", "),
