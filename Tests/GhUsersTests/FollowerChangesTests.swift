@@ -424,7 +424,7 @@ struct FollowerChangesParsingTests {
         #expect(description.contains("(--all is implied; --limit and --full cannot be used with it)"))
         #expect(description.contains("--changes FILE writes who came and went"))
         let options = help.components(separatedBy: "\nOPTIONS\n").last ?? ""
-        #expect(options.contains("then record the list in FILE (see the description above)."))
+        #expect(options.contains("then record the list in FILE (more in the man page)."))
     }
 
     @Test func theWholeListIsRead() throws {

@@ -86,7 +86,10 @@ enum HelpTopics {
         heading: "ENVIRONMENT",
         rows: [
             ("GH_TOKEN, GITHUB_TOKEN", "the token, sent as 'Authorization: Bearer'; --token-file comes first"),
-            ("GH_ENTERPRISE_TOKEN", "for a host other than github.com, before GH_TOKEN and GITHUB_TOKEN"),
+            (
+                "GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN",
+                "for a host other than github.com, in this order, before GH_TOKEN and GITHUB_TOKEN"
+            ),
             ("GH_USERS_API_URL", "the API root, as --api-url"),
             ("GH_HOST", "a GitHub Enterprise host: the API root becomes https://HOST/api/v3"),
             ("GH_USERS_LOG_LEVEL", "as --log-level (trace, debug, info, notice, warning, error)"),

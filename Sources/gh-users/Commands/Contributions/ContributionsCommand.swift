@@ -62,7 +62,7 @@ enum ContributionsCommand {
                 "Everything since 2020, asked a year at a time."
             ),
             (
-                "gh-users contributions octocat --format csv | awk -F, '$2 > 0' | wc -l",
+                "gh-users contributions octocat --format csv | awk -F, 'NR > 1 && $2 > 0' | wc -l",
                 "How many days had a contribution."
             ),
         ],

@@ -129,7 +129,7 @@ enum ListUsersCommand {
                 "A crawl to run nightly: each run appends only the accounts created since the last."
             ),
             (
-                "gh-users list --all --state users.state --output users.tsv",
+                "gh-users list --all --state users-tsv.state --output users.tsv",
                 "A crawl that survives a kill or a power cut with nothing written twice."
             ),
             (
