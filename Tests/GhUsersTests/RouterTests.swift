@@ -54,6 +54,35 @@ struct RouterTests {
         #expect(usageMessage("team-members org/team --fields login,role") == nil)
     }
 
+    /// gh's `-L5` and `-L=5` are `-L 5`; a flag takes nothing written onto it.
+    @Test func aShortOptionTakesItsValueWrittenOntoIt() {
+        var options = ListUsersOptions()
+        options.paging.limit = .count(5)
+        #expect(route("list -L5") == .listUsers(options, CommonOptions()))
+        #expect(route("list -L=5") == .listUsers(options, CommonOptions()))
+        #expect(usageMessage("list -Lx")?.hasPrefix("invalid value 'x' for '--limit'") == true)
+        #expect(usageMessage("list -hx")?.hasPrefix("unknown option '-hx'") == true)
+    }
+
+    /// GitHub's `-location:Berlin` is a qualifier, which reads as an option before `--`.
+    @Test func aNegatedSearchQualifierIsPointedPastTheOptions() {
+        let message = usageMessage("search rust -location:Berlin")
+        #expect(message?.hasPrefix("unknown option '-location:Berlin': a negated qualifier goes after --") == true)
+        #expect(usageMessage("list -location:Berlin")?.contains("negated") == false)
+    }
+
+    /// A usage error echoes what was typed, cut to a line a terminal can take.
+    @Test func aHugeValueIsCutInTheMessage() throws {
+        guard case .usageError(let error) = CommandRouter().route(["show", String(repeating: "a", count: 200_000)])
+        else {
+            Issue.record("a 200,000-character login is a usage error")
+            return
+        }
+        #expect(error.message.count > 200_000)
+        #expect(error.rendered.count < 3_000, "\(error.rendered.count) characters")
+        #expect(error.rendered.contains(" more characters)"))
+    }
+
     /// `--help` wins over a bad value given with it.
     @Test func helpWinsOverABadValue() {
         #expect(route("show octocat --help --concurrency 0") == .help(.command("show")))

@@ -38,7 +38,7 @@ struct ParsedArguments: Sendable {
     }
 }
 
-/// Splits argv by a command's spec: `--name value`, `--name=value`, `-h`, and `--` to end options.
+/// Splits argv by a command's spec: `--name value`, `--name=value`, `-L 5`, `-L5`, `-h`, and `--` to end options.
 /// A repeated option keeps its last value, as `gh` does. Nothing here knows what any option means; a command
 /// whose spec takes no arguments gets none.
 enum ArgumentScanner {
@@ -73,11 +73,18 @@ enum ArgumentScanner {
                 }
                 option = found
             } else {
-                let shorts = Array(argument.dropFirst())
-                guard shorts.count == 1, let found = spec.option(short: shorts[0]) else {
+                let shorts = argument.dropFirst()
+                guard let letter = shorts.first, let found = spec.option(short: letter),
+                    shorts.count == 1 || found.takesValue
+                else {
                     throw UsageError.unknownOption(argument, spec: spec)
                 }
                 option = found
+                // gh's (pflag's) `-L5` and `-L=5`: a short option's value written onto it.
+                if shorts.count > 1 {
+                    let attached = shorts.dropFirst()
+                    inlineValue = String(attached.first == "=" ? attached.dropFirst() : attached)
+                }
             }
             if option.takesValue {
                 if let inlineValue {

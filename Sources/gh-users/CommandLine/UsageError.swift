@@ -30,6 +30,13 @@ struct UsageError: Error, Sendable, Equatable {
             return UsageError(
                 message: "option '\(option)' does not apply to \(spec.name)" + whereItApplies, command: spec)
         }
+        // GitHub's search negates a qualifier with a leading `-`, which reads as an option before `--`.
+        if !option.hasPrefix("--"), option.contains(":"), spec.arguments.contains(where: { $0.name == "QUERY" }) {
+            return UsageError(
+                message: "unknown option '\(option)': a negated qualifier goes after --, which ends the options: "
+                    + "gh-users \(spec.name) [options] -- QUERY",
+                command: spec)
+        }
         if let habit = ghHabits[name.lowercased()], spec.allOptions.contains(where: { $0.name == "json" }) {
             return UsageError(message: "unknown option '\(option)': \(habit)", command: spec)
         }
@@ -62,11 +69,20 @@ struct UsageError: Error, Sendable, Equatable {
         return UsageError(message: message, command: spec)
     }
 
+    /// The longest line of a message said whole; longer than any list of valid names.
+    static let lineLimit = 1_000
+
     /// The text for stderr, after swift-argument-parser's layout.
     var rendered: String {
         // An option's value is echoed as given, and may carry escape sequences: each line is made safe to print.
+        // A value of any length may be echoed (a 1 MB argument): a line is cut after `lineLimit` characters.
         let visible = message.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { TerminalSanitizer.sanitize(String($0)) }.joined(separator: "\n")
+            .map { line in
+                let cut = line.count > Self.lineLimit
+                return TerminalSanitizer.sanitize(String(cut ? line.prefix(Self.lineLimit) : line))
+                    + (cut ? "… (\(line.count - Self.lineLimit) more characters)" : "")
+            }
+            .joined(separator: "\n")
         var text = "Error: \(visible)\n"
         if let usage {
             // Filled to 80 columns, as the help's USAGE is, and never broken inside a bracketed group.
