@@ -79,3 +79,22 @@ struct StdinLoginsTests {
         return { input.reads == 0 ? input.read() : [] }
     }
 }
+
+/// Logins saved by an editor that marks UTF-8 start with a BOM, which is no part of the first login.
+@Test func aByteOrderMarkBeforeTheFirstLoginIsDropped() throws {
+    let chunks = LockedChunks([Array("\u{FEFF}octocat\nmojombo\n".utf8), []])
+    let logins = try resolve { chunks.next() }.get()
+    #expect(logins.map(\.value) == ["octocat", "mojombo"])
+}
+
+/// Hands out its chunks in order, then nothing.
+private final class LockedChunks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [[UInt8]]
+
+    init(_ chunks: [[UInt8]]) { self.chunks = chunks }
+
+    func next() -> [UInt8] {
+        lock.withLock { chunks.isEmpty ? [] : chunks.removeFirst() }
+    }
+}

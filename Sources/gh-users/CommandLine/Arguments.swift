@@ -143,8 +143,10 @@ enum LoginInput: Sendable, Equatable {
         }
         var logins: [Login] = []
         var lines = InputLines(reading: io, maximumLength: Self.maximumLineBytes)
-        while let line = try lines.next() {
+        while var line = try lines.next() {
             let number = lines.number
+            // A file saved by an editor that marks UTF-8 (a BOM), as the token file may be.
+            if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
             guard number <= Self.maximumLines else {
                 throw .invalidInput("stdin has more than \(Self.maximumLines) lines; give the logins in parts")
             }
