@@ -191,6 +191,23 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
     }
 
+    /// Each organization of the world is an account, as on GitHub: a login no account of the population has, and
+    /// one id, in the population's gaps (10,000 accounts pass 9919), for `GET /orgs/{org}`, `GET /users/{org}`,
+    /// `/user/{id}` and GraphQL's `repositoryOwner`, an `Organization`, which gh-users gives no calendar.
+    @Test func everyOrganizationIsAnAccountWithOneID() throws {
+        let server = try standIn(StandInConfiguration(userCount: 10_000))
+        for login in world.organizations.map(\.login) {
+            #expect(server.population.user(login: login) == nil, "\(login)")
+            let id = try fetch(server, "/orgs/" + login).jsonObject()["id"] as? Int ?? 0
+            let profile = try fetch(server, "/users/" + login).jsonObject()
+            #expect(profile["type"] as? String == "Organization" && profile["id"] as? Int == id, "\(login)")
+            #expect(try fetch(server, "/user/\(id)").jsonObject()["login"] as? String == login)
+            let query = "query { repositoryOwner(login: \"\(login)\") { __typename databaseId } }"
+            let owner = value(try graphQL(server, query).jsonObject(), "data", "repositoryOwner") as? [String: Any]
+            #expect("\(owner?["__typename"] ?? "") \(owner?["databaseId"] ?? "")" == "Organization \(id)")
+        }
+    }
+
     static let member = #"{"role":"member"}"#
     static let active = #"{"state":"active"}"#
     static let outside = "/repos/github/docs/collaborators?affiliation=outside"
