@@ -63,7 +63,6 @@ private func documentedKeys(_ name: String) throws -> [String] {
         missing.map { Step($0, as: "octocat", 404) } + [
             Step("/orgs/no-such-org/public_members", as: nil, 404),
             Step(members, as: "kitsune-fox", everyone),
-            Step(members, as: "eager-falcon-20", shown),
             Step("/orgs/github/public_members", as: "octocat", shown),
             Step(members + "?role=admin", as: "octocat", ["octocat", "lively-otter-8"]),
             Step(members + "?role=member", as: "octocat", Array(everyone.dropFirst(2))),
@@ -103,6 +102,16 @@ private func documentedKeys(_ name: String) throws -> [String] {
 
     @Test(arguments: reads) func aReadIsAnsweredByGitHubsRules(_ read: Step) throws {
         try read.run(on: standIn())
+    }
+
+    /// GitHub answers `GET /orgs/{org}/members` with a 302 to whoever is not a member, with a token or without: to
+    /// the public members, the query kept, which has no filters.
+    @Test(arguments: ["eager-falcon-20", nil]) func aNonMemberIsSentToThePublicMembers(login: String?) throws {
+        let server = try standIn()
+        let redirect = try fetch(server, Self.members + "?filter=2fa_disabled&per_page=2", as: login)
+        let location = "/orgs/github/public_members?filter=2fa_disabled&per_page=2"
+        #expect(redirect.status == 302 && redirect.header("Location") == server.linkBaseURL + location)
+        #expect(try logins(fetch(server, location, as: login)) == Array(Self.shown.prefix(2)))
     }
 
     /// An organization's repositories, by name, are owned by the account `GET /orgs/github` is. `anon` adds the
@@ -226,7 +235,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
             Step("/orgs/acme/members", as: "octocat", ["octocat"]),
             Step("PATCH", "/user/memberships/orgs/acme", as: "Yamada-Taro", body: active, 200, ["state": "active"]),
             Step("/orgs/acme/members", as: "octocat", ["octocat", "Yamada-Taro"]),
-            Step("/orgs/acme/members", as: "kitsune-fox", ["octocat"]),
+            Step("/orgs/acme/members", as: "kitsune-fox", 302),
             Step("/orgs/acme/public_members", as: "Yamada-Taro", ["octocat"]),
             Step(
                 "PUT", "/orgs/acme/memberships/Yamada-Taro", as: "octocat", body: #"{"role":"admin"}"#, 200,
