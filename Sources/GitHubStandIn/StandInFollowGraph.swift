@@ -78,13 +78,14 @@ package final class StandInFollowGraph: @unchecked Sendable {
     }
 
     /// `owner` adds `member` to their `following` (and so themselves to `member`'s `followers`) or `blocks`, or takes
-    /// them off. Nobody follows or blocks themselves: GitHub documents no answer for it but 204. A block ends every
-    /// follow between the two, as on GitHub. True when a list changed.
+    /// them off. Nobody follows or blocks themselves: GitHub documents no answer for it but 204. The graph is the
+    /// population's: the world's organizations (ordinal 0) are in no list. A block ends every follow between the
+    /// two, as on GitHub. True when a list changed.
     @discardableResult
     package func change(_ relation: StandInFollowRelation, _ owner: StandInUser, _ member: StandInUser, adding: Bool)
         -> Bool
     {
-        guard owner.ordinal != member.ordinal else { return false }
+        guard owner.ordinal != member.ordinal, member.ordinal > 0 else { return false }
         return lock.withLock {
             // Adds `member` (newest follow first, blocks in the order given) or removes them, on one list.
             func edit(_ relation: StandInFollowRelation, _ owner: StandInUser, _ member: StandInUser, _ adding: Bool)

@@ -48,13 +48,14 @@ struct StandInRouteRequest {
 
     func header(_ name: String) -> String? { request.header(name) }
 
-    /// The account a `{username}` or `{account_id:int}` segment names; nil when there is no such account.
+    /// The account a `{username}` or `{account_id:int}` segment names, the population's or an organization of the
+    /// world; nil when there is no such account.
     var account: StandInUser? {
         if let login = parameters["username"] {
-            return population.user(login: login)
+            return population.user(login: login) ?? context.world.current.organizationAccount(login: login)
         }
         if let id = parameters["account_id"].flatMap({ Int($0) }) {
-            return population.user(id: id)
+            return population.user(id: id) ?? context.world.current.organizationAccount(id: id)
         }
         return nil
     }

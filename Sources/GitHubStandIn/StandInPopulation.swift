@@ -73,9 +73,10 @@ package struct StandInUser: Sendable, Equatable {
         siteAdmin = ordinal == 2
     }
 
-    /// An organization of the world, which the population does not hold.
+    /// An organization of the world, which the population does not hold: ordinal 0, whose profile it has.
     init(organization login: String, id: Int) {
-        (ordinal, self.id, self.login, type, siteAdmin, createdAt) = (0, id, login, "Organization", false, 0)
+        (ordinal, self.id, self.login, type, siteAdmin) = (0, id, login, "Organization", false)
+        createdAt = StandInProfileNumbers(ordinal: 0).createdAt
     }
 
     package var profile: StandInUserProfile {

@@ -184,9 +184,15 @@ package struct StandInWorld: Decodable, Sendable {
     /// thousand apart, so that its forks (`forks[k]` is one more than the k-th) have their own.
     static func repositoryID(_ index: Int) -> Int { 1_296_269 + 1_000 * index }
 
-    /// The organization at `index` as an account, a repository's `owner`: its id is 9919 (github's) and on.
+    /// The organization at `index` as an account (`GET /users/{org}`, a repository's `owner`): its id is 9919
+    /// (github's) and on, seven apart, in the gaps the population's ids leave (`StandInPopulation.id(forOrdinal:)`).
     func organizationAccount(_ index: Int) -> StandInUser {
-        StandInUser(organization: organizations[index].login, id: 9_919 + index)
+        StandInUser(organization: organizations[index].login, id: 9_919 + 7 * index)
+    }
+
+    /// The organization `login` names, or whose account has the id `id`, as an account; nil for none.
+    func organizationAccount(login: String = "", id: Int = 0) -> StandInUser? {
+        organizations.indices.map(organizationAccount).first { $0.login.isSame(as: login) || $0.id == id }
     }
 
     package func organizationIndex(_ login: String) -> Int? {

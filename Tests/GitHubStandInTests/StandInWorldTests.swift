@@ -63,7 +63,6 @@ private func documentedKeys(_ name: String) throws -> [String] {
         missing.map { Step($0, as: "octocat", 404) } + [
             Step("/orgs/no-such-org/public_members", as: nil, 404),
             Step(members, as: "kitsune-fox", everyone),
-            Step(members, as: "eager-falcon-20", shown),
             Step("/orgs/github/public_members", as: "octocat", shown),
             Step(members + "?role=admin", as: "octocat", ["octocat", "lively-otter-8"]),
             Step(members + "?role=member", as: "octocat", Array(everyone.dropFirst(2))),
@@ -105,9 +104,19 @@ private func documentedKeys(_ name: String) throws -> [String] {
         try read.run(on: standIn())
     }
 
-    /// An organization's repositories, by name, are owned by the account `GET /orgs/github` is. `anon` adds the
-    /// authors with no account; the rest are the documented contributor record. Forks are the world's; invitations
-    /// are GitHub's own records. Each collaborator record is GitHub's documented one, with the highest permission.
+    /// GitHub answers `GET /orgs/{org}/members` with a 302 to whoever is not a member, with a token or without: to
+    /// the public members, the query kept, which has no filters.
+    @Test(arguments: ["eager-falcon-20", nil]) func aNonMemberIsSentToThePublicMembers(login: String?) throws {
+        let server = try standIn()
+        let redirect = try fetch(server, Self.members + "?filter=2fa_disabled&per_page=2", as: login)
+        let location = "/orgs/github/public_members?filter=2fa_disabled&per_page=2"
+        #expect(redirect.status == 302 && redirect.header("Location") == server.linkBaseURL + location)
+        #expect(try logins(fetch(server, location, as: login)) == Array(Self.shown.prefix(2)))
+    }
+
+    /// An organization's repositories are listed by name. `anon` adds the authors with no account; the rest are the
+    /// documented contributor record. Forks are the world's; invitations are GitHub's own records. Each collaborator
+    /// record is GitHub's documented one, with the highest permission.
     @Test func theWorldsListsAreGitHubsRecords() throws {
         let server = try standIn()
         let all = try fetch(server, Self.collaborators + "?per_page=100", as: "octocat")
@@ -127,11 +136,6 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(outside["permissions"] as? [String: Bool] == write)
         let repositories = try fetch(server, "/orgs/github/repos", as: "octocat").jsonArray()
         #expect(repositories.map { $0["full_name"] as? String } == ["github/docs", "github/linguist"])
-        let owners = repositories.map { $0["owner"] as? [String: Any] ?? [:] }
-        let organization = try fetch(server, "/orgs/github", as: nil).jsonObject()
-        #expect(
-            owners.map { "\($0["login"] ?? "") \($0["type"] ?? "")" } == ["github Organization", "github Organization"])
-        #expect(owners.allSatisfy { $0["id"] as? Int == organization["id"] as? Int })
         let named = try fetch(server, "/repos/octocat/Hello-World/contributors", as: nil)
         #expect(try keys(named.records()[0]) == documentedKeys("repos-list-contributors"))
         let anonymous = try fetch(server, "/repos/octocat/Hello-World/contributors?anon=1", as: nil).jsonArray()
@@ -191,6 +195,26 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
     }
 
+    /// Each organization of the world is an account, as on GitHub: a login no account of the population has, and
+    /// one id, in the population's gaps (10,000 accounts pass 9919), for `GET /orgs/{org}`, `GET /users/{org}`,
+    /// `/user/{id}`, its repositories' `owner` and GraphQL's `repositoryOwner`, an `Organization` (no calendar).
+    @Test func everyOrganizationIsAnAccountWithOneID() throws {
+        let server = try standIn(StandInConfiguration(userCount: 10_000))
+        for login in world.organizations.map(\.login) {
+            #expect(server.population.user(login: login) == nil, "\(login)")
+            let id = try fetch(server, "/orgs/" + login).jsonObject()["id"] as? Int ?? 0
+            let query = "query { repositoryOwner(login: \"\(login)\") { login __typename databaseId } }"
+            let accounts =
+                try [fetch(server, "/users/" + login).jsonObject(), fetch(server, "/user/\(id)").jsonObject()]
+                + fetch(server, "/orgs/\(login)/repos").jsonArray().compactMap { $0["owner"] as? [String: Any] }
+                + [value(try graphQL(server, query).jsonObject(), "data", "repositoryOwner") as? [String: Any] ?? [:]]
+            for account in accounts {
+                let (type, number) = (account["type"] ?? account["__typename"], account["id"] ?? account["databaseId"])
+                #expect("\(account["login"] ?? "") \(type ?? "") \(number ?? "")" == "\(login) Organization \(id)")
+            }
+        }
+    }
+
     static let member = #"{"role":"member"}"#
     static let active = #"{"state":"active"}"#
     static let outside = "/repos/github/docs/collaborators?affiliation=outside"
@@ -209,7 +233,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
             Step("/orgs/acme/members", as: "octocat", ["octocat"]),
             Step("PATCH", "/user/memberships/orgs/acme", as: "Yamada-Taro", body: active, 200, ["state": "active"]),
             Step("/orgs/acme/members", as: "octocat", ["octocat", "Yamada-Taro"]),
-            Step("/orgs/acme/members", as: "kitsune-fox", ["octocat"]),
+            Step("/orgs/acme/members", as: "kitsune-fox", 302),
             Step("/orgs/acme/public_members", as: "Yamada-Taro", ["octocat"]),
             Step(
                 "PUT", "/orgs/acme/memberships/Yamada-Taro", as: "octocat", body: #"{"role":"admin"}"#, 200,

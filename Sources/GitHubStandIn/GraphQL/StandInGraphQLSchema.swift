@@ -3,9 +3,9 @@ import Foundation
 /// The part of GitHub's schema (octokit/graphql-schema's `schema.graphql`) that gh-users asks, resolved against the
 /// population (accounts, profiles, stars) and the world (organizations, teams, repositories, grants) by the
 /// world's generic rules, so GraphQL and REST always agree:
-/// - `repositoryOwner(login:)`: an account that does not exist, or a bot (a GitHub App's account is no
-///   `RepositoryOwner`), is null with no error, as GitHub answers (`{"data":{"repositoryOwner":null}}`, pinned by
-///   several clients' tests); only `user(login:)` adds a `NOT_FOUND` error, and it is not served here;
+/// - `repositoryOwner(login:)`: an account, the world's organizations too; one that does not exist, or a bot (a
+///   GitHub App's account is no `RepositoryOwner`), is null with no error, as GitHub answers
+///   (`{"data":{"repositoryOwner":null}}`, pinned by clients' tests); only `user(login:)` adds `NOT_FOUND` (unserved);
 /// - an unknown organization or repository is null beside `NOT_FOUND`;
 /// - `viewer`: the token's account;
 /// - `membersWithRole`: the active members (only the public ones to a non-member), `role` `ADMIN` for an owner,
@@ -36,7 +36,7 @@ struct StandInGraphQLSchema {
             switch field.name {
             case "viewer": return request.signedInAccount.map { .object(account($0)) } ?? .null
             case "repositoryOwner":
-                let user = request.population.user(login: login)
+                let user = request.population.user(login: login) ?? world.organizationAccount(login: login)
                 return user.flatMap { $0.type == "Bot" ? nil : .object(account($0)) } ?? .null
             case "organization":
                 guard let organization = world.organization(login) else {

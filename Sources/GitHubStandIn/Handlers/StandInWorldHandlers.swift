@@ -3,7 +3,7 @@ import Foundation
 import JSONBytes
 
 /// The lists of organizations, teams and repositories, answered from the world by GitHub's generic rules: an
-/// unknown one is 404; a non-member sees public members only; owners alone see outside collaborators and
+/// unknown one is 404; a non-member is sent to the public members; owners alone see outside collaborators and
 /// invitations and filter by 2FA; members alone see teams; stargazers and watchers are listed to those with a
 /// grant, collaborators to those who can push; `role`, `filter`, `affiliation`, `permission` and `anon` filter.
 struct StandInWorldListHandler: StandInHandler {
@@ -47,6 +47,14 @@ extension StandInRouteRequest {
             let account = world.organizationAccount(world.organizationIndex(organization.login) ?? 0)
             let values: [String: any Sendable] = ["login": account.login, "id": account.id, "node_id": account.nodeID]
             return StandInHTTPResponse(status: 200, body: replacing(values, in: "orgs-get"))
+        case .members where member == nil:
+            // GitHub's 302 to whoever is not a member, with a token or without: the public members, the query kept.
+            let (path, query) = (request.target.prefix { $0 != "?" }, request.target.drop { $0 != "?" })
+            let location = context.linkBaseURL + path.dropLast("members".count) + "public_members" + query
+            var response = StandInHTTPResponse(
+                status: 302, body: StandInErrorBody.redirect(status: 302, location: location))
+            response.setHeader("Location", location)
+            return response
         case .members, .publicMembers:
             var listed = organization.members(shownTo: list == .members ? caller : nil)
             if list == .members {

@@ -148,8 +148,7 @@ extension StandInRouteRequest {
             values[key] = JSONText.text(of: key, in: record).replacing("octocat/Hello-World", with: fullName)
         }
         let login = String(fullName.prefix { $0 != "/" })
-        let organization = world.organizationIndex(login).map { world.organizationAccount($0) }
-        if let owner = population.user(login: login) ?? organization {
+        if let owner = population.user(login: login) ?? world.organizationAccount(login: login) {
             var writer = JSONByteWriter(reservingCapacity: 1_200)
             owner.writeSimpleUser(into: &writer)
             values["owner"] = writer.bytes
