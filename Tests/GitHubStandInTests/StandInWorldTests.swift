@@ -18,12 +18,9 @@ private func documentedKeys(_ name: String) throws -> [String] {
 @Suite struct StandInWorldTests {
     let world = StandInWorld.file
 
-    /// A person's permission is the highest of their grants, each kept with its source: ownership, the base
-    /// permission, a team's grant (a child team inherits its parent's) and a direct grant. Each source's own grant
-    /// (octocat's three on github/docs, a direct one, an owner's) is `StandInGraphQLTests`'
-    /// everyoneWithAGrantIsListedAHundredAPageAndRefusalsAreErrorsAtTheirPaths, which lists them as the world grants them. The world
-    /// is consistent: nobody is an outside collaborator of an organization they belong to; octocat owns repositories
-    /// and is a public member of an organization, so the demo can show every command.
+    /// A person's permission is the highest of their grants (ownership, the base permission, a team's, a child
+    /// team's parent's, a direct one; `StandInGraphQLTests` lists each source). The world is consistent: no member is
+    /// an outside collaborator; octocat owns repositories and is a public member, so the demo shows every command.
     @Test func aPermissionIsTheHighestOfEveryGrantInAConsistentWorld() throws {
         let docs = try #require(world.repository("github", "docs"))
         // linguists is justice-league's child: its members have the parent's push on github/docs.
@@ -79,6 +76,12 @@ private func documentedKeys(_ name: String) throws -> [String] {
             Step(collaborators + "?affiliation=outside", as: "octocat", ["livelyfalcon26"]),
             Step(collaborators + "?affiliation=direct", as: "octocat", ["Yamada-Taro", "livelyfalcon26"]),
             Step(collaborators + "?permission=admin", as: "octocat", ["octocat", "lively-otter-8", "Yamada-Taro"]),
+            Step(
+                "GET", "/repos/github/docs", as: nil, 200,
+                ["name": "docs", "html_url": "https://github.com/github/docs"]),
+            Step(
+                "/orgs/github/invitations", as: "octocat", 200,
+                text: JSONTokens.compact(documented("orgs-list-pending-invitations"))),
             Step("/repos/octocat/Hello-World/contributors", as: nil, ["octocat", "Yamada-Taro"]),
         ]
         // Stargazers and watchers only to the owner and collaborators (octocat and Yamada-Taro for Hello-World):
@@ -114,9 +117,8 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(try logins(fetch(server, location, as: login)) == Array(Self.shown.prefix(2)))
     }
 
-    /// An organization's repositories are listed by name. `anon` adds the authors with no account; the rest are the
-    /// documented contributor record. Forks are the world's; invitations are GitHub's own records. Each collaborator
-    /// record is GitHub's documented one, with the highest permission.
+    /// An organization's repositories are listed by name; `anon` adds the authors with no account to the documented
+    /// contributor records; forks are the world's. Each collaborator record is GitHub's, with the highest permission.
     @Test func theWorldsListsAreGitHubsRecords() throws {
         let server = try standIn()
         let all = try fetch(server, Self.collaborators + "?per_page=100", as: "octocat")
@@ -146,13 +148,6 @@ private func documentedKeys(_ name: String) throws -> [String] {
         let names = forks.compactMap { $0["full_name"] as? String }
         #expect(names == ["kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World"])
         #expect(forks.count == hello["forks_count"] as? Int)
-        // Each repository is its own, not the documented octocat/Hello-World.
-        let docs = try fetch(server, "/repos/github/docs", as: nil).jsonObject()
-        #expect(docs["full_name"] as? String == "github/docs" && docs["name"] as? String == "docs")
-        #expect(docs["html_url"] as? String == "https://github.com/github/docs")
-
-        let invitations = try fetch(server, "/orgs/github/invitations", as: "octocat").text
-        #expect(invitations == JSONTokens.compact(documented("orgs-list-pending-invitations")))
     }
 
     /// For every repository of the world, its stargazers list, its `stargazers_count`, its star count and the sum
@@ -195,9 +190,8 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
     }
 
-    /// Each organization of the world is an account, as on GitHub: a login no account of the population has, and
-    /// one id, in the population's gaps (10,000 accounts pass 9919), for `GET /orgs/{org}`, `GET /users/{org}`,
-    /// `/user/{id}`, its repositories' `owner` and GraphQL's `repositoryOwner`, an `Organization` (no calendar).
+    /// Each organization of the world is an account with a login of its own and one id (in the population's gaps)
+    /// in `/orgs/{org}`, `/users/{org}`, `/user/{id}`, its repositories' `owner` and GraphQL's `repositoryOwner`.
     @Test func everyOrganizationIsAnAccountWithOneID() throws {
         let server = try standIn(StandInConfiguration(userCount: 10_000))
         for login in world.organizations.map(\.login) {
@@ -225,9 +219,8 @@ private func documentedKeys(_ name: String) throws -> [String] {
     /// What `Scripts/try --world` and `members --changes` see change, in order, each step after the one before:
     /// GitHub's write routes as an owner (or an admin) and as someone without the right.
     static let stories: [String: [Step]] = [
-        // A membership is pending, and listed to no one, until it is accepted; then members see the new member and
-        // anyone else still sees only the public ones. A role changes at once; a removal is 204; only an owner
-        // changes members, only with a role GitHub knows, and accepting needs an invitation.
+        // A membership is pending (listed to no one) until accepted; then members see the new member, others the
+        // public ones. A role changes at once; a removal is 204; only an owner changes members, with a known role.
         "members join, change role and leave": [
             Step("PUT", "/orgs/acme/memberships/Yamada-Taro", as: "octocat", body: member, 200, ["state": "pending"]),
             Step("/orgs/acme/members", as: "octocat", ["octocat"]),
@@ -251,9 +244,8 @@ private func documentedKeys(_ name: String) throws -> [String] {
                 "/orgs/octo-org/members", as: "octocat",
                 ["Yamada-Taro", "octocat", "eager-falcon-20", "gentlefalcon22"]),
         ],
-        // A team's grant and a direct grant change who is a collaborator, with what permission. A newcomer is
-        // invited (GitHub's 201 with the invitation) and has access once they accept it; a collaborator's
-        // permission changes at once (204); one who joins the organization stops being an outside collaborator.
+        // Team and direct grants change who collaborates, and how. A newcomer is invited (201) and has access once
+        // they accept; a permission changes at once (204); one who joins the organization is no longer outside.
         "grants and memberships change who is a collaborator": [
             Step("PUT", grant, as: "Yamada-Taro", body: #"{"permission":"admin"}"#, 403),
             Step(linguistAdmins, as: "octocat", ["octocat", "lively-otter-8"]),
@@ -285,8 +277,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         for step in Self.stories[story] ?? [] { try step.run(on: server) }
     }
 
-    /// A repository lists its stargazers or is starred by the population: one that says neither (a misspelt key)
-    /// or both is refused, where it once became a repository the whole population stars.
+    /// A repository lists its stargazers or is starred by the population: neither (a misspelt key) or both is refused.
     @Test(arguments: [#""stargazers_typo": []"#, #""stargazers": [], "starred_by": "population""#])
     func aRepositoryWithoutOneSourceOfStarsIsRefused(stars: String) {
         let world =
