@@ -226,11 +226,11 @@ struct AccessCommand: GitHubCommand {
             organization: organization.value, filters: snapshotFilters, format: render.format, fields: render.fields)
     }
 
-    /// The first repository `--repo` named that is not there, as the failure it is (exit 3); nil when there is
-    /// none. A listed repository gone before its read is no failure: the map without it is the map.
-    func missing(_ names: [String]) -> DomainError? {
-        guard !repositories.isEmpty, let name = names.first else { return nil }
-        return .notFound(resource: "repository '\(name)'")
+    /// Each repository `--repo` named that is not there, as the failure it is (exit 3), in the map's order; none
+    /// when there is none. A listed repository gone before its read is no failure: the map without it is the map.
+    func missing(_ names: [String]) -> [DomainError] {
+        guard !repositories.isEmpty else { return [] }
+        return names.map { .notFound(resource: "repository '\($0)'") }
     }
 
     /// Whether `record` passes the filters. `--affiliation` keeps only the records whose affiliation is known to
