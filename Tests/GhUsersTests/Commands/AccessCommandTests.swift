@@ -120,11 +120,14 @@ struct AccessCommandTests {
         #expect(lines.last?.contains("organization octo-org: read, team core: maintain") == true)
     }
 
-    /// `--person`, `--permission` (that level or higher) and `--affiliation` filter the map; `--repo` reads only
+    /// `--person`, `--permission` (that level or higher, in either word for it) and `--affiliation` filter the map; `--repo` reads only
     /// the repositories named, without listing the organization's.
     @Test(arguments: [
         (["--person", "mona"], ["octo-org/api Mona"]),
         (["--permission", "write"], ["octo-org/api hubot", "octo-org/api Mona", "octo-org/api outsider"]),
+        // REST's words, as collaborators takes them: push is write, pull is read.
+        (["--permission", "push"], ["octo-org/api hubot", "octo-org/api Mona", "octo-org/api outsider"]),
+        (["--permission", "pull", "--repo", "web"], ["octo-org/web octocat"]),
         (["--permission", "admin"], ["octo-org/api Mona"]),
         (["--affiliation", "outside"], ["octo-org/api outsider"]),
         (["--affiliation", "member", "--repo", "web"], ["octo-org/web octocat"]),
@@ -303,7 +306,7 @@ struct AccessCommandTests {
         #expect(run.err.contains("rate limit"))
     }
 
-    @Test(arguments: [["--concurrency", "0"], ["--permission", "push"], ["--repo", "a/b"], ["--affiliation", "x"]])
+    @Test(arguments: [["--concurrency", "0"], ["--permission", "owner"], ["--repo", "a/b"], ["--affiliation", "x"]])
     func badValuesAreUsageErrors(arguments: [String]) async {
         let run = await CommandHarness.signedIn().run(["access", "octo-org"] + arguments)
         #expect(run.status == 64)

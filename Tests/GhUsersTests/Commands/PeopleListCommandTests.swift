@@ -90,6 +90,27 @@ struct PeopleListCommandTests {
         #expect(run.err == "gh-users: no \(missing) (HTTP 404)\nrequest id: CF25:41C0:C9E976\n")
     }
 
+    /// `collaborators --permission` takes the words its records print in role_name (read, write) as well as
+    /// REST's (pull, push), and sends REST's; any other word is a usage error, before anything is sent.
+    @Test(arguments: [("write", "push"), ("read", "pull"), ("push", "push"), ("pull", "pull"), ("admin", "admin")])
+    func collaboratorsTakeEitherWordForAPermission(given: String, sent: String) async {
+        let harness = Self.signedIn()
+        harness.expect(
+            "GET /repos/octocat/Hello-World/collaborators?permission=\(sent)&per_page=30",
+            body: "repos-list-collaborators")
+        let run = await harness.run([
+            "collaborators", "octocat/Hello-World", "--permission", given, "--format", "tsv", "--fields", "login",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\n")
+    }
+
+    @Test func collaboratorsRefuseAPermissionItDoesNotKnow() async {
+        let run = await Self.signedIn().run(["collaborators", "octocat/Hello-World", "--permission", "owner"])
+        #expect(run.status == 64)
+        #expect(run.err.contains("pull, triage, push, maintain, admin"), "\(run.err)")
+    }
+
     /// A stargazer is `{"starred_at", "user"}` in the star media type: the table reads the login inside `user`.
     @Test func theStargazersTableShowsEachLoginAndWhenItStarred() async {
         let harness = Self.signedIn()
