@@ -77,7 +77,11 @@ enum HelpTopics {
                 "rate limited: the primary limit is spent and --wait-on-rate-limit was not given; "
                     + "the message says when it resets"
             ),
-            ("64", "usage: an unknown command or option, or an invalid value or login; nothing was sent"),
+            (
+                "64",
+                "usage: an unknown command or option, an invalid value, login or GH_USERS_* setting, or a write "
+                    + "under --offline; nothing was sent"
+            ),
             ("130", "interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume"),
             ("143, 129", "stopped by SIGTERM or SIGHUP, handled like Ctrl-C"),
         ],
