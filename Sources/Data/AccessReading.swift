@@ -136,26 +136,7 @@ package struct AccessReading: Sendable {
         let failure: DomainError? = await withTaskGroup(of: AccessOutcome.self) { group in
             var inFlight = 0
             while true {
-                while inFlight < concurrency, let work = schedule.nextWork() {
-                    inFlight += 1
-                    summary.requests += 1
-                    group.addTask { await self.perform(work) }
-                }
-                guard inFlight > 0, let outcome = await group.next() else {
-                    return schedule.isFinished
-                        ? nil
-                        : DomainError.malformedResponse(
-                            endpoint: "POST /graphql", detail: "the access map's read stopped with pages still to ask")
-                }
-                inFlight -= 1
-                do throws(DomainError) {
-                    let cost = try schedule.take(outcome)
-                    summary.points += cost
-                    summary.repositories = max(summary.repositories, schedule.slots.count)
-                } catch {
-                    group.cancelAll()
-                    return error
-                }
+                // What is whole is handed on first: `--repo` names that are all gone are whole before any request.
                 while let done = schedule.nextDone() {
                     if done.gone { summary.missing.append(done.repository) }
                     if done.unreadable != nil { summary.unreadable.append(done.repository) }
@@ -168,6 +149,24 @@ package struct AccessReading: Sendable {
                     }
                 }
                 if schedule.isFinished { return nil }
+                while inFlight < concurrency, let work = schedule.nextWork() {
+                    inFlight += 1
+                    summary.requests += 1
+                    group.addTask { await self.perform(work) }
+                }
+                guard inFlight > 0, let outcome = await group.next() else {
+                    return DomainError.malformedResponse(
+                        endpoint: "POST /graphql", detail: "the access map's read stopped with pages still to ask")
+                }
+                inFlight -= 1
+                do throws(DomainError) {
+                    let cost = try schedule.take(outcome)
+                    summary.points += cost
+                    summary.repositories = max(summary.repositories, schedule.slots.count)
+                } catch {
+                    group.cancelAll()
+                    return error
+                }
             }
         }
         if let failure { throw failure }

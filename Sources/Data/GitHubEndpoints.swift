@@ -74,7 +74,7 @@ package enum GitHubEndpoints {
             first: Resource(
                 endpoint, segments: owner.segments, query: query(filters, of: endpoint), missing: owner.name,
                 decode: decode),
-            owner: self.owner(owner))
+            owner: self.owner(owner), team: owner.team)
     }
 
     /// A list of the token's own account whose records need no typed field (`GET /user/emails`).

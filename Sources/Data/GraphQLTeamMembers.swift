@@ -132,7 +132,7 @@ extension GitHubRepository {
                 // A team GraphQL does not find may be one the token may not see: its organization is asked, as
                 // for REST's list (`ResourceRepository.firstPage(_:perPage:)`).
                 guard after == nil else { throw failure }
-                throw await ownerAnswer(to: failure, of: GitHubEndpoints.owner(.team(team)))
+                throw await ownerAnswer(to: failure, of: GitHubEndpoints.owner(.team(team)), team: team)
             case .tooLarge(let reason), .unsupported(let reason): throw .refused(reason)
             }
         }

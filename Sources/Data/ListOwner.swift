@@ -38,6 +38,8 @@ package struct ListOwner: Sendable, Equatable, CustomStringConvertible {
     package let description: String
     /// What is asked when the list is a 404 (`GitHubEndpoints.owner(_:)`).
     package let lookup: Lookup
+    /// The team, for a team: its lookup is its organization's, so a 404 may be no such team as well.
+    package private(set) var team: TeamName? = nil
 
     /// The owner's own row, its segments, and what its 404 lacks. A team's is its organization's: `GET
     /// /orgs/{org}` answers anyone, while `GET /orgs/{org}/teams/{team_slug}` answers only the organization's
@@ -69,6 +71,7 @@ package struct ListOwner: Sendable, Equatable, CustomStringConvertible {
     package static func team(_ team: TeamName) -> ListOwner {
         ListOwner(
             segments: [URLEncoding.pathSegment(team.organization.value), URLEncoding.pathSegment(team.slug)],
-            name: "team '\(team)'", description: team.description, lookup: organization(team.organization).lookup)
+            name: "team '\(team)'", description: team.description, lookup: organization(team.organization).lookup,
+            team: team)
     }
 }

@@ -80,6 +80,9 @@ package enum AccessProblem: Sendable, Equatable {
     /// Not the token's fault: since July 2026 GitHub lists a repository's stargazers and watchers only to its
     /// admins and collaborators (`repository`, as OWNER/REPO), whatever the token.
     case withheld(repository: String)
+    /// A team's 404 though its organization exists: GitHub tells a team that is not there from a secret one the
+    /// token's account is not in to neither; `scope` is what listing it needs.
+    case unseenTeam(TeamName, scope: String?)
 }
 
 extension DomainError {

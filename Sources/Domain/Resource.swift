@@ -118,11 +118,14 @@ package struct ListResource<Item: Sendable>: Sendable {
     /// For a list under an organization, a team or a repository: the owner itself, asked for when the first page
     /// is a 404 (`firstPage(_:perPage:)`).
     package let owner: Resource<Record>?
+    /// For a team's list: the team, whose 404 under an organization that exists is no team the token can see.
+    package let team: TeamName?
 
-    package init(first: Resource<Page<Item>>, owner: Resource<Record>? = nil) {
+    package init(first: Resource<Page<Item>>, owner: Resource<Record>? = nil, team: TeamName? = nil) {
         precondition(first.endpoint.paging != .single, "\(first.endpoint) is not a list")
         self.first = first
         self.owner = owner
+        self.team = team
     }
 
     /// The first page with `per_page` set.
@@ -185,15 +188,18 @@ extension ResourceRepository {
             return try await fetch(list.firstPage(perPage: perPage), nextPage: nextPage)
         } catch {
             guard let owner = list.owner else { throw error }
-            throw await ownerAnswer(to: error, of: owner)
+            throw await ownerAnswer(to: error, of: owner, team: list.team)
         }
     }
 
     /// The one rule for a 404 under an owner: its lookup (`GET /orgs/{org}`, `GET /repos/{owner}/{repo}`) is a 404
     /// too, and the owner does not exist (exit 3, naming it); it answers, and the list is withheld from this
-    /// token, a refusal that names the scope the list's row needs, if any (exit 4). Any other failure, of the list
-    /// or of the lookup, is the list's own.
-    package func ownerAnswer(to error: DomainError, of owner: Resource<Record>) async -> DomainError {
+    /// token, a refusal that names the scope the list's row needs, if any (exit 4). A `team`'s list, whose lookup
+    /// is its organization's, may be a team that is not there as well: the refusal says so (`.unseenTeam`). Any
+    /// other failure, of the list or of the lookup, is the list's own.
+    package func ownerAnswer(
+        to error: DomainError, of owner: Resource<Record>, team: TeamName? = nil
+    ) async -> DomainError {
         let requestID: String?
         let scope: String?
         switch error {
@@ -208,8 +214,8 @@ extension ResourceRepository {
             return error
         }
         return .unauthorized(
-            status: 404, message: "Not Found, though \(owner.missing) exists", problem: .scope(accepted: scope),
-            requestID: requestID)
+            status: 404, message: "Not Found, though \(owner.missing) exists",
+            problem: team.map { .unseenTeam($0, scope: scope) } ?? .scope(accepted: scope), requestID: requestID)
     }
 }
 

@@ -273,6 +273,23 @@ struct SessionSetupTests {
         #expect(bad.err.contains("GH_USERS_MAX_RESPONSE_BYTES"))
     }
 
+    /// GH_USERS_LOG_LEVEL sets the level as --log-level does, which wins over it; a value that names no level is
+    /// a usage error before anything is sent, as a bad GH_USERS_MAX_RESPONSE_BYTES or GH_USERS_CACHE_SIZE is.
+    /// Before, it was ignored, and the run went on at the default level.
+    @Test func theLogLevelVariableSetsTheLevelAndABadOneIsAUsageError() async throws {
+        let set = try #require(await setUp("show octocat", environment: ["GH_USERS_LOG_LEVEL": "DEBUG"]).request)
+        #expect(set.logger.level == .debug)
+        let flag = await setUp("show octocat --log-level error", environment: ["GH_USERS_LOG_LEVEL": "debug"])
+        #expect(try #require(flag.request).logger.level == .error)
+        let bad = await setUp("show octocat", environment: ["GH_USERS_LOG_LEVEL": "bogus"])
+        #expect(bad.status == 64)
+        #expect(bad.request == nil)
+        #expect(
+            bad.err.contains(
+                "invalid GH_USERS_LOG_LEVEL 'bogus': give trace, debug, info, notice, warning or error"),
+            "\(bad.err)")
+    }
+
     @Test(arguments: [
         "--timeout 0", "--timeout -1", "--timeout abc", "--timeout nan", "--retries 11", "--retries -1",
         "--max-wait -1",

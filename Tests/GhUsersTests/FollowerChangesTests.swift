@@ -138,10 +138,10 @@ struct FollowerChangeOutputTests {
     }
 
     @Test func aTableMarksEachLoginAsADiffDoes() {
-        // The last column is padded like the others: a row with no rename ends in spaces.
+        // A row with no rename ends after its last cell: no column is padded with nothing after it.
         #expect(
             render(.table, isTTY: true)
-                == "CHANGE       ID  RENAMED FROM\n" + "+ erin       5   \n" + "\u{2212} bob        2   \n"
+                == "CHANGE       ID  RENAMED FROM\n" + "+ erin       5\n" + "\u{2212} bob        2\n"
                 + "~ carol-new  3   carol\n")
     }
 

@@ -231,6 +231,24 @@ struct PeopleChangesRunTests {
         #expect(err.contains("recorded the 2 accounts of 'gh-users members github'"), "\(err)")
     }
 
+    /// A first run says how many it recorded in words that fit the count: before, one was "the 1 account" and
+    /// none "the 0 accounts".
+    @Test(arguments: [
+        ([Int64](), "recorded no accounts of"), ([1], "recorded the one account of"),
+        ([1, 2], "recorded the 2 accounts of"),
+    ])
+    func aFirstRunCountsWhatItRecordedInWords(accounts: [Int64], words: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let github = StubTransport()
+        github.answer("GET /repos/octocat/Hello-World/collaborators?per_page=100", accounts: accounts)
+        let (status, out, err) = await run(
+            github, ["collaborators", "octocat/Hello-World", "--changes", folder("c.json")])
+        #expect(status == 0, "\(err)")
+        #expect(out.isEmpty)
+        #expect(err.hasPrefix("gh-users: \(words) 'gh-users collaborators octocat/Hello-World' in "), "\(err)")
+    }
+
     /// A filter given at its default (`--affiliation all`) names the same list as none.
     @Test func aFilterAtItsDefaultIsTheSameListAsNone() async throws {
         let folder = try Folder()

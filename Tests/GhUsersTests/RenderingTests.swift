@@ -207,6 +207,19 @@ struct TableGivingWayTests {
         #expect(DisplayWidth.of(String(row.dropLast())) <= 40)
     }
 
+    /// No line ends in spaces: a row whose last cells are empty ends after its last cell that is not, and the
+    /// others are laid out as before. Before, every column but the last was padded, so such a row ended in spaces.
+    @Test func aRowEndsAfterItsLastCellThatHoldsAnything() {
+        let layout = TableLayout(
+            columns: [("LOGIN", .last), ("ROLE", nil), ("2FA", nil)],
+            rows: [["octocat", "admin", "true"], ["mona", "", ""]], width: 80)
+        #expect(layout.header(ColorScheme(enabled: false)) == "LOGIN    ROLE   2FA\n")
+        #expect(layout.line(["octocat", "admin", "true"]) == "octocat  admin  true\n")
+        #expect(layout.line(["mona", "write", ""]) == "mona     write\n")
+        #expect(layout.line(["mona", "", ""]) == "mona\n")
+        #expect(layout.line(["", "", "true"]) == "                true\n")
+    }
+
     @Test func aDescriptionIsOnlyCutWhenThatIsEnough() {
         let layout = TableLayout(
             columns: [("NAME", .last), ("DESCRIPTION", .first)],

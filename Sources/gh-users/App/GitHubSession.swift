@@ -49,7 +49,18 @@ struct GitHubSession: Sendable {
         let maskedIO = io.maskingErrors(with: redactor)
         var logger = environment.logger
         logger.redactor = redactor
-        let level = common.logLevel ?? environment.environment["GH_USERS_LOG_LEVEL"].flatMap(LogLevel.init(name:))
+        var level = common.logLevel
+        if let text = environment.environment["GH_USERS_LOG_LEVEL"], !text.isEmpty {
+            // Checked even under --log-level, as the other settings are: a typo is said, never passed over.
+            guard let named = LogLevel(name: text) else {
+                let names = LogLevel.allCases.map(\.name)
+                throw UsageError(
+                    message: "invalid GH_USERS_LOG_LEVEL '\(text)': give "
+                        + names.dropLast().joined(separator: ", ") + " or " + (names.last ?? ""),
+                    command: nil)
+            }
+            level = level ?? named
+        }
         if let level { logger.level = level }
         let request = AppEnvironment.SessionRequest(
             connection: connection,

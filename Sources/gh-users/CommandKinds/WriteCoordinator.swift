@@ -41,11 +41,7 @@ struct WriteCoordinator {
             return .success
         }
         if context.common.cacheMode == .offline {
-            return .usage(
-                UsageError(
-                    message: "--offline keeps off the network, and \(declaration.name) must reach GitHub; nothing was "
-                        + "sent (--dry-run shows the requests)",
-                    command: declaration.spec))
+            return .usage(.offlineWrite(declaration.name, shows: "the requests", spec: declaration.spec))
         }
         // A closed stdout (`>&-`) is found before the first write, not from its record.
         guard io.out.isOpen else {
@@ -183,5 +179,16 @@ struct WriteCoordinator {
         } catch {
             return .writeFailed(error, io: io)
         }
+    }
+}
+
+extension UsageError {
+    /// A write run with `--offline`, which keeps off the network it must reach: nothing is sent (exit 64), and
+    /// `--dry-run` shows `what` would be.
+    static func offlineWrite(_ command: String, shows what: String, spec: CommandSpec) -> UsageError {
+        UsageError(
+            message: "--offline keeps off the network, and \(command) must reach GitHub; nothing was sent (--dry-run "
+                + "shows \(what))",
+            command: spec)
     }
 }

@@ -61,18 +61,27 @@ enum HelpTopics {
                 "follows only: a failure that is not its answer (network, server, a status other than GitHub's "
                     + "204 or 404), since 1 means no there"
             ),
-            ("3", "not found: a login, organization, team, repository or resource that does not exist"),
+            (
+                "3",
+                "not found: a login, organization, repository or resource that does not exist (for a team, its "
+                    + "organization)"
+            ),
             (
                 "4",
                 "authentication: a missing, bad or insufficient token (401, a 403 that is not a rate limit, or a "
-                    + "404 for a list whose organization or repository exists)"
+                    + "404 for a list whose organization or repository exists); a team the token cannot see, which "
+                    + "may not exist or be secret"
             ),
             (
                 "5",
                 "rate limited: the primary limit is spent and --wait-on-rate-limit was not given; "
                     + "the message says when it resets"
             ),
-            ("64", "usage: an unknown command or option, or an invalid value or login; nothing was sent"),
+            (
+                "64",
+                "usage: an unknown command or option, an invalid value, login or GH_USERS_* setting, or a write "
+                    + "under --offline; nothing was sent"
+            ),
             ("130", "interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume"),
             ("143, 129", "stopped by SIGTERM or SIGHUP, handled like Ctrl-C"),
         ],

@@ -83,13 +83,15 @@ struct TableLayout: Sendable, Equatable {
         line(headers, style: colors.bold)
     }
 
-    /// A row of the shown columns; a column of width 0 gave way to the terminal's width and is left out.
+    /// A row of the shown columns; a column of width 0 gave way to the terminal's width and is left out. The row
+    /// ends after its last cell that holds anything: no line ends in the padding of empty cells.
     func line(_ cells: [String], style: (String) -> String = { $0 }) -> String {
-        let shown = widths.indices.filter { widths[$0] > 0 }
+        let filled = widths.indices.filter { widths[$0] > 0 && $0 < cells.count && !cells[$0].isEmpty }
+        let shown = widths.indices.filter { widths[$0] > 0 && $0 <= (filled.last ?? -1) }
         var text = ""
         for index in shown {
             let width = widths[index]
-            let cell = DisplayWidth.truncate(index < cells.count ? cells[index] : "", toWidth: width)
+            let cell = DisplayWidth.truncate(cells[index], toWidth: width)
             let isLast = index == shown.last
             text +=
                 style(cell)

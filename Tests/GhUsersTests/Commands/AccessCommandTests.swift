@@ -120,11 +120,14 @@ struct AccessCommandTests {
         #expect(lines.last?.contains("organization octo-org: read, team core: maintain") == true)
     }
 
-    /// `--person`, `--permission` (that level or higher) and `--affiliation` filter the map; `--repo` reads only
+    /// `--person`, `--permission` (that level or higher, in either word for it) and `--affiliation` filter the map; `--repo` reads only
     /// the repositories named, without listing the organization's.
     @Test(arguments: [
         (["--person", "mona"], ["octo-org/api Mona"]),
         (["--permission", "write"], ["octo-org/api hubot", "octo-org/api Mona", "octo-org/api outsider"]),
+        // REST's words, as collaborators takes them: push is write, pull is read.
+        (["--permission", "push"], ["octo-org/api hubot", "octo-org/api Mona", "octo-org/api outsider"]),
+        (["--permission", "pull", "--repo", "web"], ["octo-org/web octocat"]),
         (["--permission", "admin"], ["octo-org/api Mona"]),
         (["--affiliation", "outside"], ["octo-org/api outsider"]),
         (["--affiliation", "member", "--repo", "web"], ["octo-org/web octocat"]),
@@ -266,6 +269,22 @@ struct AccessCommandTests {
         #expect(run.err == "gh-users: no repository 'octo-org/nope' (HTTP 404)\n")
     }
 
+    /// Every repository `--repo` names not there: each is named, exit 3, and stdout holds what the format writes
+    /// for no records. Before, no request was ever in flight, so the read stopped before it handed the missing
+    /// ones on: "malformed response from POST /graphql: … pages still to ask", exit 1.
+    @Test(arguments: [("tsv", ""), ("json", "[]\n")])
+    func repositoriesThatAreAllNotThereAreExit3(format: String, out: String) async {
+        let run = await Self.harness(Self.world()).run([
+            "access", "octo-org", "--repo", "nope", "--repo", "gone", "--format", format, "--fields", "login",
+        ])
+        #expect(run.status == 3)
+        #expect(run.out == out)
+        #expect(
+            run.err
+                == "gh-users: no repository 'octo-org/gone' (HTTP 404)\ngh-users: no repository 'octo-org/nope' (HTTP 404)\n"
+        )
+    }
+
     @Test func anUnknownOrganizationIsExit3() async {
         let harness = CommandHarness.signedIn()
         harness.http.register(
@@ -287,7 +306,7 @@ struct AccessCommandTests {
         #expect(run.err.contains("rate limit"))
     }
 
-    @Test(arguments: [["--concurrency", "0"], ["--permission", "push"], ["--repo", "a/b"], ["--affiliation", "x"]])
+    @Test(arguments: [["--concurrency", "0"], ["--permission", "owner"], ["--repo", "a/b"], ["--affiliation", "x"]])
     func badValuesAreUsageErrors(arguments: [String]) async {
         let run = await CommandHarness.signedIn().run(["access", "octo-org"] + arguments)
         #expect(run.status == 64)

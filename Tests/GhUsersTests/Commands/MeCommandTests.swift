@@ -54,14 +54,33 @@ struct MeEditCommandTests {
         #expect(text.hasPrefix("{\"name\":") && text.contains(",\"bio\":") && text.hasSuffix(",\"hireable\":false}"))
     }
 
-    /// `--offline` keeps off the network: an edit, which only GitHub can answer, and a calendar (GraphQL is never
-    /// cached) fail as not cached, and nothing is sent.
-    @Test(arguments: [["me", "edit", "--bio", "x", "--offline"], ["contributions", "octocat", "--offline"]])
-    func offlineSendsNothing(arguments: [String]) async {
+    /// `--offline` keeps off the network: a calendar (GraphQL is never cached) fails as not cached, and nothing
+    /// is sent.
+    @Test func offlineSendsNothing() async {
         let harness = harness(token: true)
-        let run = await harness.run(arguments)
+        let run = await harness.run(["contributions", "octocat", "--offline"])
         #expect(run.status == 1, "\(run.err)")
         #expect(run.err.contains(" is never cached, and --offline keeps off the network"), "\(run.err)")
+        #expect(harness.http.received.isEmpty)
+    }
+
+    /// An edit is a write, which only GitHub can take: with `--offline` it is a usage error (exit 64) before
+    /// anything is sent, as `follow --offline` is, and `--dry-run` still shows the request. Before, it was exit 1,
+    /// "PATCH /user is never cached".
+    @Test func offlineEditIsAUsageErrorAndSendsNothing() async {
+        let harness = harness(token: true)
+        let run = await harness.run(["me", "edit", "--bio", "x", "--offline"])
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.contains(
+                "--offline keeps off the network, and me edit must reach GitHub; nothing was sent (--dry-run shows "
+                    + "the request)"),
+            "\(run.err)")
+        #expect(harness.http.received.isEmpty)
+        let dry = await harness.run(["me", "edit", "--bio", "x", "--offline", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.err)")
+        #expect(dry.out.hasPrefix("PATCH https://api.github.com/user\n"))
         #expect(harness.http.received.isEmpty)
     }
 

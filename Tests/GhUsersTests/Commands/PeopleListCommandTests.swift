@@ -40,7 +40,8 @@ struct PeopleListCommandTests {
 
     /// GitHub answers 404 to a token that may not see a list (an organization's outside collaborators, the
     /// collaborators of a repository it cannot push to): its owner is asked for once, and as it exists, the 404
-    /// is a refusal that names what is needed and the owner that exists (exit 4).
+    /// is a refusal that names what is needed and the owner that exists (exit 4). A team's 404 under an
+    /// organization that exists may be a mistyped slug as well as a secret team: it names both.
     @Test(arguments: hiddenLists)
     func aListGitHubHidesNamesWhatIsNeeded(
         command: String, request: String, lookup: String, body: String, scope: String
@@ -52,9 +53,17 @@ struct PeopleListCommandTests {
         #expect(run.status == 4)
         #expect(run.out.isEmpty)
         #expect(run.err.contains("(this needs: \(scope))"))
+        #expect(run.err.hasSuffix("request id: CF25:41C0:C9E976\n"))
+        guard !command.hasPrefix("team-members") else {
+            #expect(
+                run.err
+                    == "gh-users: no team 'justice-league' in github that the token can see (HTTP 404): it does not "
+                    + "exist, or it is secret and the token's account is not in it (this needs: read:org)\n"
+                    + "request id: CF25:41C0:C9E976\n")
+            return
+        }
         let owner = command.hasPrefix("collaborators") ? "repository 'octocat/Hello-World'" : "organization 'github'"
         #expect(run.err.contains("though \(owner) exists"), "\(run.err)")
-        #expect(run.err.hasSuffix("request id: CF25:41C0:C9E976\n"))
     }
 
     /// A mistyped owner: GitHub's 404 for the list and for the owner's lookup (its documented 404 body, as
@@ -79,6 +88,27 @@ struct PeopleListCommandTests {
         #expect(run.status == 3)
         #expect(run.out.isEmpty)
         #expect(run.err == "gh-users: no \(missing) (HTTP 404)\nrequest id: CF25:41C0:C9E976\n")
+    }
+
+    /// `collaborators --permission` takes the words its records print in role_name (read, write) as well as
+    /// REST's (pull, push), and sends REST's; any other word is a usage error, before anything is sent.
+    @Test(arguments: [("write", "push"), ("read", "pull"), ("push", "push"), ("pull", "pull"), ("admin", "admin")])
+    func collaboratorsTakeEitherWordForAPermission(given: String, sent: String) async {
+        let harness = Self.signedIn()
+        harness.expect(
+            "GET /repos/octocat/Hello-World/collaborators?permission=\(sent)&per_page=30",
+            body: "repos-list-collaborators")
+        let run = await harness.run([
+            "collaborators", "octocat/Hello-World", "--permission", given, "--format", "tsv", "--fields", "login",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\n")
+    }
+
+    @Test func collaboratorsRefuseAPermissionItDoesNotKnow() async {
+        let run = await Self.signedIn().run(["collaborators", "octocat/Hello-World", "--permission", "owner"])
+        #expect(run.status == 64)
+        #expect(run.err.contains("pull, triage, push, maintain, admin"), "\(run.err)")
     }
 
     /// A stargazer is `{"starred_at", "user"}` in the star media type: the table reads the login inside `user`.

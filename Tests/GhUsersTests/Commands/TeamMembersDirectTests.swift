@@ -84,8 +84,9 @@ struct TeamMembersDirectTests {
     }
 
     /// A team or organization GraphQL does not show is REST's 404 for the list: the organization is asked for
-    /// (`GET /orgs/{org}`, which answers anyone). As it exists: exit 4, naming read:org, as a token that cannot
-    /// see the team is told apart from no such team by neither API. As it does not: exit 3, naming it.
+    /// (`GET /orgs/{org}`, which answers anyone). As it exists: exit 4, naming both what it may be (no such team,
+    /// or a secret one the token's account is not in) and read:org, as neither API tells them apart. As it does
+    /// not: exit 3, naming it.
     @Test(arguments: [
         (#"{"data":{"organization":{"team":null}}}"#, true),
         (
@@ -109,7 +110,10 @@ struct TeamMembersDirectTests {
         #expect(run.status == (organizationExists ? 4 : 3))
         #expect(run.out.isEmpty)
         if organizationExists {
-            #expect(run.err.contains("(this needs: read:org)"))
+            #expect(
+                run.err
+                    == "gh-users: no team 'justice-league' in github that the token can see (HTTP 404): it does not "
+                    + "exist, or it is secret and the token's account is not in it (this needs: read:org)\n")
         } else {
             #expect(run.err == "gh-users: no organization 'github' (HTTP 404)\n")
         }

@@ -321,9 +321,10 @@ extension AccessCommand {
             return .failed(
                 .refused("the collaborators of \(count) of \(summary.repositories) repositories were refused"))
         }
-        if let missing = missing(summary.missing) {
-            io.writeErr(context.presenter.present(missing).message + file.untouched)
-            return .failed(missing)
+        let missing = self.missing(summary.missing)
+        if let first = missing.first {
+            io.writeErr(missing.map { context.presenter.present($0).message }.joined() + file.untouched)
+            return .failed(first)
         }
         snapshot.entries = collected.entries
         let changes = previous.map { AccessChange.between($0.entries, snapshot.entries) } ?? []

@@ -39,11 +39,21 @@ struct AccessCommand: GitHubCommand {
         at: \.person,
         parse: { reading throws(UsageError) in try LoginArgument.parse(reading.text, spec: reading.command).value },
         write: { $0 })
-    static let permission = OptionDeclaration<AccessCommand>.choice(
+    /// GraphQL's words for a level, as the records say it; REST's pull and push, as `collaborators` takes them,
+    /// are read and write.
+    static let permission = OptionDeclaration<AccessCommand>.optional(
         OptionSpec(
-            "permission", value: "LEVEL", help: "Only access at this level or higher.",
+            "permission", value: "LEVEL", help: "This level or higher (pull is read, push is write).",
             choices: RepositoryPermissionLevel.allCases.map(\.rawValue)),
-        at: \.permission)
+        at: \.permission,
+        parse: { reading throws(UsageError) in
+            let word = ["pull": "read", "push": "write"][reading.text] ?? reading.text
+            guard let level = RepositoryPermissionLevel(rawValue: word) else {
+                throw .invalidChoice(reading.option, reading.text, spec: reading.command)
+            }
+            return level
+        },
+        write: \.rawValue)
     static let affiliation = OptionDeclaration<AccessCommand>.choice(
         OptionSpec(
             "affiliation", value: "WHO", help: "Only this affiliation; a null one matches none.",
@@ -226,11 +236,11 @@ struct AccessCommand: GitHubCommand {
             organization: organization.value, filters: snapshotFilters, format: render.format, fields: render.fields)
     }
 
-    /// The first repository `--repo` named that is not there, as the failure it is (exit 3); nil when there is
-    /// none. A listed repository gone before its read is no failure: the map without it is the map.
-    func missing(_ names: [String]) -> DomainError? {
-        guard !repositories.isEmpty, let name = names.first else { return nil }
-        return .notFound(resource: "repository '\(name)'")
+    /// Each repository `--repo` named that is not there, as the failure it is (exit 3), in the map's order; none
+    /// when there is none. A listed repository gone before its read is no failure: the map without it is the map.
+    func missing(_ names: [String]) -> [DomainError] {
+        guard !repositories.isEmpty else { return [] }
+        return names.map { .notFound(resource: "repository '\($0)'") }
     }
 
     /// Whether `record` passes the filters. `--affiliation` keeps only the records whose affiliation is known to

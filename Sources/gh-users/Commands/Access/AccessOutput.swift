@@ -71,13 +71,13 @@ struct AccessOutput: AccessRecordSink {
         if let note = command.affiliationNote(unknownAffiliations) { io.writeErr(note) }
         let missing = command.missing(state?.state.missing ?? summary.missing)
         let unreadable = state?.state.unreadable ?? summary.unreadable
-        if writer.recordsWritten == 0, unreadable.isEmpty, missing == nil,
+        if writer.recordsWritten == 0, unreadable.isEmpty, missing.isEmpty,
             let line = context.render.nothingFound("access records")
         {
             io.writeErr(line + "\n")
         }
-        if let missing { io.writeErr(context.presenter.present(missing).message) }
-        guard !unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
+        for failure in missing { io.writeErr(context.presenter.present(failure).message) }
+        guard !unreadable.isEmpty else { return missing.first.map { .failed($0) } ?? .success }
         return refused(unreadable, of: state?.state.repositories ?? summary.repositories)
     }
 
@@ -88,8 +88,8 @@ struct AccessOutput: AccessRecordSink {
                 + "(\(Counted.text(recorded.repositories, plural: "repositories"))). Remove it to read the map again.\n"
         )
         let missing = command.missing(recorded.missing)
-        if let missing { context.io.writeErr(context.presenter.present(missing).message) }
-        guard !recorded.unreadable.isEmpty else { return missing.map { .failed($0) } ?? .success }
+        for failure in missing { context.io.writeErr(context.presenter.present(failure).message) }
+        guard !recorded.unreadable.isEmpty else { return missing.first.map { .failed($0) } ?? .success }
         return refused(recorded.unreadable, of: recorded.repositories)
     }
 

@@ -171,8 +171,15 @@ extension SnapshotFile {
         firstRun: Bool, changed: Bool, listed words: String, count: Int, noun: String = "account", io: IOStreams
     ) {
         if firstRun {
+            // "the 2 accounts", but "the one account" and "no accounts", never "the 1 account".
+            let recorded =
+                switch count {
+                case 0: "no \(noun)s"
+                case 1: "the one " + noun
+                default: "the " + Counted.text(count, noun)
+                }
             io.writeErr(
-                "gh-users: recorded the \(Counted.text(count, noun)) of 'gh-users \(words)' in "
+                "gh-users: recorded \(recorded) of 'gh-users \(words)' in "
                     + "\(TerminalSanitizer.quotedPath(path)); from the next run on, --changes writes who came and "
                     + "went.\n")
         } else if !changed, io.stderrIsTTY {

@@ -83,7 +83,8 @@ struct MeEditCommand: GitHubCommand {
             me edit sends the fields given, and only those, to PATCH /user, then prints the profile as it
             now is, as me does. An empty value clears a field. It needs at least one field (status 64
             otherwise) and a token with the user scope: GitHub's refusal is status 4, with the scope named.
-            --dry-run prints the request and its JSON body and sends nothing, with or without a token. A
+            --dry-run prints the request and its JSON body and sends nothing, with or without a token;
+            --offline without it is status 64, as nothing can be sent. A
             write is sent once: never retried after a failure that could have changed the profile, and
             never sent again to where a redirect points.
             """,
@@ -104,8 +105,8 @@ struct MeEditCommand: GitHubCommand {
         edit = try ProfileEdit.options.parse(parsed, spec: spec)
     }
 
-    /// `--dry-run` prints the request, with or without a token; else exit 4 without a token, then `PATCH /user`
-    /// with the fields given, and the profile as it now is.
+    /// `--dry-run` prints the request, with or without a token; else `--offline` is a usage error (a write must
+    /// reach GitHub), exit 4 without a token, then `PATCH /user` with the fields given, and the profile as it now is.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if edit.dryRun {
             do {
@@ -114,6 +115,9 @@ struct MeEditCommand: GitHubCommand {
                 return .writeFailed(error, io: context.io)
             }
             return .success
+        }
+        if context.common.cacheMode == .offline {
+            return .usage(.offlineWrite("me edit", shows: "the request", spec: Self.spec))
         }
         guard context.presenter.hasToken else { return TokenRequirement(command: "me edit").refuse(context) }
         let account = await Result.of { () throws(DomainError) in

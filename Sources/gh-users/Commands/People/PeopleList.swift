@@ -69,17 +69,21 @@ extension PeopleListChoices: CheckedOptions {
 enum PeopleFilter {
     /// `--NAME VALUE`, one of `choices`, sent as `key=VALUE` (`--affiliation outside`); GitHub's default when
     /// not given.
+    /// `aliases` are other words for a choice (`write` for `push`), taken and sent as the choice; help and
+    /// completions list the choices alone.
     static func choice(
-        _ name: String, key: String? = nil, help: String, default shown: String? = nil, choices: [String]
+        _ name: String, key: String? = nil, help: String, default shown: String? = nil, choices: [String],
+        aliases: [String: String] = [:]
     ) -> OptionDeclaration<PeopleListChoices> {
         let spec = OptionSpec(name, value: name.uppercased(), help: help, default: shown, choices: choices)
         return .optional(
             spec, at: \.filters[key ?? name],
             parse: { reading throws(UsageError) in
-                guard choices.contains(reading.text) else {
+                let choice = aliases[reading.text] ?? reading.text
+                guard choices.contains(choice) else {
                     throw .invalidChoice(reading.option, reading.text, spec: reading.command)
                 }
-                return reading.text
+                return choice
             },
             write: { $0 })
     }

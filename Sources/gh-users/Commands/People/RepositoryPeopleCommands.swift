@@ -98,9 +98,12 @@ struct CollaboratorsCommand: PeopleListCommand {
         "affiliation",
         help: "outside (not members of the owning organization), direct (given access themselves) or all.",
         default: "all", choices: ["outside", "direct", "all"])
+    /// REST's words for the filter; role_name, and `access --permission`, say read and write for pull and push.
     static let permission = PeopleFilter.choice(
-        "permission", help: "Only those with this permission: pull, triage, push, maintain or admin.",
-        choices: ["pull", "triage", "push", "maintain", "admin"])
+        "permission",
+        help: "Only those with this permission: pull, triage, push, maintain or admin (read is pull, write is "
+            + "push).",
+        choices: ["pull", "triage", "push", "maintain", "admin"], aliases: ["read": "pull", "write": "push"])
     static let changes = PeopleChangeKey(role: "role_name")
     static let kept = [ListedKey("role_name"), ListedKey("permissions")]
 

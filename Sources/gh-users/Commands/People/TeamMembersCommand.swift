@@ -29,15 +29,15 @@ struct TeamMembersCommand: PeopleListCommand {
             discussion: """
                 Lists the members of the team, the members of its child teams included, each with role
                 (member or maintainer). TEAM is the team's slug, as in its URL. It needs a token that can see
-                the team (read:org for a classic token): GitHub's refusal (403, or 404 for what the token may
-                not see) is exit status 4 with the scope named; a 404 asks for the organization (GET
-                /orgs/{org}) first, and when there is none by that name, exit status 3 says so (a team's own
-                lookup answers only those who may list it). With --full each is written as its profile
-                with role added. With --direct, only the team's own members, without its child teams': GitHub's
-                REST list cannot leave them out, so they are paged through GraphQL
-                (Team.members(membership: IMMEDIATE), --role as its role filter), which needs a token (exit
-                status 4 without one) and spends GraphQL points, about one a page; each is written in the REST
-                list's shape, role included.
+                the team (read:org for a classic token): GitHub's 403 is exit status 4 with the scope named.
+                A 404 asks for the organization (GET /orgs/{org}; a team's own lookup answers only those who
+                may list it): when there is none by that name, exit status 3 says so; when there is, exit
+                status 4 says the team does not exist or is secret and the token's account is not in it.
+                With --full each is written as its profile with role added. With --direct, only the team's
+                own members, without its child teams': GitHub's REST list cannot leave them out, so they are
+                paged through GraphQL (Team.members(membership: IMMEDIATE), --role as its role filter), which
+                needs a token (exit status 4 without one) and spends GraphQL points, about one a page; each is
+                written in the REST list's shape, role included.
                 """,
             arguments: [("ORG/TEAM", "The team, as ORG/TEAM-SLUG (github/justice-league).")],
             options: [teamRole.spec, direct.spec],
