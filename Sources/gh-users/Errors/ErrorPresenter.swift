@@ -153,7 +153,7 @@ struct ErrorPresenter: Sendable {
         switch advice {
         case .checkAPIRoot(let root, let timedOut):
             let check =
-                "Check the API URL, \(clean(root.absoluteString)) (--api-url, GH_USERS_API_URL or GH_HOST), "
+                "Check the API URL, \(clean(ConnectionSettings.masked(root.absoluteString))) (--api-url, GH_USERS_API_URL or GH_HOST), "
                 + "and the network"
             return check + (timedOut ? "; --timeout SECONDS gives each attempt longer." : ".")
         case .checkHostName:
