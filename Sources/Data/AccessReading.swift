@@ -80,6 +80,7 @@ package struct AccessReading: Sendable {
         var members: [Int64: AccessMember] = [:]
         var viewer: Int64?
         var cursor: String?
+        var asked: Set<String> = []
         repeat {
             let login = organization.value
             let page = try await ask(GraphQLAccessQuery.members(of: login, after: cursor), summary: &summary) {
@@ -89,10 +90,7 @@ package struct AccessReading: Sendable {
             summary.points += max(0, page.cost ?? 0)
             for (id, member) in page.members { members[id] = member }
             viewer = viewer ?? page.viewer
-            guard page.next == nil || page.next != cursor else {
-                throw .malformedResponse(
-                    endpoint: "POST /graphql", detail: "the members' next page is the page just read")
-            }
+            if let next = page.next, !asked.insert(next).inserted { throw AccessSchedule.cycle("the members'") }
             cursor = page.next
         } while cursor != nil
         return AccessMembership(members: members, isComplete: viewer.map { members[$0] != nil } ?? false)

@@ -17,7 +17,9 @@ enum AccessOutcome: Sendable {
 /// The bookkeeping of `AccessReading`, kept by the one task that sends and receives, so it is a plain value
 /// tested without a server: which repositories are listed, which pages are to be asked (each once: a page is
 /// asked only from the cursor the page before it gave, or again after a batch refused whole), which
-/// repositories are whole, and which is handed on next.
+/// repositories are whole, and which is handed on next. A cursor that comes back (the listing's, or a
+/// repository's collaborators') is a server going round in circles, malformed, never paged again: the cursors
+/// are all that is remembered, one a page, and a repository's are let go once it is whole.
 struct AccessSchedule {
     struct Slot {
         let repository: String
@@ -27,6 +29,8 @@ struct AccessSchedule {
         /// No such repository: gone since it was listed, or never there.
         var gone = false
         var done = false
+        /// The cursors its collaborators were asked after, until it is whole: one that comes back is a cycle.
+        var cursors: Set<String> = []
     }
 
     /// Every repository listed, in the order GitHub listed them.
@@ -48,6 +52,8 @@ struct AccessSchedule {
     /// Pages after a cursor, and pages of a refused batch to ask again.
     private var pending: [AccessPageAsk] = []
     private var listingCursor: String?
+    /// The cursors the listing was asked after: one that comes back is a cycle.
+    private var listingCursors: Set<String> = []
     private var listingDone = false
     private var listingInFlight = false
     private var sizing: GraphQLBatchSizing
@@ -137,6 +143,7 @@ struct AccessSchedule {
         switch outcome {
         case .listed(let names, let next, let cost):
             listingInFlight = false
+            if let next, !listingCursors.insert(next).inserted { throw Self.cycle("the repository listing's") }
             listed(names, next: next)
             return max(0, cost ?? 0)
         case .failed(let failure):
@@ -150,9 +157,13 @@ struct AccessSchedule {
                 case .page(let edges, let next):
                     slots[index].edges += edges
                     if let next {
+                        guard slots[index].cursors.insert(next).inserted else {
+                            throw Self.cycle("\(ask.repository)'s collaborators'")
+                        }
                         pending.append(AccessPageAsk(repository: ask.repository, cursor: next))
                     } else {
                         slots[index].done = true
+                        slots[index].cursors = []
                     }
                 case .unreadable(let reason):
                     slots[index].unreadable = reason
@@ -181,6 +192,13 @@ struct AccessSchedule {
         }
     }
 
+    /// A connection whose next page was read before, as `PagedListViewModel.linkCycle` says it of a REST list.
+    static func cycle(_ connection: String) -> DomainError {
+        .malformedResponse(
+            endpoint: "POST /graphql",
+            detail: "\(connection) next page was read before (its cursor came back), so paging stopped")
+    }
+
     private static func stopping(_ failure: GraphQLBatchFailure, pages: Int) -> DomainError {
         switch failure {
         case .failed(let error): return error
@@ -196,6 +214,7 @@ struct AccessSchedule {
         let index = order[handed]
         let slot = slots[index]
         slots[index].edges = []
+        slots[index].cursors = []
         handed += 1
         return slot
     }

@@ -65,6 +65,7 @@ enum GraphQLAccessResponse {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (organization, cost, viewer) = try organizationAnswer(response, of: login, endpoint: endpoint)
         guard let connection = organization.membersWithRole else { throw answer.malformed("no membersWithRole") }
+        try refuseOverfull(connection.edges?.count, of: "the members", answer)
         var members: [(id: Int64, member: AccessMember)] = []
         for edge in connection.edges ?? [] {
             guard let edge, let id = edge.node?.databaseId, let role = edge.role, role == "ADMIN" || role == "MEMBER"
@@ -84,6 +85,7 @@ enum GraphQLAccessResponse {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (organization, cost, _) = try organizationAnswer(response, of: login, endpoint: endpoint)
         guard let connection = organization.repositories else { throw answer.malformed("no repositories") }
+        try refuseOverfull(connection.nodes?.count, of: "the repository listing", answer)
         var names: [String] = []
         for node in connection.nodes ?? [] {
             guard let node, let name = node.nameWithOwner, name.contains("/"), !name.hasSuffix("/") else {
@@ -132,6 +134,7 @@ enum GraphQLAccessResponse {
             guard let connection = repository.collaborators else {
                 throw answer.malformed("no collaborators for \(pages[index].repository), and no error saying why")
             }
+            try refuseOverfull(connection.edges?.count, of: "\(pages[index].repository)'s collaborators", answer)
             var edges: [AccessEdge] = []
             for edge in connection.edges ?? [] {
                 guard let edge, let made = accessEdge(edge) else {
@@ -145,6 +148,16 @@ enum GraphQLAccessResponse {
             answers.append(.page(edges, next: next))
         }
         return (answers, data.rateLimit?.cost)
+    }
+
+    /// A page holds at most `GraphQLAccessQuery.pageSize` (every query asks that many, or one): more is no
+    /// answer GitHub gives, and is refused before any of it is kept.
+    private static func refuseOverfull(_ count: Int?, of connection: String, _ answer: GraphQLListAnswer)
+        throws(GraphQLBatchFailure)
+    {
+        guard let count, count > GraphQLAccessQuery.pageSize else { return }
+        throw answer.malformed(
+            "a page of \(connection) holds \(count), where a page holds at most \(GraphQLAccessQuery.pageSize)")
     }
 
     /// `errors` by the alias at the start of their path, each of one of `types`; any other error stops the run,

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Networking
 
 /// GitHub's minimal-repository object as the listings send it; only `id`, `name` and `full_name` are required.
 struct RepoDTO: Decodable {
@@ -71,6 +72,32 @@ struct RateLimitDTO: Decodable {
         let remaining: Int
         let used: Int?
         let reset: Int64
+
+        /// The most a bucket's limit, remaining or used may be: the bound the headers' counters have
+        /// (`HeaderValue.count`), far above any limit GitHub sets.
+        static let largestCount = Int(Int32.max)
+
+        /// The bucket as the domain has it, when its numbers are ones GitHub sends: counts from 0 to
+        /// `largestCount` and a reset within the year 9999 (`HeaderValue.maximumEpochSeconds`), as the headers'
+        /// are. Any other makes the answer from `endpoint` malformed; unbounded, one traps later, in
+        /// `limit - remaining` or in converting the reset back from a `Date`.
+        func bucket(named name: String, endpoint: String) throws(DomainError) -> RateLimitBucket {
+            let counts = [("limit", limit), ("remaining", remaining)] + (used.map { [("used", $0)] } ?? [])
+            for (key, value) in counts where !(0...Self.largestCount).contains(value) {
+                throw .malformedResponse(
+                    endpoint: endpoint,
+                    detail: "the \(name) bucket's \(key) \(value) is not a count from 0 to \(Self.largestCount)")
+            }
+            guard (0...HeaderValue.maximumEpochSeconds).contains(reset) else {
+                throw .malformedResponse(
+                    endpoint: endpoint,
+                    detail: "the \(name) bucket's reset \(reset) is not a time in whole seconds since 1970 "
+                        + "(up to year 9999)")
+            }
+            return RateLimitBucket(
+                resource: name, limit: limit, remaining: remaining, used: used ?? max(0, limit - remaining),
+                resetAt: Date(timeIntervalSince1970: TimeInterval(reset)))
+        }
     }
 
     let resources: [String: Bucket]

@@ -159,7 +159,8 @@ enum ResponseDecoder {
         return page
     }
 
-    /// The buckets in a stable order: core, search, then the rest by name.
+    /// The buckets in a stable order: core, search, then the rest by name. A count or reset out of range
+    /// (`RateLimitDTO.Bucket.bucket(named:)`) makes the answer malformed.
     static func rateLimits(_ body: ResourceBody) throws(DomainError) -> RateLimitOverview {
         let dto: RateLimitDTO
         do {
@@ -173,15 +174,10 @@ enum ResponseDecoder {
             let right = first.firstIndex(of: rhs) ?? first.count
             return left == right ? lhs < rhs : left < right
         }
-        let buckets = names.compactMap { name -> RateLimitBucket? in
-            guard let bucket = dto.resources[name] else { return nil }
-            return RateLimitBucket(
-                resource: name,
-                limit: bucket.limit,
-                remaining: bucket.remaining,
-                used: bucket.used ?? max(0, bucket.limit - bucket.remaining),
-                resetAt: Date(timeIntervalSince1970: TimeInterval(bucket.reset))
-            )
+        var buckets: [RateLimitBucket] = []
+        for name in names {
+            guard let bucket = dto.resources[name] else { continue }
+            buckets.append(try bucket.bucket(named: name, endpoint: body.label))
         }
         var raw: [UInt8] = []
         JSONText.compact(body.bytes, into: &raw)

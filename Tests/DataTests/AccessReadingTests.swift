@@ -414,6 +414,69 @@ struct AccessReadingTests {
         #expect(detail.contains("endCursor"))
     }
 
+    /// A server whose cursors go round in circles (A, B, A, …) ends the read as malformed, naming the
+    /// connection, once a cursor asked comes back, however far back: the members, the repository listing and a
+    /// repository's collaborators. Before, a cycle longer than one page was read forever. Each answer is
+    /// registered once, so a cursor asked again finds no stub.
+    @Test(arguments: ["members", "listing", "collaborators"])
+    func aCursorThatComesBackIsMalformed(connection: String) async {
+        let stub = StubTransport()
+        let pages = { (body: (String?) -> String) in
+            for next in ["A", "B", "A"] { stub.register(RequestMatcher("POST /graphql"), body: Data(body(next).utf8)) }
+        }
+        let listing = AccessBodies.repositories(["a"], of: "octo-org")
+        switch connection {
+        case "members":
+            pages { AccessBodies.members([], next: $0) }
+        case "listing":
+            stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
+            pages { AccessBodies.repositories(["a"], of: "octo-org", next: $0) }
+        default:
+            stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
+            stub.register(RequestMatcher("POST /graphql"), body: Data(listing.utf8))
+            pages { AccessBodies.batch([.collaborators([Self.person(1)], next: $0)]) }
+        }
+        let error = await Self.failure { () async throws(DomainError) in
+            _ = try await Self.read(stub, concurrency: 1)
+        }
+        let named = ["members": "the members'", "listing": "the repository listing's"][connection]
+        #expect(
+            error
+                == .malformedResponse(
+                    endpoint: "POST /graphql",
+                    detail: "\(named ?? "octo-org/a's collaborators'") next page was read before (its cursor came "
+                        + "back), so paging stopped"))
+        #expect(stub.problems.isEmpty, "\(stub.problems)")
+    }
+
+    /// A page holds at most the 100 asked: a page of 101 members, repositories or collaborators is no answer
+    /// GitHub gives, malformed before any of it is kept.
+    @Test(arguments: ["the members", "the repository listing", "octo-org/a's collaborators"])
+    func aPageOfMoreThanAHundredIsMalformed(connection: String) async {
+        let many = (0..<101).map { Self.person($0) }
+        let members = AccessBodies.members(many.map { AccessBodies.Member($0.login, $0.id, "MEMBER", twoFactor: nil) })
+        let bodies =
+            connection == "the members"
+            ? [members]
+            : connection == "the repository listing"
+                ? [AccessBodies.members([]), AccessBodies.repositories(many.map(\.login), of: "octo-org")]
+                : [
+                    AccessBodies.members([]), AccessBodies.repositories(["a"], of: "octo-org"),
+                    AccessBodies.batch([.collaborators(many, next: nil)]),
+                ]
+        let stub = StubTransport()
+        for body in bodies { stub.register(RequestMatcher("POST /graphql"), body: Data(body.utf8)) }
+        let error = await Self.failure { () async throws(DomainError) in
+            _ = try await Self.read(stub, concurrency: 1)
+        }
+        guard case .malformedResponse(_, let detail, _)? = error else {
+            Issue.record("not malformed: \(String(describing: error))")
+            return
+        }
+        #expect(detail == "a page of \(connection) holds 101, where a page holds at most 100")
+        #expect(stub.problems.isEmpty, "\(stub.problems)")
+    }
+
     /// The batch query asks what the schema has: aliases of `repository(owner:, name:)`, 100 collaborators of
     /// every affiliation a page, the permission, its sources and the person; the listing is by name.
     @Test func theQueriesAskTheSchemasFields() {

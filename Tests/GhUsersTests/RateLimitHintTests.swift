@@ -1,6 +1,7 @@
 import AtomicCore
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
 @testable import gh_users
@@ -105,5 +106,39 @@ struct UnknownResetWaitTests {
             err.text
                 == "gh-users: the rate limit is spent and GitHub gave no reset time; waiting 1m 0s before retrying, "
                 + "as GitHub advises\n")
+    }
+}
+
+/// A wait past the longest `--max-wait` allowed (a week) names no `--max-wait` to give, which the command line
+/// would refuse (exit 64): no wait allowed is long enough. A `Retry-After` in the year 9999 once asked for
+/// `--max-wait 251600077229`.
+struct WaitPastTheLongestMaxWaitTests {
+    @Test(arguments: [false, true])
+    func aRetryAfterInTheYear9999AsksForNoMaxWait(waiting: Bool) async {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("GET /users/octocat"), status: 429,
+            headers: [("Retry-After", "Wed, 21 Oct 9999 07:28:00 GMT")],
+            body: Data(#"{"message":"You have exceeded a secondary rate limit."}"#.utf8))
+        let run = await harness.run(["show", "octocat", "--retries", "0"] + (waiting ? ["--wait-on-rate-limit"] : []))
+        #expect(run.status == 5, "\(run.err)")
+        #expect(!run.err.contains("--max-wait 2"), "\(run.err)")
+        #expect(
+            run.err.contains(
+                waiting
+                    ? "That is longer than --max-wait allows (1h 1m), and longer than any it may allow (a week at "
+                        + "most): run again then.\n"
+                    : "That is longer than any --max-wait allows (a week at most): run again then.\n"),
+            "\(run.err)")
+    }
+
+    /// A week to the second is still a --max-wait to give; a second more is not.
+    @Test func aWeekIsTheLastWaitNamed() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let presenter = ErrorPresenter(now: now, hasToken: true)
+        let week = presenter.present(.rateLimited(resetAt: now.addingTimeInterval(604_799), message: "m")).message
+        #expect(week.contains("Add --wait-on-rate-limit --max-wait 604800 to wait"), "\(week)")
+        let past = presenter.present(.rateLimited(resetAt: now.addingTimeInterval(604_800), message: "m")).message
+        #expect(past.contains("longer than any --max-wait allows"), "\(past)")
     }
 }

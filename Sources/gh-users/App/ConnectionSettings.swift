@@ -34,8 +34,9 @@ struct ConnectionSettings: Sendable, Equatable {
 
     private static func apiRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
         if let text = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
-            let root = try validatedRoot(text)
-            try refuseIPv6(root, given: "invalid API URL '\(text)'")
+            let given = "invalid API URL '\(masked(text))'"
+            let root = try validatedRoot(text, given: given, expected: "expected http(s)://HOST[:PORT][/PATH]")
+            try refuseIPv6(root, given: given)
             return root
         }
         if let host = nonEmpty(environment["GH_HOST"]) {
@@ -44,16 +45,35 @@ struct ConnectionSettings: Sendable, Equatable {
         return URL(string: githubAPI)!
     }
 
+    /// `text` (a URL, or GH_HOST's host) for a message, with whatever may be a user name and password as
+    /// `***`: everything before the last `@` after the scheme (`SCHEME://`, the text up to the first colon when
+    /// `//` follows it), so no part of a password is echoed, whatever characters it holds.
+    static func masked(_ text: String) -> String {
+        var start = text.startIndex
+        if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") {
+            start = text.index(colon, offsetBy: 3)
+        }
+        guard let at = text[start...].lastIndex(of: "@") else { return text }
+        return String(text[..<start]) + "***" + String(text[at...])
+    }
+
     /// An http(s) root with a host and nothing that cannot be part of one. The scheme is lowercased because
     /// URLSession on Linux refuses `HTTP://` as an unsupported URL, although schemes are case-insensitive.
-    private static func validatedRoot(_ text: String) throws(UsageError) -> URL {
+    /// A refusal begins with `given`, which names what was given (masked), and says `expected` when the text
+    /// is no such root.
+    private static func validatedRoot(_ text: String, given: String, expected: String) throws(UsageError) -> URL {
         let invalid = { (reason: String) in
-            UsageError(message: "invalid API URL '\(text)': \(reason)", command: nil)
+            UsageError(message: "\(given): \(reason)", command: nil)
+        }
+        if let url = URL(string: text), url.user != nil || url.password != nil {
+            throw invalid(
+                "it holds a user name or password, which gh-users never sends; give a token in GH_TOKEN or "
+                    + "GITHUB_TOKEN, or with --token-file")
         }
         guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
-            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
         else {
-            throw invalid("expected http(s)://HOST[:PORT][/PATH]")
+            throw invalid(expected)
         }
         if let port = url.port, !(1...65535).contains(port) {
             throw invalid("the port must be from 1 to 65535")
@@ -61,7 +81,7 @@ struct ConnectionSettings: Sendable, Equatable {
         guard scheme != scheme.lowercased() else { return url }
         // The scheme is the text up to the first colon, so only it changes.
         guard let lowered = URL(string: scheme.lowercased() + text.dropFirst(scheme.count)) else {
-            throw invalid("expected http(s)://HOST[:PORT][/PATH]")
+            throw invalid(expected)
         }
         return lowered
     }
@@ -78,32 +98,36 @@ struct ConnectionSettings: Sendable, Equatable {
     /// `GH_HOST` is a host name, as for `gh`: github.com, or a GitHub Enterprise server at
     /// `https://HOST/api/v3`. A URL there, or a server on this machine (which hardly ever speaks https on a
     /// certificate for 127.0.0.1), is a mistake better explained now than by a TLS failure after the timeout.
+    /// Every message names GH_HOST, its value masked (`masked`).
     private static func enterpriseRoot(host: String) throws(UsageError) -> URL {
         let bare = host.lowercased()
+        let shown = masked(host)
         if bare == "github.com" || bare == "api.github.com" {
             return URL(string: githubAPI)!
         }
         if host.contains("/") {
             throw UsageError(
                 message:
-                    "GH_HOST='\(host)' is not a host name: GH_HOST takes a name such as ghe.example.com, which "
+                    "GH_HOST='\(shown)' is not a host name: GH_HOST takes a name such as ghe.example.com, which "
                     + "means https://HOST/api/v3; give a URL with --api-url or GH_USERS_API_URL instead",
                 command: nil
             )
         }
         let text = "https://\(host)/api/v3"
-        let url = try validatedRoot(text)
+        let url = try validatedRoot(
+            text, given: "GH_HOST='\(shown)' is not a host name",
+            expected: "GH_HOST takes a name such as ghe.example.com, which means https://HOST/api/v3")
         if OriginPolicy.isLoopback(host: url.host ?? "") {
             // An IPv6 address is named by a host name instead (see `refuseIPv6`).
-            let named = url.host?.contains(":") == true ? "localhost" + (url.port.map { ":\($0)" } ?? "") : host
+            let named = url.host?.contains(":") == true ? "localhost" + (url.port.map { ":\($0)" } ?? "") : shown
             throw UsageError(
                 message:
-                    "GH_HOST=\(host) would mean GitHub Enterprise at \(text), over https; for a server on this "
+                    "GH_HOST=\(shown) would mean GitHub Enterprise at \(masked(text)), over https; for a server on this "
                     + "machine give its URL instead, such as --api-url http://\(named) (or GH_USERS_API_URL)",
                 command: nil
             )
         }
-        try refuseIPv6(url, given: "GH_HOST='\(host)'")
+        try refuseIPv6(url, given: "GH_HOST='\(shown)'")
         return url
     }
 

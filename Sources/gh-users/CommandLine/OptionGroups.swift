@@ -53,6 +53,9 @@ struct CommonOptions: Sendable, Equatable {
         waitOnRateLimit ? 3660 : 900
     }
 
+    /// The longest `--max-wait` may be: a week.
+    static let longestMaxWait: Double = 86_400 * 7
+
     /// The groups that set these values, in the order the scanner reads them.
     static let groups = [OutputGroup.declared, NetworkGroup.declared, CacheGroup.declared, LoggingGroup.declared]
 
@@ -210,7 +213,8 @@ enum NetworkGroup {
         ),
         at: \.maxWait,
         parse: { reading throws(UsageError) in
-            try reading.seconds(where: { $0 >= 0 && $0 <= 86_400 * 7 }, rule: "a number of seconds from 0 to a week")
+            try reading.seconds(
+                where: { $0 >= 0 && $0 <= CommonOptions.longestMaxWait }, rule: "a number of seconds from 0 to a week")
         },
         resume: OptionReading.secondsText,
         isDefault: { seconds, options in

@@ -160,7 +160,7 @@ struct ErrorPresenter: Sendable {
         switch advice {
         case .checkAPIRoot(let root, let timedOut):
             let check =
-                "Check the API URL, \(clean(root.absoluteString)) (--api-url, GH_USERS_API_URL or GH_HOST), "
+                "Check the API URL, \(clean(ConnectionSettings.masked(root.absoluteString))) (--api-url, GH_USERS_API_URL or GH_HOST), "
                 + "and the network"
             return check + (timedOut ? "; --timeout SECONDS gives each attempt longer." : ".")
         case .checkHostName:
@@ -192,20 +192,27 @@ struct ErrorPresenter: Sendable {
     private var ghHint: String { ghOnPath ? "\n" + Self.ghTokenHint : "" }
 
     /// What would have waited: `--wait-on-rate-limit`, within a `--max-wait` long enough (which the flag's default
-    /// is for any reset within the hour); never the flag that was already given.
+    /// is for any reset within the hour); never the flag that was already given, nor a `--max-wait` past the
+    /// longest it may be (a Retry-After in the year 9999): then no wait allowed is long enough.
     private func waitHint(_ wait: Double) -> String? {
-        let needed = Int(wait.rounded(.up)) + 1
+        let needed = wait.rounded(.up) + 1
+        let tooLong = !(needed <= CommonOptions.longestMaxWait)
         if waitOnRateLimit {
             // Within --max-wait, the limit was waited out and was still spent: nothing to add.
             guard wait + 1 > maxWait else { return nil }
-            return "That is longer than --max-wait allows (\(DurationText.describe(seconds: maxWait))): run again "
-                + "then, or give --max-wait \(needed) or more."
+            let allows = "That is longer than --max-wait allows (\(DurationText.describe(seconds: maxWait)))"
+            return tooLong
+                ? allows + ", and longer than any it may allow (a week at most): run again then."
+                : allows + ": run again then, or give --max-wait \(Int(needed)) or more."
         }
         let ceiling =
             maxWait == CommonOptions.defaultMaxWait(waitOnRateLimit: false)
             ? CommonOptions.defaultMaxWait(waitOnRateLimit: true) : maxWait
+        if tooLong {
+            return "That is longer than any --max-wait allows (a week at most): run again then."
+        }
         if wait + 1 > ceiling {
-            return "Add --wait-on-rate-limit --max-wait \(needed) to wait for the reset and carry on."
+            return "Add --wait-on-rate-limit --max-wait \(Int(needed)) to wait for the reset and carry on."
         }
         return "Add --wait-on-rate-limit to wait for the reset and carry on."
     }

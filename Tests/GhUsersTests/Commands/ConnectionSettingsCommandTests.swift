@@ -42,6 +42,53 @@ struct ConnectionSettingsCommandTests {
                 + "(or GH_USERS_API_URL)\nSee 'gh-users --help'.\n")
     }
 
+    /// A user name and password in GH_HOST or an API URL are refused, masked (`***@`), and a GH_HOST is named
+    /// as GH_HOST, not as an API URL; the password never reaches stderr. Before, both were echoed whole.
+    @Test(arguments: [
+        (
+            "GH_HOST", "user:s3cretpw@ghe.example.com",
+            "GH_HOST='***@ghe.example.com' is not a host name: it holds a user name or password, which gh-users "
+                + "never sends; give a token in GH_TOKEN or GITHUB_TOKEN, or with --token-file"
+        ),
+        (
+            "--api-url", "http://user:s3cretpw@127.0.0.1:47412",
+            "invalid API URL 'http://***@127.0.0.1:47412': it holds a user name or password, which gh-users never "
+                + "sends; give a token in GH_TOKEN or GITHUB_TOKEN, or with --token-file"
+        ),
+        (
+            "GH_USERS_API_URL", "https://:s3cretpw@ghe.example.com/api/v3",
+            "invalid API URL 'https://***@ghe.example.com/api/v3': it holds a user name or password, which "
+                + "gh-users never sends; give a token in GH_TOKEN or GITHUB_TOKEN, or with --token-file"
+        ),
+        (
+            "GH_HOST", "user:s3cretpw@ghe.example.com/api",
+            "GH_HOST='***@ghe.example.com/api' is not a host name: GH_HOST takes a name such as ghe.example.com, "
+                + "which means https://HOST/api/v3; give a URL with --api-url or GH_USERS_API_URL instead"
+        ),
+        (
+            "GH_HOST", "user:s3c/retpw@ghe.example.com",
+            "GH_HOST='***@ghe.example.com' is not a host name: GH_HOST takes a name such as ghe.example.com, "
+                + "which means https://HOST/api/v3; give a URL with --api-url or GH_USERS_API_URL instead"
+        ),
+    ])
+    func aPasswordInTheHostOrURLIsMaskedAndRefused(source: String, value: String, message: String) async {
+        var harness = CommandHarness()
+        var arguments = ["show", "octocat"]
+        if source == "--api-url" { arguments += [source, value] } else { harness.environment[source] = value }
+        let run = await harness.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "Error: \(message)\nSee 'gh-users --help'.\n")
+        #expect(!run.err.contains("s3c"), "\(run.err)")
+    }
+
+    @Test func maskingLeavesNoPartOfAPasswordWhateverItHolds() {
+        #expect(ConnectionSettings.masked("https://ghe.example.com/api/v3") == "https://ghe.example.com/api/v3")
+        #expect(ConnectionSettings.masked("u:a://b@host") == "***@host")
+        #expect(ConnectionSettings.masked("HTTP://u:p@w@host:1/x") == "HTTP://***@host:1/x")
+        #expect(ConnectionSettings.masked("host") == "host")
+    }
+
     @Test func graphQLWithoutATokenIsStatusFourWithAHint() async {
         let run = await CommandHarness().run(["show", "octocat", "--via", "graphql"])
         #expect(run.status == 4)

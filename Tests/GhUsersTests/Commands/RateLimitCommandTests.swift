@@ -65,3 +65,37 @@ struct RateLimitCommandTests {
         #expect(stored?.isEmpty ?? true, "rate-limit left files in its cache folder")
     }
 }
+
+/// Buckets whose numbers no server means: a malformed answer (exit 1) that names the number, never a trap on
+/// `limit - remaining` or on the reset turned back into whole seconds.
+struct RateLimitOutOfRangeTests {
+    @Test(arguments: [
+        (#""limit":-9223372036854775808,"remaining":1,"reset":1800002520"#, "core bucket's limit -9223372036854775808"),
+        (#""limit":9223372036854775807,"remaining":-1,"reset":1800002520"#, "core bucket's limit 9223372036854775807"),
+        (#""limit":5000,"remaining":-1,"reset":1800002520"#, "core bucket's remaining -1"),
+        (#""limit":5000,"remaining":1,"used":-3,"reset":1800002520"#, "core bucket's used -3"),
+        (#""limit":5,"remaining":1,"used":1,"reset":9223372036854775807"#, "core bucket's reset 9223372036854775807"),
+        (#""limit":5000,"remaining":1,"used":1,"reset":-1"#, "core bucket's reset -1"),
+        (#""limit":5000,"remaining":1,"used":1,"reset":253402300800"#, "core bucket's reset 253402300800"),
+    ])
+    func aBucketOutOfRangeIsMalformed(bucket: String, named: String) async {
+        let data = StubTransport()
+        data.answer("GET /rate_limit", json: #"{"resources":{"core":{"# + bucket + "}}}")
+        let (env, out, err) = AppEnvironment.test(http: data)
+        #expect(await run(["rate-limit", "--format", "ndjson", "--fields", "resource,reset"], env) == 1)
+        #expect(out.text.isEmpty)
+        #expect(err.text.hasPrefix("gh-users: malformed response from GET /rate_limit: the \(named) is not a"))
+    }
+
+    /// The bounds themselves are GitHub's to send: the last second of the year 9999 and the largest count.
+    @Test func theBoundsAreRead() async {
+        let data = StubTransport()
+        data.answer(
+            "GET /rate_limit",
+            json: #"{"resources":{"core":{"limit":2147483647,"remaining":0,"reset":253402300799}}}"#)
+        let (env, out, err) = AppEnvironment.test(http: data)
+        #expect(await run(["rate-limit", "--format", "ndjson", "--fields", "resource,used,reset"], env) == 0)
+        #expect(err.text.isEmpty)
+        #expect(out.text == #"{"resource":"core","used":2147483647,"reset":253402300799}"# + "\n")
+    }
+}
