@@ -105,6 +105,8 @@ enum ListUsersCommand {
             One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once. A link
             to a state is followed, so both names share one lock.
             After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
+            An output (--output, or stdout with >>) that is FILE, FILE.lock or FILE.tmp, by any name, is a
+            usage error (exit 64): the state replaces them.
 
             --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
             length the state recorded, and the file is flushed to disk before the state is replaced, so even
@@ -326,6 +328,12 @@ extension ListUsersOptions: GitHubCommand {
     func run(_ initialContext: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if profiles.full, profiles.via == .graphql, !initialContext.presenter.hasToken {
             return ProfileSource.tokenRequirement(command: "list").refuse(initialContext)
+        }
+        if let statePath,
+            let refusal = CrawlStateFile(path: statePath).file.outputRefusal(
+                output: outputPath, stdoutFile: initialContext.stdoutFile, command: ListUsersCommand.spec)
+        {
+            return refusal
         }
         var crawl = ListUsersCommand.Crawl(options: self, context: initialContext)
         if statePath != nil || outputPath != nil {
