@@ -111,6 +111,9 @@ enum ListUsersCommand {
             --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
             length the state recorded, and the file is flushed to disk before the state is replaced, so even
             a SIGKILL or a power cut leaves nothing written twice (a FILE shorter than recorded is exit 1).
+            Only this crawl's own unsaved page is cut: the bytes past the recorded length must start a line
+            and be whole records of this crawl's range (ids above its last, up to --until), at most one page
+            of them; anything else there (another crawl's records) is exit 1, and nothing is cut.
             So with --state, a FILE that is not a regular file (/dev/null, a FIFO) is exit 1 before anything
             is asked or written, from the first run on.
             With --state or --output the format is tsv (the default), csv or ndjson: a JSON array or a table
@@ -185,7 +188,14 @@ enum ListUsersCommand {
                 ).run()
             }
             output = try options.outputPath.map { path throws(LocalFileError) in
-                try CrawlOutputFile(path: path, truncatingTo: state?.outputBytes, resumable: stateFile != nil)
+                let cut = state.flatMap { state in
+                    state.outputBytes.map {
+                        OutputCut(
+                            recorded: $0, since: state.since, until: options.until, settings: settings,
+                            perPage: options.paging.plan.perPage)
+                    }
+                }
+                return try CrawlOutputFile(path: path, cut: cut, resumable: stateFile != nil)
             }
         } catch {
             context.io.writeErr("gh-users: \(error.message)\n")
