@@ -105,6 +105,8 @@ enum ListUsersCommand {
             One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once. A link
             to a state is followed, so both names share one lock.
             After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
+            To a pipe, the state records a page only once the reader has taken all of it, and the run waits
+            for the reader to take the rest; one that leaves first (| head) is exit 1, and the rest comes again.
             An output (--output, or stdout with >>) that is FILE, FILE.lock or FILE.tmp, by any name, is a
             usage error (exit 64): the state replaces them.
 
@@ -225,14 +227,17 @@ enum ListUsersCommand {
                 return .finished(.setupFailed)
             }
         }
-        var run = Crawl(options: options, context: context.appending(to: output))
+        // stdout a pipe: the state records only the pages its reader took.
+        let pipe = stateFile != nil && output == nil ? PipeTally<Int64>.of(context.io.out) : nil
+        var run = Crawl(options: options, context: context.appending(to: output ?? pipe))
         // A CSV header is written unless the output already holds some of the crawl: a file by its length (cut back
         // to the state's), stdout by the state (one written before the first page holds none).
         run.continuesOutput =
             output.map { $0.initialLength > 0 } ?? state.map { !$0.beforeFirstPage } ?? false
         if let stateFile {
             run.checkpoint = CrawlCheckpoint(
-                stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings)
+                stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings,
+                pipe: pipe)
         }
         return .run(run)
     }
@@ -286,30 +291,6 @@ enum ListUsersCommand {
         }
         if let note = CommonOptions.tokenFileNote(context.common) { lines.append(note) }
         return lines.joined(separator: "\n")
-    }
-}
-
-/// `list --state`: after each page, the output is flushed to disk and the state replaced with the page's last
-/// account, so a state never counts a page that is not on disk.
-struct CrawlCheckpoint: PageCheckpoint {
-    let stateFile: CrawlStateFile
-    /// Held as long as the run can still write a state.
-    let lock: OwnedFileLock?
-    let output: CrawlOutputFile?
-    let outputPath: String?
-    let settings: CrawlOutputSettings
-
-    func pageWritten(lastID: Int64) throws(OutputWriteError) {
-        do throws(LocalFileError) {
-            // The data is on disk before the state that counts it, so a state never outlives its page.
-            try output?.sync()
-            try stateFile.replace(
-                with: CrawlState(
-                    since: lastID, outputBytes: output?.currentLength, output: output == nil ? nil : outputPath,
-                    settings: settings))
-        } catch {
-            throw OutputWriteError(message: error.message)
-        }
     }
 }
 
@@ -380,6 +361,9 @@ extension ListUsersOptions: GitHubCommand {
         // page is no longer, lest every rerun that finds no one write it again.
         if outcome == .success, !end.wroteRecords, let checkpoint = crawl.checkpoint {
             try? checkpoint.pageWritten(lastID: options.since)
+        }
+        if let checkpoint = crawl.checkpoint, checkpoint.pipe != nil {
+            return await checkpoint.settle(outcome, started: options.since, context)
         }
         return outcome
     }
