@@ -37,6 +37,14 @@ struct StateOwnFilesEndToEndTests {
             environment: ["FOLDER": folder.path, "API": server.baseURL, "GH_TOKEN": Self.token])
     }
 
+    /// `setup`, then `gh-users COMMAND` against the stand-in with `redirect`, then its exit status: `status=N`.
+    private func gh(
+        _ command: String, after setup: String = "", redirect: String = "", _ server: StandInServer
+    ) async throws -> RunResult {
+        try await shell(
+            setup + "\"$GH_USERS\" \(command) --api-url \"$API\" --no-cache \(redirect); echo \"status=$?\"", server)
+    }
+
     /// How `--output` names one of the state's files.
     enum Naming: String, CaseIterable, Sendable {
         case same, symbolicLink, hardLink, lock, temporary, relativeSame
@@ -99,9 +107,7 @@ struct StateOwnFilesEndToEndTests {
     ])
     func stdoutAppendedToTheStateIsAUsageError(command: String) async throws {
         try await withServer(users: 50) { server in
-            let result = try await shell(
-                "echo before > own.json; \"$GH_USERS\" \(command) --api-url \"$API\" --no-cache >> own.json; "
-                    + "echo \"status=$?\"", server)
+            let result = try await gh(command, after: "echo before > own.json; ", redirect: ">> own.json", server)
             #expect(result.stdout == "status=64\n", "\(result.stderr)")
             #expect(result.stderr.contains("stdout is the "), "\(result.stderr)")
             #expect(read("own.json") == "before\n")
@@ -114,14 +120,13 @@ struct StateOwnFilesEndToEndTests {
     /// state, the records renamed away.
     @Test func aCrawlAppendingItsStdoutToItsOwnStateIsAUsageError() async throws {
         try await withServer(users: 50) { server in
-            let result = try await shell(
-                "\"$GH_USERS\" list --limit 5 --state own.json --api-url \"$API\" --no-cache > /dev/null; "
-                    + "cp own.json before.json; "
-                    + "\"$GH_USERS\" list --limit 5 --state own.json --api-url \"$API\" --no-cache >> own.json; "
-                    + "echo \"status=$?\"", server)
+            let first = try await gh("list --limit 5 --state own.json", redirect: "> /dev/null", server)
+            #expect(first.stdout == "status=0\n", "\(first.stderr)")
+            let state = read("own.json")
+            let result = try await gh("list --limit 5 --state own.json", redirect: ">> own.json", server)
             #expect(result.stdout == "status=64\n", "\(result.stderr)")
             #expect(result.stderr.contains("stdout is the state file 'own.json' itself"), "\(result.stderr)")
-            #expect(read("own.json") == read("before.json"))
+            #expect(read("own.json") == state)
             #expect(server.requests.count == 1)
         }
     }
@@ -133,6 +138,37 @@ struct StateOwnFilesEndToEndTests {
                 ["list", "--limit", "5", "--state", path("same.json"), "--output", path("same.json.tsv")], server)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(read("same.json.tsv")?.split(separator: "\n").count == 5)
+        }
+    }
+
+    /// A `FILE.lock` with data in it is not one gh-users made (its own are always empty): before, the run took it
+    /// as its lock and removed it at the end. Now it is exit 1, naming it, with the file as it was and nothing
+    /// asked. An empty one, as a killed run leaves, is still taken and removed.
+    @Test(arguments: [
+        "list --limit 5 --state keep --output x.tsv",
+        "followers octocat --changes keep",
+        "access my-org --state keep",
+    ])
+    func aLockFileWithDataIsNeverTakenOrRemoved(command: String) async throws {
+        try await withServer(users: 50) { server in
+            let result = try await gh(command, after: "echo data > keep.lock; ", server)
+            #expect(result.stdout.hasSuffix("status=1\n"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("its lock file '\(path("keep.lock"))' holds 5 bytes"), "\(result.stderr)")
+            #expect(read("keep.lock") == "data\n")
+            #expect(read("keep") == nil)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func anEmptyLockFileLeftByAKilledRunIsTakenAndRemoved() async throws {
+        try await withServer(users: 50) { server in
+            #expect(FileManager.default.createFile(atPath: path("keep.lock"), contents: nil))
+            let result = try await run(
+                ["list", "--limit", "5", "--state", path("keep"), "--output", path("x.tsv")], server)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(read("keep.lock") == nil)
+            #expect(read("x.tsv")?.split(separator: "\n").count == 5)
         }
     }
 }

@@ -220,6 +220,15 @@ struct OwnedFile: Sendable {
                     "cannot lock the \(self.kind) \(shown): its lock file \(TerminalSanitizer.quotedPath(lockPath)) is \(kind), not "
                     + "a regular file. Nothing was changed: remove it and run again")
         }
+        // gh-users never writes in a lock file, and removes it when the run ends: one with data is someone else's.
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_size > 0 {
+            close(descriptor)
+            throw LocalFileError(
+                message: "cannot lock the \(kind) \(shown): its lock file \(TerminalSanitizer.quotedPath(lockPath)) "
+                    + "holds \(info.st_size) bytes, and a lock file gh-users makes is empty, so it is not one. It was "
+                    + "left as it is: move it away, or give \(option) another file")
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             close(descriptor)

@@ -102,7 +102,8 @@ enum ListUsersCommand {
             "since", which wins over --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
             rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
             the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
-            One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once. A link
+            One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once (a
+            FILE.lock with data in it is not gh-users's: exit 1, left as it is). A link
             to a state is followed, so both names share one lock.
             After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
             To a pipe, the state records a page only once the reader has taken all of it, and the run waits
