@@ -381,4 +381,60 @@ struct CrawlStateSafetyEndToEndTests {
             #expect(result.stderr.contains("which cannot be read again: give it again, with --token-file or GH_TOKEN"))
         }
     }
+
+    // MARK: A resume cuts back only its own unsaved page
+
+    /// Two shards that share one output: resuming the first cut the second's 100 records away, exit 0. Now the
+    /// bytes past the first's recorded length are the second's (ids above the first's --until), so the run is
+    /// exit 1 naming the file and both lengths, and the file and the state are as they were.
+    @Test func aResumeNeverCutsAnotherShardsRecords() async throws {
+        try await withServer(users: 3000) { server in
+            let shared = ["--output", path("shared.tsv")] + api(server)
+            let first = try await run(
+                ["list", "--since", "0", "--until", "1000", "--limit", "100", "--state", path("a.state")] + shared)
+            #expect(first.status == 0, "\(first.stderr)")
+            let second = try await run(
+                ["list", "--since", "1000", "--until", "3000", "--limit", "100", "--state", path("b.state")] + shared)
+            #expect(second.status == 0, "\(second.stderr)")
+            let both = read("shared.tsv")
+            let state = read("a.state")
+            let recorded = try #require(stateObject("a.state")["output_bytes"] as? Int)
+            let requests = server.requests.count
+            let again = try await run(
+                ["list", "--until", "1000", "--limit", "100", "--state", path("a.state")] + shared)
+            #expect(again.status == 1)
+            #expect(
+                again.stderr.contains(
+                    "the output file '\(path("shared.tsv"))' holds \(both.utf8.count) bytes, more than the \(recorded) "
+                        + "the state file recorded"), "\(again.stderr)")
+            #expect(again.stderr.contains("above --until 1000"), "\(again.stderr)")
+            #expect(read("shared.tsv") == both)
+            #expect(ids(both).count == 200)
+            #expect(read("a.state") == state)
+            #expect(server.requests.count == requests)
+        }
+    }
+
+    /// A state whose length was set by hand to fall inside a record: exit 1, nothing cut.
+    @Test func aRecordedLengthInsideARecordCutsNothing() async throws {
+        try await withServer(users: 300) { server in
+            let first = try await run(
+                ["list", "--limit", "100", "--state", path("s"), "--output", path("o.tsv")] + api(server))
+            #expect(first.status == 0, "\(first.stderr)")
+            let output = read("o.tsv")
+            var object = stateObject("s")
+            object["output_bytes"] = 10
+            try Foundation.Data(JSONSerialization.data(withJSONObject: object)).write(
+                to: URL(fileURLWithPath: path("s")))
+            let state = read("s")
+            let again = try await run(
+                ["list", "--limit", "100", "--state", path("s"), "--output", path("o.tsv")] + api(server))
+            #expect(again.status == 1)
+            #expect(
+                again.stderr.contains(
+                    "holds \(output.utf8.count) bytes, more than the 10 the state file recorded"), "\(again.stderr)")
+            #expect(read("o.tsv") == output)
+            #expect(read("s") == state)
+        }
+    }
 }

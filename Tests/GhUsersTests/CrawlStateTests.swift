@@ -159,7 +159,7 @@ struct CrawlOutputFileTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("o", "1\ta\n2\tb\n3\tc")
-        let file = try CrawlOutputFile(path: scratch.path("o"), truncatingTo: 8, resumable: true)
+        let file = try CrawlOutputFile(path: scratch.path("o"), cut: .tsv(8), resumable: true)
         #expect(file.initialLength == 8)
         #expect(try scratch.read("o") == "1\ta\n2\tb\n")
         try file.write(Array("3\tc\n".utf8))
@@ -173,7 +173,7 @@ struct CrawlOutputFileTests {
         defer { scratch.remove() }
         try scratch.write("o", "1\ta\n")
         #expect {
-            try CrawlOutputFile(path: scratch.path("o"), truncatingTo: 100, resumable: true)
+            try CrawlOutputFile(path: scratch.path("o"), cut: .tsv(100), resumable: true)
         } throws: { error in
             ((error as? LocalFileError)?.message ?? "").contains("holds 4 bytes, fewer than the 100")
         }
@@ -184,11 +184,11 @@ struct CrawlOutputFileTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("o", "old\n")
-        let file = try CrawlOutputFile(path: scratch.path("o"), truncatingTo: nil, resumable: false)
+        let file = try CrawlOutputFile(path: scratch.path("o"), cut: nil, resumable: false)
         #expect(file.initialLength == 4)
         try file.write(Array("new\n".utf8))
         #expect(try scratch.read("o") == "old\nnew\n")
-        let fresh = try CrawlOutputFile(path: scratch.path("fresh"), truncatingTo: 0, resumable: true)
+        let fresh = try CrawlOutputFile(path: scratch.path("fresh"), cut: .tsv(0), resumable: true)
         #expect(fresh.initialLength == 0)
         #expect(try scratch.read("fresh") == "")
     }
@@ -197,9 +197,87 @@ struct CrawlOutputFileTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         #expect {
-            try CrawlOutputFile(path: scratch.path("missing/o"), truncatingTo: nil, resumable: false)
+            try CrawlOutputFile(path: scratch.path("missing/o"), cut: nil, resumable: false)
         } throws: { error in
             ((error as? LocalFileError)?.message ?? "").hasPrefix("cannot open the output file")
         }
+    }
+}
+
+extension OutputCut {
+    /// A tsv crawl's cut at `recorded` bytes, after account `since`, pages of `perPage`.
+    static func tsv(_ recorded: Int64, since: Int64 = 0, until: Int64? = nil, perPage: Int = 100) -> OutputCut {
+        cut(recorded, .tsv, since: since, until: until, perPage: perPage)
+    }
+
+    static func cut(
+        _ recorded: Int64, _ format: OutputFormat, fields: [String]? = nil, since: Int64 = 0, until: Int64? = nil,
+        perPage: Int = 100
+    ) -> OutputCut {
+        OutputCut(
+            recorded: recorded, since: since, until: until,
+            settings: CrawlOutputSettings(format: format, fields: fields), perPage: perPage)
+    }
+}
+
+/// What a resumed crawl may cut from its output: its own unsaved page, and nothing else.
+struct OutputCutTests {
+    private func problem(_ cut: OutputCut, _ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        return cut.problem(length: Int64(bytes.count)) { Array(bytes[Int($0)...]) }
+    }
+
+    @Test func thisCrawlsUnsavedPageIsCut() {
+        let saved = "1\ta\n2\tb\n"
+        #expect(problem(.tsv(8, since: 2), saved + "3\tc\n4\td\n") == nil)
+        // A kill mid-write leaves an unfinished last line.
+        #expect(problem(.tsv(8, since: 2), saved + "3\tc\n4\t") == nil)
+        #expect(problem(.tsv(0, since: 0, until: 4), "3\tc\n4\td\n") == nil)
+        #expect(problem(.cut(0, .csv), "id,login\r\n3,c\r\n4,\"d,\ne\"\r\n") == nil)
+        #expect(problem(.cut(8, .ndjson, since: 2), saved + #"{"login":"c","id":3}"# + "\n") == nil)
+        #expect(problem(.cut(8, .tsv, fields: ["login", "id"], since: 2), saved + "c\t3\n") == nil)
+        // Without the id, only the boundary and the count can be checked.
+        #expect(problem(.cut(8, .tsv, fields: ["login"], since: 2, perPage: 2), saved + "c\nd\n") == nil)
+    }
+
+    @Test func anythingElseIsRefusedWithItsReason() throws {
+        let saved = "1\ta\n2\tb\n"
+        // Another shard's records, in a file two crawls share.
+        #expect(
+            problem(.tsv(8, since: 2, until: 4), saved + "1001\tx\n")
+                == "they hold the account id 1001, above --until 4")
+        #expect(
+            problem(.tsv(8, since: 2), saved + "2\tb\n") == "they hold the account id 2, at or below the crawl's 2")
+        #expect(problem(.tsv(8, since: 2), saved + "5\te\n4\td\n") == "they hold account ids out of order")
+        // A length edited by hand, inside a record.
+        #expect(problem(.tsv(3, since: 0), saved) == "the recorded length falls inside a line")
+        #expect(
+            problem(.tsv(8, since: 2, perPage: 2), saved + "3\tc\n4\td\n5\te\n")
+                == "they hold 3 records, more than the 2 of one page")
+        #expect(
+            problem(.tsv(8, since: 2), saved + "notes\n") == "they hold a line that is not an account of this crawl")
+        #expect(
+            problem(.cut(8, .ndjson, since: 2), saved + "{}\n")
+                == "they hold a line that is not an account of this crawl")
+        // A header is CSV's only in an empty output.
+        #expect(
+            problem(.cut(8, .csv, since: 2), saved + "id,login\r\n")
+                == "they hold a line that is not an account of this crawl")
+    }
+
+    /// The refusal on disk: the file and the state as they were, the message naming the file and both lengths.
+    @Test func aRefusedCutTouchesNothing() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("o", "1\ta\n2\tb\n1001\tx\n")
+        #expect {
+            try CrawlOutputFile(path: scratch.path("o"), cut: .tsv(8, since: 2, until: 1000), resumable: true)
+        } throws: { error in
+            let message = (error as? LocalFileError)?.message ?? ""
+            return message.hasPrefix(
+                "the output file '\(scratch.path("o"))' holds 15 bytes, more than the 8 the state file recorded")
+                && message.contains("above --until 1000")
+        }
+        #expect(try scratch.read("o") == "1\ta\n2\tb\n1001\tx\n")
     }
 }

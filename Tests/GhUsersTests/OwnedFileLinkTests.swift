@@ -52,7 +52,7 @@ struct OwnedFileLinkTests {
         #expect(FileDescriptorIO.readLink(shared + "/planted.json") != nil)
         // `--output`, which a rerun cuts back to the state's length, is reached by the same rule.
         #expect {
-            try CrawlOutputFile(path: shared + "/planted.json", truncatingTo: 0, resumable: true)
+            try CrawlOutputFile(path: shared + "/planted.json", cut: .tsv(0), resumable: true)
         } throws: { error in
             "\(error)".contains("the output file '\(shared)/planted.json' is reached through the symbolic link")
         }

@@ -19,8 +19,8 @@ struct CommandContext: Sendable {
 
 extension CommandContext {
     /// The context for output that is appended to: tsv unless a format was asked for, and with `--output` the
-    /// file in place of stdout, which is no terminal.
-    func appending(to file: CrawlOutputFile?) -> CommandContext {
+    /// file in place of stdout, which is no terminal (or stdout's pipe through a `PipeTally`).
+    func appending(to file: (any OutputSink)?) -> CommandContext {
         var io = io
         if let file {
             let streams = io

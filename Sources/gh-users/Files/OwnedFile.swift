@@ -220,6 +220,15 @@ struct OwnedFile: Sendable {
                     "cannot lock the \(self.kind) \(shown): its lock file \(TerminalSanitizer.quotedPath(lockPath)) is \(kind), not "
                     + "a regular file. Nothing was changed: remove it and run again")
         }
+        // gh-users never writes in a lock file, and removes it when the run ends: one with data is someone else's.
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_size > 0 {
+            close(descriptor)
+            throw LocalFileError(
+                message: "cannot lock the \(kind) \(shown): its lock file \(TerminalSanitizer.quotedPath(lockPath)) "
+                    + "holds \(info.st_size) bytes, and a lock file gh-users makes is empty, so it is not one. It was "
+                    + "left as it is: move it away, or give \(option) another file")
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             close(descriptor)
@@ -312,5 +321,48 @@ final class OwnedFileLock: Sendable {
         // Only the file this run locked: never one that took its place.
         if FileDescriptorIO.isSameFile(descriptor, path) { unlink(path) }
         close(descriptor)
+    }
+}
+
+extension OwnedFile {
+    /// Which of this file's own names `output` is, in words ("the state file 'a' itself", "the lock file 'a.lock'
+    /// of the state file 'a'"), when output written there would be lost: the file is replaced after every save,
+    /// and its lock and temporary files are removed or renamed over it. The same file where both exist (device
+    /// and inode, so hard links and symbolic links count), else the same path once links are followed. nil when
+    /// `output` is none of them.
+    func ownName(of output: String) -> String? {
+        let other = Self.resolve(output).target
+        let names = [
+            (target, "the \(kind) \(shown) itself"),
+            (lockPath, "the lock file \(TerminalSanitizer.quotedPath(lockPath)) of the \(kind) \(shown)"),
+            (
+                temporaryPath,
+                "the temporary file \(TerminalSanitizer.quotedPath(temporaryPath)) of the \(kind) \(shown)"
+            ),
+        ]
+        var outputInfo = stat()
+        let outputExists = stat(other, &outputInfo) == 0
+        for (candidate, words) in names {
+            var info = stat()
+            if outputExists, stat(candidate, &info) == 0 {
+                if info.st_dev == outputInfo.st_dev, info.st_ino == outputInfo.st_ino { return words }
+            } else if candidate == other {
+                return words
+            }
+        }
+        return nil
+    }
+
+    /// The refusal of a run whose output (`--output FILE`, or stdout when `output` is nil and `stdoutFile` is a
+    /// file) is one of this file's own names, before anything is locked, asked or written; nil when it is none.
+    func outputRefusal(output: String?, stdoutFile: String?, command: CommandSpec?) -> CommandOutcome? {
+        let (named, given) =
+            output.map { ($0, "--output \(TerminalSanitizer.quotedPath($0))") } ?? (stdoutFile, "stdout")
+        guard let named, let words = ownName(of: named) else { return nil }
+        return .usage(
+            UsageError(
+                message: "\(given) is \(words): gh-users replaces that file, so what it wrote there would be lost. "
+                    + "Nothing was read or written: write the output to another file",
+                command: command))
     }
 }

@@ -139,6 +139,8 @@ struct AccessCommand: GitHubCommand {
             stopped when the same command is run again, appending to the same output: FILE records the last
             repository whose records were written, after each one, and the rerun asks nothing for the
             repositories up to it. The format is then tsv (the default), csv or ndjson, which can be appended to.
+            To a pipe, FILE records a repository only once the reader has taken all its records, and the run
+            waits for the reader at the end; one that leaves first (| head) is exit 1, and the rest comes again.
             A map read to its end stays recorded: a rerun writes nothing and says so; remove FILE to read the
             map again. A FILE made for another organization, other filters, another format or other --fields is
             exit 1 and left as it is; so is a FILE another run is using.
@@ -195,6 +197,14 @@ struct AccessCommand: GitHubCommand {
     /// ended); then the membership, then the map, written as it arrives and recorded in the state; then the
     /// repositories GitHub would not show, and exit 1 if there were any.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if let path = changes ?? statePath,
+            let refusal = OwnedFile(
+                path: path, kind: changes == nil ? "state file" : "snapshot file",
+                option: changes == nil ? "--state" : "--changes", limitBytes: 0
+            ).outputRefusal(output: nil, stdoutFile: context.stdoutFile, command: Self.spec)
+        {
+            return refusal
+        }
         guard context.presenter.hasToken else {
             return TokenRequirement(
                 command: "access",
@@ -205,10 +215,12 @@ struct AccessCommand: GitHubCommand {
         if let changes { return await recordChanges(changes, context, github) }
         var output = AccessOutput(command: self, context: context)
         if let statePath {
-            let appending = context.appending(to: nil)
+            // stdout a pipe: the state records only the repositories its reader took.
+            let pipe = PipeTally<AccessPlace>.of(context.io.out)
+            let appending = context.appending(to: pipe)
             switch AccessStateFile.open(statePath, as: freshState(appending.render), io: context.io) {
             case .success(let state):
-                output = AccessOutput(command: self, context: appending, state: state)
+                output = AccessOutput(command: self, context: appending, state: state, pipe: pipe)
             case .failure(.setupFailed):
                 return .setupFailed
             case .failure(.complete(let state, let shown)):
@@ -225,9 +237,9 @@ struct AccessCommand: GitHubCommand {
                 members: members, only: repositories.isEmpty ? nil : repositories, after: output.state?.state.after,
                 into: &output, counting: &summary)
         } catch {
-            return output.fail(error)
+            return await output.fail(error)
         }
-        return output.close(summary)
+        return await output.close(summary)
     }
 
     /// The state this run starts a new map with.

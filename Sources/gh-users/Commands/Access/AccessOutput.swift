@@ -13,15 +13,22 @@ struct AccessOutput: AccessRecordSink {
     let progress: ProgressLine
     /// With `--state`: the file the run goes on from and records itself in.
     private(set) var state: AccessStateFile?
+    /// With `--state` and stdout a pipe: the repositories written that the reader has not taken yet, which the
+    /// state records only once it has.
+    let pipe: PipeTally<AccessPlace>?
     var repositories = 0
     /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
     var unknownAffiliations = 0
     var writeFailure: (any Error)?
 
-    init(command: AccessCommand, context: CommandContext, state: AccessStateFile? = nil) {
+    init(
+        command: AccessCommand, context: CommandContext, state: AccessStateFile? = nil,
+        pipe: PipeTally<AccessPlace>? = nil
+    ) {
         self.command = command
         self.context = context
         self.state = state
+        self.pipe = pipe
         writer = RecordStreamWriter(
             context: context.render, columns: AccessCommand.columns(for: context.render.format),
             continuesOutput: state?.continuesOutput ?? false)
@@ -39,7 +46,10 @@ struct AccessOutput: AccessRecordSink {
                 try context.io.out.write(bytes)
             }
             do throws(LocalFileError) {
-                try state?.written(repository, records: kept.count, read: read)
+                let place = AccessPlace(repository: repository, records: kept.count, read: read)
+                for place in pipe.map({ $0.written(place) }) ?? [place] {
+                    try state?.written(place.repository, records: place.records, read: place.read)
+                }
             } catch {
                 throw OutputWriteError(message: error.message)
             }
@@ -55,11 +65,13 @@ struct AccessOutput: AccessRecordSink {
 
     /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1); with
     /// `--state`, those of the runs before this one too.
-    mutating func close(_ summary: AccessReadSummary) -> CommandOutcome {
+    mutating func close(_ summary: AccessReadSummary) async -> CommandOutcome {
         progress.clear()
         let io = context.io
         do {
             try io.out.write(writer.finish(completed: true))
+            // A map is complete only once its reader took all of it.
+            if pipe != nil, !(await settle(waiting: true)) { return .setupFailed }
             do throws(LocalFileError) {
                 try state?.finish()
             } catch {
@@ -107,11 +119,19 @@ struct AccessOutput: AccessRecordSink {
 
     /// The map stopped: what was written is closed as a valid document, and the failure said; with `--state`,
     /// how to go on.
-    func fail(_ error: DomainError) -> CommandOutcome {
+    mutating func fail(_ error: DomainError) async -> CommandOutcome {
         progress.clear()
-        if let writeFailure { return .writeFailed(writeFailure, io: context.io) }
+        if let writeFailure {
+            // The reader left: the state records what it took.
+            if pipe != nil, !(writeFailure is OutputWriteError) {
+                _ = await settle(waiting: false, always: true)
+                return .setupFailed
+            }
+            return .writeFailed(writeFailure, io: context.io)
+        }
         try? context.io.out.write(writer.finish(completed: false))
         context.io.writeErr(context.presenter.present(error).message)
+        if pipe != nil, !(await settle(waiting: !Task.isCancelled)) { return .failed(error) }
         if let state {
             let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
             context.io.writeErr(
@@ -121,4 +141,36 @@ struct AccessOutput: AccessRecordSink {
         }
         return .failed(error)
     }
+
+    /// With stdout a pipe, once the last byte is written: waits for the reader to take the rest (unless
+    /// `waiting` is false), and records the repositories it took. False, said on stderr, when it did not take
+    /// them all (or `always`).
+    private mutating func settle(waiting: Bool, always: Bool = false) async -> Bool {
+        guard let pipe, var file = state else { return true }
+        let (taken, all) = await pipe.drain(
+            waiting: waiting, limit: CrawlCheckpoint.readerLimit, sleep: context.sleep)
+        do throws(LocalFileError) {
+            for place in taken { try file.written(place.repository, records: place.records, read: place.read) }
+            state = file
+        } catch {
+            context.io.writeErr("gh-users: \(error.message)\n")
+            return false
+        }
+        guard !all || always else { return true }
+        let place = file.state.after.map { "the map up to \($0), the last repository it took" } ?? "no repository"
+        context.io.writeErr(
+            TerminalSanitizer.sanitize(
+                "gh-users: the reader of stdout did not take every record written (it went away, or took none for "
+                    + "\(CrawlCheckpoint.readerLimit.components.seconds) seconds), so the state file \(file.file.shown) "
+                    + "records only what it took: \(place). Run the same command again, appending to the same "
+                    + "output, to go on from there; the records after it come again.") + "\n")
+        return false
+    }
+}
+
+/// A repository whose records were written, as the state records it once the reader took them.
+struct AccessPlace: Sendable {
+    let repository: String
+    let records: Int
+    let read: AccessRepositoryRead
 }

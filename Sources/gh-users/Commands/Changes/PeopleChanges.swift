@@ -118,6 +118,9 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
     /// Reads `readings` (one for each of `key.passes(options)`, its pages the whole list's: `PeopleListOptions.plan`), compares
     /// and records.
     func run(_ readings: [Reading]) async -> CommandOutcome {
+        if let refusal = file.file.outputRefusal(output: nil, stdoutFile: context.stdoutFile, command: nil) {
+            return refusal
+        }
         let io = context.io
         let subject = subject
         let lock: OwnedFileLock

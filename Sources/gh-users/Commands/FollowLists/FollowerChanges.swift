@@ -53,6 +53,9 @@ struct FollowerChangesCoordinator {
     }
 
     func run() async -> CommandOutcome {
+        if let refusal = file.file.outputRefusal(output: nil, stdoutFile: command.stdoutFile, command: nil) {
+            return refusal
+        }
         let io = command.io
         let lock: OwnedFileLock
         let previous: FollowSnapshot?

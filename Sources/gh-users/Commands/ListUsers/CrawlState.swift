@@ -267,11 +267,12 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     private let lock = NSLock()
     private var length: Int64
 
-    /// Opens (or creates) the file for appending. With `truncatingTo`, the file is first cut back to that
-    /// length; a file shorter than it has lost data, and is left untouched. A `resumable` output (with
+    /// Opens (or creates) the file for appending. With `cut`, the file is first cut back to the state's recorded
+    /// length, when what lies past it is this crawl's unsaved page (`OutputCut`); anything else there, or a file
+    /// shorter than the length (it has lost data), is left untouched and stops the run. A `resumable` output (with
     /// `--state`) must be a regular file from the first run on, since a rerun cuts it back: a device or a FIFO
     /// is refused before it is opened (a FIFO is never waited on), so nothing is written.
-    init(path: String, truncatingTo recorded: Int64?, resumable: Bool) throws(LocalFileError) {
+    init(path: String, cut: OutputCut?, resumable: Bool) throws(LocalFileError) {
         self.path = path
         // Its links followed as the state's are (`OwnedFile.resolve`): never another user's link in /tmp, which a
         // rerun's cut would turn on one of the runner's own files.
@@ -285,8 +286,13 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             throw Self.notRegular(path, kind)
         }
         // A FIFO with no reader blocks open(2) until one comes, which a signal must still interrupt.
-        let descriptor = InterruptState.process.blocking {
-            open(target, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0o666)
+        // Read as well when a rerun may have to look at what it would cut.
+        let flags = O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW
+        var descriptor = InterruptState.process.blocking {
+            open(target, (cut == nil ? O_WRONLY : O_RDWR) | flags, 0o666)
+        }
+        if descriptor < 0, errno == EACCES, cut != nil {
+            descriptor = InterruptState.process.blocking { open(target, O_WRONLY | flags, 0o666) }
         }
         guard descriptor >= 0 else {
             throw LocalFileError(
@@ -305,11 +311,12 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         }
         var length = Int64(info.st_size)
         // Checked again on the open file: the path may have been replaced since.
-        if resumable || recorded != nil, let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
+        if resumable || cut != nil, let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
             close(descriptor)
             throw Self.notRegular(path, kind)
         }
-        if let recorded {
+        if let cut {
+            let recorded = cut.recorded
             guard length >= recorded else {
                 close(descriptor)
                 throw LocalFileError(
@@ -319,6 +326,10 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
                         + "remove the state file to start the crawl again.")
             }
             if length > recorded {
+                if let reason = cut.problem(length: length, read: { OutputCut.read(descriptor, from: $0) }) {
+                    close(descriptor)
+                    throw cut.refusal(path, length: length, because: reason)
+                }
                 guard ftruncate(descriptor, off_t(recorded)) == 0 else {
                     let code = errno
                     close(descriptor)

@@ -102,13 +102,21 @@ enum ListUsersCommand {
             "since", which wins over --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
             rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
             the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
-            One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once. A link
+            One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once (a
+            FILE.lock with data in it is not gh-users's: exit 1, left as it is). A link
             to a state is followed, so both names share one lock.
             After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
+            To a pipe, the state records a page only once the reader has taken all of it, and the run waits
+            for the reader to take the rest; one that leaves first (| head) is exit 1, and the rest comes again.
+            An output (--output, or stdout with >>) that is FILE, FILE.lock or FILE.tmp, by any name, is a
+            usage error (exit 64): the state replaces them.
 
             --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
             length the state recorded, and the file is flushed to disk before the state is replaced, so even
             a SIGKILL or a power cut leaves nothing written twice (a FILE shorter than recorded is exit 1).
+            Only this crawl's own unsaved page is cut: the bytes past the recorded length must start a line
+            and be whole records of this crawl's range (ids above its last, up to --until), at most one page
+            of them; anything else there (another crawl's records) is exit 1, and nothing is cut.
             So with --state, a FILE that is not a regular file (/dev/null, a FIFO) is exit 1 before anything
             is asked or written, from the first run on.
             With --state or --output the format is tsv (the default), csv or ndjson: a JSON array or a table
@@ -183,7 +191,14 @@ enum ListUsersCommand {
                 ).run()
             }
             output = try options.outputPath.map { path throws(LocalFileError) in
-                try CrawlOutputFile(path: path, truncatingTo: state?.outputBytes, resumable: stateFile != nil)
+                let cut = state.flatMap { state in
+                    state.outputBytes.map {
+                        OutputCut(
+                            recorded: $0, since: state.since, until: options.until, settings: settings,
+                            perPage: options.paging.plan.perPage)
+                    }
+                }
+                return try CrawlOutputFile(path: path, cut: cut, resumable: stateFile != nil)
             }
         } catch {
             context.io.writeErr("gh-users: \(error.message)\n")
@@ -213,14 +228,17 @@ enum ListUsersCommand {
                 return .finished(.setupFailed)
             }
         }
-        var run = Crawl(options: options, context: context.appending(to: output))
+        // stdout a pipe: the state records only the pages its reader took.
+        let pipe = stateFile != nil && output == nil ? PipeTally<Int64>.of(context.io.out) : nil
+        var run = Crawl(options: options, context: context.appending(to: output ?? pipe))
         // A CSV header is written unless the output already holds some of the crawl: a file by its length (cut back
         // to the state's), stdout by the state (one written before the first page holds none).
         run.continuesOutput =
             output.map { $0.initialLength > 0 } ?? state.map { !$0.beforeFirstPage } ?? false
         if let stateFile {
             run.checkpoint = CrawlCheckpoint(
-                stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings)
+                stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings,
+                pipe: pipe)
         }
         return .run(run)
     }
@@ -277,30 +295,6 @@ enum ListUsersCommand {
     }
 }
 
-/// `list --state`: after each page, the output is flushed to disk and the state replaced with the page's last
-/// account, so a state never counts a page that is not on disk.
-struct CrawlCheckpoint: PageCheckpoint {
-    let stateFile: CrawlStateFile
-    /// Held as long as the run can still write a state.
-    let lock: OwnedFileLock?
-    let output: CrawlOutputFile?
-    let outputPath: String?
-    let settings: CrawlOutputSettings
-
-    func pageWritten(lastID: Int64) throws(OutputWriteError) {
-        do throws(LocalFileError) {
-            // The data is on disk before the state that counts it, so a state never outlives its page.
-            try output?.sync()
-            try stateFile.replace(
-                with: CrawlState(
-                    since: lastID, outputBytes: output?.currentLength, output: output == nil ? nil : outputPath,
-                    settings: settings))
-        } catch {
-            throw OutputWriteError(message: error.message)
-        }
-    }
-}
-
 /// The resume hint of a crawl: the command line that goes on after the last account written.
 struct CrawlResumeHint: ResumeHint {
     let requested: ListUsersOptions
@@ -326,6 +320,12 @@ extension ListUsersOptions: GitHubCommand {
     func run(_ initialContext: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if profiles.full, profiles.via == .graphql, !initialContext.presenter.hasToken {
             return ProfileSource.tokenRequirement(command: "list").refuse(initialContext)
+        }
+        if let statePath,
+            let refusal = CrawlStateFile(path: statePath).file.outputRefusal(
+                output: outputPath, stdoutFile: initialContext.stdoutFile, command: ListUsersCommand.spec)
+        {
+            return refusal
         }
         var crawl = ListUsersCommand.Crawl(options: self, context: initialContext)
         if statePath != nil || outputPath != nil {
@@ -362,6 +362,9 @@ extension ListUsersOptions: GitHubCommand {
         // page is no longer, lest every rerun that finds no one write it again.
         if outcome == .success, !end.wroteRecords, let checkpoint = crawl.checkpoint {
             try? checkpoint.pageWritten(lastID: options.since)
+        }
+        if let checkpoint = crawl.checkpoint, checkpoint.pipe != nil {
+            return await checkpoint.settle(outcome, started: options.since, context)
         }
         return outcome
     }

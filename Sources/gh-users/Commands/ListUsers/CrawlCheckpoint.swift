@@ -1,0 +1,68 @@
+import AtomicCore
+
+/// `list --state`: after each page, the output is flushed to disk and the state replaced with the page's last
+/// account, so a state never counts a page that is not on disk. With stdout a pipe, the state records a page
+/// only once the reader has taken all of it (`PipeTally`), and the run ends by waiting for the reader to take
+/// the rest, so a reader that leaves early (`| head -300`) never has the state skip what it did not get.
+struct CrawlCheckpoint: PageCheckpoint {
+    let stateFile: CrawlStateFile
+    /// Held as long as the run can still write a state.
+    let lock: OwnedFileLock?
+    let output: CrawlOutputFile?
+    let outputPath: String?
+    let settings: CrawlOutputSettings
+    /// stdout's pipe, when the crawl writes to one.
+    let pipe: PipeTally<Int64>?
+
+    func pageWritten(lastID: Int64) throws(OutputWriteError) {
+        guard let pipe else { return try record(lastID) }
+        // The last page the reader has taken whole, if it took one since the last page was written.
+        if let taken = pipe.written(lastID).last { try record(taken) }
+    }
+
+    /// Replaces the state with `lastID` as the last account written.
+    private func record(_ lastID: Int64) throws(OutputWriteError) {
+        do throws(LocalFileError) {
+            // The data is on disk before the state that counts it, so a state never outlives its page.
+            try output?.sync()
+            try stateFile.replace(
+                with: CrawlState(
+                    since: lastID, outputBytes: output?.currentLength, output: output == nil ? nil : outputPath,
+                    settings: settings))
+        } catch {
+            throw OutputWriteError(message: error.message)
+        }
+    }
+
+    /// The end of a crawl to a pipe, however it ended: the reader is waited on to take what it has not (as
+    /// `--changes` waits; not once it left, or after a signal), and the state records the last page it took. A
+    /// reader that did not take every page (it left, or took nothing for `readerLimit`) makes a run that would
+    /// have succeeded exit 1, and stderr says where the state stands; `started` is where it stood before this run.
+    func settle(_ outcome: CommandOutcome, started: Int64, _ context: CommandContext) async -> CommandOutcome {
+        guard let pipe else { return outcome }
+        let io = context.io
+        let (taken, all) = await pipe.drain(
+            waiting: outcome != .outputClosed, limit: Self.readerLimit, sleep: context.sleep)
+        if let last = taken.last {
+            do {
+                try record(last)
+            } catch {
+                io.writeErr("gh-users: \(error.message)\n")
+                return .setupFailed
+            }
+        }
+        guard !all || outcome == .outputClosed else { return outcome }
+        let place =
+            pipe.lastTaken.map { "the accounts up to id \($0), the last page it took whole" }
+            ?? "where the crawl stood before this run (after id \(started))"
+        io.writeErr(
+            "gh-users: the reader of stdout did not take every account written (it went away, or took none for "
+                + "\(Self.readerLimit.components.seconds) seconds), so the state file "
+                + "\(TerminalSanitizer.quotedPath(stateFile.path)) records only what it took: \(place). The next "
+                + "run goes on from there, and the accounts after it come again.\n")
+        return outcome == .success || outcome == .outputClosed ? .setupFailed : outcome
+    }
+
+    /// How long a reader that takes nothing is waited on at the end, as `--changes` waits.
+    static var readerLimit: Duration { .seconds(5) }
+}

@@ -1,0 +1,80 @@
+import AtomicCore
+import Foundation
+
+/// stdout when it is a pipe and a state records how far a run got (`list --state`, `access --state`): it counts
+/// the bytes written, and hands back the places (a page's last account, a repository) whose bytes the reader has
+/// taken, so that a state never records what sat unread in the pipe when the reader left (`| head -300`): a rerun
+/// would skip it for good. A pipe's unread bytes are FIONREAD's (`OutputSink.unreadBytes`); asking costs two
+/// system calls a page, and no wait while the reader keeps up.
+final class PipeTally<Place: Sendable>: OutputSink, @unchecked Sendable {
+    private let pipe: any OutputSink
+    private let lock = NSLock()
+    private var written = 0
+    /// Places written and not yet taken, each with the count of bytes written once it was.
+    private var pending: [(end: Int, place: Place)] = []
+    /// The last place handed back: what the state records.
+    private(set) var lastTaken: Place?
+
+    /// A tally when `out` is a pipe; nil for anything else (a file, a terminal), which takes every byte at once.
+    static func of(_ out: any OutputSink) -> PipeTally? {
+        out.unreadBytes == nil ? nil : PipeTally(pipe: out)
+    }
+
+    private init(pipe: any OutputSink) {
+        self.pipe = pipe
+    }
+
+    /// A pipe takes a write of up to PIPE_BUF (4096 bytes on Linux) whole or not at all: written in pieces no
+    /// larger, what the pipe holds is counted to the byte, also when the reader leaves in the middle of a page.
+    static var atomicSize: Int { 4096 }
+
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + Self.atomicSize, bytes.count)
+            do {
+                try pipe.write(Array(bytes[offset..<end]))
+            } catch let failure as OutputWriteError {
+                throw OutputWriteError(message: failure.message, written: failure.written.map { offset + $0 })
+            }
+            lock.withLock { written += end - offset }
+            offset = end
+        }
+    }
+
+    var readerHasLeft: Bool { pipe.readerHasLeft }
+    var unreadBytes: Int? { pipe.unreadBytes }
+    var isOpen: Bool { pipe.isOpen }
+
+    /// `place` is written whole: the places the reader has taken since last asked, oldest first.
+    func written(_ place: Place) -> [Place] {
+        lock.withLock { pending.append((written, place)) }
+        return taken()
+    }
+
+    /// The places whose every byte the reader has taken since last asked, oldest first.
+    func taken() -> [Place] {
+        let unread = pipe.unreadBytes ?? 0
+        return lock.withLock {
+            let consumed = written - unread
+            let count = pending.prefix { $0.end <= consumed }.count
+            let places = pending.prefix(count).map(\.place)
+            pending.removeFirst(count)
+            if let last = places.last { lastTaken = last }
+            return places
+        }
+    }
+
+    /// Once the run has written its last byte: waits for the reader to take the rest, as `--changes` does (up to
+    /// `limit` for a reader that takes nothing), unless `waiting` is false (the reader left, the run was
+    /// cancelled). The places taken since last asked, and whether the reader took every one.
+    func drain(waiting: Bool, limit: Duration, sleep: @Sendable (Duration) async -> Void) async -> (
+        taken: [Place], all: Bool
+    ) {
+        if waiting, lock.withLock({ !pending.isEmpty }), !Task.isCancelled {
+            _ = await waitForReader(grace: .zero, limit: limit, sleep: sleep)
+        }
+        let places = taken()
+        return (places, lock.withLock { pending.isEmpty })
+    }
+}

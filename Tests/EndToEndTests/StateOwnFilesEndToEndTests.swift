@@ -1,0 +1,174 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+/// Output sent to a state's or a snapshot's own files: the file itself (by its name, a symbolic link or a hard
+/// link), its `.lock` or its `.tmp`. gh-users replaces, removes or renames those, so what it wrote there would be
+/// lost: every such run is a usage error (exit 64) before anything is locked, asked or written.
+struct StateOwnFilesEndToEndTests {
+    static let token = "ghp_stateownfiles"
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-own-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    private func read(_ name: String) -> String? {
+        try? String(contentsOfFile: path(name), encoding: .utf8)
+    }
+
+    private func withServer<T>(users: Int, _ body: (StandInServer) async throws -> T) async throws -> T {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await withStandIn(users: users, body)
+    }
+
+    private func run(_ arguments: [String], _ server: StandInServer) async throws -> RunResult {
+        try await BinaryRunner.run(
+            arguments + ["--api-url", server.baseURL, "--no-cache"], environment: ["GH_TOKEN": Self.token])
+    }
+
+    /// A bash snippet run in the test's folder, with `$GH_USERS`, `$API` and the token set.
+    private func shell(_ script: String, _ server: StandInServer) async throws -> RunResult {
+        try await BinaryRunner.shell(
+            "cd \"$FOLDER\" && " + script,
+            environment: ["FOLDER": folder.path, "API": server.baseURL, "GH_TOKEN": Self.token])
+    }
+
+    /// `setup`, then `gh-users COMMAND` against the stand-in with `redirect`, then its exit status: `status=N`.
+    private func gh(
+        _ command: String, after setup: String = "", redirect: String = "", _ server: StandInServer
+    ) async throws -> RunResult {
+        try await shell(
+            setup + "\"$GH_USERS\" \(command) --api-url \"$API\" --no-cache \(redirect); echo \"status=$?\"", server)
+    }
+
+    /// How `--output` names one of the state's files.
+    enum Naming: String, CaseIterable, Sendable {
+        case same, symbolicLink, hardLink, lock, temporary, relativeSame
+    }
+
+    /// Before, `--output same.json` with `--state same.json` was exit 0 and left only the state: the records were
+    /// renamed away. A state that is there (from an earlier crawl of another output) and one that is not are both
+    /// refused; the files are as they were and the stand-in heard nothing.
+    @Test(arguments: Naming.allCases, [false, true])
+    func outputNamingTheStatesOwnFilesIsAUsageError(naming: Naming, stateExists: Bool) async throws {
+        try await withServer(users: 50) { server in
+            if stateExists {
+                let first = try await run(
+                    ["list", "--limit", "5", "--state", path("same.json"), "--output", path("first.tsv")], server)
+                #expect(first.status == 0, "\(first.stderr)")
+            }
+            let output: String
+            switch naming {
+            case .same: output = path("same.json")
+            case .relativeSame: output = folder.path + "/./sub/../same.json"
+            case .lock: output = path("same.json.lock")
+            case .temporary: output = path("same.json.tmp")
+            case .symbolicLink:
+                try FileManager.default.createSymbolicLink(atPath: path("link.tsv"), withDestinationPath: "same.json")
+                output = path("link.tsv")
+            case .hardLink:
+                guard stateExists else { return }
+                try FileManager.default.linkItem(atPath: path("same.json"), toPath: path("hard.tsv"))
+                output = path("hard.tsv")
+            }
+            if naming == .relativeSame {
+                try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
+            }
+            let state = read("same.json")
+            let requests = server.requests.count
+            let result = try await run(
+                ["list", "--limit", "5", "--state", path("same.json"), "--output", output], server)
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(
+                result.stderr.contains("of the state file '\(path("same.json"))'")
+                    || result.stderr.contains(
+                        "is the state file '\(path("same.json"))' itself"),
+                "\(result.stderr)")
+            #expect(result.stderr.contains("write the output to another file"), "\(result.stderr)")
+            #expect(read("same.json") == state)
+            #expect(read("same.json.lock") == nil)
+            #expect(read("same.json.tmp") == nil)
+            #expect(server.requests.count == requests)
+        }
+    }
+
+    /// stdout appended to the state or the snapshot (`>> FILE`) is the same hole, for `list --state`, `access
+    /// --state` and `--changes`: exit 64, the file as it was, nothing asked.
+    @Test(arguments: [
+        "list --limit 5 --state own.json",
+        "access my-org --state own.json",
+        "access my-org --changes own.json",
+        "followers octocat --changes own.json",
+        "stargazers octocat/Hello-World --changes own.json",
+    ])
+    func stdoutAppendedToTheStateIsAUsageError(command: String) async throws {
+        try await withServer(users: 50) { server in
+            let result = try await gh(command, after: "echo before > own.json; ", redirect: ">> own.json", server)
+            #expect(result.stdout == "status=64\n", "\(result.stderr)")
+            #expect(result.stderr.contains("stdout is the "), "\(result.stderr)")
+            #expect(read("own.json") == "before\n")
+            #expect(read("own.json.lock") == nil)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    /// The hole as it was found: a crawl's state, then a run appending its stdout to it was exit 0 and left only the
+    /// state, the records renamed away.
+    @Test func aCrawlAppendingItsStdoutToItsOwnStateIsAUsageError() async throws {
+        try await withServer(users: 50) { server in
+            let first = try await gh("list --limit 5 --state own.json", redirect: "> /dev/null", server)
+            #expect(first.stdout == "status=0\n", "\(first.stderr)")
+            let state = read("own.json")
+            let result = try await gh("list --limit 5 --state own.json", redirect: ">> own.json", server)
+            #expect(result.stdout == "status=64\n", "\(result.stderr)")
+            #expect(result.stderr.contains("stdout is the state file 'own.json' itself"), "\(result.stderr)")
+            #expect(read("own.json") == state)
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    /// Another file than the state's is written as ever: the check names only the state's own files.
+    @Test func anotherOutputBesideTheStateIsWritten() async throws {
+        try await withServer(users: 50) { server in
+            let result = try await run(
+                ["list", "--limit", "5", "--state", path("same.json"), "--output", path("same.json.tsv")], server)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(read("same.json.tsv")?.split(separator: "\n").count == 5)
+        }
+    }
+
+    /// A `FILE.lock` with data in it is not one gh-users made (its own are always empty): before, the run took it
+    /// as its lock and removed it at the end. Now it is exit 1, naming it, with the file as it was and nothing
+    /// asked. An empty one, as a killed run leaves, is still taken and removed.
+    @Test(arguments: [
+        "list --limit 5 --state keep --output x.tsv",
+        "followers octocat --changes keep",
+        "access my-org --state keep",
+    ])
+    func aLockFileWithDataIsNeverTakenOrRemoved(command: String) async throws {
+        try await withServer(users: 50) { server in
+            let result = try await gh(command, after: "echo data > keep.lock; ", server)
+            #expect(result.stdout.hasSuffix("status=1\n"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("its lock file '\(path("keep.lock"))' holds 5 bytes"), "\(result.stderr)")
+            #expect(read("keep.lock") == "data\n")
+            #expect(read("keep") == nil)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func anEmptyLockFileLeftByAKilledRunIsTakenAndRemoved() async throws {
+        try await withServer(users: 50) { server in
+            #expect(FileManager.default.createFile(atPath: path("keep.lock"), contents: nil))
+            let result = try await run(
+                ["list", "--limit", "5", "--state", path("keep"), "--output", path("x.tsv")], server)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(read("keep.lock") == nil)
+            #expect(read("x.tsv")?.split(separator: "\n").count == 5)
+        }
+    }
+}
