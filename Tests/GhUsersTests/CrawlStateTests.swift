@@ -211,12 +211,12 @@ extension OutputCut {
     }
 
     static func cut(
-        _ recorded: Int64, _ format: OutputFormat, fields: [String]? = nil, since: Int64 = 0, until: Int64? = nil,
-        perPage: Int = 100
+        _ recorded: Int64, _ format: OutputFormat, fields: [String]? = nil, full: Bool = false, since: Int64 = 0,
+        until: Int64? = nil, perPage: Int = 100
     ) -> OutputCut {
         OutputCut(
             recorded: recorded, since: since, until: until,
-            settings: CrawlOutputSettings(format: format, fields: fields), perPage: perPage)
+            settings: CrawlOutputSettings(format: format, fields: fields, full: full), perPage: perPage)
     }
 }
 
@@ -236,6 +236,15 @@ struct OutputCutTests {
         #expect(problem(.cut(0, .csv), "id,login\r\n3,c\r\n4,\"d,\ne\"\r\n") == nil)
         #expect(problem(.cut(8, .ndjson, since: 2), saved + #"{"login":"c","id":3}"# + "\n") == nil)
         #expect(problem(.cut(8, .tsv, fields: ["login", "id"], since: 2), saved + "c\t3\n") == nil)
+        // `--full` writes the profile's columns, login first: the id is the second.
+        #expect(problem(.cut(8, .tsv, full: true, since: 2), saved + "c\t3\tUser\n") == nil)
+        #expect(problem(.cut(0, .csv, full: true), "login,id,type\r\nc,3,User\r\n") == nil)
+        // The stopped run's page may be larger than this run's (`--limit 50` resuming 100 a page).
+        let page = (3...102).map { "\($0)\tx\n" }.joined()
+        #expect(
+            OutputCut(recorded: 8, since: 2, until: nil, settings: .init(format: .tsv)).problem(
+                length: Int64(8 + page.utf8.count)
+            ) { Array(Array((saved + page).utf8)[Int($0)...]) } == nil)
         // Without the id, only the boundary and the count can be checked.
         #expect(problem(.cut(8, .tsv, fields: ["login"], since: 2, perPage: 2), saved + "c\nd\n") == nil)
     }

@@ -106,8 +106,8 @@ enum ListUsersCommand {
             FILE.lock with data in it is not gh-users's: exit 1, left as it is). A link
             to a state is followed, so both names share one lock.
             After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
-            To a pipe, the state records a page only once the reader has taken all of it, and the run waits
-            for the reader to take the rest; one that leaves first (| head) is exit 1, and the rest comes again.
+            To a pipe, the state records a page once the reader has read 128 KiB past it, and the run waits
+            for the reader to take the rest; one that leaves first (| head) is exit 1, and its last reads come again.
             An output (--output, or stdout with >>) that is FILE, FILE.lock or FILE.tmp, by any name, is a
             usage error (exit 64): the state replaces them.
 
@@ -193,9 +193,7 @@ enum ListUsersCommand {
             output = try options.outputPath.map { path throws(LocalFileError) in
                 let cut = state.flatMap { state in
                     state.outputBytes.map {
-                        OutputCut(
-                            recorded: $0, since: state.since, until: options.until, settings: settings,
-                            perPage: options.paging.plan.perPage)
+                        OutputCut(recorded: $0, since: state.since, until: options.until, settings: settings)
                     }
                 }
                 return try CrawlOutputFile(path: path, cut: cut, resumable: stateFile != nil)

@@ -1,4 +1,5 @@
 import AtomicCore
+import Domain
 import Foundation
 
 #if canImport(Glibc)
@@ -21,8 +22,9 @@ struct OutputCut: Sendable {
     /// `--until`: the page's records are at or below it.
     let until: Int64?
     let settings: CrawlOutputSettings
-    /// The most records one page holds.
-    let perPage: Int
+    /// The most records one page holds: GitHub's largest page, since the stopped run may have asked for more a
+    /// page than this one (`--limit 50` resuming an `--all` crawl of 100 a page).
+    var perPage = PagingPlan.maximumPerPage
 
     /// Why the `length - recorded` bytes past the recorded length are not this crawl's unsaved page, or nil when
     /// they are and may be cut. `read` reads the file's bytes from an offset to its end.
@@ -70,10 +72,11 @@ struct OutputCut: Sendable {
         return nil
     }
 
-    /// Where tsv and csv write the id: first unless `--fields` put it elsewhere, or nowhere.
+    /// Where tsv and csv write the id: where `--fields` put it (or nowhere), else where the run's columns have it
+    /// (`id, login, …`; with `--full` the profile's `login, id, …`).
     private var idColumn: Int? {
-        guard let fields = settings.fields else { return 0 }
-        return fields.firstIndex(of: "id")
+        let keys = settings.fields ?? (settings.full ? ShowUsersRenderer.columns : AccountColumns.summary).map(\.key)
+        return keys.firstIndex(of: "id")
     }
 
     private func id(of record: ArraySlice<UInt8>, column: Int?) -> Int64? {
