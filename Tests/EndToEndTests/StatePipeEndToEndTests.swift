@@ -5,10 +5,27 @@ import Testing
 /// `list --state` and `access --state` writing to a pipe whose reader takes some lines and leaves. Before, the
 /// state advanced past everything written, the pipe's unread bytes too, and a rerun skipped them for good (exit
 /// 0). Now the state records only the pages (repositories) the reader took whole, the run is exit 1 saying so,
-/// and a rerun appended to what the reader kept makes the whole list once. The readers are bash `read` loops,
-/// which take a pipe's bytes one line at a time and no further, so what they kept is exactly what they took.
+/// and a rerun appended to what the reader kept makes the whole list once. A reader reads ahead of what it uses,
+/// so a page counts as taken only once the reader read `readAhead` bytes past it (gh-users's `PipeTally`): the
+/// bash `read` loops here take a pipe's bytes one line at a time and no further, so where the state stands is
+/// known to the page; GNU head reads ahead, and the state never passes what it printed.
 struct StatePipeEndToEndTests {
     static let token = "gho_octocat"
+    /// `PipeTally.readAhead`: how far past a page a reader that leaves must have read for the page to count.
+    static let readAhead = 128 * 1024
+
+    /// How many of `lines`' groups of `size` (pages, repositories) a reader that read the first `count` lines and
+    /// left has taken whole, `readAhead` bytes before where it stopped.
+    static func groupsTaken(_ lines: [Substring], size: Int, count: Int) -> Int {
+        let read = lines.prefix(count).reduce(0) { $0 + $1.utf8.count + 1 }
+        var groups = 0
+        while (groups + 1) * size <= count,
+            lines.prefix((groups + 1) * size).reduce(0, { $0 + $1.utf8.count + 1 }) + readAhead <= read
+        {
+            groups += 1
+        }
+        return groups
+    }
     private let folder: URL
 
     init() throws {
@@ -58,16 +75,17 @@ struct StatePipeEndToEndTests {
             + "echo \"status=${PIPESTATUS[0]}\""
     }
 
-    /// Stress: readers that leave after 0 to 1,234 lines, before or after the pipe filled, again and again. Each
-    /// time the state stands exactly at the last page the reader took whole, and the same command appended to
-    /// what it kept of those pages ends as the whole list, with no account lost or written twice.
+    /// Stress: readers that leave after 0 to 6,000 lines, before or after the pipe filled, again and again. Each
+    /// time the state stands exactly at the last page the reader took whole `readAhead` bytes before it left, and
+    /// the same command appended to what it kept of those pages ends as the whole list, with no account lost or
+    /// written twice.
     @Test func aCrawlToAReaderThatLeavesRecordsOnlyThePagesItTook() async throws {
-        try await withServer(users: 2_000) { server in
+        try await withServer(users: 8_000) { server in
             let whole = try await shell(
                 "\"$GH_USERS\" list --all --api-url \"$API\" --no-cache", server
             ).stdout.split(separator: "\n")
-            #expect(whole.count == 2_000)
-            for (round, count) in [0, 1, 99, 100, 250, 333, 700, 1_234, 57, 1_000].enumerated() {
+            #expect(whole.count == 8_000)
+            for (round, count) in [0, 1, 99, 2_500, 3_333, 4_000, 5_234, 57, 6_000, 3_000].enumerated() {
                 let state = "p\(round).state"
                 let crawl = "list --all --per-page 100 --state \(state)"
                 let result = try await shell(
@@ -76,7 +94,8 @@ struct StatePipeEndToEndTests {
                 #expect(result.stderr.contains("records only what it took"), "\(result.stderr)")
                 let kept = lines("r\(round).tsv")
                 #expect(kept == Array(whole.prefix(count)))
-                let pages = count / 100 * 100
+                let pages = Self.groupsTaken(whole, size: 100, count: count) * 100
+                #expect(count < 3_500 || pages > 0, "the margin leaves pages to take: \(count)")
                 let expected = pages == 0 ? 0 : Int(whole[pages - 1].split(separator: "\t")[0]) ?? -1
                 #expect(stateObject(state)["since"] as? Int == expected, "\(count) lines: \(read(state))")
                 let rest = try await shell(
@@ -84,6 +103,27 @@ struct StatePipeEndToEndTests {
                 #expect(rest.status == 0, "\(rest.stderr)")
                 #expect(Array(kept.prefix(pages)) + rest.stdout.split(separator: "\n") == whole, "\(count)")
             }
+        }
+    }
+
+    /// GNU head reads ahead of the lines it prints, and drops the rest when it leaves: the state never passes
+    /// what it printed, and the rerun appended to it from there makes the whole list.
+    @Test(arguments: [300, 2_000, 5_000])
+    func aCrawlToHeadNeverSkipsWhatHeadDidNotPrint(count: Int) async throws {
+        try await withServer(users: 8_000) { server in
+            let whole = try await shell(
+                "\"$GH_USERS\" list --all --api-url \"$API\" --no-cache", server
+            ).stdout.split(separator: "\n")
+            let crawl = "list --all --state h.state --api-url \"$API\" --no-cache"
+            let result = try await shell(
+                "\"$GH_USERS\" \(crawl) | (sleep 0.2; head -\(count) > h.tsv); echo \"status=${PIPESTATUS[0]}\"", server
+            )
+            #expect(result.stdout == "status=1\n", "\(result.stderr)")
+            let since = stateObject("h.state")["since"] as? Int ?? 0
+            let position = since == 0 ? 0 : (whole.firstIndex { $0.hasPrefix("\(since)\t") } ?? Int.max) + 1
+            #expect(position <= count, "the state is at line \(position), head printed \(count)")
+            let rest = try await shell("\"$GH_USERS\" \(crawl) | cat", server)
+            #expect(Array(lines("h.tsv").prefix(position)) + rest.stdout.split(separator: "\n") == whole)
         }
     }
 
@@ -102,17 +142,20 @@ struct StatePipeEndToEndTests {
 
     /// `access --state` to a reader that leaves: the state records the last repository the reader took whole, exit
     /// 1; the rerun appended to those repositories' records is the whole map.
-    @Test(arguments: [0, 151, 500, 1_000])
+    @Test(arguments: [0, 151, 2_500, 5_000])
     func anAccessMapToAReaderThatLeavesRecordsOnlyTheRepositoriesItTook(count: Int) async throws {
         try await withServer(users: 2_000, accessBench: true) { server in
-            let map = "access bench-org " + (0..<10).map { "--repo repo-000\($0)" }.joined(separator: " ")
+            let map =
+                "access bench-org "
+                + (0..<40).map { String(format: "--repo repo-%04d", $0) }.joined(separator: " ")
             let whole = try await shell("\"$GH_USERS\" \(map) --api-url \"$API\" --no-cache", server)
             let wholeLines = whole.stdout.split(separator: "\n")
-            #expect(wholeLines.count == 1_510, "\(whole.stderr)")
+            #expect(wholeLines.count == 6_040, "\(whole.stderr)")
             let result = try await shell(piped(map + " --state s", keeping: count, in: "r.tsv", pause: "0.2"), server)
             #expect(result.stdout == "status=1\n", "\(result.stderr)")
             #expect(result.stderr.contains("records only what it took"), "\(result.stderr)")
-            let taken = count / 151 * 151
+            let taken = Self.groupsTaken(wholeLines, size: 151, count: count) * 151
+            #expect(count < 5_000 || taken > 0, "the margin leaves repositories to take: \(count)")
             let after = stateObject("s")["after"] as? String
             #expect(after == (taken == 0 ? nil : String(wholeLines[taken - 1].split(separator: "\t")[0])))
             let rest = try await shell("\"$GH_USERS\" \(map) --state s --api-url \"$API\" --no-cache | cat", server)

@@ -5,7 +5,10 @@ import Foundation
 /// the bytes written, and hands back the places (a page's last account, a repository) whose bytes the reader has
 /// taken, so that a state never records what sat unread in the pipe when the reader left (`| head -300`): a rerun
 /// would skip it for good. A pipe's unread bytes are FIONREAD's (`OutputSink.unreadBytes`); asking costs two
-/// system calls a page, and no wait while the reader keeps up.
+/// system calls a page, and no wait while the reader keeps up. A reader reads ahead of what it uses (GNU head
+/// 8 KiB at a time, grep and awk more), and what it read and dropped when it left cannot be seen: a place counts
+/// as taken once the reader has read `readAhead` bytes past it, or once the run has ended, the pipe is empty and
+/// the reader is still there. A reader that leaves early gets that much again on the next run, never less.
 final class PipeTally<Place: Sendable>: OutputSink, @unchecked Sendable {
     private let pipe: any OutputSink
     private let lock = NSLock()
@@ -23,6 +26,9 @@ final class PipeTally<Place: Sendable>: OutputSink, @unchecked Sendable {
     private init(pipe: any OutputSink) {
         self.pipe = pipe
     }
+
+    /// How far past a place a reader must have read before the place counts as taken while the run goes on.
+    static var readAhead: Int { 128 * 1024 }
 
     /// A pipe takes a write of up to PIPE_BUF (4096 bytes on Linux) whole or not at all: written in pieces no
     /// larger, what the pipe holds is counted to the byte, also when the reader leaves in the middle of a page.
@@ -52,11 +58,12 @@ final class PipeTally<Place: Sendable>: OutputSink, @unchecked Sendable {
         return taken()
     }
 
-    /// The places whose every byte the reader has taken since last asked, oldest first.
-    func taken() -> [Place] {
+    /// The places whose every byte the reader has taken since last asked, oldest first: `readAhead` bytes past
+    /// them, unless the reader is `staying` (it took everything and is still there).
+    func taken(staying: Bool = false) -> [Place] {
         let unread = pipe.unreadBytes ?? 0
         return lock.withLock {
-            let consumed = written - unread
+            let consumed = written - unread - (staying ? 0 : Self.readAhead)
             let count = pending.prefix { $0.end <= consumed }.count
             let places = pending.prefix(count).map(\.place)
             pending.removeFirst(count)
@@ -74,7 +81,7 @@ final class PipeTally<Place: Sendable>: OutputSink, @unchecked Sendable {
         if waiting, lock.withLock({ !pending.isEmpty }), !Task.isCancelled {
             _ = await waitForReader(grace: .zero, limit: limit, sleep: sleep)
         }
-        let places = taken()
+        let places = taken(staying: waiting && !Task.isCancelled && !pipe.readerHasLeft && pipe.unreadBytes == 0)
         return (places, lock.withLock { pending.isEmpty })
     }
 }

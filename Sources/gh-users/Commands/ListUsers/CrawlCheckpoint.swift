@@ -2,8 +2,8 @@ import AtomicCore
 
 /// `list --state`: after each page, the output is flushed to disk and the state replaced with the page's last
 /// account, so a state never counts a page that is not on disk. With stdout a pipe, the state records a page
-/// only once the reader has taken all of it (`PipeTally`), and the run ends by waiting for the reader to take
-/// the rest, so a reader that leaves early (`| head -300`) never has the state skip what it did not get.
+/// only once the reader has read well past it (`PipeTally`), and the run ends by waiting for the reader to take
+/// the rest, so a reader that leaves early (`| head -300`) has the state skip nothing it printed.
 struct CrawlCheckpoint: PageCheckpoint {
     let stateFile: CrawlStateFile
     /// Held as long as the run can still write a state.
@@ -50,6 +50,11 @@ struct CrawlCheckpoint: PageCheckpoint {
                 io.writeErr("gh-users: \(error.message)\n")
                 return .setupFailed
             }
+        }
+        // A signal while the reader still had pages (SIGTERM: exit 143) ends the run as any interrupted run.
+        if Task.isCancelled, outcome == .success {
+            io.writeErr(context.presenter.present(.cancelled).message)
+            return .failed(.cancelled)
         }
         guard !all || outcome == .outputClosed else { return outcome }
         let place =
