@@ -71,7 +71,12 @@ struct AccessOutput: AccessRecordSink {
         do {
             try io.out.write(writer.finish(completed: true))
             // A map is complete only once its reader took all of it.
-            if pipe != nil, !(await settle(waiting: true)) { return .setupFailed }
+            if pipe != nil, !(await settle(waiting: true)) {
+                // A signal while the reader still had records (SIGTERM: exit 143) ends the map as interrupted.
+                guard Task.isCancelled else { return .setupFailed }
+                io.writeErr(context.presenter.present(.cancelled).message)
+                return .failed(.cancelled)
+            }
             do throws(LocalFileError) {
                 try state?.finish()
             } catch {
@@ -131,7 +136,7 @@ struct AccessOutput: AccessRecordSink {
         }
         try? context.io.out.write(writer.finish(completed: false))
         context.io.writeErr(context.presenter.present(error).message)
-        if pipe != nil, !(await settle(waiting: !Task.isCancelled)) { return .failed(error) }
+        if pipe != nil, !(await settle(waiting: !Task.isCancelled)), !Task.isCancelled { return .failed(error) }
         if let state {
             let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
             context.io.writeErr(
@@ -156,7 +161,8 @@ struct AccessOutput: AccessRecordSink {
             context.io.writeErr("gh-users: \(error.message)\n")
             return false
         }
-        guard !all || always else { return true }
+        // After a signal the reader is not to blame: the caller says where the map stands.
+        guard !all || always, !Task.isCancelled else { return !Task.isCancelled }
         let place = file.state.after.map { "the map up to \($0), the last repository it took" } ?? "no repository"
         context.io.writeErr(
             TerminalSanitizer.sanitize(
