@@ -87,7 +87,7 @@ extension DiskResponseCache {
         var bodyChecksum: String?
     }
 
-    /// FNV-1a (64 bits) of the body, in hex: it catches a damaged byte, and costs a fraction of reading it.
+    /// FNV-1a (64 bits) of the body, in hex: it catches a damaged byte, a byte at a time (about 1 ms a MB).
     static func checksum(_ body: some Collection<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in body { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
