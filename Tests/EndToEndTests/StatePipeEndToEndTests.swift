@@ -127,6 +127,24 @@ struct StatePipeEndToEndTests {
         }
     }
 
+    /// A reader that empties the pipe in one read, keeps five lines and leaves a moment later (a script that
+    /// breaks after five lines) has not taken the rest: the run waits a moment more before it counts a reader that
+    /// took everything as staying, so the state stays where it was and the rerun writes what the reader dropped.
+    @Test func aReaderThatEmptiesThePipeAndLeavesAMomentLaterTookNothingMore() async throws {
+        try await withServer(users: 400) { server in
+            let crawl = "list --all --until 140 --state g.state --api-url \"$API\" --no-cache"
+            let whole = try await shell("\"$GH_USERS\" \(crawl.replacing(" --state g.state", with: ""))", server)
+            let result = try await shell(
+                "\"$GH_USERS\" \(crawl) | (sleep 0.2; dd bs=1M count=1 2>/dev/null | head -5 > g.tsv; sleep 0.01); "
+                    + "echo \"status=${PIPESTATUS[0]}\"", server)
+            #expect(result.stdout == "status=1\n", "\(result.stderr)")
+            #expect(lines("g.tsv").count == 5)
+            #expect(stateObject("g.state")["since"] as? Int == 0, "\(read("g.state"))")
+            let rest = try await shell("\"$GH_USERS\" \(crawl) | cat", server)
+            #expect(rest.stdout == whole.stdout && !whole.stdout.isEmpty)
+        }
+    }
+
     /// A reader that is slow but takes everything: the run waits for it, exits 0, and the state is at the end.
     @Test func aSlowReaderThatTakesEverythingEndsTheCrawl() async throws {
         try await withServer(users: 2_000) { server in

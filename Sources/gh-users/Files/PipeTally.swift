@@ -8,7 +8,9 @@ import Foundation
 /// system calls a page, and no wait while the reader keeps up. A reader reads ahead of what it uses (GNU head
 /// 8 KiB at a time, grep and awk more), and what it read and dropped when it left cannot be seen: a place counts
 /// as taken once the reader has read `readAhead` bytes past it, or once the run has ended, the pipe is empty and
-/// the reader is still there. A reader that leaves early gets that much again on the next run, never less.
+/// the reader is still there a moment later. A reader that leaves early gets that much again on the next run.
+/// What the first reader passes on is not seen: a filter before a reader that quits (`| jq -r .id | head`) can
+/// have taken far more than was printed, so a crawl to be resumed is written to a file (`--output`).
 final class PipeTally<Place: Sendable>: OutputSink, @unchecked Sendable {
     private let pipe: any OutputSink
     private let lock = NSLock()
@@ -78,10 +80,13 @@ final class PipeTally<Place: Sendable>: OutputSink, @unchecked Sendable {
     func drain(waiting: Bool, limit: Duration, sleep: @Sendable (Duration) async -> Void) async -> (
         taken: [Place], all: Bool
     ) {
+        // A reader that emptied the pipe may leave a moment later (a script that breaks after five lines): only
+        // one still there after `waitForReader`'s grace counts as staying.
+        var stayed = false
         if waiting, lock.withLock({ !pending.isEmpty }), !Task.isCancelled {
-            _ = await waitForReader(grace: .zero, limit: limit, sleep: sleep)
+            stayed = await waitForReader(limit: limit, sleep: sleep) == .tookAll
         }
-        let places = taken(staying: waiting && !Task.isCancelled && !pipe.readerHasLeft && pipe.unreadBytes == 0)
+        let places = taken(staying: stayed && !Task.isCancelled && !pipe.readerHasLeft && pipe.unreadBytes == 0)
         return (places, lock.withLock { pending.isEmpty })
     }
 }

@@ -130,7 +130,10 @@ struct AccessOutput: AccessRecordSink {
             // The reader left: the state records what it took.
             if pipe != nil, !(writeFailure is OutputWriteError) {
                 _ = await settle(waiting: false, always: true)
-                return .setupFailed
+                // A signal that also ended the reader (Ctrl-C to the pipeline) is an interrupted map.
+                guard Task.isCancelled else { return .setupFailed }
+                context.io.writeErr(context.presenter.present(.cancelled).message)
+                return .failed(.cancelled)
             }
             return .writeFailed(writeFailure, io: context.io)
         }

@@ -51,8 +51,9 @@ struct CrawlCheckpoint: PageCheckpoint {
                 return .setupFailed
             }
         }
-        // A signal while the reader still had pages (SIGTERM: exit 143) ends the run as any interrupted run.
-        if Task.isCancelled, outcome == .success {
+        // After a signal (SIGTERM: exit 143) the run ends as any interrupted run, and the reader is not blamed.
+        if Task.isCancelled {
+            guard outcome == .success || outcome == .outputClosed else { return outcome }
             io.writeErr(context.presenter.present(.cancelled).message)
             return .failed(.cancelled)
         }
@@ -64,7 +65,8 @@ struct CrawlCheckpoint: PageCheckpoint {
             "gh-users: the reader of stdout did not take every account written (it went away, or took none for "
                 + "\(Self.readerLimit.components.seconds) seconds), so the state file "
                 + "\(TerminalSanitizer.quotedPath(stateFile.path)) records only what it took: \(place). The next "
-                + "run goes on from there, and the accounts after it come again.\n")
+                + "run goes on from there. This counts what the first program of the pipe read: one that filters for a reader "
+                + "that quit (| jq | head) read more than was kept. A crawl to resume is written with --output.\n")
         return outcome == .success || outcome == .outputClosed ? .setupFailed : outcome
     }
 
