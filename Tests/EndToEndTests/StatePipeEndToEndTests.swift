@@ -75,7 +75,7 @@ struct StatePipeEndToEndTests {
             + "echo \"status=${PIPESTATUS[0]}\""
     }
 
-    /// Stress: readers that leave after 0 to 6,000 lines, before or after the pipe filled, again and again. Each
+    /// Stress: readers that leave after 0 to 6,000 lines, before or after the pipe filled, one after another. Each
     /// time the state stands exactly at the last page the reader took whole `readAhead` bytes before it left, and
     /// the same command appended to what it kept of those pages ends as the whole list, with no account lost or
     /// written twice.
@@ -85,7 +85,7 @@ struct StatePipeEndToEndTests {
                 "\"$GH_USERS\" list --all --api-url \"$API\" --no-cache", server
             ).stdout.split(separator: "\n")
             #expect(whole.count == 8_000)
-            for (round, count) in [0, 1, 99, 2_500, 3_333, 4_000, 5_234, 57, 6_000, 3_000].enumerated() {
+            for (round, count) in [0, 99, 3_333, 5_234, 57, 6_000].enumerated() {
                 let state = "p\(round).state"
                 let crawl = "list --all --per-page 100 --state \(state)"
                 let result = try await shell(
