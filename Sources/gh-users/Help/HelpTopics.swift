@@ -54,7 +54,8 @@ enum HelpTopics {
                 "1",
                 "a runtime failure: network, server error, malformed response, a partial failure in "
                     + "'show A B C', or --offline with an answer that is not cached; for 'follows', the answer no; "
-                    + "a write not confirmed at its question (nothing sent)"
+                    + "a write not confirmed at its question (nothing sent); with --state, a pipe's reader that "
+                    + "left before the end"
             ),
             (
                 "2",
