@@ -18,6 +18,12 @@ struct CommandContext: Sendable {
 }
 
 extension CommandContext {
+    /// A run a signal cut short, said once on stderr: exit 130, or 143 and 129 after SIGTERM and SIGHUP.
+    func interrupted() -> CommandOutcome {
+        io.writeErr(presenter.present(.cancelled).message)
+        return .failed(.cancelled)
+    }
+
     /// The context for output that is appended to: tsv unless a format was asked for, and with `--output` the
     /// file in place of stdout, which is no terminal (or stdout's pipe through a `PipeTally`).
     func appending(to file: (any OutputSink)?) -> CommandContext {

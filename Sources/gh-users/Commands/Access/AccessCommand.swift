@@ -197,12 +197,8 @@ struct AccessCommand: GitHubCommand {
     /// ended); then the membership, then the map, written as it arrives and recorded in the state; then the
     /// repositories GitHub would not show, and exit 1 if there were any.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if let path = changes ?? statePath,
-            let refusal = OwnedFile(
-                path: path, kind: changes == nil ? "state file" : "snapshot file",
-                option: changes == nil ? "--state" : "--changes", limitBytes: 0
-            ).outputRefusal(output: nil, stdoutFile: context.stdoutFile, command: Self.spec)
-        {
+        let ownFile = changes.map { SnapshotFile<AccessSnapshot>(path: $0).file } ?? statePath.map(AccessStateFile.file)
+        if let refusal = ownFile?.outputRefusal(output: nil, stdoutFile: context.stdoutFile, command: Self.spec) {
             return refusal
         }
         guard context.presenter.hasToken else {

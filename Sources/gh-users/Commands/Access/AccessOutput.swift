@@ -73,9 +73,7 @@ struct AccessOutput: AccessRecordSink {
             // A map is complete only once its reader took all of it.
             if pipe != nil, !(await settle(waiting: true)) {
                 // A signal while the reader still had records (SIGTERM: exit 143) ends the map as interrupted.
-                guard Task.isCancelled else { return .setupFailed }
-                io.writeErr(context.presenter.present(.cancelled).message)
-                return .failed(.cancelled)
+                return Task.isCancelled ? context.interrupted() : .setupFailed
             }
             do throws(LocalFileError) {
                 try state?.finish()
@@ -131,9 +129,7 @@ struct AccessOutput: AccessRecordSink {
             if pipe != nil, !(writeFailure is OutputWriteError) {
                 _ = await settle(waiting: false, always: true)
                 // A signal that also ended the reader (Ctrl-C to the pipeline) is an interrupted map.
-                guard Task.isCancelled else { return .setupFailed }
-                context.io.writeErr(context.presenter.present(.cancelled).message)
-                return .failed(.cancelled)
+                return Task.isCancelled ? context.interrupted() : .setupFailed
             }
             return .writeFailed(writeFailure, io: context.io)
         }

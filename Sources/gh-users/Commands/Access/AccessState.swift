@@ -121,10 +121,15 @@ struct AccessStateFile {
     let continuesOutput: Bool
     private let lock: OwnedFileLock
 
+    /// The state file at `path`, as it is opened and locked, and as an output naming it is refused.
+    static func file(_ path: String) -> OwnedFile {
+        OwnedFile(path: path, kind: "state file", option: "--state", limitBytes: 16 * 1024 * 1024)
+    }
+
     /// The state to go on from, checked against this run's map and output; or the outcome, already said, when
     /// it cannot be used. A map already complete ends the run here, as it ended before.
     static func open(_ path: String, as fresh: AccessState, io: IOStreams) -> Result<AccessStateFile, Stop> {
-        let file = OwnedFile(path: path, kind: "state file", option: "--state", limitBytes: 16 * 1024 * 1024)
+        let file = Self.file(path)
         do throws(LocalFileError) {
             let lock = try file.lock()
             let loaded = try file.load(

@@ -53,9 +53,7 @@ struct CrawlCheckpoint: PageCheckpoint {
         }
         // After a signal (SIGTERM: exit 143) the run ends as any interrupted run, and the reader is not blamed.
         if Task.isCancelled {
-            guard outcome == .success || outcome == .outputClosed else { return outcome }
-            io.writeErr(context.presenter.present(.cancelled).message)
-            return .failed(.cancelled)
+            return outcome == .success || outcome == .outputClosed ? context.interrupted() : outcome
         }
         guard !all || outcome == .outputClosed else { return outcome }
         let place =
