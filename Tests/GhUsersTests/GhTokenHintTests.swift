@@ -19,8 +19,10 @@ struct GhTokenHintTests {
         return folder
     }
 
-    private func meWithoutAToken(path: String) async -> (status: Int32, stderr: String) {
-        let (env, _, err) = AppEnvironment.test(environment: ["PATH": path])
+    private func meWithoutAToken(path: String, host: String? = nil) async -> (status: Int32, stderr: String) {
+        var variables = ["PATH": path]
+        variables["GH_HOST"] = host
+        let (env, _, err) = AppEnvironment.test(environment: variables)
         let status = await GhUsersApp(environment: env).run(["me"])
         return (status, err.text)
     }
@@ -37,6 +39,15 @@ struct GhTokenHintTests {
         #expect(
             stderr == "gh-users: me needs a token: set GH_TOKEN or GITHUB_TOKEN, or give --token-file PATH\n"
                 + "Logged in with gh? Then: export GH_TOKEN=$(gh auth token)\n")
+    }
+
+    /// For a GitHub Enterprise host the enterprise variables are read first, so the message names them first.
+    @Test func anEnterpriseHostNamesItsVariablesFirst() async {
+        let (status, stderr) = await meWithoutAToken(path: "", host: "ghe.example.com")
+        #expect(status == 4)
+        #expect(
+            stderr == "gh-users: me needs a token: set GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN, GH_TOKEN or "
+                + "GITHUB_TOKEN, or give --token-file PATH\n")
     }
 
     @Test func noGhOrOneThatCannotRunAddsNothing() async throws {

@@ -273,6 +273,22 @@ struct ConnectionSettingsTests {
         #expect(dotcom.token == "github-token")
     }
 
+    /// A message about the token names where it came from, and asks for one by the names looked at, in order.
+    @Test func saysWhereTheTokenCameFromAndWhereOneIsLookedFor() throws {
+        let enterprise = try ConnectionSettings.resolve(
+            apiURL: nil, environment: ["GH_HOST": "ghe.example", "GITHUB_ENTERPRISE_TOKEN": "e", "GH_TOKEN": "g"])
+        #expect(enterprise.tokenSource == "GITHUB_ENTERPRISE_TOKEN")
+        #expect(
+            enterprise.tokenVariables == ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"])
+        let dotcom = try ConnectionSettings.resolve(apiURL: nil, environment: ["GITHUB_TOKEN": "g"])
+        #expect(dotcom.tokenSource == "GITHUB_TOKEN")
+        #expect(dotcom.tokenVariables == ["GH_TOKEN", "GITHUB_TOKEN"])
+        let file = try ConnectionSettings.resolve(apiURL: nil, tokenFileContents: "f\n", environment: ["GH_TOKEN": "g"])
+        #expect(file.token == "f")
+        #expect(file.tokenSource == "the token file (--token-file)")
+        #expect(try ConnectionSettings.resolve(apiURL: nil, environment: [:]).tokenSource == nil)
+    }
+
     @Test func refusesATokenOverPlainHTTPExceptToLoopback() throws {
         #expect(throws: UsageError.self) {
             try ConnectionSettings.resolve(apiURL: "http://example.com", environment: ["GH_TOKEN": "tok1234"])

@@ -8,6 +8,10 @@ struct ConnectionSettings: Sendable, Equatable {
 
     let apiRoot: URL
     let token: String?
+    /// Where the token came from (`GH_TOKEN`, `the token file`), for a message that asks to check it.
+    var tokenSource: String?
+    /// The variables a token is looked for in, in order: a message asking for one names them.
+    var tokenVariables: [String] = ["GH_TOKEN", "GITHUB_TOKEN"]
 
     /// `--api-url`, else `GH_USERS_API_URL`, else `GH_HOST` (github.com means the public API; any other host
     /// is GitHub Enterprise at `https://HOST/api/v3`), else api.github.com. The token is the token file's,
@@ -19,7 +23,9 @@ struct ConnectionSettings: Sendable, Equatable {
         environment: [String: String]
     ) throws(UsageError) -> ConnectionSettings {
         let url = try apiRoot(apiURL: apiURL, environment: environment)
-        let token = try token(for: url, tokenFileContents: tokenFileContents, environment: environment)
+        let variables = tokenVariables(for: url)
+        let (token, source) = try token(
+            variables: variables, tokenFileContents: tokenFileContents, environment: environment)
         if token != nil, !OriginPolicy.isSecureOrLoopback(url) {
             throw UsageError(
                 message:
@@ -27,7 +33,7 @@ struct ConnectionSettings: Sendable, Equatable {
                 command: nil
             )
         }
-        return ConnectionSettings(apiRoot: url, token: token)
+        return ConnectionSettings(apiRoot: url, token: token, tokenSource: source, tokenVariables: variables)
     }
 
     // MARK: - The API root
@@ -133,11 +139,20 @@ struct ConnectionSettings: Sendable, Equatable {
 
     // MARK: - The token
 
+    /// `GH_TOKEN`, then `GITHUB_TOKEN`; for a host other than github.com, `GH_ENTERPRISE_TOKEN` and
+    /// `GITHUB_ENTERPRISE_TOKEN` before them, as gh reads them.
+    static func tokenVariables(for url: URL) -> [String] {
+        let everywhere = ["GH_TOKEN", "GITHUB_TOKEN"]
+        guard url.host?.lowercased() != "api.github.com" else { return everywhere }
+        return ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] + everywhere
+    }
+
+    /// The token, and where it came from.
     private static func token(
-        for url: URL,
+        variables names: [String],
         tokenFileContents: String?,
         environment: [String: String]
-    ) throws(UsageError) -> String? {
+    ) throws(UsageError) -> (String?, String?) {
         if let tokenFileContents {
             let token = tokenFileText(tokenFileContents)
             guard !token.isEmpty else {
@@ -146,11 +161,7 @@ struct ConnectionSettings: Sendable, Equatable {
             if let problem = tokenProblem(token) {
                 throw UsageError(message: "the token file \(problem)", command: nil)
             }
-            return token
-        }
-        var names = ["GH_TOKEN", "GITHUB_TOKEN"]
-        if url.host?.lowercased() != "api.github.com" {
-            names.insert(contentsOf: ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"], at: 0)
+            return (token, "the token file (--token-file)")
         }
         for name in names {
             guard let token = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
@@ -159,9 +170,9 @@ struct ConnectionSettings: Sendable, Equatable {
             if let problem = tokenProblem(token) {
                 throw UsageError(message: "\(name) \(problem)", command: nil)
             }
-            return token
+            return (token, name)
         }
-        return nil
+        return (nil, nil)
     }
 
     /// A token file's text as a token: without a UTF-8 byte order mark (which editors on Windows add) and

@@ -26,7 +26,8 @@ struct GhUsersApp: Sendable {
         case .run(let invocation):
             switch invocation.run {
             case .local(let command):
-                let context = commandContext(invocation.common, hasToken: false, io: io, redactor: Redactor())
+                let context = commandContext(
+                    invocation.common, hasToken: false, tokenOrigin: TokenOrigin(), io: io, redactor: Redactor())
                 outcome = await command.run(
                     LocalContext(command: context, common: invocation.common, environment: environment))
             case .github(let command):
@@ -35,7 +36,8 @@ struct GhUsersApp: Sendable {
                     io = session.io
                     outcome = await command.run(
                         commandContext(
-                            invocation.common, hasToken: session.hasToken, io: io, redactor: session.redactor),
+                            invocation.common, hasToken: session.hasToken, tokenOrigin: session.tokenOrigin, io: io,
+                            redactor: session.redactor),
                         session.reader)
                 } catch {
                     outcome = .usage(error)
@@ -53,9 +55,9 @@ struct GhUsersApp: Sendable {
         max(40, environment.io.terminalWidth)
     }
 
-    private func commandContext(_ common: CommonOptions, hasToken: Bool, io: IOStreams, redactor: Redactor)
-        -> CommandContext
-    {
+    private func commandContext(
+        _ common: CommonOptions, hasToken: Bool, tokenOrigin: TokenOrigin, io: IOStreams, redactor: Redactor
+    ) -> CommandContext {
         let render = RenderContext.resolve(
             requested: common.format,
             isTTY: io.stdoutIsTTY,
@@ -71,7 +73,7 @@ struct GhUsersApp: Sendable {
                 now: environment.now(), hasToken: hasToken, waitOnRateLimit: common.waitOnRateLimit,
                 maxWait: common.maxWait,
                 ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"]),
-                redactor: redactor),
+                redactor: redactor, tokenOrigin: tokenOrigin),
             common: common,
             programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
             stdoutFile: environment.stdoutFile,

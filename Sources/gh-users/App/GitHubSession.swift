@@ -9,6 +9,8 @@ import Networking
 struct GitHubSession: Sendable {
     let reader: GitHubReader
     let hasToken: Bool
+    /// Where the token came from and where one is looked for, so a message names the right variables.
+    let tokenOrigin: TokenOrigin
     /// The one Redactor, made here from the token: the log, stderr and the error presenter mask with it.
     let redactor: Redactor
     /// The streams the command writes through: stderr masks the token.
@@ -75,7 +77,8 @@ struct GitHubSession: Sendable {
             io: maskedIO
         )
         return GitHubSession(
-            reader: environment.makeGitHub(request), hasToken: connection.token != nil, redactor: redactor,
-            io: maskedIO)
+            reader: environment.makeGitHub(request), hasToken: connection.token != nil,
+            tokenOrigin: TokenOrigin(source: connection.tokenSource, variables: connection.tokenVariables),
+            redactor: redactor, io: maskedIO)
     }
 }

@@ -18,6 +18,8 @@ struct ErrorPresenter: Sendable {
     /// The session's, holding the token: a server that echoes it gets `***` in every presentation, stdout's
     /// records of a write's outcome too.
     var redactor = Redactor()
+    /// Where the token came from, and the variables one is looked for in: the messages name them.
+    var tokenOrigin = TokenOrigin()
 
     /// The way to the token `gh` holds; gh-users never runs gh itself.
     static let ghTokenHint = "Logged in with gh? Then: export GH_TOKEN=$(gh auth token)"
@@ -61,8 +63,8 @@ struct ErrorPresenter: Sendable {
             case (401, _):
                 hint =
                     hasToken
-                    ? "The token was refused: check GH_TOKEN or GITHUB_TOKEN; it may be expired or revoked."
-                    : "This needs a token: set GH_TOKEN or GITHUB_TOKEN." + ghHint
+                    ? "The token was refused: check \(tokenOrigin.source ?? "it"); it may be expired or revoked."
+                    : "This needs a token: set \(tokenOrigin.variablesText)." + ghHint
             case (404, .scope(let accepted)):
                 // GitHub names no scope with a 404 (it hides what the token may not see): the scope is the row's.
                 hint =
@@ -99,7 +101,7 @@ struct ErrorPresenter: Sendable {
         case .tokenRequired(let command):
             return Presentation(
                 message:
-                    "gh-users: \(command) needs a token: set GH_TOKEN or GITHUB_TOKEN, or give --token-file PATH"
+                    "gh-users: \(command) needs a token: set \(tokenOrigin.variablesText), or give --token-file PATH"
                     + ghHint + "\n",
                 for: error)
         case .rateLimited(let resetAt, let message, let resource, _):
@@ -246,5 +248,19 @@ struct ErrorPresenter: Sendable {
     private func localTime(_ date: Date) -> String {
         let sameDay = Calendar.current.isDate(date, inSameDayAs: now)
         return date.formatted(date: sameDay ? .omitted : .abbreviated, time: .standard)
+    }
+}
+
+/// Where a session's token came from (`GH_TOKEN`, the token file), and the variables a token is looked for in,
+/// in order: for a GitHub Enterprise host, `GH_ENTERPRISE_TOKEN` and `GITHUB_ENTERPRISE_TOKEN` come first.
+struct TokenOrigin: Sendable, Equatable {
+    var source: String? = "GH_TOKEN or GITHUB_TOKEN"
+    var variables = ["GH_TOKEN", "GITHUB_TOKEN"]
+
+    /// `GH_TOKEN or GITHUB_TOKEN`; `A, B, C or D`.
+    var variablesText: String {
+        guard let last = variables.last else { return "GH_TOKEN" }
+        let rest = variables.dropLast()
+        return rest.isEmpty ? last : rest.joined(separator: ", ") + " or " + last
     }
 }

@@ -32,9 +32,11 @@ struct CommandErrorTests {
         #expect(run.err == "gh-users: no user 'no-such-user' (HTTP 404)\nrequest id: CF25:41C0:C9E976\n")
     }
 
-    @Test func aTokenGitHubRefusesIsStatusFour() async {
+    /// The message names the variable the token came from, not another one to check.
+    @Test(arguments: ["GH_TOKEN", "GITHUB_TOKEN"])
+    func aTokenGitHubRefusesIsStatusFour(variable: String) async {
         var harness = CommandHarness()
-        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        harness.environment[variable] = CommandRequestTests.token
         harness.expect("GET /user", status: 401, body: "error-401")
         let run = await harness.run(["me"])
         #expect(run.status == 4)
@@ -42,7 +44,7 @@ struct CommandErrorTests {
         #expect(
             run.err == """
                 gh-users: authentication failed (HTTP 401: Requires authentication)
-                The token was refused: check GH_TOKEN or GITHUB_TOKEN; it may be expired or revoked.
+                The token was refused: check \(variable); it may be expired or revoked.
 
                 """)
         #expect(!run.err.contains(CommandRequestTests.token))
