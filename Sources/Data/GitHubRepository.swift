@@ -159,16 +159,19 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
 
     /// One GraphQL query: a POST past the cache (GraphQL answers carry no validators), retried through network
     /// failures and 5xx as a GET is, since a query changes nothing. A spent `graphql` limit that `decode` reports
-    /// is waited out here when `--wait-on-rate-limit` says so, as the client does for REST.
+    /// is waited out here when `--wait-on-rate-limit` says so, as the client does for REST. A batch's 502 or 504
+    /// (a query that ran out of time) goes to `decode`, to be asked smaller; a list's page (`repeating: .asIs`),
+    /// which cannot be, is sent again as a GET would be.
     func graphQL<Value>(
-        _ body: [UInt8], decode: (HTTPResponse, String) throws(GraphQLBatchFailure) -> Value
+        _ body: [UInt8], repeating: QueryRepeat = .smallerOnTimeout,
+        decode: (HTTPResponse, String) throws(GraphQLBatchFailure) -> Value
     ) async throws(GraphQLBatchFailure) -> Value {
         let url = GitHubEndpoints.graphQLURL(apiRoot: apiRoot)
         let endpoint = "POST " + url.path
         // GraphQL answers are never cached (they carry no validators), so --offline can answer none of them.
         guard fetcher.settings.mode != .offline else { throw .failed(.notCached(resource: endpoint)) }
         var request = client.makeJSONPost(url, body: Foundation.Data(body))
-        request.isRepeatableQuery = true
+        request.repeatableQuery = repeating
         var waits = 0
         while true {
             let response: HTTPResponse

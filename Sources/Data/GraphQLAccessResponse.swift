@@ -40,8 +40,8 @@ enum GraphQLAccessResponse {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (dto, errors) = try answer.decode(
             response, as: GraphQLAccessMembersDTO.self, shape: "the organization GitHub's schema gives")
-        if errors.contains(where: { $0.type == "RESOURCE_LIMITS_EXCEEDED" || GraphQLProfileResponse.isNodeLimit($0) }) {
-            throw .tooLarge(errors.first?.message ?? "Resource limits for this query exceeded.")
+        if let limited = errors.first(where: GraphQLProfileResponse.isTooMuchWork) {
+            throw .tooLarge(limited.message ?? "Resource limits for this query exceeded.")
         }
         guard let organization = dto.data?.organization else {
             if errors.isEmpty, dto.data == nil { throw answer.malformed("no data and no errors") }
@@ -108,9 +108,7 @@ enum GraphQLAccessResponse {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (dto, errors) = try answer.decode(
             response, as: GraphQLAccessBatchDTO.self, shape: "the collaborator connections GitHub's schema gives")
-        if let limited = errors.first(where: {
-            $0.type == "RESOURCE_LIMITS_EXCEEDED" || GraphQLProfileResponse.isNodeLimit($0)
-        }) {
+        if let limited = errors.first(where: GraphQLProfileResponse.isTooMuchWork) {
             throw .tooLarge(limited.message ?? "Resource limits for this query exceeded.")
         }
         let refusals = try aliased(errors, of: ["FORBIDDEN", "NOT_FOUND"], response, answer)

@@ -93,7 +93,8 @@ enum GraphQLContributionsAnswer: Equatable {
     /// No `RepositoryOwner` by that login: it does not exist, or it is a bot (a GitHub App is none). GitHub
     /// answers `{"data":{"repositoryOwner":null}}` with no error for it.
     case notFound
-    /// `RESOURCE_LIMITS_EXCEEDED`: the span is too much work for GitHub; a shorter one may pass.
+    /// `RESOURCE_LIMITS_EXCEEDED`, or a query that ran out of time: the span is too much work for GitHub; a
+    /// shorter one may pass.
     case tooLong(message: String)
 }
 
@@ -106,6 +107,10 @@ enum GraphQLContributionsResponse {
     {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let requestID = answer.requestID
+        // A span that ran out of time (a 502 or 504, or GitHub's timeout error) is one to ask for in halves.
+        if response.status == 502 || response.status == 504 {
+            return .tooLong(message: "\(endpoint) answered HTTP \(response.status)")
+        }
         if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
             // A 404 is the endpoint's, not the account's: an unknown login is a null owner in a 200.
             guard case .notFound = error else { throw .failed(error) }
@@ -116,7 +121,7 @@ enum GraphQLContributionsResponse {
         }
         let (dto, errors) = try answer.decode(
             response, as: GraphQLContributionsResponseDTO.self, shape: "the contribution calendar GitHub documents")
-        if let tooMuch = errors.first(where: { $0.type == "RESOURCE_LIMITS_EXCEEDED" }) {
+        if let tooMuch = errors.first(where: GraphQLProfileResponse.isTooMuchWork) {
             return .tooLong(message: tooMuch.message ?? "Resource limits for this query exceeded.")
         }
         if let owner = dto.data?.repositoryOwner {

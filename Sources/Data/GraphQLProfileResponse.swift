@@ -128,7 +128,7 @@ enum GraphQLProfileResponse {
         // An error that names none of the aliases is about the query itself.
         if let whole = errors.first(where: { error in !aliases.contains(error.path?.first?.text ?? "") }) {
             let message = whole.message ?? whole.type ?? "an error"
-            if isNodeLimit(whole) { throw .tooLarge(message) }
+            if isNodeLimit(whole) || isQueryTimeout(whole) { throw .tooLarge(message) }
             throw .unsupported(message)
         }
         guard let data = dto.data else {
@@ -153,6 +153,23 @@ enum GraphQLProfileResponse {
         return .rateLimited(
             resetAt: RateLimitInfo(response, now: Date()).reset.value,
             message: "GraphQL: " + (limited.message ?? "API rate limit exceeded"), resource: "graphql")
+    }
+
+    /// Too much work for one query, which the same query asked smaller may not be: GitHub's resource limits,
+    /// the node limit, or a query that ran out of time.
+    static func isTooMuchWork(_ error: GraphQLProfileResponseDTO.ErrorDTO) -> Bool {
+        error.type == "RESOURCE_LIMITS_EXCEEDED" || isNodeLimit(error) || isQueryTimeout(error)
+    }
+
+    /// A query that ran out of time, as GitHub answers it with status 200 (or 502) and `"data": null`: an error
+    /// with no type and no path, "Something went wrong while executing your query. This may be the result of a
+    /// timeout, or it could be a GitHub bug. Please include `…` when reporting this issue." (the bodies users
+    /// recorded, in Tests/TestSupport/GraphQLTimeoutBodies.swift). A smaller query may pass, as after a 502.
+    static func isQueryTimeout(_ error: GraphQLProfileResponseDTO.ErrorDTO) -> Bool {
+        guard error.type == nil, error.path == nil else { return false }
+        let message = (error.message ?? "").lowercased()
+        return message.contains("result of a timeout")
+            || message.contains("something went wrong while executing your query")
     }
 
     /// GitHub's `MAX_NODE_LIMIT_EXCEEDED`, or its message ("… exceeds the maximum limit of 500,000").

@@ -114,7 +114,7 @@ extension GitHubRepository {
         async throws(DomainError) -> StargazerPage
     {
         do {
-            return try await graphQL(GraphQLStargazersQuery.body(for: repository, after: cursor)) {
+            return try await graphQL(GraphQLStargazersQuery.body(for: repository, after: cursor), repeating: .asIs) {
                 response, endpoint throws(GraphQLBatchFailure) in
                 try GraphQLStargazersResponse.decode(
                     response, repository: repository, leavingOut: leftOut, endpoint: endpoint)

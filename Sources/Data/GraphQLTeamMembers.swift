@@ -122,7 +122,7 @@ extension GitHubRepository {
     {
         do {
             return try await graphQL(
-                GraphQLTeamMembersQuery.body(for: team, role: role, first: first, after: after?.url)
+                GraphQLTeamMembersQuery.body(for: team, role: role, first: first, after: after?.url), repeating: .asIs
             ) { response, endpoint throws(GraphQLBatchFailure) in
                 try GraphQLTeamMembersResponse.decode(response, team: team, endpoint: endpoint)
             }

@@ -203,7 +203,7 @@ package struct HTTPClient: Sendable {
                 retriesUsed: retriesUsed,
                 random: clock.random(),
                 now: clock.now(),
-                repeatableQuery: request.isRepeatableQuery
+                repeatableQuery: request.repeatableQuery
             )
             guard case .retry(let delay, let reason) = decision else {
                 if case .success(let response) = outcome {

@@ -61,16 +61,26 @@ package enum HTTPMethod: String, Sendable {
     case patch = "PATCH"
 }
 
+/// Whether a POST may be sent again: a GraphQL query changes nothing, so a transient failure, a 500, a 503 or a
+/// secondary limit is retried as a GET's would be.
+package enum QueryRepeat: Sendable, Equatable {
+    /// Not a query: a POST is never sent twice.
+    case never
+    /// A page of a list, which cannot be asked for smaller: a 502 or 504 (a query that ran out of time) is
+    /// retried too, as a GET's is.
+    case asIs
+    /// A batch: a 502 or 504 is handed back at once, for the caller to ask for less.
+    case smallerOnTimeout
+}
+
 package struct HTTPRequest: Sendable, Equatable {
     package var method: HTTPMethod
     package var url: URL
     package var headers: HTTPHeaders
     /// What a POST sends (a GraphQL query as JSON); nil sends no body.
     package var body: Foundation.Data?
-    /// A POST that only reads (a GraphQL query), so sending it again repeats nothing: a transient failure, a
-    /// 500, a 503 or a secondary limit is retried as a GET's would be. A 502 or 504 (a query that ran out of
-    /// time) is handed back at once, for the caller to ask for less.
-    package var isRepeatableQuery = false
+    /// A POST that only reads (a GraphQL query), so sending it again repeats nothing (`QueryRepeat`).
+    package var repeatableQuery = QueryRepeat.never
     /// Told the answer's status and head as soon as they arrive, before the body (`HeadObserver`); the live
     /// transport calls it, a stub need not.
     package var onHead: HeadObserver?

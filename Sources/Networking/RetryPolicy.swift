@@ -108,14 +108,14 @@ package struct RetrySchedule: Sendable {
     }
 
     /// `retriesUsed` counts earlier transient and secondary-limit retries of this request; `random` is in [0, 1).
-    /// `repeatableQuery` (`HTTPRequest.isRepeatableQuery`) retries a POST that only reads.
+    /// `repeatableQuery` (`HTTPRequest.repeatableQuery`) retries a POST that only reads.
     package func decide(
         _ outcome: Result<HTTPResponse, TransportError>,
         method: HTTPMethod,
         retriesUsed: Int,
         random: Double,
         now: Date,
-        repeatableQuery: Bool = false
+        repeatableQuery: QueryRepeat = .never
     ) -> RetryDecision {
         let decision = decideWait(
             outcome, method: method, retriesUsed: retriesUsed, random: random, now: now,
@@ -130,16 +130,18 @@ package struct RetrySchedule: Sendable {
         retriesUsed: Int,
         random: Double,
         now: Date,
-        repeatableQuery: Bool
+        repeatableQuery: QueryRepeat
     ) -> RetryDecision {
-        let repeatable = method.isIdempotent || repeatableQuery
+        let repeatable = method.isIdempotent || repeatableQuery != .never
         switch outcome {
         case .failure(let error):
             guard repeatable, error.isTransient, retriesUsed < policy.maxRetries else { return .deliver }
             return .retry(after: backoff(retriesUsed: retriesUsed, random: random), reason: .transport(error))
         case .success(let response):
             // A query that ran out of time is asked again smaller, by the caller, not again as it was.
-            if repeatableQuery, !method.isIdempotent, [502, 504].contains(response.status) { return .deliver }
+            if repeatableQuery == .smallerOnTimeout, !method.isIdempotent, [502, 504].contains(response.status) {
+                return .deliver
+            }
             return decide(response, repeatable: repeatable, retriesUsed: retriesUsed, random: random, now: now)
         }
     }

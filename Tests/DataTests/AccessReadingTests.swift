@@ -369,16 +369,17 @@ struct AccessReadingTests {
         #expect(!message.contains("--"))
     }
 
-    /// A batch refused as too large is asked again in smaller batches; the pages it held are asked once more,
-    /// and none that was answered is asked again.
-    @Test func aBatchRefusedForSizeIsAskedAgainSmaller() async throws {
+    /// A batch refused as too large (GitHub's resource limits, or its timeout error in a 200) is asked again in
+    /// smaller batches; the pages it held are asked once more, and none that was answered is asked again.
+    @Test(arguments: [
+        #"{"data":null,"errors":[{"type":"RESOURCE_LIMITS_EXCEEDED","message":"Resource limits for this query exceeded."}]}"#,
+        GraphQLTimeoutBodies.recorded,
+    ])
+    func aBatchRefusedForSizeIsAskedAgainSmaller(refusal: String) async throws {
         var collaborators: [String: [AccessBodies.Collaborator]] = [:]
         for index in 0..<10 { collaborators["r\(index)"] = [Self.person(index)] }
         let world = AccessWorld(organization: "octo-org", members: [], collaborators: collaborators)
         let stub = StubTransport()
-        let refusal =
-            #"{"data":null,"errors":[{"type":"RESOURCE_LIMITS_EXCEEDED","#
-            + #""message":"Resource limits for this query exceeded."}]}"#
         stub.answerEvery { request, index in
             let query = AccessWorld.query(of: request)
             if query.contains("collaborators(first:"), query.contains("r9: repository") {

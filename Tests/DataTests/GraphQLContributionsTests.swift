@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import TestSupport
 import Testing
 
 @testable import Data
@@ -80,6 +81,18 @@ struct GraphQLContributionsResponseTests {
             + #""path":["repositoryOwner","contributionsCollection","contributionCalendar"],"#
             + #""message":"Resource limits for this query exceeded."}]}"#
         #expect(try decode(refused).get() == .tooLong(message: "Resource limits for this query exceeded."))
+    }
+
+    /// A span that ran out of time (a 502 or 504, or GitHub's timeout error in a 200) is asked for in halves, as
+    /// one GitHub refuses for its resource limits (before: exit 1 at once).
+    @Test(arguments: [
+        (GraphQLTimeoutBodies.recorded, 200), (GraphQLTimeoutBodies.dated, 200), ("<html>", 502), ("", 504),
+    ])
+    func aSpanThatRanOutOfTimeIsTooLong(body: String, status: Int) {
+        guard case .success(.tooLong) = decode(body, status: status) else {
+            Issue.record("\(decode(body, status: status))")
+            return
+        }
     }
 
     /// An error beside a calendar is never dropped (before: the calendar was taken, exit 0).

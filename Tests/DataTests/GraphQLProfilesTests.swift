@@ -213,6 +213,17 @@ struct GraphQLProfileResponseTests {
         #expect(batch.lookups == [.needsREST])
     }
 
+    /// GitHub's timeout in a 200 (`data: null`, one error with no type and no path) is a batch too large, as a
+    /// 502 is: before, it sent the rest of the run to REST, one request an account.
+    @Test(arguments: [GraphQLTimeoutBodies.recorded, GraphQLTimeoutBodies.dated])
+    func aQueryThatRanOutOfTimeIsTooLarge(body: String) {
+        guard case .failure(.tooLarge(let message)) = decode(body, logins: ["a"]) else {
+            Issue.record("\(decode(body, logins: ["a"]))")
+            return
+        }
+        #expect(message.contains("This may be the result of a timeout"))
+    }
+
     @Test(arguments: [502, 504])
     func aGatewayTimeoutMeansTooLarge(status: Int) {
         guard case .failure(.tooLarge) = decode("<html>", status: status, logins: ["a"]) else {

@@ -135,16 +135,21 @@ struct PeopleListPagesTests {
         #expect(error != nil)
     }
 
+    /// GraphQL's last page of stargazers, holding account 9.
+    private static func oneStargazerPage(totalCount: Int) -> Data {
+        Data(
+            (#"{"data":{"repository":{"stargazers":{"totalCount":\#(totalCount),"pageInfo":{"hasNextPage":false,"#
+                + #""endCursor":null},"edges":[{"starredAt":"2020-01-01T00:00:00Z","node":{"databaseId":9,"#
+                + #""id":"U_9","login":"nine","url":"https://github.com/nine","avatarUrl":"https://a/9","#
+                + #""isSiteAdmin":false}}]}}}}"#).utf8)
+    }
+
     @Test func stargazersPastRESTsReachAreReadThroughGraphQLFromTheStart() async throws {
         let stub = StubTransport()
         stub.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"stargazers_count":40001}"#)
         stub.register(
             RequestMatcher("POST /graphql"),
-            body: Data(
-                (#"{"data":{"repository":{"stargazers":{"totalCount":40001,"pageInfo":{"hasNextPage":false,"#
-                    + #""endCursor":null},"edges":[{"starredAt":"2020-01-01T00:00:00Z","node":{"databaseId":9,"#
-                    + #""id":"U_9","login":"nine","url":"https://github.com/nine","avatarUrl":"https://a/9","#
-                    + #""isSiteAdmin":false}}]}}}}"#).utf8))
+            body: Self.oneStargazerPage(totalCount: 40001))
         let reading = StargazerReading(
             of: Self.repositoryName, plan: PagingPlan(limit: .all, requestedPerPage: 100), viaGraphQL: false,
             github: Self.repository(stub))
@@ -152,6 +157,26 @@ struct PeopleListPagesTests {
         #expect(reading.takeover != nil)
         #expect(first.items.map(\.id) == [9])
         #expect(stub.unusedStubs.isEmpty)
+    }
+
+    /// A page of stargazers through GraphQL cannot be asked for smaller: GitHub's 502 is sent again, as a GET's
+    /// is (before: exit 1 at the first 502 of a long crawl).
+    @Test func aGraphQLStargazerPageThatRanOutOfTimeIsAskedAgain() async throws {
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), status: 502, body: Data("<html>".utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            body: Self.oneStargazerPage(totalCount: 1))
+        let github = GitHubRepository(
+            client: HTTPClient(
+                configuration: HTTPClientConfiguration(
+                    baseURL: URL(string: "https://api.github.com")!, userAgent: "gh-users/test", token: "ghp_test"),
+                transport: stub.transport, logger: .disabled, retryPolicy: RetryPolicy(maxRetries: 1),
+                clock: RetryClock(now: { Date(timeIntervalSince1970: 0) }, random: { 0 }, sleep: { _, _ in })))
+        let page = try await github.stargazers(of: Self.repositoryName, after: nil, leavingOut: [])
+        #expect(page.records.map(\.id) == [9])
+        #expect(stub.received.count == 2)
+        #expect(stub.problems.isEmpty, "\(stub.problems)")
     }
 
     @Test func stargazersWithinRESTsReachAreReadThroughRESTKeyedByTheUsersID() async throws {

@@ -75,10 +75,11 @@ struct RetryScheduleTests {
     }
 
     /// A GraphQL query is a POST that changes nothing: retried through transient failures, 500 and 503 and
-    /// secondary limits, while a 502 or 504 (a query that ran out of time) goes back to be asked smaller.
+    /// secondary limits, while a batch's 502 or 504 (a query that ran out of time) goes back to be asked smaller.
     @Test func aRepeatableQueryIsRetriedLikeAGETExceptForGatewayTimeouts() {
         func query(_ outcome: Result<HTTPResponse, TransportError>, used: Int = 0) -> RetryDecision {
-            schedule.decide(outcome, method: .post, retriesUsed: used, random: 1, now: now, repeatableQuery: true)
+            schedule.decide(
+                outcome, method: .post, retriesUsed: used, random: 1, now: now, repeatableQuery: .smallerOnTimeout)
         }
         #expect(
             query(.failure(.connectionLost)) == .retry(after: .milliseconds(100), reason: .transport(.connectionLost)))
@@ -89,6 +90,20 @@ struct RetryScheduleTests {
         #expect(query(.success(response(504))) == .deliver)
         #expect(query(.success(response(200))) == .deliver)
         #expect(query(.failure(.connectionLost), used: 3) == .deliver)
+    }
+
+    /// A list's page cannot be asked for smaller: its 502 or 504 is retried as a GET's (before: exit 1 at the
+    /// first one, deep into a GraphQL stargazer crawl). A POST that is no query is never sent twice.
+    @Test(arguments: [502, 504])
+    func aPagesGatewayTimeoutIsRetried(status: Int) {
+        func post(_ repeating: QueryRepeat, used: Int = 0) -> RetryDecision {
+            schedule.decide(
+                .success(response(status)), method: .post, retriesUsed: used, random: 1, now: now,
+                repeatableQuery: repeating)
+        }
+        #expect(post(.asIs) == .retry(after: .milliseconds(100), reason: .status(status)))
+        #expect(post(.asIs, used: 3) == .deliver)
+        #expect(post(.never) == .deliver)
     }
 
     @Test func secondaryLimitsWaitRetryAfterOrAMinute() {

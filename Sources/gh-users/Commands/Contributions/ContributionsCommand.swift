@@ -48,7 +48,8 @@ enum ContributionsCommand {
             The span defaults to the 365 days up to today (UTC); a --to after today is cut at today. Since
             July 2026 GitHub refuses a year's calendar of an account with a long history, so the span is
             asked in pieces of at most six months (182 days), one after another, and joined; a piece GitHub
-            still refuses as too much work is halved, down to a month, and then its message is exit 1. --json gives
+            still refuses as too much work, or that runs out of time, is halved, down to a month, and then
+            its message is exit 1. --json gives
             {"login","from","to","total","days"} (with --fields, the days alone); ndjson, csv and tsv (the
             default when piped) give one record per day: date, count, level. It needs a token. An
             organization or a bot has no calendar (exit 1).
