@@ -182,7 +182,10 @@ struct WriteCommandTests {
 
     @Test func aScopeRefusalStopsAtOnceNamingTheRowsScopeAndWhatIsLeft() async {
         let github = StubTransport.acceptingWrites()
-        github.refuse("PUT /user/stars/b", status: 403, message: "Forbidden")
+        // GitHub names the scopes the endpoint accepts and those the token has, which share none.
+        github.refuse(
+            "PUT /user/stars/b", status: 403, message: "Forbidden",
+            headers: [("X-OAuth-Scopes", "read:user"), ("X-Accepted-OAuth-Scopes", "admin:stars")])
         let result = await run(declaration(.never), ["a", "b", "c"], github: github)
         #expect(result.status == 4)
         #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])

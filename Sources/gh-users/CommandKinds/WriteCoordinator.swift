@@ -143,9 +143,8 @@ struct WriteCoordinator {
         guard case .failed(let error) = outcome else { return declaration.past }
         switch error {
         case .notFound: return "no such account"
-        case .unauthorized(let status, _, _, _):
-            return status == 401
-                ? "refused: the token was not accepted" : "refused: the token lacks the \(declaration.scope) scope"
+        case .unauthorized(401, _, _, _): return "refused: the token was not accepted"
+        case .unauthorized(_, _, .scope, _): return "refused: the token lacks the \(declaration.scope) scope"
         case .rateLimited: return "rate limited"
         case .cancelled: return "interrupted"
         default:

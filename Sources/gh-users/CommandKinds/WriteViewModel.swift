@@ -116,11 +116,12 @@ final class WriteViewModel {
                 .unauthorized(
                     status: 404, message: "Not Found; " + scopeHint, problem: .scope(accepted: declaration.scope)))
         case .unauthorized(let status, let message, let problem, let requestID):
+            // The scope is named only when the refusal is about scopes: a 403 for another reason (a
+            // fine-grained token's missing permission, an abuse block) is GitHub's words alone.
+            guard status != 401, case .scope = problem else { return .stop(error) }
             return .stop(
-                status == 401
-                    ? error
-                    : .unauthorized(
-                        status: status, message: message + "; " + scopeHint, problem: problem, requestID: requestID))
+                .unauthorized(
+                    status: status, message: message + "; " + scopeHint, problem: problem, requestID: requestID))
         case .rateLimited, .cancelled, .tokenRequired, .invalidInput, .boundReached, .graphQLBatchesRefused:
             return .stop(error)
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
 @testable import gh_users
@@ -85,6 +86,26 @@ struct FollowCommandTests {
         #expect(run.out.contains("shipit[bot]\tfollow\tnot sent"), "\(run.out)")
         #expect(run.err.contains("user:follow"), "\(run.err)")
         #expect(!run.err.contains(CommandRequestTests.token))
+    }
+
+    /// A 403 that is not about scopes (a fine-grained token without the Followers permission: GitHub's "Resource
+    /// not accessible by personal access token", the token's scopes covering the endpoint's) stops the run with
+    /// GitHub's words, and names no scope (before: "the token lacks the user:follow scope").
+    @Test func a403NotAboutScopesSaysGitHubsWordsAndNoScope() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.answer(
+            "PUT /user/following/Yamada-Taro", status: 403,
+            headers: [("X-OAuth-Scopes", "repo, user"), ("X-Accepted-OAuth-Scopes", "user, user:follow")],
+            json: #"{"message":"Resource not accessible by personal access token","status":"403"}"#)
+        let run = await harness.run(["follow", "Yamada-Taro", "shipit[bot]", "--format", "tsv"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(
+            run.out.contains(
+                "Yamada-Taro\tfollow\tfailed: GitHub refused the request (HTTP 403: Resource not accessible by "
+                    + "personal access token)"), "\(run.out)")
+        #expect(run.out.contains("shipit[bot]\tfollow\tnot sent"), "\(run.out)")
+        #expect(run.err.contains("Resource not accessible by personal access token"), "\(run.err)")
+        #expect(!run.err.contains("scope") && !run.out.contains("scope"), "\(run.err)")
     }
 
     @Test func aNoIsStatusOneOnlyOnceBothAccountsAreFoundToExist() async {
