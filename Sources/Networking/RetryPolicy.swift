@@ -185,7 +185,9 @@ package struct RetrySchedule: Sendable {
     }
 
     /// How long to sit out the spent primary limit `response` reports: until the reset and a second, or
-    /// `secondaryLimitWait` when GitHub did not say when. `deliver` when the answer is no spent limit, its reset
+    /// `secondaryLimitWait` (GitHub's minute) when GitHub did not say when or named a reset already past (this
+    /// clock is ahead of GitHub's: asking again each second would be asking while limited, which GitHub's docs
+    /// warn may get an integration banned). `deliver` when the answer is no spent limit, its reset
     /// is malformed (for Data to report), or the wait is longer than `maximumWait`.
     package func spentLimitWait(_ response: HTTPResponse, now: Date) -> RetryDecision {
         let limit = RateLimitInfo(response, now: now)
@@ -197,7 +199,9 @@ package struct RetrySchedule: Sendable {
         let wait: Duration
         switch limit.reset {
         // Bounded: the parser refuses resets past the year 9999, so this cannot overflow.
-        case .valid(let reset): wait = .milliseconds(Int64((max(0, reset.timeIntervalSince(now)) + 1) * 1000))
+        case .valid(let reset) where reset > now:
+            wait = .milliseconds(Int64((reset.timeIntervalSince(now) + 1) * 1000))
+        case .valid: wait = policy.secondaryLimitWait
         case .absent: wait = policy.secondaryLimitWait
         case .malformed: return .deliver
         }

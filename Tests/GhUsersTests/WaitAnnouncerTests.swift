@@ -49,6 +49,14 @@ struct WaitAnnouncerTests {
         #expect(clock.pauses == [.seconds(126)])
     }
 
+    /// A reset already past here (a clock ahead of GitHub's) is no reset to wait for: the line says so.
+    @Test func aResetAlreadyPastSaysTheLimitIsStillSpent() async throws {
+        let (announcer, clock, err) = announcer(tty: false)
+        try await announcer.sleep(.seconds(60), reason: .primaryRateLimit(resetAt: clock.now.addingTimeInterval(-5)))
+        #expect(err.text.hasPrefix("gh-users: the rate limit is still spent after its reset at "), "\(err.text)")
+        #expect(err.text.hasSuffix(" (this clock may be ahead of GitHub's); waiting 1m 0s before retrying\n"))
+    }
+
     @Test func aSearchWaitNamesTheSearchBucketInItsLineAndItsCountdown() async throws {
         let (announcer, clock, err) = announcer(tty: true)
         let reset = clock.now.addingTimeInterval(2)

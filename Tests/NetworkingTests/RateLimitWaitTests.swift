@@ -74,6 +74,20 @@ struct RateLimitWaitTests {
                 == .retry(after: .seconds(601), reason: .primaryRateLimit(resetAt: now.addingTimeInterval(600))))
     }
 
+    /// A reset already past while GitHub still says the limit is spent (a clock ahead of GitHub's) waits GitHub's
+    /// minute, as when it names no reset: before, it asked again every second while limited.
+    @Test func aResetAlreadyPastWaitsAMinuteNotASecond() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let spent = HTTPResponse(
+            status: 403,
+            headers: HTTPHeaders([("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1699999995")]),
+            url: usersURL)
+        let decision = RetrySchedule(policy: RetryPolicy(waitOnPrimaryLimit: true)).decide(
+            .success(spent), method: .get, retriesUsed: 0, random: 0.5, now: now)
+        #expect(
+            decision == .retry(after: .seconds(60), reason: .primaryRateLimit(resetAt: now.addingTimeInterval(-5))))
+    }
+
     @Test func maxWaitBoundsAServerErrorsRetryAfter() {
         let answer = HTTPResponse(status: 503, headers: HTTPHeaders([("Retry-After", "30")]), url: usersURL)
         func decide(_ policy: RetryPolicy) -> RetryDecision {

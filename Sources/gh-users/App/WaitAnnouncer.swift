@@ -18,6 +18,13 @@ struct WaitAnnouncer: Sendable {
             io.writeErr(
                 "gh-users: GitHub's secondary rate limit: waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
             )
+        case .primaryRateLimit(let resetAt?, let bucket) where resetAt <= now():
+            // The reset is past here and GitHub still says spent: this clock is ahead of GitHub's.
+            let local = resetAt.formatted(date: .omitted, time: .standard)
+            io.writeErr(
+                "gh-users: \(Self.limitName(bucket)) is still spent after its reset at \(local) (this clock may be "
+                    + "ahead of GitHub's); waiting \(DurationText.describe(seconds: seconds)) before retrying\n")
+            limit = Self.limitName(bucket)
         case .primaryRateLimit(let resetAt?, let bucket):
             let local = resetAt.formatted(date: .omitted, time: .standard)
             io.writeErr(
