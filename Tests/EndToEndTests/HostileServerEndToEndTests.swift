@@ -229,7 +229,7 @@ struct HostileServerEndToEndTests {
             let result = try await BinaryRunner.run(["list"] + api(server), timeout: 30)
             #expect(result.status == 5, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("gh-users: API rate limit exceeded (Too Many Requests)\nIt resets at "))
+            #expect(result.stderr.hasPrefix("gh-users: API rate limit exceeded (Too Many Requests)\nIt lifts at "))
             #expect(result.stderr.contains(", in 11d 13h.\n"))
             #expect(!result.stderr.contains("waiting"))
             #expect(server.requests.count == 1)

@@ -98,7 +98,7 @@ struct RateLimitHintsEndToEndTests {
             #expect(result.status == 5, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.hasPrefix("gh-users: You have exceeded a secondary rate limit."))
-            #expect(result.stderr.contains("It resets at "))
+            #expect(result.stderr.contains("It lifts at "))
             #expect(result.stderr.contains("That is longer than --max-wait allows (5s)"))
             #expect(!result.stderr.contains("waiting"))
             #expect(server.requests.count == 1)

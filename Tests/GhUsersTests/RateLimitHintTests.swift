@@ -53,16 +53,44 @@ struct RateLimitHintTests {
         #expect(!waited.contains("--wait-on-rate-limit") && !waited.contains("--max-wait"))
     }
 
+    /// A reset already past (a clock ahead of GitHub's) is not "in 0s": it says so, and the wait is GitHub's minute.
+    @Test func aResetAlreadyPastIsSaidAndWaitedAsAMinute() {
+        let shown = present(.rateLimited(resetAt: now.addingTimeInterval(-100), message: message, resource: "core"))
+        #expect(shown.contains("has passed here, and GitHub still says it is spent (this clock may be ahead of"))
+        #expect(!shown.contains("in 0s"))
+        #expect(shown.contains("Add --wait-on-rate-limit to wait for the reset and carry on."))
+    }
+
     @Test func withoutTheFlagAResetPastItsCeilingAsksForMaxWaitToo() {
         let far = present(.rateLimited(resetAt: now.addingTimeInterval(7200), message: message), hasToken: true)
         #expect(far.contains("Add --wait-on-rate-limit --max-wait 7201 to wait for the reset and carry on."))
-        let short = present(
-            .rateLimited(resetAt: nil, message: "You have exceeded a secondary rate limit."), hasToken: true, maxWait: 5
-        )
-        #expect(short.contains("Add --wait-on-rate-limit --max-wait 61 to wait"))
+    }
+
+    /// A secondary limit is waited out with or without --wait-on-rate-limit, up to --retries times and within
+    /// --max-wait: the hint names the one that stopped it, and the time it lifts is no "reset" (before: "Add
+    /// --wait-on-rate-limit", which changed nothing).
+    @Test(arguments: [false, true])
+    func aSecondaryLimitNamesRetriesOrMaxWaitNeverTheFlag(waiting: Bool) {
+        func secondary(_ resetAt: Date?, maxWait: Double, retries: Int = 3) -> String {
+            var presenter = ErrorPresenter(now: now, hasToken: false, waitOnRateLimit: waiting, maxWait: maxWait)
+            presenter.retries = retries
+            return presenter.present(
+                .rateLimited(
+                    resetAt: resetAt, message: "You have exceeded a secondary rate limit.",
+                    resource: DomainError.secondaryLimit)
+            ).message
+        }
+        let long = secondary(nil, maxWait: 5)
         #expect(
-            !present(.rateLimited(resetAt: nil, message: "You have exceeded a secondary rate limit.")).contains(
-                "60 an hour"))
+            long.contains("That is longer than --max-wait allows (5s): run again then, or give --max-wait 61 or more."))
+        let spent = secondary(now.addingTimeInterval(5), maxWait: 900)
+        #expect(spent.contains("It lifts at "), "\(spent)")
+        #expect(spent.contains("It was retried 3 times (--retries): run again then, or give --retries 4 or more."))
+        #expect(secondary(now.addingTimeInterval(5), maxWait: 900, retries: 0).contains("give --retries 1 or more"))
+        for shown in [long, spent] {
+            #expect(
+                !shown.contains("--wait-on-rate-limit") && !shown.contains("resets") && !shown.contains("60 an hour"))
+        }
     }
 
     @Test(arguments: [
@@ -124,11 +152,7 @@ struct WaitPastTheLongestMaxWaitTests {
         #expect(run.status == 5, "\(run.err)")
         #expect(!run.err.contains("--max-wait 2"), "\(run.err)")
         #expect(
-            run.err.contains(
-                waiting
-                    ? "That is longer than --max-wait allows (1h 1m), and longer than any it may allow (a week at "
-                        + "most): run again then.\n"
-                    : "That is longer than any --max-wait allows (a week at most): run again then.\n"),
+            run.err.contains("That is longer than any --max-wait allows (a week at most): run again then.\n"),
             "\(run.err)")
     }
 

@@ -71,7 +71,7 @@ struct GhUsersApp: Sendable {
             render: render,
             presenter: ErrorPresenter(
                 now: environment.now(), hasToken: hasToken, waitOnRateLimit: common.waitOnRateLimit,
-                maxWait: common.maxWait,
+                maxWait: common.maxWait, retries: common.retries,
                 ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"]),
                 redactor: redactor, tokenOrigin: tokenOrigin),
             common: common,

@@ -13,6 +13,8 @@ struct ErrorPresenter: Sendable {
     /// given, and says when the wait was longer than allowed.
     var waitOnRateLimit = false
     var maxWait = CommonOptions.defaultMaxWait(waitOnRateLimit: false)
+    /// `--retries`: how often a secondary limit was waited out before the run gave up.
+    var retries = 3
     /// GitHub CLI is on PATH: a missing token's message says how to lend gh-users the one gh is logged in with.
     var ghOnPath = false
     /// The session's, holding the token: a server that echoes it gets `***` in every presentation, stdout's
@@ -106,14 +108,23 @@ struct ErrorPresenter: Sendable {
                 for: error)
         case .rateLimited(let resetAt, let message, let resource, _):
             var text = "gh-users: " + rateLimitHeadline(clean(message))
-            // GitHub's advice when it names no time: "wait for at least one minute before retrying".
-            let wait = resetAt.map { max(0, $0.timeIntervalSince(now)) } ?? 60
-            if let resetAt {
-                text += "\nIt resets at \(localTime(resetAt)), in \(DurationText.describe(seconds: wait))."
+            // GitHub's advice when it names no time: "wait for at least one minute before retrying"; a reset
+            // already past here (this clock ahead of GitHub's) is waited as that minute too.
+            let wait = resetAt.map { $0.timeIntervalSince(now) }.flatMap { $0 > 0 ? $0 : nil } ?? 60
+            // A secondary limit lifts after GitHub's Retry-After: it has no reset.
+            let secondary = resource == DomainError.secondaryLimit
+            if let resetAt, resetAt <= now {
+                text +=
+                    "\nIts \(secondary ? "end" : "reset") at \(localTime(resetAt)) has passed here, and GitHub still "
+                    + "says it is spent (this clock may be ahead of GitHub's): try again in about a minute."
+            } else if let resetAt {
+                text +=
+                    "\nIt \(secondary ? "lifts" : "resets") at \(localTime(resetAt)), in "
+                    + "\(DurationText.describe(seconds: wait))."
             } else {
                 text += "\nGitHub gave no reset time: try again in about a minute."
             }
-            if let hint = waitHint(wait) { text += "\n" + hint }
+            if let hint = secondary ? secondaryHint(wait) : waitHint(wait) { text += "\n" + hint }
             if !hasToken, let tokenHint = tokenHint(resource: resource, message: message) { text += "\n" + tokenHint }
             return Presentation(message: text + "\n", for: error)
         case .network(let detail, let advice, _):
@@ -217,6 +228,22 @@ struct ErrorPresenter: Sendable {
             return "Add --wait-on-rate-limit --max-wait \(Int(needed)) to wait for the reset and carry on."
         }
         return "Add --wait-on-rate-limit to wait for the reset and carry on."
+    }
+
+    /// A secondary limit is waited out whatever the flags (its `Retry-After`, or GitHub's minute), up to
+    /// `--retries` times, and never for longer than `--max-wait`: the hint names whichever stopped it, never
+    /// `--wait-on-rate-limit`, which waits for primary limits only.
+    private func secondaryHint(_ wait: Double) -> String? {
+        let needed = wait.rounded(.up) + 1
+        guard wait + 1 > maxWait else {
+            return "It was retried \(Counted.text(retries, "time")) (--retries): run again then, or give --retries "
+                + "\(retries + 1) or more."
+        }
+        guard needed <= CommonOptions.longestMaxWait else {
+            return "That is longer than any --max-wait allows (a week at most): run again then."
+        }
+        return "That is longer than --max-wait allows (\(DurationText.describe(seconds: maxWait))): run again then, "
+            + "or give --max-wait \(Int(needed)) or more."
     }
 
     /// The numbers a token changes, for the bucket that is spent: search's are per minute. No token lifts a

@@ -75,8 +75,9 @@ enum HelpTopics {
             ),
             (
                 "5",
-                "rate limited: the primary limit is spent and --wait-on-rate-limit was not given; "
-                    + "the message says when it resets"
+                "rate limited: the primary limit is spent and --wait-on-rate-limit was not given, a secondary "
+                    + "limit outlasted --retries, or a wait would be longer than --max-wait; the message says when it "
+                    + "lifts"
             ),
             (
                 "64",
