@@ -79,6 +79,11 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 method: action.method.rawValue, check: action.lostAnswerCheck)
             throw .network(text, advice: advice + [arrived], requestID: id)
         }
+        // GitHub documents 304 Not modified for follow, unfollow, block and unblock: nothing needed changing.
+        if response.status == 304 {
+            return ResourceBody(
+                bytes: [], next: nil, label: describe(action), headers: Self.headers(response), status: 304)
+        }
         if (300..<400).contains(response.status) {
             // The transport does not follow a write's redirect: sent again to the Location, it could follow or
             // unfollow another account, or carry the token to another host.
@@ -86,7 +91,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             throw .server(
                 status: response.status,
                 message: "the \(action.method.rawValue) was redirected\(target); a write is never sent anywhere "
-                    + "but where it was asked, so it was not followed",
+                    + "but where it was asked, so gh-users did not follow the redirect",
                 requestID: ErrorMapping.requestID(response))
         }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {

@@ -79,7 +79,10 @@ final class WriteViewModel {
         }
         do throws(DomainError) {
             let answer = try await github.perform(GitHubEndpoints.action(declaration.endpoint, on: login))
-            try GitHubEndpoints.statusOnly(answer, documented: "only 204 says it was done")
+            // GitHub documents 304 Not modified beside 204 for these writes: there was nothing to change.
+            if answer.status != 304 {
+                try GitHubEndpoints.statusOnly(answer, documented: "only 204 (or 304, not modified) says it was done")
+            }
             successes += 1
             return .done
         } catch {

@@ -88,6 +88,18 @@ struct FollowCommandTests {
         #expect(!run.err.contains(CommandRequestTests.token))
     }
 
+    /// GitHub documents 304 Not modified for follow and unfollow (operations.json): nothing needed changing, so
+    /// the write is done (before: "the PUT was redirected … so it was not followed", exit 1).
+    @Test(arguments: [("follow", "PUT", "followed"), ("unfollow", "DELETE", "unfollowed")])
+    func notModifiedIsDone(command: String, method: String, past: String) async {
+        let harness = CommandHarness.signedIn()
+        harness.expect("\(method) /user/following/Yamada-Taro", status: 304)
+        let run = await harness.run([command, "Yamada-Taro", "--format", "tsv", "--yes"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "Yamada-Taro\t\(command)\t\(past)\n", "\(run.out)")
+        #expect(run.err.isEmpty, "\(run.err)")
+    }
+
     /// A 403 that is not about scopes (a fine-grained token without the Followers permission: GitHub's "Resource
     /// not accessible by personal access token", the token's scopes covering the endpoint's) stops the run with
     /// GitHub's words, and names no scope (before: "the token lacks the user:follow scope").
