@@ -14,6 +14,7 @@ enum GraphQLContributionsQuery {
             query GhUsersContributions {
               repositoryOwner(login: \(literal)) {
                 __typename
+                login
                 ... on User {
                   contributionsCollection(from: "\(span.lowerBound)T00:00:00Z", to: "\(span.upperBound)T23:59:59Z") {
                     contributionCalendar {
@@ -57,11 +58,13 @@ struct GraphQLContributionsResponseDTO: GraphQLListAnswerDTO {
 
     struct OwnerDTO: Decodable {
         let typename: String?
+        /// GitHub's spelling of the login asked for.
+        let login: String?
         let contributionsCollection: CollectionDTO?
 
         enum CodingKeys: String, CodingKey {
             case typename = "__typename"
-            case contributionsCollection
+            case login, contributionsCollection
         }
     }
 
@@ -130,7 +133,10 @@ enum GraphQLContributionsResponse {
             guard let calendar = owner.contributionsCollection?.contributionCalendar else {
                 throw answer.malformed("a required field 'contributionsCollection' is missing")
             }
-            return .calendar(try days(of: calendar, span: span, answer: answer))
+            var read = try days(of: calendar, span: span, answer: answer)
+            // Only a login shaped as GitHub's are is taken: anything else is no spelling of the one asked.
+            read.login = owner.login.flatMap { try? Login(validating: $0) }?.value
+            return .calendar(read)
         }
         if errors.contains(where: { $0.type == "NOT_FOUND" }) { return .notFound }
         try answer.refuse(errors, response)

@@ -135,11 +135,14 @@ package struct ContributionCalendar: Sendable, Equatable {
     /// How many of GitHub's answers it was joined from: each answer's levels are GitHub's quartiles over that
     /// answer's days alone (`drawnDays`).
     package let pieces: Int
+    /// The account's login as GitHub spells it (`octocat` for `OCTOCAT`), when its answer gave it.
+    package var login: String?
 
-    package init(total: Int, days: [ContributionDay], pieces: Int = 1) {
+    package init(total: Int, days: [ContributionDay], pieces: Int = 1, login: String? = nil) {
         self.total = total
         self.days = days
         self.pieces = pieces
+        self.login = login
     }
 
     /// The days at the level a heatmap draws them at. From one answer: GitHub's levels. Joined from several,
@@ -277,6 +280,7 @@ package struct GetContributionsUseCase: Sendable {
         var total = 0
         var days: [ContributionDay] = []
         var pieces = 0
+        var spelled: String?
         var length = ContributionSpan.daysPerPiece
         var start = span.lowerBound
         while start <= span.upperBound {
@@ -292,6 +296,8 @@ package struct GetContributionsUseCase: Sendable {
                 total = overflow ? Int.max : sum
                 days += calendar.days
                 pieces += 1
+                // GitHub's spelling of the same login, case aside; another login is no answer about this one.
+                spelled = spelled ?? calendar.login.flatMap { $0.lowercased() == login.value.lowercased() ? $0 : nil }
                 start = piece.upperBound.adding(days: 1)
             case .tooLong(let message):
                 let asked = piece.upperBound.ordinal - piece.lowerBound.ordinal + 1
@@ -303,6 +309,6 @@ package struct GetContributionsUseCase: Sendable {
                 length = shorter
             }
         }
-        return ContributionCalendar(total: total, days: days, pieces: pieces)
+        return ContributionCalendar(total: total, days: days, pieces: pieces, login: spelled)
     }
 }

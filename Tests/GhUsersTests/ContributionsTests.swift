@@ -276,11 +276,12 @@ struct ContributionSpanTests {
 
 /// GitHub's answer to the contributions query (the shape of Bodies/graphql-contributions-calendar.json), with
 /// the days a test needs.
-private func calendarAnswer(total: Int, _ days: [ContributionDay]) -> String {
+private func calendarAnswer(total: Int, _ days: [ContributionDay], login: String = "octocat") -> String {
     let days = days.map {
         #"{"date":"\#($0.date)","contributionCount":\#($0.count),"contributionLevel":"\#($0.level.rawValue)"}"#
     }
-    return #"{"data":{"repositoryOwner":{"__typename":"User","contributionsCollection":{"contributionCalendar":"#
+    return #"{"data":{"repositoryOwner":{"__typename":"User","login":"\#(login)","#
+        + #""contributionsCollection":{"contributionCalendar":"#
         + #"{"totalContributions":\#(total),"weeks":[{"contributionDays":["# + days.joined(separator: ",") + "]}]}}}}}"
 }
 
@@ -315,6 +316,19 @@ struct GetContributionsUseCaseTests {
             spansAsked(github) == ["octocat 2025-01-01...2025-07-01", "octocat 2025-07-02...2025-07-31"])
         #expect(calendar.total == 15)
         #expect(calendar.days == weekdayCalendar("2025-01-01", "2025-07-31"))
+    }
+
+    /// The login is GitHub's spelling, as `show` gives it (before: as typed, `OCTOCAT`); a server that names
+    /// another account is not believed.
+    @Test(arguments: [("octocat", "octocat"), ("someone-else", nil)])
+    func theLoginIsGitHubsSpellingOfTheOneAsked(answered: String, kept: String?) async throws {
+        let github = StubTransport()
+        github.answer(
+            "POST /graphql",
+            json: calendarAnswer(total: 1, weekdayCalendar("2025-01-01", "2025-01-31"), login: answered))
+        let calendar = try await GetContributionsUseCase(repository: github.repository()).execute(
+            try Login(validating: "OCTOCAT"), span: day("2025-01-01")...day("2025-01-31"))
+        #expect(calendar.login == kept)
     }
 
     /// Issue 26, item 3: a piece GitHub refuses with RESOURCE_LIMITS_EXCEEDED is asked again halved (before: the

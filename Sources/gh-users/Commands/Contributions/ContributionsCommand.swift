@@ -109,7 +109,7 @@ extension ContributionsOptions: GitHubCommand {
         let result = await Result.of { () throws(DomainError) -> ContributionsReport in
             let span = try DaySpan.resolve(from: from, to: to, context: context, ending: "the calendar")
             let calendar = try await GetContributionsUseCase(repository: github).execute(login, span: span)
-            return ContributionsReport(login: login.value, span: span, calendar: calendar)
+            return ContributionsReport(login: calendar.login ?? login.value, span: span, calendar: calendar)
         }
         if case .success(let report) = result, let note = ContributionsCommand.unknownLevelsNote(report.calendar) {
             context.io.writeErr(note)
