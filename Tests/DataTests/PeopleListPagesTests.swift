@@ -11,12 +11,14 @@ import Testing
 /// of the lists whose fetching Data decides (`PageSource`s other than `ListedPages`: the watchers, a team's own
 /// members). Over the strict stub: every request is one these tests expect, and every expected one is sent.
 struct PeopleListPagesTests {
-    private static func repository(_ stub: StubTransport) -> GitHubRepository {
+    /// GitHub over `stub`, retrying `retries` times on a clock that never sleeps.
+    private static func repository(_ stub: StubTransport, retries: Int = 0) -> GitHubRepository {
         GitHubRepository(
             client: HTTPClient(
                 configuration: HTTPClientConfiguration(
                     baseURL: URL(string: "https://api.github.com")!, userAgent: "gh-users/test", token: "ghp_test"),
-                transport: stub.transport, logger: .disabled, retryPolicy: RetryPolicy(maxRetries: 0)))
+                transport: stub.transport, logger: .disabled, retryPolicy: RetryPolicy(maxRetries: retries),
+                clock: RetryClock(now: { Date(timeIntervalSince1970: 0) }, random: { 0 }, sleep: { _, _ in })))
     }
 
     private static let repositoryName = try! RepositoryName(validating: "octo/app")
@@ -167,13 +169,8 @@ struct PeopleListPagesTests {
         stub.register(
             RequestMatcher("POST /graphql"),
             body: Self.oneStargazerPage(totalCount: 1))
-        let github = GitHubRepository(
-            client: HTTPClient(
-                configuration: HTTPClientConfiguration(
-                    baseURL: URL(string: "https://api.github.com")!, userAgent: "gh-users/test", token: "ghp_test"),
-                transport: stub.transport, logger: .disabled, retryPolicy: RetryPolicy(maxRetries: 1),
-                clock: RetryClock(now: { Date(timeIntervalSince1970: 0) }, random: { 0 }, sleep: { _, _ in })))
-        let page = try await github.stargazers(of: Self.repositoryName, after: nil, leavingOut: [])
+        let page = try await Self.repository(stub, retries: 1).stargazers(
+            of: Self.repositoryName, after: nil, leavingOut: [])
         #expect(page.records.map(\.id) == [9])
         #expect(stub.received.count == 2)
         #expect(stub.problems.isEmpty, "\(stub.problems)")
@@ -241,6 +238,18 @@ struct PeopleListPagesTests {
         let body = try #require(request.body)
         let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         return try #require(object["variables"] as? [String: Any])
+    }
+
+    /// A page of a team's own members cannot be asked for smaller either: its 504 is sent again.
+    @Test func aTeamMembersPageThatRanOutOfTimeIsAskedAgain() async throws {
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), status: 504, body: Data("<html>".utf8))
+        stub.register(RequestMatcher("POST /graphql"), body: Self.teamPage([(1, "ann")], role: "MEMBER", next: nil))
+        let team = try TeamName(validating: "github/justice-league")
+        let page = try await Self.repository(stub, retries: 1).directMembers(of: team, restRole: "all", perPage: 30)
+            .page(at: nil, nextPage: nil)
+        #expect(page.items.map(\.login) == ["ann"])
+        #expect(stub.received.count == 2)
     }
 
     @Test func aTeamsOwnMembersArePagedThroughGraphQLWithRESTsRoleAsGraphQLs() async throws {
