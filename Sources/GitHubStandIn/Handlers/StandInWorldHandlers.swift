@@ -25,13 +25,11 @@ struct StandInWorldListHandler: StandInHandler {
         let notFound = request.notFound
         let caller = request.signedInAccount?.login
         if let org = request.parameters["org"] {
-            guard let organization = world.organization(org) else { return notFound }
-            return request.worldList(list, organization, in: world, caller: caller) ?? notFound
+            return world.organization(org).flatMap { request.worldList(list, $0, in: world, caller: caller) }
+                ?? notFound
         }
-        guard let owner = request.parameters["owner"], let name = request.parameters["repo"],
-            let repository = world.repository(owner, name)
-        else { return notFound }
-        return request.worldList(list, repository, in: world, caller: caller) ?? notFound
+        let repository = request.parameters["repo"].flatMap { world.repository(request.parameters["owner"] ?? "", $0) }
+        return repository.flatMap { request.worldList(list, $0, in: world, caller: caller) } ?? notFound
     }
 }
 

@@ -3,16 +3,20 @@ import Foundation
 import JSONBytes
 
 extension StandInWorld {
-    /// Makes `login` an active member with `role`, or removes them (`role` nil); false for an unknown organization.
+    /// Makes `login` a member with `role`, or removes them (`role` nil); false for an unknown organization. With
+    /// `activate` the member is active, else a newcomer is invited (pending) and a member keeps their state.
     @discardableResult
-    package mutating func setMember(_ login: String, role: String?, of organization: String) -> Bool {
+    package mutating func setMember(_ login: String, role: String?, of organization: String, activate: Bool = true)
+        -> Bool
+    {
         guard let index = organizationIndex(organization) else { return false }
         var members = organizations[index].members
         let existing = members.firstIndex { $0.login.isSame(as: login) }
         switch (role, existing) {
         case (nil, let existing?): members.remove(at: existing)
-        case (let role?, let existing?): (members[existing].role, members[existing].active) = (role, true)
-        case (let role?, nil): members.append(Member(login: login, role: role))
+        case (let role?, let existing?):
+            (members[existing].role, members[existing].active) = (role, activate || members[existing].active)
+        case (let role?, nil): members.append(Member(login: login, role: role, active: activate))
         case (nil, nil): break
         }
         organizations[index].members = members
@@ -64,13 +68,10 @@ extension StandInRouteRequest {
                         world.organizations[org].members[existing].active = true
                     } else if !owns {
                         return refusal(403, "You must be an admin to change an organization's memberships")
-                    } else if !add {
-                        world.setMember(person.login, role: nil, of: world.organizations[org].login)
-                        return StandInHTTPResponse(status: 204)
-                    } else if let existing {
-                        world.organizations[org].members[existing].role = field
                     } else {
-                        world.organizations[org].members.append(.init(login: person.login, role: field, active: false))
+                        let login = world.organizations[org].login
+                        world.setMember(person.login, role: add ? field : nil, of: login, activate: false)
+                        guard add else { return StandInHTTPResponse(status: 204) }
                     }
                     let membership = world.organizations[org].members.first { $0.login.isSame(as: person.login) }
                     return StandInHTTPResponse(status: 200, body: membershipRecord(membership, person))
