@@ -150,47 +150,35 @@ extension StandInRouteRequest {
         }
         let login = String(fullName.prefix { $0 != "/" })
         if let owner = population.user(login: login) ?? world.organizationAccount(login: login) {
-            var writer = JSONByteWriter(reservingCapacity: 1_200)
-            owner.writeSimpleUser(into: &writer)
-            values["owner"] = writer.bytes
+            values["owner"] = owner.simpleUserBytes
         }
         return replacing(values, in: record)
     }
 
     /// GitHub's org membership record: `state`, `role` and the member.
     func membershipRecord(_ membership: StandInWorld.Member?, _ user: StandInUser) -> [UInt8] {
-        let state = JSONValue.string(membership?.active == false ? "pending" : "active")
-        var writer = JSONByteWriter(reservingCapacity: 1_200)
-        writer.bytes += JSONValue.object([.init("state", state), .init("role", .string(membership?.role ?? "member"))])
-            .bytes.dropLast()
-        writer.raw(",\"user\":")
-        user.writeSimpleUser(into: &writer)
-        writer.raw("}")
-        return writer.bytes
+        let state = membership?.active == false ? "pending" : "active"
+        let texts = [("state", state), ("role", membership?.role ?? "member")]
+        return JSONByteWriter.object(texts.map { ($0, JSONValue.string($1).bytes) } + [("user", user.simpleUserBytes)])
     }
 
     func invitationRecord(
         _ invitation: StandInWorld.Invitation, _ repository: StandInWorld.Repository, in world: StandInWorld,
         by inviter: StandInUser
     ) -> [UInt8] {
-        var writer = JSONByteWriter(reservingCapacity: 8_000)
-        writer.raw("{\"id\":")
-        writer.integer(invitation.id)
-        writer.raw(",\"repository\":")
-        writer.bytes += repositoryRecord(repository.fullName, in: world)
-        for (key, user) in [("invitee", population.user(login: invitation.login)), ("inviter", inviter)] {
-            writer.unescaped(",\"\(key)\":")
-            if let user { user.writeSimpleUser(into: &writer) } else { writer.null() }
-        }
         let permission = StandInWorld.level(invitation.permission).map(StandInWorld.roleName) ?? invitation.permission
-        let rest: [(String, String)] = [
+        let texts = [
             ("permissions", permission), ("created_at", UTCTimestamp.iso8601(invitation.createdAt)),
             ("url", "https://api.github.com/user/repository_invitations/\(invitation.id)"),
             ("html_url", "https://github.com/\(repository.fullName)/invitations"),
             ("node_id", Data("020:RepositoryInvitation\(invitation.id)".utf8).base64EncodedString()),
         ]
-        writer.raw(",")
-        writer.bytes += JSONValue.object(rest.map { JSONValue.Member($0, .string($1)) }).bytes.dropFirst()
-        return writer.bytes
+        let users = [("invitee", population.user(login: invitation.login)), ("inviter", inviter)].map {
+            ($0, $1?.simpleUserBytes ?? Array("null".utf8))
+        }
+        let id = ("id", Array(String(invitation.id).utf8))
+        return JSONByteWriter.object(
+            [id, ("repository", repositoryRecord(repository.fullName, in: world))] + users
+                + texts.map { ($0, JSONValue.string($1).bytes) })
     }
 }
