@@ -24,6 +24,12 @@ struct JSONByteWriter {
         return writer.bytes
     }
 
+    /// An object of `members`, in their order, each value JSON already and kept as it is.
+    static func object(_ members: [(String, [UInt8])]) -> [UInt8] {
+        let entries = members.map { JSONValue.string($0).bytes + [UInt8(ascii: ":")] + $1 }
+        return [UInt8(ascii: "{")] + Array(entries.joined(separator: [UInt8(ascii: ",")])) + [UInt8(ascii: "}")]
+    }
+
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }

@@ -141,6 +141,13 @@ package struct StandInUser: Sendable, Equatable {
         writer.raw("}")
     }
 
+    /// `writeSimpleUser`'s bytes, for a record that holds an account.
+    var simpleUserBytes: [UInt8] {
+        var writer = JSONByteWriter(reservingCapacity: 1_200)
+        writeSimpleUser(into: &writer)
+        return writer.bytes
+    }
+
     /// In the key order of GitHub's real answers (2024 on), `user_view_type` included, which the documented
     /// examples leave out. Left open for the longer forms' keys.
     func writeSimpleUserFields(into writer: inout JSONByteWriter) {

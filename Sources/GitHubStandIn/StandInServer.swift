@@ -53,11 +53,7 @@ package final class StandInServer: @unchecked Sendable {
         precondition(phase == .idle, "a stand-in server starts once")
         let (descriptor, port) = try LoopbackSocket.makeListener(port: configuration.port)
         (listener, boundPort, phase) = (descriptor, port, .running)
-        let thread = Thread { [self] in
-            acceptLoop(listener: descriptor)
-        }
-        thread.name = "github-standin accept"
-        thread.start()
+        Self.startThread("github-standin accept") { [self] in acceptLoop(listener: descriptor) }
     }
 
     package var port: Int { stateLock.withLock { boundPort } }
@@ -157,10 +153,12 @@ package final class StandInServer: @unchecked Sendable {
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
         openConnections.insert(descriptor)
         connectionThreads.enter()
-        let thread = Thread { [self] in
-            serve(descriptor)
-        }
-        thread.name = "github-standin connection"
+        Self.startThread("github-standin connection") { [self] in serve(descriptor) }
+    }
+
+    private static func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
         thread.start()
     }
 
@@ -220,17 +218,13 @@ final class ShutdownLatch: @unchecked Sendable {
     private let condition = NSCondition()
     private var triggered = false
 
-    var isTriggered: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return triggered
-    }
+    var isTriggered: Bool { condition.withLock { triggered } }
 
     func trigger() {
-        condition.lock()
-        triggered = true
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            triggered = true
+            condition.broadcast()
+        }
     }
 
     /// False if the latch was triggered first.

@@ -77,7 +77,6 @@ import Testing
             #expect(try connection.request("GET", "/users/nobody").status == 404, "\(target)")
         }
     }
-
 }
 
 /// The server's own life: configurations it refuses, recording before answering, and stopping. Each test starts

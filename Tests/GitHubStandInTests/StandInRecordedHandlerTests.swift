@@ -19,10 +19,6 @@ private func records(_ row: Endpoint, inMediaType: Bool = false) throws -> [Stri
     }
 }
 
-private func suffix(_ row: Endpoint) -> String {
-    String(row.path.dropFirst("/users/{username}".count))
-}
-
 @Suite struct StandInRecordedHandlerTests {
     /// A row is served from the body its operation id names, so a new row with a body needs no stand-in code.
     /// `Bodies` holds the command tests' bodies too: a row a handler answers is never served from its body (nor is
@@ -52,7 +48,7 @@ private func suffix(_ row: Endpoint) -> String {
     func everyAccountsRowPagesItsBodyUnderItsIDAndAnUnknownAccountIsGitHubs404(_ row: Endpoint) throws {
         let server = try standIn()
         let notFound = #"{"message":"Not Found","documentation_url":""# + row.docs + #"","status":"404"}"#
-        for target in ["/users/no-such-user\(suffix(row))", row.accountPath("999999999")] {
+        for target in [row.path.replacing("{username}", with: "no-such-user"), row.accountPath("999999999")] {
             let response = try fetch(server, target, headers: tokenHeader)
             #expect(response.status == 404 && response.text == notFound, "\(target)")
         }
@@ -60,7 +56,7 @@ private func suffix(_ row: Endpoint) -> String {
         let account = try #require(server.population.user(login: "octocat"))
         let path = row.accountPath(String(account.id))
         let pages = try walkPages(
-            server, from: "/users/OCTOCAT\(suffix(row))?per_page=1",
+            server, from: row.path.replacing("{username}", with: "OCTOCAT") + "?per_page=1",
             linkPrefix: server.baseURL + path + "?per_page=1&page=")
         #expect(try pages.map { String($0.text.dropFirst().dropLast()) } == records(row))
         #expect(try fetch(server, path + "?per_page=1", headers: tokenHeader).body == pages.first?.body)

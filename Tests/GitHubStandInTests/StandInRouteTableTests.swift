@@ -102,8 +102,7 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
         let capped = try fetch(server, "/users?per_page=500")
         #expect(try capped.jsonArray().count == 100)
         #expect(linkRelations(capped.header("Link"))["next"]?.contains("per_page=100&") == true)
-        #expect(try fetch(server, "/users?per_page=abc").jsonArray().count == 30)
-        #expect(try fetch(server, "/users?per_page=0").jsonArray().count == 30)
+        for perPage in ["abc", "0"] { #expect(try fetch(server, "/users?per_page=" + perPage).jsonArray().count == 30) }
         #expect(try logins(fetch(server, "/users?since=abc&per_page=2")) == ["octocat", "Yamada-Taro"])
         #expect(try fetch(server, "/users?since=6&per_page=1").jsonArray().first?["id"] as? Int == 8)
     }

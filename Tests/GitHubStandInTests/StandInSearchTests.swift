@@ -77,7 +77,6 @@ private func searchItems(_ response: RawHTTPResponse) throws -> [[String: Any]] 
     @Test func onlyTheFirstThousandResultsAreServedAndNoMatchIsOneEmptyPage() throws {
         let server = try standIn(StandInConfiguration(userCount: 3_000))
         let matches = server.population.searchUsers(query: "type:user").map(\.id)
-        #expect(matches.count == 2_699)
         let search = "/search/users?q=type%3Auser"
         let hundreds = search + "&per_page=100"
         // Ten pages of a hundred, each linked to the next, the last (page 10) naming no next and no last.

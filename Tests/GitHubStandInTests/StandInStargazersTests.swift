@@ -30,9 +30,7 @@ import Testing
         let users = server.population.users.filter { $0.type == "User" }
         let base = "/repos/octocat/Spoon-Knife/stargazers?per_page=100&page="
         let records = try fetch(server, base + "1", headers: Self.star, as: "octocat").jsonArray()
-        #expect(
-            records.count == 100
-                && records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
+        #expect(records.map { value($0, "user", "login") as? String } == users.prefix(100).map(\.login))
         let starred = records.compactMap { $0["starred_at"] as? String }
         #expect(starred.count == 100 && starred == starred.sorted())
         #expect(try logins(fetch(server, base + "1", as: "octocat")).first == users.first?.login)

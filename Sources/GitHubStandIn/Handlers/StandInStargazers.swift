@@ -55,15 +55,11 @@ struct StandInStargazerList {
             days[day - weekday, default: Array(repeating: 0, count: 7)][weekday] += 1
         }
         return days.keys.sorted(by: >).map { week in
-            var writer = JSONByteWriter(reservingCapacity: 80)
-            writer.raw("{\"week\":")
-            writer.integer(week * 86_400)
-            writer.raw(",\"total\":")
-            writer.integer(days[week, default: []].reduce(0, +))
-            writer.raw(",\"days\":[")
-            writer.unescaped(days[week, default: []].map(String.init).joined(separator: ","))
-            writer.raw("]}")
-            return writer.bytes
+            let counts = days[week, default: []].map { Int64($0) }
+            return JSONValue.object([
+                .init("week", .integer(Int64(week * 86_400))), .init("total", .integer(counts.reduce(0, +))),
+                .init("days", .array(counts.map(JSONValue.integer))),
+            ]).bytes
         }
     }
 }

@@ -25,13 +25,11 @@ struct StandInWorldListHandler: StandInHandler {
         let notFound = request.notFound
         let caller = request.signedInAccount?.login
         if let org = request.parameters["org"] {
-            guard let organization = world.organization(org) else { return notFound }
-            return request.worldList(list, organization, in: world, caller: caller) ?? notFound
+            return world.organization(org).flatMap { request.worldList(list, $0, in: world, caller: caller) }
+                ?? notFound
         }
-        guard let owner = request.parameters["owner"], let name = request.parameters["repo"],
-            let repository = world.repository(owner, name)
-        else { return notFound }
-        return request.worldList(list, repository, in: world, caller: caller) ?? notFound
+        let repository = request.parameters["repo"].flatMap { world.repository(request.parameters["owner"] ?? "", $0) }
+        return repository.flatMap { request.worldList(list, $0, in: world, caller: caller) } ?? notFound
     }
 }
 
@@ -46,7 +44,8 @@ extension StandInRouteRequest {
         case .organization:
             let account = world.organizationAccount(world.organizationIndex(organization.login) ?? 0)
             let values: [String: any Sendable] = ["login": account.login, "id": account.id, "node_id": account.nodeID]
-            return StandInHTTPResponse(status: 200, body: replacing(values, in: "orgs-get"))
+            let documented = StandInRecordedHandler.body(named: "orgs-get") ?? []
+            return StandInHTTPResponse(status: 200, body: replacing(values, in: documented))
         case .members where member == nil:
             // GitHub's 302 to whoever is not a member, with a token or without: the public members, the query kept.
             let (path, query) = (request.target.prefix { $0 != "?" }, request.target.drop { $0 != "?" })
@@ -195,10 +194,6 @@ extension StandInRouteRequest {
     }
 
     /// A documented body with some top-level values replaced (bytes are JSON).
-    func replacing(_ values: [String: any Sendable], in bodyName: String) -> [UInt8] {
-        replacing(values, in: StandInRecordedHandler.body(named: bodyName) ?? [])
-    }
-
     func replacing(_ values: [String: any Sendable], in body: [UInt8]) -> [UInt8] {
         var body = body
         let members = (try? JSONText.objectMembers(body)) ?? [:]

@@ -3,16 +3,20 @@ import Foundation
 import JSONBytes
 
 extension StandInWorld {
-    /// Makes `login` an active member with `role`, or removes them (`role` nil); false for an unknown organization.
+    /// Makes `login` a member with `role`, or removes them (`role` nil); false for an unknown organization. With
+    /// `activate` the member is active, else a newcomer is invited (pending) and a member keeps their state.
     @discardableResult
-    package mutating func setMember(_ login: String, role: String?, of organization: String) -> Bool {
+    package mutating func setMember(_ login: String, role: String?, of organization: String, activate: Bool = true)
+        -> Bool
+    {
         guard let index = organizationIndex(organization) else { return false }
         var members = organizations[index].members
         let existing = members.firstIndex { $0.login.isSame(as: login) }
         switch (role, existing) {
         case (nil, let existing?): members.remove(at: existing)
-        case (let role?, let existing?): (members[existing].role, members[existing].active) = (role, true)
-        case (let role?, nil): members.append(Member(login: login, role: role))
+        case (let role?, let existing?):
+            (members[existing].role, members[existing].active) = (role, activate || members[existing].active)
+        case (let role?, nil): members.append(Member(login: login, role: role, active: activate))
         case (nil, nil): break
         }
         organizations[index].members = members
@@ -64,13 +68,10 @@ extension StandInRouteRequest {
                         world.organizations[org].members[existing].active = true
                     } else if !owns {
                         return refusal(403, "You must be an admin to change an organization's memberships")
-                    } else if !add {
-                        world.setMember(person.login, role: nil, of: world.organizations[org].login)
-                        return StandInHTTPResponse(status: 204)
-                    } else if let existing {
-                        world.organizations[org].members[existing].role = field
                     } else {
-                        world.organizations[org].members.append(.init(login: person.login, role: field, active: false))
+                        let login = world.organizations[org].login
+                        world.setMember(person.login, role: add ? field : nil, of: login, activate: false)
+                        guard add else { return StandInHTTPResponse(status: 204) }
                     }
                     let membership = world.organizations[org].members.first { $0.login.isSame(as: person.login) }
                     return StandInHTTPResponse(status: 200, body: membershipRecord(membership, person))
@@ -149,47 +150,35 @@ extension StandInRouteRequest {
         }
         let login = String(fullName.prefix { $0 != "/" })
         if let owner = population.user(login: login) ?? world.organizationAccount(login: login) {
-            var writer = JSONByteWriter(reservingCapacity: 1_200)
-            owner.writeSimpleUser(into: &writer)
-            values["owner"] = writer.bytes
+            values["owner"] = owner.simpleUserBytes
         }
         return replacing(values, in: record)
     }
 
     /// GitHub's org membership record: `state`, `role` and the member.
     func membershipRecord(_ membership: StandInWorld.Member?, _ user: StandInUser) -> [UInt8] {
-        let state = JSONValue.string(membership?.active == false ? "pending" : "active")
-        var writer = JSONByteWriter(reservingCapacity: 1_200)
-        writer.bytes += JSONValue.object([.init("state", state), .init("role", .string(membership?.role ?? "member"))])
-            .bytes.dropLast()
-        writer.raw(",\"user\":")
-        user.writeSimpleUser(into: &writer)
-        writer.raw("}")
-        return writer.bytes
+        let state = membership?.active == false ? "pending" : "active"
+        let texts = [("state", state), ("role", membership?.role ?? "member")]
+        return JSONByteWriter.object(texts.map { ($0, JSONValue.string($1).bytes) } + [("user", user.simpleUserBytes)])
     }
 
     func invitationRecord(
         _ invitation: StandInWorld.Invitation, _ repository: StandInWorld.Repository, in world: StandInWorld,
         by inviter: StandInUser
     ) -> [UInt8] {
-        var writer = JSONByteWriter(reservingCapacity: 8_000)
-        writer.raw("{\"id\":")
-        writer.integer(invitation.id)
-        writer.raw(",\"repository\":")
-        writer.bytes += repositoryRecord(repository.fullName, in: world)
-        for (key, user) in [("invitee", population.user(login: invitation.login)), ("inviter", inviter)] {
-            writer.unescaped(",\"\(key)\":")
-            if let user { user.writeSimpleUser(into: &writer) } else { writer.null() }
-        }
         let permission = StandInWorld.level(invitation.permission).map(StandInWorld.roleName) ?? invitation.permission
-        let rest: [(String, String)] = [
+        let texts = [
             ("permissions", permission), ("created_at", UTCTimestamp.iso8601(invitation.createdAt)),
             ("url", "https://api.github.com/user/repository_invitations/\(invitation.id)"),
             ("html_url", "https://github.com/\(repository.fullName)/invitations"),
             ("node_id", Data("020:RepositoryInvitation\(invitation.id)".utf8).base64EncodedString()),
         ]
-        writer.raw(",")
-        writer.bytes += JSONValue.object(rest.map { JSONValue.Member($0, .string($1)) }).bytes.dropFirst()
-        return writer.bytes
+        let users = [("invitee", population.user(login: invitation.login)), ("inviter", inviter)].map {
+            ($0, $1?.simpleUserBytes ?? Array("null".utf8))
+        }
+        let id = ("id", Array(String(invitation.id).utf8))
+        return JSONByteWriter.object(
+            [id, ("repository", repositoryRecord(repository.fullName, in: world))] + users
+                + texts.map { ($0, JSONValue.string($1).bytes) })
     }
 }
