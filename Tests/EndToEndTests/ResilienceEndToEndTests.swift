@@ -201,7 +201,8 @@ struct ResilienceEndToEndTests {
             #expect(result.status == 4)
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.hasPrefix("gh-users: authentication failed (HTTP 401: Bad credentials)"))
-            #expect(result.stderr.contains("GH_TOKEN or GITHUB_TOKEN"))
+            // The variable the token came from, not another one to check.
+            #expect(result.stderr.contains("The token was refused: check GH_TOKEN; it may be expired or revoked."))
             #expect(!result.stderr.contains("bad-token-5678"))
             #expect(server.requests.count == 1)
             report("401 bad credentials", result, requests: server.requests.count)

@@ -207,7 +207,9 @@ struct FollowChangeTests {
 
     @Test func aMissingScopeStopsAtTheFirstRefusalAndSaysWhatIsLeft() async {
         let github = StubTransport()
-        github.refuse("PUT /user/following/alice", status: 403, message: "Forbidden")
+        github.refuse(
+            "PUT /user/following/alice", status: 403, message: "Forbidden",
+            headers: [("X-OAuth-Scopes", "read:user"), ("X-Accepted-OAuth-Scopes", "user, user:follow")])
         let (env, out, err) = AppEnvironment.test(http: github, environment: token)
         #expect(await run(["follow", "alice", "bob", "--format", "tsv"], env) == 4)
         #expect(github.calls == ["PUT /user/following/alice"])
