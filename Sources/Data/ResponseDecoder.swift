@@ -133,6 +133,10 @@ enum ResponseDecoder {
         } catch {
             throw .malformedResponse(endpoint: endpoint, detail: describe(error, in: body.bytes))
         }
+        // A count of results is 0 or more: "Showing 1 account of -5" would be a made-up count.
+        guard envelope.totalCount >= 0 else {
+            throw .malformedResponse(endpoint: endpoint, detail: "total_count \(envelope.totalCount) is not a count")
+        }
         let bytes = body.bytes
         let members: [String: Range<Int>]
         do {

@@ -71,9 +71,12 @@ struct UserDTO: Decodable {
         )
     }
 
-    /// A date GitHub formats oddly is dropped rather than failing the profile.
+    /// A date as GitHub writes it (`2008-01-14T04:33:35Z`); one written otherwise is dropped rather than failing
+    /// the profile. The parser takes `2010-02-30` as March 2 and `25:61:61` as the next day, so a date is kept
+    /// only when it reads back as sent: a column never shows a date GitHub did not send.
     static func parseDate(_ text: String) -> Date? {
-        try? Date(text, strategy: .iso8601)
+        guard let date = try? Date(text, strategy: .iso8601), date.formatted(.iso8601) == text else { return nil }
+        return date
     }
 }
 

@@ -73,3 +73,17 @@ struct ScannedAccountsTests {
         }
     }
 }
+
+/// A date is kept only as GitHub writes it: the ISO 8601 parser takes an impossible date as another one (before:
+/// `show --format csv` wrote `2010-03-02T00:00:00Z` for `2010-02-30T00:00:00Z`).
+struct ProfileDateTests {
+    @Test(arguments: [
+        ("2008-01-14T04:33:35Z", true), ("2010-02-30T00:00:00Z", false), ("2010-01-01T25:61:61Z", false),
+        ("2010-01-01", false), ("2009-12-31T18:30:00.5+05:30", false),
+    ])
+    func aDateIsKeptOnlyAsGitHubWritesIt(text: String, kept: Bool) {
+        let date = UserDTO.parseDate(text)
+        #expect((date != nil) == kept, "\(text)")
+        #expect(date.map { $0.formatted(.iso8601) } == (kept ? text : nil))
+    }
+}

@@ -68,7 +68,9 @@ enum RateLimitRenderer {
 
     static func columns(_ context: RenderContext) -> [Column<RateLimitBucket>] {
         let now = context.now
-        let human = context.isTTY
+        // The clock time and the wait are a table's on a terminal; csv and tsv write a time a program reads, even
+        // on a terminal.
+        let human = context.isTTY && context.format == .table
         return [
             Column("RESOURCE") { $0.resource },
             Column("LIMIT") { String($0.limit) },

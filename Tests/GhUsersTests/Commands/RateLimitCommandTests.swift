@@ -15,7 +15,7 @@ struct RateLimitCommandTests {
     @Test func rateLimitTableAndJSON() async throws {
         let data = StubTransport()
         // Resets 42 minutes and 1 minute after the harness's now (1_800_000_000).
-        for _ in 0..<3 {
+        for _ in 0..<4 {
             data.answer(
                 "GET /rate_limit",
                 json: #"{"resources":{"core":{"limit":5000,"used":1,"remaining":4999,"reset":1800002520},"#
@@ -36,6 +36,10 @@ struct RateLimitCommandTests {
         let (tsv, tsvOut, _) = AppEnvironment.test(http: data)
         #expect(await run(["rate-limit"], tsv) == 0)
         #expect(tsvOut.text.hasPrefix("core\t5000\t4999\t1\t2027-01-15T08:42:00Z\n"))
+        // csv on a terminal is still for a program: the time, not "3:33:19 AM (in 42m 0s)" (before).
+        let (csv, csvOut, _) = AppEnvironment.test(http: data, stdoutTTY: true)
+        #expect(await run(["rate-limit", "--format", "csv"], csv) == 0)
+        #expect(csvOut.text.contains("core,5000,4999,1,2027-01-15T08:42:00Z\r\n"), "\(csvOut.text)")
     }
 
     /// `rate-limit` is never cached (it costs nothing and must be current): a second run with the same cache folder
