@@ -19,17 +19,24 @@ struct AccessChangeStream {
     /// The last new repository taken, in lower case.
     private var last: String?
     private var changes: [AccessChange] = []
+    /// The new map's entries, kept where FILE is compared whole from the start (it was decoded whole), as they
+    /// were before its text was kept: the whole comparison then needs no more memory than it did.
+    private var kept: [AccessSnapshot.Entry]?
 
     init(old: AccessSnapshot?) {
         self.old = old
         groups = old?.text?.groups
+        kept = old != nil && groups == nil ? [] : nil
     }
 
     /// Whether the changes are found a repository at a time (else the whole maps are compared at the end).
     var isStreaming: Bool { groups != nil }
 
     /// Compares the new map's entries of `repository` with FILE's, and FILE's repositories before it with none.
-    mutating func take(_ entries: [AccessSnapshot.Entry], of repository: String) {
+    /// `lines`, the entries' lines in the new text where the caller has them, spare decoding FILE's where they are
+    /// the same.
+    mutating func take(_ entries: [AccessSnapshot.Entry], of repository: String, lines: [[UInt8]]? = nil) {
+        kept? += entries
         guard var walk = groups, let text = old?.text else { return }
         let name = repository.lowercased()
         // Repositories out of the map's order could miss their match in FILE: the whole maps are compared.
@@ -37,8 +44,12 @@ struct AccessChangeStream {
         last = name
         var before: [AccessSnapshot.Entry] = []
         while let group = walk.peeked, group.name <= name {
-            guard let decoded = text.entries(of: group) else { return stopStreaming() }
             walk.advance()
+            if group.name == name, let lines, Self.unchanged(group, in: text, lines: lines, entries) {
+                groups = walk
+                return
+            }
+            guard let decoded = text.entries(of: group) else { return stopStreaming() }
             if group.name == name {
                 before = decoded
             } else {
@@ -48,6 +59,16 @@ struct AccessChangeStream {
         guard !walk.isMalformed else { return stopStreaming() }
         changes += AccessChange.between(before, entries)
         groups = walk
+    }
+
+    /// FILE's lines of the repository are the new ones to the byte, and no account comes twice: nothing
+    /// changed, as `between` would find (a person twice over could be compared with their other entry).
+    private static func unchanged(
+        _ group: AccessSnapshotText.Group, in text: AccessSnapshotText, lines: [[UInt8]],
+        _ entries: [AccessSnapshot.Entry]
+    ) -> Bool {
+        guard group.lines.count == lines.count, Set(entries.map(\.id)).count == entries.count else { return false }
+        return zip(group.lines, lines).allSatisfy { text.bytes[$0].elementsEqual($1) }
     }
 
     private mutating func stopStreaming() {
@@ -68,7 +89,7 @@ struct AccessChangeStream {
             stopStreaming()
         }
         let before = old.text.map { Self.entries($0) } ?? old.entries
-        return AccessChange.between(before, Self.entries(new))
+        return AccessChange.between(before, kept ?? Self.entries(new))
     }
 
     /// The text's entries decoded whole. A text gh-users wrote always decodes; one that did not would have

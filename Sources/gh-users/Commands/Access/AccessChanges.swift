@@ -185,8 +185,9 @@ struct AccessCollected: AccessRecordSink {
     mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
         repositories += 1
         let entries = records.filter(command.keeps).map(AccessSnapshot.Entry.init)
-        for entry in entries { text.append(entry) }
-        stream.take(entries, of: repository)
+        let lines = entries.map(\.line)
+        for (entry, line) in zip(entries, lines) { text.append(entry, as: line) }
+        stream.take(entries, of: repository, lines: lines)
         unknownAffiliations += command.unknownAffiliations(records)
         progress.show(
             "Read \(Counted.text(repositories, plural: "repositories")) · "
@@ -236,7 +237,10 @@ extension AccessCommand {
             organization: organization, github: github, concurrency: concurrency, person: person)
         var collected = AccessCollected(
             command: self, progress: ProgressLine(io: io, noun: "records"),
-            text: AccessSnapshotText(organization: snapshot.organization, filters: snapshot.filters),
+            // The map the file recorded, and an eighth more, as the new map's room.
+            text: AccessSnapshotText(
+                organization: snapshot.organization, filters: snapshot.filters,
+                capacity: previous?.text.map { $0.bytes.count + $0.bytes.count / 8 } ?? 0),
             stream: AccessChangeStream(old: previous))
         var summary = AccessReadSummary()
         do throws(DomainError) {

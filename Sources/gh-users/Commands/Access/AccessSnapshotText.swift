@@ -17,9 +17,12 @@ struct AccessSnapshotText: Equatable {
     /// An entry the reader would refuse was appended (`Entry.isReadable`): the text is never written.
     private(set) var hasUnreadable = false
 
-    /// The text of a map about to be read: the header, and no entry yet.
-    init(organization: String, filters: [String: String]) {
+    /// The text of a map about to be read: the header, and no entry yet. `capacity` is the bytes the whole text
+    /// is expected to take (the last map's, on a rerun): reserved at once, the text grows without an array's
+    /// doubling, which holds the old bytes and twice as many new ones while it copies.
+    init(organization: String, filters: [String: String], capacity: Int = 0) {
         bytes = AccessSnapshot.header(organization: organization, filters: filters)
+        bytes.reserveCapacity(capacity)
         bodyStart = bytes.count + 1
     }
 
@@ -32,8 +35,13 @@ struct AccessSnapshotText: Equatable {
 
     /// Appends the next entry's line, in the map's order.
     mutating func append(_ entry: AccessSnapshot.Entry) {
+        append(entry, as: entry.line)
+    }
+
+    /// Appends the next entry, whose line (`Entry.line`) the caller has already.
+    mutating func append(_ entry: AccessSnapshot.Entry, as line: [UInt8]) {
         bytes += Array((count == 0 ? "\n" : ",\n").utf8)
-        bytes += entry.line
+        bytes += line
         count += 1
         if !entry.isReadable { hasUnreadable = true }
     }
