@@ -9,6 +9,9 @@ import JSONBytes
 /// disk it is one JSON object with one entry a line, so a person can read it and `grep` it:
 /// `{"version":1,"command":"access","of":"my-org","filters":{},"access":[` then
 /// `{"repository":"my-org/app","login":"mona","id":1,"permission":"admin","sources":[…]}` lines and `]}`.
+///
+/// A file as gh-users writes it is kept as its text (`AccessSnapshotText`), about 200 bytes a record; any other
+/// file JSON allows (hand-edited, or not in the map's order) is decoded whole into `entries`, as it always was.
 struct AccessSnapshot: SnapshotContents, Equatable {
     static let version = 1
     static let kindName = "a gh-users snapshot of an access map"
@@ -46,6 +49,20 @@ struct AccessSnapshot: SnapshotContents, Equatable {
             )
         }
 
+        /// The entry's line in the file.
+        var line: [UInt8] {
+            JSONValue.object([
+                .init("repository", .string(repository)), .init("login", .string(login)), .init("id", .integer(id)),
+                .init("permission", .string(permission)), .init("sources", sourcesJSON),
+            ]).bytes
+        }
+
+        /// Whether the reader takes the entry: a positive id, a login, a repository "ORG/NAME" and a permission.
+        var isReadable: Bool {
+            id > 0 && !login.isEmpty && repository.contains("/")
+                && RepositoryPermissionLevel(rawValue: permission) != nil
+        }
+
         var sourcesJSON: JSONValue {
             .array(
                 sources.map { source in
@@ -61,7 +78,20 @@ struct AccessSnapshot: SnapshotContents, Equatable {
     var organization: String
     /// The filters the map was read with, by option name (`repo`, `person`, `permission`, `affiliation`).
     var filters: [String: String]
+    /// The entries decoded, for a file not as gh-users writes it; empty where `text` holds them.
     var entries: [Entry]
+    /// The file's text, where it is as gh-users writes it; every snapshot this gh-users writes has one.
+    var text: AccessSnapshotText?
+
+    init(organization: String, filters: [String: String], entries: [Entry], text: AccessSnapshotText? = nil) {
+        self.organization = organization
+        self.filters = filters
+        self.entries = entries
+        self.text = text
+    }
+
+    /// How many entries it holds.
+    var count: Int { text?.count ?? entries.count }
 
     /// The same map: the same organization (case aside, as GitHub compares logins) and filters.
     func isSameMap(as other: AccessSnapshot) -> Bool {
@@ -74,43 +104,49 @@ struct AccessSnapshot: SnapshotContents, Equatable {
         return "access \(organization)" + (shown.isEmpty ? "" : " (" + shown.joined(separator: ", ") + ")")
     }
 
-    var encoded: [UInt8] {
+    /// The header line, up to the opening of the entries' list: `{"version":1,…,"access":[`.
+    static func header(organization: String, filters: [String: String]) -> [UInt8] {
         let filters = filters.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) }
         let header = JSONValue.object([
             .init("version", .integer(Int64(Self.version))), .init("command", .string("access")),
             .init("of", .string(organization)), .init("filters", .object(filters)),
         ])
-        var bytes = Array(header.bytes.dropLast())
-        bytes += Array(",\"access\":[".utf8)
-        for (index, entry) in entries.enumerated() {
-            bytes += Array((index == 0 ? "\n" : ",\n").utf8)
-            bytes +=
-                JSONValue.object([
-                    .init("repository", .string(entry.repository)), .init("login", .string(entry.login)),
-                    .init("id", .integer(entry.id)), .init("permission", .string(entry.permission)),
-                    .init("sources", entry.sourcesJSON),
-                ]).bytes
+        return Array(header.bytes.dropLast()) + Array(",\"access\":[".utf8)
+    }
+
+    var encoded: [UInt8] {
+        if var text {
+            text.close()
+            return text.bytes
         }
-        bytes += Array("\n]}\n".utf8)
-        return bytes
+        var text = AccessSnapshotText(organization: organization, filters: filters)
+        for entry in entries { text.append(entry) }
+        text.close()
+        return text.bytes
     }
 
     /// What the reader would refuse in this snapshot; nil when it reads back.
     var problem: FileContentProblem? {
         guard !organization.isEmpty else { return FileContentProblem("has an empty \"of\"") }
-        for entry in entries {
-            guard entry.id > 0, !entry.login.isEmpty, entry.repository.contains("/"),
-                RepositoryPermissionLevel(rawValue: entry.permission) != nil
-            else {
-                return FileContentProblem(
-                    "has an entry whose id is not positive, whose login is empty, whose repository is not ORG/NAME "
-                        + "or whose permission is none of read, triage, write, maintain and admin")
-            }
+        guard text?.hasUnreadable != true, entries.allSatisfy(\.isReadable) else {
+            return FileContentProblem(
+                "has an entry whose id is not positive, whose login is empty, whose repository is not ORG/NAME "
+                    + "or whose permission is none of read, triage, write, maintain and admin")
         }
         return nil
     }
 
+    /// A file as gh-users writes it is kept as its text, checked line by line; any other is decoded whole.
     static func decode(_ bytes: [UInt8]) -> Result<AccessSnapshot, FileContentProblem> {
+        if let read = AccessSnapshotText.read(bytes) {
+            return .success(
+                AccessSnapshot(organization: read.organization, filters: read.filters, entries: [], text: read.text))
+        }
+        return decodeWhole(bytes)
+    }
+
+    /// The file decoded whole, its entries in `entries`, as every file was before its text was kept.
+    static func decodeWhole(_ bytes: [UInt8]) -> Result<AccessSnapshot, FileContentProblem> {
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)),
             fields.command == "access"
         else {
@@ -135,125 +171,27 @@ struct AccessSnapshot: SnapshotContents, Equatable {
     }
 }
 
-/// One change to the access map: `added`, `removed`, or `changed` (another permission, or the same from other
-/// sources), with the old and the new permission and sources (null where there is none).
-struct AccessChange: JSONRecord, Equatable {
-    let change: String
-    let repository: String
-    let login: String
-    let old: AccessSnapshot.Entry?
-    let new: AccessSnapshot.Entry?
-
-    var raw: RawJSON {
-        RawJSON(
-            bytes: JSONValue.object([
-                .init("change", .string(change)), .init("repository", .string(repository)),
-                .init("login", .string(login)), .init("id", .integer((new ?? old)?.id ?? 0)),
-                .init("old_permission", old.map { .string($0.permission) } ?? .null),
-                .init("new_permission", new.map { .string($0.permission) } ?? .null),
-                .init("old_sources", old?.sourcesJSON ?? .null), .init("new_sources", new?.sourcesJSON ?? .null),
-            ]).bytes)
-    }
-
-    static let fields = [
-        "change", "repository", "login", "id", "old_permission", "new_permission", "old_sources", "new_sources",
-    ]
-
-    static let columns: [Column<AccessChange>] = [
-        Column("CHANGE", key: "change") { $0.change },
-        Column("REPOSITORY", key: "repository", shrink: .second) { $0.repository },
-        Column("LOGIN", key: "login") { $0.login },
-        Column("OLD", key: "old_permission") { $0.old?.permission ?? "" },
-        Column("NEW", key: "new_permission") { $0.new?.permission ?? "" },
-        Column("OLD VIA", key: "old_sources", shrink: .first) { via($0.old) },
-        Column("NEW VIA", key: "new_sources", shrink: .first) { via($0.new) },
-    ]
-
-    /// The columns `format` writes: the table says the sources in words; tsv and csv hold under each name what
-    /// the change record holds there, `old_sources` and `new_sources` their JSON arrays (empty for null), as
-    /// JSON and `--fields` write them.
-    static func columns(for format: OutputFormat) -> [Column<AccessChange>] {
-        guard format != .table else { return columns }
-        return columns.map { column in
-            switch column.key {
-            case "old_sources": return Column("OLD_SOURCES", key: column.key) { json($0.old) }
-            case "new_sources": return Column("NEW_SOURCES", key: column.key) { json($0.new) }
-            default: return column
-            }
-        }
-    }
-
-    private static func json(_ entry: AccessSnapshot.Entry?) -> String {
-        entry.map { String(decoding: $0.sourcesJSON.bytes, as: UTF8.self) } ?? ""
-    }
-
-    private static func via(_ entry: AccessSnapshot.Entry?) -> String {
-        AccessCommand.via(
-            entry?.sources.compactMap { source in
-                AccessRecord.Source.Kind(rawValue: source.kind).map {
-                    AccessRecord.Source(kind: $0, name: source.name, permission: source.permission)
-                }
-            } ?? [])
-    }
-
-    /// What changed from `old` to `new`, sorted by repository then login, case aside.
-    static func between(_ old: [AccessSnapshot.Entry], _ new: [AccessSnapshot.Entry]) -> [AccessChange] {
-        var before: [String: AccessSnapshot.Entry] = [:]
-        for entry in old { before[entry.key] = entry }
-        var changes: [AccessChange] = []
-        var seen = Set<String>()
-        for entry in new {
-            seen.insert(entry.key)
-            guard let was = before[entry.key] else {
-                changes.append(AccessChange(change: "added", entry, old: nil))
-                continue
-            }
-            let sameSources = sorted(was.sources) == sorted(entry.sources)
-            if was.permission != entry.permission || !sameSources {
-                changes.append(AccessChange(change: "changed", entry, old: was))
-            }
-        }
-        for entry in old where !seen.contains(entry.key) {
-            changes.append(AccessChange(change: "removed", nil, old: entry))
-        }
-        return changes.sorted { lhs, rhs in
-            let repository = AccessOrder.compare(lhs.repository, rhs.repository)
-            if repository != 0 { return repository < 0 }
-            return AccessOrder.precedes(lhs.login, rhs.login)
-        }
-    }
-
-    private init(change: String, _ new: AccessSnapshot.Entry?, old: AccessSnapshot.Entry?) {
-        self.change = change
-        self.old = old
-        self.new = new
-        repository = (new ?? old)?.repository ?? ""
-        login = (new ?? old)?.login ?? ""
-    }
-
-    /// GitHub may list a person's sources in another order from one run to the next: the same sources in
-    /// another order are no change.
-    private static func sorted(_ sources: [AccessSnapshot.Source]) -> [String] {
-        sources.map { "\($0.kind)\u{0}\($0.name.lowercased())\u{0}\($0.permission)" }.sorted()
-    }
-}
-
-/// Keeps the map's records that pass the filters, for `--changes`, with a progress line on a terminal.
+/// Keeps the map's records that pass the filters, for `--changes`, as the text of the new snapshot, and compares
+/// them with FILE's as they arrive (`AccessChangeStream`), with a progress line on a terminal.
 struct AccessCollected: AccessRecordSink {
     let command: AccessCommand
     let progress: ProgressLine
-    var entries: [AccessSnapshot.Entry] = []
+    var text: AccessSnapshotText
+    var stream: AccessChangeStream
     var repositories = 0
     /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
     var unknownAffiliations = 0
 
     mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
         repositories += 1
-        entries += records.filter(command.keeps).map(AccessSnapshot.Entry.init)
+        let entries = records.filter(command.keeps).map(AccessSnapshot.Entry.init)
+        let lines = entries.map(\.line)
+        for (entry, line) in zip(entries, lines) { text.append(entry, as: line) }
+        stream.take(entries, of: repository, lines: lines)
         unknownAffiliations += command.unknownAffiliations(records)
         progress.show(
             "Read \(Counted.text(repositories, plural: "repositories")) · "
-                + Counted.text(entries.count, plural: "records"))
+                + Counted.text(text.count, plural: "records"))
         return true
     }
 }
@@ -297,7 +235,13 @@ extension AccessCommand {
         defer { withExtendedLifetime(lock) {} }
         let reading = AccessReading(
             organization: organization, github: github, concurrency: concurrency, person: person)
-        var collected = AccessCollected(command: self, progress: ProgressLine(io: io, noun: "records"))
+        var collected = AccessCollected(
+            command: self, progress: ProgressLine(io: io, noun: "records"),
+            // The map the file recorded, and an eighth more, as the new map's room.
+            text: AccessSnapshotText(
+                organization: snapshot.organization, filters: snapshot.filters,
+                capacity: previous?.text.map { $0.bytes.count + $0.bytes.count / 8 } ?? 0),
+            stream: AccessChangeStream(old: previous))
         var summary = AccessReadSummary()
         do throws(DomainError) {
             let members = try await reading.members(counting: &summary)
@@ -326,11 +270,12 @@ extension AccessCommand {
             io.writeErr(missing.map { context.presenter.present($0).message }.joined() + file.untouched)
             return .failed(first)
         }
-        snapshot.entries = collected.entries
-        let changes = previous.map { AccessChange.between($0.entries, snapshot.entries) } ?? []
+        collected.text.close()
+        let changes = collected.stream.finish(new: collected.text)
+        snapshot.text = collected.text
         let words = snapshot.description
         if let stopped = await file.record(
-            snapshot, problem: snapshot.problem, listed: words, count: snapshot.entries.count, noun: "record",
+            snapshot, problem: snapshot.problem, listed: words, count: snapshot.count, noun: "record",
             changes: changes, columns: AccessChange.columns(for: context.render.format), command: context)
         {
             return stopped
@@ -338,7 +283,7 @@ extension AccessCommand {
         // The change records have no affiliation: only what --affiliation left out is worth a word.
         if affiliation != nil, let note = affiliationNote(collected.unknownAffiliations) { io.writeErr(note) }
         file.closingNote(
-            firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: snapshot.entries.count,
+            firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: snapshot.count,
             noun: "record", io: io)
         return .success
     }

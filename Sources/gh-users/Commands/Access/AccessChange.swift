@@ -1,0 +1,105 @@
+import Domain
+import JSONBytes
+
+/// One change to the access map: `added`, `removed`, or `changed` (another permission, or the same from other
+/// sources), with the old and the new permission and sources (null where there is none).
+struct AccessChange: JSONRecord, Equatable {
+    let change: String
+    let repository: String
+    let login: String
+    let old: AccessSnapshot.Entry?
+    let new: AccessSnapshot.Entry?
+
+    var raw: RawJSON {
+        RawJSON(
+            bytes: JSONValue.object([
+                .init("change", .string(change)), .init("repository", .string(repository)),
+                .init("login", .string(login)), .init("id", .integer((new ?? old)?.id ?? 0)),
+                .init("old_permission", old.map { .string($0.permission) } ?? .null),
+                .init("new_permission", new.map { .string($0.permission) } ?? .null),
+                .init("old_sources", old?.sourcesJSON ?? .null), .init("new_sources", new?.sourcesJSON ?? .null),
+            ]).bytes)
+    }
+
+    static let fields = [
+        "change", "repository", "login", "id", "old_permission", "new_permission", "old_sources", "new_sources",
+    ]
+
+    static let columns: [Column<AccessChange>] = [
+        Column("CHANGE", key: "change") { $0.change },
+        Column("REPOSITORY", key: "repository", shrink: .second) { $0.repository },
+        Column("LOGIN", key: "login") { $0.login },
+        Column("OLD", key: "old_permission") { $0.old?.permission ?? "" },
+        Column("NEW", key: "new_permission") { $0.new?.permission ?? "" },
+        Column("OLD VIA", key: "old_sources", shrink: .first) { via($0.old) },
+        Column("NEW VIA", key: "new_sources", shrink: .first) { via($0.new) },
+    ]
+
+    /// The columns `format` writes: the table says the sources in words; tsv and csv hold under each name what
+    /// the change record holds there, `old_sources` and `new_sources` their JSON arrays (empty for null), as
+    /// JSON and `--fields` write them.
+    static func columns(for format: OutputFormat) -> [Column<AccessChange>] {
+        guard format != .table else { return columns }
+        return columns.map { column in
+            switch column.key {
+            case "old_sources": return Column("OLD_SOURCES", key: column.key) { json($0.old) }
+            case "new_sources": return Column("NEW_SOURCES", key: column.key) { json($0.new) }
+            default: return column
+            }
+        }
+    }
+
+    private static func json(_ entry: AccessSnapshot.Entry?) -> String {
+        entry.map { String(decoding: $0.sourcesJSON.bytes, as: UTF8.self) } ?? ""
+    }
+
+    private static func via(_ entry: AccessSnapshot.Entry?) -> String {
+        AccessCommand.via(
+            entry?.sources.compactMap { source in
+                AccessRecord.Source.Kind(rawValue: source.kind).map {
+                    AccessRecord.Source(kind: $0, name: source.name, permission: source.permission)
+                }
+            } ?? [])
+    }
+
+    /// What changed from `old` to `new`, sorted by repository then login, case aside.
+    static func between(_ old: [AccessSnapshot.Entry], _ new: [AccessSnapshot.Entry]) -> [AccessChange] {
+        var before: [String: AccessSnapshot.Entry] = [:]
+        for entry in old { before[entry.key] = entry }
+        var changes: [AccessChange] = []
+        var seen = Set<String>()
+        for entry in new {
+            seen.insert(entry.key)
+            guard let was = before[entry.key] else {
+                changes.append(AccessChange(change: "added", entry, old: nil))
+                continue
+            }
+            let sameSources = sorted(was.sources) == sorted(entry.sources)
+            if was.permission != entry.permission || !sameSources {
+                changes.append(AccessChange(change: "changed", entry, old: was))
+            }
+        }
+        for entry in old where !seen.contains(entry.key) {
+            changes.append(AccessChange(change: "removed", nil, old: entry))
+        }
+        return changes.sorted { lhs, rhs in
+            let repository = AccessOrder.compare(lhs.repository, rhs.repository)
+            if repository != 0 { return repository < 0 }
+            return AccessOrder.precedes(lhs.login, rhs.login)
+        }
+    }
+
+    private init(change: String, _ new: AccessSnapshot.Entry?, old: AccessSnapshot.Entry?) {
+        self.change = change
+        self.old = old
+        self.new = new
+        repository = (new ?? old)?.repository ?? ""
+        login = (new ?? old)?.login ?? ""
+    }
+
+    /// GitHub may list a person's sources in another order from one run to the next: the same sources in
+    /// another order are no change.
+    private static func sorted(_ sources: [AccessSnapshot.Source]) -> [String] {
+        sources.map { "\($0.kind)\u{0}\($0.name.lowercased())\u{0}\($0.permission)" }.sorted()
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import JSONBytes
+
+/// An access snapshot's text as gh-users writes it (`AccessSnapshot.encoded`): the header line, then one entry a
+/// line, then `]}`. `--changes` keeps both maps this way, about 200 bytes a record rather than the ten times
+/// that decoded entries take, and decodes one repository's entries at a time when it compares them
+/// (`AccessChangeStream`).
+struct AccessSnapshotText: Equatable {
+    /// The file's bytes; while the map is read, without the closing `\n]}\n`.
+    private(set) var bytes: [UInt8]
+    /// Where the first entry line (or the closing line) starts: just past the header line's newline.
+    fileprivate let bodyStart: Int
+    /// Entries, one a line.
+    private(set) var count = 0
+    /// Whether the closing `]}` was appended: only a closed text is walked or written.
+    private(set) var isClosed = false
+    /// An entry the reader would refuse was appended (`Entry.isReadable`): the text is never written.
+    private(set) var hasUnreadable = false
+
+    /// The text of a map about to be read: the header, and no entry yet. `capacity` is the bytes the whole text
+    /// is expected to take (the last map's, on a rerun): reserved at once, the text grows without an array's
+    /// doubling, which holds the old bytes and twice as many new ones while it copies.
+    init(organization: String, filters: [String: String], capacity: Int = 0) {
+        bytes = AccessSnapshot.header(organization: organization, filters: filters)
+        bytes.reserveCapacity(capacity)
+        bodyStart = bytes.count + 1
+    }
+
+    private init(bytes: [UInt8], bodyStart: Int, count: Int) {
+        self.bytes = bytes
+        self.bodyStart = bodyStart
+        self.count = count
+        isClosed = true
+    }
+
+    /// Appends the next entry's line, in the map's order.
+    mutating func append(_ entry: AccessSnapshot.Entry) {
+        append(entry, as: entry.line)
+    }
+
+    /// Appends the next entry, whose line (`Entry.line`) the caller has already.
+    mutating func append(_ entry: AccessSnapshot.Entry, as line: [UInt8]) {
+        bytes += Array((count == 0 ? "\n" : ",\n").utf8)
+        bytes += line
+        count += 1
+        if !entry.isReadable { hasUnreadable = true }
+    }
+
+    /// Ends the text: what follows the last entry.
+    mutating func close() {
+        guard !isClosed else { return }
+        bytes += Array("\n]}\n".utf8)
+        isClosed = true
+    }
+
+    /// One repository's entry lines, `name` its repository in lower case, the form its key (`Entry.key`) has.
+    struct Group {
+        let name: String
+        let lines: [Range<Int>]
+    }
+
+    /// The repositories' lines, one group after another as the file holds them: lines of one repository
+    /// (case aside) next to each other are one group.
+    struct Groups {
+        private let text: AccessSnapshotText
+        private var index: Int
+        /// The next group, not yet taken.
+        private(set) var peeked: Group?
+        /// A line that is not an entry as gh-users writes it was met: the walk stopped there.
+        private(set) var isMalformed = false
+        /// The closing line was met.
+        private var isEnded = false
+        /// The last entry line had a comma after it: another entry follows.
+        private var afterComma = false
+
+        fileprivate init(_ text: AccessSnapshotText) {
+            self.text = text
+            index = text.bodyStart
+            peeked = nil
+            peeked = group()
+        }
+
+        /// Takes the group `peeked` showed, and looks at the next.
+        mutating func advance() {
+            peeked = group()
+        }
+
+        private mutating func group() -> Group? {
+            var lines: [Range<Int>] = []
+            var name: String?
+            while !isMalformed, !isEnded {
+                guard let (line, repository) = text.line(at: index) else {
+                    // The closing line comes after an entry with no comma after it, or at once.
+                    if text.isClosing(at: index), !afterComma { isEnded = true } else { isMalformed = true }
+                    break
+                }
+                // An entry after one with no comma is not JSON.
+                if index > text.bodyStart, !afterComma {
+                    isMalformed = true
+                    break
+                }
+                let lowered = repository.lowercased()
+                if let name, name != lowered { break }
+                name = lowered
+                lines.append(line)
+                afterComma = text.bytes[line.upperBound] == UInt8(ascii: ",")
+                index = line.upperBound + (afterComma ? 2 : 1)
+            }
+            return isMalformed ? nil : name.map { Group(name: $0, lines: lines) }
+        }
+    }
+
+    /// The groups from the first; a text not closed has none.
+    var groups: Groups { Groups(self) }
+
+    /// The group's entries, decoded; nil when they are not entries as gh-users writes them.
+    func entries(of group: Group) -> [AccessSnapshot.Entry]? {
+        var array: [UInt8] = [UInt8(ascii: "[")]
+        for (position, line) in group.lines.enumerated() {
+            if position > 0 { array.append(UInt8(ascii: ",")) }
+            array += bytes[line]
+        }
+        array.append(UInt8(ascii: "]"))
+        guard let entries = try? JSONDecoder().decode([AccessSnapshot.Entry].self, from: Foundation.Data(array)),
+            entries.count == group.lines.count
+        else { return nil }
+        return entries
+    }
+
+    private static let opening = Array(#"{"repository":""#.utf8)
+
+    /// The entry line at `start` (without the comma after it) and its repository as written, or nil where no
+    /// entry line starts there (the closing line, or anything else).
+    fileprivate func line(at start: Int) -> (Range<Int>, String)? {
+        guard isClosed, start + Self.opening.count <= bytes.count,
+            bytes[start..<start + Self.opening.count].elementsEqual(Self.opening)
+        else { return nil }
+        let nameStart = start + Self.opening.count
+        // A repository's name as GitHub spells it has no escape: a name with one is left to the whole decoding.
+        guard
+            let quote = bytes[nameStart...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }),
+            bytes[quote] == UInt8(ascii: "\""),
+            let newline = bytes[quote...].firstIndex(of: UInt8(ascii: "\n"))
+        else { return nil }
+        let end = bytes[newline - 1] == UInt8(ascii: ",") ? newline - 1 : newline
+        return (start..<end, String(decoding: bytes[nameStart..<quote], as: UTF8.self))
+    }
+
+    /// Whether the closing `]}` line, and nothing after it, is at `index`.
+    fileprivate func isClosing(at index: Int) -> Bool {
+        index + 3 == bytes.count && bytes[index...].elementsEqual(Array("]}\n".utf8))
+    }
+
+    /// The text of `bytes` when it is exactly what gh-users writes for its header and entries, one repository's
+    /// entries next to each other and the repositories in the map's order (case aside), each entry one the
+    /// reader takes; nil otherwise, for the whole decoding to read (or refuse) as it always has.
+    static func read(_ bytes: [UInt8]) -> (organization: String, filters: [String: String], text: AccessSnapshotText)? {
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+            let header = try? JSONDecoder().decode(
+                Header.self, from: Foundation.Data(bytes[..<newline] + Array("]}".utf8))),
+            header.version == AccessSnapshot.version, header.command == "access", header.access.isEmpty,
+            !header.of.isEmpty,
+            bytes[..<newline].elementsEqual(AccessSnapshot.header(organization: header.of, filters: header.filters))
+        else { return nil }
+        var text = AccessSnapshotText(bytes: bytes, bodyStart: newline + 1, count: 0)
+        var groups = text.groups
+        var previous: String?
+        while let group = groups.peeked {
+            guard previous.map({ $0 < group.name }) ?? true, let entries = text.entries(of: group) else { return nil }
+            for (entry, line) in zip(entries, group.lines) {
+                guard entry.repository.lowercased() == group.name, entry.isReadable,
+                    entry.line.elementsEqual(bytes[line])
+                else { return nil }
+            }
+            text.count += entries.count
+            previous = group.name
+            groups.advance()
+        }
+        guard !groups.isMalformed else { return nil }
+        return (header.of, header.filters, text)
+    }
+
+    private struct Header: Decodable {
+        let version: Int
+        let command: String
+        let of: String
+        let filters: [String: String]
+        let access: [AccessSnapshot.Entry]
+    }
+}

@@ -1,0 +1,265 @@
+import Domain
+import Foundation
+import Testing
+
+@testable import gh_users
+
+/// `access --changes` compares the maps a repository at a time (`AccessChangeStream`), FILE kept as its text
+/// (`AccessSnapshotText`): the changes are those `AccessChange.between` finds for the whole maps, and a FILE
+/// not as gh-users writes it, or not in the map's order, is compared whole.
+struct AccessChangeStreamTests {
+    typealias Entry = AccessSnapshot.Entry
+    typealias Source = AccessSnapshot.Source
+
+    private static let org = Source(kind: "organization", name: "o", permission: "read")
+    private static let core = Source(kind: "team", name: "core", permission: "write")
+
+    private static func entry(
+        _ repository: String, _ login: String, _ id: Int64, _ permission: String = "read", _ sources: [Source] = [org]
+    ) -> Entry {
+        Entry(repository: repository, login: login, id: id, permission: permission, sources: sources)
+    }
+
+    /// FILE as gh-users writes `entries`, read back.
+    private static func file(_ entries: [Entry]) throws -> AccessSnapshot {
+        let bytes = AccessSnapshot(organization: "o", filters: [:], entries: entries).encoded
+        return try AccessSnapshot.decode(bytes).get()
+    }
+
+    /// The new map's entries a repository at a time, as the sink hands them on: one call for each repository,
+    /// in the order given.
+    /// With `lines`, the new lines are handed on as the command hands them, and FILE's repositories whose lines
+    /// are the same are not decoded.
+    private static func streamed(
+        _ old: AccessSnapshot?, _ new: [(String, [Entry])], lines: Bool = true
+    ) -> (changes: [AccessChange], streaming: Bool) {
+        var stream = AccessChangeStream(old: old)
+        var text = AccessSnapshotText(organization: "o", filters: [:])
+        for (repository, entries) in new {
+            for entry in entries { text.append(entry) }
+            stream.take(entries, of: repository, lines: lines ? entries.map(\.line) : nil)
+        }
+        let streaming = stream.isStreaming
+        text.close()
+        return (stream.finish(new: text), streaming)
+    }
+
+    /// The entries grouped by repository in the order they come, each repository once.
+    private static func byRepository(_ entries: [Entry], also empty: [String] = []) -> [(String, [Entry])] {
+        var groups: [(String, [Entry])] = []
+        for entry in entries {
+            if groups.last?.0 == entry.repository {
+                groups[groups.count - 1].1.append(entry)
+            } else {
+                groups.append((entry.repository, [entry]))
+            }
+        }
+        for name in empty { groups.append((name, [])) }
+        return groups.sorted { AccessOrder.precedes($0.0, $1.0) }
+    }
+
+    private static func summary(_ changes: [AccessChange]) -> [String] {
+        changes.map { "\($0.change) \($0.repository) \($0.login)" }
+    }
+
+    @Test func aFileGhUsersWroteIsKeptAsItsTextAndWrittenBackByteForByte() throws {
+        let entries = [Self.entry("o/a", "mona", 1, "write", [Self.org, Self.core]), Self.entry("o/b", "hubot", 2)]
+        let bytes = AccessSnapshot(organization: "o", filters: ["person": "mona"], entries: entries).encoded
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"version":1,"command":"access","of":"o","filters":{"person":"mona"},"access":["# + "\n"
+                + #"{"repository":"o/a","login":"mona","id":1,"permission":"write","sources":["#
+                + #"{"kind":"organization","name":"o","permission":"read"},"#
+                + #"{"kind":"team","name":"core","permission":"write"}]},"# + "\n"
+                + #"{"repository":"o/b","login":"hubot","id":2,"permission":"read","sources":["#
+                + #"{"kind":"organization","name":"o","permission":"read"}]}"# + "\n]}\n")
+        let read = try AccessSnapshot.decode(bytes).get()
+        #expect(read.text?.bytes == bytes)
+        #expect(read.entries.isEmpty && read.count == 2)
+        #expect(read.encoded == bytes)
+        var built = AccessSnapshotText(organization: "o", filters: ["person": "mona"])
+        for entry in entries { built.append(entry) }
+        built.close()
+        #expect(built.bytes == bytes)
+        let empty = AccessSnapshot(organization: "o", filters: [:], entries: []).encoded
+        #expect(try AccessSnapshot.decode(empty).get().text?.bytes == empty)
+    }
+
+    @Test func eachKindOfChangeIsFoundARepositoryAtATime() throws {
+        let old = [
+            Self.entry("o/Api", "mona", 1), Self.entry("o/Api", "octocat", 3, "write", [Self.org, Self.core]),
+            Self.entry("o/gone-first", "mona", 1),  // sorts after o/Api, before o/kept
+            Self.entry("o/kept", "hubot", 2), Self.entry("o/kept", "mona", 1),
+            Self.entry("o/zz-gone-last", "hubot", 2), Self.entry("o/zz-gone-last", "mona", 1),
+        ]
+        let new: [(String, [Entry])] = [
+            ("o/aaa-new-first", [Self.entry("o/aaa-new-first", "mona", 1)]),
+            // Renamed, the same sources in another order, another spelling of the repository: no change.
+            (
+                "o/API",
+                [
+                    Self.entry("o/API", "mona-renamed", 1),
+                    Self.entry("o/API", "octocat", 3, "write", [Self.core, Self.org]),
+                ]
+            ),
+            ("o/kept", [Self.entry("o/kept", "hubot", 2, "admin")]),
+            ("o/new-middle", [Self.entry("o/new-middle", "mona", 1)]),
+            ("o/zzz-new-last", [Self.entry("o/zzz-new-last", "hubot", 2)]),
+        ]
+        let (changes, streaming) = Self.streamed(try Self.file(old), new)
+        #expect(streaming)
+        #expect(
+            Self.summary(changes) == [
+                "added o/aaa-new-first mona", "removed o/gone-first mona", "changed o/kept hubot",
+                "removed o/kept mona", "added o/new-middle mona", "removed o/zz-gone-last hubot",
+                "removed o/zz-gone-last mona", "added o/zzz-new-last hubot",
+            ])
+        #expect(changes == AccessChange.between(old, new.flatMap(\.1)))
+        #expect(changes[2].old?.permission == "read" && changes[2].new?.permission == "admin")
+    }
+
+    @Test func aRenameWithAnotherPermissionIsAChangeUnderTheNewLogin() throws {
+        let old = [Self.entry("o/a", "mona", 1)]
+        let (changes, streaming) = Self.streamed(
+            try Self.file(old), [("o/a", [Self.entry("o/a", "mona-2", 1, "write")])])
+        #expect(streaming)
+        #expect(Self.summary(changes) == ["changed o/a mona-2"])
+        #expect(changes.first?.old?.login == "mona")
+    }
+
+    /// Repositories the new map has with no record (filters left none out), or not at all: FILE's are removed.
+    @Test func repositoriesTheNewMapHasNoRecordsOfAreRemoved() throws {
+        let old = [Self.entry("o/a", "mona", 1), Self.entry("o/b", "mona", 1), Self.entry("o/c", "mona", 1)]
+        let (changes, streaming) = Self.streamed(try Self.file(old), [("o/b", [])])
+        #expect(streaming)
+        #expect(Self.summary(changes) == ["removed o/a mona", "removed o/b mona", "removed o/c mona"])
+        let (nothing, _) = Self.streamed(try Self.file(old), [])
+        #expect(nothing.count == 3)
+    }
+
+    /// FILE not in the map's order (hand-edited, or another order), or not as gh-users writes it, is decoded
+    /// whole and compared whole: the changes are the same.
+    @Test(arguments: [
+        "out of order", "pretty-printed", "one repository in two places",
+    ])
+    func aFileNotInTheMapsOrderIsComparedWhole(shape: String) throws {
+        let entries = [Self.entry("o/a", "mona", 1), Self.entry("o/b", "mona", 1), Self.entry("o/c", "hubot", 2)]
+        let lines = entries.map { String(decoding: $0.line, as: UTF8.self) }
+        let header = #"{"version":1,"command":"access","of":"o","filters":{},"access":["#
+        let body: String
+        switch shape {
+        case "out of order": body = "\n" + [lines[1], lines[0], lines[2]].joined(separator: ",\n") + "\n]}\n"
+        case "pretty-printed": body = "\n  " + lines.joined(separator: ",\n  ") + "\n]}\n"
+        default:
+            let again = String(decoding: Self.entry("o/a", "hubot", 2).line, as: UTF8.self)
+            body = "\n" + (lines + [again]).joined(separator: ",\n") + "\n]}\n"
+        }
+        let old = try AccessSnapshot.decode(Array((header + body).utf8)).get()
+        #expect(old.text == nil)
+        #expect(old.entries.count == (shape == "one repository in two places" ? 4 : 3))
+        let new = [Self.entry("o/b", "mona", 1, "admin"), Self.entry("o/c", "hubot", 2)]
+        let (changes, streaming) = Self.streamed(old, Self.byRepository(new))
+        #expect(!streaming)
+        #expect(changes == AccessChange.between(old.entries, new))
+        #expect(Self.summary(changes).contains("removed o/a mona"))
+    }
+
+    /// A new map whose repositories came out of order would miss their match in FILE: it is compared whole.
+    @Test func newRepositoriesOutOfOrderAreComparedWhole() throws {
+        let old = [Self.entry("o/a", "mona", 1), Self.entry("o/b", "mona", 1)]
+        let new: [(String, [Entry])] = [
+            ("o/b", [Self.entry("o/b", "mona", 1)]), ("o/a", [Self.entry("o/a", "mona", 1)]),
+        ]
+        let (changes, streaming) = Self.streamed(try Self.file(old), new)
+        #expect(!streaming)
+        #expect(changes.isEmpty)
+    }
+
+    /// Text that is not exactly what gh-users writes is never read line by line: the whole decoding reads it, or
+    /// refuses it, as it did before, so the line-by-line reading never takes more, nor reads it otherwise.
+    @Test(arguments: [
+        ("no comma between entries", "\n", "\n]}\n"), ("a comma after the last", ",\n", ",\n]}\n"),
+        ("no newline at the end", ",\n", "\n]}"), ("more after the end", ",\n", "\n]}\n\n"),
+        ("spaces", ", \n", "\n]}\n"), ("an escaped name", ",\n", "\n]}\n"), ("a zero id", ",\n", "\n]}\n"),
+    ])
+    func textNotAsGhUsersWritesItIsDecodedWhole(shape: String, separator: String, end: String) {
+        var entries = [Self.entry("o/a", "mona", 1), Self.entry("o/b", "mona", 1)]
+        if shape == "an escaped name" { entries[1] = Self.entry("o/b\"c", "mona", 1) }
+        if shape == "a zero id" { entries[1] = Self.entry("o/b", "mona", 0) }
+        let text =
+            #"{"version":1,"command":"access","of":"o","filters":{},"access":["# + "\n"
+            + entries.map { String(decoding: $0.line, as: UTF8.self) }.joined(separator: separator) + end
+        let bytes = Array(text.utf8)
+        #expect(AccessSnapshotText.read(bytes) == nil)
+        #expect(AccessSnapshot.decode(bytes) == AccessSnapshot.decodeWhole(bytes))
+        if shape == "no comma between entries" || shape == "a zero id" {
+            #expect(throws: FileContentProblem.self) { try AccessSnapshot.decode(bytes).get() }
+        }
+    }
+
+    /// For random maps, FILE written and read back as gh-users does, the changes found a repository at a time
+    /// are those `between` finds for the whole maps.
+    @Test func randomMapsGiveWhatTheWholeComparisonGives() throws {
+        var random = SplitMix(seed: 41)
+        let names = ["o/a", "o/A-b", "o/a-b", "o/B", "o/c_d", "o/cd", "o/Z", "o/zz"]
+        let logins = ["mona", "Mona", "hubot", "octocat", "x", "y"]
+        let pool = [Self.org, Self.core, Source(kind: "team", name: "web", permission: "read")]
+        func map() -> [Entry] {
+            // Names unique case aside, as GitHub's are, spelt one way or another.
+            var chosen: [String: String] = [:]
+            for name in names where random.next() % 2 == 0 { chosen[name.lowercased()] = name }
+            var entries: [Entry] = []
+            for repository in chosen.values {
+                for _ in 0..<Int(random.next() % 5) {
+                    let sources = pool.filter { _ in random.next() % 2 == 0 }
+                    entries.append(
+                        Self.entry(
+                            repository, logins[Int(random.next() % 6)], Int64(random.next() % 4 + 1),
+                            ["read", "write", "admin"][Int(random.next() % 3)],
+                            random.next() % 2 == 0 ? sources : sources.reversed()))
+                }
+            }
+            return entries.sorted { lhs, rhs in
+                let repository = AccessOrder.compare(lhs.repository, rhs.repository)
+                return repository != 0 ? repository < 0 : AccessOrder.precedes(lhs.login, rhs.login)
+            }
+        }
+        var compared = 0
+        var same = 0
+        for round in 0..<400 {
+            let old = map()
+            // Half the rounds: the same map, or one entry's permission changed; the other repositories' lines are
+            // the same.
+            var new = round % 2 == 0 ? map() : old
+            if round % 2 == 1, !new.isEmpty, random.next() % 3 != 0 {
+                let index = Int(random.next() % UInt64(new.count))
+                let was = new[index]
+                new[index] = Self.entry(was.repository, was.login, was.id, "maintain", was.sources)
+            }
+            let changes = AccessChange.between(old, new)
+            for lines in [true, false] {
+                let streamed = Self.streamed(try Self.file(old), Self.byRepository(new), lines: lines)
+                #expect(streamed.streaming)
+                #expect(streamed.changes == changes)
+            }
+            compared += changes.count
+            same += old == new ? 1 : 0
+        }
+        #expect(compared > 200 && same > 30, "\(compared) changes, \(same) maps the same")
+    }
+}
+
+/// A seeded generator, so a failure comes back on the next run.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
