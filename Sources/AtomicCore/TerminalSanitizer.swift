@@ -1,10 +1,12 @@
 /// Makes text from GitHub harmless to print on a terminal. Escape sequences (`ESC[31m`, OSC 8 links),
 /// C0 and C1 controls, DEL and bidirectional overrides are shown visibly instead of being obeyed.
 /// The result is a single line: newlines and tabs are escaped as well, so one record stays one line.
-/// With `escapeBackslash` (for tsv), a backslash is doubled so that the escapes can be undone unambiguously.
+/// With `escapeBackslash` (for tsv), a backslash is doubled and an invisible format character (a right-to-left
+/// mark in a Hebrew name) is named by its code point (`\u{200f}`), so that the escapes can be undone
+/// unambiguously and no character is lost; a table shows such a character as U+FFFD.
 package enum TerminalSanitizer {
     package static func sanitize(_ text: String, escapeBackslash: Bool = false) -> String {
-        visible(text, namingFormat: false) { (escapeBackslash && $0 == "\\") || isUnsafe($0) }
+        visible(text, namingFormat: escapeBackslash) { (escapeBackslash && $0 == "\\") || isUnsafe($0) }
     }
 
     /// A file path for a message: single-quoted, with every control character escaped as `sanitize` does

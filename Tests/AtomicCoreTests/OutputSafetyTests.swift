@@ -33,8 +33,18 @@ struct SanitizerCostTests {
     @Test func aSanitisedTextIsExact() {
         let text = "a\u{1B}[31mb\\c\td\ne\u{202E}f\u{0}g✓"
         #expect(TerminalSanitizer.sanitize(text) == "a\\e[31mb\\c\\td\\ne\u{FFFD}f\\0g✓")
-        #expect(TerminalSanitizer.sanitize(text, escapeBackslash: true) == "a\\e[31mb\\\\c\\td\\ne\u{FFFD}f\\0g✓")
+        #expect(TerminalSanitizer.sanitize(text, escapeBackslash: true) == "a\\e[31mb\\\\c\\td\\ne\\u{202e}f\\0g✓")
         #expect(TerminalSanitizer.sanitize(String(repeating: "\u{1B}", count: 100_000)).utf8.count == 200_000)
+    }
+
+    /// tsv loses no character: a right-to-left mark in a Hebrew name is named by its code point, which reads back
+    /// as the mark, as the backslash before it is doubled (before: U+FFFD, which cannot be undone).
+    @Test func tsvNamesAnInvisibleMarkAndLosesNothing() {
+        let name = "\u{5D3}\u{5D5}\u{5D3}\u{200F} (David)\u{200E}\\u{200f}"
+        let cell = TerminalSanitizer.sanitize(name, escapeBackslash: true)
+        #expect(cell == "\u{5D3}\u{5D5}\u{5D3}\\u{200f} (David)\\u{200e}\\\\u{200f}")
+        #expect(!cell.unicodeScalars.contains { $0.properties.generalCategory == .format })
+        #expect(TerminalSanitizer.sanitize(name).unicodeScalars.filter { $0 == "\u{FFFD}" }.count == 2)
     }
 
     /// A cell is sanitised, then cut to its column: the cut measures each character once, and copies no longer
