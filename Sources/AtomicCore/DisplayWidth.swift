@@ -1,12 +1,16 @@
 /// Terminal column widths, counted per code point as `wcwidth` does: wide, fullwidth and emoji-presentation
 /// code points take 2 columns; combining marks, format characters (ZWJ included) and controls take 0.
 /// A joined emoji therefore counts as the sum of its parts, which over-estimates on terminals that join it,
-/// so a row never wraps on any terminal.
+/// so a row never wraps on any terminal. For the same reason a narrow symbol followed by the emoji presentation
+/// selector (U+FE0F: `❤️`, `✔️`), which terminals draw 2 columns wide, counts 2.
 package enum DisplayWidth {
     package static func of(_ text: String) -> Int {
         var total = 0
+        var previous = 0
         for scalar in text.unicodeScalars {
-            total += of(scalar)
+            let width = scalar.value == 0xFE0F && previous == 1 ? 1 : of(scalar)
+            total += width
+            previous = width
         }
         return total
     }
@@ -37,8 +41,9 @@ package enum DisplayWidth {
         0x27B0...0x27B0, 0x27BF...0x27BF, 0x2B1B...0x2B1C, 0x2B50...0x2B50, 0x2B55...0x2B55,
         0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
         0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
-        0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x17000...0x18CFF, 0x1B000...0x1B2FF,
-        0x1F004...0x1F004, 0x1F0CF...0x1F0CF, 0x1F18E...0x1F18E, 0x1F191...0x1F19A, 0x1F200...0x1F251,
+        0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x16FF0...0x16FF1, 0x17000...0x18D08,
+        0x1AFF0...0x1AFFE, 0x1B000...0x1B2FF, 0x1F004...0x1F004, 0x1F0CF...0x1F0CF, 0x1F18E...0x1F18E,
+        0x1F191...0x1F19A, 0x1F200...0x1F251, 0x1F260...0x1F265,
         0x1F300...0x1F64F, 0x1F680...0x1F6FF, 0x1F7E0...0x1F7EB, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF,
         0x20000...0x2FFFD, 0x30000...0x3FFFD,
     ]

@@ -14,6 +14,10 @@ struct DisplayWidthTests {
         ("ＡＢ", 4),
         ("\u{1B}[31m", 4),
         ("", 0),
+        // The emoji presentation selector makes a narrow symbol 2 wide, as terminals draw it: ❤️ ✔️.
+        ("\u{2764}\u{FE0F}", 2), ("\u{2714}\u{FE0F} ok", 5), ("\u{2764}", 1),
+        // Wide blocks wcwidth tables list: Khitan, Kana Extended-B, circled ideographic symbols.
+        ("\u{18D00}", 2), ("\u{1AFF0}", 2), ("\u{1F260}", 2),
     ])
     func widths(text: String, expected: Int) {
         #expect(DisplayWidth.of(text) == expected)
