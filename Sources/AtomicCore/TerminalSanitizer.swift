@@ -47,7 +47,8 @@ package enum TerminalSanitizer {
         let value = scalar.value
         if value < 0x20 || value == 0x7F { return true }
         if (0x80...0x9F).contains(value) { return true }
-        return isBidiControl(value) || value == 0xFEFF
+        // The line and paragraph separators end a line for some readers (Python's splitlines, JavaScript).
+        return isBidiControl(value) || value == 0xFEFF || value == 0x2028 || value == 0x2029
     }
 
     private static func isBidiControl(_ value: UInt32) -> Bool {

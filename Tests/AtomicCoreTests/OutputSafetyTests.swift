@@ -45,6 +45,8 @@ struct SanitizerCostTests {
         #expect(cell == "\u{5D3}\u{5D5}\u{5D3}\\u{200f} (David)\\u{200e}\\\\u{200f}")
         #expect(!cell.unicodeScalars.contains { $0.properties.generalCategory == .format })
         #expect(TerminalSanitizer.sanitize(name).unicodeScalars.filter { $0 == "\u{FFFD}" }.count == 2)
+        // One record stays one line for every reader: Python's splitlines ends a line at U+2028 and U+2029.
+        #expect(TerminalSanitizer.sanitize("a\u{2028}b\u{2029}c", escapeBackslash: true) == "a\\u{2028}b\\u{2029}c")
     }
 
     /// A cell is sanitised, then cut to its column: the cut measures each character once, and copies no longer
