@@ -103,7 +103,7 @@ package struct AccessReading: Sendable {
     ) async throws(DomainError) -> Value {
         summary.requests += 1
         do {
-            return try await github.graphQL(body, decode: decode)
+            return try await github.graphQL(body, repeating: .asIs, decode: decode)
         } catch {
             throw Self.domainError(error)
         }
@@ -198,7 +198,9 @@ package struct AccessReading: Sendable {
         case .listing(let cursor):
             let login = organization.value
             do {
-                let page = try await github.graphQL(GraphQLAccessQuery.repositories(of: login, after: cursor)) {
+                let page = try await github.graphQL(
+                    GraphQLAccessQuery.repositories(of: login, after: cursor), repeating: .asIs
+                ) {
                     response, endpoint throws(GraphQLBatchFailure) in
                     try GraphQLAccessResponse.repositories(response, of: login, endpoint: endpoint)
                 }

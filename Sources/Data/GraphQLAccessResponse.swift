@@ -23,9 +23,13 @@ enum AccessPageAnswer: Sendable, Equatable {
 /// Reads the access map's answers. Every byte is untrusted: an edge without its login, id or permission, or a
 /// page that says there is more without saying where, is a malformed answer (exit 1), never a made-up record.
 enum GraphQLAccessResponse {
-    /// The failure an answer's HTTP status is, if any: a 502 or 504 is a query that ran out of time, too large.
-    private static func statusFailure(_ response: HTTPResponse, endpoint: String) -> GraphQLBatchFailure? {
-        if response.status == 502 || response.status == 504 {
+    /// The failure an answer's HTTP status is, if any: a batch's 502 or 504 is a query that ran out of time, too
+    /// large; a page's (the members, the listing, which cannot be asked smaller) was retried as a GET's is, and
+    /// is the server's failure once the retries are spent.
+    private static func statusFailure(_ response: HTTPResponse, endpoint: String, batch: Bool = false)
+        -> GraphQLBatchFailure?
+    {
+        if batch, response.status == 502 || response.status == 504 {
             return .tooLarge("\(endpoint) answered HTTP \(response.status)")
         }
         return ErrorMapping.domainError(for: response, resource: "GraphQL API").map { .failed($0) }
@@ -104,7 +108,7 @@ enum GraphQLAccessResponse {
     static func batch(_ response: HTTPResponse, asked pages: [AccessPageAsk], endpoint: String)
         throws(GraphQLBatchFailure) -> (answers: [AccessPageAnswer], cost: Int?)
     {
-        if let failure = statusFailure(response, endpoint: endpoint) { throw failure }
+        if let failure = statusFailure(response, endpoint: endpoint, batch: true) { throw failure }
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (dto, errors) = try answer.decode(
             response, as: GraphQLAccessBatchDTO.self, shape: "the collaborator connections GitHub's schema gives")

@@ -394,6 +394,33 @@ struct AccessReadingTests {
         #expect(summary.requests == 5)
     }
 
+    /// The members' and the listing's pages cannot be asked smaller: a 502 is sent again as a GET's is, and one
+    /// that outlives the retries is the server's failure, not "GitHub's GraphQL API refused" (before: the first
+    /// 502 ended the run as a refusal).
+    @Test func aMembersPageThatRanOutOfTimeIsAskedAgainThenIsTheServers() async throws {
+        let world = AccessWorld(
+            organization: "octo-org", members: [], collaborators: ["r0": [Self.person(0)]])
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), status: 502, body: Data("<html>".utf8))
+        stub.answerEvery { request, _ in world.answer(request) }
+        let reading = AccessReading(organization: Self.org, github: stub.repository(retries: 1), concurrency: 1)
+        var summary = AccessReadSummary()
+        _ = try await reading.members(counting: &summary)
+        #expect(stub.received.count == 2)
+
+        let down = StubTransport()
+        for _ in 0..<2 { down.register(RequestMatcher("POST /graphql"), status: 502, body: Data("<html>".utf8)) }
+        let error = await Self.failure { () async throws(DomainError) in
+            var summary = AccessReadSummary()
+            _ = try await AccessReading(organization: Self.org, github: down.repository(retries: 1), concurrency: 1)
+                .members(counting: &summary)
+        }
+        guard case .server(502, _, _)? = error else {
+            Issue.record("not the server's 502: \(String(describing: error))")
+            return
+        }
+    }
+
     /// A page that says there is more without saying where is malformed, not the end.
     @Test func moreWithoutACursorIsMalformed() async {
         let stub = StubTransport()
