@@ -71,12 +71,27 @@ struct UserDTO: Decodable {
         )
     }
 
-    /// A date as GitHub writes it (`2008-01-14T04:33:35Z`); one written otherwise is dropped rather than failing
-    /// the profile. The parser takes `2010-02-30` as March 2 and `25:61:61` as the next day, so a date is kept
-    /// only when it reads back as sent: a column never shows a date GitHub did not send.
+    /// An ISO 8601 time (`2008-01-14T04:33:35Z`, or with an offset or fractions of a second, as a server other
+    /// than github.com may write it); one that cannot be read is dropped rather than failing the profile. The
+    /// parser takes `2010-02-30` as March 2 and `25:61:61` as the next day, so each field is checked first: a
+    /// column never shows a date that was not sent.
     static func parseDate(_ text: String) -> Date? {
-        guard let date = try? Date(text, strategy: .iso8601), date.formatted(.iso8601) == text else { return nil }
-        return date
+        let bytes = Array(text.utf8.prefix(19))
+        guard bytes.count == 19, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+            bytes[16] == 0x3A
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            guard bytes[range].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), hour <= 23, minute <= 59, second <= 59
+        else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return nil }
+        return try? Date(text, strategy: .iso8601)
     }
 }
 
