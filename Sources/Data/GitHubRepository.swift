@@ -79,8 +79,14 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 method: action.method.rawValue, check: action.lostAnswerCheck)
             throw .network(text, advice: advice + [arrived], requestID: id)
         }
-        // GitHub documents 304 Not modified for follow, unfollow, block and unblock: nothing needed changing.
+        // GitHub documents 304 Not modified for follow, unfollow, block and unblock (PUT and DELETE of one
+        // account): nothing needed changing. For any other write it documents none, and it is no redirect.
         if response.status == 304 {
+            guard action.method == .put || action.method == .delete else {
+                throw .server(
+                    status: 304, message: "Not Modified, which GitHub does not document for this write",
+                    requestID: ErrorMapping.requestID(response))
+            }
             return ResourceBody(
                 bytes: [], next: nil, label: describe(action), headers: Self.headers(response), status: 304)
         }
@@ -95,6 +101,13 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 requestID: ErrorMapping.requestID(response))
         }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
+            // A write that is never sent twice met a secondary limit that no retry waited out.
+            if case .rateLimited(let lifts, let message, DomainError.secondaryLimit?, let id) = error,
+                !Self.method(action.method).isIdempotent
+            {
+                throw .rateLimited(
+                    resetAt: lifts, message: message, resource: DomainError.secondaryLimitOnceOnly, requestID: id)
+            }
             throw ErrorMapping.ownResourceRefusal(error, endpoint: action.endpoint)
         }
         do {

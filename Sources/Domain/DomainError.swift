@@ -89,6 +89,9 @@ extension DomainError {
     /// The `resource` of a secondary rate limit: GitHub's limit on requests at once or per minute, not a bucket
     /// a token enlarges.
     package static let secondaryLimit = "secondary"
+    /// The `resource` of a secondary rate limit met by a write that is never sent twice (`PATCH /user`): no
+    /// retry waited it out.
+    package static let secondaryLimitOnceOnly = "secondary, once only"
 
     /// The `x-github-request-id` of the answer this failure came from.
     package var requestID: String? {

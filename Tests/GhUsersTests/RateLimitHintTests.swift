@@ -53,6 +53,41 @@ struct RateLimitHintTests {
         #expect(!waited.contains("--wait-on-rate-limit") && !waited.contains("--max-wait"))
     }
 
+    /// A limit met long after the presenter was made (an hour into a crawl) is worded at that time: the wait
+    /// left and the option that stopped it are counted from then (before: from the start of the run, so a 5 s
+    /// Retry-After met after 600 s said "in 10m 5s" and blamed --max-wait).
+    @Test func aLimitIsWordedAtTheTimeItIsMet() {
+        struct Later: PresentationClock {
+            let date: Date
+            func time() -> Date { date }
+        }
+        let met = now.addingTimeInterval(600)
+        var presenter = ErrorPresenter(now: now, hasToken: true, maxWait: 12)
+        presenter.clock = Later(date: met)
+        let shown = presenter.present(
+            .rateLimited(
+                resetAt: met.addingTimeInterval(5), message: "You have exceeded a secondary rate limit.",
+                resource: DomainError.secondaryLimit)
+        ).message
+        #expect(shown.contains(", in 5s."), "\(shown)")
+        #expect(shown.contains("(--retries)") && !shown.contains("--max-wait"), "\(shown)")
+    }
+
+    /// A write sent once only (`PATCH /user`) is never retried through a secondary limit: the hint says so, and
+    /// names no --retries that would change nothing (before: "It was retried 3 times (--retries)").
+    @Test func aWriteSentOnceNamesNoRetries() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.answer(
+            "PATCH /user", status: 403, headers: [("Retry-After", "30")],
+            json: #"{"message":"You have exceeded a secondary rate limit."}"#)
+        let run = await harness.run(["me", "edit", "--bio", "x"])
+        #expect(run.status == 5, "\(run.err)")
+        #expect(
+            run.err.contains("A write is never sent twice, so it was not retried: run it again then."), "\(run.err)")
+        #expect(!run.err.contains("--retries") && !run.err.contains("--wait-on-rate-limit"), "\(run.err)")
+        #expect(harness.http.received.count == 1)
+    }
+
     /// A reset already past (a clock ahead of GitHub's) is not "in 0s": it says so, and the wait is GitHub's minute.
     @Test func aResetAlreadyPastIsSaidAndWaitedAsAMinute() {
         let shown = present(.rateLimited(resetAt: now.addingTimeInterval(-100), message: message, resource: "core"))

@@ -73,7 +73,7 @@ struct GhUsersApp: Sendable {
                 now: environment.now(), hasToken: hasToken, waitOnRateLimit: common.waitOnRateLimit,
                 maxWait: common.maxWait, retries: common.retries,
                 ghOnPath: !hasToken && ExecutableLookup.isOnPath("gh", path: environment.environment["PATH"]),
-                redactor: redactor, tokenOrigin: tokenOrigin),
+                redactor: redactor, tokenOrigin: tokenOrigin, clock: environment),
             common: common,
             programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
             stdoutFile: environment.stdoutFile,
@@ -89,4 +89,9 @@ struct GhUsersApp: Sendable {
         }
         return .success
     }
+}
+
+/// The presenter words a failure at the time it is met, by the environment's clock (a test's, or the system's).
+extension AppEnvironment: PresentationClock {
+    func time() -> Date { now() }
 }

@@ -7,6 +7,7 @@ import Networking
 /// The one place where a failure becomes words on stderr (its status comes from `ExitStatus`). Text that came from GitHub is
 /// sanitised before it is shown, with the token masked.
 struct ErrorPresenter: Sendable {
+    /// When the presenter was made; the time a failure is worded at when there is no `clock`.
     let now: Date
     let hasToken: Bool
     /// `--wait-on-rate-limit` and the `--max-wait` in force (seconds), so a hint never asks for a flag that was
@@ -22,6 +23,11 @@ struct ErrorPresenter: Sendable {
     var redactor = Redactor()
     /// Where the token came from, and the variables one is looked for in: the messages name them.
     var tokenOrigin = TokenOrigin()
+    /// The time a failure is worded at: a rate limit met an hour into a crawl says "in 5m" from then, and which
+    /// option stopped a wait, by the wait left then, not by one counted from the start of the run.
+    var clock: (any PresentationClock)?
+
+    private var current: Date { clock?.time() ?? now }
 
     /// The way to the token `gh` holds; gh-users never runs gh itself.
     static let ghTokenHint = "Logged in with gh? Then: export GH_TOKEN=$(gh auth token)"
@@ -108,11 +114,13 @@ struct ErrorPresenter: Sendable {
                 for: error)
         case .rateLimited(let resetAt, let message, let resource, _):
             var text = "gh-users: " + rateLimitHeadline(clean(message))
+            let now = current
             // GitHub's advice when it names no time: "wait for at least one minute before retrying"; a reset
             // already past here (this clock ahead of GitHub's) is waited as that minute too.
             let wait = resetAt.map { $0.timeIntervalSince(now) }.flatMap { $0 > 0 ? $0 : nil } ?? 60
             // A secondary limit lifts after GitHub's Retry-After: it has no reset.
-            let secondary = resource == DomainError.secondaryLimit
+            let onceOnly = resource == DomainError.secondaryLimitOnceOnly
+            let secondary = resource == DomainError.secondaryLimit || onceOnly
             if let resetAt, resetAt <= now {
                 text +=
                     "\nIts \(secondary ? "end" : "reset") at \(localTime(resetAt)) has passed here, and GitHub still "
@@ -124,7 +132,11 @@ struct ErrorPresenter: Sendable {
             } else {
                 text += "\nGitHub gave no reset time: try again in about a minute."
             }
-            if let hint = secondary ? secondaryHint(wait) : waitHint(wait) { text += "\n" + hint }
+            if onceOnly {
+                text += "\nA write is never sent twice, so it was not retried: run it again then."
+            } else if let hint = secondary ? secondaryHint(wait) : waitHint(wait) {
+                text += "\n" + hint
+            }
             if !hasToken, let tokenHint = tokenHint(resource: resource, message: message) { text += "\n" + tokenHint }
             return Presentation(message: text + "\n", for: error)
         case .network(let detail, let advice, _):
@@ -252,7 +264,7 @@ struct ErrorPresenter: Sendable {
         switch resource {
         case "search": return "Searches without a token get 10 a minute: set GH_TOKEN for 30."
         case "core": return "Requests without a token get 60 an hour: set GH_TOKEN for 5,000."
-        case DomainError.secondaryLimit?: return nil
+        case DomainError.secondaryLimit?, DomainError.secondaryLimitOnceOnly?: return nil
         case nil where !message.lowercased().contains("secondary rate limit"):
             return "Requests without a token get 60 an hour: set GH_TOKEN for 5,000."
         default: return nil
@@ -273,7 +285,7 @@ struct ErrorPresenter: Sendable {
 
     /// The time alone when it is today; with the date when it is not, or "10:42:07" would mislead.
     private func localTime(_ date: Date) -> String {
-        let sameDay = Calendar.current.isDate(date, inSameDayAs: now)
+        let sameDay = Calendar.current.isDate(date, inSameDayAs: current)
         return date.formatted(date: sameDay ? .omitted : .abbreviated, time: .standard)
     }
 }
@@ -290,4 +302,9 @@ struct TokenOrigin: Sendable, Equatable {
         let rest = variables.dropLast()
         return rest.isEmpty ? last : rest.joined(separator: ", ") + " or " + last
     }
+}
+
+/// Where the error presenter reads the time, when it words a failure.
+protocol PresentationClock: Sendable {
+    func time() -> Date
 }

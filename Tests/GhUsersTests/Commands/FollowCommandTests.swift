@@ -100,6 +100,17 @@ struct FollowCommandTests {
         #expect(run.err.isEmpty, "\(run.err)")
     }
 
+    /// A PATCH answered 304 is no write GitHub documents it for: the server's failure, not a profile to decode
+    /// (before this was narrowed: "the body is not valid JSON") nor a redirect.
+    @Test func aProfileEditAnswered304IsTheServersFailure() async {
+        let harness = CommandHarness.signedIn()
+        harness.expect("PATCH /user", status: 304)
+        let run = await harness.run(["me", "edit", "--bio", "x"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.contains("Not Modified, which GitHub does not document for this write"), "\(run.err)")
+        #expect(!run.err.contains("redirect") && !run.err.contains("JSON"), "\(run.err)")
+    }
+
     /// A 403 that is not about scopes (a fine-grained token without the Followers permission: GitHub's "Resource
     /// not accessible by personal access token", the token's scopes covering the endpoint's) stops the run with
     /// GitHub's words, and names no scope (before: "the token lacks the user:follow scope").
