@@ -166,6 +166,7 @@ enum ResponseDecoder {
     /// The buckets in a stable order: core, search, then the rest by name. A count or reset out of range
     /// (`RateLimitDTO.Bucket.bucket(named:)`) makes the answer malformed.
     static func rateLimits(_ body: ResourceBody) throws(DomainError) -> RateLimitOverview {
+        let raw = try object(body)
         let dto: RateLimitDTO
         do {
             dto = try JSONDecoder().decode(RateLimitDTO.self, from: Foundation.Data(body.bytes))
@@ -183,32 +184,44 @@ enum ResponseDecoder {
             guard let bucket = dto.resources[name] else { continue }
             buckets.append(try bucket.bucket(named: name, endpoint: body.label))
         }
-        var raw: [UInt8] = []
-        JSONText.compact(body.bytes, into: &raw)
         return RateLimitOverview(buckets: buckets, raw: RawJSON(bytes: raw))
     }
 
     /// `{"contexts": [{"message", "octicon"}]}`, kept as sent (compacted) once it is found to be that shape.
     @Sendable static func hovercard(_ body: ResourceBody) throws(DomainError) -> Record {
+        let raw = try object(body)
         do {
             _ = try JSONDecoder().decode(HovercardDTO.self, from: Foundation.Data(body.bytes))
         } catch {
             throw .malformedResponse(endpoint: body.label, detail: describe(error, in: body.bytes))
         }
-        var raw: [UInt8] = []
-        JSONText.compact(body.bytes, into: &raw)
         return Record(id: nil, raw: RawJSON(bytes: raw))
     }
 
     static func user(_ body: ResourceBody) throws(DomainError) -> User {
+        let raw = try object(body)
         do {
             let dto = try JSONDecoder().decode(UserDTO.self, from: Foundation.Data(body.bytes))
-            var raw: [UInt8] = []
-            JSONText.compact(body.bytes, into: &raw)
             return dto.toDomain(raw: RawJSON(bytes: raw))
         } catch {
             throw .malformedResponse(endpoint: body.label, detail: describe(error, in: body.bytes))
         }
+    }
+
+    /// A single object's bytes as kept for output (compacted), once they are held to what a list page is held to
+    /// (`JSONText.arrayElements`): UTF-8 JSON whose first byte past whitespace opens it. Foundation's decoder,
+    /// which checks the object's shape after this, skips a byte order mark and reads UTF-16, and the bytes kept
+    /// are the body's own, so without this `--json` printed a BOM or NUL bytes. With `{` first and a key, `}` or
+    /// whitespace second, the decoder reads the rest as UTF-8 and refuses what is not.
+    private static func object(_ body: ResourceBody) throws(DomainError) -> [UInt8] {
+        do {
+            _ = try JSONText.objectMembers(body.bytes)
+        } catch {
+            throw .malformedResponse(endpoint: body.label, detail: error.reason)
+        }
+        var raw: [UInt8] = []
+        JSONText.compact(body.bytes, into: &raw)
+        return raw
     }
 
     /// What a JSON value is, in words: "null", "a number", "an array".

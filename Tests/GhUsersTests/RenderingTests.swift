@@ -124,6 +124,29 @@ struct ShowRendererTests {
         }
     }
 
+    /// GitHub's own bytes in JSON and ndjson, on a terminal or not, hold no bidi override, C1 control or DEL raw:
+    /// each is a `\u` escape of the same string (before, `show --json` passed them to the terminal).
+    @Test(arguments: [OutputFormat.json, .ndjson], [false, true])
+    func jsonOfGitHubsBytesEscapesWhatDrivesATerminal(format: OutputFormat, tty: Bool) throws {
+        let bio = "abc\u{202E}dcba\u{202C} \u{9B}2J x\u{7F}y\u{2067}"
+        let raw = #"{"login":"a","id":1,"bio":"\#(bio)"}"#
+        let account = User(id: 1, login: "a", bio: bio, raw: RawJSON(raw))
+        let outputs = [
+            ShowUsersRenderer.render([account], asArray: false, context: context(format, tty: tty)),
+            ShowUsersRenderer.render([account, account], asArray: true, context: context(format, tty: tty)),
+        ]
+        for bytes in outputs {
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(!text.unicodeScalars.contains { [0x202E, 0x202C, 0x9B, 0x7F, 0x2067].contains($0.value) })
+            #expect(text.contains(#"abc\u202edcba\u202c \u009b2J x\u007fy\u2067"#))
+            let first = try #require(text.split(separator: "\n", omittingEmptySubsequences: true).first)
+            let document = format == .ndjson ? String(first) : text
+            let parsed = try JSONSerialization.jsonObject(with: Data(document.utf8))
+            let object = (parsed as? [String: Any]) ?? (parsed as? [[String: Any]])?.first
+            #expect(object?["bio"] as? String == bio)
+        }
+    }
+
     @Test func profileWhenPipedUsesRFC3339() {
         var profile = user(1, "octocat")
         profile.createdAt = Date(timeIntervalSince1970: 1_200_285_215)

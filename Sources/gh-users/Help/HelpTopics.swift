@@ -180,8 +180,8 @@ enum HelpTopics {
         notes: [
             "Control characters and escape sequences in GitHub's data never reach the terminal in table, tsv or "
                 + "csv: they are shown as \\e, \\a, \\x7f, \\u{9b}, or U+FFFD in a table and \\u{200f} in tsv. JSON, and "
-                + "csv written to a file or a "
-                + "pipe, keep the data exact.",
+                + "csv written to a file or a pipe, keep the data exact; in json and ndjson these characters, and "
+                + "bidi overrides, are \\u escapes (\\u202e) inside strings, the same value to a JSON reader.",
             "Profiles fetched --via graphql are rebuilt in the shape and key order of GitHub's REST user object. "
                 + "These keys are approximate: "
                 + GraphQLUserKeys.approximate.map { "\($0.key) (\($0.why))" }.joined(separator: "; ")

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import Data
+@testable import Domain
+
+/// A single object (an account, a hovercard, the rate limits) is read as a list page is: UTF-8 JSON whose first
+/// byte past whitespace is `{`. Foundation's decoder skips a byte order mark and reads UTF-16, and the body's
+/// bytes are what `--json` prints, so a BOM or UTF-16 answer printed `\u{FEFF}{…` or NUL bytes with exit 0.
+struct SingleObjectEncodingTests {
+    private static let account = #"{"login":"bom","id":1,"type":"User","name":"N"}"#
+    private static let card = #"{"contexts":[{"message":"Owns this repository","octicon":"repo"}]}"#
+    private static let limits = #"{"resources":{"core":{"limit":5000,"remaining":4999,"reset":1999999999,"used":1}}}"#
+
+    /// The body as GitHub's UTF-8 JSON would never be: with a UTF-8 BOM, or in UTF-16 with and without one.
+    static let encodings: [String] = ["utf8-bom", "utf16le", "utf16be", "utf16le-bom"]
+
+    private static func bytes(_ json: String, _ encoding: String) -> [UInt8] {
+        switch encoding {
+        case "utf8-bom": return [0xEF, 0xBB, 0xBF] + Array(json.utf8)
+        case "utf16le": return json.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        case "utf16be": return json.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        default: return [0xFF, 0xFE] + json.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        }
+    }
+
+    private static func body(_ bytes: [UInt8], _ label: String) -> ResourceBody {
+        ResourceBody(bytes: bytes, next: nil, label: label)
+    }
+
+    private static func expectMalformed<T>(_ label: String, _ decode: () throws(DomainError) -> T) {
+        do {
+            let value = try decode()
+            Issue.record("\(label) read as \(value)")
+        } catch {
+            guard case .malformedResponse(let endpoint, _, _) = error else {
+                Issue.record("\(label): got \(error)")
+                return
+            }
+            #expect(endpoint == label)
+        }
+    }
+
+    @Test(arguments: encodings)
+    func anAccountNotInUTF8IsMalformed(encoding: String) throws {
+        let label = "GET /users/bom"
+        let user = GitHubEndpoints.user(try Login(validating: "bom"))
+        Self.expectMalformed(label) { () throws(DomainError) in
+            try user.decode(Self.body(Self.bytes(Self.account, encoding), label))
+        }
+        Self.expectMalformed("GET /user") { () throws(DomainError) in
+            try GitHubEndpoints.authenticatedUser.decode(Self.body(Self.bytes(Self.account, encoding), "GET /user"))
+        }
+    }
+
+    @Test(arguments: encodings)
+    func aHovercardNotInUTF8IsMalformed(encoding: String) throws {
+        let label = "GET /users/bom/hovercard"
+        let card = GitHubEndpoints.hovercard(of: try Login(validating: "bom"), subject: nil)
+        Self.expectMalformed(label) { () throws(DomainError) in
+            try card.decode(Self.body(Self.bytes(Self.card, encoding), label))
+        }
+    }
+
+    @Test(arguments: encodings)
+    func rateLimitsNotInUTF8AreMalformed(encoding: String) {
+        let label = "GET /rate_limit"
+        Self.expectMalformed(label) { () throws(DomainError) in
+            try GitHubEndpoints.rateLimit.decode(Self.body(Self.bytes(Self.limits, encoding), label))
+        }
+    }
+
+    /// The same objects in UTF-8, whitespace around them, are read and kept as sent, compacted.
+    @Test func theSameObjectsInUTF8AreRead() throws {
+        let user = try GitHubEndpoints.user(try Login(validating: "bom")).decode(
+            Self.body(Array((" \n" + Self.account + "\n").utf8), "GET /users/bom"))
+        #expect(user.login == "bom")
+        #expect(user.raw.bytes == Array(Self.account.utf8))
+        let card = try GitHubEndpoints.hovercard(of: try Login(validating: "bom"), subject: nil).decode(
+            Self.body(Array(("\t" + Self.card).utf8), "GET /users/bom/hovercard"))
+        #expect(card.raw.bytes == Array(Self.card.utf8))
+        let limits = try GitHubEndpoints.rateLimit.decode(Self.body(Array(Self.limits.utf8), "GET /rate_limit"))
+        #expect(limits.raw.bytes == Array(Self.limits.utf8))
+    }
+}
