@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import gh_users
@@ -209,35 +210,22 @@ private enum ShellProcess {
         }
         let outHandle = try FileHandle(forWritingTo: outURL)
         let errHandle = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        // Nothing of the caller's shell setup: the script must stand on its own.
-        process.environment = [
-            "PATH": "/usr/bin:/bin:/usr/local/bin:/opt/homebrew/bin", "HOME": directory.path, "LANG": "C.UTF-8",
-            "TERM": "dumb",
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
+        // posix_spawn, not Foundation's Process: its run() crashed this test process ("Bad pointer dereference",
+        // see SpawnedProcess) while these tests start many short shells at once.
+        let shell = try SpawnedProcess(
+            executable: executable, arguments: arguments,
+            // Nothing of the caller's shell setup: the script must stand on its own.
+            environment: [
+                "PATH": "/usr/bin:/bin:/usr/local/bin:/opt/homebrew/bin", "HOME": directory.path, "LANG": "C.UTF-8",
+                "TERM": "dumb",
+            ],
+            directory: directory.path, stdout: outHandle.fileDescriptor, stderr: errHandle.fileDescriptor)
+        // Only a guard against a shell that hangs: fish completing 190 lines took over 30 s while the whole suite
+        // ran on two cores (killed, status 9), and 5 s alone.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 180) { shell.send(SIGKILL) }
         // Waiting without blocking a thread lets the many short runs of these tests overlap.
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in
-                continuation.resume(returning: finished.terminationStatus)
-            }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-                return
-            }
-            let pid = process.processIdentifier
-            // Only a guard against a shell that hangs: fish completing 190 lines took over 30 s while the whole
-            // suite ran on two cores (killed, status 9), and 5 s alone.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 180) {
-                if process.isRunning { kill(pid, SIGKILL) }
-            }
+        let status: Int32 = await withCheckedContinuation { continuation in
+            shell.onExit { continuation.resume(returning: $0) }
         }
         try outHandle.close()
         try errHandle.close()
