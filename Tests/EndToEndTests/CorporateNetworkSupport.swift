@@ -188,14 +188,9 @@ enum SystemTrust {
 
     static let canSimulate: Bool = {
         guard let unshare, FileManager.default.fileExists(atPath: bundle) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: unshare)
-        process.arguments = ["-U", "-r", "-m", "/bin/sh", "-c", "mount --bind \(bundle) \(bundle)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        let run = try? SpawnedProcess.run(
+            unshare, ["-U", "-r", "-m", "/bin/sh", "-c", "mount --bind \(bundle) \(bundle)"])
+        return run?.status == 0
     }()
 
     static func run(_ arguments: [String], trusting bundleWithCA: URL, environment: [String: String] = [:])
@@ -218,20 +213,8 @@ enum SystemTrust {
 enum Subprocess {
     /// Runs a command to its end without holding one of the test process's few threads; throws unless it exits 0.
     static func check(_ executable: String, _ arguments: [String]) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-        guard status == 0 else { throw POSIXError(.EINVAL) }
+        // posix_spawn, not Foundation's Process, whose run() can crash the test process (see SpawnedProcess).
+        guard try await SpawnedProcess.status(executable, arguments) == 0 else { throw POSIXError(.EINVAL) }
     }
 
     static func canConnect(_ port: UInt16) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// docs/CRAWLING.md, run as written: every ```sh block, in order, in one scratch folder, with `gh-users` on PATH
@@ -192,17 +193,7 @@ enum Tool {
     }
 
     private static func isGNUParallel(_ url: URL) -> Bool {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = ["--version"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).contains("GNU parallel")
+        (try? SpawnedProcess.run(url.path, ["--version"]))?.output.contains("GNU parallel") ?? false
     }
 
     /// A python3 that can `import yaml`: the first on PATH may be a pyenv one without it, while Debian's
@@ -212,14 +203,7 @@ enum Tool {
         if let found = find("python3") { candidates.append(found) }
         candidates.append(URL(fileURLWithPath: "/usr/bin/python3"))
         return candidates.first { python in
-            let process = Process()
-            process.executableURL = python
-            process.arguments = ["-c", "import yaml"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
-            return process.terminationStatus == 0
+            (try? SpawnedProcess.run(python.path, ["-c", "import yaml"]))?.status == 0
         }
     }()
 }

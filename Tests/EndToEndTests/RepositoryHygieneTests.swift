@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a fresh clone holds: no path of one build machine, no build product, and a changelog whose releases have
@@ -8,16 +9,8 @@ struct RepositoryHygieneTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     private static func trackedFiles() throws -> [URL] {
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        git.arguments = ["-C", root.path, "ls-files"]
-        let pipe = Pipe()
-        git.standardOutput = pipe
-        git.standardError = FileHandle.nullDevice
-        try git.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        git.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+        let data = try SpawnedProcess.run("/usr/bin/git", ["-C", root.path, "ls-files"]).output
+        return data.split(separator: "\n").map {
             root.appendingPathComponent(String($0))
         }
     }

@@ -214,17 +214,11 @@ struct HintWordTests {
     ]
 
     private static func echo(_ shell: String, _ line: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: shell)
-        process.arguments = ["-c", "printf '%s\\n' " + line]
         // `$'\u202e'` is the character itself only in a UTF-8 locale, which a person's terminal has.
-        process.environment = ProcessInfo.processInfo.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
+        try SpawnedProcess.run(
+            shell, ["-c", "printf '%s\\n' " + line],
+            environment: ProcessInfo.processInfo.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 }
+        ).output
     }
 
     @Test func bashReadsEveryWordBackAsGiven() throws {

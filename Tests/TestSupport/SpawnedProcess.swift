@@ -85,3 +85,44 @@ package final class SpawnedProcess: @unchecked Sendable {
         }
     }
 }
+
+extension SpawnedProcess {
+    /// Runs `executable` (a path) to its end, with this process's environment unless one is given, and gives its
+    /// exit status and what it wrote on stdout; stderr is dropped. Waits on this thread: for a test's look at a
+    /// tool (is it there, what version) before its work.
+    package static func run(
+        _ executable: String, _ arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> (status: Int32, output: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-spawned-\(UUID())")
+        let out = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard out >= 0 else { throw SpawnError(code: errno) }
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer {
+            close(out)
+            if null >= 0 { close(null) }
+            unlink(file.path)
+        }
+        let child = try SpawnedProcess(
+            executable: executable, arguments: arguments, environment: environment,
+            directory: FileManager.default.currentDirectoryPath, stdout: out, stderr: null < 0 ? out : null)
+        var raw: Int32 = 0
+        while waitpid(child.pid, &raw, 0) == -1 && errno == EINTR {}
+        let signal = raw & 0x7F
+        let output = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        return (signal == 0 ? (raw >> 8) & 0xFF : signal, output)
+    }
+
+    /// `run` awaited without holding one of the test process's few threads; its exit status.
+    package static func status(_ executable: String, _ arguments: [String]) async throws -> Int32 {
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard null >= 0 else { throw SpawnError(code: errno) }
+        defer { close(null) }
+        let child = try SpawnedProcess(
+            executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            directory: FileManager.default.currentDirectoryPath, stdout: null, stderr: null)
+        return await withCheckedContinuation { continuation in
+            child.onExit { continuation.resume(returning: $0) }
+        }
+    }
+}
