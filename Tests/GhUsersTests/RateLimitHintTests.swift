@@ -88,6 +88,26 @@ struct RateLimitHintTests {
         #expect(harness.http.received.count == 1)
     }
 
+    /// One report of failures is worded at one time, so a limit every lookup met reads the same each time and is
+    /// said once (a fresh-clone CI said it twice, "in 59m 41s" then "in 59m 40s", once the clock ticked between).
+    @Test func aReportHeldAtOneTimeSaysTheSameFailureAlike() {
+        final class Ticking: PresentationClock, @unchecked Sendable {
+            var date: Date
+            init(_ date: Date) { self.date = date }
+            func time() -> Date {
+                date = date.addingTimeInterval(1)
+                return date
+            }
+        }
+        var presenter = ErrorPresenter(now: now, hasToken: true)
+        presenter.clock = Ticking(now)
+        let limit = DomainError.rateLimited(
+            resetAt: now.addingTimeInterval(3600), message: message, resource: "graphql")
+        #expect(presenter.present(limit) != presenter.present(limit))
+        let held = presenter.heldAtNow()
+        #expect(held.present(limit) == held.present(limit))
+    }
+
     /// A reset already past (a clock ahead of GitHub's) is not "in 0s": it says so, and the wait is GitHub's minute.
     @Test func aResetAlreadyPastIsSaidAndWaitedAsAMinute() {
         let shown = present(.rateLimited(resetAt: now.addingTimeInterval(-100), message: message, resource: "core"))

@@ -56,8 +56,9 @@ extension ResourceLoad {
         }
         // A failure every lookup met (a spent rate limit, say) is said once, not once per login.
         var said: Set<String> = []
+        let presenter = context.presenter.heldAtNow()
         for failure in failures {
-            let presentation = context.presenter.present(failure)
+            let presentation = presenter.present(failure)
             if said.insert(presentation.withoutRequestID).inserted { context.io.writeErr(presentation.message) }
         }
         if context.io.stderrIsTTY, let line = closingLine {

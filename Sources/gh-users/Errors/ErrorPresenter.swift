@@ -29,6 +29,19 @@ struct ErrorPresenter: Sendable {
 
     private var current: Date { clock?.time() ?? now }
 
+    /// This presenter with its time held at now: a report of several failures words them all at one time, so a
+    /// failure every lookup met reads the same each time and is said once.
+    func heldAtNow() -> ErrorPresenter {
+        var held = self
+        held.clock = HeldClock(date: current)
+        return held
+    }
+
+    private struct HeldClock: PresentationClock {
+        let date: Date
+        func time() -> Date { date }
+    }
+
     /// The way to the token `gh` holds; gh-users never runs gh itself.
     static let ghTokenHint = "Logged in with gh? Then: export GH_TOKEN=$(gh auth token)"
 
