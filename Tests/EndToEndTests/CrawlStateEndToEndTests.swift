@@ -1,31 +1,34 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// A crawl that a test starts and kills itself, for `--output` runs that write nothing on stdout or stderr to wait
 /// for (BinaryRunner's interrupt waits for a first byte). Every wait is a `Task.sleep`, never a blocked thread, so
 /// the tests running beside it keep the cooperative pool.
 private final class CrawlProcess: @unchecked Sendable {
-    private let process = Process()
+    private let process: SpawnedProcess
 
     init(_ arguments: [String], in folder: URL) throws {
-        process.executableURL = BinaryRunner.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.environment = [
-            "PATH": "/usr/bin:/bin", "HOME": folder.path, "LANG": "C.UTF-8",
-            "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "GH_TOKEN": CrawlStateEndToEndTests.token,
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard null >= 0 else { throw POSIXError(.EBADF) }
+        defer { close(null) }
+        process = try SpawnedProcess(
+            executable: BinaryRunner.binary.path, arguments: arguments,
+            environment: [
+                "PATH": "/usr/bin:/bin", "HOME": folder.path, "LANG": "C.UTF-8",
+                "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
+                "GH_TOKEN": CrawlStateEndToEndTests.token,
+            ],
+            directory: folder.path, stdout: null, stderr: null)
+        // Reaped as soon as it ends, so `isRunning` turns false then.
+        process.onExit { _ in }
     }
 
     var isRunning: Bool { process.isRunning }
 
     func kill(_ signal: Int32 = SIGKILL) {
-        Foundation.kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// The exit status (128 + the signal for a killed process), or nil when it had not ended within `seconds`
@@ -38,8 +41,7 @@ private final class CrawlProcess: @unchecked Sendable {
             while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
             return nil
         }
-        return process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
+        return process.shellStatus
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -21,12 +22,12 @@ final class TLSServer {
     static var available: Bool { openssl != nil && python3 != nil }
 
     let port: UInt16
-    private let process: Process
+    private let process: SpawnedProcess
     private let log: URL
     /// A folder of this server's own, removed when it stops.
     private let owned: URL?
 
-    private init(port: UInt16, process: Process, log: URL, owned: URL?) {
+    private init(port: UInt16, process: SpawnedProcess, log: URL, owned: URL?) {
         self.port = port
         self.process = process
         self.log = log
@@ -72,22 +73,22 @@ final class TLSServer {
         let log = folder.appendingPathComponent(name + ".log")
         try source.write(to: script, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python3)
-        process.arguments = [
-            script.path, certificate.path, key.path, String(upstream), portFile.path, log.path,
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard null >= 0 else { throw POSIXError(.EBADF) }
+        defer { close(null) }
+        let process = try SpawnedProcess(
+            executable: python3,
+            arguments: [script.path, certificate.path, key.path, String(upstream), portFile.path, log.path],
+            environment: ProcessInfo.processInfo.environment, directory: folder.path, stdout: null, stderr: null)
+        // Reaped as soon as it ends, so `isRunning` turns false then.
+        process.onExit { _ in }
         // Waited for without holding one of the test process's few threads.
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: portFile.path) {
             try await Task.sleep(for: .milliseconds(20))
         }
         guard let text = try? String(contentsOf: portFile, encoding: .utf8), let port = UInt16(text) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
             throw POSIXError(.ETIMEDOUT)
         }
         return TLSServer(port: port, process: process, log: log, owned: owned ? folder : nil)
@@ -100,8 +101,8 @@ final class TLSServer {
     }
 
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        while process.isRunning { usleep(1_000) }
         if let owned { try? FileManager.default.removeItem(at: owned) }
     }
 

@@ -19,6 +19,7 @@ package final class SpawnedProcess: @unchecked Sendable {
     package let pid: pid_t
     private let lock = NSLock()
     private var status: Int32?
+    private var endedBySignal = false
 
     package struct SpawnError: Error, CustomStringConvertible {
         package let code: Int32
@@ -73,9 +74,15 @@ package final class SpawnedProcess: @unchecked Sendable {
             while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
             let signal = raw & 0x7F
             let result = signal == 0 ? (raw >> 8) & 0xFF : signal
-            lock.withLock { status = result }
+            lock.withLock { (status, endedBySignal) = (result, signal != 0) }
             handler(result)
         }
+    }
+
+    /// Once reaped (after `onExit`'s handler was given it), the status as a shell reports it: the exit status,
+    /// or 128 + the signal that ended the child.
+    package var shellStatus: Int32? {
+        lock.withLock { status.map { endedBySignal ? 128 + $0 : $0 } }
     }
 
     /// Sends `signal` while the child is still ours.
