@@ -166,10 +166,7 @@ enum GraphQLProfileResponse {
     /// timeout, or it could be a GitHub bug. Please include `…` when reporting this issue." (the bodies users
     /// recorded, in Tests/TestSupport/GraphQLTimeoutBodies.swift). A smaller query may pass, as after a 502.
     static func isQueryTimeout(_ error: GraphQLProfileResponseDTO.ErrorDTO) -> Bool {
-        guard error.type == nil, error.path == nil else { return false }
-        let message = (error.message ?? "").lowercased()
-        return message.contains("result of a timeout")
-            || message.contains("something went wrong while executing your query")
+        GraphQLTimeout.isTimeout(message: error.message, type: error.type, hasPath: error.path != nil)
     }
 
     /// GitHub's `MAX_NODE_LIMIT_EXCEEDED`, or its message ("… exceeds the maximum limit of 500,000").

@@ -66,6 +66,8 @@ package enum RetryReason: Sendable, Equatable {
     case primaryRateLimit(resetAt: Date?, bucket: String? = nil)
     /// GitHub answered a list 202 Accepted: it is still computing it, and the list is asked for again.
     case computing
+    /// A GraphQL list's page ran out of time (GitHub's 200 form of it, `GraphQLTimeout`), and is asked again.
+    case queryTimedOut
 }
 
 /// In words, for the `--verbose` line that announces a retry.
@@ -77,6 +79,7 @@ extension RetryReason: CustomStringConvertible {
         case .secondaryRateLimit: return "secondary rate limit"
         case .primaryRateLimit: return "rate limit spent"
         case .computing: return "HTTP 202, still computing"
+        case .queryTimedOut: return "GraphQL query ran out of time"
         }
     }
 }
@@ -141,6 +144,12 @@ package struct RetrySchedule: Sendable {
             // A query that ran out of time is asked again smaller, by the caller, not again as it was.
             if repeatableQuery == .smallerOnTimeout, !method.isIdempotent, [502, 504].contains(response.status) {
                 return .deliver
+            }
+            // A list's page cannot be asked smaller: its timeout in GitHub's 200 form is retried as its 504 is.
+            if repeatableQuery == .asIs, response.status == 200, retriesUsed < policy.maxRetries,
+                GraphQLTimeout.isTimeoutAnswer(response.body)
+            {
+                return .retry(after: backoff(retriesUsed: retriesUsed, random: random), reason: .queryTimedOut)
             }
             return decide(response, repeatable: repeatable, retriesUsed: retriesUsed, random: random, now: now)
         }

@@ -421,6 +421,20 @@ struct AccessReadingTests {
         }
     }
 
+    /// GitHub's timeout in a 200 (the recorded body) on the members' page is asked again as its 502 is, and
+    /// the run goes on (before: it ended at once as "GitHub's GraphQL API refused").
+    @Test func aMembersPageTimedOutInA200IsAskedAgain() async throws {
+        let world = AccessWorld(
+            organization: "octo-org", members: [], collaborators: ["r0": [Self.person(0)]])
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), body: Data(GraphQLTimeoutBodies.recorded.utf8))
+        stub.answerEvery { request, _ in world.answer(request) }
+        let reading = AccessReading(organization: Self.org, github: stub.repository(retries: 1), concurrency: 1)
+        var summary = AccessReadSummary()
+        _ = try await reading.members(counting: &summary)
+        #expect(stub.received.count == 2)
+    }
+
     /// A page that says there is more without saying where is malformed, not the end.
     @Test func moreWithoutACursorIsMalformed() async {
         let stub = StubTransport()

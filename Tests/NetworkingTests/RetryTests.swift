@@ -106,6 +106,30 @@ struct RetryScheduleTests {
         #expect(post(.never) == .deliver)
     }
 
+    /// GitHub's other form of a query that ran out of time, status 200 with no data and the timeout as its one
+    /// error (the recorded bodies), is retried for a list's page as its 504 is (before: the run ended at the
+    /// first one as "GitHub's GraphQL API refused"); a batch gets it back to ask smaller, and an answer with data,
+    /// another error or a second error is delivered.
+    @Test(arguments: [GraphQLTimeoutBodies.recorded, GraphQLTimeoutBodies.dated])
+    func aPagesTimeoutInA200IsRetried(body: String) {
+        func post(_ body: String, _ repeating: QueryRepeat = .asIs, used: Int = 0) -> RetryDecision {
+            schedule.decide(
+                .success(response(200, body: body)), method: .post, retriesUsed: used, random: 1, now: now,
+                repeatableQuery: repeating)
+        }
+        #expect(post(body) == .retry(after: .milliseconds(100), reason: .queryTimedOut))
+        #expect(post(body, used: 3) == .deliver)
+        #expect(post(body, .smallerOnTimeout) == .deliver)
+        #expect(post(body, .never) == .deliver)
+        let error =
+            #"{"message":"Something went wrong while executing your query. This may be the result of a timeout"}"#
+        #expect(post(#"{"data":{"viewer":null},"errors":[\#(error)]}"#) == .deliver)
+        #expect(post(#"{"data":null,"errors":[\#(error),\#(error)]}"#) == .deliver)
+        #expect(post(#"{"data":null,"errors":[{"type":"NOT_FOUND","message":"a timeout"}]}"#) == .deliver)
+        #expect(post(#"{"data":null,"errors":[{"path":["x"],"message":"the result of a timeout"}]}"#) == .deliver)
+        #expect(post(#"{"data":null,"errors":[{"message":"Resource limits for this query exceeded."}]}"#) == .deliver)
+    }
+
     @Test func secondaryLimitsWaitRetryAfterOrAMinute() {
         #expect(
             decide(.success(response(429, [("Retry-After", "7")])))

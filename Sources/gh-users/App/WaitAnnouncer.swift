@@ -42,7 +42,7 @@ struct WaitAnnouncer: Sendable {
                 "gh-users: GitHub is computing the list; asking again in \(DurationText.describe(seconds: seconds))\n")
             try await pause(duration)
             return
-        case .transport, .status:
+        case .transport, .status, .queryTimedOut:
             try await pause(duration)
             return
         }
