@@ -74,7 +74,14 @@ enum ResponseDecoder {
         guard ranges.count == dtos.count else {
             throw .malformedResponse(endpoint: endpoint, detail: "the array could not be split into its elements")
         }
-        return zip(dtos, ranges).map { dto, range in map(dto, RawJSON(bytes: Array(bytes[range]))) }
+        var entities: [Entity] = []
+        entities.reserveCapacity(ranges.count)
+        for (index, (dto, range)) in zip(dtos, ranges).enumerated() {
+            let raw = Array(bytes[range])
+            try refuseRepeatedKey(raw, endpoint: endpoint, item: index + 1)
+            entities.append(map(dto, RawJSON(bytes: raw)))
+        }
+        return entities
     }
 
     /// `items` read in one pass each (`ScannedDTO`), mapped one by one; nil when the DTO has no such reader or
@@ -110,6 +117,7 @@ enum ResponseDecoder {
             } catch {
                 throw .malformedResponse(endpoint: endpoint, detail: "item \(index + 1): " + describe(error, in: raw))
             }
+            try refuseRepeatedKey(raw, endpoint: endpoint, item: index + 1)
             entities.append(map(dto, RawJSON(bytes: raw)))
         }
         return entities
@@ -144,6 +152,7 @@ enum ResponseDecoder {
         } catch {
             throw .malformedResponse(endpoint: endpoint, detail: error.reason)
         }
+        try refuseRepeatedKey(bytes, endpoint: endpoint)
         guard let itemsRange = members["items"] else {
             throw .malformedResponse(endpoint: endpoint, detail: "a required field 'items' is missing")
         }
@@ -219,9 +228,24 @@ enum ResponseDecoder {
         } catch {
             throw .malformedResponse(endpoint: body.label, detail: error.reason)
         }
+        try refuseRepeatedKey(body.bytes, endpoint: body.label)
         var raw: [UInt8] = []
         JSONText.compact(body.bytes, into: &raw)
         return raw
+    }
+
+    /// An object that gives a key twice says two things: Foundation's decoder, and so the table, keeps the first
+    /// value, where jq, `--fields` and a JSON reader downstream keep the last. It is malformed (exit 1). The list
+    /// pages read in one pass (`ScannedDTO`) hand such an element to Foundation's decoder, which comes here.
+    private static func refuseRepeatedKey(_ object: [UInt8], endpoint: String, item: Int? = nil)
+        throws(DomainError)
+    {
+        guard let key = JSONText.repeatedKey(in: object) else { return }
+        // The key is the server's text: named only when it is short and plain.
+        let plain = key.count <= 40 && key.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+        let named = plain ? "the key '\(key)'" : "a key"
+        throw .malformedResponse(
+            endpoint: endpoint, detail: (item.map { "item \($0): " } ?? "") + named + " is given twice")
     }
 
     /// What a JSON value is, in words: "null", "a number", "an array".

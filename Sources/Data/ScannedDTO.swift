@@ -8,13 +8,18 @@ protocol ScannedDTO {
 }
 
 extension UserDTO: ScannedDTO {
-    /// The fields `CodingKeys` names, each read once and with its type; a field given twice, a count that is
-    /// not a whole number, or a type Foundation would refuse is left to Foundation.
+    /// The fields `CodingKeys` names, each read once and with its type; a key given twice, a count that is not a
+    /// whole number, or a type Foundation would refuse is left to Foundation.
     init?(scanning bytes: [UInt8], in range: Range<Int>) {
         var reader = JSONMemberReader(bytes, in: range)
         var fields = ScannedUser()
+        var otherKeys = SeenKeys()
         while let (key, value) = reader.next() {
-            guard let (field, bit) = Self.field(named: key) else { continue }
+            guard let (field, bit) = Self.field(named: key) else {
+                // A key no field reads, given twice, is Foundation's reading to refuse too (`ResponseDecoder`).
+                guard otherKeys.insert(key, of: bytes) else { return nil }
+                continue
+            }
             guard fields.seen & bit == 0 else { return nil }
             fields.seen |= bit
             switch (field, value) {
@@ -95,6 +100,25 @@ private struct ScannedUser {
     var following: Int?
     var createdAt: String?
     var updatedAt: String?
-    /// A bit for each field read: a field given twice is left to Foundation, whose to say which value it keeps.
+    /// A bit for each field read: a field given twice is left to Foundation's reading, which refuses it.
     var seen: UInt32 = 0
+}
+
+/// The keys of one object that no field reads, to tell one given twice; by their place in the bytes, so
+/// nothing is copied or retained. An account has about fifteen, nearly all of different lengths.
+private struct SeenKeys {
+    private var keys: [Range<Int>] = []
+
+    init() {
+        keys.reserveCapacity(24)
+    }
+
+    /// False when `key` (an unescaped key's bytes, a slice of `bytes`) was seen already.
+    mutating func insert(_ key: ArraySlice<UInt8>, of bytes: [UInt8]) -> Bool {
+        for seen in keys where seen.count == key.count && bytes[seen].elementsEqual(key) {
+            return false
+        }
+        keys.append(key.indices)
+        return true
+    }
 }

@@ -101,31 +101,59 @@ package enum JSONText {
     }
 
     /// Byte ranges of the values of a top-level JSON object, by key, such as the `items` array of a search
-    /// envelope. Keys with escapes are compared as written, which suffices for GitHub's ASCII keys.
+    /// envelope. Keys with escapes are compared as written, which suffices for GitHub's ASCII keys; of a key
+    /// given twice the last is kept, as jq keeps it (Data refuses such an object where it decodes one).
     package static func objectMembers(_ bytes: [UInt8]) throws(StructureError) -> [String: Range<Int>] {
+        var members: [String: Range<Int>] = [:]
+        try forEachMember(of: bytes) { key, value in
+            members[String(decoding: bytes[key], as: UTF8.self)] = value
+        }
+        return members
+    }
+
+    /// The first key that a top-level object gives twice, its escapes resolved (`"log\u0069n"` is `login`), or
+    /// nil when each is given once or the bytes are no object. Foundation's `JSONDecoder` keeps the first of
+    /// two values where jq and `objectMembers` keep the last, so a record holding one would say two things.
+    package static func repeatedKey(in bytes: [UInt8]) -> String? {
+        var seen: Set<String> = []
+        var repeated: String?
+        try? forEachMember(of: bytes) { key, _ in
+            let slice = bytes[key]
+            let name =
+                slice.contains(UInt8(ascii: "\\"))
+                ? unescapeString(bytes[(key.lowerBound - 1)..<(key.upperBound + 1)])
+                : String(decoding: slice, as: UTF8.self)
+            if repeated == nil, !seen.insert(name).inserted { repeated = name }
+        }
+        return repeated
+    }
+
+    /// Calls `body` with each member's key (inside its quotes, as written) and value, in order.
+    private static func forEachMember(
+        of bytes: [UInt8], _ body: (_ key: Range<Int>, _ value: Range<Int>) -> Void
+    ) throws(StructureError) {
         var index = skipWhitespace(bytes, from: 0)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
             throw StructureError(offset: index, reason: "expected '{'")
         }
         index = skipWhitespace(bytes, from: index + 1)
-        var members: [String: Range<Int>] = [:]
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return members }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return }
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "\"") else {
                 throw StructureError(offset: index, reason: "expected a key")
             }
             let keyEnd = try endOfString(bytes, openingQuote: index)
-            let key = String(decoding: bytes[(index + 1)..<(keyEnd - 1)], as: UTF8.self)
+            let key = (index + 1)..<(keyEnd - 1)
             index = skipWhitespace(bytes, from: keyEnd)
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw StructureError(offset: index, reason: "expected ':'")
             }
             let valueStart = skipWhitespace(bytes, from: index + 1)
             let valueEnd = try endOfValue(bytes, from: valueStart)
-            members[key] = valueStart..<valueEnd
+            body(key, valueStart..<valueEnd)
             index = skipWhitespace(bytes, from: valueEnd)
             guard index < bytes.count else { break }
-            if bytes[index] == UInt8(ascii: "}") { return members }
+            if bytes[index] == UInt8(ascii: "}") { return }
             guard bytes[index] == UInt8(ascii: ",") else { throw StructureError(offset: index, reason: "expected ','") }
             index = skipWhitespace(bytes, from: index + 1)
         }

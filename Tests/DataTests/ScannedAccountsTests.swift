@@ -57,6 +57,26 @@ struct ScannedAccountsTests {
         #expect(try scanned == Self.read(body, scanning: false).get())
     }
 
+    /// An account that gives a key twice is malformed (exit 1), read either way: Foundation's decoder kept the
+    /// first `login` for the table while jq and `--fields` read the last from the same bytes. A key no field
+    /// reads counts too, since `--fields` and jq can ask for it.
+    @Test(arguments: [
+        (#"[{"id":2,"login":"a","login":"b"}]"#, "item 1: the key 'login' is given twice"),
+        (#"[{"id":2,"login":"a"},{"id":3,"login":"b","log\u0069n":"c"}]"#, "item 2: the key 'login' is given twice"),
+        (#"[{"id":2,"login":"a","node_id":"x","url":"u","node_id":"y"}]"#, "item 1: the key 'node_id' is given twice"),
+        (#"[{"id":2,"login":"é","id":3}]"#, "item 1: the key 'id' is given twice"),
+        (#"[{"id":2,"login":"a","\u001b[2J":1,"\u001b[2J":2}]"#, "item 1: a key is given twice"),
+    ])
+    func anAccountGivingAKeyTwiceIsMalformed(body: String, detail: String) {
+        for scanning in [true, false] {
+            guard case .failure(.malformedResponse(_, let said, _)) = Self.read(body, scanning: scanning) else {
+                Issue.record("read \(body) scanning \(scanning)")
+                continue
+            }
+            #expect(said == detail)
+        }
+    }
+
     /// The scan is the path GitHub's accounts take, not Foundation's decoder: every account of GitHub's
     /// documented list, and of a page of short accounts, is read by it (a scan that gave up on them would
     /// still read the same, only slower).

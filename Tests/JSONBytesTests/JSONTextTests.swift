@@ -9,6 +9,19 @@ struct JSONTextTests {
         return try JSONText.arrayElements(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
     }
 
+    /// The first top-level key given twice, escapes resolved, since Foundation's decoder reads `"log\u0069n"` as
+    /// `login`; a nested object's keys, and what is no object, are not its question.
+    @Test(
+        arguments: [
+            (#"{"login":"a","id":1}"#, nil), (#"{"login":"a","login":"b"}"#, "login"),
+            (#"{"id":1,"log\u0069n":"a","x":2,"login":"b","x":3}"#, "login"), (#" { "a" : 1 , "a" : 2 } "#, "a"),
+            (#"{"plan":{"name":"a","name":"b"}}"#, nil), (#"{"a":{"b":1},"a":[2]}"#, "a"), ("[1,1]", nil), ("{", nil),
+            ("{}", nil),
+        ] as [(String, String?)])
+    func findsAKeyGivenTwice(object: String, key: String?) {
+        #expect(JSONText.repeatedKey(in: Array(object.utf8)) == key)
+    }
+
     @Test func splitsTopLevelElementsKeepingTheirBytes() throws {
         let elements = try split(#" [ {"a": [1, 2], "b": "x,]}"} , {"c": "\"q\\"}, 3, "s", null ] "#)
         #expect(elements == [#"{"a": [1, 2], "b": "x,]}"}"#, #"{"c": "\"q\\"}"#, "3", #""s""#, "null"])

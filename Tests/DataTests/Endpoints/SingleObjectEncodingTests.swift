@@ -41,6 +41,24 @@ struct SingleObjectEncodingTests {
         }
     }
 
+    /// An account, a hovercard or the rate limits that give a key twice are malformed: Foundation's decoder
+    /// keeps the first value and `--json | jq` the last, so the table and the JSON said different logins.
+    @Test func anObjectGivingAKeyTwiceIsMalformed() throws {
+        let user = GitHubEndpoints.user(try Login(validating: "bom"))
+        Self.expectMalformed("GET /users/bom") { () throws(DomainError) in
+            try user.decode(Self.body(Array(#"{"login":"a","id":1,"login":"b"}"#.utf8), "GET /users/bom"))
+        }
+        let card = GitHubEndpoints.hovercard(of: try Login(validating: "bom"), subject: nil)
+        Self.expectMalformed("GET /users/bom/hovercard") { () throws(DomainError) in
+            try card.decode(Self.body(Array(#"{"contexts":[],"contexts":[]}"#.utf8), "GET /users/bom/hovercard"))
+        }
+        let limits =
+            #"{"resources":{"core":{"limit":5000,"remaining":4999,"reset":1999999999,"used":1}},"resources":{}}"#
+        Self.expectMalformed("GET /rate_limit") { () throws(DomainError) in
+            try GitHubEndpoints.rateLimit.decode(Self.body(Array(limits.utf8), "GET /rate_limit"))
+        }
+    }
+
     @Test(arguments: encodings)
     func anAccountNotInUTF8IsMalformed(encoding: String) throws {
         let label = "GET /users/bom"
