@@ -42,6 +42,12 @@ struct ParsedArguments: Sendable {
 /// A repeated option keeps its last value, as `gh` does. Nothing here knows what any option means; a command
 /// whose spec takes no arguments gets none.
 enum ArgumentScanner {
+    /// Whether a word is one of the command's options as it would be given: `--name`, `--name=…` or `-x`.
+    private static func namesOption(_ word: String, of spec: CommandSpec) -> Bool {
+        if word.hasPrefix("--") { return spec.option(named: String(word.dropFirst(2).prefix { $0 != "=" })) != nil }
+        return word.count == 2 && word.hasPrefix("-") && word.last.flatMap(spec.option(short:)) != nil
+    }
+
     static func scan(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
@@ -90,7 +96,16 @@ enum ArgumentScanner {
                 if let inlineValue {
                     parsed.set(option, inlineValue)
                 } else if index < arguments.count {
-                    parsed.set(option, arguments[index])
+                    // gh (pflag) takes any next word, an option too: `me edit --bio --dry-run` sent the write
+                    // with the bio "--dry-run". A value that is an option of this command is written onto it.
+                    let next = arguments[index]
+                    if Self.namesOption(next, of: spec) {
+                        throw UsageError(
+                            message: "option '--\(option.name)' needs a value (\(option.valueName ?? "VALUE")), and "
+                                + "'\(next)' is an option: to give it as the value, write --\(option.name)=\(next)",
+                            command: spec)
+                    }
+                    parsed.set(option, next)
                     index += 1
                 } else {
                     throw UsageError(

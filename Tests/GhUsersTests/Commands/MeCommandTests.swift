@@ -95,6 +95,29 @@ struct MeEditCommandTests {
         #expect(harness.http.received.isEmpty)
     }
 
+    /// A value left out makes the next word the value in gh (pflag); when that word is one of the command's
+    /// options, it is refused (exit 64, nothing sent). Before, `--bio --dry-run` sent the edit with the bio
+    /// "--dry-run", and `--location --offline` wrote past --offline. Written onto the option, it is the value.
+    @Test(arguments: [
+        ["me", "edit", "--bio", "--dry-run"], ["me", "edit", "--location", "--offline"],
+        ["me", "edit", "--name", "--hireable"], ["me", "edit", "--company", "-h"],
+        ["me", "edit", "--blog", "--format=json"],
+    ])
+    func aValueThatIsAnOptionIsRefusedAndSendsNothing(arguments: [String]) async {
+        let harness = harness(token: true)
+        let run = await harness.run(arguments)
+        #expect(run.status == 64, "\(run.err)")
+        let (option, value) = (arguments[2], arguments[3])
+        #expect(
+            run.err.contains("'\(value)' is an option: to give it as the value, write \(option)=\(value)"),
+            "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(harness.http.received.isEmpty)
+        let written = await harness.run(["me", "edit", option + "=" + value, "--dry-run"])
+        #expect(written.status == 0, "\(written.err)")
+        #expect(written.out.contains(#": "\#(value)""#), "\(written.out)")
+    }
+
     @Test(arguments: [
         (["me", "edit"], "me edit needs a field to change: --name, --bio"),
         (["me", "edit", "--dry-run"], "me edit needs a field to change"),
