@@ -205,6 +205,23 @@ struct FollowChangeTests {
         #expect(err.text.contains("line 2 of stdin"))
     }
 
+    /// `following --not-following-back … | unfollow --yes -` with nobody to unfollow is nothing to do: exit 0,
+    /// a note on stderr, the output's shape (an empty array), and nothing sent. Before, it was exit 64, "no
+    /// logins on stdin", so the clean-up job failed once everyone followed back.
+    @Test(arguments: ["", "# nobody\n\n"])
+    func noLoginsOnStdinIsNothingToDo(stdin: String) async {
+        for command in ["unfollow", "follow", "block"] {
+            let github = StubTransport()
+            let (io, out, err) = IOStreams.test(stdin: stdin)
+            var (env, _, _) = AppEnvironment.test(http: github, environment: token)
+            env.io = io
+            #expect(await run([command, "--yes", "-", "--json"], env) == 0)
+            #expect(out.text == "[]\n")
+            #expect(err.text == "gh-users: no logins on stdin (one a line; # starts a comment): nothing to do\n")
+            #expect(github.calls.isEmpty)
+        }
+    }
+
     @Test func aMissingScopeStopsAtTheFirstRefusalAndSaysWhatIsLeft() async {
         let github = StubTransport()
         github.refuse(

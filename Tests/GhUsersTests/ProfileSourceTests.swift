@@ -94,6 +94,18 @@ struct ShowViaGraphQLTests {
         #expect(github.graphQLLoginsAsked.map(\.count) == [100, 50])
     }
 
+    /// `followers … | show -` of an account nobody follows: an empty array and exit 0, with a note on stderr,
+    /// either way of looking up. Before, it was exit 64.
+    @Test(arguments: ["rest", "graphql"])
+    func noLoginsOnStdinIsAnEmptyList(via: String) async {
+        let github = StubTransport()
+        let (env, out, err) = environment(github, token: true, stdin: "# none\n")
+        #expect(await run("show - --via \(via) --json", env) == 0)
+        #expect(out.text == "[]\n")
+        #expect(err.text == "gh-users: no logins on stdin (one a line; # starts a comment): nothing to do\n")
+        #expect(github.calls.isEmpty)
+    }
+
     @Test func aTerminalGetsAClosingLineOfPointsSpentAndRequestsSaved() async {
         let github = StubTransport()
         github.answer(

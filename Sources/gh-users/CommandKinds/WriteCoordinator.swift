@@ -28,6 +28,17 @@ struct WriteCoordinator {
             io.writeErr(context.presenter.present(error).message)
             return .failed(error)
         }
+        if logins.isEmpty {
+            // `-` with nothing on stdin: everyone already follows back, say. The output keeps its shape (`[]`).
+            io.writeErr(LoginInput.noLoginsNote)
+            let writer = RecordStreamWriter(context: context.render, columns: columns)
+            do {
+                try io.out.write(writer.finish(completed: true))
+            } catch {
+                return .writeFailed(error, io: io)
+            }
+            return .success
+        }
         // Logins are case-insensitive: an account given twice is written once.
         var seen: Set<String> = []
         logins = logins.filter { seen.insert($0.value.lowercased()).inserted }

@@ -128,6 +128,9 @@ enum LoginInput: Sendable, Equatable {
         return .given(logins)
     }
 
+    /// What stderr says when stdin held no login: a clean-up pipeline with nothing to clean up is no error.
+    static let noLoginsNote = "gh-users: no logins on stdin (one a line; # starts a comment): nothing to do\n"
+
     /// At most this many logins come from stdin, and this many lines: stdin may never end, and everything is
     /// read and checked before anything is sent.
     static let maximumLogins = 10_000
@@ -135,7 +138,8 @@ enum LoginInput: Sendable, Equatable {
     /// A login has at most 39 characters; a line far longer is no login, and is not read to its end.
     static let maximumLineBytes = 1024
 
-    /// The logins, read and validated in full before anything is sent; a bad line is a usage error.
+    /// The logins, read and validated in full before anything is sent; a bad line is a usage error. None (an
+    /// empty stdin, or comments only) is nothing to do: the caller says so (`noLoginsNote`) and ends well.
     func resolve(_ io: IOStreams) throws(DomainError) -> [Login] {
         guard case .standardInput = self else {
             if case .given(let logins) = self { return logins }
@@ -161,7 +165,6 @@ enum LoginInput: Sendable, Equatable {
                 throw .invalidInput("stdin has more than \(Self.maximumLogins) logins; give them in parts")
             }
         }
-        guard !logins.isEmpty else { throw .invalidInput("no logins on stdin (one a line; # starts a comment)") }
         return logins
     }
 }

@@ -153,6 +153,7 @@ extension ShowUsersOptions: GitHubCommand {
         if fromStandardInput {
             do throws(DomainError) {
                 references = try LoginInput.standardInput.resolve(context.io).map(UserReference.login)
+                if references.isEmpty { context.io.writeErr(LoginInput.noLoginsNote) }
             } catch {
                 return ResourceLoad<User>([.failure(error)]).write([], to: context)
             }
