@@ -7,13 +7,8 @@ import JSONBytes
 /// invitations and filter by 2FA; members alone see teams; stargazers and watchers are listed to those with a
 /// grant, collaborators to those who can push; `role`, `filter`, `affiliation`, `permission` and `anon` filter.
 struct StandInWorldListHandler: StandInHandler {
-    /// `GET /orgs/{org}/repos`, which gh-users reads through GraphQL: the REST side of `access`'s listing.
-    static let organizationRepositories = Endpoint(
-        "repos/list-for-org", .get, "/orgs/{org}/repos", shape: .records(.repository), paging: .link,
-        docs: "https://docs.github.com/rest/repos/repos#list-organization-repositories")
-
     static let endpoints: [Endpoint] = [
-        organizationRepositories, .organization, .members, .publicMembers, .outsideCollaborators, .invitations,
+        .organization, .members, .publicMembers, .outsideCollaborators, .invitations,
         .teamMembers, .repository,
         .collaborators, .contributors, .assignees, .stargazers, .watchers, .forks, .starCount, .starHistory,
     ]
@@ -64,12 +59,6 @@ extension StandInRouteRequest {
                 }
             }
             return peopleList(listed.map(\.login))
-        case StandInWorldListHandler.organizationRepositories:
-            // Only the asked page's records are made: bench-org has a thousand.
-            let repositories = world.repositories(of: organization)
-            return paged(count: repositories.count) { position, writer in
-                writer.bytes += repositoryRecord(repositories[position].fullName, in: world)
-            }
         case .outsideCollaborators:
             guard member?.role == "admin" else { return refusal(403, ownerOnly) }
             return peopleList(world.outsideCollaborators(of: organization))
