@@ -111,6 +111,9 @@ struct ListStream<Item: ListedItem> {
                 end = .failed(ListOutput.keysMissing(keys, in: item, noun: noun), vanished: 0)
                 break
             }
+            if output.written == 0, let item = items.first {
+                for warning in output.writer.pathWarnings(for: item) { io.writeErr(warning) }
+            }
             // The page goes out in pieces (`RecordStreamWriter.chunkSize`); `sent` counts the bytes of those that
             // went out whole, so a failed write is placed among the page's records.
             var ends: [Int] = []

@@ -103,6 +103,39 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         return columns.map(\.key)
     }
 
+    /// The `--fields` paths that lead into an object the record has, which lacks the key they name next
+    /// (`repo.ful_name`, where `repo` holds `full_name`): most likely misspelt, which the field list cannot tell
+    /// before an answer shows what the object holds. Each with the object's own keys. A path that meets a null
+    /// or no object on the way is no such path: GitHub leaves some objects out of some records.
+    private func pathsNotFound(in item: Item) -> [(path: String, object: String, keys: [String])] {
+        guard let fields = context.fields else { return [] }
+        let bytes = item.raw.bytes
+        return fields.compactMap { field in
+            let path = Self.path(field)
+            guard path.count > 1, derived[field] == nil, JSONText.value(at: path, in: bytes) == nil else { return nil }
+            // The longest part of the path that leads somewhere: the next key is missing from it.
+            var depth = path.count - 1
+            while depth > 0, JSONText.value(at: Array(path[..<depth]), in: bytes) == nil { depth -= 1 }
+            let object = Array(path[..<depth])
+            guard depth > 0, JSONText.value(at: object, in: bytes)?.first == UInt8(ascii: "{") else { return nil }
+            return (field, object.joined(separator: "."), JSONText.keys(at: object, in: bytes))
+        }
+    }
+
+    /// A warning line for each `--fields` path the first record's object lacks (`pathsNotFound`); the object's
+    /// keys are GitHub's text, shown only when short and plain.
+    func pathWarnings(for item: Item) -> [String] {
+        pathsNotFound(in: item).map { missing in
+            let plain = missing.keys.filter { key in
+                key.count <= 40 && key.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+            }
+            let listed = plain.prefix(12).joined(separator: ", ") + (plain.count > 12 ? ", …" : "")
+            return "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): the first record's "
+                + "\(TerminalSanitizer.sanitize(missing.object)) has no such key (it has "
+                + (listed.isEmpty ? "none" : listed) + "), so the column is blank where a record lacks it\n"
+        }
+    }
+
     private func csvCell(_ text: String) -> String {
         CSV.cell(text, context: context)
     }

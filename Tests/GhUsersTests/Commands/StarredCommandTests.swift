@@ -46,6 +46,38 @@ struct StarredCommandTests {
         #expect(json.status == 0)
     }
 
+    /// A `--fields` path whose first part is there is checked once the first record shows what the object holds:
+    /// a misspelt rest (`repo.ful_name`) is a warning naming the object's keys, the column staying blank (before:
+    /// blank without a word); a path through a null (`repo.license.name`) is no misspelling. Every column such a
+    /// path is refused with words about the path, not the media type (before: "Was the media type … dropped?").
+    @Test func aMisspeltPathAfterTheDotIsNamed() async {
+        let body = #"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":7,"full_name":"o/r","license":null}}]"#
+        let harness = CommandHarness()
+        harness.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [], body: Data(body.utf8))
+        let run = await harness.run([
+            "starred", "octocat", "--fields", "repo.ful_name,starred_at,repo.license.name,repo.full_name", "--format",
+            "csv",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        let header = "repo.ful_name,starred_at,repo.license.name,repo.full_name\r\n"
+        #expect(run.out == header + ",2011-01-16T19:06:43Z,,o/r\r\n")
+        #expect(
+            run.err
+                == "gh-users: warning: --fields repo.ful_name: the first record's repo has no such key (it has "
+                + "full_name, id, license), so the column is blank where a record lacks it\n")
+
+        let alone = CommandHarness()
+        alone.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [], body: Data(body.utf8))
+        let refused = await alone.run(["starred", "octocat", "--fields", "repo.ful_name", "--format", "tsv"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.err.hasPrefix(
+                "gh-users: the starred repositories GitHub sent have nothing at repo.ful_name, so every row would be "
+                    + "blank: check the part after the dot"), "\(refused.err)")
+    }
+
     /// A repository on two pages (starred again while the list was paged) is written once, known by its
     /// `repo.id`; a record without one is written as it comes.
     @Test func aRepositoryOnTwoPagesIsWrittenOnce() async {
