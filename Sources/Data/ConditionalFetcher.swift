@@ -59,7 +59,7 @@ struct ConditionalFetcher: Sendable {
         let key = store == nil ? "" : DiskResponseCache.key(url: variant, tokenIdentity: tokenIdentity)
         let entry = store?.read(key: key)
         if settings.mode == .offline {
-            guard let entry else { throw DomainError.notCached(resource: endpoint) }
+            guard let entry else { throw DomainError.notCached(resource: endpoint, everCached: cacheable) }
             logger.info("\(HTTPClient.traceText(endpoint)): from the cache, offline")
             return response(from: entry, requested: url)
         }

@@ -57,7 +57,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
     @discardableResult
     package func perform(_ action: Action) async throws(DomainError) -> ResourceBody {
         // A write is never answered from the cache, so --offline has nothing to offer it: it is never sent.
-        guard fetcher.settings.mode != .offline else { throw .notCached(resource: describe(action)) }
+        guard fetcher.settings.mode != .offline else { throw .notCached(resource: describe(action), everCached: false) }
         var request = client.makeRequest(Self.method(action.method), url(action.path))
         if let body = action.body {
             request.headers.set("Content-Type", "application/json")
@@ -187,7 +187,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         let url = GitHubEndpoints.graphQLURL(apiRoot: apiRoot)
         let endpoint = "POST " + url.path
         // GraphQL answers are never cached (they carry no validators), so --offline can answer none of them.
-        guard fetcher.settings.mode != .offline else { throw .failed(.notCached(resource: endpoint)) }
+        guard fetcher.settings.mode != .offline else {
+            throw .failed(.notCached(resource: endpoint, everCached: false))
+        }
         var request = client.makeJSONPost(url, body: Foundation.Data(body))
         request.repeatableQuery = repeating
         var waits = 0

@@ -2,9 +2,12 @@ import AtomicCore
 import Domain
 
 extension UsageError {
-    static func invalidChoice(_ option: OptionSpec, _ value: String, spec: CommandSpec) -> UsageError {
-        var message =
-            "invalid value '\(value)' for '--\(option.name)': choose one of \(option.choices.joined(separator: ", "))"
+    /// `alsoTaken`: other words the option takes for a choice (`read` for `pull`), said with the choices.
+    static func invalidChoice(_ option: OptionSpec, _ value: String, alsoTaken: [String] = [], spec: CommandSpec)
+        -> UsageError
+    {
+        let names = option.choices + alsoTaken
+        var message = "invalid value '\(value)' for '--\(option.name)': choose one of \(names.joined(separator: ", "))"
         if let suggestion = Suggestions.nearest(to: value, among: option.choices) {
             message += "\nDid you mean '\(suggestion)'?"
         }

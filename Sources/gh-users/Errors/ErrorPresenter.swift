@@ -169,9 +169,9 @@ struct ErrorPresenter: Sendable {
         case .malformedResponse(let endpoint, let detail, _):
             return Presentation(
                 message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n", for: error)
-        case .notCached(let resource):
-            // Only a GET is ever cached: a write, or a GraphQL POST, could never have been answered offline.
-            let absence = resource.hasPrefix("GET ") ? "not in the cache" : "never cached"
+        case .notCached(let resource, let everCached):
+            // A write, a GraphQL POST and `/rate_limit` could never have been answered offline.
+            let absence = everCached ? "not in the cache" : "never cached"
             return Presentation(
                 message: "gh-users: \(clean(resource)) is \(absence), and --offline keeps off the network\n",
                 for: error)

@@ -108,7 +108,8 @@ struct PeopleListCommandTests {
     @Test func collaboratorsRefuseAPermissionItDoesNotKnow() async {
         let run = await Self.signedIn().run(["collaborators", "octocat/Hello-World", "--permission", "owner"])
         #expect(run.status == 64)
-        #expect(run.err.contains("pull, triage, push, maintain, admin"), "\(run.err)")
+        // read and write are taken too, and said so (before, the list left them out).
+        #expect(run.err.contains("choose one of pull, triage, push, maintain, admin, read, write\n"), "\(run.err)")
     }
 
     /// A stargazer is `{"starred_at", "user"}` in the star media type: the table reads the login inside `user`.

@@ -12,6 +12,17 @@ private func run(_ arguments: [String], _ env: AppEnvironment) async -> Int32 {
 
 /// `rate-limit`: the buckets as a table, as JSON and as TSV.
 struct RateLimitCommandTests {
+    /// The rate limits are always asked live, never cached: `--offline` says so (before: "GET /rate_limit is not
+    /// in the cache", as if an earlier run could have kept it), exit 1, nothing sent.
+    @Test func offlineSaysTheRateLimitsAreNeverCached() async {
+        let data = StubTransport()
+        let (env, out, err) = AppEnvironment.test(http: data)
+        #expect(await run(["rate-limit", "--offline"], env) == 1)
+        #expect(out.text.isEmpty)
+        #expect(err.text == "gh-users: GET /rate_limit is never cached, and --offline keeps off the network\n")
+        #expect(data.calls.isEmpty)
+    }
+
     @Test func rateLimitTableAndJSON() async throws {
         let data = StubTransport()
         // Resets 42 minutes and 1 minute after the harness's now (1_800_000_000).

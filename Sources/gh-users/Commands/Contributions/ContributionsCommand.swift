@@ -60,7 +60,7 @@ enum ContributionsCommand {
             ("gh-users contributions octocat", "The last year, as a heatmap."),
             (
                 "gh-users contributions octocat --from 2020-01-01 --json | jq .total",
-                "Everything since 2020, asked a year at a time."
+                "Everything since 2020, asked six months at a time."
             ),
             (
                 "gh-users contributions octocat --format csv | awk -F, 'NR > 1 && $2 > 0' | wc -l",

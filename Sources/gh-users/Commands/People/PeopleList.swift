@@ -70,7 +70,7 @@ enum PeopleFilter {
     /// `--NAME VALUE`, one of `choices`, sent as `key=VALUE` (`--affiliation outside`); GitHub's default when
     /// not given.
     /// `aliases` are other words for a choice (`write` for `push`), taken and sent as the choice; help and
-    /// completions list the choices alone.
+    /// completions list the choices alone, and a value that is neither names both.
     static func choice(
         _ name: String, key: String? = nil, help: String, default shown: String? = nil, choices: [String],
         aliases: [String: String] = [:]
@@ -81,7 +81,8 @@ enum PeopleFilter {
             parse: { reading throws(UsageError) in
                 let choice = aliases[reading.text] ?? reading.text
                 guard choices.contains(choice) else {
-                    throw .invalidChoice(reading.option, reading.text, spec: reading.command)
+                    throw .invalidChoice(
+                        reading.option, reading.text, alsoTaken: aliases.keys.sorted(), spec: reading.command)
                 }
                 return choice
             },
