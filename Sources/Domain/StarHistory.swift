@@ -64,11 +64,13 @@ package struct StarHistory: Sendable, Equatable {
         return points.reversed()
     }
 
-    /// Each week (from its Sunday) that meets `span`, oldest first, counting only the span's days.
+    /// Each week (from its Sunday) that meets `span`, oldest first, counting only the span's days: a week the
+    /// span starts in is dated from the span's first day, since that is where its count starts (a record dated
+    /// Sunday that left out Sunday's stars said less than its date claims).
     package func weeks(in span: ClosedRange<CalendarDay>) -> [StarPoint] {
         var points: [StarPoint] = []
         for day in days(in: span) {
-            let sunday = day.start.adding(days: -day.start.weekday)
+            let sunday = max(day.start.adding(days: -day.start.weekday), span.lowerBound)
             if let last = points.last, last.start == sunday {
                 points[points.count - 1] = StarPoint(start: sunday, gained: last.gained + day.gained, total: day.total)
             } else {

@@ -86,7 +86,8 @@ struct StarHistoryTests {
         let history = StarHistory(count: 19, weeks: [try #require(documented)])
         let span = try #require(CalendarDay("2025-08-11"))...(try #require(CalendarDay("2025-08-20")))
         let weeks = history.weeks(in: span)
-        #expect(weeks.map(\.start.description) == ["2025-08-10", "2025-08-17"])
+        // The first week counts from the span's Monday, and is dated so (before: its Sunday, 2025-08-10).
+        #expect(weeks.map(\.start.description) == ["2025-08-11", "2025-08-17"])
         #expect(weeks.map(\.gained) == [19, 0])
         #expect(weeks.map(\.total) == [19, 19])
     }

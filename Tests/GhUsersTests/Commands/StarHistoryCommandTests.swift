@@ -82,15 +82,16 @@ struct StarHistoryCommandTests {
                 2025-08-16\t0\t42
 
                 """)
-        // The Saturday before the documented week is the last day of the week of Sunday 2025-08-03.
+        // The Saturday before the documented week is the last day of the week of Sunday 2025-08-03, the one
+        // day of it the span holds: that record is dated from --from, where its count starts.
         let weeks = await harness().run(
             ["star-history", "octocat/Hello-World", "--by", "week", "--format", "csv"] + span)
-        #expect(weeks.out == "date,stars,total\r\n2025-08-03,0,23\r\n2025-08-10,19,42\r\n", "\(weeks.err)")
+        #expect(weeks.out == "date,stars,total\r\n2025-08-09,0,23\r\n2025-08-10,19,42\r\n", "\(weeks.err)")
         let fields = await harness().run(
             ["star-history", "octocat/Hello-World", "--by", "week", "--json", "--fields", "date,total"] + span)
         #expect(
             Bodies.compact(Array(fields.out.utf8))
-                == #"[{"date":"2025-08-03","total":23},{"date":"2025-08-10","total":42}]"#)
+                == #"[{"date":"2025-08-09","total":23},{"date":"2025-08-10","total":42}]"#)
     }
 
     /// A page whose oldest week starts on or before --from is the last one asked, though GitHub points further.
@@ -111,7 +112,7 @@ struct StarHistoryCommandTests {
             "star-history", "octocat/Hello-World", "--from", "2025-08-01", "--to", "2025-08-16", "--by", "week",
         ])
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out == "2025-07-27\t0\t4\n2025-08-03\t19\t23\n2025-08-10\t19\t42\n")
+        #expect(run.out == "2025-08-01\t0\t4\n2025-08-03\t19\t23\n2025-08-10\t19\t42\n")
     }
 
     /// A server whose pages point at a next one for 150 pages, past GitHub's 100: 100 are read, and no more.

@@ -66,7 +66,7 @@ enum StarHistoryCommand {
             of them, each drawn at the total it ended with. --json gives
             {"repository","from","to","by","count","gained","history"} (with --fields, the history alone);
             ndjson, csv and tsv (the default when piped) give one record per day or week: date (the day, or
-            the week's Sunday), stars (gained in it), total (at its end). A repository that does not exist
+            the week's Sunday, or --from in the week it starts), stars (gained in it), total (at its end). A repository that does not exist
             is exit 3.
             """,
         arguments: [("OWNER/REPO", "The repository, such as octocat/Hello-World.")],
