@@ -237,11 +237,18 @@ struct CacheEndToEndTests {
                 let store = cache.appendingPathComponent("gh-users-responses")
                 #expect(info.stdout.hasPrefix("Path     \(store.path)\nEntries  10\nSize     "))
                 #expect(info.stdout.contains(" of 100 MB"))
-                let clear = try await BinaryRunner.run(["cache", "clear", "--cache-dir", cache.path])
+                // Asked for a format, a script gets what was removed (before: --json was taken, stdout empty).
+                let clear = try await BinaryRunner.run(["cache", "clear", "--cache-dir", cache.path, "--json"])
                 #expect(clear.status == 0)
-                #expect(clear.stdout.isEmpty)
+                let record = try JSONSerialization.jsonObject(with: Data(clear.stdout.utf8)) as? [String: Any]
+                #expect(record?["removed_entries"] as? Int == 10)
+                #expect(record?["path"] as? String == store.path)
                 #expect(clear.stderr.hasPrefix("Removed 10 entries ("))
                 #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["CACHEDIR.TAG"])
+                let again = try await BinaryRunner.run(["cache", "clear", "--cache-dir", cache.path])
+                #expect(again.status == 0)
+                #expect(again.stdout.isEmpty)
+                #expect(again.stderr.hasPrefix("Removed 0 entries ("))
             }
         }
     }

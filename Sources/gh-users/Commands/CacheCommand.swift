@@ -25,8 +25,9 @@ struct CacheCommand: LocalCommand, NestingCommand {
         discussion: """
             gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
             answer (HTTP 304) costs no rate limit. `info` prints the cache's path, entries and size; `clear`
-            removes every entry, and repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of
-            another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
+            removes every entry (stderr says how many; with --json or another --format, stdout gets path,
+            removed_entries and removed_bytes), and repairs a store of yours whose CACHEDIR.TAG is missing,
+            damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
             recently used entries go first.
             """,
         arguments: [],
@@ -128,6 +129,21 @@ extension CacheOptions {
                     "Removed \(Counted.text(removed.entries, "entry", plural: "entries")) "
                         + "(\(CacheRenderer.size(removed.bytes))) from \(TerminalSanitizer.quotedPath(removed.path))\n"
                 )
+                // Asked for a format (`--json`), a script gets what was removed as a record; else stdout stays
+                // empty, as it always was.
+                if context.common.format != nil, context.command.render.format != .table {
+                    let record = CacheRenderer.record(
+                        [
+                            .init("path", .string(removed.path)),
+                            .init("removed_entries", .integer(Int64(removed.entries))),
+                            .init("removed_bytes", .integer(removed.bytes)),
+                        ], context: context.command.render)
+                    do {
+                        try io.writeOut(record)
+                    } catch {
+                        return .writeFailed(error, io: io)
+                    }
+                }
             }
             return .success
         } catch {
@@ -141,31 +157,13 @@ extension CacheOptions {
 enum CacheRenderer {
     static func render(_ summary: CacheSummary, context: RenderContext) -> String {
         switch context.format {
-        case .json, .ndjson:
-            let compact = JSONValue.object([
-                .init("path", .string(summary.path)), .init("entries", .integer(Int64(summary.entries))),
-                .init("size_bytes", .integer(summary.bytes)), .init("limit_bytes", .integer(summary.limitBytes)),
-                .init("orphaned_temporary_files", .integer(Int64(summary.orphanedTemporaryFiles))),
-            ]).bytes
-            var output: [UInt8] = []
-            if context.format == .json {
-                JSONText.pretty(compact, into: &output)
-            } else {
-                output = compact
-            }
-            return String(decoding: output, as: UTF8.self) + "\n"
-        case .tsv:
-            return [
-                TerminalSanitizer.sanitize(summary.path, escapeBackslash: true), "\(summary.entries)",
-                "\(summary.bytes)", "\(summary.limitBytes)", "\(summary.orphanedTemporaryFiles)",
-            ]
-            .joined(separator: "\t") + "\n"
-        case .csv:
-            return CSV.row(["path", "entries", "size_bytes", "limit_bytes", "orphaned_temporary_files"])
-                + CSV.row([
-                    CSV.cell(summary.path, context: context), "\(summary.entries)", "\(summary.bytes)",
-                    "\(summary.limitBytes)", "\(summary.orphanedTemporaryFiles)",
-                ])
+        case .json, .ndjson, .tsv, .csv:
+            return record(
+                [
+                    .init("path", .string(summary.path)), .init("entries", .integer(Int64(summary.entries))),
+                    .init("size_bytes", .integer(summary.bytes)), .init("limit_bytes", .integer(summary.limitBytes)),
+                    .init("orphaned_temporary_files", .integer(Int64(summary.orphanedTemporaryFiles))),
+                ], context: context)
         case .table:
             var lines = [
                 "Path     " + TerminalSanitizer.sanitize(summary.path),
@@ -179,6 +177,35 @@ enum CacheRenderer {
                         + (orphans == 1 ? "removes it once it is" : "removes them once they are") + " 5 minutes old")
             }
             return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
+    /// One record for a script: a JSON object (one line for ndjson), a tsv line, or csv with its header.
+    static func record(_ fields: [JSONValue.Member], context: RenderContext) -> String {
+        /// A cell: the path as text, a count as its digits.
+        func cell(_ value: JSONValue, _ text: (String) -> String) -> String {
+            switch value {
+            case .string(let string): text(string)
+            case .integer(let number): "\(number)"
+            default: ""
+            }
+        }
+        switch context.format {
+        case .json, .ndjson, .table:
+            let compact = JSONValue.object(fields).bytes
+            var output: [UInt8] = []
+            if context.format == .json {
+                JSONText.pretty(compact, into: &output)
+            } else {
+                output = compact
+            }
+            return String(decoding: output, as: UTF8.self) + "\n"
+        case .tsv:
+            return fields.map { cell($0.value) { TerminalSanitizer.sanitize($0, escapeBackslash: true) } }
+                .joined(separator: "\t") + "\n"
+        case .csv:
+            return CSV.row(fields.map(\.key))
+                + CSV.row(fields.map { cell($0.value) { CSV.cell($0, context: context) } })
         }
     }
 
