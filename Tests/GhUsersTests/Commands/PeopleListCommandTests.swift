@@ -274,6 +274,18 @@ struct PeopleListCommandTests {
         }
     }
 
+    /// Every key of GitHub's documented invitation is a field `--fields` takes, as `--json` writes them all
+    /// (before: node_id and invitation_teams_url were an "unknown field", exit 64).
+    @Test func everyKeyOfTheDocumentedInvitationIsAField() throws {
+        let invitations = try #require(
+            try JSONSerialization.jsonObject(with: Data(Bodies.named("orgs-list-pending-invitations")))
+                as? [[String: Any]])
+        let keys = Set(try #require(invitations.first).keys)
+        let fields = Set(try #require(CommandCatalog.spec(named: "invitations")).anyFields)
+        #expect(keys.count > 10)
+        #expect(keys.subtracting(fields).isEmpty, "\(keys.subtracting(fields).sorted())")
+    }
+
     /// A CSV record of one empty field is `""`, as RFC 4180 writes it: an empty line is no record to a reader
     /// (Python's csv.DictReader read 0 of 1).
     @Test func aCSVRecordOfOneEmptyFieldIsQuoted() async throws {

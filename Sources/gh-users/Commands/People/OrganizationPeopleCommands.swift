@@ -81,7 +81,7 @@ struct InvitationsCommand: PeopleListCommand {
             ],
             fields: [
                 "id", "login", "email", "role", "created_at", "failed_at", "failed_reason", "inviter", "team_count",
-                "invitation_source",
+                "invitation_source", "node_id", "invitation_teams_url",
             ]),
         noun: "invitations", changes: changes, profiles: nil)
 
