@@ -41,9 +41,12 @@ struct ListGPGKeysCommand: AccountRecordsCommand {
     static func columns(_ context: RenderContext) -> [Column<Record>] {
         [
             Column("KEY ID", path: ["key_id"]),
+            // The addresses on a table; GitHub's array in csv and tsv, as `--fields emails` writes it.
             Column("EMAILS", key: "emails", shrink: .first) { key in
-                JSONText.elements(at: ["emails"], in: key.raw.bytes)
-                    .map { JSONText.text(of: "email", in: $0) }.joined(separator: ", ")
+                context.format == .table
+                    ? JSONText.elements(at: ["emails"], in: key.raw.bytes)
+                        .map { JSONText.text(of: "email", in: $0) }.joined(separator: ", ")
+                    : JSONText.text(at: ["emails"], in: key.raw.bytes)
             },
             Column("CAN SIGN", key: "can_sign") { key in
                 let text = JSONText.text(of: "can_sign", in: key.raw.bytes)

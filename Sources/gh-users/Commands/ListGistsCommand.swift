@@ -41,8 +41,11 @@ struct ListGistsCommand: AccountRecordsCommand {
     static func columns(_ context: RenderContext) -> [Column<Record>] {
         [
             Column("ID", path: ["id"]),
+            // The names on a table; GitHub's object in csv and tsv, as `--fields files` writes it.
             Column("FILES", key: "files", shrink: .second) { gist in
-                JSONText.keys(at: ["files"], in: gist.raw.bytes).joined(separator: ", ")
+                context.format == .table
+                    ? JSONText.keys(at: ["files"], in: gist.raw.bytes).joined(separator: ", ")
+                    : JSONText.text(at: ["files"], in: gist.raw.bytes)
             },
             Column("PUBLIC", path: ["public"]),
             .time("UPDATED", "updated_at", context),

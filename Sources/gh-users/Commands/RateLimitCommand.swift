@@ -76,7 +76,8 @@ enum RateLimitRenderer {
             Column("LIMIT") { String($0.limit) },
             Column("REMAINING") { String($0.remaining) },
             Column("USED") { String($0.used) },
-            Column("RESETS", key: "reset", shrink: .first) { bucket in
+            // Not GitHub's `reset` (epoch seconds, which `--fields reset` writes): a time of its own, named so.
+            Column("RESETS", key: "resets_at", shrink: .first, derived: true) { bucket in
                 guard human else { return RelativeTime.rfc3339(bucket.resetAt) }
                 let wait = bucket.resetAt.timeIntervalSince(now)
                 let clock = bucket.resetAt.formatted(date: .omitted, time: .standard)

@@ -35,5 +35,6 @@ enum FieldCatalog {
     ]
 
     /// One rate-limit bucket, as `gh-users rate-limit` lists them.
-    static let rateLimitBucket = ["resource", "limit", "remaining", "used", "reset"]
+    /// `reset` is GitHub's epoch seconds; `resets_at` the same moment as the default column writes it.
+    static let rateLimitBucket = ["resource", "limit", "remaining", "used", "reset", "resets_at"]
 }
