@@ -164,16 +164,21 @@ package struct JSONMemberReader {
         return matches
     }
 
-    /// An object or an array at `index`, each of its values checked.
+    /// An object or an array at `index`, each of its values checked; an object that gives a key twice is not
+    /// read here (`JSONText.repeatedKey` words it on Foundation's path).
     private mutating func container(depth: Int) -> Bool {
         let closing = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
         let isObject = closing == UInt8(ascii: "}")
         index += 1
         skipWhitespace()
         if take(closing) { return true }
+        var keys: [Range<Int>] = []
         while true {
             if isObject {
-                guard plainString() != nil else { return false }
+                guard let key = plainString(),
+                    !keys.contains(where: { $0.count == key.count && bytes[$0].elementsEqual(bytes[key]) })
+                else { return false }
+                keys.append(key)
                 skipWhitespace()
                 guard take(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()

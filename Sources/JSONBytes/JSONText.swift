@@ -111,21 +111,36 @@ package enum JSONText {
         return members
     }
 
-    /// The first key that a top-level object gives twice, its escapes resolved (`"log\u0069n"` is `login`), or
-    /// nil when each is given once or the bytes are no object. Foundation's `JSONDecoder` keeps the first of
-    /// two values where jq and `objectMembers` keep the last, so a record holding one would say two things.
+    /// The first key that an object gives twice, at any depth (an account's `plan`, the rate limits' buckets),
+    /// its escapes resolved (`"log\u0069n"` is `login`); nil when every object gives each key once, or the bytes
+    /// are not JSON. Foundation's `JSONDecoder` keeps the first of two values where jq and `objectMembers` keep the
+    /// last, so a record holding one would say two things.
     package static func repeatedKey(in bytes: [UInt8]) -> String? {
-        var seen: Set<String> = []
-        var repeated: String?
-        try? forEachMember(of: bytes) { key, _ in
-            let slice = bytes[key]
-            let name =
-                slice.contains(UInt8(ascii: "\\"))
-                ? unescapeString(bytes[(key.lowerBound - 1)..<(key.upperBound + 1)])
-                : String(decoding: slice, as: UTF8.self)
-            if repeated == nil, !seen.insert(name).inserted { repeated = name }
+        // One open object or array each: an object's keys so far, and whether a key comes next.
+        var open: [(keys: Set<String>?, keyNext: Bool)] = []
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "{"): open.append(([], true))
+            case UInt8(ascii: "["): open.append((nil, false))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard open.popLast() != nil else { return nil }
+            case UInt8(ascii: ","):
+                if let last = open.indices.last, open[last].keys != nil { open[last].keyNext = true }
+            case UInt8(ascii: "\""):
+                guard let end = try? endOfString(bytes, openingQuote: index) else { return nil }
+                if let last = open.indices.last, open[last].keyNext, open[last].keys != nil {
+                    let key = unescapeString(bytes[index..<end])
+                    guard open[last].keys?.insert(key).inserted == true else { return key }
+                    open[last].keyNext = false
+                }
+                index = end
+                continue
+            default: break
+            }
+            index += 1
         }
-        return repeated
+        return nil
     }
 
     /// Calls `body` with each member's key (inside its quotes, as written) and value, in order.

@@ -66,6 +66,7 @@ struct ScannedAccountsTests {
         (#"[{"id":2,"login":"a","node_id":"x","url":"u","node_id":"y"}]"#, "item 1: the key 'node_id' is given twice"),
         (#"[{"id":2,"login":"é","id":3}]"#, "item 1: the key 'id' is given twice"),
         (#"[{"id":2,"login":"a","\u001b[2J":1,"\u001b[2J":2}]"#, "item 1: a key is given twice"),
+        (#"[{"id":2,"login":"a","plan":{"name":"x","space":1,"name":"y"}}]"#, "item 1: the key 'name' is given twice"),
     ])
     func anAccountGivingAKeyTwiceIsMalformed(body: String, detail: String) {
         for scanning in [true, false] {

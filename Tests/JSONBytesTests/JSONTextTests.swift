@@ -9,14 +9,16 @@ struct JSONTextTests {
         return try JSONText.arrayElements(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
     }
 
-    /// The first top-level key given twice, escapes resolved, since Foundation's decoder reads `"log\u0069n"` as
-    /// `login`; a nested object's keys, and what is no object, are not its question.
+    /// The first key an object gives twice, at any depth, escapes resolved, since Foundation's decoder reads
+    /// `"log\u0069n"` as `login` (before: the top level only, so the rate limits' buckets and an account's `plan`
+    /// still said two things); strings that are values, and what is not JSON, are no keys.
     @Test(
         arguments: [
             (#"{"login":"a","id":1}"#, nil), (#"{"login":"a","login":"b"}"#, "login"),
             (#"{"id":1,"log\u0069n":"a","x":2,"login":"b","x":3}"#, "login"), (#" { "a" : 1 , "a" : 2 } "#, "a"),
-            (#"{"plan":{"name":"a","name":"b"}}"#, nil), (#"{"a":{"b":1},"a":[2]}"#, "a"), ("[1,1]", nil), ("{", nil),
-            ("{}", nil),
+            (#"{"plan":{"name":"a","name":"b"}}"#, "name"), (#"{"a":{"b":1},"a":[2]}"#, "a"), ("[1,1]", nil),
+            ("{", nil), ("{}", nil), (#"{"e":[{"x":1,"y":{"x":2}},{"x":3,"x":4}]}"#, "x"), (#"{"a":["a","a"]}"#, nil),
+            (#"{"a":"b","b":{"a":"b"},"c":[{"a":1},{"a":2}]}"#, nil), (#"{"a\"b":1,"a\u0022b":2}"#, "a\"b"),
         ] as [(String, String?)])
     func findsAKeyGivenTwice(object: String, key: String?) {
         #expect(JSONText.repeatedKey(in: Array(object.utf8)) == key)

@@ -54,8 +54,12 @@ struct SingleObjectEncodingTests {
         }
         let limits =
             #"{"resources":{"core":{"limit":5000,"remaining":4999,"reset":1999999999,"used":1}},"resources":{}}"#
-        Self.expectMalformed("GET /rate_limit") { () throws(DomainError) in
-            try GitHubEndpoints.rateLimit.decode(Self.body(Array(limits.utf8), "GET /rate_limit"))
+        // A bucket's key, nested: the table said 10 left, `--json | jq` 4999.
+        let bucket = #"{"resources":{"core":{"limit":5000,"remaining":10,"remaining":4999,"reset":1999999999}}}"#
+        for body in [limits, bucket] {
+            Self.expectMalformed("GET /rate_limit") { () throws(DomainError) in
+                try GitHubEndpoints.rateLimit.decode(Self.body(Array(body.utf8), "GET /rate_limit"))
+            }
         }
     }
 
