@@ -220,6 +220,19 @@ struct FollowChangeTests {
             #expect(err.text == "gh-users: no logins on stdin (one a line; # starts a comment): nothing to do\n")
             #expect(github.calls.isEmpty)
         }
+        // The checks every write makes come first, so the status does not depend on the data: --offline is 64
+        // and no token 4, as with a login (before: 0 for an empty stdin).
+        for (arguments, environment, status) in [
+            (["unfollow", "--yes", "-", "--offline"], token, Int32(64)), (["follow", "-"], [:], 4),
+        ] {
+            let github = StubTransport()
+            let (io, out, _) = IOStreams.test(stdin: stdin)
+            var (env, _, _) = AppEnvironment.test(http: github, environment: environment)
+            env.io = io
+            #expect(await run(arguments, env) == status, "\(arguments)")
+            #expect(out.text.isEmpty)
+            #expect(github.calls.isEmpty)
+        }
     }
 
     @Test func aMissingScopeStopsAtTheFirstRefusalAndSaysWhatIsLeft() async {

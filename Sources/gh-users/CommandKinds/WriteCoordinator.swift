@@ -28,21 +28,11 @@ struct WriteCoordinator {
             io.writeErr(context.presenter.present(error).message)
             return .failed(error)
         }
-        if logins.isEmpty {
-            // `-` with nothing on stdin: everyone already follows back, say. The output keeps its shape (`[]`).
-            io.writeErr(LoginInput.noLoginsNote)
-            let writer = RecordStreamWriter(context: context.render, columns: columns)
-            do {
-                try io.out.write(writer.finish(completed: true))
-            } catch {
-                return .writeFailed(error, io: io)
-            }
-            return .success
-        }
         // Logins are case-insensitive: an account given twice is written once.
         var seen: Set<String> = []
         logins = logins.filter { seen.insert($0.value.lowercased()).inserted }
         if options.dryRun {
+            if logins.isEmpty { io.writeErr(LoginInput.noLoginsNote) }
             let requests = logins.map { GitHubEndpoints.action(declaration.endpoint, on: $0).dryRun(github) }
             do {
                 try io.writeOut(requests.joined())
@@ -60,6 +50,19 @@ struct WriteCoordinator {
                 "gh-users: stdout is closed, so the record of each account would have nowhere to go; nothing was "
                     + "sent\n")
             return .setupFailed
+        }
+        // `-` with nothing on stdin (everyone already follows back, say), once the checks every write makes have
+        // passed, so the status does not depend on the data: nothing to do, the output keeps its shape (`[]`).
+        if logins.isEmpty {
+            guard context.presenter.hasToken else { return TokenRequirement(command: declaration.name).refuse(context) }
+            io.writeErr(LoginInput.noLoginsNote)
+            let writer = RecordStreamWriter(context: context.render, columns: columns)
+            do {
+                try io.out.write(writer.finish(completed: true))
+            } catch {
+                return .writeFailed(error, io: io)
+            }
+            return .success
         }
         if let refusal = confirmation(logins) { return refusal }
         guard context.presenter.hasToken else {

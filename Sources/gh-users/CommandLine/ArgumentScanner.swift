@@ -42,9 +42,10 @@ struct ParsedArguments: Sendable {
 /// A repeated option keeps its last value, as `gh` does. Nothing here knows what any option means; a command
 /// whose spec takes no arguments gets none.
 enum ArgumentScanner {
-    /// Whether a word is one of the command's options as it would be given: `--name`, `--name=…` or `-x`.
+    /// Whether a word reads as an option: any `--…` (a misspelt `--dryrun` too, and `--`), or one of the command's
+    /// short ones (`-h`). A value that starts so is written onto its option (`--bio=--x`); `-5` and `-` stay values.
     private static func namesOption(_ word: String, of spec: CommandSpec) -> Bool {
-        if word.hasPrefix("--") { return spec.option(named: String(word.dropFirst(2).prefix { $0 != "=" })) != nil }
+        if word.hasPrefix("--") { return true }
         return word.count == 2 && word.hasPrefix("-") && word.last.flatMap(spec.option(short:)) != nil
     }
 
@@ -97,12 +98,12 @@ enum ArgumentScanner {
                     parsed.set(option, inlineValue)
                 } else if index < arguments.count {
                     // gh (pflag) takes any next word, an option too: `me edit --bio --dry-run` sent the write
-                    // with the bio "--dry-run". A value that is an option of this command is written onto it.
+                    // with the bio "--dry-run". A value that reads as an option is written onto it.
                     let next = arguments[index]
                     if Self.namesOption(next, of: spec) {
                         throw UsageError(
                             message: "option '--\(option.name)' needs a value (\(option.valueName ?? "VALUE")), and "
-                                + "'\(next)' is an option: to give it as the value, write --\(option.name)=\(next)",
+                                + "'\(next)' reads as an option: to give it as the value, write --\(option.name)=\(next)",
                             command: spec)
                     }
                     parsed.set(option, next)

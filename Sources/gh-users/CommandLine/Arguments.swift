@@ -8,7 +8,7 @@ extension UsageError {
     {
         let names = option.choices + alsoTaken
         var message = "invalid value '\(value)' for '--\(option.name)': choose one of \(names.joined(separator: ", "))"
-        if let suggestion = Suggestions.nearest(to: value, among: option.choices) {
+        if let suggestion = Suggestions.nearest(to: value, among: names) {
             message += "\nDid you mean '\(suggestion)'?"
         }
         return UsageError(message: message, command: spec)

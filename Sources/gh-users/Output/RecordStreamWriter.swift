@@ -90,17 +90,25 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// The keys the columns read, when a record has none of them, for a format that reads columns: every row
     /// would be blank (a 2012 `starred` answer without the star media type, or a proxy that dropped the media
     /// type, holds repositories where the columns read `repo` and `starred_at`). Nil when the record has one of
-    /// them, or a column it computes has a value.
+    /// them, a path of them meets a null on the way (`repo.license.spdx_id` where this repository has no
+    /// license: the next record may), or a column it computes has a value.
     func keysMissing(from item: Item) -> [String]? {
         guard context.readsColumns, !columns.isEmpty else { return nil }
         let bytes = item.raw.bytes
         for column in columns {
-            let has =
-                column.isDerived
-                ? !column.value(item).isEmpty : JSONText.value(at: Self.path(column.key), in: bytes) != nil
+            let has = column.isDerived ? !column.value(item).isEmpty : Self.reaches(Self.path(column.key), in: bytes)
             if has { return nil }
         }
         return columns.map(\.key)
+    }
+
+    /// Whether a path leads to a value, or to a null before its end.
+    private static func reaches(_ path: [String], in bytes: [UInt8]) -> Bool {
+        for depth in 1...max(1, path.count) {
+            guard let value = JSONText.value(at: Array(path[..<depth]), in: bytes) else { return false }
+            if value.elementsEqual("null".utf8) { return true }
+        }
+        return true
     }
 
     /// The `--fields` paths that lead into an object the record has, which lacks the key they name next

@@ -95,13 +95,14 @@ struct MeEditCommandTests {
         #expect(harness.http.received.isEmpty)
     }
 
-    /// A value left out makes the next word the value in gh (pflag); when that word is one of the command's
-    /// options, it is refused (exit 64, nothing sent). Before, `--bio --dry-run` sent the edit with the bio
-    /// "--dry-run", and `--location --offline` wrote past --offline. Written onto the option, it is the value.
+    /// A value left out makes the next word the value in gh (pflag); when that word reads as an option (any
+    /// `--…`, a misspelt one too, or the command's `-h`), it is refused (exit 64, nothing sent). Before, `--bio
+    /// --dry-run` sent the edit with the bio "--dry-run", and `--location --offline` wrote past --offline.
+    /// Written onto the option, it is the value.
     @Test(arguments: [
         ["me", "edit", "--bio", "--dry-run"], ["me", "edit", "--location", "--offline"],
         ["me", "edit", "--name", "--hireable"], ["me", "edit", "--company", "-h"],
-        ["me", "edit", "--blog", "--format=json"],
+        ["me", "edit", "--blog", "--format=json"], ["me", "edit", "--bio", "--dryrun"], ["me", "edit", "--bio", "--"],
     ])
     func aValueThatIsAnOptionIsRefusedAndSendsNothing(arguments: [String]) async {
         let harness = harness(token: true)
@@ -109,7 +110,7 @@ struct MeEditCommandTests {
         #expect(run.status == 64, "\(run.err)")
         let (option, value) = (arguments[2], arguments[3])
         #expect(
-            run.err.contains("'\(value)' is an option: to give it as the value, write \(option)=\(value)"),
+            run.err.contains("'\(value)' reads as an option: to give it as the value, write \(option)=\(value)"),
             "\(run.err)")
         #expect(run.out.isEmpty)
         #expect(harness.http.received.isEmpty)

@@ -108,8 +108,10 @@ struct PeopleListCommandTests {
     @Test func collaboratorsRefuseAPermissionItDoesNotKnow() async {
         let run = await Self.signedIn().run(["collaborators", "octocat/Hello-World", "--permission", "owner"])
         #expect(run.status == 64)
-        // read and write are taken too, and said so (before, the list left them out).
+        // read and write are taken too, and said so (before, the list left them out), and suggested.
         #expect(run.err.contains("choose one of pull, triage, push, maintain, admin, read, write\n"), "\(run.err)")
+        let typo = await Self.signedIn().run(["collaborators", "octocat/Hello-World", "--permission", "wrte"])
+        #expect(typo.err.contains("Did you mean 'write'?"), "\(typo.err)")
     }
 
     /// A stargazer is `{"starred_at", "user"}` in the star media type: the table reads the login inside `user`.

@@ -67,6 +67,20 @@ struct StarredCommandTests {
                 == "gh-users: warning: --fields repo.ful_name: the first record's repo has no such key (it has "
                 + "full_name, id, license), so the column is blank where a record lacks it\n")
 
+        // Through a null on the first record only: the second has the value, and nothing is refused (before: exit 1,
+        // every row "would be blank").
+        let licensed =
+            body.replacingOccurrences(of: "]", with: "") + "," + #"{"starred_at":"2011-01-17T00:00:00Z","#
+            + #""repo":{"id":8,"full_name":"o/s","license":{"spdx_id":"MIT"}}}]"#
+        let throughNull = CommandHarness()
+        throughNull.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [],
+            body: Data(licensed.utf8))
+        let both = await throughNull.run(["starred", "octocat", "--fields", "repo.license.spdx_id", "--format", "tsv"])
+        #expect(both.status == 0, "\(both.err)")
+        #expect(both.out == "\nMIT\n")
+        #expect(both.err.isEmpty)
+
         let alone = CommandHarness()
         alone.http.register(
             RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [], body: Data(body.utf8))

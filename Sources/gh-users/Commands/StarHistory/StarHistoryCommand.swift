@@ -40,7 +40,8 @@ enum StarHistoryCommand {
             DaySpan.from(at: \.from), DaySpan.to(at: \.to),
             .choice(
                 OptionSpec(
-                    "by", value: "UNIT", help: "One record a day, or a week (from its Sunday).", default: "day",
+                    "by", value: "UNIT", help: "One record a day, or a week (from its Sunday; the first from --from).",
+                    default: "day",
                     choices: StarHistoryOptions.Grouping.allCases.map(\.rawValue)),
                 at: \.by),
         ]
