@@ -111,7 +111,7 @@ struct ListStream<Item: ListedItem> {
                 end = .failed(ListOutput.keysMissing(keys, in: item, noun: noun), vanished: 0)
                 break
             }
-            if output.written == 0, let item = items.first {
+            if output.written == 0, output.writer.context.fields != nil, let item = items.first {
                 for warning in output.writer.pathWarnings(for: item) { io.writeErr(warning) }
             }
             // The page goes out in pieces (`RecordStreamWriter.chunkSize`); `sent` counts the bytes of those that

@@ -42,13 +42,6 @@ struct ParsedArguments: Sendable {
 /// A repeated option keeps its last value, as `gh` does. Nothing here knows what any option means; a command
 /// whose spec takes no arguments gets none.
 enum ArgumentScanner {
-    /// Whether a word reads as an option: any `--…` (a misspelt `--dryrun` too, and `--`), or one of the command's
-    /// short ones (`-h`). A value that starts so is written onto its option (`--bio=--x`); `-5` and `-` stay values.
-    private static func namesOption(_ word: String, of spec: CommandSpec) -> Bool {
-        if word.hasPrefix("--") { return true }
-        return word.count == 2 && word.hasPrefix("-") && word.last.flatMap(spec.option(short:)) != nil
-    }
-
     static func scan(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
@@ -98,9 +91,13 @@ enum ArgumentScanner {
                     parsed.set(option, inlineValue)
                 } else if index < arguments.count {
                     // gh (pflag) takes any next word, an option too: `me edit --bio --dry-run` sent the write
-                    // with the bio "--dry-run". A value that reads as an option is written onto it.
+                    // with the bio "--dry-run". A word that reads as an option (any `--…`, a misspelt `--dryrun`
+                    // and `--` too, or one of the command's short ones) is written onto it (`--bio=--x`) to be a
+                    // value; `-5` and `-` are values.
                     let next = arguments[index]
-                    if Self.namesOption(next, of: spec) {
+                    if next.hasPrefix("--")
+                        || (next.count == 2 && next.hasPrefix("-") && next.last.flatMap(spec.option(short:)) != nil)
+                    {
                         throw UsageError(
                             message: "option '--\(option.name)' needs a value (\(option.valueName ?? "VALUE")), and "
                                 + "'\(next)' reads as an option: to give it as the value, write --\(option.name)=\(next)",
