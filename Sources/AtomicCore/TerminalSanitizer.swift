@@ -9,6 +9,13 @@ package enum TerminalSanitizer {
         visible(text, namingFormat: escapeBackslash) { (escapeBackslash && $0 == "\\") || isUnsafe($0) }
     }
 
+    /// Whether the server's text is short and plain enough to quote in a message as it is (a key's name):
+    /// printable ASCII, no space, at most `maximumLength` characters. Other text is described, not quoted.
+    package static func isPlainWord(_ text: String, maximumLength: Int = 40) -> Bool {
+        text.unicodeScalars.count <= maximumLength
+            && text.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+    }
+
     /// A file path for a message: single-quoted, with every control character escaped as `sanitize` does
     /// (`\e`), and every format character (bidirectional overrides and isolates, zero-width ones) named by its
     /// code point (`\u{202e}`), so a path given on the command line can neither drive the terminal nor reorder

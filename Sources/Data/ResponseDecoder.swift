@@ -1,3 +1,4 @@
+import AtomicCore
 import Domain
 import Foundation
 import JSONBytes
@@ -242,8 +243,7 @@ enum ResponseDecoder {
     {
         guard let key = JSONText.repeatedKey(in: object) else { return }
         // The key is the server's text: named only when it is short and plain.
-        let plain = key.count <= 40 && key.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
-        let named = plain ? "the key '\(key)'" : "a key"
+        let named = TerminalSanitizer.isPlainWord(key) ? "the key '\(key)'" : "a key"
         throw .malformedResponse(
             endpoint: endpoint, detail: (item.map { "item \($0): " } ?? "") + named + " is given twice")
     }

@@ -13,15 +13,9 @@ extension UserDTO: ScannedDTO {
     init?(scanning bytes: [UInt8], in range: Range<Int>) {
         var reader = JSONMemberReader(bytes, in: range)
         var fields = ScannedUser()
-        var otherKeys = SeenKeys()
         while let (key, value) = reader.next() {
-            guard let (field, bit) = Self.field(named: key) else {
-                // A key no field reads, given twice, is Foundation's reading to refuse too (`ResponseDecoder`).
-                guard otherKeys.insert(key, of: bytes) else { return nil }
-                continue
-            }
-            guard fields.seen & bit == 0 else { return nil }
-            fields.seen |= bit
+            // A key given twice leaves the reader unreadable, so Foundation's reading refuses it (`ResponseDecoder`).
+            guard let field = Self.field(named: key) else { continue }
             switch (field, value) {
             case (.id, .integer(let number)): fields.id = number
             case (.login, .string(let text)): fields.login = text
@@ -57,29 +51,28 @@ extension UserDTO: ScannedDTO {
     }
 
     /// The field a key names, by its bytes: `CodingKeys(rawValue:)` would make a `String` of every key first.
-    private static func field(named key: ArraySlice<UInt8>) -> (CodingKeys, UInt32)? {
-        for (field, bytes, bit) in fieldsByLength[min(key.count, fieldsByLength.count - 1)]
-        where key.elementsEqual(bytes) {
-            return (field, bit)
+    private static func field(named key: ArraySlice<UInt8>) -> CodingKeys? {
+        for (field, bytes) in fieldsByLength[min(key.count, fieldsByLength.count - 1)] where key.elementsEqual(bytes) {
+            return field
         }
         return nil
     }
 
-    /// Each field with its key's bytes and a bit of its own, found by the key's length.
-    private static let fieldsByLength: [[(CodingKeys, [UInt8], UInt32)]] = {
+    /// Each field with its key's bytes, found by the key's length.
+    private static let fieldsByLength: [[(CodingKeys, [UInt8])]] = {
         let fields: [CodingKeys] = [
             .id, .login, .type, .siteAdmin, .htmlURL, .name, .company, .blog, .location, .email, .bio,
             .twitterUsername, .hireable, .publicRepos, .publicGists, .followers, .following, .createdAt, .updatedAt,
         ]
-        var table = Array(repeating: [(CodingKeys, [UInt8], UInt32)](), count: 18)
-        for (position, field) in fields.enumerated() {
-            table[field.rawValue.utf8.count].append((field, Array(field.rawValue.utf8), 1 << position))
+        var table = Array(repeating: [(CodingKeys, [UInt8])](), count: 18)
+        for field in fields {
+            table[field.rawValue.utf8.count].append((field, Array(field.rawValue.utf8)))
         }
         return table
     }()
 }
 
-/// The fields of a `UserDTO` as they are read, and which were.
+/// The fields of a `UserDTO` as they are read.
 private struct ScannedUser {
     var id: Int64?
     var login: String?
@@ -100,25 +93,4 @@ private struct ScannedUser {
     var following: Int?
     var createdAt: String?
     var updatedAt: String?
-    /// A bit for each field read: a field given twice is left to Foundation's reading, which refuses it.
-    var seen: UInt32 = 0
-}
-
-/// The keys of one object that no field reads, to tell one given twice; by their place in the bytes, so
-/// nothing is copied or retained. An account has about fifteen, nearly all of different lengths.
-private struct SeenKeys {
-    private var keys: [Range<Int>] = []
-
-    init() {
-        keys.reserveCapacity(24)
-    }
-
-    /// False when `key` (an unescaped key's bytes, a slice of `bytes`) was seen already.
-    mutating func insert(_ key: ArraySlice<UInt8>, of bytes: [UInt8]) -> Bool {
-        for seen in keys where seen.count == key.count && bytes[seen].elementsEqual(key) {
-            return false
-        }
-        keys.append(key.indices)
-        return true
-    }
 }

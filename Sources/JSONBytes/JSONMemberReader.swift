@@ -4,7 +4,7 @@
 ///
 /// It is strict, and it is partial on purpose. Whatever is not JSON as RFC 8259 writes it makes the reader
 /// `unreadable`, and so does what it leaves to Foundation: text that is not ASCII (whose UTF-8 Foundation
-/// checks), a `\u` escape, an escaped key. A caller that meets `unreadable` hands the bytes to `JSONDecoder`,
+/// checks), a `\u` escape, an escaped key, a key an object gives twice. A caller that meets `unreadable` hands the bytes to `JSONDecoder`,
 /// which decides and words any error, so the reader can only make reading faster, never accept more.
 package struct JSONMemberReader {
     /// A member's value: what the decoders read, or `other` for a valid value they do not (an object, an
@@ -22,6 +22,8 @@ package struct JSONMemberReader {
     private var index: Int
     private var started = false
     private var closed = false
+    /// The object's keys so far, by their place in the bytes, to tell one given twice.
+    private var keys: [Range<Int>] = []
     /// Set when the bytes are not an object this reader reads: see the type's comment.
     package private(set) var unreadable = false
 
@@ -51,7 +53,8 @@ package struct JSONMemberReader {
             guard take(UInt8(ascii: ",")) else { return fail() }
             skipWhitespace()
         }
-        guard let keyBytes = plainString() else { return fail() }
+        guard let keyBytes = plainString(), !repeats(keyBytes, among: keys) else { return fail() }
+        keys.append(keyBytes)
         skipWhitespace()
         guard take(UInt8(ascii: ":")) else { return fail() }
         skipWhitespace()
@@ -164,8 +167,13 @@ package struct JSONMemberReader {
         return matches
     }
 
-    /// An object or an array at `index`, each of its values checked; an object that gives a key twice is not
-    /// read here (`JSONText.repeatedKey` words it on Foundation's path).
+    /// Whether `key` is one of `keys`, byte for byte: a key given twice makes the object unreadable here, at any
+    /// depth, and `JSONText.repeatedKey` words it on Foundation's path.
+    private func repeats(_ key: Range<Int>, among keys: [Range<Int>]) -> Bool {
+        keys.contains { $0.count == key.count && bytes[$0].elementsEqual(bytes[key]) }
+    }
+
+    /// An object or an array at `index`, each of its values checked.
     private mutating func container(depth: Int) -> Bool {
         let closing = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
         let isObject = closing == UInt8(ascii: "}")
@@ -175,9 +183,7 @@ package struct JSONMemberReader {
         var keys: [Range<Int>] = []
         while true {
             if isObject {
-                guard let key = plainString(),
-                    !keys.contains(where: { $0.count == key.count && bytes[$0].elementsEqual(bytes[key]) })
-                else { return false }
+                guard let key = plainString(), !repeats(key, among: keys) else { return false }
                 keys.append(key)
                 skipWhitespace()
                 guard take(UInt8(ascii: ":")) else { return false }

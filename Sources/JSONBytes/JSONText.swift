@@ -104,11 +104,33 @@ package enum JSONText {
     /// envelope. Keys with escapes are compared as written, which suffices for GitHub's ASCII keys; of a key
     /// given twice the last is kept, as jq keeps it (Data refuses such an object where it decodes one).
     package static func objectMembers(_ bytes: [UInt8]) throws(StructureError) -> [String: Range<Int>] {
-        var members: [String: Range<Int>] = [:]
-        try forEachMember(of: bytes) { key, value in
-            members[String(decoding: bytes[key], as: UTF8.self)] = value
+        var index = skipWhitespace(bytes, from: 0)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+            throw StructureError(offset: index, reason: "expected '{'")
         }
-        return members
+        index = skipWhitespace(bytes, from: index + 1)
+        var members: [String: Range<Int>] = [:]
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return members }
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw StructureError(offset: index, reason: "expected a key")
+            }
+            let keyEnd = try endOfString(bytes, openingQuote: index)
+            let key = String(decoding: bytes[(index + 1)..<(keyEnd - 1)], as: UTF8.self)
+            index = skipWhitespace(bytes, from: keyEnd)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw StructureError(offset: index, reason: "expected ':'")
+            }
+            let valueStart = skipWhitespace(bytes, from: index + 1)
+            let valueEnd = try endOfValue(bytes, from: valueStart)
+            members[key] = valueStart..<valueEnd
+            index = skipWhitespace(bytes, from: valueEnd)
+            guard index < bytes.count else { break }
+            if bytes[index] == UInt8(ascii: "}") { return members }
+            guard bytes[index] == UInt8(ascii: ",") else { throw StructureError(offset: index, reason: "expected ','") }
+            index = skipWhitespace(bytes, from: index + 1)
+        }
+        throw StructureError(offset: bytes.count, reason: "unterminated object")
     }
 
     /// The first key that an object gives twice, at any depth (an account's `plan`, the rate limits' buckets),
@@ -141,38 +163,6 @@ package enum JSONText {
             index += 1
         }
         return nil
-    }
-
-    /// Calls `body` with each member's key (inside its quotes, as written) and value, in order.
-    private static func forEachMember(
-        of bytes: [UInt8], _ body: (_ key: Range<Int>, _ value: Range<Int>) -> Void
-    ) throws(StructureError) {
-        var index = skipWhitespace(bytes, from: 0)
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
-            throw StructureError(offset: index, reason: "expected '{'")
-        }
-        index = skipWhitespace(bytes, from: index + 1)
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return }
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                throw StructureError(offset: index, reason: "expected a key")
-            }
-            let keyEnd = try endOfString(bytes, openingQuote: index)
-            let key = (index + 1)..<(keyEnd - 1)
-            index = skipWhitespace(bytes, from: keyEnd)
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw StructureError(offset: index, reason: "expected ':'")
-            }
-            let valueStart = skipWhitespace(bytes, from: index + 1)
-            let valueEnd = try endOfValue(bytes, from: valueStart)
-            body(key, valueStart..<valueEnd)
-            index = skipWhitespace(bytes, from: valueEnd)
-            guard index < bytes.count else { break }
-            if bytes[index] == UInt8(ascii: "}") { return }
-            guard bytes[index] == UInt8(ascii: ",") else { throw StructureError(offset: index, reason: "expected ','") }
-            index = skipWhitespace(bytes, from: index + 1)
-        }
-        throw StructureError(offset: bytes.count, reason: "unterminated object")
     }
 
     /// An object holding only `keys`, in that order, each with its exact value, or `null` where the object

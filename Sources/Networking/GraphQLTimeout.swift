@@ -14,9 +14,11 @@ package enum GraphQLTimeout {
     }
 
     /// Whether a 200's body is the timeout's whole answer: no data, and the timeout its only error. Only a short
-    /// body is read (the recorded ones are about 250 bytes), so a page of data is never decoded twice.
+    /// body with errors is decoded (the recorded ones are about 250 bytes), so a page of data, even a short last
+    /// one, is never decoded twice.
     package static func isTimeoutAnswer(_ body: Foundation.Data) -> Bool {
-        guard body.count <= 4_096, let answer = try? JSONDecoder().decode(Answer.self, from: body),
+        guard body.count <= 4_096, body.range(of: Foundation.Data(#""errors""#.utf8)) != nil,
+            let answer = try? JSONDecoder().decode(Answer.self, from: body),
             answer.data == nil, answer.errors.count == 1
         else { return false }
         let error = answer.errors[0]

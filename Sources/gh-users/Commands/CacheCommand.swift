@@ -26,9 +26,9 @@ struct CacheCommand: LocalCommand, NestingCommand {
             gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
             answer (HTTP 304) costs no rate limit. `info` prints the cache's path, entries and size; `clear`
             removes every entry (stderr says how many; with --json, or --format ndjson, csv or tsv, stdout
-            gets path, removed_entries and removed_bytes), and repairs a store of yours whose CACHEDIR.TAG is missing,
-            damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the least
-            recently used entries go first.
+            gets path, removed_entries and removed_bytes), and repairs a store of yours whose CACHEDIR.TAG is
+            missing, damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE
+            (default 100MB); the least recently used entries go first.
             """,
         arguments: [],
         options: [],

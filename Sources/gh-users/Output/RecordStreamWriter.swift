@@ -134,9 +134,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// keys are GitHub's text, shown only when short and plain.
     func pathWarnings(for item: Item) -> [String] {
         pathsNotFound(in: item).map { missing in
-            let plain = missing.keys.filter { key in
-                key.count <= 40 && key.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
-            }
+            let plain = missing.keys.filter { TerminalSanitizer.isPlainWord($0) }
             let listed = plain.prefix(12).joined(separator: ", ") + (plain.count > 12 ? ", …" : "")
             return "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): the first record's "
                 + "\(TerminalSanitizer.sanitize(missing.object)) has no such key (it has "
