@@ -32,7 +32,8 @@ extension ResourceLoad {
 
     /// Writes `output`, what the command rendered of `values`, unless every lookup failed; then reports each
     /// failure on stderr, and sums the lot up as one outcome: how a command that reads whole resources (`show`,
-    /// `rate-limit`, `me`) ends. `empty` says when a terminal is told that nothing was found.
+    /// `rate-limit`, `me`) ends. `empty` says when a terminal is told that nothing was found. Where the first value
+    /// is itself the record `--fields` reads (`show`'s account, `me`'s), a path it lacks is warned of first.
     func write(
         _ output: [UInt8], to context: CommandContext,
         empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)? = nil
@@ -43,6 +44,11 @@ extension ResourceLoad {
             return nil
         }
         if !values.isEmpty || failures.isEmpty {
+            // A `--fields` path the object lacks is said before the blank it leaves, as a list's first record does.
+            if context.render.fields != nil, let record = values.first as? any JSONRecord {
+                let writer = RecordStreamWriter<RawJSON>(context: context.render, columns: [])
+                for warning in writer.pathWarnings(for: record.raw) { context.io.writeErr(warning) }
+            }
             do {
                 try context.io.out.write(output)
             } catch {

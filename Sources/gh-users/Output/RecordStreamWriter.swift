@@ -65,8 +65,8 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     }
 
     /// The record's JSON, cut down to `--fields` when they were given: a path's value under its dotted name,
-    /// a computed field as a string.
-    private func json(_ item: Item) -> [UInt8] {
+    /// a computed field as a string. A single object's JSON (`show`, `me`) is cut the same way.
+    func json(_ item: Item) -> [UInt8] {
         let bytes = item.raw.bytes
         guard let fields = context.fields else { return bytes }
         if fieldsAreTopLevel { return JSONText.project(bytes, keys: fields) }

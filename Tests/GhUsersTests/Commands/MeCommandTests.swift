@@ -18,6 +18,22 @@ struct MeCommandTests {
         #expect(!run.out.contains(CommandRequestTests.token))
         #expect(harness.http.received.map { $0.headers["Authorization"] } == ["Bearer \(CommandRequestTests.token)"])
     }
+
+    /// A misspelt `--fields` path into the profile's `plan` is named with the keys `plan` holds, in every format,
+    /// as a list's first record is (before: a blank column or a null without a word); a right one is not, and
+    /// reads the value in JSON too (before: `"plan.name": null`, where a list's JSON had the value).
+    @Test(arguments: ["csv", "json"]) func aMisspeltPathIntoThePlanIsNamed(format: String) async {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        harness.expect("GET /user", body: "users-get-authenticated")
+        let run = await harness.run(["me", "--format", format, "--fields", "login,plan.nme,plan.name"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("Medium"))
+        #expect(
+            run.err
+                == "gh-users: warning: --fields plan.nme: the first record's plan has no such key (it has "
+                + "collaborators, name, private_repos, space), so the column is blank where a record lacks it\n")
+    }
 }
 
 /// `me edit` through the real client: the body GitHub's keys and the values JSON-escaped, a dry run that sends

@@ -132,3 +132,8 @@ struct MeEditCommand: GitHubCommand {
         return load.write(MeCommand.render(load.values, context.render), to: context)
     }
 }
+
+/// `me`'s record is the profile GitHub sent, as `show`'s is: `--fields` reads it, and a path it lacks is warned of.
+extension AuthenticatedUser: JSONRecord {
+    var raw: RawJSON { user.raw }
+}

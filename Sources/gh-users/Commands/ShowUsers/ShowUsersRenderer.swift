@@ -32,7 +32,7 @@ enum ShowUsersRenderer {
         case .json where !asArray:
             guard let user = users.first else { return [] }
             var output: [UInt8] = []
-            let bytes = context.fields.map { JSONText.project(user.raw.bytes, keys: $0) } ?? user.raw.bytes
+            let bytes = RecordStreamWriter(context: context, columns: columns).json(user)
             JSONText.pretty(bytes, into: &output)
             output.append(UInt8(ascii: "\n"))
             return output
