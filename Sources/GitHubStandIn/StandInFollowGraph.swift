@@ -67,16 +67,6 @@ package final class StandInFollowGraph: @unchecked Sendable {
         lock.withLock { renamed[user.ordinal] = login }
     }
 
-    @discardableResult
-    package func follow(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
-        change(.following, follower, followed, adding: true)
-    }
-
-    @discardableResult
-    package func unfollow(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
-        change(.following, follower, followed, adding: false)
-    }
-
     /// `owner` adds `member` to their `following` (and so themselves to `member`'s `followers`) or `blocks`, or takes
     /// them off. Nobody follows or blocks themselves: GitHub documents no answer for it but 204. The graph is the
     /// population's: the world's organizations (ordinal 0) are in no list. A block ends every follow between the

@@ -151,7 +151,7 @@ struct StressEndToEndTests {
         let before = try Data(contentsOf: snapshot)
         // A change since, so that a run that got to the end would leave another file.
         let leaver = server.followGraph.followers(of: target)[0]
-        #expect(server.followGraph.unfollow(leaver, target))
+        #expect(server.followGraph.change(.following, leaver, target, adding: false))
         let now = server.followGraph.followers(of: target).map(\.id)
 
         for run in 1...runs {

@@ -23,12 +23,11 @@ private let writeDocs = [
             [0, 1, 150, 298, 297, 42, 0, 150].map { (false, model[$0]) } + [150, 298, 5].map { (true, model[$0]) }
             + [10, 11, 298, 13].map { (false, model[$0]) } + [(true, owner)]
         for (follow, follower) in script {
-            if follow {
-                graph.follow(follower, owner)
-                if follower != owner, !model.contains(follower) { model.insert(follower, at: 0) }
-            } else {
-                graph.unfollow(follower, owner)
+            graph.change(.following, follower, owner, adding: follow)
+            if !follow {
                 model.removeAll { $0 == follower }
+            } else if follower != owner, !model.contains(follower) {
+                model.insert(follower, at: 0)
             }
             #expect(graph.followers(of: owner) == model, "after \(follow ? "follow" : "unfollow") by \(follower.login)")
             #expect(graph.counts(of: owner).followers == 1_234 + model.count - 299)
@@ -48,7 +47,7 @@ private let writeDocs = [
         #expect(followers.count == 400)
         DispatchQueue.concurrentPerform(iterations: 8) { lane in
             for follower in followers[(lane * 50)..<((lane + 1) * 50)] {
-                graph.follow(follower, target)
+                graph.change(.following, follower, target, adding: true)
                 _ = graph.followers(of: target)
             }
         }
