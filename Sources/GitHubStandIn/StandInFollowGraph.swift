@@ -1,6 +1,6 @@
 import Foundation
 
-/// What writes change about accounts, as a server serves them: the population's follow graph (`baseSequence`) plus
+/// What writes change about accounts, as a server serves them: the population's follow graph (`baseOrdinals`) plus
 /// what follows, unfollows and blocks changed, and the profiles `PATCH /user` edited. Every read (lists, checks,
 /// profiles and their counts) goes through here, so a write is seen by all at once. A list nobody wrote to is
 /// computed; a write stores its list whole, newest follow first, as GitHub lists them, so a cached first page is
@@ -29,7 +29,7 @@ package final class StandInFollowGraph: @unchecked Sendable {
     package func follows(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
         let written = lock.withLock { self.written[.following]?[follower.ordinal] }
         return written?.contains(followed.ordinal)
-            ?? population.baseSequence(.following, of: follower).contains(ordinal: followed.ordinal)
+            ?? population.baseOrdinals(.following, of: follower).contains(followed.ordinal)
     }
 
     /// The account's profile as `PATCH /user` left it, with its counts as follows left them.
@@ -48,14 +48,14 @@ package final class StandInFollowGraph: @unchecked Sendable {
         let numbers = StandInProfileNumbers(ordinal: user.ordinal)
         func moved(_ relation: StandInFollowRelation) -> Int {
             guard let written = lock.withLock({ self.written[relation]?[user.ordinal] }) else { return 0 }
-            return written.count - population.baseSequence(relation, of: user).count
+            return written.count - population.baseOrdinals(relation, of: user).count
         }
         return (numbers.followers + moved(.followers), numbers.following + moved(.following))
     }
 
     func members(_ relation: StandInFollowRelation, of user: StandInUser) -> [StandInUser] {
         let (written, renamed) = lock.withLock { (self.written[relation]?[user.ordinal], self.renamed) }
-        return (written ?? population.baseSequence(relation, of: user).ordinals).map { ordinal in
+        return (written ?? population.baseOrdinals(relation, of: user)).map { ordinal in
             var member = population.users[ordinal - 1]
             member.login = renamed[ordinal] ?? member.login
             return member
@@ -81,7 +81,7 @@ package final class StandInFollowGraph: @unchecked Sendable {
             func edit(_ relation: StandInFollowRelation, _ owner: StandInUser, _ member: StandInUser, _ adding: Bool)
                 -> Bool
             {
-                var list = written[relation]?[owner.ordinal] ?? population.baseSequence(relation, of: owner).ordinals
+                var list = written[relation]?[owner.ordinal] ?? population.baseOrdinals(relation, of: owner)
                 let index = list.firstIndex(of: member.ordinal)
                 guard adding == (index == nil) else { return false }
                 if let index {

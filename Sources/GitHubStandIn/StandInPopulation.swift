@@ -9,7 +9,7 @@ import JSONBytes
 package struct StandInPopulation: Sendable, Equatable {
     package let users: [StandInUser]
     private let ordinalByLowercasedLogin: [String: Int]
-    /// Steps through the population that pick followers and followed accounts (see `StandInFollowSequence`).
+    /// Steps through the population that pick followers and followed accounts (see `baseOrdinals`).
     let followerStride: Int
     let followingStride: Int
     /// Where the User accounts sit in `users`: the population's stargazers, found once rather than on every page.

@@ -4,9 +4,9 @@ package enum StandInFollowRelation: Sendable, Hashable {
     case blocks
 }
 
-/// The follow graph before any write. The i-th member of an account's list sits `i * stride` positions after it,
-/// wrapping around; the stride is coprime with the population size, so members are distinct and computed directly
-/// (a page costs O(per_page)). Lists are as long as the profile's counts, capped at `userCount - 1`.
+/// The follow graph before any write. The i-th member (0-based) of an account's list sits `i + 1` strides after it,
+/// wrapping around; the stride is coprime with the population size, so members are distinct. Lists are as long as
+/// the profile's counts, capped at `userCount - 1`.
 ///
 /// The two sides are separate lists: the profile counts add up to far more followers than followings, so no one
 /// edge set could give every account its count. The check reads the follower's `following`; a write does both.
@@ -21,55 +21,22 @@ extension StandInPopulation {
     package static let manyFollowsMinimumUserCount =
         1 + manyFollowsFollowerCount + manyFollowsFollowingCount - manyFollowsOverlap
 
-    /// The many-follows account's `following` walks its followers' sequence, from where only `manyFollowsOverlap`
-    /// of them are still ahead.
-    func baseSequence(_ relation: StandInFollowRelation, of user: StandInUser) -> StandInFollowSequence {
+    /// The ordinals of `user`'s list on one side. The many-follows account's `following` walks its followers'
+    /// sequence, skipping to where only `manyFollowsOverlap` of them are still ahead.
+    func baseOrdinals(_ relation: StandInFollowRelation, of user: StandInUser) -> [Int] {
         let numbers = StandInProfileNumbers(ordinal: user.ordinal)
         let listed = relation == .followers ? numbers.followers : relation == .following ? numbers.following : 0
         let count = max(0, min(listed, users.count - 1))
-        var sequence = StandInFollowSequence(
-            start: user.ordinal - 1, stride: relation == .followers ? followerStride : followingStride, skipped: 0,
-            count: count, modulo: users.count)
-        if relation == .following, user.ordinal == Self.manyFollowsOrdinal {
-            sequence.stride = followerStride
-            sequence.skipped = max(
-                0, min(Self.manyFollowsFollowerCount - Self.manyFollowsOverlap, users.count - 1 - count))
-        }
-        return sequence
+        let many = relation == .following && user.ordinal == Self.manyFollowsOrdinal
+        let stride = relation == .followers || many ? followerStride : followingStride
+        let overlapStart = Self.manyFollowsFollowerCount - Self.manyFollowsOverlap
+        let skipped = many ? max(0, min(overlapStart, users.count - 1 - count)) : 0
+        return (0..<count).map { (user.ordinal - 1 + (skipped + $0 + 1) * stride) % users.count + 1 }
     }
 
     static func coprimeStride(near: Int, modulo: Int) -> Int {
-        guard modulo > 2 else {
-            return 1
-        }
+        guard modulo > 2 else { return 1 }
         func greatestCommonDivisor(_ a: Int, _ b: Int) -> Int { b == 0 ? a : greatestCommonDivisor(b, a % b) }
-        var candidate = max(1, near)
-        while greatestCommonDivisor(candidate, modulo) != 1 {
-            candidate += 1
-        }
-        return candidate
+        return (max(1, near)...).first { greatestCommonDivisor($0, modulo) == 1 } ?? 1
     }
-}
-
-/// One account's list on one side before any write: `count` members, the i-th (0-based) `skipped + i + 1` strides
-/// after the account, wrapping around the population.
-struct StandInFollowSequence: Sendable {
-    /// The account's own 0-based position in `users`.
-    let start: Int
-    var stride: Int
-    var skipped: Int
-    let count: Int
-    /// The population size.
-    let modulo: Int
-
-    /// The ordinal of the member at `index` (0..<count).
-    func memberOrdinal(at index: Int) -> Int {
-        (start + (skipped + index + 1) * stride) % modulo + 1
-    }
-
-    func contains(ordinal: Int) -> Bool {
-        (0..<count).contains { memberOrdinal(at: $0) == ordinal }
-    }
-
-    var ordinals: [Int] { (0..<count).map(memberOrdinal(at:)) }
 }
