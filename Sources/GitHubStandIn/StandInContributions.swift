@@ -8,23 +8,18 @@ struct StandInContributions {
         var date: String { String(UTCTimestamp.iso8601(midnight).prefix(10)) }
     }
 
-    /// GitHub's words, since July 2026, for a calendar too much work to make: a window over six months of an
-    /// account with a long history (github-profile-3d-contrib issue #163, 2026-07-19).
-    static let resourceLimitsExceeded = "Resource limits for this query exceeded."
-
-    /// The longest window GitHub still makes for such an account: six months (muesli/markscribe #103).
-    static let longestBusyWindow = 184 * 86_400
-
-    /// Here, a window over six months of an account that contributes most days stands for a long history.
-    static func exceedsResourceLimits(user: StandInUser, from: Int, to: Int) -> Bool {
-        user.ordinal % 4 == 3 && to - from > longestBusyWindow
-    }
-
     let days: [Day]
 
     var total: Int { days.reduce(0) { $0 + $1.count } }
 
-    init(user: StandInUser, from: Int, to: Int, now: Int) {
+    /// Refused, in GitHub's words since July 2026, where a calendar is too much work: a window over six months (the
+    /// longest GitHub still makes, muesli/markscribe #103) of an account with a long history (github-profile-3d-contrib
+    /// issue #163, 2026-07-19), which an account that contributes most days stands for here.
+    init(user: StandInUser, from: Int, to: Int, now: Int) throws(StandInGraphQLFieldError) {
+        guard user.ordinal % 4 != 3 || to - from <= 184 * 86_400 else {
+            throw StandInGraphQLFieldError(
+                type: "RESOURCE_LIMITS_EXCEEDED", message: "Resource limits for this query exceeded.")
+        }
         let first = from - Self.floorModulo(from, 86_400)
         let created = user.createdAt - Self.floorModulo(user.createdAt, 86_400)
         // Some accounts contribute most days (ordinal % 4 == 3: the long histories), some now and then.

@@ -255,18 +255,14 @@ extension StandInGraphQLSchema {
     }
 
     /// `contributionsCollection(from:to:)`, the year to now unless asked: its calendar in weeks from Sunday,
-    /// refused as too much work where `StandInContributions.exceedsResourceLimits` says.
+    /// refused as too much work where `StandInContributions` refuses it.
     func contributions(_ user: StandInUser, _ field: Field) -> Result {
         let to = field.text("to").flatMap(UTCTimestamp.epochSeconds(iso8601:)) ?? request.now
         let from = field.text("from").flatMap(UTCTimestamp.epochSeconds(iso8601:)) ?? to - 31_536_000
         return .object(
             Object("ContributionsCollection") { field in
                 guard field.name == "contributionCalendar" else { return nil }
-                guard !StandInContributions.exceedsResourceLimits(user: user, from: from, to: to) else {
-                    let message = StandInContributions.resourceLimitsExceeded
-                    throw StandInGraphQLFieldError(type: "RESOURCE_LIMITS_EXCEEDED", message: message)
-                }
-                let calendar = StandInContributions(user: user, from: from, to: to, now: request.now)
+                let calendar = try StandInContributions(user: user, from: from, to: to, now: request.now)
                 let weeks = calendar.weeks.map { week in
                     let days = week.map { day in
                         Result.object(

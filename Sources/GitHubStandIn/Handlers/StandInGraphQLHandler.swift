@@ -11,7 +11,7 @@ import JSONBytes
 ///   the limit with a few);
 /// - a field that fails (`NOT_FOUND`, `FORBIDDEN`, `RESOURCE_LIMITS_EXCEEDED`) is null, its non-null parents
 ///   nulled up to the nearest nullable one, with an error at its `path`; a calendar window GitHub finds too much
-///   work (`StandInContributions.exceedsResourceLimits`) nulls the owner, with the error's `path` ending at
+///   work (`StandInContributions.init`) nulls the owner, with the error's `path` ending at
 ///   `contributionCalendar`, as GitHub answers since July 2026 (github-profile-3d-contrib issue #163); gh-users
 ///   asks no span over a year, so none is refused;
 /// - cost: `StandInGraphQLEvaluator.cost`, spent from the caller's hourly `graphql` bucket;
