@@ -24,32 +24,21 @@ struct StandInContributions {
         let created = user.createdAt - Self.floorModulo(user.createdAt, 86_400)
         // Some accounts contribute most days (ordinal % 4 == 3: the long histories), some now and then.
         let activity = [20, 45, 70, 90][user.ordinal % 4]
-        var counts: [(Int, Int)] = []
-        var midnight = first
-        while midnight <= to {
-            var count = 0
-            if midnight >= created, midnight <= now {
-                let seed = user.id &* 100_003 &+ midnight / 86_400
-                if Self.random(seed, 1) % 100 < activity {
-                    count = 1 + Int(Self.random(seed, 2) % UInt64(3 + user.ordinal % 12))
-                }
+        let counts = Swift.stride(from: first, through: to, by: 86_400).map { midnight in
+            let seed = user.id &* 100_003 &+ midnight / 86_400
+            guard midnight >= created, midnight <= now, Self.random(seed, 1) % 100 < activity else {
+                return (midnight, 0)
             }
-            counts.append((midnight, count))
-            midnight += 86_400
+            return (midnight, 1 + Int(Self.random(seed, 2) % UInt64(3 + user.ordinal % 12)))
         }
         let active = counts.map(\.1).filter { $0 > 0 }.sorted()
         func quartile(_ share: Int) -> Int { active.isEmpty ? 0 : active[(active.count - 1) * share / 4] }
         let bounds = [quartile(1), quartile(2), quartile(3)]
+        let levels = ["NONE", "FIRST_QUARTILE", "SECOND_QUARTILE", "THIRD_QUARTILE", "FOURTH_QUARTILE"]
         days = counts.map { midnight, count in
-            let level: String
-            switch count {
-            case 0: level = "NONE"
-            case ...bounds[0]: level = "FIRST_QUARTILE"
-            case ...bounds[1]: level = "SECOND_QUARTILE"
-            case ...bounds[2]: level = "THIRD_QUARTILE"
-            default: level = "FOURTH_QUARTILE"
-            }
-            return Day(midnight: midnight, count: count, level: level)
+            // A day's quartile is one more than the number of bounds below its count.
+            let level = count == 0 ? 0 : 1 + bounds.filter { count > $0 }.count
+            return Day(midnight: midnight, count: count, level: levels[level])
         }
     }
 
