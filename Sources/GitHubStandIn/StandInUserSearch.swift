@@ -30,14 +30,9 @@ struct StandInUserSearchQuery: Sendable {
             switch qualifier {
             case "type":
                 type = ["user": "User", "org": "Organization"][value.lowercased(), default: "none"]
-            case "followers", "repos":
-                if let range = StandInCreatedRange.parse(value, value: { Int($0).map { $0...$0 } }) {
-                    ranges.append((qualifier, range))
-                }
-            case "created":
-                if let range = StandInCreatedRange.parse(value) {
-                    ranges.append((qualifier, range))
-                }
+            case "followers", "repos", "created":
+                let number = qualifier == "created" ? StandInCreatedRange.span : { Int($0).map { $0...$0 } }
+                if let range = StandInCreatedRange.parse(value, value: number) { ranges.append((qualifier, range)) }
             case "location":
                 locations.append(value.lowercased())
             default:
@@ -48,20 +43,14 @@ struct StandInUserSearchQuery: Sendable {
     }
 
     func matches(_ user: StandInUser) -> Bool {
-        guard type == nil || user.type == type else {
-            return false
-        }
+        guard type == nil || user.type == type else { return false }
         let numbers = StandInProfileNumbers(ordinal: user.ordinal)
         for (qualifier, range) in ranges {
             let value =
                 qualifier == "created" ? user.createdAt : qualifier == "repos" ? numbers.publicRepos : numbers.followers
-            guard range.contains(value) else {
-                return false
-            }
+            guard range.contains(value) else { return false }
         }
-        if freeText.isEmpty && locations.isEmpty {
-            return true
-        }
+        guard !freeText.isEmpty || !locations.isEmpty else { return true }
         let profile = user.profile
         let location = profile.location?.lowercased() ?? ""
         let login = user.login.lowercased()
@@ -80,9 +69,7 @@ struct StandInUserSearchQuery: Sendable {
                 started = true
                 inQuotes.toggle()
             } else if character.isWhitespace && !inQuotes {
-                if !current.isEmpty {
-                    tokens.append((current, quoted))
-                }
+                if !current.isEmpty { tokens.append((current, quoted)) }
                 (current, quoted, started) = ("", false, false)
             } else {
                 current.append(character)
@@ -103,19 +90,18 @@ extension StandInPopulation {
 
     func searchPositions(_ query: StandInUserSearchQuery, sort: StandInUserSearchSort?, ascending: Bool) -> [Int] {
         let positions = users.indices.filter { query.matches(users[$0]) }
-        guard let sort else {
-            return positions
-        }
+        guard let sort else { return positions }
         // Descending is ascending by the negated key; ties stay by id either way.
-        let sign = ascending ? 1 : -1
-        let keyed = positions.map { position -> (key: Int, position: Int) in
+        let keyed = positions.map { position in
             let numbers = StandInProfileNumbers(ordinal: position + 1)
-            switch sort {
-            case .followers: return (sign * numbers.followers, position)
-            case .repositories: return (sign * numbers.publicRepos, position)
-            case .joined: return (sign * users[position].createdAt, position)
-            }
+            let key =
+                switch sort {
+                case .followers: numbers.followers
+                case .repositories: numbers.publicRepos
+                case .joined: users[position].createdAt
+                }
+            return (key * (ascending ? 1 : -1), position)
         }
-        return keyed.sorted { ($0.key, $0.position) < ($1.key, $1.position) }.map(\.position)
+        return keyed.sorted(by: <).map(\.1)
     }
 }
