@@ -8,13 +8,10 @@ package enum StandInCreatedRange {
             value(text).flatMap { abs($0.lowerBound) < unbounded && abs($0.upperBound) < unbounded ? $0 : nil }
         }
         if let dots = text.firstRange(of: "..") {
-            let low = String(text[..<dots.lowerBound])
-            let high = String(text[dots.upperBound...])
+            let (low, high) = (String(text[..<dots.lowerBound]), String(text[dots.upperBound...]))
             guard let lower = low == "*" ? -unbounded : bounded(low)?.lowerBound,
                 let upper = high == "*" ? unbounded : bounded(high)?.upperBound, lower <= upper
-            else {
-                return nil
-            }
+            else { return nil }
             return lower...upper
         }
         let forms: [(String, (ClosedRange<Int>) -> ClosedRange<Int>)] = [
@@ -32,10 +29,8 @@ package enum StandInCreatedRange {
         switch bytes.count {
         case 10:
             return UTCTimestamp.epochSeconds(iso8601: text).map { $0...($0 + 86_399) }
-        case 19:
-            return UTCTimestamp.epochSeconds(iso8601: text + "Z").map { $0...$0 }
-        case 20:
-            return UTCTimestamp.epochSeconds(iso8601: text).map { $0...$0 }
+        case 19, 20:
+            return UTCTimestamp.epochSeconds(iso8601: bytes.count == 19 ? text + "Z" : text).map { $0...$0 }
         case 25:
             // `+HH:MM` or `-HH:MM`: the local time is that far ahead of (or behind) UTC.
             let sign = bytes[19]
@@ -44,9 +39,7 @@ package enum StandInCreatedRange {
                 let minutes = Int(String(decoding: bytes[23..<25], as: UTF8.self)), hours < 24, minutes < 60,
                 bytes[20..<25].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") }),
                 let local = UTCTimestamp.epochSeconds(iso8601: String(decoding: bytes[0..<19], as: UTF8.self) + "Z")
-            else {
-                return nil
-            }
+            else { return nil }
             let offset = (hours * 3_600 + minutes * 60) * (sign == UInt8(ascii: "+") ? 1 : -1)
             return (local - offset)...(local - offset)
         default:
