@@ -171,10 +171,9 @@ package struct StandInUser: Sendable, Equatable {
     }
 
     package var avatarURL: String {
-        if ordinal == 1 {
-            return "https://github.com/images/error/octocat_happy.gif"
-        }
-        return "https://avatars.githubusercontent.com/\(type == "Bot" ? "in" : "u")/\(id)?v=4"
+        ordinal == 1
+            ? "https://github.com/images/error/octocat_happy.gif"
+            : "https://avatars.githubusercontent.com/\(type == "Bot" ? "in" : "u")/\(id)?v=4"
     }
 
     package var htmlURL: String {
@@ -270,9 +269,7 @@ struct StandInNameParts {
 
     /// Ending in the ordinal keeps them unique and apart from the special logins, none of which ends in a digit.
     func generatedLogin(isOrganization: Bool) -> String {
-        if isOrganization {
-            return "\(capitalizedNoun)-Labs-\(ordinal)"
-        }
+        guard !isOrganization else { return "\(capitalizedNoun)-Labs-\(ordinal)" }
         return [
             "\(adjective)-\(noun)-\(ordinal)", "\(capitalizedAdjective)-\(capitalizedNoun)-\(ordinal)",
             "\(adjective)\(noun)\(ordinal)", "\(capitalizedAdjective)\(capitalizedNoun)\(ordinal)",
