@@ -10,18 +10,11 @@ package struct StandInWorld: Decodable, Sendable {
         package var login: String
         /// `admin` (an owner) or `member`.
         package var role: String
-        package var isPublic: Bool
+        package var isPublic = false
         /// `enabled`, `disabled` or `insecure`, as the `2fa_disabled` and `2fa_insecure` filters read it.
-        package var twoFactor: String
+        package var twoFactor = "enabled"
         /// False while an invitation is pending (listed to no one, as GitHub's pending memberships are).
         package var active = true
-
-        package init(
-            login: String, role: String, isPublic: Bool = false, twoFactor: String = "enabled", active: Bool = true
-        ) {
-            (self.login, self.role, self.isPublic) = (login, role, isPublic)
-            (self.twoFactor, self.active) = (twoFactor, active)
-        }
 
         enum CodingKeys: String, CodingKey {
             case login, role, twoFactor
