@@ -208,8 +208,7 @@ extension StandInWorld {
     /// A permission as a grant names it (`read`, `write` as an organization's base permission does) in
     /// `permissions`' terms; nil for `none` or anything unknown.
     package static func level(_ permission: String) -> Int? {
-        let names = ["read": "pull", "write": "push"]
-        return permissions.firstIndex(of: names[permission] ?? permission)
+        permissions.firstIndex(of: ["read": "pull", "write": "push"][permission] ?? permission)
     }
 
     /// GitHub's `role_name` for a permission: `read`, `triage`, `write`, `maintain`, `admin`.

@@ -184,14 +184,13 @@ struct StandInGraphQLSchema {
                 return .object("PermissionSource", fields)
             }
             return [
-                "permission": .text(Self.permissions[grants.map(\.level).max() ?? 0]),
+                "permission": .text(StandInWorld.roleName(grants.map(\.level).max() ?? 0).uppercased()),
                 "permissionSources": .list(permissionSources), "node": .object(account(people[position])),
             ]
         }
     }
 
-    static let permissions = ["READ", "TRIAGE", "WRITE", "MAINTAIN", "ADMIN"]
-    /// `DefaultRepositoryPermissionField` for each level of `permissions`.
+    /// `DefaultRepositoryPermissionField` for each level of `StandInWorld.permissions`.
     static let basePermissions = ["READ", "READ", "WRITE", "WRITE", "ADMIN"]
 
     /// What grants `grant`: the organization, the team (the nearest at or above the person's whose grant it is), or
