@@ -240,6 +240,16 @@ extension StandInWorld {
         return chain
     }
 
+    /// What `team` grants on `repository`, its own grant or an ancestor's (a team's grants reach down to its
+    /// children): the highest, and the nearest team that grants it; nil for none.
+    func teamGrant(_ team: Team, in organization: Organization, on repository: Repository) -> (team: Team, level: Int)?
+    {
+        lineage(of: team, in: organization).compactMap { ancestor in
+            ancestor.repositories.first { $0.key.isSame(as: repository.fullName) }
+                .flatMap { Self.level($0.value) }.map { (team: ancestor, level: $0) }
+        }.max { $0.level < $1.level }
+    }
+
     /// Every grant `login` has on `repository`, in the order above; empty for someone with no access of their own.
     package func grants(of login: String, on repository: Repository) -> [Grant] {
         let person = login.lowercased()
@@ -252,12 +262,9 @@ extension StandInWorld {
             }
             for team in organization.teams
             where member != nil && team.members.contains(where: { $0.login.isSame(as: person) }) {
-                // A team's members are its own and its child teams'; a team's grants reach down to its children.
-                let granting = lineage(of: team, in: organization).compactMap { ancestor in
-                    ancestor.repositories.first { $0.key.isSame(as: repository.fullName) }
-                        .flatMap { Self.level($0.value) }
-                }.max()
-                if let granting { grants.append(Grant(source: "team " + team.slug, level: granting)) }
+                if let granting = teamGrant(team, in: organization, on: repository) {
+                    grants.append(Grant(source: "team " + team.slug, level: granting.level))
+                }
             }
         } else if repository.owner.isSame(as: person) {
             grants.append(Grant(source: "owner", level: 4))

@@ -200,14 +200,10 @@ struct StandInGraphQLSchema {
         guard let organization = world.organization(repository.owner), grant.source != "direct" else {
             return (self.repository(repository), "repository")
         }
-        guard grant.source.hasPrefix("team "),
-            let team = organization.teams.first(where: { "team " + $0.slug == grant.source })
+        guard let team = organization.teams.first(where: { "team " + $0.slug == grant.source }),
+            let granting = world.teamGrant(team, in: organization, on: repository)?.team
         else { return (self.organization(organization), "organization") }
-        let granting = world.lineage(of: team, in: organization).first { ancestor in
-            let given = ancestor.repositories.first { $0.key.isSame(as: repository.fullName) }
-            return given.flatMap { StandInWorld.level($0.value) } == grant.level
-        }
-        return (self.team(granting ?? team, of: organization), "team " + (granting ?? team).slug)
+        return (self.team(granting, of: organization), "team " + granting.slug)
     }
 }
 
