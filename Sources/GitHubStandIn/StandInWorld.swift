@@ -282,6 +282,11 @@ extension StandInWorld {
         grants(of: login, on: repository).map(\.level).max()
     }
 
+    /// Whether `login` may push to the repository: who may list its collaborators, and be assigned to its issues.
+    func canPush(_ login: String?, to repository: Repository) -> Bool {
+        (login.flatMap { permission(of: $0, on: repository) } ?? 0) >= 2
+    }
+
     /// Everyone with a grant on the repository: owners, members, team members and direct collaborators, once each,
     /// in that order.
     package func people(of repository: Repository) -> [String] {

@@ -163,7 +163,7 @@ struct StandInGraphQLSchema {
 
     /// `collaborators(affiliation: ALL, login:)`, `login` naming one person alone (case aside).
     func collaborators(of repository: StandInWorld.Repository, _ field: Field) throws -> Result {
-        guard (world.permission(of: caller, on: repository) ?? 0) >= 2 else {
+        guard world.canPush(caller, to: repository) else {
             let message = "You do not have permission to view repository collaborators."
             throw StandInGraphQLFieldError(type: "FORBIDDEN", message: message)
         }

@@ -122,12 +122,11 @@ extension StandInRouteRequest {
             return peopleList(repository.watchers)
         case .assignees:
             // Who may be assigned: whoever can push to the repository.
-            let pushers = world.people(of: repository).filter { (world.permission(of: $0, on: repository) ?? 0) >= 2 }
-            return peopleList(pushers)
+            return peopleList(world.people(of: repository).filter { world.canPush($0, to: repository) })
         case .contributors:
             return contributors(repository)
         case .collaborators:
-            guard let access, access >= 2 else {
+            guard world.canPush(caller, to: repository) else {
                 return refusal(403, "Must have push access to view repository collaborators.")
             }
             var listed = world.people(of: repository)
