@@ -39,22 +39,18 @@ struct StandInGraphQLSchema {
                 let user = request.population.user(login: login) ?? world.organizationAccount(login: login)
                 return user.flatMap { $0.type == "Bot" ? nil : .object(account($0)) } ?? .null
             case "organization":
-                guard let organization = world.organization(login) else {
-                    throw Self.notFound("an Organization with the login of '\(login)'")
-                }
-                return .object(self.organization(organization))
+                return try world.organization(login).map { .object(organization($0)) }
+                    ?? Self.notFound("an Organization with the login of '\(login)'")
             case "repository":
-                guard let repository = world.repository(owner, name) else {
-                    throw Self.notFound("a Repository with the name '\(owner)/\(name)'")
-                }
-                return .object(self.repository(repository))
+                return try world.repository(owner, name).map { .object(repository($0)) }
+                    ?? Self.notFound("a Repository with the name '\(owner)/\(name)'")
             default: return nil
             }
         }
     }
 
-    static func notFound(_ what: String) -> StandInGraphQLFieldError {
-        StandInGraphQLFieldError(type: "NOT_FOUND", message: "Could not resolve to \(what).")
+    static func notFound(_ what: String) throws -> Result {
+        throw StandInGraphQLFieldError(type: "NOT_FOUND", message: "Could not resolve to \(what).")
     }
 
     /// A `User` or `Organization` of the population; its profile's fields are made only for a field that needs
