@@ -177,15 +177,12 @@ package struct StandInWorld: Decodable, Sendable {
     /// thousand apart, so that its forks (`forks[k]` is one more than the k-th) have their own.
     static func repositoryID(_ index: Int) -> Int { 1_296_269 + 1_000 * index }
 
-    /// The organization at `index` as an account (`GET /users/{org}`, a repository's `owner`): its id is 9919
-    /// (github's) and on, seven apart, in the gaps the population's ids leave (`StandInPopulation.id(forOrdinal:)`).
-    func organizationAccount(_ index: Int) -> StandInUser {
-        StandInUser(organization: organizations[index].login, id: 9_919 + 7 * index)
-    }
-
-    /// The organization `login` names, or whose account has the id `id`, as an account; nil for none.
+    /// The organization `login` names, or whose account has the id `id`, as an account (`GET /users/{org}`, a
+    /// repository's `owner`); nil for none. The k-th organization's id is 9919 (github's) plus 7k, in the gaps the
+    /// population's ids leave (`StandInPopulation.id(forOrdinal:)`).
     func organizationAccount(login: String = "", id: Int = 0) -> StandInUser? {
-        organizations.indices.map(organizationAccount).first { $0.login.isSame(as: login) || $0.id == id }
+        organizations.enumerated().map { StandInUser(organization: $1.login, id: 9_919 + 7 * $0) }
+            .first { $0.login.isSame(as: login) || $0.id == id }
     }
 
     package func organizationIndex(_ login: String) -> Int? {
@@ -327,6 +324,11 @@ extension StandInWorld.Organization {
     /// The active member who is `login`; nil for anyone else, and for no one.
     package func member(_ login: String?) -> StandInWorld.Member? {
         login.flatMap { login in members.first { $0.active && $0.login.isSame(as: login) } }
+    }
+
+    /// The team `slug` names, to a member; nil for none, and to anyone else: members alone see teams.
+    func team(_ slug: String?, shownTo viewer: String?) -> StandInWorld.Team? {
+        member(viewer) == nil ? nil : teams.first { $0.slug.isSame(as: slug ?? "") }
     }
 
     /// The active members `viewer` sees: every one to a member, the public ones to anyone else.

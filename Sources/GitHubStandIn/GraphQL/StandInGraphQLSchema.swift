@@ -110,9 +110,8 @@ struct StandInGraphQLSchema {
                     ["node": .object(repository(repositories[position]))]
                 }
             case "team":
-                let team = organization.teams.first { $0.slug == field.text("slug") }
-                guard let team, organization.member(caller) != nil else { return .null }
-                return .object(self.team(team, of: organization))
+                let team = organization.team(field.text("slug"), shownTo: caller)
+                return team.map { .object(self.team($0, of: organization)) } ?? .null
             default: return nil
             }
         }

@@ -35,9 +35,10 @@ extension StandInRouteRequest {
     ) -> StandInHTTPResponse? {
         let member = organization.member(caller)
         let ownerOnly = "You must be an owner of \(organization.login) to see this"
+        let role = request.query["role"].flatMap { $0 == "all" ? nil : $0 }
         switch list {
         case .organization:
-            let account = world.organizationAccount(world.organizationIndex(organization.login) ?? 0)
+            guard let account = world.organizationAccount(login: organization.login) else { return nil }
             let values: [String: any Sendable] = ["login": account.login, "id": account.id, "node_id": account.nodeID]
             let documented = StandInRecordedHandler.body(named: "orgs-get") ?? []
             return StandInHTTPResponse(status: 200, body: replacing(values, in: documented))
@@ -52,25 +53,20 @@ extension StandInRouteRequest {
         case .members, .publicMembers:
             var listed = organization.members(shownTo: list == .members ? caller : nil)
             if list == .members {
-                if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
+                listed = listed.filter { role == nil || $0.role == role }
                 if let filter = request.query["filter"], filter != "all" {
                     guard member?.role == "admin" else { return refusal(403, ownerOnly) }
                     listed = listed.filter { "2fa_" + $0.twoFactor == filter }
                 }
             }
             return peopleList(listed.map(\.login))
-        case .outsideCollaborators:
+        case .outsideCollaborators, .invitations:
             guard member?.role == "admin" else { return refusal(403, ownerOnly) }
-            return peopleList(world.outsideCollaborators(of: organization))
-        case .invitations:
-            guard member?.role == "admin" else { return refusal(403, ownerOnly) }
+            guard list == .invitations else { return peopleList(world.outsideCollaborators(of: organization)) }
             return pagedRecords(world.invitations[organization.login.lowercased()] ?? [])
         case .teamMembers:
-            guard member != nil, let slug = parameters["team_slug"],
-                let team = organization.teams.first(where: { $0.slug.isSame(as: slug) })
-            else { return nil }
-            var listed = world.members(of: team, in: organization)
-            if let role = request.query["role"], role != "all" { listed = listed.filter { $0.role == role } }
+            guard let team = organization.team(parameters["team_slug"], shownTo: caller) else { return nil }
+            let listed = world.members(of: team, in: organization).filter { role == nil || $0.role == role }
             // GitHub's `team-member-items`: each with their `role` and whether a child team makes them one.
             return peopleList(listed.map(\.login)) { user, writer in
                 let member = listed.first { $0.login.isSame(as: user.login) }
