@@ -32,17 +32,13 @@ struct StandInStargazerList {
 
     var count: Int { listed?.count ?? kept + later.count }
 
-    private func populationIndex(_ position: Int) -> Int {
-        var index = position
-        for gone in withdrawn where gone <= index { index += 1 }
-        return index
-    }
-
     /// Who gave the star at `position`, oldest first, and when.
     func star(at position: Int) -> (user: StandInUser, at: Int) {
         if let listed { return listed[position] }
         guard position < kept else { return later[position - kept] }
-        let index = populationIndex(position)
+        // The index among the User accounts, past those who took their star back.
+        var index = position
+        for gone in withdrawn where gone <= index { index += 1 }
         return (population.users[population.userPositions[index]], Self.firstStar + 3_600 * (index + 1))
     }
 
