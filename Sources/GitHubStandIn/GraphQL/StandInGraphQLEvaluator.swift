@@ -111,11 +111,10 @@ struct StandInGraphQLEvaluator {
             return .array(
                 try items.indices.map { try complete(items[$0], selections, at: path + [.integer(Int64($0))]) })
         case .object(let object):
-            var members: [JSONValue.Member] = []
-            for field in collect(selections, on: object.type) {
-                members.append(.init(field.key, try value(of: field, in: object, at: path + [.string(field.key)])))
-            }
-            return .object(members)
+            return .object(
+                try collect(selections, on: object.type).map {
+                    .init($0.key, try value(of: $0, in: object, at: path + [.string($0.key)]))
+                })
         }
     }
 

@@ -67,10 +67,9 @@ struct StandInGraphQLHandler: StandInHandler {
                 "used": .number(snapshot.used), "resetAt": .text(UTCTimestamp.iso8601(snapshot.reset)),
             ])
         let root = StandInGraphQLObject("Query") { $0.name == "rateLimit" ? .object(rateLimit) : nil }
-        var members: [JSONValue.Member] = []
-        for field in fields {
+        let members = fields.map { field in
             let value = try? data[field.key] ?? evaluator.value(of: field, in: root, at: [.string(field.key)])
-            members.append(.init(field.key, value ?? .null))
+            return JSONValue.Member(field.key, value ?? .null)
         }
         let errors = evaluator.errors.map { type, path, message in
             JSONValue.object([
