@@ -141,7 +141,6 @@ package struct StandInUser: Sendable, Equatable {
         writer.raw("}")
     }
 
-    /// `writeSimpleUser`'s bytes, for a record that holds an account.
     var simpleUserBytes: [UInt8] {
         var writer = JSONByteWriter(reservingCapacity: 1_200)
         writeSimpleUser(into: &writer)

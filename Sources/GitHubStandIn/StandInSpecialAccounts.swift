@@ -38,7 +38,6 @@ enum StandInSpecialAccounts {
         var generated: StandInGeneratedWords
     }
 
-    /// `World/accounts.json`, read once.
     private static let file = StandInWorld.worldFile("accounts") { bytes in
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

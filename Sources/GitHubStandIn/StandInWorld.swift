@@ -125,7 +125,6 @@ package struct StandInWorld: Decodable, Sendable {
         case organizations, repositories
     }
 
-    /// The world file, read once.
     package static let file = worldFile("world", StandInWorld.init(bytes:))
 
     /// `World/<name>.json` as `decode` reads it; a file missing from the bundle, or one that does not decode, stops
@@ -274,7 +273,6 @@ extension StandInWorld {
         return grants
     }
 
-    /// The highest of `login`'s grants on the repository; nil for none.
     package func permission(of login: String, on repository: Repository) -> Int? {
         grants(of: login, on: repository).map(\.level).max()
     }
@@ -350,7 +348,6 @@ package final class StandInWorldState: @unchecked Sendable {
 
     package var current: StandInWorld { lock.withLock { world } }
 
-    /// Changes the world under the lock.
     package func edit<Result>(_ body: (inout StandInWorld) -> Result) -> Result {
         lock.withLock { body(&world) }
     }

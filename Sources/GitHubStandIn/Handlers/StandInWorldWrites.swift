@@ -155,7 +155,6 @@ extension StandInRouteRequest {
         return replacing(values, in: record)
     }
 
-    /// GitHub's org membership record: `state`, `role` and the member.
     func membershipRecord(_ membership: StandInWorld.Member?, _ user: StandInUser) -> [UInt8] {
         let state = membership?.active == false ? "pending" : "active"
         let texts = [("state", state), ("role", membership?.role ?? "member")]
