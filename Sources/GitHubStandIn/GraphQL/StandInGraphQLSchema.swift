@@ -173,7 +173,8 @@ struct StandInGraphQLSchema {
                 let granter = self.granter(of: grant, on: repository)
                 guard seen.insert("\(grant.level) \(granter.name)").inserted else { return nil }
                 let fields: [String: Result] = [
-                    "permission": .text(Self.basePermissions[grant.level]),
+                    // GitHub's `DefaultRepositoryPermissionField` for each level of `StandInWorld.permissions`.
+                    "permission": .text(["READ", "READ", "WRITE", "WRITE", "ADMIN"][grant.level]),
                     "roleName": .text(StandInWorld.roleName(grant.level)), "source": .object(granter.object),
                 ]
                 return .object("PermissionSource", fields)
@@ -184,9 +185,6 @@ struct StandInGraphQLSchema {
             ]
         }
     }
-
-    /// `DefaultRepositoryPermissionField` for each level of `StandInWorld.permissions`.
-    static let basePermissions = ["READ", "READ", "WRITE", "WRITE", "ADMIN"]
 
     /// What grants `grant`: the organization, the team (the nearest at or above the person's whose grant it is), or
     /// the repository; with a name that tells it from the others.
