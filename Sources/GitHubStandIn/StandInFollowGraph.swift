@@ -28,8 +28,7 @@ package final class StandInFollowGraph: @unchecked Sendable {
 
     package func follows(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
         let written = lock.withLock { self.written[.following]?[follower.ordinal] }
-        return written?.contains(followed.ordinal)
-            ?? population.baseOrdinals(.following, of: follower).contains(followed.ordinal)
+        return (written ?? population.baseOrdinals(.following, of: follower)).contains(followed.ordinal)
     }
 
     /// The account's profile as `PATCH /user` left it, with its counts as follows left them.
