@@ -90,25 +90,8 @@ package struct StandInUser: Sendable, Equatable {
     /// `GET /users/{username}`'s `public-user`, showing `profile` (the population's when nil); with `privateKeys`
     /// `GET /user`'s `private-user`: the public profile, then the documented example's private keys.
     package func userJSONBytes(_ profile: StandInUserProfile? = nil, privateKeys: Bool = false) -> [UInt8] {
+        let profile = profile ?? self.profile
         var writer = JSONByteWriter(reservingCapacity: 1_900)
-        writePublicUserFields(into: &writer, profile: profile ?? self.profile)
-        writer.bytes += privateKeys ? Self.privateKeys : []
-        writer.raw("}")
-        return writer.bytes
-    }
-
-    static let privateKeys: [UInt8] = {
-        let body = StandInRecordedHandler.body(named: "users-get-authenticated") ?? []
-        var bytes: [UInt8] = []
-        let members = ((try? JSONText.objectMembers(body)) ?? [:]).sorted { $0.value.lowerBound < $1.value.lowerBound }
-        for (key, range) in members.drop(while: { $0.key != "private_gists" }) {
-            bytes += Array(",\"\(key)\":".utf8)
-            JSONText.compact(body[range], into: &bytes)
-        }
-        return bytes
-    }()
-
-    private func writePublicUserFields(into writer: inout JSONByteWriter, profile: StandInUserProfile) {
         writeSimpleUserFields(into: &writer)
         for (key, value) in [
             ("name", profile.name), ("company", profile.company), ("blog", profile.blog),
@@ -134,7 +117,21 @@ package struct StandInUser: Sendable, Equatable {
         writer.string(UTCTimestamp.iso8601(profile.createdAt))
         writer.raw(",\"updated_at\":")
         writer.string(UTCTimestamp.iso8601(profile.updatedAt))
+        writer.bytes += privateKeys ? Self.privateKeys : []
+        writer.raw("}")
+        return writer.bytes
     }
+
+    static let privateKeys: [UInt8] = {
+        let body = StandInRecordedHandler.body(named: "users-get-authenticated") ?? []
+        var bytes: [UInt8] = []
+        let members = ((try? JSONText.objectMembers(body)) ?? [:]).sorted { $0.value.lowerBound < $1.value.lowerBound }
+        for (key, range) in members.drop(while: { $0.key != "private_gists" }) {
+            bytes += Array(",\"\(key)\":".utf8)
+            JSONText.compact(body[range], into: &bytes)
+        }
+        return bytes
+    }()
 
     func writeSimpleUser(into writer: inout JSONByteWriter) {
         writeSimpleUserFields(into: &writer)
