@@ -8,8 +8,7 @@ import JSONBytes
 /// grant, collaborators to those who can push; `role`, `filter`, `affiliation`, `permission` and `anon` filter.
 struct StandInWorldListHandler: StandInHandler {
     static let endpoints: [Endpoint] = [
-        .organization, .members, .publicMembers, .outsideCollaborators, .invitations,
-        .teamMembers, .repository,
+        .organization, .members, .publicMembers, .outsideCollaborators, .invitations, .teamMembers, .repository,
         .collaborators, .contributors, .assignees, .stargazers, .watchers, .forks, .starCount, .starHistory,
     ]
 
