@@ -27,9 +27,7 @@ package final class StandInServer: @unchecked Sendable {
     private let acceptLoopFinished = DispatchSemaphore(value: 0)
     private let connectionThreads = DispatchGroup()
 
-    private enum Phase {
-        case idle, running, stopped
-    }
+    private enum Phase { case idle, running, stopped }
 
     package init(configuration: StandInConfiguration = StandInConfiguration()) throws {
         let counts = [configuration.userCount, configuration.rateLimit, configuration.searchRateLimit]
@@ -66,20 +64,14 @@ package final class StandInServer: @unchecked Sendable {
     /// Closes the listener and every connection, interrupts latency sleeps and hangs, and waits (bounded) for the
     /// server's threads to finish. Safe to call more than once.
     package func stop() {
-        stateLock.lock()
-        guard phase == .running else {
-            phase = .stopped
-            stateLock.unlock()
-            return
+        let running: Int32? = stateLock.withLock {
+            defer { phase = .stopped }
+            guard phase == .running else { return nil }
+            // Wakes the threads blocked in accept and recv without freeing the descriptor numbers.
+            for descriptor in openConnections { shutdown(descriptor, Int32(SHUT_RDWR)) }
+            return listener
         }
-        phase = .stopped
-        let listenerToClose = listener
-        // Wakes the threads blocked in accept and recv without freeing the descriptor numbers.
-        for descriptor in openConnections {
-            shutdown(descriptor, Int32(SHUT_RDWR))
-        }
-        stateLock.unlock()
-
+        guard let listenerToClose = running else { return }
         shutdownLatch.trigger()
         shutdown(listenerToClose, Int32(SHUT_RDWR))
         // Closing only after the accept loop has left avoids closing a descriptor number another thread reused.
@@ -230,13 +222,10 @@ final class ShutdownLatch: @unchecked Sendable {
     /// False if the latch was triggered first.
     func sleep(seconds: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: max(0, seconds))
-        condition.lock()
-        defer { condition.unlock() }
-        while !triggered {
-            if !condition.wait(until: deadline) {
-                return !triggered
-            }
+        return condition.withLock {
+            // Waking before the deadline with the latch still open is spurious: wait again.
+            while !triggered, condition.wait(until: deadline) {}
+            return !triggered
         }
-        return false
     }
 }
