@@ -26,13 +26,12 @@ package struct RecordedRequest: Sendable {
 /// clients are gh-users and the tests on this machine, so it sets no size limits and takes no chunked bodies.
 enum HTTPRequestParser {
     /// Bytes that are no HTTP request: answered 400, and the connection closed, as it cannot be trusted further.
-    struct Invalid: Error {
-        let reason: String
-    }
+    struct Invalid: Error { let reason: String }
 
     /// The first request of `buffer`, whether its connection closes after it, and how many bytes it took.
     static func parse(_ buffer: [UInt8]) throws(Invalid) -> (request: RecordedRequest, closes: Bool, size: Int)? {
-        guard let headEnd = endOfHead(in: buffer) else { return nil }
+        // The blank line that ends the head: CRLF line endings, as RFC 9112 writes them.
+        guard let headEnd = buffer.firstRange(of: [0x0D, 0x0A, 0x0D, 0x0A])?.lowerBound else { return nil }
         // Split on bytes: as Characters, "\r\n" is a single grapheme and would never match "\n".
         let lines = buffer[..<headEnd].split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
             String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
@@ -46,11 +45,8 @@ enum HTTPRequestParser {
             guard !name.isEmpty, !name.contains(" ") else { throw Invalid(reason: "malformed header name") }
             headers.append((name, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-        var bodyLength = 0
-        if let lengthText = headerValue("Content-Length", in: headers) {
-            guard let length = Int(lengthText), length >= 0 else { throw Invalid(reason: "invalid Content-Length") }
-            bodyLength = length
-        }
+        let lengthText = headerValue("Content-Length", in: headers) ?? "0"
+        guard let bodyLength = Int(lengthText), bodyLength >= 0 else { throw Invalid(reason: "invalid Content-Length") }
         let bodyEnd = headEnd + 4 + bodyLength
         guard buffer.count >= bodyEnd else { return nil }
         let connection = (headerValue("Connection", in: headers) ?? "").lowercased().split(separator: ",").map {
@@ -62,14 +58,8 @@ enum HTTPRequestParser {
         let request = RecordedRequest(method: String(parts[0]), target: String(parts[1]), headers: headers, body: body)
         return (request, closes, bodyEnd)
     }
-
-    /// Where the blank line that ends the head starts: CRLF line endings, as RFC 9112 writes them.
-    private static func endOfHead(in buffer: [UInt8]) -> Int? {
-        buffer.firstRange(of: [0x0D, 0x0A, 0x0D, 0x0A])?.lowerBound
-    }
 }
 
-/// Splits a request-target into a decoded path and decoded query items.
 enum RequestTargetDecoding {
     static func split(_ target: String) -> (path: String, query: [String: String]) {
         // Clients send origin-form targets (RFC 9112): a path and a query, no fragment.
@@ -81,9 +71,7 @@ enum RequestTargetDecoding {
     /// Decoded query items in the order the client sent them; a repeated name keeps its first position and its
     /// last value. Paged routes echo them in `Link` URLs; `split` makes its dictionary of them.
     static func orderedQueryItems(_ target: String) -> [(name: String, value: String)] {
-        guard let questionMark = target.firstIndex(of: "?") else {
-            return []
-        }
+        guard let questionMark = target.firstIndex(of: "?") else { return [] }
         let rawQuery = target[target.index(after: questionMark)...]
         var items: [(name: String, value: String)] = []
         var positionByName: [String: Int] = [:]
@@ -127,15 +115,11 @@ struct StandInHTTPResponse {
 
     /// The bytes on the wire; no body for HEAD (`omitBody`) nor for a status that forbids one.
     func serialized(omitBody: Bool, closeConnection: Bool) -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(StandInHTTPResponse.reasonPhrase(for: status))\r\n"
-        for field in headers {
-            head += "\(field.name): \(field.value)\r\n"
-        }
-        if !forbidsBody {
-            head += "Content-Length: \(body.count)\r\n"
-        }
-        head += closeConnection ? "Connection: close\r\n" : "Connection: keep-alive\r\n"
-        return Array((head + "\r\n").utf8) + (omitBody || forbidsBody ? [] : body)
+        let fields = headers + (forbidsBody ? [] : [("Content-Length", String(body.count))])
+        let lines = fields + [("Connection", closeConnection ? "close" : "keep-alive")]
+        let head = lines.map { "\($0.name): \($0.value)\r\n" }.joined()
+        let statusLine = "HTTP/1.1 \(status) \(StandInHTTPResponse.reasonPhrase(for: status))\r\n"
+        return Array((statusLine + head + "\r\n").utf8) + (omitBody || forbidsBody ? [] : body)
     }
 
     private static let reasonPhrases = [
@@ -146,9 +130,7 @@ struct StandInHTTPResponse {
         501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
     ]
 
-    static func reasonPhrase(for status: Int) -> String {
-        reasonPhrases[status] ?? "Status \(status)"
-    }
+    static func reasonPhrase(for status: Int) -> String { reasonPhrases[status] ?? "Status \(status)" }
 }
 
 /// What the server does with a request: answer it, or one of the faults that answer otherwise.
