@@ -115,10 +115,8 @@ struct StandInRouteRequest {
         let listed = min(count, cap ?? count)
         let page = JSONByteWriter.array(paging.range(inCount: listed)) { record($1, &$0) }
         var response = StandInHTTPResponse(status: 200, body: page)
-        let link = paging.linkHeader(
-            baseURL: context.linkBaseURL, path: linkPath ?? request.path, target: request.target,
-            lastPage: paging.pageCount(forCount: listed))
-        if let link {
+        let url = context.linkBaseURL + (linkPath ?? request.path)
+        if let link = paging.linkHeader(url: url, target: request.target, count: listed) {
             response.setHeader("Link", link)
         }
         return response
