@@ -6,7 +6,8 @@ protocol StandInHandler: Sendable {
 
 /// A row answered by a function of the request (most are `StandInRouteRequest`'s own methods).
 struct StandInAnswer: StandInHandler {
-    let answer: @Sendable (StandInRouteRequest) -> StandInHTTPResponse
+    typealias Function = @Sendable (StandInRouteRequest) -> StandInHTTPResponse
+    let answer: Function
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse { answer(request) }
 }

@@ -49,53 +49,39 @@ struct StandInRoute: Sendable {
     /// A second for a resource GitHub also serves under `/user/{account_id}`.
     let patterns: [StandInPathPattern]
     let handler: any StandInHandler
-    let rateResource: StandInRateResource
+    var rateResource = StandInRateResource.core
     /// What `X-Accepted-OAuth-Scopes` says to callers with a token.
-    let acceptedScopes: String
-    let documentation: String
+    var acceptedScopes = ""
+    var documentation = StandInErrorBody.genericDocumentation
     var operationID: String?
+}
 
-    init(
-        _ method: Endpoint.Method, _ patterns: [String], handler: any StandInHandler,
-        rateResource: StandInRateResource = .core, acceptedScopes: String = "",
-        documentation: String = StandInErrorBody.genericDocumentation
-    ) {
-        precondition(!patterns.isEmpty, "a route needs a path pattern")
-        self.method = method
-        self.patterns = patterns.map(StandInPathPattern.init)
-        self.handler = handler
-        self.rateResource = rateResource
-        self.acceptedScopes = acceptedScopes
-        self.documentation = documentation
-    }
-
+extension StandInRoute {
     /// The row of an endpoint of the shared table. A `user:` scope is named after `user`, which grants it, as
     /// GitHub names them; `acceptedScopes` replaces that where GitHub names one the row does not need.
     init(_ endpoint: Endpoint, handler: any StandInHandler, acceptedScopes: String? = nil) {
-        var patterns = [endpoint.path]
-        if endpoint.isAccountScoped {
-            patterns.append(endpoint.accountPath("{account_id:int}"))
-        }
+        let byID = endpoint.isAccountScoped ? [endpoint.accountPath("{account_id:int}")] : []
         let scope = endpoint.scope.map { $0.hasPrefix("user:") ? "user, " + $0 : $0 }
         self.init(
-            endpoint.method, patterns, handler: handler, rateResource: StandInRateResource(endpoint.rateLimit),
-            acceptedScopes: acceptedScopes ?? scope ?? "", documentation: endpoint.docs)
-        operationID = endpoint.operationID
+            method: endpoint.method, patterns: ([endpoint.path] + byID).map(StandInPathPattern.init), handler: handler,
+            rateResource: StandInRateResource(endpoint.rateLimit), acceptedScopes: acceptedScopes ?? scope ?? "",
+            documentation: endpoint.docs, operationID: endpoint.operationID)
     }
 
-    init(
-        _ endpoint: Endpoint, acceptedScopes: String? = nil,
-        answer: @escaping @Sendable (StandInRouteRequest) -> StandInHTTPResponse
-    ) {
+    init(_ endpoint: Endpoint, acceptedScopes: String? = nil, answer: @escaping StandInAnswer.Function) {
         self.init(endpoint, handler: StandInAnswer(answer: answer), acceptedScopes: acceptedScopes)
     }
 
-    /// A row the shared table does not list (the world's writes), with one pattern.
+    /// A row the shared table does not list (GraphQL, the world's writes), with one pattern.
     init(
-        _ method: Endpoint.Method, _ pattern: String,
-        answer: @escaping @Sendable (StandInRouteRequest) -> StandInHTTPResponse
+        _ method: Endpoint.Method, _ pattern: String, handler: any StandInHandler,
+        rateResource: StandInRateResource = .core
     ) {
-        self.init(method, [pattern], handler: StandInAnswer(answer: answer))
+        self.init(method: method, patterns: [StandInPathPattern(pattern)], handler: handler, rateResource: rateResource)
+    }
+
+    init(_ method: Endpoint.Method, _ pattern: String, answer: @escaping StandInAnswer.Function) {
+        self.init(method, pattern, handler: StandInAnswer(answer: answer))
     }
 }
 
@@ -108,9 +94,7 @@ struct StandInRouteTable: Sendable {
         let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
         for route in routes where route.method.accepts(method) {
             for pattern in route.patterns {
-                if let parameters = pattern.match(pathSegments) {
-                    return (route, parameters)
-                }
+                if let parameters = pattern.match(pathSegments) { return (route, parameters) }
             }
         }
         return nil
@@ -140,7 +124,7 @@ extension StandInRouteTable {
             StandInRoute(.block) { $0.changeFollow(.blocks, adding: true) },
             StandInRoute(.unblock) { $0.changeFollow(.blocks, adding: false) },
             StandInRoute(.searchUsers) { $0.searchUsers(cache: search) },
-            StandInRoute(.post, ["/graphql"], handler: StandInGraphQLHandler(), rateResource: .graphql),
+            StandInRoute(.post, "/graphql", handler: StandInGraphQLHandler(), rateResource: .graphql),
             // GitHub documents that checking the rate limit does not count against it, even when exhausted.
             StandInRoute(.rateLimitStatus) { $0.rateLimitStatus() },
             StandInRoute(.put, "/orgs/{org}/memberships/{username}") { $0.worldWrite(.membership, add: true) },

@@ -70,7 +70,7 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
     }
 
     @Test func aNewRowGetsEveryStageWithoutTouchingTheServer() throws {
-        let server = try standIn(serving: [StandInRoute(.post, ["/echo/{name}"], handler: EchoHandler())])
+        let server = try standIn(serving: [StandInRoute(.post, "/echo/{name}", handler: EchoHandler())])
         func send(_ method: String, headers: [(String, String)] = []) throws -> RawHTTPResponse {
             let headers = [("X-Thing", "yes")] + headers
             return try fetch(server, "/echo/hi%21?x=1", method: method, headers: headers, body: "payload")
