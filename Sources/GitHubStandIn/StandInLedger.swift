@@ -48,7 +48,7 @@ struct RateLimitSnapshot: Equatable {
 final class StandInLedger: @unchecked Sendable {
     private let lock = NSLock()
     private var journal: [RecordedRequest] = []
-    private var faultQueues: [String: [StandInFault]] = [:]
+    private var faultQueues: [String: ArraySlice<StandInFault>] = [:]
     /// What each bucket spent of its window, and when the window ends: requests under `core` and `search`, points
     /// under `graphql`. The hourly buckets share one fixed window, as GitHub's primary limit's: when it ends every
     /// one refills. A search bucket's one-minute window is opened by its first search after the last one ended, as
@@ -82,9 +82,7 @@ final class StandInLedger: @unchecked Sendable {
 
     var recordedRequests: [RecordedRequest] { lock.withLock { journal } }
 
-    func clearRecordedRequests() {
-        lock.withLock { journal.removeAll() }
-    }
+    func clearRecordedRequests() { lock.withLock { journal.removeAll() } }
 
     func askToWait(forPath path: String, until: Double) {
         lock.withLock { waitsAsked[path] = max(waitsAsked[path] ?? until, until) }
@@ -99,22 +97,13 @@ final class StandInLedger: @unchecked Sendable {
 
     var requestsTooEarly: Int { lock.withLock { earlyCount } }
 
-    func preciseTime() -> Double {
-        lock.withLock { Date().timeIntervalSince1970 + Double(clockOffset) }
-    }
+    func preciseTime() -> Double { lock.withLock { Date().timeIntervalSince1970 + Double(clockOffset) } }
 
     func enqueue(_ faults: [StandInFault], forPath path: String) {
         lock.withLock { faultQueues[path, default: []].append(contentsOf: faults) }
     }
 
-    func takeFault(forPath path: String) -> StandInFault? {
-        lock.withLock {
-            guard var queue = faultQueues[path], !queue.isEmpty else { return nil }
-            let fault = queue.removeFirst()
-            faultQueues[path] = queue.isEmpty ? nil : queue
-            return fault
-        }
-    }
+    func takeFault(forPath path: String) -> StandInFault? { lock.withLock { faultQueues[path]?.popFirst() } }
 
     /// The caller's standing in `resource`'s bucket, spending nothing (`free` shows core's).
     func peek(_ resource: StandInRateResource, for caller: StandInCaller, now: Int) -> RateLimitSnapshot {
@@ -156,13 +145,9 @@ final class StandInLedger: @unchecked Sendable {
         return RateLimitSnapshot(limit: limit, remaining: limit - min(limit, window.used), reset: window.reset)
     }
 
-    func currentTime() -> Int {
-        lock.withLock { Int(Date().timeIntervalSince1970) + clockOffset }
-    }
+    func currentTime() -> Int { Int(preciseTime()) }
 
-    func advanceClock(by seconds: Int) {
-        lock.withLock { clockOffset += max(0, seconds) }
-    }
+    func advanceClock(by seconds: Int) { lock.withLock { clockOffset += max(0, seconds) } }
 
     /// Shaped like GitHub's `X-GitHub-Request-Id`; unique per server.
     func nextRequestID() -> String {
