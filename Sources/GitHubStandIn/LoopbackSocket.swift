@@ -1,13 +1,10 @@
 import Glibc
 
-/// Thin wrappers over the POSIX socket calls the server needs.
 enum LoopbackSocket {
     /// Binds 127.0.0.1 only: the stand-in must never be reachable from other machines.
     static func makeListener(port: Int) throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else {
-            throw StandInServerError.socketFailure(operation: "socket", errno: errno)
-        }
+        guard descriptor >= 0 else { throw StandInServerError.socketFailure(operation: "socket", errno: errno) }
         func failure(_ operation: String) -> StandInServerError {
             let code = errno
             close(descriptor)
@@ -42,17 +39,12 @@ enum LoopbackSocket {
 
     /// Appends whatever arrives; returns false on EOF or error.
     static func receive(from descriptor: Int32, into buffer: inout [UInt8], scratch: inout [UInt8]) -> Bool {
-        while true {
-            let count = scratch.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                buffer.append(contentsOf: scratch[0..<count])
-                return true
-            }
-            if count < 0, errno == EINTR {
-                continue
-            }
-            return false
-        }
+        var count: Int
+        repeat {
+            count = scratch.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        } while count < 0 && errno == EINTR
+        buffer.append(contentsOf: scratch[0..<max(0, count)])
+        return count > 0
     }
 
     /// Sends every byte, coping with partial writes; MSG_NOSIGNAL turns a vanished peer into EPIPE, not SIGPIPE.
@@ -61,12 +53,8 @@ enum LoopbackSocket {
             var offset = 0
             while offset < raw.count {
                 let sent = send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if sent < 0 {
-                    if errno == EINTR {
-                        continue
-                    }
-                    return false
-                }
+                if sent < 0, errno == EINTR { continue }
+                guard sent >= 0 else { return false }
                 offset += sent
             }
             return true
