@@ -47,10 +47,6 @@ struct JSONByteWriter {
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    mutating func null() {
-        raw("null")
-    }
-
     /// A string literal, escaped per RFC 8259 as JSONBytes escapes it, plus U+2028 and U+2029, so the text is
     /// also safe inside JavaScript sources.
     mutating func string(_ text: String) {
@@ -64,10 +60,10 @@ struct JSONByteWriter {
     }
 
     mutating func optionalString(_ text: String?) {
-        if let text { string(text) } else { null() }
+        if let text { string(text) } else { raw("null") }
     }
 
     mutating func optionalBoolean(_ value: Bool?) {
-        if let value { boolean(value) } else { null() }
+        if let value { boolean(value) } else { raw("null") }
     }
 }
