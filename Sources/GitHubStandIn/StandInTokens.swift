@@ -37,21 +37,12 @@ extension StandInPopulation {
     /// Nil only for an empty population.
     package func authenticatedAccount(forToken token: String) -> StandInUser? {
         for field in token.split(separator: "_").dropFirst() {
-            if let named = user(login: String(field)) {
-                return named
-            }
+            if let named = user(login: String(field)) { return named }
         }
-        guard !users.isEmpty else {
-            return nil
-        }
+        guard !users.isEmpty else { return nil }
         let start = Int(StandInTokens.hash(token) % UInt64(users.count))
         // Organizations and apps cannot sign in; octocat (ordinal 1) guarantees the walk finds a User.
-        for step in 0..<users.count {
-            let candidate = users[(start + step) % users.count]
-            if candidate.type == "User" {
-                return candidate
-            }
-        }
-        return users[start]
+        let walk = (0..<users.count).lazy.map { users[(start + $0) % users.count] }
+        return walk.first { $0.type == "User" } ?? users[start]
     }
 }
