@@ -5,9 +5,7 @@ enum StandInErrorBody {
     static let genericDocumentation = "https://docs.github.com/rest"
 
     /// `status` nil where GitHub leaves it out (redirects, framing errors).
-    static func json(
-        message: String, url: String? = nil, documentationURL: String, status: Int?
-    ) -> [UInt8] {
+    static func json(message: String, url: String? = nil, documentationURL: String, status: Int?) -> [UInt8] {
         let members: [JSONValue.Member?] = [
             .init("message", .string(message)), url.map { .init("url", .string($0)) },
             .init("documentation_url", .string(documentationURL)), status.map { .init("status", .string(String($0))) },

@@ -65,10 +65,8 @@ struct StandInRouteRequest {
         caller.token.flatMap { population.authenticatedAccount(forToken: $0) }
     }
 
-    /// GitHub's 404, with the matched row's documentation link.
     var notFound: StandInHTTPResponse { StandInErrorBody.notFound(documentationURL: documentation) }
 
-    /// GitHub's error body for `status` with `message`, with the matched row's documentation link.
     func refusal(_ status: Int, _ message: String) -> StandInHTTPResponse {
         StandInErrorBody.response(status, message: message, documentationURL: documentation)
     }
@@ -88,17 +86,13 @@ struct StandInRouteRequest {
 
     /// `answer` about the token's account when `signedIn`, else the one the path names.
     func about(signedIn: Bool, _ answer: (StandInUser) -> StandInHTTPResponse) -> StandInHTTPResponse {
-        guard let user = signedIn ? signedInAccount : account else {
-            return signedIn ? signInRefusal() : notFound
-        }
+        guard let user = signedIn ? signedInAccount : account else { return signedIn ? signInRefusal() : notFound }
         return answer(user)
     }
 
     /// `answer` as the token's account, when its token has one of `scopes`; else GitHub's refusal.
     func asSignedIn(withOneOf scopes: [String], _ answer: (StandInUser) -> StandInHTTPResponse) -> StandInHTTPResponse {
-        guard let signedIn = signedInAccount else {
-            return signInRefusal()
-        }
+        guard let signedIn = signedInAccount else { return signInRefusal() }
         return scopeRefusal(unlessOneOf: scopes) ?? answer(signedIn)
     }
 

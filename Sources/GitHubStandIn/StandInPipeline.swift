@@ -22,9 +22,8 @@ extension StandInServer {
             cacheHeaders = [("Cache-Control", "private, max-age=60, s-maxage=60"), ("ETag", etag)]
             if StandInETag.matches(request.header("If-None-Match"), etag) {
                 // A 304 repeats the metadata a cache would otherwise lose with the body.
-                for name in ["Link", "Last-Modified"] {
-                    cacheHeaders += response.header(name).map { [(name, $0)] } ?? []
-                }
+                let kept = ["Link", "Last-Modified"].compactMap { name in response.header(name).map { (name, $0) } }
+                cacheHeaders += kept
                 response = StandInHTTPResponse(status: 304)
             }
         }
@@ -92,9 +91,7 @@ extension StandInServer {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             response.setHeader(name, value)
         }
-        if case .truncatedBody = fault {
-            return .truncate(response)
-        }
+        if case .truncatedBody = fault { return .truncate(response) }
         if let until = waitAsked(by: response, fault: fault, now: request.now) {
             ledger.askToWait(forPath: request.path, until: until)
         }

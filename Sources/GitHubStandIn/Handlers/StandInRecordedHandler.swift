@@ -51,9 +51,7 @@ struct StandInRecordedHandler: StandInHandler {
 
     /// Whether `Accept` names the row's own media type, with or without the API version (`vnd.github.v3.`).
     func asksForMediaType(_ accept: String?) -> Bool {
-        guard let mediaType = endpoint.mediaType, let accept = accept?.lowercased() else {
-            return false
-        }
+        guard let mediaType = endpoint.mediaType, let accept = accept?.lowercased() else { return false }
         return accept.contains(mediaType) || accept.contains(mediaType.replacing("vnd.github.", with: "vnd.github.v3."))
     }
 }
