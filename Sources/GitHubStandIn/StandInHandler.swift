@@ -104,7 +104,7 @@ struct StandInRouteRequest {
         let paging = StandInPageRequest(query: request.query)
         if let cap, paging.startsPast(cap) {
             return StandInErrorBody.response(
-                422, message: StandInRecordedHandler.paginationLimitMessage,
+                422, message: "In order to keep the API fast for everyone, pagination is limited for this resource.",
                 documentationURL: "https://docs.github.com/v3/#pagination")
         }
         let listed = min(count, cap ?? count)

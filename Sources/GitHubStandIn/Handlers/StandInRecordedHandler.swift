@@ -6,9 +6,6 @@ import JSONBytes
 /// `NOTICE.md` gives each body's source): a new list needs its row and its body, and no code. What the row says
 /// (its account, token, scope, cap, media type) is what the stand-in does.
 struct StandInRecordedHandler: StandInHandler {
-    static let paginationLimitMessage =
-        "In order to keep the API fast for everyone, pagination is limited for this resource."
-
     let endpoint: Endpoint
     let body: [UInt8]
 
