@@ -109,12 +109,9 @@ struct StandInRouteRequest {
         }
         let listed = min(count, cap ?? count)
         let page = JSONByteWriter.array(paging.range(inCount: listed)) { record($1, &$0) }
-        var response = StandInHTTPResponse(status: 200, body: page)
         let url = context.linkBaseURL + (linkPath ?? request.path)
-        if let link = paging.linkHeader(url: url, target: request.target, count: listed) {
-            response.setHeader("Link", link)
-        }
-        return response
+        let link = paging.linkHeader(url: url, target: request.target, count: listed)
+        return StandInHTTPResponse(status: 200, headers: link.map { [("Link", $0)] } ?? [], body: page)
     }
 
     func pagedRecords(_ records: [[UInt8]], cap: Int? = nil, linkPath: String? = nil) -> StandInHTTPResponse {

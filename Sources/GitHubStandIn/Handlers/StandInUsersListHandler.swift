@@ -9,15 +9,12 @@ extension StandInRouteRequest {
         let start = population.firstPosition(withIDAbove: since)
         let page = users[start..<min(users.count, start + perPage)]
         let records = JSONByteWriter.array(page) { $1.writeSimpleUser(into: &$0) }
-        var response = StandInHTTPResponse(status: 200, body: records)
-        var links: [String] = []
+        var links = [Self.firstPageLink]
         if let last = page.last, last.ordinal < users.count {
             // GitHub echoes per_page in the next link only when the caller sent it.
             let perPageItem = request.query["per_page"].flatMap { Int($0) } == nil ? "" : "per_page=\(perPage)&"
-            links.append("<\(context.linkBaseURL)/users?\(perPageItem)since=\(last.id)>; rel=\"next\"")
+            links.insert("<\(context.linkBaseURL)/users?\(perPageItem)since=\(last.id)>; rel=\"next\"", at: 0)
         }
-        links.append(Self.firstPageLink)
-        response.setHeader("Link", links.joined(separator: ", "))
-        return response
+        return StandInHTTPResponse(status: 200, headers: [("Link", links.joined(separator: ", "))], body: records)
     }
 }
