@@ -5,12 +5,9 @@ import JSONBytes
 /// Written by hand instead of using JSONSerialization because GitHub's key order must be kept and a
 /// 100-account page has to be assembled in far less than a millisecond. Its members stay internal.
 struct JSONByteWriter {
-    var bytes: [UInt8]
+    var bytes: [UInt8] = []
 
-    init(reservingCapacity capacity: Int = 1024) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-    }
+    init(reservingCapacity capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
     /// A JSON array of `items`, each written by `element`.
     static func array<Items: Collection>(_ items: Items, _ element: (inout Self, Items.Element) -> Void) -> [UInt8] {
@@ -30,22 +27,14 @@ struct JSONByteWriter {
         return [UInt8(ascii: "{")] + Array(entries.joined(separator: [UInt8(ascii: ",")])) + [UInt8(ascii: "}")]
     }
 
-    mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
+    mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
 
     /// Appends text that the caller guarantees needs no JSON escaping (URLs built from logins, digits).
-    mutating func unescaped(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-    }
+    mutating func unescaped(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    mutating func integer(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
-    }
+    mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
-    mutating func boolean(_ value: Bool) {
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
-    }
+    mutating func boolean(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
     /// A string literal, escaped per RFC 8259 as JSONBytes escapes it, plus U+2028 and U+2029, so the text is
     /// also safe inside JavaScript sources.
@@ -59,11 +48,7 @@ struct JSONByteWriter {
         }
     }
 
-    mutating func optionalString(_ text: String?) {
-        if let text { string(text) } else { raw("null") }
-    }
+    mutating func optionalString(_ text: String?) { if let text { string(text) } else { raw("null") } }
 
-    mutating func optionalBoolean(_ value: Bool?) {
-        if let value { boolean(value) } else { raw("null") }
-    }
+    mutating func optionalBoolean(_ value: Bool?) { if let value { boolean(value) } else { raw("null") } }
 }

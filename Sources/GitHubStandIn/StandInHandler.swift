@@ -61,9 +61,7 @@ struct StandInRouteRequest {
         return nil
     }
 
-    var signedInAccount: StandInUser? {
-        caller.token.flatMap { population.authenticatedAccount(forToken: $0) }
-    }
+    var signedInAccount: StandInUser? { caller.token.flatMap { population.authenticatedAccount(forToken: $0) } }
 
     var notFound: StandInHTTPResponse { StandInErrorBody.notFound(documentationURL: documentation) }
 

@@ -55,7 +55,6 @@ extension StandInServer {
         var snapshot = ledger.peek(request.rateResource, for: request.caller, now: request.now)
         let requestID = ledger.nextRequestID()
         var response = StandInHTTPResponse(status: 403)
-        // Replacing same-named defaults, or added.
         var headers: [String: String] = [:]
         switch fault {
         case .status(let status, let body, let extra):

@@ -2,9 +2,7 @@ import Domain
 
 extension Endpoint.Method {
     /// Case-sensitive (RFC 9110); `HEAD` is answered by the `GET` row, as GitHub does.
-    func accepts(_ method: String) -> Bool {
-        method == rawValue || (self == .get && method == "HEAD")
-    }
+    func accepts(_ method: String) -> Bool { method == rawValue || (self == .get && method == "HEAD") }
 }
 
 extension Endpoint {
@@ -13,9 +11,7 @@ extension Endpoint {
     /// Under `/users/{username}/…`, which GitHub also serves under the account's id, as its `Link` URLs use.
     var isAccountScoped: Bool { path.hasPrefix(Self.accountPrefix) }
 
-    func accountPath(_ id: String) -> String {
-        "/user/" + id + path.dropFirst(Self.accountPrefix.count)
-    }
+    func accountPath(_ id: String) -> String { "/user/" + id + path.dropFirst(Self.accountPrefix.count) }
 }
 
 /// A path template: `{name}` matches any non-empty segment, `{name:int}` an integer, the rest literally. Matched

@@ -7,9 +7,7 @@
 /// `read:user`; else `repo, user`, as GitHub's own example. A `hide404` token is refused a missing scope with 404
 /// instead of 403, as GitHub's REST troubleshooting guide says such a token may be.
 package enum StandInTokens {
-    package static func token(for login: String) -> String {
-        "gho_" + login
-    }
+    package static func token(for login: String) -> String { "gho_" + login }
 
     /// Alphabetical, as `X-OAuth-Scopes` lists them.
     package static func scopes(forToken token: String) -> [String] {
@@ -19,9 +17,7 @@ package enum StandInTokens {
         return ["repo", "user"]
     }
 
-    package static func hidesRefusals(_ token: String) -> Bool {
-        token.lowercased().contains("hide404")
-    }
+    package static func hidesRefusals(_ token: String) -> Bool { token.lowercased().contains("hide404") }
 
     /// FNV-1a: stable across runs and platforms, unlike `Hasher`.
     static func hash(_ token: String) -> UInt64 {

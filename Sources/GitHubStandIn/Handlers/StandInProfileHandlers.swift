@@ -15,7 +15,6 @@ struct StandInProfileEdit: Decodable {
         case twitterUsername = "twitter_username"
     }
 
-    /// Made at `now` (Unix seconds).
     func apply(to profile: inout StandInUserProfile, now: Int) {
         (profile.name, profile.bio) = (name ?? profile.name, bio ?? profile.bio)
         (profile.blog, profile.location) = (blog ?? profile.blog, location ?? profile.location)
