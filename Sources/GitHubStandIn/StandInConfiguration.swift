@@ -38,9 +38,6 @@ package struct StandInConfiguration: Sendable {
         self.searchWindowSeconds = searchWindowSeconds
         self.sameSecondAccounts = sameSecondAccounts
     }
-
-    package static let anonymousRateLimit = 60
-    package static let anonymousSearchRateLimit = 10
 }
 
 /// The answers GitHub has been seen to give a query the `graphql` bucket has too few points left for.

@@ -133,8 +133,8 @@ final class StandInLedger: @unchecked Sendable {
         let anonymous = caller.token == nil
         let limit =
             switch resource {
-            case .core, .free: anonymous ? StandInConfiguration.anonymousRateLimit : configuration.rateLimit
-            case .search: anonymous ? StandInConfiguration.anonymousSearchRateLimit : configuration.searchRateLimit
+            case .core, .free: anonymous ? 60 : configuration.rateLimit
+            case .search: anonymous ? 10 : configuration.searchRateLimit
             case .graphql: configuration.graphQLRateLimit
             }
         while windowReset <= now { windowReset += 3_600 }
