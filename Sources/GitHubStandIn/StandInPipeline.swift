@@ -14,7 +14,7 @@ extension StandInServer {
             return reply
         }
         var response = request.route?.handler.respond(to: request) ?? StandInErrorBody.notFound()
-        var cacheHeaders: [(name: String, value: String)] = []
+        var cacheHeaders: [(String, String)] = []
         // A 200 to a read gets an ETag of what is sent (body and `Link`, so a write changes it), and a 304 when
         // `If-None-Match` already names it. Reads only: RFC 9110 allows a 304 only for GET and HEAD.
         if response.status == 200, Endpoint.Method.get.accepts(request.method) {
@@ -42,11 +42,7 @@ extension StandInServer {
                 cacheHeaders = []
             }
         }
-        setStandardHeaders(on: &response, snapshot: snapshot, for: request)
-        // After the rate-limit headers, as GitHub sends them.
-        for (name, value) in cacheHeaders {
-            response.setHeader(name, value)
-        }
+        setStandardHeaders(on: &response, snapshot: snapshot, for: request, then: cacheHeaders)
         return .respond(response)
     }
 
@@ -86,10 +82,8 @@ extension StandInServer {
         case .passThrough:
             return nil
         }
-        setStandardHeaders(on: &response, snapshot: snapshot, for: request, requestID: requestID)
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            response.setHeader(name, value)
-        }
+        let extra = headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        setStandardHeaders(on: &response, snapshot: snapshot, for: request, requestID: requestID, then: extra)
         if case .truncatedBody = fault { return .truncate(response) }
         if let until = waitAsked(by: response, fault: fault, now: request.now) {
             ledger.askToWait(forPath: request.path, until: until)
@@ -113,10 +107,11 @@ extension StandInServer {
         }
     }
 
-    /// The headers GitHub sends on every answer; the scopes only to a caller with a token.
+    /// The headers GitHub sends on every answer, the scopes only to a caller with a token; then `extra`, after the
+    /// rate-limit headers as GitHub sends them, replacing same-named ones.
     private func setStandardHeaders(
         on response: inout StandInHTTPResponse, snapshot: RateLimitSnapshot, for request: StandInRouteRequest,
-        requestID: String? = nil
+        requestID: String? = nil, then extra: [(String, String)]
     ) {
         response.setHeader("Server", "github.com")
         response.setHeader("Date", UTCTimestamp.httpDate(request.now))
@@ -134,6 +129,7 @@ extension StandInServer {
         response.setHeader("x-ratelimit-reset", String(snapshot.reset))
         response.setHeader("x-ratelimit-used", String(snapshot.used))
         response.setHeader("x-ratelimit-resource", request.rateResource.headerName)
+        for (name, value) in extra { response.setHeader(name, value) }
         response.setHeader("X-GitHub-Request-Id", requestID ?? ledger.nextRequestID())
     }
 }
