@@ -76,10 +76,6 @@ final class StandInLedger: @unchecked Sendable {
         set { lock.withLock { recording = newValue } }
     }
 
-    func record(_ request: RecordedRequest) {
-        lock.withLock { if recording { journal.append(request) } }
-    }
-
     var recordedRequests: [RecordedRequest] { lock.withLock { journal } }
 
     func clearRecordedRequests() { lock.withLock { journal.removeAll() } }
@@ -88,10 +84,12 @@ final class StandInLedger: @unchecked Sendable {
         lock.withLock { waitsAsked[path] = max(waitsAsked[path] ?? until, until) }
     }
 
-    func noteArrival(forPath path: String) {
+    /// Journals `request` while recording, and counts it if a fault asked its path to wait longer.
+    func noteArrival(of request: RecordedRequest) {
         let now = preciseTime()
         lock.withLock {
-            if let until = waitsAsked[path], now < until { earlyCount += 1 }
+            if recording { journal.append(request) }
+            if let until = waitsAsked[request.path], now < until { earlyCount += 1 }
         }
     }
 

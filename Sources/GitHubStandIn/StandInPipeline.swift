@@ -7,8 +7,7 @@ extension StandInServer {
     /// and a read the caller already holds becomes a 304; then the caller's bucket is charged, nothing for a 304,
     /// as GitHub charges, and an empty bucket gets GitHub's 403 whatever the route said.
     func reply(to recorded: RecordedRequest) -> StandInReply {
-        ledger.record(recorded)
-        ledger.noteArrival(forPath: recorded.path)
+        ledger.noteArrival(of: recorded)
         let request = StandInRouteRequest(recorded, on: self, now: ledger.currentTime())
         if let fault = ledger.takeFault(forPath: request.path), let reply = faulted(request, fault) {
             return reply
@@ -129,7 +128,7 @@ extension StandInServer {
         response.setHeader("x-ratelimit-reset", String(snapshot.reset))
         response.setHeader("x-ratelimit-used", String(snapshot.used))
         response.setHeader("x-ratelimit-resource", request.rateResource.headerName)
-        for (name, value) in extra { response.setHeader(name, value) }
         response.setHeader("X-GitHub-Request-Id", requestID ?? ledger.nextRequestID())
+        for (name, value) in extra { response.setHeader(name, value) }
     }
 }
