@@ -2,9 +2,7 @@ enum StandInETag {
     /// `link` is covered too: a write can change how many pages a list has while a page's items stay the same.
     static func weakTag(for body: [UInt8], link: String? = nil) -> String {
         var hash = digest(body)
-        if let link {
-            hash = digest(Array(link.utf8)) ^ (hash &* 0x9E37_79B9_7F4A_7C15)
-        }
+        if let link { hash = digest(Array(link.utf8)) ^ (hash &* 0x9E37_79B9_7F4A_7C15) }
         let hex = String(hash, radix: 16)
         return "W/\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }
@@ -28,10 +26,7 @@ enum StandInETag {
                 state ^= state >> 29
                 offset += 8
             }
-            while offset < raw.count {
-                state = (state ^ UInt64(raw[offset])) &* 0x0000_0100_0000_01B3
-                offset += 1
-            }
+            for byte in raw[offset...] { state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         }
         state ^= state >> 33
         state = state &* 0xFF51_AFD7_ED55_8CCD

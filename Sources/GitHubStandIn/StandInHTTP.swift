@@ -72,10 +72,9 @@ enum RequestTargetDecoding {
     /// last value. Paged routes echo them in `Link` URLs; `split` makes its dictionary of them.
     static func orderedQueryItems(_ target: String) -> [(name: String, value: String)] {
         guard let questionMark = target.firstIndex(of: "?") else { return [] }
-        let rawQuery = target[target.index(after: questionMark)...]
         var items: [(name: String, value: String)] = []
         var positionByName: [String: Int] = [:]
-        for item in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
+        for item in target[target.index(after: questionMark)...].split(separator: "&") {
             let pieces = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = percentDecoded(pieces[0], plusIsSpace: true)
             let value = pieces.count > 1 ? percentDecoded(pieces[1], plusIsSpace: true) : ""

@@ -33,9 +33,7 @@ package final class StandInServer: @unchecked Sendable {
         let counts = [configuration.userCount, configuration.rateLimit, configuration.searchRateLimit]
         guard (counts + [configuration.latencyMilliseconds, configuration.sameSecondAccounts]).allSatisfy({ $0 >= 0 }),
             configuration.searchWindowSeconds > 0, (0...65_535).contains(configuration.port)
-        else {
-            throw StandInServerError.invalidConfiguration
-        }
+        else { throw StandInServerError.invalidConfiguration }
         self.configuration = configuration
         population = StandInPopulation(
             userCount: configuration.userCount, sameSecondAccounts: configuration.sameSecondAccounts)
@@ -75,9 +73,7 @@ package final class StandInServer: @unchecked Sendable {
         shutdownLatch.trigger()
         shutdown(listenerToClose, Int32(SHUT_RDWR))
         // Closing only after the accept loop has left avoids closing a descriptor number another thread reused.
-        if acceptLoopFinished.wait(timeout: .now() + 5) == .success {
-            close(listenerToClose)
-        }
+        if acceptLoopFinished.wait(timeout: .now() + 5) == .success { close(listenerToClose) }
         _ = connectionThreads.wait(timeout: .now() + 5)
     }
 

@@ -9,8 +9,7 @@ extension StandInRouteRequest {
         guard let text = request.query["q"], text.contains(where: { !$0.isWhitespace }) else {
             return StandInHTTPResponse(status: 422, body: StandInRecordedHandler.body(named: "error-422-code-only")!)
         }
-        let paging = StandInPageRequest(query: request.query)
-        guard !paging.startsPast(Self.resultWindow) else {
+        guard !StandInPageRequest(query: request.query).startsPast(Self.resultWindow) else {
             return StandInErrorBody.response(
                 422, message: "Only the first 1000 search results are available",
                 // GitHub's two search refusals really do differ by this trailing slash.
