@@ -153,10 +153,9 @@ extension StandInRouteTable {
         let behaviour = handled + world + writes + [accept]
         // `.user` answers `/user/{account_id}` too, as its account-scoped second pattern.
         let answered = Set(behaviour.compactMap(\.operationID) + [Endpoint.userByID.operationID])
-        return StandInRouteTable(
-            routes: behaviour
-                + Endpoint.all.filter { !answered.contains($0.operationID) }.compactMap { row in
-                    StandInRecordedHandler(row).map { StandInRoute(row, handler: $0) }
-                })
+        let recorded = Endpoint.all.filter { !answered.contains($0.operationID) }.compactMap { row in
+            StandInRecordedHandler(row).map { StandInRoute(row, handler: $0) }
+        }
+        return StandInRouteTable(routes: behaviour + recorded)
     }
 }
