@@ -9,7 +9,6 @@ struct JSONByteWriter {
 
     init(reservingCapacity capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
-    /// A JSON array of `items`, each written by `element`.
     static func array<Items: Collection>(_ items: Items, _ element: (inout Self, Items.Element) -> Void) -> [UInt8] {
         var writer = Self(reservingCapacity: 2 + items.count * 1_200)
         writer.raw("[")
