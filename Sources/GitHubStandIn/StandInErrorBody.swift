@@ -24,9 +24,7 @@ enum StandInErrorBody {
 
     static let missingPermissionMessage = "Resource not accessible by personal access token"
 
-    static func badCredentials() -> StandInHTTPResponse {
-        response(401, message: "Bad credentials", documentationURL: genericDocumentation)
-    }
+    static let badCredentials = response(401, message: "Bad credentials", documentationURL: genericDocumentation)
 
     static func primaryRateLimitExceeded(token: String?) -> StandInHTTPResponse {
         let subject =

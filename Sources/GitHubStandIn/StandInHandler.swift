@@ -71,7 +71,7 @@ struct StandInRouteRequest {
 
     /// What GitHub answers instead when `signedInAccount` is nil.
     func signInRefusal() -> StandInHTTPResponse {
-        caller.token == nil ? refusal(401, "Requires authentication") : StandInErrorBody.badCredentials()
+        caller.token == nil ? refusal(401, "Requires authentication") : StandInErrorBody.badCredentials
     }
 
     /// GitHub's refusal of a token with none of `scopes` (`user` grants every `user:` scope); nil when it has one.
