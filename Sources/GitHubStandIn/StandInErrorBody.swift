@@ -22,8 +22,6 @@ enum StandInErrorBody {
         response(404, message: "Not Found", documentationURL: documentationURL)
     }
 
-    static let missingPermissionMessage = "Resource not accessible by personal access token"
-
     static let badCredentials = response(401, message: "Bad credentials", documentationURL: genericDocumentation)
 
     static func primaryRateLimitExceeded(token: String?) -> StandInHTTPResponse {

@@ -79,7 +79,7 @@ struct StandInRouteRequest {
         let granted = caller.scopes ?? []
         guard !granted.contains("user"), granted.allSatisfy({ !scopes.contains($0) }) else { return nil }
         let hides = caller.token.map(StandInTokens.hidesRefusals) == true
-        return hides ? notFound : refusal(403, StandInErrorBody.missingPermissionMessage)
+        return hides ? notFound : refusal(403, "Resource not accessible by personal access token")
     }
 
     /// `answer` about the token's account when `signedIn`, else the one the path names.
