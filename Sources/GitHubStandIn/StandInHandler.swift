@@ -49,8 +49,7 @@ struct StandInRouteRequest {
 
     func header(_ name: String) -> String? { request.header(name) }
 
-    /// The account a `{username}` or `{account_id:int}` segment names, the population's or an organization of the
-    /// world; nil when there is no such account.
+    /// The account a `{username}` or `{account_id:int}` segment names, the population's or a world organization.
     var account: StandInUser? {
         if let login = parameters["username"] {
             return population.user(login: login) ?? context.world.current.organizationAccount(login: login)

@@ -50,9 +50,8 @@ final class StandInLedger: @unchecked Sendable {
     private var journal: [RecordedRequest] = []
     private var faultQueues: [String: ArraySlice<StandInFault>] = [:]
     /// What each bucket spent of its window, and when the window ends: requests under `core` and `search`, points
-    /// under `graphql`. The hourly buckets share one fixed window, as GitHub's primary limit's: when it ends every
-    /// one refills. A search bucket's one-minute window is opened by its first search after the last one ended, as
-    /// GitHub's.
+    /// under `graphql`. As on GitHub, the hourly buckets share one fixed window, all refilling when it ends, and a
+    /// search bucket's one-minute window opens with its first search after the last one ended.
     private var windows: [String: (reset: Int, used: Int)] = [:]
     private var windowReset: Int
     private var requestSerial = 0

@@ -84,8 +84,7 @@ extension StandInRoute {
 struct StandInRouteTable: Sendable {
     let routes: [StandInRoute]
 
-    /// The first row with `method` and a pattern that matches `path`; nil: GitHub's 404, also for a known path with
-    /// another method.
+    /// The first row with `method` and a pattern matching `path`; nil: GitHub's 404, also for another method.
     func match(method: String, path: String) -> (route: StandInRoute, parameters: [String: String])? {
         let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false)
         for route in routes where route.method.accepts(method) {

@@ -9,8 +9,7 @@ package final class StandInServer: @unchecked Sendable {
     package let configuration: StandInConfiguration
     /// Who follows whom now; tests read expectations from it and may set up state without HTTP.
     package let followGraph: StandInFollowGraph
-    /// The organizations, teams and repositories (`World/world.json`), which a test changes between runs as
-    /// their owners would.
+    /// The organizations, teams and repositories (`World/world.json`); tests change them as their owners would.
     package let world: StandInWorldState
 
     /// The journal, queued faults, rate-limit buckets and clock that every connection shares.

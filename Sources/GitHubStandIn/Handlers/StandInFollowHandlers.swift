@@ -11,8 +11,7 @@ extension StandInRouteRequest {
         }
     }
 
-    /// `GET /users/{username}/following/{target_user}`: 204, or 404 when not, or when either account does not
-    /// exist.
+    /// `GET /users/{username}/following/{target_user}`: 204, or 404 when not or when either account is missing.
     func followCheck() -> StandInHTTPResponse {
         guard let follower = account, let target = parameters["target_user"],
             let followed = population.user(login: target), followGraph.follows(follower, followed)

@@ -6,8 +6,7 @@ extension StandInRouteRequest {
     ]
 
     /// `GET /rate_limit`: GitHub's documented example (`Bodies/rate-limit-get.json`) with the caller's live core,
-    /// search and graphql buckets; the other resources report full allowances, reset with search if per-minute, else
-    /// with core.
+    /// search and graphql buckets; the others are full, resetting with search if per-minute, else with core.
     func rateLimitStatus() -> StandInHTTPResponse {
         let ledger = context.ledger
         let core = ledger.peek(.core, for: caller, now: now)
