@@ -39,9 +39,9 @@ struct RepoDTO: Decodable {
             fullName: fullName,
             description: description,
             language: language,
-            fork: fork ?? false,
-            stargazers: stargazersCount ?? 0,
-            forks: forksCount ?? 0,
+            fork: fork,
+            stargazers: stargazersCount,
+            forks: forksCount,
             htmlURL: htmlURL,
             createdAt: createdAt.flatMap(UserDTO.parseDate),
             updatedAt: updatedAt.flatMap(UserDTO.parseDate),
@@ -95,7 +95,7 @@ struct RateLimitDTO: Decodable {
                         + "(up to year 9999)")
             }
             return RateLimitBucket(
-                resource: name, limit: limit, remaining: remaining, used: used ?? max(0, limit - remaining),
+                resource: name, limit: limit, remaining: remaining, used: used,
                 resetAt: Date(timeIntervalSince1970: TimeInterval(reset)))
         }
     }

@@ -5,10 +5,11 @@ package struct RateLimitBucket: Sendable, Equatable {
     package let resource: String
     package let limit: Int
     package let remaining: Int
-    package let used: Int
+    /// Nil when GitHub did not say (an older server's bucket has no `used`): never worked out here.
+    package let used: Int?
     package let resetAt: Date
 
-    package init(resource: String, limit: Int, remaining: Int, used: Int, resetAt: Date) {
+    package init(resource: String, limit: Int, remaining: Int, used: Int?, resetAt: Date) {
         self.resource = resource
         self.limit = limit
         self.remaining = remaining

@@ -7,9 +7,10 @@ package struct Repo: Sendable, Equatable {
     package var fullName: String
     package var description: String?
     package var language: String?
-    package var fork: Bool
-    package var stargazers: Int
-    package var forks: Int
+    /// Nil where GitHub sent none (or null): never taken as false or 0, so no format says what GitHub did not.
+    package var fork: Bool?
+    package var stargazers: Int?
+    package var forks: Int?
     package var htmlURL: String?
     package var createdAt: Date?
     package var updatedAt: Date?
@@ -22,9 +23,9 @@ package struct Repo: Sendable, Equatable {
         fullName: String,
         description: String? = nil,
         language: String? = nil,
-        fork: Bool = false,
-        stargazers: Int = 0,
-        forks: Int = 0,
+        fork: Bool? = false,
+        stargazers: Int? = 0,
+        forks: Int? = 0,
         htmlURL: String? = nil,
         createdAt: Date? = nil,
         updatedAt: Date? = nil,
@@ -62,7 +63,8 @@ package struct RepoQuery: Sendable, Equatable {
         case fullName = "full_name"
     }
 
-    /// Forks or not: GitHub has no such parameter, so this filters on each repository's `fork`.
+    /// Forks or not: GitHub has no such parameter, so this filters on each repository's `fork`; one whose `fork`
+    /// GitHub did not say is in neither.
     package enum ForkFilter: Sendable, Equatable {
         case any
         case sourcesOnly
@@ -71,8 +73,8 @@ package struct RepoQuery: Sendable, Equatable {
         package func admits(_ repo: Repo) -> Bool {
             switch self {
             case .any: return true
-            case .sourcesOnly: return !repo.fork
-            case .forksOnly: return repo.fork
+            case .sourcesOnly: return repo.fork == false
+            case .forksOnly: return repo.fork == true
             }
         }
     }

@@ -147,7 +147,7 @@ struct HostilePagingTests {
         let model = PagedListViewModel<Repo>(
             limit: .all, first: { () throws(DomainError) in try await server.load(nil) },
             next: { cursor throws(DomainError) in try await server.load(cursor) },
-            keep: { !$0.fork })
+            keep: { $0.fork == false })
         let (written, failure) = await drain(model)
         // Two pages of forks in a row are new items, just not wanted: paging goes on to the source.
         #expect(written.map(\.id) == [3])

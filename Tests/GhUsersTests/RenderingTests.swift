@@ -147,6 +147,14 @@ struct ShowRendererTests {
         }
     }
 
+    /// The type row says what GitHub sent: none sent is no row (before: "User", where csv and tsv were blank).
+    @Test func aTypeGitHubDidNotSendIsNoRow() {
+        let untyped = User(id: 9, login: "missing", raw: RawJSON(#"{"login":"missing","id":9,"type":null}"#))
+        #expect(!ShowUsersRenderer.profile(untyped, context: context(.table)).contains("Type"))
+        let typed = User(id: 9, login: "org", raw: RawJSON(#"{"login":"org","id":9,"type":"Organization"}"#))
+        #expect(ShowUsersRenderer.profile(typed, context: context(.table)).contains("  Type  Organization\n"))
+    }
+
     @Test func profileWhenPipedUsesRFC3339() {
         var profile = user(1, "octocat")
         profile.createdAt = Date(timeIntervalSince1970: 1_200_285_215)

@@ -77,12 +77,14 @@ enum ListReposCommand {
         let table = context.format == .table
         return [
             Column("NAME", key: "full_name", shrink: .last) { $0.fullName },
-            Column("FORK", key: "fork") { repo in table ? (repo.fork ? "fork" : "") : String(repo.fork) },
+            Column("FORK", key: "fork") { repo in
+                repo.fork.map { table ? ($0 ? "fork" : "") : String($0) } ?? ""
+            },
             // A narrow terminal drops the description, then when it was pushed and its language, before a
             // name is cut.
             Column("LANGUAGE", shrink: .first) { $0.language ?? "" },
-            Column("STARS", key: "stargazers_count") { String($0.stargazers) },
-            Column("FORKS", key: "forks_count") { String($0.forks) },
+            Column("STARS", key: "stargazers_count") { $0.stargazers.map(String.init) ?? "" },
+            Column("FORKS", key: "forks_count") { $0.forks.map(String.init) ?? "" },
             Column("PUSHED", key: "pushed_at", shrink: .first) { repo in
                 guard let date = repo.pushedAt else { return "" }
                 return relative ? RelativeTime.describe(date, now: now) : RelativeTime.rfc3339(date)

@@ -61,7 +61,8 @@ enum RateLimitRenderer {
         RawJSON(
             bytes: JSONValue.object([
                 .init("resource", .string(bucket.resource)), .init("limit", .integer(Int64(bucket.limit))),
-                .init("remaining", .integer(Int64(bucket.remaining))), .init("used", .integer(Int64(bucket.used))),
+                .init("remaining", .integer(Int64(bucket.remaining))),
+                .init("used", bucket.used.map { .integer(Int64($0)) } ?? .null),
                 .init("reset", .integer(Int64(bucket.resetAt.timeIntervalSince1970))),
             ]).bytes)
     }
@@ -75,7 +76,7 @@ enum RateLimitRenderer {
             Column("RESOURCE") { $0.resource },
             Column("LIMIT") { String($0.limit) },
             Column("REMAINING") { String($0.remaining) },
-            Column("USED") { String($0.used) },
+            Column("USED") { $0.used.map(String.init) ?? "" },
             // Not GitHub's `reset` (epoch seconds, which `--fields reset` writes): a time of its own, named so.
             Column("RESETS", key: "resets_at", shrink: .first, derived: true) { bucket in
                 guard human else { return RelativeTime.rfc3339(bucket.resetAt) }

@@ -28,7 +28,7 @@ struct ReposRepositoryTests {
         #expect(repo.fullName == "octocat/Hello-World")
         #expect(repo.stargazers == 80)
         #expect(repo.forks == 9)
-        #expect(!repo.fork)
+        #expect(repo.fork == false)
         #expect(repo.language == nil)
         #expect(repo.pushedAt == Date(timeIntervalSince1970: 1_296_068_803))
         #expect(page.next?.url == "https://api.github.com/user/1/repos?sort=pushed&direction=asc&per_page=5&page=2")

@@ -53,6 +53,25 @@ struct RateLimitCommandTests {
         #expect(csvOut.text.contains("core,5000,4999,1,2027-01-15T08:42:00Z\r\n"), "\(csvOut.text)")
     }
 
+    /// A bucket without `used` (an older server's) leaves it blank in csv and null in a bucket's JSON, as every
+    /// format says what GitHub sent (before: 1000, worked out as limit minus remaining, where plain `--json`, GitHub's
+    /// body, had no such key).
+    @Test func aUsedGitHubDidNotSendIsBlankNotWorkedOut() async {
+        let data = StubTransport()
+        for _ in 0..<2 {
+            data.answer(
+                "GET /rate_limit",
+                json: #"{"resources":{"core":{"limit":5000,"remaining":4000,"reset":1800002520}},"#
+                    + #""rate":{"limit":5000,"remaining":4000,"reset":1800002520}}"#)
+        }
+        let (csv, csvOut, _) = AppEnvironment.test(http: data)
+        #expect(await run(["rate-limit", "--format", "csv"], csv) == 0)
+        #expect(csvOut.text.contains("core,5000,4000,,2027-01-15T08:42:00Z\r\n"), "\(csvOut.text)")
+        let (json, jsonOut, _) = AppEnvironment.test(http: data)
+        #expect(await run(["rate-limit", "--format", "ndjson", "--fields", "resource,used"], json) == 0)
+        #expect(jsonOut.text == #"{"resource":"core","used":null}"# + "\n")
+    }
+
     /// `rate-limit` is never cached (it costs nothing and must be current): a second run with the same cache folder
     /// asks GitHub again without `If-None-Match` (each stub answers once, so a cached run leaves one unused), and
     /// the folder holds no file afterwards.
@@ -107,7 +126,7 @@ struct RateLimitOutOfRangeTests {
         let data = StubTransport()
         data.answer(
             "GET /rate_limit",
-            json: #"{"resources":{"core":{"limit":2147483647,"remaining":0,"reset":253402300799}}}"#)
+            json: #"{"resources":{"core":{"limit":2147483647,"used":2147483647,"remaining":0,"reset":253402300799}}}"#)
         let (env, out, err) = AppEnvironment.test(http: data)
         #expect(await run(["rate-limit", "--format", "ndjson", "--fields", "resource,used,reset"], env) == 0)
         #expect(err.text.isEmpty)

@@ -49,6 +49,25 @@ struct ReposCommandTests {
             data.calls == ["GET /users/octocat/repos?per_page=100", "GET /users/octocat/repos?per_page=100&page=2"])
     }
 
+    /// `fork` and the counts GitHub sent as null (or not at all) are blank in every format, as `--fields` and JSON
+    /// have them, and such a repository is neither a source nor a fork (before: `false,…,0,0` in csv, and
+    /// `--sources` kept it).
+    @Test func whatGitHubDidNotSayIsBlankNotFalseOrZero() async {
+        let data = StubTransport()
+        let body =
+            #"[{"id":1,"name":"a","full_name":"x/a","stargazers_count":null,"fork":null},"#
+            + #"{"id":2,"name":"b","full_name":"x/b","fork":false,"stargazers_count":3,"forks_count":0}]"#
+        data.answer("GET /users/x/repos?per_page=30", json: body)
+        let (env, out, _) = AppEnvironment.test(http: data)
+        #expect(await run(["repos", "x", "--format", "csv"], env) == 0)
+        let rows = out.text.split(separator: "\r\n").dropFirst().map(String.init)
+        #expect(rows == ["x/a,,,,,,", "x/b,false,,3,0,,"])
+        data.answer("GET /users/x/repos?per_page=100", json: body)
+        let (sources, sourcesOut, _) = AppEnvironment.test(http: data)
+        #expect(await run(["repos", "x", "--sources", "--format", "tsv", "--fields", "full_name"], sources) == 0)
+        #expect(sourcesOut.text == "x/b\n")
+    }
+
     @Test func reposTableFitsAndShowsRelativeTimesOnATerminal() async {
         let data = StubTransport()
         // Pushed two days before the harness's now (2027-01-15T08:00:00Z).

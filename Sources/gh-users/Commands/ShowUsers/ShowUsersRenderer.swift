@@ -53,9 +53,10 @@ enum ShowUsersRenderer {
         if let name = user.name, !name.isEmpty {
             title = colors.bold(DisplayWidth.truncate(clean(name), toWidth: context.width / 2)) + " (" + title + ")"
         }
-        var fields: [(String, String)] = [
-            ("Type", user.type.name + (user.siteAdmin ? ", site admin" : "")), ("ID", String(user.id)),
-        ]
+        // The type as GitHub sent it: none sent is no row (before: "User", which csv and tsv left blank).
+        let kind = [JSONText.text(of: "type", in: user.raw.bytes), user.siteAdmin ? "site admin" : ""]
+            .filter { !$0.isEmpty }.joined(separator: ", ")
+        var fields: [(String, String)] = (kind.isEmpty ? [] : [("Type", kind)]) + [("ID", String(user.id))]
         let optional: [(String, String?)] = [
             ("Company", user.company), ("Location", user.location), ("Email", user.email),
             ("Blog", user.blog.flatMap { $0.isEmpty ? nil : $0 }), ("Twitter", user.twitterUsername.map { "@" + $0 }),
