@@ -301,6 +301,28 @@ struct PeopleChangesRunTests {
                 """)
     }
 
+    /// A collaborator whose `role_name` GitHub did not send (an older server) is recorded without a role, not as
+    /// "", and its role coming later is no change (before: `"role":""` in the snapshot, then everyone "changed").
+    @Test func aRoleGitHubDidNotSendIsUnknownNotAChange() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        func collaborators(_ body: String) -> StubTransport {
+            let github = StubTransport()
+            github.answer("GET /repos/octocat/Hello-World/collaborators?per_page=100", json: body)
+            return github
+        }
+        let arguments = ["collaborators", "octocat/Hello-World", "--changes", folder("c.json"), "--json"]
+        let first = await run(collaborators(#"[{"login":"mona","id":2,"role_name":null}]"#), arguments)
+        #expect(first.0 == 0, "\(first.2)")
+        let recorded = try String(contentsOfFile: folder("c.json"), encoding: .utf8)
+        #expect(recorded.contains(#"{"id":2,"login":"mona"}"#) && !recorded.contains("role"), "\(recorded)")
+        let (status, out, err) = await run(
+            collaborators(#"[{"login":"mona","id":2,"role_name":"write"},{"login":"bob","id":3}]"#), arguments)
+        #expect(status == 0, "\(err)")
+        #expect(out.contains(#""change": "added""#) && out.contains(#""login": "bob""#))
+        #expect(!out.contains("changed") && !out.contains("mona"), "\(out)")
+    }
+
     @Test func aListGitHubWithholdsLeavesTheSnapshotByteForByte() async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -121,11 +121,12 @@ struct ListChange: JSONRecord, Equatable {
                 continue
             }
             let renamed = previous.login != entry.login ? previous.login : nil
-            if previous.role != entry.role {
+            // A role is changed only from one known to another: a role GitHub did not say then or now is no change.
+            if let before = previous.role, let role = entry.role, before != role {
                 changes.append(
                     ListChange(
-                        kind: .changed, id: entry.id, login: entry.login, previousLogin: renamed, role: entry.role,
-                        previousRole: previous.role ?? ""))
+                        kind: .changed, id: entry.id, login: entry.login, previousLogin: renamed, role: role,
+                        previousRole: before))
             } else if renamed != nil {
                 changes.append(
                     ListChange(

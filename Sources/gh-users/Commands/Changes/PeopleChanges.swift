@@ -42,7 +42,8 @@ struct PeopleChangeKey: Sendable {
         guard let id = Int64(texts[0]), id > 0 else { return nil }
         let login = texts[1].isEmpty && texts.count > 2 ? texts[2] : texts[1]
         guard !login.isEmpty else { return nil }
-        let role = passRole ?? self.role.map { JSONText.text(of: $0, in: record) }
+        // A role GitHub did not send (an older server's collaborator without `role_name`) is unknown, never "".
+        let role = passRole ?? self.role.map { JSONText.text(of: $0, in: record) }.flatMap { $0.isEmpty ? nil : $0 }
         return PeopleSnapshot.Entry(id: id, login: login, role: role)
     }
 
