@@ -54,6 +54,32 @@ struct ResumeHintTests {
                 == Command(ListUsersOptions.self).invocation(expected, original.common))
     }
 
+    /// A csv crawl to stdout would repeat its header where its rerun is appended (`>> u.csv`): to a file, the rest
+    /// goes there by `--output`, which writes no header into a file that holds records; to a pipe, a line says to
+    /// leave the header out. Before: only the `--since` hint, and a second header in the middle of the file.
+    @Test(arguments: [nil, "/data/u.csv"])
+    func aCSVCrawlToStdoutIsNotContinuedWithASecondHeader(file: String?) throws {
+        let original = try invocation(["list", "--all", "--format", "csv"])
+        let options = try #require(original.options as? ListUsersOptions)
+        var context = CommandContext(
+            io: IOStreams.test().0,
+            render: RenderContext.resolve(requested: .csv, isTTY: false, colorEnabled: false, width: 80, now: .now),
+            presenter: ErrorPresenter(now: .now, hasToken: false),
+            common: original.common
+        )
+        context.stdoutFile = file
+        let lines = ListUsersCommand.resumeHint(after: 3, options, context).split(separator: "\n").map(String.init)
+        if let file {
+            #expect(lines == ["To continue from here: gh-users list --since 3 --output \(file) --all --format csv"])
+        } else {
+            #expect(
+                lines == [
+                    "The rest starts with csv's header again: leave that line out where you append it.",
+                    "To continue from here: gh-users list --since 3 --all --format csv",
+                ])
+        }
+    }
+
     @Test func aFailedJSONCrawlSaysHowToGoOnInJSON() async {
         let github = StubTransport()
         github.answerPages("/users?since=0&per_page=100", [[1, 2]], failing: 502)

@@ -263,6 +263,12 @@ enum ListUsersCommand {
         // after --since, as the hint has always written it.
         var resumed = options
         if options.statePath == nil { resumed.since = lastID }
+        // CSV's header would come again in the middle of the file: the rest goes to that file through `--output`,
+        // which writes none into a file that holds records; where stdout is no file, the hint says to leave it out.
+        let csvAppended =
+            options.statePath == nil && options.outputPath == nil && !context.io.stdoutIsTTY
+            && context.common.format == .csv
+        if csvAppended, let file = context.stdoutFile { resumed.outputPath = file }
         var words = [context.programName, "list"]
         for option in [since, state, until, output] { words += option.resume(resumed) }
         words += PagingGroup.declared.arguments(paging)
@@ -275,6 +281,9 @@ enum ListUsersCommand {
                 lines.append(
                     "The rest is a JSON array of its own: write it to another file, not after this one (or crawl "
                         + "with --format ndjson, whose lines can be appended).")
+            }
+            if csvAppended, context.stdoutFile == nil {
+                lines.append("The rest starts with csv's header again: leave that line out where you append it.")
             }
             lines.append("To continue from here: " + command)
         } else if options.outputPath == nil, !context.io.stdoutIsTTY {
