@@ -66,6 +66,25 @@ struct StarHistoryCommandTests {
         #expect(history.map { $0["total"] as? Int } == [23, 23, 35, 42, 42])
     }
 
+    /// A count below the stars the history says were given since (stars taken back are not in the history, or a
+    /// star came between the two requests): a total counted back never goes below 0, and a note says why
+    /// (before: totals of -4, and a chart's axis from -4).
+    @Test func aTotalThatWouldGoBelowZeroIsZeroWithANote() async throws {
+        let harness = CommandHarness()
+        harness.http.register(
+            RequestMatcher(Self.requests[0].request), status: 200, headers: [], body: Data(#"{"count":15}"#.utf8))
+        harness.expect(Self.requests[1].request, body: "activity-get-stargazer-history-for-repo")
+        let run = await harness.run([
+            "star-history", "octocat/Hello-World", "--from", "2025-08-10", "--to", "2025-08-12", "--format", "tsv",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "2025-08-10\t0\t0\n2025-08-11\t12\t8\n2025-08-12\t7\t15\n")
+        #expect(
+            run.err
+                == "gh-users: note: GitHub's history counts more stars given since 2025-08-10 than the 15 the "
+                + "repository has now (stars taken back are not in it), so a total that would be below 0 is 0\n")
+    }
+
     @Test func pipedIsARecordADayOrAWeekFromItsSunday() async {
         let span = ["--from", "2025-08-09", "--to", "2025-08-16"]
         let days = await harness().run(["star-history", "octocat/Hello-World"] + span)

@@ -12,7 +12,7 @@ enum StarHistoryChart {
     /// `points` oldest first; `title` is the line over the chart.
     static func render(_ points: [StarPoint], title: String, context: RenderContext) -> String {
         guard let first = points.first, let last = points.last else { return title + "\n" }
-        let low = first.total - first.gained
+        let low = max(0, first.total - first.gained)
         let high = max(low, points.map(\.total).max() ?? low)
         let labels = [grouped(high), grouped(low)]
         let labelWidth = labels.map(\.count).max() ?? 1

@@ -23,6 +23,9 @@ struct StarHistoryReport: Sendable, Equatable {
     let count: Int
     /// Oldest first.
     let points: [StarPoint]
+    /// Whether a total counted back went below 0, and is 0 instead: the history counts stars given, and more were
+    /// given since than the repository has now (the others were taken back, or came between the two requests).
+    var floored = false
 
     var gained: Int { points.reduce(0) { $0 + $1.gained } }
 }
@@ -105,9 +108,11 @@ enum StarHistoryCommand {
         }
         let history = StarHistory(count: count, weeks: weeks)
         let grouping = options.by ?? .day
+        let points = grouping == .week ? history.weeks(in: span) : history.days(in: span)
         return StarHistoryReport(
             repository: options.repository, span: span, grouping: grouping, count: count,
-            points: grouping == .week ? history.weeks(in: span) : history.days(in: span))
+            points: points.map { StarPoint(start: $0.start, gained: $0.gained, total: max(0, $0.total)) },
+            floored: points.contains { $0.total < 0 })
     }
 }
 
@@ -125,6 +130,12 @@ extension StarHistoryOptions: GitHubCommand {
         let report = await Result.of { () throws(DomainError) in
             let span = try DaySpan.resolve(from: from, to: to, context: context, ending: "the history")
             return try await StarHistoryCommand.load(self, span: span, github)
+        }
+        if case .success(let report) = report, report.floored {
+            context.io.writeErr(
+                "gh-users: note: GitHub's history counts more stars given since \(report.span.lowerBound) than the "
+                    + "\(report.count) the repository has now (stars taken back are not in it), so a total that "
+                    + "would be below 0 is 0\n")
         }
         let load = ResourceLoad([report])
         return load.write(
