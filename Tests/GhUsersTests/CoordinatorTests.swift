@@ -87,6 +87,19 @@ struct ListUsersCoordinatorTests {
         #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["1", "2", "3", "4"])
     }
 
+    /// `GET /users` is in id order: a page that goes back below an id it gave, to ids not written before, would
+    /// lose them without a word (before: 3, 1, 2 wrote 3 alone, exit 0). It is refused, and the run says where to
+    /// go on from; repeats of what earlier pages wrote are still dropped (above).
+    @Test func aPageOutOfIDOrderIsRefusedNotCut() async {
+        let http = StubTransport()
+        pages(http, ids: [[1, 2], [5, 3, 4]], perPage: 100)
+        let (env, out, err) = AppEnvironment.test(http: http)
+        #expect(await run("list --all", env) == 1)
+        #expect(out.text.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["1", "2"])
+        #expect(err.text.contains("the page lists id 3 after 5, out of GitHub's id order"), "\(err.text)")
+        #expect(err.text.contains("gh-users list --since 2"))
+    }
+
     @Test func aFailureHalfWayKeepsJSONValidAndNamesWhereToResume() async throws {
         let http = StubTransport()
         http.answer("GET /users?since=0&per_page=100", accounts: [1, 2], next: "/users?since=2&per_page=100")

@@ -189,10 +189,24 @@ final class PagedListViewModel<Item: ListedItem> {
             case .idOrder(var floor, let until):
                 end = until.flatMap { until in fresh.firstIndex { ($0.listedID ?? .min) >= until } }
                 if let end { fresh.removeSubrange((end + 1)...) }
+                // An id at or below one this page already gave, yet not written before, is out of GitHub's order:
+                // dropped, it would be lost without a word (3, 1, 2 wrote 3 alone), so the page is refused.
+                let written = floor
+                var outOfOrder: (id: Int64, after: Int64)?
                 Self.keep(&fresh) { item in
-                    guard let id = item.listedID, id > floor, id <= until ?? .max else { return false }
+                    guard let id = item.listedID, id <= until ?? .max else { return false }
+                    guard id > floor else {
+                        if id > written, outOfOrder == nil { outOfOrder = (id, floor) }
+                        return false
+                    }
                     floor = id
                     return true
+                }
+                if let outOfOrder {
+                    throw DomainError.malformedResponse(
+                        endpoint: "GET " + (cursor?.url ?? "the first page"),
+                        detail: "the page lists id \(outOfOrder.id) after \(outOfOrder.after), out of GitHub's id "
+                            + "order, so accounts would be missed")
                 }
                 admitting = .idOrder(after: floor, through: until)
             case .rule(let admission):
