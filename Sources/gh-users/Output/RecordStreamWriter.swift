@@ -113,9 +113,10 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
 
     /// The `--fields` paths that lead into an object the record has, which lacks the key they name next
     /// (`repo.ful_name`, where `repo` holds `full_name`): most likely misspelt, which the field list cannot tell
-    /// before an answer shows what the object holds. Each with the object's own keys. A path that meets a null
-    /// or no object on the way is no such path: GitHub leaves some objects out of some records.
-    private func pathsNotFound(in item: Item) -> [(path: String, object: String, keys: [String])] {
+    /// before an answer shows what the object holds. Each with the object's own keys; nil keys for a path into a
+    /// list (`sources.kind`), which no path goes into. A path that meets a null or a plain value on the way is no
+    /// such path: GitHub leaves some objects out of some records.
+    private func pathsNotFound(in item: Item) -> [(path: String, object: String, keys: [String]?)] {
         guard let fields = context.fields else { return [] }
         let bytes = item.raw.bytes
         return fields.compactMap { field in
@@ -125,8 +126,13 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             var depth = path.count - 1
             while depth > 0, JSONText.value(at: Array(path[..<depth]), in: bytes) == nil { depth -= 1 }
             let object = Array(path[..<depth])
-            guard depth > 0, JSONText.value(at: object, in: bytes)?.first == UInt8(ascii: "{") else { return nil }
-            return (field, object.joined(separator: "."), JSONText.keys(at: object, in: bytes))
+            guard depth > 0, let value = JSONText.value(at: object, in: bytes) else { return nil }
+            switch value.first {
+            case UInt8(ascii: "{"): return (field, object.joined(separator: "."), JSONText.keys(at: object, in: bytes))
+            // A list (`sources.kind`): no path goes into one, whatever it holds.
+            case UInt8(ascii: "["): return (field, object.joined(separator: "."), nil)
+            default: return nil
+            }
         }
     }
 
@@ -134,11 +140,16 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// keys are GitHub's text, shown only when short and plain.
     func pathWarnings(for item: Item) -> [String] {
         pathsNotFound(in: item).map { missing in
-            let plain = missing.keys.filter { TerminalSanitizer.isPlainWord($0) }
+            let start = "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): the first record's "
+                + TerminalSanitizer.sanitize(missing.object)
+            guard let keys = missing.keys else {
+                return start + " is a list, which a path cannot go into, so the column is blank (--fields "
+                    + "\(TerminalSanitizer.sanitize(missing.object)) writes the whole list)\n"
+            }
+            let plain = keys.filter { TerminalSanitizer.isPlainWord($0) }
             let listed = plain.prefix(12).joined(separator: ", ") + (plain.count > 12 ? ", …" : "")
-            return "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): the first record's "
-                + "\(TerminalSanitizer.sanitize(missing.object)) has no such key (it has "
-                + (listed.isEmpty ? "none" : listed) + "), so the column is blank where a record lacks it\n"
+            return start + " has no such key (it has " + (listed.isEmpty ? "none" : listed)
+                + "), so the column is blank where a record lacks it\n"
         }
     }
 
