@@ -140,7 +140,8 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// keys are GitHub's text, shown only when short and plain.
     func pathWarnings(for item: Item) -> [String] {
         pathsNotFound(in: item).map { missing in
-            let start = "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): the first record's "
+            let start =
+                "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): the first record's "
                 + TerminalSanitizer.sanitize(missing.object)
             guard let keys = missing.keys else {
                 return start + " is a list, which a path cannot go into, so the column is blank (--fields "
