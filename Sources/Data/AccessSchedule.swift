@@ -23,7 +23,11 @@ enum AccessOutcome: Sendable {
 struct AccessSchedule {
     struct Slot {
         let repository: String
+        /// Its people so far, each once: an edge whose account came before (a page that repeats one, or a
+        /// list that shifted between pages) is not kept again, the first kept, as a REST list's `SeenIDs` does.
         var edges: [AccessEdge] = []
+        /// The account ids of `edges`.
+        var ids: Set<Int64> = []
         /// Why GitHub would not show its collaborators, if it would not.
         var unreadable: String?
         /// No such repository: gone since it was listed, or never there.
@@ -155,7 +159,9 @@ struct AccessSchedule {
                 guard let index = position[ask.repository.lowercased()] else { continue }
                 switch answer {
                 case .page(let edges, let next):
-                    slots[index].edges += edges
+                    for edge in edges where slots[index].ids.insert(edge.id).inserted {
+                        slots[index].edges.append(edge)
+                    }
                     if let next {
                         guard slots[index].cursors.insert(next).inserted else {
                             throw Self.cycle("\(ask.repository)'s collaborators'")
@@ -214,6 +220,7 @@ struct AccessSchedule {
         let index = order[handed]
         let slot = slots[index]
         slots[index].edges = []
+        slots[index].ids = []
         slots[index].cursors = []
         handed += 1
         return slot

@@ -120,8 +120,9 @@ struct AccessCommand: GitHubCommand {
             It reads through GraphQL. The members come first (100 a page), then the repositories'
             collaborators, ten repositories' pages of 100 people in one request, up to --concurrency requests at
             once; a repository of more people is continued where it left off, and a request GitHub finds too
-            large is asked again smaller. --repo's names are looked up first, 100 a request. With --person,
-            GitHub is asked for that person alone, fifty repositories a request. A repository whose
+            large is asked again smaller; a person a repository's pages give twice is one record, the first.
+            --repo's names are looked up first, 100 a request. With --person, GitHub is asked for that person
+            alone, fifty repositories a request. A repository whose
             collaborators GitHub refuses is named on stderr, with how many there were, after the records of the
             others: the exit status is then 1, so a partial map never looks complete. An unknown organization,
             or a --repo that is not there, is exit status 3; a spent GraphQL rate limit is exit status 5, or a
