@@ -202,7 +202,7 @@ struct AccessChangeStreamTests {
     @Test func randomMapsGiveWhatTheWholeComparisonGives() throws {
         var random = SplitMix(seed: 41)
         let names = ["o/a", "o/A-b", "o/a-b", "o/B", "o/c_d", "o/cd", "o/Z", "o/zz"]
-        let logins = ["mona", "Mona", "hubot", "octocat", "x", "y"]
+        let logins = ["mona", "Hubot", "octocat", "X", "y", "zed"]
         let pool = [Self.org, Self.core, Source(kind: "team", name: "web", permission: "read")]
         func map() -> [Entry] {
             // Names unique case aside, as GitHub's are, spelt one way or another.
@@ -210,11 +210,13 @@ struct AccessChangeStreamTests {
             for name in names where random.next() % 2 == 0 { chosen[name.lowercased()] = name }
             var entries: [Entry] = []
             for repository in chosen.values {
-                for _ in 0..<Int(random.next() % 5) {
+                // Each person once in a repository, as a map holds them; a login drawn anew is a rename.
+                let shift = Int(random.next() % 6)
+                for id in 1...4 where random.next() % 2 == 0 {
                     let sources = pool.filter { _ in random.next() % 2 == 0 }
                     entries.append(
                         Self.entry(
-                            repository, logins[Int(random.next() % 6)], Int64(random.next() % 4 + 1),
+                            repository, logins[(id + shift) % 6], Int64(id),
                             ["read", "write", "admin"][Int(random.next() % 3)],
                             random.next() % 2 == 0 ? sources : sources.reversed()))
                 }

@@ -5,7 +5,9 @@ import Testing
 @testable import gh_users
 
 /// One record per repository and person: a collaborators page that repeats an edge (or a repository's pages
-/// that give one person twice) keeps the first, as a REST list keeps the first of an id.
+/// that give one person twice) keeps the first, as a REST list keeps the first of an id; and an `access
+/// --changes` snapshot that holds a repository and person twice is refused, as a people snapshot with an id
+/// twice is.
 struct AccessDuplicateTests {
     private static let org = AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read")
     private static let octocat = AccessBodies.Collaborator("octocat", 3, "READ", [org])
@@ -49,5 +51,34 @@ struct AccessDuplicateTests {
         let again = await Self.harness().run(arguments)
         #expect(again.status == 0, "\(again.err)")
         #expect(again.out.isEmpty)
+    }
+
+    /// A snapshot that holds octocat's access to docs twice, as gh-users writes a line or in any other layout
+    /// (by id, or by login with another id), is refused and left as it is, as a `members` snapshot with an id
+    /// twice is: exit 1, nothing asked. Before, it was read, and the second entry silently took the first's place.
+    @Test(arguments: [
+        #"{"repository":"octo-org/docs","login":"octocat","id":3,"permission":"read","sources":[]}"#,
+        #"{"repository":"octo-org/DOCS","login":"octocat","id":3,"permission":"admin","sources":[]}"#,
+        #"{"repository":"octo-org/docs","login":"OctoCat","id":4,"permission":"read","sources":[]}"#,
+    ])
+    func aSnapshotWithAnEntryTwiceIsRefused(repeated: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("a.json")
+        let text =
+            #"{"version":1,"command":"access","of":"octo-org","filters":{},"access":["# + "\n"
+            + #"{"repository":"octo-org/docs","login":"octocat","id":3,"permission":"read","sources":[]},"# + "\n"
+            + repeated + "\n]}\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let harness = CommandHarness.signedIn()
+        let run = await harness.run(["access", "octo-org", "--changes", file])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.hasPrefix("gh-users: the snapshot file '\(file)' holds the access of "), "\(run.err)")
+        #expect(run.err.contains(" to octo-org/"), "\(run.err)")
+        #expect(run.err.contains(" twice"), "\(run.err)")
+        #expect(harness.http.received.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(text.utf8))
     }
 }

@@ -133,6 +133,10 @@ struct AccessSnapshot: SnapshotContents, Equatable {
                 "has an entry whose id is not positive, whose login is empty, whose repository is not ORG/NAME "
                     + "or whose permission is none of read, triage, write, maintain and admin")
         }
+        // Worded as a people snapshot's reader words an id twice (`problem(idNamed:)`).
+        if let entry = entries.repeated {
+            return FileContentProblem("holds the access of \(entry.login) to \(entry.repository) twice")
+        }
         return nil
     }
 
@@ -168,6 +172,20 @@ struct AccessSnapshot: SnapshotContents, Equatable {
         let of: String
         let filters: [String: String]
         let access: [Entry]
+    }
+}
+
+extension Array where Element == AccessSnapshot.Entry {
+    /// The first entry whose repository and person (its id, or its login, case aside) came before: a map holds
+    /// one entry per repository and person, and a change is found by repository and id.
+    var repeated: AccessSnapshot.Entry? {
+        var ids = Set<String>(minimumCapacity: count)
+        var logins = Set<String>(minimumCapacity: count)
+        return first { entry in
+            let repository = entry.repository.lowercased() + " "
+            let newID = ids.insert(entry.key).inserted
+            return !logins.insert(repository + entry.login.lowercased()).inserted || !newID
+        }
     }
 }
 

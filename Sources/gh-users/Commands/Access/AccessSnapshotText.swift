@@ -166,7 +166,10 @@ struct AccessSnapshotText: Equatable {
         var groups = text.groups
         var previous: String?
         while let group = groups.peeked {
-            guard previous.map({ $0 < group.name }) ?? true, let entries = text.entries(of: group) else { return nil }
+            // An entry twice is left to the whole decoding, which refuses it.
+            guard previous.map({ $0 < group.name }) ?? true, let entries = text.entries(of: group),
+                entries.repeated == nil
+            else { return nil }
             for (entry, line) in zip(entries, group.lines) {
                 guard entry.repository.lowercased() == group.name, entry.isReadable,
                     entry.line.elementsEqual(bytes[line])
