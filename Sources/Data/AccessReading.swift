@@ -141,6 +141,7 @@ package struct AccessReading: Sendable {
                     let records = done.edges.map { Self.record($0, in: done.repository, members: members) }
                         .sorted { AccessOrder.precedes($0.login, $1.login) }
                     let read: AccessRepositoryRead = done.gone ? .gone : done.unreadable == nil ? .read : .refused
+                    summary.records += records.count
                     guard await sink.take(records, of: done.repository, read: read) else {
                         group.cancelAll()
                         return DomainError.cancelled

@@ -148,6 +148,8 @@ package struct AccessReadSummary: Sendable, Equatable {
     package var unreadable: [String] = []
     /// "ORG/NAME" of every repository asked for that is not there: gone since it was listed, or never there.
     package var missing: [String] = []
+    /// Records handed on, before the command's filters: with `person`, that person's.
+    package var records = 0
     /// The organization's repositories listed.
     package var repositories = 0
     /// GraphQL requests sent, refused ones included.

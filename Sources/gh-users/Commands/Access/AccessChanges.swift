@@ -266,6 +266,7 @@ extension AccessCommand {
             try await reading.read(
                 members: members, only: repositories.isEmpty ? nil : repositories, into: &collected,
                 counting: &summary)
+            try await checkPerson(matched: summary.records, github)
         } catch {
             collected.progress.clear()
             io.writeErr(context.presenter.present(error).message + file.untouched)

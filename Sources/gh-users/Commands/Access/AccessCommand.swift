@@ -122,11 +122,12 @@ struct AccessCommand: GitHubCommand {
             once; a repository of more people is continued where it left off, and a request GitHub finds too
             large is asked again smaller; a person a repository's pages give twice is one record, the first.
             --repo's names are looked up first, 100 a request. With --person, GitHub is asked for that person
-            alone, fifty repositories a request. A repository whose
+            alone, fifty repositories a request, and, when it matched no record, once (GET /users/LOGIN) whether
+            it knows the login: a person with no access is no record, exit 0. A repository whose
             collaborators GitHub refuses is named on stderr, with how many there were, after the records of the
             others: the exit status is then 1, so a partial map never looks complete. An unknown organization,
-            or a --repo that is not there, is exit status 3; a spent GraphQL rate limit is exit status 5, or a
-            wait with --wait-on-rate-limit.
+            a --repo that is not there, or a --person GitHub knows no account of is exit status 3; a spent
+            GraphQL rate limit is exit status 5, or a wait with --wait-on-rate-limit.
 
             With --changes FILE it writes what changed since the map FILE holds instead: one record per change,
             with change (added, removed, or changed: another permission, or the same from other sources),
@@ -234,6 +235,7 @@ struct AccessCommand: GitHubCommand {
             try await reading.read(
                 members: members, only: repositories.isEmpty ? nil : repositories, after: output.state?.state.after,
                 into: &output, counting: &summary)
+            try await checkPerson(matched: summary.records + (output.state?.state.records ?? 0), github)
         } catch {
             return await output.fail(error)
         }
@@ -244,6 +246,15 @@ struct AccessCommand: GitHubCommand {
     private func freshState(_ render: RenderContext) -> AccessState {
         AccessState(
             organization: organization.value, filters: snapshotFilters, format: render.format, fields: render.fields)
+    }
+
+    /// A `--person` that `matched` no record: one REST request (`GET /users/{login}`) tells a person with no
+    /// access, the empty map, from a login GitHub does not know, `notFound` (exit 3) as `show` says it. Asked
+    /// after the read, not before: a person with access costs nothing, where the read costs a login unknown
+    /// only a few GraphQL points.
+    func checkPerson(matched: Int, _ github: GitHubReader) async throws(DomainError) {
+        guard let person, matched == 0 else { return }
+        _ = try await github.user(login: Login(validating: person))
     }
 
     /// Each repository `--repo` named that is not there, as the failure it is (exit 3), in the map's order; none

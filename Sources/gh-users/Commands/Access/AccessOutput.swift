@@ -136,6 +136,8 @@ struct AccessOutput: AccessRecordSink {
         try? context.io.out.write(writer.finish(completed: false))
         context.io.writeErr(context.presenter.present(error).message)
         if pipe != nil, !(await settle(waiting: !Task.isCancelled)), !Task.isCancelled { return .failed(error) }
+        // An organization or a person GitHub does not know is no stop to go on from.
+        if case .notFound = error { return .failed(error) }
         if let state {
             let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
             context.io.writeErr(
