@@ -328,6 +328,24 @@ struct CrawlHeaderTests {
         #expect(!state.beforeFirstPage && state.since == 1)
     }
 
+    /// A state below the `--since` given is another crawl's (shard 1's state given to shard 2): refused, nothing
+    /// asked, the state left as it was (before: accounts 8, 9 and 10 of the other range, exit 0).
+    @Test func aStateBelowTheSinceGivenIsAnotherCrawlsAndRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let recorded = Foundation.Data(#"{"version":1,"since":5,"format":"tsv"}"#.utf8)
+        try recorded.write(to: URL(fileURLWithPath: folder("s")))
+        let github = StubTransport()
+        let (status, out, err) = await run(
+            ["list", "--since", "1000", "--until", "1010", "--all", "--state", folder("s"), "--no-cache"],
+            github: github)
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(err.contains("stands at account id 5, below --since 1000: it is another crawl's state"), "\(err)")
+        #expect(github.calls.isEmpty)
+        #expect(try Foundation.Data(contentsOf: URL(fileURLWithPath: folder("s"))) == recorded)
+    }
+
     /// The first run's state says nothing was written yet, and the rerun after it stopped writes the header once.
     @Test func aFirstRunStoppedBeforeItsFirstPageLeavesTheHeaderToTheNext() async throws {
         let folder = try Folder()

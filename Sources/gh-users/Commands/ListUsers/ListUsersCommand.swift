@@ -99,7 +99,8 @@ enum ListUsersCommand {
             difference); with --output, also "output_bytes" and "output", that file's length after the last
             whole page and its path (another --output, or none, is exit 1). It is replaced atomically (a new
             file, flushed to disk, renamed over it) after each page is written. A run starts after its
-            "since", which wins over --since; a missing file means start at --since. So rerunning the same command after Ctrl-C, a
+            "since", which wins over --since (one below a --since given is another crawl's: exit 1); a missing
+            file means start at --since. So rerunning the same command after Ctrl-C, a
             rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
             the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
             One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once (a
@@ -200,6 +201,15 @@ enum ListUsersCommand {
             }
         } catch {
             context.io.writeErr("gh-users: \(error.message)\n")
+            return .finished(.setupFailed)
+        }
+        // The state of a crawl from `--since` never stands below it: one that does is another crawl's (a shard's
+        // state given to the next shard), which would write accounts from outside the range asked for.
+        if let state, state.since < requested.since {
+            context.io.writeErr(
+                "gh-users: the crawl in \(TerminalSanitizer.quotedPath(requested.statePath ?? "")) stands at account "
+                    + "id \(state.since), below --since \(requested.since): it is another crawl's state, so nothing "
+                    + "was asked (give that crawl's own state, or a new file)\n")
             return .finished(.setupFailed)
         }
         if let state { options.since = state.since }
