@@ -220,10 +220,11 @@ struct ErrorPresenter: Sendable {
         }
     }
 
-    /// GitHub no longer answers the API version this gh-users asks for: `410 Gone` once a version's support has
-    /// ended, a 400 that names `X-GitHub-Api-Version` for a version it does not support (docs: "API versions").
+    /// GitHub no longer answers the API version this gh-users asks for: a 400 that names `X-GitHub-Api-Version`
+    /// (docs: "API versions": a version no longer supported is a 400 error). A 410 is no such answer: GitHub
+    /// says `Gone` of a resource that is gone or disabled, whatever the version.
     static func refusesAPIVersion(status: Int, message: String) -> Bool {
-        status == 410 || (status == 400 && message.lowercased().contains("x-github-api-version"))
+        status == 400 && message.lowercased().contains("x-github-api-version")
     }
 
     /// The gh line after a missing token's first line, when gh is on PATH.

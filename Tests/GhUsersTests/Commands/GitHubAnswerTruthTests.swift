@@ -28,13 +28,19 @@ struct APIVersionRefusalCommandTests {
         ).run()
     }
 
-    /// A version past its end of support is 410 Gone (GitHub's docs, "API versions"). Before: "HTTP 410: Gone".
-    @Test func goneSaysToUpgrade() async {
-        await AnsweredCase(
-            "show octocat", answers: [StubbedAnswer("GET /users/octocat", status: 410)], status: 1,
-            err: "gh-users: GitHub answered HTTP 410: Gone\n"
-                + "This gh-users is too old for GitHub's API (it asks for version 2022-11-28): upgrade gh-users.\n"
-        ).run()
+    /// GitHub answers a version it no longer supports with the 400 above (docs.github.com/rest/overview/api-versions:
+    /// "If you specify an API version that is no longer supported, you will receive a 400 error"); its 410 Gone is
+    /// about the resource (gone, or disabled), so it is GitHub's message alone, exit 1 as any other HTTP failure.
+    /// Before: every 410 said "This gh-users is too old for GitHub's API … upgrade gh-users."
+    @Test func aPlainGoneIsGitHubsMessageNotAnUpgrade() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("GET /users/gone"), status: 410, headers: [CommandHarness.requestID],
+            body: Data(#"{"message":"Gone"}"#.utf8))
+        let run = await harness.run(["show", "gone"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "gh-users: GitHub answered HTTP 410: Gone\nrequest id: CF25:41C0:C9E976\n", "\(run.err)")
     }
 }
 
