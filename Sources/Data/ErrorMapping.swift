@@ -201,13 +201,9 @@ enum ErrorMapping {
     /// Whether a 403 is about the token's scopes or single sign-on. Only then does the message talk of scopes:
     /// most 403s are not (no User-Agent, an abuse block, "Resource not accessible by …").
     static func accessProblem(_ response: HTTPResponse, message: String) -> AccessProblem {
-        if let sso = response.headers["x-github-sso"] {
-            let url = sso.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-                .first { $0.hasPrefix("url=") }.map { String($0.dropFirst(4)) }
-            return .singleSignOn(url: url)
-        }
+        if response.headers["x-github-sso"] != nil { return .singleSignOn(url: singleSignOnURL(response)) }
+        if isAboutSingleSignOn(message) { return .singleSignOn(url: nil) }
         let lowered = message.lowercased()
-        if lowered.contains("saml") || lowered.contains("single sign-on") { return .singleSignOn(url: nil) }
         let accepted = scopeList(response.headers["x-accepted-oauth-scopes"])
         // GitHub names what the endpoint accepts and what the token has: a token with none of them lacks a scope.
         if let granted = response.headers["x-oauth-scopes"].map(scopeList), !accepted.isEmpty,
@@ -219,6 +215,20 @@ enum ErrorMapping {
             return .scope(accepted: accepted.isEmpty ? nil : accepted.joined(separator: ", "))
         }
         return .unstated
+    }
+
+    /// Where `X-GitHub-SSO` says the token is authorized for the organization (`url=…`), if it does: GraphQL's
+    /// answers give the header without one (`partial-results; organizations=…`).
+    static func singleSignOnURL(_ response: HTTPResponse) -> String? {
+        response.headers["x-github-sso"]?.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("url=") }.map { String($0.dropFirst(4)) }
+    }
+
+    /// GitHub's refusal for an organization's SAML single sign-on, over REST and GraphQL alike: "Resource protected
+    /// by organization SAML enforcement. You must grant your Personal Access token access to this organization."
+    static func isAboutSingleSignOn(_ message: String) -> Bool {
+        let lowered = message.lowercased()
+        return lowered.contains("saml") || lowered.contains("single sign-on")
     }
 
     private static func scopeList(_ text: String?) -> [String] {

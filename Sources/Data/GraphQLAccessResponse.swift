@@ -49,12 +49,7 @@ enum GraphQLAccessResponse {
         }
         guard let organization = dto.data?.organization else {
             if errors.isEmpty, dto.data == nil { throw answer.malformed("no data and no errors") }
-            if let other = errors.first(where: { $0.type != "NOT_FOUND" }) {
-                throw .failed(
-                    .server(
-                        status: response.status, message: "GraphQL: " + (other.message ?? other.type ?? "an error"),
-                        requestID: answer.requestID))
-            }
+            if let failure = answer.failure(errors.filter { $0.type != "NOT_FOUND" }, response) { throw failure }
             throw .failed(.notFound(resource: "organization '\(login)'", requestID: answer.requestID))
         }
         try answer.refuse(errors, response)
@@ -163,22 +158,22 @@ enum GraphQLAccessResponse {
     }
 
     /// `errors` by the alias at the start of their path, each of one of `types`; any other error stops the run,
-    /// naming it.
+    /// naming it (a refusal of the token among them first: a missing scope is about the whole query).
     private static func aliased(
         _ errors: [GraphQLProfileResponseDTO.ErrorDTO], of types: Set<String>, _ response: HTTPResponse,
         _ answer: GraphQLListAnswer
     ) throws(GraphQLBatchFailure) -> [String: GraphQLProfileResponseDTO.ErrorDTO] {
         var aliased: [String: GraphQLProfileResponseDTO.ErrorDTO] = [:]
+        var others: [GraphQLProfileResponseDTO.ErrorDTO] = []
         for error in errors {
             let alias = error.path?.first?.text ?? ""
             guard GraphQLAccessQuery.isAlias(alias), let type = error.type, types.contains(type) else {
-                throw .failed(
-                    .server(
-                        status: response.status, message: "GraphQL: " + (error.message ?? error.type ?? "an error"),
-                        requestID: answer.requestID))
+                others.append(error)
+                continue
             }
             aliased[alias] = error
         }
+        if let failure = answer.failure(others, response) { throw failure }
         return aliased
     }
 

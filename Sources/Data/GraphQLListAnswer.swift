@@ -44,11 +44,13 @@ struct GraphQLListAnswer {
     /// An error beside the data stops the run: the page may be missing what the error is about (a SAML
     /// `FORBIDDEN` drops the members it hides), so it is never taken as whole.
     func refuse(_ errors: [GraphQLProfileResponseDTO.ErrorDTO], _ response: HTTPResponse) throws(GraphQLBatchFailure) {
-        guard let first = errors.first else { return }
-        throw .failed(
-            .server(
-                status: response.status, message: "GraphQL: " + (first.message ?? first.type ?? "an error"),
-                requestID: requestID))
+        if let failure = failure(errors, response) { throw failure }
+    }
+
+    /// What `errors` are as a failure, nil when there are none: a refusal of the token (`GraphQLRefusal`, exit 4)
+    /// if one of them is, or else GitHub's first error.
+    func failure(_ errors: [GraphQLProfileResponseDTO.ErrorDTO], _ response: HTTPResponse) -> GraphQLBatchFailure? {
+        GraphQLRefusal.failure(among: errors, response, requestID: requestID).map { .failed($0) }
     }
 
     /// The next page's cursor, nil at the end; a page that says there is more without saying where is

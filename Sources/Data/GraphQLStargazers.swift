@@ -82,8 +82,9 @@ enum GraphQLStargazersResponse {
             if errors.contains(where: { $0.type == "NOT_FOUND" }) || (errors.isEmpty && dto.data != nil) {
                 throw .failed(.notFound(resource: "repository '\(repository)'", requestID: requestID))
             }
-            let message = errors.first.map { $0.message ?? $0.type ?? "an error" } ?? "no data and no errors"
-            throw .failed(.server(status: response.status, message: "GraphQL: " + message, requestID: requestID))
+            throw answer.failure(errors, response)
+                ?? .failed(
+                    .server(status: response.status, message: "GraphQL: no data and no errors", requestID: requestID))
         }
         try answer.refuse(errors, response)
         var records: [Record] = []

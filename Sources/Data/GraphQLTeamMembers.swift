@@ -75,12 +75,7 @@ enum GraphQLTeamMembersResponse {
         let (dto, errors) = try answer.decode(
             response, as: GraphQLTeamMembersDTO.self, shape: "the team's members GitHub documents")
         guard let members = dto.data?.organization?.team?.members else {
-            if let other = errors.first(where: { $0.type != "NOT_FOUND" }) {
-                throw .failed(
-                    .server(
-                        status: response.status, message: "GraphQL: " + (other.message ?? other.type ?? "an error"),
-                        requestID: requestID))
-            }
+            if let failure = answer.failure(errors.filter { $0.type != "NOT_FOUND" }, response) { throw failure }
             guard dto.data != nil else { throw answer.malformed("no data and no errors") }
             throw .failed(
                 ErrorMapping.ownResourceRefusal(

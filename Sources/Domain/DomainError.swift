@@ -10,8 +10,8 @@ package enum DomainError: Error, Sendable, Equatable {
     case invalidInput(String)
     /// The resource does not exist (HTTP 404).
     case notFound(resource: String, requestID: String? = nil)
-    /// A missing, bad or insufficient token (401, or a 403 that is not a rate limit); `problem` is what the
-    /// answer said about the token's scopes or single sign-on, if anything.
+    /// A missing, bad or insufficient token (401, a 403 that is not a rate limit, or a GraphQL answer whose errors
+    /// refuse the token); `problem` is what the answer said about the token's scopes or single sign-on, if anything.
     case unauthorized(status: Int, message: String, problem: AccessProblem = .unstated, requestID: String? = nil)
     /// The command (`me`, `show --via graphql`: the message adds the program's name) needs a token and none
     /// was given; nothing was sent.

@@ -120,7 +120,8 @@ struct TeamMembersDirectTests {
     }
 
     /// A page of members beside an error (SAML enforcement hiding some) is not the team: with --changes it would
-    /// record everyone hidden as removed. It is a failure naming GitHub's error, and FILE stays as it was.
+    /// record everyone hidden as removed. It is a failure naming GitHub's error, and FILE stays as it was; SAML's
+    /// is a refusal of the token, exit 4 with the single sign-on hint, as over REST (before: exit 1).
     @Test func membersBesideAGraphQLErrorAreAFailureAndRecordNothing() async throws {
         let folder = try Folder()
         defer { folder.remove() }
@@ -142,9 +143,10 @@ struct TeamMembersDirectTests {
                 (page.dropLast() + #","errors":[{"type":"FORBIDDEN","path":["organization","team","members"],"#
                     + #""message":"Resource protected by organization SAML enforcement."}]}"#).utf8))
         let run = await forbidden.run(arguments)
-        #expect(run.status == 1)
+        #expect(run.status == 4)
         #expect(run.out.isEmpty)
         #expect(run.err.contains("GraphQL: Resource protected by organization SAML enforcement."), "\(run.err)")
+        #expect(run.err.contains("SAML single sign-on wants the token authorized"), "\(run.err)")
         #expect(run.err.hasSuffix("gh-users: the snapshot file '\(file)' was left as it was.\n"), "\(run.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
     }

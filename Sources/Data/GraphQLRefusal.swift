@@ -1,0 +1,67 @@
+import Domain
+import Foundation
+import Networking
+
+/// GraphQL's refusals of the token, which come with status 200: an `INSUFFICIENT_SCOPES` error ("Your token has
+/// not been granted the required scopes to execute this query. The 'login' field requires one of the following
+/// scopes: ['read:org'], but your token has only been granted the: ['repo'] scopes. …"), and an organization's
+/// SAML enforcement (`FORBIDDEN`, "Resource protected by organization SAML enforcement. …"). Either is what a 403
+/// says over REST, so it is the same failure (exit 4) with the same hint: the scopes GitHub names, or that the
+/// token must be authorized for the organization's single sign-on.
+enum GraphQLRefusal {
+    typealias ErrorDTO = GraphQLProfileResponseDTO.ErrorDTO
+
+    /// The failure `errors` are, naming GitHub's message: a refusal of the token if any of them is one, or else
+    /// the first error, as GitHub's answer (exit 1). nil when there is no error.
+    static func failure(among errors: [ErrorDTO], _ response: HTTPResponse, requestID: String?) -> DomainError? {
+        let problems = errors.map { problem($0, response) }
+        guard let index = problems.firstIndex(where: { $0 != nil }) ?? (errors.isEmpty ? nil : 0) else { return nil }
+        let message = "GraphQL: " + (errors[index].message ?? errors[index].type ?? "an error")
+        guard let problem = problems[index] else {
+            return .server(status: response.status, message: message, requestID: requestID)
+        }
+        var named = problem
+        if case .scope = problem {
+            // Each refused field names the scopes it accepts: all of them, each once, in GitHub's order.
+            var scopes: [String] = []
+            for error in errors where isScopeRefusal(error) {
+                for scope in acceptedScopes(error.message ?? "") where !scopes.contains(scope) { scopes.append(scope) }
+            }
+            named = .scope(accepted: scopes.isEmpty ? nil : scopes.joined(separator: ", "))
+        }
+        return .unauthorized(status: response.status, message: message, problem: named, requestID: requestID)
+    }
+
+    /// What `error` says of the token, if it refuses it.
+    private static func problem(_ error: ErrorDTO, _ response: HTTPResponse) -> AccessProblem? {
+        if isScopeRefusal(error) { return .scope(accepted: nil) }
+        guard error.type == nil || error.type == "FORBIDDEN", ErrorMapping.isAboutSingleSignOn(error.message ?? "")
+        else { return nil }
+        return .singleSignOn(url: ErrorMapping.singleSignOnURL(response))
+    }
+
+    /// GitHub's `INSUFFICIENT_SCOPES`, or its sentence with no type, as answers before the type was given had it.
+    private static func isScopeRefusal(_ error: ErrorDTO) -> Bool {
+        error.type == "INSUFFICIENT_SCOPES"
+            || (error.type == nil && (error.message ?? "").contains("has not been granted the required scopes"))
+    }
+
+    /// The scopes in "requires one of the following scopes: ['read:org', 'read:discussion']": only words a scope
+    /// can be (`read:org`, `admin:public_key`), at most `maximumScopes`, since the text is the server's.
+    static func acceptedScopes(_ message: String) -> [String] {
+        guard let start = message.range(of: "following scopes: [")?.upperBound,
+            let end = message[start...].firstIndex(of: "]")
+        else { return [] }
+        let quotes = CharacterSet(charactersIn: "'\" ")
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789:_-")
+        let scopes = message[start..<end].split(separator: ",").map { $0.trimmingCharacters(in: quotes) }
+            .filter { scope in
+                !scope.isEmpty && scope.count <= maximumScopeLength
+                    && scope.unicodeScalars.allSatisfy { allowed.contains($0) }
+            }
+        return Array(scopes.prefix(maximumScopes))
+    }
+
+    static let maximumScopes = 8
+    static let maximumScopeLength = 40
+}
