@@ -69,9 +69,10 @@ enum HelpTopics {
             ),
             (
                 "4",
-                "authentication: a missing, bad or insufficient token (401, a 403 that is not a rate limit, or a "
-                    + "404 for a list whose organization or repository exists); a team the token cannot see, which "
-                    + "may not exist or be secret"
+                "authentication: a missing, bad or insufficient token (401, a 403 that is not a rate limit, a "
+                    + "404 for a list whose organization or repository exists, or a GraphQL answer that refuses the "
+                    + "token: a missing scope, SAML single sign-on); a team the token cannot see, which may not exist "
+                    + "or be secret"
             ),
             (
                 "5",
