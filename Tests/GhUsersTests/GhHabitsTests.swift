@@ -24,6 +24,19 @@ struct GhHabitsTests {
         #expect(!run.err.contains("as gh's does"))
     }
 
+    /// One of the command's fields after `--json`, gh's habit with one field: refused with the same advice
+    /// (before: `followers --json login` listed the followers of an account named login, and `subscriptions
+    /// --json name` printed `[]`). The word as the argument, before --json, is read as one.
+    @Test(arguments: [["followers", "--json", "login"], ["subscriptions", "--json", "name"]])
+    func jsonWithOneFieldPointsToFields(arguments: [String]) async {
+        let run = await usage(arguments)
+        #expect(
+            run.err.hasPrefix(
+                "Error: gh-users's --json takes no field, unlike gh's --json \(arguments[2]): give --json --fields "
+                    + "\(arguments[2]), or pipe --json into jq (a word meant as the command's argument goes before "
+                    + "--json)\n"), "\(run.err)")
+    }
+
     /// gh's `-R, --repo OWNER/REPO`. Before: "unknown option '-R'", with no way on.
     @Test(arguments: [
         (

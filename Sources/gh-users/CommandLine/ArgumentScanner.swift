@@ -117,13 +117,17 @@ enum ArgumentScanner {
                 }
                 parsed.flags.insert(option.name)
                 // gh's `--json login,name` names the fields with the flag; here the list would pass for a login.
-                // Only a list of names: a search query with a comma (`location:"Portland, OR"`) is no such list.
+                // Only a list of names, or one of the command's own fields (`followers --json login` read the
+                // followers of an account named login): a search query with a comma (`location:"Portland, OR"`)
+                // is no such list. A word meant as the argument goes before --json.
                 if option.name == "json", !optionsEnded, index < arguments.count, !arguments[index].hasPrefix("-"),
-                    Self.isFieldList(arguments[index])
+                    Self.isFieldList(arguments[index]) || spec.anyFields.contains(arguments[index])
                 {
+                    let one = !arguments[index].contains(",")
                     throw UsageError(
-                        message: "gh-users's --json takes no list of fields, unlike gh's --json "
-                            + "\(arguments[index]): give --json --fields \(arguments[index]), or pipe --json into jq",
+                        message: "gh-users's --json takes no \(one ? "field" : "list of fields"), unlike gh's --json "
+                            + "\(arguments[index]): give --json --fields \(arguments[index]), or pipe --json into jq"
+                            + (one ? " (a word meant as the command's argument goes before --json)" : ""),
                         command: spec)
                 }
             }
