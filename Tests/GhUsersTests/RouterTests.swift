@@ -351,7 +351,19 @@ extension RouterTests {
         ("cache purge", "unknown cache action 'purge': choose info or clear", "cache"),
         ("cache info extra", "unexpected argument 'extra'", "cache info"),
         ("cache clear --fields login", "option '--fields' does not apply to cache clear", "cache clear"),
-        ("help me frob", "help takes one command", "help"),
+        ("help me frob", "no help for 'me frob': me's subcommands are edit", "help"),
+        // A misspelt subcommand gets the nearest (before: "help takes one command", and no suggestion for me's).
+        ("help me edt", "no help for 'me edt': me's subcommands are edit\nDid you mean 'me edit'?", "help"),
+        (
+            "help --man me edt", "no manual page for 'me edt': me's subcommands are edit\nDid you mean 'me edit'?",
+            "help"
+        ),
+        (
+            "help cache clr",
+            "no help for 'cache clr': cache's subcommands are info, clear\nDid you mean 'cache clear'?", "help"
+        ),
+        ("help list users", "help takes one command", "help"),
+        ("me edti", "unknown action 'edti': me takes edit, or nothing\nDid you mean 'edit'?", "me"),
     ])
     func aSubcommandsUsageErrorIsItsOwn(arguments: String, message: String, command: String) {
         let routed = route(arguments)

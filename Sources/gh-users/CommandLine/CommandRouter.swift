@@ -117,7 +117,8 @@ struct CommandRouter: Sendable {
             return .help(.command(spec.name))
         }
         guard topics.count == 1 else {
-            throw UsageError(message: "help takes one command", command: CommandCatalog.helpSpec)
+            throw Self.unknownSubcommand(topics, asked: "no help")
+                ?? UsageError(message: "help takes one command", command: CommandCatalog.helpSpec)
         }
         if HelpTopics.text(topic) != nil { return .help(.topic(topic)) }
         guard CommandCatalog.spec(named: topic) != nil else {
@@ -131,13 +132,29 @@ struct CommandRouter: Sendable {
         return .help(.command(topic))
     }
 
+    /// A command and a word that names none of its subcommands (`help me edt`): which it has, and the nearest;
+    /// nil when the first word has no subcommands.
+    private static func unknownSubcommand(_ words: [String], asked: String) -> UsageError? {
+        guard words.count == 2 else { return nil }
+        let names = CommandCatalog.allSpecs.map(\.name).filter { $0.hasPrefix(words[0] + " ") }
+        guard !names.isEmpty else { return nil }
+        let named = words.joined(separator: " ")
+        let subcommands = names.map { $0.dropFirst(words[0].count + 1) }.joined(separator: ", ")
+        var message = "\(asked) for '\(named)': \(words[0])'s subcommands are \(subcommands)"
+        if let suggestion = Suggestions.nearest(to: named, among: names) {
+            message += "\nDid you mean '\(suggestion)'?"
+        }
+        return UsageError(message: message, command: CommandCatalog.helpSpec)
+    }
+
     private func manualRoute(_ words: [String]) throws(UsageError) -> Route {
         // A subcommand's page is named in full: `help --man me edit`.
         let commands =
             words.count > 1 && CommandCatalog.spec(named: words.joined(separator: " ")) != nil
             ? [words.joined(separator: " ")] : words
         guard commands.count <= 1 else {
-            throw UsageError(message: "help --man takes one command", command: CommandCatalog.helpSpec)
+            throw Self.unknownSubcommand(words, asked: "no manual page")
+                ?? UsageError(message: "help --man takes one command", command: CommandCatalog.helpSpec)
         }
         if let command = commands.first, CommandCatalog.spec(named: command) == nil {
             throw UsageError(

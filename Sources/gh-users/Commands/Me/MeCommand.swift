@@ -43,7 +43,8 @@ struct MeCommand: GitHubCommand, NestingCommand {
     /// `me` takes no word but `edit`, which the router takes to the subcommand.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         if let word = parsed.positionals.first {
-            throw UsageError(message: "unknown action '\(word)': me takes edit, or nothing", command: spec)
+            let hint = Suggestions.nearest(to: word, among: ["edit"]).map { "\nDid you mean '\($0)'?" } ?? ""
+            throw UsageError(message: "unknown action '\(word)': me takes edit, or nothing" + hint, command: spec)
         }
     }
 
