@@ -1,3 +1,4 @@
+import AtomicCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -264,22 +265,11 @@ package final class URLSessionTransport: Sendable {
         return sent
     }
 
-    /// Reads `GH_USERS_MAX_RESPONSE_BYTES` (or any such setting): a whole number of bytes, optionally with a
-    /// binary suffix K, M or G (`256M`). nil for anything else, including zero, so the caller can refuse it.
+    /// Reads `GH_USERS_MAX_RESPONSE_BYTES` as `ByteSize` reads every size setting (`256M`, `500MB`); nil for
+    /// anything else, including zero, so the caller can refuse it.
     package static func maximumBodyBytes(fromSetting text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
-        let shifts: [Character: Int] = ["K": 10, "M": 20, "G": 30]
-        var digits = Substring(trimmed)
-        var shift = 0
-        if let last = digits.last, let bits = shifts[last] {
-            shift = bits
-            digits = digits.dropLast()
-        }
-        // At most 1 TiB: beyond that the number is a typo, and the shift below must not overflow.
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            let value = Int(digits), value > 0, value <= (1 << 40) >> shift
-        else { return nil }
-        return value << shift
+        // At most 1 TiB: beyond that the number is a typo.
+        ByteSize.parse(text).flatMap { $0 <= 1 << 40 ? Int($0) : nil }
     }
 }
 

@@ -1,3 +1,4 @@
+import AtomicCore
 import Data
 import Domain
 import Foundation
@@ -34,15 +35,15 @@ struct CacheLocationTests {
 
     @Test(arguments: [
         ("4096", Int64(4096)), ("300KB", 300_000), ("1.5 MB", 1_500_000), ("512KiB", 524_288), ("1GiB", 1_073_741_824),
-        ("100mb", 100_000_000), ("7b", 7),
+        ("100mb", 100_000_000), ("7b", 7), ("64M", 64 << 20), ("2k", 2_048),
     ])
     func parsesSizes(text: String, bytes: Int64) {
-        #expect(CacheLocation.parseSize(text) == bytes)
+        #expect(ByteSize.parse(text) == bytes)
     }
 
-    @Test(arguments: ["", "MB", "-5MB", "0", "5 parsecs", "1e3", "nan", "99999999999999999999GB", "0.1"])
+    @Test(arguments: ["", "MB", "-5MB", "0", "5 parsecs", "1e3", "nan", "99999999999999999999GB", "0.1", "1.5", "2T"])
     func refusesNonsenseSizes(text: String) {
-        #expect(CacheLocation.parseSize(text) == nil)
+        #expect(ByteSize.parse(text) == nil)
     }
 }
 

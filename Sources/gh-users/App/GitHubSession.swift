@@ -42,7 +42,8 @@ struct GitHubSession: Sendable {
         if let text = environment.environment["GH_USERS_MAX_RESPONSE_BYTES"], !text.isEmpty {
             guard let bytes = URLSessionTransport.maximumBodyBytes(fromSetting: text) else {
                 throw UsageError(
-                    message: "invalid GH_USERS_MAX_RESPONSE_BYTES '\(text)': give bytes, or a size such as 256M or 2G",
+                    message: "invalid GH_USERS_MAX_RESPONSE_BYTES '\(text)': give bytes, or a size such as 256M, 2G "
+                        + "or 500MB",
                     command: nil)
             }
             maximumBodyBytes = bytes

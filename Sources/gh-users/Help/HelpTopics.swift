@@ -106,10 +106,11 @@ enum HelpTopics {
             ("GH_HOST", "a GitHub Enterprise host: the API root becomes https://HOST/api/v3"),
             ("GH_USERS_LOG_LEVEL", "as --log-level (trace, debug, info, notice, warning, error)"),
             ("XDG_CACHE_HOME", "the response cache is $XDG_CACHE_HOME/gh-users (else ~/.cache/gh-users)"),
-            ("GH_USERS_CACHE_SIZE", "the cache's size bound: 100MB by default; 500KB, 1GB, 512MiB or bytes"),
+            ("GH_USERS_CACHE_SIZE", "the cache's size bound: 100MB by default; bytes, or a size as below"),
             (
                 "GH_USERS_MAX_RESPONSE_BYTES",
-                "the largest body one answer may bring, after decompression: 64M by default; bytes, K, M or G"
+                "the largest body one answer may bring, after decompression: 64M by default; bytes, or K, M, G "
+                    + "(1,024s: 64M is 64 MiB; KiB, MiB, GiB too) or KB, MB, GB (1,000s)"
             ),
             (
                 "HTTPS_PROXY, https_proxy",
