@@ -68,7 +68,7 @@ struct CacheRoutingTests {
         #expect(route("list --no-cache") == .listUsers(ListUsersOptions(), disabled))
     }
 
-    @Test(arguments: ["list --offline --no-cache", "cache", "cache info extra", "cache purge", "list --cache-dir="])
+    @Test(arguments: ["list --offline --no-cache", "cache info extra", "cache purge", "list --cache-dir="])
     func cacheUsageErrors(arguments: String) {
         guard case .usageError = route(arguments) else {
             Issue.record("expected a usage error for \(arguments)")

@@ -337,6 +337,11 @@ extension RouterTests {
         let cache = try #require(route("help cache").helpText)
         #expect(cache.contains("\nCOMMANDS\n  info   ") && cache.contains("\n  clear  "))
         #expect(route("help --man cache clear") == .manual(command: "cache clear"))
+        // A group alone is its help, as `gh cache` is (before: exit 64, "cache needs an action: info or clear");
+        // `me` alone still shows the profile.
+        #expect(route("cache") == .help(.command("cache")))
+        #expect(route("cache --json") == .help(.command("cache")))
+        #expect(route("me").helpText == nil)
         #expect(route("cache clear --help") == .help(.command("cache clear")))
     }
 
@@ -347,7 +352,6 @@ extension RouterTests {
         ("me edit --limit 3", "option '--limit' does not apply to me edit", "me edit"),
         ("me frob", "unknown action 'frob': me takes edit, or nothing", "me"),
         ("me --bio x", "--bio changes the profile: gh-users me edit --bio …", "me"),
-        ("cache", "cache needs an action: info or clear", "cache"),
         ("cache purge", "unknown cache action 'purge': choose info or clear", "cache"),
         ("cache info extra", "unexpected argument 'extra'", "cache info"),
         ("cache clear --fields login", "option '--fields' does not apply to cache clear", "cache clear"),

@@ -85,10 +85,14 @@ protocol NestingCommand: Sendable {
     /// A usage error for an option the command does not take but one of its subcommands does (`me --bio x`); nil
     /// to let the scanner say the option is unknown.
     static func misplaced(_ option: OptionSpec) -> UsageError?
+    /// Whether the command does something without a subcommand (`me` shows the profile); one that does not
+    /// (`cache`) shows its help when given none, as gh's command groups do.
+    static var runsAlone: Bool { get }
 }
 
 extension NestingCommand {
     static func misplaced(_ option: OptionSpec) -> UsageError? { nil }
+    static var runsAlone: Bool { true }
 }
 
 /// A command that runs on this machine alone, written as a type (`cache`, `completion`).
@@ -129,6 +133,9 @@ struct Command: Sendable {
         self.type = .local(type)
         nest(type)
     }
+
+    /// A group of subcommands that does nothing alone (`cache`): given no word, the router shows its help.
+    var isGroupOnly: Bool { nestingType.map { !$0.runsAlone } ?? false }
 
     /// A type that carries subcommands (`NestingCommand`) has them under it.
     private mutating func nest(_ type: Any.Type) {

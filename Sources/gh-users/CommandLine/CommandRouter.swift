@@ -30,6 +30,10 @@ struct CommandRouter: Sendable {
             let spec = command.spec
             let parsed = try ArgumentScanner.scan(arguments, spec: spec)
             if parsed.has(CommandSpec.help) { return .help(.command(spec.name)) }
+            // `gh-users cache` alone: its help, exit 0, as `gh cache` shows its own.
+            if !command.subcommands.isEmpty, parsed.positionals.isEmpty, command.isGroupOnly {
+                return .help(.command(spec.name))
+            }
             let run: Invocation.Run =
                 switch command.type {
                 case .github(let type): .github(try type.init(parsed, spec: spec))

@@ -37,6 +37,7 @@ struct CacheCommand: LocalCommand, NestingCommand {
     )
 
     static let subcommands = [Command(local: CacheInfoCommand.self), Command(local: CacheClearCommand.self)]
+    static let runsAlone = false
 
     static let groups = [OutputGroup.withoutFields, CacheGroup.location]
 
