@@ -76,6 +76,12 @@ extension UsersRepository {
         case .id(let id): try await user(id: id)
         }
     }
+
+    /// The profiles `references` name, at most `concurrency` asked at once, in the order asked; each lookup's
+    /// failure in its place (`GetUsersUseCase`).
+    package func users(_ references: [UserReference], concurrency: Int) async -> [Result<User, DomainError>] {
+        await GetUsersUseCase(repository: self).execute(references, concurrency: concurrency)
+    }
 }
 
 /// Which side of the follow graph to list.

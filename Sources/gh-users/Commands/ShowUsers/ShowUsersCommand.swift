@@ -107,16 +107,12 @@ enum ShowUsersCommand {
     ).declaring(options)
 
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
-    fileprivate static func suggestingID(_ reference: UserReference, _ result: Result<User, DomainError>)
-        -> Result<User, DomainError>
-    {
+    fileprivate static func hintingID(_ error: DomainError, for reference: UserReference) -> DomainError {
         guard case .login(let login) = reference, login.value.allSatisfy({ $0.isASCII && $0.isNumber }),
-            case .failure(.notFound(let resource, let requestID)) = result
-        else { return result }
-        return .failure(
-            .notFound(
-                resource: resource + " (for the account with id \(login.value): --id \(login.value))",
-                requestID: requestID))
+            case .notFound(let resource, let requestID) = error
+        else { return error }
+        return .notFound(
+            resource: resource + " (for the account with id \(login.value): --id \(login.value))", requestID: requestID)
     }
 }
 
@@ -159,8 +155,12 @@ extension ShowUsersOptions: GitHubCommand {
             }
         }
         guard source == .graphql else {
-            let results = await GetUsersUseCase(repository: github).execute(references, concurrency: concurrency)
-            let load = ResourceLoad(zip(references, results).map(ShowUsersCommand.suggestingID))
+            let results = await github.users(references, concurrency: concurrency)
+            // Only a failure is looked at again: a login of digits that no account has gets the id hint.
+            let load = ResourceLoad(
+                zip(references, results).map { reference, result in
+                    result.mapError { ShowUsersCommand.hintingID($0, for: reference) }
+                })
             return load.write(
                 ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context)
         }
