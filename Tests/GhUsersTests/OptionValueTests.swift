@@ -66,12 +66,12 @@ struct OptionValueTests {
             name: "members", abstract: "", usage: "gh-users members ORG", discussion: nil,
             arguments: [("ORG", "The organization.")], options: [], examples: [])
         #expect(throws: UsageError(message: "members needs an ORG", command: spec)) {
-            try LoginArgument.single(ParsedArguments(), spec: spec)
+            try Operand.login.read(ParsedArguments(), spec: spec)
         }
         var two = ParsedArguments()
         two.positionals = ["github", "octo-org"]
         #expect(throws: UsageError(message: "unexpected argument 'octo-org': members takes one ORG", command: spec)) {
-            try LoginArgument.single(two, spec: spec)
+            try Operand.login.read(two, spec: spec)
         }
     }
 }

@@ -13,7 +13,7 @@ protocol AccountRecordsCommand: GitHubCommand, PagedOptions {
 extension AccountRecordsCommand {
     /// The LOGIN, then the paging group: a missing or bad LOGIN is the usage error before a bad `--limit`.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        self.init(login: try parsed.login(spec))
         paging = parsed.paging
     }
 }

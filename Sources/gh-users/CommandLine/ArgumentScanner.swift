@@ -13,6 +13,8 @@ struct ParsedArguments: Sendable {
     var profiles = ProfileOptions()
     /// The command's own options, read as its spec declares them; nil where none was given.
     var own: (any OptionValues)?
+    /// The one argument the spec declares (`CommandSpec.taking`), checked.
+    var operand: OperandValue?
     /// The first bad option value: the router says it once the command's `init` has checked its arguments,
     /// which come first.
     var readError: UsageError?
@@ -138,6 +140,10 @@ enum ArgumentScanner {
             let extra = parsed.positionals.first
         {
             throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
+        }
+        // The one argument a command declares is checked next, so a missing or bad one is the first error said.
+        if let operand = spec.operand, !parsed.has(CommandSpec.help) {
+            parsed.operand = try operand.read(parsed, spec: spec)
         }
         // The options given, read group by group in the order the command declares them: its own, paging,
         // profile, then output, network, cache and logging. A group none of whose options was given keeps its

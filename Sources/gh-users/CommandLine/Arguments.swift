@@ -19,29 +19,81 @@ extension UsageError {
     }
 }
 
-/// The one OWNER/REPO or ORG/TEAM a command takes, named as its spec names it and checked before anything is
-/// sent: a missing, extra or malformed one is a usage error (exit 64) that gives an example.
-enum OwnedArgument {
-    static func single<Name>(
-        _ parsed: ParsedArguments, spec: CommandSpec, _ make: (String) throws(DomainError) -> Name
-    ) throws(UsageError) -> Name {
-        let name = spec.arguments.first?.name ?? "OWNER/REPO"
+/// The one argument a command takes, as its spec declares it (`CommandSpec.taking`): the scanner checks it
+/// before the options are read, so the command's `init` takes it as a value (`ParsedArguments.login(_:)`). A
+/// missing, extra or malformed one is a usage error (exit 64), named as the spec names it (LOGIN, ORG, OWNER/REPO,
+/// ORG/TEAM), with an example for an owned name.
+enum Operand: Sendable {
+    case login, repository, team
+
+    func read(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> OperandValue {
+        let name = spec.arguments.first?.name ?? (self == .login ? "LOGIN" : "OWNER/REPO")
         guard let text = parsed.positionals.first else {
             let example = ["OWNER/REPO": "octocat/Hello-World", "ORG/TEAM": "github/justice-league"][name]
+            let article = "AEIOU".contains(name.prefix(1)) ? "an" : "a"
             throw UsageError(
-                message: "\(spec.name) needs an \(name)" + (example.map { ", such as \($0)" } ?? ""), command: spec)
+                message: "\(spec.name) needs \(article) \(name)" + (example.map { ", such as \($0)" } ?? ""),
+                command: spec)
         }
         if let extra = parsed.positionals.dropFirst().first {
             throw UsageError(message: "unexpected argument '\(extra)': \(spec.name) takes one \(name)", command: spec)
         }
-        do {
-            return try make(text)
+        do throws(DomainError) {
+            switch self {
+            case .login: return .login(try Login(validating: text))
+            case .repository: return .repository(try RepositoryName(validating: text))
+            case .team: return .team(try TeamName(validating: text))
+            }
         } catch {
             guard case .invalidInput(let message) = error else {
-                throw UsageError(message: "invalid \(name)", command: spec)
+                throw UsageError(message: "invalid \(self == .login ? "login" : name)", command: spec)
             }
             throw UsageError(message: message, command: spec)
         }
+    }
+}
+
+/// The checked argument, as the scanner read it.
+enum OperandValue: Sendable {
+    case login(Login)
+    case repository(RepositoryName)
+    case team(TeamName)
+}
+
+extension ParsedArguments {
+    /// The login the scanner checked; a spec that declares none has it checked here.
+    func login(_ spec: CommandSpec) throws(UsageError) -> Login {
+        guard case .login(let login) = try checked(.login, spec) else {
+            throw Self.mismatch(spec)
+        }
+        return login
+    }
+
+    /// The OWNER/REPO the scanner checked, or checked here as `login(_:)` is.
+    func repository(_ spec: CommandSpec) throws(UsageError) -> RepositoryName {
+        guard case .repository(let name) = try checked(.repository, spec) else {
+            throw Self.mismatch(spec)
+        }
+        return name
+    }
+
+    /// The ORG/TEAM the scanner checked, or checked here as `login(_:)` is.
+    func team(_ spec: CommandSpec) throws(UsageError) -> TeamName {
+        guard case .team(let name) = try checked(.team, spec) else {
+            throw Self.mismatch(spec)
+        }
+        return name
+    }
+
+    /// The argument the scanner checked, or `kind` checked now.
+    private func checked(_ kind: Operand, _ spec: CommandSpec) throws(UsageError) -> OperandValue {
+        if let operand { return operand }
+        return try kind.read(self, spec: spec)
+    }
+
+    /// A spec that declares one kind of argument for a command that reads another: a usage error, not a crash.
+    private static func mismatch(_ spec: CommandSpec) -> UsageError {
+        UsageError(message: "invalid \(spec.arguments.first?.name ?? "argument")", command: spec)
     }
 }
 
@@ -56,19 +108,6 @@ enum LoginArgument {
             }
             throw UsageError(message: "invalid login", command: spec)
         }
-    }
-
-    /// The one login a per-account command takes, named as its spec names it (LOGIN, or ORG for an organization).
-    static func single(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Login {
-        let name = spec.arguments.first?.name ?? "LOGIN"
-        guard let text = parsed.positionals.first else {
-            throw UsageError(
-                message: "\(spec.name) needs \("AEIOU".contains(name.prefix(1)) ? "an" : "a") \(name)", command: spec)
-        }
-        if let extra = parsed.positionals.dropFirst().first {
-            throw UsageError(message: "unexpected argument '\(extra)': \(spec.name) takes one \(name)", command: spec)
-        }
-        return try parse(text, spec: spec)
     }
 
     /// At most one login; none means the token's own account (`followers`, `subscriptions`).

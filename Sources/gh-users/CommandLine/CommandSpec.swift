@@ -84,6 +84,8 @@ struct CommandSpec: Sendable {
     var section: CommandSection?
     /// The command's own options as declared, when the scanner reads them (`declaring`); else its `init` does.
     private(set) var declared: (any DeclaredOptions)?
+    /// The one argument the command takes, when the scanner checks it (`taking`): a login, OWNER/REPO or ORG/TEAM.
+    private(set) var operand: Operand?
 
     /// The subcommand's own word (`edit` of `me edit`), or the command's name.
     var word: String { name.split(separator: " ").last.map(String.init) ?? name }
@@ -147,6 +149,13 @@ struct CommandSpec: Sendable {
     func declaring(_ options: some DeclaredOptions) -> CommandSpec {
         var copy = self
         copy.declared = options
+        return copy
+    }
+
+    /// The same command, whose one argument the scanner checks and reads as `operand`.
+    func taking(_ operand: Operand) -> CommandSpec {
+        var copy = self
+        copy.operand = operand
         return copy
     }
 

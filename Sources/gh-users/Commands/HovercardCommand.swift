@@ -75,7 +75,7 @@ enum HovercardCommand {
             ),
         ],
         fields: ["message", "octicon"]
-    )
+    ).taking(.login)
 
     /// The card's contexts, one record each.
     static func contexts(of card: Record) -> [RawJSON] {
@@ -110,7 +110,7 @@ extension HovercardOptions: GitHubCommand {
 
     /// The LOGIN, then `--subject-type` and `--subject-id`, which go together.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        self.init(login: try parsed.login(spec))
         try HovercardCommand.options.parse(parsed, spec: spec, into: &self)
     }
 

@@ -42,7 +42,7 @@ enum ListEventsCommand {
             ("gh-users events octocat --received --limit 10", "The latest ten in its feed."),
         ],
         fields: ["id", "type", "actor", "repo", "org", "payload", "public", "created_at"]
-    ).paging("events", profiles: false)
+    ).paging("events", profiles: false).taking(.login)
 
     /// When, what and where; for the events an account received, who did each as well, since that is another
     /// account each time.
@@ -68,7 +68,7 @@ extension ListEventsOptions: GitHubCommand {
 
     /// The LOGIN, `--received`, then the paging group.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        self.init(login: try parsed.login(spec))
         try ListEventsCommand.options.parse(parsed, spec: spec, into: &self)
         paging = parsed.paging
     }

@@ -30,7 +30,7 @@ struct ListGPGKeysCommand: AccountRecordsCommand {
             "can_encrypt_comms", "can_encrypt_storage", "can_certify", "created_at", "expires_at", "revoked",
             "raw_key",
         ]
-    ).paging("GPG keys", profiles: false)
+    ).paging("GPG keys", profiles: false).taking(.login)
 
     /// The account's GPG keys, page by page as GitHub lists them.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {

@@ -30,7 +30,7 @@ struct ListGistsCommand: AccountRecordsCommand {
             "public", "created_at", "updated_at", "description", "comments", "comments_enabled", "user",
             "comments_url", "owner", "truncated", "forks", "history",
         ]
-    ).paging("gists", profiles: false)
+    ).paging("gists", profiles: false).taking(.login)
 
     /// The account's gists, page by page as GitHub lists them.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {

@@ -28,7 +28,7 @@ struct ListOrgsCommand: AccountRecordsCommand {
             "login", "id", "node_id", "url", "repos_url", "events_url", "hooks_url", "issues_url", "members_url",
             "public_members_url", "avatar_url", "description",
         ]
-    ).paging("organizations", profiles: false)
+    ).paging("organizations", profiles: false).taking(.login)
 
     /// The account's organizations, page by page as GitHub lists them.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {

@@ -67,7 +67,7 @@ enum ListReposCommand {
             ),
         ],
         fields: FieldCatalog.repository
-    ).declaring(options).paging("repositories", profiles: false)
+    ).declaring(options).paging("repositories", profiles: false).taking(.login)
 
     /// Times are relative on a terminal ("3 days ago") and RFC 3339 otherwise. Data formats never alter a field:
     /// a fork is its own column, never a mark inside the description.
@@ -99,7 +99,7 @@ extension ListReposOptions: GitHubCommand {
 
     /// The LOGIN; the query's options and the paging group as the scanner read them.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        self.init(login: try parsed.login(spec))
         query = parsed.options()
         paging = parsed.paging
     }

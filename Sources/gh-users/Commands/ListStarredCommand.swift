@@ -49,7 +49,7 @@ enum ListStarredCommand {
             ("gh-users starred octocat --sort created --direction asc --limit 5", "The first five it starred."),
         ],
         fields: ["starred_at", "repo"]
-    ).paging("starred repositories", profiles: false)
+    ).paging("starred repositories", profiles: false).taking(.login)
 
     /// The columns read the star's repository; a record is `{"starred_at": …, "repo": {…}}`.
     static func columns(_ context: RenderContext) -> [Column<Record>] {
@@ -85,7 +85,7 @@ extension ListStarredOptions: GitHubCommand {
 
     /// The LOGIN, the command's options, then the paging group.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        self.init(login: try parsed.login(spec))
         try ListStarredCommand.options.parse(parsed, spec: spec, into: &self)
         paging = parsed.paging
     }

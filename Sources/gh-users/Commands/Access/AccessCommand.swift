@@ -161,7 +161,8 @@ struct AccessCommand: GitHubCommand {
             ),
         ],
         fields: ["repository", "login", "id", "permission", "affiliation", "sources", "two_factor"],
-        optionFields: [("With --changes", AccessChange.fields)])
+        optionFields: [("With --changes", AccessChange.fields)]
+    ).taking(.login)
 
     static let columns: [Column<AccessRecord>] = [
         Column("REPOSITORY", key: "repository", shrink: .second) { $0.repository },
@@ -192,7 +193,7 @@ struct AccessCommand: GitHubCommand {
     }
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        organization = try LoginArgument.single(parsed, spec: spec)
+        organization = try parsed.login(spec)
         try Self.options.parse(parsed, spec: spec, into: &self)
     }
 

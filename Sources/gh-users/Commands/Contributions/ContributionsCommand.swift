@@ -68,7 +68,7 @@ enum ContributionsCommand {
             ),
         ],
         fields: ["date", "count", "level"]
-    )
+    ).taking(.login)
 
     /// Days whose `contributionLevel` this version does not know are drawn at the nearest known level; records
     /// keep GitHub's word. Said once, naming the levels (sanitised: they are GitHub's text).
@@ -93,7 +93,7 @@ extension ContributionsOptions: GitHubCommand {
 
     /// The LOGIN, then `--from` and `--to`, checked together.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        self.init(login: try LoginArgument.single(parsed, spec: spec))
+        self.init(login: try parsed.login(spec))
         try ContributionsCommand.options.parse(parsed, spec: spec, into: &self)
     }
 

@@ -70,11 +70,12 @@ struct MembersCommand: PeopleListCommand {
                 ),
             ],
             fields: FieldCatalog.account),
-        noun: "members", filters: filters, changes: .members, profiles: [])
+        noun: "members", filters: filters, changes: .members, profiles: []
+    ).taking(.login)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
-            owner: .organization(try LoginArgument.single(parsed, spec: spec)), parsed)
+            owner: .organization(try parsed.login(spec)), parsed)
     }
 
     /// Exit 4 without a token for a filter that needs one; without a token, the public members; then the list,

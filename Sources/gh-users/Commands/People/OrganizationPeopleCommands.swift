@@ -30,11 +30,12 @@ struct OutsideCollaboratorsCommand: PeopleListCommand {
                 ),
             ],
             fields: FieldCatalog.account),
-        noun: "outside collaborators", changes: changes, profiles: [])
+        noun: "outside collaborators", changes: changes, profiles: []
+    ).taking(.login)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
-            owner: .organization(try LoginArgument.single(parsed, spec: spec)), parsed)
+            owner: .organization(try parsed.login(spec)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -83,11 +84,12 @@ struct InvitationsCommand: PeopleListCommand {
                 "id", "login", "email", "role", "created_at", "failed_at", "failed_reason", "inviter", "team_count",
                 "invitation_source", "node_id", "invitation_teams_url",
             ]),
-        noun: "invitations", changes: changes, profiles: nil)
+        noun: "invitations", changes: changes, profiles: nil
+    ).taking(.login)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
-            owner: .organization(try LoginArgument.single(parsed, spec: spec)), parsed)
+            owner: .organization(try parsed.login(spec)), parsed)
     }
 
     /// No `--full`: an invitation to an email address has no account.

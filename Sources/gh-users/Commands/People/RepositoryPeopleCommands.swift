@@ -23,11 +23,12 @@ struct AssigneesCommand: PeopleListCommand {
                 ("gh-users assignees octocat/Hello-World --all --format tsv --fields login", "Every login."),
             ],
             fields: FieldCatalog.account),
-        noun: "assignees", changes: changes, profiles: [])
+        noun: "assignees", changes: changes, profiles: []
+    ).taking(.repository)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
-            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
+            owner: .repository(try parsed.repository(spec)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -69,11 +70,12 @@ struct WatchersCommand: PeopleListCommand {
                 ("gh-users watchers my-org/app --all --full --format csv --fields login,name", "Who they are."),
             ],
             fields: FieldCatalog.account),
-        noun: "watchers", changes: changes, profiles: [])
+        noun: "watchers", changes: changes, profiles: []
+    ).taking(.repository)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
-            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
+            owner: .repository(try parsed.repository(spec)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -135,11 +137,12 @@ struct CollaboratorsCommand: PeopleListCommand {
                 ("gh-users collaborators my-org/app --permission admin --all", "Who may administer it."),
             ],
             fields: FieldCatalog.account + ["role_name", "permissions"]),
-        noun: "collaborators", filters: [affiliation, permission], changes: changes, profiles: kept)
+        noun: "collaborators", filters: [affiliation, permission], changes: changes, profiles: kept
+    ).taking(.repository)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
-            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
+            owner: .repository(try parsed.repository(spec)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -192,11 +195,12 @@ struct ContributorsCommand: PeopleListCommand {
                 ),
             ],
             fields: FieldCatalog.account + ["contributions", "name", "email"]),
-        noun: "contributors", filters: [anon], changes: changes, profiles: full.kept)
+        noun: "contributors", filters: [anon], changes: changes, profiles: full.kept
+    ).taking(.repository)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
-            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
+            owner: .repository(try parsed.repository(spec)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
@@ -251,11 +255,12 @@ struct ForkersCommand: PeopleListCommand {
                 ),
             ],
             fields: ["login", "id", "full_name", "owner", "created_at", "pushed_at", "html_url", "stargazers_count"]),
-        noun: "forks", changes: changes, profiles: full.kept)
+        noun: "forks", changes: changes, profiles: full.kept
+    ).taking(.repository)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
-            owner: .repository(try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)), parsed)
+            owner: .repository(try parsed.repository(spec)), parsed)
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {

@@ -14,7 +14,7 @@ struct StargazersCommand: PeopleListCommand {
         \.profiles, account: ["user"], keeping: [ListedKey("starred_at")])
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        repository = try OwnedArgument.single(parsed, spec: spec, RepositoryName.init)
+        repository = try parsed.repository(spec)
         list = PeopleListOptions(owner: .repository(repository), parsed)
     }
 
@@ -110,6 +110,6 @@ extension StargazersCommand {
             ],
             fields: ["login", "starred_at", "user"])
         spec.listsThroughGraphQL = true
-        return PeopleList.spec(spec, noun: "stargazers", changes: changes, profiles: full.kept)
+        return PeopleList.spec(spec, noun: "stargazers", changes: changes, profiles: full.kept).taking(.repository)
     }()
 }

@@ -14,7 +14,7 @@ struct TeamMembersCommand: PeopleListCommand {
         help: "Only the team's own members, not its child teams' (through GraphQL: needs a token, costs "
             + "GraphQL points).",
         apply: { options, reading throws(UsageError) in
-            options.directTeam = try OwnedArgument.single(reading.parsed, spec: reading.command, TeamName.init)
+            options.directTeam = try reading.parsed.team(reading.command)
         }, resumedWhen: { $0.directTeam != nil })
     static let changes = PeopleChangeKey(role: "role")
     static let kept = [ListedKey("role")]
@@ -50,11 +50,12 @@ struct TeamMembersCommand: PeopleListCommand {
                 ),
             ],
             fields: FieldCatalog.account + ["role"]),
-        noun: "team members", filters: [teamRole, direct], changes: changes, profiles: kept)
+        noun: "team members", filters: [teamRole, direct], changes: changes, profiles: kept
+    ).taking(.team)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
-            owner: .team(try OwnedArgument.single(parsed, spec: spec, TeamName.init)), parsed)
+            owner: .team(try parsed.team(spec)), parsed)
     }
 
     /// Exit 4 without a token for `--direct`; then the list, or with `--changes` what changed.

@@ -87,7 +87,7 @@ enum StarHistoryCommand {
             ),
         ],
         fields: ["date", "stars", "total"]
-    )
+    ).taking(.repository)
 
     /// Today's count, then the history's pages, newest first, until one reaches back to the span's first day,
     /// the pages end, or GitHub's 100 pages are read.
@@ -121,7 +121,7 @@ extension StarHistoryOptions: GitHubCommand {
 
     /// OWNER/REPO, then `--from`, `--to` and `--by`.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
-        self.init(repository: try OwnedArgument.single(parsed, spec: spec, RepositoryName.init))
+        self.init(repository: try parsed.repository(spec))
         try StarHistoryCommand.options.parse(parsed, spec: spec, into: &self)
     }
 
