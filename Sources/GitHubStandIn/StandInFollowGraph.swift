@@ -96,6 +96,9 @@ package final class StandInFollowGraph: @unchecked Sendable {
                 _ = edit(.followers, other, one, false)
             }
             guard relation == .following else { return edit(relation, owner, member, adding) }
+            // An account that blocked `owner` cannot be followed by it (GitHub's "Blocking a user from your
+            // personal account"); the write is still answered 204.
+            if adding, written[.blocks]?[member.ordinal]?.contains(owner.ordinal) == true { return false }
             let followingChanged = edit(.following, owner, member, adding)
             return edit(.followers, member, owner, adding) || followingChanged
         }

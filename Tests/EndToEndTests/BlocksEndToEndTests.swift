@@ -21,13 +21,18 @@ struct BlocksEndToEndTests {
             #expect(blocked.stdout == "\(follower.login)\tblock\tblocked\n")
             #expect(!server.followGraph.follows(follower, octocat) && !server.followGraph.follows(octocat, follower))
             #expect(try await run(["blocks", "--fields", "login"]).stdout == follower.login + "\n")
+            // The blocked account's follow is answered 204, as GitHub answers it, and changes nothing.
+            let refollow = try await BinaryRunner.run(
+                ["follow", "octocat"] + api, environment: ["GH_TOKEN": StandInTokens.token(for: follower.login)])
+            #expect(refollow.status == 0 && !server.followGraph.follows(follower, octocat), "\(refollow.stderr)")
             let unblocked = try await run(["unblock", follower.login])
             #expect(unblocked.stdout == "\(follower.login)\tunblock\tunblocked\n")
             let none = try await run(["blocks"])
             #expect(none.status == 0 && none.stdout.isEmpty, "\(none.stderr)")
             #expect(
                 server.requests.map { "\($0.method) \($0.path)" } == [
-                    "PUT /user/blocks/\(follower.login)", "GET /user/blocks", "DELETE /user/blocks/\(follower.login)",
+                    "PUT /user/blocks/\(follower.login)", "GET /user/blocks", "PUT /user/following/octocat",
+                    "DELETE /user/blocks/\(follower.login)",
                     "GET /user/blocks",
                 ])
         }
