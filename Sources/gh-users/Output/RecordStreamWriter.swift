@@ -26,6 +26,8 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
 
     /// `--fields` that the command computes rather than reads from GitHub's JSON (`fingerprint`), by name.
     private let derived: [String: Column<Item>]
+    /// With `--fields`, the command's own columns: what a record of the list's shape has (`keysMissing`).
+    private let shape: [Column<Item>]
 
     /// With `--fields`, the columns are those fields read from each record's JSON, and JSON keeps only them. A
     /// field may be a path into a nested object, as the csv header names it (`repo.full_name`), or one the
@@ -36,6 +38,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         let derived = Dictionary(
             columns.filter(\.isDerived).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         self.derived = derived
+        shape = context.fields == nil ? [] : columns
         if let fields = context.fields {
             self.columns = fields.map { field in
                 Column(field.uppercased(), key: field, shrink: .second, derived: derived[field] != nil) { item in
@@ -91,14 +94,22 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// would be blank (a 2012 `starred` answer without the star media type, or a proxy that dropped the media
     /// type, holds repositories where the columns read `repo` and `starred_at`). Nil when the record has one of
     /// them, a path of them meets a null on the way (`repo.license.spdx_id` where this repository has no
-    /// license: the next record may), or a column it computes has a value.
+    /// license: the next record may), or a column it computes has a value; and, for `--fields`, when the record
+    /// has the command's own columns, since GitHub leaves some keys out of some records (an event's `org`, on an
+    /// account's own repository), unless every field is a path that goes wrong after a key the record has
+    /// (`login.x`, `repo.ful_name`): that is a mistake in the path.
     func keysMissing(from item: Item) -> [String]? {
         guard context.readsColumns, !columns.isEmpty else { return nil }
         let bytes = item.raw.bytes
-        for column in columns {
-            let has = column.isDerived ? !column.value(item).isEmpty : Self.reaches(Self.path(column.key), in: bytes)
-            if has { return nil }
+        func has(_ column: Column<Item>) -> Bool {
+            column.isDerived ? !column.value(item).isEmpty : Self.reaches(Self.path(column.key), in: bytes)
         }
+        if columns.contains(where: has) { return nil }
+        let misspelt = columns.allSatisfy { column in
+            let path = Self.path(column.key)
+            return path.count > 1 && JSONText.value(at: [path[0]], in: bytes) != nil
+        }
+        if !misspelt, shape.contains(where: has) { return nil }
         return columns.map(\.key)
     }
 
@@ -111,12 +122,20 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         return true
     }
 
-    /// The `--fields` paths that lead into an object the record has, which lacks the key they name next
-    /// (`repo.ful_name`, where `repo` holds `full_name`): most likely misspelt, which the field list cannot tell
-    /// before an answer shows what the object holds. Each with the object's own keys; nil keys for a path into a
-    /// list (`sources.kind`), which no path goes into. A path that meets a null or a plain value on the way is no
-    /// such path: GitHub leaves some objects out of some records.
-    private func pathsNotFound(in item: Item) -> [(path: String, object: String, keys: [String]?)] {
+    /// What a `--fields` path meets where it goes wrong: an object without the next key (with the keys it has),
+    /// or a list or a plain value, which no path goes into.
+    private enum Holder {
+        case object([String])
+        case list
+        case plain
+    }
+
+    /// The `--fields` paths that go wrong in the record: into an object it has, which lacks the key they name next
+    /// (`repo.ful_name`, where `repo` holds `full_name`: most likely misspelt, which the field list cannot tell
+    /// before an answer shows what the object holds), or into a list (`sources.kind`) or a plain value
+    /// (`repository.name`, `login.x`). A path that meets a null on the way is no such path: GitHub leaves some
+    /// objects out of some records.
+    private func pathsNotFound(in item: Item) -> [(path: String, object: String, holder: Holder)] {
         guard let fields = context.fields else { return [] }
         let bytes = item.raw.bytes
         return fields.compactMap { field in
@@ -127,25 +146,29 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             while depth > 0, JSONText.value(at: Array(path[..<depth]), in: bytes) == nil { depth -= 1 }
             let object = Array(path[..<depth])
             guard depth > 0, let value = JSONText.value(at: object, in: bytes) else { return nil }
+            let name = object.joined(separator: ".")
             switch value.first {
-            case UInt8(ascii: "{"): return (field, object.joined(separator: "."), JSONText.keys(at: object, in: bytes))
-            // A list (`sources.kind`): no path goes into one, whatever it holds.
-            case UInt8(ascii: "["): return (field, object.joined(separator: "."), nil)
-            default: return nil
+            case UInt8(ascii: "{"): return (field, name, .object(JSONText.keys(at: object, in: bytes)))
+            case UInt8(ascii: "["): return (field, name, .list)
+            case UInt8(ascii: "n"): return nil
+            default: return (field, name, .plain)
             }
         }
     }
 
-    /// A warning line for each `--fields` path the first record's object lacks (`pathsNotFound`); the object's
-    /// keys are GitHub's text, shown only when short and plain.
+    /// A warning line for each `--fields` path that goes wrong in the first record (`pathsNotFound`); an
+    /// object's keys are GitHub's text, shown only when short and plain.
     func pathWarnings(for item: Item) -> [String] {
         pathsNotFound(in: item).map { missing in
             let start =
                 "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): the first record's "
                 + TerminalSanitizer.sanitize(missing.object)
-            guard let keys = missing.keys else {
-                return start + " is a list, which a path cannot go into, so the column is blank (--fields "
-                    + "\(TerminalSanitizer.sanitize(missing.object)) writes the whole list)\n"
+            guard case .object(let keys) = missing.holder else {
+                var kind = "a plain value"
+                if case .list = missing.holder { kind = "a list" }
+                let whole = TerminalSanitizer.sanitize(missing.object)
+                return start + " is \(kind), which a path cannot go into, so the column is blank (--fields \(whole) "
+                    + "writes it whole)\n"
             }
             let plain = keys.filter { TerminalSanitizer.isPlainWord($0) }
             let listed = plain.prefix(12).joined(separator: ", ") + (plain.count > 12 ? ", …" : "")

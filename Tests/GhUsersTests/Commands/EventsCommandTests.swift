@@ -33,6 +33,40 @@ struct EventsCommandTests {
         ).run()
     }
 
+    /// GitHub leaves `org` out of an event on an account's own repository, so `--fields org` of a list whose first
+    /// event has none is a blank cell there, not a refusal: the documented event has no `org`, the next one has
+    /// (before: exit 1, "none of the keys this output reads", blaming a dropped media type).
+    @Test func aFieldTheFirstEventLacksIsBlankThereAndWrittenWhereThereIsOne() async throws {
+        var events = try #require(
+            try JSONSerialization.jsonObject(with: Bodies.named("activity-list-public-events-for-user"))
+                as? [[String: Any]])
+        var withOrg = try #require(events.first)
+        withOrg["id"] = "2"
+        withOrg["org"] = ["id": 9_919, "login": "github"]
+        events.append(withOrg)
+        let body = try JSONSerialization.data(withJSONObject: events)
+        let blanks = events.count - 1
+        for (fields, format, out) in [
+            ("org.login", "tsv", String(repeating: "\n", count: blanks) + "github\n"),
+            ("org", "csv", "org"), ("id,org.login", "json", ""),
+        ] {
+            let harness = CommandHarness()
+            harness.http.register(
+                RequestMatcher("GET /users/octocat/events/public?per_page=30"), status: 200, headers: [], body: body)
+            let run = await harness.run(["events", "octocat", "--fields", fields, "--format", format])
+            #expect(run.status == 0 && run.err.isEmpty, "\(fields): \(run.err)")
+            if format == "json" {
+                #expect(run.out.contains(#""org.login": null"#) && run.out.contains(#""org.login": "github""#))
+            } else if format == "tsv" {
+                #expect(run.out == out)
+            } else {
+                // A blank row, then the organization's object as JSON in the cell.
+                let rows = run.out.components(separatedBy: "\r\n").dropLast()
+                #expect(rows.first == out && rows.count == blanks + 2 && rows.last?.contains("9919") == true)
+            }
+        }
+    }
+
     private func expectThreeHundred(of path: String, arguments: [String], notes: Bool = true) async {
         let github = StubTransport()
         for page in 0..<3 {

@@ -92,20 +92,21 @@ struct StarredCommandTests {
                     + "blank: check the part after the dot"), "\(refused.err)")
     }
 
-    /// A path into a list (`repo.topics.name`) is named as one, since no path goes into a list (before: a blank
-    /// column without a word, where OUTPUT.md promises a warning).
-    @Test func aPathIntoAListIsNamed() async {
+    /// A path into a list (`repo.topics.name`) or a plain value (`starred_at.x`) is named as one, since no path
+    /// goes into either (before: a blank column without a word, where OUTPUT.md promises a warning).
+    @Test(arguments: [("repo.topics.name", "repo.topics", "a list"), ("starred_at.x", "starred_at", "a plain value")])
+    func aPathIntoAListOrAPlainValueIsNamed(path: String, holder: String, kind: String) async {
         let body = #"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":7,"full_name":"o/r","topics":["a","b"]}}]"#
         let harness = CommandHarness()
         harness.http.register(
             RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [], body: Data(body.utf8))
-        let run = await harness.run(["starred", "octocat", "--fields", "repo.full_name,repo.topics.name"])
+        let run = await harness.run(["starred", "octocat", "--fields", "repo.full_name," + path])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == "o/r\t\n")
         #expect(
             run.err
-                == "gh-users: warning: --fields repo.topics.name: the first record's repo.topics is a list, which a "
-                + "path cannot go into, so the column is blank (--fields repo.topics writes the whole list)\n")
+                == "gh-users: warning: --fields \(path): the first record's \(holder) is \(kind), which a path cannot "
+                + "go into, so the column is blank (--fields \(holder) writes it whole)\n")
     }
 
     /// A repository on two pages (starred again while the list was paged) is written once, known by its
