@@ -7,6 +7,9 @@ import AtomicCore
 struct TableLayout: Sendable, Equatable {
     static let gap = 2
     static let minimumShrunkWidth = 8
+    /// The widest a column that is never cut to fit may be: such a column holds what GitHub bounds (a type, an
+    /// id, a role, a login of at most 39), so a longer cell is no value of GitHub's and is cut with "…" here.
+    static let boundedWidth = 40
 
     let headers: [String]
     let widths: [Int]
@@ -18,6 +21,9 @@ struct TableLayout: Sendable, Equatable {
             for (index, cell) in row.enumerated() where index < widths.count {
                 widths[index] = max(widths[index], DisplayWidth.of(cell))
             }
+        }
+        for index in widths.indices where columns[index].shrink == nil {
+            widths[index] = min(widths[index], max(DisplayWidth.of(columns[index].header), Self.boundedWidth))
         }
         // Take one column at a time from the earliest tier that can still give, so a name is cut only when nothing
         // else can be, never below a readable minimum. Descriptions and the like give way from the right, one
