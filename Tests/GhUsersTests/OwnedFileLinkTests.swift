@@ -57,6 +57,17 @@ struct OwnedFileLinkTests {
             "\(error)".contains("the output file '\(shared)/planted.json' is reached through the symbolic link")
         }
         #expect(FileManager.default.contents(atPath: folder("victim")) == Data("mine".utf8))
+        // `--cache-dir` too: a planted link to a folder is not filled with the cache (before: it was, silently).
+        try FileManager.default.createDirectory(atPath: folder("victim-folder"), withIntermediateDirectories: true)
+        #expect(
+            symlink(folder("victim-folder"), shared + "/cache") == 0 && lchown(shared + "/cache", 65_534, 65_534) == 0)
+        #expect {
+            try CacheLocation.resolve(cacheDir: shared + "/cache", environment: [:])
+        } throws: { error in
+            (error as? UsageError)?.message.contains("the cache folder '\(shared)/cache' is reached through the")
+                == true
+        }
+        #expect(try CacheLocation.resolve(cacheDir: folder("victim-folder"), environment: [:]).directory != nil)
         #expect(lchown(shared + "/planted.json", 65_533, 65_533) == 0)
         #expect(file(shared + "/planted.json").untrustedLink == nil, "the folder owner's link")
     }

@@ -22,6 +22,16 @@ struct CacheLocation: Sendable, Equatable {
             directory = URL(fileURLWithPath: home, isDirectory: true)
                 .appendingPathComponent(".cache/gh-users", isDirectory: true)
         }
+        // A folder reached through a link another user made in a shared folder (`/tmp`) is refused, as `--state`
+        // and `--output` refuse one: gh-users would otherwise fill a folder of their choosing.
+        if let directory, let link = OwnedFile.resolve(directory.path).untrustedLink {
+            throw UsageError(
+                message: "the cache folder \(TerminalSanitizer.quotedPath(directory.path)) is reached through the "
+                    + "symbolic link \(TerminalSanitizer.quotedPath(link)), which another user made in a shared "
+                    + "folder (sticky, writable by anyone): gh-users does not follow it, as Linux's protected_symlinks "
+                    + "does not. Nothing was read or changed: give --cache-dir another folder",
+                command: nil)
+        }
         var limit = defaultLimitBytes
         if let text = environment["GH_USERS_CACHE_SIZE"], !text.isEmpty {
             guard let parsed = ByteSize.parse(text) else {
