@@ -104,6 +104,24 @@ struct AccessChangesTests {
         #expect(added?.contains("kind") == true)
     }
 
+    /// The table says the new sources before the old: a narrow table leaves its rightmost description out first,
+    /// and NEW VIA went first, so a change of sources alone showed nothing that changed.
+    @Test func theChangesTableKeepsTheNewSourcesWhenItIsNarrow() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("a.json")
+        #expect(await Self.world(Self.first).run(["access", "octo-org", "--changes", file]).status == 0)
+        var harness = Self.world(Self.second)
+        harness.stdoutTTY = true
+        harness.width = 100
+        let run = await harness.run(["access", "octo-org", "--changes", file])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first)
+        #expect(header.contains("NEW VIA") && !header.contains("OLD VIA"), "\(header)")
+        #expect(lines.contains { $0.hasPrefix("changed") && $0.contains("team core: maintain") }, "\(run.out)")
+    }
+
     /// The same permission from other sources is a change too; the same sources in another order are not.
     @Test func otherSourcesAreAChangeAndAnotherOrderIsNot() async throws {
         let folder = try Folder()

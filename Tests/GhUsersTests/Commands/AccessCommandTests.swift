@@ -120,6 +120,23 @@ struct AccessCommandTests {
         #expect(lines.last?.contains("organization octo-org: read, team core: maintain") == true)
     }
 
+    /// A table's widths come from its first repositories, not the first alone: the records arrive one repository
+    /// at a time, and `octo-org/api`'s width cut every longer name after it (`octo-org/zz-the-lo…`).
+    @Test func theTableIsSizedByItsFirstRepositoriesTogether() async {
+        let long = "zz-the-long-named-repository"
+        let world = AccessWorld(
+            organization: "octo-org", members: Self.members,
+            collaborators: ["api": Self.api, long: [AccessBodies.Collaborator("octocat", 3, "READ", [Self.org])]])
+        var harness = Self.harness(world)
+        harness.stdoutTTY = true
+        harness.width = 80
+        let run = await harness.run(["access", "octo-org"])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5 && lines.dropFirst().allSatisfy { $0.count <= 80 }, "\(run.out)")
+        #expect(lines.last?.hasPrefix("octo-org/\(long)  octocat") == true, "\(run.out)")
+    }
+
     /// `--person`, `--permission` (that level or higher, in either word for it) and `--affiliation` filter the map; `--repo` reads only
     /// the repositories named, without listing the organization's.
     @Test(arguments: [

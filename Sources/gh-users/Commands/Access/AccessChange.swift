@@ -35,11 +35,12 @@ struct AccessChange: JSONRecord, Equatable {
         Column("NEW VIA", key: "new_sources", shrink: .first) { via($0.new) },
     ]
 
-    /// The columns `format` writes: the table says the sources in words; tsv and csv hold under each name what
-    /// the change record holds there, `old_sources` and `new_sources` their JSON arrays (empty for null), as
-    /// JSON and `--fields` write them.
+    /// The columns `format` writes: the table says the sources in words, the new ones before the old, since a
+    /// narrow table leaves out its rightmost description first; tsv and csv hold under each name what the change
+    /// record holds there, `old_sources` and `new_sources` their JSON arrays (empty for null), as JSON and
+    /// `--fields` write them.
     static func columns(for format: OutputFormat) -> [Column<AccessChange>] {
-        guard format != .table else { return columns }
+        guard format != .table else { return columns.dropLast(2) + columns.suffix(2).reversed() }
         return columns.map { column in
             switch column.key {
             case "old_sources": return Column("OLD_SOURCES", key: column.key) { json($0.old) }

@@ -20,6 +20,12 @@ struct AccessOutput: AccessRecordSink {
     /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
     var unknownAffiliations = 0
     var writeFailure: (any Error)?
+    /// A table's first records, held until there are enough of them (`tableSample`) to size its columns: the
+    /// records come one repository at a time, and the first repository's names alone cut every longer one.
+    private var held: [AccessRecord] = []
+    private var heldRepositories = 0
+    /// How many repositories, or records, a table samples before its widths are fixed.
+    static let tableSample = (repositories: 10, records: 200)
 
     init(
         command: AccessCommand, context: CommandContext, state: AccessStateFile? = nil,
@@ -40,7 +46,14 @@ struct AccessOutput: AccessRecordSink {
         let kept = records.filter(command.keeps)
         unknownAffiliations += command.unknownAffiliations(records)
         do {
-            if !kept.isEmpty {
+            // Only a table is held, which never goes with --state: nothing below records a held repository.
+            if writer.context.format == .table, writer.recordsWritten == 0 {
+                held += kept
+                heldRepositories += 1
+                if held.count >= Self.tableSample.records || heldRepositories >= Self.tableSample.repositories {
+                    try flush(moreToCome: true)
+                }
+            } else if !kept.isEmpty {
                 let bytes = writer.render(kept, moreToCome: true)
                 progress.clear()
                 try context.io.out.write(bytes)
@@ -59,8 +72,17 @@ struct AccessOutput: AccessRecordSink {
         }
         progress.show(
             "Read \(Counted.text(repositories, plural: "repositories")) · "
-                + Counted.text(writer.recordsWritten, plural: "records"))
+                + Counted.text(writer.recordsWritten + held.count, plural: "records"))
         return true
+    }
+
+    /// Writes the table's held records, if any.
+    private mutating func flush(moreToCome: Bool) throws {
+        guard !held.isEmpty else { return }
+        let bytes = writer.render(held, moreToCome: moreToCome)
+        held = []
+        progress.clear()
+        try context.io.out.write(bytes)
     }
 
     /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1); with
@@ -69,6 +91,7 @@ struct AccessOutput: AccessRecordSink {
         progress.clear()
         let io = context.io
         do {
+            try flush(moreToCome: false)
             try io.out.write(writer.finish(completed: true))
             // A map is complete only once its reader took all of it.
             if pipe != nil, !(await settle(waiting: true)) {
@@ -133,6 +156,7 @@ struct AccessOutput: AccessRecordSink {
             }
             return .writeFailed(writeFailure, io: context.io)
         }
+        try? flush(moreToCome: false)
         try? context.io.out.write(writer.finish(completed: false))
         context.io.writeErr(context.presenter.present(error).message)
         if pipe != nil, !(await settle(waiting: !Task.isCancelled)), !Task.isCancelled { return .failed(error) }
