@@ -46,6 +46,14 @@ struct RouterTests {
         #expect(message.hasPrefix(messageStart), "\(arguments): \(message)")
     }
 
+    /// `--timeout` takes at most a day, and its refusal says so (before: "a number of seconds above 0" for 86401).
+    @Test func aTimeoutPastADayIsRefusedNamingTheCeiling() {
+        #expect(
+            usageMessage("list --timeout 86401")
+                == "invalid value '86401' for '--timeout': a number of seconds above 0, at most 86400 (a day)")
+        #expect(usageMessage("list --timeout 86400") == nil)
+    }
+
     /// `role` is a field of `members --changes`' records only, while `team-members`' own records carry it: without
     /// `--changes`, `members` refuses it rather than print an empty column.
     @Test func aFieldOnlyChangeRecordsHaveIsRefusedWithoutChanges() {

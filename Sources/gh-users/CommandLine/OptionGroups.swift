@@ -171,11 +171,13 @@ enum NetworkGroup {
         OptionSpec(
             "timeout",
             value: "SECONDS",
-            help: "Give up on one attempt of a request after this long; it counts as a failure to retry."
+            help:
+                "Give up on one attempt of a request after this long (at most a day); it counts as a failure to retry."
         ),
         at: \.timeout,
         parse: { reading throws(UsageError) in
-            try reading.seconds(where: { $0 > 0 && $0 <= 86_400 }, rule: "a number of seconds above 0")
+            try reading.seconds(
+                where: { $0 > 0 && $0 <= 86_400 }, rule: "a number of seconds above 0, at most 86400 (a day)")
         },
         resume: OptionReading.secondsText
     )
