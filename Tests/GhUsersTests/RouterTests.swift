@@ -46,6 +46,14 @@ struct RouterTests {
         #expect(message.hasPrefix(messageStart), "\(arguments): \(message)")
     }
 
+    /// access's `--permission` names REST's words it takes too, as `collaborators`' names GraphQL's.
+    @Test func accessPermissionsRefusalNamesPullAndPush() {
+        #expect(
+            usageMessage("access my-org --permission x")
+                == "invalid value 'x' for '--permission': choose one of read, triage, write, maintain, admin, pull, push"
+        )
+    }
+
     /// `--timeout` takes at most a day, and its refusal says so (before: "a number of seconds above 0" for 86401).
     @Test func aTimeoutPastADayIsRefusedNamingTheCeiling() {
         #expect(

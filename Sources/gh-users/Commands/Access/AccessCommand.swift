@@ -49,7 +49,7 @@ struct AccessCommand: GitHubCommand {
         parse: { reading throws(UsageError) in
             let word = ["pull": "read", "push": "write"][reading.text] ?? reading.text
             guard let level = RepositoryPermissionLevel(rawValue: word) else {
-                throw .invalidChoice(reading.option, reading.text, spec: reading.command)
+                throw .invalidChoice(reading.option, reading.text, alsoTaken: ["pull", "push"], spec: reading.command)
             }
             return level
         },
