@@ -52,12 +52,19 @@ struct StarHistoryChartTests {
         #expect(StarHistoryChart.buckets(days(10), columns: 40).count == 10)
     }
 
-    @Test func aFlatHistoryDrawsNoBars() {
+    /// A total that never moved is drawn from 0, in full bars (before: from itself, no bars at all, which read as
+    /// no stars); no stars at all is still no bars.
+    @Test func aFlatHistoryIsFullBarsFromZero() {
         let first = CalendarDay("2025-01-01")!
         let flat = (0..<10).map { StarPoint(start: first.adding(days: $0), gained: 0, total: 42) }
-        let lines = StarHistoryChart.render(flat, title: "t", context: context(width: 80, colour: true)).split(
+        let lines = StarHistoryChart.render(flat, title: "t", context: context(width: 80, colour: false)).split(
             separator: "\n")
-        #expect(lines[1] == "42 ┤" && lines[StarHistoryChart.rows] == "42 ┤")
+        let full = String(repeating: "█", count: 10)
+        #expect(lines[1] == "42 ┤" + full && lines[StarHistoryChart.rows] == " 0 ┤" + full)
+        let none = (0..<10).map { StarPoint(start: first.adding(days: $0), gained: 0, total: 0) }
+        let empty = StarHistoryChart.render(none, title: "t", context: context(width: 80, colour: false)).split(
+            separator: "\n")
+        #expect(empty[1] == "0 ┤" && empty[StarHistoryChart.rows] == "0 ┤")
     }
 
     @Test func numbersAreGroupedInThousands() {

@@ -12,8 +12,10 @@ enum StarHistoryChart {
     /// `points` oldest first; `title` is the line over the chart.
     static func render(_ points: [StarPoint], title: String, context: RenderContext) -> String {
         guard let first = points.first, let last = points.last else { return title + "\n" }
-        let low = max(0, first.total - first.gained)
-        let high = max(low, points.map(\.total).max() ?? low)
+        let high = max(0, first.total - first.gained, points.map(\.total).max() ?? 0)
+        // A total that never moved is drawn from 0, as full bars: from itself it would be no bars at all, which
+        // reads as no stars.
+        let low = max(0, first.total - first.gained) == high ? 0 : max(0, first.total - first.gained)
         let labels = [grouped(high), grouped(low)]
         let labelWidth = labels.map(\.count).max() ?? 1
         let columns = max(1, context.width - labelWidth - 2)
