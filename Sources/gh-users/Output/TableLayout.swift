@@ -8,8 +8,9 @@ struct TableLayout: Sendable, Equatable {
     static let gap = 2
     static let minimumShrunkWidth = 8
     /// The widest a column that is never cut to fit may be: such a column holds what GitHub bounds (a type, an
-    /// id, a role, a login of at most 39), so a longer cell is no value of GitHub's and is cut with "…" here.
-    static let boundedWidth = 40
+    /// id, a role, a login of at most 39) or what gh-users computes (a key's SHA256 fingerprint, 50), so a longer
+    /// cell is no value of GitHub's and is cut with "…" here.
+    static let boundedWidth = 64
 
     let headers: [String]
     let widths: [Int]
