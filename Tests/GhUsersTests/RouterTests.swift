@@ -46,6 +46,23 @@ struct RouterTests {
         #expect(message.hasPrefix(messageStart), "\(arguments): \(message)")
     }
 
+    /// The records gh-users makes itself hold plain values and lists, so a `--fields` path into one is refused
+    /// before anything is sent (before: blank cells, exit 0, not a word); GitHub's records still take paths.
+    @Test(arguments: [
+        ("access my-org --fields login,repository.name", "access's field 'repository'"),
+        ("access my-org --fields sources.kind", "access's field 'sources'"),
+        ("star-history o/r --fields date.x", "star-history's field 'date'"),
+        ("contributions octocat --fields count.x", "contributions's field 'count'"),
+        ("rate-limit --fields resource.x", "rate-limit's field 'resource'"),
+    ])
+    func aPathIntoTheToolsOwnRecordsIsRefused(arguments: String, field: String) {
+        let message = usageMessage(arguments)
+        #expect(
+            message?.contains(field + " is a plain value or a list, which a path cannot go into") == true,
+            "\(message ?? "")")
+        #expect(usageMessage("starred octocat --fields repo.full_name") == nil)
+    }
+
     /// access's `--permission` names REST's words it takes too, as `collaborators`' names GraphQL's.
     @Test func accessPermissionsRefusalNamesPullAndPush() {
         #expect(

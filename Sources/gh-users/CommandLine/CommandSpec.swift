@@ -75,6 +75,9 @@ struct CommandSpec: Sendable {
     var fieldNotes: [String: String] = [:]
     /// Whether the list itself can be read through GraphQL, so `--via graphql` is taken without `--full`.
     var listsThroughGraphQL = false
+    /// Whether the records are gh-users's own (`access`, `star-history`), whose fields are plain values or lists:
+    /// `--fields` takes no path into one (`holdingOwnRecords`).
+    private(set) var holdsOwnRecords = false
     /// The closed set of words the first argument takes (`completion bash|zsh|fish`), for completion; a
     /// command's subcommands are among them.
     var words: [String] = []
@@ -149,6 +152,13 @@ struct CommandSpec: Sendable {
     func declaring(_ options: some DeclaredOptions) -> CommandSpec {
         var copy = self
         copy.declared = options
+        return copy
+    }
+
+    /// The same command, whose records are gh-users's own: a `--fields` path is refused before anything is sent.
+    func holdingOwnRecords() -> CommandSpec {
+        var copy = self
+        copy.holdsOwnRecords = true
         return copy
     }
 

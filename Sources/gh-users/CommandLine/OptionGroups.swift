@@ -138,6 +138,13 @@ enum OutputGroup {
             message += "\nValid fields: " + spec.fieldLines.joined(separator: "\n")
             throw UsageError(message: message, command: spec)
         }
+        if spec.holdsOwnRecords, let path = chosen.first(where: { $0.contains(".") }) {
+            let top = String(path.prefix { $0 != "." })
+            throw UsageError(
+                message: "--fields \(path): \(spec.name)'s field '\(top)' is a plain value or a list, which a path "
+                    + "cannot go into; --fields \(top) writes it whole",
+                command: spec)
+        }
         return chosen
     }
 }

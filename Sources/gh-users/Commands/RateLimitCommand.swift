@@ -22,7 +22,7 @@ struct RateLimitCommand: GitHubCommand {
             ("gh-users rate-limit --fields resource,remaining", "Just what is left of each."),
         ],
         fields: FieldCatalog.rateLimitBucket
-    )
+    ).holdingOwnRecords()
 
     /// The command takes no options of its own.
     init() {}

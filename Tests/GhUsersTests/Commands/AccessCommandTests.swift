@@ -108,22 +108,6 @@ struct AccessCommandTests {
         )
     }
 
-    /// A path into what a record holds as a plain value or a list is warned of before the blanks it leaves
-    /// (before: blank cells, exit 0, not a word).
-    @Test func aPathIntoAPlainValueOrTheSourcesIsWarnedOf() async {
-        let run = await Self.harness(Self.world()).run([
-            "access", "octo-org", "--format", "tsv", "--fields", "login,repository.name,sources.kind",
-        ])
-        #expect(run.status == 0, "\(run.err)")
-        #expect(run.out.hasPrefix("hubot\t\t\n"))
-        #expect(
-            run.err
-                == "gh-users: warning: --fields repository.name: the first record's repository is a plain value, "
-                + "which a path cannot go into, so the column is blank (--fields repository writes it whole)\n"
-                + "gh-users: warning: --fields sources.kind: the first record's sources is a list, which a path "
-                + "cannot go into, so the column is blank (--fields sources writes it whole)\n")
-    }
-
     @Test func theTableShowsWhereAccessComesFrom() async {
         var harness = Self.harness(Self.world())
         harness.stdoutTTY = true

@@ -162,7 +162,7 @@ struct AccessCommand: GitHubCommand {
         ],
         fields: ["repository", "login", "id", "permission", "affiliation", "sources", "two_factor"],
         optionFields: [("With --changes", AccessChange.fields)]
-    ).taking(.login)
+    ).taking(.login).holdingOwnRecords()
 
     static let columns: [Column<AccessRecord>] = [
         Column("REPOSITORY", key: "repository", shrink: .second) { $0.repository },

@@ -45,10 +45,6 @@ struct AccessOutput: AccessRecordSink {
         repositories += 1
         let kept = records.filter(command.keeps)
         unknownAffiliations += command.unknownAffiliations(records)
-        // A `--fields` path the records cannot have (`repository.name`) is said before the blanks it leaves.
-        if writer.recordsWritten == 0, held.isEmpty, let first = kept.first {
-            for warning in writer.pathWarnings(for: first) { context.io.writeErr(warning) }
-        }
         do {
             // Only a table is held, which never goes with --state: nothing below records a held repository.
             if writer.context.format == .table, writer.recordsWritten == 0 {

@@ -68,7 +68,7 @@ enum ContributionsCommand {
             ),
         ],
         fields: ["date", "count", "level"]
-    ).taking(.login)
+    ).taking(.login).holdingOwnRecords()
 
     /// Days whose `contributionLevel` this version does not know are drawn at the nearest known level; records
     /// keep GitHub's word. Said once, naming the levels (sanitised: they are GitHub's text).

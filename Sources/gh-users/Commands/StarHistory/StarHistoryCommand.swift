@@ -87,7 +87,7 @@ enum StarHistoryCommand {
             ),
         ],
         fields: ["date", "stars", "total"]
-    ).taking(.repository)
+    ).taking(.repository).holdingOwnRecords()
 
     /// Today's count, then the history's pages, newest first, until one reaches back to the span's first day,
     /// the pages end, or GitHub's 100 pages are read.
