@@ -89,8 +89,9 @@ enum HelpTopics {
             ("143, 129", "stopped by SIGTERM or SIGHUP, handled like Ctrl-C"),
         ],
         notes: [
-            "A closed stdout ('gh-users list --all | head -1') ends quietly with status 0. Any other failed write "
-                + "to stdout (a full disk, a file-size limit) is status 1, with the reason and where to resume."
+            "A reader of stdout that goes away ('gh-users list --all | head -1') ends the run quietly with status "
+                + "0. Any other failed write to stdout (a full disk, a file-size limit, stdout closed from the start "
+                + "with '>&-') is status 1, with the reason and where to resume."
         ]
     )
 
