@@ -190,6 +190,13 @@ struct TryScriptEndToEndTests {
         let follows = try await sandbox.run("follows octocat \(login)", environment)
         #expect(follows.status == 0, "\(follows.stderr)")
         #expect(follows.stdout == "octocat\t\(login)\ttrue\n")
+        // A collaborator already there is given the permission at once (204, no invitation to accept): exit 0,
+        // where the script stopped with exit 1 and not a word.
+        for permission in ["read", "write"] {
+            let world = "--world collaborator octocat/Hello-World RapidFalcon31 \(permission)"
+            let changed = try await sandbox.run(world, environment)
+            #expect(changed.status == 0 && changed.stderr.contains("the world changed"), "\(changed.stderr)")
+        }
         let stop = try await sandbox.run("--stop", environment)
         #expect(stop.status == 0)
         #expect(stop.stderr.hasPrefix("Scripts/try: stopped the stand-in on 127.0.0.1:"))
