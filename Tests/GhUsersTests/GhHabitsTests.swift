@@ -129,6 +129,17 @@ struct GhHabitsTests {
         #expect(array.count == 2)
     }
 
+    /// The same id twice is looked up once, and several given are still an array, as two logins are (before: one
+    /// object, so `jq '.[]'` over a script's `--id $a --id $b` broke when a was b).
+    @Test func theSameIDTwiceIsStillAnArray() async throws {
+        let harness = CommandHarness()
+        harness.expect("GET /user/9", body: "users-get-by-id")
+        let run = await harness.run(["show", "--id", "9", "--id", "9", "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [Any])
+        #expect(array.count == 1)
+    }
+
     /// Before: "a date as YYYY-MM-DD, such as 2025-01-31" for a date of that very form.
     @Test(arguments: [
         ("2026-02-30", "invalid value '2026-02-30' for '--from': 2026-02 has no day 30: it has 28 days"),

@@ -7,6 +7,8 @@ struct ShowUsersOptions: OptionValues {
     var concurrency: Int = 4
     /// `show -`: the logins are read from stdin, one a line, when the command runs.
     var fromStandardInput = false
+    /// More than one account was given, though the same one twice is looked up once: the output is an array.
+    var several = false
     /// `--via`: REST lookups, or batched GraphQL ones.
     var source: ProfileSource = .rest
 
@@ -35,6 +37,7 @@ enum ShowUsersCommand {
         spec: OptionSpec(
             "id", value: "N", help: "Look the account up by its numeric id instead of a login; give it again for more."),
         read: { options, reading throws(UsageError) in
+            options.several = reading.parsed.values(reading.option).count > 1
             for text in reading.parsed.values(reading.option) {
                 guard let number = Int64(text), number >= 1 else {
                     throw .invalidNumber(
@@ -144,7 +147,7 @@ extension ShowUsersOptions: GitHubCommand {
             return ProfileSource.tokenRequirement(command: "show").refuse(context)
         }
         // Logins from stdin are a list whatever their number, so a script's output has one shape.
-        let asArray = references.count > 1 || fromStandardInput
+        let asArray = references.count > 1 || several || fromStandardInput
         var references = self.references
         if fromStandardInput {
             do throws(DomainError) {
