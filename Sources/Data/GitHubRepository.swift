@@ -50,8 +50,11 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
 
     /// The request an action would send, as `METHOD URL`, for a dry run.
     package func describe(_ action: Action) -> String {
-        action.method.rawValue + " " + url(action.path).absoluteString
+        action.method.rawValue + " " + url(of: action)
     }
+
+    /// The URL a write is sent to.
+    package func url(of action: Action) -> String { url(action.path).absoluteString }
 
     /// Writes go straight to GitHub, past the cache: GitHub asks for `Content-Length: 0` on a PUT without a body.
     @discardableResult

@@ -40,6 +40,35 @@ extension Action {
         }
         return text
     }
+
+    /// `--dry-run` for a format asked for (`--json`, `--format`): the request as a record, `method`, `url` and the
+    /// JSON `body` it would send (null for none), after what a run would write of the account (`login`, `action`,
+    /// `outcome` "dry run") for a write per account.
+    func dryRunRecord(_ github: GitHubReader, account: (login: Login, action: String)? = nil) -> RawJSON {
+        var members: [JSONValue.Member] = []
+        if let account {
+            members += [
+                .init("login", .string(account.login.value)), .init("action", .string(account.action)),
+                .init("outcome", .string("dry run")),
+            ]
+        }
+        members += [.init("method", .string(method.rawValue)), .init("url", .string(github.url(of: self)))]
+        var bytes = JSONValue.object(members).bytes
+        bytes.removeLast()
+        bytes += Array(#","body":"#.utf8)
+        bytes += body ?? Array("null".utf8)
+        bytes.append(UInt8(ascii: "}"))
+        return RawJSON(bytes: bytes)
+    }
+
+    /// The columns of dry-run records in csv, tsv and a table: `leading` (the account's), then the request's.
+    static func dryRunColumns(after leading: [Column<RawJSON>]) -> [Column<RawJSON>] {
+        leading
+            + [("METHOD", "method", nil), ("URL", "url", ColumnShrink.second), ("BODY", "body", .first)].map {
+                header, key, shrink in
+                Column(header, key: key, shrink: shrink) { JSONText.text(of: key, in: $0.bytes) }
+            }
+    }
 }
 
 /// When a write asks before it is sent. As `gh` does, only what cannot simply be undone asks.
@@ -71,7 +100,9 @@ extension WriteDeclaration {
 
     /// Never in a "To finish" command: that one sends what is left.
     static let dryRun = OptionDeclaration<WriteOptions>.flag(
-        "dry-run", help: "Print each request that would be sent (method and URL) and send none.",
+        "dry-run",
+        help: "Print each request that would be sent (method and URL; with --json or --format, a record each) and "
+            + "send none.",
         apply: { options, _ in options.dryRun = true })
 
     /// Every write takes `--yes`, even one that never asks, so one command line serves both of a pair (the

@@ -33,9 +33,16 @@ struct WriteCoordinator {
         logins = logins.filter { seen.insert($0.value.lowercased()).inserted }
         if options.dryRun {
             if logins.isEmpty { io.writeErr(LoginInput.noLoginsNote) }
-            let requests = logins.map { GitHubEndpoints.action(declaration.endpoint, on: $0).dryRun(github) }
+            let actions = logins.map { ($0, GitHubEndpoints.action(declaration.endpoint, on: $0)) }
             do {
-                try io.writeOut(requests.joined())
+                // The request lines, or in the format asked for, a record each.
+                guard context.common.format != nil else {
+                    try io.writeOut(actions.map { $0.1.dryRun(github) }.joined())
+                    return .success
+                }
+                var writer = RecordStreamWriter(context: context.render, columns: Action.dryRunColumns(after: columns))
+                let records = actions.map { $1.dryRunRecord(github, account: ($0, declaration.name)) }
+                try io.out.write(writer.render(records) + writer.finish(completed: true))
             } catch {
                 return .writeFailed(error, io: io)
             }

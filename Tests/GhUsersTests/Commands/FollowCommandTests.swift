@@ -40,6 +40,16 @@ struct FollowCommandTests {
         StatusRow(
             .unfollow, "unfollow --dry-run octocat", sends: [],
             out: "DELETE https://api.github.com/user/following/octocat\n"),
+        // In a format asked for, a dry run is the records a run would write, with the request (before: the request
+        // lines whatever the format, so `--json | jq` failed).
+        StatusRow(
+            .unfollow, "unfollow --dry-run --format ndjson octocat", sends: [],
+            out: #"{"login":"octocat","action":"unfollow","outcome":"dry run","method":"DELETE","#
+                + #""url":"https://api.github.com/user/following/octocat","body":null}"# + "\n"),
+        StatusRow(
+            .block, "block --dry-run --format csv octocat", sends: [],
+            out: "login,action,outcome,method,url,body\r\noctocat,block,dry run,PUT,"
+                + "https://api.github.com/user/blocks/octocat,\r\n"),
         StatusRow(
             .unfollow, "unfollow octocat", sends: ["DELETE /user/following/octocat"],
             out: "octocat\tunfollow\tunfollowed\n"),

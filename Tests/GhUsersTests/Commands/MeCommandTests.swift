@@ -111,6 +111,20 @@ struct MeEditCommandTests {
         #expect(harness.http.received.isEmpty)
     }
 
+    /// With `--json` a dry run is the request as one object, the body as JSON in it; with `--format tsv`, a row
+    /// (before: the request line whatever the format).
+    @Test func aDryRunInAFormatAskedForIsTheRequestAsARecord() async throws {
+        let harness = harness(token: false)
+        let json = await harness.run(["me", "edit", "--bio", "x", "--dry-run", "--json"])
+        #expect(json.status == 0, "\(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(object["method"] as? String == "PATCH" && object["url"] as? String == "https://api.github.com/user")
+        #expect((object["body"] as? [String: Any])?["bio"] as? String == "x")
+        let tsv = await harness.run(["me", "edit", "--bio", "x", "--dry-run", "--format", "tsv"])
+        #expect(tsv.out == "PATCH\thttps://api.github.com/user\t{\"bio\":\"x\"}\n")
+        #expect(harness.http.received.isEmpty)
+    }
+
     /// A value left out makes the next word the value in gh (pflag); when that word reads as an option (any
     /// `--…`, a misspelt one too, or the command's `-h`), it is refused (exit 64, nothing sent). Before, `--bio
     /// --dry-run` sent the edit with the bio "--dry-run", and `--location --offline` wrote past --offline.

@@ -1,6 +1,7 @@
 import AtomicCore
 import Data
 import Domain
+import JSONBytes
 
 /// `gh-users me`: the account the token belongs to, and on a terminal the scopes the token has. `gh-users me
 /// edit` (`MeEditCommand`) changes its profile (`PATCH /user`) and prints the profile as it now is.
@@ -84,7 +85,8 @@ struct MeEditCommand: GitHubCommand {
             me edit sends the fields given, and only those, to PATCH /user, then prints the profile as it
             now is, as me does. An empty value clears a field. It needs at least one field (status 64
             otherwise) and a token with the user scope: GitHub's refusal is status 4, with the scope named.
-            --dry-run prints the request and its JSON body and sends nothing, with or without a token;
+            --dry-run prints the request and its JSON body and sends nothing, with or without a token (with
+            --json or --format, as a record of method, url and body);
             --offline without it is status 64, as nothing can be sent. A
             write is sent once: never retried after a failure that could have changed the profile, and
             never sent again to where a redirect points.
@@ -110,8 +112,21 @@ struct MeEditCommand: GitHubCommand {
     /// reach GitHub), exit 4 without a token, then `PATCH /user` with the fields given, and the profile as it now is.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if edit.dryRun {
+            let update = GitHubEndpoints.updateAuthenticatedUser(edit.fields)
             do {
-                try context.io.writeOut(GitHubEndpoints.updateAuthenticatedUser(edit.fields).dryRun(github))
+                // The request line and body, or in the format asked for, the request as a record (`--json`: one
+                // object, as the profile would be).
+                switch context.common.format {
+                case nil: try context.io.writeOut(update.dryRun(github))
+                case .json?:
+                    var pretty: [UInt8] = []
+                    JSONText.pretty(update.dryRunRecord(github).bytes, into: &pretty)
+                    try context.io.out.write(pretty + [UInt8(ascii: "\n")])
+                case _?:
+                    var writer = RecordStreamWriter(context: context.render, columns: Action.dryRunColumns(after: []))
+                    try context.io.out.write(
+                        writer.render([update.dryRunRecord(github)]) + writer.finish(completed: true))
+                }
             } catch {
                 return .writeFailed(error, io: context.io)
             }
