@@ -333,7 +333,7 @@ struct FollowGraphStateStressTests {
                 group.addTask {
                     var failed = 0
                     for _ in 0..<pagesEach {
-                        do throws(DomainError) { _ = try state.counted(page) } catch { failed += 1 }
+                        do throws(DomainError) { _ = try state.counted(page, of: .followers) } catch { failed += 1 }
                     }
                     return failed
                 }
@@ -342,6 +342,6 @@ struct FollowGraphStateStressTests {
         }
         #expect(failures == 0)
         // A count that lost an update leaves room here.
-        #expect(throws: DomainError.refused("over the bound")) { try state.counted(page) }
+        #expect(throws: DomainError.refused("over the bound")) { try state.counted(page, of: .followers) }
     }
 }

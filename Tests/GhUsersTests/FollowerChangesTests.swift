@@ -770,31 +770,37 @@ struct FollowerChangesRunTests {
         #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
     }
 
-    /// `--mutual` has no count to compare with, but a list that collapsed to empty where the snapshot holds
-    /// accounts is the same one rule's: refused, both numbers said, FILE as it was.
-    @Test func aMutualListThatCameBackEmptyIsRefused() async throws {
+    /// A set operation has no count of its own, but the lists it is worked out from have their profile's: one
+    /// that came back empty while the profile counts people in it is refused, the numbers said, FILE as it was.
+    /// A set that is empty because of what the lists hold (everyone not following back was unfollowed) is the
+    /// set as it is (before: refused, "came back empty while the snapshot holds 2", every night after a clean-up).
+    @Test func aSetFromAListThatCameBackEmptyIsRefusedAndAnEmptySetIsNot() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let arguments = ["followers", "me", "--mutual", "--changes", folder("m.json"), "--format", "tsv"]
-        func graph(following: [Int64]) -> StubTransport {
+        func graph(following: [Int64], counted: Int) -> StubTransport {
             let github = StubTransport()
-            github.answer(
-                "GET /users/me", json: #"{"login":"me","id":9,"followers":2,"following":\#(following.count)}"#)
+            github.answer("GET /users/me", json: #"{"login":"me","id":9,"followers":2,"following":\#(counted)}"#)
             github.answer("GET /users/me/followers?per_page=100", accounts: [1, 2])
             github.answer("GET /users/me/following?per_page=100", accounts: following)
             return github
         }
-        #expect(await run(graph(following: [1, 2]), arguments).0 == 0)
+        #expect(await run(graph(following: [1, 2], counted: 2), arguments).0 == 0)
         let before = try folder.bytes("m.json")
-        let (status, out, err) = await run(graph(following: []), arguments)
+        let (status, out, err) = await run(graph(following: [], counted: 2), arguments)
         #expect(status == 1)
         #expect(out.isEmpty)
         #expect(
-            err == "gh-users: me's followers came back empty while the snapshot holds 2 accounts, so the list was "
-                + "not compared: GitHub answers an empty list for one the token can no longer see as well as for one "
-                + "everyone left. If everyone did leave, remove the snapshot file to start again\n"
+            err == "gh-users: me's following came back empty while its profile counts 2, so the list was not "
+                + "compared: GitHub answers an empty list for one the token can no longer see\n"
                 + "gh-users: the snapshot file '\(folder("m.json"))' was left as it was.\n")
         #expect(try folder.bytes("m.json") == before)
+
+        // me follows someone else now: no one is mutual, and both left the set.
+        let (emptied, changes, said) = await run(graph(following: [3], counted: 1), arguments)
+        #expect(emptied == 0, "\(said)")
+        #expect(changes.split(separator: "\n").count == 2 && changes.hasPrefix("removed"), "\(changes)")
+        #expect(try folder.bytes("m.json") != before)
     }
 
     /// What the reader would refuse (an id that is not positive, an empty login) is never written: the first run

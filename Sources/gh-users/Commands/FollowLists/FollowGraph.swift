@@ -27,9 +27,10 @@ struct FollowGraph: Sendable {
     private var other: UserRelation { output == .followers ? .following : .followers }
 
     /// The set's pages, up to `limit`: what the filter keeps of the output list, each account once.
-    func pages(limit: ItemLimit, perPage: Int) -> PagedListViewModel<User> {
-        let state = FollowGraphState()
-        return PagedListViewModel(
+    /// `state` says, once the pages are read, how many each list held (`FollowGraphState.emptyList`).
+    func pages(limit: ItemLimit, perPage: Int, state: FollowGraphState = FollowGraphState()) -> PagedListViewModel<User>
+    {
+        PagedListViewModel(
             limit: limit, pages: FollowGraphPages(graph: self, perPage: perPage, state: state),
             admitting: .keeping(HeldIDsFilter(state: state, filter: filter)))
     }
@@ -40,20 +41,25 @@ struct FollowGraph: Sendable {
         let counts = try await profileCounts()
         if Self.holdsTheOtherList(output: counts.of(output), other: counts.of(other)) {
             var held = Set<Int64>()
-            try await stream(other, count: counts.of(other)) { page in held.formUnion(page.map(\.id)) }
+            try await stream(other, count: counts.of(other)) { page in
+                held.formUnion(page.map(\.id))
+                state.listed(other, page.count)
+            }
             let outputBound = Self.bound(forCount: counts.of(output))
             state.hold(
                 held, outputLimit: outputBound,
                 failure: overBound(output, count: counts.of(output), bound: outputBound))
-            return try state.counted(try await github.firstPage(outputList, perPage: perPage))
+            return try state.counted(try await github.firstPage(outputList, perPage: perPage), of: output)
         }
         // The output list is the smaller: hold it, stream the other, and keep what the filter asks for.
         var candidates: [User] = []
         try await stream(output, count: counts.of(output)) { candidates += $0 }
+        state.listed(output, candidates.count)
         var inOther = Set<Int64>()
         let candidateIDs = Set(candidates.map(\.id))
         try await stream(other, count: counts.of(other)) { page in
             for user in page where candidateIDs.contains(user.id) { inOther.insert(user.id) }
+            state.listed(other, page.count)
         }
         return Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil)
     }
@@ -171,7 +177,7 @@ private struct FollowGraphPages: PageSource {
 
     func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<User> {
         guard let cursor else { return try await graph.firstPage(perPage: perPage, state: state) }
-        return try state.counted(try await graph.github.page(graph.outputList, at: cursor))
+        return try state.counted(try await graph.github.page(graph.outputList, at: cursor), of: graph.output)
     }
 }
 
@@ -197,6 +203,27 @@ final class FollowGraphState: @unchecked Sendable {
     /// How many accounts the streamed output list may bring, and the failure past that.
     private var outputBound: (limit: Int, failure: DomainError)?
     private var outputRead = 0
+    /// How many accounts each list brought.
+    private var listedCounts: [UserRelation: Int] = [:]
+
+    /// Counts `count` accounts of `relation`'s list.
+    func listed(_ relation: UserRelation, _ count: Int) {
+        lock.withLock { listedCounts[relation, default: 0] += count }
+    }
+
+    /// A list that came back empty while the profile counts people in it, with that count: GitHub answers an
+    /// empty list for one the token may not see, and a set worked out from it would be no set at all. A set
+    /// that is empty because of what the lists hold is no such case.
+    func emptyList(_ counts: FollowGraph.Counts) -> (relation: UserRelation, count: Int)? {
+        lock.withLock {
+            for relation in [UserRelation.followers, .following] {
+                if let count = counts.of(relation), count > 0, listedCounts[relation, default: 0] == 0 {
+                    return (relation, count)
+                }
+            }
+            return nil
+        }
+    }
 
     /// Whether the other list holds `id`; nil while no ids are held (the output list is the one held).
     func holds(_ id: Int64) -> Bool? {
@@ -211,9 +238,10 @@ final class FollowGraphState: @unchecked Sendable {
         }
     }
 
-    /// Counts a page of the streamed output list against its bound.
-    func counted(_ page: Page<User>) throws(DomainError) -> Page<User> {
+    /// Counts a page of the streamed output list (`relation`'s) against its bound.
+    func counted(_ page: Page<User>, of relation: UserRelation) throws(DomainError) -> Page<User> {
         let failure: DomainError? = lock.withLock {
+            listedCounts[relation, default: 0] += page.items.count
             guard let outputBound else { return nil }
             outputRead += page.items.count
             return outputRead > outputBound.limit ? outputBound.failure : nil

@@ -108,7 +108,7 @@ struct FollowerChangesCoordinator {
         let collapse = ListCollapse(
             list: "\(subject.account.login)'s \(relation.rawValue)", read: accounts.count,
             counted: filter == nil ? counts.of(relation).map { ($0, "its profile") } : nil,
-            recorded: previous?.accounts.count)
+            recorded: filter == nil ? previous?.accounts.count : nil)
         if let refusal = collapse.refusal {
             io.writeErr("gh-users: \(refusal)\n" + untouched)
             return .setupFailed
@@ -173,7 +173,8 @@ struct FollowerChangesCoordinator {
     private func readList(counts: FollowGraph.Counts, of account: FollowSnapshot.Account) async
         -> Result<[FollowSnapshot.Account], DomainError>
     {
-        let viewModel = makeViewModel(counts: counts)
+        let lists = FollowGraphState()
+        let viewModel = makeViewModel(counts: counts, lists: lists)
         let count = counts.of(relation)
         let bound = FollowGraph.bound(forCount: count)
         let progress = ProgressLine(io: command.io, noun: "accounts")
@@ -201,12 +202,20 @@ struct FollowerChangesCoordinator {
         } catch {
             return .failure(error)
         }
+        // A set worked out from a list GitHub left empty would be no set at all (an empty set is not refused: it
+        // is what is left once, say, everyone not following back was unfollowed).
+        if options.filter != nil, let (empty, count) = lists.emptyList(counts) {
+            return .failure(
+                .refused(
+                    "\(account.login)'s \(empty.rawValue) came back empty while its profile counts \(count), so the "
+                        + "list was not compared: GitHub answers an empty list for one the token can no longer see"))
+        }
         // An interrupt after the last page still means the run was stopped: nothing is written or recorded.
         return Task.isCancelled ? .failure(.cancelled) : .success(accounts)
     }
 
     /// The whole list, each account once; with a set operation, the accounts it keeps.
-    private func makeViewModel(counts: FollowGraph.Counts) -> PagedListViewModel<User> {
+    private func makeViewModel(counts: FollowGraph.Counts, lists: FollowGraphState) -> PagedListViewModel<User> {
         let (github, perPage) = (self.github, options.plan.perPage)
         guard let filter = options.filter else {
             let list = GitHubEndpoints.relations(relation, of: options.login)
@@ -214,6 +223,6 @@ struct FollowerChangesCoordinator {
         }
         return FollowGraph(
             github: github, login: options.login, output: relation, filter: filter, knownCounts: counts
-        ).pages(limit: .all, perPage: perPage)
+        ).pages(limit: .all, perPage: perPage, state: lists)
     }
 }
