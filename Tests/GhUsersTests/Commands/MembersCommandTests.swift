@@ -116,6 +116,28 @@ struct MembersCommandTests {
                     + "have no filters: \(query.dropLast()) needs a member's token (read:org))"), "\(run.err)")
     }
 
+    /// `--changes` reads the owners apart (`role=admin`, a filter it adds itself); a non-member's token sent to the
+    /// public members is told what --changes needs, not of a role=admin the user never gave.
+    @Test func changesWithANonMembersTokenSayWhatTheyNeed() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let harness = Self.harness(token: true)
+        harness.expect(
+            "GET /orgs/github/members?per_page=100", body: "orgs-list-public-members",
+            redirectedTo: "/orgs/github/public_members?per_page=100")
+        harness.expect(
+            "GET /orgs/github/members?role=admin&per_page=100", body: "orgs-list-public-members",
+            redirectedTo: "/orgs/github/public_members?role=admin&per_page=100")
+        let run = await harness.run(["members", "github", "--changes", folder("m.json")])
+        #expect(run.status == 4)
+        #expect(
+            run.err.contains(
+                "gh-users: GitHub sends a token that is not a member of github to the public members, so --changes "
+                    + "cannot tell the owners from the others: it needs a member's token (read:org), or --public for "
+                    + "the public members' changes\n"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder("m.json")))
+    }
+
     /// Without filters the public members are the answer, and stderr says so whether piped or not.
     @Test(arguments: [true, false])
     func membersAnsweredFromThePublicListSaySoPipedOrNot(terminal: Bool) async {

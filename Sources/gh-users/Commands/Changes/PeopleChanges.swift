@@ -182,6 +182,14 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         let people: [PeopleSnapshot.Entry]
         switch await readList(readings) {
         case .success(let read): people = read
+        case .failure(.github(.unauthorized(302, _, _, _)))
+        where key.checksMembership && options.filters["role"] == nil:
+            // The owners' pass (`role=admin`, which --changes adds itself) was sent to the public members.
+            io.writeErr(
+                "gh-users: GitHub sends a token that is not a member of \(options.owner) to the public members, so "
+                    + "--changes cannot tell the owners from the others: it needs a member's token (read:org), or "
+                    + "--public for the public members' changes\n" + file.untouched)
+            return .failed(.unauthorized(status: 302, message: "not a member of \(options.owner)"))
         case .failure(.github(let error)):
             io.writeErr(context.presenter.present(error).message + file.untouched)
             return .failed(error)
