@@ -20,7 +20,9 @@ struct BlocksCommandTests {
             err: "gh-users: GitHub answered HTTP 422: Validation Failed\nrequest id: CF25:41C0:C9E976\n"),
         AnsweredCase(
             "unblock --dry-run Yamada-Taro --format tsv", status: 0,
-            out: "DELETE https://api.github.com/user/blocks/Yamada-Taro\n"),
+            out: "Yamada-Taro\tunblock\tdry run\tDELETE\thttps://api.github.com/user/blocks/Yamada-Taro\t\n"),
+        AnsweredCase(
+            "unblock --dry-run Yamada-Taro", status: 0, out: "DELETE https://api.github.com/user/blocks/Yamada-Taro\n"),
         AnsweredCase(
             "unblock Yamada-Taro --format tsv",
             answers: [.scopeRefusal("DELETE /user/blocks/Yamada-Taro", accepted: "user")], status: 4,
