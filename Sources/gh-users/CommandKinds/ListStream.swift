@@ -107,7 +107,7 @@ struct ListStream<Item: ListedItem> {
                 break
             }
             output.progress.clear()
-            if let item = items.first, let keys = output.writer.keysMissing(from: item) {
+            if let item = items.first, let keys = output.writer.keysMissing(from: items) {
                 end = .failed(ListOutput.keysMissing(keys, in: item, noun: noun), vanished: 0)
                 break
             }

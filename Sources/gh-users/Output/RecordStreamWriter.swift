@@ -90,26 +90,25 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         return output
     }
 
-    /// The keys the columns read, when a record has none of them, for a format that reads columns: every row
-    /// would be blank (a 2012 `starred` answer without the star media type, or a proxy that dropped the media
-    /// type, holds repositories where the columns read `repo` and `starred_at`). Nil when the record has one of
-    /// them, a path of them meets a null on the way (`repo.license.spdx_id` where this repository has no
-    /// license: the next record may), or a column it computes has a value; and, for `--fields`, when the record
-    /// has the command's own columns, since GitHub leaves some keys out of some records (an event's `org`, on an
-    /// account's own repository), unless every field is a path that goes wrong after a key the record has
-    /// (`login.x`, `repo.ful_name`): that is a mistake in the path.
-    func keysMissing(from item: Item) -> [String]? {
-        guard context.readsColumns, !columns.isEmpty else { return nil }
-        let bytes = item.raw.bytes
-        func has(_ column: Column<Item>) -> Bool {
-            column.isDerived ? !column.value(item).isEmpty : Self.reaches(Self.path(column.key), in: bytes)
+    /// The keys the columns read, when no record of a batch has any of them, for a format that reads columns:
+    /// every row would be blank (a 2012 `starred` answer without the star media type, or a proxy that dropped the
+    /// media type, holds repositories where the columns read `repo` and `starred_at`). Nil when a record has one
+    /// of them, a path of them meets a null on the way (`repo.license.spdx_id` where a repository has no license),
+    /// or a column it computes has a value; and, for `--fields`, when the first record has a key of the command's
+    /// own columns (not one it computes, which any shape may give), since GitHub leaves some keys out of some
+    /// records (an event's `org`, on an account's own repository), unless every field is a path that goes wrong
+    /// after a key the record has (`login.x`, `repo.ful_name`): that is a mistake in the path.
+    func keysMissing(from items: [Item]) -> [String]? {
+        guard context.readsColumns, !columns.isEmpty, let first = items.first else { return nil }
+        func has(_ column: Column<Item>, _ item: Item) -> Bool {
+            column.isDerived ? !column.value(item).isEmpty : Self.reaches(Self.path(column.key), in: item.raw.bytes)
         }
-        if columns.contains(where: has) { return nil }
+        if items.contains(where: { item in columns.contains { has($0, item) } }) { return nil }
         let misspelt = columns.allSatisfy { column in
             let path = Self.path(column.key)
-            return path.count > 1 && JSONText.value(at: [path[0]], in: bytes) != nil
+            return path.count > 1 && JSONText.value(at: [path[0]], in: first.raw.bytes) != nil
         }
-        if !misspelt, shape.contains(where: has) { return nil }
+        if !misspelt, shape.contains(where: { !$0.isDerived && has($0, first) }) { return nil }
         return columns.map(\.key)
     }
 

@@ -67,6 +67,17 @@ struct EventsCommandTests {
         }
     }
 
+    /// `payload` holds what its event's type has: a path into it that the first event lacks and a later one has
+    /// (GitHub's documented WatchEvent, then PushEvent) is written where it is (before: exit 1, "nothing at
+    /// payload.ref", judged by the first event alone).
+    @Test func aPathOnlyALaterEventHasIsWrittenWhereItIs() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat/events/public?per_page=30", body: "activity-list-public-events-for-user")
+        let run = await harness.run(["events", "octocat", "--fields", "payload.ref", "--format", "tsv"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "\nrefs/heads/master\n")
+    }
+
     private func expectThreeHundred(of path: String, arguments: [String], notes: Bool = true) async {
         let github = StubTransport()
         for page in 0..<3 {

@@ -96,6 +96,20 @@ struct StargazersCommandTests {
         #expect(queries.allSatisfy { $0.contains("orderBy: {field: STARRED_AT, direction: ASC}") })
     }
 
+    /// Accounts where stargazers were asked for (a proxy that dropped the star media type: GitHub's documented
+    /// list of accounts) are refused under `--fields starred_at` too, though the login column finds a login in
+    /// both shapes: it is computed, and says nothing of the shape (before this commit's fix: blank rows, exit 0).
+    @Test(arguments: ["starred_at", "starred_at,user"])
+    func accountsWithoutTheStarMediaTypeAreRefusedUnderFields(fields: String) async {
+        let harness = CommandHarness.signedIn()
+        harness.expect(
+            "GET /repos/\(Self.repository)/stargazers?per_page=30", body: "users-list-followers-for-user")
+        let run = await harness.run(["stargazers", Self.repository, "--fields", fields, "--format", "tsv"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("have none of the keys this output reads"), "\(run.err)")
+    }
+
     /// A stargazer read through GraphQL is written as REST writes it: GitHub's documented record of octocat,
     /// key for key and in order, but for `avatar_url`, which REST gives in its github.com form.
     @Test func aStargazerReadThroughGraphQLIsTheRESTRecord() async throws {
