@@ -63,6 +63,24 @@ struct RouterTests {
         #expect(usageMessage("starred octocat --fields repo.full_name") == nil)
     }
 
+    /// A contributor has a name and an email only as an anonymous author (`--anon`) or a profile (`--full`):
+    /// without either the column would always be blank (before: blank cells, exit 0).
+    @Test func contributorsNameAndEmailNeedAnonOrFull() {
+        #expect(
+            usageMessage("contributors o/r --fields login,email")?.hasPrefix("the field 'email' is an anonymous")
+                == true)
+        #expect(usageMessage("contributors o/r --fields login,email --anon") == nil)
+        #expect(usageMessage("contributors o/r --fields login,name --full") == nil)
+    }
+
+    /// `me edit`'s fields are the profile's, which `--dry-run` does not print (before: ignored under --json, blank
+    /// cells in tsv).
+    @Test func meEditRefusesFieldsWithADryRun() {
+        #expect(
+            usageMessage("me edit --bio x --dry-run --json --fields bio")?.hasPrefix("--fields chooses among") == true)
+        #expect(usageMessage("me edit --bio x --dry-run --json") == nil)
+    }
+
     /// access's `--permission` names REST's words it takes too, as `collaborators`' names GraphQL's.
     @Test func accessPermissionsRefusalNamesPullAndPush() {
         #expect(

@@ -106,6 +106,13 @@ struct MeEditCommand: GitHubCommand {
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         edit = try ProfileEdit.options.parse(parsed, spec: spec)
+        // The fields are the profile's, which a dry run does not print.
+        if edit.dryRun, parsed.common.fields != nil {
+            throw UsageError(
+                message: "--fields chooses among the profile me edit prints, and --dry-run prints the request "
+                    + "instead: leave --fields out",
+                command: spec)
+        }
     }
 
     /// `--dry-run` prints the request, with or without a token; else `--offline` is a usage error (a write must

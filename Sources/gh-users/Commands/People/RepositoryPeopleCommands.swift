@@ -198,9 +198,19 @@ struct ContributorsCommand: PeopleListCommand {
         noun: "contributors", filters: [anon], changes: changes, profiles: full.kept
     ).taking(.repository)
 
+    /// `name` and `email` are an anonymous author's (`--anon`) or a profile's (`--full`): without either, no
+    /// record has them, and the column would be blank whatever GitHub sent.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
             owner: .repository(try parsed.repository(spec)), parsed)
+        if list.filters["anon"] == nil, !list.profiles.full,
+            let field = parsed.common.fields?.first(where: { $0 == "name" || $0 == "email" })
+        {
+            throw UsageError(
+                message: "the field '\(field)' is an anonymous author's (--anon) or a profile's (--full), and no "
+                    + "contributor without them has it",
+                command: spec)
+        }
     }
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
