@@ -105,6 +105,25 @@ struct FollowGraphSetTests {
                 + "so --mutual stopped rather than read a list that does not end\n")
     }
 
+    /// A set worked out from an other list that came back empty while the profile counts people in it is
+    /// refused: `--not-following-back` would be everyone followed, and the documented clean-up pipeline would
+    /// unfollow them all (before: all 3 listed, exit 0). Held or streamed, the other list is checked.
+    @Test(arguments: [(following: 3, followers: 25), (following: 30, followers: 2)])
+    func aSetFromAnOtherListThatCameBackEmptyIsRefused(following: Int, followers: Int) async {
+        let github = StubTransport()
+        github.answer("GET /users/me", json: profile("me", followers: followers, following: following))
+        github.answer("GET /users/me/followers?per_page=100", accounts: [])
+        github.answer("GET /users/me/following?per_page=100", accounts: Array(1...Int64(following)))
+        github.answer("GET /users/me/following?per_page=30", accounts: Array(1...Int64(min(following, 30))))
+        let (env, out, err) = AppEnvironment.test(http: github)
+        #expect(await run(["following", "me", "--not-following-back", "--all"], env) == 1)
+        #expect(out.text.isEmpty)
+        #expect(
+            err.text
+                == "gh-users: me's followers came back empty while the profile counts \(followers), so the set was "
+                + "not worked out: GitHub answers an empty list for one the token may not see\n", "\(err.text)")
+    }
+
     @Test func aHeldListWhoseLinkComesBackIsRefusedNotCut() async {
         // The following (held): [1] → g2 [2] → back to g2. Cut there, 3 would be "not followed back" wrongly.
         let github = StubTransport()

@@ -45,6 +45,7 @@ struct FollowGraph: Sendable {
                 held.formUnion(page.map(\.id))
                 state.listed(other, page.count)
             }
+            try refuseEmptyOther(held.count, counts)
             let outputBound = Self.bound(forCount: counts.of(output))
             state.hold(
                 held, outputLimit: outputBound,
@@ -57,11 +58,24 @@ struct FollowGraph: Sendable {
         state.listed(output, candidates.count)
         var inOther = Set<Int64>()
         let candidateIDs = Set(candidates.map(\.id))
+        var otherCount = 0
         try await stream(other, count: counts.of(other)) { page in
             for user in page where candidateIDs.contains(user.id) { inOther.insert(user.id) }
             state.listed(other, page.count)
+            otherCount += page.count
         }
+        try refuseEmptyOther(otherCount, counts)
         return Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil)
+    }
+
+    /// A set worked out from an other list that came back empty while the profile counts people in it would be
+    /// no set at all (`--not-following-back` would be everyone followed, and a clean-up would unfollow them all):
+    /// GitHub answers an empty list for one the token may not see.
+    private func refuseEmptyOther(_ read: Int, _ counts: Counts) throws(DomainError) {
+        guard read == 0, let count = counts.of(other), count > 0 else { return }
+        throw .refused(
+            "\(login.map { "\($0)'s" } ?? "your") \(other.rawValue) came back empty while the profile counts \(count), "
+                + "so the set was not worked out: GitHub answers an empty list for one the token may not see")
     }
 
     /// The list written: the account's followers, or whom it follows.
