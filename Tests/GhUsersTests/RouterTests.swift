@@ -54,6 +54,7 @@ struct RouterTests {
         ("star-history o/r --fields date.x", "star-history's field 'date'"),
         ("contributions octocat --fields count.x", "contributions's field 'count'"),
         ("rate-limit --fields resource.x", "rate-limit's field 'resource'"),
+        ("hovercard octocat --fields message.x", "hovercard's field 'message'"),
     ])
     func aPathIntoTheToolsOwnRecordsIsRefused(arguments: String, field: String) {
         let message = usageMessage(arguments)

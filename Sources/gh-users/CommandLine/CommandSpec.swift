@@ -75,7 +75,8 @@ struct CommandSpec: Sendable {
     var fieldNotes: [String: String] = [:]
     /// Whether the list itself can be read through GraphQL, so `--via graphql` is taken without `--full`.
     var listsThroughGraphQL = false
-    /// Whether the records are gh-users's own (`access`, `star-history`), whose fields are plain values or lists:
+    /// Whether the records are gh-users's own (`access`, `star-history`) or flat (a hovercard's contexts), whose
+    /// fields are plain values or lists:
     /// `--fields` takes no path into one (`holdingOwnRecords`).
     private(set) var holdsOwnRecords = false
     /// The closed set of words the first argument takes (`completion bash|zsh|fish`), for completion; a

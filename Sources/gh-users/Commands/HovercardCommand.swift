@@ -75,7 +75,7 @@ enum HovercardCommand {
             ),
         ],
         fields: ["message", "octicon"]
-    ).taking(.login)
+    ).taking(.login).holdingOwnRecords()
 
     /// The card's contexts, one record each.
     static func contexts(of card: Record) -> [RawJSON] {
