@@ -351,6 +351,23 @@ struct CrawlStateSafetyEndToEndTests {
         }
     }
 
+    /// A fresh `--state` crawl appended with `>>` to a CSV file that holds an earlier one (the shards of
+    /// CRAWLING.md, one file) writes no second header, as `--output` to such a file writes none; into an empty
+    /// file, the header comes first. Before, every shard put a header in the middle of the file.
+    @Test func aFreshStateAppendedToACSVFileThatHoldsOneWritesNoSecondHeader() async throws {
+        try await withServer(users: 300) { server in
+            let crawl =
+                "\"$GH_USERS\" list --limit 3 --per-page 3 --format csv --fields id,login --api-url \"$API\" --no-cache"
+            let first = try await shell(": > all.csv; " + crawl + " --state a >> all.csv", server)
+            #expect(first.status == 0, "\(first.stderr)")
+            let second = try await shell(crawl + " --since 100 --state b >> all.csv", server)
+            #expect(second.status == 0, "\(second.stderr)")
+            let lines = read("all.csv").split(separator: "\r\n")
+            #expect(lines.count == 7 && lines.first == "id,login", "\(lines)")
+            #expect(lines.filter { $0 == "id,login" }.count == 1, "\(lines)")
+        }
+    }
+
     /// A name a wrapper gives the binary (`exec -a Scripts/try`) is the one every hint uses, on a terminal or
     /// not. Before, a rate-limited run with stderr in a file said `gh-users list …`.
     @Test func aWrappersNameIsTheOneHintsUse() async throws {

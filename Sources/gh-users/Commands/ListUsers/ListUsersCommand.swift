@@ -240,9 +240,13 @@ enum ListUsersCommand {
         let pipe = stateFile != nil && output == nil ? PipeTally<Int64>.of(context.io.out) : nil
         var run = Crawl(options: options, context: context.appending(to: output ?? pipe))
         // A CSV header is written unless the output already holds some of the crawl: a file by its length (cut back
-        // to the state's), stdout by the state (one written before the first page holds none).
+        // to the state's), stdout by the state (one written before the first page holds none), or a file stdout
+        // appends to (`>>`) that holds an earlier crawl's (a shard's), as `--output` to such a file writes none.
+        let stdoutHolds =
+            context.stdoutFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
+            .map { $0 > 0 } ?? false
         run.continuesOutput =
-            output.map { $0.initialLength > 0 } ?? state.map { !$0.beforeFirstPage } ?? false
+            output.map { $0.initialLength > 0 } ?? ((state.map { !$0.beforeFirstPage } ?? false) || stdoutHolds)
         if let stateFile {
             run.checkpoint = CrawlCheckpoint(
                 stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings,
