@@ -68,6 +68,13 @@ struct OwnedFileLinkTests {
                 == true
         }
         #expect(try CacheLocation.resolve(cacheDir: folder("victim-folder"), environment: [:]).directory != nil)
+        // From XDG_CACHE_HOME, the message says so, since --cache-dir was not given.
+        #expect(symlink(folder("victim-folder"), shared + "/xdg") == 0 && lchown(shared + "/xdg", 65_534, 65_534) == 0)
+        #expect {
+            try CacheLocation.resolve(cacheDir: nil, environment: ["XDG_CACHE_HOME": shared + "/xdg"])
+        } throws: { error in
+            (error as? UsageError)?.message.hasSuffix("(this one comes from XDG_CACHE_HOME)") == true
+        }
         #expect(lchown(shared + "/planted.json", 65_533, 65_533) == 0)
         #expect(file(shared + "/planted.json").untrustedLink == nil, "the folder owner's link")
     }

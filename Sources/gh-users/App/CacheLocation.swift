@@ -13,14 +13,18 @@ struct CacheLocation: Sendable, Equatable {
     /// `$HOME/.cache/gh-users`. `GH_USERS_CACHE_SIZE` bounds it (`100MB` by default; B, KB, MB, GB, or KiB…).
     static func resolve(cacheDir: String?, environment: [String: String]) throws(UsageError) -> CacheLocation {
         var directory: URL?
+        // Where the folder came from, for a refusal: what to change.
+        var source = "--cache-dir"
         if let cacheDir {
             directory = URL(fileURLWithPath: cacheDir, isDirectory: true)
         } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             directory = URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent(
                 "gh-users", isDirectory: true)
+            source = "XDG_CACHE_HOME"
         } else if let home = environment["HOME"], !home.isEmpty {
             directory = URL(fileURLWithPath: home, isDirectory: true)
                 .appendingPathComponent(".cache/gh-users", isDirectory: true)
+            source = "HOME"
         }
         // A folder reached through a link another user made in a shared folder (`/tmp`) is refused, as `--state`
         // and `--output` refuse one: gh-users would otherwise fill a folder of their choosing.
@@ -29,7 +33,8 @@ struct CacheLocation: Sendable, Equatable {
                 message: "the cache folder \(TerminalSanitizer.quotedPath(directory.path)) is reached through the "
                     + "symbolic link \(TerminalSanitizer.quotedPath(link)), which another user made in a shared "
                     + "folder (sticky, writable by anyone): gh-users does not follow it, as Linux's protected_symlinks "
-                    + "does not. Nothing was read or changed: give --cache-dir another folder",
+                    + "does not. Nothing was read or changed: give --cache-dir another folder"
+                    + (source == "--cache-dir" ? "" : " (this one comes from \(source))"),
                 command: nil)
         }
         var limit = defaultLimitBytes
