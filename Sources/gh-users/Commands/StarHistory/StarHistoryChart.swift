@@ -12,10 +12,11 @@ enum StarHistoryChart {
     /// `points` oldest first; `title` is the line over the chart.
     static func render(_ points: [StarPoint], title: String, context: RenderContext) -> String {
         guard let first = points.first, let last = points.last else { return title + "\n" }
-        let high = max(0, first.total - first.gained, points.map(\.total).max() ?? 0)
+        let opening = max(0, first.total - first.gained)
+        let high = max(opening, points.map(\.total).max() ?? 0)
         // A total that never moved is drawn from 0, as full bars: from itself it would be no bars at all, which
         // reads as no stars.
-        let low = max(0, first.total - first.gained) == high ? 0 : max(0, first.total - first.gained)
+        let low = opening == high ? 0 : opening
         let labels = [grouped(high), grouped(low)]
         let labelWidth = labels.map(\.count).max() ?? 1
         let columns = max(1, context.width - labelWidth - 2)
