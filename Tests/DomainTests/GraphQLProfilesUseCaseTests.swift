@@ -85,19 +85,20 @@ struct GraphQLProfilesUseCaseTests {
         let asked = logins(4)
         github.answer("POST /graphql", json: found([asked[0], asked[2]]))
         restProfiles(github, [asked[1], asked[3]])
-        let restAsked = Flag()
+        let restAsked = Count()
         let postAnswered = Flag()
         let restAfterPOST = Flag()
         let over: HTTPTransport = { request in
             if request.method == .get {
                 if postAnswered.isSet { restAfterPOST.set() }
-                restAsked.set()
+                restAsked.add()
             }
-            // The POST's answer waits for a REST request: after it, none would come. The bound (60 s) is only for
-            // a use case that sends REST after the POST, which would otherwise hang here; 2 s was passed on a
-            // loaded machine before the REST request started.
+            // The POST's answer waits for both REST requests: after it, none would come. Waiting for the first
+            // alone let a loaded machine start the second just after the answer, which the check below took for
+            // REST sent after the POST. The bound (60 s) is only for a use case that sends REST after the POST,
+            // which would otherwise hang here; 2 s was passed on a loaded machine before a REST request started.
             if request.method == .post {
-                for _ in 0..<6_000 where !restAsked.isSet { try await Task.sleep(for: .milliseconds(10)) }
+                for _ in 0..<6_000 where restAsked.value < 2 { try await Task.sleep(for: .milliseconds(10)) }
                 postAnswered.set()
             }
             return try await github.transport(request)
@@ -403,6 +404,13 @@ private final class Flag: @unchecked Sendable {
     private var value = false
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
+}
+
+private final class Count: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
 }
 
 private final class InFlight: @unchecked Sendable {
