@@ -15,14 +15,30 @@ package enum SSHKeyFingerprint {
         return "SHA256:" + digest.replacingOccurrences(of: "=", with: "")
     }
 
-    /// An SSH key blob starts with its type as a length-prefixed string (RFC 4253), which must match the type
-    /// the text names, so random base64 is not mistaken for a key.
+    /// An SSH key blob is a run of length-prefixed strings (RFC 4253) that uses every byte, the first its type,
+    /// which must be the type the text names; a type `ssh-keygen` knows has its own number of fields. So random
+    /// base64, a key cut short or with bytes added, and a key labelled with another type have no fingerprint.
     private static func isKeyBlob(_ bytes: [UInt8], type: String?) -> Bool {
-        guard bytes.count >= 4 else { return false }
-        let length = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
-        guard length > 0, length <= 64, bytes.count >= 4 + length,
-            let name = String(bytes: bytes[4..<(4 + length)], encoding: .ascii)
+        var fields: [ArraySlice<UInt8>] = []
+        var offset = 0
+        while offset < bytes.count {
+            guard bytes.count - offset >= 4 else { return false }
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard length <= bytes.count - offset - 4 else { return false }
+            fields.append(bytes[offset + 4..<offset + 4 + length])
+            offset += 4 + length
+        }
+        guard fields.count >= 2, (1...64).contains(fields[0].count),
+            let name = String(bytes: fields[0], encoding: .ascii)
         else { return false }
-        return type.map { $0 == name } ?? name.hasPrefix("ssh-") || name.hasPrefix("ecdsa-") || name.hasPrefix("sk-")
+        if let type, type != name { return false }
+        if let expected = fieldCounts[name] { return fields.count == expected }
+        return type != nil || ["ssh-", "ecdsa-", "sk-"].contains { name.hasPrefix($0) }
     }
+
+    /// The fields of each key type `ssh-keygen` knows (RFC 4253, RFC 5656, RFC 8709, OpenSSH's PROTOCOL.u2f).
+    private static let fieldCounts = [
+        "ssh-rsa": 3, "ssh-dss": 5, "ssh-ed25519": 2, "ecdsa-sha2-nistp256": 3, "ecdsa-sha2-nistp384": 3,
+        "ecdsa-sha2-nistp521": 3, "sk-ssh-ed25519@openssh.com": 3, "sk-ecdsa-sha2-nistp256@openssh.com": 4,
+    ]
 }

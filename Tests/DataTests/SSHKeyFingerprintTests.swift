@@ -12,10 +12,32 @@ struct SSHKeyFingerprintTests {
                 == "SHA256:M0zVlkNU/CNb/xsa/kHw6MgsZ3pJGdOWag4a/Yoe/OI")
     }
 
+    /// Made by `ssh-keygen -t ecdsa`; `ssh-keygen -lf` prints SHA256:o8f5tlkC8fUfInnt0n0gWUsJEjsFJJBnwyILYbZfa0Y.
+    static let ecdsa =
+        "AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBDfoSFWJJRwJe7g757YLL7OR2vt1b8Cm19xPtFXbFaK4PpMpem8LfSNSy73Eg"
+        + "+JfcWPI6LgF78ScJ+lvCi2BM2g="
+
+    @Test func anECDSAKeyHasOne() {
+        #expect(
+            SSHKeyFingerprint.sha256(of: "ecdsa-sha2-nistp256 \(Self.ecdsa) t")
+                == "SHA256:o8f5tlkC8fUfInnt0n0gWUsJEjsFJJBnwyILYbZfa0Y")
+        #expect(
+            SSHKeyFingerprint.sha256(
+                of: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDiq+9tAd+gZys0wwEXe+XxZJN6S5QBz4GEtAV1tPW9N")
+                == "SHA256:Kg43eCeVqtvt4rffx6W8FRqebqxIli96cZP9KA5oGVQ")
+    }
+
     @Test(arguments: [
         "", "ssh-rsa AAA...", "ssh-rsa !!!!", "ssh-rsa AAAAB3NzaC1yc2EAAA",
         "ssh-rsa AAAAC3NzaC1lZDI1NTE5AAAAIFeg1HYPEm/rxYUARAheqzSzOKbYarlA9daYY0MPW4L2",
         "2Sg8iYjAxxmI2LvUXpJjkYrMxURPc8r+dB7TJyvv1234",
+        // ECDSA key data labelled ssh-ed25519 (`ssh-keygen -lf` fails on each of the rest too).
+        "ssh-ed25519 " + SSHKeyFingerprintTests.ecdsa,
+        // Cut short, with a field added, and with bytes added.
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDiq+9tAd+gZys0wwEXe+XxZJN6S5QBz4GEt",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDiq+9tAd+gZys0wwEXe+XxZJN6S5QBz4GEtAV1tPW9NAAAAAA==",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDiq+9tAd+gZys0wwEXe+XxZJN6S5QBz4GEtAV1tPW9NAAAA",
+        "ecdsa-sha2-nistp256 " + SSHKeyFingerprintTests.ecdsa.dropLast(9),
     ])
     func aMalformedKeyHasNone(key: String) {
         #expect(SSHKeyFingerprint.sha256(of: key) == nil)
