@@ -107,8 +107,9 @@ struct ListStream<Item: ListedItem> {
                 break
             }
             output.progress.clear()
-            if let item = items.first, let keys = output.writer.keysMissing(from: items) {
-                end = .failed(ListOutput.keysMissing(keys, in: item, noun: noun), vanished: 0)
+            if let item = items.first, let missing = output.writer.keysMissing(from: items) {
+                end = .failed(
+                    ListOutput.keysMissing(missing.keys, misspelt: missing.misspelt, in: item, noun: noun), vanished: 0)
                 break
             }
             if output.written == 0, output.writer.context.fields != nil, let item = items.first {

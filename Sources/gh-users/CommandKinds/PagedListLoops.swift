@@ -108,11 +108,11 @@ struct ListOutput<Item: ListedItem> {
     var written = 0
 
     /// Why a batch is not written: the columns read none of the keys its first item has, so every row would be
-    /// blank. When the first part of each path is there, the rest of a path is what is wrong, not the answer.
-    static func keysMissing(_ keys: [String], in item: Item, noun: String) -> DomainError {
+    /// blank. When every column is a path that goes wrong after its first part (`misspelt`), the rest of a path
+    /// is what is wrong, not the answer.
+    static func keysMissing(_ keys: [String], misspelt: Bool, in item: Item, noun: String) -> DomainError {
         let has = JSONText.keys(at: [], in: item.raw.bytes)
-        let tops = keys.map { String($0.prefix { $0 != "." }) }
-        if keys.allSatisfy({ $0.contains(".") }), tops.allSatisfy(has.contains) {
+        if misspelt {
             return .refused(
                 "the \(noun) GitHub sent have nothing at " + keys.joined(separator: ", ")
                     + ", so every row would be blank: check the part after the dot (--format json shows what "

@@ -47,6 +47,16 @@ extension ResourceLoad {
             // A `--fields` path the object lacks is said before the blank it leaves, as a list's first record does.
             if context.render.fields != nil, let record = values.first as? any JSONRecord {
                 let writer = RecordStreamWriter<RawJSON>(context: context.render, columns: [])
+                // Every column such a path: every row would be blank, so nothing is written (exit 1).
+                if writer.everyPathGoesWrong(in: record.raw) {
+                    let error = DomainError.refused(
+                        "the account GitHub sent has nothing at "
+                            + (context.render.fields ?? []).joined(separator: ", ")
+                            + ", so every row would be blank: check the part after the dot (--format json shows what "
+                            + "it holds)")
+                    context.io.writeErr(context.presenter.present(error).message)
+                    return .failed(error)
+                }
                 for warning in writer.pathWarnings(for: record.raw) { context.io.writeErr(warning) }
             }
             do {

@@ -98,7 +98,9 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// own columns (not one it computes, which any shape may give), since GitHub leaves some keys out of some
     /// records (an event's `org`, on an account's own repository), unless every field is a path that goes wrong
     /// after a key the record has (`login.x`, `repo.ful_name`): that is a mistake in the path.
-    func keysMissing(from items: [Item]) -> [String]? {
+    /// `misspelt` when every column is a path that goes wrong after a key the record has, or into a field the
+    /// command computes (`fingerprint.x`, a plain value).
+    func keysMissing(from items: [Item]) -> (keys: [String], misspelt: Bool)? {
         guard context.readsColumns, !columns.isEmpty, let first = items.first else { return nil }
         func has(_ column: Column<Item>, _ item: Item) -> Bool {
             column.isDerived ? !column.value(item).isEmpty : Self.reaches(Self.path(column.key), in: item.raw.bytes)
@@ -106,10 +108,18 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         if items.contains(where: { item in columns.contains { has($0, item) } }) { return nil }
         let misspelt = columns.allSatisfy { column in
             let path = Self.path(column.key)
-            return path.count > 1 && JSONText.value(at: [path[0]], in: first.raw.bytes) != nil
+            return path.count > 1
+                && (derived[path[0]] != nil || JSONText.value(at: [path[0]], in: first.raw.bytes) != nil)
         }
         if !misspelt, shape.contains(where: { !$0.isDerived && has($0, first) }) { return nil }
-        return columns.map(\.key)
+        return (columns.map(\.key), misspelt)
+    }
+
+    /// Whether every `--fields` column is a path that goes wrong in the record (`pathsNotFound`), so every row
+    /// would be blank: a command that writes one object (`show`, `me`) stops there, as a list does.
+    func everyPathGoesWrong(in item: Item) -> Bool {
+        guard let fields = context.fields, !fields.isEmpty else { return false }
+        return pathsNotFound(in: item).count == fields.count
     }
 
     /// Whether a path leads to a value, or to a null before its end.
@@ -139,7 +149,10 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         let bytes = item.raw.bytes
         return fields.compactMap { field in
             let path = Self.path(field)
-            guard path.count > 1, derived[field] == nil, JSONText.value(at: path, in: bytes) == nil else { return nil }
+            guard path.count > 1, derived[field] == nil else { return nil }
+            // A field the command computes (a key's `fingerprint`) is a plain value.
+            if derived[path[0]] != nil { return (field, path[0], .plain) }
+            guard JSONText.value(at: path, in: bytes) == nil else { return nil }
             // The longest part of the path that leads somewhere: the next key is missing from it.
             var depth = path.count - 1
             while depth > 0, JSONText.value(at: Array(path[..<depth]), in: bytes) == nil { depth -= 1 }

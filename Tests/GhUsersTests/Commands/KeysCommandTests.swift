@@ -50,4 +50,38 @@ struct KeysCommandTests {
         #expect(await run(["keys", "octocat", "--format", "ndjson"], env) == 0)
         #expect(out.text == raw + "\n")
     }
+
+    /// A path into a field gh-users computes (`fingerprint`, `type`) goes into a plain value: warned of beside a
+    /// good column, and exit 1 when every column is one, as a path into GitHub's own plain values is.
+    @Test func aPathIntoAComputedFieldIsOneIntoAPlainValue() async {
+        let github = StubTransport()
+        let page = #"[{"id":1,"key":"\#(validKey)"}]"#
+        github.answer("GET /users/octocat/keys?per_page=30", json: page)
+        let (env, out, err) = AppEnvironment.test(http: github)
+        #expect(await run(["keys", "octocat", "--format", "tsv", "--fields", "fingerprint.x,key.x"], env) == 1)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("have nothing at fingerprint.x, key.x"), "\(err.text)")
+        let again = StubTransport()
+        again.answer("GET /users/octocat/keys?per_page=30", json: page)
+        let (second, written, warned) = AppEnvironment.test(http: again)
+        #expect(await run(["keys", "octocat", "--format", "tsv", "--fields", "id,type.x"], second) == 0)
+        #expect(written.text == "1\t\n")
+        #expect(warned.text.contains("--fields type.x: the first record's type is a plain value"), "\(warned.text)")
+    }
+
+    /// A GPG key's `can_sign` is yes or no in a table only where GitHub said true or false: a null is blank.
+    @Test func aGPGKeyWhoseCanSignIsNullShowsNeitherYesNorNo() async {
+        let github = StubTransport()
+        github.answer(
+            "GET /users/octocat/gpg_keys?per_page=30",
+            json: #"[{"key_id":"A1","emails":[],"can_sign":null},{"key_id":"B2","emails":[],"can_sign":false},"#
+                + #"{"key_id":"C3","emails":[],"can_sign":true}]"#)
+        let (env, out, _) = AppEnvironment.test(http: github, stdoutTTY: true, width: 120)
+        #expect(await run(["gpg-keys", "octocat", "--color", "never"], env) == 0)
+        let signs = out.text.split(separator: "\n").dropFirst().map { row in
+            row.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
+        }
+        // A blank cell leaves the next one, EXPIRES, second on its row.
+        #expect(signs == ["never", "no", "yes"], "\(out.text)")
+    }
 }
