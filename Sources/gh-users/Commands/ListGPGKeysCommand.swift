@@ -50,7 +50,9 @@ struct ListGPGKeysCommand: AccountRecordsCommand {
             },
             Column("CAN SIGN", key: "can_sign") { key in
                 let text = JSONText.text(of: "can_sign", in: key.raw.bytes)
-                return context.format == .table ? (text == "true" ? "yes" : "no") : text
+                // A null or missing value stays blank: "no" would be a value GitHub did not send.
+                guard context.format == .table else { return text }
+                return ["true": "yes", "false": "no"][text] ?? ""
             },
             Column("EXPIRES", key: "expires_at") { key in
                 let text = JSONText.text(of: "expires_at", in: key.raw.bytes)
