@@ -1,4 +1,6 @@
+import Domain
 import Foundation
+import TestSupport
 import Testing
 
 @testable import gh_users
@@ -25,6 +27,53 @@ struct ShowCommandTests {
         ])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == "sigmavirus24\nshipit[bot]\noctocat\n")
+    }
+
+    /// The card shows each count GitHub sent, though the other of its row is null, and no lone `@` for a blank
+    /// Twitter name.
+    @Test func theCardKeepsEachCountSentAndSaysNoEmptyTwitterName() async {
+        let github = StubTransport()
+        github.answer(
+            "GET /users/d1",
+            json: #"{"login":"d1","id":7,"twitter_username":"","public_repos":null,"public_gists":1,"#
+                + #""followers":null,"following":5}"#)
+        let (env, out, _) = AppEnvironment.test(http: github)
+        #expect(await GhUsersApp(environment: env).run(["show", "d1", "--format", "table"]) == 0)
+        let rows = out.text.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(rows.contains("Repos 1 gist"), "\(out.text)")
+        #expect(rows.contains("Followers following 5"), "\(out.text)")
+        #expect(!out.text.contains("Twitter"), "\(out.text)")
+    }
+
+    /// An account named twice, in any case, is asked for and written once, where first named, as an `--id` given
+    /// twice is.
+    @Test func anAccountNamedTwiceIsAskedForAndWrittenOnce() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        harness.expect("GET /users/sigmavirus24", body: "users-get-by-id")
+        let run = await harness.run([
+            "show", "octocat", "sigmavirus24", "OctoCat", "octocat", "--format", "tsv", "--fields", "login",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\nsigmavirus24\n")
+        #expect(harness.http.received.count == 2)
+    }
+
+    /// Every `--fields` column a path into a plain value: every row would be blank, so nothing is written and the
+    /// run is exit 1, as a list's is; one good column beside it is written, with the warning.
+    @Test func everyFieldAPathThatGoesWrongIsExitOne() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        let run = await harness.run(["show", "octocat", "--format", "tsv", "--fields", "login.x,name.y"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("has nothing at login.x, name.y, so every row would be blank"), "\(run.err)")
+        let mixed = CommandHarness()
+        mixed.expect("GET /users/octocat", body: "users-get-by-username")
+        let written = await mixed.run(["show", "octocat", "--format", "tsv", "--fields", "login,login.x"])
+        #expect(written.status == 0, "\(written.err)")
+        #expect(written.out == "octocat\t\n")
+        #expect(written.err.contains("--fields login.x: the first record's login is a plain value"))
     }
 
     @Test(arguments: [

@@ -32,7 +32,7 @@ struct ShowUsersOptions: OptionValues {
 /// `gh-users show`: profiles fetched concurrently and printed in the order given; each one missing is
 /// reported on stderr, and the rest are still printed.
 enum ShowUsersCommand {
-    /// Every `--id` given, in order, each looked up once; never with LOGINs (the parse refuses those first).
+    /// Every `--id` given, in order; never with LOGINs (the parse refuses those first).
     static let id = OptionDeclaration<ShowUsersOptions>(
         spec: OptionSpec(
             "id", value: "N", help: "Look the account up by its numeric id instead of a login; give it again for more."),
@@ -43,8 +43,7 @@ enum ShowUsersCommand {
                     throw .invalidNumber(
                         reading.option, text, rule: "an account id is an integer >= 1", spec: reading.command)
                 }
-                // An id given twice is looked up once, as a login given twice is.
-                if !options.references.contains(.id(number)) { options.references.append(.id(number)) }
+                options.references.append(.id(number))
             }
         },
         resume: { options in
@@ -80,9 +79,9 @@ enum ShowUsersCommand {
         abstract: "Show the profile of one or more GitHub accounts (GET /users/{username}, GET /user/{id}).",
         usage: "gh-users show LOGIN... | - | --id N... [--concurrency N] [--via rest|graphql] [options]",
         discussion: """
-            Several logins are fetched concurrently and printed in the order given. With --json, one login
-            gives GitHub's user object and several give an array. A login that does not exist is reported on
-            stderr; the others are still printed, and the exit status is non-zero.
+            Several logins are fetched concurrently and printed in the order given, each once. With --json,
+            one LOGIN gives GitHub's user object; several, or -, give an array. A login that does not exist is
+            reported on stderr; the others are still printed, and the exit status is non-zero.
 
             --via graphql looks up to 100 logins in one GraphQL request, at about a hundredth of the quota
             of one REST request each, and rebuilds GitHub's REST object from it; seven keys are approximate
@@ -155,6 +154,14 @@ extension ShowUsersOptions: GitHubCommand {
                 if references.isEmpty { context.io.writeErr(LoginInput.noLoginsNote) }
             } catch {
                 return ResourceLoad<User>([.failure(error)]).write([], to: context)
+            }
+        }
+        // An account named twice (a login's case aside) is looked up and written once, where first named.
+        var named: Set<String> = []
+        references = references.filter { reference in
+            switch reference {
+            case .login(let login): named.insert(login.value.lowercased()).inserted
+            case .id(let number): named.insert("#\(number)").inserted
             }
         }
         guard source == .graphql else {

@@ -59,18 +59,22 @@ enum ShowUsersRenderer {
         var fields: [(String, String)] = (kind.isEmpty ? [] : [("Type", kind)]) + [("ID", String(user.id))]
         let optional: [(String, String?)] = [
             ("Company", user.company), ("Location", user.location), ("Email", user.email),
-            ("Blog", user.blog.flatMap { $0.isEmpty ? nil : $0 }), ("Twitter", user.twitterUsername.map { "@" + $0 }),
+            ("Blog", user.blog.flatMap { $0.isEmpty ? nil : $0 }),
+            ("Twitter", user.twitterUsername.flatMap { $0.isEmpty ? nil : "@" + $0 }),
             ("Bio", user.bio),
         ]
         for (label, value) in optional {
             if let value, !value.isEmpty { fields.append((label, value)) }
         }
-        if let repos = user.publicRepos {
-            fields.append(
-                ("Repos", "\(repos) public" + (user.publicGists.map { ", " + Counted.text($0, "gist") } ?? "")))
+        // Each count GitHub sent, though the other of its row is missing.
+        let counts = [user.publicRepos.map { "\($0) public" }, user.publicGists.map { Counted.text($0, "gist") }]
+        if !counts.allSatisfy({ $0 == nil }) {
+            fields.append(("Repos", counts.compactMap { $0 }.joined(separator: ", ")))
         }
         if let followers = user.followers {
             fields.append(("Followers", "\(followers)" + (user.following.map { ", following \($0)" } ?? "")))
+        } else if let following = user.following {
+            fields.append(("Followers", "following \(following)"))
         }
         if let created = user.createdAt {
             let when = context.isTTY ? RelativeTime.describe(created, now: context.now) : RelativeTime.rfc3339(created)
