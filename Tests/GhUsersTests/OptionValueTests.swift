@@ -39,6 +39,11 @@ struct OptionValueTests {
             usageMessage(["contributions", "octocat", "--from", "1900-01-01"])
                 == "--from 1900-01-01 is before GitHub began (2007-10-01): no account has contributions before then")
         #expect(options(["contributions", "octocat", "--from", "2007-10-01"], as: ContributionsOptions.self) != nil)
+        // `--to` alone, whose default start a year before it is earlier still.
+        #expect(
+            usageMessage(["contributions", "octocat", "--to", "1999-12-31"])
+                == "--to 1999-12-31 is before GitHub began (2007-10-01): no account has contributions before then")
+        #expect(usageMessage(["star-history", "octocat/Hello-World", "--to", "2006-01-01"])?.hasPrefix("--to") == true)
     }
 
     /// A subject id is a positive number, sent in its plain form.

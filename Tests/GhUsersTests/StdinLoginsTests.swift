@@ -69,9 +69,15 @@ struct StdinLoginsTests {
         #expect((try? result.get())?.map(\.value) == ["alice", "bob"])
     }
 
-    @Test func aReadFailureNamesStdin() {
-        let text = message(resolve { () throws(InputReadError) in throw InputReadError(reason: "is a directory") })
-        #expect(text == "cannot read the logins from stdin: is a directory")
+    /// A failure to read is no usage error (exit 64) but a failure (exit 1), as `show - 0<&-` meets.
+    @Test func aReadFailureNamesStdinAndIsNoUsageError() {
+        let result = resolve { () throws(InputReadError) in throw InputReadError(reason: "is a directory") }
+        guard case .failure(let error) = result else {
+            Issue.record("read: \(result)")
+            return
+        }
+        #expect(error == .refused("cannot read the logins from stdin: is a directory"))
+        #expect(ExitStatus.code(for: DomainError.refused("")) == ExitCode.failure)
     }
 
     private static func once(_ text: String) -> @Sendable () throws(InputReadError) -> [UInt8] {

@@ -250,7 +250,8 @@ struct InputLines {
             do {
                 chunk = try io.readInput()
             } catch {
-                throw .invalidInput("cannot read the logins from stdin: \(error.reason)")
+                // A failure to read is no mistake in the input: exit 1, as a failure to write stdout is.
+                throw .refused("cannot read the logins from stdin: \(error.reason)")
             }
             if chunk.isEmpty { ended = true }
             buffer.append(contentsOf: chunk)

@@ -21,16 +21,18 @@ enum DaySpan {
         day(OptionSpec("to", value: "DATE", help: "Last day, YYYY-MM-DD (UTC).", default: "today"), at: path)
     }
 
-    /// The rules of the two ends, once both are read: the start not after the end, nor before GitHub began
+    /// The rules of the two ends, once both are read: the start not after the end, neither before GitHub began
     /// (`nothing` says what there is none of before then: "no account has contributions").
     static func check(from: CalendarDay?, to: CalendarDay?, nothing: String, spec: CommandSpec) throws(UsageError) {
         if let start = from, let end = to, start > end {
             throw UsageError(message: "--from \(start) comes after --to \(end)", command: spec)
         }
         // Each page or year asked is a request: a span reaching back before GitHub would spend them for nothing.
-        if let start = from, start < gitHubBegan {
+        // `--to` alone too: the default start, a year before it, is earlier still.
+        for (name, day) in [("from", from), ("to", to)] {
+            guard let day, day < gitHubBegan else { continue }
             throw UsageError(
-                message: "--from \(start) is before GitHub began (\(gitHubBegan)): \(nothing) before then",
+                message: "--\(name) \(day) is before GitHub began (\(gitHubBegan)): \(nothing) before then",
                 command: spec)
         }
     }
