@@ -87,6 +87,25 @@ struct ManPageTests {
         #expect(
             ManPageRenderer.commonWording(["Gists per request.", "Signing keys per request."])
                 == "Items per request.")
+        // One wording with words added (members' role changes) is not cut into "items": the shorter one is true.
+        #expect(
+            ManPageRenderer.commonWording([
+                "Write who joined, who left since.", "Write who joined, who left and more since.",
+            ])
+                == "Write who joined, who left since.")
+    }
+
+    /// gh-users(1) names, under an option group, the commands that take one of its options among their own
+    /// (`followers --changes`), so a reader of the group does not conclude they lack it.
+    @Test func theMainPageNamesCommandsThatTakeAGroupsOptionAsTheirOwn() throws {
+        let page = ManPageRenderer.mainPage(version: "1", date: "2026-01-01")
+        let changes = try #require(page.range(of: ".SH \"CHANGES OPTIONS\""))
+        let section = String(page[changes.upperBound...]).components(separatedBy: ".SH ").first ?? ""
+        for command in ["followers (\\-\\-changes", "following (\\-\\-changes", "access (\\-\\-changes"] {
+            #expect(section.contains(command), "\(section)")
+        }
+        #expect(!page.contains("more in the man page"))
+        #expect(!page.contains("who left items"))
     }
 
     @Test func textPrintsAsTypedWhateverRoffWouldMakeOfIt() {

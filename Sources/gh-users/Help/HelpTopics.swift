@@ -169,7 +169,8 @@ enum HelpTopics {
             (
                 "--format json",
                 "GitHub's own objects with GitHub's key names, every field it sent, nulls kept; 'list' and "
-                    + "other lists give an array, 'show' an object for one login; always one valid document, "
+                    + "other lists give an array, 'show' an object for one LOGIN (an array for several, or for -); "
+                    + "always one valid document, "
                     + "even when a command fails half-way"
             ),
             ("--format ndjson", "one compact object per line, written as each page arrives"),

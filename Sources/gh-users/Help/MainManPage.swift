@@ -30,6 +30,19 @@ extension ManPageRenderer {
         for group in sharedGroups(specs) {
             text += Roff.section(group.title)
             text += Roff.paragraph("Taken by: " + group.commands.joined(separator: ", ") + ".")
+            // A command may take an option of the same name among its own, with records or words of its own.
+            let names = Set(group.options.map(\.name))
+            let alike = specs.filter { spec in
+                !group.commands.contains(spec.name) && spec.options.contains { names.contains($0.name) }
+            }.map { spec in
+                spec.name + " ("
+                    + spec.options.filter { names.contains($0.name) }.map { "--" + $0.name }
+                    .joined(separator: ", ") + ")"
+            }
+            if !alike.isEmpty {
+                text += Roff.paragraph(
+                    "Among their own options, as their pages describe: " + alike.joined(separator: ", ") + ".")
+            }
             text += options(group.options)
         }
         text += Roff.section("FIELDS")
@@ -98,6 +111,8 @@ extension ManPageRenderer {
         let backwards = words.map { Array($0.reversed()) }
         var suffix = 0
         while suffix < shortest - prefix, backwards.allSatisfy({ $0[suffix] == backwards[0][suffix] }) { suffix += 1 }
+        // One text is another with words added: the shorter one is true of them all.
+        if prefix + suffix == shortest, let shorter = texts.min(by: { $0.count < $1.count }) { return shorter }
         let middle: Substring = prefix == 0 ? "Items" : "items"
         return (words[0].prefix(prefix) + [middle] + words[0].suffix(suffix)).joined(separator: " ")
     }

@@ -8,8 +8,7 @@ import Foundation
 enum FollowerChanges {
     static let option = ChangesOption.declaration(
         at: \FollowListOptions.changes, fields: ListChange.fields,
-        help: "Write who came and went since the last run with FILE, then record the list in FILE (more in the "
-            + "man page).")
+        help: "Write who came and went since the last run with FILE, then record the list in FILE.")
 
     /// Without `--changes`, a field only its records have is refused.
     @Sendable static func checkFields(_ options: FollowListOptions, _ parsed: ParsedArguments, spec: CommandSpec)

@@ -139,7 +139,7 @@ enum PeopleList {
             at: \PeopleListChoices.changes, fields: key.fields,
             help:
                 "Write who joined, who left\(key.takesRoles ? " and whose role changed" : "") since the last run with "
-                + "FILE, then record the whole list in FILE (more in the man page).")
+                + "FILE, then record the whole list in FILE.")
     }
 
     /// What needs a token among the options, for the check at the top of a people list's `run` when there is
