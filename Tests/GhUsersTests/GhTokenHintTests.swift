@@ -41,13 +41,32 @@ struct GhTokenHintTests {
                 + "Logged in with gh? Then: export GH_TOKEN=$(gh auth token)\n")
     }
 
-    /// For a GitHub Enterprise host the enterprise variables are read first, so the message names them first.
-    @Test func anEnterpriseHostNamesItsVariablesFirst() async {
+    /// A GitHub Enterprise host reads the enterprise variables alone, as gh does, so the message names them, and
+    /// gh's hint asks for its token for that host.
+    @Test func anEnterpriseHostNamesItsOwnVariables() async throws {
         let (status, stderr) = await meWithoutAToken(path: "", host: "ghe.example.com")
         #expect(status == 4)
         #expect(
-            stderr == "gh-users: me needs a token: set GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN, GH_TOKEN or "
-                + "GITHUB_TOKEN, or give --token-file PATH\n")
+            stderr == "gh-users: me needs a token: set GH_ENTERPRISE_TOKEN or GITHUB_ENTERPRISE_TOKEN, or give "
+                + "--token-file PATH\n")
+        let withGh = try folder(gh: 0o755)
+        defer { try? FileManager.default.removeItem(at: withGh) }
+        let hinted = await meWithoutAToken(path: withGh.path, host: "ghe.example.com")
+        #expect(
+            hinted.stderr.hasSuffix("Then: export GH_ENTERPRISE_TOKEN=$(gh auth token --hostname ghe.example.com)\n"))
+    }
+
+    /// A github.com token is never sent to a GitHub Enterprise host (`GH_HOST` exported for gh): the run goes on
+    /// without it, and says so.
+    @Test func aGitHubDotComTokenIsNotSentToAnEnterpriseHost() async {
+        let (env, _, err) = AppEnvironment.test(environment: [
+            "PATH": "", "GH_HOST": "ghe.example.com", "GH_TOKEN": "g",
+        ])
+        #expect(await GhUsersApp(environment: env).run(["me"]) == 4)
+        #expect(
+            err.text.hasPrefix(
+                "gh-users: warning: GH_TOKEN is a github.com token, and is not sent to ghe.example.com (a GitHub "
+                    + "Enterprise host); set GH_ENTERPRISE_TOKEN for it, as gh reads it\n"), "\(err.text)")
     }
 
     @Test func noGhOrOneThatCannotRunAddsNothing() async throws {

@@ -315,6 +315,9 @@ struct ConnectionSettingsTests {
         let host = try ConnectionSettings.resolve(
             apiURL: nil, environment: ["GH_HOST": "ghe.example", "GH_TOKEN": "gh-token"])
         #expect(host.apiRoot.absoluteString == "https://ghe.example/api/v3")
+        // A github.com token is not sent to an Enterprise host, as gh does not send it; a warning names it.
+        #expect(host.token == nil)
+        #expect(host.unsentTokenVariable == "GH_TOKEN")
         let dotcom = try ConnectionSettings.resolve(
             apiURL: nil,
             environment: [
@@ -330,8 +333,15 @@ struct ConnectionSettingsTests {
         let enterprise = try ConnectionSettings.resolve(
             apiURL: nil, environment: ["GH_HOST": "ghe.example", "GITHUB_ENTERPRISE_TOKEN": "e", "GH_TOKEN": "g"])
         #expect(enterprise.tokenSource == "GITHUB_ENTERPRISE_TOKEN")
+        #expect(enterprise.tokenVariables == ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"])
+        #expect(enterprise.unsentTokenVariable == nil)
+        // A subdomain of ghe.com takes github.com's variables, as gh reads them; a server on this machine either.
+        let ghe = try ConnectionSettings.resolve(apiURL: "https://api.octocorp.ghe.com", environment: ["GH_TOKEN": "g"])
+        #expect(ghe.token == "g")
+        let loopback = try ConnectionSettings.resolve(apiURL: "http://127.0.0.1:8080", environment: ["GH_TOKEN": "g"])
+        #expect(loopback.token == "g")
         #expect(
-            enterprise.tokenVariables == ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"])
+            loopback.tokenVariables == ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"])
         let dotcom = try ConnectionSettings.resolve(apiURL: nil, environment: ["GITHUB_TOKEN": "g"])
         #expect(dotcom.tokenSource == "GITHUB_TOKEN")
         #expect(dotcom.tokenVariables == ["GH_TOKEN", "GITHUB_TOKEN"])
@@ -343,7 +353,8 @@ struct ConnectionSettingsTests {
 
     @Test func refusesATokenOverPlainHTTPExceptToLoopback() throws {
         #expect(throws: UsageError.self) {
-            try ConnectionSettings.resolve(apiURL: "http://example.com", environment: ["GH_TOKEN": "tok1234"])
+            try ConnectionSettings.resolve(
+                apiURL: "http://example.com", environment: ["GH_ENTERPRISE_TOKEN": "tok1234"])
         }
         #expect(try ConnectionSettings.resolve(apiURL: "http://example.com", environment: [:]).token == nil)
         #expect(

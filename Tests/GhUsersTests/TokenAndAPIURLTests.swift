@@ -92,7 +92,8 @@ struct TokenAndAPIURLTests {
         ("hTTp://localhost:9", "http://localhost:9"), ("http://127.0.0.1:65535", "http://127.0.0.1:65535"),
     ])
     func schemesAreCaseInsensitiveAndLoopbackMayHaveAToken(text: String, root: String) throws {
-        let settings = try ConnectionSettings.resolve(apiURL: text, environment: ["GH_TOKEN": "tok-1234"])
+        // The enterprise variable: a host other than github.com's takes it, a server on this machine too.
+        let settings = try ConnectionSettings.resolve(apiURL: text, environment: ["GH_ENTERPRISE_TOKEN": "tok-1234"])
         #expect(settings.apiRoot.absoluteString == root)
         #expect(settings.token == "tok-1234")
     }
@@ -101,7 +102,7 @@ struct TokenAndAPIURLTests {
     func onlyLoopbackGetsATokenOverPlainHTTP(text: String) throws {
         let error = try #require(
             usageError { () throws(UsageError) in
-                try ConnectionSettings.resolve(apiURL: text, environment: ["GH_TOKEN": "tok-1234"])
+                try ConnectionSettings.resolve(apiURL: text, environment: ["GH_ENTERPRISE_TOKEN": "tok-1234"])
             })
         #expect(error.message.hasPrefix("refusing to send a token over plain http"))
     }

@@ -12,11 +12,13 @@ struct ConnectionSettings: Sendable, Equatable {
     var tokenSource: String?
     /// The variables a token is looked for in, in order: a message asking for one names them.
     var tokenVariables: [String] = ["GH_TOKEN", "GITHUB_TOKEN"]
+    /// A github.com token variable that is set but not sent, since the API root is a GitHub Enterprise host:
+    /// a warning names it (nil when none is set, or a token was found).
+    var unsentTokenVariable: String?
 
     /// `--api-url`, else `GH_USERS_API_URL`, else `GH_HOST` (github.com means the public API; any other host
-    /// is GitHub Enterprise at `https://HOST/api/v3`), else api.github.com. The token is the token file's,
-    /// else `GH_TOKEN`, else `GITHUB_TOKEN`; for a host other than github.com, `GH_ENTERPRISE_TOKEN` comes
-    /// before those two.
+    /// is GitHub Enterprise at `https://HOST/api/v3`), else api.github.com. The token is the token file's, else
+    /// the first of `tokenVariables(for:)` that is set.
     static func resolve(
         apiURL: String?,
         tokenFileContents: String? = nil,
@@ -33,7 +35,13 @@ struct ConnectionSettings: Sendable, Equatable {
                 command: nil
             )
         }
-        return ConnectionSettings(apiRoot: url, token: token, tokenSource: source, tokenVariables: variables)
+        var settings = ConnectionSettings(apiRoot: url, token: token, tokenSource: source, tokenVariables: variables)
+        if token == nil {
+            settings.unsentTokenVariable = ["GH_TOKEN", "GITHUB_TOKEN"].first { name in
+                !variables.contains(name) && !(environment[name]?.trimmingCharacters(in: .whitespaces) ?? "").isEmpty
+            }
+        }
+        return settings
     }
 
     // MARK: - The API root
@@ -139,12 +147,16 @@ struct ConnectionSettings: Sendable, Equatable {
 
     // MARK: - The token
 
-    /// `GH_TOKEN`, then `GITHUB_TOKEN`; for a host other than github.com, `GH_ENTERPRISE_TOKEN` and
-    /// `GITHUB_ENTERPRISE_TOKEN` before them, as gh reads them.
+    /// As gh reads them: `GH_TOKEN`, then `GITHUB_TOKEN`, for github.com and a subdomain of ghe.com;
+    /// `GH_ENTERPRISE_TOKEN`, then `GITHUB_ENTERPRISE_TOKEN`, for a GitHub Enterprise Server host, which is never
+    /// sent a github.com token (`GH_HOST` exported for gh would have sent it there). A server on this machine (the
+    /// stand-in, a test's) takes either kind, the enterprise ones first.
     static func tokenVariables(for url: URL) -> [String] {
-        let everywhere = ["GH_TOKEN", "GITHUB_TOKEN"]
-        guard url.host?.lowercased() != "api.github.com" else { return everywhere }
-        return ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] + everywhere
+        let dotcom = ["GH_TOKEN", "GITHUB_TOKEN"]
+        let enterprise = ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"]
+        let host = url.host?.lowercased() ?? ""
+        if host == "api.github.com" || host.hasSuffix(".ghe.com") { return dotcom }
+        return OriginPolicy.isLoopback(host: host) ? enterprise + dotcom : enterprise
     }
 
     /// The token, and where it came from.

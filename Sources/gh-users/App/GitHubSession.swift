@@ -37,6 +37,12 @@ struct GitHubSession: Sendable {
             tokenFileContents: tokenFileContents,
             environment: environment.environment
         )
+        if let unsent = connection.unsentTokenVariable {
+            io.writeErr(
+                "gh-users: warning: \(unsent) is a github.com token, and is not sent to "
+                    + TerminalSanitizer.sanitize(connection.apiRoot.host ?? "") + " (a GitHub Enterprise host); set "
+                    + "GH_ENTERPRISE_TOKEN for it, as gh reads it\n")
+        }
         let cache = try CacheLocation.resolve(cacheDir: common.cacheDirectory, environment: environment.environment)
         var maximumBodyBytes = URLSessionTransport.defaultMaximumBodyBytes
         if let text = environment.environment["GH_USERS_MAX_RESPONSE_BYTES"], !text.isEmpty {
@@ -79,7 +85,9 @@ struct GitHubSession: Sendable {
         )
         return GitHubSession(
             reader: environment.makeGitHub(request), hasToken: connection.token != nil,
-            tokenOrigin: TokenOrigin(source: connection.tokenSource, variables: connection.tokenVariables),
+            tokenOrigin: TokenOrigin(
+                source: connection.tokenSource, variables: connection.tokenVariables,
+                enterpriseHost: connection.tokenVariables.contains("GH_TOKEN") ? nil : connection.apiRoot.host),
             redactor: redactor, io: maskedIO)
     }
 }

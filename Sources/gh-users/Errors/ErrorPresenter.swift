@@ -228,7 +228,13 @@ struct ErrorPresenter: Sendable {
     }
 
     /// The gh line after a missing token's first line, when gh is on PATH.
-    private var ghHint: String { ghOnPath ? "\n" + Self.ghTokenHint : "" }
+    private var ghHint: String {
+        guard ghOnPath else { return "" }
+        // A GitHub Enterprise host takes gh's token for that host, in the variable gh reads for it.
+        guard let host = tokenOrigin.enterpriseHost else { return "\n" + Self.ghTokenHint }
+        return "\nLogged in with gh? Then: export GH_ENTERPRISE_TOKEN=$(gh auth token --hostname "
+            + ShellWord.quote(host) + ")"
+    }
 
     /// What would have waited: `--wait-on-rate-limit`, within a `--max-wait` long enough (which the flag's default
     /// is for any reset within the hour); never the flag that was already given, nor a `--max-wait` past the
@@ -309,6 +315,8 @@ struct ErrorPresenter: Sendable {
 struct TokenOrigin: Sendable, Equatable {
     var source: String? = "GH_TOKEN or GITHUB_TOKEN"
     var variables = ["GH_TOKEN", "GITHUB_TOKEN"]
+    /// The GitHub Enterprise host the API root names, which takes only the enterprise variables.
+    var enterpriseHost: String?
 
     /// `GH_TOKEN or GITHUB_TOKEN`; `A, B, C or D`.
     var variablesText: String {

@@ -98,10 +98,13 @@ enum HelpTopics {
     static let environment = Topic(
         heading: "ENVIRONMENT",
         rows: [
-            ("GH_TOKEN, GITHUB_TOKEN", "the token, sent as 'Authorization: Bearer'; --token-file comes first"),
+            (
+                "GH_TOKEN, GITHUB_TOKEN",
+                "the token for github.com, sent as 'Authorization: Bearer'; --token-file comes first"
+            ),
             (
                 "GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN",
-                "for a host other than github.com, in this order, before GH_TOKEN and GITHUB_TOKEN"
+                "the token for a GitHub Enterprise host, which is never sent GH_TOKEN's (as gh reads them)"
             ),
             ("GH_USERS_API_URL", "the API root, as --api-url"),
             ("GH_HOST", "a GitHub Enterprise host: the API root becomes https://HOST/api/v3"),
