@@ -165,12 +165,14 @@ package enum GitHubEndpoints {
         )
     }
 
-    /// `GET /user`: the token's own account, and the scopes GitHub says the token has.
+    /// `GET /user`: the token's own account, and the scopes GitHub says the token has: only words a scope can be,
+    /// since the header is the server's to fill (a proxy's echo of the request, say).
     package static let authenticatedUser = Resource<AuthenticatedUser>(
         .authenticatedUser, missing: "authenticated user"
     ) { body throws(DomainError) in
         let scopes = body.headers["x-oauth-scopes"].map {
-            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter(GraphQLRefusal.isScopeName)
         }
         return AuthenticatedUser(user: try ResponseDecoder.user(body), scopes: scopes)
     }

@@ -53,13 +53,16 @@ enum GraphQLRefusal {
             let end = message[start...].firstIndex(of: "]")
         else { return [] }
         let quotes = CharacterSet(charactersIn: "'\" ")
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789:_-")
         let scopes = message[start..<end].split(separator: ",").map { $0.trimmingCharacters(in: quotes) }
-            .filter { scope in
-                !scope.isEmpty && scope.count <= maximumScopeLength
-                    && scope.unicodeScalars.allSatisfy { allowed.contains($0) }
-            }
+            .filter(isScopeName)
         return Array(scopes.prefix(maximumScopes))
+    }
+
+    /// Whether the server's `text` is a word a scope can be (`read:org`, `admin:public_key`): lower-case letters,
+    /// digits, `:`, `_` and `-`, at most `maximumScopeLength` of them; nothing else GitHub sends is printed as one.
+    static func isScopeName(_ text: String) -> Bool {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789:_-")
+        return !text.isEmpty && text.count <= maximumScopeLength && text.unicodeScalars.allSatisfy(allowed.contains)
     }
 
     static let maximumScopes = 8

@@ -19,6 +19,21 @@ struct MeCommandTests {
         #expect(harness.http.received.map { $0.headers["Authorization"] } == ["Bearer \(CommandRequestTests.token)"])
     }
 
+    /// The scopes are the words of the header that a scope can be: a server that echoes the request (the token
+    /// among it) or sends escapes has them left out, where the card printed them, the token in the clear.
+    @Test func onlyWordsAScopeCanBeAreShownAsScopes() async {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        harness.stdoutTTY = true
+        harness.width = 200
+        let header = "repo, \u{1B}[2Jevil, Bearer \(CommandRequestTests.token), read:org"
+        harness.expect("GET /user", headers: [("X-OAuth-Scopes", header)], body: "users-get-authenticated")
+        let run = await harness.run(["me", "--color", "never"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.hasSuffix("\n  Scopes     repo, read:org\n"), "\(run.out)")
+        #expect(!run.out.contains(CommandRequestTests.token))
+    }
+
     /// A misspelt `--fields` path into the profile's `plan` is named with the keys `plan` holds, in every format,
     /// as a list's first record is (before: a blank column or a null without a word); a right one is not, and
     /// reads the value in JSON too (before: `"plan.name": null`, where a list's JSON had the value).
