@@ -104,9 +104,9 @@ struct AccessChangesTests {
         #expect(added?.contains("kind") == true)
     }
 
-    /// The table says the new sources before the old: a narrow table leaves its rightmost description out first,
-    /// and NEW VIA went first, so a change of sources alone showed nothing that changed.
-    @Test func theChangesTableKeepsTheNewSourcesWhenItIsNarrow() async throws {
+    /// The table says which sources came and went, in one column: with the old and the new lists whole, a narrow
+    /// table cut them short, and a change of sources alone ("changed admin admin") showed nothing that changed.
+    @Test func theChangesTableSaysWhichSourcesCameAndWent() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let file = folder("a.json")
@@ -118,8 +118,12 @@ struct AccessChangesTests {
         #expect(run.status == 0, "\(run.err)")
         let lines = run.out.split(separator: "\n").map(String.init)
         let header = try #require(lines.first)
-        #expect(header.contains("NEW VIA") && !header.contains("OLD VIA"), "\(header)")
-        #expect(lines.contains { $0.hasPrefix("changed") && $0.contains("team core: maintain") }, "\(run.out)")
+        #expect(header.contains("VIA") && !header.contains("OLD VIA") && !header.contains("NEW VIA"), "\(header)")
+        let hubot = try #require(lines.first { $0.hasPrefix("changed") && $0.contains("hubot") }, "\(run.out)")
+        #expect(hubot.hasSuffix("+ team core: maintain, − team core: write"), "\(hubot)")
+        // Where nothing went, the sources that came; where nothing came, those that went.
+        #expect(lines.contains { $0.hasPrefix("added") && $0.hasSuffix("+ repository: write") }, "\(run.out)")
+        #expect(lines.contains { $0.hasPrefix("removed") && $0.hasSuffix("− organization octo-org: read") })
     }
 
     /// The same permission from other sources is a change too; the same sources in another order are not.

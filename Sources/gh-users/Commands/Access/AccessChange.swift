@@ -35,12 +35,14 @@ struct AccessChange: JSONRecord, Equatable {
         Column("NEW VIA", key: "new_sources", shrink: .first) { via($0.new) },
     ]
 
-    /// The columns `format` writes: the table says the sources in words, the new ones before the old, since a
-    /// narrow table leaves out its rightmost description first; tsv and csv hold under each name what the change
-    /// record holds there, `old_sources` and `new_sources` their JSON arrays (empty for null), as JSON and
-    /// `--fields` write them.
+    /// The columns `format` writes: the table says in one column, VIA, which sources came (`+`) and went (`−`),
+    /// so a change of sources alone shows what changed, where a narrow table cut the old and the new whole lists
+    /// short; tsv and csv hold under each name what the change record holds there, `old_sources` and
+    /// `new_sources` their JSON arrays (empty for null), as JSON and `--fields` write them.
     static func columns(for format: OutputFormat) -> [Column<AccessChange>] {
-        guard format != .table else { return columns.dropLast(2) + columns.suffix(2).reversed() }
+        guard format != .table else {
+            return columns.dropLast(2) + [Column("VIA", key: "new_sources", shrink: .first) { viaChange($0) }]
+        }
         return columns.map { column in
             switch column.key {
             case "old_sources": return Column("OLD_SOURCES", key: column.key) { json($0.old) }
@@ -55,12 +57,23 @@ struct AccessChange: JSONRecord, Equatable {
     }
 
     private static func via(_ entry: AccessSnapshot.Entry?) -> String {
-        AccessCommand.via(
-            entry?.sources.compactMap { source in
-                AccessRecord.Source.Kind(rawValue: source.kind).map {
-                    AccessRecord.Source(kind: $0, name: source.name, permission: source.permission)
-                }
-            } ?? [])
+        AccessCommand.via(sources(entry))
+    }
+
+    private static func sources(_ entry: AccessSnapshot.Entry?) -> [AccessRecord.Source] {
+        entry?.sources.compactMap { source in
+            AccessRecord.Source.Kind(rawValue: source.kind).map {
+                AccessRecord.Source(kind: $0, name: source.name, permission: source.permission)
+            }
+        } ?? []
+    }
+
+    /// The sources that came, each after `+`, then those that went, each after `−`, as the table says them.
+    static func viaChange(_ change: AccessChange) -> String {
+        let (old, new) = (sources(change.old), sources(change.new))
+        let came = new.filter { !old.contains($0) }.map { "+ " + AccessCommand.via([$0]) }
+        let went = old.filter { !new.contains($0) }.map { "− " + AccessCommand.via([$0]) }
+        return (came + went).joined(separator: ", ")
     }
 
     /// What changed from `old` to `new`, sorted by repository then login, case aside.
