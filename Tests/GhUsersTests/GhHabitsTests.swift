@@ -87,9 +87,11 @@ struct GhHabitsTests {
     @Test(arguments: [
         (
             ["followers", "octocat", "--jq", ".login"],
-            "gh-users has no jq of its own; pipe into jq: --format ndjson | jq -r .login (one record a line), or "
-                + "--json | jq -r '.[].login' (a list is one array)"
+            "gh-users has no jq of its own; gh's --jq EXPR is --json | jq -r 'EXPR' here, on the JSON gh would give "
+                + "(a list is one array: '.[].login'; --format ndjson | jq -r .login reads one record a line)"
         ),
+        // `show LOGIN --json` is one object, as gh's: the user's own expression is what works, not '.[].login'.
+        (["show", "octocat", "--jq", ".name"], "gh's --jq EXPR is --json | jq -r 'EXPR' here"),
         (["followers", "octocat", "--template", "{{.login}}"], "pick keys with --json --fields login,name"),
     ])
     func jqAndTemplateSayHow(arguments: [String], hint: String) async {

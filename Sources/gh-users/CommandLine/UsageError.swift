@@ -43,11 +43,12 @@ struct UsageError: Error, Sendable, Equatable {
         return unknownOption(option, among: spec.allOptions.map { "--\($0.name)" }, spec: spec)
     }
 
-    /// gh's output options, which gh-users answers with its own way to the same output. A list is written as
-    /// one JSON array, so jq's `.login` fails on it: `.[].login`, or one object a line with `--format ndjson`.
+    /// gh's output options, which gh-users answers with its own way to the same output: `--jq EXPR` is jq on
+    /// `--json`, which is the JSON gh gives (one object for `show LOGIN`; a list is one array, on which `.login`
+    /// fails: `.[].login`, or one object a line with `--format ndjson`).
     private static let ghHabits = [
-        "jq": "gh-users has no jq of its own; pipe into jq: --format ndjson | jq -r .login (one record a line), "
-            + "or --json | jq -r '.[].login' (a list is one array)",
+        "jq": "gh-users has no jq of its own; gh's --jq EXPR is --json | jq -r 'EXPR' here, on the JSON gh would "
+            + "give (a list is one array: '.[].login'; --format ndjson | jq -r .login reads one record a line)",
         "template": "gh-users has no templates; pick keys with --json --fields login,name, or pipe --json into jq",
     ]
 
