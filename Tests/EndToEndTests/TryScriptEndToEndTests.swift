@@ -55,7 +55,9 @@ struct TryScriptEndToEndTests {
         // --changes across changes to the world (Scripts/try --world): who joined, whose role changed, who left;
         // who starred and who took a star back.
         #expect(demo.stderr.contains("+ Scripts/try --world join github eager-falcon-20"), "\(demo.stderr)")
-        for change in ["+ eager-falcon-20", "! Yamada-Taro", "− kitsune-fox", "+ Tidy-Falcon-33"] {
+        for change in [
+            "+ eager-falcon-20", "! Yamada-Taro", "− Tidy-Falcon-33", "+ Tidy-Falcon-33", "− gentlefalcon22",
+        ] {
             #expect(demo.stdout.contains(change), "\(change): \(demo.stdout)")
         }
         // The access map, and what a team's grant and a new collaborator changed in it.
@@ -206,6 +208,32 @@ struct TryScriptEndToEndTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: sandbox.cache.path).filter { $0.hasPrefix("try-") }
                 .isEmpty)
+    }
+
+    /// The demo against a served stand-in undoes what it changed: the members, the stargazers with their dates,
+    /// the access map and the collaborators are what they were. Before, it took a star of the world's back and
+    /// gave it again, dated that day, and had a member leave and join again.
+    @Test func theDemoLeavesAServedWorldAsItWas() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let environment = try sandbox.environment()
+        defer { sandbox.killServed(environment) }
+        #expect(try await sandbox.run("--serve", environment).status == 0)
+        let views = [
+            "members github", "stargazers octocat/Hello-World --all", "access github",
+            "collaborators github/docs --all",
+        ].map { $0 + " --format tsv --no-cache" }
+        func world() async throws -> [String] {
+            var seen: [String] = []
+            for view in views { seen.append(try await sandbox.run(view, environment).stdout) }
+            return seen
+        }
+        let before = try await world()
+        #expect(before.allSatisfy { !$0.isEmpty })
+        let demo = try await sandbox.run("", environment)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(try await world() == before)
+        #expect(try await sandbox.run("--stop", environment).status == 0)
     }
 
     /// Ctrl-C reaches the whole foreground process group, as a terminal sends it: the script exits 130 as
