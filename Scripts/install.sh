@@ -8,6 +8,7 @@
 #   Scripts/install.sh --binary=PATH   # install a gh-users built elsewhere instead of building one
 #   Scripts/install.sh --check         # only say what the build needs and what would be run
 #   Scripts/install.sh --yes           # install libcurl's development files, if missing, without asking
+#   Scripts/install.sh --uninstall     # remove what it installed under PREFIX (DESTDIR), and nothing else
 #
 # On Linux the Swift standard library and Foundation are linked statically, so the binary runs without a
 # Swift toolchain; it still needs libcurl 4, libstdc++ and libgcc_s at run time (Debian and Ubuntu: libcurl4,
@@ -26,6 +27,7 @@ DESTDIR=${DESTDIR:-}
 check_only=""
 prebuilt=""
 assume_yes=""
+uninstall=""
 # Where libcurl's headers are looked for: /usr/include/curl, or a multiarch folder such as
 # /usr/include/x86_64-linux-gnu/curl (where Debian and Ubuntu put them). Tests point it elsewhere.
 include_root=${CURL_INCLUDE_ROOT:-/usr/include}
@@ -35,10 +37,36 @@ for argument in "$@"; do
         --binary=*) prebuilt=${argument#--binary=}; [[ $prebuilt == /* ]] || prebuilt=$caller/$prebuilt ;;
         --check) check_only=1 ;;
         -y | --yes) assume_yes=1 ;;
-        -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --uninstall) uninstall=1 ;;
+        -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown argument '$argument' (try --help)" >&2; exit 64 ;;
     esac
 done
+
+# What an install puts under $1: the binary, the three completion scripts and the man pages.
+installed_files() {
+    local page
+    echo "$1/bin/gh-users"
+    echo "$1/share/bash-completion/completions/gh-users"
+    echo "$1/share/zsh/site-functions/_gh-users"
+    echo "$1/share/fish/vendor_completions.d/gh-users.fish"
+    for page in "$1"/share/man/man1/gh-users.1 "$1"/share/man/man1/gh-users-*.1; do
+        [ -e "$page" ] && echo "$page"
+    done
+    return 0
+}
+
+if [ -n "$uninstall" ]; then
+    removed=0
+    while IFS= read -r file; do
+        [ -e "$file" ] || [ -L "$file" ] || continue
+        rm -f -- "$file"
+        removed=$((removed + 1))
+    done < <(installed_files "$DESTDIR$PREFIX")
+    echo "Removed $removed files of gh-users from $DESTDIR$PREFIX; its response cache is where 'gh-users cache info'" \
+        "said (\${XDG_CACHE_HOME:-~/.cache}/gh-users by default), for you to remove" >&2
+    exit 0
+fi
 
 have_curl_headers() {
     local header

@@ -27,6 +27,32 @@ struct InstallScriptEndToEndTests {
         return try await BinaryRunner.shell(#"\#(prefix) bash "\#(Self.script)" --check"#, environment: environment)
     }
 
+    /// `--uninstall` removes what an install put under the prefix, and nothing else beside it.
+    @Test func uninstallRemovesWhatTheInstallPutThereAndNothingElse() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let environment = ["DESTDIR": root.path, "PREFIX": "/usr", "PATH": Self.path]
+        let installed = try await BinaryRunner.shell(
+            #"bash "\#(Self.script)" --binary="\#(BinaryRunner.binary.path)""#, environment: environment)
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let usr = root.appendingPathComponent("usr")
+        let pages = usr.appendingPathComponent("share/man/man1")
+        let manPages = try FileManager.default.contentsOfDirectory(atPath: pages.path)
+        #expect(manPages.contains("gh-users.1") && manPages.contains("gh-users-show.1"), "\(manPages)")
+        // Another package's page and binary beside them stay.
+        _ = FileManager.default.createFile(atPath: pages.appendingPathComponent("gh.1").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: usr.appendingPathComponent("bin/gh").path, contents: Data())
+        let removed = try await BinaryRunner.shell(#"bash "\#(Self.script)" --uninstall"#, environment: environment)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stderr.hasPrefix("Removed \(manPages.count + 4) files of gh-users"), "\(removed.stderr)")
+        let left = FileManager.default.enumerator(atPath: usr.path)?.compactMap { $0 as? String }.filter { path in
+            var folder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: usr.appendingPathComponent(path).path, isDirectory: &folder)
+                && !folder.boolValue
+        }
+        #expect(left?.sorted() == ["bin/gh", "share/man/man1/gh.1"], "\(left ?? [])")
+    }
+
     /// Debian and Ubuntu keep the headers only under the multiarch folder: that is enough, and nothing is run.
     @Test(arguments: ["x86_64-linux-gnu/curl/curl.h", "aarch64-linux-gnu/curl/curl.h", "curl/curl.h"])
     func headersInEitherPlaceAreFound(header: String) async throws {
