@@ -52,7 +52,7 @@ struct PeopleChangeDiffTests {
         var tableWriter = RecordStreamWriter(context: table, columns: ListChange.columns(table, roles: true))
         let text = String(decoding: tableWriter.render(changes) + tableWriter.finish(completed: true), as: UTF8.self)
         #expect(text.contains("! bob"), "\(text)")
-        #expect(text.hasPrefix("CHANGE  ID  ROLE    PREVIOUS_ROLE"), "\(text)")
+        #expect(text.hasPrefix("CHANGE  ID  ROLE    PREVIOUS ROLE"), "\(text)")
     }
 }
 

@@ -73,7 +73,10 @@ struct ListChange: JSONRecord, Equatable {
             roles
             ? [
                 Column("ROLE") { $0.role ?? "" },
-                Column("PREVIOUS_ROLE", key: "previous_role") { $0.previousRole ?? "" },
+                // Words in a table, as RENAMED FROM is; the key's own spelling for the data formats.
+                Column(context.format == .table ? "PREVIOUS ROLE" : "PREVIOUS_ROLE", key: "previous_role") {
+                    $0.previousRole ?? ""
+                },
             ] : []
         guard context.format == .table else {
             return [
