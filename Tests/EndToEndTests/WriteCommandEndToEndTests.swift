@@ -75,7 +75,8 @@ struct WriteCommandEndToEndTests {
             #expect(
                 lines.last?.hasPrefix("The token came from /dev/fd/") == true
                     && lines.last?.hasSuffix(
-                        "which cannot be read again: give it again, with --token-file or GH_TOKEN.")
+                        "which cannot be read again: give it again, with --token-file or GH_TOKEN (GH_ENTERPRISE_TOKEN for a "
+                            + "GitHub Enterprise host).")
                         == true,
                 "\(result.stderr)")
         }

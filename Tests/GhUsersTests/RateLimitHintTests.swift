@@ -30,6 +30,16 @@ struct RateLimitHintTests {
         )
     }
 
+    /// A GitHub Enterprise host reads GH_ENTERPRISE_TOKEN alone: the hint names it, not GH_TOKEN, which that host
+    /// is never sent.
+    @Test func anEnterpriseHostsHintNamesItsOwnVariable() {
+        var presenter = ErrorPresenter(now: now, hasToken: false)
+        presenter.tokenOrigin = TokenOrigin(
+            source: nil, variables: ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"], enterpriseHost: "ghe.example")
+        let shown = presenter.present(.rateLimited(resetAt: nil, message: message, resource: "core")).message
+        #expect(shown.contains("set GH_ENTERPRISE_TOKEN for 5,000."), "\(shown)")
+    }
+
     @Test func noResetTimeMeansAboutAMinute() {
         let shown = present(.rateLimited(resetAt: nil, message: message))
         #expect(shown.contains("GitHub gave no reset time: try again in about a minute."))

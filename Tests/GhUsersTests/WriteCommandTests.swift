@@ -210,7 +210,8 @@ struct WriteCommandTests {
         let result = await run(declaration(.never), ["a", "b"], github: github, common: common)
         #expect(result.status == 4)
         let note =
-            "The token came from \(path), which cannot be read again: give it again, with --token-file or GH_TOKEN.\n"
+            "The token came from \(path), which cannot be read again: give it again, with --token-file or GH_TOKEN "
+            + "(GH_ENTERPRISE_TOKEN for a GitHub Enterprise host).\n"
         if readable {
             #expect(result.err.hasSuffix("To finish: gh-users star --yes --token-file \(path) b\n"), "\(result.err)")
         } else {

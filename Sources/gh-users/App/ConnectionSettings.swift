@@ -38,7 +38,8 @@ struct ConnectionSettings: Sendable, Equatable {
         var settings = ConnectionSettings(apiRoot: url, token: token, tokenSource: source, tokenVariables: variables)
         if token == nil {
             settings.unsentTokenVariable = ["GH_TOKEN", "GITHUB_TOKEN"].first { name in
-                !variables.contains(name) && !(environment[name]?.trimmingCharacters(in: .whitespaces) ?? "").isEmpty
+                !variables.contains(name)
+                    && !(environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "").isEmpty
             }
         }
         return settings

@@ -46,7 +46,7 @@ struct CommonOptions: Sendable, Equatable {
     static func tokenFileNote(_ options: CommonOptions) -> String? {
         guard let file = options.tokenFile, !canBeReadAgain(tokenFile: file) else { return nil }
         return "The token came from \(ShellWord.quote(file)), which cannot be read again: give it again, with "
-            + "--token-file or GH_TOKEN."
+            + "--token-file or GH_TOKEN (GH_ENTERPRISE_TOKEN for a GitHub Enterprise host)."
     }
 
     static func defaultMaxWait(waitOnRateLimit: Bool) -> Double {

@@ -281,12 +281,15 @@ struct ErrorPresenter: Sendable {
     /// The numbers a token changes, for the bucket that is spent: search's are per minute. No token lifts a
     /// secondary limit.
     private func tokenHint(resource: String?, message: String) -> String? {
+        // GH_TOKEN, unless this host does not read it: GH_ENTERPRISE_TOKEN for a GitHub Enterprise host.
+        let variable =
+            tokenOrigin.variables.contains("GH_TOKEN") ? "GH_TOKEN" : tokenOrigin.variables.first ?? "GH_TOKEN"
         switch resource {
-        case "search": return "Searches without a token get 10 a minute: set GH_TOKEN for 30."
-        case "core": return "Requests without a token get 60 an hour: set GH_TOKEN for 5,000."
+        case "search": return "Searches without a token get 10 a minute: set \(variable) for 30."
+        case "core": return "Requests without a token get 60 an hour: set \(variable) for 5,000."
         case DomainError.secondaryLimit?, DomainError.secondaryLimitOnceOnly?: return nil
         case nil where !message.lowercased().contains("secondary rate limit"):
-            return "Requests without a token get 60 an hour: set GH_TOKEN for 5,000."
+            return "Requests without a token get 60 an hour: set \(variable) for 5,000."
         default: return nil
         }
     }

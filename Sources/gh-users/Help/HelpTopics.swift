@@ -104,7 +104,8 @@ enum HelpTopics {
             ),
             (
                 "GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN",
-                "the token for a GitHub Enterprise host, which is never sent GH_TOKEN's (as gh reads them)"
+                "the token for a GitHub Enterprise host, which is never sent GH_TOKEN's (as gh reads them); a "
+                    + "server on this machine (--api-url http://127.0.0.1:PORT) takes either"
             ),
             ("GH_USERS_API_URL", "the API root, as --api-url"),
             ("GH_HOST", "a GitHub Enterprise host: the API root becomes https://HOST/api/v3"),
