@@ -34,9 +34,11 @@ extension ResourceLoad {
     /// failure on stderr, and sums the lot up as one outcome: how a command that reads whole resources (`show`,
     /// `rate-limit`, `me`) ends. `empty` says when a terminal is told that nothing was found. Where the first value
     /// is itself the record `--fields` reads (`show`'s account, `me`'s), a path it lacks is warned of first.
+    /// `refusingBlankRows` false: the record is what a write made (`me edit`), which a `--fields` mistake must
+    /// not report as failed; its paths are warned of only.
     func write(
         _ output: [UInt8], to context: CommandContext,
-        empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)? = nil
+        empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)? = nil, refusingBlankRows: Bool = true
     ) -> CommandOutcome {
         let values = self.values
         let failures = results.compactMap { result in
@@ -47,14 +49,16 @@ extension ResourceLoad {
             // A `--fields` path the object lacks is said before the blank it leaves, as a list's first record does.
             if context.render.fields != nil, let record = values.first as? any JSONRecord {
                 let writer = RecordStreamWriter<RawJSON>(context: context.render, columns: [])
-                // Every column such a path: every row would be blank, so nothing is written (exit 1).
-                if writer.everyPathGoesWrong(in: record.raw) {
+                // Every column such a path: every row would be blank, so nothing is written (exit 1), and the
+                // lookups that failed are still said.
+                if refusingBlankRows, writer.everyPathGoesWrong(in: record.raw) {
                     let error = DomainError.refused(
                         "the account GitHub sent has nothing at "
                             + (context.render.fields ?? []).joined(separator: ", ")
                             + ", so every row would be blank: check the part after the dot (--format json shows what "
                             + "it holds)")
                     context.io.writeErr(context.presenter.present(error).message)
+                    say(failures, to: context)
                     return .failed(error)
                 }
                 for warning in writer.pathWarnings(for: record.raw) { context.io.writeErr(warning) }
@@ -70,17 +74,23 @@ extension ResourceLoad {
         {
             context.io.writeErr(line + "\n")
         }
-        // A failure every lookup met (a spent rate limit, say) is said once, not once per login.
+        say(failures, to: context)
+        if context.io.stderrIsTTY, let line = closingLine {
+            context.io.writeErr(line)
+        }
+        return failures.isEmpty ? .success : .partial(failures: failures, successes: values.count)
+    }
+}
+
+extension ResourceLoad {
+    /// Each failure on stderr; one that every lookup met (a spent rate limit, say) once, not once per login.
+    fileprivate func say(_ failures: [DomainError], to context: CommandContext) {
         var said: Set<String> = []
         let presenter = context.presenter.heldAtNow()
         for failure in failures {
             let presentation = presenter.present(failure)
             if said.insert(presentation.withoutRequestID).inserted { context.io.writeErr(presentation.message) }
         }
-        if context.io.stderrIsTTY, let line = closingLine {
-            context.io.writeErr(line)
-        }
-        return failures.isEmpty ? .success : .partial(failures: failures, successes: values.count)
     }
 }
 

@@ -32,6 +32,17 @@ struct MeCommandTests {
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.hasSuffix("\n  Scopes     repo, read:org\n"), "\(run.out)")
         #expect(!run.out.contains(CommandRequestTests.token))
+        // A classic token, 40 hexadecimal digits, reads as a scope's name: it is masked as stderr masks it.
+        let classic = "0123456789abcdef0123456789abcdef01234567"
+        var echoed = CommandHarness()
+        echoed.environment["GH_TOKEN"] = classic
+        echoed.stdoutTTY = true
+        echoed.width = 200
+        echoed.expect(
+            "GET /user", headers: [("X-OAuth-Scopes", "repo, \(classic), user")], body: "users-get-authenticated")
+        let masked = await echoed.run(["me", "--color", "never"])
+        #expect(masked.out.hasSuffix("\n  Scopes     repo, ***, user\n"), "\(masked.out)")
+        #expect(!masked.out.contains(classic))
     }
 
     /// A misspelt `--fields` path into the profile's `plan` is named with the keys `plan` holds, in every format,
@@ -83,6 +94,17 @@ struct MeEditCommandTests {
         #expect(object.count == 4)
         let text = String(decoding: body, as: UTF8.self)
         #expect(text.hasPrefix("{\"name\":") && text.contains(",\"bio\":") && text.hasSuffix(",\"hireable\":false}"))
+    }
+
+    /// An edit GitHub made is no failure for a `--fields` mistake in what it shows: the paths are warned of, and
+    /// the status is 0 (it was 1, as if the edit had failed, and a script would send it again).
+    @Test func aFieldsMistakeAfterTheEditIsAWarningNotAFailure() async {
+        let harness = harness()
+        harness.expect("PATCH /user", body: "users-get-authenticated")
+        let run = await harness.run(["me", "edit", "--location", "Town", "--format", "tsv", "--fields", "login.x"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("--fields login.x: the first record's login is a plain value"), "\(run.err)")
+        #expect(harness.http.received.count == 1)
     }
 
     /// `--offline` keeps off the network: a calendar (GraphQL is never cached) fails as not cached, and nothing

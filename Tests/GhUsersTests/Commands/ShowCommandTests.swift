@@ -74,6 +74,13 @@ struct ShowCommandTests {
         #expect(written.status == 0, "\(written.err)")
         #expect(written.out == "octocat\t\n")
         #expect(written.err.contains("--fields login.x: the first record's login is a plain value"))
+        // A login that failed beside it is still said.
+        let failing = CommandHarness()
+        failing.expect("GET /users/octocat", body: "users-get-by-username")
+        failing.expect("GET /users/nosuch-zz", status: 404, body: "error-404")
+        let both = await failing.run(["show", "octocat", "nosuch-zz", "--format", "tsv", "--fields", "login.x"])
+        #expect(both.status == 1)
+        #expect(both.err.contains("no user 'nosuch-zz' (HTTP 404)"), "\(both.err)")
     }
 
     @Test(arguments: [

@@ -1,4 +1,5 @@
 import AtomicCore
+import AtomicLogger
 import Data
 import Domain
 import JSONBytes
@@ -18,8 +19,8 @@ struct MeCommand: GitHubCommand, NestingCommand {
         abstract: "Show the account your token belongs to (GET /user), or change its profile (PATCH /user).",
         usage: "gh-users me [options]",
         discussion: """
-            Needs a token (GH_TOKEN, GITHUB_TOKEN or --token-file): without one it exits with status 4
-            before sending anything. JSON is GitHub's private-user object, with the private counts and plan
+            Needs a token (GH_TOKEN, GH_ENTERPRISE_TOKEN for a GitHub Enterprise host, or --token-file):
+            without one it exits with status 4 before sending anything. JSON is GitHub's private-user object, with the private counts and plan
             a token's owner may see. On a terminal the profile ends with the scopes GitHub says the token
             has (X-OAuth-Scopes). me edit changes the profile.
             """,
@@ -56,16 +57,18 @@ struct MeCommand: GitHubCommand, NestingCommand {
             try await github.fetch(GitHubEndpoints.authenticatedUser)
         }
         let load = ResourceLoad([account])
-        return load.write(Self.render(load.values, context.render), to: context)
+        return load.write(Self.render(load.values, context.render, redactor: context.presenter.redactor), to: context)
     }
 
-    /// What both print: the private profile, and on a terminal's table the token's scopes.
-    static func render(_ accounts: [AuthenticatedUser], _ context: RenderContext) -> [UInt8] {
+    /// What both print: the private profile, and on a terminal's table the token's scopes, where a scope that is
+    /// the token (a server echoing the request; a classic token is 40 characters a scope's name can hold) is
+    /// masked as stderr masks it.
+    static func render(_ accounts: [AuthenticatedUser], _ context: RenderContext, redactor: Redactor) -> [UInt8] {
         guard let account = accounts.first else { return [] }
         guard context.format == .table, context.fields == nil else {
             return ShowUsersRenderer.render([account.user], asArray: false, context: context)
         }
-        let scopes = account.scopes.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") }
+        let scopes = account.scopes.map { $0.isEmpty ? "none" : redactor.redact($0.joined(separator: ", ")) }
         let unreported = "not reported: fine-grained and app tokens have permissions, not scopes"
         let extra = [("Scopes", scopes ?? unreported)]
         return Array(ShowUsersRenderer.profile(account.user, context: context, extra: extra).utf8)
@@ -152,7 +155,10 @@ struct MeEditCommand: GitHubCommand {
             return try GitHubEndpoints.authenticatedUser.decode(answer)
         }
         let load = ResourceLoad([account])
-        return load.write(MeCommand.render(load.values, context.render), to: context)
+        // The change is made: a --fields mistake in what it shows is warned of, not a failed run.
+        return load.write(
+            MeCommand.render(load.values, context.render, redactor: context.presenter.redactor), to: context,
+            refusingBlankRows: false)
     }
 }
 
