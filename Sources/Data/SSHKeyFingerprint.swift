@@ -32,9 +32,22 @@ package enum SSHKeyFingerprint {
             let name = String(bytes: fields[0], encoding: .ascii)
         else { return false }
         if let type, type != name { return false }
-        if let expected = fieldCounts[name] { return fields.count == expected }
+        if let expected = fieldCounts[name] { return fields.count == expected && holdsAKey(name, fields) }
         return type != nil || ["ssh-", "ecdsa-", "sk-"].contains { name.hasPrefix($0) }
     }
+
+    /// What `ssh-keygen` checks of the key itself: an Ed25519 key is 32 bytes; an ECDSA key names its own curve
+    /// and is an uncompressed point of that curve's size (RFC 5656).
+    private static func holdsAKey(_ name: String, _ fields: [ArraySlice<UInt8>]) -> Bool {
+        if name.contains("ed25519") { return fields[1].count == 32 }
+        guard name.contains("ecdsa-sha2-") else { return true }
+        let curve = name.hasPrefix("sk-") ? "nistp256" : String(name.dropFirst("ecdsa-sha2-".count))
+        guard let size = pointSizes[curve], fields[1].elementsEqual(curve.utf8) else { return false }
+        return fields[2].count == size && fields[2].first == 0x04
+    }
+
+    /// An uncompressed point's bytes on each curve: 0x04, then both coordinates.
+    private static let pointSizes = ["nistp256": 65, "nistp384": 97, "nistp521": 133]
 
     /// The fields of each key type `ssh-keygen` knows (RFC 4253, RFC 5656, RFC 8709, OpenSSH's PROTOCOL.u2f).
     private static let fieldCounts = [

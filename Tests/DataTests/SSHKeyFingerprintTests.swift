@@ -38,6 +38,10 @@ struct SSHKeyFingerprintTests {
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDiq+9tAd+gZys0wwEXe+XxZJN6S5QBz4GEtAV1tPW9NAAAAAA==",
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDiq+9tAd+gZys0wwEXe+XxZJN6S5QBz4GEtAV1tPW9NAAAA",
         "ecdsa-sha2-nistp256 " + SSHKeyFingerprintTests.ecdsa.dropLast(9),
+        // An ECDSA key whose curve field says nistp384, and an Ed25519 key of 31 bytes.
+        "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAzODQAAABBBDfoSFWJJRwJe7g757YLL7OR2vt1b8Cm19xPtF"
+            + "XbFaK4PpMpem8LfSNSy73Eg+JfcWPI6LgF78ScJ+lvCi2BM2g=",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAHziq+9tAd+gZys0wwEXe+XxZJN6S5QBz4GEtAV1tPW8=",
     ])
     func aMalformedKeyHasNone(key: String) {
         #expect(SSHKeyFingerprint.sha256(of: key) == nil)
