@@ -1,3 +1,4 @@
+import Domain
 import Testing
 
 @testable import gh_users
@@ -44,6 +45,14 @@ struct OptionValueTests {
             usageMessage(["contributions", "octocat", "--to", "1999-12-31"])
                 == "--to 1999-12-31 is before GitHub began (2007-10-01): no account has contributions before then")
         #expect(usageMessage(["star-history", "octocat/Hello-World", "--to", "2006-01-01"])?.hasPrefix("--to") == true)
+        // `--to` in GitHub's first year: the default start, a year before it, begins when GitHub did.
+        let today = CalendarDay("2026-11-30")!
+        #expect(
+            DaySpan.resolve(from: nil, to: CalendarDay("2008-03-01"), today: today)
+                == CalendarDay("2007-10-01")!...CalendarDay("2008-03-01")!)
+        #expect(
+            DaySpan.resolve(from: nil, to: CalendarDay("2009-03-01"), today: today)?.lowerBound
+                == CalendarDay("2008-03-02"))
     }
 
     /// A subject id is a positive number, sent in its plain form.

@@ -11,7 +11,9 @@ enum DaySpan {
         -> OptionDeclaration<Options>
     {
         day(
-            OptionSpec("from", value: "DATE", help: "First day, YYYY-MM-DD (UTC).", default: "364 days before --to"),
+            OptionSpec(
+                "from", value: "DATE", help: "First day, YYYY-MM-DD (UTC).",
+                default: "364 days before --to, from 2007-10-01"),
             at: path)
     }
 
@@ -38,11 +40,11 @@ enum DaySpan {
     }
 
     /// `--from` and `--to` as given; a missing end, or one after today (UTC), is today: no day after it has
-    /// happened. A missing start makes the span the 365 days up to the end. Nil when the start comes after the
-    /// end.
+    /// happened. A missing start makes the span the 365 days up to the end, from the day GitHub began at the
+    /// earliest, as a start given earlier is refused. Nil when the start comes after the end.
     static func resolve(from: CalendarDay?, to: CalendarDay?, today: CalendarDay) -> ClosedRange<CalendarDay>? {
         let end = min(to ?? today, today)
-        let start = from ?? ContributionSpan.lastYear(until: end).lowerBound
+        let start = from ?? max(ContributionSpan.lastYear(until: end).lowerBound, gitHubBegan)
         return start <= end ? start...end : nil
     }
 
