@@ -87,11 +87,13 @@ struct GhHabitsTests {
     @Test(arguments: [
         (
             ["followers", "octocat", "--jq", ".login"],
-            "gh-users has no jq of its own; gh's --jq EXPR is --json | jq -r 'EXPR' here, on the JSON gh would give "
+            "gh-users has no jq of its own; gh's --jq EXPR is --json | jq -r .login here, on the JSON gh would give "
                 + "(a list is one array: '.[].login'; --format ndjson | jq -r .login reads one record a line)"
         ),
-        // `show LOGIN --json` is one object, as gh's: the user's own expression is what works, not '.[].login'.
-        (["show", "octocat", "--jq", ".name"], "gh's --jq EXPR is --json | jq -r 'EXPR' here"),
+        // `show LOGIN --json` is one object, as gh's: the user's own expression is what works, not '.[].login',
+        // and the hint repeats it; gh's `-q` is its `--jq`.
+        (["show", "octocat", "--jq", ".name"], "gh's --jq EXPR is --json | jq -r .name here"),
+        (["show", "octocat", "-q", ".name | ascii_upcase"], "--json | jq -r '.name | ascii_upcase' here"),
         (["followers", "octocat", "--template", "{{.login}}"], "pick keys with --json --fields login,name"),
     ])
     func jqAndTemplateSayHow(arguments: [String], hint: String) async {

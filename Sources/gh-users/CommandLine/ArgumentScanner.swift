@@ -71,7 +71,9 @@ enum ArgumentScanner {
                     name = String(body)
                 }
                 guard let found = spec.option(named: name) else {
-                    throw UsageError.unknownOption("--\(name)", spec: spec)
+                    // The word after it may be its value, which a hint for gh's `--jq EXPR` repeats.
+                    let value = inlineValue ?? (index < arguments.count ? arguments[index] : nil)
+                    throw UsageError.unknownOption("--\(name)", spec: spec, value: value)
                 }
                 option = found
             } else {
@@ -79,7 +81,8 @@ enum ArgumentScanner {
                 guard let letter = shorts.first, let found = spec.option(short: letter),
                     shorts.count == 1 || found.takesValue
                 else {
-                    throw UsageError.unknownOption(argument, spec: spec)
+                    throw UsageError.unknownOption(
+                        argument, spec: spec, value: index < arguments.count ? arguments[index] : nil)
                 }
                 option = found
                 // gh's (pflag's) `-L5` and `-L=5`: a short option's value written onto it.

@@ -13,7 +13,8 @@ struct UsageError: Error, Sendable, Equatable {
         self.usage = command?.usage
     }
 
-    static func unknownOption(_ option: String, spec: CommandSpec) -> UsageError {
+    /// `value` is the word after the option (or after its `=`), which may be its value: gh's `--jq EXPR`.
+    static func unknownOption(_ option: String, spec: CommandSpec, value: String? = nil) -> UsageError {
         // An option another command takes is no typo: say it does not apply here, and where it does.
         // Names are matched as typed: `--ALL` is a typo of `--all`, which the suggestion below offers.
         let name = String(option.dropFirst(2))
@@ -37,8 +38,15 @@ struct UsageError: Error, Sendable, Equatable {
                     + "gh-users \(spec.name) [options] -- QUERY",
                 command: spec)
         }
-        if let habit = ghHabits[name.lowercased()], spec.allOptions.contains(where: { $0.name == "json" }) {
-            return UsageError(message: "unknown option '\(option)': \(habit)", command: spec)
+        // gh's `-q` is its `--jq`.
+        let habitName = option == "-q" ? "jq" : name.lowercased()
+        if let habit = ghHabits[habitName], spec.allOptions.contains(where: { $0.name == "json" }) {
+            var text = habit
+            // The expression given, quoted for a shell, where the hint says EXPR.
+            if habitName == "jq", let value, !value.hasPrefix("-") {
+                text = text.replacingOccurrences(of: "'EXPR' here", with: ShellWord.quote(value) + " here")
+            }
+            return UsageError(message: "unknown option '\(option)': \(text)", command: spec)
         }
         return unknownOption(option, among: spec.allOptions.map { "--\($0.name)" }, spec: spec)
     }
