@@ -8,7 +8,7 @@
 #   Scripts/install.sh --binary=PATH   # install a gh-users built elsewhere instead of building one
 #   Scripts/install.sh --check         # only say what the build needs and what would be run
 #   Scripts/install.sh --yes           # install libcurl's development files, if missing, without asking
-#   Scripts/install.sh --uninstall     # remove what it installed under PREFIX (DESTDIR), and nothing else
+#   Scripts/install.sh --uninstall     # remove what it installed under PREFIX (DESTDIR); --check lists it
 #
 # On Linux the Swift standard library and Foundation are linked statically, so the binary runs without a
 # Swift toolchain; it still needs libcurl 4, libstdc++ and libgcc_s at run time (Debian and Ubuntu: libcurl4,
@@ -43,28 +43,30 @@ for argument in "$@"; do
     esac
 done
 
-# What an install puts under $1: the binary, the three completion scripts and the man pages.
+# What an install put under $1 and is there: the binary, the three completion scripts, and the man pages
+# gh-users wrote (their .TH line names the "gh-users Manual"; another tool's gh-users-*.1 is not one of them).
 installed_files() {
-    local page
-    echo "$1/bin/gh-users"
-    echo "$1/share/bash-completion/completions/gh-users"
-    echo "$1/share/zsh/site-functions/_gh-users"
-    echo "$1/share/fish/vendor_completions.d/gh-users.fish"
-    for page in "$1"/share/man/man1/gh-users.1 "$1"/share/man/man1/gh-users-*.1; do
-        [ -e "$page" ] && echo "$page"
+    local file
+    for file in "$1/bin/gh-users" "$1/share/bash-completion/completions/gh-users" \
+        "$1/share/zsh/site-functions/_gh-users" "$1/share/fish/vendor_completions.d/gh-users.fish"; do
+        [ -e "$file" ] && echo "$file"
+    done
+    for file in "$1"/share/man/man1/gh-users.1 "$1"/share/man/man1/gh-users-*.1; do
+        [ -f "$file" ] && head -n 1 "$file" | grep -q '"gh-users Manual"$' && echo "$file"
     done
     return 0
 }
 
 if [ -n "$uninstall" ]; then
-    removed=0
-    while IFS= read -r file; do
-        [ -e "$file" ] || [ -L "$file" ] || continue
-        rm -f -- "$file"
-        removed=$((removed + 1))
-    done < <(installed_files "$DESTDIR$PREFIX")
-    echo "Removed $removed files of gh-users from $DESTDIR$PREFIX; its response cache is where 'gh-users cache info'" \
-        "said (\${XDG_CACHE_HOME:-~/.cache}/gh-users by default), for you to remove" >&2
+    mapfile -t files < <(installed_files "$DESTDIR$PREFIX")
+    if [ -n "$check_only" ]; then
+        echo "Would remove ${#files[@]} files of gh-users from $DESTDIR$PREFIX:" >&2
+        printf '  %s\n' "${files[@]}" >&2
+        exit 0
+    fi
+    [ ${#files[@]} -eq 0 ] || rm -f -- "${files[@]}"
+    echo "Removed ${#files[@]} files of gh-users from $DESTDIR$PREFIX; its response cache is where 'gh-users cache" \
+        "info' said (\${XDG_CACHE_HOME:-~/.cache}/gh-users by default), for you to remove" >&2
     exit 0
 fi
 

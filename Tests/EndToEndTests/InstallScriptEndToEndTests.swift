@@ -39,9 +39,18 @@ struct InstallScriptEndToEndTests {
         let pages = usr.appendingPathComponent("share/man/man1")
         let manPages = try FileManager.default.contentsOfDirectory(atPath: pages.path)
         #expect(manPages.contains("gh-users.1") && manPages.contains("gh-users-show.1"), "\(manPages)")
-        // Another package's page and binary beside them stay.
+        // Another package's pages and binary beside them stay, a page named like gh-users's among them.
+        let foreign = Data(".TH \"GH-USERS-OTHER\" \"1\" \"2026\" \"other 1.0\" \"Other Manual\"\n".utf8)
         _ = FileManager.default.createFile(atPath: pages.appendingPathComponent("gh.1").path, contents: Data())
+        _ = FileManager.default.createFile(
+            atPath: pages.appendingPathComponent("gh-users-other.1").path, contents: foreign)
         _ = FileManager.default.createFile(atPath: usr.appendingPathComponent("bin/gh").path, contents: Data())
+        // --check says what it would remove, and removes nothing.
+        let checked = try await BinaryRunner.shell(
+            #"bash "\#(Self.script)" --uninstall --check"#, environment: environment)
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stderr.hasPrefix("Would remove \(manPages.count + 4) files of gh-users"), "\(checked.stderr)")
+        #expect(FileManager.default.fileExists(atPath: usr.appendingPathComponent("bin/gh-users").path))
         let removed = try await BinaryRunner.shell(#"bash "\#(Self.script)" --uninstall"#, environment: environment)
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(removed.stderr.hasPrefix("Removed \(manPages.count + 4) files of gh-users"), "\(removed.stderr)")
@@ -50,7 +59,8 @@ struct InstallScriptEndToEndTests {
             return FileManager.default.fileExists(atPath: usr.appendingPathComponent(path).path, isDirectory: &folder)
                 && !folder.boolValue
         }
-        #expect(left?.sorted() == ["bin/gh", "share/man/man1/gh.1"], "\(left ?? [])")
+        #expect(
+            left?.sorted() == ["bin/gh", "share/man/man1/gh-users-other.1", "share/man/man1/gh.1"], "\(left ?? [])")
     }
 
     /// Debian and Ubuntu keep the headers only under the multiarch folder: that is enough, and nothing is run.
