@@ -238,6 +238,30 @@ struct TryScriptEndToEndTests {
         #expect(try await sandbox.run("--stop", environment).status == 0)
     }
 
+    /// An interrupt in the demo's refused step ends the demo with its status, as in any other step: that step
+    /// kept its status to say it, and the demo went on to change the world (exit 0). gh-users is a stand-in here
+    /// that ends as an interrupted gh-users does, in that step alone.
+    @Test func anInterruptInTheRefusedStepEndsTheDemo() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        var environment = try sandbox.environment()
+        let bin = sandbox.root.appendingPathComponent("interrupting")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let wrapper = bin.appendingPathComponent("gh-users")
+        let script =
+            "#!/bin/bash\n[ \"$GH_TOKEN\" = gho_kitsune-fox ] && exit 130\nexec \"\(BinaryRunner.binary.path)\" \"$@\"\n"
+        try Data(script.utf8).write(to: wrapper)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        let standIn = URL(fileURLWithPath: environment["TRY_BIN"] ?? "").appendingPathComponent("github-standin")
+        try FileManager.default.createSymbolicLink(
+            at: bin.appendingPathComponent("github-standin"), withDestinationURL: standIn.resolvingSymlinksInPath())
+        environment["TRY_BIN"] = bin.path
+        let demo = try await sandbox.run("", environment)
+        #expect(demo.status == 130, "\(demo.stderr)")
+        #expect(demo.stderr.contains("+ TRY_TOKEN=gho_kitsune-fox"), "\(demo.stderr)")
+        #expect(!demo.stderr.contains("+ Scripts/try --world"), "\(demo.stderr)")
+    }
+
     /// Ctrl-C reaches the whole foreground process group, as a terminal sends it: the script exits 130 as
     /// gh-users does, says where to go on from, stops its stand-in and leaves no temporary file.
     @Test func ctrlCExitsAsGhUsersDoesAndLeavesNothingBehind() async throws {
