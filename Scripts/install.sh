@@ -61,7 +61,7 @@ if [ -n "$uninstall" ]; then
     mapfile -t files < <(installed_files "$DESTDIR$PREFIX")
     if [ -n "$check_only" ]; then
         echo "Would remove ${#files[@]} files of gh-users from $DESTDIR$PREFIX:" >&2
-        printf '  %s\n' "${files[@]}" >&2
+        [ ${#files[@]} -eq 0 ] || printf '  %s\n' "${files[@]}" >&2
         exit 0
     fi
     [ ${#files[@]} -eq 0 ] || rm -f -- "${files[@]}"
