@@ -36,14 +36,23 @@ package enum SSHKeyFingerprint {
         return type != nil || ["ssh-", "ecdsa-", "sk-"].contains { name.hasPrefix($0) }
     }
 
-    /// What `ssh-keygen` checks of the key itself: an Ed25519 key is 32 bytes; an ECDSA key names its own curve
-    /// and is an uncompressed point of that curve's size (RFC 5656).
+    /// Some of what `ssh-keygen` checks of the key itself: an Ed25519 key is 32 bytes; an RSA modulus has 1,024
+    /// bits at least; an ECDSA key names its own curve and is an uncompressed point of that curve's size (RFC
+    /// 5656). Whether the point is on the curve is not checked: that takes the curve's arithmetic.
     private static func holdsAKey(_ name: String, _ fields: [ArraySlice<UInt8>]) -> Bool {
         if name.contains("ed25519") { return fields[1].count == 32 }
+        if name == "ssh-rsa" { return bits(of: fields[2]) >= 1024 }
         guard name.contains("ecdsa-sha2-") else { return true }
         let curve = name.hasPrefix("sk-") ? "nistp256" : String(name.dropFirst("ecdsa-sha2-".count))
         guard let size = pointSizes[curve], fields[1].elementsEqual(curve.utf8) else { return false }
         return fields[2].count == size && fields[2].first == 0x04
+    }
+
+    /// The bits of an mpint (RFC 4251): its bytes after leading zeros, less the first byte's leading zero bits.
+    private static func bits(of number: ArraySlice<UInt8>) -> Int {
+        let digits = number.drop { $0 == 0 }
+        guard let first = digits.first else { return 0 }
+        return digits.count * 8 - first.leadingZeroBitCount
     }
 
     /// An uncompressed point's bytes on each curve: 0x04, then both coordinates.

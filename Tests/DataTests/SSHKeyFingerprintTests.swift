@@ -17,6 +17,19 @@ struct SSHKeyFingerprintTests {
         "AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBDfoSFWJJRwJe7g757YLL7OR2vt1b8Cm19xPtFXbFaK4PpMpem8LfSNSy73Eg"
         + "+JfcWPI6LgF78ScJ+lvCi2BM2g="
 
+    /// Made by `ssh-keygen -t rsa -b 1024`, the shortest RSA key it takes; `ssh-keygen -lf` prints
+    /// SHA256:4VKwBwRrwd1La/nBPfSXc/P8loN0+ew1fO3sq/7iWJw.
+    static let rsa1024 =
+        "AAAAB3NzaC1yc2EAAAADAQABAAAAgQC8hxhGCrL9HQyU7Tc/9J1CCF8Db23IxbJmB12YpZHe1r+XWPGa/xx/t1jqDmP/+dDcl5iR"
+        + "A7Ccx4dd/W+4gdgnWmCkB1lT5tD22omFp/QwtRZFKngNyj8zaJYI64YwBR/+JXUsZV45eewwQEnUByJyaecDLwGd4SnS7+W/SSOy"
+        + "ww=="
+
+    @Test func anRSAKeyOf1024BitsHasOne() {
+        #expect(
+            SSHKeyFingerprint.sha256(of: "ssh-rsa \(Self.rsa1024) t")
+                == "SHA256:4VKwBwRrwd1La/nBPfSXc/P8loN0+ew1fO3sq/7iWJw")
+    }
+
     @Test func anECDSAKeyHasOne() {
         #expect(
             SSHKeyFingerprint.sha256(of: "ecdsa-sha2-nistp256 \(Self.ecdsa) t")
@@ -42,6 +55,9 @@ struct SSHKeyFingerprintTests {
         "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAzODQAAABBBDfoSFWJJRwJe7g757YLL7OR2vt1b8Cm19xPtF"
             + "XbFaK4PpMpem8LfSNSy73Eg+JfcWPI6LgF78ScJ+lvCi2BM2g=",
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAHziq+9tAd+gZys0wwEXe+XxZJN6S5QBz4GEtAV1tPW8=",
+        // An RSA modulus of 512 bits, shorter than ssh-keygen takes.
+        "ssh-rsa " + "AAAAB3NzaC1yc2EAAAADAQABAAAAQQCAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+            + "AAAAAAAAAAAAAAAAAAAAAAADA5",
     ])
     func aMalformedKeyHasNone(key: String) {
         #expect(SSHKeyFingerprint.sha256(of: key) == nil)
