@@ -65,6 +65,15 @@ struct ContributionsCommandTests {
     }
 
     /// The first piece meets GitHub's spent GraphQL limit.
+    /// A `--from` after today says so: it said it "comes after --to" today's date, a --to never given.
+    @Test func aStartInTheFutureIsSaidAsSuch() async {
+        let harness = CommandHarness.signedIn()
+        let run = await harness.run(["contributions", "octocat", "--from", "2099-01-01", "--to", "2099-02-01"])
+        #expect(run.status == 64)
+        #expect(run.err.contains("--from 2099-01-01 is in the future: today is 2027-01-15 (UTC)"), "\(run.err)")
+        #expect(harness.http.received.isEmpty)
+    }
+
     @Test func aSpentGraphQLLimitIsExitFiveWithTheWaitHint() async {
         let harness = CommandHarness.signedIn()
         harness.expect(
@@ -87,7 +96,7 @@ struct ContributionsCommandTests {
             "contributions", "octocat", "--from", "2027-01-16", "--to", "9999-12-31", "--json",
         ])
         #expect(run.status == 64, "\(run.err)")
-        #expect(run.err.contains("--from 2027-01-16 comes after --to 2027-01-15"), "\(run.err)")
+        #expect(run.err.contains("--from 2027-01-16 is in the future: today is 2027-01-15 (UTC)"), "\(run.err)")
         let options = ContributionsOptions(login: try Login(validating: "octocat"), to: CalendarDay("9999-12-31"))
         #expect(
             options.span(today: CalendarDay("2027-01-15")!) == CalendarDay("2026-01-16")!...CalendarDay("2027-01-15")!)

@@ -177,7 +177,8 @@ struct StarHistoryCommandTests {
         AnsweredCase("star-history octocat/Hello-World --from 2001-01-01", status: 64, err: "no repository has stars"),
         // The harness's today is 2027-01-15: a --from after it is no span.
         AnsweredCase(
-            "star-history octocat/Hello-World --from 2027-01-16", status: 64, err: "comes after --to 2027-01-15"),
+            "star-history octocat/Hello-World --from 2027-01-16", status: 64,
+            err: "--from 2027-01-16 is in the future: today is 2027-01-15"),
         AnsweredCase(
             "star-history octocat/no-such-repository",
             answers: [

@@ -56,6 +56,10 @@ enum DaySpan {
         let today = CalendarDay(secondsSince1970: context.render.now.timeIntervalSince1970)
         guard let span = resolve(from: from, to: to, today: today) else {
             let end = min(to ?? today, today)
+            // A start after today is said as such: the end it comes after is today, not a --to given.
+            if let from, from > today {
+                throw .invalidInput("--from \(from) is in the future: today is \(today) (UTC)")
+            }
             throw .invalidInput("--from \(from ?? end) comes after --to \(end)")
         }
         if let to, to > today {
