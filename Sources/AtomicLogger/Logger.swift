@@ -142,6 +142,20 @@ package struct Redactor: Sendable {
             result = output
             changed = true
         }
+        // A secret written with escapes (`%67hp_…` in a URL, `\u0067hp_…` in JSON) is masked whole too.
+        for pattern in patterns {
+            var output: [UInt8] = []
+            var start = 0
+            while let found = result.withUnsafeBytes({ Self.escapedRange(of: pattern, in: $0, from: start) }) {
+                output += result[start..<found.lowerBound]
+                output += Self.mask
+                start = found.upperBound
+            }
+            guard start > 0 else { continue }
+            output += result[start...]
+            result = output
+            changed = true
+        }
         var output: [UInt8] = []
         var copied = 0
         var from = 0
@@ -170,12 +184,71 @@ package struct Redactor: Sendable {
         return 0
     }
 
-    /// Whether `bytes` (an array, a body's `Data`) hold any secret.
+    /// Whether `bytes` (an array, a body's `Data`) hold any secret, as it is or written with escapes.
     package func holdsSecret(_ bytes: some ContiguousBytes) -> Bool {
         guard !patterns.isEmpty else { return false }
         return bytes.withUnsafeBytes { buffer in
-            patterns.contains { Self.firstOffset(of: $0, in: buffer, from: 0) != nil }
+            patterns.contains { pattern in
+                Self.firstOffset(of: pattern, in: buffer, from: 0) != nil
+                    || Self.escapedRange(of: pattern, in: buffer, from: 0) != nil
+            }
         }
+    }
+
+    /// Where `pattern` next stands at or after `start` with one of its bytes or more written as an escape a URL
+    /// or JSON may use for any byte (`%67`, `\u0067`, `\/`): the range of the text that spells it; nil when it
+    /// does not. One pass, trying a start only at the pattern's first byte or an escape.
+    private static func escapedRange(of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int)
+        -> Range<Int>?
+    {
+        guard let first = pattern.first else { return nil }
+        var offset = start
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == first || byte == percent || byte == backslash {
+                var (at, matched, escaped) = (offset, 0, false)
+                while matched < pattern.count, let (decoded, width) = unescaped(bytes, at: at),
+                    decoded == pattern[matched]
+                {
+                    escaped = escaped || width > 1
+                    at += width
+                    matched += 1
+                }
+                if matched == pattern.count, escaped { return offset..<at }
+            }
+            offset += 1
+        }
+        return nil
+    }
+
+    private static let percent = UInt8(ascii: "%")
+    private static let backslash = UInt8(ascii: "\\")
+
+    /// The byte the text at `offset` stands for and how many bytes spell it: `%XX`, `\u00XX`, or `\/`, `\\` and
+    /// `\"`; else the byte itself. Nil past the end.
+    private static func unescaped(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (UInt8, Int)? {
+        guard offset < bytes.count else { return nil }
+        func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        func hex(_ index: Int) -> UInt8? {
+            guard let byte = at(index) else { return nil }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        guard let byte = at(offset) else { return nil }
+        if byte == percent, let high = hex(offset + 1), let low = hex(offset + 2) { return (high << 4 | low, 3) }
+        if byte == backslash, let next = at(offset + 1) {
+            if next == UInt8(ascii: "u"), hex(offset + 2) == 0, hex(offset + 3) == 0, let high = hex(offset + 4),
+                let low = hex(offset + 5)
+            {
+                return (high << 4 | low, 6)
+            }
+            if next == UInt8(ascii: "/") || next == backslash || next == UInt8(ascii: "\"") { return (next, 2) }
+        }
+        return (byte, 1)
     }
 
     /// Where `pattern` first starts in `bytes` at or after `start`: `memchr` finds each candidate first byte.

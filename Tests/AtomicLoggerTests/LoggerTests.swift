@@ -56,6 +56,19 @@ struct LoggerTests {
         #expect(!Redactor().holdsSecret(bytes))
     }
 
+    /// A secret a server writes back with escapes, as a URL (`%67`) or JSON (`\u0067`, `\/`) may write any byte,
+    /// is masked whole and found in bytes: before, only its exact bytes were, and a Link or a body holding it
+    /// escaped reached stderr and the cache.
+    @Test func aSecretWrittenWithEscapesIsMaskedAndFound() {
+        let redactor = Redactor(secrets: ["ghp_secret/123"])
+        #expect(redactor.redact("GET /users?t=%67hp_secret%2F123&x=1") == "GET /users?t=***&x=1")
+        #expect(redactor.redact(#"{"bio":"\u0067hp_secret\/123"}"#) == #"{"bio":"***"}"#)
+        #expect(redactor.redact("%67hp_secret/12 and g%68p_secret/123") == "%67hp_secret/12 and ***")
+        #expect(redactor.holdsSecret(Array(#"{"a":"ghp\u005fsecret/123"}"#.utf8)))
+        #expect(!redactor.holdsSecret(Array("%67hp_secret/12 ghp_other".utf8)))
+        #expect(redactor.redacted(Array("100% of \\ and %zz".utf8)) == nil)
+    }
+
     /// Text cut short to end in `…` may end in the first part of a secret: that part is masked, down to 4 bytes.
     @Test func masksTheFirstPartOfASecretCutShort() {
         let redactor = Redactor(secrets: ["ghp_secret123"])

@@ -77,6 +77,9 @@ struct DiskResponseCacheTests {
         (etag: "\"ghp_echoedToken42\"", body: page, link: "<https://api.github.com/users?since=2>"),
         (etag: "W/\"1\"", body: #"[{"login":"a","bio":"ghp_echoedToken42"}]"#, link: "<https://x/>"),
         (etag: "W/\"1\"", body: page, link: "<https://api.github.com/users?t=ghp_echoedToken42>; rel=\"next\""),
+        // Written with escapes: in a body as JSON may, in a Link as a URL may.
+        (etag: "W/\"1\"", body: #"[{"login":"a","bio":"\u0067hp_echoedToken42"}]"#, link: "<https://x/>"),
+        (etag: "W/\"1\"", body: page, link: "<https://api.github.com/users?t=%67hp_echoedToken42>; rel=\"next\""),
     ])
     func anAnswerThatHoldsTheTokenIsNotStored(etag: String, body: String, link: String) throws {
         let log = InMemoryLogHandler()
