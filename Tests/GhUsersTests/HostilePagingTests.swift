@@ -125,6 +125,20 @@ struct HostilePagingTests {
         #expect(server.requests == 2)
     }
 
+    /// A run's first page that brings nothing new (a resumed crawl whose server repeats what was written) names
+    /// that page in words: the message read "GET the first page", a URL where there was none.
+    @Test func aFirstPageOfNothingNewIsNamedInWords() async {
+        let server = ScriptedPages(["": users([1, 2], next: "p2")])
+        let model = PagedListViewModel<User>(
+            limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) }, admit: { _ in false })
+        let (_, failure) = await drain(model)
+        guard case .malformedResponse(let endpoint, _, _) = failure else {
+            Issue.record("paging did not stop: \(String(describing: failure))")
+            return
+        }
+        #expect(endpoint == "the first page of this run")
+    }
+
     @Test func aPageBasedListOfRepeatsStops() async {
         let server = ScriptedPages(["": users([1, 2], next: "p2"), "p2": users([2, 1], next: "p3")])
         let model = PagedListViewModel<User>(

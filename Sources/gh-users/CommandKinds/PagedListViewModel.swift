@@ -204,7 +204,7 @@ final class PagedListViewModel<Item: ListedItem> {
                 }
                 if let outOfOrder {
                     throw DomainError.malformedResponse(
-                        endpoint: "GET " + (cursor?.url ?? "the first page"),
+                        endpoint: cursor.map { "GET " + $0.url } ?? "the first page of this run",
                         detail: "the page lists id \(outOfOrder.id) after \(outOfOrder.after), out of GitHub's id "
                             + "order, so accounts would be missed")
                 }
@@ -218,7 +218,7 @@ final class PagedListViewModel<Item: ListedItem> {
             // page that ends the list needs no more paging, whatever it holds.
             if !pageIsEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
                 let failure = DomainError.malformedResponse(
-                    endpoint: "GET " + (cursor?.url ?? "the first page"),
+                    endpoint: cursor.map { "GET " + $0.url } ?? "the first page of this run",
                     detail: "the page brought nothing new (all of it was already written), so paging stopped"
                 )
                 throw failure
