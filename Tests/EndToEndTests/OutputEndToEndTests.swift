@@ -67,6 +67,33 @@ struct OutputEndToEndTests {
         }
     }
 
+    /// With `--state` and `--output`, a record cut short by the limit is the rerun's to cut off, as the docs
+    /// say: the message no longer asks for a hand edit, and the rerun, as told, leaves no cut record and none twice.
+    @Test func aCutRecordUnderStateAndOutputIsTheRerunsToCutOff() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let (output, state) = (folder.appendingPathComponent("users.tsv"), folder.appendingPathComponent("s"))
+                let command =
+                    #"$GH_USERS list --limit 200 --per-page 10 --api-url "$API" --no-cache --state "$STATE" --output "$OUT""#
+                let environment = ["API": server.baseURL, "OUT": output.path, "STATE": state.path]
+                let cut = try await BinaryRunner.shell("ulimit -f 2; " + command, environment: environment)
+                #expect(cut.status == 1, "\(cut.stderr)")
+                let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+                #expect(!text.hasSuffix("\n"), "the limit fell inside a record")
+                #expect(!cut.stderr.contains("Remove the unfinished last line"), "\(cut.stderr)")
+                #expect(cut.stderr.contains("The output ends in a record cut short, which the rerun below cuts off."))
+                let rerun = try await BinaryRunner.shell(command, environment: environment)
+                #expect(rerun.status == 0, "\(rerun.stderr)")
+                let ids = String(decoding: try Data(contentsOf: output), as: UTF8.self).split(separator: "\n")
+                    .map { $0.prefix { $0 != "\t" } }
+                // The cut record is gone, and none is written twice: every line is a whole record, in id order.
+                let numbers = ids.compactMap { Int($0) }
+                #expect(numbers.count == ids.count && numbers == numbers.sorted() && Set(numbers).count == ids.count)
+                #expect(ids.count > 200, "\(ids.count): the rerun goes on after the first run's records")
+            }
+        }
+    }
+
     @Test func aClosedPipeIsStillAQuietSuccess() async throws {
         try await withServer { server in
             let result = try await BinaryRunner.shell(

@@ -6,6 +6,13 @@ import Domain
 /// when the run reached its limit and more is to come.
 protocol ResumeHint: Sendable {
     func hint(afterID id: Int64, written: Int?) -> String
+    /// Whether the rerun cuts the output back to its last whole record itself (`--state` with `--output`), so a
+    /// record cut short by a failed write needs no hand.
+    var rerunCutsOutputBack: Bool { get }
+}
+
+extension ResumeHint {
+    var rerunCutsOutputBack: Bool { false }
 }
 
 /// What runs once a page's items have all been written, with the last of them: where `list --state` records
@@ -167,7 +174,10 @@ struct ListStream<Item: ListedItem> {
         if failure.written != nil { output.written += whole }
         if let id = output.lastWritten?.listedID, let resume {
             if let written = failure.written, written > (whole > 0 ? ends[whole - 1] : 0) {
-                message += "Remove the unfinished last line from the output before you continue.\n"
+                message +=
+                    resume.rerunCutsOutputBack
+                    ? "The output ends in a record cut short, which the rerun below cuts off.\n"
+                    : "Remove the unfinished last line from the output before you continue.\n"
             }
             message += resume.hint(afterID: id, written: output.written) + "\n"
         }

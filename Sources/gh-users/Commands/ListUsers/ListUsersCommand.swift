@@ -324,6 +324,9 @@ struct CrawlResumeHint: ResumeHint {
     func hint(afterID id: Int64, written: Int?) -> String {
         ListUsersCommand.resumeHint(after: id, written: written, requested, context)
     }
+
+    /// The state records the output's length, and the rerun cuts the file back to it.
+    var rerunCutsOutputBack: Bool { requested.statePath != nil && requested.outputPath != nil }
 }
 
 extension ListUsersOptions: GitHubCommand {
