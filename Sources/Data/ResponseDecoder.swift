@@ -128,7 +128,10 @@ enum ResponseDecoder {
         do {
             return try JSONText.arrayElements(bytes)
         } catch {
-            throw .malformedResponse(endpoint: endpoint, detail: error.reason)
+            // Another JSON value where the list goes is said as such, as the whole page's decoding says it.
+            let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            let other = first.map { [UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "n")].contains($0) } ?? false
+            throw .malformedResponse(endpoint: endpoint, detail: other ? "not a list" : error.reason)
         }
     }
 
@@ -288,9 +291,16 @@ enum ResponseDecoder {
         switch error {
         case DecodingError.keyNotFound(let key, _):
             return "a required field '\(key.stringValue)' is missing"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "a field has the wrong type" + (path.isEmpty ? "" : " at '\(path)'")
+        case DecodingError.typeMismatch(let type, let context), DecodingError.valueNotFound(let type, let context):
+            // A list's element by its place from 1 (`item 11`), as messages count; a key by its name.
+            let path = context.codingPath.map { key in key.intValue.map { "item \($0 + 1)" } ?? key.stringValue }
+            guard let last = path.last else {
+                return String(describing: type).hasPrefix("Array") ? "not a list" : "not an object"
+            }
+            if path.count == 1, context.codingPath[0].intValue != nil {
+                return "\(last) of the list is not what GitHub documents here"
+            }
+            return "a field has the wrong type at '\(path.joined(separator: "."))'"
         case DecodingError.dataCorrupted:
             return "the body is not valid JSON"
         default:

@@ -44,4 +44,22 @@ struct LargePageDecodingTests {
             #expect(detail == "item 17: a field has the wrong type at 'id'", "\(detail)")
         }
     }
+
+    /// What is wrong is said in the words messages use, never Swift's coding path (`Index 10`): a null in the
+    /// list by its place from 1, a body that is not a list as such, whole or one by one.
+    @Test(arguments: [Int.max, 0])
+    func aNullItemAndABodyThatIsNoListAreSaidInWords(threshold: Int) {
+        func detail(_ text: String) -> String {
+            do {
+                _ = try Self.users(Array(text.utf8), oneByOneFrom: threshold)
+                return "read"
+            } catch {
+                guard case .malformedResponse(_, let detail, _) = error else { return "\(error)" }
+                return detail
+            }
+        }
+        let null = detail(#"[{"login":"a","id":1,"type":"User"},null]"#)
+        #expect(null.contains("item 2") && !null.contains("Index"), "\(null)")
+        #expect(detail(#"{"login":"a","id":1}"#).hasSuffix("not a list"), "\(detail(#"{"login":"a","id":1}"#))")
+    }
 }
