@@ -180,6 +180,19 @@ struct CrawlOutputFileTests {
         #expect(try scratch.read("o") == "1\ta\n")
     }
 
+    /// An output file moved away (rotated) is not made again, empty, by a run refused for it: nothing is changed,
+    /// as the message says.
+    @Test func aMissingFileWithARecordedLengthIsNotCreated() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        #expect {
+            try CrawlOutputFile(path: scratch.path("o"), cut: .tsv(100), resumable: true)
+        } throws: { error in
+            ((error as? LocalFileError)?.message ?? "").contains("holds 0 bytes, fewer than the 100")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("o")))
+    }
+
     @Test func withoutARecordedLengthTheFileIsAppendedToOrCreated() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -288,6 +288,9 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         // A FIFO with no reader blocks open(2) until one comes, which a signal must still interrupt.
         // Read as well when a rerun may have to look at what it would cut.
         let flags = O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW
+        // A file this open makes is removed again when the run is refused, so "nothing was changed" holds.
+        var before = stat()
+        let existed = lstat(target, &before) == 0
         var descriptor = InterruptState.process.blocking {
             open(target, (cut == nil ? O_WRONLY : O_RDWR) | flags, 0o666)
         }
@@ -319,6 +322,7 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             let recorded = cut.recorded
             guard length >= recorded else {
                 close(descriptor)
+                if !existed, length == 0 { unlink(target) }
                 throw LocalFileError(
                     message:
                         "the output file \(TerminalSanitizer.quotedPath(path)) holds \(length) bytes, fewer than the \(recorded) the state "
