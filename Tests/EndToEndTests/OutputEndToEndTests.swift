@@ -94,6 +94,33 @@ struct OutputEndToEndTests {
         }
     }
 
+    /// With `--state` and stdout appended to a file (`>>`), a page cut by the limit had its whole records on disk
+    /// while the state stayed at the page before: the hint's rerun, after the cut line was removed as told, wrote
+    /// them again. The state now counts them, and the rerun writes each account once.
+    @Test func aCutPageUnderStateAndAppendedStdoutIsNotWrittenTwice() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let (output, state) = (folder.appendingPathComponent("users.tsv"), folder.appendingPathComponent("s"))
+                let command = #"$GH_USERS list --all --per-page 50 --api-url "$API" --no-cache --state "$STATE""#
+                let environment = ["API": server.baseURL, "OUT": output.path, "STATE": state.path]
+                let cut = try await BinaryRunner.shell(
+                    #"(ulimit -f 8; "# + command + #" >> "$OUT")"#, environment: environment)
+                #expect(cut.status == 1, "\(cut.stderr)")
+                // As told: the cut line removed, then the same command appended again.
+                let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+                #expect(cut.stderr.contains("Remove the unfinished last line") == !text.hasSuffix("\n"))
+                let kept = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().joined(
+                    separator: "\n")
+                try Data((kept + "\n").utf8).write(to: output)
+                let rerun = try await BinaryRunner.shell(command + #" >> "$OUT""#, environment: environment)
+                #expect(rerun.status == 0, "\(rerun.stderr)")
+                let ids = String(decoding: try Data(contentsOf: output), as: UTF8.self).split(separator: "\n")
+                    .compactMap { Int($0.prefix { $0 != "\t" }) }
+                #expect(ids.count == 400 && Set(ids).count == 400, "\(ids.count) lines, \(Set(ids).count) accounts")
+            }
+        }
+    }
+
     @Test func aClosedPipeIsStillAQuietSuccess() async throws {
         try await withServer { server in
             let result = try await BinaryRunner.shell(

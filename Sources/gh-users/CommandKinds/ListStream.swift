@@ -19,6 +19,14 @@ extension ResumeHint {
 /// how far the crawl got. A failure stops the run with status 1.
 protocol PageCheckpoint: Sendable {
     func pageWritten(lastID: Int64) throws(OutputWriteError)
+    /// A write that failed part-way through a page left records up to `lastID` whole where no state knows their
+    /// length (stdout, a regular file): recording it lets the rerun go on after them, where it would write the
+    /// page's first records again. True when it was recorded.
+    func partPageWritten(lastID: Int64) -> Bool
+}
+
+extension PageCheckpoint {
+    func partPageWritten(lastID: Int64) -> Bool { false }
 }
 
 /// The pager a paging command calls: it takes page after page from a list's view model, writes each as it
@@ -173,6 +181,8 @@ struct ListStream<Item: ListedItem> {
         // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.
         if failure.written != nil { output.written += whole }
         if let id = output.lastWritten?.listedID, let resume {
+            // Records of this page went out whole before the failure: the state goes on after them.
+            if whole > 0, let checkpoint { _ = checkpoint.partPageWritten(lastID: id) }
             if let written = failure.written, written > (whole > 0 ? ends[whole - 1] : 0) {
                 message +=
                     resume.rerunCutsOutputBack

@@ -20,6 +20,14 @@ struct CrawlCheckpoint: PageCheckpoint {
         if let taken = pipe.written(lastID).last { try record(taken) }
     }
 
+    /// For stdout to a regular file (`>>`), whose length no state records: the records before a failed write's
+    /// cut one are on disk, so the state may count them. `--output` (its length recorded, the cut part with it)
+    /// and a pipe (its reader counts) keep the last whole page.
+    func partPageWritten(lastID: Int64) -> Bool {
+        guard output == nil, pipe == nil else { return false }
+        return (try? record(lastID)) != nil
+    }
+
     /// Replaces the state with `lastID` as the last account written.
     private func record(_ lastID: Int64) throws(OutputWriteError) {
         do throws(LocalFileError) {
