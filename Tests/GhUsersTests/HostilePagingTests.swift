@@ -132,11 +132,13 @@ struct HostilePagingTests {
         let model = PagedListViewModel<User>(
             limit: .all, load: { cursor throws(DomainError) in try await server.load(cursor) }, admit: { _ in false })
         let (_, failure) = await drain(model)
-        guard case .malformedResponse(let endpoint, _, _) = failure else {
+        guard case .malformedResponse(let endpoint, let detail, _) = failure else {
             Issue.record("paging did not stop: \(String(describing: failure))")
             return
         }
         #expect(endpoint == "the first page of this run")
+        // Nothing was written before it: what it holds is before where the run starts, not "already written".
+        #expect(detail.hasPrefix("the page brought nothing past where this run starts"), "\(detail)")
     }
 
     @Test func aPageBasedListOfRepeatsStops() async {

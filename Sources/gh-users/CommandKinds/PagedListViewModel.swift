@@ -217,9 +217,13 @@ final class PagedListViewModel<Item: ListedItem> {
             // A page of items all written before means the server is going round in circles under new URLs; a
             // page that ends the list needs no more paging, whatever it holds.
             if !pageIsEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
+                // A run's first page has nothing written before it: what it holds is before where the run starts.
                 let failure = DomainError.malformedResponse(
                     endpoint: cursor.map { "GET " + $0.url } ?? "the first page of this run",
-                    detail: "the page brought nothing new (all of it was already written), so paging stopped"
+                    detail: cursor == nil
+                        ? "the page brought nothing past where this run starts, yet names a next page, so paging "
+                            + "stopped"
+                        : "the page brought nothing new (all of it was already written), so paging stopped"
                 )
                 throw failure
             }
