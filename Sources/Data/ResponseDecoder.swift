@@ -128,9 +128,9 @@ enum ResponseDecoder {
         do {
             return try JSONText.arrayElements(bytes)
         } catch {
-            // Another JSON value where the list goes is said as such, as the whole page's decoding says it.
+            // Another value where the list goes is said as such, as the whole page's decoding says it.
             let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-            let other = first.map { [UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "n")].contains($0) } ?? false
+            let other = first.map { $0 != UInt8(ascii: "[") } ?? false
             throw .malformedResponse(endpoint: endpoint, detail: other ? "not a list" : error.reason)
         }
     }

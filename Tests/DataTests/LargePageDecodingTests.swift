@@ -60,6 +60,8 @@ struct LargePageDecodingTests {
         }
         let null = detail(#"[{"login":"a","id":1,"type":"User"},null]"#)
         #expect(null.contains("item 2") && !null.contains("Index"), "\(null)")
-        #expect(detail(#"{"login":"a","id":1}"#).hasSuffix("not a list"), "\(detail(#"{"login":"a","id":1}"#))")
+        for body in [#"{"login":"a","id":1}"#, "5", "true", #""text""#] {
+            #expect(detail(body).hasSuffix("not a list"), "\(body): \(detail(body))")
+        }
     }
 }
