@@ -128,11 +128,17 @@ enum ResponseDecoder {
         do {
             return try JSONText.arrayElements(bytes)
         } catch {
-            // Another value where the list goes is said as such, as the whole page's decoding says it.
-            let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-            let other = first.map { $0 != UInt8(ascii: "[") } ?? false
-            throw .malformedResponse(endpoint: endpoint, detail: other ? "not a list" : error.reason)
+            throw .malformedResponse(
+                endpoint: endpoint, detail: shape(of: bytes, "[", "not a list", else: error.reason))
         }
+    }
+
+    /// What is wrong with a body that should open with `opening`: another JSON value there is `other` ("not a
+    /// list"), as the decoding of a whole page words it; else `reason`, the reader's own words.
+    private static func shape(of bytes: [UInt8], _ opening: Character, _ other: String, else reason: String) -> String {
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard let first, first != opening.asciiValue else { return reason }
+        return other
     }
 
     /// A search envelope: its items keep their exact bytes, `score` included.
@@ -154,7 +160,8 @@ enum ResponseDecoder {
         do {
             members = try JSONText.objectMembers(bytes)
         } catch {
-            throw .malformedResponse(endpoint: endpoint, detail: error.reason)
+            throw .malformedResponse(
+                endpoint: endpoint, detail: shape(of: bytes, "{", "not an object", else: error.reason))
         }
         try refuseRepeatedKey(bytes, endpoint: endpoint)
         guard let itemsRange = members["items"] else {
@@ -230,7 +237,8 @@ enum ResponseDecoder {
         do {
             _ = try JSONText.objectMembers(body.bytes)
         } catch {
-            throw .malformedResponse(endpoint: body.label, detail: error.reason)
+            throw .malformedResponse(
+                endpoint: body.label, detail: shape(of: body.bytes, "{", "not an object", else: error.reason))
         }
         try refuseRepeatedKey(body.bytes, endpoint: body.label)
         var raw: [UInt8] = []

@@ -45,6 +45,18 @@ struct ShowCommandTests {
         #expect(!out.text.contains("Twitter"), "\(out.text)")
     }
 
+    /// A profile that is another JSON value (a list, a number, null) is "not an object", as a list's page that
+    /// is not a list says; it said "expected '{'".
+    @Test(arguments: [#"[{"login":"d1","id":7}]"#, "5", "null", #""d1""#])
+    func aProfileThatIsNoObjectSaysSo(body: String) async {
+        let github = StubTransport()
+        github.answer("GET /users/d1", json: body)
+        let (env, out, err) = AppEnvironment.test(http: github)
+        #expect(await GhUsersApp(environment: env).run(["show", "d1"]) == 1)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("malformed response from GET /users/d1: not an object"), "\(err.text)")
+    }
+
     /// An account named twice, in any case, is asked for and written once, where first named, as an `--id` given
     /// twice is.
     @Test func anAccountNamedTwiceIsAskedForAndWrittenOnce() async {
