@@ -1,7 +1,9 @@
+import AtomicCore
 import Foundation
 
-/// What the transport reads from libcurl's answers without touching FoundationNetworking: which HTTP version a
-/// head shows, and what a failure's text says (libcurl's messages reach us only as text).
+/// What the transport reads and sets without touching FoundationNetworking: which HTTP version a head shows,
+/// what a failure says (libcurl's messages reach us only as text, in a `URLError`), the proxy setting libcurl
+/// reads from the environment, and the body cap's setting. The transport's file keeps what needs URLSession.
 extension URLSessionTransport {
     /// An answer's head that only HTTP/1.1 sends: a connection-specific field (RFC 9113 §8.2.2 forbids them in
     /// HTTP/2, and libcurl's nghttp2 refuses such an answer), or an `X-` name with a capital letter (HTTP/2 names
@@ -117,5 +119,76 @@ extension URLSessionTransport {
     static func host(of url: URL?) -> String {
         guard let url, let host = url.host else { return "the server" }
         return url.port.map { "\(host):\($0)" } ?? host
+    }
+
+    static func transportError(_ error: any Error, proxyHosts: Set<String> = []) -> TransportError {
+        if let error = error as? TransportError { return error }
+        if error is CancellationError { return .cancelled }
+        guard let urlError = error as? URLError else {
+            return .other(String(describing: error))
+        }
+        let detail = urlError.localizedDescription
+        switch urlError.code {
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut
+        // libcurl's "Empty reply from server": the connection closed before any answer.
+        case .networkConnectionLost, .badServerResponse: return .connectionLost
+        case .cannotConnectToHost:
+            return connectFailure(detail, url: urlError.failingURL, proxyHosts: proxyHosts)
+        case .cannotFindHost, .dnsLookupFailed:
+            if detail.hasPrefix("Could not resolve proxy") { return libcurlFailure(detail, host: host(urlError)) }
+            return .cannotConnect("the host name does not resolve", host: host(urlError))
+        case .notConnectedToInternet:
+            return .cannotConnect("not connected to a network", host: host(urlError))
+        // The codes Apple's URLSession uses; swift-corelibs-foundation reports these as -1 (below).
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid:
+            return .tls(.untrustedCertificate, host: host(urlError), detail: detail)
+        case .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
+            return .tls(.handshake, host: host(urlError), detail: detail)
+        // Most libcurl failures come as -1 (a proxy's too, measured); whatever the code, libcurl's text decides.
+        default:
+            return libcurlFailure(detail, host: host(urlError))
+        }
+    }
+
+    /// The host the failed request was for, with its port when it has one, for the message.
+    private static func host(_ error: URLError) -> String {
+        host(of: error.failingURL)
+    }
+
+    /// libcurl refuses a response head that it cannot hold or swift-corelibs-foundation cannot read, and says
+    /// so in words of its own that would mislead (measured, libcurl 7.88.1): "Out of memory" for a header line
+    /// over 100 KiB, "Too large response headers: 307212 > 307200" past 300 KiB in all, and "Failed writing
+    /// header" when Foundation drops a line it cannot decode (a Latin-1 byte). Before any response arrived,
+    /// those texts are about the head. nil for any other failure.
+    static func headFailure(_ error: any Error) -> TransportError? {
+        guard let error = error as? URLError else { return nil }
+        let message = error.localizedDescription
+        if message == "Out of memory" { return .malformedHeaders("a header line is over 100 KiB") }
+        if message.hasPrefix("Too large response headers") {
+            return .malformedHeaders("more than 300 KiB of headers in all")
+        }
+        if message == "Failed writing header" {
+            return .malformedHeaders("a header line is not UTF-8 text or not a header")
+        }
+        return nil
+    }
+
+    /// Adds `host` to both spellings of the no-proxy list, keeping what the user listed. swift-corelibs-foundation
+    /// sets no proxy of its own on libcurl, so libcurl's reading of the environment decides.
+    /// Every request of the run goes to the API's own origin (a redirect elsewhere is refused), so `*` (no proxy
+    /// at all) is exact, whatever spelling of the loopback host was given: libcurl connects to `127.0.0.01` as
+    /// `127.0.0.1` but matches a `NO_PROXY` entry as written, so naming the host would let the proxy read the
+    /// token. Set once for the process, before any session exists.
+    static func bypassProxies() {
+        for name in ["NO_PROXY", "no_proxy"] { setenv(name, "*", 1) }
+    }
+
+    /// Reads `GH_USERS_MAX_RESPONSE_BYTES` as `ByteSize` reads every size setting (`256M`, `500MB`); nil for
+    /// anything else, including zero, so the caller can refuse it.
+    package static func maximumBodyBytes(fromSetting text: String) -> Int? {
+        // At most 1 TiB: beyond that the number is a typo.
+        ByteSize.parse(text).flatMap { $0 <= 1 << 40 ? Int($0) : nil }
     }
 }
