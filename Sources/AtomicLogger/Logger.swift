@@ -129,32 +129,12 @@ package struct Redactor: Sendable {
         var result = bytes
         var changed = false
         for pattern in patterns {
-            var output: [UInt8] = []
-            var start = 0
-            while let found = result.withUnsafeBytes({ Self.firstOffset(of: pattern, in: $0, from: start) }) {
-                if output.isEmpty { output.reserveCapacity(result.count) }
-                output += result[start..<found]
-                output += Self.mask
-                start = found + pattern.count
-            }
-            guard start > 0 else { continue }
-            output += result[start...]
-            result = output
-            changed = true
-        }
-        // A secret written with escapes (`%67hp_…` in a URL, `\u0067hp_…` in JSON) is masked whole too.
-        for pattern in patterns {
-            var output: [UInt8] = []
-            var start = 0
-            while let found = result.withUnsafeBytes({ Self.escapedRange(of: pattern, in: $0, from: start) }) {
-                output += result[start..<found.lowerBound]
-                output += Self.mask
-                start = found.upperBound
-            }
-            guard start > 0 else { continue }
-            output += result[start...]
-            result = output
-            changed = true
+            // As written, then written with escapes (`%67hp_…` in a URL, `\u0067hp_…` in JSON), masked whole.
+            changed =
+                Self.masking(&result) { bytes, start in
+                    Self.firstOffset(of: pattern, in: bytes, from: start).map { $0..<($0 + pattern.count) }
+                } || changed
+            changed = Self.masking(&result) { Self.escapedRange(of: pattern, in: $0, from: $1) } || changed
         }
         var output: [UInt8] = []
         var copied = 0
@@ -171,6 +151,24 @@ package struct Redactor: Sendable {
         guard copied > 0 else { return changed ? result : nil }
         output += result[copied...]
         return output
+    }
+
+    /// Replaces each range `next` finds in `bytes` (from an offset on) with `***`; whether it found one.
+    private static func masking(
+        _ bytes: inout [UInt8], next: (UnsafeRawBufferPointer, Int) -> Range<Int>?
+    ) -> Bool {
+        var output: [UInt8] = []
+        var start = 0
+        while let found = bytes.withUnsafeBytes({ next($0, start) }) {
+            if output.isEmpty { output.reserveCapacity(bytes.count) }
+            output += bytes[start..<found.lowerBound]
+            output += Self.mask
+            start = found.upperBound
+        }
+        guard start > 0 else { return false }
+        output += bytes[start...]
+        bytes = output
+        return true
     }
 
     /// How many bytes of `pattern`'s start, 4 at least and never the whole of it, end at `end` in `bytes`; 0
