@@ -113,7 +113,8 @@ struct CompletionScriptTextTests {
         #expect(line?.hasSuffix(":FILE:_files' \\") == true, "zsh: \(line ?? "none")")
         let fish = CatalogScripts.of(.fish).split(separator: "\n")
         let fishLine = fish.first {
-            $0.hasPrefix("complete -c gh-users -n '__gh_users_using \(command)' ") && $0.contains("-l '\(option)' ")
+            $0.hasPrefix("complete -c gh-users -n '__gh_users_using \(command) --\(option)' ")
+                && $0.contains("-l '\(option)' ")
         }
         #expect(fishLine?.contains(" -r -F") == true, "fish: \(fishLine ?? "none")")
     }
@@ -140,10 +141,13 @@ struct CompletionScriptTextTests {
     @Test func fishGivesEachCommandItsOptions() {
         let script = CatalogScripts.of(.fish).split(separator: "\n")
         for spec in commands {
-            let prefix = "complete -c gh-users -n '__gh_users_using \(spec.name)' "
-            let lines = script.filter { $0.hasPrefix(prefix) }
+            let prefix = "complete -c gh-users -n '__gh_users_using \(spec.name)"
+            let lines = script.filter { $0.hasPrefix(prefix + "' ") || $0.hasPrefix(prefix + " ") }
             for option in offeredOptions(spec) {
-                let matching = lines.filter { $0.contains("-l '\(option.name)' ") }
+                // Offered while none of its spellings is given, unless each value counts.
+                let given = ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
+                let condition = prefix + (option.repeatable ? "" : " " + given.joined(separator: " ")) + "' "
+                let matching = lines.filter { $0.hasPrefix(condition) && $0.contains("-l '\(option.name)' ") }
                 #expect(matching.count == 1, "fish: \(spec.name) --\(option.name)")
                 if let short = option.short {
                     #expect(matching.first?.contains("-s '\(short)' ") == true)
@@ -484,8 +488,10 @@ private let bashCases: [CompletionCase] =
         .init(
             line: "gh-users show --fields login,id,",
             expected: fields(of: "show").filter { $0 != "login" && $0 != "id" }.map { "login,id," + $0 }),
+        .init(
+            line: "gh-users list --limit=5 -", expected: options(of: "list") - ["--limit", "-L"], splitAtEquals: true),
     ]
-    + subcommandCases
+    + subcommandCases + givenOptionCases
 
 /// `_gh_users` itself, sourced into bash and called as bash's programmable completion calls it.
 struct BashCompletionTests {
@@ -563,7 +569,22 @@ private let portableCases: [CompletionCase] =
         .init(line: "gh-users show -", expected: options(of: "show")),
         .init(line: "gh-users list --fields login,i", expected: ["login,id"]),
     ]
-    + subcommandCases
+    + subcommandCases + givenOptionCases
+
+/// An option given is not offered again, in either spelling, unless each of its values counts (as gh's
+/// completion does).
+private let givenOptionCases: [CompletionCase] = [
+    .init(line: "gh-users list --format json --f", expected: options(of: "list", startingWith: "--f") - ["--format"]),
+    .init(line: "gh-users list -L 5 --l", expected: options(of: "list", startingWith: "--l") - ["--limit"]),
+    .init(line: "gh-users list -L5 --l", expected: options(of: "list", startingWith: "--l") - ["--limit"]),
+    .init(line: "gh-users list --limit=5 -", expected: options(of: "list") - ["--limit", "-L"]),
+    .init(line: "gh-users show --id 1 --i", expected: ["--id"]),
+    .init(line: "gh-users access o --repo a --r", expected: options(of: "access", startingWith: "--r")),
+]
+
+private func - (options: [String], given: [String]) -> [String] {
+    options.filter { !given.contains($0) }
+}
 
 /// Each command's options, and each choice of each of them, as the shell itself completes them, all the lines
 /// in one session of the shell.

@@ -12,6 +12,9 @@ struct OptionSpec: Sendable, Equatable {
     let choices: [String]
     /// What kind of path the value is, when it is one: completions offer files, or folders, there.
     let path: PathValue?
+    /// Each value given counts (`show --id 1 --id 2`), where another option keeps its last: completions offer it
+    /// again once given, and no other.
+    let repeatable: Bool
 
     /// A value that names a place on disk. The value's name in help cannot say it: `DIR` also names a sort
     /// direction.
@@ -26,7 +29,8 @@ struct OptionSpec: Sendable, Equatable {
         help: String,
         default defaultValue: String? = nil,
         choices: [String] = [],
-        path: PathValue? = nil
+        path: PathValue? = nil,
+        repeatable: Bool = false
     ) {
         self.name = name
         self.short = short
@@ -35,6 +39,7 @@ struct OptionSpec: Sendable, Equatable {
         self.defaultValue = defaultValue
         self.choices = choices
         self.path = path
+        self.repeatable = repeatable
     }
 
     var takesValue: Bool { valueName != nil }

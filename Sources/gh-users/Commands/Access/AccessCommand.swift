@@ -24,7 +24,7 @@ struct AccessCommand: GitHubCommand {
 
     static let repo = OptionDeclaration<AccessCommand>(
         spec: OptionSpec(
-            "repo", value: "NAME", help: "Only this repository of ORG; repeat for more."),
+            "repo", value: "NAME", help: "Only this repository of ORG; repeat for more.", repeatable: true),
         read: { options, reading throws(UsageError) in
             for name in reading.parsed.values(reading.option) {
                 guard !name.isEmpty, !name.contains("/"), (try? RepositoryName(validating: "o/" + name)) != nil else {

@@ -9,10 +9,12 @@ enum BashCompletionScript {
         script += takesValueFunction(model)
         script += function(
             "_gh_users_options",
-            comment: "Adds the options of command $1 that start with $2.",
+            comment: "Adds the options of command $1 that start with $2 and are not among those given, $3.",
             model: model
         ) { options in
-            "_gh_users_match \"$2\" " + words(options.flatMap(\.spellings))
+            // Each option's spellings as one word, `*` first for one that may be given again.
+            "_gh_users_unused \"$2\" \"$3\" "
+                + words(options.map { ($0.spec.repeatable ? "*" : "") + $0.spellings.joined(separator: " ") })
         }
         script += function(
             "_gh_users_value",
@@ -43,6 +45,24 @@ enum BashCompletionScript {
                 if [[ $word == "$prefix"* ]]; then
                     COMPREPLY+=("$word")
                 fi
+            done
+            return 0
+        }
+
+        # Adds the spellings that start with $1 of each option after $2: a word of its spellings, space-separated,
+        # with '*' first when it may be given again; else only when none of them is in $2, the options given.
+        _gh_users_unused() {
+            local prefix=$1 given=$2 option spelling
+            local -a spellings
+            shift 2
+            for option in "$@"; do
+                read -ra spellings <<< "${option#\*}"
+                if [[ $option != \** ]]; then
+                    for spelling in "${spellings[@]}"; do
+                        [[ $given == *" $spelling "* ]] && continue 2
+                    done
+                fi
+                _gh_users_match "$prefix" "${spellings[@]}"
             done
             return 0
         }
@@ -138,7 +158,7 @@ enum BashCompletionScript {
         #"""
         _gh_users() {
             local cur=${COMP_WORDS[COMP_CWORD]}
-            local command='' option='' word i arguments=0 ended=0
+            local command='' option='' word i arguments=0 ended=0 given=' '
             COMPREPLY=()
             # Read the words before the cursor as the router does: global options may come before the command, an
             # option that takes a value takes the next word, and '--' ends the options.
@@ -154,6 +174,10 @@ enum BashCompletionScript {
                     if _gh_users_takes_value "$command" "$word"; then
                         option=$word
                     fi
+                    # As given: '--format' of '--format=json', '-L' of '-L5'.
+                    word=${word%%=*}
+                    [[ $word == -[!-]* ]] && word=${word:0:2}
+                    given+="$word "
                 elif [[ -z $command ]]; then
                     command=$word
                 elif ((arguments == 0)) && _gh_users_subcommand "$command" "$word"; then
@@ -174,7 +198,7 @@ enum BashCompletionScript {
                     COMPREPLY[i]=$option=${COMPREPLY[i]}
                 done
             elif ((!ended)) && [[ $cur == -* ]]; then
-                _gh_users_options "$command" "$cur"
+                _gh_users_options "$command" "$cur" "$given"
             elif [[ -z $command ]]; then
                 _gh_users_match "$cur" \#(words(model.topLevel.map(\.name)))
             elif ((arguments == 0)); then

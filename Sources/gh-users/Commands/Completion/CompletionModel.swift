@@ -95,7 +95,7 @@ struct CompletionModel: Sendable {
             if let short = option.short, !shorts.insert(short).inserted {
                 return OptionSpec(
                     option.name, value: option.valueName, help: option.help, default: option.defaultValue,
-                    choices: option.choices, path: option.path)
+                    choices: option.choices, path: option.path, repeatable: option.repeatable)
             }
             return option
         }

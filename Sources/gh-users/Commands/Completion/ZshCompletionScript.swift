@@ -103,10 +103,11 @@ enum ZshCompletionScript {
         return text
     }
 
-    /// One `_arguments` spec per spelling, each excluding the other, single-quoted for the shell.
+    /// One `_arguments` spec per spelling, each excluding the other, single-quoted for the shell. `_arguments`
+    /// offers an option once unless its spec starts with `*`.
     private static func specs(_ option: CompletionModel.Option) -> [String] {
         let description = "[" + bracketed(CompletionQuoting.oneLine(option.spec.help)) + "]"
-        let exclusion = option.short.map { "(\($0) \(option.long))" } ?? ""
+        let exclusion = (option.short.map { "(\($0) \(option.long))" } ?? "") + (option.spec.repeatable ? "*" : "")
         var tail = ""
         if let value = option.value {
             tail = ":" + message(option.spec.valueName ?? "value") + ":" + action(for: value)

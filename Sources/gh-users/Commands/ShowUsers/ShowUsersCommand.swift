@@ -35,7 +35,8 @@ enum ShowUsersCommand {
     /// Every `--id` given, in order; never with LOGINs (the parse refuses those first).
     static let id = OptionDeclaration<ShowUsersOptions>(
         spec: OptionSpec(
-            "id", value: "N", help: "Look the account up by its numeric id instead of a login; give it again for more."),
+            "id", value: "N", help: "Look the account up by its numeric id instead of a login; give it again for more.",
+            repeatable: true),
         read: { options, reading throws(UsageError) in
             options.several = reading.parsed.values(reading.option).count > 1
             for text in reading.parsed.values(reading.option) {
