@@ -114,7 +114,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             throw ErrorMapping.ownResourceRefusal(error, endpoint: action.endpoint)
         }
         do {
-            try ResponseDecoder.refuseDeepNesting(response.body, endpoint: describe(action))
+            try ResponseDecoder.refuseMalformed(response.body, endpoint: describe(action))
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))
         }
@@ -206,7 +206,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             }
             let requestID = ErrorMapping.requestID(response)
             do {
-                try ResponseDecoder.refuseDeepNesting(response.body, endpoint: endpoint)
+                try ResponseDecoder.refuseMalformed(response.body, endpoint: endpoint)
             } catch {
                 throw .failed(error.answered(requestID: requestID))
             }
@@ -250,7 +250,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         }
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         do {
-            try ResponseDecoder.refuseDeepNesting(response.body, endpoint: label)
+            try ResponseDecoder.refuseMalformed(response.body, endpoint: label)
             // The body is decoded from its bytes alone: the answer's own copy goes first, so a page up to the
             // body cap is not held twice while its entities are made (issue 38).
             let bytes = [UInt8](response.body)

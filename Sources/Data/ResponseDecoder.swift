@@ -7,14 +7,26 @@ import Networking
 /// Decodes bodies into entities, keeping each object's exact bytes for JSON output. A list answered
 /// `204 No Content` is an empty page that says so (`Page.noContent`), never a malformed body.
 enum ResponseDecoder {
-    /// Every answer, before it is read: one nested deeper than `JSONText.maximumDepth` is no object GitHub
-    /// has, and indented it would print the square of its depth, so it is refused as malformed, whatever reads it.
-    static func refuseDeepNesting(_ body: some Collection<UInt8>, endpoint: String) throws(DomainError) {
-        guard JSONText.nests(body, deeperThan: JSONText.maximumDepth) else { return }
-        throw .malformedResponse(
-            endpoint: endpoint,
-            detail: "the answer nests objects or arrays more than \(JSONText.maximumDepth) levels deep, "
-                + "where GitHub's are a few levels deep")
+    /// Every answer that opens as an object or an array, before it is read, whatever reads it: it must be JSON
+    /// throughout, for its bytes are written as they came, where a decoder reads only the fields it maps (a raw
+    /// control character in a field nothing decodes would reach `jq` as no JSON at all); and one nested deeper
+    /// than `JSONText.maximumDepth` is no object GitHub has, and indented it would print the square of its depth.
+    /// Another body (empty, an HTML page) is left to the reader, whose message says what it is.
+    static func refuseMalformed(_ body: some Collection<UInt8>, endpoint: String) throws(DomainError) {
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+            let flaw = JSONText.flaw(in: body, deeperThan: JSONText.maximumDepth)
+        else { return }
+        switch flaw {
+        case .tooDeep:
+            throw .malformedResponse(
+                endpoint: endpoint,
+                detail: "the answer nests objects or arrays more than \(JSONText.maximumDepth) levels deep, "
+                    + "where GitHub's are a few levels deep")
+        case .notJSON(let offset, let reason):
+            throw .malformedResponse(
+                endpoint: endpoint, detail: "the body is not valid JSON: \(reason) at byte \(offset)")
+        }
     }
 
     /// A page that is a JSON array of `DTO`s, each entity keeping its element's exact bytes.

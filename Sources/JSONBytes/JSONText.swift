@@ -19,29 +19,9 @@ package enum JSONText {
     /// line, so a body nested D levels prints O(D²) bytes. Foundation's decoder refuses 512 levels and more, which
     /// at 64 MB is gigabytes of output; at 64 levels a byte of body prints at most about 66 bytes, written as it
     /// is made (`pretty(_:indent:level:into:flushingAt:_:)`). Every answer is held to this before it is read
-    /// (`GitHubRepository`), so a list of accounts and a list of records refuse the same body the same way.
+    /// (`flaw(in:deeperThan:)`, from `GitHubRepository`), so a list of accounts and a list of records refuse the
+    /// same body the same way.
     package static let maximumDepth = 64
-
-    /// Whether `bytes` nest objects and arrays more than `limit` levels deep, outside strings: one pass that stops
-    /// at the first level past the limit.
-    package static func nests(_ bytes: some Collection<UInt8>, deeperThan limit: Int) -> Bool {
-        let scanned = bytes.withContiguousStorageIfAvailable { nests($0, deeperThan: limit) }
-        return scanned ?? Array(bytes).withUnsafeBufferPointer { nests($0, deeperThan: limit) }
-    }
-
-    private static func nests(_ buffer: UnsafeBufferPointer<UInt8>, deeperThan limit: Int) -> Bool {
-        var depth = 0
-        var strings = StringTracker()
-        for byte in buffer where !strings.consume(byte) {
-            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-                depth += 1
-                if depth > limit { return true }
-            } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-                depth -= 1
-            }
-        }
-        return false
-    }
 
     /// Byte ranges of the elements of a top-level JSON array.
     package static func arrayElements(_ bytes: [UInt8]) throws(StructureError) -> [Range<Int>] {

@@ -86,10 +86,10 @@ struct JSONTextTests {
     /// The depth rule counts objects and arrays alike, the outermost included, and never brackets in a string.
     @Test func nestingIsCountedOutsideStrings() {
         let sixtyFour = String(repeating: "[", count: 63) + "{}" + String(repeating: "]", count: 63)
-        #expect(!JSONText.nests(Array(sixtyFour.utf8), deeperThan: 64))
-        #expect(JSONText.nests(Array(("[" + sixtyFour + "]").utf8), deeperThan: 64))
+        #expect(JSONText.flaw(in: Array(sixtyFour.utf8), deeperThan: 64) == nil)
+        #expect(JSONText.flaw(in: Array(("[" + sixtyFour + "]").utf8), deeperThan: 64) == .tooDeep)
         let quoted = #"[{"a":"\#(String(repeating: "[{", count: 100))\"["}]"#
-        #expect(!JSONText.nests(Array(quoted.utf8), deeperThan: 2))
+        #expect(JSONText.flaw(in: Array(quoted.utf8), deeperThan: 2) == nil)
         #expect(JSONText.maximumDepth == 64)
     }
 

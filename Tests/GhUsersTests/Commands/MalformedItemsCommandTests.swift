@@ -75,6 +75,48 @@ struct MalformedItemsCommandTests {
         #expect(single.err.contains("more than 64 levels deep"), "\(single.err)")
     }
 
+    /// gh-users writes GitHub's bytes as they came, and a decoder reads only the fields it maps: a raw control
+    /// character, a bad escape, a lone surrogate or bytes that are not UTF-8 in `node_id` reached jq as no JSON
+    /// at all, with exit 0 (a raw line break split an ndjson record in two), and csv wrote them altered.
+    @Test(
+        arguments: [
+            (Array("a\nb".utf8), "a raw control character (U+000A) in a string"),
+            (Array("\u{1B}]0;x".utf8), "a raw control character (U+001B) in a string"),
+            (Array(#"\x41"#.utf8), "an escape JSON does not have in a string"),
+            (Array(#"\ud800"#.utf8), "a lone UTF-16 surrogate in a string"),
+            ([0x61, 0xFF, 0xFE], "bytes that are not UTF-8 in a string"),
+        ] as [([UInt8], String)])
+    func anAnswerThatIsNotJSONInAFieldNothingDecodesIsRefused(value: [UInt8], reason: String) async {
+        let cases = [
+            (
+                ["list", "--limit", "1"], "GET /users?since=0&per_page=1", #"[{"login":"octocat","id":1,"node_id":""#,
+                "\"}]"
+            ),
+            (
+                ["keys", "octocat"], "GET /users/octocat/keys?per_page=30", #"[{"id":1,"key":"ssh-ed25519 AAAA","x":""#,
+                "\"}]"
+            ),
+            (
+                ["show", "octocat"], "GET /users/octocat", #"{"login":"octocat","id":1,"type":"User","node_id":""#,
+                "\"}"
+            ),
+        ]
+        for (arguments, request, head, tail) in cases {
+            for format in ["json", "ndjson", "csv"] {
+                let harness = CommandHarness()
+                let body = Array(head.utf8) + value + Array(tail.utf8)
+                harness.http.register(RequestMatcher(request), status: 200, headers: [], body: Data(body))
+                let run = await harness.run(arguments + ["--format", format])
+                #expect(run.status == 1, "\(arguments) \(format)")
+                #expect(run.out.isEmpty, "\(arguments) \(format)")
+                #expect(
+                    run.err.hasPrefix(
+                        "gh-users: malformed response from \(request): the body is not valid JSON: \(reason) at byte "),
+                    "\(run.err)")
+            }
+        }
+    }
+
     /// At 64 levels, the most an answer may nest, a wide array at the bottom prints in proportion to the body:
     /// each `0,` of it (two bytes) is a line of 2 × 64 spaces, so about 66 bytes of output a byte of body.
     @Test func anAnswerNested64LevelsDeepPrintsInProportion() async throws {

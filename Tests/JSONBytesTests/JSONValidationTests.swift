@@ -1,0 +1,64 @@
+import Testing
+
+@testable import JSONBytes
+
+/// `JSONText.flaw(in:)`: what RFC 8259 and RFC 3629 refuse, each at the byte where it starts, and what they
+/// allow, which GitHub sends.
+struct JSONValidationTests {
+    private func flaw(_ bytes: [UInt8]) -> JSONText.Flaw? { JSONText.flaw(in: bytes) }
+
+    private func flaw(_ text: String) -> JSONText.Flaw? { flaw(Array(text.utf8)) }
+
+    @Test(arguments: [
+        #"[]"#, #"{}"#, " [ ] \n", #"[{"login":"octocat","id":1,"site_admin":false,"bio":null}]"#,
+        #"{"a":[1,-0,0.5,-1.25e+10,3E-2,12345678901234567890123],"b":{"c":[true,false,null]}}"#,
+        #"["\" \\ \/ \b \f \n \r \t \u00e9 \uD83D\uDE00 \u0000"]"#, "[\"é 中 😀 \u{10FFFF}\"]",
+    ])
+    func validDocumentsPass(text: String) {
+        #expect(flaw(text) == nil)
+    }
+
+    @Test(arguments: [
+        ("[\"a\nb\"]", 3, "a raw control character (U+000A) in a string"),
+        ("[\"\u{1B}[31m\"]", 2, "a raw control character (U+001B) in a string"),
+        ("[\"a\u{0}\"]", 3, "a raw control character (U+0000) in a string"),
+        (#"["\x41"]"#, 3, "an escape JSON does not have in a string"),
+        (#"["\u12G4"]"#, 2, #"a \u escape without four hex digits in a string"#),
+        (#"["\ud800"]"#, 8, "a lone UTF-16 surrogate in a string"),
+        (#"["\ud800\u0041"]"#, 14, "a lone UTF-16 surrogate in a string"),
+        (#"["\udc00"]"#, 8, "a lone UTF-16 surrogate in a string"),
+        (#"["abc"#, 5, "an unterminated string"),
+        (#"[1,]"#, 3, "expected a value"),
+        (#"[01]"#, 2, "expected ',' or ']'"),
+        (#"[1.]"#, 3, "a number without digits after its '.'"),
+        (#"[-]"#, 2, "a number without digits"),
+        (#"[1e]"#, 3, "a number without digits in its exponent"),
+        (#"[tru]"#, 1, "expected a value"),
+        (#"{"a" 1}"#, 5, "expected ':'"),
+        (#"{1:2}"#, 1, "expected a key"),
+        (#"{"a":1,}"#, 7, "expected a key"),
+        (#"[1] [2]"#, 4, "more after the document"),
+        (#"[{"a":1]"#, 7, "expected ',' or '}'"),
+    ])
+    func flawsAreNamedWhereTheyStart(text: String, offset: Int, reason: String) {
+        #expect(flaw(text) == .notJSON(offset: offset, reason: reason))
+    }
+
+    /// Bytes that are not UTF-8 inside a string: a stray continuation byte, a cut sequence, overlong forms, a
+    /// surrogate encoded in UTF-8, and past U+10FFFF.
+    @Test(
+        arguments: [
+            [0x80], [0xFF, 0xFE], [0xC3], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE4, 0xB8],
+        ] as [[UInt8]])
+    func bytesThatAreNotUTF8AreRefused(sequence: [UInt8]) {
+        let bytes = Array(#"["ab"#.utf8) + sequence + Array(#"c"]"#.utf8)
+        #expect(flaw(bytes) == .notJSON(offset: 4, reason: "bytes that are not UTF-8 in a string"))
+    }
+
+    @Test func depthCountsTheOutermostContainer() {
+        #expect(JSONText.flaw(in: Array("[[[]]]".utf8), deeperThan: 3) == nil)
+        #expect(JSONText.flaw(in: Array("[[[[]]]]".utf8), deeperThan: 3) == .tooDeep)
+        #expect(JSONText.flaw(in: Array(#"{"a":{"b":[{}]}}"#.utf8), deeperThan: 3) == .tooDeep)
+    }
+}
