@@ -162,6 +162,7 @@ package struct AccessReading: Sendable {
                     let cost = try schedule.take(outcome)
                     summary.points += cost
                     summary.repositories = max(summary.repositories, schedule.slots.count)
+                    summary.counted = schedule.counted
                 } catch {
                     group.cancelAll()
                     return error
@@ -205,7 +206,7 @@ package struct AccessReading: Sendable {
                     response, endpoint throws(GraphQLBatchFailure) in
                     try GraphQLAccessResponse.repositories(response, of: login, endpoint: endpoint)
                 }
-                return .listed(names: page.names, next: page.next, cost: page.cost)
+                return .listed(names: page.names, next: page.next, cost: page.cost, total: page.total)
             } catch {
                 return .failed(error)
             }

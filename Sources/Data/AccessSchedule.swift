@@ -8,7 +8,7 @@ enum AccessWork: Sendable, Equatable {
 
 /// What a request came back as.
 enum AccessOutcome: Sendable {
-    case listed(names: [String], next: String?, cost: Int?)
+    case listed(names: [String], next: String?, cost: Int?, total: Int?)
     case failed(GraphQLBatchFailure)
     case answered([AccessPageAsk], [AccessPageAnswer], cost: Int?)
     case refused([AccessPageAsk], GraphQLBatchFailure)
@@ -60,6 +60,8 @@ struct AccessSchedule {
     private var listingCursors: Set<String> = []
     private var listingDone = false
     private var listingInFlight = false
+    /// How many repositories the listing's first page counts (`totalCount`).
+    private(set) var counted: Int?
     private var sizing: GraphQLBatchSizing
     private let lookahead: Int
     /// A resumed map's last repository written: it and every repository before it are left out.
@@ -145,8 +147,9 @@ struct AccessSchedule {
     /// Takes a request's outcome; returns the points it cost. A failure that stops the run is thrown.
     mutating func take(_ outcome: AccessOutcome) throws(DomainError) -> Int {
         switch outcome {
-        case .listed(let names, let next, let cost):
+        case .listed(let names, let next, let cost, let total):
             listingInFlight = false
+            counted = counted ?? total
             if let next, !listingCursors.insert(next).inserted { throw Self.cycle("the repository listing's") }
             listed(names, next: next)
             return max(0, cost ?? 0)

@@ -77,9 +77,9 @@ enum GraphQLAccessResponse {
         return (members, viewer, next, cost)
     }
 
-    /// One page of the organization's repositories, as "ORG/NAME".
+    /// One page of the organization's repositories, as "ORG/NAME", and how many the listing counts.
     static func repositories(_ response: HTTPResponse, of login: String, endpoint: String)
-        throws(GraphQLBatchFailure) -> (names: [String], next: String?, cost: Int?)
+        throws(GraphQLBatchFailure) -> (names: [String], next: String?, cost: Int?, total: Int?)
     {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (organization, cost, _) = try organizationAnswer(response, of: login, endpoint: endpoint)
@@ -94,7 +94,7 @@ enum GraphQLAccessResponse {
         }
         let next = try answer.nextCursor(
             hasNextPage: connection.pageInfo?.hasNextPage, endCursor: connection.pageInfo?.endCursor)
-        return (names, next, cost)
+        return (names, next, cost, connection.totalCount)
     }
 
     /// One batch's answer: a page answer per ask, in the order asked, and what the query cost. A batch too large

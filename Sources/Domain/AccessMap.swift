@@ -152,6 +152,9 @@ package struct AccessReadSummary: Sendable, Equatable {
     package var records = 0
     /// The organization's repositories listed.
     package var repositories = 0
+    /// How many repositories the listing counts (its `totalCount`); nil where GitHub did not say, or nothing
+    /// was listed (`--repo`).
+    package var counted: Int?
     /// GraphQL requests sent, refused ones included.
     package var requests = 0
     /// Points of the `graphql` limit spent, where GitHub said.

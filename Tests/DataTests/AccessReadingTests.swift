@@ -271,12 +271,12 @@ struct AccessReadingTests {
     @Test func theFirstInTheMapsOrderIsAskedWhereverItWasListed() throws {
         var schedule = AccessSchedule(batchSize: 2, lookahead: 2)
         #expect(schedule.nextWork() == .listing(after: nil))
-        _ = try schedule.take(.listed(names: ["o/b", "o/c"], next: "p2", cost: nil))
+        _ = try schedule.take(.listed(names: ["o/b", "o/c"], next: "p2", cost: nil, total: nil))
         #expect(schedule.nextWork() == .listing(after: "p2"))
         let first = [AccessPageAsk(repository: "o/b", cursor: nil), AccessPageAsk(repository: "o/c", cursor: nil)]
         #expect(schedule.nextWork() == .batch(first))
         #expect(schedule.nextWork() == nil)
-        _ = try schedule.take(.listed(names: ["o/_a"], next: nil, cost: nil))
+        _ = try schedule.take(.listed(names: ["o/_a"], next: nil, cost: nil, total: nil))
         _ = try schedule.take(.answered(first, [.page([], next: nil), .page([], next: nil)], cost: 1))
         #expect(schedule.nextDone() == nil)
         let last = [AccessPageAsk(repository: "o/_a", cursor: nil)]
@@ -294,7 +294,7 @@ struct AccessReadingTests {
         var schedule = AccessSchedule(batchSize: 10, lookahead: 10, after: "o/Beta")
         #expect(schedule.nextWork() == .listing(after: nil))
         _ = try schedule.take(
-            .listed(names: ["o/gamma", "o/alpha", "o/beta", "o/BETB", "o/a_z"], next: nil, cost: nil))
+            .listed(names: ["o/gamma", "o/alpha", "o/beta", "o/BETB", "o/a_z"], next: nil, cost: nil, total: nil))
         #expect(schedule.slots.map(\.repository) == ["o/gamma", "o/BETB"])
         let asks = ["o/BETB", "o/gamma"].map { AccessPageAsk(repository: $0, cursor: nil) }
         #expect(schedule.nextWork() == .batch(asks))

@@ -180,6 +180,25 @@ struct PeopleChangesRunTests {
         #expect(recorded.subject == .init(command: "members", owner: "github", filters: [:]))
     }
 
+    /// The owners' pass came back empty while the whole list was as before: an organization always has an owner,
+    /// and recorded, every owner (the token's own account among them) would be demoted.
+    @Test func anOwnersPassThatCameBackEmptyIsRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--changes", folder("m.json")]
+        #expect(await run(members(admins: [(9, "me"), (1, "alice")], others: [(2, "bob")]), arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json"))))
+        let whole = [(9, "me"), (1, "alice"), (2, "bob")] as [(Int64, String)]
+        let (status, out, err) = await run(members(admins: [], others: [], whole: whole), arguments)
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err.hasPrefix(
+                "gh-users: GitHub's list of members github --role admin came back empty while the snapshot holds 2 "
+                    + "accounts, so the list was not compared"), "\(err)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
+    }
+
     @Test func membersThatDoNotHoldTheTokensAccountAreRefusedAndNotRecorded() async throws {
         let folder = try Folder()
         defer { folder.remove() }
@@ -341,8 +360,9 @@ struct PeopleChangesRunTests {
         refused.answer(
             "GET /repos/octocat/Hello-World/stargazers?per_page=100", status: 403,
             json: #"{"message":"Must have admin rights to Repository."}"#)
-        // Asked for the count before the list, and again to tell a withheld list from a missing repository.
-        for _ in 0..<2 { refused.answer("GET /repos/octocat/Hello-World", json: #"{"id":1,"stargazers_count":80}"#) }
+        // Asked for the count `--changes` holds the list to, the count before the list, and again to tell a
+        // withheld list from a missing repository.
+        for _ in 0..<3 { refused.answer("GET /repos/octocat/Hello-World", json: #"{"id":1,"stargazers_count":80}"#) }
         let (status, out, err) = await run(refused, arguments)
         #expect(status == 4)
         #expect(out.isEmpty)
@@ -469,6 +489,44 @@ struct PeopleChangesRunTests {
                 + "run again later\ngh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("f.json")))) == before)
         let (kept, changes, _) = await run(forks([1, 2, 3], counted: 5), arguments)
+        #expect(kept == 0)
+        #expect(changes == "removed\tu4\t4\t\nremoved\tu5\t5\t\n")
+    }
+
+    /// Stargazers and watchers far fewer than the repository counts (`stargazers_count`, `subscribers_count`)
+    /// are a list GitHub answered in part, as forks are: before, a page that came back empty recorded 150 of 250
+    /// stargazers as removed.
+    @Test(arguments: [
+        ("stargazers", "stargazers_count", #"{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"u%d","id":%d}}"#),
+        ("watchers", "subscribers_count", #"{"login":"u%d","id":%d}"#),
+    ])
+    func stargazersAndWatchersFarBelowTheRepositorysCountAreRefused(command: String, key: String, record: String)
+        async throws
+    {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = [command, "octocat/Hello-World", "--changes", folder("s.json"), "--format", "tsv"]
+        let path = command == "stargazers" ? "stargazers" : "subscribers"
+        func people(_ ids: [Int], counted: Int) -> StubTransport {
+            let github = StubTransport()
+            let repository = #"{"id":1296269,"stargazers_count":\#(counted),"subscribers_count":\#(counted)}"#
+            for _ in 0..<3 { github.answer("GET /repos/octocat/Hello-World", json: repository) }
+            let body = ids.map { String(format: record, $0, $0) }
+            github.answer(
+                "GET /repos/octocat/Hello-World/\(path)?per_page=100", json: "[" + body.joined(separator: ",") + "]")
+            return github
+        }
+        #expect(await run(people([1, 2, 3, 4, 5], counted: 5), arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("s.json"))))
+        let (code, out, err) = await run(people([1, 2], counted: 5), arguments)
+        #expect(code == 1)
+        #expect(out.isEmpty)
+        #expect(
+            err.hasPrefix(
+                "gh-users: GitHub's list of \(command) octocat/Hello-World came back with 2 accounts while the "
+                    + "repository's \(key) counts 5, so the list was not compared"), "\(err)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("s.json")))) == before)
+        let (kept, changes, _) = await run(people([1, 2, 3], counted: 5), arguments)
         #expect(kept == 0)
         #expect(changes == "removed\tu4\t4\t\nremoved\tu5\t5\t\n")
     }

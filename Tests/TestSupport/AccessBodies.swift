@@ -206,6 +206,8 @@ package final class AccessWorld: @unchecked Sendable {
     private let renamed: [String: String]
     /// The order the repositories are listed in; nil: by name, case aside.
     private let listing: [String]?
+    /// The listing's `totalCount`; nil: how many it lists.
+    private let counted: Int?
     private let pageSize: Int
     private let lock = NSLock()
     private var asked: [[String]] = []
@@ -213,8 +215,8 @@ package final class AccessWorld: @unchecked Sendable {
 
     package init(
         organization: String, members: [AccessBodies.Member], collaborators: [String: [AccessBodies.Collaborator]],
-        forbidden: Set<String> = [], renamed: [String: String] = [:], listing: [String]? = nil, pageSize: Int = 100,
-        viewer: AccessBodies.Viewer? = nil
+        forbidden: Set<String> = [], renamed: [String: String] = [:], listing: [String]? = nil, counted: Int? = nil,
+        pageSize: Int = 100, viewer: AccessBodies.Viewer? = nil
     ) {
         self.organization = organization
         self.members = members
@@ -223,6 +225,7 @@ package final class AccessWorld: @unchecked Sendable {
         self.forbidden = forbidden
         self.renamed = renamed
         self.listing = listing
+        self.counted = counted
         self.pageSize = pageSize
     }
 
@@ -249,7 +252,7 @@ package final class AccessWorld: @unchecked Sendable {
         } else if query.contains("repositories(") {
             let names = listing ?? collaborators.keys.sorted { $0.lowercased() < $1.lowercased() }
             let (slice, next) = page(names, after: Self.cursor(in: query))
-            body = AccessBodies.repositories(slice, of: organization, total: names.count, next: next)
+            body = AccessBodies.repositories(slice, of: organization, total: counted ?? names.count, next: next)
         } else if !query.contains("collaborators(") {
             let lines = query.split(separator: "\n").filter { $0.contains(": repository(") }.map(String.init)
             let names = lines.map { Self.quoted(after: "name: ", in: $0) ?? "" }

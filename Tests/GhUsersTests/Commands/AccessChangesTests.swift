@@ -16,10 +16,11 @@ struct AccessChangesTests {
 
     private static func world(
         _ collaborators: [String: [AccessBodies.Collaborator]], members: [AccessBodies.Member] = [],
-        forbidden: Set<String> = []
+        forbidden: Set<String> = [], listing: [String]? = nil, counted: Int? = nil
     ) -> CommandHarness {
         let world = AccessWorld(
-            organization: "octo-org", members: members, collaborators: collaborators, forbidden: forbidden)
+            organization: "octo-org", members: members, collaborators: collaborators, forbidden: forbidden,
+            listing: listing, counted: counted)
         let harness = CommandHarness.signedIn()
         harness.http.answerEvery { request, _ in world.answer(request) }
         return harness
@@ -42,6 +43,40 @@ struct AccessChangesTests {
                 "mona", 4, "WRITE", [AccessBodies.Source("Repository", "octo-org/web", "WRITE", roleName: "write")])
         ],
     ]
+
+    /// A map that collapsed is never recorded as everyone's access removed (before, each of these recorded all
+    /// of it removed, exit 0): a listing far short of the repositories it counts, a repository that lists no one
+    /// (its owners reach every one), and a map with no one where FILE holds records.
+    @Test(arguments: [
+        (
+            [String: [AccessBodies.Collaborator]](), [String]?.some([]), Int?.some(2),
+            "GitHub's listing of octo-org's repositories came back with 0 repositories while its totalCount counts 2"
+        ),
+        (
+            ["api": first["api"] ?? [], "web": []], nil, nil,
+            "GitHub listed no one with access to 1 repository (octo-org/web), where an organization's owners"
+        ),
+        (
+            [:], nil, nil,
+            "GitHub's access map of octo-org came back empty while the snapshot holds 3 records, so the list was "
+        ),
+    ])
+    func aMapThatCollapsedIsNotRecorded(
+        collaborators: [String: [AccessBodies.Collaborator]], listing: [String]?, counted: Int?, message: String
+    ) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("octo-org.access.json")
+        let arguments = ["access", "octo-org", "--changes", file, "--format", "ndjson"]
+        #expect(await Self.world(Self.first).run(arguments).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let collapsed = await Self.world(collaborators, listing: listing, counted: counted).run(arguments)
+        #expect(collapsed.status == 1)
+        #expect(collapsed.out.isEmpty)
+        #expect(collapsed.err.hasPrefix("gh-users: " + message), "\(collapsed.err)")
+        #expect(collapsed.err.hasSuffix("gh-users: the snapshot file '\(file)' was left as it was.\n"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    }
 
     @Test func theFirstRunRecordsAndTheNextWritesWhatChanged() async throws {
         let folder = try Folder()

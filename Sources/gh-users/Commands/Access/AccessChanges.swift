@@ -199,9 +199,13 @@ struct AccessCollected: AccessRecordSink {
     var repositories = 0
     /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
     var unknownAffiliations = 0
+    /// Repositories read whole that list no one. GitHub lists an organization's owners among every repository's
+    /// collaborators (its REST reference for the list), so for everyone's access that is no answer of GitHub's.
+    var empty: [String] = []
 
     mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
         repositories += 1
+        if read == .read, records.isEmpty, command.person == nil { empty.append(repository) }
         let entries = records.filter(command.keeps).map(AccessSnapshot.Entry.init)
         let lines = entries.map(\.line)
         for (entry, line) in zip(entries, lines) { text.append(entry, as: line) }
@@ -215,6 +219,24 @@ struct AccessCollected: AccessRecordSink {
 }
 
 extension AccessCommand {
+    /// Why the map read is not compared (`ListCollapse`), or nil: a listing far short of the repositories GitHub
+    /// counts, or, for everyone's access, no one's where FILE holds records, or a repository with no one (`empty`).
+    /// One person may lose all their access, so an empty map of theirs is taken as it is.
+    func collapse(_ summary: AccessReadSummary, recorded: Int?, empty: [String]) -> String? {
+        if let first = empty.first {
+            return "GitHub listed no one with access to \(Counted.text(empty.count, plural: "repositories")) ("
+                + "\(first)\(empty.count > 1 ? ", …" : "")), where an organization's owners reach every repository, "
+                + "so the map was not compared: GitHub answered only part of it; run again later"
+        }
+        let listing = ListCollapse(
+            list: "GitHub's listing of \(organization.value)'s repositories", read: summary.repositories,
+            counted: summary.counted.map { ($0, "its totalCount") }, noun: "repositories")
+        let map = ListCollapse(
+            list: "GitHub's access map of \(organization.value)", read: summary.records, recorded: recorded,
+            noun: "records")
+        return (repositories.isEmpty ? listing.refusal : nil) ?? (person == nil ? map.refusal : nil)
+    }
+
     /// The filters a snapshot is made with, by option name: another set of filters is another map.
     var snapshotFilters: [String: String] {
         var filters: [String: String] = [:]
@@ -288,6 +310,10 @@ extension AccessCommand {
         if let first = missing.first {
             io.writeErr(missing.map { context.presenter.present($0).message }.joined() + file.untouched)
             return .failed(first)
+        }
+        if let refusal = collapse(summary, recorded: previous?.count, empty: collected.empty) {
+            io.writeErr("gh-users: \(refusal)\n" + file.untouched)
+            return .setupFailed
         }
         collected.text.close()
         let changes = collected.stream.finish(new: collected.text)

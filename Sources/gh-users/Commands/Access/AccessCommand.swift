@@ -135,8 +135,9 @@ struct AccessCommand: GitHubCommand {
             there is none; in tsv and csv the JSON arrays, empty for null); then FILE holds this map. The first
             run records the map and says so. FILE is written whole or not at all (0600), one run at a time; it
             is left as it was when the run fails, when GitHub refused a repository (a partial map is never
-            recorded), or when FILE was made for another organization or other filters; a FILE that holds a
-            repository and person twice is refused (exit 1).
+            recorded), when the map collapsed (a listing under half its totalCount, a repository with no one, or
+            without --person no one where FILE holds records), or when FILE was made for another organization
+            or other filters; a FILE that holds a repository and person twice is refused (exit 1).
 
             With --state FILE a map that stops (Ctrl-C, a rate limit, a failure, a kill) goes on where it
             stopped when the same command is run again, appending to the same output: FILE records the last

@@ -14,16 +14,19 @@ struct ListCollapse {
     var counted: (count: Int, by: String)?
     /// How many the snapshot holds; nil on a first run.
     var recorded: Int?
+    /// What the list holds, in the plural (`records` for an access map).
+    var noun = "accounts"
 
     /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or
     /// more is taken as it is.
     var refusal: String? {
         if let (count, by) = counted, read.multipliedReportingOverflow(by: 2).partialValue < count {
-            return "\(list) came back with \(Counted.text(read, "account")) while \(by) counts \(count), so the list "
+            return
+                "\(list) came back with \(Counted.text(read, plural: noun)) while \(by) counts \(count), so the list "
                 + "was not compared: GitHub answered only part of it; run again later"
         }
         if read == 0, let recorded, recorded > 0 {
-            return "\(list) came back empty while the snapshot holds \(Counted.text(recorded, "account")), so the "
+            return "\(list) came back empty while the snapshot holds \(Counted.text(recorded, plural: noun)), so the "
                 + "list was not compared: GitHub answers an empty list for one the token can no longer see as well as "
                 + "for one everyone left. If everyone did leave, remove the snapshot file to start again"
         }

@@ -212,6 +212,17 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             io.writeErr(message + file.untouched)
             return .failed(refusal)
         }
+        // The role's own pass (`members`' owners) may collapse alone: an organization always has an owner.
+        let rolePass = readings.last.flatMap { $0.pass.rolesOnly ? $0.pass.role : nil }
+        if let role = rolePass,
+            let refusal = ListCollapse(
+                list: "GitHub's list of \(subject.description) --role \(role)",
+                read: people.count { $0.role == role }, recorded: previous?.people.count { $0.role == role }
+            ).refusal
+        {
+            io.writeErr("gh-users: \(refusal)\n" + file.untouched)
+            return .setupFailed
+        }
         if ownerID == nil {
             // The first run, or a file from before the id was recorded: asked once the list is read, recorded when
             // GitHub gives it; a lookup that fails only leaves it unrecorded, and the next run asks again.
@@ -352,44 +363,5 @@ extension PeopleChangeKey {
             the one given is the id asked again: the same id is the owner renamed, and the snapshot carries
             on under the new name, said on stderr; another id, or none, is another list.
             """
-    }
-}
-
-extension PeopleChangeKey {
-    /// `members ORG --changes FILE` with a token: each member, from the whole list, with their role, from the
-    /// owners' (`role=admin`). GitHub lists every member to a member of the organization, but only the public ones
-    /// to anyone else: a snapshot of the public ones would report every private member as gone. A member always
-    /// sees themselves, so a whole list without the token's own account (`GET /user`) is refused (exit 4) and not
-    /// recorded; a GitHub App's installation token has no account of its own and its list is recorded. A list of
-    /// one role, or through a 2FA filter, cannot be checked so.
-    static let members = PeopleChangeKey(
-        rolePasses: .init(key: "role", role: "admin", others: "member", all: "all", unless: \.publicOnly),
-        checksMembership: true)
-
-    /// Why a whole members list cannot be recorded: the token's account is not on it (see `members`); nil when it
-    /// may be, or when the options list a role's or a 2FA filter's members, which may leave the token out.
-    static func membershipRefusal(
-        _ options: PeopleListOptions, _ people: [PeopleSnapshot.Entry], _ github: GitHubReader
-    )
-        async -> DomainError?
-    {
-        guard !options.publicOnly, (options.filters["role"] ?? "all") == "all", options.filters["filter"] == nil
-        else { return nil }
-        let account: User
-        do throws(DomainError) {
-            // nil: a GitHub App's installation token, which has no account and is listed every member its
-            // installation may see: its list stands.
-            guard let user = try await github.tokenAccount() else { return nil }
-            account = user
-        } catch {
-            return error
-        }
-        guard !people.contains(where: { $0.id == account.id }) else { return nil }
-        return .unauthorized(
-            status: 200,
-            message: "the token's account (\(account.login)) is not among the members GitHub listed of "
-                + "\(options.owner), so GitHub listed only the ones who show their membership: recorded, they "
-                + "would report every other member as gone. --changes needs a member's token (read:org), or "
-                + "--public for the public members' changes")
     }
 }

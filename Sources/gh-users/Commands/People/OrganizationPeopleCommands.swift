@@ -107,3 +107,42 @@ struct InvitationsCommand: PeopleListCommand {
             columns: columns, full: nil, changes: Self.changes, list, context, github)
     }
 }
+
+extension PeopleChangeKey {
+    /// `members ORG --changes FILE` with a token: each member, from the whole list, with their role, from the
+    /// owners' (`role=admin`). GitHub lists every member to a member of the organization, but only the public ones
+    /// to anyone else: a snapshot of the public ones would report every private member as gone. A member always
+    /// sees themselves, so a whole list without the token's own account (`GET /user`) is refused (exit 4) and not
+    /// recorded; a GitHub App's installation token has no account of its own and its list is recorded. A list of
+    /// one role, or through a 2FA filter, cannot be checked so.
+    static let members = PeopleChangeKey(
+        rolePasses: .init(key: "role", role: "admin", others: "member", all: "all", unless: \.publicOnly),
+        checksMembership: true)
+
+    /// Why a whole members list cannot be recorded: the token's account is not on it (see `members`); nil when it
+    /// may be, or when the options list a role's or a 2FA filter's members, which may leave the token out.
+    static func membershipRefusal(
+        _ options: PeopleListOptions, _ people: [PeopleSnapshot.Entry], _ github: GitHubReader
+    )
+        async -> DomainError?
+    {
+        guard !options.publicOnly, (options.filters["role"] ?? "all") == "all", options.filters["filter"] == nil
+        else { return nil }
+        let account: User
+        do throws(DomainError) {
+            // nil: a GitHub App's installation token, which has no account and is listed every member its
+            // installation may see: its list stands.
+            guard let user = try await github.tokenAccount() else { return nil }
+            account = user
+        } catch {
+            return error
+        }
+        guard !people.contains(where: { $0.id == account.id }) else { return nil }
+        return .unauthorized(
+            status: 200,
+            message: "the token's account (\(account.login)) is not among the members GitHub listed of "
+                + "\(options.owner), so GitHub listed only the ones who show their membership: recorded, they "
+                + "would report every other member as gone. --changes needs a member's token (read:org), or "
+                + "--public for the public members' changes")
+    }
+}

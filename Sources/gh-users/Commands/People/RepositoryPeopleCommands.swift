@@ -49,7 +49,7 @@ struct AssigneesCommand: PeopleListCommand {
 struct WatchersCommand: PeopleListCommand {
     var list: PeopleListOptions
 
-    static let changes = PeopleChangeKey()
+    static let changes = PeopleChangeKey(counted: "subscribers_count")
 
     static let spec = PeopleList.spec(
         CommandSpec(

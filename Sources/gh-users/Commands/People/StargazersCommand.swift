@@ -9,7 +9,7 @@ struct StargazersCommand: PeopleListCommand {
     /// The repository, as `list.owner` names it.
     let repository: RepositoryName
 
-    static let changes = PeopleChangeKey(account: ["user"])
+    static let changes = PeopleChangeKey(account: ["user"], counted: "stargazers_count")
     static let full = ProfileStage<PeopleListOptions, Record>.records(
         \.profiles, account: ["user"], keeping: [ListedKey("starred_at")])
 
