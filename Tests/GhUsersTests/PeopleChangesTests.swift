@@ -493,6 +493,28 @@ struct PeopleChangesRunTests {
         #expect(changes == "removed\tu4\t4\t\nremoved\tu5\t5\t\n")
     }
 
+    /// A stargazer's or a fork's account is read from its bytes, not decoded: an id that is a string, or a login
+    /// that is a number, is no account of GitHub's, and was recorded as one.
+    @Test(arguments: [
+        ("stargazers", "stargazers", #"{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"mona","id":"7"}}"#),
+        ("stargazers", "stargazers", #"{"starred_at":"2026-01-01T00:00:00Z","user":{"login":12345,"id":7}}"#),
+        ("forkers", "forks", #"{"id":100,"owner":{"login":"mona","id":"7"}}"#),
+        ("forkers", "forks", #"{"id":100,"owner":{"login":true,"id":7}}"#),
+    ])
+    func anAccountOfTheWrongTypesIsNotRecorded(command: String, path: String, record: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let github = StubTransport()
+        let repository = #"{"id":1296269,"stargazers_count":1,"forks_count":1}"#
+        for _ in 0..<3 { github.answer("GET /repos/octocat/Hello-World", json: repository) }
+        github.answer("GET /repos/octocat/Hello-World/\(path)?per_page=100", json: "[" + record + "]")
+        let (status, out, err) = await run(github, [command, "octocat/Hello-World", "--changes", folder("s.json")])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(err.contains("holds a record without an id (a number) or a login"), "\(err)")
+        #expect(!FileManager.default.fileExists(atPath: folder("s.json")))
+    }
+
     /// Stargazers and watchers far fewer than the repository counts (`stargazers_count`, `subscribers_count`)
     /// are a list GitHub answered in part, as forks are: before, a page that came back empty recorded 150 of 250
     /// stargazers as removed.

@@ -35,13 +35,17 @@ struct PeopleChangeKey: Sendable {
         let unless: KeyPath<PeopleListOptions, Bool> & Sendable
     }
 
-    /// A person and a role, or nil for a record without a positive id or a name.
+    /// A person and a role, or nil for a record without a positive id (a number, never `"100"`) or a name (a
+    /// string, never `12345`): the nested account of a stargazer or a fork is read from its bytes, not decoded.
     func entry(_ record: [UInt8], role passRole: String?) -> PeopleSnapshot.Entry? {
         let account = self.account.isEmpty ? record : JSONText.value(at: self.account, in: record) ?? []
-        let texts = JSONText.texts(of: ["id", "login"] + (fallbackName.map { [$0] } ?? []), in: account)
-        guard let id = Int64(texts[0]), id > 0 else { return nil }
-        let login = texts[1].isEmpty && texts.count > 2 ? texts[2] : texts[1]
-        guard !login.isEmpty else { return nil }
+        let members = (try? JSONText.objectMembers(account)) ?? [:]
+        let id = members["id"].flatMap { Int64(String(decoding: account[$0], as: UTF8.self)) } ?? 0
+        guard id > 0 else { return nil }
+        let names = (["login"] + (fallbackName.map { [$0] } ?? [])).filter {
+            members[$0].map { account[$0.lowerBound] == UInt8(ascii: "\"") } ?? false
+        }
+        guard let login = JSONText.texts(of: names, in: account).first(where: { !$0.isEmpty }) else { return nil }
         // A role GitHub did not send (an older server's collaborator without `role_name`) is unknown, never "".
         let role = passRole ?? self.role.map { JSONText.text(of: $0, in: record) }.flatMap { $0.isEmpty ? nil : $0 }
         return PeopleSnapshot.Entry(id: id, login: login, role: role)
@@ -302,7 +306,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
                         guard let entry = key.entry(item.raw.bytes, role: pass.role) else {
                             return .failure(
                                 .refused(
-                                    "GitHub's list of \(subject.description) holds a record without an id or a login, "
+                                    "GitHub's list of \(subject.description) holds a record without an id (a number) or a login, "
                                         + "which a snapshot cannot record, so nothing was compared"))
                         }
                         // Refused at the first: a hostile list of long logins is never held.
