@@ -19,7 +19,7 @@ struct ListKeysCommand: AccountRecordsCommand {
         discussion: """
             The table shows each key's id, type and fingerprint, computed here as ssh-keygen -lf prints it
             (SHA256 of the key), and the key itself cut to fit. A key that does not decode shows '?' as its
-            fingerprint and never stops the listing. tsv, csv and JSON carry the keys exactly as GitHub sent them.
+            fingerprint (an empty cell in tsv and csv, null in JSON) and never stops the listing. tsv, csv and JSON carry the keys exactly as GitHub sent them.
             """,
         arguments: [("LOGIN", "The account whose keys to list.")],
         options: [],
@@ -46,7 +46,7 @@ struct ListKeysCommand: AccountRecordsCommand {
                 SSHKeyText.type(of: JSONText.text(of: "key", in: $0.raw.bytes))
             },
             Column("FINGERPRINT", key: "fingerprint", derived: true) {
-                SSHKeyFingerprint.sha256(of: JSONText.text(of: "key", in: $0.raw.bytes)) ?? "?"
+                SSHKeyFingerprint.sha256(of: JSONText.text(of: "key", in: $0.raw.bytes)) ?? Column<Record>.unknown
             },
             Column("KEY", path: ["key"], shrink: .first),
         ]
@@ -58,7 +58,7 @@ enum SSHKeyText {
     /// `ssh-ed25519`, or `?` when the text does not start with a type.
     static func type(of key: String) -> String {
         let words = key.split(whereSeparator: \.isWhitespace)
-        guard words.count >= 2, let first = words.first else { return "?" }
+        guard words.count >= 2, let first = words.first else { return Column<Record>.unknown }
         return String(first)
     }
 }

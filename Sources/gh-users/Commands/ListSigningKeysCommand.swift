@@ -18,7 +18,8 @@ struct ListSigningKeysCommand: AccountRecordsCommand {
         usage: "gh-users signing-keys LOGIN [--limit N | --all] [options]",
         discussion: """
             Use them to verify the account's SSH-signed commits and tags. The fingerprint is computed here
-            as ssh-keygen -lf prints it; a key that does not decode shows '?'.
+            as ssh-keygen -lf prints it; a key that does not decode shows '?' (an
+            empty cell in tsv and csv, null in JSON).
             """,
         arguments: [("LOGIN", "The account whose signing keys to list.")],
         options: [],
@@ -43,7 +44,7 @@ struct ListSigningKeysCommand: AccountRecordsCommand {
             Column("ID", path: ["id"]),
             Column("TITLE", path: ["title"], shrink: .second),
             Column("FINGERPRINT", key: "fingerprint", derived: true) {
-                SSHKeyFingerprint.sha256(of: JSONText.text(of: "key", in: $0.raw.bytes)) ?? "?"
+                SSHKeyFingerprint.sha256(of: JSONText.text(of: "key", in: $0.raw.bytes)) ?? Column<Record>.unknown
             },
             .time("ADDED", "created_at", context),
             Column("KEY", path: ["key"], shrink: .first),

@@ -92,6 +92,11 @@ struct Column<Item>: Sendable {
 }
 
 extension Column {
+    /// What a computed column shows where it can compute nothing (a key that does not decode has no
+    /// fingerprint): `?` in a table; an empty cell in tsv and csv, and null in JSON, so that no script reads a
+    /// placeholder as a value.
+    static var unknown: String { "?" }
+
     /// The widest cells of GitHub's bounded fields, by key: a login has at most 39 characters, a profile's URL
     /// is GitHub's address and a login, an account's type is at most "Organization", an account's or a
     /// repository's id has at most 10 digits (an event's 11 already fill its column, which only grows).

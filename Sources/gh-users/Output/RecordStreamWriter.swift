@@ -64,7 +64,10 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// A record's cells: with `--fields` of top-level keys, all read from one scan of its JSON.
     private func cells(_ item: Item) -> [String] {
         if let fields = context.fields, fieldsAreTopLevel { return JSONText.texts(of: fields, in: item.raw.bytes) }
-        return columns.map { $0.value(item) }
+        return columns.map { column in
+            let value = column.value(item)
+            return column.isDerived && value == Column<Item>.unknown && context.format != .table ? "" : value
+        }
     }
 
     /// The record's JSON, cut down to `--fields` when they were given: a path's value under its dotted name,
@@ -79,7 +82,8 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             output.append(contentsOf: JSONValue.string(field).bytes)
             output.append(UInt8(ascii: ":"))
             if let column = derived[field] {
-                output.append(contentsOf: JSONValue.string(column.value(item)).bytes)
+                let value = column.value(item)
+                output.append(contentsOf: (value == Column<Item>.unknown ? .null : JSONValue.string(value)).bytes)
             } else if let value = JSONText.value(at: Self.path(field), in: bytes) {
                 JSONText.compact(value, into: &output)
             } else {

@@ -42,6 +42,26 @@ struct KeysCommandTests {
             "\(run.out)")
     }
 
+    /// The `?` a table shows where a key does not decode is no value: tsv and csv leave the cell empty, JSON
+    /// writes null (before, they wrote `?`, which a script took for a fingerprint and a type).
+    @Test(arguments: [
+        ("csv", "id,type,fingerprint\r\n1,ssh-ed25519,SHA256:M0zVlkNU/CNb/xsa/kHw6MgsZ3pJGdOWag4a/Yoe/OI\r\n2,,\r\n"),
+        ("tsv", "1\tssh-ed25519\tSHA256:M0zVlkNU/CNb/xsa/kHw6MgsZ3pJGdOWag4a/Yoe/OI\n2\t\t\n"),
+        (
+            "ndjson",
+            #"{"id":1,"type":"ssh-ed25519","fingerprint":"SHA256:M0zVlkNU/CNb/xsa/kHw6MgsZ3pJGdOWag4a/Yoe/OI"}"#
+                + "\n" + #"{"id":2,"type":null,"fingerprint":null}"# + "\n"
+        ),
+    ])
+    func aKeyThatDoesNotDecodeHasNoFingerprintInDataFormats(format: String, expected: String) async {
+        let github = StubTransport()
+        github.answer(
+            "GET /users/octocat/keys?per_page=30", json: #"[{"id":1,"key":"\#(validKey)"},{"id":2,"key":"garbage"}]"#)
+        let (env, out, _) = AppEnvironment.test(http: github)
+        #expect(await run(["keys", "octocat", "--format", format, "--fields", "id,type,fingerprint"], env) == 0)
+        #expect(out.text == expected)
+    }
+
     @Test func keysInDataFormatsAreGitHubsBytes() async {
         let github = StubTransport()
         let raw = #"{"id":1,"key":"\#(validKey)","created_at":"2020-01-01T00:00:00Z"}"#
