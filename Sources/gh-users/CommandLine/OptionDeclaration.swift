@@ -38,9 +38,11 @@ struct OptionReading {
         Int64(try number(in: 0...Int64.max, rule: "an account id is an integer >= 0"))
     }
 
-    /// A finite number of seconds that `accepts` takes; `rule` says what was expected.
+    /// A decimal number of seconds (`30`, `0.5`) that `accepts` takes; `rule` says what was expected. Swift's
+    /// `Double` would also read `0x10`, `1e2` and `inf`, which no whole-number option takes.
     func seconds(where accepts: (Double) -> Bool, rule: String) throws(UsageError) -> Double {
-        guard let seconds = Double(text), seconds.isFinite, accepts(seconds) else {
+        let decimal = text.wholeMatch(of: /[0-9]+(\.[0-9]+)?|\.[0-9]+/) != nil
+        guard decimal, let seconds = Double(text), seconds.isFinite, accepts(seconds) else {
             throw .invalidNumber(option, text, rule: rule, spec: command)
         }
         return seconds
