@@ -68,9 +68,11 @@ struct ManPageTests {
     @Test func aGroupInGhUsersListsEveryOptionAnyCommandTakesAndWhoTakesIt() throws {
         let groups = ManPageRenderer.sharedGroups(CommandCatalog.specs)
         let cache = try #require(groups.first { $0.title == "CACHE OPTIONS" })
-        // `cache` takes only --cache-dir; `list` all three.
+        // `cache` takes only --cache-dir, and says so (it refuses --offline); `list` all three.
         #expect(cache.options.map(\.name) == ["no-cache", "offline", "cache-dir"])
-        #expect(cache.commands.contains("cache") && cache.commands.contains("list"))
+        #expect(cache.commands.contains("cache (--cache-dir)") && cache.commands.contains("list"))
+        let output = try #require(groups.first { $0.title == "OUTPUT OPTIONS" })
+        #expect(output.commands.contains("cache (--format, --json, --color)"), "\(output.commands)")
         let paging = try #require(groups.first { $0.title == "PAGING OPTIONS" })
         #expect(
             paging.options.map(\.help) == [

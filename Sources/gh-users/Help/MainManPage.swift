@@ -33,7 +33,8 @@ extension ManPageRenderer {
             // A command may take an option of the same name among its own, with records or words of its own.
             let names = Set(group.options.map(\.name))
             let alike = specs.filter { spec in
-                !group.commands.contains(spec.name) && spec.options.contains { names.contains($0.name) }
+                !group.commands.contains { $0 == spec.name || $0.hasPrefix(spec.name + " (") }
+                    && spec.options.contains { names.contains($0.name) }
             }.map { spec in
                 spec.name + " ("
                     + spec.options.filter { names.contains($0.name) }.map { "--" + $0.name }
@@ -69,13 +70,14 @@ extension ManPageRenderer {
     /// items (`--limit`: "Stop after N repositories") is given the words they share, with "items" for the rest.
     static func sharedGroups(_ specs: [CommandSpec]) -> [SharedGroup] {
         var titles: [String] = []
-        var commands: [String: [String]] = [:]
+        // Each command that takes the group, with the options of it that it takes.
+        var commands: [String: [(name: String, options: [String])]] = [:]
         var optionNames: [String: [String]] = [:]
         var variants: [String: [OptionSpec]] = [:]
         for spec in specs {
             for group in spec.groups {
                 if commands[group.title] == nil { titles.append(group.title) }
-                commands[group.title, default: []].append(spec.name)
+                commands[group.title, default: []].append((spec.name, group.options.map(\.name)))
                 for option in group.options {
                     let key = group.title + " --" + option.name
                     if variants[key] == nil { optionNames[group.title, default: []].append(option.name) }
@@ -97,7 +99,12 @@ extension ManPageRenderer {
                     default: defaults.isEmpty ? nil : commonWording(defaults),
                     choices: first.choices, path: first.path)
             }
-            return SharedGroup(title: title, options: options, commands: commands[title] ?? [])
+            // A command that takes only some of the group (`cache`: not --fields) names those it takes.
+            let takers = (commands[title] ?? []).map { taker in
+                taker.options.count == options.count
+                    ? taker.name : taker.name + " (" + taker.options.map { "--" + $0 }.joined(separator: ", ") + ")"
+            }
+            return SharedGroup(title: title, options: options, commands: takers)
         }
     }
 
