@@ -99,6 +99,11 @@ struct SearchSplitEndToEndTests {
             #expect(result.status == 5, "\(result.stderr)")
             #expect(result.stderr.contains("rate limit"))
             #expect(!result.stderr.contains("waiting"))
+            // A split that stops says that a rerun starts over (before: the error alone).
+            #expect(
+                result.stderr.hasSuffix(
+                    "starts again from its first piece: write it to a new file, or it repeats "
+                        + "the accounts written above\n"), "\(result.stderr)")
         }
     }
 

@@ -52,6 +52,9 @@ struct ListStream<Item: ListedItem> {
     var expansion: ItemExpansion<Item>?
     /// How to go on from the last item written, for a list that can be resumed (`list`).
     var resume: (any ResumeHint)?
+    /// Said after the loader's notes when the list stops before its end, where no `resume` can say where to go on
+    /// (`search --split` starts again from its first piece).
+    var stoppedNote: String?
     /// What runs after each page written (`list --state`).
     var checkpoint: (any PageCheckpoint)?
 
@@ -201,7 +204,9 @@ struct ListStream<Item: ListedItem> {
         var output = end.output
         switch end.how {
         case .stopped(let outcome): return outcome
-        case .failed(let error, let vanished): return fail(error, output: &output, vanished: vanished)
+        case .failed(let error, let vanished):
+            return fail(
+                error, output: &output, vanished: vanished, notes: end.loaderNotes + (stoppedNote.map { [$0] } ?? []))
         case .completed(let vanished):
             let io = command.io
             do {
@@ -230,14 +235,16 @@ struct ListStream<Item: ListedItem> {
     }
 
     /// Closes the output as a valid document, says what went wrong and where to go on from.
-    private func fail(_ error: DomainError, output: inout ListOutput<Item>, vanished: Int) -> CommandOutcome {
+    private func fail(_ error: DomainError, output: inout ListOutput<Item>, vanished: Int, notes: [String])
+        -> CommandOutcome
+    {
         let io = command.io
         try? io.out.write(output.writer.finish(completed: false))
         var message = command.presenter.present(error).message
         if let id = output.lastWritten?.listedID, let resume {
             message += resume.hint(afterID: id, written: output.written) + "\n"
         }
-        for note in Self.vanishedNote(vanished) { message += note + "\n" }
+        for note in Self.vanishedNote(vanished) + notes { message += note + "\n" }
         io.writeErr(message)
         return .failed(error)
     }

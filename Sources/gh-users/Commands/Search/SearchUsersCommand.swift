@@ -74,7 +74,8 @@ enum SearchUsersCommand {
             search queries used, and names any piece still over 1,000 (only possible when over 1,000
             accounts were created in one second: its first 1,000 are written). A split spends at most
             10,000 search queries, counts and pages alike (about five and a half hours at 30 a minute): at
-            the cap it stops with status 1 and says so. A negative total_count is refused (status 1); a
+            the cap it stops with status 1 and says so. A split that stops (Ctrl-C, a failure) cannot go on
+            where it stopped: a rerun starts again from the first piece, so write it to a new file. A negative total_count is refused (status 1); a
             first half counted above its whole (the counts changed between asks) has its second half
             counted on its own, and stderr says so. The pieces make their own
             created: ranges, so the query may not hold one, and the order is by creation, so --sort and
@@ -165,6 +166,11 @@ extension SearchUsersOptions: GitHubCommand {
             columns: !render.readsColumns ? [] : full.map { $0.columns(render) } ?? AccountColumns.summary,
             command: context)
         stream.emptyNote = "no accounts matched your search"
+        if split {
+            stream.stoppedNote =
+                "gh-users: a rerun of a --split search starts again from its first piece: write it to a new file, "
+                + "or it repeats the accounts written above"
+        }
         stream.expansion = full.map { $0.expansion(profiles, github) }
         let end = await stream.stream(pages)
         // A split search's notes are its own (the loader's).
