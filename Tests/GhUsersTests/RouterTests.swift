@@ -210,6 +210,9 @@ struct RouterTests {
         ("show octocat --concurrency 11", "invalid value '11' for '--concurrency'"),
         ("show octocat --concurrency 0", "invalid value '0' for '--concurrency'"),
         ("help nosuch", "no help for 'nosuch': it is neither a command nor a topic"),
+        // Before: list's help, exit 0; and "no help for 'json'".
+        ("help list --bogus", "unknown option '--bogus'"),
+        ("help --format json", "unknown option '--format'"),
     ])
     func usageErrors(arguments: String, messageStart: String) throws {
         let message = try #require(usageMessage(arguments), "expected a usage error for \(arguments)")

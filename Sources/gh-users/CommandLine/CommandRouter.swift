@@ -110,6 +110,11 @@ struct CommandRouter: Sendable {
     }
 
     private func helpRoute(_ rest: [String]) throws(UsageError) -> Route {
+        // `help` takes no option but its own: `help list --bogus` showed list's help, exit 0, as if it were right.
+        let own = ["--help", "-h", Self.manual]
+        if let option = rest.first(where: { $0.hasPrefix("-") && !own.contains($0) }) {
+            throw UsageError.unknownOption(option, among: own, spec: CommandCatalog.helpSpec)
+        }
         let topics = rest.filter { !$0.hasPrefix("-") }
         if rest.contains(Self.manual) { return try manualRoute(topics) }
         guard let topic = topics.first else {
