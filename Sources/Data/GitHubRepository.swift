@@ -206,7 +206,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             }
             let requestID = ErrorMapping.requestID(response)
             do {
-                try ResponseDecoder.refuseMalformed(response.body, endpoint: endpoint)
+                // An error status is the reader's to map (a proxy's 502 page, a 401 retried or refused).
+                try ResponseDecoder.refuseMalformed(
+                    response.body, endpoint: endpoint, whole: (200..<300).contains(response.status))
             } catch {
                 throw .failed(error.answered(requestID: requestID))
             }

@@ -11,8 +11,11 @@ enum ResponseDecoder {
     /// throughout, for its bytes are written as they came, where a decoder reads only the fields it maps (a raw
     /// control character in a field nothing decodes would reach `jq` as no JSON at all); and one nested deeper
     /// than `JSONText.maximumDepth` is no object GitHub has, and indented it would print the square of its depth.
-    /// Another body (empty, an HTML page) is left to the reader, whose message says what it is.
-    static func refuseMalformed(_ body: some Collection<UInt8>, endpoint: String) throws(DomainError) {
+    /// Another body (empty, an HTML page) is left to the reader, whose message says what it is, and so is any
+    /// flaw but the depth in an answer that is not `whole` (a GraphQL error status, which its reader maps).
+    static func refuseMalformed(_ body: some Collection<UInt8>, endpoint: String, whole: Bool = true)
+        throws(DomainError)
+    {
         let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
             let flaw = JSONText.flaw(in: body, deeperThan: JSONText.maximumDepth)
@@ -24,6 +27,7 @@ enum ResponseDecoder {
                 detail: "the answer nests objects or arrays more than \(JSONText.maximumDepth) levels deep, "
                     + "where GitHub's are a few levels deep")
         case .notJSON(let offset, let reason):
+            guard whole else { return }
             throw .malformedResponse(
                 endpoint: endpoint, detail: "the body is not valid JSON: \(reason) at byte \(offset)")
         }

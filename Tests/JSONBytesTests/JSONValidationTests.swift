@@ -24,6 +24,8 @@ struct JSONValidationTests {
         ("[\"a\u{0}\"]", 3, "a raw control character (U+0000) in a string"),
         (#"["\x41"]"#, 3, "an escape JSON does not have in a string"),
         (#"["\u12G4"]"#, 2, #"a \u escape without four hex digits in a string"#),
+        // Bytes 0x10 to 0x19 are no hex digits, whatever their bit 0x20 makes of them.
+        ("[\"\\u\u{10}\u{11}\u{12}\u{13}\"]", 2, #"a \u escape without four hex digits in a string"#),
         (#"["\ud800"]"#, 8, "a lone UTF-16 surrogate in a string"),
         (#"["\ud800\u0041"]"#, 14, "a lone UTF-16 surrogate in a string"),
         (#"["\udc00"]"#, 8, "a lone UTF-16 surrogate in a string"),

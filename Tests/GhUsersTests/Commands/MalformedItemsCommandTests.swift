@@ -117,6 +117,18 @@ struct MalformedItemsCommandTests {
         }
     }
 
+    /// A GraphQL error status is its reader's to map, whatever its body holds: a 401 whose message has a raw tab
+    /// is the token refused (exit 4), as on REST, not a malformed answer (exit 1, before the fix).
+    @Test func aGraphQLErrorStatusIsMappedWhateverItsBodyHolds() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("POST /graphql"), status: 401, headers: [],
+            body: Data("{\"message\":\"Bad\tcredentials\"}".utf8))
+        let run = await harness.run(["contributions", "octocat"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(!run.err.contains("malformed"), "\(run.err)")
+    }
+
     /// At 64 levels, the most an answer may nest, a wide array at the bottom prints in proportion to the body:
     /// each `0,` of it (two bytes) is a line of 2 × 64 spaces, so about 66 bytes of output a byte of body.
     @Test func anAnswerNested64LevelsDeepPrintsInProportion() async throws {
