@@ -66,7 +66,8 @@ enum GraphQLAccessResponse {
         guard let connection = organization.membersWithRole else { throw answer.malformed("no membersWithRole") }
         try refuseOverfull(connection.edges?.count, of: "the members", answer)
         var members: [(id: Int64, member: AccessMember)] = []
-        for edge in connection.edges ?? [] {
+        guard let edges = connection.edges else { throw answer.malformed("a page of members without its edges") }
+        for edge in edges {
             guard let edge, let id = edge.node?.databaseId, let role = edge.role, role == "ADMIN" || role == "MEMBER"
             else { throw answer.malformed("a member without its id or its role (ADMIN or MEMBER)") }
             members.append(
@@ -86,7 +87,8 @@ enum GraphQLAccessResponse {
         guard let connection = organization.repositories else { throw answer.malformed("no repositories") }
         try refuseOverfull(connection.nodes?.count, of: "the repository listing", answer)
         var names: [String] = []
-        for node in connection.nodes ?? [] {
+        guard let nodes = connection.nodes else { throw answer.malformed("a page of repositories without its nodes") }
+        for node in nodes {
             guard let node, let name = node.nameWithOwner, name.contains("/"), !name.hasSuffix("/") else {
                 throw answer.malformed("a repository without its nameWithOwner")
             }
@@ -133,7 +135,10 @@ enum GraphQLAccessResponse {
             }
             try refuseOverfull(connection.edges?.count, of: "\(pages[index].repository)'s collaborators", answer)
             var edges: [AccessEdge] = []
-            for edge in connection.edges ?? [] {
+            guard let connectionEdges = connection.edges else {
+                throw answer.malformed("a page of \(pages[index].repository)'s collaborators without its edges")
+            }
+            for edge in connectionEdges {
                 guard let edge, let made = accessEdge(edge) else {
                     throw answer.malformed(
                         "a collaborator of \(pages[index].repository) without its login, id, permission or sources")

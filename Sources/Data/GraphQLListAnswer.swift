@@ -56,7 +56,9 @@ struct GraphQLListAnswer {
     /// The next page's cursor, nil at the end; a page that says there is more without saying where is
     /// malformed, never the end of the list.
     func nextCursor(hasNextPage: Bool?, endCursor: String?) throws(GraphQLBatchFailure) -> String? {
-        guard hasNextPage == true else { return nil }
+        // Every connection's pageInfo has it: one without it could not tell the last page from a cut list.
+        guard let hasNextPage else { throw malformed("a page without pageInfo.hasNextPage") }
+        guard hasNextPage else { return nil }
         guard let endCursor, !endCursor.isEmpty else {
             throw malformed("hasNextPage is true but endCursor is missing")
         }

@@ -7,7 +7,7 @@ import Networking
 /// scopes: ['read:org'], but your token has only been granted the: ['repo'] scopes. …"), and an organization's
 /// SAML enforcement (`FORBIDDEN`, "Resource protected by organization SAML enforcement. …"). Either is what a 403
 /// says over REST, so it is the same failure (exit 4) with the same hint: the scopes GitHub names, or that the
-/// token must be authorized for the organization's single sign-on.
+/// token must be authorized for the organization's single sign-on. Any other `FORBIDDEN` is a refusal too.
 enum GraphQLRefusal {
     typealias ErrorDTO = GraphQLProfileResponseDTO.ErrorDTO
 
@@ -32,12 +32,14 @@ enum GraphQLRefusal {
         return .unauthorized(status: response.status, message: message, problem: named, requestID: requestID)
     }
 
-    /// What `error` says of the token, if it refuses it.
+    /// What `error` says of the token, if it refuses it: any `FORBIDDEN` does ("Resource not accessible by
+    /// personal access token", a fine-grained token without the permission), as REST's 403 for it does.
     private static func problem(_ error: ErrorDTO, _ response: HTTPResponse) -> AccessProblem? {
         if isScopeRefusal(error) { return .scope(accepted: nil) }
-        guard error.type == nil || error.type == "FORBIDDEN", ErrorMapping.isAboutSingleSignOn(error.message ?? "")
-        else { return nil }
-        return .singleSignOn(url: ErrorMapping.singleSignOnURL(response))
+        if error.type == nil || error.type == "FORBIDDEN", ErrorMapping.isAboutSingleSignOn(error.message ?? "") {
+            return .singleSignOn(url: ErrorMapping.singleSignOnURL(response))
+        }
+        return error.type == "FORBIDDEN" ? .unstated : nil
     }
 
     /// GitHub's `INSUFFICIENT_SCOPES`, or its sentence with no type, as answers before the type was given had it.

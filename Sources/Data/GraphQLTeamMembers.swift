@@ -83,7 +83,8 @@ enum GraphQLTeamMembersResponse {
         }
         try answer.refuse(errors, response)
         var users: [User] = []
-        for edge in members.edges ?? [] {
+        guard let edges = members.edges else { throw answer.malformed("a page of members without its edges") }
+        for edge in edges {
             guard let edge, let user = user(edge) else {
                 throw answer.malformed("a member without its id, login or url")
             }

@@ -151,6 +151,43 @@ struct TeamMembersDirectTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
     }
 
+    /// A page that does not say whether there is more, or holds no edges, is no page of GitHub's: before, it
+    /// ended the list (100 of 250 members, exit 0; with --changes, 150 recorded as removed).
+    @Test(arguments: [
+        (#","pageInfo":{"hasNextPage":false,"endCursor":null}"#, "", "a page without pageInfo.hasNextPage"),
+        (
+            #""pageInfo":{"hasNextPage":false,"endCursor":null}"#, #""pageInfo":null"#,
+            "a page without pageInfo.hasNextPage"
+        ),
+        (#""hasNextPage":false"#, #""hasNextPage":null"#, "a page without pageInfo.hasNextPage"),
+        (#""edges":["#, #""edges":null,"x":["#, "a page of members without its edges"),
+    ])
+    func aPageWithoutItsPageInfoOrEdgesIsMalformedNotTheEnd(field: String, replacement: String, reason: String) async {
+        let harness = CommandHarness.signedIn()
+        let page = String(decoding: Self.page([Self.member(1, "octocat", role: "MEMBER")], next: nil), as: UTF8.self)
+        #expect(page.contains(field))
+        Self.graphQL(harness, Data(page.replacing(field, with: replacement).utf8))
+        let run = await harness.run(["team-members", "github/justice-league", "--direct", "--all"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains(reason), "\(run.err)")
+    }
+
+    /// A `FORBIDDEN` that is not about SAML ("Resource not accessible by personal access token", a fine-grained
+    /// token without the permission) refuses the token, exit 4, as REST's 403 for it does (before: exit 1).
+    @Test func aForbiddenErrorRefusesTheToken() async {
+        let harness = CommandHarness.signedIn()
+        Self.graphQL(
+            harness,
+            Data(
+                (#"{"data":{"organization":{"team":null}},"errors":[{"type":"FORBIDDEN","#
+                    + #""path":["organization","team"],"message":"Resource not accessible by personal access token"}]}"#)
+                    .utf8))
+        let run = await harness.run(["team-members", "github/justice-league", "--direct"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.err.contains("GraphQL: Resource not accessible by personal access token"), "\(run.err)")
+    }
+
     /// A page that says there is more without saying where does not end the list: it is a malformed answer.
     @Test func moreWithoutACursorIsMalformedNotTheEnd() async {
         let harness = CommandHarness.signedIn()
