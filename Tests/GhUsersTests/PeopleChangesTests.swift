@@ -199,6 +199,27 @@ struct PeopleChangesRunTests {
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
     }
 
+    /// Through a 2FA filter an owner who turned two-factor on leaves the owners' pass and the whole list alike:
+    /// removed, not refused (before the fix, refused on every run from then on).
+    @Test func anOwnerWhoLeftAFilteredListIsRemovedNotRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--2fa-disabled", "--changes", folder("m.json"), "--format", "tsv"]
+        func filtered(admins: [(Int64, String)], others: [(Int64, String)]) -> StubTransport {
+            let github = StubTransport()
+            for (query, page) in [("", admins + others), ("role=admin&", admins)] {
+                github.answer(
+                    "GET /orgs/github/members?filter=2fa_disabled&\(query)per_page=100", accounts: page.map(\.0),
+                    logins: Dictionary(uniqueKeysWithValues: page))
+            }
+            return github
+        }
+        #expect(await run(filtered(admins: [(1, "alice")], others: [(2, "bob")]), arguments).0 == 0)
+        let (status, out, err) = await run(filtered(admins: [], others: [(2, "bob")]), arguments)
+        #expect(status == 0, "\(err)")
+        #expect(out == "removed\talice\t1\tadmin\t\t\n")
+    }
+
     @Test func membersThatDoNotHoldTheTokensAccountAreRefusedAndNotRecorded() async throws {
         let folder = try Folder()
         defer { folder.remove() }

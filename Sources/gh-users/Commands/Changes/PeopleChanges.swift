@@ -216,12 +216,14 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             io.writeErr(message + file.untouched)
             return .failed(refusal)
         }
-        // The role's own pass (`members`' owners) may collapse alone: an organization always has an owner.
+        // The role's own pass (`members`' owners) may collapse alone: empty while people FILE holds in that role
+        // are still on the whole list. (Through a 2FA filter, an owner who turned it on leaves both lists.)
         let rolePass = readings.last.flatMap { $0.pass.rolesOnly ? $0.pass.role : nil }
+        let listed = Set(people.map(\.id))
         if let role = rolePass,
             let refusal = ListCollapse(
-                list: "GitHub's list of \(subject.description) --role \(role)",
-                read: people.count { $0.role == role }, recorded: previous?.people.count { $0.role == role }
+                list: "GitHub's list of \(subject.description) --role \(role)", read: people.count { $0.role == role },
+                recorded: previous?.people.count { $0.role == role && listed.contains($0.id) }
             ).refusal
         {
             io.writeErr("gh-users: \(refusal)\n" + file.untouched)
