@@ -307,7 +307,8 @@ private final class CompletionSandbox {
             COMP_LINE=$line
             COMP_POINT=${#line}
             COMPREPLY=()
-            _gh_users gh-users "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+            # Called with a user's IFS other than bash's own: the script may not depend on it.
+            IFS=$'\n' _gh_users gh-users "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
             if ((${#COMPREPLY[@]})); then printf '%s\n' "${COMPREPLY[@]}"; fi
             echo '<END>'
         done
@@ -642,6 +643,17 @@ struct ZshAndFishCompletionTests {
         let lines = ["gh-users li", "gh-users list --format ", "gh-users cache ", "gh-users li"]
         let offered = try await CompletionSandbox().zshComplete(lines, zsh: zsh, fromFpath: true)
         #expect(offered.map { $0.sorted() } == [["list"], formats.sorted(), ["clear", "info"], ["list"]])
+    }
+
+    /// An option given again (the parser keeps the last) completes its values as the first time did; zsh's
+    /// `_arguments` takes an option once.
+    @Test(.enabled(if: ShellProcess.find("fish") != nil, "fish is not installed: skipped real fish completion"))
+    func anOptionGivenAgainCompletesItsValuesInFishAndBash() async throws {
+        let fish = try #require(ShellProcess.find("fish"))
+        let sandbox = try CompletionSandbox()
+        let line = "gh-users list --format json --format "
+        #expect(try await sandbox.fishComplete(line, fish: fish).sorted() == formats.sorted())
+        #expect(try await sandbox.bashComplete(line).sorted() == formats.sorted())
     }
 
     @Test(.enabled(if: ShellProcess.find("fish") != nil, "fish is not installed: skipped real fish completion"))

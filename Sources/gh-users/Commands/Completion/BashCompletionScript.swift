@@ -56,7 +56,7 @@ enum BashCompletionScript {
             local -a spellings
             shift 2
             for option in "$@"; do
-                read -ra spellings <<< "${option#\*}"
+                IFS=' ' read -ra spellings <<< "${option#\*}"
                 if [[ $option != \** ]]; then
                     for spelling in "${spellings[@]}"; do
                         [[ $given == *" $spelling "* ]] && continue 2

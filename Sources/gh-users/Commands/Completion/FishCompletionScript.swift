@@ -87,6 +87,10 @@ enum FishCompletionScript {
                     set arguments (math $arguments + 1)
                 end
             end
+            # An option given again whose value is still to come completes its values as the first time.
+            if test $expecting = 1
+                set given (string match -v -- $option $given)
+            end
             set -g __gh_users_position_key $key
             set -g __gh_users_position_memo $arguments "$command" $given
             printf '%s\n' $arguments "$command" $given
