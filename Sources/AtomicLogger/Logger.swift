@@ -140,7 +140,12 @@ package struct Redactor: Sendable {
         var copied = 0
         var from = 0
         while let cut = result.withUnsafeBytes({ Self.firstOffset(of: Self.ellipsis, in: $0, from: from) }) {
-            let kept = patterns.map { Self.firstPartLength(of: $0, endingAt: cut, in: result) }.max() ?? 0
+            let kept =
+                patterns.map { pattern in
+                    max(
+                        Self.firstPartLength(of: pattern, endingAt: cut, in: result),
+                        result.withUnsafeBytes { Self.escapedFirstPartLength(of: pattern, endingAt: cut, in: $0) })
+                }.max() ?? 0
             if kept > 0 {
                 output += result[copied..<(cut - kept)]
                 output += Self.mask
@@ -178,6 +183,26 @@ package struct Redactor: Sendable {
         while length >= 4 {
             if bytes[(end - length)..<end].elementsEqual(pattern[..<length]) { return length }
             length -= 1
+        }
+        return 0
+    }
+
+    /// As `firstPartLength`, for the first part written with escapes (`%67hp_Secre…`): how many bytes, from the
+    /// earliest start whose unescaped text runs exactly to `end` and is 4 bytes or more of `pattern`'s start,
+    /// never the whole of it; 0 when none do.
+    private static func escapedFirstPartLength(
+        of pattern: [UInt8], endingAt end: Int, in bytes: UnsafeRawBufferPointer
+    ) -> Int {
+        // An escape spells a byte in at most 6 (`\u0067`).
+        for start in max(0, end - 6 * (pattern.count - 1))...max(0, end - 4) where start < end {
+            var (at, matched) = (start, 0)
+            while at < end, matched < pattern.count - 1, let (decoded, width) = unescaped(bytes, at: at),
+                at + width <= end, decoded == pattern[matched]
+            {
+                at += width
+                matched += 1
+            }
+            if at == end, matched >= 4 { return end - start }
         }
         return 0
     }

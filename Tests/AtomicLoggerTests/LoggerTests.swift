@@ -75,6 +75,10 @@ struct LoggerTests {
         #expect(redactor.redact("'xghp_secret12…' and ghp_…") == "'x***…' and ***…")
         #expect(redactor.redact("ghp…, ghp_secret123…") == "ghp…, ***…")
         #expect(redactor.redacted(Array("a secret…".utf8)) == nil)
+        // Written with escapes and cut short (before: kept as it was).
+        #expect(redactor.redact("<%67hp_secre…>") == "<***…>")
+        #expect(redactor.redact(#"{"x":"\u0067hp\u005fsec…"#) == #"{"x":"***…"#)
+        #expect(redactor.redact("a %67h…") == "a %67h…")
     }
 
     @Test func levelsParseByName() {
