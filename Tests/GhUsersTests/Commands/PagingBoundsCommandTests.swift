@@ -158,10 +158,16 @@ struct SplitCountsCommandTests {
         let written = ids(result.out)
         #expect(written.count == Set(written).count)
         #expect(written.count == result.out.split(separator: "\n").count)
+        // Then what the split found on the way (each second over the cap), and that a rerun starts over.
         #expect(
-            result.err
-                == "gh-users: --split stopped at its cap of 100 search queries; narrow the query (type:, "
-                + "location:, followers: or another qualifier) so that it needs fewer.\n")
+            result.err.hasPrefix(
+                "gh-users: --split stopped at its cap of 100 search queries; narrow the query (type:, "
+                    + "location:, followers: or another qualifier) so that it needs fewer.\n"), "\(result.err)")
+        #expect(result.err.contains("holds 2000 results in one second, more than GitHub's 1000"))
+        #expect(
+            result.err.hasSuffix(
+                "a rerun of a --split search starts again from its first piece: write it to a "
+                    + "new file, or it repeats the accounts written above\n"))
         #expect(github.searches.count == 100)
     }
 }
