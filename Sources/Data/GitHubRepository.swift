@@ -214,7 +214,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             }
             do {
                 return try decode(response, endpoint)
-            } catch .failed(.rateLimited(let resetAt?, let message, let resource, _)) {
+            } catch .failed(.rateLimited(let resetAt, let message, let resource, _)) {
                 waits += 1
                 guard waits <= HTTPClient.maximumPrimaryLimitWaits else {
                     throw .failed(

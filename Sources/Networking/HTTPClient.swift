@@ -126,12 +126,19 @@ package struct HTTPClient: Sendable {
 
     /// Sits out a spent rate limit that the answer's body reported rather than its status (GraphQL's
     /// `RATE_LIMITED` comes with status 200), as `--wait-on-rate-limit` asks and through the same clock, so the
-    /// wait is announced and counted down like any other. false: the policy does not wait, or the wait is
-    /// longer than `--max-wait` allows, and the caller reports the limit.
-    package func waitForRateLimitReset(_ resetAt: Date, bucket: String? = nil) async throws(TransportError) -> Bool {
+    /// wait is announced and counted down like any other. Until a second after `resetAt`; a minute where
+    /// GitHub named no reset, or one already past, as for REST (`RetryPolicy.spentLimitWait`): asking again each
+    /// second would be asking while limited. false: the policy does not wait, or the wait is longer than
+    /// `--max-wait` allows, and the caller reports the limit.
+    package func waitForRateLimitReset(_ resetAt: Date?, bucket: String? = nil) async throws(TransportError) -> Bool {
         guard schedule.policy.waitOnPrimaryLimit else { return false }
-        let seconds = max(0, resetAt.timeIntervalSince(clock.now())) + 1
-        let wait = Duration.milliseconds(Int64(seconds * 1000))
+        let now = clock.now()
+        let wait =
+            if let resetAt, resetAt > now {
+                Duration.milliseconds(Int64((resetAt.timeIntervalSince(now) + 1) * 1000))
+            } else {
+                schedule.policy.secondaryLimitWait
+            }
         guard wait <= schedule.policy.maximumWait else { return false }
         do {
             try await clock.sleep(wait, .primaryRateLimit(resetAt: resetAt, bucket: bucket))

@@ -199,6 +199,12 @@ struct JSONPostTests {
         #expect(try await client(wait: true, sleeps: waited).waitForRateLimitReset(reset) == true)
         #expect(waited.values.map(\.0) == [.seconds(31)])
         #expect(waited.values.map(\.1) == [.primaryRateLimit(resetAt: reset)])
+        // No reset named, or one already past: a minute, as for REST (before: none was waited on, or a second).
+        let unnamed = LockedDurations()
+        let past = Date(timeIntervalSince1970: 900)
+        #expect(try await client(wait: true, sleeps: unnamed).waitForRateLimitReset(nil) == true)
+        #expect(try await client(wait: true, sleeps: unnamed).waitForRateLimitReset(past) == true)
+        #expect(unnamed.values.map(\.0) == [.seconds(60), .seconds(60)])
     }
 }
 
