@@ -64,7 +64,7 @@ enum GraphQLAccessResponse {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (organization, cost, viewer) = try organizationAnswer(response, of: login, endpoint: endpoint)
         guard let connection = organization.membersWithRole else { throw answer.malformed("no membersWithRole") }
-        try refuseOverfull(connection.edges?.count, of: "the members", answer)
+        try answer.refuseOverfull(connection.edges?.count, of: "the members")
         var members: [(id: Int64, member: AccessMember)] = []
         guard let edges = connection.edges else { throw answer.malformed("a page of members without its edges") }
         for edge in edges {
@@ -85,7 +85,7 @@ enum GraphQLAccessResponse {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (organization, cost, _) = try organizationAnswer(response, of: login, endpoint: endpoint)
         guard let connection = organization.repositories else { throw answer.malformed("no repositories") }
-        try refuseOverfull(connection.nodes?.count, of: "the repository listing", answer)
+        try answer.refuseOverfull(connection.nodes?.count, of: "the repository listing")
         var names: [String] = []
         guard let nodes = connection.nodes else { throw answer.malformed("a page of repositories without its nodes") }
         for node in nodes {
@@ -133,7 +133,7 @@ enum GraphQLAccessResponse {
             guard let connection = repository.collaborators else {
                 throw answer.malformed("no collaborators for \(pages[index].repository), and no error saying why")
             }
-            try refuseOverfull(connection.edges?.count, of: "\(pages[index].repository)'s collaborators", answer)
+            try answer.refuseOverfull(connection.edges?.count, of: "\(pages[index].repository)'s collaborators")
             var edges: [AccessEdge] = []
             guard let connectionEdges = connection.edges else {
                 throw answer.malformed("a page of \(pages[index].repository)'s collaborators without its edges")
@@ -150,16 +150,6 @@ enum GraphQLAccessResponse {
             answers.append(.page(edges, next: next))
         }
         return (answers, data.rateLimit?.cost)
-    }
-
-    /// A page holds at most `GraphQLAccessQuery.pageSize` (every query asks that many, or one): more is no
-    /// answer GitHub gives, and is refused before any of it is kept.
-    private static func refuseOverfull(_ count: Int?, of connection: String, _ answer: GraphQLListAnswer)
-        throws(GraphQLBatchFailure)
-    {
-        guard let count, count > GraphQLAccessQuery.pageSize else { return }
-        throw answer.malformed(
-            "a page of \(connection) holds \(count), where a page holds at most \(GraphQLAccessQuery.pageSize)")
     }
 
     /// `errors` by the alias at the start of their path, each of one of `types`; any other error stops the run,

@@ -53,6 +53,15 @@ struct GraphQLListAnswer {
         GraphQLRefusal.failure(among: errors, response, requestID: requestID).map { .failed($0) }
     }
 
+    /// A page holds at most 100, the most any query asks (`first:`) and GitHub serves: more is no answer GitHub
+    /// gives, and is refused before any of it is kept.
+    func refuseOverfull(_ count: Int?, of connection: String) throws(GraphQLBatchFailure) {
+        guard let count, count > Self.pageLimit else { return }
+        throw malformed("a page of \(connection) holds \(count), where a page holds at most \(Self.pageLimit)")
+    }
+
+    static let pageLimit = 100
+
     /// The next page's cursor, nil at the end; a page that says there is more without saying where is
     /// malformed, never the end of the list.
     func nextCursor(hasNextPage: Bool?, endCursor: String?) throws(GraphQLBatchFailure) -> String? {

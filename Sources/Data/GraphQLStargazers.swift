@@ -89,6 +89,7 @@ enum GraphQLStargazersResponse {
         try answer.refuse(errors, response)
         var records: [Record] = []
         guard let edges = connection.edges else { throw answer.malformed("a page of stargazers without its edges") }
+        try answer.refuseOverfull(edges.count, of: "stargazers")
         for (index, edge) in edges.enumerated() {
             guard let edge, let starredAt = edge.starredAt, let account = edge.node?.simpleUser else {
                 throw answer.malformed("stargazer \(index + 1) lacks starredAt, or its user's id, login or url")

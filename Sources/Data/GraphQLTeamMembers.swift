@@ -84,6 +84,7 @@ enum GraphQLTeamMembersResponse {
         try answer.refuse(errors, response)
         var users: [User] = []
         guard let edges = members.edges else { throw answer.malformed("a page of members without its edges") }
+        try answer.refuseOverfull(edges.count, of: "the team's members")
         for edge in edges {
             guard let edge, let user = user(edge) else {
                 throw answer.malformed("a member without its id, login or url")

@@ -173,6 +173,18 @@ struct TeamMembersDirectTests {
         #expect(run.err.contains(reason), "\(run.err)")
     }
 
+    /// A page holds at most 100, whatever `first:` asked: a page of 101 is no answer GitHub gives (a review's
+    /// server sent 264,433 stargazers on one page, held at 500 MB).
+    @Test func aPageOfMoreThanAHundredIsMalformed() async {
+        let harness = CommandHarness.signedIn()
+        let edges = (1...101).map { Self.member($0, "u\($0)", role: "MEMBER") }
+        Self.graphQL(harness, Self.page(edges, next: nil))
+        let run = await harness.run(["team-members", "github/justice-league", "--direct", "--all"])
+        #expect(run.status == 1)
+        #expect(
+            run.err.contains("a page of the team's members holds 101, where a page holds at most 100"), "\(run.err)")
+    }
+
     /// A `FORBIDDEN` that is not about SAML ("Resource not accessible by personal access token", a fine-grained
     /// token without the permission) refuses the token, exit 4, as REST's 403 for it does (before: exit 1).
     @Test func aForbiddenErrorRefusesTheToken() async {
