@@ -45,6 +45,18 @@ private func drain<Item>(_ model: PagedListViewModel<Item>) async -> (items: [It
 /// Paging always ends: a cycle of next links, or pages that bring nothing new, stop it with a failure (the
 /// coordinator adds the resume hint), however the server dresses the URLs.
 struct HostilePagingTests {
+    /// A failure names the request that asks the page: before, a GraphQL cursor read "GET graphql:SAME" or
+    /// "GET c100", requests that do not exist.
+    @Test(arguments: [
+        ("https://api.github.com/users?since=46", "GET https://api.github.com/users?since=46"),
+        ("graphql:Y3Vyc29yOjI=", "POST /graphql after the cursor 'Y3Vyc29yOjI='"),
+        ("c100", "POST /graphql after the cursor 'c100'"),
+        ("(the piece after created:2020-01-01)", "(the piece after created:2020-01-01)"),
+    ])
+    func aCursorIsSaidAsTheRequestThatAsksIt(url: String, request: String) {
+        #expect(PageCursor(url: url).request == request)
+    }
+
     @Test func aCycleOfNextLinksStopsAfterThePageThatClosesIt() async {
         let server = ScriptedPages([
             "": users([1, 2], next: "B"), "B": users([3, 4], next: "C"), "C": users([5, 6], next: "B"),
@@ -57,7 +69,8 @@ struct HostilePagingTests {
         #expect(
             failure
                 == .malformedResponse(
-                    endpoint: "GET B", detail: "the next-page link leads back to a page already read, so paging stopped"
+                    endpoint: "POST /graphql after the cursor 'B'",
+                    detail: "the next-page link leads back to a page already read, so paging stopped"
                 ))
         #expect(server.requests == 3)
     }
@@ -73,7 +86,8 @@ struct HostilePagingTests {
         #expect(
             failure
                 == .malformedResponse(
-                    endpoint: "GET A", detail: "the next-page link leads back to a page already read, so paging stopped"
+                    endpoint: "POST /graphql after the cursor 'A'",
+                    detail: "the next-page link leads back to a page already read, so paging stopped"
                 ))
         #expect(server.requests == 2)
     }
@@ -120,7 +134,7 @@ struct HostilePagingTests {
             Issue.record("paging did not stop: \(String(describing: failure))")
             return
         }
-        #expect(endpoint == "GET p2")
+        #expect(endpoint == "POST /graphql after the cursor 'p2'")
         #expect(detail.hasPrefix("the page brought nothing new"))
         #expect(server.requests == 2)
     }
@@ -207,7 +221,7 @@ struct HostilePagingTests {
         #expect(
             failure
                 == .malformedResponse(
-                    endpoint: "GET e\(limit + 1)",
+                    endpoint: "POST /graphql after the cursor 'e\(limit + 1)'",
                     detail: "\(limit) pages in a row were empty yet linked to a next one, so paging stopped"))
         #expect(server.requests == limit + 1)
     }

@@ -122,13 +122,13 @@ final class PagedListViewModel<Item: ListedItem> {
     /// A `next` link back to a page already read: followed, it would page forever; ignored, the list is cut.
     static func linkCycle(next: PageCursor) -> DomainError {
         .malformedResponse(
-            endpoint: "GET " + next.url,
+            endpoint: next.request,
             detail: "the next-page link leads back to a page already read, so paging stopped")
     }
 
     static func emptyPages(_ count: Int, next: PageCursor) -> DomainError {
         .malformedResponse(
-            endpoint: "GET " + next.url,
+            endpoint: next.request,
             detail: "\(count) pages in a row were empty yet linked to a next one, so paging stopped")
     }
 
@@ -204,7 +204,7 @@ final class PagedListViewModel<Item: ListedItem> {
                 }
                 if let outOfOrder {
                     throw DomainError.malformedResponse(
-                        endpoint: cursor.map { "GET " + $0.url } ?? "the first page of this run",
+                        endpoint: cursor?.request ?? "the first page of this run",
                         detail: "the page lists id \(outOfOrder.id) after \(outOfOrder.after), out of GitHub's id "
                             + "order, so accounts would be missed")
                 }
@@ -219,7 +219,7 @@ final class PagedListViewModel<Item: ListedItem> {
             if !pageIsEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
                 // A run's first page has nothing written before it: what it holds is before where the run starts.
                 let failure = DomainError.malformedResponse(
-                    endpoint: cursor.map { "GET " + $0.url } ?? "the first page of this run",
+                    endpoint: cursor?.request ?? "the first page of this run",
                     detail: cursor == nil
                         ? "the page brought nothing past where this run starts, yet names a next page, so paging "
                             + "stopped"
@@ -281,6 +281,20 @@ final class PagedListViewModel<Item: ListedItem> {
             kept += 1
         }
         items.removeSubrange(kept...)
+    }
+}
+
+extension PageCursor {
+    /// The request that asks the page, for a message: `GET URL` for a link; a GraphQL cursor (`Y3Vyc29yOjE=`,
+    /// or `graphql:…` where REST handed over) is the next `POST /graphql`, and a split search's next piece is said
+    /// as it is.
+    var request: String {
+        if url.hasPrefix("https://") || url.hasPrefix("http://") || url.hasPrefix("/") { return "GET " + url }
+        if url.hasPrefix("(") { return url }
+        let graphQL = "graphql:"
+        return "POST /graphql after the cursor '"
+            + (url.hasPrefix(graphQL) ? String(url.dropFirst(graphQL.count)) : url)
+            + "'"
     }
 }
 
