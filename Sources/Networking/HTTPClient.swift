@@ -134,8 +134,8 @@ package struct HTTPClient: Sendable {
         guard schedule.policy.waitOnPrimaryLimit else { return false }
         let now = clock.now()
         let wait =
-            if let resetAt, resetAt > now {
-                Duration.milliseconds(Int64((resetAt.timeIntervalSince(now) + 1) * 1000))
+            if let resetAt, resetAt.timeIntervalSince(now) > -RetrySchedule.resetGrace {
+                Duration.milliseconds(Int64((max(0, resetAt.timeIntervalSince(now)) + 1) * 1000))
             } else {
                 schedule.policy.secondaryLimitWait
             }

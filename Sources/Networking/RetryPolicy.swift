@@ -208,8 +208,8 @@ package struct RetrySchedule: Sendable {
         let wait: Duration
         switch limit.reset {
         // Bounded: the parser refuses resets past the year 9999, so this cannot overflow.
-        case .valid(let reset) where reset > now:
-            wait = .milliseconds(Int64((reset.timeIntervalSince(now) + 1) * 1000))
+        case .valid(let reset) where reset.timeIntervalSince(now) > -Self.resetGrace:
+            wait = .milliseconds(Int64((max(0, reset.timeIntervalSince(now)) + 1) * 1000))
         case .valid: wait = policy.secondaryLimitWait
         case .absent: wait = policy.secondaryLimitWait
         case .malformed: return .deliver
@@ -219,6 +219,11 @@ package struct RetrySchedule: Sendable {
         return .retry(
             after: wait, reason: .primaryRateLimit(resetAt: limit.reset.value, bucket: Self.bucket(of: response)))
     }
+
+    /// How far behind this clock a reset may be and still be GitHub's whole second and the answer's way here,
+    /// waited out by a second: further behind is a clock ahead of GitHub's, waited out by a minute. Without it,
+    /// a reset a second away that passed while the answer was read (a loaded machine) was a minute's wait.
+    package static let resetGrace: TimeInterval = 2
 
     /// The rate-limit bucket GitHub says the answer counted against; nil when absent, or not a short lowercase
     /// name, so no server text reaches stderr unchecked.

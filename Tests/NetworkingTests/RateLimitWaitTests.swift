@@ -88,6 +88,20 @@ struct RateLimitWaitTests {
             decision == .retry(after: .seconds(60), reason: .primaryRateLimit(resetAt: now.addingTimeInterval(-5))))
     }
 
+    /// A reset a second away that passed while the answer was read (GitHub's whole seconds, a loaded machine) is
+    /// waited out by a second, not a minute: the end-to-end test of it was killed at 60 s under load.
+    @Test func aResetJustPastIsWaitedOutByASecond() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000.5)
+        let spent = HTTPResponse(
+            status: 403,
+            headers: HTTPHeaders([("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1699999999")]),
+            url: usersURL)
+        let decision = RetrySchedule(policy: RetryPolicy(waitOnPrimaryLimit: true)).decide(
+            .success(spent), method: .get, retriesUsed: 0, random: 0.5, now: now)
+        #expect(
+            decision == .retry(after: .seconds(1), reason: .primaryRateLimit(resetAt: now.addingTimeInterval(-1.5))))
+    }
+
     @Test func maxWaitBoundsAServerErrorsRetryAfter() {
         let answer = HTTPResponse(status: 503, headers: HTTPHeaders([("Retry-After", "30")]), url: usersURL)
         func decide(_ policy: RetryPolicy) -> RetryDecision {
