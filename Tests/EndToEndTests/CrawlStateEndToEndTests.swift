@@ -342,6 +342,37 @@ struct CrawlStateEndToEndTests {
         }
     }
 
+    /// Two crawls with their own states wrote one output in turn, each account twice, and neither state could go
+    /// on: a crawl holds a record lock on its `--output`, or the file its stdout appends to, and another is
+    /// refused before it asks or writes anything. A caller's flock(1) on the file is no crawl, and is let be.
+    @Test func aSecondCrawlIntoTheSameOutputIsRefused() async throws {
+        try await withServer(users: 100) { server in
+            #expect(FileManager.default.createFile(atPath: path("out.tsv"), contents: Foundation.Data("1\ta\n".utf8)))
+            let holder = open(path("out.tsv"), O_RDWR)
+            defer { close(holder) }
+            var lock = flock()
+            (lock.l_type, lock.l_whence) = (Int16(F_WRLCK), Int16(SEEK_SET))
+            #expect(fcntl(holder, F_SETLK, &lock) == 0)
+            let crawl = ["list", "--all", "--state", path("a.state")] + api(server)
+            let refused = try await run(crawl + ["--output", path("out.tsv")])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("another gh-users run is writing the output file"), "\(refused.stderr)")
+            let appending = try await BinaryRunner.shell(
+                #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + #" >> "$OUT""#,
+                environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            #expect(appending.status == 1)
+            #expect(appending.stderr.contains("another gh-users run is writing the file stdout goes to"))
+            #expect(server.requests.isEmpty)
+            #expect(read("out.tsv") == "1\ta\n")
+            lock.l_type = Int16(F_UNLCK)
+            #expect(fcntl(holder, F_SETLK, &lock) == 0)
+            #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+            let written = try await run(crawl + ["--output", path("out.tsv")])
+            #expect(written.status == 0, "\(written.stderr)")
+            #expect(ids(read("out.tsv")).count == 1 + server.population.users.count)
+        }
+    }
+
     /// The state counts one output file's bytes: a run that names another `--output` stops, exit 1, before it
     /// cuts that other file back to a length that was never its own.
     @Test func aStateKeepsToItsOwnOutputFile() async throws {

@@ -180,27 +180,6 @@ struct CrawlOutputFileTests {
         #expect(try scratch.read("o") == "1\ta\n")
     }
 
-    /// Two crawls with their own state files wrote into one output file in turn, exit 0, every account twice,
-    /// and neither state could be resumed. The file is held by the crawl writing it: another is refused before
-    /// it cuts or writes anything, and takes the file once the first is done with it.
-    @Test func oneCrawlAtATimeWritesAnOutputFile() throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        try scratch.write("o", "1\ta\n2\tb\n3\tc")
-        var first: CrawlOutputFile? = try CrawlOutputFile(path: scratch.path("o"), cut: nil, resumable: true)
-        for cut in [nil, OutputCut.tsv(8)] {
-            #expect {
-                try CrawlOutputFile(path: scratch.path("o"), cut: cut, resumable: true)
-            } throws: { error in
-                ((error as? LocalFileError)?.message ?? "").hasPrefix("another gh-users run is writing the output file")
-            }
-        }
-        #expect(try scratch.read("o") == "1\ta\n2\tb\n3\tc")
-        #expect(first?.initialLength == 11)
-        first = nil
-        #expect(try CrawlOutputFile(path: scratch.path("o"), cut: .tsv(8), resumable: true).initialLength == 8)
-    }
-
     /// An output file moved away (rotated) is not made again, empty, by a run refused for it: nothing is changed,
     /// as the message says.
     @Test func aMissingFileWithARecordedLengthIsNotCreated() throws {

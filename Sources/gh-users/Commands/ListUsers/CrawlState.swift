@@ -318,15 +318,9 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             close(descriptor)
             throw Self.notRegular(path, kind)
         }
-        // One crawl at a time writes a file, whatever its state file: two would append each page twice, and cut
-        // each other's pages. The lock is the open file's own, held until the run ends.
-        if FileDescriptorIO.nonRegularKind(info.st_mode) == nil, flock(descriptor, LOCK_EX | LOCK_NB) != 0,
-            errno == EWOULDBLOCK
-        {
+        if FileDescriptorIO.nonRegularKind(info.st_mode) == nil, !OutputLock.take(descriptor) {
             close(descriptor)
-            throw LocalFileError(
-                message: "another gh-users run is writing the output file \(TerminalSanitizer.quotedPath(path)). "
-                    + "Nothing was changed: wait for it to end, or give each crawl its own output file")
+            throw OutputLock.refusal("the output file \(TerminalSanitizer.quotedPath(path))")
         }
         if let cut {
             let recorded = cut.recorded

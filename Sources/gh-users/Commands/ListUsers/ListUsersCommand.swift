@@ -199,6 +199,10 @@ enum ListUsersCommand {
                 }
                 return try CrawlOutputFile(path: path, cut: cut, resumable: stateFile != nil)
             }
+            // A crawl to `>> FILE` holds it as `--output` does.
+            if stateFile != nil, output == nil, let file = context.stdoutFile, !OutputLock.take(STDOUT_FILENO) {
+                throw OutputLock.refusal("the file stdout goes to, \(TerminalSanitizer.quotedPath(file))")
+            }
         } catch {
             context.io.writeErr("gh-users: \(error.message)\n")
             return .finished(.setupFailed)
