@@ -202,9 +202,22 @@ package struct Redactor: Sendable {
                 at += width
                 matched += 1
             }
-            if at == end, matched >= 4 { return end - start }
+            // The cut may fall inside an escape (`%6…`, `\u006…`): what is before it counts.
+            if matched >= 4, at == end || isEscapeStart(bytes, from: at, to: end) { return end - start }
         }
         return 0
+    }
+
+    /// Whether `bytes[start..<end]` is the start of an escape cut short: `%` and at most one hex digit, or `\`, or
+    /// `\u` and at most three hex digits.
+    private static func isEscapeStart(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        guard start < end else { return false }
+        let isHex = { (byte: UInt8) in byte < 0x80 && Character(UnicodeScalar(byte)).isHexDigit }
+        let rest = bytes[start..<end]
+        if rest.first == percent { return rest.count <= 2 && rest.dropFirst().allSatisfy(isHex) }
+        guard rest.first == backslash else { return false }
+        return rest.count == 1
+            || (rest.count <= 5 && rest.dropFirst().first == UInt8(ascii: "u") && rest.dropFirst(2).allSatisfy(isHex))
     }
 
     /// Whether `bytes` (an array, a body's `Data`) hold any secret, as it is or written with escapes.

@@ -79,6 +79,9 @@ struct LoggerTests {
         #expect(redactor.redact("<%67hp_secre…>") == "<***…>")
         #expect(redactor.redact(#"{"x":"\u0067hp\u005fsec…"#) == #"{"x":"***…"#)
         #expect(redactor.redact("a %67h…") == "a %67h…")
+        // Cut inside an escape (before: eight of the token's bytes shown).
+        #expect(redactor.redact("id AAA%67hp_secr%6…") == "id AAA***…")
+        #expect(redactor.redact(#"id ghp_secr\u006…"#) == "id ***…")
     }
 
     @Test func levelsParseByName() {
