@@ -194,8 +194,8 @@ struct PeopleChangesRunTests {
         #expect(out.isEmpty)
         #expect(
             err.hasPrefix(
-                "gh-users: GitHub's list of members github --role admin came back empty while the snapshot holds 2 "
-                    + "accounts, so the list was not compared"), "\(err)")
+                "gh-users: GitHub's list of members github --role admin came back empty while the whole list holds 3 "
+                    + "accounts, and an organization always has an owner, so the list was not compared"), "\(err)")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
     }
 
@@ -218,6 +218,11 @@ struct PeopleChangesRunTests {
         let (status, out, err) = await run(filtered(admins: [], others: [(2, "bob")]), arguments)
         #expect(status == 0, "\(err)")
         #expect(out == "removed\talice\t1\tadmin\t\t\n")
+        // An owner made a member, 2FA still off, stays on the filtered list alone: a change, not a refusal.
+        #expect(await run(filtered(admins: [(3, "carol")], others: [(2, "bob")]), arguments).0 == 0)
+        let demoted = await run(filtered(admins: [], others: [(2, "bob"), (3, "carol")]), arguments)
+        #expect(demoted.0 == 0, "\(demoted.2)")
+        #expect(demoted.1 == "changed\tcarol\t3\tmember\tadmin\t\n")
     }
 
     @Test func membersThatDoNotHoldTheTokensAccountAreRefusedAndNotRecorded() async throws {

@@ -216,17 +216,17 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             io.writeErr(message + file.untouched)
             return .failed(refusal)
         }
-        // The role's own pass (`members`' owners) may collapse alone: empty while people FILE holds in that role
-        // are still on the whole list. (Through a 2FA filter, an owner who turned it on leaves both lists.)
-        let rolePass = readings.last.flatMap { $0.pass.rolesOnly ? $0.pass.role : nil }
-        let listed = Set(people.map(\.id))
-        if let role = rolePass,
-            let refusal = ListCollapse(
-                list: "GitHub's list of \(subject.description) --role \(role)", read: people.count { $0.role == role },
-                recorded: previous?.people.count { $0.role == role && listed.contains($0.id) }
-            ).refusal
+        // The owners' own pass may collapse alone: an organization always has an owner, and a member sees every
+        // one, so with people on the whole list it is never empty. (Through a 2FA filter both are parts, and an
+        // owner who turned it on, or was made a member, may leave it empty.)
+        if let role = readings.last.flatMap({ $0.pass.rolesOnly ? $0.pass.role : nil }),
+            options.filters["filter"] == nil,
+            !people.isEmpty, !people.contains(where: { $0.role == role })
         {
-            io.writeErr("gh-users: \(refusal)\n" + file.untouched)
+            io.writeErr(
+                "gh-users: GitHub's list of \(subject.description) --role \(role) came back empty while the whole list "
+                    + "holds \(Counted.text(people.count, "account")), and an organization always has an owner, so the "
+                    + "list was not compared: GitHub answered only part of it; run again later\n" + file.untouched)
             return .setupFailed
         }
         if ownerID == nil {
