@@ -96,9 +96,10 @@ struct StandInRouteRequest {
     /// The asked page of `count` records, with GitHub's `Link` (under `linkPath`); a page past `cap` is GitHub's
     /// 422. Only the page's records are written, so a list of 45,000 costs a page.
     func paged(
-        count: Int, cap: Int? = nil, linkPath: String? = nil, record: (Int, inout JSONByteWriter) -> Void
+        count: Int, cap: Int? = nil, perPageLimit: Int = 100, linkPath: String? = nil,
+        record: (Int, inout JSONByteWriter) -> Void
     ) -> StandInHTTPResponse {
-        let paging = StandInPageRequest(query: request.query)
+        let paging = StandInPageRequest(query: request.query, limit: perPageLimit)
         if let cap, paging.startsPast(cap) {
             return StandInErrorBody.response(
                 422, message: "In order to keep the API fast for everyone, pagination is limited for this resource.",
@@ -111,8 +112,12 @@ struct StandInRouteRequest {
         return StandInHTTPResponse(status: 200, headers: link.map { [("Link", $0)] } ?? [], body: page)
     }
 
-    func pagedRecords(_ records: [[UInt8]], cap: Int? = nil, linkPath: String? = nil) -> StandInHTTPResponse {
-        paged(count: records.count, cap: cap, linkPath: linkPath) { $1.bytes += records[$0] }
+    func pagedRecords(_ records: [[UInt8]], cap: Int? = nil, perPageLimit: Int = 100, linkPath: String? = nil)
+        -> StandInHTTPResponse
+    {
+        paged(count: records.count, cap: cap, perPageLimit: perPageLimit, linkPath: linkPath) {
+            $1.bytes += records[$0]
+        }
     }
 
     /// `users` as simple users, each with what `extra` adds, paged.

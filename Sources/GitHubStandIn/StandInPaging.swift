@@ -2,13 +2,14 @@ import Foundation
 
 /// `per_page`/`page`, and GitHub's page-based `Link` header.
 struct StandInPageRequest {
-    /// As GitHub: a non-integer or non-positive value is the default, and `per_page` is capped at 100.
+    /// As GitHub: a non-integer or non-positive value is the default, and `per_page` is capped at `limit` (100,
+    /// or a resource's own: the star history's 30).
     let perPage: Int
     let page: Int
 
-    init(query: [String: String]) {
+    init(query: [String: String], limit: Int = 100) {
         let requestedPerPage = query["per_page"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
-        perPage = min(100, requestedPerPage ?? 30)
+        perPage = min(limit, requestedPerPage ?? 30)
         page = query["page"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 1
     }
 

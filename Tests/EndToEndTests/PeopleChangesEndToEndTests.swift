@@ -4,7 +4,7 @@ import Testing
 
 /// `members ORG --changes FILE` through the built binary, as an organization's nightly job runs it: three runs
 /// across a member who joined, one who left and one whose role changed on the stand-in, and a run with a token
-/// that is not a member, which GitHub sends to the public members alone (a 302) and which leaves FILE as it was.
+/// that is not a member, which GitHub answers with the public members alone and which leaves FILE as it was.
 struct PeopleChangesEndToEndTests {
     private let folder: URL
 
@@ -56,11 +56,13 @@ struct PeopleChangesEndToEndTests {
                     + "removed\tkitsune-fox\t4\tmember\t\t\n")
             #expect(second.stderr.isEmpty)
 
-            // A token that is not a member is sent to the public members alone: refused, and FILE is left as it was.
+            // A token that is not a member is answered the public members alone: refused (its account is not on
+            // the list), and FILE is left as it was.
             let before = try Data(contentsOf: URL(fileURLWithPath: snapshot))
             try set("Yamada-Taro", nil, server)
             let outsider = try await changes(server, as: "lively-otter-8")
             #expect(outsider.status == 4, "\(outsider.stderr)")
+            #expect(outsider.stderr.contains("(lively-otter-8) is not among the members GitHub listed of acme"))
             #expect(outsider.stdout.isEmpty)
             #expect(outsider.stderr.hasSuffix("gh-users: the snapshot file '\(snapshot)' was left as it was.\n"))
             #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == before)

@@ -41,20 +41,14 @@ extension StandInRouteRequest {
             let values: [String: any Sendable] = ["login": account.login, "id": account.id, "node_id": account.nodeID]
             let documented = StandInRecordedHandler.body(named: "orgs-get") ?? []
             return StandInHTTPResponse(status: 200, body: replacing(values, in: documented))
-        case .members where member == nil:
-            // GitHub's 302 to whoever is not a member, with a token or without: the public members, the query kept.
-            let (path, query) = (request.target.prefix { $0 != "?" }, request.target.drop { $0 != "?" })
-            let location = context.linkBaseURL + path.dropLast("members".count) + "public_members" + query
-            var response = StandInHTTPResponse(
-                status: 302, body: StandInErrorBody.redirect(status: 302, location: location))
-            response.setHeader("Location", location)
-            return response
         case .members, .publicMembers:
+            // To whoever is not a member, the public members, with 200 (GitHub's reference lists 200 and 422 only;
+            // the 302 its early docs named was removed in 2014, github/developer.github.com#574).
             var listed = organization.members(shownTo: list == .members ? caller : nil)
             if list == .members {
                 listed = listed.filter { role == nil || $0.role == role }
                 if let filter = request.query["filter"], filter != "all" {
-                    guard member?.role == "admin" else { return refusal(403, ownerOnly) }
+                    guard member?.role == "admin" else { return refusal(422, "Only owners can use this filter.") }
                     listed = listed.filter { "2fa_" + $0.twoFactor == filter }
                 }
             }
@@ -98,7 +92,8 @@ extension StandInRouteRequest {
         case .starCount:
             return StandInHTTPResponse(status: 200, body: Array("{\"count\":\(stargazers.count)}".utf8))
         case .starHistory:
-            return pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap)
+            // 30 weeks a page at most, GitHub's documented limit.
+            return pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap, perPageLimit: 30)
         case .stargazers:
             guard access != nil else { return nil }
             guard !StandInPageRequest(query: request.query).startsPast(StandInStargazerList.restCap) else {

@@ -13,7 +13,12 @@ extension StandInWorld {
         var members = organizations[index].members
         let existing = members.firstIndex { $0.login.isSame(as: login) }
         switch (role, existing) {
-        case (nil, let existing?): members.remove(at: existing)
+        case (nil, let existing?):
+            // Removed from the organization is removed from its teams (GitHub's "Remove an organization member").
+            members.remove(at: existing)
+            for team in organizations[index].teams.indices {
+                organizations[index].teams[team].members.removeAll { $0.login.isSame(as: login) }
+            }
         case (let role?, let existing?):
             (members[existing].role, members[existing].active) = (role, activate || members[existing].active)
         case (let role?, nil): members.append(Member(login: login, role: role, active: activate))

@@ -50,11 +50,12 @@ struct MembersCommand: PeopleListCommand {
                 + "[--limit N | --all] [options]",
             discussion: """
                 With a token, lists the members the token can see (\(Endpoint.members)): every member for a
-                member of the organization (read:org for a classic token), and for anyone else GitHub may list
-                only the public ones. Without a token, or with --public, lists the members who show their
-                membership (\(Endpoint.publicMembers)). On a terminal, stderr says which list it was; when
-                GitHub answers a non-member's request with the public members (its redirect), stderr says so
-                piped or not, and --role or a 2FA filter answered so is exit status 4.
+                member of the organization (read:org for a classic token), and only the public ones for anyone
+                else, which GitHub's answer does not tell apart (--changes checks that the token's own account
+                is listed). Without a token, or with --public, lists the members who show their membership
+                (\(Endpoint.publicMembers)). On a terminal, stderr says which list it was; a server that
+                redirects the request to the public members is said piped or not, and --role or a 2FA filter
+                answered so is exit status 4.
                 --role and the 2FA filters need a token (exit status 4 without one). The 2FA filters are for
                 the organization's owners: GitHub's refusal (422 or 403) is exit status 4, and says so. A 404
                 asks for the organization (GET /orgs/{org}): none by that name is exit status 3.
@@ -98,8 +99,8 @@ struct MembersCommand: PeopleListCommand {
             noun: "members", columns: AccountColumns.summary, full: .accounts(\.profiles), list, context, github)
         let end = await stream.stream(pages(list, list.paging.plan, github))
         var notes = context.io.stderrIsTTY ? [Self.note(list, hasToken: context.presenter.hasToken)] : []
-        // GitHub answered with the public members (its redirect for a token that is not a member): said piped or
-        // not, since a script told nothing would take them for every member.
+        // A server redirected to the public members (as GitHub's docs said of a non-member in 2012; it answers
+        // 200 since): said piped or not, since a script told nothing would take them for every member.
         if end.answeredPath != nil { notes.append(Self.publicMembersNote(list.owner)) }
         return stream.close(end, notes: notes)
     }
