@@ -94,7 +94,7 @@ struct HostileServerEndToEndTests {
             #expect(ids(result.stdout) == [1, 2, 3, 4, 5, 6])
             #expect(
                 result.stderr
-                    == "gh-users: malformed response from GET \(base)/users?p=B: the next-page link leads back to a "
+                    == "gh-users: malformed response from GET \(base)/users?p=B: the next page's link or cursor leads back to a "
                     + "page already read, so paging stopped\nTo continue from here: gh-users list --since 6 --all --api-url \(base)\n"
             )
             #expect(server.requests.count == 3)

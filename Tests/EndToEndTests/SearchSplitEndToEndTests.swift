@@ -102,8 +102,7 @@ struct SearchSplitEndToEndTests {
             // A split that stops says that a rerun starts over (before: the error alone).
             #expect(
                 result.stderr.hasSuffix(
-                    "starts again from its first piece: write it to a new file, or it repeats "
-                        + "the accounts written above\n"), "\(result.stderr)")
+                    "starts again from its first piece: write it to a new file\n"), "\(result.stderr)")
         }
     }
 

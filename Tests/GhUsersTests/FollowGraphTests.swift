@@ -135,7 +135,7 @@ struct FollowGraphSetTests {
         let (env, out, err) = AppEnvironment.test(http: github)
         #expect(await run(["followers", "me", "--not-followed-back"], env) == 1)
         #expect(out.text.isEmpty)
-        #expect(err.text.contains("the next-page link leads back to a page already read"), "\(err.text)")
+        #expect(err.text.contains("the next page's link or cursor leads back to a page already read"), "\(err.text)")
     }
 
     @Test func aHeldListFollowsAnEmptyPageWithANextLinkAndANegativeCountIsNoBound() async {

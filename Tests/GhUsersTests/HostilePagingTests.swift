@@ -70,7 +70,7 @@ struct HostilePagingTests {
             failure
                 == .malformedResponse(
                     endpoint: "POST /graphql after the cursor 'B'",
-                    detail: "the next-page link leads back to a page already read, so paging stopped"
+                    detail: "the next page's link or cursor leads back to a page already read, so paging stopped"
                 ))
         #expect(server.requests == 3)
     }
@@ -87,7 +87,7 @@ struct HostilePagingTests {
             failure
                 == .malformedResponse(
                     endpoint: "POST /graphql after the cursor 'A'",
-                    detail: "the next-page link leads back to a page already read, so paging stopped"
+                    detail: "the next page's link or cursor leads back to a page already read, so paging stopped"
                 ))
         #expect(server.requests == 2)
     }
@@ -111,7 +111,7 @@ struct HostilePagingTests {
             Issue.record("paging did not stop: \(String(describing: failure))")
             return
         }
-        #expect(detail.hasPrefix("the next-page link leads back to a page already read"))
+        #expect(detail.hasPrefix("the next page's link or cursor leads back to a page already read"))
         #expect(model.rememberedURLBytes <= (count + 1) * 32, "\(model.rememberedURLBytes) bytes kept")
     }
 

@@ -94,7 +94,8 @@ struct RouterTests {
     @Test func aTimeoutPastADayIsRefusedNamingTheCeiling() {
         #expect(
             usageMessage("list --timeout 86401")
-                == "invalid value '86401' for '--timeout': a number of seconds above 0, at most 86400 (a day)")
+                == "invalid value '86401' for '--timeout': a decimal number of seconds above 0 (30, 2.5), at most 86400 (a day)"
+        )
         #expect(usageMessage("list --timeout 86400") == nil)
     }
 
@@ -213,6 +214,7 @@ struct RouterTests {
         // Before: list's help, exit 0; and "no help for 'json'".
         ("help list --bogus", "unknown option '--bogus'"),
         ("help --format json", "unknown option '--format'"),
+        ("help -- nosuch", "no help for 'nosuch'"),
     ])
     func usageErrors(arguments: String, messageStart: String) throws {
         let message = try #require(usageMessage(arguments), "expected a usage error for \(arguments)")

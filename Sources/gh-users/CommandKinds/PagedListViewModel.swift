@@ -123,7 +123,7 @@ final class PagedListViewModel<Item: ListedItem> {
     static func linkCycle(next: PageCursor) -> DomainError {
         .malformedResponse(
             endpoint: next.request,
-            detail: "the next-page link leads back to a page already read, so paging stopped")
+            detail: "the next page's link or cursor leads back to a page already read, so paging stopped")
     }
 
     static func emptyPages(_ count: Int, next: PageCursor) -> DomainError {

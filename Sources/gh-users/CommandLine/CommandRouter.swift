@@ -111,11 +111,13 @@ struct CommandRouter: Sendable {
 
     private func helpRoute(_ rest: [String]) throws(UsageError) -> Route {
         // `help` takes no option but its own: `help list --bogus` showed list's help, exit 0, as if it were right.
+        // `--` ends the options, as for every command: `help -- list`.
         let own = ["--help", "-h", Self.manual]
-        if let option = rest.first(where: { $0.hasPrefix("-") && !own.contains($0) }) {
+        let options = rest.prefix { $0 != "--" }
+        if let option = options.first(where: { $0.hasPrefix("-") && $0 != "-" && !own.contains($0) }) {
             throw UsageError.unknownOption(option, among: own, spec: CommandCatalog.helpSpec)
         }
-        let topics = rest.filter { !$0.hasPrefix("-") }
+        let topics = options.filter { !$0.hasPrefix("-") } + rest.drop { $0 != "--" }.dropFirst()
         if rest.contains(Self.manual) { return try manualRoute(topics) }
         guard let topic = topics.first else {
             let asksAboutHelp = rest.contains("--help") || rest.contains("-h")

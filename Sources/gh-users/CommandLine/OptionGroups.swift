@@ -184,7 +184,8 @@ enum NetworkGroup {
         at: \.timeout,
         parse: { reading throws(UsageError) in
             try reading.seconds(
-                where: { $0 > 0 && $0 <= 86_400 }, rule: "a number of seconds above 0, at most 86400 (a day)")
+                where: { $0 > 0 && $0 <= 86_400 },
+                rule: "a decimal number of seconds above 0 (30, 2.5), at most 86400 (a day)")
         },
         resume: OptionReading.secondsText
     )
@@ -223,7 +224,8 @@ enum NetworkGroup {
         at: \.maxWait,
         parse: { reading throws(UsageError) in
             try reading.seconds(
-                where: { $0 >= 0 && $0 <= CommonOptions.longestMaxWait }, rule: "a number of seconds from 0 to a week")
+                where: { $0 >= 0 && $0 <= CommonOptions.longestMaxWait },
+                rule: "a decimal number of seconds from 0 to a week")
         },
         resume: OptionReading.secondsText,
         isDefault: { seconds, options in

@@ -32,7 +32,7 @@ struct SelfNamingPageTests {
         #expect(run.status == 1, "\(run.err)")
         // The pages read are written; the page named again is not asked for again.
         #expect(run.out.split(separator: "\n").count == 4)
-        #expect(run.err.contains("the next-page link leads back to a page already read"), "\(run.err)")
+        #expect(run.err.contains("the next page's link or cursor leads back to a page already read"), "\(run.err)")
         #expect(harness.http.received.count == 2)
     }
 
@@ -54,6 +54,6 @@ struct SelfNamingPageTests {
         ])
         #expect(run.status == 1, "\(run.err)")
         #expect(run.out.split(separator: "\n").count == 2)
-        #expect(run.err.contains("the next-page link leads back to a page already read"), "\(run.err)")
+        #expect(run.err.contains("the next page's link or cursor leads back to a page already read"), "\(run.err)")
     }
 }

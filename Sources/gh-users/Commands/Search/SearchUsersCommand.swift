@@ -168,8 +168,7 @@ extension SearchUsersOptions: GitHubCommand {
         stream.emptyNote = "no accounts matched your search"
         if split {
             stream.stoppedNote =
-                "gh-users: a rerun of a --split search starts again from its first piece: write it to a new file, "
-                + "or it repeats the accounts written above"
+                "gh-users: a rerun of a --split search starts again from its first piece: write it to a new file"
         }
         stream.expansion = full.map { $0.expansion(profiles, github) }
         let end = await stream.stream(pages)
