@@ -216,17 +216,20 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             io.writeErr(message + file.untouched)
             return .failed(refusal)
         }
-        // The owners' own pass may collapse alone: an organization always has an owner, and a member sees every
-        // one, so with people on the whole list it is never empty. (Through a 2FA filter both are parts, and an
-        // owner who turned it on, or was made a member, may leave it empty.)
+        // The owners' own pass may collapse alone: empty while owners FILE holds are still members. A member sees
+        // every owner; an organization may have none (GitHub documents unowned ones), which is then recorded.
+        // (Through a 2FA filter both lists are parts: an owner who turned it on, or was made a member, empties it.)
+        let listed = Set(people.map(\.id))
         if let role = readings.last.flatMap({ $0.pass.rolesOnly ? $0.pass.role : nil }),
             options.filters["filter"] == nil,
-            !people.isEmpty, !people.contains(where: { $0.role == role })
+            !people.contains(where: { $0.role == role }),
+            let kept = previous?.people.filter({ $0.role == role && listed.contains($0.id) }), !kept.isEmpty
         {
             io.writeErr(
-                "gh-users: GitHub's list of \(subject.description) --role \(role) came back empty while the whole list "
-                    + "holds \(Counted.text(people.count, "account")), and an organization always has an owner, so the "
-                    + "list was not compared: GitHub answered only part of it; run again later\n" + file.untouched)
+                "gh-users: GitHub's list of \(subject.description) --role \(role) came back empty while "
+                    + "\(Counted.text(kept.count, "account")) the snapshot holds as \(role) \(kept.count == 1 ? "is" : "are") "
+                    + "still members, so the list was not compared: GitHub answered only part of it; run again later\n"
+                    + file.untouched)
             return .setupFailed
         }
         if ownerID == nil {
