@@ -119,7 +119,10 @@ enum BinaryRunner {
         let errURL = scratch.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL)
+        // Appending, as a shell's `>>` gives it: `list --state` refuses a stdout a rerun's `>` would empty.
+        let outDescriptor = open(outURL.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard outDescriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let outHandle = FileHandle(fileDescriptor: outDescriptor, closeOnDealloc: true)
         let errHandle = try FileHandle(forWritingTo: errURL)
 
         var base = [

@@ -361,7 +361,13 @@ struct CrawlStateEndToEndTests {
                 #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + #" >> "$OUT""#,
                 environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
             #expect(appending.status == 1)
-            #expect(appending.stderr.contains("another gh-users run is writing the file stdout goes to"))
+            #expect(appending.stderr.contains("the file stdout goes to: wait for it to end"), "\(appending.stderr)")
+            // A crawl to `> FILE` is refused: a rerun with > would empty what the state counts.
+            let truncating = try await BinaryRunner.shell(
+                #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + #" > "$OUT".new"#,
+                environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            #expect(truncating.status == 1)
+            #expect(truncating.stderr.contains("with --state, stdout must append to"), "\(truncating.stderr)")
             #expect(server.requests.isEmpty)
             #expect(read("out.tsv") == "1\ta\n")
             lock.l_type = Int16(F_UNLCK)

@@ -24,4 +24,21 @@ enum OutputLock {
             message: "another gh-users run is writing \(shown). Nothing was changed: wait for it to end, or give "
                 + "each crawl its own output file")
     }
+
+    /// With `--state`, why a crawl may not write to stdout's regular file `shown`, or nil (the lock then held):
+    /// opened without O_APPEND (`>`), which a rerun empties though the state counts what it held, or held by
+    /// another crawl. Said without "nothing was changed": the shell may have emptied it already.
+    static func refusal(forStdout shown: String) -> LocalFileError? {
+        if fcntl(STDOUT_FILENO, F_GETFL) & O_APPEND == 0 {
+            return LocalFileError(
+                message: "with --state, stdout must append to \(shown) (>>, not >): a rerun with > would empty the "
+                    + "file the state counts. Run again with >> FILE, or --output FILE")
+        }
+        guard take(STDOUT_FILENO) else {
+            return LocalFileError(
+                message: "another gh-users run is writing \(shown), the file stdout goes to: wait for it to end, or "
+                    + "give each crawl its own output file")
+        }
+        return nil
+    }
 }

@@ -199,10 +199,9 @@ enum ListUsersCommand {
                 }
                 return try CrawlOutputFile(path: path, cut: cut, resumable: stateFile != nil)
             }
-            // A crawl to `>> FILE` holds it as `--output` does.
-            if stateFile != nil, output == nil, let file = context.stdoutFile, !OutputLock.take(STDOUT_FILENO) {
-                throw OutputLock.refusal("the file stdout goes to, \(TerminalSanitizer.quotedPath(file))")
-            }
+            // A crawl to `>> FILE` holds it as `--output` does; `> FILE`, which a rerun empties, is refused.
+            let stdout = stateFile != nil && output == nil ? context.stdoutFile.map(TerminalSanitizer.quotedPath) : nil
+            if let refusal = stdout.flatMap(OutputLock.refusal(forStdout:)) { throw refusal }
         } catch {
             context.io.writeErr("gh-users: \(error.message)\n")
             return .finished(.setupFailed)
