@@ -209,15 +209,17 @@ package struct Redactor: Sendable {
     }
 
     /// Whether `bytes[start..<end]` is the start of an escape cut short: `%` and at most one hex digit, or `\`, or
-    /// `\u` and at most three hex digits.
+    /// the start of `\u00XX`, the only `\u` escape the decoder reads (`\u12` is none).
     private static func isEscapeStart(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
         guard start < end else { return false }
         let isHex = { (byte: UInt8) in byte < 0x80 && Character(UnicodeScalar(byte)).isHexDigit }
         let rest = bytes[start..<end]
         if rest.first == percent { return rest.count <= 2 && rest.dropFirst().allSatisfy(isHex) }
         guard rest.first == backslash else { return false }
+        let zeros = rest.dropFirst(2).prefix(2)
         return rest.count == 1
-            || (rest.count <= 5 && rest.dropFirst().first == UInt8(ascii: "u") && rest.dropFirst(2).allSatisfy(isHex))
+            || (rest.count <= 5 && rest.dropFirst().first == UInt8(ascii: "u")
+                && zeros.allSatisfy { $0 == UInt8(ascii: "0") } && rest.dropFirst(4).allSatisfy(isHex))
     }
 
     /// Whether `bytes` (an array, a body's `Data`) hold any secret, as it is or written with escapes.

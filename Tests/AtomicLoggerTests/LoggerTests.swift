@@ -82,6 +82,7 @@ struct LoggerTests {
         // Cut inside an escape (before: eight of the token's bytes shown).
         #expect(redactor.redact("id AAA%67hp_secr%6…") == "id AAA***…")
         #expect(redactor.redact(#"id ghp_secr\u006…"#) == "id ***…")
+        #expect(redactor.redact(#"esc ghp_\u12…"#) == #"esc ghp_\u12…"#)
     }
 
     @Test func levelsParseByName() {

@@ -215,6 +215,7 @@ struct RouterTests {
         ("help list --bogus", "unknown option '--bogus'"),
         ("help --format json", "unknown option '--format'"),
         ("help -- nosuch", "no help for 'nosuch'"),
+        ("help -", "unknown option '-'"), ("help -- --man", "no help for '--man'"),
     ])
     func usageErrors(arguments: String, messageStart: String) throws {
         let message = try #require(usageMessage(arguments), "expected a usage error for \(arguments)")

@@ -114,13 +114,13 @@ struct CommandRouter: Sendable {
         // `--` ends the options, as for every command: `help -- list`.
         let own = ["--help", "-h", Self.manual]
         let options = rest.prefix { $0 != "--" }
-        if let option = options.first(where: { $0.hasPrefix("-") && $0 != "-" && !own.contains($0) }) {
+        if let option = options.first(where: { $0.hasPrefix("-") && !own.contains($0) }) {
             throw UsageError.unknownOption(option, among: own, spec: CommandCatalog.helpSpec)
         }
         let topics = options.filter { !$0.hasPrefix("-") } + rest.drop { $0 != "--" }.dropFirst()
-        if rest.contains(Self.manual) { return try manualRoute(topics) }
+        if options.contains(Self.manual) { return try manualRoute(topics) }
         guard let topic = topics.first else {
-            let asksAboutHelp = rest.contains("--help") || rest.contains("-h")
+            let asksAboutHelp = options.contains("--help") || options.contains("-h")
             return .help(asksAboutHelp ? .command(CommandCatalog.helpSpec.name) : .topLevel)
         }
         // A subcommand is named in full: `help me edit`.
