@@ -127,7 +127,7 @@ package struct HTTPClient: Sendable {
     /// Sits out a spent rate limit that the answer's body reported rather than its status (GraphQL's
     /// `RATE_LIMITED` comes with status 200), as `--wait-on-rate-limit` asks and through the same clock, so the
     /// wait is announced and counted down like any other. Until a second after `resetAt`; a minute where
-    /// GitHub named no reset, or one already past, as for REST (`RetryPolicy.spentLimitWait`): asking again each
+    /// GitHub named no reset, or one more than `resetGrace` past, as for REST (`spentLimitWait`): asking again each
     /// second would be asking while limited. false: the policy does not wait, or the wait is longer than
     /// `--max-wait` allows, and the caller reports the limit.
     package func waitForRateLimitReset(_ resetAt: Date?, bucket: String? = nil) async throws(TransportError) -> Bool {

@@ -194,10 +194,10 @@ package struct RetrySchedule: Sendable {
     }
 
     /// How long to sit out the spent primary limit `response` reports: until the reset and a second, or
-    /// `secondaryLimitWait` (GitHub's minute) when GitHub did not say when or named a reset already past (this
-    /// clock is ahead of GitHub's: asking again each second would be asking while limited, which GitHub's docs
-    /// warn may get an integration banned). `deliver` when the answer is no spent limit, its reset
-    /// is malformed (for Data to report), or the wait is longer than `maximumWait`.
+    /// `secondaryLimitWait` (GitHub's minute) when GitHub did not say when or named a reset past by more than
+    /// `resetGrace` (this clock is ahead of GitHub's: asking again each second would be asking while limited,
+    /// which GitHub's docs warn may get an integration banned). `deliver` when the answer is no spent limit, its
+    /// reset is malformed (for Data to report), or the wait is longer than `maximumWait`.
     package func spentLimitWait(_ response: HTTPResponse, now: Date) -> RetryDecision {
         let limit = RateLimitInfo(response, now: now)
         guard limit.isPrimaryLimitSpent(status: response.status) else { return .deliver }
