@@ -49,6 +49,17 @@ struct AccessStateEndToEndTests {
             #expect(again.status == 0)
             #expect(again.stdout.isEmpty)
             #expect(again.stderr.contains("nothing to do"))
+
+            // As for `list --state`: a stdout a rerun's `>` would empty is refused before anything is asked.
+            let asked = server.requests.count
+            let truncating = try await BinaryRunner.shell(
+                #""$GH_USERS" access github --state "$STATE.2" --api-url "$API" > "$STATE.out""#,
+                environment: [
+                    "STATE": state, "API": server.baseURL, "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                ])
+            #expect(truncating.status == 1)
+            #expect(truncating.stderr.contains("with --state, stdout must append to"), "\(truncating.stderr)")
+            #expect(server.requests.count == asked)
         }
     }
 }

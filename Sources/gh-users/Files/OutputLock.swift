@@ -31,8 +31,10 @@ enum OutputLock {
     static func refusal(forStdout shown: String) -> LocalFileError? {
         if fcntl(STDOUT_FILENO, F_GETFL) & O_APPEND == 0 {
             return LocalFileError(
-                message: "with --state, stdout must append to \(shown) (>>, not >): a rerun with > would empty the "
-                    + "file the state counts. Run again with >> FILE, or --output FILE")
+                message: "with --state, stdout must append to \(shown) (>>, not >): > empties the file before "
+                    + "gh-users starts, so a rerun with it loses what the state counts. If the file held this crawl's "
+                    + "output, restore it or remove the state file to start again; then run with >> FILE or --output "
+                    + "FILE")
         }
         guard take(STDOUT_FILENO) else {
             return LocalFileError(

@@ -216,6 +216,13 @@ struct AccessCommand: GitHubCommand {
         if let changes { return await recordChanges(changes, context, github) }
         var output = AccessOutput(command: self, context: context)
         if let statePath {
+            // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it.
+            if let file = context.stdoutFile,
+                let refusal = OutputLock.refusal(forStdout: TerminalSanitizer.quotedPath(file))
+            {
+                context.io.writeErr("gh-users: \(refusal.message)\n")
+                return .setupFailed
+            }
             // stdout a pipe: the state records only the repositories its reader took.
             let pipe = PipeTally<AccessPlace>.of(context.io.out)
             let appending = context.appending(to: pipe)

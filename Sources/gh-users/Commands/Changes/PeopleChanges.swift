@@ -227,8 +227,9 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         {
             io.writeErr(
                 "gh-users: GitHub's list of \(subject.description) --role \(role) came back empty while "
-                    + "\(Counted.text(kept.count, "account")) the snapshot holds as \(role) \(kept.count == 1 ? "is" : "are") "
-                    + "still members, so the list was not compared: GitHub answered only part of it; run again later\n"
+                    + "\(Counted.text(kept.count, "account")) the snapshot holds as \(role) "
+                    + (kept.count == 1 ? "is still a member" : "are still members")
+                    + ", so the list was not compared: GitHub answered only part of it; run again later\n"
                     + file.untouched)
             return .setupFailed
         }
