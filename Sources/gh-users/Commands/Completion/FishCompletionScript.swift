@@ -24,10 +24,8 @@ enum FishCompletionScript {
         }
         for command in model.commands {
             script += "\n"
+            let using = CompletionQuoting.fish("__gh_users_using " + word(command.name))
             for option in command.options {
-                // An option given already is offered again only when it may be.
-                let given = option.spec.repeatable ? [] : option.spellings
-                let using = CompletionQuoting.fish("__gh_users_using " + words([command.name] + given))
                 script += line(condition: using, flags(option), description: option.spec.help)
             }
             let first = CompletionQuoting.fish("__gh_users_first_argument_of " + word(command.name))
@@ -47,8 +45,8 @@ enum FishCompletionScript {
 
     private static let helpers = #"""
         # Prints how many arguments follow the command in the line before the cursor, then the command if there is
-        # one, then the options given ('--format' of '--format=json', '-L' of '-L5'). Global options may come
-        # before the command, an option that takes a value takes the next word, and '--' ends the options. fish tests the condition of every complete line below on each TAB, so the
+        # one. Global options may come before the command, an option that takes a value takes the next word, and
+        # '--' ends the options. fish tests the condition of every complete line below on each TAB, so the
         # answer for the words before the cursor is kept (escaped, so that no two lists of words look alike), and
         # worked out again only when they change.
         function __gh_users_position
@@ -63,21 +61,14 @@ enum FishCompletionScript {
             set -l arguments 0
             set -l expecting 0
             set -l ended 0
-            set -l given
-            set -l option
             for token in $tokens
                 if test $expecting = 1
                     set expecting 0
-                    set -a given $option
                 else if test $ended = 0; and test "x$token" = x--
                     set ended 1
                 else if test $ended = 0; and string match -q -- '-?*' "$token"
-                    set option (string replace -r -- '^(-[^-]).+|=.*' '$1' "$token")
-                    # One whose value is still to come is not given yet: its values complete on its line.
                     if __gh_users_takes_value "$command" "$token"
                         set expecting 1
-                    else
-                        set -a given $option
                     end
                 else if test -z "$command"
                     set command "$token"
@@ -87,13 +78,9 @@ enum FishCompletionScript {
                     set arguments (math $arguments + 1)
                 end
             end
-            # An option given again whose value is still to come completes its values as the first time.
-            if test $expecting = 1
-                set given (string match -v -- $option $given)
-            end
             set -g __gh_users_position_key $key
-            set -g __gh_users_position_memo $arguments "$command" $given
-            printf '%s\n' $arguments "$command" $given
+            set -g __gh_users_position_memo $arguments "$command"
+            printf '%s\n' $arguments "$command"
         end
 
         function __gh_users_needs_command
@@ -101,14 +88,9 @@ enum FishCompletionScript {
             test -z "$position[2]"
         end
 
-        # Succeeds when the command is $argv[1] and none of the other arguments (an option's spellings) is given.
         function __gh_users_using --argument-names name
             set -l position (__gh_users_position)
-            test "x$position[2]" = "x$name"; or return 1
-            for spelling in $argv[2..-1]
-                contains -- $spelling $position[3..-1]; and return 1
-            end
-            return 0
+            test "x$position[2]" = "x$name"
         end
 
         function __gh_users_first_argument_of --argument-names name
