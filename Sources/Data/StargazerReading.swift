@@ -33,7 +33,7 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
     }
 
     /// A cursor of a GraphQL page is kept after this prefix (REST's are URLs); nothing after it is the first page.
-    static let graphQLCursor = "graphql:"
+    package static let graphQLCursor = "graphql:"
 
     private let github: GitHubRepository
     private let repository: RepositoryName

@@ -59,7 +59,7 @@ extension JSONText {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+    static func hexDigit(_ byte: UInt8) -> UInt32? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)

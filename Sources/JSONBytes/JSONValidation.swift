@@ -188,13 +188,8 @@ private struct JSONValidator {
         guard index + 6 <= bytes.count else { throw notJSON("an unterminated string") }
         var unit = 0
         for offset in 2..<6 {
-            let byte = bytes[index + offset]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw notJSON("a \\u escape without four hex digits in a string")
+            guard let digit = JSONText.hexDigit(bytes[index + offset]) else {
+                throw notJSON("a \\u escape without four hex digits in a string")
             }
             unit = unit << 4 | Int(digit)
         }

@@ -291,7 +291,7 @@ extension PageCursor {
     var request: String {
         if url.hasPrefix("https://") || url.hasPrefix("http://") || url.hasPrefix("/") { return "GET " + url }
         if url.hasPrefix("(") { return url }
-        let graphQL = "graphql:"
+        let graphQL = StargazerReading.graphQLCursor
         return "POST /graphql after the cursor '"
             + (url.hasPrefix(graphQL) ? String(url.dropFirst(graphQL.count)) : url)
             + "'"

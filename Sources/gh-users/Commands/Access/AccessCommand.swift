@@ -217,8 +217,8 @@ struct AccessCommand: GitHubCommand {
         var output = AccessOutput(command: self, context: context)
         if let statePath {
             // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it.
-            if let file = context.stdoutFile,
-                let refusal = OutputLock.refusal(forStdout: TerminalSanitizer.quotedPath(file))
+            if let refusal = context.stdoutFile.map(TerminalSanitizer.quotedPath).flatMap(
+                OutputLock.refusal(forStdout:))
             {
                 context.io.writeErr("gh-users: \(refusal.message)\n")
                 return .setupFailed
