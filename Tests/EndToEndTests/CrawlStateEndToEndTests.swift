@@ -368,6 +368,12 @@ struct CrawlStateEndToEndTests {
                 environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
             #expect(truncating.status == 1)
             #expect(truncating.stderr.contains("with --state, stdout must append to"), "\(truncating.stderr)")
+            // `1<>` empties nothing, but would write over the file from its start: refused, and said so.
+            let overwriting = try await BinaryRunner.shell(
+                #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + #" 1<> "$OUT""#,
+                environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            #expect(overwriting.status == 1)
+            #expect(overwriting.stderr.contains("(>>, not <>): <> writes over the file"), "\(overwriting.stderr)")
             #expect(server.requests.isEmpty)
             #expect(read("out.tsv") == "1\ta\n")
             lock.l_type = Int16(F_UNLCK)

@@ -27,9 +27,17 @@ enum OutputLock {
 
     /// With `--state`, why a crawl may not write to stdout's regular file `shown`, or nil (the lock then held):
     /// opened without O_APPEND (`>`), which a rerun empties though the state counts what it held, or held by
-    /// another crawl. Said without "nothing was changed": the shell may have emptied it already.
+    /// another crawl. Said without "nothing was changed": the shell may have emptied it already. Opened for
+    /// reading too (`1<>`), it was not emptied, but a run would write over it from its start.
     static func refusal(forStdout shown: String) -> LocalFileError? {
-        if fcntl(STDOUT_FILENO, F_GETFL) & O_APPEND == 0 {
+        let flags = fcntl(STDOUT_FILENO, F_GETFL)
+        if flags & O_APPEND == 0, flags & O_ACCMODE == O_RDWR {
+            return LocalFileError(
+                message: "with --state, stdout must append to \(shown) (>>, not <>): <> writes over the file from "
+                    + "its start, where the state counts what it holds. Nothing was changed: run with >> FILE or "
+                    + "--output FILE")
+        }
+        if flags & O_APPEND == 0 {
             return LocalFileError(
                 message: "with --state, stdout must append to \(shown) (>>, not >): > empties the file before "
                     + "gh-users starts, so a rerun with it loses what the state counts. If the file held this crawl's "
