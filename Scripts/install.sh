@@ -3,7 +3,7 @@
 # page per command, gh-users-COMMAND(1), in share/man/man1).
 #
 #   Scripts/install.sh                 # into /usr/local (PREFIX)
-#   PREFIX=$HOME/.local Scripts/install.sh
+#   PREFIX=$HOME/.local Scripts/install.sh   # or Scripts/install.sh --prefix=$HOME/.local
 #   DESTDIR=/tmp/pkg Scripts/install.sh   # staged, for packagers
 #   Scripts/install.sh --binary=PATH   # install a gh-users built elsewhere instead of building one
 #   Scripts/install.sh --check         # only say what the build needs and what would be run

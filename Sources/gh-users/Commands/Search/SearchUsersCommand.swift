@@ -75,11 +75,11 @@ enum SearchUsersCommand {
             accounts were created in one second: its first 1,000 are written). A split spends at most
             10,000 search queries, counts and pages alike (about five and a half hours at 30 a minute): at
             the cap it stops with status 1 and says so. A split that stops (Ctrl-C, a failure) cannot go on
-            where it stopped: a rerun starts again from the first piece, so write it to a new file. A negative total_count is refused (status 1); a
-            first half counted above its whole (the counts changed between asks) has its second half
-            counted on its own, and stderr says so. The pieces make their own
-            created: ranges, so the query may not hold one, and the order is by creation, so --sort and
-            --order do not apply.
+            where it stopped: a rerun starts again from the first piece, so write it to a new file. A
+            negative total_count is refused (status 1); a first half counted above its whole (the counts
+            changed between asks) has its second half counted on its own, and stderr says so. The pieces
+            make their own created: ranges, so the query may not hold one, and the order is by creation,
+            so --sort and --order do not apply.
             """,
         arguments: [("QUERY", "Search words and qualifiers.")],
         options: options.group.options,
