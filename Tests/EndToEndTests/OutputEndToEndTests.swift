@@ -132,6 +132,29 @@ struct OutputEndToEndTests {
         }
     }
 
+    /// A reader gone before the first write (`exec <&-`): `show`'s failed lookup was dropped, exit 0 with nothing
+    /// said, and `follows` answered no as 0. A failed write otherwise is 2 for `follows`, never a yes or a no.
+    @Test func aReaderThatLeftHidesNoFailureAndNoAnswer() async throws {
+        try await withServer { server in
+            let environment = ["API": server.baseURL]
+            let show = try await BinaryRunner.shell(
+                #"set -o pipefail; $GH_USERS show nosuchzz octocat --api-url "$API" | (exec <&-; sleep 1)"#,
+                environment: environment)
+            #expect(show.status == 1, "\(show.stderr)")
+            #expect(show.stderr.contains("nosuchzz"), "\(show.stderr)")
+            let no = try await BinaryRunner.shell(
+                #"set -o pipefail; $GH_USERS follows octocat Yamada-Taro --api-url "$API" | (exec <&-; sleep 1)"#,
+                environment: environment)
+            #expect(no.status == 1, "\(no.stderr)")
+            for redirect in ["> /dev/full", ">&-"] {
+                let yes = try await BinaryRunner.shell(
+                    #"$GH_USERS follows Yamada-Taro octocat --api-url "$API" "# + redirect, environment: environment)
+                #expect(yes.status == 2, "\(redirect): \(yes.stderr)")
+                #expect(yes.stderr.hasPrefix("gh-users: cannot write to stdout"), "\(redirect): \(yes.stderr)")
+            }
+        }
+    }
+
     /// Repeated: the write error and the crawl's paging must not race into a crash or a quiet 0.
     @Test func aFullDeviceMidCrawlIsExitOneEveryTime() async throws {
         try await withServer { server in

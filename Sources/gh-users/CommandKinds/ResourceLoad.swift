@@ -66,7 +66,12 @@ extension ResourceLoad {
             do {
                 try context.io.out.write(output)
             } catch {
-                return .writeFailed(error, io: context.io)
+                // The lookups that failed are still said, and a reader that left (`| head`) does not make them a
+                // success: `show nosuchzz octocat` into a closed pipe was exit 0 with nothing said.
+                let outcome = CommandOutcome.writeFailed(error, io: context.io)
+                say(failures, to: context)
+                guard outcome == .outputClosed, !failures.isEmpty else { return outcome }
+                return .partial(failures: failures, successes: values.count)
             }
         }
         if failures.isEmpty, !values.isEmpty, let empty, values.allSatisfy(empty.isEmpty),

@@ -18,7 +18,8 @@ enum FollowsCommand {
         usage: "gh-users follows A B [options]",
         discussion: """
             The exit status is the answer: 0 when A follows B, 1 when it does not. So that 1 always means
-            no, a network or server failure exits 2 here; 3 means A or B does not exist, 4 a token problem,
+            no, a network or server failure, or a stdout that cannot be written, exits 2 here (a reader that
+            goes away, as with | head, leaves the answer); 3 means A or B does not exist, 4 a token problem,
             5 a spent rate limit. A yes costs one request; a no costs two more, to tell it apart from an
             account that does not exist. JSON is {"follower": A, "followed": B, "follows": true|false}.
             """,
@@ -94,7 +95,11 @@ extension FollowsOptions: GitHubCommand {
         do {
             try context.io.out.write(FollowsCommand.render(self, follows: follows, context: context.render))
         } catch {
-            return .writeFailed(error, io: context.io)
+            // The status is the answer: a reader that left (`| head`) leaves it standing. A write that failed
+            // otherwise (a full disk, stdout closed) is said, and is 2, never taken for a yes or a no.
+            guard let failure = error as? OutputWriteError else { return .answered(follows) }
+            context.io.writeErr("gh-users: \(failure.message)\n")
+            return .unanswered(.refused(failure.message))
         }
         return .answered(follows)
     }

@@ -91,8 +91,9 @@ enum HelpTopics {
         ],
         notes: [
             "A reader of stdout that goes away ('gh-users list --all | head -1') ends the run quietly with status "
-                + "0. Any other failed write to stdout (a full disk, a file-size limit, stdout closed from the start "
-                + "with '>&-') is status 1, with the reason and where to resume."
+                + "0, unless a lookup had already failed ('show A B'), or 'follows' had its answer, which stand. Any "
+                + "other failed write to stdout (a full disk, a file-size limit, stdout closed from the start with "
+                + "'>&-') is status 1 (2 for 'follows'), with the reason and where to resume."
         ]
     )
 
