@@ -93,6 +93,8 @@ package struct IOStreams: Sendable {
     package let stderrIsTTY: Bool
     /// Columns of the terminal behind stdout; meaningful only when `stdoutIsTTY`.
     package let terminalWidth: Int
+    /// Columns of the terminal behind stderr, where progress is drawn (stdout may go to a file meanwhile).
+    package var stderrWidth: Int
     /// Colour as the environment asks for it, before any `--color` flag.
     package let colorPolicy: ColorPolicy
     /// Whether a person types on stdin.
@@ -120,6 +122,7 @@ package struct IOStreams: Sendable {
         self.stdoutIsTTY = stdoutIsTTY
         self.stderrIsTTY = stderrIsTTY
         self.terminalWidth = terminalWidth
+        stderrWidth = terminalWidth
         self.colorPolicy = colorPolicy
     }
 
@@ -152,6 +155,7 @@ package struct IOStreams: Sendable {
             terminalWidth: TerminalSize.columns(environment: environment),
             colorPolicy: ColorPolicy(environment: environment)
         )
+        io.stderrWidth = TerminalSize.columns(of: STDERR_FILENO) ?? io.terminalWidth
         io.stdinIsTTY = isatty(STDIN_FILENO) == 1 && !dumb
         io.readInput = { () throws(InputReadError) in try InputReadError.readChunk(STDIN_FILENO) }
         if io.stdinIsTTY {
@@ -230,14 +234,18 @@ package final class CapturedOutput: OutputSink, @unchecked Sendable {
 /// Terminal width: the ioctl first, then `$COLUMNS`, then 80 (a pty may report 0 columns).
 package enum TerminalSize {
     package static func columns(environment: [String: String]) -> Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return Int(size.ws_col)
-        }
+        if let columns = columns(of: STDOUT_FILENO) { return columns }
         if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 {
             return columns
         }
         return 80
+    }
+
+    /// The columns of the terminal `descriptor` is, or nil when it is none or reports none.
+    package static func columns(of descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }
 

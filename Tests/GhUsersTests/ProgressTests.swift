@@ -25,6 +25,19 @@ struct ProgressTests {
         #expect(!out.text.contains("Fetched"))
     }
 
+    /// A progress line wider than a narrow pane wrapped, and `\r` with erase-line cleared only its last row: the
+    /// pane filled with stale copies. Each drawing fits the terminal, short of its last column.
+    @Test func theProgressLineFitsANarrowTerminal() async {
+        var (io, _, err) = IOStreams.test(stderrTTY: true, width: 20)
+        io.stderrWidth = 20
+        var (env, _, _) = AppEnvironment.test(http: repository())
+        env.io = io
+        #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)
+        let drawings = err.text.split(separator: "\r\u{1B}[2K").map(String.init).filter { !$0.isEmpty }
+        #expect(drawings.count >= 2, "\(err.text)")
+        #expect(drawings.allSatisfy { DisplayWidth.of($0) <= 19 && $0.hasPrefix("Fetched ") }, "\(drawings)")
+    }
+
     /// One of anything is said in the singular, in the progress line and in the note a limit stop leaves.
     @Test func oneIsSingular() async {
         for limit in [1, 2] {

@@ -21,14 +21,15 @@ final class ProgressLine {
         let seconds = elapsed.inSeconds
         var text = "Fetched \(Counted.text(pages, "page")) · \(Counted.text(items, plural: noun))"
         if seconds >= 0.5 { text += " · \(Int(Double(items) / seconds))/s" }
-        io.writeErr("\r\u{1B}[2K" + text)
-        visible = true
+        show(text)
     }
 
-    /// Any one-line status ("Unfollowing 2 of 5: octocat"), redrawn in place like the paging progress.
+    /// Any one-line status ("Unfollowing 2 of 5: octocat"), redrawn in place like the paging progress. Cut to
+    /// the terminal's width, short of its last column: a line that wraps is erased only in its last row, and a
+    /// narrow pane filled with stale copies of it.
     func show(_ text: String) {
         guard isEnabled else { return }
-        io.writeErr("\r\u{1B}[2K" + text)
+        io.writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(text, toWidth: max(1, io.stderrWidth - 1)))
         visible = true
     }
 
