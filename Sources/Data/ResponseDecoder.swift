@@ -291,9 +291,12 @@ enum ResponseDecoder {
 
     /// A decoding error in words. Foundation on Linux calls a count of 1.5 "not valid JSON" with no key, so when
     /// the body is valid JSON, the first count that is not a whole number is named, in the object or its items.
+    /// Foundation cannot read a number beyond a Double (`1e400`) either: valid JSON all the same (RFC 8259 sets no
+    /// limit), which `JSONText.flaw` tells apart.
     private static func describe(_ error: any Error, in bytes: [UInt8]) -> String {
         guard case DecodingError.dataCorrupted = error,
             (try? JSONSerialization.jsonObject(with: Foundation.Data(bytes), options: .fragmentsAllowed)) != nil
+                || JSONText.flaw(in: bytes, deeperThan: JSONText.maximumDepth) == nil
         else { return describe(error) }
         var objects = [bytes]
         if let items = JSONText.value(at: ["items"], in: bytes) { objects.append(items) }
@@ -305,7 +308,10 @@ enum ResponseDecoder {
             for key in wholeNumberKeys {
                 guard let range = members[key], object[range.lowerBound] != UInt8(ascii: "n") else { continue }
                 let value = String(decoding: object[range].prefix(40), as: UTF8.self)
-                if Int64(value) == nil { return "\(key) is \(value), not a whole number" }
+                guard Int64(value) == nil else { continue }
+                let digits = !value.isEmpty && value.drop { $0 == "-" }.allSatisfy { ("0"..."9").contains($0) }
+                return "\(key) is \(value), "
+                    + (digits ? "more than a 64-bit whole number holds" : "not a whole number")
             }
         }
         return "a value does not fit its field"

@@ -36,6 +36,16 @@ struct MalformedItemsCommandTests {
         #expect(run.status == 1)
         #expect(run.err.contains("followers is 1.5, not a whole number"), "\(run.err)")
         #expect(!run.err.contains("not valid JSON"))
+        // Valid JSON all the same: a count too large was "not valid JSON" (1e400) or "not a whole number".
+        for (count, said) in [
+            ("99999999999999999999999", "followers is 99999999999999999999999, more than a 64-bit whole number holds"),
+            ("1e400", "followers is 1e400, not a whole number"),
+        ] {
+            let large = documented.replacingOccurrences(of: #""followers": 20,"#, with: #""followers": \#(count),"#)
+            let refused = await self.run(["show", "octocat"], request: "GET /users/octocat", body: large)
+            #expect(refused.status == 1)
+            #expect(refused.err.contains(said), "\(refused.err)")
+        }
     }
 
     /// `levels` arrays around a `0` that is in `{"id":1,…,"nested":…}` inside the page's array: the answer nests
