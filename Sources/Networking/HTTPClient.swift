@@ -351,8 +351,9 @@ package struct HTTPClient: Sendable {
     /// Server text bound for stderr: control characters and escape sequences (an OSC 52 clipboard write, a
     /// screen clear) are shown, never performed.
     /// Text from the network made safe for a terminal (no escape sequences, no control characters).
+    /// A URL's user name and password are never traced (a server's `Location` may hold them).
     package static func traceText(_ text: String) -> String {
-        TerminalSanitizer.sanitize(text)
+        TerminalSanitizer.sanitize(URLUserInfo.masked(in: text))
     }
 
     static func maskCredentials(_ value: String) -> String {

@@ -127,7 +127,8 @@ extension URLSessionTransport {
         guard let urlError = error as? URLError else {
             return .other(String(describing: error))
         }
-        let detail = urlError.localizedDescription
+        // libcurl quotes a proxy setting it cannot read as it was given, password and all.
+        let detail = URLUserInfo.masked(in: urlError.localizedDescription)
         switch urlError.code {
         case .cancelled: return .cancelled
         case .timedOut: return .timedOut

@@ -42,6 +42,21 @@ struct DisplayWidthTests {
     }
 }
 
+/// libcurl quoted `HTTPS_PROXY='http://alice:s3cr3tPW@127.0.0.1:99999'` in full in its error, which gh-users
+/// printed twice; a server's `Location` may hold a password too.
+@Test(arguments: [
+    (
+        "Unsupported proxy syntax in 'http://alice:s3cr3tPW@127.0.0.1:99999'",
+        "Unsupported proxy syntax in 'http://***@127.0.0.1:99999'"
+    ),
+    ("ftp://alice:pa/ss@host:1 and https://u@h/x?y@z", "ftp://***@host:1 and https://***@z"),
+    ("http://127.0.0.1:8080/users/octocat", "http://127.0.0.1:8080/users/octocat"),
+    ("mail a@b.example", "mail a@b.example"),
+])
+func urlUserInfoIsMasked(input: String, expected: String) {
+    #expect(URLUserInfo.masked(in: input) == expected)
+}
+
 struct TerminalSanitizerTests {
     @Test(arguments: [
         ("plain", "plain"),

@@ -44,6 +44,20 @@ struct TransportErrorWordsTests {
         #expect(!"\(error)".contains("\n"))
     }
 
+    /// libcurl quotes a proxy setting it cannot read as given: `HTTPS_PROXY=http://alice:s3cr3tPW@127.0.0.1:99999`
+    /// printed the password on stderr, in the message and in the debug trace.
+    @Test func aProxyPasswordInLibcurlsWordsIsMasked() {
+        for message in [
+            "Unsupported proxy syntax in 'http://alice:s3cr3tPW@127.0.0.1:99999'",
+            "Unsupported proxy scheme for 'ftp://alice:s3cr3tPW@127.0.0.1:18099'",
+        ] {
+            let error = URLSessionTransport.transportError(
+                curlError(.unknown, message, url: "https://ghe.example.com/api/v3/users/octocat"))
+            #expect(!"\(error)".contains("s3cr3tPW") && !"\(error)".contains("alice"), "\(error)")
+            #expect("\(error)".contains("://***@127.0.0.1:"), "\(error)")
+        }
+    }
+
     @Test func theWordsSayWhatFailedAndWhere() {
         #expect(
             "\(TransportError.cannotConnect("refused or unreachable", host: "127.0.0.1:9"))"
