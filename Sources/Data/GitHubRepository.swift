@@ -96,7 +96,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         if (300..<400).contains(response.status) {
             // The transport does not follow a write's redirect: sent again to the Location, it could follow or
             // unfollow another account, or carry the token to another host.
-            let target = response.headers["Location"].map { " to \($0)" } ?? ""
+            let target = response.headers["Location"].map { " to \(URLUserInfo.masked(in: $0))" } ?? ""
             throw .server(
                 status: response.status,
                 message: "the \(action.method.rawValue) was redirected\(target); a write is never sent anywhere "
@@ -205,6 +205,16 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                     ErrorMapping.domainError(for: error, endpoint: endpoint, apiRoot: apiRoot, cachedCopy: false))
             }
             let requestID = ErrorMapping.requestID(response)
+            if (300..<400).contains(response.status) {
+                // Not followed by the transport: re-sent, the query went without its body (a 400 that misled).
+                let target = response.headers["Location"].map { " to \(URLUserInfo.masked(in: $0))" } ?? ""
+                throw .failed(
+                    .server(
+                        status: response.status,
+                        message: "the POST was redirected\(target); a GraphQL query is sent only where it was "
+                            + "asked, so gh-users did not follow the redirect",
+                        requestID: requestID))
+            }
             do {
                 // An error status is the reader's to map (a proxy's 502 page, a 401 retried or refused).
                 try ResponseDecoder.refuseMalformed(

@@ -439,9 +439,11 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        // A write is never re-sent elsewhere (URLSession would repeat a PUT, token and all, to any Location):
-        // the redirect itself is the answer, for the caller to refuse.
-        if let method = task.originalRequest?.httpMethod.flatMap(HTTPMethod.init(rawValue:)), method.isWrite {
+        // A write is never re-sent elsewhere (URLSession would repeat a PUT, token and all, to any Location), nor
+        // a GraphQL POST, which FoundationNetworking re-sends without its body: the redirect itself is the answer.
+        if let method = task.originalRequest?.httpMethod.flatMap(HTTPMethod.init(rawValue:)),
+            method.isWrite || method == .post
+        {
             completionHandler(nil)
             return
         }

@@ -51,6 +51,28 @@ struct CrossOriginRedirectTests {
         }
     }
 
+    /// A GraphQL POST redirected with 307 or 308 on its own server was re-sent by FoundationNetworking without
+    /// its body, and the server's "Problems parsing JSON" 400 was the message. The redirect is now the answer.
+    @Test func aPostIsNotFollowedEvenOnTheSameOrigin() async throws {
+        for status in [307, 308] {
+            let server = try RawTestServer { connection in
+                if connection.head.hasPrefix("POST /graphql ") {
+                    _ = connection.write(
+                        "HTTP/1.1 \(status) Redirect\r\nLocation: /graphql-v2\r\nContent-Length: 0\r\n\r\n")
+                } else {
+                    _ = connection.write("HTTP/1.1 400 Bad Request\r\nContent-Length: 2\r\n\r\n{}")
+                }
+            }
+            defer { server.stop() }
+            let request = HTTPRequest(
+                method: .post, url: URL(string: server.baseURL + "/graphql")!,
+                body: Foundation.Data(#"{"query":"{}"}"#.utf8))
+            let response = try await URLSessionTransport.outsideHome().send(request)
+            #expect(response.status == status)
+            #expect(server.requests.count == 1, "\(server.requests)")
+        }
+    }
+
     @Test func oneOnTheSameOriginIsFollowed() async throws {
         let server = try RawTestServer { connection in
             if connection.head.hasPrefix("GET /users/old ") {

@@ -49,6 +49,10 @@ struct ContributionsCommandTests {
             "contributions no-such-account",
             answers: [nullOwner, StubbedAnswer("GET /users/no-such-account", status: 404, body: "error-404")],
             status: 3, err: "no user 'no-such-account'"),
+        // A redirected query is refused in words; followed, it went without its body and the 400 misled.
+        AnsweredCase(
+            "contributions octocat", answers: [StubbedAnswer("POST /graphql", status: 307, body: "empty-list")],
+            status: 1, err: "the POST was redirected; a GraphQL query is sent only where it was asked"),
         AnsweredCase(
             "contributions github",
             answers: [StubbedAnswer("POST /graphql", status: 200, body: "graphql-repository-owner-organization")],
