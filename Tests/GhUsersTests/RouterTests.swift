@@ -334,6 +334,25 @@ struct ConnectionSettingsTests {
         #expect(dotcom.token == "github-token")
     }
 
+    /// `GH_HOST=TENANT.ghe.com` was `https://TENANT.ghe.com/api/v3`, which no such host serves: gh asks
+    /// `https://api.TENANT.ghe.com`. `github.com.` was an Enterprise host and was sent the enterprise token, and
+    /// so was a fullwidth `ＧＩＴＨＵＢ.ＣＯＭ`, which URL reads as github.com.
+    @Test func ghHostReadsGHEComSubdomainsAndGitHubSpelledOtherwise() throws {
+        let tokens = ["GH_ENTERPRISE_TOKEN": "enterprise-token", "GH_TOKEN": "github-token"]
+        for host in ["octocorp.ghe.com", "OctoCorp.GHE.com", "octocorp.ghe.com.", "api.octocorp.ghe.com"] {
+            let ghe = try ConnectionSettings.resolve(apiURL: nil, environment: tokens.merging(["GH_HOST": host]) { $1 })
+            #expect(ghe.apiRoot.absoluteString == "https://api.octocorp.ghe.com", "\(host)")
+            #expect(ghe.token == "github-token", "\(host)")
+        }
+        let dotted = try ConnectionSettings.resolve(
+            apiURL: nil, environment: tokens.merging(["GH_HOST": "github.com."]) { $1 })
+        #expect(dotted.apiRoot.absoluteString == "https://api.github.com")
+        #expect(dotted.token == "github-token")
+        #expect(throws: UsageError.self) {
+            try ConnectionSettings.resolve(apiURL: nil, environment: tokens.merging(["GH_HOST": "ＧＩＴＨＵＢ.ＣＯＭ"]) { $1 })
+        }
+    }
+
     /// A message about the token names where it came from, and asks for one by the names looked at, in order.
     @Test func saysWhereTheTokenCameFromAndWhereOneIsLookedFor() throws {
         let enterprise = try ConnectionSettings.resolve(
@@ -355,6 +374,19 @@ struct ConnectionSettingsTests {
         #expect(file.token == "f")
         #expect(file.tokenSource == "the token file (--token-file)")
         #expect(try ConnectionSettings.resolve(apiURL: nil, environment: [:]).tokenSource == nil)
+    }
+
+    /// URLSession on Linux answered these with "NSURLErrorDomain error -1000"; said in words before anything.
+    @Test func anIPv4AddressWrittenOtherwiseIsSaidInWords() throws {
+        for host in ["127.1", "2130706433", "0x7f000001", "127.000.000.001", "256.0.0.1"] {
+            #expect(throws: UsageError.self, "\(host)") {
+                try ConnectionSettings.resolve(apiURL: "http://\(host):8080", environment: [:])
+            }
+        }
+        for host in ["127.0.0.1", "10.0.0.255", "0xcafe.example", "123abc.de"] {
+            #expect(
+                try ConnectionSettings.resolve(apiURL: "http://\(host):8080", environment: [:]).apiRoot.host == host)
+        }
     }
 
     @Test func refusesATokenOverPlainHTTPExceptToLoopback() throws {

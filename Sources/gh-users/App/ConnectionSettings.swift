@@ -93,6 +93,16 @@ struct ConnectionSettings: Sendable, Equatable {
         if let port = url.port, !(1...65535).contains(port) {
             throw invalid("the port must be from 1 to 65535")
         }
+        // URLSession on Linux refuses 127.1, 2130706433, 0x7f000001 and 127.000.000.001 with an NSURLError code.
+        let decimal = host.allSatisfy { ("0"..."9").contains($0) || $0 == "." }
+        let hexadecimal =
+            host.lowercased().hasPrefix("0x") && host.allSatisfy { $0.isHexDigit || $0 == "." || "xX".contains($0) }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        if decimal || hexadecimal,
+            !(octets.count == 4 && octets.allSatisfy { UInt8($0) != nil && ($0 == "0" || !$0.hasPrefix("0")) })
+        {
+            throw invalid("write an IPv4 address as four numbers from 0 to 255, such as 127.0.0.1")
+        }
         guard scheme != scheme.lowercased() else { return url }
         // The scheme is the text up to the first colon, so only it changes.
         guard let lowered = URL(string: scheme.lowercased() + text.dropFirst(scheme.count)) else {
@@ -114,11 +124,25 @@ struct ConnectionSettings: Sendable, Equatable {
     /// `https://HOST/api/v3`. A URL there, or a server on this machine (which hardly ever speaks https on a
     /// certificate for 127.0.0.1), is a mistake better explained now than by a TLS failure after the timeout.
     /// Every message names GH_HOST, its value masked (`masked`).
-    private static func enterpriseRoot(host: String) throws(UsageError) -> URL {
+    /// A subdomain of ghe.com (GitHub Enterprise Cloud with data residency) is `https://api.HOST`, as gh has it.
+    /// The host is compared as written in ASCII, without a final dot: `github.com.` and `ＧＩＴＨＵＢ.ＣＯＭ`, which
+    /// URL reads as github.com, were taken for Enterprise hosts and sent the enterprise token.
+    private static func enterpriseRoot(host given: String) throws(UsageError) -> URL {
+        let shown = masked(given)
+        guard given.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value != 0x7F }) else {
+            throw UsageError(
+                message: "GH_HOST='\(shown)' is not a host name in ASCII: write an internationalised name as its "
+                    + "punycode (xn--…)", command: nil)
+        }
+        let host = given.hasSuffix(".") && !given.hasSuffix("..") ? String(given.dropLast()) : given
         let bare = host.lowercased()
-        let shown = masked(host)
         if bare == "github.com" || bare == "api.github.com" {
             return URL(string: githubAPI)!
+        }
+        if bare.hasSuffix(".ghe.com"), !bare.contains("/"), !bare.contains("@"), !bare.contains(":"),
+            let url = URL(string: "https://api." + (bare.hasPrefix("api.") ? String(bare.dropFirst(4)) : bare))
+        {
+            return url
         }
         if host.contains("/") {
             throw UsageError(

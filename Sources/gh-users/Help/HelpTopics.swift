@@ -110,7 +110,11 @@ enum HelpTopics {
                     + "server on this machine (--api-url http://127.0.0.1:PORT) takes either"
             ),
             ("GH_USERS_API_URL", "the API root, as --api-url"),
-            ("GH_HOST", "a GitHub Enterprise host: the API root becomes https://HOST/api/v3"),
+            (
+                "GH_HOST",
+                "a GitHub Enterprise host: the API root becomes https://HOST/api/v3 (https://api.HOST for a "
+                    + "subdomain of ghe.com)"
+            ),
             ("GH_USERS_LOG_LEVEL", "as --log-level (trace, debug, info, notice, warning, error)"),
             ("XDG_CACHE_HOME", "the response cache is $XDG_CACHE_HOME/gh-users (else ~/.cache/gh-users)"),
             ("GH_USERS_CACHE_SIZE", "the cache's size bound: 100MB by default; bytes, or a size as below"),
