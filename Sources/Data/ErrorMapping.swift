@@ -59,6 +59,11 @@ enum ErrorMapping {
     /// `TransportError.description`, so the only line breaks are our own; ErrorPresenter sanitises each line.
     static func describe(_ error: TransportError) -> String {
         switch error {
+        case .tls(.untrustedCertificate, _, let detail)
+        where detail.contains("expired") || detail.contains("not yet valid"):
+            // A certificate outside its dates is no CA missing from the store.
+            return error.description + "\nCheck this machine's date and time; if they are right, the server's "
+                + "certificate is out of date, for whoever runs it to renew."
         case .tls(let failure, _, _): return hint(failure).map { error.description + "\n" + $0 } ?? error.description
         case .proxyRefused(_, let status): return error.description + "\n" + proxyRefusalHint(status)
         default: return error.description

@@ -112,6 +112,16 @@ struct NetworkMessageTests {
                 + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates).\n"
                 + "SSL_CERT_FILE, SSL_CERT_DIR and CURL_CA_BUNDLE are not read: see 'gh-users help environment'.")
         #expect(said.advice == [.cachedCopy(endpoint: "GET /users/octocat")])
+        // An expired certificate got the CA store's advice, which cannot help: the dates are what to check.
+        let expired = failure(
+            .tls(
+                .untrustedCertificate, host: "ghe.example.com",
+                detail: "SSL certificate problem: certificate has expired"), attempts: 1, cachedCopy: false)
+        #expect(
+            expired.text.hasSuffix(
+                "\nCheck this machine's date and time; if they are right, the server's "
+                    + "certificate is out of date, for whoever runs it to renew."))
+        #expect(!expired.text.contains("system store"))
     }
 
     @Test func cancellationAndTheCapAreNotNetworkErrors() {
