@@ -311,21 +311,6 @@ struct StreamedTableRoomTests {
         }
     }
 
-    /// A streamed crawl sized its columns from a first row: at 80 columns, 998 of 1,100 logins were cut
-    /// (`Yamada…`) while names took the room. The id's and the login's bounded widths come first; names give way.
-    @Test func aStreamedTableGivesIdsAndLoginsTheirWholeWidthBeforeNames() {
-        let columns: [(header: String, shrink: ColumnShrink?)] = [
-            ("ID", nil), ("LOGIN", .last), ("NAME", .second), ("LOCATION", .second),
-        ]
-        let first = ["1", "a", String(repeating: "n", count: 60), "Somewhere Far Away"]
-        let layout = TableLayout(columns: columns, rows: [first], width: 80, natural: [10, 39, nil, nil])
-            .withRoom(natural: [10, 39, nil, nil], shrinks: columns.map(\.shrink), width: 80)
-        #expect(Array(layout.widths.prefix(2)) == [10, 39])
-        #expect(layout.widths.reduce(0, +) + TableLayout.gap * 3 <= 80)
-        let later = ["1234567890", String(repeating: "L", count: 39), "x", "y"]
-        #expect(layout.line(later).hasPrefix("1234567890  " + String(repeating: "L", count: 39) + "  x"))
-    }
-
     @Test func theRoomStaysWithinTheTerminal() {
         let layout = TableLayout(columns: [("LOGIN", .last), ("OUTCOME", .first)], rows: [["x", "ok"]], width: 50)
             .withRoom(natural: [39, nil], shrinks: [.last, .first], width: 50)

@@ -272,8 +272,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             let rows = items.map { item in cells(item).map { TerminalSanitizer.sanitize($0) } }
             if tableLayout == nil, !rows.isEmpty {
                 var layout = TableLayout(
-                    columns: columns.map { ($0.header, $0.shrink) }, rows: rows, width: context.width,
-                    natural: moreToCome ? columns.map(\.naturalWidth) : [])
+                    columns: columns.map { ($0.header, $0.shrink) }, rows: rows, width: context.width)
                 if moreToCome {
                     layout = layout.withRoom(
                         natural: columns.map(\.naturalWidth), shrinks: columns.map(\.shrink), width: context.width)

@@ -15,21 +15,13 @@ struct TableLayout: Sendable, Equatable {
     let headers: [String]
     let widths: [Int]
 
-    /// `natural`, for a table whose first rows are not all of it: each column starts at least as wide as the
-    /// widest value GitHub allows it (an id's 10 digits, a login's 39), as later rows may hold one, and free text
-    /// gives way first. Sized from a first row alone, a streamed crawl cut most of its logins and ids.
-    init(
-        columns: [(header: String, shrink: ColumnShrink?)], rows: [[String]], width: Int, natural: [Int?] = []
-    ) {
+    init(columns: [(header: String, shrink: ColumnShrink?)], rows: [[String]], width: Int) {
         headers = columns.map(\.header)
         var widths = columns.map { DisplayWidth.of($0.header) }
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
                 widths[index] = max(widths[index], DisplayWidth.of(cell))
             }
-        }
-        for (index, room) in natural.enumerated() where index < widths.count {
-            widths[index] = max(widths[index], room ?? 0)
         }
         for index in widths.indices where columns[index].shrink == nil {
             widths[index] = min(widths[index], max(DisplayWidth.of(columns[index].header), Self.boundedWidth))
