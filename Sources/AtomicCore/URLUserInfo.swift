@@ -3,8 +3,8 @@
 /// one. `masked(in:)` shows every such part of a text as `***`.
 package enum URLUserInfo {
     /// `text` with the user information of each `SCHEME://…@HOST` in it replaced by `***`: everything from the
-    /// `://` to the last `@` before a space or a quote. A password may hold a `/` where the setting was not
-    /// a valid URL (which is when libcurl quotes it), so a path's `@` may be masked too: better than a leak.
+    /// `://` to the last `@` before the authority ends (a `/`, `?`, `#`, a space or a quote), so a path's or a
+    /// query's `@` (`?user=me@corp.example`) is left as it is.
     package static func masked(in text: String) -> String {
         guard text.contains("@") else { return text }
         var result = ""
@@ -20,5 +20,16 @@ package enum URLUserInfo {
         return result + rest
     }
 
-    private static let ends: Set<Character> = ["'", "\"", "`", "<", ">", "(", ")"]
+    private static let ends: Set<Character> = ["/", "?", "#", "'", "\"", "`", "<", ">", "(", ")"]
+
+    /// `text` (libcurl's words about a proxy setting it cannot read, which it quotes as given: `Unsupported proxy
+    /// syntax in 'alice:pw@127.0.0.1:99999'`) with everything from the setting's start, after any `SCHEME://`,
+    /// to the text's last `@` as `***`: a setting that is no valid URL may hold a password with a space, a quote
+    /// or a `/`, and no scheme at all.
+    package static func maskedSetting(in text: String) -> String {
+        guard let quote = text.firstIndex(of: "'"), let at = text[quote...].lastIndex(of: "@") else { return text }
+        var start = text.index(after: quote)
+        if let scheme = text[start..<at].range(of: "://") { start = scheme.upperBound }
+        return String(text[..<start]) + "***" + String(text[at...])
+    }
 }

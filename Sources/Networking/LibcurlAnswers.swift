@@ -128,7 +128,8 @@ extension URLSessionTransport {
             return .other(String(describing: error))
         }
         // libcurl quotes a proxy setting it cannot read as it was given, password and all.
-        let detail = URLUserInfo.masked(in: urlError.localizedDescription)
+        let words = urlError.localizedDescription
+        let detail = words.contains("proxy") ? URLUserInfo.maskedSetting(in: words) : URLUserInfo.masked(in: words)
         switch urlError.code {
         case .cancelled: return .cancelled
         case .timedOut: return .timedOut

@@ -49,12 +49,27 @@ struct DisplayWidthTests {
         "Unsupported proxy syntax in 'http://alice:s3cr3tPW@127.0.0.1:99999'",
         "Unsupported proxy syntax in 'http://***@127.0.0.1:99999'"
     ),
-    ("ftp://alice:pa/ss@host:1 and https://u@h/x?y@z", "ftp://***@host:1 and https://***@z"),
+    ("https://sso.corp.example/login?user=me@corp.example", "https://sso.corp.example/login?user=me@corp.example"),
+    ("http://alice:pw@127.0.0.1:1/graphql?x=a@b", "http://***@127.0.0.1:1/graphql?x=a@b"),
     ("http://127.0.0.1:8080/users/octocat", "http://127.0.0.1:8080/users/octocat"),
     ("mail a@b.example", "mail a@b.example"),
 ])
 func urlUserInfoIsMasked(input: String, expected: String) {
     #expect(URLUserInfo.masked(in: input) == expected)
+}
+
+/// A proxy setting libcurl cannot read is quoted as given: no scheme, or a password with a space or a quote.
+@Test(arguments: [
+    (
+        "Unsupported proxy syntax in 'alice:s3cr3tPW@127.0.0.1:99999'",
+        "Unsupported proxy syntax in '***@127.0.0.1:99999'"
+    ),
+    ("Unsupported proxy syntax in 'http://alice:s3cr3t PW@h:1'", "Unsupported proxy syntax in 'http://***@h:1'"),
+    ("Unsupported proxy syntax in 'http://alice:s3'cr/3tPW@h:1'", "Unsupported proxy syntax in 'http://***@h:1'"),
+    ("Could not resolve proxy: proxy.corp", "Could not resolve proxy: proxy.corp"),
+])
+func aProxySettingsPasswordIsMasked(input: String, expected: String) {
+    #expect(URLUserInfo.maskedSetting(in: input) == expected)
 }
 
 struct TerminalSanitizerTests {
