@@ -348,8 +348,28 @@ struct ConnectionSettingsTests {
             apiURL: nil, environment: tokens.merging(["GH_HOST": "github.com."]) { $1 })
         #expect(dotted.apiRoot.absoluteString == "https://api.github.com")
         #expect(dotted.token == "github-token")
-        #expect(throws: UsageError.self) {
-            try ConnectionSettings.resolve(apiURL: nil, environment: tokens.merging(["GH_HOST": "ＧＩＴＨＵＢ.ＣＯＭ"]) { $1 })
+        for host in ["ＧＩＴＨＵＢ.ＣＯＭ", " ghes.example.com ", ".ghe.com", "a..ghe.com", ".."] {
+            #expect(throws: UsageError.self, "\(host)") {
+                try ConnectionSettings.resolve(apiURL: nil, environment: tokens.merging(["GH_HOST": host]) { $1 })
+            }
+        }
+        // A port stays with the host, under the same rule; a final dot before it goes.
+        for host in ["octocorp.ghe.com:8443", "octocorp.ghe.com.:8443"] {
+            let ported = try ConnectionSettings.resolve(
+                apiURL: nil, environment: tokens.merging(["GH_HOST": host]) { $1 })
+            #expect(ported.apiRoot.absoluteString == "https://api.octocorp.ghe.com:8443", "\(host)")
+            #expect(ported.token == "github-token")
+        }
+        let enterprise = try ConnectionSettings.resolve(
+            apiURL: nil, environment: tokens.merging(["GH_HOST": "ghes.example.com.:8443"]) { $1 })
+        #expect(enterprise.apiRoot.absoluteString == "https://ghes.example.com:8443/api/v3")
+        #expect(enterprise.token == "enterprise-token")
+        // A server on this machine is named as it can be reached: without the final dot.
+        do {
+            _ = try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": "localhost."])
+            Issue.record("GH_HOST=localhost. was taken")
+        } catch {
+            #expect(error.message.contains("--api-url http://localhost "), "\(error.message)")
         }
     }
 

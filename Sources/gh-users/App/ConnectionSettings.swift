@@ -1,3 +1,4 @@
+import AtomicCore
 import Foundation
 import Networking
 
@@ -94,7 +95,7 @@ struct ConnectionSettings: Sendable, Equatable {
             throw invalid("the port must be from 1 to 65535")
         }
         // URLSession on Linux refuses 127.1, 2130706433, 0x7f000001 and 127.000.000.001 with an NSURLError code.
-        let decimal = host.allSatisfy { ("0"..."9").contains($0) || $0 == "." }
+        let decimal = host.allSatisfy { ("0"..."9").contains($0) || $0 == "." } && host.contains { $0.isNumber }
         let hexadecimal =
             host.lowercased().hasPrefix("0x") && host.allSatisfy { $0.isHexDigit || $0 == "." || "xX".contains($0) }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
@@ -129,18 +130,38 @@ struct ConnectionSettings: Sendable, Equatable {
     /// URL reads as github.com, were taken for Enterprise hosts and sent the enterprise token.
     private static func enterpriseRoot(host given: String) throws(UsageError) -> URL {
         let shown = masked(given)
-        guard given.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value != 0x7F }) else {
+        guard given.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+            throw UsageError(
+                message: "GH_HOST='\(TerminalSanitizer.sanitize(shown))' holds a space or a control character: "
+                    + "give the host name alone", command: nil)
+        }
+        guard given.unicodeScalars.allSatisfy(\.isASCII) else {
             throw UsageError(
                 message: "GH_HOST='\(shown)' is not a host name in ASCII: write an internationalised name as its "
                     + "punycode (xn--…)", command: nil)
         }
-        let host = given.hasSuffix(".") && !given.hasSuffix("..") ? String(given.dropLast()) : given
-        let bare = host.lowercased()
-        if bare == "github.com" || bare == "api.github.com" {
+        // The name without a final dot, then its port (`ghe.example.com.:8443`).
+        var name = Substring(given)
+        var port = ""
+        if let colon = given.lastIndex(of: ":"), !given[colon...].contains("]"),
+            given[given.index(after: colon)...].allSatisfy(\.isNumber), !given.hasPrefix("[")
+        {
+            (name, port) = (given[..<colon], String(given[colon...]))
+        }
+        if name.hasSuffix("."), !name.hasPrefix("[") { name = name.dropLast() }
+        if !name.hasPrefix("["), !name.contains("/"), !name.contains("@"),
+            name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+        {
+            throw UsageError(
+                message: "GH_HOST='\(shown)' is not a host name: it has an empty part between dots", command: nil)
+        }
+        let host = String(name) + port
+        let bare = name.lowercased()
+        if port.isEmpty, bare == "github.com" || bare == "api.github.com" {
             return URL(string: githubAPI)!
         }
-        if bare.hasSuffix(".ghe.com"), !bare.contains("/"), !bare.contains("@"), !bare.contains(":"),
-            let url = URL(string: "https://api." + (bare.hasPrefix("api.") ? String(bare.dropFirst(4)) : bare))
+        if bare.hasSuffix(".ghe.com"), !bare.contains("/"), !bare.contains("@"),
+            let url = URL(string: "https://api." + (bare.hasPrefix("api.") ? String(bare.dropFirst(4)) : bare) + port)
         {
             return url
         }
@@ -158,7 +179,7 @@ struct ConnectionSettings: Sendable, Equatable {
             expected: "GH_HOST takes a name such as ghe.example.com, which means https://HOST/api/v3")
         if OriginPolicy.isLoopback(host: url.host ?? "") {
             // An IPv6 address is named by a host name instead (see `refuseIPv6`).
-            let named = url.host?.contains(":") == true ? "localhost" + (url.port.map { ":\($0)" } ?? "") : shown
+            let named = url.host?.contains(":") == true ? "localhost" + (url.port.map { ":\($0)" } ?? "") : masked(host)
             throw UsageError(
                 message:
                     "GH_HOST=\(shown) would mean GitHub Enterprise at \(masked(text)), over https; for a server on this "
