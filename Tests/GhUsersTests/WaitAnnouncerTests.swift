@@ -39,6 +39,20 @@ struct WaitAnnouncerTests {
         #expect(clock.pauses == [.seconds(1), .seconds(1), .seconds(1)])
     }
 
+    /// The countdown wrapped on a narrow pane, as the progress line did, and left a stale copy each second.
+    @Test func theCountdownFitsANarrowTerminal() async throws {
+        var (io, _, err) = IOStreams.test(stderrTTY: true, width: 20)
+        io.stderrWidth = 20
+        let clock = ManualClock()
+        let announcer = WaitAnnouncer(io: io, now: { clock.now }, pause: { clock.pause($0) })
+        try await announcer.sleep(.seconds(2), reason: .secondaryRateLimit)
+        let drawings =
+            err.text.split(separator: "\n").last.map(String.init)?.split(separator: "\r\u{1B}[2K")
+            .map(String.init).filter { !$0.isEmpty } ?? []
+        #expect(drawings.count == 2, "\(err.text)")
+        #expect(drawings.allSatisfy { DisplayWidth.of($0) <= 19 && $0.hasPrefix("Waiting for") }, "\(drawings)")
+    }
+
     @Test func offATerminalThereIsOneLineAndNoCountdown() async throws {
         let (announcer, clock, err) = announcer(tty: false)
         let reset = clock.now.addingTimeInterval(125)

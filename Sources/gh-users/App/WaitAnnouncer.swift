@@ -65,7 +65,9 @@ struct WaitAnnouncer: Sendable {
         while true {
             let left = end.timeIntervalSince(now())
             if left <= 0 { return }
-            io.writeErr("\r\u{1B}[2KWaiting for \(limit): \(DurationText.describe(seconds: left)) left")
+            // Cut short of the last column, as the progress line is: a wrapped line is erased only in its last row.
+            let line = "Waiting for \(limit): \(DurationText.describe(seconds: left)) left"
+            io.writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(line, toWidth: max(1, io.stderrWidth - 1)))
             try await pause(.milliseconds(Int64(min(1, left) * 1000)))
         }
     }
