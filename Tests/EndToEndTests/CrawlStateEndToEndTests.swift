@@ -374,6 +374,12 @@ struct CrawlStateEndToEndTests {
                 environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
             #expect(overwriting.status == 1)
             #expect(overwriting.stderr.contains("(>>, not <>): <> writes over the file"), "\(overwriting.stderr)")
+            // Empty and read-write (Python's open(f, "w+") truncates): it may have been emptied, so said as for >.
+            let emptied = try await BinaryRunner.shell(
+                #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + #" 1<> "$OUT".rw"#,
+                environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            #expect(emptied.status == 1)
+            #expect(emptied.stderr.contains("(>>, not >): > empties the file"), "\(emptied.stderr)")
             #expect(server.requests.isEmpty)
             #expect(read("out.tsv") == "1\ta\n")
             lock.l_type = Int16(F_UNLCK)

@@ -31,7 +31,10 @@ enum OutputLock {
     /// reading too (`1<>`), it was not emptied, but a run would write over it from its start.
     static func refusal(forStdout shown: String) -> LocalFileError? {
         let flags = fcntl(STDOUT_FILENO, F_GETFL)
-        if flags & O_APPEND == 0, flags & O_ACCMODE == O_RDWR {
+        var status = stat()
+        // Opened read-write and not empty: `1<>`, which empties nothing. Empty, it may have been truncated (`w+`).
+        let held = fstat(STDOUT_FILENO, &status) == 0 && status.st_size > 0
+        if flags & O_APPEND == 0, flags & O_ACCMODE == O_RDWR, held {
             return LocalFileError(
                 message: "with --state, stdout must append to \(shown) (>>, not <>): <> writes over the file from "
                     + "its start, where the state counts what it holds. Nothing was changed: run with >> FILE or "

@@ -230,7 +230,8 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
                     + "\(Counted.text(kept.count, "account")) the snapshot holds as \(role) "
                     + (kept.count == 1 ? "is still a member" : "are still members")
                     + ", so the list was not compared: GitHub answered only part of it; run again later (if "
-                    + "they are members but no longer owners, move FILE away to record the list afresh)\n"
+                    + "they are members but no longer owners, move the snapshot file away to record the list "
+                    + "afresh)\n"
                     + file.untouched)
             return .setupFailed
         }
