@@ -61,9 +61,10 @@ enum ErrorMapping {
         switch error {
         case .tls(.untrustedCertificate, _, let detail)
         where detail.contains("expired") || detail.contains("not yet valid"):
-            // A certificate outside its dates is no CA missing from the store.
-            return error.description + "\nCheck this machine's date and time; if they are right, the server's "
-                + "certificate is out of date, for whoever runs it to renew."
+            // A certificate outside its dates is no CA missing from the store: the server's, or an old CA bundle's.
+            return error.description + "\nCheck this machine's date and time, and that its CA certificates are up to "
+                + "date (Debian, Ubuntu: the ca-certificates package); if both are, the server's certificate needs "
+                + "renewing by whoever runs it."
         case .tls(let failure, _, _): return hint(failure).map { error.description + "\n" + $0 } ?? error.description
         case .proxyRefused(_, let status): return error.description + "\n" + proxyRefusalHint(status)
         default: return error.description

@@ -307,14 +307,22 @@ enum ResponseDecoder {
             guard let members = try? JSONText.objectMembers(object) else { continue }
             for key in wholeNumberKeys {
                 guard let range = members[key], object[range.lowerBound] != UInt8(ascii: "n") else { continue }
-                let value = String(decoding: object[range].prefix(40), as: UTF8.self)
+                let value = String(decoding: object[range], as: UTF8.self)
                 guard Int64(value) == nil else { continue }
-                let digits = !value.isEmpty && value.drop { $0 == "-" }.allSatisfy { ("0"..."9").contains($0) }
-                return "\(key) is \(value), "
-                    + (digits ? "more than a 64-bit whole number holds" : "not a whole number")
+                return "\(key) is \(value.count > 40 ? value.prefix(40) + "…" : value), "
+                    + (Self.isWhole(value) ? "beyond what a 64-bit whole number holds" : "not a whole number")
             }
         }
         return "a value does not fit its field"
+    }
+
+    /// Whether a JSON number is written as a whole one: no fraction (`123`), or an exponent that leaves none
+    /// (`1e400`, `1.5e400`).
+    private static func isWhole(_ number: String) -> Bool {
+        let parts = number.split(omittingEmptySubsequences: false) { $0 == "e" || $0 == "E" }
+        let exponent = parts.count > 1 ? Int(parts[1]) ?? Int.max : 0
+        let fraction = parts[0].split(separator: ".").dropFirst().first?.count ?? 0
+        return exponent >= fraction
     }
 
     private static func describe(_ error: any Error) -> String {

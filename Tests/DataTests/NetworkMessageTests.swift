@@ -119,8 +119,9 @@ struct NetworkMessageTests {
                 detail: "SSL certificate problem: certificate has expired"), attempts: 1, cachedCopy: false)
         #expect(
             expired.text.hasSuffix(
-                "\nCheck this machine's date and time; if they are right, the server's "
-                    + "certificate is out of date, for whoever runs it to renew."))
+                "\nCheck this machine's date and time, and that its CA certificates are up to date (Debian, Ubuntu: "
+                    + "the ca-certificates package); if both are, the server's certificate needs renewing by whoever "
+                    + "runs it."))
         #expect(!expired.text.contains("system store"))
     }
 

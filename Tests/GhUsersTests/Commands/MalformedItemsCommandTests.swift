@@ -38,8 +38,14 @@ struct MalformedItemsCommandTests {
         #expect(!run.err.contains("not valid JSON"))
         // Valid JSON all the same: a count too large was "not valid JSON" (1e400) or "not a whole number".
         for (count, said) in [
-            ("99999999999999999999999", "followers is 99999999999999999999999, more than a 64-bit whole number holds"),
-            ("1e400", "followers is 1e400, not a whole number"),
+            (
+                "99999999999999999999999",
+                "followers is 99999999999999999999999, beyond what a 64-bit whole number holds"
+            ),
+            ("-99999999999999999999999", "followers is -99999999999999999999999, beyond what a 64-bit whole number"),
+            ("1.5e400", "followers is 1.5e400, beyond what a 64-bit whole number holds"),
+            ("1.25e1", "followers is 1.25e1, not a whole number"),
+            ("1e400", "followers is 1e400, beyond what a 64-bit whole number holds"),
         ] {
             let large = documented.replacingOccurrences(of: #""followers": 20,"#, with: #""followers": \#(count),"#)
             let refused = await self.run(["show", "octocat"], request: "GET /users/octocat", body: large)
