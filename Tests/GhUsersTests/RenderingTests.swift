@@ -311,6 +311,44 @@ struct StreamedTableRoomTests {
         }
     }
 
+    /// A streamed crawl sized its columns from a first row: at 80 columns `list --full` cut most logins to 7
+    /// (`Yamada…`) while the first row's name and location kept their room. An id's and 20 of a login's columns
+    /// are claimed from free text first; nothing runs past the terminal, nor below the first row's widths.
+    @Test func aStreamedTableClaimsRoomForIdsAndLoginsFromFreeText() {
+        let columns: [(header: String, shrink: ColumnShrink?)] = [
+            ("ID", nil), ("LOGIN", .last), ("NAME", .second), ("LOCATION", .second), ("FOLLOWERS", nil),
+            ("REPOS", nil), ("JOINED", nil),
+        ]
+        let first = ["1", "octocat", "monalisa octocat", "San Francisco", "20", "2", "2008-01-14"]
+        let natural: [Int?] = [10, 39, nil, nil, nil, nil, nil]
+        func used(_ layout: TableLayout) -> Int {
+            layout.widths.reduce(0, +) + TableLayout.gap * (layout.widths.filter { $0 > 0 }.count - 1)
+        }
+        for width in [60, 80, 100, 200] {
+            let base = TableLayout(columns: columns, rows: [first], width: width)
+            let layout = base.withRoom(natural: natural, shrinks: columns.map(\.shrink), width: width)
+            // At 60 the first row does not fit either (its never-cut columns alone): no wider than it.
+            #expect(used(layout) <= max(width, used(base)), "\(width): \(layout.widths)")
+            #expect(zip(layout.widths, base.widths).allSatisfy { $0 >= min($1, TableLayout.minimumShrunkWidth) })
+            guard width >= 80 else { continue }
+            #expect(layout.widths[0] == 10, "\(width): \(layout.widths)")
+            #expect(layout.widths[1] >= 18, "\(width): \(layout.widths)")
+            #expect(layout.widths[2] >= TableLayout.minimumShrunkWidth, "\(width): \(layout.widths)")
+            if width >= 200 { #expect(layout.widths[1] == 39 && layout.widths[2] >= 16) }
+        }
+        // Columns that are never cut take nothing they cannot get: a narrow `list` stays within 40 columns.
+        let list: [(header: String, shrink: ColumnShrink?)] = [
+            ("ID", nil), ("LOGIN", .last), ("TYPE", nil), ("URL", .second),
+        ]
+        let narrow = TableLayout(
+            columns: list, rows: [["1", "octocat", "User", "https://github.com/octocat"]], width: 40
+        ).withRoom(natural: [10, 39, 12, 58], shrinks: list.map(\.shrink), width: 40)
+        #expect(narrow.widths.reduce(0, +) + TableLayout.gap * 3 <= 40, "\(narrow.widths)")
+        #expect(narrow.widths[1] >= 7)
+        // The URL gives what it can (to 8) so that later ids are not cut to the header's two columns.
+        #expect(narrow.widths[0] >= 6 && narrow.widths[3] == TableLayout.minimumShrunkWidth, "\(narrow.widths)")
+    }
+
     @Test func theRoomStaysWithinTheTerminal() {
         let layout = TableLayout(columns: [("LOGIN", .last), ("OUTCOME", .first)], rows: [["x", "ok"]], width: 50)
             .withRoom(natural: [39, nil], shrinks: [.last, .first], width: 50)

@@ -64,20 +64,46 @@ struct TableLayout: Sendable, Equatable {
         self.widths = widths
     }
 
+    /// The room a streamed table claims for a bounded column before free text: all of an id's 10 digits, and 20
+    /// of a login's 39 characters, which few logins pass. The rest of a login's room comes only from room left over.
+    static let claimedWidth = 20
+
     /// This layout for a table whose first chunk is not all of it, so that later rows are not cut to the first
-    /// chunk's widths: within `width`, each shown column grows to its natural width (a login's 39 characters),
-    /// then free text that may be cut (a description, an outcome) shares the rest of the terminal.
+    /// chunk's widths. Within `width`, each shown column with a natural width (an id's 10 digits, a login's 39
+    /// characters) first claims up to `claimedWidth` of it, taken from what is cut before names (a description,
+    /// a URL) as far as it can give; then grows to its natural width from what is left; then free text that may be cut
+    /// shares the rest of the terminal. Sized from a first row alone, a crawl cut most logins and ids that came
+    /// after it, while names kept their room. Nothing grows past the terminal, nor is cut below the first chunk.
     func withRoom(natural: [Int?], shrinks: [ColumnShrink?], width: Int) -> TableLayout {
         var widths = self.widths
         let shown = widths.indices.filter { widths[$0] > 0 }
         var spare = width - widths.reduce(0, +) - TableLayout.gap * max(0, shown.count - 1)
+        let free = shown.filter { natural[$0] == nil && shrinks[$0] != nil }
+        // What is cut before a name (a description, a URL) gives; an id, a type and a login claim.
+        let gives = shown.filter { shrinks[$0].map { $0 < .last } ?? false }
+        let claims = shown.map { index in
+            gives.contains(index) ? 0 : natural[index].map { max(0, min($0, Self.claimedWidth) - widths[index]) } ?? 0
+        }
+        // Free text and URLs give, widest first, down to a readable minimum, until the claims are met.
+        while spare < claims.reduce(0, +),
+            let giving = gives.filter({ widths[$0] > TableLayout.minimumShrunkWidth }).max(by: {
+                widths[$0] < widths[$1]
+            })
+        {
+            widths[giving] -= 1
+            spare += 1
+        }
+        for (position, index) in shown.enumerated() where spare > 0 {
+            let growth = min(claims[position], spare)
+            widths[index] += growth
+            spare -= growth
+        }
         for index in shown where spare > 0 {
             guard let natural = natural[index], natural > widths[index] else { continue }
             let growth = min(natural - widths[index], spare)
             widths[index] += growth
             spare -= growth
         }
-        let free = shown.filter { natural[$0] == nil && shrinks[$0] != nil }
         for (position, index) in free.enumerated() where spare > 0 {
             let share = spare / (free.count - position)
             widths[index] += share
