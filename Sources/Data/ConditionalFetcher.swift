@@ -28,9 +28,10 @@ package struct CacheSettings: Sendable {
 
 /// GETs through the cache. Every request with a cached entry is revalidated (`If-None-Match`, and
 /// `If-Modified-Since` where there is a `Last-Modified`), so answers are never stale, and a 304, which costs
-/// no rate limit, is answered with the cached body and the headers that describe it (`Link` included, so
-/// paging works), and the 304's own headers for the rest (scopes, rate limit, request id). When the
-/// network cannot be reached after the client's retries, the cached copy answers, with a warning that dates it.
+/// no rate limit, is answered with the cached body, the stored headers that describe it, and the 304's own
+/// headers over them (a new `Link`, scopes, rate limit, request id), which also update the entry. When the
+/// network cannot be reached after the client's retries, the cached copy answers, with a warning that dates it
+/// by when GitHub last confirmed it.
 struct ConditionalFetcher: Sendable {
     let client: HTTPClient
     let settings: CacheSettings
@@ -79,7 +80,8 @@ struct ConditionalFetcher: Sendable {
             if let entry, error.error.isTransient {
                 logger.warning(
                     "cannot reach the API (\(ErrorMapping.describe(error.error))); using the copy of \(endpoint) "
-                        + "cached " + entry.storedAt.formatted(date: .abbreviated, time: .standard)
+                        + "that GitHub last confirmed "
+                        + entry.confirmedAt.formatted(date: .abbreviated, time: .standard)
                 )
                 return response(from: entry, requested: url)
             }
@@ -87,9 +89,9 @@ struct ConditionalFetcher: Sendable {
                 for: error, endpoint: endpoint, apiRoot: client.configuration.baseURL,
                 cachedCopy: entry != nil || hasCopyDespiteNoCache(key: variant, cacheable: cacheable))
         }
-        if answer.status == 304, let entry {
-            store?.touch(key: key)
-            return revalidated(entry, by: answer, requested: url)
+        if answer.status == 304, let entry, let store {
+            let current = store.revalidate(key: key, entry: entry, by: answer.headers, now: now())
+            return revalidated(current, by: answer, requested: url)
         }
         if answer.status == 200, let store, answer.headers["ETag"] != nil || answer.headers["Last-Modified"] != nil {
             store.write(key: key, response: answer, now: now())
@@ -104,9 +106,10 @@ struct ConditionalFetcher: Sendable {
         return store.read(key: DiskResponseCache.key(url: variant, tokenIdentity: tokenIdentity)) != nil
     }
 
-    /// The stored body with the headers that describe it (`Link`, `Content-Type`), and every other header from
-    /// the live 304, which describes this request: the token's scopes, the rate limit, the request id. A header
-    /// the 304 has wins; one it lacks (GitHub's 304s carry no `X-OAuth-Scopes`) keeps the stored value.
+    /// The stored body with its `Content-Type`, and every other header from the live 304, which describes this
+    /// request: the token's scopes, the rate limit, the request id, and its `Link` (RFC 9111 §4.3.4: page 1 may be
+    /// unchanged while a page 2 has appeared, and only the 304's `Link` names it). A header the 304 has wins; one
+    /// it lacks (GitHub's 304s carry no `X-OAuth-Scopes`) keeps the stored value.
     private func revalidated(_ entry: CachedResponse, by answer: HTTPResponse, requested url: URL) -> HTTPResponse {
         var merged = response(from: entry, requested: url)
         for field in answer.headers where !ConditionalFetcher.bodyHeaders.contains(field.name.lowercased()) {
@@ -117,7 +120,7 @@ struct ConditionalFetcher: Sendable {
 
     /// Headers about the stored body, which a bodiless 304 cannot speak for.
     private static let bodyHeaders: Set<String> = [
-        "link", "content-type", "content-length", "content-encoding", "transfer-encoding",
+        "content-type", "content-length", "content-encoding", "transfer-encoding",
     ]
 
     private func response(from entry: CachedResponse, requested url: URL) -> HTTPResponse {

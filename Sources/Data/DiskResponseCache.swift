@@ -86,14 +86,42 @@ package final class DiskResponseCache: Sendable {
             warnAboutEntry(name, problem)
             return nil
         }
-        guard let bytes = FileInfo.readAll(descriptor, limit: Int(info.st_size) + 1) else { return nil }
-        return DiskResponseCache.decode(Foundation.Data(bytes))
+        guard let bytes = FileInfo.readAll(descriptor, limit: Int(info.st_size) + 1),
+            var entry = DiskResponseCache.decode(Foundation.Data(bytes))
+        else { return nil }
+        entry.revalidatedAt = FileInfo.modified(info)
+        return entry
     }
 
-    /// Marks an entry as just used, so eviction keeps it.
-    package func touch(key: String) {
-        guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: false) else { return }
-        _ = utimensat(store, name, nil, AT_SYMLINK_NOFOLLOW)
+    /// Records a 304 for `entry`, and returns the entry as it now stands. The 304's headers update the stored ones
+    /// (RFC 9111 §4.3.4): a `Link` it carries (page 1 unchanged while a page 2 has appeared), a new `ETag`. Only
+    /// when one changed is the entry written again; an unchanged 304, the common one, only sets the file's
+    /// modification time to `now`, which dates the confirmation (`CachedResponse.confirmedAt`) and keeps the
+    /// entry from eviction, without writing its body again.
+    package func revalidate(key: String, entry: CachedResponse, by answer: HTTPHeaders, now: Date) -> CachedResponse {
+        var headers = entry.headers
+        var changed = false
+        for field in answer
+        where DiskResponseCache.revalidatedHeaders.contains(field.name.lowercased())
+            && headers[field.name] != field.value
+        {
+            headers.set(field.name, field.value)
+            changed = true
+        }
+        var updated = entry
+        updated.revalidatedAt = now
+        guard !changed else {
+            let response = HTTPResponse(
+                status: entry.status, headers: headers, body: entry.body,
+                url: URL(string: entry.url) ?? URL(fileURLWithPath: "/"))
+            write(key: key, response: response, now: now)
+            return CachedResponse(
+                url: entry.url, status: entry.status, headers: headers, body: entry.body, storedAt: now)
+        }
+        if let name = DiskResponseCache.entryName(key), let store = usableStore(create: false) {
+            FileInfo.setModified(now, at: store, name: name)
+        }
+        return updated
     }
 
     /// Stores a 200 answer. Failing to write is not an error for the command: the cache is an optimisation,
@@ -136,6 +164,9 @@ package final class DiskResponseCache: Sendable {
             warnAboutWriting(code)
             return
         }
+        // Dated as stored (once in place: an old temporary file is an orphan to sweep), so that only a later 304
+        // (`revalidate`) moves the date of its confirmation.
+        FileInfo.setModified(now, at: store, name: name)
         if total > limitBytes {
             evict(store)
         }

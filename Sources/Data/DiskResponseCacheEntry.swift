@@ -9,6 +9,12 @@ package struct CachedResponse: Sendable, Equatable {
     package let headers: HTTPHeaders
     package let body: Foundation.Data
     package let storedAt: Date
+    /// When the copy was last confirmed by a 304, as its file's modification time says (a 304 sets it rather than
+    /// write the entry again); nil when not read from a file.
+    package var revalidatedAt: Date?
+
+    /// When GitHub last said this copy is current: its 200, or a later 304.
+    package var confirmedAt: Date { max(storedAt, revalidatedAt ?? storedAt) }
 
     package var etag: String? { headers["ETag"] }
     package var lastModified: String? { headers["Last-Modified"] }
@@ -33,6 +39,8 @@ extension DiskResponseCache {
     /// name them after one. Rate-limit headers go stale, and nothing from the request (such as Authorization)
     /// is ever stored; an entry is the token's own (its key holds the token's hash).
     static let keptHeaders = ["etag", "last-modified", "link", "content-type", "x-oauth-scopes"]
+    /// The kept headers a 304 updates when it carries them (RFC 9111 §4.3.4): all but the body's `Content-Type`.
+    static let revalidatedHeaders: Set<String> = ["etag", "last-modified", "link", "x-oauth-scopes"]
 
     /// A key is a file name inside the store and nothing else.
     static func entryName(_ key: String) -> String? {

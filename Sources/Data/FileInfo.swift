@@ -32,6 +32,16 @@ package enum FileInfo {
         return Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
     }
 
+    /// Sets the modification time of `name` in `directory` (its access time too) to `date`, never through a
+    /// symbolic link; false when it cannot.
+    @discardableResult
+    static func setModified(_ date: Date, at directory: Int32, name: String) -> Bool {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let time = timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+        let times = [time, time]
+        return utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
     /// strerror's text, lowercased as the rest of a message is: "no such file or directory".
     static func reason(_ code: Int32) -> String {
         let text = String(cString: strerror(code))

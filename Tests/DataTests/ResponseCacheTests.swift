@@ -186,7 +186,8 @@ struct DiskResponseCacheTests {
             try FileManager.default.setAttributes(
                 [.modificationDate: Date(timeIntervalSince1970: Double(1_000 + index))], ofItemAtPath: path)
         }
-        cache.touch(key: "k0")
+        // A 304 dates the entry now, which keeps it from eviction.
+        _ = cache.revalidate(key: "k0", entry: try #require(cache.read(key: "k0")), by: HTTPHeaders(), now: Date())
         cache.write(key: "k4", response: response(body), now: Date())
         cache.write(key: "k5", response: response(body), now: Date())
         let summary = try cache.summary()
@@ -587,12 +588,14 @@ struct CacheFolderSafetyTests {
 }
 
 struct ConditionalFetcherTests {
-    private func repository(
+    /// Also used by the tests of revalidation (`CacheRevalidationTests.swift`).
+    func repository(
         _ stub: StubTransport,
         cache: DiskResponseCache?,
         mode: CacheMode = .readWrite,
         token: String? = nil,
-        logger: Logger = .disabled
+        logger: Logger = .disabled,
+        now: Date = Date(timeIntervalSince1970: 1_700_000_000)
     ) -> GitHubRepository {
         GitHubRepository(
             client: HTTPClient(
@@ -604,7 +607,7 @@ struct ConditionalFetcherTests {
             ),
             cache: CacheSettings(store: cache, mode: mode),
             logger: logger,
-            now: { Date(timeIntervalSince1970: 1_700_000_000) }
+            now: { now }
         )
     }
 
@@ -728,7 +731,7 @@ struct ConditionalFetcherTests {
         let warning = try #require(handler.entries.first)
         #expect(warning.level == .warning)
         #expect(warning.message.contains("cannot reach the API (cannot connect: refused)"))
-        #expect(warning.message.contains("GET /users?since=0&per_page=2 cached"))
+        #expect(warning.message.contains("GET /users?since=0&per_page=2 that GitHub last confirmed"))
         #expect(warning.message.contains("2023"))
     }
 

@@ -199,7 +199,7 @@ struct CacheEndToEndTests {
             #expect(offline.status == 0)
             #expect(offline.stdout == online.stdout)
             #expect(offline.stderr.hasPrefix("gh-users: warning: cannot reach the API (cannot connect to 127.0.0.1:"))
-            #expect(offline.stderr.contains("using the copy of GET /users/octocat cached "))
+            #expect(offline.stderr.contains("using the copy of GET /users/octocat that GitHub last confirmed "))
             let uncached = try await BinaryRunner.run([
                 "show", "kitsune-fox", "--api-url", url, "--cache-dir", cache.path, "--retries", "0",
             ])

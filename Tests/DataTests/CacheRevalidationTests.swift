@@ -1,0 +1,94 @@
+import AtomicLogger
+import Foundation
+import Networking
+import TestSupport
+import Testing
+
+@testable import Data
+@testable import Domain
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a 304 changes in the cache: RFC 9111 §4.3.4 updates the stored response's header fields from it.
+extension ConditionalFetcherTests {
+    private static let firstURL = "https://api.github.com/users?since=0&per_page=2"
+    private static let firstPage = #"[{"login":"a","id":1},{"login":"b","id":2}]"#
+    private static let nextLink = #"<https://api.github.com/users?since=2>; rel="next""#
+
+    /// A fresh cache, and a stub whose first answer is the first page, 200 with a weak `ETag`.
+    private func cacheAndFirstAnswer() -> (DiskResponseCache, StubTransport) {
+        let cache = DiskResponseCache(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-304-\(UUID())"),
+            limitBytes: 1_000_000)
+        let stub = StubTransport()
+        stub.stub(Self.firstURL, headers: [("ETag", "W/\"v1\"")], body: Self.firstPage)
+        return (cache, stub)
+    }
+
+    private func firstPage(_ repository: GitHubRepository) async throws -> Page<User> {
+        try await repository.firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+    }
+
+    /// Page 1's body and weak ETag are unchanged while a page 2 has appeared: only the 304's `Link` says so. It
+    /// wins over the stored one (which named no next page), and the entry keeps it for the next run, offline too.
+    @Test func a304sLinkWinsAndIsStored() async throws {
+        let (cache, stub) = cacheAndFirstAnswer()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        stub.stub(Self.firstURL, status: 304, headers: [("ETag", "W/\"v1\""), ("Link", Self.nextLink)], body: "")
+        #expect(try await firstPage(repository(stub, cache: cache)).next == nil)
+        let revalidated = try await firstPage(repository(stub, cache: cache))
+        #expect(revalidated.next == PageCursor(url: "https://api.github.com/users?since=2"))
+        #expect(revalidated.items.map(\.login) == ["a", "b"])
+        let key = DiskResponseCache.key(url: Self.firstURL, token: nil)
+        #expect(cache.read(key: key)?.headers["Link"] == Self.nextLink)
+        let offline = try await firstPage(repository(stub, cache: cache, mode: .offline))
+        #expect(offline.next == PageCursor(url: "https://api.github.com/users?since=2"))
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    /// A 304 that sends a new validator has it stored, and the next request sends it.
+    @Test func a304sNewETagIsStoredAndSentNext() async throws {
+        let (cache, stub) = cacheAndFirstAnswer()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        stub.stub(Self.firstURL, status: 304, headers: [("ETag", "W/\"v2\"")], body: "")
+        stub.stub(Self.firstURL, status: 304, body: "")
+        for _ in 0..<3 { _ = try await firstPage(repository(stub, cache: cache)) }
+        #expect(stub.received[1].headers["If-None-Match"] == "W/\"v1\"")
+        #expect(stub.received[2].headers["If-None-Match"] == "W/\"v2\"")
+        #expect(
+            cache.read(key: DiskResponseCache.key(url: Self.firstURL, token: nil))?.body == Data(Self.firstPage.utf8))
+    }
+
+    /// The network-down warning dates the copy by its last 304, not by its download; the 304 that changes no
+    /// header does not write the entry again (same file, same inode), it only dates it.
+    @Test func theFallbackDatesTheCopyByItsLast304WhichWritesNothing() async throws {
+        let (cache, stub) = cacheAndFirstAnswer()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        stub.stub(Self.firstURL, status: 304, headers: [("ETag", "W/\"v1\"")], body: "")
+        stub.fail(Self.firstURL, with: .cannotConnect("refused"))
+        let downloaded = Date(timeIntervalSince1970: 1_600_000_000)  // 2020
+        let confirmed = Date(timeIntervalSince1970: 1_700_000_000)  // 2023
+        _ = try await firstPage(repository(stub, cache: cache, now: downloaded))
+        let file = cache.storeDirectory.appendingPathComponent(
+            DiskResponseCache.key(url: Self.firstURL, token: nil) + ".entry"
+        ).path
+        var before = stat()
+        #expect(stat(file, &before) == 0)
+        _ = try await firstPage(repository(stub, cache: cache, now: confirmed))
+        var after = stat()
+        #expect(stat(file, &after) == 0)
+        #expect(after.st_ino == before.st_ino)
+        let handler = InMemoryLogHandler()
+        let logger = Logger(label: "t", level: .warning, handler: handler)
+        _ = try await firstPage(
+            repository(stub, cache: cache, logger: logger, now: Date(timeIntervalSince1970: 1_800_000_000)))
+        let warning = try #require(handler.entries.first).message
+        #expect(warning.contains("that GitHub last confirmed"))
+        #expect(warning.contains("2023"), "\(warning)")
+        #expect(!warning.contains("2020"), "\(warning)")
+    }
+}
