@@ -53,7 +53,7 @@ struct ConditionalFetcher: Sendable {
     /// differs, so it is part of the cache key.
     func get(
         _ url: URL, endpoint: String, cacheable: Bool = true, accept: String? = nil, onHead: HeadObserver? = nil
-    ) async throws(DomainError) -> HTTPResponse {
+    ) async throws(DomainError) -> Fetched {
         let store = settings.mode == .disabled || !cacheable ? nil : settings.store
         // With no store (--no-cache, /rate_limit) there is nothing to key, so no hashing either.
         let variant = url.absoluteString + (accept.map { "\nAccept: " + $0 } ?? "")
@@ -62,7 +62,7 @@ struct ConditionalFetcher: Sendable {
         if settings.mode == .offline {
             guard let entry else { throw DomainError.notCached(resource: endpoint, everCached: cacheable) }
             logger.info("\(HTTPClient.traceText(endpoint)): from the cache, offline")
-            return response(from: entry, requested: url)
+            return Fetched(response: response(from: entry, requested: url))
         }
         var request = client.makeRequest(.get, url)
         request.onHead = onHead
@@ -83,7 +83,7 @@ struct ConditionalFetcher: Sendable {
                         + "that GitHub last confirmed "
                         + entry.confirmedAt.formatted(date: .abbreviated, time: .standard)
                 )
-                return response(from: entry, requested: url)
+                return Fetched(response: response(from: entry, requested: url))
             }
             throw ErrorMapping.domainError(
                 for: error, endpoint: endpoint, apiRoot: client.configuration.baseURL,
@@ -91,12 +91,35 @@ struct ConditionalFetcher: Sendable {
         }
         if answer.status == 304, let entry, let store {
             let current = store.revalidate(key: key, entry: entry, by: answer.headers, now: now())
-            return revalidated(current, by: answer, requested: url)
+            return Fetched(response: revalidated(current, by: answer, requested: url))
         }
-        if answer.status == 200, let store, answer.headers["ETag"] != nil || answer.headers["Last-Modified"] != nil {
-            store.write(key: key, response: answer, now: now())
+        guard answer.status == 200, let store,
+            answer.headers["ETag"] != nil || answer.headers["Last-Modified"] != nil
+        else { return Fetched(response: answer) }
+        let stored = now()
+        return Fetched(response: answer, keeper: Keeper { store.write(key: key, response: $0, now: stored) })
+    }
+
+    /// An answer, and for a 200 worth keeping, how to keep it (`Keeper`).
+    struct Fetched {
+        var response: HTTPResponse
+        var keeper: Keeper?
+    }
+
+    /// How to store a 200, once its reader has found the body to be a JSON object or array throughout: a cut-off or
+    /// broken 200 fails the run, and stored it would replace the good copy that `--offline` and a network failure
+    /// answer from, failing them too. The reader's own check (`ResponseDecoder.refuseMalformed`) is the one
+    /// validating pass: a second, here, would cost about 0.5 ms a 90 KB page and 400 ms a 64 MiB one.
+    struct Keeper {
+        let keep: @Sendable (HTTPResponse) -> Void
+
+        /// Stores `response` once `ResponseDecoder.refuseMalformed` has passed its body: a body that opens as an
+        /// object or an array is then JSON throughout (any other it leaves to its reader, and is not kept).
+        func keepIfWellFormed(_ response: HTTPResponse) {
+            let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return }
+            keep(response)
         }
-        return answer
     }
 
     /// Under --no-cache nothing was read, but a copy may be there all the same, for `--offline` to answer

@@ -256,13 +256,16 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         let onHead = nextPage.map { listener in
             HeadObserver.nextPage { url, bytes in listener(NextPageNotice(url: url, bodyBytes: bytes)) }
         }
-        var response = try await answer(resource, at: url, label: label, onHead: onHead)
+        var keeper: ConditionalFetcher.Keeper?
+        var response = try await answer(resource, at: url, label: label, onHead: onHead, keeper: &keeper)
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
             throw ErrorMapping.ownResourceRefusal(error, endpoint: resource.endpoint, url: url)
         }
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         do {
             try ResponseDecoder.refuseMalformed(response.body, endpoint: label)
+            // Kept only now, its body found well-formed: a broken 200 never replaces the good copy.
+            keeper?.keepIfWellFormed(response)
             // The body is decoded from its bytes alone: the answer's own copy goes first, so a page up to the
             // body cap is not held twice while its entities are made (issue 38).
             let bytes = [UInt8](response.body)
@@ -284,14 +287,17 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
     /// `HTTPClient.maximumPrimaryLimitWaits` times, as the client waits under `--wait-on-rate-limit`. A list's
     /// page answered 202 Accepted is never data (GitHub is still computing it): it is asked for again after each
     /// of `HTTPClient.computingWaits`, and after the last the run ends saying to run it again later.
-    private func answer<Value: Sendable>(_ resource: Resource<Value>, at url: URL, label: String, onHead: HeadObserver?)
-        async throws(DomainError) -> HTTPResponse
-    {
+    private func answer<Value: Sendable>(
+        _ resource: Resource<Value>, at url: URL, label: String, onHead: HeadObserver?,
+        keeper: inout ConditionalFetcher.Keeper?
+    ) async throws(DomainError) -> HTTPResponse {
         var waits = 0
         var computing = HTTPClient.computingWaits.makeIterator()
         while true {
-            let response = try await fetcher.get(
+            let fetched = try await fetcher.get(
                 url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept, onHead: onHead)
+            let response = fetched.response
+            keeper = fetched.keeper
             if response.status == 202, resource.endpoint.paging != .single {
                 guard let wait = computing.next() else {
                     let total = Int(HTTPClient.computingWaits.reduce(.zero, +).inSeconds)

@@ -91,4 +91,23 @@ extension ConditionalFetcherTests {
         #expect(warning.contains("2023"), "\(warning)")
         #expect(!warning.contains("2020"), "\(warning)")
     }
+
+    /// A 200 whose body is cut off or broken, with a validator, fails the run and is not stored: the good copy
+    /// stays, so `--offline` (and a network failure) still answer, and its validator is still the one sent.
+    @Test(arguments: [#"[{"login":"c","id":3},{"login""#, #"[{"login":"c","id":3}]]"#, "<html>"])
+    func aMalformed200NeverReplacesTheCopy(body: String) async throws {
+        let (cache, stub) = cacheAndFirstAnswer()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        stub.stub(Self.firstURL, headers: [("ETag", "W/\"v2\"")], body: body)
+        stub.stub(Self.firstURL, status: 304, body: "")
+        _ = try await firstPage(repository(stub, cache: cache))
+        await #expect(throws: DomainError.self) { try await firstPage(repository(stub, cache: cache)) }
+        let entry = try #require(cache.read(key: DiskResponseCache.key(url: Self.firstURL, token: nil)))
+        #expect(entry.body == Data(Self.firstPage.utf8))
+        #expect(entry.etag == "W/\"v1\"")
+        let offline = try await firstPage(repository(stub, cache: cache, mode: .offline))
+        #expect(offline.items.map(\.login) == ["a", "b"])
+        _ = try await firstPage(repository(stub, cache: cache))
+        #expect(stub.received[2].headers["If-None-Match"] == "W/\"v1\"")
+    }
 }
