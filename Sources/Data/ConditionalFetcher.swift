@@ -49,10 +49,13 @@ struct ConditionalFetcher: Sendable {
     }
 
     /// `cacheable: false` bypasses the cache for answers that must always be live, such as `/rate_limit`;
-    /// `--offline` still cannot reach the network for them. `accept` asks for another media type, whose body
-    /// differs, so it is part of the cache key.
+    /// `--offline` still cannot reach the network for them. `revalidates: false` sends no validators, so the
+    /// answer is a 200 (stored as any other), for what a 304 leaves out (the token's scopes); `--offline` and a
+    /// network failure still answer from the copy. `accept` asks for another media type, whose body differs, so
+    /// it is part of the cache key.
     func get(
-        _ url: URL, endpoint: String, cacheable: Bool = true, accept: String? = nil, onHead: HeadObserver? = nil
+        _ url: URL, endpoint: String, cacheable: Bool = true, revalidates: Bool = true, accept: String? = nil,
+        onHead: HeadObserver? = nil
     ) async throws(DomainError) -> Fetched {
         let store = settings.mode == .disabled || !cacheable ? nil : settings.store
         // With no store (--no-cache, /rate_limit) there is nothing to key, so no hashing either.
@@ -67,7 +70,7 @@ struct ConditionalFetcher: Sendable {
         var request = client.makeRequest(.get, url)
         request.onHead = onHead
         if let accept { request.headers.set("Accept", accept) }
-        if let entry {
+        if let entry, revalidates {
             if let etag = entry.etag { request.headers.set("If-None-Match", etag) }
             if let lastModified = entry.lastModified { request.headers.set("If-Modified-Since", lastModified) }
         }
@@ -89,7 +92,7 @@ struct ConditionalFetcher: Sendable {
                 for: error, endpoint: endpoint, apiRoot: client.configuration.baseURL,
                 cachedCopy: entry != nil || hasCopyDespiteNoCache(key: variant, cacheable: cacheable))
         }
-        if answer.status == 304, let entry, let store {
+        if answer.status == 304, revalidates, let entry, let store {
             let current = store.revalidate(key: key, entry: entry, by: answer.headers, now: now())
             return Fetched(response: revalidated(current, by: answer, requested: url))
         }

@@ -177,6 +177,10 @@ package enum GitHubEndpoints {
         return AuthenticatedUser(user: try ResponseDecoder.user(body), scopes: scopes)
     }
 
+    /// `GET /user` for `me`, which shows the token's scopes: asked fresh (`Resource.fresh()`), since GitHub's 304s
+    /// carry no `X-OAuth-Scopes` and the stored ones may be stale (a classic token's scopes can be edited).
+    package static let authenticatedUserWithScopes = authenticatedUser.fresh()
+
     /// `GET /users/{username}/hovercard`, about `subject` (`repository`, `1300192`) when one is named: GitHub's
     /// object as sent, once its `contexts` are found to be what GitHub documents.
     package static func hovercard(of login: Login, subject: (type: String, id: String)?) -> Resource<Record> {

@@ -295,7 +295,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         var computing = HTTPClient.computingWaits.makeIterator()
         while true {
             let fetched = try await fetcher.get(
-                url, endpoint: label, cacheable: resource.cacheable, accept: resource.accept, onHead: onHead)
+                url, endpoint: label, cacheable: resource.cacheable, revalidates: !resource.asksFresh,
+                accept: resource.accept, onHead: onHead)
             let response = fetched.response
             keeper = fetched.keeper
             if response.status == 202, resource.endpoint.paging != .single {

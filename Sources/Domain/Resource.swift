@@ -44,6 +44,8 @@ package struct Resource<Value: Sendable>: Sendable {
     /// What a 404 lacks, in words ("user 'octocat'").
     package let missing: String
     package let decode: @Sendable (ResourceBody) throws(DomainError) -> Value
+    /// Asked without the cache's validators, so the answer is a 200 however old the cached copy (`fresh()`).
+    package private(set) var asksFresh = false
 
     /// `segments` fill the row's path placeholders in order, already percent-encoded; every query key must be
     /// one the row allows.
@@ -100,15 +102,29 @@ package struct Resource<Value: Sendable>: Sendable {
 
     /// The same resource with one more query item (`per_page=100`).
     package func adding(_ item: String) -> Resource<Value> {
-        Resource(endpoint, path: path, query: query + [item], missing: missing, decode: decode)
+        var added = Resource(endpoint, path: path, query: query + [item], missing: missing, decode: decode)
+        added.asksFresh = asksFresh
+        return added
+    }
+
+    /// The same resource asked without the cached copy's validators: for what only a 200 carries, such as the
+    /// token's scopes (`X-OAuth-Scopes`), which GitHub's 304s leave out, so that a 304 would show the scopes the
+    /// token had when the copy was stored. The answer is still stored, for `--offline`.
+    package func fresh() -> Resource<Value> {
+        var fresh = self
+        fresh.asksFresh = true
+        return fresh
     }
 
     /// The same request, its value turned into another (the profile part of `GET /user`'s answer).
     package func map<Other: Sendable>(_ transform: @escaping @Sendable (Value) -> Other) -> Resource<Other> {
         let decode = self.decode
-        return Resource<Other>(endpoint, path: path, query: query, missing: missing) { body throws(DomainError) in
+        var mapped = Resource<Other>(endpoint, path: path, query: query, missing: missing) {
+            body throws(DomainError) in
             transform(try decode(body))
         }
+        mapped.asksFresh = asksFresh
+        return mapped
     }
 }
 

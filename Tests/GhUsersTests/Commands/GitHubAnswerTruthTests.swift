@@ -44,34 +44,17 @@ struct APIVersionRefusalCommandTests {
     }
 }
 
-/// Issue 26.6: GitHub's own 304s carry no `X-OAuth-Scopes`, so the scopes of the stored answer stand.
+/// Issue 26.6: GitHub's own 304s carry no `X-OAuth-Scopes`, so `me` asks `GET /user` without validators.
 struct ScopesAfterARecorded304Tests {
-    /// The headers of a 304 GitHub sent on 2018-01-01, as github3.py recorded them
-    /// (`tests/cassettes/Branch_latest_sha.json`, interaction 2, commit 9eeac0dd; BSD-3-Clause, the data only), to
-    /// `GET /repos/PyCQA/flake8/commits/stable/2.6`: a 304's headers have one shape on every endpoint, so it
-    /// answers `GET /user` here. No `X-OAuth-Scopes` among them, though `Access-Control-Expose-Headers` names it.
+    /// A 304 GitHub sent on 2018-01-01, as github3.py recorded it (`tests/cassettes/Branch_latest_sha.json`,
+    /// interaction 2, commit 9eeac0dd), has no `X-OAuth-Scopes`, though `Access-Control-Expose-Headers` names it.
     /// That recording was made without a token; a 304 sent to a token carries none either (PyGithub's 2013
     /// recording `ConditionalRequestUpdate.testDidNotUpdate`, a fact only: its data is not copied here).
     static let etag = #""1254fe8f5cfcbd4afc2f692827da4f04a3033c56""#
-    static let recorded304: [(String, String)] = [
-        ("Server", "GitHub.com"), ("Date", "Mon, 01 Jan 2018 18:52:25 GMT"),
-        ("Content-Type", "application/octet-stream"), ("Status", "304 Not Modified"), ("X-RateLimit-Limit", "60"),
-        ("X-RateLimit-Remaining", "45"), ("X-RateLimit-Reset", "1514833351"),
-        ("Cache-Control", "public, max-age=60, s-maxage=60"), ("Vary", "Accept"), ("ETag", etag),
-        ("Last-Modified", "Sat, 25 Jun 2016 17:11:19 GMT"),
-        (
-            "Access-Control-Expose-Headers",
-            "ETag, Link, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, "
-                + "X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval"
-        ),
-        ("Access-Control-Allow-Origin", "*"), ("Content-Security-Policy", "default-src 'none'"),
-        ("Strict-Transport-Security", "max-age=31536000; includeSubdomains; preload"),
-        ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "deny"), ("X-XSS-Protection", "1; mode=block"),
-        ("X-Runtime-rack", "0.020281"), ("X-GitHub-Request-Id", "B828:04D3:468E0C:8117CD:5A4A8369"),
-    ]
 
-    /// Before: the second `me` said "Scopes     not reported: fine-grained and app tokens have …".
-    @Test func theSecondMeStillNamesTheScopes() async throws {
+    /// Before: the second `me` said "Scopes     not reported: fine-grained and app tokens have …"; then it named
+    /// the scopes stored with the copy a 304 confirmed, however they had been edited since.
+    @Test func theSecondMeNamesTheScopesTheTokenHasNow() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-304-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         var harness = CommandHarness.signedIn()
@@ -87,11 +70,20 @@ struct ScopesAfterARecorded304Tests {
         let first = await harness.run(["me", "--color", "never"])
         #expect(first.status == 0, "\(first.err)")
         #expect(first.out.hasSuffix("\n  Scopes     repo, user\n"))
-        harness.expect("GET /user", status: 304, headers: Self.recorded304)
+        // A 304 carries no X-OAuth-Scopes, so the scopes it would show are the stored ones: `me`
+        // asks without validators, and a token whose scopes were edited since shows its scopes now.
+        harness.expect(
+            "GET /user",
+            headers: [("ETag", Self.etag), ("X-OAuth-Scopes", "read:org, repo, user")],
+            body: "users-get-authenticated")
         let second = await harness.run(["me", "--color", "never"])
         #expect(second.status == 0, "\(second.err)")
-        #expect(harness.http.received.last?.headers["If-None-Match"] == Self.etag)
-        #expect(second.out.hasSuffix("\n  Scopes     repo, user\n"), "\(second.out)")
+        #expect(harness.http.received.last?.headers["If-None-Match"] == nil)
+        #expect(second.out.hasSuffix("\n  Scopes     read:org, repo, user\n"), "\(second.out)")
+        // The fresh answer is stored: --offline shows it.
+        let offline = await harness.run(["me", "--color", "never", "--offline"])
+        #expect(offline.status == 0, "\(offline.err)")
+        #expect(offline.out.hasSuffix("\n  Scopes     read:org, repo, user\n"), "\(offline.out)")
     }
 }
 

@@ -54,7 +54,7 @@ struct MeCommand: GitHubCommand, NestingCommand {
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         guard context.presenter.hasToken else { return TokenRequirement(command: "me").refuse(context) }
         let account = await Result.of { () throws(DomainError) in
-            try await github.fetch(GitHubEndpoints.authenticatedUser)
+            try await github.fetch(GitHubEndpoints.authenticatedUserWithScopes)
         }
         let load = ResourceLoad([account])
         return load.write(Self.render(load.values, context.render, redactor: context.presenter.redactor), to: context)
@@ -151,7 +151,9 @@ struct MeEditCommand: GitHubCommand {
             update.lostAnswerCheck = "gh-users me"
             let answer = try await github.perform(update)
             // A 204 is the change made with no profile in the answer: the profile is asked for.
-            guard answer.status != 204 else { return try await github.fetch(GitHubEndpoints.authenticatedUser) }
+            guard answer.status != 204 else {
+                return try await github.fetch(GitHubEndpoints.authenticatedUserWithScopes)
+            }
             return try GitHubEndpoints.authenticatedUser.decode(answer)
         }
         let load = ResourceLoad([account])
