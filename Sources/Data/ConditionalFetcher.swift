@@ -37,6 +37,8 @@ struct ConditionalFetcher: Sendable {
     let settings: CacheSettings
     let logger: Logger
     let now: @Sendable () -> Date
+    /// The answers this fetcher (and every copy of it) took from the cache without the network confirming them.
+    let unconfirmed = UnconfirmedCopies()
     /// Hashed once, not per request.
     private let tokenIdentity: String
 
@@ -65,6 +67,7 @@ struct ConditionalFetcher: Sendable {
         if settings.mode == .offline {
             guard let entry else { throw DomainError.notCached(resource: endpoint, everCached: cacheable) }
             logger.info("\(HTTPClient.traceText(endpoint)): from the cache, offline")
+            unconfirmed.add(UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: true))
             return Fetched(response: response(from: entry, requested: url))
         }
         var request = client.makeRequest(.get, url)
@@ -86,6 +89,7 @@ struct ConditionalFetcher: Sendable {
                         + "that GitHub last confirmed "
                         + entry.confirmedAt.formatted(date: .abbreviated, time: .standard)
                 )
+                unconfirmed.add(UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: false))
                 return Fetched(response: response(from: entry, requested: url))
             }
             throw ErrorMapping.domainError(
@@ -156,3 +160,26 @@ struct ConditionalFetcher: Sendable {
 
 /// `summary()` and `clear()` fail (`cacheUnavailable`) when the store is not gh-users' own or not safe to use.
 extension DiskResponseCache: CacheRepository {}
+
+/// An answer taken from the cache without the network confirming it: under `--offline`, or because the network
+/// could not be reached. A run that records what GitHub says now (`--changes`) must not record it.
+package struct UnconfirmedCopy: Sendable, Equatable {
+    /// The request it answered (`GET /users/octocat/followers?per_page=100&page=2`).
+    package let endpoint: String
+    /// When GitHub last confirmed the copy (`CachedResponse.confirmedAt`).
+    package let confirmedAt: Date
+    /// Taken under `--offline`, not for want of the network.
+    package let offline: Bool
+}
+
+/// The unconfirmed copies a run took, the first kept: one is enough to say the run's answers are not all live.
+final class UnconfirmedCopies: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: UnconfirmedCopy?
+
+    func add(_ copy: UnconfirmedCopy) {
+        lock.withLock { kept = kept ?? copy }
+    }
+
+    var first: UnconfirmedCopy? { lock.withLock { kept } }
+}

@@ -35,6 +35,10 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         try await fetch(resource, at: url(resource.target), nextPage: nextPage)
     }
 
+    /// The first answer this run took from the cache without the network confirming it (`--offline`, or the
+    /// network down), if any: shared by every copy of this repository.
+    package var unconfirmedCopy: UnconfirmedCopy? { fetcher.unconfirmed.first }
+
     package func waitingOutPerMinuteLimits() -> any ResourceRepository {
         var repository = self
         repository.waitsOutPerMinuteLimits = true

@@ -110,4 +110,26 @@ extension ConditionalFetcherTests {
         _ = try await firstPage(repository(stub, cache: cache))
         #expect(stub.received[2].headers["If-None-Match"] == "W/\"v1\"")
     }
+
+    /// An answer the cache gave without the network confirming it (the network down, or `--offline`) is noted
+    /// for the run, with its date, so `--changes` can refuse to record it; a 200 or a 304 is not.
+    @Test func aCopyTakenWithoutTheNetworkIsNotedForTheRun() async throws {
+        let (cache, stub) = cacheAndFirstAnswer()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        stub.stub(Self.firstURL, status: 304, body: "")
+        stub.fail(Self.firstURL, with: .cannotConnect("refused"))
+        let online = repository(stub, cache: cache)
+        for _ in 0..<2 { _ = try await firstPage(online) }
+        #expect(online.unconfirmedCopy == nil)
+        let down = repository(stub, cache: cache)
+        _ = try await firstPage(down)
+        #expect(
+            down.unconfirmedCopy
+                == UnconfirmedCopy(
+                    endpoint: "GET /users?since=0&per_page=2", confirmedAt: Date(timeIntervalSince1970: 1_700_000_000),
+                    offline: false))
+        let offline = repository(stub, cache: cache, mode: .offline)
+        _ = try await firstPage(offline)
+        #expect(offline.unconfirmedCopy?.offline == true)
+    }
 }

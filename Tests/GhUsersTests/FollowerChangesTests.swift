@@ -413,15 +413,16 @@ struct FollowerChangesParsingTests {
         return error.message
     }
 
-    /// Help says --limit and --full cannot be used with --changes, as the parser refuses them, and explains
+    /// Help says --limit, --full and --offline cannot be used with --changes, as the parser refuses them, and explains
     /// --changes in the description, which names the man page with more.
     @Test(arguments: ["followers", "following"])
     func helpSaysWhatIsRefusedAndWhere(name: String) {
         #expect(usageMessage([name, "octocat", "--changes", "f.json", "--limit", "5"]) != nil)
         #expect(usageMessage([name, "octocat", "--changes", "f.json", "--full"]) != nil)
+        #expect(usageMessage([name, "octocat", "--changes", "f.json", "--offline"]) != nil)
         let help = HelpRenderer.render(.command(name), width: 400)
         let description = help.components(separatedBy: "\nARGUMENTS\n")[0]
-        #expect(description.contains("(--all is implied; --limit and --full cannot be used with it)"))
+        #expect(description.contains("(--all is implied; --limit, --full and --offline cannot be used with it)"))
         #expect(description.contains("--changes FILE writes who came and went"))
         let options = help.components(separatedBy: "\nOPTIONS\n").last ?? ""
         #expect(options.contains("then record the list in FILE."))

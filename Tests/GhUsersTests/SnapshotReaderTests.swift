@@ -45,7 +45,7 @@ struct SnapshotReaderTests {
         let outcome = await file.record(
             snapshot, problem: nil, listed: "collaborators octocat/Hello-World", count: 1,
             changes: changes ?? self.changes,
-            roles: true, command: context)
+            roles: true, unconfirmed: nil, command: context)
         return (outcome, err.text)
     }
 

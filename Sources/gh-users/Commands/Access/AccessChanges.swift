@@ -321,7 +321,9 @@ extension AccessCommand {
         let words = snapshot.description
         if let stopped = await file.record(
             snapshot, problem: snapshot.problem, listed: words, count: snapshot.count, noun: "record",
-            changes: changes, columns: AccessChange.columns(for: context.render.format), command: context)
+            changes: changes, columns: AccessChange.columns(for: context.render.format),
+            unconfirmed: github.unconfirmedCopy,
+            command: context)
         {
             return stopped
         }

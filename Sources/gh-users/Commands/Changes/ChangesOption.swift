@@ -1,7 +1,8 @@
 import Foundation
 
 /// `--changes FILE`, as every list that takes it declares it: a snapshot is always of the whole list (`--all` is
-/// implied, `--limit` refused), holds ids, logins and roles (no `--full`), and its records have their own fields.
+/// implied, `--limit` refused) as GitHub has it now (no `--offline`), holds ids, logins and roles (no `--full`), and
+/// its records have their own fields.
 enum ChangesOption {
     static func declaration<Options: Sendable>(
         at path: WritableKeyPath<Options, String?> & Sendable, fields: [String], help: String
@@ -18,6 +19,11 @@ enum ChangesOption {
                 }
                 if reading.parsed.has(ProfileGroup.full) {
                     throw reading.usageError("--changes records ids and logins, so it cannot be used with --full")
+                }
+                if reading.parsed.has(CacheGroup.offline) {
+                    throw reading.usageError(
+                        "--changes compares GitHub's list as it is now, which --offline cannot ask: it answers from "
+                            + "the cache alone, pages cached at different times")
                 }
                 if let field = Self.fields(reading.parsed)?.first(where: { !$0.isEmpty && !fields.contains($0) }) {
                     throw reading.usageError(

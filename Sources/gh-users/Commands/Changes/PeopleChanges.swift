@@ -245,7 +245,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         let words = subject.description
         if let stopped = await file.record(
             snapshot, problem: snapshot.problem, listed: words, count: people.count, changes: changes,
-            roles: key.hasRoles(options), command: context)
+            roles: key.hasRoles(options), unconfirmed: github.unconfirmedCopy, command: context)
         {
             return stopped
         }
@@ -362,11 +362,12 @@ extension PeopleChangeKey {
              Each record has "role"; a person whose role changed is "changed", with "previous_role".
             """ : "") On a terminal the table marks them + (added), − (removed), ~ (renamed)\(roles ? " and ! (changed)" : "").
             Then FILE is replaced, atomically and 0600, with the whole list as it is now (ids, logins\(roles ? ", roles" : "") and
-            which list it is); the first run only records it and says so. It reads the whole list (--all is
-            implied; --limit and --full cannot be used with it). A run that stops before its changes are all
-            written and read (a failed request, a refusal, a rate limit, Ctrl-C, a full stdout, a reader that
-            left or took nothing for 5 seconds: said, exit status 1) leaves FILE as it was, so the next run
-            reports them again; so does a login GitHub cannot issue, and a list that came back
+            which list it is); the first run only records it and says so. It reads the whole list as GitHub
+            has it now (--all is implied; --limit, --full and --offline cannot be used with it). A run that
+            stops before its changes are all written and read (a failed request, a refusal, a rate limit,
+            Ctrl-C, a full stdout, a reader that left or took nothing for 5 seconds, an answer taken from the
+            cache because the network could not be reached: said, exit status 1) leaves FILE as it was, so
+            the next run reports them again; so does a login GitHub cannot issue, and a list that came back
             empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")
             (exit status 1, both numbers said). A FILE that is not a snapshot, or
             one made for another list (another command, owner or filters), is exit status 1 and left as it

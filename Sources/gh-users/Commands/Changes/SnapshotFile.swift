@@ -1,4 +1,5 @@
 import AtomicCore
+import Data
 import Domain
 
 /// What a `--changes FILE` holds: a list's people as one run found them, which the next run compares with.
@@ -76,6 +77,15 @@ extension SnapshotFile {
             + "the next run reports them again.\n"
     }
 
+    /// Why a run that took `copy` from the cache compared nothing.
+    static func unconfirmed(_ copy: UnconfirmedCopy, listed words: String) -> String {
+        let date = copy.confirmedAt.formatted(date: .abbreviated, time: .standard)
+        let why = copy.offline ? "under --offline" : "because the network could not be reached"
+        return "gh-users: \(copy.endpoint) was answered from the cache copy of \(date), \(why), so the list of "
+            + "\(words) was not compared or recorded: a snapshot records GitHub's list as it is now, never a copy "
+            + "older than the rest; run again once GitHub can be reached.\n"
+    }
+
     /// The line that ends a run which leaves the file as it was.
     var untouched: String {
         "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(path)) was left as it was.\n"
@@ -88,19 +98,28 @@ extension SnapshotFile {
     /// nil when the file was replaced: the caller says what it has to say and succeeds.
     func record(
         _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
-        changes: [ListChange], roles: Bool, command: CommandContext
+        changes: [ListChange], roles: Bool, unconfirmed: UnconfirmedCopy?, command: CommandContext
     ) async -> CommandOutcome? {
         await record(
             snapshot, problem: problem, listed: words, count: count, changes: changes,
-            columns: ListChange.columns(command.render, roles: roles), command: command)
+            columns: ListChange.columns(command.render, roles: roles), unconfirmed: unconfirmed,
+            command: command)
     }
 
-    /// `record` for changes of any kind, written through `columns`; `noun` is what the snapshot counts.
+    /// `record` for changes of any kind, written through `columns`; `noun` is what the snapshot counts. A run
+    /// that took an answer from the cache without the network confirming it (`unconfirmed`, the repository's
+    /// `unconfirmedCopy`) records nothing: the snapshot would join pages of different ages, and report phantom
+    /// changes.
     func record<Change: JSONRecord>(
         _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
-        noun: String = "account", changes: [Change], columns: [Column<Change>], command: CommandContext
+        noun: String = "account", changes: [Change], columns: [Column<Change>], unconfirmed: UnconfirmedCopy?,
+        command: CommandContext
     ) async -> CommandOutcome? {
         let io = command.io
+        if let copy = unconfirmed {
+            io.writeErr(Self.unconfirmed(copy, listed: words) + untouched)
+            return .setupFailed
+        }
         if let problem {
             io.writeErr(
                 "gh-users: GitHub's list of \(words) \(problem.detail), which a snapshot cannot record, so nothing "

@@ -90,11 +90,12 @@ enum FollowListCommand {
                 the table marks them + (added), − (U+2212, removed) and ~ (renamed). Then FILE is replaced,
                 atomically and 0600, with the whole list as it is now (ids and logins, and which list it
                 is: the account's id and login, so a renamed account carries on); the first run only records
-                it and says so. It reads the whole list (--all is implied;
-                --limit and --full cannot be used with it), with a set operation the set it gives. A run
-                that stops before its changes are all written and, on a pipe, read (a failed request, a rate
-                limit, Ctrl-C, a full stdout, a reader that left as | head -1 or | grep -q does, one that
-                took nothing for 5 seconds) leaves FILE as it was, so the next run reports them again; a
+                it and says so. It reads the whole list as GitHub has it now (--all is implied;
+                --limit, --full and --offline cannot be used with it), with a set operation the set it gives.
+                A run that stops before its changes are all written and, on a pipe, read (a failed request, a
+                rate limit, Ctrl-C, a full stdout, a reader that left as | head -1 or | grep -q does, one that
+                took nothing for 5 seconds, an answer taken from the cache because the network could not be
+                reached) leaves FILE as it was, so the next run reports them again; a
                 reader that left or took nothing is said, and exit 1. A FILE that is not
                 a snapshot, or one made for another list or another account (another token's, without
                 LOGIN), is exit 1 and left as it is, as is a list under half its profile's count (GitHub
