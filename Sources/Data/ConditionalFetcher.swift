@@ -65,7 +65,11 @@ struct ConditionalFetcher: Sendable {
         let key = store == nil ? "" : DiskResponseCache.key(url: variant, tokenIdentity: tokenIdentity)
         let entry = store?.read(key: key)
         if settings.mode == .offline {
-            guard let entry else { throw DomainError.notCached(resource: endpoint, everCached: cacheable) }
+            guard let entry else {
+                // Looked at again only now: a damaged copy is said as such, not as one never cached.
+                let damaged = store.map { $0.lookUp(key: key) == .damaged } ?? false
+                throw DomainError.notCached(resource: endpoint, everCached: cacheable, damaged: damaged)
+            }
             logger.info("\(HTTPClient.traceText(endpoint)): from the cache, offline")
             unconfirmed.add(UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: true))
             return Fetched(response: response(from: entry, requested: url))

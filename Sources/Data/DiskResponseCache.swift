@@ -72,25 +72,37 @@ package final class DiskResponseCache: Sendable {
     }
 
     package func read(key: String) -> CachedResponse? {
-        guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: false) else { return nil }
+        if case .entry(let entry) = lookUp(key: key) { return entry }
+        return nil
+    }
+
+    /// What the store holds under a key: an entry, one that does not parse (cut short, a byte changed, another
+    /// format), or nothing usable (none, or one refused: a link, another user's).
+    package enum Lookup: Sendable, Equatable {
+        case entry(CachedResponse)
+        case damaged
+        case none
+    }
+
+    package func lookUp(key: String) -> Lookup {
+        guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: false) else { return .none }
         // O_NONBLOCK: a FIFO in place of an entry must not hang the command; it is refused below.
         let descriptor = openat(store, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ELOOP { warnAboutEntry(name, "it is a symbolic link") }
-            return nil
+            return .none
         }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, FileInfo.isRegular(info) else { return nil }
+        guard fstat(descriptor, &info) == 0, FileInfo.isRegular(info) else { return .none }
         if let problem = FileInfo.unsafety(info) {
             warnAboutEntry(name, problem)
-            return nil
+            return .none
         }
-        guard let bytes = FileInfo.readAll(descriptor, limit: Int(info.st_size) + 1),
-            var entry = DiskResponseCache.decode(Foundation.Data(bytes))
-        else { return nil }
+        guard let bytes = FileInfo.readAll(descriptor, limit: Int(info.st_size) + 1) else { return .none }
+        guard var entry = DiskResponseCache.decode(Foundation.Data(bytes)) else { return .damaged }
         entry.revalidatedAt = FileInfo.modified(info)
-        return entry
+        return .entry(entry)
     }
 
     /// Records a 304 for `entry`, and returns the entry as it now stands. The 304's headers update the stored ones

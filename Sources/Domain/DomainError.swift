@@ -29,8 +29,9 @@ package enum DomainError: Error, Sendable, Equatable {
     /// GitHub answered 2xx with a body that is not what the endpoint documents.
     case malformedResponse(endpoint: String, detail: String, requestID: String? = nil)
     /// `--offline` was asked for and the answer is not in the cache; `everCached` is false for what never goes
-    /// into it (a write, a GraphQL query, `/rate_limit`, which is always asked live).
-    case notCached(resource: String, everCached: Bool = true)
+    /// into it (a write, a GraphQL query, `/rate_limit`, which is always asked live), `damaged` true when its
+    /// entry is there but does not read (cut short, a byte changed).
+    case notCached(resource: String, everCached: Bool = true, damaged: Bool = false)
     /// The cache could not be read or changed (`cache info`, `cache clear`); `remedy` is the way out, if any.
     case cacheUnavailable(String, remedy: CacheRemedy? = nil)
     /// The server refused the same work again and again, however small it was made (GraphQL batches refused

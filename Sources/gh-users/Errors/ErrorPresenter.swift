@@ -169,9 +169,13 @@ struct ErrorPresenter: Sendable {
         case .malformedResponse(let endpoint, let detail, _):
             return Presentation(
                 message: "gh-users: malformed response from \(clean(endpoint)): \(clean(detail))\n", for: error)
-        case .notCached(let resource, let everCached):
+        case .notCached(let resource, let everCached, let damaged):
             // A write, a GraphQL POST and `/rate_limit` could never have been answered offline.
-            let absence = everCached ? "not in the cache" : "never cached"
+            let absence =
+                damaged
+                ? "in the cache, but its copy is damaged (cut short, or changed on disk; a run without --offline "
+                    + "fetches it again)"
+                : everCached ? "not in the cache" : "never cached"
             return Presentation(
                 message: "gh-users: \(clean(resource)) is \(absence), and --offline keeps off the network\n",
                 for: error)
