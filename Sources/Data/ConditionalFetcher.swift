@@ -101,6 +101,13 @@ struct ConditionalFetcher: Sendable {
                 cachedCopy: entry != nil || hasCopyDespiteNoCache(key: variant, cacheable: cacheable))
         }
         if answer.status == 304, revalidates, let entry, let store {
+            // A strong validator that is not the stored one names another representation (RFC 9111 §4.3.4): the
+            // stored body is not the one the 304 confirms, so the request is asked again without validators, once.
+            if let etag = answer.headers["ETag"], !etag.hasPrefix("W/"), etag != entry.etag {
+                logger.info("\(HTTPClient.traceText(endpoint)): a 304 for another ETag; asked again without one")
+                return try await get(
+                    url, endpoint: endpoint, cacheable: cacheable, revalidates: false, accept: accept, onHead: onHead)
+            }
             let current = store.revalidate(key: key, entry: entry, by: answer.headers, now: now())
             return Fetched(response: revalidated(current, by: answer, requested: url))
         }

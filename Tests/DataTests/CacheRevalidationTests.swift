@@ -132,4 +132,20 @@ extension ConditionalFetcherTests {
         _ = try await firstPage(offline)
         #expect(offline.unconfirmedCopy?.offline == true)
     }
+
+    /// A 304 whose strong ETag is not the one sent confirms another representation (RFC 9111 §4.3.4): the stored
+    /// body is not answered; the request is asked again without validators, once, and its 200 stored.
+    @Test func a304ForAnotherStrongETagIsAskedAgainWithoutValidators() async throws {
+        let (cache, stub) = cacheAndFirstAnswer()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        stub.stub(Self.firstURL, status: 304, headers: [("ETag", #""other""#)], body: "")
+        stub.stub(Self.firstURL, headers: [("ETag", #""other""#)], body: #"[{"login":"c","id":3}]"#)
+        _ = try await firstPage(repository(stub, cache: cache))
+        let again = try await firstPage(repository(stub, cache: cache))
+        #expect(again.items.map(\.login) == ["c"])
+        #expect(stub.received[1].headers["If-None-Match"] == "W/\"v1\"")
+        #expect(stub.received[2].headers["If-None-Match"] == nil)
+        #expect(cache.read(key: DiskResponseCache.key(url: Self.firstURL, token: nil))?.etag == #""other""#)
+        #expect(stub.unusedStubs.isEmpty)
+    }
 }
