@@ -169,7 +169,9 @@ package final class DiskResponseCache: Sendable {
             return
         }
         // Sized before the rename, so the first scan does not count this entry twice.
-        let total = sizeEstimate.add(Int64(bytes.count), initial: { self.scan(store, sweepingOrphans: true).bytes })
+        let total = sizeEstimate.add(Int64(bytes.count), rescanAfter: limitBytes / 10) {
+            self.scan(store, sweepingOrphans: true).bytes
+        }
         guard renameat(store, temporary, store, name) == 0 else {
             let code = errno
             unlinkat(store, temporary, 0)

@@ -62,21 +62,32 @@ extension DiskResponseCache {
     }
 }
 
-/// The cache's running size, learned by one scan on first use and kept up to date after.
+/// The cache's running size, learned by a scan on first use and kept up to date after. Other processes write
+/// the same cache: after `rescanAfter` bytes of its own writes the size is learned again, so eight runs at once
+/// each counting only its own writes no longer grow the cache to several times its bound.
 final class LockedCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Int64?
+    private var sinceScan: Int64 = 0
 
-    func add(_ amount: Int64, initial: () -> Int64) -> Int64 {
+    func add(_ amount: Int64, rescanAfter: Int64 = .max, scan: () -> Int64) -> Int64 {
         lock.withLock {
-            let total = (value ?? initial()) + amount
+            sinceScan += amount
+            if value == nil || sinceScan > rescanAfter {
+                value = scan()
+                sinceScan = 0
+            }
+            let total = (value ?? 0) + amount
             value = total
             return total
         }
     }
 
     func set(_ total: Int64) {
-        lock.withLock { value = total }
+        lock.withLock {
+            value = total
+            sinceScan = 0
+        }
     }
 
     func reset() {

@@ -197,6 +197,24 @@ struct DiskResponseCacheTests {
         #expect(cache.read(key: "k5") != nil)
     }
 
+    /// Eight runs at once each counted the cache once and then only their own writes: 1.0 MB against a 200K bound.
+    /// Two caches on one folder stand for two processes; each learns the other's writes as it goes.
+    @Test func writersInOtherProcessesAreCountedAgainstTheBound() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let body = String(repeating: "x", count: 1000)
+        let first = DiskResponseCache(directory: directory, limitBytes: 20_000)
+        let second = DiskResponseCache(directory: directory, limitBytes: 20_000)
+        for index in 0..<12 {
+            first.write(key: "a\(index)", response: response(body), now: Date())
+            second.write(key: "b\(index)", response: response(body), now: Date())
+        }
+        // Each wrote about 15,000 bytes, under the bound alone: counted alone, neither ever evicted, and the
+        // cache held 30,000. Each now learns the other's writes within a tenth of the bound of its own.
+        let held = try first.summary().bytes
+        #expect(held <= 20_000 + 2 * 20_000 / 10, "\(held)")
+    }
+
     @Test func clearRemovesEverythingAndSaysWhatWasThere() throws {
         let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
         defer { try? FileManager.default.removeItem(at: cache.directory) }
