@@ -268,8 +268,6 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         do {
             try ResponseDecoder.refuseMalformed(response.body, endpoint: label)
-            // Kept only now, its body found well-formed: a broken 200 never replaces the good copy.
-            keeper?.keepIfWellFormed(response)
             // The body is decoded from its bytes alone: the answer's own copy goes first, so a page up to the
             // body cap is not held twice while its entities are made (issue 38).
             let bytes = [UInt8](response.body)
@@ -277,10 +275,17 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             // The pieces the body arrived in were freed on the transport's threads, whose allocator arenas the
             // decoding thread does not reuse: a big body's are handed back before its entities are made.
             if bytes.count > ResponseDecoder.oneByOneBytes { FreedMemory.giveBack() }
-            return try resource.decode(
+            let value = try resource.decode(
                 ResourceBody(
                     bytes: bytes, next: next, label: label, headers: Self.headers(response),
                     status: response.status, answeredPath: response.url.path == url.path ? nil : response.url.path))
+            // Kept only now, decoded: a 200 that is no JSON, or not what the endpoint documents (`{"message":…}`
+            // where a list belongs), never replaces the good copy.
+            if let keeper {
+                response.body = Foundation.Data(bytes)
+                keeper.keepIfWellFormed(response)
+            }
+            return value
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))
         }

@@ -93,8 +93,12 @@ extension ConditionalFetcherTests {
     }
 
     /// A 200 whose body is cut off or broken, with a validator, fails the run and is not stored: the good copy
-    /// stays, so `--offline` (and a network failure) still answer, and its validator is still the one sent.
-    @Test(arguments: [#"[{"login":"c","id":3},{"login""#, #"[{"login":"c","id":3}]]"#, "<html>"])
+    /// stays, so `--offline` (and a network failure) still answer, and its validator is still the one sent. So
+    /// does one that is JSON but not what the endpoint documents (an object for a list, a string id).
+    @Test(arguments: [
+        #"[{"login":"c","id":3},{"login""#, #"[{"login":"c","id":3}]]"#, "<html>", #"{"message":"hello"}"#,
+        #"[{"id":"x"}]"#,
+    ])
     func aMalformed200NeverReplacesTheCopy(body: String) async throws {
         let (cache, stub) = cacheAndFirstAnswer()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
@@ -109,6 +113,18 @@ extension ConditionalFetcherTests {
         #expect(offline.items.map(\.login) == ["a", "b"])
         _ = try await firstPage(repository(stub, cache: cache))
         #expect(stub.received[2].headers["If-None-Match"] == "W/\"v1\"")
+    }
+
+    /// A file dated after now (`touch -d 2031…`, a clock set back) was taken for GitHub's confirmation, and the
+    /// network-down warning said "last confirmed 1 Jun 2031". The 200's own date stands.
+    @Test func aConfirmationDatedAfterNowIsNotTaken() {
+        var entry = CachedResponse(
+            url: Self.firstURL, status: 200, headers: HTTPHeaders(), body: Data(),
+            storedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        entry.revalidatedAt = Date().addingTimeInterval(86_400 * 365)
+        #expect(entry.confirmedAt == Date(timeIntervalSince1970: 1_700_000_000))
+        entry.revalidatedAt = Date(timeIntervalSince1970: 1_750_000_000)
+        #expect(entry.confirmedAt == Date(timeIntervalSince1970: 1_750_000_000))
     }
 
     /// An answer the cache gave without the network confirming it (the network down, or `--offline`) is noted
