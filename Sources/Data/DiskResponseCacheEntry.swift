@@ -13,8 +13,12 @@ package struct CachedResponse: Sendable, Equatable {
     /// write the entry again); nil when not read from a file.
     package var revalidatedAt: Date?
 
-    /// When GitHub last said this copy is current: its 200, or a later 304.
-    package var confirmedAt: Date { max(storedAt, revalidatedAt ?? storedAt) }
+    /// When GitHub last said this copy is current: its 200, or a later 304. A file dated after now (a clock set
+    /// back, a copy made with `touch`) says nothing of GitHub's, and the 200's date stands.
+    package var confirmedAt: Date {
+        guard let revalidatedAt, revalidatedAt <= Date() else { return storedAt }
+        return max(storedAt, revalidatedAt)
+    }
 
     package var etag: String? { headers["ETag"] }
     package var lastModified: String? { headers["Last-Modified"] }
