@@ -132,18 +132,19 @@ struct OutputEndToEndTests {
         }
     }
 
-    /// A reader gone before the first write (`exec <&-`): `show`'s failed lookup was dropped, exit 0 with nothing
-    /// said, and `follows` answered no as 0. A failed write otherwise is 2 for `follows`, never a yes or a no.
+    /// A reader gone before the first write (`(exec <&-)` ends at once): `show`'s failed lookup was dropped,
+    /// exit 0 with nothing said, and `follows` answered no as 0. A failed write otherwise is 2 for `follows`,
+    /// never a yes or a no.
     @Test func aReaderThatLeftHidesNoFailureAndNoAnswer() async throws {
         try await withServer { server in
             let environment = ["API": server.baseURL]
             let show = try await BinaryRunner.shell(
-                #"set -o pipefail; $GH_USERS show nosuchzz octocat --api-url "$API" | (exec <&-; sleep 1)"#,
+                #"set -o pipefail; $GH_USERS show nosuchzz octocat --api-url "$API" | (exec <&-)"#,
                 environment: environment)
             #expect(show.status == 1, "\(show.stderr)")
             #expect(show.stderr.contains("nosuchzz"), "\(show.stderr)")
             let no = try await BinaryRunner.shell(
-                #"set -o pipefail; $GH_USERS follows octocat Yamada-Taro --api-url "$API" | (exec <&-; sleep 1)"#,
+                #"set -o pipefail; $GH_USERS follows octocat Yamada-Taro --api-url "$API" | (exec <&-)"#,
                 environment: environment)
             #expect(no.status == 1, "\(no.stderr)")
             for redirect in ["> /dev/full", ">&-"] {
