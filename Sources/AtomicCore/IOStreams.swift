@@ -142,6 +142,13 @@ package struct IOStreams: Sendable {
         try? err.write(Array(text.utf8))
     }
 
+    /// Draws `text` as stderr's one status line in place (progress, a countdown), cut short of the terminal's
+    /// last column: a line that wraps is erased only in its last row, and a narrow pane filled with stale copies.
+    /// An empty `text` erases the line.
+    package func drawStatusLine(_ text: String) {
+        writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(text, toWidth: max(1, stderrWidth - 1)))
+    }
+
     /// The real process streams. `TERM=dumb` counts as no terminal, as in `gh`.
     package static func system(environment: [String: String]) -> IOStreams {
         let dumb = environment["TERM"] == "dumb"

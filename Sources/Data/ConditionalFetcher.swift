@@ -124,15 +124,15 @@ struct ConditionalFetcher: Sendable {
         var keeper: Keeper?
     }
 
-    /// How to store a 200, once its reader has found the body to be a JSON object or array throughout: a cut-off or
-    /// broken 200 fails the run, and stored it would replace the good copy that `--offline` and a network failure
-    /// answer from, failing them too. The reader's own check (`ResponseDecoder.refuseMalformed`) is the one
-    /// validating pass: a second, here, would cost about 0.5 ms a 90 KB page and 400 ms a 64 MiB one.
+    /// How to store a 200, once its reader has decoded it: a cut-off, broken or misshapen 200 fails the run, and
+    /// stored it would replace the good copy that `--offline` and a network failure answer from, failing them
+    /// too. The reader's own check and decoding are the one validating pass: a second, here, would cost about
+    /// 0.5 ms a 90 KB page and 400 ms a 64 MiB one.
     struct Keeper {
         let keep: @Sendable (HTTPResponse) -> Void
 
-        /// Stores `response` once `ResponseDecoder.refuseMalformed` has passed its body: a body that opens as an
-        /// object or an array is then JSON throughout (any other it leaves to its reader, and is not kept).
+        /// Stores `response` once its reader has decoded it, if its body is a JSON object or array (an empty
+        /// 204's, or any other its reader took, is not kept).
         func keepIfWellFormed(_ response: HTTPResponse) {
             let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
             guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return }

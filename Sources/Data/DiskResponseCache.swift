@@ -120,8 +120,6 @@ package final class DiskResponseCache: Sendable {
             headers.set(field.name, field.value)
             changed = true
         }
-        var updated = entry
-        updated.revalidatedAt = now
         guard !changed else {
             let response = HTTPResponse(
                 status: entry.status, headers: headers, body: entry.body,
@@ -133,7 +131,9 @@ package final class DiskResponseCache: Sendable {
         if let name = DiskResponseCache.entryName(key), let store = usableStore(create: false) {
             FileInfo.setModified(now, at: store, name: name)
         }
-        return updated
+        var confirmed = entry
+        confirmed.revalidatedAt = now
+        return confirmed
     }
 
     /// Stores a 200 answer. Failing to write is not an error for the command: the cache is an optimisation,

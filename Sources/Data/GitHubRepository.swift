@@ -100,7 +100,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         if (300..<400).contains(response.status) {
             // The transport does not follow a write's redirect: sent again to the Location, it could follow or
             // unfollow another account, or carry the token to another host.
-            let target = response.headers["Location"].map { " to \(URLUserInfo.masked(in: $0))" } ?? ""
+            let target = Self.redirectTarget(response)
             throw .server(
                 status: response.status,
                 message: "the \(action.method.rawValue) was redirected\(target); a write is never sent anywhere "
@@ -211,7 +211,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             let requestID = ErrorMapping.requestID(response)
             if (300..<400).contains(response.status) {
                 // Not followed by the transport: re-sent, the query went without its body (a 400 that misled).
-                let target = response.headers["Location"].map { " to \(URLUserInfo.masked(in: $0))" } ?? ""
+                let target = Self.redirectTarget(response)
                 throw .failed(
                     .server(
                         status: response.status,
@@ -251,6 +251,11 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 throw error
             }
         }
+    }
+
+    /// " to LOCATION" for a redirect's message, a password in it masked; empty without a `Location`.
+    private static func redirectTarget(_ response: HTTPResponse) -> String {
+        response.headers["Location"].map { " to \(URLUserInfo.masked(in: $0))" } ?? ""
     }
 
     private func fetch<Value: Sendable>(_ resource: Resource<Value>, at url: URL, nextPage: NextPageListener? = nil)

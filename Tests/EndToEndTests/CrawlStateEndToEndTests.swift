@@ -357,27 +357,25 @@ struct CrawlStateEndToEndTests {
             let refused = try await run(crawl + ["--output", path("out.tsv")])
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("another gh-users run is writing the output file"), "\(refused.stderr)")
-            let appending = try await BinaryRunner.shell(
-                #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + #" >> "$OUT""#,
-                environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            // The crawl with stdout sent as `redirect` says.
+            func crawling(_ redirect: String) async throws -> RunResult {
+                try await BinaryRunner.shell(
+                    #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + " " + redirect,
+                    environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            }
+            let appending = try await crawling(#">> "$OUT""#)
             #expect(appending.status == 1)
             #expect(appending.stderr.contains("the file stdout goes to: wait for it to end"), "\(appending.stderr)")
             // A crawl to `> FILE` is refused: a rerun with > would empty what the state counts.
-            let truncating = try await BinaryRunner.shell(
-                #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + #" > "$OUT".new"#,
-                environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            let truncating = try await crawling(#"> "$OUT".new"#)
             #expect(truncating.status == 1)
             #expect(truncating.stderr.contains("with --state, stdout must append to"), "\(truncating.stderr)")
             // `1<>` empties nothing, but would write over the file from its start: refused, and said so.
-            let overwriting = try await BinaryRunner.shell(
-                #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + #" 1<> "$OUT""#,
-                environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            let overwriting = try await crawling(#"1<> "$OUT""#)
             #expect(overwriting.status == 1)
             #expect(overwriting.stderr.contains("(>>, not <>): <> writes over the file"), "\(overwriting.stderr)")
             // Empty and read-write (Python's open(f, "w+") truncates): it may have been emptied, so said as for >.
-            let emptied = try await BinaryRunner.shell(
-                #""$GH_USERS" "# + crawl.map { "'\($0)'" }.joined(separator: " ") + #" 1<> "$OUT".rw"#,
-                environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            let emptied = try await crawling(#"1<> "$OUT".rw"#)
             #expect(emptied.status == 1)
             #expect(emptied.stderr.contains("(>>, not >): > empties the file"), "\(emptied.stderr)")
             #expect(server.requests.isEmpty)

@@ -61,13 +61,11 @@ struct WaitAnnouncer: Sendable {
 
     private func countdown(seconds: Double, limit: String) async throws {
         let end = now().addingTimeInterval(seconds)
-        defer { io.writeErr("\r\u{1B}[2K") }
+        defer { io.drawStatusLine("") }
         while true {
             let left = end.timeIntervalSince(now())
             if left <= 0 { return }
-            // Cut short of the last column, as the progress line is: a wrapped line is erased only in its last row.
-            let line = "Waiting for \(limit): \(DurationText.describe(seconds: left)) left"
-            io.writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(line, toWidth: max(1, io.stderrWidth - 1)))
+            io.drawStatusLine("Waiting for \(limit): \(DurationText.describe(seconds: left)) left")
             try await pause(.milliseconds(Int64(min(1, left) * 1000)))
         }
     }

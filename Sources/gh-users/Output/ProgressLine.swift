@@ -24,19 +24,18 @@ final class ProgressLine {
         show(text)
     }
 
-    /// Any one-line status ("Unfollowing 2 of 5: octocat"), redrawn in place like the paging progress. Cut to
-    /// the terminal's width, short of its last column: a line that wraps is erased only in its last row, and a
-    /// narrow pane filled with stale copies of it.
+    /// Any one-line status ("Unfollowing 2 of 5: octocat"), redrawn in place like the paging progress, within
+    /// the terminal's width (`IOStreams.drawStatusLine`).
     func show(_ text: String) {
         guard isEnabled else { return }
-        io.writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(text, toWidth: max(1, io.stderrWidth - 1)))
+        io.drawStatusLine(text)
         visible = true
     }
 
     /// Erases the line so that data, a message or the shell prompt starts on a clean line.
     func clear() {
         guard visible else { return }
-        io.writeErr("\r\u{1B}[2K")
+        io.drawStatusLine("")
         visible = false
     }
 }
