@@ -13,9 +13,6 @@ struct RepoDTO: Decodable {
     let stargazersCount: Int?
     let forksCount: Int?
     let htmlURL: String?
-    let createdAt: String?
-    let updatedAt: String?
-    let pushedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -27,9 +24,6 @@ struct RepoDTO: Decodable {
         case stargazersCount = "stargazers_count"
         case forksCount = "forks_count"
         case htmlURL = "html_url"
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-        case pushedAt = "pushed_at"
     }
 
     func toDomain(raw: RawJSON) -> Repo {
@@ -43,9 +37,6 @@ struct RepoDTO: Decodable {
             stargazers: stargazersCount,
             forks: forksCount,
             htmlURL: htmlURL,
-            createdAt: createdAt.flatMap(UserDTO.parseDate),
-            updatedAt: updatedAt.flatMap(UserDTO.parseDate),
-            pushedAt: pushedAt.flatMap(UserDTO.parseDate),
             raw: raw
         )
     }

@@ -12,9 +12,6 @@ package struct Repo: Sendable, Equatable {
     package var stargazers: Int?
     package var forks: Int?
     package var htmlURL: String?
-    package var createdAt: Date?
-    package var updatedAt: Date?
-    package var pushedAt: Date?
     package var raw: RawJSON
 
     package init(
@@ -27,9 +24,6 @@ package struct Repo: Sendable, Equatable {
         stargazers: Int? = 0,
         forks: Int? = 0,
         htmlURL: String? = nil,
-        createdAt: Date? = nil,
-        updatedAt: Date? = nil,
-        pushedAt: Date? = nil,
         raw: RawJSON
     ) {
         self.id = id
@@ -41,9 +35,6 @@ package struct Repo: Sendable, Equatable {
         self.stargazers = stargazers
         self.forks = forks
         self.htmlURL = htmlURL
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.pushedAt = pushedAt
         self.raw = raw
     }
 }

@@ -212,6 +212,15 @@ package enum JSONText {
         return members.keys.sorted()
     }
 
+    /// The keys of the object at a path as a person reads them: in the order written, escapes resolved (a file
+    /// named `a"b.txt` is sent as `"a\\"b.txt"`); empty where there is no object.
+    package static func keyTexts(at path: [String], in bytes: [UInt8]) -> [String] {
+        guard let object = value(at: path, in: bytes), let members = try? objectMembers(object) else { return [] }
+        return members.sorted { $0.value.lowerBound < $1.value.lowerBound }.map { key, _ in
+            unescapeString(Array(("\"" + key + "\"").utf8))
+        }
+    }
+
     /// A member's value as text for a table cell: strings unescaped, numbers and booleans as written,
     /// `null` and a missing key as empty, objects and arrays as compact JSON.
     package static func text(of key: String, in bytes: [UInt8]) -> String {

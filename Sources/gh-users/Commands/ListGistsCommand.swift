@@ -44,7 +44,7 @@ struct ListGistsCommand: AccountRecordsCommand {
             // The names on a table; GitHub's object in csv and tsv, as `--fields files` writes it.
             Column("FILES", key: "files", shrink: .second) { gist in
                 context.format == .table
-                    ? JSONText.keys(at: ["files"], in: gist.raw.bytes).joined(separator: ", ")
+                    ? JSONText.keyTexts(at: ["files"], in: gist.raw.bytes).joined(separator: ", ")
                     : JSONText.text(at: ["files"], in: gist.raw.bytes)
             },
             Column("PUBLIC", path: ["public"]),

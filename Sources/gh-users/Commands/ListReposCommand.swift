@@ -2,6 +2,7 @@ import AtomicCore
 import Data
 import Domain
 import Foundation
+import JSONBytes
 
 /// `gh-users repos LOGIN`: which repositories, in which order, validated.
 struct ListReposOptions: PagedOptions {
@@ -69,11 +70,9 @@ enum ListReposCommand {
         fields: FieldCatalog.repository
     ).declaring(options).paging("repositories", profiles: false).taking(.login)
 
-    /// Times are relative on a terminal ("3 days ago") and RFC 3339 otherwise. Data formats never alter a field:
-    /// a fork is its own column, never a mark inside the description.
+    /// Times are relative in a table on a terminal ("3 days ago") and as GitHub sent them otherwise. Data formats
+    /// never alter a field: a fork is its own column, never a mark inside the description.
     static func columns(_ context: RenderContext) -> [Column<Repo>] {
-        let now = context.now
-        let relative = context.isTTY
         let table = context.format == .table
         return [
             Column("NAME", key: "full_name", shrink: .last) { $0.fullName },
@@ -86,8 +85,7 @@ enum ListReposCommand {
             Column("STARS", key: "stargazers_count") { $0.stargazers.map(String.init) ?? "" },
             Column("FORKS", key: "forks_count") { $0.forks.map(String.init) ?? "" },
             Column("PUSHED", key: "pushed_at", shrink: .first) { repo in
-                guard let date = repo.pushedAt else { return "" }
-                return relative ? RelativeTime.describe(date, now: now) : RelativeTime.rfc3339(date)
+                RelativeTime.cell(JSONText.text(of: "pushed_at", in: repo.raw.bytes), context: context)
             },
             Column("DESCRIPTION", shrink: .first) { $0.description ?? "" },
         ]

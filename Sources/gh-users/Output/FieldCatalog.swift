@@ -30,8 +30,10 @@ enum FieldCatalog {
         "trees_url", "clone_url", "mirror_url", "hooks_url", "svn_url", "homepage", "language", "forks_count",
         "stargazers_count", "watchers_count", "size", "default_branch", "open_issues_count", "is_template", "topics",
         "has_issues", "has_projects", "has_wiki", "has_pages", "has_downloads", "has_discussions", "archived",
-        "disabled", "visibility", "pushed_at", "created_at", "updated_at", "license", "forks", "open_issues",
-        "watchers",
+        "disabled", "visibility", "pushed_at", "created_at", "updated_at", "permissions", "role_name",
+        "temp_clone_token", "delete_branch_on_merge", "subscribers_count", "network_count", "code_of_conduct",
+        "license", "forks", "open_issues", "watchers", "allow_forking", "web_commit_signoff_required",
+        "security_and_analysis",
     ]
 
     /// One rate-limit bucket, as `gh-users rate-limit` lists them.

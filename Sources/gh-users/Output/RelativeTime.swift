@@ -2,34 +2,33 @@ import Foundation
 
 /// Dates as a person reads them on a terminal ("3 days ago"), and as RFC 3339 for scripts.
 enum RelativeTime {
+    /// "3 days ago", or "in 3 days" for a time to come (a key's expiry); under a minute either way is "just now".
     static func describe(_ date: Date, now: Date) -> String {
         let seconds = now.timeIntervalSince(date)
-        if seconds < 0 { return "in the future" }
+        let span = abs(seconds)
         let minute = 60.0
         let hour = 60 * minute
         let day = 24 * hour
-        switch seconds {
+        let text: String
+        switch span {
         case ..<minute: return "just now"
-        case ..<hour: return plural(Int(seconds / minute), "minute")
-        case ..<day: return plural(Int(seconds / hour), "hour")
-        case ..<(30 * day): return plural(Int(seconds / day), "day")
-        case ..<(365 * day): return plural(Int(seconds / (30 * day)), "month")
-        default: return plural(Int(seconds / (365 * day)), "year")
+        case ..<hour: text = Counted.text(Int(span / minute), "minute")
+        case ..<day: text = Counted.text(Int(span / hour), "hour")
+        case ..<(30 * day): text = Counted.text(Int(span / day), "day")
+        case ..<(365 * day): text = Counted.text(Int(span / (30 * day)), "month")
+        default: text = Counted.text(Int(span / (365 * day)), "year")
         }
+        return seconds < 0 ? "in " + text : text + " ago"
     }
 
-    /// A timestamp GitHub sent as text: relative on a terminal, and exactly as sent anywhere else, since data
-    /// formats never alter a field.
+    /// A timestamp GitHub sent as text: relative in a table on a terminal, and exactly as sent anywhere else
+    /// (tsv and csv on a terminal too), since data formats never alter a field.
     static func cell(_ text: String, context: RenderContext) -> String {
-        guard context.isTTY, let date = try? Date(text, strategy: .iso8601) else { return text }
+        guard context.isTTY, context.format == .table, let date = try? Date(text, strategy: .iso8601) else { return text }
         return describe(date, now: context.now)
     }
 
     static func rfc3339(_ date: Date) -> String {
         date.formatted(.iso8601)
-    }
-
-    private static func plural(_ count: Int, _ unit: String) -> String {
-        Counted.text(count, unit) + " ago"
     }
 }

@@ -104,4 +104,32 @@ struct KeysCommandTests {
         // A blank cell leaves the next one, EXPIRES, second on its row.
         #expect(signs == ["never", "no", "yes"], "\(out.text)")
     }
+
+    /// An expiry is the one time that is normally to come: the table says when ("in 2 years"), where it said
+    /// "in the future" for every key not yet expired. Now is 2027-01-15T08:00:00Z.
+    @Test func aGPGKeyThatExpiresLaterSaysWhen() async {
+        let github = StubTransport()
+        github.answer(
+            "GET /users/octocat/gpg_keys?per_page=30",
+            json: #"[{"key_id":"A1","emails":[],"expires_at":"2030-01-01T00:00:00.000Z"},"#
+                + #"{"key_id":"B2","emails":[],"expires_at":"2027-01-12T08:00:00Z"}]"#)
+        let (env, out, _) = AppEnvironment.test(http: github, stdoutTTY: true, width: 120)
+        #expect(await run(["gpg-keys", "octocat", "--color", "never"], env) == 0)
+        let rows = out.text.split(separator: "\n").dropFirst()
+        #expect(rows.first?.contains("in 2 years") == true, "\(out.text)")
+        #expect(rows.last?.contains("3 days ago") == true, "\(out.text)")
+        #expect(!out.text.contains("future"))
+    }
+
+    /// A gist's file names in a table are the names: escapes resolved, in GitHub's order (it wrote `a\"b.txt` as
+    /// its JSON text, and sorted the names).
+    @Test func aGistsFilesAreTheirNamesInGitHubsOrder() async {
+        let github = StubTransport()
+        github.answer(
+            "GET /users/octocat/gists?per_page=30",
+            json: #"[{"id":"1","files":{"z.md":{},"a\"b.txt":{},"caf\u00e9.txt":{}},"public":true}]"#)
+        let (env, out, _) = AppEnvironment.test(http: github, stdoutTTY: true, width: 120)
+        #expect(await run(["gists", "octocat", "--color", "never"], env) == 0)
+        #expect(out.text.contains(#"z.md, a"b.txt, café.txt"#), "\(out.text)")
+    }
 }

@@ -122,12 +122,38 @@ struct ReposColumnsTests {
 
     @Test func theTableLabelsTheTimeItShows() {
         var repo = makeRepo(1, "a")
-        repo.pushedAt = Date(timeIntervalSince1970: 1_800_000_000 - 3 * 86_400)
-        repo.updatedAt = Date(timeIntervalSince1970: 1_800_000_000 - 86_400)
+        // 1_800_000_000 is 2027-01-15T08:00:00Z, three days after this push.
+        repo.raw = RawJSON(#"{"id":1,"pushed_at":"2027-01-12T08:00:00Z","updated_at":"2027-01-14T08:00:00Z"}"#)
         let table = render([repo], .table)
         #expect(table.hasPrefix("NAME"))
         #expect(table.contains("PUSHED"))
         #expect(table.contains("3 days ago"))
+    }
+
+    /// Every key of GitHub's minimal-repository schema is a field (`permissions` and `allow_forking` were refused
+    /// as unknown, exit 64, though GitHub's documented example for this list holds the first).
+    @Test func theSchemasOtherKeysAreFields() async {
+        let github = StubTransport()
+        github.answer(
+            "GET /users/octocat/repos?per_page=30",
+            json: #"[{"id":1,"name":"a","full_name":"o/a","permissions":{"push":true},"allow_forking":false}]"#)
+        let (env, out, err) = AppEnvironment.test(http: github)
+        let fields = "full_name,permissions.push,allow_forking,security_and_analysis"
+        #expect(await GhUsersApp(environment: env).run(["repos", "octocat", "--fields", fields]) == 0, "\(err.text)")
+        #expect(out.text == "o/a\ttrue\tfalse\t\n")
+    }
+
+    /// tsv and csv are data on a terminal too: a time as GitHub sent it, fraction and offset kept, never "ago".
+    @Test(arguments: [OutputFormat.tsv, .csv])
+    func dataFormatsOnATerminalWriteTheTimeAsSent(format: OutputFormat) {
+        var repo = makeRepo(1, "a")
+        repo.raw = RawJSON(#"{"id":1,"pushed_at":"2027-01-12T01:00:00.123-07:00"}"#)
+        let context = RenderContext(
+            format: format, isTTY: true, colorEnabled: false, width: 80, now: Date(timeIntervalSince1970: 1_800_000_000))
+        var writer = RecordStreamWriter(context: context, columns: ListReposCommand.columns(context))
+        let output = String(decoding: writer.render([repo]) + writer.finish(completed: true), as: UTF8.self)
+        #expect(output.contains("2027-01-12T01:00:00.123-07:00"), "\(output)")
+        #expect(!output.contains("ago"))
     }
 
     @Test func aNarrowTableCutsTheDescriptionBeforeAnyName() {
