@@ -108,6 +108,8 @@ package struct IOStreams: Sendable {
     /// One line a person typed on the terminal (stdin's, else `/dev/tty`), without its newline; nil at the end
     /// of input.
     package var readLine: @Sendable () -> String? = { nil }
+    /// What already read stdin to its end (`--token-file /dev/stdin`), so that no list is read from it too.
+    package var stdinSpentOn: String?
 
     package init(
         out: any OutputSink,

@@ -187,7 +187,9 @@ enum ErrorMapping {
         case 401:
             return .unauthorized(status: status, message: message)
         case 403:
-            return .unauthorized(status: status, message: message, problem: accessProblem(response, message: message))
+            return .unauthorized(
+                status: status, message: message + acceptedPermissions(response),
+                problem: accessProblem(response, message: message))
         default:
             return .server(status: status, message: message)
         }
@@ -202,6 +204,16 @@ enum ErrorMapping {
             return named
         }
         return response.url.path.hasPrefix("/search/") ? "search" : nil
+    }
+
+    /// What a fine-grained token or a GitHub App would need, as `X-Accepted-GitHub-Permissions` names it (sets of
+    /// permissions, any one set enough, separated by `;`: GitHub's changelog of 2023-08-10), for a 403's message;
+    /// empty where the header is absent. Cut to a length a list of permissions has: it is the server's text.
+    static func acceptedPermissions(_ response: HTTPResponse) -> String {
+        guard let sets = response.headers["x-accepted-github-permissions"]?.trimmingCharacters(in: .whitespaces),
+            !sets.isEmpty
+        else { return "" }
+        return " (a fine-grained token needs these permissions, any one set of them: \(sets.prefix(200)))"
     }
 
     /// Whether a 403 is about the token's scopes or single sign-on. Only then does the message talk of scopes:

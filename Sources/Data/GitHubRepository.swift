@@ -86,14 +86,10 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 method: action.method.rawValue, check: action.lostAnswerCheck)
             throw .network(text, advice: advice + [arrived], requestID: id)
         }
-        // GitHub documents 304 Not modified for follow, unfollow, block and unblock (PUT and DELETE of one
-        // account): nothing needed changing. For any other write it documents none, and it is no redirect.
+        // GitHub documents 304 Not modified for every write gh-users makes: follow, unfollow, block and unblock
+        // (operations.json) and `PATCH /user` (its OpenAPI description): nothing needed changing. It is no
+        // redirect.
         if response.status == 304 {
-            guard action.method == .put || action.method == .delete else {
-                throw .server(
-                    status: 304, message: "Not Modified, which GitHub does not document for this write",
-                    requestID: ErrorMapping.requestID(response))
-            }
             return ResourceBody(
                 bytes: [], next: nil, label: describe(action), headers: Self.headers(response), status: 304)
         }

@@ -82,6 +82,21 @@ struct WriteCommandEndToEndTests {
         }
     }
 
+    /// `--token-file /dev/stdin` reads stdin to its end, so `-` would find no logins and the run do nothing with
+    /// exit 0: it is a usage error, and nothing is sent (the README shows `--token-file /dev/stdin`).
+    @Test func aTokenFromStdinLeavesNoLoginsForDash() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.shell(
+                #"printf '%s\n' "$TOKEN" | "$GH_USERS" follow - --api-url "$API" --token-file /dev/stdin"#,
+                environment: ["API": server.baseURL, "TOKEN": StandInTokens.token(for: "octocat")])
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(
+                result.stderr.contains("--token-file /dev/stdin read stdin for the token, so - has no logins left"),
+                "\(result.stderr)")
+            #expect(!server.requests.contains { $0.method == "PUT" })
+        }
+    }
+
     @Test func aWriteAnswered500IsRetriedASecondApart() async throws {
         try await withServer { server in
             let error = StandInFault.status(500, body: #"{"message":"Server Error"}"#)

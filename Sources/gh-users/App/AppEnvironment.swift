@@ -31,6 +31,9 @@ struct AppEnvironment: Sendable {
     struct TokenFile: Sendable, Equatable {
         let contents: String
         let readableByOthers: Bool
+        /// Whether the file was stdin itself (`--token-file /dev/stdin`): stdin is then spent, and `-` has
+        /// nothing left to give.
+        var isStandardInput = false
     }
 
     var io: IOStreams

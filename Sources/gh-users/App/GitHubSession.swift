@@ -17,7 +17,7 @@ struct GitHubSession: Sendable {
     let io: IOStreams
 
     static func open(_ common: CommonOptions, environment: AppEnvironment) throws(UsageError) -> GitHubSession {
-        let io = environment.io
+        var io = environment.io
         var tokenFileContents: String?
         if let path = common.tokenFile {
             do {
@@ -28,6 +28,7 @@ struct GitHubSession: Sendable {
                             + "run: chmod 600 \(ShellWord.quote(path))\n")
                 }
                 tokenFileContents = file.contents
+                if file.isStandardInput { io.stdinSpentOn = "--token-file " + path }
             } catch {
                 throw UsageError(message: String(describing: error), command: nil)
             }

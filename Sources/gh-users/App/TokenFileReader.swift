@@ -54,8 +54,12 @@ enum TokenFileReader {
         // Only a file or a named FIFO keeps its mode; a terminal's or an anonymous pipe's says nothing about
         // who could read the token.
         let keepsMode = kind == Int(S_IFREG) || kind == Int(S_IFIFO)
+        var input = stat()
+        let isStandardInput =
+            fstat(STDIN_FILENO, &input) == 0 && input.st_dev == info.st_dev && input.st_ino == info.st_ino
         return AppEnvironment.TokenFile(
-            contents: token, readableByOthers: keepsMode && Int(info.st_mode) & 0o077 != 0)
+            contents: token, readableByOthers: keepsMode && Int(info.st_mode) & 0o077 != 0,
+            isStandardInput: isStandardInput)
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -187,6 +187,11 @@ enum LoginInput: Sendable, Equatable {
             if case .given(let logins) = self { return logins }
             return []
         }
+        if let spent = io.stdinSpentOn {
+            throw .invalidInput(
+                "\(TerminalSanitizer.sanitize(spent)) read stdin for the token, so - has no logins left to read: "
+                    + "give the logins as arguments, or the token another way")
+        }
         var logins: [Login] = []
         var lines = InputLines(reading: io, maximumLength: Self.maximumLineBytes)
         while var line = try lines.next() {

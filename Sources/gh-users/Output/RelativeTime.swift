@@ -24,7 +24,9 @@ enum RelativeTime {
     /// A timestamp GitHub sent as text: relative in a table on a terminal, and exactly as sent anywhere else
     /// (tsv and csv on a terminal too), since data formats never alter a field.
     static func cell(_ text: String, context: RenderContext) -> String {
-        guard context.isTTY, context.format == .table, let date = try? Date(text, strategy: .iso8601) else { return text }
+        guard context.isTTY, context.format == .table, let date = try? Date(text, strategy: .iso8601) else {
+            return text
+        }
         return describe(date, now: context.now)
     }
 

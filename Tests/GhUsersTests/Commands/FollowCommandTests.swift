@@ -110,15 +110,36 @@ struct FollowCommandTests {
         #expect(run.err.isEmpty, "\(run.err)")
     }
 
-    /// A PATCH answered 304 is no write GitHub documents it for: the server's failure, not a profile to decode
-    /// (before this was narrowed: "the body is not valid JSON") nor a redirect.
-    @Test func aProfileEditAnswered304IsTheServersFailure() async {
+    /// GitHub's OpenAPI description documents 304 Not modified for `PATCH /user` (200, 304, 401, 403, 404, 422):
+    /// nothing needed changing, so the profile is asked for and shown, exit 0 (before: "Not Modified, which
+    /// GitHub does not document for this write", exit 1).
+    @Test func aProfileEditAnswered304ShowsTheProfileAsItIs() async {
         let harness = CommandHarness.signedIn()
         harness.expect("PATCH /user", status: 304)
+        harness.expect("GET /user", body: "users-get-authenticated")
+        let run = await harness.run(["me", "edit", "--bio", "x", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\n", "\(run.out)")
+        #expect(!run.err.contains("Not Modified") && !run.err.contains("redirect"), "\(run.err)")
+    }
+
+    /// A 200 that is no profile still says the change was probably made, as a lost answer does.
+    @Test func aProfileEditAnsweredWithNoProfileSaysToCheck() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.answer("PATCH /user", json: #"{"oops":1}"#)
         let run = await harness.run(["me", "edit", "--bio", "x"])
         #expect(run.status == 1, "\(run.err)")
-        #expect(run.err.contains("Not Modified, which GitHub does not document for this write"), "\(run.err)")
-        #expect(!run.err.contains("redirect") && !run.err.contains("JSON"), "\(run.err)")
+        #expect(run.err.contains("so the change was probably made: check with gh-users me"), "\(run.err)")
+    }
+
+    /// Interrupted while the PATCH is under way, the change may have been made: the user is told to check, as a
+    /// lost answer tells them (before: "interrupted" alone).
+    @Test func aProfileEditInterruptedInFlightSaysToCheck() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.fail("https://api.github.com/user", with: .cancelled)
+        let run = await harness.run(["me", "edit", "--bio", "x"])
+        #expect(run.status == 130, "\(run.err)")
+        #expect(run.err.contains("interrupted in flight and may have reached GitHub: check with gh-users me"))
     }
 
     /// A 403 that is not about scopes (a fine-grained token without the Followers permission: GitHub's "Resource
@@ -139,6 +160,21 @@ struct FollowCommandTests {
         #expect(run.out.contains("shipit[bot]\tfollow\tnot sent"), "\(run.out)")
         #expect(run.err.contains("Resource not accessible by personal access token"), "\(run.err)")
         #expect(!run.err.contains("scope") && !run.out.contains("scope"), "\(run.err)")
+    }
+
+    /// A fine-grained token's 403 names the permissions GitHub says it needs (`X-Accepted-GitHub-Permissions`,
+    /// GitHub's changelog of 2023-08-10), as a classic token's names its scope.
+    @Test func aFineGrainedRefusalNamesThePermissionsGitHubAccepts() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.answer(
+            "PUT /user/following/Yamada-Taro", status: 403,
+            headers: [("X-Accepted-GitHub-Permissions", "followers=write")],
+            json: #"{"message":"Resource not accessible by personal access token","status":"403"}"#)
+        let run = await harness.run(["follow", "Yamada-Taro", "--format", "tsv"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(
+            run.err.contains("a fine-grained token needs these permissions, any one set of them: followers=write"),
+            "\(run.err)")
     }
 
     @Test func aNoIsStatusOneOnlyOnceBothAccountsAreFoundToExist() async {

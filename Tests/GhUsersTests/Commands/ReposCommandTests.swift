@@ -149,7 +149,8 @@ struct ReposColumnsTests {
         var repo = makeRepo(1, "a")
         repo.raw = RawJSON(#"{"id":1,"pushed_at":"2027-01-12T01:00:00.123-07:00"}"#)
         let context = RenderContext(
-            format: format, isTTY: true, colorEnabled: false, width: 80, now: Date(timeIntervalSince1970: 1_800_000_000))
+            format: format, isTTY: true, colorEnabled: false, width: 80, now: Date(timeIntervalSince1970: 1_800_000_000)
+        )
         var writer = RecordStreamWriter(context: context, columns: ListReposCommand.columns(context))
         let output = String(decoding: writer.render([repo]) + writer.finish(completed: true), as: UTF8.self)
         #expect(output.contains("2027-01-12T01:00:00.123-07:00"), "\(output)")

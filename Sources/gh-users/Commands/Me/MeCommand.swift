@@ -149,12 +149,34 @@ struct MeEditCommand: GitHubCommand {
         let account = await Result.of { () throws(DomainError) in
             var update = GitHubEndpoints.updateAuthenticatedUser(edit.fields)
             update.lostAnswerCheck = "gh-users me"
-            let answer = try await github.perform(update)
-            // A 204 is the change made with no profile in the answer: the profile is asked for.
-            guard answer.status != 204 else {
+            // Interrupted before it is sent, nothing is sent; once it is under way, it may have been made.
+            if Task.isCancelled { throw .cancelled }
+            let answer: ResourceBody
+            do throws(DomainError) {
+                answer = try await github.perform(update)
+            } catch {
+                if case .cancelled = error {
+                    context.io.writeErr(
+                        "gh-users: the PATCH was interrupted in flight and may have reached GitHub: check with "
+                            + "gh-users me before sending it again\n")
+                }
+                throw error
+            }
+            // A 204 is the change made with no profile in the answer, a 304 nothing to change (both documented):
+            // the profile is asked for.
+            guard answer.status != 204, answer.status != 304 else {
                 return try await github.fetch(GitHubEndpoints.authenticatedUserWithScopes)
             }
-            return try GitHubEndpoints.authenticatedUser.decode(answer)
+            do throws(DomainError) {
+                return try GitHubEndpoints.authenticatedUser.decode(answer)
+            } catch {
+                guard case .malformedResponse(let endpoint, let detail, let requestID) = error else { throw error }
+                throw .malformedResponse(
+                    endpoint: endpoint,
+                    detail: detail + "; GitHub answered \(answer.status), so the change was probably made: check "
+                        + "with gh-users me",
+                    requestID: requestID)
+            }
         }
         let load = ResourceLoad([account])
         // The change is made: a --fields mistake in what it shows is warned of, not a failed run.
