@@ -23,7 +23,10 @@ struct ListGPGKeysCommand: AccountRecordsCommand {
         options: [],
         examples: [
             ("gh-users gpg-keys octocat", "Each key with its emails and expiry."),
-            ("gh-users gpg-keys octocat --json | jq -r '.[].raw_key' | gpg --import", "Import them."),
+            (
+                "gh-users gpg-keys octocat --json | jq -r '.[].raw_key // empty' | gpg --import",
+                "Import them (a key GitHub keeps no armored text for has a null raw_key)."
+            ),
         ],
         fields: [
             "id", "name", "primary_key_id", "key_id", "public_key", "emails", "subkeys", "can_sign",

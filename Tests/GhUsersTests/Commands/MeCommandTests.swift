@@ -192,6 +192,8 @@ struct MeEditCommandTests {
         (["me", "--bio", "x"], "--bio changes the profile: gh-users me edit --bio"),
         (["me", "--hireable"], "--hireable changes the profile"),
         (["me", "edit", "--hireable", "--no-hireable"], "give --hireable or --no-hireable, not both"),
+        // `@` alone, stripped, would clear the field: it names no account.
+        (["me", "edit", "--twitter-username", "@"], "--twitter-username @ names no account; give '' to clear"),
         (["me", "edit", "now", "--bio", "x"], "unexpected argument 'now'"),
         (["me", "show"], "unknown action 'show'"),
     ])

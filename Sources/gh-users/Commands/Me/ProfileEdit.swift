@@ -33,10 +33,16 @@ struct ProfileEdit: OptionValues {
     private static func text(_ spec: OptionSpec, _ key: String) -> (OptionDeclaration<ProfileEdit>, String) {
         let option = OptionDeclaration<ProfileEdit>(
             spec: spec,
-            read: { edit, reading in
+            read: { (edit: inout ProfileEdit, reading: OptionReading) throws(UsageError) in
                 var value = reading.text
-                // The account's name, as GitHub keeps it: `@mona` as people write it is `mona`.
-                if key == "twitter_username", value.hasPrefix("@") { value.removeFirst() }
+                // The account's name, as GitHub keeps it: `@mona` as people write it is `mona`. An `@` alone names
+                // no account, and would clear the field unasked.
+                if key == "twitter_username", value.hasPrefix("@") {
+                    value.removeFirst()
+                    guard !value.isEmpty else {
+                        throw reading.usageError("--twitter-username @ names no account; give '' to clear the field")
+                    }
+                }
                 edit.texts[key] = value
             },
             resume: { edit in edit.texts[key].map { ["--" + spec.name, $0] } ?? [] })
