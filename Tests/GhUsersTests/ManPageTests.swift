@@ -28,6 +28,20 @@ struct ManPageTests {
             #expect(page.contains(Roff.reference(ManPageRenderer.pageName(subcommand))), "\(name)")
         }
         if words.count > 1 { #expect(page.contains(Roff.reference("gh-users-" + words[0])), "\(name)") }
+        #expect(!Self.hasParagraphAfterHeading(page), "\(name)")
+    }
+
+    /// A heading starts a paragraph: a .PP after it is one `mandoc -Tlint` warns of (182 times before).
+    @Test func noPageHasAParagraphBreakRightAfterAHeading() {
+        let main = ManPageRenderer.render(nil, version: "9.9", date: Date(timeIntervalSince1970: 0))
+        #expect(main.contains(".SH \"DESCRIPTION\""))
+        #expect(!Self.hasParagraphAfterHeading(main))
+        #expect(Self.hasParagraphAfterHeading(".SH \"X\"\n.PP\ntext\n"))
+    }
+
+    private static func hasParagraphAfterHeading(_ page: String) -> Bool {
+        let lines = page.split(separator: "\n")
+        return zip(lines, lines.dropFirst()).contains { $0.hasPrefix(".SH ") && $1 == ".PP" }
     }
 
     /// Pages built twice from one source are the same: SOURCE_DATE_EPOCH, as reproducible builds set it, dates

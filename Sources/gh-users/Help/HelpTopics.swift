@@ -144,6 +144,7 @@ enum HelpTopics {
             ("CLICOLOR_FORCE", "set and not 0: colour tables even when piped"),
             ("TERM=dumb", "treated as no terminal"),
             ("COLUMNS", "the table width when the terminal does not say"),
+            ("SOURCE_DATE_EPOCH", "dates the pages help --man writes, for a reproducible package"),
         ],
         notes: [
             "The token is never printed, logged, cached or sent to another host.",

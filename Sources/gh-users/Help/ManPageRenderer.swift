@@ -13,9 +13,9 @@ enum ManPageRenderer {
     static func render(_ command: String?, version: String, date: Date) -> String {
         let day = date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day())
         guard let command, let spec = CommandCatalog.spec(named: command) else {
-            return mainPage(version: version, date: day)
+            return Roff.tidy(mainPage(version: version, date: day))
         }
-        return commandPage(spec, version: version, date: day)
+        return Roff.tidy(commandPage(spec, version: version, date: day))
     }
 
     static func commandPage(_ spec: CommandSpec, version: String, date: String) -> String {

@@ -45,6 +45,17 @@ enum Roff {
     /// Lines printed as they are, neither filled nor adjusted (examples, snippets, usage).
     static func verbatim(_ lines: String) -> String { ".PP\n.nf\n" + escape(lines) + "\n.fi\n" }
 
+    /// The page without a paragraph break right after a section heading, which starts a paragraph already
+    /// (`mandoc -Tlint`: "skipping paragraph macro: PP after SH").
+    static func tidy(_ page: String) -> String {
+        var lines: [Substring] = []
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == ".PP", lines.last?.hasPrefix(".SH ") == true { continue }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// A reference to another page: `gh-users-list(1)`.
     static func reference(_ page: String) -> String { ".BR \(escape(page)) (1)" }
 }
