@@ -208,12 +208,17 @@ enum ErrorMapping {
 
     /// What a fine-grained token or a GitHub App would need, as `X-Accepted-GitHub-Permissions` names it (sets of
     /// permissions, any one set enough, separated by `;`: GitHub's changelog of 2023-08-10), for a 403's message;
-    /// empty where the header is absent. Cut to a length a list of permissions has: it is the server's text.
+    /// empty where the header is absent or names none. `allows_permissionless_access=true` is no permission but
+    /// GitHub's mark of an endpoint that needs none, and is left out. Cut to a length a list of permissions has:
+    /// it is the server's text.
     static func acceptedPermissions(_ response: HTTPResponse) -> String {
-        guard let sets = response.headers["x-accepted-github-permissions"]?.trimmingCharacters(in: .whitespaces),
-            !sets.isEmpty
-        else { return "" }
-        return " (a fine-grained token needs these permissions, any one set of them: \(sets.prefix(200)))"
+        let sets = (response.headers["x-accepted-github-permissions"] ?? "").split(separator: ";").map { set in
+            set.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && $0 != "allows_permissionless_access=true" }.joined(separator: ", ")
+        }.filter { !$0.isEmpty }
+        guard !sets.isEmpty else { return "" }
+        let named = sets.joined(separator: "; ")
+        return " (a fine-grained token needs these permissions, any one set of them: \(named.prefix(200)))"
     }
 
     /// Whether a 403 is about the token's scopes or single sign-on. Only then does the message talk of scopes:

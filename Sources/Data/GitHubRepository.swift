@@ -78,6 +78,12 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         } catch {
             let mapped = ErrorMapping.domainError(
                 for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
+            // Interrupted while a write was under way (not in a wait between attempts): it may have been made.
+            if error.error == .cancelled, !error.cancelledBetweenAttempts, let check = action.lostAnswerCheck {
+                logger.warning(
+                    "the \(action.method.rawValue) was interrupted before GitHub's answer came, and may have reached "
+                        + "GitHub: check with \(check) before sending it again")
+            }
             guard error.error.mayHaveReachedServer, case .network(let text, let advice, let id) = mapped else {
                 throw mapped
             }
@@ -86,9 +92,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 method: action.method.rawValue, check: action.lostAnswerCheck)
             throw .network(text, advice: advice + [arrived], requestID: id)
         }
-        // GitHub documents 304 Not modified for every write gh-users makes: follow, unfollow, block and unblock
-        // (operations.json) and `PATCH /user` (its OpenAPI description): nothing needed changing. It is no
-        // redirect.
+        // GitHub's OpenAPI description lists 304 Not modified for follow and unfollow (operations.json) and
+        // `PATCH /user`; block and unblock are taken the same way: nothing needed changing. It is no redirect.
         if response.status == 304 {
             return ResourceBody(
                 bytes: [], next: nil, label: describe(action), headers: Self.headers(response), status: 304)

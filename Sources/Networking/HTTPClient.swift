@@ -200,8 +200,13 @@ package struct HTTPClient: Sendable {
             let seconds = max(0, clock.now().timeIntervalSince(started))
             return RequestFailure(error, attempts: attempts, elapsed: .milliseconds(Int64(seconds * 1000)))
         }
+        func cancelledBetweenAttempts() -> RequestFailure {
+            var cancelled = failure(.cancelled)
+            cancelled.cancelledBetweenAttempts = true
+            return cancelled
+        }
         while true {
-            if Task.isCancelled { throw failure(.cancelled) }
+            if Task.isCancelled { throw cancelledBetweenAttempts() }
             attempts += 1
             let outcome = await attempt(request)
             let decision = schedule.decide(
@@ -232,7 +237,7 @@ package struct HTTPClient: Sendable {
             do {
                 try await clock.sleep(delay, reason)
             } catch {
-                throw failure(.cancelled)
+                throw cancelledBetweenAttempts()
             }
         }
     }
@@ -330,7 +335,10 @@ package struct HTTPClient: Sendable {
         guard logger.isEnabled(.info), !logger.isEnabled(.debug) else { return }
         let url = request.url
         var line = "\(request.method.rawValue) \(url.path)\(url.query.map { "?" + $0 } ?? ""): \(response.status)"
-        if response.status == 304 { line += ", unchanged: the cached copy answers" }
+        if response.status == 304 {
+            // A read's 304 confirms its cached copy; a write's says there was nothing to change.
+            line += request.method.isWrite ? ", nothing to change" : ", unchanged: the cached copy answers"
+        }
         if attempts > 1 { line += " (attempt \(attempts))" }
         logger.info(Self.traceText(line))
     }

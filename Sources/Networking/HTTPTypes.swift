@@ -208,6 +208,9 @@ package struct RequestFailure: Error, Sendable, Equatable {
     package let attempts: Int
     /// From the first attempt's start to the last one's end, waits between them included.
     package let elapsed: Duration
+    /// Cancelled between attempts (before the first, or in a wait), with no request under way: a write was not
+    /// sent again, and any it sent before had its answer.
+    package var cancelledBetweenAttempts = false
 
     package init(_ error: TransportError, attempts: Int, elapsed: Duration) {
         self.error = error

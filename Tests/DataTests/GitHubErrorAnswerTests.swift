@@ -166,3 +166,32 @@ struct RequestIDMappingTests {
         }
     }
 }
+
+/// A 403's `X-Accepted-GitHub-Permissions` (GitHub's changelog of 2023-08-10: sets of permissions, any one set
+/// enough, separated by `;`) is named in its message; `allows_permissionless_access=true` marks an endpoint that
+/// needs none, and is no permission to ask for.
+struct AcceptedPermissionsTests {
+    private func forbidden(_ header: String) -> String? {
+        let response = answer(
+            403, body: #"{"message":"Resource not accessible"}"#,
+            headers: [
+                ("X-Accepted-GitHub-Permissions", header)
+            ])
+        guard case .unauthorized(_, let message, _, _) = ErrorMapping.domainError(for: response, resource: "x")
+        else { return nil }
+        return message
+    }
+
+    @Test func theSetsAreNamedAndTheMarkLeftOut() {
+        #expect(
+            forbidden("repository_projects=write; organization_projects=admin")
+                == "Resource not accessible (a fine-grained token needs these permissions, any one set of them: "
+                + "repository_projects=write; organization_projects=admin)")
+        #expect(
+            forbidden("allows_permissionless_access=true; followers=write")
+                == "Resource not accessible (a fine-grained token needs these permissions, any one set of them: "
+                + "followers=write)")
+        #expect(forbidden("allows_permissionless_access=true") == "Resource not accessible")
+        #expect(forbidden(" ; ") == "Resource not accessible")
+    }
+}

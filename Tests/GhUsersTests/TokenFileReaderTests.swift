@@ -57,6 +57,30 @@ struct TokenFileReaderTests {
         #expect(token == AppEnvironment.TokenFile(contents: "tok-from-pipe", readableByOthers: false))
     }
 
+    /// stdin is spent by a token file that is stdin's own pipe (`--token-file /dev/stdin`), so `-` has nothing
+    /// left; a terminal is not (a person types the logins after the token's end of file), nor another file.
+    @Test func onlyAPipeOrFileThatIsStdinIsSpentByTheToken() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        defer { close(ends[1]) }
+        var piped = stat()
+        try #require(fstat(ends[0], &piped) == 0)
+        #expect(TokenFileReader.spends(ends[0], reading: piped))
+        let path = try file(Array("tok".utf8))
+        defer { unlink(path) }
+        var other = stat()
+        try #require(stat(path, &other) == 0)
+        #expect(!TokenFileReader.spends(ends[0], reading: other))
+        // A pseudo-terminal's master side is a terminal too (isatty), the one a test can open without one.
+        let terminal = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0 && isatty(terminal) == 1)
+        defer { close(terminal) }
+        var typed = stat()
+        try #require(fstat(terminal, &typed) == 0)
+        #expect(!TokenFileReader.spends(terminal, reading: typed))
+    }
+
     @Test func aNamedFIFOIsRead() async throws {
         let path = temporaryPath()
         try #require(mkfifo(path, 0o600) == 0)

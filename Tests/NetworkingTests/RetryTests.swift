@@ -340,6 +340,41 @@ struct HTTPClientRetryTests {
         #expect(stub.received.count == 1)
     }
 
+    /// A cancellation in the wait between attempts is told from one while a request is under way: a write
+    /// cancelled in the wait had its answer (`me edit` must not say it may have reached GitHub), one cancelled
+    /// under way may have been made.
+    @Test func aCancellationSaysWhetherARequestWasUnderWay() async {
+        let stub = StubTransport()
+        stub.stub(url.absoluteString, status: 503)
+        let (waiting, entered) = AsyncStream<Void>.makeStream()
+        let sleeping = RetryClock(
+            now: { now }, random: { 1 },
+            sleep: { _, _ in
+                entered.yield()
+                try await Task.sleep(for: .seconds(30))
+            })
+        let task = Task { try await client(stub, clock: sleeping).sendReportingAttempts(HTTPRequest(url: url)) }
+        var wait = waiting.makeAsyncIterator()
+        await wait.next()
+        task.cancel()
+        let inTheWait = await task.result
+        #expect(throws: RequestFailure.self) { try inTheWait.get() }
+        if case .failure(let failure as RequestFailure) = inTheWait {
+            #expect(failure.error == .cancelled && failure.cancelledBetweenAttempts)
+        }
+        let underWay = StubTransport()
+        underWay.fail(url.absoluteString, with: .cancelled)
+        let answer = await Task {
+            try await client(underWay, clock: RecordingClock().clock)
+                .sendReportingAttempts(HTTPRequest(method: .patch, url: url))
+        }.result
+        if case .failure(let failure as RequestFailure) = answer {
+            #expect(failure.error == .cancelled && !failure.cancelledBetweenAttempts)
+        } else {
+            Issue.record("a cancelled request was answered")
+        }
+    }
+
     @Test func theTraceMasksTheAuthorizationHeader() async throws {
         let stub = StubTransport()
         stub.stub(url.absoluteString)

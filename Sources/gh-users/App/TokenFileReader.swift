@@ -22,6 +22,14 @@ enum TokenFileReader {
         return try InterruptState.process.blocking { () throws(TokenFileError) in try read(path, name: name) }
     }
 
+    /// Whether reading the file (`info`) to its end spent `input` (stdin): the same pipe or file. A terminal is not
+    /// spent by the token's end of file: a person types the logins after it.
+    static func spends(_ input: Int32, reading info: stat) -> Bool {
+        var given = stat()
+        return isatty(input) == 0 && fstat(input, &given) == 0 && given.st_dev == info.st_dev
+            && given.st_ino == info.st_ino
+    }
+
     private static func read(_ path: String, name: String) throws(TokenFileError) -> AppEnvironment.TokenFile {
         // O_NOCTTY: /dev/tty as a token file must not become the controlling terminal.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
@@ -54,12 +62,9 @@ enum TokenFileReader {
         // Only a file or a named FIFO keeps its mode; a terminal's or an anonymous pipe's says nothing about
         // who could read the token.
         let keepsMode = kind == Int(S_IFREG) || kind == Int(S_IFIFO)
-        var input = stat()
-        let isStandardInput =
-            fstat(STDIN_FILENO, &input) == 0 && input.st_dev == info.st_dev && input.st_ino == info.st_ino
         return AppEnvironment.TokenFile(
             contents: token, readableByOthers: keepsMode && Int(info.st_mode) & 0o077 != 0,
-            isStandardInput: isStandardInput)
+            isStandardInput: spends(STDIN_FILENO, reading: info))
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -33,7 +33,7 @@ enum FieldCatalog {
         "disabled", "visibility", "pushed_at", "created_at", "updated_at", "permissions", "role_name",
         "temp_clone_token", "delete_branch_on_merge", "subscribers_count", "network_count", "code_of_conduct",
         "license", "forks", "open_issues", "watchers", "allow_forking", "web_commit_signoff_required",
-        "security_and_analysis",
+        "security_and_analysis", "custom_properties",
     ]
 
     /// One rate-limit bucket, as `gh-users rate-limit` lists them.

@@ -26,6 +26,8 @@ struct CommandHarness {
     static let requestID = ("X-GitHub-Request-Id", "CF25:41C0:C9E976")
 
     let http = StubTransport()
+    /// What the run logged (a warning goes to stderr in the live wiring).
+    let log = InMemoryLogHandler()
     var environment: [String: String] = [:]
     var stdoutTTY = false
     /// stderr is a terminal: the notes written for a person (which list `members` listed) are written.
@@ -65,7 +67,7 @@ struct CommandHarness {
         var app = AppEnvironment(
             io: io,
             environment: variables,
-            logger: Logger(label: "gh-users", handler: InMemoryLogHandler()),
+            logger: Logger(label: "gh-users", handler: log),
             now: { Self.now },
             makeGitHub: { request in
                 // No wait is slept: a retry's backoff or a rate limit's countdown passes at once, and a rate-limit

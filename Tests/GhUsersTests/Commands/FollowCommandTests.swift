@@ -120,7 +120,7 @@ struct FollowCommandTests {
         let run = await harness.run(["me", "edit", "--bio", "x", "--format", "tsv", "--fields", "login"])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == "octocat\n", "\(run.out)")
-        #expect(!run.err.contains("Not Modified") && !run.err.contains("redirect"), "\(run.err)")
+        #expect(run.err == "gh-users: GitHub answered 304 Not Modified: the profile needed no change\n", "\(run.err)")
     }
 
     /// A 200 that is no profile still says the change was probably made, as a lost answer does.
@@ -130,6 +130,12 @@ struct FollowCommandTests {
         let run = await harness.run(["me", "edit", "--bio", "x"])
         #expect(run.status == 1, "\(run.err)")
         #expect(run.err.contains("so the change was probably made: check with gh-users me"), "\(run.err)")
+        // Broken JSON is refused before it is decoded, and says so too.
+        let broken = CommandHarness.signedIn()
+        broken.http.answer("PATCH /user", json: #"{"login":"octocat","#)
+        let cut = await broken.run(["me", "edit", "--bio", "x"])
+        #expect(cut.status == 1, "\(cut.err)")
+        #expect(cut.err.contains("so the change was probably made: check with gh-users me"), "\(cut.err)")
     }
 
     /// Interrupted while the PATCH is under way, the change may have been made: the user is told to check, as a
@@ -139,7 +145,11 @@ struct FollowCommandTests {
         harness.http.fail("https://api.github.com/user", with: .cancelled)
         let run = await harness.run(["me", "edit", "--bio", "x"])
         #expect(run.status == 130, "\(run.err)")
-        #expect(run.err.contains("interrupted in flight and may have reached GitHub: check with gh-users me"))
+        let warned = harness.log.entries.map(\.message)
+        #expect(
+            warned.contains(
+                "the PATCH was interrupted before GitHub's answer came, and may have reached GitHub: check with "
+                    + "gh-users me before sending it again"), "\(warned)")
     }
 
     /// A 403 that is not about scopes (a fine-grained token without the Followers permission: GitHub's "Resource

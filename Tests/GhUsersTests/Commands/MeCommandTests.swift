@@ -194,6 +194,7 @@ struct MeEditCommandTests {
         (["me", "edit", "--hireable", "--no-hireable"], "give --hireable or --no-hireable, not both"),
         // `@` alone, stripped, would clear the field: it names no account.
         (["me", "edit", "--twitter-username", "@"], "--twitter-username @ names no account; give '' to clear"),
+        (["me", "edit", "--twitter-username", "@@"], "--twitter-username @@ names no account"),
         (["me", "edit", "now", "--bio", "x"], "unexpected argument 'now'"),
         (["me", "show"], "unknown action 'show'"),
     ])

@@ -149,33 +149,34 @@ struct MeEditCommand: GitHubCommand {
         let account = await Result.of { () throws(DomainError) in
             var update = GitHubEndpoints.updateAuthenticatedUser(edit.fields)
             update.lostAnswerCheck = "gh-users me"
-            // Interrupted before it is sent, nothing is sent; once it is under way, it may have been made.
-            if Task.isCancelled { throw .cancelled }
+            // A success whose body is no profile (broken JSON, or JSON of another shape) most likely made the change.
+            func probablyMade(_ error: DomainError) -> DomainError {
+                guard case .malformedResponse(let endpoint, let detail, let requestID) = error else { return error }
+                return .malformedResponse(
+                    endpoint: endpoint,
+                    detail: detail + "; GitHub answered with a success, so the change was probably made: check with "
+                        + "gh-users me",
+                    requestID: requestID)
+            }
+            // Interrupted while it is under way, perform says it may have been made.
             let answer: ResourceBody
             do throws(DomainError) {
                 answer = try await github.perform(update)
             } catch {
-                if case .cancelled = error {
-                    context.io.writeErr(
-                        "gh-users: the PATCH was interrupted in flight and may have reached GitHub: check with "
-                            + "gh-users me before sending it again\n")
-                }
-                throw error
+                throw probablyMade(error)
             }
             // A 204 is the change made with no profile in the answer, a 304 nothing to change (both documented):
             // the profile is asked for.
             guard answer.status != 204, answer.status != 304 else {
+                if answer.status == 304 {
+                    context.io.writeErr("gh-users: GitHub answered 304 Not Modified: the profile needed no change\n")
+                }
                 return try await github.fetch(GitHubEndpoints.authenticatedUserWithScopes)
             }
             do throws(DomainError) {
                 return try GitHubEndpoints.authenticatedUser.decode(answer)
             } catch {
-                guard case .malformedResponse(let endpoint, let detail, let requestID) = error else { throw error }
-                throw .malformedResponse(
-                    endpoint: endpoint,
-                    detail: detail + "; GitHub answered \(answer.status), so the change was probably made: check "
-                        + "with gh-users me",
-                    requestID: requestID)
+                throw probablyMade(error)
             }
         }
         let load = ResourceLoad([account])

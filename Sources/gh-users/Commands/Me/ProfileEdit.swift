@@ -1,3 +1,4 @@
+import AtomicCore
 import Domain
 import JSONBytes
 
@@ -39,8 +40,10 @@ struct ProfileEdit: OptionValues {
                 // no account, and would clear the field unasked.
                 if key == "twitter_username", value.hasPrefix("@") {
                     value.removeFirst()
-                    guard !value.isEmpty else {
-                        throw reading.usageError("--twitter-username @ names no account; give '' to clear the field")
+                    guard !value.isEmpty, !value.hasPrefix("@") else {
+                        throw reading.usageError(
+                            "--twitter-username \(TerminalSanitizer.sanitize(reading.text)) names no account; give '' to "
+                                + "clear the field")
                     }
                 }
                 edit.texts[key] = value
