@@ -560,6 +560,22 @@ struct FollowerChangesRunTests {
         #expect(recorded.accounts == accounts([(4, "dave"), (1, "alice"), (3, "carol2")]))
     }
 
+    /// A FIFO where the snapshot's temporary file goes is refused before anything is written: before, the
+    /// changes were printed and the replacement then failed, so the next run printed them again.
+    @Test func aFIFOAtTheTemporaryFileIsRefusedBeforeAnyChangeIsWritten() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "me", "--changes", folder("f.json"), "--format", "tsv"]
+        _ = await run(github([[(1, "alice")]]), arguments)
+        let before = try folder.bytes("f.json")
+        #expect(mkfifo(folder("f.json.tmp"), 0o600) == 0)
+        let (status, out, err) = await run(github([[(2, "bob")]]), arguments)
+        #expect(status == 1, "\(err)")
+        #expect(out.isEmpty, "\(out)")
+        #expect(err.contains("its temporary file '\(folder("f.json.tmp"))' is a FIFO (named pipe)"), "\(err)")
+        #expect(try folder.bytes("f.json") == before)
+    }
+
     @Test func aFailureOnPageTwoLeavesTheSnapshotByteForByte() async throws {
         let folder = try Folder()
         defer { folder.remove() }

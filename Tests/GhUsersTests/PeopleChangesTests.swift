@@ -489,6 +489,32 @@ struct PeopleChangesRunTests {
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("p.json")))) == before)
     }
 
+    /// Through a 2FA filter, which GitHub answers 422 to anyone but an owner, an empty list is the list: the last
+    /// member without 2FA turned it on, and is written as gone (before: refused every run, "remove the snapshot
+    /// file", so the change that emptied the list was never written).
+    @Test func aTwoFactorListThatEmptiedIsRecordedAsIs() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--2fa-disabled", "--changes", folder("m.json"), "--format", "tsv"]
+        // --changes reads the owners (`role=admin`) in a pass of their own, for the ROLE column.
+        let (path, owners) = (
+            "GET /orgs/github/members?filter=2fa_disabled&per_page=100",
+            "GET /orgs/github/members?filter=2fa_disabled&role=admin&per_page=100"
+        )
+        let one = StubTransport()
+        one.answer(path, accounts: [5])
+        one.answer(owners, json: "[]")
+        let first = await run(one, arguments)
+        #expect(first.0 == 0, "\(first.2)")
+        let empty = StubTransport()
+        empty.answer(path, json: "[]")
+        empty.answer(owners, json: "[]")
+        let (code, out, err) = await run(empty, arguments)
+        #expect(code == 0, "\(err)")
+        #expect(out.hasPrefix("removed\t"), "\(out)")
+        #expect(try PeopleSnapshotFile(path: folder("m.json")).load()?.people.isEmpty == true)
+    }
+
     /// Forks far fewer than the repository's `forks_count` are a list GitHub answered in part: refused, both
     /// numbers said; half of them or more is people leaving.
     @Test func forksFarBelowTheRepositorysCountAreRefused() async throws {

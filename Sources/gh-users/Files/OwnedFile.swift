@@ -98,6 +98,9 @@ struct OwnedFile: Sendable {
     /// waited on), cannot be read or is larger than `limitBytes` is an error, and is left as it is.
     func read() throws(LocalFileError) -> [UInt8]? {
         try checkLinks()
+        // Refused before the run writes anything, not only when the file is replaced at its end: a `--changes`
+        // run would have printed its changes, and printed them again on the next run.
+        try checkTemporary()
         // O_NONBLOCK: a FIFO with no writer must not hold the run before the check below refuses it.
         let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -154,14 +157,7 @@ struct OwnedFile: Sendable {
         let temporary = temporaryPath
         // A temporary file left by a killed run is removed (only its name: a hard link planted there loses
         // nothing), and the new one is made afresh, never opened through whatever stands at its name.
-        var info = stat()
-        if lstat(temporary, &info) == 0 {
-            if let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
-                throw LocalFileError(
-                    message:
-                        "cannot replace the \(self.kind) \(shown): its temporary file \(TerminalSanitizer.quotedPath(temporary)) is "
-                        + "\(kind), not a file gh-users left there. Nothing was changed: remove it and run again")
-            }
+        if try checkTemporary() {
             guard unlink(temporary) == 0 || errno == ENOENT else { throw failure("remove", temporary, errno) }
         }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0o600)
@@ -190,6 +186,21 @@ struct OwnedFile: Sendable {
         guard directory >= 0 else { throw failure("flush the directory of", path, errno) }
         defer { close(directory) }
         guard fsync(directory) == 0 || errno == EINVAL else { throw failure("flush the directory of", path, errno) }
+    }
+
+    /// Whether a temporary file is left at `temporaryPath` (a killed run's), which a replacement removes; what is
+    /// not a regular file there (a FIFO, a directory) is no file gh-users left, and is refused.
+    @discardableResult
+    private func checkTemporary() throws(LocalFileError) -> Bool {
+        var info = stat()
+        guard lstat(temporaryPath, &info) == 0 else { return false }
+        if let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
+            throw LocalFileError(
+                message: "cannot use the \(self.kind) \(shown): its temporary file "
+                    + "\(TerminalSanitizer.quotedPath(temporaryPath)) is \(kind), not a file gh-users left there. "
+                    + "Nothing was changed: remove it and run again")
+        }
+        return true
     }
 
     /// Takes the file's lock for as long as the returned value lives, or fails at once when another run holds it.

@@ -16,6 +16,9 @@ struct ListCollapse {
     var recorded: Int?
     /// What the list holds, in the plural (`records` for an access map).
     var noun = "accounts"
+    /// Whether GitHub refuses the list outright to a token that may not see it, so that an empty answer is the
+    /// list: the 2FA filters are for owners alone (GitHub's 422 to anyone else).
+    var refusedUnlessSeen = false
 
     /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or
     /// more is taken as it is.
@@ -25,7 +28,7 @@ struct ListCollapse {
                 "\(list) came back with \(Counted.text(read, plural: noun)) while \(by) counts \(count), so the list "
                 + "was not compared: GitHub answered only part of it; run again later"
         }
-        if read == 0, let recorded, recorded > 0 {
+        if read == 0, let recorded, recorded > 0, !refusedUnlessSeen {
             return "\(list) came back empty while the snapshot holds \(Counted.text(recorded, plural: noun)), so the "
                 + "list was not compared: GitHub answers an empty list for one the token can no longer see as well as "
                 + "for one everyone left. If everyone did leave, remove the snapshot file to start again"
