@@ -258,6 +258,11 @@ struct OutputCutTests {
             OutputCut(recorded: 8, since: 2, until: nil, settings: .init(format: .tsv)).problem(
                 length: Int64(8 + page.utf8.count)
             ) { Array(Array((saved + page).utf8)[Int($0)...]) } == nil)
+        // An ndjson id is read as its digits: past 2^53 a Double rounded neighbours into one and refused the cut
+        // as "out of order", and Int64.max did not read at all.
+        let big = (9_007_199_254_740_993 as Int64)
+        let bigs = [big, big + 2, Int64.max].map { #"{"login":"c","id":\#($0)}"# + "\n" }.joined()
+        #expect(problem(.cut(8, .ndjson, since: 2), saved + bigs) == nil)
         // Without the id, only the boundary and the count can be checked.
         #expect(problem(.cut(8, .tsv, fields: ["login"], since: 2, perPage: 2), saved + "c\nd\n") == nil)
     }

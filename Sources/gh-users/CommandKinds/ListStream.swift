@@ -124,6 +124,7 @@ struct ListStream<Item: ListedItem> {
                 if case .end(let how) = step { end = how }
                 break
             }
+            output.pageCame = true
             output.progress.clear()
             if let item = items.first, let missing = output.writer.keysMissing(from: items) {
                 end = .failed(
@@ -239,7 +240,7 @@ struct ListStream<Item: ListedItem> {
         -> CommandOutcome
     {
         let io = command.io
-        try? io.out.write(output.writer.finish(completed: false))
+        try? io.out.write(output.writer.finish(completed: false, begun: output.pageCame))
         var message = command.presenter.present(error).message
         if let id = output.lastWritten?.listedID, let resume {
             message += resume.hint(afterID: id, written: output.written) + "\n"

@@ -106,6 +106,9 @@ struct ListOutput<Item: ListedItem> {
     var lastWritten: Item?
     /// How many items this run has written whole, up to `lastWritten`.
     var written = 0
+    /// Whether a page of the list came, whatever was written of it (every account on it may have gone): a JSON
+    /// array is then begun, and a failure after it still closes one.
+    var pageCame = false
 
     /// Why a batch is not written: the columns read none of the keys its first item has, so every row would be
     /// blank. When every column is a path that goes wrong after its first part (`misspelt`), the rest of a path

@@ -294,11 +294,12 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
 
     /// The bytes that complete the document. `completed` is false when the command failed. A csv with no
     /// records still has its header, so a reader sees the columns of an empty table.
-    func finish(completed: Bool) -> [UInt8] {
+    /// `begun`: a run that failed after a page came (all of it gone, say) still closes one JSON document.
+    func finish(completed: Bool, begun: Bool = false) -> [UInt8] {
         if context.format == .csv, completed, !csvHeaderWritten, !continuesOutput { return csvHeader }
         guard context.format == .json else { return [] }
         if written > 0 { return Array("\n]\n".utf8) }
-        return completed ? Array("[]\n".utf8) : []
+        return completed || begun ? Array("[]\n".utf8) : []
     }
 }
 

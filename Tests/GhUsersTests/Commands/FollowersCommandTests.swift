@@ -25,6 +25,21 @@ struct FollowersCommandTests {
         #expect(run.err.isEmpty)
     }
 
+    /// A crawl that fails after a page came is still one JSON document, though every account on that page was
+    /// gone by the time its profile was read (before: nothing at all on stdout).
+    @Test func aFullCrawlThatFailsAfterAPageOfTheGoneIsStillADocument() async {
+        let harness = CommandHarness()
+        harness.http.answerPages("/users/x/followers?per_page=100", [[1, 2]], failing: 422)
+        // Gone by login, and by id (a renamed account is found so).
+        for id in [1, 2] {
+            harness.http.refuse("GET /users/user\(id)", status: 404, message: "Not Found")
+            harness.http.refuse("GET /user/\(id)", status: 404, message: "Not Found")
+        }
+        let run = await harness.run(["followers", "x", "--all", "--full", "--json"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out == "[]\n", "\(run.out)")
+    }
+
     @Test func followersAndFollowing() throws {
         let login = try Login(validating: "octocat")
         #expect(

@@ -17,6 +17,21 @@ struct ShowCommandTests {
         #expect(run.out.contains("\"twitter_username\": \"monatheoctocat\""))
     }
 
+    /// csv's own columns hold what GitHub sent, as `--fields` does: a time with its fraction and offset, a count
+    /// as written (before: `created_at` went through a Date, `2008-01-14T11:33:35Z`, and `1e3` became `1000`).
+    @Test func csvWritesTheTimeAndCountsAsSent() async {
+        let harness = CommandHarness()
+        harness.http.answer(
+            "GET /users/octocat",
+            json: #"{"login":"octocat","id":1,"type":"User","followers":1e3,"#
+                + #""created_at":"2008-01-14T04:33:35.123-07:00"}"#)
+        let run = await harness.run(["show", "octocat", "--format", "csv"])
+        #expect(run.status == 0, "\(run.err)")
+        let row = run.out.split(separator: "\r\n").last.map(String.init) ?? ""
+        #expect(row.contains(",1e3,"), "\(run.out)")
+        #expect(row.contains(",2008-01-14T04:33:35.123-07:00,"), "\(run.out)")
+    }
+
     @Test func severalAreShownInTheOrderGivenABotIncluded() async {
         let harness = CommandHarness()
         harness.expect("GET /users/sigmavirus24", body: "users-get-by-id")

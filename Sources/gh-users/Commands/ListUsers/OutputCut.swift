@@ -1,6 +1,7 @@
 import AtomicCore
 import Domain
 import Foundation
+import JSONBytes
 
 #if canImport(Glibc)
     import Glibc
@@ -81,8 +82,8 @@ struct OutputCut: Sendable {
 
     private func id(of record: ArraySlice<UInt8>, column: Int?) -> Int64? {
         if settings.format == .ndjson {
-            let object = try? JSONSerialization.jsonObject(with: Foundation.Data(record)) as? [String: Any]
-            return (object?["id"] as? NSNumber).flatMap { Int64(exactly: $0.doubleValue) }
+            // The id's own digits: through a Double, ids past 2^53 would round into each other.
+            return Int64(JSONText.text(of: "id", in: Array(record)))
         }
         guard let column, let cell = Self.cells(record, csv: settings.format == .csv)[safe: column] else {
             return nil

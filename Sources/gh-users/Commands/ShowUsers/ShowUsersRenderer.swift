@@ -6,7 +6,11 @@ import JSONBytes
 /// How `show` looks: a labelled profile on a terminal, one row per account in tsv and csv, and GitHub's own
 /// object (or an array of them) in JSON.
 enum ShowUsersRenderer {
-    private static func count(_ value: Int?) -> String { value.map(String.init) ?? "" }
+    /// A value as GitHub wrote it: a time with its fraction and offset, a count as its digits (`1e3` stays so), as
+    /// `--fields` writes it.
+    private static func sent(_ key: String) -> Column<User> {
+        Column(key) { JSONText.text(of: key, in: $0.raw.bytes) }
+    }
 
     static let columns: [Column<User>] = [
         Column("login") { $0.login },
@@ -18,11 +22,7 @@ enum ShowUsersRenderer {
         Column("email") { $0.email ?? "" },
         Column("blog") { $0.blog ?? "" },
         Column("bio") { $0.bio ?? "" },
-        Column("public_repos") { count($0.publicRepos) },
-        Column("public_gists") { count($0.publicGists) },
-        Column("followers") { count($0.followers) },
-        Column("following") { count($0.following) },
-        Column("created_at") { $0.createdAt.map(RelativeTime.rfc3339) ?? "" },
+        sent("public_repos"), sent("public_gists"), sent("followers"), sent("following"), sent("created_at"),
         Column("html_url") { $0.htmlURL ?? "" },
     ]
 
