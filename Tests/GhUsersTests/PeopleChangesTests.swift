@@ -484,8 +484,9 @@ struct PeopleChangesRunTests {
             err
                 == "gh-users: GitHub's list of \(command) \(owner) came back empty while the snapshot holds 5 "
                 + "accounts, so the list was not compared: GitHub answers an empty list for one the token can no "
-                + "longer see as well as for one everyone left. If everyone did leave, remove the snapshot file to "
-                + "start again\ngh-users: the snapshot file '\(folder("p.json"))' was left as it was.\n")
+                + "longer see as well as for one everyone left. If everyone did leave, those the snapshot file holds "
+                + "are who left: keep a copy of it, then remove it to start again\ngh-users: the snapshot file "
+                + "'\(folder("p.json"))' was left as it was.\n")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("p.json")))) == before)
     }
 

@@ -31,7 +31,8 @@ struct ListCollapse {
         if read == 0, let recorded, recorded > 0, !refusedUnlessSeen {
             return "\(list) came back empty while the snapshot holds \(Counted.text(recorded, plural: noun)), so the "
                 + "list was not compared: GitHub answers an empty list for one the token can no longer see as well as "
-                + "for one everyone left. If everyone did leave, remove the snapshot file to start again"
+                + "for one everyone left. If everyone did leave, those the snapshot file holds are who left: keep a "
+                + "copy of it, then remove it to start again"
         }
         return nil
     }
