@@ -209,16 +209,18 @@ enum ErrorMapping {
     /// What a fine-grained token or a GitHub App would need, as `X-Accepted-GitHub-Permissions` names it (sets of
     /// permissions, any one set enough, separated by `;`: GitHub's changelog of 2023-08-10), for a 403's message;
     /// empty where the header is absent or names none. `allows_permissionless_access=true` is no permission but
-    /// GitHub's mark of an endpoint that needs none, and is left out. Cut to a length a list of permissions has:
-    /// it is the server's text.
+    /// GitHub's mark of an endpoint that needs none: as a set of its own it means no permission is needed, and
+    /// nothing is named. Cut to a length a list of permissions has: it is the server's text.
     static func acceptedPermissions(_ response: HTTPResponse) -> String {
+        let permissionless = "allows_permissionless_access=true"
         let sets = (response.headers["x-accepted-github-permissions"] ?? "").split(separator: ";").map { set in
-            set.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && $0 != "allows_permissionless_access=true" }.joined(separator: ", ")
+            set.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }.filter { !$0.isEmpty }
-        guard !sets.isEmpty else { return "" }
-        let named = sets.joined(separator: "; ")
-        return " (a fine-grained token needs these permissions, any one set of them: \(named.prefix(200)))"
+        guard !sets.contains([permissionless]) else { return "" }
+        let named = sets.map { $0.filter { $0 != permissionless }.joined(separator: ", ") }.filter { !$0.isEmpty }
+        guard !named.isEmpty else { return "" }
+        return " (a fine-grained token needs these permissions, any one set of them: "
+            + "\(named.joined(separator: "; ").prefix(200)))"
     }
 
     /// Whether a 403 is about the token's scopes or single sign-on. Only then does the message talk of scopes:

@@ -79,8 +79,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             let mapped = ErrorMapping.domainError(
                 for: error, endpoint: describe(action), apiRoot: apiRoot, cachedCopy: false)
             // Interrupted while a write was under way (not in a wait between attempts): it may have been made.
+            // An error, so that no --log-level hides it.
             if error.error == .cancelled, !error.cancelledBetweenAttempts, let check = action.lostAnswerCheck {
-                logger.warning(
+                logger.error(
                     "the \(action.method.rawValue) was interrupted before GitHub's answer came, and may have reached "
                         + "GitHub: check with \(check) before sending it again")
             }
@@ -121,11 +122,22 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         do {
             try ResponseDecoder.refuseMalformed(response.body, endpoint: describe(action))
         } catch {
-            throw error.answered(requestID: ErrorMapping.requestID(response))
+            throw Self.probablyMade(error, status: response.status, check: action.lostAnswerCheck)
+                .answered(requestID: ErrorMapping.requestID(response))
         }
         return ResourceBody(
             bytes: [UInt8](response.body), next: nil, label: describe(action), headers: Self.headers(response),
             status: response.status)
+    }
+
+    /// A success whose body is no answer (broken JSON, or JSON of another shape) most likely made the change: the
+    /// failure says so, and names `check`, the command that shows whether it was made.
+    package static func probablyMade(_ error: DomainError, status: Int, check: String?) -> DomainError {
+        guard let check, case .malformedResponse(let endpoint, let detail, let requestID) = error else { return error }
+        return .malformedResponse(
+            endpoint: endpoint,
+            detail: detail + "; GitHub answered \(status), so the change was probably made: check with \(check)",
+            requestID: requestID)
     }
 
     /// The answer's headers by lower-cased name, as a decoder reads them.

@@ -187,8 +187,10 @@ struct AcceptedPermissionsTests {
             forbidden("repository_projects=write; organization_projects=admin")
                 == "Resource not accessible (a fine-grained token needs these permissions, any one set of them: "
                 + "repository_projects=write; organization_projects=admin)")
+        // A set of the mark alone needs nothing, so no permission is named beside it.
+        #expect(forbidden("allows_permissionless_access=true; followers=write") == "Resource not accessible")
         #expect(
-            forbidden("allows_permissionless_access=true; followers=write")
+            forbidden("followers=write, allows_permissionless_access=true")
                 == "Resource not accessible (a fine-grained token needs these permissions, any one set of them: "
                 + "followers=write)")
         #expect(forbidden("allows_permissionless_access=true") == "Resource not accessible")

@@ -286,6 +286,12 @@ struct OutputCutTests {
         #expect(
             problem(.cut(8, .ndjson, since: 2), saved + "{}\n")
                 == "they hold a line that is not an account of this crawl")
+        // Another tool's line: an id that is no number, or more than one object on a line.
+        for line in [#"{"login":"x","id":"4"}"#, #"{"login":"x","id":4}garbage"#, #"{"id":4} {"id":5}"#] {
+            #expect(
+                problem(.cut(8, .ndjson, since: 2), saved + line + "\n")
+                    == "they hold a line that is not an account of this crawl", "\(line)")
+        }
         // A header is CSV's only in an empty output.
         #expect(
             problem(.cut(8, .csv, since: 2), saved + "id,login\r\n")

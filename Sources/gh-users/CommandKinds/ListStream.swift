@@ -124,13 +124,14 @@ struct ListStream<Item: ListedItem> {
                 if case .end(let how) = step { end = how }
                 break
             }
-            output.pageCame = true
             output.progress.clear()
             if let item = items.first, let missing = output.writer.keysMissing(from: items) {
                 end = .failed(
                     ListOutput.keysMissing(missing.keys, misspelt: missing.misspelt, in: item, noun: noun), vanished: 0)
                 break
             }
+            // A page refused for the output's own fields (above) begins no document.
+            output.pageCame = true
             if output.written == 0, output.writer.context.fields != nil, let item = items.first {
                 for warning in output.writer.pathWarnings(for: item) { io.writeErr(warning) }
             }

@@ -25,7 +25,7 @@ struct ListGPGKeysCommand: AccountRecordsCommand {
             ("gh-users gpg-keys octocat", "Each key with its emails and expiry."),
             (
                 "gh-users gpg-keys octocat --json | jq -r '.[].raw_key // empty' | gpg --import",
-                "Import them (a key GitHub keeps no armored text for has a null raw_key)."
+                "Import them (a key GitHub keeps no armoured text for has a null raw_key)."
             ),
         ],
         fields: [

@@ -136,6 +136,14 @@ struct FollowCommandTests {
         let cut = await broken.run(["me", "edit", "--bio", "x"])
         #expect(cut.status == 1, "\(cut.err)")
         #expect(cut.err.contains("so the change was probably made: check with gh-users me"), "\(cut.err)")
+        // A refusal whose headers do not read (a rate limit's reset that is no time) made no change.
+        let limited = CommandHarness.signedIn()
+        limited.http.answer(
+            "PATCH /user", status: 403, headers: [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "soon")],
+            json: #"{"message":"API rate limit exceeded"}"#)
+        let refused = await limited.run(["me", "edit", "--bio", "x"])
+        #expect(refused.status == 1, "\(refused.err)")
+        #expect(!refused.err.contains("probably made"), "\(refused.err)")
     }
 
     /// Interrupted while the PATCH is under way, the change may have been made: the user is told to check, as a

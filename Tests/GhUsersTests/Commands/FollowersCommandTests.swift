@@ -38,6 +38,12 @@ struct FollowersCommandTests {
         let run = await harness.run(["followers", "x", "--all", "--full", "--json"])
         #expect(run.status == 1, "\(run.err)")
         #expect(run.out == "[]\n", "\(run.out)")
+        // A page refused for the output's own --fields begins no document: nothing is written, as for show.
+        let refused = CommandHarness()
+        refused.expect("GET /users/x/followers?per_page=30", body: "users-list-followers-for-user")
+        let fields = await refused.run(["followers", "x", "--json", "--fields", "login.x"])
+        #expect(fields.status == 1, "\(fields.err)")
+        #expect(fields.out.isEmpty, "\(fields.out)")
     }
 
     @Test func followersAndFollowing() throws {

@@ -82,7 +82,10 @@ struct OutputCut: Sendable {
 
     private func id(of record: ArraySlice<UInt8>, column: Int?) -> Int64? {
         if settings.format == .ndjson {
-            // The id's own digits: through a Double, ids past 2^53 would round into each other.
+            // A line that is one JSON object with a number for its id, read as its own digits: through a Double,
+            // ids past 2^53 would round into each other.
+            let object = try? JSONSerialization.jsonObject(with: Foundation.Data(record)) as? [String: Any]
+            guard object?["id"] is NSNumber else { return nil }
             return Int64(JSONText.text(of: "id", in: Array(record)))
         }
         guard let column, let cell = Self.cells(record, csv: settings.format == .csv)[safe: column] else {

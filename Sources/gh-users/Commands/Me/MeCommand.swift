@@ -149,22 +149,9 @@ struct MeEditCommand: GitHubCommand {
         let account = await Result.of { () throws(DomainError) in
             var update = GitHubEndpoints.updateAuthenticatedUser(edit.fields)
             update.lostAnswerCheck = "gh-users me"
-            // A success whose body is no profile (broken JSON, or JSON of another shape) most likely made the change.
-            func probablyMade(_ error: DomainError) -> DomainError {
-                guard case .malformedResponse(let endpoint, let detail, let requestID) = error else { return error }
-                return .malformedResponse(
-                    endpoint: endpoint,
-                    detail: detail + "; GitHub answered with a success, so the change was probably made: check with "
-                        + "gh-users me",
-                    requestID: requestID)
-            }
-            // Interrupted while it is under way, perform says it may have been made.
-            let answer: ResourceBody
-            do throws(DomainError) {
-                answer = try await github.perform(update)
-            } catch {
-                throw probablyMade(error)
-            }
+            // Interrupted while it is under way, or answered a success that is no JSON, perform says it may have
+            // been made.
+            let answer = try await github.perform(update)
             // A 204 is the change made with no profile in the answer, a 304 nothing to change (both documented):
             // the profile is asked for.
             guard answer.status != 204, answer.status != 304 else {
@@ -176,7 +163,7 @@ struct MeEditCommand: GitHubCommand {
             do throws(DomainError) {
                 return try GitHubEndpoints.authenticatedUser.decode(answer)
             } catch {
-                throw probablyMade(error)
+                throw GitHubRepository.probablyMade(error, status: answer.status, check: update.lostAnswerCheck)
             }
         }
         let load = ResourceLoad([account])
