@@ -15,12 +15,12 @@ struct PeopleChangesEndToEndTests {
 
     private var snapshot: String { folder.appendingPathComponent("members.json").path }
 
-    private func changes(_ server: StandInServer, as login: String = "octocat", _ extra: [String] = []) async throws
-        -> RunResult
-    {
+    private func changes(
+        _ server: StandInServer, as login: String = "octocat", _ extra: [String] = [], file: String? = nil
+    ) async throws -> RunResult {
         try await BinaryRunner.run(
-            ["members", "acme", "--changes", snapshot, "--per-page", "2", "--api-url", server.baseURL, "--no-cache"]
-                + extra,
+            ["members", "acme", "--changes", file ?? snapshot, "--per-page", "2", "--api-url", server.baseURL]
+                + ["--no-cache"] + extra,
             environment: ["GH_TOKEN": StandInTokens.token(for: login)])
     }
 
@@ -70,6 +70,16 @@ struct PeopleChangesEndToEndTests {
             let third = try await changes(server, ["--format", "ndjson"])
             #expect(third.status == 0, "\(third.stderr)")
             #expect(third.stdout == #"{"change":"removed","login":"Yamada-Taro","id":2,"role":"admin"}"# + "\n")
+
+            // One role's list may leave a member out, so the stand-in's GraphQL says whether the token's account
+            // is a member (`viewerIsAMember`): the outsider's owners' list is refused too, FILE left as it was.
+            let roleFile = folder.appendingPathComponent("owners.json").path
+            #expect(try await changes(server, ["--role", "admin"], file: roleFile).status == 0)
+            let recorded = try Data(contentsOf: URL(fileURLWithPath: roleFile))
+            let outsiderOwners = try await changes(server, as: "lively-otter-8", ["--role", "admin"], file: roleFile)
+            #expect(outsiderOwners.status == 4, "\(outsiderOwners.stderr)")
+            #expect(outsiderOwners.stderr.contains("(lively-otter-8) is no member of acme"), "\(outsiderOwners.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: roleFile)) == recorded)
         }
     }
 }

@@ -244,6 +244,38 @@ struct PeopleChangesRunTests {
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
     }
 
+    /// One role's list may leave the token's own account out (a member is no owner), so it asks GraphQL's
+    /// `viewerIsAMember`: a non-member, sent the public owners alone, is refused and FILE left as it was (before:
+    /// recorded, every private owner reported removed, and added again on the owner's next run).
+    @Test(arguments: [(true, Int32(0)), (false, Int32(4))])
+    func oneRolesListAsksWhetherTheTokenIsAMember(member: Bool, status expected: Int32) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--role", "admin", "--changes", folder("m.json"), "--format", "tsv"]
+        func github(_ admins: [Int64], member: Bool) -> StubTransport {
+            let github = StubTransport()
+            github.answer("GET /user", json: #"{"login":"me","id":40}"#)
+            github.answer("GET /orgs/github/members?role=admin&per_page=100", accounts: admins)
+            github.answer(
+                "POST /graphql", json: #"{"data":{"organization":{"viewerIsAMember":\#(member)}}}"#)
+            return github
+        }
+        #expect(await run(github([1, 2, 3], member: true), arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json"))))
+        let publicOwners = github([1], member: member)
+        let (status, out, err) = await run(publicOwners, arguments)
+        #expect(status == expected, "\(err)")
+        let query = String(decoding: publicOwners.received.first { $0.method == .post }?.body ?? Data(), as: UTF8.self)
+        #expect(query.contains("viewerIsAMember") && query.contains(#""org":"github""#), "\(query)")
+        if member {
+            #expect(out.hasPrefix("removed\t"), "\(out)")
+        } else {
+            #expect(out.isEmpty)
+            #expect(err.contains("the token's account (me) is no member of github"), "\(err)")
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
+        }
+    }
+
     /// Someone promoted between the two passes is not "removed" then "added": presence comes from the whole list,
     /// and only the role from the owners' list; someone who joined between the passes waits for the next run.
     @Test func someonePromotedBetweenThePassesIsOneRoleChange() async throws {

@@ -7,7 +7,7 @@ import Foundation
 ///   GitHub App's account is no `RepositoryOwner`), is null with no error, as GitHub answers
 ///   (`{"data":{"repositoryOwner":null}}`, pinned by clients' tests); only `user(login:)` adds `NOT_FOUND` (unserved);
 /// - an unknown organization or repository is null beside `NOT_FOUND`;
-/// - `viewer`: the token's account;
+/// - `viewer`: the token's account; `viewerIsAMember`, whether it is an active member of an organization;
 /// - `membersWithRole`: the active members (only the public ones to a non-member), `role` `ADMIN` for an owner,
 ///   `hasTwoFactorEnabled` null unless the caller is an owner;
 /// - `team(slug:)`: null to a non-member; `members(membership: IMMEDIATE)` its own members, else its child teams'
@@ -92,6 +92,7 @@ struct StandInGraphQLSchema {
             let owner = organization.member(caller)?.role == "admin"
             switch field.name {
             case "login": return .text(organization.login)
+            case "viewerIsAMember": return .flag(organization.member(caller) != nil)
             case "membersWithRole":
                 let members = organization.members(shownTo: caller).compactMap { member in
                     request.population.user(login: member.login).map { (member, $0) }

@@ -114,35 +114,42 @@ extension PeopleChangeKey {
     /// to anyone else: a snapshot of the public ones would report every private member as gone. A member always
     /// sees themselves, so a whole list without the token's own account (`GET /user`) is refused (exit 4) and not
     /// recorded; a GitHub App's installation token has no account of its own and its list is recorded. A list of
-    /// one role, or through a 2FA filter, cannot be checked so.
+    /// one role, which may leave the token's account out, is checked through GraphQL's `viewerIsAMember` instead;
+    /// a 2FA filter needs none, as GitHub answers it to owners alone (422 to anyone else).
     static let members = PeopleChangeKey(
         rolePasses: .init(key: "role", role: "admin", others: "member", all: "all", unless: \.publicOnly),
         checksMembership: true)
 
-    /// Why a whole members list cannot be recorded: the token's account is not on it (see `members`); nil when it
-    /// may be, or when the options list a role's or a 2FA filter's members, which may leave the token out.
+    /// Why a members list cannot be recorded: the token's account is no member, so GitHub listed only the
+    /// public ones (see `members`); nil when it is, or for a 2FA filter's list.
     static func membershipRefusal(
         _ options: PeopleListOptions, _ people: [PeopleSnapshot.Entry], _ github: GitHubReader
     )
         async -> DomainError?
     {
-        guard !options.publicOnly, (options.filters["role"] ?? "all") == "all", options.filters["filter"] == nil
-        else { return nil }
+        guard !options.publicOnly, options.filters["filter"] == nil else { return nil }
+        let role = options.filters["role"].flatMap { $0 == "all" ? nil : $0 }
         let account: User
         do throws(DomainError) {
             // nil: a GitHub App's installation token, which has no account and is listed every member its
             // installation may see: its list stands.
             guard let user = try await github.tokenAccount() else { return nil }
             account = user
+            // A member always sees themselves in the whole list; one role's list may leave them out.
+            let member =
+                if role == nil { people.contains { $0.id == user.id } } else {
+                    try await github.viewerIsMember(of: options.owner.description)
+                }
+            if member { return nil }
         } catch {
             return error
         }
-        guard !people.contains(where: { $0.id == account.id }) else { return nil }
         return .unauthorized(
             status: 200,
-            message: "the token's account (\(account.login)) is not among the members GitHub listed of "
-                + "\(options.owner), so GitHub listed only the ones who show their membership: recorded, they "
-                + "would report every other member as gone. --changes needs a member's token (read:org), or "
-                + "--public for the public members' changes")
+            message: "the token's account (\(account.login)) is "
+                + (role == nil ? "not among the members GitHub listed of " : "no member of ") + "\(options.owner), "
+                + "so GitHub listed only the ones who show their membership: recorded, they would report every "
+                + "other member as gone. --changes needs a member's token (read:org), or --public for the public "
+                + "members' changes")
     }
 }
