@@ -1,0 +1,144 @@
+import AtomicCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `--output FILE`: the crawl's output, owned by gh-users and only ever appended to. Before the first write, a
+/// file longer than the state's recorded length is cut back to it: those bytes are a page written before a
+/// kill or a power cut took its state with it, and that page is fetched and written again.
+final class CrawlOutputFile: OutputSink, @unchecked Sendable {
+    let path: String
+    private let descriptor: Int32
+    /// The file's length before this run wrote anything, after any cut.
+    let initialLength: Int64
+    private let lock = NSLock()
+    private var length: Int64
+
+    /// Opens (or creates) the file for appending. With `cut`, the file is first cut back to the state's recorded
+    /// length, when what lies past it is this crawl's unsaved page (`OutputCut`); anything else there, or a file
+    /// shorter than the length (it has lost data), is left untouched and stops the run. A `resumable` output (with
+    /// `--state`) must be a regular file from the first run on, since a rerun cuts it back: a device or a FIFO
+    /// is refused before it is opened (a FIFO is never waited on), so nothing is written.
+    init(path: String, cut: OutputCut?, resumable: Bool) throws(LocalFileError) {
+        self.path = path
+        // Its links followed as the state's are (`OwnedFile.resolve`): never another user's link in /tmp, which a
+        // rerun's cut would turn on one of the runner's own files.
+        let (target, untrusted) = OwnedFile.resolve(path)
+        if let untrusted {
+            throw OwnedFile.refusal(
+                of: untrusted, reaching: "the output file \(TerminalSanitizer.quotedPath(path))", option: "--output")
+        }
+        var named = stat()
+        if resumable, stat(target, &named) == 0, let kind = FileDescriptorIO.nonRegularKind(named.st_mode) {
+            throw Self.notRegular(path, kind)
+        }
+        // A FIFO with no reader blocks open(2) until one comes, which a signal must still interrupt.
+        // Read as well when a rerun may have to look at what it would cut.
+        let flags = O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW
+        // A file this open makes is removed again when the run is refused, so "nothing was changed" holds.
+        var before = stat()
+        let existed = lstat(target, &before) == 0
+        var descriptor = InterruptState.process.blocking {
+            open(target, (cut == nil ? O_WRONLY : O_RDWR) | flags, 0o666)
+        }
+        if descriptor < 0, errno == EACCES, cut != nil {
+            descriptor = InterruptState.process.blocking { open(target, O_WRONLY | flags, 0o666) }
+        }
+        guard descriptor >= 0 else {
+            throw LocalFileError(
+                message:
+                    "cannot open the output file \(TerminalSanitizer.quotedPath(path)): \(FileDescriptorIO.reason(errno))"
+            )
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw LocalFileError(
+                message:
+                    "cannot open the output file \(TerminalSanitizer.quotedPath(path)): \(FileDescriptorIO.reason(code))"
+            )
+        }
+        var length = Int64(info.st_size)
+        // Checked again on the open file: the path may have been replaced since.
+        if resumable || cut != nil, let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
+            close(descriptor)
+            throw Self.notRegular(path, kind)
+        }
+        if FileDescriptorIO.nonRegularKind(info.st_mode) == nil, !OutputLock.take(descriptor) {
+            close(descriptor)
+            throw OutputLock.refusal("the output file \(TerminalSanitizer.quotedPath(path))")
+        }
+        if let cut {
+            let recorded = cut.recorded
+            guard length >= recorded else {
+                close(descriptor)
+                if !existed, length == 0 { unlink(target) }
+                throw LocalFileError(
+                    message:
+                        "the output file \(TerminalSanitizer.quotedPath(path)) holds \(length) bytes, fewer than the \(recorded) the state "
+                        + "file recorded: data written earlier was lost. Nothing was changed; restore the file, or "
+                        + "remove the state file to start the crawl again.")
+            }
+            if length > recorded {
+                if let reason = cut.problem(length: length, read: { OutputCut.read(descriptor, from: $0) }) {
+                    close(descriptor)
+                    throw cut.refusal(path, length: length, because: reason)
+                }
+                guard ftruncate(descriptor, off_t(recorded)) == 0 else {
+                    let code = errno
+                    close(descriptor)
+                    throw LocalFileError(
+                        message:
+                            "cannot cut the output file \(TerminalSanitizer.quotedPath(path)) back to \(recorded) bytes: "
+                            + FileDescriptorIO.reason(code))
+                }
+                length = recorded
+            }
+        }
+        self.descriptor = descriptor
+        self.initialLength = length
+        self.length = length
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The refusal of a `--output` that `--state` could not cut back on a rerun.
+    private static func notRegular(_ path: String, _ kind: String) -> LocalFileError {
+        LocalFileError(
+            message: "the output file \(TerminalSanitizer.quotedPath(path)) is \(kind), not a regular file: with "
+                + "--state a rerun cuts the output back to the length the state recorded, which only a regular file "
+                + "can be. Nothing was written: give --output a regular file, or leave --state out")
+    }
+
+    /// How long the file is after everything written so far.
+    var currentLength: Int64 { lock.withLock { length } }
+
+    func write(_ bytes: [UInt8]) throws {
+        do {
+            try FileDescriptorIO.writeAll(descriptor, bytes)
+        } catch {
+            throw OutputWriteError(
+                message:
+                    "cannot write to the output file \(TerminalSanitizer.quotedPath(path)): \(FileDescriptorIO.reason(error.code))",
+                written: error.written)
+        }
+        lock.withLock { length += Int64(bytes.count) }
+    }
+
+    /// Puts everything written so far on disk, so that a state recording this length never outlives the data.
+    func sync() throws(LocalFileError) {
+        guard fsync(descriptor) == 0 || errno == EINVAL else {
+            throw LocalFileError(
+                message:
+                    "cannot flush the output file \(TerminalSanitizer.quotedPath(path)) to disk: \(FileDescriptorIO.reason(errno))"
+            )
+        }
+    }
+}
