@@ -282,6 +282,37 @@ struct CrawlStateSafetyEndToEndTests {
         }
     }
 
+    /// A new state has recorded no shape, and its crawl to `>> FILE` writes no csv header into a file that holds
+    /// another crawl's: the file's header must be this run's. Other `--fields` are refused before any request,
+    /// the file and the state as they were; the same columns go on without a header. Before: `login` lines went on
+    /// under `id,login,type,html_url`, exit 0.
+    @Test func aNewStateAppendsToStdoutsFileOnlyUnderItsOwnHeader() async throws {
+        try await withServer(users: 100) { server in
+            let first = try await shell(
+                #""$GH_USERS" list --limit 10 --format csv --api-url "$API" --no-cache > o.csv"#, server)
+            #expect(first.status == 0, "\(first.stderr)")
+            let before = read("o.csv")
+            server.resetRequests()
+            let since = server.population.users[9].id
+            let crawl =
+                #""$GH_USERS" list --all --since \#(since) --state b.state --format csv --api-url "$API" --no-cache"#
+            let other = try await shell(crawl + " --fields login >> o.csv", server)
+            #expect(other.status == 1)
+            #expect(
+                other.stderr.contains(
+                    "the file stdout appends to, '\(path("o.csv"))', begins with the line 'id,login,type,html_url', "
+                        + "not this run's csv header 'login'"), "\(other.stderr)")
+            #expect(read("o.csv") == before)
+            #expect(server.requests.isEmpty)
+            #expect(!exists("b.state"))
+            let same = try await shell(crawl + " >> o.csv", server)
+            #expect(same.status == 0, "\(same.stderr)")
+            let lines = read("o.csv").split(separator: "\r\n")
+            #expect(read("o.csv").hasPrefix(before))
+            #expect(lines.count == 101 && lines.filter { $0.hasPrefix("id,") }.count == 1, "\(lines.prefix(3))")
+        }
+    }
+
     /// A state from before the settings were recorded: adopted while nothing has been written under it; once
     /// something has, refused with the line that records this run's settings, which then works.
     @Test func anOlderStateTakesTheRunsSettingsOnlyBeforeAnythingIsWritten() async throws {

@@ -290,7 +290,9 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         if !output.isEmpty { try hand(&output) }
     }
 
-    private var csvHeader: [UInt8] { Array(CSV.row(columns.map(\.key)).utf8) }
+    /// CSV's header: the columns' keys, as a row. A run that appends to a file without one checks that the file
+    /// begins with it (`AppendedOutputCheck`).
+    var csvHeader: [UInt8] { Array(CSV.row(columns.map(\.key)).utf8) }
 
     /// The bytes that complete the document. `completed` is false when the command failed. A csv with no
     /// records still has its header, so a reader sees the columns of an empty table.

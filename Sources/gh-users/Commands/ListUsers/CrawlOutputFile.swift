@@ -22,8 +22,10 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     /// length, when what lies past it is this crawl's unsaved page (`OutputCut`); anything else there, or a file
     /// shorter than the length (it has lost data), is left untouched and stops the run. A `resumable` output (with
     /// `--state`) must be a regular file from the first run on, since a rerun cuts it back: a device or a FIFO
-    /// is refused before it is opened (a FIFO is never waited on), so nothing is written.
-    init(path: String, cut: OutputCut?, resumable: Bool) throws(LocalFileError) {
+    /// is refused before it is opened (a FIFO is never waited on), so nothing is written. With `check`, a file
+    /// that holds bytes after any cut must begin as the check wants (`AppendedOutputCheck`): one that does not
+    /// is left as it was, uncut, and stops the run.
+    init(path: String, cut: OutputCut?, resumable: Bool, check: AppendedOutputCheck? = nil) throws(LocalFileError) {
         self.path = path
         // Its links followed as the state's are (`OwnedFile.resolve`): never another user's link in /tmp, which a
         // rerun's cut would turn on one of the runner's own files.
@@ -37,15 +39,19 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             throw Self.notRegular(path, kind)
         }
         // A FIFO with no reader blocks open(2) until one comes, which a signal must still interrupt.
-        // Read as well when a rerun may have to look at what it would cut.
+        // Read as well when a rerun may have to look at what it would cut, or a check at how a regular file that
+        // holds bytes begins (never a FIFO, which a reader of its own would let take writes that no one reads).
         let flags = O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW
         // A file this open makes is removed again when the run is refused, so "nothing was changed" holds.
         var before = stat()
         let existed = lstat(target, &before) == 0
+        let reads =
+            cut != nil
+            || (check != nil && existed && before.st_size > 0 && FileDescriptorIO.nonRegularKind(before.st_mode) == nil)
         var descriptor = InterruptState.process.blocking {
-            open(target, (cut == nil ? O_WRONLY : O_RDWR) | flags, 0o666)
+            open(target, (reads ? O_RDWR : O_WRONLY) | flags, 0o666)
         }
-        if descriptor < 0, errno == EACCES, cut != nil {
+        if descriptor < 0, errno == EACCES, reads {
             descriptor = InterruptState.process.blocking { open(target, O_WRONLY | flags, 0o666) }
         }
         guard descriptor >= 0 else {
@@ -84,21 +90,35 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
                         + "file recorded: data written earlier was lost. Nothing was changed; restore the file, or "
                         + "remove the state file to start the crawl again.")
             }
-            if length > recorded {
-                if let reason = cut.problem(length: length, read: { OutputCut.read(descriptor, from: $0) }) {
-                    close(descriptor)
-                    throw cut.refusal(path, length: length, because: reason)
-                }
-                guard ftruncate(descriptor, off_t(recorded)) == 0 else {
-                    let code = errno
-                    close(descriptor)
-                    throw LocalFileError(
-                        message:
-                            "cannot cut the output file \(TerminalSanitizer.quotedPath(path)) back to \(recorded) bytes: "
-                            + FileDescriptorIO.reason(code))
-                }
-                length = recorded
+            if length > recorded,
+                let reason = cut.problem(length: length, read: { OutputCut.read(descriptor, from: $0) })
+            {
+                close(descriptor)
+                throw cut.refusal(path, length: length, because: reason)
             }
+        }
+        // What this run appends to is the file as the cut leaves it, checked before the cut is made.
+        let kept = cut.map { min(length, $0.recorded) } ?? length
+        if let check, kept > 0, FileDescriptorIO.nonRegularKind(info.st_mode) == nil {
+            let start = AppendedOutputCheck.start(of: descriptor, count: check.readLength)
+            if let refusal = check.refusal(
+                "the output file \(TerminalSanitizer.quotedPath(path))",
+                start: start.map { Array($0.prefix(Int(kept))) })
+            {
+                close(descriptor)
+                throw refusal
+            }
+        }
+        if let cut, length > cut.recorded {
+            guard ftruncate(descriptor, off_t(cut.recorded)) == 0 else {
+                let code = errno
+                close(descriptor)
+                throw LocalFileError(
+                    message:
+                        "cannot cut the output file \(TerminalSanitizer.quotedPath(path)) back to \(cut.recorded) bytes: "
+                        + FileDescriptorIO.reason(code))
+            }
+            length = cut.recorded
         }
         self.descriptor = descriptor
         self.initialLength = length

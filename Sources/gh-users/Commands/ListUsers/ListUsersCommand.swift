@@ -121,7 +121,10 @@ enum ListUsersCommand {
             So with --state, a FILE that is not a regular file (/dev/null, a FIFO) is exit 1 before anything
             is asked or written, from the first run on.
             With --state or --output the format is tsv (the default), csv or ndjson: a JSON array or a table
-            cannot be appended to. CSV writes its header only into an empty output.
+            cannot be appended to. CSV writes its header only into an empty output, so a FILE (or with --state
+            a >> FILE) that holds bytes must begin with this run's csv header line; tsv must not go after that
+            header, nor ndjson after anything but a '{'. Otherwise it is exit 1, naming the file and both lines,
+            before anything is asked or written.
             """,
         arguments: [],
         options: options.group.options,
@@ -179,6 +182,14 @@ enum ListUsersCommand {
         let settings = CrawlOutputSettings(
             format: context.common.format ?? .tsv, fields: context.common.fields, full: options.profiles.full,
             via: options.profiles.via)
+        // A file that holds bytes gets no CSV header, so it must begin as this run's output would.
+        let render = context.appending(to: nil).render
+        let check = AppendedOutputCheck(
+            format: render.format,
+            header: RecordStreamWriter(context: render, columns: columns(options.profiles, render)).csvHeader)
+        let stdoutHolds =
+            context.stdoutFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
+            .map { $0 > 0 } ?? false
         let done: Bool
         do throws(LocalFileError) {
             lock = try stateFile?.lock()
@@ -197,11 +208,20 @@ enum ListUsersCommand {
                         OutputCut(recorded: $0, since: state.since, until: options.until, settings: settings)
                     }
                 }
-                return try CrawlOutputFile(path: path, cut: cut, resumable: stateFile != nil)
+                return try CrawlOutputFile(
+                    path: path, cut: cut, resumable: stateFile != nil, check: done ? nil : check)
             }
             // A crawl to `>> FILE` holds it as `--output` does; `> FILE`, which a rerun empties, is refused.
-            let stdout = stateFile != nil && output == nil ? context.stdoutFile.map(TerminalSanitizer.quotedPath) : nil
+            let stdoutFile = stateFile != nil && output == nil ? context.stdoutFile : nil
+            let stdout = stdoutFile.map(TerminalSanitizer.quotedPath)
             if let refusal = stdout.flatMap(OutputLock.refusal(forStdout:)) { throw refusal }
+            if let stdoutFile, let stdout, stdoutHolds, !done,
+                let refusal = check.refusal(
+                    "the file stdout appends to, \(stdout),",
+                    start: AppendedOutputCheck.start(ofFile: stdoutFile, count: check.readLength))
+            {
+                throw refusal
+            }
         } catch {
             context.io.writeErr("gh-users: \(error.message)\n")
             return .finished(.setupFailed)
@@ -245,9 +265,7 @@ enum ListUsersCommand {
         // A CSV header is written unless the output already holds some of the crawl: a file by its length (cut back
         // to the state's), stdout by the state (one written before the first page holds none), or a file stdout
         // appends to (`>>`) that holds an earlier crawl's (a shard's), as `--output` to such a file writes none.
-        let stdoutHolds =
-            context.stdoutFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
-            .map { $0 > 0 } ?? false
+        // Either file began as this run's output would (`AppendedOutputCheck`).
         run.continuesOutput =
             output.map { $0.initialLength > 0 } ?? ((state.map { !$0.beforeFirstPage } ?? false) || stdoutHolds)
         if let stateFile {
@@ -256,6 +274,12 @@ enum ListUsersCommand {
                 pipe: pipe)
         }
         return .run(run)
+    }
+
+    /// The columns of a list's records: the list's summaries, or with `--full` the profiles'.
+    static func columns(_ profiles: ProfileOptions, _ render: RenderContext) -> [Column<User>] {
+        profiles.full
+            ? ProfileStage<ListUsersOptions, User>.accounts(\.profiles).columns(render) : AccountColumns.summary
     }
 
     /// The path as the state records it: absolute, so the same file is recognised from another folder.
@@ -303,7 +327,7 @@ extension ListUsersOptions: GitHubCommand {
         let render = context.render
         var stream = ListStream(
             noun: "accounts",
-            columns: !render.readsColumns ? [] : full.map { $0.columns(render) } ?? AccountColumns.summary,
+            columns: !render.readsColumns ? [] : ListUsersCommand.columns(options.profiles, render),
             command: context)
         stream.continuesOutput = crawl.continuesOutput
         stream.expansion = full.map { $0.expansion(options.profiles, github) }

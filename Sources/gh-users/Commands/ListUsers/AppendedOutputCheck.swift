@@ -1,0 +1,109 @@
+import AtomicCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a file that a crawl appends to (`--output FILE`, or with `--state` the file stdout appends to, `>>`) must
+/// begin with when it already holds bytes. Such a run writes no CSV header (`RecordStreamWriter`'s
+/// `continuesOutput`), so another shape would go on under the file's header, or another format into the file.
+/// Only what is certain is refused, before anything is written or asked:
+/// - csv: a first line that is not the header this run would write (its columns' keys as `CSV.row` writes them;
+///   a line that ends in LF alone is the same header);
+/// - tsv: a file that begins with that csv header, CR LF and all, which is csv (a tsv line never holds a CR);
+/// - ndjson: a file whose first byte is not `{`, which every ndjson record begins with.
+/// Anything else is appended to as before: tsv has no header, so tsv of other columns cannot be told.
+struct AppendedOutputCheck: Sendable {
+    let format: OutputFormat
+    /// The csv header of this run's columns: `RecordStreamWriter.csvHeader`.
+    let header: [UInt8]
+
+    /// How much of the file is read: its header's length and room to show a longer first line.
+    var readLength: Int { header.count + 4096 }
+
+    /// The refusal of appending to `file` (as a message names it: "the output file 'o.csv'"), which begins with
+    /// `start`, its first `readLength` bytes or all of a shorter file; nil when the run may append to it. nil
+    /// `start`: the file could not be read, which only csv, whose header is at stake, refuses.
+    func refusal(_ file: String, start: [UInt8]?) -> LocalFileError? {
+        let shownHeader = "'" + Self.shown(header.dropLast(2)) + "'"
+        guard let start else {
+            guard format == .csv else { return nil }
+            return LocalFileError(
+                message: "\(file) cannot be read, so this run, which writes no csv header into a file that holds "
+                    + "records, cannot tell that it begins with its own, \(shownHeader). Nothing was written, and the "
+                    + "file is as it was: make it readable, or give another file")
+        }
+        let (line, ended) = Self.firstLine(start)
+        // A line longer than the bytes read is shown cut; one that ends the file unended says so.
+        let cut = !ended && start.count >= readLength
+        let shownLine = "'" + Self.shown(line, cut: cut) + "'" + (ended || cut ? "" : " (with no line end)")
+        switch format {
+        case .csv:
+            if ended, line.elementsEqual(header.dropLast(2)) { return nil }
+            return LocalFileError(
+                message: "\(file) begins with the line \(shownLine), not this run's csv header \(shownHeader): this "
+                    + "run writes no header into a file that holds records, so its records would go under another "
+                    + "one. Nothing was written, and the file is as it was: give the --format, --fields and --full "
+                    + "it was written with, or another file")
+        case .tsv:
+            guard start.starts(with: header) else { return nil }
+            return LocalFileError(
+                message: "\(file) begins with the csv header \(shownHeader), and this run writes tsv, which would "
+                    + "mix two formats in one file. Nothing was written, and the file is as it was: give --format "
+                    + "csv, or another file")
+        case .ndjson:
+            guard start.first != UInt8(ascii: "{") else { return nil }
+            return LocalFileError(
+                message: "\(file) begins with the line \(shownLine), and every ndjson record is a JSON object, "
+                    + "which begins with '{': this run's ndjson would go after another format. Nothing was written, "
+                    + "and the file is as it was: give the --format it was written with, or another file")
+        case .json, .table:
+            return nil
+        }
+    }
+
+    /// The bytes before the first LF (and a CR before it), and whether there was one.
+    private static func firstLine(_ bytes: [UInt8]) -> (line: ArraySlice<UInt8>, ended: Bool) {
+        guard let end = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return (bytes[...], false) }
+        let line = bytes[..<end]
+        return (line.last == UInt8(ascii: "\r") ? line.dropLast() : line, true)
+    }
+
+    /// A line of the file for a message: one line, harmless to a terminal, at most 200 characters, and `…` after
+    /// it when it goes on (`cut`).
+    private static func shown(_ bytes: ArraySlice<UInt8>, cut: Bool = false) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let long = text.count > 200
+        return TerminalSanitizer.sanitize(long ? String(text.prefix(200)) : text) + (long || cut ? "…" : "")
+    }
+
+    /// The first `count` bytes of the file open on `descriptor`, or all of a shorter one, from its start whatever
+    /// the descriptor's offset; nil when it cannot be read (a file opened for writing only).
+    static func start(of descriptor: Int32, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { raw in
+                pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(filled))
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            filled += read
+        }
+        return Array(bytes[..<filled])
+    }
+
+    /// The first bytes of the regular file stdout appends to (`>> FILE`), read through a descriptor of its own;
+    /// nil when it cannot be read. A path that is no longer a regular file is read as empty: nothing to check.
+    static func start(ofFile path: String, count: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard FileDescriptorIO.nonRegularKind(of: descriptor) == nil else { return [] }
+        return start(of: descriptor, count: count)
+    }
+}

@@ -1,0 +1,147 @@
+import AtomicCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// A crawl that appends to a file holding records writes no CSV header, so the file must begin as this run's
+/// output would (`AppendedOutputCheck`). Before: `list --output o.csv --fields login` went on under the file's
+/// `id,login,type,html_url` header, and `--format tsv` or `ndjson` went on after its csv, exit 0.
+struct AppendedOutputTests {
+    /// What `list --limit 2 --format csv` writes of accounts 1 and 2.
+    private static let written = "id,login,type,html_url\r\n1,user1,,\r\n2,user2,,\r\n"
+
+    /// `>> FILE` with `--state` is checked the same way: `CrawlStateSafetyEndToEndTests`, since it reads stdout.
+    private func run(_ line: [String], github: StubTransport) async -> (status: Int32, out: String, err: String) {
+        let (env, out, err) = AppEnvironment.test(http: github)
+        let status = await GhUsersApp(environment: env).run(line + ["--no-cache"])
+        return (status, out.text, err.text)
+    }
+
+    private func read(_ path: String) throws -> String {
+        try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    /// The review's runs: a csv crawl, then one of another shape into the same file is refused before any
+    /// request, the file as it was; the same shape still goes on without a header.
+    @Test(arguments: [
+        (
+            ["--format", "csv", "--fields", "login"],
+            "begins with the line 'id,login,type,html_url', not this run's csv header 'login'"
+        ),
+        (["--format", "tsv"], "begins with the csv header 'id,login,type,html_url', and this run writes tsv"),
+        (
+            ["--format", "ndjson"],
+            "begins with the line 'id,login,type,html_url', and every ndjson record is a JSON object"
+        ),
+        (
+            ["--format", "csv", "--full"],
+            "begins with the line 'id,login,type,html_url', not this run's csv header 'login,id,"
+        ),
+    ])
+    func anotherShapeIsRefusedAndTheSameOneAppends(shape: [String], says: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let output = folder("o.csv")
+        let first = StubTransport()
+        first.answer("GET /users?since=0&per_page=2", accounts: [1, 2])
+        let wrote = await run(["list", "--limit", "2", "--output", output, "--format", "csv"], github: first)
+        #expect(wrote.status == 0, "\(wrote.err)")
+        #expect(try read(output) == Self.written)
+
+        let refused = StubTransport()
+        let other = await run(["list", "--since", "2", "--limit", "2", "--output", output] + shape, github: refused)
+        #expect(other.status == 1)
+        #expect(refused.received.isEmpty)
+        #expect(try read(output) == Self.written)
+        #expect(other.err.hasPrefix("gh-users: the output file '\(output)' \(says)"), "\(other.err)")
+        #expect(other.err.contains("Nothing was written, and the file is as it was"), "\(other.err)")
+
+        let github = StubTransport()
+        github.answer("GET /users?since=2&per_page=2", accounts: [3, 4])
+        let same = await run(
+            ["list", "--since", "2", "--limit", "2", "--output", output, "--format", "csv"], github: github)
+        #expect(same.status == 0, "\(same.err)")
+        #expect(try read(output) == Self.written + "3,user3,,\r\n4,user4,,\r\n")
+    }
+
+    /// A new state takes on a file that already holds records: that file is checked as without a state, and no
+    /// state is written for a refused run.
+    @Test func aNewStateTakesOnlyAFileOfItsShape() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Self.written.write(toFile: folder("o.csv"), atomically: false, encoding: .utf8)
+        let github = StubTransport()
+        let (status, _, err) = await run(
+            [
+                "list", "--all", "--state", folder("s"), "--output", folder("o.csv"), "--format", "csv", "--fields",
+                "login",
+            ],
+            github: github)
+        #expect(status == 1)
+        #expect(err.contains("not this run's csv header 'login'"), "\(err)")
+        #expect(github.received.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder("s")))
+        #expect(try read(folder("o.csv")) == Self.written)
+    }
+
+    /// A state's rerun cuts back its own unsaved page; a file whose header is not the run's is refused before
+    /// that cut, so not one byte of it changes.
+    @Test func aRefusedRunCutsNothingBack() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let output = folder("o.csv")
+        let unsaved = Self.written + "user3\r\n"
+        try unsaved.write(toFile: output, atomically: false, encoding: .utf8)
+        let state =
+            #"{"version":1,"since":2,"output_bytes":\#(Self.written.utf8.count),"output":"\#(output)","#
+            + #""format":"csv","fields":["login"]}"#
+        try state.write(toFile: folder("s"), atomically: false, encoding: .utf8)
+        let github = StubTransport()
+        let (status, _, err) = await run(
+            ["list", "--all", "--state", folder("s"), "--output", output, "--format", "csv", "--fields", "login"],
+            github: github)
+        #expect(status == 1)
+        #expect(err.contains("not this run's csv header 'login'"), "\(err)")
+        #expect(github.received.isEmpty)
+        #expect(try read(output) == unsaved)
+        #expect(try read(folder("s")) == state)
+    }
+}
+
+/// What the check makes of a file's first bytes.
+struct AppendedOutputCheckTests {
+    private static let header = Array("id,login\r\n".utf8)
+
+    private func refusal(_ format: OutputFormat, _ start: String?) -> String? {
+        AppendedOutputCheck(format: format, header: Self.header)
+            .refusal("the output file 'o'", start: start.map { Array($0.utf8) })?.message
+    }
+
+    @Test func csvGoesOnOnlyUnderItsOwnHeaderLine() {
+        #expect(refusal(.csv, "id,login\r\n1,a\r\n") == nil)
+        // A line ended by LF alone is the same header.
+        #expect(refusal(.csv, "id,login\n1,a\n") == nil)
+        #expect(refusal(.csv, "id,login,type\r\n")?.contains("begins with the line 'id,login,type', not") == true)
+        // No line end: the records would go on in the header's line.
+        #expect(refusal(.csv, "id,login")?.contains("'id,login' (with no line end), not") == true)
+        // The file's words are made harmless to a terminal.
+        let shown = refusal(.csv, "\u{1b}]0;x\u{07}id\r\n")
+        #expect(shown?.contains(#"'\e]0;x\aid'"#) == true, "\(shown ?? "")")
+        #expect(shown?.contains("\u{1b}") == false)
+        // One that cannot be read cannot be told to be csv's own.
+        #expect(refusal(.csv, nil)?.hasPrefix("the output file 'o' cannot be read") == true)
+    }
+
+    @Test func tsvAndNdjsonRefuseOnlyWhatIsCertain() {
+        #expect(refusal(.tsv, "id,login\r\n1,a\r\n")?.contains("and this run writes tsv") == true)
+        // tsv has no header: other tsv, or csv of other columns, cannot be told from it.
+        #expect(refusal(.tsv, "1\ta\n") == nil)
+        #expect(refusal(.tsv, "id,login,type\r\n") == nil)
+        #expect(refusal(.tsv, nil) == nil)
+        #expect(refusal(.ndjson, #"{"id":1}"# + "\n") == nil)
+        #expect(refusal(.ndjson, "1\ta\n")?.contains(#"begins with the line '1\ta'"#) == true)
+        #expect(refusal(.ndjson, nil) == nil)
+    }
+}
