@@ -121,8 +121,10 @@ struct AppendedOutputCheckTests {
 
     @Test func csvGoesOnOnlyUnderItsOwnHeaderLine() {
         #expect(refusal(.csv, "id,login\r\n1,a\r\n") == nil)
-        // A line ended by LF alone is the same header.
+        // A line ended by LF alone is the same header, and so is one after a byte order mark (a csv saved by a
+        // spreadsheet).
         #expect(refusal(.csv, "id,login\n1,a\n") == nil)
+        #expect(refusal(.csv, "\u{FEFF}id,login\r\n1,a\r\n") == nil)
         #expect(refusal(.csv, "id,login,type\r\n")?.contains("begins with the line 'id,login,type', not") == true)
         // No line end: the records would go on in the header's line.
         #expect(refusal(.csv, "id,login")?.contains("'id,login' (with no line end), not") == true)

@@ -36,7 +36,9 @@ struct AppendedOutputCheck: Sendable {
                     + "records, cannot tell that it begins with its own, \(shownHeader). Nothing was written, and the "
                     + "file is as it was: make it readable, or give another file")
         }
-        let (line, ended) = Self.firstLine(start)
+        // A byte order mark, as an editor or a spreadsheet saving UTF-8 writes one, is no part of the header.
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let (line, ended) = Self.firstLine(start.starts(with: byteOrderMark) ? Array(start.dropFirst(3)) : start)
         // A line longer than the bytes read is shown cut; one that ends the file unended says so.
         let cut = !ended && start.count >= readLength
         let shownLine = "'" + Self.shown(line, cut: cut) + "'" + (ended || cut ? "" : " (with no line end)")
