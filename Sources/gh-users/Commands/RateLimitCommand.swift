@@ -12,7 +12,8 @@ struct RateLimitCommand: GitHubCommand {
         usage: "gh-users rate-limit [options]",
         discussion: """
             One line per resource: core (most requests), search (30 a minute with a token), graphql and the
-            others GitHub reports. Without a token the core limit is 60 an hour.
+            others GitHub reports. Without a token the core limit is 60 an hour. json and ndjson give GitHub's
+            own object, once; with --fields, one record per resource.
             """,
         arguments: [],
         options: [],
