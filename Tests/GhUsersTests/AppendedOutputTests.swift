@@ -138,6 +138,8 @@ struct AppendedOutputCheckTests {
 
     @Test func tsvAndNdjsonRefuseOnlyWhatIsCertain() {
         #expect(refusal(.tsv, "id,login\r\n1,a\r\n")?.contains("and this run writes tsv") == true)
+        // A csv a spreadsheet saved, a byte order mark first, is csv too (a tsv line escapes the mark).
+        #expect(refusal(.tsv, "\u{FEFF}id,login\r\n1,a\r\n")?.contains("and this run writes tsv") == true)
         // tsv has no header: other tsv, or csv of other columns, cannot be told from it.
         #expect(refusal(.tsv, "1\ta\n") == nil)
         #expect(refusal(.tsv, "id,login,type\r\n") == nil)

@@ -51,7 +51,7 @@ struct AppendedOutputCheck: Sendable {
                     + "one. Nothing was written, and the file is as it was: give the --format, --fields and --full "
                     + "it was written with, or another file")
         case .tsv:
-            guard start.starts(with: header) else { return nil }
+            guard start.starts(with: header) || start.starts(with: byteOrderMark + header) else { return nil }
             return LocalFileError(
                 message: "\(file) begins with the csv header \(shownHeader), and this run writes tsv, which would "
                     + "mix two formats in one file. Nothing was written, and the file is as it was: give --format "
