@@ -37,6 +37,24 @@ enum FileDescriptorIO {
         return bytes
     }
 
+    /// The bytes of the file open on `descriptor` from `offset`, up to `count` of them or its end, whatever the
+    /// descriptor's own offset (pread); nil when they cannot be read (a file opened for writing only).
+    static func read(_ descriptor: Int32, from offset: Int64, upTo count: Int = .max) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: min(count, 64 * 1024))
+        while bytes.count < count {
+            let wanted = min(buffer.count, count - bytes.count)
+            let read = buffer.withUnsafeMutableBytes { raw in
+                pread(descriptor, raw.baseAddress!, wanted, off_t(offset) + off_t(bytes.count))
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            bytes.append(contentsOf: buffer[0..<read])
+        }
+        return bytes
+    }
+
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Failure) {
         let failure: Failure? = bytes.withUnsafeBytes { buffer in
             var offset = 0

@@ -82,23 +82,6 @@ struct AppendedOutputCheck: Sendable {
         return TerminalSanitizer.sanitize(long ? String(text.prefix(200)) : text) + (long || cut ? "…" : "")
     }
 
-    /// The first `count` bytes of the file open on `descriptor`, or all of a shorter one, from its start whatever
-    /// the descriptor's offset; nil when it cannot be read (a file opened for writing only).
-    static func start(of descriptor: Int32, count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let read = bytes.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(filled))
-            }
-            if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { return nil }
-            if read == 0 { break }
-            filled += read
-        }
-        return Array(bytes[..<filled])
-    }
-
     /// The first bytes of the regular file stdout appends to (`>> FILE`), read through a descriptor of its own;
     /// nil when it cannot be read. A path that is no longer a regular file is read as empty: nothing to check.
     static func start(ofFile path: String, count: Int) -> [UInt8]? {
@@ -106,6 +89,6 @@ struct AppendedOutputCheck: Sendable {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard FileDescriptorIO.nonRegularKind(of: descriptor) == nil else { return [] }
-        return start(of: descriptor, count: count)
+        return FileDescriptorIO.read(descriptor, from: 0, upTo: count)
     }
 }

@@ -91,7 +91,7 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
                         + "remove the state file to start the crawl again.")
             }
             if length > recorded,
-                let reason = cut.problem(length: length, read: { OutputCut.read(descriptor, from: $0) })
+                let reason = cut.problem(length: length, read: { FileDescriptorIO.read(descriptor, from: $0) })
             {
                 close(descriptor)
                 throw cut.refusal(path, length: length, because: reason)
@@ -100,7 +100,7 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         // What this run appends to is the file as the cut leaves it, checked before the cut is made.
         let kept = cut.map { min(length, $0.recorded) } ?? length
         if let check, kept > 0, FileDescriptorIO.nonRegularKind(info.st_mode) == nil {
-            let start = AppendedOutputCheck.start(of: descriptor, count: check.readLength)
+            let start = FileDescriptorIO.read(descriptor, from: 0, upTo: check.readLength)
             if let refusal = check.refusal(
                 "the output file \(TerminalSanitizer.quotedPath(path))",
                 start: start.map { Array($0.prefix(Int(kept))) })

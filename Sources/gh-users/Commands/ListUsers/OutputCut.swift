@@ -148,21 +148,6 @@ struct OutputCut: Sendable {
                 + "wanted, cut the file back to \(recorded) bytes yourself; otherwise give this crawl another "
                 + "--output, or remove the state file to start it again")
     }
-
-    /// The bytes of the file open on `descriptor` from `offset` to its end, or nil when they cannot be read.
-    static func read(_ descriptor: Int32, from offset: Int64) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress!, raw.count, off_t(offset) + off_t(bytes.count))
-            }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-    }
 }
 
 extension Array {
