@@ -787,7 +787,7 @@ struct FollowerChangesRunTests {
         #expect(
             err == "gh-users: me's followers holds a login of 100000 bytes that GitHub cannot issue (a login is 1 to "
                 + "39 letters, digits, '-' or '_'), which a snapshot cannot record, so nothing was compared\n"
-                + "gh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
+                + "gh-users: nothing was recorded: the snapshot file '\(folder("f.json"))' was not made.\n")
         #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
     }
 
@@ -848,7 +848,7 @@ struct FollowerChangesRunTests {
         #expect(
             err == "gh-users: GitHub's list of followers me holds an account whose id is not positive or whose "
                 + "login is empty, which a snapshot cannot record, so nothing was written.\n"
-                + "gh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
+                + "gh-users: nothing was recorded: the snapshot file '\(folder("f.json"))' was not made.\n")
         #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
         let empty = await run(github([[(1, "a"), (2, "")]]), arguments)
         #expect(empty.0 == 1)
@@ -870,7 +870,7 @@ struct FollowerChangesRunTests {
         #expect(
             err == "gh-users: me's followers ran past 1002 accounts (the 2 its profile counts, plus a margin of 1000), "
                 + "so --changes stopped rather than read a list that does not end\n"
-                + "gh-users: the snapshot file '\(folder("f.json"))' was left as it was.\n")
+                + "gh-users: nothing was recorded: the snapshot file '\(folder("f.json"))' was not made.\n")
         #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
     }
 }

@@ -656,8 +656,8 @@ struct PeopleChangesRunTests {
             err
                 == "gh-users: GitHub's list of collaborators octocat/Hello-World holds a login of 200000 bytes that "
                 + "GitHub cannot issue (a login is 1 to 39 letters, digits, '-' or '_'), which a snapshot cannot "
-                + "record, so nothing was compared\ngh-users: the snapshot file '\(folder("c.json"))' was left as "
-                + "it was.\n")
+                + "record, so nothing was compared\ngh-users: nothing was recorded: the snapshot file "
+                + "'\(folder("c.json"))' was not made.\n")
         #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
     }
 

@@ -79,8 +79,8 @@ struct SnapshotReaderTests {
         #expect(
             err
                 == "gh-users: the reader of stdout went away before it took every change, so they were not recorded "
-                + "and the next run reports them again.\ngh-users: the snapshot file '\(folder("c.json"))' was left "
-                + "as it was.\n")
+                + "and the next run reports them again.\ngh-users: nothing was recorded: the snapshot file "
+                + "'\(folder("c.json"))' was not made.\n")
         #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
     }
 
@@ -93,7 +93,7 @@ struct SnapshotReaderTests {
         #expect(outcome == .setupFailed)
         #expect(slept.total == .seconds(5))
         #expect(err.hasPrefix("gh-users: the reader of stdout took none of the last changes in 5 seconds"), "\(err)")
-        #expect(err.hasSuffix("was left as it was.\n"))
+        #expect(err.hasSuffix("was not made.\n"))
         #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
     }
 
@@ -109,7 +109,10 @@ struct SnapshotReaderTests {
         }
         let (outcome, err) = await run.value
         #expect(outcome == .failed(.cancelled))
-        #expect(err == "gh-users: interrupted\ngh-users: the snapshot file '\(folder("c.json"))' was left as it was.\n")
+        #expect(
+            err
+                == "gh-users: interrupted\ngh-users: nothing was recorded: the snapshot file '\(folder("c.json"))' "
+                + "was not made.\n")
         #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
     }
 }

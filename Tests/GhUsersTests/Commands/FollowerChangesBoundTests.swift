@@ -51,7 +51,7 @@ struct FollowerChangesBoundTests {
             run.err
                 == "gh-users: octocat's followers ran past 40 accounts (its profile counts \(Int.max); 40 is the most "
                 + "gh-users reads of one list), so --changes stopped rather than read a list that does not end\n"
-                + "gh-users: the snapshot file '\(path)' was left as it was.\n")
+                + "gh-users: nothing was recorded: the snapshot file '\(path)' was not made.\n")
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 

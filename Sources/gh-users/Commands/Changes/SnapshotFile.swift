@@ -1,6 +1,7 @@
 import AtomicCore
 import Data
 import Domain
+import Glibc
 
 /// What a `--changes FILE` holds: a list's people as one run found them, which the next run compares with.
 protocol SnapshotContents: Sendable {
@@ -86,9 +87,14 @@ extension SnapshotFile {
             + "older than the rest; run again once GitHub can be reached.\n"
     }
 
-    /// The line that ends a run which leaves the file as it was.
+    /// The line that ends a run which leaves the file as it was; a first run's file was never made.
     var untouched: String {
-        "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(path)) was left as it was.\n"
+        var info = stat()
+        guard lstat(path, &info) == 0 || errno != ENOENT else {
+            return "gh-users: nothing was recorded: the snapshot file \(TerminalSanitizer.quotedPath(path)) was "
+                + "not made.\n"
+        }
+        return "gh-users: the snapshot file \(TerminalSanitizer.quotedPath(path)) was left as it was.\n"
     }
 
     /// The end of every `--changes` run, once the whole list is read: the snapshot checked and encoded, the
