@@ -15,7 +15,8 @@ package struct Login: Sendable, Hashable, CustomStringConvertible {
     package var description: String { value }
 
     package static func isValid(_ text: String) -> Bool {
-        let base = text.hasSuffix("[bot]") ? String(text.dropLast(5)) : text
+        // GitHub reads a login in any case, its App accounts' `[bot]` too.
+        let base = text.lowercased().hasSuffix("[bot]") ? String(text.dropLast(5)) : text
         guard (1...maximumLength).contains(base.count), base.first != "-" else { return false }
         return base.unicodeScalars.allSatisfy { scalar in
             switch scalar {

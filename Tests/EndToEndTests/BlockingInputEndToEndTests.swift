@@ -89,11 +89,16 @@ struct BlockingInputEndToEndTests {
         #expect(result.stderr.count < 300, "\(result.stderr.prefix(300))")
     }
 
-    /// The count is capped, so an endless stream of valid logins ends too, before anything is sent.
-    @Test func endlessLoginsAreCapped() async throws {
+    /// Accounts and lines are capped, so an endless stream of valid logins ends too, before anything is sent:
+    /// the same login again at the line cap, new ones at the cap of accounts.
+    @Test(arguments: [
+        ("yes octocat", "more than 100000 lines"), ("seq 1 1000000000", "more than 10000 logins"),
+    ])
+    func endlessLoginsAreCapped(source: String, saying: String) async throws {
         let result = try await BinaryRunner.shell(
-            #"ulimit -v 2000000; yes octocat | timeout -k 2 20 "$GH_USERS" show - --api-url http://127.0.0.1:9"#)
+            #"ulimit -v 2000000; "# + source
+                + #" | timeout -k 2 20 "$GH_USERS" show - --api-url http://127.0.0.1:9"#)
         #expect(result.status == 64, "\(result.stderr)")
-        #expect(result.stderr.contains("more than 10000 logins"), "\(result.stderr)")
+        #expect(result.stderr.contains(saying), "\(result.stderr)")
     }
 }

@@ -46,9 +46,32 @@ struct StdinLoginsTests {
     }
 
     @Test func endlessLoginsStopAtTheCap() {
-        let input = EndlessInput(String(repeating: "octocat\n", count: 64))
-        #expect(message(resolve { input.read() }).contains("more than 10000 logins"))
+        let input = EndlessInput((1...64).map { "user\($0)\n" }.joined())
+        let counter = LockedChunks([])
+        // Each chunk's logins made new by a prefix of its own, so that every line is another account.
+        let text = message(resolve { counter.numbered(input.read()) })
+        #expect(text.contains("more than 10000 logins"), "\(text)")
         #expect(input.reads < 200)
+    }
+
+    /// The cap counts accounts: the same list given twice (`cat a b`) is read, each account once later.
+    @Test func aListGivenTwiceIsNotRefusedForTheCap() throws {
+        let list = (1...LoginInput.maximumLogins).map { "user\($0)\n" }.joined()
+        let logins = try resolve(Self.once(list + list.uppercased())).get()
+        #expect(logins.count == 2 * LoginInput.maximumLogins)
+        let tooMany = resolve(Self.once(list + "another\n" + list))
+        #expect(message(tooMany).contains("more than 10000 logins"), "\(message(tooMany))")
+    }
+
+    /// gh-users's own csv or table with `--fields login` piped in: its header is no account (github.com/login is
+    /// the sign-in page), and is never sent as one; a `login` after the first login is left to GitHub.
+    @Test(arguments: ["login\r\nalice\r\nbob\r\n", "# saved\n\nLOGIN\nalice\nbob\n"])
+    func aHeaderLineIsSkippedAndSaid(text: String) throws {
+        let (io, _, err) = IOStreams.test(stdin: text)
+        let logins = try LoginInput.standardInput.resolve(io)
+        #expect(logins.map(\.value) == ["alice", "bob"])
+        #expect(err.text.hasSuffix("is a header, not an account: skipped\n"), "\(err.text)")
+        #expect(try resolve(Self.once("alice\nlogin\n")).get().map(\.value) == ["alice", "login"])
     }
 
     @Test func endlessBlankLinesStopAtTheLineCap() {
@@ -102,5 +125,15 @@ private final class LockedChunks: @unchecked Sendable {
 
     func next() -> [UInt8] {
         lock.withLock { chunks.isEmpty ? [] : chunks.removeFirst() }
+    }
+
+    /// `chunk` with a letter and the count of chunks so far before each of its lines.
+    func numbered(_ chunk: [UInt8]) -> [UInt8] {
+        lock.withLock {
+            chunks.append([])
+            let prefix = "n\(chunks.count)x"
+            let lines = String(decoding: chunk, as: UTF8.self).split(separator: "\n")
+            return Array(lines.map { prefix + $0 + "\n" }.joined().utf8)
+        }
     }
 }

@@ -180,6 +180,17 @@ struct WriteCommandTests {
         #expect(github.calls.isEmpty)
     }
 
+    /// The missing token is what stops the run: it is said before a question that could only end in it, with or
+    /// without a terminal to ask on.
+    @Test(arguments: [nil, "y\n"])
+    func withoutATokenNothingIsAsked(terminal: String?) async {
+        let github = StubTransport.acceptingWrites()
+        let result = await run(declaration(.always), ["a", "b"], github: github, hasToken: false, terminal: terminal)
+        #expect(result.status == 4, "\(result.err)")
+        #expect(!result.err.contains("[y/N]") && !result.err.contains("--yes"), "\(result.err)")
+        #expect(github.calls.isEmpty)
+    }
+
     @Test func aScopeRefusalStopsAtOnceNamingTheRowsScopeAndWhatIsLeft() async {
         let github = StubTransport.acceptingWrites()
         // GitHub names the scopes the endpoint accepts and those the token has, which share none.

@@ -147,8 +147,9 @@ extension WriteDeclaration {
 
     private var discussion: String {
         let common = """
-            - reads the logins from stdin, one a line (blank lines and # comments are skipped; none at all
-            is nothing to do, status 0), so one gh-users can feed another. Writes go one at a time, at least
+            - reads the logins from stdin, one a line (blank lines, # comments and a first line 'login', the
+            header of csv or a table, are skipped; none at all is nothing to do, status 0), so one gh-users can
+            feed another. Writes go one at a time, at least
             a second apart, as GitHub asks; a secondary rate limit is waited out. Each account gets one record: its login, the action and
             the outcome. The exit status is 0 when every one succeeded, 3 when every account was unknown,
             and 1 for a mix. A token without the \(scope) scope stops at the first refusal with status 4.

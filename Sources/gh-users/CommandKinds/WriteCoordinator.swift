@@ -71,10 +71,11 @@ struct WriteCoordinator {
             }
             return .success
         }
-        if let refusal = confirmation(logins) { return refusal }
+        // Without a token nothing can be sent: say so before asking to confirm what could not happen.
         guard context.presenter.hasToken else {
             return TokenRequirement(command: declaration.name).refuse(context)
         }
+        if let refusal = confirmation(logins) { return refusal }
         return await send(
             WriteViewModel(declaration: declaration, logins: logins, github: github, clock: context.writeClock))
     }

@@ -193,6 +193,8 @@ enum LoginInput: Sendable, Equatable {
                     + "give the logins as arguments, or the token another way")
         }
         var logins: [Login] = []
+        // Logins are case-insensitive: the cap counts accounts, so a list given twice is not refused for it.
+        var accounts: Set<String> = []
         var lines = InputLines(reading: io, maximumLength: Self.maximumLineBytes)
         while var line = try lines.next() {
             let number = lines.number
@@ -203,12 +205,19 @@ enum LoginInput: Sendable, Equatable {
             }
             let word = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if word.isEmpty || word.hasPrefix("#") { continue }
+            // The header of gh-users's own csv (`login`) or table (`LOGIN`) with `--fields login`: github.com/login
+            // is the sign-in page, so no account has that login, and a write for it is never what was meant.
+            if logins.isEmpty, word.lowercased() == "login" {
+                io.writeErr("gh-users: line \(number) of stdin, '\(word)', is a header, not an account: skipped\n")
+                continue
+            }
             do {
                 logins.append(try Login(validating: word))
             } catch {
                 throw .invalidInput("line \(number) of stdin: invalid login \(InputLines.quotedPrefix(line))")
             }
-            guard logins.count <= Self.maximumLogins else {
+            accounts.insert(word.lowercased())
+            guard accounts.count <= Self.maximumLogins else {
                 throw .invalidInput("stdin has more than \(Self.maximumLogins) logins; give them in parts")
             }
         }
