@@ -63,6 +63,12 @@ struct StdinLoginsTests {
         #expect(message(tooMany).contains("more than 10000 logins"), "\(message(tooMany))")
     }
 
+    /// `jq -r .Login` (a key that is not there) prints `null` for every record: no write goes to that account.
+    @Test func jqsNullIsRefusedBeforeAnything() {
+        let text = message(resolve(Self.once("alice\nnull\n")))
+        #expect(text.hasPrefix("line 2 of stdin is 'null', as jq -r prints a missing value"), "\(text)")
+    }
+
     /// gh-users's own csv or table with `--fields login` piped in: its header is no account (github.com/login is
     /// the sign-in page), and is never sent as one; a `login` after the first login is left to GitHub.
     @Test(arguments: ["login\r\nalice\r\nbob\r\n", "# saved\n\nLOGIN\nalice\nbob\n"])

@@ -211,6 +211,13 @@ enum LoginInput: Sendable, Equatable {
                 io.writeErr("gh-users: line \(number) of stdin, '\(word)', is a header, not an account: skipped\n")
                 continue
             }
+            // What `jq -r .login` prints for a record without the key; an account of that name is given as an
+            // argument.
+            if word == "null" {
+                throw .invalidInput(
+                    "line \(number) of stdin is 'null', as jq -r prints a missing value, not a login; to name the "
+                        + "account null, give it as an argument")
+            }
             do {
                 logins.append(try Login(validating: word))
             } catch {
