@@ -51,6 +51,12 @@ struct SearchCommandTests {
         await expectUsageError(["search", "type:user", "--split"] + extra, saying: message)
     }
 
+    /// GitHub's search reference: `order` "is ignored unless you provide `sort`", so the answer would come in
+    /// best-match order, not the one asked for.
+    @Test func orderWithoutSortIsAUsageErrorAndSendsNothing() async {
+        await expectUsageError(["search", "mona", "--order", "asc"], saying: "--order orders by --sort")
+    }
+
     @Test func searchJoinsItsWordsAndCapsAtAThousand() throws {
         var expected = SearchUsersOptions(
             query: try UserSearchQuery(text: "type:org location:Berlin", sort: .followers, order: .asc))
@@ -81,7 +87,8 @@ struct SearchCommandTests {
         #expect(data.calls.count == 10)
         #expect(
             err.text
-                == "gh-users: GitHub returns only the first 1000 of the 2500 results; narrow the query (for example with created:<DATE) to reach the rest.\n"
+                == "gh-users: GitHub returns only the first 1000 of the 2500 results; --split reaches them all, or "
+                + "narrow the query (for example with created:<DATE).\n"
         )
     }
 

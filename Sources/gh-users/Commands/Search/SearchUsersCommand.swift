@@ -118,7 +118,7 @@ enum SearchUsersCommand {
         if let total, total > UserSearchQuery.maximumResults, taken >= UserSearchQuery.maximumResults, wantedMore {
             notes.append(
                 "gh-users: GitHub returns only the first \(UserSearchQuery.maximumResults) of the \(total) results; "
-                    + "narrow the query (for example with created:<DATE) to reach the rest."
+                    + "--split reaches them all, or narrow the query (for example with created:<DATE)."
             )
         }
         return notes
@@ -185,6 +185,13 @@ extension SearchUsersOptions: GitHubCommand {
 
 extension SearchUsersOptions: CheckedOptions {
     func check(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        // GitHub ignores `order` unless `sort` is given: the results would come in best-match order.
+        if !split, query.order != nil, query.sort == nil {
+            throw UsageError(
+                message: "--order orders by --sort, which was not given: GitHub would ignore it and answer in "
+                    + "best-match order",
+                command: spec)
+        }
         guard split else { return }
         if query.sort != nil || query.order != nil {
             throw UsageError(
