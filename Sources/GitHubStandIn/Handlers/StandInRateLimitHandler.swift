@@ -1,12 +1,8 @@
 import JSONBytes
 
 extension StandInRouteRequest {
-    private static let perMinute: Set = [
-        "source_import", "dependency_snapshots", "code_search", "code_scanning_autofix",
-    ]
-
     /// `GET /rate_limit`: GitHub's documented example (`Bodies/rate-limit-get.json`) with the caller's live core,
-    /// search and graphql buckets; the others are full, resetting with search if per-minute, else with core.
+    /// search and graphql buckets; the others full, resetting with search where the example's do, else with core.
     func rateLimitStatus() -> StandInHTTPResponse {
         let ledger = context.ledger
         let core = ledger.peek(.core, for: caller, now: now)
@@ -16,9 +12,11 @@ extension StandInRouteRequest {
         let graphQL = caller.token == nil ? anonymous : ledger.peek(.graphql, for: caller, now: now)
         let example = StandInRecordedHandler.body(named: "rate-limit-get") ?? []
         var live: [String: any Sendable] = ["core": entry(core), "search": entry(search), "graphql": entry(graphQL)]
+        let searchReset = JSONText.text(at: ["resources", "search", "reset"], in: example)
         for name in JSONText.keys(at: ["resources"], in: example) where live[name] == nil {
             let limit = Int(JSONText.text(at: ["resources", name, "limit"], in: example)) ?? 0
-            let reset = Self.perMinute.contains(name) ? search.reset : core.reset
+            let perMinute = JSONText.text(at: ["resources", name, "reset"], in: example) == searchReset
+            let reset = perMinute ? search.reset : core.reset
             live[name] = entry(RateLimitSnapshot(limit: limit, remaining: limit, reset: reset))
         }
         let resources = replacing(live, in: JSONText.value(at: ["resources"], in: example) ?? [])
