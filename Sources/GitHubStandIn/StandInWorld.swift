@@ -98,19 +98,17 @@ package struct StandInWorld: Decodable, Sendable {
         /// back one never given, changes nothing, as GitHub's `PUT` and `DELETE /user/starred/…` do.
         package mutating func setStar(by user: StandInUser, _ starring: Bool, now: Int) {
             let login = user.login.lowercased()
-            let given = { (stars: [Star]) in stars.contains { $0.user.isSame(as: login) } }
-            let starred =
-                stars.map(given) ?? (given(laterStars) || (user.type == "User" && !unstarred.contains(login)))
+            let byPopulation = stars == nil && user.type == "User" && !unstarred.contains(login)
+            var given = stars ?? laterStars
+            let starred = byPopulation || given.contains { $0.user.isSame(as: login) }
             guard starred != starring else { return }
-            let star = Star(starredAt: UTCTimestamp.iso8601(now), user: user.login)
-            if let listed = stars {
-                stars = starring ? listed + [star] : listed.filter { !$0.user.isSame(as: login) }
-            } else if starring {
-                laterStars.append(star)
+            if starring {
+                given.append(Star(starredAt: UTCTimestamp.iso8601(now), user: user.login))
             } else {
-                laterStars.removeAll { $0.user.isSame(as: login) }
-                if user.type == "User" { unstarred.insert(login) }
+                given.removeAll { $0.user.isSame(as: login) }
+                if byPopulation { unstarred.insert(login) }
             }
+            if stars == nil { laterStars = given } else { stars = given }
         }
     }
 

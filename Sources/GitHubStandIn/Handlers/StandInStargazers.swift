@@ -5,36 +5,32 @@ import JSONBytes
 /// Who starred a repository, and when: the world's stars, or every User account of the population, the k-th at
 /// `firstStar + k` hours, stored nowhere. One list answers the stargazers, the counts and the history, so they agree.
 struct StandInStargazerList {
-    private let listed: [(user: StandInUser, at: Int)]?
-    /// For the population's stars: where those who took theirs back sit in `userPositions`, and the stars since.
+    /// For the population's stars: where those who took theirs back sit in `userPositions`.
     private let withdrawn: [Int]
+    /// How many of the population's stars are kept (none for a repository that lists its stars).
+    private let kept: Int
+    /// The stars listed, or for the population's those given since.
     private let later: [(user: StandInUser, at: Int)]
     private let population: StandInPopulation
 
     init(_ repository: StandInWorld.Repository, in population: StandInPopulation) {
         self.population = population
-        func resolved(_ stars: [StandInWorld.Star]) -> [(user: StandInUser, at: Int)] {
-            stars.compactMap { star in
-                guard let user = population.user(login: star.user),
-                    let at = UTCTimestamp.epochSeconds(iso8601: star.starredAt)
-                else { return nil }
-                return (user, at)
-            }.sorted { $0.at < $1.at }
-        }
-        listed = repository.stars.map(resolved)
-        later = resolved(repository.laterStars)
+        later = (repository.stars ?? repository.laterStars).compactMap { star in
+            guard let user = population.user(login: star.user),
+                let at = UTCTimestamp.epochSeconds(iso8601: star.starredAt)
+            else { return nil }
+            return (user, at)
+        }.sorted { $0.at < $1.at }
         withdrawn = repository.unstarred.compactMap { login in
             population.user(login: login).flatMap { user in population.userPositions.firstIndex(of: user.ordinal - 1) }
         }.sorted()
+        kept = repository.stars == nil ? population.userPositions.count - withdrawn.count : 0
     }
 
-    private var kept: Int { population.userPositions.count - withdrawn.count }
-
-    var count: Int { listed?.count ?? kept + later.count }
+    var count: Int { kept + later.count }
 
     /// Who gave the star at `position`, oldest first, and when.
     func star(at position: Int) -> (user: StandInUser, at: Int) {
-        if let listed { return listed[position] }
         guard position < kept else { return later[position - kept] }
         // The index among the User accounts, past those who took their star back.
         var index = position
