@@ -93,14 +93,15 @@ struct StandInRouteRequest {
         return scopeRefusal(unlessOneOf: scopes) ?? answer(signedIn)
     }
 
-    /// The asked page of `count` records, with GitHub's `Link` (under `linkPath`); a page past `cap` is GitHub's
-    /// 422. Only the page's records are written, so a list of 45,000 costs a page.
+    /// The asked page of `count` records, with GitHub's `Link` (under `linkPath`); a page past `cap` is GitHub's 422
+    /// (or a resource's own, `pastCap`). Only the page's records are written, so a list of 45,000 costs a page.
     func paged(
-        count: Int, cap: Int? = nil, perPageLimit: Int = 100, linkPath: String? = nil,
+        count: Int, cap: Int? = nil, pastCap: [UInt8]? = nil, perPageLimit: Int = 100, linkPath: String? = nil,
         record: (Int, inout JSONByteWriter) -> Void
     ) -> StandInHTTPResponse {
         let paging = StandInPageRequest(query: request.query, limit: perPageLimit)
         if let cap, paging.startsPast(cap) {
+            if let pastCap { return StandInHTTPResponse(status: 422, body: pastCap) }
             return StandInErrorBody.response(
                 422, message: "In order to keep the API fast for everyone, pagination is limited for this resource.",
                 documentationURL: "https://docs.github.com/v3/#pagination")

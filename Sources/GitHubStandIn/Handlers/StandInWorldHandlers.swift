@@ -96,12 +96,10 @@ extension StandInRouteRequest {
             return pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap, perPageLimit: 30)
         case .stargazers:
             guard access != nil else { return nil }
-            guard !StandInPageRequest(query: request.query).startsPast(StandInStargazerList.restCap) else {
-                return StandInHTTPResponse(status: 422, body: StandInStargazerList.paginationLimited)
-            }
             let star = StandInRecordedHandler(.stargazers)?.asksForMediaType(header("Accept")) ?? false
-            return paged(count: stargazers.count, cap: StandInStargazerList.restCap) { position, writer in
-                stargazers.write(at: position, star: star, into: &writer)
+            let pastCap = StandInStargazerList.paginationLimited
+            return paged(count: stargazers.count, cap: StandInStargazerList.restCap, pastCap: pastCap) {
+                stargazers.write(at: $0, star: star, into: &$1)
             }
         case .forks:
             let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
