@@ -49,8 +49,4 @@ enum StandInErrorBody {
             message: StandInHTTPResponse.reasonPhrase(for: status), url: location,
             documentationURL: "https://docs.github.com/v3/#http-redirects", status: nil)
     }
-
-    static func unparsableRequest(reason: String) -> [UInt8] {
-        json(message: reason, documentationURL: genericDocumentation, status: nil)
-    }
 }

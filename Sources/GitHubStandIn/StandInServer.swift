@@ -165,9 +165,10 @@ package final class StandInServer: @unchecked Sendable {
             do {
                 parsed = try HTTPRequestParser.parse(pending)
             } catch {
-                let body = StandInErrorBody.unparsableRequest(reason: error.reason)
-                var response = StandInHTTPResponse(status: 400, body: body)
-                response.setHeader("Content-Type", "application/json; charset=utf-8")
+                let body = StandInErrorBody.json(
+                    message: error.reason, documentationURL: StandInErrorBody.genericDocumentation, status: nil)
+                let response = StandInHTTPResponse(
+                    status: 400, headers: [("Content-Type", "application/json; charset=utf-8")], body: body)
                 _ = LoopbackSocket.sendAll(response.serialized(omitBody: false, closeConnection: true), to: descriptor)
                 return
             }
