@@ -57,10 +57,6 @@ struct StandInGraphQLEvaluator {
 
     private struct Nulled: Error {}
 
-    init(fragments: [String: Selection]) {
-        self.fragments = fragments
-    }
-
     func collect(_ selections: [Selection], on type: String?) -> [Field] {
         var fields: [Field] = []
         // A fragment spread twice in one selection set is collected once (the specification's visitedFragments).
