@@ -49,5 +49,8 @@ struct JSONByteWriter {
 
     mutating func optionalString(_ text: String?) { if let text { string(text) } else { raw("null") } }
 
-    mutating func optionalBoolean(_ value: Bool?) { if let value { boolean(value) } else { raw("null") } }
+    /// A value as it is, but a string as `string` writes one.
+    mutating func value(_ value: JSONValue) {
+        if case .string(let text) = value { string(text) } else { bytes += value.bytes }
+    }
 }

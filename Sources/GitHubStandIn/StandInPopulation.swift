@@ -93,30 +93,21 @@ package struct StandInUser: Sendable, Equatable {
         let profile = profile ?? self.profile
         var writer = JSONByteWriter(reservingCapacity: 1_900)
         writeSimpleUserFields(into: &writer)
-        for (key, value) in [
-            ("name", profile.name), ("company", profile.company), ("blog", profile.blog),
-            ("location", profile.location), ("email", profile.email),
-        ] {
+        let text = { (text: String?) in text.map(JSONValue.string) ?? .null }
+        let count = { (count: Int) in JSONValue.integer(Int64(count)) }
+        let members: [(String, JSONValue)] = [
+            ("name", text(profile.name)), ("company", text(profile.company)), ("blog", .string(profile.blog)),
+            ("location", text(profile.location)), ("email", text(profile.email)),
+            ("hireable", profile.hireable.map(JSONValue.bool) ?? .null), ("bio", text(profile.bio)),
+            ("twitter_username", text(profile.twitterUsername)), ("public_repos", count(profile.publicRepos)),
+            ("public_gists", count(profile.publicGists)), ("followers", count(profile.followers)),
+            ("following", count(profile.following)), ("created_at", .string(UTCTimestamp.iso8601(profile.createdAt))),
+            ("updated_at", .string(UTCTimestamp.iso8601(profile.updatedAt))),
+        ]
+        for (key, value) in members {
             writer.unescaped(",\"\(key)\":")
-            writer.optionalString(value)
+            writer.value(value)
         }
-        writer.raw(",\"hireable\":")
-        writer.optionalBoolean(profile.hireable)
-        writer.raw(",\"bio\":")
-        writer.optionalString(profile.bio)
-        writer.raw(",\"twitter_username\":")
-        writer.optionalString(profile.twitterUsername)
-        for (key, value) in [
-            ("public_repos", profile.publicRepos), ("public_gists", profile.publicGists),
-            ("followers", profile.followers), ("following", profile.following),
-        ] {
-            writer.unescaped(",\"\(key)\":")
-            writer.integer(value)
-        }
-        writer.raw(",\"created_at\":")
-        writer.string(UTCTimestamp.iso8601(profile.createdAt))
-        writer.raw(",\"updated_at\":")
-        writer.string(UTCTimestamp.iso8601(profile.updatedAt))
         writer.bytes += privateKeys ? Self.privateKeys : []
         writer.raw("}")
         return writer.bytes
