@@ -131,9 +131,7 @@ extension StandInRouteTable {
         ]
         // The world's lists; since July 2026 its stargazers and watchers only to a repository's admins and
         // collaborators, and REST's stargazers stop at 40,000.
-        let world = StandInWorldListHandler.endpoints.map {
-            StandInRoute($0, handler: StandInWorldListHandler(list: $0))
-        }
+        let world = StandInRouteRequest.worldLists.map { list in StandInRoute(list) { $0.worldList(list) } }
         // What GitHub's web UI changes, for `Scripts/try --world`: PUT adds, DELETE takes away.
         let worldWrites: [(StandInWorldWrite, String)] = [
             (.star, "/user/starred/{owner}/{repo}"),

@@ -55,7 +55,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         + ["", "/forks", "/contributors", "/collaborators", "/assignees", "/stargazers/history", "/stargazers/count"]
         .map { "/repos/octocat/nothing" + $0 } + ["/orgs/github/teams/no-such-team/members", "/users/no-such-account"]
 
-    /// GitHub's read rules over the world (see `StandInWorldListHandler`), and two of rows served from a body.
+    /// GitHub's read rules over the world (see `StandInRouteRequest.worldList`), and two of rows served from a body.
     static let reads: [Step] =
         missing.map { Step($0, as: "octocat", 404) } + [
             Step("/orgs/no-such-org/public_members", as: nil, 404),

@@ -2,34 +2,28 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// The lists of organizations, teams and repositories, answered from the world by GitHub's generic rules: an
-/// unknown one is 404; a non-member is sent to the public members; owners alone see outside collaborators and
-/// invitations and filter by 2FA; members alone see teams; stargazers and watchers are listed to those with a
-/// grant, collaborators to those who can push; `role`, `filter`, `affiliation`, `permission` and `anon` filter.
-struct StandInWorldListHandler: StandInHandler {
-    static let endpoints: [Endpoint] = [
+extension StandInRouteRequest {
+    static let worldLists: [Endpoint] = [
         .organization, .members, .publicMembers, .outsideCollaborators, .invitations, .teamMembers, .repository,
         .collaborators, .contributors, .assignees, .stargazers, .watchers, .forks, .starCount, .starHistory,
     ]
 
-    let list: Endpoint
-
-    func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        let world = request.context.world.current
-        let notFound = request.notFound
-        let caller = request.signedInAccount?.login
-        if let org = request.parameters["org"] {
-            return world.organization(org).flatMap { request.worldList(list, $0, in: world, caller: caller) }
-                ?? notFound
+    /// The lists of organizations, teams and repositories, answered from the world by GitHub's generic rules: an
+    /// unknown one is 404; a non-member is sent to the public members; owners alone see outside collaborators and
+    /// invitations and filter by 2FA; members alone see teams; stargazers and watchers are listed to those with a
+    /// grant, collaborators to those who can push; `role`, `filter`, `affiliation`, `permission` and `anon` filter.
+    func worldList(_ list: Endpoint) -> StandInHTTPResponse {
+        let world = context.world.current
+        let caller = signedInAccount?.login
+        if let org = parameters["org"] {
+            return world.organization(org).flatMap { worldList(list, $0, in: world, caller: caller) } ?? notFound
         }
-        let repository = request.parameters["repo"].flatMap { world.repository(request.parameters["owner"] ?? "", $0) }
-        return repository.flatMap { request.worldList(list, $0, in: world, caller: caller) } ?? notFound
+        let repository = parameters["repo"].flatMap { world.repository(parameters["owner"] ?? "", $0) }
+        return repository.flatMap { worldList(list, $0, in: world, caller: caller) } ?? notFound
     }
-}
 
-extension StandInRouteRequest {
     /// Nil for GitHub's 404.
-    fileprivate func worldList(
+    private func worldList(
         _ list: Endpoint, _ organization: StandInWorld.Organization, in world: StandInWorld, caller: String?
     ) -> StandInHTTPResponse? {
         let member = organization.member(caller)
@@ -74,7 +68,7 @@ extension StandInRouteRequest {
     }
 
     /// Nil for GitHub's 404.
-    fileprivate func worldList(
+    private func worldList(
         _ list: Endpoint, _ repository: StandInWorld.Repository, in world: StandInWorld, caller: String?
     ) -> StandInHTTPResponse? {
         let access = caller.flatMap { world.permission(of: $0, on: repository) }
