@@ -23,6 +23,22 @@ struct RateLimitCommandTests {
         #expect(data.calls.isEmpty)
     }
 
+    /// GitHub Enterprise Server limits nothing by default, and says so with a 404 (its docs; actions/stale#1227):
+    /// not "no rate limits" with exit 3, which says a name does not exist.
+    @Test func aServerWithoutRateLimitsSaysSo() async {
+        let data = StubTransport()
+        data.refuse("GET /rate_limit", status: 404, message: "Rate limiting is not enabled.")
+        let (env, out, err) = AppEnvironment.test(http: data)
+        #expect(await run(["rate-limit"], env) == 1)
+        #expect(out.text.isEmpty)
+        #expect(
+            err.text.hasPrefix("gh-users: this server limits no requests: it answers GET /rate_limit with "),
+            "\(err.text)")
+        data.refuse("GET /rate_limit", status: 404, message: "Not Found")
+        let (missing, _, _) = AppEnvironment.test(http: data)
+        #expect(await run(["rate-limit"], missing) == 3)
+    }
+
     @Test func rateLimitTableAndJSON() async throws {
         let data = StubTransport()
         // Resets 42 minutes and 1 minute after the harness's now (1_800_000_000).
