@@ -17,6 +17,11 @@ enum ResponseDecoder {
         throws(DomainError)
     {
         let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        // A success that is a web page: the web server of an Enterprise host given as the API URL, or a sign-in
+        // page it redirected to.
+        if whole, first == UInt8(ascii: "<") {
+            throw .malformedResponse(endpoint: endpoint, detail: webPage(status: nil))
+        }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
             let flaw = JSONText.flaw(in: body, deeperThan: JSONText.maximumDepth)
         else { return }
@@ -31,6 +36,13 @@ enum ResponseDecoder {
             throw .malformedResponse(
                 endpoint: endpoint, detail: "the body is not valid JSON: \(reason) at byte \(offset)")
         }
+    }
+
+    /// Why an answer that is a web page, which GitHub's API never sends, was not read.
+    static func webPage(status: Int?) -> String {
+        "the server answered a web page\(status.map { " (HTTP \($0))" } ?? ""), not GitHub's API: check the API URL "
+            + "(--api-url or GH_USERS_API_URL); GitHub Enterprise Server's is https://HOST/api/v3, which GH_HOST=HOST "
+            + "sets"
     }
 
     /// A page that is a JSON array of `DTO`s, each entity keeping its element's exact bytes.

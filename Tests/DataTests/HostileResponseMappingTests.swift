@@ -92,7 +92,9 @@ struct NextPageLinkTests {
         #expect(
             throws: DomainError.malformedResponse(
                 endpoint: "GET /users",
-                detail: "the next-page link leads to another server (https://evil.example), so paging stopped there")
+                detail: "the next-page link leads to another server (https://evil.example), so paging stopped there; "
+                    + "if that is this server's own name (an Enterprise Server writes its links with the host name it "
+                    + "was set up with), give the API URL with that name")
         ) {
             try ErrorMapping.nextPageURL("https://evil.example/users?since=5", apiRoot: root, endpoint: "GET /users")
         }
@@ -200,5 +202,33 @@ struct AnswersThatAreNotOutagesTests {
         #expect(text.split(separator: "\n").count == 3)
         #expect(
             text.hasPrefix("the TLS certificate of h is not trusted (SSL: certificate subject name 'a FAKE: b'"))
+    }
+}
+
+/// An API URL that is an Enterprise host's web root (`https://HOST` without `/api/v3`) is answered by its web
+/// server in HTML, which GitHub's API never sends: the answer says to check the API URL, not that the account
+/// does not exist (a 404 read as exit 3) or that the body is no JSON.
+struct WebPageAnswerTests {
+    @Test func aWebServersNotFoundIsNoMissingAccount() {
+        let page = response(404, [("Content-Type", "text/html; charset=utf-8")], body: "<html>Not Found</html>")
+        let error = ErrorMapping.domainError(for: page, resource: "user 'octocat'", now: now)
+        #expect(
+            error
+                == .malformedResponse(
+                    endpoint: "GET /users?since=0&per_page=2", detail: ResponseDecoder.webPage(status: 404)))
+        #expect(ResponseDecoder.webPage(status: 404).contains("HTTP 404), not GitHub's API: check the API URL"))
+        let json = response(404, [("Content-Type", "application/json; charset=utf-8")])
+        #expect(
+            ErrorMapping.domainError(for: json, resource: "user 'octocat'", now: now)
+                == .notFound(resource: "user 'octocat'"))
+    }
+
+    @Test(arguments: ["<!DOCTYPE html><html>", "\n  <html><body>Sign in</body></html>"])
+    func aWebPageThatSucceededIsNamedSo(body: String) {
+        #expect(
+            throws: DomainError.malformedResponse(endpoint: "GET /users", detail: ResponseDecoder.webPage(status: nil))
+        ) {
+            try ResponseDecoder.refuseMalformed(Array(body.utf8), endpoint: "GET /users")
+        }
     }
 }

@@ -132,7 +132,9 @@ struct HostileServerEndToEndTests {
                 #expect(
                     result.stderr
                         == "gh-users: malformed response from GET /users: the next-page link leads to another server "
-                        + "(http://127.0.0.1:\(URL(string: elsewhere.baseURL)!.port!)), so paging stopped there\n"
+                        + "(http://127.0.0.1:\(URL(string: elsewhere.baseURL)!.port!)), so paging stopped there; if "
+                        + "that is this server's own name (an Enterprise Server writes its links with the host name it "
+                        + "was set up with), give the API URL with that name\n"
                         + "To continue from here: gh-users list --since 2 --all --api-url \(origin.baseURL)\n")
                 // Before, its accounts were written as if the first server had sent them.
                 #expect(elsewhere.requests.isEmpty)
