@@ -103,6 +103,16 @@ enum ErrorMapping {
         statusError(for: response, resource: resource, now: now)?.answered(requestID: requestID(response))
     }
 
+    /// A GraphQL answer's failure status, if any. A 404 is the endpoint's, never a name's (GitHub answers an
+    /// unknown login, organization or team with null in a 200): the server has no GraphQL API there, which is a
+    /// failure (exit 1), not "no such thing" (exit 3). `show --via graphql` maps the status itself, to fall back.
+    static func graphQLError(for response: HTTPResponse, endpoint: String) -> DomainError? {
+        guard let error = domainError(for: response, resource: "GraphQL API") else { return nil }
+        guard case .notFound(_, let requestID) = error else { return error }
+        return .server(
+            status: 404, message: "\(endpoint) was not found: this server has no GraphQL API", requestID: requestID)
+    }
+
     /// A 404 from a row of the token's own account that needs a scope (`GET /user/emails`, `PATCH /user`) cannot
     /// mean the account is missing: GitHub answers so when the token lacks the scope, so it is a refusal that
     /// names the row's scope (exit 4), as a 403 that names it is. So is a 404 from a row under an organization or

@@ -32,7 +32,7 @@ enum GraphQLAccessResponse {
         if batch, response.status == 502 || response.status == 504 {
             return .tooLarge("\(endpoint) answered HTTP \(response.status)")
         }
-        return ErrorMapping.domainError(for: response, resource: "GraphQL API").map { .failed($0) }
+        return ErrorMapping.graphQLError(for: response, endpoint: endpoint).map { .failed($0) }
     }
 
     /// The organization, or why there is none: null with a NOT_FOUND error (or with none) is no such

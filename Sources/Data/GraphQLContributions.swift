@@ -109,19 +109,11 @@ enum GraphQLContributionsResponse {
         throws(GraphQLBatchFailure) -> GraphQLContributionsAnswer
     {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
-        let requestID = answer.requestID
         // A span that ran out of time (a 502 or 504, or GitHub's timeout error) is one to ask for in halves.
         if response.status == 502 || response.status == 504 {
             return .tooLong(message: "\(endpoint) answered HTTP \(response.status)")
         }
-        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
-            // A 404 is the endpoint's, not the account's: an unknown login is a null owner in a 200.
-            guard case .notFound = error else { throw .failed(error) }
-            throw .failed(
-                .server(
-                    status: 404, message: "\(endpoint) was not found: this server has no GraphQL API",
-                    requestID: requestID))
-        }
+        if let error = ErrorMapping.graphQLError(for: response, endpoint: endpoint) { throw .failed(error) }
         let (dto, errors) = try answer.decode(
             response, as: GraphQLContributionsResponseDTO.self, shape: "the contribution calendar GitHub documents")
         if let tooMuch = errors.first(where: GraphQLProfileResponse.isTooMuchWork) {

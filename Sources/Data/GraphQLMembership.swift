@@ -42,7 +42,7 @@ extension GitHubRepository {
         do {
             return try await graphQL(GraphQLMembershipQuery.body(for: organization), repeating: .asIs) {
                 response, endpoint throws(GraphQLBatchFailure) in
-                if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
+                if let error = ErrorMapping.graphQLError(for: response, endpoint: endpoint) {
                     throw .failed(error)
                 }
                 let answer = GraphQLListAnswer(response, endpoint: endpoint)

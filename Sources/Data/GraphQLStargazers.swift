@@ -74,7 +74,7 @@ enum GraphQLStargazersResponse {
     ) throws(GraphQLBatchFailure) -> StargazerPage {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let requestID = answer.requestID
-        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") { throw .failed(error) }
+        if let error = ErrorMapping.graphQLError(for: response, endpoint: endpoint) { throw .failed(error) }
         let (dto, errors) = try answer.decode(
             response, as: GraphQLStargazersResponseDTO.self, shape: "the stargazer connection GitHub's schema gives")
         guard let connection = dto.data?.repository?.stargazers else {

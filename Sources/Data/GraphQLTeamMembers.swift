@@ -71,7 +71,7 @@ enum GraphQLTeamMembersResponse {
     {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let requestID = answer.requestID
-        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") { throw .failed(error) }
+        if let error = ErrorMapping.graphQLError(for: response, endpoint: endpoint) { throw .failed(error) }
         let (dto, errors) = try answer.decode(
             response, as: GraphQLTeamMembersDTO.self, shape: "the team's members GitHub documents")
         guard let members = dto.data?.organization?.team?.members else {

@@ -156,3 +156,27 @@ struct GraphQLContributionsResponseTests {
         #expect(message.contains("no GraphQL API"))
     }
 }
+
+/// A 404 from the GraphQL endpoint (a proxy that forwards only `/api/v3`, an API URL with another path) is the
+/// same failure for every GraphQL reader: the server has no GraphQL API there (exit 1). Before, `stargazers --via
+/// graphql` and `access` said "no GraphQL API" as if a name did not exist (exit 3), and `team-members --direct`
+/// blamed the team (exit 4).
+struct GraphQLEndpointNotFoundTests {
+    private let notFound = HTTPResponse(
+        status: 404, headers: HTTPHeaders([]), body: Data(#"{"message":"Not Found"}"#.utf8),
+        url: URL(string: "https://ghe.example/api/graphql")!)
+    private let saying = DomainError.server(
+        status: 404, message: "POST /api/graphql was not found: this server has no GraphQL API")
+
+    @Test func everyReaderSaysTheServerHasNoGraphQLAPI() throws {
+        #expect(ErrorMapping.graphQLError(for: notFound, endpoint: "POST /api/graphql") == saying)
+        let repository = try RepositoryName(validating: "octo/app")
+        #expect(throws: GraphQLBatchFailure.failed(saying)) {
+            try GraphQLStargazersResponse.decode(notFound, repository: repository, endpoint: "POST /api/graphql")
+        }
+        let team = try TeamName(validating: "github/justice-league")
+        #expect(throws: GraphQLBatchFailure.failed(saying)) {
+            try GraphQLTeamMembersResponse.decode(notFound, team: team, endpoint: "POST /api/graphql")
+        }
+    }
+}
