@@ -235,6 +235,23 @@ extension ResourceRepository {
     }
 }
 
+extension ResourceRepository {
+    /// A 404 from an endpoint that answers everyone who may read its owner (a public repository's star count):
+    /// if the owner answers too, the server does not serve the endpoint (an Enterprise Server older than it), which
+    /// is a failure (exit 1) and not an owner that does not exist (exit 3, kept when the lookup is a 404 too).
+    package func unservedAnswer(to error: DomainError, of owner: Resource<Record>, asked: String) async -> DomainError {
+        guard case .notFound = error else { return error }
+        do throws(DomainError) {
+            _ = try await fetch(owner)
+        } catch {
+            return error
+        }
+        return .refused(
+            "\(asked) answered 404 though \(owner.missing) exists: this server does not serve it (an Enterprise Server "
+                + "older than the endpoint, say)")
+    }
+}
+
 /// Any record GitHub lists that gh-users needs no typed field of: keys, orgs, gists, events. Its columns are
 /// read from the JSON by key.
 package struct Record: Sendable, Equatable {

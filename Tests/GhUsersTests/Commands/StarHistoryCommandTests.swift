@@ -184,9 +184,21 @@ struct StarHistoryCommandTests {
             answers: [
                 StubbedAnswer(
                     "GET \(repository.replacing("Hello-World", with: "no-such-repository"))/count", status: 404,
-                    body: "error-404")
+                    body: "error-404"),
+                StubbedAnswer("GET /repos/octocat/no-such-repository", status: 404, body: "error-404"),
             ],
             status: 3, err: "no repository 'octocat/no-such-repository'"),
+        // A server without the endpoint (github.com's since September 2026; an older Enterprise Server's 404) whose
+        // repository answers: no "no repository" (exit 3) for one that exists.
+        AnsweredCase(
+            "star-history octocat/Hello-World",
+            answers: [
+                StubbedAnswer("GET \(repository)/count", status: 404, body: "error-404"),
+                StubbedAnswer("GET /repos/octocat/Hello-World", status: 200, body: "repos-get"),
+            ],
+            status: 1,
+            err: "gh-users: GET /repos/{owner}/{repo}/stargazers/count answered 404 though repository "
+                + "'octocat/Hello-World' exists: this server does not serve it"),
     ])
     func refusalsAndAMissingRepositoryAreAStatusAndAMessage(_ example: AnsweredCase) async {
         await example.run()

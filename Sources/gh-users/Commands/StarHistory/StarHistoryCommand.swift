@@ -94,7 +94,15 @@ enum StarHistoryCommand {
     static func load(_ options: StarHistoryOptions, span: ClosedRange<CalendarDay>, _ github: GitHubReader)
         async throws(DomainError) -> StarHistoryReport
     {
-        let count = try await github.fetch(GitHubEndpoints.starCount(of: options.repository))
+        let count: Int
+        do {
+            count = try await github.fetch(GitHubEndpoints.starCount(of: options.repository))
+        } catch {
+            // The count and the history came to github.com in September 2026: a server without them answers 404.
+            let repository = GitHubEndpoints.repository(.repository(options.repository))
+            throw await github.unservedAnswer(
+                to: error, of: repository, asked: "GET /repos/{owner}/{repo}/stargazers/count")
+        }
         let list = GitHubEndpoints.starHistory(of: options.repository)
         var page = try await github.firstPage(list, perPage: weeksAPage)
         var weeks = page.items
