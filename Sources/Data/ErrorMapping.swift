@@ -198,10 +198,6 @@ enum ErrorMapping {
             return .refused(
                 "this server limits no requests: it answers GET /rate_limit with \"Rate limiting is not enabled.\" "
                     + "(HTTP 404), as GitHub Enterprise Server does until its administrator turns rate limits on")
-        case 404 where response.headers["Content-Type"]?.lowercased().hasPrefix("text/html") == true:
-            // GitHub's API answers every 404 in JSON: a page of HTML is a web server's, at an API URL that is not
-            // the API's root, not word that the account or organization does not exist (exit 3).
-            return .malformedResponse(endpoint: endpoint, detail: ResponseDecoder.webPage(status: status))
         case 404:
             return .notFound(resource: resource)
         case 401:

@@ -280,6 +280,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         }
         var keeper: ConditionalFetcher.Keeper?
         var response = try await answer(resource, at: url, label: label, onHead: onHead, keeper: &keeper)
+        if let page = ResponseDecoder.webPage(response, endpoint: label) {
+            throw page.answered(requestID: ErrorMapping.requestID(response))
+        }
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
             throw ErrorMapping.ownResourceRefusal(error, endpoint: resource.endpoint, url: url)
         }

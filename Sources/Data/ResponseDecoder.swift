@@ -17,11 +17,6 @@ enum ResponseDecoder {
         throws(DomainError)
     {
         let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        // A success that is a web page: the web server of an Enterprise host given as the API URL, or a sign-in
-        // page it redirected to.
-        if whole, first == UInt8(ascii: "<") {
-            throw .malformedResponse(endpoint: endpoint, detail: webPage(status: nil))
-        }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
             let flaw = JSONText.flaw(in: body, deeperThan: JSONText.maximumDepth)
         else { return }
@@ -38,11 +33,20 @@ enum ResponseDecoder {
         }
     }
 
-    /// Why an answer that is a web page, which GitHub's API never sends, was not read.
-    static func webPage(status: Int?) -> String {
-        "the server answered a web page\(status.map { " (HTTP \($0))" } ?? ""), not GitHub's API: check the API URL "
-            + "(--api-url or GH_USERS_API_URL); GitHub Enterprise Server's is https://HOST/api/v3, which GH_HOST=HOST "
-            + "sets"
+    /// A read's answer that is a web page, which GitHub's REST API never sends (its 404s are JSON too): the web
+    /// server of an Enterprise host given as the API URL without `/api/v3`, or the sign-in page it redirected to.
+    /// Not for writes, whose success says the change may be made, nor GraphQL, whose readers fall back or say the
+    /// server has no GraphQL API.
+    static func webPage(_ response: HTTPResponse, endpoint: String) -> DomainError? {
+        let html = response.headers["Content-Type"]?.lowercased().hasPrefix("text/html") == true
+        let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard response.status == 404 ? html : (200..<300).contains(response.status) && first == UInt8(ascii: "<")
+        else { return nil }
+        return .malformedResponse(
+            endpoint: endpoint,
+            detail: "the server answered a web page (HTTP \(response.status)), not GitHub's API: check the API URL "
+                + "(--api-url or GH_USERS_API_URL); GitHub Enterprise Server's is https://HOST/api/v3, which "
+                + "GH_HOST=HOST sets")
     }
 
     /// A page that is a JSON array of `DTO`s, each entity keeping its element's exact bytes.

@@ -170,6 +170,11 @@ struct GraphQLEndpointNotFoundTests {
 
     @Test func everyReaderSaysTheServerHasNoGraphQLAPI() throws {
         #expect(ErrorMapping.graphQLError(for: notFound, endpoint: "POST /api/graphql") == saying)
+        // A proxy's own 404 page says the same.
+        let page = HTTPResponse(
+            status: 404, headers: HTTPHeaders([(name: "Content-Type", value: "text/html")]),
+            body: Data("<html>404 Not Found</html>".utf8), url: notFound.url)
+        #expect(ErrorMapping.graphQLError(for: page, endpoint: "POST /api/graphql") == saying)
         let repository = try RepositoryName(validating: "octo/app")
         #expect(throws: GraphQLBatchFailure.failed(saying)) {
             try GraphQLStargazersResponse.decode(notFound, repository: repository, endpoint: "POST /api/graphql")

@@ -259,6 +259,13 @@ struct GraphQLProfileResponseTests {
                 continue
             }
         }
+        // A proxy that forwards only /api/v3 answers /api/graphql with its own HTML 404: REST answers too.
+        let proxy = decode(
+            "<html>404 Not Found</html>", status: 404, headers: [("Content-Type", "text/html")], logins: ["a"])
+        guard case .failure(.unsupported) = proxy else {
+            Issue.record("an HTML 404 does not go to REST: \(proxy)")
+            return
+        }
         // A server error that outlived the client's retries fails the run, as it would for REST.
         for status in [500, 503] {
             guard

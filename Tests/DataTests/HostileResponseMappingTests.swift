@@ -206,29 +206,33 @@ struct AnswersThatAreNotOutagesTests {
 }
 
 /// An API URL that is an Enterprise host's web root (`https://HOST` without `/api/v3`) is answered by its web
-/// server in HTML, which GitHub's API never sends: the answer says to check the API URL, not that the account
+/// server in HTML, which GitHub's REST API never sends: a read says to check the API URL, not that the account
 /// does not exist (a 404 read as exit 3) or that the body is no JSON.
 struct WebPageAnswerTests {
+    private static let detail =
+        "not GitHub's API: check the API URL (--api-url or GH_USERS_API_URL); GitHub Enterprise Server's is "
+        + "https://HOST/api/v3, which GH_HOST=HOST sets"
+
     @Test func aWebServersNotFoundIsNoMissingAccount() {
-        let page = response(404, [("Content-Type", "text/html; charset=utf-8")], body: "<html>Not Found</html>")
-        let error = ErrorMapping.domainError(for: page, resource: "user 'octocat'", now: now)
+        let page = response(404, [("Content-Type", "Text/HTML; charset=utf-8")], body: "<html>Not Found</html>")
         #expect(
-            error
+            ResponseDecoder.webPage(page, endpoint: "GET /users")
                 == .malformedResponse(
-                    endpoint: "GET /users?since=0&per_page=2", detail: ResponseDecoder.webPage(status: 404)))
-        #expect(ResponseDecoder.webPage(status: 404).contains("HTTP 404), not GitHub's API: check the API URL"))
-        let json = response(404, [("Content-Type", "application/json; charset=utf-8")])
-        #expect(
-            ErrorMapping.domainError(for: json, resource: "user 'octocat'", now: now)
-                == .notFound(resource: "user 'octocat'"))
+                    endpoint: "GET /users", detail: "the server answered a web page (HTTP 404), " + Self.detail))
+        // GitHub's own 404, and a proxy's HTML for a status with its own handling (a 502 retried, a 429 waited).
+        #expect(ResponseDecoder.webPage(response(404, [("Content-Type", "application/json")]), endpoint: "x") == nil)
+        for status in [403, 429, 502] {
+            let proxy = response(status, [("Content-Type", "text/html")], body: "<html>busy</html>")
+            #expect(ResponseDecoder.webPage(proxy, endpoint: "x") == nil)
+        }
     }
 
     @Test(arguments: ["<!DOCTYPE html><html>", "\n  <html><body>Sign in</body></html>"])
     func aWebPageThatSucceededIsNamedSo(body: String) {
         #expect(
-            throws: DomainError.malformedResponse(endpoint: "GET /users", detail: ResponseDecoder.webPage(status: nil))
-        ) {
-            try ResponseDecoder.refuseMalformed(Array(body.utf8), endpoint: "GET /users")
-        }
+            ResponseDecoder.webPage(response(200, [], body: body), endpoint: "GET /users")
+                == .malformedResponse(
+                    endpoint: "GET /users", detail: "the server answered a web page (HTTP 200), " + Self.detail))
+        #expect(ResponseDecoder.webPage(response(200, [], body: page), endpoint: "GET /users") == nil)
     }
 }

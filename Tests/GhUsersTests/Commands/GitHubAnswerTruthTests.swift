@@ -201,3 +201,23 @@ struct SmallerTruthsTests {
                     + "sending it again.\n"), "\(run.err)")
     }
 }
+
+/// An Enterprise host's web root given as the API URL: its web server's HTML 404 is no missing account (exit 3),
+/// and its sign-in page no "malformed JSON"; both say to check the API URL, exit 1.
+struct WebPageAtTheAPIURLTests {
+    @Test(arguments: [
+        (404, "text/html; charset=utf-8", "<html>Not Found</html>"), (200, "text/html", "\n<!DOCTYPE html>"),
+    ])
+    func aReadAnsweredByAWebPageSaysToCheckTheAPIURL(status: Int, type: String, page: String) async {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("GET /users/octocat"), status: status, headers: [("Content-Type", type)],
+            body: Data(page.utf8))
+        let run = await harness.run(["show", "octocat"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(
+            run.err.hasPrefix(
+                "gh-users: malformed response from GET /users/octocat: the server answered a web page (HTTP \(status)), "
+                    + "not GitHub's API: check the API URL"), "\(run.err)")
+    }
+}
