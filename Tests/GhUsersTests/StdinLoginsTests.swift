@@ -64,9 +64,11 @@ struct StdinLoginsTests {
     }
 
     /// `jq -r .Login` (a key that is not there) prints `null` for every record: no write goes to that account.
-    @Test func jqsNullIsRefusedBeforeAnything() {
-        let text = message(resolve(Self.once("alice\nnull\n")))
-        #expect(text.hasPrefix("line 2 of stdin is 'null', as jq -r prints a missing value"), "\(text)")
+    /// The account named null in a list of others (`following --format tsv --fields login`) is one to act on.
+    @Test func jqsNullsAreRefusedBeforeAnything() throws {
+        let text = message(resolve(Self.once("null\n\nnull\n")))
+        #expect(text.hasPrefix("every login on stdin is 'null', as jq -r prints a missing value"), "\(text)")
+        #expect(try resolve(Self.once("alice\nnull\n")).get().map(\.value) == ["alice", "null"])
     }
 
     /// gh-users's own csv or table with `--fields login` piped in: its header is no account (github.com/login is

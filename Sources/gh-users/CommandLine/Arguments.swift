@@ -211,13 +211,6 @@ enum LoginInput: Sendable, Equatable {
                 io.writeErr("gh-users: line \(number) of stdin, '\(word)', is a header, not an account: skipped\n")
                 continue
             }
-            // What `jq -r .login` prints for a record without the key; an account of that name is given as an
-            // argument.
-            if word == "null" {
-                throw .invalidInput(
-                    "line \(number) of stdin is 'null', as jq -r prints a missing value, not a login; to name the "
-                        + "account null, give it as an argument")
-            }
             do {
                 logins.append(try Login(validating: word))
             } catch {
@@ -227,6 +220,13 @@ enum LoginInput: Sendable, Equatable {
             guard accounts.count <= Self.maximumLogins else {
                 throw .invalidInput("stdin has more than \(Self.maximumLogins) logins; give them in parts")
             }
+        }
+        // What `jq -r .Login` prints for every record when the key is not there. The account named null, in a
+        // list of others, is sent; alone, it is given as an argument.
+        if !logins.isEmpty, logins.allSatisfy({ $0.value == "null" }) {
+            throw .invalidInput(
+                "every login on stdin is 'null', as jq -r prints a missing value; to name the account null, give it "
+                    + "as an argument")
         }
         return logins
     }
