@@ -5,7 +5,9 @@ import Testing
 @testable import Domain
 
 struct LoginTests {
-    @Test(arguments: ["octocat", "a", "Mona-Lisa", "user_1", "dependabot[bot]", "Dependabot[BOT]", String(repeating: "x", count: 39)])
+    @Test(arguments: [
+        "octocat", "a", "Mona-Lisa", "user_1", "dependabot[bot]", "Dependabot[BOT]", String(repeating: "x", count: 39),
+    ])
     func acceptsValidLogins(text: String) throws {
         #expect(try Login(validating: text).value == text)
     }

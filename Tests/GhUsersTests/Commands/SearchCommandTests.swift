@@ -71,9 +71,24 @@ struct SearchCommandTests {
         #expect(small.plan == PagingPlan(limit: .count(50)))
     }
 
-    @Test func searchStopsAtGitHubsCapAndSaysSo() async {
+    /// The note names --split only for a query --split takes: not one with a created: or --sort.
+    @Test(arguments: [
+        (
+            [String](), "q=type%3Auser",
+            "--split reaches them all, or narrow the query (for example with created:<DATE)."
+        ),
+        (
+            ["--sort", "followers"], "q=type%3Auser&sort=followers",
+            "narrow the query (for example with created:<DATE) to reach the rest."
+        ),
+        (
+            ["created:>2010-01-01"], "q=type%3Auser+created%3A%3E2010-01-01",
+            "narrow the query (for example with created:<DATE) to reach the rest."
+        ),
+    ])
+    func searchStopsAtGitHubsCapAndSaysSo(extra: [String], query: String, advice: String) async {
         let data = StubTransport()
-        let search = "/search/users?q=type%3Auser&per_page=100"
+        let search = "/search/users?\(query)&per_page=100"
         for page in 1...10 {
             let ids = ((page - 1) * 100 + 1...page * 100).map(Int64.init)
             data.answer(
@@ -82,14 +97,10 @@ struct SearchCommandTests {
                 json: #"{"total_count":2500,"incomplete_results":false,"items":\#(accounts(ids))}"#)
         }
         let (env, out, err) = AppEnvironment.test(http: data)
-        #expect(await run(["search", "type:user", "--all", "--format", "ndjson"], env) == 0)
+        #expect(await run(["search", "type:user"] + extra + ["--all", "--format", "ndjson"], env) == 0, "\(err.text)")
         #expect(out.text.split(separator: "\n").count == 1000)
         #expect(data.calls.count == 10)
-        #expect(
-            err.text
-                == "gh-users: GitHub returns only the first 1000 of the 2500 results; --split reaches them all, or "
-                + "narrow the query (for example with created:<DATE).\n"
-        )
+        #expect(err.text == "gh-users: GitHub returns only the first 1000 of the 2500 results; " + advice + "\n")
     }
 
     @Test func aSmallSearchSaysNothingWhenPipedAndShowsTheTotalOnATerminal() async {
@@ -110,6 +121,15 @@ struct SearchCommandTests {
 
     @Test func anIncompleteSearchIsFlagged() {
         let notes = SearchUsersCommand.notes(taken: 5, total: 5, incomplete: true, wantedMore: false)
+        // A query --split refuses (a created:, or --sort) is not told to use it.
+        let capped = SearchUsersCommand.notes(taken: 1000, total: 2500, incomplete: false, wantedMore: true)
+        #expect(capped.first?.contains("--split reaches them all") == true)
+        let sorted = SearchUsersCommand.notes(
+            taken: 1000, total: 2500, incomplete: false, wantedMore: true, splittable: false)
+        #expect(
+            sorted == [
+                "gh-users: GitHub returns only the first 1000 of the 2500 results; narrow the query (for example with created:<DATE) to reach the rest."
+            ])
         #expect(notes == ["gh-users: GitHub's search timed out before it finished: these results may be incomplete."])
     }
 }

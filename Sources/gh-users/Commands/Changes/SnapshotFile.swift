@@ -89,8 +89,9 @@ extension SnapshotFile {
 
     /// The line that ends a run which leaves the file as it was; a first run's file was never made.
     var untouched: String {
+        // Followed, as the run writes: a link to nothing holds no snapshot either.
         var info = stat()
-        guard lstat(path, &info) == 0 || errno != ENOENT else {
+        guard stat(path, &info) == 0 || errno != ENOENT else {
             return "gh-users: nothing was recorded: the snapshot file \(TerminalSanitizer.quotedPath(path)) was "
                 + "not made.\n"
         }

@@ -110,7 +110,10 @@ enum SearchUsersCommand {
         }
     }
 
-    static func notes(taken: Int, total: Int?, incomplete: Bool, wantedMore: Bool) -> [String] {
+    /// `splittable`: `--split` would take the query (no `--sort`, `--order` or `created:`), so the note names it.
+    static func notes(taken: Int, total: Int?, incomplete: Bool, wantedMore: Bool, splittable: Bool = true)
+        -> [String]
+    {
         var notes: [String] = []
         if incomplete {
             notes.append(incompleteNote)
@@ -118,7 +121,9 @@ enum SearchUsersCommand {
         if let total, total > UserSearchQuery.maximumResults, taken >= UserSearchQuery.maximumResults, wantedMore {
             notes.append(
                 "gh-users: GitHub returns only the first \(UserSearchQuery.maximumResults) of the \(total) results; "
-                    + "--split reaches them all, or narrow the query (for example with created:<DATE)."
+                    + (splittable
+                        ? "--split reaches them all, or narrow the query (for example with created:<DATE)."
+                        : "narrow the query (for example with created:<DATE) to reach the rest.")
             )
         }
         return notes
@@ -178,7 +183,9 @@ extension SearchUsersOptions: GitHubCommand {
             ? []
             : SearchUsersCommand.notes(
                 taken: end.taken, total: end.totalCount, incomplete: end.incompleteResults,
-                wantedMore: wantsMoreThanTheCap)
+                wantedMore: wantsMoreThanTheCap,
+                splittable: query.sort == nil && query.order == nil
+                    && !SearchUsersCommand.hasCreatedQualifier(query.text))
         return stream.close(end, notes: notes)
     }
 }
