@@ -12,7 +12,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
 {
     private let fetcher: ConditionalFetcher
     private let client: HTTPClient
-    private let apiRoot: URL
+    /// The API root every request goes under (`--api-url`, `GH_HOST`): a `--changes` snapshot records it.
+    package let apiRoot: URL
     private let logger: Logger
     /// A run that spends a per-minute limit by design: see `waitingOutPerMinuteLimits()`.
     private var waitsOutPerMinuteLimits = false

@@ -82,4 +82,36 @@ struct PeopleChangesEndToEndTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: roleFile)) == recorded)
         }
     }
+
+    /// FILE records the API root it was made against: the same `members acme --changes FILE` against another
+    /// stand-in (another server, whose list differs) is refused before anything is sent to it, FILE left byte for
+    /// byte. Before, the second server's list was compared with the first's and FILE overwritten, exit 0.
+    @Test func aSnapshotOfOneServerIsRefusedOnAnother() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 100) { first in
+            try await withStandIn(users: 100) { second in
+                let recorded = try await changes(first)
+                #expect(recorded.status == 0, "\(recorded.stderr)")
+                let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+                #expect(text.hasPrefix(#"{"version":1,"api_url":"\#(first.baseURL)","command":"members","#), "\(text)")
+                let before = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+                try set("jollyotter6", "member", second)
+                let sent = second.requests.count
+                let other = try await changes(second, ["--format", "tsv"])
+                #expect(other.status == 1, "\(other.stderr)")
+                #expect(other.stdout.isEmpty, "\(other.stdout)")
+                #expect(
+                    other.stderr
+                        == "gh-users: the snapshot file '\(snapshot)' was made against the API at \(first.baseURL), "
+                        + "not against \(second.baseURL), which this run uses (--api-url, GH_USERS_API_URL or GH_HOST). "
+                        + "It was left as it is: give each server its own snapshot file\n")
+                #expect(second.requests.count == sent)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == before)
+                // The first server's runs carry on with FILE.
+                let again = try await changes(first, ["--format", "tsv"])
+                #expect(again.status == 0, "\(again.stderr)")
+                #expect(again.stdout.isEmpty, "\(again.stdout)")
+            }
+        }
+    }
 }

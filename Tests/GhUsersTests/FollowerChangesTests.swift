@@ -367,7 +367,8 @@ struct FollowSnapshotFileTests {
             _ = try file.load()
         } throws: { error in
             (error as? LocalFileError)?.message.hasPrefix(
-                "the snapshot file '\(folder("f.json"))' does not hold \"version\", \"command\"") == true
+                "the snapshot file '\(folder("f.json"))' does not hold \"version\", \"api_url\" (a string or absent), "
+                    + "\"command\"") == true
         }
         #expect(try folder.bytes("f.json") == Array(text.utf8))
     }
@@ -648,7 +649,8 @@ struct FollowerChangesRunTests {
         let before = try folder.bytes("f.json")
         #expect(
             String(decoding: before, as: UTF8.self).hasPrefix(
-                #"{"version":2,"command":"followers","account_id":9,"login":"mona","#))
+                #"{"version":2,"api_url":"https://api.github.com","command":"followers","account_id":9,"#
+                    + #""login":"mona","#))
         let other = github([[(3, "c")]], login: nil, id: 10, profileLogin: "hubot")
         let (status, out, err) = await run(other, arguments)
         #expect(status == 1)

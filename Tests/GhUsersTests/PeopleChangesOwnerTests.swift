@@ -244,6 +244,7 @@ struct PeopleChangesOwnerTests {
         #expect(recorded.ownerID == 1)
         #expect(
             String(decoding: try bytes(folder("o.json")), as: UTF8.self).hasPrefix(
-                #"{"version":1,"command":"outside-collaborators","of":"github","owner_id":1,"filters":{}"#))
+                #"{"version":1,"api_url":"https://api.github.com","command":"outside-collaborators","of":"github","#
+                    + #""owner_id":1,"filters":{}"#))
     }
 }

@@ -7,8 +7,9 @@ import JSONBytes
 /// An organization's access map as `access --changes` found it: one entry per repository and person, with the
 /// permission and its sources, in the map's order, and which map it is (the organization and the filters). On
 /// disk it is one JSON object with one entry a line, so a person can read it and `grep` it:
-/// `{"version":1,"command":"access","of":"my-org","filters":{},"access":[` then
-/// `{"repository":"my-org/app","login":"mona","id":1,"permission":"admin","sources":[…]}` lines and `]}`.
+/// `{"version":1,"api_url":"https://api.github.com","command":"access","of":"my-org","filters":{},"access":[` then
+/// `{"repository":"my-org/app","login":"mona","id":1,"permission":"admin","sources":[…]}` lines and `]}`. The API
+/// root (`api_url`) was added without a new version: a file without it still reads, and gets it when replaced.
 ///
 /// A file as gh-users writes it is kept as its text (`AccessSnapshotText`), about 200 bytes a record; any other
 /// file JSON allows (hand-edited, or not in the map's order) is decoded whole into `entries`, as it always was.
@@ -82,12 +83,18 @@ struct AccessSnapshot: SnapshotContents, Equatable {
     var entries: [Entry]
     /// The file's text, where it is as gh-users writes it; every snapshot this gh-users writes has one.
     var text: AccessSnapshotText?
+    /// The API root the map was read from (`SnapshotFiles.apiURL`); nil in a file written before it was recorded.
+    var apiURL: String?
 
-    init(organization: String, filters: [String: String], entries: [Entry], text: AccessSnapshotText? = nil) {
+    init(
+        organization: String, filters: [String: String], entries: [Entry], text: AccessSnapshotText? = nil,
+        apiURL: String? = nil
+    ) {
         self.organization = organization
         self.filters = filters
         self.entries = entries
         self.text = text
+        self.apiURL = apiURL
     }
 
     /// How many entries it holds.
@@ -105,12 +112,14 @@ struct AccessSnapshot: SnapshotContents, Equatable {
     }
 
     /// The header line, up to the opening of the entries' list: `{"version":1,…,"access":[`.
-    static func header(organization: String, filters: [String: String]) -> [UInt8] {
+    static func header(organization: String, filters: [String: String], apiURL: String?) -> [UInt8] {
         let filters = filters.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) }
-        let header = JSONValue.object([
-            .init("version", .integer(Int64(Self.version))), .init("command", .string("access")),
-            .init("of", .string(organization)), .init("filters", .object(filters)),
-        ])
+        let root = apiURL.map { [JSONValue.Member("api_url", .string($0))] } ?? []
+        let header = JSONValue.object(
+            [.init("version", .integer(Int64(Self.version)))] + root + [
+                .init("command", .string("access")), .init("of", .string(organization)),
+                .init("filters", .object(filters)),
+            ])
         return Array(header.bytes.dropLast()) + Array(",\"access\":[".utf8)
     }
 
@@ -119,7 +128,7 @@ struct AccessSnapshot: SnapshotContents, Equatable {
             text.close()
             return text.bytes
         }
-        var text = AccessSnapshotText(organization: organization, filters: filters)
+        var text = AccessSnapshotText(organization: organization, filters: filters, apiURL: apiURL)
         for entry in entries { text.append(entry) }
         text.close()
         return text.bytes
@@ -144,7 +153,9 @@ struct AccessSnapshot: SnapshotContents, Equatable {
     static func decode(_ bytes: [UInt8]) -> Result<AccessSnapshot, FileContentProblem> {
         if let read = AccessSnapshotText.read(bytes) {
             return .success(
-                AccessSnapshot(organization: read.organization, filters: read.filters, entries: [], text: read.text))
+                AccessSnapshot(
+                    organization: read.organization, filters: read.filters, entries: [], text: read.text,
+                    apiURL: read.apiURL))
         }
         return decodeWhole(bytes)
     }
@@ -156,12 +167,13 @@ struct AccessSnapshot: SnapshotContents, Equatable {
         else {
             return .failure(
                 FileContentProblem(
-                    "does not hold \"version\" (\(Self.version)), \"command\" (\"access\"), \"of\", \"filters\" (an "
-                        + "object of strings) and \"access\" (a list of {\"repository\", \"login\", \"id\", "
+                    "does not hold \"version\" (\(Self.version)), \"api_url\" (a string or absent), \"command\" "
+                        + "(\"access\"), \"of\", \"filters\" (an object of strings) and \"access\" (a list of {\"repository\", \"login\", \"id\", "
                         + "\"permission\", \"sources\"})"))
         }
         if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
-        let snapshot = AccessSnapshot(organization: fields.of, filters: fields.filters, entries: fields.access)
+        let snapshot = AccessSnapshot(
+            organization: fields.of, filters: fields.filters, entries: fields.access, apiURL: fields.apiURL)
         if let problem = snapshot.problem { return .failure(problem) }
         return .success(snapshot)
     }
@@ -172,6 +184,13 @@ struct AccessSnapshot: SnapshotContents, Equatable {
         let of: String
         let filters: [String: String]
         let access: [Entry]
+        /// Not in a file written before the API root was recorded.
+        let apiURL: String?
+
+        enum CodingKeys: String, CodingKey {
+            case version, command, of, filters, access
+            case apiURL = "api_url"
+        }
     }
 }
 
@@ -255,12 +274,14 @@ extension AccessCommand {
     func recordChanges(_ path: String, _ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         let io = context.io
         let file = SnapshotFile<AccessSnapshot>(path: path)
-        var snapshot = AccessSnapshot(organization: organization.value, filters: snapshotFilters, entries: [])
+        var snapshot = AccessSnapshot(
+            organization: organization.value, filters: snapshotFilters, entries: [],
+            apiURL: SnapshotFiles.apiURL(github.apiRoot))
         let lock: OwnedFileLock
         let previous: AccessSnapshot?
         do throws(LocalFileError) {
             lock = try file.lock()
-            previous = try file.load()
+            previous = try file.load(against: github.apiRoot)
             if let previous, !previous.isSameMap(as: snapshot) {
                 throw LocalFileError(
                     message: "the snapshot file \(TerminalSanitizer.quotedPath(path)) was made for 'gh-users "
@@ -279,7 +300,7 @@ extension AccessCommand {
             command: self, progress: ProgressLine(io: io, noun: "records"),
             // The map the file recorded, and an eighth more, as the new map's room.
             text: AccessSnapshotText(
-                organization: snapshot.organization, filters: snapshot.filters,
+                organization: snapshot.organization, filters: snapshot.filters, apiURL: snapshot.apiURL,
                 capacity: previous?.text.map { $0.bytes.count + $0.bytes.count / 8 } ?? 0),
             stream: AccessChangeStream(old: previous))
         var summary = AccessReadSummary()

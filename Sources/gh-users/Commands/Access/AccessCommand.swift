@@ -137,7 +137,7 @@ struct AccessCommand: GitHubCommand {
             is left as it was when the run fails, when GitHub refused a repository (a partial map is never
             recorded), when the map collapsed (a listing under half its totalCount, a repository with no one, or
             without --person no one where FILE holds records), or when FILE was made for another organization
-            or other filters; a FILE that holds a repository and person twice is refused (exit 1). It
+            or other filters, or against another API root (--api-url, GH_HOST); a FILE that holds a repository and person twice is refused (exit 1). It
             compares the map as GitHub has it now, so --offline cannot be used with it.
 
             With --state FILE a map that stops (Ctrl-C, a rate limit, a failure, a kill) goes on where it

@@ -20,8 +20,8 @@ struct AccessSnapshotText: Equatable {
     /// The text of a map about to be read: the header, and no entry yet. `capacity` is the bytes the whole text
     /// is expected to take (the last map's, on a rerun): reserved at once, the text grows without an array's
     /// doubling, which holds the old bytes and twice as many new ones while it copies.
-    init(organization: String, filters: [String: String], capacity: Int = 0) {
-        bytes = AccessSnapshot.header(organization: organization, filters: filters)
+    init(organization: String, filters: [String: String], apiURL: String? = nil, capacity: Int = 0) {
+        bytes = AccessSnapshot.header(organization: organization, filters: filters, apiURL: apiURL)
         bytes.reserveCapacity(capacity)
         bodyStart = bytes.count + 1
     }
@@ -154,13 +154,16 @@ struct AccessSnapshotText: Equatable {
     /// The text of `bytes` when it is exactly what gh-users writes for its header and entries, one repository's
     /// entries next to each other and the repositories in the map's order (case aside), each entry one the
     /// reader takes; nil otherwise, for the whole decoding to read (or refuse) as it always has.
-    static func read(_ bytes: [UInt8]) -> (organization: String, filters: [String: String], text: AccessSnapshotText)? {
+    static func read(
+        _ bytes: [UInt8]
+    ) -> (organization: String, filters: [String: String], apiURL: String?, text: AccessSnapshotText)? {
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
             let header = try? JSONDecoder().decode(
                 Header.self, from: Foundation.Data(bytes[..<newline] + Array("]}".utf8))),
             header.version == AccessSnapshot.version, header.command == "access", header.access.isEmpty,
             !header.of.isEmpty,
-            bytes[..<newline].elementsEqual(AccessSnapshot.header(organization: header.of, filters: header.filters))
+            bytes[..<newline].elementsEqual(
+                AccessSnapshot.header(organization: header.of, filters: header.filters, apiURL: header.apiURL))
         else { return nil }
         var text = AccessSnapshotText(bytes: bytes, bodyStart: newline + 1, count: 0)
         var groups = text.groups
@@ -180,7 +183,7 @@ struct AccessSnapshotText: Equatable {
             groups.advance()
         }
         guard !groups.isMalformed else { return nil }
-        return (header.of, header.filters, text)
+        return (header.of, header.filters, header.apiURL, text)
     }
 
     private struct Header: Decodable {
@@ -189,5 +192,11 @@ struct AccessSnapshotText: Equatable {
         let of: String
         let filters: [String: String]
         let access: [AccessSnapshot.Entry]
+        let apiURL: String?
+
+        enum CodingKeys: String, CodingKey {
+            case version, command, of, filters, access
+            case apiURL = "api_url"
+        }
     }
 }

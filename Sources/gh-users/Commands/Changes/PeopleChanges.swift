@@ -132,7 +132,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         let previous: PeopleSnapshot?
         do throws(LocalFileError) {
             lock = try file.lock()
-            previous = try file.load()
+            previous = try file.load(against: github.apiRoot)
             if let recorded = previous, !recorded.subject.isSameList(as: subject), !mayBeRenamed(recorded) {
                 let recorded = recorded.subject
                 throw LocalFileError(
@@ -241,7 +241,8 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             // GitHub gives it; a lookup that fails only leaves it unrecorded, and the next run asks again.
             ownerID = try? await lookUpOwnerID(repository).get()
         }
-        let snapshot = PeopleSnapshot(subject: subject, people: people, ownerID: ownerID)
+        let snapshot = PeopleSnapshot(
+            subject: subject, people: people, ownerID: ownerID, apiURL: SnapshotFiles.apiURL(github.apiRoot))
         let changes = previous.map { ListChange.between($0.people, people) } ?? []
         let words = subject.description
         if let stopped = await file.record(
@@ -371,8 +372,8 @@ extension PeopleChangeKey {
             the next run reports them again; so does a login GitHub cannot issue, and a list that came back
             empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")
             (exit status 1, both numbers said). A FILE that is not a snapshot, or
-            one made for another list (another command, owner or filters), is exit status 1 and left as it
-            is; one run at a time may use it (FILE.lock). FILE records the owner's id (GET /orgs/{org}, a
+            one made for another list (another command, owner or filters) or against another API root
+            (--api-url, GH_HOST), is exit status 1 and left as it is; one run at a time may use it (FILE.lock). FILE records the owner's id (GET /orgs/{org}, a
             team's organization's, or GET /repos/{owner}/{repo}); only when FILE's owner name differs from
             the one given is the id asked again: the same id is the owner renamed, and the snapshot carries
             on under the new name, said on stderr; another id, or none, is another list.

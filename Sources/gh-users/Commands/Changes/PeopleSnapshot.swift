@@ -4,10 +4,11 @@ import JSONBytes
 
 /// The people of one organization's, team's or repository's list as `--changes` found them: ids, logins and roles
 /// in the list's order, and which list it is. On disk it is one JSON object with one person a line, so a person can
-/// read it and `grep` it: `{"version":1,"command":"members","of":"github","owner_id":1,"filters":{},"people":[`
-/// then `{"id":1,"login":"mojombo","role":"admin"}` lines and `]}`. The owner's id (`owner_id`: the organization's,
-/// a team's organization's, or the repository's) was added without a new version: a file without it still reads,
-/// and an older gh-users reads a file with it.
+/// read it and `grep` it: `{"version":1,"api_url":"https://api.github.com","command":"members","of":"github",`
+/// `"owner_id":1,"filters":{},"people":[` then `{"id":1,"login":"mojombo","role":"admin"}` lines and `]}`. The API
+/// root (`api_url`) and the owner's id (`owner_id`: the organization's, a team's organization's, or the
+/// repository's) were added without a new version: a file without them still reads, and an older gh-users reads a
+/// file with them.
 struct PeopleSnapshot: Sendable, Equatable {
     static let version = 1
 
@@ -67,14 +68,17 @@ struct PeopleSnapshot: Sendable, Equatable {
     /// organization's or a team's, `GET /repos/{owner}/{repo}` for a repository's): a renamed owner's snapshot
     /// carries on under its new name. nil in a file written before it was recorded, or when GitHub did not say.
     var ownerID: Int64?
+    /// The API root the list was read from (`SnapshotFiles.apiURL`); nil in a file written before it was recorded.
+    var apiURL: String?
 
     var encoded: [UInt8] {
         let filters = subject.filters.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .string($0.value)) }
-        let list: [JSONValue.Member] = [
-            .init("version", .integer(Int64(Self.version))),
-            .init("command", .string(subject.command)),
-            .init("of", .string(subject.owner)),
-        ]
+        let root = apiURL.map { [JSONValue.Member("api_url", .string($0))] } ?? []
+        let list: [JSONValue.Member] =
+            [.init("version", .integer(Int64(Self.version)))] + root + [
+                .init("command", .string(subject.command)),
+                .init("of", .string(subject.owner)),
+            ]
         let owner = ownerID.map { [JSONValue.Member("owner_id", .integer($0))] } ?? []
         let header = list + owner + [.init("filters", .object(filters))]
         // The header's closing brace gives way to the list.
@@ -105,14 +109,14 @@ struct PeopleSnapshot: Sendable, Equatable {
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)) else {
             return .failure(
                 FileContentProblem(
-                    "does not hold \"version\" (\(Self.version)), \"command\", \"of\", \"owner_id\" (a whole "
-                        + "number or absent), \"filters\" (an object of strings) and \"people\" (a list of {\"id\": a whole number, \"login\": a string, "
+                    "does not hold \"version\" (\(Self.version)), \"api_url\" (a string or absent), \"command\", "
+                        + "\"of\", \"owner_id\" (a whole number or absent), \"filters\" (an object of strings) and \"people\" (a list of {\"id\": a whole number, \"login\": a string, "
                         + "\"role\": a string or absent})"))
         }
         if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
         let snapshot = PeopleSnapshot(
             subject: Subject(command: fields.command, owner: fields.of, filters: fields.filters),
-            people: fields.people, ownerID: fields.ownerID)
+            people: fields.people, ownerID: fields.ownerID, apiURL: fields.apiURL)
         if let problem = snapshot.problem { return .failure(problem) }
         return .success(snapshot)
     }
@@ -123,12 +127,15 @@ struct PeopleSnapshot: Sendable, Equatable {
         let of: String
         /// Not in a file written before the owner's id was recorded.
         let ownerID: Int64?
+        /// Not in a file written before the API root was recorded.
+        let apiURL: String?
         let filters: [String: String]
         let people: [Entry]
 
         enum CodingKeys: String, CodingKey {
             case version, command, of, filters, people
             case ownerID = "owner_id"
+            case apiURL = "api_url"
         }
     }
 }

@@ -97,8 +97,8 @@ enum FollowListCommand {
                 took nothing for 5 seconds, an answer taken from the cache because the network could not be
                 reached) leaves FILE as it was, so the next run reports them again; a
                 reader that left or took nothing is said, and exit 1. A FILE that is not
-                a snapshot, or one made for another list or another account (another token's, without
-                LOGIN), is exit 1 and left as it is, as is a list under half its profile's count (GitHub
+                a snapshot, or one made for another list, another account (another token's, without
+                LOGIN) or against another API root (--api-url, GH_HOST), is exit 1 and left as it is, as is a list under half its profile's count (GitHub
                 answered part of it), one that came back empty where FILE holds accounts, or past the bound
                 above; one run at a time may use it (FILE.lock). A
                 FILE written by an older gh-users (version 1, without the account id) is read if it names

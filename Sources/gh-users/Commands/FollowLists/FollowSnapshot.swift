@@ -42,8 +42,9 @@ struct FollowSnapshotSubject: Sendable, Equatable {
 
 /// A list of accounts as `--changes` found it: ids and logins in the list's order, and which list it is. On
 /// disk it is one JSON object with one account a line, so a person can read it and `grep` it:
-/// `{"version":2,"command":"followers","account_id":583231,"login":"octocat","filter":null,"accounts":[` then
-/// `{"id":1,"login":"mojombo"}` lines and `]}`.
+/// `{"version":2,"api_url":"https://api.github.com","command":"followers","account_id":583231,"login":"octocat",`
+/// `"filter":null,"accounts":[` then `{"id":1,"login":"mojombo"}` lines and `]}`. The API root (`api_url`) was
+/// added without a new version: a file without it still reads, and an older gh-users reads a file with it.
 struct FollowSnapshot: Sendable, Equatable {
     static let version = 2
     /// The version before the account id was recorded: still read, and written back as `version`.
@@ -63,16 +64,19 @@ struct FollowSnapshot: Sendable, Equatable {
 
     var subject: FollowSnapshotSubject
     var accounts: [Account]
+    /// The API root the list was read from (`SnapshotFiles.apiURL`); nil in a file written before it was recorded.
+    var apiURL: String?
 
     var encoded: [UInt8] {
         // Always this version's: a snapshot read from a version 1 file is written back with the profile's id.
-        let header: [JSONValue.Member] = [
-            .init("version", .integer(Int64(Self.version))),
-            .init("command", .string(subject.relation.rawValue)),
-            .init("account_id", .integer(subject.account.id)),
-            .init("login", .string(subject.account.login)),
-            .init("filter", subject.filter.map(JSONValue.string) ?? .null),
-        ]
+        let root = apiURL.map { [JSONValue.Member("api_url", .string($0))] } ?? []
+        let header: [JSONValue.Member] =
+            [.init("version", .integer(Int64(Self.version)))] + root + [
+                .init("command", .string(subject.relation.rawValue)),
+                .init("account_id", .integer(subject.account.id)),
+                .init("login", .string(subject.account.login)),
+                .init("filter", subject.filter.map(JSONValue.string) ?? .null),
+            ]
         // The header's closing brace gives way to the list.
         var bytes = Array(JSONValue.object(header).bytes.dropLast())
         bytes += Array(",\"accounts\":[".utf8)
@@ -134,7 +138,7 @@ struct FollowSnapshot: Sendable, Equatable {
             let snapshot = FollowSnapshot(
                 subject: FollowSnapshotSubject(
                     relation: relation, account: Account(id: id, login: login), filter: fields.filter),
-                accounts: fields.accounts)
+                accounts: fields.accounts, apiURL: fields.apiURL)
             if let problem = snapshot.problem { return .failure(problem) }
             return .success(snapshot)
         case (Self.loginOnlyVersion, nil, let login?):
@@ -145,7 +149,7 @@ struct FollowSnapshot: Sendable, Equatable {
             var subject = FollowSnapshotSubject(
                 relation: relation, account: Account(id: 0, login: login), filter: fields.filter)
             subject.loginOnly = true
-            let snapshot = FollowSnapshot(subject: subject, accounts: fields.accounts)
+            let snapshot = FollowSnapshot(subject: subject, accounts: fields.accounts, apiURL: fields.apiURL)
             if let problem = snapshot.listProblem { return .failure(problem) }
             return .success(snapshot)
         case (Self.loginOnlyVersion, nil, nil):
@@ -163,7 +167,7 @@ struct FollowSnapshot: Sendable, Equatable {
     }
 
     private static let fieldsProblem = FileContentProblem(
-        "does not hold \"version\", \"command\", \"account_id\" (a whole number), \"login\" (a string), "
+        "does not hold \"version\", \"api_url\" (a string or absent), \"command\", \"account_id\" (a whole number), \"login\" (a string), "
             + "\"filter\" (a string or null) and \"accounts\" (a list of {\"id\": a whole number, "
             + "\"login\": a string})")
 
@@ -176,10 +180,13 @@ struct FollowSnapshot: Sendable, Equatable {
         let login: String?
         let filter: String?
         let accounts: [Account]
+        /// Not in a file written before the API root was recorded.
+        let apiURL: String?
 
         enum CodingKeys: String, CodingKey {
             case version, command, login, filter, accounts
             case accountID = "account_id"
+            case apiURL = "api_url"
         }
     }
 

@@ -60,7 +60,7 @@ struct FollowerChangesCoordinator {
         let previous: FollowSnapshot?
         do throws(LocalFileError) {
             lock = try file.lock()
-            previous = try file.load()
+            previous = try file.load(against: github.apiRoot)
             if let recorded = previous?.subject, recorded.relation != relation || recorded.filter != filter {
                 throw LocalFileError(
                     message:
@@ -112,7 +112,8 @@ struct FollowerChangesCoordinator {
             io.writeErr("gh-users: \(refusal)\n" + untouched)
             return .setupFailed
         }
-        let snapshot = FollowSnapshot(subject: subject, accounts: accounts)
+        let snapshot = FollowSnapshot(
+            subject: subject, accounts: accounts, apiURL: SnapshotFiles.apiURL(github.apiRoot))
         let changes = previous.map { ListChange.between($0.accounts, accounts) } ?? []
         if let stopped = await file.record(
             snapshot, problem: snapshot.problem, listed: subject.command, count: accounts.count, changes: changes,
