@@ -13,13 +13,14 @@ import JSONBytes
 ///   page: `restReach(perPage:)`) first asks `GET /repos/{owner}/{repo}` for `stargazers_count`, and when that is
 ///   above the reach pages GraphQL from the start (GraphQL's cursors are opaque, so there is no cursor for "after
 ///   REST's 40,000th": starting there costs one request, never 400);
-/// - if REST still ends at its cap and the count is now above what it gave (stars added during the run), GraphQL
-///   is paged from the start, and every stargazer REST already gave is skipped by the user's id: none is handed
-///   on twice, none skipped.
+/// - if REST still ends at its cap in such a run, and the run still wants more, the count is asked again: when it
+///   is now above what REST gave (stars added during the run), GraphQL is paged from the start, and every
+///   stargazer REST already gave is skipped by the user's id: none is handed on twice, none skipped. A run whose
+///   limit REST's last page met asks nothing more.
 /// Every record is keyed by its user's id, so a list's admission can write each stargazer once. A list withheld
 /// from the token (July 2026) is refused as `firstPage(_:perPage:withheld:of:)` refuses it, through either API.
 /// Once the list is read, `takeover` says whether GraphQL took over because REST stops at its reach, why, and
-/// at what reach.
+/// at what reach: only once a GraphQL page was asked for.
 package final class StargazerReading: PageSource, @unchecked Sendable {
     /// The most stargazers REST lists: 400 pages of 100.
     package static let restCap = Endpoint.stargazers.itemCap ?? 40_000
@@ -92,7 +93,8 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
         }
         if cursor.url.hasPrefix(Self.graphQLCursor) {
             let after = String(cursor.url.dropFirst(Self.graphQLCursor.count))
-            return try await graphQL(after: after.isEmpty ? nil : after, first: false)
+            if after.isEmpty { return try await pastREST() }
+            return try await graphQL(after: after, first: false)
         }
         return try await rest(try await github.page(resource, at: cursor))
     }
@@ -103,8 +105,9 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
         return Int(JSONText.text(of: "stargazers_count", in: record.raw.bytes)) ?? 0
     }
 
-    /// A REST page, each record keyed by its user's id. A last page that ends at REST's cap, of a repository that
-    /// counts more stargazers than REST gave, goes on through GraphQL from the start.
+    /// A REST page, each record keyed by its user's id. A last page that ends at REST's cap, in a run that may want
+    /// more than REST reaches, names the page past REST (`pastREST()`): nothing is asked until the run wants it,
+    /// so a limit this page met costs no count and says nothing.
     private func rest(_ page: Page<Record>) async throws(DomainError) -> Page<Record> {
         let records = page.items.map { record in
             Record(id: Int64(JSONText.text(at: ["user", "id"], in: record.raw.bytes)), raw: record.raw)
@@ -114,13 +117,22 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
             return restIDs.count
         }
         var next = page.next
-        if next == nil, read >= reach, try await counted() > read {
-            lock.withLock { pastCap = .stopped(reach: reach, perPage: perPage) }
+        if next == nil, mayPassCap, read >= reach {
             next = PageCursor(url: Self.graphQLCursor)
         }
         var handed = Page(items: records, next: next)
         handed.bodyBytes = page.bodyBytes
         return handed
+    }
+
+    /// The page after REST's last, asked for only when the run wants more: when the repository now counts more
+    /// stargazers than REST gave (stars added during the run), GraphQL's first page without them, and the takeover
+    /// is recorded; else an empty last page.
+    private func pastREST() async throws(DomainError) -> Page<Record> {
+        let read = lock.withLock { restIDs.count }
+        guard try await counted() > read else { return Page(items: [], next: nil) }
+        lock.withLock { pastCap = .stopped(reach: reach, perPage: perPage) }
+        return try await graphQL(after: nil, first: false)
     }
 
     /// A GraphQL page after `cursor`, without the users REST gave. Pages REST gave whole are read through here

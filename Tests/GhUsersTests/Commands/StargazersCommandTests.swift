@@ -213,6 +213,47 @@ struct StargazersCommandTests {
             run.err
                 == "gh-users: GitHub's REST list of stargazers stopped at 4,000 (400 pages of 10) while the repository "
                 + "counted more (stars added during the run), so the rest were read through GraphQL.\n")
+        // The count before REST and again after its 400th page, then GraphQL.
+        let sent = harness.http.received
+        #expect(sent.filter { $0.url.path.hasSuffix("/Hello-World") }.count == 2)
+        #expect(sent.filter { $0.url.path.hasSuffix("/stargazers") }.count == 400)
+        #expect(sent.contains { $0.method == .post })
+    }
+
+    /// A --limit above REST's reach that its 400 pages leave short goes on through GraphQL as --all does, and
+    /// stops at the limit: the note is the same, and true.
+    @Test func aLimitPastRESTsReachGoesOnThroughGraphQLToTheLimit() async throws {
+        let harness = CommandHarness.signedIn()
+        Self.script(
+            harness.http, counts: { $0 == 0 ? 4_000 : 4_003 }, graphQL: (1...Int64(4_003)).filter { $0 != 5 })
+        let run = await harness.run([
+            "stargazers", Self.repository, "--limit", "4002", "--per-page", "10", "--format", "ndjson",
+        ])
+        #expect(run.status == 0)
+        #expect(Self.ids(run.out).elementsEqual(1...Int64(4_002)))
+        #expect(run.err.hasPrefix("gh-users: GitHub's REST list of stargazers stopped at 4,000 (400 pages of 10)"))
+        #expect(harness.http.received.filter { $0.url.path.hasSuffix("/Hello-World") }.count == 2)
+        #expect(harness.http.received.contains { $0.method == .post })
+    }
+
+    /// A --limit that REST's 400 pages meet (4,000 at 10 a page, as 40,000 at 100) ends with REST's 400th page:
+    /// nothing more is wanted, so neither the count nor GraphQL is asked (the script answers a POST with a 500),
+    /// whatever the repository counts, and nothing is said. Before: a `GET /repos/{owner}/{repo}` after the 400th
+    /// page, and "stopped at 4,000 (400 pages of 10) ... so the rest were read through GraphQL" on stderr, though
+    /// GraphQL was never asked.
+    @Test func aLimitRESTsReachMeetsAsksNoCountAndSaysNothing() async throws {
+        let harness = CommandHarness.signedIn()
+        Self.script(harness.http, counts: { _ in 4_003 }, graphQL: nil)
+        let run = await harness.run([
+            "stargazers", Self.repository, "--limit", "4000", "--per-page", "10", "--format", "ndjson",
+        ])
+        #expect(run.status == 0)
+        #expect(Self.ids(run.out).elementsEqual(1...Int64(4_000)))
+        #expect(run.err.isEmpty, "\(run.err)")
+        // REST's 400 pages, and nothing else.
+        let sent = harness.http.received
+        #expect(sent.count == 400)
+        #expect(sent.allSatisfy { $0.method == .get && $0.url.path.hasSuffix("/stargazers") })
     }
 
     /// A repository with exactly as many stargazers as REST's 400 pages hold (4,000 at 10 a page) ends with

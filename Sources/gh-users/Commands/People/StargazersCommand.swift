@@ -85,7 +85,8 @@ extension StargazersCommand {
                 cursors are opaque, so none points at REST's 40,001st, and starting over costs one request
                 rather than 400. Should REST still stop at 40,000 (stars added during the run), GraphQL is read
                 from its start and every stargazer already written is skipped by the user's id: none is
-                written twice and none is left out. Either way a line on stderr says why GraphQL was used (the
+                written twice and none is left out; a --limit that REST's pages meet ends there, with no count
+                asked and no line. Either way a line on stderr says why GraphQL was used (the
                 count, or REST stopping short) and the reach that applied (40,000, or 4,000 at --per-page 10).
                 --via graphql reads the list through GraphQL from the start (it needs a token: exit status 4
                 without one), and then no such line is written. Each record has
