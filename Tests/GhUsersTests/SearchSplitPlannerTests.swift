@@ -13,12 +13,13 @@ private struct FakeCreations {
 }
 
 /// Runs a planner against the fake to the end: every range it asked about, with each verdict.
-private func drive(_ planner: inout SearchSplitPlanner, _ fake: FakeCreations, exact: Bool = true)
-    -> [(range: CreatedRange, verdict: SearchSplitPlanner.Verdict)]
-{
+/// `exact` says which counts GitHub gives in full.
+private func drive(
+    _ planner: inout SearchSplitPlanner, _ fake: FakeCreations, exact: (CreatedRange) -> Bool = { _ in true }
+) -> [(range: CreatedRange, verdict: SearchSplitPlanner.Verdict)] {
     var asked: [(CreatedRange, SearchSplitPlanner.Verdict)] = []
     while let range = planner.next() {
-        asked.append((range, planner.counted(fake.count(range), exact: exact)))
+        asked.append((range, planner.counted(fake.count(range), exact: exact(range))))
         if asked.count > 10_000 { break }
     }
     return asked
@@ -122,11 +123,30 @@ struct SearchSplitPlannerTests {
         var exact = SearchSplitPlanner(range: whole)
         var inexact = SearchSplitPlanner(range: whole)
         let exactAsked = drive(&exact, fake).map(\.range)
-        let inexactAsked = drive(&inexact, fake, exact: false).map(\.range)
+        let inexactAsked = drive(&inexact, fake, exact: { $0 != whole }).map(\.range)
         // The second half of the first cut holds everything: known to be over the cap when counts are exact.
         let secondHalf = whole.halves()!.1
         #expect(!exactAsked.contains(secondHalf))
         #expect(inexactAsked.contains(secondHalf))
+    }
+
+    /// GitHub's search timed out: 900 is what it found in time, under the cap yet not the whole. The range is
+    /// halved as one over the cap is (before: paged as if 900 were all of it), down to a single second, which
+    /// cannot be halved and is paged.
+    @Test func anIncompleteCountUnderTheCapIsHalvedDownToASecond() throws {
+        let whole = CreatedRange(newYear2015, newYear2015 + day - 1)
+        var planner = SearchSplitPlanner(range: whole)
+        #expect(planner.next() == whole)
+        #expect(planner.counted(900, exact: false) == .split)
+        let (first, second) = try #require(whole.halves())
+        #expect(planner.next() == first)
+        // Nothing is inferred from an incomplete count: the second half is asked for its own.
+        #expect(planner.counted(0) == .page)
+        #expect(planner.next() == second)
+        var one = SearchSplitPlanner(range: CreatedRange(newYear2015, newYear2015))
+        _ = one.next()
+        #expect(one.counted(3, exact: false) == .page)
+        #expect(one.next() == nil)
     }
 
     // MARK: Counts GitHub should never send

@@ -172,6 +172,114 @@ struct SplitCountsCommandTests {
     }
 }
 
+/// `search --split` when GitHub's search times out (`incomplete_results`: the count is of what it found in time).
+/// The accounts are made here, each created at its own second (`created`); the script answers each piece from its
+/// `created:` range, a hundred a page.
+struct SplitIncompleteCommandTests {
+    /// 2015-01-01T00:00:00Z.
+    static let newYear2015: Int64 = 1_420_070_400
+
+    /// Answers a split search over `created` (id: creation second): `found` says, for the accounts in a piece
+    /// (in created order), which GitHub found in time, and nil when it found them all; a page is incomplete when
+    /// its piece's count is, or when `laterPageIncomplete` and it is not the first.
+    fileprivate static func script(
+        _ created: [Int: Int64], laterPageIncomplete: Bool = false,
+        found: @escaping @Sendable ([Int]) -> [Int]? = { _ in nil }
+    ) -> ScriptedAnswers {
+        ScriptedAnswers { target, _ in
+            let items = URLComponents(string: target)?.queryItems ?? []
+            let q = items.first { $0.name == "q" }?.value?.replacingOccurrences(of: "+", with: " ") ?? ""
+            let number = items.first { $0.name == "page" }.flatMap { Int($0.value ?? "") } ?? 1
+            let range = createdRange(q)
+            let inRange = created.filter { range.contains($0.value) }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+            let all = inRange.map(\.key)
+            let hits = found(all) ?? all
+            let incomplete = hits.count < all.count || (laterPageIncomplete && number > 1)
+            let page = Array(hits.dropFirst((number - 1) * 100).prefix(100))
+            let next =
+                hits.count > number * 100
+                ? "/search/users?\(target.split(separator: "?")[1].split(separator: "&page=")[0])&page=\(number + 1)"
+                : nil
+            return ScriptedAnswers.Answer(
+                headers: next.map { ["Link": "<\(ScriptedAnswers.base)\($0)>; rel=\"next\""] } ?? [:],
+                body:
+                    #"{"total_count":\#(hits.count),"incomplete_results":\#(incomplete),"items":\#(ScriptedAnswers.accounts(page))}"#
+            )
+        }
+    }
+
+    /// The `created:FIRST..LAST` of a split search's q, in Unix seconds, both ends included: a date is its whole
+    /// UTC day.
+    static func createdRange(_ q: String) -> ClosedRange<Int64> {
+        let word = q.split(separator: " ").first { $0.hasPrefix("created:") } ?? ""
+        let ends = word.dropFirst("created:".count).components(separatedBy: "..")
+        func second(_ text: String, last: Bool) -> Int64 {
+            let day = text.count == 10
+            let date = (try? Date(day ? text + "T00:00:00Z" : text, strategy: .iso8601)) ?? .distantPast
+            return Int64(date.timeIntervalSince1970) + (day && last ? CreatedRange.day - 1 : 0)
+        }
+        guard ends.count == 2 else { return Int64.min...Int64.max }
+        return second(ends[0], last: false)...second(ends[1], last: true)
+    }
+
+    /// 3,000 accounts ten minutes apart, of which GitHub finds 900 in any piece of more than 900 before its
+    /// search times out. The whole is counted 900, incomplete: it is cut like a piece over the cap, down to
+    /// pieces GitHub counts in full, and every account is written once. Before: the whole's 900 were paged as
+    /// if that were all, exit 0.
+    @Test func anIncompleteCountUnderTheCapIsCutUntilItIsWhole() async throws {
+        let created = Dictionary(uniqueKeysWithValues: (1...3_000).map { ($0, Self.newYear2015 + Int64($0) * 600) })
+        let github = Self.script(created) { all in all.count > 900 ? Array(all.prefix(900)) : nil }
+        let result = await github.run(["search", "type:user", "--split", "--all", "--format", "ndjson"])
+        #expect(result.status == 0, "\(result.err)")
+        let written = ids(result.out)
+        #expect(written.elementsEqual(1...3_000), "\(written.count) written")
+        #expect(!result.err.contains("timed out"), "\(result.err)")
+        #expect(result.err.hasSuffix("no piece holds more than 1000 results.\n"), "\(result.err)")
+    }
+
+    /// Five accounts created in the same second, of which GitHub finds three before its search times out,
+    /// whatever range holds them: every range that holds that second is cut, down to the second itself, which
+    /// cannot be. Its three are written with everyone else, the second is named, and the status is 1. Before:
+    /// the whole was paged, 53 accounts, exit 0.
+    @Test func anIncompleteSecondIsWrittenNamedAndStatusOne() async throws {
+        let crowded = Self.newYear2015 + 630
+        var created = Dictionary(uniqueKeysWithValues: (1...50).map { ($0, Self.newYear2015 + Int64($0) * 60) })
+        for id in 101...105 { created[id] = crowded }
+        let github = Self.script(created) { all in
+            all.contains(104) ? all.filter { $0 != 104 && $0 != 105 } : nil
+        }
+        let result = await github.run(["search", "type:user", "--split", "--all", "--format", "ndjson"])
+        #expect(result.status == 1, "\(result.err)")
+        let written = ids(result.out)
+        #expect(written.count == Set(written).count)
+        #expect(Set(written) == Set(Array(1...50) + [101, 102, 103]))
+        #expect(
+            result.err.contains(
+                "gh-users: GitHub's search of created:2015-01-01T00:10:30Z..2015-01-01T00:10:30Z timed out before "
+                    + "it finished (incomplete_results), and one second cannot be cut smaller: some of its accounts "
+                    + "may be missing.\n"), "\(result.err)")
+        #expect(
+            result.err.hasSuffix(
+                "gh-users: --split could not read 1 piece in full (named above): GitHub's search timed out, so some "
+                    + "accounts may be missing; run the search again later, to a new file.\n"), "\(result.err)")
+        #expect(github.searches.count < 100)
+    }
+
+    /// A piece counted in full whose second page GitHub answers incomplete: the page is written, the piece named,
+    /// the status 1. Before: exit 0, with only "these results may be incomplete".
+    @Test func anIncompleteLaterPageIsWrittenNamedAndStatusOne() async throws {
+        let created = Dictionary(uniqueKeysWithValues: (1...150).map { ($0, Self.newYear2015 + Int64($0) * 60) })
+        let github = Self.script(created, laterPageIncomplete: true)
+        let result = await github.run(["search", "type:user", "--split", "--all", "--format", "ndjson"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(ids(result.out) == Array(1...150))
+        #expect(
+            result.err.contains("timed out before it finished (incomplete_results) on a later page: some of its "),
+            "\(result.err)")
+        #expect(result.err.hasSuffix("run the search again later, to a new file.\n"), "\(result.err)")
+    }
+}
+
 /// The search wait names the search bucket, split or not.
 struct SearchWaitCommandTests {
     @Test(arguments: [["--wait-on-rate-limit"], ["--split"]])

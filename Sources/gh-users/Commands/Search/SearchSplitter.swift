@@ -53,16 +53,19 @@ struct CreatedRange: Sendable, Equatable, CustomStringConvertible {
 ///
 /// Pure: it names the next range to count and is told each count. Ranges come out in created order. A range
 /// over the cap is halved (days, then hours, then seconds); a single second over the cap cannot be, and is
-/// paged as far as GitHub allows. When a range's count is known, its second half's is too (the whole less
-/// the first half), so that half is skipped when empty and halved again without asking when still over.
+/// paged as far as GitHub allows. A count GitHub said may be incomplete (its search timed out: the count is of
+/// what it found before) settles nothing: that range is halved too, down to a single second, which is paged.
+/// When a range's count is known, its second half's is too (the whole less the first half), so that half is
+/// skipped when empty and halved again without asking when still over.
 ///
 /// Counts are GitHub's word, not trusted: a negative one is refused, and a first half said to hold more than
 /// its whole (the counts changed between the asks) infers nothing, so its second half is asked for its own.
 struct SearchSplitPlanner: Sendable {
     enum Verdict: Sendable, Equatable {
-        /// 1,000 results or fewer: page it.
+        /// 1,000 results or fewer, counted in full; or a single second whose count is incomplete (it cannot be
+        /// halved): page it.
         case page
-        /// Over the cap: its halves come next.
+        /// Over the cap, or counted incomplete: its halves come next.
         case split
         /// Over the cap in a single second: only GitHub's first 1,000 can be read.
         case overCap
@@ -128,7 +131,8 @@ struct SearchSplitPlanner: Sendable {
     }
 
     /// What to do with the range `next()` returned, now that its count is known. `exact` is false when GitHub
-    /// said the count may be incomplete, and then nothing is inferred from it.
+    /// said the count may be incomplete: then nothing is inferred from it, and the range is halved as one over
+    /// the cap is, while it can be.
     mutating func counted(_ count: Int, exact: Bool = true) -> Verdict {
         guard let entry = current else { return .page }
         current = nil
@@ -142,8 +146,8 @@ struct SearchSplitPlanner: Sendable {
                     Disagreement(whole: parent.range, wholeCount: parent.count, half: entry.range, halfCount: count))
             }
         }
-        guard count > cap else { return .page }
-        guard let (first, second) = entry.range.halves() else { return .overCap }
+        guard count > cap || !exact else { return .page }
+        guard let (first, second) = entry.range.halves() else { return count > cap ? .overCap : .page }
         pending.append(Pending(range: second))
         pending.append(Pending(range: first, parent: exact ? (entry.range, count) : nil))
         return .split
@@ -159,6 +163,10 @@ struct SearchSplitPlanner: Sendable {
 ///
 /// A split spends at most `queryCap` search queries, counts and pages alike: a query whose counts never settle
 /// (or a server whose do not) ends with exit 1 and the cap named, not an endless bisection.
+///
+/// A page GitHub answers incomplete (a single second's count, or a later page of any piece) is written, and its
+/// piece is named once the list ends; `partFailure()` then makes the run's status 1, so what may lack accounts
+/// never looks whole.
 ///
 /// The view model asks for its pages serially; the lock only makes that visible to the compiler's checker.
 final class SplitUserSearch: PageSource, @unchecked Sendable {
@@ -179,7 +187,10 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
     /// A note for each piece still over the cap, written when it is counted: the notes go with every page
     /// (`closingNotes`), and writing them all again each time made a long split quadratic.
     private var overCapNotes: [String] = []
-    private var incomplete = false
+    /// A note for each piece a page of which GitHub answered incomplete, in the order met.
+    private var incompleteNotes: [String] = []
+    /// The piece last named incomplete, so a piece is named once however many of its pages are.
+    private var lastIncomplete: CreatedRange?
 
     init(github: any ResourceRepository, query: UserSearchQuery, perPage: Int, now: Date) {
         self.github = github.waitingOutPerMinuteLimits()
@@ -199,7 +210,7 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
         if let cursor, let piece = withLock({ self.piece }) {
             try checkCap()
             let page = try await github.page(piece.list, at: cursor)
-            return withLock { handOn(page, of: piece) }
+            return withLock { handOn(page, of: piece, first: false) }
         }
         while let range = withLock({ planner.next() }) {
             try checkCap()
@@ -215,16 +226,15 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
                         detail: "total_count \(total) is not a count, so the search cannot be split")
                 case .split:
                     queries += 1
-                    incomplete = incomplete || page.incompleteResults
                     return nil
                 case .overCap:
                     overCapNotes.append(
                         "gh-users: \(range) holds \(total) results in one second, more than GitHub's "
                             + "\(UserSearchQuery.maximumResults); only the first \(UserSearchQuery.maximumResults) "
                             + "of them could be read.")
-                    return handOn(page, of: (range, list))
+                    return handOn(page, of: (range, list), first: true)
                 case .page:
-                    return handOn(page, of: (range, list))
+                    return handOn(page, of: (range, list), first: true)
                 }
             }
             // An empty piece would end the list for the view model: go on to the next one instead.
@@ -237,8 +247,7 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
     func closingNotes() -> [String] {
         withLock {
             var notes: [String] = []
-            if incomplete { notes.append(SearchUsersCommand.incompleteNote) }
-            notes += overCapNotes
+            notes += incompleteNotes + overCapNotes
             for change in planner.disagreements {
                 notes.append(
                     "gh-users: GitHub's counts changed while splitting: \(change.whole) held \(change.wholeCount) "
@@ -254,12 +263,30 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
         }
     }
 
-    /// Counts the request, and points the view model at the piece's next page, or past the piece.
-    private func handOn(_ page: Page<User>, of piece: (range: CreatedRange, list: ListResource<User>))
-        -> Page<User>
-    {
+    /// The run's failure when a piece was read only in part (GitHub's search timed out on it, named in the
+    /// notes): the list is written as far as it was found, and the run ends with status 1. Nil when none was.
+    func partFailure() -> DomainError? {
+        let count = withLock { incompleteNotes.count }
+        guard count > 0 else { return nil }
+        return .refused(
+            "--split could not read \(Counted.text(count, "piece", plural: "pieces")) in full (named above): "
+                + "GitHub's search timed out, so some accounts may be missing; run the search again later, to a "
+                + "new file.")
+    }
+
+    /// Counts the request, names the piece when GitHub said the page is incomplete (`first`: its count, which
+    /// the planner could not halve), and points the view model at the piece's next page, or past the piece.
+    private func handOn(
+        _ page: Page<User>, of piece: (range: CreatedRange, list: ListResource<User>), first: Bool
+    ) -> Page<User> {
         queries += 1
-        incomplete = incomplete || page.incompleteResults
+        if page.incompleteResults, lastIncomplete != piece.range {
+            lastIncomplete = piece.range
+            incompleteNotes.append(
+                "gh-users: GitHub's search of \(piece.range) timed out before it finished (incomplete_results)"
+                    + (first ? ", and one second cannot be cut smaller" : " on a later page")
+                    + ": some of its accounts may be missing.")
+        }
         // A page with nothing on it ends the piece, whatever its links say.
         let next: PageCursor?
         if let link = page.next, !page.items.isEmpty {

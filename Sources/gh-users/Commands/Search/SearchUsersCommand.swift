@@ -72,7 +72,10 @@ enum SearchUsersCommand {
             written once. --limit and --all count the whole output. A spent search limit is waited out
             (with a countdown on a terminal), for at most --max-wait. stderr ends with the number of
             search queries used, and names any piece still over 1,000 (only possible when over 1,000
-            accounts were created in one second: its first 1,000 are written). A split spends at most
+            accounts were created in one second: its first 1,000 are written). A count GitHub marks
+            incomplete (its search timed out: incomplete_results) settles nothing, so that range is cut too,
+            down to one second; a second still incomplete, or a later page GitHub marks incomplete, is
+            written and named on stderr, and the run ends with status 1. A split spends at most
             10,000 search queries, counts and pages alike (about five and a half hours at 30 a minute): at
             the cap it stops with status 1 and says so. A split that stops (Ctrl-C, a failure) cannot go on
             where it stopped: a rerun starts again from the first piece, so write it to a new file. A
@@ -156,10 +159,12 @@ extension SearchUsersOptions: GitHubCommand {
         }
         let plan = self.plan
         let pages: PagedListViewModel<User>
+        var search: SplitUserSearch?
         if split {
             // The notes go with each page, as they stand after it: the last page's are the run's.
-            let search = SplitUserSearch(github: github, query: query, perPage: plan.perPage, now: Date())
-            pages = PagedListViewModel(limit: plan.limit, pages: search)
+            let splitting = SplitUserSearch(github: github, query: query, perPage: plan.perPage, now: Date())
+            search = splitting
+            pages = PagedListViewModel(limit: plan.limit, pages: splitting)
         } else {
             pages = PagedListViewModel(
                 GitHubEndpoints.searchUsers(query), plan: plan, github: github)
@@ -186,7 +191,13 @@ extension SearchUsersOptions: GitHubCommand {
                 wantedMore: wantsMoreThanTheCap,
                 splittable: query.sort == nil && query.order == nil
                     && !SearchUsersCommand.hasCreatedQualifier(query.text))
-        return stream.close(end, notes: notes)
+        let outcome = stream.close(end, notes: notes)
+        // A split that read a piece only in part (GitHub's search timed out) wrote what it found: status 1.
+        if outcome == .success, let failure = search?.partFailure() {
+            context.io.writeErr(context.presenter.present(failure).message)
+            return .failed(failure)
+        }
+        return outcome
     }
 }
 
