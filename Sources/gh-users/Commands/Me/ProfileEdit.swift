@@ -40,7 +40,7 @@ struct ProfileEdit: OptionValues {
                 // no account, and would clear the field unasked.
                 if key == "twitter_username", value.hasPrefix("@") {
                     value.removeFirst()
-                    guard !value.isEmpty, !value.hasPrefix("@") else {
+                    guard !value.allSatisfy(\.isWhitespace), !value.hasPrefix("@") else {
                         throw reading.usageError(
                             "--twitter-username \(TerminalSanitizer.sanitize(reading.text)) names no account; give '' to "
                                 + "clear the field")
