@@ -435,6 +435,10 @@ private let subcommandCases: [CompletionCase] = [
     .init(line: "gh-users me edit -", expected: options(of: "me edit")),
     .init(line: "gh-users me -", expected: options(of: "me")),
     .init(line: "gh-users cache clear --c", expected: options(of: "cache clear", startingWith: "--c")),
+    // `help me edit` shows the subcommand's help: its word is offered after the command's.
+    .init(line: "gh-users help me ", expected: ["edit"]),
+    .init(line: "gh-users help cache ", expected: ["info", "clear"]),
+    .init(line: "gh-users help completion ", expected: []),
 ]
 
 private let bashCases: [CompletionCase] =

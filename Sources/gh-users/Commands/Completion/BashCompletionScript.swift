@@ -158,7 +158,7 @@ enum BashCompletionScript {
         #"""
         _gh_users() {
             local cur=${COMP_WORDS[COMP_CWORD]}
-            local command='' option='' word i arguments=0 ended=0 given=' '
+            local command='' option='' word i arguments=0 ended=0 given=' ' first=''
             COMPREPLY=()
             # Read the words before the cursor as the router does: global options may come before the command, an
             # option that takes a value takes the next word, and '--' ends the options.
@@ -184,6 +184,7 @@ enum BashCompletionScript {
                     command="$command $word"
                 else
                     arguments=$((arguments + 1))
+                    ((arguments == 1)) && first=$word
                 fi
             done
 
@@ -201,6 +202,12 @@ enum BashCompletionScript {
                 _gh_users_options "$command" "$cur" "$given"
             elif [[ -z $command ]]; then
                 _gh_users_match "$cur" \#(words(model.topLevel.map(\.name)))
+            elif [[ $command == help ]] && ((arguments == 1)); then
+                # 'help me ': the subcommands of the command help is asked about.
+                _gh_users_words "$first" "$cur"
+                for i in "${!COMPREPLY[@]}"; do
+                    _gh_users_subcommand "$first" "${COMPREPLY[i]}" || unset 'COMPREPLY[i]'
+                done
             elif ((arguments == 0)); then
                 _gh_users_words "$command" "$cur"
             fi

@@ -32,6 +32,11 @@ enum FishCompletionScript {
             for entry in command.words {
                 script += line(condition: first, ["-a", argument([entry.text])], description: entry.description)
             }
+            // `help me `: the subcommands of the command help is asked about.
+            let help = CompletionQuoting.fish("__gh_users_help_about " + word(command.name))
+            for entry in command.words where model.subcommands.contains(command.name + " " + entry.text) {
+                script += line(condition: help, ["-a", argument([entry.text])], description: entry.description)
+            }
         }
         return script
     }
@@ -96,6 +101,12 @@ enum FishCompletionScript {
         function __gh_users_first_argument_of --argument-names name
             set -l position (__gh_users_position)
             test "x$position[2]" = "x$name"; and test "$position[1]" = 0
+        end
+
+        # Succeeds when the line is 'help NAME ' and nothing more: help is asked about command NAME.
+        function __gh_users_help_about --argument-names name
+            set -l position (__gh_users_position)
+            test "x$position[2]" = xhelp; and test "$position[1]" = 1; and contains -- $name (commandline -opc)
         end
 
         # Completes the last item of the comma-separated list being typed, keeping the items before it and leaving

@@ -12,6 +12,7 @@ enum ZshCompletionScript {
 
             """
         script += wordsFunction(model)
+        script += subwordsFunction(model)
         script += "_gh_users_subcommand() {\n"
         if !model.subcommands.isEmpty {
             script += "    case \"$1 $2\" in\n"
@@ -103,6 +104,22 @@ enum ZshCompletionScript {
         return text
     }
 
+    /// `_gh_users_subwords COMMAND`: its subcommands (`me`'s `edit`), for `help me `.
+    private static func subwordsFunction(_ model: CompletionModel) -> String {
+        var text = "_gh_users_subwords() {\n    local -a candidates\n    case ${@[-1]} in\n"
+        for command in model.commands {
+            let entries = command.words.filter { model.subcommands.contains(command.name + " " + $0.text) }
+                .map {
+                    CompletionQuoting.posix(
+                        $0.text + ($0.description.map { ":" + CompletionQuoting.oneLine($0) } ?? ""))
+                }
+            guard !entries.isEmpty else { continue }
+            text += "    \(CompletionQuoting.posix(command.name))) candidates=(\(entries.joined(separator: " "))) ;;\n"
+        }
+        text += "    esac\n    _describe -t words subcommand candidates\n}\n\n"
+        return text
+    }
+
     /// One `_arguments` spec per spelling, each excluding the other, single-quoted for the shell. `_arguments`
     /// offers an option once unless its spec starts with `*`.
     private static func specs(_ option: CompletionModel.Option) -> [String] {
@@ -121,6 +138,13 @@ enum ZshCompletionScript {
 
     private static func positional(_ command: CompletionModel.Command) -> [String] {
         let name = message(command.argumentName ?? "argument")
+        if command.name == CommandCatalog.helpSpec.name {
+            // `help me `: the subcommands of the command help is asked about ($words[2], evaluated by _arguments).
+            return [
+                CompletionQuoting.posix("1:\(name):_gh_users_words \(CompletionQuoting.zshWord(command.name))"),
+                CompletionQuoting.posix("2:subcommand:_gh_users_subwords $words[2]"),
+            ]
+        }
         if !command.words.isEmpty {
             return [CompletionQuoting.posix("1:\(name):_gh_users_words \(CompletionQuoting.zshWord(command.name))")]
         }
