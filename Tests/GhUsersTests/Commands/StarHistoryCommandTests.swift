@@ -82,7 +82,8 @@ struct StarHistoryCommandTests {
         #expect(
             run.err
                 == "gh-users: note: GitHub's history counts more stars given since 2025-08-10 than the 15 the "
-                + "repository has now (stars taken back are not in it), so a total that would be below 0 is 0\n")
+                + "repository has now (stars taken back that it still counts, or stars given between the two "
+                + "answers), so a total that would be below 0 is 0\n")
     }
 
     @Test func pipedIsARecordADayOrAWeekFromItsSunday() async {

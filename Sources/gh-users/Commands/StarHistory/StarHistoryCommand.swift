@@ -142,8 +142,8 @@ extension StarHistoryOptions: GitHubCommand {
         if case .success(let report) = report, report.floored {
             context.io.writeErr(
                 "gh-users: note: GitHub's history counts more stars given since \(report.span.lowerBound) than the "
-                    + "\(report.count) the repository has now (stars taken back are not in it), so a total that "
-                    + "would be below 0 is 0\n")
+                    + "\(report.count) the repository has now (stars taken back that it still counts, or stars "
+                    + "given between the two answers), so a total that would be below 0 is 0\n")
         }
         let load = ResourceLoad([report])
         return load.write(
