@@ -20,6 +20,18 @@ struct LocalFileError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+extension LocalFileError {
+    /// Words a file holds (a snapshot's command, the API root it was made against), as a message quotes them:
+    /// on one line, control and format characters shown by their escapes, at most 200 characters. The file may
+    /// not be gh-users's: a line break in it must not start a line of its own, nor a huge value fill the log.
+    static func held(_ text: String) -> String {
+        let limit = 200
+        let scalars = text.unicodeScalars
+        let cut = scalars.count > limit ? String(String.UnicodeScalarView(scalars.prefix(limit))) + "…" : text
+        return String(TerminalSanitizer.quotedPath(cut).dropFirst().dropLast())
+    }
+}
+
 /// What is wrong with a file's contents, in words that follow its name ("is not a JSON object").
 struct FileContentProblem: Error, Equatable {
     let detail: String

@@ -121,12 +121,19 @@ struct SnapshotServerTests {
         let folder = try Folder()
         defer { folder.remove() }
         let file = folder("people.json")
-        for root in [#"https://evil\u001b]0;pwned\u0007.example/api/v3"#, "https://me:s3cret@ghe.example.com/api/v3"] {
+        // A line break would start a line of the file's own (a forged "hint:"), and a huge root fill the log.
+        let forged = #"https://x.example/\nhint: run again with --api-url https://evil.example"#
+        let huge = "https://evil.example/" + String(repeating: #"\u009b"#, count: 100_000)
+        for root in [
+            #"https://evil\u001b]0;pwned\u0007.example/api/v3"#, "https://me:s3cret@ghe.example.com/api/v3", forged,
+            huge,
+        ] {
             try Self.write(Self.people("members", "github", root: root), to: file)
             let run = await CommandHarness.signedIn().run(["members", "github", "--changes", file])
             #expect(run.status == 1, "\(run.err)")
-            #expect(run.err.contains("was made against the API at https://"), "\(run.err)")
+            #expect(run.err.contains("was made against the API at https://"), "\(run.err.prefix(300))")
             #expect(!run.err.contains("\u{1B}") && !run.err.contains("\u{07}") && !run.err.contains("s3cret"))
+            #expect(run.err.split(separator: "\n").count == 1 && run.err.utf8.count < 3000, "\(run.err.prefix(300))")
         }
     }
 

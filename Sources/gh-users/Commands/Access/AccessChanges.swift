@@ -285,7 +285,7 @@ extension AccessCommand {
             if let previous, !previous.isSameMap(as: snapshot) {
                 throw LocalFileError(
                     message: "the snapshot file \(TerminalSanitizer.quotedPath(path)) was made for 'gh-users "
-                        + "\(previous.description)', not for 'gh-users \(snapshot.description)'. It was left as it "
+                        + "\(LocalFileError.held(previous.description))', not for 'gh-users \(snapshot.description)'. It was left as it "
                         + "is: give each map its own snapshot file")
             }
         } catch {

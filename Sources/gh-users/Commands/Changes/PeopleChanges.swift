@@ -174,7 +174,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
                 // Through `LocalFileError`, which makes the words the file holds safe to print.
                 let refusal = LocalFileError(
                     message: "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for 'gh-users "
-                        + "\(recorded.subject.description)' (\(ownerIDName) \(recordedID)), not for 'gh-users "
+                        + "\(LocalFileError.held(recorded.subject.description))' (\(ownerIDName) \(recordedID)), not for 'gh-users "
                         + "\(subject.description)' "
                         + (given.map { "(\(ownerIDName) \($0))" } ?? "(GitHub did not give its \(ownerIDName))")
                         + ". It was left as it is: give each list its own snapshot file")

@@ -79,7 +79,7 @@ struct SnapshotFile<Contents: SnapshotContents>: Sendable {
         else { return snapshot }
         throw LocalFileError(
             message: "the snapshot file \(TerminalSanitizer.quotedPath(path)) was made against the API at "
-                + "\(ConnectionSettings.masked(recorded)), not against \(now), which this run uses (--api-url, GH_USERS_API_URL or GH_HOST). It "
+                + "\(LocalFileError.held(ConnectionSettings.masked(recorded))), not against \(now), which this run uses (--api-url, GH_USERS_API_URL or GH_HOST). It "
                 + "was left as it is: give each server its own snapshot file")
     }
 

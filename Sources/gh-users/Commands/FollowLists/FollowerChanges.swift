@@ -64,7 +64,7 @@ struct FollowerChangesCoordinator {
             if let recorded = previous?.subject, recorded.relation != relation || recorded.filter != filter {
                 throw LocalFileError(
                     message:
-                        "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for 'gh-users \(recorded.command)', not for "
+                        "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for 'gh-users \(LocalFileError.held(recorded.command))', not for "
                         + "'gh-users \(requested)'. It was left as it is: give each list its own snapshot file")
             }
         } catch {
