@@ -8,11 +8,11 @@ import Testing
 /// `access ORG --state FILE`: a map that stops goes on where it stopped, asking nothing again for the
 /// repositories whose records were written; run in process against the strict stub, answered by `AccessWorld`.
 struct AccessStateTests {
-    /// 25 repositories `r00`…`r24`, each with one collaborator through the base permission: with
-    /// `--concurrency 1` they are read in three batches of first pages (10, 10, 5).
-    private static func world() -> AccessWorld {
+    /// 25 repositories `r00`…`r24` (or `repositories` of them), each with one collaborator through the base
+    /// permission: with `--concurrency 1` they are read in three batches of first pages (10, 10, 5).
+    static func world(repositories: Int = 25) -> AccessWorld {
         var collaborators: [String: [AccessBodies.Collaborator]] = [:]
-        for index in 0..<25 {
+        for index in 0..<repositories {
             collaborators[String(format: "r%02d", index)] = [
                 AccessBodies.Collaborator(
                     "user-\(index)", Int64(100 + index), "READ",

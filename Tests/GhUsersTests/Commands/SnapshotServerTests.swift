@@ -231,6 +231,6 @@ struct SnapshotAPIURLTests {
         ("https://me:s3cret@ghe.example.com/api/v3", "https://ghe.example.com/api/v3"),
     ])
     func theRootIsNormalised(given: String, recorded: String) throws {
-        #expect(SnapshotFiles.apiURL(try #require(URL(string: given))) == recorded)
+        #expect(RecordedAPIRoot.of(try #require(URL(string: given))) == recorded)
     }
 }

@@ -83,7 +83,7 @@ struct AccessSnapshot: SnapshotContents, Equatable {
     var entries: [Entry]
     /// The file's text, where it is as gh-users writes it; every snapshot this gh-users writes has one.
     var text: AccessSnapshotText?
-    /// The API root the map was read from (`SnapshotFiles.apiURL`); nil in a file written before it was recorded.
+    /// The API root the map was read from (`RecordedAPIRoot.of`); nil in a file written before it was recorded.
     var apiURL: String?
 
     init(
@@ -276,7 +276,7 @@ extension AccessCommand {
         let file = SnapshotFile<AccessSnapshot>(path: path)
         var snapshot = AccessSnapshot(
             organization: organization.value, filters: snapshotFilters, entries: [],
-            apiURL: SnapshotFiles.apiURL(github.apiRoot))
+            apiURL: RecordedAPIRoot.of(github.apiRoot))
         let lock: OwnedFileLock
         let previous: AccessSnapshot?
         do throws(LocalFileError) {

@@ -147,8 +147,9 @@ struct AccessCommand: GitHubCommand {
             To a pipe, FILE records a repository once the reader has read 128 KiB past it, and the run waits
             for the reader at the end; one that leaves first (| head) is exit 1, and its last reads come again.
             A map read to its end stays recorded: a rerun writes nothing and says so; remove FILE to read the
-            map again. A FILE made for another organization, other filters, another format or other --fields is
-            exit 1 and left as it is; so is a FILE another run is using.
+            map again. A FILE made for another organization, other filters, another format or other --fields,
+            or against another API root (--api-url, GH_HOST), is exit 1 and left as it is; so is a FILE another
+            run is using.
             """,
         arguments: [("ORG", "The organization, such as github.")],
         options: options.group.options,
@@ -227,7 +228,8 @@ struct AccessCommand: GitHubCommand {
             // stdout a pipe: the state records only the repositories its reader took.
             let pipe = PipeTally<AccessPlace>.of(context.io.out)
             let appending = context.appending(to: pipe)
-            switch AccessStateFile.open(statePath, as: freshState(appending.render), io: context.io) {
+            let fresh = freshState(appending.render, apiURL: RecordedAPIRoot.of(github.apiRoot))
+            switch AccessStateFile.open(statePath, as: fresh, io: context.io) {
             case .success(let state):
                 output = AccessOutput(command: self, context: appending, state: state, pipe: pipe)
             case .failure(.setupFailed):
@@ -253,9 +255,10 @@ struct AccessCommand: GitHubCommand {
     }
 
     /// The state this run starts a new map with.
-    private func freshState(_ render: RenderContext) -> AccessState {
+    private func freshState(_ render: RenderContext, apiURL: String) -> AccessState {
         AccessState(
-            organization: organization.value, filters: snapshotFilters, format: render.format, fields: render.fields)
+            organization: organization.value, filters: snapshotFilters, format: render.format, fields: render.fields,
+            apiURL: apiURL)
     }
 
     /// A `--person` that `matched` no record: one REST request (`GET /users/{login}`) tells a person with no

@@ -6,9 +6,10 @@ import JSONBytes
 
 /// Where an `access ORG --state FILE` run stands: which map it is (the organization and the filters), how its
 /// output is written, the last repository whose records were written, and what the run so far found. On disk
-/// it is one small JSON object, `{"version":1,"command":"access","of":"my-org","filters":{},"format":"tsv",
-/// "after":"my-org/app","repositories":12,"records":340,"unreadable":[],"missing":[],"complete":false}`, replaced
-/// after every repository.
+/// it is one small JSON object, `{"version":1,"api_url":"https://api.github.com","command":"access","of":"my-org",
+/// "filters":{},"format":"tsv","after":"my-org/app","repositories":12,"records":340,"unreadable":[],"missing":[],
+/// "complete":false}`, replaced after every repository. The API root (`api_url`) was added without a new version:
+/// a state without it (an older gh-users's) goes on, and gets it when next written.
 struct AccessState: Equatable {
     static let version = 1
 
@@ -17,6 +18,8 @@ struct AccessState: Equatable {
     var filters: [String: String]
     var format: OutputFormat
     var fields: [String]?
+    /// The API root the map is read from (`RecordedAPIRoot.of`); nil in a state written before it was recorded.
+    var apiURL: String?
     /// "ORG/NAME" of the last repository written, in the map's order; nil before the first.
     var after: String?
     /// Repositories written so far, GitHub's refusals among them.
@@ -49,9 +52,10 @@ struct AccessState: Equatable {
     }
 
     var encoded: [UInt8] {
-        var members: [JSONValue.Member] = [
-            .init("version", .integer(Int64(Self.version))), .init("command", .string("access")),
-            .init("of", .string(organization)),
+        var members: [JSONValue.Member] = [.init("version", .integer(Int64(Self.version)))]
+        if let apiURL { members.append(.init("api_url", .string(apiURL))) }
+        members += [
+            .init("command", .string("access")), .init("of", .string(organization)),
             .init("filters", .object(filters.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })),
             .init("format", .string(format.rawValue)),
         ]
@@ -72,9 +76,9 @@ struct AccessState: Equatable {
         else {
             return .failure(
                 FileContentProblem(
-                    "does not hold \"version\" (\(Self.version)), \"command\" (\"access\"), \"of\", \"filters\" (an "
-                        + "object of strings), \"format\", \"after\", \"repositories\", \"records\", \"unreadable\", "
-                        + "\"missing\" and \"complete\""))
+                    "does not hold \"version\" (\(Self.version)), \"api_url\" (a string or absent), \"command\" "
+                        + "(\"access\"), \"of\", \"filters\" (an object of strings), \"format\", \"after\", "
+                        + "\"repositories\", \"records\", \"unreadable\", \"missing\" and \"complete\""))
         }
         if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
         guard let format = OutputFormat(rawValue: fields.format), CrawlOutputSettings.formats.contains(format) else {
@@ -92,8 +96,9 @@ struct AccessState: Equatable {
         return .success(
             AccessState(
                 organization: fields.of, filters: fields.filters, format: format, fields: fields.fields,
-                after: fields.after, repositories: fields.repositories, unreadable: fields.unreadable,
-                missing: fields.missing, records: fields.records, complete: fields.complete))
+                apiURL: fields.apiURL, after: fields.after, repositories: fields.repositories,
+                unreadable: fields.unreadable, missing: fields.missing, records: fields.records,
+                complete: fields.complete))
     }
 
     private struct Fields: Decodable {
@@ -109,6 +114,14 @@ struct AccessState: Equatable {
         let unreadable: [String]
         let missing: [String]
         let complete: Bool
+        /// Not in a state written before the API root was recorded.
+        let apiURL: String?
+
+        enum CodingKeys: String, CodingKey {
+            case version, command, of, filters, format, fields, after, repositories, records, unreadable, missing
+            case complete
+            case apiURL = "api_url"
+        }
     }
 }
 
@@ -136,6 +149,13 @@ struct AccessStateFile {
                 as: "a gh-users access state", remedy: "fix it, or remove it to read the map from the start.",
                 AccessState.decode)
             if let loaded {
+                // Another server's map: its repositories and people are not this run's to go on with.
+                if let mismatch = RecordedAPIRoot.mismatch(recorded: loaded.apiURL, now: fresh.apiURL ?? "") {
+                    throw LocalFileError(
+                        message: "the state file \(file.shown) \(mismatch). It was left as it is: resume the map "
+                            + "with the --api-url or GH_HOST it was made with, or give this run another state file "
+                            + "and output")
+                }
                 let differences = fresh.differences(from: loaded)
                 guard differences.isEmpty else {
                     throw LocalFileError(
@@ -144,10 +164,12 @@ struct AccessStateFile {
                             + "state file, or run it as the map so far was")
                 }
             }
-            let state = loaded ?? fresh
+            var state = loaded ?? fresh
             if state.complete { return .failure(.complete(state, file.shown)) }
+            // A state from an older gh-users takes this run's root, on disk before the next record.
+            state.apiURL = state.apiURL ?? fresh.apiURL
             // On disk before the first record, so a run that cannot write it stops before anything is written.
-            if loaded == nil { try file.replace(with: state.encoded) }
+            if loaded == nil || loaded?.apiURL == nil { try file.replace(with: state.encoded) }
             return .success(
                 AccessStateFile(file: file, state: state, continuesOutput: state.records > 0, lock: lock))
         } catch {

@@ -242,7 +242,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             ownerID = try? await lookUpOwnerID(repository).get()
         }
         let snapshot = PeopleSnapshot(
-            subject: subject, people: people, ownerID: ownerID, apiURL: SnapshotFiles.apiURL(github.apiRoot))
+            subject: subject, people: people, ownerID: ownerID, apiURL: RecordedAPIRoot.of(github.apiRoot))
         let changes = previous.map { ListChange.between($0.people, people) } ?? []
         let words = subject.description
         if let stopped = await file.record(

@@ -68,7 +68,7 @@ struct PeopleSnapshot: Sendable, Equatable {
     /// organization's or a team's, `GET /repos/{owner}/{repo}` for a repository's): a renamed owner's snapshot
     /// carries on under its new name. nil in a file written before it was recorded, or when GitHub did not say.
     var ownerID: Int64?
-    /// The API root the list was read from (`SnapshotFiles.apiURL`); nil in a file written before it was recorded.
+    /// The API root the list was read from (`RecordedAPIRoot.of`); nil in a file written before it was recorded.
     var apiURL: String?
 
     var encoded: [UInt8] {

@@ -8,7 +8,7 @@ import Glibc
 protocol SnapshotContents: Sendable {
     /// What the file is, for the message that refuses another kind: "a gh-users follower snapshot".
     static var kindName: String { get }
-    /// The API root the snapshot was made against (`api_url`, `SnapshotFiles.apiURL`); nil in a file written
+    /// The API root the snapshot was made against (`api_url`, `RecordedAPIRoot.of`); nil in a file written
     /// before it was recorded.
     var apiURL: String? { get }
     var encoded: [UInt8] { get }
@@ -19,20 +19,6 @@ enum SnapshotFiles {
     /// Far more than any list (a million accounts take about 45 MB); stops `/dev/zero` filling memory.
     /// Task-local so a test can lower it rather than write hundreds of megabytes.
     @TaskLocal static var limitBytes = 256 * 1024 * 1024
-
-    /// The API root as a snapshot records it: the scheme and host in lower case, the port unless it is the
-    /// scheme's own, and the path without a final slash (`https://api.github.com`, `https://HOST/api/v3`). Never
-    /// a user name, password, query or fragment: a root has none (`ConnectionSettings`), and none is copied.
-    static func apiURL(_ root: URL) -> String {
-        guard let parts = URLComponents(url: root, resolvingAgainstBaseURL: false), let scheme = parts.scheme,
-            let host = parts.host
-        else { return "" }
-        let own = ["http": 80, "https": 443][scheme.lowercased()]
-        let port = parts.port.flatMap { $0 == own ? nil : $0 }
-        var path = parts.percentEncodedPath
-        while path.hasSuffix("/") { path.removeLast() }
-        return scheme.lowercased() + "://" + host.lowercased() + (port.map { ":\($0)" } ?? "") + path
-    }
 }
 
 /// The `--changes FILE` on disk: read and locked before the first request, replaced once the changes are
@@ -73,14 +59,12 @@ struct SnapshotFile<Contents: SnapshotContents>: Sendable {
     /// written before the root was recorded is taken, and records it when it is next replaced.
     func load(against apiRoot: URL) throws(LocalFileError) -> Contents? {
         let snapshot = try load()
-        let now = SnapshotFiles.apiURL(apiRoot)
         // A root written by hand (`https://GHE.example.com/api/v3/`) is the same as gh-users writes it.
-        guard let recorded = snapshot?.apiURL, recorded != now, URL(string: recorded).map(SnapshotFiles.apiURL) != now
+        guard let mismatch = RecordedAPIRoot.mismatch(recorded: snapshot?.apiURL, now: RecordedAPIRoot.of(apiRoot))
         else { return snapshot }
         throw LocalFileError(
-            message: "the snapshot file \(TerminalSanitizer.quotedPath(path)) was made against the API at "
-                + "\(LocalFileError.held(ConnectionSettings.masked(recorded))), not against \(now), which this run uses (--api-url, GH_USERS_API_URL or GH_HOST). It "
-                + "was left as it is: give each server its own snapshot file")
+            message: "the snapshot file \(TerminalSanitizer.quotedPath(path)) \(mismatch). It was left as it is: "
+                + "give each server its own snapshot file")
     }
 
     /// Replaces the file with bytes from `encode`.

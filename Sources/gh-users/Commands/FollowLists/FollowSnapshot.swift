@@ -64,7 +64,7 @@ struct FollowSnapshot: Sendable, Equatable {
 
     var subject: FollowSnapshotSubject
     var accounts: [Account]
-    /// The API root the list was read from (`SnapshotFiles.apiURL`); nil in a file written before it was recorded.
+    /// The API root the list was read from (`RecordedAPIRoot.of`); nil in a file written before it was recorded.
     var apiURL: String?
 
     var encoded: [UInt8] {

@@ -113,7 +113,7 @@ struct FollowerChangesCoordinator {
             return .setupFailed
         }
         let snapshot = FollowSnapshot(
-            subject: subject, accounts: accounts, apiURL: SnapshotFiles.apiURL(github.apiRoot))
+            subject: subject, accounts: accounts, apiURL: RecordedAPIRoot.of(github.apiRoot))
         let changes = previous.map { ListChange.between($0.accounts, accounts) } ?? []
         if let stopped = await file.record(
             snapshot, problem: snapshot.problem, listed: subject.command, count: accounts.count, changes: changes,

@@ -11,6 +11,8 @@ struct CrawlCheckpoint: PageCheckpoint {
     let output: CrawlOutputFile?
     let outputPath: String?
     let settings: CrawlOutputSettings
+    /// The API root the crawl reads, which every state records (`RecordedAPIRoot.of`).
+    let apiURL: String
     /// stdout's pipe, when the crawl writes to one.
     let pipe: PipeTally<Int64>?
 
@@ -36,7 +38,7 @@ struct CrawlCheckpoint: PageCheckpoint {
             try stateFile.replace(
                 with: CrawlState(
                     since: lastID, outputBytes: output?.currentLength, output: output == nil ? nil : outputPath,
-                    settings: settings))
+                    settings: settings, apiURL: apiURL))
         } catch {
             throw OutputWriteError(message: error.message)
         }

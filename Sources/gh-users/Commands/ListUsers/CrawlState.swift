@@ -4,8 +4,8 @@ import JSONBytes
 
 /// Where a `list --state FILE` crawl stands: the id of the last account written, with `--output FILE` that file's
 /// length once its last complete page was written and which file that is, and how the output is written. On disk
-/// it is one small JSON object, `{"version":1,"since":1234,"output_bytes":56789,"output":"/data/users.tsv",
-/// "format":"tsv"}`, so a person can read it and a script can set it.
+/// it is one small JSON object, `{"version":1,"api_url":"https://api.github.com","since":1234,"output_bytes":56789,
+/// "output":"/data/users.tsv","format":"tsv"}`, so a person can read it and a script can set it.
 ///
 /// `ListUsersCommand.start` reads it before the first request (its `since` wins over `--since`) and opens the
 /// output cut back to `outputBytes`; after each page is written, the coordinator's `pageWritten` checkpoint
@@ -26,11 +26,14 @@ struct CrawlState: Sendable, Equatable {
     /// Written before the first page and not since (`"written": false`): the output holds nothing of the crawl,
     /// so a rerun to stdout writes the CSV header it never got. A state without the key has pages under it.
     var beforeFirstPage = false
+    /// The API root the crawl reads (`RecordedAPIRoot.of`): another server's accounts are not this crawl's to
+    /// go on with. nil in a state from a gh-users that did not record it, which takes the run's.
+    var apiURL: String?
 
     var encoded: [UInt8] {
-        var members: [JSONValue.Member] = [
-            .init("version", .integer(Int64(Self.version))), .init("since", .integer(since)),
-        ]
+        var members: [JSONValue.Member] = [.init("version", .integer(Int64(Self.version)))]
+        if let apiURL { members.append(.init("api_url", .string(apiURL))) }
+        members.append(.init("since", .integer(since)))
         if let outputBytes { members.append(.init("output_bytes", .integer(outputBytes))) }
         if let output { members.append(.init("output", .string(output))) }
         if let settings { members += settings.members }
@@ -47,9 +50,9 @@ struct CrawlState: Sendable, Equatable {
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)) else {
             return .failure(
                 .init(
-                    "does not hold \"version\", \"since\" and \"output_bytes\" as whole numbers, \"output\", "
-                        + "\"format\" and \"via\" as strings, \"fields\" as a list of strings and \"full\" and "
-                        + "\"written\" as true or false"
+                    "does not hold \"version\", \"since\" and \"output_bytes\" as whole numbers, \"api_url\", "
+                        + "\"output\", \"format\" and \"via\" as strings, \"fields\" as a list of strings and "
+                        + "\"full\" and \"written\" as true or false"
                 ))
         }
         if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
@@ -57,6 +60,7 @@ struct CrawlState: Sendable, Equatable {
         if let bytes = fields.outputBytes, bytes < 0 { return .failure(.init("has a negative \"output_bytes\"")) }
         var state = CrawlState(since: fields.since, outputBytes: fields.outputBytes, output: fields.output)
         state.beforeFirstPage = fields.written == false
+        state.apiURL = fields.apiURL
         // A state without "format" comes from before gh-users recorded how the output is written.
         if let name = fields.format {
             guard let format = OutputFormat(rawValue: name), CrawlOutputSettings.formats.contains(format) else {
@@ -81,10 +85,12 @@ struct CrawlState: Sendable, Equatable {
         let full: Bool?
         let via: String?
         let written: Bool?
+        let apiURL: String?
 
         enum CodingKeys: String, CodingKey {
             case version, since, output, format, fields, full, via, written
             case outputBytes = "output_bytes"
+            case apiURL = "api_url"
         }
     }
 }
@@ -167,6 +173,17 @@ struct StateCheck {
                     + "changed: run it with \(ShellWord.line(recorded.arguments)), or start another crawl with "
                     + "another state file")
         }
+    }
+
+    /// A state made against another API root than `now`, this run's (`RecordedAPIRoot.of`), holds another
+    /// server's crawl: this run's accounts would go on with it in the same output. Refused before anything is
+    /// sent, even for a shard done there; a state without the root (an older gh-users's) takes this run's.
+    static func checkAPIRoot(of state: CrawlState, file: String, now: String) throws(LocalFileError) {
+        guard let mismatch = RecordedAPIRoot.mismatch(recorded: state.apiURL, now: now) else { return }
+        throw LocalFileError(
+            message: "the state file \(TerminalSanitizer.quotedPath(file)) \(mismatch). Nothing was changed: resume "
+                + "the crawl with the --api-url or GH_HOST it was made with, or start another crawl with another "
+                + "state file and output")
     }
 
     /// The state counts `bytes` of one output file: this run must name that file, since it cuts the file back.

@@ -97,7 +97,8 @@ enum ListUsersCommand {
             {"version":1,"since":ID,"format":"tsv"}: the id of the last account written, and the format,
             --fields, --full and --via the output is written with (a rerun that differs is exit 1, naming the
             difference); with --output, also "output_bytes" and "output", that file's length after the last
-            whole page and its path (another --output, or none, is exit 1). It is replaced atomically (a new
+            whole page and its path (another --output, or none, is exit 1); and "api_url", the API root it
+            reads (a rerun against another, --api-url or GH_HOST, is exit 1). It is replaced atomically (a new
             file, flushed to disk, renamed over it) after each page is written. A run starts after its
             "since", which wins over --since (one below a --since given is another crawl's: exit 1); a missing
             file means start at --since. So rerunning the same command after Ctrl-C, a
@@ -172,7 +173,7 @@ enum ListUsersCommand {
     /// Before the first request, with `--state` or `--output`: reads the state, opens the output (cut back to the
     /// state's length), and decides where the crawl starts; or ends the run when the state is unusable or the
     /// shard is already done.
-    static func start(_ requested: ListUsersOptions, _ context: CommandContext) -> Start {
+    static func start(_ requested: ListUsersOptions, _ context: CommandContext, apiURL: String) -> Start {
         var options = requested
         let stateFile = options.statePath.map(CrawlStateFile.init(path:))
         let state: CrawlState?
@@ -194,6 +195,7 @@ enum ListUsersCommand {
         do throws(LocalFileError) {
             lock = try stateFile?.lock()
             state = try stateFile?.load()
+            if let state, let stateFile { try StateCheck.checkAPIRoot(of: state, file: stateFile.path, now: apiURL) }
             // A shard already crawled to its end: nothing to fetch, nothing to write. (Without a state, `--since N
             // --until N` runs as any list does, so JSON still prints its empty array.)
             done = state.map { state in options.until.map { state.since >= $0 } ?? false } ?? false
@@ -246,12 +248,16 @@ enum ListUsersCommand {
         }
         // A state is on disk before the first page is written, so a kill between that page and its state still
         // finds the output's length to cut back to (and a state that cannot be written stops the run now). An
-        // older state gets this run's settings here, once StateCheck has found nothing written under it.
-        if let stateFile, state == nil || (output != nil && state?.outputBytes == nil) || state?.settings == nil {
+        // older state gets this run's settings here, once StateCheck has found nothing written under it, and
+        // this run's API root.
+        if let stateFile,
+            state == nil || (output != nil && state?.outputBytes == nil) || state?.settings == nil
+                || state?.apiURL == nil
+        {
             do {
                 var initial = CrawlState(
                     since: options.since, outputBytes: output?.initialLength, output: output == nil ? nil : outputPath,
-                    settings: settings)
+                    settings: settings, apiURL: apiURL)
                 initial.beforeFirstPage = state?.beforeFirstPage ?? true
                 try stateFile.replace(with: initial)
             } catch {
@@ -271,7 +277,7 @@ enum ListUsersCommand {
         if let stateFile {
             run.checkpoint = CrawlCheckpoint(
                 stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings,
-                pipe: pipe)
+                apiURL: apiURL, pipe: pipe)
         }
         return .run(run)
     }
@@ -313,7 +319,7 @@ extension ListUsersOptions: GitHubCommand {
         }
         var crawl = ListUsersCommand.Crawl(options: self, context: initialContext)
         if statePath != nil || outputPath != nil {
-            switch ListUsersCommand.start(self, initialContext) {
+            switch ListUsersCommand.start(self, initialContext, apiURL: RecordedAPIRoot.of(github.apiRoot)) {
             case .finished(let outcome): return outcome
             case .run(let started): crawl = started
             }
