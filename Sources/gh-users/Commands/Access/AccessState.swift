@@ -43,7 +43,8 @@ struct AccessState: Equatable {
     func differences(from recorded: AccessState) -> [String] {
         var phrases: [String] = []
         if recorded.organization.lowercased() != organization.lowercased() || recorded.filters != filters {
-            phrases.append("the map of 'gh-users \(recorded.description)', not of 'gh-users \(description)'")
+            phrases.append(
+                "the map of 'gh-users \(LocalFileError.held(recorded.description))', not of 'gh-users \(description)'")
         }
         // How the output is written, worded as a crawl's state words it.
         phrases += CrawlOutputSettings(format: format, fields: fields)

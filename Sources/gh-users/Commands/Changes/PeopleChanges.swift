@@ -138,7 +138,8 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
                 throw LocalFileError(
                     message:
                         "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for "
-                        + "'gh-users \(recorded.description)', not for 'gh-users \(subject.description)'. It was left "
+                        + "'gh-users \(LocalFileError.held(recorded.description))', not for "
+                        + "'gh-users \(subject.description)'. It was left "
                         + "as it is: give each list its own snapshot file")
             }
         } catch {

@@ -132,7 +132,7 @@ struct CrawlOutputSettings: Sendable, Equatable {
             func describe(_ fields: [String]?) -> String {
                 fields.map { "--fields " + $0.joined(separator: ",") } ?? "every field"
             }
-            phrases.append("\(describe(recorded.fields)) where this run has \(describe(fields))")
+            phrases.append("\(LocalFileError.held(describe(recorded.fields))) where this run has \(describe(fields))")
         }
         if recorded.full != full {
             phrases.append(
