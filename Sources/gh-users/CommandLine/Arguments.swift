@@ -205,6 +205,13 @@ enum LoginInput: Sendable, Equatable {
             }
             let word = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if word.isEmpty || word.hasPrefix("#") { continue }
+            // What `jq -r .login` prints for a record without a login (an anonymous contributor, an invitation by
+            // e-mail) or without the key: a write to the account named null is never what such a line meant.
+            if word == "null" {
+                throw .invalidInput(
+                    "line \(number) of stdin is 'null', as jq -r prints a missing value, not a login; to name the "
+                        + "account null, give it as an argument")
+            }
             // The header of gh-users's own csv (`login`) or table (`LOGIN`) with `--fields login`: github.com/login
             // is the sign-in page, so no account has that login, and a write for it is never what was meant.
             if logins.isEmpty, word.lowercased() == "login" {
@@ -220,13 +227,6 @@ enum LoginInput: Sendable, Equatable {
             guard accounts.count <= Self.maximumLogins else {
                 throw .invalidInput("stdin has more than \(Self.maximumLogins) logins; give them in parts")
             }
-        }
-        // What `jq -r .Login` prints for every record when the key is not there. The account named null, in a
-        // list of others, is sent; alone, it is given as an argument.
-        if !logins.isEmpty, logins.allSatisfy({ $0.value == "null" }) {
-            throw .invalidInput(
-                "every login on stdin is 'null', as jq -r prints a missing value; to name the account null, give it "
-                    + "as an argument")
         }
         return logins
     }
