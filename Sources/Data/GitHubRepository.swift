@@ -110,6 +110,11 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                     + "but where it was asked, so gh-users did not follow the redirect",
                 requestID: ErrorMapping.requestID(response))
         }
+        // A web server's 404 page: the API URL is wrong, not the token's scope (a write's 404 is read as that).
+        // A success that is a page stays the "probably made" below: the write may have reached something.
+        if response.status == 404, let page = ResponseDecoder.webPage(response, endpoint: describe(action)) {
+            throw page.answered(requestID: ErrorMapping.requestID(response))
+        }
         if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
             // A write that is never sent twice met a secondary limit that no retry waited out.
             if case .rateLimited(let lifts, let message, DomainError.secondaryLimit?, let id) = error,
