@@ -149,6 +149,20 @@ struct SearchSplitPlannerTests {
         #expect(one.next() == nil)
     }
 
+    /// A search that times out at every size: only ranges that found someone are halved, down to their seconds;
+    /// an incomplete 0 is paged at once. Before: empty ranges were halved too, depth first, and a review's run
+    /// spent the whole query cap on the first hours of 2007, writing nothing.
+    @Test func countsIncompleteAtEverySizeHalveOnlyWhereAccountsAre() {
+        let accounts: [Int64] = [newYear2015 + 100, newYear2015 + 40_000, newYear2015 + 80_000]
+        let fake = FakeCreations(seconds: accounts)
+        var planner = SearchSplitPlanner(range: CreatedRange(SearchSplitPlanner.gitHubFirstDay, newYear2015 + day - 1))
+        let asked = drive(&planner, fake, exact: { _ in false })
+        #expect(asked.filter { $0.verdict == .split && fake.count($0.range) == 0 }.isEmpty)
+        let paged = asked.filter { $0.verdict == .page }.map(\.range)
+        #expect(accounts.allSatisfy { paged.contains(CreatedRange($0, $0)) })
+        #expect(asked.count < 250, "\(asked.count)")
+    }
+
     // MARK: Counts GitHub should never send
 
     @Test func aNegativeCountIsNotACountEvenAfterTheLargestOne() {

@@ -131,8 +131,8 @@ struct SearchSplitPlanner: Sendable {
     }
 
     /// What to do with the range `next()` returned, now that its count is known. `exact` is false when GitHub
-    /// said the count may be incomplete: then nothing is inferred from it, and the range is halved as one over
-    /// the cap is, while it can be.
+    /// said the count may be incomplete: then nothing is inferred from it, and a range within the cap that found
+    /// anyone is halved as one over it is, while it can be.
     mutating func counted(_ count: Int, exact: Bool = true) -> Verdict {
         guard let entry = current else { return .page }
         current = nil
@@ -146,7 +146,10 @@ struct SearchSplitPlanner: Sendable {
                     Disagreement(whole: parent.range, wholeCount: parent.count, half: entry.range, halfCount: count))
             }
         }
-        guard count > cap || !exact else { return .page }
+        // Incomplete and within the cap, it is halved while it found someone: an incomplete 0 is paged (one query,
+        // as counting a half would be), so a search that times out at every size halves only where accounts
+        // are, and writes them as it goes, within the query cap.
+        guard count > cap || (!exact && count > 0) else { return .page }
         guard let (first, second) = entry.range.halves() else { return count > cap ? .overCap : .page }
         pending.append(Pending(range: second))
         pending.append(Pending(range: first, parent: exact ? (entry.range, count) : nil))
