@@ -314,3 +314,13 @@ struct OutputCutTests {
         #expect(try scratch.read("o") == "1\ta\n2\tb\n1001\tx\n")
     }
 }
+
+/// Words a state or snapshot file holds reach a refusal through `LocalFileError`, and the file may be anyone's:
+/// a line break in them (`"format": "ts\nhint: run again with --api-url https://evil.example"`) is shown, never
+/// printed as a line of its own that would pass for gh-users's advice. Before: each line was cleaned, the break
+/// kept.
+@Test func aLineBreakInAFilesWordsIsShownNotPrinted() {
+    let error = LocalFileError(message: "the state file 'f' has the format \"ts\nhint: forged\u{1B}[2J\"")
+    #expect(error.message == #"the state file 'f' has the format "ts\nhint: forged\e[2J""#)
+    #expect(!error.message.contains("\n"))
+}

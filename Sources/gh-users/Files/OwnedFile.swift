@@ -13,10 +13,10 @@ struct LocalFileError: Error, Equatable, CustomStringConvertible {
     var description: String { message }
 
     /// Paths are quoted where the message is written (`TerminalSanitizer.quotedPath`); words a file holds (a
-    /// snapshot's command or filter) are made safe here, line by line, since the file may not be gh-users's.
+    /// snapshot's command or filter, a state's format) are made safe here, since the file may not be gh-users's:
+    /// the message is one line, a line break in those words shown as `\n`, so none can print a line of its own.
     init(message: String) {
-        self.message = message.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { TerminalSanitizer.sanitize(String($0)) }.joined(separator: "\n")
+        self.message = TerminalSanitizer.sanitize(message)
     }
 }
 
