@@ -44,7 +44,7 @@ enum ResponseDecoder {
         else { return nil }
         return .malformedResponse(
             endpoint: endpoint,
-            detail: "the server answered a web page (HTTP \(response.status)), not GitHub's API: check the API URL "
+            detail: DomainError.webPageDetail + " (HTTP \(response.status)), not GitHub's API: check the API URL "
                 + "(--api-url or GH_USERS_API_URL); GitHub Enterprise Server's is https://HOST/api/v3, which "
                 + "GH_HOST=HOST sets")
     }

@@ -94,6 +94,15 @@ extension DomainError {
     /// The `resource` of a secondary rate limit met by a write that is never sent twice (`PATCH /user`): no
     /// retry waited it out.
     package static let secondaryLimitOnceOnly = "secondary, once only"
+    /// How the `detail` of a malformed answer begins when the answer was a web page (the API URL is a web
+    /// server's): no later request to the same URL can do better, so a run of writes stops at it.
+    package static let webPageDetail = "the server answered a web page"
+
+    /// Whether this is the answer of a web page in place of GitHub's API (`webPageDetail`).
+    package var isWebPage: Bool {
+        if case .malformedResponse(_, let detail, _) = self { return detail.hasPrefix(Self.webPageDetail) }
+        return false
+    }
 
     /// The `x-github-request-id` of the answer this failure came from.
     package var requestID: String? {

@@ -127,6 +127,9 @@ final class WriteViewModel {
                     status: status, message: message + "; " + scopeHint, problem: problem, requestID: requestID))
         case .rateLimited, .cancelled, .tokenRequired, .invalidInput, .boundReached, .graphQLBatchesRefused:
             return .stop(error)
+        case .malformedResponse where error.isWebPage:
+            // The API URL is a web server's: every other write would go there too.
+            return .stop(error)
         case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
             return .skip(error)
         }

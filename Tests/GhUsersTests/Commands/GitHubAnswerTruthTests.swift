@@ -205,14 +205,17 @@ struct SmallerTruthsTests {
 /// An Enterprise host's web root given as the API URL: its web server's HTML 404 is no missing account (exit 3),
 /// and its sign-in page no "malformed JSON"; both say to check the API URL, exit 1.
 struct WebPageAtTheAPIURLTests {
-    /// A write's 404 is read as a token without the scope (exit 4); a web server's page says the API URL is wrong.
-    @Test func aWriteAnsweredByAWebServersNotFoundSaysToCheckTheAPIURL() async {
+    /// A write's 404 is read as a token without the scope (exit 4); a web server's page says the API URL is wrong,
+    /// and stops the run there: every other write would go to the same web server, one a second.
+    @Test func aWriteAnsweredByAWebServersNotFoundSaysToCheckTheAPIURLAndStops() async {
         let harness = CommandHarness.signedIn()
         harness.http.register(
             RequestMatcher("PUT /user/following/mona"), status: 404, headers: [("Content-Type", "text/html")],
             body: Data("<html>Not Found</html>".utf8))
-        let run = await harness.run(["follow", "mona"])
+        let run = await harness.run(["follow", "--yes", "mona", "alice", "bob"])
         #expect(run.status == 1, "\(run.err)")
+        #expect(harness.http.received.count == 1)
+        #expect(run.err.contains("2 not sent"), "\(run.err)")
         #expect(run.err.contains("/user/following/mona: the server answered a web page (HTTP 404)"), "\(run.err)")
         #expect(!run.err.contains("scope"), "\(run.err)")
     }
