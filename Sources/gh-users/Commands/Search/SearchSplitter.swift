@@ -91,7 +91,14 @@ struct SearchSplitPlanner: Sendable {
         /// For a first half: its parent and the parent's count, which makes the second half's known once this one
         /// is counted.
         var parent: (range: CreatedRange, count: Int)?
+        /// How many times in a row, down to it, a range was halved for an incomplete count of 0.
+        var zeroCuts = 0
     }
+
+    /// An incomplete 0 (GitHub's search timed out before it found anyone) is halved this many times in a row,
+    /// then paged: it may hide accounts (a whole span of years that times out), but a search that times out at
+    /// every size would otherwise spend its query cap halving empty ranges.
+    static let incompleteZeroCuts = 4
 
     /// The last element is the next range, in created order.
     private var pending: [Pending]
@@ -146,13 +153,15 @@ struct SearchSplitPlanner: Sendable {
                     Disagreement(whole: parent.range, wholeCount: parent.count, half: entry.range, halfCount: count))
             }
         }
-        // Incomplete and within the cap, it is halved while it found someone: an incomplete 0 is paged (one query,
-        // as counting a half would be), so a search that times out at every size halves only where accounts
-        // are, and writes them as it goes, within the query cap.
-        guard count > cap || (!exact && count > 0) else { return .page }
+        // Incomplete and within the cap, it is halved as one over the cap is; an incomplete 0 only a few times in
+        // a row, so that a search that times out at every size halves mostly where accounts are, and writes them
+        // as it goes, within the query cap.
+        let zero = !exact && count == 0
+        guard count > cap || (!exact && (!zero || entry.zeroCuts < Self.incompleteZeroCuts)) else { return .page }
         guard let (first, second) = entry.range.halves() else { return count > cap ? .overCap : .page }
-        pending.append(Pending(range: second))
-        pending.append(Pending(range: first, parent: exact ? (entry.range, count) : nil))
+        let zeroCuts = zero ? entry.zeroCuts + 1 : 0
+        pending.append(Pending(range: second, zeroCuts: zeroCuts))
+        pending.append(Pending(range: first, parent: exact ? (entry.range, count) : nil, zeroCuts: zeroCuts))
         return .split
     }
 }
@@ -287,7 +296,9 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
             lastIncomplete = piece.range
             incompleteNotes.append(
                 "gh-users: GitHub's search of \(piece.range) timed out before it finished (incomplete_results)"
-                    + (first ? ", and one second cannot be cut smaller" : " on a later page")
+                    + (first
+                        ? (piece.range.halves() == nil ? ", and one second cannot be cut smaller" : "")
+                        : " on a later page")
                     + ": some of its accounts may be missing.")
         }
         // A page with nothing on it ends the piece, whatever its links say.
