@@ -196,6 +196,7 @@ struct MeEditCommandTests {
         (["me", "edit", "--twitter-username", "@"], "--twitter-username @ names no account; give '' to clear"),
         (["me", "edit", "--twitter-username", "@@"], "--twitter-username @@ names no account"),
         (["me", "edit", "--twitter-username", "@ "], "--twitter-username @  names no account"),
+        (["me", "edit", "--twitter-username", "  "], "--twitter-username '  ' names no account"),
         (["me", "edit", "now", "--bio", "x"], "unexpected argument 'now'"),
         (["me", "show"], "unknown action 'show'"),
     ])

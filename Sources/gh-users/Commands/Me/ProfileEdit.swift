@@ -46,6 +46,12 @@ struct ProfileEdit: OptionValues {
                                 + "clear the field")
                     }
                 }
+                // Blanks are no account either, and GitHub would keep them; '' clears the field.
+                if key == "twitter_username", !value.isEmpty, value.allSatisfy(\.isWhitespace) {
+                    throw reading.usageError(
+                        "--twitter-username '\(TerminalSanitizer.sanitize(reading.text))' names no account; give '' "
+                            + "to clear the field")
+                }
                 edit.texts[key] = value
             },
             resume: { edit in edit.texts[key].map { ["--" + spec.name, $0] } ?? [] })
