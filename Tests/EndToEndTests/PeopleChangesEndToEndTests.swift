@@ -104,7 +104,8 @@ struct PeopleChangesEndToEndTests {
                     other.stderr
                         == "gh-users: the snapshot file '\(snapshot)' was made against the API at \(first.baseURL), "
                         + "not against \(second.baseURL), which this run uses (--api-url, GH_USERS_API_URL or GH_HOST). "
-                        + "It was left as it is: give each server its own snapshot file\n")
+                        + "It was left as it is: give each server its own snapshot file (for the same server under a new "
+                        + "name, edit its \"api_url\")\n")
                 #expect(second.requests.count == sent)
                 #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == before)
                 // The first server's runs carry on with FILE.

@@ -17,7 +17,7 @@ struct SnapshotServerTests {
     static func refusal(_ path: String, recorded: String, now: String) -> String {
         "gh-users: the snapshot file '\(path)' was made against the API at \(recorded), not against \(now), which "
             + "this run uses (--api-url, GH_USERS_API_URL or GH_HOST). It was left as it is: give each server its "
-            + "own snapshot file\n"
+            + "own snapshot file (for the same server under a new name, edit its \"api_url\")\n"
     }
 
     static func write(_ text: String, to path: String) throws {

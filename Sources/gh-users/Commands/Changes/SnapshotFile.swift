@@ -64,7 +64,7 @@ struct SnapshotFile<Contents: SnapshotContents>: Sendable {
         else { return snapshot }
         throw LocalFileError(
             message: "the snapshot file \(TerminalSanitizer.quotedPath(path)) \(mismatch). It was left as it is: "
-                + "give each server its own snapshot file")
+                + "give each server its own snapshot file (for the same server under a new name, edit its \"api_url\")")
     }
 
     /// Replaces the file with bytes from `encode`.
