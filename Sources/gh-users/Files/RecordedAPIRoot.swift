@@ -26,8 +26,8 @@ enum RecordedAPIRoot {
     /// (`https://GHE.example.com/api/v3/`).
     static func mismatch(recorded: String?, now: String) -> String? {
         guard let recorded, recorded != now, URL(string: recorded).map(Self.of) != now else { return nil }
-        return
-            "was made against the API at \(LocalFileError.held(ConnectionSettings.masked(recorded))), not against \(now), which this "
-            + "run uses (--api-url, GH_USERS_API_URL or GH_HOST)"
+        let shown = LocalFileError.held(ConnectionSettings.masked(recorded))
+        return "was made against the API at \(shown), not against \(now), which this run uses (--api-url, "
+            + "GH_USERS_API_URL or GH_HOST)"
     }
 }

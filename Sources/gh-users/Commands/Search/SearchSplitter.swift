@@ -54,7 +54,8 @@ struct CreatedRange: Sendable, Equatable, CustomStringConvertible {
 /// Pure: it names the next range to count and is told each count. Ranges come out in created order. A range
 /// over the cap is halved (days, then hours, then seconds); a single second over the cap cannot be, and is
 /// paged as far as GitHub allows. A count GitHub said may be incomplete (its search timed out: the count is of
-/// what it found before) settles nothing: that range is halved too, down to a single second, which is paged.
+/// what it found before) settles nothing: that range is halved too, down to a single second, which is paged (an
+/// incomplete 0 `incompleteZeroCuts` times in a row, then paged).
 /// When a range's count is known, its second half's is too (the whole less the first half), so that half is
 /// skipped when empty and halved again without asking when still over.
 ///
@@ -62,8 +63,8 @@ struct CreatedRange: Sendable, Equatable, CustomStringConvertible {
 /// its whole (the counts changed between the asks) infers nothing, so its second half is asked for its own.
 struct SearchSplitPlanner: Sendable {
     enum Verdict: Sendable, Equatable {
-        /// 1,000 results or fewer, counted in full; or a single second whose count is incomplete (it cannot be
-        /// halved): page it.
+        /// 1,000 results or fewer, counted in full; or counted incomplete where it is halved no further (a single
+        /// second, or an incomplete 0 halved `incompleteZeroCuts` times in a row): page it.
         case page
         /// Over the cap, or counted incomplete: its halves come next.
         case split
@@ -138,8 +139,8 @@ struct SearchSplitPlanner: Sendable {
     }
 
     /// What to do with the range `next()` returned, now that its count is known. `exact` is false when GitHub
-    /// said the count may be incomplete: then nothing is inferred from it, and a range within the cap that found
-    /// anyone is halved as one over it is, while it can be.
+    /// said the count may be incomplete: then nothing is inferred from it, and a range within the cap is halved as
+    /// one over it is, while it can be (an incomplete 0 at most `incompleteZeroCuts` times in a row).
     mutating func counted(_ count: Int, exact: Bool = true) -> Verdict {
         guard let entry = current else { return .page }
         current = nil
@@ -286,8 +287,8 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
                 + "new file.")
     }
 
-    /// Counts the request, names the piece when GitHub said the page is incomplete (`first`: its count, which
-    /// the planner could not halve), and points the view model at the piece's next page, or past the piece.
+    /// Counts the request, names the piece when GitHub said the page is incomplete (`first`: its count, where the
+    /// planner halves it no further), and points the view model at the piece's next page, or past the piece.
     private func handOn(
         _ page: Page<User>, of piece: (range: CreatedRange, list: ListResource<User>), first: Bool
     ) -> Page<User> {
