@@ -7,8 +7,8 @@ import Testing
 /// 0). Now the state records only the pages (repositories) the reader took whole, the run is exit 1 saying so,
 /// and a rerun appended to what the reader kept makes the whole list once. A reader reads ahead of what it uses,
 /// so a page counts as taken only once the reader read `readAhead` bytes past it (gh-users's `PipeTally`): the
-/// bash `read` loops here take a pipe's bytes one line at a time and no further, so where the state stands is
-/// known to the page; GNU head reads ahead, and the state never passes what it printed.
+/// readers here take a known count of a pipe's bytes and no further (`head -c`), so where the state stands is
+/// known to the page; `head -N` reads ahead of the lines it prints, and the state never passes what it printed.
 struct StatePipeEndToEndTests {
     static let token = "gho_octocat"
     /// `PipeTally.readAhead`: how far past a page a reader that leaves must have read for the page to count.
@@ -67,12 +67,16 @@ struct StatePipeEndToEndTests {
             environment: ["FOLDER": folder.path, "API": server.baseURL, "GH_TOKEN": Self.token], timeout: 120)
     }
 
-    /// `COMMAND | reader that keeps N lines in FILE`, then `status=` gh-users's exit status. `pause` lets the
-    /// pipe fill before the reader starts, or not.
-    private func piped(_ command: String, keeping count: Int, in file: String, pause: String) -> String {
-        "\"$GH_USERS\" \(command) --api-url \"$API\" --no-cache | (sleep \(pause); "
-            + "for i in $(seq \(count)); do IFS= read -r line || break; printf '%s\\n' \"$line\"; done > \(file)); "
-            + "echo \"status=${PIPESTATUS[0]}\""
+    /// `COMMAND | reader that keeps the first N of `lines` in FILE`, then `status=` gh-users's exit status.
+    /// `pause` lets the pipe fill before the reader starts, or not. The reader takes exactly those lines' bytes
+    /// and no more: GNU `head -c` asks for no byte past its count, as a bash `read` loop asks for none past its
+    /// line, without a read call per byte.
+    private func piped(
+        _ command: String, keeping count: Int, of lines: [Substring], in file: String, pause: String
+    ) -> String {
+        let bytes = lines.prefix(count).reduce(0) { $0 + $1.utf8.count + 1 }
+        return "\"$GH_USERS\" \(command) --api-url \"$API\" --no-cache | (sleep \(pause); "
+            + "head -c \(bytes) > \(file)); echo \"status=${PIPESTATUS[0]}\""
     }
 
     /// Stress: readers that leave after 0 to 6,000 lines, before or after the pipe filled, one after another. Each
@@ -82,14 +86,15 @@ struct StatePipeEndToEndTests {
     @Test func aCrawlToAReaderThatLeavesRecordsOnlyThePagesItTook() async throws {
         try await withServer(users: 8_000) { server in
             let whole = try await shell(
-                "\"$GH_USERS\" list --all --api-url \"$API\" --no-cache", server
+                "\"$GH_USERS\" list --all --per-page 100 --api-url \"$API\" --no-cache", server
             ).stdout.split(separator: "\n")
             #expect(whole.count == 8_000)
             for (round, count) in [0, 99, 3_333, 5_234, 57, 6_000].enumerated() {
                 let state = "p\(round).state"
                 let crawl = "list --all --per-page 100 --state \(state)"
                 let result = try await shell(
-                    piped(crawl, keeping: count, in: "r\(round).tsv", pause: round % 2 == 0 ? "0" : "0.2"), server)
+                    piped(crawl, keeping: count, of: whole, in: "r\(round).tsv", pause: round % 2 == 0 ? "0" : "0.2"),
+                    server)
                 #expect(result.stdout == "status=1\n", "\(count): \(result.stderr)")
                 #expect(result.stderr.contains("records only what it took"), "\(result.stderr)")
                 let kept = lines("r\(round).tsv")
@@ -112,7 +117,7 @@ struct StatePipeEndToEndTests {
     func aCrawlToHeadNeverSkipsWhatHeadDidNotPrint(count: Int) async throws {
         try await withServer(users: 8_000) { server in
             let whole = try await shell(
-                "\"$GH_USERS\" list --all --api-url \"$API\" --no-cache", server
+                "\"$GH_USERS\" list --all --per-page 100 --api-url \"$API\" --no-cache", server
             ).stdout.split(separator: "\n")
             let crawl = "list --all --state h.state --api-url \"$API\" --no-cache"
             let result = try await shell(
@@ -158,10 +163,9 @@ struct StatePipeEndToEndTests {
         }
     }
 
-    /// `access --state` to a reader that leaves: the state records the last repository the reader took whole, exit
-    /// 1; the rerun appended to those repositories' records is the whole map.
-    @Test(arguments: [0, 151, 2_500, 5_000])
-    func anAccessMapToAReaderThatLeavesRecordsOnlyTheRepositoriesItTook(count: Int) async throws {
+    /// `access --state` to readers that leave after 0 to 5,000 records: each time the state records the last
+    /// repository the reader took whole, exit 1; the rerun appended to those repositories' records is the whole map.
+    @Test func anAccessMapToAReaderThatLeavesRecordsOnlyTheRepositoriesItTook() async throws {
         try await withServer(users: 2_000, accessBench: true) { server in
             let map =
                 "access bench-org "
@@ -169,16 +173,22 @@ struct StatePipeEndToEndTests {
             let whole = try await shell("\"$GH_USERS\" \(map) --api-url \"$API\" --no-cache", server)
             let wholeLines = whole.stdout.split(separator: "\n")
             #expect(wholeLines.count == 6_040, "\(whole.stderr)")
-            let result = try await shell(piped(map + " --state s", keeping: count, in: "r.tsv", pause: "0.2"), server)
-            #expect(result.stdout == "status=1\n", "\(result.stderr)")
-            #expect(result.stderr.contains("records only what it took"), "\(result.stderr)")
-            let taken = Self.groupsTaken(wholeLines, size: 151, count: count) * 151
-            #expect(count < 5_000 || taken > 0, "the margin leaves repositories to take: \(count)")
-            let after = stateObject("s")["after"] as? String
-            #expect(after == (taken == 0 ? nil : String(wholeLines[taken - 1].split(separator: "\t")[0])))
-            let rest = try await shell("\"$GH_USERS\" \(map) --state s --api-url \"$API\" --no-cache | cat", server)
-            #expect(rest.status == 0, "\(rest.stderr)")
-            #expect(Array(lines("r.tsv").prefix(taken)) + rest.stdout.split(separator: "\n") == wholeLines)
+            for count in [0, 151, 2_500, 5_000] {
+                let state = "s\(count)"
+                let result = try await shell(
+                    piped(map + " --state " + state, keeping: count, of: wholeLines, in: "r.tsv", pause: "0.2"),
+                    server)
+                #expect(result.stdout == "status=1\n", "\(count): \(result.stderr)")
+                #expect(result.stderr.contains("records only what it took"), "\(result.stderr)")
+                let taken = Self.groupsTaken(wholeLines, size: 151, count: count) * 151
+                #expect(count < 5_000 || taken > 0, "the margin leaves repositories to take: \(count)")
+                let after = stateObject(state)["after"] as? String
+                #expect(after == (taken == 0 ? nil : String(wholeLines[taken - 1].split(separator: "\t")[0])))
+                let rest = try await shell(
+                    "\"$GH_USERS\" \(map) --state \(state) --api-url \"$API\" --no-cache | cat", server)
+                #expect(rest.status == 0, "\(count): \(rest.stderr)")
+                #expect(Array(lines("r.tsv").prefix(taken)) + rest.stdout.split(separator: "\n") == wholeLines)
+            }
         }
     }
 }
