@@ -22,7 +22,7 @@ struct FieldsTests {
     }
 
     @Test func validFieldsReachTheContext() {
-        #expect(route("list --fields login,id,login,type").common?.fields == ["login", "id", "type"])
+        #expect(route("list --fields login,id,type").common?.fields == ["login", "id", "type"])
     }
 
     @Test(arguments: [
@@ -31,6 +31,12 @@ struct FieldsTests {
         ("repos x --fields stars", "unknown field 'stars' for repos"),
         ("cache info --fields path", "option '--fields' does not apply to cache"),
         ("list --fields ,", "--fields needs comma-separated field names"),
+        // A script counts its columns from what it gave: a field named twice is not one column quietly.
+        ("list --fields login,id,login", "--fields names 'login' twice"),
+        ("list --fields id,login,id", "--fields names 'id' twice"),
+        // A second --fields would replace the first or add to it, as the reader guesses: neither quietly.
+        ("list --fields login --fields id", "--fields is given more than once"),
+        ("list --fields login --fields login", "--fields is given more than once"),
     ])
     func badFieldsAreUsageErrorsThatListTheValidOnes(arguments: String, messageStart: String) {
         guard case .usageError(let error) = route(arguments) else {

@@ -95,7 +95,7 @@ enum OutputGroup {
             "fields", value: "LIST",
             help: "Comma-separated fields to output, by GitHub's key names (see FIELDS below)."),
         at: \.fields,
-        parse: { reading throws(UsageError) in try parseFields(reading.text, spec: reading.command) },
+        parse: { reading throws(UsageError) in try parseFields(reading) },
         resume: { $0?.joined(separator: ",") }
     )
     static let color = OptionDeclaration<CommonOptions>.value(
@@ -115,14 +115,26 @@ enum OutputGroup {
     /// `cache info` has no records to choose fields of.
     static let withoutFields = declared.group(only: [format.name, json.name, color.name])
 
-    private static func parseFields(_ text: String, spec: CommandSpec) throws(UsageError) -> [String] {
+    /// The fields asked for, each once: a script counts its columns from what it gave, so a field named twice,
+    /// or a second `--fields` (which would replace the first, or add to it, as the reader guesses), is refused.
+    private static func parseFields(_ reading: OptionReading) throws(UsageError) -> [String] {
+        let spec = reading.command
+        guard reading.parsed.values(reading.option).count < 2 else {
+            throw UsageError(
+                message: "--fields is given more than once: give every field in one comma-separated list, "
+                    + "such as --fields login,id",
+                command: spec)
+        }
         var chosen: [String] = []
-        for field in text.split(separator: ",", omittingEmptySubsequences: false) {
+        for field in reading.text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = field.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else {
                 throw UsageError(message: "--fields needs comma-separated field names, such as login,id", command: spec)
             }
-            if !chosen.contains(name) { chosen.append(name) }
+            guard !chosen.contains(name) else {
+                throw UsageError(message: "--fields names '\(name)' twice: each field is one column", command: spec)
+            }
+            chosen.append(name)
         }
         // A path into one of GitHub's objects (`repo.full_name`), as a csv header names it, is a field too. A
         // field that only an option's records have is the option's to check.
