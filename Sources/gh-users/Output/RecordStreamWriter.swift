@@ -106,8 +106,15 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// command computes (`fingerprint.x`, a plain value).
     func keysMissing(from items: [Item]) -> (keys: [String], misspelt: Bool)? {
         guard context.readsColumns, !columns.isEmpty, let first = items.first else { return nil }
+        // A path that goes wrong in one record (`repo.fullname`, where a `repo` holds `full_name`) is no excuse
+        // in another that has a null on the way (`repo: null`): there it counts only where it reaches its end.
+        let wrong = Set(
+            columns.contains { Self.path($0.key).count > 1 } ? items.flatMap { pathsNotFound(in: $0) }.map(\.path) : [])
         func has(_ column: Column<Item>, _ item: Item) -> Bool {
-            column.isDerived ? !column.value(item).isEmpty : Self.reaches(Self.path(column.key), in: item.raw.bytes)
+            if column.isDerived { return !column.value(item).isEmpty }
+            let path = Self.path(column.key)
+            return wrong.contains(column.key)
+                ? JSONText.value(at: path, in: item.raw.bytes) != nil : Self.reaches(path, in: item.raw.bytes)
         }
         if items.contains(where: { item in columns.contains { has($0, item) } }) { return nil }
         let misspelt = columns.allSatisfy { column in

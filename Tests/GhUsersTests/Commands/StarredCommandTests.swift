@@ -90,6 +90,23 @@ struct StarredCommandTests {
             refused.err.hasPrefix(
                 "gh-users: the starred repositories GitHub sent have nothing at repo.ful_name, so every row would be "
                     + "blank: check the part after the dot"), "\(refused.err)")
+
+        // A null repository beside the misspelt path's object is no excuse for it, first or second on the page
+        // (before: exit 0, every row blank, the typo a warning only).
+        let nullRepository = #"{"starred_at":"2011-01-17T00:00:00Z","repo":null}"#
+        for page in [
+            body.replacingOccurrences(of: "]", with: "," + nullRepository + "]"),
+            body.replacingOccurrences(of: "[", with: "[" + nullRepository + ","),
+        ] {
+            let mixed = CommandHarness()
+            mixed.http.register(
+                RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [],
+                body: Data(page.utf8))
+            let typo = await mixed.run(["starred", "octocat", "--fields", "repo.ful_name", "--format", "csv"])
+            #expect(typo.status == 1, "\(page): \(typo.err)")
+            #expect(typo.out.isEmpty, "\(typo.out)")
+            #expect(typo.err.contains("have nothing at repo.ful_name"), "\(typo.err)")
+        }
     }
 
     /// A path into a list (`repo.topics.name`) or a plain value (`starred_at.x`) is named as one, since no path
