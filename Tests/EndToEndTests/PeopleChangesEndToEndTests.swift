@@ -52,8 +52,8 @@ struct PeopleChangesEndToEndTests {
             #expect(second.status == 0, "\(second.stderr)")
             #expect(
                 second.stdout
-                    == "changed\tYamada-Taro\t2\tadmin\tmember\t\nadded\tjollyotter6\t\(newcomer.id)\tmember\t\t\n"
-                    + "removed\tkitsune-fox\t4\tmember\t\t\n")
+                    == "changed\tYamada-Taro\t2\t\tadmin\tmember\nadded\tjollyotter6\t\(newcomer.id)\t\tmember\t\n"
+                    + "removed\tkitsune-fox\t4\t\tmember\t\n")
             #expect(second.stderr.isEmpty)
 
             // A token that is not a member is answered the public members alone: refused (its account is not on

@@ -53,6 +53,15 @@ struct PeopleChangeDiffTests {
         let text = String(decoding: tableWriter.render(changes) + tableWriter.finish(completed: true), as: UTF8.self)
         #expect(text.contains("! bob"), "\(text)")
         #expect(text.hasPrefix("CHANGE  ID  ROLE    PREVIOUS ROLE"), "\(text)")
+        // csv's columns are in JSON's order, which help lists (before: role and previous_role before
+        // previous_login, so a script reading by position took one for the other).
+        let csv = RenderContext(format: .csv, isTTY: false, colorEnabled: false, width: 80, now: Date())
+        var csvWriter = RecordStreamWriter(context: csv, columns: ListChange.columns(csv, roles: true))
+        let renamed = ListChange(kind: .renamed, id: 1, login: "new", previousLogin: "old", role: "write")
+        #expect(
+            String(decoding: csvWriter.render([renamed]), as: UTF8.self)
+                == "change,login,id,previous_login,role,previous_role\r\nrenamed,new,1,old,write,\r\n")
+        #expect(ListChange.roleFields == ["change", "login", "id", "previous_login", "role", "previous_role"])
     }
 }
 
@@ -174,7 +183,7 @@ struct PeopleChangesRunTests {
         #expect(second.0 == 0, "\(second.2)")
         #expect(
             second.1
-                == "changed\tbob\t2\tadmin\tmember\t\nadded\tcarol\t3\tmember\t\t\nremoved\talice\t1\tmember\t\t\n")
+                == "changed\tbob\t2\t\tadmin\tmember\nadded\tcarol\t3\t\tmember\t\nremoved\talice\t1\t\tmember\t\n")
         let recorded = try #require(try PeopleSnapshotFile(path: folder("m.json")).load())
         #expect(recorded.people == people([(9, "me", "admin"), (2, "bob", "admin"), (3, "carol", "member")]))
         #expect(recorded.subject == .init(command: "members", owner: "github", filters: [:]))
@@ -217,12 +226,12 @@ struct PeopleChangesRunTests {
         #expect(await run(filtered(admins: [(1, "alice")], others: [(2, "bob")]), arguments).0 == 0)
         let (status, out, err) = await run(filtered(admins: [], others: [(2, "bob")]), arguments)
         #expect(status == 0, "\(err)")
-        #expect(out == "removed\talice\t1\tadmin\t\t\n")
+        #expect(out == "removed\talice\t1\t\tadmin\t\n")
         // An owner made a member, 2FA still off, stays on the filtered list alone: a change, not a refusal.
         #expect(await run(filtered(admins: [(3, "carol")], others: [(2, "bob")]), arguments).0 == 0)
         let demoted = await run(filtered(admins: [], others: [(2, "bob"), (3, "carol")]), arguments)
         #expect(demoted.0 == 0, "\(demoted.2)")
-        #expect(demoted.1 == "changed\tcarol\t3\tmember\tadmin\t\n")
+        #expect(demoted.1 == "changed\tcarol\t3\t\tmember\tadmin\n")
     }
 
     @Test func membersThatDoNotHoldTheTokensAccountAreRefusedAndNotRecorded() async throws {
@@ -287,7 +296,7 @@ struct PeopleChangesRunTests {
             admins: [(9, "me"), (1, "alice"), (5, "dave")], others: [], whole: [(9, "me"), (1, "alice")])
         let (status, out, err) = await run(promoted, arguments)
         #expect(status == 0, "\(err)")
-        #expect(out == "changed\talice\t1\tadmin\tmember\t\n")
+        #expect(out == "changed\talice\t1\t\tadmin\tmember\n")
     }
 
     /// A GitHub App's installation token is no user: `GET /user` is its 403, and its list is recorded.

@@ -78,14 +78,15 @@ struct ListChange: JSONRecord, Equatable {
                     $0.previousRole ?? ""
                 },
             ] : []
+        // The data formats' columns are `fields`' (`roleFields`'), in the order JSON writes them and help lists them,
+        // so a script that reads csv by position reads what help says.
         guard context.format == .table else {
             return [
                 Column("CHANGE") { $0.kind.rawValue },
                 Column("LOGIN", shrink: .last) { $0.login },
                 Column("ID") { String($0.id) },
-            ] + roleColumns + [
-                Column("PREVIOUS_LOGIN", key: "previous_login", shrink: .second) { $0.previousLogin ?? "" }
-            ]
+                Column("PREVIOUS_LOGIN", key: "previous_login", shrink: .second) { $0.previousLogin ?? "" },
+            ] + roleColumns
         }
         return [
             Column("CHANGE", shrink: .last) { $0.kind.sign + " " + $0.login },
