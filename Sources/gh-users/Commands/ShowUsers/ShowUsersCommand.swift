@@ -157,13 +157,21 @@ extension ShowUsersOptions: GitHubCommand {
                 return ResourceLoad<User>([.failure(error)]).write([], to: context)
             }
         }
-        // An account named twice (a login's case aside) is looked up and written once, where first named.
+        // An account named twice (a login's case aside) is looked up and written once, where first named; a note
+        // says so, since a script may have counted on a record per name.
         var named: Set<String> = []
+        let given = references.count
         references = references.filter { reference in
             switch reference {
             case .login(let login): named.insert(login.value.lowercased()).inserted
             case .id(let number): named.insert("#\(number)").inserted
             }
+        }
+        if references.count < given {
+            let again = given - references.count
+            context.io.writeErr(
+                "gh-users: note: \(again) \(again == 1 ? "name repeats" : "names repeat") an account named before; "
+                    + "each account is shown once, where first named\n")
         }
         guard source == .graphql else {
             let results = await github.users(references, concurrency: concurrency)
