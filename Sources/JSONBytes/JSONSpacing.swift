@@ -68,7 +68,9 @@ extension JSONText {
     /// The document with each character inside a string that a terminal obeys or reorders a line by written as a
     /// `\uXXXX` escape, as `appendString` writes it: the ones `TerminalSanitizer` shows visibly in a table, DEL, a
     /// C1 control (U+0080-009F), a bidirectional override, embedding, isolate or mark (U+202A-202E, U+2066-2069,
-    /// U+200E, U+200F, U+061C) and U+FEFF. `--json` on a terminal re-emits GitHub's bytes, and passed them through.
+    /// U+200E, U+200F, U+061C) and U+FEFF; and the line and paragraph separators (U+2028, U+2029), where a reader
+    /// that splits lines by Unicode's rules (Python's `splitlines`) would cut an ndjson record in two. `--json` on
+    /// a terminal re-emits GitHub's bytes, and passed them through.
     private static func escapingTerminalControls(_ buffer: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(buffer.count + 64)
@@ -103,7 +105,7 @@ extension JSONText {
             guard index + 2 < count else { return nil }
             let second = buffer[index + 1]
             let third = buffer[index + 2]
-            if second == 0x80 { return (0xAA...0xAE).contains(third) || third == 0x8E || third == 0x8F ? 3 : nil }
+            if second == 0x80 { return (0xA8...0xAE).contains(third) || third == 0x8E || third == 0x8F ? 3 : nil }
             return second == 0x81 && (0xA6...0xA9).contains(third) ? 3 : nil
         case 0xEF:
             return index + 2 < count && buffer[index + 1] == 0xBB && buffer[index + 2] == 0xBF ? 3 : nil

@@ -70,7 +70,8 @@ extension JSONText {
 
     /// `text` as a JSON string: the short escapes RFC 8259 names (`\n`, `\t`…) where there is one, as GitHub
     /// writes them, and `\uXXXX` for the other control characters, DEL, the C1 controls and the format characters
-    /// (a right-to-left override, a zero-width space): the same string to a reader, but one that shown on a
+    /// (a right-to-left override, a zero-width space), and the line and paragraph separators (U+2028, U+2029),
+    /// which end a line for some readers: the same string to a reader, but one that shown on a
     /// terminal (a path in a message, `--json` on a terminal) can neither drive it nor reorder the line.
     static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
@@ -82,7 +83,8 @@ extension JSONText {
             case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case 0x08: output += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
             case 0x0C: output += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0..<0x20, 0x7F...0x9F: appendUnicodeEscape(UInt16(scalar.value), to: &output)
+            // The line and paragraph separators end a line for some readers (Python's `splitlines`).
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029: appendUnicodeEscape(UInt16(scalar.value), to: &output)
             case 0x20..<0x7F: output.append(UInt8(scalar.value))
             case _ where scalar.properties.generalCategory == .format:
                 for unit in String(scalar).utf16 { appendUnicodeEscape(unit, to: &output) }

@@ -12,11 +12,13 @@ struct TerminalControlEscapeTests {
         ("\u{7F}", #"\u007f"#), ("\u{80}", #"\u0080"#), ("\u{9B}", #"\u009b"#), ("\u{9F}", #"\u009f"#),
         ("\u{202A}", #"\u202a"#), ("\u{202E}", #"\u202e"#), ("\u{2066}", #"\u2066"#), ("\u{2069}", #"\u2069"#),
         ("\u{200E}", #"\u200e"#), ("\u{200F}", #"\u200f"#), ("\u{061C}", #"\u061c"#), ("\u{FEFF}", #"\ufeff"#),
+        // A reader that splits lines by Unicode's rules (Python's splitlines) cut an ndjson record at these.
+        ("\u{2028}", #"\u2028"#), ("\u{2029}", #"\u2029"#),
     ]
 
     /// Neighbours sharing a lead byte, and other text beyond ASCII, kept as sent.
     static let kept = [
-        "\u{A0}", "\u{A9}", "\u{2029}", "\u{2070}", "\u{2014}", "\u{0627}\u{0644}", "\u{FEFE}", "é", "名前", "🙂",
+        "\u{A0}", "\u{A9}", "\u{2027}", "\u{2070}", "\u{2014}", "\u{0627}\u{0644}", "\u{FEFE}", "é", "名前", "🙂",
     ]
 
     private func compact(_ text: String) -> String {
@@ -42,6 +44,10 @@ struct TerminalControlEscapeTests {
             #expect(pretty(document) == "{\n  \"bio\": \"a" + escape + "b\"\n}")
             #expect(try value(compact(document)) == "a" + character + "b")
             #expect(try value(pretty(document)) == "a" + character + "b")
+            // JSON gh-users builds itself escapes the same characters.
+            var built: [UInt8] = []
+            JSONText.appendString("a" + character + "b", to: &built)
+            #expect(String(decoding: built, as: UTF8.self) == "\"a" + escape + "b\"")
         }
     }
 
