@@ -37,7 +37,7 @@ enum HelpTopics {
             HelpRenderer.fill(
                 "The options commands share, in groups. Every command that talks to GitHub takes the output, "
                     + "network, cache and logging options; a list takes the paging options too, and a list of "
-                    + "accounts the profile options. A command's help names the groups it takes, and lists its own "
+                    + "accounts (but blocks) the profile options. A command's help names the groups it takes, and lists its own "
                     + "options; options come after the command.",
                 indent: 0, width: width) + "\n"
         for group in HelpRenderer.sharedGroups {
@@ -60,7 +60,7 @@ enum HelpTopics {
             (
                 "2",
                 "follows only: a failure that is not its answer (network, server, a status other than GitHub's "
-                    + "204 or 404), since 1 means no there"
+                    + "204 or 404, a stdout that cannot be written), since 1 means no there"
             ),
             (
                 "3",

@@ -251,9 +251,10 @@ struct ForkersCommand: PeopleListCommand {
             usage: "gh-users forkers OWNER/REPO [--limit N | --all] [options]",
             discussion: """
                 Lists the repository's forks, newest first: the table shows each fork's owner, its name and
-                when it was made (created_at). Each record is GitHub's fork object as sent; --fields takes its
-                top-level keys, and login: the owner's login. With --full each is written as its owner's
-                profile with fork (the fork's full_name) and forked_at (its created_at) added.
+                when it was made (created_at). Each record is GitHub's fork object as sent (its id and
+                html_url are the fork's); --fields takes its top-level keys, and login: the owner's login. With
+                --full each is written as its owner's profile (the owner's id) with fork (the fork's
+                full_name) and forked_at (its created_at) added.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [],

@@ -61,8 +61,9 @@ enum StarHistoryCommand {
             repository's admins and collaborators.
 
             The total at the end of each day is counted back from today's count: today's count less the
-            stars gained since. A star taken back is not in the history, so a day's total is lower than
-            the count was that day by the stars taken back since.
+            stars gained since. GitHub does not document whether its history still counts a star that was
+            taken back; if it does, a day's total is lower than the count was that day by the stars taken
+            back since.
 
             The span defaults to the 365 days up to today (UTC); a --to after today is cut at today. On a
             terminal (or with --format table) a line says the count now and the stars gained in the span,
