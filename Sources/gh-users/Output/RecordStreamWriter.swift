@@ -106,15 +106,22 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// command computes (`fingerprint.x`, a plain value).
     func keysMissing(from items: [Item]) -> (keys: [String], misspelt: Bool)? {
         guard context.readsColumns, !columns.isEmpty, let first = items.first else { return nil }
-        // A path that goes wrong in one record (`repo.fullname`, where a `repo` holds `full_name`) is no excuse
-        // in another that has a null on the way (`repo: null`): there it counts only where it reaches its end.
-        let wrong = Set(
-            columns.contains { Self.path($0.key).count > 1 } ? items.flatMap { pathsNotFound(in: $0) }.map(\.path) : [])
+        // A null on the way vouches for no key after it: `repo: null` in one record is no excuse for `repo.fullname`
+        // where another's `repo` lacks `fullname`, while `payload.issue.assignee.login` through one event's
+        // `assignee: null` is good where another event's payload has no `issue`, since the first has one.
+        let misspeltInBatch = Set(
+            columns.filter { !$0.isDerived && Self.path($0.key).count > 1 }.map(\.key).filter { field in
+                let path = Self.path(field)
+                return (1..<path.count).contains { depth in
+                    let holder = Array(path[..<depth])
+                    let key = Array(path[...depth])
+                    return !items.contains { JSONText.value(at: key, in: $0.raw.bytes) != nil }
+                        && items.contains { JSONText.value(at: holder, in: $0.raw.bytes)?.first == UInt8(ascii: "{") }
+                }
+            })
         func has(_ column: Column<Item>, _ item: Item) -> Bool {
             if column.isDerived { return !column.value(item).isEmpty }
-            let path = Self.path(column.key)
-            return wrong.contains(column.key)
-                ? JSONText.value(at: path, in: item.raw.bytes) != nil : Self.reaches(path, in: item.raw.bytes)
+            return !misspeltInBatch.contains(column.key) && Self.reaches(Self.path(column.key), in: item.raw.bytes)
         }
         if items.contains(where: { item in columns.contains { has($0, item) } }) { return nil }
         let misspelt = columns.allSatisfy { column in

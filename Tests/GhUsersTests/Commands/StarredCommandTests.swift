@@ -107,6 +107,22 @@ struct StarredCommandTests {
             #expect(typo.out.isEmpty, "\(typo.out)")
             #expect(typo.err.contains("have nothing at repo.ful_name"), "\(typo.err)")
         }
+
+        // A null vouches for the key it stands at: one repository's `license: null` shows `repo.license` is
+        // GitHub's, so another's repo without a license key is no misspelling (as an event's payload without an
+        // `issue` beside an issue's `assignee: null`), and the run writes its blank cells, exit 0.
+        let vouched =
+            #"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":7,"full_name":"o/r"}},"#
+            + #"{"starred_at":"2011-01-17T00:00:00Z","repo":{"id":8,"full_name":"o/s","license":null}}]"#
+        let throughItsNull = CommandHarness()
+        throughItsNull.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [],
+            body: Data(vouched.utf8))
+        let blank = await throughItsNull.run([
+            "starred", "octocat", "--fields", "repo.license.spdx_id", "--format", "csv",
+        ])
+        #expect(blank.status == 0, "\(blank.err)")
+        #expect(blank.out == "repo.license.spdx_id\r\n\"\"\r\n\"\"\r\n", "\(blank.out)")
     }
 
     /// A path into a list (`repo.topics.name`) or a plain value (`starred_at.x`) is named as one, since no path
