@@ -133,10 +133,15 @@ struct StandInRouteRequest {
         }
     }
 
-    /// The accounts of `logins` the population holds, as `pagedUsers`.
+    /// The accounts of `logins` the population holds, as `pagedUsers`, in GitHub's order: by id (recorded for a
+    /// repository's collaborators and a team's members), or by login, case aside, where `byLogin` (an
+    /// organization's members and a repository's assignees).
     func peopleList(
-        _ logins: [String], extra: (StandInUser, inout JSONByteWriter) -> Void = { _, _ in }
+        _ logins: [String], byLogin: Bool = false, extra: (StandInUser, inout JSONByteWriter) -> Void = { _, _ in }
     ) -> StandInHTTPResponse {
-        pagedUsers(logins.compactMap(population.user(login:)), extra: extra)
+        let users = logins.compactMap(population.user(login:))
+        return pagedUsers(
+            byLogin ? users.sorted { $0.login.lowercased() < $1.login.lowercased() } : users.sorted { $0.id < $1.id },
+            extra: extra)
     }
 }

@@ -52,7 +52,7 @@ struct PeopleChangesEndToEndTests {
             #expect(second.status == 0, "\(second.stderr)")
             #expect(
                 second.stdout
-                    == "changed\tYamada-Taro\t2\t\tadmin\tmember\nadded\tjollyotter6\t\(newcomer.id)\t\tmember\t\n"
+                    == "added\tjollyotter6\t\(newcomer.id)\t\tmember\t\nchanged\tYamada-Taro\t2\t\tadmin\tmember\n"
                     + "removed\tkitsune-fox\t4\t\tmember\t\n")
             #expect(second.stderr.isEmpty)
 

@@ -46,7 +46,7 @@ extension StandInRouteRequest {
                     listed = listed.filter { "2fa_" + $0.twoFactor == filter }
                 }
             }
-            return peopleList(listed.map(\.login))
+            return peopleList(listed.map(\.login), byLogin: true)
         case .outsideCollaborators, .invitations:
             guard member?.role == "admin" else { return refusal(403, ownerOnly) }
             guard list == .invitations else { return peopleList(world.outsideCollaborators(of: organization)) }
@@ -104,7 +104,7 @@ extension StandInRouteRequest {
             return peopleList(repository.watchers)
         case .assignees:
             // Who may be assigned: whoever can push to the repository.
-            return peopleList(world.people(of: repository).filter { world.canPush($0, to: repository) })
+            return peopleList(world.people(of: repository).filter { world.canPush($0, to: repository) }, byLogin: true)
         case .contributors:
             return contributors(repository)
         case .collaborators:
