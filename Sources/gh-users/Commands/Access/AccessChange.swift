@@ -37,17 +37,19 @@ struct AccessChange: JSONRecord, Equatable {
 
     /// The columns `format` writes: the table says in one column, VIA, which sources came (`+`) and went (`−`),
     /// so a change of sources alone shows what changed, where a narrow table cut the old and the new whole lists
-    /// short; tsv and csv hold under each name what the change record holds there, `old_sources` and
-    /// `new_sources` their JSON arrays (empty for null), as JSON and `--fields` write them.
+    /// short; tsv and csv hold every field (`fields`), under each name what the change record holds there,
+    /// `old_sources` and `new_sources` their JSON arrays (empty for null), as JSON and `--fields` write them.
     static func columns(for format: OutputFormat) -> [Column<AccessChange>] {
         guard format != .table else {
             return columns.dropLast(2) + [Column("VIA", key: "new_sources", shrink: .first) { viaChange($0) }]
         }
-        return columns.map { column in
+        // Every field, in the order help lists them and JSON writes them, so that csv read by position is help's.
+        return columns.flatMap { column in
             switch column.key {
-            case "old_sources": return Column("OLD_SOURCES", key: column.key) { json($0.old) }
-            case "new_sources": return Column("NEW_SOURCES", key: column.key) { json($0.new) }
-            default: return column
+            case "login": return [column, Column("ID", key: "id") { String(($0.new ?? $0.old)?.id ?? 0) }]
+            case "old_sources": return [Column("OLD_SOURCES", key: column.key) { json($0.old) }]
+            case "new_sources": return [Column("NEW_SOURCES", key: column.key) { json($0.new) }]
+            default: return [column]
             }
         }
     }
