@@ -70,13 +70,14 @@ struct StatePipeEndToEndTests {
     /// `COMMAND | reader that keeps the first N of `lines` in FILE`, then `status=` gh-users's exit status.
     /// `pause` lets the pipe fill before the reader starts, or not. The reader takes exactly those lines' bytes
     /// and no more: GNU `head -c` asks for no byte past its count, as a bash `read` loop asks for none past its
-    /// line, without a read call per byte.
+    /// line, without a read call per byte. It then holds the pipe a moment before it leaves, so the pipe is full
+    /// of bytes it never read: a run that counted them as taken would record pages past what the reader kept.
     private func piped(
         _ command: String, keeping count: Int, of lines: [Substring], in file: String, pause: String
     ) -> String {
         let bytes = lines.prefix(count).reduce(0) { $0 + $1.utf8.count + 1 }
         return "\"$GH_USERS\" \(command) --api-url \"$API\" --no-cache | (sleep \(pause); "
-            + "head -c \(bytes) > \(file)); echo \"status=${PIPESTATUS[0]}\""
+            + "head -c \(bytes) > \(file); sleep 0.2); echo \"status=${PIPESTATUS[0]}\""
     }
 
     /// Stress: readers that leave after 0 to 6,000 lines, before or after the pipe filled, one after another. Each
