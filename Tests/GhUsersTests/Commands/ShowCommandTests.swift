@@ -86,8 +86,8 @@ struct ShowCommandTests {
         #expect(harness.http.received.count == 2)
         // Said, since a script may count on a record per name (before: two records for four names, silently).
         #expect(
-            run.err == "gh-users: note: 2 names repeat an account named before; each account is shown once, where "
-                + "first named\n")
+            run.err == "gh-users: note: 2 logins or ids repeat an account named before; each account is shown once, "
+                + "where first named\n")
     }
 
     /// Every `--fields` column a path into a plain value: every row would be blank, so nothing is written and the

@@ -170,8 +170,8 @@ extension ShowUsersOptions: GitHubCommand {
         if references.count < given {
             let again = given - references.count
             context.io.writeErr(
-                "gh-users: note: \(again) \(again == 1 ? "name repeats" : "names repeat") an account named before; "
-                    + "each account is shown once, where first named\n")
+                "gh-users: note: \(again) \(again == 1 ? "login or id repeats" : "logins or ids repeat") an account "
+                    + "named before; each account is shown once, where first named\n")
         }
         guard source == .graphql else {
             let results = await github.users(references, concurrency: concurrency)
