@@ -53,6 +53,8 @@ struct CrawlStateTests {
         #"{"version":1,"since":true}"#, #"{"version":1,"since":5,"output_bytes":-3}"#,
         #"{"version":1,"since":5,"output_bytes":"10"}"#, #"{"version":1,"since":5"#,
         #"{"version":1,"since":99999999999999999999}"#,
+        // A field twice (by hand: gh-users never wrote one), whose rerun with those fields is exit 64.
+        #"{"version":1,"since":5,"format":"csv","fields":["login","id","login"]}"#,
     ])
     func anythingElseIsNotAState(text: String) {
         guard case .failure = CrawlState.decode(Array(text.utf8)) else {

@@ -175,6 +175,22 @@ struct AccessStateTests {
         #expect(world.batches.isEmpty)
     }
 
+    /// A state naming a field twice (by hand: gh-users never writes one) is refused and left as it is: the rerun
+    /// it would ask for, with those fields, is exit 64.
+    @Test func aStateNamingAFieldTwiceIsRefused() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s")
+        #expect(await Self.harness(Self.world(), failing: 2).run(Self.argv + ["--state", state.path]).status == 5)
+        let edited = try String(contentsOf: state, encoding: .utf8)
+            .replacingOccurrences(of: #"["repository","login"]"#, with: #"["repository","login","login"]"#)
+        try edited.write(to: state, atomically: true, encoding: .utf8)
+        let refused = await Self.harness(Self.world()).run(Self.argv + ["--state", state.path])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("names a field twice"), "\(refused.err)")
+        #expect(try String(contentsOf: state, encoding: .utf8) == edited)
+    }
+
     /// A partial map stays partial across runs: the repositories GitHub refused before the stop are still
     /// named, and the run that completes it is exit 1.
     @Test func refusalsBeforeTheStopAreStillNamed() async throws {
