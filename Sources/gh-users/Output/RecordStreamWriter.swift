@@ -115,8 +115,13 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
                 return (1..<path.count).contains { depth in
                     let holder = Array(path[..<depth])
                     let key = Array(path[...depth])
+                    // The key is on no record, and a record holds something there that is no null: an object
+                    // without it, or a list or a plain value, which no path goes into.
                     return !items.contains { JSONText.value(at: key, in: $0.raw.bytes) != nil }
-                        && items.contains { JSONText.value(at: holder, in: $0.raw.bytes)?.first == UInt8(ascii: "{") }
+                        && items.contains { record in
+                            JSONText.value(at: holder, in: record.raw.bytes).map { !$0.elementsEqual("null".utf8) }
+                                ?? false
+                        }
                 }
             })
         func has(_ column: Column<Item>, _ item: Item) -> Bool {

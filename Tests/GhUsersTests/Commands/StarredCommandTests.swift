@@ -123,6 +123,38 @@ struct StarredCommandTests {
         ])
         #expect(blank.status == 0, "\(blank.err)")
         #expect(blank.out == "repo.license.spdx_id\r\n\"\"\r\n\"\"\r\n", "\(blank.out)")
+
+        // A path into a list or a plain value is no excuse either, beside a null (before: exit 0, every row blank).
+        let listed =
+            #"[{"starred_at":"2011-01-16T19:06:43Z","repo":null},"#
+            + #"{"starred_at":"2011-01-17T00:00:00Z","repo":{"id":8,"full_name":"o/s","topics":["a"]}}]"#
+        for path in ["repo.topics.name", "repo.full_name.x"] {
+            let intoAList = CommandHarness()
+            intoAList.http.register(
+                RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [],
+                body: Data(listed.utf8))
+            let refused = await intoAList.run(["starred", "octocat", "--fields", path, "--format", "csv"])
+            #expect(refused.status == 1, "\(path): \(refused.err)")
+            #expect(refused.out.isEmpty, "\(refused.out)")
+        }
+    }
+
+    /// The first page with records is the one judged: a later page without a key the first showed is GitHub's
+    /// (a run of push events without `payload.issue`, a repository without `license`) is written, blank there
+    /// (before: exit 1 mid-crawl, "check the part after the dot", the pages after it never asked).
+    @Test func aLaterPageWithoutAKeyTheFirstShowedIsWritten() async {
+        let harness = CommandHarness()
+        let next = "https://api.github.com/users/octocat/starred?per_page=100&page=2"
+        harness.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=100"), status: 200,
+            headers: [("Link", "<\(next)>; rel=\"next\"")],
+            body: Data(#"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":7,"license":{"spdx_id":"MIT"}}}]"#.utf8))
+        harness.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=100&page=2"), status: 200, headers: [],
+            body: Data(#"[{"starred_at":"2011-01-17T00:00:00Z","repo":{"id":8}}]"#.utf8))
+        let run = await harness.run(["starred", "octocat", "--all", "--fields", "repo.license.spdx_id"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "MIT\n\n")
     }
 
     /// A path into a list (`repo.topics.name`) or a plain value (`starred_at.x`) is named as one, since no path
