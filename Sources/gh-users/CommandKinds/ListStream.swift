@@ -125,10 +125,7 @@ struct ListStream<Item: ListedItem> {
                 break
             }
             output.progress.clear()
-            // Judged on the first page with records: a later page, a run of push events, may lack a key the
-            // first showed to be GitHub's (`payload.issue`), and a proxy that drops a media type drops it from the
-            // first page too.
-            if output.written == 0, let item = items.first, let missing = output.writer.keysMissing(from: items) {
+            if let item = items.first, let missing = output.writer.keysMissing(from: items) {
                 end = .failed(
                     ListOutput.keysMissing(missing.keys, misspelt: missing.misspelt, in: item, noun: noun), vanished: 0)
                 break

@@ -28,6 +28,9 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     private let derived: [String: Column<Item>]
     /// With `--fields`, the command's own columns: what a record of the list's shape has (`keysMissing`).
     private let shape: [Column<Item>]
+    /// The keys along `--fields` paths (`payload.issue`) that a record of a page so far has held, null or not:
+    /// GitHub's, whatever a later page lacks (`keysMissing`).
+    private var keysSeen: Set<String> = []
 
     /// With `--fields`, the columns are those fields read from each record's JSON, and JSON keeps only them. A
     /// field may be a path into a nested object, as the csv header names it (`repo.full_name`), or one the
@@ -104,20 +107,27 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// after a key the record has (`login.x`, `repo.ful_name`): that is a mistake in the path.
     /// `misspelt` when every column is a path that goes wrong after a key the record has, or into a field the
     /// command computes (`fingerprint.x`, a plain value).
-    func keysMissing(from items: [Item]) -> (keys: [String], misspelt: Bool)? {
+    mutating func keysMissing(from items: [Item]) -> (keys: [String], misspelt: Bool)? {
         guard context.readsColumns, !columns.isEmpty, let first = items.first else { return nil }
         // A null on the way vouches for no key after it: `repo: null` in one record is no excuse for `repo.fullname`
         // where another's `repo` lacks `fullname`, while `payload.issue.assignee.login` through one event's
-        // `assignee: null` is good where another event's payload has no `issue`, since the first has one.
+        // `assignee: null` is good where another event's payload has no `issue`, since the first has one, on this
+        // page or an earlier one (a page of push events after one with an issue).
+        let paths = columns.filter { !$0.isDerived && Self.path($0.key).count > 1 }.map(\.key)
+        for path in paths.map(Self.path) {
+            for depth in 1..<path.count
+            where items.contains(where: { JSONText.value(at: Array(path[...depth]), in: $0.raw.bytes) != nil }) {
+                keysSeen.insert(path[...depth].joined(separator: "."))
+            }
+        }
         let misspeltInBatch = Set(
-            columns.filter { !$0.isDerived && Self.path($0.key).count > 1 }.map(\.key).filter { field in
+            paths.filter { field in
                 let path = Self.path(field)
                 return (1..<path.count).contains { depth in
                     let holder = Array(path[..<depth])
-                    let key = Array(path[...depth])
-                    // The key is on no record, and a record holds something there that is no null: an object
-                    // without it, or a list or a plain value, which no path goes into.
-                    return !items.contains { JSONText.value(at: key, in: $0.raw.bytes) != nil }
+                    // The key is on no record so far, and a record holds something there that is no null: an
+                    // object without it, or a list or a plain value, which no path goes into.
+                    return !keysSeen.contains(path[...depth].joined(separator: "."))
                         && items.contains { record in
                             JSONText.value(at: holder, in: record.raw.bytes).map { !$0.elementsEqual("null".utf8) }
                                 ?? false
@@ -126,7 +136,9 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             })
         func has(_ column: Column<Item>, _ item: Item) -> Bool {
             if column.isDerived { return !column.value(item).isEmpty }
-            return !misspeltInBatch.contains(column.key) && Self.reaches(Self.path(column.key), in: item.raw.bytes)
+            // A path a page has shown whole is GitHub's, also on a page whose records lack it.
+            return !misspeltInBatch.contains(column.key)
+                && (keysSeen.contains(column.key) || Self.reaches(Self.path(column.key), in: item.raw.bytes))
         }
         if items.contains(where: { item in columns.contains { has($0, item) } }) { return nil }
         let misspelt = columns.allSatisfy { column in

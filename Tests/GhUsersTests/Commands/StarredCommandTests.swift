@@ -139,9 +139,10 @@ struct StarredCommandTests {
         }
     }
 
-    /// The first page with records is the one judged: a later page without a key the first showed is GitHub's
-    /// (a run of push events without `payload.issue`, a repository without `license`) is written, blank there
-    /// (before: exit 1 mid-crawl, "check the part after the dot", the pages after it never asked).
+    /// A key an earlier page showed is GitHub's: a later page without it (a run of push events without
+    /// `payload.issue`, a repository without `license`) is written, blank there (before: exit 1 mid-crawl, "check
+    /// the part after the dot", the pages after it never asked). A later page still shows a misspelling that the
+    /// first page's nulls hid.
     @Test func aLaterPageWithoutAKeyTheFirstShowedIsWritten() async {
         let harness = CommandHarness()
         let next = "https://api.github.com/users/octocat/starred?per_page=100&page=2"
@@ -155,6 +156,18 @@ struct StarredCommandTests {
         let run = await harness.run(["starred", "octocat", "--all", "--fields", "repo.license.spdx_id"])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == "MIT\n\n")
+
+        let hidden = CommandHarness()
+        hidden.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=100"), status: 200,
+            headers: [("Link", "<\(next)>; rel=\"next\"")],
+            body: Data(#"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":7,"license":null}}]"#.utf8))
+        hidden.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=100&page=2"), status: 200, headers: [],
+            body: Data(#"[{"starred_at":"2011-01-17T00:00:00Z","repo":{"id":8,"license":{"key":"mit"}}}]"#.utf8))
+        let typo = await hidden.run(["starred", "octocat", "--all", "--fields", "repo.license.kee"])
+        #expect(typo.status == 1, "\(typo.err)")
+        #expect(typo.err.contains("have nothing at repo.license.kee"), "\(typo.err)")
     }
 
     /// A path into a list (`repo.topics.name`) or a plain value (`starred_at.x`) is named as one, since no path
