@@ -136,9 +136,11 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             })
         func has(_ column: Column<Item>, _ item: Item) -> Bool {
             if column.isDerived { return !column.value(item).isEmpty }
-            // A path a page has shown whole is GitHub's, also on a page whose records lack it.
-            return !misspeltInBatch.contains(column.key)
-                && (keysSeen.contains(column.key) || Self.reaches(Self.path(column.key), in: item.raw.bytes))
+            // A path a page has shown whole is GitHub's, also in a record that lacks its rest (an event without
+            // `payload.issue`), but not in one without its first key (a repository where a star was asked for).
+            let path = Self.path(column.key)
+            let shown = keysSeen.contains(column.key) && JSONText.value(at: [path[0]], in: item.raw.bytes) != nil
+            return !misspeltInBatch.contains(column.key) && (shown || Self.reaches(path, in: item.raw.bytes))
         }
         if items.contains(where: { item in columns.contains { has($0, item) } }) { return nil }
         let misspelt = columns.allSatisfy { column in

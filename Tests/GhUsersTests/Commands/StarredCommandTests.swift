@@ -168,6 +168,19 @@ struct StarredCommandTests {
         let typo = await hidden.run(["starred", "octocat", "--all", "--fields", "repo.license.kee"])
         #expect(typo.status == 1, "\(typo.err)")
         #expect(typo.err.contains("have nothing at repo.license.kee"), "\(typo.err)")
+
+        // A later page of bare repositories (a proxy that dropped the star media type there) is still refused.
+        let dropped = CommandHarness()
+        dropped.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=100"), status: 200,
+            headers: [("Link", "<\(next)>; rel=\"next\"")],
+            body: Data(#"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":7,"full_name":"o/r"}}]"#.utf8))
+        dropped.http.register(
+            RequestMatcher("GET /users/octocat/starred?per_page=100&page=2"), status: 200, headers: [],
+            body: Data(#"[{"id":8,"full_name":"o/s"}]"#.utf8))
+        let bare = await dropped.run(["starred", "octocat", "--all", "--fields", "starred_at,repo.full_name"])
+        #expect(bare.status == 1, "\(bare.err)")
+        #expect(bare.out == "2011-01-16T19:06:43Z\to/r\n", "\(bare.out)")
     }
 
     /// A path into a list (`repo.topics.name`) or a plain value (`starred_at.x`) is named as one, since no path
