@@ -116,10 +116,19 @@ struct ListOutput<Item: ListedItem> {
     static func keysMissing(_ keys: [String], misspelt: Bool, in item: Item, noun: String) -> DomainError {
         let has = JSONText.keys(at: [], in: item.raw.bytes)
         if misspelt {
+            // A right path can be missing from a whole page (a page of push events has no `payload.issue`): a key
+            // the records have beside it lets the run go on, with the path's column blank where they lack it.
+            let others = has.filter { key in
+                TerminalSanitizer.isPlainWord(key) && !keys.contains { $0.hasPrefix(key + ".") }
+            }
+            let beside = (others.contains("id") ? "id" : others.first).map {
+                "; if it is right and these records only lack it, name a key they have beside it (--fields "
+                    + ([$0] + keys).joined(separator: ",") + ")"
+            }
             return .refused(
                 "the \(noun) GitHub sent have nothing at " + keys.joined(separator: ", ")
                     + ", so every row would be blank: check the part after the dot (--format json shows what "
-                    + "they hold)")
+                    + "they hold)" + (beside ?? ""))
         }
         return .refused(
             "the \(noun) GitHub sent have none of the keys this output reads (" + keys.joined(separator: ", ")

@@ -90,6 +90,10 @@ struct StarredCommandTests {
             refused.err.hasPrefix(
                 "gh-users: the starred repositories GitHub sent have nothing at repo.ful_name, so every row would be "
                     + "blank: check the part after the dot"), "\(refused.err)")
+        // A right path a whole page lacks goes on beside a key the records have: the message names one.
+        #expect(
+            refused.err.contains("name a key they have beside it (--fields starred_at,repo.ful_name)"),
+            "\(refused.err)")
 
         // A null repository beside the misspelt path's object is no excuse for it, first or second on the page
         // (before: exit 0, every row blank, the typo a warning only).
