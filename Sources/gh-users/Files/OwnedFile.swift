@@ -48,6 +48,11 @@ struct FileContentProblem: Error, Equatable {
     static func version(_ found: Int, expected: Int) -> FileContentProblem? {
         found == expected ? nil : FileContentProblem("has version \(found); this gh-users reads version \(expected)")
     }
+
+    /// A state's `fields` naming one twice, which no gh-users writes: the rerun it would ask for is exit 64.
+    static func repeatedField(_ fields: [String]?) -> FileContentProblem? {
+        Set(fields ?? []).count == fields?.count ?? 0 ? nil : FileContentProblem("names a field twice in \"fields\"")
+    }
 }
 
 /// A small file gh-users owns and rewrites whole (`list --state`, `followers --changes`). It is read once and

@@ -113,17 +113,20 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         // where another's `repo` lacks `fullname`, while `payload.issue.assignee.login` through one event's
         // `assignee: null` is good where another event's payload has no `issue`, since the first has one, on this
         // page or an earlier one (a page of push events after one with an issue).
-        let paths = columns.filter { !$0.isDerived && Self.path($0.key).count > 1 }.map(\.key)
-        for path in paths.map(Self.path) {
-            for depth in 1..<path.count
-            where items.contains(where: { JSONText.value(at: Array(path[...depth]), in: $0.raw.bytes) != nil }) {
-                keysSeen.insert(path[...depth].joined(separator: "."))
+        let paths = columns.filter { !$0.isDerived }.map { (field: $0.key, path: Self.path($0.key)) }
+            .filter { $0.path.count > 1 }
+        for (_, path) in paths {
+            for depth in 1..<path.count {
+                let key = path[...depth].joined(separator: ".")
+                guard !keysSeen.contains(key),
+                    items.contains(where: { JSONText.value(at: Array(path[...depth]), in: $0.raw.bytes) != nil })
+                else { continue }
+                keysSeen.insert(key)
             }
         }
         let misspeltInBatch = Set(
-            paths.filter { field in
-                let path = Self.path(field)
-                return (1..<path.count).contains { depth in
+            paths.filter { _, path in
+                (1..<path.count).contains { depth in
                     let holder = Array(path[..<depth])
                     // The key is on no record so far, and a record holds something there that is no null: an
                     // object without it, or a list or a plain value, which no path goes into.
@@ -133,7 +136,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
                                 ?? false
                         }
                 }
-            })
+            }.map(\.field))
         func has(_ column: Column<Item>, _ item: Item) -> Bool {
             if column.isDerived { return !column.value(item).isEmpty }
             // A path a page has shown whole is GitHub's, also in a record that lacks its rest (an event without

@@ -52,9 +52,7 @@ struct StarredCommandTests {
     /// path is refused with words about the path, not the media type (before: "Was the media type … dropped?").
     @Test func aMisspeltPathAfterTheDotIsNamed() async {
         let body = #"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":7,"full_name":"o/r","license":null}}]"#
-        let harness = CommandHarness()
-        harness.http.register(
-            RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [], body: Data(body.utf8))
+        let harness = starred(body)
         let run = await harness.run([
             "starred", "octocat", "--fields", "repo.ful_name,starred_at,repo.license.name,repo.full_name", "--format",
             "csv",
@@ -72,18 +70,13 @@ struct StarredCommandTests {
         let licensed =
             body.replacingOccurrences(of: "]", with: "") + "," + #"{"starred_at":"2011-01-17T00:00:00Z","#
             + #""repo":{"id":8,"full_name":"o/s","license":{"spdx_id":"MIT"}}}]"#
-        let throughNull = CommandHarness()
-        throughNull.http.register(
-            RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [],
-            body: Data(licensed.utf8))
+        let throughNull = starred(licensed)
         let both = await throughNull.run(["starred", "octocat", "--fields", "repo.license.spdx_id", "--format", "tsv"])
         #expect(both.status == 0, "\(both.err)")
         #expect(both.out == "\nMIT\n")
         #expect(both.err.isEmpty)
 
-        let alone = CommandHarness()
-        alone.http.register(
-            RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [], body: Data(body.utf8))
+        let alone = starred(body)
         let refused = await alone.run(["starred", "octocat", "--fields", "repo.ful_name", "--format", "tsv"])
         #expect(refused.status == 1)
         #expect(
@@ -102,10 +95,7 @@ struct StarredCommandTests {
             body.replacingOccurrences(of: "]", with: "," + nullRepository + "]"),
             body.replacingOccurrences(of: "[", with: "[" + nullRepository + ","),
         ] {
-            let mixed = CommandHarness()
-            mixed.http.register(
-                RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [],
-                body: Data(page.utf8))
+            let mixed = starred(page)
             let typo = await mixed.run(["starred", "octocat", "--fields", "repo.ful_name", "--format", "csv"])
             #expect(typo.status == 1, "\(page): \(typo.err)")
             #expect(typo.out.isEmpty, "\(typo.out)")
@@ -118,10 +108,7 @@ struct StarredCommandTests {
         let vouched =
             #"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":7,"full_name":"o/r"}},"#
             + #"{"starred_at":"2011-01-17T00:00:00Z","repo":{"id":8,"full_name":"o/s","license":null}}]"#
-        let throughItsNull = CommandHarness()
-        throughItsNull.http.register(
-            RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [],
-            body: Data(vouched.utf8))
+        let throughItsNull = starred(vouched)
         let blank = await throughItsNull.run([
             "starred", "octocat", "--fields", "repo.license.spdx_id", "--format", "csv",
         ])
@@ -133,10 +120,7 @@ struct StarredCommandTests {
             #"[{"starred_at":"2011-01-16T19:06:43Z","repo":null},"#
             + #"{"starred_at":"2011-01-17T00:00:00Z","repo":{"id":8,"full_name":"o/s","topics":["a"]}}]"#
         for path in ["repo.topics.name", "repo.full_name.x"] {
-            let intoAList = CommandHarness()
-            intoAList.http.register(
-                RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [],
-                body: Data(listed.utf8))
+            let intoAList = starred(listed)
             let refused = await intoAList.run(["starred", "octocat", "--fields", path, "--format", "csv"])
             #expect(refused.status == 1, "\(path): \(refused.err)")
             #expect(refused.out.isEmpty, "\(refused.out)")
@@ -192,9 +176,7 @@ struct StarredCommandTests {
     @Test(arguments: [("repo.topics.name", "repo.topics", "a list"), ("starred_at.x", "starred_at", "a plain value")])
     func aPathIntoAListOrAPlainValueIsNamed(path: String, holder: String, kind: String) async {
         let body = #"[{"starred_at":"2011-01-16T19:06:43Z","repo":{"id":7,"full_name":"o/r","topics":["a","b"]}}]"#
-        let harness = CommandHarness()
-        harness.http.register(
-            RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [], body: Data(body.utf8))
+        let harness = starred(body)
         let run = await harness.run(["starred", "octocat", "--fields", "repo.full_name," + path])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == "o/r\t\n")
@@ -226,4 +208,12 @@ struct StarredCommandTests {
                 "o/a", "o/b", "o/c", "o/x",
             ])
     }
+}
+
+/// A harness whose `GET /users/octocat/starred?per_page=30` answers `body`.
+private func starred(_ body: String) -> CommandHarness {
+    let harness = CommandHarness()
+    harness.http.register(
+        RequestMatcher("GET /users/octocat/starred?per_page=30"), status: 200, headers: [], body: Data(body.utf8))
+    return harness
 }

@@ -86,10 +86,7 @@ struct AccessState: Equatable {
             return .failure(
                 FileContentProblem("has the format \"\(fields.format)\"; it is written as tsv, csv or ndjson"))
         }
-        // No gh-users wrote one (each field is one column): the rerun it would ask for is refused (exit 64).
-        guard Set(fields.fields ?? []).count == fields.fields?.count ?? 0 else {
-            return .failure(FileContentProblem("names a field twice in \"fields\""))
-        }
+        if let problem = FileContentProblem.repeatedField(fields.fields) { return .failure(problem) }
         guard !fields.of.isEmpty, fields.repositories >= 0, fields.records >= 0,
             fields.after.map({ $0.contains("/") }) ?? true
         else {

@@ -69,10 +69,7 @@ struct CrawlState: Sendable, Equatable {
             guard let via = ProfileSource(rawValue: fields.via ?? ProfileSource.rest.rawValue) else {
                 return .failure(.init("has \"via\" \"\(fields.via ?? "")\"; profiles come via rest or graphql"))
             }
-            // No gh-users wrote one (each field is one column): the rerun it would ask for is refused (exit 64).
-            guard Set(fields.fields ?? []).count == fields.fields?.count ?? 0 else {
-                return .failure(.init("names a field twice in \"fields\""))
-            }
+            if let problem = FileContentProblem.repeatedField(fields.fields) { return .failure(problem) }
             state.settings = CrawlOutputSettings(
                 format: format, fields: fields.fields, full: fields.full ?? false, via: via)
         }
