@@ -84,29 +84,53 @@ package enum JSONText {
     /// envelope. Keys with escapes are compared as written, which suffices for GitHub's ASCII keys; of a key
     /// given twice the last is kept, as jq keeps it (Data refuses such an object where it decodes one).
     package static func objectMembers(_ bytes: [UInt8]) throws(StructureError) -> [String: Range<Int>] {
+        var members: [String: Range<Int>] = [:]
+        try forEachMember(of: bytes) { key, value in
+            members[String(decoding: bytes[key], as: UTF8.self)] = value
+        }
+        return members
+    }
+
+    /// The ranges of the values of `keys` in a top-level object, in their order, nil for a key it lacks, by the
+    /// rules of `objectMembers` (a key compared as written, the last of two kept), without a dictionary or a
+    /// string for every member: a table reads three keys of an account's thirty on each of a crawl's rows.
+    package static func memberValues(_ keys: [String], in bytes: [UInt8]) throws(StructureError) -> [Range<Int>?] {
+        let wanted = keys.map { Array($0.utf8) }
+        var values = [Range<Int>?](repeating: nil, count: keys.count)
+        try forEachMember(of: bytes) { key, value in
+            for (index, name) in wanted.enumerated() where name.count == key.count && bytes[key].elementsEqual(name) {
+                values[index] = value
+            }
+        }
+        return values
+    }
+
+    /// Calls `body` with each member's key (between its quotes, as written) and value, in order.
+    private static func forEachMember(
+        of bytes: [UInt8], _ body: (_ key: Range<Int>, _ value: Range<Int>) -> Void
+    ) throws(StructureError) {
         var index = skipWhitespace(bytes, from: 0)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
             throw StructureError(offset: index, reason: "expected '{'")
         }
         index = skipWhitespace(bytes, from: index + 1)
-        var members: [String: Range<Int>] = [:]
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return members }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return }
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "\"") else {
                 throw StructureError(offset: index, reason: "expected a key")
             }
             let keyEnd = try endOfString(bytes, openingQuote: index)
-            let key = String(decoding: bytes[(index + 1)..<(keyEnd - 1)], as: UTF8.self)
+            let key = (index + 1)..<(keyEnd - 1)
             index = skipWhitespace(bytes, from: keyEnd)
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw StructureError(offset: index, reason: "expected ':'")
             }
             let valueStart = skipWhitespace(bytes, from: index + 1)
             let valueEnd = try endOfValue(bytes, from: valueStart)
-            members[key] = valueStart..<valueEnd
+            body(key, valueStart..<valueEnd)
             index = skipWhitespace(bytes, from: valueEnd)
             guard index < bytes.count else { break }
-            if bytes[index] == UInt8(ascii: "}") { return members }
+            if bytes[index] == UInt8(ascii: "}") { return }
             guard bytes[index] == UInt8(ascii: ",") else { throw StructureError(offset: index, reason: "expected ','") }
             index = skipWhitespace(bytes, from: index + 1)
         }
@@ -148,13 +172,13 @@ package enum JSONText {
     /// An object holding only `keys`, in that order, each with its exact value, or `null` where the object
     /// lacks it: what `--fields` makes of a record in JSON.
     package static func project(_ bytes: [UInt8], keys: [String]) -> [UInt8] {
-        let members = (try? objectMembers(bytes)) ?? [:]
+        let values = (try? memberValues(keys, in: bytes)) ?? keys.map { _ in nil }
         var output: [UInt8] = [UInt8(ascii: "{")]
         for (index, key) in keys.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             appendString(key, to: &output)
             output.append(UInt8(ascii: ":"))
-            if let range = members[key] {
+            if let range = values[index] {
                 compact(bytes[range], into: &output)
             } else {
                 output.append(contentsOf: Array("null".utf8))
@@ -189,7 +213,7 @@ package enum JSONText {
     package static func value(at path: [String], in bytes: [UInt8]) -> [UInt8]? {
         var current = bytes
         for key in path {
-            guard let members = try? objectMembers(current), let range = members[key] else { return nil }
+            guard let found = try? memberValues([key], in: current), let range = found[0] else { return nil }
             current = Array(current[range])
         }
         return current
@@ -229,8 +253,8 @@ package enum JSONText {
 
     /// Several members' texts, from one scan of the object.
     package static func texts(of keys: [String], in bytes: [UInt8]) -> [String] {
-        let members = (try? objectMembers(bytes)) ?? [:]
-        return keys.map { key in members[key].map { cellText(bytes[$0]) } ?? "" }
+        let values = (try? memberValues(keys, in: bytes)) ?? []
+        return keys.indices.map { index in values.isEmpty ? "" : values[index].map { cellText(bytes[$0]) } ?? "" }
     }
 
     private static func cellText(_ value: ArraySlice<UInt8>) -> String {
@@ -321,18 +345,23 @@ package enum JSONText {
     }
 
     /// The index just past the closing quote of the string that opens at `openingQuote`.
+    /// Each quote is found by `memchr`, a word or more at a time; one after an odd run of backslashes is escaped.
     private static func endOfString(_ bytes: [UInt8], openingQuote: Int) throws(StructureError) -> Int {
-        var index = openingQuote + 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\\"):
-                index += 2
-            case UInt8(ascii: "\""):
-                return index + 1
-            default:
-                index += 1
+        let end = bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            var index = openingQuote + 1
+            while index < buffer.count,
+                let found = memchr(base + index, Int32(UInt8(ascii: "\"")), buffer.count - index)
+            {
+                let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                var escape = quote - 1
+                while escape > openingQuote, buffer[escape] == UInt8(ascii: "\\") { escape -= 1 }
+                if (quote - escape) % 2 == 1 { return quote + 1 }
+                index = quote + 1
             }
+            return nil
         }
-        throw StructureError(offset: openingQuote, reason: "unterminated string")
+        guard let end else { throw StructureError(offset: openingQuote, reason: "unterminated string") }
+        return end
     }
 }

@@ -29,12 +29,21 @@ struct JSONTextTests {
         #expect(elements == [#"{"a": [1, 2], "b": "x,]}"}"#, #"{"c": "\"q\\"}"#, "3", #""s""#, "null"])
     }
 
+    /// A quote ends a string after an even run of backslashes (none, `\\`), not after an odd one (`\"`, `\\\"`).
+    @Test func aStringEndsAtAQuoteNoBackslashEscapes() throws {
+        let elements = try split(#"["\\",  "a\"b", "\"", "\\\"\\", "\\\\", ""]"#)
+        #expect(elements == [#""\\""#, #""a\"b""#, #""\"""#, #""\\\"\\""#, #""\\\\""#, #""""#])
+    }
+
     @Test func splitsAnEmptyArray() throws {
         #expect(try split("[]").isEmpty)
         #expect(try split(" [ \n ] ").isEmpty)
     }
 
-    @Test(arguments: [#"{"a":1}"#, #"[{"a":1}"#, #"[{"a":"1}]"#, "[1,,2]", "[1] x", "[1}"])
+    @Test(
+        arguments: [
+            #"{"a":1}"#, #"[{"a":1}"#, #"[{"a":"1}]"#, "[1,,2]", "[1] x", "[1}", #"["a\"]"#, #"["\\\"]"#,
+        ])
     func refusesBrokenStructure(text: String) {
         #expect(throws: JSONText.StructureError.self) { try JSONText.arrayElements(Array(text.utf8)) }
     }
@@ -139,6 +148,19 @@ struct JSONObjectMembersTests {
     @Test(arguments: ["[]", #"{"a" 1}"#, #"{"a":1"#, #"{"a":[1}"#, #"{a:1}"#])
     func refusesBrokenObjects(text: String) {
         #expect(throws: JSONText.StructureError.self) { try JSONText.objectMembers(Array(text.utf8)) }
+        #expect(throws: JSONText.StructureError.self) { try JSONText.memberValues(["a"], in: Array(text.utf8)) }
+        #expect(JSONText.texts(of: ["a", "b"], in: Array(text.utf8)) == ["", ""])
+    }
+
+    /// The few keys a table reads are found as `objectMembers` finds them: a key as written (`l\u006fgin` is not
+    /// `login`), one key that begins another told apart, the last of a key given twice, nil for a missing one.
+    @Test func theValuesOfSomeKeysAreTheOnesObjectMembersFinds() throws {
+        let bytes = Array(
+            #"{"ids":[1],"id":7,"l\u006fgin":"x","login":"a","type":"User","login":"b","o":{"id":9}}"#.utf8)
+        let keys = ["id", "login", "type", "missing", "l\\u006fgin", "ids", "login"]
+        let members = try JSONText.objectMembers(bytes)
+        #expect(try JSONText.memberValues(keys, in: bytes) == keys.map { members[$0] })
+        #expect(JSONText.texts(of: keys, in: bytes) == ["7", "b", "User", "", "x", "[1]", "b"])
     }
 }
 
