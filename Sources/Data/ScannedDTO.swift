@@ -13,7 +13,7 @@ extension UserDTO: ScannedDTO {
     init?(scanning bytes: [UInt8], in range: Range<Int>) {
         var reader = JSONMemberReader(bytes, in: range)
         var fields = ScannedUser()
-        while let (key, value) = reader.next() {
+        while let (key, value) = reader.next(keeping: { Self.field(named: $0) != nil }) {
             // A key given twice leaves the reader unreadable, so Foundation's reading refuses it (`ResponseDecoder`).
             guard let field = Self.field(named: key) else { continue }
             switch (field, value) {

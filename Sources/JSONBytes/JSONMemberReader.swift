@@ -38,8 +38,11 @@ package struct JSONMemberReader {
     package var finished: Bool { closed && !unreadable }
 
     /// The next member, its key as written (no escape in it), or nil at the end of the object or once it is
-    /// `unreadable`.
-    package mutating func next() -> (key: ArraySlice<UInt8>, value: Value)? {
+    /// `unreadable`. A string whose key `keeping` declines is checked as any other but read as `other`: an
+    /// account's fifteen URLs are not made into strings no one reads.
+    package mutating func next(
+        keeping: (ArraySlice<UInt8>) -> Bool = { _ in true }
+    ) -> (key: ArraySlice<UInt8>, value: Value)? {
         guard !closed, !unreadable else { return nil }
         skipWhitespace()
         if !started {
@@ -58,7 +61,7 @@ package struct JSONMemberReader {
         skipWhitespace()
         guard take(UInt8(ascii: ":")) else { return fail() }
         skipWhitespace()
-        guard let value = value(depth: 1) else { return fail() }
+        guard let value = value(depth: 1, keeping: keeping(bytes[keyBytes])) else { return fail() }
         skipWhitespace()
         return (bytes[keyBytes], value)
     }
@@ -106,8 +109,8 @@ package struct JSONMemberReader {
         return nil
     }
 
-    /// A string at `index`, its escapes resolved: ASCII only, and no `\u`.
-    private mutating func string() -> String? {
+    /// A string at `index`, its escapes resolved, or "" unless `keeping`: ASCII only, and no `\u`.
+    private mutating func string(keeping: Bool) -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         var escaped = false
@@ -117,6 +120,7 @@ package struct JSONMemberReader {
             case UInt8(ascii: "\""):
                 index += 1
                 let text = bytes[(start - 1)..<index]
+                guard keeping else { return "" }
                 return escaped
                     ? JSONText.unescapeString(text) : String(decoding: text.dropFirst().dropLast(), as: UTF8.self)
             case UInt8(ascii: "\\"):
@@ -139,11 +143,11 @@ package struct JSONMemberReader {
     }
 
     /// The value at `index`, nested no deeper than `JSONText.maximumDepth`; nil where it is not one.
-    private mutating func value(depth: Int) -> Value? {
+    private mutating func value(depth: Int, keeping: Bool) -> Value? {
         guard index < end, depth <= JSONText.maximumDepth else { return nil }
         switch bytes[index] {
         case UInt8(ascii: "\""):
-            return string().map(Value.string)
+            return string(keeping: keeping).map { keeping ? .string($0) : .other }
         case UInt8(ascii: "t"):
             return literal("true") ? .boolean(true) : nil
         case UInt8(ascii: "f"):
@@ -189,7 +193,7 @@ package struct JSONMemberReader {
                 guard take(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
             }
-            guard value(depth: depth + 1) != nil else { return false }
+            guard value(depth: depth + 1, keeping: false) != nil else { return false }
             skipWhitespace()
             if take(closing) { return true }
             guard take(UInt8(ascii: ",")) else { return false }

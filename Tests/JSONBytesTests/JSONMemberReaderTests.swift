@@ -5,11 +5,13 @@ import Testing
 /// `JSONMemberReader` reads what it can and calls the rest unreadable, so a decoder hands it to Foundation: it
 /// must never pass a body that is not JSON.
 struct JSONMemberReaderTests {
-    private static func members(_ text: String) -> (members: [String: JSONMemberReader.Value], finished: Bool) {
+    private static func members(
+        _ text: String, keeping: @escaping (ArraySlice<UInt8>) -> Bool = { _ in true }
+    ) -> (members: [String: JSONMemberReader.Value], finished: Bool) {
         let bytes = Array(text.utf8)
         var reader = JSONMemberReader(bytes, in: 0..<bytes.count)
         var members: [String: JSONMemberReader.Value] = [:]
-        while let (key, value) = reader.next() { members[String(decoding: key, as: UTF8.self)] = value }
+        while let (key, value) = reader.next(keeping: keeping) { members[String(decoding: key, as: UTF8.self)] = value }
         return (members, reader.finished)
     }
 
@@ -29,6 +31,13 @@ struct JSONMemberReaderTests {
         #expect(Self.members("{}").finished)
     }
 
+    /// A string whose key the caller does not keep is read as `other`, and checked as strictly (below).
+    @Test func aStringNotKeptIsOther() {
+        let read = Self.members(#"{"login":"octo","url":"https://x","id":1}"#) { $0.elementsEqual("login".utf8) }
+        #expect(read.finished)
+        #expect(read.members == ["login": .string("octo"), "url": .other, "id": .integer(1)])
+    }
+
     /// Each of these is either not JSON or left to Foundation (non-ASCII text, `\u`, an escaped key).
     /// `[{} {}]` is one element to the splitter, `{} {}`, which `JSONMemberReader` refuses (data after the object).
     @Test(arguments: [
@@ -41,6 +50,7 @@ struct JSONMemberReaderTests {
     ])
     func whatIsNotPlainJSONIsUnreadable(text: String) {
         #expect(!Self.members(text).finished, "\(text)")
+        #expect(!Self.members(text, keeping: { _ in false }).finished, "\(text), no string kept")
     }
 
     @Test func sixtyFourLevelsAreRead() {
