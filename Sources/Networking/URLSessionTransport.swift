@@ -219,7 +219,6 @@ package final class URLSessionTransport: Sendable {
         }
         return sent
     }
-
 }
 
 /// One URLSession and its delegate, made when first used: a run over HTTPS never makes the pooled one.
@@ -260,6 +259,7 @@ final class SessionRoute: @unchecked Sendable {
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.httpCookieStorage = nil
             configuration.httpShouldSetCookies = false
+            configuration.httpCookieAcceptPolicy = .never  // Else every header line is parsed for cookies.
             configuration.httpMaximumConnectionsPerHost = connectionsPerHost
             configuration.timeoutIntervalForRequest = requestTimeout
             let session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
