@@ -211,7 +211,7 @@ extension StandInWorld {
     }
 
     package struct Grant: Sendable, Equatable {
-        /// `owner`, `organization owner`, `base permission`, `team <slug>`, or `direct`.
+        /// `owner`, `organization owner`, `base permission`, `team <slug>` (the team that grants it), or `direct`.
         package var source: String
         package var level: Int
     }
@@ -234,16 +234,6 @@ extension StandInWorld {
         return chain
     }
 
-    /// What `team` grants on `repository`, its own grant or an ancestor's (a team's grants reach down to its
-    /// children): the highest, and the nearest team that grants it; nil for none.
-    func teamGrant(_ team: Team, in organization: Organization, on repository: Repository) -> (team: Team, level: Int)?
-    {
-        lineage(of: team, in: organization).compactMap { ancestor in
-            ancestor.repositories.first { $0.key.isSame(as: repository.fullName) }
-                .flatMap { Self.level($0.value) }.map { (team: ancestor, level: $0) }
-        }.max { $0.level < $1.level }
-    }
-
     /// Every grant `login` has on `repository`, in the order above; empty for someone with no access of their own.
     package func grants(of login: String, on repository: Repository) -> [Grant] {
         let person = login.lowercased()
@@ -254,10 +244,14 @@ extension StandInWorld {
             if member != nil, let level = Self.level(organization.basePermission) {
                 grants.append(Grant(source: "base permission", level: level))
             }
+            // A team's grants reach down to its children: each team at or above the person's that grants one.
             for team in organization.teams
             where member != nil && team.members.contains(where: { $0.login.isSame(as: person) }) {
-                if let granting = teamGrant(team, in: organization, on: repository) {
-                    grants.append(Grant(source: "team " + team.slug, level: granting.level))
+                for granting in lineage(of: team, in: organization) {
+                    guard let grant = granting.repositories.first(where: { $0.key.isSame(as: repository.fullName) }),
+                        let level = Self.level(grant.value)
+                    else { continue }
+                    grants.append(Grant(source: "team " + granting.slug, level: level))
                 }
             }
         } else if repository.owner.isSame(as: person) {

@@ -12,9 +12,7 @@ struct RawHTTPResponse {
     var headers: [(name: String, value: String)]
     var body: [UInt8]
 
-    func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
-    }
+    func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
 
     var text: String { String(decoding: body, as: UTF8.self) }
 
@@ -51,9 +49,7 @@ func fetch(
     return RawHTTPResponse(status: response.status, headers: response.headers, body: response.body)
 }
 
-func bearer(_ token: String) -> [(String, String)] {
-    [("Authorization", "Bearer \(token)")]
-}
+func bearer(_ token: String) -> [(String, String)] { [("Authorization", "Bearer \(token)")] }
 
 func logins(_ response: RawHTTPResponse) throws -> [String] {
     try response.jsonArray().compactMap { $0["login"] as? String }
@@ -103,9 +99,7 @@ struct Step: Sendable, CustomTestStringConvertible {
         if let text { #expect(response.text == text, "\(testDescription)") }
         if let logins { #expect(try GitHubStandInTests.logins(response) == logins, "\(testDescription)") }
         for (path, field) in fields {
-            let object = path.split(separator: ".").reduce(try response.jsonObject() as Any?) {
-                value($0, String($1))
-            }
+            let object = path.split(separator: ".").reduce(try response.jsonObject() as Any?) { value($0, String($1)) }
             #expect(object as? String == field, "\(testDescription): \(path)")
         }
         return response

@@ -23,9 +23,14 @@ private func documentedKeys(_ name: String) throws -> [String] {
     /// an outside collaborator; octocat owns repositories and is a public member, so the demo shows every command.
     @Test func aPermissionIsTheHighestOfEveryGrantInAConsistentWorld() throws {
         let docs = try #require(world.repository("github", "docs"))
-        // linguists is justice-league's child: its members have the parent's push on github/docs.
-        let inherited = StandInWorld.Grant(source: "team linguists", level: 2)
+        // linguists is justice-league's child: its members have the parent's push on github/docs, granted by the
+        // parent; where both grant (triage beside the child's maintain), each is a source.
+        let inherited = StandInWorld.Grant(source: "team justice-league", level: 2)
         #expect(world.grants(of: "kitsune-fox", on: docs).last == inherited)
+        var both = world
+        both.organizations[0].teams[0].repositories["github/linguist"] = "triage"
+        let sources = try both.grants(of: "kitsune-fox", on: #require(both.repository("github", "linguist")))
+        #expect(sources.suffix(2).map(\.source) == ["team linguists", inherited.source])
         #expect(world.permission(of: "Yamada-Taro", on: docs) == 4)
         #expect(world.permission(of: "eager-falcon-20", on: docs) == nil)
         let hello = try #require(world.repository("octocat", "Hello-World"))

@@ -187,17 +187,16 @@ struct StandInGraphQLSchema {
         }
     }
 
-    /// What grants `grant`: the organization, the team (the nearest at or above the person's whose grant it is), or
-    /// the repository; with a name that tells it from the others.
+    /// What grants `grant`: the organization, the team, or the repository; with a name that tells it from the others.
     func granter(of grant: StandInWorld.Grant, on repository: StandInWorld.Repository) -> (object: Object, name: String)
     {
         guard let organization = world.organization(repository.owner), grant.source != "direct" else {
             return (self.repository(repository), "repository")
         }
-        guard let team = organization.teams.first(where: { "team " + $0.slug == grant.source }),
-            let granting = world.teamGrant(team, in: organization, on: repository)?.team
-        else { return (self.organization(organization), "organization") }
-        return (self.team(granting, of: organization), "team " + granting.slug)
+        guard let team = organization.teams.first(where: { "team " + $0.slug == grant.source }) else {
+            return (self.organization(organization), "organization")
+        }
+        return (self.team(team, of: organization), grant.source)
     }
 }
 
