@@ -236,37 +236,11 @@ extension StandInWorld {
 
     /// Every grant `login` has on `repository`, in the order above; empty for someone with no access of their own.
     package func grants(of login: String, on repository: Repository) -> [Grant] {
-        let person = login.lowercased()
-        var grants: [Grant] = []
-        if let organization = organization(repository.owner) {
-            let member = organization.member(person)
-            if member?.role == "admin" { grants.append(Grant(source: "organization owner", level: 4)) }
-            if member != nil, let level = Self.level(organization.basePermission) {
-                grants.append(Grant(source: "base permission", level: level))
-            }
-            // A team's grants reach down to its children: each team at or above the person's that grants one.
-            for team in organization.teams
-            where member != nil && team.members.contains(where: { $0.login.isSame(as: person) }) {
-                for granting in lineage(of: team, in: organization) {
-                    guard let grant = granting.repositories.first(where: { $0.key.isSame(as: repository.fullName) }),
-                        let level = Self.level(grant.value)
-                    else { continue }
-                    grants.append(Grant(source: "team " + granting.slug, level: level))
-                }
-            }
-        } else if repository.owner.isSame(as: person) {
-            grants.append(Grant(source: "owner", level: 4))
-        }
-        if let direct = repository.collaborators.first(where: { $0.key.isSame(as: person) }),
-            let level = Self.level(direct.value)
-        {
-            grants.append(Grant(source: "direct", level: level))
-        }
-        return grants
+        people(of: repository).first { $0.login.isSame(as: login) }?.grants ?? []
     }
 
     package func permission(of login: String, on repository: Repository) -> Int? {
-        grants(of: login, on: repository).map(\.level).max()
+        grants(of: login, on: repository).level
     }
 
     /// Whether `login` may push to the repository: who may list its collaborators, and be assigned to its issues.
@@ -274,19 +248,41 @@ extension StandInWorld {
         (login.flatMap { permission(of: $0, on: repository) } ?? 0) >= 2
     }
 
-    /// Everyone with a grant on the repository: owners, members, team members and direct collaborators, once each,
-    /// in that order.
-    package func people(of repository: Repository) -> [String] {
-        var logins: [String] = []
-        if let organization = organization(repository.owner) {
-            logins += organization.members.filter(\.active).map(\.login)
-            logins += organization.teams.flatMap { $0.members.map(\.login) }
-        } else {
-            logins.append(repository.owner)
+    /// Everyone with a grant on the repository, with their grants in the order above: owners, members, team members
+    /// and direct collaborators, once each, in that order. Each source is read once for the whole repository.
+    package func people(of repository: Repository) -> [(login: String, grants: [Grant])] {
+        let organization = organization(repository.owner)
+        let members = organization?.members.filter(\.active) ?? []
+        let teams = organization?.teams ?? []
+        var people: [(login: String, grants: [Grant])] = []
+        var place: [String: Int] = [:]
+        let logins = members.map(\.login) + teams.flatMap { $0.members.map(\.login) } + [repository.owner]
+        for login in logins + repository.collaborators.keys.sorted() where place[login.lowercased()] == nil {
+            place[login.lowercased()] = people.count
+            people.append((login, []))
         }
-        logins += repository.collaborators.keys.sorted()
-        var seen = Set<String>()
-        return logins.filter { seen.insert($0.lowercased()).inserted && permission(of: $0, on: repository) != nil }
+        func add(_ login: String, _ source: String, _ level: Int?) {
+            guard let level, let index = place[login.lowercased()] else { return }
+            people[index].grants.append(Grant(source: source, level: level))
+        }
+        for member in members {
+            if member.role == "admin" { add(member.login, "organization owner", 4) }
+            add(member.login, "base permission", organization.flatMap { Self.level($0.basePermission) })
+        }
+        // A team's grants reach its members and its child teams' members: each team at or above theirs that grants.
+        let active = Set(members.map { $0.login.lowercased() })
+        for team in teams {
+            let granting = organization.map { lineage(of: team, in: $0) } ?? []
+            for ancestor in granting {
+                let grant = ancestor.repositories.first { $0.key.isSame(as: repository.fullName) }
+                for member in team.members where active.contains(member.login.lowercased()) {
+                    add(member.login, "team " + ancestor.slug, grant.flatMap { Self.level($0.value) })
+                }
+            }
+        }
+        if organization == nil { add(repository.owner, "owner", 4) }
+        for (login, permission) in repository.collaborators { add(login, "direct", Self.level(permission)) }
+        return people.filter { !$0.grants.isEmpty }
     }
 
     /// A team's members, its child teams' included (GitHub's `GET /orgs/{org}/teams/{team_slug}/members`), each
@@ -360,4 +356,9 @@ extension String {
         }
         return same.flatMap { $0 } ?? (lowercased() == other.lowercased())
     }
+}
+
+extension [StandInWorld.Grant] {
+    /// The permission the grants give together, the highest; nil for none.
+    package var level: Int? { map(\.level).max() }
 }

@@ -75,7 +75,7 @@ final class AccessEndToEndTests {
             let organization = try #require(world.organization("github"))
             var expected: [String: String] = [:]
             for repository in world.repositories where repository.owner == "github" {
-                for login in world.people(of: repository) {
+                for (login, _) in world.people(of: repository) {
                     let member = organization.members.first { $0.login == login }
                     let level = try #require(world.permission(of: login, on: repository))
                     let affiliation = member.map { $0.role == "admin" ? "owner" : "member" } ?? "outside"
@@ -146,7 +146,7 @@ final class AccessEndToEndTests {
             let organization = try #require(server.world.current.organization("github"))
             let repository = try #require(server.world.current.repository("github", "docs"))
             var expected: [String: String] = [:]
-            for login in server.world.current.people(of: repository) {
+            for (login, _) in server.world.current.people(of: repository) {
                 let member = organization.members.first { $0.login == login && $0.isPublic && $0.active }
                 expected["github/docs \(login)"] = member.map { $0.role == "admin" ? "owner" : "member" } ?? "null"
             }

@@ -160,7 +160,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         let server = try standIn()
         func check(_ repository: StandInWorld.Repository) throws -> Int {
             let world = server.world.current
-            let admins = world.people(of: repository).filter { world.permission(of: $0, on: repository) == 4 }
+            let admins = world.people(of: repository).filter { $0.grants.level == 4 }.map(\.login)
             let admin = try #require(admins.first, "\(repository.fullName) has an admin")
             let path = "/repos/" + repository.fullName
             let listed = try (1...10).reduce(0) { listed, page in

@@ -164,10 +164,10 @@ struct StandInGraphQLSchema {
             throw StandInGraphQLFieldError(type: "FORBIDDEN", message: message)
         }
         let login = field.text("login")
-        let people = world.people(of: repository).filter { login == nil || $0.isSame(as: login ?? "") }
-            .compactMap(request.population.user(login:))
+        let people = world.people(of: repository).filter { login == nil || $0.login.isSame(as: login ?? "") }
+            .compactMap { person in request.population.user(login: person.login).map { ($0, person.grants) } }
         return try connection("RepositoryCollaborator", field, people.count) { position in
-            let grants = world.grants(of: people[position].login, on: repository)
+            let (user, grants) = people[position]
             // One source for each granter and level, in the order of the grants.
             var seen = Set<String>()
             let permissionSources = grants.compactMap { grant -> Result? in
@@ -181,8 +181,8 @@ struct StandInGraphQLSchema {
                 return .object("PermissionSource", fields)
             }
             return [
-                "permission": .text(StandInWorld.roleName(grants.map(\.level).max() ?? 0).uppercased()),
-                "permissionSources": .list(permissionSources), "node": .object(account(people[position])),
+                "permission": .text(StandInWorld.roleName(grants.level ?? 0).uppercased()),
+                "permissionSources": .list(permissionSources), "node": .object(account(user)),
             ]
         }
     }

@@ -104,7 +104,8 @@ extension StandInRouteRequest {
             return peopleList(repository.watchers)
         case .assignees:
             // Who may be assigned: whoever can push to the repository.
-            return peopleList(world.people(of: repository).filter { world.canPush($0, to: repository) }, byLogin: true)
+            let pushers = world.people(of: repository).filter { ($0.grants.level ?? 0) >= 2 }
+            return peopleList(pushers.map(\.login), byLogin: true)
         case .contributors:
             return contributors(repository)
         case .collaborators:
@@ -115,17 +116,16 @@ extension StandInRouteRequest {
             let organization = world.organization(repository.owner)
             switch request.query["affiliation"] {
             case "outside":
-                listed = listed.filter { login in
-                    organization.map { $0.member(login) == nil } ?? (login != repository.owner)
+                listed = listed.filter { person in
+                    organization.map { $0.member(person.login) == nil } ?? (person.login != repository.owner)
                 }
-            case "direct":
-                listed = listed.filter { world.grants(of: $0, on: repository).contains { $0.source == "direct" } }
+            case "direct": listed = listed.filter { $0.grants.contains { $0.source == "direct" } }
             default: break
             }
             if let permission = request.query["permission"] {
-                listed = listed.filter { world.permission(of: $0, on: repository) == StandInWorld.level(permission) }
+                listed = listed.filter { $0.grants.level == StandInWorld.level(permission) }
             }
-            return peopleList(listed) { user, writer in
+            return peopleList(listed.map(\.login)) { user, writer in
                 let level = world.permission(of: user.login, on: repository) ?? 0
                 let permissions = StandInWorld.permissions.enumerated().map { JSONValue.Member($1, .bool(level >= $0)) }
                 writer.raw(",\"permissions\":")
