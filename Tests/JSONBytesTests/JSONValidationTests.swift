@@ -58,6 +58,24 @@ struct JSONValidationTests {
         #expect(flaw(bytes) == .notJSON(offset: 4, reason: "bytes that are not UTF-8 in a string"))
     }
 
+    /// Plain text is skipped a word at a time: each byte a string must look at is seen wherever it is in a word.
+    @Test func eachByteAStringLooksAtIsSeenAtEveryPlaceInAWord() {
+        for place in 0..<20 {
+            func document(_ middle: String, _ bytes: [UInt8] = []) -> [UInt8] {
+                let text = #"[""# + String(repeating: "a", count: place) + middle
+                return Array(text.utf8) + bytes + Array((String(repeating: "b", count: 20 - place) + #""]"#).utf8)
+            }
+            #expect(flaw(document("", [0x1F])) == .notJSON(offset: 2 + place, reason: Self.control))
+            #expect(flaw(document("", [0xFF])) == .notJSON(offset: 2 + place, reason: Self.notUTF8))
+            #expect(flaw(document(#"\x"#)) == .notJSON(offset: 3 + place, reason: Self.badEscape))
+            #expect(flaw(document(#"\"é\u0041\\"#, [0x7F])) == nil && flaw(document(#"",""#)) == nil)
+        }
+    }
+
+    private static let control = "a raw control character (U+001F) in a string"
+    private static let notUTF8 = "bytes that are not UTF-8 in a string"
+    private static let badEscape = "an escape JSON does not have in a string"
+
     @Test func depthCountsTheOutermostContainer() {
         #expect(JSONText.flaw(in: Array("[[[]]]".utf8), deeperThan: 3) == nil)
         #expect(JSONText.flaw(in: Array("[[[[]]]]".utf8), deeperThan: 3) == .tooDeep)
