@@ -115,6 +115,8 @@ package struct JSONMemberReader {
         let start = index
         var escaped = false
         while index < end {
+            index = bytes.withUnsafeBufferPointer { JSONText.endOfPlainText(in: $0, from: index) }
+            guard index < end else { return nil }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):

@@ -27,6 +27,28 @@ extension JSONText {
     }
 }
 
+extension JSONText {
+    /// Past the printable ASCII other than `"` and `\` from `start`, eight bytes at a time while there are eight:
+    /// a word holding none of the bytes a string's reader must look at (a quote, a backslash, a control character,
+    /// a byte of a multibyte character) is all plain text. The tests may flag a byte after a true one, never a word
+    /// without one; what is left is read a byte at a time.
+    static func endOfPlainText(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs = ones &* 0x80
+        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var index = start
+        while index + 8 <= bytes.count, let base = bytes.baseAddress {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let control = (word &- ones &* 0x20) & ~word & highs != 0
+            guard word & highs == 0, !control, !hasZero(word ^ (ones &* 0x22)), !hasZero(word ^ (ones &* 0x5C)) else {
+                return index
+            }
+            index += 8
+        }
+        return index
+    }
+}
+
 /// A recursive descent over the grammar, at most `maximumDepth` calls deep.
 private struct JSONValidator {
     typealias Flaw = JSONText.Flaw
@@ -164,22 +186,7 @@ private struct JSONValidator {
         throw notJSON("an unterminated string")
     }
 
-    /// Moves past printable ASCII other than `"` and `\\`, eight bytes at a time while there are eight: a word
-    /// holding none of the bytes `string` must look at (a quote, a backslash, a control character, a byte of a
-    /// multibyte character) is all plain text. The tests may flag a byte after a true one, never a word without one.
-    private mutating func skipPlainText() {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs = ones &* 0x80
-        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-        while index + 8 <= bytes.count, let base = bytes.baseAddress {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let control = (word &- ones &* 0x20) & ~word & highs != 0
-            guard word & highs == 0, !control, !hasZero(word ^ (ones &* 0x22)), !hasZero(word ^ (ones &* 0x5C)) else {
-                return
-            }
-            index += 8
-        }
-    }
+    private mutating func skipPlainText() { index = JSONText.endOfPlainText(in: bytes, from: index) }
 
     private mutating func escape() throws(Flaw) {
         guard index + 1 < bytes.count else { throw notJSON("an unterminated string") }

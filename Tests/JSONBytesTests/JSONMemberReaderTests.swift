@@ -53,6 +53,20 @@ struct JSONMemberReaderTests {
         #expect(!Self.members(text, keeping: { _ in false }).finished, "\(text), no string kept")
     }
 
+    /// Plain text is skipped a word at a time, within the object's range: an escape or a byte of a multibyte
+    /// character is seen wherever it is in a word, and a string the range cuts is unreadable, plain text after it.
+    @Test func aStringIsReadToItsEndAtEveryPlaceAndNoFurther() {
+        for place in 0..<20 {
+            let (before, after) = (String(repeating: "a", count: place), String(repeating: "b", count: 20 - place))
+            let read = Self.members(#"{"k":""# + before + #"\"x"# + after + #""}"#)
+            #expect(read.members["k"] == .string(before + "\"x" + after))
+            #expect(!Self.members(#"{"k":""# + before + "é" + after + #""}"#).finished)
+            let bytes = Array((#"{"k":""# + before + "bbbbbbbb" + #""}"#).utf8)
+            var reader = JSONMemberReader(bytes, in: 0..<(7 + place))
+            #expect(reader.next() == nil && !reader.finished)
+        }
+    }
+
     @Test func sixtyFourLevelsAreRead() {
         let nested = String(repeating: "[", count: 63) + "1" + String(repeating: "]", count: 63)
         #expect(Self.members(#"{"a":"# + nested + "}").finished)
