@@ -26,7 +26,8 @@ import Networking
 /// component swapped after the checks cannot redirect a read or a write. Files are 0600. Writes go to a
 /// temporary file that is renamed into place, so readers (in this process or another) see a whole entry or
 /// none; temporary files orphaned by a killed process are removed once they are old. An entry that does not
-/// parse is a miss. The total size is bounded; the least recently used entries go first.
+/// parse (`decode`), or is larger than the cache ever writes (`entryLimit`), is damaged: a miss, read no further.
+/// The total size is bounded; the least recently used entries go first.
 package final class DiskResponseCache: Sendable {
     /// Warnings reach stderr even when a caller passes no logger of its own.
     package static let standardErrorLogger = Logger(
@@ -39,6 +40,9 @@ package final class DiskResponseCache: Sendable {
     /// Where the entries are: the subfolder gh-users owns.
     package let storeDirectory: URL
     package let limitBytes: Int64
+    /// The most body bytes an answer may bring (`GH_USERS_MAX_RESPONSE_BYTES`): no larger body is stored, so no
+    /// larger entry is read.
+    package let maximumBodyBytes: Int
     let logger: Logger
     let now: @Sendable () -> Date
     let sizeEstimate = LockedCounter()
@@ -47,12 +51,14 @@ package final class DiskResponseCache: Sendable {
     package init(
         directory: URL,
         limitBytes: Int64,
+        maximumBodyBytes: Int = URLSessionTransport.defaultMaximumBodyBytes,
         logger: Logger = DiskResponseCache.standardErrorLogger,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.directory = directory
         self.storeDirectory = directory.appendingPathComponent(DiskResponseCache.storeName, isDirectory: true)
         self.limitBytes = limitBytes
+        self.maximumBodyBytes = maximumBodyBytes
         self.logger = logger
         self.now = now
     }
@@ -77,7 +83,7 @@ package final class DiskResponseCache: Sendable {
     }
 
     /// What the store holds under a key: an entry, one that does not parse (cut short, a byte changed, another
-    /// format), or nothing usable (none, or one refused: a link, another user's).
+    /// format, larger than the cache writes), or nothing usable (none, or one refused: a link, another user's).
     package enum Lookup: Sendable, Equatable {
         case entry(CachedResponse)
         case damaged
@@ -99,8 +105,11 @@ package final class DiskResponseCache: Sendable {
             warnAboutEntry(name, problem)
             return .none
         }
+        // A file larger than any entry this cache writes is not read: it could be of any size.
+        let limit = entryLimit
+        guard Int64(info.st_size) <= Int64(limit) else { return .damaged }
         guard let bytes = FileInfo.readAll(descriptor, limit: Int(info.st_size) + 1) else { return .none }
-        guard var entry = DiskResponseCache.decode(Foundation.Data(bytes)) else { return .damaged }
+        guard bytes.count <= limit, var entry = DiskResponseCache.decode(bytes) else { return .damaged }
         entry.revalidatedAt = FileInfo.modified(info)
         return .entry(entry)
     }
@@ -136,8 +145,13 @@ package final class DiskResponseCache: Sendable {
         return confirmed
     }
 
+    /// The most bytes an entry this cache writes can hold.
+    var entryLimit: Int { DiskResponseCache.entryLimit(maximumBodyBytes: maximumBodyBytes) }
+
     /// Stores a 200 answer. Failing to write is not an error for the command: the cache is an optimisation,
-    /// so it is one warning, and the command goes on.
+    /// so it is one warning, and the command goes on. An answer whose body is over `maximumBodyBytes`, or whose
+    /// metadata is over `metadataLimit` (a header of tens of KB), is not stored: a read refuses any larger entry
+    /// unread.
     ///
     /// An answer that holds the token anywhere it would be kept (a server that echoes it in an `ETag`, a `Link`,
     /// the body) is not stored at all, so the token is never written to disk. Masking it instead would keep an
@@ -160,8 +174,12 @@ package final class DiskResponseCache: Sendable {
             logger.debug("\(HTTPClient.traceText(entry.url)): not cached, since the answer holds the token")
             return
         }
+        guard entry.body.count <= maximumBodyBytes, let bytes = DiskResponseCache.encode(entry) else {
+            logger.debug(
+                "\(HTTPClient.traceText(entry.url)): not cached, since the answer is larger than an entry holds")
+            return
+        }
         guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: true) else { return }
-        let bytes = DiskResponseCache.encode(entry)
         let temporary =
             DiskResponseCache.temporaryPrefix + "\(key)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         if let code = FileInfo.writeNew(bytes, at: store, name: temporary) {

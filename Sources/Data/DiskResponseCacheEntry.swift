@@ -38,6 +38,9 @@ extension DiskResponseCache {
     static let formatVersion = 1
     static let magic = "gh-users-cache \(formatVersion)\n"
     static let entrySuffix = ".entry"
+    /// The most bytes of metadata (URL, status, date, kept headers, as JSON) an entry holds; an answer with more
+    /// is not stored, so that a read can refuse a larger file unread.
+    static let metadataLimit = 64 * 1024
     /// Response headers worth keeping: what revalidation and paging need, and the token's scopes, which GitHub's
     /// own 304s leave out (recorded in 2013: a 304 to a token carries no `X-OAuth-Scopes`), so `me` can still
     /// name them after one. Rate-limit headers go stale, and nothing from the request (such as Authorization)
@@ -52,10 +55,16 @@ extension DiskResponseCache {
         return key + entrySuffix
     }
 
+    /// The most bytes an entry holds with a body of at most `maximumBodyBytes`: its first line, metadata up to
+    /// `metadataLimit` and its newline, and the body.
+    static func entryLimit(maximumBodyBytes: Int) -> Int {
+        magic.utf8.count + metadataLimit + 1 + maximumBodyBytes
+    }
+
     /// `gh-users-cache 1\n`, one line of JSON metadata, then the body, whose length and checksum the metadata
     /// states so a cut-off or damaged file is caught (an entry written before the checksum has none, and is
-    /// checked by its length alone).
-    static func encode(_ entry: CachedResponse) -> [UInt8] {
+    /// checked by its length alone). nil when the metadata is over `metadataLimit`.
+    static func encode(_ entry: CachedResponse) -> [UInt8]? {
         let metadata = EntryMetadata(
             url: entry.url,
             status: entry.status,
@@ -64,12 +73,11 @@ extension DiskResponseCache {
             bodyLength: entry.body.count,
             bodyChecksum: checksum(entry.body)
         )
-        let json = (try? JSONEncoder().encode(metadata)) ?? Foundation.Data()
+        guard let json = try? JSONEncoder().encode(metadata), json.count <= metadataLimit else { return nil }
         return Array(magic.utf8) + Array(json) + [UInt8(ascii: "\n")] + Array(entry.body)
     }
 
-    static func decode(_ data: Foundation.Data) -> CachedResponse? {
-        let bytes = [UInt8](data)
+    static func decode(_ bytes: [UInt8]) -> CachedResponse? {
         let magicBytes = Array(magic.utf8)
         guard bytes.count > magicBytes.count, Array(bytes[0..<magicBytes.count]) == magicBytes,
             let newline = bytes[magicBytes.count...].firstIndex(of: UInt8(ascii: "\n")),

@@ -69,12 +69,13 @@ package enum FileInfo {
         return names
     }
 
-    /// Up to `limit` bytes from the descriptor's current position to its end; nil on a read error.
+    /// Up to `limit` bytes from the descriptor's current position to its end, and never more; nil on a read error.
     static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while bytes.count < limit {
-            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            let wanted = min(buffer.count, limit - bytes.count)
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, wanted) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return nil

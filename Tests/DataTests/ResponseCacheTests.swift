@@ -368,12 +368,9 @@ struct CacheFolderSafetyTests {
     private func plantStore(in directory: URL, mode: Int, marker: String?) throws -> URL {
         let store = directory.appendingPathComponent("gh-users-responses")
         try makeDirectory(store, mode: 0o700)
-        try Data(
-            DiskResponseCache.encode(
-                CachedResponse(
-                    url: listURL, status: 200, headers: HTTPHeaders(), body: Data(page.utf8), storedAt: Date())
-            )
-        ).write(to: store.appendingPathComponent("theirs.entry"))
+        let entry = CachedResponse(
+            url: listURL, status: 200, headers: HTTPHeaders(), body: Data(page.utf8), storedAt: Date())
+        try Data(try #require(DiskResponseCache.encode(entry))).write(to: store.appendingPathComponent("theirs.entry"))
         if let marker { try Data(marker.utf8).write(to: store.appendingPathComponent("CACHEDIR.TAG")) }
         #expect(chmod(store.path, mode_t(mode)) == 0)
         return store

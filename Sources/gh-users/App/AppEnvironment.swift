@@ -134,7 +134,9 @@ extension AppEnvironment {
             clock: clock
         )
         let store = request.cache.directory.map {
-            DiskResponseCache(directory: $0, limitBytes: request.cache.limitBytes, logger: request.logger)
+            DiskResponseCache(
+                directory: $0, limitBytes: request.cache.limitBytes, maximumBodyBytes: request.maximumBodyBytes,
+                logger: request.logger)
         }
         let cache = CacheSettings(store: store, mode: request.cacheMode)
         return GitHubRepository(client: client, cache: cache, logger: request.logger)
