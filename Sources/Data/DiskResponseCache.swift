@@ -25,9 +25,9 @@ import Networking
 /// The subfolder is opened once and used through its descriptor (`openat`, `renameat`, ...), so a path
 /// component swapped after the checks cannot redirect a read or a write. Files are 0600. Writes go to a
 /// temporary file that is renamed into place, so readers (in this process or another) see a whole entry or
-/// none; temporary files orphaned by a killed process are removed once they are old. An entry that does not
-/// parse (`decode`), or is larger than the cache ever writes (`entryLimit`), is damaged: a miss, read no further.
-/// The total size is bounded; the least recently used entries go first.
+/// none; temporary files orphaned by a killed process are removed once they are old. An entry that is not whole
+/// and of this format (`decode`), or larger than the cache ever writes (`entryLimit`), is damaged: a miss, read no
+/// further. The total size is bounded; the least recently used entries go first.
 package final class DiskResponseCache: Sendable {
     /// Warnings reach stderr even when a caller passes no logger of its own.
     package static let standardErrorLogger = Logger(
@@ -149,9 +149,9 @@ package final class DiskResponseCache: Sendable {
     var entryLimit: Int { DiskResponseCache.entryLimit(maximumBodyBytes: maximumBodyBytes) }
 
     /// Stores a 200 answer. Failing to write is not an error for the command: the cache is an optimisation,
-    /// so it is one warning, and the command goes on. An answer whose body is over `maximumBodyBytes`, or whose
-    /// metadata is over `metadataLimit` (a header of tens of KB), is not stored: a read refuses any larger entry
-    /// unread.
+    /// so it is one warning, and the command goes on. Only a 200 is stored (a read refuses any other status), and
+    /// not one whose body is over `maximumBodyBytes` or whose metadata is over `metadataLimit` (a header of tens of
+    /// KB): a read refuses any larger entry unread.
     ///
     /// An answer that holds the token anywhere it would be kept (a server that echoes it in an `ETag`, a `Link`,
     /// the body) is not stored at all, so the token is never written to disk. Masking it instead would keep an
@@ -174,6 +174,7 @@ package final class DiskResponseCache: Sendable {
             logger.debug("\(HTTPClient.traceText(entry.url)): not cached, since the answer holds the token")
             return
         }
+        guard entry.status == 200 else { return }
         guard entry.body.count <= maximumBodyBytes, let bytes = DiskResponseCache.encode(entry) else {
             logger.debug(
                 "\(HTTPClient.traceText(entry.url)): not cached, since the answer is larger than an entry holds")

@@ -31,12 +31,17 @@ package struct CachedResponse: Sendable, Equatable {
     }
 }
 
-/// How an entry is kept on disk: the headers worth keeping, the file layout and its version. A file of another
-/// version, or one that does not parse, is a miss.
+/// How an entry is kept on disk: the headers worth keeping, the file layout and its version. An entry that is not
+/// whole and of this version, as this cache writes it, is damaged: a miss, fetched again.
 extension DiskResponseCache {
-    /// Bumped whenever the file layout changes; entries of another version are misses.
+    /// The store's version (its folder, its file names, its marker), which `CACHEDIR.TAG` names: a store of another
+    /// version is emptied and marked again. Entries have a version of their own (`entryVersion`).
     static let formatVersion = 1
-    static let magic = "gh-users-cache \(formatVersion)\n"
+    /// The entry file's version, bumped whenever its layout changes: an entry of another version is damaged, and
+    /// fetched again, so neither an upgrade nor an older gh-users sharing the folder empties the store. Version 1's
+    /// checksum covered the body alone (and an early entry had none); version 2's covers the metadata too.
+    static let entryVersion = 2
+    static let magic = "gh-users-cache \(entryVersion) "
     static let entrySuffix = ".entry"
     /// The most bytes of metadata (URL, status, date, kept headers, as JSON) an entry holds; an answer with more
     /// is not stored, so that a read can refuse a larger file unread.
@@ -58,42 +63,53 @@ extension DiskResponseCache {
     /// The most bytes an entry holds with a body of at most `maximumBodyBytes`: its first line, metadata up to
     /// `metadataLimit` and its newline, and the body.
     static func entryLimit(maximumBodyBytes: Int) -> Int {
-        magic.utf8.count + metadataLimit + 1 + maximumBodyBytes
+        magic.utf8.count + checksumDigits + 1 + metadataLimit + 1 + maximumBodyBytes
     }
 
-    /// `gh-users-cache 1\n`, one line of JSON metadata, then the body, whose length and checksum the metadata
-    /// states so a cut-off or damaged file is caught (an entry written before the checksum has none, and is
-    /// checked by its length alone). nil when the metadata is over `metadataLimit`.
+    /// `gh-users-cache 2 ` and a checksum of the rest of the file, one line of JSON metadata (which states the
+    /// body's length), then the body. The checksum covers metadata and body, so an entry cut short or with any
+    /// byte changed (its status, a header, the body) is caught. nil when the metadata is over `metadataLimit`.
     static func encode(_ entry: CachedResponse) -> [UInt8]? {
         let metadata = EntryMetadata(
             url: entry.url,
             status: entry.status,
             storedAt: entry.storedAt.timeIntervalSince1970,
             headers: entry.headers.fields.map { [$0.name, $0.value] },
-            bodyLength: entry.body.count,
-            bodyChecksum: checksum(entry.body)
+            bodyLength: entry.body.count
         )
         guard let json = try? JSONEncoder().encode(metadata), json.count <= metadataLimit else { return nil }
-        return Array(magic.utf8) + Array(json) + [UInt8(ascii: "\n")] + Array(entry.body)
+        var bytes = Array(magic.utf8) + Array(repeating: UInt8(ascii: "0"), count: checksumDigits) + [newline]
+        let covered = bytes.count
+        bytes.reserveCapacity(covered + json.count + 1 + entry.body.count)
+        bytes.append(contentsOf: json)
+        bytes.append(newline)
+        bytes.append(contentsOf: entry.body)
+        let sum = Array(checksum(bytes[covered...]).utf8)
+        bytes.replaceSubrange((covered - 1 - sum.count)..<(covered - 1), with: sum)
+        return bytes
     }
 
+    /// The entry, or nil when the file is not a whole 200 of this version as `encode` writes it.
     static func decode(_ bytes: [UInt8]) -> CachedResponse? {
         let magicBytes = Array(magic.utf8)
-        guard bytes.count > magicBytes.count, Array(bytes[0..<magicBytes.count]) == magicBytes,
-            let newline = bytes[magicBytes.count...].firstIndex(of: UInt8(ascii: "\n")),
+        let covered = magicBytes.count + checksumDigits + 1
+        guard bytes.count > covered, bytes[0..<magicBytes.count].elementsEqual(magicBytes),
+            bytes[covered - 1] == newline,
+            bytes[magicBytes.count..<(covered - 1)].elementsEqual(checksum(bytes[covered...]).utf8),
+            let end = bytes[covered...].firstIndex(of: newline),
             let metadata = try? JSONDecoder().decode(
                 EntryMetadata.self,
-                from: Foundation.Data(bytes[magicBytes.count..<newline])
+                from: Foundation.Data(bytes[covered..<end])
             ),
-            bytes.count - newline - 1 == metadata.bodyLength,
-            metadata.headers.allSatisfy({ $0.count == 2 }),
-            metadata.bodyChecksum.map({ $0 == checksum(bytes[(newline + 1)...]) }) ?? true
+            metadata.status == 200,
+            bytes.count - end - 1 == metadata.bodyLength,
+            metadata.headers.allSatisfy({ $0.count == 2 })
         else { return nil }
         return CachedResponse(
             url: metadata.url,
             status: metadata.status,
             headers: HTTPHeaders(metadata.headers.map { (name: $0[0], value: $0[1]) }),
-            body: Foundation.Data(bytes[(newline + 1)...]),
+            body: Foundation.Data(bytes[(end + 1)...]),
             storedAt: Date(timeIntervalSince1970: metadata.storedAt)
         )
     }
@@ -104,13 +120,17 @@ extension DiskResponseCache {
         let storedAt: Double
         let headers: [[String]]
         let bodyLength: Int
-        var bodyChecksum: String?
     }
 
-    /// FNV-1a (64 bits) of the body, in hex: it catches a damaged byte, a byte at a time (about 1 ms a MB).
-    static func checksum(_ body: some Collection<UInt8>) -> String {
+    private static let newline = UInt8(ascii: "\n")
+    private static let checksumDigits = 16
+
+    /// FNV-1a (64 bits), in 16 hex digits: a byte at a time (about 1 ms a MB), each step a one-to-one function of
+    /// the hash so far, so a changed byte always changes the result.
+    static func checksum(_ bytes: some Collection<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return String(hash, radix: 16)
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: checksumDigits - digits.count) + digits
     }
 }

@@ -30,7 +30,7 @@ package enum DomainError: Error, Sendable, Equatable {
     case malformedResponse(endpoint: String, detail: String, requestID: String? = nil)
     /// `--offline` was asked for and the answer is not in the cache; `everCached` is false for what never goes
     /// into it (a write, a GraphQL query, `/rate_limit`, which is always asked live), `damaged` true when its
-    /// entry is there but does not read (cut short, a byte changed, larger than the cache writes).
+    /// entry is there but does not read (cut short, a byte changed, another format, larger than the cache writes).
     case notCached(resource: String, everCached: Bool = true, damaged: Bool = false)
     /// The cache could not be read or changed (`cache info`, `cache clear`); `remedy` is the way out, if any.
     case cacheUnavailable(String, remedy: CacheRemedy? = nil)

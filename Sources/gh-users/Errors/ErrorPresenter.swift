@@ -173,8 +173,8 @@ struct ErrorPresenter: Sendable {
             // A write, a GraphQL POST and `/rate_limit` could never have been answered offline.
             let absence =
                 damaged
-                ? "in the cache, but its copy is damaged (cut short, changed on disk, or over "
-                    + "GH_USERS_MAX_RESPONSE_BYTES; a run without --offline fetches it again)"
+                ? "in the cache, but its copy is damaged (cut short, changed on disk, of another gh-users version, "
+                    + "or over GH_USERS_MAX_RESPONSE_BYTES; a run without --offline fetches it again)"
                 : everCached ? "not in the cache" : "never cached"
             return Presentation(
                 message: "gh-users: \(clean(resource)) is \(absence), and --offline keeps off the network\n",
