@@ -194,6 +194,13 @@ package final class DiskResponseCache: Sendable {
         guard renameat(store, temporary, store, name) == 0 else {
             let code = errno
             unlinkat(store, temporary, 0)
+            // Its temporary file is gone: another process removed it (swept as an orphan while this one was stopped
+            // for longer than `orphanAge`, or an older gh-users' `cache clear`). The cache works: this answer is
+            // fetched again next time, and the next ones are stored, so nothing is said.
+            guard code != ENOENT else {
+                logger.debug("\(HTTPClient.traceText(entry.url)): not cached, since its temporary file was removed")
+                return
+            }
             warnAboutWriting(code)
             return
         }
@@ -216,9 +223,11 @@ package final class DiskResponseCache: Sendable {
         }
     }
 
-    /// Removes every entry and temporary file in the store, and nothing else anywhere; returns what there was.
-    /// A store of the user's own whose marker is missing, damaged or of another version is marked again first,
-    /// so `cache clear` is always the way out of a broken store.
+    /// Removes every entry and orphaned temporary file in the store, and nothing else anywhere; returns what there
+    /// was. A temporary file younger than `orphanAge` is another run's write under way, which renames it into place
+    /// in a moment: it is left to that run, which would otherwise fail to store its answer. A store of the user's
+    /// own whose marker is missing, damaged or of another version is marked again first, so `cache clear` is
+    /// always the way out of a broken store.
     package func clear() throws(DomainError) -> CacheSummary {
         let descriptor: Int32
         switch store.resolve({ openStore(create: false, repair: .ownedAndNotShared) }) {
@@ -230,8 +239,11 @@ package final class DiskResponseCache: Sendable {
             descriptor = opened
         }
         let before = summary(of: scan(descriptor, sweepingOrphans: false))
+        let cutoff = now().addingTimeInterval(-DiskResponseCache.orphanAge)
         for name in FileInfo.names(in: descriptor)
-        where name.hasSuffix(DiskResponseCache.entrySuffix) || name.hasPrefix(DiskResponseCache.temporaryPrefix) {
+        where name.hasSuffix(DiskResponseCache.entrySuffix)
+            || (name.hasPrefix(DiskResponseCache.temporaryPrefix) && !isWriteUnderWay(name, in: descriptor, cutoff))
+        {
             if unlinkat(descriptor, name, 0) != 0, errno != ENOENT, errno != EISDIR {
                 let path = storeDirectory.appendingPathComponent(name).path
                 throw DomainError.cacheUnavailable(

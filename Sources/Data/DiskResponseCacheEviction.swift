@@ -51,6 +51,13 @@ extension DiskResponseCache {
         return result
     }
 
+    /// Whether the temporary file `name` is a regular file modified since `cutoff`: a write under way.
+    func isWriteUnderWay(_ name: String, in store: Int32, _ cutoff: Date) -> Bool {
+        var info = stat()
+        return fstatat(store, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && FileInfo.isRegular(info)
+            && FileInfo.modified(info) >= cutoff
+    }
+
     func summary(of scan: Scan) -> CacheSummary {
         CacheSummary(
             path: storeDirectory.path,

@@ -210,11 +210,13 @@ extension DiskResponseCache {
         logger.warning("ignoring the cache entry \(path), and any other like it: \(problem)")
     }
 
+    /// Once per process: every later answer is still tried, and may well be stored (a disk no longer full), so
+    /// the warning says only what is sure, that an answer not stored is fetched again.
     func warnAboutWriting(_ code: Int32) {
         guard WarningsGiven.shared.first("write\u{0}" + storeDirectory.path) else { return }
         logger.warning(
             "cannot write to the cache in \(TerminalSanitizer.quotedPath(storeDirectory.path)): \(FileInfo.reason(code)); "
-                + "going on without storing answers")
+                + "an answer it cannot store is fetched again next time")
     }
 }
 

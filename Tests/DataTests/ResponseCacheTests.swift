@@ -217,7 +217,10 @@ struct DiskResponseCacheTests {
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         cache.write(key: "a", response: response(), now: Date())
         cache.write(key: "b", response: response(), now: Date())
-        try Data().write(to: cache.storeDirectory.appendingPathComponent(".tmp-stray"))
+        let stray = cache.storeDirectory.appendingPathComponent(".tmp-stray")
+        try Data().write(to: stray)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: stray.path)
         let removed = try cache.clear()
         #expect(removed.entries == 2)
         #expect(removed.bytes > 0)
