@@ -138,9 +138,11 @@ struct PeopleChangeKeyTests {
         var admins = whole
         admins.filters["role"] = "admin"
         #expect(PeopleChangeKey.members.passes(admins).map(\.role) == ["admin"])
-        var everyone = whole
-        everyone.filters["role"] = "all"
-        #expect(PeopleChangeKey.members.passes(everyone).map(\.role) == ["member", "admin"])
+        // `--role all`, GitHub's default, is kept as no role: the whole list, as without it.
+        let everyone = try MembersCommand(
+            ArgumentScanner.scan(["github", "--role", "all"], spec: MembersCommand.spec), spec: MembersCommand.spec)
+        #expect(everyone.list.filters.isEmpty)
+        #expect(PeopleChangeKey.members.passes(everyone.list).map(\.role) == ["member", "admin"])
         var publicOnes = whole
         publicOnes.publicOnly = true
         #expect(PeopleChangeKey.members.passes(publicOnes).map(\.role) == [nil])
@@ -343,7 +345,8 @@ struct PeopleChangesRunTests {
         without.answer("GET /repos/octocat/Hello-World/collaborators?per_page=100", accounts: [1])
         #expect(await run(without, ["collaborators", "octocat/Hello-World", "--changes", folder("c.json")]).0 == 0)
         let all = StubTransport()
-        all.answer("GET /repos/octocat/Hello-World/collaborators?affiliation=all&per_page=100", accounts: [1, 2])
+        // Asked as the list with no filter, which it is.
+        all.answer("GET /repos/octocat/Hello-World/collaborators?per_page=100", accounts: [1, 2])
         let (status, out, err) = await run(
             all,
             [

@@ -71,6 +71,27 @@ struct MembersCommandTests {
         #expect(run.err.hasPrefix("gh-users: \(named) needs a token"))
     }
 
+    /// `--role all` is GitHub's default, the list with no role: without a token the public members (before: exit 4,
+    /// "members --role (read:org) needs a token"), with `--public` the public ones (before: exit 64, "--role and
+    /// the 2FA filters need the whole list"), with a token the members, asked for with no role.
+    @Test(arguments: [
+        (false, [String](), "GET /orgs/github/public_members?per_page=30", "orgs-list-public-members"),
+        (true, ["--public"], "GET /orgs/github/public_members?per_page=30", "orgs-list-public-members"),
+        (true, [], "GET /orgs/github/members?per_page=30", "orgs-list-members"),
+    ])
+    func roleAllIsTheListWithNoRole(token: Bool, options: [String], request: String, body: String) async {
+        var runs: [CommandHarness.Outcome] = []
+        for role in [[], ["--role", "all"]] {
+            let harness = Self.harness(token: token)
+            harness.expect(request, body: body)
+            runs.append(
+                await harness.run(["members", "github"] + role + options + ["--format", "tsv", "--fields", "login"]))
+        }
+        #expect(runs[1].status == 0, "\(runs[1].err)")
+        #expect(runs[1].out == "octocat\n")
+        #expect(runs[1].status == runs[0].status && runs[1].out == runs[0].out && runs[1].err == runs[0].err)
+    }
+
     @Test(arguments: [
         ["--2fa-disabled", "--2fa-insecure"],
         ["--public", "--role", "admin"],

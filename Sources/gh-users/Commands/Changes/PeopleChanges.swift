@@ -29,8 +29,6 @@ struct PeopleChangeKey: Sendable {
         let role: String
         /// The role of everyone else on the whole list (`member`).
         let others: String
-        /// The value of `key` that names no one role (`all`).
-        let all: String
         /// Options under which the filter does not apply (`members --public`).
         let unless: KeyPath<PeopleListOptions, Bool> & Sendable
     }
@@ -65,7 +63,8 @@ struct PeopleChangeKey: Sendable {
         guard let passes = rolePasses, !options[keyPath: passes.unless] else {
             return [Pass(options: options, role: nil)]
         }
-        if let chosen = options.filters[passes.key], chosen != passes.all {
+        // `--role all`, GitHub's default, is no filter (`PeopleFilter.choice`): the whole list.
+        if let chosen = options.filters[passes.key] {
             return [Pass(options: options, role: chosen)]
         }
         var whole = options
@@ -111,10 +110,10 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
     let github: GitHubReader
     let context: CommandContext
 
-    /// Which list: the filters as sent (less those at GitHub's default), `public` for the public members and
-    /// `direct` for a team's own members.
+    /// Which list: the filters as sent (none at GitHub's default, which `PeopleFilter.choice` keeps as none),
+    /// `public` for the public members and `direct` for a team's own members.
     var subject: PeopleSnapshot.Subject {
-        var filters = PeopleSnapshot.Subject(command: command, owner: "", filters: options.filters).listFilters
+        var filters = options.filters
         if options.publicOnly { filters["public"] = "true" }
         if options.directTeam != nil { filters["direct"] = "true" }
         return PeopleSnapshot.Subject(command: command, owner: options.owner.description, filters: filters)

@@ -39,7 +39,8 @@ struct PeopleSnapshot: Sendable, Equatable {
             return "\(command) \(owner)" + (shown.isEmpty ? "" : " (" + shown.joined(separator: ", ") + ")")
         }
 
-        /// GitHub's default for a filter, which names the same list as no filter (`--affiliation all`).
+        /// GitHub's default for a filter, which names the same list as no filter (`--affiliation all`): a run
+        /// keeps it as none (`PeopleFilter.choice`), but a snapshot from before gh-users did may record it.
         static let defaults = ["affiliation": "all", "role": "all"]
 
         /// The filters with those at GitHub's default left out.

@@ -15,9 +15,8 @@ struct MembersCommand: PeopleListCommand {
     static let publicOnly = OptionDeclaration<PeopleListChoices>.flag(
         "public", help: "Only the members who show their membership (GET /orgs/{org}/public_members).",
         apply: { options, reading throws(UsageError) in
-            if reading.parsed.value(memberRole.spec) != nil
-                || reading.parsed.flags.contains(where: { $0.hasPrefix("2fa-") })
-            {
+            // Read after them (`filters`' order): `--role all`, GitHub's default, is no filter.
+            if options.filters["role"] != nil || options.filters["filter"] != nil {
                 throw reading.usageError(
                     "--public lists the public members as they are: --role and the 2FA filters need the whole list")
             }

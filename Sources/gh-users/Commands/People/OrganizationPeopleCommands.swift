@@ -117,7 +117,7 @@ extension PeopleChangeKey {
     /// one role, which may leave the token's account out, is checked through GraphQL's `viewerIsAMember` instead;
     /// a 2FA filter needs none, as GitHub answers it to owners alone (422 to anyone else).
     static let members = PeopleChangeKey(
-        rolePasses: .init(key: "role", role: "admin", others: "member", all: "all", unless: \.publicOnly),
+        rolePasses: .init(key: "role", role: "admin", others: "member", unless: \.publicOnly),
         checksMembership: true)
 
     /// Why a members list cannot be recorded: the token's account is no member, so GitHub listed only the
@@ -128,7 +128,7 @@ extension PeopleChangeKey {
         async -> DomainError?
     {
         guard !options.publicOnly, options.filters["filter"] == nil else { return nil }
-        let role = options.filters["role"].flatMap { $0 == "all" ? nil : $0 }
+        let role = options.filters["role"]
         let account: User
         do throws(DomainError) {
             // nil: a GitHub App's installation token, which has no account and is listed every member its

@@ -71,22 +71,25 @@ enum PeopleFilter {
     /// not given.
     /// `aliases` are other words for a choice (`write` for `push`), taken and sent as the choice; help and
     /// completions list the choices alone, and a value that is neither names both.
+    /// The choice that is GitHub's default (`shown`: `--role all`) names the same list as none, and is kept as
+    /// none: nothing after the scanner (a token check, `--public`, `--changes`' passes) takes it for a filter.
     static func choice(
         _ name: String, key: String? = nil, help: String, default shown: String? = nil, choices: [String],
         aliases: [String: String] = [:]
     ) -> OptionDeclaration<PeopleListChoices> {
         let spec = OptionSpec(name, value: name.uppercased(), help: help, default: shown, choices: choices)
-        return .optional(
-            spec, at: \.filters[key ?? name],
-            parse: { reading throws(UsageError) in
+        let key = key ?? name
+        return OptionDeclaration(
+            spec: spec,
+            read: { options, reading throws(UsageError) in
                 let choice = aliases[reading.text] ?? reading.text
                 guard choices.contains(choice) else {
                     throw .invalidChoice(
                         reading.option, reading.text, alsoTaken: aliases.keys.sorted(), spec: reading.command)
                 }
-                return choice
+                options.filters[key] = choice == shown ? nil : choice
             },
-            write: { $0 })
+            resume: { options in options.filters[key].map { ["--" + name, $0] } ?? [] })
     }
 
     /// `--NAME`, sent as `key=value` (`--anon` is `anon=1`).
