@@ -150,7 +150,7 @@ package struct AccessReadSummary: Sendable, Equatable {
     package var missing: [String] = []
     /// Records handed on, before the command's filters: with `person`, that person's.
     package var records = 0
-    /// The organization's repositories listed.
+    /// The organization's repositories listed, or those `--repo` named, whether or not they are there.
     package var repositories = 0
     /// How many repositories the listing counts (its `totalCount`); nil where GitHub did not say, or nothing
     /// was listed (`--repo`).
@@ -161,4 +161,7 @@ package struct AccessReadSummary: Sendable, Equatable {
     package var points = 0
 
     package init() {}
+
+    /// The repositories asked about that are there: read, or refused (`unreadable`); not those `missing`.
+    package var present: Int { repositories - missing.count }
 }

@@ -276,6 +276,21 @@ struct AccessCommandTests {
                 + "those with push access): octo-org/api, octo-org/docs; the map above leaves them out.\n")
     }
 
+    /// A --repo that is not there is not counted among the repositories a refusal is of: before, "1 repository
+    /// of 3" for two that are there.
+    @Test func aRefusalCountsOnlyTheRepositoriesThatAreThere() async {
+        let run = await Self.harness(Self.world(forbidden: ["api"])).run([
+            "access", "octo-org", "--repo", "api", "--repo", "web", "--repo", "nope", "--format", "tsv",
+            "--fields", "repository,login",
+        ])
+        #expect(run.status == 1)
+        #expect(run.out == "octo-org/web\toctocat\n")
+        #expect(
+            run.err.hasSuffix(
+                "gh-users: GitHub did not show the collaborators of 1 repository of 2 (it shows them only to those "
+                    + "with push access): octo-org/api; the map above leaves it out.\n"), "\(run.err)")
+    }
+
     /// A repository `--repo` names that is not there is exit 3, after the others' records.
     @Test func aRepositoryThatIsNotThereIsExit3() async {
         let run = await Self.harness(Self.world()).run([

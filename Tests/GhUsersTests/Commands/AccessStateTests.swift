@@ -151,6 +151,22 @@ struct AccessStateTests {
         #expect(again.err.contains("no repository 'octo-org/nope'"))
     }
 
+    /// The state counts the repositories that are there: a --repo that is not is named, not counted. Before, the
+    /// state recorded "repositories":2 and the rerun said "read to its end (2 repositories)" for one.
+    @Test func aMissingRepositoryIsNotCounted() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s").path
+        let argv = Self.argv + ["--repo", "r01", "--repo", "nope", "--state", state]
+        #expect(await Self.harness(Self.world()).run(argv).status == 3)
+        let recorded = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(recorded.contains(#""repositories":1,"#), "\(recorded)")
+        #expect(recorded.contains(#""missing":["octo-org/nope"]"#) && recorded.contains(#""complete":true"#))
+        let again = await Self.harness(Self.world()).run(argv)
+        #expect(again.status == 3)
+        #expect(again.err.contains("was read to its end (1 repository)"), "\(again.err)")
+    }
+
     /// A state made for another map or another output is refused and left byte for byte.
     @Test(arguments: [
         ["access", "other-org", "--concurrency", "1", "--fields", "repository,login"],

@@ -321,11 +321,11 @@ extension AccessCommand {
             io.writeErr(
                 TerminalSanitizer.sanitize(
                     "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) "
-                        + "of \(summary.repositories) (it shows them only to those with push access): "
+                        + "of \(summary.present) (it shows them only to those with push access): "
                         + summary.unreadable.joined(separator: ", ") + "; a partial map is never compared or recorded.")
                     + "\n" + file.untouched)
             return .failed(
-                .refused("the collaborators of \(count) of \(summary.repositories) repositories were refused"))
+                .refused("the collaborators of \(count) of \(summary.present) repositories were refused"))
         }
         let missing = self.missing(summary.missing)
         if let first = missing.first {

@@ -116,7 +116,7 @@ struct AccessOutput: AccessRecordSink {
         }
         for failure in missing { io.writeErr(context.presenter.present(failure).message) }
         guard !unreadable.isEmpty else { return missing.first.map { .failed($0) } ?? .success }
-        return refused(unreadable, of: state?.state.repositories ?? summary.repositories)
+        return refused(unreadable, of: state?.state.repositories ?? summary.present)
     }
 
     /// A `--state` whose map was read to its end: nothing is written, and the run ends as that map did.

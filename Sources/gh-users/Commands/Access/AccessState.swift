@@ -22,7 +22,7 @@ struct AccessState: Equatable {
     var apiURL: String?
     /// "ORG/NAME" of the last repository written, in the map's order; nil before the first.
     var after: String?
-    /// Repositories written so far, GitHub's refusals among them.
+    /// Repositories written so far, GitHub's refusals among them; not those `missing`, which are not there.
     var repositories = 0
     /// "ORG/NAME" of every repository whose collaborators GitHub refused so far.
     var unreadable: [String] = []
@@ -189,11 +189,12 @@ struct AccessStateFile {
     /// The repository's `records` are written: the next run goes on after it.
     mutating func written(_ repository: String, records: Int, read: AccessRepositoryRead) throws(LocalFileError) {
         state.after = repository
-        state.repositories += 1
         state.records += records
         switch read {
-        case .read: break
-        case .refused: state.unreadable.append(repository)
+        case .read: state.repositories += 1
+        case .refused:
+            state.repositories += 1
+            state.unreadable.append(repository)
         case .gone: state.missing.append(repository)
         }
         try file.replace(with: state.encoded)
