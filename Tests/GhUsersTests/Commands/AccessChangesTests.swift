@@ -203,20 +203,46 @@ struct AccessChangesTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
     }
 
-    /// A map with a repository GitHub refused is never compared or recorded: exit 1, FILE as it was.
-    @Test func aPartialMapIsNeverRecorded() async throws {
+    /// The first map recorded in FILE, then the second read with GitHub refusing `forbidden`: that run, FILE's
+    /// path, and whether FILE is byte for byte as the first run left it.
+    private static func recordThenRefuse(_ forbidden: Set<String>) async throws -> (
+        run: CommandHarness.Outcome, file: String, kept: Bool
+    ) {
         let folder = try Folder()
         defer { folder.remove() }
         let file = folder("a.json")
         let arguments = ["access", "octo-org", "--changes", file]
-        #expect(await Self.world(Self.first).run(arguments).status == 0)
+        #expect(await world(first).run(arguments).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
-        let run = await Self.world(Self.second, forbidden: ["web"]).run(arguments)
+        let run = await world(second, forbidden: forbidden).run(arguments)
+        return (run, file, try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    }
+
+    /// A map with a repository GitHub refused is never compared or recorded: exit 1, FILE as it was.
+    @Test func aPartialMapIsNeverRecorded() async throws {
+        let (run, file, kept) = try await Self.recordThenRefuse(["web"])
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
         #expect(run.err.contains("octo-org/web; a partial map is never compared or recorded."), "\(run.err)")
         #expect(run.err.hasSuffix("gh-users: the snapshot file '\(file)' was left as it was.\n"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+        #expect(kept)
+    }
+
+    /// A map of which GitHub refused every repository is no map: exit 4, as a GraphQL refusal of the token is,
+    /// saying what the token needs, and FILE as it was (before: exit 1, "2 repositories of 2 … a partial map").
+    @Test func aMapOfNoReadableRepositoryIsExit4AndNeverRecorded() async throws {
+        let (run, file, kept) = try await Self.recordThenRefuse(["api", "web"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.hasPrefix(
+                "gh-users: the token could read the collaborators of none of the 2 repositories of octo-org asked "
+                    + "about (octo-org/api, octo-org/web): GitHub shows them only to those with push access, so there "
+                    + "is no map. The map needs a token with push access to a repository, or an owner's token with "
+                    + "read:org and repo.\n"), "\(run.err)")
+        #expect(!run.err.contains("partial"))
+        #expect(run.err.hasSuffix("gh-users: the snapshot file '\(file)' was left as it was.\n"))
+        #expect(kept)
     }
 
     /// A change record's field is refused without --changes, and a map's field with it.

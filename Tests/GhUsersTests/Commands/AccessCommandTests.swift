@@ -276,6 +276,35 @@ struct AccessCommandTests {
                 + "those with push access): octo-org/api, octo-org/docs; the map above leaves them out.\n")
     }
 
+    /// GitHub refusing every repository it was asked about is no map, and no partial one: exit 4, as a GraphQL
+    /// refusal of the token is, saying what the token needs. Before: exit 1, "2 repositories of 2 … the map above
+    /// leaves them out", with no map above. A --repo that is not there is no repository the token was refused.
+    @Test(arguments: [
+        (
+            [String](),
+            "could read the collaborators of none of the 3 repositories of octo-org asked about "
+                + "(octo-org/api, octo-org/docs, octo-org/web)"
+        ),
+        (
+            ["--repo", "api", "--repo", "nope"],
+            "could not read the collaborators of the one repository of "
+                + "octo-org asked about (octo-org/api)"
+        ),
+    ])
+    func everyRepositoryRefusedIsExit4(options: [String], what: String) async {
+        let run = await Self.harness(Self.world(forbidden: ["api", "docs", "web"])).run(
+            ["access", "octo-org", "--format", "tsv"] + options)
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.contains(
+                "gh-users: the token \(what): GitHub shows them only to those with push access, so there is no map. "
+                    + "The map needs a token with push access to a repository, or an owner's token with read:org "
+                    + "and repo.\n"), "\(run.err)")
+        #expect(!run.err.contains("the map above"))
+        #expect(options.isEmpty || run.err.hasPrefix("gh-users: no repository 'octo-org/nope' (HTTP 404)\n"))
+    }
+
     /// A --repo that is not there is not counted among the repositories a refusal is of: before, "1 repository
     /// of 3" for two that are there.
     @Test func aRefusalCountsOnlyTheRepositoriesThatAreThere() async {

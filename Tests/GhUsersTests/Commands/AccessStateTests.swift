@@ -9,8 +9,9 @@ import Testing
 /// repositories whose records were written; run in process against the strict stub, answered by `AccessWorld`.
 struct AccessStateTests {
     /// 25 repositories `r00`…`r24` (or `repositories` of them), each with one collaborator through the base
-    /// permission: with `--concurrency 1` they are read in three batches of first pages (10, 10, 5).
-    static func world(repositories: Int = 25) -> AccessWorld {
+    /// permission: with `--concurrency 1` they are read in three batches of first pages (10, 10, 5). GitHub
+    /// refuses the collaborators of those `forbidden` names.
+    static func world(repositories: Int = 25, forbidden: Set<String> = []) -> AccessWorld {
         var collaborators: [String: [AccessBodies.Collaborator]] = [:]
         for index in 0..<repositories {
             collaborators[String(format: "r%02d", index)] = [
@@ -21,7 +22,7 @@ struct AccessStateTests {
         }
         return AccessWorld(
             organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: true)],
-            collaborators: collaborators)
+            collaborators: collaborators, forbidden: forbidden)
     }
 
     /// A harness whose GitHub answers from `world`, except that the `failing`th batch of collaborator pages
@@ -165,6 +166,26 @@ struct AccessStateTests {
         let again = await Self.harness(Self.world()).run(argv)
         #expect(again.status == 3)
         #expect(again.err.contains("was read to its end (1 repository)"), "\(again.err)")
+    }
+
+    /// A map of which GitHub refused every repository is no map: exit 4, and the state records none, so the
+    /// same command with a token that can read goes from the first repository. Before, the state recorded the
+    /// map as read to its end, and the rerun wrote nothing.
+    @Test func aMapOfNoReadableRepositoryIsNotRecorded() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s").path
+        let argv = Self.argv + ["--repo", "r01", "--repo", "r02", "--state", state]
+        let refused = await Self.harness(Self.world(forbidden: ["r01", "r02"])).run(argv)
+        #expect(refused.status == 4, "\(refused.err)")
+        #expect(refused.out.isEmpty)
+        #expect(refused.err.contains("none of the 2 repositories of octo-org asked about"), "\(refused.err)")
+        #expect(refused.err.hasSuffix("records no map: the same command reads it from the start.\n"))
+        let recorded = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(recorded.contains(#""after":null"#) && recorded.contains(#""complete":false"#), "\(recorded)")
+        let read = await Self.harness(Self.world()).run(argv)
+        #expect(read.status == 0, "\(read.err)")
+        #expect(read.out == "octo-org/r01\tuser-1\nocto-org/r02\tuser-2\n")
     }
 
     /// A state made for another map or another output is refused and left byte for byte.

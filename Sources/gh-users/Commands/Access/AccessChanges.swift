@@ -317,15 +317,10 @@ extension AccessCommand {
         }
         collected.progress.clear()
         guard summary.unreadable.isEmpty else {
-            let count = summary.unreadable.count
-            io.writeErr(
-                TerminalSanitizer.sanitize(
-                    "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) "
-                        + "of \(summary.present) (it shows them only to those with push access): "
-                        + summary.unreadable.joined(separator: ", ") + "; a partial map is never compared or recorded.")
-                    + "\n" + file.untouched)
-            return .failed(
-                .refused("the collaborators of \(count) of \(summary.present) repositories were refused"))
+            let refusal = refusal(
+                summary.unreadable, of: summary.present, partial: "; a partial map is never compared or recorded.")
+            io.writeErr(refusal.message + file.untouched)
+            return .failed(refusal.error)
         }
         let missing = self.missing(summary.missing)
         if let first = missing.first {

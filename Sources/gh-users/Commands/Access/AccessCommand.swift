@@ -125,7 +125,9 @@ struct AccessCommand: GitHubCommand {
             alone, fifty repositories a request, and, when it matched no record, once (GET /users/LOGIN) whether
             it knows the login: a person with no access is no record, exit 0. A repository whose
             collaborators GitHub refuses is named on stderr, with how many there were, after the records of the
-            others: the exit status is then 1, so a partial map never looks complete. An unknown organization,
+            others: the exit status is then 1, so a partial map never looks complete. When it refuses every
+            one, the token could read none and there is no map: exit status 4, saying what the token needs
+            (push access, or an owner's token with read:org and repo). An unknown organization,
             a --repo that is not there, or a --person GitHub knows no account of is exit status 3; a spent
             GraphQL rate limit is exit status 5, or a wait with --wait-on-rate-limit.
 
@@ -147,7 +149,8 @@ struct AccessCommand: GitHubCommand {
             To a pipe, FILE records a repository once the reader has read 128 KiB past it, and the run waits
             for the reader at the end; one that leaves first (| head) is exit 1, and its last reads come again.
             A map read to its end stays recorded: a rerun writes nothing and says so; remove FILE to read the
-            map again. A FILE made for another organization, other filters, another format or other --fields,
+            map again. A map of which no repository could be read (exit status 4) is not recorded: a rerun reads
+            it from the start. A FILE made for another organization, other filters, another format or other --fields,
             or against another API root (--api-url, GH_HOST), is exit 1 and left as it is; so is a FILE another
             run is using.
             """,

@@ -85,11 +85,12 @@ struct AccessOutput: AccessRecordSink {
         try context.io.out.write(bytes)
     }
 
-    /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1); with
-    /// `--state`, those of the runs before this one too.
+    /// The map written whole: the document closed, then the repositories GitHub refused, if any (exit 1, or 4
+    /// when it refused every one); with `--state`, those of the runs before this one too.
     mutating func close(_ summary: AccessReadSummary) async -> CommandOutcome {
         progress.clear()
         let io = context.io
+        var recorded: AccessState?
         do {
             try flush(moreToCome: false)
             try io.out.write(writer.finish(completed: true))
@@ -98,8 +99,14 @@ struct AccessOutput: AccessRecordSink {
                 // A signal while the reader still had records (SIGTERM: exit 143) ends the map as interrupted.
                 return Task.isCancelled ? context.interrupted() : .setupFailed
             }
+            recorded = state?.state
             do throws(LocalFileError) {
-                try state?.finish()
+                // No repository read is no map, and none is recorded: a token that can read goes from the start.
+                if let recorded, AccessCommand.refusedEvery(recorded.unreadable, of: recorded.repositories) {
+                    try state?.restart()
+                } else {
+                    try state?.finish()
+                }
             } catch {
                 throw OutputWriteError(message: error.message)
             }
@@ -107,8 +114,8 @@ struct AccessOutput: AccessRecordSink {
             return .writeFailed(error, io: io)
         }
         if let note = command.affiliationNote(unknownAffiliations) { io.writeErr(note) }
-        let missing = command.missing(state?.state.missing ?? summary.missing)
-        let unreadable = state?.state.unreadable ?? summary.unreadable
+        let missing = command.missing(recorded?.missing ?? summary.missing)
+        let unreadable = recorded?.unreadable ?? summary.unreadable
         if writer.recordsWritten == 0, unreadable.isEmpty, missing.isEmpty,
             let line = context.render.nothingFound("access records")
         {
@@ -116,7 +123,7 @@ struct AccessOutput: AccessRecordSink {
         }
         for failure in missing { io.writeErr(context.presenter.present(failure).message) }
         guard !unreadable.isEmpty else { return missing.first.map { .failed($0) } ?? .success }
-        return refused(unreadable, of: state?.state.repositories ?? summary.present)
+        return refused(unreadable, of: recorded?.repositories ?? summary.present)
     }
 
     /// A `--state` whose map was read to its end: nothing is written, and the run ends as that map did.
@@ -131,16 +138,20 @@ struct AccessOutput: AccessRecordSink {
         return refused(recorded.unreadable, of: recorded.repositories)
     }
 
-    /// Says which repositories GitHub refused: the map is partial (exit 1).
+    /// Says which repositories GitHub refused: the map is partial (exit 1), or there is none (exit 4).
     private func refused(_ unreadable: [String], of total: Int) -> CommandOutcome {
         let count = unreadable.count
-        let message =
-            "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) of "
-            + "\(total) (it shows them only to those with push access): "
-            + unreadable.joined(separator: ", ") + "; the map above leaves "
-            + (count == 1 ? "it" : "them") + " out."
-        context.io.writeErr(TerminalSanitizer.sanitize(message) + "\n")
-        return .failed(.refused("the collaborators of \(count) of \(total) repositories were refused"))
+        let refusal = command.refusal(
+            unreadable, of: total,
+            partial: "; the map above leaves " + (count == 1 ? "it" : "them") + " out.")
+        context.io.writeErr(refusal.message)
+        if let state, AccessCommand.refusedEvery(unreadable, of: total) {
+            context.io.writeErr(
+                TerminalSanitizer.sanitize(
+                    "gh-users: the state file \(state.file.shown) records no map: the same command reads it from "
+                        + "the start.") + "\n")
+        }
+        return .failed(refusal.error)
     }
 
     /// The map stopped: what was written is closed as a valid document, and the failure said; with `--state`,
@@ -204,4 +215,42 @@ struct AccessPlace: Sendable {
     let repository: String
     let records: Int
     let read: AccessRepositoryRead
+}
+
+extension AccessCommand {
+    /// Whether GitHub refused the collaborators of every repository of the map (`unreadable`, of `total` that are
+    /// there): the token could read none of them, which is no map.
+    static func refusedEvery(_ unreadable: [String], of total: Int) -> Bool {
+        !unreadable.isEmpty && unreadable.count >= total
+    }
+
+    /// What stderr says of the repositories GitHub refused (`unreadable`, of `total` that are there) and the
+    /// failure. Some of them: the map is partial (exit 1), and `partial` ends the line with what became of it.
+    /// Every one: the token could read the collaborators of none, so there is no map, and a token that can is
+    /// what it needs, as for any GraphQL `FORBIDDEN` that refuses the token (exit 4).
+    func refusal(_ unreadable: [String], of total: Int, partial: String) -> (message: String, error: DomainError) {
+        let count = unreadable.count
+        let names = unreadable.joined(separator: ", ")
+        guard Self.refusedEvery(unreadable, of: total) else {
+            let message =
+                "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) "
+                + "of \(total) (it shows them only to those with push access): \(names)\(partial)"
+            return (
+                TerminalSanitizer.sanitize(message) + "\n",
+                .refused("the collaborators of \(count) of \(total) repositories were refused")
+            )
+        }
+        let what =
+            count == 1
+            ? "could not read the collaborators of the one repository"
+            : "could read the collaborators of none of the \(count) repositories"
+        let message =
+            "gh-users: the token \(what) of \(organization) asked about (\(names)): GitHub shows them only to those "
+            + "with push access, so there is no map. The map needs a token with push access to a repository, or "
+            + "an owner's token with read:org and repo."
+        return (
+            TerminalSanitizer.sanitize(message) + "\n",
+            .unauthorized(status: 200, message: "the collaborators of none of \(count) repositories could be read")
+        )
+    }
 }

@@ -200,6 +200,15 @@ struct AccessStateFile {
         try file.replace(with: state.encoded)
     }
 
+    /// The map read to its end had no repository the token could read (`AccessCommand.refusedEvery`): no map
+    /// is recorded, and the same command reads it from its first repository again. Nothing of it was written.
+    mutating func restart() throws(LocalFileError) {
+        state = AccessState(
+            organization: state.organization, filters: state.filters, format: state.format, fields: state.fields,
+            apiURL: state.apiURL)
+        try file.replace(with: state.encoded)
+    }
+
     /// The map was read to its end.
     mutating func finish() throws(LocalFileError) {
         state.complete = true
