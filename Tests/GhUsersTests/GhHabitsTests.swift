@@ -52,10 +52,45 @@ struct GhHabitsTests {
             "gh-users has no -R; a repository's lists take it as their argument (gh-users collaborators "
                 + "OWNER/REPO), and members takes none"
         ),
+        // Before: "… and access takes none", though access takes --repo NAME.
+        (
+            ["access", "-R", "github/docs", "github"],
+            "gh-users has no -R; access takes a repository of ORG as --repo NAME: gh-users access ORG --repo docs"
+        ),
+        (
+            ["access", "-R"],
+            "gh-users has no -R; access takes a repository of ORG as --repo NAME: gh-users access ORG --repo NAME"
+        ),
     ])
     func repoOptionPointsToTheArgument(arguments: [String], hint: String) async {
         let run = await usage(arguments)
         #expect(run.err.hasPrefix("Error: unknown option '\(arguments[1])': \(hint)\n"), "\(run.err)")
+    }
+
+    /// OWNER/REPO where an organization's command takes ORG. Before: "invalid login 'github/docs'" and nothing
+    /// more.
+    @Test(arguments: [
+        ("access", "Did you mean 'gh-users access github --repo docs'?"),
+        (
+            "members",
+            "members takes an organization; a repository's people are listed by the repository commands, such as "
+                + "'gh-users collaborators github/docs'"
+        ),
+        (
+            "outside-collaborators",
+            "outside-collaborators takes an organization; a repository's people are listed by the repository "
+                + "commands, such as 'gh-users collaborators github/docs'"
+        ),
+        (
+            "invitations",
+            "invitations takes an organization; a repository's people are listed by the repository commands, "
+                + "such as 'gh-users collaborators github/docs'"
+        ),
+    ])
+    func aRepositoryForAnOrganizationPointsToWhereOneIsTaken(command: String, hint: String) async {
+        let run = await usage([command, "github/docs"])
+        #expect(run.err.hasPrefix("Error: invalid login 'github/docs': "), "\(run.err)")
+        #expect(run.err.contains("'[bot]'\n\(hint)\n"), "\(run.err)")
     }
 
     /// `gh api`'s habit. Before: "unknown command 'api'" and nothing more.

@@ -48,8 +48,19 @@ enum Operand: Sendable {
             guard case .invalidInput(let message) = error else {
                 throw UsageError(message: "invalid \(self == .login ? "login" : name)", command: spec)
             }
-            throw UsageError(message: message, command: spec)
+            throw UsageError(message: message + Self.repositoryGiven(text, for: name, spec: spec), command: spec)
         }
+    }
+
+    /// An ORG given as OWNER/REPO: where the command takes a repository (`access`'s `--repo NAME`), or which
+    /// commands take one as their argument.
+    private static func repositoryGiven(_ text: String, for name: String, spec: CommandSpec) -> String {
+        guard name == "ORG", let repository = try? RepositoryName(validating: text) else { return "" }
+        if spec.option(named: "repo") != nil {
+            return "\nDid you mean 'gh-users \(spec.name) \(repository.owner) --repo \(repository.name)'?"
+        }
+        return "\n\(spec.name) takes an organization; a repository's people are listed by the repository "
+            + "commands, such as 'gh-users collaborators \(repository)'"
     }
 }
 

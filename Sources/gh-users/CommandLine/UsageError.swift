@@ -1,4 +1,5 @@
 import AtomicCore
+import Domain
 
 /// Bad input caught before any request: exit 64 with `Error:`, `Usage:` and a pointer to the help.
 struct UsageError: Error, Sendable, Equatable {
@@ -20,7 +21,8 @@ struct UsageError: Error, Sendable, Equatable {
         let name = String(option.dropFirst(2))
         // gh's `-R, --repo` is a habit before it is another command's option (`access --repo`).
         if option == "-R" || option == "--repo" {
-            return UsageError(message: "unknown option '\(option)': \(repositoryHint(spec))", command: spec)
+            return UsageError(
+                message: "unknown option '\(option)': \(repositoryHint(spec, value: value))", command: spec)
         }
         let takers = CommandCatalog.specs.filter { $0.option(named: name) != nil }.map(\.name)
         if option.hasPrefix("--"), !takers.isEmpty {
@@ -60,11 +62,17 @@ struct UsageError: Error, Sendable, Equatable {
         "template": "gh-users has no templates; pick keys with --json --fields login,name, or pipe --json into jq",
     ]
 
-    /// gh's `-R, --repo OWNER/REPO`: here the repository is the command's argument.
-    private static func repositoryHint(_ spec: CommandSpec) -> String {
+    /// gh's `-R, --repo OWNER/REPO`: here the repository is the command's argument, or `access`'s `--repo NAME`
+    /// (the name alone: given OWNER/REPO after -R, `value`, it names that name).
+    private static func repositoryHint(_ spec: CommandSpec, value: String?) -> String {
         if spec.arguments.contains(where: { $0.name == "OWNER/REPO" }) {
             return "gh-users takes the repository as the command's argument, not as -R: gh-users \(spec.name) "
                 + "OWNER/REPO"
+        }
+        if spec.option(named: "repo") != nil {
+            let name = value.flatMap { try? RepositoryName(validating: $0) }.map(\.name) ?? "NAME"
+            return "gh-users has no -R; \(spec.name) takes a repository of ORG as --repo NAME: gh-users "
+                + "\(spec.name) ORG --repo \(name)"
         }
         return "gh-users has no -R; a repository's lists take it as their argument (gh-users collaborators "
             + "OWNER/REPO), and \(spec.name) takes none"
