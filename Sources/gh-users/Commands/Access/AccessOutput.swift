@@ -93,7 +93,10 @@ struct AccessOutput: AccessRecordSink {
         var recorded: AccessState?
         do {
             try flush(moreToCome: false)
-            try io.out.write(writer.finish(completed: true))
+            // No repository read is no map: not even a csv header or an empty array is written.
+            let none = AccessCommand.refusedEvery(
+                state?.state.unreadable ?? summary.unreadable, of: state?.state.repositories ?? summary.present)
+            if !none { try io.out.write(writer.finish(completed: true)) }
             // A map is complete only once its reader took all of it.
             if pipe != nil, !(await settle(waiting: true)) {
                 // A signal while the reader still had records (SIGTERM: exit 143) ends the map as interrupted.
