@@ -109,7 +109,9 @@ package final class DiskResponseCache: Sendable {
         let limit = entryLimit
         guard Int64(info.st_size) <= Int64(limit) else { return .damaged }
         guard let bytes = FileInfo.readAll(descriptor, limit: Int(info.st_size) + 1) else { return .none }
-        guard bytes.count <= limit, var entry = DiskResponseCache.decode(bytes) else { return .damaged }
+        // A body over this run's cap is damaged as its answer would be refused (a copy a higher cap stored).
+        guard bytes.count <= limit, var entry = DiskResponseCache.decode(bytes), entry.body.count <= maximumBodyBytes
+        else { return .damaged }
         entry.revalidatedAt = FileInfo.modified(info)
         return .entry(entry)
     }

@@ -155,12 +155,15 @@ struct CacheEntryIntegrityTests {
         let atTheCap = "[" + String(repeating: " ", count: 998) + "]"
         cache.write(key: "k", response: response(atTheCap), now: Date())
         #expect(cache.read(key: "k")?.body == Data(atTheCap.utf8))
-        // A well-formed entry with a body beyond it (as a run with a higher cap, or a stub, could hand it over).
+        // A well-formed entry with a body beyond it (as a run with a higher cap, or a stub, could hand it over),
+        // by a little (the whole entry within the bound a read trusts, its metadata's room to spare) or by far.
         let beyond = "[" + String(repeating: " ", count: 200_000) + "]"
-        let large = CachedResponse(
-            url: Self.url, status: 200, headers: HTTPHeaders(), body: Data(beyond.utf8), storedAt: Date())
-        try Data(try #require(DiskResponseCache.encode(large))).write(to: file(cache))
-        #expect(cache.lookUp(key: "k") == .damaged)
+        for body in [String(beyond.prefix(1_000)) + "]", beyond] {
+            let large = CachedResponse(
+                url: Self.url, status: 200, headers: HTTPHeaders(), body: Data(body.utf8), storedAt: Date())
+            try Data(try #require(DiskResponseCache.encode(large))).write(to: file(cache))
+            #expect(cache.lookUp(key: "k") == .damaged, "a body of \(body.utf8.count) bytes")
+        }
         // Grown far beyond (a sparse file): nothing like its size is read.
         #expect(truncate(file(cache).path, 64 << 20) == 0)
         var found: DiskResponseCache.Lookup?
