@@ -71,26 +71,21 @@ struct GhHabitsTests {
     /// more.
     @Test(arguments: [
         ("access", "Did you mean 'gh-users access github --repo docs'?"),
-        (
-            "members",
-            "members takes an organization; a repository's people are listed by the repository commands, such as "
-                + "'gh-users collaborators github/docs'"
-        ),
-        (
-            "outside-collaborators",
-            "outside-collaborators takes an organization; a repository's people are listed by the repository "
-                + "commands, such as 'gh-users collaborators github/docs'"
-        ),
-        (
-            "invitations",
-            "invitations takes an organization; a repository's people are listed by the repository commands, "
-                + "such as 'gh-users collaborators github/docs'"
-        ),
+        ("members", Self.organizationHint("members")),
+        ("outside-collaborators", Self.organizationHint("outside-collaborators")),
+        ("invitations", Self.organizationHint("invitations")),
     ])
     func aRepositoryForAnOrganizationPointsToWhereOneIsTaken(command: String, hint: String) async {
         let run = await usage([command, "github/docs"])
         #expect(run.err.hasPrefix("Error: invalid login 'github/docs': "), "\(run.err)")
         #expect(run.err.contains("'[bot]'\n\(hint)\n"), "\(run.err)")
+    }
+
+    /// ORG/NAME names a team as often as a repository (a review found `members github/justice-league` pointed to
+    /// collaborators alone).
+    private static func organizationHint(_ command: String) -> String {
+        "\(command) takes an organization: for a team's members, 'gh-users team-members github/docs'; for a "
+            + "repository's people, a repository command such as 'gh-users collaborators github/docs'"
     }
 
     /// `gh api`'s habit. Before: "unknown command 'api'" and nothing more.

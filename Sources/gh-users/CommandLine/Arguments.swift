@@ -59,8 +59,9 @@ enum Operand: Sendable {
         if spec.option(named: "repo") != nil {
             return "\nDid you mean 'gh-users \(spec.name) \(repository.owner) --repo \(repository.name)'?"
         }
-        return "\n\(spec.name) takes an organization; a repository's people are listed by the repository "
-            + "commands, such as 'gh-users collaborators \(repository)'"
+        // ORG/NAME is as likely a team (`github/justice-league`) as a repository.
+        return "\n\(spec.name) takes an organization: for a team's members, 'gh-users team-members \(repository)'; "
+            + "for a repository's people, a repository command such as 'gh-users collaborators \(repository)'"
     }
 }
 
