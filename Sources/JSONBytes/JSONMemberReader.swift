@@ -114,8 +114,12 @@ package struct JSONMemberReader {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         var escaped = false
+        var nextWord = index  // as `JSONText.flaw`'s strings: a word the skip stopped in is read byte by byte
         while index < end {
-            index = bytes.withUnsafeBufferPointer { JSONText.endOfPlainText(in: $0, from: index) }
+            if index >= nextWord {
+                index = bytes.withUnsafeBufferPointer { JSONText.endOfPlainText(in: $0, from: index) }
+                nextWord = index + 8
+            }
             guard index < end else { return nil }
             let byte = bytes[index]
             switch byte {

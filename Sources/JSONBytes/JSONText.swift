@@ -96,10 +96,18 @@ package enum JSONText {
     /// string for every member: a table reads three keys of an account's thirty on each of a crawl's rows.
     package static func memberValues(_ keys: [String], in bytes: [UInt8]) throws(StructureError) -> [Range<Int>?] {
         let wanted = keys.map { Array($0.utf8) }
+        let ascii = wanted.map { $0.allSatisfy { $0 < 0x80 } }
         var values = [Range<Int>?](repeating: nil, count: keys.count)
         try forEachMember(of: bytes) { key, value in
-            for (index, name) in wanted.enumerated() where name.count == key.count && bytes[key].elementsEqual(name) {
-                values[index] = value
+            // ASCII keys, GitHub's own, by their bytes; any other as strings compare, canonical equivalence and
+            // all, as the dictionary of `objectMembers` finds them (a gist's file name written decomposed).
+            let plain = bytes[key].allSatisfy { $0 < 0x80 }
+            for (index, name) in wanted.enumerated() {
+                let same =
+                    plain && ascii[index]
+                    ? name.count == key.count && bytes[key].elementsEqual(name)
+                    : String(decoding: bytes[key], as: UTF8.self) == keys[index]
+                if same { values[index] = value }
             }
         }
         return values

@@ -166,8 +166,14 @@ private struct JSONValidator {
     /// UTF-8 (no overlong form, no surrogate, nothing past U+10FFFF).
     private mutating func string() throws(Flaw) {
         index += 1
+        // A word the skip stopped in is read byte by byte before the next is tried: text of escapes or of
+        // multibyte characters (CJK) is not tried a word at a time after every one.
+        var nextWord = index
         while true {
-            skipPlainText()
+            if index >= nextWord {
+                index = JSONText.endOfPlainText(in: bytes, from: index)
+                nextWord = index + 8
+            }
             guard let byte = current else { break }
             switch byte {
             case UInt8(ascii: "\""):
@@ -185,8 +191,6 @@ private struct JSONValidator {
         }
         throw notJSON("an unterminated string")
     }
-
-    private mutating func skipPlainText() { index = JSONText.endOfPlainText(in: bytes, from: index) }
 
     private mutating func escape() throws(Flaw) {
         guard index + 1 < bytes.count else { throw notJSON("an unterminated string") }

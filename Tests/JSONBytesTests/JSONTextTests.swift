@@ -161,6 +161,13 @@ struct JSONObjectMembersTests {
         let members = try JSONText.objectMembers(bytes)
         #expect(try JSONText.memberValues(keys, in: bytes) == keys.map { members[$0] })
         #expect(JSONText.texts(of: keys, in: bytes) == ["7", "b", "User", "", "x", "[1]", "b"])
+        // Keys beyond ASCII compare as strings do: a name written decomposed is the same name composed, and the
+        // Kelvin sign is K (a review found them compared by their bytes).
+        let names = Array("{\"Re\u{301}sume\u{301}.md\":1,\"\u{212A}ey\":2,\"Ke\":3}".utf8)
+        let asked = ["R\u{E9}sum\u{E9}.md", "Key", "\u{212A}e"]
+        let named = try JSONText.objectMembers(names)
+        #expect(try JSONText.memberValues(asked, in: names) == asked.map { named[$0] })
+        #expect(JSONText.texts(of: asked, in: names) == ["1", "2", "3"])
     }
 }
 
