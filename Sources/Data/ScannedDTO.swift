@@ -13,9 +13,15 @@ extension UserDTO: ScannedDTO {
     init?(scanning bytes: [UInt8], in range: Range<Int>) {
         var reader = JSONMemberReader(bytes, in: range)
         var fields = ScannedUser()
-        while let (key, value) = reader.next(keeping: { Self.field(named: $0) != nil }) {
+        // The field each key names, found once: the reader keeps the strings of those alone.
+        var named: CodingKeys?
+        func keeps(_ key: ArraySlice<UInt8>) -> Bool {
+            named = Self.field(named: key)
+            return named != nil
+        }
+        while let (_, value) = reader.next(keeping: keeps) {
             // A key given twice leaves the reader unreadable, so Foundation's reading refuses it (`ResponseDecoder`).
-            guard let field = Self.field(named: key) else { continue }
+            guard let field = named else { continue }
             switch (field, value) {
             case (.id, .integer(let number)): fields.id = number
             case (.login, .string(let text)): fields.login = text

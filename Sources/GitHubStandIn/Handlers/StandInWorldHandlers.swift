@@ -125,8 +125,9 @@ extension StandInRouteRequest {
             if let permission = request.query["permission"] {
                 listed = listed.filter { $0.grants.level == StandInWorld.level(permission) }
             }
+            let levels = Dictionary(listed.map { ($0.login.lowercased(), $0.grants.level ?? 0) }) { first, _ in first }
             return peopleList(listed.map(\.login)) { user, writer in
-                let level = world.permission(of: user.login, on: repository) ?? 0
+                let level = levels[user.login.lowercased()] ?? 0
                 let permissions = StandInWorld.permissions.enumerated().map { JSONValue.Member($1, .bool(level >= $0)) }
                 writer.raw(",\"permissions\":")
                 writer.bytes += JSONValue.object(permissions).bytes
