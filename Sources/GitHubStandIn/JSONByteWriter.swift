@@ -29,7 +29,7 @@ struct JSONByteWriter {
     mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
 
     /// Appends text that the caller guarantees needs no JSON escaping (URLs built from logins, digits).
-    mutating func unescaped(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func unescaped(_ pieces: String...) { for text in pieces { bytes.append(contentsOf: text.utf8) } }
 
     mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
