@@ -104,11 +104,11 @@ struct CrawlStateEndToEndTests {
     private func api(_ server: StandInServer) -> [String] { ["--api-url", server.baseURL, "--no-cache"] }
 
     private func ids(_ tsv: String) -> [Int] {
-        tsv.split(separator: "\n").compactMap { Int($0.split(separator: "\t")[0]) }
+        tsv.lines().compactMap { Int($0.split(separator: "\t")[0]) }
     }
 
     private func ndjsonIDs(_ text: String) throws -> [Int] {
-        try text.split(separator: "\n").map { line in
+        try text.lines().map { line in
             try #require(try JSONSerialization.jsonObject(with: Foundation.Data(line.utf8)) as? [String: Any])["id"]
                 as? Int ?? -1
         }

@@ -38,7 +38,7 @@ import Testing
     }
 
     private func ids(in file: URL) throws -> [Int] {
-        try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap { line in
+        try String(contentsOf: file, encoding: .utf8).lines().compactMap { line in
             (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -36,11 +37,11 @@ extension EndToEndSuite {
     func api(_ server: StandInServer) -> [String] { ["--api-url", server.baseURL] }
 
     func column(_ tsv: String, _ index: Int = 0) -> [String] {
-        tsv.split(separator: "\n").map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[index]) }
+        tsv.lines().map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[index]) }
     }
 
     func ids(_ ndjson: String) throws -> [Int] {
-        try ndjson.split(separator: "\n").map { line in
+        try ndjson.lines().map { line in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return try #require(object["id"] as? Int)
         }
@@ -58,7 +59,7 @@ extension EndToEndSuite {
         let result = try await BinaryRunner.run(command + ["--all", "--format", "ndjson"] + api(server))
         #expect(result.status == 0, "\(command): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.isEmpty, "\(command): \(result.stderr)", sourceLocation: sourceLocation)
-        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let lines = result.stdout.lines().map(String.init)
         #expect(lines.count == expected.count, "\(command)", sourceLocation: sourceLocation)
         #expect(lines == expected, "\(command)", sourceLocation: sourceLocation)
         #expect(

@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// `search --split` through the built binary: past the 1,000-result cap, through the search rate limit, and
@@ -19,7 +20,7 @@ struct SearchSplitEndToEndTests {
     private let token = ["GH_TOKEN": "split-token-1234"]
 
     private func ids(_ ndjson: String) throws -> [Int] {
-        try ndjson.split(separator: "\n").map { line in
+        try ndjson.lines().map { line in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return try #require(object["id"] as? Int)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// `list --state` and `access --state` writing to a pipe whose reader takes some lines and leaves. Before, the
@@ -40,7 +41,7 @@ struct StatePipeEndToEndTests {
     }
 
     private func lines(_ name: String) -> [Substring] {
-        read(name).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        read(name).lines(omittingEmpty: false).dropLast()
     }
 
     private func stateObject(_ name: String) -> [String: Any] {
@@ -88,7 +89,7 @@ struct StatePipeEndToEndTests {
         try await withServer(users: 8_000) { server in
             let whole = try await shell(
                 "\"$GH_USERS\" list --all --per-page 100 --api-url \"$API\" --no-cache", server
-            ).stdout.split(separator: "\n")
+            ).stdout.lines()
             #expect(whole.count == 8_000)
             for (round, count) in [0, 99, 3_333, 5_234, 57, 6_000].enumerated() {
                 let state = "p\(round).state"
@@ -107,7 +108,7 @@ struct StatePipeEndToEndTests {
                 let rest = try await shell(
                     "\"$GH_USERS\" \(crawl) --api-url \"$API\" --no-cache | cat", server)
                 #expect(rest.status == 0, "\(rest.stderr)")
-                #expect(Array(kept.prefix(pages)) + rest.stdout.split(separator: "\n") == whole, "\(count)")
+                #expect(Array(kept.prefix(pages)) + rest.stdout.lines() == whole, "\(count)")
             }
         }
     }
@@ -119,7 +120,7 @@ struct StatePipeEndToEndTests {
         try await withServer(users: 8_000) { server in
             let whole = try await shell(
                 "\"$GH_USERS\" list --all --per-page 100 --api-url \"$API\" --no-cache", server
-            ).stdout.split(separator: "\n")
+            ).stdout.lines()
             let crawl = "list --all --state h.state --api-url \"$API\" --no-cache"
             let result = try await shell(
                 "\"$GH_USERS\" \(crawl) | (sleep 0.2; head -\(count) > h.tsv); echo \"status=${PIPESTATUS[0]}\"", server
@@ -129,7 +130,7 @@ struct StatePipeEndToEndTests {
             let position = since == 0 ? 0 : (whole.firstIndex { $0.hasPrefix("\(since)\t") } ?? Int.max) + 1
             #expect(position <= count, "the state is at line \(position), head printed \(count)")
             let rest = try await shell("\"$GH_USERS\" \(crawl) | cat", server)
-            #expect(Array(lines("h.tsv").prefix(position)) + rest.stdout.split(separator: "\n") == whole)
+            #expect(Array(lines("h.tsv").prefix(position)) + rest.stdout.lines() == whole)
         }
     }
 
@@ -172,7 +173,7 @@ struct StatePipeEndToEndTests {
                 "access bench-org "
                 + (0..<40).map { String(format: "--repo repo-%04d", $0) }.joined(separator: " ")
             let whole = try await shell("\"$GH_USERS\" \(map) --api-url \"$API\" --no-cache", server)
-            let wholeLines = whole.stdout.split(separator: "\n")
+            let wholeLines = whole.stdout.lines()
             #expect(wholeLines.count == 6_040, "\(whole.stderr)")
             for count in [0, 151, 2_500, 5_000] {
                 let state = "s\(count)"
@@ -188,7 +189,7 @@ struct StatePipeEndToEndTests {
                 let rest = try await shell(
                     "\"$GH_USERS\" \(map) --state \(state) --api-url \"$API\" --no-cache | cat", server)
                 #expect(rest.status == 0, "\(count): \(rest.stderr)")
-                #expect(Array(lines("r.tsv").prefix(taken)) + rest.stdout.split(separator: "\n") == wholeLines)
+                #expect(Array(lines("r.tsv").prefix(taken)) + rest.stdout.lines() == wholeLines)
             }
         }
     }
