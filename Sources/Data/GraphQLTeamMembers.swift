@@ -96,11 +96,14 @@ enum GraphQLTeamMembersResponse {
         return Page(items: users, next: next.map { PageCursor(url: $0) })
     }
 
-    /// REST's team-member object: the summary keys, `type`, `site_admin`, then `role` lowercased.
+    /// REST's team-member object: the summary keys, `type`, `site_admin`, then `role` lowercased and `inherited`,
+    /// false: a team's own member is not one through a child team.
     private static func user(_ edge: GraphQLTeamMembersDTO.Edge) -> User? {
         guard let node = edge.node, let account = node.simpleUser else { return nil }
         let object = JSONValue.object(
-            account.members + [.init("role", edge.role.map { .string($0.lowercased()) } ?? .null)])
+            account.members + [
+                .init("role", edge.role.map { .string($0.lowercased()) } ?? .null), .init("inherited", .bool(false)),
+            ])
         return User(
             id: account.id, login: account.login, siteAdmin: node.isSiteAdmin ?? false, htmlURL: account.htmlURL,
             raw: RawJSON(bytes: object.bytes))
@@ -110,10 +113,10 @@ enum GraphQLTeamMembersResponse {
 extension GitHubRepository {
     /// A team's own members, without its child teams' (`team-members --direct`): REST's list has no such filter,
     /// so this asks GraphQL's `Team.members(membership: IMMEDIATE)`, each member in REST's team-member shape (its
-    /// summary keys, then `role`: `member` or `maintainer`), so a script sees one shape either way. One page of at
-    /// most `first` members; `role` is `MEMBER` or `MAINTAINER` (nil: both); `after` is the `next` of the page
-    /// before (GraphQL's `endCursor`, opaque), nil for the first. An unknown organization or team is refused as
-    /// REST refuses it (a 404 that may be a token that cannot see it).
+    /// summary keys, then `role`: `member` or `maintainer`, and `inherited`: false), so a script sees one shape.
+    /// One page of at most `first` members; `role` is `MEMBER` or `MAINTAINER` (nil: both); `after` is the `next`
+    /// of the page before (GraphQL's `endCursor`, opaque), nil for the first. An unknown organization or team is
+    /// refused as REST refuses it (a 404 that may be a token that cannot see it).
     package func directMembers(of team: TeamName, role: String?, first: Int, after: PageCursor?)
         async throws(DomainError) -> Page<User>
     {

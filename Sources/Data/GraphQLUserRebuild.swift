@@ -57,14 +57,19 @@ struct GraphQLAccountNodeDTO: Decodable {
     let avatarUrl: String?
     let isSiteAdmin: Bool?
 
-    /// REST's `simple-user` keys, `login` to `site_admin` (`type` User), with its id, login and web page; nil when
-    /// a field it needs is missing or the page is no GitHub web address.
+    /// REST's `simple-user` keys, `login` to `site_admin` (`type` User, `user_view_type` public, as GitHub's
+    /// answers have it since 2024), with its id, login and web page; nil when a field it needs is missing or the
+    /// page is no GitHub web address.
     var simpleUser: (id: Int64, login: String, htmlURL: String, members: [JSONValue.Member])? {
         guard let databaseId, let id, let login, let url,
             let account = GraphQLUserRebuild.accountKeys(
                 login: login, databaseId: databaseId, nodeID: id, htmlURL: url, avatarURL: avatarUrl)
         else { return nil }
-        let members = account + [.init("type", .string("User")), .init("site_admin", .bool(isSiteAdmin ?? false))]
+        let members =
+            account + [
+                .init("type", .string("User")), .init("user_view_type", .string("public")),
+                .init("site_admin", .bool(isSiteAdmin ?? false)),
+            ]
         return (databaseId, login, url, members)
     }
 }

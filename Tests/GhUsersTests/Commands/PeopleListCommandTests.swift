@@ -380,6 +380,20 @@ struct PeopleListCommandTests {
         #expect(run.out == "login,followers,fork,forked_at\r\noctocat,20,octocat/Hello-World,2011-01-26T19:01:12Z\r\n")
     }
 
+    /// GitHub's `team-member-items` tell a member through a child team by `inherited`: `--fields` takes it, as
+    /// it takes `role`, with and without --full (before, it was refused, so CSV could never say it).
+    @Test(arguments: [false, true])
+    func fieldsTakeATeamMembersInherited(full: Bool) async {
+        let harness = Self.signedIn()
+        harness.expect("GET /orgs/github/teams/justice-league/members?per_page=30", body: "teams-list-members-in-org")
+        if full { harness.expect("GET /users/octocat", body: "users-get-by-username") }
+        let run = await harness.run(
+            ["team-members", "github/justice-league", "--format", "csv", "--fields", "login,role,inherited"]
+                + (full ? ["--full"] : []))
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "login,role,inherited\r\noctocat,member,false\r\n")
+    }
+
     /// An author with no account has no profile: under --full --anon it is written as GitHub sent it.
     @Test func fullWritesAnAnonymousContributorAsSent() async throws {
         let harness = CommandHarness()

@@ -48,12 +48,14 @@ struct TeamMembersDirectTests {
         #expect(first["html_url"] as? String == "https://github.com/octocat")
         #expect(first["type"] as? String == "User")
         #expect(first["role"] as? String == "maintainer")
-        #expect(lines[1].contains(#""login":"hubot""#) && lines[1].hasSuffix(#""role":"member"}"#))
-        // REST's team-member keys, in REST's order, as the documented example has them (less `inherited`,
-        // which --direct makes false for every member).
+        #expect(lines[1].contains(#""login":"hubot""#) && lines[1].hasSuffix(#""role":"member","inherited":false}"#))
+        // REST's team-member keys, as the documented example has them, with `user_view_type` as GitHub's answers
+        // have it since 2024; `inherited` is false, as --direct lists no child team's member.
         let documented = try #require(
             try JSONSerialization.jsonObject(with: Bodies.named("teams-list-members-in-org")) as? [[String: Any]])
-        #expect(Set(first.keys) == Set(documented[0].keys).subtracting(["inherited"]))
+        #expect(Set(first.keys) == Set(documented[0].keys).union(["user_view_type"]))
+        #expect(first["inherited"] as? Bool == false)
+        #expect(first["user_view_type"] as? String == "public")
         let sent = Self.sent(harness)
         #expect(sent.count == 2)
         #expect(sent.allSatisfy { $0.contains("membership: IMMEDIATE") })

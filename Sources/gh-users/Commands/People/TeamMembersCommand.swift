@@ -17,7 +17,7 @@ struct TeamMembersCommand: PeopleListCommand {
             options.directTeam = try reading.parsed.team(reading.command)
         }, resumedWhen: { $0.directTeam != nil })
     static let changes = PeopleChangeKey(role: "role")
-    static let kept = [ListedKey("role")]
+    static let kept = [ListedKey("role"), ListedKey("inherited")]
 
     static let spec = PeopleList.spec(
         CommandSpec(
@@ -49,7 +49,7 @@ struct TeamMembersCommand: PeopleListCommand {
                     "Its own members, not its child teams'."
                 ),
             ],
-            fields: FieldCatalog.account + ["role"]),
+            fields: FieldCatalog.account + ["role", "inherited"]),
         noun: "team members", filters: [teamRole, direct], changes: changes, profiles: kept
     ).taking(.team)
 
