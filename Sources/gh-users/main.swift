@@ -13,6 +13,13 @@ StandardDescriptors.holdClosed()
 signal(SIGPIPE, SIG_IGN)
 // A file-size limit (`ulimit -f`) must surface as EFBIG from write(2), so the command can fail and say so.
 signal(SIGXFSZ, SIG_IGN)
+// The token is in this process's memory and environment: a crash (FoundationNetworking's fatalError on some
+// malformed answers, docs/NETWORK.md) must leave no core file holding it. The kernel hands a core it pipes to
+// systemd-coredump or apport this limit too, and both then keep nothing.
+var noCoreFile = rlimit(rlim_cur: 0, rlim_max: 0)
+setrlimit(Int32(RLIMIT_CORE.rawValue), &noCoreFile)
+// Foundation's own traces of URLSession print every header, the token's too: `--debug` is gh-users's trace.
+for variable in ["URLSessionDebugLibcurl", "URLSessionDebug"] { unsetenv(variable) }
 // SIGINT, SIGTERM and SIGHUP are caught before anything starts, so none can slip past.
 let interrupts = InterruptHandler()
 let command = Task { await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst())) }

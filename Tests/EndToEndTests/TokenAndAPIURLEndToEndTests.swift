@@ -39,6 +39,39 @@ struct TokenAndAPIURLEndToEndTests: EndToEndSuite {
         }
     }
 
+    /// Foundation's own traces of URLSession print every header, the token's too (a reviewer's run with
+    /// `URLSessionDebugLibcurl=1`): gh-users turns them off, and `--debug` is its trace.
+    @Test func foundationsOwnTracesNeverRun() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(
+                ["show", "octocat", "--api-url", server.baseURL, "--no-cache"],
+                environment: ["GH_TOKEN": "ghp_traceToken9", "URLSessionDebugLibcurl": "1", "URLSessionDebug": "1"])
+            #expect(result.status == 0)
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            #expect(server.requests.first?.header("authorization") == "Bearer ghp_traceToken9")
+        }
+    }
+
+    /// A crash (FoundationNetworking's fatalError on some malformed answers) must leave no core file holding the
+    /// token: whatever `ulimit -c` it starts with, the process allows none. It is caught waiting for logins on
+    /// stdin, and its limits read from /proc.
+    @Test func theProcessAllowsNoCoreFile() async throws {
+        let result = try await BinaryRunner.shell(
+            """
+            ulimit -c unlimited
+            cd "$(mktemp -d)" && mkfifo logins
+            "$GH_USERS" show - --api-url http://127.0.0.1:9 < logins > /dev/null 2>&1 &
+            pid=$!
+            exec 3> logins
+            for i in $(seq 200); do grep -q '^Max core file size *0 *0 ' /proc/$pid/limits && break; sleep 0.05; done
+            grep '^Max core file size' /proc/$pid/limits
+            exec 3>&-
+            wait $pid
+            """, timeout: 30)
+        #expect(
+            result.stdout.split(whereSeparator: \.isWhitespace) == ["Max", "core", "file", "size", "0", "0", "bytes"])
+    }
+
     @Test(arguments: [
         ("stdin", #"printf 'ghp_pipedToken1\n' | "$GH_USERS" show octocat --token-file /dev/stdin"#),
         ("process substitution", #""$GH_USERS" show octocat --token-file <(printf 'ghp_pipedToken1')"#),
