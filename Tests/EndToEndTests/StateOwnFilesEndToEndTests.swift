@@ -171,4 +171,23 @@ struct StateOwnFilesEndToEndTests {
             #expect(read("x.tsv")?.split(separator: "\n").count == 5)
         }
     }
+
+    /// A snapshot another user made first in a shared sticky folder (as /tmp is) is refused and left as it is:
+    /// before, a forged one made every `--changes` run report people who never joined or left (a review's attack,
+    /// with Linux's `protected_regular` off, as it is on many machines).
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func aSnapshotAnotherUserMadeInASharedFolderIsRefused() async throws {
+        try await withServer(users: 50) { server in
+            #expect(chmod(folder.path, 0o1777) == 0)
+            let first = try await run(["members", "github", "--changes", path("n.json")], server)
+            #expect(first.status == 0, "\(first.stderr)")
+            let recorded = try #require(read("n.json"))
+            #expect(chown(path("n.json"), 65_534, 65_534) == 0)
+            let planted = try await run(["members", "github", "--changes", path("n.json")], server)
+            #expect(planted.status == 1)
+            #expect(planted.stdout.isEmpty)
+            #expect(planted.stderr.contains("belongs to another user and is in a shared folder"), "\(planted.stderr)")
+            #expect(read("n.json") == recorded)
+        }
+    }
 }

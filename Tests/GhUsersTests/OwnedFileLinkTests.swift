@@ -78,4 +78,37 @@ struct OwnedFileLinkTests {
         #expect(lchown(shared + "/planted.json", 65_533, 65_533) == 0)
         #expect(file(shared + "/planted.json").untrustedLink == nil, "the folder owner's link")
     }
+
+    /// A file another user made first in a sticky folder anyone may write to (a forged state or snapshot, a lock
+    /// that blocks every run, an output they can read) is neither read nor written, as Linux's
+    /// `protected_regular` would not let it be opened; the folder owner's and the runner's own are used.
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func anotherUsersFileInASharedStickyFolderIsNeitherReadNorWritten() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let shared = folder("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        #expect(chmod(shared, 0o1777) == 0 && chown(shared, 65_533, 65_533) == 0)
+        let forged = Data(#"{"since":500}"#.utf8)
+        // An empty lock file, as gh-users makes them: not refused for what it holds.
+        let planted = ["state.json": forged, "locked.json.lock": Data(), "out.tsv": forged]
+        for (name, bytes) in planted {
+            try bytes.write(to: URL(fileURLWithPath: shared + "/" + name))
+            #expect(chown(shared + "/" + name, 65_534, 65_534) == 0)
+        }
+        let refused = "belongs to another user and is in a shared folder (sticky, writable by anyone)"
+        #expect { _ = try file(shared + "/state.json").read() } throws: { "\($0)".contains(refused) }
+        #expect { _ = try file(shared + "/locked.json").lock() } throws: { "\($0)".contains(refused) }
+        #expect {
+            try CrawlOutputFile(path: shared + "/out.tsv", cut: nil, resumable: false)
+        } throws: { "\($0)".contains("the output file '\(shared)/out.tsv' " + refused) }
+        for (name, bytes) in planted {
+            #expect(FileManager.default.contents(atPath: shared + "/" + name) == bytes, "\(name) is left as it was")
+        }
+        // The folder owner's file, and one's own, are used.
+        #expect(chown(shared + "/state.json", 65_533, 65_533) == 0)
+        #expect(try file(shared + "/state.json").read() == Array(forged))
+        #expect(chown(shared + "/out.tsv", geteuid(), getegid()) == 0)
+        #expect(throws: Never.self) { try CrawlOutputFile(path: shared + "/out.tsv", cut: nil, resumable: false) }
+    }
 }

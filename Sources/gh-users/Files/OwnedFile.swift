@@ -79,7 +79,8 @@ struct OwnedFile: Sendable {
     /// A link on the way that another user made in a folder anyone may write to and whose sticky bit keeps
     /// others' files apart (`/tmp`): Linux's `protected_symlinks` follows none, since a link planted there could
     /// turn a write into one of the runner's own files. gh-users resolves links itself, so it applies the same
-    /// rule: such a file is neither read, locked nor replaced.
+    /// rule: such a file is neither read, locked nor replaced. A file or lock file another user made there is
+    /// refused as well (`SharedFolder`).
     let untrustedLink: String?
 
     init(path: String, kind: String, option: String, limitBytes: Int) {
@@ -118,6 +119,7 @@ struct OwnedFile: Sendable {
         // Refused before the run writes anything, not only when the file is replaced at its end: a `--changes`
         // run would have printed its changes, and printed them again on the next run.
         try checkTemporary()
+        guard SharedFolder.trusts(target) else { throw SharedFolder.refusal(of: "the \(kind) \(shown)", option) }
         // O_NONBLOCK: a FIFO with no writer must not hold the run before the check below refuses it.
         let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -227,6 +229,9 @@ struct OwnedFile: Sendable {
     /// lock counts only once the path still names the file locked, and otherwise the run tries again.
     func lock() throws(LocalFileError) -> OwnedFileLock {
         try checkLinks()
+        guard SharedFolder.trusts(lockPath) else {
+            throw SharedFolder.refusal(of: "the lock file \(TerminalSanitizer.quotedPath(lockPath))", option)
+        }
         for _ in 0..<16 {
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o600)
             guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
@@ -309,7 +314,7 @@ struct OwnedFile: Sendable {
                 resolved = candidate
                 continue
             }
-            guard trusts(candidate) else { return (candidate, candidate) }
+            guard SharedFolder.trusts(candidate) else { return (candidate, candidate) }
             // Linux's own limit on links followed in one lookup.
             followed += 1
             guard followed <= 40 else { return (path, nil) }
@@ -317,16 +322,6 @@ struct OwnedFile: Sendable {
             pending = ArraySlice(link.split(separator: "/").map(String.init)) + pending
         }
         return (resolved.isEmpty ? "/" : resolved, nil)
-    }
-
-    /// Whether Linux's `protected_symlinks` would follow the link at `link`: one in a sticky folder anyone may
-    /// write to only when it is the runner's own or the folder owner's.
-    static func trusts(_ link: String) -> Bool {
-        var own = stat()
-        var folder = stat()
-        guard lstat(link, &own) == 0, stat(directory(of: link), &folder) == 0 else { return true }
-        let shared = folder.st_mode & S_ISVTX != 0 && folder.st_mode & S_IWOTH != 0
-        return !shared || own.st_uid == geteuid() || own.st_uid == folder.st_uid
     }
 }
 

@@ -45,6 +45,9 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         // A file this open makes is removed again when the run is refused, so "nothing was changed" holds.
         var before = stat()
         let existed = lstat(target, &before) == 0
+        if existed, !SharedFolder.trusts(target) {
+            throw SharedFolder.refusal(of: "the output file \(TerminalSanitizer.quotedPath(path))", "--output")
+        }
         let reads =
             cut != nil
             || (check != nil && existed && before.st_size > 0 && FileDescriptorIO.nonRegularKind(before.st_mode) == nil)
