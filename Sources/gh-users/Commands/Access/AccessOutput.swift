@@ -95,7 +95,8 @@ struct AccessOutput: AccessRecordSink {
             try flush(moreToCome: false)
             // No repository read is no map: not even a csv header or an empty array is written.
             let none = AccessCommand.refusedEvery(
-                state?.state.unreadable ?? summary.unreadable, of: state?.state.repositories ?? summary.present)
+                state?.state.unreadable ?? summary.unreadable, missing: state?.state.missing ?? summary.missing,
+                of: state?.state.repositories ?? summary.present)
             if !none { try io.out.write(writer.finish(completed: true)) }
             // A map is complete only once its reader took all of it.
             if pipe != nil, !(await settle(waiting: true)) {
@@ -105,7 +106,9 @@ struct AccessOutput: AccessRecordSink {
             recorded = state?.state
             do throws(LocalFileError) {
                 // No repository read is no map, and none is recorded: a token that can read goes from the start.
-                if let recorded, AccessCommand.refusedEvery(recorded.unreadable, of: recorded.repositories) {
+                if let map = recorded,
+                    AccessCommand.refusedEvery(map.unreadable, missing: map.missing, of: map.repositories)
+                {
                     try state?.restart()
                 } else {
                     try state?.finish()
@@ -222,9 +225,10 @@ struct AccessPlace: Sendable {
 
 extension AccessCommand {
     /// Whether GitHub refused the collaborators of every repository of the map (`unreadable`, of `total` that are
-    /// there): the token could read none of them, which is no map.
-    static func refusedEvery(_ unreadable: [String], of total: Int) -> Bool {
-        !unreadable.isEmpty && unreadable.count >= total
+    /// there): the token could read none of them, which is no map. So is a map of `--repo`s none of which is
+    /// there (`missing`): an empty one would pass for a whole map of nobody.
+    static func refusedEvery(_ unreadable: [String], missing: [String] = [], of total: Int) -> Bool {
+        (!unreadable.isEmpty || !missing.isEmpty) && unreadable.count >= total
     }
 
     /// What stderr says of the repositories GitHub refused (`unreadable`, of `total` that are there) and the
