@@ -108,7 +108,7 @@ enum ErrorMapping {
     /// failure (exit 1), not "no such thing" (exit 3). `show --via graphql` maps the status itself, to fall back.
     static func graphQLError(for response: HTTPResponse, endpoint: String) -> DomainError? {
         guard let error = domainError(for: response, resource: "GraphQL API") else { return nil }
-        guard case .notFound(_, let requestID) = error else { return error }
+        guard case .notFound(_, let requestID, _) = error else { return error }
         return .server(
             status: 404, message: "\(endpoint) was not found: this server has no GraphQL API", requestID: requestID)
     }
@@ -142,7 +142,7 @@ enum ErrorMapping {
                 "GitHub does not list this repository's contributors: its history or contributor list is too "
                     + "large to list through the API (HTTP 403)")
         }
-        guard case .notFound(_, let requestID) = error, let scope = endpoint.scope else { return error }
+        guard case .notFound(_, let requestID, _) = error, let scope = endpoint.scope else { return error }
         let ownAccount = endpoint.parameters.isEmpty && (endpoint.path == "/user" || endpoint.path.hasPrefix("/user/"))
         let underOwner = endpoint.path.hasPrefix("/orgs/") || endpoint.path.hasPrefix("/repos/")
         guard ownAccount || underOwner else { return error }

@@ -50,7 +50,7 @@ enum GraphQLAccessResponse {
         guard let organization = dto.data?.organization else {
             if errors.isEmpty, dto.data == nil { throw answer.malformed("no data and no errors") }
             if let failure = answer.failure(errors.filter { $0.type != "NOT_FOUND" }, response) { throw failure }
-            throw .failed(.notFound(resource: "organization '\(login)'", requestID: answer.requestID))
+            throw .failed(.notFound(resource: "organization '\(login)'", requestID: answer.requestID, byGraphQL: true))
         }
         try answer.refuse(errors, response)
         return (organization, dto.data?.rateLimit?.cost, dto.data?.viewer?.databaseId)

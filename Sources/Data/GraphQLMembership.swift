@@ -50,7 +50,8 @@ extension GitHubRepository {
                     response, as: GraphQLMembershipDTO.self, shape: "an organization's viewerIsAMember")
                 if dto.data?.organization == nil, errors.contains(where: { $0.type == "NOT_FOUND" }) {
                     throw .failed(
-                        .notFound(resource: "organization '\(organization)'", requestID: answer.requestID))
+                        .notFound(
+                            resource: "organization '\(organization)'", requestID: answer.requestID, byGraphQL: true))
                 }
                 try answer.refuse(errors, response)
                 guard let member = dto.data?.organization?.viewerIsAMember else {

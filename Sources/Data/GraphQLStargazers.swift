@@ -80,7 +80,7 @@ enum GraphQLStargazersResponse {
         guard let connection = dto.data?.repository?.stargazers else {
             // `repository` is null with a NOT_FOUND error for a repository the token cannot see or that is gone.
             if errors.contains(where: { $0.type == "NOT_FOUND" }) || (errors.isEmpty && dto.data != nil) {
-                throw .failed(.notFound(resource: "repository '\(repository)'", requestID: requestID))
+                throw .failed(.notFound(resource: "repository '\(repository)'", requestID: requestID, byGraphQL: true))
             }
             throw answer.failure(errors, response)
                 ?? .failed(

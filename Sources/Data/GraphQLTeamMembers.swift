@@ -79,7 +79,8 @@ enum GraphQLTeamMembersResponse {
             guard dto.data != nil else { throw answer.malformed("no data and no errors") }
             throw .failed(
                 ErrorMapping.ownResourceRefusal(
-                    .notFound(resource: "team '\(team)'", requestID: requestID), endpoint: .teamMembers))
+                    .notFound(resource: "team '\(team)'", requestID: requestID, byGraphQL: true), endpoint: .teamMembers
+                ))
         }
         try answer.refuse(errors, response)
         var users: [User] = []

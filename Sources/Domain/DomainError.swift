@@ -8,8 +8,9 @@ import Foundation
 package enum DomainError: Error, Sendable, Equatable {
     /// A login, id or other input that cannot be sent (exit 64).
     case invalidInput(String)
-    /// The resource does not exist (HTTP 404).
-    case notFound(resource: String, requestID: String? = nil)
+    /// The resource does not exist: REST's 404, or with `byGraphQL` GraphQL's null or `NOT_FOUND` (an answer of
+    /// 200, which a message must not call a 404).
+    case notFound(resource: String, requestID: String? = nil, byGraphQL: Bool = false)
     /// A missing, bad or insufficient token (401, a 403 that is not a rate limit, or a GraphQL answer whose errors
     /// refuse the token); `problem` is what the answer said about the token's scopes or single sign-on, if anything.
     case unauthorized(status: Int, message: String, problem: AccessProblem = .unstated, requestID: String? = nil)
@@ -107,7 +108,8 @@ extension DomainError {
     /// The `x-github-request-id` of the answer this failure came from.
     package var requestID: String? {
         switch self {
-        case .notFound(_, let id), .unauthorized(_, _, _, let id), .rateLimited(_, _, _, let id), .server(_, _, let id),
+        case .notFound(_, let id, _), .unauthorized(_, _, _, let id), .rateLimited(_, _, _, let id),
+            .server(_, _, let id),
             .malformedResponse(_, _, let id), .network(_, _, let id):
             return id
         case .invalidInput, .tokenRequired, .notCached, .cacheUnavailable, .refused, .graphQLBatchesRefused,
@@ -121,7 +123,8 @@ extension DomainError {
     package func answered(requestID: String?) -> DomainError {
         guard let requestID, self.requestID == nil else { return self }
         switch self {
-        case .notFound(let resource, _): return .notFound(resource: resource, requestID: requestID)
+        case .notFound(let resource, _, let graphQL):
+            return .notFound(resource: resource, requestID: requestID, byGraphQL: graphQL)
         case .unauthorized(let status, let message, let problem, _):
             return .unauthorized(status: status, message: message, problem: problem, requestID: requestID)
         case .rateLimited(let resetAt, let message, let resource, _):

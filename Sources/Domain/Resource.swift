@@ -219,7 +219,7 @@ extension ResourceRepository {
         let requestID: String?
         let scope: String?
         switch error {
-        case .notFound(_, let id): (requestID, scope) = (id, nil)
+        case .notFound(_, let id, _): (requestID, scope) = (id, nil)
         case .unauthorized(404, _, .scope(let accepted), let id): (requestID, scope) = (id, accepted)
         default: return error
         }

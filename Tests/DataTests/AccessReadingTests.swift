@@ -348,7 +348,7 @@ struct AccessReadingTests {
         let stub = StubTransport()
         stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.unknownOrganization("octo-org").utf8))
         let error = await Self.failure { () async throws(DomainError) in _ = try await Self.read(stub) }
-        #expect(error == .notFound(resource: "organization 'octo-org'"))
+        #expect(error == .notFound(resource: "organization 'octo-org'", byGraphQL: true))
         #expect(stub.problems.isEmpty)
     }
 

@@ -75,9 +75,10 @@ struct ErrorPresenter: Sendable {
         switch error {
         case .invalidInput(let message):
             return Presentation(message: "Error: \(message)\n", for: error)
-        case .notFound(let resource, _):
+        case .notFound(let resource, _, let graphQL):
             return Presentation(
-                message: "gh-users: no \(clean(resource)) (HTTP 404)\n", for: error)
+                message: "gh-users: no \(clean(resource)) (\(graphQL ? "GraphQL: not found" : "HTTP 404"))\n",
+                for: error)
         case .unauthorized(let status, let message, let problem, _):
             let hint: String
             switch (status, problem) {

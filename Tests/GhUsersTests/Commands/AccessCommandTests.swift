@@ -309,7 +309,7 @@ struct AccessCommandTests {
                     + "The map needs a token with push access to a repository, or an owner's token with read:org "
                     + "and repo.\n"), "\(run.err)")
         #expect(!run.err.contains("the map above"))
-        #expect(options.isEmpty || run.err.hasPrefix("gh-users: no repository 'octo-org/nope' (HTTP 404)\n"))
+        #expect(options.isEmpty || run.err.hasPrefix("gh-users: no repository 'octo-org/nope' (GraphQL: not found)\n"))
     }
 
     /// A --repo that is not there is not counted among the repositories a refusal is of: before, "1 repository
@@ -334,7 +334,7 @@ struct AccessCommandTests {
         ])
         #expect(run.status == 3)
         #expect(run.out == "octocat\n")
-        #expect(run.err == "gh-users: no repository 'octo-org/nope' (HTTP 404)\n")
+        #expect(run.err == "gh-users: no repository 'octo-org/nope' (GraphQL: not found)\n")
     }
 
     /// Every repository `--repo` names not there: each is named, exit 3, and nothing is written, not even an empty
@@ -350,10 +350,12 @@ struct AccessCommandTests {
         #expect(run.out.isEmpty)
         #expect(
             run.err
-                == "gh-users: no repository 'octo-org/gone' (HTTP 404)\ngh-users: no repository 'octo-org/nope' (HTTP 404)\n"
+                == "gh-users: no repository 'octo-org/gone' (GraphQL: not found)\n"
+                + "gh-users: no repository 'octo-org/nope' (GraphQL: not found)\n"
         )
     }
 
+    /// GraphQL answers 200 for an organization there is none of: the message says so, not HTTP 404.
     @Test func anUnknownOrganizationIsExit3() async {
         let harness = CommandHarness.signedIn()
         harness.http.register(
@@ -361,7 +363,7 @@ struct AccessCommandTests {
         let run = await harness.run(["access", "nope"])
         #expect(run.status == 3)
         #expect(run.out.isEmpty)
-        #expect(run.err.contains("no organization 'nope'"))
+        #expect(run.err.hasPrefix("gh-users: no organization 'nope' (GraphQL: not found)\n"), "\(run.err)")
     }
 
     @Test func aSpentGraphQLLimitIsExit5() async {

@@ -277,7 +277,7 @@ struct AccessCommand: GitHubCommand {
     /// when there is none. A listed repository gone before its read is no failure: the map without it is the map.
     func missing(_ names: [String]) -> [DomainError] {
         guard !repositories.isEmpty else { return [] }
-        return names.map { .notFound(resource: "repository '\($0)'") }
+        return names.map { .notFound(resource: "repository '\($0)'", byGraphQL: true) }
     }
 
     /// Whether `record` passes the filters. `--affiliation` keeps only the records whose affiliation is known to

@@ -112,10 +112,11 @@ enum ShowUsersCommand {
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
     fileprivate static func hintingID(_ error: DomainError, for reference: UserReference) -> DomainError {
         guard case .login(let login) = reference, login.value.allSatisfy({ $0.isASCII && $0.isNumber }),
-            case .notFound(let resource, let requestID) = error
+            case .notFound(let resource, let requestID, let graphQL) = error
         else { return error }
         return .notFound(
-            resource: resource + " (for the account with id \(login.value): --id \(login.value))", requestID: requestID)
+            resource: resource + " (for the account with id \(login.value): --id \(login.value))", requestID: requestID,
+            byGraphQL: graphQL)
     }
 }
 
