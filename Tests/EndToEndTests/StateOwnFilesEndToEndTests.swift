@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// Output sent to a state's or a snapshot's own files: the file itself (by its name, a symbolic link or a hard
@@ -188,6 +189,14 @@ struct StateOwnFilesEndToEndTests {
             #expect(planted.stdout.isEmpty)
             #expect(planted.stderr.contains("belongs to another user and is in a shared folder"), "\(planted.stderr)")
             #expect(read("n.json") == recorded)
+            // `--output /dev/stdout` is a descriptor the shell opened, not a file gh-users opens: not refused.
+            #expect(FileManager.default.createFile(atPath: path("out.tsv"), contents: nil))
+            #expect(chown(path("out.tsv"), 65_534, 65_534) == 0)
+            let shell = try await BinaryRunner.shell(
+                "\"$GH_USERS\" list --limit 3 --output /dev/stdout --api-url \"$API\" --no-cache >> \"$FILE\"",
+                environment: ["API": server.baseURL, "FILE": path("out.tsv")])
+            #expect(shell.status == 0, "\(shell.stderr)")
+            #expect(read("out.tsv")?.lines().count == 3)
         }
     }
 }

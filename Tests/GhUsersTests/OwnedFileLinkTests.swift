@@ -81,7 +81,7 @@ struct OwnedFileLinkTests {
 
     /// A file another user made first in a sticky folder anyone may write to (a forged state or snapshot, a lock
     /// that blocks every run, an output they can read) is neither read nor written, as Linux's
-    /// `protected_regular` would not let it be opened; the folder owner's and the runner's own are used.
+    /// `protected_regular` would not let it be opened to write; the folder owner's and the runner's own are used.
     @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
     func anotherUsersFileInASharedStickyFolderIsNeitherReadNorWritten() throws {
         let folder = try Folder()

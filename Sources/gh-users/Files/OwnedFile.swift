@@ -119,7 +119,6 @@ struct OwnedFile: Sendable {
         // Refused before the run writes anything, not only when the file is replaced at its end: a `--changes`
         // run would have printed its changes, and printed them again on the next run.
         try checkTemporary()
-        guard SharedFolder.trusts(target) else { throw SharedFolder.refusal(of: "the \(kind) \(shown)", option) }
         // O_NONBLOCK: a FIFO with no writer must not hold the run before the check below refuses it.
         let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -128,6 +127,9 @@ struct OwnedFile: Sendable {
             throw LocalFileError(message: "cannot read the \(kind) \(shown): \(FileDescriptorIO.reason(code))")
         }
         defer { close(descriptor) }
+        guard SharedFolder.trusts(descriptor: descriptor, at: target) else {
+            throw SharedFolder.refusal(of: "the \(kind) \(shown)", option)
+        }
         if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
             throw LocalFileError(
                 message: "cannot read the \(self.kind) \(shown): it is \(kind), not a regular file. It was left as "
@@ -229,9 +231,6 @@ struct OwnedFile: Sendable {
     /// lock counts only once the path still names the file locked, and otherwise the run tries again.
     func lock() throws(LocalFileError) -> OwnedFileLock {
         try checkLinks()
-        guard SharedFolder.trusts(lockPath) else {
-            throw SharedFolder.refusal(of: "the lock file \(TerminalSanitizer.quotedPath(lockPath))", option)
-        }
         for _ in 0..<16 {
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o600)
             guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
@@ -246,6 +245,10 @@ struct OwnedFile: Sendable {
     /// Locks the lock file open on `descriptor`: the held lock, or nil (the descriptor closed) when the file was
     /// removed or replaced before the lock was taken, so that the caller opens the path again.
     func lock(_ descriptor: Int32) throws(LocalFileError) -> OwnedFileLock? {
+        guard SharedFolder.trusts(descriptor: descriptor, at: lockPath) else {
+            close(descriptor)
+            throw SharedFolder.refusal(of: "the lock file \(TerminalSanitizer.quotedPath(lockPath))", option)
+        }
         if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {
             close(descriptor)
             throw LocalFileError(

@@ -6,25 +6,37 @@
 
 /// Linux's rules for a sticky folder anyone may write to (`/tmp`): `protected_symlinks` follows a link there,
 /// and `protected_regular` lets a file there that already exists be opened to write, only when it is the
-/// runner's own or the folder owner's. gh-users applies both itself, whatever the machine's settings say: a
-/// state, snapshot, lock or output file that another user made there first (a forged state skips accounts, a
-/// forged snapshot reports changes that never happened, a world-readable output is read by its maker) is
-/// neither read nor written.
+/// runner's own or the folder owner's. gh-users applies the first itself, and the second to every file it
+/// keeps there, read or written, whatever the machine's settings say: a state, snapshot, lock or output file
+/// that another user made there first (a forged state skips accounts, a forged snapshot reports changes that
+/// never happened, a world-readable output is read by its maker) is neither read nor written.
 enum SharedFolder {
-    /// Whether the file or link at `path` passes that rule; true where there is none.
+    /// Whether the link at `path` passes that rule; true where there is none.
     static func trusts(_ path: String) -> Bool {
         var own = stat()
+        guard lstat(path, &own) == 0 else { return true }
+        return passes(owner: own.st_uid, folderOf: path)
+    }
+
+    /// Whether the file open on `descriptor`, which was at `path`, passes that rule. Asked of the open file, not
+    /// of the name before it is opened: another user could put a file there in between.
+    static func trusts(descriptor: Int32, at path: String) -> Bool {
+        var own = stat()
+        return fstat(descriptor, &own) != 0 || passes(owner: own.st_uid, folderOf: path)
+    }
+
+    private static func passes(owner: uid_t, folderOf path: String) -> Bool {
         var folder = stat()
-        guard lstat(path, &own) == 0, stat(OwnedFile.directory(of: path), &folder) == 0 else { return true }
+        guard stat(OwnedFile.directory(of: path), &folder) == 0 else { return true }
         let shared = folder.st_mode & S_ISVTX != 0 && folder.st_mode & S_IWOTH != 0
-        return !shared || own.st_uid == geteuid() || own.st_uid == folder.st_uid
+        return !shared || owner == geteuid() || owner == folder.st_uid
     }
 
     /// The refusal of `file`, which another user made in a shared folder; nothing was read or changed.
     static func refusal(of file: String, _ option: String) -> LocalFileError {
         LocalFileError(
             message: "\(file) belongs to another user and is in a shared folder (sticky, writable by anyone): "
-                + "gh-users neither reads nor writes it, as Linux's protected_regular would not let it be opened. "
+                + "gh-users neither reads nor writes it (the rule of Linux's protected_regular). "
                 + "Nothing was read or changed: give \(option) another file")
     }
 }

@@ -45,9 +45,6 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         // A file this open makes is removed again when the run is refused, so "nothing was changed" holds.
         var before = stat()
         let existed = lstat(target, &before) == 0
-        if existed, !SharedFolder.trusts(target) {
-            throw SharedFolder.refusal(of: "the output file \(TerminalSanitizer.quotedPath(path))", "--output")
-        }
         let reads =
             cut != nil
             || (check != nil && existed && before.st_size > 0 && FileDescriptorIO.nonRegularKind(before.st_mode) == nil)
@@ -71,6 +68,12 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
                 message:
                     "cannot open the output file \(TerminalSanitizer.quotedPath(path)): \(FileDescriptorIO.reason(code))"
             )
+        }
+        // Another user's file in /tmp, but not a descriptor of the run's own (`/dev/stdout`), opened already.
+        if !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), !SharedFolder.trusts(descriptor: descriptor, at: target)
+        {
+            close(descriptor)
+            throw SharedFolder.refusal(of: "the output file \(TerminalSanitizer.quotedPath(path))", "--output")
         }
         var length = Int64(info.st_size)
         // Checked again on the open file: the path may have been replaced since.
