@@ -88,6 +88,26 @@ struct ResumeHintTests {
         #expect(err.text.hasSuffix("To continue from here: gh-users list --since 2 --all --format json --no-cache\n"))
     }
 
+    /// A `--state` crawl stopped before it wrote anything (a rerun interrupted at once, a first page refused)
+    /// still says to run it again: the state knows where. Before, stderr held the failure alone.
+    @Test func aStateCrawlStoppedBeforeItsFirstRecordSaysHowToGoOn() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let line = ["list", "--all", "--state", folder("s"), "--output", folder("o.tsv"), "--no-cache"]
+        let first = StubTransport()
+        first.answerPages("/users?since=0&per_page=100", [[1, 2]], failing: 502)
+        #expect(await GhUsersApp(environment: AppEnvironment.test(http: first).0).run(line) == 1)
+        let github = StubTransport()
+        github.answerPages("/users?since=2&per_page=100", [], failing: 502)
+        let (env, out, err) = AppEnvironment.test(http: github)
+        #expect(await GhUsersApp(environment: env).run(line) == 1)
+        #expect(out.text.isEmpty)
+        #expect(
+            err.text.hasSuffix(
+                "To continue from here, run it again: gh-users list --state \(folder("s")) --output \(folder("o.tsv")) "
+                    + "--all --no-cache\n"), "\(err.text)")
+    }
+
     /// A crawl of `--limit 5` that stopped after 2 accounts asks for the 3 left, with or without a state: run as
     /// printed, the two runs write the 5 first asked for, not 2 + 5.
     @Test(arguments: [false, true])

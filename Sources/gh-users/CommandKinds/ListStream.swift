@@ -9,10 +9,14 @@ protocol ResumeHint: Sendable {
     /// Whether the rerun cuts the output back to its last whole record itself (`--state` with `--output`), so a
     /// record cut short by a failed write needs no hand.
     var rerunCutsOutputBack: Bool { get }
+    /// Where a run that failed before it wrote anything goes on from, when a rerun goes on at all (a `--state`
+    /// that knows); nil: such a run has nothing to say.
+    var resumedAfter: Int64? { get }
 }
 
 extension ResumeHint {
     var rerunCutsOutputBack: Bool { false }
+    var resumedAfter: Int64? { nil }
 }
 
 /// What runs once a page's items have all been written, with the last of them: where `list --state` records
@@ -243,7 +247,7 @@ struct ListStream<Item: ListedItem> {
         let io = command.io
         try? io.out.write(output.writer.finish(completed: false, begun: output.pageCame))
         var message = command.presenter.present(error).message
-        if let id = output.lastWritten?.listedID, let resume {
+        if let resume, let id = output.lastWritten?.listedID ?? resume.resumedAfter {
             message += resume.hint(afterID: id, written: output.written) + "\n"
         }
         for note in Self.vanishedNote(vanished) + notes { message += note + "\n" }

@@ -60,6 +60,8 @@ extension ListUsersCommand {
 struct CrawlResumeHint: ResumeHint {
     let requested: ListUsersOptions
     let context: CommandContext
+    /// With `--state`, where the state stands: a run stopped before its first page still says to run it again.
+    var resumedAfter: Int64?
 
     func hint(afterID id: Int64, written: Int?) -> String {
         ListUsersCommand.resumeHint(after: id, written: written, requested, context)

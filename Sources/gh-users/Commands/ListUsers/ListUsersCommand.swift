@@ -337,7 +337,8 @@ extension ListUsersOptions: GitHubCommand {
             command: context)
         stream.continuesOutput = crawl.continuesOutput
         stream.expansion = full.map { $0.expansion(options.profiles, github) }
-        stream.resume = CrawlResumeHint(requested: self, context: context)
+        stream.resume = CrawlResumeHint(
+            requested: self, context: context, resumedAfter: crawl.checkpoint == nil ? nil : options.since)
         stream.checkpoint = crawl.checkpoint
         let end = await stream.stream(pages)
         // A rerun that finds nothing new would say nothing at all on a terminal.
