@@ -120,7 +120,8 @@ struct OwnedFile: Sendable {
         // run would have printed its changes, and printed them again on the next run.
         try checkTemporary()
         // O_NONBLOCK: a FIFO with no writer must not hold the run before the check below refuses it.
-        let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        // O_NOFOLLOW: the target has no link left; one planted there since is not followed to a file of the runner's.
+        let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return nil }

@@ -355,6 +355,16 @@ struct AccessCommandTests {
         )
     }
 
+    /// A listed repository gone before its read is no failure, and the map without it is the map: when every one
+    /// went, an empty map (`[]`, exit 0), not the nothing of a map of `--repo`s none of which is there.
+    @Test func repositoriesAllGoneSinceTheirListingAreAnEmptyMap() async {
+        let world = AccessWorld(
+            organization: "octo-org", members: Self.members, collaborators: [:], listing: ["gone", "went"])
+        let run = await Self.harness(world).run(["access", "octo-org", "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "[]\n")
+    }
+
     /// GraphQL answers 200 for an organization there is none of: the message says so, not HTTP 404.
     @Test func anUnknownOrganizationIsExit3() async {
         let harness = CommandHarness.signedIn()

@@ -95,7 +95,7 @@ struct AccessOutput: AccessRecordSink {
             try flush(moreToCome: false)
             // No repository read is no map: not even a csv header or an empty array is written.
             let none = AccessCommand.refusedEvery(
-                state?.state.unreadable ?? summary.unreadable, missing: state?.state.missing ?? summary.missing,
+                state?.state.unreadable ?? summary.unreadable, missing: named(state?.state.missing ?? summary.missing),
                 of: state?.state.repositories ?? summary.present)
             if !none { try io.out.write(writer.finish(completed: true)) }
             // A map is complete only once its reader took all of it.
@@ -107,7 +107,7 @@ struct AccessOutput: AccessRecordSink {
             do throws(LocalFileError) {
                 // No repository read is no map, and none is recorded: a token that can read goes from the start.
                 if let map = recorded,
-                    AccessCommand.refusedEvery(map.unreadable, missing: map.missing, of: map.repositories)
+                    AccessCommand.refusedEvery(map.unreadable, missing: named(map.missing), of: map.repositories)
                 {
                     try state?.restart()
                 } else {
@@ -131,6 +131,10 @@ struct AccessOutput: AccessRecordSink {
         guard !unreadable.isEmpty else { return missing.first.map { .failed($0) } ?? .success }
         return refused(unreadable, of: recorded?.repositories ?? summary.present)
     }
+
+    /// The repositories `--repo` named that are not there: none without `--repo`, where a repository gone since
+    /// it was listed is no failure and the map without it is the map (an empty one when all went).
+    private func named(_ missing: [String]) -> [String] { command.missing(missing).isEmpty ? [] : missing }
 
     /// A `--state` whose map was read to its end: nothing is written, and the run ends as that map did.
     func closeComplete(_ recorded: AccessState, file: String) -> CommandOutcome {

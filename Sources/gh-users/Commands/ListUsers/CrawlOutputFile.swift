@@ -69,9 +69,8 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
                     "cannot open the output file \(TerminalSanitizer.quotedPath(path)): \(FileDescriptorIO.reason(code))"
             )
         }
-        // Another user's file in /tmp, but not a descriptor of the run's own (`/dev/stdout`), opened already.
-        if !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), !SharedFolder.trusts(descriptor: descriptor, at: target)
-        {
+        // Another user's file in /tmp, through whatever name (`/dev/stdout` too is resolved to a name and opened).
+        if !SharedFolder.trusts(descriptor: descriptor, at: target) {
             close(descriptor)
             throw SharedFolder.refusal(of: "the output file \(TerminalSanitizer.quotedPath(path))", "--output")
         }
