@@ -94,7 +94,7 @@ struct AccessOutput: AccessRecordSink {
         do {
             try flush(moreToCome: false)
             // No repository read is no map: not even a csv header or an empty array is written.
-            let none = AccessCommand.refusedEvery(
+            let none = AccessCommand.readsNone(
                 state?.state.unreadable ?? summary.unreadable, missing: named(state?.state.missing ?? summary.missing),
                 of: state?.state.repositories ?? summary.present)
             if !none { try io.out.write(writer.finish(completed: true)) }
@@ -107,7 +107,7 @@ struct AccessOutput: AccessRecordSink {
             do throws(LocalFileError) {
                 // No repository read is no map, and none is recorded: a token that can read goes from the start.
                 if let map = recorded,
-                    AccessCommand.refusedEvery(map.unreadable, missing: named(map.missing), of: map.repositories)
+                    AccessCommand.readsNone(map.unreadable, missing: named(map.missing), of: map.repositories)
                 {
                     try state?.restart()
                 } else {
@@ -134,7 +134,7 @@ struct AccessOutput: AccessRecordSink {
 
     /// The repositories `--repo` named that are not there: none without `--repo`, where a repository gone since
     /// it was listed is no failure and the map without it is the map (an empty one when all went).
-    private func named(_ missing: [String]) -> [String] { command.missing(missing).isEmpty ? [] : missing }
+    private func named(_ missing: [String]) -> [String] { command.repositories.isEmpty ? [] : missing }
 
     /// A `--state` whose map was read to its end: nothing is written, and the run ends as that map did.
     func closeComplete(_ recorded: AccessState, file: String) -> CommandOutcome {
@@ -155,7 +155,7 @@ struct AccessOutput: AccessRecordSink {
             unreadable, of: total,
             partial: "; the map above leaves " + (count == 1 ? "it" : "them") + " out.")
         context.io.writeErr(refusal.message)
-        if let state, AccessCommand.refusedEvery(unreadable, of: total) {
+        if let state, AccessCommand.readsNone(unreadable, of: total) {
             context.io.writeErr(
                 TerminalSanitizer.sanitize(
                     "gh-users: the state file \(state.file.shown) records no map: the same command reads it from "
@@ -228,10 +228,10 @@ struct AccessPlace: Sendable {
 }
 
 extension AccessCommand {
-    /// Whether GitHub refused the collaborators of every repository of the map (`unreadable`, of `total` that are
-    /// there): the token could read none of them, which is no map. So is a map of `--repo`s none of which is
-    /// there (`missing`): an empty one would pass for a whole map of nobody.
-    static func refusedEvery(_ unreadable: [String], missing: [String] = [], of total: Int) -> Bool {
+    /// Whether the map read no repository, which is no map: GitHub refused the collaborators of every one
+    /// (`unreadable`, of `total` that are there), or none of the `--repo`s named is there (`missing`), where an
+    /// empty map would pass for a whole map of nobody.
+    static func readsNone(_ unreadable: [String], missing: [String] = [], of total: Int) -> Bool {
         (!unreadable.isEmpty || !missing.isEmpty) && unreadable.count >= total
     }
 
@@ -242,7 +242,7 @@ extension AccessCommand {
     func refusal(_ unreadable: [String], of total: Int, partial: String) -> (message: String, error: DomainError) {
         let count = unreadable.count
         let names = unreadable.joined(separator: ", ")
-        guard Self.refusedEvery(unreadable, of: total) else {
+        guard Self.readsNone(unreadable, of: total) else {
             let message =
                 "gh-users: GitHub did not show the collaborators of \(Counted.text(count, plural: "repositories")) "
                 + "of \(total) (it shows them only to those with push access): \(names)\(partial)"

@@ -200,7 +200,7 @@ struct AccessStateFile {
         try file.replace(with: state.encoded)
     }
 
-    /// The map read to its end had no repository the token could read (`AccessCommand.refusedEvery`): no map
+    /// The map read to its end had no repository the token could read (`AccessCommand.readsNone`): no map
     /// is recorded, and the same command reads it from its first repository again. Nothing of it was written.
     mutating func restart() throws(LocalFileError) {
         state = AccessState(
