@@ -65,7 +65,8 @@ struct GraphQLTeamMembersDTO: GraphQLListAnswerDTO {
 
 enum GraphQLTeamMembersResponse {
     /// One page, or why there is none: no such organization or team (`null`, with or without a NOT_FOUND error)
-    /// is REST's 404 for the list, which may be a token that cannot see it (exit 4, naming read:org).
+    /// is GraphQL's not-found, which may be a token that cannot see it: `directMembers` asks the organization, as
+    /// for REST's 404 (exit 4 naming read:org when it exists).
     static func decode(_ response: HTTPResponse, team: TeamName, endpoint: String) throws(GraphQLBatchFailure)
         -> Page<User>
     {
@@ -77,10 +78,7 @@ enum GraphQLTeamMembersResponse {
         guard let members = dto.data?.organization?.team?.members else {
             if let failure = answer.failure(errors.filter { $0.type != "NOT_FOUND" }, response) { throw failure }
             guard dto.data != nil else { throw answer.malformed("no data and no errors") }
-            throw .failed(
-                ErrorMapping.ownResourceRefusal(
-                    .notFound(resource: "team '\(team)'", requestID: requestID, byGraphQL: true), endpoint: .teamMembers
-                ))
+            throw .failed(.notFound(resource: "team '\(team)'", requestID: requestID, byGraphQL: true))
         }
         try answer.refuse(errors, response)
         var users: [User] = []
@@ -133,7 +131,8 @@ extension GitHubRepository {
                 // A team GraphQL does not find may be one the token may not see: its organization is asked, as
                 // for REST's list (`ResourceRepository.firstPage(_:perPage:)`).
                 guard after == nil else { throw failure }
-                throw await ownerAnswer(to: failure, of: GitHubEndpoints.owner(.team(team)), team: team)
+                throw await ownerAnswer(
+                    to: failure, of: GitHubEndpoints.owner(.team(team)), team: team, scope: Endpoint.teamMembers.scope)
             case .tooLarge(let reason), .unsupported(let reason): throw .refused(reason)
             }
         }

@@ -84,8 +84,9 @@ package enum AccessProblem: Sendable, Equatable {
     /// admins and collaborators (`repository`, as OWNER/REPO), whatever the token.
     case withheld(repository: String)
     /// A team's 404 though its organization exists: GitHub tells a team that is not there from a secret one the
-    /// token's account is not in to neither; `scope` is what listing it needs.
-    case unseenTeam(TeamName, scope: String?)
+    /// token's account is not in to neither; `scope` is what listing it needs. `byGraphQL`: GraphQL's `NOT_FOUND`
+    /// said so (`team-members --direct`), not a 404.
+    case unseenTeam(TeamName, scope: String?, byGraphQL: Bool = false)
 }
 
 extension DomainError {

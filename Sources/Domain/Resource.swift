@@ -212,14 +212,16 @@ extension ResourceRepository {
     /// too, and the owner does not exist (exit 3, naming it); it answers, and the list is withheld from this
     /// token, a refusal that names the scope the list's row needs, if any (exit 4). A `team`'s list, whose lookup
     /// is its organization's, may be a team that is not there as well: the refusal says so (`.unseenTeam`). Any
-    /// other failure, of the list or of the lookup, is the list's own.
+    /// other failure, of the list or of the lookup, is the list's own. `scope` is the list's, for a 404 that names
+    /// none (GraphQL's `NOT_FOUND`).
     package func ownerAnswer(
-        to error: DomainError, of owner: Resource<Record>, team: TeamName? = nil
+        to error: DomainError, of owner: Resource<Record>, team: TeamName? = nil, scope listScope: String? = nil
     ) async -> DomainError {
         let requestID: String?
         let scope: String?
+        var byGraphQL = false
         switch error {
-        case .notFound(_, let id, _): (requestID, scope) = (id, nil)
+        case .notFound(_, let id, let graphQL): (requestID, scope, byGraphQL) = (id, listScope, graphQL)
         case .unauthorized(404, _, .scope(let accepted), let id): (requestID, scope) = (id, accepted)
         default: return error
         }
@@ -231,7 +233,8 @@ extension ResourceRepository {
         }
         return .unauthorized(
             status: 404, message: "Not Found, though \(owner.missing) exists",
-            problem: team.map { .unseenTeam($0, scope: scope) } ?? .scope(accepted: scope), requestID: requestID)
+            problem: team.map { .unseenTeam($0, scope: scope, byGraphQL: byGraphQL) } ?? .scope(accepted: scope),
+            requestID: requestID)
     }
 }
 

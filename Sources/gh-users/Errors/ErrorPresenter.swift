@@ -100,11 +100,12 @@ struct ErrorPresenter: Sendable {
                 hint =
                     "An organization's SAML single sign-on wants the token authorized"
                     + (url.map { ": \(clean($0))" } ?? " (GitHub settings, Personal access tokens, Configure SSO).")
-            case (_, .unseenTeam(let team, let scope)):
+            case (_, .unseenTeam(let team, let scope, let graphQL)):
                 // Not a token problem only: a mistyped slug is this 404 too, and only its owners see every team.
+                let answer = graphQL ? "GraphQL: not found" : "HTTP \(status)"
                 return Presentation(
                     message: "gh-users: no team '\(clean(team.slug))' in \(clean(team.organization.value)) that the "
-                        + "token can see (HTTP \(status)): it does not exist, or it is secret and the token's account "
+                        + "token can see (\(answer)): it does not exist, or it is secret and the token's account "
                         + "is not in it" + (scope.map { " (this needs: \(clean($0)))" } ?? "") + "\n",
                     for: error)
             case (_, .withheld(let repository)):

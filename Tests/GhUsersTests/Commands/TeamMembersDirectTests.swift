@@ -114,8 +114,8 @@ struct TeamMembersDirectTests {
         if organizationExists {
             #expect(
                 run.err
-                    == "gh-users: no team 'justice-league' in github that the token can see (HTTP 404): it does not "
-                    + "exist, or it is secret and the token's account is not in it (this needs: read:org)\n")
+                    == "gh-users: no team 'justice-league' in github that the token can see (GraphQL: not found): it "
+                    + "does not exist, or it is secret and the token's account is not in it (this needs: read:org)\n")
         } else {
             #expect(run.err == "gh-users: no organization 'github' (HTTP 404)\n")
         }
