@@ -32,7 +32,8 @@ let usage = """
       --users N              accounts in the population (default 1000)
       --latency-ms M         delay before every response, in milliseconds (default 0)
       --port P               port to bind, 0 for any free port (default 0)
-      --rate-limit N         requests per hour per token; anonymous callers get 60 (default 5000)
+      --rate-limit N         requests per hour per token, and as many GraphQL points; anonymous
+                             callers get 60 requests and no GraphQL (default 5000)
       --base-url URL         where Link URLs point, for clients that reach it through a proxy
                              (default: its own http://127.0.0.1:PORT)
       --access-bench         add bench-org, 1,000 repositories with about 150 people each, for
@@ -88,6 +89,7 @@ func parseConfiguration(_ arguments: [String]) -> StandInConfiguration {
             configuration.port = value
         default:
             configuration.rateLimit = value
+            configuration.graphQLRateLimit = value
         }
     }
     return configuration

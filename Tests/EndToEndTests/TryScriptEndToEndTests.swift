@@ -238,6 +238,26 @@ struct TryScriptEndToEndTests {
         #expect(try await sandbox.run("--stop", environment).status == 0)
     }
 
+    /// `github-standin --rate-limit N` gives each token N GraphQL points as well as N requests, so GraphQL's spent
+    /// bucket can be rehearsed by hand: `access github` needs more than 2 points and is exit 5 (before: 5,000).
+    @Test func theStandInsRateLimitCapsGraphQLPointsToo() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let environment = try sandbox.environment()
+        let run = try await BinaryRunner.shell(
+            #"""
+            cd "\#(sandbox.here.path)"
+            "$TRY_BIN/github-standin" --port 0 --rate-limit 2 > log 2>&1 &
+            for _ in $(seq 400); do grep -q listening log && break; sleep 0.05; done
+            export GH_USERS_API_URL=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' log) GH_TOKEN=gho_octocat
+            "$TRY_BIN/gh-users" access github --json > /dev/null
+            echo "status $?"
+            kill %1
+            """#, environment: environment)
+        #expect(run.stdout == "status 5\n", "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.hasPrefix("gh-users: GraphQL: API rate limit already exceeded"), "\(run.stderr)")
+    }
+
     /// An interrupt in the demo's refused step ends the demo with its status, as in any other step: that step
     /// kept its status to say it, and the demo went on to change the world (exit 0). gh-users is a stand-in here
     /// that ends as an interrupted gh-users does, in that step alone.
