@@ -331,6 +331,13 @@ extension AccessCommand {
             io.writeErr("gh-users: \(refusal)\n" + file.untouched)
             return .setupFailed
         }
+        // Records --affiliation could not tell may be the filter's: left out, they would be recorded as removed.
+        if affiliation != nil, let note = affiliationNote(collected.unknownAffiliations) {
+            io.writeErr(
+                note + "gh-users: with them unknown, the map was not compared: run it with a member's token\n"
+                    + file.untouched)
+            return .setupFailed
+        }
         collected.text.close()
         let changes = collected.stream.finish(new: collected.text)
         snapshot.text = collected.text
@@ -343,8 +350,6 @@ extension AccessCommand {
         {
             return stopped
         }
-        // The change records have no affiliation: only what --affiliation left out is worth a word.
-        if affiliation != nil, let note = affiliationNote(collected.unknownAffiliations) { io.writeErr(note) }
         file.closingNote(
             firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: snapshot.count,
             noun: "record", io: io)
