@@ -116,11 +116,12 @@ private func documentedKeys(_ name: String) throws -> [String] {
         try read.run(on: standIn())
     }
 
-    /// Removed from an organization is removed from its teams (GitHub's "Remove an organization member").
-    @Test func aMemberRemovedLeavesTheOrganizationsTeams() throws {
+    /// Out of the organization is out of its teams and its repositories (GitHub's "Remove an organization member").
+    @Test func aMemberRemovedLeavesTheOrganizationsTeamsAndRepositories() throws {
         let server = try standIn()
-        #expect(try fetch(server, "/orgs/github/members/kitsune-fox", method: "DELETE", as: "octocat").status == 204)
-        #expect(try logins(fetch(server, Self.team, as: "octocat")) == ["octocat", "Yamada-Taro", "Happy-Otter-5"])
+        #expect(try fetch(server, "/orgs/github/members/Yamada-Taro", method: "DELETE", as: "octocat").status == 204)
+        #expect(try logins(fetch(server, Self.team, as: "octocat")) == ["octocat", "kitsune-fox", "Happy-Otter-5"])
+        #expect(try !logins(fetch(server, Self.collaborators, as: "octocat")).contains("Yamada-Taro"))
     }
 
     /// An organization's repositories are listed by name; `anon` adds the authors with no account to the documented

@@ -14,10 +14,17 @@ extension StandInWorld {
         let existing = members.firstIndex { $0.login.isSame(as: login) }
         switch (role, existing) {
         case (nil, let existing?):
-            // Removed from the organization is removed from its teams (GitHub's "Remove an organization member").
+            // Removed from the organization is removed from its teams and "will no longer have any access to the
+            // organization's repositories" (GitHub's "Remove an organization member"): direct grants too.
             members.remove(at: existing)
             for team in organizations[index].teams.indices {
                 organizations[index].teams[team].members.removeAll { $0.login.isSame(as: login) }
+            }
+            for repository in repositories.indices where repositories[repository].owner.isSame(as: organization) {
+                repositories[repository].collaborators = repositories[repository].collaborators.filter {
+                    !$0.key.isSame(as: login)
+                }
+                repositories[repository].invitations.removeAll { $0.login.isSame(as: login) }
             }
         case (let role?, let existing?):
             (members[existing].role, members[existing].active) = (role, activate || members[existing].active)
