@@ -59,6 +59,8 @@ struct AccessStateEndToEndTests {
                 ])
             #expect(truncating.status == 1)
             #expect(truncating.stderr.contains("with --state, stdout must append to"), "\(truncating.stderr)")
+            // access writes to stdout alone: --output, which it does not take, is not offered.
+            #expect(truncating.stderr.hasSuffix("then run with >> FILE\n"), "\(truncating.stderr)")
             #expect(server.requests.count == asked)
         }
     }

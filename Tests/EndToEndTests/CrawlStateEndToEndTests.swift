@@ -376,6 +376,7 @@ struct CrawlStateEndToEndTests {
             let truncating = try await crawling(#"> "$OUT".new"#)
             #expect(truncating.status == 1)
             #expect(truncating.stderr.contains("with --state, stdout must append to"), "\(truncating.stderr)")
+            #expect(truncating.stderr.contains("then run with >> FILE or --output FILE\n"), "\(truncating.stderr)")
             // `1<>` empties nothing, but would write over the file from its start: refused, and said so.
             let overwriting = try await crawling(#"1<> "$OUT""#)
             #expect(overwriting.status == 1)

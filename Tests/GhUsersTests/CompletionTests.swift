@@ -457,6 +457,13 @@ private let bashCases: [CompletionCase] =
         .init(line: "gh-users repos octocat --direction ", expected: ["asc", "desc"]),
         .init(line: "gh-users search octo --sort ", expected: ["followers", "repositories", "joined"]),
         .init(line: "gh-users search octo --order ", expected: ["asc", "desc"]),
+        // The other words a permission takes are offered too: REST's and GraphQL's.
+        .init(
+            line: "gh-users collaborators o/r --permission ",
+            expected: ["pull", "triage", "push", "maintain", "admin", "read", "write"]),
+        .init(
+            line: "gh-users access o --permission ",
+            expected: ["read", "triage", "write", "maintain", "admin", "pull", "push"]),
         .init(line: "gh-users cache ", expected: ["info", "clear"]),
         .init(line: "gh-users cache c", expected: ["clear"]),
         .init(line: "gh-users cache info ", expected: []),

@@ -77,6 +77,13 @@ struct CrawlOutputSettingsTests {
         #expect(run.differences(from: Self.csv) == phrases)
     }
 
+    /// What the crawl did not have is named to leave out, or a rerun that follows the advice is refused again.
+    @Test func theRemedyLeavesOutWhatTheCrawlDidNotHave() {
+        let summaries = CrawlOutputSettings(format: .csv, fields: ["login", "id"], full: true)
+        #expect(summaries.remedy(toMatch: Self.csv) == "--format csv and without --fields and --full")
+        #expect(Self.csv.remedy(toMatch: summaries) == "--format csv --fields login,id --full")
+    }
+
     @Test func viaCountsOnlyForProfiles() {
         let rest = CrawlOutputSettings(format: .ndjson, full: true)
         let graphql = CrawlOutputSettings(format: .ndjson, full: true, via: .graphql)

@@ -165,6 +165,15 @@ struct ResumeHintTests {
         #expect(err.contains("Remove the unfinished last line") == !written.hasSuffix("\n"), "\(err)")
     }
 
+    /// A JSON record is many lines and the array is open: stderr says the output is no whole document, and not to
+    /// take away a last line, which would leave it no more whole.
+    @Test func aCutJSONArrayIsNotCalledALine() async {
+        let (written, err) = await cutRun(["--all", "--json", "--no-cache"], perPage: 100, accepted: 60)
+        #expect(written.hasPrefix("[") && !written.hasSuffix("]\n"), "\(written)")
+        #expect(err.contains("The output ends in a record cut short: it is no whole JSON document"), "\(err)")
+        #expect(!err.contains("unfinished last line"), "\(err)")
+    }
+
     /// The same cut write under `--limit 10` asks for the 10 less the records written whole.
     @Test(arguments: [(60, 8), (30, 9)])
     func aWriteCutInsideAPageAsksForWhatIsLeftOfTheLimit(accepted: Int, left: Int) async {

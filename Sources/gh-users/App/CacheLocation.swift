@@ -40,10 +40,8 @@ struct CacheLocation: Sendable, Equatable {
         var limit = defaultLimitBytes
         if let text = environment["GH_USERS_CACHE_SIZE"], !text.isEmpty {
             guard let parsed = ByteSize.parse(text) else {
-                throw UsageError(
-                    message: "invalid GH_USERS_CACHE_SIZE '\(text)': give bytes, or a size such as 50MB, 512M or 1GB",
-                    command: nil
-                )
+                throw UsageError.setting(
+                    "invalid GH_USERS_CACHE_SIZE '\(text)': give bytes, or a size such as 50MB, 512M or 1GB")
             }
             limit = parsed
         }

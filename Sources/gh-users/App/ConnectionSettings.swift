@@ -226,7 +226,7 @@ struct ConnectionSettings: Sendable, Equatable {
             else { continue }
             // The variable is named, never its value.
             if let problem = tokenProblem(token) {
-                throw UsageError(message: "\(name) \(problem)", command: nil)
+                throw UsageError.setting("\(name) \(problem)")
             }
             return (token, name)
         }

@@ -48,10 +48,8 @@ struct GitHubSession: Sendable {
         var maximumBodyBytes = URLSessionTransport.defaultMaximumBodyBytes
         if let text = environment.environment["GH_USERS_MAX_RESPONSE_BYTES"], !text.isEmpty {
             guard let bytes = URLSessionTransport.maximumBodyBytes(fromSetting: text) else {
-                throw UsageError(
-                    message: "invalid GH_USERS_MAX_RESPONSE_BYTES '\(text)': give bytes, or a size such as 256M, 2G "
-                        + "or 500MB",
-                    command: nil)
+                throw UsageError.setting(
+                    "invalid GH_USERS_MAX_RESPONSE_BYTES '\(text)': give bytes, or a size such as 256M, 2G or 500MB")
             }
             maximumBodyBytes = bytes
         }
@@ -64,10 +62,9 @@ struct GitHubSession: Sendable {
             // Checked even under --log-level, as the other settings are: a typo is said, never passed over.
             guard let named = LogLevel(name: text) else {
                 let names = LogLevel.allCases.map(\.name)
-                throw UsageError(
-                    message: "invalid GH_USERS_LOG_LEVEL '\(text)': give "
-                        + names.dropLast().joined(separator: ", ") + " or " + (names.last ?? ""),
-                    command: nil)
+                throw UsageError.setting(
+                    "invalid GH_USERS_LOG_LEVEL '\(text)': give " + names.dropLast().joined(separator: ", ") + " or "
+                        + (names.last ?? ""))
             }
             level = level ?? named
         }

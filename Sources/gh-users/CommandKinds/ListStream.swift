@@ -193,10 +193,14 @@ struct ListStream<Item: ListedItem> {
             // Records of this page went out whole before the failure: the state goes on after them.
             if whole > 0, let checkpoint { _ = checkpoint.partPageWritten(lastID: id) }
             if let written = failure.written, written > (whole > 0 ? ends[whole - 1] : 0) {
+                // A JSON record is many lines, and the array is left open: there is no line to take away.
                 message +=
                     resume.rerunCutsOutputBack
                     ? "The output ends in a record cut short, which the rerun below cuts off.\n"
-                    : "Remove the unfinished last line from the output before you continue.\n"
+                    : output.writer.context.format == .json
+                        ? "The output ends in a record cut short: it is no whole JSON document, though the records "
+                            + "before the cut one are whole.\n"
+                        : "Remove the unfinished last line from the output before you continue.\n"
             }
             message += resume.hint(afterID: id, written: output.written) + "\n"
         }

@@ -2,11 +2,9 @@ import AtomicCore
 import Domain
 
 extension UsageError {
-    /// `alsoTaken`: other words the option takes for a choice (`read` for `pull`), said with the choices.
-    static func invalidChoice(_ option: OptionSpec, _ value: String, alsoTaken: [String] = [], spec: CommandSpec)
-        -> UsageError
-    {
-        let names = option.choices + alsoTaken
+    /// The option's choices are every word it takes, other words for a choice (`read` for `pull`) included.
+    static func invalidChoice(_ option: OptionSpec, _ value: String, spec: CommandSpec) -> UsageError {
+        let names = option.choices
         var message = "invalid value '\(value)' for '--\(option.name)': choose one of \(names.joined(separator: ", "))"
         if let suggestion = Suggestions.nearest(to: value, among: names) {
             message += "\nDid you mean '\(suggestion)'?"

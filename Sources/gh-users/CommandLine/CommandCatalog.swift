@@ -92,16 +92,22 @@ enum CommandCatalog {
     static let helpSpec = CommandSpec(
         name: "help",
         abstract: "Show help for gh-users, one of its commands, or a topic.",
-        usage: "gh-users help [COMMAND | options | formats | environment | exit-codes]",
+        usage: "gh-users help [--man] [COMMAND | TOPIC]",
         discussion: nil,
         arguments: [
             ("COMMAND", "The command to explain."),
             ("TOPIC", "options (the groups commands share), formats, environment or exit-codes."),
         ],
-        options: [],
+        options: [
+            OptionSpec(
+                "man",
+                help: "Write the man page in troff instead: gh-users(1), or COMMAND's gh-users-COMMAND(1); "
+                    + "SOURCE_DATE_EPOCH dates it.")
+        ],
         section: .setup,
         examples: [
             ("gh-users help list", "The same text as 'gh-users list --help'."),
+            ("gh-users help --man list | man -l -", "list's man page, as Scripts/make-manpage writes it."),
             ("gh-users help exit-codes", "What each exit status means."),
             ("gh-users help options", "The output, paging, network, cache and logging options in full."),
         ]

@@ -6,7 +6,7 @@ import Domain
 /// `--version` stand alone.
 struct CommandRouter: Sendable {
     static let version = OptionSpec("version", help: "Print the version.")
-    /// `help --man [COMMAND]`: not in help, since only `Scripts/make-manpage` needs it.
+    /// `help --man [COMMAND]`: the man pages `Scripts/make-manpage` and packagers write.
     static let manual = "--man"
 
     func route(_ arguments: [String]) -> Route {

@@ -7,11 +7,20 @@ struct UsageError: Error, Sendable, Equatable {
     /// The command whose usage to show; nil for problems before a command was known.
     let commandName: String?
     let usage: String?
+    /// The help that explains it, when not a command's: `help environment` for a setting.
+    var helpCommand: String?
 
     init(message: String, command: CommandSpec?) {
         self.message = message
         self.commandName = command?.name
         self.usage = command?.usage
+    }
+
+    /// An environment variable's value gh-users cannot take: `gh-users help environment` says what each takes.
+    static func setting(_ message: String) -> UsageError {
+        var error = UsageError(message: message, command: nil)
+        error.helpCommand = "help environment"
+        return error
     }
 
     /// `value` is the word after the option (or after its `=`), which may be its value: gh's `--jq EXPR`.
@@ -105,7 +114,9 @@ struct UsageError: Error, Sendable, Equatable {
             // Filled to 80 columns, as the help's USAGE is, and never broken inside a bracketed group.
             text += HelpRenderer.fillUsage("Usage: " + usage, indent: 0, hanging: 7, width: 80) + "\n"
         }
-        if let commandName {
+        if let helpCommand {
+            text += "See 'gh-users \(helpCommand)'.\n"
+        } else if let commandName {
             text += "See 'gh-users \(commandName) --help'.\n"
         } else {
             text += "See 'gh-users --help'.\n"

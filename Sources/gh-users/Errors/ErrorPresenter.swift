@@ -109,10 +109,11 @@ struct ErrorPresenter: Sendable {
                         + "is not in it" + (scope.map { " (this needs: \(clean($0)))" } ?? "") + "\n",
                     for: error)
             case (_, .withheld(let repository)):
-                // GitHub's rule, not a failure: where a day's stars can be had instead.
+                // GitHub's rule, not a failure: where a day's stars can be had instead. gh-users's words, outside
+                // the status, as they are not GitHub's message.
                 return Presentation(
-                    message: "gh-users: GitHub refused the request (HTTP \(status): "
-                        + clean(message + "; gh-users star-history \(repository) gives its stars a day") + ")\n",
+                    message: "gh-users: GitHub refused the request (HTTP \(status)): "
+                        + clean(message + "; gh-users star-history \(repository) gives its stars a day") + "\n",
                     for: error)
             case (_, .unstated):
                 // GitHub's message says what it refused (no User-Agent, an abuse block): nothing about scopes.

@@ -28,8 +28,10 @@ enum OutputLock {
     /// With `--state`, why a crawl may not write to stdout's regular file `shown`, or nil (the lock then held):
     /// opened without O_APPEND (`>`), which a rerun empties though the state counts what it held, or held by
     /// another crawl. Said without "nothing was changed": the shell may have emptied it already. Opened for
-    /// reading too (`1<>`), it was not emptied, but a run would write over it from its start.
-    static func refusal(forStdout shown: String) -> LocalFileError? {
+    /// reading too (`1<>`), it was not emptied, but a run would write over it from its start. `takesOutput`: the
+    /// command has `--output FILE` to offer instead (`list`; `access` writes to stdout alone).
+    static func refusal(forStdout shown: String, takesOutput: Bool = true) -> LocalFileError? {
+        let remedy = "run with >> FILE" + (takesOutput ? " or --output FILE" : "")
         let flags = fcntl(STDOUT_FILENO, F_GETFL)
         var status = stat()
         // Opened read-write and not empty: `1<>`, which empties nothing. Empty, it may have been truncated (`w+`).
@@ -37,15 +39,13 @@ enum OutputLock {
         if flags & O_APPEND == 0, flags & O_ACCMODE == O_RDWR, held {
             return LocalFileError(
                 message: "with --state, stdout must append to \(shown) (>>, not <>): <> writes over the file from "
-                    + "its start, where the state counts what it holds. Nothing was changed: run with >> FILE or "
-                    + "--output FILE")
+                    + "its start, where the state counts what it holds. Nothing was changed: " + remedy)
         }
         if flags & O_APPEND == 0 {
             return LocalFileError(
                 message: "with --state, stdout must append to \(shown) (>>, not >): > empties the file before "
                     + "gh-users starts, so a rerun with it loses what the state counts. If the file held this crawl's "
-                    + "output, restore it or remove the state file to start again; then run with >> FILE or --output "
-                    + "FILE")
+                    + "output, restore it or remove the state file to start again; then " + remedy)
         }
         guard take(STDOUT_FILENO) else {
             return LocalFileError(

@@ -15,7 +15,7 @@ struct ConnectionSettingsCommandTests {
         #expect(
             run.err
                 == "Error: GH_TOKEN holds a line break; it should hold the token alone, on one line\n"
-                + "See 'gh-users --help'.\n")
+                + "See 'gh-users help environment'.\n")
     }
 
     @Test func aPortAbove65535IsAUsageError() async {

@@ -44,12 +44,12 @@ struct AccessCommand: GitHubCommand {
     static let permission = OptionDeclaration<AccessCommand>.optional(
         OptionSpec(
             "permission", value: "LEVEL", help: "This level or higher (pull is read, push is write).",
-            choices: RepositoryPermissionLevel.allCases.map(\.rawValue)),
+            choices: RepositoryPermissionLevel.allCases.map(\.rawValue) + ["pull", "push"]),
         at: \.permission,
         parse: { reading throws(UsageError) in
             let word = ["pull": "read", "push": "write"][reading.text] ?? reading.text
             guard let level = RepositoryPermissionLevel(rawValue: word) else {
-                throw .invalidChoice(reading.option, reading.text, alsoTaken: ["pull", "push"], spec: reading.command)
+                throw .invalidChoice(reading.option, reading.text, spec: reading.command)
             }
             return level
         },
@@ -222,9 +222,9 @@ struct AccessCommand: GitHubCommand {
         var output = AccessOutput(command: self, context: context)
         if let statePath {
             // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it.
-            if let refusal = context.stdoutFile.map(TerminalSanitizer.quotedPath).flatMap(
-                OutputLock.refusal(forStdout:))
-            {
+            if let refusal = context.stdoutFile.map(TerminalSanitizer.quotedPath).flatMap({
+                OutputLock.refusal(forStdout: $0, takesOutput: false)
+            }) {
                 context.io.writeErr("gh-users: \(refusal.message)\n")
                 return .setupFailed
             }

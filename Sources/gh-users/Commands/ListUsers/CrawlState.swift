@@ -122,6 +122,15 @@ struct CrawlOutputSettings: Sendable, Equatable {
         return words + (full ? ProfileGroup.declared.arguments(ProfileOptions(full: true, via: via)) : [])
     }
 
+    /// What this run's options become to write as `recorded` did: its words, and those this run has that it had
+    /// not (`--fields`, `--full`), to leave out.
+    func remedy(toMatch recorded: CrawlOutputSettings) -> String {
+        let without = [(recorded.fields == nil && fields != nil, "--fields"), (!recorded.full && full, "--full")]
+            .filter(\.0).map(\.1)
+        let words = ShellWord.line(recorded.arguments)
+        return without.isEmpty ? words : words + " and without " + without.joined(separator: " and ")
+    }
+
     /// How output written with `recorded` differs from this run's, one phrase per difference; empty when the
     /// two write the same.
     func differences(from recorded: CrawlOutputSettings) -> [String] {
@@ -171,7 +180,7 @@ struct StateCheck {
             throw LocalFileError(
                 message: "the state file \(TerminalSanitizer.quotedPath(file)) continues output written with "
                     + differences.joined(separator: "; ") + ". Appending to it would mix the two, so nothing was "
-                    + "changed: run it with \(ShellWord.line(recorded.arguments)), or start another crawl with "
+                    + "changed: run it with \(settings.remedy(toMatch: recorded)), or start another crawl with "
                     + "another state file")
         }
     }

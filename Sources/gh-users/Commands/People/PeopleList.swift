@@ -77,7 +77,9 @@ enum PeopleFilter {
         _ name: String, key: String? = nil, help: String, default shown: String? = nil, choices: [String],
         aliases: [String: String] = [:]
     ) -> OptionDeclaration<PeopleListChoices> {
-        let spec = OptionSpec(name, value: name.uppercased(), help: help, default: shown, choices: choices)
+        // The aliases are offered too (completions, the man page), after the words GitHub sends.
+        let offered = choices + aliases.keys.sorted()
+        let spec = OptionSpec(name, value: name.uppercased(), help: help, default: shown, choices: offered)
         let key = key ?? name
         return OptionDeclaration(
             spec: spec,
@@ -85,7 +87,7 @@ enum PeopleFilter {
                 let choice = aliases[reading.text] ?? reading.text
                 guard choices.contains(choice) else {
                     throw .invalidChoice(
-                        reading.option, reading.text, alsoTaken: aliases.keys.sorted(), spec: reading.command)
+                        reading.option, reading.text, spec: reading.command)
                 }
                 options.filters[key] = choice == shown ? nil : choice
             },
