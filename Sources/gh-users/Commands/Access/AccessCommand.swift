@@ -292,9 +292,18 @@ struct AccessCommand: GitHubCommand {
         return true
     }
 
-    /// How many of `records` pass the filters but for `--affiliation`, with an affiliation the token cannot tell.
+    /// How many of `records` pass the filters but for `--affiliation`, with an affiliation the token cannot tell
+    /// that may be the one `--affiliation` names: an outside collaborator has no access through the organization
+    /// or its teams, and an owner always has the organization's.
     func unknownAffiliations(_ records: [AccessRecord]) -> Int {
-        records.count { $0.affiliation == nil && keepsAsideAffiliation($0) }
+        records.count { record in
+            guard record.affiliation == nil, keepsAsideAffiliation(record) else { return false }
+            switch affiliation {
+            case .outside: return record.sources.allSatisfy { $0.kind == .repository }
+            case .owner: return record.sources.contains { $0.kind == .organization }
+            case .member, nil: return true
+            }
+        }
     }
 
     /// What stderr says when `count` records' affiliation was not known: written as null, or left out by
