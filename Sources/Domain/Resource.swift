@@ -229,7 +229,8 @@ extension ResourceRepository {
             _ = try await fetch(owner)
         } catch let lookup {
             if case .notFound = lookup { return lookup }
-            return error
+            // GraphQL's not-found is no status of the list's own: a team's stays its refusal, as REST's 404 does.
+            guard byGraphQL, team != nil else { return error }
         }
         return .unauthorized(
             status: 404, message: "Not Found, though \(owner.missing) exists",

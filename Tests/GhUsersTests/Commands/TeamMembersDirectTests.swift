@@ -121,6 +121,17 @@ struct TeamMembersDirectTests {
         }
     }
 
+    /// An organization whose lookup fails (not a 404) leaves the team's refusal as it is, exit 4 as over REST:
+    /// never exit 3, which would say the team does not exist.
+    @Test func aFailedOrganizationLookupLeavesTheTeamsRefusal() async {
+        let harness = CommandHarness.signedIn()
+        Self.graphQL(harness, Data(#"{"data":{"organization":{"team":null}}}"#.utf8))
+        harness.expect("GET /orgs/github", status: 403, body: "error-403-forbidden")
+        let run = await harness.run(["team-members", "github/justice-league", "--direct"])
+        #expect(run.status == 4)
+        #expect(run.err.hasPrefix("gh-users: no team 'justice-league' in github that the token can see (GraphQL: not"))
+    }
+
     /// A page of members beside an error (SAML enforcement hiding some) is not the team: with --changes it would
     /// record everyone hidden as removed. It is a failure naming GitHub's error, and FILE stays as it was; SAML's
     /// is a refusal of the token, exit 4 with the single sign-on hint, as over REST (before: exit 1).
