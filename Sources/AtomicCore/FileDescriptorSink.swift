@@ -33,10 +33,10 @@ package struct FileDescriptorSink: OutputSink {
         }
         guard let failure else { return }
         if failure.code == EPIPE { throw OutputClosedError() }
+        let reason = "cannot write to \(streamName): \(SystemError.reason(failure.code))"
         throw OutputWriteError(
-            message: "cannot write to \(streamName): \(SystemError.reason(failure.code))"
-                + (failure.written > 0 ? " (what was written ends in a cut record)" : ""),
-            written: failure.written)
+            message: reason + (failure.written > 0 ? " (what was written ends in a cut record)" : ""),
+            written: failure.written, reason: reason)
     }
 
     /// A pipe whose reader closed polls as POLLERR on Linux, and a socket whose peer left as POLLHUP; a file or

@@ -77,10 +77,13 @@ package struct OutputWriteError: Error, Equatable {
     /// How many bytes of the failed write went out before it failed, when that is known: a list resumes after
     /// the last record they hold whole.
     package let written: Int?
+    /// `message` without what it says of a write cut part-way, for a caller that knows where its records end.
+    package let reason: String
 
-    package init(message: String, written: Int? = nil) {
+    package init(message: String, written: Int? = nil, reason: String? = nil) {
         self.message = message
         self.written = written
+        self.reason = reason ?? message
     }
 }
 

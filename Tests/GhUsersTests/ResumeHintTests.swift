@@ -174,6 +174,31 @@ struct ResumeHintTests {
         #expect(!err.contains("unfinished last line"), "\(err)")
     }
 
+    /// A JSON array cut just after a record holds no cut record, and is still no whole document.
+    @Test func aJSONArrayCutBetweenRecordsIsNoWholeDocumentEither() async throws {
+        let (full, _) = await cutRun(["--all", "--json", "--no-cache"], perPage: 100, accepted: 100_000)
+        let firstEnd = try #require(full.utf8.firstRange(of: "\n  }".utf8)).upperBound
+        let boundary = full.utf8.distance(from: full.utf8.startIndex, to: firstEnd)
+        let (written, err) = await cutRun(["--all", "--json", "--no-cache"], perPage: 100, accepted: boundary)
+        #expect(written.hasSuffix("\n  }"), "\(written)")
+        #expect(!err.contains("cut record") && !err.contains("cut short"), "\(err)")
+        #expect(err.contains("The output is no whole JSON document: its array was left open"), "\(err)")
+    }
+
+    /// A csv record may span lines (a quoted field with a line break): the cut one is told in bytes, which take
+    /// away what it wrote and no more.
+    @Test func aCutCSVRecordIsToldInBytes() async throws {
+        let (full, _) = await cutRun(["--all", "--format", "csv", "--no-cache"], perPage: 100, accepted: 100_000)
+        // Five bytes into the second record (after the header and the first).
+        let accepted = full.split(separator: "\r\n").prefix(2).map { $0.utf8.count + 2 }.reduce(5, +)
+        let (written, err) = await cutRun(
+            ["--all", "--format", "csv", "--no-cache"], perPage: 100, accepted: accepted)
+        let bytes = try #require(err.firstMatch(of: /the output's last ([0-9]+) bytes/)?.output.1, "\(err)").description
+        let kept = written.utf8.dropLast(try #require(Int(bytes)))
+        #expect(String(decoding: kept, as: UTF8.self).hasSuffix("\r\n") && kept.count < written.utf8.count)
+        #expect(!err.contains("unfinished last line"), "\(err)")
+    }
+
     /// The same cut write under `--limit 10` asks for the 10 less the records written whole.
     @Test(arguments: [(60, 8), (30, 9)])
     func aWriteCutInsideAPageAsksForWhatIsLeftOfTheLimit(accepted: Int, left: Int) async {

@@ -182,25 +182,39 @@ struct ListStream<Item: ListedItem> {
         by failure: OutputWriteError, writing items: [Item], ends: [Int], output: inout ListOutput<Item>
     ) -> ListLoopEnd {
         output.progress.clear()
-        var message = "gh-users: " + failure.message + "\n"
         // A write that went out in part holds some of its records whole, and perhaps a cut one after them: the run
         // goes on after the last whole one, once the cut one is gone.
         let whole = failure.written.map { written in ends.prefix { $0 <= written }.count } ?? 0
+        let cutBytes = failure.written.map { $0 - (whole > 0 ? ends[whole - 1] : 0) } ?? 0
+        let json = output.writer.context.format == .json
+        var message =
+            "gh-users: " + (failure.written == nil ? failure.message : failure.reason)
+            + (cutBytes > 0 ? " (what was written ends in a cut record)" : "") + "\n"
+        // Its array was left open, cut or not: the records before are whole, the document is not.
+        if json, (failure.written ?? 0) > 0 || output.written > 0, resume?.rerunCutsOutputBack != true {
+            message +=
+                cutBytes > 0
+                ? "The output ends in a record cut short: it is no whole JSON document, though the records before "
+                    + "the cut one are whole.\n"
+                : "The output is no whole JSON document: its array was left open after its last record.\n"
+        }
         if whole > 0 { output.lastWritten = items[whole - 1] }
         // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.
         if failure.written != nil { output.written += whole }
         if let id = output.lastWritten?.listedID, let resume {
             // Records of this page went out whole before the failure: the state goes on after them.
             if whole > 0, let checkpoint { _ = checkpoint.partPageWritten(lastID: id) }
-            if let written = failure.written, written > (whole > 0 ? ends[whole - 1] : 0) {
-                // A JSON record is many lines, and the array is left open: there is no line to take away.
-                message +=
-                    resume.rerunCutsOutputBack
-                    ? "The output ends in a record cut short, which the rerun below cuts off.\n"
-                    : output.writer.context.format == .json
-                        ? "The output ends in a record cut short: it is no whole JSON document, though the records "
-                            + "before the cut one are whole.\n"
-                        : "Remove the unfinished last line from the output before you continue.\n"
+            if cutBytes > 0 {
+                // A csv field may hold line breaks: the cut record is told in bytes, which take it away whole.
+                if resume.rerunCutsOutputBack {
+                    message += "The output ends in a record cut short, which the rerun below cuts off.\n"
+                } else if output.writer.context.format == .csv {
+                    message +=
+                        "Remove the record cut short, the output's last \(cutBytes) bytes (a quoted field may hold "
+                        + "line breaks), before you continue.\n"
+                } else if !json {
+                    message += "Remove the unfinished last line from the output before you continue.\n"
+                }
             }
             message += resume.hint(afterID: id, written: output.written) + "\n"
         }
