@@ -80,7 +80,9 @@ struct CrawlOutputSettingsTests {
     /// What the crawl did not have is named to leave out, or a rerun that follows the advice is refused again.
     @Test func theRemedyLeavesOutWhatTheCrawlDidNotHave() {
         let summaries = CrawlOutputSettings(format: .csv, fields: ["login", "id"], full: true)
-        #expect(summaries.remedy(toMatch: Self.csv) == "--format csv and without --fields and --full")
+        // --via and --concurrency go only with --full: left, the rerun would be refused again.
+        #expect(
+            summaries.remedy(toMatch: Self.csv) == "--format csv and without --fields, --full, --via and --concurrency")
         #expect(Self.csv.remedy(toMatch: summaries) == "--format csv --fields login,id --full")
     }
 

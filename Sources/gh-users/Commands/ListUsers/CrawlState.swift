@@ -123,12 +123,13 @@ struct CrawlOutputSettings: Sendable, Equatable {
     }
 
     /// What this run's options become to write as `recorded` did: its words, and those this run has that it had
-    /// not (`--fields`, `--full`), to leave out.
+    /// not (`--fields`; `--full` with the options that only go with it), to leave out.
     func remedy(toMatch recorded: CrawlOutputSettings) -> String {
-        let without = [(recorded.fields == nil && fields != nil, "--fields"), (!recorded.full && full, "--full")]
-            .filter(\.0).map(\.1)
+        var without = recorded.fields == nil && fields != nil ? ["--fields"] : []
+        if !recorded.full, full { without += ["--full", "--via", "--concurrency"] }
         let words = ShellWord.line(recorded.arguments)
-        return without.isEmpty ? words : words + " and without " + without.joined(separator: " and ")
+        guard let last = without.popLast() else { return words }
+        return words + " and without " + (without.isEmpty ? last : without.joined(separator: ", ") + " and " + last)
     }
 
     /// How output written with `recorded` differs from this run's, one phrase per difference; empty when the
