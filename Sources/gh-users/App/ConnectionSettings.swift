@@ -48,7 +48,18 @@ struct ConnectionSettings: Sendable, Equatable {
 
     // MARK: - The API root
 
+    /// A refusal of a root the environment gave (GH_USERS_API_URL, GH_HOST) points at `help environment`.
     private static func apiRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
+        do {
+            return try givenRoot(apiURL: apiURL, environment: environment)
+        } catch {
+            var refusal = error
+            if apiURL == nil { refusal.helpCommand = "help environment" }
+            throw refusal
+        }
+    }
+
+    private static func givenRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
         if let text = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
             let given = "invalid API URL '\(masked(text))'"
             let root = try validatedRoot(text, given: given, expected: "expected http(s)://HOST[:PORT][/PATH]")

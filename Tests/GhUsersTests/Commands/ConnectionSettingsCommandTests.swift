@@ -39,7 +39,7 @@ struct ConnectionSettingsCommandTests {
             run.err
                 == "Error: GH_HOST=\(host) would mean GitHub Enterprise at https://\(host)/api/v3, over https; "
                 + "for a server on this machine give its URL instead, such as --api-url http://\(host) "
-                + "(or GH_USERS_API_URL)\nSee 'gh-users --help'.\n")
+                + "(or GH_USERS_API_URL)\nSee 'gh-users help environment'.\n")
     }
 
     /// A user name and password in GH_HOST or an API URL are refused, masked (`***@`), and a GH_HOST is named
@@ -78,7 +78,9 @@ struct ConnectionSettingsCommandTests {
         let run = await harness.run(arguments)
         #expect(run.status == 64)
         #expect(run.out.isEmpty)
-        #expect(run.err == "Error: \(message)\nSee 'gh-users --help'.\n")
+        // A setting's refusal points at the help that explains settings; an option's at the commands'.
+        let help = source == "--api-url" ? "--help" : "help environment"
+        #expect(run.err == "Error: \(message)\nSee 'gh-users \(help)'.\n")
         #expect(!run.err.contains("s3c"), "\(run.err)")
     }
 
