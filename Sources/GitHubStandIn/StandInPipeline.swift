@@ -5,14 +5,20 @@ extension StandInServer {
     /// Answers one request as GitHub does, in its order. A fault queued for the path answers first and costs
     /// nothing: it imitates GitHub's front end failing before GitHub looks at who is asking. Else the route answers
     /// and a read the caller already holds becomes a 304; then the caller's bucket is charged, nothing for a 304,
-    /// as GitHub charges, and an empty bucket gets GitHub's 403 whatever the route said.
+    /// as GitHub charges, and an empty bucket gets GitHub's 403 whatever the route said. A write it refuses so is
+    /// not carried out: it is refused before its route runs.
     func reply(to recorded: RecordedRequest) -> StandInReply {
         ledger.noteArrival(of: recorded)
         let request = StandInRouteRequest(recorded, on: self, now: ledger.currentTime())
         if let fault = ledger.takeFault(forPath: request.path), let reply = faulted(request, fault) {
             return reply
         }
-        var response = request.route?.handler.respond(to: request) ?? StandInErrorBody.notFound()
+        let refusedWrite =
+            !Endpoint.Method.get.accepts(request.method) && request.rateResource != .graphql
+            && ledger.peek(request.rateResource, for: request.caller, now: request.now).remaining < 1
+        var response =
+            refusedWrite
+            ? StandInErrorBody.notFound() : request.route?.handler.respond(to: request) ?? StandInErrorBody.notFound()
         var cacheHeaders: [(String, String)] = []
         // A 200 to a read gets an ETag of what is sent (body and `Link`, so a write changes it), and a 304 when
         // `If-None-Match` already names it. Reads only: RFC 9110 allows a 304 only for GET and HEAD.

@@ -141,9 +141,7 @@ private final class RawHTTPConnection {
         }
     }
 
-    deinit {
-        _ = close(descriptor)
-    }
+    deinit { _ = close(descriptor) }
 
     func write(_ text: String) throws {
         guard LoopbackSocket.sendAll(Array(text.utf8), to: descriptor) else { throw RawHTTPError() }

@@ -18,11 +18,11 @@ private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [Str
     /// Search has its own bucket per caller, apart from core (of one request here), in a window its first search
     /// opens (GitHub's minute, shortened here to two seconds), after which it is full again. A caller whose core
     /// bucket is spent can still read `/rate_limit`, and revalidate it. Anonymous callers get GitHub's 60 an hour and
-    /// 10 searches a minute, whose refusal names their address.
+    /// 10 searches a minute, whose refusal names their address. A write a spent bucket refuses is not carried out.
     @Test func searchHasItsOwnWindowedBucketAndSpentAndAnonymousCallersHaveGitHubsLimits() throws {
         let server = try standIn(
             StandInConfiguration(userCount: 100, rateLimit: 1, searchRateLimit: 3, searchWindowSeconds: 2))
-        let token = [("Authorization", "token searcher")]
+        let token = [("Authorization", "token gho_octocat")]
         let before = Int(Date().timeIntervalSince1970)
         var resets = Set<String>()
         for used in 1...3 {
@@ -42,21 +42,22 @@ private func rateEntry(_ body: [String: Any], _ resource: String) throws -> [Str
         let core = try fetch(server, "/users/octocat", headers: token)
         #expect(core.status == 200 && core.header("x-ratelimit-resource") == "core")
         #expect(try fetch(server, "/users", headers: token).status == 403)
+        #expect(try fetch(server, "/user/starred/github/linguist", method: "PUT", headers: token).status == 403)
+        #expect(server.world.current.repository("github", "linguist")?.stars?.count == 2)
         let status = try fetch(server, "/rate_limit", headers: token)
         #expect(try status.status == 200 && rateEntry(status.jsonObject(), "core")["remaining"] == 0)
         let etag = try #require(status.header("ETag"))
         #expect(try fetch(server, "/rate_limit", headers: token + [("If-None-Match", etag)]).status == 304)
-        #expect(server.searchRateLimitRemaining(token: "searcher") == 0)
+        #expect(server.searchRateLimitRemaining(token: "gho_octocat") == 0)
         #expect(server.searchRateLimitRemaining(token: "someone-else") == 3)
         server.advanceClock(bySeconds: 3)
         let renewed = try fetch(server, "/search/users?q=octocat", headers: token)
         #expect(renewed.status == 200 && renewed.header("x-ratelimit-remaining") == "2")
         #expect(try #require(renewed.header("x-ratelimit-reset").flatMap { Int($0) }) >= reset + 2)
         // Core's hourly window did not roll over.
-        #expect(server.rateLimitRemaining(token: "searcher") == 0)
+        #expect(server.rateLimitRemaining(token: "gho_octocat") == 0)
         let anonymous = try fetch(server, "/rate_limit").jsonObject()
-        #expect(try rateEntry(anonymous, "core")["limit"] == 60)
-        #expect(try rateEntry(anonymous, "search")["limit"] == 10)
+        #expect(try rateEntry(anonymous, "core")["limit"] == 60 && rateEntry(anonymous, "search")["limit"] == 10)
         for _ in 0..<10 { #expect(try fetch(server, "/search/users?q=a").status == 200) }
         let limited = try fetch(server, "/search/users?q=a")
         #expect(limited.status == 403 && limited.text.contains("API rate limit exceeded for 127.0.0.1."))
