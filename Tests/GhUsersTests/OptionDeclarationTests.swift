@@ -146,6 +146,12 @@ struct NestedGroupTests {
             "--state needs a format that can be appended to (tsv, csv or ndjson), not json"
         ),
         ("list --limit 0 --fields name", "invalid value '0' for '--limit': a whole number >= 1"),
+        // Past Int64's reach, a whole number that meets ">= 1" is told the bound.
+        (
+            "list --limit 99999999999999999999",
+            "invalid value '99999999999999999999' for '--limit': a whole number >= 1, at most 9223372036854775807"
+        ),
+        ("list --per-page 101", "invalid value '101' for '--per-page': a whole number from 1 to 100"),
         (
             "list --since 3 --limit 1 --fields name",
             "the field 'name' is in a profile, not in this list: add --full, or choose among this list's fields: "

@@ -28,7 +28,13 @@ struct OptionReading {
     /// A whole number within `range`; `rule` says what was expected.
     func number(in range: ClosedRange<Int64>, rule: String) throws(UsageError) -> Int {
         guard let number = Int64(text), range.contains(number), let value = Int(exactly: number) else {
-            throw .invalidNumber(option, text, rule: rule, spec: command)
+            // A whole number past the range meets a rule such as ">= 1": the bound is said too, unless it is.
+            let digits = !text.isEmpty && text.allSatisfy { ("0"..."9").contains($0) }
+            let past =
+                digits && (Int64(text).map { $0 > range.upperBound } ?? true)
+                && !rule.contains(String(range.upperBound))
+            throw .invalidNumber(
+                option, text, rule: rule + (past ? ", at most \(range.upperBound)" : ""), spec: command)
         }
         return value
     }
