@@ -92,7 +92,7 @@ enum CommandCatalog {
     static let helpSpec = CommandSpec(
         name: "help",
         abstract: "Show help for gh-users, one of its commands, or a topic.",
-        usage: "gh-users help [--man] [COMMAND | TOPIC]",
+        usage: "gh-users help [COMMAND | TOPIC | --man [COMMAND]]",
         discussion: nil,
         arguments: [
             ("COMMAND", "The command to explain."),
