@@ -33,10 +33,8 @@ package struct FileDescriptorSink: OutputSink {
         }
         guard let failure else { return }
         if failure.code == EPIPE { throw OutputClosedError() }
-        let reason = "cannot write to \(streamName): \(SystemError.reason(failure.code))"
-        throw OutputWriteError(
-            message: reason + (failure.written > 0 ? " (what was written ends in a cut record)" : ""),
-            written: failure.written, reason: reason)
+        throw OutputWriteError.cut(
+            "cannot write to \(streamName): \(SystemError.reason(failure.code))", written: failure.written)
     }
 
     /// A pipe whose reader closed polls as POLLERR on Linux, and a socket whose peer left as POLLHUP; a file or

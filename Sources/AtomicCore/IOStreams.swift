@@ -85,6 +85,18 @@ package struct OutputWriteError: Error, Equatable {
         self.written = written
         self.reason = reason ?? message
     }
+
+    /// A write that failed for `reason` after `written` of its bytes went out, as a descriptor's write fails.
+    package static func cut(_ reason: String, written: Int) -> OutputWriteError {
+        OutputWriteError(
+            message: reason + (written > 0 ? " (what was written ends in a cut record)" : ""), written: written,
+            reason: reason)
+    }
+
+    /// The same failure, of a write that began `offset` bytes into a larger one.
+    package func shifted(by offset: Int) -> OutputWriteError {
+        OutputWriteError(message: message, written: written.map { offset + $0 }, reason: reason)
+    }
 }
 
 /// The standard streams and what is known about the terminal behind them, after `cli/cli`'s iostreams.

@@ -183,6 +183,9 @@ struct ResumeHintTests {
         #expect(written.hasSuffix("\n  }"), "\(written)")
         #expect(!err.contains("cut record") && !err.contains("cut short"), "\(err)")
         #expect(err.contains("The output is no whole JSON document: its array was left open"), "\(err)")
+        // Cut before its first record was whole: no record is said to be whole.
+        let (_, early) = await cutRun(["--all", "--json", "--no-cache"], perPage: 100, accepted: 3)
+        #expect(early.contains("The output is no whole JSON document, and holds no whole record."), "\(early)")
     }
 
     /// A csv record may span lines (a quoted field with a line break): the cut one is told in bytes, which take
@@ -197,6 +200,7 @@ struct ResumeHintTests {
         let kept = written.utf8.dropLast(try #require(Int(bytes)))
         #expect(String(decoding: kept, as: UTF8.self).hasSuffix("\r\n") && kept.count < written.utf8.count)
         #expect(!err.contains("unfinished last line"), "\(err)")
+        #expect(err.components(separatedBy: "(what was written ends in a cut record)").count == 2, "\(err)")
     }
 
     /// The same cut write under `--limit 10` asks for the 10 less the records written whole.
@@ -242,7 +246,8 @@ private final class PartialSink: OutputSink, @unchecked Sendable {
             let taken = chunk.prefix(max(0, accepts - bytes.count))
             bytes += taken
             guard taken.count == chunk.count else {
-                throw OutputWriteError(message: "cannot write to stdout: file too large", written: taken.count)
+                // As a descriptor's write fails (`FileDescriptorSink`), its message saying a cut part-way.
+                throw OutputWriteError.cut("cannot write to stdout: file too large", written: taken.count)
             }
         }
     }

@@ -148,7 +148,7 @@ struct ListStream<Item: ListedItem> {
                     do {
                         try io.out.write(chunk)
                     } catch let failure as OutputWriteError {
-                        throw OutputWriteError(message: failure.message, written: failure.written.map { sent + $0 })
+                        throw failure.shifted(by: sent)
                     }
                     sent += chunk.count
                 }
@@ -193,10 +193,12 @@ struct ListStream<Item: ListedItem> {
         // Its array was left open, cut or not: the records before are whole, the document is not.
         if json, (failure.written ?? 0) > 0 || output.written > 0, resume?.rerunCutsOutputBack != true {
             message +=
-                cutBytes > 0
-                ? "The output ends in a record cut short: it is no whole JSON document, though the records before "
-                    + "the cut one are whole.\n"
-                : "The output is no whole JSON document: its array was left open after its last record.\n"
+                whole == 0 && output.written == 0
+                ? "The output is no whole JSON document, and holds no whole record.\n"
+                : cutBytes > 0
+                    ? "The output ends in a record cut short: it is no whole JSON document, though the records "
+                        + "before the cut one are whole.\n"
+                    : "The output is no whole JSON document: its array was left open after its last record.\n"
         }
         if whole > 0 { output.lastWritten = items[whole - 1] }
         // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.

@@ -43,7 +43,7 @@ final class PipeTally<Place: Sendable>: OutputSink, @unchecked Sendable {
             do {
                 try pipe.write(Array(bytes[offset..<end]))
             } catch let failure as OutputWriteError {
-                throw OutputWriteError(message: failure.message, written: failure.written.map { offset + $0 })
+                throw failure.shifted(by: offset)
             }
             lock.withLock { written += end - offset }
             offset = end
