@@ -212,8 +212,8 @@ extension ResourceRepository {
     /// too, and the owner does not exist (exit 3, naming it); it answers, and the list is withheld from this
     /// token, a refusal that names the scope the list's row needs, if any (exit 4). A `team`'s list, whose lookup
     /// is its organization's, may be a team that is not there as well: the refusal says so (`.unseenTeam`). Any
-    /// other failure, of the list or of the lookup, is the list's own. `scope` is the list's, for a 404 that names
-    /// none (GraphQL's `NOT_FOUND`).
+    /// other failure of the list is its own, and so is one of the lookup, but under GraphQL's `NOT_FOUND`, which
+    /// says nothing of the token: there the lookup's. `scope` is the list's, for a 404 that names none.
     package func ownerAnswer(
         to error: DomainError, of owner: Resource<Record>, team: TeamName? = nil, scope listScope: String? = nil
     ) async -> DomainError {
@@ -229,8 +229,9 @@ extension ResourceRepository {
             _ = try await fetch(owner)
         } catch let lookup {
             if case .notFound = lookup { return lookup }
-            // GraphQL's not-found is no status of the list's own: a team's stays its refusal, as REST's 404 does.
-            guard byGraphQL, team != nil else { return error }
+            // GraphQL's not-found says nothing of the token: what stopped the lookup (a spent limit, a server
+            // error) is the answer, not a team that is not there.
+            return byGraphQL ? lookup : error
         }
         return .unauthorized(
             status: 404, message: "Not Found, though \(owner.missing) exists",

@@ -121,15 +121,19 @@ struct TeamMembersDirectTests {
         }
     }
 
-    /// An organization whose lookup fails (not a 404) leaves the team's refusal as it is, exit 4 as over REST:
-    /// never exit 3, which would say the team does not exist.
-    @Test func aFailedOrganizationLookupLeavesTheTeamsRefusal() async {
+    /// An organization whose lookup fails (not a 404) is that failure: a spent REST limit is exit 5 with its
+    /// reset, never exit 3, which would say the team does not exist.
+    @Test func aFailedOrganizationLookupIsThatFailure() async {
         let harness = CommandHarness.signedIn()
         Self.graphQL(harness, Data(#"{"data":{"organization":{"team":null}}}"#.utf8))
-        harness.expect("GET /orgs/github", status: 403, body: "error-403-forbidden")
-        let run = await harness.run(["team-members", "github/justice-league", "--direct"])
-        #expect(run.status == 4)
-        #expect(run.err.hasPrefix("gh-users: no team 'justice-league' in github that the token can see (GraphQL: not"))
+        let reset = ("x-ratelimit-reset", "\(Int(CommandHarness.now.timeIntervalSince1970) + 600)")
+        harness.expect(
+            "GET /orgs/github", status: 403,
+            headers: [("x-ratelimit-remaining", "0"), ("x-ratelimit-resource", "core"), reset],
+            body: "error-403-rate-limit")
+        let run = await harness.run(["team-members", "github/justice-league", "--direct", "--max-wait", "0"])
+        #expect(run.status == 5, "\(run.err)")
+        #expect(!run.err.contains("no team"), "\(run.err)")
     }
 
     /// A page of members beside an error (SAML enforcement hiding some) is not the team: with --changes it would
