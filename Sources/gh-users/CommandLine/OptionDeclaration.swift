@@ -29,7 +29,7 @@ struct OptionReading {
     func number(in range: ClosedRange<Int64>, rule: String) throws(UsageError) -> Int {
         guard let number = Int64(text), range.contains(number), let value = Int(exactly: number) else {
             // A whole number past the range meets a rule such as ">= 1": the bound is said too, unless it is.
-            let digits = !text.isEmpty && text.allSatisfy { ("0"..."9").contains($0) }
+            let digits = !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) }
             let past =
                 digits && (Int64(text).map { $0 > range.upperBound } ?? true)
                 && !rule.contains(String(range.upperBound))

@@ -111,10 +111,10 @@ struct AccessCommand: GitHubCommand {
             (ownership and the base permission). affiliation comes from the members GitHub lists, whole only to a
             member: someone it does not list is a member whose role is not shown (null) when reached through the
             organization or a team, outside when the token's own account is listed, else null; --affiliation
-            keeps none whose affiliation is null, and stderr says how many records it is. two_factor is true or
-            false where GitHub tells the token, null where it does not (an outside collaborator, or a token that
-            may not see it). Records are sorted by repository, then login, case aside, so two runs compare line
-            by line; the table shows REPOSITORY, LOGIN, PERMISSION, AFFILIATION, VIA (the sources in words) and
+            keeps none whose affiliation is null, and stderr says how many of them may be the one asked for.
+            two_factor is true or false where GitHub tells the token, null where it does not (an outside
+            collaborator, or a token that may not see it). Records are sorted by repository, then login, case
+            aside, so two runs compare line by line; the table shows REPOSITORY, LOGIN, PERMISSION, AFFILIATION, VIA (the sources in words) and
             2FA; in tsv and csv each column holds what the record holds under its name, sources its JSON array.
 
             It reads through GraphQL. The members come first (100 a page), then the repositories'
