@@ -204,8 +204,11 @@ struct ListStream<Item: ListedItem> {
         // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.
         if failure.written != nil { output.written += whole }
         if let id = output.lastWritten?.listedID, let resume {
-            // Records of this page went out whole before the failure: the state goes on after them.
-            if whole > 0, let checkpoint { _ = checkpoint.partPageWritten(lastID: id) }
+            // Records of this page went out whole before the failure: the state goes on after them, or, where it
+            // cannot say so (`--output`, cut back to the page's start), the rerun writes them again and its
+            // `--limit` must count them.
+            var written = output.written
+            if whole > 0, let checkpoint, !checkpoint.partPageWritten(lastID: id) { written -= whole }
             if cutBytes > 0 {
                 // A csv field may hold line breaks: the cut record is told in bytes, which take it away whole.
                 if resume.rerunCutsOutputBack {
@@ -218,7 +221,7 @@ struct ListStream<Item: ListedItem> {
                     message += "Remove the unfinished last line from the output before you continue.\n"
                 }
             }
-            message += resume.hint(afterID: id, written: output.written) + "\n"
+            message += resume.hint(afterID: id, written: written) + "\n"
         }
         command.io.writeErr(message)
         return .stopped(.setupFailed)
