@@ -18,7 +18,8 @@ extension StandInServer {
             && ledger.peek(request.rateResource, for: request.caller, now: request.now).remaining < 1
         var response =
             refusedWrite
-            ? StandInErrorBody.notFound() : request.route?.handler.respond(to: request) ?? StandInErrorBody.notFound()
+            ? StandInErrorBody.primaryRateLimitExceeded(token: request.caller.token)
+            : request.route?.handler.respond(to: request) ?? StandInErrorBody.notFound()
         var cacheHeaders: [(String, String)] = []
         // A 200 to a read gets an ETag of what is sent (body and `Link`, so a write changes it), and a 304 when
         // `If-None-Match` already names it. Reads only: RFC 9110 allows a 304 only for GET and HEAD.

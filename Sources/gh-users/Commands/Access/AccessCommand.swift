@@ -114,8 +114,9 @@ struct AccessCommand: GitHubCommand {
             keeps none whose affiliation is null, and stderr says how many of them may be the one asked for.
             two_factor is true or false where GitHub tells the token, null where it does not (an outside
             collaborator, or a token that may not see it). Records are sorted by repository, then login, case
-            aside, so two runs compare line by line; the table shows REPOSITORY, LOGIN, PERMISSION, AFFILIATION, VIA (the sources in words) and
-            2FA; in tsv and csv each column holds what the record holds under its name, sources its JSON array.
+            aside, so two runs compare line by line; the table shows REPOSITORY, LOGIN, PERMISSION, AFFILIATION,
+            VIA (the sources in words) and 2FA; in tsv and csv each column holds what the record holds under its
+            name, sources its JSON array.
 
             It reads through GraphQL. The members come first (100 a page), then the repositories'
             collaborators, ten repositories' pages of 100 people in one request, up to --concurrency requests at
