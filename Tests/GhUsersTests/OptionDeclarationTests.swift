@@ -152,6 +152,9 @@ struct NestedGroupTests {
             "invalid value '99999999999999999999' for '--limit': a whole number >= 1, at most 9223372036854775807"
         ),
         ("list --per-page 101", "invalid value '101' for '--per-page': a whole number from 1 to 100"),
+        // Digits only, as --timeout and --max-wait take them.
+        ("list --limit +5", "invalid value '+5' for '--limit': a whole number >= 1"),
+        ("show --id +5", "invalid value '+5' for '--id': an account id is an integer >= 1"),
         (
             "list --since 3 --limit 1 --fields name",
             "the field 'name' is in a profile, not in this list: add --full, or choose among this list's fields: "
