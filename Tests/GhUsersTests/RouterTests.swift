@@ -251,6 +251,10 @@ struct RouterTests {
         #expect(viaFlag == route("--help list"))
         #expect(viaFlag == route("-h list"))
         #expect(route("--help environment") == route("help environment"))
+        // Help's own help, whichever way asked; --man with nothing named printed gh-users(1) instead.
+        for line in ["help --help", "help -h", "help --man --help", "help -h --man"] {
+            #expect(route(line) == .help(.command("help")), "\(line)")
+        }
         // --help wins over what else is on the line, as in gh: a stray argument does not hide the help.
         #expect(viaFlag == route("list extra --help"))
         if let text = viaFlag.helpText {
