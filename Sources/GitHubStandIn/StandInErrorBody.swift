@@ -24,12 +24,13 @@ enum StandInErrorBody {
 
     static let badCredentials = response(401, message: "Bad credentials", documentationURL: genericDocumentation)
 
-    static func primaryRateLimitExceeded(token: String?) -> StandInHTTPResponse {
+    /// GitHub names the token's account by its id, or an anonymous caller's address.
+    static func primaryRateLimitExceeded(for request: StandInRouteRequest) -> StandInHTTPResponse {
         let subject =
-            token == nil
+            request.caller.token == nil
             ? "127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. "
                 + "Check out the documentation for more details.)"
-            : "user ID 1."
+            : "user ID \(request.callerID)."
         return response(
             403, message: "API rate limit exceeded for " + subject,
             documentationURL: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting")

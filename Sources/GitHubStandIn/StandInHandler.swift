@@ -62,6 +62,9 @@ struct StandInRouteRequest {
 
     var signedInAccount: StandInUser? { caller.token.flatMap { population.authenticatedAccount(forToken: $0) } }
 
+    /// The id a rate-limit message names: the token's account's (1 for a token that signs in as no account).
+    var callerID: Int { signedInAccount?.id ?? 1 }
+
     var notFound: StandInHTTPResponse { StandInErrorBody.notFound(documentationURL: documentation) }
 
     func refusal(_ status: Int, _ message: String) -> StandInHTTPResponse {

@@ -18,7 +18,7 @@ extension StandInServer {
             && ledger.peek(request.rateResource, for: request.caller, now: request.now).remaining < 1
         var response =
             refusedWrite
-            ? StandInErrorBody.primaryRateLimitExceeded(token: request.caller.token)
+            ? StandInErrorBody.primaryRateLimitExceeded(for: request)
             : request.route?.handler.respond(to: request) ?? StandInErrorBody.notFound()
         var cacheHeaders: [(String, String)] = []
         // A 200 to a read gets an ETag of what is sent (body and `Link`, so a write changes it), and a 304 when
@@ -44,7 +44,7 @@ extension StandInServer {
             let charge = ledger.charge(request.rateResource, for: request.caller, points: points, now: request.now)
             snapshot = charge.snapshot
             if !charge.allowed {
-                response = StandInErrorBody.primaryRateLimitExceeded(token: request.caller.token)
+                response = StandInErrorBody.primaryRateLimitExceeded(for: request)
                 cacheHeaders = []
             }
         }
@@ -64,10 +64,10 @@ extension StandInServer {
             headers = extra
         case .primaryRateLimitExhausted(let resetAfterSeconds):
             (snapshot.remaining, snapshot.reset) = (0, request.now + resetAfterSeconds)
-            response = StandInErrorBody.primaryRateLimitExceeded(token: request.caller.token)
+            response = StandInErrorBody.primaryRateLimitExceeded(for: request)
         case .graphQLRateLimited(let resetAfterSeconds):
             (snapshot.remaining, snapshot.reset) = (0, request.now + resetAfterSeconds)
-            response = StandInGraphQLHandler.rateLimitExceeded(configuration.graphQLRateLimitForm, userID: 1)
+            response = StandInGraphQLHandler.rateLimitExceeded(for: request)
         case .secondaryRateLimit(let retryAfterSeconds):
             response.body = StandInErrorBody.secondaryRateLimitExceeded(requestID: requestID)
             headers["Retry-After"] = retryAfterSeconds.map(String.init)

@@ -13,7 +13,7 @@ import Testing
     /// `StandInRateLimitTests`).
     @Test func anEmptyBucketWinsOverRoutingAndRevalidationButNotOverAFault() throws {
         let server = try standIn(StandInConfiguration(userCount: 50, rateLimit: 1))
-        let token = [("Authorization", "token alpha")]
+        let token = [("Authorization", "token gho_kitsune-fox")]
         let first = try fetch(server, "/users/octocat", headers: token)
         #expect(first.header("x-ratelimit-limit") == "1" && first.header("x-ratelimit-used") == "1")
         let reset = try #require(first.header("x-ratelimit-reset").flatMap { Int($0) })
@@ -29,7 +29,7 @@ import Testing
             #expect(limited.header("ETag") == nil, "\(target)")
             #expect(
                 limited.text
-                    == #"{"message":"API rate limit exceeded for user ID 1.","documentation_url":"#
+                    == #"{"message":"API rate limit exceeded for user ID 4.","documentation_url":"#
                     + #""https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting","status":"403"}"#,
                 "\(target)")
         }

@@ -55,9 +55,7 @@ struct StandInGraphQLHandler: StandInHandler {
         let cost = evaluator.cost(of: document.selections)
         let charge = request.context.ledger.charge(.graphql, for: request.caller, points: cost, now: request.now)
         guard charge.allowed else {
-            // Some number that stands for the token's account, as GitHub's messages name a user ID.
-            let userID = (request.caller.token ?? "").utf8.reduce(7) { ($0 &* 31 &+ Int($1)) & 0xFF_FFFF }
-            return Self.rateLimitExceeded(request.context.configuration.graphQLRateLimitForm, userID: userID)
+            return Self.rateLimitExceeded(for: request)
         }
         let snapshot = charge.snapshot
         let rateLimit = StandInGraphQLObject(
@@ -83,10 +81,11 @@ struct StandInGraphQLHandler: StandInHandler {
         return StandInHTTPResponse(status: 200, body: JSONValue.object(answer).bytes)
     }
 
-    /// A spent `graphql` bucket, in `form`. The 403 form's `x-ratelimit-remaining: 0` is the pipeline's to set.
-    static func rateLimitExceeded(_ form: StandInGraphQLRateLimitForm, userID: Int) -> StandInHTTPResponse {
-        let message = "API rate limit already exceeded for user ID \(userID)."
-        switch form {
+    /// A spent `graphql` bucket, in the configured form, naming the caller. The 403 form's
+    /// `x-ratelimit-remaining: 0` is the pipeline's to set.
+    static func rateLimitExceeded(for request: StandInRouteRequest) -> StandInHTTPResponse {
+        let message = "API rate limit already exceeded for user ID \(request.callerID)."
+        switch request.context.configuration.graphQLRateLimitForm {
         case .rateLimit:
             return errorsOnly(type: "RATE_LIMIT", code: "graphql_rate_limit", message)
         case .rateLimited:
