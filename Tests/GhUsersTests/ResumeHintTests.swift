@@ -31,6 +31,9 @@ struct ResumeHintTests {
         (["list", "--since", "7", "--until", "90000", "--output", "o.tsv", "--limit", "50"], true),
         (["list", "--all", "--state", "/var/lib/users state", "--format", "ndjson"], false),
         (["list", "--since", "7", "--until", "90", "--state", "s", "--output", "o.csv", "--format", "csv"], false),
+        // Values that read as options are written onto them: `--state --s` is refused as the next word.
+        (["list", "--state=--s", "--output=-L5", "--cache-dir=-h", "--token-file=--t", "--format", "tsv"], false),
+        (["list", "--output=--o.tsv", "--cache-dir=-", "--limit", "5"], true),
     ])
     func theHintRunsTheSameCommandFromTheLastID(line: [String], movesSince: Bool) throws {
         let original = try invocation(line)

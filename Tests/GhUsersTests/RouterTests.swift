@@ -201,6 +201,8 @@ struct RouterTests {
         ("list --limit 5 --all", "--limit and --all cannot be used together"),
         ("list extra", "unexpected argument 'extra'"),
         ("list --limit", "option '--limit' needs a value"),
+        // `-L5` reads as `-L 5`, as `-h` reads as help: written onto the option, either is a value.
+        ("list --state -L5", "option '--state' needs a value (FILE), and '-L5' reads as an option"),
         ("list --all=yes", "option '--all' takes no value"),
         ("list --format xml", "invalid value 'xml' for '--format'"),
         ("list --json --format tsv", "--json and --format tsv cannot be used together"),

@@ -97,12 +97,11 @@ enum ArgumentScanner {
                 } else if index < arguments.count {
                     // gh (pflag) takes any next word, an option too: `me edit --bio --dry-run` sent the write
                     // with the bio "--dry-run". A word that reads as an option (any `--…`, a misspelt `--dryrun`
-                    // and `--` too, or one of the command's short ones) is written onto it (`--bio=--x`) to be a
-                    // value; `-5` and `-` are values.
+                    // and `--` too, or one of the command's short ones, `-L5` too) is written onto it (`--bio=--x`)
+                    // to be a value; `-5` and `-` are values.
                     let next = arguments[index]
-                    if next.hasPrefix("--")
-                        || (next.count == 2 && next.hasPrefix("-") && next.last.flatMap(spec.option(short:)) != nil)
-                    {
+                    let short = next.hasPrefix("-") ? next.dropFirst().first.flatMap(spec.option(short:)) : nil
+                    if next.hasPrefix("--") || short.map({ next.count == 2 || $0.takesValue }) == true {
                         throw UsageError(
                             message: "option '--\(option.name)' needs a value (\(option.valueName ?? "VALUE")), and "
                                 + "'\(next)' reads as an option: to give it as the value, write --\(option.name)=\(next)",

@@ -72,6 +72,18 @@ struct OptionDeclaration<Values: Sendable>: Sendable {
 
     var name: String { spec.name }
 
+    /// The words that ask for `values` again, for a resume hint: a value that starts with `-` is written onto its
+    /// option (`--state=-x`), as the scanner refuses it as the next word.
+    func words(resuming values: Values) -> [String] {
+        var words = resume(values)[...]
+        var result: [String] = []
+        while let word = words.popFirst() {
+            let joins = spec.takesValue && word == "--" + name && words.first?.hasPrefix("-") == true
+            result.append(joins ? word + "=" + (words.popFirst() ?? "") : word)
+        }
+        return result
+    }
+
     /// A flag: `apply` says what giving it means; a resume hint writes it when `resumedWhen` holds (never without).
     static func flag(
         _ name: String,
@@ -219,7 +231,7 @@ struct GroupDeclaration<Values: Sendable>: Sendable {
 
     /// The words that ask for these values again, for a resume hint.
     func arguments(_ values: Values) -> [String] {
-        options.flatMap { $0.resume(values) }
+        options.flatMap { $0.words(resuming: values) }
     }
 }
 

@@ -19,6 +19,12 @@ enum ShellWord {
         return plain ? word : "'" + word.replacing("'", with: #"'\''"#) + "'"
     }
 
+    /// `--NAME VALUE` quoted, or `--NAME=VALUE` for a value that starts with `-`, which the scanner would read as
+    /// an option were it the next word.
+    static func option(_ name: String, _ value: String) -> String {
+        value.hasPrefix("-") ? quote("--\(name)=\(value)") : "--\(name) " + quote(value)
+    }
+
     static func line(_ words: [String]) -> String {
         words.map(quote).joined(separator: " ")
     }

@@ -24,7 +24,7 @@ extension ListUsersCommand {
             && context.common.format == .csv
         if csvAppended, let file = context.stdoutFile { resumed.outputPath = file }
         var words = [context.programName, "list"]
-        for option in [since, state, until, output] { words += option.resume(resumed) }
+        for option in [since, state, until, output] { words += option.words(resuming: resumed) }
         words += PagingGroup.declared.arguments(paging)
         words += ProfileGroup.declared.arguments(options.profiles)
         words += CommonOptions.arguments(context.common)

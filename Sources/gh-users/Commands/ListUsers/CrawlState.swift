@@ -205,8 +205,9 @@ struct StateCheck {
             throw LocalFileError(
                 message:
                     "the state file \(TerminalSanitizer.quotedPath(file)) counts the bytes written to \(named), and this run would write "
-                    + "to stdout instead. Nothing was changed: give --output "
-                    + (state.output.map(ShellWord.quote) ?? "FILE") + ", as the crawl so far did")
+                    + "to stdout instead. Nothing was changed: give "
+                    + (state.output.map { ShellWord.option("output", $0) } ?? "--output FILE")
+                    + ", as the crawl so far did")
         }
         guard let recorded = state.output else {
             // A state from before "output" was recorded, or written by hand: which file its length counts is not
@@ -223,7 +224,7 @@ struct StateCheck {
             throw LocalFileError(
                 message:
                     "the state file \(TerminalSanitizer.quotedPath(file)) counts the bytes of \(TerminalSanitizer.quotedPath(recorded)), not of \(TerminalSanitizer.quotedPath(output)), which "
-                    + "was left as it is: give --output \(ShellWord.quote(recorded)), or remove the state to start "
+                    + "was left as it is: give \(ShellWord.option("output", recorded)), or remove the state to start "
                     + "again")
         }
     }
