@@ -299,7 +299,10 @@ enum ErrorMapping {
     /// each cut to `maximumReasonLength` characters (a lone one may have the room of all of them), so one answer
     /// cannot fill the terminal. The presenter sanitises the whole.
     static func githubMessage(_ response: HTTPResponse) -> String? {
-        guard let dto = try? JSONDecoder().decode(GitHubErrorDTO.self, from: response.body) else { return nil }
+        // An error body past what one object may be is read as none: reading it costs many times its bytes.
+        guard response.body.count <= ResponseDecoder.maximumObjectBytes,
+            let dto = try? JSONDecoder().decode(GitHubErrorDTO.self, from: response.body)
+        else { return nil }
         let message = dto.message.flatMap { $0.isEmpty ? nil : $0 }
         let reasons = dto.errors.compactMap(\.reason)
         guard !reasons.isEmpty else { return message }

@@ -261,7 +261,8 @@ extension GitHubEndpoints {
             .starCount, segment(repository.owner), URLEncoding.pathSegment(repository.name),
             missing: "repository '\(repository)'"
         ) { body throws(DomainError) in
-            guard let dto = try? JSONDecoder().decode(StarCountDTO.self, from: Foundation.Data(body.bytes)),
+            guard body.bytes.count <= ResponseDecoder.maximumObjectBytes,
+                let dto = try? JSONDecoder().decode(StarCountDTO.self, from: Foundation.Data(body.bytes)),
                 dto.count >= 0
             else {
                 throw .malformedResponse(

@@ -260,12 +260,23 @@ enum ResponseDecoder {
         }
     }
 
+    /// The most one object (an account, a hovercard, the rate limits) may hold: GitHub's are a few kilobytes, and
+    /// reading one costs many times its bytes (a 56 MiB object of four million small keys took 866 MB, ten at once
+    /// 2.2 GB), so a bigger one is read as no GitHub answer, long before the body cap.
+    static let maximumObjectBytes = 1 << 20
+
     /// A single object's bytes as kept for output (compacted), once they are held to what a list page is held to
     /// (`JSONText.arrayElements`): UTF-8 JSON whose first byte past whitespace opens it. Foundation's decoder,
     /// which checks the object's shape after this, skips a byte order mark and reads UTF-16, and the bytes kept
     /// are the body's own, so without this `--json` printed a BOM or NUL bytes. With `{` first and a key, `}` or
     /// whitespace second, the decoder reads the rest as UTF-8 and refuses what is not.
     private static func object(_ body: ResourceBody) throws(DomainError) -> [UInt8] {
+        guard body.bytes.count <= maximumObjectBytes else {
+            throw .malformedResponse(
+                endpoint: body.label,
+                detail: "one object of \(body.bytes.count) bytes, where GitHub's are a few kilobytes (1 MiB at most "
+                    + "is read)")
+        }
         do {
             _ = try JSONText.objectMembers(body.bytes)
         } catch {

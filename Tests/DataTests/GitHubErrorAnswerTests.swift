@@ -72,6 +72,10 @@ struct ValidationReasonTests {
         #expect(text.count < 700)
         #expect(text.hasPrefix("Validation Failed: xxx"))
         #expect(text.hasSuffix("…; and 47 more"))
+        // Past what one object may be, the body is not read (reading costs many times its bytes): no message.
+        let huge = #"{"message":"Validation Failed","x":""# + String(repeating: "x", count: 1 << 20) + #""}"#
+        #expect(message(422, body: huge) != "Validation Failed")
+        #expect(message(422, body: String(huge.prefix(30)) + "}") == "Validation Failed")
     }
 
     /// Issue 26.5: `errors` may be one string. The body of GitHub's 400 for an `X-GitHub-Api-Version` it does not

@@ -63,6 +63,23 @@ struct SingleObjectEncodingTests {
         }
     }
 
+    /// Reading an object costs many times its bytes: one past 1 MiB is refused before it is read (a 56 MiB
+    /// profile of small keys took 866 MB). At the limit, it is read.
+    @Test func anObjectPastAMebibyteIsMalformedUnread() throws {
+        let user = GitHubEndpoints.user(try Login(validating: "big"))
+        let padding = ResponseDecoder.maximumObjectBytes - Self.account.utf8.count
+        let atLimit = Self.account.dropLast() + #","bio":""# + String(repeating: "b", count: padding - 9) + #""}"#
+        #expect(atLimit.utf8.count == ResponseDecoder.maximumObjectBytes)
+        #expect(try user.decode(Self.body(Array(atLimit.utf8), "GET /users/big")).login == "bom")
+        Self.expectMalformed("GET /users/big") { () throws(DomainError) in
+            try user.decode(Self.body(Array(atLimit.utf8) + [0x20], "GET /users/big"))
+        }
+        let limits = Self.limits.dropLast() + #","x":""# + String(repeating: "x", count: 1 << 20) + #""}"#
+        Self.expectMalformed("GET /rate_limit") { () throws(DomainError) in
+            try GitHubEndpoints.rateLimit.decode(Self.body(Array(limits.utf8), "GET /rate_limit"))
+        }
+    }
+
     @Test(arguments: encodings)
     func anAccountNotInUTF8IsMalformed(encoding: String) throws {
         let label = "GET /users/bom"
