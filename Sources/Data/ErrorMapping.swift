@@ -277,9 +277,13 @@ enum ErrorMapping {
     }
 
     /// A `Link` URL, followed only when it is http(s) on the API's own origin (`OriginPolicy`): a next page
-    /// from another server would be mixed into the output as GitHub's.
+    /// from another server would be mixed into the output as GitHub's. Its scheme is written in lower case, as
+    /// URLSession asks (`HTTP://` is the same URL, RFC 3986, and failed as "unsupported URL").
     static func nextPageURL(_ text: String, apiRoot: URL, endpoint: String) throws(DomainError) -> URL {
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+        var components = URLComponents(string: text)
+        let scheme = components?.scheme?.lowercased()
+        components?.scheme = scheme
+        guard let url = components?.url, ["http", "https"].contains(url.scheme ?? "") else {
             throw .malformedResponse(endpoint: endpoint, detail: "the next-page link is not a URL")
         }
         guard OriginPolicy.mayFollowLink(url, apiRoot: apiRoot) else {

@@ -100,7 +100,15 @@ struct NextPageLinkTests {
         }
     }
 
-    @Test(arguments: ["file:///etc/passwd", "not a url", "ftp://api.github.com/users"])
+    /// A scheme is the same in any case (RFC 3986); URLSession refused `HTTPS://` as an unsupported URL, a
+    /// network error, where a redirect written so was followed.
+    @Test func aLinkWithAnUpperCaseSchemeIsFollowedInLowerCase() throws {
+        let link = "HTTPS://api.github.com/users?since=5&per_page=100"
+        let url = try ErrorMapping.nextPageURL(link, apiRoot: root, endpoint: "GET /users")
+        #expect(url.absoluteString == "https://api.github.com/users?since=5&per_page=100")
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "not a url", "ftp://api.github.com/users", "FILE:///etc/passwd"])
     func aLinkThatIsNotHTTPIsRefused(link: String) {
         #expect(
             throws: DomainError.malformedResponse(endpoint: "GET /users", detail: "the next-page link is not a URL")

@@ -3,9 +3,11 @@ enum DurationText {
     /// Total for any input: a wait computed from a server's value may be NaN, infinite or absurd, and a
     /// message about it must not be what crashes (`Int(Double)` traps outside Int's range).
     static func describe(seconds: Double) -> String {
-        // A century: past that the figure means nothing to a reader, and Int conversion stays far from its limit.
+        // A century: past that the figure means nothing to a reader (it said "36600d 0h" as if it were one), and
+        // Int conversion stays far from its limit.
         let ceiling = 100.0 * 366 * 86_400
-        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), ceiling)
+        if seconds > ceiling { return "more than 100 years" }
+        let bounded = seconds.isNaN ? 0 : max(seconds, 0)
         let total = Int(bounded.rounded(.up))
         let days = total / 86_400
         let hours = (total % 86_400) / 3600
