@@ -240,8 +240,10 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             }
             do {
                 // An error status is the reader's to map (a proxy's 502 page, a 401 retried or refused).
-                try ResponseDecoder.refuseMalformed(
-                    response.body, endpoint: endpoint, whole: (200..<300).contains(response.status))
+                let whole = (200..<300).contains(response.status)
+                try ResponseDecoder.refuseMalformed(response.body, endpoint: endpoint, whole: whole)
+                // Whichever reader decodes the answer (a batch of profiles, a page of a list, the access map's).
+                if whole { try ResponseDecoder.refuseRepeatedKey([UInt8](response.body), endpoint: endpoint) }
             } catch {
                 throw .failed(error.answered(requestID: requestID))
             }

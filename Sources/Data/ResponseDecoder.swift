@@ -291,8 +291,9 @@ enum ResponseDecoder {
 
     /// An object that gives a key twice says two things: Foundation's decoder, and so the table, keeps the first
     /// value, where jq, `--fields` and a JSON reader downstream keep the last. It is malformed (exit 1). The list
-    /// pages read in one pass (`ScannedDTO`) hand such an element to Foundation's decoder, which comes here.
-    private static func refuseRepeatedKey(_ object: [UInt8], endpoint: String, item: Int? = nil)
+    /// pages read in one pass (`ScannedDTO`) hand such an element to Foundation's decoder, which comes here; so does
+    /// every GraphQL answer with a success status, whole, before its reader decodes it (`GitHubRepository.graphQL`).
+    static func refuseRepeatedKey(_ object: [UInt8], endpoint: String, item: Int? = nil)
         throws(DomainError)
     {
         guard let key = JSONText.repeatedKey(in: object) else { return }
