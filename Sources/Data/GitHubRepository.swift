@@ -241,6 +241,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             do {
                 // An error status is the reader's to map (a proxy's 502 page, a 401 retried or refused).
                 let whole = (200..<300).contains(response.status)
+                try ResponseDecoder.refuseOversized(response.body.count, endpoint: endpoint)
                 try ResponseDecoder.refuseMalformed(response.body, endpoint: endpoint, whole: whole)
                 // Whichever reader decodes the answer (a batch of profiles, a page of a list, the access map's).
                 if whole { try ResponseDecoder.refuseRepeatedKey([UInt8](response.body), endpoint: endpoint) }

@@ -69,6 +69,28 @@ struct GraphQLRepeatedKeyTests {
         #expect(stub.received.count == 1)
     }
 
+    /// Reading JSON costs many times its bytes (61 MB of small `errors` took 524 MB): an answer past 16 MiB is
+    /// malformed and not read; one at the limit is read.
+    @Test func anAnswerPastSixteenMebibytesIsMalformed() async throws {
+        let limit = ResponseDecoder.maximumGraphQLAnswerBytes
+        let padding = limit - Self.profiles.utf8.count - 7
+        let atLimit = Self.profiles.dropLast() + #","x":""# + String(repeating: "x", count: padding) + #""}"#
+        #expect(atLimit.utf8.count == limit)
+        let octocat = try Login(validating: "octocat")
+        for (body, read) in [(atLimit, true), (atLimit + " ", false)] {
+            let stub = StubTransport()
+            stub.stub(Self.graphQL, body: String(body))
+            do throws(GraphQLBatchFailure) {
+                let batch = try await stub.repository(retries: 0).profiles([octocat])
+                #expect(read && batch.lookups.count == 1)
+            } catch {
+                let detail =
+                    "an answer of \(limit + 1) bytes, far past what gh-users's queries ask for (16 MiB at most is read)"
+                #expect(!read && error == .failed(.malformedResponse(endpoint: "POST /graphql", detail: detail)))
+            }
+        }
+    }
+
     /// A page of `team-members --direct` whose member gives its id twice: the first was printed, where a reader
     /// of the answer keeps the last.
     @Test func aTeamMembersPageGivingAKeyTwiceIsMalformed() async throws {
