@@ -125,6 +125,7 @@ extension StandInRouteTable {
             StandInRoute(.put, "/orgs/{org}/memberships/{username}") { $0.worldWrite(.membership, add: true) },
             StandInRoute(.patch, "/user/memberships/orgs/{org}") { $0.worldWrite(.joining, add: true) },
             StandInRoute(.delete, "/orgs/{org}/members/{username}") { $0.worldWrite(.membership, add: false) },
+            StandInRoute(.get, "/orgs/{org}/repos") { $0.repositories() },
             // Retired in July 2026: 204 for everyone (GitHub's REST page for watching, "New access restrictions";
             // python-github-backup #521, #522). The token's own list is still served.
             StandInRoute(.subscriptions) { _ in StandInHTTPResponse(status: 204) },

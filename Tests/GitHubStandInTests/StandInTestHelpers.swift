@@ -16,13 +16,9 @@ struct RawHTTPResponse {
 
     var text: String { String(decoding: body, as: UTF8.self) }
 
-    func jsonObject() throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
-    }
-
-    func jsonArray() throws -> [[String: Any]] {
-        try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]])
-    }
+    func jsonObject() throws -> [String: Any] { try json() }
+    func jsonArray() throws -> [[String: Any]] { try json() }
+    private func json<T>() throws -> T { try #require(JSONSerialization.jsonObject(with: Data(body)) as? T) }
 
     /// Each element of an array body, as compact text (TestSupport's `JSONTokens`, apart from the stand-in's code).
     func records() -> [String] { JSONTokens.members(text) }
@@ -67,7 +63,7 @@ func graphQL(
 }
 
 /// A request as someone (nil: no token) and what GitHub answers it: a status, the logins a list holds, and
-/// top-level (or `a.b` nested) string fields of the body, or the whole body's text.
+/// top-level (or `a.b` nested) fields of the body as text ("absent" where missing), or the whole body's text.
 struct Step: Sendable, CustomTestStringConvertible {
     var method = "GET"
     var target: String
@@ -100,7 +96,7 @@ struct Step: Sendable, CustomTestStringConvertible {
         if let logins { #expect(try GitHubStandInTests.logins(response) == logins, "\(testDescription)") }
         for (path, field) in fields {
             let object = path.split(separator: ".").reduce(try response.jsonObject() as Any?) { value($0, String($1)) }
-            #expect(object as? String == field, "\(testDescription): \(path)")
+            #expect(object as? String ?? object.map { "\($0)" } ?? "absent" == field, "\(testDescription): \(path)")
         }
         return response
     }

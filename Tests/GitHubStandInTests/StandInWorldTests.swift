@@ -86,8 +86,8 @@ private func documentedKeys(_ name: String) throws -> [String] {
             Step(collaborators + "?affiliation=direct", as: "octocat", ["Yamada-Taro", "livelyfalcon26"]),
             Step(collaborators + "?permission=admin", as: "octocat", ["octocat", "Yamada-Taro", "lively-otter-8"]),
             Step(
-                "GET", "/repos/github/docs", as: nil, 200,
-                ["name": "docs", "html_url": "https://github.com/github/docs"]),
+                "GET", "/repos/github/docs", as: "CalmFalcon19", 200,
+                ["name": "docs", "permissions.pull": "1", "permissions.push": "0", "source": "absent"]),
             Step(
                 "/orgs/github/invitations", as: "octocat", 200,
                 text: JSONTokens.compact(documented("orgs-list-pending-invitations"))),
@@ -152,7 +152,8 @@ private func documentedKeys(_ name: String) throws -> [String] {
         let hello = try fetch(server, "/repos/octocat/Hello-World", as: nil).jsonObject()
         let names = forks.compactMap { $0["full_name"] as? String }
         #expect(names == ["kitsune-fox/Hello-World", "Happy-Otter-5/Hello-World"])
-        #expect(forks.count == hello["forks_count"] as? Int)
+        #expect(forks.count == hello["forks_count"] as? Int && forks.count == hello["forks"] as? Int)
+        #expect(hello["watchers"] as? Int == 12 && hello["organization"] == nil && hello["permissions"] == nil)
     }
 
     /// For every repository of the world, its stargazers list, its `stargazers_count`, its star count and the sum
@@ -205,9 +206,11 @@ private func documentedKeys(_ name: String) throws -> [String] {
             let query = "query { repositoryOwner(login: \"\(login)\") { login __typename databaseId } }"
             let accounts =
                 try [fetch(server, "/users/" + login).jsonObject(), fetch(server, "/user/\(id)").jsonObject()]
-                + world.repositories.filter { $0.owner == login }.map { repository in
-                    try fetch(server, "/repos/" + repository.fullName).jsonObject()["owner"] as? [String: Any] ?? [:]
+                + world.repositories.filter { $0.owner == login }.flatMap { repository in
+                    let record = try fetch(server, "/repos/" + repository.fullName, as: "octocat").jsonObject()
+                    return [record["owner"], record["organization"]].map { $0 as? [String: Any] ?? [:] }
                 }
+                + fetch(server, "/orgs/\(login)/repos").jsonArray().map { $0["owner"] as? [String: Any] ?? [:] }
                 + [value(try graphQL(server, query).jsonObject(), "data", "repositoryOwner") as? [String: Any] ?? [:]]
             for account in accounts {
                 let (type, number) = (account["type"] ?? account["__typename"], account["id"] ?? account["databaseId"])

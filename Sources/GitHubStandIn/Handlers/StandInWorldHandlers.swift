@@ -5,7 +5,8 @@ import JSONBytes
 extension StandInRouteRequest {
     static let worldLists: [Endpoint] = [
         .organization, .members, .publicMembers, .outsideCollaborators, .invitations, .teamMembers, .repository,
-        .collaborators, .contributors, .assignees, .stargazers, .watchers, .forks, .starCount, .starHistory,
+        .collaborators, .contributors, .assignees, .stargazers, .watchers, .forks, .starCount, .starHistory, .repos,
+        .orgs,
     ]
 
     /// The lists of organizations, teams and repositories, answered from the world by GitHub's generic rules: an
@@ -15,6 +16,14 @@ extension StandInRouteRequest {
     func worldList(_ list: Endpoint) -> StandInHTTPResponse {
         let world = context.world.current
         let caller = signedInAccount?.login
+        if list == .repos || list == .orgs {
+            guard let account else { return notFound }
+            guard list == .orgs else { return repositories(ownedBy: account) }
+            // GitHub lists the organizations an account is a public member of.
+            let joined = world.organizations.filter { $0.member(account.login)?.isPublic == true }
+            return pagedRecords(
+                joined.compactMap { world.organizationAccount(login: $0.login) }.map(organizationRecord))
+        }
         if let org = parameters["org"] {
             return world.organization(org).flatMap { worldList(list, $0, in: world, caller: caller) } ?? notFound
         }
@@ -76,13 +85,7 @@ extension StandInRouteRequest {
         let forks = repository.forks.compactMap(population.user(login:))
         switch list {
         case .repository:
-            let counts = [
-                "stargazers_count": stargazers.count, "watchers_count": stargazers.count,
-                "subscribers_count": repository.watchers.count, "forks_count": forks.count,
-            ]
-            let documented = StandInRecordedHandler.body(named: "repos-get") ?? []
-            let record = repositoryRecord(repository.fullName, in: world, from: documented)
-            return StandInHTTPResponse(status: 200, body: replacing(counts, in: record))
+            return StandInHTTPResponse(status: 200, body: repositoryRecord(repository, in: world, named: "repos-get"))
         case .starCount:
             return StandInHTTPResponse(status: 200, body: Array("{\"count\":\(stargazers.count)}".utf8))
         case .starHistory:
@@ -128,15 +131,66 @@ extension StandInRouteRequest {
             let levels = Dictionary(listed.map { ($0.login.lowercased(), $0.grants.level ?? 0) }) { first, _ in first }
             return peopleList(listed.map(\.login)) { user, writer in
                 let level = levels[user.login.lowercased()] ?? 0
-                let permissions = StandInWorld.permissions.enumerated().map { JSONValue.Member($1, .bool(level >= $0)) }
                 writer.raw(",\"permissions\":")
-                writer.bytes += JSONValue.object(permissions).bytes
+                writer.bytes += Self.permissions(level)
                 writer.raw(",\"role_name\":")
                 writer.string(StandInWorld.roleName(level))
             }
         default:
             return nil
         }
+    }
+
+    /// GitHub's `permissions` of a repository record, for a permission's level.
+    static func permissions(_ level: Int) -> [UInt8] {
+        JSONValue.object(StandInWorld.permissions.enumerated().map { JSONValue.Member($1, .bool(level >= $0)) }).bytes
+    }
+
+    /// The repositories the world gives an account (`GET /users/{username}/repos`), or an organization of the
+    /// world (`/orgs/{org}/repos`, which gh-users reads through GraphQL and curl can ask).
+    func repositories(ownedBy account: StandInUser? = nil) -> StandInHTTPResponse {
+        let world = context.world.current
+        guard let owner = account ?? world.organizationAccount(login: parameters["org"] ?? "") else { return notFound }
+        let owned = world.repositories.filter { $0.owner.isSame(as: owner.login) }
+        return pagedRecords(owned.map { repositoryRecord($0, in: world, named: "repos-list-for-user") })
+    }
+
+    /// A repository's record as GitHub gives it to the caller, from the documented body `named` (a list's first
+    /// record): the world's name, owner and counts, the caller's `permissions` (read to anyone signed in: the
+    /// world's repositories are public), `organization` for an organization's; no `parent` or `source`, since none
+    /// is a fork.
+    func repositoryRecord(_ repository: StandInWorld.Repository, in world: StandInWorld, named: String) -> [UInt8] {
+        let stars = StandInStargazerList(repository, in: population).count
+        let forks = repository.forks.compactMap(population.user(login:)).count
+        let level = signedInAccount.map { world.permission(of: $0.login, on: repository) ?? 0 }
+        let organization = world.organizationAccount(login: repository.owner)
+        var values: [String: any Sendable] = [
+            "stargazers_count": stars, "watchers_count": stars, "watchers": stars, "forks_count": forks,
+            "forks": forks, "network_count": forks, "subscribers_count": repository.watchers.count,
+            "permissions": Self.permissions(level ?? 0),
+        ]
+        values["organization"] = organization?.simpleUserBytes
+        let documented = StandInRecordedHandler.body(named: named) ?? []
+        let template = documented.first == UInt8(ascii: "[") ? JSONText.elements(at: [], in: documented).first : nil
+        let record = replacing(
+            values, in: repositoryRecord(repository.fullName, in: world, from: template ?? documented))
+        let dropped =
+            ["parent", "source"] + (organization == nil ? ["organization"] : []) + (level == nil ? ["permissions"] : [])
+        return JSONText.project(record, keys: JSONText.keyTexts(at: [], in: record).filter { !dropped.contains($0) })
+    }
+
+    /// The documented record of an organization (`orgs-list-for-user`'s first, yaml's), made `organization`'s.
+    private func organizationRecord(_ organization: StandInUser) -> [UInt8] {
+        let documented = StandInRecordedHandler.body(named: "orgs-list-for-user") ?? []
+        let record = JSONText.elements(at: [], in: documented).first ?? []
+        var values: [String: any Sendable] = ["login": organization.login, "id": organization.id]
+        for key in JSONText.keyTexts(at: [], in: record) where values[key] == nil {
+            let text = JSONText.text(of: key, in: record)
+            guard text.contains("yaml") || text.contains("69535") else { continue }
+            values[key] = text.replacing("yaml", with: organization.login).replacing(
+                "69535", with: "\(organization.id)")
+        }
+        return replacing(values, in: record)
     }
 
     /// Accounts by commits, most first; with `anon` the authors with no account too.

@@ -25,12 +25,10 @@ struct RecordedListsEndToEndTests: EndToEndSuite {
 
     @Test func everyListCommandPrintsEveryRecordOfItsBody() async throws {
         let commands: [(arguments: [String], operationID: String)] = [
-            (["repos", "octocat"], "repos/list-for-user"),
             (["keys", "octocat"], "users/list-public-keys-for-user"),
             (["signing-keys", "octocat"], "users/list-ssh-signing-keys-for-user"),
             (["gpg-keys", "octocat"], "users/list-gpg-keys-for-user"),
             (["social", "octocat"], "users/list-social-accounts-for-user"),
-            (["orgs", "octocat"], "orgs/list-for-user"),
             (["gists", "octocat"], "gists/list-for-user"),
             (["starred", "octocat"], "activity/list-repos-starred-by-user"),
             (["events", "octocat"], "activity/list-public-events-for-user"),
@@ -43,6 +41,17 @@ struct RecordedListsEndToEndTests: EndToEndSuite {
                     arguments + ["--all", "--format", "ndjson"] + api(server), environment: signedIn)
                 #expect(result.status == 0, "\(arguments): \(result.stderr)")
                 #expect(try lines(result.stdout) == records(operationID), "\(arguments)")
+            }
+            // An account's repositories and public organizations are the world's (issue 40), as its profile counts.
+            for (arguments, field, expected) in [
+                (["repos", "octocat"], "full_name", ["octocat/Hello-World", "octocat/Spoon-Knife"]),
+                (["repos", "github"], "full_name", ["github/docs", "github/linguist"]),
+                (["orgs", "octocat"], "login", ["github", "octo-org", "acme"]), (["orgs", "kitsune-fox"], "login", []),
+            ] {
+                let result = try await BinaryRunner.run(
+                    arguments + ["--format", "tsv", "--fields", field] + api(server), environment: signedIn)
+                let lines = result.stdout.split(separator: "\n").map(String.init)
+                #expect(result.status == 0 && lines == expected, "\(arguments): \(result.stdout)\(result.stderr)")
             }
             #expect(server.requests.contains { $0.path == "/users/octocat/received_events/public" })
             #expect(server.requests.contains { $0.header("Accept") == "application/vnd.github.star+json" })
