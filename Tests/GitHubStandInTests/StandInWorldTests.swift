@@ -223,6 +223,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
     static let active = #"{"state":"active"}"#
     static let outside = "/repos/github/docs/collaborators?affiliation=outside"
     static let direct = "/repos/github/docs/collaborators/Tidy-Falcon-33"
+    static let personal = "/repos/octocat/Hello-World/collaborators/Tidy-Falcon-33"
     static let grant = "/orgs/github/teams/justice-league/repos/github/linguist"
     static let linguistAdmins = "/repos/github/linguist/collaborators?permission=admin"
 
@@ -270,6 +271,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
                 "PUT", direct, as: "octocat", body: #"{"permission":"pull"}"#, 201,
                 ["permissions": "read", "invitee.login": "Tidy-Falcon-33", "repository.full_name": "github/docs"]),
             Step(outside, as: "octocat", ["livelyfalcon26"]),
+            Step("PUT", personal, as: "octocat", body: #"{"permission":"admin"}"#, 201, ["permissions": "write"]),
             Step("PATCH", "/user/repository_invitations/1", as: "kitsune-fox", 404),
             Step("PATCH", "/user/repository_invitations/1", as: "Tidy-Falcon-33", 204),
             Step("PUT", direct, as: "octocat", body: #"{"permission":"push"}"#, 204),

@@ -105,6 +105,8 @@ extension StandInRouteRequest {
                     guard world.permission(of: signedIn.login, on: repository) == 4 else {
                         return refusal(403, "Must have admin rights to Repository.")
                     }
+                    // GitHub takes a permission on an organization's repository only: on an account's, push.
+                    let field = world.organization(repository.owner) == nil ? "push" : field
                     let direct = repository.collaborators.keys.first { $0.isSame(as: user.login) }
                     world.repositories[repo].invitations.removeAll { $0.login == user.login }
                     if let direct { world.repositories[repo].collaborators[direct] = add ? field : nil }
