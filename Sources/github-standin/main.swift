@@ -24,9 +24,9 @@ let usage = """
     "user:follow" (or "user"): other tokens get 403, or 404 if they contain "hide404".
     Follows and unfollows change the follow graph every later read sees, until the server stops.
 
-    An account's repositories and public organizations are the world's (World/world.json). Keys,
-    starred repositories, gists, events, social accounts, the hovercard and e-mail addresses are
-    GitHub's recorded or documented examples, the same for every account.
+    An account's repositories, public organizations and stars are the world's (World/world.json).
+    Keys, gists, events, social accounts, the hovercard and e-mail addresses are GitHub's
+    recorded or documented examples, the same for every account.
     \(StandInPopulation.manyFollowsLogin) has \(StandInPopulation.manyFollowsFollowerCount) followers and
     follows \(StandInPopulation.manyFollowsFollowingCount), \(StandInPopulation.manyFollowsOverlap) of them both ways (with --users \(StandInPopulation.manyFollowsMinimumUserCount) or more).
 

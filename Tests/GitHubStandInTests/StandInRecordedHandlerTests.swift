@@ -9,14 +9,10 @@ private let rows = StandInRouteTable.gitHub().routes.compactMap { ($0.handler as
 /// Those under `/users/{username}/…` whose body is a list.
 private let accountLists = rows.filter { $0.isAccountScoped && (try? records($0)) != nil }
 
-/// The records of `row`'s body, as the file holds them; each one's `repo` for a row with a media type.
-private func records(_ row: Endpoint, inMediaType: Bool = false) throws -> [String] {
+/// The records of `row`'s body, as the file holds them.
+private func records(_ row: Endpoint) throws -> [String] {
     let body = try #require(StandInRecordedHandler.body(named: row.operationID))
-    return try JSONText.arrayElements(body).map { range in
-        let record = Array(body[range])
-        let unwrapped = row.mediaType == nil || inMediaType ? record : JSONText.value(at: ["repo"], in: record)
-        return String(decoding: try #require(unwrapped), as: UTF8.self)
-    }
+    return try JSONText.arrayElements(body).map { String(decoding: body[$0], as: UTF8.self) }
 }
 
 @Suite struct StandInRecordedHandlerTests {
@@ -75,15 +71,17 @@ private func records(_ row: Endpoint, inMediaType: Bool = false) throws -> [Stri
         #expect(own.text == "[" + (try records(.ownSubscriptions)).joined(separator: ",") + "]")
     }
 
-    /// The star media type, versioned or not, gets the star records; a request without it gets the repositories, as
-    /// everyAccountsRowPagesItsBody... walks them.
+    /// An account's stars are the world's, newest first: the star media type, versioned or not, gets GitHub's
+    /// `{"starred_at", "repo"}` records; a request without it gets the repositories.
     @Test func theStarMediaTypeGetsTheStarRecordsVersionedOrNot() throws {
         let server = try standIn()
-        let wrapped = "[" + (try records(.starred, inMediaType: true)).joined(separator: ",") + "]"
-        #expect(try wrapped != "[" + records(.starred).joined(separator: ",") + "]")
+        let plain = try fetch(server, "/users/kitsune-fox/starred", headers: tokenHeader).jsonArray()
+        let names = plain.map { $0["full_name"] as? String }
+        #expect(names == ["github/linguist", "octocat/Spoon-Knife", "octocat/Hello-World"])
         for accept in ["application/vnd.github.star+json", "APPLICATION/VND.GITHUB.V3.STAR+JSON"] {
-            let headers = tokenHeader + [("Accept", accept)]
-            #expect(try fetch(server, "/users/octocat/starred", headers: headers).text == wrapped)
+            let stars = try fetch(server, "/users/kitsune-fox/starred", headers: tokenHeader + [("Accept", accept)])
+            #expect(try stars.jsonArray().map { value($0, "repo", "full_name") as? String } == names)
+            #expect(try stars.jsonArray().first?["starred_at"] as? String == "2016-04-01T00:00:00Z")
         }
     }
 }

@@ -37,11 +37,8 @@ struct StandInRecordedHandler: StandInHandler {
             return request.notFound
         }
         if let scope = endpoint.scope, let refusal = request.scopeRefusal(unlessOneOf: [scope]) { return refusal }
-        guard var records = try? JSONText.arrayElements(body).map({ Array(body[$0]) }) else {
+        guard let records = try? JSONText.arrayElements(body).map({ Array(body[$0]) }) else {
             return StandInHTTPResponse(status: 200, body: body)
-        }
-        if endpoint.mediaType != nil, !asksForMediaType(request.header("Accept")) {
-            records = records.map { JSONText.value(at: ["repo"], in: $0) ?? $0 }
         }
         return request.pagedRecords(records, cap: endpoint.itemCap, linkPath: linkPath)
     }

@@ -38,6 +38,15 @@ struct StandInStargazerList {
         return (population.users[population.userPositions[index]], Self.firstStar + 3_600 * (index + 1))
     }
 
+    /// When `user` starred the repository; nil for never (or a star taken back).
+    func starredAt(by user: StandInUser) -> Int? {
+        if let star = later.first(where: { $0.user.id == user.id }) { return star.at }
+        guard kept > 0, user.type == "User", let index = population.userPositions.firstIndex(of: user.ordinal - 1),
+            !withdrawn.contains(index)
+        else { return nil }
+        return Self.firstStar + 3_600 * (index + 1)
+    }
+
     /// GitHub's star history: `{"week", "total", "days"}` for each week (from Sunday, UTC) with a star, newest first.
     func weeks() -> [[UInt8]] {
         var days: [Int: [Int]] = [:]

@@ -6,7 +6,7 @@ extension StandInRouteRequest {
     static let worldLists: [Endpoint] = [
         .organization, .members, .publicMembers, .outsideCollaborators, .invitations, .teamMembers, .repository,
         .collaborators, .contributors, .assignees, .stargazers, .watchers, .forks, .starCount, .starHistory, .repos,
-        .orgs,
+        .orgs, .starred,
     ]
 
     /// The lists of organizations, teams and repositories, answered from the world by GitHub's generic rules: an
@@ -16,8 +16,9 @@ extension StandInRouteRequest {
     func worldList(_ list: Endpoint) -> StandInHTTPResponse {
         let world = context.world.current
         let caller = signedInAccount?.login
-        if list == .repos || list == .orgs {
+        if list == .repos || list == .orgs || list == .starred {
             guard let account else { return notFound }
+            if list == .starred { return starred(by: account, in: world) }
             guard list == .orgs else { return repositories(ownedBy: account) }
             // GitHub lists the organizations an account is a public member of.
             let joined = world.organizations.filter { $0.member(account.login)?.isPublic == true }
@@ -153,6 +154,24 @@ extension StandInRouteRequest {
         guard let owner = account ?? world.organizationAccount(login: parameters["org"] ?? "") else { return notFound }
         let owned = world.repositories.filter { $0.owner.isSame(as: owner.login) }
         return pagedRecords(owned.map { repositoryRecord($0, in: world, named: "repos-list-for-user") })
+    }
+
+    /// The world's repositories `account` starred, newest first (GitHub's default sort, `created`, descending), in
+    /// the star media type as `{"starred_at", "repo"}`.
+    private func starred(by account: StandInUser, in world: StandInWorld) -> StandInHTTPResponse {
+        let stars = world.repositories.compactMap { repository in
+            StandInStargazerList(repository, in: population).starredAt(by: account).map { (repository, $0) }
+        }
+        let sorted = stars.sorted { request.query["direction"] == "asc" ? $0.1 < $1.1 : $0.1 > $1.1 }
+        let media = StandInRecordedHandler(.starred)?.asksForMediaType(header("Accept")) ?? false
+        return pagedRecords(
+            sorted.map { repository, at in
+                let record = repositoryRecord(repository, in: world, named: "repos-list-for-user")
+                guard media else { return record }
+                return JSONByteWriter.object([
+                    ("starred_at", JSONValue.string(UTCTimestamp.iso8601(at)).bytes), ("repo", record),
+                ])
+            })
     }
 
     /// A repository's record as GitHub gives it to the caller, from the documented body `named` (a list's first

@@ -30,7 +30,6 @@ struct RecordedListsEndToEndTests: EndToEndSuite {
             (["gpg-keys", "octocat"], "users/list-gpg-keys-for-user"),
             (["social", "octocat"], "users/list-social-accounts-for-user"),
             (["gists", "octocat"], "gists/list-for-user"),
-            (["starred", "octocat"], "activity/list-repos-starred-by-user"),
             (["events", "octocat"], "activity/list-public-events-for-user"),
             (["events", "octocat", "--received"], "activity/list-received-public-events-for-user"),
             (["emails"], "users/list-emails-for-authenticated-user"),
@@ -42,11 +41,16 @@ struct RecordedListsEndToEndTests: EndToEndSuite {
                 #expect(result.status == 0, "\(arguments): \(result.stderr)")
                 #expect(try lines(result.stdout) == records(operationID), "\(arguments)")
             }
-            // An account's repositories and public organizations are the world's (issue 40), as its profile counts.
+            // An account's repositories, public organizations and stars are the world's (issue 40).
             for (arguments, field, expected) in [
                 (["repos", "octocat"], "full_name", ["octocat/Hello-World", "octocat/Spoon-Knife"]),
                 (["repos", "github"], "full_name", ["github/docs", "github/linguist"]),
                 (["orgs", "octocat"], "login", ["github", "octo-org", "acme"]), (["orgs", "kitsune-fox"], "login", []),
+                // Newest first: the world's stars, and the population's of Spoon-Knife.
+                (
+                    ["starred", "kitsune-fox"], "repo.full_name",
+                    ["github/linguist", "octocat/Spoon-Knife", "octocat/Hello-World"]
+                ),
             ] {
                 let result = try await BinaryRunner.run(
                     arguments + ["--format", "tsv", "--fields", field] + api(server), environment: signedIn)
