@@ -31,6 +31,21 @@ struct JSONMemberReaderTests {
         #expect(Self.members("{}").finished)
     }
 
+    /// A key given twice is unreadable (Foundation words it), among few keys or many (past 64 they are kept in a
+    /// set, so that an object of many keys is read in linear time), at the top or nested.
+    @Test(arguments: [3, 63, 64, 65, 200])
+    func aKeyGivenTwiceIsUnreadableAmongFewOrMany(count: Int) {
+        let keys = (0..<count).map { #""k\#($0)":\#($0)"# }
+        let object = "{" + keys.joined(separator: ",") + "}"
+        #expect(Self.members(object).finished && Self.members(object).members.count == count)
+        #expect(Self.members(#"{"a":\#(object)}"#).finished)
+        for again in [0, count - 1] {
+            let twice = "{" + (keys + [#""k\#(again)":0"#]).joined(separator: ",") + "}"
+            #expect(!Self.members(twice).finished, "k\(again) of \(count)")
+            #expect(!Self.members(#"{"a":\#(twice)}"#).finished, "nested k\(again) of \(count)")
+        }
+    }
+
     /// A string whose key the caller does not keep is read as `other`, and checked as strictly (below).
     @Test func aStringNotKeptIsOther() {
         let read = Self.members(#"{"login":"octo","url":"https://x","id":1}"#) { $0.elementsEqual("login".utf8) }
