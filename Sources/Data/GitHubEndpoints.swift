@@ -261,8 +261,8 @@ extension GitHubEndpoints {
             .starCount, segment(repository.owner), URLEncoding.pathSegment(repository.name),
             missing: "repository '\(repository)'"
         ) { body throws(DomainError) in
-            guard body.bytes.count <= ResponseDecoder.maximumObjectBytes,
-                let dto = try? JSONDecoder().decode(StarCountDTO.self, from: Foundation.Data(body.bytes)),
+            try ResponseDecoder.refuseOversizedObject(body)
+            guard let dto = try? JSONDecoder().decode(StarCountDTO.self, from: Foundation.Data(body.bytes)),
                 dto.count >= 0
             else {
                 throw .malformedResponse(

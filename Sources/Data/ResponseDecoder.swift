@@ -260,36 +260,13 @@ enum ResponseDecoder {
         }
     }
 
-    /// The most one object (an account, a hovercard, the rate limits) may hold: GitHub's are a few kilobytes, and
-    /// reading one costs many times its bytes (a 56 MiB object of four million small keys took 866 MB, ten at once
-    /// 2.2 GB), so a bigger one is read as no GitHub answer, long before the body cap.
-    static let maximumObjectBytes = 1 << 20
-
-    /// The most a GraphQL answer may hold: the largest gh-users asks for (a batch of ten repositories' hundred
-    /// collaborators with their sources, a hundred profiles) are well under a mebibyte, and reading one costs many
-    /// times its bytes (61 MB of small `errors` took 524 MB).
-    static let maximumGraphQLAnswerBytes = 16 << 20
-
-    /// A GraphQL answer past `maximumGraphQLAnswerBytes` is malformed, and is not read.
-    static func refuseOversized(_ count: Int, endpoint: String) throws(DomainError) {
-        guard count > maximumGraphQLAnswerBytes else { return }
-        throw .malformedResponse(
-            endpoint: endpoint,
-            detail: "an answer of \(count) bytes, far past what gh-users's queries ask for (16 MiB at most is read)")
-    }
-
     /// A single object's bytes as kept for output (compacted), once they are held to what a list page is held to
     /// (`JSONText.arrayElements`): UTF-8 JSON whose first byte past whitespace opens it. Foundation's decoder,
     /// which checks the object's shape after this, skips a byte order mark and reads UTF-16, and the bytes kept
     /// are the body's own, so without this `--json` printed a BOM or NUL bytes. With `{` first and a key, `}` or
     /// whitespace second, the decoder reads the rest as UTF-8 and refuses what is not.
     private static func object(_ body: ResourceBody) throws(DomainError) -> [UInt8] {
-        guard body.bytes.count <= maximumObjectBytes else {
-            throw .malformedResponse(
-                endpoint: body.label,
-                detail: "one object of \(body.bytes.count) bytes, where GitHub's are a few kilobytes (1 MiB at most "
-                    + "is read)")
-        }
+        try refuseOversizedObject(body)
         do {
             _ = try JSONText.objectMembers(body.bytes)
         } catch {

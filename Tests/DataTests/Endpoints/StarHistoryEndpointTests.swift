@@ -75,4 +75,15 @@ struct StarHistoryEndpointTests {
                 ResourceBody(bytes: Array(body.utf8), next: nil, label: "GET …/count"))
         }
     }
+
+    /// A count past 1 MiB is not read, and is said to be too large, not of another shape (it was).
+    @Test func aCountPastAMebibyteIsSaidToBeTooLarge() {
+        let body =
+            Array(#"{"count":5,"pad":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x22, 0x7D]
+        let detail = "one object of \(body.count) bytes, where GitHub's are a few kilobytes (1 MiB at most is read)"
+        #expect(throws: DomainError.malformedResponse(endpoint: "GET …/count", detail: detail)) {
+            try GitHubEndpoints.starCount(of: repository).decode(
+                ResourceBody(bytes: body, next: nil, label: "GET …/count"))
+        }
+    }
 }
