@@ -311,7 +311,7 @@ struct SessionSetupTests {
         "--max-wait x",
         // Swift's Double reads these; whole-number options refuse them, and 0x1p-6 s timed out every request.
         "--timeout 0x1p-6", "--timeout 1e-2", "--timeout 0x10", "--timeout inf", "--timeout +1", "--timeout 1.",
-        "--max-wait 1e2", "--max-wait 0x10", "--max-wait +1", "--retries +1",
+        "--max-wait 1e2", "--max-wait 0x10", "--max-wait +1", "--retries +1", "--retries -0",
     ])
     func badNetworkOptionsAreUsageErrors(option: String) async {
         let result = await setUp("show octocat \(option)")

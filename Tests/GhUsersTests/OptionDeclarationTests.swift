@@ -154,6 +154,7 @@ struct NestedGroupTests {
         ("list --per-page 101", "invalid value '101' for '--per-page': a whole number from 1 to 100"),
         // Digits only, as --timeout and --max-wait take them.
         ("list --limit +5", "invalid value '+5' for '--limit': a whole number >= 1"),
+        ("list --since -0", "invalid value '-0' for '--since': an account id is an integer >= 0"),
         ("show --id +5", "invalid value '+5' for '--id': an account id is an integer >= 1"),
         (
             "list --since 3 --limit 1 --fields name",

@@ -25,10 +25,11 @@ struct OptionReading {
         return value
     }
 
-    /// A whole number within `range`, in ASCII digits (`-` before them is read, to be told the range); `rule` says
-    /// what was expected. Swift's `Int64` would also read `+5`, which `--timeout` and `--max-wait` refuse.
+    /// A whole number within `range`, in ASCII digits; `rule` says what was expected. Swift's `Int64` would also
+    /// read `+5` and `-0`, which `--timeout` and `--max-wait` refuse.
     func number(in range: ClosedRange<Int64>, rule: String) throws(UsageError) -> Int {
-        guard text.first != "+", let number = Int64(text), range.contains(number), let value = Int(exactly: number)
+        guard text.first?.isASCII == true, text.first?.isWholeNumber == true, let number = Int64(text),
+            range.contains(number), let value = Int(exactly: number)
         else {
             // A whole number past the range meets a rule such as ">= 1": the bound is said too, unless it is.
             let digits = !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) }
