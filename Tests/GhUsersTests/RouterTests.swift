@@ -241,6 +241,15 @@ struct RouterTests {
         #expect(!(try #require(usageMessage("frobnicate"))).contains("Did you mean"))
     }
 
+    /// The scanner's own remedy is quoted for the shell: pasted bare, `--output=-L my file` was three words.
+    @Test func aValueThatReadsAsAnOptionIsToldQuoted() throws {
+        guard case .usageError(let error) = CommandRouter().route(["list", "--output", "-L it's"]) else {
+            Issue.record("expected a usage error")
+            return
+        }
+        #expect(error.message.hasSuffix(#"to give it as the value, write '--output=-L it'\''s'"#), "\(error.message)")
+    }
+
     @Test func unknownOptionsSuggestTheNearest() throws {
         #expect(try #require(usageMessage("list --limt 3")).contains("Did you mean '--limit'?"))
         #expect(try #require(usageMessage("list --jsn")).contains("Did you mean '--json'?"))
@@ -253,10 +262,9 @@ struct RouterTests {
         #expect(viaFlag == route("--help list"))
         #expect(viaFlag == route("-h list"))
         #expect(route("--help environment") == route("help environment"))
-        // Help's own help, whichever way asked; --man with nothing named printed gh-users(1) instead.
-        for line in ["help --help", "help -h", "help --man --help", "help -h --man"] {
-            #expect(route(line) == .help(.command("help")), "\(line)")
-        }
+        // Help's own help, whichever way asked, and its man page with --man (which printed gh-users(1) instead).
+        for line in ["help --help", "help -h"] { #expect(route(line) == .help(.command("help")), "\(line)") }
+        for line in ["help --man --help", "help -h --man"] { #expect(route(line) == .manual(command: "help")) }
         // --help wins over what else is on the line, as in gh: a stray argument does not hide the help.
         #expect(viaFlag == route("list extra --help"))
         if let text = viaFlag.helpText {

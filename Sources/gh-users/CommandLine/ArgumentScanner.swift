@@ -104,7 +104,8 @@ enum ArgumentScanner {
                     if next.hasPrefix("--") || short.map({ next.count == 2 || $0.takesValue }) == true {
                         throw UsageError(
                             message: "option '--\(option.name)' needs a value (\(option.valueName ?? "VALUE")), and "
-                                + "'\(next)' reads as an option: to give it as the value, write --\(option.name)=\(next)",
+                                + "'\(next)' reads as an option: to give it as the value, write "
+                                + ShellWord.quote("--\(option.name)=\(next)"),
                             command: spec)
                     }
                     parsed.set(option, next)

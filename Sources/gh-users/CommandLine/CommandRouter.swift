@@ -118,10 +118,12 @@ struct CommandRouter: Sendable {
             throw UsageError.unknownOption(option, among: own, spec: CommandCatalog.helpSpec)
         }
         let topics = options.filter { !$0.hasPrefix("-") } + rest.drop { $0 != "--" }.dropFirst()
-        // With nothing named, `--help` asks about help itself, `--man` or not: `help --man --help`.
+        // With nothing named, `--help` asks about help itself: its man page with `--man` (`help --man --help`).
         let asksAboutHelp = topics.isEmpty && (options.contains("--help") || options.contains("-h"))
+        if options.contains(Self.manual) {
+            return try manualRoute(asksAboutHelp ? [CommandCatalog.helpSpec.name] : topics)
+        }
         if asksAboutHelp { return .help(.command(CommandCatalog.helpSpec.name)) }
-        if options.contains(Self.manual) { return try manualRoute(topics) }
         guard let topic = topics.first else { return .help(.topLevel) }
         // A subcommand is named in full: `help me edit`.
         if topics.count > 1, let spec = CommandCatalog.spec(named: topics.joined(separator: " ")) {
