@@ -86,7 +86,8 @@ extension StandInRouteRequest {
         let forks = repository.forks.compactMap(population.user(login:))
         switch list {
         case .repository:
-            return StandInHTTPResponse(status: 200, body: repositoryRecord(repository, in: world, named: "repos-get"))
+            return StandInHTTPResponse(
+                status: 200, body: repositoryRecord(repository, in: world, from: Self.fullRepository))
         case .starCount:
             return StandInHTTPResponse(status: 200, body: Array("{\"count\":\(stargazers.count)}".utf8))
         case .starHistory:
@@ -153,7 +154,7 @@ extension StandInRouteRequest {
         let world = context.world.current
         guard let owner = account ?? world.organizationAccount(login: parameters["org"] ?? "") else { return notFound }
         let owned = world.repositories.filter { $0.owner.isSame(as: owner.login) }
-        return pagedRecords(owned.map { repositoryRecord($0, in: world, named: "repos-list-for-user") })
+        return pagedRecords(owned.map { repositoryRecord($0, in: world, from: Self.listedRepository) })
     }
 
     /// The world's repositories `account` starred, newest first (GitHub's default sort, `created`, descending), in
@@ -166,7 +167,7 @@ extension StandInRouteRequest {
         let media = StandInRecordedHandler(.starred)?.asksForMediaType(header("Accept")) ?? false
         return pagedRecords(
             sorted.map { repository, at in
-                let record = repositoryRecord(repository, in: world, named: "repos-list-for-user")
+                let record = repositoryRecord(repository, in: world, from: Self.listedRepository)
                 guard media else { return record }
                 return JSONByteWriter.object([
                     ("starred_at", JSONValue.string(UTCTimestamp.iso8601(at)).bytes), ("repo", record),
@@ -174,11 +175,12 @@ extension StandInRouteRequest {
             })
     }
 
-    /// A repository's record as GitHub gives it to the caller, from the documented body `named` (a list's first
-    /// record): the world's name, owner and counts, the caller's `permissions` (read to anyone signed in: the
+    /// A repository's record as GitHub gives it to the caller, made from the documented `template`: the world's name, owner and counts, the caller's `permissions` (read to anyone signed in: the
     /// world's repositories are public), `organization` for an organization's; no `parent` or `source`, since none
     /// is a fork.
-    func repositoryRecord(_ repository: StandInWorld.Repository, in world: StandInWorld, named: String) -> [UInt8] {
+    func repositoryRecord(_ repository: StandInWorld.Repository, in world: StandInWorld, from template: [UInt8])
+        -> [UInt8]
+    {
         let stars = StandInStargazerList(repository, in: population).count
         let forks = repository.forks.compactMap(population.user(login:)).count
         let level = signedInAccount.map { world.permission(of: $0.login, on: repository) ?? 0 }
@@ -189,19 +191,15 @@ extension StandInRouteRequest {
             "permissions": Self.permissions(level ?? 0),
         ]
         values["organization"] = organization?.simpleUserBytes
-        let documented = StandInRecordedHandler.body(named: named) ?? []
-        let template = documented.first == UInt8(ascii: "[") ? JSONText.elements(at: [], in: documented).first : nil
-        let record = replacing(
-            values, in: repositoryRecord(repository.fullName, in: world, from: template ?? documented))
+        let record = replacing(values, in: repositoryRecord(repository.fullName, in: world, from: template))
         let dropped =
             ["parent", "source"] + (organization == nil ? ["organization"] : []) + (level == nil ? ["permissions"] : [])
         return JSONText.project(record, keys: JSONText.keyTexts(at: [], in: record).filter { !dropped.contains($0) })
     }
 
-    /// The documented record of an organization (`orgs-list-for-user`'s first, yaml's), made `organization`'s.
+    /// The documented record of an organization (`listedOrganization`, yaml's), made `organization`'s.
     private func organizationRecord(_ organization: StandInUser) -> [UInt8] {
-        let documented = StandInRecordedHandler.body(named: "orgs-list-for-user") ?? []
-        let record = JSONText.elements(at: [], in: documented).first ?? []
+        let record = Self.listedOrganization
         var values: [String: any Sendable] = ["login": organization.login, "id": organization.id]
         for key in JSONText.keyTexts(at: [], in: record) where values[key] == nil {
             let text = JSONText.text(of: key, in: record)

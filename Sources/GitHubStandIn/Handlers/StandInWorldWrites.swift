@@ -140,12 +140,18 @@ extension StandInWorld {
 }
 
 extension StandInRouteRequest {
-    /// The first record of `repos-list-forks` (octocat/Hello-World), read once: every repository record is made
-    /// from it.
-    static let documentedRepository: [UInt8] = {
-        let forks = StandInRecordedHandler.body(named: "repos-list-forks") ?? []
-        return (try? JSONText.arrayElements(forks))?.first.map { Array(forks[$0]) } ?? []
-    }()
+    /// The first record of the documented list `name`.
+    static func firstRecord(of name: String) -> [UInt8] {
+        let body = StandInRecordedHandler.body(named: name) ?? []
+        return (try? JSONText.arrayElements(body))?.first.map { Array(body[$0]) } ?? []
+    }
+
+    /// The documented records every repository and organization record is made from, each read once: a fork
+    /// (`repos-list-forks`' octocat/Hello-World), a listed repository, a repository in full, an organization.
+    static let documentedRepository = firstRecord(of: "repos-list-forks")
+    static let listedRepository = firstRecord(of: "repos-list-for-user")
+    static let fullRepository = StandInRecordedHandler.body(named: "repos-get") ?? []
+    static let listedOrganization = firstRecord(of: "orgs-list-for-user")
 
     /// A documented record of octocat/Hello-World (`documentedRepository` by default) made `fullName`'s:
     /// its names, its own URLs, its `owner` (an account of the population, or an organization of the world) and

@@ -25,12 +25,16 @@ struct OptionReading {
         return value
     }
 
-    /// A whole number within `range`, in ASCII digits; `rule` says what was expected. Swift's `Int64` would also
-    /// read `+5` and `-0`, which `--timeout` and `--max-wait` refuse.
+    /// `text` as a whole number in ASCII digits; nil otherwise. Swift's `Int64` alone would also read `+5` and
+    /// `-0`, which `--timeout` and `--max-wait` refuse.
+    static func wholeNumber(_ text: String) -> Int64? {
+        guard text.first?.isASCII == true, text.first?.isWholeNumber == true else { return nil }
+        return Int64(text)
+    }
+
+    /// A whole number within `range` (`wholeNumber`); `rule` says what was expected.
     func number(in range: ClosedRange<Int64>, rule: String) throws(UsageError) -> Int {
-        guard text.first?.isASCII == true, text.first?.isWholeNumber == true, let number = Int64(text),
-            range.contains(number), let value = Int(exactly: number)
-        else {
+        guard let number = Self.wholeNumber(text), range.contains(number), let value = Int(exactly: number) else {
             // A whole number past the range meets a rule such as ">= 1": the bound is said too, unless it is.
             let digits = !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) }
             let past =

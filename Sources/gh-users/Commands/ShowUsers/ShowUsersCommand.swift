@@ -40,7 +40,7 @@ enum ShowUsersCommand {
         read: { options, reading throws(UsageError) in
             options.several = reading.parsed.values(reading.option).count > 1
             for text in reading.parsed.values(reading.option) {
-                guard text.first != "+", let number = Int64(text), number >= 1 else {
+                guard let number = OptionReading.wholeNumber(text), number >= 1 else {
                     throw .invalidNumber(
                         reading.option, text, rule: "an account id is an integer >= 1", spec: reading.command)
                 }
