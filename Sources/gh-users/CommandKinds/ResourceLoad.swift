@@ -30,7 +30,8 @@ extension ResourceLoad {
     /// What was found, in order: what the command renders for `write`.
     var values: [Value] { results.compactMap { try? $0.get() } }
 
-    /// Writes `output`, what the command rendered of `values`, unless every lookup failed; then reports each
+    /// Writes `output`, what the command rendered of `values`, unless every lookup failed and `standsForNone` is
+    /// false (a list of several is one document for none too: `[]`, csv's header); then reports each
     /// failure on stderr, and sums the lot up as one outcome: how a command that reads whole resources (`show`,
     /// `rate-limit`, `me`) ends. `empty` says when a terminal is told that nothing was found. Where the first value
     /// is itself the record `--fields` reads (`show`'s account, `me`'s), a path it lacks is warned of first.
@@ -38,14 +39,15 @@ extension ResourceLoad {
     /// not report as failed; its paths are warned of only.
     func write(
         _ output: [UInt8], to context: CommandContext,
-        empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)? = nil, refusingBlankRows: Bool = true
+        empty: (noun: String, isEmpty: @Sendable (Value) -> Bool)? = nil, refusingBlankRows: Bool = true,
+        standsForNone: Bool = false
     ) -> CommandOutcome {
         let values = self.values
         let failures = results.compactMap { result in
             if case .failure(let error) = result { return error }
             return nil
         }
-        if !values.isEmpty || failures.isEmpty {
+        if !values.isEmpty || failures.isEmpty || standsForNone {
             // A `--fields` path the object lacks is said before the blank it leaves, as a list's first record does.
             if context.render.fields != nil, let record = values.first as? any JSONRecord {
                 let writer = RecordStreamWriter<RawJSON>(context: context.render, columns: [])

@@ -143,6 +143,27 @@ struct ShowCommandTests {
         #expect(run.err.contains("no-such-user"))
     }
 
+    /// Several accounts, none found: json is still one document, `[]`, and csv its header, as OUTPUT.md promises
+    /// (before: nothing, and `jq length` read no input); one account is an object, so none found writes nothing.
+    @Test(arguments: [
+        (["--json"], "[]\n"), (["--format", "csv", "--fields", "login,id"], "login,id\r\n"),
+        (["--format", "tsv"], ""), (["--format", "table"], ""),
+    ])
+    func severalNoneFoundIsStillOneDocument(format: [String], expected: String) async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/nosuch-a", status: 404, body: "error-404")
+        harness.expect("GET /users/nosuch-b", status: 404, body: "error-404")
+        let run = await harness.run(["show", "nosuch-a", "nosuch-b"] + format)
+        #expect(run.status == 3, "\(run.err)")
+        #expect(run.out == expected)
+        #expect(run.err.contains("no user 'nosuch-a'") && run.err.contains("no user 'nosuch-b'"), "\(run.err)")
+        let one = CommandHarness()
+        one.expect("GET /users/nosuch-a", status: 404, body: "error-404")
+        let single = await one.run(["show", "nosuch-a"] + format)
+        #expect(single.status == 3)
+        #expect(single.out.isEmpty)
+    }
+
     @Test(arguments: [["show", "../etc/passwd"], ["show", "octocat", "--concurrency", "11"], ["show"]])
     func aUsageErrorIsStatus64AndSendsNothing(_ arguments: [String]) async {
         await expectUsageError(arguments)

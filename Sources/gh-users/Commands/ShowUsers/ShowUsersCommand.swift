@@ -147,8 +147,10 @@ extension ShowUsersOptions: GitHubCommand {
         if source == .graphql, !context.presenter.hasToken {
             return ProfileSource.tokenRequirement(command: "show").refuse(context)
         }
-        // Logins from stdin are a list whatever their number, so a script's output has one shape.
+        // Logins from stdin are a list whatever their number, so a script's output has one shape: a document
+        // even when every lookup failed (`[]`, csv's header), as OUTPUT.md promises a script.
         let asArray = references.count > 1 || several || fromStandardInput
+        let document = asArray && context.render.format != .table
         var references = self.references
         if fromStandardInput {
             do throws(DomainError) {
@@ -182,7 +184,8 @@ extension ShowUsersOptions: GitHubCommand {
                     result.mapError { ShowUsersCommand.hintingID($0, for: reference) }
                 })
             return load.write(
-                ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context)
+                ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context,
+                standsForNone: document)
         }
         // The parser refuses --id with --via graphql, so every reference is a login.
         let logins = references.compactMap { reference -> Login? in
@@ -195,6 +198,7 @@ extension ShowUsersOptions: GitHubCommand {
         let load = ResourceLoad(
             results, closingLine: statistics.requests > 0 ? ProfileSource.closingLine(statistics) : nil)
         return load.write(
-            ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context)
+            ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context,
+            standsForNone: document)
     }
 }
