@@ -83,6 +83,21 @@ struct CrawlStateTests {
         #expect(try scratch.read("s") == "{\"version\":1,\"since\":")
     }
 
+    /// A state that gives a key twice (by hand: gh-users never writes one) is refused: it was read as its first
+    /// `since`, 0, where jq shows the last, and the rerun wrote the whole list again after what it had written.
+    @Test func aStateGivingAKeyTwiceIsRefusedAndLeftAsItIs() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let text = #"{"version":1,"since":0,"since":3,"output_bytes":0}"#
+        try scratch.write("s", text)
+        #expect {
+            try CrawlStateFile(path: scratch.path("s")).load()
+        } throws: { error in
+            ((error as? LocalFileError)?.message ?? "").contains(#"gives "since" twice, so it is not"#)
+        }
+        #expect(try scratch.read("s") == text)
+    }
+
     @Test func anUnreadableFileIsAnError() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -1,4 +1,5 @@
 import AtomicCore
+import JSONBytes
 
 #if canImport(Glibc)
     import Glibc
@@ -157,7 +158,10 @@ struct OwnedFile: Sendable {
         as what: String, remedy: String, _ decode: ([UInt8]) -> Result<Value, FileContentProblem>
     ) throws(LocalFileError) -> Value? {
         guard let bytes = try read() else { return nil }
-        switch decode(bytes) {
+        // Every file gh-users owns is JSON it wrote, each key once. One that gives a key twice would be read as
+        // its first value by `decode` (Foundation's) and as its last by jq: which the user sees is not the run's.
+        let repeated = JSONText.repeatedKey(in: bytes).map { FileContentProblem("gives \"\($0)\" twice") }
+        switch repeated.map(Result.failure) ?? decode(bytes) {
         case .success(let value):
             return value
         case .failure(let problem):

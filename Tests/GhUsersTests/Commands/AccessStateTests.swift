@@ -228,6 +228,31 @@ struct AccessStateTests {
         #expect(try String(contentsOf: state, encoding: .utf8) == edited)
     }
 
+    /// A state edited by hand is refused and left as it is, before any request: a count no run reaches (adding a
+    /// repository's records to it overflowed, and the run died of SIGILL without a word, its records written
+    /// again on every rerun), or a key given twice (read as its first value, where jq shows the last).
+    @Test(arguments: [
+        (#""records":\d+"#, #""records":9223372036854775800"#, "past 2^53"),
+        (#""repositories":\d+"#, #""repositories":9223372036854775807"#, "past 2^53"),
+        (#""records":"#, #""records":0,"records":"#, #"gives "records" twice"#),
+    ])
+    func aStateEditedPastWhatARunWritesIsRefused(pattern: String, replacement: String, said: String) async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s")
+        #expect(await Self.harness(Self.world(), failing: 2).run(Self.argv + ["--state", state.path]).status == 5)
+        let written = try String(contentsOf: state, encoding: .utf8)
+        let edited = written.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+        #expect(edited != written)
+        try edited.write(to: state, atomically: true, encoding: .utf8)
+        let world = Self.world()
+        let refused = await Self.harness(world).run(Self.argv + ["--state", state.path])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains(said) && refused.err.contains("It was left as it is"), "\(refused.err)")
+        #expect(try String(contentsOf: state, encoding: .utf8) == edited)
+        #expect(world.batches.isEmpty)
+    }
+
     /// A partial map stays partial across runs: the repositories GitHub refused before the stop are still
     /// named, and the run that completes it is exit 1.
     @Test func refusalsBeforeTheStopAreStillNamed() async throws {

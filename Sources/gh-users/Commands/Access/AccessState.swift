@@ -87,13 +87,16 @@ struct AccessState: Equatable {
                 FileContentProblem("has the format \"\(fields.format)\"; it is written as tsv, csv or ndjson"))
         }
         if let problem = FileContentProblem.repeatedField(fields.fields) { return .failure(problem) }
-        guard !fields.of.isEmpty, fields.repositories >= 0, fields.records >= 0,
+        // No run counts past 2^53 (JSON's exact integers); one past it was tampered with, and adding to it
+        // overflowed: the run crashed without a word, its state never advanced, its records written again each run.
+        let counts = 0...(Int(1) << 53)
+        guard !fields.of.isEmpty, counts.contains(fields.repositories), counts.contains(fields.records),
             fields.after.map({ $0.contains("/") }) ?? true
         else {
             return .failure(
                 FileContentProblem(
-                    "has an empty \"of\", a negative \"repositories\" or \"records\", or an \"after\" that is not "
-                        + "ORG/NAME"))
+                    "has an empty \"of\", a \"repositories\" or \"records\" that is negative or past 2^53, or an "
+                        + "\"after\" that is not ORG/NAME"))
         }
         return .success(
             AccessState(
