@@ -161,6 +161,17 @@ struct TokenAndAPIURLTests {
         #expect(error.message.contains("--api-url"))
     }
 
+    /// A character that ends a URL's host (`#`, `?`) or none holds: `evil.net#.ghe.com` was read as a subdomain of
+    /// ghe.com and asked of api.evil.net, the API's path in its fragment, never sent (its token withheld).
+    @Test(arguments: [("evil.net#.ghe.com", "#"), ("evil.net?.ghe.com", "?"), ("ghe.example%2fx", "%"), ("a:b:1", ":")])
+    func aGHHostHoldingWhatNoHostNameHoldsIsRefused(host: String, odd: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": host])
+            })
+        #expect(error.message == "GH_HOST='\(host)' is not a host name: it holds '\(odd)', which no host name holds")
+    }
+
     @Test func aGHHostWithAPortIsStillEnterprise() throws {
         let settings = try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": "ghe.example:8443"])
         #expect(settings.apiRoot.absoluteString == "https://ghe.example:8443/api/v3")
