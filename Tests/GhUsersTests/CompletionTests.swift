@@ -502,7 +502,7 @@ private let bashCases: [CompletionCase] =
         .init(
             line: "gh-users list --limit=5 -", expected: options(of: "list") - ["--limit", "-L"], splitAtEquals: true),
     ]
-    + subcommandCases + givenOptionCases
+    + subcommandCases + givenOptionCases + optionFieldCases
 
 /// `_gh_users` itself, sourced into bash and called as bash's programmable completion calls it.
 struct BashCompletionTests {
@@ -580,7 +580,32 @@ private let portableCases: [CompletionCase] =
         .init(line: "gh-users show -", expected: options(of: "show")),
         .init(line: "gh-users list --fields login,i", expected: ["login,id"]),
     ]
-    + subcommandCases
+    + subcommandCases + optionFieldCases
+
+/// Each label of help's option fields names an option of its command, which completion looks for on the line: a
+/// label reworded past its option would offer those fields never.
+@Test func eachOptionFieldsLabelNamesAnOptionOfItsCommand() {
+    let labelled = everyCommand.filter { !$0.optionFields.isEmpty }
+    #expect(labelled.count > 10)
+    for spec in labelled {
+        let options = spec.allOptions.map { "--" + $0.name }
+        let named = spec.optionFields.map { CompletionModel.option(inLabel: $0.label) }
+        #expect(named.allSatisfy { $0.map(options.contains) == true }, "\(spec.name): \(named)")
+        #expect(CompletionModel.fieldsWithOptions(spec).count == spec.optionFields.count)
+    }
+}
+
+/// A field the records have only with an option is offered with it alone: `location` without --full, or
+/// `change` without --changes, was offered and then refused (exit 64).
+private let optionFieldCases: [CompletionCase] = [
+    .init(line: "gh-users list --fields lo", expected: ["login"]),
+    .init(line: "gh-users list --full --fields lo", expected: ["login", "location"]),
+    .init(line: "gh-users access o --fields ch", expected: []),
+    .init(line: "gh-users access o --changes c --fields ch", expected: ["change"]),
+    .init(line: "gh-users members o --changes=c --fields ch", expected: ["change"]),
+    .init(line: "gh-users followers --changes c --fields log", expected: ["login"]),
+    .init(line: "gh-users followers --full --fields lo", expected: ["login", "location"]),
+]
 
 /// bash and zsh do not offer an option given again, in either spelling, unless each of its values counts (as
 /// gh's completion does). fish does: hiding it took a condition for each option line, which fish evaluates

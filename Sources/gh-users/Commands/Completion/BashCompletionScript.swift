@@ -18,7 +18,7 @@ enum BashCompletionScript {
         }
         script += function(
             "_gh_users_value",
-            comment: "Adds the values of option $2 of command $1 that start with $3.",
+            comment: "Adds the values of option $2 of command $1 that start with $3; $4 holds the options given.",
             model: model
         ) { options in
             let cases = options.compactMap { option -> String? in
@@ -190,11 +190,11 @@ enum BashCompletionScript {
 
             if [[ -n $option ]]; then
                 [[ $cur == = ]] && cur=''
-                _gh_users_value "$command" "$option" "$cur"
+                _gh_users_value "$command" "$option" "$cur" "$given"
             elif ((!ended)) && [[ $cur == --?*=* ]]; then
                 # '--format=j' as one word, when '=' is not in COMP_WORDBREAKS.
                 option=${cur%%=*}
-                _gh_users_value "$command" "$option" "${cur#*=}"
+                _gh_users_value "$command" "$option" "${cur#*=}" "$given"
                 for i in "${!COMPREPLY[@]}"; do
                     COMPREPLY[i]=$option=${COMPREPLY[i]}
                 done
@@ -223,7 +223,15 @@ enum BashCompletionScript {
         switch value {
         case .free: return nil
         case .choices(let choices): return "_gh_users_match \"$3\" " + words(choices)
-        case .list(let items): return "_gh_users_list \"$3\" " + words(items)
+        case .list(let items, let when):
+            // $4: the options given before the cursor, each once as ' --name '.
+            var text = ""
+            for (index, choice) in when.enumerated() {
+                text += (index == 0 ? "if" : "elif") + " [[ $4 == *\" \(choice.option) \"* ]]; then "
+                text += "_gh_users_list \"$3\" " + words(choice.names) + "; "
+            }
+            let base = "_gh_users_list \"$3\" " + words(items)
+            return when.isEmpty ? base : text + "else " + base + "; fi"
         case .directories: return "_gh_users_paths -d \"$3\""
         case .files: return "_gh_users_paths -f \"$3\""
         }

@@ -6,10 +6,18 @@ struct CompletionModel: Sendable {
         /// Nothing can be guessed (`--limit N`), and offering options or files there would be wrong.
         case free
         case choices([String])
-        /// Comma-separated names, completed after the last comma (`--fields login,id`).
-        case list([String])
+        /// Comma-separated names, completed after the last comma (`--fields login,id`); where an option on the
+        /// line changes the records (`--full`, `--changes`), the names those records have instead (`when`, the
+        /// first option found wins: no two of them are taken together).
+        case list([String], when: [OptionNames] = [])
         case directories
         case files
+    }
+
+    /// The names a list offers when `option` (its long spelling, `--full`) is on the line.
+    struct OptionNames: Sendable, Equatable {
+        let option: String
+        let names: [String]
     }
 
     struct Option: Sendable {
@@ -83,7 +91,23 @@ struct CompletionModel: Sendable {
     private static func options(of spec: CommandSpec) -> [Option] {
         unique(spec.allOptions)
             .filter { $0.name != fieldsOption || !spec.fields.isEmpty }
-            .map { Option(spec: $0, value: value(of: $0, fields: spec.anyFields)) }
+            .map { Option(spec: $0, value: value(of: $0, fields: spec.fields, when: fieldsWithOptions(spec))) }
+    }
+
+    /// The fields `--fields` takes with each option that changes the records, as the options check them:
+    /// with `--full` a profile's and the list's keys it keeps; with `--changes` the change records' own.
+    static func fieldsWithOptions(_ spec: CommandSpec) -> [OptionNames] {
+        spec.optionFields.compactMap { label, fields in
+            guard let option = option(inLabel: label) else { return nil }
+            guard label == ProfileGroup.keptLabel else { return OptionNames(option: option, names: fields) }
+            let profile = FieldCatalog.profile
+            return OptionNames(option: option, names: profile + fields.filter { !profile.contains($0) })
+        }
+    }
+
+    /// The option a label of help's fields names (`--full` of "With --full, also").
+    static func option(inLabel label: String) -> String? {
+        label.split(separator: " ").first { $0.hasPrefix("--") }.map { String($0.prefix { $0 != "," }) }
     }
 
     /// The scanner takes the first option with a name or short form, so a later one could never be used.
@@ -101,10 +125,10 @@ struct CompletionModel: Sendable {
         }
     }
 
-    private static func value(of option: OptionSpec, fields: [String]) -> Value? {
+    private static func value(of option: OptionSpec, fields: [String], when: [OptionNames] = []) -> Value? {
         guard option.takesValue else { return nil }
         if !option.choices.isEmpty { return .choices(option.choices) }
-        if option.name == fieldsOption, !fields.isEmpty { return .list(fields) }
+        if option.name == fieldsOption, !fields.isEmpty { return .list(fields, when: when) }
         switch option.path {
         case .file: return .files
         case .directory: return .directories

@@ -147,7 +147,17 @@ enum FishCompletionScript {
         case nil: break
         case .free: flags.append("-x")
         case .choices(let choices): flags += ["-x", "-a", argument(choices)]
-        case .list(let items): flags += ["-x", "-a", CompletionQuoting.fish("(__gh_users_list \(words(items)))")]
+        case .list(let items, let when):
+            var text = ""
+            for (index, choice) in when.enumerated() {
+                // `--changes` or `--changes=FILE` on the line.
+                let pattern = CompletionQuoting.fish("^\(choice.option)(=|$)")
+                text += (index == 0 ? "if" : "else if") + " string match -qr -- \(pattern) (commandline -opc); "
+                text += "__gh_users_list \(words(choice.names)); "
+            }
+            let base = "__gh_users_list \(words(items))"
+            let list = when.isEmpty ? base : text + "else; " + base + "; end"
+            flags += ["-x", "-a", CompletionQuoting.fish("(\(list))")]
         case .directories: flags += ["-x", "-a", CompletionQuoting.fish("(__fish_complete_directories)")]
         case .files: flags += ["-r", "-F"]
         }

@@ -156,8 +156,18 @@ enum ZshCompletionScript {
         switch value {
         case .free: return " "
         case .choices(let choices): return "(" + choices.map(CompletionQuoting.zshWord).joined(separator: " ") + ")"
-        case .list(let items):
-            return "_sequence compadd - " + items.map(CompletionQuoting.zshWord).joined(separator: " ")
+        case .list(let items, let when):
+            let add = { (names: [String]) in
+                "_sequence compadd - " + names.map(CompletionQuoting.zshWord).joined(separator: " ")
+            }
+            guard !when.isEmpty else { return add(items) }
+            // `_arguments` runs `{…}` as code, with the options on the line in `opt_args`.
+            var text = "{"
+            for (index, choice) in when.enumerated() {
+                text += (index == 0 ? "if" : "elif") + " (( ${+opt_args[\(choice.option)]} )); then "
+                text += add(choice.names) + "; "
+            }
+            return text + "else " + add(items) + "; fi}"
         case .directories: return "_files -/"
         case .files: return "_files"
         }
