@@ -148,15 +148,18 @@ package enum JSONText {
     /// The first key that an object gives twice, at any depth (an account's `plan`, the rate limits' buckets),
     /// its escapes resolved (`"log\u0069n"` is `login`); nil when every object gives each key once, or the bytes
     /// are not JSON. Foundation's `JSONDecoder` keeps the first of two values where jq and `objectMembers` keep the
-    /// last, so a record holding one would say two things.
+    /// last, so a record holding one would say two things. Nil too past `maximumDepth` levels, where it stops
+    /// looking: a file of `[`s would cost 16 bytes of this scan for each (such bytes are no answer or file anyone
+    /// reads further).
     package static func repeatedKey(in bytes: [UInt8]) -> String? {
         // One open object or array each: an object's keys so far, and whether a key comes next.
         var open: [(keys: Set<String>?, keyNext: Bool)] = []
         var index = 0
         while index < bytes.count {
             switch bytes[index] {
-            case UInt8(ascii: "{"): open.append(([], true))
-            case UInt8(ascii: "["): open.append((nil, false))
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard open.count < maximumDepth else { return nil }
+                open.append(bytes[index] == UInt8(ascii: "{") ? ([], true) : (nil, false))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 guard open.popLast() != nil else { return nil }
             case UInt8(ascii: ","):

@@ -24,6 +24,17 @@ struct JSONTextTests {
         #expect(JSONText.repeatedKey(in: Array(object.utf8)) == key)
     }
 
+    /// Past `maximumDepth` levels the scan stops (nil): a file of `[`s cost it 16 bytes each, gigabytes for a
+    /// snapshot of 200 MB. Up to that depth a key given twice is still found.
+    @Test func stopsLookingPastTheMaximumDepth() {
+        let depth = JSONText.maximumDepth
+        let within =
+            String(repeating: "[", count: depth - 1) + #"{"a":1,"a":2}"# + String(repeating: "]", count: depth - 1)
+        #expect(JSONText.repeatedKey(in: Array(within.utf8)) == "a")
+        let past = "[" + within + "]"
+        #expect(JSONText.repeatedKey(in: Array(past.utf8)) == nil)
+    }
+
     @Test func splitsTopLevelElementsKeepingTheirBytes() throws {
         let elements = try split(#" [ {"a": [1, 2], "b": "x,]}"} , {"c": "\"q\\"}, 3, "s", null ] "#)
         #expect(elements == [#"{"a": [1, 2], "b": "x,]}"}"#, #"{"c": "\"q\\"}"#, "3", #""s""#, "null"])

@@ -167,10 +167,10 @@ struct ConnectionSettings: Sendable, Equatable {
                 message: "GH_HOST='\(shown)' is not a host name: it has an empty part between dots", command: nil)
         }
         // `#` or `?` would end the host where URL reads it (`evil.net#.ghe.com` is api.evil.net with the path in
-        // its fragment), so a name holds letters, digits, `-`, `.` and `_` alone; a URL or a user name (`/`, `@`)
-        // is explained below.
+        // its fragment), so a name holds letters, digits, `-`, `.` and `_` alone; a URL, a user name or an IPv6
+        // address (`/`, `@`, `:`) is explained below.
         if !name.hasPrefix("["), !name.contains("/"), !name.contains("@"),
-            let odd = name.first(where: { !($0.isLetter || $0.isNumber || "-._".contains($0)) })
+            let odd = name.first(where: { !($0.isLetter || $0.isNumber || "-._:".contains($0)) })
         {
             throw UsageError(
                 message: "GH_HOST='\(shown)' is not a host name: it holds '\(odd)', which no host name holds",

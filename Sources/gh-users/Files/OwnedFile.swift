@@ -160,7 +160,9 @@ struct OwnedFile: Sendable {
         guard let bytes = try read() else { return nil }
         // Every file gh-users owns is JSON it wrote, each key once. One that gives a key twice would be read as
         // its first value by `decode` (Foundation's) and as its last by jq: which the user sees is not the run's.
-        let repeated = JSONText.repeatedKey(in: bytes).map { FileContentProblem("gives \"\($0)\" twice") }
+        let repeated = JSONText.repeatedKey(in: bytes).map {
+            FileContentProblem("gives \"\(LocalFileError.held($0))\" twice")
+        }
         switch repeated.map(Result.failure) ?? decode(bytes) {
         case .success(let value):
             return value

@@ -235,6 +235,12 @@ struct AccessStateTests {
         (#""records":\d+"#, #""records":9223372036854775800"#, "past 2^53"),
         (#""repositories":\d+"#, #""repositories":9223372036854775807"#, "past 2^53"),
         (#""records":"#, #""records":0,"records":"#, #"gives "records" twice"#),
+        // A key of a thousand characters is named by its first 200, as other values a file holds.
+        (
+            #""records":"#,
+            #"""# + String(repeating: "k", count: 1_000) + #"":0,""# + String(repeating: "k", count: 1_000)
+                + #"":0,"records":"#, String(repeating: "k", count: 200) + "…\" twice"
+        ),
     ])
     func aStateEditedPastWhatARunWritesIsRefused(pattern: String, replacement: String, said: String) async throws {
         let directory = try Self.temporaryDirectory()
@@ -251,6 +257,22 @@ struct AccessStateTests {
         #expect(refused.err.contains(said) && refused.err.contains("It was left as it is"), "\(refused.err)")
         #expect(try String(contentsOf: state, encoding: .utf8) == edited)
         #expect(world.batches.isEmpty)
+    }
+
+    /// A state edited to the bound, 2^53 records, is read, but the run writes no state past it, which every later
+    /// run would refuse: exit 1, the state left as it is.
+    @Test func aStateAtTheBoundIsNeverWrittenPastIt() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s")
+        #expect(await Self.harness(Self.world(), failing: 2).run(Self.argv + ["--state", state.path]).status == 5)
+        let edited = try String(contentsOf: state, encoding: .utf8).replacingOccurrences(
+            of: #""records":\d+"#, with: #""records":9007199254740992"#, options: .regularExpression)
+        try edited.write(to: state, atomically: true, encoding: .utf8)
+        let stopped = await Self.harness(Self.world()).run(Self.argv + ["--state", state.path])
+        #expect(stopped.status == 1)
+        #expect(stopped.err.contains("would count past 2^53 records or repositories"), "\(stopped.err)")
+        #expect(try String(contentsOf: state, encoding: .utf8) == edited)
     }
 
     /// A partial map stays partial across runs: the repositories GitHub refused before the stop are still

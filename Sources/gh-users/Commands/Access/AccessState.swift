@@ -71,6 +71,9 @@ struct AccessState: Equatable {
         return JSONValue.object(members).bytes + [UInt8(ascii: "\n")]
     }
 
+    /// What a state's counts may be: JSON's exact integers.
+    static let counts = 0...(Int(1) << 53)
+
     static func decode(_ bytes: [UInt8]) -> Result<AccessState, FileContentProblem> {
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)),
             fields.command == "access"
@@ -89,7 +92,6 @@ struct AccessState: Equatable {
         if let problem = FileContentProblem.repeatedField(fields.fields) { return .failure(problem) }
         // No run counts past 2^53 (JSON's exact integers); one past it was tampered with, and adding to it
         // overflowed: the run crashed without a word, its state never advanced, its records written again each run.
-        let counts = 0...(Int(1) << 53)
         guard !fields.of.isEmpty, counts.contains(fields.repositories), counts.contains(fields.records),
             fields.after.map({ $0.contains("/") }) ?? true
         else {
@@ -191,6 +193,13 @@ struct AccessStateFile {
 
     /// The repository's `records` are written: the next run goes on after it.
     mutating func written(_ repository: String, records: Int, read: AccessRepositoryRead) throws(LocalFileError) {
+        // Only a state edited up to the bound gets here; written past it, the next run would refuse it.
+        guard AccessState.counts.contains(state.records + records), state.repositories < AccessState.counts.upperBound
+        else {
+            throw LocalFileError(
+                message: "the state file \(TerminalSanitizer.quotedPath(file.path)) would count past 2^53 records or "
+                    + "repositories, so it was left as it is: give --state another file")
+        }
         state.after = repository
         state.records += records
         switch read {
