@@ -448,6 +448,7 @@ struct FollowerChangesParsingTests {
         (["followers", "--changes", "f", "--limit", "5"], "cannot be used with --limit (--all is implied)"),
         (["followers", "--changes", "f", "--full"], "cannot be used with --full"),
         (["followers", "--changes", ""], "--changes needs a file path"),
+        (["followers", "--changes", "-"], "--changes takes a file, not '-'"),
         (["following", "--changes", "f", "--fields", "login,avatar_url"], "unknown field 'avatar_url'"),
         (
             ["following", "--fields", "login,previous_login"],

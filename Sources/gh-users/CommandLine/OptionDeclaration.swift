@@ -27,6 +27,18 @@ struct OptionReading {
 
     /// `text` as a whole number in ASCII digits; nil otherwise. Swift's `Int64` alone would also read `+5` and
     /// `-0`, which `--timeout` and `--max-wait` refuse.
+    /// A file gh-users itself opens (`--state`, `--changes`, `--output`): not empty, and not `-`, which gh and
+    /// curl read as stdin or stdout and which made a file named `-`.
+    func filePath() throws(UsageError) -> String {
+        guard !text.isEmpty else { throw usageError("--\(option.name) needs a file path") }
+        guard text != "-" else {
+            let instead =
+                option.name == "output" ? "without --output the records go to stdout" : "FILE is read and replaced"
+            throw usageError("--\(option.name) takes a file, not '-' (\(instead)); ./- names a file called -")
+        }
+        return text
+    }
+
     static func wholeNumber(_ text: String) -> Int64? {
         guard text.first?.isASCII == true, text.first?.isWholeNumber == true else { return nil }
         return Int64(text)

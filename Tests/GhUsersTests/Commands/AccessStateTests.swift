@@ -296,7 +296,9 @@ struct AccessStateTests {
         #expect(again.err.contains("octo-org/r03"))
     }
 
-    @Test(arguments: [["--json"], ["--format", "table"], ["--changes", "c.json"], ["--state", ""]])
+    @Test(arguments: [
+        ["--json"], ["--format", "table"], ["--changes", "c.json"], ["--state", ""], ["--state", "-"],
+    ])
     func whatCannotBeResumedIsAUsageError(extra: [String]) async {
         let run = await CommandHarness.signedIn().run(
             ["access", "octo-org"] + (extra.first == "--state" ? extra : ["--state", "s"] + extra))

@@ -46,6 +46,9 @@ struct ListCommandTests {
         (["--state", "s", "--json"], "--state needs a format that can be appended to"),
         (["--output", "o", "--format", "table"], "--output needs a format that can be appended to"),
         (["--state", ""], "--state needs a file path"),
+        // `-` made a file named `-`: gh and curl read it as stdout.
+        (["--output", "-"], "--output takes a file, not '-' (without --output the records go to stdout); ./- names"),
+        (["--all", "--state", "-"], "--state takes a file, not '-' (FILE is read and replaced)"),
     ])
     func badCrawlOptionsAreUsageErrorsAndSendNothing(arguments: [String], message: String) async {
         await expectUsageError(["list"] + arguments, saying: message)

@@ -76,7 +76,7 @@ struct AccessCommand: GitHubCommand {
             path: .file),
         at: \.statePath,
         parse: { reading throws(UsageError) in
-            guard !reading.text.isEmpty else { throw reading.usageError("--state needs a file path") }
+            _ = try reading.filePath()
             let parsed = reading.parsed
             let format = parsed.has(OutputGroup.json) ? OutputFormat.json.rawValue : parsed.value(OutputGroup.format)
             if let format, format == OutputFormat.json.rawValue || format == OutputFormat.table.rawValue {

@@ -11,8 +11,7 @@ enum ChangesOption {
             OptionSpec("changes", value: "FILE", help: help, path: .file),
             at: path,
             parse: { reading throws(UsageError) in
-                let path = reading.text
-                guard !path.isEmpty else { throw reading.usageError("--changes needs a file path") }
+                let path = try reading.filePath()
                 if reading.parsed.value(PagingGroup.limit) != nil {
                     throw reading.usageError(
                         "--changes compares the whole list, so it cannot be used with --limit (--all is implied)")

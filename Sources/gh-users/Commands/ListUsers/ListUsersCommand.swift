@@ -71,9 +71,9 @@ enum ListUsersCommand {
         .value(
             spec, at: path,
             parse: { reading throws(UsageError) in
-                guard !reading.text.isEmpty else { throw reading.usageError("--\(spec.name) needs a file path") }
+                let path = try reading.filePath()
                 try checkAppendable(reading)
-                return reading.text
+                return path
             },
             resume: { $0 })
     }
