@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What a fresh clone holds: no path of one build machine, no build product, and a changelog whose releases have
-/// dates.
+/// What a fresh clone holds: no path of one build machine, no build product, no file of the layers past the
+/// design's size, and a changelog whose releases have dates.
 struct RepositoryHygieneTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -44,6 +44,21 @@ struct RepositoryHygieneTests {
             {
                 Issue.record("\(path) is a build product")
             }
+        }
+    }
+
+    /// The design's limit (issues 40 and 41): no Swift file of the executable, Data or the stand-in over 400
+    /// lines. OwnedFile.swift reached 401 unnoticed before this test.
+    @Test(arguments: ["Sources/gh-users", "Sources/Data", "Sources/GitHubStandIn"])
+    func noFileOfTheLayersPassesFourHundredLines(folder: String) throws {
+        let base = Self.root.appendingPathComponent(folder)
+        let files = try #require(FileManager.default.enumerator(atPath: base.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 10)
+        for file in files {
+            let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            #expect(lines <= 400, "\(folder)/\(file) is \(lines) lines")
         }
     }
 

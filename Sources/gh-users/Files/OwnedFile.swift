@@ -1,5 +1,4 @@
 import AtomicCore
-import JSONBytes
 
 #if canImport(Glibc)
     import Glibc
@@ -30,29 +29,6 @@ extension LocalFileError {
         let scalars = text.unicodeScalars
         let cut = scalars.count > limit ? String(String.UnicodeScalarView(scalars.prefix(limit))) + "…" : text
         return String(TerminalSanitizer.quotedPath(cut).dropFirst().dropLast())
-    }
-}
-
-/// What is wrong with a file's contents, in words that follow its name ("is not a JSON object").
-struct FileContentProblem: Error, Equatable {
-    let detail: String
-    /// What to do, when it is not the usual remedy for a file that is not of its kind; with it, the message
-    /// says only what `detail` says is wrong.
-    let remedy: String?
-
-    init(_ detail: String, remedy: String? = nil) {
-        self.detail = detail
-        self.remedy = remedy
-    }
-
-    /// A file of another version than the one this gh-users reads (`expected`); nil when it is that one.
-    static func version(_ found: Int, expected: Int) -> FileContentProblem? {
-        found == expected ? nil : FileContentProblem("has version \(found); this gh-users reads version \(expected)")
-    }
-
-    /// A state's `fields` naming one twice, which no gh-users writes: the rerun it would ask for is exit 64.
-    static func repeatedField(_ fields: [String]?) -> FileContentProblem? {
-        Set(fields ?? []).count == fields?.count ?? 0 ? nil : FileContentProblem("names a field twice in \"fields\"")
     }
 }
 
@@ -158,12 +134,7 @@ struct OwnedFile: Sendable {
         as what: String, remedy: String, _ decode: ([UInt8]) -> Result<Value, FileContentProblem>
     ) throws(LocalFileError) -> Value? {
         guard let bytes = try read() else { return nil }
-        // Every file gh-users owns is JSON it wrote, each key once. One that gives a key twice would be read as
-        // its first value by `decode` (Foundation's) and as its last by jq: which the user sees is not the run's.
-        let repeated = JSONText.repeatedKey(in: bytes).map {
-            FileContentProblem("gives \"\(LocalFileError.held($0))\" twice")
-        }
-        switch repeated.map(Result.failure) ?? decode(bytes) {
+        switch FileContentProblem.repeatedKey(in: bytes).map(Result.failure) ?? decode(bytes) {
         case .success(let value):
             return value
         case .failure(let problem):
