@@ -605,6 +605,8 @@ private let optionFieldCases: [CompletionCase] = [
     .init(line: "gh-users members o --changes=c --fields ch", expected: ["change"]),
     .init(line: "gh-users followers --changes c --fields log", expected: ["login"]),
     .init(line: "gh-users followers --full --fields lo", expected: ["login", "location"]),
+    .init(line: "gh-users follow --fields ur", expected: []),
+    .init(line: "gh-users follow --dry-run --fields ur", expected: ["url"]),
 ]
 
 /// bash and zsh do not offer an option given again, in either spelling, unless each of its values counts (as

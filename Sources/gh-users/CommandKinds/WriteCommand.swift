@@ -97,6 +97,8 @@ struct WriteOptions: OptionValues {
 extension WriteDeclaration {
     /// The keys of the record each account gets.
     static let fields = ["login", "action", "outcome"]
+    /// The keys a `--dry-run` record adds: the request it would send.
+    static let requestFields = ["method", "url", "body"]
 
     /// Never in a "To finish" command: that one sends what is left.
     static let dryRun = OptionDeclaration<WriteOptions>.flag(
@@ -141,7 +143,8 @@ extension WriteDeclaration {
                     "Print the \(endpoint.method.rawValue) requests that would be sent."
                 ),
             ] + moreExamples,
-            fields: Self.fields
+            fields: Self.fields,
+            optionFields: [("With --\(Self.dryRun.spec.name)", Self.fields + Self.requestFields)]
         )
     }
 
@@ -183,6 +186,16 @@ extension AccountWriteCommand {
         let logins = try LoginInput.parse(parsed.positionals, spec: spec)
         var options = try Self.declaration.options.parse(parsed, spec: spec)
         options.logins = logins
+        // A request's keys are a dry run's: without one, each would be a blank column.
+        let fields = parsed.value(OutputGroup.fields)?.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        if !options.dryRun, let field = fields?.first(where: WriteDeclaration.requestFields.contains) {
+            throw UsageError(
+                message: "the field '\(field)' exists only with --dry-run, whose records have "
+                    + (WriteDeclaration.fields + WriteDeclaration.requestFields).joined(separator: ", "),
+                command: spec)
+        }
         self.init(write: options)
     }
 

@@ -50,6 +50,10 @@ struct FollowCommandTests {
             .block, "block --dry-run --format csv octocat", sends: [],
             out: "login,action,outcome,method,url,body\r\noctocat,block,dry run,PUT,"
                 + "https://api.github.com/user/blocks/octocat,\r\n"),
+        // A dry run's columns are fields too (before: its csv header named url, and --fields url was exit 64).
+        StatusRow(
+            .block, "block --dry-run --fields login,url --format csv octocat", sends: [],
+            out: "login,url\r\noctocat,https://api.github.com/user/blocks/octocat\r\n"),
         StatusRow(
             .unfollow, "unfollow octocat", sends: ["DELETE /user/following/octocat"],
             out: "octocat\tunfollow\tunfollowed\n"),
@@ -113,6 +117,14 @@ struct FollowCommandTests {
     /// GitHub's OpenAPI description documents 304 Not modified for `PATCH /user` (200, 304, 401, 403, 404, 422):
     /// nothing needed changing, so the profile is asked for and shown, exit 0 (before: "Not Modified, which
     /// GitHub does not document for this write", exit 1).
+    /// Without --dry-run a request's key would be a blank column: exit 64, nothing sent.
+    @Test(arguments: ["url", "login,method", "body"])
+    func aRequestFieldWithoutADryRunIsAUsageError(fields: String) async {
+        await expectUsageError(
+            ["follow", "octocat", "--fields", fields],
+            saying: "exists only with --dry-run, whose records have login, action, outcome, method, url, body")
+    }
+
     @Test func aProfileEditAnswered304ShowsTheProfileAsItIs() async {
         let harness = CommandHarness.signedIn()
         harness.expect("PATCH /user", status: 304)
