@@ -17,10 +17,15 @@ struct FileContentProblem: Error, Equatable {
         found == expected ? nil : FileContentProblem("has version \(found); this gh-users reads version \(expected)")
     }
 
-    /// Every file gh-users owns is JSON it wrote, each key once. One that gives a key twice would be read as its
-    /// first value by a `decode` (Foundation's) and as its last by jq: which the user sees is not the run's.
-    static func repeatedKey(in bytes: [UInt8]) -> FileContentProblem? {
-        JSONText.repeatedKey(in: bytes).map { FileContentProblem("gives \"\(LocalFileError.held($0))\" twice") }
+    /// Every file gh-users owns is JSON it wrote, each key once, a few levels deep. One that gives a key twice
+    /// would be read as its first value by a `decode` (Foundation's) and as its last by jq: which the user sees is
+    /// not the run's. One nested past 64 levels is refused too: the scan for a repeated key stops there, and
+    /// Foundation reads on to 512 (a key given twice after a deep value went unseen).
+    static func beforeDecoding(_ bytes: [UInt8]) -> FileContentProblem? {
+        if JSONText.flaw(in: bytes) == .tooDeep {
+            return FileContentProblem("nests deeper than \(JSONText.maximumDepth) levels")
+        }
+        return JSONText.repeatedKey(in: bytes).map { FileContentProblem("gives \"\(LocalFileError.held($0))\" twice") }
     }
 
     /// A state's `fields` naming one twice, which no gh-users writes: the rerun it would ask for is exit 64.

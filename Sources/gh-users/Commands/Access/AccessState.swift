@@ -193,19 +193,15 @@ struct AccessStateFile {
 
     /// The repository's `records` are written: the next run goes on after it.
     mutating func written(_ repository: String, records: Int, read: AccessRepositoryRead) throws(LocalFileError) {
-        // Only a state edited up to the bound gets here; written past it, the next run would refuse it.
-        guard AccessState.counts.contains(state.records + records), state.repositories < AccessState.counts.upperBound
-        else {
-            throw LocalFileError(
-                message: "the state file \(TerminalSanitizer.quotedPath(file.path)) would count past 2^53 records or "
-                    + "repositories, so it was left as it is: give --state another file")
-        }
         state.after = repository
-        state.records += records
+        // A count stops at the bound, which only a state edited up to it reaches: past it, the next run would
+        // refuse the file, and a refusal after the records were written wrote them again on every run.
+        let bound = AccessState.counts.upperBound
+        state.records = min(state.records + records, bound)
         switch read {
-        case .read: state.repositories += 1
+        case .read: state.repositories = min(state.repositories + 1, bound)
         case .refused:
-            state.repositories += 1
+            state.repositories = min(state.repositories + 1, bound)
             state.unreadable.append(repository)
         case .gone: state.missing.append(repository)
         }
