@@ -215,6 +215,8 @@ struct FullProfilesCommandTests {
     @Test(arguments: [
         ("list --concurrency 3", "--concurrency applies only with --full"),
         ("list --fields login,location", "the field 'location' is in a profile, not in this list: add --full"),
+        // A path into one too: it was a blank column, exit 0.
+        ("list --fields login,location.x", "the field 'location.x' is in a profile, not in this list: add --full"),
         ("search mona --full --fields login,score", "the field 'score' is not in a profile"),
         ("followers octocat --full --concurrency 11", "--concurrency"),
     ])

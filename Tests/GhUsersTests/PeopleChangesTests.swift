@@ -412,6 +412,22 @@ struct PeopleChangesRunTests {
         #expect(!out.contains("changed") && !out.contains("mona"), "\(out)")
     }
 
+    /// A stargazer change record has its `id`, which `--changes` offers: the list's own rule (a stargazer record's
+    /// `id` is its user's) refused it (exit 64), though help and completion named it.
+    @Test func aStargazerChangeTakesItsOwnFields() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let github = StubTransport()
+        for _ in 0..<2 { github.answer("GET /repos/octocat/Hello-World", json: #"{"id":1,"stargazers_count":1}"#) }
+        github.answer(
+            "GET /repos/octocat/Hello-World/stargazers?per_page=100",
+            json: #"[{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"mona","id":7}}]"#)
+        let arguments = ["stargazers", "octocat/Hello-World", "--changes", folder("s.json"), "--fields", "change,id"]
+        let (status, _, err) = await run(github, arguments)
+        #expect(status == 0, "\(err)")
+        #expect(FileManager.default.fileExists(atPath: folder("s.json")))
+    }
+
     @Test func aListGitHubWithholdsLeavesTheSnapshotByteForByte() async throws {
         let folder = try Folder()
         defer { folder.remove() }

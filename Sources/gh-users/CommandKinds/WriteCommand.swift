@@ -190,7 +190,8 @@ extension AccountWriteCommand {
         let fields = parsed.value(OutputGroup.fields)?.split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
         }
-        if !options.dryRun, let field = fields?.first(where: WriteDeclaration.requestFields.contains) {
+        let request = { (field: String) in WriteDeclaration.requestFields.contains(String(field.prefix { $0 != "." })) }
+        if !options.dryRun, let field = fields?.first(where: request) {
             throw UsageError(
                 message: "the field '\(field)' exists only with --dry-run, whose records have "
                     + (WriteDeclaration.fields + WriteDeclaration.requestFields).joined(separator: ", "),

@@ -35,8 +35,8 @@ struct WriteCoordinator {
             if logins.isEmpty { io.writeErr(LoginInput.noLoginsNote) }
             let actions = logins.map { ($0, GitHubEndpoints.action(declaration.endpoint, on: $0)) }
             do {
-                // The request lines, or in the format asked for, a record each.
-                guard context.common.format != nil else {
+                // The request lines, or in the format asked for (or with --fields chosen), a record each.
+                guard context.common.format != nil || context.render.fields != nil else {
                     try io.writeOut(actions.map { $0.1.dryRun(github) }.joined())
                     return .success
                 }

@@ -25,8 +25,6 @@ struct OptionReading {
         return value
     }
 
-    /// `text` as a whole number in ASCII digits; nil otherwise. Swift's `Int64` alone would also read `+5` and
-    /// `-0`, which `--timeout` and `--max-wait` refuse.
     /// A file gh-users itself opens (`--state`, `--changes`, `--output`): not empty, and not `-`, which gh and
     /// curl read as stdin or stdout and which made a file named `-`.
     func filePath() throws(UsageError) -> String {
@@ -39,6 +37,8 @@ struct OptionReading {
         return text
     }
 
+    /// `text` as a whole number in ASCII digits; nil otherwise. Swift's `Int64` alone would also read `+5` and
+    /// `-0`, which `--timeout` and `--max-wait` refuse.
     static func wholeNumber(_ text: String) -> Int64? {
         guard text.first?.isASCII == true, text.first?.isWholeNumber == true else { return nil }
         return Int64(text)

@@ -57,17 +57,20 @@ enum ProfileGroup {
 
     /// `--fields` names a list's fields without `--full`, and a profile's with it: a field only a profile has
     /// (a stargazer record's `id` is the user's, under `user`) would print an empty column or `null` in every
-    /// record, so it is a usage error that names the list's own fields.
+    /// record, so it is a usage error that names the list's own fields; so is a path into one (`location.x`).
+    /// With `--changes` the change records' fields are that option's to check (a stargazer change has its `id`).
     static func checkFields(_ options: ProfileOptions, _ parsed: ParsedArguments, spec: CommandSpec)
         throws(UsageError)
     {
+        guard !ChangesOption.isGiven(parsed) else { return }
         let fields = parsed.value(OutputGroup.fields).map { $0.split(separator: ",").map(String.init) } ?? []
         let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
         let kept = spec.optionFields.first { $0.label == keptLabel }?.fields ?? []
         let inList = { (field: String) in
             spec.fields.contains(field) || spec.fields.contains(String(field.prefix { $0 != "." }))
         }
-        if !options.full, let field = trimmed.first(where: { kept.contains($0) && !inList($0) }) {
+        let top = { (field: String) in String(field.prefix { $0 != "." }) }
+        if !options.full, let field = trimmed.first(where: { kept.contains(top($0)) && !inList($0) }) {
             throw UsageError(
                 message: "the field '\(field)' is in a profile, not in this list: add --full, or choose among "
                     + "this list's fields: " + spec.fields.joined(separator: ", "),

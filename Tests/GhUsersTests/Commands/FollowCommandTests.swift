@@ -54,6 +54,10 @@ struct FollowCommandTests {
         StatusRow(
             .block, "block --dry-run --fields login,url --format csv octocat", sends: [],
             out: "login,url\r\noctocat,https://api.github.com/user/blocks/octocat\r\n"),
+        // --fields alone chooses records too, tsv when piped (before: the request lines, --fields ignored).
+        StatusRow(
+            .follow, "follow --dry-run --fields login,url octocat", sends: [],
+            out: "octocat\thttps://api.github.com/user/following/octocat\n"),
         StatusRow(
             .unfollow, "unfollow octocat", sends: ["DELETE /user/following/octocat"],
             out: "octocat\tunfollow\tunfollowed\n"),
@@ -114,17 +118,17 @@ struct FollowCommandTests {
         #expect(run.err.isEmpty, "\(run.err)")
     }
 
-    /// GitHub's OpenAPI description documents 304 Not modified for `PATCH /user` (200, 304, 401, 403, 404, 422):
-    /// nothing needed changing, so the profile is asked for and shown, exit 0 (before: "Not Modified, which
-    /// GitHub does not document for this write", exit 1).
     /// Without --dry-run a request's key would be a blank column: exit 64, nothing sent.
-    @Test(arguments: ["url", "login,method", "body"])
+    @Test(arguments: ["url", "login,method", "body", "url.host"])
     func aRequestFieldWithoutADryRunIsAUsageError(fields: String) async {
         await expectUsageError(
             ["follow", "octocat", "--fields", fields],
             saying: "exists only with --dry-run, whose records have login, action, outcome, method, url, body")
     }
 
+    /// GitHub's OpenAPI description documents 304 Not modified for `PATCH /user` (200, 304, 401, 403, 404, 422):
+    /// nothing needed changing, so the profile is asked for and shown, exit 0 (before: "Not Modified, which
+    /// GitHub does not document for this write", exit 1).
     @Test func aProfileEditAnswered304ShowsTheProfileAsItIs() async {
         let harness = CommandHarness.signedIn()
         harness.expect("PATCH /user", status: 304)

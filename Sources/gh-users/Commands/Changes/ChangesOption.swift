@@ -4,11 +4,16 @@ import Foundation
 /// implied, `--limit` refused) as GitHub has it now (no `--offline`), holds ids, logins and roles (no `--full`), and
 /// its records have their own fields.
 enum ChangesOption {
+    static let name = "changes"
+
+    /// Whether `--changes` is on the line: its records are checked by its own rule, not a list's.
+    static func isGiven(_ parsed: ParsedArguments) -> Bool { parsed.values[name] != nil }
+
     static func declaration<Options: Sendable>(
         at path: WritableKeyPath<Options, String?> & Sendable, fields: [String], help: String
     ) -> OptionDeclaration<Options> {
         .optional(
-            OptionSpec("changes", value: "FILE", help: help, path: .file),
+            OptionSpec(name, value: "FILE", help: help, path: .file),
             at: path,
             parse: { reading throws(UsageError) in
                 let path = try reading.filePath()
