@@ -517,6 +517,25 @@ struct BashCompletionTests {
         }
     }
 
+    /// An option after the cursor counts too, as zsh's `opt_args` has it: `--fields lo| --full` offers a
+    /// profile's fields, `--fields ur| --dry-run` the request's.
+    @Test(arguments: [
+        ("list --fields lo --full", 3, ["login", "location"]), ("list --fields lo", 3, ["login"]),
+        ("follow --fields ur --dry-run octocat", 3, ["url"]),
+    ])
+    func anOptionAfterTheCursorCounts(line: String, cursor: Int, expected: [String]) async throws {
+        let sandbox = try CompletionSandbox()
+        let script = #"source "$1" && COMP_WORDS=(gh-users $2) && COMP_CWORD=$3 && _gh_users && echo "${COMPREPLY[*]}""#
+        let output = try await ShellProcess.run(
+            "/bin/bash",
+            ["--norc", "--noprofile", "-c", script, "bash", sandbox.script(.bash).path, line, "\(cursor)"],
+            in: sandbox.directory)
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        #expect(
+            output.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .newlines) }.sorted()
+                == expected.sorted())
+    }
+
     @Test func showOffersItsOwnOptionsTheGlobalOnesAndShortForms() async throws {
         let offered = Set(try await CompletionSandbox().bashComplete("gh-users show -"))
         #expect(offered.isSuperset(of: ["--id", "--concurrency", "--help", "-h", "--format", "--json"]))

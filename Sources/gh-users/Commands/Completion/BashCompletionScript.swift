@@ -188,13 +188,18 @@ enum BashCompletionScript {
                 fi
             done
 
+            # The long options after the cursor count for what a value may be (--fields before --full).
+            local later=''
+            for ((i = COMP_CWORD + 1; i < ${#COMP_WORDS[@]}; i++)); do
+                [[ ${COMP_WORDS[i]} == --?* ]] && later+="${COMP_WORDS[i]%%=*} "
+            done
             if [[ -n $option ]]; then
                 [[ $cur == = ]] && cur=''
-                _gh_users_value "$command" "$option" "$cur" "$given"
+                _gh_users_value "$command" "$option" "$cur" "$given$later"
             elif ((!ended)) && [[ $cur == --?*=* ]]; then
                 # '--format=j' as one word, when '=' is not in COMP_WORDBREAKS.
                 option=${cur%%=*}
-                _gh_users_value "$command" "$option" "${cur#*=}" "$given"
+                _gh_users_value "$command" "$option" "${cur#*=}" "$given$later"
                 for i in "${!COMPREPLY[@]}"; do
                     COMPREPLY[i]=$option=${COMPREPLY[i]}
                 done

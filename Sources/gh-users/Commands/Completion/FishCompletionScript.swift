@@ -150,9 +150,9 @@ enum FishCompletionScript {
         case .list(let items, let when):
             var text = ""
             for (index, choice) in when.enumerated() {
-                // `--changes` or `--changes=FILE` on the line.
+                // `--changes` or `--changes=FILE` anywhere on the line, after the cursor too.
                 let pattern = CompletionQuoting.fish("^\(choice.option)(=|$)")
-                text += (index == 0 ? "if" : "else if") + " string match -qr -- \(pattern) (commandline -opc); "
+                text += (index == 0 ? "if" : "else if") + " string match -qr -- \(pattern) (commandline -o); "
                 text += "__gh_users_list \(words(choice.names)); "
             }
             let base = "__gh_users_list \(words(items))"
