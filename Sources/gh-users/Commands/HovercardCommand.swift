@@ -62,9 +62,9 @@ enum HovercardCommand {
             One line per context GitHub gives: where the account works or lives, the organizations it is in,
             and, with a subject, how it relates to that organization, repository, issue or pull request.
             --subject-type and --subject-id go together. Needs a token (exit 4 without one, before anything
-            is sent). JSON and ndjson are GitHub's object as sent (ndjson on one line); tsv and csv give each
-            context's message and octicon, and so does ndjson with --fields, a line each. A card with no
-            contexts writes no rows (json and ndjson still its object); a terminal is told so on stderr.
+            is sent). Without --fields, JSON and ndjson are GitHub's object as sent (ndjson on one line); tsv,
+            csv and every format with --fields give each context's message and octicon, a row each. A card
+            with no contexts writes no rows (json and ndjson still its object); a terminal is told so on stderr.
             """,
         arguments: [("LOGIN", "The account whose hovercard to show.")],
         options: options.group.options,
