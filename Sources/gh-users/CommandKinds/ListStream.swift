@@ -272,6 +272,11 @@ struct ListStream<Item: ListedItem> {
         var message = command.presenter.present(error).message
         if let resume, let id = output.lastWritten?.listedID ?? resume.resumedAfter {
             message += resume.hint(afterID: id, written: output.written) + "\n"
+        } else if output.written > 0 {
+            // Exit 1 alone did not tell a person that what came is part of the list.
+            message +=
+                "The output holds the first \(Counted.text(output.written, plural: noun)) only: the list is "
+                + "incomplete.\n"
         }
         for note in Self.vanishedNote(vanished) + notes { message += note + "\n" }
         io.writeErr(message)

@@ -46,6 +46,18 @@ struct FollowersCommandTests {
         #expect(fields.out.isEmpty, "\(fields.out)")
     }
 
+    /// A list that fails on a later page keeps the records before it, and stderr says they are part of the list:
+    /// exit 1 alone told a person nothing (`list`, which can resume, says where from instead).
+    @Test func aListThatFailsOnALaterPageSaysItIsIncomplete() async {
+        let harness = CommandHarness()
+        harness.http.answerPages("/users/x/followers?per_page=100", [[1, 2, 3]], failing: 500)
+        let run = await harness.run(["followers", "x", "--all", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out == "user1\nuser2\nuser3\n")
+        #expect(
+            run.err.hasSuffix("The output holds the first 3 followers only: the list is incomplete.\n"), "\(run.err)")
+    }
+
     @Test func followersAndFollowing() throws {
         let login = try Login(validating: "octocat")
         #expect(
