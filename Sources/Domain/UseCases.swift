@@ -32,9 +32,19 @@ package struct GetUsersUseCase: Sendable {
         var results = [Result<User, DomainError>?](repeating: nil, count: references.count)
         await withTaskGroup(of: (Int, Result<User, DomainError>).self) { group in
             let repository = self.repository
+            // Once GitHub says the rate limit is spent, no lookup is sent into it: each one left gets that answer
+            // (before: every login was asked, all refused, which GitHub warns can get an integration banned).
+            var spent: DomainError?
             for (index, reference) in references.enumerated() {
                 // At most `width` in flight: each lookup past the first `width` starts as one finishes.
-                if index >= width, let finished = await group.next() { results[finished.0] = finished.1 }
+                if index >= width, let finished = await group.next() {
+                    results[finished.0] = finished.1
+                    if spent == nil, case .failure(let error) = finished.1, case .rateLimited = error { spent = error }
+                }
+                if let spent {
+                    results[index] = .failure(spent)
+                    continue
+                }
                 group.addTask {
                     // The fetch finishes before any part of the returned tuple is built. Swift 6.3.1's optimiser
                     // (LLVM dead-store elimination on async functions) drops the store of `index` when the tuple

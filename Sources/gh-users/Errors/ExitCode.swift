@@ -32,11 +32,13 @@ enum ExitStatus {
             return code(for: error)
         case .partial(let failures, let successes):
             // One failure kind for every lookup keeps its own status; a mix, or a partial success, is a plain
-            // failure, unless the run was interrupted.
+            // failure, unless the run was interrupted, or stopped by a spent rate limit (5, as a list that meets
+            // it half-way: what is left can be asked after the reset).
             let codes = failures.map(code(for:))
             guard let first = codes.first else { return ExitCode.success }
             if successes == 0, codes.allSatisfy({ $0 == first }) { return first }
             if codes.contains(ExitCode.interrupted) { return ExitCode.interrupted }
+            if codes.contains(ExitCode.rateLimited) { return ExitCode.rateLimited }
             return ExitCode.failure
         }
     }

@@ -164,6 +164,26 @@ struct ShowCommandTests {
         #expect(single.out.isEmpty)
     }
 
+    /// A spent rate limit stops the lookups: nothing more is sent, what was found is written, stderr says how
+    /// many were not shown, and the run is exit 5, as a list that meets the limit half-way (before: every login
+    /// was asked and refused, exit 1).
+    @Test func aSpentRateLimitStopsTheLookupsAndIsExitFive() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        harness.http.refuseAsRateLimited("GET /users/mona")
+        let run = await harness.run([
+            "show", "octocat", "mona", "hubot", "monalisa", "--concurrency", "1", "--format", "tsv", "--fields",
+            "login",
+        ])
+        #expect(run.status == 5, "\(run.err)")
+        #expect(run.out == "octocat\n")
+        #expect(harness.http.received.count == 2)
+        #expect(
+            run.err.hasSuffix(
+                "gh-users: 3 of 4 accounts were not shown: the rate limit stopped the lookups; ask for them again "
+                    + "after its reset\n"), "\(run.err)")
+    }
+
     @Test(arguments: [["show", "../etc/passwd"], ["show", "octocat", "--concurrency", "11"], ["show"]])
     func aUsageErrorIsStatus64AndSendsNothing(_ arguments: [String]) async {
         await expectUsageError(arguments)

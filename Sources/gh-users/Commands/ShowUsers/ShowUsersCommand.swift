@@ -109,6 +109,20 @@ enum ShowUsersCommand {
         fields: FieldCatalog.profile
     ).declaring(options)
 
+    /// How many accounts a spent rate limit left unshown (none was asked once GitHub said so), after its
+    /// message: exit 5 alone does not say that the output is part of what was asked.
+    fileprivate static func sayNotShown(_ results: [Result<User, DomainError>], _ context: CommandContext) {
+        let unshown = results.filter { result in
+            if case .failure(.rateLimited) = result { return true }
+            return false
+        }.count
+        // None shown: the limit's own message says it all.
+        guard unshown > 0, unshown < results.count else { return }
+        context.io.writeErr(
+            "gh-users: \(unshown) of \(results.count) accounts were not shown: the rate limit stopped the lookups; "
+                + "ask for them again after its reset\n")
+    }
+
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
     fileprivate static func hintingID(_ error: DomainError, for reference: UserReference) -> DomainError {
         guard case .login(let login) = reference, login.value.allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -183,9 +197,11 @@ extension ShowUsersOptions: GitHubCommand {
                 zip(references, results).map { reference, result in
                     result.mapError { ShowUsersCommand.hintingID($0, for: reference) }
                 })
-            return load.write(
+            let outcome = load.write(
                 ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context,
                 standsForNone: document)
+            ShowUsersCommand.sayNotShown(results, context)
+            return outcome
         }
         // The parser refuses --id with --via graphql, so every reference is a login.
         let logins = references.compactMap { reference -> Login? in
@@ -197,8 +213,10 @@ extension ShowUsersOptions: GitHubCommand {
         let statistics = lookups.statistics
         let load = ResourceLoad(
             results, closingLine: statistics.requests > 0 ? ProfileSource.closingLine(statistics) : nil)
-        return load.write(
+        let outcome = load.write(
             ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context,
             standsForNone: document)
+        ShowUsersCommand.sayNotShown(results, context)
+        return outcome
     }
 }
