@@ -32,7 +32,8 @@ struct WaitAnnouncerTests {
         let (announcer, clock, err) = announcer(tty: true)
         try await announcer.sleep(.seconds(3), reason: .secondaryRateLimit)
         let text = err.text
-        #expect(text.hasPrefix("gh-users: GitHub's secondary rate limit: waiting 3s before retrying\n"))
+        // A progress line is cleared first: the message was written onto its end.
+        #expect(text.hasPrefix("\r\u{1B}[2Kgh-users: GitHub's secondary rate limit: waiting 3s before retrying\n"))
         #expect(text.contains("Waiting for the rate limit: 3s left"))
         #expect(text.contains("Waiting for the rate limit: 1s left"))
         #expect(text.hasSuffix("\r\u{1B}[2K"))
@@ -51,6 +52,21 @@ struct WaitAnnouncerTests {
             .map(String.init).filter { !$0.isEmpty } ?? []
         #expect(drawings.count == 2, "\(err.text)")
         #expect(drawings.allSatisfy { DisplayWidth.of($0) <= 19 && $0.hasPrefix("Waiting for") }, "\(drawings)")
+    }
+
+    /// Under a millisecond left, the pause is still one: a pause of 0 redrew the countdown in a tight loop.
+    @Test func theLastPauseIsNeverZero() async throws {
+        let (io, _, _) = IOStreams.test(stderrTTY: true)
+        let clock = ManualClock()
+        // A pause of 0 moves this clock nowhere: the tenth pause ends the wait, where it would have spun forever.
+        let pause: @Sendable (Duration) async throws -> Void = { duration in
+            clock.pause(duration)
+            if clock.pauses.count >= 10 { throw CancellationError() }
+        }
+        let announcer = WaitAnnouncer(io: io, now: { clock.now }, pause: pause)
+        try? await announcer.sleep(.milliseconds(2_000) + .microseconds(300), reason: .secondaryRateLimit)
+        #expect(clock.pauses.allSatisfy { $0 >= .milliseconds(1) }, "\(clock.pauses)")
+        #expect(clock.pauses.count == 3, "\(clock.pauses)")
     }
 
     @Test func offATerminalThereIsOneLineAndNoCountdown() async throws {
@@ -75,7 +91,7 @@ struct WaitAnnouncerTests {
         let (announcer, clock, err) = announcer(tty: true)
         let reset = clock.now.addingTimeInterval(2)
         try await announcer.sleep(.seconds(3), reason: .primaryRateLimit(resetAt: reset, bucket: "search"))
-        #expect(err.text.hasPrefix("gh-users: the search rate limit is spent; waiting 3s for its reset at "))
+        #expect(err.text.hasPrefix("\r\u{1B}[2Kgh-users: the search rate limit is spent; waiting 3s for its reset at "))
         #expect(err.text.contains("Waiting for the search rate limit: 3s left"))
         #expect(!err.text.contains("the rate limit"))
     }

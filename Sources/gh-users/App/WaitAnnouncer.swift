@@ -15,30 +15,30 @@ struct WaitAnnouncer: Sendable {
         var limit = "the rate limit"
         switch reason {
         case .secondaryRateLimit:
-            io.writeErr(
+            say(
                 "gh-users: GitHub's secondary rate limit: waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
             )
         case .primaryRateLimit(let resetAt?, let bucket) where resetAt <= now():
             // The reset is past here and GitHub still says spent: this clock is ahead of GitHub's.
             let local = resetAt.formatted(date: .omitted, time: .standard)
-            io.writeErr(
+            say(
                 "gh-users: \(Self.limitName(bucket)) is still spent after its reset at \(local) (this clock may be "
                     + "ahead of GitHub's); waiting \(DurationText.describe(seconds: seconds)) before retrying\n")
             limit = Self.limitName(bucket)
         case .primaryRateLimit(let resetAt?, let bucket):
             let local = resetAt.formatted(date: .omitted, time: .standard)
-            io.writeErr(
+            say(
                 "gh-users: \(Self.limitName(bucket)) is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at \(local)\n"
             )
             limit = Self.limitName(bucket)
         case .primaryRateLimit(nil, let bucket):
-            io.writeErr(
+            say(
                 "gh-users: \(Self.limitName(bucket)) is spent and GitHub gave no reset time; waiting "
                     + "\(DurationText.describe(seconds: seconds)) before retrying, as GitHub advises\n"
             )
             limit = Self.limitName(bucket)
         case .computing:
-            io.writeErr(
+            say(
                 "gh-users: GitHub is computing the list; asking again in \(DurationText.describe(seconds: seconds))\n")
             try await pause(duration)
             return
@@ -51,6 +51,13 @@ struct WaitAnnouncer: Sendable {
             return
         }
         try await countdown(seconds: seconds, limit: limit)
+    }
+
+    /// A line about the wait, on a line of its own: a terminal's progress line ("Fetched 1 page · 100 accounts")
+    /// is cleared first, where the line was written onto its end.
+    private func say(_ line: String) {
+        if io.stderrIsTTY { io.drawStatusLine("") }
+        io.writeErr(line)
     }
 
     /// "the search rate limit" for a bucket other than the core one, whose limit is "the rate limit".
@@ -66,7 +73,8 @@ struct WaitAnnouncer: Sendable {
             let left = end.timeIntervalSince(now())
             if left <= 0 { return }
             io.drawStatusLine("Waiting for \(limit): \(DurationText.describe(seconds: left)) left")
-            try await pause(.milliseconds(Int64(min(1, left) * 1000)))
+            // Rounded up: under a millisecond left, a pause of 0 redrew "1s left" in a tight loop.
+            try await pause(.milliseconds(max(1, Int64((min(1, left) * 1000).rounded(.up)))))
         }
     }
 }
