@@ -100,6 +100,10 @@ struct SearchSplitEndToEndTests {
             #expect(result.status == 5, "\(result.stderr)")
             #expect(result.stderr.contains("rate limit"))
             #expect(!result.stderr.contains("waiting"))
+            // A split waits the search limit out without --wait-on-rate-limit: only a longer --max-wait helps
+            // (before: "Add --wait-on-rate-limit --max-wait 31").
+            #expect(result.stderr.contains("That is longer than --max-wait allows (5s)"), "\(result.stderr)")
+            #expect(!result.stderr.contains("--wait-on-rate-limit"), "\(result.stderr)")
             // A split that stops says that a rerun starts over (before: the error alone).
             #expect(
                 result.stderr.hasSuffix(

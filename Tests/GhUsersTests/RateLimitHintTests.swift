@@ -46,6 +46,20 @@ struct RateLimitHintTests {
         #expect(shown.contains("Add --wait-on-rate-limit to wait for the reset and carry on."))
     }
 
+    /// A `--split` search waits out the search limit without the flag: its hint asks for a longer --max-wait
+    /// alone (before: "Add --wait-on-rate-limit", which a split does not need); another bucket still gets the flag.
+    @Test func aSplitSearchsHintAsksForMaxWaitAlone() {
+        var presenter = ErrorPresenter(now: now, hasToken: true)
+        presenter.waitsOutSearchLimit = true
+        presenter.maxWait = 2
+        let reset = now.addingTimeInterval(30)
+        let search = presenter.present(.rateLimited(resetAt: reset, message: message, resource: "search")).message
+        #expect(!search.contains("--wait-on-rate-limit"), "\(search)")
+        #expect(search.contains("That is longer than --max-wait allows (2s): run again then, or give --max-wait 31"))
+        let core = presenter.present(.rateLimited(resetAt: reset, message: message, resource: "core")).message
+        #expect(core.contains("Add --wait-on-rate-limit --max-wait 31 to wait for the reset"), "\(core)")
+    }
+
     @Test func neverAsksForWaitOnRateLimitWhenItWasGiven() {
         let shown = present(.rateLimited(resetAt: nil, message: message), wait: true, maxWait: 5)
         #expect(!shown.contains("Add --wait-on-rate-limit"))

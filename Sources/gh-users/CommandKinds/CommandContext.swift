@@ -18,6 +18,18 @@ struct CommandContext: Sendable {
 }
 
 extension CommandContext {
+    /// This context for a run that waits out the search limit whatever its flags (`search --split`), whose
+    /// hints ask for a longer `--max-wait` alone.
+    func waitingOutSearchLimit() -> CommandContext {
+        var presenter = presenter
+        presenter.waitsOutSearchLimit = true
+        var context = CommandContext(
+            io: io, render: render, presenter: presenter, common: common, programName: programName,
+            stdoutFile: stdoutFile)
+        (context.sleep, context.writeClock) = (sleep, writeClock)
+        return context
+    }
+
     /// A run a signal cut short, said once on stderr: exit 130, or 143 and 129 after SIGTERM and SIGHUP.
     func interrupted() -> CommandOutcome {
         io.writeErr(presenter.present(.cancelled).message)

@@ -14,6 +14,9 @@ struct ErrorPresenter: Sendable {
     /// given, and says when the wait was longer than allowed.
     var waitOnRateLimit = false
     var maxWait = CommonOptions.defaultMaxWait(waitOnRateLimit: false)
+    /// A `--split` search waits out the search limit without `--wait-on-rate-limit`: a hint about that limit asks
+    /// only for a `--max-wait` long enough, never for the flag.
+    var waitsOutSearchLimit = false
     /// `--retries`: how often a secondary limit was waited out before the run gave up.
     var retries = 3
     /// GitHub CLI is on PATH: a missing token's message says how to lend gh-users the one gh is logged in with.
@@ -150,7 +153,10 @@ struct ErrorPresenter: Sendable {
             }
             if onceOnly {
                 text += "\nA write is never sent twice, so it was not retried: run it again then."
-            } else if let hint = secondary ? secondaryHint(wait) : waitHint(wait) {
+            } else if let hint = secondary
+                ? secondaryHint(wait)
+                : waitHint(wait, waiting: waitOnRateLimit || (waitsOutSearchLimit && resource == "search"))
+            {
                 text += "\n" + hint
             }
             if !hasToken, let tokenHint = tokenHint(resource: resource, message: message) { text += "\n" + tokenHint }
@@ -246,10 +252,10 @@ struct ErrorPresenter: Sendable {
     /// What would have waited: `--wait-on-rate-limit`, within a `--max-wait` long enough (which the flag's default
     /// is for any reset within the hour); never the flag that was already given, nor a `--max-wait` past the
     /// longest it may be (a Retry-After in the year 9999): then no wait allowed is long enough.
-    private func waitHint(_ wait: Double) -> String? {
+    private func waitHint(_ wait: Double, waiting: Bool) -> String? {
         let needed = wait.rounded(.up) + 1
         let tooLong = !(needed <= CommonOptions.longestMaxWait)
-        if waitOnRateLimit {
+        if waiting {
             // Within --max-wait, the limit was waited out and was still spent: nothing to add.
             guard wait + 1 > maxWait else { return nil }
             let allows = "That is longer than --max-wait allows (\(DurationText.describe(seconds: maxWait)))"

@@ -174,7 +174,7 @@ extension SearchUsersOptions: GitHubCommand {
         var stream = ListStream(
             noun: "accounts",
             columns: !render.readsColumns ? [] : full.map { $0.columns(render) } ?? AccountColumns.summary,
-            command: context)
+            command: split ? context.waitingOutSearchLimit() : context)
         stream.emptyNote = "no accounts matched your search"
         if split {
             stream.stoppedNote =
