@@ -88,6 +88,8 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
     private var sizing: GraphQLBatchSizing
     private var unsupported = false
     private var stopped: DomainError?
+    /// REST's limit, spent: no fallback is sent into it again (`fromREST`).
+    private var restSpent: DomainError?
     /// At most `concurrency` POSTs at a time, however many callers (`--full` expands several batches at once),
     /// first come first served; a batch's REST fallbacks never wait for another batch's POST.
     private let gate: CountingGate
@@ -248,9 +250,16 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         return results.map { $0 ?? .failure(.cancelled) }
     }
 
+    /// Once REST says its rate limit is spent, no later batch sends a lookup into it: each one left gets that
+    /// answer (each batch's `GetUsersUseCase` knew only its own refusals).
     private func fromREST(_ logins: [Login]) async -> [Result<User, DomainError>] {
+        if let spent = lock.withLock({ restSpent }) { return logins.map { _ in .failure(spent) } }
         lock.withLock { totals.restFallbacks += logins.count }
-        return await GetUsersUseCase(repository: rest).execute(logins: logins, concurrency: concurrency)
+        let results = await GetUsersUseCase(repository: rest).execute(logins: logins, concurrency: concurrency)
+        for case .failure(let error) in results {
+            if case .rateLimited = error { lock.withLock { restSpent = restSpent ?? error } }
+        }
+        return results
     }
 }
 

@@ -59,6 +59,26 @@ struct GraphQLProfilesUseCaseTests {
         #expect(github.calls.allSatisfy { $0 == "POST /graphql" })
     }
 
+    /// Once REST says its limit is spent, a later batch's fallbacks are not sent into it: each batch's lookups
+    /// knew only their own refusals, so every batch asked again (12 refused requests for three batches).
+    @Test func aSpentRESTLimitIsNotAskedAgainByALaterBatch() async {
+        let github = StubTransport()
+        let asked = logins(4)
+        // Two batches of two, GraphQL finding no one: every account falls back to REST.
+        for _ in 0..<2 { github.answer("POST /graphql", json: graphQLProfiles([nil, nil])) }
+        github.refuseAsRateLimited("GET /users/user1")
+        let useCase = GraphQLProfilesUseCase(
+            graphQL: github.repository(), rest: github.repository(), concurrency: 1, batchSize: 2)
+        let results = await useCase.execute(asked)
+        #expect(github.calls.filter { $0.hasPrefix("GET ") } == ["GET /users/user1"])
+        for result in results {
+            guard case .failure(.rateLimited) = result else {
+                Issue.record("\(result) is no rate-limit failure")
+                continue
+            }
+        }
+    }
+
     @Test func accountsGraphQLCannotGiveComeFromRESTInTheirPlace() async {
         let github = StubTransport()
         let asked = logins(5)

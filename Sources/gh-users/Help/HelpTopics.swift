@@ -53,7 +53,8 @@ enum HelpTopics {
             (
                 "1",
                 "a runtime failure: network, server error, malformed response, a partial failure in "
-                    + "'show A B C', or --offline with an answer that is not cached; for 'follows', the answer no; "
+                    + "'show A B C' (5 when a rate limit stopped it), or --offline with an answer that is not "
+                    + "cached; for 'follows', the answer no; "
                     + "a write not confirmed at its question (nothing sent); with --state, a pipe's reader that "
                     + "left before the end"
             ),
@@ -79,8 +80,8 @@ enum HelpTopics {
             (
                 "5",
                 "rate limited: the primary limit is spent and --wait-on-rate-limit was not given, a secondary "
-                    + "limit outlasted --retries, or a wait would be longer than --max-wait; the message says when it "
-                    + "lifts"
+                    + "limit outlasted --retries, or a wait would be longer than --max-wait, also when what came "
+                    + "before it was written; the message says when it lifts"
             ),
             (
                 "64",

@@ -181,7 +181,24 @@ struct ShowCommandTests {
         #expect(
             run.err.hasSuffix(
                 "gh-users: 3 of 4 accounts were not shown: the rate limit stopped the lookups; ask for them again "
-                    + "after its reset\n"), "\(run.err)")
+                    + "once it lifts\n"), "\(run.err)")
+        // A login not found beside them is counted as not shown too; nothing written, nothing more is said.
+        let mixed = CommandHarness()
+        mixed.expect("GET /users/octocat", body: "users-get-by-username")
+        mixed.expect("GET /users/nosuch-zz", status: 404, body: "error-404")
+        mixed.http.refuseAsRateLimited("GET /users/mona")
+        let counted = await mixed.run(["show", "octocat", "nosuch-zz", "mona", "hubot", "--concurrency", "1"])
+        #expect(counted.status == 5, "\(counted.err)")
+        #expect(
+            counted.err.hasSuffix(
+                "gh-users: 3 of 4 accounts were not shown: the rate limit stopped the lookups; "
+                    + "ask for them again once it lifts\n"), "\(counted.err)")
+        let none = CommandHarness()
+        none.expect("GET /users/nosuch-zz", status: 404, body: "error-404")
+        none.http.refuseAsRateLimited("GET /users/mona")
+        let nothing = await none.run(["show", "nosuch-zz", "mona", "hubot", "--concurrency", "1"])
+        #expect(nothing.status == 5, "\(nothing.err)")
+        #expect(!nothing.err.contains("were not shown"), "\(nothing.err)")
     }
 
     @Test(arguments: [["show", "../etc/passwd"], ["show", "octocat", "--concurrency", "11"], ["show"]])

@@ -109,18 +109,20 @@ enum ShowUsersCommand {
         fields: FieldCatalog.profile
     ).declaring(options)
 
-    /// How many accounts a spent rate limit left unshown (none was asked once GitHub said so), after its
-    /// message: exit 5 alone does not say that the output is part of what was asked.
-    fileprivate static func sayNotShown(_ results: [Result<User, DomainError>], _ context: CommandContext) {
-        let unshown = results.filter { result in
+    /// After a spent rate limit's message, how many accounts the output lacks (none was asked once GitHub said
+    /// so): exit 5 alone does not say that the output is part of what was asked. Only where some were written:
+    /// a write that failed or was refused says so itself, and none shown is said by the limit's message.
+    fileprivate static func sayNotShown(
+        _ results: [Result<User, DomainError>], shown: Int, outcome: CommandOutcome, _ context: CommandContext
+    ) {
+        let limited = results.contains { result in
             if case .failure(.rateLimited) = result { return true }
             return false
-        }.count
-        // None shown: the limit's own message says it all.
-        guard unshown > 0, unshown < results.count else { return }
+        }
+        guard limited, shown > 0, case .partial = outcome else { return }
         context.io.writeErr(
-            "gh-users: \(unshown) of \(results.count) accounts were not shown: the rate limit stopped the lookups; "
-                + "ask for them again after its reset\n")
+            "gh-users: \(results.count - shown) of \(results.count) accounts were not shown: the rate limit stopped "
+                + "the lookups; ask for them again once it lifts\n")
     }
 
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
@@ -200,7 +202,7 @@ extension ShowUsersOptions: GitHubCommand {
             let outcome = load.write(
                 ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context,
                 standsForNone: document)
-            ShowUsersCommand.sayNotShown(results, context)
+            ShowUsersCommand.sayNotShown(results, shown: load.values.count, outcome: outcome, context)
             return outcome
         }
         // The parser refuses --id with --via graphql, so every reference is a login.
@@ -216,7 +218,7 @@ extension ShowUsersOptions: GitHubCommand {
         let outcome = load.write(
             ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context,
             standsForNone: document)
-        ShowUsersCommand.sayNotShown(results, context)
+        ShowUsersCommand.sayNotShown(results, shown: load.values.count, outcome: outcome, context)
         return outcome
     }
 }
