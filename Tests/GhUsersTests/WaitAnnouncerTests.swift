@@ -69,6 +69,27 @@ struct WaitAnnouncerTests {
         #expect(clock.pauses.count == 3, "\(clock.pauses)")
     }
 
+    /// Requests in flight together that meet one spent limit wait together: while one says the wait (and counts
+    /// it down), another waits as long without a word (before: up to four identical lines and countdowns).
+    @Test func aWaitAlreadySaidIsNotSaidAgain() async throws {
+        let (announcer, clock, err) = announcer(tty: false)
+        let reset = clock.now.addingTimeInterval(30)
+        #expect(announcer.announcing.begin("the graphql rate limit"))
+        try await announcer.sleep(.seconds(30), reason: .primaryRateLimit(resetAt: reset, bucket: "graphql"))
+        #expect(err.text.isEmpty, "\(err.text)")
+        #expect(clock.pauses == [.seconds(30)])
+        // Another limit's wait is its own; and once the first wait ends, the next is said again.
+        try await announcer.sleep(.seconds(3), reason: .secondaryRateLimit)
+        #expect(err.text == "gh-users: GitHub's secondary rate limit: waiting 3s before retrying\n")
+        announcer.announcing.end("the graphql rate limit")
+        let later = clock.now.addingTimeInterval(30)
+        try await announcer.sleep(.seconds(30), reason: .primaryRateLimit(resetAt: later, bucket: "graphql"))
+        #expect(
+            err.text.hasSuffix(
+                "gh-users: the graphql rate limit is spent; waiting 30s for its reset at "
+                    + later.formatted(date: .omitted, time: .standard) + "\n"), "\(err.text)")
+    }
+
     @Test func offATerminalThereIsOneLineAndNoCountdown() async throws {
         let (announcer, clock, err) = announcer(tty: false)
         let reset = clock.now.addingTimeInterval(125)

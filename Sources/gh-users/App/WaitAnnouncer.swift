@@ -10,42 +10,53 @@ struct WaitAnnouncer: Sendable {
     let now: @Sendable () -> Date
     var pause: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
+    /// The waits being announced now, shared by every copy of this announcer: requests in flight together
+    /// that meet one spent limit wait together, and it is said and counted down once, not once each.
+    let announcing = WaitsAnnounced()
+
     func sleep(_ duration: Duration, reason: RetryReason) async throws {
         let seconds = duration.inSeconds
+        let line: String
         var limit = "the rate limit"
         switch reason {
         case .secondaryRateLimit:
-            say(
-                "gh-users: GitHub's secondary rate limit: waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
-            )
+            line =
+                "gh-users: GitHub's secondary rate limit: waiting \(DurationText.describe(seconds: seconds)) before "
+                + "retrying\n"
         case .primaryRateLimit(let resetAt?, let bucket) where resetAt <= now():
             // The reset is past here and GitHub still says spent: this clock is ahead of GitHub's.
             let local = resetAt.formatted(date: .omitted, time: .standard)
-            say(
-                "gh-users: \(Self.limitName(bucket)) is still spent after its reset at \(local) (this clock may be "
-                    + "ahead of GitHub's); waiting \(DurationText.describe(seconds: seconds)) before retrying\n")
             limit = Self.limitName(bucket)
+            line =
+                "gh-users: \(limit) is still spent after its reset at \(local) (this clock may be ahead of GitHub's); "
+                + "waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
         case .primaryRateLimit(let resetAt?, let bucket):
             let local = resetAt.formatted(date: .omitted, time: .standard)
-            say(
-                "gh-users: \(Self.limitName(bucket)) is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at \(local)\n"
-            )
             limit = Self.limitName(bucket)
+            line =
+                "gh-users: \(limit) is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at "
+                + "\(local)\n"
         case .primaryRateLimit(nil, let bucket):
-            say(
-                "gh-users: \(Self.limitName(bucket)) is spent and GitHub gave no reset time; waiting "
-                    + "\(DurationText.describe(seconds: seconds)) before retrying, as GitHub advises\n"
-            )
             limit = Self.limitName(bucket)
+            line =
+                "gh-users: \(limit) is spent and GitHub gave no reset time; waiting "
+                + "\(DurationText.describe(seconds: seconds)) before retrying, as GitHub advises\n"
         case .computing:
-            say(
-                "gh-users: GitHub is computing the list; asking again in \(DurationText.describe(seconds: seconds))\n")
+            say("gh-users: GitHub is computing the list; asking again in \(DurationText.describe(seconds: seconds))\n")
             try await pause(duration)
             return
         case .transport, .status, .queryTimedOut:
             try await pause(duration)
             return
         }
+        // Another request already says this limit's wait: this one waits as long, silently.
+        let key = (reason.isSecondary ? "secondary " : "") + limit
+        guard announcing.begin(key) else {
+            try await pause(duration)
+            return
+        }
+        defer { announcing.end(key) }
+        say(line)
         guard io.stderrIsTTY, seconds >= 2 else {
             try await pause(duration)
             return
@@ -76,5 +87,23 @@ struct WaitAnnouncer: Sendable {
             // Rounded up: under a millisecond left, a pause of 0 redrew "1s left" in a tight loop.
             try await pause(.milliseconds(max(1, Int64((min(1, left) * 1000).rounded(.up)))))
         }
+    }
+}
+
+/// The limits whose wait a request is saying now (`WaitAnnouncer.announcing`).
+final class WaitsAnnounced: @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: Set<String> = []
+
+    /// True for the first to wait on `key`, who announces it; false while it is announced already.
+    func begin(_ key: String) -> Bool { lock.withLock { keys.insert(key).inserted } }
+
+    func end(_ key: String) { _ = lock.withLock { keys.remove(key) } }
+}
+
+extension RetryReason {
+    fileprivate var isSecondary: Bool {
+        if case .secondaryRateLimit = self { return true }
+        return false
     }
 }
