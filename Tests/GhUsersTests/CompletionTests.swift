@@ -522,6 +522,8 @@ struct BashCompletionTests {
     @Test(arguments: [
         ("list --fields lo --full", 3, ["login", "location"]), ("list --fields lo", 3, ["login"]),
         ("follow --fields ur --dry-run octocat", 3, ["url"]),
+        // After `--` a word is an argument, not an option.
+        ("list --fields lo -- --full", 3, ["login"]),
     ])
     func anOptionAfterTheCursorCounts(line: String, cursor: Int, expected: [String]) async throws {
         let sandbox = try CompletionSandbox()
@@ -721,6 +723,17 @@ struct ZshAndFishCompletionTests {
         for (example, offered) in zip(portableCases, offered) {
             #expect(offered.sorted() == example.expected.sorted(), "\(example.testDescription)")
         }
+    }
+
+    /// Only the gh-users command's own options count: `--full` given to another command of a pipe offered a
+    /// profile's fields (`commandline -o` read the whole buffer).
+    @Test(.enabled(if: ShellProcess.find("fish") != nil, "fish is not installed: skipped real fish completion"))
+    func fishReadsTheOptionsOfItsOwnCommandAlone() async throws {
+        let fish = try #require(ShellProcess.find("fish"))
+        let offered = try await CompletionSandbox().fishComplete(
+            ["echo --full | gh-users list --fields lo", "echo --changes=x; gh-users followers --fields pre"], fish: fish
+        )
+        #expect(offered == [["login"], []])
     }
 }
 

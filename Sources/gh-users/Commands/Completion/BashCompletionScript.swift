@@ -191,6 +191,7 @@ enum BashCompletionScript {
             # The long options after the cursor count for what a value may be (--fields before --full).
             local later=''
             for ((i = COMP_CWORD + 1; i < ${#COMP_WORDS[@]}; i++)); do
+                [[ ${COMP_WORDS[i]} == -- ]] && break
                 [[ ${COMP_WORDS[i]} == --?* ]] && later+="${COMP_WORDS[i]%%=*} "
             done
             if [[ -n $option ]]; then

@@ -150,9 +150,10 @@ enum FishCompletionScript {
         case .list(let items, let when):
             var text = ""
             for (index, choice) in when.enumerated() {
-                // `--changes` or `--changes=FILE` anywhere on the line, after the cursor too.
+                // `--changes` or `--changes=FILE` anywhere in this command (`-p`: not another one of a pipe or a
+                // list), after the cursor too.
                 let pattern = CompletionQuoting.fish("^\(choice.option)(=|$)")
-                text += (index == 0 ? "if" : "else if") + " string match -qr -- \(pattern) (commandline -o); "
+                text += (index == 0 ? "if" : "else if") + " string match -qr -- \(pattern) (commandline -op); "
                 text += "__gh_users_list \(words(choice.names)); "
             }
             let base = "__gh_users_list \(words(items))"
