@@ -227,6 +227,15 @@ struct FullProfilesCommandTests {
         #expect(err.text.contains(message))
     }
 
+    /// With --full a path into a profile's field is taken as the field is (before: "not in a profile", after
+    /// the message without --full had said to add --full).
+    @Test func withFullAPathIntoAProfilesFieldIsTaken() async {
+        let github = StubTransport()
+        github.answer("GET /users/octocat/followers?per_page=30", json: "[]")
+        let (env, _, err) = AppEnvironment.test(http: github)
+        #expect(await run("followers octocat --full --fields login,location.x", env) == 0, "\(err.text)")
+    }
+
     @Test func profileFieldsAreTakenWithFull() async {
         let github = crawl([[1, 2]], perPage: 2)
         let (env, out, err) = AppEnvironment.test(http: github)

@@ -76,7 +76,8 @@ enum ProfileGroup {
                     + "this list's fields: " + spec.fields.joined(separator: ", "),
                 command: spec)
         }
-        if options.full, let field = trimmed.first(where: { !FieldCatalog.profile.contains($0) && !kept.contains($0) })
+        if options.full,
+            let field = trimmed.first(where: { !FieldCatalog.profile.contains(top($0)) && !kept.contains(top($0)) })
         {
             throw UsageError(message: "the field '\(field)' is not in a profile, which --full writes", command: spec)
         }
