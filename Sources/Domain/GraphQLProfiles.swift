@@ -256,9 +256,7 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         if let spent = lock.withLock({ restSpent }) { return logins.map { _ in .failure(spent) } }
         lock.withLock { totals.restFallbacks += logins.count }
         let results = await GetUsersUseCase(repository: rest).execute(logins: logins, concurrency: concurrency)
-        for case .failure(let error) in results {
-            if case .rateLimited = error { lock.withLock { restSpent = restSpent ?? error } }
-        }
+        if let spent = results.lazy.compactMap(\.spentLimit).first { lock.withLock { restSpent = restSpent ?? spent } }
         return results
     }
 }

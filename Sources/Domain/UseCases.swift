@@ -39,7 +39,7 @@ package struct GetUsersUseCase: Sendable {
                 // At most `width` in flight: each lookup past the first `width` starts as one finishes.
                 if index >= width, let finished = await group.next() {
                     results[finished.0] = finished.1
-                    if spent == nil, case .failure(let error) = finished.1, case .rateLimited = error { spent = error }
+                    spent = spent ?? finished.1.spentLimit
                 }
                 if let spent {
                     results[index] = .failure(spent)
@@ -72,5 +72,13 @@ package struct GetUsersUseCase: Sendable {
             return .failure(error)
         }
         return .success(user)
+    }
+}
+
+extension Result where Failure == DomainError {
+    /// The failure when it is a spent rate limit, which no further request should be sent into; nil otherwise.
+    package var spentLimit: DomainError? {
+        guard case .failure(let error) = self, case .rateLimited = error else { return nil }
+        return error
     }
 }

@@ -187,11 +187,9 @@ extension AccountWriteCommand {
         var options = try Self.declaration.options.parse(parsed, spec: spec)
         options.logins = logins
         // A request's keys are a dry run's: without one, each would be a blank column.
-        let fields = parsed.value(OutputGroup.fields)?.split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
-        let request = { (field: String) in WriteDeclaration.requestFields.contains(String(field.prefix { $0 != "." })) }
-        if !options.dryRun, let field = fields?.first(where: request) {
+        if !options.dryRun,
+            let field = parsed.chosenFields?.first(where: { WriteDeclaration.requestFields.contains($0.fieldRoot) })
+        {
             throw UsageError(
                 message: "the field '\(field)' exists only with --dry-run, whose records have "
                     + (WriteDeclaration.fields + WriteDeclaration.requestFields).joined(separator: ", "),

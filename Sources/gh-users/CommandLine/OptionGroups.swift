@@ -69,6 +69,18 @@ struct CommonOptions: Sendable, Equatable {
 extension CommonOptions: OptionValues {}
 
 /// `--format`, `--json`, `--fields`, `--color`: for every command that writes records.
+extension ParsedArguments {
+    /// The names `--fields` gives, in order, each trimmed; nil without `--fields`.
+    var chosenFields: [String]? {
+        value(OutputGroup.fields).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+}
+
+extension String {
+    /// The field a `--fields` name is, or the field a path goes into (`repo` of `repo.full_name`).
+    var fieldRoot: String { String(prefix { $0 != "." }) }
+}
+
 enum OutputGroup {
     static let format = OptionDeclaration<CommonOptions>.value(
         OptionSpec(
@@ -140,7 +152,7 @@ enum OutputGroup {
         // field that only an option's records have is the option's to check.
         let fields = spec.anyFields
         let known = { (name: String) in
-            fields.contains(name) || (name.contains(".") && fields.contains(String(name.prefix { $0 != "." })))
+            fields.contains(name) || (name.contains(".") && fields.contains(name.fieldRoot))
         }
         if let unknown = chosen.first(where: { !known($0) }) {
             var message = "unknown field '\(unknown)' for \(spec.name)"
@@ -151,7 +163,7 @@ enum OutputGroup {
             throw UsageError(message: message, command: spec)
         }
         if spec.holdsOwnRecords, let path = chosen.first(where: { $0.contains(".") }) {
-            let top = String(path.prefix { $0 != "." })
+            let top = path.fieldRoot
             throw UsageError(
                 message: "--fields \(path): \(spec.name)'s field '\(top)' is a plain value or a list, which a path "
                     + "cannot go into; --fields \(top) writes it whole",

@@ -63,21 +63,19 @@ enum ProfileGroup {
         throws(UsageError)
     {
         guard !ChangesOption.isGiven(parsed) else { return }
-        let fields = parsed.value(OutputGroup.fields).map { $0.split(separator: ",").map(String.init) } ?? []
-        let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        let trimmed = parsed.chosenFields ?? []
         let kept = spec.optionFields.first { $0.label == keptLabel }?.fields ?? []
-        let inList = { (field: String) in
-            spec.fields.contains(field) || spec.fields.contains(String(field.prefix { $0 != "." }))
-        }
-        let top = { (field: String) in String(field.prefix { $0 != "." }) }
-        if !options.full, let field = trimmed.first(where: { kept.contains(top($0)) && !inList($0) }) {
+        let inList = { (field: String) in spec.fields.contains(field) || spec.fields.contains(field.fieldRoot) }
+        if !options.full, let field = trimmed.first(where: { kept.contains($0.fieldRoot) && !inList($0) }) {
             throw UsageError(
                 message: "the field '\(field)' is in a profile, not in this list: add --full, or choose among "
                     + "this list's fields: " + spec.fields.joined(separator: ", "),
                 command: spec)
         }
         if options.full,
-            let field = trimmed.first(where: { !FieldCatalog.profile.contains(top($0)) && !kept.contains(top($0)) })
+            let field = trimmed.first(where: {
+                !FieldCatalog.profile.contains($0.fieldRoot) && !kept.contains($0.fieldRoot)
+            })
         {
             throw UsageError(message: "the field '\(field)' is not in a profile, which --full writes", command: spec)
         }

@@ -29,7 +29,7 @@ enum ChangesOption {
                         "--changes compares GitHub's list as it is now, which --offline cannot ask: it answers from "
                             + "the cache alone, pages cached at different times")
                 }
-                if let field = Self.fields(reading.parsed)?.first(where: { !$0.isEmpty && !fields.contains($0) }) {
+                if let field = reading.parsed.chosenFields?.first(where: { !$0.isEmpty && !fields.contains($0) }) {
                     throw reading.usageError(
                         "unknown field '\(field)' for \(reading.command.name) --changes\nValid fields: "
                             + fields.joined(separator: ", "))
@@ -46,16 +46,10 @@ enum ChangesOption {
     {
         let others = spec.fields + spec.optionFields.filter { $0.fields != fields }.flatMap(\.fields)
         let changesOnly = Set(ListChange.ownFields + fields).subtracting(others)
-        guard changes == nil, let field = Self.fields(parsed)?.first(where: changesOnly.contains) else { return }
+        guard changes == nil, let field = parsed.chosenFields?.first(where: changesOnly.contains) else { return }
         throw UsageError(
             message: "the field '\(field)' exists only with --changes, whose records have "
                 + fields.joined(separator: ", "),
             command: spec)
-    }
-
-    private static func fields(_ parsed: ParsedArguments) -> [String]? {
-        parsed.value(OutputGroup.fields).map { text in
-            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        }
     }
 }

@@ -230,7 +230,7 @@ enum BashCompletionScript {
         case .free: return nil
         case .choices(let choices): return "_gh_users_match \"$3\" " + words(choices)
         case .list(let items, let when):
-            // $4: the options given before the cursor, each once as ' --name '.
+            // $4: the options given, before the cursor and (long ones) after it, each as ' --name '.
             var text = ""
             for (index, choice) in when.enumerated() {
                 text += (index == 0 ? "if" : "elif") + " [[ $4 == *\" \(choice.option) \"* ]]; then "

@@ -115,11 +115,7 @@ enum ShowUsersCommand {
     fileprivate static func sayNotShown(
         _ results: [Result<User, DomainError>], shown: Int, outcome: CommandOutcome, _ context: CommandContext
     ) {
-        let limited = results.contains { result in
-            if case .failure(.rateLimited) = result { return true }
-            return false
-        }
-        guard limited, shown > 0, case .partial = outcome else { return }
+        guard results.contains(where: { $0.spentLimit != nil }), shown > 0, case .partial = outcome else { return }
         context.io.writeErr(
             "gh-users: \(results.count - shown) of \(results.count) accounts were not shown: the rate limit stopped "
                 + "the lookups; ask for them again once it lifts\n")
