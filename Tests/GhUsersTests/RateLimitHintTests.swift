@@ -71,10 +71,12 @@ struct RateLimitHintTests {
             .rateLimited(resetAt: now.addingTimeInterval(600), message: message), wait: true, maxWait: 60)
         #expect(!reset.contains("Add --wait-on-rate-limit"))
         #expect(reset.contains("give --max-wait 601 or more"))
-        // Waited within --max-wait and still spent (a server that never resets): no hint to give.
+        // Waited within --max-wait and still spent (a server that never resets): no option to give, but the
+        // waits said, as exit 5 after a --wait-on-rate-limit otherwise reads as if nothing was waited.
         let waited = present(
             .rateLimited(resetAt: now.addingTimeInterval(30), message: message), wait: true, maxWait: 3660)
         #expect(!waited.contains("--wait-on-rate-limit") && !waited.contains("--max-wait"))
+        #expect(waited.contains("gh-users waited for its reset 10 times and it stayed spent: run again later."))
     }
 
     /// A limit met long after the presenter was made (an hour into a crawl) is worded at that time: the wait

@@ -256,8 +256,12 @@ struct ErrorPresenter: Sendable {
         let needed = wait.rounded(.up) + 1
         let tooLong = !(needed <= CommonOptions.longestMaxWait)
         if waiting {
-            // Within --max-wait, the limit was waited out and was still spent: nothing to add.
-            guard wait + 1 > maxWait else { return nil }
+            // Within --max-wait, a wait was never refused: the limit was waited out as often as a request may
+            // wait (a server that never resets), and was still spent.
+            guard wait + 1 > maxWait else {
+                return "gh-users waited for its reset \(Counted.text(HTTPClient.maximumPrimaryLimitWaits, "time")) "
+                    + "and it stayed spent: run again later."
+            }
             let allows = "That is longer than --max-wait allows (\(DurationText.describe(seconds: maxWait)))"
             return tooLong
                 ? allows + ", and longer than any it may allow (a week at most): run again then."
