@@ -195,6 +195,8 @@ extension AccountWriteCommand {
                     + (WriteDeclaration.fields + WriteDeclaration.requestFields).joined(separator: ", "),
                 command: spec)
         }
+        // A write's records are flat (a follow's request has no body): `url.host` would be a blank column.
+        try OutputGroup.refusePaths(parsed.chosenFields ?? [], spec: spec)
         self.init(write: options)
     }
 

@@ -162,14 +162,18 @@ enum OutputGroup {
             message += "\nValid fields: " + spec.fieldLines.joined(separator: "\n")
             throw UsageError(message: message, command: spec)
         }
-        if spec.holdsOwnRecords, let path = chosen.first(where: { $0.contains(".") }) {
-            let top = path.fieldRoot
-            throw UsageError(
-                message: "--fields \(path): \(spec.name)'s field '\(top)' is a plain value or a list, which a path "
-                    + "cannot go into; --fields \(top) writes it whole",
-                command: spec)
-        }
+        if spec.holdsOwnRecords { try refusePaths(chosen, spec: spec) }
         return chosen
+    }
+
+    /// A path into a field of records whose fields are all plain values or lists would be a blank column.
+    static func refusePaths(_ chosen: [String], spec: CommandSpec) throws(UsageError) {
+        guard let path = chosen.first(where: { $0.contains(".") }) else { return }
+        let top = path.fieldRoot
+        throw UsageError(
+            message: "--fields \(path): \(spec.name)'s field '\(top)' is a plain value or a list, which a path "
+                + "cannot go into; --fields \(top) writes it whole",
+            command: spec)
     }
 }
 

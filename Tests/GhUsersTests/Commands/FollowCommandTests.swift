@@ -106,6 +106,16 @@ struct FollowCommandTests {
         #expect(!run.err.contains(CommandRequestTests.token))
     }
 
+    /// A write's records hold plain values (a follow's request has no body), so a path into one is refused, with
+    /// --dry-run too (before: a blank column, exit 0).
+    @Test(arguments: ["url.host", "login,body.x", "login.first"])
+    func aPathIntoAWritesRecordIsAUsageError(fields: String) async {
+        let field = fields.split(separator: ",").last.map { $0.prefix { $0 != "." } } ?? ""
+        await expectUsageError(
+            ["follow", "octocat", "--dry-run", "--fields", fields],
+            saying: "follow's field '\(field)' is a plain value or a list, which a path cannot go into")
+    }
+
     /// GitHub documents 304 Not modified for follow and unfollow (operations.json): nothing needed changing, so
     /// the write is done (before: "the PUT was redirected … so it was not followed", exit 1).
     @Test(arguments: [("follow", "PUT", "followed"), ("unfollow", "DELETE", "unfollowed")])
