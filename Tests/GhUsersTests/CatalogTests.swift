@@ -94,6 +94,27 @@ struct CatalogTests {
         #expect(!text.contains("see FIELDS below") || takesFields, "\(name)")
     }
 
+    /// A command's usage line names its subcommands (before: `gh-users me [options]`, with no word of `edit`).
+    @Test(arguments: names)
+    func aUsageLineNamesEverySubcommand(name: String) throws {
+        let spec = try #require(CommandCatalog.spec(named: name))
+        for subcommand in spec.subcommands {
+            let word = try #require(subcommand.name.split(separator: " ").last)
+            #expect(spec.usage.contains(word), "\(name): \(spec.usage)")
+        }
+    }
+
+    /// "With --full, also" names only what --full adds: a list's field that a profile keeps is listed once
+    /// (before: a contributor's `contributions`, a collaborator's `role_name` and a stargazer's `starred_at` twice).
+    @Test(arguments: names)
+    func whatFullAddsNamesNoFieldTheListHasAlready(name: String) throws {
+        let spec = try #require(CommandCatalog.spec(named: name))
+        let lines = spec.fieldLines.filter { $0.hasPrefix(ProfileGroup.keptLabel + ": ") }
+        let added = lines.flatMap { $0.dropFirst(ProfileGroup.keptLabel.count + 2).split(separator: ", ") }
+        #expect(added.allSatisfy { !spec.fields.contains(String($0)) }, "\(name): \(lines)")
+        #expect(lines.isEmpty || !added.isEmpty, "\(name)")
+    }
+
     @Test(arguments: names)
     func helpFillsAWideTerminalAndNeverOverflowsANarrowOne(name: String) throws {
         // Lines a discussion keeps as written (install snippets) cannot be re-filled.

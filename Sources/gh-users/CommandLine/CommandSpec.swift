@@ -134,10 +134,15 @@ struct CommandSpec: Sendable {
         return names
     }
 
-    /// The fields as help lists them: those of the command's own records, then a line for each option's.
+    /// The fields as help lists them: those of the command's own records, then a line for each option's: the
+    /// whole of the other records an option writes (a change), or only what `--full` adds ("also"): a list's
+    /// field it keeps (a contributor's `contributions`) is on the first line already.
     var fieldLines: [String] {
-        [fields.map { field in fieldNotes[field].map { "\(field) (\($0))" } ?? field }.joined(separator: ", ")]
-            + optionFields.map { "\($0.label): " + $0.fields.joined(separator: ", ") }
+        let adding = { (label: String, name: String) in label != ProfileGroup.keptLabel || !fields.contains(name) }
+        return [fields.map { field in fieldNotes[field].map { "\(field) (\($0))" } ?? field }.joined(separator: ", ")]
+            + optionFields.map { label, names in
+                "\(label): " + names.filter { adding(label, $0) }.joined(separator: ", ")
+            }
     }
 
     /// `-h, --help`, which every command takes; `gh-users --help` lists it once, with `--version`.

@@ -17,7 +17,7 @@ struct MeCommand: GitHubCommand, NestingCommand {
     static let spec = CommandSpec(
         name: "me",
         abstract: "Show the account your token belongs to (GET /user), or change its profile (PATCH /user).",
-        usage: "gh-users me [options]",
+        usage: "gh-users me [edit] [options]",
         discussion: """
             Needs a token (GH_TOKEN, GH_ENTERPRISE_TOKEN for a GitHub Enterprise host, or --token-file):
             without one it exits with status 4 before sending anything. JSON is GitHub's private-user object, with the private counts and plan
