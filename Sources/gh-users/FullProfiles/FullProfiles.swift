@@ -132,7 +132,7 @@ struct AccountProfiles: ProfileExpanding {
     let kept: [ListedKey]
 
     func columns(_ render: RenderContext) -> [Column<User>] {
-        (render.format == .table ? AccountColumns.profile : ShowUsersRenderer.columns) + kept.columns()
+        (render.format == .table ? AccountColumns.profile() : ShowUsersRenderer.columns) + kept.columns(render)
     }
 
     func expansion(_ chosen: ProfileOptions, _ github: GitHubReader) -> ItemExpansion<User> {

@@ -9,10 +9,17 @@ struct ListedKey: Sendable, Equatable {
     let key: String
     /// The name written next to the profile's keys.
     let name: String
+    /// A timestamp, which a table on a terminal shows as the list's own column does ("3 days ago").
+    let isTime: Bool
+    /// How its column gives way to the terminal's width: cut with a profile's names, or (a JSON object, which the
+    /// table cannot show whole) first, and then left out.
+    let shrink: ColumnShrink
 
-    init(_ key: String, as name: String? = nil) {
+    init(_ key: String, as name: String? = nil, time: Bool = false, shrink: ColumnShrink = .second) {
         self.key = key
         self.name = name ?? key
+        isTime = time
+        self.shrink = shrink
     }
 }
 
@@ -25,9 +32,14 @@ extension [ListedKey] {
             to: profile)
     }
 
-    /// The kept keys' columns, after the profile's.
-    func columns<Item: JSONRecord>() -> [Column<Item>] {
-        map { kept in Column(kept.name.uppercased(), key: kept.name) { JSONText.text(of: kept.name, in: $0.raw.bytes) }
+    /// The kept keys' columns, after the profile's, each fitted to the terminal as its key says (before: never
+    /// cut, so a collaborator's permissions pushed rows past the terminal); times as the list shows them.
+    func columns<Item: JSONRecord>(_ render: RenderContext) -> [Column<Item>] {
+        map { kept in
+            Column(kept.name.uppercased(), key: kept.name, shrink: kept.shrink) { item in
+                let text = JSONText.text(of: kept.name, in: item.raw.bytes)
+                return kept.isTime ? RelativeTime.cell(text, context: render) : text
+            }
         }
     }
 }
@@ -50,7 +62,8 @@ struct RecordProfiles: ProfileExpanding {
     let kept: [ListedKey]
 
     func columns(_ render: RenderContext) -> [Column<Record>] {
-        AccountProfiles(kept: []).columns(render).map(\.readingJSON) + kept.columns()
+        (render.format == .table ? AccountColumns.profile() : ShowUsersRenderer.columns.map(\.readingJSON))
+            + kept.columns(render)
     }
 
     func expansion(_ chosen: ProfileOptions, _ github: GitHubReader) -> ItemExpansion<Record> {

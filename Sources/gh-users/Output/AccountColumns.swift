@@ -18,16 +18,20 @@ extension User {
 }
 
 extension AccountColumns {
-    /// The same list with `--full`: who the accounts are and how much they weigh.
-    static let profile: [Column<User>] = [
-        Column("ID") { String($0.id) },
-        Column("LOGIN", shrink: .last) { $0.login },
-        Column("NAME", key: "name", shrink: .second) { $0.name ?? "" },
-        Column("LOCATION", key: "location", shrink: .second) { $0.location ?? "" },
-        Column("FOLLOWERS", key: "followers") { $0.followers.map(String.init) ?? "" },
-        Column("REPOS", key: "public_repos") { $0.publicRepos.map(String.init) ?? "" },
-        Column("JOINED", key: "created_at") { user in
-            user.createdAt.map { String(RelativeTime.rfc3339($0).prefix(10)) } ?? ""
-        },
-    ]
+    /// The same list with `--full`: who the accounts are and how much they weigh. Read from the profile as GitHub
+    /// sent it, so that accounts and records that became profiles (a stargazer's) show the same cells.
+    static func profile<Item: JSONRecord>() -> [Column<Item>] {
+        func sent(_ header: String, _ key: String, shrink: ColumnShrink? = nil) -> Column<Item> {
+            Column(header, key: key, shrink: shrink) { JSONText.text(of: key, in: $0.raw.bytes) }
+        }
+        return [
+            sent("ID", "id"), sent("LOGIN", "login", shrink: .last), sent("NAME", "name", shrink: .second),
+            sent("LOCATION", "location", shrink: .second), sent("FOLLOWERS", "followers"),
+            sent("REPOS", "public_repos"),
+            // The day it was made, in UTC as GitHub sends it: a date, whose age says little in a list of people.
+            Column("JOINED", key: "created_at") {
+                String(JSONText.text(of: "created_at", in: $0.raw.bytes).prefix(10))
+            },
+        ]
+    }
 }

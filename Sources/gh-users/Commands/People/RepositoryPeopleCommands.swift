@@ -107,7 +107,7 @@ struct CollaboratorsCommand: PeopleListCommand {
             + "push).",
         choices: ["pull", "triage", "push", "maintain", "admin"], aliases: ["read": "pull", "write": "push"])
     static let changes = PeopleChangeKey(role: "role_name")
-    static let kept = [ListedKey("role_name"), ListedKey("permissions")]
+    static let kept = [ListedKey("role_name"), ListedKey("permissions", shrink: .first)]
 
     static let spec = PeopleList.spec(
         CommandSpec(
@@ -242,7 +242,7 @@ struct ForkersCommand: PeopleListCommand {
     static let changes = PeopleChangeKey(account: ["owner"], counted: "forks_count")
     static let full = ProfileStage<PeopleListOptions, Record>.records(
         \.profiles, account: ["owner"],
-        keeping: [ListedKey("full_name", as: "fork"), ListedKey("created_at", as: "forked_at")])
+        keeping: [ListedKey("full_name", as: "fork"), ListedKey("created_at", as: "forked_at", time: true)])
 
     static let spec = PeopleList.spec(
         CommandSpec(

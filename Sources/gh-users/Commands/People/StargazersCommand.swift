@@ -11,7 +11,7 @@ struct StargazersCommand: PeopleListCommand {
 
     static let changes = PeopleChangeKey(account: ["user"], counted: "stargazers_count")
     static let full = ProfileStage<PeopleListOptions, Record>.records(
-        \.profiles, account: ["user"], keeping: [ListedKey("starred_at")])
+        \.profiles, account: ["user"], keeping: [ListedKey("starred_at", time: true)])
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         repository = try parsed.repository(spec)
