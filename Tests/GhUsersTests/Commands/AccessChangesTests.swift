@@ -87,6 +87,8 @@ struct AccessChangesTests {
         #expect(recorded.status == 0, "\(recorded.err)")
         #expect(recorded.out.isEmpty)
         #expect(recorded.err.contains("recorded the 3 records of 'gh-users access octo-org'"))
+        // An access map's changes are access, not people coming and going.
+        #expect(recorded.err.hasSuffix("--changes writes the access added, removed or changed.\n"), "\(recorded.err)")
         let attributes = try FileManager.default.attributesOfItem(atPath: file)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 

@@ -352,7 +352,7 @@ extension AccessCommand {
         }
         file.closingNote(
             firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: snapshot.count,
-            noun: "record", io: io)
+            noun: "record", reports: "the access added, removed or changed", io: io)
         return .success
     }
 }

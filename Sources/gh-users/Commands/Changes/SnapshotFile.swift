@@ -208,10 +208,11 @@ extension SnapshotFile {
             + "\(TerminalSanitizer.quotedPath(path)) carries on under the new \(name).\n"
     }
 
-    /// What a run that replaced the file says last: on the first run, what was recorded; on a terminal, that
-    /// nothing changed.
+    /// What a run that replaced the file says last: on the first run, what was recorded and what later runs
+    /// write (`reports`); on a terminal, that nothing changed.
     func closingNote(
-        firstRun: Bool, changed: Bool, listed words: String, count: Int, noun: String = "account", io: IOStreams
+        firstRun: Bool, changed: Bool, listed words: String, count: Int, noun: String = "account",
+        reports: String = "who came and went", io: IOStreams
     ) {
         if firstRun {
             // "the 2 accounts", but "the one account" and "no accounts", never "the 1 account".
@@ -223,8 +224,7 @@ extension SnapshotFile {
                 }
             io.writeErr(
                 "gh-users: recorded \(recorded) of 'gh-users \(words)' in "
-                    + "\(TerminalSanitizer.quotedPath(path)); from the next run on, --changes writes who came and "
-                    + "went.\n")
+                    + "\(TerminalSanitizer.quotedPath(path)); from the next run on, --changes writes \(reports).\n")
         } else if !changed, io.stderrIsTTY {
             io.writeErr("gh-users: no changes since the last snapshot in \(TerminalSanitizer.quotedPath(path)).\n")
         }
