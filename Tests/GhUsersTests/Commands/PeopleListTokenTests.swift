@@ -36,6 +36,28 @@ struct PeopleListTokenTests {
         let run = await CommandHarness().run([command, owner, "--full", "--via", "graphql"])
         #expect(run.status == 4, "\(command): \(run.err)")
         #expect(run.out.isEmpty)
-        #expect(run.err.hasPrefix("gh-users: \(command) --via graphql needs a token"), "\(command): \(run.err)")
+        // A list that needs a token itself says so first, and what the token needs.
+        let needs = Self.needAToken[command].map { "\(command) (\($0))" } ?? "\(command) --via graphql"
+        #expect(run.err.hasPrefix("gh-users: \(needs) needs a token"), "\(command): \(run.err)")
+    }
+
+    /// The lists GitHub shows to no one without a token (a team's members are 401 even for a visible team; the
+    /// rest need an owner or push access), and what each one's token needs.
+    static let needAToken = [
+        "team-members": "read:org", "outside-collaborators": "read:org, as an owner of the organization",
+        "invitations": "admin:org, as an owner of the organization",
+        "collaborators": "push access to the repository",
+    ]
+
+    /// Those lists without a token are exit 4 before anything is sent, with what the token needs (before: the
+    /// request went, and GitHub's refusal was worded as one of the token's, "no team … that the token can see").
+    @Test(arguments: needAToken.keys.sorted())
+    func aListOnlyATokenSeesIsRefusedWithoutOne(command: String) async {
+        let owner = command == "team-members" ? "github/justice-league" : command == "collaborators" ? "o/r" : "github"
+        let run = await CommandHarness().run([command, owner])
+        #expect(run.status == 4, "\(command): \(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.hasPrefix("gh-users: \(command) (\(Self.needAToken[command] ?? "")) needs a token"), "\(run.err)")
     }
 }

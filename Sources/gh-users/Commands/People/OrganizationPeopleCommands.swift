@@ -40,7 +40,9 @@ struct OutsideCollaboratorsCommand: PeopleListCommand {
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if !context.presenter.hasToken,
-            let requirement = PeopleList.tokenRequirement(list, command: "outside-collaborators")
+            let requirement = PeopleList.tokenRequirement(
+                list, command: "outside-collaborators",
+                needs: "outside-collaborators (read:org, as an owner of the organization)")
         {
             return requirement.refuse(context)
         }
@@ -92,8 +94,15 @@ struct InvitationsCommand: PeopleListCommand {
             owner: .organization(try parsed.login(spec)), parsed)
     }
 
-    /// No `--full`: an invitation to an email address has no account.
+    /// Exit 4 without a token, before anything is sent: only owners see them. No `--full`: an invitation to an
+    /// email address has no account.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if !context.presenter.hasToken,
+            let requirement = PeopleList.tokenRequirement(
+                list, command: "invitations", needs: "invitations (admin:org, as an owner of the organization)")
+        {
+            return requirement.refuse(context)
+        }
         let invitations = GitHubEndpoints.records(.invitations, under: list.owner)
         let columns = [
             Column<Record>("LOGIN", path: ["login"], shrink: .last),

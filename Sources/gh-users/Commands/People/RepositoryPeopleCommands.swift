@@ -147,7 +147,8 @@ struct CollaboratorsCommand: PeopleListCommand {
 
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         if !context.presenter.hasToken,
-            let requirement = PeopleList.tokenRequirement(list, command: "collaborators")
+            let requirement = PeopleList.tokenRequirement(
+                list, command: "collaborators", needs: "collaborators (push access to the repository)")
         {
             return requirement.refuse(context)
         }

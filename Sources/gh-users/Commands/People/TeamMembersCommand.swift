@@ -60,7 +60,8 @@ struct TeamMembersCommand: PeopleListCommand {
 
     /// Exit 4 without a token for `--direct`; then the list, or with `--changes` what changed.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        let needs = list.directTeam == nil ? nil : "team-members --direct (GraphQL; read:org)"
+        // GitHub shows a team only to a token: even a visible team's members are 401 to anyone else.
+        let needs = list.directTeam == nil ? "team-members (read:org)" : "team-members --direct (GraphQL; read:org)"
         if !context.presenter.hasToken,
             let requirement = PeopleList.tokenRequirement(list, command: "team-members", needs: needs)
         {
