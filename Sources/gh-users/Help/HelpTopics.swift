@@ -71,7 +71,8 @@ enum HelpTopics {
             (
                 "4",
                 "authentication: a missing, bad or insufficient token (401, a 403 that is not a rate limit, a "
-                    + "404 for a list whose organization or repository exists, or a GraphQL answer that refuses the "
+                    + "2FA filter of members asked by someone who is not an owner (422), a 404 for a list whose "
+                    + "organization or repository exists, or a GraphQL answer that refuses the "
                     + "token: a missing scope, SAML single sign-on, any other FORBIDDEN, such as an access map of "
                     + "which it could read no repository's collaborators); a team the token cannot see, "
                     + "which may not exist "
