@@ -93,7 +93,8 @@ package struct AccessReading: Sendable {
             if let next = page.next, !asked.insert(next).inserted { throw AccessSchedule.cycle("the members'") }
             cursor = page.next
         } while cursor != nil
-        return AccessMembership(members: members, isComplete: viewer.map { members[$0] != nil } ?? false)
+        return AccessMembership(
+            members: members, isComplete: viewer.map { members[$0] != nil } ?? false, viewer: viewer)
     }
 
     /// One query of the membership or the listing, sent alone.
