@@ -58,7 +58,7 @@ struct TeamMembersCommand: PeopleListCommand {
             owner: .team(try parsed.team(spec)), parsed)
     }
 
-    /// Exit 4 without a token for `--direct`; then the list, or with `--changes` what changed.
+    /// Exit 4 without a token; then the list, or with `--changes` what changed.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
         // GitHub shows a team only to a token: even a visible team's members are 401 to anyone else.
         let needs = list.directTeam == nil ? "team-members (read:org)" : "team-members --direct (GraphQL; read:org)"

@@ -93,7 +93,7 @@ enum SearchUsersCommand {
                 "Berlin organisations, most followed first."
             ),
             ("gh-users search 'followers:>1000' --all --format ndjson", "Up to GitHub's 1,000-result cap."),
-            ("gh-users search 'location:Lisbon' --full --format ndjson", "Full profiles of the hits."),
+            ("gh-users search 'location:Berlin' --full --format ndjson", "Full profiles of the hits."),
             (
                 "gh-users search 'location:Berlin' --split --all --format ndjson",
                 "Every match, past the cap, one created: range at a time."
