@@ -93,8 +93,7 @@ package struct AccessReading: Sendable {
             if let next = page.next, !asked.insert(next).inserted { throw AccessSchedule.cycle("the members'") }
             cursor = page.next
         } while cursor != nil
-        return AccessMembership(
-            members: members, isComplete: viewer.map { members[$0] != nil } ?? false, viewer: viewer)
+        return AccessMembership(members: members, isComplete: viewer.map { members[$0] != nil } ?? false)
     }
 
     /// One query of the membership or the listing, sent alone.

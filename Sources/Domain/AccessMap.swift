@@ -122,25 +122,21 @@ package struct AccessMembership: Sendable, Equatable {
     /// list without the token's account is a non-member's (or a GitHub App's, which is no member either) and may
     /// leave members out.
     package var isComplete: Bool
-    /// The token's own account (GraphQL's `viewer`), whose standing the token always knows: not listed, it is no
-    /// member.
-    package var viewer: Int64?
 
-    package init(members: [Int64: AccessMember], isComplete: Bool, viewer: Int64? = nil) {
+    package init(members: [Int64: AccessMember], isComplete: Bool) {
         self.members = members
         self.isComplete = isComplete
-        self.viewer = viewer
     }
 
     /// How the account `id`, with access from `sources`, stands to the organization, where the token can tell:
     /// - listed: an owner or a member, by its role;
     /// - not listed, with access through the organization or one of its teams: a member (only members have
     ///   those), whose role this token was not shown: nil;
-    /// - not listed otherwise: an outside collaborator when every member is listed, or when it is the token's own
-    ///   account (a member is listed to themselves); else nil, since it may be a member who hides their membership.
+    /// - not listed otherwise: an outside collaborator when every member is listed, else nil, since it may be a
+    ///   member who hides their membership.
     package func affiliation(of id: Int64, sources: [AccessRecord.Source]) -> AccessRecord.Affiliation? {
         if let member = members[id] { return member.isOwner ? .owner : .member }
-        guard isComplete || id == viewer, !sources.contains(where: { $0.kind != .repository }) else { return nil }
+        guard isComplete, !sources.contains(where: { $0.kind != .repository }) else { return nil }
         return .outside
     }
 }

@@ -227,20 +227,6 @@ struct AccessCommandTests {
         #expect(FileManager.default.fileExists(atPath: folder("c.json")))
     }
 
-    /// The token's own account is the one a token that is no member always places: not among the members listed,
-    /// it is none, so with only a direct grant it is an outside collaborator (before: null like the others).
-    @Test func aNonMembersTokenKnowsItsOwnAccountIsOutside() async {
-        let world = AccessWorld(
-            organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: nil)],
-            collaborators: ["api": Self.api], viewer: AccessBodies.Viewer("outsider", 9))
-        let csv = await Self.harness(world).run([
-            "access", "octo-org", "--format", "csv", "--fields", "login,affiliation",
-        ])
-        #expect(csv.status == 0, "\(csv.err)")
-        #expect(csv.out == "login,affiliation\r\nhubot,\r\nMona,owner\r\noutsider,outside\r\n")
-        #expect(csv.err.hasPrefix("gh-users: 1 record has a null affiliation: "), "\(csv.err)")
-    }
-
     /// `--person` asks GitHub for that person's access alone (`collaborators(first: 1, login:)`), fifty
     /// repositories a request: 25 repositories of three people take one POST, where the whole map takes three.
     @Test func onePersonIsAskedForByLoginFiftyRepositoriesARequest() async {
