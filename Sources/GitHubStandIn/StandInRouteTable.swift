@@ -132,7 +132,9 @@ extension StandInRouteTable {
         ]
         // The world's lists; since July 2026 its stargazers and watchers only to a repository's admins and
         // collaborators, and REST's stargazers stop at 40,000.
-        let world = StandInRouteRequest.worldLists.map { list in StandInRoute(list) { $0.worldList(list) } }
+        let world = StandInRouteRequest.worldLists.map { list in
+            StandInRoute(list, acceptedScopes: recordedScopes[list]) { $0.worldList(list) }
+        }
         // What GitHub's web UI changes, for `Scripts/try --world`: PUT adds, DELETE takes away.
         let worldWrites: [(StandInWorldWrite, String)] = [
             (.star, "/user/starred/{owner}/{repo}"),
@@ -156,4 +158,17 @@ extension StandInRouteTable {
         }
         return StandInRouteTable(routes: behaviour + recorded)
     }
+
+    /// `X-Accepted-OAuth-Scopes` as GitHub's recorded answers give it where it is not the one scope the shared
+    /// table names (octokit.rb's cassettes `lists_outside_collaborators_for_an_organization`,
+    /// `lists_pending_organization_invitations` and `returns_team_members`; github3.py's `Organization_members`
+    /// and `Repository_collaborators`; see Bodies/NOTICE.md): a token with any of them is not short of a scope.
+    static let recordedScopes: [Endpoint: String] = {
+        let organization = "admin:org, read:org, repo, user, write:org"
+        return [
+            .organization: organization, .members: organization, .teamMembers: organization,
+            .outsideCollaborators: "admin:org, read:org, repo, write:org", .invitations: "admin:org, repo",
+            .collaborators: "",
+        ]
+    }()
 }

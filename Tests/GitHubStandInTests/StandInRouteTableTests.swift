@@ -46,7 +46,8 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
     }
 
     /// The table is built from the endpoint rows: each is served with its method and its rate limit, under the
-    /// account's id too when it is account-scoped, and names its scope as GitHub's header does.
+    /// account's id too when it is account-scoped, and names its scope as GitHub's header does (an organization's
+    /// lists as octokit.rb's and github3.py's cassettes recorded it: Bodies/NOTICE.md).
     @Test(arguments: Endpoint.all)
     func everyEndpointRowIsServedWithItsMethodRateLimitAndScopes(_ row: Endpoint) throws {
         let gitHub = StandInRouteTable.gitHub()
@@ -54,12 +55,13 @@ func standIn(serving routes: [StandInRoute]) throws -> StandInServer {
         if row.isAccountScoped {
             paths.append(row.accountPath("1").replacing("{target_user}", with: "hubot"))
         }
+        let organization = "admin:org, read:org, repo, user, write:org"
         let accepted: [Endpoint: String] = [
             .user: "user", .userByID: "user", .authenticatedUser: "user", .follow: "user, user:follow",
             .unfollow: "user, user:follow", .blocks: "user", .block: "user", .unblock: "user",
-            .emails: "user, user:email", .updateAuthenticatedUser: "user",
-            .outsideCollaborators: "read:org", .invitations: "admin:org", .collaborators: "repo",
-            .teamMembers: "read:org", .members: "read:org",
+            .emails: "user, user:email", .updateAuthenticatedUser: "user", .invitations: "admin:org, repo",
+            .outsideCollaborators: "admin:org, read:org, repo, write:org", .teamMembers: organization,
+            .members: organization, .organization: organization,
         ]
         for path in paths.map({ $0.replacing("{username}", with: "octocat") }) {
             let route = try #require(gitHub.match(method: row.method.rawValue, path: path)?.route, "\(row) at \(path)")
