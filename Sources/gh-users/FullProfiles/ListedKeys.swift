@@ -11,11 +11,12 @@ struct ListedKey: Sendable, Equatable {
     let name: String
     /// A timestamp, which a table on a terminal shows as the list's own column does ("3 days ago").
     let isTime: Bool
-    /// How its column gives way to the terminal's width: cut with a profile's names, or (a JSON object, which the
-    /// table cannot show whole) first, and then left out.
-    let shrink: ColumnShrink
+    /// How its column gives way to the terminal's width: never, as the list's own short values (a role, a count, a
+    /// time as "3 days ago"); or first, and then left out: a JSON object, which a table cannot show whole, and a
+    /// fork's name, mostly its owner's login (LOGIN) and the repository's name again.
+    let shrink: ColumnShrink?
 
-    init(_ key: String, as name: String? = nil, time: Bool = false, shrink: ColumnShrink = .second) {
+    init(_ key: String, as name: String? = nil, time: Bool = false, shrink: ColumnShrink? = nil) {
         self.key = key
         self.name = name ?? key
         isTime = time

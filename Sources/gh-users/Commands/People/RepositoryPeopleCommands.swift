@@ -243,7 +243,9 @@ struct ForkersCommand: PeopleListCommand {
     static let changes = PeopleChangeKey(account: ["owner"], counted: "forks_count")
     static let full = ProfileStage<PeopleListOptions, Record>.records(
         \.profiles, account: ["owner"],
-        keeping: [ListedKey("full_name", as: "fork"), ListedKey("created_at", as: "forked_at", time: true)])
+        keeping: [
+            ListedKey("full_name", as: "fork", shrink: .first), ListedKey("created_at", as: "forked_at", time: true),
+        ])
 
     static let spec = PeopleList.spec(
         CommandSpec(
