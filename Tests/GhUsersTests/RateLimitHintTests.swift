@@ -65,7 +65,7 @@ struct RateLimitHintTests {
         #expect(!shown.contains("Add --wait-on-rate-limit"))
         #expect(shown.contains("in about a minute"))
         #expect(
-            shown.contains("That is longer than --max-wait allows (5s): run again then, or give --max-wait 61 or more.")
+            shown.contains("That is longer than --max-wait allows (5s): run again then, or give --max-wait 60 or more.")
         )
         let reset = present(
             .rateLimited(resetAt: now.addingTimeInterval(600), message: message), wait: true, maxWait: 60)
@@ -77,6 +77,18 @@ struct RateLimitHintTests {
             .rateLimited(resetAt: now.addingTimeInterval(30), message: message), wait: true, maxWait: 3660)
         #expect(!waited.contains("--wait-on-rate-limit") && !waited.contains("--max-wait"))
         #expect(waited.contains("gh-users waited for its reset 10 times and it stayed spent: run again later."))
+        // The client waits GitHub's minute, not 61 s, where no reset is named, and a second where the reset passed
+        // a moment ago: --max-wait 60, or 30, let those waits happen, so they were waited out and are not blamed
+        // (before: "longer than --max-wait allows (30s) … give --max-wait 61", after ten one-second waits).
+        for (reset, limit) in [(nil, 60.0), (now.addingTimeInterval(-0.5), 30), (now, 1)] as [(Date?, Double)] {
+            let spent = present(.rateLimited(resetAt: reset, message: message), wait: true, maxWait: limit)
+            #expect(spent.contains("gh-users waited for its reset 10 times"), "\(String(describing: reset)): \(spent)")
+            #expect(!spent.contains("--max-wait"), "\(spent)")
+        }
+        // A reset long past here is GitHub's minute: --max-wait 30 did refuse that wait.
+        let behind = present(
+            .rateLimited(resetAt: now.addingTimeInterval(-300), message: message), wait: true, maxWait: 30)
+        #expect(behind.contains("give --max-wait 60 or more"), "\(behind)")
     }
 
     /// A limit met long after the presenter was made (an hour into a crawl) is worded at that time: the wait

@@ -155,7 +155,9 @@ struct ErrorPresenter: Sendable {
                 text += "\nA write is never sent twice, so it was not retried: run it again then."
             } else if let hint = secondary
                 ? secondaryHint(wait)
-                : waitHint(wait, waiting: waitOnRateLimit || (waitsOutSearchLimit && resource == "search"))
+                : waitHint(
+                    Self.primaryWait(resetAt, now: now),
+                    waiting: waitOnRateLimit || (waitsOutSearchLimit && resource == "search"))
             {
                 text += "\n" + hint
             }
@@ -249,16 +251,25 @@ struct ErrorPresenter: Sendable {
             + ShellWord.quote(host) + ")"
     }
 
+    /// The wait the client takes for a spent primary limit (`RetrySchedule.spentLimitWait`): to the reset and a
+    /// second, or GitHub's minute where it named none, or one past by more than the grace (a clock ahead of
+    /// GitHub's). A reset that passed a moment ago is a second's wait, not a minute's.
+    static func primaryWait(_ resetAt: Date?, now: Date) -> Double {
+        guard let left = resetAt?.timeIntervalSince(now), left > -RetrySchedule.resetGrace else { return 60 }
+        return max(0, left) + 1
+    }
+
     /// What would have waited: `--wait-on-rate-limit`, within a `--max-wait` long enough (which the flag's default
     /// is for any reset within the hour); never the flag that was already given, nor a `--max-wait` past the
-    /// longest it may be (a Retry-After in the year 9999): then no wait allowed is long enough.
+    /// longest it may be (a Retry-After in the year 9999): then no wait allowed is long enough. `wait` is the
+    /// client's (`primaryWait`).
     private func waitHint(_ wait: Double, waiting: Bool) -> String? {
-        let needed = wait.rounded(.up) + 1
+        let needed = wait.rounded(.up)
         let tooLong = !(needed <= CommonOptions.longestMaxWait)
         if waiting {
             // Within --max-wait, a wait was never refused: the limit was waited out as often as a request may
             // wait (a server that never resets), and was still spent.
-            guard wait + 1 > maxWait else {
+            guard wait > maxWait else {
                 return "gh-users waited for its reset \(Counted.text(HTTPClient.maximumPrimaryLimitWaits, "time")) "
                     + "and it stayed spent: run again later."
             }
@@ -273,7 +284,7 @@ struct ErrorPresenter: Sendable {
         if tooLong {
             return "That is longer than any --max-wait allows (a week at most): run again then."
         }
-        if wait + 1 > ceiling {
+        if wait > ceiling {
             return "Add --wait-on-rate-limit --max-wait \(Int(needed)) to wait for the reset and carry on."
         }
         return "Add --wait-on-rate-limit to wait for the reset and carry on."
