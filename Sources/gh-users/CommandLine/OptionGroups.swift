@@ -166,9 +166,12 @@ enum OutputGroup {
         return chosen
     }
 
-    /// A path into a field of records whose fields are all plain values or lists would be a blank column.
+    /// A path into a field of records whose fields are all plain values or lists would be a blank column. A path
+    /// into no field at all (`nope.x`, `.x`) is the unknown field's to say.
     static func refusePaths(_ chosen: [String], spec: CommandSpec) throws(UsageError) {
-        guard let path = chosen.first(where: { $0.contains(".") }) else { return }
+        guard let path = chosen.first(where: { $0.contains(".") && spec.anyFields.contains($0.fieldRoot) }) else {
+            return
+        }
         let top = path.fieldRoot
         throw UsageError(
             message: "--fields \(path): \(spec.name)'s field '\(top)' is a plain value or a list, which a path "

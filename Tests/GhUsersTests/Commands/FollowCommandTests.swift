@@ -116,6 +116,14 @@ struct FollowCommandTests {
             saying: "follow's field '\(field)' is a plain value or a list, which a path cannot go into")
     }
 
+    /// A path into no field is an unknown field, as for the tool's other records, not a path into a plain value
+    /// (before: "follow's field 'nope' is a plain value", and for `.login` a field named '').
+    @Test(arguments: ["nope.x", ".login"])
+    func aPathIntoNoFieldIsAnUnknownField(fields: String) async {
+        await expectUsageError(
+            ["follow", "octocat", "--dry-run", "--fields", fields], saying: "unknown field '\(fields)' for follow")
+    }
+
     /// GitHub documents 304 Not modified for follow and unfollow (operations.json): nothing needed changing, so
     /// the write is done (before: "the PUT was redirected … so it was not followed", exit 1).
     @Test(arguments: [("follow", "PUT", "followed"), ("unfollow", "DELETE", "unfollowed")])
