@@ -40,7 +40,7 @@ struct PeopleChangesEndToEndTests {
             #expect(
                 first.stderr
                     == "gh-users: recorded the 4 accounts of 'gh-users members acme' in '\(snapshot)'; from the next "
-                    + "run on, --changes writes who came and went.\n")
+                    + "run on, --changes writes who came and went, and whose role changed.\n")
             let attributes = try FileManager.default.attributesOfItem(atPath: snapshot)
             #expect(attributes[.posixPermissions] as? Int == 0o600)
 

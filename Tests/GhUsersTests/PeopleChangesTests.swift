@@ -181,6 +181,8 @@ struct PeopleChangesRunTests {
         #expect(first.0 == 0, "\(first.2)")
         #expect(first.1.isEmpty)
         #expect(first.2.contains("recorded the 3 accounts of 'gh-users members github'"), "\(first.2)")
+        // Members' changes are roles too, and the first run says so (before: "who came and went" alone).
+        #expect(first.2.hasSuffix("--changes writes who came and went, and whose role changed.\n"), "\(first.2)")
         let second = await run(members(admins: [(9, "me"), (2, "bob")], others: [(3, "carol")]), arguments)
         #expect(second.0 == 0, "\(second.2)")
         #expect(

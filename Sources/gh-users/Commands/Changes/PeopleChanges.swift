@@ -255,8 +255,11 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             io.writeErr(
                 file.renamedNote(renamedFrom, id: "\(ownerIDName) \(ownerID)", now: subject.owner, name: "name"))
         }
+        // A list that knows roles (members, collaborators, a team's) reports a role changed too.
         file.closingNote(
-            firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: people.count, io: io)
+            firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: people.count,
+            reports: key.hasRoles(options) ? "who came and went, and whose role changed" : "who came and went",
+            io: io)
         return .success
     }
 
