@@ -33,7 +33,52 @@ struct StandInRouteRequest {
         caller = StandInCaller(authorization: request.header("Authorization"))
         let match = server.routes.match(method: method ?? request.method, path: request.path)
         route = match?.route
-        parameters = match?.parameters ?? [:]
+        parameters = Self.owners(match?.parameters ?? [:], in: server.world)
+    }
+
+    /// The repository or organization a path names by id (`/repositories/{repository_id}/…`) also by name, and
+    /// the one it names by name also by id, for its `Link` URLs; an id of none is left for the handler's 404.
+    private static func owners(_ given: [String: String], in state: StandInWorldState) -> [String: String] {
+        guard ["repository_id", "organization_id", "repo", "org"].contains(where: { given[$0] != nil }) else {
+            return given
+        }
+        var parameters = given
+        let world = state.current
+        if let id = given["repository_id"].flatMap({ Int($0) }),
+            let index = world.repositories.indices.first(where: { StandInWorld.repositoryID($0) == id })
+        {
+            (parameters["owner"], parameters["repo"]) = (
+                world.repositories[index].owner, world.repositories[index].name
+            )
+        } else if let repo = given["repo"], let index = world.repositoryIndex((given["owner"] ?? "") + "/" + repo) {
+            parameters["repository_id"] = String(StandInWorld.repositoryID(index))
+        }
+        if let id = given["organization_id"].flatMap({ Int($0) }), let account = world.organizationAccount(id: id) {
+            parameters["org"] = account.login
+        } else if let org = given["org"], let account = world.organizationAccount(login: org) {
+            parameters["organization_id"] = String(account.id)
+        }
+        return parameters
+    }
+
+    /// Where the resource's `Link` URLs point: by the owner's id where GitHub names it so (`ownerIDPath`), else the
+    /// path asked.
+    var linkPath: String {
+        guard let pattern = route?.patterns.last,
+            pattern.description.hasPrefix("/repositories/")
+                || pattern.description.hasPrefix("/organizations/")
+        else { return request.path }
+        var filled: [Substring] = []
+        for segment in pattern.segments {
+            guard segment.hasPrefix("{") else {
+                filled.append(segment)
+                continue
+            }
+            let name = segment.dropFirst().dropLast().prefix { $0 != ":" }
+            guard let value = parameters[String(name)] else { return request.path }
+            filled.append(Substring(value))
+        }
+        return filled.joined(separator: "/")
     }
 
     subscript<Value>(dynamicMember path: KeyPath<RecordedRequest, Value>) -> Value { request[keyPath: path] }
@@ -111,7 +156,7 @@ struct StandInRouteRequest {
         }
         let listed = min(count, cap ?? count)
         let page = JSONByteWriter.array(paging.range(inCount: listed)) { record($1, &$0) }
-        let url = context.linkBaseURL + (linkPath ?? request.path)
+        let url = context.linkBaseURL + (linkPath ?? self.linkPath)
         let link = paging.linkHeader(url: url, target: request.target, count: listed)
         return StandInHTTPResponse(status: 200, headers: link.map { [("Link", $0)] } ?? [], body: page)
     }

@@ -12,6 +12,21 @@ extension Endpoint {
     var isAccountScoped: Bool { path.hasPrefix(Self.accountPrefix) }
 
     func accountPath(_ id: String) -> String { "/user/" + id + path.dropFirst(Self.accountPrefix.count) }
+
+    /// A repository's or an organization's resource by the owner's id, as GitHub's `Link` URLs name them
+    /// (`/repositories/11439734/stargazers?page=2`, github3.py's `Repository_stargazers`;
+    /// `/organizations/337792/members?page=2`, octokit.rb's members) and as it serves them too. A team's are
+    /// left out: GitHub names those by the team's id, which the world does not give.
+    var ownerIDPath: String? {
+        let forms = [
+            ("/repos/{owner}/{repo}", "/repositories/{repository_id:int}"),
+            ("/orgs/{org}", "/organizations/{organization_id:int}"),
+        ]
+        guard !path.contains("/teams/"), let (name, id) = forms.first(where: { path.hasPrefix($0.0) }) else {
+            return nil
+        }
+        return id + path.dropFirst(name.count)
+    }
 }
 
 /// A path template: `{name}` matches any non-empty segment, `{name:int}` an integer, the rest literally. Matched
@@ -56,7 +71,9 @@ extension StandInRoute {
     /// The row of an endpoint of the shared table. A `user:` scope is named after `user`, which grants it, as
     /// GitHub names them; `acceptedScopes` replaces that where GitHub names one the row does not need.
     init(_ endpoint: Endpoint, handler: any StandInHandler, acceptedScopes: String? = nil) {
-        let byID = endpoint.isAccountScoped ? [endpoint.accountPath("{account_id:int}")] : []
+        let byID =
+            endpoint.isAccountScoped
+            ? [endpoint.accountPath("{account_id:int}")] : [endpoint.ownerIDPath].compactMap { $0 }
         let scope = endpoint.scope.map { $0.hasPrefix("user:") ? "user, " + $0 : $0 }
         self.init(
             method: endpoint.method, patterns: ([endpoint.path] + byID).map(StandInPathPattern.init), handler: handler,
