@@ -173,9 +173,15 @@ struct RateLimitHintTests {
                     resource: DomainError.secondaryLimit)
             ).message
         }
+        // The client waits Retry-After exactly, or GitHub's minute: --max-wait 60 lets it (before: "61"), and a
+        // wait --max-wait let happen was waited, so --retries stopped it (before: "--max-wait 2" after a 1 s wait).
         let long = secondary(nil, maxWait: 5)
         #expect(
-            long.contains("That is longer than --max-wait allows (5s): run again then, or give --max-wait 61 or more."))
+            long.contains("That is longer than --max-wait allows (5s): run again then, or give --max-wait 60 or more."))
+        #expect(
+            secondary(nil, maxWait: 60).contains("(--retries)") && !secondary(nil, maxWait: 60).contains("max-wait"))
+        #expect(secondary(now.addingTimeInterval(0.99), maxWait: 1).contains("(--retries)"))
+        #expect(secondary(now.addingTimeInterval(1.99), maxWait: 1).contains("give --max-wait 2 or more"))
         let spent = secondary(now.addingTimeInterval(5), maxWait: 900)
         #expect(spent.contains("It lifts at "), "\(spent)")
         #expect(spent.contains("It was retried 3 times (--retries): run again then, or give --retries 4 or more."))

@@ -293,9 +293,10 @@ struct ErrorPresenter: Sendable {
     /// A secondary limit is waited out whatever the flags (its `Retry-After`, or GitHub's minute), up to
     /// `--retries` times, and never for longer than `--max-wait`: the hint names whichever stopped it, never
     /// `--wait-on-rate-limit`, which waits for primary limits only.
+    /// `wait` is the client's: `Retry-After` exactly, or GitHub's minute where it sent none.
     private func secondaryHint(_ wait: Double) -> String? {
-        let needed = wait.rounded(.up) + 1
-        guard wait + 1 > maxWait else {
+        let needed = wait.rounded(.up)
+        guard wait > maxWait else {
             return "It was retried \(Counted.text(retries, "time")) (--retries): run again then, or give --retries "
                 + "\(retries + 1) or more."
         }
