@@ -181,8 +181,14 @@ struct PeopleChangesRunTests {
         #expect(first.0 == 0, "\(first.2)")
         #expect(first.1.isEmpty)
         #expect(first.2.contains("recorded the 3 accounts of 'gh-users members github'"), "\(first.2)")
-        // Members' changes are roles too, and the first run says so (before: "who came and went" alone).
+        // Members' changes are roles too, and the first run says so (before: "who came and went" alone); not with
+        // one role chosen, where a role changed is someone come or gone.
         #expect(first.2.hasSuffix("--changes writes who came and went, and whose role changed.\n"), "\(first.2)")
+        let admins = StubTransport()
+        admins.answer("GET /repos/octocat/Hello-World/collaborators?permission=admin&per_page=100", accounts: [1])
+        let chosen = await run(
+            admins, ["collaborators", "octocat/Hello-World", "--permission", "admin", "--changes", folder("a.json")])
+        #expect(chosen.2.hasSuffix("--changes writes who came and went.\n"), "\(chosen.2)")
         let second = await run(members(admins: [(9, "me"), (2, "bob")], others: [(3, "carol")]), arguments)
         #expect(second.0 == 0, "\(second.2)")
         #expect(

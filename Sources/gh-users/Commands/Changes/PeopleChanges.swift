@@ -79,6 +79,12 @@ struct PeopleChangeKey: Sendable {
         role != nil || (rolePasses.map { !options[keyPath: $0.unless] } ?? false)
     }
 
+    /// Whether a later run reports a role changed: the records have roles, and not one role chosen (with
+    /// `--role admin` someone whose role changed comes or goes).
+    func reportsRoleChanges(_ options: PeopleListOptions) -> Bool {
+        hasRoles(options) && options.filters["role"] == nil && options.filters["permission"] == nil
+    }
+
     /// Whether the list records roles at all (`members --public` then records none).
     var takesRoles: Bool { role != nil || rolePasses != nil }
 
@@ -258,7 +264,8 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         // A list that knows roles (members, collaborators, a team's) reports a role changed too.
         file.closingNote(
             firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: people.count,
-            reports: key.hasRoles(options) ? "who came and went, and whose role changed" : "who came and went",
+            reports: key.reportsRoleChanges(options)
+                ? "who came and went, and whose role changed" : "who came and went",
             io: io)
         return .success
     }
