@@ -17,7 +17,7 @@ struct OutsideCollaboratorsCommand: PeopleListCommand {
                 Lists the people who are not members of the organization but can reach one of its
                 repositories. Only the organization's owners may list them: it needs a token of an owner with
                 the read:org scope, and GitHub's refusal (403, or 404 for what the token may not see) is exit
-                status 4 with the scope named. A 404 asks for the organization (GET /orgs/{org}) first: when
+                status 4 with GitHub's reason, and the scopes it accepts when the token has none. A 404 asks for the organization (GET /orgs/{org}) first: when
                 there is none by that name, exit status 3 says so.
                 """,
             arguments: [("ORG", "The organization whose outside collaborators to list.")],
@@ -70,7 +70,8 @@ struct InvitationsCommand: PeopleListCommand {
                 login, empty for an invitation sent to an email address, whose login is null, and the email),
                 the role, when, and who invited them. Only the organization's owners may list them: it needs a token of an
                 owner with the admin:org scope, and GitHub's refusal (403, or 404 for what the token may not
-                see) is exit status 4 with the scope named. A 404 asks for the organization (GET /orgs/{org})
+                see) is exit status 4 with GitHub's reason, and the scopes it accepts when the token has none.
+                A 404 asks for the organization (GET /orgs/{org})
                 first: when there is none by that name, exit status 3 says so.
                 """,
             arguments: [("ORG", "The organization whose pending invitations to list.")],
