@@ -4,8 +4,8 @@ import Foundation
 extension StandInServer {
     /// Answers one request as GitHub does, in its order. A fault queued for the path answers first and costs
     /// nothing: it imitates GitHub's front end failing before GitHub looks at who is asking. Else the route answers
-    /// and a read the caller already holds becomes a 304; then the caller's bucket is charged, nothing for a 304,
-    /// as GitHub charges, and an empty bucket gets GitHub's 403 whatever the route said. A write it refuses so is
+    /// and a read the caller already holds becomes a 304; then the caller's bucket is charged, nothing for a 304 to
+    /// a token, as GitHub charges, and an empty bucket gets GitHub's 403 whatever the route said. A write it refuses so is
     /// not carried out: it is refused before its route runs.
     func reply(to recorded: RecordedRequest) -> StandInReply {
         ledger.noteArrival(of: recorded)
@@ -21,9 +21,13 @@ extension StandInServer {
             ? StandInErrorBody.primaryRateLimitExceeded(for: request)
             : request.route?.handler.respond(to: request) ?? StandInErrorBody.notFound()
         var cacheHeaders: [(String, String)] = []
-        // A 200 to a read gets an ETag of what is sent (body and `Link`, so a write changes it), and a 304 when
-        // `If-None-Match` already names it. Reads only: RFC 9110 allows a 304 only for GET and HEAD.
-        if response.status == 200, Endpoint.Method.get.accepts(request.method) {
+        // A search and the rate limit are sent uncached, with no ETag (octokit.rb's `searches_users`, github3.py's
+        // `GitHub_search_users` and PyGithub's `RateLimiting` recordings: `Cache-Control: no-cache`).
+        let uncached = request.rateResource == .search || request.rateResource == .free
+        if uncached, response.status == 200 { cacheHeaders = [("Cache-Control", "no-cache")] }
+        // Any other 200 to a read gets an ETag of what is sent (body and `Link`, so a write changes it), and a 304
+        // when `If-None-Match` already names it. Reads only: RFC 9110 allows a 304 only for GET and HEAD.
+        if response.status == 200, !uncached, Endpoint.Method.get.accepts(request.method) {
             let etag = StandInETag.weakTag(for: response.body, link: response.header("Link"))
             cacheHeaders = [("Cache-Control", "private, max-age=60, s-maxage=60"), ("ETag", etag)]
             if StandInETag.matches(request.header("If-None-Match"), etag) {
@@ -40,7 +44,9 @@ extension StandInServer {
             snapshot = ledger.peek(.graphql, for: request.caller, now: request.now)
             snapshot.remaining = response.status == 403 ? 0 : snapshot.remaining
         } else {
-            let points = response.status == 304 ? 0 : 1
+            // A 304 is free "if the request was made while correctly authorized with an Authorization header"
+            // (GitHub's "Best practices for using the REST API"): an anonymous one is charged.
+            let points = response.status == 304 && request.caller.token != nil ? 0 : 1
             let charge = ledger.charge(request.rateResource, for: request.caller, points: points, now: request.now)
             snapshot = charge.snapshot
             if !charge.allowed {
