@@ -83,6 +83,8 @@ struct RateLimitHintTests {
         for (reset, limit) in [(nil, 60.0), (now.addingTimeInterval(-0.5), 30), (now, 1)] as [(Date?, Double)] {
             let spent = present(.rateLimited(resetAt: reset, message: message), wait: true, maxWait: limit)
             #expect(spent.contains("gh-users waited for its reset 10 times"), "\(String(describing: reset)): \(spent)")
+            // And the line above says a moment, as the hint does, where the client waits a second.
+            #expect(reset == nil || spent.contains("try again in a moment."), "\(spent)")
             #expect(!spent.contains("--max-wait"), "\(spent)")
         }
         // A reset long past here is GitHub's minute: --max-wait 30 did refuse that wait.
@@ -181,6 +183,8 @@ struct RateLimitHintTests {
         #expect(
             secondary(nil, maxWait: 60).contains("(--retries)") && !secondary(nil, maxWait: 60).contains("max-wait"))
         #expect(secondary(now.addingTimeInterval(0.99), maxWait: 1).contains("(--retries)"))
+        // A Retry-After of 0, or one passed, was no wait at all (before: "give --max-wait 60").
+        #expect(secondary(now.addingTimeInterval(-1), maxWait: 30).contains("(--retries)"))
         #expect(secondary(now.addingTimeInterval(1.99), maxWait: 1).contains("give --max-wait 2 or more"))
         let spent = secondary(now.addingTimeInterval(5), maxWait: 900)
         #expect(spent.contains("It lifts at "), "\(spent)")

@@ -141,9 +141,12 @@ struct ErrorPresenter: Sendable {
             let onceOnly = resource == DomainError.secondaryLimitOnceOnly
             let secondary = resource == DomainError.secondaryLimit || onceOnly
             if let resetAt, resetAt <= now {
+                // A reset a moment past is waited out by a second (`primaryWait`), one long past by GitHub's minute.
+                let moment = !secondary && Self.primaryWait(resetAt, now: now) < 60
                 text +=
                     "\nIts \(secondary ? "end" : "reset") at \(localTime(resetAt)) has passed here, and GitHub still "
-                    + "says it is spent (this clock may be ahead of GitHub's): try again in about a minute."
+                    + "says it is spent (this clock may be ahead of GitHub's): try again in "
+                    + (moment ? "a moment." : "about a minute.")
             } else if let resetAt {
                 text +=
                     "\nIt \(secondary ? "lifts" : "resets") at \(localTime(resetAt)), in "
@@ -154,7 +157,8 @@ struct ErrorPresenter: Sendable {
             if onceOnly {
                 text += "\nA write is never sent twice, so it was not retried: run it again then."
             } else if let hint = secondary
-                ? secondaryHint(wait)
+                // The client waits Retry-After exactly, none where it has passed, GitHub's minute where absent.
+                ? secondaryHint(resetAt.map { max(0, $0.timeIntervalSince(now)) } ?? 60)
                 : waitHint(
                     Self.primaryWait(resetAt, now: now),
                     waiting: waitOnRateLimit || (waitsOutSearchLimit && resource == "search"))
