@@ -47,6 +47,30 @@ struct CacheEndToEndTests {
         }
     }
 
+    /// As GitHub answers: a 304 is free only to a token, and a search comes with no ETag, so it is asked again,
+    /// costs its request each time and is not in the cache for `--offline` (the stand-in once tagged searches, and
+    /// made a repeated search free).
+    @Test func withoutATokenA304CostsARequestAndASearchIsNeverCached() async throws {
+        try await withServer { server in
+            try await withDirectory { cache in
+                _ = try await list(server, cache: cache)
+                let before = server.rateLimitRemaining(token: nil)
+                #expect(try await list(server, cache: cache).status == 0)
+                #expect(server.rateLimitRemaining(token: nil) == before - 10)
+                let search = [
+                    "search", "type:user", "--limit", "5", "--api-url", server.baseURL, "--cache-dir", cache.path,
+                ]
+                let token = ["GH_TOKEN": "search-token-1"]
+                let first = try await BinaryRunner.run(search, environment: token)
+                let again = try await BinaryRunner.run(search, environment: token)
+                #expect(first.status == 0 && again.stdout == first.stdout, "\(again.stderr)")
+                #expect(server.searchRateLimitRemaining(token: "search-token-1") == 28)
+                let offline = try await BinaryRunner.run(search + ["--offline"], environment: token)
+                #expect(offline.status == 1 && offline.stderr.contains("is not in the cache"), "\(offline.stderr)")
+            }
+        }
+    }
+
     @Test func offlineReproducesTheOutputByteForByteWithoutTheNetwork() async throws {
         try await withServer { server in
             try await withDirectory { cache in
