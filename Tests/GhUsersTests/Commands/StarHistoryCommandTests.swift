@@ -200,6 +200,18 @@ struct StarHistoryCommandTests {
             status: 1,
             err: "gh-users: GET /repos/{owner}/{repo}/stargazers/count answered 404 though repository "
                 + "'octocat/Hello-World' exists: this server does not serve it"),
+        // A server with the count but not the history: the repository answered, so not "no repository" either
+        // (before: exit 3, though the count had just been read).
+        AnsweredCase(
+            "star-history octocat/Hello-World",
+            answers: [
+                StubbedAnswer("GET \(repository)/count", status: 200, body: "activity-get-stargazer-count-for-repo"),
+                StubbedAnswer("GET \(repository)/history?per_page=30", status: 404, body: "error-404"),
+                StubbedAnswer("GET /repos/octocat/Hello-World", status: 200, body: "repos-get"),
+            ],
+            status: 1,
+            err: "gh-users: GET /repos/{owner}/{repo}/stargazers/history answered 404 though repository "
+                + "'octocat/Hello-World' exists: this server does not serve it"),
     ])
     func refusalsAndAMissingRepositoryAreAStatusAndAMessage(_ example: AnsweredCase) async {
         await example.run()

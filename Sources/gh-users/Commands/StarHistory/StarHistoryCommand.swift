@@ -96,16 +96,23 @@ enum StarHistoryCommand {
         async throws(DomainError) -> StarHistoryReport
     {
         let count: Int
+        // The count and the history came to github.com in September 2026: a server without them answers 404,
+        // which is no missing repository when the repository answers (a server with the count alone, too).
+        let repository = GitHubEndpoints.repository(.repository(options.repository))
         do {
             count = try await github.fetch(GitHubEndpoints.starCount(of: options.repository))
         } catch {
-            // The count and the history came to github.com in September 2026: a server without them answers 404.
-            let repository = GitHubEndpoints.repository(.repository(options.repository))
             throw await github.unservedAnswer(
                 to: error, of: repository, asked: "GET /repos/{owner}/{repo}/stargazers/count")
         }
         let list = GitHubEndpoints.starHistory(of: options.repository)
-        var page = try await github.firstPage(list, perPage: weeksAPage)
+        var page: Page<StarWeek>
+        do {
+            page = try await github.firstPage(list, perPage: weeksAPage)
+        } catch {
+            throw await github.unservedAnswer(
+                to: error, of: repository, asked: "GET /repos/{owner}/{repo}/stargazers/history")
+        }
         var weeks = page.items
         let pages = (Endpoint.starHistory.itemCap ?? weeksAPage) / weeksAPage
         for _ in 1..<pages {
