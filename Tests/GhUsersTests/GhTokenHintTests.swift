@@ -69,6 +69,21 @@ struct GhTokenHintTests {
                     + "Enterprise host); set GH_ENTERPRISE_TOKEN for it, as gh reads it\n"), "\(err.text)")
     }
 
+    /// The other way round: an enterprise token with no GH_HOST (gh reads it only with one) is not sent to
+    /// github.com, and the run says so (before: silently anonymous, showing github.com's account of that login).
+    @Test(arguments: ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"])
+    func anEnterpriseTokenWithoutGHHostIsNotSentToGitHubDotCom(variable: String) async {
+        let (env, _, err) = AppEnvironment.test(environment: ["PATH": "", variable: "e"])
+        #expect(await GhUsersApp(environment: env).run(["me"]) == 4)
+        #expect(
+            err.text.hasPrefix(
+                "gh-users: warning: \(variable) is a GitHub Enterprise token, and is not sent to api.github.com; set "
+                    + "GH_HOST to its host, as gh reads it\n"), "\(err.text)")
+        let (both, _, quiet) = AppEnvironment.test(environment: ["PATH": "", variable: "e", "GH_TOKEN": "g"])
+        _ = await GhUsersApp(environment: both).run(["me", "--offline"])
+        #expect(!quiet.text.contains("warning"), "\(quiet.text)")
+    }
+
     @Test func noGhOrOneThatCannotRunAddsNothing() async throws {
         let notExecutable = try folder(gh: 0o644)
         let ghFolder = try folder(gh: nil)

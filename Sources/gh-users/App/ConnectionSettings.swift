@@ -13,8 +13,9 @@ struct ConnectionSettings: Sendable, Equatable {
     var tokenSource: String?
     /// The variables a token is looked for in, in order: a message asking for one names them.
     var tokenVariables: [String] = ["GH_TOKEN", "GITHUB_TOKEN"]
-    /// A github.com token variable that is set but not sent, since the API root is a GitHub Enterprise host:
-    /// a warning names it (nil when none is set, or a token was found).
+    /// A token variable that is set but not sent: a github.com one where the API root is a GitHub Enterprise host,
+    /// or an enterprise one where it is github.com (GH_HOST forgotten); a warning names it (nil when none is set,
+    /// or a token was found).
     var unsentTokenVariable: String?
 
     /// `--api-url`, else `GH_USERS_API_URL`, else `GH_HOST` (github.com means the public API; any other host
@@ -38,7 +39,9 @@ struct ConnectionSettings: Sendable, Equatable {
         }
         var settings = ConnectionSettings(apiRoot: url, token: token, tokenSource: source, tokenVariables: variables)
         if token == nil {
-            settings.unsentTokenVariable = ["GH_TOKEN", "GITHUB_TOKEN"].first { name in
+            let enterprise =
+                url.host?.lowercased() == "api.github.com" ? ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] : []
+            settings.unsentTokenVariable = (["GH_TOKEN", "GITHUB_TOKEN"] + enterprise).first { name in
                 !variables.contains(name)
                     && !(environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "").isEmpty
             }

@@ -39,10 +39,14 @@ struct GitHubSession: Sendable {
             environment: environment.environment
         )
         if let unsent = connection.unsentTokenVariable {
+            let host = TerminalSanitizer.sanitize(connection.apiRoot.host ?? "")
             io.writeErr(
-                "gh-users: warning: \(unsent) is a github.com token, and is not sent to "
-                    + TerminalSanitizer.sanitize(connection.apiRoot.host ?? "") + " (a GitHub Enterprise host); set "
-                    + "GH_ENTERPRISE_TOKEN for it, as gh reads it\n")
+                "gh-users: warning: \(unsent) is "
+                    + (unsent.contains("ENTERPRISE")
+                        ? "a GitHub Enterprise token, and is not sent to \(host); set GH_HOST to its host, as gh "
+                            + "reads it\n"
+                        : "a github.com token, and is not sent to \(host) (a GitHub Enterprise host); set "
+                            + "GH_ENTERPRISE_TOKEN for it, as gh reads it\n"))
         }
         let cache = try CacheLocation.resolve(cacheDir: common.cacheDirectory, environment: environment.environment)
         var maximumBodyBytes = URLSessionTransport.defaultMaximumBodyBytes
