@@ -133,12 +133,8 @@ package struct HTTPClient: Sendable {
     package func waitForRateLimitReset(_ resetAt: Date?, bucket: String? = nil) async throws(TransportError) -> Bool {
         guard schedule.policy.waitOnPrimaryLimit else { return false }
         let now = clock.now()
-        let wait =
-            if let resetAt, resetAt.timeIntervalSince(now) > -RetrySchedule.resetGrace {
-                Duration.milliseconds(Int64((max(0, resetAt.timeIntervalSince(now)) + 1) * 1000))
-            } else {
-                schedule.policy.secondaryLimitWait
-            }
+        let wait = RetrySchedule.primaryLimitWait(
+            resetAt: resetAt, now: now, minute: schedule.policy.secondaryLimitWait)
         guard wait <= schedule.policy.maximumWait else { return false }
         do {
             try await clock.sleep(wait, .primaryRateLimit(resetAt: resetAt, bucket: bucket))

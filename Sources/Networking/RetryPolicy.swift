@@ -205,15 +205,8 @@ package struct RetrySchedule: Sendable {
     }
 
     private func spentLimitWait(_ response: HTTPResponse, limit: RateLimitInfo, now: Date) -> RetryDecision {
-        let wait: Duration
-        switch limit.reset {
-        // Bounded: the parser refuses resets past the year 9999, so this cannot overflow.
-        case .valid(let reset) where reset.timeIntervalSince(now) > -Self.resetGrace:
-            wait = .milliseconds(Int64((max(0, reset.timeIntervalSince(now)) + 1) * 1000))
-        case .valid: wait = policy.secondaryLimitWait
-        case .absent: wait = policy.secondaryLimitWait
-        case .malformed: return .deliver
-        }
+        if case .malformed = limit.reset { return .deliver }
+        let wait = Self.primaryLimitWait(resetAt: limit.reset.value, now: now, minute: policy.secondaryLimitWait)
         // --max-wait bounds every wait: a longer one is not started, and the caller reports when to retry.
         if wait > policy.maximumWait { return .deliver }
         return .retry(
@@ -224,6 +217,15 @@ package struct RetrySchedule: Sendable {
     /// waited out by a second: further behind is a clock ahead of GitHub's, waited out by a minute. Without it,
     /// a reset a second away that passed while the answer was read (a loaded machine) was a minute's wait.
     package static let resetGrace: TimeInterval = 2
+
+    /// How long the client sits out a spent primary limit that resets at `resetAt`: to the reset and a second, or
+    /// `minute` (GitHub's) where it named none or one past by more than `resetGrace`. One rule for the retry
+    /// schedule, GraphQL's waits and the words that say what was waited.
+    package static func primaryLimitWait(resetAt: Date?, now: Date, minute: Duration) -> Duration {
+        // Bounded: the parser refuses resets past the year 9999, so this cannot overflow.
+        guard let resetAt, resetAt.timeIntervalSince(now) > -resetGrace else { return minute }
+        return .milliseconds(Int64((max(0, resetAt.timeIntervalSince(now)) + 1) * 1000))
+    }
 
     /// The rate-limit bucket GitHub says the answer counted against; nil when absent, or not a short lowercase
     /// name, so no server text reaches stderr unchecked.

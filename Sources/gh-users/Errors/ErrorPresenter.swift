@@ -255,12 +255,10 @@ struct ErrorPresenter: Sendable {
             + ShellWord.quote(host) + ")"
     }
 
-    /// The wait the client takes for a spent primary limit (`RetrySchedule.spentLimitWait`): to the reset and a
-    /// second, or GitHub's minute where it named none, or one past by more than the grace (a clock ahead of
-    /// GitHub's). A reset that passed a moment ago is a second's wait, not a minute's.
+    /// The wait the client takes for a spent primary limit (`RetrySchedule.primaryLimitWait`), in seconds: a
+    /// reset that passed a moment ago is a second's wait, not a minute's.
     static func primaryWait(_ resetAt: Date?, now: Date) -> Double {
-        guard let left = resetAt?.timeIntervalSince(now), left > -RetrySchedule.resetGrace else { return 60 }
-        return max(0, left) + 1
+        RetrySchedule.primaryLimitWait(resetAt: resetAt, now: now, minute: .seconds(60)).inSeconds
     }
 
     /// What would have waited: `--wait-on-rate-limit`, within a `--max-wait` long enough (which the flag's default
