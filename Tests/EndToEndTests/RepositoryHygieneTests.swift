@@ -62,6 +62,19 @@ struct RepositoryHygieneTests {
         }
     }
 
+    /// The project's rule: FoundationNetworking is the transport's alone, imported by one file of `Sources` (the
+    /// transfer delegate had been split into a file of its own that imported it too).
+    @Test func onlyTheTransportFileImportsFoundationNetworking() throws {
+        let base = Self.root.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: base.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        let importing = try files.filter { file in
+            try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+                .contains("import " + "FoundationNetworking")
+        }
+        #expect(importing == ["Networking/URLSessionTransport.swift"])
+    }
+
     @Test func everyReleaseInTheChangelogHasADate() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
         let releases = text.split(separator: "\n").filter { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
