@@ -158,7 +158,10 @@ struct ResilienceEndToEndTests {
             let result = try await BinaryRunner.run(["list", "--all", "--wait-on-rate-limit"] + api(server))
             #expect(result.status == 0)
             #expect(ids(result.stdout) == server.population.users.map(\.id))
-            #expect(result.stderr.hasPrefix("gh-users: the rate limit is spent; waiting "))
+            // One wait, announced. A reset a second away can pass while the answer is read on a loaded
+            // machine, and then the wait is worded as a limit still spent after its reset: both are right.
+            #expect(result.stderr.hasPrefix("gh-users: the rate limit is "), "\(result.stderr)")
+            #expect(result.stderr.contains("; waiting ") && result.stderr.split(separator: "\n").count == 1)
             #expect(server.requests.count == 6)
             // Nothing was asked again before the reset the spent limit named.
             #expect(server.requestsTooEarly == 0)
