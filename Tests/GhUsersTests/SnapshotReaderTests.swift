@@ -16,7 +16,11 @@ private final class ScriptedPipe: OutputSink, @unchecked Sendable {
         self.takes = takes
     }
 
-    func write(_ bytes: [UInt8]) throws { lock.withLock { written += bytes.count } }
+    /// A reader that left makes a write fail, as EPIPE does.
+    func write(_ bytes: [UInt8]) throws {
+        if left, !bytes.isEmpty { throw CocoaError(.fileWriteUnknown) }
+        lock.withLock { written += bytes.count }
+    }
     var readerHasLeft: Bool { left }
     var unreadBytes: Int? { lock.withLock { takes ? 0 : written } }
 }
@@ -31,14 +35,14 @@ struct SnapshotReaderTests {
     private let changes = [ListChange(kind: .added, id: 1, login: "octocat", role: "admin")]
 
     private func record(
-        to sink: ScriptedPipe, at path: String, changes: [ListChange]? = nil,
+        to sink: ScriptedPipe, at path: String, changes: [ListChange]? = nil, format: OutputFormat = .tsv,
         sleep: @escaping @Sendable (Duration) async -> Void
     ) async -> (CommandOutcome?, String) {
         let err = CapturedOutput()
         var context = CommandContext(
             io: IOStreams(
                 out: sink, err: err, stdoutIsTTY: false, stderrIsTTY: false, terminalWidth: 80, colorPolicy: .auto),
-            render: RenderContext.resolve(requested: .tsv, isTTY: false, colorEnabled: false, width: 80, now: .now),
+            render: RenderContext.resolve(requested: format, isTTY: false, colorEnabled: false, width: 80, now: .now),
             presenter: ErrorPresenter(now: .now, hasToken: true))
         context.sleep = sleep
         let file = PeopleSnapshotFile(path: path)
@@ -58,13 +62,16 @@ struct SnapshotReaderTests {
     }
 
     /// With no change there is nothing to miss: a reader that left, or takes nothing, does not stop the record,
-    /// and nothing is waited for.
-    @Test(arguments: [true, false]) func noChangeIsRecordedWhateverTheReader(left: Bool) async throws {
+    /// and nothing is waited for; also where the format writes something then (csv's header, json's `[]`), which
+    /// a reader that left made fail, and the run exit 1 without recording (a review's find).
+    @Test(arguments: [true, false], [OutputFormat.tsv, .csv, .json])
+    func noChangeIsRecordedWhateverTheReader(left: Bool, format: OutputFormat) async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let slept = Slept()
         let (outcome, err) = await record(
-            to: ScriptedPipe(left: left), at: folder("c.json"), changes: [], sleep: { slept.add($0) })
+            to: ScriptedPipe(left: left), at: folder("c.json"), changes: [], format: format,
+            sleep: { slept.add($0) })
         #expect(outcome == nil, "\(err)")
         #expect(err.isEmpty && slept.total == .zero)
         #expect(FileManager.default.fileExists(atPath: folder("c.json")))

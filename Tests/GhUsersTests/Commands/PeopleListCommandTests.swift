@@ -279,6 +279,51 @@ struct PeopleListCommandTests {
         }
     }
 
+    /// `--changes` writes an invitation sent to an email address as the list does: a null login and the address
+    /// under `email`, null for an invitation to an account. Before: the address under `login` (a review's find).
+    @Test func anEmailInvitationsChangeHasANullLoginAndItsEmail() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let documented = String(decoding: Bodies.named("orgs-list-pending-invitations"), as: UTF8.self)
+        let toAccount = String(decoding: Self.emailInvitation(), as: UTF8.self)
+        let email = toAccount.replacing("\"id\": 1,\n    \"login\": null", with: "\"id\": 2,\n    \"login\": null")
+        #expect(email != toAccount)
+        var outputs: [String] = []
+        for (run, (body, format)) in [
+            ("[]", "csv"), ("[" + Self.invitationObject(documented) + "," + Self.invitationObject(email) + "]", "csv"),
+            (documented, "ndjson"),
+        ].enumerated() {
+            let harness = Self.signedIn()
+            harness.http.register(
+                RequestMatcher("GET /orgs/github/invitations?per_page=100", accept: "application/vnd.github+json"),
+                status: 200, headers: [], body: Data(body.utf8))
+            if run == 0 {
+                // The organization's id, asked once and recorded.
+                harness.http.register(
+                    RequestMatcher("GET /orgs/github", accept: "application/vnd.github+json"), status: 200,
+                    headers: [], body: Bodies.named("orgs-get"))
+            }
+            let result = await harness.run(
+                ["invitations", "github", "--changes", folder("i.json"), "--format", format])
+            #expect(result.status == 0, "\(result.err)")
+            outputs.append(result.out)
+        }
+        #expect(
+            outputs[1]
+                == "change,login,id,previous_login,role,previous_role,email\r\n"
+                + "added,monalisa,1,,direct_member,,\r\nadded,,2,,direct_member,,octocat@github.com\r\n")
+        #expect(
+            outputs[2]
+                == #"{"change":"removed","login":null,"id":2,"role":"direct_member","email":"octocat@github.com"}"#
+                + "\n")
+    }
+
+    /// The one object of a documented list.
+    private static func invitationObject(_ list: String) -> String {
+        let trimmed = list.trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(trimmed.dropFirst().dropLast())
+    }
+
     /// Every key of GitHub's documented invitation is a field `--fields` takes, as `--json` writes them all
     /// (before: node_id and invitation_teams_url were an "unknown field", exit 64).
     @Test func everyKeyOfTheDocumentedInvitationIsAField() throws {

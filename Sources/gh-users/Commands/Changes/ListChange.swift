@@ -45,6 +45,10 @@ struct ListChange: JSONRecord, Equatable {
     var role: String?
     /// For a `changed` record, the role the snapshot recorded.
     var previousRole: String?
+    /// In a list that names a person by an email address where GitHub gives no login (`invitations`): such a
+    /// record's `login` is null and the address is under `email`, which is null for a person with a login, as
+    /// the list itself writes them.
+    var namesAddresses = false
 
     /// The keys of a record, which `--fields` takes with `--changes`, in a list without roles.
     static let fields = ["change", "login", "id", "previous_login"]
@@ -52,23 +56,31 @@ struct ListChange: JSONRecord, Equatable {
     static let roleFields = fields + ["role", "previous_role"]
     /// Those an account's record does not have: refused without `--changes`.
     static let ownFields = ["change", "previous_login", "previous_role"]
+    /// The keys in a list that names people by address too.
+    static let addressFields = roleFields + ["email"]
+
+    /// The address `login` holds, in a list that names people by address too: a login never has an `@`.
+    private var address: String? { namesAddresses && login.contains("@") ? login : nil }
 
     /// `{"change":"renamed","login":"new","id":1,"previous_login":"old"}`; `previous_login` only for a login that
     /// changed, `role` in every record of a list with roles and `previous_role` only for a role that changed.
     var raw: RawJSON {
         var members: [JSONValue.Member] = [
-            .init("change", .string(kind.rawValue)), .init("login", .string(login)), .init("id", .integer(id)),
+            .init("change", .string(kind.rawValue)), .init("login", address == nil ? .string(login) : .null),
+            .init("id", .integer(id)),
         ]
         if let previousLogin { members.append(.init("previous_login", .string(previousLogin))) }
         if let role { members.append(.init("role", .string(role))) }
         if let previousRole { members.append(.init("previous_role", .string(previousRole))) }
+        if namesAddresses { members.append(.init("email", address.map(JSONValue.string) ?? .null)) }
         return RawJSON(bytes: JSONValue.object(members).bytes)
     }
 
     /// A table (on a terminal) marks each login with its change: `+` added, `−` (U+2212) removed, `~` renamed,
     /// `!` role changed, the way a diff reads. Tsv and csv name the change in words, for scripts. `roles` adds the
-    /// role columns, for a list with roles.
-    static func columns(_ context: RenderContext, roles: Bool = false) -> [Column<ListChange>] {
+    /// role columns, for a list with roles, and `addresses` the email column (`namesAddresses`).
+    static func columns(_ context: RenderContext, roles: Bool = false, addresses: Bool = false) -> [Column<ListChange>]
+    {
         let roleColumns: [Column<ListChange>] =
             roles
             ? [
@@ -83,10 +95,10 @@ struct ListChange: JSONRecord, Equatable {
         guard context.format == .table else {
             return [
                 Column("CHANGE") { $0.kind.rawValue },
-                Column("LOGIN", shrink: .last) { $0.login },
+                Column("LOGIN", shrink: .last) { $0.address == nil ? $0.login : "" },
                 Column("ID") { String($0.id) },
                 Column("PREVIOUS_LOGIN", key: "previous_login", shrink: .second) { $0.previousLogin ?? "" },
-            ] + roleColumns
+            ] + roleColumns + (addresses ? [Column("EMAIL") { $0.address ?? "" }] : [])
         }
         return [
             Column("CHANGE", shrink: .last) { $0.kind.sign + " " + $0.login },
@@ -112,8 +124,10 @@ struct ListChange: JSONRecord, Equatable {
 
     /// What changed from `snapshot` to `now`, both in their list's order: the people added, renamed and changed in
     /// the order the list has them now, then the people removed in the order the snapshot had them. Linear in the
-    /// two lists' lengths.
-    static func between<Entry: ChangeEntry>(_ snapshot: [Entry], _ now: [Entry]) -> [ListChange] {
+    /// two lists' lengths. `namesAddresses` marks each record as of a list that names people by address too.
+    static func between<Entry: ChangeEntry>(_ snapshot: [Entry], _ now: [Entry], namesAddresses: Bool = false)
+        -> [ListChange]
+    {
         var recorded = [Int64: Entry](minimumCapacity: snapshot.count)
         for entry in snapshot { recorded[entry.id] = entry }
         var changes: [ListChange] = []
@@ -140,7 +154,12 @@ struct ListChange: JSONRecord, Equatable {
         for entry in snapshot where !present.contains(entry.id) {
             changes.append(ListChange(kind: .removed, id: entry.id, login: entry.login, role: entry.role))
         }
-        return changes
+        guard namesAddresses else { return changes }
+        return changes.map { change in
+            var change = change
+            change.namesAddresses = true
+            return change
+        }
     }
 }
 

@@ -89,7 +89,9 @@ struct PeopleChangeKey: Sendable {
     var takesRoles: Bool { role != nil || rolePasses != nil }
 
     /// The keys of a change record for this list.
-    var fields: [String] { takesRoles ? ListChange.roleFields : ListChange.fields }
+    var fields: [String] {
+        fallbackName != nil ? ListChange.addressFields : takesRoles ? ListChange.roleFields : ListChange.fields
+    }
 }
 
 /// One `--changes` run of a people list: lock and read the snapshot, check it is of this list, read the whole list
@@ -249,11 +251,13 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         }
         let snapshot = PeopleSnapshot(
             subject: subject, people: people, ownerID: ownerID, apiURL: RecordedAPIRoot.of(github.apiRoot))
-        let changes = previous.map { ListChange.between($0.people, people) } ?? []
+        let changes =
+            previous.map { ListChange.between($0.people, people, namesAddresses: key.fallbackName != nil) } ?? []
         let words = subject.description
         if let stopped = await file.record(
             snapshot, problem: snapshot.problem, listed: words, count: people.count, changes: changes,
-            roles: key.hasRoles(options), unconfirmed: github.unconfirmedCopy, command: context)
+            roles: key.hasRoles(options), addresses: key.fallbackName != nil, unconfirmed: github.unconfirmedCopy,
+            command: context)
         {
             return stopped
         }

@@ -122,11 +122,12 @@ extension SnapshotFile {
     /// nil when the file was replaced: the caller says what it has to say and succeeds.
     func record(
         _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
-        changes: [ListChange], roles: Bool, unconfirmed: UnconfirmedCopy?, command: CommandContext
+        changes: [ListChange], roles: Bool, addresses: Bool = false, unconfirmed: UnconfirmedCopy?,
+        command: CommandContext
     ) async -> CommandOutcome? {
         await record(
             snapshot, problem: problem, listed: words, count: count, changes: changes,
-            columns: ListChange.columns(command.render, roles: roles), unconfirmed: unconfirmed,
+            columns: ListChange.columns(command.render, roles: roles, addresses: addresses), unconfirmed: unconfirmed,
             command: command)
     }
 
@@ -164,9 +165,13 @@ extension SnapshotFile {
             try io.out.write(writer.render(changes) + writer.finish(completed: true))
         } catch {
             let outcome = CommandOutcome.writeFailed(error, io: io)
-            if outcome == .outputClosed { io.writeErr(readerLeft) }
-            io.writeErr(untouched)
-            return .setupFailed
+            // With no change, csv's header or json's `[]` is all a gone reader missed: the run records, as tsv's
+            // and ndjson's, which write nothing then, do.
+            if !(outcome == .outputClosed && changes.isEmpty) {
+                if outcome == .outputClosed { io.writeErr(readerLeft) }
+                io.writeErr(untouched)
+                return .setupFailed
+            }
         }
         // Every change was written, but a reader that left before taking them all (`| head -1`, `| grep -q`)
         // never showed the rest, and one that takes nothing may never: the snapshot stays, so the next run
