@@ -697,6 +697,35 @@ struct PeopleChangesRunTests {
         #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
     }
 
+    /// An invitation whose name went from an address to a login, or back, is renamed with the address under
+    /// `email` or `previous_email`: no login field ever holds an address (a review's find). Other lists keep
+    /// `previous_login` whatever it holds.
+    @Test func anInvitationRenamedBetweenAnAddressAndALoginKeepsEachInItsField() throws {
+        let address = PeopleSnapshot.Entry(id: 2, login: "new@example.com", role: "direct_member")
+        let account = PeopleSnapshot.Entry(id: 2, login: "newuser", role: "admin")
+        let signedUp = ListChange.between([address], [account], namesAddresses: true)
+        #expect(
+            String(decoding: try #require(signedUp.first).raw.bytes, as: UTF8.self)
+                == #"{"change":"changed","login":"newuser","id":2,"role":"admin","previous_role":"direct_member","#
+                + #""previous_email":"new@example.com"}"#)
+        let back = ListChange.between([account], [address], namesAddresses: true)
+        #expect(
+            String(decoding: try #require(back.first).raw.bytes, as: UTF8.self)
+                == #"{"change":"changed","login":null,"id":2,"previous_login":"newuser","role":"direct_member","#
+                + #""previous_role":"admin","email":"new@example.com"}"#)
+        let context = RenderContext(format: .csv, isTTY: false, colorEnabled: false, width: 80, now: .now)
+        var writer = RecordStreamWriter(
+            context: context, columns: ListChange.columns(context, roles: true, addresses: true))
+        #expect(
+            String(decoding: writer.render(signedUp + back), as: UTF8.self)
+                == "change,login,id,previous_login,role,previous_role,email,previous_email\r\n"
+                + "changed,newuser,2,,admin,direct_member,,new@example.com\r\n"
+                + "changed,,2,newuser,direct_member,admin,new@example.com,\r\n")
+        let elsewhere = ListChange.between([address], [account])
+        #expect(elsewhere.first?.previousLogin == "new@example.com")
+        #expect(!String(decoding: try #require(elsewhere.first).raw.bytes, as: UTF8.self).contains("email\""))
+    }
+
     /// An invitation to an email address is named by the address, up to RFC 5321's 254 bytes; a login of 40
     /// characters is no login, and a snapshot file holding one is refused as GitHub's list is.
     @Test func anInvitationsAddressIsANameAndALoginOfFortyIsNot() {

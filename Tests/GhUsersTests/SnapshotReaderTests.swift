@@ -10,15 +10,17 @@ private final class ScriptedPipe: OutputSink, @unchecked Sendable {
     private var written = 0
     private let left: Bool
     private let takes: Bool
+    private let refusesWrites: Bool
 
-    init(left: Bool = false, takes: Bool = false) {
+    /// `refusesWrites`: the reader left before the write, which fails as EPIPE makes it; else it left after.
+    init(left: Bool = false, takes: Bool = false, refusesWrites: Bool = false) {
         self.left = left
         self.takes = takes
+        self.refusesWrites = refusesWrites
     }
 
-    /// A reader that left makes a write fail, as EPIPE does.
     func write(_ bytes: [UInt8]) throws {
-        if left, !bytes.isEmpty { throw CocoaError(.fileWriteUnknown) }
+        if refusesWrites, !bytes.isEmpty { throw CocoaError(.fileWriteUnknown) }
         lock.withLock { written += bytes.count }
     }
     var readerHasLeft: Bool { left }
@@ -70,18 +72,19 @@ struct SnapshotReaderTests {
         defer { folder.remove() }
         let slept = Slept()
         let (outcome, err) = await record(
-            to: ScriptedPipe(left: left), at: folder("c.json"), changes: [], format: format,
+            to: ScriptedPipe(left: left, refusesWrites: left), at: folder("c.json"), changes: [], format: format,
             sleep: { slept.add($0) })
         #expect(outcome == nil, "\(err)")
         #expect(err.isEmpty && slept.total == .zero)
         #expect(FileManager.default.fileExists(atPath: folder("c.json")))
     }
 
-    /// `… --changes F | grep -q added`: the reader found what it wanted and left.
-    @Test func aReaderThatLeftIsSaidAndTheFileIsNotWritten() async throws {
+    /// `… --changes F | grep -q added`: the reader found what it wanted and left, after the write or before it.
+    @Test(arguments: [false, true]) func aReaderThatLeftIsSaidAndTheFileIsNotWritten(before: Bool) async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let (outcome, err) = await record(to: ScriptedPipe(left: true), at: folder("c.json"), sleep: { _ in })
+        let (outcome, err) = await record(
+            to: ScriptedPipe(left: true, refusesWrites: before), at: folder("c.json"), sleep: { _ in })
         #expect(outcome == .setupFailed)
         #expect(
             err

@@ -108,6 +108,18 @@ struct WaitAnnouncerTests {
         #expect(err.text.hasSuffix(" (this clock may be ahead of GitHub's); waiting 1m 0s before retrying\n"))
     }
 
+    /// A reset that passed while the answer was read, within `resetGrace`, is waited out by a second as a reset
+    /// (`primaryLimitWait`), and said as one: the clock is not blamed for a late read (a review's find).
+    @Test func aResetJustPassedIsAResetNotAClockAhead() async throws {
+        let (announcer, clock, err) = announcer(tty: false)
+        let reset = clock.now.addingTimeInterval(-1.5)
+        try await announcer.sleep(.seconds(1), reason: .primaryRateLimit(resetAt: reset))
+        #expect(
+            err.text
+                == "gh-users: the rate limit is spent; waiting 1s for its reset at "
+                + reset.formatted(date: .omitted, time: .standard) + "\n")
+    }
+
     @Test func aSearchWaitNamesTheSearchBucketInItsLineAndItsCountdown() async throws {
         let (announcer, clock, err) = announcer(tty: true)
         let reset = clock.now.addingTimeInterval(2)

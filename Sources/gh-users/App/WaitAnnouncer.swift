@@ -23,8 +23,10 @@ struct WaitAnnouncer: Sendable {
             line =
                 "gh-users: GitHub's secondary rate limit: waiting \(DurationText.describe(seconds: seconds)) before "
                 + "retrying\n"
-        case .primaryRateLimit(let resetAt?, let bucket) where resetAt <= now():
-            // The reset is past here and GitHub still says spent: this clock is ahead of GitHub's.
+        case .primaryRateLimit(let resetAt?, let bucket)
+        where resetAt.timeIntervalSince(now()) <= -RetrySchedule.resetGrace:
+            // The reset is past here by more than a late answer's grace, as the wait took it (`primaryLimitWait`),
+            // and GitHub still says spent: this clock is ahead of GitHub's.
             let local = resetAt.formatted(date: .omitted, time: .standard)
             limit = Self.limitName(bucket)
             line =

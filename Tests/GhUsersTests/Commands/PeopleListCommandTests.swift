@@ -280,7 +280,8 @@ struct PeopleListCommandTests {
     }
 
     /// `--changes` writes an invitation sent to an email address as the list does: a null login and the address
-    /// under `email`, null for an invitation to an account. Before: the address under `login` (a review's find).
+    /// under `email`, which an invitation to an account does not have. Before: the address under `login` (a
+    /// review's find).
     @Test func anEmailInvitationsChangeHasANullLoginAndItsEmail() async throws {
         let folder = try Folder()
         defer { folder.remove() }
@@ -310,8 +311,8 @@ struct PeopleListCommandTests {
         }
         #expect(
             outputs[1]
-                == "change,login,id,previous_login,role,previous_role,email\r\n"
-                + "added,monalisa,1,,direct_member,,\r\nadded,,2,,direct_member,,octocat@github.com\r\n")
+                == "change,login,id,previous_login,role,previous_role,email,previous_email\r\n"
+                + "added,monalisa,1,,direct_member,,,\r\nadded,,2,,direct_member,,octocat@github.com,\r\n")
         #expect(
             outputs[2]
                 == #"{"change":"removed","login":null,"id":2,"role":"direct_member","email":"octocat@github.com"}"#

@@ -46,8 +46,9 @@ struct ListChange: JSONRecord, Equatable {
     /// For a `changed` record, the role the snapshot recorded.
     var previousRole: String?
     /// In a list that names a person by an email address where GitHub gives no login (`invitations`): such a
-    /// record's `login` is null and the address is under `email`, which is null for a person with a login, as
-    /// the list itself writes them.
+    /// record's `login` is null and the address is under `email`, as the list writes it; a previous name that
+    /// was an address is `previous_email`, never `previous_login`. A record named by a login has neither (the
+    /// snapshot keeps no address of it, so none is claimed).
     var namesAddresses = false
 
     /// The keys of a record, which `--fields` takes with `--changes`, in a list without roles.
@@ -57,10 +58,16 @@ struct ListChange: JSONRecord, Equatable {
     /// Those an account's record does not have: refused without `--changes`.
     static let ownFields = ["change", "previous_login", "previous_role"]
     /// The keys in a list that names people by address too.
-    static let addressFields = roleFields + ["email"]
+    static let addressFields = roleFields + ["email", "previous_email"]
 
     /// The address `login` holds, in a list that names people by address too: a login never has an `@`.
-    private var address: String? { namesAddresses && login.contains("@") ? login : nil }
+    private var address: String? { address(login) }
+    /// The address `previousLogin` holds, likewise.
+    private var previousAddress: String? { previousLogin.flatMap(address) }
+    /// `previousLogin` when it is a login.
+    private var previousAccount: String? { previousAddress == nil ? previousLogin : nil }
+
+    private func address(_ name: String) -> String? { namesAddresses && name.contains("@") ? name : nil }
 
     /// `{"change":"renamed","login":"new","id":1,"previous_login":"old"}`; `previous_login` only for a login that
     /// changed, `role` in every record of a list with roles and `previous_role` only for a role that changed.
@@ -69,16 +76,17 @@ struct ListChange: JSONRecord, Equatable {
             .init("change", .string(kind.rawValue)), .init("login", address == nil ? .string(login) : .null),
             .init("id", .integer(id)),
         ]
-        if let previousLogin { members.append(.init("previous_login", .string(previousLogin))) }
+        if let previousAccount { members.append(.init("previous_login", .string(previousAccount))) }
         if let role { members.append(.init("role", .string(role))) }
         if let previousRole { members.append(.init("previous_role", .string(previousRole))) }
-        if namesAddresses { members.append(.init("email", address.map(JSONValue.string) ?? .null)) }
+        if let address { members.append(.init("email", .string(address))) }
+        if let previousAddress { members.append(.init("previous_email", .string(previousAddress))) }
         return RawJSON(bytes: JSONValue.object(members).bytes)
     }
 
     /// A table (on a terminal) marks each login with its change: `+` added, `−` (U+2212) removed, `~` renamed,
     /// `!` role changed, the way a diff reads. Tsv and csv name the change in words, for scripts. `roles` adds the
-    /// role columns, for a list with roles, and `addresses` the email column (`namesAddresses`).
+    /// role columns, for a list with roles, and `addresses` the email columns (`namesAddresses`).
     static func columns(_ context: RenderContext, roles: Bool = false, addresses: Bool = false) -> [Column<ListChange>]
     {
         let roleColumns: [Column<ListChange>] =
@@ -97,8 +105,13 @@ struct ListChange: JSONRecord, Equatable {
                 Column("CHANGE") { $0.kind.rawValue },
                 Column("LOGIN", shrink: .last) { $0.address == nil ? $0.login : "" },
                 Column("ID") { String($0.id) },
-                Column("PREVIOUS_LOGIN", key: "previous_login", shrink: .second) { $0.previousLogin ?? "" },
-            ] + roleColumns + (addresses ? [Column("EMAIL") { $0.address ?? "" }] : [])
+                Column("PREVIOUS_LOGIN", key: "previous_login", shrink: .second) { $0.previousAccount ?? "" },
+            ] + roleColumns
+                + (addresses
+                    ? [
+                        Column("EMAIL") { $0.address ?? "" },
+                        Column("PREVIOUS_EMAIL", key: "previous_email") { $0.previousAddress ?? "" },
+                    ] : [])
         }
         return [
             Column("CHANGE", shrink: .last) { $0.kind.sign + " " + $0.login },

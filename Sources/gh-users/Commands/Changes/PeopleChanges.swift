@@ -376,7 +376,10 @@ extension PeopleChangeKey {
             each: {"change":"added","login":…,"id":…} or "removed" (with the login FILE recorded), and for a
             person matched by id whose login changed, "renamed" with "previous_login".\(roles ? """
              Each record has "role"; a person whose role changed is "changed", with "previous_role".
-            """ : "") On a terminal the table marks them + (added), − (removed), ~ (renamed)\(roles ? " and ! (changed)" : "").
+            """ : "")\(key.fallbackName == nil ? "" : """
+             An invitation sent to an email address has a null "login" and the address under "email" (a
+            previous one under "previous_email").
+            """) On a terminal the table marks them + (added), − (removed), ~ (renamed)\(roles ? " and ! (changed)" : "").
             Then FILE is replaced, atomically and 0600, with the whole list as it is now (ids, logins\(roles ? ", roles" : "") and
             which list it is); the first run only records it and says so. It reads the whole list as GitHub
             has it now (--all is implied; --limit, --full and --offline cannot be used with it). A run that
