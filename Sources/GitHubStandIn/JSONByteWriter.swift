@@ -35,22 +35,9 @@ struct JSONByteWriter {
 
     mutating func boolean(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
-    /// A string literal, escaped per RFC 8259 as JSONBytes escapes it, plus U+2028 and U+2029, so the text is
-    /// also safe inside JavaScript sources.
-    mutating func string(_ text: String) {
-        let literal = JSONValue.string(text).bytes
-        if text.unicodeScalars.contains(where: { $0 == "\u{2028}" || $0 == "\u{2029}" }) {
-            let escaped = String(decoding: literal, as: UTF8.self).replacing("\u{2028}", with: #"\u2028"#)
-            bytes += escaped.replacing("\u{2029}", with: #"\u2029"#).utf8
-        } else {
-            bytes += literal
-        }
-    }
+    /// A string literal, escaped as JSONBytes escapes it: RFC 8259's escapes, and U+2028 and U+2029 too, so the
+    /// text is also safe inside JavaScript sources.
+    mutating func string(_ text: String) { bytes += JSONValue.string(text).bytes }
 
     mutating func optionalString(_ text: String?) { if let text { string(text) } else { raw("null") } }
-
-    /// A value as it is, but a string as `string` writes one.
-    mutating func value(_ value: JSONValue) {
-        if case .string(let text) = value { string(text) } else { bytes += value.bytes }
-    }
 }

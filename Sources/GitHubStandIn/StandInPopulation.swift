@@ -107,7 +107,7 @@ package struct StandInUser: Sendable, Equatable {
         ]
         for (key, value) in members {
             writer.unescaped(",\"\(key)\":")
-            writer.value(value)
+            writer.bytes += value.bytes
         }
         writer.bytes += privateKeys ? Self.privateKeys : []
         writer.raw("}")
