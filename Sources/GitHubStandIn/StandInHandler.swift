@@ -68,17 +68,11 @@ struct StandInRouteRequest {
             pattern.description.hasPrefix("/repositories/")
                 || pattern.description.hasPrefix("/organizations/")
         else { return request.path }
-        var filled: [Substring] = []
-        for segment in pattern.segments {
-            guard segment.hasPrefix("{") else {
-                filled.append(segment)
-                continue
-            }
+        let filled = pattern.segments.map { segment -> String? in
             let name = segment.dropFirst().dropLast().prefix { $0 != ":" }
-            guard let value = parameters[String(name)] else { return request.path }
-            filled.append(Substring(value))
+            return segment.hasPrefix("{") ? parameters[String(name)] : String(segment)
         }
-        return filled.joined(separator: "/")
+        return filled.contains(nil) ? request.path : filled.compactMap { $0 }.joined(separator: "/")
     }
 
     subscript<Value>(dynamicMember path: KeyPath<RecordedRequest, Value>) -> Value { request[keyPath: path] }
