@@ -59,24 +59,14 @@ struct StandInUserSearchQuery: Sendable {
             && freeText.allSatisfy { login.contains($0) || name.contains($0) }
     }
 
-    /// Splits on whitespace outside double quotes, dropping them; a token that starts with a quote is free text.
+    /// Splits on whitespace outside double quotes, dropping them; a token that starts with a quote is free text. A
+    /// token whose quote never closes (`open`: it runs to the end) is dropped with what follows it.
     private static func tokens(of text: String) -> [(text: String, quoted: Bool)] {
-        var tokens: [(String, Bool)] = []
-        var (current, quoted, started, inQuotes) = ("", false, false, false)
-        for character in text + " " {
-            if character == "\"" {
-                quoted = quoted || !started
-                started = true
-                inQuotes.toggle()
-            } else if character.isWhitespace && !inQuotes {
-                if !current.isEmpty { tokens.append((current, quoted)) }
-                (current, quoted, started) = ("", false, false)
-            } else {
-                current.append(character)
-                started = true
-            }
+        let token = #/(?<open>(?:"[^"]*"|[^\s"])*"[^"]*$)|(?:"[^"]*"|[^\s"])+/#
+        return text.matches(of: token).compactMap { match in
+            let text = match.output.0.filter { $0 != "\"" }
+            return match.output.open != nil || text.isEmpty ? nil : (text, match.output.0.first == "\"")
         }
-        return tokens
     }
 }
 
