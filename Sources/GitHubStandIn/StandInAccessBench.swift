@@ -11,9 +11,7 @@ extension StandInWorld {
     package static let benchOrganization = "bench-org"
 
     /// The world with `benchOrganization` beside its own; accounts the population does not hold are left out.
-    package func addingBenchOrganization(_ population: StandInPopulation, repositories count: Int = 1_000)
-        -> StandInWorld
-    {
+    package func addingBenchOrganization(_ population: StandInPopulation) -> StandInWorld {
         let users = population.users.filter { $0.type == "User" && $0.ordinal > 100 }.map(\.login)
         func login(_ index: Int) -> String? { index < users.count ? users[index] : nil }
         let members = (0..<140).compactMap { index in
@@ -23,7 +21,7 @@ extension StandInWorld {
                     twoFactor: index % 9 == 4 ? "disabled" : "enabled")
             }
         }
-        let names = (0..<count).map { Self.benchOrganization + String(format: "/repo-%04d", $0) }
+        let names = (0..<1_000).map { Self.benchOrganization + String(format: "/repo-%04d", $0) }
         let teams = (0..<4).map { team in
             Team(
                 slug: "team-\(team)", name: "Team \(team)", parent: team == 0 ? nil : "team-0",
@@ -31,7 +29,7 @@ extension StandInWorld {
                     login(team * 10 + $0 + 1).map { TeamMember(login: $0, role: "member") }
                 },
                 repositories: Dictionary(
-                    (0..<25).map { (names[($0 * 40 + team * 7) % count], Self.permissions[team + 1]) }
+                    (0..<25).map { (names[($0 * 40 + team * 7) % names.count], Self.permissions[team + 1]) }
                 ) { $1 })
         }
         var world = self

@@ -330,7 +330,7 @@ package final class StandInWorldState: @unchecked Sendable {
     private let lock = NSLock()
     private var world: StandInWorld
 
-    package init(_ world: StandInWorld = .file) {
+    package init(_ world: StandInWorld) {
         self.world = world
     }
 
