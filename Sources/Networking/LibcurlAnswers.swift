@@ -149,7 +149,12 @@ extension URLSessionTransport {
         case .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
             return .tls(.handshake, host: host(urlError), detail: detail)
         // Most libcurl failures come as -1 (a proxy's too, measured); whatever the code, libcurl's text decides.
+        // CURLE_COULDNT_CONNECT's text under another code (a review saw it twice in 80 kills of a server
+        // mid-run) is a connect failure all the same, retried as one.
         default:
+            if detail.hasPrefix("Failed to connect to ") {
+                return connectFailure(detail, url: urlError.failingURL, proxyHosts: proxyHosts)
+            }
             return libcurlFailure(detail, host: host(urlError))
         }
     }

@@ -92,6 +92,18 @@ struct ConnectFailureMappingTests {
         #expect(error.isTransient)
     }
 
+    /// libcurl's connect failure under another code (-1, or a connection lost's) is a connect failure too:
+    /// before, it was `other`, neither retried nor answered from the cache, and said in libcurl's words.
+    @Test(arguments: [URLError.Code.unknown, .cannotLoadFromNetwork])
+    func aConnectFailureUnderAnotherCodeIsOne(code: URLError.Code) {
+        let error = URLSessionTransport.transportError(
+            curlError(
+                code, "Failed to connect to 127.0.0.1 port 9 after 2 ms: Couldn't connect to server",
+                url: "http://127.0.0.1:9/users"))
+        #expect(error == .cannotConnect("refused or unreachable", host: "127.0.0.1:9"))
+        #expect(error.isTransient)
+    }
+
     @Test func theDefaultPortCountsAsTheServers() {
         let error = URLSessionTransport.transportError(
             curlError(
