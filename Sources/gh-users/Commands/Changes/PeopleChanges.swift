@@ -175,8 +175,9 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             switch await lookUpOwnerID(repository) {
             case .success(let id): given = id
             case .failure(let error):
-                io.writeErr(context.presenter.present(error).message)
-                given = nil
+                // No answer to tell a rename from another list (no such owner now: exit 3; a spent limit: 5).
+                io.writeErr(context.presenter.present(error).message + file.untouched)
+                return .failed(error)
             }
             guard given == recordedID else {
                 // Through `LocalFileError`, which makes the words the file holds safe to print.
