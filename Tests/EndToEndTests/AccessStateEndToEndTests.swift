@@ -64,4 +64,38 @@ struct AccessStateEndToEndTests {
             #expect(server.requests.count == asked)
         }
     }
+
+    /// A write cut short by a full disk (here `ulimit -f`, 3 KiB: the first repository fits, the second is cut)
+    /// under `>>`: stderr says where the state stands and how many bytes past it to remove, and done as told, the
+    /// rerun leaves the map whole, none of it twice. Before, stderr said only that the write failed, and the
+    /// rerun wrote the cut repository again after its cut part, exit 0 (a review's find).
+    @Test func aWriteCutByAFullDiskSaysWhatToRemoveAndTheRerunMendsIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-access-cut-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (output, state) = (
+            folder.appendingPathComponent("map.ndjson").path, folder.appendingPathComponent("s").path
+        )
+        try await withStandIn(users: 100) { server in
+            let environment = [
+                "API": server.baseURL, "OUT": output, "STATE": state, "GH_TOKEN": StandInTokens.token(for: "octocat"),
+            ]
+            let access = #""$GH_USERS" access github --format ndjson --concurrency 1 --api-url "$API" --no-cache"#
+            let whole = try await BinaryRunner.shell(access, environment: environment)
+            #expect(whole.status == 0 && whole.stdout.utf8.count > 3072, "\(whole.stderr)")
+            let cut = try await BinaryRunner.shell(
+                "ulimit -f 3; " + access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+            #expect(cut.status == 1, "\(cut.stderr)")
+            #expect(cut.stderr.contains("records the map up to github/docs. The last "), "\(cut.stderr)")
+            let bytes = try #require(
+                cut.stderr.split(separator: "truncate -s -").last.flatMap { Int($0.prefix { $0.isNumber }) },
+                "\(cut.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)).count == 3072)
+            let rerun = try await BinaryRunner.shell(
+                #"truncate -s -\#(bytes) "$OUT" && "# + access + #" --state "$STATE" >> "$OUT""#,
+                environment: environment)
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self) == whole.stdout)
+        }
+    }
 }

@@ -20,6 +20,9 @@ struct AccessOutput: AccessRecordSink {
     /// Records the filters but `--affiliation` keep whose affiliation this token cannot tell.
     var unknownAffiliations = 0
     var writeFailure: (any Error)?
+    /// With `--state`, the bytes written past what the state records when a write or the state's save failed:
+    /// part of one repository's records, or all of them, which a rerun writes again.
+    private var unrecordedBytes = 0
     /// A table's first records, held until there are enough of them (`tableSample`) to size its columns: the
     /// records come one repository at a time, and the first repository's names alone cut every longer one.
     private var held: [AccessRecord] = []
@@ -43,6 +46,7 @@ struct AccessOutput: AccessRecordSink {
 
     mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async -> Bool {
         repositories += 1
+        unrecordedBytes = 0
         let kept = records.filter(command.keeps)
         unknownAffiliations += command.unknownAffiliations(records)
         do {
@@ -56,7 +60,13 @@ struct AccessOutput: AccessRecordSink {
             } else if !kept.isEmpty {
                 let bytes = writer.render(kept, moreToCome: true)
                 progress.clear()
-                try context.io.out.write(bytes)
+                unrecordedBytes = bytes.count
+                do {
+                    try context.io.out.write(bytes)
+                } catch let failure as OutputWriteError {
+                    unrecordedBytes = failure.written ?? 0
+                    throw failure
+                }
             }
             do throws(LocalFileError) {
                 let place = AccessPlace(repository: repository, records: kept.count, read: read)
@@ -175,7 +185,9 @@ struct AccessOutput: AccessRecordSink {
                 // A signal that also ended the reader (Ctrl-C to the pipeline) is an interrupted map.
                 return Task.isCancelled ? context.interrupted() : .setupFailed
             }
-            return .writeFailed(writeFailure, io: context.io)
+            let outcome = CommandOutcome.writeFailed(writeFailure, io: context.io)
+            if let state, outcome != .outputClosed { context.io.writeErr(cutAdvice(state)) }
+            return outcome
         }
         try? flush(moreToCome: false)
         try? context.io.out.write(writer.finish(completed: false))
@@ -191,6 +203,21 @@ struct AccessOutput: AccessRecordSink {
                         + "again, appending to the same output, to go on.") + "\n")
         }
         return .failed(error)
+    }
+
+    /// How a map whose output or state could not be written (a full disk) goes on: the bytes written past the
+    /// state's last repository are removed first, since the rerun writes that repository again whole.
+    private func cutAdvice(_ state: AccessStateFile) -> String {
+        let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
+        let file = context.stdoutFile.map(TerminalSanitizer.quotedPath)
+        let cut =
+            unrecordedBytes == 0
+            ? ""
+            : " The last \(unrecordedBytes) bytes of \(file ?? "the output") are of the repository after it, which "
+                + "the rerun writes again whole: remove them first (truncate -s -\(unrecordedBytes) \(file ?? "FILE"))."
+        return TerminalSanitizer.sanitize(
+            "gh-users: the state file \(state.file.shown) records the map \(place).\(cut) Then run the same "
+                + "command again, appending to the same output, to go on.") + "\n"
     }
 
     /// With stdout a pipe, once the last byte is written: waits for the reader to take the rest (unless
