@@ -94,6 +94,21 @@ struct SnapshotReaderTests {
         #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
     }
 
+    /// The snapshot is written and flushed beside FILE before any change goes out: when it cannot be (here a
+    /// directory stands at `FILE.tmp`; a full disk alike), nothing is written and FILE is left as it was. Before,
+    /// the changes went out first, and the next run wrote them again after them (a review's find).
+    @Test func aSnapshotThatCannotBeWrittenStopsTheRunBeforeAnyChange() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder("c.json.tmp"), withIntermediateDirectories: false)
+        let sink = ScriptedPipe()
+        let (outcome, err) = await record(to: sink, at: folder("c.json"), sleep: { _ in })
+        #expect(outcome == .setupFailed)
+        #expect(sink.unreadBytes == 0)
+        #expect(err.contains("No change was written: the next run reports them."), "\(err)")
+        #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
+    }
+
     /// `Popen(…, stdout=PIPE).wait()` reads nothing until the process ends: 5 s of the injected clock, then exit 1.
     @Test func aReaderThatTakesNothingIsWaitedOnFiveSecondsAndTheFileIsNotWritten() async throws {
         let folder = try Folder()

@@ -152,6 +152,30 @@ struct OwnedFile: Sendable {
 
     /// Replaces the file atomically with `bytes`, 0600 whatever the umask or an older file's mode.
     func replace(with bytes: [UInt8]) throws(LocalFileError) {
+        try commit(prepare(bytes))
+    }
+
+    /// A replacement written and flushed beside the file (`FILE.tmp`), which `commit` renames over it; dropped
+    /// uncommitted, or at a signal, it is removed. A caller knows the file can be written (a full disk) before
+    /// it does what the file records.
+    final class Replacement {
+        let temporary: String
+        private let cleanup: Int
+        fileprivate var committed = false
+
+        fileprivate init(temporary: String, cleanup: Int) {
+            self.temporary = temporary
+            self.cleanup = cleanup
+        }
+
+        deinit {
+            if !committed { unlink(temporary) }
+            ExitCleanup.process.remove(cleanup)
+        }
+    }
+
+    /// `bytes` written to the temporary file and flushed to disk, for `commit`.
+    func prepare(_ bytes: [UInt8]) throws(LocalFileError) -> Replacement {
         try checkLinks()
         let temporary = temporaryPath
         // A temporary file left by a killed run is removed (only its name: a hard link planted there loses
@@ -161,14 +185,11 @@ struct OwnedFile: Sendable {
         }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0o600)
         guard descriptor >= 0 else { throw failure("create", temporary, errno) }
-        // A signal that ends the run before the rename removes it.
-        let cleanup = ExitCleanup.process.add(temporary)
-        defer { ExitCleanup.process.remove(cleanup) }
+        // A signal that ends the run before the rename removes it; a replacement that fails or is dropped takes
+        // it with it too: the next run would only remove it.
+        let replacement = Replacement(temporary: temporary, cleanup: ExitCleanup.process.add(temporary))
         var closed = false
         defer { if !closed { close(descriptor) } }
-        // A replacement that fails takes its temporary file with it: the next run would only remove it.
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
         guard fchmod(descriptor, 0o600) == 0 else { throw failure("protect", temporary, errno) }
         do {
             try FileDescriptorIO.writeAll(descriptor, bytes)
@@ -178,8 +199,14 @@ struct OwnedFile: Sendable {
         guard fsync(descriptor) == 0 else { throw failure("flush", temporary, errno) }
         closed = true
         guard close(descriptor) == 0 else { throw failure("write", temporary, errno) }
-        guard rename(temporary, target) == 0 else { throw failure("replace", path, errno) }
-        renamed = true
+        return replacement
+    }
+
+    /// Puts `replacement` in place of the file, and the rename on disk.
+    func commit(_ replacement: Replacement) throws(LocalFileError) {
+        try checkLinks()
+        guard rename(replacement.temporary, target) == 0 else { throw failure("replace", path, errno) }
+        replacement.committed = true
         // The rename itself is on disk only once the directory is.
         let directory = open(Self.directory(of: target), O_RDONLY | O_CLOEXEC)
         guard directory >= 0 else { throw failure("flush the directory of", path, errno) }

@@ -72,6 +72,15 @@ struct SnapshotFile<Contents: SnapshotContents>: Sendable {
         try file.replace(with: bytes)
     }
 
+    /// Writes the replacement beside the file, for `commit` once its changes are written and read.
+    func prepare(_ bytes: [UInt8]) throws(LocalFileError) -> OwnedFile.Replacement {
+        try file.prepare(bytes)
+    }
+
+    func commit(_ replacement: OwnedFile.Replacement) throws(LocalFileError) {
+        try file.commit(replacement)
+    }
+
     /// One run at a time: two overlapping nightly runs would both report the same changes.
     func lock() throws(LocalFileError) -> OwnedFileLock {
         try file.lock()
@@ -160,6 +169,15 @@ extension SnapshotFile {
                     + "nothing was compared or written.\n" + untouched)
             return .setupFailed
         }
+        // Written and flushed beside FILE before any change goes out: a disk too full to hold it stops the run
+        // with nothing written, where the changes used to go out first and come again on the next run.
+        let replacement: OwnedFile.Replacement
+        do {
+            replacement = try prepare(bytes)
+        } catch {
+            io.writeErr("gh-users: \(error.message). No change was written: the next run reports them.\n" + untouched)
+            return .setupFailed
+        }
         var writer = RecordStreamWriter(context: command.render, columns: columns)
         do {
             try io.out.write(writer.render(changes) + writer.finish(completed: true))
@@ -195,7 +213,7 @@ extension SnapshotFile {
             return .failed(.cancelled)
         }
         do {
-            try replace(with: bytes)
+            try commit(replacement)
         } catch {
             io.writeErr(
                 "gh-users: \(error.message). The changes written were not recorded, so the next run reports them "
