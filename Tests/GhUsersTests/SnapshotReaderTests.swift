@@ -105,7 +105,7 @@ struct SnapshotReaderTests {
         let (outcome, err) = await record(to: sink, at: folder("c.json"), sleep: { _ in })
         #expect(outcome == .setupFailed)
         #expect(sink.unreadBytes == 0)
-        #expect(err.contains("No change was written: the next run reports them."), "\(err)")
+        #expect(err.contains("Nothing was written.\n"), "\(err)")
         #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
     }
 

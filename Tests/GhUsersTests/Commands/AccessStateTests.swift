@@ -1,3 +1,5 @@
+import AtomicCore
+import Data
 import Foundation
 import Networking
 import TestSupport
@@ -59,6 +61,10 @@ struct AccessStateTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
+
+    private static let streams = IOStreams(
+        out: CapturedOutput(), err: CapturedOutput(), stdoutIsTTY: false, stderrIsTTY: false, terminalWidth: 80,
+        colorPolicy: .auto)
 
     private static let argv = ["access", "octo-org", "--concurrency", "1", "--fields", "repository,login"]
 
@@ -306,6 +312,45 @@ struct AccessStateTests {
         let again = await Self.harness(world).run(Self.argv + ["--state", state])
         #expect(again.status == 1)
         #expect(again.err.contains("octo-org/r03"))
+    }
+
+    /// A save that fails leaves the state as its file holds it, which the message after a full disk names:
+    /// before, the repository whose save failed was named as recorded (a review's find).
+    @Test func aFailedSaveLeavesTheStateAsItsFileHoldsIt() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s").path
+        let fresh = AccessState(organization: "octo-org", filters: [:], format: .tsv, fields: nil, apiURL: nil)
+        guard case .success(var file) = AccessStateFile.open(path, as: fresh, io: Self.streams) else {
+            Issue.record("the state did not open")
+            return
+        }
+        try file.written("octo-org/r00", records: 2, read: .read)
+        try FileManager.default.createDirectory(atPath: path + ".tmp", withIntermediateDirectories: false)
+        #expect(throws: LocalFileError.self) { try file.written("octo-org/r01", records: 3, read: .read) }
+        #expect(file.state.after == "octo-org/r00" && file.state.records == 2 && file.state.repositories == 1)
+    }
+
+    /// What a full disk's stop says: the bytes past the state's place to remove, with the command that does
+    /// it; none to remove is no "Then" after nothing (a review's find); on a pipe, none, since a pipe's bytes
+    /// cannot be taken back (a review saw it told to cut 20,669 bytes of a pipe).
+    @Test func aCutMapSaysWhatToRemoveOnlyWhereItCanBe() {
+        var state = AccessState(organization: "o", filters: [:], format: .csv, fields: nil, apiURL: nil)
+        state.after = "o/a"
+        let rerun = "run the same command again, appending to the same output, to go on."
+        #expect(
+            AccessOutput.cutAdvice(state, shown: "'s'", file: "'m.csv'", bytes: 120, pipe: false)
+                == "gh-users: the state file 's' records the map up to o/a. The last 120 bytes of 'm.csv' are of the "
+                + "repository after it, which the rerun writes again whole: remove them first (truncate -s -120 "
+                + "'m.csv'), then \(rerun)\n")
+        #expect(
+            AccessOutput.cutAdvice(state, shown: "'s'", file: nil, bytes: 0, pipe: false)
+                == "gh-users: the state file 's' records the map up to o/a; \(rerun)\n")
+        state.after = nil
+        #expect(
+            AccessOutput.cutAdvice(state, shown: "'s'", file: nil, bytes: 20_669, pipe: true)
+                == "gh-users: the state file 's' records the map before its first repository; what the reader took "
+                + "past that comes again when you \(rerun)\n")
     }
 
     @Test(arguments: [

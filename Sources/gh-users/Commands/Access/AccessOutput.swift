@@ -186,7 +186,13 @@ struct AccessOutput: AccessRecordSink {
                 return Task.isCancelled ? context.interrupted() : .setupFailed
             }
             let outcome = CommandOutcome.writeFailed(writeFailure, io: context.io)
-            if let state, outcome != .outputClosed { context.io.writeErr(cutAdvice(state)) }
+            if let state, outcome != .outputClosed {
+                context.io.writeErr(
+                    Self.cutAdvice(
+                        state.state, shown: state.file.shown,
+                        file: context.stdoutFile.map(TerminalSanitizer.quotedPath),
+                        bytes: unrecordedBytes, pipe: pipe != nil))
+            }
             return outcome
         }
         try? flush(moreToCome: false)
@@ -205,19 +211,22 @@ struct AccessOutput: AccessRecordSink {
         return .failed(error)
     }
 
-    /// How a map whose output or state could not be written (a full disk) goes on: the bytes written past the
-    /// state's last repository are removed first, since the rerun writes that repository again whole.
-    private func cutAdvice(_ state: AccessStateFile) -> String {
-        let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
-        let file = context.stdoutFile.map(TerminalSanitizer.quotedPath)
-        let cut =
-            unrecordedBytes == 0
-            ? ""
-            : " The last \(unrecordedBytes) bytes of \(file ?? "the output") are of the repository after it, which "
-                + "the rerun writes again whole: remove them first (truncate -s -\(unrecordedBytes) \(file ?? "FILE"))."
-        return TerminalSanitizer.sanitize(
-            "gh-users: the state file \(state.file.shown) records the map \(place).\(cut) Then run the same "
-                + "command again, appending to the same output, to go on.") + "\n"
+    /// How a map whose output or state could not be written (a full disk) goes on, from the `state` its file
+    /// holds: the `bytes` written past its last repository are removed first from the output (`file`, when
+    /// stdout names one), since the rerun writes that repository again whole. On a pipe they cannot be: what
+    /// its reader took past the state comes again.
+    static func cutAdvice(_ state: AccessState, shown: String, file: String?, bytes: Int, pipe: Bool) -> String {
+        let place = state.after.map { "up to \($0)" } ?? "before its first repository"
+        let rerun = "run the same command again, appending to the same output, to go on"
+        let next =
+            pipe
+            ? "; what the reader took past that comes again when you " + rerun + "."
+            : bytes == 0
+                ? "; " + rerun + "."
+                : ". The last \(bytes) bytes of \(file ?? "the output") are of the repository after it, which the "
+                    + "rerun writes again whole: remove them first (truncate -s -\(bytes) \(file ?? "FILE")), then "
+                    + rerun + "."
+        return TerminalSanitizer.sanitize("gh-users: the state file \(shown) records the map \(place)" + next) + "\n"
     }
 
     /// With stdout a pipe, once the last byte is written: waits for the reader to take the rest (unless

@@ -192,20 +192,24 @@ struct AccessStateFile {
     }
 
     /// The repository's `records` are written: the next run goes on after it.
+    /// `state` changes only once the file holds it: after a failed save it is what the file holds, which a
+    /// message names.
     mutating func written(_ repository: String, records: Int, read: AccessRepositoryRead) throws(LocalFileError) {
-        state.after = repository
+        var next = state
+        next.after = repository
         // A count stops at the bound, which only a state edited up to it reaches: past it, the next run would
         // refuse the file, and a refusal after the records were written wrote them again on every run.
         let bound = AccessState.counts.upperBound
-        state.records = min(state.records + records, bound)
+        next.records = min(next.records + records, bound)
         switch read {
-        case .read: state.repositories = min(state.repositories + 1, bound)
+        case .read: next.repositories = min(next.repositories + 1, bound)
         case .refused:
-            state.repositories = min(state.repositories + 1, bound)
-            state.unreadable.append(repository)
-        case .gone: state.missing.append(repository)
+            next.repositories = min(next.repositories + 1, bound)
+            next.unreadable.append(repository)
+        case .gone: next.missing.append(repository)
         }
-        try file.replace(with: state.encoded)
+        try file.replace(with: next.encoded)
+        state = next
     }
 
     /// The map read to its end had no repository the token could read (`AccessCommand.readsNone`): no map

@@ -175,7 +175,7 @@ extension SnapshotFile {
         do {
             replacement = try prepare(bytes)
         } catch {
-            io.writeErr("gh-users: \(error.message). No change was written: the next run reports them.\n" + untouched)
+            io.writeErr("gh-users: \(error.message). Nothing was written.\n" + untouched)
             return .setupFailed
         }
         var writer = RecordStreamWriter(context: command.render, columns: columns)
