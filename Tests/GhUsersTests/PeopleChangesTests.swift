@@ -726,6 +726,23 @@ struct PeopleChangesRunTests {
         #expect(!String(decoding: try #require(elsewhere.first).raw.bytes, as: UTF8.self).contains("email\""))
     }
 
+    /// A login never holds an `@` and an address always does, which is how a change record tells them apart: a
+    /// hostile answer's login with an `@`, or address without one, is refused, never recorded under the wrong
+    /// name; an address past 254 bytes is said to be one (a review's finds).
+    @Test func aNameThatIsNeitherALoginNorAnAddressIsRefused() throws {
+        let key = PeopleChangeKey(role: "role", fallbackName: "email")
+        let login = try #require(key.entry(Array(#"{"id":3,"login":"mal@lory","email":"a@x.com"}"#.utf8), role: nil))
+        #expect(login.problem == "a login with an '@', which GitHub cannot issue")
+        let address = try #require(key.entry(Array(#"{"id":3,"login":null,"email":"noatsign"}"#.utf8), role: nil))
+        #expect(address.problem == "an email address without an '@'")
+        let member = try #require(PeopleChangeKey().entry(Array(#"{"id":4,"login":"a@b"}"#.utf8), role: nil))
+        #expect(member.problem == "a login with an '@', which GitHub cannot issue")
+        let fine = try #require(key.entry(Array(#"{"id":5,"login":null,"email":"x@y.org"}"#.utf8), role: nil))
+        #expect(fine.problem == nil && fine.login == "x@y.org")
+        let long = PeopleSnapshot.Entry(id: 6, login: String(repeating: "a", count: 250) + "@x.org")
+        #expect(long.problem == "an email address of 256 bytes, longer than the 254 an address may be")
+    }
+
     /// An invitation to an email address is named by the address, up to RFC 5321's 254 bytes; a login of 40
     /// characters is no login, and a snapshot file holding one is refused as GitHub's list is.
     @Test func anInvitationsAddressIsANameAndALoginOfFortyIsNot() {

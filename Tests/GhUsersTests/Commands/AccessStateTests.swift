@@ -339,10 +339,15 @@ struct AccessStateTests {
         state.after = "o/a"
         let rerun = "run the same command again, appending to the same output, to go on."
         #expect(
-            AccessOutput.cutAdvice(state, shown: "'s'", file: "'m.csv'", bytes: 120, pipe: false)
+            AccessOutput.cutAdvice(state, shown: "'s'", file: "m.csv", bytes: 120, pipe: false)
                 == "gh-users: the state file 's' records the map up to o/a. The last 120 bytes of 'm.csv' are of the "
                 + "repository after it, which the rerun writes again whole: remove them first (truncate -s -120 "
-                + "'m.csv'), then \(rerun)\n")
+                + "m.csv), then \(rerun)\n")
+        // The command is quoted for the shell it is pasted into (before: a name quoted for the eye alone, which
+        // truncate took for another file, or a quote that broke the command: a review's find).
+        let hostile = AccessOutput.cutAdvice(state, shown: "'s'", file: "it's\u{1B}[31m\n.tsv", bytes: 5, pipe: false)
+        #expect(hostile.contains(#"(truncate -s -5 $'it\'s\e[31m\n.tsv'), then"#), "\(hostile)")
+        #expect(!hostile.contains("\u{1B}"))
         #expect(
             AccessOutput.cutAdvice(state, shown: "'s'", file: nil, bytes: 0, pipe: false)
                 == "gh-users: the state file 's' records the map up to o/a; \(rerun)\n")

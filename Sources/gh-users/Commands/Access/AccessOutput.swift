@@ -190,7 +190,7 @@ struct AccessOutput: AccessRecordSink {
                 context.io.writeErr(
                     Self.cutAdvice(
                         state.state, shown: state.file.shown,
-                        file: context.stdoutFile.map(TerminalSanitizer.quotedPath),
+                        file: context.stdoutFile,
                         bytes: unrecordedBytes, pipe: pipe != nil))
             }
             return outcome
@@ -212,19 +212,21 @@ struct AccessOutput: AccessRecordSink {
     }
 
     /// How a map whose output or state could not be written (a full disk) goes on, from the `state` its file
-    /// holds: the `bytes` written past its last repository are removed first from the output (`file`, when
-    /// stdout names one), since the rerun writes that repository again whole. On a pipe they cannot be: what
+    /// holds: the `bytes` written past its last repository are removed first from the output (`file`, the path
+    /// stdout names, if any), since the rerun writes that repository again whole. On a pipe they cannot be: what
     /// its reader took past the state comes again.
     static func cutAdvice(_ state: AccessState, shown: String, file: String?, bytes: Int, pipe: Bool) -> String {
         let place = state.after.map { "up to \($0)" } ?? "before its first repository"
+        // Named safely in the words; quoted for a shell in the command, which a person pastes.
+        let (shownFile, word) = (file.map(TerminalSanitizer.quotedPath), file.map(ShellWord.quote))
         let rerun = "run the same command again, appending to the same output, to go on"
         let next =
             pipe
             ? "; what the reader took past that comes again when you " + rerun + "."
             : bytes == 0
                 ? "; " + rerun + "."
-                : ". The last \(bytes) bytes of \(file ?? "the output") are of the repository after it, which the "
-                    + "rerun writes again whole: remove them first (truncate -s -\(bytes) \(file ?? "FILE")), then "
+                : ". The last \(bytes) bytes of \(shownFile ?? "the output") are of the repository after it, which "
+                    + "the rerun writes again whole: remove them first (truncate -s -\(bytes) \(word ?? "FILE")), then "
                     + rerun + "."
         return TerminalSanitizer.sanitize("gh-users: the state file \(shown) records the map \(place)" + next) + "\n"
     }

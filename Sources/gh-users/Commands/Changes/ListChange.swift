@@ -130,7 +130,11 @@ struct ListChange: JSONRecord, Equatable {
     /// The login is never repeated: its length is what is said.
     static func loginProblem(_ login: String, orAddress: Bool = false) -> String? {
         if login.utf8.count <= Login.maximumLength + 5, Login.isValid(login) { return nil }
-        if orAddress, login.utf8.count <= maximumAddressLength, login.contains("@") { return nil }
+        if orAddress, login.contains("@") {
+            guard login.utf8.count > maximumAddressLength else { return nil }
+            return "an email address of \(login.utf8.count) bytes, longer than the \(maximumAddressLength) an address "
+                + "may be"
+        }
         return "a login of \(login.utf8.count) bytes that GitHub cannot issue (a login is 1 to "
             + "\(Login.maximumLength) letters, digits, '-' or '_')"
     }

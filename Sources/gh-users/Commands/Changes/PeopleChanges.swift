@@ -43,10 +43,14 @@ struct PeopleChangeKey: Sendable {
         let names = (["login"] + (fallbackName.map { [$0] } ?? [])).filter {
             members[$0].map { account[$0.lowerBound] == UInt8(ascii: "\"") } ?? false
         }
-        guard let login = JSONText.texts(of: names, in: account).first(where: { !$0.isEmpty }) else { return nil }
+        let texts = JSONText.texts(of: names, in: account)
+        guard let index = texts.firstIndex(where: { !$0.isEmpty }) else { return nil }
         // A role GitHub did not send (an older server's collaborator without `role_name`) is unknown, never "".
         let role = passRole ?? self.role.map { JSONText.text(of: $0, in: record) }.flatMap { $0.isEmpty ? nil : $0 }
-        return PeopleSnapshot.Entry(id: id, login: login, role: role)
+        // A login never holds an `@` and an address always does: the `@` tells them apart from here on, so a name
+        // that breaks it (a hostile answer's) is one the snapshot refuses.
+        let misnamed = (names[index] == "login") == texts[index].contains("@")
+        return PeopleSnapshot.Entry(id: id, login: texts[index], role: role, misnamed: misnamed)
     }
 
     /// One list a run reads: its options, the role its people have (nil: each record's own, or none), and
@@ -365,36 +369,5 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         }
         // An interrupt after the last page still means the run was stopped: nothing is written or recorded.
         return Task.isCancelled ? .failure(.github(.cancelled)) : .success(people)
-    }
-}
-
-extension PeopleChangeKey {
-    /// The help's paragraph on `--changes`, for a list with or without roles.
-    static func discussion(_ key: PeopleChangeKey) -> String {
-        let roles = key.takesRoles
-        return """
-            CHANGES: --changes FILE writes who joined and who left since the last run with FILE, one record
-            each: {"change":"added","login":…,"id":…} or "removed" (with the login FILE recorded), and for a
-            person matched by id whose login changed, "renamed" with "previous_login".\(roles ? """
-             Each record has "role"; a person whose role changed is "changed", with "previous_role".
-            """ : "")\(key.fallbackName == nil ? "" : """
-             An invitation sent to an email address has a null "login" and the address under "email" (a
-            previous one under "previous_email").
-            """) On a terminal the table marks them + (added), − (removed), ~ (renamed)\(roles ? " and ! (changed)" : "").
-            Then FILE is replaced, atomically and 0600, with the whole list as it is now (ids, logins\(roles ? ", roles" : "") and
-            which list it is); the first run only records it and says so. It reads the whole list as GitHub
-            has it now (--all is implied; --limit, --full and --offline cannot be used with it). A run that
-            stops before its changes are all written and read (a failed request, a refusal, a rate limit,
-            Ctrl-C, a full stdout, a reader that left or took nothing for 5 seconds, an answer taken from the
-            cache because the network could not be reached: said, exit status 1) leaves FILE as it was, so
-            the next run reports them again; so does a login GitHub cannot issue, and a list that came back
-            empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")
-            (exit status 1, both numbers said). A FILE that is not a snapshot, or
-            one made for another list (another command, owner or filters) or against another API root
-            (--api-url, GH_HOST), is exit status 1 and left as it is; one run at a time may use it (FILE.lock). FILE records the owner's id (GET /orgs/{org}, a
-            team's organization's, or GET /repos/{owner}/{repo}); only when FILE's owner name differs from
-            the one given is the id asked again: the same id is the owner renamed, and the snapshot carries
-            on under the new name, said on stderr; another id, or none, is another list.
-            """
     }
 }

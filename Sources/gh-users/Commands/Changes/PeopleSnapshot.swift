@@ -18,10 +18,18 @@ struct PeopleSnapshot: Sendable, Equatable {
         let id: Int64
         let login: String
         var role: String?
+        /// A login with an `@`, or an address without one (`PeopleChangeKey.entry`): never in a file.
+        var misnamed = false
+
+        enum CodingKeys: String, CodingKey { case id, login, role }
 
         /// What the reader refuses in an entry: written, it would make every later run refuse the file.
         var problem: String? {
             guard id > 0, !login.isEmpty else { return "a person whose id is not positive or whose login is empty" }
+            if misnamed {
+                return login.contains("@")
+                    ? "a login with an '@', which GitHub cannot issue" : "an email address without an '@'"
+            }
             return ListChange.loginProblem(login, orAddress: true)
         }
     }
