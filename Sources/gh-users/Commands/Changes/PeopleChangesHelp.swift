@@ -27,7 +27,8 @@ extension PeopleChangeKey {
             (--api-url, GH_HOST), is exit status 1 and left as it is; one run at a time may use it (FILE.lock). FILE records the owner's id (GET /orgs/{org}, a
             team's organization's, or GET /repos/{owner}/{repo}); only when FILE's owner name differs from
             the one given is the id asked again: the same id is the owner renamed, and the snapshot carries
-            on under the new name, said on stderr; another id, or none, is another list.
+            on under the new name, said on stderr; another id, or an answer without one, is another list; a
+            lookup that fails ends the run with its own exit status.
             """
     }
 }

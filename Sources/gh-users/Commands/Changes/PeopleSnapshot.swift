@@ -27,8 +27,10 @@ struct PeopleSnapshot: Sendable, Equatable {
         var problem: String? {
             guard id > 0, !login.isEmpty else { return "a person whose id is not positive or whose login is empty" }
             if misnamed {
+                let length = login.utf8.count
                 return login.contains("@")
-                    ? "a login with an '@', which GitHub cannot issue" : "an email address without an '@'"
+                    ? "a login of \(length) bytes with an '@' (no login GitHub issues has one)"
+                    : "an email address of \(length) bytes without an '@'"
             }
             return ListChange.loginProblem(login, orAddress: true)
         }
