@@ -60,7 +60,7 @@ struct CompletionOptionsTests {
             discussion.contains(
                 "gh-users completion bash \\\n      > ~/.local/share/bash-completion/completions/gh-users"))
         #expect(discussion.contains("source <(gh-users completion bash)"))
-        #expect(discussion.contains(#"gh-users completion zsh > "${fpath[1]}/_gh-users""#))
+        #expect(discussion.contains("gh-users completion zsh > ~/.zfunc/_gh-users"))
         #expect(discussion.contains("compinit"))
         #expect(discussion.contains("gh-users completion fish > ~/.config/fish/completions/gh-users.fish"))
         #expect(Command(local: CompletionOptions.self).spec.examples.count == 3)

@@ -26,8 +26,9 @@ enum CompletionCommand {
                   > ~/.local/share/bash-completion/completions/gh-users
                 (or add 'source <(gh-users completion bash)' to ~/.bashrc)
               zsh:
-                gh-users completion zsh > "${fpath[1]}/_gh-users"
-                then run 'compinit' (or start a new shell)
+                mkdir -p ~/.zfunc && gh-users completion zsh > ~/.zfunc/_gh-users
+                then add 'fpath=(~/.zfunc $fpath)' to ~/.zshrc before compinit, and
+                start a new shell (${fpath[1]} is often a root-owned folder)
               fish:
                 gh-users completion fish > ~/.config/fish/completions/gh-users.fish
             """,
@@ -38,7 +39,10 @@ enum CompletionCommand {
                 "gh-users completion bash > ~/.local/share/bash-completion/completions/gh-users",
                 "bash, loaded on demand by bash-completion."
             ),
-            ("gh-users completion zsh > \"${fpath[1]}/_gh-users\"", "zsh; then run compinit."),
+            (
+                "gh-users completion zsh > ~/.zfunc/_gh-users",
+                "zsh, with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit."
+            ),
             ("gh-users completion fish > ~/.config/fish/completions/gh-users.fish", "fish, picked up at once."),
         ],
         words: CompletionOptions.Shell.allCases.map(\.rawValue)
