@@ -212,10 +212,14 @@ enum GraphQLAccessResponse {
 
     /// A `PermissionSource`: its granter by kind and name, and the role it grants: `roleName` where GitHub gives
     /// one (it tells triage from read and maintain from write, which `permission` does not), else `permission`
-    /// in lower case.
+    /// in lower case. A built-in role's name is said in lower case as well, whatever case it comes in; a custom
+    /// role's name is kept as the organization spelled it.
     private static func source(_ dto: GraphQLAccessBatchDTO.PermissionSource) -> AccessRecord.Source? {
         guard let granter = dto.source, let permission = dto.permission, !permission.isEmpty else { return nil }
-        let role = dto.roleName.flatMap { $0.isEmpty ? nil : $0 } ?? permission.lowercased()
+        let named = dto.roleName.flatMap { $0.isEmpty ? nil : $0 }
+        let role =
+            named.map { RepositoryPermissionLevel(rawValue: $0.lowercased()) == nil ? $0 : $0.lowercased() }
+            ?? permission.lowercased()
         switch granter.typename {
         case "Organization":
             guard let login = granter.login else { return nil }

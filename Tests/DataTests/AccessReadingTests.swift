@@ -211,7 +211,8 @@ struct AccessReadingTests {
     }
 
     /// A source's role name, where GitHub gives one, says triage or maintain where its permission says read or
-    /// write.
+    /// write; a built-in role's name is lower case whatever its case, a custom role's is kept as it was named, and
+    /// without a role name the permission is said in lower case.
     @Test func aRoleNameIsTheSourcesPermission() async throws {
         let world = AccessWorld(
             organization: "octo-org", members: [],
@@ -222,6 +223,9 @@ struct AccessReadingTests {
                         [
                             AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read"),
                             AccessBodies.Source("Team", "parent-team", "WRITE", roleName: "maintain"),
+                            AccessBodies.Source("Team", "triagers", "READ", roleName: "Triage"),
+                            AccessBodies.Source("Team", "security", "WRITE", roleName: "Security Manager"),
+                            AccessBodies.Source("Repository", "octo-org/app", "WRITE"),
                         ])
                 ]
             ])
@@ -229,8 +233,13 @@ struct AccessReadingTests {
         stub.answerEvery { request, _ in world.answer(request) }
         let (sink, _) = try await Self.read(stub)
         #expect(sink.records.first?.permission == .maintain)
-        #expect(sink.records.first?.sources.map(\.permission) == ["read", "maintain"])
-        #expect(sink.records.first?.sources.map(\.name) == ["octo-org", "parent-team"])
+        #expect(
+            sink.records.first?.sources.map(\.permission)
+                == ["read", "maintain", "triage", "Security Manager", "write"])
+        #expect(
+            sink.records.first?.sources.map(\.name) == [
+                "octo-org", "parent-team", "triagers", "security", "octo-org/app",
+            ])
     }
 
     /// A repository GitHub refuses is named, and how many; every other repository's records are handed on.

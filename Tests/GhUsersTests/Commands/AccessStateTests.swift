@@ -101,6 +101,25 @@ struct AccessStateTests {
         #expect(again.err.contains("was read to its end (25 repositories)"))
     }
 
+    /// An organization GitHub does not know leaves no state: the command with the name corrected goes on with the
+    /// same FILE, where a state of the mistyped name was refused as another organization's map.
+    @Test func aMistypedOrganizationLeavesNoState() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s").path
+        let mistyped = CommandHarness.signedIn()
+        mistyped.http.register(
+            RequestMatcher("POST /graphql"), body: Data(AccessBodies.unknownOrganization("octo-orgg").utf8))
+        let failed = await mistyped.run(["access", "octo-orgg", "--state", state])
+        #expect(failed.status == 3, "\(failed.err)")
+        #expect(!FileManager.default.fileExists(atPath: state))
+        #expect(!FileManager.default.fileExists(atPath: state + ".lock"))
+
+        let corrected = await Self.harness(Self.world()).run(Self.argv + ["--state", state])
+        #expect(corrected.status == 0, "\(corrected.err)")
+        #expect(corrected.out.split(separator: "\n").count == 25)
+    }
+
     /// CSV's header is written once: a resumed run appends records only.
     @Test func aResumedCSVHasOneHeader() async throws {
         let directory = try Self.temporaryDirectory()

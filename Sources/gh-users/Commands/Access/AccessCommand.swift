@@ -151,7 +151,7 @@ struct AccessCommand: GitHubCommand {
             for the reader at the end; one that leaves first (| head) is exit 1, and its last reads come again.
             A map read to its end stays recorded: a rerun writes nothing and says so; remove FILE to read the
             map again. A map of which no repository could be read (exit status 4) is not recorded: a rerun reads
-            it from the start. A FILE made for another organization, other filters, another format or other --fields,
+            it from the start; an unknown organization (exit status 3) leaves no FILE. A FILE made for another organization, other filters, another format or other --fields,
             or against another API root (--api-url, GH_HOST), is exit 1 and left as it is; so is a FILE another
             run is using.
             """,

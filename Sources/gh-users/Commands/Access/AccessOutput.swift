@@ -200,7 +200,10 @@ struct AccessOutput: AccessRecordSink {
         context.io.writeErr(context.presenter.present(error).message)
         if pipe != nil, !(await settle(waiting: !Task.isCancelled)), !Task.isCancelled { return .failed(error) }
         // An organization or a person GitHub does not know is no stop to go on from.
-        if case .notFound = error { return .failed(error) }
+        if case .notFound = error {
+            state?.discardIfEmpty()
+            return .failed(error)
+        }
         if let state {
             let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
             context.io.writeErr(

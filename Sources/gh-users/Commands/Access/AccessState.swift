@@ -4,6 +4,12 @@ import Domain
 import Foundation
 import JSONBytes
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where an `access ORG --state FILE` run stands: which map it is (the organization and the filters), how its
 /// output is written, the last repository whose records were written, and what the run so far found. On disk
 /// it is one small JSON object, `{"version":1,"api_url":"https://api.github.com","command":"access","of":"my-org",
@@ -219,6 +225,15 @@ struct AccessStateFile {
             organization: state.organization, filters: state.filters, format: state.format, fields: state.fields,
             apiURL: state.apiURL)
         try file.replace(with: state.encoded)
+    }
+
+    /// The organization (or a person) GitHub does not know ended the run: a state that records nothing is
+    /// removed, so the command with the name corrected is not refused as another organization's map.
+    func discardIfEmpty() {
+        guard state.after == nil, state.repositories == 0, state.records == 0, state.unreadable.isEmpty,
+            state.missing.isEmpty
+        else { return }
+        unlink(file.target)
     }
 
     /// The map was read to its end.
