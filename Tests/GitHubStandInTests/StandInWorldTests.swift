@@ -92,6 +92,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
                 "/orgs/github/invitations", as: "octocat", 200,
                 text: JSONTokens.compact(documented("orgs-list-pending-invitations"))),
             Step("/repos/octocat/Hello-World/contributors", as: nil, ["octocat", "Yamada-Taro"]),
+            Step("/repos/octocat/Hello-World/assignees", as: "octocat", ["HappyFalcon23", "octocat", "Yamada-Taro"]),
         ]
         // Stargazers and watchers only to the owner and collaborators (octocat and Yamada-Taro for Hello-World):
         // anyone else gets 404, as for a repository that does not exist.
