@@ -52,6 +52,17 @@ struct ManPageTests {
         #expect(out.text.hasPrefix(#".TH "GH-USERS-LIST" "1" "1970-01-02" "#), "\(out.text.prefix(80))")
     }
 
+    /// A SOURCE_DATE_EPOCH that is not whole seconds up to the year 9999 is exit 64, as the reproducible-builds
+    /// specification asks: read as a Double, `inf` dated the pages 506713-02-07 and `abc` today.
+    @Test(arguments: ["inf", "nan", "1e9", "0x10", "-5", "abc", "9223372036854775807", "253402300800", " 86400"])
+    func aSourceDateEpochThatIsNoDateIsRefused(value: String) async {
+        let (env, out, err) = AppEnvironment.test(environment: ["SOURCE_DATE_EPOCH": value])
+        #expect(await GhUsersApp(environment: env).run(["help", "--man", "list"]) == 64)
+        #expect(out.text.isEmpty)
+        #expect(err.text.contains("invalid SOURCE_DATE_EPOCH"), "\(err.text)")
+        #expect(GhUsersApp.sourceDate("253402300799") != nil)
+    }
+
     @Test func ghUsersPageHoldsEachGroupOnceAndPointsToEveryCommand() {
         #expect(CommandRouter().route(["help", "--man"]) == .manual(command: nil))
         let page = ManPageRenderer.render(nil, version: "9.9", date: Date(timeIntervalSince1970: 0))

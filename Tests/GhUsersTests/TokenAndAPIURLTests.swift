@@ -125,6 +125,17 @@ struct TokenAndAPIURLTests {
         #expect(error.message == "invalid API URL '\(text)': the port must be from 1 to 65535")
     }
 
+    /// A control character in the root was sent percent-encoded (`GET /%01/users/octocat`), and GitHub's 404 said
+    /// the account was not there (exit 3).
+    @Test(arguments: [
+        "http://127.0.0.1:8080/\u{01}", "https://ghe.example/api/v3\u{7F}", "https://ghe.example/a\u{85}",
+    ])
+    func aControlCharacterIsAUsageError(text: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in try ConnectionSettings.resolve(apiURL: text, environment: [:]) })
+        #expect(error.message.hasSuffix("': it holds a control character"), "\(error.message)")
+    }
+
     /// An IPv6 loopback is named `localhost` in the suggestion, as an IPv6 API URL is refused.
     @Test(arguments: [
         ("127.0.0.1:8080", "127.0.0.1:8080"), ("localhost:3000", "localhost:3000"), ("[::1]:8080", "localhost:8080"),

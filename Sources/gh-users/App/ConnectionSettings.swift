@@ -95,6 +95,11 @@ struct ConnectionSettings: Sendable, Equatable {
         let invalid = { (reason: String) in
             UsageError(message: "\(given): \(reason)", command: nil)
         }
+        // URL(string:) takes a control character in the path and sends it percent-encoded (`/%01/users/…`),
+        // which then reads as GitHub's 404 for the account, not as the typo it is.
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw invalid("it holds a control character")
+        }
         if let url = URL(string: text), url.user != nil || url.password != nil {
             throw invalid(
                 "it holds a user name or password, which gh-users never sends; give a token in GH_TOKEN or "

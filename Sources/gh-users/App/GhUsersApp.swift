@@ -17,10 +17,18 @@ struct GhUsersApp: Sendable {
         case .version:
             outcome = write("gh-users \(AppEnvironment.version)\n")
         case .manual(let command):
-            // SOURCE_DATE_EPOCH, as reproducible builds set it, dates the pages instead of today.
-            let epoch = environment.environment["SOURCE_DATE_EPOCH"].flatMap { Double($0) }
-            let date = epoch.map { Date(timeIntervalSince1970: $0) } ?? environment.now()
-            outcome = write(ManPageRenderer.render(command, version: AppEnvironment.version, date: date))
+            // SOURCE_DATE_EPOCH, as reproducible builds set it, dates the pages instead of today: whole seconds
+            // since 1970, and a value that is not is refused, as the specification asks of a build.
+            let text = environment.environment["SOURCE_DATE_EPOCH"] ?? ""
+            if !text.isEmpty, Self.sourceDate(text) == nil {
+                outcome = .usage(
+                    .setting(
+                        "invalid SOURCE_DATE_EPOCH '\(TerminalSanitizer.sanitize(String(text.prefix(40))))': give whole "
+                            + "seconds since 1970, up to the year 9999"))
+            } else {
+                let date = Self.sourceDate(text) ?? environment.now()
+                outcome = write(ManPageRenderer.render(command, version: AppEnvironment.version, date: date))
+            }
         case .usageError(let error):
             outcome = .usage(error)
         case .run(let invocation):
@@ -79,6 +87,14 @@ struct GhUsersApp: Sendable {
             stdoutFile: environment.stdoutFile,
             writeClock: environment.writeClock
         )
+    }
+
+    /// SOURCE_DATE_EPOCH's date: ASCII digits alone, at most 253402300799 (9999-12-31T23:59:59Z); nil otherwise.
+    static func sourceDate(_ text: String) -> Date? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seconds = Int64(text),
+            seconds <= 253_402_300_799
+        else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
     private func write(_ text: String) -> CommandOutcome {
