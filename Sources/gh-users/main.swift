@@ -20,6 +20,17 @@ var noCoreFile = rlimit(rlim_cur: 0, rlim_max: 0)
 setrlimit(Int32(RLIMIT_CORE.rawValue), &noCoreFile)
 // Foundation's own traces of URLSession print every header, the token's too: `--debug` is gh-users's trace.
 for variable in ["URLSessionDebugLibcurl", "URLSessionDebug"] { unsetenv(variable) }
+// An argument that is not UTF-8 reaches `CommandLine.arguments` with U+FFFD in place of its bytes: `me edit
+// --location` wrote "Z\u{FFFD}rich" to the profile, a path named another file. Refused before anything is done.
+for index in 1..<Int(CommandLine.argc) {
+    guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+    try? FileDescriptorIO.writeAll(
+        STDERR_FILENO,
+        Array(
+            ("Error: argument \(index) is not valid UTF-8, which gh-users would have to change to take it; nothing "
+                + "was done\n").utf8))
+    ExitCleanup.process.exit(64)
+}
 // SIGINT, SIGTERM and SIGHUP are caught before anything starts, so none can slip past.
 let interrupts = InterruptHandler()
 let command = Task { await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst())) }

@@ -23,6 +23,23 @@ struct MessagesEndToEndTests {
             && number.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
     }
 
+    /// An argument that is not UTF-8 is refused before anything is asked: Swift's arguments carry U+FFFD for its
+    /// bytes, and `me edit --location` wrote that to the profile. (The request would have been the PATCH.)
+    @Test func anArgumentThatIsNotUTF8IsRefusedBeforeAnything() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.shell(
+                #""$GH_USERS" me edit --location "$(printf 'Z\377rich')" --api-url "$API""#,
+                environment: ["API": server.baseURL, "GH_TOKEN": "gho_octocat"])
+            #expect(result.status == 64)
+            #expect(result.stdout.isEmpty)
+            #expect(
+                result.stderr
+                    == "Error: argument 4 is not valid UTF-8, which gh-users would have to change to take it; nothing "
+                    + "was done\n")
+            #expect(server.requests.isEmpty)
+        }
+    }
+
     @Test func aRefusedConnectionSaysWhatWasTriedAndWhatToCheck() async throws {
         let refusing = try RefusingPort()
         let port = refusing.port
