@@ -313,6 +313,29 @@ struct CrawlStateSafetyEndToEndTests {
         }
     }
 
+    /// The file stdout appends to ends inside a line (a record a kill cut short): refused before any request, the
+    /// file and the state as they were; ended, it takes the crawl.
+    @Test func aStdoutFileThatEndsInsideALineIsRefused() async throws {
+        try await withServer(users: 20) { server in
+            let held = "{\"login\":\"user1\",\"id\":"
+            try held.write(toFile: path("o.ndjson"), atomically: true, encoding: .utf8)
+            let crawl =
+                #""$GH_USERS" list --all --state s.state --format ndjson --api-url "$API" --no-cache >> o.ndjson"#
+            let refused = try await shell(crawl, server)
+            #expect(refused.status == 1)
+            #expect(
+                refused.stderr.contains(
+                    "the file stdout appends to, '\(path("o.ndjson"))', ends inside a line"), "\(refused.stderr)")
+            #expect(read("o.ndjson") == held)
+            #expect(server.requests.isEmpty)
+            #expect(!exists("s.state"))
+            try (held + "1}\n").write(toFile: path("o.ndjson"), atomically: true, encoding: .utf8)
+            let ended = try await shell(crawl, server)
+            #expect(ended.status == 0, "\(ended.stderr)")
+            #expect(read("o.ndjson").split(separator: "\n").count == 21)
+        }
+    }
+
     /// A state from before the settings were recorded: adopted while nothing has been written under it; once
     /// something has, refused with the line that records this run's settings, which then works.
     @Test func anOlderStateTakesTheRunsSettingsOnlyBeforeAnythingIsWritten() async throws {

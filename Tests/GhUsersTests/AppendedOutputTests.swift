@@ -68,6 +68,26 @@ struct AppendedOutputTests {
 
     /// A new state takes on a file that already holds records: that file is checked as without a state, and no
     /// state is written for a refused run.
+    /// A file whose last line has no end (a run without `--state` killed mid-record) is refused before any
+    /// request, in every format: before, the first record joined it, `{"a":1{"login":"user1",…`, exit 0.
+    @Test(arguments: [("ndjson", #"{"a":1"#), ("tsv", "1\tuser1\n2\tus"), ("csv", "id,login,type,html_url\r\n1,us")])
+    func aFileThatEndsInsideALineIsRefused(format: String, held: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let output = folder("o")
+        try held.write(toFile: output, atomically: true, encoding: .utf8)
+        let github = StubTransport()
+        let refused = await run(["list", "--limit", "2", "--output", output, "--format", format], github: github)
+        #expect(refused.status == 1)
+        #expect(github.received.isEmpty)
+        #expect(try read(output) == held)
+        #expect(
+            refused.err.hasPrefix(
+                "gh-users: the output file '\(output)' ends inside a line (its last byte is no line end)"),
+            "\(refused.err)")
+        #expect(refused.err.contains("Nothing was written, and the file is as it was"))
+    }
+
     @Test func aNewStateTakesOnlyAFileOfItsShape() async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -67,6 +67,17 @@ struct AppendedOutputCheck: Sendable {
         }
     }
 
+    /// The refusal of appending to `file` whose `last` byte is no line end: a record cut short (a run without
+    /// `--state` killed mid-write, a line typed without its end), which this run's first record would join into
+    /// one line, `{"a":1{"login":…`. nil when the file ends a line, is empty, or could not be read (`last` nil).
+    static func unendedRefusal(_ file: String, last: UInt8?) -> LocalFileError? {
+        guard let last, last != UInt8(ascii: "\n") else { return nil }
+        return LocalFileError(
+            message: "\(file) ends inside a line (its last byte is no line end), so this run's first record would "
+                + "join that line. Nothing was written, and the file is as it was: end the line, or remove the "
+                + "unfinished record, or give another file")
+    }
+
     /// The bytes before the first LF (and a CR before it), and whether there was one.
     private static func firstLine(_ bytes: [UInt8]) -> (line: ArraySlice<UInt8>, ended: Bool) {
         guard let end = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return (bytes[...], false) }
@@ -85,10 +96,25 @@ struct AppendedOutputCheck: Sendable {
     /// The first bytes of the regular file stdout appends to (`>> FILE`), read through a descriptor of its own;
     /// nil when it cannot be read. A path that is no longer a regular file is read as empty: nothing to check.
     static func start(ofFile path: String, count: Int) -> [UInt8]? {
+        read(path) { FileDescriptorIO.read($0, from: 0, upTo: count) }
+    }
+
+    /// The last byte of the regular file stdout appends to; nil when it is empty or cannot be read.
+    static func lastByte(ofFile path: String) -> UInt8? {
+        read(path) { descriptor in
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return nil }
+            return FileDescriptorIO.read(descriptor, from: Int64(info.st_size) - 1, upTo: 1)
+        }?.first
+    }
+
+    /// What `reading` reads of the file at `path`, through a descriptor of its own: [] for what is not a regular
+    /// file, nil when it cannot be opened.
+    private static func read(_ path: String, _ reading: (Int32) -> [UInt8]?) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard FileDescriptorIO.nonRegularKind(of: descriptor) == nil else { return [] }
-        return FileDescriptorIO.read(descriptor, from: 0, upTo: count)
+        return reading(descriptor)
     }
 }

@@ -106,9 +106,10 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         let kept = cut.map { min(length, $0.recorded) } ?? length
         if let check, kept > 0, FileDescriptorIO.nonRegularKind(info.st_mode) == nil {
             let start = FileDescriptorIO.read(descriptor, from: 0, upTo: check.readLength)
-            if let refusal = check.refusal(
-                "the output file \(TerminalSanitizer.quotedPath(path))",
-                start: start.map { Array($0.prefix(Int(kept))) })
+            let name = "the output file \(TerminalSanitizer.quotedPath(path))"
+            if let refusal = check.refusal(name, start: start.map { Array($0.prefix(Int(kept))) })
+                ?? AppendedOutputCheck.unendedRefusal(
+                    name, last: FileDescriptorIO.read(descriptor, from: kept - 1, upTo: 1)?.first)
             {
                 close(descriptor)
                 throw refusal

@@ -221,6 +221,9 @@ enum ListUsersCommand {
                 let refusal = check.refusal(
                     "the file stdout appends to, \(stdout),",
                     start: AppendedOutputCheck.start(ofFile: stdoutFile, count: check.readLength))
+                    ?? AppendedOutputCheck.unendedRefusal(
+                        "the file stdout appends to, \(stdout),",
+                        last: AppendedOutputCheck.lastByte(ofFile: stdoutFile))
             {
                 throw refusal
             }
