@@ -138,7 +138,12 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
                 }
             }.map(\.field))
         func has(_ column: Column<Item>, _ item: Item) -> Bool {
-            if column.isDerived { return !column.value(item).isEmpty }
+            // A computed value that is unknown (`?`: a key's fingerprint without the key) is an empty cell in tsv
+            // and csv, and says nothing of the record.
+            if column.isDerived {
+                let value = column.value(item)
+                return !value.isEmpty && value != Column<Item>.unknown
+            }
             // A path a page has shown whole is GitHub's, also in a record that lacks its rest (an event without
             // `payload.issue`), but not in one without its first key (a repository where a star was asked for).
             let path = Self.path(column.key)

@@ -62,6 +62,19 @@ struct KeysCommandTests {
         #expect(out.text == expected)
     }
 
+    /// Keys of a shape the columns cannot read (`[{}]`, a proxy's rewrite) stop the list as every other list's do:
+    /// before, the unknown type and fingerprint (`?`) passed for values, and tsv wrote a row of tabs, exit 0.
+    @Test(arguments: ["keys", "signing-keys"])
+    func keysOfAnotherShapeStopTheListInsteadOfBlankRows(command: String) async {
+        let github = StubTransport()
+        let path = command == "keys" ? "keys" : "ssh_signing_keys"
+        github.answer("GET /users/octocat/\(path)?per_page=30", json: "[{},{}]")
+        let (env, out, err) = AppEnvironment.test(http: github)
+        #expect(await run([command, "octocat", "--format", "tsv"], env) == 1)
+        #expect(out.text.isEmpty, "\(out.text)")
+        #expect(err.text.contains("have none of the keys this output reads"), "\(err.text)")
+    }
+
     @Test func keysInDataFormatsAreGitHubsBytes() async {
         let github = StubTransport()
         let raw = #"{"id":1,"key":"\#(validKey)","created_at":"2020-01-01T00:00:00Z"}"#
