@@ -26,6 +26,22 @@ struct MeEditEndToEndTests {
         }
     }
 
+    /// stdout closed or full: the edit GitHub made cannot be shown, and stderr says it was made all the same, so a
+    /// failed run is not taken for a failed edit (before: only "cannot write to stdout", exit 1).
+    @Test(arguments: [">&-", "> /dev/full"])
+    func anEditThatCannotBeShownSaysItWasMade(redirect: String) async throws {
+        try await withStandIn(users: 200) { server in
+            let result = try await BinaryRunner.shell(
+                #""$GH_USERS" me edit --location Paris --api-url "$API" "# + redirect,
+                environment: octocat.merging(["API": server.baseURL]) { $1 })
+            #expect(result.status == 1)
+            #expect(
+                result.stderr.hasSuffix("gh-users: the profile was changed all the same; 'gh-users me' shows it\n"),
+                "\(result.stderr)")
+            #expect(server.requests.map { "\($0.method) \($0.path)" } == ["PATCH /user"])
+        }
+    }
+
     @Test func aDryRunSendsNothing() async throws {
         try await withStandIn(users: 200) { server in
             let result = try await BinaryRunner.run(

@@ -168,9 +168,15 @@ struct MeEditCommand: GitHubCommand {
         }
         let load = ResourceLoad([account])
         // The change is made: a --fields mistake in what it shows is warned of, not a failed run.
-        return load.write(
+        let outcome = load.write(
             MeCommand.render(load.values, context.render, redactor: context.presenter.redactor), to: context,
             refusingBlankRows: false)
+        // A profile that could not be shown (stdout closed, a full disk) was still changed: said, so a failed
+        // write is not taken for a failed edit and sent again.
+        if case .success = account, outcome != .success, outcome != .outputClosed {
+            context.io.writeErr("gh-users: the profile was changed all the same; 'gh-users me' shows it\n")
+        }
+        return outcome
     }
 }
 
