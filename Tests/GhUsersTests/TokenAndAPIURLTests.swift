@@ -42,6 +42,32 @@ struct TokenAndAPIURLTests {
         #expect(!error.message.contains("second"))
     }
 
+    /// github.com's own hosts take github.com's tokens alone, however they are written: `https://api.github.com.`
+    /// (a final dot), a capital, a mistyped `https://github.com/api/v3`, or a subdomain. Each was taken for an
+    /// Enterprise host and sent GH_ENTERPRISE_TOKEN.
+    @Test(arguments: [
+        "https://api.github.com.", "https://API.github.com./", "https://github.com/api/v3",
+        "https://www.github.com/api/v3",
+    ])
+    func githubComHostsNeverTakeAnEnterpriseToken(root: String) throws {
+        let enterpriseOnly = try ConnectionSettings.resolve(apiURL: root, environment: ["GH_ENTERPRISE_TOKEN": "ent"])
+        #expect(enterpriseOnly.token == nil)
+        #expect(enterpriseOnly.unsentTokenVariable == "GH_ENTERPRISE_TOKEN")
+        let both = try ConnectionSettings.resolve(
+            apiURL: root, environment: ["GH_ENTERPRISE_TOKEN": "ent", "GH_TOKEN": "dotcom"])
+        #expect(both.token == "dotcom")
+    }
+
+    /// GH_HOST of a github.com subdomain is github.com, as gh reads it (`NormalizeHostname`): the public API, with
+    /// github.com's token, never the Enterprise form `https://www.github.com/api/v3` and its token.
+    @Test(arguments: ["www.github.com", "gist.github.com", "GitHub.com.", "api.github.com"])
+    func aGHHostUnderGitHubComIsThePublicAPI(host: String) throws {
+        let settings = try ConnectionSettings.resolve(
+            apiURL: nil, environment: ["GH_HOST": host, "GH_ENTERPRISE_TOKEN": "ent", "GH_TOKEN": "dotcom"])
+        #expect(settings.apiRoot.absoluteString == "https://api.github.com")
+        #expect(settings.token == "dotcom")
+    }
+
     @Test func theEnterpriseVariablesAreNamedWhenTheyAreTheOnesUsed() throws {
         let error = try #require(
             usageError { () throws(UsageError) in
@@ -125,15 +151,20 @@ struct TokenAndAPIURLTests {
         #expect(error.message == "invalid API URL '\(text)': the port must be from 1 to 65535")
     }
 
-    /// A control character in the root was sent percent-encoded (`GET /%01/users/octocat`), and GitHub's 404 said
-    /// the account was not there (exit 3).
+    /// A control character, a space or an invisible one in the root was sent percent-encoded (`GET
+    /// /%01/users/octocat`), and GitHub's 404 said the account was not there (exit 3).
     @Test(arguments: [
         "http://127.0.0.1:8080/\u{01}", "https://ghe.example/api/v3\u{7F}", "https://ghe.example/a\u{85}",
+        "http://127.0.0.1:8080/ x", "http://127.0.0.1:8080/\u{200B}", "https://ghe.example/api/v3\n",
     ])
     func aControlCharacterIsAUsageError(text: String) throws {
         let error = try #require(
             usageError { () throws(UsageError) in try ConnectionSettings.resolve(apiURL: text, environment: [:]) })
-        #expect(error.message.hasSuffix("': it holds a control character"), "\(error.message)")
+        #expect(
+            error.message.hasSuffix("': it holds a control character, a space or an invisible character"),
+            "\(error.message)")
+        // Shown harmless to a terminal: a line break in the value is `\n`, never a line of its own.
+        #expect(!error.message.contains("\n"), "\(error.message)")
     }
 
     /// An IPv6 loopback is named `localhost` in the suggestion, as an IPv6 API URL is refused.

@@ -40,7 +40,7 @@ struct ConnectionSettings: Sendable, Equatable {
         var settings = ConnectionSettings(apiRoot: url, token: token, tokenSource: source, tokenVariables: variables)
         if token == nil {
             let enterprise =
-                url.host?.lowercased() == "api.github.com" ? ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] : []
+                isGitHubCom(url.host ?? "") ? ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] : []
             settings.unsentTokenVariable = (["GH_TOKEN", "GITHUB_TOKEN"] + enterprise).first { name in
                 !variables.contains(name)
                     && !(environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "").isEmpty
@@ -64,7 +64,7 @@ struct ConnectionSettings: Sendable, Equatable {
 
     private static func givenRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
         if let text = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
-            let given = "invalid API URL '\(masked(text))'"
+            let given = "invalid API URL '\(TerminalSanitizer.sanitize(masked(text)))'"
             let root = try validatedRoot(text, given: given, expected: "expected http(s)://HOST[:PORT][/PATH]")
             try refuseIPv6(root, given: given)
             return root
@@ -95,10 +95,13 @@ struct ConnectionSettings: Sendable, Equatable {
         let invalid = { (reason: String) in
             UsageError(message: "\(given): \(reason)", command: nil)
         }
-        // URL(string:) takes a control character in the path and sends it percent-encoded (`/%01/users/…`),
-        // which then reads as GitHub's 404 for the account, not as the typo it is.
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw invalid("it holds a control character")
+        // URL(string:) takes a control character, a space or an invisible one in the path and sends it
+        // percent-encoded (`/%01/users/…`), which then reads as GitHub's 404 for the account, not as the typo it is.
+        let unseen: Set<Unicode.GeneralCategory> = [
+            .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
+        ]
+        if text.unicodeScalars.contains(where: { unseen.contains($0.properties.generalCategory) }) {
+            throw invalid("it holds a control character, a space or an invisible character")
         }
         if let url = URL(string: text), url.user != nil || url.password != nil {
             throw invalid(
@@ -186,7 +189,8 @@ struct ConnectionSettings: Sendable, Equatable {
         }
         let host = String(name) + port
         let bare = name.lowercased()
-        if port.isEmpty, bare == "github.com" || bare == "api.github.com" {
+        // Every subdomain of github.com is github.com, as gh reads GH_HOST (`www.github.com`, `gist.github.com`).
+        if port.isEmpty, isGitHubCom(bare) {
             return URL(string: githubAPI)!
         }
         if bare.hasSuffix(".ghe.com"), !bare.contains("/"), !bare.contains("@"),
@@ -229,9 +233,23 @@ struct ConnectionSettings: Sendable, Equatable {
     static func tokenVariables(for url: URL) -> [String] {
         let dotcom = ["GH_TOKEN", "GITHUB_TOKEN"]
         let enterprise = ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"]
-        let host = url.host?.lowercased() ?? ""
-        if host == "api.github.com" || host.hasSuffix(".ghe.com") { return dotcom }
+        let host = bareHost(url.host ?? "")
+        if isGitHubCom(host) || host.hasSuffix(".ghe.com") { return dotcom }
         return OriginPolicy.isLoopback(host: host) ? enterprise + dotcom : enterprise
+    }
+
+    /// github.com's own hosts, as gh reads them (`NormalizeHostname`): github.com and every subdomain of it, in any
+    /// case, with or without a final dot. An API root there (`https://api.github.com.`, a mistyped
+    /// `https://github.com/api/v3`) was taken for an Enterprise host and sent the enterprise token.
+    static func isGitHubCom(_ host: String) -> Bool {
+        let name = bareHost(host)
+        return name == "github.com" || name.hasSuffix(".github.com")
+    }
+
+    /// A host name in lower case without its final dot, as a name is compared.
+    private static func bareHost(_ host: String) -> String {
+        let name = host.lowercased()
+        return name.hasSuffix(".") ? String(name.dropLast()) : name
     }
 
     /// The token, and where it came from.

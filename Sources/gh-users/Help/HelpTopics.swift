@@ -117,7 +117,7 @@ enum HelpTopics {
             (
                 "GH_HOST",
                 "a GitHub Enterprise host: the API root becomes https://HOST/api/v3 (https://api.HOST for a "
-                    + "subdomain of ghe.com)"
+                    + "subdomain of ghe.com; github.com and its subdomains are the public API)"
             ),
             ("GH_USERS_LOG_LEVEL", "as --log-level (trace, debug, info, notice, warning, error)"),
             ("XDG_CACHE_HOME", "the response cache is $XDG_CACHE_HOME/gh-users (else ~/.cache/gh-users)"),
@@ -147,7 +147,10 @@ enum HelpTopics {
             ("CLICOLOR_FORCE", "set and not 0: colour tables even when piped"),
             ("TERM=dumb", "treated as no terminal"),
             ("COLUMNS", "the table width when the terminal does not say"),
-            ("SOURCE_DATE_EPOCH", "dates the pages help --man writes, for a reproducible package"),
+            (
+                "SOURCE_DATE_EPOCH",
+                "whole seconds since 1970: dates the pages help --man writes, for a reproducible package"
+            ),
         ],
         notes: [
             "The token is never printed, logged, cached or sent to another host.",
