@@ -66,8 +66,6 @@ struct AppendedOutputTests {
         #expect(try read(output) == Self.written + "3,user3,,\r\n4,user4,,\r\n")
     }
 
-    /// A new state takes on a file that already holds records: that file is checked as without a state, and no
-    /// state is written for a refused run.
     /// A file whose last line has no end (a run without `--state` killed mid-record) is refused before any
     /// request, in every format: before, the first record joined it, `{"a":1{"login":"user1",…`, exit 0.
     @Test(arguments: [("ndjson", #"{"a":1"#), ("tsv", "1\tuser1\n2\tus"), ("csv", "id,login,type,html_url\r\n1,us")])
@@ -88,6 +86,23 @@ struct AppendedOutputTests {
         #expect(refused.err.contains("Nothing was written, and the file is as it was"))
     }
 
+    /// A file of a byte order mark alone (an empty file saved as "UTF-8 with BOM") is an empty tsv file, appended
+    /// to as before.
+    @Test func aByteOrderMarkAloneIsNoUnendedLine() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let output = folder("o.tsv")
+        try Data([0xEF, 0xBB, 0xBF]).write(to: URL(fileURLWithPath: output))
+        let github = StubTransport()
+        github.answer("GET /users?since=0&per_page=2", accounts: [1, 2])
+        let wrote = await run(["list", "--limit", "2", "--output", output, "--format", "tsv"], github: github)
+        #expect(wrote.status == 0, "\(wrote.err)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(bytes == [0xEF, 0xBB, 0xBF] + Array("1\tuser1\t\t\n2\tuser2\t\t\n".utf8), "\(bytes)")
+    }
+
+    /// A new state takes on a file that already holds records: that file is checked as without a state, and no
+    /// state is written for a refused run.
     @Test func aNewStateTakesOnlyAFileOfItsShape() async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -15,7 +15,8 @@ import Foundation
 ///   a line that ends in LF alone is the same header);
 /// - tsv: a file that begins with that csv header, CR LF and all, which is csv (a tsv line never holds a CR);
 /// - ndjson: a file whose first byte is not `{`, which every ndjson record begins with.
-/// Anything else is appended to as before: tsv has no header, so tsv of other columns cannot be told.
+/// And in every format the file must end a line (`unendedRefusal`). Anything else is appended to as before: tsv
+/// has no header, so tsv of other columns cannot be told.
 struct AppendedOutputCheck: Sendable {
     let format: OutputFormat
     /// The csv header of this run's columns: `RecordStreamWriter.csvHeader`.
@@ -69,13 +70,14 @@ struct AppendedOutputCheck: Sendable {
 
     /// The refusal of appending to `file` whose `last` byte is no line end: a record cut short (a run without
     /// `--state` killed mid-write, a line typed without its end), which this run's first record would join into
-    /// one line, `{"a":1{"login":…`. nil when the file ends a line, is empty, or could not be read (`last` nil).
-    static func unendedRefusal(_ file: String, last: UInt8?) -> LocalFileError? {
-        guard let last, last != UInt8(ascii: "\n") else { return nil }
+    /// one line, `{"a":1{"login":…`. nil when the file ends a line, is empty (or holds a byte order mark alone,
+    /// as an editor saves an empty file), or could not be read (`last` nil); `start` is how the file begins.
+    static func unendedRefusal(_ file: String, last: UInt8?, start: [UInt8]?) -> LocalFileError? {
+        guard let last, last != UInt8(ascii: "\n"), start != [0xEF, 0xBB, 0xBF] else { return nil }
         return LocalFileError(
-            message: "\(file) ends inside a line (its last byte is no line end), so this run's first record would "
-                + "join that line. Nothing was written, and the file is as it was: end the line, or remove the "
-                + "unfinished record, or give another file")
+            message: "\(file) ends inside a line (its last byte is no line end): a record cut short, which this "
+                + "run's first record would join. Nothing was written, and the file is as it was: remove the "
+                + "unfinished last line, or give another file")
     }
 
     /// The bytes before the first LF (and a CR before it), and whether there was one.

@@ -107,9 +107,10 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         if let check, kept > 0, FileDescriptorIO.nonRegularKind(info.st_mode) == nil {
             let start = FileDescriptorIO.read(descriptor, from: 0, upTo: check.readLength)
             let name = "the output file \(TerminalSanitizer.quotedPath(path))"
-            if let refusal = check.refusal(name, start: start.map { Array($0.prefix(Int(kept))) })
+            let begins = start.map { Array($0.prefix(Int(kept))) }
+            if let refusal = check.refusal(name, start: begins)
                 ?? AppendedOutputCheck.unendedRefusal(
-                    name, last: FileDescriptorIO.read(descriptor, from: kept - 1, upTo: 1)?.first)
+                    name, last: FileDescriptorIO.read(descriptor, from: kept - 1, upTo: 1)?.first, start: begins)
             {
                 close(descriptor)
                 throw refusal

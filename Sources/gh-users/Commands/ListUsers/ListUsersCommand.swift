@@ -124,8 +124,8 @@ enum ListUsersCommand {
             With --state or --output the format is tsv (the default), csv or ndjson: a JSON array or a table
             cannot be appended to. CSV writes its header only into an empty output, so a FILE (or with --state
             a >> FILE) that holds bytes must begin with this run's csv header line; tsv must not go after that
-            header, nor ndjson after anything but a '{'. Otherwise it is exit 1, naming the file and both lines,
-            before anything is asked or written.
+            header, nor ndjson after anything but a '{'; and it must end a line (not a record cut short).
+            Otherwise it is exit 1, naming the file, before anything is asked or written.
             """,
         arguments: [],
         options: options.group.options,
@@ -217,13 +217,12 @@ enum ListUsersCommand {
             let stdoutFile = stateFile != nil && output == nil ? context.stdoutFile : nil
             let stdout = stdoutFile.map(TerminalSanitizer.quotedPath)
             if let refusal = stdout.flatMap({ OutputLock.refusal(forStdout: $0) }) { throw refusal }
+            let begins = stdoutFile.flatMap { AppendedOutputCheck.start(ofFile: $0, count: check.readLength) }
             if let stdoutFile, let stdout, stdoutHolds, !done,
-                let refusal = check.refusal(
-                    "the file stdout appends to, \(stdout),",
-                    start: AppendedOutputCheck.start(ofFile: stdoutFile, count: check.readLength))
+                let refusal = check.refusal("the file stdout appends to, \(stdout),", start: begins)
                     ?? AppendedOutputCheck.unendedRefusal(
                         "the file stdout appends to, \(stdout),",
-                        last: AppendedOutputCheck.lastByte(ofFile: stdoutFile))
+                        last: AppendedOutputCheck.lastByte(ofFile: stdoutFile), start: begins)
             {
                 throw refusal
             }
