@@ -279,8 +279,11 @@ enum ErrorMapping {
     /// A `Link` URL, followed only when it is http(s) on the API's own origin (`OriginPolicy`): a next page
     /// from another server would be mixed into the output as GitHub's. Its scheme is written in lower case, as
     /// URLSession asks (`HTTP://` is the same URL, RFC 3986, and failed as "unsupported URL").
+    /// A link that is an absolute path (`</api/v3/users?since=2>`, as a rewriting proxy may send: RFC 8288 allows
+    /// a relative reference) is on the page's origin, which is the API's: it is read against the API root.
     static func nextPageURL(_ text: String, apiRoot: URL, endpoint: String) throws(DomainError) -> URL {
-        var components = URLComponents(string: text)
+        let absolute = text.hasPrefix("/") && !text.hasPrefix("//") ? OriginPolicy.origin(apiRoot) + text : text
+        var components = URLComponents(string: absolute)
         let scheme = components?.scheme?.lowercased()
         components?.scheme = scheme
         guard let url = components?.url, ["http", "https"].contains(url.scheme ?? "") else {

@@ -196,7 +196,7 @@ extension TransportError: CustomStringConvertible {
     package static func byteCount(_ bytes: Int) -> String {
         if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return "\(bytes) bytes"
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 }
 

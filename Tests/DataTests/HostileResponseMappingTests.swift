@@ -108,6 +108,18 @@ struct NextPageLinkTests {
         #expect(url.absoluteString == "https://api.github.com/users?since=5&per_page=100")
     }
 
+    /// A link that is an absolute path, as a proxy that rewrites links may send (RFC 8288 allows a relative
+    /// reference), is on the API's origin; before, it stopped the list as "not a URL". A network-path reference
+    /// (`//host/…`) names another server and is still refused.
+    @Test func aLinkThatIsAnAbsolutePathIsOnTheAPIsOrigin() throws {
+        let enterprise = URL(string: "https://ghe.example:8443/api/v3")!
+        let url = try ErrorMapping.nextPageURL("/api/v3/users?since=2", apiRoot: enterprise, endpoint: "GET /users")
+        #expect(url.absoluteString == "https://ghe.example:8443/api/v3/users?since=2")
+        #expect(throws: DomainError.self) {
+            try ErrorMapping.nextPageURL("//evil.example/users", apiRoot: enterprise, endpoint: "GET /users")
+        }
+    }
+
     @Test(arguments: ["file:///etc/passwd", "not a url", "ftp://api.github.com/users", "FILE:///etc/passwd"])
     func aLinkThatIsNotHTTPIsRefused(link: String) {
         #expect(

@@ -93,6 +93,12 @@ struct ResponseSizeSettingTests {
         #expect(URLSessionTransport.maximumBodyBytes(fromSetting: text) == bytes)
     }
 
+    /// The limit as the too-large message names it: "the 1 byte limit", not "the 1 bytes limit".
+    @Test(arguments: [(1, "1 byte"), (2, "2 bytes"), (1_500, "1500 bytes"), (1 << 10, "1 KiB"), (64 << 20, "64 MiB")])
+    func aLimitIsNamedInItsUnit(bytes: Int, named: String) {
+        #expect(TransportError.byteCount(bytes) == named)
+    }
+
     @Test(arguments: ["", "0", "-1", "1.5", "lots", "2T", "99999999999999999999", "1025G"])
     func refusesAnythingElse(text: String) {
         #expect(URLSessionTransport.maximumBodyBytes(fromSetting: text) == nil)
