@@ -47,7 +47,7 @@ struct TokenAndAPIURLTests {
     /// Enterprise host and sent GH_ENTERPRISE_TOKEN.
     @Test(arguments: [
         "https://api.github.com.", "https://API.github.com./", "https://github.com/api/v3",
-        "https://www.github.com/api/v3",
+        "https://www.github.com/api/v3", "https://api.github.com...",
     ])
     func githubComHostsNeverTakeAnEnterpriseToken(root: String) throws {
         let enterpriseOnly = try ConnectionSettings.resolve(apiURL: root, environment: ["GH_ENTERPRISE_TOKEN": "ent"])
@@ -66,6 +66,17 @@ struct TokenAndAPIURLTests {
             apiURL: nil, environment: ["GH_HOST": host, "GH_ENTERPRISE_TOKEN": "ent", "GH_TOKEN": "dotcom"])
         #expect(settings.apiRoot.absoluteString == "https://api.github.com")
         #expect(settings.token == "dotcom")
+    }
+
+    /// A GH_HOST that is no host name is refused even where it ends in `.github.com` (a path, a user, an IPv6
+    /// address), as it was before github.com's subdomains were read as github.com.
+    @Test(arguments: ["evil.example/.github.com", "evil@x.github.com", "https://gist.github.com", "[::1].github.com"])
+    func aGHHostThatIsNoHostNameIsRefusedUnderGitHubComToo(host: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": host, "GH_TOKEN": "t"])
+            })
+        #expect(error.message.hasPrefix("GH_HOST="), "\(error.message)")
     }
 
     @Test func theEnterpriseVariablesAreNamedWhenTheyAreTheOnesUsed() throws {

@@ -190,7 +190,7 @@ struct ConnectionSettings: Sendable, Equatable {
         let host = String(name) + port
         let bare = name.lowercased()
         // Every subdomain of github.com is github.com, as gh reads GH_HOST (`www.github.com`, `gist.github.com`).
-        if port.isEmpty, isGitHubCom(bare) {
+        if port.isEmpty, !bare.contains("/"), !bare.contains("@"), !bare.hasPrefix("["), isGitHubCom(bare) {
             return URL(string: githubAPI)!
         }
         if bare.hasSuffix(".ghe.com"), !bare.contains("/"), !bare.contains("@"),
@@ -246,10 +246,12 @@ struct ConnectionSettings: Sendable, Equatable {
         return name == "github.com" || name.hasSuffix(".github.com")
     }
 
-    /// A host name in lower case without its final dot, as a name is compared.
+    /// A host name in lower case without its final dots, as a name is compared (`api.github.com..` too, which
+    /// no resolver takes, but one rule everywhere keeps the token choice and its warning together).
     private static func bareHost(_ host: String) -> String {
-        let name = host.lowercased()
-        return name.hasSuffix(".") ? String(name.dropLast()) : name
+        var name = Substring(host.lowercased())
+        while name.hasSuffix(".") { name = name.dropLast() }
+        return String(name)
     }
 
     /// The token, and where it came from.
