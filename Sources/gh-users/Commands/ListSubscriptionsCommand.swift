@@ -31,7 +31,8 @@ enum ListSubscriptionsCommand {
             Since July 2026 GitHub no longer lists the repositories another account watches: GET
             /users/{username}/subscriptions answers 204 No Content, even with a token, and a line on stderr
             says so (exit 0, nothing listed). Once GitHub refuses it (403) or removes it (404), the same line
-            is exit 1: nothing could be listed, and the account may well exist.
+            is exit 1: nothing could be listed, and the account exists; after a 404 the account is asked for
+            (GET /users/LOGIN), and one GitHub does not know is exit 3.
             """,
         arguments: [("LOGIN", "The account whose watched repositories to list (GitHub no longer says).")],
         options: [],
@@ -57,8 +58,10 @@ enum ListSubscriptionsCommand {
 
     /// Another account's list, read as GitHub now answers it: a 204 is an empty list and the line that says
     /// why; a 403 or 404 is the same line as a refusal (exit 1), not "no user" (exit 3) for an account that
-    /// exists.
+    /// exists. A 404 is either, so the account is asked for (`GET /users/{login}`): one GitHub does not know is
+    /// "no user" (exit 3), as a GitHub Enterprise Server that still lists watched repositories answers it.
     struct Retired: PageSource {
+        let login: Login
         let list: ListResource<Record>
         let perPage: Int
         let github: GitHubReader
@@ -73,7 +76,9 @@ enum ListSubscriptionsCommand {
                 }
             } catch {
                 switch error {
-                case .notFound: throw .refused(withheld + " (GitHub answered 404 Not Found)")
+                case .notFound:
+                    _ = try await github.user(login: login)
+                    throw .refused(withheld + " (GitHub answered 404 Not Found)")
                 case .unauthorized(403, _, _, _): throw .refused(withheld + " (GitHub answered 403 Forbidden)")
                 default: throw error
                 }
@@ -101,11 +106,12 @@ extension SubscriptionsOptions: GitHubCommand {
         let plan = paging.plan
         let list = GitHubEndpoints.watched(by: login)
         let pages =
-            login == nil
-            ? PagedListViewModel(list, plan: plan, github: github)
-            : PagedListViewModel(
-                limit: plan.limit,
-                pages: ListSubscriptionsCommand.Retired(list: list, perPage: plan.perPage, github: github))
+            login.map { login in
+                PagedListViewModel(
+                    limit: plan.limit,
+                    pages: ListSubscriptionsCommand.Retired(
+                        login: login, list: list, perPage: plan.perPage, github: github))
+            } ?? PagedListViewModel(list, plan: plan, github: github)
         let render = context.render
         let columns = render.readsColumns ? ListSubscriptionsCommand.columns(render) : []
         return await ListStream(noun: "watched repositories", columns: columns, command: context).run(pages)

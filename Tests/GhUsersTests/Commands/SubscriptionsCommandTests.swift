@@ -24,10 +24,22 @@ struct SubscriptionsCommandTests {
         // Before: "no user 'octocat'", exit 3, for an account that exists.
         AnsweredCase(
             "subscriptions octocat",
-            answers: [StubbedAnswer("GET /users/octocat/subscriptions?per_page=30", status: 404, body: "error-404")],
+            answers: [
+                StubbedAnswer("GET /users/octocat/subscriptions?per_page=30", status: 404, body: "error-404"),
+                StubbedAnswer("GET /users/octocat", status: 200, body: "users-get-by-username"),
+            ],
             status: 1,
             err: retired + " (since July 2026); without LOGIN, subscriptions lists your own (GitHub "
                 + "answered 404 Not Found)"),
+        // A 404 for an account GitHub does not know is "no user" (exit 3), as for any account's list: before, the
+        // retirement's line, exit 1, whatever the login.
+        AnsweredCase(
+            "subscriptions no-such-zz",
+            answers: [
+                StubbedAnswer("GET /users/no-such-zz/subscriptions?per_page=30", status: 404, body: "error-404"),
+                StubbedAnswer("GET /users/no-such-zz", status: 404, body: "error-404"),
+            ],
+            status: 3, err: "no user 'no-such-zz'"),
         AnsweredCase(
             "subscriptions octocat",
             answers: [
