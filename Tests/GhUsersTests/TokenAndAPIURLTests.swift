@@ -79,6 +79,16 @@ struct TokenAndAPIURLTests {
         #expect(error.message.hasPrefix("GH_HOST="), "\(error.message)")
     }
 
+    /// A token given as the API URL is refused without repeating it.
+    @Test func aTokenGivenAsTheAPIURLIsNotShown() throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(apiURL: "ghp_SECRETSECRET1234", environment: [:])
+            })
+        #expect(error.message.hasPrefix("invalid API URL (it looks like a token, so it is not shown)"))
+        #expect(!error.message.contains("SECRET"), "\(error.message)")
+    }
+
     @Test func theEnterpriseVariablesAreNamedWhenTheyAreTheOnesUsed() throws {
         let error = try #require(
             usageError { () throws(UsageError) in

@@ -38,6 +38,17 @@ struct TokenFileReaderTests {
         #expect(token == AppEnvironment.TokenFile(contents: "tok-1234", readableByOthers: false))
     }
 
+    /// The token given where its file belongs (`--token-file ghp_…`, as gh's `--with-token` habit has it) is not
+    /// repeated in the message: before, "cannot read the token file 'ghp_…'" put it on the screen and in any log.
+    @Test(arguments: ["ghp_SECRETSECRET1234", "github_pat_11SECRET_x", "gho_SECRETSECRET1234"])
+    func aTokenGivenAsThePathIsNotShown(token: String) throws {
+        let said = try #require(message(token))
+        #expect(said.hasPrefix("cannot read the token file given to --token-file (its name looks like a token"))
+        #expect(!said.contains("SECRET"), "\(said)")
+        // A path with a folder is a path, shown as given.
+        #expect(message("/nonexistent/ghp_file")?.contains("'/nonexistent/ghp_file'") == true)
+    }
+
     @Test(arguments: [(0o600, false), (0o640, true), (0o604, true), (0o400, false)])
     func aFileOthersCanReadIsSaidToBe(mode: Int, readable: Bool) throws {
         let path = try file(Array("tok-1234".utf8), mode: mode)

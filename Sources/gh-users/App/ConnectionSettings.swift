@@ -64,7 +64,10 @@ struct ConnectionSettings: Sendable, Equatable {
 
     private static func givenRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
         if let text = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
-            let given = "invalid API URL '\(TerminalSanitizer.sanitize(masked(text)))'"
+            let given =
+                TokenFileReader.looksLikeToken(text)
+                ? "invalid API URL (it looks like a token, so it is not shown)"
+                : "invalid API URL '\(TerminalSanitizer.sanitize(masked(text)))'"
             let root = try validatedRoot(text, given: given, expected: "expected http(s)://HOST[:PORT][/PATH]")
             try refuseIPv6(root, given: given)
             return root

@@ -16,10 +16,22 @@ enum TokenFileReader {
     static let limitBytes = 64 * 1024
 
     static func read(_ path: String) throws(TokenFileError) -> AppEnvironment.TokenFile {
-        let name = "the token file \(TerminalSanitizer.quotedPath(path))"
+        // A token given where its file belongs (`--token-file ghp_…`, as for gh's `--with-token`) is not repeated
+        // on the screen and into whatever log holds stderr.
+        let name =
+            looksLikeToken(path)
+            ? "the token file given to --token-file (its name looks like a token itself, so it is not shown: give "
+                + "the path of a file that holds the token, or the token in GH_TOKEN)"
+            : "the token file \(TerminalSanitizer.quotedPath(path))"
         // A FIFO with no writer, or a pipe whose writer never closes it, blocks open(2) or read(2) for as long as
         // the other end pleases: a signal meanwhile must still stop the program.
         return try InterruptState.process.blocking { () throws(TokenFileError) in try read(path, name: name) }
+    }
+
+    /// Whether `text` has the shape of a GitHub token: one of its prefixes (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`,
+    /// `github_pat_`) and nothing a path usually holds (`/`).
+    static func looksLikeToken(_ text: String) -> Bool {
+        ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"].contains { text.hasPrefix($0) } && !text.contains("/")
     }
 
     /// Whether reading the file (`info`) to its end spent `input` (stdin): the same pipe or file. A terminal is not
