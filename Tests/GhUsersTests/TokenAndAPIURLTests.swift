@@ -79,6 +79,15 @@ struct TokenAndAPIURLTests {
         #expect(error.message.hasPrefix("GH_HOST="), "\(error.message)")
     }
 
+    /// A host written with percent escapes was judged as one name and looked up as another (`localhost%2e.github.com`
+    /// took github.com's token, and libcurl asked for `localhost..github.com`): refused.
+    @Test(arguments: ["https://localhost%2e.github.com", "https://api.githu%62.com", "http://127.0.0.1%2e:8080"])
+    func aPercentEncodedHostIsRefused(root: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in try ConnectionSettings.resolve(apiURL: root, environment: [:]) })
+        #expect(error.message.hasSuffix(": its host holds a percent-encoded character: write the host name as it is"))
+    }
+
     /// A token given as the API URL is refused without repeating it.
     @Test func aTokenGivenAsTheAPIURLIsNotShown() throws {
         let error = try #require(

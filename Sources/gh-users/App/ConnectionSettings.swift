@@ -116,6 +116,11 @@ struct ConnectionSettings: Sendable, Equatable {
         else {
             throw invalid(expected)
         }
+        // `localhost%2e.github.com` read as a subdomain of github.com where libcurl looks up another name: a host
+        // is written as it is, so the name judged is the name reached.
+        if URLComponents(string: text)?.percentEncodedHost?.contains("%") ?? host.contains("%") {
+            throw invalid("its host holds a percent-encoded character: write the host name as it is")
+        }
         if let port = url.port, !(1...65535).contains(port) {
             throw invalid("the port must be from 1 to 65535")
         }
