@@ -105,6 +105,10 @@ package struct IOStreams: Sendable {
     package let out: any OutputSink
     package private(set) var err: any OutputSink
     package let stdoutIsTTY: Bool
+    /// stdout is a pipe or a socket, whose reader may write to the same terminal (`| head`): a progress line on
+    /// stderr would mix into what it prints, so none is drawn (`gh` draws its spinner only when both are terminals;
+    /// to a file, `> users.tsv`, the progress still shows).
+    package var stdoutIsPipe = false
     package let stderrIsTTY: Bool
     /// Columns of the terminal behind stdout; meaningful only when `stdoutIsTTY`.
     package let terminalWidth: Int
@@ -180,6 +184,11 @@ package struct IOStreams: Sendable {
             colorPolicy: ColorPolicy(environment: environment)
         )
         io.stderrWidth = TerminalSize.columns(of: STDERR_FILENO) ?? io.terminalWidth
+        var info = stat()
+        if fstat(STDOUT_FILENO, &info) == 0 {
+            let kind = info.st_mode & S_IFMT
+            io.stdoutIsPipe = kind == S_IFIFO || kind == S_IFSOCK
+        }
         io.stdinIsTTY = isatty(STDIN_FILENO) == 1 && !dumb
         io.readInput = { () throws(InputReadError) in try InputReadError.readChunk(STDIN_FILENO) }
         if io.stdinIsTTY {

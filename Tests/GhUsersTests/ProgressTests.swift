@@ -66,6 +66,18 @@ struct ProgressTests {
         #expect(err.text.isEmpty)
     }
 
+    /// stdout a pipe whose reader prints to the same terminal (`| head`): the progress line mixed into its lines
+    /// ("Fetched 1 page · 100 accounts1\toctocat…"), and OUTPUT.md says none appears when output is piped.
+    @Test func stdoutToAPipeShowsNoProgress() async {
+        var (io, out, err) = IOStreams.test(stderrTTY: true)
+        io.stdoutIsPipe = true
+        var (env, _, _) = AppEnvironment.test(http: repository())
+        env.io = io
+        #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)
+        #expect(!out.text.isEmpty)
+        #expect(err.text.isEmpty, "\(err.text)")
+    }
+
     @Test func aSinglePageShowsNone() async {
         let users = StubTransport()
         users.answerPages("/users?since=0&per_page=30", [[1]])

@@ -13,7 +13,8 @@ final class ProgressLine {
         self.noun = noun
     }
 
-    var isEnabled: Bool { io.stderrIsTTY }
+    /// On a terminal's stderr, unless stdout is a pipe whose reader may print to the same terminal.
+    var isEnabled: Bool { io.stderrIsTTY && !io.stdoutIsPipe }
 
     func update(pages: Int, items: Int) {
         guard isEnabled else { return }
