@@ -251,6 +251,24 @@ struct TableGivingWayTests {
         #expect(layout.line(["", "", "true"]) == "                true\n")
     }
 
+    /// `followers --full` at 60 columns: with every column that may be cut at its minimum the table was 63 wide,
+    /// and every row ran past the terminal. A free-text column is left out instead, the rightmost first (the
+    /// location), and an id, a login or a count never is.
+    @Test func aFreeTextColumnIsLeftOutBeforeTheTableRunsPastTheTerminal() {
+        let columns: [(header: String, shrink: ColumnShrink?)] = [
+            ("ID", nil), ("LOGIN", .last), ("NAME", .second), ("LOCATION", .second), ("FOLLOWERS", nil),
+            ("REPOS", nil), ("JOINED", nil),
+        ]
+        let row = ["534", "gentlefalcon382", "Gentle Falcon", "Kraków, Poland", "5826", "134", "2008-01-25"]
+        let layout = TableLayout(columns: columns, rows: [row], width: 60)
+        #expect(layout.widths == [3, 8, 8, 0, 9, 5, 10], "\(layout.widths)")
+        #expect(DisplayWidth.of(String(layout.line(row).dropLast())) <= 60)
+        #expect(!layout.header(ColorScheme(enabled: false)).contains("LOCATION"))
+        // Where the columns fit, nothing is left out; and the last free-text column stays (access's repository).
+        #expect(!TableLayout(columns: columns, rows: [row], width: 80).widths.contains(0))
+        #expect(TableLayout(columns: columns, rows: [row], width: 40).widths == [3, 8, 8, 0, 9, 5, 10])
+    }
+
     @Test func aDescriptionIsOnlyCutWhenThatIsEnough() {
         let layout = TableLayout(
             columns: [("NAME", .last), ("DESCRIPTION", .first)],

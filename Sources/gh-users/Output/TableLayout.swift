@@ -54,6 +54,16 @@ struct TableLayout: Sendable, Equatable {
                     continue shrinking
                 }
             }
+            // Every column that may be cut is at its minimum and the table is still wider than the terminal (a
+            // `--full` list at 60 columns ran 3 cells past it): a free-text column (a location) is left out, from the
+            // right, as a description is, while another is shown. The last one stays (it may be what the rows are
+            // of, as `access`'s repository), and an id, a login or a count is never left out.
+            let free = widths.indices.filter { columns[$0].shrink == .second && widths[$0] > 0 }
+            if free.count > 1, let dropped = free.last {
+                total -= widths[dropped] + TableLayout.gap
+                widths[dropped] = 0
+                continue shrinking
+            }
             break
         }
         self.widths = widths
