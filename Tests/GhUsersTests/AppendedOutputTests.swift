@@ -151,7 +151,7 @@ struct AppendedOutputCheckTests {
 
     private func refusal(_ format: OutputFormat, _ start: String?) -> String? {
         AppendedOutputCheck(format: format, header: Self.header)
-            .refusal("the output file 'o'", start: start.map { Array($0.utf8) })?.message
+            .refusal("the output file 'o'", start: start.map { Array($0.utf8) }, last: start?.utf8.last)?.message
     }
 
     @Test func csvGoesOnOnlyUnderItsOwnHeaderLine() {

@@ -20,13 +20,14 @@ struct GhUsersApp: Sendable {
             // SOURCE_DATE_EPOCH, as reproducible builds set it, dates the pages instead of today: whole seconds
             // since 1970, and a value that is not is refused, as the specification asks of a build.
             let text = environment.environment["SOURCE_DATE_EPOCH"] ?? ""
-            if !text.isEmpty, Self.sourceDate(text) == nil {
+            let sourceDate = Self.sourceDate(text)
+            if !text.isEmpty, sourceDate == nil {
                 outcome = .usage(
                     .setting(
                         "invalid SOURCE_DATE_EPOCH '\(TerminalSanitizer.sanitize(String(text.prefix(40))))': give whole "
                             + "seconds since 1970, up to the year 9999"))
             } else {
-                let date = Self.sourceDate(text) ?? environment.now()
+                let date = sourceDate ?? environment.now()
                 outcome = write(ManPageRenderer.render(command, version: AppEnvironment.version, date: date))
             }
         case .usageError(let error):

@@ -27,8 +27,14 @@ struct AppendedOutputCheck: Sendable {
 
     /// The refusal of appending to `file` (as a message names it: "the output file 'o.csv'"), which begins with
     /// `start`, its first `readLength` bytes or all of a shorter file; nil when the run may append to it. nil
-    /// `start`: the file could not be read, which only csv, whose header is at stake, refuses.
-    func refusal(_ file: String, start: [UInt8]?) -> LocalFileError? {
+    /// `start`: the file could not be read, which only csv, whose header is at stake, refuses. `last` is the file's
+    /// last byte: a file that ends inside a line is refused in every format.
+    func refusal(_ file: String, start: [UInt8]?, last: UInt8?) -> LocalFileError? {
+        shapeRefusal(file, start: start) ?? Self.unendedRefusal(file, last: last, start: start)
+    }
+
+    /// The refusal of a file that does not begin as this run's output would.
+    private func shapeRefusal(_ file: String, start: [UInt8]?) -> LocalFileError? {
         let shownHeader = "'" + Self.shown(header.dropLast(2)) + "'"
         guard let start else {
             guard format == .csv else { return nil }
@@ -72,7 +78,7 @@ struct AppendedOutputCheck: Sendable {
     /// `--state` killed mid-write, a line typed without its end), which this run's first record would join into
     /// one line, `{"a":1{"login":…`. nil when the file ends a line, is empty (or holds a byte order mark alone,
     /// as an editor saves an empty file), or could not be read (`last` nil); `start` is how the file begins.
-    static func unendedRefusal(_ file: String, last: UInt8?, start: [UInt8]?) -> LocalFileError? {
+    private static func unendedRefusal(_ file: String, last: UInt8?, start: [UInt8]?) -> LocalFileError? {
         guard let last, last != UInt8(ascii: "\n"), start != [0xEF, 0xBB, 0xBF] else { return nil }
         return LocalFileError(
             message: "\(file) ends inside a line (its last byte is no line end): a record cut short, which this "

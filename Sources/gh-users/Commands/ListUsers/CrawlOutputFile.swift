@@ -108,9 +108,8 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             let start = FileDescriptorIO.read(descriptor, from: 0, upTo: check.readLength)
             let name = "the output file \(TerminalSanitizer.quotedPath(path))"
             let begins = start.map { Array($0.prefix(Int(kept))) }
-            if let refusal = check.refusal(name, start: begins)
-                ?? AppendedOutputCheck.unendedRefusal(
-                    name, last: FileDescriptorIO.read(descriptor, from: kept - 1, upTo: 1)?.first, start: begins)
+            if let refusal = check.refusal(
+                name, start: begins, last: FileDescriptorIO.read(descriptor, from: kept - 1, upTo: 1)?.first)
             {
                 close(descriptor)
                 throw refusal

@@ -217,12 +217,11 @@ enum ListUsersCommand {
             let stdoutFile = stateFile != nil && output == nil ? context.stdoutFile : nil
             let stdout = stdoutFile.map(TerminalSanitizer.quotedPath)
             if let refusal = stdout.flatMap({ OutputLock.refusal(forStdout: $0) }) { throw refusal }
-            let begins = stdoutFile.flatMap { AppendedOutputCheck.start(ofFile: $0, count: check.readLength) }
             if let stdoutFile, let stdout, stdoutHolds, !done,
-                let refusal = check.refusal("the file stdout appends to, \(stdout),", start: begins)
-                    ?? AppendedOutputCheck.unendedRefusal(
-                        "the file stdout appends to, \(stdout),",
-                        last: AppendedOutputCheck.lastByte(ofFile: stdoutFile), start: begins)
+                let refusal = check.refusal(
+                    "the file stdout appends to, \(stdout),",
+                    start: AppendedOutputCheck.start(ofFile: stdoutFile, count: check.readLength),
+                    last: AppendedOutputCheck.lastByte(ofFile: stdoutFile))
             {
                 throw refusal
             }
