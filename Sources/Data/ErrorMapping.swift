@@ -98,16 +98,19 @@ enum ErrorMapping {
     }
 
     /// nil for a success status. `now` dates a `Retry-After` given in seconds. The failure names the answer's
-    /// request id.
-    static func domainError(for response: HTTPResponse, resource: String, now: Date = Date()) -> DomainError? {
-        statusError(for: response, resource: resource, now: now)?.answered(requestID: requestID(response))
+    /// request id, and a malformed answer the request by `method` (a GraphQL POST, a write) and URL.
+    static func domainError(for response: HTTPResponse, resource: String, method: String = "GET", now: Date = Date())
+        -> DomainError?
+    {
+        statusError(for: response, resource: resource, endpoint: label(response.url, method: method), now: now)?
+            .answered(requestID: requestID(response))
     }
 
     /// A GraphQL answer's failure status, if any. A 404 is the endpoint's, never a name's (GitHub answers an
     /// unknown login, organization or team with null in a 200): the server has no GraphQL API there, which is a
     /// failure (exit 1), not "no such thing" (exit 3). `show --via graphql` maps the status itself, to fall back.
     static func graphQLError(for response: HTTPResponse, endpoint: String) -> DomainError? {
-        guard let error = domainError(for: response, resource: "GraphQL API") else { return nil }
+        guard let error = domainError(for: response, resource: "GraphQL API", method: "POST") else { return nil }
         guard case .notFound(_, let requestID, _) = error else { return error }
         return .server(
             status: 404, message: "\(endpoint) was not found: this server has no GraphQL API", requestID: requestID)
@@ -164,12 +167,13 @@ enum ErrorMapping {
 
     static let maximumRequestIDLength = 64
 
-    private static func statusError(for response: HTTPResponse, resource: String, now: Date) -> DomainError? {
+    private static func statusError(for response: HTTPResponse, resource: String, endpoint: String, now: Date)
+        -> DomainError?
+    {
         let status = response.status
         if (200..<300).contains(status) { return nil }
         let message = githubMessage(response) ?? ErrorMapping.reasonPhrase(status)
         let limit = RateLimitInfo(response, now: now)
-        let endpoint = label(response.url)
         if status == 403 || status == 429, case .malformed(let reason) = limit.remaining {
             return .malformedResponse(endpoint: endpoint, detail: reason)
         }
@@ -325,8 +329,8 @@ enum ErrorMapping {
     static let maximumReasonLength = 200
 
     /// "GET /users?since=0&per_page=30": how messages name a request.
-    static func label(_ url: URL) -> String {
-        "GET " + url.path + (url.query.map { "?" + $0 } ?? "")
+    static func label(_ url: URL, method: String = "GET") -> String {
+        method + " " + url.path + (url.query.map { "?" + $0 } ?? "")
     }
 
     /// What a status means when GitHub's body says nothing readable (a proxy's HTML page, say).

@@ -115,7 +115,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         if response.status == 404, let page = ResponseDecoder.webPage(response, endpoint: describe(action)) {
             throw page.answered(requestID: ErrorMapping.requestID(response))
         }
-        if let error = ErrorMapping.domainError(for: response, resource: action.missing) {
+        if let error = ErrorMapping.domainError(
+            for: response, resource: action.missing, method: action.method.rawValue)
+        {
             // A write that is never sent twice met a secondary limit that no retry waited out.
             if case .rateLimited(let lifts, let message, DomainError.secondaryLimit?, let id) = error,
                 !Self.method(action.method).isIdempotent

@@ -99,7 +99,7 @@ enum GraphQLProfileResponse {
         if status == 502 || status == 504 {
             throw .tooLarge("\(endpoint) answered HTTP \(status)")
         }
-        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API") {
+        if let error = ErrorMapping.domainError(for: response, resource: "GraphQL API", method: "POST") {
             switch error {
             // A spent limit (403 or 429 with x-ratelimit-remaining: 0), a bad token, a 5xx that outlived the
             // client's retries: REST would meet them too, so the run stops as REST's would.

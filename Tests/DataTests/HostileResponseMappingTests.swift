@@ -57,6 +57,24 @@ struct HostileStatusMappingTests {
         #expect(detail.hasPrefix("Retry-After '9223372036854775807' is neither"))
     }
 
+    /// The malformed answer names the request as it was sent: a GraphQL query is a POST, a write its method.
+    @Test func aMalformedAnswerNamesTheRequestsMethod() {
+        var graphQL = response(429, [("Retry-After", "soon")])
+        graphQL.url = URL(string: "https://api.github.com/graphql")!
+        #expect(
+            ErrorMapping.graphQLError(for: graphQL, endpoint: "POST /graphql")
+                == .malformedResponse(
+                    endpoint: "POST /graphql",
+                    detail: "Retry-After 'soon' is neither a number of seconds up to 2147483648 nor an HTTP date"))
+        let write = ErrorMapping.domainError(
+            for: response(403, [("x-ratelimit-remaining", "x")]), resource: "user", method: "PUT", now: now)
+        guard case .malformedResponse(let endpoint, _, _) = write else {
+            Issue.record("got \(String(describing: write))")
+            return
+        }
+        #expect(endpoint == "PUT /users?since=0&per_page=2")
+    }
+
     /// A secondary limit is marked so (`DomainError.secondaryLimit`): no token lifts it (issue 26.7).
     @Test func aSecondaryLimitHandedBackIsARateLimitWithItsTime() {
         let secondaryLimit = DomainError.secondaryLimit
