@@ -60,7 +60,8 @@ struct TokenAndAPIURLTests {
 
     /// GH_HOST of a github.com subdomain is github.com, as gh reads it (`NormalizeHostname`): the public API, with
     /// github.com's token, never the Enterprise form `https://www.github.com/api/v3` and its token.
-    @Test(arguments: ["www.github.com", "gist.github.com", "GitHub.com.", "api.github.com"])
+    /// https's own port changes nothing: `github.com:443` was `https://github.com:443/api/v3`, no API of GitHub's.
+    @Test(arguments: ["www.github.com", "gist.github.com", "GitHub.com.", "api.github.com", "github.com:443"])
     func aGHHostUnderGitHubComIsThePublicAPI(host: String) throws {
         let settings = try ConnectionSettings.resolve(
             apiURL: nil, environment: ["GH_HOST": host, "GH_ENTERPRISE_TOKEN": "ent", "GH_TOKEN": "dotcom"])

@@ -197,8 +197,11 @@ struct ConnectionSettings: Sendable, Equatable {
         }
         let host = String(name) + port
         let bare = name.lowercased()
-        // Every subdomain of github.com is github.com, as gh reads GH_HOST (`www.github.com`, `gist.github.com`).
-        if port.isEmpty, !bare.contains("/"), !bare.contains("@"), !bare.hasPrefix("["), isGitHubCom(bare) {
+        // Every subdomain of github.com is github.com, as gh reads GH_HOST (`www.github.com`, `gist.github.com`),
+        // on https's own port too (`github.com:443`).
+        if port.isEmpty || port == ":443", !bare.contains("/"), !bare.contains("@"), !bare.hasPrefix("["),
+            isGitHubCom(bare)
+        {
             return URL(string: githubAPI)!
         }
         if bare.hasSuffix(".ghe.com"), !bare.contains("/"), !bare.contains("@"),
