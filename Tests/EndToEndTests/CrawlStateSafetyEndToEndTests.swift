@@ -83,6 +83,32 @@ struct CrawlStateSafetyEndToEndTests {
         }
     }
 
+    /// A state that cannot be saved after a page went to `>> FILE` (a full disk, a read-only mount; here a folder
+    /// planted at the state's temporary name mid-run): the state goes on from before that page, which is in the
+    /// file. stderr names its bytes to remove, and done as told, the rerun leaves the crawl whole, no account
+    /// twice. A review's full disk got only the rerun's command, and 100 accounts twice.
+    @Test func aPageTheStateCouldNotCountIsNamedInBytesAndTheRerunMendsIt() async throws {
+        try await withServer(users: 2_000, latency: 20) { server in
+            let list = #""$GH_USERS" list --all --format tsv --api-url "$API" --no-cache"#
+            let whole = try await shell(list, server)
+            #expect(whole.status == 0 && ids(whole.stdout).count == 2_000, "\(whole.stderr)")
+            // The folder goes in once the first page is in the file, and the crawl is far from its end. (`: ;` ends
+            // `cd` before the `&`, which would take it into the background with the crawl.)
+            let cut = try await shell(
+                ": ; " + list + #" --state s >> out.tsv & pid=$!; "#
+                    + #"until [ -s out.tsv ] && mkdir s.tmp 2>/dev/null; do sleep 0.005; done; wait $pid"#, server)
+            #expect(cut.status == 1, "\(cut.stderr)")
+            #expect(cut.stderr.contains(" are the page the state could not count"), "\(cut.stderr)")
+            let bytes = try #require(
+                cut.stderr.split(separator: "truncate -s -").last.flatMap { Int($0.prefix { $0.isNumber }) },
+                "\(cut.stderr)")
+            let rerun = try await shell(
+                "truncate -s -\(bytes) out.tsv && rmdir s.tmp && " + list + " --state s >> out.tsv", server)
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            #expect(read("out.tsv") == whole.stdout)
+        }
+    }
+
     /// A state that counts an output file's bytes, rerun without --output, would write to stdout and forget the
     /// file: exit 1, naming the file to give.
     /// A run whose working directory was removed leaves a relative `--state` relative, for its open to fail, and

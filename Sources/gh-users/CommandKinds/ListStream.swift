@@ -12,11 +12,15 @@ protocol ResumeHint: Sendable {
     /// Where a run that failed before it wrote anything goes on from, when a rerun goes on at all (a `--state`
     /// that knows); nil: such a run has nothing to say.
     var resumedAfter: Int64? { get }
+    /// The regular file stdout appends to (`>> FILE`) where a state counts pages without its length: a page the
+    /// state could not count (a full disk) is there, and the rerun writes it again.
+    var appendedFile: String? { get }
 }
 
 extension ResumeHint {
     var rerunCutsOutputBack: Bool { false }
     var resumedAfter: Int64? { nil }
+    var appendedFile: String? { nil }
 }
 
 /// What runs once a page's items have all been written, with the last of them: where `list --state` records
@@ -199,6 +203,14 @@ struct ListStream<Item: ListedItem> {
                     ? "The output ends in a record cut short: it is no whole JSON document, though the records "
                         + "before the cut one are whole.\n"
                     : "The output is no whole JSON document: its array was left open after its last record.\n"
+        }
+        // The page went out whole and its state could not be saved: the rerun goes on from the state before it.
+        if failure.written == nil, let file = resume?.appendedFile, let bytes = ends.last, bytes > 0 {
+            message +=
+                TerminalSanitizer.sanitize(
+                    "The last \(Counted.text(bytes, "byte")) of \(TerminalSanitizer.quotedPath(file)) are the page "
+                        + "the state could not count, which the rerun writes again: remove them first (truncate -s "
+                        + "-\(bytes) \(ShellWord.quote(file))).") + "\n"
         }
         if whole > 0 { output.lastWritten = items[whole - 1] }
         // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.

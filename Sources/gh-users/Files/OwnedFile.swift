@@ -224,7 +224,7 @@ struct OwnedFile: Sendable {
             throw LocalFileError(
                 message: "cannot use the \(self.kind) \(shown): its temporary file "
                     + "\(TerminalSanitizer.quotedPath(temporaryPath)) is \(kind), not a file gh-users left there. "
-                    + "Nothing was changed: remove it and run again")
+                    + "The \(self.kind) was left as it was: remove that and run again")
         }
         return true
     }

@@ -69,4 +69,8 @@ struct CrawlResumeHint: ResumeHint {
 
     /// The state records the output's length, and the rerun cuts the file back to it.
     var rerunCutsOutputBack: Bool { requested.statePath != nil && requested.outputPath != nil }
+
+    var appendedFile: String? {
+        requested.statePath != nil && requested.outputPath == nil ? context.stdoutFile : nil
+    }
 }
