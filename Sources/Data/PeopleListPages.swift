@@ -46,7 +46,7 @@ extension GitHubRepository {
     /// The first page of a list GitHub withholds from others (`WithheldList`): a 403 or 404 (a 404 as every
     /// people list's, `ResourceRepository.firstPage(_:perPage:)`), or an empty first page, asks
     /// `GET /repos/{owner}/{repo}`, to tell a repository that does not exist (its 404) or a list that is empty (its
-    /// count 0) from the list withheld: a refusal whose problem is `.withheld(repository:)`.
+    /// count 0) from the list withheld: a refusal whose problem is `.withheld(repository:list:)`.
     package func firstPage<Item: Sendable>(
         _ resource: ListResource<Item>, perPage: Int, withheld list: WithheldList, of owner: ListOwner
     ) async throws(DomainError) -> Page<Item> {
@@ -95,7 +95,7 @@ extension GitHubRepository {
             status: status,
             message: prefix
                 + "since July 2026 GitHub lists a repository's \(list.noun) only to its admins and collaborators",
-            problem: .withheld(repository: owner.description))
+            problem: .withheld(repository: owner.description, list: list.noun))
     }
 }
 

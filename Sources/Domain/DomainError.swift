@@ -81,8 +81,9 @@ package enum AccessProblem: Sendable, Equatable {
     /// An organization's SAML single sign-on wants the token authorized (`X-GitHub-SSO`), at `url` if given.
     case singleSignOn(url: String?)
     /// Not the token's fault: since July 2026 GitHub lists a repository's stargazers and watchers only to its
-    /// admins and collaborators (`repository`, as OWNER/REPO), whatever the token.
-    case withheld(repository: String)
+    /// admins and collaborators (`repository`, as OWNER/REPO), whatever the token; `list` is which ("stargazers",
+    /// "watchers").
+    case withheld(repository: String, list: String)
     /// A team's 404 though its organization exists: GitHub tells a team that is not there from a secret one the
     /// token's account is not in to neither; `scope` is what listing it needs. `byGraphQL`: GraphQL's `NOT_FOUND`
     /// said so (`team-members --direct`), not a 404.

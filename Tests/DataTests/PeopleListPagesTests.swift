@@ -58,7 +58,7 @@ struct PeopleListPagesTests {
         }
         #expect(
             message == "since July 2026 GitHub lists a repository's stargazers only to its admins and collaborators")
-        #expect(problem == .withheld(repository: "octo/app"))
+        #expect(problem == .withheld(repository: "octo/app", list: "stargazers"))
         #expect(!message.contains("--") && !message.contains("gh-users"))
         #expect(stub.unusedStubs.isEmpty)
     }
@@ -71,7 +71,7 @@ struct PeopleListPagesTests {
         let error = await Self.refusal { () async throws(DomainError) in
             _ = try await Self.repository(stub).firstPage(watchers, perPage: 30, withheld: .watchers, of: Self.owner)
         }
-        guard case .unauthorized(200, let message, .withheld("octo/app"), _)? = error else {
+        guard case .unauthorized(200, let message, .withheld("octo/app", "watchers"), _)? = error else {
             Issue.record("not withheld: \(String(describing: error))")
             return
         }
@@ -215,7 +215,7 @@ struct PeopleListPagesTests {
         let error = await Self.refusal { () async throws(DomainError) in
             _ = try await Self.repository(withheld).watchers(of: Self.owner, perPage: 2).page(at: nil, nextPage: nil)
         }
-        guard case .unauthorized(403, _, .withheld("octo/app"), _)? = error else {
+        guard case .unauthorized(403, _, .withheld("octo/app", "watchers"), _)? = error else {
             Issue.record("not withheld: \(String(describing: error))")
             return
         }

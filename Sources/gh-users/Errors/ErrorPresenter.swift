@@ -111,12 +111,13 @@ struct ErrorPresenter: Sendable {
                         + "token can see (\(answer)): it does not exist, or it is secret and the token's account "
                         + "is not in it" + (scope.map { " (this needs: \(clean($0)))" } ?? "") + "\n",
                     for: error)
-            case (_, .withheld(let repository)):
-                // GitHub's rule, not a failure: where a day's stars can be had instead. gh-users's words, outside
-                // the status, as they are not GitHub's message.
+            case (_, .withheld(let repository, let list)):
+                // GitHub's rule, not a failure: for stars, where a day's stars can be had instead (watchers have no
+                // such count). gh-users's words, outside the status, as they are not GitHub's message.
+                let instead = list == "stargazers" ? "; gh-users star-history \(repository) gives its stars a day" : ""
                 return Presentation(
-                    message: "gh-users: GitHub refused the request (HTTP \(status)): "
-                        + clean(message + "; gh-users star-history \(repository) gives its stars a day") + "\n",
+                    message: "gh-users: GitHub refused the request (HTTP \(status)): " + clean(message + instead)
+                        + "\n",
                     for: error)
             case (_, .unstated):
                 // GitHub's message says what it refused (no User-Agent, an abuse block): nothing about scopes.

@@ -143,8 +143,8 @@ enum PeopleList {
         ChangesOption.declaration(
             at: \PeopleListChoices.changes, fields: key.fields,
             help:
-                "Write who joined, who left\(key.takesRoles ? " and whose role changed" : "") since the last run with "
-                + "FILE, then record the whole list in FILE.")
+                "Write who joined and who left\(key.takesRoles ? " (and whose role changed)" : "") since "
+                + "the last run with FILE, then record the whole list in FILE.")
     }
 
     /// What needs a token among the options, for the check at the top of a people list's `run` when there is
