@@ -59,8 +59,10 @@ struct AccessStateEndToEndTests {
                 ])
             #expect(truncating.status == 1)
             #expect(truncating.stderr.contains("with --state, stdout must append to"), "\(truncating.stderr)")
-            // access writes to stdout alone: --output, which it does not take, is not offered.
-            #expect(truncating.stderr.hasSuffix("then run with >> FILE\n"), "\(truncating.stderr)")
+            // access writes to stdout alone: --output, which it does not take, is not offered. With no state yet
+            // there is none to restore or remove (before: "restore it or remove the state file", a review's find).
+            #expect(
+                truncating.stderr.hasSuffix("counts. Nothing was asked: run with >> FILE\n"), "\(truncating.stderr)")
             #expect(server.requests.count == asked)
         }
     }

@@ -376,7 +376,20 @@ struct CrawlStateEndToEndTests {
             let truncating = try await crawling(#"> "$OUT".new"#)
             #expect(truncating.status == 1)
             #expect(truncating.stderr.contains("with --state, stdout must append to"), "\(truncating.stderr)")
-            #expect(truncating.stderr.contains("then run with >> FILE or --output FILE\n"), "\(truncating.stderr)")
+            // No state yet: none to restore or remove (a review's find); with one, the output may be what it counts.
+            #expect(
+                truncating.stderr.hasSuffix("Nothing was asked: run with >> FILE or --output FILE\n"),
+                "\(truncating.stderr)")
+            #expect(
+                FileManager.default.createFile(
+                    atPath: path("a.state"), contents: Foundation.Data(#"{"version":1,"since":3,"format":"tsv"}"#.utf8))
+            )
+            let held = try await crawling(#"> "$OUT".new"#)
+            #expect(held.status == 1)
+            #expect(
+                held.stderr.contains("restore it or remove the state file to start again; then run with >> FILE or "),
+                "\(held.stderr)")
+            try FileManager.default.removeItem(atPath: path("a.state"))
             // `1<>` empties nothing, but would write over the file from its start: refused, and said so.
             let overwriting = try await crawling(#"1<> "$OUT""#)
             #expect(overwriting.status == 1)

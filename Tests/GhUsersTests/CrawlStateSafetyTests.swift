@@ -56,6 +56,25 @@ struct CrawlOutputSettingsTests {
         }
     }
 
+    /// `list` and `access` share `--state`: each one's file given to the other is named for what it is, and not
+    /// offered for removal (before: "fix it, or remove it to start again", which loses the other's place).
+    @Test func theOtherCommandsStateIsNamedNotOfferedForRemoval() throws {
+        let access = AccessState(organization: "o", filters: [:], format: .tsv, fields: nil, apiURL: nil)
+        #expect(
+            CrawlState.decode(access.encoded)
+                == .failure(
+                    .init(
+                        "is the state of an access map, not of a list crawl",
+                        remedy: "give --state a file of its own for this crawl")))
+        let crawl = CrawlState(since: 5, outputBytes: nil, output: nil)
+        #expect(
+            AccessState.decode(crawl.encoded)
+                == .failure(
+                    .init(
+                        "is the state of a list crawl, not of an access map",
+                        remedy: "give --state a file of its own for this map")))
+    }
+
     @Test func aStateWithoutAFormatIsAnOlderOne() throws {
         let state = try CrawlState.decode(Array(#"{"version":1,"since":5,"output_bytes":3}"#.utf8)).get()
         #expect(state.settings == nil)

@@ -29,8 +29,9 @@ enum OutputLock {
     /// opened without O_APPEND (`>`), which a rerun empties though the state counts what it held, or held by
     /// another crawl. Said without "nothing was changed": the shell may have emptied it already. Opened for
     /// reading too (`1<>`), it was not emptied, but a run would write over it from its start. `takesOutput`: the
-    /// command has `--output FILE` to offer instead (`list`; `access` writes to stdout alone).
-    static func refusal(forStdout shown: String, takesOutput: Bool = true) -> LocalFileError? {
+    /// command has `--output FILE` to offer instead (`list`; `access` writes to stdout alone). `stateHeld`: the
+    /// state file exists, and may count what `>` emptied.
+    static func refusal(forStdout shown: String, takesOutput: Bool = true, stateHeld: Bool) -> LocalFileError? {
         let remedy = "run with >> FILE" + (takesOutput ? " or --output FILE" : "")
         let flags = fcntl(STDOUT_FILENO, F_GETFL)
         var status = stat()
@@ -44,8 +45,10 @@ enum OutputLock {
         if flags & O_APPEND == 0 {
             return LocalFileError(
                 message: "with --state, stdout must append to \(shown) (>>, not >): > empties the file before "
-                    + "gh-users starts, so a rerun with it loses what the state counts. If the file held this crawl's "
-                    + "output, restore it or remove the state file to start again; then " + remedy)
+                    + "gh-users starts, so a rerun with it loses what the state counts. "
+                    + (stateHeld
+                        ? "If the file held this crawl's output, restore it or remove the state file to start again; "
+                            + "then " + remedy : "Nothing was asked: " + remedy))
         }
         guard take(STDOUT_FILENO) else {
             return LocalFileError(

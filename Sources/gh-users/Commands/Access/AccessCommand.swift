@@ -224,7 +224,8 @@ struct AccessCommand: GitHubCommand {
         if let statePath {
             // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it.
             if let refusal = context.stdoutFile.map(TerminalSanitizer.quotedPath).flatMap({
-                OutputLock.refusal(forStdout: $0, takesOutput: false)
+                OutputLock.refusal(
+                    forStdout: $0, takesOutput: false, stateHeld: FileManager.default.fileExists(atPath: statePath))
             }) {
                 context.io.writeErr("gh-users: \(refusal.message)\n")
                 return .setupFailed

@@ -91,8 +91,11 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
                 if !existed, length == 0 { unlink(target) }
                 throw LocalFileError(
                     message:
-                        "the output file \(TerminalSanitizer.quotedPath(path)) holds \(length) bytes, fewer than the \(recorded) the state "
-                        + "file recorded: data written earlier was lost. Nothing was changed; restore the file, or "
+                        "the output file \(TerminalSanitizer.quotedPath(path)) "
+                        + (existed
+                            ? "holds \(length) bytes, fewer than the \(recorded) the state file recorded"
+                            : "is not there, and the state file recorded \(recorded) bytes of it")
+                        + ": data written earlier was lost. Nothing was changed; restore the file, or "
                         + "remove the state file to start the crawl again.")
             }
             if length > recorded,

@@ -216,7 +216,9 @@ enum ListUsersCommand {
             // A crawl to `>> FILE` holds it as `--output` does; `> FILE`, which a rerun empties, is refused.
             let stdoutFile = stateFile != nil && output == nil ? context.stdoutFile : nil
             let stdout = stdoutFile.map(TerminalSanitizer.quotedPath)
-            if let refusal = stdout.flatMap({ OutputLock.refusal(forStdout: $0) }) { throw refusal }
+            if let refusal = stdout.flatMap({ OutputLock.refusal(forStdout: $0, stateHeld: state != nil) }) {
+                throw refusal
+            }
             if let stdoutFile, let stdout, stdoutHolds, !done,
                 let refusal = check.refusal(
                     "the file stdout appends to, \(stdout),",
